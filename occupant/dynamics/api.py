@@ -1,0 +1,119 @@
+"""Public entry points of the dynamics: thin wrappers that check shapes and call the compiled
+recursions. Signatures follow conventions rule 1: (model, data, q, v, ...)."""
+import numpy as np
+
+from occupant.dynamics.aba import aba
+from occupant.dynamics.crba import crba
+from occupant.dynamics.rnea import rnea
+from occupant.dynamics.spatial_ops import forward_kinematics
+from occupant.model.base_motion import fixed_base_state
+from occupant.model.model import ModelError
+
+STANDARD_GRAVITY = (0.0, 0.0, -9.81)  # m/s^2, world z up
+
+
+def _vec(x, n, what):
+    a = np.ascontiguousarray(x, dtype=np.float64)
+    if a.shape != (n,):
+        raise ModelError(f"{what}: expected shape ({n},), got {a.shape}")
+    return a
+
+
+def _base(base, gravity):
+    if base is None:
+        return fixed_base_state(gravity)
+    return _vec(base, 12, "base")
+
+
+def _fext(model, f_ext):
+    if f_ext is None:
+        return np.zeros((model.nl, 6))
+    f = np.ascontiguousarray(f_ext, dtype=np.float64)
+    if f.shape != (model.nl, 6):
+        raise ModelError(f"f_ext: expected shape ({model.nl}, 6), got {f.shape}")
+    return f
+
+
+def mass_matrix(model, data, q):
+    """Joint-space mass matrix D(q) (nv, nv) by the composite-rigid-body algorithm."""
+    q = _vec(q, model.nq, "q")
+    crba(model.tree, q, data.X_up, data.R_up, data.p_up, data.I_C, data.M)
+    return data.M.copy()
+
+
+def inverse_dynamics(model, data, q, v, vdot, f_ext=None, gravity=STANDARD_GRAVITY, base=None):
+    """tau = D(q) vdot + h(q, v) - J^T f_ext by the recursive Newton-Euler algorithm.
+
+    ``f_ext`` (nl, 6): external spatial forces (moment, force) on each link about its origin, in
+    link coordinates. ``base``: the (12,) spatial state of B0 from ``BaseMotion.spatial_state``
+    (gravity folded in); without it, B0 is at rest and ``gravity`` acts. Afterwards ``data.f``
+    holds the spatial force each joint transmits to its link (see ``joint_reactions``)."""
+    q, v, vdot = _vec(q, model.nq, "q"), _vec(v, model.nv, "v"), _vec(vdot, model.nv, "vdot")
+    rnea(model.tree, q, v, vdot, _base(base, gravity), _fext(model, f_ext), data.X_up, data.R_up,
+         data.p_up, data.v, data.a, data.f, data.tau)
+    return data.tau.copy()
+
+
+def bias_forces(model, data, q, v, gravity=STANDARD_GRAVITY, base=None):
+    """h(q, v): Coriolis, centrifugal, gravity and base-motion generalized forces."""
+    return inverse_dynamics(model, data, q, v, np.zeros(model.nv), gravity=gravity, base=base)
+
+
+def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=STANDARD_GRAVITY, base=None,
+                     method="aba"):
+    """vdot = D(q)^-1 (tau + J^T f_ext - h(q, v)); ``method`` "aba" (articulated-body algorithm)
+    or "cholesky" (CRBA mass matrix and RNEA bias forces, Cholesky solve)."""
+    q, v, tau = _vec(q, model.nq, "q"), _vec(v, model.nv, "v"), _vec(tau, model.nv, "tau")
+    b, f = _base(base, gravity), _fext(model, f_ext)
+    if method == "aba":
+        aba(model.tree, q, v, tau, b, f, data.X_up, data.R_up, data.p_up, data.v, data.a, data.c,
+            data.I_A, data.p_A, data.U, data.D_inv, data.u, data.vdot)
+        return data.vdot.copy()
+    if method == "cholesky":
+        import scipy.linalg
+        rnea(model.tree, q, v, np.zeros(model.nv), b, f, data.X_up, data.R_up, data.p_up, data.v,
+             data.a, data.f, data.tau)
+        h = data.tau.copy()
+        crba(model.tree, q, data.X_up, data.R_up, data.p_up, data.I_C, data.M)
+        return scipy.linalg.cho_solve(scipy.linalg.cho_factor(data.M), tau - h)
+    raise ModelError(f"forward_dynamics: unknown method '{method}' (accepted: aba, cholesky)")
+
+
+def joint_reactions(model, data):
+    """Reaction load of every joint after ``inverse_dynamics``: (nj, 6) array of (Fx, Fy, Fz, Mx,
+    My, Mz) in N and N m that the parent exerts on the child through the joint, at the origin of
+    the joint's last moving frame and in its axes (the child part frame unless a child marker
+    offsets it)."""
+    out = np.zeros((len(model.joint_names), 6))
+    for j, links in enumerate(model.joint_links):
+        f = data.f[links[-1]]
+        out[j, :3], out[j, 3:] = f[3:], f[:3]
+    return out
+
+
+def link_poses(model, data, q):
+    """(R_base_link (nl, 3, 3), p_base_link (nl, 3)) of every link in the base frame B0."""
+    q = _vec(q, model.nq, "q")
+    forward_kinematics(model.tree, q, data.R_up, data.p_up, data.X_up, data.R_world, data.p_world)
+    return data.R_world.copy(), data.p_world.copy()
+
+
+def body_poses(model, data, q, base_pose=None):
+    """(nb, 4, 4) transforms of the body (link) frames; in the world frame when ``base_pose``
+    (R_world_base, p_world_base) is given, otherwise in the base frame B0."""
+    R, p = link_poses(model, data, q)
+    out = np.zeros((model.nb, 4, 4))
+    out[:, 3, 3] = 1.0
+    out[:, :3, :3] = R[model.body_link]
+    out[:, :3, 3] = p[model.body_link]
+    if base_pose is not None:
+        Rb, pb = base_pose
+        out[:, :3, :3] = Rb @ out[:, :3, :3]
+        out[:, :3, 3] = out[:, :3, 3] @ Rb.T + pb
+    return out
+
+
+def body_com_positions(model, data, q, base_pose=None):
+    """(nb, 3) centre-of-mass positions (world frame with ``base_pose``, else base frame)."""
+    X = body_poses(model, data, q, base_pose)
+    return np.einsum("bij,bj->bi", X[:, :3, :3], model.body_com) + X[:, :3, 3]

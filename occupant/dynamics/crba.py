@@ -1,0 +1,53 @@
+"""Composite-rigid-body algorithm for the joint-space mass matrix D(q).
+
+Featherstone, Rigid Body Dynamics Algorithms (2008), table 6.2.
+"""
+import numpy as np
+from numba import njit
+
+from occupant.dynamics.spatial_ops import placements, congruence_add
+
+
+@njit(cache=True)
+def crba(tree, q, X_up, R_up, p_up, I_C, M):
+    """Fill M (nv, nv) with the mass matrix at q; I_C receives the composite inertias."""
+    placements(tree, q, R_up, p_up, X_up)
+    nl = tree.parent.shape[0]
+    tmp = np.zeros((6, 6))
+    for i in range(nl):
+        I_C[i, :, :] = tree.inertia[i]
+    for i in range(nl - 1, -1, -1):
+        par = tree.parent[i]
+        if par >= 0:
+            congruence_add(X_up[i], I_C[i], tmp, I_C[par])
+    M[:, :] = 0.0
+    F = np.zeros((6, 6))
+    G = np.zeros((6, 6))
+    for i in range(nl):
+        ni = tree.nv[i]
+        if ni == 0:
+            continue
+        vi = tree.vidx[i]
+        for k in range(ni):
+            F[:, k] = I_C[i][:, tree.srows[i, k]]
+        for k in range(ni):
+            for l in range(ni):
+                M[vi + k, vi + l] = F[tree.srows[i, k], l]
+        j = i
+        while tree.parent[j] >= 0:
+            X = X_up[j]
+            for l in range(ni):  # F <- X_j^T F
+                for r in range(6):
+                    s = X[3, r] * F[3, l] + X[4, r] * F[4, l] + X[5, r] * F[5, l]
+                    if r < 3:
+                        s += X[0, r] * F[0, l] + X[1, r] * F[1, l] + X[2, r] * F[2, l]
+                    G[r, l] = s
+            for l in range(ni):
+                for r in range(6):
+                    F[r, l] = G[r, l]
+            j = tree.parent[j]
+            vj = tree.vidx[j]
+            for k in range(tree.nv[j]):
+                for l in range(ni):
+                    M[vj + k, vi + l] = F[tree.srows[j, k], l]
+                    M[vi + l, vj + k] = F[tree.srows[j, k], l]

@@ -1,0 +1,80 @@
+"""Prescribed motion of the base frame B0 (the vehicle) as functions of time.
+
+The dynamics needs, in base coordinates, the spatial velocity of B0 and its spatial acceleration
+with gravity folded in (Featherstone RBDA 2008, section 5.3: a_0 = a_B0 - g), so that every
+recursion starts from the base as from a fixed root.
+"""
+import numpy as np
+from scipy.integrate import cumulative_trapezoid
+
+
+def _const(value):
+    value = np.asarray(value, dtype=float)
+    return lambda t: value
+
+
+class BaseMotion:
+    """Motion of B0 in the world frame. Each argument is a callable t -> value (world frame):
+    ``position`` (3,) m, ``rotation`` R_world_base (3, 3), ``velocity`` (3,) m/s of the base
+    origin, ``angular_velocity`` (3,) rad/s, ``acceleration`` (3,) m/s^2 of the base origin and
+    ``angular_acceleration`` (3,) rad/s^2. Missing ones are constant (zero, identity). The caller
+    is responsible for their consistency (velocity = d position/dt and so on); ``translational``
+    builds a consistent motion from an acceleration pulse."""
+
+    def __init__(self, position=None, rotation=None, velocity=None, angular_velocity=None,
+                 acceleration=None, angular_acceleration=None):
+        zero = np.zeros(3)
+        self.position = position or _const(zero)
+        self.rotation = rotation or _const(np.eye(3))
+        self.velocity = velocity or _const(zero)
+        self.angular_velocity = angular_velocity or _const(zero)
+        self.acceleration = acceleration or _const(zero)
+        self.angular_acceleration = angular_acceleration or _const(zero)
+
+    @classmethod
+    def translational(cls, t, acceleration, velocity0=(0.0, 0.0, 0.0), position0=(0.0, 0.0, 0.0)):
+        """A base that only translates, with the tabulated world acceleration ``acceleration``
+        ((n,) along world x, or (n, 3)) at times ``t`` (n,) s; velocity and position are its
+        trapezoidal integrals, linear interpolation between samples, constant outside."""
+        t = np.asarray(t, dtype=float)
+        acc = np.asarray(acceleration, dtype=float)
+        if acc.ndim == 1:
+            acc = np.column_stack([acc, np.zeros_like(acc), np.zeros_like(acc)])
+        if acc.shape != (len(t), 3) or len(t) < 2 or np.any(np.diff(t) <= 0):
+            raise ValueError("BaseMotion.translational: t must be increasing with >= 2 samples and "
+                             "acceleration of shape (n,) or (n, 3) matching t")
+        vel = np.asarray(velocity0, float) + cumulative_trapezoid(acc, t, axis=0, initial=0.0)
+        pos = np.asarray(position0, float) + cumulative_trapezoid(vel, t, axis=0, initial=0.0)
+
+        def interp(table):
+            return lambda s: np.array([np.interp(s, t, table[:, k]) for k in range(3)])
+
+        return cls(position=interp(pos), velocity=interp(vel), acceleration=interp(acc))
+
+    def pose(self, t):
+        """(R_world_base, p_world_base) at time t."""
+        return np.asarray(self.rotation(t), float), np.asarray(self.position(t), float)
+
+    def spatial_state(self, t, gravity):
+        """(12,) array: base spatial velocity (omega, v) and spatial acceleration minus gravity
+        (alpha, a - omega x v - g), all in base coordinates."""
+        R = np.asarray(self.rotation(t), float)
+        w = R.T @ np.asarray(self.angular_velocity(t), float)
+        v = R.T @ np.asarray(self.velocity(t), float)
+        alpha = R.T @ np.asarray(self.angular_acceleration(t), float)
+        a = R.T @ (np.asarray(self.acceleration(t), float) - np.asarray(gravity, float))
+        out = np.empty(12)
+        out[0:3], out[3:6] = w, v
+        out[6:9], out[9:12] = alpha, a - np.cross(w, v)
+        return out
+
+    def table(self, t0, dt, n, gravity):
+        """Samples of spatial_state at t0 + k dt, k = 0..n-1, for the compiled loops: (n, 12)."""
+        return np.array([self.spatial_state(t0 + k * dt, gravity) for k in range(n)])
+
+
+def fixed_base_state(gravity):
+    """spatial_state of a base at rest in the world frame."""
+    out = np.zeros(12)
+    out[9:12] = -np.asarray(gravity, float)
+    return out

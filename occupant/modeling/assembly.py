@@ -1,0 +1,106 @@
+"""Assembly: the container of modeling elements with relationship management (seed 000).
+
+Elements refer to each other by name. The Assembly checks every reference when an element is
+added (membership), keeps the reverse references (which markers sit on a part, which joints and
+force elements use it) and removes dependents with their referent (cascade delete).
+"""
+from occupant.modeling.elements import Part, Marker, Joint, JointResistance, ModelingError
+from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh
+
+_GEOMETRY = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh)
+
+
+class Assembly:
+    """Editable model: add parts, markers, geometry, joints and force elements, then ``compile()``."""
+
+    def __init__(self, name="model"):
+        self.name = name
+        self.parts = {}
+        self.markers = {}
+        self.geometries = {}
+        self.joints = {}
+        self.forces = {}
+
+    # membership --------------------------------------------------------------------------
+    def _table(self, element):
+        if isinstance(element, Part):
+            return self.parts
+        if isinstance(element, Marker):
+            return self.markers
+        if isinstance(element, _GEOMETRY):
+            return self.geometries
+        if isinstance(element, Joint):
+            return self.joints
+        if isinstance(element, JointResistance):
+            return self.forces
+        raise ModelingError(f"assembly '{self.name}': cannot hold a {type(element).__name__}")
+
+    def _all_names(self):
+        for table in (self.parts, self.markers, self.geometries, self.joints, self.forces):
+            yield from table
+
+    def add(self, *elements):
+        """Add elements (in dependency order: a marker after its part). Returns the last one."""
+        for element in elements:
+            table = self._table(element)
+            if element.name in set(self._all_names()):
+                raise ModelingError(f"assembly '{self.name}': the name '{element.name}' is taken")
+            self._check_refs(element)
+            table[element.name] = element
+        return elements[-1] if elements else None
+
+    def _check_refs(self, element):
+        targets = {"part": self.parts, "parent": self.parts, "child": self.parts,
+                   "marker": self.markers, "joint": self.joints}
+        for key, ref in element.refs.items():
+            if ref not in targets[key]:
+                known = ", ".join(targets[key]) or "none"
+                raise ModelingError(f"{type(element).__name__.lower()} '{element.name}'.{key}: "
+                                    f"unknown '{ref}' (known: {known})")
+        if isinstance(element, Joint):
+            for key, ref in element.marker_refs.items():
+                side = element.parent if key == "parent_marker" else element.child
+                marker = self.markers.get(ref)
+                if marker is None or marker.part != side:
+                    raise ModelingError(f"joint '{element.name}'.{key}: '{ref}' is not a marker "
+                                        f"of part '{side}'")
+
+    # reverse references and cascade delete -----------------------------------------------------
+    def dependents(self, name):
+        """Names of the elements that refer to ``name`` directly."""
+        out = []
+        for table in (self.markers, self.geometries, self.joints, self.forces):
+            for element in table.values():
+                refs = dict(element.refs)
+                if isinstance(element, Joint):
+                    refs.update(element.marker_refs)
+                if name in refs.values():
+                    out.append(element.name)
+        return out
+
+    def remove(self, name):
+        """Remove an element and, recursively, everything that refers to it."""
+        for dependent in self.dependents(name):
+            if self.find(dependent) is not None:
+                self.remove(dependent)
+        for table in (self.parts, self.markers, self.geometries, self.joints, self.forces):
+            if name in table:
+                del table[name]
+                return
+        raise ModelingError(f"assembly '{self.name}': nothing called '{name}' to remove")
+
+    def find(self, name):
+        for table in (self.parts, self.markers, self.geometries, self.joints, self.forces):
+            if name in table:
+                return table[name]
+        return None
+
+    def compile(self):
+        """Freeze into a runtime ``occupant.model.Model`` (regular numbering, flat arrays)."""
+        from occupant.modeling.compile import compile_assembly
+        return compile_assembly(self)
+
+    def __repr__(self):
+        return (f"Assembly('{self.name}', parts={len(self.parts)}, joints={len(self.joints)}, "
+                f"markers={len(self.markers)}, geometries={len(self.geometries)}, "
+                f"forces={len(self.forces)})")

@@ -1,0 +1,186 @@
+"""Compile an Assembly to the frozen runtime Model: regular numbering (seed 004), expansion of
+multi-axis joints into primitive links, and flat arrays in link coordinates."""
+import numpy as np
+
+from occupant.model.joint_types import JointType, LINK_NQ, LINK_NV, SPATIAL_ROWS
+from occupant.model.model import Model, ModelError, neutral_q_of_links
+from occupant.modeling.elements import Joint, Pose
+from occupant.spatial.transforms import invert_homogeneous
+from occupant.topology import build_topology
+
+_LINKS_OF_KIND = {
+    "revolute": (JointType.REVOLUTE,),
+    "prismatic": (JointType.PRISMATIC,),
+    "universal": (JointType.REVOLUTE, JointType.REVOLUTE),
+    "euler": (JointType.REVOLUTE, JointType.REVOLUTE, JointType.REVOLUTE),
+    "spherical": (JointType.SPHERICAL,),
+    "free": (JointType.FREE,),
+    "fixed": (JointType.FIXED,),
+}
+_DOF_SUFFIX = {
+    "spherical": ("wx", "wy", "wz"),
+    "free": ("vx", "vy", "vz", "wx", "wy", "wz"),
+    "universal": ("1", "2"),
+    "euler": ("1", "2", "3"),
+}
+
+
+def spatial_inertia(mass, com, I_com):
+    """6x6 spatial inertia about the frame origin, (angular, linear) order (RBDA eq. 2.63)."""
+    c = np.asarray(com, float)
+    cx = np.array([[0, -c[2], c[1]], [c[2], 0, -c[0]], [-c[1], c[0], 0]])
+    out = np.zeros((6, 6))
+    out[:3, :3] = I_com + mass * (cx @ cx.T)
+    out[:3, 3:] = mass * cx
+    out[3:, :3] = mass * cx.T
+    out[3:, 3:] = mass * np.eye(3)
+    return out
+
+
+def compile_assembly(asm):
+    parts = list(asm.parts)
+    if not parts:
+        raise ModelError(f"assembly '{asm.name}': no parts to compile")
+    topo = build_topology(parts, [(j.name, j.parent, j.child) for j in asm.joints.values()])
+    if topo.cut_joints:
+        raise ModelError(f"assembly '{asm.name}': joints {', '.join(topo.cut_joints)} close "
+                         f"kinematic loops, which the tree dynamics does not handle yet")
+    joints = dict(asm.joints)
+    if topo.virtual_root_joint:
+        root = topo.body_order[0]
+        joints[topo.virtual_root_joint] = Joint(topo.virtual_root_joint, "free", None, root, Pose())
+    for name, reversed_ in zip(topo.joint_order, topo.joint_reversed):
+        if reversed_:
+            j = joints[name]
+            raise ModelError(f"assembly '{asm.name}': joint '{name}' points towards the base "
+                             f"(parent '{j.parent}', child '{j.child}'); swap parent and child")
+
+    # X_link_part: the part frame in the frame of the link that carries it
+    X_link_part = {}
+    for name in topo.body_order:
+        X_link_part[name] = np.eye(4)
+    for j in joints.values():
+        if j.child_marker is not None:
+            X_link_part[j.child] = invert_homogeneous(asm.markers[j.child_marker].transform)
+
+    body_names = list(topo.body_order)
+    bidx = {n: i for i, n in enumerate(body_names)}
+    nb = len(body_names)
+    body_parent = np.full(nb, -1)
+    body_mass = np.zeros(nb)
+    body_com = np.zeros((nb, 3))
+    body_inertia = np.zeros((nb, 3, 3))
+    body_link = np.zeros(nb, int)
+    link = {k: [] for k in ("parent", "jtype", "R_pj", "p_pj", "inertia", "body")}
+    joint_names, joint_kind, joint_body, joint_links = [], [], [], []
+    dof_names, dof_joint = [], []
+
+    for b, (body, jname) in enumerate(zip(body_names, topo.joint_order)):
+        joint = joints[jname]
+        part = asm.parts[body]
+        if joint.parent is None:
+            parent_link, X = -1, np.eye(4)
+        else:
+            body_parent[b] = bidx[joint.parent]
+            parent_link = body_link[bidx[joint.parent]]
+            X = X_link_part[joint.parent]
+        if joint.parent_marker is not None:
+            X = X @ asm.markers[joint.parent_marker].transform
+        X = X @ joint.placement.transform
+        kinds = _LINKS_OF_KIND[joint.kind]
+        first = len(link["parent"])
+        for a, jtype in enumerate(kinds):
+            if a > 0:
+                X = joint.axes[a - 1].transform
+                parent_link = len(link["parent"]) - 1
+            link["parent"].append(parent_link)
+            link["jtype"].append(int(jtype))
+            link["R_pj"].append(X[:3, :3])
+            link["p_pj"].append(X[:3, 3])
+            link["inertia"].append(np.zeros((6, 6)))
+            link["body"].append(-1)
+        last = len(link["parent"]) - 1
+        Xlp = X_link_part[body]
+        com_link = Xlp[:3, :3] @ part.com + Xlp[:3, 3]
+        I_link = Xlp[:3, :3] @ part.inertia @ Xlp[:3, :3].T
+        link["inertia"][last] = spatial_inertia(part.mass, com_link, I_link)
+        link["body"][last] = b
+        body_link[b] = last
+        body_mass[b], body_com[b], body_inertia[b] = part.mass, com_link, I_link
+        joint_names.append(jname)
+        joint_kind.append(joint.kind)
+        joint_body.append(b)
+        joint_links.append(list(range(first, last + 1)))
+        nv_joint = sum(LINK_NV[k] for k in kinds)
+        if nv_joint == 1:
+            dof_names.append(jname)
+        elif nv_joint > 1:
+            dof_names.extend(f"{jname}_{s}" for s in _DOF_SUFFIX[joint.kind])
+        dof_joint.extend([len(joint_names) - 1] * nv_joint)
+
+    nl = len(link["parent"])
+    jtypes = np.array(link["jtype"], int)
+    qidx, vidx, nvs = np.zeros(nl, int), np.zeros(nl, int), np.zeros(nl, int)
+    srows = np.full((nl, 6), -1, int)
+    nq = nv = 0
+    for i, jt in enumerate(jtypes):
+        jt = JointType(jt)
+        qidx[i], vidx[i], nvs[i] = nq, nv, LINK_NV[jt]
+        srows[i, :LINK_NV[jt]] = SPATIAL_ROWS[jt]
+        nq += LINK_NQ[jt]
+        nv += LINK_NV[jt]
+    tree = (np.array(link["parent"], int), jtypes, qidx, vidx, nvs, np.array(link["R_pj"]).reshape(nl, 3, 3),
+            np.array(link["p_pj"]).reshape(nl, 3), np.array(link["inertia"]).reshape(nl, 6, 6), srows)
+
+    # markers and geometry, in link coordinates of their part's link
+    marker_names = list(asm.markers)
+    marker_body = [bidx[m.part] for m in asm.markers.values()]
+    marker_X = [X_link_part[m.part] @ m.transform for m in asm.markers.values()]
+    marker_R = np.array([X[:3, :3] for X in marker_X]).reshape(-1, 3, 3)
+    marker_p = np.array([X[:3, 3] for X in marker_X]).reshape(-1, 3)
+
+    dof_forces = _dof_forces(asm, joint_names, joint_links, jtypes)
+    return Model(name=asm.name, body_names=body_names, body_parent=body_parent, body_mass=body_mass,
+                 body_com=body_com, body_inertia=body_inertia, body_link=body_link,
+                 joint_names=joint_names, joint_kind=joint_kind, joint_body=joint_body,
+                 joint_links=joint_links, link_body=link["body"], tree=tree, nq=nq, nv=nv,
+                 dof_names=dof_names, dof_joint=dof_joint, q_neutral=neutral_q_of_links(jtypes),
+                 marker_names=marker_names, marker_body=marker_body, marker_R=marker_R,
+                 marker_p=marker_p, geometries=list(asm.geometries.values()),
+                 dof_forces=dof_forces, topology=topo, source=asm)
+
+
+def _dof_forces(asm, joint_names, joint_links, jtypes):
+    jidx = {n: i for i, n in enumerate(joint_names)}
+    cols = {k: [] for k in ("link", "component", "stiffness", "reference", "damping", "friction",
+                            "friction_speed", "lower", "upper", "stop_stiffness", "stop_damping",
+                            "table_start", "table_len")}
+    tables = []
+    for e in asm.forces.values():
+        links = joint_links[jidx[e.joint]]
+        if len(links) > 1:  # universal / euler: one revolute link per axis
+            n_coord, lk, comp = len(links), links[min(e.dof, len(links) - 1)], 0
+        else:
+            lk = links[0]
+            n_coord = {int(JointType.SPHERICAL): 3, int(JointType.REVOLUTE): 1,
+                       int(JointType.PRISMATIC): 1}.get(int(jtypes[lk]), 0)
+            comp = e.dof
+        if not 0 <= e.dof < n_coord:
+            raise ModelError(f"joint resistance '{e.name}'.dof: joint '{e.joint}' has "
+                             f"{n_coord} resisted coordinates, got dof {e.dof}")
+        cols["link"].append(lk)
+        cols["component"].append(comp)
+        for k in ("stiffness", "reference", "damping", "friction", "friction_speed", "lower",
+                  "upper", "stop_stiffness", "stop_damping"):
+            cols[k].append(getattr(e, k))
+        if e.table is None:
+            cols["table_start"].append(-1)
+            cols["table_len"].append(0)
+        else:
+            cols["table_start"].append(sum(len(t) for t in tables))
+            cols["table_len"].append(len(e.table))
+            tables.append(e.table)
+    arrays = [np.array(cols[k], dtype=int if k in ("link", "component", "table_start", "table_len")
+                       else float) for k in cols]
+    arrays.append(np.concatenate(tables) if tables else np.zeros((0, 2)))
+    return arrays

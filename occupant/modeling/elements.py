@@ -1,0 +1,234 @@
+"""Modeling elements. They refer to each other by name and are checked when added to an Assembly."""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from occupant.spatial.transforms import homogeneous, mdh_transform
+from occupant.model.joint_types import JOINT_KINDS
+
+
+class ModelingError(ValueError):
+    """An element whose values are impossible, or that refers to something unknown."""
+
+
+def _vec3(value, what):
+    a = np.asarray(value, dtype=float)
+    if a.shape != (3,) or not np.all(np.isfinite(a)):
+        raise ModelingError(f"{what}: expected 3 finite numbers, got {value!r}")
+    return a
+
+
+def _rotation(value, what):
+    if value is None:
+        return np.eye(3)
+    R = np.asarray(value, dtype=float)
+    if R.shape != (3, 3) or not np.allclose(R @ R.T, np.eye(3), atol=1e-9) or np.linalg.det(R) < 0:
+        raise ModelingError(f"{what}: expected a proper 3x3 rotation matrix, got {value!r}")
+    return R
+
+
+def inertia_tensor(value, what):
+    """3x3 inertia from a 3x3 matrix, principal moments (3,) or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz);
+    checked symmetric positive-definite with principal moments obeying the triangle inequality."""
+    a = np.asarray(value, dtype=float)
+    if a.shape == (3,):
+        I = np.diag(a)
+    elif a.shape == (6,):
+        xx, yy, zz, xy, xz, yz = a
+        I = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+    elif a.shape == (3, 3):
+        I = a
+    else:
+        raise ModelingError(f"{what}: expected a 3x3 matrix, 3 principal moments or "
+                            f"(Ixx, Iyy, Izz, Ixy, Ixz, Iyz), got shape {a.shape}")
+    if not np.all(np.isfinite(I)) or not np.allclose(I, I.T, rtol=1e-9, atol=1e-12):
+        raise ModelingError(f"{what}: inertia tensor must be finite and symmetric")
+    moments = np.linalg.eigvalsh(I)
+    if moments[0] <= 0:
+        raise ModelingError(f"{what}: inertia tensor must be positive-definite "
+                            f"(principal moments {moments.tolist()} kg m^2)")
+    tol = 1e-9 * moments.sum()
+    if moments[0] + moments[1] < moments[2] - tol:
+        raise ModelingError(f"{what}: principal moments {moments.tolist()} kg m^2 violate the "
+                            f"triangle inequality I1 + I2 >= I3 (no rigid body has them)")
+    return 0.5 * (I + I.T)
+
+
+@dataclass
+class Part:
+    """A rigid body: mass (kg), centre of mass (m) and inertia about it (kg m^2), in the part frame."""
+    name: str
+    mass: float
+    com: tuple = (0.0, 0.0, 0.0)
+    inertia: object = (1e-3, 1e-3, 1e-3)
+
+    def __post_init__(self):
+        what = f"part '{self.name}'"
+        if not (np.isfinite(self.mass) and self.mass > 0):
+            raise ModelingError(f"{what}.mass: must be a positive number of kg, got {self.mass!r}")
+        self.mass = float(self.mass)
+        self.com = _vec3(self.com, f"{what}.com")
+        self.inertia = inertia_tensor(self.inertia, f"{what}.inertia")
+
+    @property
+    def refs(self):
+        return {}
+
+
+@dataclass
+class Marker:
+    """A named frame on a part: origin (m) and axes (rotation matrix) in the part frame."""
+    name: str
+    part: str
+    position: tuple = (0.0, 0.0, 0.0)
+    rotation: object = None
+
+    def __post_init__(self):
+        self.position = _vec3(self.position, f"marker '{self.name}'.position")
+        self.rotation = _rotation(self.rotation, f"marker '{self.name}'.rotation")
+
+    @property
+    def transform(self):
+        """X_part_marker (4, 4)."""
+        return homogeneous(self.rotation, self.position)
+
+    @property
+    def refs(self):
+        return {"part": self.part}
+
+
+@dataclass
+class MDH:
+    """Modified Denavit-Hartenberg (Khalil-Kleinfinger) placement of a joint axis in its parent
+    frame: Rot_z(gamma) Trans_z(b) Rot_x(alpha) Trans_x(d) Rot_z(theta) Trans_z(r); lengths m, angles
+    rad. The joint variable adds to theta (revolute) or r (prismatic)."""
+    gamma: float = 0.0
+    b: float = 0.0
+    alpha: float = 0.0
+    d: float = 0.0
+    theta: float = 0.0
+    r: float = 0.0
+
+    @property
+    def transform(self):
+        return mdh_transform(self.gamma, self.b, self.alpha, self.d, self.theta, self.r)
+
+
+@dataclass
+class Pose:
+    """Placement of a joint frame by position (m) and rotation matrix in the parent frame."""
+    position: tuple = (0.0, 0.0, 0.0)
+    rotation: object = None
+
+    def __post_init__(self):
+        self.position = _vec3(self.position, "pose.position")
+        self.rotation = _rotation(self.rotation, "pose.rotation")
+
+    @property
+    def transform(self):
+        return homogeneous(self.rotation, self.position)
+
+
+_EXTRA_AXES = {"universal": 1, "euler": 2}
+_DEFAULT_AXES = {
+    # second axis along the first frame's -y (x-axis twist of -90 deg), third along the new -y
+    "universal": (MDH(alpha=-np.pi / 2),),
+    "euler": (MDH(alpha=-np.pi / 2), MDH(alpha=np.pi / 2)),
+}
+
+
+@dataclass
+class Joint:
+    """A joint moving part ``child`` relative to ``parent`` (a part name, or None for the base B0).
+
+    ``placement`` (MDH or Pose) puts the joint frame in the parent part frame, or in the frame of
+    ``parent_marker`` when given. Revolute and prismatic joints act about/along the joint frame's z
+    axis; universal and euler joints add one or two more revolute axes, each placed by an MDH in
+    ``axes`` relative to the previous axis' moving frame. The child part frame coincides with the
+    joint's moving frame, or, when ``child_marker`` is given, that marker of the child does.
+    """
+    name: str
+    kind: str
+    parent: str | None
+    child: str
+    placement: object = field(default_factory=Pose)
+    axes: tuple = ()
+    parent_marker: str | None = None
+    child_marker: str | None = None
+
+    def __post_init__(self):
+        if self.kind not in JOINT_KINDS:
+            raise ModelingError(f"joint '{self.name}'.kind: unknown joint kind '{self.kind}' "
+                                f"(accepted: {', '.join(JOINT_KINDS)})")
+        if not isinstance(self.placement, (MDH, Pose)):
+            raise ModelingError(f"joint '{self.name}'.placement: expected MDH or Pose")
+        n_extra = _EXTRA_AXES.get(self.kind, 0)
+        if not self.axes:
+            self.axes = _DEFAULT_AXES.get(self.kind, ())
+        self.axes = tuple(self.axes)
+        if len(self.axes) != n_extra or not all(isinstance(a, MDH) for a in self.axes):
+            raise ModelingError(f"joint '{self.name}'.axes: a {self.kind} joint takes {n_extra} "
+                                f"further MDH axes, got {len(self.axes)}")
+        if self.parent == self.child:
+            raise ModelingError(f"joint '{self.name}': parent and child are the same part '{self.child}'")
+
+    @property
+    def refs(self):
+        r = {"child": self.child}
+        if self.parent is not None:
+            r["parent"] = self.parent
+        return r
+
+    @property
+    def marker_refs(self):
+        return {k: m for k, m in (("parent_marker", self.parent_marker),
+                                  ("child_marker", self.child_marker)) if m is not None}
+
+
+@dataclass
+class JointResistance:
+    """Resistance of one joint coordinate, as ATB's joint force elements: inside the range of
+    motion a linear (or tabulated) spring about ``reference``, viscous damping and Coulomb friction
+    (smoothed over ``friction_speed``); beyond ``lower``/``upper`` a quadratic stop with damping
+    proportional to penetration (Hunt-Crossley form), which dissipates energy on unloading.
+
+    ``dof`` selects the coordinate within the joint (0 for 1-dof joints; 0, 1, 2 for the
+    rotation-vector components of a spherical joint). Units: rad, N m, s (m, N for prismatic).
+    ``table`` is an optional (k, 2) array of (deflection from reference, restoring load) replacing
+    the linear stiffness; it is interpolated linearly and extrapolated with its end slopes.
+    """
+    name: str
+    joint: str
+    dof: int = 0
+    stiffness: float = 0.0
+    reference: float = 0.0
+    damping: float = 0.0
+    friction: float = 0.0
+    friction_speed: float = 0.01
+    lower: float = -np.inf
+    upper: float = np.inf
+    stop_stiffness: float = 0.0
+    stop_damping: float = 0.0
+    table: object = None
+
+    def __post_init__(self):
+        what = f"joint resistance '{self.name}'"
+        for key in ("stiffness", "damping", "friction", "stop_stiffness", "stop_damping"):
+            val = getattr(self, key)
+            if not (np.isfinite(val) and val >= 0):
+                raise ModelingError(f"{what}.{key}: must be a finite number >= 0, got {val!r}")
+        if not self.friction_speed > 0:
+            raise ModelingError(f"{what}.friction_speed: must be > 0, got {self.friction_speed!r}")
+        if not self.lower < self.upper:
+            raise ModelingError(f"{what}: range of motion reversed or empty "
+                                f"(lower {self.lower!r} >= upper {self.upper!r})")
+        if self.table is not None:
+            t = np.asarray(self.table, dtype=float)
+            if t.ndim != 2 or t.shape[1] != 2 or len(t) < 2 or np.any(np.diff(t[:, 0]) <= 0):
+                raise ModelingError(f"{what}.table: expected >= 2 rows of (deflection, load) with "
+                                    f"increasing deflection")
+            self.table = t
+
+    @property
+    def refs(self):
+        return {"joint": self.joint}
