@@ -192,14 +192,15 @@ def hic(t, a_res_g, window: float = 0.015) -> CriterionResult:
 # cumulative exceedance (3 ms clip, neck and femur duration curves)
 
 
-def _time_above(t_arr: np.ndarray, x: np.ndarray, level: float) -> float:
-    """Total time during which the linearly interpolated signal is above ``level``."""
+def _time_above(t_arr: np.ndarray, x: np.ndarray, level: float, inclusive: bool = False) -> float:
+    """Total time during which the linearly interpolated signal is above ``level``
+    (``x > level``; with ``inclusive``, ``x >= level``, which counts flat parts at the level)."""
     x0, x1 = x[:-1], x[1:]
     h = np.diff(t_arr)
     hi = np.maximum(x0, x1)
     lo = np.minimum(x0, x1)
-    full = lo > level
-    part = (hi > level) & ~full
+    full = (lo >= level) if inclusive else (lo > level)
+    part = ((hi >= level) if inclusive else (hi > level)) & ~full
     span = np.where(part, hi - lo, 1.0)
     return float(np.sum(h[full]) + np.sum(h[part] * (hi[part] - level) / span[part]))
 
@@ -232,22 +233,25 @@ def _exceedance_level(t_arr, xa, duration) -> float:
     levels = np.unique(xa)  # ascending
     if d == 0.0:
         return float(levels[-1])
-    # tau(levels[k]) is non-increasing in k; find the last k with tau >= d
-    lo_k, hi_k = 0, levels.size - 1
+    # tau(L) = time above L is non-increasing and right-continuous in L, and linear on each
+    # open interval between neighbouring sample values; at a sample value it can jump down
+    # (flat parts at exactly that value). Find the last sample value with tau >= d.
     if _time_above(t_arr, xa, levels[0]) < d:
-        return float(levels[0])  # the signal sits at its minimum for longer than d
+        return float(levels[0])  # the signal sits at its minimum for longer than total - d
+    lo_k, hi_k = 0, levels.size - 1
+    if _time_above(t_arr, xa, levels[hi_k]) >= d:
+        return float(levels[hi_k])
     while hi_k - lo_k > 1:
         mid = (lo_k + hi_k) // 2
         if _time_above(t_arr, xa, levels[mid]) >= d:
             lo_k = mid
         else:
             hi_k = mid
-    if lo_k == levels.size - 1:
-        return float(levels[-1])
-    l0, l1 = float(levels[lo_k]), float(levels[lo_k + 1])
-    tau0, tau1 = _time_above(t_arr, xa, l0), _time_above(t_arr, xa, l1)
-    if tau0 == tau1:
-        return l0
+    l0, l1 = float(levels[lo_k]), float(levels[hi_k])
+    tau0 = _time_above(t_arr, xa, l0)
+    tau1 = _time_above(t_arr, xa, l1, inclusive=True)  # limit of tau from below l1
+    if tau1 >= d:
+        return l1
     # linear between the two neighbouring sample values
     return l0 + (tau0 - d) * (l1 - l0) / (tau0 - tau1)
 
