@@ -60,8 +60,8 @@ def pendulum(length=1.0, mass=1.0, n_links=1, radius=0.01):
                      inertia=(Izz, Iyy, Iyy)))
     for i in range(n_links):
         if i == 0:
-            placement = Pose(rotation=[[0, 0, -1], [0, 1, 0], [1, 0, 0]] @ np.array(
-                [[1, 0, 0], [0, 0, -1], [0, 1, 0]]))
+            # link x along world -z, joint axis z along world +y
+            placement = Pose(rotation=[[0, -1, 0], [0, 0, 1], [-1, 0, 0]])
             asm.add(Joint(f"hinge{i}", "revolute", None, f"link{i}", placement))
         else:
             asm.add(Joint(f"hinge{i}", "revolute", f"link{i-1}", f"link{i}", MDH(d=length)))

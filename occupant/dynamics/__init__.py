@@ -5,8 +5,12 @@ from occupant.dynamics.api import (
     STANDARD_GRAVITY, mass_matrix, bias_forces, forward_dynamics, inverse_dynamics,
     joint_reactions, link_poses, body_poses, body_com_positions,
 )
+from occupant.dynamics.kinematics import body_jacobian, point_jacobian, point_velocity, point_acceleration
+from occupant.dynamics.energy import kinetic_energy, potential_energy, center_of_mass, momentum
 
 __all__ = [
+    "body_jacobian", "point_jacobian", "point_velocity", "point_acceleration",
+    "kinetic_energy", "potential_energy", "center_of_mass", "momentum",
     "STANDARD_GRAVITY", "mass_matrix", "bias_forces", "forward_dynamics", "inverse_dynamics",
     "joint_reactions", "link_poses", "body_poses", "body_com_positions",
 ]

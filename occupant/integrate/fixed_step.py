@@ -1,0 +1,66 @@
+"""Fixed-step integrators, compiled: semi-implicit (symplectic) Euler as MuJoCo's default
+integrator (v+ = v + h a(q, v); q+ = q (+) h v+), and the classical fourth-order Runge-Kutta
+method on y = (q, v) with quaternion projection after each step (Hairer, Lubich, Wanner,
+Geometric Numerical Integration, 2006, section IV.4)."""
+import numpy as np
+from numba import njit
+
+from occupant.integrate.pipeline import accelerations, state_derivative, integrate_configuration, normalize_quaternions
+
+EULER = 0
+RK4 = 1
+
+
+@njit(cache=True)
+def euler_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, y_out):
+    nq = ws.q_unit.shape[0]
+    nv = y.shape[0] - nq
+    accelerations(tree, forces, tau, table, t0_tab, dt_tab, t, y[:nq], y[nq:], ws, k1[nq:])
+    for r in range(nv):
+        y_out[nq + r] = y[nq + r] + h * k1[nq + r]
+    integrate_configuration(tree, y[:nq], y_out[nq:], h, y_out[:nq])
+
+
+@njit(cache=True)
+def rk4_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, k2, k3, k4, tmp, y_out):
+    n = y.shape[0]
+    state_derivative(tree, forces, tau, table, t0_tab, dt_tab, t, y, ws, k1)
+    for r in range(n):
+        tmp[r] = y[r] + 0.5 * h * k1[r]
+    state_derivative(tree, forces, tau, table, t0_tab, dt_tab, t + 0.5 * h, tmp, ws, k2)
+    for r in range(n):
+        tmp[r] = y[r] + 0.5 * h * k2[r]
+    state_derivative(tree, forces, tau, table, t0_tab, dt_tab, t + 0.5 * h, tmp, ws, k3)
+    for r in range(n):
+        tmp[r] = y[r] + h * k3[r]
+    state_derivative(tree, forces, tau, table, t0_tab, dt_tab, t + h, tmp, ws, k4)
+    for r in range(n):
+        y_out[r] = y[r] + h / 6.0 * (k1[r] + 2.0 * k2[r] + 2.0 * k3[r] + k4[r])
+    normalize_quaternions(tree, y_out[:ws.q_unit.shape[0]])
+
+
+@njit(cache=True)
+def run_fixed_step(method, tree, forces, tau, table, t0_tab, dt_tab, t0, y0, h, n_steps, stride,
+                   ws, out_y):
+    """Take n_steps steps of size h from (t0, y0), storing every stride-th state (the first is
+    y0) in out_y. Returns the number of steps taken: fewer than n_steps when the state stopped
+    being finite (divergence); out_y then holds the states up to the last finite one."""
+    n = y0.shape[0]
+    y = y0.copy()
+    y_new = np.empty(n)
+    k1, k2, k3, k4, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    out_y[0] = y
+    t = t0
+    for s in range(n_steps):
+        if method == EULER:
+            euler_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, y_new)
+        else:
+            rk4_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, k2, k3, k4, tmp, y_new)
+        for r in range(n):
+            if not np.isfinite(y_new[r]):
+                return s
+        y[:] = y_new
+        t = t0 + (s + 1) * h
+        if (s + 1) % stride == 0:
+            out_y[(s + 1) // stride] = y
+    return n_steps

@@ -1,0 +1,169 @@
+"""One integrator interface: ``step()`` advances (t, y) by one step, ``dense_output()`` returns
+the interpolant over the last step, and work counters count steps and function evaluations.
+Event location and output sampling are the driver's (``integrate.driver.solve``)."""
+import numpy as np
+
+from occupant.integrate.fixed_step import euler_step, rk4_step
+
+
+class Integrator:
+    name = "integrator"
+
+    def __init__(self, system, t0, y0):
+        self.system = system
+        self.t = float(t0)
+        self.y = np.array(y0, dtype=float)
+        self.t_old, self.y_old = self.t, self.y.copy()
+        self.nsteps = 0      # accepted steps
+        self.nreject = 0     # rejected steps (adaptive methods)
+
+    @property
+    def nfev(self):
+        return self.system.nfev
+
+    def step(self):
+        raise NotImplementedError
+
+    def dense_output(self):
+        """Callable t -> y on [t_old, t] (cubic Hermite unless the method has its own)."""
+        t0, t1, y0, y1 = self.t_old, self.t, self.y_old, self.y
+        f0, f1 = self.system.rhs(t0, y0), self.system.rhs(t1, y1)
+        h = t1 - t0
+
+        def interp(t):
+            s = (t - t0) / h
+            h00, h10 = 2 * s**3 - 3 * s**2 + 1, s**3 - 2 * s**2 + s
+            h01, h11 = -2 * s**3 + 3 * s**2, s**3 - s**2
+            return h00 * y0 + h10 * h * f0 + h01 * y1 + h11 * h * f1
+        return interp
+
+    def stats(self):
+        return {"integrator": self.name, "steps": self.nsteps, "rejected_steps": self.nreject,
+                "function_evaluations": self.nfev}
+
+
+class FixedStep(Integrator):
+    def __init__(self, system, t0, y0, h):
+        super().__init__(system, t0, y0)
+        if not h > 0:
+            raise ValueError(f"{self.name}: step size dt must be > 0, got {h!r}")
+        self.h = float(h)
+        n = len(self.y)
+        self._k = [np.empty(n) for _ in range(5)]
+        self._y_new = np.empty(n)
+
+
+class SemiImplicitEuler(FixedStep):
+    """v+ = v + h vdot(t, q, v); q+ = q (+) h v+ (MuJoCo's default "Euler" integrator)."""
+    name = "euler"
+
+    def step(self):
+        s = self.system
+        euler_step(*s.kernel_args, self.t, self.y, self.h, s.ws, self._k[0], self._y_new)
+        s.nfev += 1
+        self.t_old, self.y_old = self.t, self.y
+        self.y = self._y_new.copy()
+        self.t = self.t_old + self.h
+        self.nsteps += 1
+
+
+class RK4(FixedStep):
+    """Classical fourth-order Runge-Kutta, quaternions projected to unit length after each step."""
+    name = "rk4"
+
+    def step(self):
+        s = self.system
+        k1, k2, k3, k4, tmp = self._k
+        rk4_step(*s.kernel_args, self.t, self.y, self.h, s.ws, k1, k2, k3, k4, tmp, self._y_new)
+        s.nfev += 4
+        self.t_old, self.y_old = self.t, self.y
+        self.y = self._y_new.copy()
+        self.t = self.t_old + self.h
+        self.nsteps += 1
+
+
+# Dormand & Prince, "A family of embedded Runge-Kutta formulae", J. Comp. Appl. Math. 6 (1980);
+# tableau and dense output as in Hairer, Norsett, Wanner, Solving ODEs I (1993), II.5 and II.6.
+_C = np.array([0.0, 1 / 5, 3 / 10, 4 / 5, 8 / 9, 1.0, 1.0])
+_A = [
+    [],
+    [1 / 5],
+    [3 / 40, 9 / 40],
+    [44 / 45, -56 / 15, 32 / 9],
+    [19372 / 6561, -25360 / 2187, 64448 / 6561, -212 / 729],
+    [9017 / 3168, -355 / 33, 46732 / 5247, 49 / 176, -5103 / 18656],
+    [35 / 384, 0.0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84],
+]
+_B = np.array([35 / 384, 0.0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84, 0.0])
+_E = _B - np.array([5179 / 57600, 0.0, 7571 / 16695, 393 / 640, -92097 / 339200, 187 / 2100, 1 / 40])
+_D = np.array([-12715105075 / 11282082432, 0.0, 87487479700 / 32700410799,
+               -10690763975 / 1880347072, 701980252875 / 199316789632,
+               -1453857185 / 822651844, 69997945 / 29380423])
+
+
+class DormandPrince5(Integrator):
+    """Adaptive Dormand-Prince 5(4) with FSAL, the standard error norm and step-size control
+    (HNW I, II.4), 4th-order dense output, quaternion projection after each accepted step."""
+    name = "dopri5"
+
+    def __init__(self, system, t0, y0, rtol=1e-8, atol=1e-10, h0=None, max_step=np.inf, min_step=1e-14):
+        super().__init__(system, t0, y0)
+        if not (rtol > 0 and atol > 0):
+            raise ValueError(f"dopri5: rtol and atol must be > 0, got {rtol!r}, {atol!r}")
+        self.rtol, self.atol, self.max_step, self.min_step = rtol, atol, max_step, min_step
+        self.K = np.zeros((7, len(self.y)))
+        self.K[0] = system.rhs(self.t, self.y)
+        self.h = h0 if h0 is not None else self._initial_step()
+        self._rcont = None
+
+    def _initial_step(self):
+        # HNW I, II.4, "starting step size"
+        f0 = self.K[0]
+        scale = self.atol + self.rtol * np.abs(self.y)
+        d0, d1 = np.sqrt(np.mean((self.y / scale) ** 2)), np.sqrt(np.mean((f0 / scale) ** 2))
+        h0 = 1e-6 if min(d0, d1) < 1e-5 else 0.01 * d0 / d1
+        f1 = self.system.rhs(self.t + h0, self.y + h0 * f0)
+        d2 = np.sqrt(np.mean(((f1 - f0) / scale) ** 2)) / h0
+        h1 = max(1e-6, h0 * 1e-3) if max(d1, d2) <= 1e-15 else (0.01 / max(d1, d2)) ** 0.2
+        return min(100 * h0, h1, self.max_step)
+
+    def step(self):
+        y, t, K = self.y, self.t, self.K
+        while True:
+            h = min(self.h, self.max_step)
+            if h < self.min_step:
+                raise FloatingPointError(f"dopri5: step size fell below {self.min_step:g} s at t = {t:.6g} s")
+            for s in range(1, 7):
+                ys = y + h * (np.asarray(_A[s]) @ K[:s])
+                K[s] = self.system.rhs(t + _C[s] * h, ys)
+            y_new = ys  # stage 7 is evaluated at the 5th-order solution (FSAL)
+            err_vec = h * (_E @ K)
+            scale = self.atol + self.rtol * np.maximum(np.abs(y), np.abs(y_new))
+            err = np.sqrt(np.mean((err_vec / scale) ** 2))
+            if err <= 1.0 and np.all(np.isfinite(y_new)):
+                factor = 10.0 if err == 0 else min(10.0, 0.9 * err ** -0.2)
+                break
+            self.nreject += 1
+            self.h = h * (0.2 if not np.isfinite(err) else max(0.2, 0.9 * err ** -0.2))
+        ydiff = y_new - y
+        bspl = h * K[0] - ydiff
+        self._rcont = (y.copy(), ydiff, bspl, ydiff - h * K[6] - bspl, h * (_D @ K))
+        self.t_old, self.y_old = t, y
+        self.t = t + h
+        self.y = self.system.project(y_new.copy())
+        if not np.allclose(self.y, y_new):  # projection moved y: refresh the FSAL derivative
+            K[0] = self.system.rhs(self.t, self.y)
+        else:
+            K[0] = K[6]
+        self.h = h * factor
+        self.nsteps += 1
+
+    def dense_output(self):
+        t0, h = self.t_old, self.t - self.t_old
+        r1, r2, r3, r4, r5 = self._rcont
+
+        def interp(t):
+            th = (t - t0) / h
+            th1 = 1.0 - th
+            return r1 + th * (r2 + th1 * (r3 + th * (r4 + th1 * r5)))
+        return interp

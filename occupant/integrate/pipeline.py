@@ -1,0 +1,126 @@
+"""The compiled time step as a pipeline of named stages (conventions rule 10):
+base motion -> forces (applied joint loads, joint resistance) -> accelerations (ABA).
+Plus the configuration-space maps the integrators need: q' from v, and q + h v on the manifold.
+"""
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from occupant.dynamics.aba import aba
+from occupant.forces.joint_resistance import joint_resistance
+from occupant.model.joint_types import JointType
+from occupant.spatial.rotation import quat_exp, quat_multiply, quat_to_matrix
+
+SPHERICAL = int(JointType.SPHERICAL)
+FREE = int(JointType.FREE)
+
+Workspace = namedtuple("Workspace", [
+    "X_up", "R_up", "p_up", "vel", "acc", "cvp", "I_A", "p_A", "U", "D_inv", "u",
+    "f_ext", "tau", "base", "q_unit",
+])
+
+
+def make_workspace(model):
+    nl, nv = model.nl, model.nv
+    return Workspace(np.zeros((nl, 6, 6)), np.zeros((nl, 3, 3)), np.zeros((nl, 3)), np.zeros((nl, 6)),
+                     np.zeros((nl, 6)), np.zeros((nl, 6)), np.zeros((nl, 6, 6)), np.zeros((nl, 6)),
+                     np.zeros((nl, 6, 6)), np.zeros((nl, 6, 6)), np.zeros((nl, 6)), np.zeros((nl, 6)),
+                     np.zeros(nv), np.zeros(12), np.zeros(model.nq))
+
+
+@njit(cache=True)
+def base_state_at(table, t0, dt, t, out):
+    """Linear interpolation of the sampled base spatial state (rows at t0 + k dt)."""
+    n = table.shape[0]
+    if n == 1:
+        out[:] = table[0]
+        return
+    s = (t - t0) / dt
+    k = int(np.floor(s))
+    if k < 0:
+        k, s = 0, 0.0
+    if k >= n - 1:
+        out[:] = table[n - 1]
+        return
+    w = s - k
+    for r in range(12):
+        out[r] = (1.0 - w) * table[k, r] + w * table[k + 1, r]
+
+
+@njit(cache=True)
+def normalize_quaternions(tree, q):
+    """Project the quaternions of spherical and free links back to unit length."""
+    for i in range(tree.parent.shape[0]):
+        jt = tree.jtype[i]
+        if jt == SPHERICAL or jt == FREE:
+            k = tree.qidx[i] + (3 if jt == FREE else 0)
+            n = np.sqrt(q[k] ** 2 + q[k + 1] ** 2 + q[k + 2] ** 2 + q[k + 3] ** 2)
+            for r in range(4):
+                q[k + r] /= n
+
+
+@njit(cache=True)
+def q_derivative(tree, q, v, qdot):
+    """qdot = dq/dt for velocity v: quaternion rate 0.5 quat * (0, omega_child); free-joint
+    position rate R(quat) v_linear."""
+    for i in range(tree.parent.shape[0]):
+        jt = tree.jtype[i]
+        k, j = tree.qidx[i], tree.vidx[i]
+        if jt == SPHERICAL or jt == FREE:
+            kq, jw = (k + 3, j + 3) if jt == FREE else (k, j)
+            w, x, y, z = q[kq], q[kq + 1], q[kq + 2], q[kq + 3]
+            ox, oy, oz = v[jw], v[jw + 1], v[jw + 2]
+            qdot[kq] = 0.5 * (-x * ox - y * oy - z * oz)
+            qdot[kq + 1] = 0.5 * (w * ox + y * oz - z * oy)
+            qdot[kq + 2] = 0.5 * (w * oy - x * oz + z * ox)
+            qdot[kq + 3] = 0.5 * (w * oz + x * oy - y * ox)
+            if jt == FREE:
+                R = quat_to_matrix(q[kq:kq + 4])
+                for r in range(3):
+                    qdot[k + r] = R[r, 0] * v[j] + R[r, 1] * v[j + 1] + R[r, 2] * v[j + 2]
+        elif tree.nv[i] == 1:
+            qdot[k] = v[j]
+
+
+@njit(cache=True)
+def integrate_configuration(tree, q, v, h, q_out):
+    """q_out = q (+) h v: exponential map for rotations (quat * exp(h omega)), Euler for the rest."""
+    for i in range(tree.parent.shape[0]):
+        jt = tree.jtype[i]
+        k, j = tree.qidx[i], tree.vidx[i]
+        if jt == SPHERICAL or jt == FREE:
+            kq, jw = (k + 3, j + 3) if jt == FREE else (k, j)
+            if jt == FREE:
+                R = quat_to_matrix(q[kq:kq + 4])
+                for r in range(3):
+                    q_out[k + r] = q[k + r] + h * (R[r, 0] * v[j] + R[r, 1] * v[j + 1] + R[r, 2] * v[j + 2])
+            dq = quat_exp(h * v[jw:jw + 3])
+            qn = quat_multiply(q[kq:kq + 4], dq)
+            nrm = np.sqrt(qn[0] ** 2 + qn[1] ** 2 + qn[2] ** 2 + qn[3] ** 2)
+            for r in range(4):
+                q_out[kq + r] = qn[r] / nrm
+        elif tree.nv[i] == 1:
+            q_out[k] = q[k] + h * v[j]
+
+
+@njit(cache=True)
+def accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v, ws, vdot):
+    """One evaluation of the step pipeline: vdot at (t, q, v)."""
+    base_state_at(table, table_t0, table_dt, t, ws.base)
+    ws.q_unit[:] = q
+    normalize_quaternions(tree, ws.q_unit)
+    ws.tau[:] = tau_applied
+    joint_resistance(tree, forces, ws.q_unit, v, ws.tau)
+    aba(tree, ws.q_unit, v, ws.tau, ws.base, ws.f_ext, ws.X_up, ws.R_up, ws.p_up, ws.vel, ws.acc,
+        ws.cvp, ws.I_A, ws.p_A, ws.U, ws.D_inv, ws.u, vdot)
+
+
+@njit(cache=True)
+def state_derivative(tree, forces, tau_applied, table, table_t0, table_dt, t, y, ws, ydot):
+    """ydot for y = (q, v): (q', vdot)."""
+    nq = ws.q_unit.shape[0]
+    q = y[:nq]
+    v = y[nq:]
+    accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v, ws, ydot[nq:])
+    q_derivative(tree, ws.q_unit, v, ydot[:nq])

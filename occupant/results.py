@@ -1,0 +1,34 @@
+"""Results of a simulation: sampled states, body motion, energy, channels, events, statistics
+and provenance. Written to HDF5 by ``occupant.io.results_h5``."""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Results:
+    t: np.ndarray              # (n,) s
+    q: np.ndarray              # (n, nq)
+    v: np.ndarray              # (n, nv)
+    body_com: np.ndarray       # (n, nb, 3) m, world frame
+    body_poses: np.ndarray     # (n, nb, 4, 4) world transforms of the body frames
+    energy: dict               # name -> (n,) J: kinetic, potential, total
+    body_names: list
+    dof_names: list
+    channels: list = field(default_factory=list)   # occupant.Channel
+    events: list = field(default_factory=list)     # dicts {name, t}
+    stats: dict = field(default_factory=dict)      # solver statistics
+    provenance: dict = field(default_factory=dict)
+    status: str = "finished"                       # finished | event | diverged
+    message: str = ""
+
+    def summary(self):
+        """A few lines for the terminal."""
+        lines = [f"simulated {self.t[-1] - self.t[0]:.4f} s in {len(self.t)} samples ({self.status})"]
+        if self.message:
+            lines.append(f"  {self.message}")
+        lines.append("  solver: " + ", ".join(f"{k} {v}" for k, v in self.stats.items()))
+        if self.energy:
+            e = self.energy["total"]
+            lines.append(f"  total energy: start {e[0]:.6g} J, end {e[-1]:.6g} J")
+        return "\n".join(lines)

@@ -1,0 +1,126 @@
+"""``occupant.simulate``: run a compiled Model from an initial state and return Results."""
+import numpy as np
+
+from occupant import __version__
+from occupant.dynamics.api import body_poses
+from occupant.dynamics.energy import kinetic_energy, potential_energy
+from occupant.integrate.driver import solve
+from occupant.integrate.fixed_step import EULER, RK4 as RK4_METHOD, run_fixed_step
+from occupant.integrate.integrators import RK4, DormandPrince5, SemiImplicitEuler
+from occupant.integrate.system import MultibodySystem
+from occupant.model.model import ModelError
+from occupant.results import Results
+
+INTEGRATORS = ("rk4", "dopri5", "euler")
+
+
+class SimulationError(ValueError):
+    """Impossible simulation parameters."""
+
+
+def simulate(model, t_end, dt=None, q0=None, v0=None, integrator="rk4", gravity=(0.0, 0.0, -9.81),
+             base_motion=None, tau=None, events=(), output_dt=None, rtol=1e-8, atol=1e-10,
+             energy=True, progress=None):
+    """Simulate ``model`` from t = 0 to ``t_end`` (s).
+
+    ``integrator``: "rk4" (fixed step ``dt``, default 1e-4 s), "euler" (semi-implicit, fixed step
+    ``dt``, default 1e-5 s) or "dopri5" (adaptive, ``rtol``/``atol``; ``dt`` is the maximum step).
+    ``base_motion``: an ``occupant.model.BaseMotion`` for B0 (default: at rest). ``tau``: constant
+    applied generalized forces (nv,). ``events``: ``integrate.driver.Event`` objects on (t, y).
+    States are sampled every ``output_dt`` (default: every step for fixed steps, 1e-4 s for
+    dopri5). ``progress``: callable receiving the fraction done. A run that diverges stops there,
+    keeps what it computed and says when in ``Results.status``/``message``.
+    """
+    if integrator not in INTEGRATORS:
+        raise SimulationError(f"simulate: unknown integrator '{integrator}' (accepted: {', '.join(INTEGRATORS)})")
+    if not (np.isfinite(t_end) and t_end > 0):
+        raise SimulationError(f"simulate: t_end must be a positive number of seconds, got {t_end!r}")
+    if dt is not None and not (np.isfinite(dt) and 0 < dt <= t_end):
+        raise SimulationError(f"simulate: dt must be in (0, t_end], got {dt!r}")
+    q0 = model.neutral_configuration() if q0 is None else np.array(q0, float)
+    v0 = np.zeros(model.nv) if v0 is None else np.array(v0, float)
+    if q0.shape != (model.nq,) or v0.shape != (model.nv,):
+        raise SimulationError(f"simulate: q0 must have shape ({model.nq},) and v0 ({model.nv},), "
+                              f"got {q0.shape} and {v0.shape}")
+    if dt is None:
+        dt = {"rk4": 1e-4, "euler": 1e-5, "dopri5": None}[integrator]
+    step = dt if dt is not None else 1e-4
+    if output_dt is None:
+        output_dt = step
+    stride = max(1, int(round(output_dt / step))) if integrator != "dopri5" else 1
+    system = MultibodySystem(model, gravity, base_motion, tau, 0.0, t_end,
+                             base_dt=min(step, 1e-4) / (2 if integrator == "rk4" else 1))
+    y0 = system.project(np.concatenate([q0, v0]))
+
+    if integrator != "dopri5" and not events:
+        t, y, stats, status, message = _run_compiled(system, integrator, y0, dt, t_end, stride, progress)
+        found = []
+    else:
+        if integrator == "dopri5":
+            integ = DormandPrince5(system, 0.0, y0, rtol=rtol, atol=atol,
+                                   max_step=dt if dt is not None else np.inf)
+            n_out = int(np.floor(t_end / output_dt + 1e-9)) + 1
+        else:
+            integ = (RK4 if integrator == "rk4" else SemiImplicitEuler)(system, 0.0, y0, dt)
+            n_out = int(round(t_end / dt)) // stride + 1
+            output_dt = stride * dt
+        t_out = np.arange(n_out) * output_dt
+        report = (lambda t: progress(t / t_end)) if progress else None
+        sol = solve(integ, t_end, t_out, events, report)
+        t, y, status, message = sol.t, sol.y, sol.status, sol.message
+        found = [{"name": e["name"], "t": e["t"]} for e in sol.events]
+        stats = integ.stats()
+    return _results(model, system, t, y, stats, found, status, message, energy)
+
+
+def _run_compiled(system, integrator, y0, dt, t_end, stride, progress):
+    n_steps = int(round(t_end / dt))
+    if abs(n_steps * dt - t_end) > 1e-9 * t_end:
+        raise SimulationError(f"simulate: t_end {t_end} s is not a whole number of steps dt = {dt} s")
+    method = EULER if integrator == "euler" else RK4_METHOD
+    out = np.zeros((n_steps // stride + 1, len(y0)))
+    chunks = 20 if progress else 1
+    per_chunk = int(np.ceil(n_steps / chunks / stride)) * stride
+    done, y, status, message = 0, y0, "finished", ""
+    while done < n_steps:
+        n = min(per_chunk, n_steps - done)
+        buf = np.zeros((n // stride + 1, len(y0)))
+        taken = run_fixed_step(method, *system.kernel_args, done * dt, y, dt, n, stride, system.ws, buf)
+        kept = taken // stride
+        out[done // stride:done // stride + kept + 1] = buf[:kept + 1]
+        if taken < n:
+            done += taken
+            status = "diverged"
+            message = (f"the state stopped being finite in the step after t = {done * dt:.6g} s; "
+                       f"results kept up to t = {(done // stride) * stride * dt:.6g} s")
+            out = out[:done // stride + 1]
+            break
+        done += n
+        y = buf[kept]
+        if progress:
+            progress(done / n_steps)
+    evals = done * (1 if method == EULER else 4)
+    t = np.arange(len(out)) * stride * dt
+    stats = {"integrator": integrator, "steps": done, "rejected_steps": 0, "function_evaluations": evals}
+    return t, out, stats, status, message
+
+
+def _results(model, system, t, y, stats, events, status, message, with_energy):
+    nq = model.nq
+    q, v = y[:, :nq], y[:, nq:]
+    data = model.make_data()
+    poses = np.zeros((len(t), model.nb, 4, 4))
+    kinetic, potential = np.zeros(len(t)), np.zeros(len(t))
+    for k in range(len(t)):
+        base_pose = system.base_pose(t[k])
+        poses[k] = body_poses(model, data, q[k], base_pose)
+        if with_energy:
+            base = system.base_motion.spatial_state(t[k], (0, 0, 0)) if system.base_motion else None
+            kinetic[k] = kinetic_energy(model, data, q[k], v[k], base=base)
+            potential[k] = potential_energy(model, data, q[k], system.gravity, base_pose)
+    com = np.einsum("nbij,bj->nbi", poses[:, :, :3, :3], model.body_com) + poses[:, :, :3, 3]
+    energy = {"kinetic": kinetic, "potential": potential, "total": kinetic + potential} if with_energy else {}
+    return Results(t=t, q=q, v=v, body_com=com, body_poses=poses, energy=energy,
+                   body_names=list(model.body_names), dof_names=list(model.dof_names),
+                   events=events, stats=stats, status=status, message=message,
+                   provenance={"occupant_version": __version__, "model": model.name})
