@@ -1,7 +1,7 @@
 """Built-in sample models: random trees for the identity tests, pendulums and a 15-body humanoid."""
 import numpy as np
 
-from occupant.modeling import Assembly, Part, Joint, MDH, Pose
+from occupant.modeling import Assembly, Part, Joint, Marker, MDH, Pose
 from occupant.spatial.rotation import quat_to_matrix
 
 ALL_JOINT_TYPES = ("revolute", "prismatic", "universal", "spherical", "euler", "free", "fixed")
@@ -65,4 +65,71 @@ def pendulum(length=1.0, mass=1.0, n_links=1, radius=0.01):
             asm.add(Joint(f"hinge{i}", "revolute", None, f"link{i}", placement))
         else:
             asm.add(Joint(f"hinge{i}", "revolute", f"link{i-1}", f"link{i}", MDH(d=length)))
+    return asm.compile()
+
+
+# Segment masses (kg) of the sample humanoid: the commonly quoted Hybrid III 50th male values,
+# shared/reference/crash-domain-facts.md section 1.2 (tagged [U] there: unverified); the head/neck
+# and torso split into five spine segments here. Inertias are those of uniform solid ellipsoids of
+# the given semi-axes (I_x = m (b^2 + c^2) / 5), an approximation good enough for a benchmark and
+# demo model; the calibrated dummies live in dummies/.
+_HUMANOID_SEGMENTS = {
+    # name: (mass kg, semi-axes m, centre of mass in the segment frame m)
+    "pelvis": (11.5, (0.12, 0.17, 0.10), (0.0, 0.0, 0.05)),
+    "abdomen": (11.54, (0.10, 0.15, 0.10), (0.0, 0.0, 0.10)),
+    "thorax": (17.19, (0.12, 0.17, 0.18), (0.0, 0.0, 0.18)),
+    "neck": (1.54, (0.05, 0.05, 0.06), (0.0, 0.0, 0.06)),
+    "head": (4.54, (0.10, 0.08, 0.11), (0.02, 0.0, 0.08)),
+    "upper_arm": (2.00, (0.045, 0.045, 0.15), (0.0, 0.0, -0.15)),
+    "lower_arm": (2.30, (0.04, 0.04, 0.18), (0.0, 0.0, -0.18)),
+    "thigh": (5.99, (0.075, 0.075, 0.21), (0.0, 0.0, -0.21)),
+    "shank": (4.44, (0.05, 0.05, 0.21), (0.0, 0.0, -0.21)),
+    "foot": (1.00, (0.12, 0.045, 0.04), (0.07, 0.0, -0.03)),
+}
+
+
+def _ellipsoid_part(name, mass, axes, com):
+    a, b, c = axes
+    moments = (mass * (b * b + c * c) / 5, mass * (a * a + c * c) / 5, mass * (a * a + b * b) / 5)
+    return Part(name, mass, com=com, inertia=moments)
+
+
+def humanoid():
+    """The 15-body, 38-dof sample humanoid (free pelvis, spherical spine, neck, shoulders and
+    hips, revolute elbows and knees, universal ankles), standing upright at q = 0 with z up.
+    Used by the demo and the benchmarks."""
+    asm = Assembly("humanoid")
+
+    def seg(name, kind):
+        m, axes, com = _HUMANOID_SEGMENTS[kind]
+        asm.add(_ellipsoid_part(name, m, axes, com))
+
+    for name in ("pelvis", "abdomen", "thorax", "neck", "head"):
+        seg(name, name)
+    for side in ("left", "right"):
+        for kind in ("upper_arm", "lower_arm", "thigh", "shank", "foot"):
+            seg(f"{side}_{kind}", kind)
+    # joint locations (m, parent frame): sample geometry of a 1.75 m standing adult
+    asm.add(Joint("root", "free", None, "pelvis", Pose((0.0, 0.0, 0.95))))
+    asm.add(Joint("lumbar", "spherical", "pelvis", "abdomen", Pose((0.0, 0.0, 0.10))))
+    asm.add(Joint("thoracic", "spherical", "abdomen", "thorax", Pose((0.0, 0.0, 0.20))))
+    asm.add(Joint("lower_neck", "spherical", "thorax", "neck", Pose((0.0, 0.0, 0.40))))
+    asm.add(Joint("upper_neck", "spherical", "neck", "head", Pose((0.0, 0.0, 0.12))))
+    # knee and elbow axes along the body's y (lateral) axis: joint frame z = parent y
+    lateral = [[1, 0, 0], [0, 0, 1], [0, -1, 0]]
+    for side, s in (("left", 1.0), ("right", -1.0)):
+        # hinge markers on the lower segments, so their part frames stay parallel to the parent's
+        asm.add(Marker(f"{side}_elbow_axis", f"{side}_lower_arm", rotation=lateral))
+        asm.add(Marker(f"{side}_knee_axis", f"{side}_shank", rotation=lateral))
+        # the universal joint's second axis frame is turned -90 deg about x (its default MDH)
+        asm.add(Marker(f"{side}_ankle_axes", f"{side}_foot", rotation=[[1, 0, 0], [0, 0, 1], [0, -1, 0]]))
+        asm.add(Joint(f"{side}_shoulder", "spherical", "thorax", f"{side}_upper_arm",
+                      Pose((0.0, s * 0.20, 0.34))))
+        asm.add(Joint(f"{side}_elbow", "revolute", f"{side}_upper_arm", f"{side}_lower_arm",
+                      Pose((0.0, 0.0, -0.30), lateral), child_marker=f"{side}_elbow_axis"))
+        asm.add(Joint(f"{side}_hip", "spherical", "pelvis", f"{side}_thigh", Pose((0.0, s * 0.09, -0.05))))
+        asm.add(Joint(f"{side}_knee", "revolute", f"{side}_thigh", f"{side}_shank",
+                      Pose((0.0, 0.0, -0.42), lateral), child_marker=f"{side}_knee_axis"))
+        asm.add(Joint(f"{side}_ankle", "universal", f"{side}_shank", f"{side}_foot",
+                      Pose((0.0, 0.0, -0.42)), child_marker=f"{side}_ankle_axes"))
     return asm.compile()
