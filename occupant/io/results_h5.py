@@ -1,0 +1,221 @@
+"""Native results file (HDF5) and CSV export of channels.
+
+`write_results(results, path)` stores a whole simulation result; `read_results(path)` returns
+it as an object with the same attribute names. The file needs nothing but ``h5py`` (or any
+HDF5 reader) to open. Layout (format version 1)::
+
+    /                       attrs: format = "occupant-results", format_version = 1,
+                                   created (ISO 8601 UTC)
+    /t                      (n,) float64                     attrs: unit = "s"
+    /q                      (n, nq) float64  [optional]      generalized coordinates
+    /v                      (n, nv) float64  [optional]      generalized velocities
+    /body_com               (n, nb, 3) float64 [optional]    attrs: unit = "m", frame = "world"
+    /body_poses             (n, nb, 4, 4) float64 [optional] homogeneous X_world_body
+    /body_names             (nb,) UTF-8 strings
+    /dof_names              UTF-8 strings
+    /energy/<name>          (n,) float64 per energy term     attrs: unit = "J"   [group optional]
+    /channels/<k>           group per channel, k = 000, 001, ... in order
+        t, values           (m,) float64
+        attrs               name, unit, code ("" when the channel has none)
+    /events/name            (k,) UTF-8 strings
+    /events/t               (k,) float64 s
+    /events/json            (k,) UTF-8 strings: each event dict as JSON (all its keys)
+    /stats                  group; attrs: key -> int or float (solver statistics)
+    /provenance             group; attrs: key -> str (package versions, scenario file hash ...)
+
+Array datasets of more than 1000 values are gzip-compressed (built into every HDF5 build).
+Plain-h5py example::
+
+    with h5py.File("run.h5") as f:
+        t = f["t"][()]
+        head_ax = f["channels/000/values"][()]; unit = f["channels/000"].attrs["unit"]
+
+`write_csv(channels, path)` writes channels that share one time axis as columns, the header
+row naming each column with its unit: ``time [s],head acceleration x [m/s^2],...``.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import json
+import types
+from pathlib import Path
+
+import numpy as np
+
+from occupant.channel import Channel
+
+__all__ = ["ResultsFileError", "FORMAT", "FORMAT_VERSION", "write_results", "read_results", "write_csv"]
+
+FORMAT = "occupant-results"
+FORMAT_VERSION = 1
+
+_ARRAYS = {  # attribute -> (expected ndim, unit attribute or None)
+    "q": (2, None),
+    "v": (2, None),
+    "body_com": (3, "m"),
+    "body_poses": (4, None),
+}
+
+
+class ResultsFileError(ValueError):
+    """A results object or file is not what the results file format expects."""
+
+
+def _str_dtype():
+    import h5py
+
+    return h5py.string_dtype(encoding="utf-8")
+
+
+def _dataset(group, name, data, **attrs):
+    arr = np.asarray(data)
+    kwargs = {"compression": "gzip"} if arr.size > 1000 else {}
+    ds = group.create_dataset(name, data=arr, **kwargs)
+    for k, v in attrs.items():
+        ds.attrs[k] = v
+    return ds
+
+
+def _strings(group, name, items):
+    group.create_dataset(name, data=np.array([str(s) for s in items], dtype=object), dtype=_str_dtype())
+
+
+def write_results(results, path) -> Path:
+    """Write ``results`` (attributes t, q, v, body_com, body_poses, energy, channels, events,
+    stats, provenance, body_names, dof_names; any but ``t`` may be None) to HDF5 at ``path``."""
+    import h5py
+
+    path = Path(path)
+    t = getattr(results, "t", None)
+    if t is None:
+        raise ResultsFileError("results.t: a results object needs a time array t (s)")
+    t = np.asarray(t, dtype=float)
+    if t.ndim != 1:
+        raise ResultsFileError(f"results.t: expected shape (n,), got {t.shape}")
+    n = t.size
+    for name, (ndim, _) in _ARRAYS.items():
+        arr = getattr(results, name, None)
+        if arr is not None:
+            arr = np.asarray(arr)
+            if arr.ndim != ndim or arr.shape[0] != n:
+                raise ResultsFileError(f"results.{name}: expected {ndim} dimensions with {n} rows (one per time), got shape {arr.shape}")
+    if getattr(results, "body_poses", None) is not None and np.asarray(results.body_poses).shape[2:] != (4, 4):
+        raise ResultsFileError("results.body_poses: expected shape (n, nb, 4, 4)")
+    energy = getattr(results, "energy", None) or {}
+    for k, e in energy.items():
+        if np.asarray(e).shape != (n,):
+            raise ResultsFileError(f"results.energy[{k!r}]: expected shape ({n},), got {np.asarray(e).shape}")
+    channels = list(getattr(results, "channels", None) or [])
+    for i, ch in enumerate(channels):
+        if not isinstance(ch, Channel):
+            raise ResultsFileError(f"results.channels[{i}]: expected an occupant Channel, got {type(ch).__name__}")
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with h5py.File(path, "w") as f:
+        f.attrs["format"] = FORMAT
+        f.attrs["format_version"] = FORMAT_VERSION
+        f.attrs["created"] = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+        _dataset(f, "t", t, unit="s")
+        for name, (_, unit) in _ARRAYS.items():
+            arr = getattr(results, name, None)
+            if arr is not None:
+                ds = _dataset(f, name, np.asarray(arr, dtype=float))
+                if unit:
+                    ds.attrs["unit"] = unit
+                if name in ("body_com", "body_poses"):
+                    ds.attrs["frame"] = "world"
+        _strings(f, "body_names", getattr(results, "body_names", None) or [])
+        _strings(f, "dof_names", getattr(results, "dof_names", None) or [])
+        if getattr(results, "energy", None) is not None:
+            g = f.create_group("energy")
+            for k, e in energy.items():
+                _dataset(g, str(k), np.asarray(e, dtype=float), unit="J")
+        g = f.create_group("channels")
+        for i, ch in enumerate(channels):
+            c = g.create_group(f"{i:03d}")
+            _dataset(c, "t", ch.t, unit="s")
+            _dataset(c, "values", ch.values)
+            c.attrs["name"] = ch.name
+            c.attrs["unit"] = ch.unit
+            c.attrs["code"] = ch.code or ""
+        events = list(getattr(results, "events", None) or [])
+        g = f.create_group("events")
+        _strings(g, "name", [e.get("name", "") for e in events])
+        _dataset(g, "t", np.array([float(e.get("t", np.nan)) for e in events], dtype=float), unit="s")
+        _strings(g, "json", [json.dumps(e, default=str) for e in events])
+        g = f.create_group("stats")
+        for k, v in (getattr(results, "stats", None) or {}).items():
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise ResultsFileError(f"results.stats[{k!r}]: expected an int or float, got {v!r}")
+            g.attrs[str(k)] = v
+        g = f.create_group("provenance")
+        for k, v in (getattr(results, "provenance", None) or {}).items():
+            g.attrs[str(k)] = str(v)
+    return path
+
+
+def _read_strings(ds):
+    return [s.decode("utf-8") if isinstance(s, bytes) else str(s) for s in ds[()]]
+
+
+def read_results(path):
+    """Read a results file written by `write_results`; returns a ``types.SimpleNamespace``
+    with the attributes t, q, v, body_com, body_poses, energy, channels, events, stats,
+    provenance, body_names, dof_names (absent arrays are None)."""
+    import h5py
+
+    path = Path(path)
+    if not path.is_file():
+        raise ResultsFileError(f"path: {path} is not a file")
+    with h5py.File(path, "r") as f:
+        if f.attrs.get("format") != FORMAT:
+            raise ResultsFileError(f"{path}: not an occupant results file (format attribute {f.attrs.get('format')!r})")
+        version = int(f.attrs.get("format_version", -1))
+        if version != FORMAT_VERSION:
+            raise ResultsFileError(f"{path}: results format version {version} (this reader knows {FORMAT_VERSION})")
+        out = types.SimpleNamespace()
+        out.t = f["t"][()]
+        for name in _ARRAYS:
+            setattr(out, name, f[name][()] if name in f else None)
+        out.body_names = _read_strings(f["body_names"])
+        out.dof_names = _read_strings(f["dof_names"])
+        out.energy = {k: f["energy"][k][()] for k in f["energy"]} if "energy" in f else None
+        out.channels = []
+        for k in sorted(f["channels"]):
+            c = f["channels"][k]
+            code = c.attrs["code"]
+            out.channels.append(Channel(str(c.attrs["name"]), c["t"][()], c["values"][()], str(c.attrs["unit"]),
+                                        code=str(code) if code else None))
+        out.events = [json.loads(s) for s in _read_strings(f["events/json"])]
+        out.stats = {k: (v.item() if hasattr(v, "item") else v) for k, v in f["stats"].attrs.items()}
+        out.provenance = {k: str(v) for k, v in f["provenance"].attrs.items()}
+    return out
+
+
+def write_csv(channels, path) -> Path:
+    """Write channels sharing one time axis as CSV columns: ``time [s]`` then
+    ``<name> [<unit>]`` per channel, values printed to full binary64 precision."""
+    channels = list(channels)
+    if not channels:
+        raise ResultsFileError("channels: nothing to write (give at least one Channel)")
+    for i, ch in enumerate(channels):
+        if not isinstance(ch, Channel):
+            raise ResultsFileError(f"channels[{i}]: expected an occupant Channel, got {type(ch).__name__}")
+    t = channels[0].t
+    for i, ch in enumerate(channels[1:], 1):
+        if ch.t.shape != t.shape or not np.array_equal(ch.t, t):
+            raise ResultsFileError(
+                f"channels[{i}] ({ch.name!r}): its time axis differs from channels[0]; "
+                f"CSV columns need one shared time axis (resample first)"
+            )
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["time [s]"] + [f"{ch.name} [{ch.unit}]" for ch in channels])
+        cols = [t.tolist()] + [ch.values.tolist() for ch in channels]
+        for row in zip(*cols):
+            w.writerow([repr(x) for x in row])
+    return path

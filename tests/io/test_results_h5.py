@@ -1,0 +1,120 @@
+"""HDF5 results file and CSV export."""
+
+import csv
+import types
+
+import h5py
+import numpy as np
+import pytest
+
+from occupant.channel import Channel
+from occupant.io.results_h5 import ResultsFileError, read_results, write_csv, write_results
+
+
+def stand_in_results(n=400, nb=3, nq=7, nv=6):
+    """A stand-in with the attribute names of occupant.results.Results."""
+    rng = np.random.default_rng(11)
+    t = np.linspace(0.0, 0.12, n)
+    poses = np.tile(np.eye(4), (n, nb, 1, 1))
+    poses[:, :, :3, 3] = rng.normal(size=(n, nb, 3))
+    return types.SimpleNamespace(
+        t=t,
+        q=rng.normal(size=(n, nq)),
+        v=rng.normal(size=(n, nv)),
+        body_com=rng.normal(size=(n, nb, 3)),
+        body_poses=poses,
+        energy={"kinetic": rng.random(n), "potential": rng.random(n)},
+        channels=[
+            Channel("head acceleration x", t, rng.normal(size=n), "m/s^2", code="11HEAD0000H3ACXA"),
+            Channel("belt force", t[::2], rng.random(n // 2), "N"),
+        ],
+        events=[{"name": "airbag_fire", "t": 0.015}, {"name": "head_contact", "t": 0.062, "body": "head"}],
+        stats={"steps": 1234, "rhs_evaluations": 7404, "max_step": 1.0e-4},
+        provenance={"occupant": "0.1.0", "scenario_sha256": "ab" * 32},
+        body_names=["pelvis", "thorax", "head"],
+        dof_names=[f"dof{i}" for i in range(nv)],
+    )
+
+
+def test_identity_results_round_trip(tmp_path):
+    r = stand_in_results()
+    path = write_results(r, tmp_path / "run.h5")
+    b = read_results(path)
+    for name in ("t", "q", "v", "body_com", "body_poses"):
+        np.testing.assert_array_equal(getattr(b, name), getattr(r, name))
+    assert b.energy.keys() == r.energy.keys()
+    for k in r.energy:
+        np.testing.assert_array_equal(b.energy[k], r.energy[k])
+    assert [c.name for c in b.channels] == [c.name for c in r.channels]
+    assert [c.unit for c in b.channels] == [c.unit for c in r.channels]
+    assert [c.code for c in b.channels] == [c.code for c in r.channels]
+    for x, y in zip(b.channels, r.channels):
+        np.testing.assert_array_equal(x.t, y.t)
+        np.testing.assert_array_equal(x.values, y.values)
+    assert b.events == r.events
+    assert b.stats == r.stats and isinstance(b.stats["steps"], int)
+    assert b.provenance == r.provenance
+    assert b.body_names == r.body_names and b.dof_names == r.dof_names
+
+
+def test_reference_layout_readable_with_plain_h5py(tmp_path):
+    r = stand_in_results()
+    write_results(r, tmp_path / "run.h5")
+    with h5py.File(tmp_path / "run.h5", "r") as f:
+        assert f.attrs["format"] == "occupant-results" and f.attrs["format_version"] == 1
+        assert f["t"].attrs["unit"] == "s"
+        assert f["body_com"].shape == (400, 3, 3) and f["body_com"].attrs["unit"] == "m"
+        assert f["body_poses"].shape == (400, 3, 4, 4)
+        assert f["energy/kinetic"].attrs["unit"] == "J"
+        ch = f["channels/000"]
+        assert ch.attrs["name"] == "head acceleration x" and ch.attrs["unit"] == "m/s^2"
+        assert ch.attrs["code"] == "11HEAD0000H3ACXA"
+        np.testing.assert_array_equal(ch["values"][()], r.channels[0].values)
+        assert f["channels/001"].attrs["code"] == ""
+        assert [s.decode() for s in f["events/name"][()]] == ["airbag_fire", "head_contact"]
+        np.testing.assert_array_equal(f["events/t"][()], [0.015, 0.062])
+        assert f["stats"].attrs["steps"] == 1234
+        assert f["provenance"].attrs["scenario_sha256"] == "ab" * 32
+        assert [s.decode() for s in f["body_names"][()]] == ["pelvis", "thorax", "head"]
+
+
+def test_identity_optional_parts_may_be_missing(tmp_path):
+    r = types.SimpleNamespace(t=np.linspace(0, 1, 5), q=None, v=None, body_com=None, body_poses=None,
+                              energy=None, channels=[], events=[], stats={}, provenance={},
+                              body_names=[], dof_names=[])
+    b = read_results(write_results(r, tmp_path / "min.h5"))
+    assert b.q is None and b.energy is None and b.channels == [] and b.events == []
+    np.testing.assert_array_equal(b.t, r.t)
+
+
+def test_identity_csv_round_trip(tmp_path):
+    t = np.arange(0, 100) * 1e-4
+    chans = [Channel("head acceleration x", t, np.sin(t * 300), "m/s^2"),
+             Channel("neck force, z", t, 1e3 * np.cos(t * 300), "N")]
+    path = write_csv(chans, tmp_path / "out.csv")
+    with open(path, newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == ["time [s]", "head acceleration x [m/s^2]", "neck force, z [N]"]
+    data = np.array(rows[1:], dtype=float)
+    np.testing.assert_array_equal(data[:, 0], t)
+    np.testing.assert_array_equal(data[:, 1], chans[0].values)
+    np.testing.assert_array_equal(data[:, 2], chans[1].values)
+
+
+def test_invalid_input_is_rejected_with_clear_message(tmp_path):
+    r = stand_in_results()
+    r.q = r.q[:-1]
+    with pytest.raises(ResultsFileError, match=r"results\.q"):
+        write_results(r, tmp_path / "bad.h5")
+    r = stand_in_results()
+    r.stats["converged"] = "yes"
+    with pytest.raises(ResultsFileError, match="stats"):
+        write_results(r, tmp_path / "bad.h5")
+    t = np.arange(10) * 1e-3
+    with pytest.raises(ResultsFileError, match="time axis"):
+        write_csv([Channel("a", t, t, "m"), Channel("b", t[:-1], t[:-1], "m")], tmp_path / "x.csv")
+    with h5py.File(tmp_path / "other.h5", "w") as f:
+        f["x"] = 1
+    with pytest.raises(ResultsFileError, match="not an occupant results file"):
+        read_results(tmp_path / "other.h5")
+    assert issubclass(ResultsFileError, ValueError)
