@@ -1,0 +1,375 @@
+"""Derivation record for dummies/hybrid3_{95m,50m,05f}.toml (run: python dummies/tools/derive_hybrid3.py).
+
+This script is the documented method by which the three Hybrid III files were produced; it is not
+imported by the package. Every base number below carries its source tag as in
+/work/shared/reference/hybrid3-segment-data.md ("H3SD"):
+  [C] primary source (CFR, NHTSA), [S] open secondary model (OpenRadioss ModelExchange rigid
+  articulated HIII 95th, commit 86dbea3, read through H3SD section 1.4 and 2.3), [D] derived here,
+  [U] unverified commonly quoted value, [E] engineering estimate with no source (says so).
+
+Method (Mertz, Irwin, Melvin, SAE 890756 built the 5F and 95M from the 50M by geometric scaling;
+we run the same idea the other way because the only complete open data set is the 95M):
+  1. 95M geometry, inertias and joint curves from the open rigid model, converted to our frame
+     (x forward, y left, z up; standing reference posture with legs and arms hanging vertically,
+     torso kept in the dummy's seated design shape) and lumped into the 15-segment ATB layout [D].
+  2. 50M: all lengths x lambda = 1.753 / 1.88 (stature ratio, [C] NHTSA / [U] 95M stature);
+     segment masses from the commonly quoted 50M table [U], scaled by 78.2 / 77.77 so that the
+     total is the published 78.2 kg [C]; inertias I = I_95 (m / m_95) lambda^2; joint moments x
+     lambda^3 and damping x lambda^4 (equal density and modulus: mass ~ L^3, time ~ L).
+  3. 5F: from the 50M, separate length factors by body region (as Mertz did by region):
+     head/neck/torso lambda_s = sitting-height ratio 0.787/0.884, arms lambda_h = stature ratio
+     1.501/1.753, legs lambda_l = (stature - sitting height) ratio; masses from NHTSA 5F [C].
+  4. The head contact ellipsoid's vertical semi-axis of the 50M is chosen so that the erect sitting
+     height (head vertex above the lowest point of the pelvis ellipsoid) equals the published
+     0.884 m [C] -- a fitted value, marked as such in the file.
+"""
+import math
+import pathlib
+
+import numpy as np
+
+HERE = pathlib.Path(__file__).resolve().parent.parent
+S95 = "[S] OpenRadioss ModelExchange RG_Articulated_Hybrid_III_95TH (via H3SD 1.4)"
+
+# ---------------------------------------------------------------------------------------------
+# 95M base data in our frame (m, kg, kg m^2). Positions relative to the parent segment origin
+# (= the segment's proximal joint centre). Conversions from H3SD 1.4.1-1.4.4 [D]; see comments.
+# ---------------------------------------------------------------------------------------------
+BASE = [
+    dict(name="pelvis", parent=None, region="torso", mass=27.17,
+         mass_src="[S] pelvis rigid body 27.17 kg",
+         com=(-0.013, 0.0, 0.019), com_src="[S] pelvis CG, H-point frame",
+         inertia=(0.380, 0.133, 0.300), axes=(0.0, -9.0, 0.0),
+         inertia_src="[S] principal moments; axes pitched 9 deg nose-up in the deck",
+         joint=dict(name="root", kind="free", location=(0.0, 0.0, 0.0),
+                    src="origin at the H-point (mid hip-joint centres); free joint to the base B0"),
+         ellipsoids=[dict(name="pelvis_flesh", center=(-0.009, 0.0, 0.046),
+                          semi=(0.177, 0.209, 0.164), orient=(0.0, 0.0, 0.0),
+                          src="[D] half-extents of the 95M pelvis shell (H3SD 1.4.4); lateral axis "
+                              "known, fore-aft/vertical assignment of 0.177/0.164 assumed")]),
+    dict(name="lumbar", parent="pelvis", region="torso", mass=2.267,
+         mass_src="[S] lumbar spine rigid body 2.267 kg",
+         com=(-0.027, 0.0, 0.089), com_src="[D] lumbar CG relative to the P joint",
+         inertia=(0.0044, 0.0044, 0.0022), axes=(0.0, 0.0, 0.0),
+         inertia_src="[S] (column tilt of 31 deg ignored: transverse moments are equal)",
+         joint=dict(name="lumbar_pelvis", kind="spherical", location=(-0.088, 0.0, 0.060),
+                    src="[S] joint P (lumbar-pelvis) from the H-point"),
+         ellipsoids=[dict(name="abdomen", center=(0.060, 0.0, 0.080),
+                          semi=(0.110, 0.150, 0.090), orient=(0.0, 0.0, 0.0),
+                          src="[E] estimate: abdomen insert spanning the gap between pelvis and "
+                              "thorax ellipsoids; the open model has no abdomen shell")]),
+    dict(name="upper_torso", parent="lumbar", region="torso", mass=21.5,
+         mass_src="[D] upper torso 20.5 + sternum 1.0 kg [S]",
+         com=(0.051, 0.0, 0.132), com_src="[D] lumped CG relative to the W joint",
+         inertia=(0.477, 0.379, 0.324), axes=(0.0, -9.0, 0.0),
+         inertia_src="[D] lumped by parallel axes (H3SD 1.4.3); chest frame pitched 9 deg nose-up",
+         joint=dict(name="thorax_lumbar", kind="spherical", location=(-0.027, 0.0, 0.166),
+                    src="[D] joint W (chest-lumbar) relative to P"),
+         ellipsoids=[dict(name="thorax", center=(0.055, 0.0, 0.149),
+                          semi=(0.143, 0.236, 0.196), orient=(0.0, 0.0, 0.0),
+                          src="[D] half-extents of the 95M upper-torso shell incl. shoulders")]),
+    dict(name="neck", parent="upper_torso", region="torso", mass=1.53,
+         mass_src="[S] neck rigid body",
+         com=(0.013, 0.0, 0.049), com_src="[D] neck CG relative to NP",
+         inertia=(0.0030, 0.0030, 0.00125), axes=(0.0, 16.0, 0.0),
+         inertia_src="[S] neck frame 16 deg nose-down",
+         joint=dict(name="lower_neck", kind="spherical", location=(0.068, 0.0, 0.296),
+                    src="[D] joint NP (neck-chest, C7/T1) relative to W"),
+         ellipsoids=[dict(name="neck_shell", center=(0.017, 0.0, 0.072),
+                          semi=(0.047, 0.048, 0.072), orient=(0.0, 0.0, 0.0),
+                          src="[D] half-extents of the 95M neck shell")]),
+    dict(name="head", parent="neck", region="torso", mass=4.84,
+         mass_src="[S] head rigid body",
+         com=(0.053, 0.0, 0.057), com_src="[D] head CG relative to the occipital condyle (HP)",
+         inertia=(0.0189, 0.0284, 0.0261), axes=(0.0, 15.0, 0.0),
+         inertia_src="[S] upper-neck frame 15 deg nose-down",
+         joint=dict(name="upper_neck", kind="spherical", location=(0.041, 0.0, 0.143),
+                    src="[D] joint HP (occipital condyle) relative to NP"),
+         ellipsoids=[dict(name="head_shell", center=(0.044, 0.0, 0.057),
+                          semi=(0.101, 0.085, None), orient=(0.0, 0.0, 0.0),
+                          src="[D] fore-aft/lateral half-extents of the 95M head shell; vertical "
+                              "semi-axis FITTED to the 50M erect sitting height 0.884 m [C]")]),
+    dict(name="upper_arm", parent="upper_torso", mirror=True, region="arm", mass=2.70,
+         mass_src="[S] upper arm rigid body",
+         com=(0.0, 0.0, -0.116), com_src="[D] 0.116 m from the shoulder centre along the humerus",
+         inertia=(0.0180, 0.0180, 0.00248), axes=(0.0, 0.0, 0.0), inertia_src="[S] z along limb",
+         joint=dict(name="shoulder", kind="spherical", location=(0.036, 0.206, 0.213),
+                    src="[D] shoulder centre relative to W (deck right side mirrored to left)"),
+         ellipsoids=[dict(name="upper_arm_shell", center=(0.0, 0.0, -0.113),
+                          semi=(0.055, 0.047, 0.126), orient=(0.0, 0.0, 0.0),
+                          src="[D] 95M upper-arm shell half-extents, centre projected on the limb")]),
+    dict(name="lower_arm", parent="upper_arm", mirror=True, region="arm", mass=2.84,
+         mass_src="[D] forearm mean of L/R 2.56/2.00 = 2.28 kg + hand 0.56 kg [S]",
+         com=(0.0, 0.0, -0.1975), com_src="[D] lumped forearm + hand CG from the elbow",
+         inertia=(0.0692, 0.0692, 0.0051), axes=(0.0, 0.0, 0.0),
+         inertia_src="[D] forearm + hand lumped by parallel axes",
+         joint=dict(name="elbow", kind="revolute", axis=(0.0, -1.0, 0.0),
+                    location=(0.0, 0.0, -0.232),
+                    src="[D] shoulder-elbow length 0.232 m; axis -y so that flexion is positive"),
+         ellipsoids=[dict(name="forearm_shell", center=(0.0, 0.0, -0.157),
+                          semi=(0.051, 0.049, 0.153), orient=(0.0, 0.0, 0.0),
+                          src="[D] 95M lower-arm shell"),
+                     dict(name="hand_shell", center=(0.0, 0.0, -0.385),
+                          semi=(0.066, 0.043, 0.087), orient=(0.0, 0.0, 0.0),
+                          src="[D] 95M hand shell, 0.084 m beyond the wrist (elbow-wrist 0.301 m)")]),
+    dict(name="upper_leg", parent="pelvis", mirror=True, region="leg", mass=8.10,
+         mass_src="[D] femur 4.6 + knee block 3.5 kg [S]",
+         com=(0.0, 0.0, -0.308), com_src="[D] lumped CG projected on the hip-knee line",
+         inertia=(0.102, 0.102, 0.0167), axes=(0.0, 0.0, 0.0), inertia_src="[D] lumped",
+         joint=dict(name="hip", kind="spherical", location=(0.0, 0.088, 0.0),
+                    src="[S] hip spacing 0.176 m"),
+         ellipsoids=[dict(name="thigh_shell", center=(0.0, 0.0, -0.314),
+                          semi=(0.099, 0.088, 0.190), orient=(0.0, 0.0, 0.0),
+                          src="[D] 95M upper-leg shell")]),
+    dict(name="lower_leg", parent="upper_leg", mirror=True, region="leg", mass=5.47,
+         mass_src="[D] tibia parts 1.70 + 2.68 + 1.09 kg [S]",
+         com=(0.0, 0.0, -0.192), com_src="[D] lumped CG projected on the knee-ankle line",
+         inertia=(0.115, 0.115, 0.0178), axes=(0.0, 0.0, 0.0), inertia_src="[D] lumped",
+         joint=dict(name="knee", kind="revolute", axis=(0.0, 1.0, 0.0),
+                    location=(0.0, 0.0, -0.441),
+                    src="[D] hip-knee length 0.441 m; axis +y so that flexion is positive"),
+         ellipsoids=[dict(name="shank_shell", center=(0.0, 0.0, -0.2125),
+                          semi=(0.074, 0.066, 0.224), orient=(0.0, 0.0, 0.0),
+                          src="[D] 95M lower-leg shell")]),
+    dict(name="foot", parent="lower_leg", mirror=True, region="leg", mass=1.55,
+         mass_src="[S] foot rigid body",
+         com=(0.050, 0.0, -0.034),
+         com_src="[D] deck CG relative to the ankle, tibia rotated 52.9 deg to vertical",
+         inertia=(0.00106, 0.00872, 0.00944), axes=(0.0, 0.0, 0.0),
+         inertia_src="[S] x toward the toes",
+         joint=dict(name="ankle", kind="spherical", location=(0.0, 0.0, -0.435),
+                    src="[D] knee-ankle length 0.435 m"),
+         ellipsoids=[dict(name="foot_shell", center=(0.088, 0.0, -0.055),
+                          semi=(0.145, 0.054, 0.052), orient=(0.0, 0.0, 0.0),
+                          src="[D] 95M foot shell, tibia rotated to vertical")]),
+]
+
+# 50M segment masses [U] (H3SD 1.2; commonly quoted user-manual values), lower torso and lower
+# leg + foot split in the 95M proportions [D]
+M50_U = dict(head=4.54, neck=1.54, upper_torso=17.19, lower_torso=23.04, upper_arm=2.00,
+             lower_arm=2.30, upper_leg=5.99, lower_leg_foot=5.44)
+M05_C = dict(head=3.73, neck=0.91, upper_torso=12.02, lower_torso=13.24, upper_arm=1.18,
+             lower_arm=1.18, upper_leg=3.13, lower_leg_foot=4.06)  # NHTSA 5F page [C] (per side [D])
+
+# Joint resistance (95M deck curves [S], H3SD 2.3; ranges and stops as noted)
+NECK_OC = [(-57.3, -130.0), (-22.9, -26.0), (-5.7, -6.0), (0.0, 0.0), (1.2, 3.0), (22.9, 73.0),
+           (57.3, 320.0)]
+NECK_TWIST = [(-57.3, -103.0), (-10.0, -28.0), (0.0, 0.0), (10.0, 28.0), (57.3, 103.0)]
+NECK_NP = [(-57.3, -210.0), (-22.9, -25.0), (-5.7, -5.0), (0.0, 0.0), (5.7, 17.5), (22.9, 70.0),
+           (85.9, 500.0)]
+W_FLEX = [(-57.3, -1000.0), (-5.0, -40.0), (0.0, 0.0), (5.0, 40.0), (57.3, 1000.0)]
+W_TWIST = [(-57.3, -126.0), (-5.0, -40.0), (0.0, 0.0), (5.0, 40.0), (57.3, 126.0)]
+P_FLEX = [(-57.3, -1000.0), (-22.9, -210.0), (0.0, 0.0), (22.9, 210.0), (57.3, 1000.0)]
+P_TWIST = [(-57.3, -126.0), (-10.0, -40.0), (0.0, 0.0), (10.0, 40.0), (57.3, 126.0)]
+
+RESIST = {
+    "upper_neck": [
+        dict(dof="x", table=NECK_OC, damping=90.0,
+             src="[S] OC lateral bending: same curve as flexion in the deck; damping 90 N m s/rad [S]"),
+        dict(dof="y", table=NECK_OC, damping=90.0,
+             src="[S] OC flexion(+)/extension(-) curve, sign of flexion assumed (stiffer branch)"),
+        dict(dof="z", table=NECK_TWIST, damping=90.0, src="[S] OC torsion"),
+    ],
+    "lower_neck": [
+        dict(dof="x", stiffness=1000.0, damping=0.5, src="[S] NP lateral: linear 1000 N m/rad"),
+        dict(dof="y", table=NECK_NP, damping=0.5, src="[S] NP flexion(+)/extension(-)"),
+        dict(dof="z", table=NECK_TWIST, damping=2.58, src="[S] NP torsion"),
+    ],
+    "thorax_lumbar": [
+        dict(dof="x", stiffness=1000.0, damping=90.0, src="[S] W lateral"),
+        dict(dof="y", table=W_FLEX, damping=3.0, src="[S] W flexion/extension"),
+        dict(dof="z", table=W_TWIST, damping=90.0, src="[S] W torsion"),
+    ],
+    "lumbar_pelvis": [
+        dict(dof="x", stiffness=1000.0, damping=30.0, src="[S] P lateral"),
+        dict(dof="y", table=P_FLEX, damping=3.0, src="[S] P flexion/extension"),
+        dict(dof="z", table=P_TWIST, damping=30.0, src="[S] P torsion"),
+    ],
+    # limb joints: constant-torque joints set to 1.5 g (middle of the 1-2 g setting, [C] 49 CFR
+    # 572.116(h) wording; Foster et al. SAE 770938 [C]); the loader turns friction_g into N m from
+    # the model's own distal mass and CG distance. Stops: quadratic, stiffness and ranges below.
+    "shoulder": [
+        dict(dof="x", friction_g=1.5, damping=4.0, lower=-30.0, upper=140.0, stop=4100.0,
+             src="abduction(+ for the left arm); upper 140 deg from the deck free zone (-2..141) [S], "
+                 "lower -30 [E]; stop 4100 N m/rad^2 = 500 N m at 20 deg beyond [D from S]"),
+        dict(dof="y", friction_g=1.5, damping=1.5, lower=-170.0, upper=60.0, stop=4100.0,
+             src="flexion is negative y (arm forward); free width 230 deg as the deck's "
+                 "-91..141 [S], split 170/60 [E]"),
+        dict(dof="z", stiffness=800.0, damping=4.0, src="[S] shoulder twist linear 800 N m/rad"),
+    ],
+    "elbow": [
+        dict(friction_g=1.5, damping=1.5, lower=0.0, upper=105.0, stop=146.0,
+             src="[D] deck free zone -35..+70 deg about its 35 deg rest flexion -> 0..105 deg; "
+                 "flexion stop 107 N m at 49 deg beyond -> 146 N m/rad^2 [D]"),
+    ],
+    "hip": [
+        dict(dof="x", friction_g=1.5, lower=-20.0, upper=45.0, stop=4100.0,
+             src="[E] abduction(+ left) range; stop as the shoulder"),
+        dict(dof="y", friction_g=1.5, lower=-120.0, upper=30.0, stop=4100.0,
+             src="[E] flexion is negative y; the deck's referenced hip curve is nearly locked, "
+                 "its unreferenced alternative (-92..86 deg) is nearly free [S]"),
+        dict(dof="z", friction_g=1.5, lower=-45.0, upper=45.0, stop=4100.0, src="[E] twist"),
+    ],
+    "knee": [
+        dict(friction_g=1.5, damping=1.0, lower=-3.0, upper=135.0, stop=4100.0,
+             src="[E] range; deck leaves knee flexion free [S]"),
+    ],
+    "ankle": [
+        dict(dof="x", friction_g=1.5, lower=-15.0, upper=15.0, stop=970.0,
+             src="[E] inversion/eversion range; stop slope 800 N m at 52 deg [S] -> 970 N m/rad^2"),
+        dict(dof="y", friction_g=1.5, lower=-30.0, upper=45.0, stop=970.0,
+             src="[E] dorsiflexion is negative y; deck leaves it free [S]"),
+        dict(dof="z", friction_g=1.5, lower=-15.0, upper=15.0, stop=970.0, src="[E] twist"),
+    ],
+}
+
+
+def fmt(v, nd=5):
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return "[" + ", ".join(fmt(x, nd) for x in v) + "]"
+    s = f"{float(v):.{nd}g}"
+    if "e" not in s and "." not in s:
+        s += ".0"
+    return s
+
+
+def region_factors(kind):
+    """Length factor per region relative to the 95M base, and a description."""
+    if kind == "95m":
+        return {"torso": 1.0, "arm": 1.0, "leg": 1.0}, "95M base geometry"
+    lam50 = 1.753 / 1.88
+    if kind == "50m":
+        return {"torso": lam50, "arm": lam50, "leg": lam50}, \
+            "lambda = 1.753/1.88 = %.4f (stature ratio 50M [C] / 95M [U])" % lam50
+    ls, lh, ll = 0.787 / 0.884, 1.501 / 1.753, (1.501 - 0.787) / (1.753 - 0.884)
+    return {"torso": lam50 * ls, "arm": lam50 * lh, "leg": lam50 * ll}, \
+        ("from the 50M: torso/head/neck x %.4f (sitting-height ratio [C]), arms x %.4f (stature "
+         "ratio [C]), legs x %.4f (leg-length ratio [C]); 50M = 95M x %.4f" % (ls, lh, ll, lam50))
+
+
+def masses(kind):
+    base = {s["name"]: s["mass"] for s in BASE}
+    if kind == "95m":
+        return base, {k: "" for k in base}
+    tab, tag = (M50_U, "[U] 50M table (H3SD 1.2)") if kind == "50m" else (M05_C, "[C] NHTSA 5F page")
+    lt = base["pelvis"] + base["lumbar"]
+    ll = base["lower_leg"] + base["foot"]
+    m = dict(head=tab["head"], neck=tab["neck"], upper_torso=tab["upper_torso"],
+             pelvis=tab["lower_torso"] * base["pelvis"] / lt,
+             lumbar=tab["lower_torso"] * base["lumbar"] / lt,
+             upper_arm=tab["upper_arm"], lower_arm=tab["lower_arm"], upper_leg=tab["upper_leg"],
+             lower_leg=tab["lower_leg_foot"] * base["lower_leg"] / ll,
+             foot=tab["lower_leg_foot"] * base["foot"] / ll)
+    why = {k: tag for k in m}
+    for k in ("pelvis", "lumbar"):
+        why[k] = tag + " lower torso, split in the 95M pelvis/lumbar proportion [D]"
+    for k in ("lower_leg", "foot"):
+        why[k] = tag + " lower leg + foot, split in the 95M proportion [D]"
+    total = sum(v * (2 if s.get("mirror") else 1) for s in BASE for k, v in m.items() if k == s["name"])
+    published = 78.2 if kind == "50m" else 49.0
+    f = published / total
+    for k in m:
+        m[k] *= f
+        why[k] += f"; x {f:.4f} so the total is the published {published} kg [C]"
+    return m, why
+
+
+def head_semi_z():
+    """Vertical head semi-axis (95M units) fitted to the 50M erect sitting height 0.884 m [C]."""
+    lam = 1.753 / 1.88
+    vertex_no_semi = 0.060 + 0.166 + 0.296 + 0.143 + 0.057      # H-point -> head ellipsoid centre
+    seat = 0.046 - 0.164                                          # lowest pelvis-ellipsoid point
+    return 0.884 / lam - (vertex_no_semi - seat)
+
+
+def write(kind):
+    lam, lam_desc = region_factors(kind)
+    m, mwhy = masses(kind)
+    name = {"95m": "hybrid3_95m", "50m": "hybrid3_50m", "05f": "hybrid3_05f"}[kind]
+    title = {"95m": "Hybrid III 95th percentile male", "50m": "Hybrid III 50th percentile male "
+             "(49 CFR 572 subpart E)", "05f": "Hybrid III 5th percentile female (49 CFR 572 subpart O)"}[kind]
+    out = [f"# {title} in the ATB 15-segment layout. Generated by dummies/tools/derive_hybrid3.py,",
+           "# which records the method; see dummies/README.md. Tags: [C] primary source, [S] open",
+           "# secondary model, [D] derived, [U] unverified commonly quoted, [E] estimate without source.",
+           "# Frame of every segment in the reference posture: x forward, y left, z up (parallel to the",
+           "# pelvis); origin at the segment's proximal joint centre. Reference posture: torso in the",
+           "# dummy's seated design shape, arms and legs hanging vertically. SI units; angles *_deg.",
+           f"# Lengths: {lam_desc}.",
+           f'kind = "dummy"', f'name = "{name}"', f'description = "{title}"']
+    if kind == "50m":
+        out += ["total_mass = 78.2        # kg [C] NHTSA HIII 5th female page, family table",
+                "stature = 1.753          # m [C] same", "sitting_height = 0.884   # m [C] same"]
+    elif kind == "05f":
+        out += ["total_mass = 49.0        # kg [C] NHTSA HIII 5th female page",
+                "stature = 1.501          # m [C] same", "sitting_height = 0.787   # m [C] same"]
+    else:
+        out += ["total_mass = 98.62       # kg [D] sum of the open model's rigid bodies (lower arms "
+                "averaged); physical 95M quoted near 101 kg [U]",
+                "stature = 1.88           # m [U] Wikipedia 'Hybrid III' (secondary)"]
+    if kind == "95m":
+        mscale = {s["name"]: 1.0 for s in BASE}
+        moment = {r: 1.0 for r in lam}
+    else:
+        mscale = {s["name"]: m[s["name"]] / s["mass"] for s in BASE}
+        moment = {r: lam[r] ** 3 for r in lam}
+    semi_z_head = head_semi_z()
+    for s in BASE:
+        L = lam[s["region"]]
+        mass = m[s["name"]]
+        out += ["", "[[segment]]", f'name = "{s["name"]}"']
+        if s.get("mirror"):
+            out.append("mirror = true            # given for the left side; the right is its mirror (y -> -y)")
+        if s["parent"]:
+            out.append(f'parent = "{s["parent"]}"')
+        msrc = S95 + ": " + s["mass_src"] if kind == "95m" else mwhy[s["name"]]
+        out.append(f"mass = {fmt(mass, 5)}  # kg; {msrc}")
+        out.append(f"com = {fmt(np.multiply(s['com'], L), 4)}  # m; {s['com_src']}; x {L:.4f}")
+        inertia = np.multiply(s["inertia"], mscale[s["name"]] * L ** 2)
+        out.append(f"principal_inertia = {fmt(inertia, 4)}  # kg m^2 about the com; {s['inertia_src']}"
+                   + ("" if kind == "95m" else f"; x (m/m95) L^2 = {mscale[s['name']] * L ** 2:.4f}"))
+        if any(s["axes"]):
+            out.append(f"principal_axes_deg = {fmt(s['axes'], 3)}  # x-y-z rotation of the principal "
+                       "axes in the segment frame [S] (sign of the deck's pitch assumed)")
+        j = s["joint"]
+        out += ["[segment.joint]", f'name = "{j["name"]}"', f'kind = "{j["kind"]}"',
+                f"location = {fmt(np.multiply(j['location'], L), 4)}  # m in the parent frame; {j['src']}"]
+        if "axis" in j:
+            out.append(f"axis = {fmt(j['axis'], 3)}")
+        for r in RESIST.get(j["name"], []):
+            out.append("[[segment.joint.resistance]]")
+            if "dof" in r:
+                out.append(f'dof = "{r["dof"]}"')
+            ms = moment[s["region"]]
+            if "table" in r:
+                rows = ", ".join(f"[{fmt(a, 4)}, {fmt(t * ms, 4)}]" for a, t in r["table"])
+                out.append(f"table_deg = [{rows}]  # (deg, N m)")
+            if "stiffness" in r:
+                out.append(f"stiffness = {fmt(r['stiffness'] * ms, 4)}  # N m/rad")
+            if "damping" in r:
+                out.append(f"damping = {fmt(r['damping'] * ms * L, 4)}  # N m s/rad")
+            if "friction_g" in r:
+                out.append(f"friction_g = {fmt(r['friction_g'], 3)}  # limb held at 1.5 g [C wording 572.116(h)]")
+            if "lower" in r:
+                out.append(f"lower_deg = {fmt(r['lower'], 4)}")
+                out.append(f"upper_deg = {fmt(r['upper'], 4)}")
+                out.append(f"stop_stiffness = {fmt(r['stop'] * ms, 4)}  # N m/rad^2")
+                out.append(f"stop_damping = {fmt(0.05 * r['stop'] * ms, 4)}  # N m s/rad^2 [E] 5 % of the stop stiffness per s")
+            scale_note = "" if kind == "95m" else f"; moments x {ms:.4f} (L^3), damping x L^4"
+            out.append(f"# source: {r['src']}{scale_note}")
+        for e in s["ellipsoids"]:
+            semi = list(e["semi"])
+            if semi[2] is None:
+                semi[2] = semi_z_head
+            out += ["[[segment.ellipsoid]]", f'name = "{e["name"]}"',
+                    f"center = {fmt(np.multiply(e['center'], L), 4)}  # m",
+                    f"semi_axes = {fmt(np.multiply(semi, L), 4)}  # m; {e['src']}"]
+            if any(e["orient"]):
+                out.append(f"orientation_deg = {fmt(e['orient'], 3)}")
+    path = HERE / f"{name}.toml"
+    path.write_text("\n".join(out) + "\n")
+    return path
+
+
+if __name__ == "__main__":
+    for k in ("95m", "50m", "05f"):
+        print(write(k))

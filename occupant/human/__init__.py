@@ -1,0 +1,7 @@
+"""Crash dummies and parametric human bodies (issue 4): the dummy loader with validation, the
+anthropometry tables and parametric builder, joint resistance values, postures and the Part 572
+certification runners."""
+from occupant.human.errors import DummyFileError
+from occupant.human.loader import load_dummy, available_dummies
+
+__all__ = ["DummyFileError", "load_dummy", "available_dummies"]

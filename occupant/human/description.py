@@ -1,0 +1,384 @@
+"""Validated body description: the dict read from a dummy/human TOML file (design.md section 6)
+checked key by key and turned into SI segment records, with left/right segments mirrored.
+
+A description is a list of ``Segment`` records in parent-before-child order; ``assemble`` turns it
+into a modeling Assembly. The parametric builder produces the same records, so both paths share
+one validator and one assembler.
+"""
+from dataclasses import dataclass, field
+import math
+
+import numpy as np
+
+from occupant.human.errors import DummyFileError
+
+G0 = 9.80665  # m/s^2, standard gravity (the "1 g" of the 1-2 g joint setting)
+DEFAULT_FRICTION_SPEED = 0.1  # rad/s, speed over which Coulomb friction is smoothed
+
+TOP_KEYS = {"kind": str, "name": str, "description": str, "total_mass": float, "stature": float,
+            "sitting_height": float, "segment": list}
+SEGMENT_KEYS = {"name": str, "mirror": bool, "parent": str, "mass": float, "com": list,
+                "principal_inertia": list, "principal_axes_deg": list, "joint": dict,
+                "ellipsoid": list}
+JOINT_KEYS = {"name": str, "kind": str, "location": list, "axis": list, "resistance": list}
+RESIST_KEYS = {"dof": str, "stiffness": float, "table_deg": list, "damping": float,
+               "friction": float, "friction_g": float, "friction_speed_deg": float,
+               "reference_deg": float, "lower_deg": float, "upper_deg": float,
+               "stop_stiffness": float, "stop_damping": float}
+ELLIPSOID_KEYS = {"name": str, "center": list, "semi_axes": list, "orientation_deg": list}
+# keys that hold angles: written without the suffix they are an error with a pointed message
+ANGLE_KEYS = {"principal_axes", "orientation", "reference", "lower", "upper", "table",
+              "friction_speed", "rotation", "angle"}
+ROOT_KINDS = ("free", "fixed")
+CHILD_KINDS = ("spherical", "revolute", "universal", "fixed")
+SPHERICAL_DOFS = ("x", "y", "z")
+# mirror image in the sagittal (x-z) plane: positions y -> -y; rotation vectors (pseudovectors)
+# x -> -x, z -> -z
+MIRROR = np.diag([1.0, -1.0, 1.0])
+MIRROR_ROT = np.array([-1.0, 1.0, -1.0])
+
+
+@dataclass
+class Resistance:
+    dof: int                    # 0, 1, 2: rotation-vector component of a spherical joint; 0 otherwise
+    stiffness: float = 0.0      # N m/rad
+    table: object = None        # (k, 2) rad, N m
+    damping: float = 0.0        # N m s/rad
+    friction: float = 0.0       # N m
+    friction_g: float = 0.0     # friction given as an n-g limb setting (resolved by assemble)
+    friction_speed: float = DEFAULT_FRICTION_SPEED  # rad/s
+    reference: float = 0.0      # rad
+    lower: float = -math.inf    # rad
+    upper: float = math.inf     # rad
+    stop_stiffness: float = 0.0  # N m/rad^2
+    stop_damping: float = 0.0   # N m s/rad^2
+
+
+@dataclass
+class EllipsoidSpec:
+    name: str
+    center: np.ndarray          # (3,) m in the segment frame
+    semi_axes: np.ndarray       # (3,) m
+    R_segment_ellipsoid: np.ndarray = field(default_factory=lambda: np.eye(3))
+
+
+@dataclass
+class Segment:
+    name: str
+    parent: str | None
+    mass: float                 # kg
+    com: np.ndarray             # (3,) m in the segment frame
+    inertia: np.ndarray         # (3, 3) kg m^2 about the com, segment axes
+    joint_name: str
+    joint_kind: str
+    location: np.ndarray        # (3,) m, joint centre in the parent frame (base frame for the root)
+    axis: np.ndarray | None = None  # (3,) unit axis of a revolute joint, parent = child frame at q = 0
+    resistances: list = field(default_factory=list)
+    ellipsoids: list = field(default_factory=list)
+
+
+def rotation_xyz(angles):
+    """R = Rx(a) Ry(b) Rz(c) from three angles in rad."""
+    a, b, c = angles
+    ca, sa, cb, sb, cc, sc = math.cos(a), math.sin(a), math.cos(b), math.sin(b), math.cos(c), math.sin(c)
+    Rx = np.array([[1, 0, 0], [0, ca, -sa], [0, sa, ca]])
+    Ry = np.array([[cb, 0, sb], [0, 1, 0], [-sb, 0, cb]])
+    Rz = np.array([[cc, -sc, 0], [sc, cc, 0], [0, 0, 1]])
+    return Rx @ Ry @ Rz
+
+
+class _Checker:
+    """Reads values from a parsed TOML table, raising DummyFileError with the key path."""
+
+    def __init__(self, file):
+        self.file = file
+
+    def fail(self, path, problem, accepted=None):
+        raise DummyFileError(self.file, path, problem, accepted)
+
+    def keys(self, table, allowed, path):
+        for key in table:
+            if key in allowed:
+                continue
+            if key in ANGLE_KEYS and f"{key}_deg" in allowed:
+                self.fail(f"{path}.{key}" if path else key,
+                          "angles are given in degrees with the _deg suffix",
+                          f"{key}_deg")
+            self.fail(f"{path}.{key}" if path else key, "unknown key", ", ".join(sorted(allowed)))
+
+    def number(self, table, key, path, *, default=None, positive=False, nonneg=False, required=False):
+        where = f"{path}.{key}" if path else key
+        if key not in table:
+            if required:
+                self.fail(where, "missing", "a number")
+            return default
+        v = table[key]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            self.fail(where, f"expected a finite number, got {v!r}", "a number")
+        if positive and v <= 0:
+            self.fail(where, f"must be > 0, got {v!r}", "a positive number")
+        if nonneg and v < 0:
+            self.fail(where, f"must be >= 0, got {v!r}", "a number >= 0")
+        return float(v)
+
+    def vector(self, table, key, path, *, n=3, default=None, required=False, positive=False):
+        where = f"{path}.{key}" if path else key
+        if key not in table:
+            if required:
+                self.fail(where, "missing", f"a list of {n} numbers")
+            return None if default is None else np.array(default, float)
+        v = table[key]
+        if (not isinstance(v, list) or len(v) != n
+                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v)):
+            self.fail(where, f"expected a list of {n} finite numbers, got {v!r}", f"a list of {n} numbers")
+        a = np.array(v, float)
+        if positive and np.any(a <= 0):
+            self.fail(where, f"every value must be > 0, got {v!r}", f"{n} positive lengths in m")
+        return a
+
+    def string(self, table, key, path, *, required=False, choices=None):
+        where = f"{path}.{key}" if path else key
+        if key not in table:
+            if required:
+                self.fail(where, "missing", ", ".join(choices) if choices else "a string")
+            return None
+        v = table[key]
+        if not isinstance(v, str) or not v:
+            self.fail(where, f"expected a non-empty string, got {v!r}", "a string")
+        if choices and v not in choices:
+            self.fail(where, f"unknown value {v!r}", ", ".join(choices))
+        return v
+
+
+def check_inertia(checker, principal, path):
+    """Principal moments positive and obeying the triangle inequality."""
+    p = np.sort(principal)
+    if p[0] <= 0:
+        checker.fail(path, f"inertia not positive-definite: principal moments {principal.tolist()} "
+                           "kg m^2", "three positive principal moments")
+    if p[0] + p[1] < p[2] * (1 - 1e-9):
+        checker.fail(path, f"principal moments {principal.tolist()} kg m^2 violate the triangle "
+                           "inequality (I1 + I2 >= I3 for any rigid body)",
+                     "moments with each no larger than the sum of the other two")
+
+
+def parse_description(data, file, kinds=("dummy", "human")):
+    """Validate a parsed dummy/human file and return (header dict, [Segment, ...]) with every
+    mirrored segment expanded into left_ and right_ segments, parents before children."""
+    c = _Checker(file)
+    if not isinstance(data, dict):
+        c.fail("", "not a table of keys")
+    c.keys(data, TOP_KEYS, "")
+    kind = c.string(data, "kind", "", required=True, choices=kinds)
+    name = c.string(data, "name", "", required=True)
+    header = {"kind": kind, "name": name, "description": data.get("description", "")}
+    for key in ("total_mass", "stature", "sitting_height"):
+        header[key] = c.number(data, key, "", positive=True)
+    raw = data.get("segment")
+    if not isinstance(raw, list) or not raw or not all(isinstance(s, dict) for s in raw):
+        c.fail("segment", "missing or not an array of tables", "[[segment]] tables")
+
+    # first pass: names, mirror flags, parents
+    names, mirrored = [], {}
+    for i, s in enumerate(raw):
+        p = f"segment[{i}]"
+        c.keys(s, SEGMENT_KEYS, p)
+        n = c.string(s, "name", p, required=True)
+        if n in mirrored:
+            c.fail(f"{p}.name", f"segment '{n}' is defined twice", "unique segment names")
+        m = s.get("mirror", False)
+        if not isinstance(m, bool):
+            c.fail(f"{p}.mirror", f"expected true or false, got {m!r}", "true, false")
+        names.append(n)
+        mirrored[n] = m
+    roots = [i for i, s in enumerate(raw) if "parent" not in s]
+    if len(roots) != 1:
+        c.fail("segment", f"{len(roots)} segments without a parent "
+                          f"({', '.join(names[i] for i in roots) or 'none'})",
+               "exactly one root segment (the pelvis) without 'parent'")
+    for i, s in enumerate(raw):
+        if "parent" in s:
+            par = c.string(s, "parent", f"segment[{i}]", required=True)
+            if par not in mirrored:
+                c.fail(f"segment[{i}].parent", f"unknown segment '{par}'", ", ".join(names))
+            if par == names[i]:
+                c.fail(f"segment[{i}].parent", f"segment '{par}' cannot be its own parent",
+                       ", ".join(n for n in names if n != par))
+            if mirrored[par] and not mirrored[names[i]]:
+                c.fail(f"segment[{i}].parent", f"'{names[i]}' is not mirrored but its parent '{par}' "
+                       "is, so its side is undefined", "mirror = true, or a parent on the midline")
+    # order parents before children, rejecting cycles
+    order, placed = [], set()
+    pending = list(range(len(raw)))
+    while pending:
+        progress = False
+        for i in list(pending):
+            par = raw[i].get("parent")
+            if par is None or par in placed:
+                order.append(i)
+                placed.add(names[i])
+                pending.remove(i)
+                progress = True
+        if not progress:
+            c.fail(f"segment[{pending[0]}].parent", "the parents form a loop: "
+                   + " -> ".join(names[i] for i in pending), "a tree rooted at one segment")
+
+    segments = []
+    for i in order:
+        segs = _parse_segment(c, raw[i], f"segment[{i}]", root=(i == roots[0]))
+        if mirrored[names[i]]:
+            segments.extend(mirror_segment(segs, mirrored))
+        else:
+            segments.append(segs)
+    return header, segments
+
+
+def _parse_segment(c, s, p, root):
+    name = s["name"]
+    mass = c.number(s, "mass", p, required=True)
+    if mass <= 0:
+        c.fail(f"{p}.mass", f"segment '{name}' mass must be > 0 kg, got {mass!r}", "a positive mass in kg")
+    com = c.vector(s, "com", p, required=True)
+    principal = c.vector(s, "principal_inertia", p, required=True)
+    check_inertia(c, principal, f"{p}.principal_inertia")
+    axes = c.vector(s, "principal_axes_deg", p, default=(0.0, 0.0, 0.0))
+    R = rotation_xyz(np.radians(axes))
+    inertia = R @ np.diag(principal) @ R.T
+
+    if "joint" not in s:
+        c.fail(f"{p}.joint", f"segment '{name}' has no joint", "a [segment.joint] table with name, "
+               "kind and location")
+    j = s["joint"]
+    if not isinstance(j, dict):
+        c.fail(f"{p}.joint", "expected a table", "[segment.joint]")
+    jp = f"{p}.joint"
+    c.keys(j, JOINT_KEYS, jp)
+    jname = c.string(j, "name", jp, required=True)
+    kinds = ROOT_KINDS if root else CHILD_KINDS
+    jkind = c.string(j, "kind", jp, required=True, choices=kinds)
+    location = c.vector(j, "location", jp, required=True)
+    axis = None
+    if jkind == "revolute":
+        axis = c.vector(j, "axis", jp, required=True)
+        nrm = np.linalg.norm(axis)
+        if nrm < 1e-9:
+            c.fail(f"{jp}.axis", "the axis has zero length", "a non-zero direction")
+        axis = axis / nrm
+    elif "axis" in j:
+        c.fail(f"{jp}.axis", f"a {jkind} joint takes no axis", "axis only for revolute joints")
+    resist = []
+    rlist = j.get("resistance", [])
+    if not isinstance(rlist, list):
+        c.fail(f"{jp}.resistance", "expected an array of tables", "[[segment.joint.resistance]]")
+    seen = set()
+    for k, r in enumerate(rlist):
+        rp = f"{jp}.resistance[{k}]"
+        if not isinstance(r, dict):
+            c.fail(rp, "expected a table", "[[segment.joint.resistance]]")
+        res = _parse_resistance(c, r, rp, jkind)
+        if res.dof in seen:
+            c.fail(f"{rp}.dof", "this coordinate already has a resistance", "one entry per dof")
+        seen.add(res.dof)
+        resist.append(res)
+    ells = []
+    elist = s.get("ellipsoid", [])
+    if not isinstance(elist, list):
+        c.fail(f"{p}.ellipsoid", "expected an array of tables", "[[segment.ellipsoid]]")
+    for k, e in enumerate(elist):
+        ep = f"{p}.ellipsoid[{k}]"
+        if not isinstance(e, dict):
+            c.fail(ep, "expected a table", "[[segment.ellipsoid]]")
+        c.keys(e, ELLIPSOID_KEYS, ep)
+        ename = c.string(e, "name", ep, required=True)
+        center = c.vector(e, "center", ep, required=True)
+        semi = c.vector(e, "semi_axes", ep, required=True)
+        if np.any(semi <= 0):
+            c.fail(f"{ep}.semi_axes", f"ellipsoid '{ename}' has a non-positive semi-axis "
+                   f"{semi.tolist()}", "three positive lengths in m")
+        orient = c.vector(e, "orientation_deg", ep, default=(0.0, 0.0, 0.0))
+        ells.append(EllipsoidSpec(ename, center, semi, rotation_xyz(np.radians(orient))))
+    return Segment(name=name, parent=s.get("parent"), mass=mass, com=com, inertia=inertia,
+                   joint_name=jname, joint_kind=jkind, location=location, axis=axis,
+                   resistances=resist, ellipsoids=ells)
+
+
+def _parse_resistance(c, r, rp, jkind):
+    c.keys(r, RESIST_KEYS, rp)
+    if jkind == "spherical":
+        dof = SPHERICAL_DOFS.index(c.string(r, "dof", rp, required=True, choices=SPHERICAL_DOFS))
+    elif jkind == "revolute":
+        if "dof" in r:
+            c.fail(f"{rp}.dof", "a revolute joint has one coordinate; leave dof out", "no dof key")
+        dof = 0
+    else:
+        c.fail(rp, f"a {jkind} joint takes no resistance", "resistances on spherical or revolute joints")
+    out = Resistance(dof=dof)
+    for key in ("stiffness", "damping", "friction", "friction_g", "stop_stiffness", "stop_damping"):
+        v = c.number(r, key, rp, nonneg=True)
+        if v is not None:
+            setattr(out, key, v)
+    if "friction" in r and "friction_g" in r:
+        c.fail(f"{rp}.friction_g", "give friction (N m) or friction_g (limb setting), not both",
+               "one of friction, friction_g")
+    fs = c.number(r, "friction_speed_deg", rp, positive=True)
+    if fs is not None:
+        out.friction_speed = math.radians(fs)
+    ref = c.number(r, "reference_deg", rp)
+    if ref is not None:
+        out.reference = math.radians(ref)
+    lo, hi = c.number(r, "lower_deg", rp), c.number(r, "upper_deg", rp)
+    if lo is not None:
+        out.lower = math.radians(lo)
+    if hi is not None:
+        out.upper = math.radians(hi)
+    if lo is not None and hi is not None and lo >= hi:
+        c.fail(f"{rp}.lower_deg", f"joint limits reversed: lower_deg {lo} >= upper_deg {hi}",
+               "lower_deg < upper_deg")
+    if "table_deg" in r:
+        t = r["table_deg"]
+        ok = (isinstance(t, list) and len(t) >= 2 and all(
+            isinstance(row, list) and len(row) == 2 and all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in row)
+            for row in t))
+        if not ok:
+            c.fail(f"{rp}.table_deg", "expected >= 2 rows of [angle_deg, moment_Nm]",
+                   "[[deg, N m], ...] with increasing angles")
+        a = np.array(t, float)
+        if np.any(np.diff(a[:, 0]) <= 0):
+            c.fail(f"{rp}.table_deg", "angles must increase from row to row",
+                   "[[deg, N m], ...] with increasing angles")
+        a[:, 0] = np.radians(a[:, 0])
+        out.table = a
+    return out
+
+
+def mirror_segment(seg, mirrored):
+    """The left_ and right_ copies of a segment given once (design.md section 6)."""
+    out = []
+    for side in ("left", "right"):
+        s = Segment(**{k: getattr(seg, k) for k in seg.__dataclass_fields__})
+        s.name = f"{side}_{seg.name}"
+        s.joint_name = f"{side}_{seg.joint_name}"
+        if seg.parent is not None and mirrored.get(seg.parent):
+            s.parent = f"{side}_{seg.parent}"
+        s.ellipsoids = [EllipsoidSpec(f"{side}_{e.name}", e.center.copy(), e.semi_axes.copy(),
+                                      e.R_segment_ellipsoid.copy()) for e in seg.ellipsoids]
+        s.resistances = [Resistance(**vars(r)) for r in seg.resistances]
+        if side == "right":
+            s.com = MIRROR @ seg.com
+            s.location = MIRROR @ seg.location
+            s.inertia = MIRROR @ seg.inertia @ MIRROR
+            if seg.axis is not None:
+                s.axis = MIRROR_ROT * seg.axis
+            for e in s.ellipsoids:
+                e.center = MIRROR @ e.center
+                e.R_segment_ellipsoid = MIRROR @ e.R_segment_ellipsoid @ MIRROR
+            if seg.joint_kind == "spherical":
+                for r in s.resistances:
+                    if MIRROR_ROT[r.dof] < 0:
+                        r.lower, r.upper = -r.upper, -r.lower
+                        r.reference = -r.reference
+                        if r.table is not None:
+                            r.table = -r.table[::-1].copy()
+        out.append(s)
+    return out
