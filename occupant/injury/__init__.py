@@ -30,6 +30,7 @@ from occupant.injury.criteria import (
     viscous_criterion,
 )
 from occupant.injury.limits import PROTOCOLS, Assessment, Limit, Protocol, assess, sliding_points
+from occupant.injury import evaluate
 
 __all__ = [
     "InjuryInputError",
@@ -63,4 +64,5 @@ __all__ = [
     "Protocol",
     "assess",
     "sliding_points",
+    "evaluate",
 ]

@@ -83,3 +83,43 @@ def test_invalid_input_is_rejected_with_clear_message():
         assess("fmvss208_hybrid3_50m", {"hic36": 10.0})
     with pytest.raises(InjuryInputError, match="exceedance"):
         assess("un_r94_hybrid3_50m", {"neck_tension_duration": 3000.0})
+
+
+def test_analytic_evaluate_head_from_channels_in_si_and_g():
+    # a 80 g half-sine of 10 ms along x, sampled at 10 kHz with 50 ms of quiet data before:
+    # channels in m/s^2 are filtered CFC 1000, converted to g, and give the same HIC and
+    # 3 ms clip as the same channel given in g; and nearly the unfiltered values: CFC 1000
+    # barely touches a 10 ms pulse, whose spectrum lies below ~200 Hz, where the 4-pole
+    # attenuation 1/(1 + (f/2078 Hz)^4) differs from 1 by less than 1e-4 (measured: 4.5e-7)
+    from occupant.channel import Channel
+    from occupant.injury import clip3ms, evaluate, hic
+
+    dt = 1e-4
+    t = -0.05 + dt * np.arange(2001)
+    pulse_g = np.where((t >= 0) & (t <= 0.01), 80.0 * np.sin(np.pi * np.clip(t, 0, 0.01) / 0.01), 0.0)
+    zero = Channel("a", t, 0 * t, "m/s^2")
+    si = evaluate.head(Channel("ax", t, pulse_g * 9.80665, "m/s^2"), zero, zero)
+    g = evaluate.head(Channel("ax", t, pulse_g, "g"), zero.replace(unit="g"), zero.replace(unit="g"))
+    assert si["hic15"].value == pytest.approx(g["hic15"].value, rel=1e-12)
+    assert si["head_a3ms_g"].value == pytest.approx(g["head_a3ms_g"].value, rel=1e-12)
+    raw = hic(t, pulse_g)
+    assert si["hic15"].value == pytest.approx(raw.value, rel=1e-5)
+    assert si["head_a3ms_g"].value == pytest.approx(clip3ms(t, pulse_g).value, rel=1e-5)
+    res = {a.criterion: a for a in assess("fmvss208_hybrid3_50m", {"hic15": si["hic15"]})}
+    assert res["hic15"].passed  # about 237 < 700
+    with pytest.raises(InjuryInputError, match="ax.*acceleration unit"):
+        evaluate.head(Channel("ax", t, pulse_g, "N"), zero, zero)
+
+
+def test_analytic_evaluate_neck_uses_occipital_condyle_moment():
+    from occupant.channel import Channel
+    from occupant.injury import evaluate
+
+    t = np.arange(0, 0.1 + 1e-12, 1e-4)
+    fx = Channel("fx", t, np.full(t.size, 1000.0), "N")
+    fz = Channel("fz", t, np.full(t.size, 3403.0), "N")  # half the 50M tension intercept
+    my = Channel("my", t, np.full(t.size, 17.78 + 155.0), "N*m")  # M_OC = 155 = half flexion
+    r = evaluate.neck(fx, fz, my)
+    assert r["nij"].value == pytest.approx(1.0, rel=1e-9)
+    assert r["nij"].details["mode"] == "NTF"
+    assert r["neck_shear"].value == pytest.approx(1000.0, rel=1e-9)
