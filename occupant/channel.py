@@ -90,6 +90,11 @@ class Channel:
     def __setattr__(self, key, value):
         raise AttributeError("Channel is immutable; build a new one with Channel(...)")
 
+    def __reduce__(self):
+        # immutable with __slots__: rebuild through the constructor (pickling for process
+        # pools and Dask sweeps)
+        return (Channel, (self.name, self.t, self.values, self.unit, self.code))
+
     def __len__(self) -> int:
         return int(self.t.size)
 

@@ -118,3 +118,18 @@ def test_invalid_input_is_rejected_with_clear_message(tmp_path):
     with pytest.raises(ResultsFileError, match="not an occupant results file"):
         read_results(tmp_path / "other.h5")
     assert issubclass(ResultsFileError, ValueError)
+
+
+def test_identity_channel_pickles_and_stays_immutable():
+    import pickle
+
+    t = np.arange(5) * 1e-3
+    ch = Channel("head acceleration x", t, t * 2, "m/s^2", code="11HEAD0000H3ACXA")
+    back = pickle.loads(pickle.dumps(ch))
+    assert (back.name, back.unit, back.code) == (ch.name, ch.unit, ch.code)
+    np.testing.assert_array_equal(back.values, ch.values)
+    with pytest.raises(AttributeError):
+        back.unit = "g"
+    with pytest.raises(ValueError):
+        back.values[0] = 1.0  # read-only array
+    assert back.dt == pytest.approx(1e-3)
