@@ -22,7 +22,8 @@ J211/1 recommendation of a minimum of 10 ms of padding]. This module therefore:
 
 1. extends the record at each end by ``pad_time`` (default 10 ms, capped at the record length)
    of point-reflected data, ``x_pad[-k] = 2 x[0] - x[k]`` (the "mirror" padding of the same
-   sources), which continues both the level and the slope of the signal across the end;
+   sources, and the extension of ISO 6487 Annex A as implemented in pyisomme
+   ``Channel.cfc``), which continues both the level and the slope of the signal across the end;
 2. starts each pass in the steady state of its first (padded) sample, so a constant signal
    passes through exactly;
 3. runs the pass forward, then backward, and drops the padding.
