@@ -42,8 +42,9 @@ def test_names_follow_dofs_and_bodies(tmp_path):
         np.testing.assert_array_equal(xyz, model.body_com[b])
 
 
-def test_multi_axis_free_and_fixed_joints(tmp_path):
-    model = random_tree(12, 7, joint_types=NO_SPHERICAL, floating_base=True)
+@pytest.mark.parametrize("seed", [7, 8])  # between them: every kind but spherical
+def test_multi_axis_free_and_fixed_joints(seed, tmp_path):
+    model = random_tree(12, seed, joint_types=NO_SPHERICAL, floating_base=True)
     root = _parse(model, tmp_path)
     links = {l.get("name"): l for l in root.findall("link")}
     joints = {j.get("name"): j for j in root.findall("joint")}
