@@ -1,15 +1,8 @@
 """occupant: occupant dynamics in vehicle crashes."""
 __version__ = "0.1.0"
 
+from occupant.channel import Channel  # noqa: E402
 from occupant.simulate import simulate  # noqa: E402
+from occupant import samples  # noqa: E402
 
-
-def __getattr__(name):
-    # Channel lives with the post-processing; import it lazily so the core loads without it
-    if name == "Channel":
-        from occupant.channel import Channel
-        return Channel
-    raise AttributeError(f"module 'occupant' has no attribute '{name}'")
-
-
-__all__ = ["simulate", "Channel", "__version__"]
+__all__ = ["Channel", "simulate", "samples", "__version__"]

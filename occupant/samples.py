@@ -94,10 +94,13 @@ def _ellipsoid_part(name, mass, axes, com):
     return Part(name, mass, com=com, inertia=moments)
 
 
-def humanoid():
+def humanoid(root="free"):
     """The 15-body, 38-dof sample humanoid (free pelvis, spherical spine, neck, shoulders and
     hips, revolute elbows and knees, universal ankles), standing upright at q = 0 with z up.
-    Used by the demo and the benchmarks."""
+    ``root="fixed"`` bolts the pelvis to the base instead (32 dofs). Used by the demo and the
+    benchmarks."""
+    if root not in ("free", "fixed"):
+        raise ValueError(f"humanoid: root must be 'free' or 'fixed', got {root!r}")
     asm = Assembly("humanoid")
 
     def seg(name, kind):
@@ -110,7 +113,7 @@ def humanoid():
         for kind in ("upper_arm", "lower_arm", "thigh", "shank", "foot"):
             seg(f"{side}_{kind}", kind)
     # joint locations (m, parent frame): sample geometry of a 1.75 m standing adult
-    asm.add(Joint("root", "free", None, "pelvis", Pose((0.0, 0.0, 0.95))))
+    asm.add(Joint("root", root, None, "pelvis", Pose((0.0, 0.0, 0.95))))
     asm.add(Joint("lumbar", "spherical", "pelvis", "abdomen", Pose((0.0, 0.0, 0.10))))
     asm.add(Joint("thoracic", "spherical", "abdomen", "thorax", Pose((0.0, 0.0, 0.20))))
     asm.add(Joint("lower_neck", "spherical", "thorax", "neck", Pose((0.0, 0.0, 0.40))))
