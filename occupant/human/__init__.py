@@ -1,7 +1,8 @@
 """Crash dummies and parametric human bodies (issue 4): the dummy loader with validation, the
 anthropometry tables and parametric builder, joint resistance values, postures and the Part 572
 certification runners."""
-from occupant.human.errors import DummyFileError
+from occupant.human.errors import DummyFileError, HumanParameterError
 from occupant.human.loader import load_dummy, available_dummies
+from occupant.human.builder import build
 
-__all__ = ["DummyFileError", "load_dummy", "available_dummies"]
+__all__ = ["DummyFileError", "HumanParameterError", "load_dummy", "available_dummies", "build"]

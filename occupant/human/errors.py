@@ -13,3 +13,14 @@ class DummyFileError(ValueError):
         if accepted:
             msg += f" (accepted: {accepted})"
         super().__init__(msg)
+
+
+class HumanParameterError(ValueError):
+    """Impossible or unsupported inputs to ``occupant.human.build``; the message names the
+    parameter, the bad value and the accepted range."""
+
+    def __init__(self, parameter, problem, accepted=None):
+        msg = f"build: {parameter}: {problem}"
+        if accepted:
+            msg += f" (accepted: {accepted})"
+        super().__init__(msg)

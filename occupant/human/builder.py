@@ -1,0 +1,219 @@
+"""Parametric human bodies from stature, mass and sex (issue 4 section 3), in the same 15-segment
+ATB layout and frames as the dummies (x forward, y left, z up; standing erect reference).
+
+Method (GEBOD-like, Cheng et al. AL/CF-TR-1994-0051 generate ATB bodies from stature and weight
+by regression; we use proportional tables instead): segment lengths = de Leva's mean length /
+his sample's mean stature x stature; masses = de Leva mass % x body mass; centres of mass and
+radii of gyration from de Leva (1996) Table 4 (data/deleva1996.toml). The ATB lower, centre and
+upper torso are de Leva's lower, middle and upper trunk; de Leva's head+neck is split into neck
+and head with the proportions of data/body_proportions.toml. Contact ellipsoids: long semi-axis
+half the segment length, cross-section from the segment volume (mass / body density). Joint
+characteristics: the Hybrid III 50M file's, moments scaled by (m/78.2)(H/1.753) -- no human
+joint data set is in the repository yet, so these are placeholders, said so in the report.
+"""
+import math
+import pathlib
+import tomllib
+
+import numpy as np
+
+from occupant.human.assemble import assemble
+from occupant.human.description import EllipsoidSpec, Resistance, Segment
+from occupant.human.errors import HumanParameterError
+from occupant.human.loader import load_description
+
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+SEXES = ("male", "female")
+
+
+def _load(name):
+    with open(DATA / name, "rb") as fh:
+        return tomllib.load(fh)
+
+
+def segment_table(sex):
+    """de Leva table for one sex: {segment: {mass (fraction), com (fraction), r_sag, r_trans,
+    r_long (fractions), length (fraction of stature)}}."""
+    raw = _load("deleva1996.toml")[sex]
+    H = raw["stature_mm"]
+    out = {}
+    for seg, row in raw.items():
+        if isinstance(row, dict):
+            out[seg] = {"mass": row["mass"] / 100, "com": row["com"] / 100,
+                        "r": np.array([row["r_sag"], row["r_trans"], row["r_long"]]) / 100,
+                        "length": row["length_mm"] / H}
+    return out
+
+
+def _check_inputs(stature, mass, sex, percentile):
+    prop = _load("body_proportions.toml")
+    if sex not in SEXES:
+        raise HumanParameterError("sex", f"unknown value {sex!r}", ", ".join(SEXES))
+    if percentile is not None:
+        table = prop["percentile"][sex]
+        key = str(int(percentile)) if float(percentile).is_integer() else str(percentile)
+        if key not in table:
+            raise HumanParameterError("percentile", f"{percentile!r} is not tabulated for {sex}",
+                                      ", ".join(table) + "; or give stature and mass")
+        stature = table[key][0] if stature is None else stature
+        mass = table[key][1] if mass is None else mass
+    for what, v in (("stature", stature), ("mass", mass)):
+        if v is None:
+            raise HumanParameterError(what, "missing", "a number, or a tabulated percentile")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise HumanParameterError(what, f"expected a finite number, got {v!r}", "a number")
+    lo, hi = prop["stature_range_m"]
+    if not lo <= stature <= hi:
+        raise HumanParameterError("stature", f"{stature!r} m is not a human stature", f"{lo}-{hi} m")
+    lo, hi = prop["mass_range_kg"]
+    if not lo <= mass <= hi:
+        raise HumanParameterError("mass", f"{mass!r} kg is not a human body mass", f"{lo}-{hi} kg")
+    bmi = mass / stature ** 2
+    lo, hi = prop["bmi_range"]
+    if not lo <= bmi <= hi:
+        raise HumanParameterError("mass", f"{mass} kg at {stature} m gives a BMI of {bmi:.1f} "
+                                  "kg/m^2, outside any population", f"BMI {lo}-{hi} kg/m^2")
+    return float(stature), float(mass), prop
+
+
+def _principal(m, r, L):
+    """Principal moments (about x, y, z) from radii of gyration (fractions of L)."""
+    return m * (r * L) ** 2
+
+
+def _cross_section(m, L, density, ratio=1.0):
+    """Semi-axes (x, y) of an ellipsoid of length L holding mass m: (4/3) pi a b (L/2) = m/rho."""
+    ab = 3.0 * m / density / (2.0 * math.pi * L)
+    a = math.sqrt(ab * ratio)
+    return a, ab / a
+
+
+def build_segments(stature, mass, sex, prop):
+    H, M = stature, mass
+    t = segment_table(sex)
+    rho = prop["body_density"]
+    L = {k: v["length"] * H for k, v in t.items()}
+    m = {k: v["mass"] * M for k, v in t.items()}
+    segs = []
+
+    def seg(name, parent, mass_, com, inertia, joint, kind, loc, axis=None, ells=()):
+        segs.append(Segment(name=name, parent=parent, mass=mass_, com=np.asarray(com, float),
+                            inertia=np.diag(inertia), joint_name=joint, joint_kind=kind,
+                            location=np.asarray(loc, float),
+                            axis=None if axis is None else np.asarray(axis, float),
+                            ellipsoids=list(ells)))
+
+    def trunk_ell(name, key, z0):
+        a, b = _cross_section(m[key], L[key], rho, prop["trunk_depth_to_width"])
+        return EllipsoidSpec(name, np.array([0.0, 0.0, z0 + L[key] / 2]),
+                             np.array([a, b, L[key] / 2]))
+
+    # torso: proximal landmarks are the upper ends, so the com lies (1 - com) L above the lower end
+    lt, mt, ut = t["lower_trunk"], t["middle_trunk"], t["upper_trunk"]
+    seg("pelvis", None, m["lower_trunk"], (0, 0, (1 - lt["com"]) * L["lower_trunk"]),
+        _principal(m["lower_trunk"], lt["r"], L["lower_trunk"]), "root", "free", (0, 0, 0),
+        ells=[trunk_ell("pelvis_flesh", "lower_trunk", 0.0)])
+    seg("lumbar", "pelvis", m["middle_trunk"], (0, 0, (1 - mt["com"]) * L["middle_trunk"]),
+        _principal(m["middle_trunk"], mt["r"], L["middle_trunk"]), "lumbar_pelvis", "spherical",
+        (0, 0, L["lower_trunk"]), ells=[trunk_ell("abdomen", "middle_trunk", 0.0)])
+    seg("upper_torso", "lumbar", m["upper_trunk"], (0, 0, (1 - ut["com"]) * L["upper_trunk"]),
+        _principal(m["upper_trunk"], ut["r"], L["upper_trunk"]), "thorax_lumbar", "spherical",
+        (0, 0, L["middle_trunk"]), ells=[trunk_ell("thorax", "upper_trunk", 0.0)])
+    # neck and head from de Leva's head+neck (vertex -> C7)
+    hn = t["head_neck"]
+    Lhn, mhn = L["head_neck"], m["head_neck"]
+    m_neck = prop["neck_fraction_of_head_neck_mass"] * mhn
+    m_head = mhn - m_neck
+    L_neck = prop["oc_fraction_of_head_neck_length"] * Lhn
+    L_head = Lhn - L_neck
+    z_hn = (1 - hn["com"]) * Lhn                       # head+neck com above C7
+    z_head = (mhn * z_hn - m_neck * L_neck / 2) / m_head - L_neck  # head com above the OC
+    a_n, _ = _cross_section(m_neck, L_neck, rho)
+    I_neck = (m_neck * (3 * a_n ** 2 + L_neck ** 2) / 12,) * 2 + (m_neck * a_n ** 2 / 2,)
+    seg("neck", "upper_torso", m_neck, (0, 0, L_neck / 2), I_neck, "lower_neck", "spherical",
+        (0, 0, L["upper_trunk"]),
+        ells=[EllipsoidSpec("neck_shell", np.array([0, 0, L_neck / 2]), np.array([a_n, a_n, L_neck / 2]))])
+    I_head = _principal(m_head, hn["r"], Lhn) - 0.0  # head+neck radii about the head's own com [D]
+    a_h, b_h = _cross_section(m_head, L_head, rho, prop["head_depth_to_width"])
+    seg("head", "neck", m_head, (0, 0, z_head), I_head, "upper_neck", "spherical", (0, 0, L_neck),
+        ells=[EllipsoidSpec("head_shell", np.array([0, 0, L_head / 2]), np.array([a_h, b_h, L_head / 2]))])
+    # arms: forearm and hand lumped (ATB lower arm)
+    ua, fa, hd = t["upper_arm"], t["forearm"], t["hand"]
+    sy, sz = prop["shoulder_half_breadth"] * H, L["upper_trunk"] - prop["shoulder_below_c7"] * H
+    for side, sgn in (("left", 1.0), ("right", -1.0)):
+        ra = _cross_section(m["upper_arm"], L["upper_arm"], rho)[0]
+        seg(f"{side}_upper_arm", "upper_torso", m["upper_arm"], (0, 0, -ua["com"] * L["upper_arm"]),
+            _principal(m["upper_arm"], ua["r"], L["upper_arm"]), f"{side}_shoulder", "spherical",
+            (0, sgn * sy, sz), ells=[EllipsoidSpec(f"{side}_upper_arm_shell", np.array([0, 0, -L["upper_arm"] / 2]),
+                                                   np.array([ra, ra, L["upper_arm"] / 2]))])
+        zf, zh = -fa["com"] * L["forearm"], -L["forearm"] - hd["com"] * L["hand"]
+        mla = m["forearm"] + m["hand"]
+        zc = (m["forearm"] * zf + m["hand"] * zh) / mla
+        I_la = (_principal(m["forearm"], fa["r"], L["forearm"]) + _principal(m["hand"], hd["r"], L["hand"])
+                + np.array([1, 1, 0]) * (m["forearm"] * (zf - zc) ** 2 + m["hand"] * (zh - zc) ** 2))
+        rf = _cross_section(m["forearm"], L["forearm"], rho)[0]
+        rh = _cross_section(m["hand"], L["hand"], rho)[0]
+        seg(f"{side}_lower_arm", f"{side}_upper_arm", mla, (0, 0, zc), I_la, f"{side}_elbow", "revolute",
+            (0, 0, -L["upper_arm"]), axis=(0, -1, 0),
+            ells=[EllipsoidSpec(f"{side}_forearm_shell", np.array([0, 0, -L["forearm"] / 2]),
+                                np.array([rf, rf, L["forearm"] / 2])),
+                  EllipsoidSpec(f"{side}_hand_shell", np.array([0, 0, -L["forearm"] - L["hand"] / 2]),
+                                np.array([rh, rh, L["hand"] / 2]))])
+    # legs
+    th, sh, ft = t["thigh"], t["shank"], t["foot"]
+    hy = prop["hip_half_spacing"] * H
+    ah, hb = prop["ankle_height"] * H, prop["heel_behind_ankle"]
+    for side, sgn in (("left", 1.0), ("right", -1.0)):
+        r1 = _cross_section(m["thigh"], L["thigh"], rho)[0]
+        seg(f"{side}_upper_leg", "pelvis", m["thigh"], (0, 0, -th["com"] * L["thigh"]),
+            _principal(m["thigh"], th["r"], L["thigh"]), f"{side}_hip", "spherical", (0, sgn * hy, 0),
+            ells=[EllipsoidSpec(f"{side}_thigh_shell", np.array([0, 0, -L["thigh"] / 2]),
+                                np.array([r1, r1, L["thigh"] / 2]))])
+        r2 = _cross_section(m["shank"], L["shank"], rho)[0]
+        seg(f"{side}_lower_leg", f"{side}_upper_leg", m["shank"], (0, 0, -sh["com"] * L["shank"]),
+            _principal(m["shank"], sh["r"], L["shank"]), f"{side}_knee", "revolute",
+            (0, 0, -L["thigh"]), axis=(0, 1, 0),
+            ells=[EllipsoidSpec(f"{side}_shank_shell", np.array([0, 0, -L["shank"] / 2]),
+                                np.array([r2, r2, L["shank"] / 2]))])
+        Lf = L["foot"]
+        # the foot's longitudinal axis is x: r_long about x; sagittal/transverse about z and y [D]
+        I_f = m["foot"] * (np.array([ft["r"][2], ft["r"][1], ft["r"][0]]) * Lf) ** 2
+        wf = _cross_section(m["foot"], Lf, rho)[0]
+        seg(f"{side}_foot", f"{side}_lower_leg", m["foot"], ((ft["com"] - hb) * Lf, 0, -ah / 2), I_f,
+            f"{side}_ankle", "spherical", (0, 0, -L["shank"]),
+            ells=[EllipsoidSpec(f"{side}_foot_shell", np.array([(0.5 - hb) * Lf, 0, -ah / 2]),
+                                np.array([Lf / 2, wf, ah / 2]))])
+    _add_joint_characteristics(segs, H, M)
+    return segs
+
+
+def _add_joint_characteristics(segs, H, M):
+    """Hybrid III 50M joint resistances by joint name, moments x (M/78.2)(H/1.753)."""
+    _, dummy = load_description("hybrid3_50m")
+    by_joint = {s.joint_name: s.resistances for s in dummy}
+    k = (M / 78.2) * (H / 1.753)
+    for s in segs:
+        out = []
+        for r in by_joint.get(s.joint_name, []):
+            r = Resistance(**vars(r))
+            r.stiffness *= k
+            r.damping *= k
+            r.stop_stiffness *= k
+            r.stop_damping *= k
+            r.friction *= k
+            if r.table is not None:
+                r.table = r.table * np.array([1.0, k])
+            out.append(r)
+        s.resistances = out
+
+
+def build(stature=None, mass=None, sex="male", percentile=None, name=None):
+    """Compiled runtime Model of a human of ``stature`` (m), ``mass`` (kg) and ``sex`` ("male",
+    "female"); ``percentile`` (5, 50, 95 where tabulated) fills stature and mass that are not
+    given. Same segment and joint names as the dummies; the Assembly is ``model.source``."""
+    stature, mass, prop = _check_inputs(stature, mass, sex, percentile)
+    segs = build_segments(stature, mass, sex, prop)
+    asm = assemble(name or f"human_{sex}_{stature:.3f}m_{mass:.1f}kg", segs)
+    asm.header = {"kind": "human", "name": asm.name, "total_mass": mass, "stature": stature,
+                  "sex": sex}
+    return asm.compile()
