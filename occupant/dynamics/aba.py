@@ -11,12 +11,12 @@ from occupant.dynamics.spatial_ops import (placements, x_mul, xt_mul_add, cross_
 
 
 @njit(cache=True)
-def small_spd_inverse(A, n, out):
-    """out[:n, :n] = inverse of the symmetric positive-definite A[:n, :n] (Gauss-Jordan)."""
+def small_spd_inverse(A, n, W, out):
+    """out[:n, :n] = inverse of the symmetric positive-definite A[:n, :n] (Gauss-Jordan on the
+    (6, 12) scratch W)."""
     if n == 1:
         out[0, 0] = 1.0 / A[0, 0]
         return
-    W = np.zeros((6, 12))
     for r in range(n):
         for c in range(n):
             W[r, c] = A[r, c]
@@ -37,17 +37,15 @@ def small_spd_inverse(A, n, out):
 
 
 @njit(cache=True)
-def aba(tree, q, v, tau, base, f_ext, X_up, R_up, p_up, vel, acc, cvp, I_A, p_A, U, D_inv, u, vdot):
-    """vdot = D(q)^-1 (tau + J^T f_ext - h(q, v)); the other arrays are scratch."""
+def aba(tree, q, v, tau, base, f_ext, X_up, R_up, p_up, vel, acc, cvp, I_A, p_A, U, D_inv, u, work, vdot):
+    """vdot = D(q)^-1 (tau + J^T f_ext - h(q, v)); the other arrays are scratch (``work``: (3, 6, 12),
+    so that nothing is allocated per call)."""
     placements(tree, q, R_up, p_up, X_up)
     nl = tree.parent.shape[0]
-    vJ = np.zeros(6)
-    Iv = np.zeros(6)
-    tmp6 = np.zeros(6)
-    tmp66 = np.zeros((6, 6))
-    Ia = np.zeros((6, 6))
-    pa = np.zeros(6)
-    Du = np.zeros(6)
+    W = work[0]
+    tmp66 = work[1, :, :6]
+    Ia = work[1, :, 6:]
+    vJ, Iv, tmp6, pa, Du = work[2, 0, :6], work[2, 1, :6], work[2, 2, :6], work[2, 3, :6], work[2, 4, :6]
     # pass 1: velocities, velocity-product accelerations, rigid-body inertias and bias forces
     for i in range(nl):
         vJ[:] = 0.0
@@ -80,7 +78,7 @@ def aba(tree, q, v, tau, base, f_ext, X_up, R_up, p_up, vel, acc, cvp, I_A, p_A,
             for k in range(n):
                 for l in range(n):
                     tmp66[k, l] = U[i, tree.srows[i, k], l]
-            small_spd_inverse(tmp66, n, D_inv[i])
+            small_spd_inverse(tmp66, n, W, D_inv[i])
         par = tree.parent[i]
         if par < 0:
             continue

@@ -9,7 +9,6 @@ import numpy as np
 from numba import njit
 
 from occupant.model.joint_types import JointType
-from occupant.spatial.rotation import quat_to_matrix
 
 REVOLUTE = int(JointType.REVOLUTE)
 PRISMATIC = int(JointType.PRISMATIC)
@@ -38,11 +37,17 @@ def link_placement(tree, q, i, R_out, p_out):
                 R_out[r, col] = R_pj[r, col]
             p_out[r] += R_pj[r, 2] * q[k]
     elif jt == SPHERICAL or jt == FREE:
-        off = 3 if jt == FREE else 0
-        Rj = quat_to_matrix(q[k + off:k + off + 4])
+        kq = k + 3 if jt == FREE else k
+        w, x, y, z = q[kq], q[kq + 1], q[kq + 2], q[kq + 3]
+        # rotation matrix of the quaternion, by columns (as quat_to_matrix)
+        c00, c10, c20 = 1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)
+        c01, c11, c21 = 2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)
+        c02, c12, c22 = 2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)
         for r in range(3):
-            for col in range(3):
-                R_out[r, col] = R_pj[r, 0] * Rj[0, col] + R_pj[r, 1] * Rj[1, col] + R_pj[r, 2] * Rj[2, col]
+            a0, a1, a2 = R_pj[r, 0], R_pj[r, 1], R_pj[r, 2]
+            R_out[r, 0] = a0 * c00 + a1 * c10 + a2 * c20
+            R_out[r, 1] = a0 * c01 + a1 * c11 + a2 * c21
+            R_out[r, 2] = a0 * c02 + a1 * c12 + a2 * c22
         if jt == FREE:
             for r in range(3):
                 p_out[r] += R_pj[r, 0] * q[k] + R_pj[r, 1] * q[k + 1] + R_pj[r, 2] * q[k + 2]

@@ -10,14 +10,13 @@ from numba import njit
 from occupant.dynamics.aba import aba
 from occupant.forces.joint_resistance import joint_resistance
 from occupant.model.joint_types import JointType
-from occupant.spatial.rotation import quat_exp, quat_multiply, quat_to_matrix
 
 SPHERICAL = int(JointType.SPHERICAL)
 FREE = int(JointType.FREE)
 
 Workspace = namedtuple("Workspace", [
     "X_up", "R_up", "p_up", "vel", "acc", "cvp", "I_A", "p_A", "U", "D_inv", "u",
-    "f_ext", "tau", "base", "q_unit",
+    "f_ext", "tau", "base", "q_unit", "work",
 ])
 
 
@@ -26,7 +25,7 @@ def make_workspace(model):
     return Workspace(np.zeros((nl, 6, 6)), np.zeros((nl, 3, 3)), np.zeros((nl, 3)), np.zeros((nl, 6)),
                      np.zeros((nl, 6)), np.zeros((nl, 6)), np.zeros((nl, 6, 6)), np.zeros((nl, 6)),
                      np.zeros((nl, 6, 6)), np.zeros((nl, 6, 6)), np.zeros((nl, 6)), np.zeros((nl, 6)),
-                     np.zeros(nv), np.zeros(12), np.zeros(model.nq))
+                     np.zeros(nv), np.zeros(12), np.zeros(model.nq), np.zeros((3, 6, 12)))
 
 
 @njit(cache=True)
@@ -75,10 +74,11 @@ def q_derivative(tree, q, v, qdot):
             qdot[kq + 1] = 0.5 * (w * ox + y * oz - z * oy)
             qdot[kq + 2] = 0.5 * (w * oy - x * oz + z * ox)
             qdot[kq + 3] = 0.5 * (w * oz + x * oy - y * ox)
-            if jt == FREE:
-                R = quat_to_matrix(q[kq:kq + 4])
-                for r in range(3):
-                    qdot[k + r] = R[r, 0] * v[j] + R[r, 1] * v[j + 1] + R[r, 2] * v[j + 2]
+            if jt == FREE:  # R(quat) v_linear
+                vx, vy, vz = v[j], v[j + 1], v[j + 2]
+                qdot[k] = (1 - 2 * (y * y + z * z)) * vx + 2 * (x * y - w * z) * vy + 2 * (x * z + w * y) * vz
+                qdot[k + 1] = 2 * (x * y + w * z) * vx + (1 - 2 * (x * x + z * z)) * vy + 2 * (y * z - w * x) * vz
+                qdot[k + 2] = 2 * (x * z - w * y) * vx + 2 * (y * z + w * x) * vy + (1 - 2 * (x * x + y * y)) * vz
         elif tree.nv[i] == 1:
             qdot[k] = v[j]
 
@@ -91,15 +91,26 @@ def integrate_configuration(tree, q, v, h, q_out):
         k, j = tree.qidx[i], tree.vidx[i]
         if jt == SPHERICAL or jt == FREE:
             kq, jw = (k + 3, j + 3) if jt == FREE else (k, j)
-            if jt == FREE:
-                R = quat_to_matrix(q[kq:kq + 4])
-                for r in range(3):
-                    q_out[k + r] = q[k + r] + h * (R[r, 0] * v[j] + R[r, 1] * v[j + 1] + R[r, 2] * v[j + 2])
-            dq = quat_exp(h * v[jw:jw + 3])
-            qn = quat_multiply(q[kq:kq + 4], dq)
-            nrm = np.sqrt(qn[0] ** 2 + qn[1] ** 2 + qn[2] ** 2 + qn[3] ** 2)
-            for r in range(4):
-                q_out[kq + r] = qn[r] / nrm
+            w, x, y, z = q[kq], q[kq + 1], q[kq + 2], q[kq + 3]
+            if jt == FREE:  # p += h R(quat) v_linear
+                vx, vy, vz = v[j], v[j + 1], v[j + 2]
+                q_out[k] = q[k] + h * ((1 - 2 * (y * y + z * z)) * vx + 2 * (x * y - w * z) * vy + 2 * (x * z + w * y) * vz)
+                q_out[k + 1] = q[k + 1] + h * (2 * (x * y + w * z) * vx + (1 - 2 * (x * x + z * z)) * vy + 2 * (y * z - w * x) * vz)
+                q_out[k + 2] = q[k + 2] + h * (2 * (x * z - w * y) * vx + 2 * (y * z + w * x) * vy + (1 - 2 * (x * x + y * y)) * vz)
+            # dq = exp(h omega / 2) as a unit quaternion, then quat * dq
+            ox, oy, oz = h * v[jw], h * v[jw + 1], h * v[jw + 2]
+            angle = np.sqrt(ox * ox + oy * oy + oz * oz)
+            if angle < 1e-8:
+                s_ = 0.5 - angle * angle / 48.0
+            else:
+                s_ = np.sin(0.5 * angle) / angle
+            dw, dx, dy, dz = np.cos(0.5 * angle), s_ * ox, s_ * oy, s_ * oz
+            nw = w * dw - x * dx - y * dy - z * dz
+            nx = w * dx + x * dw + y * dz - z * dy
+            ny = w * dy - x * dz + y * dw + z * dx
+            nz = w * dz + x * dy - y * dx + z * dw
+            nrm = np.sqrt(nw * nw + nx * nx + ny * ny + nz * nz)
+            q_out[kq], q_out[kq + 1], q_out[kq + 2], q_out[kq + 3] = nw / nrm, nx / nrm, ny / nrm, nz / nrm
         elif tree.nv[i] == 1:
             q_out[k] = q[k] + h * v[j]
 
@@ -113,7 +124,7 @@ def accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v,
     ws.tau[:] = tau_applied
     joint_resistance(tree, forces, ws.q_unit, v, ws.tau)
     aba(tree, ws.q_unit, v, ws.tau, ws.base, ws.f_ext, ws.X_up, ws.R_up, ws.p_up, ws.vel, ws.acc,
-        ws.cvp, ws.I_A, ws.p_A, ws.U, ws.D_inv, ws.u, vdot)
+        ws.cvp, ws.I_A, ws.p_A, ws.U, ws.D_inv, ws.u, ws.work, vdot)
 
 
 @njit(cache=True)
