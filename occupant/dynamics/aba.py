@@ -6,11 +6,13 @@ constant motion subspaces S in link coordinates (so the velocity-product term is
 import numpy as np
 from numba import njit
 
+from occupant.jit import JIT
+
 from occupant.dynamics.spatial_ops import (placements, x_mul, xt_mul_add, cross_motion,
                                            cross_force_add, mat6_vec, congruence_add)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def small_spd_inverse(A, n, W, out):
     """out[:n, :n] = inverse of the symmetric positive-definite A[:n, :n] (Gauss-Jordan on the
     (6, 12) scratch W)."""
@@ -36,7 +38,7 @@ def small_spd_inverse(A, n, W, out):
             out[r, c] = W[r, n + c]
 
 
-@njit(cache=True)
+@njit(**JIT)
 def aba(tree, q, v, tau, base, f_ext, X_up, R_up, p_up, vel, acc, cvp, I_A, p_A, U, D_inv, u, work, vdot):
     """vdot = D(q)^-1 (tau + J^T f_ext - h(q, v)); the other arrays are scratch (``work``: (3, 6, 12),
     so that nothing is allocated per call)."""

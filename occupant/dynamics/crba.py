@@ -5,10 +5,12 @@ Featherstone, Rigid Body Dynamics Algorithms (2008), table 6.2.
 import numpy as np
 from numba import njit
 
+from occupant.jit import JIT
+
 from occupant.dynamics.spatial_ops import placements, congruence_add
 
 
-@njit(cache=True)
+@njit(**JIT)
 def crba(tree, q, X_up, R_up, p_up, I_C, M):
     """Fill M (nv, nv) with the mass matrix at q; I_C receives the composite inertias."""
     placements(tree, q, R_up, p_up, X_up)

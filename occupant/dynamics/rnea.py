@@ -6,10 +6,12 @@ a_0 = a_B0 - g carrying gravity and the prescribed vehicle motion (section 5.3).
 import numpy as np
 from numba import njit
 
+from occupant.jit import JIT
+
 from occupant.dynamics.spatial_ops import placements, x_mul, xt_mul_add, cross_motion, cross_force_add, mat6_vec
 
 
-@njit(cache=True)
+@njit(**JIT)
 def rnea(tree, q, v, vdot, base, f_ext, X_up, R_up, p_up, vel, acc, f, tau):
     """tau = D(q) vdot + h(q, v) - J^T f_ext. Fills vel, acc (link spatial velocity and
     acceleration) and f (spatial force each joint transmits to its link, link coordinates)."""

@@ -8,6 +8,8 @@ X = [[R^T, 0], [-R^T [p]x, R^T]] (RBDA eq. 2.24) and X^T carries forces from lin
 import numpy as np
 from numba import njit
 
+from occupant.jit import JIT
+
 from occupant.model.joint_types import JointType
 
 REVOLUTE = int(JointType.REVOLUTE)
@@ -16,7 +18,7 @@ SPHERICAL = int(JointType.SPHERICAL)
 FREE = int(JointType.FREE)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def link_placement(tree, q, i, R_out, p_out):
     """Pose (R, p) of link i in its parent link: joint frame, then the joint's own motion."""
     R_pj = tree.R_pj[i]
@@ -57,7 +59,7 @@ def link_placement(tree, q, i, R_out, p_out):
                 R_out[r, col] = R_pj[r, col]
 
 
-@njit(cache=True)
+@njit(**JIT)
 def plucker(R, p, X):
     """Fill X (6, 6) with the motion transform parent -> link of the placement (R, p)."""
     for r in range(3):
@@ -73,7 +75,7 @@ def plucker(R, p, X):
         X[r + 3, 2] = -(a0 * p[1] - a1 * p[0])
 
 
-@njit(cache=True)
+@njit(**JIT)
 def x_mul(X, m, out):
     """out = X m for a Plücker transform (exploits the zero upper-right block)."""
     for r in range(3):
@@ -85,7 +87,7 @@ def x_mul(X, m, out):
         out[r] = s
 
 
-@njit(cache=True)
+@njit(**JIT)
 def xt_mul_add(X, f, out):
     """out += X^T f (a force from link to parent coordinates)."""
     for c in range(3):
@@ -94,7 +96,7 @@ def xt_mul_add(X, f, out):
         out[c] += X[3, c] * f[3] + X[4, c] * f[4] + X[5, c] * f[5]
 
 
-@njit(cache=True)
+@njit(**JIT)
 def cross_motion(m, n, out):
     """out = m x n (motion cross product, RBDA eq. 2.31)."""
     out[0] = m[1] * n[2] - m[2] * n[1]
@@ -105,7 +107,7 @@ def cross_motion(m, n, out):
     out[5] = m[0] * n[4] - m[1] * n[3] + m[3] * n[1] - m[4] * n[0]
 
 
-@njit(cache=True)
+@njit(**JIT)
 def cross_force_add(m, f, out):
     """out += m x* f (force cross product, RBDA eq. 2.32)."""
     out[0] += m[1] * f[2] - m[2] * f[1] + m[4] * f[5] - m[5] * f[4]
@@ -116,7 +118,7 @@ def cross_force_add(m, f, out):
     out[5] += m[0] * f[4] - m[1] * f[3]
 
 
-@njit(cache=True)
+@njit(**JIT)
 def mat6_vec(A, x, out):
     for r in range(6):
         s = 0.0
@@ -125,7 +127,7 @@ def mat6_vec(A, x, out):
         out[r] = s
 
 
-@njit(cache=True)
+@njit(**JIT)
 def congruence_add(X, A, tmp, out):
     """out += X^T A X for 6x6 A (an inertia carried from link to parent coordinates)."""
     # tmp = A X, using X's zero upper-right block
@@ -143,7 +145,7 @@ def congruence_add(X, A, tmp, out):
             out[r, c] += s
 
 
-@njit(cache=True)
+@njit(**JIT)
 def forward_kinematics(tree, q, R_up, p_up, X_up, R_world, p_world):
     """Placement of every link in its parent and in the base frame (one forward pass)."""
     nl = tree.parent.shape[0]
@@ -164,7 +166,7 @@ def forward_kinematics(tree, q, R_up, p_up, X_up, R_world, p_world):
                 p_world[i, r] = p_world[par, r] + s
 
 
-@njit(cache=True)
+@njit(**JIT)
 def placements(tree, q, R_up, p_up, X_up):
     """Placement of every link in its parent only (what the recursions need)."""
     for i in range(tree.parent.shape[0]):

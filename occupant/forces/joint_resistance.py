@@ -13,13 +13,15 @@ the load is a torque about that axis.
 import numpy as np
 from numba import njit
 
+from occupant.jit import JIT
+
 from occupant.model.joint_types import JointType
 from occupant.spatial.rotation import quat_log
 
 SPHERICAL = int(JointType.SPHERICAL)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _table_load(tables, start, n, x):
     """Piecewise-linear load at deflection x, extrapolated with the end slopes."""
     if x <= tables[start, 0]:
@@ -35,7 +37,7 @@ def _table_load(tables, start, n, x):
     return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def joint_resistance(tree, el, q, v, tau):
     """Add the generalized forces of the joint resistance elements ``el`` (DofForces) to tau."""
     for e in range(el.link.shape[0]):

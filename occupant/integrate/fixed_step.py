@@ -5,13 +5,15 @@ Geometric Numerical Integration, 2006, section IV.4)."""
 import numpy as np
 from numba import njit
 
+from occupant.jit import JIT
+
 from occupant.integrate.pipeline import accelerations, state_derivative, integrate_configuration, normalize_quaternions
 
 EULER = 0
 RK4 = 1
 
 
-@njit(cache=True)
+@njit(**JIT)
 def euler_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, y_out):
     nq = ws.q_unit.shape[0]
     nv = y.shape[0] - nq
@@ -21,7 +23,7 @@ def euler_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, y_out)
     integrate_configuration(tree, y[:nq], y_out[nq:], h, y_out[:nq])
 
 
-@njit(cache=True)
+@njit(**JIT)
 def rk4_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, k2, k3, k4, tmp, y_out):
     n = y.shape[0]
     state_derivative(tree, forces, tau, table, t0_tab, dt_tab, t, y, ws, k1)
@@ -39,7 +41,7 @@ def rk4_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, k2, k3, 
     normalize_quaternions(tree, y_out[:ws.q_unit.shape[0]])
 
 
-@njit(cache=True)
+@njit(**JIT)
 def run_fixed_step(method, tree, forces, tau, table, t0_tab, dt_tab, t0, y0, h, n_steps, stride,
                    ws, out_y):
     """Take n_steps steps of size h from (t0, y0), storing every stride-th state (the first is

@@ -7,6 +7,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from occupant.jit import JIT
+
 from occupant.dynamics.aba import aba
 from occupant.forces.joint_resistance import joint_resistance
 from occupant.model.joint_types import JointType
@@ -28,7 +30,7 @@ def make_workspace(model):
                      np.zeros(nv), np.zeros(12), np.zeros(model.nq), np.zeros((3, 6, 12)))
 
 
-@njit(cache=True)
+@njit(**JIT)
 def base_state_at(table, t0, dt, t, out):
     """Linear interpolation of the sampled base spatial state (rows at t0 + k dt)."""
     n = table.shape[0]
@@ -47,7 +49,7 @@ def base_state_at(table, t0, dt, t, out):
         out[r] = (1.0 - w) * table[k, r] + w * table[k + 1, r]
 
 
-@njit(cache=True)
+@njit(**JIT)
 def normalize_quaternions(tree, q):
     """Project the quaternions of spherical and free links back to unit length."""
     for i in range(tree.parent.shape[0]):
@@ -59,7 +61,7 @@ def normalize_quaternions(tree, q):
                 q[k + r] /= n
 
 
-@njit(cache=True)
+@njit(**JIT)
 def q_derivative(tree, q, v, qdot):
     """qdot = dq/dt for velocity v: quaternion rate 0.5 quat * (0, omega_child); free-joint
     position rate R(quat) v_linear."""
@@ -83,7 +85,7 @@ def q_derivative(tree, q, v, qdot):
             qdot[k] = v[j]
 
 
-@njit(cache=True)
+@njit(**JIT)
 def integrate_configuration(tree, q, v, h, q_out):
     """q_out = q (+) h v: exponential map for rotations (quat * exp(h omega)), Euler for the rest."""
     for i in range(tree.parent.shape[0]):
@@ -115,7 +117,7 @@ def integrate_configuration(tree, q, v, h, q_out):
             q_out[k] = q[k] + h * v[j]
 
 
-@njit(cache=True)
+@njit(**JIT)
 def accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v, ws, vdot):
     """One evaluation of the step pipeline: vdot at (t, q, v)."""
     base_state_at(table, table_t0, table_dt, t, ws.base)
@@ -127,7 +129,7 @@ def accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v,
         ws.cvp, ws.I_A, ws.p_A, ws.U, ws.D_inv, ws.u, ws.work, vdot)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def state_derivative(tree, forces, tau_applied, table, table_t0, table_dt, t, y, ws, ydot):
     """ydot for y = (q, v): (q', vdot)."""
     nq = ws.q_unit.shape[0]

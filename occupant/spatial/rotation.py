@@ -6,28 +6,30 @@ from plain Python on NumPy arrays.
 import numpy as np
 from numba import njit
 
+from occupant.jit import JIT
 
-@njit(cache=True)
+
+@njit(**JIT)
 def skew(v):
     """[v]x, the 3x3 matrix with skew(v) @ u == cross(v, u)."""
     return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
 
 
-@njit(cache=True)
+@njit(**JIT)
 def rot_z(theta):
     """Rotation by theta (rad) about z."""
     c, s = np.cos(theta), np.sin(theta)
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
-@njit(cache=True)
+@njit(**JIT)
 def rot_x(alpha):
     """Rotation by alpha (rad) about x."""
     c, s = np.cos(alpha), np.sin(alpha)
     return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
 
 
-@njit(cache=True)
+@njit(**JIT)
 def quat_to_matrix(quat):
     """Rotation matrix of the unit quaternion (w, x, y, z); maps child to parent coordinates."""
     w, x, y, z = quat[0], quat[1], quat[2], quat[3]
@@ -38,7 +40,7 @@ def quat_to_matrix(quat):
     ])
 
 
-@njit(cache=True)
+@njit(**JIT)
 def quat_multiply(a, b):
     """Hamilton product a * b."""
     return np.array([
@@ -49,7 +51,7 @@ def quat_multiply(a, b):
     ])
 
 
-@njit(cache=True)
+@njit(**JIT)
 def quat_exp(rotvec):
     """Unit quaternion of the rotation vector rotvec (axis * angle, rad)."""
     angle = np.sqrt(rotvec[0] ** 2 + rotvec[1] ** 2 + rotvec[2] ** 2)
@@ -61,7 +63,7 @@ def quat_exp(rotvec):
     return np.array([np.cos(half), k * rotvec[0], k * rotvec[1], k * rotvec[2]])
 
 
-@njit(cache=True)
+@njit(**JIT)
 def quat_log(quat):
     """Rotation vector (axis * angle, angle in [0, pi]) of a unit quaternion."""
     w = quat[0]
