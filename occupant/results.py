@@ -10,8 +10,11 @@ class Results:
     t: np.ndarray              # (n,) s
     q: np.ndarray              # (n, nq)
     v: np.ndarray              # (n, nv)
+    vdot: np.ndarray           # (n, nv) accelerations at the samples
     body_com: np.ndarray       # (n, nb, 3) m, world frame
     body_poses: np.ndarray     # (n, nb, 4, 4) world transforms of the body frames
+    base_poses: np.ndarray     # (n, 4, 4) world transform of the base frame B0 (the vehicle)
+    base_states: np.ndarray    # (n, 12) B0 spatial velocity and acceleration minus gravity, B0 axes
     energy: dict               # name -> (n,) J: kinetic, potential, total
     body_names: list
     dof_names: list

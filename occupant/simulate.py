@@ -110,17 +110,24 @@ def _results(model, system, t, y, stats, events, status, message, with_energy):
     q, v = y[:, :nq], y[:, nq:]
     data = model.make_data()
     poses = np.zeros((len(t), model.nb, 4, 4))
+    base_poses = np.zeros((len(t), 4, 4))
+    base_states = np.zeros((len(t), 12))
+    vdot = np.zeros_like(v)
     kinetic, potential = np.zeros(len(t)), np.zeros(len(t))
     for k in range(len(t)):
         base_pose = system.base_pose(t[k])
+        base_poses[k, :3, :3], base_poses[k, :3, 3], base_poses[k, 3, 3] = base_pose[0], base_pose[1], 1.0
         poses[k] = body_poses(model, data, q[k], base_pose)
+        vdot[k] = system.rhs(t[k], y[k])[nq:]
+        base_states[k] = system.ws.base
         if with_energy:
             base = system.base_motion.spatial_state(t[k], (0, 0, 0)) if system.base_motion else None
             kinetic[k] = kinetic_energy(model, data, q[k], v[k], base=base)
             potential[k] = potential_energy(model, data, q[k], system.gravity, base_pose)
     com = np.einsum("nbij,bj->nbi", poses[:, :, :3, :3], model.body_com) + poses[:, :, :3, 3]
     energy = {"kinetic": kinetic, "potential": potential, "total": kinetic + potential} if with_energy else {}
-    return Results(t=t, q=q, v=v, body_com=com, body_poses=poses, energy=energy,
+    return Results(t=t, q=q, v=v, vdot=vdot, body_com=com, body_poses=poses, base_poses=base_poses,
+                   base_states=base_states, energy=energy,
                    body_names=list(model.body_names), dof_names=list(model.dof_names),
                    events=events, stats=stats, status=status, message=message,
                    provenance={"occupant_version": __version__, "model": model.name})
