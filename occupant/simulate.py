@@ -2,11 +2,11 @@
 import numpy as np
 
 from occupant import __version__
-from occupant.dynamics.api import body_poses
-from occupant.dynamics.energy import kinetic_energy, potential_energy
+from occupant.dynamics.energy import kinetic_energy
 from occupant.integrate.driver import solve
 from occupant.integrate.fixed_step import EULER, RK4 as RK4_METHOD, run_fixed_step
 from occupant.integrate.integrators import RK4, DormandPrince5, SemiImplicitEuler
+from occupant.integrate.pipeline import sample_outputs
 from occupant.integrate.system import MultibodySystem
 from occupant.model.model import ModelError
 from occupant.results import Results
@@ -106,26 +106,29 @@ def _run_compiled(system, integrator, y0, dt, t_end, stride, progress):
 
 
 def _results(model, system, t, y, stats, events, status, message, with_energy):
-    nq = model.nq
+    nq, n = model.nq, len(t)
     q, v = y[:, :nq], y[:, nq:]
-    data = model.make_data()
-    poses = np.zeros((len(t), model.nb, 4, 4))
-    base_poses = np.zeros((len(t), 4, 4))
-    base_states = np.zeros((len(t), 12))
+    poses = np.zeros((n, model.nb, 4, 4))
     vdot = np.zeros_like(v)
-    kinetic, potential = np.zeros(len(t)), np.zeros(len(t))
-    for k in range(len(t)):
-        base_pose = system.base_pose(t[k])
-        base_poses[k, :3, :3], base_poses[k, :3, 3], base_poses[k, 3, 3] = base_pose[0], base_pose[1], 1.0
-        poses[k] = body_poses(model, data, q[k], base_pose)
-        vdot[k] = system.rhs(t[k], y[k])[nq:]
-        base_states[k] = system.ws.base
-        if with_energy:
+    base_states = np.zeros((n, 12))
+    sample_outputs(*system.kernel_args, np.ascontiguousarray(t), np.ascontiguousarray(y),
+                   model.body_link, system.ws, np.zeros((model.nl, 3, 3)), np.zeros((model.nl, 3)),
+                   poses, vdot, base_states)
+    base_poses = np.tile(np.eye(4), (n, 1, 1))
+    if system.base_motion is not None:
+        for k in range(n):
+            base_poses[k, :3, :3], base_poses[k, :3, 3] = system.base_pose(t[k])
+        poses = np.einsum("nij,nbjk->nbik", base_poses, poses)
+    com = np.einsum("nbij,bj->nbi", poses[:, :, :3, :3], model.body_com) + poses[:, :, :3, 3]
+    energy = {}
+    if with_energy:
+        data = model.make_data()
+        kinetic = np.zeros(n)
+        for k in range(n):
             base = system.base_motion.spatial_state(t[k], (0, 0, 0)) if system.base_motion else None
             kinetic[k] = kinetic_energy(model, data, q[k], v[k], base=base)
-            potential[k] = potential_energy(model, data, q[k], system.gravity, base_pose)
-    com = np.einsum("nbij,bj->nbi", poses[:, :, :3, :3], model.body_com) + poses[:, :, :3, 3]
-    energy = {"kinetic": kinetic, "potential": potential, "total": kinetic + potential} if with_energy else {}
+        potential = -(com @ system.gravity) @ model.body_mass
+        energy = {"kinetic": kinetic, "potential": potential, "total": kinetic + potential}
     return Results(t=t, q=q, v=v, vdot=vdot, body_com=com, body_poses=poses, base_poses=base_poses,
                    base_states=base_states, energy=energy,
                    body_names=list(model.body_names), dof_names=list(model.dof_names),

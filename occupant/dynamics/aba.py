@@ -2,14 +2,14 @@
 
 Featherstone, Rigid Body Dynamics Algorithms (2008), table 7.1, for links of up to six dofs with
 constant motion subspaces S in link coordinates (so the velocity-product term is c = v x vJ).
+Written with explicit indices rather than array views: views cost a reference count each, which
+dominated the run time of the first version.
 """
 import numpy as np
 from numba import njit
 
 from occupant.jit import JIT
-
-from occupant.dynamics.spatial_ops import (placements, x_mul, xt_mul_add, cross_motion,
-                                           cross_force_add, mat6_vec, congruence_add)
+from occupant.dynamics.spatial_ops import placements
 
 
 @njit(**JIT)
@@ -44,93 +44,155 @@ def aba(tree, q, v, tau, base, f_ext, X_up, R_up, p_up, vel, acc, cvp, I_A, p_A,
     so that nothing is allocated per call)."""
     placements(tree, q, R_up, p_up, X_up)
     nl = tree.parent.shape[0]
+    parent, srows, nvs, vidx = tree.parent, tree.srows, tree.nv, tree.vidx
+    inertia = tree.inertia
     W = work[0]
-    tmp66 = work[1, :, :6]
-    Ia = work[1, :, 6:]
-    vJ, Iv, tmp6, pa, Du = work[2, 0, :6], work[2, 1, :6], work[2, 2, :6], work[2, 3, :6], work[2, 4, :6]
+    T = work[1]          # T[:, :6] tmp66, T[:, 6:] Ia
+    s = work[2]          # rows: 0 vJ, 1 Iv, 2 tmp6, 3 pa, 4 Du, 5 parent vector
     # pass 1: velocities, velocity-product accelerations, rigid-body inertias and bias forces
     for i in range(nl):
-        vJ[:] = 0.0
-        k0 = tree.vidx[i]
-        for k in range(tree.nv[i]):
-            vJ[tree.srows[i, k]] += v[k0 + k]
-        par = tree.parent[i]
-        if par < 0:
-            x_mul(X_up[i], base[0:6], vel[i])
-        else:
-            x_mul(X_up[i], vel[par], vel[i])
+        par = parent[i]
         for r in range(6):
-            vel[i, r] += vJ[r]
-        cross_motion(vel[i], vJ, cvp[i])
-        I_A[i, :, :] = tree.inertia[i]
-        mat6_vec(tree.inertia[i], vel[i], Iv)
+            s[0, r] = 0.0
+            s[5, r] = base[r] if par < 0 else vel[par, r]
+        k0 = vidx[i]
+        for k in range(nvs[i]):
+            s[0, srows[i, k]] += v[k0 + k]
+        # v_i = X v_parent + vJ   (X upper-right block is zero)
+        for r in range(3):
+            vel[i, r] = X_up[i, r, 0] * s[5, 0] + X_up[i, r, 1] * s[5, 1] + X_up[i, r, 2] * s[5, 2] + s[0, r]
+        for r in range(3, 6):
+            acc_ = s[0, r]
+            for c in range(6):
+                acc_ += X_up[i, r, c] * s[5, c]
+            vel[i, r] = acc_
+        w0, w1, w2, l0, l1, l2 = vel[i, 0], vel[i, 1], vel[i, 2], vel[i, 3], vel[i, 4], vel[i, 5]
+        j0, j1, j2, j3, j4, j5 = s[0, 0], s[0, 1], s[0, 2], s[0, 3], s[0, 4], s[0, 5]
+        # c = v x vJ (RBDA eq. 2.31)
+        cvp[i, 0] = w1 * j2 - w2 * j1
+        cvp[i, 1] = w2 * j0 - w0 * j2
+        cvp[i, 2] = w0 * j1 - w1 * j0
+        cvp[i, 3] = w1 * j5 - w2 * j4 + l1 * j2 - l2 * j1
+        cvp[i, 4] = w2 * j3 - w0 * j5 + l2 * j0 - l0 * j2
+        cvp[i, 5] = w0 * j4 - w1 * j3 + l0 * j1 - l1 * j0
+        # p_A = v x* (I v) - f_ext (RBDA eq. 2.32)
         for r in range(6):
-            p_A[i, r] = -f_ext[i, r]
-        cross_force_add(vel[i], Iv, p_A[i])
+            acc_ = 0.0
+            for c in range(6):
+                I_A[i, r, c] = inertia[i, r, c]
+                acc_ += inertia[i, r, c] * vel[i, c]
+            s[1, r] = acc_
+        f0, f1, f2, f3, f4, f5 = s[1, 0], s[1, 1], s[1, 2], s[1, 3], s[1, 4], s[1, 5]
+        p_A[i, 0] = w1 * f2 - w2 * f1 + l1 * f5 - l2 * f4 - f_ext[i, 0]
+        p_A[i, 1] = w2 * f0 - w0 * f2 + l2 * f3 - l0 * f5 - f_ext[i, 1]
+        p_A[i, 2] = w0 * f1 - w1 * f0 + l0 * f4 - l1 * f3 - f_ext[i, 2]
+        p_A[i, 3] = w1 * f5 - w2 * f4 - f_ext[i, 3]
+        p_A[i, 4] = w2 * f3 - w0 * f5 - f_ext[i, 4]
+        p_A[i, 5] = w0 * f4 - w1 * f3 - f_ext[i, 5]
     # pass 2: articulated-body inertias and bias forces, leaves to root
     for i in range(nl - 1, -1, -1):
-        n = tree.nv[i]
-        k0 = tree.vidx[i]
-        for k in range(n):
-            rk = tree.srows[i, k]
+        n = nvs[i]
+        k0 = vidx[i]
+        par = parent[i]
+        if n == 1:
+            rk = srows[i, 0]
             for r in range(6):
-                U[i, r, k] = I_A[i, r, rk]
-            u[i, k] = tau[k0 + k] - p_A[i, rk]
-        if n > 0:
+                U[i, r, 0] = I_A[i, r, rk]
+            d_inv = 1.0 / I_A[i, rk, rk]
+            D_inv[i, 0, 0] = d_inv
+            u[i, 0] = tau[k0] - p_A[i, rk]
+            if par < 0:
+                continue
+            du = d_inv * u[i, 0]
+            # Ia = I_A - U U^T / D ; pa = p_A + Ia c + U u / D
+            for r in range(6):
+                ur = U[i, r, 0] * d_inv
+                for c in range(6):
+                    T[r, 6 + c] = I_A[i, r, c] - ur * U[i, c, 0]
+            for r in range(6):
+                acc_ = p_A[i, r] + U[i, r, 0] * du
+                for c in range(6):
+                    acc_ += T[r, 6 + c] * cvp[i, c]
+                s[3, r] = acc_
+        else:
             for k in range(n):
-                for l in range(n):
-                    tmp66[k, l] = U[i, tree.srows[i, k], l]
-            small_spd_inverse(tmp66, n, W, D_inv[i])
-        par = tree.parent[i]
-        if par < 0:
-            continue
-        # Ia = I_A - U D^-1 U^T ;  pa = p_A + Ia c + U D^-1 u
-        for r in range(6):
-            for c in range(6):
-                Ia[r, c] = I_A[i, r, c]
-        for k in range(n):
-            s = 0.0
-            for l in range(n):
-                s += D_inv[i, k, l] * u[i, l]
-            Du[k] = s
-        for r in range(6):
-            for k in range(n):
-                s = 0.0
-                for l in range(n):
-                    s += U[i, r, l] * D_inv[i, l, k]
-                tmp6[k] = s
-            for c in range(6):
-                s = 0.0
+                rk = srows[i, k]
+                for r in range(6):
+                    U[i, r, k] = I_A[i, r, rk]
+                u[i, k] = tau[k0 + k] - p_A[i, rk]
+            if n > 0:
                 for k in range(n):
-                    s += tmp6[k] * U[i, c, k]
-                Ia[r, c] -= s
-        mat6_vec(Ia, cvp[i], pa)
-        for r in range(6):
-            s = 0.0
+                    for l in range(n):
+                        T[k, l] = U[i, srows[i, k], l]
+                small_spd_inverse(T, n, W, D_inv[i])
+            if par < 0:
+                continue
             for k in range(n):
-                s += U[i, r, k] * Du[k]
-            pa[r] += p_A[i, r] + s
-        congruence_add(X_up[i], Ia, tmp66, I_A[par])
-        xt_mul_add(X_up[i], pa, p_A[par])
+                acc_ = 0.0
+                for l in range(n):
+                    acc_ += D_inv[i, k, l] * u[i, l]
+                s[4, k] = acc_
+            for r in range(6):
+                for k in range(n):  # row r of U D^-1
+                    acc_ = 0.0
+                    for l in range(n):
+                        acc_ += U[i, r, l] * D_inv[i, l, k]
+                    s[2, k] = acc_
+                for c in range(6):
+                    acc_ = I_A[i, r, c]
+                    for k in range(n):
+                        acc_ -= s[2, k] * U[i, c, k]
+                    T[r, 6 + c] = acc_
+            for r in range(6):
+                acc_ = p_A[i, r]
+                for k in range(n):
+                    acc_ += U[i, r, k] * s[4, k]
+                for c in range(6):
+                    acc_ += T[r, 6 + c] * cvp[i, c]
+                s[3, r] = acc_
+        # I_A[par] += X^T Ia X ; p_A[par] += X^T pa   (T[:, :6] = Ia X, using X's zero block)
+        for r in range(6):
+            for c in range(3):
+                T[r, c] = (T[r, 6] * X_up[i, 0, c] + T[r, 7] * X_up[i, 1, c] + T[r, 8] * X_up[i, 2, c]
+                           + T[r, 9] * X_up[i, 3, c] + T[r, 10] * X_up[i, 4, c] + T[r, 11] * X_up[i, 5, c])
+            for c in range(3, 6):
+                T[r, c] = T[r, 9] * X_up[i, 3, c] + T[r, 10] * X_up[i, 4, c] + T[r, 11] * X_up[i, 5, c]
+        for r in range(6):
+            for c in range(r, 6):
+                acc_ = X_up[i, 3, r] * T[3, c] + X_up[i, 4, r] * T[4, c] + X_up[i, 5, r] * T[5, c]
+                if r < 3:
+                    acc_ += X_up[i, 0, r] * T[0, c] + X_up[i, 1, r] * T[1, c] + X_up[i, 2, r] * T[2, c]
+                I_A[par, r, c] += acc_
+                if c != r:
+                    I_A[par, c, r] += acc_
+        for c in range(3):
+            p_A[par, c] += (X_up[i, 0, c] * s[3, 0] + X_up[i, 1, c] * s[3, 1] + X_up[i, 2, c] * s[3, 2]
+                            + X_up[i, 3, c] * s[3, 3] + X_up[i, 4, c] * s[3, 4] + X_up[i, 5, c] * s[3, 5])
+        for c in range(3, 6):
+            p_A[par, c] += X_up[i, 3, c] * s[3, 3] + X_up[i, 4, c] * s[3, 4] + X_up[i, 5, c] * s[3, 5]
     # pass 3: accelerations, root to leaves
     for i in range(nl):
-        par = tree.parent[i]
-        if par < 0:
-            x_mul(X_up[i], base[6:12], acc[i])
-        else:
-            x_mul(X_up[i], acc[par], acc[i])
+        par = parent[i]
         for r in range(6):
-            acc[i, r] += cvp[i, r]
-        n = tree.nv[i]
-        k0 = tree.vidx[i]
+            s[5, r] = base[6 + r] if par < 0 else acc[par, r]
+        for r in range(3):
+            acc[i, r] = X_up[i, r, 0] * s[5, 0] + X_up[i, r, 1] * s[5, 1] + X_up[i, r, 2] * s[5, 2] + cvp[i, r]
+        for r in range(3, 6):
+            acc_ = cvp[i, r]
+            for c in range(6):
+                acc_ += X_up[i, r, c] * s[5, c]
+            acc[i, r] = acc_
+        n = nvs[i]
+        k0 = vidx[i]
         for k in range(n):
-            s = u[i, k]
+            acc_ = u[i, k]
             for r in range(6):
-                s -= U[i, r, k] * acc[i, r]
-            Du[k] = s
+                acc_ -= U[i, r, k] * acc[i, r]
+            s[4, k] = acc_
         for k in range(n):
-            s = 0.0
+            acc_ = 0.0
             for l in range(n):
-                s += D_inv[i, k, l] * Du[l]
-            vdot[k0 + k] = s
-            acc[i, tree.srows[i, k]] += s
+                acc_ += D_inv[i, k, l] * s[4, l]
+            vdot[k0 + k] = acc_
+        for k in range(n):
+            acc[i, srows[i, k]] += vdot[k0 + k]

@@ -8,7 +8,7 @@ X = [[R^T, 0], [-R^T [p]x, R^T]] (RBDA eq. 2.24) and X^T carries forces from lin
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT
+from occupant.jit import JIT, JIT_INLINE
 
 from occupant.model.joint_types import JointType
 
@@ -18,61 +18,62 @@ SPHERICAL = int(JointType.SPHERICAL)
 FREE = int(JointType.FREE)
 
 
-@njit(**JIT)
-def link_placement(tree, q, i, R_out, p_out):
-    """Pose (R, p) of link i in its parent link: joint frame, then the joint's own motion."""
-    R_pj = tree.R_pj[i]
-    p_pj = tree.p_pj[i]
+@njit(**JIT_INLINE)
+def link_placement(tree, q, i, R_up, p_up):
+    """Pose (R_up[i], p_up[i]) of link i in its parent link: joint frame, then the joint's motion.
+    (Indexed rather than sliced: array views cost a reference count each.)"""
     jt = tree.jtype[i]
     k = tree.qidx[i]
+    R_pj, p_pj = tree.R_pj, tree.p_pj
     for r in range(3):
-        p_out[r] = p_pj[r]
+        p_up[i, r] = p_pj[i, r]
     if jt == REVOLUTE:
         c, s = np.cos(q[k]), np.sin(q[k])
         for r in range(3):
-            R_out[r, 0] = R_pj[r, 0] * c + R_pj[r, 1] * s
-            R_out[r, 1] = -R_pj[r, 0] * s + R_pj[r, 1] * c
-            R_out[r, 2] = R_pj[r, 2]
+            a0, a1 = R_pj[i, r, 0], R_pj[i, r, 1]
+            R_up[i, r, 0] = a0 * c + a1 * s
+            R_up[i, r, 1] = -a0 * s + a1 * c
+            R_up[i, r, 2] = R_pj[i, r, 2]
     elif jt == PRISMATIC:
         for r in range(3):
             for col in range(3):
-                R_out[r, col] = R_pj[r, col]
-            p_out[r] += R_pj[r, 2] * q[k]
+                R_up[i, r, col] = R_pj[i, r, col]
+            p_up[i, r] += R_pj[i, r, 2] * q[k]
     elif jt == SPHERICAL or jt == FREE:
         kq = k + 3 if jt == FREE else k
         w, x, y, z = q[kq], q[kq + 1], q[kq + 2], q[kq + 3]
-        # rotation matrix of the quaternion, by columns (as quat_to_matrix)
+        # rotation matrix of the quaternion (as quat_to_matrix)
         c00, c10, c20 = 1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)
         c01, c11, c21 = 2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)
         c02, c12, c22 = 2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)
         for r in range(3):
-            a0, a1, a2 = R_pj[r, 0], R_pj[r, 1], R_pj[r, 2]
-            R_out[r, 0] = a0 * c00 + a1 * c10 + a2 * c20
-            R_out[r, 1] = a0 * c01 + a1 * c11 + a2 * c21
-            R_out[r, 2] = a0 * c02 + a1 * c12 + a2 * c22
-        if jt == FREE:
-            for r in range(3):
-                p_out[r] += R_pj[r, 0] * q[k] + R_pj[r, 1] * q[k + 1] + R_pj[r, 2] * q[k + 2]
+            a0, a1, a2 = R_pj[i, r, 0], R_pj[i, r, 1], R_pj[i, r, 2]
+            R_up[i, r, 0] = a0 * c00 + a1 * c10 + a2 * c20
+            R_up[i, r, 1] = a0 * c01 + a1 * c11 + a2 * c21
+            R_up[i, r, 2] = a0 * c02 + a1 * c12 + a2 * c22
+            if jt == FREE:
+                p_up[i, r] += a0 * q[k] + a1 * q[k + 1] + a2 * q[k + 2]
     else:
         for r in range(3):
             for col in range(3):
-                R_out[r, col] = R_pj[r, col]
+                R_up[i, r, col] = R_pj[i, r, col]
 
 
-@njit(**JIT)
-def plucker(R, p, X):
-    """Fill X (6, 6) with the motion transform parent -> link of the placement (R, p)."""
+@njit(**JIT_INLINE)
+def plucker(R_up, p_up, i, X_up):
+    """Fill X_up[i] with the motion transform parent -> link of the placement (R_up[i], p_up[i])."""
     for r in range(3):
         for col in range(3):
-            X[r, col] = R[col, r]
-            X[r, col + 3] = 0.0
-            X[r + 3, col + 3] = R[col, r]
+            X_up[i, r, col] = R_up[i, col, r]
+            X_up[i, r, col + 3] = 0.0
+            X_up[i, r + 3, col + 3] = R_up[i, col, r]
     # lower-left block: -R^T [p]x
+    p0, p1, p2 = p_up[i, 0], p_up[i, 1], p_up[i, 2]
     for r in range(3):
-        a0, a1, a2 = R[0, r], R[1, r], R[2, r]
-        X[r + 3, 0] = -(a1 * p[2] - a2 * p[1])
-        X[r + 3, 1] = -(a2 * p[0] - a0 * p[2])
-        X[r + 3, 2] = -(a0 * p[1] - a1 * p[0])
+        a0, a1, a2 = R_up[i, 0, r], R_up[i, 1, r], R_up[i, 2, r]
+        X_up[i, r + 3, 0] = -(a1 * p2 - a2 * p1)
+        X_up[i, r + 3, 1] = -(a2 * p0 - a0 * p2)
+        X_up[i, r + 3, 2] = -(a0 * p1 - a1 * p0)
 
 
 @njit(**JIT)
@@ -150,8 +151,8 @@ def forward_kinematics(tree, q, R_up, p_up, X_up, R_world, p_world):
     """Placement of every link in its parent and in the base frame (one forward pass)."""
     nl = tree.parent.shape[0]
     for i in range(nl):
-        link_placement(tree, q, i, R_up[i], p_up[i])
-        plucker(R_up[i], p_up[i], X_up[i])
+        link_placement(tree, q, i, R_up, p_up)
+        plucker(R_up, p_up, i, X_up)
         par = tree.parent[i]
         if par < 0:
             R_world[i, :, :] = R_up[i]
@@ -166,9 +167,9 @@ def forward_kinematics(tree, q, R_up, p_up, X_up, R_world, p_world):
                 p_world[i, r] = p_world[par, r] + s
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def placements(tree, q, R_up, p_up, X_up):
     """Placement of every link in its parent only (what the recursions need)."""
     for i in range(tree.parent.shape[0]):
-        link_placement(tree, q, i, R_up[i], p_up[i])
-        plucker(R_up[i], p_up[i], X_up[i])
+        link_placement(tree, q, i, R_up, p_up)
+        plucker(R_up, p_up, i, X_up)

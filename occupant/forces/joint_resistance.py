@@ -13,7 +13,7 @@ the load is a torque about that axis.
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT
+from occupant.jit import JIT, JIT_INLINE
 
 from occupant.model.joint_types import JointType
 from occupant.spatial.rotation import quat_log
@@ -37,7 +37,7 @@ def _table_load(tables, start, n, x):
     return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def joint_resistance(tree, el, q, v, tau):
     """Add the generalized forces of the joint resistance elements ``el`` (DofForces) to tau."""
     for e in range(el.link.shape[0]):

@@ -5,7 +5,7 @@ Geometric Numerical Integration, 2006, section IV.4)."""
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT
+from occupant.jit import JIT, JIT_INLINE
 
 from occupant.integrate.pipeline import accelerations, state_derivative, integrate_configuration, normalize_quaternions
 
@@ -13,7 +13,7 @@ EULER = 0
 RK4 = 1
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def euler_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, y_out):
     nq = ws.q_unit.shape[0]
     nv = y.shape[0] - nq
@@ -23,7 +23,7 @@ def euler_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, y_out)
     integrate_configuration(tree, y[:nq], y_out[nq:], h, y_out[:nq])
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def rk4_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, k2, k3, k4, tmp, y_out):
     n = y.shape[0]
     state_derivative(tree, forces, tau, table, t0_tab, dt_tab, t, y, ws, k1)

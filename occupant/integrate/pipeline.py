@@ -7,9 +7,10 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT
+from occupant.jit import JIT, JIT_INLINE
 
 from occupant.dynamics.aba import aba
+from occupant.dynamics.spatial_ops import forward_kinematics
 from occupant.forces.joint_resistance import joint_resistance
 from occupant.model.joint_types import JointType
 
@@ -30,7 +31,7 @@ def make_workspace(model):
                      np.zeros(nv), np.zeros(12), np.zeros(model.nq), np.zeros((3, 6, 12)))
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def base_state_at(table, t0, dt, t, out):
     """Linear interpolation of the sampled base spatial state (rows at t0 + k dt)."""
     n = table.shape[0]
@@ -49,7 +50,7 @@ def base_state_at(table, t0, dt, t, out):
         out[r] = (1.0 - w) * table[k, r] + w * table[k + 1, r]
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def normalize_quaternions(tree, q):
     """Project the quaternions of spherical and free links back to unit length."""
     for i in range(tree.parent.shape[0]):
@@ -61,7 +62,7 @@ def normalize_quaternions(tree, q):
                 q[k + r] /= n
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def q_derivative(tree, q, v, qdot):
     """qdot = dq/dt for velocity v: quaternion rate 0.5 quat * (0, omega_child); free-joint
     position rate R(quat) v_linear."""
@@ -85,7 +86,7 @@ def q_derivative(tree, q, v, qdot):
             qdot[k] = v[j]
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def integrate_configuration(tree, q, v, h, q_out):
     """q_out = q (+) h v: exponential map for rotations (quat * exp(h omega)), Euler for the rest."""
     for i in range(tree.parent.shape[0]):
@@ -117,7 +118,7 @@ def integrate_configuration(tree, q, v, h, q_out):
             q_out[k] = q[k] + h * v[j]
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v, ws, vdot):
     """One evaluation of the step pipeline: vdot at (t, q, v)."""
     base_state_at(table, table_t0, table_dt, t, ws.base)
@@ -129,7 +130,7 @@ def accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v,
         ws.cvp, ws.I_A, ws.p_A, ws.U, ws.D_inv, ws.u, ws.work, vdot)
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def state_derivative(tree, forces, tau_applied, table, table_t0, table_dt, t, y, ws, ydot):
     """ydot for y = (q, v): (q', vdot)."""
     nq = ws.q_unit.shape[0]
@@ -137,3 +138,24 @@ def state_derivative(tree, forces, tau_applied, table, table_t0, table_dt, t, y,
     v = y[nq:]
     accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v, ws, ydot[nq:])
     q_derivative(tree, ws.q_unit, v, ydot[:nq])
+
+
+@njit(**JIT)
+def sample_outputs(tree, forces, tau_applied, table, table_t0, table_dt, t, Y, body_link, ws,
+                   R_world, p_world, poses, vdot, base_states):
+    """For every sample k: accelerations vdot[k], the base-frame poses (nb, 4, 4) of the bodies and
+    the base state the step used, in one compiled pass over the recorded states Y (n, nq + nv)."""
+    nq = ws.q_unit.shape[0]
+    for k in range(t.shape[0]):
+        accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t[k], Y[k, :nq],
+                      Y[k, nq:], ws, vdot[k])
+        base_states[k, :] = ws.base
+        forward_kinematics(tree, ws.q_unit, ws.R_up, ws.p_up, ws.X_up, R_world, p_world)
+        for b in range(body_link.shape[0]):
+            lk = body_link[b]
+            for r in range(3):
+                for c in range(3):
+                    poses[k, b, r, c] = R_world[lk, r, c]
+                poses[k, b, r, 3] = p_world[lk, r]
+                poses[k, b, 3, r] = 0.0
+            poses[k, b, 3, 3] = 1.0

@@ -1,0 +1,193 @@
+"""Virtual sensor declarations: what is measured, where, and under which ISO-MME code.
+
+Every sensor is a frozen dataclass. Points on a segment are given in the *segment frame* of the
+model file (for the dummies: origin at the segment's proximal joint centre, x forward, y left,
+z up in the reference posture), as three numbers in m, as ``"cg"`` (the segment's centre of
+mass) or through a marker of that segment. Readings come out in the segment's axes with SAE
+J211 polarity (x forward, y right, z down), i.e. the model-frame components (x, y, z) become
+(x, -y, -z) at the sensor edge (crash-domain-facts.md 0.1).
+
+ISO/TS 13499 channel codes are assembled from the sensor's ``location`` (4 characters, e.g.
+``HEAD``), ``fine1`` and ``fine2`` (2 characters each, e.g. ``UP`` and ``00``); the test object,
+seat position, dummy type and filter class come from ``occupant.sensors.evaluate``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "SensorError", "Accelerometer", "AngularVelocitySensor", "AngularAccelerationSensor",
+    "LoadCell", "DisplacementSensor", "ArraySensor", "SENSOR_KINDS",
+]
+
+
+class SensorError(ValueError):
+    """A sensor declaration that cannot be evaluated on the model or results given."""
+
+
+_CODE_CHARS = re.compile(r"[0-9A-Z]+")
+DIRECTIONS = ("x", "y", "z", "r")
+
+
+def check_code_part(value, length, what):
+    """Raise SensorError unless ``value`` is ``length`` characters of digits and upper-case letters."""
+    if not (isinstance(value, str) and len(value) == length and _CODE_CHARS.fullmatch(value)):
+        raise SensorError(f"{what}: expected {length} characters of digits and upper-case letters "
+                          f"(ISO/TS 13499 channel code field), got {value!r}")
+    return value
+
+
+def check_point(point, what):
+    """``None``, ``"cg"`` or three finite numbers (m) -> normalised value."""
+    if point is None or point == "cg":
+        return point
+    try:
+        xyz = tuple(float(c) for c in point)
+    except (TypeError, ValueError):
+        xyz = ()
+    if len(xyz) != 3 or not all(abs(c) < float("inf") for c in xyz) or isinstance(point, str):
+        raise SensorError(f"{what}: expected \"cg\" or [x, y, z] in m in the segment frame, got {point!r}")
+    return xyz
+
+
+@dataclass(frozen=True)
+class _Located:
+    """Common fields: channel-name prefix and the ISO-MME location fields."""
+    name: str
+    location: str = "0000"   # ISO-MME main location, 4 characters (HEAD, CHST, PELV, NECK, FEMR, ...)
+    fine1: str = "00"        # fine location 1 (UP, LO, LE, RI, 00, ...)
+    fine2: str = "00"        # fine location 2 (00, 01, ...)
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise SensorError(f"sensor name: expected a non-empty string, got {self.name!r}")
+        check_code_part(self.location, 4, f"sensor '{self.name}'.location")
+        check_code_part(self.fine1, 2, f"sensor '{self.name}'.fine1")
+        check_code_part(self.fine2, 2, f"sensor '{self.name}'.fine2")
+
+
+@dataclass(frozen=True)
+class _OnSegment(_Located):
+    body: str = ""
+    point: object = "cg"     # "cg", (x, y, z) m in the segment frame, or None with a marker
+    marker: str | None = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        if not isinstance(self.body, str) or not self.body:
+            raise SensorError(f"sensor '{self.name}'.body: expected a segment name, got {self.body!r}")
+        if self.marker is not None:
+            if not isinstance(self.marker, str) or not self.marker:
+                raise SensorError(f"sensor '{self.name}'.marker: expected a marker name, got {self.marker!r}")
+            if self.point not in (None, "cg"):
+                raise SensorError(f"sensor '{self.name}': give either point or marker, not both")
+            object.__setattr__(self, "point", None)
+        else:
+            object.__setattr__(self, "point", check_point(self.point, f"sensor '{self.name}'.point"))
+
+
+@dataclass(frozen=True)
+class Accelerometer(_OnSegment):
+    """Tri-axial linear accelerometer fixed to ``body`` at ``point``: the acceleration of that
+    point relative to the inertial frame minus gravity (specific force, m/s^2), in the segment's
+    J211 axes. At rest upright it reads -9.81 m/s^2 along z (J211 z points down, the specific
+    force of a body resting against gravity points up)."""
+    kind = "accelerometer"
+
+
+@dataclass(frozen=True)
+class AngularVelocitySensor(_OnSegment):
+    """Tri-axial angular rate sensor: the segment's absolute angular velocity (rad/s) in its J211
+    axes (the base's rotation included)."""
+    kind = "angular_velocity"
+
+
+@dataclass(frozen=True)
+class AngularAccelerationSensor(_OnSegment):
+    """The segment's absolute angular acceleration (rad/s^2) in its J211 axes."""
+    kind = "angular_acceleration"
+
+
+@dataclass(frozen=True)
+class LoadCell(_OnSegment):
+    """Six-axis load cell (Fx Fy Fz in N, Mx My Mz in N*m) from the reaction of ``joint``.
+
+    The reading is the load exerted *on* ``body`` (the joint's parent or child segment) by the
+    segment on the other side of the joint, moments taken about ``point`` (segment frame of
+    ``body``; ``None``: the joint centre), components in ``body``'s J211 axes. J211 wants the
+    load on the part above the cell in the standing posture, so ``body`` is that part: the head
+    for the upper neck (Fz > 0 tension, My > 0 flexion), the upper leg for a femur cell read
+    across the knee (Fz < 0 compression). Mass between the joint and ``point`` is neglected
+    (the moment is transferred statically). External forces on the subtree count only if
+    ``evaluate`` is given them (``f_ext``)."""
+    kind = "load_cell"
+    point: object = None     # (x, y, z) m in the segment frame of body; None: the joint centre
+    joint: str = ""
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.point == "cg":
+            raise SensorError(f"sensor '{self.name}'.point: a load cell needs [x, y, z] or the joint centre (omit point)")
+        if not isinstance(self.joint, str) or not self.joint:
+            raise SensorError(f"sensor '{self.name}'.joint: expected a joint name, got {self.joint!r}")
+
+
+@dataclass(frozen=True)
+class DisplacementSensor(_OnSegment):
+    """Displacement of a point of ``to_body`` relative to a point of ``body`` (m), in ``body``'s
+    J211 axes; ``directions`` among x, y, z and r (change of the distance between the points).
+    With ``relative`` the first sample is subtracted, so the channel is the change since t0:
+    for a sternum point measured from a spine point, chest compression is negative (J211)."""
+    kind = "displacement"
+    to_body: str = ""
+    to_point: object = "cg"
+    to_marker: str | None = None
+    directions: tuple = ("x", "y", "z")
+    relative: bool = True
+
+    def __post_init__(self):
+        super().__post_init__()
+        if not isinstance(self.to_body, str) or not self.to_body:
+            raise SensorError(f"sensor '{self.name}'.to_body: expected a segment name, got {self.to_body!r}")
+        if self.to_marker is not None:
+            if self.to_point not in (None, "cg"):
+                raise SensorError(f"sensor '{self.name}': give either to_point or to_marker, not both")
+            object.__setattr__(self, "to_point", None)
+        else:
+            object.__setattr__(self, "to_point", check_point(self.to_point, f"sensor '{self.name}'.to_point"))
+        dirs = tuple(self.directions) if not isinstance(self.directions, str) else ()
+        if not dirs or any(d not in DIRECTIONS for d in dirs) or len(set(dirs)) != len(dirs):
+            raise SensorError(f"sensor '{self.name}'.directions: expected distinct entries among "
+                              f"{', '.join(DIRECTIONS)}, got {self.directions!r}")
+        object.__setattr__(self, "directions", dirs)
+        object.__setattr__(self, "relative", bool(self.relative))
+
+
+@dataclass(frozen=True)
+class ArraySensor(_Located):
+    """Generic hook for forces that other parts of the solver record (belt segment forces,
+    contact forces): the channel is ``results.<source>`` ((n,) array, a column ``index`` of an
+    (n, k) array, or ``results.<attr>[<key>]`` when ``source`` is ``"attr/key"`` and the attribute
+    is a dict), taken as is (the producer owns the sign), linearly resampled."""
+    kind = "array"
+    source: str = ""
+    unit: str = ""
+    dimension: str = "FO"    # ISO-MME physical dimension (FO force, MO moment, DS displacement, ...)
+    direction: str = "0"     # ISO-MME direction character (X, Y, Z, R, 0)
+    index: int | None = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        if not isinstance(self.source, str) or not self.source:
+            raise SensorError(f"sensor '{self.name}'.source: expected the name of a results array, got {self.source!r}")
+        if not isinstance(self.unit, str) or not self.unit.strip():
+            raise SensorError(f"sensor '{self.name}'.unit: expected a unit such as 'N', got {self.unit!r}")
+        check_code_part(self.dimension, 2, f"sensor '{self.name}'.dimension")
+        check_code_part(self.direction, 1, f"sensor '{self.name}'.direction")
+        if self.index is not None and (isinstance(self.index, bool) or not isinstance(self.index, int) or self.index < 0):
+            raise SensorError(f"sensor '{self.name}'.index: expected a column index >= 0, got {self.index!r}")
+
+
+SENSOR_KINDS = {c.kind: c for c in (Accelerometer, AngularVelocitySensor, AngularAccelerationSensor,
+                                    LoadCell, DisplacementSensor, ArraySensor)}

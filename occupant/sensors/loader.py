@@ -1,0 +1,154 @@
+"""Sensor declarations from TOML: ``[[sensor]]`` tables, validated with the key path.
+
+Example (a scenario or model file, or a file of its own)::
+
+    [[sensor]]
+    kind = "accelerometer"          # accelerometer | angular_velocity | angular_acceleration
+    name = "Head CG"                #   | load_cell | displacement | array
+    body = "head"
+    point = "cg"                    # "cg" or [x, y, z] m in the segment frame; or marker = "..."
+
+    [[sensor]]
+    kind = "load_cell"
+    name = "Upper neck"
+    joint = "upper_neck"
+    body = "head"                   # the load on this segment, in its axes (the part above the cell)
+    point = [0.0, 0.0, 0.01778]     # omit for the joint centre
+    location = "NECK"
+    fine1 = "UP"
+
+``location`` defaults from the segment (head HEAD, upper_torso CHST, pelvis PELV, neck NECK,
+lumbar LUSP, upper_leg FEMR, lower_leg TIBI, foot FOOT, upper_arm/lower_arm ARMS? no: must be
+given), ``fine1`` from the side (left_ LE, right_ RI, else 00).
+"""
+from __future__ import annotations
+
+import pathlib
+import tomllib
+
+from occupant.sensors.declarations import DIRECTIONS, SENSOR_KINDS, SensorError
+
+__all__ = ["SensorFileError", "load_sensors", "default_location"]
+
+#: ISO-MME main location of a dummy segment (ISO/TS 13499 RED B, crash-domain-facts.md 3.4)
+SEGMENT_LOCATIONS = {"head": "HEAD", "neck": "NECK", "upper_torso": "CHST", "lumbar": "LUSP",
+                     "pelvis": "PELV", "upper_leg": "FEMR", "lower_leg": "TIBI"}
+
+_COMMON = {"kind", "name", "location", "fine1", "fine2"}
+_KEYS = {
+    "accelerometer": _COMMON | {"body", "point", "marker"},
+    "angular_velocity": _COMMON | {"body", "point", "marker"},
+    "angular_acceleration": _COMMON | {"body", "point", "marker"},
+    "load_cell": _COMMON | {"joint", "body", "point", "marker"},
+    "displacement": _COMMON | {"body", "point", "marker", "to_body", "to_point", "to_marker",
+                               "directions", "relative"},
+    "array": _COMMON | {"source", "unit", "dimension", "direction", "index"},
+}
+_REQUIRED = {
+    "accelerometer": ("body",), "angular_velocity": ("body",), "angular_acceleration": ("body",),
+    "load_cell": ("joint", "body"), "displacement": ("body", "to_body"),
+    "array": ("source", "unit", "location"),
+}
+
+
+class SensorFileError(SensorError):
+    """A sensor table that does not validate: names the file, the key path, the bad value and
+    what is accepted."""
+
+    def __init__(self, where, key, problem, accepted=None):
+        msg = f"{where}: {key}: {problem}"
+        if accepted:
+            msg += f" (accepted: {accepted})"
+        super().__init__(msg)
+
+
+def default_location(body):
+    """(location, fine1) of a segment name: ``left_upper_leg`` -> ("FEMR", "LE")."""
+    side, base = "00", body
+    for prefix, code in (("left_", "LE"), ("right_", "RI")):
+        if body.startswith(prefix):
+            side, base = code, body[len(prefix):]
+    return SEGMENT_LOCATIONS.get(base), side
+
+
+def load_sensors(source, model=None):
+    """Tuple of sensor declarations from ``source``: a path to a TOML file, or an already parsed
+    table (dict) holding a ``sensor`` array of tables. With ``model`` the segment, joint and
+    marker names are checked against it as well."""
+    if isinstance(source, (str, pathlib.Path)):
+        where = str(source)
+        try:
+            with open(source, "rb") as fh:
+                table = tomllib.load(fh)
+        except OSError as err:
+            raise SensorFileError(where, "", f"cannot read: {err.strerror}") from None
+        except tomllib.TOMLDecodeError as err:
+            raise SensorFileError(where, "", f"not valid TOML: {err}", "TOML 1.0") from None
+    elif isinstance(source, dict):
+        where, table = "<sensor table>", source
+    else:
+        raise SensorFileError("<sensor table>", "", f"expected a path or a dict, got {type(source).__name__}")
+    entries = table.get("sensor", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise SensorFileError(where, "sensor", "expected an array of tables ([[sensor]])")
+    out, seen = [], set()
+    for i, e in enumerate(entries):
+        out.append(_one(e, where, f"sensor[{i}]", model))
+        if out[-1].name in seen:
+            raise SensorFileError(where, f"sensor[{i}].name", f"duplicate sensor name {out[-1].name!r}",
+                                  "a name used once")
+        seen.add(out[-1].name)
+    return tuple(out)
+
+
+def _one(e, where, path, model):
+    kind = e.get("kind")
+    if kind not in SENSOR_KINDS:
+        raise SensorFileError(where, f"{path}.kind", f"unknown kind {kind!r}", ", ".join(SENSOR_KINDS))
+    unknown = sorted(set(e) - _KEYS[kind])
+    if unknown:
+        raise SensorFileError(where, f"{path}.{unknown[0]}", f"unknown key for kind '{kind}'",
+                              ", ".join(sorted(_KEYS[kind])))
+    if "name" not in e or not isinstance(e["name"], str) or not e["name"].strip():
+        raise SensorFileError(where, f"{path}.name", f"expected a non-empty string, got {e.get('name')!r}")
+    for key in _REQUIRED[kind]:
+        if key not in e:
+            raise SensorFileError(where, f"{path}.{key}", f"missing (required for kind '{kind}')")
+    for key in ("body", "to_body", "joint", "marker", "to_marker", "source", "unit"):
+        if key in e and (not isinstance(e[key], str) or not e[key]):
+            raise SensorFileError(where, f"{path}.{key}", f"expected a non-empty string, got {e[key]!r}")
+    if kind == "displacement":
+        d = e.get("directions", ["x", "y", "z"])
+        if not isinstance(d, list) or not d or any(x not in DIRECTIONS for x in d):
+            raise SensorFileError(where, f"{path}.directions", f"bad value {d!r}",
+                                  "a list of x, y, z, r")
+        if "relative" in e and not isinstance(e["relative"], bool):
+            raise SensorFileError(where, f"{path}.relative", f"expected true or false, got {e['relative']!r}")
+    kwargs = dict(e)
+    kwargs.pop("kind")
+    if "directions" in kwargs:
+        kwargs["directions"] = tuple(kwargs["directions"])
+    if "body" in kwargs and "location" not in kwargs:
+        loc, side = default_location(kwargs["body"])
+        if loc is None:
+            raise SensorFileError(where, f"{path}.location", f"missing: no default ISO-MME location for "
+                                  f"segment '{kwargs['body']}'", "4 characters such as HEAD, CHST, "
+                                  "THSP, PELV, NECK, LUSP, FEMR, TIBI")
+        kwargs["location"] = loc
+        kwargs.setdefault("fine1", side)
+    if model is not None:
+        _check_names(kwargs, model, where, path)
+    try:
+        return SENSOR_KINDS[kind](**kwargs)
+    except SensorError as err:
+        # the declaration's own checks name the field; add the file and key path
+        field = str(err).split(":")[0].split(".")[-1]
+        raise SensorFileError(where, f"{path}.{field}", str(err).split(": ", 1)[-1]) from None
+
+
+def _check_names(kwargs, model, where, path):
+    for key, kind in (("body", "body"), ("to_body", "body"), ("joint", "joint"),
+                      ("marker", "marker"), ("to_marker", "marker")):
+        if key in kwargs and kwargs[key] not in model.index[kind]:
+            raise SensorFileError(where, f"{path}.{key}", f"unknown {kind} {kwargs[key]!r} in model "
+                                  f"'{model.name}'", ", ".join(model.index[kind]) or "none")
