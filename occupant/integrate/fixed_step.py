@@ -1,16 +1,31 @@
 """Fixed-step integrators, compiled: semi-implicit (symplectic) Euler as MuJoCo's default
-integrator (v+ = v + h a(q, v); q+ = q (+) h v+), and the classical fourth-order Runge-Kutta
+integrator (v+ = v + h a(q, v); q+ = q (+) h v+; for free joints the linear velocity is stepped
+in world axes, as MuJoCo's qvel holds it), and the classical fourth-order Runge-Kutta
 method on y = (q, v) with quaternion projection after each step (Hairer, Lubich, Wanner,
 Geometric Numerical Integration, 2006, section IV.4)."""
 import numpy as np
 from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE
+from occupant.model.joint_types import JointType
 
 from occupant.integrate.pipeline import accelerations, state_derivative, integrate_configuration, normalize_quaternions
 
 EULER = 0
 RK4 = 1
+FREE = int(JointType.FREE)
+
+
+@njit(**JIT_INLINE)
+def _quat_rotate(q, k, x, y, z, transpose):
+    """R(quat) (x, y, z), or R^T (x, y, z), for the unit quaternion q[k:k+4]."""
+    w, a, b, c = q[k], q[k + 1], q[k + 2], q[k + 3]
+    if transpose:
+        a, b, c = -a, -b, -c
+    r0 = (1 - 2 * (b * b + c * c)) * x + 2 * (a * b - w * c) * y + 2 * (a * c + w * b) * z
+    r1 = 2 * (a * b + w * c) * x + (1 - 2 * (a * a + c * c)) * y + 2 * (b * c - w * a) * z
+    r2 = 2 * (a * c - w * b) * x + 2 * (b * c + w * a) * y + (1 - 2 * (a * a + b * b)) * z
+    return r0, r1, r2
 
 
 @njit(**JIT_INLINE)
@@ -21,6 +36,18 @@ def euler_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, y_out)
     for r in range(nv):
         y_out[nq + r] = y[nq + r] + h * k1[nq + r]
     integrate_configuration(tree, y[:nq], y_out[nq:], h, y_out[:nq])
+    for i in range(tree.parent.shape[0]):
+        if tree.jtype[i] != FREE:
+            continue
+        # world-axes linear velocity v_w = R v (R v)' = R (a + omega x v): step it as MuJoCo does
+        k, j = tree.qidx[i], nq + tree.vidx[i]
+        vx, vy, vz, wx, wy, wz = y[j], y[j + 1], y[j + 2], y[j + 3], y[j + 4], y[j + 5]
+        ax = k1[j] + wy * vz - wz * vy
+        ay = k1[j + 1] + wz * vx - wx * vz
+        az = k1[j + 2] + wx * vy - wy * vx
+        gx, gy, gz = _quat_rotate(y, k + 3, vx + h * ax, vy + h * ay, vz + h * az, False)
+        y_out[k], y_out[k + 1], y_out[k + 2] = y[k] + h * gx, y[k + 1] + h * gy, y[k + 2] + h * gz
+        y_out[j], y_out[j + 1], y_out[j + 2] = _quat_rotate(y_out, k + 3, gx, gy, gz, True)
 
 
 @njit(**JIT_INLINE)
