@@ -22,6 +22,9 @@ we run the same idea the other way because the only complete open data set is th
   4. The head contact ellipsoid's vertical semi-axis of the 50M is chosen so that the erect sitting
      height (head vertex above the lowest point of the pelvis ellipsoid) equals the published
      0.884 m [C] -- a fitted value, marked as such in the file.
+  5. 50M only: the flexion/extension characteristics of the two neck joints are tuned to the
+     49 CFR 572.33 pendulum test (TUNED_50M below, fitted by dummies/tools/tune_neck.py); each
+     tuned value says so in the file and gives the value it replaced.
 """
 import math
 import pathlib
@@ -224,6 +227,17 @@ RESIST = {
 }
 
 
+# 50M neck flexion/extension (y) characteristics tuned to the 49 CFR 572.33 pendulum test by
+# dummies/tools/tune_neck.py (least squares on the six corridor figures; corridors [U], see
+# scenarios/certification/README.md). Factors multiply the 50M-scaled table branches; damping
+# replaces the scaled open-model value. Applied to the 50M only (no Subpart O corridors found).
+TUNED_50M = {
+    ("upper_neck", "y"): dict(damping=0.05, flexion=0.5762, extension=0.537),
+    ("lower_neck", "y"): dict(damping=1.299, flexion=0.9476, extension=1.423),
+}
+TUNED_NOTE = "tuned to the 49 CFR 572.33 pendulum test"
+
+
 def fmt(v, nd=5):
     if isinstance(v, (list, tuple, np.ndarray)):
         return "[" + ", ".join(fmt(x, nd) for x in v) + "]"
@@ -340,13 +354,26 @@ def write(kind):
             if "dof" in r:
                 out.append(f'dof = "{r["dof"]}"')
             ms = moment[s["region"]]
+            tuned = TUNED_50M.get((j["name"], r.get("dof"))) if kind == "50m" else None
             if "table" in r:
                 rows = ", ".join(f"[{fmt(a, 4)}, {fmt(t * ms, 4)}]" for a, t in r["table"])
+                if tuned:
+                    was = rows
+                    rows = ", ".join(
+                        f"[{fmt(a, 4)}, {fmt(t * ms * (tuned['flexion'] if t > 0 else tuned['extension']), 4)}]"
+                        for a, t in r["table"])
+                    out.append(f"# {TUNED_NOTE}: flexion (+) branch x {tuned['flexion']:.4g}, extension (-) "
+                               f"branch x {tuned['extension']:.4g} (was [{was}] from the 95M open model "
+                               f"[S] scaled by lambda^3)")
                 out.append(f"table_deg = [{rows}]  # (deg, N m)")
             if "stiffness" in r:
                 out.append(f"stiffness = {fmt(r['stiffness'] * ms, 4)}  # N m/rad")
             if "damping" in r:
-                out.append(f"damping = {fmt(r['damping'] * ms * L, 4)}  # N m s/rad")
+                if tuned:
+                    out.append(f"damping = {fmt(tuned['damping'], 4)}  # N m s/rad; {TUNED_NOTE} (was "
+                               f"{fmt(r['damping'] * ms * L, 4)} from the 95M open model [S] scaled by lambda^4)")
+                else:
+                    out.append(f"damping = {fmt(r['damping'] * ms * L, 4)}  # N m s/rad")
             if "friction_g" in r:
                 out.append(f"friction_g = {fmt(r['friction_g'], 3)}  # limb held at 1.5 g [C wording 572.116(h)]")
             if "lower" in r:
