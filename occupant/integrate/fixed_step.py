@@ -8,24 +8,13 @@ from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE
 from occupant.model.joint_types import JointType
+from occupant.spatial.rotation import quat_rotate
 
 from occupant.integrate.pipeline import accelerations, state_derivative, integrate_configuration, normalize_quaternions
 
 EULER = 0
 RK4 = 1
 FREE = int(JointType.FREE)
-
-
-@njit(**JIT_INLINE)
-def _quat_rotate(q, k, x, y, z, transpose):
-    """R(quat) (x, y, z), or R^T (x, y, z), for the unit quaternion q[k:k+4]."""
-    w, a, b, c = q[k], q[k + 1], q[k + 2], q[k + 3]
-    if transpose:
-        a, b, c = -a, -b, -c
-    r0 = (1 - 2 * (b * b + c * c)) * x + 2 * (a * b - w * c) * y + 2 * (a * c + w * b) * z
-    r1 = 2 * (a * b + w * c) * x + (1 - 2 * (a * a + c * c)) * y + 2 * (b * c - w * a) * z
-    r2 = 2 * (a * c - w * b) * x + 2 * (b * c + w * a) * y + (1 - 2 * (a * a + b * b)) * z
-    return r0, r1, r2
 
 
 @njit(**JIT_INLINE)
@@ -45,9 +34,9 @@ def euler_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, y_out)
         ax = k1[j] + wy * vz - wz * vy
         ay = k1[j + 1] + wz * vx - wx * vz
         az = k1[j + 2] + wx * vy - wy * vx
-        gx, gy, gz = _quat_rotate(y, k + 3, vx + h * ax, vy + h * ay, vz + h * az, False)
+        gx, gy, gz = quat_rotate(y, k + 3, vx + h * ax, vy + h * ay, vz + h * az, False)
         y_out[k], y_out[k + 1], y_out[k + 2] = y[k] + h * gx, y[k + 1] + h * gy, y[k + 2] + h * gz
-        y_out[j], y_out[j + 1], y_out[j + 2] = _quat_rotate(y_out, k + 3, gx, gy, gz, True)
+        y_out[j], y_out[j + 1], y_out[j + 2] = quat_rotate(y_out, k + 3, gx, gy, gz, True)
 
 
 @njit(**JIT_INLINE)

@@ -13,6 +13,7 @@ from occupant.dynamics.aba import aba
 from occupant.dynamics.spatial_ops import forward_kinematics
 from occupant.forces.joint_resistance import joint_resistance
 from occupant.model.joint_types import JointType
+from occupant.spatial.rotation import quat_rotate
 
 SPHERICAL = int(JointType.SPHERICAL)
 FREE = int(JointType.FREE)
@@ -77,11 +78,8 @@ def q_derivative(tree, q, v, qdot):
             qdot[kq + 1] = 0.5 * (w * ox + y * oz - z * oy)
             qdot[kq + 2] = 0.5 * (w * oy - x * oz + z * ox)
             qdot[kq + 3] = 0.5 * (w * oz + x * oy - y * ox)
-            if jt == FREE:  # R(quat) v_linear
-                vx, vy, vz = v[j], v[j + 1], v[j + 2]
-                qdot[k] = (1 - 2 * (y * y + z * z)) * vx + 2 * (x * y - w * z) * vy + 2 * (x * z + w * y) * vz
-                qdot[k + 1] = 2 * (x * y + w * z) * vx + (1 - 2 * (x * x + z * z)) * vy + 2 * (y * z - w * x) * vz
-                qdot[k + 2] = 2 * (x * z - w * y) * vx + 2 * (y * z + w * x) * vy + (1 - 2 * (x * x + y * y)) * vz
+            if jt == FREE:
+                qdot[k], qdot[k + 1], qdot[k + 2] = quat_rotate(q, kq, v[j], v[j + 1], v[j + 2], False)
         elif tree.nv[i] == 1:
             qdot[k] = v[j]
 
@@ -96,10 +94,8 @@ def integrate_configuration(tree, q, v, h, q_out):
             kq, jw = (k + 3, j + 3) if jt == FREE else (k, j)
             w, x, y, z = q[kq], q[kq + 1], q[kq + 2], q[kq + 3]
             if jt == FREE:  # p += h R(quat) v_linear
-                vx, vy, vz = v[j], v[j + 1], v[j + 2]
-                q_out[k] = q[k] + h * ((1 - 2 * (y * y + z * z)) * vx + 2 * (x * y - w * z) * vy + 2 * (x * z + w * y) * vz)
-                q_out[k + 1] = q[k + 1] + h * (2 * (x * y + w * z) * vx + (1 - 2 * (x * x + z * z)) * vy + 2 * (y * z - w * x) * vz)
-                q_out[k + 2] = q[k + 2] + h * (2 * (x * z - w * y) * vx + 2 * (y * z + w * x) * vy + (1 - 2 * (x * x + y * y)) * vz)
+                dx, dy, dz = quat_rotate(q, kq, v[j], v[j + 1], v[j + 2], False)
+                q_out[k], q_out[k + 1], q_out[k + 2] = q[k] + h * dx, q[k + 1] + h * dy, q[k + 2] + h * dz
             # dq = exp(h omega / 2) as a unit quaternion, then quat * dq
             ox, oy, oz = h * v[jw], h * v[jw + 1], h * v[jw + 2]
             angle = np.sqrt(ox * ox + oy * oy + oz * oz)

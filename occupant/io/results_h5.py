@@ -11,6 +11,11 @@ HDF5 reader) to open. Layout (format version 1)::
     /v                      (n, nv) float64  [optional]      generalized velocities
     /body_com               (n, nb, 3) float64 [optional]    attrs: unit = "m", frame = "world"
     /body_poses             (n, nb, 4, 4) float64 [optional] homogeneous X_world_body
+    /vdot                   (n, nv) float64  [optional]      generalized accelerations
+    /base_poses             (n, 4, 4) float64 [optional]     homogeneous X_world_B0 (the vehicle)
+    /base_states            (n, 12) float64 [optional]       B0 spatial velocity (omega, v) and
+                                                             acceleration minus gravity (alpha,
+                                                             a - omega x v - g), B0 axes
     /body_names             (nb,) UTF-8 strings
     /dof_names              UTF-8 strings
     /energy/<name>          (n,) float64 per energy term     attrs: unit = "J"   [group optional]
@@ -56,6 +61,9 @@ _ARRAYS = {  # attribute -> (expected ndim, unit attribute or None)
     "v": (2, None),
     "body_com": (3, "m"),
     "body_poses": (4, None),
+    "vdot": (2, None),
+    "base_poses": (3, None),
+    "base_states": (2, None),
 }
 
 
@@ -83,7 +91,8 @@ def _strings(group, name, items):
 
 
 def write_results(results, path) -> Path:
-    """Write ``results`` (attributes t, q, v, body_com, body_poses, energy, channels, events,
+    """Write ``results`` (attributes t, q, v, vdot, body_com, body_poses, base_poses, base_states,
+    energy, channels, events,
     stats, provenance, body_names, dof_names; any but ``t`` may be None) to HDF5 at ``path``."""
     import h5py
 
@@ -103,6 +112,10 @@ def write_results(results, path) -> Path:
                 raise ResultsFileError(f"results.{name}: expected {ndim} dimensions with {n} rows (one per time), got shape {arr.shape}")
     if getattr(results, "body_poses", None) is not None and np.asarray(results.body_poses).shape[2:] != (4, 4):
         raise ResultsFileError("results.body_poses: expected shape (n, nb, 4, 4)")
+    if getattr(results, "base_poses", None) is not None and np.asarray(results.base_poses).shape[1:] != (4, 4):
+        raise ResultsFileError("results.base_poses: expected shape (n, 4, 4)")
+    if getattr(results, "base_states", None) is not None and np.asarray(results.base_states).shape[1:] != (12,):
+        raise ResultsFileError("results.base_states: expected shape (n, 12)")
     energy = getattr(results, "energy", None) or {}
     for k, e in energy.items():
         if np.asarray(e).shape != (n,):
@@ -124,7 +137,7 @@ def write_results(results, path) -> Path:
                 ds = _dataset(f, name, np.asarray(arr, dtype=float))
                 if unit:
                     ds.attrs["unit"] = unit
-                if name in ("body_com", "body_poses"):
+                if name in ("body_com", "body_poses", "base_poses"):
                     ds.attrs["frame"] = "world"
         _strings(f, "body_names", getattr(results, "body_names", None) or [])
         _strings(f, "dof_names", getattr(results, "dof_names", None) or [])
@@ -162,7 +175,8 @@ def _read_strings(ds):
 
 def read_results(path):
     """Read a results file written by `write_results`; returns a ``types.SimpleNamespace``
-    with the attributes t, q, v, body_com, body_poses, energy, channels, events, stats,
+    with the attributes t, q, v, vdot, body_com, body_poses, base_poses, base_states, energy,
+    channels, events, stats,
     provenance, body_names, dof_names (absent arrays are None)."""
     import h5py
 

@@ -18,8 +18,8 @@ Example (a scenario or model file, or a file of its own)::
     fine1 = "UP"
 
 ``location`` defaults from the segment (head HEAD, upper_torso CHST, pelvis PELV, neck NECK,
-lumbar LUSP, upper_leg FEMR, lower_leg TIBI, foot FOOT, upper_arm/lower_arm ARMS? no: must be
-given), ``fine1`` from the side (left_ LE, right_ RI, else 00).
+lumbar LUSP, upper_leg FEMR, lower_leg TIBI; other segments must give it), ``fine1`` from the
+side (left_ LE, right_ RI, else 00).
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from plain Python on NumPy arrays.
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT
+from occupant.jit import JIT, JIT_INLINE
 
 
 @njit(**JIT)
@@ -38,6 +38,19 @@ def quat_to_matrix(quat):
         [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
         [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
     ])
+
+
+@njit(**JIT_INLINE)
+def quat_rotate(q, k, x, y, z, transpose):
+    """R(quat) (x, y, z), or R^T (x, y, z) when ``transpose``, for the unit quaternion q[k:k+4];
+    returns three scalars (no allocation, for the compiled step)."""
+    w, a, b, c = q[k], q[k + 1], q[k + 2], q[k + 3]
+    if transpose:
+        a, b, c = -a, -b, -c
+    r0 = (1 - 2 * (b * b + c * c)) * x + 2 * (a * b - w * c) * y + 2 * (a * c + w * b) * z
+    r1 = 2 * (a * b + w * c) * x + (1 - 2 * (a * a + c * c)) * y + 2 * (b * c - w * a) * z
+    r2 = 2 * (a * c - w * b) * x + 2 * (b * c + w * a) * y + (1 - 2 * (a * a + b * b)) * z
+    return r0, r1, r2
 
 
 @njit(**JIT)

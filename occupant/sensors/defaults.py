@@ -1,0 +1,43 @@
+"""The standard channel set of the Hybrid III dummies: ``default_sensors(model)``.
+
+Head CG, chest (thoracic spine, at the upper-torso centre of mass) and pelvis accelerometers,
+the upper-neck six-axis load cell and the left and right femur load cells (49 CFR 572 subpart E
+instrumentation; FMVSS 208 and Euro NCAP frontal criteria read these channels).
+"""
+from __future__ import annotations
+
+from occupant.sensors.declarations import Accelerometer, LoadCell, SensorError
+from occupant.sensors.evaluate import DUMMY_CODES, dummy_code
+
+__all__ = ["default_sensors", "UPPER_NECK_LOAD_CELL_OFFSET"]
+
+#: The upper-neck load cell sits this far above the occipital condyle along the head z axis, so
+#: that M_OC = My - Fx * d [S: crash-domain-facts.md 2.1, pyisomme; Oasys T/HIS Nij] (HIII 5F,
+#: 50M and 95M alike, as occupant.injury.criteria.OC_OFFSET).
+UPPER_NECK_LOAD_CELL_OFFSET = 0.01778  # m
+
+
+def default_sensors(model):
+    """Sensor declarations for a Hybrid III model (``hybrid3_50m``, ``hybrid3_05f``,
+    ``hybrid3_95m``). The dummy files place the head frame's origin at the occipital condyle
+    and the femur's distal end at the knee; the femur cells are read across the knee (the load
+    of the lower leg on the femur, moments about the knee centre; the physical cell sits a
+    little above it)."""
+    if dummy_code(model.name) == "00":
+        raise SensorError(f"default_sensors: no default sensor set for model '{model.name}' "
+                          f"(known: {', '.join(DUMMY_CODES)})")
+    sensors = (
+        Accelerometer("Head CG", location="HEAD", body="head", point="cg"),
+        LoadCell("Upper neck", location="NECK", fine1="UP", body="head", joint="upper_neck",
+                 point=(0.0, 0.0, UPPER_NECK_LOAD_CELL_OFFSET)),
+        Accelerometer("Chest", location="CHST", body="upper_torso", point="cg"),
+        Accelerometer("Pelvis", location="PELV", body="pelvis", point="cg"),
+        LoadCell("Left femur", location="FEMR", fine1="LE", body="left_upper_leg", joint="left_knee"),
+        LoadCell("Right femur", location="FEMR", fine1="RI", body="right_upper_leg", joint="right_knee"),
+    )
+    missing = sorted({n for s in sensors for n in (s.body,) if n not in model.index["body"]}
+                     | {s.joint for s in sensors if isinstance(s, LoadCell) and s.joint not in model.index["joint"]})
+    if missing:
+        raise SensorError(f"default_sensors: model '{model.name}' lacks {', '.join(missing)}; "
+                          f"the Hybrid III set needs the full dummy")
+    return sensors
