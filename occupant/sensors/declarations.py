@@ -29,6 +29,19 @@ class SensorError(ValueError):
 _CODE_CHARS = re.compile(r"[0-9A-Z]+")
 DIRECTIONS = ("x", "y", "z", "r")
 
+#: ISO-MME main location of a dummy segment (ISO/TS 13499 RED B, crash-domain-facts.md 3.4)
+SEGMENT_LOCATIONS = {"head": "HEAD", "neck": "NECK", "upper_torso": "CHST", "lumbar": "LUSP",
+                     "pelvis": "PELV", "upper_leg": "FEMR", "lower_leg": "TIBI"}
+
+
+def default_location(body):
+    """(location or None, fine1) of a segment name: ``left_upper_leg`` -> ("FEMR", "LE")."""
+    side, base = "00", body
+    for prefix, code in (("left_", "LE"), ("right_", "RI")):
+        if body.startswith(prefix):
+            side, base = code, body[len(prefix):]
+    return SEGMENT_LOCATIONS.get(base), side
+
 
 def check_code_part(value, length, what):
     """Raise SensorError unless ``value`` is ``length`` characters of digits and upper-case letters."""
@@ -38,9 +51,13 @@ def check_code_part(value, length, what):
     return value
 
 
+def _is_cg(point):
+    return isinstance(point, str) and point == "cg"
+
+
 def check_point(point, what):
     """``None``, ``"cg"`` or three finite numbers (m) -> normalised value."""
-    if point is None or point == "cg":
+    if point is None or _is_cg(point):
         return point
     try:
         xyz = tuple(float(c) for c in point)
@@ -55,13 +72,19 @@ def check_point(point, what):
 class _Located:
     """Common fields: channel-name prefix and the ISO-MME location fields."""
     name: str
-    location: str = "0000"   # ISO-MME main location, 4 characters (HEAD, CHST, PELV, NECK, FEMR, ...)
-    fine1: str = "00"        # fine location 1 (UP, LO, LE, RI, 00, ...)
+    location: str | None = None  # ISO-MME main location, 4 characters (HEAD, CHST, PELV, NECK,
+    #                              FEMR, ...); on a segment, None takes the segment's default
+    fine1: str | None = None     # fine location 1 (UP, LO, LE, RI, 00, ...); None: side or 00
     fine2: str = "00"        # fine location 2 (00, 01, ...)
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name.strip():
             raise SensorError(f"sensor name: expected a non-empty string, got {self.name!r}")
+        if self.fine1 is None:
+            object.__setattr__(self, "fine1", "00")
+        if self.location is None:
+            raise SensorError(f"sensor '{self.name}'.location: missing; give the ISO-MME main location, "
+                              f"4 characters such as HEAD, CHST, THSP, PELV, NECK, LUSP, FEMR, TIBI, SEBE")
         check_code_part(self.location, 4, f"sensor '{self.name}'.location")
         check_code_part(self.fine1, 2, f"sensor '{self.name}'.fine1")
         check_code_part(self.fine2, 2, f"sensor '{self.name}'.fine2")
@@ -74,13 +97,18 @@ class _OnSegment(_Located):
     marker: str | None = None
 
     def __post_init__(self):
-        super().__post_init__()
         if not isinstance(self.body, str) or not self.body:
             raise SensorError(f"sensor '{self.name}'.body: expected a segment name, got {self.body!r}")
+        location, side = default_location(self.body)
+        if self.location is None and location is not None:
+            object.__setattr__(self, "location", location)
+        if self.fine1 is None:
+            object.__setattr__(self, "fine1", side)
+        super().__post_init__()
         if self.marker is not None:
             if not isinstance(self.marker, str) or not self.marker:
                 raise SensorError(f"sensor '{self.name}'.marker: expected a marker name, got {self.marker!r}")
-            if self.point not in (None, "cg"):
+            if self.point is not None and not _is_cg(self.point):
                 raise SensorError(f"sensor '{self.name}': give either point or marker, not both")
             object.__setattr__(self, "point", None)
         else:
@@ -127,7 +155,7 @@ class LoadCell(_OnSegment):
 
     def __post_init__(self):
         super().__post_init__()
-        if self.point == "cg":
+        if _is_cg(self.point):
             raise SensorError(f"sensor '{self.name}'.point: a load cell needs [x, y, z] or the joint centre (omit point)")
         if not isinstance(self.joint, str) or not self.joint:
             raise SensorError(f"sensor '{self.name}'.joint: expected a joint name, got {self.joint!r}")
@@ -151,7 +179,7 @@ class DisplacementSensor(_OnSegment):
         if not isinstance(self.to_body, str) or not self.to_body:
             raise SensorError(f"sensor '{self.name}'.to_body: expected a segment name, got {self.to_body!r}")
         if self.to_marker is not None:
-            if self.to_point not in (None, "cg"):
+            if self.to_point is not None and not _is_cg(self.to_point):
                 raise SensorError(f"sensor '{self.name}': give either to_point or to_marker, not both")
             object.__setattr__(self, "to_point", None)
         else:

@@ -26,13 +26,9 @@ from __future__ import annotations
 import pathlib
 import tomllib
 
-from occupant.sensors.declarations import DIRECTIONS, SENSOR_KINDS, SensorError
+from occupant.sensors.declarations import DIRECTIONS, SENSOR_KINDS, SensorError, default_location
 
 __all__ = ["SensorFileError", "load_sensors", "default_location"]
-
-#: ISO-MME main location of a dummy segment (ISO/TS 13499 RED B, crash-domain-facts.md 3.4)
-SEGMENT_LOCATIONS = {"head": "HEAD", "neck": "NECK", "upper_torso": "CHST", "lumbar": "LUSP",
-                     "pelvis": "PELV", "upper_leg": "FEMR", "lower_leg": "TIBI"}
 
 _COMMON = {"kind", "name", "location", "fine1", "fine2"}
 _KEYS = {
@@ -60,15 +56,6 @@ class SensorFileError(SensorError):
         if accepted:
             msg += f" (accepted: {accepted})"
         super().__init__(msg)
-
-
-def default_location(body):
-    """(location, fine1) of a segment name: ``left_upper_leg`` -> ("FEMR", "LE")."""
-    side, base = "00", body
-    for prefix, code in (("left_", "LE"), ("right_", "RI")):
-        if body.startswith(prefix):
-            side, base = code, body[len(prefix):]
-    return SEGMENT_LOCATIONS.get(base), side
 
 
 def load_sensors(source, model=None):
@@ -128,16 +115,12 @@ def _one(e, where, path, model):
     kwargs.pop("kind")
     if "directions" in kwargs:
         kwargs["directions"] = tuple(kwargs["directions"])
-    if "body" in kwargs and "location" not in kwargs:
-        loc, side = default_location(kwargs["body"])
-        if loc is None:
-            raise SensorFileError(where, f"{path}.location", f"missing: no default ISO-MME location for "
-                                  f"segment '{kwargs['body']}'", "4 characters such as HEAD, CHST, "
-                                  "THSP, PELV, NECK, LUSP, FEMR, TIBI")
-        kwargs["location"] = loc
-        kwargs.setdefault("fine1", side)
     if model is not None:
         _check_names(kwargs, model, where, path)
+    if "body" in kwargs and "location" not in kwargs and default_location(kwargs["body"])[0] is None:
+        raise SensorFileError(where, f"{path}.location", f"missing: no default ISO-MME location for "
+                              f"segment '{kwargs['body']}'", "4 characters such as HEAD, CHST, "
+                              "THSP, PELV, NECK, LUSP, FEMR, TIBI")
     try:
         return SENSOR_KINDS[kind](**kwargs)
     except SensorError as err:

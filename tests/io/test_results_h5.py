@@ -21,6 +21,9 @@ def stand_in_results(n=400, nb=3, nq=7, nv=6):
         t=t,
         q=rng.normal(size=(n, nq)),
         v=rng.normal(size=(n, nv)),
+        vdot=rng.normal(size=(n, nv)),
+        base_poses=np.tile(np.eye(4), (n, 1, 1)),
+        base_states=rng.normal(size=(n, 12)),
         body_com=rng.normal(size=(n, nb, 3)),
         body_poses=poses,
         energy={"kinetic": rng.random(n), "potential": rng.random(n)},
@@ -40,7 +43,7 @@ def test_identity_results_round_trip(tmp_path):
     r = stand_in_results()
     path = write_results(r, tmp_path / "run.h5")
     b = read_results(path)
-    for name in ("t", "q", "v", "body_com", "body_poses"):
+    for name in ("t", "q", "v", "vdot", "body_com", "body_poses", "base_poses", "base_states"):
         np.testing.assert_array_equal(getattr(b, name), getattr(r, name))
     assert b.energy.keys() == r.energy.keys()
     for k in r.energy:
