@@ -1,0 +1,115 @@
+"""Postures and positioning (issue 4 section 4): angles, inverse kinematics to targets, errors."""
+import math
+
+import numpy as np
+import pytest
+
+from occupant import simulate
+from occupant.human import DummyFileError, joint_angles, load_dummy, position, torso_angle
+from occupant.human.posture import _named_point, load_posture, point_position
+
+
+@pytest.fixture(scope="module")
+def h3():
+    return load_dummy("hybrid3_50m")
+
+
+@pytest.mark.parametrize("name", ["driver_seated", "passenger_seated", "pedestrian_walking"])
+def test_reference_ik_reaches_targets_to_1mm(h3, name):
+    """Every target point of the posture file is reached to 1 mm, the H-point to 1 mm and the
+    torso angle to 0.1 deg (measured: driver 0.03 mm, passenger and pedestrian < 0.01 mm)."""
+    q, info = position(h3, name, return_info=True)
+    posture = load_posture(name)
+    tg = posture.get("targets", {})
+    for pt in tg.get("point", []):
+        local = _named_point(h3, pt["body"], pt["point"], "", "")
+        assert np.linalg.norm(point_position(h3, q, pt["body"], local) - pt["position"]) < 1e-3
+    if "h_point" in tg:
+        assert np.linalg.norm(point_position(h3, q, "pelvis", np.zeros(3)) - tg["h_point"]) < 1e-3
+    if "torso_angle_deg" in tg:
+        assert math.degrees(torso_angle(h3, q)) == pytest.approx(tg["torso_angle_deg"], abs=0.1)
+    assert info["max_point_error"] < 1e-3
+    # unit quaternions, and every joint inside its range of motion
+    for j, kind in zip(h3.joint_names, h3.joint_kind):
+        if kind in ("spherical", "free"):
+            k = h3.tree.qidx[h3.joint_links[h3.joint_names.index(j)][-1]] + (3 if kind == "free" else 0)
+            assert np.linalg.norm(q[k:k + 4]) == pytest.approx(1.0, abs=1e-12)
+    el = h3.dof_forces
+    for e in range(len(el.link)):
+        lk = el.link[e]
+        k = h3.tree.qidx[lk]
+        x = q[k] if h3.tree.jtype[lk] != 3 else None
+        if x is not None and h3.tree.nv[lk] == 1:
+            assert el.lower[e] - 1e-9 <= x <= el.upper[e] + 1e-9
+
+
+def test_reference_seated_driver_shape(h3):
+    """The driver sits: knees ahead of the H-point at about its height (thighs near horizontal),
+    occipital condyle 0.5-0.7 m above and behind the H-point (measured 0.39 m, 0.58 m, -0.19 m)."""
+    q = position(h3, "driver_seated")
+    knee = point_position(h3, q, "left_lower_leg", np.zeros(3))
+    head = point_position(h3, q, "head", np.zeros(3))
+    assert knee[0] > 0.3 and abs(knee[2]) < 0.15
+    assert 0.5 < head[2] < 0.7 and head[0] < 0.0
+
+
+def test_analytic_angles_round_trip(h3):
+    """Angles given in a posture come back from the configuration unchanged (no targets)."""
+    posture = {"kind": "posture", "root": {"position": [0.1, 0.2, 0.9], "rotation_deg": [0, 0, 30]},
+               "angles": {"left_knee_deg": 40.0, "hip_deg": [5.0, -30.0, 10.0],
+                          "lower_neck_deg": [3.0, 12.0, -4.0], "right_elbow_deg": 25.0}}
+    q = position(h3, posture)
+    a = joint_angles(h3, q)
+    assert a["left_knee"] == pytest.approx(40.0, abs=1e-9)
+    assert a["right_elbow"] == pytest.approx(25.0, abs=1e-9)
+    np.testing.assert_allclose(a["left_hip"], [5.0, -30.0, 10.0], atol=1e-9)
+    np.testing.assert_allclose(a["right_hip"], [-5.0, -30.0, -10.0], atol=1e-9)  # mirrored
+    np.testing.assert_allclose(a["lower_neck"], [3.0, 12.0, -4.0], atol=1e-9)
+    np.testing.assert_allclose(point_position(h3, q, "pelvis", np.zeros(3)), [0.1, 0.2, 0.9], atol=1e-12)
+
+
+def test_identity_ik_targets_move_with_the_wheel(h3):
+    """Targets passed to position() are added to the file's: moving the hands 3 cm rearward moves
+    the solved hands with them (to 1 mm)."""
+    moved = {"point": [{"body": "left_lower_arm", "point": "hand", "position": [0.33, 0.165, 0.42]},
+                       {"body": "right_lower_arm", "point": "hand", "position": [0.33, -0.165, 0.42]}]}
+    posture = load_posture("driver_seated")
+    posture["targets"]["point"] = [p for p in posture["targets"]["point"] if p["point"] != "hand"]
+    q = position(h3, posture, targets=moved)
+    hand = point_position(h3, q, "left_lower_arm", _named_point(h3, "left_lower_arm", "hand", "", ""))
+    np.testing.assert_allclose(hand, [0.33, 0.165, 0.42], atol=1e-3)
+
+
+def test_regression_posture_usable_as_initial_state(h3):
+    """q from position() starts a simulation (a few steps, standing pedestrian under gravity)."""
+    q = position(h3, "pedestrian_walking")
+    res = simulate(h3, 0.002, dt=1e-4, q0=q)
+    assert np.all(np.isfinite(res.q))
+
+
+@pytest.mark.parametrize("angles, match", [
+    ({"elbow": 10.0}, "_deg suffix"),
+    ({"wrist_deg": 10.0}, "unknown joint 'wrist'"),
+    ({"left_knee_deg": 170.0}, r"outside the joint's range of motion \(accepted: -3 to 135 deg\)"),
+    ({"hip_deg": [0.0, -150.0, 0.0]}, "left_hip component y = -150 deg is outside"),
+    ({"hip_deg": 10.0}, "expected a list of 3"),
+    ({"root_deg": [0, 0, 0]}, "root is placed by"),
+])
+def test_reference_posture_errors_are_clear(h3, angles, match):
+    with pytest.raises(DummyFileError, match=match):
+        position(h3, {"kind": "posture", "angles": angles})
+
+
+def test_reference_posture_file_errors(h3, tmp_path):
+    with pytest.raises(DummyFileError, match="unknown posture"):
+        position(h3, "lying_down")
+    p = tmp_path / "bad.toml"
+    p.write_text('kind = "posture"\nname = "bad"\n[root]\nrotation = [0, 0, 0]\n')
+    with pytest.raises(DummyFileError, match=r"bad.toml: root.rotation: angles are given in degrees"):
+        position(h3, p)
+    with pytest.raises(DummyFileError, match="unknown body 'steering_wheel'"):
+        position(h3, {"kind": "posture", "targets": {"point": [
+            {"body": "steering_wheel", "point": "hand", "position": [0, 0, 0]}]}})
+    with pytest.raises(DummyFileError, match="has no 'hand' point"):
+        position(h3, {"kind": "posture", "targets": {"point": [
+            {"body": "left_foot", "point": "hand", "position": [0, 0, 0]}]}})
