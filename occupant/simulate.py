@@ -7,6 +7,7 @@ from occupant.integrate.driver import solve
 from occupant.integrate.fixed_step import EULER, RK4 as RK4_METHOD, run_fixed_step
 from occupant.integrate.integrators import RK4, DormandPrince5, SemiImplicitEuler
 from occupant.integrate.pipeline import sample_outputs
+from occupant.integrate.stability import step_limit
 from occupant.integrate.system import MultibodySystem
 from occupant.model.model import ModelError
 from occupant.results import Results
@@ -23,8 +24,10 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, integrator="rk4", gravity=
              energy=True, progress=None):
     """Simulate ``model`` from t = 0 to ``t_end`` (s).
 
-    ``integrator``: "rk4" (fixed step ``dt``, default 1e-4 s), "euler" (semi-implicit, fixed step
-    ``dt``, default 1e-5 s) or "dopri5" (adaptive, ``rtol``/``atol``; ``dt`` is the maximum step).
+    ``integrator``: "rk4" (fixed step ``dt``, default 1e-4 s), "euler" (semi-implicit with
+    implicit joint damping, fixed step ``dt``, default 1e-5 s) or "dopri5" (adaptive,
+    ``rtol``/``atol``; ``dt`` is the maximum step). Default fixed steps shrink to 0.8 of the
+    stable step the joint resistance allows (``integrate.stability.step_limit``).
     ``base_motion``: an ``occupant.model.BaseMotion`` for B0 (default: at rest). ``tau``: constant
     applied generalized forces (nv,). ``events``: ``integrate.driver.Event`` objects on (t, y).
     States are sampled every ``output_dt`` (default: every step for fixed steps, 1e-4 s for
@@ -42,8 +45,11 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, integrator="rk4", gravity=
     if q0.shape != (model.nq,) or v0.shape != (model.nv,):
         raise SimulationError(f"simulate: q0 must have shape ({model.nq},) and v0 ({model.nv},), "
                               f"got {q0.shape} and {v0.shape}")
-    if dt is None:
-        dt = {"rk4": 1e-4, "euler": 1e-5, "dopri5": None}[integrator]
+    limit = step_limit(model, q0, integrator)
+    if dt is None and integrator != "dopri5":
+        # the default step, made smaller where the joint resistance needs it (integrate.stability)
+        dt = min({"rk4": 1e-4, "euler": 1e-5}[integrator], 0.8 * limit.dt)
+        dt = t_end / np.ceil(t_end / dt - 1e-9)
     step = dt if dt is not None else 1e-4
     if output_dt is None:
         output_dt = step
@@ -70,6 +76,14 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, integrator="rk4", gravity=
         t, y, status, message = sol.t, sol.y, sol.status, sol.message
         found = [{"name": e["name"], "t": e["t"]} for e in sol.events]
         stats = integ.stats()
+    if status == "diverged" and dt is not None:
+        if dt > limit.dt:
+            message += (f". Likely cause: the step {dt:g} s exceeds the stable step {limit.dt:.3g} s of "
+                        f"joint resistance '{limit.element}' ({limit.reason}) for {integrator}: use a "
+                        f"smaller dt, or integrator='euler', which takes joint damping implicitly")
+        else:
+            message += (". The step is within the stability estimate of every joint resistance "
+                        "element: look for loads out of proportion or a joint far outside its range")
     return _results(model, system, t, y, stats, found, status, message, energy)
 
 

@@ -39,9 +39,12 @@ def small_spd_inverse(A, n, W, out):
 
 
 @njit(**JIT)
-def aba(tree, q, v, tau, base, f_ext, X_up, R_up, p_up, vel, acc, cvp, I_A, p_A, U, D_inv, u, work, vdot):
-    """vdot = D(q)^-1 (tau + J^T f_ext - h(q, v)); the other arrays are scratch (``work``: (3, 6, 12),
-    so that nothing is allocated per call)."""
+def aba(tree, q, v, tau, base, f_ext, X_up, R_up, p_up, vel, acc, cvp, I_A, p_A, U, D_inv, u, work,
+        armature, vdot):
+    """vdot = (D(q) + diag(armature))^-1 (tau + J^T f_ext - h(q, v)); ``armature`` (nv,) adds to
+    the joint-space diagonal as rotor inertia does (RBDA section 7.3), which is also how the
+    semi-implicit Euler step treats joint damping implicitly (armature = h c). The other arrays
+    are scratch (``work``: (3, 6, 12), so that nothing is allocated per call)."""
     placements(tree, q, R_up, p_up, X_up)
     nl = tree.parent.shape[0]
     parent, srows, nvs, vidx = tree.parent, tree.srows, tree.nv, tree.vidx
@@ -98,7 +101,7 @@ def aba(tree, q, v, tau, base, f_ext, X_up, R_up, p_up, vel, acc, cvp, I_A, p_A,
             rk = srows[i, 0]
             for r in range(6):
                 U[i, r, 0] = I_A[i, r, rk]
-            d_inv = 1.0 / I_A[i, rk, rk]
+            d_inv = 1.0 / (I_A[i, rk, rk] + armature[k0])
             D_inv[i, 0, 0] = d_inv
             u[i, 0] = tau[k0] - p_A[i, rk]
             if par < 0:
@@ -124,6 +127,7 @@ def aba(tree, q, v, tau, base, f_ext, X_up, R_up, p_up, vel, acc, cvp, I_A, p_A,
                 for k in range(n):
                     for l in range(n):
                         T[k, l] = U[i, srows[i, k], l]
+                    T[k, k] += armature[k0 + k]
                 small_spd_inverse(T, n, W, D_inv[i])
             if par < 0:
                 continue

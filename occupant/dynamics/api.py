@@ -67,7 +67,7 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=STANDARD_GRAVIT
     b, f = _base(base, gravity), _fext(model, f_ext)
     if method == "aba":
         aba(model.tree, q, v, tau, b, f, data.X_up, data.R_up, data.p_up, data.v, data.a, data.c,
-            data.I_A, data.p_A, data.U, data.D_inv, data.u, data.work, data.vdot)
+            data.I_A, data.p_A, data.U, data.D_inv, data.u, data.work, data.armature, data.vdot)
         return data.vdot.copy()
     if method == "cholesky":
         import scipy.linalg

@@ -16,7 +16,6 @@ from numba import njit
 from occupant.jit import JIT, JIT_INLINE
 
 from occupant.model.joint_types import JointType
-from occupant.spatial.rotation import quat_log
 
 SPHERICAL = int(JointType.SPHERICAL)
 
@@ -38,14 +37,28 @@ def _table_load(tables, start, n, x):
 
 
 @njit(**JIT_INLINE)
-def joint_resistance(tree, el, q, v, tau):
-    """Add the generalized forces of the joint resistance elements ``el`` (DofForces) to tau."""
+def _rotation_vector_component(q, k, comp):
+    """Component comp of the rotation vector (log map) of the unit quaternion q[k:k+4]."""
+    w, s = q[k], np.sqrt(q[k + 1] ** 2 + q[k + 2] ** 2 + q[k + 3] ** 2)
+    sign = 1.0
+    if w < 0.0:  # the shorter rotation
+        w, sign = -w, -1.0
+    if s < 1e-12:
+        return sign * 2.0 * q[k + 1 + comp]
+    return sign * 2.0 * np.arctan2(s, w) / s * q[k + 1 + comp]
+
+
+@njit(**JIT_INLINE)
+def joint_resistance(tree, el, q, v, tau, slope):
+    """Add the generalized forces of the joint resistance elements ``el`` (DofForces) to tau, and
+    their rate of change with the joint velocity, -d(load)/d(xdot) >= 0, to slope (for the
+    implicit damping of the semi-implicit Euler step)."""
     for e in range(el.link.shape[0]):
         i = el.link[e]
         comp = el.component[e]
         k = tree.qidx[i]
         if tree.jtype[i] == SPHERICAL:
-            x = quat_log(q[k:k + 4])[comp]
+            x = _rotation_vector_component(q, k, comp)
         else:
             x = q[k]
         j = tree.vidx[i] + comp
@@ -56,16 +69,22 @@ def joint_resistance(tree, el, q, v, tau):
         else:
             load = -el.stiffness[e] * dx
         load -= el.damping[e] * xdot
+        rate = el.damping[e]
         if el.friction[e] > 0.0:
-            load -= el.friction[e] * np.tanh(xdot / el.friction_speed[e])
+            th = np.tanh(xdot / el.friction_speed[e])
+            load -= el.friction[e] * th
+            rate += el.friction[e] / el.friction_speed[e] * (1.0 - th * th)
         if x > el.upper[e]:
             pen = x - el.upper[e]
             push = el.stop_stiffness[e] * pen * pen + el.stop_damping[e] * pen * xdot
             if push > 0.0:
                 load -= push
+                rate += el.stop_damping[e] * pen
         elif x < el.lower[e]:
             pen = el.lower[e] - x
             push = el.stop_stiffness[e] * pen * pen - el.stop_damping[e] * pen * xdot
             if push > 0.0:
                 load += push
+                rate += el.stop_damping[e] * pen
         tau[j] += load
+        slope[j] += rate

@@ -84,8 +84,8 @@ def run_neck_pendulum(scenario="hybrid3_50m_neck_flexion", dt=1e-4, modify=None)
     jdof = model.dof("upper_neck_wy")
     moment = np.empty(len(res.t))
     for k in range(len(res.t)):
-        tau = np.zeros(model.nv)
-        joint_resistance(model.tree, model.dof_forces, res.q[k], res.v[k], tau)
+        tau, slope = np.zeros(model.nv), np.zeros(model.nv)
+        joint_resistance(model.tree, model.dof_forces, res.q[k], res.v[k], tau, slope)
         moment[k] = -tau[jdof]
     out = {"scenario": str(path), "t": res.t, "rotation_deg": rotation, "moment_Nm": moment,
            "pulse_scale": scale, "status": getattr(res, "status", None)}

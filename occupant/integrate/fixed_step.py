@@ -1,5 +1,6 @@
 """Fixed-step integrators, compiled: semi-implicit (symplectic) Euler as MuJoCo's default
-integrator (v+ = v + h a(q, v); q+ = q (+) h v+; for free joints the linear velocity is stepped
+integrator (v+ = v + h a; q+ = q (+) h v+, with (M + h C) a = f(q, v): joint damping C taken
+implicitly, as MuJoCo does; for free joints the linear velocity is stepped
 in world axes, as MuJoCo's qvel holds it), and the classical fourth-order Runge-Kutta
 method on y = (q, v) with quaternion projection after each step (Hairer, Lubich, Wanner,
 Geometric Numerical Integration, 2006, section IV.4)."""
@@ -21,7 +22,7 @@ FREE = int(JointType.FREE)
 def euler_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, y_out):
     nq = ws.q_unit.shape[0]
     nv = y.shape[0] - nq
-    accelerations(tree, forces, tau, table, t0_tab, dt_tab, t, y[:nq], y[nq:], ws, k1[nq:])
+    accelerations(tree, forces, tau, table, t0_tab, dt_tab, t, y[:nq], y[nq:], ws, k1[nq:], h)
     for r in range(nv):
         y_out[nq + r] = y[nq + r] + h * k1[nq + r]
     integrate_configuration(tree, y[:nq], y_out[nq:], h, y_out[:nq])

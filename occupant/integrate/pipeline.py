@@ -20,7 +20,7 @@ FREE = int(JointType.FREE)
 
 Workspace = namedtuple("Workspace", [
     "X_up", "R_up", "p_up", "vel", "acc", "cvp", "I_A", "p_A", "U", "D_inv", "u",
-    "f_ext", "tau", "base", "q_unit", "work",
+    "f_ext", "tau", "base", "q_unit", "work", "armature",
 ])
 
 
@@ -29,7 +29,8 @@ def make_workspace(model):
     return Workspace(np.zeros((nl, 6, 6)), np.zeros((nl, 3, 3)), np.zeros((nl, 3)), np.zeros((nl, 6)),
                      np.zeros((nl, 6)), np.zeros((nl, 6)), np.zeros((nl, 6, 6)), np.zeros((nl, 6)),
                      np.zeros((nl, 6, 6)), np.zeros((nl, 6, 6)), np.zeros((nl, 6)), np.zeros((nl, 6)),
-                     np.zeros(nv), np.zeros(12), np.zeros(model.nq), np.zeros((3, 6, 12)))
+                     np.zeros(nv), np.zeros(12), np.zeros(model.nq), np.zeros((3, 6, 12)),
+                     np.zeros(nv))
 
 
 @njit(**JIT_INLINE)
@@ -115,15 +116,20 @@ def integrate_configuration(tree, q, v, h, q_out):
 
 
 @njit(**JIT_INLINE)
-def accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v, ws, vdot):
-    """One evaluation of the step pipeline: vdot at (t, q, v)."""
+def accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v, ws, vdot, h_implicit=0.0):
+    """One evaluation of the step pipeline: vdot at (t, q, v). With ``h_implicit`` = h > 0 the
+    joint damping is taken implicitly, (M + h C) vdot = f(q, v), C the velocity slope of the
+    joint resistance (what the semi-implicit Euler step needs, as MuJoCo treats joint damping)."""
     base_state_at(table, table_t0, table_dt, t, ws.base)
     ws.q_unit[:] = q
     normalize_quaternions(tree, ws.q_unit)
     ws.tau[:] = tau_applied
-    joint_resistance(tree, forces, ws.q_unit, v, ws.tau)
+    ws.armature[:] = 0.0
+    joint_resistance(tree, forces, ws.q_unit, v, ws.tau, ws.armature)
+    for j in range(ws.armature.shape[0]):
+        ws.armature[j] *= h_implicit
     aba(tree, ws.q_unit, v, ws.tau, ws.base, ws.f_ext, ws.X_up, ws.R_up, ws.p_up, ws.vel, ws.acc,
-        ws.cvp, ws.I_A, ws.p_A, ws.U, ws.D_inv, ws.u, ws.work, vdot)
+        ws.cvp, ws.I_A, ws.p_A, ws.U, ws.D_inv, ws.u, ws.work, ws.armature, vdot)
 
 
 @njit(**JIT_INLINE)

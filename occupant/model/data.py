@@ -30,6 +30,7 @@ class Data:
         self.u = np.zeros((nl, 6))
         self.I_C = np.zeros((nl, 6, 6))
         self.work = np.zeros((3, 6, 12))       # small temporaries of the ABA
+        self.armature = np.zeros(nv)           # joint-space diagonal added in the ABA (none here)
         # joint-space quantities
         self.M = np.zeros((nv, nv))            # mass matrix D(q)
         self.h = np.zeros(nv)                  # bias forces h(q, v)

@@ -50,7 +50,7 @@ class Model:
     def __init__(self, *, name, body_names, body_parent, body_mass, body_com, body_inertia,
                  body_link, joint_names, joint_kind, joint_body, joint_links, link_body, tree,
                  nq, nv, dof_names, dof_joint, q_neutral, marker_names, marker_body, marker_R,
-                 marker_p, geometries, dof_forces, topology, source=None):
+                 marker_p, geometries, dof_forces, force_names, topology, source=None):
         self.name = name
         self.body_names = tuple(body_names)
         self.body_parent = _ro(body_parent, int)        # (nb,) parent body, -1 for B0
@@ -74,6 +74,7 @@ class Model:
         self.marker_R = _ro(marker_R)                   # (nm, 3, 3) marker axes in the body frame
         self.marker_p = _ro(marker_p)                   # (nm, 3) m, marker origin in the body frame
         self.geometries = tuple(geometries)             # compiled Geometry records
+        self.force_names = tuple(force_names)           # name of each dof_forces element
         self.dof_forces = DofForces(*[_ro(a) if a.dtype.kind == "f" else _ro(a, int)
                                       for a in dof_forces])
         self.topology = topology                        # occupant.topology.Topology of the bodies

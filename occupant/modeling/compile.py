@@ -147,7 +147,8 @@ def compile_assembly(asm):
                  dof_names=dof_names, dof_joint=dof_joint, q_neutral=neutral_q_of_links(jtypes),
                  marker_names=marker_names, marker_body=marker_body, marker_R=marker_R,
                  marker_p=marker_p, geometries=list(asm.geometries.values()),
-                 dof_forces=dof_forces, topology=topo, source=asm)
+                 dof_forces=dof_forces, force_names=list(asm.forces), topology=topo,
+                 source=asm)
 
 
 def _dof_forces(asm, joint_names, joint_links, jtypes):

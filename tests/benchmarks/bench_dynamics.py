@@ -46,7 +46,7 @@ def main():
     base[11] = 9.81
     f_ext = np.zeros((model.nl, 6))
     args = (model.tree, q, v, tau, base, f_ext, data.X_up, data.R_up, data.p_up, data.v, data.a,
-            data.c, data.I_A, data.p_A, data.U, data.D_inv, data.u, data.work, data.vdot)
+            data.c, data.I_A, data.p_A, data.U, data.D_inv, data.u, data.work, data.armature, data.vdot)
     t_kernel = best_of(lambda: aba(*args), number=2000)
     print(f"model: {model.name}, {model.nb} bodies, nq {model.nq}, nv {model.nv}")
     rows = [("forward dynamics, occupant forward_dynamics() from Python", t_api),
