@@ -19,9 +19,10 @@ from occupant.human.assemble import assemble
 from occupant.human.errors import DummyFileError
 from occupant.human.loader import load_description
 from occupant.model import BaseMotion
+from occupant.shipped import shipped_dir
 
 G0 = 9.80665
-SCENARIOS = pathlib.Path(__file__).resolve().parents[2] / "scenarios" / "certification"
+SCENARIOS = shipped_dir("scenarios") / "certification"
 
 
 def read_scenario(name_or_path):

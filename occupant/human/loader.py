@@ -5,8 +5,9 @@ import tomllib
 from occupant.human.assemble import assemble
 from occupant.human.description import parse_description
 from occupant.human.errors import DummyFileError
+from occupant.shipped import shipped_dir
 
-DUMMY_DIR = pathlib.Path(__file__).resolve().parents[2] / "dummies"
+DUMMY_DIR = shipped_dir("dummies")
 
 
 def available_dummies():

@@ -41,8 +41,9 @@ from occupant.dynamics import body_poses, point_jacobian
 from occupant.human.errors import DummyFileError
 from occupant.human.loader import read_toml
 from occupant.spatial.rotation import quat_exp, quat_log
+from occupant.shipped import shipped_dir
 
-POSTURE_DIR = pathlib.Path(__file__).resolve().parents[2] / "dummies" / "postures"
+POSTURE_DIR = shipped_dir("dummies") / "postures"
 TOP_KEYS = ("kind", "name", "description", "root", "angles", "targets")
 ROOT_KEYS = ("position", "rotation_deg")
 TARGET_KEYS = ("torso_angle_deg", "h_point", "point")
