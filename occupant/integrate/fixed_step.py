@@ -18,7 +18,7 @@ RK4 = 1
 FREE = int(JointType.FREE)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def euler_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, y_out):
     nq = ws.q_unit.shape[0]
     nv = y.shape[0] - nq
@@ -40,7 +40,7 @@ def euler_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, y_out)
         y_out[j], y_out[j + 1], y_out[j + 2] = quat_rotate(y_out, k + 3, gx, gy, gz, True)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def rk4_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, k2, k3, k4, tmp, y_out):
     n = y.shape[0]
     state_derivative(tree, forces, tau, table, t0_tab, dt_tab, t, y, ws, k1)
@@ -58,28 +58,48 @@ def rk4_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, k2, k3, 
     normalize_quaternions(tree, y_out[:ws.q_unit.shape[0]])
 
 
+@njit(**JIT_INLINE)
+def _accept(y, y_new, s, stride, out_y):
+    """Take y_new as the state after step s (storing every stride-th); False if it is not finite."""
+    for r in range(y.shape[0]):
+        if not np.isfinite(y_new[r]):
+            return False
+    y[:] = y_new
+    if (s + 1) % stride == 0:
+        out_y[(s + 1) // stride] = y
+    return True
+
+
 @njit(**JIT)
-def run_fixed_step(method, tree, forces, tau, table, t0_tab, dt_tab, t0, y0, h, n_steps, stride,
-                   ws, out_y):
-    """Take n_steps steps of size h from (t0, y0), storing every stride-th state (the first is
-    y0) in out_y. Returns the number of steps taken: fewer than n_steps when the state stopped
-    being finite (divergence); out_y then holds the states up to the last finite one."""
+def _run_euler(tree, forces, tau, table, t0_tab, dt_tab, t0, y0, h, n_steps, stride, ws, out_y):
     n = y0.shape[0]
-    y = y0.copy()
-    y_new = np.empty(n)
+    y, y_new, k1 = y0.copy(), np.empty(n), np.empty(n)
+    out_y[0] = y
+    for s in range(n_steps):
+        euler_step(tree, forces, tau, table, t0_tab, dt_tab, t0 + s * h, y, h, ws, k1, y_new)
+        if not _accept(y, y_new, s, stride, out_y):
+            return s
+    return n_steps
+
+
+@njit(**JIT)
+def _run_rk4(tree, forces, tau, table, t0_tab, dt_tab, t0, y0, h, n_steps, stride, ws, out_y):
+    n = y0.shape[0]
+    y, y_new = y0.copy(), np.empty(n)
     k1, k2, k3, k4, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     out_y[0] = y
-    t = t0
     for s in range(n_steps):
-        if method == EULER:
-            euler_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, y_new)
-        else:
-            rk4_step(tree, forces, tau, table, t0_tab, dt_tab, t, y, h, ws, k1, k2, k3, k4, tmp, y_new)
-        for r in range(n):
-            if not np.isfinite(y_new[r]):
-                return s
-        y[:] = y_new
-        t = t0 + (s + 1) * h
-        if (s + 1) % stride == 0:
-            out_y[(s + 1) // stride] = y
+        rk4_step(tree, forces, tau, table, t0_tab, dt_tab, t0 + s * h, y, h, ws, k1, k2, k3, k4, tmp, y_new)
+        if not _accept(y, y_new, s, stride, out_y):
+            return s
     return n_steps
+
+
+def run_fixed_step(method, tree, forces, tau, table, t0_tab, dt_tab, t0, y0, h, n_steps, stride,
+                   ws, out_y):
+    """Take n_steps steps of size h from (t0, y0) in one compiled loop, storing every stride-th
+    state (the first is y0) in out_y. Returns the number of steps taken: fewer than n_steps when
+    the state stopped being finite (divergence); out_y then holds the states up to the last
+    finite one. One loop per method, so that a run compiles only the method it uses."""
+    run = _run_euler if method == EULER else _run_rk4
+    return run(tree, forces, tau, table, t0_tab, dt_tab, t0, y0, h, n_steps, stride, ws, out_y)

@@ -115,7 +115,7 @@ def integrate_configuration(tree, q, v, h, q_out):
             q_out[k] = q[k] + h * v[j]
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v, ws, vdot, h_implicit=0.0):
     """One evaluation of the step pipeline: vdot at (t, q, v). With ``h_implicit`` = h > 0 the
     joint damping is taken implicitly, (M + h C) vdot = f(q, v), C the velocity slope of the
@@ -132,7 +132,7 @@ def accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v,
         ws.cvp, ws.I_A, ws.p_A, ws.U, ws.D_inv, ws.u, ws.work, ws.armature, vdot)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def state_derivative(tree, forces, tau_applied, table, table_t0, table_dt, t, y, ws, ydot):
     """ydot for y = (q, v): (q', vdot)."""
     nq = ws.q_unit.shape[0]
