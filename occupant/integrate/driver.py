@@ -38,8 +38,7 @@ def solve(integrator, t_end, t_out, events=(), progress=None):
     g_old = [ev.function(integrator.t, integrator.y) for ev in events]
     found, status, message = [], "finished", ""
     while integrator.t < t_end - 1e-12 * max(1.0, abs(t_end)):
-        if getattr(integrator, "h", None) is not None and hasattr(integrator, "rtol"):
-            integrator.h = min(integrator.h, t_end - integrator.t)
+        integrator.limit_step(t_end)
         try:
             integrator.step()
         except FloatingPointError as exc:

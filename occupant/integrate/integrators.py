@@ -24,6 +24,9 @@ class Integrator:
     def step(self):
         raise NotImplementedError
 
+    def limit_step(self, t_max):
+        """Keep the next step from passing t_max (adaptive methods; fixed steps keep theirs)."""
+
     def dense_output(self):
         """Callable t -> y on [t_old, t] (cubic Hermite unless the method has its own)."""
         t0, t1, y0, y1 = self.t_old, self.t, self.y_old, self.y
@@ -126,6 +129,9 @@ class DormandPrince5(Integrator):
         d2 = np.sqrt(np.mean(((f1 - f0) / scale) ** 2)) / h0
         h1 = max(1e-6, h0 * 1e-3) if max(d1, d2) <= 1e-15 else (0.01 / max(d1, d2)) ** 0.2
         return min(100 * h0, h1, self.max_step)
+
+    def limit_step(self, t_max):
+        self.h = min(self.h, t_max - self.t)
 
     def step(self):
         y, t, K = self.y, self.t, self.K
