@@ -7,11 +7,10 @@ from occupant.spatial.rotation import (
     quat_log,
     rot_x,
     rot_z,
-    skew,
 )
 from occupant.spatial.transforms import homogeneous, mdh_transform, invert_homogeneous
 
 __all__ = [
     "quat_to_matrix", "matrix_to_quat", "quat_multiply", "quat_exp", "quat_log",
-    "rot_x", "rot_z", "skew", "homogeneous", "mdh_transform", "invert_homogeneous",
+    "rot_x", "rot_z", "homogeneous", "mdh_transform", "invert_homogeneous",
 ]

@@ -10,12 +10,6 @@ from occupant.jit import JIT, JIT_INLINE
 
 
 @njit(**JIT)
-def skew(v):
-    """[v]x, the 3x3 matrix with skew(v) @ u == cross(v, u)."""
-    return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
-
-
-@njit(**JIT)
 def rot_z(theta):
     """Rotation by theta (rad) about z."""
     c, s = np.cos(theta), np.sin(theta)

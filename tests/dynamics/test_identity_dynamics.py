@@ -6,7 +6,8 @@ import pytest
 from occupant import samples
 from occupant.dynamics import (mass_matrix, bias_forces, forward_dynamics, inverse_dynamics,
                                kinetic_energy, point_jacobian, body_com_positions, body_jacobian,
-                               momentum, point_acceleration)
+                               momentum, point_acceleration, point_velocity,
+                               center_of_mass)
 from occupant.dynamics.lagrange_euler import mass_matrix_le, bias_forces_le
 
 JOINT_SETS = [("revolute",), ("prismatic",), ("spherical",), ("universal",), ("euler",),
@@ -135,3 +136,25 @@ def test_identity_body_jacobian_angular_part_gives_link_angular_velocity():
     R, _ = link_poses(model, data, q)
     lk = model.body_link[model.nb - 1]
     np.testing.assert_allclose(J[:3] @ v, R[lk] @ data.v[lk, :3], atol=1e-12)
+
+
+@pytest.mark.parametrize("joint_types,seed,floating", CASES[1::3])
+def test_identity_point_velocity_and_centre_of_mass(joint_types, seed, floating):
+    """Point velocity equals the rate of the point's position along the motion; the centre of
+    mass moves with the total linear momentum over the total mass."""
+    model = samples.random_tree(5, seed, joint_types=joint_types, floating_base=floating)
+    data = model.make_data()
+    q, v, _ = _state(model, seed)
+    body, point = model.nb - 1, np.array([0.1, 0.05, -0.02])
+    eps = 1e-6
+
+    def position(qq):
+        from occupant.dynamics import body_poses
+        X = body_poses(model, data, qq)[body]
+        return X[:3, :3] @ point + X[:3, 3]
+
+    rate = (position(_perturb(model, q, eps * v)) - position(_perturb(model, q, -eps * v))) / (2 * eps)
+    np.testing.assert_allclose(point_velocity(model, data, q, v, body, point), rate, atol=1e-7)
+    com_rate = (center_of_mass(model, data, _perturb(model, q, eps * v))
+                - center_of_mass(model, data, _perturb(model, q, -eps * v))) / (2 * eps)
+    np.testing.assert_allclose(com_rate, momentum(model, data, q, v)[0] / model.body_mass.sum(), atol=1e-7)
