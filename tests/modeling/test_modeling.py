@@ -125,3 +125,22 @@ def test_model_lookups_name_what_is_known():
         model.body("tail")
     assert model.nb == 15 and model.nv == 38
     assert len(model.dof_names) == model.nv and len(set(model.dof_names)) == model.nv
+
+
+def test_rootless_assembly_gets_a_virtual_free_joint():
+    asm = Assembly("floating")
+    asm.add(Part("torso", 30.0, inertia=(1.0, 1.0, 0.5)), Part("head", 4.5, inertia=(0.02, 0.02, 0.02)))
+    asm.add(Joint("neck", "spherical", "torso", "head", Pose((0.0, 0.0, 0.4))))
+    model = asm.compile()
+    assert model.joint_names[0] == model.topology.virtual_root_joint == "torso_virtual_free"
+    assert model.joint_kind[0] == "free" and model.nv == 9 and model.nq == 11
+
+
+def test_loops_are_refused_with_the_cut_joints_named():
+    asm = Assembly("four_bar")
+    for name in ("crank", "coupler", "rocker"):
+        asm.add(Part(name, 1.0, inertia=(0.01, 0.01, 0.01)))
+    asm.add(Joint("a", "revolute", None, "crank"), Joint("b", "revolute", "crank", "coupler"),
+            Joint("c", "revolute", None, "rocker"), Joint("d", "revolute", "coupler", "rocker"))
+    with pytest.raises(ModelError, match="joints d close kinematic loops"):
+        asm.compile()
