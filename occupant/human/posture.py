@@ -14,11 +14,18 @@ Posture file (TOML, ``kind = "posture"``, in ``dummies/postures/``)::
     right_knee_deg = 95.0        # without side applies to both, the right one mirrored
     [targets]
     torso_angle_deg = 25.0       # H-point -> lower-neck joint line, from vertical, + rearward
-    h_point = [0.0, 0.0, 0.0]    # m in B0
+    h_point = [0.0, 0.0, 0.0]    # m in B0; or, instead, a seat track the H-point slides on:
+    seat_track = {rear = [-0.12, 0.0, 0.0], front = [0.12, 0.0, 0.0]}
     [[targets.point]]
     body = "left_lower_arm"      # a body of the model
     point = "hand"               # hand, heel, ball, origin; or offset = [x, y, z] (link frame)
-    position = [0.5, 0.18, 0.4]  # m in B0
+    position = [0.5, 0.18, 0.4]  # m in B0; or some of x = .., y = .., z = .. (e.g. z alone:
+                                 # the point on a floor, free to slide on it)
+
+A seat track makes one posture file fit every occupant size, as the seat of a real test does:
+the H-point lies on the segment from ``rear`` to ``front`` (its x is bounded by theirs) and
+slides along it so that the point targets (hands on the wheel, foot on the pedal) are met with
+the joint angles nearest the file's.
 
 Angles follow the loader's joint conventions (dummies/README.md): spherical joints are rotation
 vectors about the child axes, y positive = flexion of neck and torso, negative at hips and
@@ -46,10 +53,12 @@ from occupant.shipped import shipped_dir
 POSTURE_DIR = shipped_dir("dummies") / "postures"
 TOP_KEYS = ("kind", "name", "description", "root", "angles", "targets")
 ROOT_KEYS = ("position", "rotation_deg")
-TARGET_KEYS = ("torso_angle_deg", "h_point", "point")
-POINT_KEYS = ("body", "point", "offset", "position")
+TARGET_KEYS = ("torso_angle_deg", "h_point", "seat_track", "point")
+TRACK_KEYS = ("rear", "front")
+POINT_KEYS = ("body", "point", "offset", "position", "x", "y", "z")
 NAMED_POINTS = ("hand", "heel", "ball", "origin")
 REG_WEIGHT = 1e-3   # m per rad: pull of the file's angles against the targets in the IK
+ROOT_PULL = 1e-6    # pull of the root position towards the file's, only to settle free directions
 IK_FREE_RANGE = math.radians(15.0)  # rad, see _Layout.bounds [E]
 TORSO_LENGTH = 0.5  # m, scale of the torso-angle residual (about the H-point -> C7 length)
 
@@ -80,6 +89,9 @@ def load_posture(name_or_path):
             _check_keys(p, data[key], allowed, key)
     for k, pt in enumerate(data.get("targets", {}).get("point", [])):
         _check_keys(p, pt, POINT_KEYS, f"targets.point[{k}]")
+    track = data.get("targets", {}).get("seat_track")
+    if isinstance(track, dict):
+        _check_keys(p, track, TRACK_KEYS, "targets.seat_track")
     data["_file"] = str(p)
     return data
 
@@ -299,8 +311,13 @@ def _targets(model, posture, extra, file):
     out = {"points": []}
     if "torso_angle_deg" in tg:
         out["torso_angle"] = math.radians(_number(file, tg["torso_angle_deg"], "targets.torso_angle_deg"))
+    if "h_point" in tg and "seat_track" in tg:
+        raise DummyFileError(file, "targets", "give h_point or seat_track, not both",
+                             "one of h_point, seat_track")
     if "h_point" in tg:
         out["h_point"] = _vector(file, tg["h_point"], 3, "targets.h_point")
+    if "seat_track" in tg:
+        out["seat_track"] = _seat_track(file, tg["seat_track"])
     for k, pt in enumerate(tg.get("point", [])):
         where = f"targets.point[{k}]"
         body = pt.get("body")
@@ -315,8 +332,40 @@ def _targets(model, posture, extra, file):
             if name not in NAMED_POINTS:
                 raise DummyFileError(file, f"{where}.point", f"unknown point {name!r}", ", ".join(NAMED_POINTS))
             local = _named_point(model, body, name, file, f"{where}.point")
-        out["points"].append((model.body(body), local, _vector(file, pt.get("position"), 3, f"{where}.position")))
+        target, mask = _point_target(file, pt, where)
+        out["points"].append((model.body(body), local, target, mask))
     return out
+
+
+def _seat_track(file, track):
+    """(rear, unit direction, front) of a seat track table; its x extent must be positive."""
+    if not isinstance(track, dict):
+        raise DummyFileError(file, "targets.seat_track", "expected a table", "{rear = [x, y, z], front = [x, y, z]}")
+    _check_keys(file, track, TRACK_KEYS, "targets.seat_track")
+    rear, front = (_vector(file, track.get(k), 3, f"targets.seat_track.{k}") for k in TRACK_KEYS)
+    if front[0] - rear[0] <= 0.0:
+        raise DummyFileError(file, "targets.seat_track", f"front x {front[0]:g} m is not ahead of "
+                             f"rear x {rear[0]:g} m", "a track running forward (+x) from rear to front")
+    d = front - rear
+    return rear, d / np.linalg.norm(d), front
+
+
+def _point_target(file, pt, where):
+    """Target position and the mask of its constrained components: all three for ``position``,
+    else those of ``x``, ``y``, ``z`` that are given."""
+    parts = [c for c in "xyz" if c in pt]
+    if "position" in pt and parts:
+        raise DummyFileError(file, where, "give position or x/y/z components, not both",
+                             "position = [x, y, z], or some of x, y, z")
+    if "position" in pt:
+        return _vector(file, pt["position"], 3, f"{where}.position"), np.ones(3, bool)
+    if not parts:
+        raise DummyFileError(file, where, "no target position", "position = [x, y, z], or some of x, y, z")
+    target, mask = np.zeros(3), np.zeros(3, bool)
+    for i, c in enumerate("xyz"):
+        if c in pt:
+            target[i], mask[i] = _number(file, pt[c], f"{where}.{c}"), True
+    return target, mask
 
 
 def point_position(model, q, body, local, data=None):
@@ -357,13 +406,16 @@ def position(model, posture_or_path, targets=None, return_info=False):
     layout = _Layout(model)
     x0 = _angles(model, layout, posture, file)
     tg = _targets(model, posture, targets, file)
-    if not tg["points"] and "torso_angle" not in tg and "h_point" not in tg:
+    if not tg["points"] and not {"torso_angle", "h_point", "seat_track"} & tg.keys():
         q = layout.to_q(x0)
         return (q, {"max_point_error": 0.0, "status": "angles only"}) if return_info else q
     data = model.make_data()
     ipelvis, ineck = model.body("pelvis"), model.body("neck")
     reg = np.full(len(x0), REG_WEIGHT)
-    reg[:3] = 0.0 if "h_point" in tg else REG_WEIGHT  # root position free only to reach the H-point
+    reg[:3] = ROOT_PULL  # the targets place the body; the pull only settles what they leave free
+    track = tg.get("seat_track")
+    if track is not None:
+        off_track = np.eye(3) - np.outer(track[1], track[1])  # projector across the track
 
     def residual(x):
         q = layout.to_q(x)
@@ -371,11 +423,13 @@ def position(model, posture_or_path, targets=None, return_info=False):
         r = []
         if "h_point" in tg:
             r.append(X[ipelvis, :3, 3] - tg["h_point"])
+        if track is not None:
+            r.append(off_track @ (X[ipelvis, :3, 3] - track[0]))
         if "torso_angle" in tg:
             d = X[ineck, :3, 3] - X[ipelvis, :3, 3]
             r.append([TORSO_LENGTH * (math.atan2(-d[0], d[2]) - tg["torso_angle"])])
-        for b, local, target in tg["points"]:
-            r.append(X[b, :3, :3] @ local + X[b, :3, 3] - target)
+        for b, local, target, mask in tg["points"]:
+            r.append((X[b, :3, :3] @ local + X[b, :3, 3] - target)[mask])
         r.append(reg * (x - x0))
         return np.concatenate(r)
 
@@ -385,24 +439,31 @@ def position(model, posture_or_path, targets=None, return_info=False):
         rows = []
         if "h_point" in tg:
             rows.append(point_jacobian(model, data, q, ipelvis) @ M)
+        if track is not None:
+            rows.append(off_track @ point_jacobian(model, data, q, ipelvis) @ M)
         if "torso_angle" in tg:
             X = body_poses(model, data, q)
             d = X[ineck, :3, 3] - X[ipelvis, :3, 3]
             Jd = (point_jacobian(model, data, q, ineck) - point_jacobian(model, data, q, ipelvis)) @ M
             rows.append(TORSO_LENGTH * (-d[2] * Jd[0] + d[0] * Jd[2])[None, :] / (d[0] ** 2 + d[2] ** 2))
-        for b, local, _ in tg["points"]:
-            rows.append(point_jacobian(model, data, q, b, local) @ M)
+        for b, local, _, mask in tg["points"]:
+            rows.append((point_jacobian(model, data, q, b, local) @ M)[mask])
         rows.append(np.diag(reg))
         return np.vstack(rows)
 
     lo, hi = layout.bounds(x0)
+    if track is not None:  # the H-point (root origin) stays between the track's ends
+        lo[0], hi[0] = track[0][0], track[2][0]
+        x0[0] = min(max(x0[0], lo[0]), hi[0])
     sol = least_squares(residual, np.clip(x0, lo, hi), jac=jacobian, bounds=(lo, hi),
                         xtol=1e-12, ftol=1e-12, gtol=1e-10, max_nfev=400)
     q = layout.to_q(sol.x)
-    n_pts = len(tg["points"]) + ("h_point" in tg)
-    errs = sol.fun[:3 * n_pts + ("torso_angle" in tg)]
+    n_rows = (3 * (("h_point" in tg) + (track is not None)) + ("torso_angle" in tg)
+              + sum(int(p[3].sum()) for p in tg["points"]))
+    errs = sol.fun[:n_rows]
     info = {"status": sol.message, "nfev": sol.nfev,
-            "max_point_error": float(np.max(np.abs(errs))) if len(errs) else 0.0}
+            "max_point_error": float(np.max(np.abs(errs))) if len(errs) else 0.0,
+            "h_point": point_position(model, q, ipelvis, np.zeros(3), data)}
     if "torso_angle" in tg:
         info["torso_angle_error"] = torso_angle(model, q, data) - tg["torso_angle"]
     return (q, info) if return_info else q

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from occupant import simulate
-from occupant.human import DummyFileError, joint_angles, load_dummy, position, torso_angle
+from occupant.human import DummyFileError, build, joint_angles, load_dummy, position, torso_angle
 from occupant.human.posture import _named_point, load_posture, point_position
 
 
@@ -14,38 +14,78 @@ def h3():
     return load_dummy("hybrid3_50m")
 
 
-@pytest.mark.parametrize("name", ["driver_seated", "passenger_seated", "pedestrian_walking"])
-def test_reference_ik_reaches_targets_to_1mm(h3, name):
-    """Every target point of the posture file is reached to 1 mm, the H-point to 1 mm and the
-    torso angle to 0.1 deg (measured: driver 0.03 mm, passenger and pedestrian < 0.01 mm)."""
-    q, info = position(h3, name, return_info=True)
-    posture = load_posture(name)
-    tg = posture.get("targets", {})
+@pytest.fixture(scope="module")
+def family(h3):
+    return {"hybrid3_05f": load_dummy("hybrid3_05f"), "hybrid3_50m": h3,
+            "hybrid3_95m": load_dummy("hybrid3_95m")}
+
+
+def _assert_targets_reached(model, name, q, info):
+    """Every target of the posture file reached to 1 mm (only the components it gives), the
+    H-point to 1 mm of its point or on its seat track, the torso angle to 0.1 deg; unit
+    quaternions and every joint inside its range of motion."""
+    tg = load_posture(name).get("targets", {})
     for pt in tg.get("point", []):
-        local = _named_point(h3, pt["body"], pt["point"], "", "")
-        assert np.linalg.norm(point_position(h3, q, pt["body"], local) - pt["position"]) < 1e-3
+        local = _named_point(model, pt["body"], pt["point"], "", "")
+        p = point_position(model, q, pt["body"], local)
+        want = pt.get("position") or [pt.get(c, p[i]) for i, c in enumerate("xyz")]
+        assert np.linalg.norm(p - want) < 1e-3, (pt, p)
+    h = point_position(model, q, "pelvis", np.zeros(3))
     if "h_point" in tg:
-        assert np.linalg.norm(point_position(h3, q, "pelvis", np.zeros(3)) - tg["h_point"]) < 1e-3
+        assert np.linalg.norm(h - tg["h_point"]) < 1e-3
+    if "seat_track" in tg:
+        rear, front = (np.array(tg["seat_track"][k]) for k in ("rear", "front"))
+        d = (front - rear) / np.linalg.norm(front - rear)
+        off = (h - rear) - d * np.dot(h - rear, d)
+        assert np.linalg.norm(off) < 1e-3
+        assert rear[0] - 1e-9 <= h[0] <= front[0] + 1e-9
     if "torso_angle_deg" in tg:
-        assert math.degrees(torso_angle(h3, q)) == pytest.approx(tg["torso_angle_deg"], abs=0.1)
+        assert math.degrees(torso_angle(model, q)) == pytest.approx(tg["torso_angle_deg"], abs=0.1)
     assert info["max_point_error"] < 1e-3
-    # unit quaternions, and every joint inside its range of motion
-    for j, kind in zip(h3.joint_names, h3.joint_kind):
+    for j, kind in zip(model.joint_names, model.joint_kind):
         if kind in ("spherical", "free"):
-            k = h3.tree.qidx[h3.joint_links[h3.joint_names.index(j)][-1]] + (3 if kind == "free" else 0)
+            k = model.tree.qidx[model.joint_links[model.joint_names.index(j)][-1]] + (3 if kind == "free" else 0)
             assert np.linalg.norm(q[k:k + 4]) == pytest.approx(1.0, abs=1e-12)
-    el = h3.dof_forces
+    el = model.dof_forces
     for e in range(len(el.link)):
         lk = el.link[e]
-        k = h3.tree.qidx[lk]
-        x = q[k] if h3.tree.jtype[lk] != 3 else None
-        if x is not None and h3.tree.nv[lk] == 1:
-            assert el.lower[e] - 1e-9 <= x <= el.upper[e] + 1e-9
+        k = model.tree.qidx[lk]
+        if model.tree.jtype[lk] != 3 and model.tree.nv[lk] == 1:
+            assert el.lower[e] - 1e-9 <= q[k] <= el.upper[e] + 1e-9
+
+
+@pytest.mark.parametrize("dummy", ["hybrid3_05f", "hybrid3_50m", "hybrid3_95m"])
+@pytest.mark.parametrize("name", ["driver_seated", "passenger_seated", "pedestrian_walking"])
+def test_reference_ik_reaches_targets_to_1mm_for_every_dummy(family, dummy, name):
+    """One posture file fits the whole family: every target reached to 1 mm (measured < 0.01 mm
+    for all nine)."""
+    q, info = position(family[dummy], name, return_info=True)
+    _assert_targets_reached(family[dummy], name, q, info)
+
+
+@pytest.mark.parametrize("stature, mass, sex", [(1.45, 45.0, "female"), (2.0, 110.0, "male")])
+def test_reference_ik_fits_the_extremes_of_the_adult_range(stature, mass, sex):
+    """The driver posture fits generated humans at both ends of the adult stature range (the
+    1.45 m woman ends at the front of the seat track, measured x = 0.12 m)."""
+    m = build(stature=stature, mass=mass, sex=sex)
+    q, info = position(m, "driver_seated", return_info=True)
+    _assert_targets_reached(m, "driver_seated", q, info)
+
+
+def test_reference_seat_moves_with_occupant_size(family):
+    """On the seat track the driver's H-point sits where the hands reach the wheel and the foot
+    the pedal: the 50M at mid-track (where FMVSS 208 seats it; measured 1 mm), the 5F ahead of it
+    and the 95M behind it (measured +102 mm and -29 mm)."""
+    x = {d: position(m, "driver_seated", return_info=True)[1]["h_point"][0] for d, m in family.items()}
+    assert abs(x["hybrid3_50m"]) < 0.005
+    assert x["hybrid3_05f"] > x["hybrid3_50m"] + 0.05
+    assert x["hybrid3_95m"] < x["hybrid3_50m"] - 0.01
 
 
 def test_reference_seated_driver_shape(h3):
     """The driver sits: knees ahead of the H-point at about its height (thighs near horizontal),
-    occipital condyle 0.5-0.7 m above and behind the H-point (measured 0.39 m, 0.58 m, -0.19 m)."""
+    occipital condyle 0.5-0.7 m above and behind the H-point (measured knee 0.40 m ahead and
+    0.11 m above, head origin 0.57 m above and 0.17 m behind)."""
     q = position(h3, "driver_seated")
     knee = point_position(h3, q, "left_lower_leg", np.zeros(3))
     head = point_position(h3, q, "head", np.zeros(3))
@@ -71,13 +111,13 @@ def test_analytic_angles_round_trip(h3):
 def test_identity_ik_targets_move_with_the_wheel(h3):
     """Targets passed to position() are added to the file's: moving the hands 3 cm rearward moves
     the solved hands with them (to 1 mm)."""
-    moved = {"point": [{"body": "left_lower_arm", "point": "hand", "position": [0.33, 0.165, 0.42]},
-                       {"body": "right_lower_arm", "point": "hand", "position": [0.33, -0.165, 0.42]}]}
+    moved = {"point": [{"body": "left_lower_arm", "point": "hand", "position": [0.29, 0.165, 0.42]},
+                       {"body": "right_lower_arm", "point": "hand", "position": [0.29, -0.165, 0.42]}]}
     posture = load_posture("driver_seated")
     posture["targets"]["point"] = [p for p in posture["targets"]["point"] if p["point"] != "hand"]
     q = position(h3, posture, targets=moved)
     hand = point_position(h3, q, "left_lower_arm", _named_point(h3, "left_lower_arm", "hand", "", ""))
-    np.testing.assert_allclose(hand, [0.33, 0.165, 0.42], atol=1e-3)
+    np.testing.assert_allclose(hand, [0.29, 0.165, 0.42], atol=1e-3)
 
 
 def test_regression_posture_usable_as_initial_state(h3):
@@ -113,3 +153,16 @@ def test_reference_posture_file_errors(h3, tmp_path):
     with pytest.raises(DummyFileError, match="has no 'hand' point"):
         position(h3, {"kind": "posture", "targets": {"point": [
             {"body": "left_foot", "point": "hand", "position": [0, 0, 0]}]}})
+
+
+@pytest.mark.parametrize("targets, match", [
+    ({"seat_track": {"rear": [0.1, 0, 0], "front": [-0.1, 0, 0]}}, r"targets.seat_track: front x -0.1 m is not ahead"),
+    ({"seat_track": {"rear": [0.0, 0, 0], "back": [0.1, 0, 0]}}, r"targets.seat_track.back: unknown key \(accepted: rear, front\)"),
+    ({"seat_track": {"rear": [0.0, 0, 0], "front": [0.1, 0, 0]}, "h_point": [0, 0, 0]}, "give h_point or seat_track, not both"),
+    ({"point": [{"body": "left_foot", "point": "heel", "position": [0, 0, 0], "z": 0.0}]}, "give position or x/y/z"),
+    ({"point": [{"body": "left_foot", "point": "heel"}]}, r"targets.point\[0\]: no target position"),
+    ({"point": [{"body": "left_foot", "point": "heel", "z": "floor"}]}, r"targets.point\[0\].z: expected a finite number"),
+])
+def test_reference_target_errors_are_clear(h3, targets, match):
+    with pytest.raises(DummyFileError, match=match):
+        position(h3, {"kind": "posture", "targets": targets})
