@@ -24,7 +24,7 @@ we run the same idea the other way because the only complete open data set is th
      0.884 m [C] -- a fitted value, marked as such in the file.
   5. 50M and 5F: the flexion/extension characteristics of the two neck joints are tuned to the
      49 CFR 572.33 / 572.133 pendulum tests (TUNED_50M, TUNED_05F below, fitted by
-     dummies/tools/tune_neck.py; corridors [U], recalled); each
+     dummies/tools/tune_neck.py; corridors [C]); each
      tuned value says so in the file and gives the value it replaced.
 """
 import math
@@ -228,17 +228,19 @@ RESIST = {
 }
 
 
-# 50M neck flexion/extension (y) characteristics tuned to the 49 CFR 572.33 pendulum test by
-# dummies/tools/tune_neck.py (least squares on the six corridor figures; corridors [U], see
-# scenarios/certification/README.md). Factors multiply the 50M-scaled table branches; damping
-# replaces the scaled open-model value.
+# 50M neck flexion/extension (y) characteristics tuned to the 49 CFR 572.33 pendulum test [C] by
+# dummies/tools/tune_neck.py (global search and dead-zone least squares on the twelve corridor
+# figures; see scenarios/certification/README.md). Factors multiply the 50M-scaled table branches
+# (end: one more on the extension end row, flexion_end on the flexion end row); damping replaces
+# the scaled open-model value; friction (Coulomb, N m) is added.
 TUNED_50M = {
-    ("upper_neck", "y"): dict(damping=0.05, flexion=0.5762, extension=0.537),
-    ("lower_neck", "y"): dict(damping=1.299, flexion=0.9476, extension=1.423),
+    ("upper_neck", "y"): dict(damping=0.6553, flexion=1.7945, extension=0.7551, end=0.9018,
+                              flexion_end=2.9358, friction=1.1677),
+    ("lower_neck", "y"): dict(damping=0.2261, flexion=0.4669, extension=3.077, end=0.9018,
+                              flexion_end=2.9358, friction=0.0841),
 }
-# 5F the same way to the 49 CFR 572.133 pendulum test (python dummies/tools/tune_neck.py
-# hybrid3_05f), whose corridors are RECALLED values [U], low confidence (572.133 text not
-# retrieved). One more factor, end (both joints): the extension branch's end row (-57.3 deg) is
+# 5F the same way to the 49 CFR 572.133 pendulum test [C] (python dummies/tools/tune_neck.py
+# hybrid3_05f). One more factor, end (both joints): the extension branch's end row (-57.3 deg) is
 # multiplied by it on top of the branch factor, making the branch progressive; without it no
 # fit of the six factors reached the extension corridors (best 99.8 deg with the decay at
 # 115.3 ms against 99-114 deg and 94-114 ms; tune_neck.py).
@@ -247,17 +249,19 @@ TUNED_05F = {
     ("lower_neck", "y"): dict(damping=0.05002, flexion=0.5101, extension=1.141, end=2.286),
 }
 TUNED = {"50m": (TUNED_50M, "tuned to the 49 CFR 572.33 pendulum test"),
-         "05f": (TUNED_05F, "tuned to the 49 CFR 572.133 pendulum test (corridors [U] recalled)")}
+         "05f": (TUNED_05F, "tuned to the 49 CFR 572.133 pendulum test")}
 
 
 def tuned_table(table, ms, tuned):
-    """(deg, N m) rows of a scaled table with the tuned branch factors (and the extension end-row
-    factor, if any) applied."""
+    """(deg, N m) rows of a scaled table with the tuned branch factors (and the end-row factors
+    of the extension and flexion branches, if any) applied."""
     rows = []
     for k, (a, t) in enumerate(table):
         f = tuned["flexion"] if t > 0 else tuned["extension"]
         if k == 0 and t < 0:
             f *= tuned.get("end", 1.0)
+        if k == len(table) - 1 and t > 0:
+            f *= tuned.get("flexion_end", 1.0)
         rows.append(f"[{fmt(a, 4)}, {fmt(t * ms * f, 4)}]")
     return ", ".join(rows)
 
@@ -267,7 +271,9 @@ def tuned_factors(tuned):
     words = (f"flexion (+) branch x {tuned['flexion']:.4g}, "
              f"extension (-) branch x {tuned['extension']:.4g}")
     if "end" in tuned:
-        words += f" and its end row (-57.3 deg) x {tuned['end']:.4g} more"
+        words += f", extension end row x {tuned['end']:.4g} more"
+    if "flexion_end" in tuned:
+        words += f", flexion end row x {tuned['flexion_end']:.4g} more"
     return words
 
 
@@ -405,6 +411,9 @@ def write(kind):
                                f"{fmt(r['damping'] * ms * L, 4)} from the 95M open model [S] scaled by lambda^4)")
                 else:
                     out.append(f"damping = {fmt(r['damping'] * ms * L, 4)}  # N m s/rad")
+            if tuned and "friction" in tuned:
+                out.append(f"friction = {fmt(tuned['friction'], 4)}  # N m, Coulomb; {tuned_note} "
+                           "(was none in the 95M open model [S])")
             if "friction_g" in r:
                 out.append(f"friction_g = {fmt(r['friction_g'], 3)}  # limb held at 1.5 g [C wording 572.116(h)]")
             if "lower" in r:

@@ -1,43 +1,49 @@
 """Tuning record: Hybrid III neck joint characteristics fitted to the Part 572 neck pendulum test,
-50M (49 CFR 572.33) or 5F (49 CFR 572.133). Run: python dummies/tools/tune_neck.py [hybrid3_50m |
-hybrid3_05f] (default hybrid3_50m; about a minute each).
+50M (49 CFR 572.33) or 5F (49 CFR 572.133), corridors [C] (scenarios/certification/README.md).
+Run: python dummies/tools/tune_neck.py [hybrid3_50m | hybrid3_05f] (default hybrid3_50m; the 50M
+takes about 15 minutes, the 5F about 2).
 
 Why: the 50M and 5F necks in dummies/hybrid3_{50m,05f}.toml start from the open 95M rigid model's
 neck curves scaled by lambda^3 (moments) and lambda^4 (damping) [S] (see derive_hybrid3.py). With
 them the head-neck of our model is outside the pendulum corridors (50M flexion 46 deg / 72 N m
-against 64-78 deg / 88-108 N m; 5F flexion 48 deg / 54 N m against 77-91 deg / 69-83 N m): the
-occipital-condyle (OC) damping (68 N m s/rad 50M, 43 5F; 90 in the 95M deck) locks that joint
-viscously at pendulum rates, so the head hardly rotates on the neck.
+against 64-78 deg / 88.1-108.5 N m; 5F flexion 48 deg / 54 N m against 77-91 deg / 69-83 N m):
+the occipital-condyle (OC) damping (68 N m s/rad 50M, 43 5F; 90 in the 95M deck) locks that
+joint viscously at pendulum rates, so the head hardly rotates on the neck.
 
-Method: a small least-squares fit (scipy.optimize.least_squares, trust-region reflective,
-finite-difference Jacobian) of six numbers that shape the flexion/extension (y) characteristic
-of the two neck joints, keeping every curve's shape from the open model:
-    c_oc, c_np   viscous damping of the OC and lower-neck (NP) flexion/extension dof, N m s/rad
+Parameters, numbers that shape the flexion/extension (y) characteristic of the two neck joints:
+    c_oc, c_np   viscous damping of the OC and lower-neck (NP) y dof, N m s/rad
     f_oc, e_oc   factors on the flexion (+) and extension (-) branch of the OC moment table
     f_np, e_np   factors on the flexion (+) and extension (-) branch of the NP moment table
-5F only, a seventh (the 50M keeps it at 1 and its fit is unchanged):
-    x_end        a further factor on the end row (-57.3 deg) of the extension branch of both
-                 tables, making that branch progressive. Without it the 5F extension corridors
-                 were out of reach: the six-number fit ended at 98.9 deg / 116.8 ms (corridor
-                 99-114 deg, 94-114 ms), and a search of the four numbers acting on extension
-                 (c_oc, c_np, e_oc, e_np; bounds widened to damping 0.01, e_np 10; objective
-                 zero inside 70 % of each corridor) found no peak rotation of 99 deg or more with
-                 a decay before 115 ms (best 99.8 deg / 115.3 ms).
+    x_end        a further factor on the end row (-57.3 deg) of both extension branches
+    f_end        a further factor on the end row of both flexion branches (50M only)
+    fr_oc, fr_np Coulomb friction of the two y dofs, N m (50M only): the rubber neck's
+                 hysteresis, which the 572.33 rebound and decay times ask for
 The factors act on the open model's scaled tables recomputed from derive_hybrid3.py
 (``open_model_moments``), not on the file's, so a rerun on an already tuned file repeats the fit.
-The residuals are the six corridor figures of the dummy's two tests (peak D-plane rotation, peak
-OC moment, first decay time), each as (value - corridor middle) / corridor half-width, so that a
-residual inside [-1, 1] is inside the corridor. Parameters are fitted as logarithms (positive)
-within bounds that keep them physically plausible: damping 0.05-20 N m s/rad, table factors
-0.25-4; start: the 50M's first guess [E], for both dummies. The result is copied by hand into
-TUNED_50M / TUNED_05F in derive_hybrid3.py, which regenerates the dummy file with each tuned
-value marked "tuned to the 49 CFR 572.33 (572.133) pendulum test (was ...)". The lateral (x)
-and torsion (z) dofs are not exercised by the test and stay untuned. All corridors are [U]
-(recalled; scenarios/certification/README.md).
+Residuals: every corridor figure of the dummy's two tests (572.33: peak D-plane rotation and its
+time, rotation back through zero in rebound, peak OC moment and its time, first decay to 0;
+572.133: peak rotation, peak moment within the rotation corridor, first decay to +-10 N m), each
+as (value - corridor middle) / corridor half-width, inside the corridor when within [-1, 1].
+Parameters are fitted as logarithms within bounds that keep them physically plausible (damping
+0.05-20 N m s/rad, factors 0.25-4, friction 0.01-20 N m).
+
+5F: a local least-squares fit (scipy trust-region reflective, finite differences) of seven
+numbers from START [E]. With six (no x_end) the extension corridors were out of reach (98.9 deg
+/ 116.8 ms against 99-114 deg / 94-114 ms).
+
+50M: the twelve 572.33 figures trap that local fit (cost 4.8, flexion rotation 58 deg and peaks
+late), so: a global search (``global_search``, differential evolution) over all ten numbers,
+then ``polish`` twice, a dead-zone least squares: once plain, once with the flexion peak
+rotation weighted 0.3. The model does not meet the flexion peak rotation (64-78 deg) together
+with its timing: every fit that peaks inside 57-64 ms rotates 58-61 deg, so the weighting gives
+that one figure up to bring the others inside (see scenarios/certification/README.md).
+
+The result is copied by hand into TUNED_50M / TUNED_05F in derive_hybrid3.py, which regenerates
+the dummy file with each tuned value marked "tuned to the 49 CFR 572.33 (572.133) pendulum test
+(was ...)". The lateral (x) and torsion (z) dofs are not exercised by the test and stay untuned.
 
 Also printed, not fitted: the head rebound after the peak (``rebound``), and for the 5F the 50M
-corridors scaled by Mertz-style geometric scaling (``scaled_corridor``), a [D] plausibility check
-of the recalled 5F corridors.
+corridors scaled by Mertz-style geometric scaling (``scaled_corridor``), a [D] plausibility check.
 """
 import argparse
 import pathlib
@@ -46,19 +52,23 @@ import tempfile
 import time
 
 import numpy as np
-from scipy.optimize import least_squares
+from scipy.optimize import differential_evolution, least_squares
 
 import derive_hybrid3 as derive  # the derivation record beside this file
 from occupant.human.certification import read_scenario, run_neck_pendulum
 
 DUMMIES = ("hybrid3_50m", "hybrid3_05f")
-ALL = ("c_oc", "c_np", "f_oc", "e_oc", "f_np", "e_np", "x_end")
+ALL = ("c_oc", "c_np", "f_oc", "e_oc", "f_np", "e_np", "x_end", "f_end", "fr_oc", "fr_np")
 BOUNDS = dict(c_oc=(0.05, 20.0), c_np=(0.05, 20.0), f_oc=(0.25, 4.0), e_oc=(0.25, 4.0),
-              f_np=(0.25, 4.0), e_np=(0.25, 4.0), x_end=(0.25, 4.0))
-START = dict(c_oc=0.5, c_np=1.0, f_oc=0.6, e_oc=1.0, f_np=2.0, e_np=1.0, x_end=1.0)  # [E]
-# parameters fitted per dummy; the others stay at START (x_end = 1: the open model's shape)
-FITTED = {"hybrid3_50m": ALL[:6], "hybrid3_05f": ALL}
-KEYS = ("peak_rotation_deg", "peak_moment_Nm", "decay_time_ms")
+              f_np=(0.25, 4.0), e_np=(0.25, 4.0), x_end=(0.25, 4.0), f_end=(0.25, 4.0),
+              fr_oc=(0.01, 20.0), fr_np=(0.01, 20.0))
+START = dict(c_oc=0.5, c_np=1.0, f_oc=0.6, e_oc=1.0, f_np=2.0, e_np=1.0, x_end=1.0, f_end=1.0,
+             fr_oc=0.0, fr_np=0.0)  # [E]
+# parameters fitted per dummy; the others stay at START (end factors 1: the open model's shape;
+# no friction)
+FITTED = {"hybrid3_50m": ALL, "hybrid3_05f": ALL[:7]}
+DEADZONE = 0.8   # |residual| below this costs only 0.1 |r| in the 50M polish: inside with margin
+WEIGHT_50M = {0: 0.3}  # residual index -> weight in the 50M polish (0: flexion peak rotation)
 LAMBDA_05F = 0.787 / 0.884  # 5F / 50M sitting height [C] NHTSA family table (derive_hybrid3.py)
 
 
@@ -86,17 +96,20 @@ def modifier(p, base=None):
 
     def modify(segments):
         neck, head = segments
-        for seg, c, f, e in ((head, p["c_oc"], p["f_oc"], p["e_oc"]),
-                             (neck, p["c_np"], p["f_np"], p["e_np"])):
+        for seg, c, f, e, fr in ((head, p["c_oc"], p["f_oc"], p["e_oc"], p.get("fr_oc", 0.0)),
+                                 (neck, p["c_np"], p["f_np"], p["e_np"], p.get("fr_np", 0.0))):
             for r in seg.resistances:
                 if r.dof == 1:  # flexion (+) / extension (-)
                     r.damping = c
+                    r.friction = fr
                     table = r.table.copy()
                     if base is not None:
                         table[:, 1] = base[seg.name]
                     table[:, 1] *= np.where(table[:, 1] > 0, f, e)
                     if table[0, 1] < 0:  # extension end row (-57.3 deg in both tables)
                         table[0, 1] *= x_end
+                    if table[-1, 1] > 0:  # flexion end row (57.3 deg OC, 85.9 deg NP)
+                        table[-1, 1] *= p.get("f_end", 1.0)
                     r.table = table
     return modify
 
@@ -108,13 +121,15 @@ def responses(p, names, base=None):
 
 
 def residuals(x, names, fitted, base):
-    p = dict(START, **dict(zip(fitted, np.exp(x))))
+    return residuals_p(dict(START, **dict(zip(fitted, np.exp(x)))), names, base)
+
+
+def residuals_p(p, names, base):
     out = []
     for sc, res in responses(p, names, base).items():
         corridor = read_scenario(sc)[0]["corridor"]
-        for key in KEYS:
+        for key, (value, _) in res["checks"].items():
             lo, hi = corridor[key]
-            value = res["checks"][key][0]
             out.append(10.0 if not np.isfinite(value) else (value - 0.5 * (lo + hi)) / (0.5 * (hi - lo)))
     return np.array(out)
 
@@ -126,6 +141,41 @@ def fit(p0, names, fitted, base):
     x0 = np.clip(np.log([p0[n] for n in fitted]), lower + 1e-9, upper - 1e-9)
     sol = least_squares(residuals, x0, bounds=(lower, upper), diff_step=0.02, x_scale=1.0,
                         max_nfev=60, args=(names, fitted, base))
+    return dict(p0, **dict(zip(fitted, np.exp(sol.x)))), sol
+
+
+def global_search(names, fitted, base, generations=12, seed=1):
+    """Differential evolution (scipy, population 6 per parameter, fixed seed) over the log
+    parameters, objective sum(max(|r| - 0.7, 0)^2) + 0.01 sum(r^2): every corridor figure
+    inside 70 % of its half-width first, then central. Used for the 50M, whose twelve 572.33
+    figures (timing and rebound included) trap the local fit (cost 4.8 from START)."""
+    lower = np.log([BOUNDS[n][0] for n in fitted])
+    upper = np.log([BOUNDS[n][1] for n in fitted])
+
+    def objective(x):
+        r = residuals(x, names, fitted, base)
+        return float(np.sum(np.maximum(np.abs(r) - 0.7, 0.0) ** 2) + 0.01 * np.sum(r ** 2))
+    sol = differential_evolution(objective, list(zip(lower, upper)), popsize=6,
+                                 maxiter=generations, seed=seed, polish=False, tol=1e-6,
+                                 updating="immediate")
+    return dict(START, **dict(zip(fitted, np.exp(sol.x))))
+
+
+def polish(p0, names, fitted, base, weights):
+    """Least squares from p0 on the residuals with a dead zone (|r| < DEADZONE costs only
+    0.1 |r|), so that figures already inside stay inside with margin while the others are pushed
+    in; ``weights`` {residual index: factor} trades figures the model cannot meet together."""
+    lower = np.log([BOUNDS[n][0] for n in fitted])
+    upper = np.log([BOUNDS[n][1] for n in fitted])
+
+    def shaped(x):
+        r = residuals(x, names, fitted, base)
+        out = np.sign(r) * np.maximum(np.abs(r) - DEADZONE, 0.0) + 0.1 * r
+        for k, w in weights.items():
+            out[k] *= w
+        return out
+    sol = least_squares(shaped, np.log([p0[n] for n in fitted]), bounds=(lower, upper),
+                        diff_step=0.01, max_nfev=60)
     return dict(p0, **dict(zip(fitted, np.exp(sol.x)))), sol
 
 
@@ -182,11 +232,18 @@ def main(argv=None):
     report("as in the file:", responses(None, names))
     t0 = time.time()
     base = open_model_moments(dummy)
-    p, sol = fit(START, names, FITTED[dummy], base)
+    if dummy == "hybrid3_50m":
+        p = global_search(names, FITTED[dummy], base)
+        print("global search in %.0f s:" % (time.time() - t0), {n: round(p[n], 4) for n in FITTED[dummy]})
+        p, sol = polish(p, names, FITTED[dummy], base, {})
+        p, sol = polish(p, names, FITTED[dummy], base, WEIGHT_50M)
+    else:
+        p, sol = fit(START, names, FITTED[dummy], base)
     print("fitted in %.0f s, %d evaluations, cost %.3g" % (time.time() - t0, sol.nfev, sol.cost))
     for n in FITTED[dummy]:
         print(f"  {n} = {p[n]:.4g}")
-    print("  residuals (inside the corridor when |r| <= 1):", np.round(sol.fun, 3))
+    print("  residuals (inside the corridor when |r| <= 1):",
+          np.round(residuals_p(p, names, base), 3))
     report("fitted:", responses(p, names, base), modifier(p, base))
 
 
