@@ -26,3 +26,28 @@ def test_bad_parameter_gives_message_not_traceback():
     assert "t_end must be a positive number" in proc.stderr and "Traceback" not in proc.stderr
     proc = _run("demo", "--integrator", "leapfrog")
     assert proc.returncode == 2 and "invalid choice" in proc.stderr
+
+
+def test_certify_prints_figures_against_corridors_and_writes_csv(tmp_path):
+    """`occupant certify NAME --out DIR`: each pulse and response figure with its corridor and
+    PASS/FAIL, exit 0 when all pass, the time history as CSV."""
+    proc = _run("certify", "hybrid3_05f_neck_flexion", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "peak_rotation_deg" in proc.stdout and "[77, 91]  PASS" in proc.stdout
+    assert "delta_v_m_s@10ms" in proc.stdout and "FAIL" not in proc.stdout
+    rows = (tmp_path / "hybrid3_05f_neck_flexion.csv").read_text().splitlines()
+    assert rows[0] == "t_s,rotation_deg,oc_moment_Nm" and len(rows) == 1602
+
+
+def test_certify_exit_code_reports_a_figure_outside():
+    """The 50M flexion test misses its peak rotation (scenarios/certification/README.md): FAIL
+    on that line and exit code 1."""
+    proc = _run("certify", "hybrid3_50m_neck_flexion")
+    assert proc.returncode == 1
+    assert any("peak_rotation_deg" in ln and ln.endswith("FAIL") for ln in proc.stdout.splitlines())
+
+
+def test_certify_unknown_scenario_is_a_clear_error():
+    proc = _run("certify", "hybrid3_50m_knee")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "unknown certification scenario (accepted: hybrid3_05f_neck_extension" in proc.stderr

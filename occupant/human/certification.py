@@ -25,13 +25,17 @@ G0 = 9.80665
 SCENARIOS = shipped_dir("scenarios") / "certification"
 
 
+def available_scenarios():
+    return sorted(x.stem for x in SCENARIOS.glob("*.toml"))
+
+
 def read_scenario(name_or_path):
     p = pathlib.Path(name_or_path)
     if not p.is_file():
         p = SCENARIOS / f"{name_or_path}.toml"
     if not p.is_file():
         raise DummyFileError(name_or_path, "", "unknown certification scenario",
-                             ", ".join(sorted(x.stem for x in SCENARIOS.glob("*.toml"))))
+                             ", ".join(available_scenarios()) + ", or a path to a .toml file")
     with open(p, "rb") as fh:
         return tomllib.load(fh), p
 
@@ -57,27 +61,36 @@ def pendulum_pulse(scenario):
     return t, a * scale, scale
 
 
+def pulse_limits(scenario):
+    """{figure: (lower, upper)} of the scenario's [pulse_corridor]."""
+    pc = scenario.get("pulse_corridor", {})
+    limits = {f"deceleration_g@{t_ms:g}ms": (lo, hi) for t_ms, lo, hi in pc.get("deceleration_g", [])}
+    if "max_after_30ms_g" in pc:
+        limits["max_after_30ms_g"] = (0.0, pc["max_after_30ms_g"])
+    if "through_5g_ms" in pc:
+        limits["through_5g_ms"] = tuple(pc["through_5g_ms"])
+    limits.update({f"delta_v_m_s@{t_ms:g}ms": (lo, hi) for t_ms, lo, hi in pc.get("delta_v_m_s", [])})
+    return limits
+
+
 def pulse_checks(scenario):
     """The scaled pendulum pulse against the scenario's [pulse_corridor] (49 CFR 572.33(c)(4)
     Tables A/B: deceleration at given times, its maximum after 30 ms, the time it first falls
     through 5 g; 572.133(c)(4)(ii): velocity change at given times). {figure: (value, inside)}."""
     t, a, _ = pendulum_pulse(scenario)
-    pc = scenario.get("pulse_corridor", {})
     out = {}
-    for t_ms, lo, hi in pc.get("deceleration_g", []):
-        g = float(np.interp(t_ms * 1e-3, t, a)) / G0
-        out[f"deceleration_g@{t_ms:g}ms"] = (g, lo <= g <= hi)
-    if "max_after_30ms_g" in pc:
-        g = float(a[t > 0.030].max()) / G0 if np.any(t > 0.030) else 0.0
-        out["max_after_30ms_g"] = (g, g <= pc["max_after_30ms_g"])
-    if "through_5g_ms" in pc:
-        ms = _first_crossing_ms(t, a / G0, int(np.argmax(a)), 5.0)
-        out["through_5g_ms"] = (ms, pc["through_5g_ms"][0] <= ms <= pc["through_5g_ms"][1])
-    for t_ms, lo, hi in pc.get("delta_v_m_s", []):
-        # the integral of the piecewise-linear pulse up to t_ms (trapezoids are exact on it)
-        tk = np.append(t[t < t_ms * 1e-3], t_ms * 1e-3)
-        v = float(np.trapezoid(np.interp(tk, t, a), tk))
-        out[f"delta_v_m_s@{t_ms:g}ms"] = (v, lo <= v <= hi)
+    for name, (lo, hi) in pulse_limits(scenario).items():
+        if name.startswith("deceleration_g@"):
+            value = float(np.interp(float(name[15:-2]) * 1e-3, t, a)) / G0
+        elif name == "max_after_30ms_g":
+            value = float(a[t > 0.030].max()) / G0 if np.any(t > 0.030) else 0.0
+        elif name == "through_5g_ms":
+            value = _first_crossing_ms(t, a / G0, int(np.argmax(a)), 5.0)
+        else:  # delta_v_m_s@: the integral of the piecewise-linear pulse (exact by trapezoids)
+            t_end = float(name[12:-2]) * 1e-3
+            tk = np.append(t[t < t_end], t_end)
+            value = float(np.trapezoid(np.interp(tk, t, a), tk))
+        out[name] = (value, lo <= value <= hi)
     return out
 
 
@@ -158,3 +171,14 @@ def evaluate(out, corridor, mode):
     figures["decay_time_ms"] = _first_crossing_ms(t, mom, k_mom, s * corridor["decay_to_Nm"])
     return {name: (value, bool(corridor[name][0] <= value <= corridor[name][1]))
             for name, value in figures.items() if name in corridor}
+
+
+def report_lines(out, scenario):
+    """Printable lines: every pulse and response figure against its corridor, PASS or FAIL."""
+    lines = [f"{scenario['name']}: {scenario['dummy']} neck {scenario['mode']} pendulum"]
+    limits = dict(pulse_limits(scenario), **scenario["corridor"])
+    for title, checks in (("pulse", pulse_checks(scenario)), ("response", out["checks"])):
+        for name, (value, ok) in checks.items():
+            span = f"[{limits[name][0]:g}, {limits[name][1]:g}]"
+            lines.append(f"  {title:8s} {name:24s} {value:9.2f} {span:>16s}  {'PASS' if ok else 'FAIL'}")
+    return lines
