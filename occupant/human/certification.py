@@ -1,13 +1,14 @@
 """Minimal runners of the Part 572 certification tests that need no contact model (issue 4
 section 5), until scenarios get their full runner.
 
-Neck pendulum (49 CFR 572.33): the head-neck assembly hangs head-down from the pendulum's neck
+Neck pendulum (49 CFR 572.33 for the 50M, 572.133 for the 5F): the head-neck assembly hangs head-down from the pendulum's neck
 bracket; the pendulum's deceleration is the prescribed motion of the base B0 (the bracket). The
 pendulum's rotation during the 40 ms stop is neglected (pure translation), an approximation.
 Outputs: D-plane rotation of the head relative to the pendulum (flexion positive) and the moment
 about the occipital condyles. Our upper-neck joint *is* the OC, so the OC moment is the joint's
 resistance moment directly; M_OC = My - 0.01778 m Fx is the conversion the physical load cell
-needs and is not applied here.
+needs and is not applied here. ``evaluate`` reads the CFR figures off the response,
+``pulse_checks`` checks the pulse against the CFR pulse tables; ``occupant certify`` prints both.
 """
 import pathlib
 import tomllib
