@@ -39,12 +39,36 @@ def test_certify_prints_figures_against_corridors_and_writes_csv(tmp_path):
     assert rows[0] == "t_s,rotation_deg,oc_moment_Nm" and len(rows) == 1602
 
 
-def test_certify_exit_code_reports_a_figure_outside():
-    """The 50M flexion test misses its peak rotation (scenarios/certification/README.md): FAIL
-    on that line and exit code 1."""
-    proc = _run("certify", "hybrid3_50m_neck_flexion")
+def _scenario_copy(tmp_path, old, new):
+    """The shipped 50M flexion scenario with the line ``old`` replaced by ``new``, in tmp_path."""
+    from occupant.human.certification import read_scenario
+    text = read_scenario("hybrid3_50m_neck_flexion")[1].read_text()
+    assert old in text
+    path = tmp_path / "edited.toml"
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def test_certify_exit_code_reports_a_figure_outside(tmp_path):
+    """A corridor the response cannot meet (peak rotation 10-20 deg): FAIL on that line, exit
+    code 1."""
+    path = _scenario_copy(tmp_path, "peak_rotation_deg = [64.0, 78.0]",
+                          "peak_rotation_deg = [10.0, 20.0]")
+    proc = _run("certify", str(path))
     assert proc.returncode == 1
     assert any("peak_rotation_deg" in ln and ln.endswith("FAIL") for ln in proc.stdout.splitlines())
+
+
+def test_certify_bad_scenario_file_names_file_and_key(tmp_path):
+    """A pendulum radius that is not a positive number, or an unknown test mode: one line naming
+    the file and the key, exit code 2, no traceback."""
+    path = _scenario_copy(tmp_path, "neck_base_radius = 1.680", "neck_base_radius = -1.68")
+    proc = _run("certify", str(path))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"{path}: pendulum.neck_base_radius: must be a positive number, got -1.68" in proc.stderr
+    path = _scenario_copy(tmp_path, 'mode = "flexion"', 'mode = "lateral"')
+    proc = _run("certify", str(path))
+    assert proc.returncode == 2 and "mode: unknown test mode 'lateral' (accepted: flexion, extension)" in proc.stderr
 
 
 def test_certify_unknown_scenario_is_a_clear_error():

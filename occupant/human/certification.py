@@ -1,9 +1,12 @@
 """Minimal runners of the Part 572 certification tests that need no contact model (issue 4
 section 5), until scenarios get their full runner.
 
-Neck pendulum (49 CFR 572.33 for the 50M, 572.133 for the 5F): the head-neck assembly hangs head-down from the pendulum's neck
-bracket; the pendulum's deceleration is the prescribed motion of the base B0 (the bracket). The
-pendulum's rotation during the 40 ms stop is neglected (pure translation), an approximation.
+Neck pendulum (49 CFR 572.33 for the 50M, 572.133 for the 5F): the head-neck assembly hangs
+head-down from the neck bracket at the lower end of the pendulum arm. The base B0 (the bracket)
+swings with the arm about the pivot (``pendulum_motion``): the tabulated deceleration is the
+tangential one at the pendulum accelerometer, so the arm's angular deceleration is it over the
+accelerometer radius, and the bracket, further out, decelerates more and is pulled outwards by the
+centripetal acceleration while the arm still swings.
 Outputs: D-plane rotation of the head relative to the pendulum (flexion positive) and the moment
 about the occipital condyles. Our upper-neck joint *is* the OC, so the OC moment is the joint's
 resistance moment directly; M_OC = My - 0.01778 m Fx is the conversion the physical load cell
@@ -14,6 +17,7 @@ import pathlib
 import tomllib
 
 import numpy as np
+from scipy.integrate import cumulative_trapezoid
 
 from occupant.forces.joint_resistance import joint_resistance
 from occupant.human.assemble import assemble
@@ -37,8 +41,36 @@ def read_scenario(name_or_path):
     if not p.is_file():
         raise DummyFileError(name_or_path, "", "unknown certification scenario",
                              ", ".join(available_scenarios()) + ", or a path to a .toml file")
-    with open(p, "rb") as fh:
-        return tomllib.load(fh), p
+    try:
+        with open(p, "rb") as fh:
+            scenario = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise DummyFileError(p, "", f"not valid TOML ({exc})") from None
+    _check_scenario(scenario, p)
+    return scenario, p
+
+
+def _positive(scenario, path, key_path):
+    """The number at ``key_path`` (dotted) of a scenario, which must be > 0."""
+    value = scenario
+    for key in key_path.split("."):
+        value = value.get(key) if isinstance(value, dict) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise DummyFileError(path, key_path, f"must be a positive number, got {value!r}")
+    return value
+
+
+def _check_scenario(scenario, path):
+    """The keys the neck pendulum runner reads, with their accepted values."""
+    if scenario.get("mode") not in ("flexion", "extension"):
+        raise DummyFileError(path, "mode", f"unknown test mode {scenario.get('mode')!r}",
+                             "flexion, extension")
+    for key in ("impact_speed", "t_end", "pendulum.accelerometer_radius",
+                "pendulum.neck_base_radius"):
+        _positive(scenario, path, key)
+    for key in ("dummy", "pulse_ms_g", "corridor"):
+        if key not in scenario:
+            raise DummyFileError(path, key, "missing")
 
 
 def head_neck_model(dummy, modify=None):
@@ -96,6 +128,54 @@ def pulse_checks(scenario):
     return out
 
 
+def _rotation_y(angle):
+    c, s = np.cos(angle), np.sin(angle)
+    return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+
+
+def pendulum_motion(scenario, dt=1e-5):
+    """BaseMotion of the neck bracket B0 on the swinging pendulum arm.
+
+    World: pivot at the origin, the arm hanging along -z at time zero (impact) and swinging in the
+    x-z plane, towards +x for flexion (the face leads) and -x for extension (s = +1, -1). The arm
+    angle phi (from the vertical, positive towards +x) obeys r_a phi' = s v(t) with
+    v(0) = impact_speed and r_a phi'' = -s a(t), the scaled pulse a at the accelerometer radius
+    r_a (572.33(c)(4): speed and pulse are those of the accelerometer). The bracket at radius r_b
+    then decelerates tangentially at r_b a / r_a, with the centripetal r_b phi'^2 towards the
+    pivot. B0's z axis
+    points down the arm (head below it), its x axis along the direction the face points. phi'
+    (exactly: the pulse is linear between its points) and phi are integrated by trapezoids on a
+    ``dt`` grid that holds the pulse's points, then interpolated linearly."""
+    t_p, decel, _ = pendulum_pulse(scenario)
+    arm = scenario["pendulum"]
+    r_a, r_b = arm["accelerometer_radius"], arm["neck_base_radius"]
+    sign = 1.0 if scenario["mode"] == "flexion" else -1.0
+    t = np.union1d(np.arange(0.0, scenario["t_end"] + 2 * dt, dt), t_p)  # pulse corners kept
+    acc = np.interp(t, t_p, decel, right=0.0)
+    w = sign * (scenario["impact_speed"] - cumulative_trapezoid(acc, t, initial=0.0)) / r_a
+    phi = cumulative_trapezoid(w, t, initial=0.0)
+    wdot = -sign * acc / r_a
+    flip = np.diag([1.0, -1.0, -1.0])  # B0: z down the arm, y so that the frame is right-handed
+
+    def at(table):
+        return lambda s: float(np.interp(s, t, table))
+    phi_, w_, wdot_ = at(phi), at(w), at(wdot)
+
+    def radial(s):  # unit vector pivot -> bracket
+        return np.array([np.sin(phi_(s)), 0.0, -np.cos(phi_(s))])
+
+    def tangential(s):  # unit vector of increasing phi
+        return np.array([np.cos(phi_(s)), 0.0, np.sin(phi_(s))])
+
+    return BaseMotion(
+        position=lambda s: r_b * radial(s),
+        rotation=lambda s: _rotation_y(-phi_(s)) @ flip,
+        velocity=lambda s: r_b * w_(s) * tangential(s),
+        angular_velocity=lambda s: np.array([0.0, -w_(s), 0.0]),
+        acceleration=lambda s: r_b * (wdot_(s) * tangential(s) - w_(s) ** 2 * radial(s)),
+        angular_acceleration=lambda s: np.array([0.0, -wdot_(s), 0.0]))
+
+
 def run_neck_pendulum(scenario="hybrid3_50m_neck_flexion", dt=1e-4, modify=None):
     """Run one neck pendulum test; returns a dict of time (s), rotation_deg, moment_Nm, the pulse
     and the corridor checks. ``modify`` is passed to ``head_neck_model``."""
@@ -103,24 +183,15 @@ def run_neck_pendulum(scenario="hybrid3_50m_neck_flexion", dt=1e-4, modify=None)
 
     sc, path = read_scenario(scenario)
     model = head_neck_model(sc["dummy"], modify)
-    t_p, decel, scale = pendulum_pulse(sc)
-    v0 = sc["impact_speed"]
-    sign = 1.0 if sc["mode"] == "flexion" else -1.0
-    # world: pendulum travels along +x (flexion: towards the face) and stops; B0 = bracket with
-    # its z axis pointing down (head below), x along the face direction.
-    t_tab = np.concatenate([t_p, [sc["t_end"] + 1.0]])
-    acc = np.concatenate([-sign * decel, [0.0]])
-    base = BaseMotion.translational(t_tab, acc, velocity0=(sign * v0, 0.0, 0.0))
-    R_flip = np.diag([1.0, -1.0, -1.0])
-    base.rotation = lambda t: R_flip
+    base = pendulum_motion(sc)
     res = simulate(model, sc["t_end"], dt=dt, base_motion=base, gravity=(0.0, 0.0, -9.81))
-    ih = model.body("head")
-    R0 = res.body_poses[0, ih, :3, :3]
-    rot = np.array([np.degrees(np.arctan2(R[0, 2], R[0, 0]))
-                    for R in np.einsum("ji,tjk->tik", R0, res.body_poses[:, ih, :3, :3])])
-    # pitch of the head frame relative to its start about its own y (left) axis: positive is a
-    # nod towards the face (flexion), as the J211-style D-plane rotation of the flexion test
-    rotation = rot
+    # head orientation relative to the pendulum (B0), then relative to its start; the pitch about
+    # the head's y (left) axis is positive for a nod towards the face (flexion), as the D-plane
+    # rotation of the flexion test
+    head = np.einsum("tji,tjk->tik", res.base_poses[:, :3, :3],
+                     res.body_poses[:, model.body("head"), :3, :3])
+    rel = np.einsum("ji,tjk->tik", head[0], head)
+    rotation = np.degrees(np.arctan2(rel[:, 0, 2], rel[:, 0, 0]))
     jdof = model.dof("upper_neck_wy")
     moment = np.empty(len(res.t))
     for k in range(len(res.t)):
@@ -128,7 +199,7 @@ def run_neck_pendulum(scenario="hybrid3_50m_neck_flexion", dt=1e-4, modify=None)
         joint_resistance(model.tree, model.dof_forces, res.q[k], res.v[k], tau, slope)
         moment[k] = -tau[jdof]
     out = {"scenario": str(path), "t": res.t, "rotation_deg": rotation, "moment_Nm": moment,
-           "pulse_scale": scale, "status": getattr(res, "status", None)}
+           "pulse_scale": pendulum_pulse(sc)[2], "status": getattr(res, "status", None)}
     out["checks"] = evaluate(out, sc["corridor"], sc["mode"])
     return out
 
@@ -147,6 +218,17 @@ def _first_crossing_ms(t, y, start, level):
     return float((t[k - 1] + frac * (t[k] - t[k - 1])) * 1e3)
 
 
+def _peak(t, y, k):
+    """(value, time s) of the peak of samples y around index k, refined by the parabola through
+    samples k-1, k, k+1 (equal steps), so that peak times are not quantised to the step."""
+    if k == 0 or k == len(y) - 1:
+        return float(y[k]), float(t[k])
+    y0, y1, y2 = y[k - 1], y[k], y[k + 1]
+    curvature = y0 - 2.0 * y1 + y2
+    shift = 0.5 * (y0 - y2) / curvature if curvature < 0 else 0.0
+    return float(y1 - 0.25 * (y0 - y2) * shift), float(t[k] + shift * (t[k + 1] - t[k]))
+
+
 def evaluate(out, corridor, mode):
     """The response against the corridor of the test (49 CFR 572.33(b) / 572.133(b)): peak D-plane
     rotation and its time, the time the rotation first crosses zero in rebound, the peak OC
@@ -157,16 +239,18 @@ def evaluate(out, corridor, mode):
     rot, mom, t = s * out["rotation_deg"], s * out["moment_Nm"], out["t"]
     k_rot = int(np.argmax(rot))
     lo, hi = corridor["peak_rotation_deg"]
-    figures = {"peak_rotation_deg": float(rot[k_rot]),
-               "peak_rotation_time_ms": float(t[k_rot] * 1e3),
+    peak, at = _peak(t, rot, k_rot)
+    figures = {"peak_rotation_deg": peak, "peak_rotation_time_ms": at * 1e3,
                "rebound_zero_time_ms": _first_crossing_ms(t, rot, k_rot, 0.0)}
     window = np.ones(len(t), bool)
     if corridor.get("peak_moment_within_rotation_corridor", False):
         window = (rot >= lo) & (rot <= hi)
     if window.any():
         k_mom = int(np.flatnonzero(window)[np.argmax(mom[window])])
-        figures["peak_moment_Nm"] = s * float(mom[k_mom])
-        figures["peak_moment_time_ms"] = float(t[k_mom] * 1e3)
+        inner = window[max(k_mom - 1, 0):k_mom + 2].all()  # refine only off the window's edges
+        peak, at = _peak(t, mom, k_mom) if inner else (float(mom[k_mom]), float(t[k_mom]))
+        figures["peak_moment_Nm"] = s * peak
+        figures["peak_moment_time_ms"] = at * 1e3
     else:
         k_mom = int(np.argmax(mom))
         figures["peak_moment_Nm"] = figures["peak_moment_time_ms"] = float("nan")
