@@ -24,6 +24,13 @@ def rot_x(alpha):
 
 
 @njit(**JIT)
+def rot_y(beta):
+    """Rotation by beta (rad) about y."""
+    c, s = np.cos(beta), np.sin(beta)
+    return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+
+
+@njit(**JIT)
 def quat_to_matrix(quat):
     """Rotation matrix of the unit quaternion (w, x, y, z); maps child to parent coordinates."""
     w, x, y, z = quat[0], quat[1], quat[2], quat[3]

@@ -49,6 +49,18 @@ def test_reference_pendulum_pulse_inside_the_cfr_pulse_corridor(name):
     assert all(ok for _, ok in checks.values()), checks
 
 
+def test_analytic_pulse_maximum_after_30ms_includes_its_limit_at_30ms():
+    """A pulse at 30 g at 30 ms that then falls linearly exceeds 29 g just after 30 ms: the
+    maximum "at any other time above 30 ms" is 30 g (the pulse integrates to its impact speed,
+    so it is not rescaled), outside 572.33 Table A's 29 g."""
+    pulse = [[0.0, 0.0], [1.0, 25.0], [30.0, 30.0], [40.0, 0.0]]
+    t, a = np.array(pulse).T
+    sc = {"pulse_ms_g": pulse, "impact_speed": np.trapezoid(a * 9.80665, t * 1e-3),
+          "pulse_corridor": {"max_after_30ms_g": 29.0}}
+    value, ok = pulse_checks(sc)["max_after_30ms_g"]
+    assert value == pytest.approx(30.0, rel=1e-12) and not ok
+
+
 def _constant_pulse_scenario(mode):
     """A 10 g deceleration for 40 ms (and a 1 us ramp to zero) from the speed it stops, on a
     pendulum with the accelerometer at 1.6 m and the neck base at 1.7 m."""

@@ -1,0 +1,22 @@
+"""Elementary rotations against the quaternion form and the right-hand rule."""
+import numpy as np
+import pytest
+
+from occupant.spatial import quat_to_matrix, rot_x, rot_y, rot_z
+
+
+@pytest.mark.parametrize("rot, axis", [(rot_x, 0), (rot_y, 1), (rot_z, 2)])
+def test_identity_elementary_rotation_equals_axis_quaternion(rot, axis):
+    """rot_k(b) is the matrix of the unit quaternion (cos b/2, sin b/2 e_k) for several b."""
+    for b in (-2.3, -0.4, 0.0, 0.7, 3.0):
+        q = np.zeros(4)
+        q[0], q[1 + axis] = np.cos(b / 2), np.sin(b / 2)
+        np.testing.assert_allclose(rot(b), quat_to_matrix(q), atol=1e-14)
+
+
+def test_analytic_right_hand_rule():
+    """A quarter turn about x takes y to z, about y takes z to x, about z takes x to y."""
+    e = np.eye(3)
+    np.testing.assert_allclose(rot_x(np.pi / 2) @ e[1], e[2], atol=1e-15)
+    np.testing.assert_allclose(rot_y(np.pi / 2) @ e[2], e[0], atol=1e-15)
+    np.testing.assert_allclose(rot_z(np.pi / 2) @ e[0], e[1], atol=1e-15)
