@@ -1,12 +1,12 @@
 """Tuning record: Hybrid III neck joint characteristics fitted to the Part 572 neck pendulum test,
 50M (49 CFR 572.33) or 5F (49 CFR 572.133), corridors [C] (scenarios/certification/README.md).
-Run: python dummies/tools/tune_neck.py [hybrid3_50m | hybrid3_05f] (default hybrid3_50m; each
-takes a few minutes on 2 cores).
+Run: python dummies/tools/tune_neck.py [hybrid3_50m | hybrid3_05f] (default hybrid3_50m; measured
+on 2 cores: the 50M about 11 minutes, the 5F about 3).
 
 Why: the 50M and 5F necks in dummies/hybrid3_{50m,05f}.toml start from the open 95M rigid model's
 neck curves scaled by lambda^3 (moments) and lambda^4 (damping) [S] (see derive_hybrid3.py). With
-them the head-neck of our model is outside the pendulum corridors (50M flexion 46 deg / 72 N m
-against 64-78 deg / 88.1-108.5 N m; 5F flexion 48 deg / 54 N m against 77-91 deg / 69-83 N m):
+them the head-neck of our model is outside the pendulum corridors (50M flexion 51.4 deg /
+83.2 N m against 64-78 deg / 88.1-108.5 N m; 5F flexion 52.7 deg against 77-91 deg):
 the occipital-condyle (OC) damping (68 N m s/rad 50M, 43 5F; 90 in the 95M deck) locks that
 joint viscously at pendulum rates, so the head hardly rotates on the neck.
 
