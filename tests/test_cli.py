@@ -60,8 +60,8 @@ def test_certify_exit_code_reports_a_figure_outside(tmp_path):
 
 
 def test_certify_bad_scenario_file_names_file_and_key(tmp_path):
-    """A pendulum radius that is not a positive number, or an unknown test mode: one line naming
-    the file and the key, exit code 2, no traceback."""
+    """A pendulum radius that is not a positive number, an unknown test mode, a missing key or
+    broken TOML: one line naming the file (and the key), exit code 2, no traceback."""
     path = _scenario_copy(tmp_path, "neck_base_radius = 1.680", "neck_base_radius = -1.68")
     proc = _run("certify", str(path))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
@@ -69,6 +69,13 @@ def test_certify_bad_scenario_file_names_file_and_key(tmp_path):
     path = _scenario_copy(tmp_path, 'mode = "flexion"', 'mode = "lateral"')
     proc = _run("certify", str(path))
     assert proc.returncode == 2 and "mode: unknown test mode 'lateral' (accepted: flexion, extension)" in proc.stderr
+    path = _scenario_copy(tmp_path, 'dummy = "hybrid3_50m"', "")
+    proc = _run("certify", str(path))
+    assert proc.returncode == 2 and f"{path}: dummy: missing" in proc.stderr
+    path = _scenario_copy(tmp_path, "t_end = 0.16", "t_end = ")
+    proc = _run("certify", str(path))
+    assert proc.returncode == 2 and f"{path}: not valid TOML" in proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 def test_certify_unknown_scenario_is_a_clear_error():
