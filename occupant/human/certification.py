@@ -5,8 +5,8 @@ Neck pendulum (49 CFR 572.33 for the 50M, 572.133 for the 5F): the head-neck ass
 head-down from the neck bracket at the lower end of the pendulum arm. The base B0 (the bracket)
 swings with the arm about the pivot (``pendulum_motion``): the tabulated deceleration is the
 tangential one at the pendulum accelerometer, so the arm's angular deceleration is it over the
-accelerometer radius, and the bracket, further out, decelerates more and is pulled outwards by the
-centripetal acceleration while the arm still swings.
+accelerometer radius; the bracket, further out, decelerates more, and in the turning arm's frame
+the head is also pulled outwards (down the arm) while the arm still swings.
 Outputs: D-plane rotation of the head relative to the pendulum (flexion positive) and the moment
 about the occipital condyles. Our upper-neck joint *is* the OC, so the OC moment is the joint's
 resistance moment directly; M_OC = My - 0.01778 m Fx is the conversion the physical load cell
@@ -21,6 +21,7 @@ from scipy.integrate import cumulative_trapezoid
 
 from occupant.forces.joint_resistance import joint_resistance
 from occupant.human.assemble import assemble
+from occupant.human.description import FileChecker
 from occupant.human.errors import DummyFileError
 from occupant.human.loader import load_description
 from occupant.model import BaseMotion
@@ -51,27 +52,21 @@ def read_scenario(name_or_path):
     return scenario, p
 
 
-def _positive(scenario, path, key_path):
-    """The number at ``key_path`` (dotted) of a scenario, which must be > 0."""
-    value = scenario
-    for key in key_path.split("."):
-        value = value.get(key) if isinstance(value, dict) else None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise DummyFileError(path, key_path, f"must be a positive number, got {value!r}")
-    return value
-
-
 def _check_scenario(scenario, path):
     """The keys the neck pendulum runner reads, with their accepted values."""
+    check = FileChecker(path)
     if scenario.get("mode") not in ("flexion", "extension"):
-        raise DummyFileError(path, "mode", f"unknown test mode {scenario.get('mode')!r}",
-                             "flexion, extension")
-    for key in ("impact_speed", "t_end", "pendulum.accelerometer_radius",
-                "pendulum.neck_base_radius"):
-        _positive(scenario, path, key)
+        check.fail("mode", f"unknown test mode {scenario.get('mode')!r}", "flexion, extension")
+    for key in ("impact_speed", "t_end"):
+        check.number(scenario, key, "", positive=True, required=True)
+    pendulum = scenario.get("pendulum")
+    if not isinstance(pendulum, dict):
+        check.fail("pendulum", "missing", "a table with accelerometer_radius and neck_base_radius")
+    for key in ("accelerometer_radius", "neck_base_radius"):
+        check.number(pendulum, key, "pendulum", positive=True, required=True)
     for key in ("dummy", "pulse_ms_g", "corridor"):
         if key not in scenario:
-            raise DummyFileError(path, key, "missing")
+            check.fail(key, "missing")
 
 
 def head_neck_model(dummy, modify=None):

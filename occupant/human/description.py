@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from occupant.human.errors import DummyFileError
+from occupant.spatial import rot_x, rot_y, rot_z
 
 G0 = 9.80665  # m/s^2, standard gravity (the "1 g" of the 1-2 g joint setting)
 DEFAULT_FRICTION_SPEED = 0.1  # rad/s, speed over which Coulomb friction is smoothed
@@ -80,14 +81,10 @@ class Segment:
 def rotation_xyz(angles):
     """R = Rx(a) Ry(b) Rz(c) from three angles in rad."""
     a, b, c = angles
-    ca, sa, cb, sb, cc, sc = math.cos(a), math.sin(a), math.cos(b), math.sin(b), math.cos(c), math.sin(c)
-    Rx = np.array([[1, 0, 0], [0, ca, -sa], [0, sa, ca]])
-    Ry = np.array([[cb, 0, sb], [0, 1, 0], [-sb, 0, cb]])
-    Rz = np.array([[cc, -sc, 0], [sc, cc, 0], [0, 0, 1]])
-    return Rx @ Ry @ Rz
+    return rot_x(a) @ rot_y(b) @ rot_z(c)
 
 
-class _Checker:
+class FileChecker:
     """Reads values from a parsed TOML table, raising DummyFileError with the key path."""
 
     def __init__(self, file):
@@ -165,7 +162,7 @@ def check_inertia(checker, principal, path):
 def parse_description(data, file, kinds=("dummy", "human")):
     """Validate a parsed dummy/human file and return (header dict, [Segment, ...]) with every
     mirrored segment expanded into left_ and right_ segments, parents before children."""
-    c = _Checker(file)
+    c = FileChecker(file)
     if not isinstance(data, dict):
         c.fail("", "not a table of keys")
     c.keys(data, TOP_KEYS, "")
