@@ -10,12 +10,17 @@ class Results:
     t: np.ndarray              # (n,) s
     q: np.ndarray              # (n, nq)
     v: np.ndarray              # (n, nv)
+    z: np.ndarray              # (n, nz) extra states (producer states, then work accumulators)
     vdot: np.ndarray           # (n, nv) accelerations at the samples
+    f_ext: np.ndarray          # (n, nl, 6) producers' spatial forces on the links (link frames)
     body_com: np.ndarray       # (n, nb, 3) m, world frame
     body_poses: np.ndarray     # (n, nb, 4, 4) world transforms of the body frames
     base_poses: np.ndarray     # (n, 4, 4) world transform of the base frame B0 (the vehicle)
     base_states: np.ndarray    # (n, 12) B0 spatial velocity and acceleration minus gravity, B0 axes
-    energy: dict               # name -> (n,) J: kinetic, potential, total
+    energy: dict               # name -> (n,) J: kinetic, potential, total, work, balance
+    work: dict                 # power slot (Model.power_names) -> (n,) J, work done since t = 0
+    outputs: dict              # "<element>.<quantity>" -> (n,) producer outputs (Model.output_names)
+    output_units: dict         # the same names -> unit
     body_names: list
     dof_names: list
     channels: list = field(default_factory=list)   # occupant.Channel
@@ -33,5 +38,6 @@ class Results:
         lines.append("  solver: " + ", ".join(f"{k} {v}" for k, v in self.stats.items()))
         if self.energy:
             e = self.energy["total"]
-            lines.append(f"  total energy: start {e[0]:.6g} J, end {e[-1]:.6g} J")
+            lines.append(f"  total energy: start {e[0]:.6g} J, end {e[-1]:.6g} J; work done "
+                         f"{self.energy['work'][-1]:.6g} J; balance {self.energy['balance'][-1]:.3g} J")
         return "\n".join(lines)

@@ -9,7 +9,6 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT
-from occupant.dynamics.spatial_ops import placements
 
 
 @njit(**JIT)
@@ -39,46 +38,24 @@ def small_spd_inverse(A, n, W, out):
 
 
 @njit(**JIT)
-def aba(tree, q, v, tau, base, f_ext, X_up, R_up, p_up, vel, acc, cvp, I_A, p_A, U, D_inv, u, work,
-        armature, vdot):
-    """vdot = (D(q) + diag(armature))^-1 (tau + J^T f_ext - h(q, v)); ``armature`` (nv,) adds to
-    the joint-space diagonal as rotor inertia does (RBDA section 7.3), which is also how the
-    semi-implicit Euler step treats joint damping implicitly (armature = h c). The other arrays
-    are scratch (``work``: (3, 6, 12), so that nothing is allocated per call)."""
-    placements(tree, q, R_up, p_up, X_up)
+def aba(tree, data, tau, vdot):
+    """vdot = (D(q) + diag(armature))^-1 (tau + J^T f_ext - h(q, v)) after the kinematics stage
+    (``spatial_ops.kinematics``: X_up, link velocities v and c in ``data``). Reads data.base,
+    data.f_ext and data.armature (nv,), which adds to the joint-space diagonal as rotor inertia
+    does (RBDA section 7.3), which is also how the semi-implicit Euler step treats joint damping
+    implicitly (armature = h c). Fills data.I_A, p_A, U, D_inv, u and the link accelerations a
+    (minus gravity); nothing is allocated."""
     nl = tree.parent.shape[0]
     parent, srows, nvs, vidx = tree.parent, tree.srows, tree.nv, tree.vidx
     inertia = tree.inertia
-    W = work[0]
-    T = work[1]          # T[:, :6] tmp66, T[:, 6:] Ia
-    s = work[2]          # rows: 0 vJ, 1 Iv, 2 tmp6, 3 pa, 4 Du, 5 parent vector
-    # pass 1: velocities, velocity-product accelerations, rigid-body inertias and bias forces
+    X_up, vel, cvp, f_ext, base, armature = data.X_up, data.v, data.c, data.f_ext, data.base, data.armature
+    I_A, p_A, U, D_inv, u, acc = data.I_A, data.p_A, data.U, data.D_inv, data.u, data.a
+    W = data.scratch[0]
+    T = data.scratch[1]          # T[:, :6] tmp66, T[:, 6:] Ia
+    s = data.scratch[2]          # rows: 1 Iv, 2 tmp6, 3 pa, 4 Du, 5 parent vector
+    # pass 1: rigid-body inertias and bias forces p_A = v x* (I v) - f_ext (RBDA eq. 2.32)
     for i in range(nl):
-        par = parent[i]
-        for r in range(6):
-            s[0, r] = 0.0
-            s[5, r] = base[r] if par < 0 else vel[par, r]
-        k0 = vidx[i]
-        for k in range(nvs[i]):
-            s[0, srows[i, k]] += v[k0 + k]
-        # v_i = X v_parent + vJ   (X upper-right block is zero)
-        for r in range(3):
-            vel[i, r] = X_up[i, r, 0] * s[5, 0] + X_up[i, r, 1] * s[5, 1] + X_up[i, r, 2] * s[5, 2] + s[0, r]
-        for r in range(3, 6):
-            acc_ = s[0, r]
-            for c in range(6):
-                acc_ += X_up[i, r, c] * s[5, c]
-            vel[i, r] = acc_
         w0, w1, w2, l0, l1, l2 = vel[i, 0], vel[i, 1], vel[i, 2], vel[i, 3], vel[i, 4], vel[i, 5]
-        j0, j1, j2, j3, j4, j5 = s[0, 0], s[0, 1], s[0, 2], s[0, 3], s[0, 4], s[0, 5]
-        # c = v x vJ (RBDA eq. 2.31)
-        cvp[i, 0] = w1 * j2 - w2 * j1
-        cvp[i, 1] = w2 * j0 - w0 * j2
-        cvp[i, 2] = w0 * j1 - w1 * j0
-        cvp[i, 3] = w1 * j5 - w2 * j4 + l1 * j2 - l2 * j1
-        cvp[i, 4] = w2 * j3 - w0 * j5 + l2 * j0 - l0 * j2
-        cvp[i, 5] = w0 * j4 - w1 * j3 + l0 * j1 - l1 * j0
-        # p_A = v x* (I v) - f_ext (RBDA eq. 2.32)
         for r in range(6):
             acc_ = 0.0
             for c in range(6):
@@ -200,3 +177,25 @@ def aba(tree, q, v, tau, base, f_ext, X_up, R_up, p_up, vel, acc, cvp, I_A, p_A,
             vdot[k0 + k] = acc_
         for k in range(n):
             acc[i, srows[i, k]] += vdot[k0 + k]
+
+
+@njit(**JIT)
+def base_power(tree, data):
+    """Power (W) that B0 delivers to the tree through the joints of the root links, after
+    ``aba``: sum over root links of f_i . (X_up_i v_B0), f_i = I_A_i a_i + p_A_i the spatial force
+    across joint i (RBDA section 7.3) with gravity folded into a (so f_i is the real joint
+    force); the joint's own generalized force times its rate is the producers' power."""
+    X_up, base, I_A, p_A, acc = data.X_up, data.base, data.I_A, data.p_A, data.a
+    total = 0.0
+    for i in range(tree.parent.shape[0]):
+        if tree.parent[i] >= 0:
+            continue
+        for r in range(6):
+            f = p_A[i, r]
+            for c in range(6):
+                f += I_A[i, r, c] * acc[i, c]
+            vb = 0.0   # (X_up v_B0)_r, X_up's upper-right block is zero
+            for c in range(3 if r < 3 else 6):
+                vb += X_up[i, r, c] * base[c]
+            total += f * vb
+    return total

@@ -5,7 +5,7 @@ import numpy as np
 from occupant.dynamics.aba import aba
 from occupant.dynamics.crba import crba
 from occupant.dynamics.rnea import rnea
-from occupant.dynamics.spatial_ops import forward_kinematics
+from occupant.dynamics.spatial_ops import forward_kinematics, kinematics
 from occupant.model.base_motion import fixed_base_state
 from occupant.model.model import ModelError
 
@@ -25,19 +25,22 @@ def _base(base, gravity):
     return _vec(base, 12, "base")
 
 
-def _fext(model, f_ext):
+def _load(model, data, base, gravity, f_ext):
+    """Put B0's state and the external forces where the compiled algorithms read them."""
+    data.base[:] = _base(base, gravity)
     if f_ext is None:
-        return np.zeros((model.nl, 6))
-    f = np.ascontiguousarray(f_ext, dtype=np.float64)
+        data.f_ext[:] = 0.0
+        return
+    f = np.asarray(f_ext, dtype=np.float64)
     if f.shape != (model.nl, 6):
         raise ModelError(f"f_ext: expected shape ({model.nl}, 6), got {f.shape}")
-    return f
+    data.f_ext[:] = f
 
 
 def mass_matrix(model, data, q):
     """Joint-space mass matrix D(q) (nv, nv) by the composite-rigid-body algorithm."""
     q = _vec(q, model.nq, "q")
-    crba(model.tree, q, data.X_up, data.R_up, data.p_up, data.I_C, data.M)
+    crba(model.tree, data, q)
     return data.M.copy()
 
 
@@ -49,8 +52,8 @@ def inverse_dynamics(model, data, q, v, vdot, f_ext=None, gravity=STANDARD_GRAVI
     (gravity folded in); without it, B0 is at rest and ``gravity`` acts. Afterwards ``data.f``
     holds the spatial force each joint transmits to its link (see ``joint_reactions``)."""
     q, v, vdot = _vec(q, model.nq, "q"), _vec(v, model.nv, "v"), _vec(vdot, model.nv, "vdot")
-    rnea(model.tree, q, v, vdot, _base(base, gravity), _fext(model, f_ext), data.X_up, data.R_up,
-         data.p_up, data.v, data.a, data.f, data.tau)
+    _load(model, data, base, gravity, f_ext)
+    rnea(model.tree, data, q, v, vdot)
     return data.tau.copy()
 
 
@@ -64,17 +67,17 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=STANDARD_GRAVIT
     """vdot = D(q)^-1 (tau + J^T f_ext - h(q, v)); ``method`` "aba" (articulated-body algorithm)
     or "cholesky" (CRBA mass matrix and RNEA bias forces, Cholesky solve)."""
     q, v, tau = _vec(q, model.nq, "q"), _vec(v, model.nv, "v"), _vec(tau, model.nv, "tau")
-    b, f = _base(base, gravity), _fext(model, f_ext)
+    _load(model, data, base, gravity, f_ext)
     if method == "aba":
-        aba(model.tree, q, v, tau, b, f, data.X_up, data.R_up, data.p_up, data.v, data.a, data.c,
-            data.I_A, data.p_A, data.U, data.D_inv, data.u, data.work, data.armature, data.vdot)
+        data.armature[:] = 0.0
+        kinematics(model.tree, data, q, v)
+        aba(model.tree, data, tau, data.vdot)
         return data.vdot.copy()
     if method == "cholesky":
         import scipy.linalg
-        rnea(model.tree, q, v, np.zeros(model.nv), b, f, data.X_up, data.R_up, data.p_up, data.v,
-             data.a, data.f, data.tau)
+        rnea(model.tree, data, q, v, np.zeros(model.nv))
         h = data.tau.copy()
-        crba(model.tree, q, data.X_up, data.R_up, data.p_up, data.I_C, data.M)
+        crba(model.tree, data, q)
         return scipy.linalg.cho_solve(scipy.linalg.cho_factor(data.M), tau - h)
     raise ModelError(f"forward_dynamics: unknown method '{method}' (accepted: aba, cholesky)")
 
@@ -94,8 +97,8 @@ def joint_reactions(model, data):
 def link_poses(model, data, q):
     """(R_base_link (nl, 3, 3), p_base_link (nl, 3)) of every link in the base frame B0."""
     q = _vec(q, model.nq, "q")
-    forward_kinematics(model.tree, q, data.R_up, data.p_up, data.X_up, data.R_world, data.p_world)
-    return data.R_world.copy(), data.p_world.copy()
+    forward_kinematics(model.tree, data, q)
+    return data.R_base_link.copy(), data.p_base_link.copy()
 
 
 def body_poses(model, data, q, base_pose=None):

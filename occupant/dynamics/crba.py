@@ -2,7 +2,6 @@
 
 Featherstone, Rigid Body Dynamics Algorithms (2008), table 6.2.
 """
-import numpy as np
 from numba import njit
 
 from occupant.jit import JIT
@@ -11,11 +10,12 @@ from occupant.dynamics.spatial_ops import placements, congruence_add
 
 
 @njit(**JIT)
-def crba(tree, q, X_up, R_up, p_up, I_C, M):
-    """Fill M (nv, nv) with the mass matrix at q; I_C receives the composite inertias."""
-    placements(tree, q, R_up, p_up, X_up)
+def crba(tree, data, q):
+    """Fill data.M (nv, nv) with the mass matrix at q; data.I_C receives the composite inertias."""
+    X_up, I_C, M = data.X_up, data.I_C, data.M
+    placements(tree, q, data.R_up, data.p_up, X_up)
     nl = tree.parent.shape[0]
-    tmp = np.zeros((6, 6))
+    tmp = data.scratch[0, :, :6]
     for i in range(nl):
         I_C[i, :, :] = tree.inertia[i]
     for i in range(nl - 1, -1, -1):
@@ -23,8 +23,8 @@ def crba(tree, q, X_up, R_up, p_up, I_C, M):
         if par >= 0:
             congruence_add(X_up[i], I_C[i], tmp, I_C[par])
     M[:, :] = 0.0
-    F = np.zeros((6, 6))
-    G = np.zeros((6, 6))
+    F = data.scratch[0, :, 6:]
+    G = data.scratch[1, :, :6]
     for i in range(nl):
         ni = tree.nv[i]
         if ni == 0:

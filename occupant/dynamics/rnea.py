@@ -3,7 +3,6 @@
 Featherstone, Rigid Body Dynamics Algorithms (2008), table 5.1, with the base acceleration
 a_0 = a_B0 - g carrying gravity and the prescribed vehicle motion (section 5.3).
 """
-import numpy as np
 from numba import njit
 
 from occupant.jit import JIT
@@ -12,14 +11,16 @@ from occupant.dynamics.spatial_ops import placements, x_mul, xt_mul_add, cross_m
 
 
 @njit(**JIT)
-def rnea(tree, q, v, vdot, base, f_ext, X_up, R_up, p_up, vel, acc, f, tau):
-    """tau = D(q) vdot + h(q, v) - J^T f_ext. Fills vel, acc (link spatial velocity and
-    acceleration) and f (spatial force each joint transmits to its link, link coordinates)."""
-    placements(tree, q, R_up, p_up, X_up)
+def rnea(tree, data, q, v, vdot):
+    """data.tau = D(q) vdot + h(q, v) - J^T f_ext, with B0's state data.base and the external
+    forces data.f_ext. Fills data.v, data.a (link spatial velocity and acceleration) and data.f
+    (spatial force each joint transmits to its link, link coordinates)."""
+    X_up, vel, acc, f, base, f_ext, tau = data.X_up, data.v, data.a, data.f, data.base, data.f_ext, data.tau
+    placements(tree, q, data.R_up, data.p_up, X_up)
     nl = tree.parent.shape[0]
-    vJ = np.zeros(6)
-    tmp = np.zeros(6)
-    Iv = np.zeros(6)
+    vJ = data.scratch[0, 0]
+    tmp = data.scratch[0, 1]
+    Iv = data.scratch[0, 2]
     for i in range(nl):
         vJ[:] = 0.0
         k0 = tree.vidx[i]

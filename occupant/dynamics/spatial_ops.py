@@ -10,54 +10,7 @@ from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE
 
-from occupant.model.joint_types import JointType
-
-REVOLUTE = int(JointType.REVOLUTE)
-PRISMATIC = int(JointType.PRISMATIC)
-SPHERICAL = int(JointType.SPHERICAL)
-FREE = int(JointType.FREE)
-
-
-@njit(**JIT_INLINE)
-def link_placement(tree, q, i, R_up, p_up):
-    """Pose (R_up[i], p_up[i]) of link i in its parent link: joint frame, then the joint's motion.
-    (Indexed rather than sliced: array views cost a reference count each.)"""
-    jt = tree.jtype[i]
-    k = tree.qidx[i]
-    R_pj, p_pj = tree.R_pj, tree.p_pj
-    for r in range(3):
-        p_up[i, r] = p_pj[i, r]
-    if jt == REVOLUTE:
-        c, s = np.cos(q[k]), np.sin(q[k])
-        for r in range(3):
-            a0, a1 = R_pj[i, r, 0], R_pj[i, r, 1]
-            R_up[i, r, 0] = a0 * c + a1 * s
-            R_up[i, r, 1] = -a0 * s + a1 * c
-            R_up[i, r, 2] = R_pj[i, r, 2]
-    elif jt == PRISMATIC:
-        for r in range(3):
-            for col in range(3):
-                R_up[i, r, col] = R_pj[i, r, col]
-            p_up[i, r] += R_pj[i, r, 2] * q[k]
-    elif jt == SPHERICAL or jt == FREE:
-        kq = k + 3 if jt == FREE else k
-        w, x, y, z = q[kq], q[kq + 1], q[kq + 2], q[kq + 3]
-        # rotation matrix of the quaternion (as quat_to_matrix)
-        c00, c10, c20 = 1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)
-        c01, c11, c21 = 2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)
-        c02, c12, c22 = 2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)
-        for r in range(3):
-            a0, a1, a2 = R_pj[i, r, 0], R_pj[i, r, 1], R_pj[i, r, 2]
-            R_up[i, r, 0] = a0 * c00 + a1 * c10 + a2 * c20
-            R_up[i, r, 1] = a0 * c01 + a1 * c11 + a2 * c21
-            R_up[i, r, 2] = a0 * c02 + a1 * c12 + a2 * c22
-            if jt == FREE:
-                p_up[i, r] += a0 * q[k] + a1 * q[k + 1] + a2 * q[k + 2]
-    else:
-        for r in range(3):
-            for col in range(3):
-                R_up[i, r, col] = R_pj[i, r, col]
-
+from occupant.model.joint_motion import link_placement
 
 @njit(**JIT_INLINE)
 def plucker(R_up, p_up, i, X_up):
@@ -146,30 +99,90 @@ def congruence_add(X, A, tmp, out):
             out[r, c] += s
 
 
-@njit(**JIT)
-def forward_kinematics(tree, q, R_up, p_up, X_up, R_world, p_world):
-    """Placement of every link in its parent and in the base frame (one forward pass)."""
-    nl = tree.parent.shape[0]
-    for i in range(nl):
-        link_placement(tree, q, i, R_up, p_up)
-        plucker(R_up, p_up, i, X_up)
-        par = tree.parent[i]
-        if par < 0:
-            R_world[i, :, :] = R_up[i]
-            p_world[i, :] = p_up[i]
-        else:
-            Rp = R_world[par]
-            for r in range(3):
-                s = 0.0
-                for c in range(3):
-                    s += Rp[r, c] * p_up[i, c]
-                    R_world[i, r, c] = Rp[r, 0] * R_up[i, 0, c] + Rp[r, 1] * R_up[i, 1, c] + Rp[r, 2] * R_up[i, 2, c]
-                p_world[i, r] = p_world[par, r] + s
-
-
 @njit(**JIT_INLINE)
 def placements(tree, q, R_up, p_up, X_up):
     """Placement of every link in its parent only (what the recursions need)."""
     for i in range(tree.parent.shape[0]):
         link_placement(tree, q, i, R_up, p_up)
         plucker(R_up, p_up, i, X_up)
+
+
+@njit(**JIT)
+def forward_kinematics(tree, data, q):
+    """Kinematics stage, positions: placement of every link in its parent (R_up, p_up, X_up) and
+    in B0 (R_base_link, p_base_link), one forward pass."""
+    R_up, p_up, X_up = data.R_up, data.p_up, data.X_up
+    R_w, p_w = data.R_base_link, data.p_base_link
+    for i in range(tree.parent.shape[0]):
+        link_placement(tree, q, i, R_up, p_up)
+        plucker(R_up, p_up, i, X_up)
+        par = tree.parent[i]
+        if par < 0:
+            for r in range(3):
+                p_w[i, r] = p_up[i, r]
+                for c in range(3):
+                    R_w[i, r, c] = R_up[i, r, c]
+        else:
+            for r in range(3):
+                s = 0.0
+                for c in range(3):
+                    s += R_w[par, r, c] * p_up[i, c]
+                    R_w[i, r, c] = (R_w[par, r, 0] * R_up[i, 0, c] + R_w[par, r, 1] * R_up[i, 1, c]
+                                    + R_w[par, r, 2] * R_up[i, 2, c])
+                p_w[i, r] = p_w[par, r] + s
+
+
+@njit(**JIT)
+def link_velocities(tree, data, v):
+    """Kinematics stage, velocities (after the placements): spatial velocity of every link,
+    v_i = X_up v_parent + S qdot (B0's velocity data.base[:6] at the root), and the
+    velocity-product acceleration c_i = v_i x vJ (RBDA eq. 2.31, table 7.1)."""
+    X_up, vel, cvp, base = data.X_up, data.v, data.c, data.base
+    parent, srows, nvs, vidx = tree.parent, tree.srows, tree.nv, tree.vidx
+    for i in range(parent.shape[0]):
+        par = parent[i]
+        j0 = j1 = j2 = j3 = j4 = j5 = 0.0
+        k0 = vidx[i]
+        for k in range(nvs[i]):
+            row, val = srows[i, k], v[k0 + k]
+            if row == 0:
+                j0 += val
+            elif row == 1:
+                j1 += val
+            elif row == 2:
+                j2 += val
+            elif row == 3:
+                j3 += val
+            elif row == 4:
+                j4 += val
+            else:
+                j5 += val
+        if par < 0:
+            m0, m1, m2, m3, m4, m5 = base[0], base[1], base[2], base[3], base[4], base[5]
+        else:
+            m0, m1, m2, m3, m4, m5 = vel[par, 0], vel[par, 1], vel[par, 2], vel[par, 3], vel[par, 4], vel[par, 5]
+        # v_i = X v_parent + vJ   (X's upper-right block is zero)
+        w0 = X_up[i, 0, 0] * m0 + X_up[i, 0, 1] * m1 + X_up[i, 0, 2] * m2 + j0
+        w1 = X_up[i, 1, 0] * m0 + X_up[i, 1, 1] * m1 + X_up[i, 1, 2] * m2 + j1
+        w2 = X_up[i, 2, 0] * m0 + X_up[i, 2, 1] * m1 + X_up[i, 2, 2] * m2 + j2
+        l0 = (X_up[i, 3, 0] * m0 + X_up[i, 3, 1] * m1 + X_up[i, 3, 2] * m2 + X_up[i, 3, 3] * m3
+              + X_up[i, 3, 4] * m4 + X_up[i, 3, 5] * m5 + j3)
+        l1 = (X_up[i, 4, 0] * m0 + X_up[i, 4, 1] * m1 + X_up[i, 4, 2] * m2 + X_up[i, 4, 3] * m3
+              + X_up[i, 4, 4] * m4 + X_up[i, 4, 5] * m5 + j4)
+        l2 = (X_up[i, 5, 0] * m0 + X_up[i, 5, 1] * m1 + X_up[i, 5, 2] * m2 + X_up[i, 5, 3] * m3
+              + X_up[i, 5, 4] * m4 + X_up[i, 5, 5] * m5 + j5)
+        vel[i, 0], vel[i, 1], vel[i, 2], vel[i, 3], vel[i, 4], vel[i, 5] = w0, w1, w2, l0, l1, l2
+        cvp[i, 0] = w1 * j2 - w2 * j1
+        cvp[i, 1] = w2 * j0 - w0 * j2
+        cvp[i, 2] = w0 * j1 - w1 * j0
+        cvp[i, 3] = w1 * j5 - w2 * j4 + l1 * j2 - l2 * j1
+        cvp[i, 4] = w2 * j3 - w0 * j5 + l2 * j0 - l0 * j2
+        cvp[i, 5] = w0 * j4 - w1 * j3 + l0 * j1 - l1 * j0
+
+
+@njit(**JIT)
+def kinematics(tree, data, q, v):
+    """The kinematics stage of the step: link placements, poses in B0 and spatial velocities
+    (data.base must hold B0's state)."""
+    forward_kinematics(tree, data, q)
+    link_velocities(tree, data, v)

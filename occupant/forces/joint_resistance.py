@@ -9,19 +9,24 @@ the stop only pushes; its loading/unloading asymmetry dissipates energy.
 For spherical joints the coordinate is a component of the joint rotation vector (log of the joint
 quaternion) about the child frame axes and its rate the matching angular-velocity component;
 the load is a torque about that axis.
+
+A force producer (``occupant.forces`` interface): reads its block ``bundle.joint_resistance``,
+adds to ``data.tau``, its velocity slope to ``data.slope``, writes each element's (deflection,
+load) to ``data.outputs`` and its power (sum of load times rate) to ``data.power``.
 """
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE
+from occupant.jit import JIT_INLINE
 
+from occupant.model.bundle import POWER_JOINT_RESISTANCE
 from occupant.model.joint_types import JointType
 
 SPHERICAL = int(JointType.SPHERICAL)
 
 
-@njit(**JIT)
-def _table_load(tables, start, n, x):
+@njit(**JIT_INLINE)
+def table_load(tables, start, n, x):
     """Piecewise-linear load at deflection x, extrapolated with the end slopes."""
     if x <= tables[start, 0]:
         k = start
@@ -49,10 +54,13 @@ def _rotation_vector_component(q, k, comp):
 
 
 @njit(**JIT_INLINE)
-def joint_resistance(tree, el, q, v, tau, slope):
-    """Add the generalized forces of the joint resistance elements ``el`` (DofForces) to tau, and
-    their rate of change with the joint velocity, -d(load)/d(xdot) >= 0, to slope (for the
-    implicit damping of the semi-implicit Euler step)."""
+def joint_resistance(bundle, data, t, q, v, z):
+    """Add the generalized forces of the joint resistance elements to data.tau, and their rate of
+    change with the joint velocity, -d(load)/d(xdot) >= 0, to data.slope (for the implicit
+    damping of the semi-implicit Euler step). ``q`` has unit quaternions."""
+    tree, el = bundle.tree, bundle.joint_resistance
+    tau, slope, out = data.tau, data.slope, data.outputs
+    power = 0.0
     for e in range(el.link.shape[0]):
         i = el.link[e]
         comp = el.component[e]
@@ -65,7 +73,7 @@ def joint_resistance(tree, el, q, v, tau, slope):
         xdot = v[j]
         dx = x - el.reference[e]
         if el.table_start[e] >= 0:
-            load = -_table_load(el.tables, el.table_start[e], el.table_len[e], dx)
+            load = -table_load(el.tables, el.table_start[e], el.table_len[e], dx)
         else:
             load = -el.stiffness[e] * dx
         load -= el.damping[e] * xdot
@@ -88,3 +96,7 @@ def joint_resistance(tree, el, q, v, tau, slope):
                 rate += el.stop_damping[e] * pen
         tau[j] += load
         slope[j] += rate
+        power += load * xdot
+        out[el.out_start + 2 * e] = x
+        out[el.out_start + 2 * e + 1] = load
+    data.power[POWER_JOINT_RESISTANCE] = power

@@ -19,7 +19,6 @@ import tomllib
 import numpy as np
 from scipy.integrate import cumulative_trapezoid
 
-from occupant.forces.joint_resistance import joint_resistance
 from occupant.human.assemble import assemble
 from occupant.human.description import FileChecker
 from occupant.human.errors import DummyFileError
@@ -183,12 +182,8 @@ def run_neck_pendulum(scenario="hybrid3_50m_neck_flexion", dt=1e-4, modify=None)
                      res.body_poses[:, model.body("head"), :3, :3])
     rel = np.einsum("ji,tjk->tik", head[0], head)
     rotation = np.degrees(np.arctan2(rel[:, 0, 2], rel[:, 0, 0]))
-    jdof = model.dof("upper_neck_wy")
-    moment = np.empty(len(res.t))
-    for k in range(len(res.t)):
-        tau, slope = np.zeros(model.nv), np.zeros(model.nv)
-        joint_resistance(model.tree, model.dof_forces, res.q[k], res.v[k], tau, slope)
-        moment[k] = -tau[jdof]
+    # the OC moment: the load of the upper neck's flexion/extension resistance, as recorded
+    moment = -res.outputs["upper_neck_y.load"]
     out = {"scenario": str(path), "t": res.t, "rotation_deg": rotation, "moment_Nm": moment,
            "pulse_scale": pendulum_pulse(sc)[2], "status": getattr(res, "status", None)}
     out["checks"] = evaluate(out, sc["corridor"], sc["mode"])

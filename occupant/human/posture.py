@@ -137,7 +137,7 @@ class _Layout:
             if n is None:
                 continue
             lo, hi = np.full(3 if kind != "revolute" else 1, -np.inf), np.full(3 if kind != "revolute" else 1, np.inf)
-            el = model.dof_forces
+            el = model.joint_resistance
             for e in range(len(el.link)):
                 if el.link[e] == lk and kind != "free":
                     lo[el.component[e]] = el.lower[e]

@@ -10,11 +10,14 @@ from scipy.optimize import brentq
 @dataclass
 class Event:
     """g(t, y) = 0 crossing. ``direction`` > 0: only rising, < 0: only falling, 0: both;
-    ``terminal``: stop the integration there."""
+    ``terminal``: stop the integration there; ``handler``: callable (t, y) -> the state to
+    continue from (a velocity jump at an impact, say), after which the integrator restarts
+    (``Integrator.reset``)."""
     name: str
     function: object
     direction: float = 0.0
     terminal: bool = False
+    handler: object = None
 
 
 @dataclass
@@ -26,9 +29,28 @@ class Solution:
     message: str = ""
 
 
+def _crossings(events, g_old, integrator):
+    """Events whose g changed sign over the last step in their direction: [(t_event, e)], and
+    the g values at the step's end."""
+    found, g_new_all, dense = [], [], None
+    for e, ev in enumerate(events):
+        g_new = ev.function(integrator.t, integrator.y)
+        g_new_all.append(g_new)
+        crossed = (g_old[e] < 0 <= g_new) or (g_old[e] > 0 >= g_new)
+        rising = g_new > g_old[e]
+        if crossed and (ev.direction == 0 or (ev.direction > 0) == rising):
+            dense = dense or integrator.dense_output()
+            f = lambda t, ev=ev: ev.function(t, dense(t))
+            lo, hi = integrator.t_old, integrator.t
+            te = brentq(f, lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps) if f(lo) * f(hi) < 0 else hi
+            found.append((te, e))
+    return sorted(found), g_new_all, dense
+
+
 def solve(integrator, t_end, t_out, events=(), progress=None):
     """Advance ``integrator`` to ``t_end`` (or a terminal event); return the states at the
-    times ``t_out`` passed (a diverging run keeps the samples it reached and says when)."""
+    times ``t_out`` passed (a diverging run keeps the samples it reached and says when). At an
+    event with a handler the state changes and the integration restarts from the event."""
     t_out = np.asarray(t_out, float)
     ys = np.zeros((len(t_out), len(integrator.y)))
     k = 0
@@ -48,31 +70,27 @@ def solve(integrator, t_end, t_out, events=(), progress=None):
             status = "diverged"
             message = f"the state stopped being finite between t = {integrator.t_old:.6g} s and {integrator.t:.6g} s"
             break
-        dense = None
-        t_stop = None
-        for e, ev in enumerate(events):
-            g_new = ev.function(integrator.t, integrator.y)
-            crossed = (g_old[e] < 0 <= g_new) or (g_old[e] > 0 >= g_new)
-            rising = g_new > g_old[e]
-            if crossed and (ev.direction == 0 or (ev.direction > 0) == rising):
-                dense = dense or integrator.dense_output()
-                f = lambda t, ev=ev: ev.function(t, dense(t))
-                te = brentq(f, integrator.t_old, integrator.t, xtol=1e-12) if f(integrator.t_old) * f(integrator.t) < 0 else integrator.t
-                found.append({"name": ev.name, "t": te, "y": dense(te)})
-                if ev.terminal and (t_stop is None or te < t_stop):
-                    t_stop = te
-            g_old[e] = g_new
-        t_hi = integrator.t if t_stop is None else t_stop
+        crossings, g_old, dense = _crossings(events, g_old, integrator) if events else ([], g_old, None)
+        t_hi, stop, restart = integrator.t, False, None
+        for te, e in crossings:
+            ev = events[e]
+            found.append({"name": ev.name, "t": te, "y": dense(te)})
+            if ev.terminal or ev.handler is not None:
+                t_hi, stop = te, ev.terminal
+                restart = None if stop else ev.handler(te, dense(te))
+                break  # later crossings of this step are recomputed after the restart
         if k < len(t_out) and t_out[k] <= t_hi:
             dense = dense or integrator.dense_output()
             while k < len(t_out) and t_out[k] <= t_hi:
                 ys[k] = dense(t_out[k])
                 k += 1
         if progress is not None:
-            progress(integrator.t)
-        if t_stop is not None:
+            progress(t_hi)
+        if stop:
             status = "event"
-            message = f"terminal event '{found[-1]['name']}' at t = {t_stop:.6g} s"
-            found = [f for f in found if f["t"] <= t_stop]
+            message = f"terminal event '{found[-1]['name']}' at t = {t_hi:.6g} s"
             break
+        if restart is not None:
+            integrator.reset(t_hi, integrator.system.project(np.array(restart, float)))
+            g_old = [ev.function(integrator.t, integrator.y) for ev in events]
     return Solution(t_out[:k], ys[:k], found, status, message)

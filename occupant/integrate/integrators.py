@@ -1,31 +1,58 @@
-"""One integrator interface: ``step()`` advances (t, y) by one step, ``dense_output()`` returns
-the interpolant over the last step, and work counters count steps and function evaluations.
-Event location and output sampling are the driver's (``integrate.driver.solve``)."""
+"""Integrators: one class per method, registered by name in ``INTEGRATORS`` (no string tests
+anywhere else). One interface: ``step()`` advances (t, y), ``dense_output()`` interpolates over
+the last step, ``reset(t, y)`` restarts after an event changed the state (an impact), work
+counters count steps and function evaluations, and ``jacobian`` is the optional hook through
+which implicit methods will ask for df/dy. Fixed-step methods also have a compiled ``loop``
+that takes many steps and records output samples without returning to Python. Event location
+and output sampling outside the compiled loops are the driver's (``integrate.driver.solve``).
+
+Class attributes read by ``simulate`` and ``stability.step_limit``: ``default_dt`` (s, None for
+adaptive methods), ``stability`` (the bounds on (h lambda, h omega) of the method's stability
+region for the fastest damping rate lambda and natural frequency omega; None: adaptive) and
+``evaluations_per_step``.
+"""
 import numpy as np
 
-from occupant.integrate.fixed_step import euler_step, rk4_step
+from occupant.integrate.fixed_step import euler_step, rk4_step, run_euler, run_rk4
+
+INTEGRATORS = {}
+
+
+def register(cls):
+    """Class decorator: make the integrator available by its ``name``."""
+    INTEGRATORS[cls.name] = cls
+    return cls
 
 
 class Integrator:
     name = "integrator"
+    default_dt = None
+    stability = None
+    evaluations_per_step = 1
+    loop = None          # compiled fixed-step loop (fixed_step.run_*), where the method has one
+    jacobian = None      # optional callable (t, y) -> (n, n) df/dy, for implicit methods
 
     def __init__(self, system, t0, y0):
         self.system = system
-        self.t = float(t0)
-        self.y = np.array(y0, dtype=float)
-        self.t_old, self.y_old = self.t, self.y.copy()
         self.nsteps = 0      # accepted steps
         self.nreject = 0     # rejected steps (adaptive methods)
+        self.reset(t0, y0)
 
     @property
     def nfev(self):
         return self.system.nfev
 
+    def reset(self, t, y):
+        """Continue from (t, y), forgetting anything carried from earlier steps."""
+        self.t = float(t)
+        self.y = np.array(y, dtype=float)
+        self.t_old, self.y_old = self.t, self.y.copy()
+
     def step(self):
         raise NotImplementedError
 
     def limit_step(self, t_max):
-        """Keep the next step from passing t_max (adaptive methods; fixed steps keep theirs)."""
+        """Keep the next step from passing t_max."""
 
     def dense_output(self):
         """Callable t -> y on [t_old, t] (cubic Hermite unless the method has its own)."""
@@ -46,43 +73,63 @@ class Integrator:
 
 
 class FixedStep(Integrator):
-    def __init__(self, system, t0, y0, h):
-        super().__init__(system, t0, y0)
+    def __init__(self, system, t0, y0, dt=None):
+        h = self.default_dt if dt is None else dt
         if not h > 0:
             raise ValueError(f"{self.name}: step size dt must be > 0, got {h!r}")
-        self.h = float(h)
-        n = len(self.y)
+        self.h = self.h_next = float(h)
+        n = len(y0)
         self._k = [np.empty(n) for _ in range(5)]
         self._y_new = np.empty(n)
+        super().__init__(system, t0, y0)
 
+    def limit_step(self, t_max):
+        """The step stays h except where t_max is closer (the end, after a restart off-grid)."""
+        left = t_max - self.t
+        self.h_next = left if left < self.h * (1 - 1e-9) else self.h
 
-class SemiImplicitEuler(FixedStep):
-    """v+ = v + h vdot(t, q, v); q+ = q (+) h v+ (MuJoCo's default "Euler" integrator)."""
-    name = "euler"
+    def _advance(self, h):
+        raise NotImplementedError
 
     def step(self):
-        s = self.system
-        euler_step(*s.kernel_args, self.t, self.y, self.h, s.ws, self._k[0], self._y_new)
-        s.nfev += 1
+        h = self.h_next
+        self._advance(h)
+        self.system.nfev += self.evaluations_per_step
         self.t_old, self.y_old = self.t, self.y
         self.y = self._y_new.copy()
-        self.t = self.t_old + self.h
+        self.t = self.t_old + h
         self.nsteps += 1
+        self.h_next = self.h
 
 
+@register
+class SemiImplicitEuler(FixedStep):
+    """v+ = v + h vdot(t, q, v); q+ = q (+) h v+ (MuJoCo's default "Euler" integrator), joint
+    damping implicit. Stable for any damping and for h omega < 2 (1.9 kept)."""
+    name = "euler"
+    default_dt = 1e-5
+    stability = (np.inf, 1.9)
+    loop = staticmethod(run_euler)
+
+    def _advance(self, h):
+        s = self.system
+        euler_step(s.bundle, s.data, self.t, self.y, h, self._y_new)
+
+
+@register
 class RK4(FixedStep):
-    """Classical fourth-order Runge-Kutta, quaternions projected to unit length after each step."""
+    """Classical fourth-order Runge-Kutta, quaternions projected to unit length after each step.
+    Stability: -2.78 on the real axis, 2.83 on the imaginary (Hairer & Wanner II, IV.2; 2.5 kept)."""
     name = "rk4"
+    default_dt = 1e-4
+    stability = (2.5, 2.5)
+    evaluations_per_step = 4
+    loop = staticmethod(run_rk4)
 
-    def step(self):
+    def _advance(self, h):
         s = self.system
         k1, k2, k3, k4, tmp = self._k
-        rk4_step(*s.kernel_args, self.t, self.y, self.h, s.ws, k1, k2, k3, k4, tmp, self._y_new)
-        s.nfev += 4
-        self.t_old, self.y_old = self.t, self.y
-        self.y = self._y_new.copy()
-        self.t = self.t_old + self.h
-        self.nsteps += 1
+        rk4_step(s.bundle, s.data, self.t, self.y, h, k1, k2, k3, k4, tmp, self._y_new)
 
 
 # Dormand & Prince, "A family of embedded Runge-Kutta formulae", J. Comp. Appl. Math. 6 (1980);
@@ -104,19 +151,27 @@ _D = np.array([-12715105075 / 11282082432, 0.0, 87487479700 / 32700410799,
                -1453857185 / 822651844, 69997945 / 29380423])
 
 
+@register
 class DormandPrince5(Integrator):
     """Adaptive Dormand-Prince 5(4) with FSAL, the standard error norm and step-size control
-    (HNW I, II.4), 4th-order dense output, quaternion projection after each accepted step."""
+    (HNW I, II.4), 4th-order dense output, quaternion projection after each accepted step.
+    ``dt`` is the largest step."""
     name = "dopri5"
 
-    def __init__(self, system, t0, y0, rtol=1e-8, atol=1e-10, h0=None, max_step=np.inf, min_step=1e-14):
-        super().__init__(system, t0, y0)
+    def __init__(self, system, t0, y0, dt=None, rtol=1e-8, atol=1e-10, h0=None, min_step=1e-14):
         if not (rtol > 0 and atol > 0):
             raise ValueError(f"dopri5: rtol and atol must be > 0, got {rtol!r}, {atol!r}")
-        self.rtol, self.atol, self.max_step, self.min_step = rtol, atol, max_step, min_step
+        self.rtol, self.atol, self.min_step = rtol, atol, min_step
+        self.max_step = np.inf if dt is None else dt
+        self.h0 = h0
+        super().__init__(system, t0, y0)
+
+    def reset(self, t, y):
+        """Restart: the first-same-as-last stage and the step size are computed afresh."""
+        super().reset(t, y)
         self.K = np.zeros((7, len(self.y)))
-        self.K[0] = system.rhs(self.t, self.y)
-        self.h = h0 if h0 is not None else self._initial_step()
+        self.K[0] = self.system.rhs(self.t, self.y)
+        self.h = self.h0 if self.h0 is not None else self._initial_step()
         self._rcont = None
 
     def _initial_step(self):

@@ -1,6 +1,16 @@
-"""The compiled time step as a pipeline of named stages (conventions rule 10):
-base motion -> forces (applied joint loads, joint resistance) -> accelerations (ABA).
-Plus the configuration-space maps the integrators need: q' from v, and q + h v on the manifold.
+"""The compiled time step as a pipeline of named stages (conventions rule 10, design.md section 4):
+
+    base motion -> kinematics -> forces (every producer) -> accelerations (ABA) -> rates
+
+``evaluate(bundle, data, t, q, v, z)`` runs them once, leaving every stage's output in ``data``;
+``state_derivative`` packs y' = (q', vdot, zdot) for the integrators, and ``record`` stores one
+output sample inside the compiled loops.
+
+Force producers all have the signature ``(bundle, data, t, q, v, z)``: they read their block of
+the bundle and the kinematics in data, add generalized forces to data.tau or spatial forces to
+data.f_ext (``forces.points.add_point_force``), their velocity slope to data.slope, and write
+their z rates, outputs and power. ``forces`` below calls each registered producer: adding one is
+one line there.
 """
 from collections import namedtuple
 
@@ -9,43 +19,52 @@ from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE
 
-from occupant.dynamics.aba import aba
-from occupant.dynamics.spatial_ops import forward_kinematics
+from occupant.dynamics.aba import aba, base_power
+from occupant.dynamics.spatial_ops import kinematics
 from occupant.forces.joint_resistance import joint_resistance
-from occupant.model.joint_types import JointType
-from occupant.spatial.rotation import quat_rotate
+from occupant.forces.spring_damper import spring_dampers
+from occupant.model.bundle import POWER_APPLIED, POWER_BASE
+from occupant.model.joint_motion import normalize_quaternions, q_derivative
 
-SPHERICAL = int(JointType.SPHERICAL)
-FREE = int(JointType.FREE)
-
-Workspace = namedtuple("Workspace", [
-    "X_up", "R_up", "p_up", "vel", "acc", "cvp", "I_A", "p_A", "U", "D_inv", "u",
-    "f_ext", "tau", "base", "q_unit", "work", "armature",
+# Output samples recorded inside the compiled loops (n samples).
+Recording = namedtuple("Recording", [
+    "y",          # (n, nq + nv + nz) states
+    "vdot",       # (n, nv) accelerations
+    "poses",      # (n, nb, 4, 4) body frames in B0
+    "base",       # (n, 12) B0 spatial state the step used
+    "outputs",    # (n, nout) producer outputs
+    "f_ext",      # (n, nl, 6) external spatial forces on the links from the producers
+    "power",      # (n, npower) W
+    "kinetic",    # (n,) J, kinetic energy relative to the world (B0's motion included)
+    "body_link",  # (nb,) int, link of each body (input)
 ])
 
 
-def make_workspace(model):
-    nl, nv = model.nl, model.nv
-    return Workspace(np.zeros((nl, 6, 6)), np.zeros((nl, 3, 3)), np.zeros((nl, 3)), np.zeros((nl, 6)),
-                     np.zeros((nl, 6)), np.zeros((nl, 6)), np.zeros((nl, 6, 6)), np.zeros((nl, 6)),
-                     np.zeros((nl, 6, 6)), np.zeros((nl, 6, 6)), np.zeros((nl, 6)), np.zeros((nl, 6)),
-                     np.zeros(nv), np.zeros(12), np.zeros(model.nq), np.zeros((3, 6, 12)),
-                     np.zeros(nv))
+def make_recording(model, n):
+    ny = model.nq + model.nv + model.nz
+    return Recording(np.zeros((n, ny)), np.zeros((n, model.nv)), np.zeros((n, model.nb, 4, 4)),
+                     np.zeros((n, 12)), np.zeros((n, len(model.output_names))),
+                     np.zeros((n, model.nl, 6)),
+                     np.zeros((n, len(model.power_names))), np.zeros(n),
+                     np.ascontiguousarray(model.body_link))
 
 
 @njit(**JIT_INLINE)
-def base_state_at(table, t0, dt, t, out):
-    """Linear interpolation of the sampled base spatial state (rows at t0 + k dt)."""
+def base_state_at(bundle, t, out):
+    """B0's spatial state at t: linear interpolation of the bundle's table (rows at t0 + k dt)."""
+    table = bundle.base_table
     n = table.shape[0]
     if n == 1:
-        out[:] = table[0]
+        for r in range(12):
+            out[r] = table[0, r]
         return
-    s = (t - t0) / dt
+    s = (t - bundle.base_t0) / bundle.base_dt
     k = int(np.floor(s))
     if k < 0:
         k, s = 0, 0.0
     if k >= n - 1:
-        out[:] = table[n - 1]
+        for r in range(12):
+            out[r] = table[n - 1, r]
         return
     w = s - k
     for r in range(12):
@@ -53,111 +72,103 @@ def base_state_at(table, t0, dt, t, out):
 
 
 @njit(**JIT_INLINE)
-def normalize_quaternions(tree, q):
-    """Project the quaternions of spherical and free links back to unit length."""
-    for i in range(tree.parent.shape[0]):
-        jt = tree.jtype[i]
-        if jt == SPHERICAL or jt == FREE:
-            k = tree.qidx[i] + (3 if jt == FREE else 0)
-            n = np.sqrt(q[k] ** 2 + q[k + 1] ** 2 + q[k + 2] ** 2 + q[k + 3] ** 2)
-            for r in range(4):
-                q[k + r] /= n
+def forces(bundle, data, t, q, v, z):
+    """Forces stage: applied generalized forces, then every registered force producer."""
+    for j in range(data.tau.shape[0]):
+        data.tau[j] = bundle.tau_applied[j]
+        data.slope[j] = 0.0
+    data.f_ext[:, :] = 0.0
+    data.zdot[:] = 0.0
+    # the registered producers, one line each
+    joint_resistance(bundle, data, t, q, v, z)
+    spring_dampers(bundle, data, t, q, v, z)
 
 
 @njit(**JIT_INLINE)
-def q_derivative(tree, q, v, qdot):
-    """qdot = dq/dt for velocity v: quaternion rate 0.5 quat * (0, omega_child); free-joint
-    position rate R(quat) v_linear."""
-    for i in range(tree.parent.shape[0]):
-        jt = tree.jtype[i]
-        k, j = tree.qidx[i], tree.vidx[i]
-        if jt == SPHERICAL or jt == FREE:
-            kq, jw = (k + 3, j + 3) if jt == FREE else (k, j)
-            w, x, y, z = q[kq], q[kq + 1], q[kq + 2], q[kq + 3]
-            ox, oy, oz = v[jw], v[jw + 1], v[jw + 2]
-            qdot[kq] = 0.5 * (-x * ox - y * oy - z * oz)
-            qdot[kq + 1] = 0.5 * (w * ox + y * oz - z * oy)
-            qdot[kq + 2] = 0.5 * (w * oy - x * oz + z * ox)
-            qdot[kq + 3] = 0.5 * (w * oz + x * oy - y * ox)
-            if jt == FREE:
-                qdot[k], qdot[k + 1], qdot[k + 2] = quat_rotate(q, kq, v[j], v[j + 1], v[j + 2], False)
-        elif tree.nv[i] == 1:
-            qdot[k] = v[j]
-
-
-@njit(**JIT_INLINE)
-def integrate_configuration(tree, q, v, h, q_out):
-    """q_out = q (+) h v: exponential map for rotations (quat * exp(h omega)), Euler for the rest."""
-    for i in range(tree.parent.shape[0]):
-        jt = tree.jtype[i]
-        k, j = tree.qidx[i], tree.vidx[i]
-        if jt == SPHERICAL or jt == FREE:
-            kq, jw = (k + 3, j + 3) if jt == FREE else (k, j)
-            w, x, y, z = q[kq], q[kq + 1], q[kq + 2], q[kq + 3]
-            if jt == FREE:  # p += h R(quat) v_linear
-                dx, dy, dz = quat_rotate(q, kq, v[j], v[j + 1], v[j + 2], False)
-                q_out[k], q_out[k + 1], q_out[k + 2] = q[k] + h * dx, q[k + 1] + h * dy, q[k + 2] + h * dz
-            # dq = exp(h omega / 2) as a unit quaternion, then quat * dq
-            ox, oy, oz = h * v[jw], h * v[jw + 1], h * v[jw + 2]
-            angle = np.sqrt(ox * ox + oy * oy + oz * oz)
-            if angle < 1e-8:
-                s_ = 0.5 - angle * angle / 48.0
-            else:
-                s_ = np.sin(0.5 * angle) / angle
-            dw, dx, dy, dz = np.cos(0.5 * angle), s_ * ox, s_ * oy, s_ * oz
-            nw = w * dw - x * dx - y * dy - z * dz
-            nx = w * dx + x * dw + y * dz - z * dy
-            ny = w * dy - x * dz + y * dw + z * dx
-            nz = w * dz + x * dy - y * dx + z * dw
-            nrm = np.sqrt(nw * nw + nx * nx + ny * ny + nz * nz)
-            q_out[kq], q_out[kq + 1], q_out[kq + 2], q_out[kq + 3] = nw / nrm, nx / nrm, ny / nrm, nz / nrm
-        elif tree.nv[i] == 1:
-            q_out[k] = q[k] + h * v[j]
+def rates(bundle, data, v):
+    """Rates stage: power of B0's motion and of the applied forces; the work accumulators at the
+    end of z integrate every power slot."""
+    data.power[POWER_BASE] = base_power(bundle.tree, data)
+    p = 0.0
+    for j in range(v.shape[0]):
+        p += bundle.tau_applied[j] * v[j]
+    data.power[POWER_APPLIED] = p
+    for k in range(data.power.shape[0]):
+        data.zdot[bundle.work_start + k] = data.power[k]
 
 
 @njit(**JIT)
-def accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v, ws, vdot, h_implicit=0.0):
-    """One evaluation of the step pipeline: vdot at (t, q, v). With ``h_implicit`` = h > 0 the
-    joint damping is taken implicitly, (M + h C) vdot = f(q, v), C the velocity slope of the
-    joint resistance (what the semi-implicit Euler step needs, as MuJoCo treats joint damping)."""
-    base_state_at(table, table_t0, table_dt, t, ws.base)
-    ws.q_unit[:] = q
-    normalize_quaternions(tree, ws.q_unit)
-    ws.tau[:] = tau_applied
-    ws.armature[:] = 0.0
-    joint_resistance(tree, forces, ws.q_unit, v, ws.tau, ws.armature)
-    for j in range(ws.armature.shape[0]):
-        ws.armature[j] *= h_implicit
-    aba(tree, ws.q_unit, v, ws.tau, ws.base, ws.f_ext, ws.X_up, ws.R_up, ws.p_up, ws.vel, ws.acc,
-        ws.cvp, ws.I_A, ws.p_A, ws.U, ws.D_inv, ws.u, ws.work, ws.armature, vdot)
+def evaluate(bundle, data, t, q, v, z, h_implicit=0.0):
+    """One evaluation of the step at (t, q, v, z): vdot in data.vdot, z rates in data.zdot and
+    every stage's output in data. With ``h_implicit`` = h > 0 the diagonal velocity slopes C of
+    the producers (joint damping) are taken implicitly, (M + h C) vdot = f(q, v), as MuJoCo
+    treats joint damping in its Euler step."""
+    tree = bundle.tree
+    base_state_at(bundle, t, data.base)
+    for k in range(q.shape[0]):
+        data.q_unit[k] = q[k]
+    normalize_quaternions(tree, data.q_unit)
+    kinematics(tree, data, data.q_unit, v)
+    forces(bundle, data, t, data.q_unit, v, z)
+    for j in range(data.armature.shape[0]):
+        data.armature[j] = h_implicit * data.slope[j]
+    aba(tree, data, data.tau, data.vdot)
+    rates(bundle, data, v)
 
 
 @njit(**JIT)
-def state_derivative(tree, forces, tau_applied, table, table_t0, table_dt, t, y, ws, ydot):
-    """ydot for y = (q, v): (q', vdot)."""
-    nq = ws.q_unit.shape[0]
-    q = y[:nq]
-    v = y[nq:]
-    accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t, q, v, ws, ydot[nq:])
-    q_derivative(tree, ws.q_unit, v, ydot[:nq])
+def state_derivative(bundle, data, t, y, ydot):
+    """ydot for y = (q, v, z): (q', vdot, zdot)."""
+    nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
+    evaluate(bundle, data, t, y[:nq], y[nq:nq + nv], y[nq + nv:])
+    q_derivative(bundle.tree, data.q_unit, y[nq:nq + nv], ydot[:nq])
+    for j in range(nv):
+        ydot[nq + j] = data.vdot[j]
+    for j in range(data.zdot.shape[0]):
+        ydot[nq + nv + j] = data.zdot[j]
 
 
 @njit(**JIT)
-def sample_outputs(tree, forces, tau_applied, table, table_t0, table_dt, t, Y, body_link, ws,
-                   R_world, p_world, poses, vdot, base_states):
-    """For every sample k: accelerations vdot[k], the base-frame poses (nb, 4, 4) of the bodies and
-    the base state the step used, in one compiled pass over the recorded states Y (n, nq + nv)."""
-    nq = ws.q_unit.shape[0]
+def record(bundle, data, t, y, rec, k):
+    """Store output sample k of the state y at t: the state, accelerations, body poses in B0,
+    B0's state, producer outputs and power, and the kinetic energy (1/2 sum v_i . I_i v_i)."""
+    nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
+    evaluate(bundle, data, t, y[:nq], y[nq:nq + nv], y[nq + nv:])
+    for j in range(y.shape[0]):
+        rec.y[k, j] = y[j]
+    for j in range(nv):
+        rec.vdot[k, j] = data.vdot[j]
+    for r in range(12):
+        rec.base[k, r] = data.base[r]
+    for j in range(data.outputs.shape[0]):
+        rec.outputs[k, j] = data.outputs[j]
+    for i in range(data.f_ext.shape[0]):
+        for r in range(6):
+            rec.f_ext[k, i, r] = data.f_ext[i, r]
+    for j in range(data.power.shape[0]):
+        rec.power[k, j] = data.power[j]
+    R, p = data.R_base_link, data.p_base_link
+    for b in range(rec.body_link.shape[0]):
+        lk = rec.body_link[b]
+        for r in range(3):
+            for c in range(3):
+                rec.poses[k, b, r, c] = R[lk, r, c]
+            rec.poses[k, b, r, 3] = p[lk, r]
+            rec.poses[k, b, 3, r] = 0.0
+        rec.poses[k, b, 3, 3] = 1.0
+    inertia, vel = bundle.tree.inertia, data.v
+    energy = 0.0
+    for i in range(vel.shape[0]):
+        for r in range(6):
+            s = 0.0
+            for c in range(6):
+                s += inertia[i, r, c] * vel[i, c]
+            energy += vel[i, r] * s
+    rec.kinetic[k] = 0.5 * energy
+
+
+@njit(**JIT)
+def record_samples(bundle, data, t, Y, rec):
+    """``record`` every state Y[k] at t[k] (the samples of a run driven from Python)."""
     for k in range(t.shape[0]):
-        accelerations(tree, forces, tau_applied, table, table_t0, table_dt, t[k], Y[k, :nq],
-                      Y[k, nq:], ws, vdot[k])
-        base_states[k, :] = ws.base
-        forward_kinematics(tree, ws.q_unit, ws.R_up, ws.p_up, ws.X_up, R_world, p_world)
-        for b in range(body_link.shape[0]):
-            lk = body_link[b]
-            for r in range(3):
-                for c in range(3):
-                    poses[k, b, r, c] = R_world[lk, r, c]
-                poses[k, b, r, 3] = p_world[lk, r]
-                poses[k, b, 3, r] = 0.0
-            poses[k, b, 3, 3] = 1.0
+        record(bundle, data, t[k], Y[k], rec, k)

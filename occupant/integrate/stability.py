@@ -18,7 +18,6 @@ import scipy.linalg
 from occupant.dynamics.api import mass_matrix
 
 STOP_PENETRATION = 0.1  # rad (m for prismatic joints): the stop depth at which stops are rated
-_BOUNDS = {"rk4": (2.5, 2.5), "euler": (np.inf, 1.9)}  # bounds on (h lambda, h omega)
 
 
 @dataclass(frozen=True)
@@ -30,9 +29,9 @@ class StepLimit:
 
 def _element_rates(model):
     """Per element: (velocity index, damping slope, stiffness slope)."""
-    el, t = model.dof_forces, model.tree
+    el, t = model.joint_resistance, model.tree
     out = []
-    for e in range(len(model.force_names)):
+    for e in range(len(model.joint_resistance_names)):
         j = t.vidx[el.link[e]] + el.component[e]
         if el.table_start[e] >= 0:
             tab = el.tables[el.table_start[e]:el.table_start[e] + el.table_len[e]]
@@ -45,9 +44,10 @@ def _element_rates(model):
     return out
 
 
-def step_limit(model, q, integrator):
-    """The largest stable fixed step for ``integrator`` ("rk4" or "euler") at configuration q."""
-    if integrator not in _BOUNDS or not len(model.force_names):
+def step_limit(model, q, bounds):
+    """The largest stable fixed step at configuration q for a method whose stability region
+    reaches ``bounds`` = (h lambda, h omega) (``Integrator.stability``; None: no limit)."""
+    if bounds is None or not len(model.joint_resistance_names):
         return StepLimit(np.inf, "", "")
     rates = _element_rates(model)
     C, K = np.zeros(model.nv), np.zeros(model.nv)
@@ -56,8 +56,8 @@ def step_limit(model, q, integrator):
         K[j] += k
     M = mass_matrix(model, model.make_data(), q)
     best = StepLimit(np.inf, "", "")
-    for bound, diag, what, index in ((_BOUNDS[integrator][0], C, "damping rate", 1),
-                                     (_BOUNDS[integrator][1], K, "natural frequency", 2)):
+    for bound, diag, what, index in ((bounds[0], C, "damping rate", 1),
+                                     (bounds[1], K, "natural frequency", 2)):
         if not np.isfinite(bound) or not diag.any():
             continue
         w, X = scipy.linalg.eigh(np.diag(diag), M)
@@ -69,6 +69,6 @@ def step_limit(model, q, integrator):
         j = int(np.argmax(share))
         e = max((e for e, r in enumerate(rates) if r[0] == j), key=lambda e: rates[e][index])
         unit = "1/s" if index == 1 else "rad/s"
-        best = StepLimit(bound / rate, model.force_names[e],
+        best = StepLimit(bound / rate, model.joint_resistance_names[e],
                          f"{what} {rate:.3g} {unit} of the fastest mode, mostly '{model.dof_names[j]}'")
     return best

@@ -1,9 +1,11 @@
-"""MultibodySystem: a Model with its applied loads and base motion, seen as the first-order ODE
-y' = f(t, y), y = (q, v), that every integrator advances."""
+"""MultibodySystem: a Model with its applied loads and base motion for one run, seen as the
+first-order ODE y' = f(t, y), y = (q, v, z), that every integrator advances. It owns the run's
+compiled bundle (``Model.bundle``) and the one Data the step fills."""
 import numpy as np
 
-from occupant.integrate.pipeline import make_workspace, state_derivative, normalize_quaternions
-from occupant.model.base_motion import BaseMotion, fixed_base_state
+from occupant.integrate.pipeline import state_derivative
+from occupant.model.base_motion import fixed_base_state
+from occupant.model.joint_motion import normalize_quaternions
 
 
 class MultibodySystem:
@@ -15,26 +17,25 @@ class MultibodySystem:
         self.model = model
         self.gravity = np.asarray(gravity, float)
         self.base_motion = base_motion
-        self.tau = np.zeros(model.nv) if tau is None else np.ascontiguousarray(tau, float)
-        self.ws = make_workspace(model)
         if base_motion is None:
-            self.table, self.table_t0, self.table_dt = fixed_base_state(self.gravity)[None, :], t0, 1.0
+            table, table_dt = fixed_base_state(self.gravity)[None, :], 1.0
         else:
             n = int(np.ceil((t_end - t0) / base_dt)) + 2
-            self.table = base_motion.table(t0, base_dt, n, self.gravity)
-            self.table_t0, self.table_dt = t0, base_dt
-        self.n = model.nq + model.nv
+            table, table_dt = base_motion.table(t0, base_dt, n, self.gravity), base_dt
+        self.bundle = model.bundle(table, t0, table_dt, tau)
+        self.data = model.make_data()
+        self.n = model.nq + model.nv + model.nz
         self.nfev = 0
 
-    @property
-    def kernel_args(self):
-        """The leading arguments of the compiled step kernels."""
-        return (self.model.tree, self.model.dof_forces, self.tau, self.table, self.table_t0, self.table_dt)
+    def initial_state(self, q, v, z=None):
+        """y = (q, v, z) with unit quaternions; z defaults to zeros (no work done yet)."""
+        z = np.zeros(self.model.nz) if z is None else np.asarray(z, float)
+        return self.project(np.concatenate([np.asarray(q, float), np.asarray(v, float), z]))
 
     def rhs(self, t, y, out=None):
         if out is None:
             out = np.empty(self.n)
-        state_derivative(*self.kernel_args, t, y, self.ws, out)
+        state_derivative(self.bundle, self.data, t, y, out)
         self.nfev += 1
         return out
 

@@ -30,6 +30,8 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from occupant.dynamics.api import link_poses
+from occupant.model.joint_motion import normalize_quaternions
 from occupant.model.joint_types import JointType
 from occupant.model.model import ModelError
 from occupant.spatial.rotation import matrix_to_quat, quat_multiply, quat_to_matrix
@@ -58,36 +60,10 @@ def _conj(quat):
 
 
 def _link_poses(model, q):
-    """World (B0) rotation and origin of every link at q, in plain NumPy (no Data needed)."""
-    t = model.tree
-    R_world = np.zeros((model.nl, 3, 3))
-    p_world = np.zeros((model.nl, 3))
-    for i in range(model.nl):
-        R, p = _link_placement(model, q, i)
-        par = t.parent[i]
-        if par < 0:
-            R_world[i], p_world[i] = R, p
-        else:
-            R_world[i] = R_world[par] @ R
-            p_world[i] = p_world[par] + R_world[par] @ p
-    return R_world, p_world
-
-
-def _link_placement(model, q, i):
-    """(R, p) of link i in its parent link at q."""
-    t = model.tree
-    R_pj, p_pj = np.array(t.R_pj[i]), np.array(t.p_pj[i])
-    jt, k = JointType(t.jtype[i]), t.qidx[i]
-    if jt == JointType.REVOLUTE:
-        c, s = np.cos(q[k]), np.sin(q[k])
-        return R_pj @ np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]), p_pj
-    if jt == JointType.PRISMATIC:
-        return R_pj, p_pj + R_pj[:, 2] * q[k]
-    if jt == JointType.SPHERICAL:
-        return R_pj @ quat_to_matrix(_unit(q[k:k + 4])), p_pj
-    if jt == JointType.FREE:
-        return R_pj @ quat_to_matrix(_unit(q[k + 3:k + 7])), p_pj + R_pj @ q[k:k + 3]
-    return R_pj, p_pj
+    """B0 rotation and origin of every link at q (quaternions normalised first)."""
+    q = np.array(q, dtype=float)
+    normalize_quaternions(model.tree, q)
+    return link_poses(model, model.make_data(), q)
 
 
 def _unit(quat):

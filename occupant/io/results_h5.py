@@ -9,9 +9,11 @@ HDF5 reader) to open. Layout (format version 1)::
     /t                      (n,) float64                     attrs: unit = "s"
     /q                      (n, nq) float64  [optional]      generalized coordinates
     /v                      (n, nv) float64  [optional]      generalized velocities
+    /z                      (n, nz) float64  [optional]      extra states (producer states, work)
     /body_com               (n, nb, 3) float64 [optional]    attrs: unit = "m", frame = "world"
     /body_poses             (n, nb, 4, 4) float64 [optional] homogeneous X_world_body
     /vdot                   (n, nv) float64  [optional]      generalized accelerations
+    /f_ext                  (n, nl, 6) float64 [optional]    producers' spatial forces on the links
     /base_poses             (n, 4, 4) float64 [optional]     homogeneous X_world_B0 (the vehicle)
     /base_states            (n, 12) float64 [optional]       B0 spatial velocity (omega, v) and
                                                              acceleration minus gravity (alpha,
@@ -19,6 +21,8 @@ HDF5 reader) to open. Layout (format version 1)::
     /body_names             (nb,) UTF-8 strings
     /dof_names              UTF-8 strings
     /energy/<name>          (n,) float64 per energy term     attrs: unit = "J"   [group optional]
+    /work/<name>            (n,) float64 per power slot      attrs: unit = "J"   [group optional]
+    /outputs/<name>         (n,) float64 per producer output attrs: unit         [group optional]
     /channels/<k>           group per channel, k = 000, 001, ... in order
         t, values           (m,) float64
         attrs               name, unit, code ("" when the channel has none)
@@ -59,12 +63,17 @@ FORMAT_VERSION = 1
 _ARRAYS = {  # attribute -> (expected ndim, unit attribute or None)
     "q": (2, None),
     "v": (2, None),
+    "z": (2, None),
     "body_com": (3, "m"),
     "body_poses": (4, None),
     "vdot": (2, None),
+    "f_ext": (3, None),
     "base_poses": (3, None),
     "base_states": (2, None),
 }
+
+
+_SERIES = ("energy", "work", "outputs")  # groups of named (n,) series
 
 
 class ResultsFileError(ValueError):
@@ -91,8 +100,8 @@ def _strings(group, name, items):
 
 
 def write_results(results, path) -> Path:
-    """Write ``results`` (attributes t, q, v, vdot, body_com, body_poses, base_poses, base_states,
-    energy, channels, events,
+    """Write ``results`` (attributes t, q, v, z, vdot, body_com, body_poses, base_poses,
+    base_states, energy, work, outputs (with output_units), channels, events,
     stats, provenance, body_names, dof_names; any but ``t`` may be None) to HDF5 at ``path``."""
     import h5py
 
@@ -116,10 +125,12 @@ def write_results(results, path) -> Path:
         raise ResultsFileError("results.base_poses: expected shape (n, 4, 4)")
     if getattr(results, "base_states", None) is not None and np.asarray(results.base_states).shape[1:] != (12,):
         raise ResultsFileError("results.base_states: expected shape (n, 12)")
-    energy = getattr(results, "energy", None) or {}
-    for k, e in energy.items():
-        if np.asarray(e).shape != (n,):
-            raise ResultsFileError(f"results.energy[{k!r}]: expected shape ({n},), got {np.asarray(e).shape}")
+    series = {group: getattr(results, group, None) or {} for group in _SERIES}
+    for group, items in series.items():
+        for k, e in items.items():
+            if np.asarray(e).shape != (n,):
+                raise ResultsFileError(f"results.{group}[{k!r}]: expected shape ({n},), got {np.asarray(e).shape}")
+    energy = series["energy"]
     channels = list(getattr(results, "channels", None) or [])
     for i, ch in enumerate(channels):
         if not isinstance(ch, Channel):
@@ -141,10 +152,13 @@ def write_results(results, path) -> Path:
                     ds.attrs["frame"] = "world"
         _strings(f, "body_names", getattr(results, "body_names", None) or [])
         _strings(f, "dof_names", getattr(results, "dof_names", None) or [])
-        if getattr(results, "energy", None) is not None:
-            g = f.create_group("energy")
-            for k, e in energy.items():
-                _dataset(g, str(k), np.asarray(e, dtype=float), unit="J")
+        units = getattr(results, "output_units", None) or {}
+        for group, items in series.items():
+            if getattr(results, group, None) is not None:
+                g = f.create_group(group)
+                for k, e in items.items():
+                    _dataset(g, str(k), np.asarray(e, dtype=float),
+                             unit="J" if group != "outputs" else units.get(k, ""))
         g = f.create_group("channels")
         for i, ch in enumerate(channels):
             c = g.create_group(f"{i:03d}")
@@ -175,8 +189,8 @@ def _read_strings(ds):
 
 def read_results(path):
     """Read a results file written by `write_results`; returns a ``types.SimpleNamespace``
-    with the attributes t, q, v, vdot, body_com, body_poses, base_poses, base_states, energy,
-    channels, events, stats,
+    with the attributes t, q, v, z, vdot, body_com, body_poses, base_poses, base_states, energy,
+    work, outputs, output_units, channels, events, stats,
     provenance, body_names, dof_names (absent arrays are None)."""
     import h5py
 
@@ -195,7 +209,10 @@ def read_results(path):
             setattr(out, name, f[name][()] if name in f else None)
         out.body_names = _read_strings(f["body_names"])
         out.dof_names = _read_strings(f["dof_names"])
-        out.energy = {k: f["energy"][k][()] for k in f["energy"]} if "energy" in f else None
+        for group in _SERIES:
+            setattr(out, group, {k: f[group][k][()] for k in f[group]} if group in f else None)
+        out.output_units = ({k: str(f["outputs"][k].attrs["unit"]) for k in f["outputs"]}
+                            if "outputs" in f else None)
         out.channels = []
         for k in sorted(f["channels"]):
             c = f["channels"][k]

@@ -1,39 +1,68 @@
-"""Data: scratch arrays for one Model, filled by the algorithms in named stages."""
+"""Data: the one scratch of one Model for the compiled code, filled by the step's named stages.
+
+A record of flat arrays allocated once by ``make_data(model)`` (``model.make_data()``); every
+field can be recomputed from Model and State, nothing in it persists between steps (conventions
+rule 1, as MuJoCo's mjData and Pinocchio's Data). Spatial vectors are (angular, linear) in link
+coordinates; "base" is the vehicle frame B0. Stages, in the order the step runs them
+(``occupant.integrate.pipeline``):
+
+1. base motion: ``base``;
+2. kinematics: ``q_unit``, ``R_up``, ``p_up``, ``X_up``, ``R_base_link``, ``p_base_link``,
+   ``v``, ``c``;
+3. forces (every force producer adds to these): ``tau``, ``f_ext``, ``slope``, ``outputs``,
+   ``power``, ``zdot`` (producer states);
+4. accelerations (ABA): ``a``, ``I_A``, ``p_A``, ``U``, ``D_inv``, ``u``, ``armature``, ``vdot``;
+   then the base-motion power and the work rates in ``zdot``.
+Also used outside the step: ``f`` (RNEA joint forces), ``I_C`` and ``M`` (CRBA), ``scratch``.
+"""
+from collections import namedtuple
+
 import numpy as np
 
+Data = namedtuple("Data", [
+    # base motion
+    "base",         # (12,) B0 spatial velocity and acceleration minus gravity, B0 coordinates
+    # kinematics
+    "q_unit",       # (nq,) the configuration with unit quaternions
+    "R_up",         # (nl, 3, 3) rotation of each link frame in its parent link
+    "p_up",         # (nl, 3) m, link origin in the parent link frame
+    "X_up",         # (nl, 6, 6) Plücker transform parent -> link
+    "R_base_link",  # (nl, 3, 3) link axes in B0
+    "p_base_link",  # (nl, 3) m, link origin in B0
+    "v",            # (nl, 6) link spatial velocity (B0's own included)
+    "c",            # (nl, 6) velocity-product acceleration v x vJ
+    # forces
+    "tau",          # (nv,) generalized forces: applied plus every producer's
+    "f_ext",        # (nl, 6) N m, N: external spatial force on each link about its origin
+    "slope",        # (nv,) N m s/rad: -d(tau)/d(v) of the diagonal producers (implicit damping)
+    "outputs",      # (nout,) every producer's outputs (model.output_names)
+    "power",        # (npower,) W: power of base motion, applied forces and each producer family
+    "zdot",         # (nz,) rates of the extra states z
+    # accelerations
+    "a",            # (nl, 6) link spatial acceleration (minus gravity)
+    "I_A",          # (nl, 6, 6) articulated-body inertias
+    "p_A",          # (nl, 6) articulated-body bias forces
+    "U",            # (nl, 6, 6)
+    "D_inv",        # (nl, 6, 6)
+    "u",            # (nl, 6)
+    "armature",     # (nv,) joint-space diagonal added in the ABA (h C for implicit damping)
+    "vdot",         # (nv,) generalized accelerations
+    # other algorithms
+    "f",            # (nl, 6) spatial force each joint transmits to its link (RNEA)
+    "I_C",          # (nl, 6, 6) composite inertias (CRBA)
+    "M",            # (nv, nv) mass matrix D(q) (CRBA)
+    "scratch",      # (3, 6, 12) small temporaries of the recursions
+])
 
-class Data:
-    """Scratch space. Every field can be recomputed from Model and State; nothing here persists
-    between steps. Spatial vectors are (angular, linear) in link coordinates."""
 
-    def __init__(self, model):
-        nl, nv = model.nl, model.nv
-        # kinematics
-        self.X_up = np.zeros((nl, 6, 6))       # Plücker transform parent -> link
-        self.R_up = np.zeros((nl, 3, 3))       # rotation of the link frame in its parent link
-        self.p_up = np.zeros((nl, 3))          # m, link origin in the parent link frame
-        self.R_world = np.zeros((nl, 3, 3))    # link axes in the base (B0) frame
-        self.p_world = np.zeros((nl, 3))       # m, link origin in the base frame
-        # velocities and accelerations
-        self.v = np.zeros((nl, 6))             # link spatial velocity
-        self.a = np.zeros((nl, 6))             # link spatial acceleration
-        self.c = np.zeros((nl, 6))             # velocity-product acceleration
-        # forces
-        self.f = np.zeros((nl, 6))             # N m, N: force transmitted by each link's joint
-        self.f_ext = np.zeros((nl, 6))         # external spatial force on each link, link frame
-        self.tau = np.zeros(nv)                # generalized forces
-        # articulated-body and composite inertias
-        self.I_A = np.zeros((nl, 6, 6))
-        self.p_A = np.zeros((nl, 6))
-        self.U = np.zeros((nl, 6, 6))
-        self.D_inv = np.zeros((nl, 6, 6))
-        self.u = np.zeros((nl, 6))
-        self.I_C = np.zeros((nl, 6, 6))
-        self.work = np.zeros((3, 6, 12))       # small temporaries of the ABA
-        self.armature = np.zeros(nv)           # joint-space diagonal added in the ABA (none here)
-        # joint-space quantities
-        self.M = np.zeros((nv, nv))            # mass matrix D(q)
-        self.h = np.zeros(nv)                  # bias forces h(q, v)
-        self.vdot = np.zeros(nv)               # accelerations
-        # base motion: spatial velocity and acceleration (gravity folded in) of B0, base frame
-        self.base = np.zeros(12)
+def make_data(model):
+    """Allocate the scratch of ``model`` (one per thread or process)."""
+    nl, nv, nq = model.nl, model.nv, model.nq
+    z = np.zeros
+    return Data(base=z(12), q_unit=z(nq), R_up=z((nl, 3, 3)), p_up=z((nl, 3)), X_up=z((nl, 6, 6)),
+                R_base_link=z((nl, 3, 3)), p_base_link=z((nl, 3)), v=z((nl, 6)), c=z((nl, 6)),
+                tau=z(nv), f_ext=z((nl, 6)), slope=z(nv), outputs=z(len(model.output_names)),
+                power=z(len(model.power_names)), zdot=z(model.nz), a=z((nl, 6)),
+                I_A=z((nl, 6, 6)), p_A=z((nl, 6)), U=z((nl, 6, 6)), D_inv=z((nl, 6, 6)),
+                u=z((nl, 6)), armature=z(nv), vdot=z(nv), f=z((nl, 6)), I_C=z((nl, 6, 6)),
+                M=z((nv, nv)), scratch=z((3, 6, 12)))

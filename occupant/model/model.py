@@ -8,6 +8,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from occupant.model.bundle import Bundle, POWER_NAMES, frozen
+from occupant.model.joint_motion import random_configuration
 from occupant.model.joint_types import JointType, NEUTRAL_LINK_Q
 
 KinTree = namedtuple("KinTree", [
@@ -22,24 +24,6 @@ KinTree = namedtuple("KinTree", [
     "srows",     # (nl, 6) int, spatial row driven by each local dof (-1 unused)
 ])
 
-DofForces = namedtuple("DofForces", [
-    "link",           # (ne,) int, link whose coordinate the element acts on
-    "component",      # (ne,) int, 0 for 1-dof links; rotation-vector component of a spherical link
-    "stiffness",      # (ne,) N m/rad or N/m, linear stiffness inside the range of motion
-    "reference",      # (ne,) rad or m, neutral position of the spring
-    "damping",        # (ne,) N m s/rad or N s/m, viscous damping
-    "friction",       # (ne,) N m or N, Coulomb friction torque/force
-    "friction_speed", # (ne,) rad/s or m/s, speed at which friction reaches its full value
-    "lower",          # (ne,) rad or m, lower end of the range of motion (-inf: none)
-    "upper",          # (ne,) rad or m, upper end of the range of motion (+inf: none)
-    "stop_stiffness", # (ne,) N m/rad^2 or N/m^2, quadratic stiffness beyond the stop
-    "stop_damping",   # (ne,) N m s/rad^2, damping beyond the stop, times penetration
-    "table_start",    # (ne,) int, first row of the element's stiffness table in tables (-1: none)
-    "table_len",      # (ne,) int, rows of that table
-    "tables",         # (nt, 2) (deflection, load) rows of all tabulated stiffness curves
-])
-
-
 class ModelError(ValueError):
     """A model that cannot be compiled or used as asked."""
 
@@ -50,7 +34,9 @@ class Model:
     def __init__(self, *, name, body_names, body_parent, body_mass, body_com, body_inertia,
                  body_link, joint_names, joint_kind, joint_body, joint_links, link_body, tree,
                  nq, nv, dof_names, dof_joint, q_neutral, marker_names, marker_body, marker_R,
-                 marker_p, geometries, dof_forces, force_names, topology, source=None):
+                 marker_p, geometries, joint_resistance, joint_resistance_names, spring_dampers,
+                 spring_damper_names, output_names, output_units, nz_producers, topology,
+                 source=None):
         self.name = name
         self.body_names = tuple(body_names)
         self.body_parent = _ro(body_parent, int)        # (nb,) parent body, -1 for B0
@@ -74,9 +60,18 @@ class Model:
         self.marker_R = _ro(marker_R)                   # (nm, 3, 3) marker axes in the body frame
         self.marker_p = _ro(marker_p)                   # (nm, 3) m, marker origin in the body frame
         self.geometries = tuple(geometries)             # compiled Geometry records
-        self.force_names = tuple(force_names)           # name of each dof_forces element
-        self.dof_forces = DofForces(*[_ro(a) if a.dtype.kind == "f" else _ro(a, int)
-                                      for a in dof_forces])
+        # force producers: one compiled block per family (occupant.model.bundle)
+        self.joint_resistance = joint_resistance        # JointResistanceBlock
+        self.joint_resistance_names = tuple(joint_resistance_names)
+        self.spring_dampers = spring_dampers            # SpringDamperBlock
+        self.spring_damper_names = tuple(spring_damper_names)
+        self.output_names = tuple(output_names)         # Data.outputs, "<element>.<quantity>"
+        self.output_units = tuple(output_units)
+        self.power_names = POWER_NAMES                  # Data.power slots
+        # extra states z: the producers' states, then one work accumulator (J) per power slot
+        self.work_start = int(nz_producers)
+        self.nz = self.work_start + len(POWER_NAMES)
+        self.z_names = tuple(f"work.{n}" for n in POWER_NAMES)
         self.topology = topology                        # occupant.topology.Topology of the bodies
         self.source = source                            # the editable Assembly it came from
         self.index = {
@@ -126,42 +121,31 @@ class Model:
     # configurations ------------------------------------------------------------------------
     def make_data(self):
         """Scratch space for the algorithms (one per thread or process)."""
-        from occupant.model.data import Data
-        return Data(self)
+        from occupant.model.data import make_data
+        return make_data(self)
 
     def neutral_configuration(self):
         """q with every joint at zero (identity quaternions)."""
         return np.array(self.q_neutral)
 
     def random_configuration(self, rng):
-        """A random q: revolute angles in [-pi, pi], prismatic in [-0.5, 0.5] m, uniform random
-        rotations for spherical and free joints, free positions in [-1, 1] m."""
-        q = np.array(self.q_neutral)
-        t = self.tree
-        for i in range(self.nl):
-            k = t.qidx[i]
-            jt = t.jtype[i]
-            if jt == JointType.REVOLUTE:
-                q[k] = rng.uniform(-np.pi, np.pi)
-            elif jt == JointType.PRISMATIC:
-                q[k] = rng.uniform(-0.5, 0.5)
-            elif jt == JointType.SPHERICAL:
-                quat = rng.normal(size=4)
-                q[k:k + 4] = quat / np.linalg.norm(quat)
-            elif jt == JointType.FREE:
-                q[k:k + 3] = rng.uniform(-1.0, 1.0, 3)
-                quat = rng.normal(size=4)
-                q[k + 3:k + 7] = quat / np.linalg.norm(quat)
-        return q
+        """A random q (``joint_motion.random_configuration``)."""
+        return random_configuration(self.tree, self.q_neutral, rng)
+
+    def bundle(self, base_table=None, base_t0=0.0, base_dt=1.0, tau_applied=None):
+        """The compiled bundle of this model for one run: ``base_table`` (n, 12) the sampled B0
+        spatial states (default: B0 at rest with no gravity), ``tau_applied`` (nv,)."""
+        table = np.zeros((1, 12)) if base_table is None else np.ascontiguousarray(base_table, float)
+        tau = np.zeros(self.nv) if tau_applied is None else np.ascontiguousarray(tau_applied, float)
+        return Bundle(self.tree, self.joint_resistance, self.spring_dampers, table, float(base_t0),
+                      float(base_dt), tau, self.work_start)
 
     def __repr__(self):
         return f"Model('{self.name}', nb={self.nb}, nq={self.nq}, nv={self.nv})"
 
 
 def _ro(a, dtype=float):
-    a = np.array(a, dtype=np.int64 if dtype is int else np.float64)
-    a.setflags(write=False)
-    return a
+    return frozen(a, integer=dtype is int)
 
 
 def neutral_q_of_links(jtypes):

@@ -1,12 +1,12 @@
 """Editable model description: parts, markers, geometry, joints and force elements, held in an
 Assembly that keeps references consistent and compiles to the frozen runtime Model (seed 000)."""
 from occupant.modeling.elements import (
-    Part, Marker, Joint, MDH, Pose, JointResistance, ModelingError,
+    Part, Marker, Joint, MDH, Pose, JointResistance, SpringDamper, ModelingError,
 )
 from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh
 from occupant.modeling.assembly import Assembly
 
 __all__ = [
-    "Part", "Marker", "Joint", "MDH", "Pose", "JointResistance", "ModelingError",
+    "Part", "Marker", "Joint", "MDH", "Pose", "JointResistance", "SpringDamper", "ModelingError",
     "Ellipsoid", "Sphere", "Cylinder", "Box", "Plane", "Mesh", "Assembly",
 ]

@@ -4,7 +4,7 @@ Elements refer to each other by name. The Assembly checks every reference when a
 added (membership), keeps the reverse references (which markers sit on a part, which joints and
 force elements use it) and removes dependents with their referent (cascade delete).
 """
-from occupant.modeling.elements import Part, Marker, Joint, JointResistance, ModelingError
+from occupant.modeling.elements import Part, Marker, Joint, JointResistance, SpringDamper, ModelingError
 from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh
 
 _GEOMETRY = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh)
@@ -19,7 +19,9 @@ class Assembly:
         self.markers = {}
         self.geometries = {}
         self.joints = {}
-        self.forces = {}
+        # force producers, one table per family (compiled to one block each, occupant.model.bundle)
+        self.joint_resistances = {}
+        self.spring_dampers = {}
 
     # membership --------------------------------------------------------------------------
     def _table(self, element):
@@ -32,11 +34,17 @@ class Assembly:
         if isinstance(element, Joint):
             return self.joints
         if isinstance(element, JointResistance):
-            return self.forces
+            return self.joint_resistances
+        if isinstance(element, SpringDamper):
+            return self.spring_dampers
         raise ModelingError(f"assembly '{self.name}': cannot hold a {type(element).__name__}")
 
+    def _tables(self):
+        return (self.parts, self.markers, self.geometries, self.joints, self.joint_resistances,
+                self.spring_dampers)
+
     def _all_names(self):
-        for table in (self.parts, self.markers, self.geometries, self.joints, self.forces):
+        for table in self._tables():
             yield from table
 
     def add(self, *elements):
@@ -51,7 +59,7 @@ class Assembly:
 
     def _check_refs(self, element):
         targets = {"part": self.parts, "parent": self.parts, "child": self.parts,
-                   "marker": self.markers, "joint": self.joints}
+                   "marker": self.markers, "marker_b": self.markers, "joint": self.joints}
         for key, ref in element.refs.items():
             if ref not in targets[key]:
                 known = ", ".join(targets[key]) or "none"
@@ -69,7 +77,7 @@ class Assembly:
     def dependents(self, name):
         """Names of the elements that refer to ``name`` directly."""
         out = []
-        for table in (self.markers, self.geometries, self.joints, self.forces):
+        for table in self._tables()[1:]:
             for element in table.values():
                 refs = dict(element.refs)
                 if isinstance(element, Joint):
@@ -83,14 +91,14 @@ class Assembly:
         for dependent in self.dependents(name):
             if self.find(dependent) is not None:
                 self.remove(dependent)
-        for table in (self.parts, self.markers, self.geometries, self.joints, self.forces):
+        for table in self._tables():
             if name in table:
                 del table[name]
                 return
         raise ModelingError(f"assembly '{self.name}': nothing called '{name}' to remove")
 
     def find(self, name):
-        for table in (self.parts, self.markers, self.geometries, self.joints, self.forces):
+        for table in self._tables():
             if name in table:
                 return table[name]
         return None
@@ -103,4 +111,5 @@ class Assembly:
     def __repr__(self):
         return (f"Assembly('{self.name}', parts={len(self.parts)}, joints={len(self.joints)}, "
                 f"markers={len(self.markers)}, geometries={len(self.geometries)}, "
-                f"forces={len(self.forces)})")
+                f"joint_resistances={len(self.joint_resistances)}, "
+                f"spring_dampers={len(self.spring_dampers)})")

@@ -2,6 +2,10 @@
 multi-axis joints into primitive links, and flat arrays in link coordinates."""
 import numpy as np
 
+from occupant.model.bundle import (
+    JointResistanceBlock, SpringDamperBlock, JOINT_RESISTANCE_OUTPUTS, SPRING_DAMPER_OUTPUTS,
+    freeze_block,
+)
 from occupant.model.joint_types import JointType, LINK_NQ, LINK_NV, SPATIAL_ROWS
 from occupant.model.model import Model, ModelError, neutral_q_of_links
 from occupant.modeling.elements import Joint, Pose
@@ -139,7 +143,10 @@ def compile_assembly(asm):
     marker_R = np.array([X[:3, :3] for X in marker_X]).reshape(-1, 3, 3)
     marker_p = np.array([X[:3, 3] for X in marker_X]).reshape(-1, 3)
 
-    dof_forces = _dof_forces(asm, joint_names, joint_links, jtypes)
+    outputs = _Outputs()
+    joint_resistance = _joint_resistance_block(asm, joint_names, joint_links, jtypes, outputs)
+    springs = _spring_damper_block(asm, {n: i for i, n in enumerate(marker_names)}, marker_body,
+                                   body_link, marker_p, outputs)
     return Model(name=asm.name, body_names=body_names, body_parent=body_parent, body_mass=body_mass,
                  body_com=body_com, body_inertia=body_inertia, body_link=body_link,
                  joint_names=joint_names, joint_kind=joint_kind, joint_body=joint_body,
@@ -147,17 +154,47 @@ def compile_assembly(asm):
                  dof_names=dof_names, dof_joint=dof_joint, q_neutral=neutral_q_of_links(jtypes),
                  marker_names=marker_names, marker_body=marker_body, marker_R=marker_R,
                  marker_p=marker_p, geometries=list(asm.geometries.values()),
-                 dof_forces=dof_forces, force_names=list(asm.forces), topology=topo,
-                 source=asm)
+                 joint_resistance=joint_resistance,
+                 joint_resistance_names=list(asm.joint_resistances), spring_dampers=springs,
+                 spring_damper_names=list(asm.spring_dampers), output_names=outputs.names,
+                 output_units=outputs.units, nz_producers=0, topology=topo, source=asm)
 
 
-def _dof_forces(asm, joint_names, joint_links, jtypes):
+class _Outputs:
+    """Layout of Data.outputs: each family reserves its rows, named "<element>.<quantity>"."""
+
+    def __init__(self):
+        self.names, self.units = [], []
+
+    def reserve(self, elements, quantities):
+        start = len(self.names)
+        for name in elements:
+            for quantity, unit in quantities:
+                self.names.append(f"{name}.{quantity}")
+                self.units.append(unit)
+        return start
+
+
+def _tables(elements):
+    """(table_start, table_len, stacked rows) of the elements' optional tables."""
+    start, length, rows = [], [], []
+    for e in elements:
+        if e.table is None:
+            start.append(-1)
+            length.append(0)
+        else:
+            start.append(sum(len(t) for t in rows))
+            length.append(len(e.table))
+            rows.append(e.table)
+    return start, length, (np.concatenate(rows) if rows else np.zeros((0, 2)))
+
+
+def _joint_resistance_block(asm, joint_names, joint_links, jtypes, outputs):
     jidx = {n: i for i, n in enumerate(joint_names)}
+    elements = list(asm.joint_resistances.values())
     cols = {k: [] for k in ("link", "component", "stiffness", "reference", "damping", "friction",
-                            "friction_speed", "lower", "upper", "stop_stiffness", "stop_damping",
-                            "table_start", "table_len")}
-    tables = []
-    for e in asm.forces.values():
+                            "friction_speed", "lower", "upper", "stop_stiffness", "stop_damping")}
+    for e in elements:
         links = joint_links[jidx[e.joint]]
         if len(links) > 1:  # universal / euler: one revolute link per axis
             n_coord, lk, comp = len(links), links[min(e.dof, len(links) - 1)], 0
@@ -171,17 +208,38 @@ def _dof_forces(asm, joint_names, joint_links, jtypes):
                              f"{n_coord} resisted coordinates, got dof {e.dof}")
         cols["link"].append(lk)
         cols["component"].append(comp)
-        for k in ("stiffness", "reference", "damping", "friction", "friction_speed", "lower",
-                  "upper", "stop_stiffness", "stop_damping"):
+        for k in list(cols)[2:]:
             cols[k].append(getattr(e, k))
-        if e.table is None:
-            cols["table_start"].append(-1)
-            cols["table_len"].append(0)
-        else:
-            cols["table_start"].append(sum(len(t) for t in tables))
-            cols["table_len"].append(len(e.table))
-            tables.append(e.table)
-    arrays = [np.array(cols[k], dtype=int if k in ("link", "component", "table_start", "table_len")
-                       else float) for k in cols]
-    arrays.append(np.concatenate(tables) if tables else np.zeros((0, 2)))
-    return arrays
+    cols["link"] = np.array(cols["link"], dtype=int)
+    cols["component"] = np.array(cols["component"], dtype=int)
+    cols["table_start"], cols["table_len"], cols["tables"] = _tables(elements)
+    cols["table_start"] = np.array(cols["table_start"], dtype=int)
+    cols["table_len"] = np.array(cols["table_len"], dtype=int)
+    cols["out_start"] = outputs.reserve(asm.joint_resistances, JOINT_RESISTANCE_OUTPUTS)
+    return freeze_block(JointResistanceBlock, cols)
+
+
+def _spring_damper_block(asm, marker_index, marker_body, body_link, marker_p, outputs):
+    elements = list(asm.spring_dampers.values())
+    cols = {k: [] for k in ("link_a", "point_a", "link_b", "point_b", "stiffness", "damping",
+                            "free_length")}
+    for e in elements:
+        for end, marker, fixed in (("a", e.marker_a, None), ("b", e.marker_b, e.point_b)):
+            if marker is None:
+                cols[f"link_{end}"].append(-1)
+                cols[f"point_{end}"].append(fixed)
+            else:
+                m = marker_index[marker]
+                cols[f"link_{end}"].append(body_link[marker_body[m]])
+                cols[f"point_{end}"].append(marker_p[m])
+        for k in ("stiffness", "damping", "free_length"):
+            cols[k].append(getattr(e, k))
+    for end in "ab":
+        cols[f"link_{end}"] = np.array(cols[f"link_{end}"], dtype=int)
+        cols[f"point_{end}"] = np.array(cols[f"point_{end}"], dtype=float).reshape(-1, 3)
+    start, length, rows = _tables(elements)
+    cols["table_start"] = np.array(start, dtype=int)
+    cols["table_len"] = np.array(length, dtype=int)
+    cols["tables"] = rows
+    cols["out_start"] = outputs.reserve(asm.spring_dampers, SPRING_DAMPER_OUTPUTS)
+    return freeze_block(SpringDamperBlock, cols)

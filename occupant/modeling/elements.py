@@ -223,12 +223,52 @@ class JointResistance:
             raise ModelingError(f"{what}: range of motion reversed or empty "
                                 f"(lower {self.lower!r} >= upper {self.upper!r})")
         if self.table is not None:
-            t = np.asarray(self.table, dtype=float)
-            if t.ndim != 2 or t.shape[1] != 2 or len(t) < 2 or np.any(np.diff(t[:, 0]) <= 0):
-                raise ModelingError(f"{what}.table: expected >= 2 rows of (deflection, load) with "
-                                    f"increasing deflection")
-            self.table = t
+            self.table = _load_table(self.table, f"{what}.table", "(deflection, load)")
 
     @property
     def refs(self):
         return {"joint": self.joint}
+
+
+@dataclass
+class SpringDamper:
+    """Translational spring-damper between two markers (seed 000's flexible force element): the
+    tension T = k (L - free_length) + c L' (linear) or T = table(L - free_length) + c L', L the
+    distance between the markers' origins, pulls the two ends together when positive (pushes
+    them apart when negative). ``table``: optional (k, 2) rows of (elongation m, tension N),
+    interpolated linearly and extrapolated with its end slopes. ``marker_b`` None anchors end b
+    at ``point_b`` (m) in the base frame B0."""
+    name: str
+    marker_a: str
+    marker_b: str | None = None
+    stiffness: float = 0.0
+    damping: float = 0.0
+    free_length: float = 0.0
+    table: object = None
+    point_b: tuple = (0.0, 0.0, 0.0)
+
+    def __post_init__(self):
+        what = f"spring-damper '{self.name}'"
+        for key in ("stiffness", "damping", "free_length"):
+            val = getattr(self, key)
+            if not (np.isfinite(val) and val >= 0):
+                raise ModelingError(f"{what}.{key}: must be a finite number >= 0, got {val!r}")
+        self.point_b = _vec3(self.point_b, f"{what}.point_b")
+        if self.table is not None:
+            self.table = _load_table(self.table, f"{what}.table", "(elongation, tension)")
+
+    @property
+    def refs(self):
+        r = {"marker": self.marker_a}
+        if self.marker_b is not None:
+            r["marker_b"] = self.marker_b
+        return r
+
+
+def _load_table(table, what, columns):
+    t = np.asarray(table, dtype=float)
+    if t.ndim != 2 or t.shape[1] != 2 or len(t) < 2 or np.any(np.diff(t[:, 0]) <= 0) \
+            or not np.all(np.isfinite(t)):
+        raise ModelingError(f"{what}: expected >= 2 finite rows of {columns} with increasing "
+                            f"first column")
+    return t

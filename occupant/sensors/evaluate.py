@@ -19,7 +19,7 @@ import numpy as np
 
 from occupant.channel import Channel
 from occupant.dynamics.api import inverse_dynamics, link_poses
-from occupant.model.joint_types import JointType
+from occupant.model.joint_motion import quaternion_slices
 from occupant.sensors.declarations import (
     Accelerometer, AngularAccelerationSensor, AngularVelocitySensor, ArraySensor,
     DisplacementSensor, LoadCell, SensorError, check_code_part,
@@ -81,17 +81,6 @@ def segment_frame(model, body):
 
 # --------------------------------------------------------------------------- sampling
 
-def _quaternion_slices(model):
-    t = model.tree
-    out = []
-    for i in range(model.nl):
-        if t.jtype[i] == JointType.SPHERICAL:
-            out.append(slice(t.qidx[i], t.qidx[i] + 4))
-        elif t.jtype[i] == JointType.FREE:
-            out.append(slice(t.qidx[i] + 3, t.qidx[i] + 7))
-    return out
-
-
 def _interp_columns(t_new, t_old, arr):
     arr = np.asarray(arr, float)
     flat = arr.reshape(len(t_old), -1)
@@ -134,7 +123,7 @@ def _sample_states(model, results, t, grid, same):
                       f"(run simulate with output_dt = 1/rate for full content)", SensorWarning,
                       stacklevel=3)
     q = arrays["q"].copy()
-    quats = _quaternion_slices(model)
+    quats = quaternion_slices(model.tree)
     for s in quats:  # sign continuity before interpolating (q and -q are the same rotation)
         dots = np.einsum("ij,ij->i", q[1:, s], q[:-1, s])
         flips = np.cumprod(np.where(dots < 0.0, -1.0, 1.0))
@@ -301,9 +290,10 @@ def evaluate(model, results, sensors, rate=10000.0, *, f_ext=None, test_object="
     (``"Head CG acceleration X"``); units m/s^2, rad/s, rad/s^2, N, N*m, m; codes are ISO-MME
     16-character codes with ``test_object`` (default "1", vehicle 1), ``position`` (default
     "1", driver), ``dummy`` (default from the model name, see ``dummy_code``) and filter class
-    "0" (unfiltered). ``f_ext``: optional (n_results, nl, 6) external spatial forces on the links
-    (as ``inverse_dynamics`` takes them) at the results' samples, so that load cells see contact
-    and belt loads; without it, load cells see inertia, gravity and joint loads only.
+    "0" (unfiltered). ``f_ext``: (n_results, nl, 6) external spatial forces on the links (as
+    ``inverse_dynamics`` takes them) at the results' samples, so that load cells see contact,
+    spring and belt loads; by default the ones the force producers applied (``results.f_ext``,
+    recorded by ``simulate``).
     """
     check_code_part(str(test_object), 1, "evaluate: test_object")
     check_code_part(str(position), 1, "evaluate: position")
@@ -319,6 +309,8 @@ def evaluate(model, results, sensors, rate=10000.0, *, f_ext=None, test_object="
     if kinematic:
         q, v, vdot, base = _sample_states(model, results, t, grid, same)
         fe = None
+        if f_ext is None:
+            f_ext = getattr(results, "f_ext", None)
         if f_ext is not None:
             fe = np.asarray(f_ext, float)
             if fe.shape != (t.size, model.nl, 6):

@@ -70,7 +70,7 @@ def test_identity_kinetic_energy_is_quadratic_form_of_mass_matrix(joint_types, s
 
 def _perturb(model, q, dv):
     """q (+) dv through the integrator's exponential map."""
-    from occupant.integrate.pipeline import integrate_configuration
+    from occupant.model.joint_motion import integrate_configuration
     out = np.array(q)
     integrate_configuration(model.tree, np.asarray(q), np.asarray(dv), 1.0, out)
     return out

@@ -5,7 +5,7 @@ import pytest
 
 import occupant
 from occupant.dynamics import forward_dynamics
-from occupant.integrate.pipeline import make_workspace, accelerations
+from occupant.integrate.pipeline import evaluate
 from occupant.modeling import Assembly, Part, Joint, Pose, JointResistance
 
 I_ZZ = 0.02  # kg m^2 about the hinge
@@ -71,11 +71,9 @@ def test_identity_tabulated_curve_equals_linear_spring():
     table = _hinge(table=[(-1.0, -k), (0.0, 0.0), (1.0, k)])
     for q in (-1.5, -0.3, 0.0, 0.7, 2.0):  # including extrapolation beyond the table
         for model in (linear, table):
-            ws = make_workspace(model)
-            vdot = np.zeros(1)
-            accelerations(model.tree, model.dof_forces, np.zeros(1), np.zeros((1, 12)), 0.0, 1.0,
-                          0.0, np.array([q]), np.zeros(1), ws, vdot)
-            assert vdot[0] == pytest.approx(-k * q / I_ZZ, rel=1e-12, abs=1e-12)
+            data = model.make_data()
+            evaluate(model.bundle(), data, 0.0, np.array([q]), np.zeros(1), np.zeros(model.nz))
+            assert data.vdot[0] == pytest.approx(-k * q / I_ZZ, rel=1e-12, abs=1e-12)
 
 
 def test_analytic_spherical_joint_component_acts_about_its_axis():
@@ -88,8 +86,6 @@ def test_analytic_spherical_joint_component_acts_about_its_axis():
     model = asm.compile()
     a = 0.4
     q = np.array([np.cos(a / 2), 0.0, np.sin(a / 2), 0.0])
-    ws = make_workspace(model)
-    vdot = np.zeros(3)
-    accelerations(model.tree, model.dof_forces, np.zeros(3), np.zeros((1, 12)), 0.0, 1.0, 0.0, q,
-                  np.zeros(3), ws, vdot)
-    np.testing.assert_allclose(vdot, [0.0, -10.0 * a / 0.02, 0.0], atol=1e-12)
+    data = model.make_data()
+    evaluate(model.bundle(), data, 0.0, q, np.zeros(3), np.zeros(model.nz))
+    np.testing.assert_allclose(data.vdot, [0.0, -10.0 * a / 0.02, 0.0], atol=1e-12)

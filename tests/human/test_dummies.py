@@ -129,11 +129,11 @@ def test_analytic_limb_setting_torque():
     model = load_dummy("hybrid3_50m")
     fa = model.source.parts["left_lower_arm"]
     expected = 1.5 * G0 * fa.mass * np.hypot(fa.com[0], fa.com[2])
-    res = model.source.forces["left_elbow_flexion"]
+    res = model.source.joint_resistances["left_elbow_flexion"]
     assert res.friction == pytest.approx(expected, rel=1e-12)
     # the knee holds lower leg + foot: more than the lower leg alone
     shank = model.source.parts["left_lower_leg"]
-    knee = model.source.forces["left_knee_flexion"].friction
+    knee = model.source.joint_resistances["left_knee_flexion"].friction
     assert knee > 1.5 * G0 * shank.mass * abs(shank.com[2])
 
 

@@ -46,7 +46,7 @@ def _assert_targets_reached(model, name, q, info):
         if kind in ("spherical", "free"):
             k = model.tree.qidx[model.joint_links[model.joint_names.index(j)][-1]] + (3 if kind == "free" else 0)
             assert np.linalg.norm(q[k:k + 4]) == pytest.approx(1.0, abs=1e-12)
-    el = model.dof_forces
+    el = model.joint_resistance
     for e in range(len(el.link)):
         lk = el.link[e]
         k = model.tree.qidx[lk]

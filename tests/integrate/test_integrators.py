@@ -32,7 +32,7 @@ def test_identity_work_counters():
     res = occupant.simulate(model, 0.1, dt=1e-3, integrator="euler", energy=False)
     assert res.stats["steps"] == 100 and res.stats["function_evaluations"] == 100
     system = MultibodySystem(model)
-    y0 = np.concatenate([[1.0, 0.3], [0.0, 0.0]])
+    y0 = system.initial_state([1.0, 0.3], [0.0, 0.0])
     integ = DormandPrince5(system, 0.0, y0, rtol=1e-8, atol=1e-10)
     solve(integ, 1.0, [1.0])
     # FSAL: 6 evaluations per attempted step, plus 2 for the starting step and 1 initial
@@ -44,14 +44,14 @@ def test_analytic_dopri5_dense_output_is_fourth_order_accurate():
     """Between steps the continuous extension stays within the order of the local error."""
     model = samples.pendulum(n_links=1)
     system = MultibodySystem(model, gravity=(0, 0, -9.81))
-    integ = DormandPrince5(system, 0.0, np.array([0.8, 0.0]), rtol=1e-6, atol=1e-9)
+    integ = DormandPrince5(system, 0.0, system.initial_state([0.8], [0.0]), rtol=1e-6, atol=1e-9)
     ref_system = MultibodySystem(model, gravity=(0, 0, -9.81))
     worst = 0.0
     for _ in range(10):
         integ.step()
         dense = integ.dense_output()
         t_mid = 0.5 * (integ.t_old + integ.t)
-        ref = DormandPrince5(ref_system, 0.0, np.array([0.8, 0.0]), rtol=1e-13, atol=1e-15)
+        ref = DormandPrince5(ref_system, 0.0, system.initial_state([0.8], [0.0]), rtol=1e-13, atol=1e-15)
         sol = solve(ref, t_mid, [t_mid])
         worst = max(worst, np.abs(dense(t_mid) - sol.y[0]).max())
         # the interpolant passes through both step ends
@@ -66,9 +66,9 @@ def test_identity_compiled_loop_equals_stepwise_interface():
     for name, cls in (("rk4", RK4), ("euler", SemiImplicitEuler)):
         res = occupant.simulate(model, 0.01, q0=q0, dt=1e-3, integrator=name, energy=False)
         system = MultibodySystem(model)
-        integ = cls(system, 0.0, np.concatenate([q0, np.zeros(model.nv)]), 1e-3)
+        integ = cls(system, 0.0, system.initial_state(q0, np.zeros(model.nv)), 1e-3)
         sol = solve(integ, 0.01, res.t)
-        np.testing.assert_allclose(sol.y, np.column_stack([res.q, res.v]), atol=1e-13)
+        np.testing.assert_allclose(sol.y, np.column_stack([res.q, res.v, res.z]), atol=1e-13)
 
 
 @pytest.mark.parametrize("integrator", ["rk4", "euler", "dopri5"])

@@ -49,7 +49,7 @@ def test_cascade_delete_removes_dependents():
     asm.remove("thigh")
     assert set(asm.parts) == {"pelvis", "shank"}
     assert not asm.markers and not asm.geometries and set(asm.joints) == {"root"}
-    assert not asm.forces
+    assert not asm.joint_resistances
     with pytest.raises(ModelingError, match="nothing called 'thigh'"):
         asm.remove("thigh")
 

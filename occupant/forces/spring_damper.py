@@ -1,0 +1,52 @@
+"""Translational spring-dampers between two points (seed 000, the flexible force element
+"translational spring-damper"; ``occupant.modeling.SpringDamper``).
+
+Tension T = k (L - L0) + c L' (or a tabulated T(L - L0) + c L'), L the distance between the two
+ends and L' its rate; the force T u on end a and -T u on end b, u the unit vector from a to b.
+A force producer: reads ``bundle.spring_dampers``, adds to ``data.f_ext`` through
+``points.add_point_force``, writes (length, length rate, tension) per element to
+``data.outputs`` and the power of its forces on the tree to ``data.power``.
+"""
+import numpy as np
+from numba import njit
+
+from occupant.jit import JIT_INLINE
+from occupant.forces.joint_resistance import table_load
+from occupant.forces.points import add_point_force, point_state
+from occupant.model.bundle import POWER_SPRING_DAMPERS
+
+
+@njit(**JIT_INLINE)
+def spring_dampers(bundle, data, t, q, v, z):
+    el = bundle.spring_dampers
+    power = 0.0
+    for e in range(el.link_a.shape[0]):
+        la, lb = el.link_a[e], el.link_b[e]
+        ax, ay, az, vax, vay, vaz = point_state(data, la, el.point_a[e, 0], el.point_a[e, 1],
+                                                el.point_a[e, 2])
+        bx, by, bz, vbx, vby, vbz = point_state(data, lb, el.point_b[e, 0], el.point_b[e, 1],
+                                                el.point_b[e, 2])
+        dx, dy, dz = bx - ax, by - ay, bz - az
+        length = np.sqrt(dx * dx + dy * dy + dz * dz)
+        ux, uy, uz = 0.0, 0.0, 0.0
+        if length > 0.0:
+            ux, uy, uz = dx / length, dy / length, dz / length
+        rate = ux * (vbx - vax) + uy * (vby - vay) + uz * (vbz - vaz)
+        stretch = length - el.free_length[e]
+        if el.table_start[e] >= 0:
+            tension = table_load(el.tables, el.table_start[e], el.table_len[e], stretch)
+        else:
+            tension = el.stiffness[e] * stretch
+        tension += el.damping[e] * rate
+        fx, fy, fz = tension * ux, tension * uy, tension * uz
+        add_point_force(data, la, el.point_a[e, 0], el.point_a[e, 1], el.point_a[e, 2], fx, fy, fz)
+        add_point_force(data, lb, el.point_b[e, 0], el.point_b[e, 1], el.point_b[e, 2], -fx, -fy, -fz)
+        if la >= 0:
+            power += fx * vax + fy * vay + fz * vaz
+        if lb >= 0:
+            power -= fx * vbx + fy * vby + fz * vbz
+        k = el.out_start + 3 * e
+        data.outputs[k] = length
+        data.outputs[k + 1] = rate
+        data.outputs[k + 2] = tension
+    data.power[POWER_SPRING_DAMPERS] = power

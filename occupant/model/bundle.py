@@ -1,0 +1,79 @@
+"""The compiled bundle: one record of flat arrays that the frozen Model (plus a run's base-motion
+table and applied forces) hands the compiled step (design.md section 4).
+
+One block per force-producer family; a new family adds a block type here, a field to ``Bundle``
+and a power slot, never a kernel argument. Each block carries where its outputs start in
+``Data.outputs`` and where its extra states start in z.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+# Slots of Data.power (and of the work accumulators at the end of z), in this order.
+POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers")
+POWER_BASE, POWER_APPLIED, POWER_JOINT_RESISTANCE, POWER_SPRING_DAMPERS = range(len(POWER_NAMES))
+
+JointResistanceBlock = namedtuple("JointResistanceBlock", [
+    "link",           # (ne,) int, link whose coordinate the element acts on
+    "component",      # (ne,) int, 0 for 1-dof links; rotation-vector component of a spherical link
+    "stiffness",      # (ne,) N m/rad or N/m, linear stiffness inside the range of motion
+    "reference",      # (ne,) rad or m, neutral position of the spring
+    "damping",        # (ne,) N m s/rad or N s/m, viscous damping
+    "friction",       # (ne,) N m or N, Coulomb friction torque/force
+    "friction_speed", # (ne,) rad/s or m/s, speed at which friction reaches its full value
+    "lower",          # (ne,) rad or m, lower end of the range of motion (-inf: none)
+    "upper",          # (ne,) rad or m, upper end of the range of motion (+inf: none)
+    "stop_stiffness", # (ne,) N m/rad^2 or N/m^2, quadratic stiffness beyond the stop
+    "stop_damping",   # (ne,) N m s/rad^2, damping beyond the stop, times penetration
+    "table_start",    # (ne,) int, first row of the element's stiffness table in tables (-1: none)
+    "table_len",      # (ne,) int, rows of that table
+    "tables",         # (nt, 2) (deflection, load) rows of all tabulated stiffness curves
+    "out_start",      # int, first output: per element (deflection, load)
+])
+JOINT_RESISTANCE_OUTPUTS = (("deflection", "rad"), ("load", "N m"))
+
+SpringDamperBlock = namedtuple("SpringDamperBlock", [
+    "link_a",         # (ns,) int, link carrying end a (-1: B0)
+    "point_a",        # (ns, 3) m, end a in that link's frame
+    "link_b",         # (ns,) int, link carrying end b (-1: B0)
+    "point_b",        # (ns, 3) m
+    "stiffness",      # (ns,) N/m, linear spring (unused where a table is given)
+    "damping",        # (ns,) N s/m
+    "free_length",    # (ns,) m, length at zero spring force
+    "table_start",    # (ns,) int, first row of the element's force-elongation table (-1: none)
+    "table_len",      # (ns,) int
+    "tables",         # (nt, 2) (elongation m, tension N) rows
+    "out_start",      # int, first output: per element (length, length rate, tension)
+])
+SPRING_DAMPER_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("tension", "N"))
+
+Bundle = namedtuple("Bundle", [
+    "tree",             # KinTree
+    "joint_resistance", # JointResistanceBlock
+    "spring_dampers",   # SpringDamperBlock
+    "base_table",       # (n, 12) B0 spatial states sampled every base_dt from base_t0
+    "base_t0",          # s
+    "base_dt",          # s
+    "tau_applied",      # (nv,) constant applied generalized forces
+    "work_start",       # int, index in z of the first work accumulator (one per POWER_NAMES)
+])
+
+
+def frozen(a, integer=False):
+    """A read-only float64 (or int64) copy."""
+    a = np.array(a, dtype=np.int64 if integer else np.float64)
+    a.setflags(write=False)
+    return a
+
+
+def freeze_block(block_type, values):
+    """Block of read-only arrays from a dict (ints stay Python ints)."""
+    out = {}
+    for name in block_type._fields:
+        val = values[name]
+        if isinstance(val, (int, np.integer)):
+            out[name] = int(val)
+        else:
+            arr = np.asarray(val)
+            out[name] = frozen(arr, integer=arr.dtype.kind in "iu")
+    return block_type(**out)
