@@ -8,6 +8,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from occupant.model.base_motion import fixed_base_state
 from occupant.model.bundle import Bundle, POWER_NAMES, frozen
 from occupant.model.joint_motion import random_configuration
 from occupant.model.joint_types import JointType, NEUTRAL_LINK_Q
@@ -134,8 +135,11 @@ class Model:
 
     def bundle(self, base_table=None, base_t0=0.0, base_dt=1.0, tau_applied=None):
         """The compiled bundle of this model for one run: ``base_table`` (n, 12) the sampled B0
-        spatial states (default: B0 at rest with no gravity), ``tau_applied`` (nv,)."""
-        table = np.zeros((1, 12)) if base_table is None else np.ascontiguousarray(base_table, float)
+        spatial states (default: B0 at rest under standard gravity, -9.81 m/s^2 along z, as the
+        dynamics functions assume), ``tau_applied`` (nv,)."""
+        if base_table is None:
+            base_table = fixed_base_state((0.0, 0.0, -9.81))[None, :]
+        table = np.ascontiguousarray(base_table, float)
         tau = np.zeros(self.nv) if tau_applied is None else np.ascontiguousarray(tau_applied, float)
         return Bundle(self.tree, self.joint_resistance, self.spring_dampers, table, float(base_t0),
                       float(base_dt), tau, self.work_start)

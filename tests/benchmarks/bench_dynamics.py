@@ -3,8 +3,10 @@
 
 1. one forward-dynamics evaluation on the 15-body, 38-dof sample humanoid, next to
    Pinocchio's aba on the same model (built from our MJCF export);
-2. 0.150 s without contacts at a fixed 1e-5 s step, semi-implicit Euler, next to MuJoCo's
-   default (Euler) integrator on the exported MJCF, stepped from Python and with rollout;
+2. 0.150 s without contacts at a fixed 1e-5 s step, semi-implicit Euler, with simulate's default
+   arguments (states, poses, producer outputs and energy recorded at 1e-4 s) and without energy,
+   next to MuJoCo's default (Euler) integrator on the exported MJCF, stepped from Python and with
+   rollout;
 3. start-up: import plus a first simulation, with the numba cache present (warm) and absent (cold).
 """
 import os
@@ -19,7 +21,7 @@ import numpy as np
 import occupant
 from occupant import samples
 from occupant.dynamics import forward_dynamics
-from occupant.dynamics.aba import aba
+from occupant.integrate.pipeline import evaluate
 from occupant.io.mjcf import export_mjcf, mujoco_state
 
 T_END, DT = 0.150, 1e-5
@@ -42,15 +44,12 @@ def main():
     q, v, tau = model.random_configuration(rng), rng.normal(size=model.nv), rng.normal(size=model.nv)
     forward_dynamics(model, data, q, v, tau)
     t_api = best_of(lambda: forward_dynamics(model, data, q, v, tau), number=2000)
-    base = np.zeros(12)
-    base[11] = 9.81
-    f_ext = np.zeros((model.nl, 6))
-    args = (model.tree, q, v, tau, base, f_ext, data.X_up, data.R_up, data.p_up, data.v, data.a,
-            data.c, data.I_A, data.p_A, data.U, data.D_inv, data.u, data.work, data.armature, data.vdot)
-    t_kernel = best_of(lambda: aba(*args), number=2000)
+    bundle, z = model.bundle(), np.zeros(model.nz)
+    evaluate(bundle, data, 0.0, q, v, z)
+    t_kernel = best_of(lambda: evaluate(bundle, data, 0.0, q, v, z), number=2000)
     print(f"model: {model.name}, {model.nb} bodies, nq {model.nq}, nv {model.nv}")
     rows = [("forward dynamics, occupant forward_dynamics() from Python", t_api),
-            ("forward dynamics, occupant compiled aba kernel from Python", t_kernel)]
+            ("one step evaluation, occupant compiled pipeline from Python", t_kernel)]
 
     with tempfile.TemporaryDirectory() as tmp:
         path = export_mjcf(model, Path(tmp) / "humanoid.xml", q, timestep=DT)
@@ -85,12 +84,17 @@ def main():
             mujoco.mj_step(mjm, mjd)
 
     def run_occupant():
-        occupant.simulate(model, T_END, dt=DT, integrator="euler", energy=False, output_dt=1e-4)
+        occupant.simulate(model, T_END, dt=DT, integrator="euler")
+
+    def run_occupant_bare():
+        occupant.simulate(model, T_END, dt=DT, integrator="euler", energy=False)
 
     run_occupant()
     t_occ = best_of(run_occupant, repeat=3)
+    t_bare = best_of(run_occupant_bare, repeat=3)
     t_mj = best_of(run_mujoco, repeat=3)
-    rows += [(f"simulate {T_END} s at {DT:g} s, occupant semi-implicit Euler", t_occ),
+    rows += [(f"simulate {T_END} s at {DT:g} s, occupant Euler, default arguments", t_occ),
+             (f"simulate {T_END} s at {DT:g} s, occupant Euler, energy=False", t_bare),
              (f"simulate {T_END} s at {DT:g} s, MuJoCo mj_step loop (Euler)", t_mj)]
     try:
         from mujoco import rollout
@@ -107,13 +111,15 @@ def main():
         unit, scale = ("us", 1e6) if t < 1e-2 else ("ms", 1e3)
         print(f"{name:<66} {t * scale:10.2f} {unit}")
     if t_pin:
-        print(f"ratio forward dynamics / Pinocchio aba: API {t_api / t_pin:.2f}, kernel {t_kernel / t_pin:.2f} (target <= 3)")
-    print(f"ratio simulation / MuJoCo mj_step loop: {t_occ / t_mj:.2f} (target <= 2)")
+        print(f"ratio forward dynamics / Pinocchio aba: API {t_api / t_pin:.2f} (target <= 2.3, aim 1.5), "
+              f"step evaluation {t_kernel / t_pin:.2f}")
+    print(f"ratio simulation / MuJoCo mj_step loop: default arguments {t_occ / t_mj:.2f} (target <= 1.5), "
+          f"energy=False {t_bare / t_mj:.2f}")
     if t_roll:
         print(f"ratio simulation / MuJoCo rollout: {t_occ / t_roll:.2f}")
 
     snippet = ("import time; t=time.perf_counter(); import occupant; from occupant import samples; "
-               "occupant.simulate(samples.humanoid(), 0.150, dt=1e-5, integrator='euler', energy=False, output_dt=1e-4); "
+               "occupant.simulate(samples.humanoid(), 0.150, dt=1e-5, integrator='euler'); "
                "print(time.perf_counter()-t)")
     warm = float(subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True,
                                 check=True).stdout.split()[-1])
