@@ -37,6 +37,15 @@ position, the root and spherical rotation vectors and the revolute angles, bound
 of motion, with the analytic Jacobian from ``occupant.dynamics.point_jacobian`` (the rotation-
 vector columns mapped through the right Jacobian of SO(3)) and a light pull towards the file's
 angles so that redundant joints stay where the posture puts them.
+
+The body is symmetric about its mid-sagittal plane, and so is a posture unless its targets ask
+otherwise: the IK first solves with the out-of-plane dofs of the midline chain (root rotation
+about x and z, the x and z rotation-vector components of the side-less spherical joints: lumbar,
+thorax, neck) held at the file's angles, so the limbs alone reach asymmetric targets such as the
+right foot on a pedal. Only if the targets are then not reached to TARGET_TOLERANCE are those dofs
+freed (with the same light pull) and the solve repeated from there; ``info["sagittal"]`` says which.
+Without this the pull alone let the spine bend sideways to reach the pedal (issue 10 section 1:
+the 5F driver's head 146 mm right of the seat centreline).
 """
 import math
 import pathlib
@@ -61,6 +70,8 @@ REG_WEIGHT = 1e-3   # m per rad: pull of the file's angles against the targets i
 ROOT_PULL = 1e-6    # pull of the root position towards the file's, only to settle free directions
 IK_FREE_RANGE = math.radians(15.0)  # rad, see _Layout.bounds [E]
 TORSO_LENGTH = 0.5  # m, scale of the torso-angle residual (about the H-point -> C7 length)
+TARGET_TOLERANCE = 1e-3  # m, a target residual counts as reached below this (the torso angle
+                         # below TARGET_TOLERANCE / TORSO_LENGTH = 0.11 deg) [E]
 
 
 def available_postures():
@@ -174,6 +185,20 @@ class _Layout:
             j = self.joints[n]
             x.append(quat_log(q[j["qi"]:j["qi"] + 4]) if j["kind"] == "spherical" else q[j["qi"]:j["qi"] + 1])
         return np.concatenate(x)
+
+    def out_of_plane(self):
+        """(nx,) bool: the components of x that move the midline chain out of its sagittal plane:
+        root rotation about x (roll) and z (yaw), and the x and z rotation-vector components of
+        the spherical joints without a side (lumbar, thorax, neck)."""
+        mask = np.zeros(self.x_size(), bool)
+        mask[[3, 5]] = True
+        k = 6
+        for n in self.angle_joints:
+            kind = self.joints[n]["kind"]
+            if kind == "spherical" and not n.startswith(("left_", "right_")):
+                mask[[k, k + 2]] = True
+            k += 3 if kind == "spherical" else 1
+        return mask
 
     def bounds(self, x0):
         """IK bounds: the range of motion; a component without one (spine and neck joints, whose
@@ -455,14 +480,28 @@ def position(model, posture_or_path, targets=None, return_info=False):
     if track is not None:  # the H-point (root origin) stays between the track's ends
         lo[0], hi[0] = track[0][0], track[2][0]
         x0[0] = min(max(x0[0], lo[0]), hi[0])
-    sol = least_squares(residual, np.clip(x0, lo, hi), jac=jacobian, bounds=(lo, hi),
-                        xtol=1e-12, ftol=1e-12, gtol=1e-10, max_nfev=400)
-    q = layout.to_q(sol.x)
     n_rows = (3 * (("h_point" in tg) + (track is not None)) + ("torso_angle" in tg)
               + sum(int(p[3].sum()) for p in tg["points"]))
-    errs = sol.fun[:n_rows]
-    info = {"status": sol.message, "nfev": sol.nfev,
-            "max_point_error": float(np.max(np.abs(errs))) if len(errs) else 0.0,
+
+    def solve(x_start, free):
+        """least_squares over the components ``free`` of x, the others held at x_start."""
+        def full(xf):
+            x = x_start.copy()
+            x[free] = xf
+            return x
+        sol = least_squares(lambda xf: residual(full(xf)), x_start[free],
+                            jac=lambda xf: jacobian(full(xf))[:, free], bounds=(lo[free], hi[free]),
+                            xtol=1e-12, ftol=1e-12, gtol=1e-10, max_nfev=400)
+        errs = sol.fun[:n_rows]
+        return full(sol.x), sol, float(np.max(np.abs(errs))) if len(errs) else 0.0
+
+    in_plane = ~layout.out_of_plane()
+    x, sol, err = solve(np.clip(x0, lo, hi), in_plane)
+    sagittal = err <= TARGET_TOLERANCE
+    if not sagittal:  # the targets ask for a lean or twist: free the midline's out-of-plane dofs
+        x, sol, err = solve(x, np.ones(len(x), bool))
+    q = layout.to_q(x)
+    info = {"status": sol.message, "nfev": sol.nfev, "max_point_error": err, "sagittal": sagittal,
             "h_point": point_position(model, q, ipelvis, np.zeros(3), data)}
     if "torso_angle" in tg:
         info["torso_angle_error"] = torso_angle(model, q, data) - tg["torso_angle"]
