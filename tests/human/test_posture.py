@@ -8,10 +8,10 @@ from occupant import simulate
 from occupant.dynamics import body_com_positions
 from occupant.human import DummyFileError, build, joint_angles, load_dummy, position, torso_angle
 from occupant.human.loader import available_dummies
-from occupant.human.posture import (POSTURE_DIR, TARGET_TOLERANCE, _named_point, load_posture,
-                                    point_position)
+from occupant.human.posture import (TARGET_TOLERANCE, _named_point, available_postures,
+                                    load_posture, point_position)
 
-SEATED_POSTURES = sorted(p.stem for p in POSTURE_DIR.glob("*seated*.toml"))
+SEATED_POSTURES = [n for n in available_postures() if "seated" in n]  # dummies/postures/*seated*
 # parametric humans at both ends of the seated range asked for in issue 10 section 1; masses [E]
 # (BMI 22 and 25, ordinary adults)
 HUMANS = {"human_1.50m": dict(stature=1.50, mass=50.0, sex="female"),
