@@ -376,7 +376,8 @@ def position(model, posture_or_path, targets=None, return_info=False):
     """Configuration vector q (nq,) of ``model`` in a posture: a name in dummies/postures/, a path,
     or an already loaded posture dict. Targets in the file (or ``targets``, a dict with the same
     keys as the [targets] table, added to them) are reached by inverse kinematics; with
-    ``return_info`` also a dict of the residual errors (m, rad) and the solver's status."""
+    ``return_info`` also a dict of the residual errors (m, rad), the solver's status and
+    ``sagittal`` (True when the targets were reached with the midline in its plane)."""
     posture = posture_or_path if isinstance(posture_or_path, dict) else load_posture(posture_or_path)
     c = FileChecker(posture.get("_file", "posture"), DummyFileError)
     layout = _Layout(model)
@@ -384,7 +385,7 @@ def position(model, posture_or_path, targets=None, return_info=False):
     tg = _targets(model, posture, targets, c)
     if not tg["points"] and not {"torso_angle", "h_point", "seat_track"} & tg.keys():
         q = layout.to_q(x0)
-        return (q, {"max_point_error": 0.0, "status": "angles only"}) if return_info else q
+        return (q, {"max_point_error": 0.0, "status": "angles only", "sagittal": True}) if return_info else q
     data = model.make_data()
     ipelvis, ineck = model.body("pelvis"), model.body("neck")
     reg = np.full(len(x0), REG_WEIGHT)
