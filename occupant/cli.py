@@ -9,7 +9,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="occupant", description="Occupant dynamics in vehicle crashes.")
     parser.add_argument("--version", action="version", version=f"occupant {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    demo = sub.add_parser("demo", help="simulate the sample humanoid in a sled pulse and print a summary")
+    demo_what = ("simulate the Hybrid III 50th male, pelvis welded to a sled seat, unrestrained (no "
+                 "belt, airbag or contact yet), in a frontal half-sine sled pulse")
+    demo = sub.add_parser(
+        "demo", help=demo_what, description=demo_what[0].upper() + demo_what[1:] + "; print the "
+        "pulse's delta-v, peak and duration, the kinematics and the head and neck peaks as measured "
+        "values, with no regulatory pass/fail (there is no restraint).")
     demo.add_argument("--t-end", type=float, default=0.15, help="simulated time in s (default 0.15)")
     demo.add_argument("--integrator", choices=("euler", "rk4", "dopri5"), default="euler")
     demo.add_argument("--dt", type=float, default=None, help="step in s (default per integrator)")

@@ -1,6 +1,10 @@
 """The occupant command: version, demo, and clear errors with non-zero exit codes."""
+import math
+import re
 import subprocess
 import sys
+
+import pytest
 
 import occupant
 
@@ -18,6 +22,38 @@ def test_demo_runs_and_summarises():
     proc = _run("demo", "--t-end", "0.02")
     assert proc.returncode == 0, proc.stderr
     assert "simulated 0.0200 s" in proc.stdout and "head forward excursion" in proc.stdout
+
+
+def test_reference_demo_states_the_pulse_it_applies_and_judges_nothing():
+    """Issue 10 section 4. The stated delta-v is the pulse's: a half-sine of peak A and duration
+    T loses 2 A T / pi (crash-domain-facts.md 4.2), 45.0 km/h for 20 g and 100 ms, and the sled
+    ends at its start speed minus that (before: "from 50 km/h" for a sled left at 5 km/h). An
+    unrestrained occupant is no regulatory test: no pass/FAIL or limit line (before: four FMVSS
+    208 "pass" lines), the peaks as plain values with the reason no verdict is given."""
+    from occupant import demo
+    proc = _run("demo", "--t-end", "0.02")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    m = re.search(r"sled pulse: delta-v ([\d.]+) km/h, peak ([\d.]+) g, duration (\d+) ms "
+                  r"\(sled ([\d.]+) -> ([\d.]+) km/h\)", out)
+    assert m, out
+    delta_v = 2 * demo.PULSE_PEAK * demo.PULSE_DURATION / math.pi * 3.6  # km/h
+    assert float(m[1]) == pytest.approx(delta_v, abs=0.05)
+    assert float(m[2]) == pytest.approx(demo.PULSE_PEAK / 9.80665, abs=0.05)
+    assert int(m[3]) == round(demo.PULSE_DURATION * 1e3)
+    assert float(m[4]) == pytest.approx(demo.SLED_SPEED0 * 3.6, abs=0.05)
+    assert float(m[5]) == pytest.approx(demo.SLED_SPEED0 * 3.6 - delta_v, abs=0.05)
+    assert not re.search(r"\b(pass|fail)\b|limit +[\d.]", out, re.IGNORECASE)
+    assert "no regulatory verdict" in out and "no belt, airbag or contact" in out
+    assert re.search(r"^\s+hic15\s+[\d.e+-]+\s*$", out, re.MULTILINE)
+    assert re.search(r"^\s+neck_tension\s+[\d.e+-]+ N$", out, re.MULTILINE)
+
+
+def test_demo_help_names_what_it_simulates():
+    for args in (("--help",), ("demo", "--help")):
+        out = " ".join(_run(*args).stdout.split())
+        assert "Hybrid III 50th male" in out and "no belt, airbag or contact" in out
+        assert "sled pulse" in out
 
 
 def test_bad_parameter_gives_message_not_traceback():

@@ -13,7 +13,6 @@ joint data set is in the repository yet, so these are placeholders, said so in t
 """
 import math
 import pathlib
-import tomllib
 
 import numpy as np
 
@@ -21,14 +20,14 @@ from occupant.human.assemble import assemble
 from occupant.human.description import EllipsoidSpec, Resistance, Segment
 from occupant.human.errors import HumanParameterError
 from occupant.human.loader import load_description
+from occupant.io.toml_files import read_toml
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 SEXES = ("male", "female")
 
 
 def _load(name):
-    with open(DATA / name, "rb") as fh:
-        return tomllib.load(fh)
+    return read_toml(DATA / name)
 
 
 def segment_table(sex):

@@ -13,54 +13,41 @@ resistance moment directly; M_OC = My - 0.01778 m Fx is the conversion the physi
 needs and is not applied here. ``evaluate`` reads the CFR figures off the response,
 ``pulse_checks`` checks the pulse against the CFR pulse tables; ``occupant certify`` prints both.
 """
-import pathlib
-import tomllib
-
 import numpy as np
 from scipy.integrate import cumulative_trapezoid
 
 from occupant.human.assemble import assemble
-from occupant.human.description import FileChecker
-from occupant.human.errors import DummyFileError
 from occupant.human.loader import load_description
+from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 from occupant.model import BaseMotion
-from occupant.shipped import shipped_dir
 from occupant.spatial import rot_y
 
 G0 = 9.80665
-SCENARIOS = shipped_dir("scenarios") / "certification"
+SCENARIO_FOLDER = "scenarios/certification"
 
 
 def available_scenarios():
-    return sorted(x.stem for x in SCENARIOS.glob("*.toml"))
+    return shipped_names(SCENARIO_FOLDER)
 
 
 def read_scenario(name_or_path):
-    p = pathlib.Path(name_or_path)
-    if not p.is_file():
-        p = SCENARIOS / f"{name_or_path}.toml"
-    if not p.is_file():
-        raise DummyFileError(name_or_path, "", "unknown certification scenario",
-                             ", ".join(available_scenarios()) + ", or a path to a .toml file")
-    try:
-        with open(p, "rb") as fh:
-            scenario = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise DummyFileError(p, "", f"not valid TOML ({exc})") from None
-    _check_scenario(scenario, p)
-    return scenario, p
+    """(scenario dict, path) of a shipped certification scenario name or a .toml path, with the
+    keys the neck pendulum runner reads validated."""
+    path = resolve_shipped(name_or_path, SCENARIO_FOLDER, "certification scenario")
+    scenario = read_toml(path)
+    _check_scenario(scenario, path)
+    return scenario, path
 
 
 def _check_scenario(scenario, path):
     """The keys the neck pendulum runner reads, with their accepted values."""
     check = FileChecker(path)
-    if scenario.get("mode") not in ("flexion", "extension"):
-        check.fail("mode", f"unknown test mode {scenario.get('mode')!r}", "flexion, extension")
+    check.string(scenario, "mode", "", required=True, choices=("flexion", "extension"),
+                 what="test mode")
     for key in ("impact_speed", "t_end"):
         check.number(scenario, key, "", positive=True, required=True)
-    pendulum = scenario.get("pendulum")
-    if not isinstance(pendulum, dict):
-        check.fail("pendulum", "missing", "a table with accelerometer_radius and neck_base_radius")
+    pendulum = check.table(scenario, "pendulum", "", required=True,
+                           accepted="a table with accelerometer_radius and neck_base_radius")
     for key in ("accelerometer_radius", "neck_base_radius"):
         check.number(pendulum, key, "pendulum", positive=True, required=True)
     for key in ("dummy", "pulse_ms_g", "corridor"):

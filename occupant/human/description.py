@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from occupant.human.errors import DummyFileError
+from occupant.io.toml_files import FileChecker
 from occupant.spatial import rot_x, rot_y, rot_z
 
 G0 = 9.80665  # m/s^2, standard gravity (the "1 g" of the 1-2 g joint setting)
@@ -27,9 +28,6 @@ RESIST_KEYS = {"dof": str, "stiffness": float, "table_deg": list, "damping": flo
                "reference_deg": float, "lower_deg": float, "upper_deg": float,
                "stop_stiffness": float, "stop_damping": float}
 ELLIPSOID_KEYS = {"name": str, "center": list, "semi_axes": list, "orientation_deg": list}
-# keys that hold angles: written without the suffix they are an error with a pointed message
-ANGLE_KEYS = {"principal_axes", "orientation", "reference", "lower", "upper", "table",
-              "friction_speed", "rotation", "angle"}
 ROOT_KINDS = ("free", "fixed")
 CHILD_KINDS = ("spherical", "revolute", "universal", "fixed")
 SPHERICAL_DOFS = ("x", "y", "z")
@@ -84,69 +82,6 @@ def rotation_xyz(angles):
     return rot_x(a) @ rot_y(b) @ rot_z(c)
 
 
-class FileChecker:
-    """Reads values from a parsed TOML table, raising DummyFileError with the key path."""
-
-    def __init__(self, file):
-        self.file = file
-
-    def fail(self, path, problem, accepted=None):
-        raise DummyFileError(self.file, path, problem, accepted)
-
-    def keys(self, table, allowed, path):
-        for key in table:
-            if key in allowed:
-                continue
-            if key in ANGLE_KEYS and f"{key}_deg" in allowed:
-                self.fail(f"{path}.{key}" if path else key,
-                          "angles are given in degrees with the _deg suffix",
-                          f"{key}_deg")
-            self.fail(f"{path}.{key}" if path else key, "unknown key", ", ".join(sorted(allowed)))
-
-    def number(self, table, key, path, *, default=None, positive=False, nonneg=False, required=False):
-        where = f"{path}.{key}" if path else key
-        if key not in table:
-            if required:
-                self.fail(where, "missing", "a number")
-            return default
-        v = table[key]
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            self.fail(where, f"expected a finite number, got {v!r}", "a number")
-        if positive and v <= 0:
-            self.fail(where, f"must be > 0, got {v!r}", "a positive number")
-        if nonneg and v < 0:
-            self.fail(where, f"must be >= 0, got {v!r}", "a number >= 0")
-        return float(v)
-
-    def vector(self, table, key, path, *, n=3, default=None, required=False, positive=False):
-        where = f"{path}.{key}" if path else key
-        if key not in table:
-            if required:
-                self.fail(where, "missing", f"a list of {n} numbers")
-            return None if default is None else np.array(default, float)
-        v = table[key]
-        if (not isinstance(v, list) or len(v) != n
-                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v)):
-            self.fail(where, f"expected a list of {n} finite numbers, got {v!r}", f"a list of {n} numbers")
-        a = np.array(v, float)
-        if positive and np.any(a <= 0):
-            self.fail(where, f"every value must be > 0, got {v!r}", f"{n} positive lengths in m")
-        return a
-
-    def string(self, table, key, path, *, required=False, choices=None):
-        where = f"{path}.{key}" if path else key
-        if key not in table:
-            if required:
-                self.fail(where, "missing", ", ".join(choices) if choices else "a string")
-            return None
-        v = table[key]
-        if not isinstance(v, str) or not v:
-            self.fail(where, f"expected a non-empty string, got {v!r}", "a string")
-        if choices and v not in choices:
-            self.fail(where, f"unknown value {v!r}", ", ".join(choices))
-        return v
-
-
 def check_inertia(checker, principal, path):
     """Principal moments positive and obeying the triangle inequality."""
     p = np.sort(principal)
@@ -162,10 +97,10 @@ def check_inertia(checker, principal, path):
 def parse_description(data, file, kinds=("dummy", "human")):
     """Validate a parsed dummy/human file and return (header dict, [Segment, ...]) with every
     mirrored segment expanded into left_ and right_ segments, parents before children."""
-    c = FileChecker(file)
+    c = FileChecker(file, DummyFileError)
     if not isinstance(data, dict):
         c.fail("", "not a table of keys")
-    c.keys(data, TOP_KEYS, "")
+    c.keys(data, sorted(TOP_KEYS), "")
     kind = c.string(data, "kind", "", required=True, choices=kinds)
     name = c.string(data, "name", "", required=True)
     header = {"kind": kind, "name": name, "description": data.get("description", "")}
@@ -179,13 +114,11 @@ def parse_description(data, file, kinds=("dummy", "human")):
     names, mirrored = [], {}
     for i, s in enumerate(raw):
         p = f"segment[{i}]"
-        c.keys(s, SEGMENT_KEYS, p)
+        c.keys(s, sorted(SEGMENT_KEYS), p)
         n = c.string(s, "name", p, required=True)
         if n in mirrored:
             c.fail(f"{p}.name", f"segment '{n}' is defined twice", "unique segment names")
-        m = s.get("mirror", False)
-        if not isinstance(m, bool):
-            c.fail(f"{p}.mirror", f"expected true or false, got {m!r}", "true, false")
+        m = c.boolean(s, "mirror", p, default=False)
         names.append(n)
         mirrored[n] = m
     roots = [i for i, s in enumerate(raw) if "parent" not in s]
@@ -245,11 +178,9 @@ def _parse_segment(c, s, p, root):
     if "joint" not in s:
         c.fail(f"{p}.joint", f"segment '{name}' has no joint", "a [segment.joint] table with name, "
                "kind and location")
-    j = s["joint"]
-    if not isinstance(j, dict):
-        c.fail(f"{p}.joint", "expected a table", "[segment.joint]")
+    j = c.table(s, "joint", p, accepted="[segment.joint]")
     jp = f"{p}.joint"
-    c.keys(j, JOINT_KEYS, jp)
+    c.keys(j, sorted(JOINT_KEYS), jp)
     jname = c.string(j, "name", jp, required=True)
     kinds = ROOT_KINDS if root else CHILD_KINDS
     jkind = c.string(j, "kind", jp, required=True, choices=kinds)
@@ -264,28 +195,18 @@ def _parse_segment(c, s, p, root):
     elif "axis" in j:
         c.fail(f"{jp}.axis", f"a {jkind} joint takes no axis", "axis only for revolute joints")
     resist = []
-    rlist = j.get("resistance", [])
-    if not isinstance(rlist, list):
-        c.fail(f"{jp}.resistance", "expected an array of tables", "[[segment.joint.resistance]]")
     seen = set()
-    for k, r in enumerate(rlist):
+    for k, r in enumerate(c.tables(j, "resistance", jp)):
         rp = f"{jp}.resistance[{k}]"
-        if not isinstance(r, dict):
-            c.fail(rp, "expected a table", "[[segment.joint.resistance]]")
         res = _parse_resistance(c, r, rp, jkind)
         if res.dof in seen:
             c.fail(f"{rp}.dof", "this coordinate already has a resistance", "one entry per dof")
         seen.add(res.dof)
         resist.append(res)
     ells = []
-    elist = s.get("ellipsoid", [])
-    if not isinstance(elist, list):
-        c.fail(f"{p}.ellipsoid", "expected an array of tables", "[[segment.ellipsoid]]")
-    for k, e in enumerate(elist):
+    for k, e in enumerate(c.tables(s, "ellipsoid", p)):
         ep = f"{p}.ellipsoid[{k}]"
-        if not isinstance(e, dict):
-            c.fail(ep, "expected a table", "[[segment.ellipsoid]]")
-        c.keys(e, ELLIPSOID_KEYS, ep)
+        c.keys(e, sorted(ELLIPSOID_KEYS), ep)
         ename = c.string(e, "name", ep, required=True)
         center = c.vector(e, "center", ep, required=True)
         semi = c.vector(e, "semi_axes", ep, required=True)
@@ -300,7 +221,7 @@ def _parse_segment(c, s, p, root):
 
 
 def _parse_resistance(c, r, rp, jkind):
-    c.keys(r, RESIST_KEYS, rp)
+    c.keys(r, sorted(RESIST_KEYS), rp)
     if jkind == "spherical":
         dof = SPHERICAL_DOFS.index(c.string(r, "dof", rp, required=True, choices=SPHERICAL_DOFS))
     elif jkind == "revolute":

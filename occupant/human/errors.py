@@ -1,18 +1,11 @@
-"""The user-facing error of the human subpackage (conventions rule 9 and 14)."""
+"""The user-facing errors of the human subpackage (conventions rule 9 and 14)."""
+from occupant.io.toml_files import InputFileError
 
 
-class DummyFileError(ValueError):
-    """A dummy, human or posture description that cannot be used.
-
-    The message reads ``<file>: <key path>: <problem> (accepted: <what is accepted>)``, so that
-    printed as ``DummyFileError: ...`` it names the file, the bad key and the fix."""
-
-    def __init__(self, file, path, problem, accepted=None):
-        self.file, self.path, self.problem, self.accepted = str(file), path, problem, accepted
-        msg = f"{self.file}: {path}: {problem}" if path else f"{self.file}: {problem}"
-        if accepted:
-            msg += f" (accepted: {accepted})"
-        super().__init__(msg)
+class DummyFileError(InputFileError):
+    """A dummy, human or posture description that cannot be used: an InputFileError (message
+    ``<file>: <key path>: <problem> (accepted: ...)``) raised by the human subpackage, so that
+    ``except DummyFileError`` catches exactly its file errors."""
 
 
 class HumanParameterError(ValueError):

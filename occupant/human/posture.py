@@ -37,20 +37,27 @@ position, the root and spherical rotation vectors and the revolute angles, bound
 of motion, with the analytic Jacobian from ``occupant.dynamics.point_jacobian`` (the rotation-
 vector columns mapped through the right Jacobian of SO(3)) and a light pull towards the file's
 angles so that redundant joints stay where the posture puts them.
+
+The body is symmetric about its mid-sagittal plane, and so is a posture unless its targets ask
+otherwise: the IK first solves with the out-of-plane dofs of the midline chain (root rotation
+about x and z, the x and z rotation-vector components of the side-less spherical joints: lumbar,
+thorax, neck) held at the file's angles, so the limbs alone reach asymmetric targets such as the
+right foot on a pedal. Only if the targets are then not reached to TARGET_TOLERANCE are those dofs
+freed (with the same light pull) and the solve repeated from there; ``info["sagittal"]`` says which.
+Without this the pull alone let the spine bend sideways to reach the pedal (issue 10 section 1:
+the 5F driver's head 146 mm right of the seat centreline).
 """
 import math
-import pathlib
 
 import numpy as np
 from scipy.optimize import least_squares
 
 from occupant.dynamics import body_poses, point_jacobian
 from occupant.human.errors import DummyFileError
-from occupant.human.loader import read_toml
+from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 from occupant.spatial.rotation import quat_exp, quat_log
-from occupant.shipped import shipped_dir
 
-POSTURE_DIR = shipped_dir("dummies") / "postures"
+POSTURE_FOLDER = "dummies/postures"
 TOP_KEYS = ("kind", "name", "description", "root", "angles", "targets")
 ROOT_KEYS = ("position", "rotation_deg")
 TARGET_KEYS = ("torso_angle_deg", "h_point", "seat_track", "point")
@@ -61,65 +68,31 @@ REG_WEIGHT = 1e-3   # m per rad: pull of the file's angles against the targets i
 ROOT_PULL = 1e-6    # pull of the root position towards the file's, only to settle free directions
 IK_FREE_RANGE = math.radians(15.0)  # rad, see _Layout.bounds [E]
 TORSO_LENGTH = 0.5  # m, scale of the torso-angle residual (about the H-point -> C7 length)
+TARGET_TOLERANCE = 1e-3  # m, a target residual counts as reached below this (the torso angle
+                         # below TARGET_TOLERANCE / TORSO_LENGTH = 0.11 deg) [E]
 
 
 def available_postures():
-    return sorted(p.stem for p in POSTURE_DIR.glob("*.toml"))
+    return shipped_names(POSTURE_FOLDER)
 
 
 def load_posture(name_or_path):
     """The posture file as a dict (validated for its own structure; angles are checked against a
     model by ``position``)."""
-    p = pathlib.Path(name_or_path)
-    if not (p.suffix == ".toml" or len(p.parts) > 1):
-        p = POSTURE_DIR / f"{name_or_path}.toml"
-        if not p.is_file():
-            raise DummyFileError(name_or_path, "", "unknown posture",
-                                 ", ".join(available_postures()) + ", or a path to a .toml file")
-    elif not p.is_file():
-        raise DummyFileError(p, "", "no such file", "an existing posture .toml file")
-    data = read_toml(p)
-    _check_keys(p, data, TOP_KEYS, "")
-    if data.get("kind") != "posture":
-        raise DummyFileError(p, "kind", f"expected 'posture', got {data.get('kind')!r}", "posture")
-    for key, allowed in (("root", ROOT_KEYS), ("targets", TARGET_KEYS)):
-        if key in data:
-            if not isinstance(data[key], dict):
-                raise DummyFileError(p, key, "expected a table", f"[{key}]")
-            _check_keys(p, data[key], allowed, key)
-    for k, pt in enumerate(data.get("targets", {}).get("point", [])):
-        _check_keys(p, pt, POINT_KEYS, f"targets.point[{k}]")
-    track = data.get("targets", {}).get("seat_track")
-    if isinstance(track, dict):
-        _check_keys(p, track, TRACK_KEYS, "targets.seat_track")
+    p = resolve_shipped(name_or_path, POSTURE_FOLDER, "posture", error=DummyFileError)
+    data = read_toml(p, DummyFileError)
+    c = FileChecker(p, DummyFileError)
+    c.keys(data, TOP_KEYS, "")
+    c.string(data, "kind", "", required=True, choices=("posture",), what="kind")
+    c.keys(c.table(data, "root", ""), ROOT_KEYS, "root")
+    targets = c.table(data, "targets", "")
+    c.keys(targets, TARGET_KEYS, "targets")
+    for k, pt in enumerate(c.tables(targets, "point", "targets")):
+        c.keys(pt, POINT_KEYS, f"targets.point[{k}]")
+    if isinstance(targets.get("seat_track"), dict):
+        c.keys(targets["seat_track"], TRACK_KEYS, "targets.seat_track")
     data["_file"] = str(p)
     return data
-
-
-def _check_keys(file, table, allowed, path):
-    for key in table:
-        if key in allowed:
-            continue
-        where = f"{path}.{key}" if path else key
-        if f"{key}_deg" in allowed:
-            raise DummyFileError(file, where, "angles are given in degrees with the _deg suffix",
-                                 f"{key}_deg")
-        raise DummyFileError(file, where, "unknown key", ", ".join(allowed))
-
-
-def _vector(file, value, n, where, what="numbers"):
-    ok = (isinstance(value, list) and len(value) == n and all(
-        isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in value))
-    if not ok:
-        raise DummyFileError(file, where, f"expected a list of {n} finite {what}, got {value!r}",
-                             f"[{', '.join(['x'] * n)}]")
-    return np.array(value, float)
-
-
-def _number(file, value, where):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise DummyFileError(file, where, f"expected a finite number, got {value!r}", "a number")
-    return float(value)
 
 
 class _Layout:
@@ -174,6 +147,20 @@ class _Layout:
             j = self.joints[n]
             x.append(quat_log(q[j["qi"]:j["qi"] + 4]) if j["kind"] == "spherical" else q[j["qi"]:j["qi"] + 1])
         return np.concatenate(x)
+
+    def out_of_plane(self):
+        """(nx,) bool: the components of x that move the midline chain out of its sagittal plane:
+        root rotation about x (roll) and z (yaw), and the x and z rotation-vector components of
+        the spherical joints without a side (lumbar, thorax, neck)."""
+        mask = np.zeros(self.x_size(), bool)
+        mask[[3, 5]] = True
+        k = 6
+        for n in self.angle_joints:
+            kind = self.joints[n]["kind"]
+            if kind == "spherical" and not n.startswith(("left_", "right_")):
+                mask[[k, k + 2]] = True
+            k += 3 if kind == "spherical" else 1
+        return mask
 
     def bounds(self, x0):
         """IK bounds: the range of motion; a component without one (spine and neck joints, whose
@@ -250,121 +237,110 @@ def _named_point(model, body, point, file, where):
     return c + R @ np.array([(-a[0] if point == "heel" else a[0]) * s, 0.0, -a[2] * s])
 
 
-def _angles(model, layout, posture, file):
-    """Nominal x from the file's root and angles, validated against the model."""
+def _angles(model, layout, posture, c):
+    """Nominal x from the file's root and angles, validated against the model (checker ``c``)."""
     x = np.zeros(layout.x_size())
-    root = posture.get("root", {})
-    if "position" in root:
-        x[:3] = _vector(file, root["position"], 3, "root.position")
-    if "rotation_deg" in root:
-        x[3:6] = np.radians(_vector(file, root["rotation_deg"], 3, "root.rotation_deg"))
+    root = c.table(posture, "root", "")
+    x[:3] = c.vector(root, "position", "root", default=(0.0, 0.0, 0.0))
+    x[3:6] = np.radians(c.vector(root, "rotation_deg", "root", default=(0.0, 0.0, 0.0)))
     offsets, k = {}, 6
     for n in layout.angle_joints:
         offsets[n] = k
         k += 3 if layout.joints[n]["kind"] == "spherical" else 1
-    angles = posture.get("angles", {})
-    if not isinstance(angles, dict):
-        raise DummyFileError(file, "angles", "expected a table", "[angles]")
-    for key, value in angles.items():
+    angles = c.table(posture, "angles", "")
+    for key in angles:
         where = f"angles.{key}"
         if not key.endswith("_deg"):
-            raise DummyFileError(file, where, "angles are given in degrees with the _deg suffix",
-                                 f"{key}_deg")
+            c.fail(where, "angles are given in degrees with the _deg suffix", f"{key}_deg")
         jname = key[:-4]
         if jname == layout.root:
-            raise DummyFileError(file, where, "the root is placed by [root] position and "
-                                 "rotation_deg", "[root]")
+            c.fail(where, "the root is placed by [root] position and rotation_deg", "[root]")
         targets = [jname] if jname in layout.joints else [
             s + jname for s in ("left_", "right_") if s + jname in layout.joints]
         if not targets:
-            raise DummyFileError(file, where, f"unknown joint '{jname}' in model '{model.name}'",
-                                 ", ".join(layout.angle_joints) + " (or a side-less name for both)")
+            c.fail(where, f"unknown joint '{jname}' in model '{model.name}'",
+                   ", ".join(layout.angle_joints) + " (or a side-less name for both)")
         for tname in targets:
             j = layout.joints[tname]
             if j["kind"] == "spherical":
-                val = np.radians(_vector(file, value, 3, where, "angles in deg (rotation vector)"))
+                val = np.radians(c.vector(angles, key, "angles"))
                 if tname.startswith("right_") and tname != jname:
                     val = val * np.array([-1.0, 1.0, -1.0])  # mirror: rotation x and z change sign
             else:
-                val = np.array([math.radians(_number(file, value, where))])
+                val = np.array([math.radians(c.number(angles, key, "angles"))])
             bad = np.nonzero((val < j["lower"] - 1e-9) | (val > j["upper"] + 1e-9))[0]
             if len(bad):
-                c = int(bad[0])
-                comp = f" component {'xyz'[c]}" if j["kind"] == "spherical" else ""
-                raise DummyFileError(
-                    file, where, f"{tname}{comp} = {math.degrees(val[c]):.4g} deg is outside the "
-                    f"joint's range of motion", f"{math.degrees(j['lower'][c]):.4g} to "
-                    f"{math.degrees(j['upper'][c]):.4g} deg")
+                i = int(bad[0])
+                comp = f" component {'xyz'[i]}" if j["kind"] == "spherical" else ""
+                c.fail(where, f"{tname}{comp} = {math.degrees(val[i]):.4g} deg is outside the "
+                       f"joint's range of motion", f"{math.degrees(j['lower'][i]):.4g} to "
+                       f"{math.degrees(j['upper'][i]):.4g} deg")
             x[offsets[tname]:offsets[tname] + len(val)] = val
     return x
 
 
-def _targets(model, posture, extra, file):
-    tg = dict(posture.get("targets", {}))
+def _targets(model, posture, extra, c):
+    tg = dict(c.table(posture, "targets", ""))
     if extra:
-        for key in extra:
-            if key not in TARGET_KEYS:
-                raise DummyFileError("targets", key, "unknown target", ", ".join(TARGET_KEYS))
+        FileChecker("position() targets argument", DummyFileError).keys(extra, TARGET_KEYS, "")
         points = list(tg.get("point", [])) + list(extra.get("point", []))
         tg.update(extra)
         tg["point"] = points
     out = {"points": []}
     if "torso_angle_deg" in tg:
-        out["torso_angle"] = math.radians(_number(file, tg["torso_angle_deg"], "targets.torso_angle_deg"))
+        out["torso_angle"] = math.radians(c.number(tg, "torso_angle_deg", "targets"))
     if "h_point" in tg and "seat_track" in tg:
-        raise DummyFileError(file, "targets", "give h_point or seat_track, not both",
-                             "one of h_point, seat_track")
+        c.fail("targets", "give h_point or seat_track, not both", "one of h_point, seat_track")
     if "h_point" in tg:
-        out["h_point"] = _vector(file, tg["h_point"], 3, "targets.h_point")
+        out["h_point"] = c.vector(tg, "h_point", "targets")
     if "seat_track" in tg:
-        out["seat_track"] = _seat_track(file, tg["seat_track"])
-    for k, pt in enumerate(tg.get("point", [])):
+        out["seat_track"] = _seat_track(c, tg)
+    for k, pt in enumerate(c.tables(tg, "point", "targets")):
         where = f"targets.point[{k}]"
+        c.keys(pt, POINT_KEYS, where)
         body = pt.get("body")
         if body not in model.body_names:
-            raise DummyFileError(file, f"{where}.body", f"unknown body {body!r}", ", ".join(model.body_names))
+            c.fail(f"{where}.body", f"unknown body {body!r}", ", ".join(model.body_names))
         if "offset" in pt and "point" in pt:
-            raise DummyFileError(file, where, "give point or offset, not both", "one of point, offset")
+            c.fail(where, "give point or offset, not both", "one of point, offset")
         if "offset" in pt:
-            local = _vector(file, pt["offset"], 3, f"{where}.offset")
+            local = c.vector(pt, "offset", where)
         else:
-            name = pt.get("point", "origin")
-            if name not in NAMED_POINTS:
-                raise DummyFileError(file, f"{where}.point", f"unknown point {name!r}", ", ".join(NAMED_POINTS))
-            local = _named_point(model, body, name, file, f"{where}.point")
-        target, mask = _point_target(file, pt, where)
+            name = c.string(pt, "point", where, choices=NAMED_POINTS, what="point") or "origin"
+            local = _named_point(model, body, name, c.file, f"{where}.point")
+        target, mask = _point_target(c, pt, where)
         out["points"].append((model.body(body), local, target, mask))
     return out
 
 
-def _seat_track(file, track):
-    """(rear, unit direction, front) of a seat track table; its x extent must be positive."""
-    if not isinstance(track, dict):
-        raise DummyFileError(file, "targets.seat_track", "expected a table", "{rear = [x, y, z], front = [x, y, z]}")
-    _check_keys(file, track, TRACK_KEYS, "targets.seat_track")
-    rear, front = (_vector(file, track.get(k), 3, f"targets.seat_track.{k}") for k in TRACK_KEYS)
+def _seat_track(c, tg):
+    """(rear, unit direction, front) of the targets' seat track; its x extent must be positive."""
+    where = "targets.seat_track"
+    track = c.table(tg, "seat_track", "targets", accepted="{rear = [x, y, z], front = [x, y, z]}")
+    c.keys(track, TRACK_KEYS, where)
+    rear, front = (c.vector(track, k, where, required=True) for k in TRACK_KEYS)
     if front[0] - rear[0] <= 0.0:
-        raise DummyFileError(file, "targets.seat_track", f"front x {front[0]:g} m is not ahead of "
-                             f"rear x {rear[0]:g} m", "a track running forward (+x) from rear to front")
+        c.fail(where, f"front x {front[0]:g} m is not ahead of rear x {rear[0]:g} m",
+               "a track running forward (+x) from rear to front")
     d = front - rear
     return rear, d / np.linalg.norm(d), front
 
 
-def _point_target(file, pt, where):
+def _point_target(c, pt, where):
     """Target position and the mask of its constrained components: all three for ``position``,
     else those of ``x``, ``y``, ``z`` that are given."""
-    parts = [c for c in "xyz" if c in pt]
+    parts = [k for k in "xyz" if k in pt]
     if "position" in pt and parts:
-        raise DummyFileError(file, where, "give position or x/y/z components, not both",
-                             "position = [x, y, z], or some of x, y, z")
+        c.fail(where, "give position or x/y/z components, not both",
+               "position = [x, y, z], or some of x, y, z")
     if "position" in pt:
-        return _vector(file, pt["position"], 3, f"{where}.position"), np.ones(3, bool)
+        return c.vector(pt, "position", where), np.ones(3, bool)
     if not parts:
-        raise DummyFileError(file, where, "no target position", "position = [x, y, z], or some of x, y, z")
+        c.fail(where, "no target position", "position = [x, y, z], or some of x, y, z")
     target, mask = np.zeros(3), np.zeros(3, bool)
-    for i, c in enumerate("xyz"):
-        if c in pt:
-            target[i], mask[i] = _number(file, pt[c], f"{where}.{c}"), True
+    for i, k in enumerate("xyz"):
+        if k in pt:
+            target[i], mask[i] = c.number(pt, k, where), True
     return target, mask
 
 
@@ -400,15 +376,16 @@ def position(model, posture_or_path, targets=None, return_info=False):
     """Configuration vector q (nq,) of ``model`` in a posture: a name in dummies/postures/, a path,
     or an already loaded posture dict. Targets in the file (or ``targets``, a dict with the same
     keys as the [targets] table, added to them) are reached by inverse kinematics; with
-    ``return_info`` also a dict of the residual errors (m, rad) and the solver's status."""
+    ``return_info`` also a dict of the residual errors (m, rad), the solver's status and
+    ``sagittal`` (True when the targets were reached with the midline in its plane)."""
     posture = posture_or_path if isinstance(posture_or_path, dict) else load_posture(posture_or_path)
-    file = posture.get("_file", "posture")
+    c = FileChecker(posture.get("_file", "posture"), DummyFileError)
     layout = _Layout(model)
-    x0 = _angles(model, layout, posture, file)
-    tg = _targets(model, posture, targets, file)
+    x0 = _angles(model, layout, posture, c)
+    tg = _targets(model, posture, targets, c)
     if not tg["points"] and not {"torso_angle", "h_point", "seat_track"} & tg.keys():
         q = layout.to_q(x0)
-        return (q, {"max_point_error": 0.0, "status": "angles only"}) if return_info else q
+        return (q, {"max_point_error": 0.0, "status": "angles only", "sagittal": True}) if return_info else q
     data = model.make_data()
     ipelvis, ineck = model.body("pelvis"), model.body("neck")
     reg = np.full(len(x0), REG_WEIGHT)
@@ -455,14 +432,28 @@ def position(model, posture_or_path, targets=None, return_info=False):
     if track is not None:  # the H-point (root origin) stays between the track's ends
         lo[0], hi[0] = track[0][0], track[2][0]
         x0[0] = min(max(x0[0], lo[0]), hi[0])
-    sol = least_squares(residual, np.clip(x0, lo, hi), jac=jacobian, bounds=(lo, hi),
-                        xtol=1e-12, ftol=1e-12, gtol=1e-10, max_nfev=400)
-    q = layout.to_q(sol.x)
     n_rows = (3 * (("h_point" in tg) + (track is not None)) + ("torso_angle" in tg)
               + sum(int(p[3].sum()) for p in tg["points"]))
-    errs = sol.fun[:n_rows]
-    info = {"status": sol.message, "nfev": sol.nfev,
-            "max_point_error": float(np.max(np.abs(errs))) if len(errs) else 0.0,
+
+    def solve(x_start, free):
+        """least_squares over the components ``free`` of x, the others held at x_start."""
+        def full(xf):
+            x = x_start.copy()
+            x[free] = xf
+            return x
+        sol = least_squares(lambda xf: residual(full(xf)), x_start[free],
+                            jac=lambda xf: jacobian(full(xf))[:, free], bounds=(lo[free], hi[free]),
+                            xtol=1e-12, ftol=1e-12, gtol=1e-10, max_nfev=400)
+        errs = sol.fun[:n_rows]
+        return full(sol.x), sol, float(np.max(np.abs(errs))) if len(errs) else 0.0
+
+    in_plane = ~layout.out_of_plane()
+    x, sol, err = solve(np.clip(x0, lo, hi), in_plane)
+    sagittal = err <= TARGET_TOLERANCE
+    if not sagittal:  # the targets ask for a lean or twist: free the midline's out-of-plane dofs
+        x, sol, err = solve(x, np.ones(len(x), bool))
+    q = layout.to_q(x)
+    info = {"status": sol.message, "nfev": sol.nfev, "max_point_error": err, "sagittal": sagittal,
             "h_point": point_position(model, q, ipelvis, np.zeros(3), data)}
     if "torso_angle" in tg:
         info["torso_angle_error"] = torso_angle(model, q, data) - tg["torso_angle"]

@@ -24,8 +24,8 @@ side (left_ LE, right_ RI, else 00).
 from __future__ import annotations
 
 import pathlib
-import tomllib
 
+from occupant.io.toml_files import FileChecker, InputFileError, read_toml
 from occupant.sensors.declarations import DIRECTIONS, SENSOR_KINDS, SensorError, default_location
 
 __all__ = ["SensorFileError", "load_sensors", "default_location"]
@@ -47,15 +47,9 @@ _REQUIRED = {
 }
 
 
-class SensorFileError(SensorError):
-    """A sensor table that does not validate: names the file, the key path, the bad value and
-    what is accepted."""
-
-    def __init__(self, where, key, problem, accepted=None):
-        msg = f"{where}: {key}: {problem}"
-        if accepted:
-            msg += f" (accepted: {accepted})"
-        super().__init__(msg)
+class SensorFileError(InputFileError, SensorError):
+    """A sensor table that does not validate: an InputFileError (names the file, the key path,
+    the bad value and what is accepted) that is also a SensorError."""
 
 
 def load_sensors(source, model=None):
@@ -63,75 +57,57 @@ def load_sensors(source, model=None):
     table (dict) holding a ``sensor`` array of tables. With ``model`` the segment, joint and
     marker names are checked against it as well."""
     if isinstance(source, (str, pathlib.Path)):
-        where = str(source)
-        try:
-            with open(source, "rb") as fh:
-                table = tomllib.load(fh)
-        except OSError as err:
-            raise SensorFileError(where, "", f"cannot read: {err.strerror}") from None
-        except tomllib.TOMLDecodeError as err:
-            raise SensorFileError(where, "", f"not valid TOML: {err}", "TOML 1.0") from None
+        where, table = str(source), read_toml(source, SensorFileError)
     elif isinstance(source, dict):
         where, table = "<sensor table>", source
     else:
         raise SensorFileError("<sensor table>", "", f"expected a path or a dict, got {type(source).__name__}")
-    entries = table.get("sensor", [])
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise SensorFileError(where, "sensor", "expected an array of tables ([[sensor]])")
+    c = FileChecker(where, SensorFileError)
     out, seen = [], set()
-    for i, e in enumerate(entries):
-        out.append(_one(e, where, f"sensor[{i}]", model))
+    for i, e in enumerate(c.tables(table, "sensor", "")):
+        out.append(_one(e, c, f"sensor[{i}]", model))
         if out[-1].name in seen:
-            raise SensorFileError(where, f"sensor[{i}].name", f"duplicate sensor name {out[-1].name!r}",
-                                  "a name used once")
+            c.fail(f"sensor[{i}].name", f"duplicate sensor name {out[-1].name!r}", "a name used once")
         seen.add(out[-1].name)
     return tuple(out)
 
 
-def _one(e, where, path, model):
-    kind = e.get("kind")
-    if kind not in SENSOR_KINDS:
-        raise SensorFileError(where, f"{path}.kind", f"unknown kind {kind!r}", ", ".join(SENSOR_KINDS))
+def _one(e, c, path, model):
+    kind = c.string(e, "kind", path, required=True, choices=tuple(SENSOR_KINDS), what="kind")
     unknown = sorted(set(e) - _KEYS[kind])
     if unknown:
-        raise SensorFileError(where, f"{path}.{unknown[0]}", f"unknown key for kind '{kind}'",
-                              ", ".join(sorted(_KEYS[kind])))
-    if "name" not in e or not isinstance(e["name"], str) or not e["name"].strip():
-        raise SensorFileError(where, f"{path}.name", f"expected a non-empty string, got {e.get('name')!r}")
+        c.fail(f"{path}.{unknown[0]}", f"unknown key for kind '{kind}'", ", ".join(sorted(_KEYS[kind])))
     for key in _REQUIRED[kind]:
         if key not in e:
-            raise SensorFileError(where, f"{path}.{key}", f"missing (required for kind '{kind}')")
-    for key in ("body", "to_body", "joint", "marker", "to_marker", "source", "unit"):
-        if key in e and (not isinstance(e[key], str) or not e[key]):
-            raise SensorFileError(where, f"{path}.{key}", f"expected a non-empty string, got {e[key]!r}")
+            c.fail(f"{path}.{key}", f"missing (required for kind '{kind}')")
+    for key in ("name", "body", "to_body", "joint", "marker", "to_marker", "source", "unit"):
+        c.string(e, key, path, required=(key == "name"))
     if kind == "displacement":
         d = e.get("directions", ["x", "y", "z"])
         if not isinstance(d, list) or not d or any(x not in DIRECTIONS for x in d):
-            raise SensorFileError(where, f"{path}.directions", f"bad value {d!r}",
-                                  "a list of x, y, z, r")
-        if "relative" in e and not isinstance(e["relative"], bool):
-            raise SensorFileError(where, f"{path}.relative", f"expected true or false, got {e['relative']!r}")
+            c.fail(f"{path}.directions", f"bad value {d!r}", "a list of x, y, z, r")
+        c.boolean(e, "relative", path)
     kwargs = dict(e)
     kwargs.pop("kind")
     if "directions" in kwargs:
         kwargs["directions"] = tuple(kwargs["directions"])
     if model is not None:
-        _check_names(kwargs, model, where, path)
+        _check_names(kwargs, model, c, path)
     if "body" in kwargs and "location" not in kwargs and default_location(kwargs["body"])[0] is None:
-        raise SensorFileError(where, f"{path}.location", f"missing: no default ISO-MME location for "
-                              f"segment '{kwargs['body']}'", "4 characters such as HEAD, CHST, "
-                              "THSP, PELV, NECK, LUSP, FEMR, TIBI")
+        c.fail(f"{path}.location", f"missing: no default ISO-MME location for segment "
+               f"'{kwargs['body']}'", "4 characters such as HEAD, CHST, THSP, PELV, NECK, LUSP, "
+               "FEMR, TIBI")
     try:
         return SENSOR_KINDS[kind](**kwargs)
     except SensorError as err:
-        # the declaration's own checks name the field; add the file and key path
-        field = str(err).split(":")[0].split(".")[-1]
-        raise SensorFileError(where, f"{path}.{field}", str(err).split(": ", 1)[-1]) from None
+        message = str(err)
+    # the declaration's own checks name the field; add the file and key path
+    c.fail(f"{path}.{message.split(':')[0].split('.')[-1]}", message.split(": ", 1)[-1])
 
 
-def _check_names(kwargs, model, where, path):
+def _check_names(kwargs, model, c, path):
     for key, kind in (("body", "body"), ("to_body", "body"), ("joint", "joint"),
                       ("marker", "marker"), ("to_marker", "marker")):
         if key in kwargs and kwargs[key] not in model.index[kind]:
-            raise SensorFileError(where, f"{path}.{key}", f"unknown {kind} {kwargs[key]!r} in model "
-                                  f"'{model.name}'", ", ".join(model.index[kind]) or "none")
+            c.fail(f"{path}.{key}", f"unknown {kind} {kwargs[key]!r} in model '{model.name}'",
+                   ", ".join(model.index[kind]) or "none")

@@ -5,8 +5,17 @@ import numpy as np
 import pytest
 
 from occupant import simulate
+from occupant.dynamics import body_com_positions
 from occupant.human import DummyFileError, build, joint_angles, load_dummy, position, torso_angle
-from occupant.human.posture import _named_point, load_posture, point_position
+from occupant.human.loader import available_dummies
+from occupant.human.posture import (TARGET_TOLERANCE, _named_point, available_postures,
+                                    load_posture, point_position)
+
+SEATED_POSTURES = [n for n in available_postures() if "seated" in n]  # dummies/postures/*seated*
+# parametric humans at both ends of the seated range asked for in issue 10 section 1; masses [E]
+# (BMI 22 and 25, ordinary adults)
+HUMANS = {"human_1.50m": dict(stature=1.50, mass=50.0, sex="female"),
+          "human_1.90m": dict(stature=1.90, mass=90.0, sex="male")}
 
 
 @pytest.fixture(scope="module")
@@ -21,27 +30,27 @@ def family(h3):
 
 
 def _assert_targets_reached(model, name, q, info):
-    """Every target of the posture file reached to 1 mm (only the components it gives), the
-    H-point to 1 mm of its point or on its seat track, the torso angle to 0.1 deg; unit
-    quaternions and every joint inside its range of motion."""
+    """Every target of the posture file reached to TARGET_TOLERANCE = 1 mm (only the components
+    it gives), the H-point to 1 mm of its point or on its seat track, the torso angle to 0.1 deg;
+    unit quaternions and every joint inside its range of motion."""
     tg = load_posture(name).get("targets", {})
     for pt in tg.get("point", []):
         local = _named_point(model, pt["body"], pt["point"], "", "")
         p = point_position(model, q, pt["body"], local)
         want = pt.get("position") or [pt.get(c, p[i]) for i, c in enumerate("xyz")]
-        assert np.linalg.norm(p - want) < 1e-3, (pt, p)
+        assert np.linalg.norm(p - want) < TARGET_TOLERANCE, (pt, p)
     h = point_position(model, q, "pelvis", np.zeros(3))
     if "h_point" in tg:
-        assert np.linalg.norm(h - tg["h_point"]) < 1e-3
+        assert np.linalg.norm(h - tg["h_point"]) < TARGET_TOLERANCE
     if "seat_track" in tg:
         rear, front = (np.array(tg["seat_track"][k]) for k in ("rear", "front"))
         d = (front - rear) / np.linalg.norm(front - rear)
         off = (h - rear) - d * np.dot(h - rear, d)
-        assert np.linalg.norm(off) < 1e-3
+        assert np.linalg.norm(off) < TARGET_TOLERANCE
         assert rear[0] - 1e-9 <= h[0] <= front[0] + 1e-9
     if "torso_angle_deg" in tg:
         assert math.degrees(torso_angle(model, q)) == pytest.approx(tg["torso_angle_deg"], abs=0.1)
-    assert info["max_point_error"] < 1e-3
+    assert info["max_point_error"] < TARGET_TOLERANCE
     for j, kind in zip(model.joint_names, model.joint_kind):
         if kind in ("spherical", "free"):
             k = model.tree.qidx[model.joint_links[model.joint_names.index(j)][-1]] + (3 if kind == "free" else 0)
@@ -70,6 +79,47 @@ def test_reference_ik_fits_the_extremes_of_the_adult_range(stature, mass, sex):
     m = build(stature=stature, mass=mass, sex=sex)
     q, info = position(m, "driver_seated", return_info=True)
     _assert_targets_reached(m, "driver_seated", q, info)
+
+
+@pytest.fixture(scope="module")
+def occupants():
+    """Every shipped dummy and the two parametric humans, by name."""
+    out = {d: load_dummy(d) for d in available_dummies()}
+    out.update({n: build(**kw) for n, kw in HUMANS.items()})
+    return out
+
+
+@pytest.mark.parametrize("name", SEATED_POSTURES)
+@pytest.mark.parametrize("who", available_dummies() + list(HUMANS))
+def test_reference_seated_posture_keeps_sagittal_symmetry(occupants, who, name):
+    """A seated posture whose targets are symmetric about the seat centreline (the y of the
+    H-point target) keeps the head, upper torso and pelvis centres of mass on it, to 5 mm, while
+    every target is still reached. Before the fix the IK bent the 5F driver's lumbar and thorax
+    sideways to reach the pedal: head 146 mm, upper torso 74 mm right of the centreline (1.50 m
+    human: 167 and 101 mm); measured after: 0.0 mm for all, in plane without freeing the
+    out-of-plane dofs."""
+    model = occupants[who]
+    q, info = position(model, name, return_info=True)
+    _assert_targets_reached(model, name, q, info)
+    tg = load_posture(name)["targets"]
+    y_centre = tg["h_point"][1] if "h_point" in tg else tg["seat_track"]["rear"][1]
+    com = body_com_positions(model, model.make_data(), q)
+    offsets = {b: com[model.body(b), 1] - y_centre for b in ("head", "upper_torso", "pelvis")}
+    assert all(abs(d) < 0.005 for d in offsets.values()), offsets
+    assert info["sagittal"]
+
+
+def test_reference_ik_leans_when_a_target_asks(h3):
+    """The midline is held in its plane only while the targets allow: a head target 5 cm to the
+    left is reached (to 1 mm) by freeing the spine's lateral bending."""
+    q0 = position(h3, "passenger_seated")
+    head = point_position(h3, q0, "head", np.zeros(3))
+    posture = load_posture("passenger_seated")
+    q, info = position(h3, posture, targets={"point": [
+        {"body": "head", "point": "origin", "y": head[1] + 0.05}]}, return_info=True)
+    assert not info["sagittal"]
+    assert info["max_point_error"] < TARGET_TOLERANCE
+    assert point_position(h3, q, "head", np.zeros(3))[1] == pytest.approx(head[1] + 0.05, abs=1e-3)
 
 
 def test_reference_seat_moves_with_occupant_size(family):

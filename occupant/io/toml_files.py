@@ -1,0 +1,194 @@
+"""Reading and validating the TOML input files (design.md section 6, conventions rule 9): one
+error class, one reader, one checker and one resolver of shipped names, shared by the dummy,
+human, posture, sensor and scenario files.
+
+Every error reads ``<file>: <key path>: <problem> (accepted: <what is accepted>)``, so that a
+user sees which file, which key, what is wrong with its value and how to fix it::
+
+    c = FileChecker(path)
+    c.keys(table, ("mass", "com"), "segment[3]")
+    mass = c.number(table, "mass", "segment[3]", positive=True, required=True)
+"""
+import math
+import pathlib
+import tomllib
+
+import numpy as np
+
+from occupant.shipped import shipped_dir
+
+
+class InputFileError(ValueError):
+    """An input file (model, posture, sensor or scenario) that cannot be used.
+
+    The message reads ``<file>: <key path>: <problem> (accepted: <what is accepted>)``; the key
+    path is left out for problems of the whole file (missing, not TOML, unknown name)."""
+
+    def __init__(self, file, path, problem, accepted=None):
+        self.file, self.path, self.problem, self.accepted = str(file), path, problem, accepted
+        msg = f"{self.file}: {path}: {problem}" if path else f"{self.file}: {problem}"
+        if accepted:
+            msg += f" (accepted: {accepted})"
+        super().__init__(msg)
+
+
+def read_toml(path, error=InputFileError):
+    """The parsed table of a TOML file; a missing, unreadable or malformed file raises ``error``
+    (InputFileError or a subclass) naming the file."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise error(path, "", "no such file", "an existing .toml file") from None
+    except OSError as exc:
+        raise error(path, "", f"cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise error(path, "", f"not valid TOML: {exc}", "TOML 1.0") from None
+
+
+def _shipped_folder(folder):
+    """``"dummies/postures"`` -> the shipped dummies folder / postures."""
+    first, *rest = pathlib.PurePosixPath(folder).parts
+    return shipped_dir(first).joinpath(*rest)
+
+
+def _kind_of(path):
+    try:
+        return read_toml(path).get("kind")
+    except InputFileError:
+        return None
+
+
+def shipped_names(folder, kind=None):
+    """Sorted names (file stems) of the TOML files shipped in ``folder`` ("dummies",
+    "dummies/postures", "scenarios/certification", ...); with ``kind`` only the files whose
+    ``kind`` key has that value."""
+    files = sorted(_shipped_folder(folder).glob("*.toml"))
+    return [p.stem for p in files if kind is None or _kind_of(p) == kind]
+
+
+def resolve_shipped(name_or_path, folder, kind_label, *, kind=None, error=InputFileError):
+    """Path of a shipped file given by name (``"hybrid3_50m"`` -> <shipped folder>/hybrid3_50m.toml)
+    or of a file given by path. It is a path when it ends in .toml, names a folder or is an
+    existing file; otherwise a name of ``shipped_names(folder, kind)``. A missing file or an
+    unknown name raises ``error`` listing what is available; ``kind_label`` ("dummy", "posture",
+    ...) names what was looked for."""
+    p = pathlib.Path(name_or_path)
+    if p.suffix == ".toml" or len(p.parts) > 1 or p.is_file():
+        if not p.is_file():
+            raise error(p, "", "no such file", f"an existing .toml file, or a shipped {kind_label}: "
+                        + ", ".join(shipped_names(folder, kind)))
+        return p
+    names = shipped_names(folder, kind)
+    if str(name_or_path) not in names:
+        raise error(name_or_path, "", f"unknown {kind_label}",
+                    ", ".join(names) + ", or a path to a .toml file")
+    return _shipped_folder(folder) / f"{name_or_path}.toml"
+
+
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+class FileChecker:
+    """Reads values from a parsed TOML table of ``file``, raising ``error`` (InputFileError or a
+    subclass) with the key path. ``path`` arguments are the dotted path of the table holding
+    ``key`` ("" at the top level)."""
+
+    def __init__(self, file, error=InputFileError):
+        self.file = file
+        self.error = error
+
+    @staticmethod
+    def where(path, key):
+        return f"{path}.{key}" if path else key
+
+    def fail(self, path, problem, accepted=None):
+        raise self.error(self.file, path, problem, accepted)
+
+    def keys(self, table, allowed, path):
+        """Every key of ``table`` is one of ``allowed`` (listed in the order given); an angle key
+        written without its ``_deg`` suffix gets a pointed message."""
+        for key in table:
+            if key in allowed:
+                continue
+            if f"{key}_deg" in allowed:
+                self.fail(self.where(path, key), "angles are given in degrees with the _deg suffix",
+                          f"{key}_deg")
+            self.fail(self.where(path, key), "unknown key", ", ".join(allowed))
+
+    def number(self, table, key, path, *, default=None, positive=False, nonneg=False, required=False):
+        where = self.where(path, key)
+        if key not in table:
+            if required:
+                self.fail(where, "missing", "a number")
+            return default
+        v = table[key]
+        if not _is_number(v):
+            self.fail(where, f"expected a finite number, got {v!r}", "a number")
+        if positive and v <= 0:
+            self.fail(where, f"must be > 0, got {v!r}", "a positive number")
+        if nonneg and v < 0:
+            self.fail(where, f"must be >= 0, got {v!r}", "a number >= 0")
+        return float(v)
+
+    def vector(self, table, key, path, *, n=3, default=None, required=False, positive=False):
+        where = self.where(path, key)
+        if key not in table:
+            if required:
+                self.fail(where, "missing", f"a list of {n} numbers")
+            return None if default is None else np.array(default, float)
+        v = table[key]
+        if not isinstance(v, list) or len(v) != n or not all(_is_number(x) for x in v):
+            self.fail(where, f"expected a list of {n} finite numbers, got {v!r}", f"a list of {n} numbers")
+        a = np.array(v, float)
+        if positive and np.any(a <= 0):
+            self.fail(where, f"every value must be > 0, got {v!r}", f"{n} positive lengths in m")
+        return a
+
+    def string(self, table, key, path, *, required=False, choices=None, what="value"):
+        """A string that is not blank; with ``choices`` one of them (else "unknown <what> ...")."""
+        where = self.where(path, key)
+        if key not in table:
+            if required:
+                self.fail(where, "missing", ", ".join(choices) if choices else "a string")
+            return None
+        v = table[key]
+        if not isinstance(v, str) or not v.strip():
+            self.fail(where, f"expected a non-empty string, got {v!r}", "a string")
+        if choices and v not in choices:
+            self.fail(where, f"unknown {what} {v!r}", ", ".join(choices))
+        return v
+
+    def boolean(self, table, key, path, *, default=None):
+        where = self.where(path, key)
+        if key not in table:
+            return default
+        v = table[key]
+        if not isinstance(v, bool):
+            self.fail(where, f"expected true or false, got {v!r}", "true, false")
+        return v
+
+    def table(self, table, key, path, *, required=False, accepted=None):
+        """The sub-table ``key`` (a dict; {} when absent and not required)."""
+        where = self.where(path, key)
+        if key not in table:
+            if required:
+                self.fail(where, "missing", accepted or f"a [{where}] table")
+            return {}
+        v = table[key]
+        if not isinstance(v, dict):
+            self.fail(where, f"expected a table, got {v!r}", accepted or f"a [{where}] table")
+        return v
+
+    def tables(self, table, key, path, *, required=False):
+        """The array of tables ``key`` (a list of dicts; [] when absent and not required)."""
+        where = self.where(path, key)
+        if key not in table:
+            if required:
+                self.fail(where, "missing", f"[[{where}]] tables")
+            return []
+        v = table[key]
+        if not isinstance(v, list) or not all(isinstance(x, dict) for x in v):
+            self.fail(where, "expected an array of tables", f"[[{where}]] tables")
+        return v
