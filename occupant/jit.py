@@ -8,3 +8,25 @@ JIT = dict(cache=True, fastmath={"contract", "reassoc", "nsz", "arcp"}, error_mo
 # For the small stages of the step: inlined at the call site, so that no call boundary passes the
 # model's tuples of arrays (each array passed costs reference counting).
 JIT_INLINE = dict(JIT, inline="always")
+
+
+class FastCall:
+    """A compiled function called from Python without numba's per-call type dispatch.
+
+    numba types every argument on each call to find the compiled version; for the step's nested
+    records (the bundle and Data) that costs tens of microseconds, more than the work itself. The
+    first call resolves the compiled entry point for the argument types; later calls go straight
+    to it. Callers pass arguments of the same types every time (the model's frozen arrays, a
+    Data from ``make_data``, float64 C-contiguous arrays, floats)."""
+
+    def __init__(self, dispatcher):
+        self.dispatcher = dispatcher
+        self.entry = None
+
+    def __call__(self, *args):
+        if self.entry is None:
+            from numba import typeof
+            self.entry = self.dispatcher.compile(tuple(typeof(a) for a in args))
+            if not callable(self.entry):  # older numba returns the overload's result record
+                self.entry = self.dispatcher.overloads[tuple(typeof(a) for a in args)].entry_point
+        return self.entry(*args)

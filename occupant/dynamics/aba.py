@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT
+from occupant.dynamics.spatial_ops import kinematics
 
 
 @njit(**JIT)
@@ -199,3 +200,10 @@ def base_power(tree, data):
                 vb += X_up[i, r, c] * base[c]
             total += f * vb
     return total
+
+
+@njit(**JIT)
+def forward_dynamics_aba(tree, data, q, v, tau):
+    """Kinematics stage then ``aba``: data.vdot at (q, v, tau), B0's state and f_ext in data."""
+    kinematics(tree, data, q, v)
+    aba(tree, data, tau, data.vdot)

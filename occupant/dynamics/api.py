@@ -2,14 +2,21 @@
 recursions. Signatures follow conventions rule 1: (model, data, q, v, ...)."""
 import numpy as np
 
-from occupant.dynamics.aba import aba
+from occupant.dynamics.aba import forward_dynamics_aba
 from occupant.dynamics.crba import crba
 from occupant.dynamics.rnea import rnea
-from occupant.dynamics.spatial_ops import forward_kinematics, kinematics
+from occupant.dynamics.spatial_ops import forward_kinematics
+from occupant.jit import FastCall
 from occupant.model.base_motion import fixed_base_state
 from occupant.model.model import ModelError
 
 STANDARD_GRAVITY = (0.0, 0.0, -9.81)  # m/s^2, world z up
+
+# the compiled algorithms, called without numba's per-call type dispatch (jit.FastCall)
+_aba = FastCall(forward_dynamics_aba)
+_crba = FastCall(crba)
+_rnea = FastCall(rnea)
+_forward_kinematics = FastCall(forward_kinematics)
 
 
 def _vec(x, n, what):
@@ -40,7 +47,7 @@ def _load(model, data, base, gravity, f_ext):
 def mass_matrix(model, data, q):
     """Joint-space mass matrix D(q) (nv, nv) by the composite-rigid-body algorithm."""
     q = _vec(q, model.nq, "q")
-    crba(model.tree, data, q)
+    _crba(model.tree, data, q)
     return data.M.copy()
 
 
@@ -53,7 +60,7 @@ def inverse_dynamics(model, data, q, v, vdot, f_ext=None, gravity=STANDARD_GRAVI
     holds the spatial force each joint transmits to its link (see ``joint_reactions``)."""
     q, v, vdot = _vec(q, model.nq, "q"), _vec(v, model.nv, "v"), _vec(vdot, model.nv, "vdot")
     _load(model, data, base, gravity, f_ext)
-    rnea(model.tree, data, q, v, vdot)
+    _rnea(model.tree, data, q, v, vdot)
     return data.tau.copy()
 
 
@@ -70,14 +77,13 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=STANDARD_GRAVIT
     _load(model, data, base, gravity, f_ext)
     if method == "aba":
         data.armature[:] = 0.0
-        kinematics(model.tree, data, q, v)
-        aba(model.tree, data, tau, data.vdot)
+        _aba(model.tree, data, q, v, tau)
         return data.vdot.copy()
     if method == "cholesky":
         import scipy.linalg
-        rnea(model.tree, data, q, v, np.zeros(model.nv))
+        _rnea(model.tree, data, q, v, np.zeros(model.nv))
         h = data.tau.copy()
-        crba(model.tree, data, q)
+        _crba(model.tree, data, q)
         return scipy.linalg.cho_solve(scipy.linalg.cho_factor(data.M), tau - h)
     raise ModelError(f"forward_dynamics: unknown method '{method}' (accepted: aba, cholesky)")
 
@@ -97,7 +103,7 @@ def joint_reactions(model, data):
 def link_poses(model, data, q):
     """(R_base_link (nl, 3, 3), p_base_link (nl, 3)) of every link in the base frame B0."""
     q = _vec(q, model.nq, "q")
-    forward_kinematics(model.tree, data, q)
+    _forward_kinematics(model.tree, data, q)
     return data.R_base_link.copy(), data.p_base_link.copy()
 
 

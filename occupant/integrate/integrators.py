@@ -14,6 +14,9 @@ region for the fastest damping rate lambda and natural frequency omega; None: ad
 import numpy as np
 
 from occupant.integrate.fixed_step import euler_step, rk4_step, run_euler, run_rk4
+from occupant.jit import FastCall
+
+_euler_step, _rk4_step = FastCall(euler_step), FastCall(rk4_step)
 
 INTEGRATORS = {}
 
@@ -113,7 +116,7 @@ class SemiImplicitEuler(FixedStep):
 
     def _advance(self, h):
         s = self.system
-        euler_step(s.bundle, s.data, self.t, self.y, h, self._y_new)
+        _euler_step(s.bundle, s.data, self.t, self.y, h, self._y_new)
 
 
 @register
@@ -129,7 +132,7 @@ class RK4(FixedStep):
     def _advance(self, h):
         s = self.system
         k1, k2, k3, k4, tmp = self._k
-        rk4_step(s.bundle, s.data, self.t, self.y, h, k1, k2, k3, k4, tmp, self._y_new)
+        _rk4_step(s.bundle, s.data, self.t, self.y, h, k1, k2, k3, k4, tmp, self._y_new)
 
 
 # Dormand & Prince, "A family of embedded Runge-Kutta formulae", J. Comp. Appl. Math. 6 (1980);

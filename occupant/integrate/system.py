@@ -4,6 +4,7 @@ compiled bundle (``Model.bundle``) and the one Data the step fills."""
 import numpy as np
 
 from occupant.integrate.pipeline import state_derivative
+from occupant.jit import FastCall
 from occupant.model.base_motion import fixed_base_state
 from occupant.model.joint_motion import normalize_quaternions
 
@@ -26,6 +27,7 @@ class MultibodySystem:
         self.data = model.make_data()
         self.n = model.nq + model.nv + model.nz
         self.nfev = 0
+        self._state_derivative = FastCall(state_derivative)
 
     def initial_state(self, q, v, z=None):
         """y = (q, v, z) with unit quaternions; z defaults to zeros (no work done yet)."""
@@ -35,7 +37,7 @@ class MultibodySystem:
     def rhs(self, t, y, out=None):
         if out is None:
             out = np.empty(self.n)
-        state_derivative(self.bundle, self.data, t, y, out)
+        self._state_derivative(self.bundle, self.data, float(t), np.ascontiguousarray(y, dtype=float), out)
         self.nfev += 1
         return out
 

@@ -22,6 +22,7 @@ import occupant
 from occupant import samples
 from occupant.dynamics import forward_dynamics
 from occupant.integrate.pipeline import evaluate
+from occupant.jit import FastCall
 from occupant.io.mjcf import export_mjcf, mujoco_state
 
 T_END, DT = 0.150, 1e-5
@@ -44,9 +45,9 @@ def main():
     q, v, tau = model.random_configuration(rng), rng.normal(size=model.nv), rng.normal(size=model.nv)
     forward_dynamics(model, data, q, v, tau)
     t_api = best_of(lambda: forward_dynamics(model, data, q, v, tau), number=2000)
-    bundle, z = model.bundle(), np.zeros(model.nz)
-    evaluate(bundle, data, 0.0, q, v, z)
-    t_kernel = best_of(lambda: evaluate(bundle, data, 0.0, q, v, z), number=2000)
+    bundle, z, step = model.bundle(), np.zeros(model.nz), FastCall(evaluate)
+    step(bundle, data, 0.0, q, v, z, 0.0)
+    t_kernel = best_of(lambda: step(bundle, data, 0.0, q, v, z, 0.0), number=2000)
     print(f"model: {model.name}, {model.nb} bodies, nq {model.nq}, nv {model.nv}")
     rows = [("forward dynamics, occupant forward_dynamics() from Python", t_api),
             ("one step evaluation, occupant compiled pipeline from Python", t_kernel)]
