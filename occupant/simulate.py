@@ -3,6 +3,8 @@ import numpy as np
 
 from occupant import __version__
 from occupant.integrate.driver import solve
+from occupant.integrate.events import compile_event_function, never
+from occupant.integrate.fixed_step import DIVERGED, EVENT
 from occupant.integrate.integrators import INTEGRATORS
 from occupant.integrate.pipeline import make_recording, record_samples
 from occupant.integrate.stability import step_limit
@@ -65,10 +67,11 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
                              base_dt=min(step, 1e-4) / (2 if method.evaluations_per_step > 1 and fixed else 1))
     y0 = system.initial_state(q0, v0, z0)
 
-    if fixed and method.loop is not None and not events:
-        rec, stats, status, message = _run_compiled(system, method, y0, dt, t_end, stride, progress)
+    guards = _compiled_guards(events) if fixed and method.loop is not None else None
+    if guards is not None:
+        rec, found, stats, status, message = _run_compiled(system, method, y0, dt, t_end, stride,
+                                                           events, guards, progress)
         t = np.arange(len(rec.kinetic)) * stride * dt
-        found = []
     else:
         kwargs = dict(rtol=rtol, atol=atol) if not fixed else {}
         integ = method(system, 0.0, y0, dt, **kwargs)
@@ -94,33 +97,63 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     return _results(model, system, t, rec, stats, found, status, message, energy)
 
 
-def _run_compiled(system, method, y0, dt, t_end, stride, progress):
+def _compiled_guards(events):
+    """The events' compiled functions for the compiled loops (a never-firing one when there are
+    none), or None when one of them cannot be compiled."""
+    guards = tuple(compile_event_function(ev.function) for ev in events)
+    if any(g is None for g in guards):
+        return None
+    return guards or (never,)
+
+
+def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progress):
+    """The run in the method's compiled loop. At a step over which an event fired, that step is
+    taken again by the Python driver, which locates the event, applies its handler and ends the
+    step on the grid; the compiled loop then goes on."""
     model = system.model
     n_steps = int(round(t_end / dt))
     if abs(n_steps * dt - t_end) > 1e-9 * t_end:
         raise SimulationError(f"simulate: t_end {t_end} s is not a whole number of steps dt = {dt} s")
     rec = make_recording(model, n_steps // stride + 1)
     record_samples(system.bundle, system.data, np.zeros(1), y0[None, :], rec)
-    chunks = 20 if progress else 1
-    per_chunk = int(np.ceil(n_steps / chunks / stride)) * stride
-    done, y, status, message = 0, y0, "finished", ""
+    direction = np.array([float(ev.direction) for ev in events] or [0.0])
+    y_last = np.zeros((2, len(y0)))
+    g_old = np.array([ev.function(0.0, y0) for ev in events] or [1.0], float)
+    chunk = int(np.ceil(n_steps / (20 if progress else 1) / stride)) * stride
+    done, y, status, message, found = 0, y0, "finished", "", []
     while done < n_steps:
-        n = min(per_chunk, n_steps - done)
-        taken = method.loop(system.bundle, system.data, done * dt, y, dt, n, stride, rec, done // stride)
-        if taken < n:
-            done += taken
+        n = min(chunk - done % chunk, n_steps - done)
+        taken, code = method.loop(system.bundle, system.data, done, y, dt, n, stride, rec, guards,
+                                  direction, g_old, y_last)
+        done += taken
+        if code == DIVERGED:
             status = "diverged"
             message = (f"the state stopped being finite in the step after t = {done * dt:.6g} s; "
                        f"results kept up to t = {(done // stride) * stride * dt:.6g} s")
-            rec = type(rec)(*[a[:done // stride + 1] for a in rec[:-1]], rec.body_link)
             break
-        done += n
-        y = rec.y[done // stride]
+        y = y_last[1].copy()
+        if code == EVENT:  # the last step again, through the driver: locate, handle, restart
+            integ = method(system, (done - 1) * dt, y_last[0], dt)
+            sol = solve(integ, done * dt, [done * dt], events)
+            found += [{"name": e["name"], "t": e["t"]} for e in sol.events]
+            if sol.status != "finished":
+                status, message = sol.status, sol.message
+                break
+            y = integ.y
+            if done % stride == 0:
+                one = make_recording(model, 1)
+                record_samples(system.bundle, system.data, np.array([done * dt]), y[None, :], one)
+                for field, part in zip(rec[:-1], one[:-1]):
+                    field[done // stride] = part[0]
+            g_old[:] = [ev.function(done * dt, y) for ev in events]
         if progress:
             progress(done / n_steps)
+    if status != "finished":  # keep the samples recorded: up to the divergence, or before the event
+        kept = done // stride + 1 if status == "diverged" else (done - 1) // stride + 1
+        rec = type(rec)(*[a[:kept] for a in rec[:-1]], rec.body_link)
     stats = {"integrator": method.name, "steps": done, "rejected_steps": 0,
              "function_evaluations": done * method.evaluations_per_step}
-    return rec, stats, status, message
+    return rec, found, stats, status, message
 
 
 def _results(model, system, t, rec, stats, events, status, message, with_energy):

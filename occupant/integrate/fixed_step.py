@@ -3,8 +3,8 @@ integrator (v+ = v + h a; q+ = q (+) h v+, with (M + h C) a = f(q, v): joint dam
 implicitly, as MuJoCo does; for free joints the linear velocity is stepped in world axes, as
 MuJoCo's qvel holds it; z+ = z + h z'), and the classical fourth-order Runge-Kutta method on
 y = (q, v, z) with quaternion projection after each step (Hairer, Lubich, Wanner, Geometric
-Numerical Integration, 2006, section IV.4). Each has a compiled loop that takes many steps and
-records output samples (``pipeline.record``) without returning to Python.
+Numerical Integration, 2006, section IV.4). Each has a compiled loop that takes many steps,
+records output samples (``pipeline.record``) and watches the events without returning to Python.
 """
 import numpy as np
 from numba import njit
@@ -60,40 +60,75 @@ def rk4_step(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out):
     normalize_quaternions(bundle.tree, y_out[:data.q_unit.shape[0]])
 
 
+# status of a compiled loop's return
+FINISHED, DIVERGED, EVENT = 0, 1, 2
+
+
 @njit(**JIT_INLINE)
-def _accept(bundle, data, t, y, y_new, s, stride, rec, k0):
-    """Take y_new as the state after step s, recording it when s + 1 is a multiple of stride (as
-    sample k0 + (s + 1) / stride); False if it is not finite."""
+def _event_crossed(guards, direction, g_old, t, y):
+    """True if some event's g changed sign from g_old to its value at (t, y) in its direction;
+    g_old is updated when none did."""
+    hit = False
+    for e in range(len(guards)):
+        g = guards[e](t, y.ctypes, y.shape[0])
+        if (g_old[e] < 0.0 <= g) or (g_old[e] > 0.0 >= g):
+            if direction[e] == 0.0 or (direction[e] > 0.0) == (g > g_old[e]):
+                hit = True
+    if not hit:
+        for e in range(len(guards)):
+            g_old[e] = guards[e](t, y.ctypes, y.shape[0])
+    return hit
+
+
+@njit(**JIT_INLINE)
+def _accept(bundle, data, s, h, y, y_new, stride, rec, guards, direction, g_old, y_last):
+    """Take y_new as the state after global step s, recording it when s + 1 is a multiple of
+    stride (sample (s + 1) / stride). Returns the loop status: DIVERGED if y_new is not finite,
+    EVENT if an event's g changed sign over the step (then y_last holds the states before and
+    after it, and nothing is recorded), else FINISHED."""
     for r in range(y.shape[0]):
         if not np.isfinite(y_new[r]):
-            return False
+            return DIVERGED
+    t = (s + 1) * h
+    if _event_crossed(guards, direction, g_old, t, y_new):
+        y_last[0, :] = y
+        y_last[1, :] = y_new
+        return EVENT
     y[:] = y_new
     if (s + 1) % stride == 0:
-        record(bundle, data, t, y, rec, k0 + (s + 1) // stride)
-    return True
+        record(bundle, data, t, y, rec, (s + 1) // stride)
+    return FINISHED
 
 
 @njit(**JIT)
-def run_euler(bundle, data, t0, y0, h, n_steps, stride, rec, k0):
-    """n_steps semi-implicit Euler steps from (t0, y0), recording every stride-th state into rec
-    from sample k0 + 1 on. Returns the steps taken (fewer when the state stopped being finite)."""
+def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, guards, direction, g_old, y_last):
+    """Semi-implicit Euler steps s0, s0 + 1, ... (step s from t = s h) from y0, at most n_steps,
+    recording every stride-th state into rec and checking the events ``guards`` (compiled
+    functions, ``events.GUARD_SIGNATURE``; ``direction`` and their last values ``g_old``) after
+    each step. Returns (steps taken, status): fewer steps when the state stopped being finite
+    (DIVERGED) or an event's g changed sign in the last step taken (EVENT, its end states in
+    y_last). y_last[1] holds the final state."""
     n = y0.shape[0]
     y, y_new = y0.copy(), np.empty(n)
     for s in range(n_steps):
-        euler_step(bundle, data, t0 + s * h, y, h, y_new)
-        if not _accept(bundle, data, t0 + (s + 1) * h, y, y_new, s, stride, rec, k0):
-            return s
-    return n_steps
+        euler_step(bundle, data, (s0 + s) * h, y, h, y_new)
+        status = _accept(bundle, data, s0 + s, h, y, y_new, stride, rec, guards, direction, g_old, y_last)
+        if status != FINISHED:
+            return s + (status == EVENT), status
+    y_last[1, :] = y
+    return n_steps, FINISHED
 
 
 @njit(**JIT)
-def run_rk4(bundle, data, t0, y0, h, n_steps, stride, rec, k0):
+def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, guards, direction, g_old, y_last):
     """As run_euler, with classical Runge-Kutta steps."""
     n = y0.shape[0]
     y, y_new = y0.copy(), np.empty(n)
     k1, k2, k3, k4, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     for s in range(n_steps):
-        rk4_step(bundle, data, t0 + s * h, y, h, k1, k2, k3, k4, tmp, y_new)
-        if not _accept(bundle, data, t0 + (s + 1) * h, y, y_new, s, stride, rec, k0):
-            return s
-    return n_steps
+        rk4_step(bundle, data, (s0 + s) * h, y, h, k1, k2, k3, k4, tmp, y_new)
+        status = _accept(bundle, data, s0 + s, h, y, y_new, stride, rec, guards, direction, g_old, y_last)
+        if status != FINISHED:
+            return s + (status == EVENT), status
+    y_last[1, :] = y
+    return n_steps, FINISHED
