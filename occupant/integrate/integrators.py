@@ -1,8 +1,8 @@
 """Integrators: one class per method, registered by name in ``INTEGRATORS`` (no string tests
 anywhere else). One interface: ``step()`` advances (t, y), ``dense_output()`` interpolates over
 the last step, ``reset(t, y)`` restarts after an event changed the state (an impact), work
-counters count steps and function evaluations, and ``jacobian`` is the optional hook through
-which implicit methods will ask for df/dy. Fixed-step methods also have a compiled ``loop``
+counters count steps and function evaluations, and ``jacobian(t, y)`` is the hook through
+which implicit methods ask for df/dy. Fixed-step methods also have a compiled ``loop``
 that takes many steps and records output samples without returning to Python. Event location
 and output sampling outside the compiled loops are the driver's (``integrate.driver.solve``).
 
@@ -33,7 +33,6 @@ class Integrator:
     stability = None
     evaluations_per_step = 1
     loop = None          # compiled fixed-step loop (fixed_step.run_*), where the method has one
-    jacobian = None      # optional callable (t, y) -> (n, n) df/dy, for implicit methods
 
     def __init__(self, system, t0, y0):
         self.system = system
@@ -53,6 +52,11 @@ class Integrator:
 
     def step(self):
         raise NotImplementedError
+
+    def jacobian(self, t, y):
+        """df/dy (n, n) at (t, y), the hook implicit methods use: the system's (finite
+        differences unless the system supplies its own)."""
+        return self.system.jacobian(t, y)
 
     def limit_step(self, t_max):
         """Keep the next step from passing t_max."""

@@ -41,6 +41,22 @@ class MultibodySystem:
         self.nfev += 1
         return out
 
+    def jacobian(self, t, y):
+        """df/dy (n, n) by forward differences of ``rhs``, each column stepped by
+        sqrt(eps) max(|y_j|, 1) (Hairer & Wanner, Solving ODEs II, 1996, section IV.8); the
+        hook implicit methods call (``Integrator.jacobian``). Quaternion columns are
+        differentiated in the embedding space, without projection."""
+        y = np.array(y, dtype=float)
+        f0 = self.rhs(t, y).copy()
+        J = np.empty((self.n, self.n))
+        for j in range(self.n):
+            step = np.sqrt(np.finfo(float).eps) * max(abs(y[j]), 1.0)
+            yj = y[j]
+            y[j] = yj + step
+            J[:, j] = (self.rhs(t, y) - f0) / step
+            y[j] = yj
+        return J
+
     def project(self, y):
         """Return quaternions to unit length (in place)."""
         normalize_quaternions(self.model.tree, y[:self.model.nq])

@@ -120,3 +120,29 @@ def test_identity_energy_balance_closes(moving_base):
 def test_reference_model_without_producers_has_only_work_states():
     model = samples.pendulum(n_links=2)
     assert model.nz == len(model.power_names) and model.output_names == ()
+
+
+def test_analytic_jacobian_hook_of_the_slider():
+    """The integrators' Jacobian hook on m x'' = -k x - c x': d(x', v')/d(x, v) =
+    [[0, 1], [-k/m, -c/m]]."""
+    from occupant.integrate import MultibodySystem, RK4
+    model = _slider(stiffness=K, damping=C)
+    system = MultibodySystem(model, gravity=(0, 0, 0))
+    y = system.initial_state([0.02], [0.3])
+    J = RK4(system, 0.0, y).jacobian(0.0, y)
+    np.testing.assert_allclose(J[:2, :2], [[0.0, 1.0], [-K / MASS, -C / MASS]], rtol=1e-6, atol=1e-6)
+
+
+def test_reference_sensors_read_producer_outputs_and_z():
+    """Array sensors carry producer outputs and extra states into channels."""
+    from occupant.sensors import ArraySensor, evaluate
+    model = _slider(stiffness=K, damping=C)
+    res = occupant.simulate(model, 0.05, q0=[0.05], integrator="rk4", dt=1e-4, gravity=(0, 0, 0))
+    work = model.work_start + model.power_names.index("spring_dampers")
+    channels = evaluate(model, res, [
+        ArraySensor("strap", location="SEBE", source="outputs/spring.tension", unit="N"),
+        ArraySensor("work", location="SEBE", source="z", index=work, unit="J", dimension="EN")])
+    np.testing.assert_allclose(channels[0].values, res.outputs["spring.tension"], atol=1e-9)
+    np.testing.assert_allclose(channels[1].values, res.work["spring_dampers"], atol=1e-12)
+    # the spring gave back part of its initial 1/2 k x0^2; the damper kept the rest
+    assert 0.0 < channels[1].values[-1] < 0.5 * K * 0.05**2
