@@ -17,7 +17,9 @@ def crba(tree, data, q):
     nl = tree.parent.shape[0]
     tmp = data.scratch[0, :, :6]
     for i in range(nl):
-        I_C[i, :, :] = tree.inertia[i]
+        for r in range(6):
+            for c in range(6):
+                I_C[i, r, c] = tree.inertia[i, r, c]
     for i in range(nl - 1, -1, -1):
         par = tree.parent[i]
         if par >= 0:

@@ -91,10 +91,12 @@ def _accept(bundle, data, s, h, y, y_new, stride, rec, guards, direction, g_old,
             return DIVERGED
     t = (s + 1) * h
     if _event_crossed(guards, direction, g_old, t, y_new):
-        y_last[0, :] = y
-        y_last[1, :] = y_new
+        for r in range(y.shape[0]):
+            y_last[0, r] = y[r]
+            y_last[1, r] = y_new[r]
         return EVENT
-    y[:] = y_new
+    for r in range(y.shape[0]):
+        y[r] = y_new[r]
     if (s + 1) % stride == 0:
         record(bundle, data, t, y, rec, (s + 1) // stride)
     return FINISHED
@@ -115,7 +117,8 @@ def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, guards, direction, 
         status = _accept(bundle, data, s0 + s, h, y, y_new, stride, rec, guards, direction, g_old, y_last)
         if status != FINISHED:
             return s + (status == EVENT), status
-    y_last[1, :] = y
+    for r in range(n):
+        y_last[1, r] = y[r]
     return n_steps, FINISHED
 
 
@@ -130,5 +133,6 @@ def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, guards, direction, g_
         status = _accept(bundle, data, s0 + s, h, y, y_new, stride, rec, guards, direction, g_old, y_last)
         if status != FINISHED:
             return s + (status == EVENT), status
-    y_last[1, :] = y
+    for r in range(n):
+        y_last[1, r] = y[r]
     return n_steps, FINISHED

@@ -2,7 +2,7 @@
 
     base motion -> kinematics -> forces (every producer) -> accelerations (ABA) -> rates
 
-``evaluate(bundle, data, t, q, v, z)`` runs them once, leaving every stage's output in ``data``;
+``evaluate(bundle, data, t, q, v, z, h_implicit)`` runs them once, leaving every stage's output in ``data``;
 ``state_derivative`` packs y' = (q', vdot, zdot) for the integrators, and ``record`` stores one
 output sample inside the compiled loops.
 
@@ -17,7 +17,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE
+from occupant.jit import JIT
 
 from occupant.dynamics.aba import aba, base_power
 from occupant.dynamics.spatial_ops import kinematics
@@ -49,7 +49,7 @@ def make_recording(model, n):
                      np.ascontiguousarray(model.body_link))
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def base_state_at(bundle, t, out):
     """B0's spatial state at t: linear interpolation of the bundle's table (rows at t0 + k dt)."""
     table = bundle.base_table
@@ -71,7 +71,7 @@ def base_state_at(bundle, t, out):
         out[r] = (1.0 - w) * table[k, r] + w * table[k + 1, r]
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def forces(bundle, data, t, q, v, z):
     """Forces stage: applied generalized forces, then every registered force producer."""
     for j in range(data.tau.shape[0]):
@@ -84,7 +84,7 @@ def forces(bundle, data, t, q, v, z):
     spring_dampers(bundle, data, t, q, v, z)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def rates(bundle, data, v):
     """Rates stage: power of B0's motion and of the applied forces; the work accumulators at the
     end of z integrate every power slot."""
@@ -98,11 +98,11 @@ def rates(bundle, data, v):
 
 
 @njit(**JIT)
-def evaluate(bundle, data, t, q, v, z, h_implicit=0.0):
+def evaluate(bundle, data, t, q, v, z, h_implicit):
     """One evaluation of the step at (t, q, v, z): vdot in data.vdot, z rates in data.zdot and
     every stage's output in data. With ``h_implicit`` = h > 0 the diagonal velocity slopes C of
     the producers (joint damping) are taken implicitly, (M + h C) vdot = f(q, v), as MuJoCo
-    treats joint damping in its Euler step."""
+    treats joint damping in its Euler step; 0 for the explicit accelerations."""
     tree = bundle.tree
     base_state_at(bundle, t, data.base)
     for k in range(q.shape[0]):
@@ -120,7 +120,7 @@ def evaluate(bundle, data, t, q, v, z, h_implicit=0.0):
 def state_derivative(bundle, data, t, y, ydot):
     """ydot for y = (q, v, z): (q', vdot, zdot)."""
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
-    evaluate(bundle, data, t, y[:nq], y[nq:nq + nv], y[nq + nv:])
+    evaluate(bundle, data, t, y[:nq], y[nq:nq + nv], y[nq + nv:], 0.0)
     q_derivative(bundle.tree, data.q_unit, y[nq:nq + nv], ydot[:nq])
     for j in range(nv):
         ydot[nq + j] = data.vdot[j]
@@ -133,7 +133,7 @@ def record(bundle, data, t, y, rec, k):
     """Store output sample k of the state y at t: the state, accelerations, body poses in B0,
     B0's state, producer outputs and power, and the kinetic energy (1/2 sum v_i . I_i v_i)."""
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
-    evaluate(bundle, data, t, y[:nq], y[nq:nq + nv], y[nq + nv:])
+    evaluate(bundle, data, t, y[:nq], y[nq:nq + nv], y[nq + nv:], 0.0)
     for j in range(y.shape[0]):
         rec.y[k, j] = y[j]
     for j in range(nv):

@@ -10,7 +10,7 @@ linear velocity in the link frame, as Pinocchio's free-flyer).
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_INLINE
+from occupant.jit import JIT, JIT_INLINE
 from occupant.model.joint_types import JointType
 from occupant.spatial.rotation import quat_rotate
 
@@ -20,7 +20,7 @@ SPHERICAL = int(JointType.SPHERICAL)
 FREE = int(JointType.FREE)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def quaternion_index(tree, i):
     """Index in q of link i's unit quaternion (w, x, y, z), or -1 if it has none."""
     jt = tree.jtype[i]

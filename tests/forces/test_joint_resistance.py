@@ -72,7 +72,7 @@ def test_identity_tabulated_curve_equals_linear_spring():
     for q in (-1.5, -0.3, 0.0, 0.7, 2.0):  # including extrapolation beyond the table
         for model in (linear, table):
             data = model.make_data()
-            evaluate(model.bundle(), data, 0.0, np.array([q]), np.zeros(1), np.zeros(model.nz))
+            evaluate(model.bundle(), data, 0.0, np.array([q]), np.zeros(1), np.zeros(model.nz), 0.0)
             assert data.vdot[0] == pytest.approx(-k * q / I_ZZ, rel=1e-12, abs=1e-12)
 
 
@@ -87,5 +87,5 @@ def test_analytic_spherical_joint_component_acts_about_its_axis():
     a = 0.4
     q = np.array([np.cos(a / 2), 0.0, np.sin(a / 2), 0.0])
     data = model.make_data()
-    evaluate(model.bundle(), data, 0.0, q, np.zeros(3), np.zeros(model.nz))
+    evaluate(model.bundle(), data, 0.0, q, np.zeros(3), np.zeros(model.nz), 0.0)
     np.testing.assert_allclose(data.vdot, [0.0, -10.0 * a / 0.02, 0.0], atol=1e-12)

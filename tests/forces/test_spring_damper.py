@@ -51,7 +51,7 @@ def test_identity_tabulated_curve_equals_linear_spring():
         out = []
         for model in (linear, table):
             data = model.make_data()
-            evaluate(model.bundle(), data, 0.0, np.array([x]), np.zeros(1), np.zeros(model.nz))
+            evaluate(model.bundle(), data, 0.0, np.array([x]), np.zeros(1), np.zeros(model.nz), 0.0)
             out.append(data.vdot[0])
         assert out[0] == pytest.approx(out[1], rel=1e-12, abs=1e-12)
         assert out[0] == pytest.approx(-K * x / MASS, rel=1e-12, abs=1e-12)
@@ -77,7 +77,7 @@ def test_identity_spring_forces_equal_jacobian_transpose():
     model = _double_pendulum_with_producers()
     q, v = np.array([0.4, -0.7]), np.array([1.3, -2.0])
     data = model.make_data()
-    evaluate(model.bundle(), data, 0.0, q, v, np.zeros(model.nz))
+    evaluate(model.bundle(), data, 0.0, q, v, np.zeros(model.nz), 0.0)
     vdot_step = data.vdot.copy()
     # the same loads written as generalized forces: joint resistance from data.tau minus the
     # spring's share, which is J^T F at the tip
