@@ -1,0 +1,158 @@
+"""Impact: the jump of the generalized velocities when bodies strike (issue 11 section 3).
+
+Impulse-momentum over the vanishing impact time (seed 003, eqs. 4 to 23: the impulse potential
+of the collision impulses gives the generalized impulse B = J^T P, and D (v+ - v-) = B, so
+Delta qd = D^-1 B), with D the mass matrix and J = [J_n; J_t] the contacts' normal and
+tangential Jacobians, all at the impact configuration q.
+
+Impact law: Moreau's, with Coulomb friction on the weighted velocity (Moreau, "Unilateral contact
+and dry friction in finite freedom dynamics", CISM 302, 1988; Acary & Brogliato, "Numerical
+Methods for Nonsmooth Dynamical Systems", 2008, sections 3.2 and 10.1; Glocker, "Set-Valued Force
+Laws", 2001). With u = (v+ + e v-) / (1 + e), every contact in the problem obeys
+
+    J_n u >= 0,  P_n >= 0,  P_n J_n u = 0      i.e. post normal velocity >= -e x pre (Newton),
+    |P_t| <= mu P_n, and P_t opposes the slip J_t u where it slides (stick: J_t u = 0).
+
+Since u = v- + D^-1 J^T p with p = P / (1 + e), p is the plastic (e = 0) impact from v-, and
+v+ = (1 + e) u - e v-. Energy (D-norm): |v+|^2 = (1 - e^2)|u|^2 + e^2|v-|^2 + 2e(1 + e) p.J u,
+with p.J u <= 0 (friction dissipates) and |u| <= |v-| (a plastic impact dissipates), so the
+kinetic energy never increases for e in [0, 1], mu >= 0. Newton's law with friction on v+
+instead can create energy when the slip reverses (Kane's paradox; Stronge, "Impact Mechanics",
+2000, ch. 5); the two laws agree when e = 0 or there is no slip before the impact.
+
+Friction cone: the pyramid of m directions d_j = cos(2 pi j/m) t1 + sin(2 pi j/m) t2 of Stewart &
+Trinkle (1996) and Anitescu & Potra (1997): P_t = sum_j beta_j d_j, beta >= 0, as an LCP
+
+    [w_n]   [G_nn  G_nd  0] [p_n ]   [J_n v-]
+    [w_d] = [G_dn  G_dd  E] [beta] + [J_d v-],   G = J D^-1 J^T (Delassus matrix),
+    [w_l]   [mu I  -E^T  0] [lam ]   [  0   ]
+
+solved by Lemke's algorithm (``lcp.lemke``). The pyramid is inscribed in Coulomb's cone: friction
+reaches mu P_n along the m directions and only mu cos(pi/m) P_n midway between them, and a slip
+between two directions is resisted along those two. t1 lies along the slip before the impact,
+so a planar slip is exact. Without friction the LCP is the normal block alone.
+
+Simultaneous contacts are solved together. Contacts already separating (J_n v- > 0) get no
+impulse; should the others' impulses drive one into its obstacle, a further round treats it as
+an impact from the velocities reached (each round dissipates, so the sequence does).
+"""
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg
+
+from occupant.contact.errors import ContactError, ImpactSolverError
+from occupant.contact.lcp import LCPError, lemke
+from occupant.contact.point_contact import PointContact, check_contact, relative_jacobian, tangent_basis
+from occupant.dynamics import mass_matrix
+from occupant.dynamics.api import _vec
+
+SEPARATION_TOLERANCE = 1e-12  # normal speeds within this fraction of the largest count as resting
+ENERGY_TOLERANCE = 1e-12      # relative kinetic-energy increase taken for round-off
+MAX_ROUNDS = 100              # impact rounds before the sequence is declared not closing
+
+
+@dataclass(frozen=True)
+class ImpactResult:
+    v: np.ndarray                  # (nv,) generalized velocities after the impact
+    normal_impulse: np.ndarray     # (k,) N s, P_n of each contact, summed over rounds
+    friction_impulse: np.ndarray   # (k, 3) N s, P_t of each contact in B0, summed over rounds
+    kinetic_energy: tuple          # (before, after) J
+    rounds: int                    # impact rounds taken (0: no contact approaching)
+    pivots: int                    # Lemke pivots over all rounds
+
+
+def _check_parameters(restitution, friction, friction_directions):
+    if not (isinstance(restitution, (int, float, np.floating, np.integer))
+            and 0.0 <= restitution <= 1.0):
+        raise ContactError(f"restitution: expected one number in [0, 1], got {restitution!r}")
+    if not (isinstance(friction, (int, float, np.floating, np.integer))
+            and np.isfinite(friction) and friction >= 0.0):
+        raise ContactError(f"friction: expected a finite number >= 0, got {friction!r}")
+    if not (isinstance(friction_directions, (int, np.integer)) and friction_directions >= 4
+            and friction_directions % 4 == 0):
+        raise ContactError(f"friction_directions: expected a multiple of 4, at least 4, "
+                           f"got {friction_directions!r}")
+
+
+def _friction_lcp(Gnn, Gnd, Gdd, mu, m, qn, qd):
+    """The Stewart-Trinkle LCP matrix and vector for ka contacts of m directions each."""
+    ka = len(qn)
+    E = np.kron(np.eye(ka), np.ones((m, 1)))
+    M = np.block([[Gnn, Gnd, np.zeros((ka, ka))],
+                  [Gnd.T, Gdd, E],
+                  [mu * np.eye(ka), -E.T, np.zeros((ka, ka))]])
+    return M, np.concatenate([qn, qd, np.zeros(ka)])
+
+
+def solve_impact(model, data, q, v, contacts, restitution=0.0, friction=0.0, friction_directions=8):
+    """The impact of ``contacts`` (``PointContact``) at configuration ``q`` with generalized
+    velocities ``v`` before it: an ``ImpactResult`` with the velocities after, the impulses,
+    the kinetic energy before and after and the solver's work. ``restitution`` e in [0, 1] and
+    ``friction`` mu >= 0 hold for every contact; ``friction_directions`` m (a multiple of 4)
+    facets the friction cone."""
+    q, v = _vec(q, model.nq, "q"), _vec(v, model.nv, "v")
+    _check_parameters(restitution, friction, friction_directions)
+    if isinstance(contacts, PointContact) or not hasattr(contacts, "__len__"):
+        raise ContactError(f"contacts: expected a list of PointContact, got {contacts!r}")
+    checked = [check_contact(model, c, k) for k, c in enumerate(contacts)]
+    k = len(checked)
+    e, mu, m = float(restitution), float(friction), int(friction_directions)
+    D = mass_matrix(model, data, q)
+    chol = scipy.linalg.cho_factor(D)
+    energy_before = 0.5 * v @ D @ v
+    normals = np.array([c[3] for c in checked]).reshape(k, 3)
+    J_rel = [relative_jacobian(model, data, q, b, o, p) for b, o, p, _ in checked]
+    Jn = np.array([n @ J for n, J in zip(normals, J_rel)]).reshape(k, model.nv)
+    Minv_Jn = scipy.linalg.cho_solve(chol, Jn.T)
+    P_n, P_t = np.zeros(k), np.zeros((k, 3))
+    angles = 2.0 * np.pi * np.arange(m) / m
+    rounds = pivots = 0
+    v_now = v.copy()
+    while True:
+        vn = Jn @ v_now
+        resting = SEPARATION_TOLERANCE * max(np.abs(Jn @ v).max(initial=0.0), np.finfo(float).tiny)
+        if not np.any(vn < -resting):
+            break
+        if rounds == MAX_ROUNDS:
+            raise ImpactSolverError(f"the impact did not close in {MAX_ROUNDS} rounds: contacts keep "
+                                    f"driving each other into their obstacles")
+        active = np.flatnonzero(vn <= resting)
+        Gnn = Jn[active] @ Minv_Jn[:, active]
+        if mu > 0.0:
+            dirs = []
+            for a in active:
+                t1, t2 = tangent_basis(normals[a], J_rel[a] @ v_now)
+                dirs.append(np.cos(angles)[:, None] * t1 + np.sin(angles)[:, None] * t2)
+            Jd = np.vstack([d @ J_rel[a] for d, a in zip(dirs, active)])
+            Minv_Jd = scipy.linalg.cho_solve(chol, Jd.T)
+            M, b = _friction_lcp(Gnn, Jn[active] @ Minv_Jd, Jd @ Minv_Jd, mu, m, vn[active], Jd @ v_now)
+        else:
+            M, b = Gnn, vn[active]
+        try:
+            sol = lemke(M, b)
+        except LCPError as exc:
+            raise ImpactSolverError(f"impact of {len(active)} contacts: {exc}") from None
+        ka = len(active)
+        p_n = sol.z[:ka]
+        du = Minv_Jn[:, active] @ p_n
+        P_n[active] += (1.0 + e) * p_n
+        if mu > 0.0:
+            beta = sol.z[ka:ka + ka * m]
+            du += Minv_Jd @ beta
+            P_t[active] += (1.0 + e) * np.einsum("aj,ajx->ax", beta.reshape(ka, m), np.array(dirs))
+        v_now = v_now + (1.0 + e) * du
+        rounds += 1
+        pivots += sol.pivots
+    energy_after = 0.5 * v_now @ D @ v_now
+    if energy_after > energy_before * (1.0 + ENERGY_TOLERANCE) + np.finfo(float).tiny:
+        raise ImpactSolverError(f"the impact solution would raise the kinetic energy from "
+                                f"{energy_before:.17g} J to {energy_after:.17g} J")
+    return ImpactResult(v_now, P_n, P_t, (energy_before, energy_after), rounds, pivots)
+
+
+def velocity_jump(model, data, q, v, contacts, restitution=0.0, friction=0.0, friction_directions=8):
+    """Generalized velocities (nv,) just after the impact of ``contacts`` (a list of
+    ``PointContact``) at ``q`` from ``v`` before it: Delta v = D^-1 J^T P with the impulses P of
+    the impact law of this module (``solve_impact`` returns them too)."""
+    return solve_impact(model, data, q, v, contacts, restitution, friction, friction_directions).v

@@ -1,0 +1,86 @@
+"""Lemke's complementary pivoting algorithm for the linear complementarity problem
+
+    w = M z + q,   w >= 0,   z >= 0,   w^T z = 0
+
+(Lemke 1965; Cottle, Pang & Stone, "The Linear Complementarity Problem", 1992, section 4.4).
+Covering vector d = 1; ties in the ratio test are broken lexicographically on the rows of
+(B^-1 q, B^-1) (Cottle-Pang-Stone section 4.9), so degenerate problems (resting contacts,
+q_i = 0) cannot cycle. Lemke's algorithm processes copositive-plus matrices (Cottle-Pang-Stone
+theorem 4.4.13): symmetric positive semidefinite Delassus matrices and the frictional impact
+matrices of Stewart & Trinkle (1996) and Anitescu & Potra (1997) are of that class.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+
+class LCPError(RuntimeError):
+    """Lemke's algorithm ended on a secondary ray or ran out of pivots."""
+
+
+@dataclass(frozen=True)
+class LCPSolution:
+    z: np.ndarray      # (n,) the solution
+    w: np.ndarray      # (n,) M z + q
+    pivots: int        # complementary pivots taken (0 when q >= 0)
+
+
+def _lexicographic_row(T, rows, denominator, n, tol, prefer=-1):
+    """Row of ``rows`` minimising (B^-1 q, B^-1)_i / denominator_i lexicographically; the row
+    ``prefer`` (that of z0) wins a tie on the q ratio, which ends the algorithm (Cottle-Pang-Stone
+    section 4.4, step 2). Ratios count as tied within the round-off of their numerators,
+    tol * max|column| / denominator_i, so rank-deficient (degenerate) problems stay on course."""
+    candidates = np.asarray(rows)
+    # column order of the lexicographic test: q (last column) first, then B^-1 (the w columns)
+    for c in [T.shape[1] - 1] + list(range(n)):
+        a = denominator[candidates]
+        ratios = T[candidates, c] / a
+        slack = tol * max(np.abs(T[:, c]).max(), np.finfo(float).tiny) / a
+        k = np.argmin(ratios)
+        candidates = candidates[ratios <= ratios[k] + slack + slack[k]]
+        if prefer in candidates:
+            return prefer
+        if len(candidates) == 1:
+            break
+    return int(candidates[0])
+
+
+def lemke(M, q, max_pivots=None, tol=1e-12):
+    """Solve the LCP (M, q) by Lemke's algorithm; raise LCPError on ray termination."""
+    M = np.asarray(M, float)
+    q = np.asarray(q, float)
+    n = len(q)
+    if n == 0 or q.min() >= 0.0:
+        return LCPSolution(np.zeros(n), q.copy(), 0)
+    max_pivots = 50 * (n + 1) if max_pivots is None else max_pivots
+    # tableau B^-1 [I, -M, -d, q] over the variables w (0..n-1), z (n..2n-1), z0 (2n)
+    T = np.hstack([np.eye(n), -M, -np.ones((n, 1)), q[:, None]])
+    basis = list(range(n))
+    z0 = 2 * n
+
+    def pivot(row, col):
+        T[row] /= T[row, col]
+        for i in range(n):
+            if i != row and T[i, col] != 0.0:
+                T[i] -= T[i, col] * T[row]
+        leaving = basis[row]
+        basis[row] = col
+        return leaving
+
+    # first pivot: z0 enters (column -d = -1) where (q_i, B^-1_i) is lexicographically least,
+    # the most negative q_i, which leaves every basic variable nonnegative
+    leaving = pivot(_lexicographic_row(T, np.arange(n), np.ones(n), n, tol), z0)
+    for k in range(1, max_pivots + 1):
+        entering = leaving + n if leaving < n else leaving - n
+        col = T[:, entering]
+        rows = np.flatnonzero(col > tol * max(1.0, np.abs(col).max()))
+        if len(rows) == 0:
+            raise LCPError(f"Lemke's algorithm ended on a secondary ray after {k} pivots "
+                           f"(the LCP of size {n} may have no solution)")
+        leaving = pivot(_lexicographic_row(T, rows, col, n, tol, basis.index(z0)), entering)
+        if leaving == z0:
+            x = np.zeros(2 * n + 1)
+            x[basis] = T[:, -1]
+            z = np.maximum(x[n:2 * n], 0.0)  # basic values are >= 0 up to round-off
+            return LCPSolution(z, M @ z + q, k)
+    raise LCPError(f"Lemke's algorithm did not finish in {max_pivots} pivots (LCP of size {n})")
