@@ -34,7 +34,9 @@ so a planar slip is exact. Without friction the LCP is the normal block alone.
 
 Simultaneous contacts are solved together. Contacts already separating (J_n v- > 0) get no
 impulse; should the others' impulses drive one into its obstacle, a further round treats it as
-an impact from the velocities reached (each round dissipates, so the sequence does).
+an impact from the velocities reached (each round dissipates, so the sequence does). A sequence
+still going after MAX_ROUNDS (jammed contacts, as a body clamped between opposite walls, or an
+inelastic collapse) is closed by a plastic impact of all contacts, after which none approaches.
 """
 from dataclasses import dataclass
 
@@ -49,7 +51,7 @@ from occupant.dynamics.api import _vec
 
 SEPARATION_TOLERANCE = 1e-12  # normal speeds within this fraction of the largest count as resting
 ENERGY_TOLERANCE = 1e-12      # relative kinetic-energy increase taken for round-off
-MAX_ROUNDS = 100              # impact rounds before the sequence is declared not closing
+MAX_ROUNDS = 50               # impact rounds before a plastic impact closes the sequence
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class ImpactResult:
     kinetic_energy: tuple          # (before, after) J
     rounds: int                    # impact rounds taken (0: no contact approaching)
     pivots: int                    # Lemke pivots over all rounds
+    closed_plastically: bool       # the rounds did not end and a plastic impact closed them
 
 
 def _check_parameters(restitution, friction, friction_directions):
@@ -85,6 +88,36 @@ def _friction_lcp(Gnn, Gnd, Gdd, mu, m, qn, qd):
     return M, np.concatenate([qn, qd, np.zeros(ka)])
 
 
+def _plastic_round(chol, Jn, Minv_Jn, J_rel, normals, v, active, mu, m):
+    """The plastic impact (e = 0) of the ``active`` contacts from ``v``: (Delta u (nv,), normal
+    impulses (ka,), friction impulses (ka, 3) in B0, Lemke pivots)."""
+    ka = len(active)
+    vn = Jn[active] @ v
+    Gnn = Jn[active] @ Minv_Jn[:, active]
+    if mu == 0.0:
+        sol = _lemke(Gnn, vn, ka)
+        return Minv_Jn[:, active] @ sol.z, sol.z, np.zeros((ka, 3)), sol.pivots
+    angles = 2.0 * np.pi * np.arange(m) / m
+    dirs = np.zeros((ka, m, 3))
+    for i, a in enumerate(active):
+        t1, t2 = tangent_basis(normals[a], J_rel[a] @ v)
+        dirs[i] = np.cos(angles)[:, None] * t1 + np.sin(angles)[:, None] * t2
+    Jd = np.vstack([dirs[i] @ J_rel[a] for i, a in enumerate(active)])
+    Minv_Jd = scipy.linalg.cho_solve(chol, Jd.T)
+    M, b = _friction_lcp(Gnn, Jn[active] @ Minv_Jd, Jd @ Minv_Jd, mu, m, vn, Jd @ v)
+    sol = _lemke(M, b, ka)
+    p_n, beta = sol.z[:ka], sol.z[ka:ka + ka * m]
+    du = Minv_Jn[:, active] @ p_n + Minv_Jd @ beta
+    return du, p_n, np.einsum("aj,ajx->ax", beta.reshape(ka, m), dirs), sol.pivots
+
+
+def _lemke(M, b, ka):
+    try:
+        return lemke(M, b)
+    except LCPError as exc:
+        raise ImpactSolverError(f"impact of {ka} contacts: {exc}") from None
+
+
 def solve_impact(model, data, q, v, contacts, restitution=0.0, friction=0.0, friction_directions=8):
     """The impact of ``contacts`` (``PointContact``) at configuration ``q`` with generalized
     velocities ``v`` before it: an ``ImpactResult`` with the velocities after, the impulses,
@@ -106,49 +139,29 @@ def solve_impact(model, data, q, v, contacts, restitution=0.0, friction=0.0, fri
     Jn = np.array([n @ J for n, J in zip(normals, J_rel)]).reshape(k, model.nv)
     Minv_Jn = scipy.linalg.cho_solve(chol, Jn.T)
     P_n, P_t = np.zeros(k), np.zeros((k, 3))
-    angles = 2.0 * np.pi * np.arange(m) / m
+    resting = SEPARATION_TOLERANCE * max(np.abs(Jn @ v).max(initial=0.0), np.finfo(float).tiny)
     rounds = pivots = 0
+    closed_plastically = False
     v_now = v.copy()
-    while True:
-        vn = Jn @ v_now
-        resting = SEPARATION_TOLERANCE * max(np.abs(Jn @ v).max(initial=0.0), np.finfo(float).tiny)
-        if not np.any(vn < -resting):
-            break
-        if rounds == MAX_ROUNDS:
-            raise ImpactSolverError(f"the impact did not close in {MAX_ROUNDS} rounds: contacts keep "
-                                    f"driving each other into their obstacles")
-        active = np.flatnonzero(vn <= resting)
-        Gnn = Jn[active] @ Minv_Jn[:, active]
-        if mu > 0.0:
-            dirs = []
-            for a in active:
-                t1, t2 = tangent_basis(normals[a], J_rel[a] @ v_now)
-                dirs.append(np.cos(angles)[:, None] * t1 + np.sin(angles)[:, None] * t2)
-            Jd = np.vstack([d @ J_rel[a] for d, a in zip(dirs, active)])
-            Minv_Jd = scipy.linalg.cho_solve(chol, Jd.T)
-            M, b = _friction_lcp(Gnn, Jn[active] @ Minv_Jd, Jd @ Minv_Jd, mu, m, vn[active], Jd @ v_now)
-        else:
-            M, b = Gnn, vn[active]
-        try:
-            sol = lemke(M, b)
-        except LCPError as exc:
-            raise ImpactSolverError(f"impact of {len(active)} contacts: {exc}") from None
-        ka = len(active)
-        p_n = sol.z[:ka]
-        du = Minv_Jn[:, active] @ p_n
-        P_n[active] += (1.0 + e) * p_n
-        if mu > 0.0:
-            beta = sol.z[ka:ka + ka * m]
-            du += Minv_Jd @ beta
-            P_t[active] += (1.0 + e) * np.einsum("aj,ajx->ax", beta.reshape(ka, m), np.array(dirs))
-        v_now = v_now + (1.0 + e) * du
+    while np.any(Jn @ v_now < -resting):
+        # a sequence that does not end (jammed or collapsing contacts) ends in a plastic impact
+        # of all contacts: the D-norm projection of v onto {J_n u >= 0}, which dissipates
+        closed_plastically = rounds == MAX_ROUNDS
+        active = np.arange(k) if closed_plastically else np.flatnonzero(Jn @ v_now <= resting)
+        e_round = 0.0 if closed_plastically else e
+        du, p_n, p_t, n_pivots = _plastic_round(chol, Jn, Minv_Jn, J_rel, normals, v_now, active, mu, m)
+        P_n[active] += (1.0 + e_round) * p_n
+        P_t[active] += (1.0 + e_round) * p_t
+        v_now = v_now + (1.0 + e_round) * du
         rounds += 1
-        pivots += sol.pivots
+        pivots += n_pivots
+        if closed_plastically:
+            break
     energy_after = 0.5 * v_now @ D @ v_now
     if energy_after > energy_before * (1.0 + ENERGY_TOLERANCE) + np.finfo(float).tiny:
         raise ImpactSolverError(f"the impact solution would raise the kinetic energy from "
                                 f"{energy_before:.17g} J to {energy_after:.17g} J")
-    return ImpactResult(v_now, P_n, P_t, (energy_before, energy_after), rounds, pivots)
+    return ImpactResult(v_now, P_n, P_t, (energy_before, energy_after), rounds, pivots, closed_plastically)
 
 
 def velocity_jump(model, data, q, v, contacts, restitution=0.0, friction=0.0, friction_directions=8):
