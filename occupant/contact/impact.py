@@ -5,10 +5,11 @@ of the collision impulses gives the generalized impulse B = J^T P, and D (v+ - v
 Delta qd = D^-1 B), with D the mass matrix and J = [J_n; J_t] the contacts' normal and
 tangential Jacobians, all at the impact configuration q.
 
-Impact law: Moreau's, with Coulomb friction on the weighted velocity (Moreau, "Unilateral contact
-and dry friction in finite freedom dynamics", CISM 302, 1988; Acary & Brogliato, "Numerical
-Methods for Nonsmooth Dynamical Systems", 2008, sections 3.2 and 10.1; Glocker, "Set-Valued Force
-Laws", 2001). With u = (v+ + e v-) / (1 + e), every contact in the problem obeys
+Impact law: Newton's inequality law with one coefficient e for the normal and the tangential
+(friction) directions, i.e. Coulomb friction on Moreau's weighted velocity (Moreau, "Unilateral
+contact and dry friction in finite freedom dynamics", CISM Courses 302, 1988; Glocker, "Energetic
+consistency conditions for standard impacts", Part I, Multibody Syst. Dyn., 2013). With
+u = (v+ + e v-) / (1 + e), every contact in the problem obeys
 
     J_n u >= 0,  P_n >= 0,  P_n J_n u = 0      i.e. post normal velocity >= -e x pre (Newton),
     |P_t| <= mu P_n, and P_t opposes the slip J_t u where it slides (stick: J_t u = 0).
@@ -17,8 +18,9 @@ Since u = v- + D^-1 J^T p with p = P / (1 + e), p is the plastic (e = 0) impact 
 v+ = (1 + e) u - e v-. Energy (D-norm): |v+|^2 = (1 - e^2)|u|^2 + e^2|v-|^2 + 2e(1 + e) p.J u,
 with p.J u <= 0 (friction dissipates) and |u| <= |v-| (a plastic impact dissipates), so the
 kinetic energy never increases for e in [0, 1], mu >= 0. Newton's law with friction on v+
-instead can create energy when the slip reverses (Kane's paradox; Stronge, "Impact Mechanics",
-2000, ch. 5); the two laws agree when e = 0 or there is no slip before the impact.
+instead (a zero tangential coefficient) can create energy (Kane's example; Glocker 2013, Part
+I); the two laws agree when e = 0 or there is no slip before the impact. A sticking contact with
+e > 0 reverses its slip: v_t+ = -e v_t-.
 
 Friction cone: the pyramid of m directions d_j = cos(2 pi j/m) t1 + sin(2 pi j/m) t2 of Stewart &
 Trinkle (1996) and Anitescu & Potra (1997): P_t = sum_j beta_j d_j, beta >= 0, as an LCP
@@ -47,7 +49,6 @@ from occupant.contact.errors import ContactError, ImpactSolverError
 from occupant.contact.lcp import LCPError, lemke
 from occupant.contact.point_contact import PointContact, check_contact, relative_jacobian, tangent_basis
 from occupant.dynamics import mass_matrix
-from occupant.dynamics.api import _vec
 
 SEPARATION_TOLERANCE = 1e-12  # normal speeds within this fraction of the largest count as resting
 ENERGY_TOLERANCE = 1e-12      # relative kinetic-energy increase taken for round-off
@@ -63,6 +64,13 @@ class ImpactResult:
     rounds: int                    # impact rounds taken (0: no contact approaching)
     pivots: int                    # Lemke pivots over all rounds
     closed_plastically: bool       # the rounds did not end and a plastic impact closed them
+
+
+def _state_vector(x, n, what):
+    a = np.asarray(x, dtype=float)
+    if a.shape != (n,) or not np.all(np.isfinite(a)):
+        raise ContactError(f"{what}: expected {n} finite numbers, got shape {a.shape}")
+    return a
 
 
 def _check_parameters(restitution, friction, friction_directions):
@@ -124,7 +132,7 @@ def solve_impact(model, data, q, v, contacts, restitution=0.0, friction=0.0, fri
     the kinetic energy before and after and the solver's work. ``restitution`` e in [0, 1] and
     ``friction`` mu >= 0 hold for every contact; ``friction_directions`` m (a multiple of 4)
     facets the friction cone."""
-    q, v = _vec(q, model.nq, "q"), _vec(v, model.nv, "v")
+    q, v = _state_vector(q, model.nq, "q"), _state_vector(v, model.nv, "v")
     _check_parameters(restitution, friction, friction_directions)
     if isinstance(contacts, PointContact) or not hasattr(contacts, "__len__"):
         raise ContactError(f"contacts: expected a list of PointContact, got {contacts!r}")

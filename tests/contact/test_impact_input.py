@@ -47,3 +47,9 @@ def test_bad_contacts(rod, contacts, message):
 
 def test_contact_error_is_a_value_error():
     assert issubclass(ContactError, ValueError)
+
+
+def test_bad_state(rod):
+    model, data, q, v = rod
+    with pytest.raises(ContactError, match=r"v: expected 6 finite numbers, got shape \(5,\)"):
+        velocity_jump(model, data, q, v[:5], [GOOD])
