@@ -2,12 +2,14 @@
 
     w = M z + q,   w >= 0,   z >= 0,   w^T z = 0
 
-(Lemke 1965; Cottle, Pang & Stone, "The Linear Complementarity Problem", 1992, section 4.4).
+(Lemke 1965; Cottle, Pang & Stone, "The Linear Complementarity Problem", 1992, ch. 4).
 Covering vector d = 1; ties in the ratio test are broken lexicographically on the rows of
-(B^-1 q, B^-1) (Cottle-Pang-Stone section 4.9), so degenerate problems (resting contacts,
-q_i = 0) cannot cycle. Lemke's algorithm processes copositive-plus matrices (Cottle-Pang-Stone
-theorem 4.4.13): symmetric positive semidefinite Delassus matrices and the frictional impact
-matrices of Stewart & Trinkle (1996) and Anitescu & Potra (1997) are of that class.
+(B^-1 q, B^-1), which in exact arithmetic rules out cycling on degenerate problems (resting
+contacts, q_i = 0, and rank-deficient M: more contacts than freedoms); in floating point,
+ratios within round-off of each other count as ties. Lemke's algorithm solves every feasible
+LCP with a copositive-plus M, such as the symmetric positive semidefinite Delassus matrix of a
+frictionless impact, and Anitescu & Potra (1997) showed it solves the frictional impact LCP of
+Stewart & Trinkle (1996) too.
 """
 from dataclasses import dataclass
 
@@ -73,7 +75,7 @@ def lemke(M, q, max_pivots=None, tol=1e-12):
     for k in range(1, max_pivots + 1):
         entering = leaving + n if leaving < n else leaving - n
         col = T[:, entering]
-        rows = np.flatnonzero(col > tol * max(1.0, np.abs(col).max()))
+        rows = np.flatnonzero(col > tol * np.abs(col).max())
         if len(rows) == 0:
             raise LCPError(f"Lemke's algorithm ended on a secondary ray after {k} pivots "
                            f"(the LCP of size {n} may have no solution)")
