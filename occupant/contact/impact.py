@@ -29,7 +29,11 @@ Trinkle (1996) and Anitescu & Potra (1997): P_t = sum_j beta_j d_j, beta >= 0, a
     [w_d] = [G_dn  G_dd  E] [beta] + [J_d v-],   G = J D^-1 J^T (Delassus matrix),
     [w_l]   [mu I  -E^T  0] [lam ]   [  0   ]
 
-solved by Lemke's algorithm (``lcp.lemke``). The pyramid is inscribed in Coulomb's cone: friction
+solved by Lemke's algorithm (``lcp.lemke``), impulses scaled by max diag(G_nn). Should
+round-off in a degenerate problem (many more contact rows than freedoms) end Lemke on a ray,
+the problem is solved again with G + delta I, delta = 1e-12, 1e-10, 1e-8 x max diag(G) in turn
+(``ImpactResult.regularization``; about 1 % of random frictional multi-contact cases need
+1e-12, none more). The pyramid is inscribed in Coulomb's cone: friction
 reaches mu P_n along the m directions and only mu cos(pi/m) P_n midway between them, and a slip
 between two directions is resisted along those two. t1 lies along the slip before the impact,
 so a planar slip is exact. Without friction the LCP is the normal block alone.
@@ -53,6 +57,7 @@ from occupant.dynamics import mass_matrix
 SEPARATION_TOLERANCE = 1e-12  # normal speeds within this fraction of the largest count as resting
 ENERGY_TOLERANCE = 1e-12      # relative kinetic-energy increase taken for round-off
 MAX_ROUNDS = 50               # impact rounds before a plastic impact closes the sequence
+REGULARIZATION = (0.0, 1e-12, 1e-10, 1e-8)  # delta / max diag(G) tried in turn (_lemke)
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,7 @@ class ImpactResult:
     rounds: int                    # impact rounds taken (0: no contact approaching)
     pivots: int                    # Lemke pivots over all rounds
     closed_plastically: bool       # the rounds did not end and a plastic impact closed them
+    regularization: float          # largest delta / max diag(G) a round needed (0: none)
 
 
 def _state_vector(x, n, what):
@@ -98,13 +104,17 @@ def _friction_lcp(Gnn, Gnd, Gdd, mu, m, qn, qd):
 
 def _plastic_round(chol, Jn, Minv_Jn, J_rel, normals, v, active, mu, m):
     """The plastic impact (e = 0) of the ``active`` contacts from ``v``: (Delta u (nv,), normal
-    impulses (ka,), friction impulses (ka, 3) in B0, Lemke pivots)."""
+    impulses (ka,), friction impulses (ka, 3) in B0, Lemke pivots, regularization used)."""
     ka = len(active)
     vn = Jn[active] @ v
     Gnn = Jn[active] @ Minv_Jn[:, active]
+    # impulses in units of s = max diag(G_nn), so that the Delassus blocks are O(1) next to the
+    # unit entries of E and mu in Lemke's relative pivot tests
+    s = max(np.diag(Gnn).max(), np.finfo(float).tiny)
     if mu == 0.0:
-        sol = _lemke(Gnn, vn, ka)
-        return Minv_Jn[:, active] @ sol.z, sol.z, np.zeros((ka, 3)), sol.pivots
+        sol, delta = _lemke(Gnn / s, vn, ka, ka)
+        p_n = sol.z / s
+        return Minv_Jn[:, active] @ p_n, p_n, np.zeros((ka, 3)), sol.pivots, delta
     angles = 2.0 * np.pi * np.arange(m) / m
     dirs = np.zeros((ka, m, 3))
     for i, a in enumerate(active):
@@ -112,18 +122,28 @@ def _plastic_round(chol, Jn, Minv_Jn, J_rel, normals, v, active, mu, m):
         dirs[i] = np.cos(angles)[:, None] * t1 + np.sin(angles)[:, None] * t2
     Jd = np.vstack([dirs[i] @ J_rel[a] for i, a in enumerate(active)])
     Minv_Jd = scipy.linalg.cho_solve(chol, Jd.T)
-    M, b = _friction_lcp(Gnn, Jn[active] @ Minv_Jd, Jd @ Minv_Jd, mu, m, vn, Jd @ v)
-    sol = _lemke(M, b, ka)
-    p_n, beta = sol.z[:ka], sol.z[ka:ka + ka * m]
+    M, b = _friction_lcp(Gnn / s, Jn[active] @ Minv_Jd / s, Jd @ Minv_Jd / s, mu, m, vn, Jd @ v)
+    sol, delta = _lemke(M, b, ka, ka + ka * m)
+    p_n, beta = sol.z[:ka] / s, sol.z[ka:ka + ka * m] / s
     du = Minv_Jn[:, active] @ p_n + Minv_Jd @ beta
-    return du, p_n, np.einsum("aj,ajx->ax", beta.reshape(ka, m), dirs), sol.pivots
+    return du, p_n, np.einsum("aj,ajx->ax", beta.reshape(ka, m), dirs), sol.pivots, delta
 
 
-def _lemke(M, b, ka):
-    try:
-        return lemke(M, b)
-    except LCPError as exc:
-        raise ImpactSolverError(f"impact of {ka} contacts: {exc}") from None
+def _lemke(M, b, ka, n_g):
+    """Lemke on the LCP; if round-off in a degenerate problem (far more contact rows than
+    freedoms) sends it onto a ray, retry with the Delassus block (the first ``n_g`` rows)
+    regularized, G + delta I ("constraint force mixing"): w = J u + delta p, so p.J u stays <= 0
+    and the impact still dissipates, at a normal velocity error of delta p_n. Returns
+    (solution, relative delta used)."""
+    scale = max(np.abs(np.diag(M)[:n_g]).max(initial=0.0), np.finfo(float).tiny)
+    for delta in REGULARIZATION:
+        Mr = M.copy()
+        Mr[np.arange(n_g), np.arange(n_g)] += delta * scale
+        try:
+            return lemke(Mr, b), delta
+        except LCPError as exc:
+            error = exc
+    raise ImpactSolverError(f"impact of {ka} contacts: {error}")
 
 
 def solve_impact(model, data, q, v, contacts, restitution=0.0, friction=0.0, friction_directions=8):
@@ -150,6 +170,7 @@ def solve_impact(model, data, q, v, contacts, restitution=0.0, friction=0.0, fri
     resting = SEPARATION_TOLERANCE * max(np.abs(Jn @ v).max(initial=0.0), np.finfo(float).tiny)
     rounds = pivots = 0
     closed_plastically = False
+    regularization = 0.0
     v_now = v.copy()
     while np.any(Jn @ v_now < -resting):
         # a sequence that does not end (jammed or collapsing contacts) ends in a plastic impact
@@ -157,7 +178,9 @@ def solve_impact(model, data, q, v, contacts, restitution=0.0, friction=0.0, fri
         closed_plastically = rounds == MAX_ROUNDS
         active = np.arange(k) if closed_plastically else np.flatnonzero(Jn @ v_now <= resting)
         e_round = 0.0 if closed_plastically else e
-        du, p_n, p_t, n_pivots = _plastic_round(chol, Jn, Minv_Jn, J_rel, normals, v_now, active, mu, m)
+        du, p_n, p_t, n_pivots, delta = _plastic_round(chol, Jn, Minv_Jn, J_rel, normals, v_now,
+                                                        active, mu, m)
+        regularization = max(regularization, delta)
         P_n[active] += (1.0 + e_round) * p_n
         P_t[active] += (1.0 + e_round) * p_t
         v_now = v_now + (1.0 + e_round) * du
@@ -169,7 +192,8 @@ def solve_impact(model, data, q, v, contacts, restitution=0.0, friction=0.0, fri
     if energy_after > energy_before * (1.0 + ENERGY_TOLERANCE) + np.finfo(float).tiny:
         raise ImpactSolverError(f"the impact solution would raise the kinetic energy from "
                                 f"{energy_before:.17g} J to {energy_after:.17g} J")
-    return ImpactResult(v_now, P_n, P_t, (energy_before, energy_after), rounds, pivots, closed_plastically)
+    return ImpactResult(v_now, P_n, P_t, (energy_before, energy_after), rounds, pivots,
+                        closed_plastically, regularization)
 
 
 def velocity_jump(model, data, q, v, contacts, restitution=0.0, friction=0.0, friction_directions=8):

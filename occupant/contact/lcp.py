@@ -31,13 +31,16 @@ def _lexicographic_row(T, rows, denominator, n, tol, prefer=-1):
     """Row of ``rows`` minimising (B^-1 q, B^-1)_i / denominator_i lexicographically; the row
     ``prefer`` (that of z0) wins a tie on the q ratio, which ends the algorithm (Cottle-Pang-Stone
     section 4.4, step 2). Ratios count as tied within the round-off of their numerators,
-    tol * max|column| / denominator_i, so rank-deficient (degenerate) problems stay on course."""
+    tol (max|column| + |ratio_i| max|denominator|) / denominator_i, so rank-deficient
+    (degenerate) problems stay on course."""
     candidates = np.asarray(rows)
     # column order of the lexicographic test: q (last column) first, then B^-1 (the w columns)
     for c in [T.shape[1] - 1] + list(range(n)):
         a = denominator[candidates]
         ratios = T[candidates, c] / a
-        slack = tol * max(np.abs(T[:, c]).max(), np.finfo(float).tiny) / a
+        # round-off of the numerator and of the denominator (relative to their columns)
+        slack = tol * (max(np.abs(T[:, c]).max(), np.finfo(float).tiny)
+                       + np.abs(ratios) * np.abs(denominator).max()) / a
         k = np.argmin(ratios)
         candidates = candidates[ratios <= ratios[k] + slack + slack[k]]
         if prefer in candidates:
@@ -47,8 +50,10 @@ def _lexicographic_row(T, rows, denominator, n, tol, prefer=-1):
     return int(candidates[0])
 
 
-def lemke(M, q, max_pivots=None, tol=1e-12):
-    """Solve the LCP (M, q) by Lemke's algorithm; raise LCPError on ray termination."""
+def lemke(M, q, max_pivots=None, tol=1e-10, pivot_tol=1e-12):
+    """Solve the LCP (M, q) by Lemke's algorithm; raise LCPError on ray termination. Entries of
+    the entering column below ``pivot_tol`` times its largest count as zero (round-off left by
+    cancellation, which a pivot would blow up); ``tol`` is the relative tie tolerance."""
     M = np.asarray(M, float)
     q = np.asarray(q, float)
     n = len(q)
@@ -75,7 +80,7 @@ def lemke(M, q, max_pivots=None, tol=1e-12):
     for k in range(1, max_pivots + 1):
         entering = leaving + n if leaving < n else leaving - n
         col = T[:, entering]
-        rows = np.flatnonzero(col > tol * np.abs(col).max())
+        rows = np.flatnonzero(col > pivot_tol * np.abs(col).max())
         if len(rows) == 0:
             raise LCPError(f"Lemke's algorithm ended on a secondary ray after {k} pivots "
                            f"(the LCP of size {n} may have no solution)")

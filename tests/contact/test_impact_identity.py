@@ -66,6 +66,7 @@ def test_identity_impact_energy_momentum_and_law_on_random_trees(frictional):
         most_pivots, most_rounds = max(most_pivots, res.pivots), max(most_rounds, res.rounds)
         impacts += res.rounds > 0
         closed += res.closed_plastically
+        assert res.regularization <= 1e-12
         D = mass_matrix(model, data, q)
         Js = [_jacobian(model, data, q, c) for c in contacts]
         impulse = sum(J.T @ (Pn * np.asarray(c.normal) + Pt)
