@@ -16,7 +16,9 @@ def impact_event(model, body, point_in_body, plane_point, plane_normal, restitut
     ``body`` strikes the plane through ``plane_point`` with unit normal ``plane_normal`` (B0,
     pointing to the side the point comes from). The event function is the signed distance
     n.(r_point - r_plane) (m), falling; the handler replaces v in y = (q, v, z) by the velocity
-    after the impact. It models strikes, not resting contact: a point left at zero distance and
+    after the impact. The plane is fixed in B0 (an interior surface, say) and v is relative to
+    B0, whose own motion is smooth over the instant of a strike, so the jump is the same with or
+    without a base motion. It models strikes, not resting contact: a point left at zero distance and
     zero normal speed would strike again at once (use a compliant contact for resting)."""
     b = _body_index(model, body, "body")
     r_body = _vector3(point_in_body, "point_in_body")

@@ -52,13 +52,15 @@ def _samples(n):
         yield model, data, q, v, contacts, rng
 
 
-@pytest.mark.parametrize("frictional", [False, True], ids=["frictionless", "friction"])
-def test_identity_impact_energy_momentum_and_law_on_random_trees(frictional):
+@pytest.mark.parametrize("frictional, directions", [(False, 8), (True, 4), (True, 8), (True, 16)],
+                         ids=["frictionless", "friction4", "friction8", "friction16"])
+def test_identity_impact_energy_momentum_and_law_on_random_trees(frictional, directions):
     worst_energy, most_pivots, most_rounds, impacts, closed = -np.inf, 0, 0, 0, 0
     for model, data, q, v, contacts, rng in _samples(60):
         e = float(rng.uniform(0.0, 1.0))
         mu = float(rng.uniform(0.0, 1.5)) if frictional else 0.0
-        res = solve_impact(model, data, q, v, contacts, restitution=e, friction=mu)
+        res = solve_impact(model, data, q, v, contacts, restitution=e, friction=mu,
+                           friction_directions=directions)
         before, after = res.kinetic_energy
         assert after <= before * (1 + 1e-12), (model.name, before, after)
         if res.rounds:
