@@ -1,0 +1,21 @@
+"""Contact (design.md section 3): impulsive impacts with velocity jumps (issue 11 section 3).
+
+``velocity_jump(model, data, q, v, contacts, restitution, friction)`` gives the generalized
+velocities after simultaneous strikes of ``PointContact``s, ``solve_impact`` also the impulses,
+and ``impact_event`` an integrator event for a body point striking a plane."""
+from occupant.contact.errors import ContactError, ImpactSolverError
+from occupant.contact.impact import ImpactResult, solve_impact, velocity_jump
+from occupant.contact.point_contact import PointContact
+
+__all__ = ["ContactError", "ImpactSolverError", "ImpactResult", "PointContact", "impact_event",
+           "solve_impact", "velocity_jump"]
+
+
+def __getattr__(name):
+    # The step (occupant.integrate) registers contact force producers from this package
+    # (design.md section 4), so importing the package must not import occupant.integrate;
+    # impact_event builds an occupant.integrate.Event and is loaded on first use (PEP 562).
+    if name == "impact_event":
+        from occupant.contact.event import impact_event
+        return impact_event
+    raise AttributeError(f"module 'occupant.contact' has no attribute '{name}'")
