@@ -191,41 +191,95 @@ RESIST = {
     ],
     # limb joints: constant-torque joints set to 1.5 g (middle of the 1-2 g setting, [C] 49 CFR
     # 572.116(h) wording; Foster et al. SAE 770938 [C]); the loader turns friction_g into N m from
-    # the model's own distal mass and CG distance. Stops: quadratic, stiffness and ranges below.
+    # the model's own distal mass and CG distance. Ranges of motion: ROM below; stops: stop_design.
     "shoulder": [
-        dict(dof="x", friction_g=1.5, damping=4.0, lower=-30.0, upper=140.0, stop=4100.0,
-             src="abduction(+ for the left arm); upper 140 deg from the deck free zone (-2..141) [S], "
-                 "lower -30 [E]; stop 4100 N m/rad^2 = 500 N m at 20 deg beyond [D from S]"),
-        dict(dof="y", friction_g=1.5, damping=1.5, lower=-170.0, upper=60.0, stop=4100.0,
-             src="flexion is negative y (arm forward); free width 230 deg as the deck's "
-                 "-91..141 [S], split 170/60 [E]"),
+        dict(dof="x", friction_g=1.5, damping=4.0,
+             src="abduction (+ for the left arm)"),
+        dict(dof="y", friction_g=1.5, damping=1.5, src="flexion is negative y (arm forward)"),
         dict(dof="z", stiffness=800.0, damping=4.0, src="[S] shoulder twist linear 800 N m/rad"),
     ],
-    "elbow": [
-        dict(friction_g=1.5, damping=1.5, lower=0.0, upper=105.0, stop=146.0,
-             src="[D] deck free zone -35..+70 deg about its 35 deg rest flexion -> 0..105 deg; "
-                 "flexion stop 107 N m at 49 deg beyond -> 146 N m/rad^2 [D]"),
-    ],
+    "elbow": [dict(friction_g=1.5, damping=1.5, src="flexion positive")],
     "hip": [
-        dict(dof="x", friction_g=1.5, lower=-20.0, upper=45.0, stop=4100.0,
-             src="[E] abduction(+ left) range; stop as the shoulder"),
-        dict(dof="y", friction_g=1.5, lower=-120.0, upper=30.0, stop=4100.0,
-             src="[E] flexion is negative y; the deck's referenced hip curve is nearly locked, "
-                 "its unreferenced alternative (-92..86 deg) is nearly free [S]"),
-        dict(dof="z", friction_g=1.5, lower=-45.0, upper=45.0, stop=4100.0, src="[E] twist"),
+        dict(dof="x", friction_g=1.5, src="abduction (+ left)"),
+        dict(dof="y", friction_g=1.5, src="flexion is negative y; the deck's referenced hip curve "
+                                          "is nearly locked, its unreferenced alternative "
+                                          "(-92..86 deg) is nearly free [S]"),
+        dict(dof="z", friction_g=1.5, src="twist"),
     ],
-    "knee": [
-        dict(friction_g=1.5, damping=1.0, lower=-3.0, upper=135.0, stop=4100.0,
-             src="[E] range; deck leaves knee flexion free [S]"),
-    ],
+    "knee": [dict(friction_g=1.5, damping=1.0, src="deck leaves knee flexion free [S]")],
     "ankle": [
-        dict(dof="x", friction_g=1.5, lower=-15.0, upper=15.0, stop=970.0,
-             src="[E] inversion/eversion range; stop slope 800 N m at 52 deg [S] -> 970 N m/rad^2"),
-        dict(dof="y", friction_g=1.5, lower=-30.0, upper=45.0, stop=970.0,
-             src="[E] dorsiflexion is negative y; deck leaves it free [S]"),
-        dict(dof="z", friction_g=1.5, lower=-15.0, upper=15.0, stop=970.0, src="[E] twist"),
+        dict(dof="x", friction_g=1.5, src="inversion/eversion"),
+        dict(dof="y", friction_g=1.5, src="dorsiflexion is negative y; deck leaves it free [S]"),
+        dict(dof="z", friction_g=1.5, src="twist"),
     ],
 }
+
+# Range of motion (deg) of every dof, (lower, upper, source), for the left side (the loader
+# mirrors x and z for the right). Where the Hybrid III has a figure it is used; elsewhere the
+# human range from occupant/human/data/joint_rom.toml ("HROM", [U] clinical tables, sources
+# there), as ATB and MADYMO dummy databases bound every joint. Neck y: the dummy neck must
+# rotate as far as the Part 572 pendulum tests take it, so its stops sit beyond the largest
+# excursion of each joint in the four 50M/5F pendulum runs (measured with
+# dummies/tools/neck_excursions.py: OC -73.7/+58.6 deg, C7/T1 -35.4/+46.3 deg) with at least
+# 10 deg to spare [D]; the rubber neck has no hard stop of its own, its table stiffens.
+HROM_PATH = HERE.parent / "occupant" / "human" / "data" / "joint_rom.toml"
+DUMMY_ROM = {
+    ("upper_neck", "y"): (-85.0, 70.0, "[D] beyond the 572.33/572.133 pendulum excursion "
+                                       "(-73.7/+58.6 deg) by >= 10 deg"),
+    ("lower_neck", "y"): (-50.0, 60.0, "[D] beyond the 572.33/572.133 pendulum excursion "
+                                       "(-35.4/+46.3 deg) by >= 10 deg"),
+    ("shoulder", "x"): (-30.0, 140.0, "upper 140 deg from the deck free zone (-2..141) [S]; "
+                                      "lower -30 [E] (human adduction across the body)"),
+    ("shoulder", "y"): (-170.0, 60.0, "free width 230 deg as the deck's -91..141 [S], split as "
+                                      "human flexion 170 / extension 60 [U HROM rom-exrx]"),
+    ("elbow", None): (0.0, 105.0, "[D] deck free zone -35..+70 deg about its 35 deg rest flexion "
+                                  "-> 0..105 deg [S]"),
+    ("hip", "x"): (-20.0, 45.0, "abduction 45 [U HROM rom-hindawi]; adduction 20 [E] (the "
+                                "thighs meet)"),
+    ("hip", "y"): (-120.0, 30.0, "flexion 120 (human 110-130) [U HROM]; extension 30 [E]"),
+    ("knee", None): (-3.0, 135.0, "flexion 135 (human 130-150) [U HROM]; -3 deg hyperextension "
+                                  "[E]"),
+    ("ankle", "x"): (-15.0, 15.0, "[E] narrower than the human inversion/eversion 35/25: the "
+                                  "dummy's ankle rubber bumper (NHTSA 5F page [C], no angle)"),
+    ("ankle", "y"): (-30.0, 45.0, "dorsiflexion 30, plantar flexion 45: SAE J2856 (EA-23 1998) "
+                                  "calls for feet with a 45 deg range of motion [C abstract "
+                                  "wording; split assumed]"),
+    ("ankle", "z"): (-15.0, 15.0, "[E] as the human table"),
+}
+
+
+def rom(joint, dof):
+    """(lower, upper, source) of a joint dof: the dummy's own figure or the human range."""
+    if (joint, dof) in DUMMY_ROM:
+        return DUMMY_ROM[(joint, dof)]
+    import tomllib
+    with open(HROM_PATH, "rb") as fh:
+        lo, hi = tomllib.load(fh)[joint][dof or "flexion"]
+    return lo, hi, "human range [U] from occupant/human/data/joint_rom.toml (sources there)"
+
+
+# Stops (ATB joint stops; quadratic spring k pen^2 beyond the range plus Hunt-Crossley damping
+# c pen rate, occupant/forces/joint_resistance.py). Design [D/E]: a stop holds the segments
+# distal to its joint under a design acceleration STOP_DESIGN_G (the distal mass m_d at the
+# distance r_d of its centre of mass from the joint centre in the reference posture, both from the
+# dummy's own segments) within STOP_PENETRATION_DEG: k = m_d r_d a / pen^2. The design
+# acceleration is a multiple of the 20 g demo sled pulse [E] because a swinging limb or torso
+# arrives at its stop with the kinetic energy of its free travel, not only its static load; it is
+# the smallest round figure with which the unrestrained 50M on the demo's sled (test
+# tests/human/test_joint_stops.py) stays within the stated penetration at every stop.
+# Damping (N m s/rad^2, load c pen rate): c = STOP_DAMPING_TIME k [E] -- at a closing rate w and
+# penetration p the damping load is w tau / p times the spring's, so a stop hit at a few rad/s
+# dissipates most of its arrival energy (rubber bump stops, soft tissue) -- but at most
+# STOP_DAMPING_RATE I_own / 0.1 rad, I_own the smaller of the own moments of inertia of the
+# joint's two segments about the joint centre (own_inertia): at the 0.1 rad penetration at which occupant.integrate.stability rates stops,
+# the damping alone then gives that segment a rate of STOP_DAMPING_RATE, so that the light lumbar
+# segment between the two torso stops does not drive RK4's stable step (bound 2.5/rate) below the
+# 3.75e-5 s the open model's head-neck twist damping already sets [D].
+STOP_PENETRATION_DEG = 5.0
+STOP_DESIGN_G = 150.0
+STOP_DAMPING_TIME = 0.05  # s
+STOP_DAMPING_RATE = 5.0e3  # 1/s
+STOP_RATING_PEN = 0.1     # rad, occupant.integrate.stability.STOP_PENETRATION
 
 
 # 50M neck flexion/extension (y) characteristics tuned to the 49 CFR 572.33 pendulum test [C] by
@@ -327,6 +381,60 @@ def masses(kind):
     return m, why
 
 
+def distal_loads(m, lam):
+    """{joint name: (mass distal to the joint in kg, distance of its centre of mass from the joint
+    centre in m)} in the reference posture, from the dummy's own masses ``m`` and the region
+    length factors ``lam``; a limb chain is one side, the torso joints carry both arms [D]."""
+    seg = {s["name"]: s for s in BASE}
+    origin, cg = {}, {}
+    for s in BASE:  # parents come first in BASE
+        L = lam[s["region"]]
+        o = np.multiply(s["joint"]["location"], L)
+        origin[s["name"]] = o + (origin[s["parent"]] if s["parent"] else 0.0)
+        cg[s["name"]] = origin[s["name"]] + np.multiply(s["com"], L)
+
+    def subtree(name):
+        out = [name]
+        for s in BASE:
+            if s["parent"] == name:
+                out += subtree(s["name"])
+        return out
+    loads = {}
+    for s in BASE:
+        if not s["parent"]:
+            continue
+        parts = []
+        for n in subtree(s["name"]):
+            both = seg[n].get("mirror") and not s.get("mirror")  # arms below a torso joint
+            parts.append((m[n], cg[n]))
+            if both:
+                parts.append((m[n], cg[n] * np.array([1.0, -1.0, 1.0])))
+        md = sum(p[0] for p in parts)
+        c = sum(p[0] * p[1] for p in parts) / md
+        loads[s["joint"]["name"]] = (md, float(np.linalg.norm(c - origin[s["name"]])))
+    return loads
+
+
+def own_inertia(s, m, lam, dof):
+    """The smaller of the moments of inertia (kg m^2) of segment s alone and of its parent alone
+    about the axis of one of s's joint dofs through the joint centre (principal moments taken
+    along the segment axes, their small tilt ignored) [D]; revolute joints turn about y. The stop
+    acts between the two, so the lighter one sets how fast its damping acts."""
+    axis = {"x": 0, "y": 1, "z": 2, None: 1}[dof]
+    seg = {b["name"]: b for b in BASE}
+
+    def about(b, offset):
+        L = lam[b["region"]]
+        inertia = np.multiply(b["inertia"], m[b["name"]] / b["mass"] * L ** 2)
+        c = np.multiply(b["com"], L) - offset
+        return float(inertia[axis] + m[b["name"]] * (c @ c - c[axis] ** 2))
+    own = about(s, np.zeros(3))
+    if s["parent"]:
+        parent = seg[s["parent"]]
+        own = min(own, about(parent, np.multiply(s["joint"]["location"], lam[s["region"]])))
+    return own
+
+
 def head_semi_z():
     """Vertical head semi-axis (95M units) fitted to the 50M erect sitting height 0.884 m [C]."""
     lam = 1.753 / 1.88
@@ -366,6 +474,7 @@ def write(kind):
         mscale = {s["name"]: m[s["name"]] / s["mass"] for s in BASE}
         moment = {r: lam[r] ** 3 for r in lam}
     semi_z_head = head_semi_z()
+    distal = distal_loads(m, lam)
     for s in BASE:
         L = lam[s["region"]]
         mass = m[s["name"]]
@@ -416,11 +525,23 @@ def write(kind):
                            "(was none in the 95M open model [S])")
             if "friction_g" in r:
                 out.append(f"friction_g = {fmt(r['friction_g'], 3)}  # limb held at 1.5 g [C wording 572.116(h)]")
-            if "lower" in r:
-                out.append(f"lower_deg = {fmt(r['lower'], 4)}")
-                out.append(f"upper_deg = {fmt(r['upper'], 4)}")
-                out.append(f"stop_stiffness = {fmt(r['stop'] * ms, 4)}  # N m/rad^2")
-                out.append(f"stop_damping = {fmt(0.05 * r['stop'] * ms, 4)}  # N m s/rad^2 [E] 5 % of the stop stiffness per s")
+            lo, hi, rom_src = rom(j["name"], r.get("dof"))
+            m_d, r_d = distal[j["name"]]
+            k_stop = m_d * r_d * STOP_DESIGN_G * 9.80665 / math.radians(STOP_PENETRATION_DEG) ** 2
+            out.append(f"lower_deg = {fmt(lo, 4)}  # range of motion: {rom_src}")
+            out.append(f"upper_deg = {fmt(hi, 4)}")
+            out.append(f"stop_stiffness = {fmt(k_stop, 4)}  # N m/rad^2 [D] holds {m_d:.3g} kg at "
+                       f"{r_d:.3g} m under {STOP_DESIGN_G:g} g within {STOP_PENETRATION_DEG:g} deg")
+            i_own = own_inertia(s, m, lam, r.get("dof"))
+            c_cap = STOP_DAMPING_RATE * i_own / STOP_RATING_PEN
+            if STOP_DAMPING_TIME * k_stop <= c_cap:
+                out.append(f"stop_damping = {fmt(STOP_DAMPING_TIME * k_stop, 4)}  # N m s/rad^2 [E] "
+                           f"{STOP_DAMPING_TIME:g} s x the stop stiffness")
+            else:
+                out.append(f"stop_damping = {fmt(c_cap, 4)}  # N m s/rad^2 [D] capped at "
+                           f"{STOP_DAMPING_RATE:g}/s x {i_own:.3g} kg m^2 (lighter segment) / "
+                           f"{STOP_RATING_PEN:g} rad (stability; {STOP_DAMPING_TIME:g} s x k would "
+                           f"be {STOP_DAMPING_TIME * k_stop:.3g})")
             scale_note = "" if kind == "95m" else f"; moments x {ms:.4f} (L^3), damping x L^4"
             out.append(f"# source: {r['src']}{scale_note}")
         for e in s["ellipsoids"]:
