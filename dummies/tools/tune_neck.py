@@ -1,7 +1,8 @@
 """Tuning record: Hybrid III neck joint characteristics fitted to the Part 572 neck pendulum test,
 50M (49 CFR 572.33) or 5F (49 CFR 572.133), corridors [C] (scenarios/certification/README.md).
 Run: python dummies/tools/tune_neck.py [hybrid3_50m | hybrid3_05f] (default hybrid3_50m; measured
-on 2 cores: the 50M about 11 minutes, the 5F about 3).
+on 2 cores: the 50M about 11 minutes, the 5F about 3; 8 (490 s) for the refit of issue 10, with
+the cores shared).
 
 Why: the 50M and 5F necks in dummies/hybrid3_{50m,05f}.toml start from the open 95M rigid model's
 neck curves scaled by lambda^3 (moments) and lambda^4 (damping) [S] (see derive_hybrid3.py). With

@@ -9,7 +9,8 @@ upper torso are de Leva's lower, middle and upper trunk; de Leva's head+neck is 
 and head with the proportions of data/body_proportions.toml. Contact ellipsoids: long semi-axis
 half the segment length, cross-section from the segment volume (mass / body density). Joint
 characteristics: the Hybrid III 50M file's, moments scaled by (m/78.2)(H/1.753) -- no human
-joint data set is in the repository yet, so these are placeholders, said so in the report.
+joint data set is in the repository yet, so these are placeholders, said so in the report -- with
+the human ranges of motion of data/joint_rom.toml (clinical tables, sources there) as their stops.
 """
 import math
 import pathlib
@@ -186,8 +187,23 @@ def build_segments(stature, mass, sex, prop):
     return segs
 
 
+def human_range(joint_name, dof, kind):
+    """(lower, upper) rad of a joint dof from the human range-of-motion table
+    (data/joint_rom.toml, left side, sources there); right joints are the mirror image (x and z
+    components change sign and swap ends)."""
+    side, _, base = joint_name.partition("_")
+    if side not in ("left", "right"):
+        base = joint_name
+    key = "flexion" if kind == "revolute" else "xyz"[dof]
+    lo, hi = _load("joint_rom.toml")[base][key]
+    if side == "right" and key in ("x", "z"):
+        lo, hi = -hi, -lo
+    return math.radians(lo), math.radians(hi)
+
+
 def _add_joint_characteristics(segs, H, M):
-    """Hybrid III 50M joint resistances by joint name, moments x (M/78.2)(H/1.753)."""
+    """Hybrid III 50M joint resistances by joint name, moments x (M/78.2)(H/1.753); ranges of
+    motion (stop angles) from the human table data/joint_rom.toml, not the dummy's."""
     _, dummy = load_description("hybrid3_50m")
     by_joint = {s.joint_name: s.resistances for s in dummy}
     k = (M / 78.2) * (H / 1.753)
@@ -195,6 +211,7 @@ def _add_joint_characteristics(segs, H, M):
         out = []
         for r in by_joint.get(s.joint_name, []):
             r = Resistance(**vars(r))
+            r.lower, r.upper = human_range(s.joint_name, r.dof, s.joint_kind)
             r.stiffness *= k
             r.damping *= k
             r.stop_stiffness *= k

@@ -67,6 +67,7 @@ NAMED_POINTS = ("hand", "heel", "ball", "origin")
 REG_WEIGHT = 1e-3   # m per rad: pull of the file's angles against the targets in the IK
 ROOT_PULL = 1e-6    # pull of the root position towards the file's, only to settle free directions
 IK_FREE_RANGE = math.radians(15.0)  # rad, see _Layout.bounds [E]
+SPINE_JOINTS = ("lumbar_pelvis", "thorax_lumbar", "lower_neck", "upper_neck")
 TORSO_LENGTH = 0.5  # m, scale of the torso-angle residual (about the H-point -> C7 length)
 TARGET_TOLERANCE = 1e-3  # m, a target residual counts as reached below this (the torso angle
                          # below TARGET_TOLERANCE / TORSO_LENGTH = 0.11 deg) [E]
@@ -163,17 +164,20 @@ class _Layout:
         return mask
 
     def bounds(self, x0):
-        """IK bounds: the range of motion; a component without one (spine and neck joints, whose
-        resistance is a stiffness table without stops) may move IK_FREE_RANGE either side of the
-        posture's angle [E], so that the solver bends the spine no more than a seated or standing
+        """IK bounds: the range of motion; spine and neck joints (SPINE_JOINTS) and a component
+        without a range may move at most IK_FREE_RANGE either side of the posture's angle [E],
+        within their range, so that the solver bends the spine no more than a seated or standing
         dummy does."""
         lo, hi = [np.full(6, -np.inf)], [np.full(6, np.inf)]
         k = 6
         for n in self.angle_joints:
             lo_j, hi_j = self.joints[n]["lower"].copy(), self.joints[n]["upper"].copy()
             free = ~np.isfinite(lo_j) & ~np.isfinite(hi_j)
-            lo_j[free] = x0[k:k + len(lo_j)][free] - IK_FREE_RANGE
-            hi_j[free] = x0[k:k + len(lo_j)][free] + IK_FREE_RANGE
+            if n in SPINE_JOINTS:
+                free[:] = True
+            x_j = x0[k:k + len(lo_j)]
+            lo_j[free] = np.maximum(lo_j[free], x_j[free] - IK_FREE_RANGE)
+            hi_j[free] = np.minimum(hi_j[free], x_j[free] + IK_FREE_RANGE)
             lo.append(lo_j)
             hi.append(hi_j)
             k += len(lo_j)

@@ -59,6 +59,19 @@ def test_reference_total_mass(name):
     assert abs(model.total_mass - PUBLISHED[name][0]) / PUBLISHED[name][0] < 1e-3
 
 
+def test_reference_95m_total_mass_223_lb():
+    """The 95M weighs 223 lb (Wikipedia 'Hybrid III' [U]); the open model's rigid bodies alone
+    sum to 98.6 kg and are scaled to it."""
+    assert load_dummy("hybrid3_95m").total_mass == pytest.approx(223 * LB, rel=2e-3)
+
+
+def test_reference_5f_head_cg_ahead_of_the_condyle_as_the_fe_model():
+    """Open FE HIII 5F (OpenRadioss model exchange, derived figure): head CG 15-27 mm ahead of the
+    head-neck joint; the 95M-scaled value was 44 mm."""
+    part = load_dummy("hybrid3_05f").source.parts["head"]
+    assert 0.015 <= part.com[0] <= 0.027
+
+
 def test_reference_5f_segment_masses_nhtsa():
     m = load_dummy("hybrid3_05f")
     mass = {n: m.body_mass[m.body(n)] for n in m.body_names}

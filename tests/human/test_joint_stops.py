@@ -1,0 +1,167 @@
+"""Range-of-motion stops of every joint (issue 10 section 2): the unrestrained Hybrid III 50M on
+the demo's sled stays within the stated stop penetration, the stops dissipate energy, and the
+energy of the run balances; every dof of the dummies and of the parametric human has a finite
+range with a stop."""
+import importlib.util
+import math
+import pathlib
+
+import numpy as np
+import pytest
+
+from occupant import simulate
+from occupant.demo import demo_model, sled_pulse
+from occupant.dynamics.energy import kinetic_energy, potential_energy
+from occupant.forces.joint_resistance import _rotation_vector_component, joint_resistance
+from occupant.human.builder import build
+from occupant.human.loader import load_dummy
+from occupant.model.joint_types import JointType
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+GRAVITY = (0.0, 0.0, -9.81)
+
+
+def _derivation_record():
+    spec = importlib.util.spec_from_file_location(
+        "derive_hybrid3", ROOT / "dummies" / "tools" / "derive_hybrid3.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# the penetration every stop is designed for, as the derivation record states it
+STOP_PENETRATION = math.radians(_derivation_record().STOP_PENETRATION_DEG)
+
+
+def sled_run(t_end=0.25, integrator="euler", output_dt=1e-4):
+    """The demo's run (occupant/demo.py): the Hybrid III 50M in its reference posture, pelvis
+    welded to the sled, no belts or contacts, the 20 g 100 ms half-sine pulse from 50 km/h.
+    Returns (model, results, base acceleration function of t)."""
+    model = demo_model()
+    pulse = sled_pulse()
+    res = simulate(model, t_end, integrator=integrator, base_motion=pulse, output_dt=output_dt,
+                   gravity=GRAVITY)
+    return model, res, pulse.acceleration
+
+
+def joint_coordinates(model, q):
+    """{element name: (coordinate per sample (n,), lower, upper, stop stiffness, stop damping,
+    velocity index)} of every joint resistance element, coordinates as the kernel reads them."""
+    el, tree = model.dof_forces, model.tree
+    out = {}
+    for e, name in enumerate(model.force_names):
+        i, comp = el.link[e], el.component[e]
+        k = tree.qidx[i]
+        if tree.jtype[i] == int(JointType.SPHERICAL):
+            x = np.array([_rotation_vector_component(qq, k, comp) for qq in q])
+        else:
+            x = q[:, k].copy()
+        out[name] = (x, el.lower[e], el.upper[e], el.stop_stiffness[e], el.stop_damping[e],
+                     tree.vidx[i] + comp)
+    return out
+
+
+def _stop_load(x, xdot, lower, upper, k, c):
+    """The stop part of the kernel's load (occupant/forces/joint_resistance.py) per sample, and
+    the elastic energy stored in the stop spring."""
+    pen_hi, pen_lo = np.maximum(x - upper, 0.0), np.maximum(lower - x, 0.0)
+    push_hi = np.maximum(k * pen_hi ** 2 + c * pen_hi * xdot, 0.0)
+    push_lo = np.maximum(k * pen_lo ** 2 - c * pen_lo * xdot, 0.0)
+    load = np.where(pen_hi > 0, -push_hi, 0.0) + np.where(pen_lo > 0, push_lo, 0.0)
+    return load, k * (pen_hi ** 3 + pen_lo ** 3) / 3.0
+
+
+def energy_balance(model, res, base_acceleration):
+    """Energy bookkeeping of a run on a translating (not rotating) base, in the base frame, from
+    the recorded samples (trapezoidal integration of the powers):
+
+        delta(kinetic + potential) = W_base + W_joint_resistance
+
+    kinetic energy relative to the base, potential energy of gravity; W_base is the work of the
+    base motion, i.e. of the inertial load -m a_base on every body (power -M a_base . v_com
+    relative to the base), W_joint_resistance that of all joint resistance loads (springs,
+    damping, friction, stops; power tau . v from the kernel itself). The stops' part is split off:
+    their work, the elastic energy left in them at the end, and what they dissipated
+    (-W_stops - stored_end). Returns a dict of these terms (J) and the balance residual."""
+    data = model.make_data()
+    n = len(res.t)
+    kinetic, potential = np.empty(n), np.empty(n)
+    p_base, p_joint, p_stop = np.empty(n), np.empty(n), np.zeros(n)
+    mass = model.body_mass.sum()
+    com_rel = np.einsum("b,tbk->tk", model.body_mass, res.body_com) / mass - res.base_poses[:, :3, 3]
+    v_com_rel = np.gradient(com_rel, res.t, axis=0)
+    for k in range(n):
+        kinetic[k] = kinetic_energy(model, data, res.q[k], res.v[k])
+        potential[k] = potential_energy(model, data, res.q[k], GRAVITY)
+        tau, slope = np.zeros(model.nv), np.zeros(model.nv)
+        joint_resistance(model.tree, model.dof_forces, res.q[k], res.v[k], tau, slope)
+        p_joint[k] = tau @ res.v[k]
+        p_base[k] = -mass * np.asarray(base_acceleration(res.t[k])) @ v_com_rel[k]
+    stored_end = 0.0
+    for x, lo, hi, ks, cs, j in joint_coordinates(model, res.q).values():
+        xdot = res.v[:, j]
+        load, stored = _stop_load(x, xdot, lo, hi, ks, cs)
+        p_stop += load * xdot
+        stored_end += stored[-1] - stored[0]
+    work = lambda p: float(np.trapezoid(p, res.t))
+    out = {"delta_kinetic": kinetic[-1] - kinetic[0], "delta_potential": potential[-1] - potential[0],
+           "work_base": work(p_base), "work_joint_resistance": work(p_joint),
+           "work_stops": work(p_stop), "stops_stored_end": stored_end}
+    out["dissipated_stops"] = -out["work_stops"] - stored_end
+    out["residual"] = (out["delta_kinetic"] + out["delta_potential"]
+                       - out["work_base"] - out["work_joint_resistance"])
+    return out
+
+
+@pytest.fixture(scope="module")
+def sled():
+    return sled_run()
+
+
+def test_reference_sled_run_stays_within_stop_penetration(sled):
+    """No joint of the unrestrained 50M passes its stop by more than the stated penetration."""
+    model, res, _ = sled
+    assert res.status == "finished"
+    worst = {}
+    for name, (x, lo, hi, *_rest) in joint_coordinates(model, res.q).items():
+        assert np.isfinite(lo) and np.isfinite(hi), name
+        worst[name] = max(x.max() - hi, lo - x.min(), 0.0)
+    name = max(worst, key=worst.get)
+    assert worst[name] <= STOP_PENETRATION, f"{name} {math.degrees(worst[name]):.2f} deg past its stop"
+    # the torso reaches its flexion stops: the test exercises them (without stops it folds 78 deg
+    # at the lumbar joint)
+    assert worst["lumbar_pelvis_y"] > 0.0 and worst["thorax_lumbar_y"] > 0.0
+
+
+def test_identity_sled_energy_balance_and_stop_dissipation(sled):
+    model, res, acc = sled
+    e = energy_balance(model, res, acc)
+    scale = max(abs(e["work_base"]), abs(e["work_joint_resistance"]))
+    assert abs(e["residual"]) < 0.01 * scale, e
+    assert e["dissipated_stops"] > 0.0, e
+    assert e["dissipated_stops"] > 0.01 * abs(e["work_base"]), e  # not a rounding crumb
+
+
+@pytest.mark.parametrize("name", ["hybrid3_50m", "hybrid3_05f", "hybrid3_95m"])
+def test_reference_every_dummy_dof_has_a_range_and_stop(name):
+    _every_dof_bounded(load_dummy(name))
+
+
+@pytest.mark.parametrize("sex,stature,mass", [("male", 1.753, 78.2), ("female", 1.55, 55.0),
+                                              ("male", 1.95, 110.0)])
+def test_reference_every_human_dof_has_a_range_and_stop(sex, stature, mass):
+    _every_dof_bounded(build(stature=stature, mass=mass, sex=sex))
+
+
+def _every_dof_bounded(model):
+    el, tree = model.dof_forces, model.tree
+    covered = set()
+    for e, name in enumerate(model.force_names):
+        assert np.isfinite(el.lower[e]) and np.isfinite(el.upper[e]), name
+        assert el.lower[e] < 0.0 <= el.upper[e] or el.lower[e] <= 0.0 < el.upper[e], name
+        assert el.stop_stiffness[e] > 0.0 and el.stop_damping[e] > 0.0, name
+        covered.add(tree.vidx[el.link[e]] + el.component[e])
+    # every dof of every joint but the root has a resistance element, so a range
+    root = {j for i in range(len(tree.jtype)) if tree.jtype[i] == int(JointType.FREE)
+            for j in range(tree.vidx[i], tree.vidx[i] + 6)}
+    assert covered == set(range(model.nv)) - root
