@@ -13,8 +13,8 @@ def main(argv=None):
                  "belt, airbag or contact yet), in a frontal half-sine sled pulse")
     demo = sub.add_parser(
         "demo", help=demo_what, description=demo_what[0].upper() + demo_what[1:] + "; print the "
-        "pulse's delta-v, peak and duration, the kinematics and the head and neck peaks as measured "
-        "values, with no regulatory pass/fail (there is no restraint).")
+        "pulse's delta-v, peak and duration, the head excursion, the spine's and neck's peak flexion "
+        "against their stops and the energy balance; no injury criteria (there is no restraint).")
     demo.add_argument("--t-end", type=float, default=0.15, help="simulated time in s (default 0.15)")
     demo.add_argument("--integrator", choices=("euler", "rk4", "dopri5"), default="euler")
     demo.add_argument("--dt", type=float, default=None, help="step in s (default per integrator)")

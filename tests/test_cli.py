@@ -29,7 +29,9 @@ def test_reference_demo_states_the_pulse_it_applies_and_judges_nothing():
     T loses 2 A T / pi (crash-domain-facts.md 4.2), 45.0 km/h for 20 g and 100 ms, and the sled
     ends at its start speed minus that (before: "from 50 km/h" for a sled left at 5 km/h). An
     unrestrained occupant is no regulatory test: no pass/FAIL or limit line (before: four FMVSS
-    208 "pass" lines), the peaks as plain values with the reason no verdict is given."""
+    208 "pass" lines), and no injury criterion either: an occupant held only by its joint stops
+    gives head and neck loads that mean nothing (HIC15 near 5000 with the stops); the spine's
+    peak flexion against its stops is shown instead."""
     from occupant import demo
     proc = _run("demo", "--t-end", "0.02")
     assert proc.returncode == 0, proc.stderr
@@ -44,9 +46,9 @@ def test_reference_demo_states_the_pulse_it_applies_and_judges_nothing():
     assert float(m[4]) == pytest.approx(demo.SLED_SPEED0 * 3.6, abs=0.05)
     assert float(m[5]) == pytest.approx(demo.SLED_SPEED0 * 3.6 - delta_v, abs=0.05)
     assert not re.search(r"\b(pass|fail)\b|limit +[\d.]", out, re.IGNORECASE)
-    assert "no regulatory verdict" in out and "no belt, airbag or contact" in out
-    assert re.search(r"^\s+hic15\s+[\d.e+-]+\s*$", out, re.MULTILINE)
-    assert re.search(r"^\s+neck_tension\s+[\d.e+-]+ N$", out, re.MULTILINE)
+    assert "no injury criteria" in out and "no belt, airbag or contact" in out
+    assert not re.search(r"\b(hic\d*|nij|neck_tension)\b", out, re.IGNORECASE)
+    assert re.search(r"lumbar_pelvis_y +peak flexion +[\d.]+ deg \(stop +37.5\)", out)
 
 
 def test_demo_help_names_what_it_simulates():
