@@ -5,7 +5,6 @@ touch the certification figures; rerun after a neck retune and check that the ma
 import numpy as np
 
 from occupant import simulate
-from occupant.forces.joint_resistance import _rotation_vector_component
 from occupant.human.certification import head_neck_model, pendulum_motion, read_scenario
 
 SCENARIOS = ("hybrid3_50m_neck_flexion", "hybrid3_50m_neck_extension",
@@ -17,11 +16,10 @@ def excursions(scenario, dt=1e-4):
     sc, _ = read_scenario(scenario)
     model = head_neck_model(sc["dummy"])
     res = simulate(model, sc["t_end"], dt=dt, base_motion=pendulum_motion(sc))
-    el, tree = model.dof_forces, model.tree
+    el = model.joint_resistance
     out = {}
-    for e, name in enumerate(model.force_names):
-        k = tree.qidx[el.link[e]]
-        x = np.degrees([_rotation_vector_component(q, k, el.component[e]) for q in res.q])
+    for e, name in enumerate(model.joint_resistance_names):
+        x = np.degrees(res.outputs[f"{name}.deflection"])   # the coordinate as the kernel read it
         out[name] = (x.min(), x.max(), np.degrees(el.lower[e]), np.degrees(el.upper[e]))
     return out
 

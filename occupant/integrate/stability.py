@@ -7,7 +7,8 @@ largest eigenvalue of K x = omega^2 M x (M the mass matrix). A fixed step h is s
 lambda and h omega stay inside the method's stability region (Hairer & Wanner, Solving ODEs II,
 1996, section IV.2: classical RK4 reaches -2.78 on the real and 2.83 on the imaginary axis;
 semi-implicit Euler is stable for oscillations with h omega < 2 and, with its damping taken
-implicitly, for any damping). Friction counts with its steepest slope (friction/friction_speed),
+implicitly, for any damping; each integrator class states its bounds as ``stability``).
+Friction counts with its steepest slope (friction/friction_speed),
 stops at a penetration of 0.1 rad, a typical depth.
 """
 from dataclasses import dataclass
