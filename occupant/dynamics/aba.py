@@ -95,6 +95,46 @@ def aba(tree, data, tau, vdot):
                 for c in range(6):
                     acc_ += T[r, 6 + c] * cvp[i, c]
                 s[3, r] = acc_
+        elif n == 3:
+            # spherical links: D = S^T I_A S + armature inverted in closed form (adjugate over
+            # determinant), Ia = I_A - U D^-1 U^T built symmetric, the loops over dofs unrolled
+            a0, a1, a2 = srows[i, 0], srows[i, 1], srows[i, 2]
+            for r in range(6):
+                U[i, r, 0] = I_A[i, r, a0]
+                U[i, r, 1] = I_A[i, r, a1]
+                U[i, r, 2] = I_A[i, r, a2]
+            u0, u1, u2 = tau[k0] - p_A[i, a0], tau[k0 + 1] - p_A[i, a1], tau[k0 + 2] - p_A[i, a2]
+            u[i, 0], u[i, 1], u[i, 2] = u0, u1, u2
+            d00, d01, d02 = U[i, a0, 0] + armature[k0], U[i, a0, 1], U[i, a0, 2]
+            d11, d12, d22 = U[i, a1, 1] + armature[k0 + 1], U[i, a1, 2], U[i, a2, 2] + armature[k0 + 2]
+            c00, c01, c02 = d11 * d22 - d12 * d12, d02 * d12 - d01 * d22, d01 * d12 - d02 * d11
+            c11, c12, c22 = d00 * d22 - d02 * d02, d01 * d02 - d00 * d12, d00 * d11 - d01 * d01
+            inv_det = 1.0 / (d00 * c00 + d01 * c01 + d02 * c02)
+            e00, e01, e02 = c00 * inv_det, c01 * inv_det, c02 * inv_det
+            e11, e12, e22 = c11 * inv_det, c12 * inv_det, c22 * inv_det
+            D_inv[i, 0, 0], D_inv[i, 0, 1], D_inv[i, 0, 2] = e00, e01, e02
+            D_inv[i, 1, 0], D_inv[i, 1, 1], D_inv[i, 1, 2] = e01, e11, e12
+            D_inv[i, 2, 0], D_inv[i, 2, 1], D_inv[i, 2, 2] = e02, e12, e22
+            if par < 0:
+                continue
+            du0 = e00 * u0 + e01 * u1 + e02 * u2
+            du1 = e01 * u0 + e11 * u1 + e12 * u2
+            du2 = e02 * u0 + e12 * u1 + e22 * u2
+            for r in range(6):
+                ur0, ur1, ur2 = U[i, r, 0], U[i, r, 1], U[i, r, 2]
+                w0 = ur0 * e00 + ur1 * e01 + ur2 * e02      # row r of U D^-1
+                w1 = ur0 * e01 + ur1 * e11 + ur2 * e12
+                w2 = ur0 * e02 + ur1 * e12 + ur2 * e22
+                for c in range(r, 6):
+                    val = I_A[i, r, c] - (w0 * U[i, c, 0] + w1 * U[i, c, 1] + w2 * U[i, c, 2])
+                    T[r, 6 + c] = val
+                    T[c, 6 + r] = val
+                s[3, r] = p_A[i, r] + ur0 * du0 + ur1 * du1 + ur2 * du2
+            for r in range(6):
+                acc_ = s[3, r]
+                for c in range(6):
+                    acc_ += T[r, 6 + c] * cvp[i, c]
+                s[3, r] = acc_
         else:
             for k in range(n):
                 rk = srows[i, k]
