@@ -26,9 +26,12 @@ def _vec(x, n, what):
     return a
 
 
+_STANDARD_BASE = fixed_base_state(STANDARD_GRAVITY)
+
+
 def _base(base, gravity):
     if base is None:
-        return fixed_base_state(gravity)
+        return _STANDARD_BASE if gravity is STANDARD_GRAVITY else fixed_base_state(gravity)
     return _vec(base, 12, "base")
 
 
@@ -36,7 +39,7 @@ def _load(model, data, base, gravity, f_ext):
     """Put B0's state and the external forces where the compiled algorithms read them."""
     data.base[:] = _base(base, gravity)
     if f_ext is None:
-        data.f_ext[:] = 0.0
+        data.f_ext.fill(0.0)
         return
     f = np.asarray(f_ext, dtype=np.float64)
     if f.shape != (model.nl, 6):
