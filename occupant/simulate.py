@@ -121,10 +121,12 @@ def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progres
     g_old = np.array([ev.function(0.0, y0) for ev in events] or [1.0], float)
     chunk = int(np.ceil(n_steps / (20 if progress else 1) / stride)) * stride
     done, y, status, message, found = 0, y0, "finished", "", []
+    record_first = False  # the loop records the state it starts from unless that is done
     while done < n_steps:
         n = min(chunk - done % chunk, n_steps - done)
-        taken, code = method.loop(system.bundle, system.data, done, y, dt, n, stride, rec, guards,
-                                  direction, g_old, y_last)
+        taken, code = method.loop(system.bundle, system.data, done, y, dt, n, stride, rec,
+                                  record_first, guards, direction, g_old, y_last)
+        record_first = True
         done += taken
         if code == DIVERGED:
             status = "diverged"
@@ -140,20 +142,25 @@ def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progres
                 status, message = sol.status, sol.message
                 break
             y = integ.y
-            if done % stride == 0:
-                one = make_recording(model, 1)
-                record_samples(system.bundle, system.data, np.array([done * dt]), y[None, :], one)
-                for field, part in zip(rec[:-1], one[:-1]):
-                    field[done // stride] = part[0]
             g_old[:] = [ev.function(done * dt, y) for ev in events]
         if progress:
             progress(done / n_steps)
+    if status == "finished" and n_steps % stride == 0:  # the final state, no step left to record it
+        _record_one(system, rec, n_steps // stride, t_end, y)
     if status != "finished":  # keep the samples recorded: up to the divergence, or before the event
         kept = done // stride + 1 if status == "diverged" else (done - 1) // stride + 1
         rec = type(rec)(*[a[:kept] for a in rec[:-1]], rec.body_link)
     stats = {"integrator": method.name, "steps": done, "rejected_steps": 0,
              "function_evaluations": done * method.evaluations_per_step}
     return rec, found, stats, status, message
+
+
+def _record_one(system, rec, k, t, y):
+    """Record the state y at t as sample k of rec."""
+    one = make_recording(system.model, 1)
+    record_samples(system.bundle, system.data, np.array([t]), y[None, :], one)
+    for field, part in zip(rec[:-1], one[:-1]):
+        field[k] = part[0]
 
 
 def _results(model, system, t, rec, stats, events, status, message, with_energy):

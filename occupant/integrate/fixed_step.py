@@ -4,7 +4,8 @@ implicitly, as MuJoCo does; for free joints the linear velocity is stepped in wo
 MuJoCo's qvel holds it; z+ = z + h z'), and the classical fourth-order Runge-Kutta method on
 y = (q, v, z) with quaternion projection after each step (Hairer, Lubich, Wanner, Geometric
 Numerical Integration, 2006, section IV.4). Each has a compiled loop that takes many steps,
-records output samples (``pipeline.record``) and watches the events without returning to Python.
+records output samples from the evaluations it makes (``pipeline.record_evaluated``) and watches
+the events without returning to Python.
 """
 import numpy as np
 from numba import njit
@@ -13,14 +14,21 @@ from occupant.jit import JIT, JIT_INLINE
 from occupant.model.joint_motion import FREE, integrate_configuration, normalize_quaternions
 from occupant.spatial.rotation import quat_rotate
 
-from occupant.integrate.pipeline import evaluate, record, state_derivative
+from occupant.integrate.pipeline import accelerations, loads, record_evaluated, state_derivative
 
 
 @njit(**JIT)
-def euler_step(bundle, data, t, y, h, y_out):
+def euler_step(bundle, data, t, y, h, y_out, rec, k):
+    """One step from (t, y) into y_out; when k >= 0 the state y is recorded as sample k of rec on
+    the way (explicit accelerations, one extra ABA pass)."""
     tree = bundle.tree
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
-    evaluate(bundle, data, t, y[:nq], y[nq:nq + nv], y[nq + nv:], h)
+    v = y[nq:nq + nv]
+    loads(bundle, data, t, y[:nq], v, y[nq + nv:])
+    if k >= 0:
+        accelerations(bundle, data, v, 0.0)
+        record_evaluated(bundle, data, y, rec, k)
+    accelerations(bundle, data, v, h)
     vdot = data.vdot
     for r in range(nv):
         y_out[nq + r] = y[nq + r] + h * vdot[r]
@@ -43,9 +51,13 @@ def euler_step(bundle, data, t, y, h, y_out):
 
 
 @njit(**JIT)
-def rk4_step(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out):
+def rk4_step(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k):
+    """One step from (t, y) into y_out; when k >= 0 the state y is recorded as sample k of rec
+    from the first stage's evaluation (no extra work)."""
     n = y.shape[0]
     state_derivative(bundle, data, t, y, k1)
+    if k >= 0:
+        record_evaluated(bundle, data, y, rec, k)
     for r in range(n):
         tmp[r] = y[r] + 0.5 * h * k1[r]
     state_derivative(bundle, data, t + 0.5 * h, tmp, k2)
@@ -81,15 +93,22 @@ def _event_crossed(guards, direction, g_old, t, y):
 
 
 @njit(**JIT_INLINE)
-def _accept(bundle, data, s, h, y, y_new, stride, rec, guards, direction, g_old, y_last):
-    """Take y_new as the state after global step s, recording it when s + 1 is a multiple of
-    stride (sample (s + 1) / stride). Returns the loop status: DIVERGED if y_new is not finite,
-    EVENT if an event's g changed sign over the step (then y_last holds the states before and
-    after it, and nothing is recorded), else FINISHED."""
+def _sample(s, stride, record_first, first):
+    """Sample index of the state at the start of global step s, or -1: every stride-th step,
+    the loop's first step only when ``record_first`` (else its caller recorded it)."""
+    if s % stride != 0 or (s == first and not record_first):
+        return -1
+    return s // stride
+
+
+@njit(**JIT_INLINE)
+def _accept(y, y_new, t, guards, direction, g_old, y_last):
+    """Take y_new as the state after the step ending at t. Returns the loop status: DIVERGED
+    if y_new is not finite, EVENT if an event's g changed sign over the step (then y_last holds
+    the states before and after it), else FINISHED."""
     for r in range(y.shape[0]):
         if not np.isfinite(y_new[r]):
             return DIVERGED
-    t = (s + 1) * h
     if _event_crossed(guards, direction, g_old, t, y_new):
         for r in range(y.shape[0]):
             y_last[0, r] = y[r]
@@ -97,42 +116,44 @@ def _accept(bundle, data, s, h, y, y_new, stride, rec, guards, direction, g_old,
         return EVENT
     for r in range(y.shape[0]):
         y[r] = y_new[r]
-    if (s + 1) % stride == 0:
-        record(bundle, data, t, y, rec, (s + 1) // stride)
     return FINISHED
 
 
 @njit(**JIT)
-def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, guards, direction, g_old, y_last):
+def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_first, guards, direction,
+              g_old, y_last):
     """Semi-implicit Euler steps s0, s0 + 1, ... (step s from t = s h) from y0, at most n_steps,
-    recording every stride-th state into rec and checking the events ``guards`` (compiled
-    functions, ``events.GUARD_SIGNATURE``; ``direction`` and their last values ``g_old``) after
-    each step. Returns (steps taken, status): fewer steps when the state stopped being finite
-    (DIVERGED) or an event's g changed sign in the last step taken (EVENT, its end states in
-    y_last). y_last[1] holds the final state."""
+    recording the state at the start of every stride-th step into rec (the first one only with
+    ``record_first``) and checking the events ``guards`` (compiled functions,
+    ``events.GUARD_SIGNATURE``; ``direction`` and their last values ``g_old``) after each step.
+    Returns (steps taken, status): fewer steps when the state stopped being finite (DIVERGED) or
+    an event's g changed sign in the last step taken (EVENT, its end states in y_last).
+    y_last[1] holds the final state."""
     n = y0.shape[0]
     y, y_new = y0.copy(), np.empty(n)
-    for s in range(n_steps):
-        euler_step(bundle, data, (s0 + s) * h, y, h, y_new)
-        status = _accept(bundle, data, s0 + s, h, y, y_new, stride, rec, guards, direction, g_old, y_last)
+    for s in range(s0, s0 + n_steps):
+        euler_step(bundle, data, s * h, y, h, y_new, rec, _sample(s, stride, record_first, s0))
+        status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
         if status != FINISHED:
-            return s + (status == EVENT), status
+            return s - s0 + (status == EVENT), status
     for r in range(n):
         y_last[1, r] = y[r]
     return n_steps, FINISHED
 
 
 @njit(**JIT)
-def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, guards, direction, g_old, y_last):
+def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_first, guards, direction,
+            g_old, y_last):
     """As run_euler, with classical Runge-Kutta steps."""
     n = y0.shape[0]
     y, y_new = y0.copy(), np.empty(n)
     k1, k2, k3, k4, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
-    for s in range(n_steps):
-        rk4_step(bundle, data, (s0 + s) * h, y, h, k1, k2, k3, k4, tmp, y_new)
-        status = _accept(bundle, data, s0 + s, h, y, y_new, stride, rec, guards, direction, g_old, y_last)
+    for s in range(s0, s0 + n_steps):
+        rk4_step(bundle, data, s * h, y, h, k1, k2, k3, k4, tmp, y_new, rec,
+                 _sample(s, stride, record_first, s0))
+        status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
         if status != FINISHED:
-            return s + (status == EVENT), status
+            return s - s0 + (status == EVENT), status
     for r in range(n):
         y_last[1, r] = y[r]
     return n_steps, FINISHED

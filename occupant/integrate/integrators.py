@@ -14,6 +14,7 @@ region for the fastest damping rate lambda and natural frequency omega; None: ad
 import numpy as np
 
 from occupant.integrate.fixed_step import euler_step, rk4_step, run_euler, run_rk4
+from occupant.integrate.pipeline import make_recording
 from occupant.jit import FastCall
 
 _euler_step, _rk4_step = FastCall(euler_step), FastCall(rk4_step)
@@ -88,6 +89,7 @@ class FixedStep(Integrator):
         n = len(y0)
         self._k = [np.empty(n) for _ in range(5)]
         self._y_new = np.empty(n)
+        self._no_record = make_recording(system.model, 1)  # the steps' recording slot, unused
         super().__init__(system, t0, y0)
 
     def limit_step(self, t_max):
@@ -120,7 +122,7 @@ class SemiImplicitEuler(FixedStep):
 
     def _advance(self, h):
         s = self.system
-        _euler_step(s.bundle, s.data, self.t, self.y, h, self._y_new)
+        _euler_step(s.bundle, s.data, self.t, self.y, h, self._y_new, self._no_record, -1)
 
 
 @register
@@ -136,7 +138,8 @@ class RK4(FixedStep):
     def _advance(self, h):
         s = self.system
         k1, k2, k3, k4, tmp = self._k
-        _rk4_step(s.bundle, s.data, self.t, self.y, h, k1, k2, k3, k4, tmp, self._y_new)
+        _rk4_step(s.bundle, s.data, self.t, self.y, h, k1, k2, k3, k4, tmp, self._y_new,
+                  self._no_record, -1)
 
 
 # Dormand & Prince, "A family of embedded Runge-Kutta formulae", J. Comp. Appl. Math. 6 (1980);

@@ -2,9 +2,10 @@
 
     base motion -> kinematics -> forces (every producer) -> accelerations (ABA) -> rates
 
-``evaluate(bundle, data, t, q, v, z, h_implicit)`` runs them once, leaving every stage's output in ``data``;
-``state_derivative`` packs y' = (q', vdot, zdot) for the integrators, and ``record`` stores one
-output sample inside the compiled loops.
+``evaluate(bundle, data, t, q, v, z, h_implicit)`` runs them once (``loads`` then
+``accelerations``), leaving every stage's output in ``data``; ``state_derivative`` packs
+y' = (q', vdot, zdot) for the integrators, and ``record_evaluated`` stores one output sample
+from an evaluation the compiled loops made anyway.
 
 Force producers all have the signature ``(bundle, data, t, q, v, z)``: they read their block of
 the bundle and the kinematics in data, add generalized forces to data.tau or spatial forces to
@@ -98,11 +99,8 @@ def rates(bundle, data, v):
 
 
 @njit(**JIT)
-def evaluate(bundle, data, t, q, v, z, h_implicit):
-    """One evaluation of the step at (t, q, v, z): vdot in data.vdot, z rates in data.zdot and
-    every stage's output in data. With ``h_implicit`` = h > 0 the diagonal velocity slopes C of
-    the producers (joint damping) are taken implicitly, (M + h C) vdot = f(q, v), as MuJoCo
-    treats joint damping in its Euler step; 0 for the explicit accelerations."""
+def loads(bundle, data, t, q, v, z):
+    """The stages up to the loads at (t, q, v, z): base motion, kinematics, forces."""
     tree = bundle.tree
     base_state_at(bundle, t, data.base)
     for k in range(q.shape[0]):
@@ -110,10 +108,26 @@ def evaluate(bundle, data, t, q, v, z, h_implicit):
     normalize_quaternions(tree, data.q_unit)
     kinematics(tree, data, data.q_unit, v)
     forces(bundle, data, t, data.q_unit, v, z)
+
+
+@njit(**JIT)
+def accelerations(bundle, data, v, h_implicit):
+    """The stages after the loads: accelerations (ABA) and rates. With ``h_implicit`` = h > 0
+    the diagonal velocity slopes C of the producers (joint damping) are taken implicitly,
+    (M + h C) vdot = f(q, v), as MuJoCo treats joint damping in its Euler step; 0 for the
+    explicit accelerations."""
     for j in range(data.armature.shape[0]):
         data.armature[j] = h_implicit * data.slope[j]
-    aba(tree, data, data.tau, data.vdot)
+    aba(bundle.tree, data, data.tau, data.vdot)
     rates(bundle, data, v)
+
+
+@njit(**JIT)
+def evaluate(bundle, data, t, q, v, z, h_implicit):
+    """One evaluation of the step at (t, q, v, z): vdot in data.vdot, z rates in data.zdot and
+    every stage's output in data (``h_implicit``: see ``accelerations``)."""
+    loads(bundle, data, t, q, v, z)
+    accelerations(bundle, data, v, h_implicit)
 
 
 @njit(**JIT)
@@ -130,10 +144,18 @@ def state_derivative(bundle, data, t, y, ydot):
 
 @njit(**JIT)
 def record(bundle, data, t, y, rec, k):
-    """Store output sample k of the state y at t: the state, accelerations, body poses in B0,
-    B0's state, producer outputs and power, and the kinetic energy (1/2 sum v_i . I_i v_i)."""
+    """Store output sample k of the state y at t (``record_evaluated`` after an evaluation)."""
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
     evaluate(bundle, data, t, y[:nq], y[nq:nq + nv], y[nq + nv:], 0.0)
+    record_evaluated(bundle, data, y, rec, k)
+
+
+@njit(**JIT)
+def record_evaluated(bundle, data, y, rec, k):
+    """Store output sample k of the state y from data evaluated at it (explicit accelerations):
+    the state, accelerations, body poses in B0, B0's state, producer outputs, forces and power,
+    and the kinetic energy (1/2 sum v_i . I_i v_i)."""
+    nv = data.vdot.shape[0]
     for j in range(y.shape[0]):
         rec.y[k, j] = y[j]
     for j in range(nv):
