@@ -5,6 +5,10 @@ vectorised reductions), but not the assumption that no NaN or infinity occurs, s
 integrators detect divergence by them; division follows numpy's error model (no Python checks)."""
 JIT = dict(cache=True, fastmath={"contract", "reassoc", "nsz", "arcp"}, error_model="numpy")
 
+# For the stages called only from other compiled code: no CPython wrapper is generated (its boxing
+# of the bundle's and Data's many arrays is most of a stage's compile time).
+JIT_STAGE = dict(JIT, no_cpython_wrapper=True)
+
 # For the small stages of the step: inlined at the call site, so that no call boundary passes the
 # model's tuples of arrays (each array passed costs reference counting).
 JIT_INLINE = dict(JIT, inline="always")

@@ -115,18 +115,15 @@ def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progres
     if abs(n_steps * dt - t_end) > 1e-9 * t_end:
         raise SimulationError(f"simulate: t_end {t_end} s is not a whole number of steps dt = {dt} s")
     rec = make_recording(model, n_steps // stride + 1)
-    record_samples(system.bundle, system.data, np.zeros(1), y0[None, :], rec)
     direction = np.array([float(ev.direction) for ev in events] or [0.0])
     y_last = np.zeros((2, len(y0)))
     g_old = np.array([ev.function(0.0, y0) for ev in events] or [1.0], float)
     chunk = int(np.ceil(n_steps / (20 if progress else 1) / stride)) * stride
     done, y, status, message, found = 0, y0, "finished", "", []
-    record_first = False  # the loop records the state it starts from unless that is done
     while done < n_steps:
         n = min(chunk - done % chunk, n_steps - done)
         taken, code = method.loop(system.bundle, system.data, done, y, dt, n, stride, rec,
-                                  record_first, guards, direction, g_old, y_last)
-        record_first = True
+                                  done + n == n_steps, guards, direction, g_old, y_last)
         done += taken
         if code == DIVERGED:
             status = "diverged"
@@ -143,10 +140,10 @@ def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progres
                 break
             y = integ.y
             g_old[:] = [ev.function(done * dt, y) for ev in events]
+            if done == n_steps and n_steps % stride == 0:  # the final state: no loop left to record it
+                _record_one(system, rec, n_steps // stride, t_end, y)
         if progress:
             progress(done / n_steps)
-    if status == "finished" and n_steps % stride == 0:  # the final state, no step left to record it
-        _record_one(system, rec, n_steps // stride, t_end, y)
     if status != "finished":  # keep the samples recorded: up to the divergence, or before the event
         kept = done // stride + 1 if status == "diverged" else (done - 1) // stride + 1
         rec = type(rec)(*[a[:kept] for a in rec[:-1]], rec.body_link)

@@ -8,11 +8,11 @@ dominated the run time of the first version.
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT
+from occupant.jit import JIT, JIT_STAGE
 from occupant.dynamics.spatial_ops import kinematics
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def small_spd_inverse(A, n, W, out):
     """out[:n, :n] = inverse of the symmetric positive-definite A[:n, :n] (Gauss-Jordan on the
     (6, 12) scratch W)."""
@@ -38,7 +38,7 @@ def small_spd_inverse(A, n, W, out):
             out[r, c] = W[r, n + c]
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def aba(tree, data, tau, vdot):
     """vdot = (D(q) + diag(armature))^-1 (tau + J^T f_ext - h(q, v)) after the kinematics stage
     (``spatial_ops.kinematics``: X_up, link velocities v and c in ``data``). Reads data.base,
@@ -220,7 +220,7 @@ def aba(tree, data, tau, vdot):
             acc[i, srows[i, k]] += vdot[k0 + k]
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def base_power(tree, data):
     """Power (W) that B0 delivers to the tree through the joints of the root links, after
     ``aba``: sum over root links of f_i . (X_up_i v_B0), f_i = I_A_i a_i + p_A_i the spatial force

@@ -8,7 +8,7 @@ X = [[R^T, 0], [-R^T [p]x, R^T]] (RBDA eq. 2.24) and X^T carries forces from lin
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 
 from occupant.model.joint_motion import link_placement
 
@@ -132,7 +132,7 @@ def forward_kinematics(tree, data, q):
                 p_w[i, r] = p_w[par, r] + s
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def link_velocities(tree, data, v):
     """Kinematics stage, velocities (after the placements): spatial velocity of every link,
     v_i = X_up v_parent + S qdot (B0's velocity data.base[:6] at the root), and the
@@ -180,7 +180,7 @@ def link_velocities(tree, data, v):
         cvp[i, 5] = w0 * j4 - w1 * j3 + l0 * j1 - l1 * j0
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def kinematics(tree, data, q, v):
     """The kinematics stage of the step: link placements, poses in B0 and spatial velocities
     (data.base must hold B0's state)."""

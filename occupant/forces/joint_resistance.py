@@ -17,7 +17,7 @@ load) to ``data.outputs`` and its power (sum of load times rate) to ``data.power
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT
+from occupant.jit import JIT_STAGE
 
 from occupant.model.bundle import POWER_JOINT_RESISTANCE
 from occupant.model.joint_types import JointType
@@ -25,7 +25,7 @@ from occupant.model.joint_types import JointType
 SPHERICAL = int(JointType.SPHERICAL)
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def table_load(tables, start, n, x):
     """Piecewise-linear load at deflection x, extrapolated with the end slopes."""
     if x <= tables[start, 0]:
@@ -41,7 +41,7 @@ def table_load(tables, start, n, x):
     return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def _rotation_vector_component(q, k, comp):
     """Component comp of the rotation vector (log map) of the unit quaternion q[k:k+4]."""
     w, s = q[k], np.sqrt(q[k + 1] ** 2 + q[k + 2] ** 2 + q[k + 3] ** 2)
@@ -53,7 +53,7 @@ def _rotation_vector_component(q, k, comp):
     return sign * 2.0 * np.arctan2(s, w) / s * q[k + 1 + comp]
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def joint_resistance(bundle, data, t, q, v, z):
     """Add the generalized forces of the joint resistance elements to data.tau, and their rate of
     change with the joint velocity, -d(load)/d(xdot) >= 0, to data.slope (for the implicit

@@ -3,10 +3,10 @@ stage, and a force at a point added to the link's external spatial force ``data.
 Link -1 is B0 itself (the vehicle, whose motion is prescribed: forces on it are not applied)."""
 from numba import njit
 
-from occupant.jit import JIT
+from occupant.jit import JIT_STAGE
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def point_state(data, link, rx, ry, rz):
     """(position (3), velocity (3)) in B0 coordinates of the point r (link frame) of ``link``;
     velocities are absolute (B0's own motion included), as data.v."""
@@ -30,7 +30,7 @@ def point_state(data, link, rx, ry, rz):
     return px, py, pz, vx, vy, vz
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def add_point_force(data, link, rx, ry, rz, fx, fy, fz):
     """Add the force (fx, fy, fz) (N, B0 coordinates) acting at the point r (link frame) of
     ``link`` to data.f_ext[link] (moment about the link origin, force; link coordinates)."""

@@ -10,13 +10,13 @@ A force producer: reads ``bundle.spring_dampers``, adds to ``data.f_ext`` throug
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT
+from occupant.jit import JIT_STAGE
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_point_force, point_state
 from occupant.model.bundle import POWER_SPRING_DAMPERS
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def spring_dampers(bundle, data, t, q, v, z):
     el = bundle.spring_dampers
     power = 0.0

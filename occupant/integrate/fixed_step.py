@@ -14,7 +14,7 @@ from occupant.jit import JIT, JIT_INLINE
 from occupant.model.joint_motion import FREE, integrate_configuration, normalize_quaternions
 from occupant.spatial.rotation import quat_rotate
 
-from occupant.integrate.pipeline import accelerations, loads, record_evaluated, state_derivative
+from occupant.integrate.pipeline import accelerations, loads, record, record_evaluated, state_derivative
 
 
 @njit(**JIT)
@@ -93,12 +93,9 @@ def _event_crossed(guards, direction, g_old, t, y):
 
 
 @njit(**JIT_INLINE)
-def _sample(s, stride, record_first, first):
-    """Sample index of the state at the start of global step s, or -1: every stride-th step,
-    the loop's first step only when ``record_first`` (else its caller recorded it)."""
-    if s % stride != 0 or (s == first and not record_first):
-        return -1
-    return s // stride
+def _sample(s, stride):
+    """Sample index of the state at the start of global step s (every stride-th), or -1."""
+    return s // stride if s % stride == 0 else -1
 
 
 @njit(**JIT_INLINE)
@@ -119,30 +116,39 @@ def _accept(y, y_new, t, guards, direction, g_old, y_last):
     return FINISHED
 
 
+@njit(**JIT_INLINE)
+def _finish(bundle, data, s_end, h, y, stride, rec, record_last, y_last):
+    """The loop's final state into y_last[1], and into rec when asked and on a stride."""
+    for r in range(y.shape[0]):
+        y_last[1, r] = y[r]
+    if record_last and s_end % stride == 0:
+        record(bundle, data, s_end * h, y, rec, s_end // stride)
+
+
 @njit(**JIT)
-def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_first, guards, direction,
+def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
               g_old, y_last):
     """Semi-implicit Euler steps s0, s0 + 1, ... (step s from t = s h) from y0, at most n_steps,
-    recording the state at the start of every stride-th step into rec (the first one only with
-    ``record_first``) and checking the events ``guards`` (compiled functions,
-    ``events.GUARD_SIGNATURE``; ``direction`` and their last values ``g_old``) after each step.
+    recording the state at the start of every stride-th step into rec (and the state it ends
+    with, when on a stride, with ``record_last``) and checking the events ``guards`` (compiled
+    functions, ``events.GUARD_SIGNATURE``; ``direction`` and their last values ``g_old``) after
+    each step.
     Returns (steps taken, status): fewer steps when the state stopped being finite (DIVERGED) or
     an event's g changed sign in the last step taken (EVENT, its end states in y_last).
     y_last[1] holds the final state."""
     n = y0.shape[0]
     y, y_new = y0.copy(), np.empty(n)
     for s in range(s0, s0 + n_steps):
-        euler_step(bundle, data, s * h, y, h, y_new, rec, _sample(s, stride, record_first, s0))
+        euler_step(bundle, data, s * h, y, h, y_new, rec, _sample(s, stride))
         status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
         if status != FINISHED:
             return s - s0 + (status == EVENT), status
-    for r in range(n):
-        y_last[1, r] = y[r]
+    _finish(bundle, data, s0 + n_steps, h, y, stride, rec, record_last, y_last)
     return n_steps, FINISHED
 
 
 @njit(**JIT)
-def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_first, guards, direction,
+def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
             g_old, y_last):
     """As run_euler, with classical Runge-Kutta steps."""
     n = y0.shape[0]
@@ -150,10 +156,9 @@ def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_first, guards,
     k1, k2, k3, k4, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     for s in range(s0, s0 + n_steps):
         rk4_step(bundle, data, s * h, y, h, k1, k2, k3, k4, tmp, y_new, rec,
-                 _sample(s, stride, record_first, s0))
+                 _sample(s, stride))
         status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
         if status != FINISHED:
             return s - s0 + (status == EVENT), status
-    for r in range(n):
-        y_last[1, r] = y[r]
+    _finish(bundle, data, s0 + n_steps, h, y, stride, rec, record_last, y_last)
     return n_steps, FINISHED

@@ -18,7 +18,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT
+from occupant.jit import JIT, JIT_STAGE
 
 from occupant.dynamics.aba import aba, base_power
 from occupant.dynamics.spatial_ops import kinematics
@@ -50,7 +50,7 @@ def make_recording(model, n):
                      np.ascontiguousarray(model.body_link))
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def base_state_at(bundle, t, out):
     """B0's spatial state at t: linear interpolation of the bundle's table (rows at t0 + k dt)."""
     table = bundle.base_table
@@ -72,7 +72,7 @@ def base_state_at(bundle, t, out):
         out[r] = (1.0 - w) * table[k, r] + w * table[k + 1, r]
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def forces(bundle, data, t, q, v, z):
     """Forces stage: applied generalized forces, then every registered force producer."""
     for j in range(data.tau.shape[0]):
@@ -85,7 +85,7 @@ def forces(bundle, data, t, q, v, z):
     spring_dampers(bundle, data, t, q, v, z)
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def rates(bundle, data, v):
     """Rates stage: power of B0's motion and of the applied forces; the work accumulators at the
     end of z integrate every power slot."""
@@ -98,7 +98,7 @@ def rates(bundle, data, v):
         data.zdot[bundle.work_start + k] = data.power[k]
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def loads(bundle, data, t, q, v, z):
     """The stages up to the loads at (t, q, v, z): base motion, kinematics, forces."""
     tree = bundle.tree
@@ -110,7 +110,7 @@ def loads(bundle, data, t, q, v, z):
     forces(bundle, data, t, data.q_unit, v, z)
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def accelerations(bundle, data, v, h_implicit):
     """The stages after the loads: accelerations (ABA) and rates. With ``h_implicit`` = h > 0
     the diagonal velocity slopes C of the producers (joint damping) are taken implicitly,
@@ -134,23 +134,27 @@ def evaluate(bundle, data, t, q, v, z, h_implicit):
 def state_derivative(bundle, data, t, y, ydot):
     """ydot for y = (q, v, z): (q', vdot, zdot)."""
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
-    evaluate(bundle, data, t, y[:nq], y[nq:nq + nv], y[nq + nv:], 0.0)
-    q_derivative(bundle.tree, data.q_unit, y[nq:nq + nv], ydot[:nq])
+    v = y[nq:nq + nv]
+    loads(bundle, data, t, y[:nq], v, y[nq + nv:])
+    accelerations(bundle, data, v, 0.0)
+    q_derivative(bundle.tree, data.q_unit, v, ydot[:nq])
     for j in range(nv):
         ydot[nq + j] = data.vdot[j]
     for j in range(data.zdot.shape[0]):
         ydot[nq + nv + j] = data.zdot[j]
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def record(bundle, data, t, y, rec, k):
     """Store output sample k of the state y at t (``record_evaluated`` after an evaluation)."""
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
-    evaluate(bundle, data, t, y[:nq], y[nq:nq + nv], y[nq + nv:], 0.0)
+    v = y[nq:nq + nv]
+    loads(bundle, data, t, y[:nq], v, y[nq + nv:])
+    accelerations(bundle, data, v, 0.0)
     record_evaluated(bundle, data, y, rec, k)
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def record_evaluated(bundle, data, y, rec, k):
     """Store output sample k of the state y from data evaluated at it (explicit accelerations):
     the state, accelerations, body poses in B0, B0's state, producer outputs, forces and power,
