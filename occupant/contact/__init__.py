@@ -1,0 +1,1 @@
+"""Contact: geometry of contact pairs, detection and contact forces (design.md section 3)."""
