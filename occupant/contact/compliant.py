@@ -2,7 +2,8 @@
 producer of the step: ATB/MADYMO-style force-penetration characteristic with hysteresis,
 Hunt-Crossley damping and regularised Coulomb friction (crash-domain-facts 6.3).
 
-Per pair, from the penetration d > 0 and its rate d' (``geometry_pairs``):
+Per pair, from the penetration d > 0, its rate d' and the normal n (``geometry_pairs``:
+ellipsoid-plane in closed form, ellipsoid-ellipsoid by Newton iterations):
 - loading curve F_L(d): k d, k d^n or a table;
 - hysteresis: the maximum penetration reached, d_m, is a producer state z with
   z' = d' while d > 0, d >= z and d' > 0, else 0 (so z follows d on loading and stays put
@@ -27,10 +28,12 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT_INLINE
-from occupant.contact.geometry_pairs import ellipsoid_plane, point_in_link
+from occupant.contact.geometry_pairs import ellipsoid_ellipsoid, ellipsoid_plane, point_in_link
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_point_force, point_state
-from occupant.model.bundle import CONTACT_LINEAR, CONTACT_POWER, POWER_CONTACTS
+from occupant.model.bundle import (
+    CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_POWER, POWER_CONTACTS,
+)
 
 
 @njit(**JIT_INLINE)
@@ -99,7 +102,10 @@ def contacts(bundle, data, t, q, v, z):
     power = 0.0
     for e in range(el.link_a.shape[0]):
         la, lb = el.link_a[e], el.link_b[e]
-        d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(data, el, e)
+        if el.pair_type[e] == CONTACT_ELLIPSOID_PLANE:
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(data, el, e)
+        else:
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_ellipsoid(data, el, e)
         normal, friction = 0.0, 0.0
         if d > 0.0 and inside:
             zk = el.z_start + e

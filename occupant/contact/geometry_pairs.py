@@ -82,3 +82,118 @@ def ellipsoid_plane(data, el, e):
                 inside = False
     return d, d_rate, nx, ny, nz, cx, cy, cz, inside
 
+
+@njit(**JIT_INLINE)
+def _axes_in_base(data, link, R, e, j):
+    """Axis j of the geometry of pair e (column j of R[e], link frame) in B0."""
+    return to_base(data, link, R[e, 0, j], R[e, 1, j], R[e, 2, j])
+
+
+@njit(**JIT_INLINE)
+def _quad(a2, g, x0, x1, x2, y0, y1, y2):
+    """x^T Q y, Q = sum_j a_j^2 g_j g_j^T (g the axes in B0, a2 the squared semi-axes)."""
+    s = 0.0
+    for j in range(3):
+        s += a2[j] * (g[j][0] * x0 + g[j][1] * x1 + g[j][2] * x2) * \
+            (g[j][0] * y0 + g[j][1] * y1 + g[j][2] * y2)
+    return s
+
+
+@njit(**JIT_INLINE)
+def _q_times(a2, g, x0, x1, x2):
+    """Q x."""
+    y0 = y1 = y2 = 0.0
+    for j in range(3):
+        c = a2[j] * (g[j][0] * x0 + g[j][1] * x1 + g[j][2] * x2)
+        y0 += c * g[j][0]
+        y1 += c * g[j][1]
+        y2 += c * g[j][2]
+    return y0, y1, y2
+
+
+NEWTON_ITERATIONS = 12
+
+
+@njit(**JIT_INLINE)
+def ellipsoid_ellipsoid(data, el, e):
+    """Pair e, two ellipsoids: the overlap along a unit direction m (from a to b),
+    f(m) = h_a(m) + h_b(-m) - m.(c_b - c_a), h the support functions, is minimal over m at the
+    penetration depth (the minimum translation distance; minus the distance when apart, by the
+    separating-axis duality of convex sets). It is minimised by Riemannian Newton iterations on
+    the unit sphere (NEWTON_ITERATIONS, from the centre-to-centre direction, the Hessian shifted
+    to stay positive-definite and the step limited to 0.5 rad). Returns (d, d', n, contact
+    point, True) as ``ellipsoid_plane``, with n = -m the direction the force on a acts along,
+    the contact point midway between the deepest points s_a and s_b, and
+    d' = m.(v_a(s_a) - v_b(s_b)) (the envelope theorem at the optimum)."""
+    la, lb = el.link_a[e], el.link_b[e]
+    ga = (_axes_in_base(data, la, el.R_a, e, 0), _axes_in_base(data, la, el.R_a, e, 1),
+          _axes_in_base(data, la, el.R_a, e, 2))
+    gb = (_axes_in_base(data, lb, el.R_b, e, 0), _axes_in_base(data, lb, el.R_b, e, 1),
+          _axes_in_base(data, lb, el.R_b, e, 2))
+    a2 = (el.size_a[e, 0] ** 2, el.size_a[e, 1] ** 2, el.size_a[e, 2] ** 2)
+    b2 = (el.size_b[e, 0] ** 2, el.size_b[e, 1] ** 2, el.size_b[e, 2] ** 2)
+    cax, cay, caz, _, _, _ = point_state(data, la, el.p_a[e, 0], el.p_a[e, 1], el.p_a[e, 2])
+    cbx, cby, cbz, _, _, _ = point_state(data, lb, el.p_b[e, 0], el.p_b[e, 1], el.p_b[e, 2])
+    cx, cy, cz = cbx - cax, cby - cay, cbz - caz
+    norm = np.sqrt(cx * cx + cy * cy + cz * cz)
+    if norm > 0.0:
+        m0, m1, m2 = cx / norm, cy / norm, cz / norm
+    else:
+        m0, m1, m2 = 0.0, 0.0, 1.0
+    for _ in range(NEWTON_ITERATIONS):
+        ha = np.sqrt(_quad(a2, ga, m0, m1, m2, m0, m1, m2))
+        hb = np.sqrt(_quad(b2, gb, m0, m1, m2, m0, m1, m2))
+        qa0, qa1, qa2 = _q_times(a2, ga, m0, m1, m2)
+        qb0, qb1, qb2 = _q_times(b2, gb, m0, m1, m2)
+        g0 = qa0 / ha + qb0 / hb - cx          # Euclidean gradient of f
+        g1 = qa1 / ha + qb1 / hb - cy
+        g2 = qa2 / ha + qb2 / hb - cz
+        gn = g0 * m0 + g1 * m1 + g2 * m2
+        # tangent basis t, u at m
+        if abs(m0) < 0.6:
+            tx, ty, tz = 0.0, m2, -m1
+        else:
+            tx, ty, tz = -m2, 0.0, m0
+        tn = np.sqrt(tx * tx + ty * ty + tz * tz)
+        tx, ty, tz = tx / tn, ty / tn, tz / tn
+        ux, uy, uz = m1 * tz - m2 * ty, m2 * tx - m0 * tz, m0 * ty - m1 * tx
+        r0 = g0 * tx + g1 * ty + g2 * tz        # Riemannian gradient
+        r1 = g0 * ux + g1 * uy + g2 * uz
+        # Riemannian Hessian t^T (H - (m.g) I) t, H = sum Q/h - (Q m)(Q m)^T / h^3
+        qat, qau = qa0 * tx + qa1 * ty + qa2 * tz, qa0 * ux + qa1 * uy + qa2 * uz
+        qbt, qbu = qb0 * tx + qb1 * ty + qb2 * tz, qb0 * ux + qb1 * uy + qb2 * uz
+        h00 = (_quad(a2, ga, tx, ty, tz, tx, ty, tz) / ha - qat * qat / ha**3
+               + _quad(b2, gb, tx, ty, tz, tx, ty, tz) / hb - qbt * qbt / hb**3 - gn)
+        h11 = (_quad(a2, ga, ux, uy, uz, ux, uy, uz) / ha - qau * qau / ha**3
+               + _quad(b2, gb, ux, uy, uz, ux, uy, uz) / hb - qbu * qbu / hb**3 - gn)
+        h01 = (_quad(a2, ga, tx, ty, tz, ux, uy, uz) / ha - qat * qau / ha**3
+               + _quad(b2, gb, tx, ty, tz, ux, uy, uz) / hb - qbt * qbu / hb**3)
+        # shift to positive-definite: lowest eigenvalue of the 2x2 at least a small floor
+        mean, half = 0.5 * (h00 + h11), np.sqrt(0.25 * (h00 - h11) ** 2 + h01 * h01)
+        floor = 1e-3 * (abs(mean) + half) + 1e-300
+        shift = max(0.0, floor - (mean - half))
+        h00 += shift
+        h11 += shift
+        det = h00 * h11 - h01 * h01
+        x0 = -(h11 * r0 - h01 * r1) / det
+        x1 = -(h00 * r1 - h01 * r0) / det
+        step = np.sqrt(x0 * x0 + x1 * x1)
+        if step > 0.5:
+            x0, x1 = 0.5 * x0 / step, 0.5 * x1 / step
+        m0, m1, m2 = m0 + x0 * tx + x1 * ux, m1 + x0 * ty + x1 * uy, m2 + x0 * tz + x1 * uz
+        mn = np.sqrt(m0 * m0 + m1 * m1 + m2 * m2)
+        m0, m1, m2 = m0 / mn, m1 / mn, m2 / mn
+    ha = np.sqrt(_quad(a2, ga, m0, m1, m2, m0, m1, m2))
+    hb = np.sqrt(_quad(b2, gb, m0, m1, m2, m0, m1, m2))
+    qa0, qa1, qa2 = _q_times(a2, ga, m0, m1, m2)
+    qb0, qb1, qb2 = _q_times(b2, gb, m0, m1, m2)
+    sax, say, saz = cax + qa0 / ha, cay + qa1 / ha, caz + qa2 / ha      # deepest of a along m
+    sbx, sby, sbz = cbx - qb0 / hb, cby - qb1 / hb, cbz - qb2 / hb      # deepest of b along -m
+    d = ha + hb - (m0 * cx + m1 * cy + m2 * cz)
+    rx, ry, rz = point_in_link(data, la, sax, say, saz)
+    _, _, _, vax, vay, vaz = point_state(data, la, rx, ry, rz)
+    rx, ry, rz = point_in_link(data, lb, sbx, sby, sbz)
+    _, _, _, vbx, vby, vbz = point_state(data, lb, rx, ry, rz)
+    d_rate = m0 * (vax - vbx) + m1 * (vay - vby) + m2 * (vaz - vbz)
+    return (d, d_rate, -m0, -m1, -m2, 0.5 * (sax + sbx), 0.5 * (say + sby), 0.5 * (saz + sbz),
+            True)

@@ -49,20 +49,20 @@ SpringDamperBlock = namedtuple("SpringDamperBlock", [
 SPRING_DAMPER_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("tension", "N"))
 
 # Compliant contact pairs (occupant.contact.compliant): geometry a is an ellipsoid (a sphere has
-# equal semi-axes), geometry b a plane; each geometry on a link (-1: B0) with its axes and origin
-# in that link's frame.
-CONTACT_ELLIPSOID_PLANE = 0
+# equal semi-axes), geometry b a plane or an ellipsoid; each geometry on a link (-1: B0) with its
+# axes and origin in that link's frame.
+CONTACT_ELLIPSOID_PLANE, CONTACT_ELLIPSOID_ELLIPSOID = range(2)   # pair types
 CONTACT_LINEAR, CONTACT_POWER, CONTACT_TABLE = range(3)   # loading laws
 ContactBlock = namedtuple("ContactBlock", [
-    "pair_type",      # (nc,) int, CONTACT_ELLIPSOID_PLANE
+    "pair_type",      # (nc,) int, CONTACT_ELLIPSOID_PLANE or CONTACT_ELLIPSOID_ELLIPSOID
     "link_a",         # (nc,) int, link carrying geometry a (-1: B0)
     "R_a",            # (nc, 3, 3) ellipsoid axes in that link's frame
     "p_a",            # (nc, 3) m, ellipsoid centre in that link's frame
     "size_a",         # (nc, 3) m, semi-axes
     "link_b",         # (nc,) int, link carrying geometry b (-1: B0)
-    "R_b",            # (nc, 3, 3) plane axes (u, w, normal) in that link's frame
-    "p_b",            # (nc, 3) m, plane point in that link's frame
-    "size_b",         # (nc, 3) m, plane half sizes along u, w (inf: unbounded), 0
+    "R_b",            # (nc, 3, 3) plane axes (u, w, normal) or ellipsoid axes, link frame
+    "p_b",            # (nc, 3) m, plane point or ellipsoid centre in that link's frame
+    "size_b",         # (nc, 3) m, plane half sizes along u, w (inf: unbounded) and 0, or semi-axes
     "law",            # (nc,) int, CONTACT_LINEAR, CONTACT_POWER or CONTACT_TABLE
     "stiffness",      # (nc,) N/m^n
     "exponent",       # (nc,) n of the power law

@@ -4,7 +4,7 @@ import numpy as np
 
 from occupant.model.bundle import (
     JointResistanceBlock, SpringDamperBlock, JOINT_RESISTANCE_OUTPUTS, SPRING_DAMPER_OUTPUTS,
-    ContactBlock, CONTACT_OUTPUTS, CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_POWER,
+    ContactBlock, CONTACT_OUTPUTS, CONTACT_ELLIPSOID_PLANE, CONTACT_ELLIPSOID_ELLIPSOID, CONTACT_LINEAR, CONTACT_POWER,
     CONTACT_TABLE, freeze_block,
 )
 from occupant.model.joint_types import JointType, LINK_NQ, LINK_NV, SPATIAL_ROWS
@@ -288,11 +288,12 @@ def _contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p
 
     for pair in pairs:
         a = _contact_geometry(asm, pair, "geometry_a", (Ellipsoid, Sphere), *geo)
-        b = _contact_geometry(asm, pair, "geometry_b", (Plane,), *geo)
+        b = _contact_geometry(asm, pair, "geometry_b", (Plane, Ellipsoid, Sphere), *geo)
         if a[0] == b[0]:
             raise ModelError(f"contact pair '{pair.name}': both geometries are on the same rigid "
                              f"link {a[0]} (-1: B0), so they cannot touch")
-        cols["pair_type"].append(CONTACT_ELLIPSOID_PLANE)
+        plane = isinstance(asm.geometries[pair.geometry_b], Plane)
+        cols["pair_type"].append(CONTACT_ELLIPSOID_PLANE if plane else CONTACT_ELLIPSOID_ELLIPSOID)
         for side, (link, R, p, size) in (("a", a), ("b", b)):
             cols[f"link_{side}"].append(link)
             cols[f"R_{side}"].append(R)

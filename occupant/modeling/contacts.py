@@ -61,8 +61,8 @@ class ContactCharacteristic:
 @dataclass
 class ContactPair:
     """Compliant contact between geometry ``geometry_a`` (an Ellipsoid or Sphere) and
-    ``geometry_b`` (a Plane, on a part or on B0); equal and opposite forces act on both at the
-    contact point. ``characteristic``: a ContactCharacteristic."""
+    ``geometry_b`` (a Plane, on a part or on B0, or an Ellipsoid or Sphere); equal and opposite
+    forces act on both at the contact point. ``characteristic``: a ContactCharacteristic."""
     name: str
     geometry_a: str
     geometry_b: str

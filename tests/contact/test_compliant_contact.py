@@ -318,7 +318,7 @@ def test_errors_name_the_element():
         asm.add(ContactPair("p", "s", "nope", char))
     asm.add(ContactPair("p", "s", "c", char))
     with pytest.raises(ModelError, match=r"contact pair 'p'.geometry_b: 'c' is a Cylinder "
-                                         r"\(accepted: Plane\)"):
+                                         r"\(accepted: Plane, Ellipsoid, Sphere\)"):
         asm.compile()
     with pytest.raises(ModelingError, match=r"absorption: must be in \[0, 1\), got 1.2"):
         ContactCharacteristic(stiffness=1e4, absorption=1.2)
