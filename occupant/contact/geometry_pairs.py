@@ -111,7 +111,11 @@ def _q_times(a2, g, x0, x1, x2):
     return y0, y1, y2
 
 
-NEWTON_ITERATIONS = 12
+# At most this many Newton iterations. From the centre-to-centre direction they converged to
+# rounding within 11 in 2000 random poses of the test ellipsoids (semi-axes 0.04-0.12 m, centres
+# 0-0.3 m apart), and to the global minimum (against 10^5 sampled directions) in 399 of 400: the
+# exception, a local minimum 2 mm above, at a penetration of 0.1 m, twice the thinnest semi-axes.
+NEWTON_ITERATIONS = 16
 
 
 @njit(**JIT_INLINE)
@@ -120,8 +124,9 @@ def ellipsoid_ellipsoid(data, el, e):
     f(m) = h_a(m) + h_b(-m) - m.(c_b - c_a), h the support functions, is minimal over m at the
     penetration depth (the minimum translation distance; minus the distance when apart, by the
     separating-axis duality of convex sets). It is minimised by Riemannian Newton iterations on
-    the unit sphere (NEWTON_ITERATIONS, from the centre-to-centre direction, the Hessian shifted
-    to stay positive-definite and the step limited to 0.5 rad). Returns (d, d', n, contact
+    the unit sphere (at most NEWTON_ITERATIONS, from the centre-to-centre direction, the Hessian
+    shifted to stay positive-definite and the step limited to 0.5 rad); a local method, so deep
+    interpenetrations (comparable to the semi-axes) may stop at a local minimum. Returns (d, d', n, contact
     point, True) as ``ellipsoid_plane``, with n = -m the direction the force on a acts along,
     the contact point midway between the deepest points s_a and s_b, and
     d' = m.(v_a(s_a) - v_b(s_b)) (the envelope theorem at the optimum)."""
@@ -183,6 +188,8 @@ def ellipsoid_ellipsoid(data, el, e):
         m0, m1, m2 = m0 + x0 * tx + x1 * ux, m1 + x0 * ty + x1 * uy, m2 + x0 * tz + x1 * uz
         mn = np.sqrt(m0 * m0 + m1 * m1 + m2 * m2)
         m0, m1, m2 = m0 / mn, m1 / mn, m2 / mn
+        if step < 1e-12:   # converged (quadratically: the next step would be below rounding)
+            break
     ha = np.sqrt(_quad(a2, ga, m0, m1, m2, m0, m1, m2))
     hb = np.sqrt(_quad(b2, gb, m0, m1, m2, m0, m1, m2))
     qa0, qa1, qa2 = _q_times(a2, ga, m0, m1, m2)
