@@ -22,7 +22,8 @@ class ContactCharacteristic:
     elastic (unloads along the loading curve). Damping adds ``damping`` d d' (N s/m^2,
     Hunt-Crossley form: zero at first touch, so the force is continuous); the total is clipped at
     0 (contacts only push). Friction: ``friction`` mu times the normal force, against the sliding
-    velocity, smoothed by tanh(|v_t| / ``friction_speed``) as joint friction is.
+    velocity, smoothed by tanh(|v_t| / ``friction_speed``) as joint friction is. ``name`` (optional)
+    is used in error messages.
     """
     stiffness: float = 0.0
     exponent: float = 1.0
@@ -32,9 +33,10 @@ class ContactCharacteristic:
     damping: float = 0.0
     friction: float = 0.0
     friction_speed: float = 0.01
+    name: str = ""
 
     def __post_init__(self):
-        what = "contact characteristic"
+        what = f"contact characteristic '{self.name}'" if self.name else "contact characteristic"
         for key in ("stiffness", "damping", "friction"):
             val = getattr(self, key)
             if not (np.isfinite(val) and val >= 0):

@@ -282,12 +282,12 @@ def test_identity_plane_on_a_body_and_equal_opposite_forces():
     assert np.all(data.f_ext == 0.0)
 
 
-@pytest.mark.parametrize("moving_base", [False, True])
-def test_identity_energy_balance_bounce_with_damping_and_friction(moving_base):
-    """A spinning ellipsoid thrown onto the floor bounces with hysteresis, damping and sliding
-    friction: kinetic + potential - initial = work of every producer, to 1e-6 of the energy
-    exchanged, with RK4 at 1e-5 s. The moving base: a 10 g half-sine pulse along x."""
-    asm = _free_body_with(Ellipsoid("egg", "m", SEMI))
+@pytest.mark.parametrize("moving_base, sphere", [(False, True), (False, False), (True, False)])
+def test_identity_energy_balance_bounce_with_damping_and_friction(moving_base, sphere):
+    """A spinning sphere or ellipsoid thrown onto the floor bounces with hysteresis, damping and
+    sliding friction: kinetic + potential - initial = work of every producer, to 1e-6 of the
+    energy exchanged, with RK4 at 1e-5 s. The moving base: a 10 g half-sine pulse along x."""
+    asm = _free_body_with(Sphere("egg", "m", 0.07) if sphere else Ellipsoid("egg", "m", SEMI))
     asm.add(Plane("floor", None, point=(0.0, 0.0, -0.1)))
     asm.add(ContactPair("egg_floor", "egg", "floor", ContactCharacteristic(
         stiffness=5e4, absorption=0.3, damping=2e4, friction=0.5, friction_speed=0.02)))
@@ -320,9 +320,17 @@ def test_errors_name_the_element():
     with pytest.raises(ModelError, match=r"contact pair 'p'.geometry_b: 'c' is a Cylinder "
                                          r"\(accepted: Plane, Ellipsoid, Sphere\)"):
         asm.compile()
-    with pytest.raises(ModelingError, match=r"absorption: must be in \[0, 1\), got 1.2"):
-        ContactCharacteristic(stiffness=1e4, absorption=1.2)
+    with pytest.raises(ModelingError, match=r"contact characteristic 'foam'.absorption: must be in "
+                                            r"\[0, 1\), got 1.2"):
+        ContactCharacteristic(stiffness=1e4, absorption=1.2, name="foam")
+    with pytest.raises(ModelingError, match=r"give either unloading_table or absorption"):
+        ContactCharacteristic(stiffness=1e4, absorption=0.2, unloading_table=[(0, 0), (1, 1)])
     with pytest.raises(ModelingError, match=r"table: expected >= 2 finite rows"):
         ContactCharacteristic(table=[(0.0, 0.0), (0.01, -5.0)])
     with pytest.raises(ModelingError, match=r"plane 'x'.x_axis: must not be parallel"):
         Plane("x", normal=(0, 0, 2), x_axis=(0, 0, 1))
+    # removing a geometry removes the pairs that use it
+    asm.remove("c")
+    assert "p" not in asm.contact_pairs and "s" in asm.geometries
+    asm.add(ContactPair("q", "s", "floor", char))
+    assert asm.compile().contact_names == ("q",)
