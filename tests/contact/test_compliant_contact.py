@@ -56,8 +56,10 @@ def test_analytic_bounce_on_linear_spring():
     assert t_in[0] == pytest.approx(t1, abs=1e-9)
     assert t_out[0] - t_in[0] == pytest.approx(t_c, abs=1e-9)
     # after the contact the ball flies freely: v^2 / 2 + g q is conserved
+    # (RK4 keeps second order over a step that straddles the touch, where the acceleration's
+    # slope jumps by w^2 v_in: the speed is good to about (w h)^2, 1e-6; measured 9e-9)
     v_out = np.sqrt(res.v[-1, 0] ** 2 + 2 * G * res.q[-1, 0])
-    assert v_out == pytest.approx(v_in, rel=1e-8)
+    assert v_out == pytest.approx(v_in, rel=(w * dt) ** 2)
     # the largest penetration: the amplitude of the oscillation about the static deflection
     d_max = G / w**2 + np.sqrt((G / w**2) ** 2 + (v_in / w) ** 2)
     assert d.max() == pytest.approx(d_max, rel=(w * dt) ** 2)
