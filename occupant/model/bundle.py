@@ -78,6 +78,8 @@ ContactBlock = namedtuple("ContactBlock", [
     "z_start",        # int, first producer state: per pair the maximum penetration (m)
     "out_start",      # int, first output: per pair CONTACT_OUTPUTS
 ])
+# per pair: signed penetration (negative: the gap) and its rate, the normal and friction force
+# magnitudes (0 out of contact or off a bounded plane), the contact point in B0
 CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("normal_force", "N"),
                    ("friction_force", "N"), ("point_x", "m"), ("point_y", "m"), ("point_z", "m"))
 
