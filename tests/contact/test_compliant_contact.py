@@ -108,6 +108,26 @@ def test_analytic_hysteresis_absorption_dissipates_its_loop_area():
     np.testing.assert_allclose(f[after], unload[after], rtol=1e-6, atol=1e-6 * K * d_m)
 
 
+@pytest.mark.parametrize("law", ["linear", "power", "table"])
+def test_analytic_absorption_takes_its_fraction_of_the_impact_energy(law):
+    """Whatever the loading curve, the ball stops when the loading work E_L(d_m) equals its
+    kinetic energy E; unloading from the peak to the permanent set returns (1 - eps) E_L(d_m),
+    so it leaves with (1 - eps) E and the contact's work is -eps E. Bound (w h)^2 as above, with
+    w^2 the curve's steepest slope over m."""
+    eps, v0, dt = 0.25, 1.0, 1e-5
+    char, slope = {
+        "linear": (dict(stiffness=K), K),
+        "power": (dict(stiffness=3e6, exponent=1.5), 1.5 * 3e6 * 0.0037**0.5),
+        "table": (dict(table=[(0.0, 0.0), (0.004, 30.0), (0.008, 150.0), (0.02, 900.0)]),
+                  (900.0 - 150.0) / 0.012),
+    }[law]
+    model, res = _bounce_without_gravity(ContactCharacteristic(absorption=eps, **char), v0)
+    e_in = 0.5 * M * v0**2
+    bound = slope / M * dt**2
+    assert res.work["contacts"][-1] == pytest.approx(-eps * e_in, rel=bound)
+    assert 0.5 * M * res.v[-1, 0] ** 2 == pytest.approx((1 - eps) * e_in, rel=bound)
+
+
 def test_analytic_power_law_with_unloading_curve():
     """Loading k d^1.5 (Hertz exponent) to d_m with k d_m^2.5 / 2.5 = m v0^2 / 2; unloading along
     the line of slope K_u shifted to meet the loading curve at d_m returns F_m^2 / (2 K_u); the
