@@ -6,7 +6,9 @@ integrators detect divergence by them; division follows numpy's error model (no 
 JIT = dict(cache=True, fastmath={"contract", "reassoc", "nsz", "arcp"}, error_model="numpy")
 
 # For the stages called only from other compiled code: no CPython wrapper is generated (its boxing
-# of the bundle's and Data's many arrays is most of a stage's compile time).
+# of the bundle's and Data's many arrays is most of a stage's compile time). Such a function has
+# no Python entry: call it from Python and the process crashes, so anything a test or a user
+# calls directly keeps JIT.
 JIT_STAGE = dict(JIT, no_cpython_wrapper=True)
 
 # For the small stages of the step: inlined at the call site, so that no call boundary passes the

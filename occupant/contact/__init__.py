@@ -1,4 +1,6 @@
-"""Contact (design.md section 3): impulsive impacts with velocity jumps (issue 11 section 3).
+"""Contact (design.md section 3): compliant contact of ellipsoids, spheres and planes as a force
+producer of the step (``compliant``, ``geometry_pairs``; declared with
+``occupant.modeling.ContactPair``), and impulsive impacts with velocity jumps.
 
 ``velocity_jump(model, data, q, v, contacts, restitution, friction)`` gives the generalized
 velocities after simultaneous strikes of ``PointContact``s, ``solve_impact`` also the impulses,

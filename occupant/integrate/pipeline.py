@@ -22,6 +22,7 @@ from occupant.jit import JIT, JIT_STAGE
 
 from occupant.dynamics.aba import aba, base_power
 from occupant.dynamics.spatial_ops import kinematics
+from occupant.contact.compliant import contacts
 from occupant.forces.joint_resistance import joint_resistance
 from occupant.forces.spring_damper import spring_dampers
 from occupant.model.bundle import POWER_APPLIED, POWER_BASE
@@ -83,6 +84,7 @@ def forces(bundle, data, t, q, v, z):
     # the registered producers, one line each
     joint_resistance(bundle, data, t, q, v, z)
     spring_dampers(bundle, data, t, q, v, z)
+    contacts(bundle, data, t, q, v, z)
 
 
 @njit(**JIT_STAGE)

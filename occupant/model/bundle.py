@@ -10,8 +10,9 @@ from collections import namedtuple
 import numpy as np
 
 # Slots of Data.power (and of the work accumulators at the end of z), in this order.
-POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers")
-POWER_BASE, POWER_APPLIED, POWER_JOINT_RESISTANCE, POWER_SPRING_DAMPERS = range(len(POWER_NAMES))
+POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts")
+(POWER_BASE, POWER_APPLIED, POWER_JOINT_RESISTANCE, POWER_SPRING_DAMPERS,
+ POWER_CONTACTS) = range(len(POWER_NAMES))
 
 JointResistanceBlock = namedtuple("JointResistanceBlock", [
     "link",           # (ne,) int, link whose coordinate the element acts on
@@ -47,10 +48,46 @@ SpringDamperBlock = namedtuple("SpringDamperBlock", [
 ])
 SPRING_DAMPER_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("tension", "N"))
 
+# Compliant contact pairs (occupant.contact.compliant): geometry a is an ellipsoid (a sphere has
+# equal semi-axes), geometry b a plane or an ellipsoid; each geometry on a link (-1: B0) with its
+# axes and origin in that link's frame.
+CONTACT_ELLIPSOID_PLANE, CONTACT_ELLIPSOID_ELLIPSOID = range(2)   # pair types
+CONTACT_LINEAR, CONTACT_POWER, CONTACT_TABLE = range(3)   # loading laws
+ContactBlock = namedtuple("ContactBlock", [
+    "pair_type",      # (nc,) int, CONTACT_ELLIPSOID_PLANE or CONTACT_ELLIPSOID_ELLIPSOID
+    "link_a",         # (nc,) int, link carrying geometry a (-1: B0)
+    "R_a",            # (nc, 3, 3) ellipsoid axes in that link's frame
+    "p_a",            # (nc, 3) m, ellipsoid centre in that link's frame
+    "size_a",         # (nc, 3) m, semi-axes
+    "link_b",         # (nc,) int, link carrying geometry b (-1: B0)
+    "R_b",            # (nc, 3, 3) plane axes (u, w, normal) or ellipsoid axes, link frame
+    "p_b",            # (nc, 3) m, plane point or ellipsoid centre in that link's frame
+    "size_b",         # (nc, 3) m, plane half sizes along u, w (inf: unbounded) and 0, or semi-axes
+    "law",            # (nc,) int, CONTACT_LINEAR, CONTACT_POWER or CONTACT_TABLE
+    "stiffness",      # (nc,) N/m^n
+    "exponent",       # (nc,) n of the power law
+    "load_start",     # (nc,) int, first row of the loading table in tables (-1: none)
+    "load_len",       # (nc,) int
+    "unload_start",   # (nc,) int, first row of the unloading table (-1: none)
+    "unload_len",     # (nc,) int
+    "absorption",     # (nc,) energy-absorption factor (0 and no unloading table: elastic)
+    "damping",        # (nc,) N s/m^2, force damping * d * d'
+    "friction",       # (nc,) Coulomb coefficient
+    "friction_speed", # (nc,) m/s, sliding speed scale of the tanh regularisation
+    "tables",         # (nt, 2) (penetration m, force N) rows
+    "z_start",        # int, first producer state: per pair the maximum penetration (m)
+    "out_start",      # int, first output: per pair CONTACT_OUTPUTS
+])
+# per pair: signed penetration (negative: the gap) and its rate, the normal and friction force
+# magnitudes (0 out of contact or off a bounded plane), the contact point in B0
+CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("normal_force", "N"),
+                   ("friction_force", "N"), ("point_x", "m"), ("point_y", "m"), ("point_z", "m"))
+
 Bundle = namedtuple("Bundle", [
     "tree",             # KinTree
     "joint_resistance", # JointResistanceBlock
     "spring_dampers",   # SpringDamperBlock
+    "contacts",         # ContactBlock
     "base_table",       # (n, 12) B0 spatial states sampled every base_dt from base_t0
     "base_t0",          # s
     "base_dt",          # s

@@ -36,8 +36,8 @@ class Model:
                  body_link, joint_names, joint_kind, joint_body, joint_links, link_body, tree,
                  nq, nv, dof_names, dof_joint, q_neutral, marker_names, marker_body, marker_R,
                  marker_p, geometries, joint_resistance, joint_resistance_names, spring_dampers,
-                 spring_damper_names, output_names, output_units, nz_producers, topology,
-                 source=None):
+                 spring_damper_names, contacts, contact_names, output_names, output_units,
+                 producer_z_names, topology, source=None):
         self.name = name
         self.body_names = tuple(body_names)
         self.body_parent = _ro(body_parent, int)        # (nb,) parent body, -1 for B0
@@ -66,13 +66,16 @@ class Model:
         self.joint_resistance_names = tuple(joint_resistance_names)
         self.spring_dampers = spring_dampers            # SpringDamperBlock
         self.spring_damper_names = tuple(spring_damper_names)
+        self.contacts = contacts                        # ContactBlock
+        self.contact_names = tuple(contact_names)
         self.output_names = tuple(output_names)         # Data.outputs, "<element>.<quantity>"
         self.output_units = tuple(output_units)
         self.power_names = POWER_NAMES                  # Data.power slots
-        # extra states z: the producers' states, then one work accumulator (J) per power slot
-        self.work_start = int(nz_producers)
+        # extra states z: the producers' states (named "<element>.<state>", each block's from its
+        # z_start), then one work accumulator (J) per power slot
+        self.work_start = len(producer_z_names)
         self.nz = self.work_start + len(POWER_NAMES)
-        self.z_names = tuple(f"work.{n}" for n in POWER_NAMES)
+        self.z_names = tuple(producer_z_names) + tuple(f"work.{n}" for n in POWER_NAMES)
         self.topology = topology                        # occupant.topology.Topology of the bodies
         self.source = source                            # the editable Assembly it came from
         self.index = {
@@ -141,8 +144,8 @@ class Model:
             base_table = fixed_base_state((0.0, 0.0, -9.81))[None, :]
         table = np.ascontiguousarray(base_table, float)
         tau = np.zeros(self.nv) if tau_applied is None else np.ascontiguousarray(tau_applied, float)
-        return Bundle(self.tree, self.joint_resistance, self.spring_dampers, table, float(base_t0),
-                      float(base_dt), tau, self.work_start)
+        return Bundle(self.tree, self.joint_resistance, self.spring_dampers, self.contacts, table,
+                      float(base_t0), float(base_dt), tau, self.work_start)
 
     def __repr__(self):
         return f"Model('{self.name}', nb={self.nb}, nq={self.nq}, nv={self.nv})"

@@ -4,9 +4,11 @@ from occupant.modeling.elements import (
     Part, Marker, Joint, MDH, Pose, JointResistance, SpringDamper, ModelingError,
 )
 from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh
+from occupant.modeling.contacts import ContactCharacteristic, ContactPair
 from occupant.modeling.assembly import Assembly
 
 __all__ = [
     "Part", "Marker", "Joint", "MDH", "Pose", "JointResistance", "SpringDamper", "ModelingError",
     "Ellipsoid", "Sphere", "Cylinder", "Box", "Plane", "Mesh", "Assembly",
+    "ContactCharacteristic", "ContactPair",
 ]

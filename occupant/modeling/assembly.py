@@ -6,6 +6,7 @@ force elements use it) and removes dependents with their referent (cascade delet
 """
 from occupant.modeling.elements import Part, Marker, Joint, JointResistance, SpringDamper, ModelingError
 from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh
+from occupant.modeling.contacts import ContactPair
 
 _GEOMETRY = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh)
 
@@ -22,6 +23,7 @@ class Assembly:
         # force producers, one table per family (compiled to one block each, occupant.model.bundle)
         self.joint_resistances = {}
         self.spring_dampers = {}
+        self.contact_pairs = {}
 
     # membership --------------------------------------------------------------------------
     def _table(self, element):
@@ -37,11 +39,13 @@ class Assembly:
             return self.joint_resistances
         if isinstance(element, SpringDamper):
             return self.spring_dampers
+        if isinstance(element, ContactPair):
+            return self.contact_pairs
         raise ModelingError(f"assembly '{self.name}': cannot hold a {type(element).__name__}")
 
     def _tables(self):
         return (self.parts, self.markers, self.geometries, self.joints, self.joint_resistances,
-                self.spring_dampers)
+                self.spring_dampers, self.contact_pairs)
 
     def _all_names(self):
         for table in self._tables():
@@ -59,7 +63,8 @@ class Assembly:
 
     def _check_refs(self, element):
         targets = {"part": self.parts, "parent": self.parts, "child": self.parts,
-                   "marker": self.markers, "marker_b": self.markers, "joint": self.joints}
+                   "marker": self.markers, "marker_b": self.markers, "joint": self.joints,
+                   "geometry": self.geometries, "geometry_b": self.geometries}
         for key, ref in element.refs.items():
             if ref not in targets[key]:
                 known = ", ".join(targets[key]) or "none"
@@ -112,4 +117,5 @@ class Assembly:
         return (f"Assembly('{self.name}', parts={len(self.parts)}, joints={len(self.joints)}, "
                 f"markers={len(self.markers)}, geometries={len(self.geometries)}, "
                 f"joint_resistances={len(self.joint_resistances)}, "
-                f"spring_dampers={len(self.spring_dampers)})")
+                f"spring_dampers={len(self.spring_dampers)}, "
+                f"contact_pairs={len(self.contact_pairs)})")

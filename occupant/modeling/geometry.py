@@ -3,7 +3,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occupant.modeling.elements import ModelingError
+from occupant.modeling.elements import ModelingError, _vec3
 
 
 def _positive(values, what):
@@ -78,13 +78,43 @@ class Box:
 
 @dataclass
 class Plane:
-    """The marker's x-y plane, normal along its +z."""
+    """The plane through ``point`` with unit ``normal`` (towards the side contacts push to), in the
+    marker's frame, or in the vehicle frame B0 when ``marker`` is None (floor, seat pan, knee
+    bolster face). Default: the marker's x-y plane, normal along its +z. ``half_size`` (m, m)
+    bounds it to the rectangle |(x - point).u| <= half_size[0], |(x - point).w| <= half_size[1],
+    u = ``x_axis`` made orthogonal to the normal, w = normal x u; None: unbounded."""
     name: str
-    marker: str
+    marker: str | None = None
+    point: tuple = (0.0, 0.0, 0.0)
+    normal: tuple = (0.0, 0.0, 1.0)
+    x_axis: tuple = (1.0, 0.0, 0.0)
+    half_size: tuple | None = None
+
+    def __post_init__(self):
+        what = f"plane '{self.name}'"
+        self.point = _vec3(self.point, f"{what}.point")
+        n = _vec3(self.normal, f"{what}.normal")
+        if np.linalg.norm(n) == 0:
+            raise ModelingError(f"{what}.normal: must be a non-zero vector, got {self.normal!r}")
+        self.normal = n / np.linalg.norm(n)
+        x = _vec3(self.x_axis, f"{what}.x_axis")
+        u = x - (x @ self.normal) * self.normal
+        if np.linalg.norm(u) < 1e-9 * max(np.linalg.norm(x), 1e-300):
+            raise ModelingError(f"{what}.x_axis: must not be parallel to the normal, got {self.x_axis!r}")
+        self.x_axis = u / np.linalg.norm(u)
+        if self.half_size is not None:
+            self.half_size = _positive(self.half_size, f"{what}.half_size")
+            if self.half_size.shape != (2,):
+                raise ModelingError(f"{what}.half_size: expected 2 values (m), got {self.half_size!r}")
+
+    @property
+    def axes(self):
+        """(3, 3) columns u, w, normal, in the marker frame (B0 when marker is None)."""
+        return np.column_stack([self.x_axis, np.cross(self.normal, self.x_axis), self.normal])
 
     @property
     def refs(self):
-        return {"marker": self.marker}
+        return {} if self.marker is None else {"marker": self.marker}
 
 
 @dataclass

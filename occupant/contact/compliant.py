@@ -1,0 +1,145 @@
+"""Compliant contact force of the declared pairs (``occupant.modeling.ContactPair``), a force
+producer of the step: ATB/MADYMO-style force-penetration characteristic with hysteresis,
+Hunt-Crossley damping and regularised Coulomb friction (crash-domain-facts 6.3).
+
+Per pair, from the penetration d > 0, its rate d' and the normal n (``geometry_pairs``:
+ellipsoid-plane in closed form, ellipsoid-ellipsoid by Newton iterations):
+- loading curve F_L(d): k d, k d^n or a table;
+- hysteresis: the maximum penetration reached, d_m, is a producer state z with
+  z' = d' while d > 0, d >= z and d' > 0, else 0 (so z follows d on loading and stays put
+  otherwise). The rate switches on inside a step where contact begins (or reloading passes
+  the old maximum), so the integrated z lags d there by up to |d'| h: the force uses
+  max(z, d) and stays continuous, but the unloading then starts from that lagged maximum, an
+  error of first order in h in the dissipated energy (exactly located switches would remove it).
+  Below d_m the elastic force is the unloading curve: the shifted ``unloading_table`` U with
+  U(d - d_m + x*) where U(x*) = F_L(d_m), never above F_L(d) (no cycle returns more work than
+  it took), or, with the energy-absorption factor eps, the straight
+  line from (d_m, F_L(d_m)) to the permanent set d_0 = d_m - 2 (1 - eps) E_L(d_m) / F_L(d_m),
+  E_L(d_m) the loading work, so that a load-unload cycle dissipates eps E_L(d_m) (d_0 >= 0
+  clipped: then less); with neither, unloading follows F_L;
+- normal force F = max(0, F_e + c d d') (Hunt & Crossley 1975 damping, zero at first touch);
+- friction -mu F tanh(|v_t| / v_s) v_t / |v_t|, v_t the tangential sliding velocity at the
+  contact point.
+Forces act at the contact point, +F n + friction on geometry a's link, the opposite on b's.
+Outputs per pair: ``CONTACT_OUTPUTS``; the power of the forces on the tree is the contact slot.
+Pairs are looped over directly (no broad phase, for a few pairs).
+"""
+import numpy as np
+from numba import njit
+
+from occupant.jit import JIT, JIT_STAGE
+from occupant.contact.geometry_pairs import ellipsoid_ellipsoid, ellipsoid_plane, point_in_link
+from occupant.forces.joint_resistance import table_load
+from occupant.forces.points import add_point_force, point_state
+from occupant.model.bundle import (
+    CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_POWER, POWER_CONTACTS,
+)
+
+
+@njit(**JIT)
+def loading_force(el, e, d):
+    """F_L(d), d >= 0."""
+    if el.law[e] == CONTACT_LINEAR:
+        return el.stiffness[e] * d
+    if el.law[e] == CONTACT_POWER:
+        return el.stiffness[e] * d ** el.exponent[e]
+    return table_load(el.tables, el.load_start[e], el.load_len[e], d)
+
+
+@njit(**JIT)
+def loading_work(el, e, d):
+    """E_L(d) = integral of F_L from 0 to d: k d^2/2, k d^(n+1)/(n+1), or the trapezoids of the
+    piecewise-linear table (exact, its end slope extended)."""
+    if el.law[e] == CONTACT_LINEAR:
+        return 0.5 * el.stiffness[e] * d * d
+    if el.law[e] == CONTACT_POWER:
+        n = el.exponent[e]
+        return el.stiffness[e] * d ** (n + 1.0) / (n + 1.0)
+    t, k, last = el.tables, el.load_start[e], el.load_start[e] + el.load_len[e] - 1
+    work = 0.0
+    while k < last and t[k + 1, 0] < d:
+        work += 0.5 * (t[k, 1] + t[k + 1, 1]) * (t[k + 1, 0] - t[k, 0])
+        k += 1
+    return work + 0.5 * (t[k, 1] + loading_force(el, e, d)) * (d - t[k, 0])
+
+
+@njit(**JIT)
+def table_inverse(t, start, n, y):
+    """x with table(x) = y for a strictly increasing piecewise-linear table (end slopes extended)."""
+    if y <= t[start, 1]:
+        k = start
+    elif y >= t[start + n - 1, 1]:
+        k = start + n - 2
+    else:
+        k = start
+        while t[k + 1, 1] < y:
+            k += 1
+    return t[k, 0] + (t[k + 1, 0] - t[k, 0]) * (y - t[k, 1]) / (t[k + 1, 1] - t[k, 1])
+
+
+@njit(**JIT)
+def elastic_force(el, e, d, d_max):
+    """Elastic normal force at penetration d > 0 with the maximum penetration d_max >= d so far."""
+    if d >= d_max or (el.unload_start[e] < 0 and el.absorption[e] == 0.0):
+        return loading_force(el, e, d)
+    f_max = loading_force(el, e, d_max)
+    if f_max <= 0.0:
+        return 0.0
+    if el.unload_start[e] >= 0:
+        start, n = el.unload_start[e], el.unload_len[e]
+        x = d - d_max + table_inverse(el.tables, start, n, f_max)
+        if x <= 0.0:
+            return 0.0
+        return min(table_load(el.tables, start, n, x), loading_force(el, e, d))
+    d0 = d_max - 2.0 * (1.0 - el.absorption[e]) * loading_work(el, e, d_max) / f_max
+    d0 = max(d0, 0.0)
+    return f_max * (d - d0) / (d_max - d0) if d > d0 else 0.0
+
+
+@njit(**JIT_STAGE)
+def contacts(bundle, data, t, q, v, z):
+    el = bundle.contacts
+    power = 0.0
+    for e in range(el.link_a.shape[0]):
+        la, lb = el.link_a[e], el.link_b[e]
+        if el.pair_type[e] == CONTACT_ELLIPSOID_PLANE:
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(data, el, e)
+        else:
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_ellipsoid(data, el, e)
+        normal, friction = 0.0, 0.0
+        if d > 0.0 and inside:
+            zk = el.z_start + e
+            if d >= z[zk] and d_rate > 0.0:
+                data.zdot[zk] = d_rate
+            normal = elastic_force(el, e, d, max(z[zk], d)) + el.damping[e] * d * d_rate
+            normal = max(normal, 0.0)
+            rax, ray, raz = point_in_link(data, la, cx, cy, cz)
+            rbx, rby, rbz = point_in_link(data, lb, cx, cy, cz)
+            _, _, _, vax, vay, vaz = point_state(data, la, rax, ray, raz)
+            _, _, _, vbx, vby, vbz = point_state(data, lb, rbx, rby, rbz)
+            wx, wy, wz = vax - vbx, vay - vby, vaz - vbz
+            wn = wx * nx + wy * ny + wz * nz
+            tx, ty, tz = wx - wn * nx, wy - wn * ny, wz - wn * nz     # sliding velocity of a on b
+            slip = np.sqrt(tx * tx + ty * ty + tz * tz)
+            mu_f = el.friction[e] * normal
+            if slip > 0.0:
+                friction = mu_f * np.tanh(slip / el.friction_speed[e])
+                g = friction / slip
+            else:
+                g = mu_f / el.friction_speed[e]   # the limit of tanh(s / v_s) / s
+            fx, fy, fz = normal * nx - g * tx, normal * ny - g * ty, normal * nz - g * tz
+            add_point_force(data, la, rax, ray, raz, fx, fy, fz)
+            add_point_force(data, lb, rbx, rby, rbz, -fx, -fy, -fz)
+            if la >= 0:
+                power += fx * vax + fy * vay + fz * vaz
+            if lb >= 0:
+                power -= fx * vbx + fy * vby + fz * vbz
+        k = el.out_start + 7 * e
+        data.outputs[k] = d
+        data.outputs[k + 1] = d_rate
+        data.outputs[k + 2] = normal
+        data.outputs[k + 3] = friction
+        data.outputs[k + 4] = cx
+        data.outputs[k + 5] = cy
+        data.outputs[k + 6] = cz
+    data.power[POWER_CONTACTS] = power

@@ -1,0 +1,96 @@
+"""Compliant contact declarations: a force-penetration characteristic and the pairs of geometries
+it acts between (ATB/MADYMO contact model: force from penetration with hysteresis, damping and
+Coulomb friction; crash-domain-facts 6.3). The compiled kernel is ``occupant.contact.compliant``.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from occupant.modeling.elements import ModelingError
+
+
+@dataclass
+class ContactCharacteristic:
+    """Normal force F(d) >= 0 of penetration d (m) and friction of a contact.
+
+    Loading: ``table`` (rows (d m, F N) from (0, 0), F non-decreasing), else F = ``stiffness``
+    d^``exponent`` (N/m^n; n = 1 linear). Unloading (below the maximum penetration reached):
+    ``unloading_table``, the shape of the unloading curve shifted along d to meet the loading
+    curve at the maximum (MADYMO's shifted unloading function); or the energy-absorption factor
+    ``absorption`` in [0, 1), the fraction of the loading work a load-unload cycle dissipates,
+    with straight-line unloading from the peak to the permanent set; with neither the contact is
+    elastic (unloads along the loading curve). Damping adds ``damping`` d d' (N s/m^2,
+    Hunt-Crossley form: zero at first touch, so the force is continuous); the total is clipped at
+    0 (contacts only push). Friction: ``friction`` mu times the normal force, against the sliding
+    velocity, smoothed by tanh(|v_t| / ``friction_speed``) as joint friction is. ``name`` (optional)
+    is used in error messages.
+    """
+    stiffness: float = 0.0
+    exponent: float = 1.0
+    table: object = None
+    unloading_table: object = None
+    absorption: float = 0.0
+    damping: float = 0.0
+    friction: float = 0.0
+    friction_speed: float = 0.01
+    name: str = ""
+
+    def __post_init__(self):
+        what = f"contact characteristic '{self.name}'" if self.name else "contact characteristic"
+        for key in ("stiffness", "damping", "friction"):
+            val = getattr(self, key)
+            if not (np.isfinite(val) and val >= 0):
+                raise ModelingError(f"{what}.{key}: must be a finite number >= 0, got {val!r}")
+        if not (np.isfinite(self.exponent) and self.exponent > 0):
+            raise ModelingError(f"{what}.exponent: must be a finite number > 0, got {self.exponent!r}")
+        if not (np.isfinite(self.friction_speed) and self.friction_speed > 0):
+            raise ModelingError(f"{what}.friction_speed: must be a finite number > 0 m/s, "
+                                f"got {self.friction_speed!r}")
+        if not (np.isfinite(self.absorption) and 0 <= self.absorption < 1):
+            raise ModelingError(f"{what}.absorption: must be in [0, 1), got {self.absorption!r}")
+        if self.table is None and self.stiffness == 0:
+            raise ModelingError(f"{what}: give a stiffness > 0 or a loading table")
+        if self.table is not None:
+            self.table = _curve(self.table, f"{what}.table")
+        if self.unloading_table is not None:
+            if self.absorption > 0:
+                raise ModelingError(f"{what}: give either unloading_table or absorption, not both "
+                                    f"(absorption {self.absorption!r})")
+            self.unloading_table = _curve(self.unloading_table, f"{what}.unloading_table",
+                                          strict=True)
+
+
+@dataclass
+class ContactPair:
+    """Compliant contact between geometry ``geometry_a`` (an Ellipsoid or Sphere) and
+    ``geometry_b`` (a Plane, on a part or on B0, or an Ellipsoid or Sphere); equal and opposite
+    forces act on both at the contact point. ``characteristic``: a ContactCharacteristic."""
+    name: str
+    geometry_a: str
+    geometry_b: str
+    characteristic: ContactCharacteristic
+
+    def __post_init__(self):
+        if not isinstance(self.characteristic, ContactCharacteristic):
+            raise ModelingError(f"contact pair '{self.name}'.characteristic: expected a "
+                                f"ContactCharacteristic, got {type(self.characteristic).__name__}")
+        if self.geometry_a == self.geometry_b:
+            raise ModelingError(f"contact pair '{self.name}': geometry_a and geometry_b are the "
+                                f"same geometry '{self.geometry_a}'")
+
+    @property
+    def refs(self):
+        return {"geometry": self.geometry_a, "geometry_b": self.geometry_b}
+
+
+def _curve(table, what, strict=False):
+    t = np.asarray(table, dtype=float)
+    ok = (t.ndim == 2 and t.shape[1] == 2 and len(t) >= 2 and np.all(np.isfinite(t))
+          and np.all(np.diff(t[:, 0]) > 0) and t[0, 0] == 0 and t[0, 1] == 0)
+    slopes_ok = ok and (np.all(np.diff(t[:, 1]) > 0) if strict else np.all(np.diff(t[:, 1]) >= 0))
+    if not slopes_ok:
+        rises = "increasing" if strict else "non-decreasing"
+        raise ModelingError(f"{what}: expected >= 2 finite rows of (penetration m, force N) "
+                            f"starting at (0, 0), penetration increasing and force {rises}, "
+                            f"got {table!r}")
+    return t
