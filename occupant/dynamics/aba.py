@@ -8,7 +8,7 @@ dominated the run time of the first version.
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 from occupant.dynamics.spatial_ops import kinematics
 
 
@@ -220,7 +220,7 @@ def aba(tree, data, tau, vdot):
             acc[i, srows[i, k]] += vdot[k0 + k]
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)
 def base_power(tree, data):
     """Power (W) that B0 delivers to the tree through the joints of the root links, after
     ``aba``: sum over root links of f_i . (X_up_i v_B0), f_i = I_A_i a_i + p_A_i the spatial force

@@ -180,7 +180,7 @@ def link_velocities(tree, data, v):
         cvp[i, 5] = w0 * j4 - w1 * j3 + l0 * j1 - l1 * j0
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)
 def kinematics(tree, data, q, v):
     """The kinematics stage of the step: link placements, poses in B0 and spatial velocities
     (data.base must hold B0's state)."""

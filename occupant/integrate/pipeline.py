@@ -18,7 +18,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 
 from occupant.dynamics.aba import aba, base_power
 from occupant.dynamics.spatial_ops import kinematics
@@ -51,7 +51,7 @@ def make_recording(model, n):
                      np.ascontiguousarray(model.body_link))
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)
 def base_state_at(bundle, t, out):
     """B0's spatial state at t: linear interpolation of the bundle's table (rows at t0 + k dt)."""
     table = bundle.base_table
@@ -73,7 +73,7 @@ def base_state_at(bundle, t, out):
         out[r] = (1.0 - w) * table[k, r] + w * table[k + 1, r]
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)
 def forces(bundle, data, t, q, v, z):
     """Forces stage: applied generalized forces, then every registered force producer."""
     for j in range(data.tau.shape[0]):
@@ -81,13 +81,18 @@ def forces(bundle, data, t, q, v, z):
         data.slope[j] = 0.0
     data.f_ext[:, :] = 0.0
     data.zdot[:] = 0.0
-    # the registered producers, one line each
-    joint_resistance(bundle, data, t, q, v, z)
-    spring_dampers(bundle, data, t, q, v, z)
-    contacts(bundle, data, t, q, v, z)
+    # the registered producers, one line each (called only when the model has elements of the
+    # family: each call of a function given the bundle and Data costs about 1 us of reference
+    # counting of their arrays)
+    if bundle.joint_resistance.link.shape[0]:
+        joint_resistance(bundle, data, t, q, v, z)
+    if bundle.spring_dampers.link_a.shape[0]:
+        spring_dampers(bundle, data, t, q, v, z)
+    if bundle.contacts.pair_type.shape[0]:
+        contacts(bundle, data, t, q, v, z)
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)
 def rates(bundle, data, v):
     """Rates stage: power of B0's motion and of the applied forces; the work accumulators at the
     end of z integrate every power slot."""
@@ -112,7 +117,7 @@ def loads(bundle, data, t, q, v, z):
     forces(bundle, data, t, data.q_unit, v, z)
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)
 def accelerations(bundle, data, v, h_implicit):
     """The stages after the loads: accelerations (ABA) and rates. With ``h_implicit`` = h > 0
     the diagonal velocity slopes C of the producers (joint damping) are taken implicitly,
