@@ -167,8 +167,8 @@ def _results(model, system, t, rec, stats, events, status, message, with_energy)
     if system.base_motion is not None:
         for k in range(n):
             base_poses[k, :3, :3], base_poses[k, :3, 3] = system.base_pose(t[k])
-        poses = np.einsum("nij,nbjk->nbik", base_poses, poses)
-    com = np.einsum("nbij,bj->nbi", poses[:, :, :3, :3], model.body_com) + poses[:, :, :3, 3]
+        poses = base_poses[:, None] @ poses
+    com = (poses[:, :, :3, :3] @ model.body_com[:, :, None])[..., 0] + poses[:, :, :3, 3]
     z = rec.y[:, nq + nv:]
     work = {name: z[:, model.work_start + k] for k, name in enumerate(model.power_names)}
     energy = {}

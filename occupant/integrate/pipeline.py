@@ -137,9 +137,9 @@ def evaluate(bundle, data, t, q, v, z, h_implicit):
     accelerations(bundle, data, v, h_implicit)
 
 
-@njit(**JIT)
-def state_derivative(bundle, data, t, y, ydot):
-    """ydot for y = (q, v, z): (q', vdot, zdot)."""
+@njit(**JIT_INLINE)
+def derivative(bundle, data, t, y, ydot):
+    """ydot for y = (q, v, z): (q', vdot, zdot) (inlined where it is called)."""
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
     v = y[nq:nq + nv]
     loads(bundle, data, t, y[:nq], v, y[nq + nv:])
@@ -149,6 +149,12 @@ def state_derivative(bundle, data, t, y, ydot):
         ydot[nq + j] = data.vdot[j]
     for j in range(data.zdot.shape[0]):
         ydot[nq + nv + j] = data.zdot[j]
+
+
+@njit(**JIT)
+def state_derivative(bundle, data, t, y, ydot):
+    """ydot for y = (q, v, z): (q', vdot, zdot), for the integrators driven from Python."""
+    derivative(bundle, data, t, y, ydot)
 
 
 @njit(**JIT_STAGE)
