@@ -120,6 +120,7 @@ def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progres
     g_old = np.array([ev.function(0.0, y0) for ev in events] or [1.0], float)
     chunk = int(np.ceil(n_steps / (20 if progress else 1) / stride)) * stride
     done, y, status, message, found = 0, y0, "finished", "", []
+    last = n_steps  # the last step whose starting state is recorded (when on a stride)
     while done < n_steps:
         n = min(chunk - done % chunk, n_steps - done)
         taken, code = method.loop(system.bundle, system.data, done, y, dt, n, stride, rec,
@@ -129,14 +130,15 @@ def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progres
             status = "diverged"
             message = (f"the state stopped being finite in the step after t = {done * dt:.6g} s; "
                        f"results kept up to t = {(done // stride) * stride * dt:.6g} s")
+            last = done
             break
         y = y_last[1].copy()
         if code == EVENT:  # the last step again, through the driver: locate, handle, restart
             integ = method(system, (done - 1) * dt, y_last[0], dt)
             sol = solve(integ, done * dt, [done * dt], events)
             found += [{"name": e["name"], "t": e["t"]} for e in sol.events]
-            if sol.status != "finished":
-                status, message = sol.status, sol.message
+            if sol.status != "finished":  # a terminal event, or divergence, within the step
+                status, message, last = sol.status, sol.message, done - 1
                 break
             y = integ.y
             g_old[:] = [ev.function(done * dt, y) for ev in events]
@@ -144,9 +146,8 @@ def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progres
                 _record_one(system, rec, n_steps // stride, t_end, y)
         if progress:
             progress(done / n_steps)
-    if status != "finished":  # keep the samples recorded: up to the divergence, or before the event
-        kept = done // stride + 1 if status == "diverged" else (done - 1) // stride + 1
-        rec = type(rec)(*[a[:kept] for a in rec[:-1]], rec.body_link)
+    if status != "finished":  # keep the samples recorded
+        rec = type(rec)(*[a[:last // stride + 1] for a in rec[:-1]], rec.body_link)
     stats = {"integrator": method.name, "steps": done, "rejected_steps": 0,
              "function_evaluations": done * method.evaluations_per_step}
     return rec, found, stats, status, message
