@@ -14,28 +14,36 @@ from occupant.dynamics.spatial_ops import kinematics
 
 @njit(**JIT_STAGE)
 def small_spd_inverse(A, n, W, out):
-    """out[:n, :n] = inverse of the symmetric positive-definite A[:n, :n] (Gauss-Jordan on the
-    (6, 12) scratch W)."""
+    """out[:n, :n] = inverse of the symmetric positive-definite A[:n, :n]: Cholesky A = L L^T in
+    W[:, :6], L^-1 in W[:, 6:], then A^-1 = L^-T L^-1 (Golub & Van Loan, Matrix Computations,
+    2013, section 4.2)."""
     if n == 1:
         out[0, 0] = 1.0 / A[0, 0]
         return
-    for r in range(n):
-        for c in range(n):
-            W[r, c] = A[r, c]
-            W[r, n + c] = 1.0 if r == c else 0.0
-    for c in range(n):
-        piv = W[c, c]
-        for k in range(2 * n):
-            W[c, k] /= piv
-        for r in range(n):
-            if r != c:
-                fac = W[r, c]
-                if fac != 0.0:
-                    for k in range(2 * n):
-                        W[r, k] -= fac * W[c, k]
-    for r in range(n):
-        for c in range(n):
-            out[r, c] = W[r, n + c]
+    for j in range(n):
+        d = A[j, j]
+        for k in range(j):
+            d -= W[j, k] * W[j, k]
+        W[j, j] = np.sqrt(d)
+        for r in range(j + 1, n):
+            acc = A[r, j]
+            for k in range(j):
+                acc -= W[r, k] * W[j, k]
+            W[r, j] = acc / W[j, j]
+    for j in range(n):          # M = L^-1, lower triangular, in W[:, 6:]
+        W[j, 6 + j] = 1.0 / W[j, j]
+        for r in range(j + 1, n):
+            acc = 0.0
+            for k in range(j, r):
+                acc -= W[r, k] * W[k, 6 + j]
+            W[r, 6 + j] = acc / W[r, r]
+    for r in range(n):          # out = M^T M
+        for c in range(r, n):
+            acc = 0.0
+            for k in range(c, n):
+                acc += W[k, 6 + r] * W[k, 6 + c]
+            out[r, c] = acc
+            out[c, r] = acc
 
 
 @njit(**JIT_STAGE)

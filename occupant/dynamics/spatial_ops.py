@@ -15,10 +15,9 @@ from occupant.model.joint_motion import link_placement
 @njit(**JIT_INLINE)
 def plucker(R_up, p_up, i, X_up):
     """Fill X_up[i] with the motion transform parent -> link of the placement (R_up[i], p_up[i])."""
-    for r in range(3):
+    for r in range(3):   # the upper-right block stays zero from make_data
         for col in range(3):
             X_up[i, r, col] = R_up[i, col, r]
-            X_up[i, r, col + 3] = 0.0
             X_up[i, r + 3, col + 3] = R_up[i, col, r]
     # lower-left block: -R^T [p]x
     p0, p1, p2 = p_up[i, 0], p_up[i, 1], p_up[i, 2]

@@ -92,16 +92,15 @@ FINISHED, DIVERGED, EVENT = 0, 1, 2
 @njit(**JIT_INLINE)
 def _event_crossed(guards, direction, g_old, t, y):
     """True if some event's g changed sign from g_old to its value at (t, y) in its direction;
-    g_old is updated when none did."""
+    g_old is updated up to the first that did (the driver recomputes them after an event)."""
     hit = False
     for e in range(len(guards)):
         g = guards[e](t, y.ctypes, y.shape[0])
         if (g_old[e] < 0.0 <= g) or (g_old[e] > 0.0 >= g):
             if direction[e] == 0.0 or (direction[e] > 0.0) == (g > g_old[e]):
                 hit = True
-    if not hit:
-        for e in range(len(guards)):
-            g_old[e] = guards[e](t, y.ctypes, y.shape[0])
+        if not hit:
+            g_old[e] = g
     return hit
 
 
