@@ -30,7 +30,7 @@ from numba import njit
 from occupant.jit import JIT, JIT_STAGE
 from occupant.contact.geometry_pairs import ellipsoid_ellipsoid, ellipsoid_plane, point_in_link
 from occupant.forces.joint_resistance import table_load
-from occupant.forces.points import add_point_force, point_state
+from occupant.forces.points import add_force_pair, point_state
 from occupant.model.bundle import (
     CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_POWER, POWER_CONTACTS,
 )
@@ -128,12 +128,8 @@ def contacts(bundle, data, t, q, v, z):
             else:
                 g = mu_f / el.friction_speed[e]   # the limit of tanh(s / v_s) / s
             fx, fy, fz = normal * nx - g * tx, normal * ny - g * ty, normal * nz - g * tz
-            add_point_force(data, la, rax, ray, raz, fx, fy, fz)
-            add_point_force(data, lb, rbx, rby, rbz, -fx, -fy, -fz)
-            if la >= 0:
-                power += fx * vax + fy * vay + fz * vaz
-            if lb >= 0:
-                power -= fx * vbx + fy * vby + fz * vbz
+            power += add_force_pair(data, la, rax, ray, raz, vax, vay, vaz, lb, rbx, rby, rbz,
+                                    vbx, vby, vbz, fx, fy, fz)
         k = el.out_start + 7 * e
         data.outputs[k] = d
         data.outputs[k + 1] = d_rate

@@ -4,7 +4,7 @@
 Tension T = k (L - L0) + c L' (or a tabulated T(L - L0) + c L'), L the distance between the two
 ends and L' its rate; the force T u on end a and -T u on end b, u the unit vector from a to b.
 A force producer: reads ``bundle.spring_dampers``, adds to ``data.f_ext`` through
-``points.add_point_force``, writes (length, length rate, tension) per element to
+``points.add_force_pair``, writes (length, length rate, tension) per element to
 ``data.outputs`` and the power of its forces on the tree to ``data.power``.
 """
 import numpy as np
@@ -12,7 +12,7 @@ from numba import njit
 
 from occupant.jit import JIT_STAGE
 from occupant.forces.joint_resistance import table_load
-from occupant.forces.points import add_point_force, point_state
+from occupant.forces.points import add_force_pair, point_state
 from occupant.model.bundle import POWER_SPRING_DAMPERS
 
 
@@ -39,12 +39,9 @@ def spring_dampers(bundle, data, t, q, v, z):
             tension = el.stiffness[e] * stretch
         tension += el.damping[e] * rate
         fx, fy, fz = tension * ux, tension * uy, tension * uz
-        add_point_force(data, la, el.point_a[e, 0], el.point_a[e, 1], el.point_a[e, 2], fx, fy, fz)
-        add_point_force(data, lb, el.point_b[e, 0], el.point_b[e, 1], el.point_b[e, 2], -fx, -fy, -fz)
-        if la >= 0:
-            power += fx * vax + fy * vay + fz * vaz
-        if lb >= 0:
-            power -= fx * vbx + fy * vby + fz * vbz
+        power += add_force_pair(data, la, el.point_a[e, 0], el.point_a[e, 1], el.point_a[e, 2],
+                                vax, vay, vaz, lb, el.point_b[e, 0], el.point_b[e, 1],
+                                el.point_b[e, 2], vbx, vby, vbz, fx, fy, fz)
         k = el.out_start + 3 * e
         data.outputs[k] = length
         data.outputs[k + 1] = rate

@@ -13,6 +13,7 @@ from occupant.modeling import (
     Assembly, Part, Joint, Pose, Marker, Sphere, Ellipsoid, Plane, Cylinder, ContactPair,
     ContactCharacteristic, ModelingError,
 )
+from occupant.spatial.rotation import matrix_to_quat, quat_exp, quat_to_matrix
 
 M, K, R, G = 2.0, 2.0e4, 0.05, 9.81
 
@@ -204,17 +205,11 @@ def _free_body_with(geometry, *extra):
 
 
 def _rotation(rv):
-    rv = np.asarray(rv, float)
-    a = np.linalg.norm(rv)
-    k = rv / a
-    kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
-    return np.eye(3) + np.sin(a) * kx + (1 - np.cos(a)) * kx @ kx
+    """Rotation matrix of the rotation vector rv (axis times angle, rad)."""
+    return quat_to_matrix(quat_exp(np.asarray(rv, float)))
 
 
-def _quat(R):
-    w = np.sqrt(1 + np.trace(R)) / 2
-    return np.array([w, (R[2, 1] - R[1, 2]) / (4 * w), (R[0, 2] - R[2, 0]) / (4 * w),
-                     (R[1, 0] - R[0, 1]) / (4 * w)])
+_quat = matrix_to_quat
 
 
 SEMI = np.array([0.09, 0.06, 0.04])
