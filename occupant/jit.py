@@ -9,7 +9,12 @@ JIT = dict(cache=True, fastmath={"contract", "reassoc", "nsz", "arcp"}, error_mo
 # of the bundle's and Data's many arrays is most of a stage's compile time). Such a function has
 # no Python entry: call it from Python and the process crashes, so anything a test or a user
 # calls directly keeps JIT.
-JIT_STAGE = dict(JIT, no_cpython_wrapper=True)
+# Stages also run without numba's reference-counting runtime (NRT): they borrow every array from
+# their caller, which keeps it alive, so counting references to the bundle's and Data's ~80 arrays
+# on every call is pure cost (it was 40 % of the humanoid's step, tests/benchmarks). Without NRT a
+# stage cannot allocate (numba refuses to compile np.empty and the like there) and must not
+# return an array: the step's scratch lives in Data, allocated once.
+JIT_STAGE = dict(JIT, no_cpython_wrapper=True, _nrt=False)
 
 # For the small stages of the step: inlined at the call site, so that no call boundary passes the
 # model's tuples of arrays (each array passed costs reference counting).
