@@ -10,7 +10,7 @@ the events without returning to Python.
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 from occupant.model.joint_motion import FREE, integrate_configuration, normalize_quaternions
 from occupant.spatial.rotation import quat_rotate
 
@@ -29,11 +29,10 @@ def rk4_step(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k):
     _rk4_advance(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def _euler_advance(bundle, data, t, y, h, y_out, rec, k):
     """One step from (t, y) into y_out; when k >= 0 the state y is recorded as sample k of rec on
-    the way (explicit accelerations, one extra ABA pass). Inlined into the loops: a call given
-    the bundle and Data costs about 1 us of reference counting."""
+    the way (explicit accelerations, one extra ABA pass)."""
     tree = bundle.tree
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
     v = y[nq:nq + nv]
@@ -63,10 +62,10 @@ def _euler_advance(bundle, data, t, y, h, y_out, rec, k):
         y_out[j], y_out[j + 1], y_out[j + 2] = quat_rotate(y_out, k + 3, gx, gy, gz, True)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def _rk4_advance(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k):
     """One step from (t, y) into y_out; when k >= 0 the state y is recorded as sample k of rec
-    from the first stage's evaluation (no extra work). Inlined into the loop."""
+    from the first stage's evaluation (no extra work)."""
     n = y.shape[0]
     derivative(bundle, data, t, y, k1)
     if k >= 0:
