@@ -5,10 +5,32 @@ import sys
 from occupant import __version__
 
 
-def main(argv=None):
+def _parser():
     parser = argparse.ArgumentParser(prog="occupant", description="Occupant dynamics in vehicle crashes.")
     parser.add_argument("--version", action="version", version=f"occupant {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    run = sub.add_parser(
+        "run", help="run a crash scenario (a shipped name or a .toml path) and write its results",
+        description="Run a crash scenario: simulate it, evaluate its sensors and injury criteria, "
+        "print a summary with each criterion against its limit, and write DIR/results.h5, "
+        "criteria.csv, isomme/, scenario.toml (and the report when occupant.report is installed).")
+    run.add_argument("scenario", metavar="SCENARIO", help="shipped scenario name (occupant list) or path")
+    run.add_argument("--out", metavar="DIR", help="output folder (default: reports/<scenario name>)")
+    run.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                     help="override a scenario value by its dotted key path, e.g. solver.t_end=0.05 "
+                     "(repeatable)")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    sub.add_parser("list", help="list the shipped scenarios, dummies, postures and vehicle interiors")
+    show = sub.add_parser("show", help="show a model: bodies, joints, dofs, geometry, contacts",
+                          description="Show the model of a dummy or scenario (name or path): its "
+                          "tree of bodies with joints and dofs, masses, contact geometry and pairs.")
+    show.add_argument("file", metavar="FILE", help="dummy or scenario: a shipped name or a .toml path")
+    export = sub.add_parser("export", help="export a dummy or scenario model to MJCF or URDF")
+    export.add_argument("file", metavar="FILE", help="dummy or scenario: a shipped name or a .toml path")
+    fmt = export.add_mutually_exclusive_group(required=True)
+    fmt.add_argument("--mjcf", action="store_true", help="MuJoCo MJCF")
+    fmt.add_argument("--urdf", action="store_true", help="URDF (no spherical joints)")
+    export.add_argument("--out", metavar="PATH", help="file to write (default: <model name>.xml / .urdf)")
     demo_what = ("simulate the Hybrid III 50th male, pelvis welded to a sled seat, unrestrained (no "
                  "belt, airbag or contact yet), in a frontal half-sine sled pulse")
     demo = sub.add_parser(
@@ -23,18 +45,35 @@ def main(argv=None):
     cert.add_argument("scenarios", nargs="*", metavar="NAME_OR_PATH",
                       help="scenario names or .toml paths (default: all shipped ones)")
     cert.add_argument("--out", metavar="DIR", help="also write each test's time history to DIR/<name>.csv")
+    return parser
+
+
+def main(argv=None):
+    parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 0
     try:
+        if args.command == "run":
+            from occupant.scenario.command import run_command
+            return run_command(args.scenario, args.out, args.overrides, progress=not args.quiet)
+        if args.command == "list":
+            from occupant.scenario.command import list_command
+            return list_command()
+        if args.command == "show":
+            from occupant.scenario.command import show_command
+            return show_command(args.file)
+        if args.command == "export":
+            from occupant.scenario.command import export_command
+            return export_command(args.file, "mjcf" if args.mjcf else "urdf", args.out)
         if args.command == "demo":
             from occupant.demo import run_demo
             res = run_demo(t_end=args.t_end, integrator=args.integrator, dt=args.dt)
             return 0 if res.status != "diverged" else 3
         if args.command == "certify":
             return _certify(args.scenarios, args.out)
-    except ValueError as exc:  # user mistakes: a clear message and a non-zero exit, no traceback
+    except (ValueError, OSError) as exc:  # user mistakes: a clear message and a non-zero exit, no traceback
         print(f"occupant: error: {exc}", file=sys.stderr)
         return 2
     return 0
