@@ -43,7 +43,7 @@ import numpy as np
 from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.interior import load_interior
-from occupant.scenario.overrides import apply_overrides
+from occupant.scenario.overrides import apply_overrides, parse_override
 from occupant.scenario.pulse import read_pulse
 from occupant.scenario.restraints import RESTRAINTS, read_restraints
 
@@ -142,8 +142,7 @@ class Scenario:
             c.fail("criteria.regulation", f"{reg} judges the {self.protocol.dummy}, the occupant is "
                    f"{self.dummy}", ", ".join(k for k, p in PROTOCOLS.items() if self.dummy.startswith(p.dummy))
                    or "no regulation for this occupant: leave it out")
-        test = self.protocol.title if self.protocol else self.title
-        self.restraints, self.notes, self.judged = read_restraints(c, data, test)
+        self.restraints, self.notes, self.judged = read_restraints(c, data, self.title)
 
         # the occupant with its added ellipsoids, the interior's surfaces and the contact pairs
         asm = dummy.source
@@ -228,5 +227,13 @@ def load(path_or_name, overrides=None):
     """The validated Scenario of a shipped name (``scenarios/<name>.toml``) or a path, with
     ``overrides`` ({dotted key: value} or ["KEY=VALUE", ...]) applied first."""
     path = _resolve(path_or_name)
-    data = apply_overrides(read_toml(path, ScenarioError), overrides)
-    return Scenario(data, path)
+    raw = read_toml(path, ScenarioError)
+    data = apply_overrides(raw, overrides)
+    try:
+        return Scenario(data, path)
+    except ScenarioError as err:  # a value the override brought in: say which --set it was
+        keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
+        for key in keys:
+            if err.path == key or err.path.startswith(f"{key}.") or key.startswith(f"{err.path}."):
+                raise ScenarioError(f"{path} (--set {key})", err.path, err.problem, err.accepted) from None
+        raise

@@ -23,11 +23,11 @@ RESTRAINTS = {
         {"enabled": "bool", "kind": "string", "load_limit": "positive", "pretensioner": "bool",
          "pretensioner_time": "nonneg", "pretensioner_pull": "nonneg", "retractor_lock_time": "nonneg",
          "friction": "nonneg"},
-        "three-point belt with retractor, pretensioner and load limiter"),
+        "a three-point belt with retractor, pretensioner and load limiter"),
     "airbag": RestraintKind(
         {"enabled": "bool", "kind": "string", "fire_time": "nonneg", "volume": "positive",
          "vent_area": "nonneg", "inflator_mass": "positive", "position": "vector"},
-        "airbag"),
+        "an airbag"),
 }
 
 
@@ -51,13 +51,14 @@ def read_restraints(c, data, test_title):
             else:
                 c.number(table, key, path, positive=check == "positive", nonneg=check == "nonneg")
         if not c.boolean(table, "enabled", path, default=True):
-            notes.append(f"{path} is disabled: this run has no {spec.what}")
+            notes.append(f"{path} is disabled: this run has no {spec.what.split(' ', 1)[1]}")
             continue
         if not spec.available:
             judged = False
-            notes.append(f"{path}: a {spec.what} is declared, but this version does not model "
-                         f"{kind}s yet; the run has none, so it does not represent {test_title} "
-                         f"and its criteria are values of an unrestrained occupant, not judged")
+            notes.append(f"{path}: {spec.what} is declared, but this version does not model "
+                         f"{kind}s yet; the run has none, so it does not represent the "
+                         f"{test_title} and its criteria are values of an occupant without it, "
+                         f"not judged")
             continue
         enabled[kind] = table
     return enabled, notes, judged
