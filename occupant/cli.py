@@ -31,15 +31,6 @@ def _parser():
     fmt.add_argument("--mjcf", action="store_true", help="MuJoCo MJCF")
     fmt.add_argument("--urdf", action="store_true", help="URDF (no spherical joints)")
     export.add_argument("--out", metavar="PATH", help="file to write (default: <model name>.xml / .urdf)")
-    demo_what = ("simulate the Hybrid III 50th male, pelvis welded to a sled seat, unrestrained (no "
-                 "belt, airbag or contact yet), in a frontal half-sine sled pulse")
-    demo = sub.add_parser(
-        "demo", help=demo_what, description=demo_what[0].upper() + demo_what[1:] + "; print the "
-        "pulse's delta-v, peak and duration, the head excursion, the spine's and neck's peak flexion "
-        "against their stops and the energy balance; no injury criteria (there is no restraint).")
-    demo.add_argument("--t-end", type=float, default=0.15, help="simulated time in s (default 0.15)")
-    demo.add_argument("--integrator", choices=("euler", "rk4", "dopri5"), default="euler")
-    demo.add_argument("--dt", type=float, default=None, help="step in s (default per integrator)")
     cert = sub.add_parser("certify", help="run Part 572 certification tests (scenarios/certification) "
                           "and print each figure against its corridor")
     cert.add_argument("scenarios", nargs="*", metavar="NAME_OR_PATH",
@@ -67,10 +58,6 @@ def main(argv=None):
         if args.command == "export":
             from occupant.scenario.command import export_command
             return export_command(args.file, "mjcf" if args.mjcf else "urdf", args.out)
-        if args.command == "demo":
-            from occupant.demo import run_demo
-            res = run_demo(t_end=args.t_end, integrator=args.integrator, dt=args.dt)
-            return 0 if res.status != "diverged" else 3
         if args.command == "certify":
             return _certify(args.scenarios, args.out)
     except (ValueError, OSError) as exc:  # user mistakes: a clear message and a non-zero exit, no traceback
