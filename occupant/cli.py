@@ -20,6 +20,18 @@ def _parser():
                      help="override a scenario value by its dotted key path, e.g. solver.t_end=0.05 "
                      "(repeatable)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
+    sweep = sub.add_parser(
+        "sweep", help="run a full-factorial sweep of a scenario over some of its keys",
+        description="Run every combination of the varied keys on a local process pool: one run "
+        "folder per variant (DIR/v0001, ...) and DIR/sweep.csv with the inputs and criteria. "
+        "Run again on the same DIR, it skips finished variants.")
+    sweep.add_argument("scenario", metavar="SCENARIO", help="shipped scenario name or path")
+    sweep.add_argument("--vary", action="append", required=True, metavar="KEY=start:stop:n",
+                       help="a key and its values: start:stop:n evenly spaced, or a,b,c (repeatable)")
+    sweep.add_argument("--out", metavar="DIR", required=True, help="output folder")
+    sweep.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    sweep.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                       help="a fixed override for every variant (repeatable)")
     sub.add_parser("list", help="list the shipped scenarios, dummies, postures and vehicle interiors")
     show = sub.add_parser("show", help="show a model: bodies, joints, dofs, geometry, contacts",
                           description="Show the model of a dummy or scenario (name or path): its "
@@ -49,6 +61,9 @@ def main(argv=None):
         if args.command == "run":
             from occupant.scenario.command import run_command
             return run_command(args.scenario, args.out, args.overrides, progress=not args.quiet)
+        if args.command == "sweep":
+            from occupant.scenario.command import sweep_command
+            return sweep_command(args.scenario, args.vary, args.out, args.workers, args.overrides)
         if args.command == "list":
             from occupant.scenario.command import list_command
             return list_command()

@@ -11,3 +11,6 @@ from occupant.scenario.interior import Interior, InteriorFileError, available_in
 __all__ = ["Scenario", "ScenarioError", "available_scenarios", "load", "OverrideError",
            "apply_overrides", "parse_override", "Run", "run_scenario", "write_run", "Interior",
            "InteriorFileError", "available_interiors", "load_interior"]
+from occupant.scenario.sweep import sweep  # noqa: E402
+
+__all__ += ["sweep"]

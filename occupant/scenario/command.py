@@ -8,6 +8,7 @@ import time
 import numpy as np
 
 from occupant.io.toml_files import InputFileError, read_toml
+from occupant.scenario.overrides import parse_override
 
 G0 = 9.80665
 
@@ -194,4 +195,25 @@ def export_command(name_or_path, fmt, out_path, out=print):
     path = pathlib.Path(out_path or f"{model.name}.{'xml' if fmt == 'mjcf' else 'urdf'}")
     (export_mjcf if fmt == "mjcf" else export_urdf)(model, path)
     out(f"occupant export: {model.name} -> {path} ({fmt.upper()})")
+    return 0
+
+
+def sweep_command(scenario, vary, out_dir, workers, overrides, out=print):
+    from occupant.scenario.sweep import parse_vary, sweep
+    varied = dict(parse_vary(v) for v in vary)
+    fixed = dict(parse_override(o) for o in overrides)
+    clash = sorted(set(varied) & set(fixed))
+    if clash:
+        raise InputFileError(f"--set {clash[0]}", clash[0], "is both varied and set", "one of --vary, --set")
+    grid = {**{k: [v] for k, v in fixed.items()}, **varied}
+    n = int(np.prod([len(v) for v in varied.values()]))
+    out(f"occupant sweep: {scenario}, {n} variants over {', '.join(varied)}")
+    start = time.perf_counter()
+    rows = sweep(scenario, grid, out_dir, workers=workers,
+                 progress=lambda done, total: out(f"  {done}/{total} variants done"))
+    failed = [r for r in rows if r["status"] != "ok"]
+    out(f"  written {pathlib.Path(out_dir) / 'sweep.csv'} ({len(rows)} rows, {len(failed)} not ok) "
+        f"in {time.perf_counter() - start:.1f} s")
+    for r in failed:
+        out(f"  {r['variant']}: {r['status']}")
     return 0

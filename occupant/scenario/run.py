@@ -4,10 +4,11 @@
 reads exactly these fields). ``write_run(run, folder)`` writes::
 
     folder/results.h5      occupant.io.results_h5 (states, poses, outputs, energy, channels)
-    folder/criteria.csv    criterion,value,unit,limit,pass (pass: true, false, or empty when
-                           the regulation sets no limit or the run is not judged)
-    folder/isomme/         ISO-MME test folder with every sensor channel (raw, filter class 0)
     folder/scenario.toml   the scenario as run (file plus overrides)
+    folder/isomme/         ISO-MME test folder with every sensor channel (raw, filter class 0)
+    folder/criteria.csv    criterion,value,unit,limit,pass (pass: true, false, or empty when
+                           the regulation sets no limit or the run is not judged); written
+                           after the files above, so that it marks a finished run
     folder/report.html     occupant.report, when that package is installed
 """
 import csv
@@ -112,12 +113,12 @@ def write_run(run, folder, out=None):
     folder.mkdir(parents=True, exist_ok=True)
     outputs = run.scenario.get("outputs", {})
     write_results(_storable(run.results), folder / "results.h5")
-    write_criteria(run.criteria, folder / "criteria.csv")
     (folder / "scenario.toml").write_text(
         f"# the scenario as run (file plus overrides)\n{dumps(run.scenario)}", encoding="utf-8")
     if outputs.get("isomme", True) and run.results.channels:
         isomme.write(run.results.channels, folder / "isomme", _test_number(run.name),
                      title=run.title, test_type="Simulation")
+    write_criteria(run.criteria, folder / "criteria.csv")   # last: it marks a finished run (sweeps)
     if outputs.get("report", True):
         try:
             from occupant import report
