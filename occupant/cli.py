@@ -32,6 +32,11 @@ def _parser():
     sweep.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     sweep.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                        help="a fixed override for every variant (repeatable)")
+    compare = sub.add_parser(
+        "compare", help="criteria of several runs side by side (run folders or scenarios)",
+        description="Print the criteria of two or more runs side by side: each argument is a run "
+        "folder (with criteria.csv) or a scenario name or path, which is run first.")
+    compare.add_argument("runs", nargs="+", metavar="RUN_OR_SCENARIO")
     sub.add_parser("list", help="list the shipped scenarios, dummies, postures and vehicle interiors")
     show = sub.add_parser("show", help="show a model: bodies, joints, dofs, geometry, contacts",
                           description="Show the model of a dummy or scenario (name or path): its "
@@ -64,6 +69,9 @@ def main(argv=None):
         if args.command == "sweep":
             from occupant.scenario.command import sweep_command
             return sweep_command(args.scenario, args.vary, args.out, args.workers, args.overrides)
+        if args.command == "compare":
+            from occupant.scenario.command import compare_command
+            return compare_command(args.runs)
         if args.command == "list":
             from occupant.scenario.command import list_command
             return list_command()

@@ -217,3 +217,41 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, out=print):
     for r in failed:
         out(f"  {r['variant']}: {r['status']}")
     return 0
+
+
+def _criteria_of(arg):
+    """(label, {criterion: (value, unit, pass)}) of a run folder or a scenario (run here)."""
+    import csv
+    folder = pathlib.Path(arg)
+    if folder.is_dir() and (folder / "criteria.csv").exists():
+        with open(folder / "criteria.csv", newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+        return folder.name, {r["criterion"]: (float(r["value"]) if r["value"] else None, r["unit"],
+                                              {"true": True, "false": False}.get(r["pass"]))
+                             for r in rows}
+    if folder.is_dir():
+        raise InputFileError(folder, "", "no criteria.csv in this folder", "a run folder of occupant run")
+    from occupant.scenario import load
+    run = load(arg).run()
+    return run.name, {r["criterion"]: (r["value"], r["unit"], r["pass"]) for r in run.criteria}
+
+
+def compare_command(args, out=print):
+    if len(args) < 2:
+        raise InputFileError("compare", "", "needs at least two runs", "two or more run folders or scenarios")
+    runs = [_criteria_of(a) for a in args]
+    names = []
+    for _, crit in runs:
+        names += [n for n in crit if n not in names]
+    width = max(12, *(len(label) for label, _ in runs))
+    out(f"{'criterion':<18} {'unit':<4} " + " ".join(f"{label:>{width}}" for label, _ in runs))
+    for n in names:
+        cells = []
+        unit = ""
+        for _, crit in runs:
+            value, unit_i, passed = crit.get(n, (None, "", None))
+            unit = unit or unit_i
+            mark = {True: "", False: " FAIL", None: ""}[passed]
+            cells.append(f"{_fmt(value, unit_i) + mark:>{width}}")
+        out(f"{n:<18} {unit:<4} " + " ".join(cells))
+    return 0
