@@ -86,6 +86,9 @@ def main(argv=None):
     except (ValueError, OSError) as exc:  # user mistakes: a clear message and a non-zero exit, no traceback
         print(f"occupant: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("occupant: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 

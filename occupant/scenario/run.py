@@ -13,12 +13,12 @@ reads exactly these fields). ``write_run(run, folder)`` writes::
 """
 import csv
 import dataclasses
+import importlib.util
 import math
 import pathlib
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
 
 from occupant.scenario.criteria import criteria_rows
 from occupant.scenario.toml_write import dumps
@@ -120,18 +120,12 @@ def write_run(run, folder, out=None):
                      title=run.title, test_type="Simulation")
     write_criteria(run.criteria, folder / "criteria.csv")   # last: it marks a finished run (sweeps)
     if outputs.get("report", True):
-        try:
-            from occupant import report
-        except ImportError:
+        if importlib.util.find_spec("occupant.report") is None:
             if out:
-                out("  report: not written (the occupant.report package is not installed in this "
+                out("  report: not written (the occupant.report package is not part of this "
                     "version); results.h5, criteria.csv and isomme/ hold the results")
         else:
+            from occupant import report
             report.write(run, folder)
     return folder
 
-
-def channel_peak(run, code_part):
-    """Peak |value| of the channels whose code contains ``code_part`` (for summaries)."""
-    vals = [np.max(np.abs(ch.values)) for ch in run.results.channels if code_part in (ch.code or "")]
-    return max(vals) if vals else None

@@ -197,3 +197,15 @@ def test_identity_pulse_motion_table_equals_the_base_class_samples():
     fast = motion.table(0.0, 1e-5, 15001, g)
     slow = BaseMotion.table(motion, 0.0, 1e-5, 15001, g)
     np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-12 * np.abs(slow).max())
+
+
+def test_analytic_h_point_moves_the_whole_occupant():
+    """occupant.h_point shifts the seated occupant rigidly in B0 (the seat moved on its track)."""
+    from occupant.dynamics.api import body_poses
+    a = load("fmvss208_sled_48_unbelted")
+    b = load("fmvss208_sled_48_unbelted", overrides={"occupant.h_point": [-0.02, 0.0, 0.01]})
+    Xa = body_poses(a.model, a.model.make_data(), a.q0)
+    Xb = body_poses(b.model, b.model.make_data(), b.q0)
+    np.testing.assert_allclose(Xb[:, :3, 3] - Xa[:, :3, 3], np.tile([-0.02, 0.0, 0.01], (a.model.nb, 1)),
+                               atol=1e-12)
+    np.testing.assert_allclose(Xb[:, :3, :3], Xa[:, :3, :3], atol=1e-12)
