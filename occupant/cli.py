@@ -5,38 +5,90 @@ import sys
 from occupant import __version__
 
 
-def main(argv=None):
+def _parser():
     parser = argparse.ArgumentParser(prog="occupant", description="Occupant dynamics in vehicle crashes.")
     parser.add_argument("--version", action="version", version=f"occupant {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    demo_what = ("simulate the Hybrid III 50th male, pelvis welded to a sled seat, unrestrained (no "
-                 "belt, airbag or contact yet), in a frontal half-sine sled pulse")
-    demo = sub.add_parser(
-        "demo", help=demo_what, description=demo_what[0].upper() + demo_what[1:] + "; print the "
-        "pulse's delta-v, peak and duration, the head excursion, the spine's and neck's peak flexion "
-        "against their stops and the energy balance; no injury criteria (there is no restraint).")
-    demo.add_argument("--t-end", type=float, default=0.15, help="simulated time in s (default 0.15)")
-    demo.add_argument("--integrator", choices=("euler", "rk4", "dopri5"), default="euler")
-    demo.add_argument("--dt", type=float, default=None, help="step in s (default per integrator)")
+    run = sub.add_parser(
+        "run", help="run a crash scenario (a shipped name or a .toml path) and write its results",
+        description="Run a crash scenario: simulate it, evaluate its sensors and injury criteria, "
+        "print a summary with each criterion against its limit, and write DIR/results.h5, "
+        "criteria.csv, isomme/, scenario.toml (and the report when occupant.report is installed).")
+    run.add_argument("scenario", metavar="SCENARIO", help="shipped scenario name (occupant list) or path")
+    run.add_argument("--out", metavar="DIR", help="output folder (default: reports/<scenario name>)")
+    run.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                     help="override a scenario value by its dotted key path, e.g. solver.t_end=0.05 "
+                     "(repeatable)")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    sweep = sub.add_parser(
+        "sweep", help="run a full-factorial sweep of a scenario over some of its keys",
+        description="Run every combination of the varied keys on a local process pool: one run "
+        "folder per variant (DIR/v0001, ...) and DIR/sweep.csv with the inputs and criteria. "
+        "Run again on the same DIR, it skips finished variants.")
+    sweep.add_argument("scenario", metavar="SCENARIO", help="shipped scenario name or path")
+    sweep.add_argument("--vary", action="append", required=True, metavar="KEY=start:stop:n",
+                       help="a key and its values: start:stop:n evenly spaced, or a,b,c (repeatable)")
+    sweep.add_argument("--out", metavar="DIR", required=True, help="output folder")
+    sweep.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    sweep.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                       help="a fixed override for every variant (repeatable)")
+    compare = sub.add_parser(
+        "compare", help="criteria of several runs side by side (run folders or scenarios)",
+        description="Print the criteria of two or more runs side by side: each argument is a run "
+        "folder (with criteria.csv) or a scenario name or path, which is run first.")
+    compare.add_argument("runs", nargs="+", metavar="RUN_OR_SCENARIO")
+    sub.add_parser("list", help="list the shipped scenarios, dummies, postures and vehicle interiors")
+    show = sub.add_parser("show", help="show a model: bodies, joints, dofs, geometry, contacts",
+                          description="Show the model of a dummy or scenario (name or path): its "
+                          "tree of bodies with joints and dofs, masses, contact geometry and pairs.")
+    show.add_argument("file", metavar="FILE", help="dummy or scenario: a shipped name or a .toml path")
+    export = sub.add_parser("export", help="export a dummy or scenario model to MJCF or URDF")
+    export.add_argument("file", metavar="FILE", help="dummy or scenario: a shipped name or a .toml path")
+    fmt = export.add_mutually_exclusive_group(required=True)
+    fmt.add_argument("--mjcf", action="store_true", help="MuJoCo MJCF")
+    fmt.add_argument("--urdf", action="store_true", help="URDF (no spherical joints)")
+    export.add_argument("--out", metavar="PATH", help="file to write (default: <model name>.xml / .urdf)")
     cert = sub.add_parser("certify", help="run Part 572 certification tests (scenarios/certification) "
                           "and print each figure against its corridor")
     cert.add_argument("scenarios", nargs="*", metavar="NAME_OR_PATH",
                       help="scenario names or .toml paths (default: all shipped ones)")
     cert.add_argument("--out", metavar="DIR", help="also write each test's time history to DIR/<name>.csv")
+    return parser
+
+
+def main(argv=None):
+    parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 0
     try:
-        if args.command == "demo":
-            from occupant.demo import run_demo
-            res = run_demo(t_end=args.t_end, integrator=args.integrator, dt=args.dt)
-            return 0 if res.status != "diverged" else 3
+        if args.command == "run":
+            from occupant.scenario.command import run_command
+            return run_command(args.scenario, args.out, args.overrides, progress=not args.quiet)
+        if args.command == "sweep":
+            from occupant.scenario.command import sweep_command
+            return sweep_command(args.scenario, args.vary, args.out, args.workers, args.overrides)
+        if args.command == "compare":
+            from occupant.scenario.command import compare_command
+            return compare_command(args.runs)
+        if args.command == "list":
+            from occupant.scenario.command import list_command
+            return list_command()
+        if args.command == "show":
+            from occupant.scenario.command import show_command
+            return show_command(args.file)
+        if args.command == "export":
+            from occupant.scenario.command import export_command
+            return export_command(args.file, "mjcf" if args.mjcf else "urdf", args.out)
         if args.command == "certify":
             return _certify(args.scenarios, args.out)
-    except ValueError as exc:  # user mistakes: a clear message and a non-zero exit, no traceback
+    except (ValueError, OSError) as exc:  # user mistakes: a clear message and a non-zero exit, no traceback
         print(f"occupant: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("occupant: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -1,10 +1,7 @@
-"""The occupant command: version, demo, and clear errors with non-zero exit codes."""
-import math
+"""The occupant command: version, run, and clear errors with non-zero exit codes."""
 import re
 import subprocess
 import sys
-
-import pytest
 
 import occupant
 
@@ -18,52 +15,30 @@ def test_version():
     assert proc.returncode == 0 and proc.stdout.strip() == f"occupant {occupant.__version__}"
 
 
-def test_demo_runs_and_summarises():
-    proc = _run("demo", "--t-end", "0.02")
+def test_run_of_a_shipped_scenario_summarises_and_writes(tmp_path):
+    """The README's main command, shortened: a shipped scenario by name, its summary with the
+    criteria against the regulation, and the run folder."""
+    proc = _run("run", "fmvss208_sled_48_unbelted", "--out", str(tmp_path), "--set", "solver.t_end=0.01")
     assert proc.returncode == 0, proc.stderr
-    assert "simulated 0.0200 s" in proc.stdout and "head forward excursion" in proc.stdout
+    assert "occupant run: fmvss208_sled_48_unbelted" in proc.stdout
+    assert "pulse: half-sine 21.4 g, 100 ms: delta-v 48.0 km/h" in proc.stdout
+    assert "criteria against FMVSS 208" in proc.stdout
+    assert (tmp_path / "criteria.csv").exists() and (tmp_path / "results.h5").exists()
 
 
-def test_reference_demo_states_the_pulse_it_applies_and_judges_nothing():
-    """Issue 10 section 4. The stated delta-v is the pulse's: a half-sine of peak A and duration
-    T loses 2 A T / pi (crash-domain-facts.md 4.2), 45.0 km/h for 20 g and 100 ms, and the sled
-    ends at its start speed minus that (before: "from 50 km/h" for a sled left at 5 km/h). An
-    unrestrained occupant is no regulatory test: no pass/FAIL or limit line (before: four FMVSS
-    208 "pass" lines), and no injury criterion either: an occupant held only by its joint stops
-    gives head and neck loads that mean nothing (HIC15 near 5000 with the stops); the spine's
-    peak flexion against its stops is shown instead."""
-    from occupant import demo
-    proc = _run("demo", "--t-end", "0.02")
-    assert proc.returncode == 0, proc.stderr
-    out = proc.stdout
-    m = re.search(r"sled pulse: delta-v ([\d.]+) km/h, peak ([\d.]+) g, duration (\d+) ms "
-                  r"\(sled ([\d.]+) -> ([\d.]+) km/h\)", out)
-    assert m, out
-    delta_v = 2 * demo.PULSE_PEAK * demo.PULSE_DURATION / math.pi * 3.6  # km/h
-    assert float(m[1]) == pytest.approx(delta_v, abs=0.05)
-    assert float(m[2]) == pytest.approx(demo.PULSE_PEAK / 9.80665, abs=0.05)
-    assert int(m[3]) == round(demo.PULSE_DURATION * 1e3)
-    assert float(m[4]) == pytest.approx(demo.SLED_SPEED0 * 3.6, abs=0.05)
-    assert float(m[5]) == pytest.approx(demo.SLED_SPEED0 * 3.6 - delta_v, abs=0.05)
-    assert not re.search(r"\b(pass|fail)\b|limit +[\d.]", out, re.IGNORECASE)
-    assert "no injury criteria" in out and "no belt, airbag or contact" in out
-    assert not re.search(r"\b(hic\d*|nij|neck_tension)\b", out, re.IGNORECASE)
-    assert re.search(r"lumbar_pelvis_y +peak flexion +[\d.]+ deg \(stop +37.5\)", out)
-
-
-def test_demo_help_names_what_it_simulates():
-    for args in (("--help",), ("demo", "--help")):
-        out = " ".join(_run(*args).stdout.split())
-        assert "Hybrid III 50th male" in out and "no belt, airbag or contact" in out
-        assert "sled pulse" in out
+def test_help_lists_the_commands():
+    out = _run("--help").stdout
+    for command in ("run", "list", "show", "export", "certify"):
+        assert re.search(rf"^    {command} ", out, re.MULTILINE), out
+    assert "demo" not in out
 
 
 def test_bad_parameter_gives_message_not_traceback():
-    proc = _run("demo", "--t-end", "-1")
+    proc = _run("run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=-1")
     assert proc.returncode == 2
-    assert "t_end must be a positive number" in proc.stderr and "Traceback" not in proc.stderr
-    proc = _run("demo", "--integrator", "leapfrog")
-    assert proc.returncode == 2 and "invalid choice" in proc.stderr
+    assert "solver.t_end: must be > 0" in proc.stderr and "Traceback" not in proc.stderr
+    proc = _run("run", "fmvss208_sled_48_unbelted", "--set", "solver.integrator=\"leapfrog\"")
+    assert proc.returncode == 2 and "unknown integrator 'leapfrog'" in proc.stderr
 
 
 def test_certify_prints_figures_against_corridors_and_writes_csv(tmp_path):

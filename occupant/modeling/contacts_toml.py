@@ -1,0 +1,119 @@
+"""Contact characteristics and contact pairs read from a parsed TOML table: the one reader for
+every file that declares contacts (a dummy file, a vehicle interior, a scenario), so that a
+contact means the same wherever it is declared (design.md section 6, conventions rule 9).
+
+File form::
+
+    [contact_characteristic.seat_foam]       # one table per characteristic, by name
+    table = [[0.0, 0.0], [0.02, 600.0]]      # loading curve, rows (penetration m, force N);
+    # or stiffness = 5.0e4 (N/m^n) with exponent = 1.0
+    absorption = 0.5                         # or unloading_table = [[m, N], ...]
+    damping = 2.0e3                          # N s/m^2 (Hunt-Crossley d d')
+    friction = 0.5                           # Coulomb coefficient
+    friction_speed = 0.01                    # m/s (optional)
+
+    [[contact]]                              # one pair, or one per name when a is a list
+    a = ["left_thigh_shell", "right_thigh_shell"]   # ellipsoids (or spheres) of the occupant
+    b = "knee_bolster"                       # a plane on B0, or another ellipsoid
+    characteristic = "knee_bolster_foam"     # optional when b's surface names a default
+    name = "left_knee_bolster"               # optional; default "<a>__<b>" (only with one a)
+
+The reader takes the caller's ``FileChecker`` (occupant.io.toml_files), so that errors name the
+caller's file and key path without this layer importing occupant.io (pyproject import-linter
+contracts); the characteristic's own checks (``ContactCharacteristic``) are reported the same way.
+"""
+from occupant.modeling.contacts import ContactCharacteristic, ContactPair
+from occupant.modeling.elements import ModelingError
+
+CHARACTERISTIC_KEYS = ("stiffness", "exponent", "table", "unloading_table", "absorption", "damping",
+                       "friction", "friction_speed")
+PAIR_KEYS = ("name", "a", "b", "characteristic")
+
+
+def _rows(checker, table, key, path):
+    """A curve given as [[x, y], ...] (at least two finite rows), or None when absent."""
+    if key not in table:
+        return None
+    rows = table[key]
+    ok = isinstance(rows, list) and len(rows) >= 2 and all(
+        isinstance(r, list) and len(r) == 2 and all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) for x in r) for r in rows)
+    if not ok:
+        checker.fail(checker.where(path, key), f"expected >= 2 rows [penetration m, force N], got {rows!r}",
+                     "[[0.0, 0.0], [m, N], ...]")
+    return [[float(x) for x in r] for r in rows]
+
+
+def _characteristic(checker, table, path, name):
+    if not isinstance(table, dict):
+        checker.fail(path, f"expected a table, got {table!r}", f"a [{path}] table")
+    checker.keys(table, CHARACTERISTIC_KEYS, path)
+    kwargs = {"name": name}
+    for key in ("stiffness", "exponent", "absorption", "damping", "friction", "friction_speed"):
+        v = checker.number(table, key, path)
+        if v is not None:
+            kwargs[key] = v
+    for key in ("table", "unloading_table"):
+        rows = _rows(checker, table, key, path)
+        if rows is not None:
+            kwargs[key] = rows
+    try:
+        return ContactCharacteristic(**kwargs)
+    except ModelingError as err:  # "contact characteristic 'x'.key: problem" -> this key path
+        text = str(err)
+        head, _, problem = text.partition(": ")
+        key = head.rpartition(".")[2] if "." in head.rpartition("'")[2] else ""
+        where = checker.where(path, key) if key in CHARACTERISTIC_KEYS else path
+        checker.fail(where, problem or text)
+
+
+def read_contacts(checker, data, geometries, *, characteristics=None, defaults=None, path=""):
+    """(characteristics, pairs) declared in the parsed table ``data``.
+
+    ``checker``: the caller's FileChecker; ``geometries``: the geometry names pairs may use
+    (an error lists them); ``characteristics``: characteristics already known (e.g. from the
+    interior file) that pairs may name, extended by the ``[contact_characteristic.*]`` tables
+    of ``data``; ``defaults``: {geometry b name: characteristic name} used when a pair gives
+    none. Returns ({name: ContactCharacteristic}, [ContactPair, ...])."""
+    known = dict(characteristics or {})
+    where = checker.where(path, "contact_characteristic")
+    for name, table in checker.table(data, "contact_characteristic", path).items():
+        known[name] = _characteristic(checker, table, f"{where}.{name}", name)
+    pairs, names = [], set()
+    geometries = list(geometries)
+    for i, p in enumerate(checker.tables(data, "contact", path)):
+        pp = f"{checker.where(path, 'contact')}[{i}]"
+        checker.keys(p, PAIR_KEYS, pp)
+        a_list = p.get("a")
+        if isinstance(a_list, str):
+            a_list = [a_list]
+        if not isinstance(a_list, list) or not a_list or not all(isinstance(x, str) for x in a_list):
+            checker.fail(f"{pp}.a", f"expected a geometry name or a list of them, got {p.get('a')!r}",
+                         ", ".join(geometries))
+        b = checker.string(p, "b", pp, required=True)
+        for key, value in [("a", x) for x in a_list] + [("b", b)]:
+            if value not in geometries:
+                checker.fail(f"{pp}.{key}", f"unknown geometry {value!r}", ", ".join(geometries))
+        cname = checker.string(p, "characteristic", pp)
+        if cname is None:
+            cname = (defaults or {}).get(b)
+            if cname is None:
+                checker.fail(f"{pp}.characteristic", f"missing, and surface {b!r} names no default",
+                             ", ".join(known) or "a [contact_characteristic.<name>] table")
+        if cname not in known:
+            checker.fail(f"{pp}.characteristic", f"unknown contact characteristic {cname!r}",
+                         ", ".join(known) or "a [contact_characteristic.<name>] table")
+        name = checker.string(p, "name", pp)
+        if name is not None and len(a_list) > 1:
+            checker.fail(f"{pp}.name", "a name needs a single geometry a (one pair)",
+                         "no name with a list of geometries")
+        for a in a_list:
+            pair_name = name or f"{a}__{b}"
+            if pair_name in names:
+                checker.fail(pp, f"contact pair {pair_name!r} is declared twice", "each pair once")
+            names.add(pair_name)
+            try:
+                pairs.append(ContactPair(pair_name, a, b, known[cname]))
+            except ModelingError as err:
+                checker.fail(pp, str(err))
+    return known, pairs

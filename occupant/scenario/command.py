@@ -1,0 +1,257 @@
+"""What the ``occupant`` subcommands run, screen output included (occupant/cli.py parses the
+arguments): ``run``, ``list``, ``show``, ``export``. Errors are raised as ValueError subclasses
+with one clear message; the command prints it and exits non-zero."""
+import pathlib
+import sys
+import time
+
+import numpy as np
+
+from occupant.io.toml_files import InputFileError, read_toml
+from occupant.scenario.overrides import parse_override
+
+G0 = 9.80665
+
+
+class _Progress:
+    """A one-line progress bar on stderr (only when it is a terminal, or when forced)."""
+
+    def __init__(self, label, stream=sys.stderr):
+        self.label, self.stream, self.last = label, stream, -1
+
+    def __call__(self, fraction):
+        pct = int(100 * min(max(fraction, 0.0), 1.0))
+        if pct == self.last:
+            return
+        self.last = pct
+        bar = "#" * (pct // 5) + "." * (20 - pct // 5)
+        self.stream.write(f"\r  {self.label} [{bar}] {pct:3d} %")
+        if pct == 100:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _fmt(value, unit):
+    if value is None:
+        return "-"
+    if unit in ("-",):
+        return f"{value:.3g}" if abs(value) < 10 else f"{value:.0f}"
+    if unit == "N":
+        return f"{value:.0f}"
+    return f"{value:.1f}"
+
+
+def summary_lines(run):
+    """The one-screen summary of a Run."""
+    res, model = run.results, run.model
+    sc = run.scenario
+    lines = [f"occupant run: {run.name}", f"  {run.title}"]
+    occ = sc.get("occupant", {})
+    lines.append(f"  occupant {occ.get('dummy')} ({model.nb} bodies, {model.nv} dofs), posture "
+                 f"{occ.get('posture')}; interior {sc.get('vehicle', {}).get('interior')} "
+                 f"({sum(1 for g in model.source.geometries.values() if getattr(g, 'marker', 1) is None)} "
+                 f"surfaces, {len(model.contact_names)} contact pairs)")
+    if run.pulse is not None:
+        lines.append(f"  pulse: {run.pulse.describe()}")
+    e = res.energy
+    exchanged = float(np.max(np.abs(e["work"]))) if e else 0.0
+    lines.append(f"  simulated {res.t[-1] * 1e3:.0f} ms ({res.status}), {res.stats.get('steps', '?')} "
+                 f"{res.stats.get('integrator', '')} steps; energy balance "
+                 f"{e['balance'][-1]:.3g} J of {exchanged:.4g} J exchanged; wall time {run.wall_time:.2f} s"
+                 if e else f"  simulated {res.t[-1] * 1e3:.0f} ms ({res.status})")
+    if res.message:
+        lines.append(f"  {res.message}")
+    head = model.body("head") if "head" in model.index["body"] else None
+    if head is not None and len(res.t) > 1:
+        rel = res.body_com[:, head, 0] - res.base_poses[:, 0, 3]
+        k = int(np.argmax(rel))
+        lines.append(f"  head forward excursion relative to the vehicle {1e3 * (rel[k] - rel[0]):.0f} mm "
+                     f"at {1e3 * res.t[k]:.0f} ms")
+    loads = []
+    for name in model.contact_names:
+        f = res.outputs.get(f"{name}.normal_force")
+        if f is not None and f.max() > 0:
+            loads.append((float(f.max()), name, float(res.t[np.argmax(f)])))
+    if loads:
+        top = sorted(loads, reverse=True)[:4]
+        lines.append("  largest contact forces: " + "; ".join(
+            f"{n.replace('__', ' / ')} {f / 1e3:.1f} kN at {t * 1e3:.0f} ms" for f, n, t in top))
+    for note in run.notes:
+        lines.append(f"  note: {note}")
+    if run.criteria:
+        if run.judged and run.regulation:
+            lines.append(f"  criteria against {run.regulation}:")
+        elif run.regulation:
+            lines.append(f"  criteria (values only, NOT judged against {run.regulation}: see the notes):")
+        else:
+            lines.append("  criteria (no regulation named: values only):")
+        for r in run.criteria:
+            verdict = {True: "pass", False: "FAIL", None: ""}[r["pass"]]
+            limit = f"limit {_fmt(r['limit'], r['unit'])}" if r["limit"] is not None and run.judged else ""
+            lines.append(f"    {r['criterion']:<18} {_fmt(r['value'], r['unit']):>8} {r['unit']:<3} "
+                         f"{limit:<14} {verdict}".rstrip())
+    else:
+        lines.append("  criteria: none (no channels to compute them from)")
+    return lines
+
+
+def run_command(scenario, out_dir, overrides, progress=True, out=print):
+    from occupant.scenario import load, write_run
+    start = time.perf_counter()
+    sc = load(scenario, overrides=overrides)
+    folder = pathlib.Path(out_dir) if out_dir else pathlib.Path("reports") / sc.name
+    out(f"occupant run: {sc.name}: loaded and checked in {time.perf_counter() - start:.1f} s")
+    bar = _Progress("simulating") if progress and sys.stderr.isatty() else None
+    run = sc.run(progress=bar)
+    for line in summary_lines(run)[1:]:
+        out(line)
+    write_run(run, folder, out=out)
+    written = ["results.h5", "criteria.csv", "scenario.toml"]
+    if (folder / "isomme").is_dir():
+        written.insert(2, f"isomme/ ({len(run.results.channels)} channels)")
+    if (folder / "report.html").exists():
+        written.append("report.html")
+    out(f"  written to {folder}: {', '.join(written)}")
+    out(f"  total wall time {time.perf_counter() - start:.1f} s")
+    return 0 if run.results.status == "finished" else 3
+
+
+def list_command(out=print):
+    from occupant.human.loader import available_dummies
+    from occupant.human.posture import available_postures
+    from occupant.scenario import available_interiors, available_scenarios
+    from occupant.scenario.load import _resolve
+    out("scenarios (occupant run NAME):")
+    for name in available_scenarios():
+        out(f"  {name:<32} {read_toml(_resolve(name)).get('title', '')}")
+    out("dummies:")
+    out("  " + ", ".join(available_dummies()))
+    out("postures:")
+    out("  " + ", ".join(available_postures()))
+    out("vehicle interiors:")
+    out("  " + ", ".join(available_interiors()))
+    return 0
+
+
+def _model_of(name_or_path):
+    """(kind, compiled model) of a dummy or scenario given by shipped name or path."""
+    from occupant.human import load_dummy
+    from occupant.human.loader import available_dummies
+    from occupant.scenario import available_scenarios, load
+    p = pathlib.Path(name_or_path)
+    if p.suffix == ".toml" or p.is_file():
+        kind = read_toml(p).get("kind")
+    elif name_or_path in available_scenarios():
+        kind = "scenario"
+    elif name_or_path in available_dummies():
+        kind = "dummy"
+    else:
+        raise InputFileError(name_or_path, "", "unknown dummy or scenario",
+                             ", ".join(available_dummies() + available_scenarios()) + ", or a .toml path")
+    if kind == "scenario":
+        return kind, load(name_or_path).model
+    if kind in ("dummy", "human"):
+        return kind, load_dummy(name_or_path)
+    raise InputFileError(name_or_path, "kind", f"cannot show a file of kind {kind!r}", "dummy, human, scenario")
+
+
+def show_command(name_or_path, out=print):
+    kind, model = _model_of(name_or_path)
+    src = model.source
+    out(f"{kind} model {model.name}: {model.nb} bodies, {len(model.joint_names)} joints, "
+        f"nq {model.nq}, nv {model.nv}, mass {model.body_mass.sum():.2f} kg")
+    children = {}
+    for b in range(model.nb):
+        children.setdefault(int(model.body_parent[b]), []).append(b)
+    joint_of = {int(model.joint_body[j]): j for j in range(len(model.joint_names))}
+
+    def walk(b, depth):
+        j = joint_of[b]
+        dofs = [n for n, jj in zip(model.dof_names, model.dof_joint) if jj == j]
+        out(f"  {'  ' * depth}{model.body_names[b]:<{24 - 2 * depth}} {model.body_mass[b]:7.3f} kg  "
+            f"joint {model.joint_names[j]} ({model.joint_kind[j]}, "
+            f"{len(dofs)} dof{'s' if len(dofs) != 1 else ''})")
+        for c in children.get(b, []):
+            walk(c, depth + 1)
+
+    out("bodies (mass, joint to the parent):")
+    for r in children.get(-1, []):
+        walk(r, 0)
+    out(f"dofs ({model.nv}): " + ", ".join(model.dof_names))
+    geoms = list(src.geometries.values())
+    out(f"geometry ({len(geoms)}): " + ", ".join(
+        f"{g.name} ({type(g).__name__.lower()} on {src.markers[g.marker].part if getattr(g, 'marker', None) else 'B0'})"
+        for g in geoms))
+    if model.contact_names:
+        out(f"contact pairs ({len(model.contact_names)}): " + ", ".join(
+            f"{p.geometry_a}/{p.geometry_b}" for p in src.contact_pairs.values()))
+    out(f"joint resistance elements: {len(model.joint_resistance_names)}")
+    return 0
+
+
+def export_command(name_or_path, fmt, out_path, out=print):
+    from occupant.io import export_mjcf, export_urdf
+    _, model = _model_of(name_or_path)
+    path = pathlib.Path(out_path or f"{model.name}.{'xml' if fmt == 'mjcf' else 'urdf'}")
+    (export_mjcf if fmt == "mjcf" else export_urdf)(model, path)
+    out(f"occupant export: {model.name} -> {path} ({fmt.upper()})")
+    return 0
+
+
+def sweep_command(scenario, vary, out_dir, workers, overrides, out=print):
+    from occupant.scenario.sweep import parse_vary, sweep
+    varied = dict(parse_vary(v) for v in vary)
+    fixed = dict(parse_override(o) for o in overrides)
+    clash = sorted(set(varied) & set(fixed))
+    if clash:
+        raise InputFileError(f"--set {clash[0]}", clash[0], "is both varied and set", "one of --vary, --set")
+    grid = {**{k: [v] for k, v in fixed.items()}, **varied}
+    n = int(np.prod([len(v) for v in varied.values()]))
+    out(f"occupant sweep: {scenario}, {n} variants over {', '.join(varied)}")
+    start = time.perf_counter()
+    rows = sweep(scenario, grid, out_dir, workers=workers,
+                 progress=lambda done, total: out(f"  {done}/{total} variants done"))
+    failed = [r for r in rows if r["status"] != "ok"]
+    out(f"  written {pathlib.Path(out_dir) / 'sweep.csv'} ({len(rows)} rows, {len(failed)} not ok) "
+        f"in {time.perf_counter() - start:.1f} s")
+    for r in failed:
+        out(f"  {r['variant']}: {r['status']}")
+    return 0
+
+
+def _criteria_of(arg):
+    """(label, {criterion: (value, unit, pass)}) of a run folder or a scenario (run here)."""
+    import csv
+    folder = pathlib.Path(arg)
+    if folder.is_dir() and (folder / "criteria.csv").exists():
+        with open(folder / "criteria.csv", newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+        return folder.name, {r["criterion"]: (float(r["value"]) if r["value"] else None, r["unit"],
+                                              {"true": True, "false": False}.get(r["pass"]))
+                             for r in rows}
+    if folder.is_dir():
+        raise InputFileError(folder, "", "no criteria.csv in this folder", "a run folder of occupant run")
+    from occupant.scenario import load
+    run = load(arg).run()
+    return run.name, {r["criterion"]: (r["value"], r["unit"], r["pass"]) for r in run.criteria}
+
+
+def compare_command(args, out=print):
+    if len(args) < 2:
+        raise InputFileError("compare", "", "needs at least two runs", "two or more run folders or scenarios")
+    runs = [_criteria_of(a) for a in args]
+    names = []
+    for _, crit in runs:
+        names += [n for n in crit if n not in names]
+    width = max(12, *(len(label) for label, _ in runs))
+    out(f"{'criterion':<18} {'unit':<4} " + " ".join(f"{label:>{width}}" for label, _ in runs))
+    for n in names:
+        cells = []
+        unit = ""
+        for _, crit in runs:
+            value, unit_i, passed = crit.get(n, (None, "", None))
+            unit = unit or unit_i
+            mark = {True: "", False: " FAIL", None: ""}[passed]
+            cells.append(f"{_fmt(value, unit_i) + mark:>{width}}")
+        out(f"{n:<18} {unit:<4} " + " ".join(cells))
+    return 0

@@ -1,0 +1,89 @@
+"""Vehicle interior files (``vehicles/*.toml``, ``kind = "interior"``): the contact surfaces of
+one seating position, placed in the vehicle frame B0 and moving with it (seat cushion and back,
+floor and toe pan, knee bolster, instrument panel, ...), and their contact characteristics.
+
+Frame: B0, x forward, y left, z up (design.md section 5), origin at the seating position's
+design H-point, where the scenario's posture puts the occupant's H-point (``occupant.h_point``
+shifts it). File form::
+
+    kind = "interior"
+    name = "sled_buck_passenger"
+    description = "..."
+    [contact_characteristic.seat_foam]        # occupant.modeling.contacts_toml
+    ...
+    [[surface]]
+    name = "seat_cushion"
+    shape = "plane"                           # plane (ellipsoids on B0 come with the geometry work)
+    point = [0.1, 0.0, -0.12]                 # m, a point of the plane
+    normal = [-0.26, 0.0, 0.97]               # towards the occupant (normalised on load)
+    x_axis = [1.0, 0.0, 0.0]                  # in-plane direction of half_size[0] (optional)
+    half_size = [0.35, 0.25]                  # m, bounded rectangle (optional: unbounded)
+    characteristic = "seat_foam"              # default characteristic of pairs with it
+"""
+from dataclasses import dataclass, field
+
+from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
+from occupant.modeling import ModelingError, Plane
+from occupant.modeling.contacts_toml import read_contacts
+
+TOP_KEYS = ("kind", "name", "description", "contact_characteristic", "surface")
+SURFACE_KEYS = ("name", "shape", "point", "normal", "x_axis", "half_size", "characteristic")
+SHAPES = ("plane",)
+
+
+class InteriorFileError(InputFileError):
+    """A vehicle interior file that cannot be used (names the file, key path and what is accepted)."""
+
+
+@dataclass
+class Interior:
+    name: str
+    description: str
+    file: str
+    surfaces: list                                       # occupant.modeling.Plane on B0
+    characteristics: dict                                # name -> ContactCharacteristic
+    defaults: dict = field(default_factory=dict)         # surface name -> characteristic name
+
+
+def available_interiors():
+    return shipped_names("vehicles", kind="interior")
+
+
+def load_interior(name_or_path):
+    """The validated Interior of a shipped name (``vehicles/<name>.toml``) or a path."""
+    path = resolve_shipped(name_or_path, "vehicles", "vehicle interior", kind="interior",
+                           error=InteriorFileError)
+    data = read_toml(path, InteriorFileError)
+    c = FileChecker(path, InteriorFileError)
+    c.keys(data, TOP_KEYS, "")
+    c.string(data, "kind", "", required=True, choices=("interior",), what="kind")
+    name = c.string(data, "name", "", required=True)
+    characteristics, _ = read_contacts(c, {"contact_characteristic": data.get("contact_characteristic", {})}, ())
+    surfaces, defaults = [], {}
+    for i, s in enumerate(c.tables(data, "surface", "", required=True)):
+        p = f"surface[{i}]"
+        c.keys(s, SURFACE_KEYS, p)
+        sname = c.string(s, "name", p, required=True)
+        if sname in defaults or any(x.name == sname for x in surfaces):
+            c.fail(f"{p}.name", f"surface {sname!r} is declared twice", "unique surface names")
+        shape = s.get("shape", "plane")
+        if shape == "ellipsoid":
+            c.fail(f"{p}.shape", "ellipsoids fixed to the vehicle are not available yet (the "
+                   "modeling layer places ellipsoids on parts only)", ", ".join(SHAPES))
+        c.string(s, "shape", p, choices=SHAPES, what="shape")
+        half = s.get("half_size")
+        if half is not None:
+            half = c.vector(s, "half_size", p, n=2, positive=True)
+        try:
+            surfaces.append(Plane(sname, None, c.vector(s, "point", p, required=True),
+                                  c.vector(s, "normal", p, required=True),
+                                  c.vector(s, "x_axis", p, default=(1.0, 0.0, 0.0)), half))
+        except ModelingError as err:
+            c.fail(p, str(err))
+        cname = c.string(s, "characteristic", p)
+        if cname is not None:
+            if cname not in characteristics:
+                c.fail(f"{p}.characteristic", f"unknown contact characteristic {cname!r}",
+                       ", ".join(characteristics) or "a [contact_characteristic.<name>] table")
+            defaults[sname] = cname
+    return Interior(name, data.get("description", ""), str(path), surfaces, characteristics, defaults)

@@ -1,0 +1,239 @@
+"""Scenario files (``scenarios/*.toml``, ``kind = "scenario"``): loading, overrides and
+validation of everything a run needs before it starts (issue 13 section 1).
+
+A scenario names the occupant (dummy, posture, H-point in the vehicle frame B0), the vehicle
+(an interior file of contact surfaces on B0, ``occupant.scenario.interior``), the crash pulse
+(``occupant.scenario.pulse``), the restraints (``occupant.scenario.restraints``), the contact
+pairs between the occupant's ellipsoids and the interior's surfaces
+(``occupant.modeling.contacts_toml``), sensors, criteria, solver settings and outputs::
+
+    kind = "scenario"
+    name = "fmvss208_sled_48_unbelted"
+    title = "FMVSS 208-style 48 km/h unbelted sled test"   # the test it represents
+    [occupant]
+    dummy = "hybrid3_50m"           # occupant.human.load_dummy: a shipped name or a path
+    posture = "passenger_seated"    # occupant.human.position: a shipped name or a path
+    h_point = [0.0, 0.0, 0.0]       # m in B0: where the posture's H-point goes
+    seat = "front_right"            # ISO-MME position (code character 2), see SEATS
+    [vehicle]
+    interior = "sled_buck_passenger"
+    [pulse]                         # occupant.scenario.pulse
+    [restraints.airbag]             # occupant.scenario.restraints
+    [[contact]]                     # a = occupant ellipsoid(s), b = interior surface
+    [sensors]
+    standard = true                 # the dummy's standard channel set (occupant.sensors)
+    [[sensor]]                      # more sensors (occupant.sensors.load_sensors form)
+    [criteria]
+    regulation = "fmvss208_hybrid3_50m"   # a protocol of occupant.injury.limits
+    [solver]
+    t_end = 0.15                    # s
+    integrator = "euler"            # occupant.integrate.INTEGRATORS
+    dt = 1e-5                       # s (optional: the integrator's default)
+    [outputs]
+    isomme = true                   # DIR/isomme/
+    report = true                   # DIR/report.html, report.pdf (occupant.report)
+
+Every error names the file, the key path, the bad value and what is accepted
+(``InputFileError``); an override's error names the ``--set`` it came from.
+"""
+import pathlib
+
+import numpy as np
+
+from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
+from occupant.modeling.contacts_toml import read_contacts
+from occupant.scenario.interior import load_interior
+from occupant.scenario.overrides import apply_overrides, parse_override
+from occupant.scenario.pulse import read_pulse
+from occupant.scenario.restraints import RESTRAINTS, read_restraints
+
+TOP_KEYS = ("kind", "name", "title", "description", "occupant", "vehicle", "pulse", "restraints",
+            "contact_characteristic", "contact", "sensors", "sensor", "criteria", "solver", "outputs")
+OCCUPANT_KEYS = ("dummy", "posture", "h_point", "seat", "ellipsoid")
+ELLIPSOID_KEYS = ("name", "segment", "center", "semi_axes")
+VEHICLE_KEYS = ("interior",)
+SENSORS_KEYS = ("standard",)
+CRITERIA_KEYS = ("regulation",)
+SOLVER_KEYS = ("t_end", "integrator", "dt", "output_dt")
+OUTPUTS_KEYS = ("results", "isomme", "report")
+#: ISO-MME position (second code character) of a seat [S: crash-domain-facts.md 3.4]
+SEATS = {"front_left": "1", "front_middle": "2", "front_right": "3", "second_left": "4",
+         "second_middle": "5", "second_right": "6"}
+
+
+class ScenarioError(InputFileError):
+    """A scenario that cannot run: names the file (or the --set), the key path, the bad value
+    and what is accepted."""
+
+
+def available_scenarios():
+    return shipped_names("scenarios", kind="scenario")
+
+
+def _resolve(name_or_path):
+    return resolve_shipped(name_or_path, "scenarios", "scenario", kind="scenario", error=ScenarioError)
+
+
+def _named(c, table, key, path, loader):
+    """Load what ``table[key]`` names; an unknown name becomes this file's error at this key."""
+    value = c.string(table, key, path, required=True)
+    try:
+        return loader(value)
+    except InputFileError as err:
+        if err.file == value and not err.path:   # an unknown name: say where it came from
+            c.fail(c.where(path, key), err.problem, err.accepted)
+        raise
+
+
+class Scenario:
+    """A validated scenario, ready to run: ``load(...)`` builds it, ``run()`` simulates it.
+
+    ``data``: the scenario as resolved (file plus overrides); ``model``: the compiled occupant
+    with the interior's surfaces and the contact pairs (``model.source`` the Assembly);
+    ``q0``: its initial configuration; ``pulse``; ``sensors``; ``protocol`` (or None);
+    ``notes``: what the run does not represent (restraints not modelled, ...); ``judged``:
+    False when the criteria must not be judged against the regulation's limits."""
+
+    def __init__(self, data, file):
+        self.data, self.file = data, str(file)
+        c = FileChecker(self.file, ScenarioError)
+        self._check(c, data, pathlib.Path(file).parent)
+
+    def _check(self, c, data, base_dir):
+        from occupant.human import load_dummy, position
+        from occupant.injury.limits import PROTOCOLS
+        from occupant.integrate.integrators import INTEGRATORS
+
+        c.keys(data, TOP_KEYS, "")
+        c.string(data, "kind", "", required=True, choices=("scenario",), what="kind")
+        self.name = c.string(data, "name", "", required=True)
+        self.title = c.string(data, "title", "", required=True)
+        # solver first: the pulse table needs t_end
+        solver = c.table(data, "solver", "", required=True)
+        c.keys(solver, SOLVER_KEYS, "solver")
+        self.t_end = c.number(solver, "t_end", "solver", positive=True, required=True)
+        self.integrator = c.string(solver, "integrator", "solver", choices=tuple(INTEGRATORS),
+                                   what="integrator") or "euler"
+        self.dt = c.number(solver, "dt", "solver", positive=True)
+        if self.dt is not None and self.dt > self.t_end:
+            c.fail("solver.dt", f"the step {self.dt} s is longer than t_end {self.t_end} s",
+                   "0 < dt <= t_end")
+        self.output_dt = c.number(solver, "output_dt", "solver", positive=True, default=1e-4)
+
+        occ = c.table(data, "occupant", "", required=True)
+        c.keys(occ, OCCUPANT_KEYS, "occupant")
+        dummy = _named(c, occ, "dummy", "occupant", load_dummy)
+        self.dummy = occ["dummy"]
+        h_point = c.vector(occ, "h_point", "occupant", default=(0.0, 0.0, 0.0))
+        seat = c.string(occ, "seat", "occupant", choices=tuple(SEATS), what="seat") or "front_left"
+        self.position_code = SEATS[seat]
+
+        veh = c.table(data, "vehicle", "", required=True)
+        c.keys(veh, VEHICLE_KEYS, "vehicle")
+        self.interior = _named(c, veh, "interior", "vehicle", load_interior)
+
+        self.pulse = read_pulse(c, c.table(data, "pulse", "", required=True), "pulse", base_dir, self.t_end)
+
+        crit = c.table(data, "criteria", "")
+        c.keys(crit, CRITERIA_KEYS, "criteria")
+        reg = c.string(crit, "regulation", "criteria", choices=tuple(PROTOCOLS), what="regulation")
+        self.protocol = PROTOCOLS[reg] if reg else None
+        if self.protocol is not None and not self.dummy.startswith(self.protocol.dummy):
+            c.fail("criteria.regulation", f"{reg} judges the {self.protocol.dummy}, the occupant is "
+                   f"{self.dummy}", ", ".join(k for k, p in PROTOCOLS.items() if self.dummy.startswith(p.dummy))
+                   or "no regulation for this occupant: leave it out")
+        self.restraints, self.notes, self.judged = read_restraints(c, data, self.title)
+
+        # the occupant with its added ellipsoids, the interior's surfaces and the contact pairs
+        asm = dummy.source
+        self._ellipsoids(c, occ, asm)
+        for surface in self.interior.surfaces:
+            if asm.find(surface.name) is not None:
+                c.fail("vehicle.interior", f"surface {surface.name!r} of {self.interior.name} has "
+                       f"the name of an element of {self.dummy}", "distinct names")
+            asm.add(surface)
+        _, pairs = read_contacts(c, data, list(asm.geometries), characteristics=self.interior.characteristics,
+                                 defaults=self.interior.defaults)
+        for pair in pairs:
+            asm.add(pair)
+        for kind, table in self.restraints.items():
+            RESTRAINTS[kind].build(asm, table, c, f"restraints.{kind}")
+        self.model = asm.compile()
+
+        posture = _named(c, occ, "posture", "occupant", lambda p: position(dummy, p))
+        self.q0 = np.array(posture, float)
+        self.q0[0:3] += h_point     # the free root's position: the H-point moves with the seat
+
+        sensors = c.table(data, "sensors", "")
+        c.keys(sensors, SENSORS_KEYS, "sensors")
+        self.sensors = self._sensors(c, data, c.boolean(sensors, "standard", "sensors", default=True))
+
+        outputs = c.table(data, "outputs", "")
+        c.keys(outputs, OUTPUTS_KEYS, "outputs")
+        self.outputs = {k: c.boolean(outputs, k, "outputs", default=True) for k in OUTPUTS_KEYS}
+
+    @staticmethod
+    def _ellipsoids(c, occ, asm):
+        """``[[occupant.ellipsoid]]``: contact ellipsoids added to the occupant's segments
+        (e.g. a knee on the lower leg, so that a knee bolster's load passes through the knee into
+        the femur and its load cell), centre in the segment frame (m)."""
+        from occupant.modeling import Ellipsoid, Marker, ModelingError
+        for i, e in enumerate(c.tables(occ, "ellipsoid", "occupant")):
+            p = f"occupant.ellipsoid[{i}]"
+            c.keys(e, ELLIPSOID_KEYS, p)
+            name = c.string(e, "name", p, required=True)
+            seg = c.string(e, "segment", p, required=True)
+            if seg not in asm.parts:
+                c.fail(f"{p}.segment", f"unknown segment {seg!r}", ", ".join(asm.parts))
+            if asm.find(name) is not None or asm.find(f"{name}_frame") is not None:
+                c.fail(f"{p}.name", f"{name!r} is taken by an element of the occupant", "a new name")
+            try:
+                asm.add(Marker(f"{name}_frame", seg, c.vector(e, "center", p, required=True)))
+                asm.add(Ellipsoid(name, f"{name}_frame", c.vector(e, "semi_axes", p, required=True, positive=True)))
+            except ModelingError as err:
+                c.fail(p, str(err))
+
+    def _sensors(self, c, data, standard):
+        from occupant.sensors import SensorError, SensorFileError, default_sensors, load_sensors
+        out = []
+        if standard:
+            try:
+                out.extend(default_sensors(self.model))
+            except SensorError as err:
+                c.fail("sensors.standard", str(err), "false, with [[sensor]] tables")
+        try:
+            out.extend(load_sensors({"sensor": data.get("sensor", [])}, self.model))
+        except SensorFileError as err:
+            c.fail(err.path, err.problem, err.accepted)
+        names = [s.name for s in out]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            c.fail("sensor", f"sensor name {dup[0]!r} is used twice (the standard set has it)",
+                   "names not in the standard set: " + ", ".join(s.name for s in out[:6]))
+        if not out:
+            c.fail("sensors", "no sensors: nothing to measure", "standard = true, or [[sensor]] tables")
+        return tuple(out)
+
+    def run(self, progress=None):
+        """Simulate and evaluate: an ``occupant.scenario.run.Run``."""
+        from occupant.scenario.run import run_scenario
+        return run_scenario(self, progress=progress)
+
+    def __repr__(self):
+        return f"Scenario('{self.name}', {self.file})"
+
+
+def load(path_or_name, overrides=None):
+    """The validated Scenario of a shipped name (``scenarios/<name>.toml``) or a path, with
+    ``overrides`` ({dotted key: value} or ["KEY=VALUE", ...]) applied first."""
+    path = _resolve(path_or_name)
+    raw = read_toml(path, ScenarioError)
+    data = apply_overrides(raw, overrides)
+    try:
+        return Scenario(data, path)
+    except ScenarioError as err:  # a value the override brought in: say which --set it was
+        keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
+        for key in keys:
+            if err.path == key or err.path.startswith(f"{key}.") or key.startswith(f"{err.path}."):
+                raise ScenarioError(f"{path} (--set {key})", err.path, err.problem, err.accepted) from None
+        raise

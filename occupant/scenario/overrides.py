@@ -1,0 +1,72 @@
+"""Command-line overrides of scenario values: ``--set KEY=VALUE`` with a dotted key path
+(``solver.t_end=0.05``, ``restraints.belt.load_limit=4000``, ``occupant.dummy="hybrid3_05f"``).
+
+The value is read as a TOML value (``0.05``, ``true``, ``[0.0, 0.1, 0.0]``, ``"text"``); a bare
+word that is no TOML value is taken as a string (``occupant.dummy=hybrid3_05f``). Where the
+scenario already has the key, the new value must have the same type (a whole number may replace
+a float and the other way round); the scenario's validation then checks it as it checks the file.
+"""
+import copy
+import tomllib
+
+from occupant.io.toml_files import InputFileError
+
+
+class OverrideError(InputFileError):
+    """A ``--set`` that cannot apply: names the override, the key path and what is accepted."""
+
+
+def parse_override(text):
+    """``"a.b=1"`` -> ("a.b", 1)."""
+    key, sep, raw = str(text).partition("=")
+    key = key.strip()
+    if not sep or not key or any(not part.strip() for part in key.split(".")):
+        raise OverrideError(f"--set {text}", "", "expected KEY=VALUE with a dotted key path",
+                            "solver.t_end=0.05, restraints.belt.load_limit=4000")
+    raw = raw.strip()
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw
+    return key, value
+
+
+def _kind(value):
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__
+
+
+def apply_overrides(data, overrides):
+    """A deep copy of the parsed scenario ``data`` with ``overrides`` applied: a dict
+    {dotted key: value} (values already typed) or a list of "KEY=VALUE" strings."""
+    if isinstance(overrides, dict):
+        items = list(overrides.items())
+    else:
+        items = [parse_override(o) for o in overrides or ()]
+    out = copy.deepcopy(data)
+    for key, value in items:
+        where = f"--set {key}={value!r}"
+        parts = key.split(".")
+        table = out
+        for i, part in enumerate(parts[:-1]):
+            nxt = table.setdefault(part, {})
+            if not isinstance(nxt, dict):
+                raise OverrideError(where, ".".join(parts[:i + 1]),
+                                    f"is {_kind(nxt)} in the scenario, not a table of keys",
+                                    "a key path through tables")
+            table = nxt
+        last = parts[-1]
+        if last in table and _kind(table[last]) != _kind(value):
+            raise OverrideError(where, key, f"the scenario has {_kind(table[last])} here "
+                                f"({table[last]!r}), got {value!r}", _kind(table[last]))
+        table[last] = value
+    return out

@@ -1,0 +1,131 @@
+"""Running a scenario and writing its run folder (issue 13 sections 2, 3, 6).
+
+``Run`` is the record a run hands on (the report writer ``occupant.report.write(run, folder)``
+reads exactly these fields). ``write_run(run, folder)`` writes::
+
+    folder/results.h5      occupant.io.results_h5 (states, poses, outputs, energy, channels)
+    folder/scenario.toml   the scenario as run (file plus overrides)
+    folder/isomme/         ISO-MME test folder with every sensor channel (raw, filter class 0)
+    folder/criteria.csv    criterion,value,unit,limit,pass (pass: true, false, or empty when
+                           the regulation sets no limit or the run is not judged); written
+                           after the files above, so that it marks a finished run
+    folder/report.html     occupant.report, when that package is installed
+"""
+import csv
+import dataclasses
+import importlib.util
+import math
+import pathlib
+import time
+from dataclasses import dataclass, field
+
+
+from occupant.scenario.criteria import criteria_rows
+from occupant.scenario.toml_write import dumps
+
+
+@dataclass
+class Run:
+    name: str                   # scenario name
+    title: str                  # the test it represents
+    scenario: dict              # the scenario as resolved (file plus overrides)
+    model: object               # compiled Model; model.source is the Assembly with its geometry
+    results: object             # occupant Results; sensor channels in results.channels
+    criteria: list              # dict(criterion, value, unit, limit, pass), see scenario.criteria
+    regulation: str             # title of the regulation judged against ("" when none)
+    notes: list = field(default_factory=list)   # what the run does not represent
+    judged: bool = True         # False: criteria are values only, never pass/fail
+    pulse: object = None        # occupant.scenario.pulse.Pulse
+    wall_time: float = 0.0      # s, simulation and criteria
+    initial_state: object = None  # q0 (nq,)
+
+    @property
+    def ok(self):
+        """True when the run finished and every judged criterion passes."""
+        return self.results.status == "finished" and all(r["pass"] is not False for r in self.criteria)
+
+
+def run_scenario(scenario, progress=None):
+    """Simulate a loaded Scenario, evaluate its sensors and criteria: a Run."""
+    from occupant.sensors import evaluate
+    from occupant.simulate import simulate
+
+    start = time.perf_counter()
+    res = simulate(scenario.model, scenario.t_end, dt=scenario.dt, q0=scenario.q0,
+                   integrator=scenario.integrator, base_motion=scenario.pulse.base_motion(),
+                   output_dt=scenario.output_dt, progress=progress)
+    res.provenance.update({"scenario": scenario.name, "scenario_file": scenario.file})
+    notes = list(scenario.notes)
+    judged = scenario.judged
+    if res.status != "finished":
+        judged = False
+        notes.append(f"the run stopped early ({res.status}: {res.message}); criteria cover the "
+                     f"{res.t[-1] * 1e3:.0f} ms computed and are not judged")
+    rows = []
+    if len(res.t) >= 2:
+        res.channels = evaluate(scenario.model, res, scenario.sensors, rate=1.0 / scenario.output_dt,
+                                position=scenario.position_code)
+        rows = criteria_rows(res.channels, scenario.dummy, scenario.protocol, judged)
+    return Run(name=scenario.name, title=scenario.title, scenario=scenario.data, model=scenario.model,
+               results=res, criteria=rows,
+               regulation=scenario.protocol.title if scenario.protocol else "",
+               notes=notes, judged=judged, pulse=scenario.pulse,
+               wall_time=time.perf_counter() - start, initial_state=scenario.q0)
+
+
+def _cell(v):
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v) if math.isfinite(v) else "nan"
+    return str(v)
+
+
+def write_criteria(rows, path):
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["criterion", "value", "unit", "limit", "pass"])
+        for r in rows:
+            w.writerow([_cell(r[k]) for k in ("criterion", "value", "unit", "limit", "pass")])
+
+
+def _storable(results):
+    """Results whose stats hold numbers only, as results.h5 stores them; the solver's text
+    entries (the integrator's name) go to the provenance, which holds text."""
+    stats = {k: v for k, v in results.stats.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    text = {f"solver_{k}": str(v) for k, v in results.stats.items() if k not in stats}
+    return dataclasses.replace(results, stats=stats, provenance={**results.provenance, **text})
+
+
+def _test_number(name):
+    return "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in name) or "OCCUPANT"
+
+
+def write_run(run, folder, out=None):
+    """Write the run folder (module docstring); ``out`` receives progress lines. Returns the
+    folder as a Path."""
+    from occupant.io import isomme
+    from occupant.io.results_h5 import write_results
+
+    folder = pathlib.Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    outputs = run.scenario.get("outputs", {})
+    write_results(_storable(run.results), folder / "results.h5")
+    (folder / "scenario.toml").write_text(
+        f"# the scenario as run (file plus overrides)\n{dumps(run.scenario)}", encoding="utf-8")
+    if outputs.get("isomme", True) and run.results.channels:
+        isomme.write(run.results.channels, folder / "isomme", _test_number(run.name),
+                     title=run.title, test_type="Simulation")
+    write_criteria(run.criteria, folder / "criteria.csv")   # last: it marks a finished run (sweeps)
+    if outputs.get("report", True):
+        if importlib.util.find_spec("occupant.report") is None:
+            if out:
+                out("  report: not written (the occupant.report package is not part of this "
+                    "version); results.h5, criteria.csv and isomme/ hold the results")
+        else:
+            from occupant import report
+            report.write(run, folder)
+    return folder
+

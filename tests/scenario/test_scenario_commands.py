@@ -1,0 +1,44 @@
+"""The other subcommands of ``occupant``: list, show, export, compare (issue 13 section 2)."""
+import xml.etree.ElementTree as ET
+
+import occupant
+from occupant.cli import main
+from occupant.scenario.run import write_criteria
+
+
+def test_reference_list_names_scenarios_dummies_and_vehicles(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "fmvss208_sled_48_unbelted" in out and "us_ncap_frontal_56" in out
+    assert "hybrid3_50m" in out and "sled_buck_passenger" in out and "midsize_sedan_driver" in out
+
+
+def test_reference_show_prints_the_tree_of_a_scenario_model(capsys):
+    assert main(["show", "fmvss208_sled_48_unbelted"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("scenario model hybrid3_50m: 15 bodies, 15 joints, nq 51, nv 40, mass 78.20 kg")
+    assert "left_knee (revolute, 1 dof)" in out and "root (free, 6 dofs)" in out
+    assert "knee_bolster (plane on B0)" in out and "left_knee_contact/knee_bolster" in out
+
+
+def test_reference_export_mjcf_has_every_body(tmp_path, capsys):
+    path = tmp_path / "h3.xml"
+    assert main(["export", "hybrid3_50m", "--mjcf", "--out", str(path)]) == 0
+    bodies = {b.get("name") for b in ET.parse(path).iter("body")}
+    assert len(bodies) == 15 and "head" in bodies
+
+
+def test_reference_compare_puts_criteria_side_by_side(tmp_path, capsys):
+    for name, hic, ok in (("a", 300.0, True), ("b", 900.0, False)):
+        (tmp_path / name).mkdir()
+        write_criteria([dict(criterion="HIC15", value=hic, unit="-", limit=700.0, **{"pass": ok})],
+                       tmp_path / name / "criteria.csv")
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["criterion", "unit", "a", "b"]
+    assert lines[1].split() == ["HIC15", "-", "300", "900", "FAIL"]
+
+
+def test_reference_lazy_subpackages():
+    assert occupant.scenario.load is not None and callable(occupant.injury.hic)
+    assert "scenario" in dir(occupant)

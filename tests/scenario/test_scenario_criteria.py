@@ -1,0 +1,47 @@
+"""Criteria rows of a run from its channels (occupant.scenario.criteria): found by ISO-MME code,
+named as the regulations name them, in display units, judged against the regulation's limits."""
+import numpy as np
+import pytest
+
+from occupant import Channel
+from occupant.injury.limits import PROTOCOLS
+from occupant.scenario.criteria import criteria_rows
+
+G0 = 9.80665
+
+
+def _channels(head_peak_g=60.0, deflection=None):
+    t = np.arange(0.0, 0.1, 1e-4)
+    pulse = np.where(t < 0.03, head_peak_g * G0 * np.sin(np.pi * t / 0.03), 0.0)  # 30 ms half-sine
+    zero = np.zeros_like(t)
+    out = [Channel(f"Head CG acceleration {a}", t, pulse if a == "X" else zero, "m/s^2",
+                   code=f"11HEAD0000H3AC{a}0") for a in "XYZ"]
+    if deflection is not None:
+        out.append(Channel("Chest deflection X", t, -deflection * np.sin(np.pi * t / 0.1), "m",
+                           code="11CHST0000H3DSX0"))
+    return out
+
+
+def test_analytic_head_rows_of_a_half_sine():
+    """crash-domain-facts.md 4.2 [D]: a 60 g, 30 ms half-sine head pulse gives HIC15 about 322
+    and HIC36 about 347 (the CFC 1000 filter barely touches a 33 Hz pulse)."""
+    rows = {r["criterion"]: r for r in criteria_rows(_channels(), "hybrid3_50m", PROTOCOLS["fmvss208_hybrid3_50m"])}
+    assert rows["HIC15"]["value"] == pytest.approx(322, rel=0.01)
+    assert rows["HIC36"]["value"] == pytest.approx(347, rel=0.01)
+    assert rows["HIC15"]["limit"] == 700.0 and rows["HIC15"]["pass"] is True and rows["HIC15"]["unit"] == "-"
+    assert rows["HIC36"]["limit"] is None and rows["HIC36"]["pass"] is None   # FMVSS 208 S6 has none
+    assert rows["head 3 ms"]["unit"] == "g" and rows["head 3 ms"]["value"] < 60.0
+    assert "chest deflection" not in rows and "Nij" not in rows   # no such channels
+
+
+def test_reference_chest_deflection_row_in_mm_and_verdicts():
+    rows = criteria_rows(_channels(head_peak_g=120.0, deflection=0.07), "hybrid3_50m",
+                         PROTOCOLS["fmvss208_hybrid3_50m"])
+    by = {r["criterion"]: r for r in rows}
+    assert by["chest deflection"]["unit"] == "mm" and by["chest deflection"]["limit"] == pytest.approx(63.0)
+    assert by["chest deflection"]["value"] == pytest.approx(70.0, rel=0.01) and by["chest deflection"]["pass"] is False
+    assert by["HIC15"]["pass"] is False    # 120 g over 30 ms is far beyond 700
+    unjudged = criteria_rows(_channels(head_peak_g=120.0, deflection=0.07), "hybrid3_50m",
+                             PROTOCOLS["fmvss208_hybrid3_50m"], judged=False)
+    assert all(r["pass"] is None for r in unjudged)
+    assert [r["value"] for r in unjudged] == [r["value"] for r in rows]

@@ -1,0 +1,211 @@
+"""Scenario loading (issue 13 section 1): validation with the file, key path, value and what is
+accepted, overrides with type checks, the exit codes of ``occupant run`` on user errors, and the
+pieces the loader is built of (pulse shapes, contact tables, the TOML writer)."""
+import math
+import tomllib
+
+import numpy as np
+import pytest
+
+from occupant.cli import main
+from occupant.io.toml_files import FileChecker, InputFileError, read_toml
+from occupant.modeling.contacts_toml import read_contacts
+from occupant.scenario import OverrideError, ScenarioError, apply_overrides, load, parse_override
+from occupant.scenario.load import _resolve
+from occupant.scenario.pulse import G0, KMH, read_pulse
+from occupant.scenario.toml_write import dumps
+
+SHIPPED = ("fmvss208_sled_48_unbelted", "us_ncap_frontal_56")
+
+
+def _scenario_copy(tmp_path, name="fmvss208_sled_48_unbelted", edit=None):
+    """A copy of a shipped scenario in tmp_path, its text changed by ``edit``."""
+    text = _resolve(name).read_text()
+    if edit:
+        text = edit(text)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("edit, where, message", [
+    (lambda s: s.replace("[solver]\n", "[solver]\ncolour = 1\n"), "solver.colour", "unknown key"),
+    (lambda s: s.replace("t_end = 0.15", "t_end = -1.0"), "solver.t_end", "must be > 0"),
+    (lambda s: s.replace('integrator = "euler"', 'integrator = "leapfrog"'), "solver.integrator",
+     "unknown integrator 'leapfrog'"),
+    (lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "hybrid3_99m"'), "occupant.dummy", "unknown dummy"),
+    (lambda s: s.replace('b = "knee_bolster"', 'b = "knee_bolstr"'), "contact[4].b",
+     "unknown geometry 'knee_bolstr'"),
+    (lambda s: s.replace('shape = "half_sine"', 'shape = "square"'), "pulse.shape", "unknown pulse shape"),
+    (lambda s: s.replace("duration = 0.100\n", ""), "pulse", "exactly two of delta_v_kmh, peak_g, duration"),
+    (lambda s: s.replace('regulation = "fmvss208_hybrid3_50m"', 'regulation = "fmvss208_hybrid3_05f"'),
+     "criteria.regulation", "judges the hybrid3_05f"),
+    (lambda s: s.replace("enabled = false", "enabled = \"no\""), "restraints.airbag.enabled",
+     "expected true or false"),
+    (lambda s: s.replace("[restraints.airbag]", "[restraints.seatbelt]"), "restraints.seatbelt",
+     "unknown key (accepted: belt, airbag)"),
+])
+def test_reference_load_errors_name_file_key_and_accepted(tmp_path, edit, where, message):
+    path = _scenario_copy(tmp_path, edit=edit)
+    with pytest.raises(ScenarioError) as err:
+        load(path)
+    text = str(err.value)
+    assert text.startswith(f"{path}: {where}: ") and message in text, text
+    assert "(accepted: " in text, text
+
+
+def test_reference_overrides_apply_and_are_type_checked():
+    data = {"solver": {"t_end": 0.15, "integrator": "euler"}, "occupant": {"dummy": "hybrid3_50m"}}
+    out = apply_overrides(data, ["solver.t_end=0.05", "occupant.dummy=hybrid3_05f",
+                                 "restraints.belt.load_limit=4000"])
+    assert out["solver"]["t_end"] == 0.05 and out["occupant"]["dummy"] == "hybrid3_05f"
+    assert out["restraints"]["belt"]["load_limit"] == 4000
+    assert data["solver"]["t_end"] == 0.15  # the file's dict is untouched
+    assert parse_override("pulse.delta_v_kmh = 30") == ("pulse.delta_v_kmh", 30)
+    assert parse_override("occupant.h_point=[0.0, 0.01, 0.0]") == ("occupant.h_point", [0.0, 0.01, 0.0])
+    with pytest.raises(OverrideError, match=r"solver.t_end: the scenario has a number here \(0.15\), "
+                                            r"got 'fast' \(accepted: a number\)"):
+        apply_overrides(data, ["solver.t_end=fast"])
+    with pytest.raises(OverrideError, match=r"^--set solver.t_end.x=1: solver.t_end: is a number in the scenario, not a table"):
+        apply_overrides(data, ["solver.t_end.x=1"])
+    with pytest.raises(OverrideError, match="expected KEY=VALUE"):
+        parse_override("solver.t_end")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "no_such_scenario"], "no_such_scenario: unknown scenario (accepted: fmvss208_sled_48_unbelted"),
+    (["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=soon"],
+     "solver.t_end: the scenario has a number here (0.15), got 'soon'"),
+    (["run", "fmvss208_sled_48_unbelted", "--set", "solver.colour=1"], "solver.colour: unknown key"),
+    (["run", "fmvss208_sled_48_unbelted", "--set", "occupant.dummy=hybrid3_99m"],
+     "occupant.dummy: unknown dummy (accepted: hybrid3_05f, hybrid3_50m, hybrid3_95m"),
+    (["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end"], "expected KEY=VALUE"),
+    (["show", "nothing_known"], "nothing_known: unknown dummy or scenario"),
+    (["export", "hybrid3_50m", "--urdf", "--out", "/dev/null/x.urdf"], "URDF has no spherical joints"),
+])
+def test_reference_user_errors_exit_2_with_one_message(capsys, args, message):
+    assert main(args) == 2
+    cap = capsys.readouterr()
+    assert message in cap.err, cap.err
+    assert cap.err.startswith("occupant: error: ") and "Traceback" not in cap.err
+    assert len(cap.err.strip().splitlines()) == 1
+
+
+def test_reference_override_error_names_the_set(tmp_path):
+    """A key only the override brought in is reported against the --set, not the file."""
+    with pytest.raises(ScenarioError, match=r"\(--set solver.colour\): solver.colour: unknown key"):
+        load("fmvss208_sled_48_unbelted", overrides={"solver.colour": 1})
+
+
+def test_reference_shipped_scenarios_validate_and_state_their_restraints():
+    unbelted = load("fmvss208_sled_48_unbelted")
+    assert unbelted.judged and unbelted.protocol.name == "fmvss208_hybrid3_50m"
+    assert any("restraints.airbag is disabled" in n for n in unbelted.notes)
+    ncap = load("us_ncap_frontal_56")
+    assert not ncap.judged   # belt and airbag declared, neither modelled: nothing may be judged
+    assert any(n.startswith("restraints.belt:") and "not judged" in n for n in ncap.notes)
+    assert any(n.startswith("restraints.airbag:") and "not judged" in n for n in ncap.notes)
+    assert ncap.position_code == "1" and unbelted.position_code == "3"   # driver, front right
+
+
+def test_reference_seated_occupant_starts_on_the_seat_not_inside_the_interior():
+    """Every pair that pushes at the start is at most 2 mm deep (a plane pushes only within its
+    bounds, so a deeper reported penetration elsewhere is no contact), and the pelvis sits on
+    the seat cushion (within 5 mm of touching it): no body begins inside the vehicle."""
+    from occupant.simulate import simulate
+    for name in SHIPPED:
+        sc = load(name)
+        res = simulate(sc.model, 2e-5, dt=1e-5, q0=sc.q0, integrator="euler", output_dt=1e-5)
+        pen = {n: res.outputs[f"{n}.penetration"][0] for n in sc.model.contact_names
+               if res.outputs[f"{n}.normal_force"][0] > 0}
+        assert res.outputs["left_foot_shell__floor.penetration"][0] > -0.002, name   # heel on the floor
+        worst = max(pen, key=pen.get, default=None)
+        assert worst is None or pen[worst] < 0.002, (name, worst, pen[worst])
+        assert res.outputs["pelvis_flesh__seat_cushion.penetration"][0] > -0.005, name
+
+
+def test_analytic_pulse_shapes_lose_their_delta_v():
+    """crash-domain-facts.md 4.2: a half-sine A sin(pi t / T) loses 2 A T / pi; a trapezoid
+    with rise r, plateau p, fall f loses A (p + (r + f) / 2)."""
+    c = FileChecker("s.toml", ScenarioError)
+    p = read_pulse(c, {"shape": "half_sine", "delta_v_kmh": 48.0, "duration": 0.1}, "pulse", ".", 0.15)
+    assert p.delta_v == pytest.approx(48.0 * KMH, rel=1e-6)          # trapezoidal rule at 10 kHz
+    assert p.peak == pytest.approx(math.pi * 48 * KMH / (2 * 0.1), rel=1e-6)
+    assert p.speed0 == pytest.approx(48 * KMH)
+    q = read_pulse(c, {"shape": "half_sine", "peak_g": 20.0, "duration": 0.1, "start": 0.01}, "pulse", ".", 0.15)
+    assert q.delta_v == pytest.approx(2 * 20 * G0 * 0.1 / math.pi, rel=1e-6)
+    assert q.a[np.searchsorted(q.t, 0.0099)] == 0.0                   # nothing before its start
+    tr = read_pulse(c, {"shape": "trapezoid", "delta_v_kmh": 56.0, "peak_g": 30.0, "rise": 0.02,
+                        "fall": 0.03}, "pulse", ".", 0.15)
+    assert tr.delta_v == pytest.approx(56 * KMH, rel=1e-12) and tr.peak == pytest.approx(30 * G0)
+    with pytest.raises(ScenarioError, match="pulse.peak_g: rise 0.2 s and fall 0.2 s"):
+        read_pulse(c, {"shape": "trapezoid", "delta_v_kmh": 10.0, "peak_g": 30.0, "rise": 0.2,
+                       "fall": 0.2}, "pulse", ".", 0.15)
+
+
+def test_reference_pulse_from_csv_and_isomme(tmp_path):
+    from occupant import Channel
+    from occupant.io import isomme
+    t = np.arange(0, 0.0801, 1e-4)
+    a = -25.0 * np.sin(np.pi * t / 0.08)  # g
+    (tmp_path / "p.csv").write_text("time [s],acceleration [g]\n" + "".join(f"{float(x)!r},{float(y)!r}\n" for x, y in zip(t, a)))
+    c = FileChecker(tmp_path / "s.toml", ScenarioError)
+    p = read_pulse(c, {"shape": "csv", "file": "p.csv"}, "pulse", tmp_path, 0.1)
+    expected = -np.trapezoid(a * G0, t)
+    assert p.delta_v == pytest.approx(expected, rel=1e-12)
+    isomme.write([Channel("sled x", t, a, "g", code="S0SLED000000ACXD")], tmp_path / "mme", "T1")
+    q = read_pulse(c, {"shape": "isomme", "file": "mme", "channel": "S0SLED000000ACXD"}, "pulse", tmp_path, 0.1)
+    assert q.delta_v == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(ScenarioError, match=r"pulse.channel: no channel 'S0SLED000000ACYD'.*accepted: S0SLED000000ACXD"):
+        read_pulse(c, {"shape": "isomme", "file": "mme", "channel": "S0SLED000000ACYD"}, "pulse", tmp_path, 0.1)
+    (tmp_path / "bad.csv").write_text("t,a\n0,0\n1,1\n")
+    with pytest.raises(ScenarioError, match=r"pulse.file: bad.csv: the first row must name the columns with units"):
+        read_pulse(c, {"shape": "csv", "file": "bad.csv"}, "pulse", tmp_path, 0.1)
+
+
+def test_reference_contact_tables_one_reader_with_key_paths():
+    c = FileChecker("f.toml", InputFileError)
+    data = {"contact_characteristic": {"foam": {"table": [[0.0, 0.0], [0.01, 100.0]], "friction": 0.5}},
+            "contact": [{"a": ["x", "y"], "b": "wall"}, {"a": "x", "b": "floor", "characteristic": "foam",
+                                                         "name": "x_floor"}]}
+    known, pairs = read_contacts(c, data, ["x", "y", "wall", "floor"], defaults={"wall": "foam"})
+    assert [p.name for p in pairs] == ["x__wall", "y__wall", "x_floor"]
+    assert pairs[0].characteristic is known["foam"] and known["foam"].friction == 0.5
+    bad = {"contact_characteristic": {"foam": {"stiffness": 1.0, "absorption": 1.5}}}
+    with pytest.raises(InputFileError, match=r"^f.toml: contact_characteristic.foam.absorption: must be in \[0, 1\)"):
+        read_contacts(c, bad, [])
+    with pytest.raises(InputFileError, match=r"contact\[0\].characteristic: missing, and surface 'wall' names no default"):
+        read_contacts(c, {"contact": [{"a": "x", "b": "wall"}]}, ["x", "wall"])
+    with pytest.raises(InputFileError, match=r"contact_characteristic.foam.table: expected >= 2 rows"):
+        read_contacts(c, {"contact_characteristic": {"foam": {"table": [[0.0, 0.0]]}}}, [])
+
+
+def test_identity_toml_writer_reads_back_the_same_scenario():
+    for name in SHIPPED:
+        data = read_toml(_resolve(name))
+        assert tomllib.loads(dumps(data)) == data
+
+
+def test_identity_pulse_motion_table_equals_the_base_class_samples():
+    """The vectorised table of a pulse's motion is BaseMotion's sample-by-sample table."""
+    from occupant.model import BaseMotion
+    c = FileChecker("s.toml", ScenarioError)
+    p = read_pulse(c, {"shape": "half_sine", "delta_v_kmh": 56.0, "duration": 0.08, "start": 0.003},
+                   "pulse", ".", 0.15)
+    motion = p.base_motion()
+    g = (0.0, 0.0, -9.81)
+    fast = motion.table(0.0, 1e-5, 15001, g)
+    slow = BaseMotion.table(motion, 0.0, 1e-5, 15001, g)
+    np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-12 * np.abs(slow).max())
+
+
+def test_analytic_h_point_moves_the_whole_occupant():
+    """occupant.h_point shifts the seated occupant rigidly in B0 (the seat moved on its track)."""
+    from occupant.dynamics.api import body_poses
+    a = load("fmvss208_sled_48_unbelted")
+    b = load("fmvss208_sled_48_unbelted", overrides={"occupant.h_point": [-0.02, 0.0, 0.01]})
+    Xa = body_poses(a.model, a.model.make_data(), a.q0)
+    Xb = body_poses(b.model, b.model.make_data(), b.q0)
+    np.testing.assert_allclose(Xb[:, :3, 3] - Xa[:, :3, 3], np.tile([-0.02, 0.0, 0.01], (a.model.nb, 1)),
+                               atol=1e-12)
+    np.testing.assert_allclose(Xb[:, :3, :3], Xa[:, :3, :3], atol=1e-12)
