@@ -29,7 +29,7 @@ HDF5 reader) to open. Layout (format version 1)::
     /events/name            (k,) UTF-8 strings
     /events/t               (k,) float64 s
     /events/json            (k,) UTF-8 strings: each event dict as JSON (all its keys)
-    /stats                  group; attrs: key -> int or float (solver statistics)
+    /stats                  group; attrs: key -> int, float or text (solver statistics)
     /provenance             group; attrs: key -> str (package versions, scenario file hash ...)
 
 Array datasets of more than 1000 values are gzip-compressed (built into every HDF5 build).
@@ -174,8 +174,10 @@ def write_results(results, path) -> Path:
         _strings(g, "json", [json.dumps(e, default=str) for e in events])
         g = f.create_group("stats")
         for k, v in (getattr(results, "stats", None) or {}).items():
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
-                raise ResultsFileError(f"results.stats[{k!r}]: expected an int or float, got {v!r}")
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, str, np.integer,
+                                                                       np.floating)):
+                raise ResultsFileError(f"results.stats[{k!r}]: expected an int, float or text, "
+                                       f"got {v!r}")
             g.attrs[str(k)] = v
         g = f.create_group("provenance")
         for k, v in (getattr(results, "provenance", None) or {}).items():

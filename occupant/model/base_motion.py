@@ -23,6 +23,7 @@ class BaseMotion:
 
     def __init__(self, position=None, rotation=None, velocity=None, angular_velocity=None,
                  acceleration=None, angular_acceleration=None):
+        self._translation = None
         zero = np.zeros(3)
         self.position = position or _const(zero)
         self.rotation = rotation or _const(np.eye(3))
@@ -49,7 +50,9 @@ class BaseMotion:
         def interp(table):
             return lambda s: np.array([np.interp(s, t, table[:, k]) for k in range(3)])
 
-        return cls(position=interp(pos), velocity=interp(vel), acceleration=interp(acc))
+        motion = cls(position=interp(pos), velocity=interp(vel), acceleration=interp(acc))
+        motion._translation = (t, vel, acc)   # for the vectorised ``table``
+        return motion
 
     def pose(self, t):
         """(R_world_base, p_world_base) at time t."""
@@ -69,8 +72,19 @@ class BaseMotion:
         return out
 
     def table(self, t0, dt, n, gravity):
-        """Samples of spatial_state at t0 + k dt, k = 0..n-1, for the compiled loops: (n, 12)."""
-        return np.array([self.spatial_state(t0 + k * dt, gravity) for k in range(n)])
+        """Samples of spatial_state at t0 + k dt, k = 0..n-1, for the compiled loops: (n, 12).
+        A ``translational`` base (R = I, no rotation: the state is (0, v(t), 0, a(t) - g)) is
+        sampled for all times at once; others call spatial_state once per sample."""
+        if self._translation is None:
+            return np.array([self.spatial_state(t0 + k * dt, gravity) for k in range(n)])
+        t, vel, acc = self._translation
+        gravity = np.asarray(gravity, float)
+        s = t0 + np.arange(n) * dt
+        out = np.zeros((n, 12))
+        for k in range(3):
+            out[:, 3 + k] = np.interp(s, t, vel[:, k])
+            out[:, 9 + k] = np.interp(s, t, acc[:, k]) - gravity[k]
+        return out
 
 
 def fixed_base_state(gravity):

@@ -42,31 +42,6 @@ KEYS = {
 _UNITS = {"g": G0, "m/s^2": 1.0, "m/s2": 1.0, "m/(s*s)": 1.0, "m/s**2": 1.0}
 
 
-class PulseMotion(BaseMotion):
-    """A BaseMotion that only translates (``BaseMotion.translational``), whose table for the
-    compiled loops is computed for all samples at once: with R_world_base = I and no rotation,
-    the spatial state is (0, v(t), 0, a(t) - g) (BaseMotion.spatial_state with omega = alpha = 0),
-    where the base class calls spatial_state once per sample (15000 Python calls for 0.15 s at
-    1e-5 s: about 1 s of CPU, most of a run's cost)."""
-
-    @classmethod
-    def translational(cls, t, acceleration, velocity0=(0.0, 0.0, 0.0), position0=(0.0, 0.0, 0.0)):
-        motion = super().translational(t, acceleration, velocity0, position0)
-        motion._t = np.asarray(t, float)
-        motion._a = np.asarray(acceleration, float)
-        motion._v = velocity0[0] + np.concatenate([[0.0], np.cumsum(0.5 * (motion._a[1:] + motion._a[:-1])
-                                                                   * np.diff(motion._t))])
-        return motion
-
-    def table(self, t0, dt, n, gravity):
-        s = t0 + np.arange(n) * dt
-        out = np.zeros((n, 12))
-        out[:, 3] = np.interp(s, self._t, self._v)
-        out[:, 9] = np.interp(s, self._t, self._a)
-        out[:, 9:12] -= np.asarray(gravity, float)
-        return out
-
-
 @dataclass
 class Pulse:
     t: np.ndarray        # (n,) s, from 0
@@ -91,8 +66,8 @@ class Pulse:
         return float(self.t[big[-1]] - self.t[big[0]]) if len(big) else 0.0
 
     def base_motion(self):
-        """The vehicle's motion: a ``PulseMotion`` (B0 translating along x)."""
-        return PulseMotion.translational(self.t, self.a, velocity0=(self.speed0, 0.0, 0.0))
+        """The vehicle's motion: B0 translating along x."""
+        return BaseMotion.translational(self.t, self.a, velocity0=(self.speed0, 0.0, 0.0))
 
     def describe(self):
         return (f"{self.source}: delta-v {self.delta_v / KMH:.1f} km/h, peak {self.peak / G0:.1f} g, "

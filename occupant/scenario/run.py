@@ -12,7 +12,6 @@ reads exactly these fields). ``write_run(run, folder)`` writes::
     folder/report.html     occupant.report, when that package is installed
 """
 import csv
-import dataclasses
 import importlib.util
 import math
 import pathlib
@@ -91,14 +90,6 @@ def write_criteria(rows, path):
             w.writerow([_cell(r[k]) for k in ("criterion", "value", "unit", "limit", "pass")])
 
 
-def _storable(results):
-    """Results whose stats hold numbers only, as results.h5 stores them; the solver's text
-    entries (the integrator's name) go to the provenance, which holds text."""
-    stats = {k: v for k, v in results.stats.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
-    text = {f"solver_{k}": str(v) for k, v in results.stats.items() if k not in stats}
-    return dataclasses.replace(results, stats=stats, provenance={**results.provenance, **text})
-
-
 def _test_number(name):
     return "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in name) or "OCCUPANT"
 
@@ -112,7 +103,7 @@ def write_run(run, folder, out=None):
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     outputs = run.scenario.get("outputs", {})
-    write_results(_storable(run.results), folder / "results.h5")
+    write_results(run.results, folder / "results.h5")
     (folder / "scenario.toml").write_text(
         f"# the scenario as run (file plus overrides)\n{dumps(run.scenario)}", encoding="utf-8")
     if outputs.get("isomme", True) and run.results.channels:

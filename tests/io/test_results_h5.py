@@ -32,7 +32,7 @@ def stand_in_results(n=400, nb=3, nq=7, nv=6):
             Channel("belt force", t[::2], rng.random(n // 2), "N"),
         ],
         events=[{"name": "airbag_fire", "t": 0.015}, {"name": "head_contact", "t": 0.062, "body": "head"}],
-        stats={"steps": 1234, "rhs_evaluations": 7404, "max_step": 1.0e-4},
+        stats={"steps": 1234, "rhs_evaluations": 7404, "max_step": 1.0e-4, "integrator": "euler"},
         provenance={"occupant": "0.1.0", "scenario_sha256": "ab" * 32},
         body_names=["pelvis", "thorax", "head"],
         dof_names=[f"dof{i}" for i in range(nv)],
@@ -110,7 +110,7 @@ def test_invalid_input_is_rejected_with_clear_message(tmp_path):
     with pytest.raises(ResultsFileError, match=r"results\.q"):
         write_results(r, tmp_path / "bad.h5")
     r = stand_in_results()
-    r.stats["converged"] = "yes"
+    r.stats["converged"] = [True]
     with pytest.raises(ResultsFileError, match="stats"):
         write_results(r, tmp_path / "bad.h5")
     t = np.arange(10) * 1e-3

@@ -187,15 +187,14 @@ def test_identity_toml_writer_reads_back_the_same_scenario():
 
 
 def test_identity_pulse_motion_table_equals_the_base_class_samples():
-    """The vectorised table of a pulse's motion is BaseMotion's sample-by-sample table."""
-    from occupant.model import BaseMotion
+    """The vectorised table of a pulse's motion is BaseMotion's sample-by-sample spatial state."""
     c = FileChecker("s.toml", ScenarioError)
     p = read_pulse(c, {"shape": "half_sine", "delta_v_kmh": 56.0, "duration": 0.08, "start": 0.003},
                    "pulse", ".", 0.15)
     motion = p.base_motion()
     g = (0.0, 0.0, -9.81)
     fast = motion.table(0.0, 1e-5, 15001, g)
-    slow = BaseMotion.table(motion, 0.0, 1e-5, 15001, g)
+    slow = np.array([motion.spatial_state(k * 1e-5, g) for k in range(15001)])
     np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-12 * np.abs(slow).max())
 
 
