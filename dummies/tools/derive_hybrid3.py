@@ -62,16 +62,35 @@ BASE = [
                           semi=(0.110, 0.150, 0.090), orient=(0.0, 0.0, 0.0),
                           src="[E] estimate: abdomen insert spanning the gap between pelvis and "
                               "thorax ellipsoids; the open model has no abdomen shell")]),
-    dict(name="upper_torso", parent="lumbar", region="torso", mass=21.5,
-         mass_src="[D] upper torso 20.5 + sternum 1.0 kg [S]",
-         com=(0.051, 0.0, 0.132), com_src="[D] lumped CG relative to the W joint",
-         inertia=(0.477, 0.379, 0.324), axes=(0.0, -9.0, 0.0),
-         inertia_src="[D] lumped by parallel axes (H3SD 1.4.3); chest frame pitched 9 deg nose-up",
+    dict(name="upper_torso", parent="lumbar", region="torso", mass=20.5,
+         mass_src="[S] upper torso rigid body 20.5 kg (the sternum plate is its own segment)",
+         com=(0.044, 0.0, 0.130), com_src="[D] upper-torso CG (-0.071, 0, 0.356) from the H-point "
+                                          "[S] relative to the W joint (-0.115, 0, 0.226) [S]",
+         inertia=(0.4661, 0.3417, 0.2870), axes=(0.0, -9.0, 0.0),
+         inertia_src="[S] upper-torso rigid body principal moments (H3SD 1.4.1); chest frame "
+                     "pitched 9 deg nose-up",
          joint=dict(name="thorax_lumbar", kind="spherical", location=(-0.027, 0.0, 0.166),
                     src="[D] joint W (chest-lumbar) relative to P"),
          ellipsoids=[dict(name="thorax", center=(0.055, 0.0, 0.149),
                           semi=(0.143, 0.236, 0.196), orient=(0.0, 0.0, 0.0),
                           src="[D] half-extents of the 95M upper-torso shell incl. shoulders")]),
+    # The deformable chest (issue 11 section 6), as the open model builds it: a sternum plate on
+    # the chest's compliance springs, sliding along the chest x axis; its deflection is the chest
+    # deflection channel. Location: the plate's CG, on the front of the thorax shell.
+    dict(name="sternum", parent="upper_torso", region="torso", mass=1.0,
+         mass_src="[S] sternum plate rigid body 1.0 kg",
+         com=(0.0, 0.0, 0.0), com_src="[D] the sternum plate CG is the joint origin",
+         inertia=(0.010, 0.010, 0.010), axes=(0.0, 0.0, 0.0),
+         inertia_src="[S] sternum plate rigid body",
+         joint=dict(name="chest", kind="prismatic", location=(0.206, 0.0, 0.177), axis=(1.0, 0.0, 0.0),
+                    src="[D] sternum plate CG (0.091, 0, 0.403) from the H-point [S] relative to W "
+                        "(-0.115, 0, 0.226) [S]; slides along the chest x axis (compression "
+                        "negative)"),
+         ellipsoids=[dict(name="sternum_pad", center=(0.005, 0.0, 0.0),
+                          semi=(0.025, 0.080, 0.080), orient=(0.0, 0.0, 0.0),
+                          src="[E] the chest jacket over the sternum plate: 25 mm thick, 160 mm "
+                              "wide and high, its front 38 mm ahead of the thorax shell's box "
+                              "(contact face of the thorax pendulum probe)")]),
     dict(name="neck", parent="upper_torso", region="torso", mass=1.53,
          mass_src="[S] neck rigid body",
          com=(0.013, 0.0, 0.049), com_src="[D] neck CG relative to NP",
@@ -165,6 +184,20 @@ W_FLEX = [(-57.3, -1000.0), (-5.0, -40.0), (0.0, 0.0), (5.0, 40.0), (57.3, 1000.
 W_TWIST = [(-57.3, -126.0), (-5.0, -40.0), (0.0, 0.0), (5.0, 40.0), (57.3, 126.0)]
 P_FLEX = [(-57.3, -1000.0), (-22.9, -210.0), (0.0, 0.0), (22.9, 210.0), (57.3, 1000.0)]
 P_TWIST = [(-57.3, -126.0), (-10.0, -40.0), (0.0, 0.0), (10.0, 40.0), (57.3, 126.0)]
+
+# Chest compliance [S] (H3SD 2.3): five parallel springs between the sternum plate and the
+# spine box, together 2.5 kN at 40 mm and 6.25 kN at 80 mm of compression, a stop near 100 mm
+# (1350 kN per spring), 80 N s/m each (400 N s/m together). Scaled to the 50M/5F as forces x L^2,
+# deflections x L, damping x L^2 (equal modulus and density) [D]. Factors of CHEST_FIT (fitted to
+# the 572.34 thorax pendulum test by dummies/tools/tune_chest.py) multiply the stiffness and the
+# damping; absorption is the spring's loading/unloading hysteresis (the deck has none).
+CHEST_SPRING = [(-0.080, -6250.0), (-0.040, -2500.0), (0.0, 0.0)]  # (m, N), compression negative
+CHEST_DAMPING = 400.0   # N s/m
+CHEST_LOWER = -0.090    # m [D] the deck's stop rises from 80 mm (1.25 kN per spring) to 100 mm
+CHEST_UPPER = 0.002     # m [E] the plate rests against the ribs: no travel forward of its seat
+CHEST_STOP_K = 5.0e8    # N/m^2 [E] quadratic stop: 50 kN at 10 mm beyond the range
+CHEST_STOP_C = 2.5e5    # N s/m^2 [E] stop damping per m of penetration
+CHEST_FIT = dict(stiffness=1.0, damping=1.0, absorption=0.0)
 
 RESIST = {
     "upper_neck": [
@@ -411,7 +444,12 @@ def masses(kind):
              upper_arm=tab["upper_arm"], lower_arm=tab["lower_arm"], upper_leg=tab["upper_leg"],
              lower_leg=tab["lower_leg_foot"] * base["lower_leg"] / ll,
              foot=tab["lower_leg_foot"] * base["foot"] / ll)
+    ut = base["upper_torso"] + base["sternum"]
+    m["sternum"] = tab["upper_torso"] * base["sternum"] / ut
+    m["upper_torso"] = tab["upper_torso"] * base["upper_torso"] / ut
     why = {k: tag for k in m}
+    for k in ("upper_torso", "sternum"):
+        why[k] = tag + " upper torso, split in the 95M upper torso/sternum plate proportion [D]"
     for k in ("pelvis", "lumbar"):
         why[k] = tag + " lower torso, split in the 95M pelvis/lumbar proportion [D]"
     for k in ("lower_leg", "foot"):
@@ -487,6 +525,27 @@ def head_semi_z():
     return 0.884 / lam - (vertex_no_semi - seat)
 
 
+def chest_resistance(L):
+    """Lines of the sternum joint's resistance (m, N) for the length factor L [D]."""
+    f = CHEST_FIT
+    rows = ", ".join(f"[{fmt(d * L, 4)}, {fmt(F * L ** 2 * f['stiffness'], 4)}]" for d, F in CHEST_SPRING)
+    fitted = f != dict(stiffness=1.0, damping=1.0, absorption=0.0)
+    note = (f"; FITTED to the 49 CFR 572.34 thorax pendulum force (stiffness x {f['stiffness']:.4g}, "
+            f"damping x {f['damping']:.4g}, absorption {f['absorption']:.3g}; dummies/tools/tune_chest.py)"
+            if fitted else "")
+    out = ["[[segment.joint.resistance]]",
+           f"table = [{rows}]  # (m, N); [S] open model chest springs x L^2 force, x L deflection{note}",
+           f"damping = {fmt(CHEST_DAMPING * L ** 2 * f['damping'], 4)}  # N s/m; [S] 5 x 80 N s/m x L^2"]
+    if f["absorption"] > 0:
+        out.append(f"absorption = {fmt(f['absorption'], 4)}  # loading/unloading hysteresis: fraction "
+                   "of the loading work a cycle dissipates; FITTED (see table)")
+    out += [f"lower = {fmt(CHEST_LOWER * L, 4)}  # m [D] the deck's stop between 80 and 100 mm",
+            f"upper = {fmt(CHEST_UPPER * L, 4)}  # m [E] no travel forward of the plate's seat",
+            f"stop_stiffness = {fmt(CHEST_STOP_K * L, 4)}  # N/m^2 [E] 50 kN at 10 mm past the stop (95M)",
+            f"stop_damping = {fmt(CHEST_STOP_C * L, 4)}  # N s/m^2 [E]"]
+    return out
+
+
 def write(kind):
     lam, lam_desc = region_factors(kind)
     m, mwhy = masses(kind)
@@ -552,6 +611,8 @@ def write(kind):
                 f"location = {fmt(np.multiply(j['location'], L), 4)}  # m in the parent frame; {j['src']}"]
         if "axis" in j:
             out.append(f"axis = {fmt(j['axis'], 3)}")
+        if j["kind"] == "prismatic":
+            out += chest_resistance(L)
         for r in RESIST.get(j["name"], []):
             out.append("[[segment.joint.resistance]]")
             if "dof" in r:
