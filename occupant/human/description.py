@@ -240,10 +240,11 @@ def _parse_resistance(c, r, rp, jkind):
                "resistances on spherical, revolute or prismatic joints")
     linear = jkind == "prismatic"
     for key in (ANGULAR_ONLY if linear else LINEAR_KEYS):
+        if key in r and linear:
+            c.fail(f"{rp}.{key}", f"a prismatic joint's resistance does not take '{key}'",
+                   "table, lower, upper in m and N")
         if key in r:
-            c.fail(f"{rp}.{key}", f"a {jkind} joint's resistance does not take '{key}'",
-                   "table, lower, upper (m, N) for prismatic joints; table_deg, lower_deg, "
-                   "upper_deg, reference_deg (deg, N m) for rotational ones")
+            c.fail(f"{rp}.{key}", "angles are given in degrees with the _deg suffix", f"{key}_deg")
     out = Resistance(dof=dof)
     ab = c.number(r, "absorption", rp, nonneg=True)
     if ab is not None:
