@@ -66,6 +66,11 @@ def _check_contact_test(check, scenario, numbers, figures, probe=False):
     check.string(scenario, "dummy", "", required=True, what="dummy name")
     for key in ("t_end",) + tuple(numbers):
         check.number(scenario, key, "", positive=True, required=True)
+    for key in ("cfc",) + (("deflection_cfc",) if "peak_deflection_mm" in figures else ()):
+        cfc = check.number(scenario, key, "", required=True)
+        if cfc not in CFC_CLASSES:
+            check.fail(key, f"{cfc!r} is not an SAE J211 channel class",
+                       ", ".join(map(str, CFC_CLASSES)))
     contact = check.table(scenario, "contact", "", required=True,
                           accepted="a table of contact characteristic keys")
     check.keys(contact, list(impact_tests.CONTACT_KEYS), "contact")
@@ -321,8 +326,10 @@ def _neck_pulse(scenario):
             pulse_checks(scenario))
 
 
+CFC_CLASSES = (60, 180, 600, 1000)
 HEAD_DROP_FIGURES = ("peak_resultant_g", "peak_lateral_g", "oscillation_percent")
-THORAX_FIGURES = ("peak_force_N", "peak_deflection_mm", "hysteresis_percent")
+THORAX_FIGURES = ("peak_force_N", "peak_deflection_mm", "hysteresis_percent",
+                  "peak_force_18_to_50mm_N")
 KNEE_FIGURES = ("peak_force_N",)
 TESTS = {
     "neck_pendulum": CertificationTest(_check_neck_pendulum, _run_neck, "neck {mode} pendulum",

@@ -15,12 +15,16 @@ CFR figures off the response:
 - knee impact: the upper leg alone, fixed to the rig as the CFR fixes the knee through the
   femur load cell simulator, is struck along the femur axis on its knee pad by the knee probe.
 The probes are guided (572.34(c)(6), 572.35(b)(2)(v)): their prismatic joints leave no lateral,
-vertical or rotational motion. Figures (``*_figures``) are pure functions of the signals so that
-tests can check them on synthetic ones.
+vertical or rotational motion. Signals are filtered with the CFR's SAE J211 channel class (the
+scenario's ``cfc``, and ``deflection_cfc`` for the sternum deflection; 572.36(i), 572.137(m))
+before the figures are read; the runs are sampled at 20 kHz or more (J211: at least 10 samples
+per 1/CFC). Figures (``*_figures``) are pure functions of the signals so that tests can check
+them on synthetic ones.
 """
 import numpy as np
 
 from occupant.human.assemble import assemble, reference_origins
+from occupant.injury.filters import cfc_filter
 from occupant.human.loader import load_description
 from occupant.modeling import ContactCharacteristic, ContactPair, Joint, Marker, Part, Plane, Pose
 from occupant.spatial import matrix_to_quat, rot_y
@@ -98,6 +102,7 @@ def run_head_drop(sc, dt=2e-5):
     # accelerometer at the head CG: specific force = contact force / mass, in head axes
     R = res.body_poses[:, model.body("head"), :3, :3]
     a = np.einsum("tji,j->ti", R, [0.0, 0.0, 1.0]) * (force / model.body_mass[0] / G0)[:, None]
+    a = np.column_stack([cfc_filter(a[:, i], dt, sc["cfc"]) for i in range(3)])
     return {"t": res.t, "history": {"accel_x_g": a[:, 0], "accel_y_g": a[:, 1],
                                     "accel_z_g": a[:, 2], "plate_force_N": force},
             "figures": head_drop_figures(res.t, a), "results": res, "model": model}
@@ -146,11 +151,15 @@ def hysteresis_percent(force, deflection):
 
 
 def thorax_figures(t, force_N, deflection_m):
-    """572.34(b) figures: peak probe force, peak sternum deflection (mm, compression positive)
-    and the internal hysteresis of the force-deflection loop."""
+    """572.34(b) / 572.134(b) figures: peak probe force, peak sternum deflection (mm,
+    compression positive), the internal hysteresis of the force-deflection loop and (572.134)
+    the peak force while loading from 18 to 50 mm of deflection."""
+    k = int(np.argmax(deflection_m))
+    window = (deflection_m[:k + 1] >= 0.018) & (deflection_m[:k + 1] <= 0.050)
     return {"peak_force_N": float(np.max(force_N)),
             "peak_deflection_mm": float(1e3 * np.max(deflection_m)),
-            "hysteresis_percent": hysteresis_percent(force_N, deflection_m)}
+            "hysteresis_percent": hysteresis_percent(force_N, deflection_m),
+            "peak_force_18_to_50mm_N": float(force_N[:k + 1][window].max(initial=0.0))}
 
 
 def run_thorax_pendulum(sc, dt=None, modify=None):
@@ -158,9 +167,11 @@ def run_thorax_pendulum(sc, dt=None, modify=None):
     from occupant import simulate
 
     model, q0, v0 = thorax_model(sc, modify)
-    res = simulate(model, sc["t_end"], dt=dt, q0=q0, v0=v0, output_dt=5e-5)
-    force = res.outputs["probe_sternum.normal_force"]
-    deflection = -res.outputs["chest_translation.deflection"]   # compression positive
+    out_dt = 5e-5
+    res = simulate(model, sc["t_end"], dt=dt, q0=q0, v0=v0, output_dt=out_dt)
+    force = cfc_filter(res.outputs["probe_sternum.normal_force"], out_dt, sc["cfc"])
+    deflection = cfc_filter(-res.outputs["chest_translation.deflection"], out_dt,
+                            sc["deflection_cfc"])               # compression positive
     return {"t": res.t, "history": {"probe_force_N": force, "deflection_mm": 1e3 * deflection},
             "figures": thorax_figures(res.t, force, deflection), "results": res, "model": model}
 
@@ -196,6 +207,6 @@ def run_knee_impact(sc, dt=2e-5):
     model, q0, v0 = knee_model(sc)
     # the probe is guided horizontally; gravity acts across its path (carried by its suspension)
     res = simulate(model, sc["t_end"], dt=dt, q0=q0, v0=v0, gravity=(0.0, 0.0, 0.0), output_dt=dt)
-    force = res.outputs["probe_knee.normal_force"]
+    force = cfc_filter(res.outputs["probe_knee.normal_force"], dt, sc["cfc"])
     return {"t": res.t, "history": {"probe_force_N": force},
             "figures": knee_figures(res.t, force), "results": res, "model": model}
