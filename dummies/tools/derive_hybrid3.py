@@ -194,17 +194,16 @@ P_TWIST = [(-57.3, -126.0), (-10.0, -40.0), (0.0, 0.0), (10.0, 40.0), (57.3, 126
 # spine box, together 2.5 kN at 40 mm and 6.25 kN at 80 mm of compression, a stop near 100 mm
 # (1350 kN per spring), 80 N s/m each (400 N s/m together). Scaled to the 50M/5F as forces x L^2,
 # deflections x L, damping x L^2 (equal modulus and density) [D]. Factors of CHEST_FIT (fitted to
-# the 50M's 572.34 thorax pendulum peak force and sternum deflection by dummies/tools/tune_chest.py;
-# the 5F and 95M get the same factors [D]) multiply the spring table and the damping; absorption
-# is the spring's loading/unloading hysteresis (the deck has none, and the fit does not need it:
-# the damping alone gives the test's 69-85 % hysteresis; see tune_chest.py).
+# the 50M's 572.34 thorax pendulum peak force, sternum deflection and hysteresis by
+# dummies/tools/tune_chest.py; the 5F and 95M get the same factors [D]) multiply the spring table
+# and the damping; absorption is the spring's loading/unloading hysteresis (the deck has none).
 CHEST_SPRING = [(-0.080, -6250.0), (-0.040, -2500.0), (0.0, 0.0)]  # (m, N), compression negative
 CHEST_DAMPING = 400.0   # N s/m
 CHEST_LOWER = -0.090    # m [D] the deck's stop rises from 80 mm (1.25 kN per spring) to 100 mm
 CHEST_UPPER = 0.002     # m [E] the plate rests against the ribs: no travel forward of its seat
 CHEST_STOP_K = 5.0e8    # N/m^2 [E] quadratic stop: 50 kN at 10 mm beyond the range
 CHEST_STOP_C = 2.5e5    # N s/m^2 [E] stop damping per m of penetration
-CHEST_FIT = dict(stiffness=0.6487, damping=1.439, absorption=0.0)
+CHEST_FIT = dict(stiffness=1.16, damping=0.3118, absorption=0.7012)
 
 RESIST = {
     "upper_neck": [
@@ -537,9 +536,9 @@ def chest_resistance(L):
     f = CHEST_FIT
     rows = ", ".join(f"[{fmt(d * L, 4)}, {fmt(F * L ** 2 * f['stiffness'], 4)}]" for d, F in CHEST_SPRING)
     fitted = f != dict(stiffness=1.0, damping=1.0, absorption=0.0)
-    note = (f"; FITTED to the 49 CFR 572.34 thorax pendulum peak force and sternum deflection "
-            f"(table x {f['stiffness']:.4g}, damping x {f['damping']:.4g}; dummies/tools/tune_chest.py; "
-            "the 50M's force and deflection are calibrations, its hysteresis the check)"
+    note = (f"; FITTED to the 50M's 49 CFR 572.34 thorax pendulum peak force, sternum deflection "
+            f"and hysteresis (table x {f['stiffness']:.4g}, damping x {f['damping']:.4g}, absorption; "
+            "dummies/tools/tune_chest.py): those are calibrations, the 5F's 572.134 test the check"
             if fitted else "")
     out = ["[[segment.joint.resistance]]",
            f"table = [{rows}]  # (m, N); [S] open model chest springs x L^2 force, x L deflection{note}",
