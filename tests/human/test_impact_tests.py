@@ -122,3 +122,21 @@ def test_bad_contact_scenario_names_file_and_key(tmp_path):
         with pytest.raises(InputFileError, match=key) as err:
             read_scenario(str(path))
         assert str(path) in str(err.value)
+
+
+def test_certify_command_runs_contact_tests_and_writes_their_histories(tmp_path):
+    """`occupant certify` picks each scenario's runner by its test key: figures with corridors
+    and PASS, exit 0, and each test's own channels in its CSV."""
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-m", "occupant.cli", "certify", "hybrid3_50m_knee",
+                           "hybrid3_05f_head_drop", "--out", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "hybrid3_50m_knee: hybrid3_50m knee impact" in proc.stdout
+    assert "peak_force_N" in proc.stdout and "[4715, 5783]  PASS" in proc.stdout
+    assert "peak_resultant_g" in proc.stdout and "FAIL" not in proc.stdout
+    knee = (tmp_path / "hybrid3_50m_knee.csv").read_text().splitlines()
+    head = (tmp_path / "hybrid3_05f_head_drop.csv").read_text().splitlines()
+    assert knee[0] == "t_s,probe_force_N" and len(knee) > 100
+    assert head[0] == "t_s,accel_x_g,accel_y_g,accel_z_g,plate_force_N"
