@@ -104,6 +104,9 @@ def _check_head_drop(check, scenario):
 
 def _check_thorax(check, scenario):
     _check_contact_test(check, scenario, ("impact_speed",), THORAX_FIGURES, probe=True)
+    seat = check.table(scenario, "seat_contact", "", required=True,
+                       accepted="a table of contact characteristic keys (pelvis on the seat)")
+    check.keys(seat, list(impact_tests.CONTACT_KEYS), "seat_contact")
 
 
 def _check_knee(check, scenario):

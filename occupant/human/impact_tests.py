@@ -122,8 +122,8 @@ def thorax_model(sc, modify=None):
     pelvis = _ellipsoid(segs, "pelvis", "pelvis_flesh")
     seat_z = pelvis.semi_axes[2] - pelvis.center[2]          # pelvis origin above the seat
     asm.add(Plane("seat", point=(0.0, 0.0, 0.0)))
-    seat = sc.get("seat_contact", {"stiffness": 2.0e5, "damping": 2.0e4, "friction": 0.7})
-    asm.add(ContactPair("pelvis_seat", "pelvis_flesh", "seat", characteristic(seat, "seat")))
+    asm.add(ContactPair("pelvis_seat", "pelvis_flesh", "seat",
+                        characteristic(sc["seat_contact"], "seat")))
     pad = _ellipsoid(segs, "sternum", "sternum_pad")
     o = reference_origins(segs)["sternum"] + [0.0, 0.0, seat_z]
     front = o + pad.center + [pad.semi_axes[0], 0.0, 0.0]
