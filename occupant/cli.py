@@ -93,28 +93,29 @@ def main(argv=None):
 
 
 def _certify(names, out_dir):
-    """Exit code 0 when every figure of every test is inside its corridor, 1 otherwise."""
+    """Exit code 0 when every figure of every test is inside its corridor, 1 otherwise. Each
+    scenario's ``test`` key selects its runner (occupant.human.certification.TESTS)."""
     import pathlib
 
     import numpy as np
 
     from occupant.human.certification import (available_scenarios, read_scenario, report_lines,
-                                              run_neck_pendulum)
+                                              run_certification)
     scenarios = [read_scenario(n) for n in (names or available_scenarios())]  # bad names fail first
     if out_dir is not None:
         out_dir = pathlib.Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
     all_ok = True
     for sc, path in scenarios:
-        res = run_neck_pendulum(str(path))
+        res = run_certification(str(path))
         print("\n".join(report_lines(res, sc)), flush=True)
         all_ok &= all(ok for _, ok in res["checks"].values())
         if out_dir is not None:
+            columns = list(res["history"])
             np.savetxt(out_dir / f"{sc['name']}.csv",
-                       np.column_stack([res["t"], res["rotation_deg"], res["moment_Nm"]]),
-                       delimiter=",", header="t_s,rotation_deg,oc_moment_Nm", comments="")
+                       np.column_stack([res["t"]] + [res["history"][c] for c in columns]),
+                       delimiter=",", header=",".join(["t_s"] + columns), comments="")
     return 0 if all_ok else 1
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -94,6 +94,6 @@ def test_certify_bad_scenario_file_names_file_and_key(tmp_path):
 
 
 def test_certify_unknown_scenario_is_a_clear_error():
-    proc = _run("certify", "hybrid3_50m_knee")
+    proc = _run("certify", "hybrid3_50m_pelvis_drop")   # knee is a shipped scenario now
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert "unknown certification scenario (accepted: hybrid3_05f_neck_extension" in proc.stderr
+    assert "unknown certification scenario (accepted: hybrid3_05f_head_drop" in proc.stderr

@@ -62,16 +62,35 @@ BASE = [
                           semi=(0.110, 0.150, 0.090), orient=(0.0, 0.0, 0.0),
                           src="[E] estimate: abdomen insert spanning the gap between pelvis and "
                               "thorax ellipsoids; the open model has no abdomen shell")]),
-    dict(name="upper_torso", parent="lumbar", region="torso", mass=21.5,
-         mass_src="[D] upper torso 20.5 + sternum 1.0 kg [S]",
-         com=(0.051, 0.0, 0.132), com_src="[D] lumped CG relative to the W joint",
-         inertia=(0.477, 0.379, 0.324), axes=(0.0, -9.0, 0.0),
-         inertia_src="[D] lumped by parallel axes (H3SD 1.4.3); chest frame pitched 9 deg nose-up",
+    dict(name="upper_torso", parent="lumbar", region="torso", mass=20.5,
+         mass_src="[S] upper torso rigid body 20.5 kg (the sternum plate is its own segment)",
+         com=(0.044, 0.0, 0.130), com_src="[D] upper-torso CG (-0.071, 0, 0.356) from the H-point "
+                                          "[S] relative to the W joint (-0.115, 0, 0.226) [S]",
+         inertia=(0.4661, 0.3417, 0.2870), axes=(0.0, -9.0, 0.0),
+         inertia_src="[S] upper-torso rigid body principal moments (H3SD 1.4.1); chest frame "
+                     "pitched 9 deg nose-up",
          joint=dict(name="thorax_lumbar", kind="spherical", location=(-0.027, 0.0, 0.166),
                     src="[D] joint W (chest-lumbar) relative to P"),
          ellipsoids=[dict(name="thorax", center=(0.055, 0.0, 0.149),
                           semi=(0.143, 0.236, 0.196), orient=(0.0, 0.0, 0.0),
                           src="[D] half-extents of the 95M upper-torso shell incl. shoulders")]),
+    # The deformable chest (issue 11 section 6), as the open model builds it: a sternum plate on
+    # the chest's compliance springs, sliding along the chest x axis; its deflection is the chest
+    # deflection channel. Location: the plate's CG, on the front of the thorax shell.
+    dict(name="sternum", parent="upper_torso", region="torso", mass=1.0,
+         mass_src="[S] sternum plate rigid body 1.0 kg",
+         com=(0.0, 0.0, 0.0), com_src="[D] the sternum plate CG is the joint origin",
+         inertia=(0.010, 0.010, 0.010), axes=(0.0, 0.0, 0.0),
+         inertia_src="[S] sternum plate rigid body",
+         joint=dict(name="chest", kind="prismatic", location=(0.206, 0.0, 0.177), axis=(1.0, 0.0, 0.0),
+                    src="[D] sternum plate CG (0.091, 0, 0.403) from the H-point [S] relative to W "
+                        "(-0.115, 0, 0.226) [S]; slides along the chest x axis (compression "
+                        "negative)"),
+         ellipsoids=[dict(name="sternum_pad", center=(0.005, 0.0, 0.0),
+                          semi=(0.025, 0.080, 0.080), orient=(0.0, 0.0, 0.0),
+                          src="[E] the chest jacket over the sternum plate: 25 mm thick, 160 mm "
+                              "wide and high, its front 38 mm ahead of the thorax shell's box "
+                              "(contact face of the thorax pendulum probe)")]),
     dict(name="neck", parent="upper_torso", region="torso", mass=1.53,
          mass_src="[S] neck rigid body",
          com=(0.013, 0.0, 0.049), com_src="[D] neck CG relative to NP",
@@ -124,7 +143,12 @@ BASE = [
                     src="[S] hip spacing 0.176 m"),
          ellipsoids=[dict(name="thigh_shell", center=(0.0, 0.0, -0.314),
                           semi=(0.099, 0.088, 0.190), orient=(0.0, 0.0, 0.0),
-                          src="[D] 95M upper-leg shell")]),
+                          src="[D] 95M upper-leg shell"),
+                     dict(name="knee_pad", center=(0.0, 0.0, -0.441), semi=(0.055, 0.060, 0.063),
+                          orient=(0.0, 0.0, 0.0),
+                          src="[E] the knee (knee block and flesh) around the knee centre, its "
+                              "distal pole at the thigh shell's end (0.504 m); contact face of "
+                              "the knee impact probe")]),
     dict(name="lower_leg", parent="upper_leg", mirror=True, region="leg", mass=5.47,
          mass_src="[D] tibia parts 1.70 + 2.68 + 1.09 kg [S]",
          com=(0.0, 0.0, -0.192), com_src="[D] lumped CG projected on the knee-ankle line",
@@ -165,6 +189,21 @@ W_FLEX = [(-57.3, -1000.0), (-5.0, -40.0), (0.0, 0.0), (5.0, 40.0), (57.3, 1000.
 W_TWIST = [(-57.3, -126.0), (-5.0, -40.0), (0.0, 0.0), (5.0, 40.0), (57.3, 126.0)]
 P_FLEX = [(-57.3, -1000.0), (-22.9, -210.0), (0.0, 0.0), (22.9, 210.0), (57.3, 1000.0)]
 P_TWIST = [(-57.3, -126.0), (-10.0, -40.0), (0.0, 0.0), (10.0, 40.0), (57.3, 126.0)]
+
+# Chest compliance [S] (H3SD 2.3): five parallel springs between the sternum plate and the
+# spine box, together 2.5 kN at 40 mm and 6.25 kN at 80 mm of compression, a stop near 100 mm
+# (1350 kN per spring), 80 N s/m each (400 N s/m together). Scaled to the 50M/5F as forces x L^2,
+# deflections x L, damping x L^2 (equal modulus and density) [D]. Factors of CHEST_FIT (fitted to
+# the 50M's 572.34 thorax pendulum peak force, sternum deflection and hysteresis by
+# dummies/tools/tune_chest.py; the 5F and 95M get the same factors [D]) multiply the spring table
+# and the damping; absorption is the spring's loading/unloading hysteresis (the deck has none).
+CHEST_SPRING = [(-0.080, -6250.0), (-0.040, -2500.0), (0.0, 0.0)]  # (m, N), compression negative
+CHEST_DAMPING = 400.0   # N s/m
+CHEST_LOWER = -0.090    # m [D] the deck's stop rises from 80 mm (1.25 kN per spring) to 100 mm
+CHEST_UPPER = 0.002     # m [E] the plate rests against the ribs: no travel forward of its seat
+CHEST_STOP_K = 5.0e8    # N/m^2 [E] quadratic stop: 50 kN at 10 mm beyond the range
+CHEST_STOP_C = 2.5e5    # N s/m^2 [E] stop damping per m of penetration
+CHEST_FIT = dict(stiffness=1.16, damping=0.3118, absorption=0.7012)
 
 RESIST = {
     "upper_neck": [
@@ -313,8 +352,19 @@ TUNED_05F = {
     ("upper_neck", "y"): dict(damping=0.1831, flexion=0.487, extension=0.9585, end=0.688),
     ("lower_neck", "y"): dict(damping=0.3481, flexion=1.374, extension=2.234, end=0.688),
 }
+# 95M: no Part 572 subpart, so no pendulum corridor. Its open-model neck locked the head-neck
+# joint viscously (90 N m s/rad), so head and neck struck the C7/T1 flexion stop as one body and
+# passed it by 7.2 deg on the demo's sled (the stop design holds 5 deg). The 95M takes the 50M's
+# tuned neck instead, scaled as Mertz, Irwin, Melvin (SAE 890756) built the 95M from the 50M:
+# branch factors on the open model's 95M curves as they stand (that is the tuned 50M moments x
+# (1.88/1.753)^3), damping x L^4, friction x L^3 [D].
+LAM_95_50 = 1.88 / 1.753
+TUNED_95M = {key: dict(val, damping=val["damping"] * LAM_95_50 ** 4,
+                       **({"friction": val["friction"] * LAM_95_50 ** 3} if "friction" in val else {}))
+             for key, val in TUNED_50M.items()}
 TUNED = {"50m": (TUNED_50M, "tuned to the 49 CFR 572.33 pendulum test"),
-         "05f": (TUNED_05F, "tuned to the 49 CFR 572.133 pendulum test")}
+         "05f": (TUNED_05F, "tuned to the 49 CFR 572.133 pendulum test"),
+         "95m": (TUNED_95M, "the 50M's 572.33 tuning scaled to the 95M (Mertz scaling, SAE 890756) [D]")}
 
 
 def tuned_table(table, ms, tuned):
@@ -411,7 +461,12 @@ def masses(kind):
              upper_arm=tab["upper_arm"], lower_arm=tab["lower_arm"], upper_leg=tab["upper_leg"],
              lower_leg=tab["lower_leg_foot"] * base["lower_leg"] / ll,
              foot=tab["lower_leg_foot"] * base["foot"] / ll)
+    ut = base["upper_torso"] + base["sternum"]
+    m["sternum"] = tab["upper_torso"] * base["sternum"] / ut
+    m["upper_torso"] = tab["upper_torso"] * base["upper_torso"] / ut
     why = {k: tag for k in m}
+    for k in ("upper_torso", "sternum"):
+        why[k] = tag + " upper torso, split in the 95M upper torso/sternum plate proportion [D]"
     for k in ("pelvis", "lumbar"):
         why[k] = tag + " lower torso, split in the 95M pelvis/lumbar proportion [D]"
     for k in ("lower_leg", "foot"):
@@ -487,6 +542,29 @@ def head_semi_z():
     return 0.884 / lam - (vertex_no_semi - seat)
 
 
+def chest_resistance(L):
+    """Lines of the sternum joint's resistance (m, N) for the length factor L [D]."""
+    f = CHEST_FIT
+    rows = ", ".join(f"[{fmt(d * L, 4)}, {fmt(F * L ** 2 * f['stiffness'], 4)}]" for d, F in CHEST_SPRING)
+    fitted = f != dict(stiffness=1.0, damping=1.0, absorption=0.0)
+    note = (f"; FITTED to the 50M's 49 CFR 572.34 thorax pendulum peak force, sternum deflection "
+            f"and hysteresis (table x {f['stiffness']:.4g}, damping x {f['damping']:.4g}, absorption; "
+            "dummies/tools/tune_chest.py): those are calibrations, the 5F's 572.134 test the check"
+            if fitted else "")
+    out = ["[[segment.joint.resistance]]",
+           f"table = [{rows}]  # (m, N); [S] open model chest springs x L^2 force, x L deflection{note}",
+           f"damping = {fmt(CHEST_DAMPING * L ** 2 * f['damping'], 4)}  # N s/m; [S] 5 x 80 N s/m x L^2"
+           + (f" x {f['damping']:.4g} FITTED (see table)" if fitted else "")]
+    if f["absorption"] > 0:
+        out.append(f"absorption = {fmt(f['absorption'], 4)}  # loading/unloading hysteresis: fraction "
+                   "of the loading work a cycle dissipates; FITTED (see table)")
+    out += [f"lower = {fmt(CHEST_LOWER * L, 4)}  # m [D] the deck's stop between 80 and 100 mm",
+            f"upper = {fmt(CHEST_UPPER * L, 4)}  # m [E] no travel forward of the plate's seat",
+            f"stop_stiffness = {fmt(CHEST_STOP_K * L, 4)}  # N/m^2 [E] 50 kN at 10 mm past the stop (95M)",
+            f"stop_damping = {fmt(CHEST_STOP_C * L, 4)}  # N s/m^2 [E]"]
+    return out
+
+
 def write(kind):
     lam, lam_desc = region_factors(kind)
     m, mwhy = masses(kind)
@@ -552,6 +630,8 @@ def write(kind):
                 f"location = {fmt(np.multiply(j['location'], L), 4)}  # m in the parent frame; {j['src']}"]
         if "axis" in j:
             out.append(f"axis = {fmt(j['axis'], 3)}")
+        if j["kind"] == "prismatic":
+            out += chest_resistance(L)
         for r in RESIST.get(j["name"], []):
             out.append("[[segment.joint.resistance]]")
             if "dof" in r:
@@ -565,14 +645,15 @@ def write(kind):
                     was = rows
                     rows = tuned_table(r["table"], ms, tuned)
                     out.append(f"# {tuned_note}: {tuned_factors(tuned)} (was [{was}] from the 95M open "
-                               f"model [S] scaled by lambda^3)")
+                               f"model [S]{'' if kind == '95m' else ' scaled by lambda^3'})")
                 out.append(f"table_deg = [{rows}]  # (deg, N m)")
             if "stiffness" in r:
                 out.append(f"stiffness = {fmt(r['stiffness'] * ms, 4)}  # N m/rad")
             if "damping" in r:
                 if tuned:
                     out.append(f"damping = {fmt(tuned['damping'], 4)}  # N m s/rad; {tuned_note} (was "
-                               f"{fmt(r['damping'] * ms * L, 4)} from the 95M open model [S] scaled by lambda^4)")
+                               f"{fmt(r['damping'] * ms * L, 4)} from the 95M open model [S]"
+                               f"{'' if kind == '95m' else ' scaled by lambda^4'})")
                 else:
                     out.append(f"damping = {fmt(r['damping'] * ms * L, 4)}  # N m s/rad")
             if tuned and "friction" in tuned:

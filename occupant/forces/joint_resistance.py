@@ -6,6 +6,14 @@ curve), viscous damping and Coulomb friction smoothed by tanh over ``friction_sp
 stop: a quadratic spring with Hunt-Crossley damping proportional to penetration, clipped so that
 the stop only pushes; its loading/unloading asymmetry dissipates energy.
 
+Hysteresis (``absorption`` eps > 0; the ATB/MADYMO loading/unloading characteristic with an
+energy-absorption factor, the law ``occupant.contact.compliant`` uses for contacts): on each side of
+the reference the largest deflection reached, m, is a producer state (z' = |x'| while the
+deflection grows past it, else 0). Below m the spring unloads along the straight line from
+(m, F(m)) to the permanent set d0 = m - 2 (1 - eps) E(m) / F(m), E(m) the loading work, never
+above the loading curve, so a load-unload cycle to m dissipates eps E(m); reloading follows the
+same line back to the peak, then the loading curve.
+
 For spherical joints the coordinate is a component of the joint rotation vector (log of the joint
 quaternion) about the child frame axes and its rate the matching angular-velocity component;
 the load is a torque about that axis.
@@ -42,6 +50,50 @@ def table_load(tables, start, n, x):
 
 
 @njit(**JIT_STAGE)
+def _spring(el, e, dx):
+    """Restoring spring load magnitude with the sign of dx: table(dx) or k dx."""
+    if el.table_start[e] >= 0:
+        return table_load(el.tables, el.table_start[e], el.table_len[e], dx)
+    return el.stiffness[e] * dx
+
+
+@njit(**JIT_STAGE)
+def _spring_work(el, e, m):
+    """E(m) = integral of the spring load from 0 to m (either sign; >= 0 for a restoring load): k m^2 / 2,
+    or the trapezoids of the piecewise-linear table between its rows (exact)."""
+    if el.table_start[e] < 0:
+        return 0.5 * el.stiffness[e] * m * m
+    t, start, n = el.tables, el.table_start[e], el.table_len[e]
+    lo, hi = min(0.0, m), max(0.0, m)
+    work, x0, f0 = 0.0, lo, table_load(t, start, n, lo)
+    for k in range(start, start + n):
+        if lo < t[k, 0] < hi:
+            f1 = t[k, 1]
+            work += 0.5 * (f0 + f1) * (t[k, 0] - x0)
+            x0, f0 = t[k, 0], f1
+    work += 0.5 * (f0 + table_load(t, start, n, hi)) * (hi - x0)
+    return work if m >= 0.0 else -work
+
+
+@njit(**JIT_STAGE)
+def _hysteretic_spring(el, e, dx, peak):
+    """Spring load at deflection dx (> 0 side, or mirrored) below its peak deflection ``peak``
+    (same sign, |peak| >= |dx|): the unloading line of the module docstring."""
+    s = 1.0 if peak >= 0.0 else -1.0
+    a, m = s * dx, s * peak
+    f_load = s * _spring(el, e, dx)
+    if a >= m:
+        return s * f_load
+    f_max = s * _spring(el, e, peak)
+    if f_max <= 0.0 or f_load <= 0.0:
+        return s * f_load
+    d0 = max(m - 2.0 * (1.0 - el.absorption[e]) * _spring_work(el, e, peak) / f_max, 0.0)
+    if a <= d0:
+        return 0.0
+    return s * min(f_max * (a - d0) / (m - d0), f_load)
+
+
+@njit(**JIT_STAGE)
 def _rotation_vector_component(q, k, comp):
     """Component comp of the rotation vector (log map) of the unit quaternion q[k:k+4]."""
     w, s = q[k], np.sqrt(q[k + 1] ** 2 + q[k + 2] ** 2 + q[k + 3] ** 2)
@@ -72,10 +124,16 @@ def joint_resistance(bundle, data, t, q, v, z):
         j = tree.vidx[i] + comp
         xdot = v[j]
         dx = x - el.reference[e]
-        if el.table_start[e] >= 0:
-            load = -table_load(el.tables, el.table_start[e], el.table_len[e], dx)
+        zk = el.z_index[e]
+        if zk >= 0:  # hysteresis: states are the largest deflections above and below
+            side = zk if dx >= 0.0 else zk + 1
+            reach = dx if dx >= 0.0 else -dx
+            if reach >= z[side] and reach > 0.0 and (xdot if dx >= 0.0 else -xdot) > 0.0:
+                data.zdot[side] = xdot if dx >= 0.0 else -xdot
+            peak = max(z[side], reach)
+            load = -_hysteretic_spring(el, e, dx, peak if dx >= 0.0 else -peak)
         else:
-            load = -el.stiffness[e] * dx
+            load = -_spring(el, e, dx)
         load -= el.damping[e] * xdot
         rate = el.damping[e]
         if el.friction[e] > 0.0:

@@ -5,7 +5,8 @@ Frames: every segment frame has its origin at the segment's proximal joint centr
 reference configuration (all joint coordinates zero), axes parallel to the pelvis frame: x forward,
 y left, z up. A revolute joint turns about ``axis``; its joint frame's z is that axis and the child
 carries a marker ``<joint>_axis`` with the same rotation, so that the child part frame stays
-parallel to its parent at zero angle.
+parallel to its parent at zero angle. A prismatic joint slides along ``axis`` the same way (its
+resistance is named ``<joint>_translation``, in m and N).
 """
 import numpy as np
 
@@ -64,21 +65,23 @@ def assemble(name, segments):
     for s in segments:
         asm.add(Part(s.name, s.mass, com=s.com, inertia=s.inertia))
     for s in segments:
-        if s.joint_kind == "revolute":
+        if s.joint_kind in ("revolute", "prismatic"):
             R = axis_rotation(s.axis)
             marker = asm.add(Marker(f"{s.joint_name}_axis", s.name, (0.0, 0.0, 0.0), R))
-            asm.add(Joint(s.joint_name, "revolute", s.parent, s.name, Pose(s.location, R),
+            asm.add(Joint(s.joint_name, s.joint_kind, s.parent, s.name, Pose(s.location, R),
                           child_marker=marker.name))
         else:
             asm.add(Joint(s.joint_name, s.joint_kind, s.parent, s.name, Pose(s.location)))
         for r in s.resistances:
             friction = r.friction if not r.friction_g else limb_setting_torque(segments, s, r)
-            suffix = "xyz"[r.dof] if s.joint_kind == "spherical" else "flexion"
+            suffix = {"spherical": "xyz"[r.dof], "prismatic": "translation"}.get(s.joint_kind,
+                                                                                  "flexion")
             asm.add(JointResistance(
                 f"{s.joint_name}_{suffix}", s.joint_name, dof=r.dof, stiffness=r.stiffness,
                 reference=r.reference, damping=r.damping, friction=friction,
                 friction_speed=r.friction_speed, lower=r.lower, upper=r.upper,
-                stop_stiffness=r.stop_stiffness, stop_damping=r.stop_damping, table=r.table))
+                stop_stiffness=r.stop_stiffness, stop_damping=r.stop_damping, table=r.table,
+                absorption=r.absorption))
         for e in s.ellipsoids:
             marker = asm.add(Marker(f"{e.name}_frame", s.name, e.center, e.R_segment_ellipsoid))
             asm.add(Ellipsoid(e.name, marker.name, e.semi_axes))

@@ -1,5 +1,7 @@
-"""Minimal runners of the Part 572 certification tests that need no contact model (issue 4
-section 5), until scenarios get their full runner.
+"""Runners of the Part 572 certification tests (scenarios/certification), one registry
+``TESTS`` keyed by a scenario's ``test`` key: the neck pendulum here (issue 4 section 5), the
+contact tests (head drop, thorax pendulum, knee impact) in ``occupant.human.impact_tests``.
+``run_certification(name)`` runs any of them and ``report_lines`` prints its figures.
 
 Neck pendulum (49 CFR 572.33 for the 50M, 572.133 for the 5F): the head-neck assembly hangs
 head-down from the neck bracket at the lower end of the pendulum arm. The base B0 (the bracket)
@@ -13,9 +15,12 @@ resistance moment directly; M_OC = My - 0.01778 m Fx is the conversion the physi
 needs and is not applied here. ``evaluate`` reads the CFR figures off the response,
 ``pulse_checks`` checks the pulse against the CFR pulse tables; ``occupant certify`` prints both.
 """
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.integrate import cumulative_trapezoid
 
+from occupant.human import impact_tests
 from occupant.human.assemble import assemble
 from occupant.human.loader import load_description
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
@@ -32,16 +37,53 @@ def available_scenarios():
 
 def read_scenario(name_or_path):
     """(scenario dict, path) of a shipped certification scenario name or a .toml path, with the
-    keys the neck pendulum runner reads validated."""
+    keys its test's runner reads validated."""
     path = resolve_shipped(name_or_path, SCENARIO_FOLDER, "certification scenario")
     scenario = read_toml(path)
-    _check_scenario(scenario, path)
+    check = FileChecker(path)
+    test = check.string(scenario, "test", "", required=True, choices=tuple(TESTS),
+                        what="certification test")
+    TESTS[test].check(check, scenario)
     return scenario, path
 
 
-def _check_scenario(scenario, path):
+def _check_corridor(check, scenario, figures):
+    """[corridor]: each figure the test computes, as [lower, upper]; at least one."""
+    corridor = check.table(scenario, "corridor", "", required=True,
+                           accepted="a table of [lower, upper] per figure")
+    check.keys(corridor, sorted(figures), "corridor")
+    if not corridor:
+        check.fail("corridor", "no figure", ", ".join(figures))
+    for key in corridor:
+        lo, hi = check.vector(corridor, key, "corridor", n=2)
+        if lo > hi:
+            check.fail(f"corridor.{key}", f"lower {lo:g} above upper {hi:g}", "[lower, upper]")
+
+
+def _check_contact_test(check, scenario, numbers, figures, probe=False):
+    """Keys of a contact test: dummy, t_end and ``numbers`` (positive), [contact] (the
+    characteristic's keys), [probe] mass and face_radius, and the corridor of ``figures``."""
+    check.string(scenario, "dummy", "", required=True, what="dummy name")
+    for key in ("t_end",) + tuple(numbers):
+        check.number(scenario, key, "", positive=True, required=True)
+    for key in ("cfc",) + (("deflection_cfc",) if "peak_deflection_mm" in figures else ()):
+        cfc = check.number(scenario, key, "", required=True)
+        if cfc not in CFC_CLASSES:
+            check.fail(key, f"{cfc!r} is not an SAE J211 channel class",
+                       ", ".join(map(str, CFC_CLASSES)))
+    contact = check.table(scenario, "contact", "", required=True,
+                          accepted="a table of contact characteristic keys")
+    check.keys(contact, list(impact_tests.CONTACT_KEYS), "contact")
+    if probe:
+        table = check.table(scenario, "probe", "", required=True,
+                            accepted="a table with mass (kg) and face_radius (m)")
+        for key in ("mass", "face_radius"):
+            check.number(table, key, "probe", positive=True, required=True)
+    _check_corridor(check, scenario, figures)
+
+
+def _check_neck_pendulum(check, scenario):
     """The keys the neck pendulum runner reads, with their accepted values."""
-    check = FileChecker(path)
     check.string(scenario, "mode", "", required=True, choices=("flexion", "extension"),
                  what="test mode")
     for key in ("impact_speed", "t_end"):
@@ -53,6 +95,23 @@ def _check_scenario(scenario, path):
     for key in ("dummy", "pulse_ms_g", "corridor"):
         if key not in scenario:
             check.fail(key, "missing")
+
+
+def _check_head_drop(check, scenario):
+    _check_contact_test(check, scenario, ("drop_height",), HEAD_DROP_FIGURES)
+    check.number(scenario, "pitch_deg", "", required=True)
+
+
+def _check_thorax(check, scenario):
+    _check_contact_test(check, scenario, ("impact_speed",), THORAX_FIGURES, probe=True)
+    seat = check.table(scenario, "seat_contact", "", required=True,
+                       accepted="a table of contact characteristic keys (pelvis on the seat)")
+    check.keys(seat, list(impact_tests.CONTACT_KEYS), "seat_contact")
+
+
+def _check_knee(check, scenario):
+    _check_contact_test(check, scenario, ("impact_speed",), KNEE_FIGURES, probe=True)
+    check.string(scenario, "side", "", choices=("left", "right"))
 
 
 def head_neck_model(dummy, modify=None):
@@ -232,12 +291,80 @@ def evaluate(out, corridor, mode):
             for name, value in figures.items() if name in corridor}
 
 
+def corridor_checks(figures, corridor):
+    """{figure: (value, inside)} for every figure the corridor names."""
+    return {name: (float(figures[name]), bool(lo <= figures[name] <= hi))
+            for name, (lo, hi) in corridor.items() if name in figures}
+
+
+def _run_contact(run):
+    def runner(scenario, path, dt):
+        out = run(scenario) if dt is None else run(scenario, dt=dt)
+        out["scenario"] = str(path)
+        out["checks"] = corridor_checks(out["figures"], scenario["corridor"])
+        return out
+    return runner
+
+
+def _run_neck(scenario, path, dt):
+    out = run_neck_pendulum(str(path), dt=dt or 1e-4)
+    out["history"] = {"rotation_deg": out["rotation_deg"], "oc_moment_Nm": out["moment_Nm"]}
+    return out
+
+
+@dataclass(frozen=True)
+class CertificationTest:
+    """One kind of certification test: ``check(checker, scenario)`` validates the scenario's
+    keys, ``run(scenario, path, dt)`` returns a dict with t, history ({column: (n,) array}) and
+    checks ({figure: (value, inside)}); ``title`` says what it is in the report; ``input_checks``
+    (optional) returns the ({figure: (lower, upper)}, checks) of the test's input (a pulse)."""
+    check: object
+    run: object
+    title: str
+    input_checks: object = None
+
+
+def _neck_pulse(scenario):
+    return ({name: lim[2:] for name, lim in pulse_limits(scenario).items()},
+            pulse_checks(scenario))
+
+
+CFC_CLASSES = (60, 180, 600, 1000)
+HEAD_DROP_FIGURES = ("peak_resultant_g", "peak_lateral_g", "oscillation_percent")
+THORAX_FIGURES = ("peak_force_N", "peak_deflection_mm", "hysteresis_percent",
+                  "peak_force_18_to_50mm_N")
+KNEE_FIGURES = ("peak_force_N",)
+TESTS = {
+    "neck_pendulum": CertificationTest(_check_neck_pendulum, _run_neck, "neck {mode} pendulum",
+                                       _neck_pulse),
+    "head_drop": CertificationTest(_check_head_drop, _run_contact(impact_tests.run_head_drop),
+                                   "head drop"),
+    "thorax_pendulum": CertificationTest(_check_thorax,
+                                         _run_contact(impact_tests.run_thorax_pendulum),
+                                         "thorax pendulum"),
+    "knee_impact": CertificationTest(_check_knee, _run_contact(impact_tests.run_knee_impact),
+                                     "knee impact"),
+}
+
+
+def run_certification(name_or_path, dt=None):
+    """Run one certification scenario (a shipped name or a .toml path) with the runner its
+    ``test`` key selects; ``dt`` None: the runner's default step."""
+    scenario, path = read_scenario(name_or_path)
+    return TESTS[scenario["test"]].run(scenario, path, dt)
+
+
 def report_lines(out, scenario):
     """Printable lines: every pulse and response figure against its corridor, PASS or FAIL."""
-    lines = [f"{scenario['name']}: {scenario['dummy']} neck {scenario['mode']} pendulum"]
-    limits = {name: lim[2:] for name, lim in pulse_limits(scenario).items()}
-    limits.update(scenario["corridor"])
-    for title, checks in (("pulse", pulse_checks(scenario)), ("response", out["checks"])):
+    test = TESTS[scenario["test"]]
+    lines = [f"{scenario['name']}: {scenario['dummy']} {test.title.format(mode=scenario.get('mode', ''))}"]
+    limits = dict(scenario["corridor"])
+    sections = [("response", out["checks"])]
+    if test.input_checks is not None:
+        input_limits, input_checks = test.input_checks(scenario)
+        limits.update(input_limits)
+        sections.insert(0, ("pulse", input_checks))
+    for title, checks in sections:
         for name, (value, ok) in checks.items():
             span = f"[{limits[name][0]:g}, {limits[name][1]:g}]"
             lines.append(f"  {title:8s} {name:24s} {value:9.2f} {span:>16s}  {'PASS' if ok else 'FAIL'}")

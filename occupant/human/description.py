@@ -26,10 +26,16 @@ JOINT_KEYS = {"name": str, "kind": str, "location": list, "axis": list, "resista
 RESIST_KEYS = {"dof": str, "stiffness": float, "table_deg": list, "damping": float,
                "friction": float, "friction_g": float, "friction_speed_deg": float,
                "reference_deg": float, "lower_deg": float, "upper_deg": float,
-               "stop_stiffness": float, "stop_damping": float}
+               "stop_stiffness": float, "stop_damping": float, "absorption": float,
+               "table": list, "lower": float, "upper": float}
+# a prismatic joint's resistance is given in m and N: these keys replace the *_deg ones
+LINEAR_KEYS = ("table", "lower", "upper")
+ANGULAR_ONLY = ("table_deg", "lower_deg", "upper_deg", "reference_deg", "friction_speed_deg",
+                "friction_g")
 ELLIPSOID_KEYS = {"name": str, "center": list, "semi_axes": list, "orientation_deg": list}
 ROOT_KINDS = ("free", "fixed")
-CHILD_KINDS = ("spherical", "revolute", "universal", "fixed")
+CHILD_KINDS = ("spherical", "revolute", "prismatic", "universal", "fixed")
+AXIS_KINDS = ("revolute", "prismatic")  # joints that take an axis
 SPHERICAL_DOFS = ("x", "y", "z")
 # mirror image in the sagittal (x-z) plane: positions y -> -y; rotation vectors (pseudovectors)
 # x -> -x, z -> -z
@@ -51,6 +57,7 @@ class Resistance:
     upper: float = math.inf     # rad
     stop_stiffness: float = 0.0  # N m/rad^2
     stop_damping: float = 0.0   # N m s/rad^2
+    absorption: float = 0.0     # energy-absorption factor of the spring's hysteresis
 
 
 @dataclass
@@ -71,7 +78,7 @@ class Segment:
     joint_name: str
     joint_kind: str
     location: np.ndarray        # (3,) m, joint centre in the parent frame (base frame for the root)
-    axis: np.ndarray | None = None  # (3,) unit axis of a revolute joint, parent = child frame at q = 0
+    axis: np.ndarray | None = None  # (3,) unit axis of a revolute/prismatic joint, parent = child frame at q = 0
     resistances: list = field(default_factory=list)
     ellipsoids: list = field(default_factory=list)
 
@@ -186,14 +193,14 @@ def _parse_segment(c, s, p, root):
     jkind = c.string(j, "kind", jp, required=True, choices=kinds)
     location = c.vector(j, "location", jp, required=True)
     axis = None
-    if jkind == "revolute":
+    if jkind in AXIS_KINDS:
         axis = c.vector(j, "axis", jp, required=True)
         nrm = np.linalg.norm(axis)
         if nrm < 1e-9:
             c.fail(f"{jp}.axis", "the axis has zero length", "a non-zero direction")
         axis = axis / nrm
     elif "axis" in j:
-        c.fail(f"{jp}.axis", f"a {jkind} joint takes no axis", "axis only for revolute joints")
+        c.fail(f"{jp}.axis", f"a {jkind} joint takes no axis", "axis only for revolute and prismatic joints")
     resist = []
     seen = set()
     for k, r in enumerate(c.tables(j, "resistance", jp)):
@@ -224,13 +231,27 @@ def _parse_resistance(c, r, rp, jkind):
     c.keys(r, sorted(RESIST_KEYS), rp)
     if jkind == "spherical":
         dof = SPHERICAL_DOFS.index(c.string(r, "dof", rp, required=True, choices=SPHERICAL_DOFS))
-    elif jkind == "revolute":
+    elif jkind in AXIS_KINDS:
         if "dof" in r:
-            c.fail(f"{rp}.dof", "a revolute joint has one coordinate; leave dof out", "no dof key")
+            c.fail(f"{rp}.dof", f"a {jkind} joint has one coordinate; leave dof out", "no dof key")
         dof = 0
     else:
-        c.fail(rp, f"a {jkind} joint takes no resistance", "resistances on spherical or revolute joints")
+        c.fail(rp, f"a {jkind} joint takes no resistance",
+               "resistances on spherical, revolute or prismatic joints")
+    linear = jkind == "prismatic"
+    for key in (ANGULAR_ONLY if linear else LINEAR_KEYS):
+        if key in r and linear:
+            c.fail(f"{rp}.{key}", f"a prismatic joint's resistance does not take '{key}'",
+                   "table, lower, upper in m and N")
+        if key in r:
+            c.fail(f"{rp}.{key}", "angles are given in degrees with the _deg suffix", f"{key}_deg")
     out = Resistance(dof=dof)
+    ab = c.number(r, "absorption", rp, nonneg=True)
+    if ab is not None:
+        if ab >= 1.0:
+            c.fail(f"{rp}.absorption", f"{ab!r} is not a fraction of the loading work below 1",
+                   "0 <= absorption < 1")
+        out.absorption = ab
     for key in ("stiffness", "damping", "friction", "friction_g", "stop_stiffness", "stop_damping"):
         v = c.number(r, key, rp, nonneg=True)
         if v is not None:
@@ -244,28 +265,31 @@ def _parse_resistance(c, r, rp, jkind):
     ref = c.number(r, "reference_deg", rp)
     if ref is not None:
         out.reference = math.radians(ref)
-    lo, hi = c.number(r, "lower_deg", rp), c.number(r, "upper_deg", rp)
+    sfx, unit = ("", 1.0) if linear else ("_deg", math.pi / 180.0)
+    lo, hi = c.number(r, f"lower{sfx}", rp), c.number(r, f"upper{sfx}", rp)
     if lo is not None:
-        out.lower = math.radians(lo)
+        out.lower = lo * unit
     if hi is not None:
-        out.upper = math.radians(hi)
+        out.upper = hi * unit
     if lo is not None and hi is not None and lo >= hi:
-        c.fail(f"{rp}.lower_deg", f"joint limits reversed: lower_deg {lo} >= upper_deg {hi}",
-               "lower_deg < upper_deg")
-    if "table_deg" in r:
-        t = r["table_deg"]
+        c.fail(f"{rp}.lower{sfx}", f"joint limits reversed: lower{sfx} {lo} >= upper{sfx} {hi}",
+               f"lower{sfx} < upper{sfx}")
+    key = f"table{sfx}"
+    rows = "[[m, N], ...] with increasing deflections" if linear else \
+        "[[deg, N m], ...] with increasing angles"
+    if key in r:
+        t = r[key]
         ok = (isinstance(t, list) and len(t) >= 2 and all(
             isinstance(row, list) and len(row) == 2 and all(
                 isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in row)
             for row in t))
         if not ok:
-            c.fail(f"{rp}.table_deg", "expected >= 2 rows of [angle_deg, moment_Nm]",
-                   "[[deg, N m], ...] with increasing angles")
+            c.fail(f"{rp}.{key}", "expected >= 2 rows of " + ("[deflection_m, force_N]" if linear
+                                                              else "[angle_deg, moment_Nm]"), rows)
         a = np.array(t, float)
         if np.any(np.diff(a[:, 0]) <= 0):
-            c.fail(f"{rp}.table_deg", "angles must increase from row to row",
-                   "[[deg, N m], ...] with increasing angles")
-        a[:, 0] = np.radians(a[:, 0])
+            c.fail(f"{rp}.{key}", "the first column must increase from row to row", rows)
+        a[:, 0] = a[:, 0] * unit
         out.table = a
     return out
 
@@ -286,8 +310,9 @@ def mirror_segment(seg, mirrored):
             s.com = MIRROR @ seg.com
             s.location = MIRROR @ seg.location
             s.inertia = MIRROR @ seg.inertia @ MIRROR
-            if seg.axis is not None:
-                s.axis = MIRROR_ROT * seg.axis
+            if seg.axis is not None:  # a rotation axis is a pseudovector, a slide axis a vector
+                s.axis = (MIRROR @ seg.axis if seg.joint_kind == "prismatic"
+                          else MIRROR_ROT * seg.axis)
             for e in s.ellipsoids:
                 e.center = MIRROR @ e.center
                 e.R_segment_ellipsoid = MIRROR @ e.R_segment_ellipsoid @ MIRROR

@@ -30,6 +30,9 @@ JointResistanceBlock = namedtuple("JointResistanceBlock", [
     "table_len",      # (ne,) int, rows of that table
     "tables",         # (nt, 2) (deflection, load) rows of all tabulated stiffness curves
     "out_start",      # int, first output: per element (deflection, load)
+    "absorption",     # (ne,) energy-absorption factor of the spring's hysteresis (0: elastic)
+    "z_index",        # (ne,) int, first of the element's two states (largest deflection above and
+                      # below the reference, both >= 0), -1 without hysteresis
 ])
 JOINT_RESISTANCE_OUTPUTS = (("deflection", "rad"), ("load", "N m"))
 

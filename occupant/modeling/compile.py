@@ -146,10 +146,12 @@ def compile_assembly(asm):
     marker_p = np.array([X[:3, 3] for X in marker_X]).reshape(-1, 3)
 
     outputs = _Outputs()
+    states = _Outputs()   # the producers' z states, laid out as the outputs are
     joint_resistance = _joint_resistance_block(asm, joint_names, joint_links, jtypes, outputs)
+    joint_resistance = freeze_block(JointResistanceBlock, {
+        **joint_resistance._asdict(), "z_index": _hysteresis_states(asm, states)})
     marker_index = {n: i for i, n in enumerate(marker_names)}
     springs = _spring_damper_block(asm, marker_index, marker_body, body_link, marker_p, outputs)
-    states = _Outputs()   # the producers' z states, laid out as the outputs are
     contacts = _contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
                               outputs, states)
     return Model(name=asm.name, body_names=body_names, body_parent=body_parent, body_mass=body_mass,
@@ -223,7 +225,19 @@ def _joint_resistance_block(asm, joint_names, joint_links, jtypes, outputs):
     cols["table_start"] = np.array(cols["table_start"], dtype=int)
     cols["table_len"] = np.array(cols["table_len"], dtype=int)
     cols["out_start"] = outputs.reserve(asm.joint_resistances, JOINT_RESISTANCE_OUTPUTS)
+    cols["absorption"] = np.array([e.absorption for e in elements], dtype=float)
+    cols["z_index"] = np.full(len(elements), -1, dtype=int)
     return freeze_block(JointResistanceBlock, cols)
+
+
+def _hysteresis_states(asm, states):
+    """z index of each joint resistance with hysteresis (two states: its largest deflection above
+    and below the reference), -1 for the others."""
+    hyst = [n for n, e in asm.joint_resistances.items() if e.absorption > 0]
+    start = states.reserve(hyst, (("max_deflection_above", "rad or m"),
+                                  ("max_deflection_below", "rad or m")))
+    index = {n: start + 2 * k for k, n in enumerate(hyst)}
+    return np.array([index.get(n, -1) for n in asm.joint_resistances], dtype=int)
 
 
 def _spring_damper_block(asm, marker_index, marker_body, body_link, marker_p, outputs):

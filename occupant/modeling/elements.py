@@ -196,6 +196,11 @@ class JointResistance:
     rotation-vector components of a spherical joint). Units: rad, N m, s (m, N for prismatic).
     ``table`` is an optional (k, 2) array of (deflection from reference, restoring load) replacing
     the linear stiffness; it is interpolated linearly and extrapolated with its end slopes.
+    ``absorption`` in [0, 1): loading/unloading hysteresis of the spring (MADYMO/ATB hysteresis
+    with an energy-absorption factor, as ``ContactCharacteristic.absorption``): below the largest
+    deflection reached on each side of the reference the spring unloads along the straight line
+    from that peak to the permanent set, so that a load-unload cycle dissipates that fraction of
+    the loading work; 0 (default) is elastic.
     """
     name: str
     joint: str
@@ -210,9 +215,12 @@ class JointResistance:
     stop_stiffness: float = 0.0
     stop_damping: float = 0.0
     table: object = None
+    absorption: float = 0.0
 
     def __post_init__(self):
         what = f"joint resistance '{self.name}'"
+        if not (np.isfinite(self.absorption) and 0 <= self.absorption < 1):
+            raise ModelingError(f"{what}.absorption: must be in [0, 1), got {self.absorption!r}")
         for key in ("stiffness", "damping", "friction", "stop_stiffness", "stop_damping"):
             val = getattr(self, key)
             if not (np.isfinite(val) and val >= 0):

@@ -1,12 +1,13 @@
 """The standard channel set of the Hybrid III dummies: ``default_sensors(model)``.
 
 Head CG, chest (thoracic spine, at the upper-torso centre of mass) and pelvis accelerometers,
+the chest (sternum-to-spine) deflection,
 the upper-neck six-axis load cell and the left and right femur load cells (49 CFR 572 subpart E
 instrumentation; FMVSS 208 and Euro NCAP frontal criteria read these channels).
 """
 from __future__ import annotations
 
-from occupant.sensors.declarations import Accelerometer, LoadCell, SensorError
+from occupant.sensors.declarations import Accelerometer, DisplacementSensor, LoadCell, SensorError
 from occupant.sensors.evaluate import DUMMY_CODES, dummy_code
 
 __all__ = ["default_sensors", "UPPER_NECK_LOAD_CELL_OFFSET"]
@@ -31,6 +32,11 @@ def default_sensors(model):
         LoadCell("Upper neck", location="NECK", fine1="UP", body="head", joint="upper_neck",
                  point=(0.0, 0.0, UPPER_NECK_LOAD_CELL_OFFSET)),
         Accelerometer("Chest", location="CHST", body="upper_torso", point="cg"),
+        # the sternum's travel on its chest joint relative to the spine box, in the chest's J211 x
+        # (compression negative, crash-domain-facts 0.1); change since t0, so the torso point
+        # does not matter
+        DisplacementSensor("Chest deflection", location="CHST", body="upper_torso", point="cg",
+                           to_body="sternum", to_point=(0.0, 0.0, 0.0), directions=("x",)),
         Accelerometer("Pelvis", location="PELV", body="pelvis", point="cg"),
         LoadCell("Left femur", location="FEMR", fine1="LE", body="left_upper_leg", joint="left_knee"),
         LoadCell("Right femur", location="FEMR", fine1="RI", body="right_upper_leg", joint="right_knee"),

@@ -76,7 +76,9 @@ def test_reference_5f_segment_masses_nhtsa():
     m = load_dummy("hybrid3_05f")
     mass = {n: m.body_mass[m.body(n)] for n in m.body_names}
     pair = lambda s: mass[f"left_{s}"] + mass[f"right_{s}"]
-    ours = {"head": mass["head"], "neck": mass["neck"], "upper_torso": mass["upper_torso"],
+    # NHTSA's upper torso holds the ribs and sternum: our upper_torso + sternum segments
+    ours = {"head": mass["head"], "neck": mass["neck"],
+            "upper_torso": mass["upper_torso"] + mass["sternum"],
             "lower_torso": mass["pelvis"] + mass["lumbar"], "upper_arms": pair("upper_arm"),
             "lower_arms": pair("lower_arm"), "upper_legs": pair("upper_leg"),
             "lower_legs_feet": pair("lower_leg") + pair("foot")}
@@ -163,3 +165,39 @@ def test_identity_aba_vs_crba(name):
     a1 = forward_dynamics(model, data, q, v, tau, method="aba")
     a2 = forward_dynamics(model, data, q, v, tau, method="cholesky")
     assert np.allclose(a1, a2, rtol=1e-8, atol=1e-8)
+
+
+@pytest.mark.parametrize("name", ["hybrid3_50m", "hybrid3_05f", "hybrid3_95m"])
+def test_reference_sternum_is_the_open_models_plate_share_of_the_upper_torso(name):
+    """The deformable chest: a sternum segment on a prismatic joint along the chest x axis, its
+    mass the open 95M model's sternum plate share (1.0 of 21.5 kg [S]) of the upper torso, so the
+    upper-torso total is unchanged; its resistance has a hysteresis-capable table in m, N."""
+    m = load_dummy(name)
+    ms, mu = m.body_mass[m.body("sternum")], m.body_mass[m.body("upper_torso")]
+    assert ms / (ms + mu) == pytest.approx(1.0 / 21.5, rel=1e-3)
+    kinds = dict(zip(m.joint_names, m.joint_kind))
+    assert kinds["chest"] == "prismatic"
+    joint = m.source.joints["chest"]
+    axis_world = m.source.markers[joint.child_marker].rotation[:, 2]
+    np.testing.assert_allclose(axis_world, [1.0, 0.0, 0.0], atol=1e-12)
+    r = m.source.joint_resistances["chest_translation"]
+    assert r.table[0, 0] < -0.05 and r.table[0, 1] < -4000.0   # compression is negative travel
+    assert "chest_translation.deflection" in m.output_names
+
+
+def test_reference_prismatic_resistance_takes_lengths_not_angles(tmp_path):
+    """The chest slide's resistance is in m and N: an angle key there, or absorption of a whole
+    cycle's work, is refused with the file, the key and what is accepted."""
+    from occupant.human.errors import DummyFileError
+    from occupant.io.toml_files import resolve_shipped
+    text = resolve_shipped("hybrid3_50m", "dummies", "dummy").read_text()
+    for old, new, expected in (
+            ("\nlower = -0.08392", "\nlower_deg = -5.0",
+             "lower_deg: a prismatic joint's resistance does not take 'lower_deg' (accepted: table, lower, upper in m and N)"),
+            ("\nabsorption = 0.7012", "\nabsorption = 1.0", "absorption: 1.0 is not a fraction")):
+        assert old in text
+        path = tmp_path / "d.toml"
+        path.write_text(text.replace(old, new))
+        with pytest.raises(DummyFileError) as err:
+            load_description(str(path))
+        assert expected in str(err.value) and str(path) in str(err.value)

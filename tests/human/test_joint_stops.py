@@ -104,6 +104,7 @@ def test_reference_sled_run_stays_within_stop_penetration(sled):
     for name, (x, lo, hi, *_rest) in joint_coordinates(model, res).items():
         assert np.isfinite(lo) and np.isfinite(hi), name
         worst[name] = max(x.max() - hi, lo - x.min(), 0.0)
+    worst.pop("chest_translation")   # a slide (m), not an angle
     name = max(worst, key=worst.get)
     assert worst[name] <= STOP_PENETRATION, f"{name} {math.degrees(worst[name]):.2f} deg past its stop"
     # the torso reaches its flexion stops: the test exercises them (without stops it folds 78 deg
@@ -148,3 +149,26 @@ def _every_dof_bounded(model):
     root = {j for i in range(len(tree.jtype)) if tree.jtype[i] == int(JointType.FREE)
             for j in range(tree.vidx[i], tree.vidx[i] + 6)}
     assert covered == set(range(model.nv)) - root
+
+
+@pytest.mark.parametrize("name", ["hybrid3_05f", "hybrid3_95m"])
+def test_reference_5f_and_95m_sled_runs_stay_within_stop_penetration(name):
+    """The demo's sled run with the 5F and the 95M (pelvis welded, reference posture, the same
+    pulse): no joint passes its stop by more than the stated penetration. The 95M passed its
+    C7/T1 flexion stop by 7.2 deg with the open model's viscously locked head-neck joint; with
+    the 50M's tuned neck scaled to it (derive_hybrid3.py TUNED_95M) measured 4.3 deg; the 5F
+    4.8 deg."""
+    from occupant.human.assemble import assemble
+    from occupant.human.loader import load_description
+    from occupant.demo import sled_pulse
+    header, segments = load_description(name)
+    segments[0].joint_kind = "fixed"
+    model = assemble(header["name"], segments).compile()
+    res = simulate(model, 0.25, integrator="euler", base_motion=sled_pulse(), output_dt=1e-4,
+                   gravity=GRAVITY)
+    assert res.status == "finished"
+    worst = {n: max(x.max() - hi, lo - x.min(), 0.0)
+             for n, (x, lo, hi, *_rest) in joint_coordinates(model, res).items()}
+    worst.pop("chest_translation")   # a slide (m), not an angle
+    name_ = max(worst, key=worst.get)
+    assert worst[name_] <= STOP_PENETRATION, f"{name_} {math.degrees(worst[name_]):.2f} deg past its stop"

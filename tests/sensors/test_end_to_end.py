@@ -30,7 +30,7 @@ def test_sled_pulse_channels_and_criteria():
     assert res.status == "finished"
     chans = evaluate(model, res, default_sensors(model))
     ch = {c.name: c for c in chans}
-    assert len(chans) == 3 + 6 + 3 + 3 + 6 + 6
+    assert len(chans) == 3 + 6 + 3 + 1 + 3 + 6 + 6
     assert all(len(c) == 1001 and np.all(np.isfinite(c.values)) for c in chans)
     assert ch["Head CG acceleration X"].code == "11HEAD0000H3ACX0"
     assert ch["Upper neck moment Y"].code == "11NECKUP00H3MOY0"
