@@ -136,3 +136,15 @@ def humanoid(root="free"):
         asm.add(Joint(f"{side}_ankle", "universal", f"{side}_shank", f"{side}_foot",
                       Pose((0.0, 0.0, -0.42)), child_marker=f"{side}_ankle_axes"))
     return asm.compile()
+
+
+def sled_pulse(peak_g=20.0, duration=0.1, speed0=50 / 3.6, t_end=0.3):
+    """The reference frontal sled pulse of the tests and benchmarks: B0 translating along x with
+    a half-sine deceleration of ``peak_g`` (g) over ``duration`` (s), starting at ``speed0`` (m/s),
+    sampled every 0.1 ms to ``t_end``. The default 20 g, 100 ms from 50 km/h has a delta-v of
+    2 A T / pi = 45 km/h: an idealised full-width barrier pulse (crash-domain-facts.md 4.2 [D])."""
+    from occupant.model.base_motion import BaseMotion
+    g0 = 9.80665  # m/s^2, standard gravity (ISO 80000-3)
+    t = np.linspace(0.0, t_end, int(round(t_end / 1e-4)) + 1)
+    a = np.where(t < duration, -peak_g * g0 * np.sin(np.pi * t / duration), 0.0)
+    return BaseMotion.translational(t, a, velocity0=(speed0, 0.0, 0.0))

@@ -10,11 +10,10 @@ import pathlib
 import numpy as np
 import pytest
 
-from occupant import simulate
+from occupant import samples, simulate
 from occupant.human.assemble import assemble
 from occupant.human.builder import build
 from occupant.human.loader import load_description, load_dummy
-from occupant.model import BaseMotion
 from occupant.model.joint_types import JointType
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -33,19 +32,11 @@ def _derivation_record():
 STOP_PENETRATION = math.radians(_derivation_record().STOP_PENETRATION_DEG)
 
 
-def welded_model():
-    """The Hybrid III 50M with its pelvis joint turned from free to fixed (welded to the sled)."""
-    header, segments = load_description("hybrid3_50m")
+def welded_model(name="hybrid3_50m"):
+    """The dummy with its pelvis joint turned from free to fixed (welded to the sled)."""
+    header, segments = load_description(name)
     segments[0].joint_kind = "fixed"
     return assemble(header["name"], segments).compile()
-
-
-def sled_pulse():
-    """Half-sine, 20 g peak, 100 ms, the sled moving at 50 km/h when it starts (an idealised
-    frontal sled pulse, crash-domain-facts.md 4.2 [D])."""
-    t = np.linspace(0.0, 0.3, 3001)
-    a = np.where(t < 0.1, -20 * 9.80665 * np.sin(np.pi * t / 0.1), 0.0)
-    return BaseMotion.translational(t, a, velocity0=(50 / 3.6, 0.0, 0.0))
 
 
 def sled_run(t_end=0.25, integrator="euler", output_dt=1e-4):
@@ -53,7 +44,7 @@ def sled_run(t_end=0.25, integrator="euler", output_dt=1e-4):
     sled, no belts or contacts, the 20 g 100 ms half-sine pulse from 50 km/h.
     Returns (model, results, base acceleration function of t)."""
     model = welded_model()
-    pulse = sled_pulse()
+    pulse = samples.sled_pulse()
     res = simulate(model, t_end, integrator=integrator, base_motion=pulse, output_dt=output_dt,
                    gravity=GRAVITY)
     return model, res, pulse.acceleration
@@ -158,13 +149,8 @@ def test_reference_5f_and_95m_sled_runs_stay_within_stop_penetration(name):
     C7/T1 flexion stop by 7.2 deg with the open model's viscously locked head-neck joint; with
     the 50M's tuned neck scaled to it (derive_hybrid3.py TUNED_95M) measured 4.3 deg; the 5F
     4.8 deg."""
-    from occupant.human.assemble import assemble
-    from occupant.human.loader import load_description
-    from occupant.demo import sled_pulse
-    header, segments = load_description(name)
-    segments[0].joint_kind = "fixed"
-    model = assemble(header["name"], segments).compile()
-    res = simulate(model, 0.25, integrator="euler", base_motion=sled_pulse(), output_dt=1e-4,
+    model = welded_model(name)
+    res = simulate(model, 0.25, integrator="euler", base_motion=samples.sled_pulse(), output_dt=1e-4,
                    gravity=GRAVITY)
     assert res.status == "finished"
     worst = {n: max(x.max() - hi, lo - x.min(), 0.0)

@@ -16,7 +16,7 @@ def test_reference_list_names_scenarios_dummies_and_vehicles(capsys):
 def test_reference_show_prints_the_tree_of_a_scenario_model(capsys):
     assert main(["show", "fmvss208_sled_48_unbelted"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("scenario model hybrid3_50m: 15 bodies, 15 joints, nq 51, nv 40, mass 78.20 kg")
+    assert out.startswith("scenario model hybrid3_50m: 16 bodies, 16 joints, nq 52, nv 41, mass 78.20 kg")
     assert "left_knee (revolute, 1 dof)" in out and "root (free, 6 dofs)" in out
     assert "knee_bolster (plane on B0)" in out and "left_knee_contact/knee_bolster" in out
 
@@ -25,7 +25,7 @@ def test_reference_export_mjcf_has_every_body(tmp_path, capsys):
     path = tmp_path / "h3.xml"
     assert main(["export", "hybrid3_50m", "--mjcf", "--out", str(path)]) == 0
     bodies = {b.get("name") for b in ET.parse(path).iter("body")}
-    assert len(bodies) == 15 and "head" in bodies
+    assert len(bodies) == 16 and "head" in bodies
 
 
 def test_reference_compare_puts_criteria_side_by_side(tmp_path, capsys):
