@@ -5,10 +5,11 @@ from occupant.modeling.elements import (
 )
 from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh
 from occupant.modeling.contacts import ContactCharacteristic, ContactPair
+from occupant.modeling.airbags import Airbag, AirbagContact
 from occupant.modeling.assembly import Assembly
 
 __all__ = [
     "Part", "Marker", "Joint", "MDH", "Pose", "JointResistance", "SpringDamper", "ModelingError",
     "Ellipsoid", "Sphere", "Cylinder", "Box", "Plane", "Mesh", "Assembly",
-    "ContactCharacteristic", "ContactPair",
+    "ContactCharacteristic", "ContactPair", "Airbag", "AirbagContact",
 ]
