@@ -152,4 +152,5 @@ def test_reference_vent_blowdown_against_solve_ivp(cd):
     assert p_ref[-1] < 1.01 * P_A   # it did get to the subsonic end
     rhs = _blowdown_ode(cd_of_p, A, V_BAG)
     flow_ref = [-rhs(0.0, y)[0] for y in sol.y.T]
-    np.testing.assert_allclose(res.outputs["bag.mass_outflow"], flow_ref, rtol=1e-6, atol=1e-12)
+    np.testing.assert_allclose(res.outputs["bag.mass_outflow"], flow_ref, rtol=1e-6,
+                               atol=1e-9 * max(flow_ref))   # the tail is proportional to p - p_a
