@@ -21,8 +21,8 @@ V_BAG = 4.0 / 3.0 * np.pi * A_ * B_ * C_
 R_BAG = B_ * C_ / A_                 # front-face curvature radius the kernel uses
 R_GAS, GAMMA = N2_CP - N2_CV, N2_CP / N2_CV
 P_A, T_A = 101325.0, 293.15
-HEAD_MASS = 4.54                     # kg, Hybrid III 50M head (crash-domain-facts 1.2)
-HEAD_RADIUS = 0.1                    # m, head-sized sphere [E]
+IMPACTOR_MASS = 10.0                 # kg, an impactor of 10-20 kg (issue 11) [E]
+IMPACTOR_RADIUS = 0.15               # m [E]
 UP_X = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])  # bag x along B0 z
 
 
@@ -103,18 +103,19 @@ def test_analytic_sealed_bag_compressed_by_a_piston():
 
 
 # ------------------------------------------------------------------------------------------
-# a head-sized mass dropped onto an inflated, vented bag, against an independent 1-dof model
+# a 10 kg impactor dropped onto an inflated, vented bag, against an independent 1-dof model
 
-VENT = 2 * np.pi * 0.02**2   # m^2, two 40 mm vents (crash-domain-facts 6.2: 2 x 25-40 mm [U])
+VENT = np.pi * 0.02**2       # m^2, one 40 mm vent (crash-domain-facts 6.2: 2 x 25-40 mm [U])
 CD = 0.65                    # vent discharge coefficient [E] (Browning 0.9 - 0.3 p_a/p: 0.6-0.7)
-P0 = P_A + 20e3              # Pa, pre-inflated bag: 20 kPa gauge [E, below the 30-60 kPa peak]
+P0 = P_A + 30e3              # Pa, pre-inflated bag: 30 kPa gauge [E, the low end of 6.2's peak]
 T0 = 400.0                   # K [E]
 
 
 def _drop_reference(q0, v0, t_end, g, t_eval):
     """q'' = -g + F / m, F = (p - p_a)^+ A(d); gas (m, U): m' = -mdot, U' = -c_p T mdot - p V',
     V = V_BAG - V_c(d), V_c by quadrature, A = pi r_rim^2 from the spheres' intersection circle,
-    V' = -A d' with d' = -q'; isentropic orifice (choked or not, linear within 1 % of p_a)."""
+    V' = -A d' with d' = -q'; isentropic orifice (choked or not, linear within 1 % of p_a),
+    ambient gas flowing back in below p_a."""
     crit = (2 / (GAMMA + 1)) ** (GAMMA / (GAMMA - 1))
 
     def psi(r):
@@ -122,49 +123,51 @@ def _drop_reference(q0, v0, t_end, g, t_eval):
         return np.sqrt(2 * GAMMA / (GAMMA - 1) * (r ** (2 / GAMMA) - r ** ((GAMMA + 1) / GAMMA)))
 
     def rim_area(d):
-        D = HEAD_RADIUS + R_BAG - d
-        x = (D * D + HEAD_RADIUS**2 - R_BAG**2) / (2 * D)
-        return np.pi * (HEAD_RADIUS**2 - x * x)
+        D = IMPACTOR_RADIUS + R_BAG - d
+        x = (D * D + IMPACTOR_RADIUS**2 - R_BAG**2) / (2 * D)
+        return np.pi * (IMPACTOR_RADIUS**2 - x * x)
 
     def rhs(t, y):
         q, v, m, U = y
-        d = 2 * A_ + HEAD_RADIUS - q
+        d = 2 * A_ + IMPACTOR_RADIUS - q
         if d > 0:
-            Vc, A = _lens_quadrature(d, HEAD_RADIUS, R_BAG), rim_area(d)
+            Vc, A = _lens_quadrature(d, IMPACTOR_RADIUS, R_BAG), rim_area(d)
         else:
             Vc, A = 0.0, 0.0
         V = V_BAG - Vc
         p = (GAMMA - 1) * U / V
         T = U / (m * N2_CV)
-        r = P_A / p
-        if r >= 1:
-            flow = 0.0
-        else:
-            f = psi(0.99) * (1 - r) / 0.01 if r > 0.99 else psi(r)
-            flow = CD * VENT * f * np.sqrt(m / V * p)
+        if p >= P_A:   # out: the bag's gas at T
+            r, rho_p, h = P_A / p, m / V * p, N2_CP * T
+        else:          # back in: ambient gas at T_a
+            r, rho_p, h = p / P_A, P_A / (R_GAS * T_A) * P_A, N2_CP * T_A
+        f = psi(0.99) * (1 - r) / 0.01 if r > 0.99 else psi(r)
+        flow = np.sign(p - P_A) * CD * VENT * f * np.sqrt(rho_p)
         F = max(p - P_A, 0.0) * A
         Vdot = -A * (-v)
-        return [v, -g + F / HEAD_MASS, -flow, -N2_CP * T * flow - p * Vdot]
+        return [v, -g + F / IMPACTOR_MASS, -flow, -h * flow - p * Vdot]
 
     m0 = P0 * V_BAG / (R_GAS * T0)
     sol = solve_ivp(rhs, (0, t_end), [q0, v0, m0, P0 * V_BAG / (GAMMA - 1)], method="DOP853",
                     rtol=1e-10, atol=1e-12, t_eval=t_eval, max_step=2e-4)
     q, v, m, U = sol.y
-    d = 2 * A_ + HEAD_RADIUS - q
-    V = V_BAG - np.array([_lens_quadrature(x, HEAD_RADIUS, R_BAG) if x > 0 else 0.0 for x in d])
+    d = 2 * A_ + IMPACTOR_RADIUS - q
+    V = V_BAG - np.array([_lens_quadrature(x, IMPACTOR_RADIUS, R_BAG) if x > 0 else 0.0 for x in d])
     return q, v, m, (GAMMA - 1) * U / V
 
 
-def test_reference_head_drop_on_vented_bag():
-    """The 4.54 kg head-sized sphere reaching the bag at 6 m/s under gravity; the simulation
+def test_reference_impactor_drop_on_vented_bag():
+    """A 10 kg sphere of radius 0.15 m reaching the bag at 6 m/s under gravity; the simulation
     (RK4, 10 us) against the reference to 1e-6 of the scales (position m, speed m/s, pressure
     Pa); then what a crash engineer expects: a peak gauge pressure of tens of kPa
     (crash-domain-facts 6.2: 30-60 kPa in a driver bag during occupant loading [U]), a head
-    deceleration of tens of g, a rebound slower than the impact (the vents took energy)."""
+    deceleration of tens of g, a rebound slower than the impact (the vents took energy). The
+    penetration stays below the depth where the lens area saturates, where the reference's
+    sphere-intersection formulas hold."""
     g, v0, t_end = 9.81, 6.0, 0.1
-    model = _bag_and_ball(HEAD_MASS, HEAD_RADIUS, vent_area=VENT, p0=P0, discharge_coefficient=CD,
+    model = _bag_and_ball(IMPACTOR_MASS, IMPACTOR_RADIUS, vent_area=VENT, p0=P0, discharge_coefficient=CD,
                           initial_temperature=T0)
-    q0 = 2 * A_ + HEAD_RADIUS + 0.005
+    q0 = 2 * A_ + IMPACTOR_RADIUS + 0.005
     res = occupant.simulate(model, t_end, q0=[q0], v0=[-v0], integrator="rk4", dt=1e-5,
                             gravity=(0, 0, -g), output_dt=2e-4)
     q, v, m, p = _drop_reference(q0, -v0, t_end, g, res.t)
@@ -174,11 +177,12 @@ def test_reference_head_drop_on_vented_bag():
     np.testing.assert_allclose(res.outputs["bag.pressure"], p, rtol=0, atol=1.0)
     gauge = res.outputs["bag.gauge_pressure"]
     decel_g = res.vdot[:, 0].max() / 9.80665
-    assert 30e3 < gauge.max() < 80e3
-    assert 15 < decel_g < 80
+    assert 30e3 < gauge.max() < 80e3   # measured 32 kPa
+    assert 15 < decel_g < 80           # measured 21.6 g
     assert 0 < res.v[:, 0].max() < 0.8 * v0
-    assert res.outputs["bag_ball.penetration"].max() < 2 * A_   # stopped within the bag
-    exchanged = 0.5 * HEAD_MASS * v0**2
+    d_star = IMPACTOR_RADIUS + R_BAG - np.sqrt(R_BAG**2 - IMPACTOR_RADIUS**2)
+    assert res.outputs["bag_ball.penetration"].max() < d_star   # measured 0.148 m of 0.164
+    exchanged = 0.5 * IMPACTOR_MASS * v0**2
     assert np.abs(res.energy["balance"]).max() < 1e-6 * exchanged
 
 
