@@ -264,3 +264,38 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
     cols["pair_out_start"] = outputs.reserve([c.name for c in contacts], AIRBAG_CONTACT_OUTPUTS)
     cols["z_start"] = states.reserve(asm.airbags, AIRBAG_STATES)
     return freeze_block(AirbagBlock, cols), [c.name for c in contacts]
+
+
+# Typical bags, for a first model before a supplier's tank test and bag drawing are at hand.
+# Fitted [D] so that the free deployment fills the bag with about 44 g of N2 per 60 L at about
+# 1.3 bar absolute and 600-650 K, crash-domain-facts 6.4 [D] (measured with these values: driver
+# 42 g, 1.35 bar, 650 K at 30 ms; passenger 85 g in 119 L, 1.36 bar, 651 K at 40 ms).
+DRIVER_BAG = dict(
+    semi_axes=(0.13, 0.33, 0.33),    # m: 59 L [D], driver bags 30-60 L (6.2 [C] Autoliv);
+                                     # 0.66 m across, 0.26 m deep [E]
+    folded_volume=1e-3,              # m^3, the folded bag in its module [E]
+    deployment_time=0.03,            # s [E], within the about 50 ms of 6.2 [C]
+    mass_flow=((0.0, 0.0), (0.008, 2.0), (0.02, 2.0), (0.035, 0.0)),   # kg/s, 47 g [D, fitted]
+    gas_temperature=650.0,           # K [D, fitted to the 600 K of 6.4]
+    vent_area=2 * np.pi * 0.015**2,  # m^2, two 30 mm vents (6.2: 2 x 25-40 mm [U])
+)
+PASSENGER_BAG = dict(
+    semi_axes=(0.25, 0.30, 0.38),    # m: 119 L [D], passenger bags 90-150 L (6.2 [C] Autoliv)
+    folded_volume=2e-3,              # m^3 [E]
+    deployment_time=0.04,            # s [E], within the about 50 ms of 6.2 [C]
+    mass_flow=((0.0, 0.0), (0.008, 3.0), (0.03, 3.0), (0.045, 0.0)),   # kg/s, 100 g [D, fitted]
+    gas_temperature=650.0,           # K [D, fitted as the driver bag's]
+    vent_area=2 * np.pi * 0.0225**2, # m^2, two 45 mm vents (6.2: "larger" than the driver's [U])
+)
+
+
+def driver_airbag(name, marker=None, **overrides):
+    """A driver airbag (``DRIVER_BAG``) on ``marker`` (the steering wheel hub, x towards the
+    driver), any Airbag field overridden (``firing_time``, ``position``, ``rotation``, ...)."""
+    return Airbag(name, marker, **{**DRIVER_BAG, **overrides})
+
+
+def passenger_airbag(name, marker=None, **overrides):
+    """A passenger airbag (``PASSENGER_BAG``) on ``marker`` or B0 (the instrument panel, x
+    towards the passenger), any Airbag field overridden."""
+    return Airbag(name, marker, **{**PASSENGER_BAG, **overrides})
