@@ -12,7 +12,9 @@ along the frame's +x over ``deployment_time`` after ``firing_time``.
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
+from occupant.jit import JIT
 from occupant.model.bundle import (
     AIRBAG_CONTACT_OUTPUTS, AIRBAG_OUTPUTS, AIRBAG_STATES, AirbagBlock, freeze_block,
 )
@@ -164,13 +166,16 @@ class AirbagContact:
         return {"airbag": self.airbag, "geometry": self.geometry}
 
 
-def deployed_fraction(bag, t):
-    """Volume fraction of the bag's shape at t (what the kernel computes, for t = 0 here)."""
-    f0 = bag.folded_volume / bag.volume
-    if bag.deployment_time > 0:
-        s = min(max((t - bag.firing_time) / bag.deployment_time, 0.0), 1.0)
+@njit(**JIT)
+def unfolded_fraction(f0, t_fire, td, t):
+    """Volume fraction f at t of a bag folded to the fraction f0, fired at t_fire and unfolding
+    over td: f0 + (1 - f0) s^2 (3 - 2 s), s = (t - t_fire) / td in [0, 1] (a step at t_fire for
+    td = 0). Compiled, for the kernel (scalars: a call given the block would pay reference
+    counting of each of its arrays)."""
+    if td > 0.0:
+        s = min(max((t - t_fire) / td, 0.0), 1.0)
     else:
-        s = 1.0 if t >= bag.firing_time else 0.0
+        s = 1.0 if t >= t_fire else 0.0
     return f0 + (1.0 - f0) * s * s * (3.0 - 2.0 * s)
 
 
@@ -225,7 +230,8 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
         cols["leakage_area"].append(bag.leakage_area)
         cols["ambient_pressure"].append(bag.ambient_pressure)
         cols["ambient_temperature"].append(bag.ambient_temperature)
-        v0 = bag.volume * deployed_fraction(bag, 0.0)
+        v0 = bag.volume * unfolded_fraction(bag.folded_volume / bag.volume, bag.firing_time,
+                                            bag.deployment_time, 0.0)
         cols["mass0"].append(bag.initial_pressure * v0 / (gas_constant * bag.initial_temperature))
         cols["sigma0"].append(bag.initial_pressure * v0 ** gamma)
     names = [b.name for b in bags]

@@ -47,6 +47,7 @@ from occupant.jit import JIT, JIT_STAGE
 from occupant.contact.geometry_pairs import ellipsoid_ellipsoid, point_in_link
 from occupant.forces.points import add_force_pair, point_state
 from occupant.model.bundle import POWER_AIRBAGS
+from occupant.modeling.airbags import unfolded_fraction
 
 # The pair fields the contact geometry routine reads: the occupant ellipsoid (a) from the block,
 # the bag (b) with its current centre and semi-axes from Data.airbag_pairs.
@@ -127,18 +128,6 @@ def orifice_flow(cda, p_up, rho_up, p_down, gamma):
     return cda * psi * np.sqrt(rho_up * p_up)
 
 
-@njit(**JIT)
-def deployed_fraction(el, b, t):
-    """Volume fraction f of bag b's shape at t (smoothstep from the folded fraction)."""
-    f0 = el.folded_fraction[b]
-    td = el.deployment_time[b]
-    if td > 0.0:
-        s = min(max((t - el.firing_time[b]) / td, 0.0), 1.0)
-    else:
-        s = 1.0 if t >= el.firing_time[b] else 0.0
-    return f0 + (1.0 - f0) * s * s * (3.0 - 2.0 * s)
-
-
 @njit(**JIT_STAGE)
 def airbags(bundle, data, t, q, v, z):
     el = bundle.airbags
@@ -147,7 +136,7 @@ def airbags(bundle, data, t, q, v, z):
                           geo[:, 0, :], geo[:, 1, :])
     power = 0.0
     for b in range(el.bag_link.shape[0]):
-        f = deployed_fraction(el, b, t)
+        f = unfolded_fraction(el.folded_fraction[b], el.firing_time[b], el.deployment_time[b], t)
         lam = f ** (1.0 / 3.0)
         depth = lam * el.semi_axes[b, 0]
         radius_b = lam * el.bag_radius[b]
