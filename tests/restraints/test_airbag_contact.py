@@ -274,3 +274,35 @@ def test_errors_name_the_element():
         asm.compile()
     asm.remove("bag")   # cascade: its contact goes too
     assert "c" not in asm.airbag_contacts
+
+
+def test_identity_bag_on_a_moving_body_conserves_momentum():
+    """The bag mounted on a 'wheel' body that slides freely along the bag's axis, struck by a
+    ball on the same axis, no gravity: the bag's force on the ball and its reaction on the wheel
+    are equal and opposite, so the total momentum stays at its start (to rounding), and the
+    energy balance closes with the airbag work, now done on both bodies."""
+    asm = Assembly("wheel")
+    asm.add(Part("wheel", 8.0, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("column", "prismatic", None, "wheel", Pose()))
+    asm.add(Marker("hub", "wheel", rotation=UP_X))
+    asm.add(Part("ball", 10.0, inertia=(0.09, 0.09, 0.09)))
+    asm.add(Joint("lift", "prismatic", None, "ball", Pose()))
+    asm.add(Marker("centre", "ball"))
+    asm.add(Sphere("shell", "centre", 0.15))
+    asm.add(Airbag("bag", "hub", semi_axes=SEMI_AXES, firing_time=-1.0, deployment_time=0.0,
+                   initial_pressure=P_A + 20e3, vent_area=VENT))
+    asm.add(AirbagContact("bag_ball", "bag", "shell"))
+    model = asm.compile()
+    wheel, ball = model.dof("column"), model.dof("lift")
+    q0, v0 = np.zeros(2), np.zeros(2)
+    q0[ball] = 2 * A_ + 0.15 + 0.01
+    v0[ball] = -5.0
+    res = occupant.simulate(model, 0.1, q0=q0, v0=v0, integrator="rk4", dt=1e-5,
+                            gravity=(0, 0, 0), output_dt=2e-4)
+    momentum = 8.0 * res.v[:, wheel] + 10.0 * res.v[:, ball]
+    np.testing.assert_allclose(momentum, -50.0, rtol=1e-12)
+    assert res.v[-1, wheel] < -0.5 and res.outputs["bag_ball.force"].max() > 1e3
+    np.testing.assert_allclose(res.outputs["bag_ball.penetration"],
+                               2 * A_ + 0.15 - (res.q[:, ball] - res.q[:, wheel]), atol=1e-12)
+    exchanged = np.abs(res.work["airbags"]).max()
+    assert np.abs(res.energy["balance"]).max() < 1e-6 * exchanged
