@@ -96,7 +96,7 @@ def test_analytic_choked_blowdown():
     choked = p_closed > P_A / 0.5283
     assert choked.sum() > 20 and not choked.all()
     p = res.outputs["bag.pressure"]
-    np.testing.assert_allclose(p[choked], p_closed[choked], rtol=1e-9)
+    np.testing.assert_allclose(p[choked], p_closed[choked], rtol=1e-12)   # measured 3.6e-15
     # isentropic: T / T0 = (p / p0)^((gamma - 1) / gamma)
     np.testing.assert_allclose(res.outputs["bag.temperature"][choked],
                                T0 * (p[choked] / p0) ** ((GAMMA - 1) / GAMMA), rtol=1e-12)
@@ -146,9 +146,10 @@ def test_reference_vent_blowdown_against_solve_ivp(cd):
                     rtol=1e-11, atol=1e-14, t_eval=res.t)
     m_ref, T_ref = sol.y
     p_ref = m_ref * R_GAS * T_ref / V_BAG
-    np.testing.assert_allclose(res.outputs["bag.gas_mass"], m_ref, rtol=1e-7)
-    np.testing.assert_allclose(res.outputs["bag.temperature"], T_ref, rtol=1e-7)
-    np.testing.assert_allclose(res.outputs["bag.pressure"], p_ref, rtol=1e-7)
+    # measured: at most 8.4e-10 (mass), 3.4e-10 (temperature), 1.2e-9 (pressure)
+    np.testing.assert_allclose(res.outputs["bag.gas_mass"], m_ref, rtol=1e-8)
+    np.testing.assert_allclose(res.outputs["bag.temperature"], T_ref, rtol=1e-8)
+    np.testing.assert_allclose(res.outputs["bag.pressure"], p_ref, rtol=1e-8)
     assert p_ref[-1] < 1.01 * P_A   # it did get to the subsonic end
     rhs = _blowdown_ode(cd_of_p, A, V_BAG)
     flow_ref = [-rhs(0.0, y)[0] for y in sol.y.T]
