@@ -189,8 +189,9 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
     """The AirbagBlock of the assembly's airbags and airbag contacts (flat arrays, link frames);
     reserves their outputs and z states."""
     bags = list(asm.airbags.values())
-    contacts = sorted(asm.airbag_contacts.values(),
-                      key=lambda c: [b.name for b in bags].index(c.airbag))
+    bag_index = {name: k for k, name in enumerate(asm.airbags)}
+    # pairs grouped by bag (a stable sort keeps their order of declaration within a bag)
+    contacts = sorted(asm.airbag_contacts.values(), key=lambda c: bag_index[c.airbag])
     cols = {k: [] for k in AirbagBlock._fields}
     rows = []
 
@@ -234,8 +235,7 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
                                             bag.deployment_time, 0.0)
         cols["mass0"].append(bag.initial_pressure * v0 / (gas_constant * bag.initial_temperature))
         cols["sigma0"].append(bag.initial_pressure * v0 ** gamma)
-    names = [b.name for b in bags]
-    starts = np.searchsorted([names.index(c.airbag) for c in contacts], np.arange(len(bags) + 1))
+    starts = np.searchsorted([bag_index[c.airbag] for c in contacts], np.arange(len(bags) + 1))
     cols["pair_start"] = np.asarray(starts, dtype=int)
     for contact in contacts:
         g = asm.geometries[contact.geometry]
@@ -244,7 +244,7 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
                              f"{type(g).__name__} (accepted: Ellipsoid, Sphere)")
         m = marker_index[g.marker]
         size = g.semi_axes if isinstance(g, Ellipsoid) else np.full(3, g.radius)
-        k = names.index(contact.airbag)
+        k = bag_index[contact.airbag]
         link = body_link[marker_body[m]]
         if link == cols["bag_link"][k]:
             raise ModelError(f"airbag contact '{contact.name}': geometry '{contact.geometry}' is "

@@ -307,3 +307,27 @@ def test_identity_bag_on_a_moving_body_conserves_momentum():
                                2 * A_ + 0.15 - (res.q[:, ball] - res.q[:, wheel]), atol=1e-12)
     exchanged = np.abs(res.work["airbags"]).max()
     assert np.abs(res.energy["balance"]).max() < 1e-6 * exchanged
+
+
+def test_identity_two_bags_with_contacts_declared_out_of_order():
+    """Two bags side by side (1 m apart), each struck by its own ball, the second bag's contact
+    declared first: each pair's penetration is its own ball's, d = 2 a + R - q, and the bag
+    that is hit is the one whose pressure rises."""
+    asm = Assembly("two")
+    for k, x in ((1, 0.0), (2, 1.0)):
+        asm.add(Part(f"ball{k}", 5.0, inertia=(0.02,) * 3))
+        asm.add(Joint(f"lift{k}", "prismatic", None, f"ball{k}", Pose(position=(x, 0.0, 0.0))))
+        asm.add(Marker(f"centre{k}", f"ball{k}"))
+        asm.add(Sphere(f"shell{k}", f"centre{k}", 0.1))
+        asm.add(Airbag(f"bag{k}", None, position=(x, 0.0, 0.0), rotation=UP_X,
+                       semi_axes=SEMI_AXES, firing_time=-1.0, deployment_time=0.0))
+    asm.add(AirbagContact("hit2", "bag2", "shell2"))
+    asm.add(AirbagContact("hit1", "bag1", "shell1"))
+    model = asm.compile()
+    q0 = np.array([2 * A_ + 0.1 - 0.05, 2 * A_ + 0.1 + 0.2])   # ball 1 into its bag, ball 2 above
+    res = occupant.simulate(model, 0.01, q0=q0, integrator="rk4", dt=1e-5, gravity=(0, 0, 0))
+    for k in (1, 2):
+        np.testing.assert_allclose(res.outputs[f"hit{k}.penetration"],
+                                   2 * A_ + 0.1 - res.q[:, model.dof(f"lift{k}")], atol=1e-12)
+    assert res.outputs["bag1.gauge_pressure"][0] > 0 and res.outputs["hit1.force"][0] > 0
+    assert res.outputs["bag2.gauge_pressure"][0] == 0 and res.outputs["hit2.force"].max() == 0
