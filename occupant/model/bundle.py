@@ -13,6 +13,8 @@ import numpy as np
 POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts")
 (POWER_BASE, POWER_APPLIED, POWER_JOINT_RESISTANCE, POWER_SPRING_DAMPERS,
  POWER_CONTACTS) = range(len(POWER_NAMES))
+POWER_NAMES += ("airbags",)
+POWER_AIRBAGS = POWER_NAMES.index("airbags")
 
 JointResistanceBlock = namedtuple("JointResistanceBlock", [
     "link",           # (ne,) int, link whose coordinate the element acts on
@@ -86,11 +88,64 @@ ContactBlock = namedtuple("ContactBlock", [
 CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("normal_force", "N"),
                    ("friction_force", "N"), ("point_x", "m"), ("point_y", "m"), ("point_z", "m"))
 
+# Uniform-pressure airbags (occupant.restraints.airbag, declared with occupant.modeling.Airbag and
+# AirbagContact). Per bag its mounting frame, shape, inflator tables, gas and orifices; per contact
+# pair (grouped by bag, pair_start) the occupant ellipsoid (side a, the fields the contact
+# geometry routines read) and the bag's mounting link and axes (side b; the bag's current centre
+# and semi-axes are computed each evaluation into Data.airbag_pairs).
+AirbagBlock = namedtuple("AirbagBlock", [
+    "bag_link",       # (nbag,) int, link carrying the mounting frame (-1: B0)
+    "bag_R",          # (nbag, 3, 3) mounting-frame axes in that link's frame; the bag unfolds along x
+    "bag_p",          # (nbag, 3) m, mounting-frame origin in that link's frame
+    "semi_axes",      # (nbag, 3) m, deployed ellipsoid, centre at x = semi_axes[0]
+    "bag_radius",     # (nbag,) m, front-face radius of curvature (penetrated-volume estimate)
+    "volume",         # (nbag,) m^3, nominal volume
+    "folded_fraction",  # (nbag,) folded volume / nominal volume
+    "firing_time",    # (nbag,) s
+    "deployment_time",  # (nbag,) s
+    "flow_start",     # (nbag,) int, first row of the mass-flow table (time after firing, kg/s)
+    "flow_len",       # (nbag,) int
+    "temperature_start",  # (nbag,) int, first row of the inflow temperature table (t, K)
+    "temperature_len",    # (nbag,) int
+    "tables",         # (nt, 2) rows of those tables
+    "cp",             # (nbag,) J/(kg K)
+    "gamma",          # (nbag,) cp / cv
+    "gas_constant",   # (nbag,) J/(kg K), cp - cv
+    "vent_area",      # (nbag,) m^2
+    "discharge_coefficient",  # (nbag,) of the vents (< 0: Browning's 0.9 - 0.3 p_a / p)
+    "leakage_area",   # (nbag,) m^2, effective fabric-leakage orifice (discharge coefficient 1)
+    "ambient_pressure",     # (nbag,) Pa
+    "ambient_temperature",  # (nbag,) K
+    "mass0",          # (nbag,) kg, gas mass at z = 0 (initial content)
+    "sigma0",         # (nbag,) Pa m^(3 gamma), p V^gamma at z = 0
+    "pair_start",     # (nbag + 1,) int, the bag's contact pairs are pair_start[b]:pair_start[b+1]
+    "pair_bag",       # (npair,) int, bag of each pair
+    "link_a",         # (npair,) int, link carrying the occupant ellipsoid
+    "R_a",            # (npair, 3, 3) ellipsoid axes in that link's frame
+    "p_a",            # (npair, 3) m, ellipsoid centre in that link's frame
+    "size_a",         # (npair, 3) m, semi-axes
+    "radius_a",       # (npair,) m, volume-equivalent radius of the ellipsoid
+    "link_b",         # (npair,) int, the bag's mounting link
+    "R_b",            # (npair, 3, 3) the bag's axes in that link's frame
+    "z_start",        # int, first producer state: per bag AIRBAG_STATES
+    "out_start",      # int, first output: per bag AIRBAG_OUTPUTS
+    "pair_out_start", # int, first output: per pair AIRBAG_CONTACT_OUTPUTS
+])
+# per bag: z = (gas mass added, change of p V^gamma) since t = 0 (zero at the initial content)
+AIRBAG_STATES = (("gas_mass_added", "kg"), ("sigma_added", "Pa m^(3 gamma)"))
+AIRBAG_OUTPUTS = (("pressure", "Pa"), ("gauge_pressure", "Pa"), ("volume", "m^3"),
+                  ("gas_mass", "kg"), ("temperature", "K"), ("internal_energy", "J"),
+                  ("mass_inflow", "kg/s"), ("mass_outflow", "kg/s"), ("enthalpy_inflow", "W"),
+                  ("enthalpy_outflow", "W"), ("contact_force", "N"), ("contact_area", "m^2"))
+AIRBAG_CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("force", "N"),
+                          ("area", "m^2"), ("displaced_volume", "m^3"))
+
 Bundle = namedtuple("Bundle", [
     "tree",             # KinTree
     "joint_resistance", # JointResistanceBlock
     "spring_dampers",   # SpringDamperBlock
     "contacts",         # ContactBlock
+    "airbags",          # AirbagBlock
     "base_table",       # (n, 12) B0 spatial states sampled every base_dt from base_t0
     "base_t0",          # s
     "base_dt",          # s
@@ -117,3 +172,19 @@ def freeze_block(block_type, values):
             arr = np.asarray(val)
             out[name] = frozen(arr, integer=arr.dtype.kind in "iu")
     return block_type(**out)
+
+
+def empty_airbag_block():
+    """The AirbagBlock of a model without airbags."""
+    values = {name: np.zeros(0) for name in AirbagBlock._fields}
+    for name in ("bag_link", "flow_start", "flow_len", "temperature_start", "temperature_len",
+                 "pair_bag", "link_a", "link_b"):
+        values[name] = np.zeros(0, dtype=np.int64)
+    values["pair_start"] = np.zeros(1, dtype=np.int64)
+    for name, shape in (("bag_R", (0, 3, 3)), ("R_a", (0, 3, 3)), ("R_b", (0, 3, 3)),
+                        ("bag_p", (0, 3)), ("semi_axes", (0, 3)), ("p_a", (0, 3)),
+                        ("size_a", (0, 3)), ("tables", (0, 2))):
+        values[name] = np.zeros(shape)
+    for name in ("z_start", "out_start", "pair_out_start"):
+        values[name] = 0
+    return freeze_block(AirbagBlock, values)

@@ -10,7 +10,7 @@ coordinates; "base" is the vehicle frame B0. Stages, in the order the step runs 
 2. kinematics: ``q_unit``, ``R_up``, ``p_up``, ``X_up``, ``R_base_link``, ``p_base_link``,
    ``v``, ``c``;
 3. forces (every force producer adds to these): ``tau``, ``f_ext``, ``slope``, ``outputs``,
-   ``power``, ``zdot`` (producer states);
+   ``power``, ``zdot`` (producer states); a producer's own intermediate results (``airbag_pairs``);
 4. accelerations (ABA): ``a``, ``I_A``, ``p_A``, ``U``, ``D_inv``, ``u``, ``armature``, ``vdot``;
    then the base-motion power and the work rates in ``zdot``.
 Also used outside the step: ``f`` (RNEA joint forces), ``I_C`` and ``M`` (CRBA), ``scratch``.
@@ -38,6 +38,9 @@ Data = namedtuple("Data", [
     "outputs",      # (nout,) every producer's outputs (model.output_names)
     "power",        # (npower,) W: power of base motion, applied forces and each producer family
     "zdot",         # (nz,) rates of the extra states z
+    "airbag_pairs", # (npair, 5, 3) per airbag contact pair: the bag's current centre and
+                    #   semi-axes (mounting link frame), the normal and contact point (B0), and
+                    #   (penetration m, its rate m/s, contact area m^2) (occupant.restraints.airbag)
     # accelerations
     "a",            # (nl, 6) link spatial acceleration (minus gravity)
     "I_A",          # (nl, 6, 6) articulated-body inertias
@@ -62,7 +65,8 @@ def make_data(model):
     return Data(base=z(12), q_unit=z(nq), R_up=z((nl, 3, 3)), p_up=z((nl, 3)), X_up=z((nl, 6, 6)),
                 R_base_link=z((nl, 3, 3)), p_base_link=z((nl, 3)), v=z((nl, 6)), c=z((nl, 6)),
                 tau=z(nv), f_ext=z((nl, 6)), slope=z(nv), outputs=z(len(model.output_names)),
-                power=z(len(model.power_names)), zdot=z(model.nz), a=z((nl, 6)),
+                power=z(len(model.power_names)), zdot=z(model.nz),
+                airbag_pairs=z((len(model.airbags.pair_bag), 5, 3)), a=z((nl, 6)),
                 I_A=z((nl, 6, 6)), p_A=z((nl, 6)), U=z((nl, 6, 6)), D_inv=z((nl, 6, 6)),
                 u=z((nl, 6)), armature=z(nv), vdot=z(nv), f=z((nl, 6)), I_C=z((nl, 6, 6)),
                 M=z((nv, nv)), scratch=z((3, 6, 12)))

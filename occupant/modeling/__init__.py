@@ -5,10 +5,12 @@ from occupant.modeling.elements import (
 )
 from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh
 from occupant.modeling.contacts import ContactCharacteristic, ContactPair
+from occupant.modeling.airbags import Airbag, AirbagContact, driver_airbag, passenger_airbag
 from occupant.modeling.assembly import Assembly
 
 __all__ = [
     "Part", "Marker", "Joint", "MDH", "Pose", "JointResistance", "SpringDamper", "ModelingError",
     "Ellipsoid", "Sphere", "Cylinder", "Box", "Plane", "Mesh", "Assembly",
-    "ContactCharacteristic", "ContactPair",
+    "ContactCharacteristic", "ContactPair", "Airbag", "AirbagContact",
+    "driver_airbag", "passenger_airbag",
 ]

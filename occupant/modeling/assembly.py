@@ -7,6 +7,7 @@ force elements use it) and removes dependents with their referent (cascade delet
 from occupant.modeling.elements import Part, Marker, Joint, JointResistance, SpringDamper, ModelingError
 from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh
 from occupant.modeling.contacts import ContactPair
+from occupant.modeling.airbags import Airbag, AirbagContact
 
 _GEOMETRY = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh)
 
@@ -24,6 +25,8 @@ class Assembly:
         self.joint_resistances = {}
         self.spring_dampers = {}
         self.contact_pairs = {}
+        self.airbags = {}
+        self.airbag_contacts = {}
 
     # membership --------------------------------------------------------------------------
     def _table(self, element):
@@ -41,11 +44,15 @@ class Assembly:
             return self.spring_dampers
         if isinstance(element, ContactPair):
             return self.contact_pairs
+        if isinstance(element, Airbag):
+            return self.airbags
+        if isinstance(element, AirbagContact):
+            return self.airbag_contacts
         raise ModelingError(f"assembly '{self.name}': cannot hold a {type(element).__name__}")
 
     def _tables(self):
         return (self.parts, self.markers, self.geometries, self.joints, self.joint_resistances,
-                self.spring_dampers, self.contact_pairs)
+                self.spring_dampers, self.contact_pairs, self.airbags, self.airbag_contacts)
 
     def _all_names(self):
         for table in self._tables():
@@ -64,7 +71,8 @@ class Assembly:
     def _check_refs(self, element):
         targets = {"part": self.parts, "parent": self.parts, "child": self.parts,
                    "marker": self.markers, "marker_b": self.markers, "joint": self.joints,
-                   "geometry": self.geometries, "geometry_b": self.geometries}
+                   "geometry": self.geometries, "geometry_b": self.geometries,
+                   "airbag": self.airbags}
         for key, ref in element.refs.items():
             if ref not in targets[key]:
                 known = ", ".join(targets[key]) or "none"

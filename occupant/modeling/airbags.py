@@ -1,0 +1,307 @@
+"""Uniform-pressure airbags (issue 11 section 5): the bag, its inflator and vents, and its contacts
+with occupant ellipsoids; compiled to ``occupant.model.bundle.AirbagBlock`` by ``airbag_block``.
+The kernel is ``occupant.restraints.airbag``, whose docstring states the equations.
+
+The model is the control-volume (Wang-Nefske) airbag as LS-DYNA ``*AIRBAG_WANG_NEFSKE`` and
+MADYMO's uniform-pressure bags define it (crash-domain-facts 6.2): one gas of constant heat
+capacities, uniform pressure and temperature, fed by an inflator's mass flow and gas temperature
+tables, emptied through vents and the fabric's leakage. Its shape is an ellipsoid on a mounting
+frame (a marker of a part, e.g. the steering wheel, or B0, e.g. the dashboard) that unfolds
+along the frame's +x over ``deployment_time`` after ``firing_time``.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from occupant.jit import JIT
+from occupant.model.bundle import (
+    AIRBAG_CONTACT_OUTPUTS, AIRBAG_OUTPUTS, AIRBAG_STATES, AirbagBlock, freeze_block,
+)
+from occupant.model.model import ModelError
+from occupant.modeling.elements import ModelingError, _rotation, _vec3
+from occupant.modeling.geometry import Ellipsoid, Sphere
+
+# Ideal-gas data of the defaults. Nitrogen, the main product of pyrotechnic inflators
+# (crash-domain-facts 6.2 [C] Autoliv): R = R_u / M = 8.314462618 / 0.0280134 = 296.8 J/(kg K)
+# [D: CODATA R_u, molar mass of N2]; gamma = 1.40 for a diatomic gas near room temperature
+# [S, and crash-domain-facts 6.4: 2430/1736 in the pydyna example]; so c_v = R / (gamma - 1)
+# and c_p = gamma c_v [D].
+N2_GAS_CONSTANT = 8.314462618 / 0.0280134   # J/(kg K) [D]
+N2_GAMMA = 1.40                              # [S]
+N2_CV = N2_GAS_CONSTANT / (N2_GAMMA - 1.0)   # J/(kg K) [D] 742.0
+N2_CP = N2_GAMMA * N2_CV                     # J/(kg K) [D] 1038.8
+STANDARD_PRESSURE = 101325.0                 # Pa, standard atmosphere [C ISO 2533]
+ROOM_TEMPERATURE = 293.15                    # K, 20 C [E]
+
+
+def _table(value, what, unit):
+    t = np.asarray(value, dtype=float)
+    if not (t.ndim == 2 and t.shape[1] == 2 and len(t) >= 2 and np.all(np.isfinite(t))
+            and t[0, 0] >= 0 and np.all(np.diff(t[:, 0]) > 0) and np.all(t[:, 1] >= 0)):
+        raise ModelingError(f"{what}: expected >= 2 finite rows of (time after firing s, {unit}) "
+                            f"with times >= 0 and increasing and values >= 0, got {value!r}")
+    return t
+
+
+def _number(value, what, unit, minimum=0.0, strict=True, allow_inf=False):
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        v = np.nan
+    ok = (np.isfinite(v) or (allow_inf and v == np.inf)) and (v > minimum if strict else v >= minimum)
+    if not ok:
+        rel = ">" if strict else ">="
+        raise ModelingError(f"{what}: must be a number {rel} {minimum:g} {unit}, got {value!r}")
+    return v
+
+
+@dataclass
+class Airbag:
+    """A uniform-pressure airbag.
+
+    Mounting: the frame at ``position`` with axes ``rotation`` in the frame of ``marker`` (a
+    marker of a part), or of B0 when ``marker`` is None; the bag unfolds along its +x.
+    Shape: the ellipsoid with ``semi_axes`` (m) along the frame's (x, y, z), its back touching the
+    frame origin (centre at x = semi_axes[0]); nominal volume 4/3 pi a b c. Before firing it is
+    folded to ``folded_volume`` (m^3); from ``firing_time`` (s) it grows, scaled about the
+    origin, to the nominal shape over ``deployment_time`` (s, 0: at once).
+    Inflator: ``mass_flow`` rows (time after firing s, kg/s), linear between rows and 0 outside
+    them; ``gas_temperature`` (K) of the inflowing gas, a number or rows (time after firing s, K),
+    held at its end values outside them.
+    Gas: ``cp``, ``cv`` (J/(kg K), constant; default nitrogen, see N2_CP).
+    Outflow: vents of total ``vent_area`` (m^2) with ``discharge_coefficient`` (None: Browning's
+    0.9 - 0.3 p_a / p, crash-domain-facts 6.2) and fabric leakage as an effective orifice area
+    ``leakage_area`` (m^2, discharge coefficient 1), isentropic orifice flow, choked or not;
+    ambient ``ambient_pressure`` (Pa) and ``ambient_temperature`` (K) also supply any backflow.
+    Initial content: gas at ``initial_pressure`` (Pa, default ambient) and
+    ``initial_temperature`` (K, default ambient) filling the volume at t = 0 (a pre-inflated
+    bag: ``firing_time`` <= -``deployment_time`` and an initial pressure).
+    """
+    name: str
+    marker: str | None = None
+    position: tuple = (0.0, 0.0, 0.0)
+    rotation: object = None
+    semi_axes: tuple = (0.13, 0.33, 0.33)
+    folded_volume: float = 1e-3
+    firing_time: float = 0.0
+    deployment_time: float = 0.03
+    mass_flow: object = None
+    gas_temperature: object = 800.0
+    cp: float = N2_CP
+    cv: float = N2_CV
+    vent_area: float = 0.0
+    discharge_coefficient: float | None = None
+    leakage_area: float = 0.0
+    ambient_pressure: float = STANDARD_PRESSURE
+    ambient_temperature: float = ROOM_TEMPERATURE
+    initial_pressure: float | None = None
+    initial_temperature: float | None = None
+
+    def __post_init__(self):
+        what = f"airbag '{self.name}'"
+        self.position = _vec3(self.position, f"{what}.position")
+        self.rotation = _rotation(self.rotation, f"{what}.rotation")
+        axes = np.asarray(self.semi_axes, dtype=float)
+        if axes.shape != (3,) or not np.all(np.isfinite(axes)) or np.any(axes <= 0):
+            raise ModelingError(f"{what}.semi_axes: expected 3 positive lengths in m, "
+                                f"got {self.semi_axes!r}")
+        self.semi_axes = axes
+        self.folded_volume = _number(self.folded_volume, f"{what}.folded_volume", "m^3")
+        if self.folded_volume >= self.volume:
+            raise ModelingError(f"{what}.folded_volume: must be below the nominal volume "
+                                f"{self.volume:.4g} m^3, got {self.folded_volume!r}")
+        self.firing_time = _number(self.firing_time, f"{what}.firing_time", "s", -np.inf, False)
+        self.deployment_time = _number(self.deployment_time, f"{what}.deployment_time", "s",
+                                       strict=False)
+        if self.mass_flow is None:
+            self.mass_flow = np.array([[0.0, 0.0], [1.0, 0.0]])
+        self.mass_flow = _table(self.mass_flow, f"{what}.mass_flow", "kg/s")
+        if np.ndim(self.gas_temperature) == 0:
+            temp = _number(self.gas_temperature, f"{what}.gas_temperature", "K")
+            self.gas_temperature = np.array([[0.0, temp], [1.0, temp]])
+        else:
+            self.gas_temperature = _table(self.gas_temperature, f"{what}.gas_temperature", "K")
+            if np.any(self.gas_temperature[:, 1] <= 0):
+                raise ModelingError(f"{what}.gas_temperature: temperatures must be > 0 K")
+        self.cv = _number(self.cv, f"{what}.cv", "J/(kg K)")
+        self.cp = _number(self.cp, f"{what}.cp", "J/(kg K)", minimum=self.cv)
+        self.vent_area = _number(self.vent_area, f"{what}.vent_area", "m^2", strict=False)
+        if self.discharge_coefficient is not None:
+            c = _number(self.discharge_coefficient, f"{what}.discharge_coefficient", "")
+            if c > 1.0:
+                raise ModelingError(f"{what}.discharge_coefficient: must be in (0, 1], got {c!r}")
+            self.discharge_coefficient = c
+        self.leakage_area = _number(self.leakage_area, f"{what}.leakage_area", "m^2", strict=False)
+        self.ambient_pressure = _number(self.ambient_pressure, f"{what}.ambient_pressure", "Pa")
+        self.ambient_temperature = _number(self.ambient_temperature,
+                                           f"{what}.ambient_temperature", "K")
+        p0 = self.ambient_pressure if self.initial_pressure is None else self.initial_pressure
+        T0 = self.ambient_temperature if self.initial_temperature is None else self.initial_temperature
+        self.initial_pressure = _number(p0, f"{what}.initial_pressure", "Pa")
+        self.initial_temperature = _number(T0, f"{what}.initial_temperature", "K")
+
+    @property
+    def volume(self):
+        """Nominal (deployed) volume, m^3."""
+        a, b, c = self.semi_axes
+        return 4.0 / 3.0 * np.pi * a * b * c
+
+    @property
+    def refs(self):
+        return {} if self.marker is None else {"marker": self.marker}
+
+
+@dataclass
+class AirbagContact:
+    """Contact of ``airbag`` with the occupant's ``geometry`` (an Ellipsoid or Sphere on a part):
+    the bag pushes it with its gauge pressure over the contact area, and loses the penetrated
+    volume (``occupant.restraints.airbag``)."""
+    name: str
+    airbag: str
+    geometry: str
+
+    @property
+    def refs(self):
+        return {"airbag": self.airbag, "geometry": self.geometry}
+
+
+@njit(**JIT)
+def unfolded_fraction(f0, t_fire, td, t):
+    """Volume fraction f at t of a bag folded to the fraction f0, fired at t_fire and unfolding
+    over td: f0 + (1 - f0) s^2 (3 - 2 s), s = (t - t_fire) / td in [0, 1] (a step at t_fire for
+    td = 0). Compiled, for the kernel (scalars: a call given the block would pay reference
+    counting of each of its arrays)."""
+    if td > 0.0:
+        s = min(max((t - t_fire) / td, 0.0), 1.0)
+    else:
+        s = 1.0 if t >= t_fire else 0.0
+    return f0 + (1.0 - f0) * s * s * (3.0 - 2.0 * s)
+
+
+def _equivalent_radius(semi_axes):
+    """Radius of the sphere of the same volume, (a b c)^(1/3), m: the occupant geometry's size in
+    the penetrated-volume estimate [E]."""
+    return float(np.prod(semi_axes) ** (1.0 / 3.0))
+
+
+def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states):
+    """The AirbagBlock of the assembly's airbags and airbag contacts (flat arrays, link frames);
+    reserves their outputs and z states."""
+    bags = list(asm.airbags.values())
+    bag_index = {name: k for k, name in enumerate(asm.airbags)}
+    # pairs grouped by bag (a stable sort keeps their order of declaration within a bag)
+    contacts = sorted(asm.airbag_contacts.values(), key=lambda c: bag_index[c.airbag])
+    cols = {k: [] for k in AirbagBlock._fields}
+    rows = []
+
+    def table(t):
+        start = sum(len(r) for r in rows)
+        rows.append(t)
+        return start, len(t)
+
+    for bag in bags:
+        if bag.marker is None:
+            link, R_m, p_m = -1, np.eye(3), np.zeros(3)
+        else:
+            m = marker_index[bag.marker]
+            link, R_m, p_m = body_link[marker_body[m]], marker_R[m], marker_p[m]
+        cols["bag_link"].append(link)
+        cols["bag_R"].append(R_m @ bag.rotation)
+        cols["bag_p"].append(R_m @ bag.position + p_m)
+        cols["semi_axes"].append(bag.semi_axes)
+        a, b, c = bag.semi_axes
+        cols["bag_radius"].append(b * c / a)   # mean radius of curvature of the front face [D]
+        cols["volume"].append(bag.volume)
+        cols["folded_fraction"].append(bag.folded_volume / bag.volume)
+        cols["firing_time"].append(bag.firing_time)
+        cols["deployment_time"].append(bag.deployment_time)
+        for key, t in (("flow", bag.mass_flow), ("temperature", bag.gas_temperature)):
+            start, n = table(t)
+            cols[f"{key}_start"].append(start)
+            cols[f"{key}_len"].append(n)
+        gas_constant = bag.cp - bag.cv
+        gamma = bag.cp / bag.cv
+        cols["cp"].append(bag.cp)
+        cols["gamma"].append(gamma)
+        cols["gas_constant"].append(gas_constant)
+        cols["vent_area"].append(bag.vent_area)
+        cd = bag.discharge_coefficient
+        cols["discharge_coefficient"].append(-1.0 if cd is None else cd)
+        cols["leakage_area"].append(bag.leakage_area)
+        cols["ambient_pressure"].append(bag.ambient_pressure)
+        cols["ambient_temperature"].append(bag.ambient_temperature)
+        v0 = bag.volume * unfolded_fraction(bag.folded_volume / bag.volume, bag.firing_time,
+                                            bag.deployment_time, 0.0)
+        cols["mass0"].append(bag.initial_pressure * v0 / (gas_constant * bag.initial_temperature))
+        cols["sigma0"].append(bag.initial_pressure * v0 ** gamma)
+    starts = np.searchsorted([bag_index[c.airbag] for c in contacts], np.arange(len(bags) + 1))
+    cols["pair_start"] = np.asarray(starts, dtype=int)
+    for contact in contacts:
+        g = asm.geometries[contact.geometry]
+        if not isinstance(g, (Ellipsoid, Sphere)):
+            raise ModelError(f"airbag contact '{contact.name}'.geometry: '{contact.geometry}' is a "
+                             f"{type(g).__name__} (accepted: Ellipsoid, Sphere)")
+        m = marker_index[g.marker]
+        size = g.semi_axes if isinstance(g, Ellipsoid) else np.full(3, g.radius)
+        k = bag_index[contact.airbag]
+        link = body_link[marker_body[m]]
+        if link == cols["bag_link"][k]:
+            raise ModelError(f"airbag contact '{contact.name}': geometry '{contact.geometry}' is "
+                             f"on the link that carries airbag '{contact.airbag}'")
+        cols["pair_bag"].append(k)
+        cols["link_a"].append(link)
+        cols["R_a"].append(marker_R[m])
+        cols["p_a"].append(marker_p[m])
+        cols["size_a"].append(size)
+        cols["radius_a"].append(_equivalent_radius(size))
+        cols["link_b"].append(cols["bag_link"][k])
+        cols["R_b"].append(cols["bag_R"][k])
+    nb, nc = len(bags), len(contacts)
+    for key in ("bag_link", "flow_start", "flow_len", "temperature_start", "temperature_len",
+                "pair_bag", "link_a", "link_b"):
+        cols[key] = np.array(cols[key], dtype=int)
+    for key, n in (("bag_R", nb), ("R_a", nc), ("R_b", nc)):
+        cols[key] = np.array(cols[key], dtype=float).reshape(n, 3, 3)
+    for key, n in (("bag_p", nb), ("semi_axes", nb), ("p_a", nc), ("size_a", nc)):
+        cols[key] = np.array(cols[key], dtype=float).reshape(n, 3)
+    cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
+    cols["out_start"] = outputs.reserve(asm.airbags, AIRBAG_OUTPUTS)
+    cols["pair_out_start"] = outputs.reserve([c.name for c in contacts], AIRBAG_CONTACT_OUTPUTS)
+    cols["z_start"] = states.reserve(asm.airbags, AIRBAG_STATES)
+    return freeze_block(AirbagBlock, cols), [c.name for c in contacts]
+
+
+# Typical bags, for a first model before a supplier's tank test and bag drawing are at hand.
+# Fitted [D] so that the free deployment fills the bag with about 44 g of N2 per 60 L at about
+# 1.3 bar absolute and 600-650 K, crash-domain-facts 6.4 [D] (measured with these values: driver
+# 42 g, 1.35 bar, 650 K at 30 ms; passenger 85 g in 119 L, 1.36 bar, 651 K at 40 ms).
+DRIVER_BAG = dict(
+    semi_axes=(0.13, 0.33, 0.33),    # m: 59 L [D], driver bags 30-60 L (6.2 [C] Autoliv);
+                                     # 0.66 m across, 0.26 m deep [E]
+    folded_volume=1e-3,              # m^3, the folded bag in its module [E]
+    deployment_time=0.03,            # s [E], within the about 50 ms of 6.2 [C]
+    mass_flow=((0.0, 0.0), (0.008, 2.0), (0.02, 2.0), (0.035, 0.0)),   # kg/s, 47 g [D, fitted]
+    gas_temperature=650.0,           # K [D, fitted to the 600 K of 6.4]
+    vent_area=2 * np.pi * 0.015**2,  # m^2, two 30 mm vents (6.2: 2 x 25-40 mm [U])
+)
+PASSENGER_BAG = dict(
+    semi_axes=(0.25, 0.30, 0.38),    # m: 119 L [D], passenger bags 90-150 L (6.2 [C] Autoliv)
+    folded_volume=2e-3,              # m^3 [E]
+    deployment_time=0.04,            # s [E], within the about 50 ms of 6.2 [C]
+    mass_flow=((0.0, 0.0), (0.008, 3.0), (0.03, 3.0), (0.045, 0.0)),   # kg/s, 100 g [D, fitted]
+    gas_temperature=650.0,           # K [D, fitted as the driver bag's]
+    vent_area=2 * np.pi * 0.0225**2, # m^2, two 45 mm vents (6.2: "larger" than the driver's [U])
+)
+
+
+def driver_airbag(name, marker=None, **overrides):
+    """A driver airbag (``DRIVER_BAG``) on ``marker`` (the steering wheel hub, x towards the
+    driver), any Airbag field overridden (``firing_time``, ``position``, ``rotation``, ...)."""
+    return Airbag(name, marker, **{**DRIVER_BAG, **overrides})
+
+
+def passenger_airbag(name, marker=None, **overrides):
+    """A passenger airbag (``PASSENGER_BAG``) on ``marker`` or B0 (the instrument panel, x
+    towards the passenger), any Airbag field overridden."""
+    return Airbag(name, marker, **{**PASSENGER_BAG, **overrides})

@@ -1,0 +1,227 @@
+"""Uniform-pressure (control-volume) airbags as a force producer of the step (issue 11 section 5;
+declared with ``occupant.modeling.Airbag`` and ``AirbagContact``).
+
+Gas (Wang and Nefske's CAL3D model, as LS-DYNA ``*AIRBAG_WANG_NEFSKE``; crash-domain-facts 6.2):
+one ideal gas of constant c_p, c_v (gamma = c_p / c_v, R = c_p - c_v), uniform pressure p and
+temperature T in the volume V, p V = m R T, internal energy U = m c_v T = p V / (gamma - 1).
+- mass: m' = mdot_in(t) - mdot_out;
+- energy (first law of an open, adiabatic control volume):
+  U' = c_p T_in mdot_in - h_out mdot_out - p V', h_out = c_p T (c_p T_a for backflow).
+Written for sigma = p V^gamma, the energy equation loses the volume rate:
+  sigma' = (gamma - 1) V^(gamma - 1) (c_p T_in mdot_in - h_out mdot_out),
+so V is taken from the geometry at each evaluation and p = sigma / V^gamma (for a sealed bag
+sigma is constant: the adiabat p V^gamma = const). The z states are m - m_0 and sigma - sigma_0,
+zero at the initial content.
+- outflow through vents (area A, discharge coefficient C_d or Browning's 0.9 - 0.3 p_a / p) and
+  fabric leakage (effective area) by the isentropic orifice law, choked below the critical
+  pressure ratio (2 / (gamma + 1))^(gamma / (gamma - 1)) and made linear within 1 % of p_a
+  (``LINEAR_RATIO``); when p < p_a ambient gas flows back in by the same law.
+
+Shape: the ellipsoid with semi-axes lambda (a, b, c) on the mounting frame's axes, centre at
+x = lambda a (back face on the frame origin), lambda = f^(1/3); the volume fraction
+f = f_0 + (1 - f_0) s^2 (3 - 2 s), s = (t - t_fire) / t_deploy clipped to [0, 1].
+
+Contact with an occupant ellipsoid: its penetration d into the bag ellipsoid and the normal
+(``occupant.contact.geometry_pairs.ellipsoid_ellipsoid``). The displaced volume is that of the
+lens where two spheres overlap by d, radii the occupant ellipsoid's volume-equivalent radius and
+the bag's front-face curvature radius lambda b c / a: V_c(d), with the area of the lens' rim
+circle A(d) = dV_c/dd (exact for spheres); past the depth where the rim reaches the smaller
+sphere's great circle, A stays at that circle and V_c grows by A per metre (the fabric wraps the
+body). V = f V_nominal - sum V_c. The force (p - p_a)^+ A acts along the normal on the occupant
+at the contact point, its reaction on the mounting link.
+
+Energy: the "airbags" power slot is the power of those forces on the bodies,
+-(p - p_a) A d' with d' the penetration rate from the bodies' motion, so the mechanical balance
+closes with it. Because A = dV_c/dd, the gas gives up exactly that work in its p dV term: for a
+deployed bag without inflow and outflow, kinetic + potential + U + p_a V is constant (the
+p_a V term is the work done on the atmosphere). Not in that sum: the gas's work on unfolding the
+bag (p V' of the prescribed shape), the enthalpy of the in- and outflows (outputs
+``enthalpy_inflow``/``outflow``), and the difference between the power at the contact point and
+-F d' when the bodies rotate (d' is taken at the deepest points).
+"""
+import numpy as np
+from collections import namedtuple
+from numba import njit
+
+from occupant.jit import JIT, JIT_STAGE
+from occupant.contact.geometry_pairs import ellipsoid_ellipsoid, point_in_link
+from occupant.forces.points import add_force_pair, point_state
+from occupant.model.bundle import POWER_AIRBAGS
+from occupant.modeling.airbags import unfolded_fraction
+
+# The pair fields the contact geometry routine reads: the occupant ellipsoid (a) from the block,
+# the bag (b) with its current centre and semi-axes from Data.airbag_pairs.
+_PairGeometry = namedtuple("_PairGeometry", ["link_a", "R_a", "p_a", "size_a", "link_b", "R_b",
+                                             "p_b", "size_b"])
+
+
+@njit(**JIT)
+def lens(d, r1, r2):
+    """(volume m^3, rim area m^2) of the lens where spheres of radii r1, r2 overlap by d >= 0;
+    beyond the depth d* = r1 + r2 - sqrt|r2^2 - r1^2| where the rim is the smaller sphere's great
+    circle, the area stays pi r_min^2 and the volume grows linearly (area = dV/dd throughout)."""
+    if d <= 0.0:
+        return 0.0, 0.0
+    r_min = min(r1, r2)
+    d_star = r1 + r2 - np.sqrt(abs(r2 * r2 - r1 * r1))
+    dd = min(d, d_star)
+    D = r1 + r2 - dd
+    if D > 0.0:
+        x1 = (D * D + r1 * r1 - r2 * r2) / (2.0 * D)
+    else:
+        x1 = 0.0
+    x2 = D - x1
+    h1, h2 = r1 - x1, r2 - x2
+    volume = np.pi / 3.0 * (h1 * h1 * (3.0 * r1 - h1) + h2 * h2 * (3.0 * r2 - h2))
+    if d >= d_star:
+        area = np.pi * r_min * r_min
+        return volume + area * (d - d_star), area
+    return volume, np.pi * (r1 * r1 - x1 * x1)
+
+
+@njit(**JIT)
+def table_value(tables, start, n, x, outside):
+    """Linear interpolation of a (x, y) table at x; ``outside`` < 0: hold the end values,
+    else that value outside the table's range."""
+    if x < tables[start, 0] or x > tables[start + n - 1, 0]:
+        if outside >= 0.0:
+            return outside
+        return tables[start, 1] if x < tables[start, 0] else tables[start + n - 1, 1]
+    k = start
+    while k < start + n - 2 and tables[k + 1, 0] < x:
+        k += 1
+    x0, x1 = tables[k, 0], tables[k + 1, 0]
+    return tables[k, 1] + (tables[k + 1, 1] - tables[k, 1]) * (x - x0) / (x1 - x0)
+
+
+# Pressure ratio above which the orifice flow is taken linear in the pressure difference, matched
+# to the isentropic flow at this ratio [E]: the isentropic law's sqrt(1 - r) has an infinite slope
+# at r = 1, so explicit steps chatter about p = p_a, exchanging hot gas for ambient gas at each
+# reversal (measured: 5e-5 of the gas mass in 0.1 s of a settled blowdown at 20 us steps). At 1 %
+# (about 1 kPa in a bag at ambient pressure) the difference from the isentropic law is confined
+# to the last kPa of a blowdown.
+LINEAR_RATIO = 0.99
+
+
+@njit(**JIT)
+def _flow_function(r, gamma):
+    """psi(r), the orifice flow per C_d A sqrt(rho_up p_up) at the pressure ratio r <= 1."""
+    r_crit = (2.0 / (gamma + 1.0)) ** (gamma / (gamma - 1.0))
+    if r < r_crit:
+        return np.sqrt(gamma * (2.0 / (gamma + 1.0)) ** ((gamma + 1.0) / (gamma - 1.0)))
+    return np.sqrt(2.0 * gamma / (gamma - 1.0) * (r ** (2.0 / gamma) - r ** ((gamma + 1.0) / gamma)))
+
+
+@njit(**JIT)
+def orifice_flow(cda, p_up, rho_up, p_down, gamma):
+    """Mass flow (kg/s) of an ideal gas through an orifice of effective area cda (discharge
+    coefficient times area, m^2) from upstream (p_up, rho_up) to p_down <= p_up:
+    cda psi(r) sqrt(rho_up p_up), r = p_down / p_up, isentropic nozzle flow, choked below the
+    critical pressure ratio (crash-domain-facts 6.2); linear in 1 - r above LINEAR_RATIO."""
+    if cda <= 0.0 or p_up <= p_down:
+        return 0.0
+    r = p_down / p_up
+    if r > LINEAR_RATIO:
+        psi = _flow_function(LINEAR_RATIO, gamma) * (1.0 - r) / (1.0 - LINEAR_RATIO)
+    else:
+        psi = _flow_function(r, gamma)
+    return cda * psi * np.sqrt(rho_up * p_up)
+
+
+@njit(**JIT_STAGE)
+def airbags(bundle, data, t, q, v, z):
+    el = bundle.airbags
+    geo = data.airbag_pairs
+    pairs = _PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b,
+                          geo[:, 0, :], geo[:, 1, :])
+    power = 0.0
+    for b in range(el.bag_link.shape[0]):
+        f = unfolded_fraction(el.folded_fraction[b], el.firing_time[b], el.deployment_time[b], t)
+        lam = f ** (1.0 / 3.0)
+        depth = lam * el.semi_axes[b, 0]
+        radius_b = lam * el.bag_radius[b]
+        # geometry of every pair of the bag, and the displaced volume
+        displaced = 0.0
+        for k in range(el.pair_start[b], el.pair_start[b + 1]):
+            for r in range(3):
+                geo[k, 0, r] = el.bag_p[b, r] + depth * el.bag_R[b, r, 0]
+                geo[k, 1, r] = lam * el.semi_axes[b, r]
+            d, d_rate, nx, ny, nz, cx, cy, cz, _ = ellipsoid_ellipsoid(data, pairs, k)
+            vol_c, area = lens(d, el.radius_a[k], radius_b)
+            displaced += vol_c
+            geo[k, 2, 0], geo[k, 2, 1], geo[k, 2, 2] = nx, ny, nz
+            geo[k, 3, 0], geo[k, 3, 1], geo[k, 3, 2] = cx, cy, cz
+            geo[k, 4, 0], geo[k, 4, 1], geo[k, 4, 2] = d, d_rate, area
+            o = el.pair_out_start + 5 * k
+            data.outputs[o] = d
+            data.outputs[o + 1] = d_rate
+            data.outputs[o + 3] = area
+            data.outputs[o + 4] = vol_c
+        # gas state
+        gamma, R_gas, cp = el.gamma[b], el.gas_constant[b], el.cp[b]
+        p_a, T_a = el.ambient_pressure[b], el.ambient_temperature[b]
+        volume = max(f * el.volume[b] - displaced, 1e-3 * el.folded_fraction[b] * el.volume[b])
+        zk = el.z_start + 2 * b
+        mass = el.mass0[b] + z[zk]
+        sigma = el.sigma0[b] + z[zk + 1]
+        p = sigma / volume ** gamma
+        T = p * volume / (mass * R_gas)
+        # inflator
+        t_fire = t - el.firing_time[b]
+        m_in = 0.0
+        T_in = 0.0
+        if t_fire >= 0.0:
+            m_in = table_value(el.tables, el.flow_start[b], el.flow_len[b], t_fire, 0.0)
+            T_in = table_value(el.tables, el.temperature_start[b], el.temperature_len[b],
+                               t_fire, -1.0)
+        # vents and leakage (backflow of ambient gas when p < p_a)
+        cd = el.discharge_coefficient[b]
+        if p >= p_a:
+            if cd < 0.0:
+                cd = 0.9 - 0.3 * p_a / p
+            m_out = orifice_flow(cd * el.vent_area[b] + el.leakage_area[b], p, mass / volume, p_a,
+                                 gamma)
+            h_out = cp * T * m_out
+        else:
+            if cd < 0.0:
+                cd = 0.9 - 0.3 * p / p_a
+            m_out = -orifice_flow(cd * el.vent_area[b] + el.leakage_area[b], p_a,
+                                  p_a / (R_gas * T_a), p, gamma)
+            h_out = cp * T_a * m_out
+        h_in = cp * T_in * m_in
+        data.zdot[zk] = m_in - m_out
+        data.zdot[zk + 1] = (gamma - 1.0) * volume ** (gamma - 1.0) * (h_in - h_out)
+        # contact forces
+        gauge = max(p - p_a, 0.0)
+        force_total, area_total = 0.0, 0.0
+        for k in range(el.pair_start[b], el.pair_start[b + 1]):
+            d, area = geo[k, 4, 0], geo[k, 4, 2]
+            force = 0.0
+            if d > 0.0 and area > 0.0:
+                force = gauge * area
+                la, lb = el.link_a[k], el.link_b[k]
+                cx, cy, cz = geo[k, 3, 0], geo[k, 3, 1], geo[k, 3, 2]
+                rax, ray, raz = point_in_link(data, la, cx, cy, cz)
+                rbx, rby, rbz = point_in_link(data, lb, cx, cy, cz)
+                _, _, _, vax, vay, vaz = point_state(data, la, rax, ray, raz)
+                _, _, _, vbx, vby, vbz = point_state(data, lb, rbx, rby, rbz)
+                power += add_force_pair(data, la, rax, ray, raz, vax, vay, vaz, lb, rbx, rby, rbz,
+                                        vbx, vby, vbz, force * geo[k, 2, 0], force * geo[k, 2, 1],
+                                        force * geo[k, 2, 2])
+                force_total += force
+                area_total += area
+            data.outputs[el.pair_out_start + 5 * k + 2] = force
+        o = el.out_start + 12 * b
+        data.outputs[o] = p
+        data.outputs[o + 1] = p - p_a
+        data.outputs[o + 2] = volume
+        data.outputs[o + 3] = mass
+        data.outputs[o + 4] = T
+        data.outputs[o + 5] = p * volume / (gamma - 1.0)
+        data.outputs[o + 6] = m_in
+        data.outputs[o + 7] = m_out
+        data.outputs[o + 8] = h_in
+        data.outputs[o + 9] = h_out
+        data.outputs[o + 10] = force_total
+        data.outputs[o + 11] = area_total
+    data.power[POWER_AIRBAGS] = power
