@@ -6,9 +6,10 @@ from occupant.modeling.elements import (
 from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh
 from occupant.modeling.contacts import ContactCharacteristic, ContactPair
 from occupant.modeling.assembly import Assembly
+from occupant.modeling.muscles import Muscle
 
 __all__ = [
     "Part", "Marker", "Joint", "MDH", "Pose", "JointResistance", "SpringDamper", "ModelingError",
     "Ellipsoid", "Sphere", "Cylinder", "Box", "Plane", "Mesh", "Assembly",
-    "ContactCharacteristic", "ContactPair",
+    "ContactCharacteristic", "ContactPair", "Muscle",
 ]

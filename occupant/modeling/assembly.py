@@ -7,6 +7,7 @@ force elements use it) and removes dependents with their referent (cascade delet
 from occupant.modeling.elements import Part, Marker, Joint, JointResistance, SpringDamper, ModelingError
 from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh
 from occupant.modeling.contacts import ContactPair
+from occupant.modeling.muscles import Muscle
 
 _GEOMETRY = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh)
 
@@ -24,6 +25,7 @@ class Assembly:
         self.joint_resistances = {}
         self.spring_dampers = {}
         self.contact_pairs = {}
+        self.muscles = {}
 
     # membership --------------------------------------------------------------------------
     def _table(self, element):
@@ -41,11 +43,13 @@ class Assembly:
             return self.spring_dampers
         if isinstance(element, ContactPair):
             return self.contact_pairs
+        if isinstance(element, Muscle):
+            return self.muscles
         raise ModelingError(f"assembly '{self.name}': cannot hold a {type(element).__name__}")
 
     def _tables(self):
         return (self.parts, self.markers, self.geometries, self.joints, self.joint_resistances,
-                self.spring_dampers, self.contact_pairs)
+                self.spring_dampers, self.contact_pairs, self.muscles)
 
     def _all_names(self):
         for table in self._tables():
