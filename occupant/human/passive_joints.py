@@ -1,6 +1,7 @@
 """Human passive joint resistance (issue 14 section 1): the moment-angle laws of
 data/joint_passive.toml (sources there) sampled into tables over the human range of motion of
 data/joint_rom.toml, with damping and stops, scaled with the body (mass x stature)."""
+import functools
 import math
 import pathlib
 
@@ -15,8 +16,9 @@ GRID = math.radians(0.1)         # the curve is evaluated this finely ...
 REL_TOL, ABS_TOL = 0.005, 0.01   # ... and kept where linear interpolation misses by more (-, N m)
 
 
+@functools.lru_cache(maxsize=None)
 def passive_table():
-    """data/joint_passive.toml with ``same_as`` entries resolved."""
+    """data/joint_passive.toml with ``same_as`` entries resolved (read once; do not modify)."""
     raw = read_toml(DATA / "joint_passive.toml")
     out = {}
     for joint, spec in raw.items():
@@ -99,6 +101,15 @@ def left_table(spec, lower, upper, ref):
     return np.column_stack([theta, m])
 
 
+@functools.lru_cache(maxsize=None)
+def _reference_rows(base, key, lower, upper):
+    """left_table of one joint coordinate (cached: the same for every body size)."""
+    ref, table = passive_table()
+    rows = left_table(table[base][key], lower, upper, ref)
+    rows.setflags(write=False)
+    return rows
+
+
 def human_resistance(joint, dof, kind, lower, upper, scale, stop=None):
     """Resistance record of one coordinate of a left/right/midline human joint. ``lower``,
     ``upper``: the range (rad, this side); ``scale``: m H / (m H)_reference; ``stop``:
@@ -112,7 +123,7 @@ def human_resistance(joint, dof, kind, lower, upper, scale, stop=None):
     spec = table[base][key]
     mirror = side == "right" and key in ("x", "z")
     lo, hi = (-upper, -lower) if mirror else (lower, upper)
-    rows = left_table(spec, lo, hi, ref)
+    rows = _reference_rows(base, key, lo, hi)
     if mirror:
         rows = -rows[::-1]
     # the joint-resistance table holds the spring's load, signed as the deflection (the kernel
