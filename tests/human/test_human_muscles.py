@@ -15,7 +15,7 @@ from occupant.modeling import Assembly, Joint, Marker, ModelingError, Muscle, Pa
 MASS, F_MAX, L_OPT, V_MAX = 2.0, 400.0, 0.10, 10.0
 
 
-def test_curves_closed_form():
+def test_analytic_curves_closed_form():
     # force-length: 1 at the optimal length, 1/2 at l = 1 +- sqrt(gamma ln 2), symmetric
     assert force_length(1.0, 0.45) == pytest.approx(1.0, abs=1e-15)
     d = math.sqrt(0.45 * math.log(2.0))
@@ -69,7 +69,7 @@ def fixed_base_state_no_gravity():
 
 
 @pytest.mark.parametrize("a", [0.0, 0.3, 1.0])
-def test_isometric_force_at_optimal_length_is_activation_times_fmax(a):
+def test_analytic_isometric_force_at_optimal_length_is_activation_times_fmax(a):
     model = _slider(excitation=a)
     data, out = _evaluate(model, 0.0, 0.0)
     assert out["m.length"] == pytest.approx(L_OPT, rel=1e-12)
@@ -80,7 +80,7 @@ def test_isometric_force_at_optimal_length_is_activation_times_fmax(a):
 
 
 @pytest.mark.parametrize("vn", [-1.2, -0.5, -0.1, 0.0, 0.2, 3.0])
-def test_force_velocity_of_the_element(vn):
+def test_analytic_force_velocity_of_the_element(vn):
     model = _slider(excitation=0.5, damping=20.0)
     rate = vn * V_MAX * L_OPT
     _, out = _evaluate(model, 0.0, rate)
@@ -89,7 +89,7 @@ def test_force_velocity_of_the_element(vn):
     assert out["m.force"] == pytest.approx(expected, rel=1e-12, abs=1e-9)
 
 
-def test_passive_and_force_length_of_the_element():
+def test_analytic_passive_and_force_length_of_the_element():
     model = _slider(excitation=0.2, tendon_length=0.02)
     for stretch in (-0.03, 0.0, 0.01, 0.04):
         _, out = _evaluate(model, stretch, 0.0)
@@ -99,7 +99,7 @@ def test_passive_and_force_length_of_the_element():
         assert out["m.force"] == pytest.approx(expected, rel=1e-12)
 
 
-def test_activation_first_order_response_to_a_reflex_step():
+def test_analytic_activation_first_order_response_to_a_reflex_step():
     """u steps from the preset 0.05 to 0.85 at t_r: a = u1 - (u1 - u0) e^(-(t - t_r)/tau_act);
     a second muscle started above its excitation decays with tau_deact."""
     t_r, u0, u1 = 0.02, 0.05, 0.85
@@ -153,7 +153,7 @@ def _pendulum_with_muscles():
     return asm.compile()
 
 
-def test_energy_balance_closes_with_muscles():
+def test_identity_energy_balance_closes_with_muscles():
     model = _pendulum_with_muscles()
     q0 = np.array([0.6, -0.4])
     res = occupant.simulate(model, 0.4, q0=q0, integrator="rk4", dt=5e-5)
@@ -167,14 +167,14 @@ def test_energy_balance_closes_with_muscles():
 @pytest.mark.parametrize("key,value", [("max_force", -1.0), ("optimal_length", 0.0),
                                        ("excitation", 1.5), ("reflex_time", float("nan")),
                                        ("activation_time", 0.0)])
-def test_bad_input_names_the_muscle_and_key(key, value):
+def test_reference_bad_input_names_the_muscle_and_key(key, value):
     kwargs = dict(max_force=100.0, optimal_length=0.1)
     kwargs[key] = value
     with pytest.raises(ModelingError, match=f"muscle 'm'.{key}"):
         Muscle("m", "a", "b", **kwargs)
 
 
-def test_unknown_marker_is_reported():
+def test_reference_unknown_marker_is_reported():
     asm = Assembly("x")
     asm.add(Part("p", 1.0, inertia=(1, 1, 1)))
     asm.add(Marker("a", "p"))
