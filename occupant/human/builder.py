@@ -8,9 +8,11 @@ radii of gyration from de Leva (1996) Table 4 (data/deleva1996.toml). The ATB lo
 upper torso are de Leva's lower, middle and upper trunk; de Leva's head+neck is split into neck
 and head with the proportions of data/body_proportions.toml. Contact ellipsoids: long semi-axis
 half the segment length, cross-section from the segment volume (mass / body density). Joint
-characteristics: the Hybrid III 50M file's, moments scaled by (m/78.2)(H/1.753) -- no human
-joint data set is in the repository yet, so these are placeholders, said so in the report -- with
-the human ranges of motion of data/joint_rom.toml (clinical tables, sources there) as their stops.
+characteristics: human passive moment-angle curves and damping (passive_joints.py,
+data/joint_passive.toml: Anderson & Pandy 1999 for hip, knee, ankle and lumbar spine; Bishop et
+al. 1994 and Mertz & Patrick 1971 for the neck; estimates for the arms), scaled by m H, over the
+human ranges of motion of data/joint_rom.toml (clinical tables, sources there). The neck carries
+Hill-type muscles (neck_muscles.py).
 """
 import math
 import pathlib
@@ -18,9 +20,11 @@ import pathlib
 import numpy as np
 
 from occupant.human.assemble import assemble
-from occupant.human.description import EllipsoidSpec, Resistance, Segment
+from occupant.human.description import EllipsoidSpec, Segment
 from occupant.human.errors import HumanParameterError
 from occupant.human.loader import load_description
+from occupant.human.neck_muscles import add_neck_muscles
+from occupant.human.passive_joints import human_resistance, passive_table
 from occupant.io.toml_files import read_toml
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
@@ -202,34 +206,42 @@ def human_range(joint_name, dof, kind):
 
 
 def _add_joint_characteristics(segs, H, M):
-    """Hybrid III 50M joint resistances by joint name, moments x (M/78.2)(H/1.753); ranges of
-    motion (stop angles) from the human table data/joint_rom.toml, not the dummy's."""
+    """Human passive resistance of every joint coordinate (passive_joints, sources in
+    data/joint_passive.toml), moments and damping x (m H)/(m H)_reference, inside the human
+    ranges of motion of data/joint_rom.toml; beyond them the Hybrid III 50M's numerical stops
+    (sized to hold the distal mass under 250 g within 5 deg, dummies/hybrid3_50m.toml) x the
+    same factor; the neck's stops lie past the ligamentous branch of its table."""
     _, dummy = load_description("hybrid3_50m")
-    by_joint = {s.joint_name: s.resistances for s in dummy}
-    k = (M / 78.2) * (H / 1.753)
+    stops = {(s.joint_name, r.dof): (r.stop_stiffness, r.stop_damping)
+             for s in dummy for r in s.resistances}
+    ref, _ = passive_table()
+    k = (M * H) / (ref["mass_kg"] * ref["stature_m"])
     for s in segs:
+        if s.joint_kind not in ("spherical", "revolute"):
+            continue
         out = []
-        for r in by_joint.get(s.joint_name, []):
-            r = Resistance(**vars(r))
-            r.lower, r.upper = human_range(s.joint_name, r.dof, s.joint_kind)
-            r.stiffness *= k
-            r.damping *= k
-            r.stop_stiffness *= k
-            r.stop_damping *= k
-            r.friction *= k
-            if r.table is not None:
-                r.table = r.table * np.array([1.0, k])
-            out.append(r)
+        for dof in range(3 if s.joint_kind == "spherical" else 1):
+            lo, hi = human_range(s.joint_name, dof, s.joint_kind)
+            stop = stops.get((s.joint_name, dof))
+            if stop is not None:
+                stop = (stop[0] * k, stop[1] * k)
+            out.append(human_resistance(s.joint_name, dof, s.joint_kind, lo, hi, k, stop))
         s.resistances = out
 
 
-def build(stature=None, mass=None, sex="male", percentile=None, name=None):
+def build(stature=None, mass=None, sex="male", percentile=None, name=None,
+          neck_activation="reflex", pulse_start=0.0):
     """Compiled runtime Model of a human of ``stature`` (m), ``mass`` (kg) and ``sex`` ("male",
     "female"); ``percentile`` (5, 50, 95 where tabulated) fills stature and mass that are not
-    given. Same segment and joint names as the dummies; the Assembly is ``model.source``."""
+    given. Same segment and joint names as the dummies; the Assembly is ``model.source``.
+    ``neck_activation``: the neck muscles' activation, "relaxed", "braced" or "reflex" (relaxed,
+    then a reflex from ``pulse_start`` (s) plus the reflex delay), or None for no muscles
+    (neck_muscles.py)."""
     stature, mass, prop = _check_inputs(stature, mass, sex, percentile)
     segs = build_segments(stature, mass, sex, prop)
     asm = assemble(name or f"human_{sex}_{stature:.3f}m_{mass:.1f}kg", segs)
+    if neck_activation is not None:
+        add_neck_muscles(asm, segs, stature, neck_activation, pulse_start)
     asm.header = {"kind": "human", "name": asm.name, "total_mass": mass, "stature": stature,
                   "sex": sex}
     return asm.compile()

@@ -26,6 +26,7 @@ from occupant.contact.compliant import contacts
 from occupant.forces.joint_resistance import joint_resistance
 from occupant.forces.spring_damper import spring_dampers
 from occupant.restraints.airbag import airbags
+from occupant.forces.muscles import muscles
 from occupant.model.bundle import POWER_APPLIED, POWER_BASE
 from occupant.model.joint_motion import normalize_quaternions, q_derivative
 
@@ -93,6 +94,8 @@ def forces(bundle, data, t, q, v, z):
         contacts(bundle, data, t, q, v, z)
     if bundle.airbags.bag_link.shape[0]:
         airbags(bundle, data, t, q, v, z)
+    if bundle.muscles.link_a.shape[0]:
+        muscles(bundle, data, t, q, v, z)
 
 
 @njit(**JIT_INLINE)

@@ -10,11 +10,10 @@ from collections import namedtuple
 import numpy as np
 
 # Slots of Data.power (and of the work accumulators at the end of z), in this order.
-POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts")
+POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts",
+               "airbags", "muscles")
 (POWER_BASE, POWER_APPLIED, POWER_JOINT_RESISTANCE, POWER_SPRING_DAMPERS,
- POWER_CONTACTS) = range(len(POWER_NAMES))
-POWER_NAMES += ("airbags",)
-POWER_AIRBAGS = POWER_NAMES.index("airbags")
+ POWER_CONTACTS, POWER_AIRBAGS, POWER_MUSCLES) = range(len(POWER_NAMES))
 
 JointResistanceBlock = namedtuple("JointResistanceBlock", [
     "link",           # (ne,) int, link whose coordinate the element acts on
@@ -139,6 +138,31 @@ AIRBAG_OUTPUTS = (("pressure", "Pa"), ("gauge_pressure", "Pa"), ("volume", "m^3"
                   ("enthalpy_outflow", "W"), ("contact_force", "N"), ("contact_area", "m^2"))
 AIRBAG_CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("force", "N"),
                           ("area", "m^2"), ("displaced_volume", "m^3"))
+# Line muscles (occupant.forces.muscles): Hill-type force along the line between two points, with
+# first-order activation dynamics; z holds each muscle's activation minus its preset excitation (so
+# that z = 0 starts it at its preset).
+MuscleBlock = namedtuple("MuscleBlock", [
+    "link_a",         # (nm,) int, link carrying the origin (-1: B0)
+    "point_a",        # (nm, 3) m, origin in that link's frame
+    "link_b",         # (nm,) int, link carrying the insertion (-1: B0)
+    "point_b",        # (nm, 3) m
+    "max_force",      # (nm,) N, maximum isometric force F_max
+    "optimal_length", # (nm,) m, fibre length of maximum active force
+    "tendon_length",  # (nm,) m, rigid tendon (path length minus fibre length)
+    "max_velocity",   # (nm,) optimal lengths/s, maximum shortening velocity
+    "width",          # (nm,) force-length Gaussian width (normalized length^2)
+    "passive_strain", # (nm,) fibre strain at which the passive force reaches F_max
+    "passive_shape",  # (nm,) exponential shape factor of the passive force
+    "damping",        # (nm,) N s/m, parallel viscous damping
+    "excitation",     # (nm,) preset excitation (0-1); the activation starts there
+    "reflex_excitation",  # (nm,) excitation from reflex_time on (when larger than the preset)
+    "reflex_time",    # (nm,) s, time the reflex excitation starts (+inf: never)
+    "activation_time",    # (nm,) s, activation time constant
+    "deactivation_time",  # (nm,) s, deactivation time constant
+    "z_start",        # int, first producer state: per muscle activation - excitation
+    "out_start",      # int, first output: per muscle MUSCLE_OUTPUTS
+])
+MUSCLE_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("activation", "1"), ("force", "N"))
 
 Bundle = namedtuple("Bundle", [
     "tree",             # KinTree
@@ -146,6 +170,7 @@ Bundle = namedtuple("Bundle", [
     "spring_dampers",   # SpringDamperBlock
     "contacts",         # ContactBlock
     "airbags",          # AirbagBlock
+    "muscles",          # MuscleBlock
     "base_table",       # (n, 12) B0 spatial states sampled every base_dt from base_t0
     "base_t0",          # s
     "base_dt",          # s

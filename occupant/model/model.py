@@ -38,7 +38,7 @@ class Model:
                  marker_p, geometries, joint_resistance, joint_resistance_names, spring_dampers,
                  spring_damper_names, contacts, contact_names, output_names, output_units,
                  producer_z_names, topology, source=None, airbags=None, airbag_names=(),
-                 airbag_contact_names=()):
+                 airbag_contact_names=(), muscles=None, muscle_names=()):
         self.name = name
         self.body_names = tuple(body_names)
         self.body_parent = _ro(body_parent, int)        # (nb,) parent body, -1 for B0
@@ -72,6 +72,8 @@ class Model:
         self.airbags = empty_airbag_block() if airbags is None else airbags  # AirbagBlock
         self.airbag_names = tuple(airbag_names)
         self.airbag_contact_names = tuple(airbag_contact_names)
+        self.muscles = muscles                          # MuscleBlock (occupant.modeling.muscles)
+        self.muscle_names = tuple(muscle_names)
         self.output_names = tuple(output_names)         # Data.outputs, "<element>.<quantity>"
         self.output_units = tuple(output_units)
         self.power_names = POWER_NAMES                  # Data.power slots
@@ -149,7 +151,7 @@ class Model:
         table = np.ascontiguousarray(base_table, float)
         tau = np.zeros(self.nv) if tau_applied is None else np.ascontiguousarray(tau_applied, float)
         return Bundle(self.tree, self.joint_resistance, self.spring_dampers, self.contacts,
-                      self.airbags, table,
+                      self.airbags, self.muscles, table,
                       float(base_t0), float(base_dt), tau, self.work_start)
 
     def __repr__(self):

@@ -7,10 +7,12 @@ from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, 
 from occupant.modeling.contacts import ContactCharacteristic, ContactPair
 from occupant.modeling.airbags import Airbag, AirbagContact, driver_airbag, passenger_airbag
 from occupant.modeling.assembly import Assembly
+from occupant.modeling.muscles import Muscle
 
 __all__ = [
     "Part", "Marker", "Joint", "MDH", "Pose", "JointResistance", "SpringDamper", "ModelingError",
     "Ellipsoid", "Sphere", "Cylinder", "Box", "Plane", "Mesh", "Assembly",
     "ContactCharacteristic", "ContactPair", "Airbag", "AirbagContact",
     "driver_airbag", "passenger_airbag",
+    "ContactCharacteristic", "ContactPair", "Muscle",
 ]

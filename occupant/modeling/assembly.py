@@ -8,6 +8,7 @@ from occupant.modeling.elements import Part, Marker, Joint, JointResistance, Spr
 from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh
 from occupant.modeling.contacts import ContactPair
 from occupant.modeling.airbags import Airbag, AirbagContact
+from occupant.modeling.muscles import Muscle
 
 _GEOMETRY = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh)
 
@@ -27,6 +28,7 @@ class Assembly:
         self.contact_pairs = {}
         self.airbags = {}
         self.airbag_contacts = {}
+        self.muscles = {}
 
     # membership --------------------------------------------------------------------------
     def _table(self, element):
@@ -48,11 +50,14 @@ class Assembly:
             return self.airbags
         if isinstance(element, AirbagContact):
             return self.airbag_contacts
+        if isinstance(element, Muscle):
+            return self.muscles
         raise ModelingError(f"assembly '{self.name}': cannot hold a {type(element).__name__}")
 
     def _tables(self):
         return (self.parts, self.markers, self.geometries, self.joints, self.joint_resistances,
-                self.spring_dampers, self.contact_pairs, self.airbags, self.airbag_contacts)
+                self.spring_dampers, self.contact_pairs, self.airbags, self.airbag_contacts,
+                self.muscles)
 
     def _all_names(self):
         for table in self._tables():

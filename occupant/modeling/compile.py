@@ -12,6 +12,7 @@ from occupant.model.model import Model, ModelError, neutral_q_of_links
 from occupant.modeling.airbags import airbag_block
 from occupant.modeling.elements import Joint, Pose
 from occupant.modeling.geometry import Ellipsoid, Sphere, Plane
+from occupant.modeling.muscles import muscle_block
 from occupant.spatial.transforms import invert_homogeneous
 from occupant.topology import build_topology
 
@@ -157,6 +158,7 @@ def compile_assembly(asm):
                               outputs, states)
     airbags, airbag_contacts = airbag_block(asm, marker_index, marker_body, body_link, marker_R,
                                             marker_p, outputs, states)
+    muscles = muscle_block(asm, marker_index, marker_body, body_link, marker_p, outputs, states)
     return Model(name=asm.name, body_names=body_names, body_parent=body_parent, body_mass=body_mass,
                  body_com=body_com, body_inertia=body_inertia, body_link=body_link,
                  joint_names=joint_names, joint_kind=joint_kind, joint_body=joint_body,
@@ -170,7 +172,8 @@ def compile_assembly(asm):
                  contact_names=list(asm.contact_pairs), output_names=outputs.names,
                  output_units=outputs.units, producer_z_names=states.names, topology=topo,
                  source=asm, airbags=airbags, airbag_names=list(asm.airbags),
-                 airbag_contact_names=airbag_contacts)
+                 airbag_contact_names=airbag_contacts, muscles=muscles,
+                 muscle_names=list(asm.muscles))
 
 
 class _Outputs:

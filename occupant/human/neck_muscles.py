@@ -1,0 +1,99 @@
+"""The parametric human's active neck (issue 14 section 2): lumped Hill-type line muscles
+(occupant.modeling.Muscle) from the upper torso to the neck and head, on both sides, sized to
+the published neck strength and activated by a preset (relaxed, braced) or a delayed reflex
+after the pulse starts. Data and sources: data/neck_muscles.toml."""
+import math
+import pathlib
+
+import numpy as np
+
+from occupant.human.errors import HumanParameterError
+from occupant.io.toml_files import read_toml
+from occupant.modeling import Marker, Muscle
+
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+ACTIVATIONS = ("relaxed", "braced", "reflex")
+PARTS = {"torso": "upper_torso", "neck": "neck", "head": "head"}
+
+
+def neck_muscle_table():
+    return read_toml(DATA / "neck_muscles.toml")
+
+
+def _frames(segs):
+    """Origin of the upper torso, neck and head frames relative to C7/T1 (reference posture,
+    all frames parallel), and the occipital condyles."""
+    by = {s.name: s for s in segs}
+    c7 = by["neck"].location            # in the upper torso frame
+    oc = by["head"].location            # in the neck frame
+    return {"torso": -c7, "neck": np.zeros(3), "head": oc.copy()}, oc
+
+
+def muscle_paths(segs, stature):
+    """[(name, side, part_a, point_a, part_b, point_b, group, share)] with points (m) in their
+    part's frame, both sides."""
+    tab = neck_muscle_table()
+    s = stature / tab["reference"]["stature_m"]
+    frame, _ = _frames(segs)
+    out = []
+    for m in tab["muscle"]:
+        for side, sy in (("left", 1.0), ("right", -1.0)):
+            ends = []
+            for key in ("origin", "insertion"):
+                where, x, y, z = m[key]
+                p = np.array([x, sy * y, z]) * 1e-3 * s
+                # "torso" points are given relative to C7/T1: shift them to the torso frame
+                ends.append((where, p - frame["torso"] if where == "torso" else p))
+            out.append((f"{side}_{m['name']}", side, ends[0][0], ends[0][1], ends[1][0],
+                        ends[1][1], m["group"], m["share"]))
+    return out
+
+
+def flexion_moment_arm(segs, where_a, pa, where_b, pb, about):
+    """Flexion (+y) moment about ``about`` ("c7" or "oc") per newton of tension, reference
+    posture: the tension pulls the insertion b towards the origin a."""
+    frame, oc = _frames(segs)
+    a, b = pa + frame[where_a], pb + frame[where_b]
+    centre = np.zeros(3) if about == "c7" else oc
+    u = (a - b) / np.linalg.norm(a - b)
+    return float(np.cross(b - centre, u)[1]), float(np.linalg.norm(a - b))
+
+
+def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
+    """Add the neck muscles and their attachment markers to the Assembly of a human; returns the
+    muscle names. ``activation``: "relaxed", "braced" or "reflex" (relaxed, then the reflex
+    excitation from pulse_start + the reflex delay)."""
+    if activation not in ACTIVATIONS:
+        raise HumanParameterError("neck_activation", f"unknown value {activation!r}",
+                                  ", ".join(ACTIVATIONS) + ", or None for no neck muscles")
+    if isinstance(pulse_start, bool) or not isinstance(pulse_start, (int, float)) \
+            or not math.isfinite(pulse_start):
+        raise HumanParameterError("pulse_start", f"expected a time in s, got {pulse_start!r}",
+                                  "a finite number of seconds")
+    tab = neck_muscle_table()
+    ref, act = tab["reference"], tab["activation"]
+    preset = act["braced"] if activation == "braced" else act["relaxed"]
+    reflex = act["reflex"] if activation == "reflex" else 0.0
+    t_reflex = pulse_start + act["reflex_delay"] if activation == "reflex" else math.inf
+    strength = {"flexion": ref["flexion_strength"], "flexion_oc": ref["flexion_strength"],
+                "extension": ref["extension_strength"]}
+    # balanced co-contraction: the levels are the flexors'; the extensors get them times
+    # flexion / extension strength, so that both groups' moments cancel in the reference posture
+    balance = {"flexion": 1.0, "flexion_oc": 1.0,
+               "extension": ref["flexion_strength"] / ref["extension_strength"]}
+    names = []
+    for name, side, wa, pa, wb, pb, group, share in muscle_paths(segs, stature):
+        about = "oc" if group == "flexion_oc" else "c7"
+        arm, length = flexion_moment_arm(segs, wa, pa, wb, pb, about)
+        if (arm > 0) != group.startswith("flexion"):
+            raise ValueError(f"data/neck_muscles.toml: muscle '{name}' ({group}) has a flexion "
+                             f"moment arm of {arm * 1e3:.1f} mm about {about}: wrong side")
+        f_max = share * strength[group] / (2.0 * abs(arm))
+        ma = asm.add(Marker(f"{name}_origin", PARTS[wa], tuple(pa)))
+        mb = asm.add(Marker(f"{name}_insertion", PARTS[wb], tuple(pb)))
+        asm.add(Muscle(name, ma.name, mb.name, max_force=f_max, optimal_length=length,
+                       damping=ref["damping"], excitation=preset * balance[group],
+                       reflex_excitation=reflex * balance[group],
+                       reflex_time=t_reflex))
+        names.append(name)
+    return names

@@ -1,0 +1,138 @@
+"""Human passive joint resistance (issue 14 section 1): the moment-angle laws of
+data/joint_passive.toml (sources there) sampled into tables over the human range of motion of
+data/joint_rom.toml, with damping and stops, scaled with the body (mass x stature)."""
+import functools
+import math
+import pathlib
+
+import numpy as np
+
+from occupant.human.description import Resistance
+from occupant.io.toml_files import read_toml
+
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+STOP_SPAN = math.radians(25.0)   # neck: the ligamentous branch reaches its level this far past the range [E]
+GRID = math.radians(0.1)         # the curve is evaluated this finely ...
+REL_TOL, ABS_TOL = 0.005, 0.01   # ... and kept where linear interpolation misses by more (-, N m)
+
+
+@functools.lru_cache(maxsize=None)
+def passive_table():
+    """data/joint_passive.toml with ``same_as`` entries resolved (read once; do not modify)."""
+    raw = read_toml(DATA / "joint_passive.toml")
+    out = {}
+    for joint, spec in raw.items():
+        if joint == "reference":
+            continue
+        out[joint] = raw[spec["same_as"]] if "same_as" in spec else spec
+    return raw["reference"], out
+
+
+def passive_moment(spec, theta, lower, upper, shape):
+    """Passive moment (N m, reference subject) of one joint coordinate at theta (rad, array),
+    ``lower``/``upper`` the range of motion (rad)."""
+    theta = np.asarray(theta, float)
+    if spec["law"] == "double_exponential":
+        k1, k2, k3, k4 = spec["k"]
+        lo, hi = spec["theta"]
+        s, n = spec["sign"], spec.get("chain", 1.0)
+        phi = s * n * theta
+        return s * (k1 * np.exp(k2 * (phi - hi)) + k3 * np.exp(k4 * (phi - lo)))
+    if spec["law"] == "end_moment":
+        m, d = spec["end_moment"], math.expm1(shape)
+        out = np.zeros_like(theta)
+        if upper > 0.0:   # a side of zero extent (the elbow's extension) has no curve
+            out -= m * np.expm1(shape * np.maximum(theta, 0.0) / upper) / d
+        if lower < 0.0:
+            out += m * np.expm1(shape * np.minimum(theta, 0.0) / lower) / d
+        return out
+    raise ValueError(f"data/joint_passive.toml: unknown law {spec['law']!r} "
+                     "(accepted: double_exponential, end_moment)")
+
+
+def ligament_branch(spec, m_end, end):
+    """Moment beyond the ``end`` ("upper" or "lower") of the range: (excess angle, moment) rows
+    rising quadratically from the end moment to the level ``stop_<end>`` STOP_SPAN past it,
+    restoring (negative beyond the upper end)."""
+    level = spec[f"stop_{end}"]
+    sign = -1.0 if end == "upper" else 1.0
+    x = np.linspace(0.0, STOP_SPAN, 6)[1:]
+    return x, sign * (abs(m_end) + (level - abs(m_end)) * (x / STOP_SPAN) ** 2)
+
+
+def thin(x, y):
+    """The fewest rows of (x, y) (first and last kept) from which linear interpolation
+    reproduces every row within REL_TOL of its value or ABS_TOL."""
+    keep, i, n = [0], 0, len(x)
+    while i < n - 1:
+        j = i + 1
+        while j + 1 < n:
+            xs, ys = x[i:j + 2], y[i:j + 2]
+            chord = y[i] + (y[j + 1] - y[i]) * (xs - x[i]) / (x[j + 1] - x[i])
+            if np.any(np.abs(chord - ys) > np.maximum(REL_TOL * np.abs(ys), ABS_TOL)):
+                break
+            j += 1
+        keep.append(j)
+        i = j
+    return x[keep], y[keep]
+
+
+def left_table(spec, lower, upper, ref):
+    """(angle rad, moment N m) rows of the left joint, reference subject."""
+    n = max(2, int(math.ceil((upper - lower) / GRID)) + 1)
+    theta = np.unique(np.concatenate([np.linspace(lower, upper, n), [0.0]]))
+    m = passive_moment(spec, theta, lower, upper, ref["shape"])
+    keep = np.abs(m) <= ref["moment_cap"]
+    keep |= theta == 0.0
+    # the contiguous run around zero, where the curve is below the cap
+    i0 = int(np.argmin(np.abs(theta)))
+    lo_i, hi_i = i0, i0
+    while lo_i > 0 and keep[lo_i - 1]:
+        lo_i -= 1
+    while hi_i < len(theta) - 1 and keep[hi_i + 1]:
+        hi_i += 1
+    theta, m = theta[lo_i:hi_i + 1], m[lo_i:hi_i + 1]
+    theta, m = thin(theta, m)
+    if "stop_upper" in spec:
+        xu, mu = ligament_branch(spec, m[-1], "upper")
+        xl, ml = ligament_branch(spec, m[0], "lower")
+        theta = np.concatenate([theta[0] - xl[::-1], theta, theta[-1] + xu])
+        m = np.concatenate([ml[::-1], m, mu])
+    return np.column_stack([theta, m])
+
+
+@functools.lru_cache(maxsize=None)
+def _reference_rows(base, key, lower, upper):
+    """left_table of one joint coordinate (cached: the same for every body size)."""
+    ref, table = passive_table()
+    rows = left_table(table[base][key], lower, upper, ref)
+    rows.setflags(write=False)
+    return rows
+
+
+def human_resistance(joint, dof, kind, lower, upper, scale, stop=None):
+    """Resistance record of one coordinate of a left/right/midline human joint. ``lower``,
+    ``upper``: the range (rad, this side); ``scale``: m H / (m H)_reference; ``stop``:
+    (stop_stiffness, stop_damping) of the stop at the end of the range (past the ligamentous
+    branch of the table where there is one)."""
+    ref, table = passive_table()
+    side, _, base = joint.partition("_")
+    if side not in ("left", "right"):
+        base, side = joint, "mid"
+    key = "flexion" if kind == "revolute" else "xyz"[dof]
+    spec = table[base][key]
+    mirror = side == "right" and key in ("x", "z")
+    lo, hi = (-upper, -lower) if mirror else (lower, upper)
+    rows = _reference_rows(base, key, lo, hi)
+    if mirror:
+        rows = -rows[::-1]
+    # the joint-resistance table holds the spring's load, signed as the deflection (the kernel
+    # applies minus it): minus the passive moment
+    rows = rows * np.array([1.0, -scale])
+    r = Resistance(dof=dof, table=rows, damping=ref["damping"] * scale)
+    if stop is not None:
+        # the stop at the end of the range, or past the ligamentous branch where there is one
+        span = STOP_SPAN if "stop_upper" in spec else 0.0
+        r.lower, r.upper = lower - span, upper + span
+        r.stop_stiffness, r.stop_damping = stop
+    return r

@@ -1,0 +1,104 @@
+"""Line muscles: a Hill-type force element between two markers (issue 14 section 2), and its
+compile step to the flat ``MuscleBlock`` (occupant.model.bundle) that the kernel
+``occupant.forces.muscles`` reads.
+
+The muscle pulls its two ends together with the tension (Hill 1938; Zajac 1989, Crit. Rev. Biomed.
+Eng. 17:359, rigid tendon)
+
+    T = F_max (a f_L(l) f_V(v) + f_P(l)) + c L',   l = (L - L_t) / L_opt,   v = L' / (v_max L_opt)
+
+L the distance between the markers' origins, L_t a rigid tendon, a the activation, a state with
+first-order dynamics towards the excitation u(t): da/dt = (u - a) / tau, tau the activation
+time constant while u > a and the deactivation one otherwise (Zajac 1989, eq. 3 simplified as in
+Thelen 2003, J. Biomech. Eng. 125:70). u is the preset ``excitation`` (relaxed or braced) until
+``reflex_time``, then the larger of it and ``reflex_excitation`` (a reflex after the pulse starts,
+as the volunteer-based active neck models model it: a delayed step of excitation).
+The curves f_L, f_V, f_P are in ``occupant.forces.muscles``.
+"""
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from occupant.model.bundle import MuscleBlock, MUSCLE_OUTPUTS, freeze_block
+from occupant.modeling.elements import ModelingError
+
+# Defaults of the curves (each also a field of Muscle):
+MAX_VELOCITY = 10.0       # optimal lengths/s, v_max of adult muscle [S Thelen 2003, Zajac 1989]
+WIDTH = 0.45              # gamma of f_L = exp(-(l - 1)^2 / gamma) [S Thelen 2003, eq. 3]
+PASSIVE_STRAIN = 0.6      # strain at which f_P = 1 (young adults) [S Thelen 2003, eq. 2]
+PASSIVE_SHAPE = 4.0       # k_PE of f_P [S Thelen 2003, eq. 2]
+ACTIVATION_TIME = 0.015   # s [S Thelen 2003, tau_act 15 ms]
+DEACTIVATION_TIME = 0.050  # s [S Thelen 2003, tau_deact 50 ms]
+
+
+@dataclass
+class Muscle:
+    """Hill-type line muscle from ``marker_a`` (origin) to ``marker_b`` (insertion); lengths in m,
+    forces in N, times in s (module docstring for the law)."""
+    name: str
+    marker_a: str
+    marker_b: str
+    max_force: float
+    optimal_length: float
+    tendon_length: float = 0.0
+    max_velocity: float = MAX_VELOCITY
+    width: float = WIDTH
+    passive_strain: float = PASSIVE_STRAIN
+    passive_shape: float = PASSIVE_SHAPE
+    damping: float = 0.0
+    excitation: float = 0.0
+    reflex_excitation: float = 0.0
+    reflex_time: float = math.inf
+    activation_time: float = ACTIVATION_TIME
+    deactivation_time: float = DEACTIVATION_TIME
+
+    def __post_init__(self):
+        what = f"muscle '{self.name}'"
+        for key in ("max_force", "tendon_length", "damping"):
+            val = getattr(self, key)
+            if not (isinstance(val, (int, float)) and math.isfinite(val) and val >= 0):
+                raise ModelingError(f"{what}.{key}: must be a finite number >= 0, got {val!r}")
+        for key in ("optimal_length", "max_velocity", "width", "passive_strain", "passive_shape",
+                    "activation_time", "deactivation_time"):
+            val = getattr(self, key)
+            if not (isinstance(val, (int, float)) and math.isfinite(val) and val > 0):
+                raise ModelingError(f"{what}.{key}: must be a finite number > 0, got {val!r}")
+        for key in ("excitation", "reflex_excitation"):
+            val = getattr(self, key)
+            if not (isinstance(val, (int, float)) and 0.0 <= val <= 1.0):
+                raise ModelingError(f"{what}.{key}: must be a number in [0, 1], got {val!r}")
+        if not (isinstance(self.reflex_time, (int, float)) and not math.isnan(self.reflex_time)):
+            raise ModelingError(f"{what}.reflex_time: must be a time in s (inf: no reflex), "
+                                f"got {self.reflex_time!r}")
+
+    @property
+    def refs(self):
+        return {"marker": self.marker_a, "marker_b": self.marker_b}
+
+
+_FLOATS = ("max_force", "optimal_length", "tendon_length", "max_velocity", "width",
+           "passive_strain", "passive_shape", "damping", "excitation", "reflex_excitation",
+           "reflex_time", "activation_time", "deactivation_time")
+
+
+def muscle_block(asm, marker_index, marker_body, body_link, marker_p, outputs, states):
+    """The MuscleBlock of the assembly's muscles (compile step; ``outputs``/``states`` are the
+    compiler's layouts of Data.outputs and z)."""
+    elements = list(asm.muscles.values())
+    cols = {k: [] for k in ("link_a", "point_a", "link_b", "point_b") + _FLOATS}
+    for e in elements:
+        for end, marker in (("a", e.marker_a), ("b", e.marker_b)):
+            m = marker_index[marker]
+            cols[f"link_{end}"].append(body_link[marker_body[m]])
+            cols[f"point_{end}"].append(marker_p[m])
+        for k in _FLOATS:
+            cols[k].append(float(getattr(e, k)))
+    for end in "ab":
+        cols[f"link_{end}"] = np.array(cols[f"link_{end}"], dtype=int)
+        cols[f"point_{end}"] = np.array(cols[f"point_{end}"], dtype=float).reshape(-1, 3)
+    for k in _FLOATS:
+        cols[k] = np.array(cols[k], dtype=float)
+    cols["out_start"] = outputs.reserve(asm.muscles, MUSCLE_OUTPUTS)
+    cols["z_start"] = states.reserve(asm.muscles, (("activation_change", "1"),))
+    return freeze_block(MuscleBlock, cols)
