@@ -173,7 +173,7 @@ def channels(runs, groups=None, labels=None):
         ax.set_ylabel(unit, fontsize=8)
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=6, loc="upper left")
+    axes[0].legend(fontsize=6, loc="upper left", ncol=len(runs))
     for ax in list(axes)[-3:]:
         ax.set_xlabel("time (ms)", fontsize=8)
     return fig
@@ -234,8 +234,9 @@ def energy(run):
     return fig
 
 
-def table_page(title, header, rows, colours=None, notes=()):
-    """A PDF page holding a table: ``rows`` of strings, ``colours`` per row (or None)."""
+def table_page(title, header, rows, colours=None, notes=(), cell_colours=None):
+    """A PDF page holding a table: ``rows`` of strings, ``colours`` per row (or None), or
+    ``cell_colours`` per cell."""
     fig = plt.figure(figsize=PAGE)
     fig.text(0.05, 0.94, title, fontsize=15, weight="bold")
     ax = fig.add_axes((0.05, 0.1, 0.9, 0.78))
@@ -248,6 +249,8 @@ def table_page(title, header, rows, colours=None, notes=()):
         for (r, c), cell in tab.get_celld().items():
             if r == 0:
                 cell.set_facecolor("#dddddd")
+            elif cell_colours and cell_colours[r - 1][c]:
+                cell.set_facecolor(cell_colours[r - 1][c])
             elif colours and colours[r - 1]:
                 cell.set_facecolor(colours[r - 1])
     for k, note in enumerate(notes):

@@ -31,7 +31,7 @@ def number(v):
         return str(v)
     if not np.isfinite(x):
         return str(x)
-    return f"{x:.4g}" if abs(x) < 1e5 else f"{x:.0f}"
+    return f"{x:.4g}" if abs(x) < 1e3 else f"{x:.0f}"
 
 
 def criteria_rows(criteria):

@@ -23,7 +23,6 @@ REGULATION = "fmvss208_hybrid3_50m"
 # Contact characteristics are illustrative [E], only to give the report something to show: a
 # padded knee bolster of the order of 100 kN/m, the panel and floor stiffer.
 FLOOR = ContactCharacteristic(stiffness=2e5, damping=2e3, friction=0.5, name="floor")
-PANEL = ContactCharacteristic(stiffness=2e5, damping=1e3, absorption=0.5, name="panel")
 VERTICAL = dict(normal=(-1.0, 0.0, 0.0), x_axis=(0.0, 0.0, 1.0))   # facing the occupant (-x)
 
 
@@ -50,7 +49,7 @@ def _transfer(src, q_src, dst):
     return q
 
 
-def build_run(name, bolster_stiffness=1.0e5, t_end=T_END):
+def build_run(name, bolster_stiffness=1.0e5, panel_stiffness=2.0e5, t_end=T_END):
     """A run namespace with the fields of occupant/scenario/run.py's run object."""
     header, segments = load_description("hybrid3_50m")
     free = assemble(header["name"], segments).compile()
@@ -64,14 +63,15 @@ def build_run(name, bolster_stiffness=1.0e5, t_end=T_END):
     asm.add(Plane("floor", None, point=(0.6, 0.0, -0.29), half_size=(0.3, 0.35)))
     asm.add(Plane("knee_bolster", None, point=(0.52, 0.0, 0.08), half_size=(0.12, 0.3), **VERTICAL))
     asm.add(Plane("panel", None, point=(0.40, 0.0, 0.58), half_size=(0.15, 0.35), **VERTICAL))
+    panel = ContactCharacteristic(stiffness=panel_stiffness, damping=1e3, absorption=0.5, name="panel")
     bolster = ContactCharacteristic(stiffness=bolster_stiffness, damping=1e3, absorption=0.4,
                                     name="bolster")
     for side in ("left", "right"):
         asm.add(ContactPair(f"{side}_foot_floor", f"{side}_foot_shell", "floor", FLOOR))
         asm.add(ContactPair(f"{side}_knee_bolster", f"{side}_thigh_shell", "knee_bolster", bolster))
         asm.add(ContactPair(f"{side}_shank_bolster", f"{side}_shank_shell", "knee_bolster", bolster))
-    asm.add(ContactPair("head_panel", "head_shell", "panel", PANEL))
-    asm.add(ContactPair("thorax_panel", "thorax", "panel", PANEL))
+    asm.add(ContactPair("head_panel", "head_shell", "panel", panel))
+    asm.add(ContactPair("thorax_panel", "thorax", "panel", panel))
     model = asm.compile()
     q0 = _transfer(free, q_free, model)
     res = occupant.simulate(model, t_end, q0=q0, base_motion=sled_pulse(), output_dt=1e-4)
@@ -94,16 +94,16 @@ def build_run(name, bolster_stiffness=1.0e5, t_end=T_END):
         name=name, title="Frontal sled, 20 g 100 ms half-sine, welded pelvis (report test fixture)",
         scenario={"occupant": {"dummy": "hybrid3_50m", "posture": "driver_seated"},
                   "pulse": {"shape": "half-sine", "peak_g": 20.0, "duration": 0.1, "speed_kmh": 50.0},
-                  "contacts": {"knee_bolster.stiffness": bolster_stiffness},
+                  "contacts": {"knee_bolster.stiffness": bolster_stiffness, "panel.stiffness": panel_stiffness},
                   "solver": {"t_end": t_end, "integrator": "rk4"}},
         model=model, results=res, criteria=criteria, regulation=REGULATION)
 
 
 @pytest.fixture(scope="session")
 def run():
-    return build_run("bolster 100 kN/m")
+    return build_run("bolster 100, panel 200 kN/m")
 
 
 @pytest.fixture(scope="session")
-def stiff_run():
-    return build_run("bolster 200 kN/m", bolster_stiffness=2.0e5)
+def soft_run():
+    return build_run("bolster 200, panel 60 kN/m", bolster_stiffness=2.0e5, panel_stiffness=6.0e4)

@@ -81,3 +81,35 @@ def test_report_states_the_criteria_verdicts(report, run):
         assert shown[c["criterion"]] == expect
     assert f"{len(failed)} of {sum(c['pass'] is not None for c in run.criteria)} criteria exceed" in text
     assert np.isfinite([c["value"] for c in run.criteria]).all()
+
+
+def test_the_browser_check_sees_errors_and_broken_images(tmp_path):
+    """The harness can fail: a page with a console error, an exception and an undecodable image."""
+    page_file = tmp_path / "bad.html"
+    page_file.write_text('<html><body><img alt="bad" src="data:image/png;base64,AAAA">'
+                         '<script>console.error("boom"); undefined_function();</script></body></html>')
+    with Page(page_file.as_uri()) as page:
+        broken = page.wait_for("(() => { const b = Array.from(document.images).filter(i => i.complete && "
+                               "i.naturalWidth === 0).map(i => i.alt); return b.length ? b : null; })()", 20)
+        assert page.evaluate("document.body.getAttribute('data-viewer')") is None
+    assert broken == ["bad"]
+    assert any("boom" in e for e in page.errors) and any("undefined_function" in e for e in page.errors)
+
+
+def test_comparison_report(run, soft_run, tmp_path):
+    from occupant.report import compare
+    html_path, pdf_path = compare([run, soft_run], tmp_path)
+    text = html_path.read_text()
+    assert run.name in text and soft_run.name in text
+    assert pdf_path.read_bytes().startswith(b"%PDF")
+    rows = re.findall(r"<tr[^>]*><td>([^<]+)</td><td>([^<]+)</td><td>([0-9.]+|-)</td><td>([a-z ]+)</td></tr>", text)
+    rated = {name: float(r) for name, other, r, g in rows if r != "-" and other == soft_run.name}
+    assert len(rows) == len(run.results.channels) and len(rated) >= 20
+    assert all(0.0 <= r <= 1.0 for r in rated.values())
+    # the variants differ in the knee bolster and the panel: the femur loads differ (rated below
+    # excellent), the pelvis welded to the sled rides the same pulse in both (rated 1)
+    assert rated["Pelvis acceleration X"] > 0.999
+    assert min(rated[f"Left femur force {a}"] for a in "XZ") < 0.94
+    with Page(html_path.as_uri()) as page:
+        broken = page.evaluate("Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).length")
+    assert broken == 0 and page.errors == []
