@@ -319,9 +319,12 @@ def text_page(title, sections):
     return fig
 
 
-def raster_page(png_bytes, dpi):
-    """A figure showing a PNG at its size (``dpi`` pixels per inch)."""
+def raster_page(png_bytes, dpi, caption=""):
+    """A figure showing a PNG at its size (``dpi`` pixels per inch), a caption line below it."""
     img = plt.imread(io.BytesIO(png_bytes))
-    fig = plt.figure(figsize=(img.shape[1] / dpi, img.shape[0] / dpi), dpi=dpi)
-    fig.figimage(img, 0, 0)
+    extra = 0.3 if caption else 0.0   # inches
+    fig = plt.figure(figsize=(img.shape[1] / dpi, img.shape[0] / dpi + extra), dpi=dpi)
+    fig.figimage(img, 0, int(extra * dpi))
+    if caption:
+        fig.text(0.02, 0.1 / (img.shape[0] / dpi + extra), caption, fontsize=8, color="#444")
     return fig

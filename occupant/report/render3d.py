@@ -28,7 +28,7 @@ def key_instants(run):
     return out
 
 
-def render(run, indices, size=(480, 400)):
+def render(run, indices, size=(300, 330)):
     """RGB arrays (h, w, 3) uint8, one per sample index, of the scene seen from the front-left
     above, in the vehicle frame."""
     import vtk
@@ -131,6 +131,7 @@ def render(run, indices, size=(480, 400)):
             cam.SetFocalPoint(*focal)
             cam.SetPosition(*(focal + dist * 1.1 * np.array([0.75, 0.55, 0.35])))
             cam.SetViewUp(0.0, 0.0, 1.0)
+            cam.Dolly(1.35)   # ResetCamera frames the bounding sphere; the occupant fills less
             ren.ResetCameraClippingRange()
         win.Render()
         grab = vtk.vtkWindowToImageFilter()

@@ -40,14 +40,14 @@ class Page:
 
     def figure(self, fig, alt, caption="", pdf=True):
         """Embed a matplotlib figure as PNG and add it as a PDF page; close it."""
-        if caption:
-            fig.text(0.5, 0.005, caption, fontsize=8, color="#444", ha="center", va="bottom")
         raw = F.png(fig, self.dpi)
         plt.close(fig)
         data = base64.b64encode(raw).decode("ascii")
         self.parts.append(f'<img alt="{H.escape(alt)}" src="data:image/png;base64,{data}">')
+        if caption:
+            self.parts.append(f'<div class="caption">{H.escape(caption)}</div>')
         if pdf:   # the same pixels on a page: drawing the figure again as vectors costs 2-3 times more
-            self.pdf_page(F.raster_page(raw, self.dpi))
+            self.pdf_page(F.raster_page(raw, self.dpi, caption))
 
     def pdf_page(self, fig):
         self.pdf.savefig(fig)
