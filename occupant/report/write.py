@@ -98,6 +98,10 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
                    f"all {judged} judged criteria within their limits") if judged else "no criterion judged"
         page.html(f'<p class="verdict" style="background:{T.PASS_COLOURS[not failed if judged else None]}">'
                   f'{H.escape(verdict)}</p>')
+        if res.status not in ("finished", "event"):
+            page.html(f'<p class="verdict" style="background:{T.PASS_COLOURS[False]}">The run stopped early '
+                      f'({H.escape(res.status)}): {H.escape(res.message)}. Everything below covers '
+                      f'0-{1e3 * res.t[-1]:.1f} ms only.</p>')
         page.html(table_html(None, T.summary_rows(run)))
         scenario = T.flatten(run.scenario)
         if scenario:
