@@ -189,24 +189,47 @@ def channel_groups(channels):
 
 
 RESTRAINT_WORDS = ("belt", "airbag", "retractor", "pretension", "load_limit")
+# quantities of belts and airbags the report plots, and how: (panel title, display unit, factor)
+RESTRAINT_QUANTITIES = {
+    "force": ("webbing force", "kN", 1e-3), "payout": ("payout and pull-in", "mm", 1e3),
+    "pull_in": ("payout and pull-in", "mm", 1e3), "gauge_pressure": ("gauge pressure", "kPa", 1e-3),
+    "volume": ("volume", "L", 1e3), "contact_force": ("force on the occupant", "kN", 1e-3),
+}
 
 
-def restraint_outputs(results):
-    """{name: (values, unit)} of the producer outputs of belts and airbags (names containing a
-    RESTRAINT_WORDS word), omitting those identically zero."""
-    out = {}
-    for name, values in results.outputs.items():
-        if any(w in name.lower() for w in RESTRAINT_WORDS) and np.any(np.asarray(values) != 0):
-            out[name] = (np.asarray(values), results.output_units.get(name, ""))
-    return out
+def _restraint_names(model):
+    asm = getattr(model, "source", None)
+    return set(getattr(asm, "belts", {})) | set(getattr(asm, "airbags", {}))
+
+
+def restraint_outputs(model, results):
+    """{panel title: (display unit, {series label: (n,) values})} of the belts' and airbags'
+    outputs (those of the model's belts and airbags, or named with a RESTRAINT_WORDS word):
+    webbing forces per segment, payout and pull-in, gauge pressure, volume and force on the
+    occupant per bag; identically zero series left out."""
+    names = _restraint_names(model)
+    panels = {}
+    for key, values in results.outputs.items():
+        parts = key.split(".")
+        if len(parts) < 2 or not (parts[0] in names or any(w in parts[0].lower() for w in RESTRAINT_WORDS)):
+            continue
+        how = RESTRAINT_QUANTITIES.get(parts[-1])
+        if how is None or not np.any(np.asarray(values) != 0):
+            continue
+        title, unit, factor = how
+        label = ".".join(parts[1:-1]) or parts[-1]
+        if title == "payout and pull-in":
+            label = f"{label} {parts[-1]}".strip() if parts[1:-1] else parts[-1]
+        panel = panels.setdefault(f"{parts[0]}: {title}", (unit, {}))
+        panel[1][label] = np.asarray(values) * factor
+    return panels
 
 
 def contact_forces(results):
     """{pair name: (n,) N} normal forces of the contacts that touched."""
     out = {}
     for name, values in results.outputs.items():
-        if name.endswith(".normal_force") and np.any(np.asarray(values) != 0) \
-                and not any(w in name.lower() for w in RESTRAINT_WORDS):
+        if name.endswith(".normal_force") and np.any(np.asarray(values) != 0):
             out[name[:-len(".normal_force")]] = np.asarray(values)
     return out
 
@@ -265,22 +288,17 @@ def airbags(model, results):
     return out
 
 
-def belt_routes(model):
-    """[(belt name, [(body, point (3,) in its frame), ...])] of the model's belts: the markers its
-    route passes through (a ``route``, ``points`` or ``anchors`` attribute naming markers)."""
+def belt_routes(model, results):
+    """[(belt name, (n, k, 3) m)] the positions in B0 of each belt's k points (anchors, slip
+    rings, wraps in the belt's order), from the outputs ``<belt>.<point>.x/y/z`` the belt
+    producer records (occupant.modeling.belts); belts without them are left out."""
     asm = getattr(model, "source", None)
     out = []
     for belt in getattr(asm, "belts", {}).values():
-        names = next((getattr(belt, a) for a in ("route", "points", "anchors", "markers")
-                      if isinstance(getattr(belt, a, None), (list, tuple))), ())
-        route = []
-        for item in names:
-            name = item if isinstance(item, str) else getattr(item, "marker", None)
-            if name in getattr(asm, "markers", {}):
-                body, X = _marker_frame(asm, model, name)
-                route.append((body, X[:3, 3].copy()))
-        if len(route) >= 2:
-            out.append((belt.name, route))
+        keys = [f"{belt.name}.{getattr(p, 'name', p)}" for p in getattr(belt, "points", ())]
+        if len(keys) >= 2 and all(f"{k}.{a}" in results.outputs for k in keys for a in "xyz"):
+            out.append((belt.name, np.stack([np.column_stack([results.outputs[f"{k}.{a}"] for a in "xyz"])
+                                             for k in keys], axis=1)))
     return out
 
 

@@ -46,9 +46,8 @@ def _sideview(ax, rel, i, shapes, surfaces, bags, belts):
         if scale[i] > 0.05:
             (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, shape.body)[i], D.scaled(shape, scale[i]))
             ax.add_patch(Ellipse((cx, cz), w, h, angle=a, fc=AIRBAG_COLOUR, ec=AIRBAG_COLOUR, alpha=0.35))
-    for _, route in belts:
-        pts = np.array([D.pose_of(rel, b)[i][:3, :3] @ p + D.pose_of(rel, b)[i][:3, 3] for b, p in route])
-        ax.plot(pts[:, 0], pts[:, 2], color=BELT_COLOUR, lw=2.5)
+    for _, points in belts:
+        ax.plot(points[i, :, 0], points[i, :, 2], color=BELT_COLOUR, lw=2.5, marker=".", ms=3)
 
 
 def scene_limits(rel, shapes, surfaces, idx):
@@ -75,7 +74,7 @@ def kinematics_strip(run, times):
     res, model = run.results, run.model
     rel = D.relative_poses(res)
     shapes, surfaces = D.shapes(model), D.surfaces(model)
-    bags, belts = D.airbags(model, res), D.belt_routes(model)
+    bags, belts = D.airbags(model, res), D.belt_routes(model, res)
     idx = D.sample_index(res.t, times)
     lim = scene_limits(rel, shapes, surfaces, idx)
     n = len(idx)
@@ -180,32 +179,27 @@ def channels(runs, groups=None, labels=None):
 
 
 def restraints(run):
-    """Belt and airbag outputs (force, payout, pressure...) and the normal forces of the contacts
-    that touched, against time. None when there is nothing to show."""
+    """Belt and airbag outputs (webbing forces, payout, pressure, volume...) and the normal forces
+    of the contacts that touched, against time. None when there is nothing to show."""
     res = run.results
-    outs = D.restraint_outputs(res)
+    panels = D.restraint_outputs(run.model, res)
     contacts = D.contact_forces(res)
-    n = len(outs) + (1 if contacts else 0)
-    if n == 0:
-        return None
-    fig, axes = _grid(n)
-    axes = list(axes)
-    t_ms = 1e3 * res.t
-    for ax, (name, (v, unit)) in zip(axes, outs.items()):
-        ax.plot(t_ms, v, lw=1.2)
-        ax.set_title(name, fontsize=9)
-        ax.set_ylabel(unit, fontsize=8)
     if contacts:
-        ax = axes[len(outs)]
-        for name, v in contacts.items():
-            ax.plot(t_ms, 1e-3 * v, lw=1.1, label=name)
-        ax.set_title("contact normal forces", fontsize=9)
-        ax.set_ylabel("kN", fontsize=8)
-        ax.legend(fontsize=6, loc="upper left")
-    for ax in axes[:n]:
+        panels["contact normal forces"] = ("kN", {k: 1e-3 * v for k, v in contacts.items()})
+    if not panels:
+        return None
+    fig, axes = _grid(len(panels))
+    t_ms = 1e3 * res.t
+    for ax, (title, (unit, series)) in zip(axes, panels.items()):
+        for label, v in series.items():
+            ax.plot(t_ms, v, lw=1.2, label=label)
+        ax.set_title(title, fontsize=9)
+        ax.set_ylabel(unit, fontsize=8)
         ax.grid(alpha=0.3)
         ax.tick_params(labelsize=7)
         ax.set_xlabel("time (ms)", fontsize=8)
+        if len(series) > 1:
+            ax.legend(fontsize=6, loc="upper left")
     return fig
 
 

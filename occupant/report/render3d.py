@@ -37,7 +37,7 @@ def render(run, indices, size=(300, 330)):
     res, model = run.results, run.model
     rel = D.relative_poses(res)
     shapes, surfaces = D.shapes(model), D.surfaces(model)
-    bags, belts = D.airbags(model, res), D.belt_routes(model)
+    bags, belts = D.airbags(model, res), D.belt_routes(model, res)
     ren = vtk.vtkRenderer()
     ren.SetBackground(1.0, 1.0, 1.0)
     win = vtk.vtkRenderWindow()
@@ -89,12 +89,11 @@ def render(run, indices, size=(300, 330)):
     belt_lines = []
     for _, route in belts:
         pts = vtk.vtkPoints()
-        pts.SetNumberOfPoints(len(route))
-        line = vtk.vtkPolyLineSource() if hasattr(vtk, "vtkPolyLineSource") else None
+        pts.SetNumberOfPoints(route.shape[1])
         poly = vtk.vtkPolyData()
         poly.SetPoints(pts)
         cells = vtk.vtkCellArray()
-        cells.InsertNextCell(len(route), list(range(len(route))))
+        cells.InsertNextCell(route.shape[1], list(range(route.shape[1])))
         poly.SetLines(cells)
         mapper = vtk.vtkPolyDataMapper()
         mapper.SetInputData(poly)
@@ -104,7 +103,6 @@ def render(run, indices, size=(300, 330)):
         a.GetProperty().SetLineWidth(4)
         ren.AddActor(a)
         belt_lines.append((route, pts, poly))
-        del line
 
     images = []
     for n, i in enumerate(indices):
@@ -119,9 +117,8 @@ def render(run, indices, size=(300, 330)):
             m.DeepCopy(X.ravel())
             a.SetUserMatrix(m)
         for route, pts, poly in belt_lines:
-            for k, (b, p) in enumerate(route):
-                X = D.pose_of(rel, b)[i]
-                pts.SetPoint(k, *(X[:3, :3] @ p + X[:3, 3]))
+            for k in range(route.shape[1]):
+                pts.SetPoint(k, *route[i, k])
             pts.Modified()
         if n == 0:   # one camera for all instants, framed on the first
             cam = ren.GetActiveCamera()

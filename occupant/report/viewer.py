@@ -48,12 +48,9 @@ def _scene_vertices(rel, i, shapes, surfaces, bags, sphere):
 
 def _belt_points(rel, i, belts):
     pts = []
-    for _, route in belts:
-        for b, p in route:
-            X = D.pose_of(rel, b)[i]
-            pts.append(X[:3, :3] @ p + X[:3, 3])
-        pts.append((np.nan, np.nan, np.nan))
-    return np.array(pts) if pts else np.zeros((0, 3))
+    for _, points in belts:
+        pts += list(points[i]) + [(np.nan, np.nan, np.nan)]   # NaN breaks the line between belts
+    return np.array(pts, float) if pts else np.zeros((0, 3))
 
 
 def figure(run, frame_dt=FRAME_DT):
@@ -61,7 +58,7 @@ def figure(run, frame_dt=FRAME_DT):
     res, model = run.results, run.model
     rel = D.relative_poses(res)
     shapes, surfaces = D.shapes(model), D.surfaces(model)
-    bags, belts = D.airbags(model, res), D.belt_routes(model)
+    bags, belts = D.airbags(model, res), D.belt_routes(model, res)
     sphere, tri = _unit_sphere()
     faces, colours, offset = [], [], 0
     for s in shapes:
