@@ -2,6 +2,7 @@
 occupant.report.data extracted) and returns a Figure, saved once as PNG for the HTML page and
 once into the PDF."""
 import io
+import textwrap
 
 import matplotlib
 
@@ -247,8 +248,9 @@ def table_page(title, header, rows, colours=None, notes=(), cell_colours=None):
                 cell.set_facecolor(cell_colours[r - 1][c])
             elif colours and colours[r - 1]:
                 cell.set_facecolor(colours[r - 1])
-    for k, note in enumerate(notes):
-        fig.text(0.05, 0.06 - 0.025 * k, note, fontsize=8)
+    lines = [line for note in notes for line in textwrap.wrap(note, 170)]
+    for k, line in enumerate(lines):
+        fig.text(0.05, 0.025 * (len(lines) - k), line, fontsize=8)
     return fig
 
 
