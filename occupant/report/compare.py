@@ -57,12 +57,12 @@ def compare(runs, folder, *, rating=True):
         header = ("run", "represents", "regulation", "status", "simulated")
         page.html(table_html(header, rows) + "<p>The first run is the reference of the ratings.</p>")
         page.pdf_page(F.table_page(title, header, rows))
+        page.figure(F.pulse(runs), "vehicle pulses")
         page.section("criteria", "Criteria side by side")
         ch, cr, cc = criteria_side_by_side(runs)
         page.html(_cells_html(ch, cr, cc))
         page.pdf_page(F.table_page("Criteria side by side (green: within the limit, red: exceeds it)",
                                    ch, cr, [None] * len(cr), cell_colours=cc))
-        page.figure(F.pulse(runs), "vehicle pulses")
         page.section("trajectories", "Trajectories relative to the vehicle")
         page.figure(F.trajectories(runs), "trajectories", "Line style per run: " + ", ".join(
             f"{s} {r.name}" for s, r in zip(("solid", "dashed", "dotted", "dash-dot"), runs)))
