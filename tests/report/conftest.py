@@ -2,7 +2,9 @@
 III 50th male of the demo (pelvis welded to the sled seat, now in the driver posture) on the demo's
 frontal sled pulse, with a floor, a knee bolster and an instrument panel as contact Planes on the
 vehicle B0, its standard sensors and the FMVSS 208 criteria. Two variants (knee bolster
-stiffness) feed the comparison report."""
+stiffness) feed the comparison report. The occupant is unbelted with its pelvis welded to the
+seat, so its head and chest strike the panel hard (HIC15 ~1700, chest 3 ms ~125 g): a fixture to
+exercise the report (failing and passing criteria), not a physical test."""
 import types
 
 import numpy as np
@@ -77,8 +79,8 @@ def build_run(name, bolster_stiffness=1.0e5, panel_stiffness=2.0e5, t_end=T_END)
     res = occupant.simulate(model, t_end, q0=q0, base_motion=sled_pulse(), output_dt=1e-4)
     res.channels = evaluate(model, res, default_sensors(model))
     ch = {c.name: c for c in res.channels}
-    values = {}
-    values.update(injury.head(*(ch[f"Head CG acceleration {a}"] for a in "XYZ")))
+    head = injury.head(*(ch[f"Head CG acceleration {a}"] for a in "XYZ"))
+    values = dict(head)
     values.update(injury.chest(*(ch[f"Chest acceleration {a}"] for a in "XYZ")))
     values.update(injury.neck(ch["Upper neck force X"], ch["Upper neck force Z"], ch["Upper neck moment Y"]))
     femur = [injury.femur(ch[f"{s} femur force Z"])["femur_compression"] for s in ("Left", "Right")]
@@ -87,9 +89,8 @@ def build_run(name, bolster_stiffness=1.0e5, panel_stiffness=2.0e5, t_end=T_END)
                                                         "neck_compression", "femur_compression"}}
     criteria = [dict(criterion=a.criterion, value=a.value, unit=a.unit, limit=a.limit, **{"pass": a.passed})
                 for a in assess(REGULATION, values)]
-    criteria.append(dict(criterion="hic36", value=values.get("hic36", injury.head(
-        *(ch[f"Head CG acceleration {a}"] for a in "XYZ"))["hic36"]).value, unit="1", limit=None,
-        **{"pass": None}))
+    # a criterion this protocol does not limit: reported with no limit and no verdict
+    criteria.append(dict(criterion="hic36", value=head["hic36"].value, unit="1", limit=None, **{"pass": None}))
     return types.SimpleNamespace(
         name=name, title="Frontal sled, 20 g 100 ms half-sine, welded pelvis (report test fixture)",
         scenario={"occupant": {"dummy": "hybrid3_50m", "posture": "driver_seated"},
