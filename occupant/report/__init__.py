@@ -1,0 +1,13 @@
+"""Reports of runs (issue 13 section 3): ``write(run, folder)`` makes ``report.html`` (one
+self-contained file that works offline) and ``report.pdf`` with the same content;
+``compare(runs, folder)`` overlays two or more runs and rates each channel pair by ISO/TS 18571.
+Matplotlib draws the static figures and the PDF, VTK renders the 3D views, plotly the
+interactive 3D view."""
+from occupant.report.write import write
+
+__all__ = ["write", "compare"]
+
+
+def compare(runs, folder, **kwargs):
+    from occupant.report.compare import compare as _compare
+    return _compare(runs, folder, **kwargs)

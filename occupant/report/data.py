@@ -1,0 +1,309 @@
+"""What the report shows, taken out of a run: the occupant's contact ellipsoids and the vehicle's
+surfaces as drawable shapes, motion relative to the vehicle, filtered channels, restraint outputs
+and the energy terms. Pure numpy; the figure modules draw what this module returns.
+
+A run (occupant/scenario/run.py) carries ``name``, ``title``, ``scenario``, ``model`` (its
+``source`` is the modeling Assembly), ``results`` (occupant.results.Results), ``criteria`` (dicts
+criterion, value, unit, limit, pass) and ``regulation``.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from occupant.injury.criteria import CRITERION_CFC, G0
+from occupant.injury.filters import cfc_filter
+from occupant.modeling.geometry import Ellipsoid, Plane, Sphere
+
+PLANE_EXTENT = 0.4   # m, half size drawn for an unbounded plane
+
+
+@dataclass
+class Shape:
+    """An ellipsoid (a sphere has equal semi-axes) fixed to body ``body`` (-1: the vehicle B0):
+    centre ``center`` (3,) and axes ``R`` (3, 3, columns) in that body's frame."""
+    name: str
+    body: int
+    center: np.ndarray
+    R: np.ndarray
+    semi_axes: np.ndarray
+
+
+@dataclass
+class Surface:
+    """A bounded plane of the vehicle or of a body: ``corners`` (4, 3) in the frame of ``body``
+    (-1: B0), counter-clockwise about its normal."""
+    name: str
+    body: int
+    corners: np.ndarray
+
+
+def _marker_frame(asm, model, marker):
+    """(body index, -1 for B0; X_body_marker (4, 4)) of a marker name, or of B0 for None: the
+    compiled model's marker frame in its body (link) frame, which differs from the part frame
+    when a joint places the link by a marker. A marker on a part that is not a body of the model
+    (a part named like the base) is on B0."""
+    X = np.eye(4)
+    if marker is None:
+        return -1, X
+    if marker in model.marker_names:
+        k = model.marker_names.index(marker)
+        X[:3, :3], X[:3, 3] = model.marker_R[k], model.marker_p[k]
+        return int(model.marker_body[k]), X
+    m = asm.markers[marker]
+    body = model.body_names.index(m.part) if m.part in model.body_names else -1
+    return body, m.transform
+
+
+def shapes(model):
+    """Shape for every Ellipsoid and Sphere of the model's Assembly (``model.source``)."""
+    asm = getattr(model, "source", None)
+    out = []
+    if asm is None:
+        return out
+    for g in asm.geometries.values():
+        if isinstance(g, (Ellipsoid, Sphere)):
+            body, X = _marker_frame(asm, model, g.marker)
+            semi = np.asarray(g.semi_axes, float) if isinstance(g, Ellipsoid) else np.full(3, g.radius)
+            out.append(Shape(g.name, body, X[:3, 3].copy(), X[:3, :3].copy(), semi))
+    return out
+
+
+def surfaces(model):
+    """Surface for every Plane of the model's Assembly (half size PLANE_EXTENT when unbounded)."""
+    asm = getattr(model, "source", None)
+    out = []
+    if asm is None:
+        return out
+    for g in asm.geometries.values():
+        if isinstance(g, Plane):
+            body, X = _marker_frame(asm, model, g.marker)
+            half = np.full(2, PLANE_EXTENT) if g.half_size is None else np.asarray(g.half_size, float)
+            u, w = g.axes[:, 0], g.axes[:, 1]
+            local = np.array([g.point + su * half[0] * u + sw * half[1] * w
+                              for su, sw in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+            out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3]))
+    return out
+
+
+def relative_poses(results):
+    """(n, nb, 4, 4) body poses in the vehicle frame B0: X_B0^-1 X_body."""
+    B = results.base_poses
+    R0t = np.swapaxes(B[:, :3, :3], 1, 2)                            # (n, 3, 3)
+    out = np.empty_like(results.body_poses)
+    out[:, :, :3, :3] = np.einsum("tij,tbjk->tbik", R0t, results.body_poses[:, :, :3, :3])
+    out[:, :, :3, 3] = np.einsum("tij,tbj->tbi", R0t, results.body_poses[:, :, :3, 3] - B[:, None, :3, 3])
+    out[:, :, 3, :] = (0.0, 0.0, 0.0, 1.0)
+    return out
+
+
+def pose_of(rel, body):
+    """(n, 4, 4) pose of body index ``body`` in B0 (identity for -1)."""
+    if body < 0:
+        return np.broadcast_to(np.eye(4), (rel.shape[0], 4, 4))
+    return rel[:, body]
+
+
+def projected_ellipse(X, shape):
+    """(centre (2,), width, height, angle deg) of the ellipsoid's shadow on the x-z plane, for a
+    matplotlib Ellipse. The ellipsoid {p: (p-c)' M^-1 (p-c) <= 1}, M = R diag(a^2) R' in the
+    frame of X; its orthogonal projection keeps the x-z block of M (the shadow of an ellipsoid is
+    the ellipse of the marginal quadratic form)."""
+    R = X[:3, :3] @ shape.R
+    c = X[:3, :3] @ shape.center + X[:3, 3]
+    M = (R * shape.semi_axes**2) @ R.T
+    S = M[np.ix_((0, 2), (0, 2))]
+    w, V = np.linalg.eigh(S)
+    w = np.sqrt(np.maximum(w, 0.0))
+    angle = np.degrees(np.arctan2(V[1, 1], V[0, 1]))
+    return c[[0, 2]], 2 * w[1], 2 * w[0], angle
+
+
+# points whose motion relative to the vehicle the report plots: (label, body, what)
+# "com": the body's centre of mass; "origin": its frame's origin (the knee for a lower leg)
+TRACKED = (("head", "head", "com"), ("chest", "upper_torso", "com"), ("pelvis", "pelvis", "com"),
+           ("left knee", "left_lower_leg", "origin"), ("right knee", "right_lower_leg", "origin"))
+
+
+def trajectories(model, results, rel=None):
+    """{label: (n, 3) m} positions of TRACKED points in B0 (those the model has)."""
+    rel = relative_poses(results) if rel is None else rel
+    B = results.base_poses
+    out = {}
+    for label, body, what in TRACKED:
+        if body not in model.body_names:
+            continue
+        b = model.body_names.index(body)
+        if what == "com":
+            out[label] = np.einsum("tji,tj->ti", B[:, :3, :3], results.body_com[:, b] - B[:, :3, 3])
+        else:
+            out[label] = rel[:, b, :3, 3].copy()
+    return out
+
+
+# filter class per ISO-MME main location and physical dimension, as the criteria that read the
+# channel prescribe (occupant.injury.criteria.CRITERION_CFC; SAE J211-1 / FMVSS 208)
+_CFC_BY_CODE = {
+    ("HEAD", "AC"): CRITERION_CFC["hic"], ("CHST", "AC"): CRITERION_CFC["chest_a3ms"],
+    ("PELV", "AC"): CRITERION_CFC["pelvis_acceleration"], ("NECK", "FO"): CRITERION_CFC["nij"],
+    ("NECK", "MO"): CRITERION_CFC["nij"], ("FEMR", "FO"): CRITERION_CFC["femur_force"],
+    ("TIBI", "FO"): CRITERION_CFC["tibia_index"], ("TIBI", "MO"): CRITERION_CFC["tibia_index"],
+    ("CHST", "DS"): CRITERION_CFC["chest_deflection"], ("T1", "AC"): CRITERION_CFC["nic"],
+}
+# display unit per SI unit: (unit, factor)
+_DISPLAY = {"m/s^2": ("g", 1.0 / G0), "N": ("kN", 1e-3), "N*m": ("N m", 1.0), "m": ("mm", 1e3)}
+
+
+def channel_cfc(channel):
+    """The filter class the criteria apply to this channel (by its ISO-MME code), or None."""
+    code = channel.code or ""
+    if len(code) != 16:
+        return None
+    # RED B: test object, position, main location (4), fine locations (3 x 2), dimension, direction, filter
+    return _CFC_BY_CODE.get((code[2:6], code[12:14])) or _CFC_BY_CODE.get((code[2:4], code[12:14]))
+
+
+def filtered_channel(channel):
+    """(t s, values in display unit, display unit, cfc or None) of a channel, filtered with the
+    class its criteria prescribe (raw when none does or the channel is not uniformly sampled)."""
+    cfc = channel_cfc(channel)
+    values = np.asarray(channel.values, float)
+    if cfc is not None and len(values) > 10:
+        try:
+            values = cfc_filter(values, channel.dt, cfc)
+        except ValueError:
+            cfc = None
+    unit, factor = _DISPLAY.get(channel.unit, (channel.unit, 1.0))
+    return np.asarray(channel.t), values * factor, unit, cfc
+
+
+def channel_groups(channels):
+    """Channels grouped by the quantity they measure: {group title: [channel, ...]}, in the order
+    met. The group is the name without its trailing axis letter ("Head CG acceleration X" ->
+    "Head CG acceleration")."""
+    groups = {}
+    for ch in channels:
+        parts = ch.name.rsplit(" ", 1)
+        key = parts[0] if len(parts) == 2 and parts[1] in ("X", "Y", "Z", "R") else ch.name
+        groups.setdefault(key, []).append(ch)
+    return groups
+
+
+RESTRAINT_WORDS = ("belt", "airbag", "retractor", "pretension", "load_limit")
+# quantities of belts and airbags the report plots, and how: (panel title, display unit, factor)
+RESTRAINT_QUANTITIES = {
+    "force": ("webbing force", "kN", 1e-3), "payout": ("payout and pull-in", "mm", 1e3),
+    "pull_in": ("payout and pull-in", "mm", 1e3), "gauge_pressure": ("gauge pressure", "kPa", 1e-3),
+    "volume": ("volume", "L", 1e3), "contact_force": ("force on the occupant", "kN", 1e-3),
+}
+
+
+def _restraint_names(model):
+    asm = getattr(model, "source", None)
+    return set(getattr(asm, "belts", {})) | set(getattr(asm, "airbags", {}))
+
+
+def restraint_outputs(model, results):
+    """{panel title: (display unit, {series label: (n,) values})} of the belts' and airbags'
+    outputs (those of the model's belts and airbags, or named with a RESTRAINT_WORDS word):
+    webbing forces per segment, payout and pull-in, gauge pressure, volume and force on the
+    occupant per bag; identically zero series left out."""
+    names = _restraint_names(model)
+    panels = {}
+    for key, values in results.outputs.items():
+        parts = key.split(".")
+        if len(parts) < 2 or not (parts[0] in names or any(w in parts[0].lower() for w in RESTRAINT_WORDS)):
+            continue
+        how = RESTRAINT_QUANTITIES.get(parts[-1])
+        if how is None or not np.any(np.asarray(values) != 0):
+            continue
+        title, unit, factor = how
+        label = ".".join(parts[1:-1]) or parts[-1]
+        if title == "payout and pull-in":
+            label = f"{label} {parts[-1]}".strip() if parts[1:-1] else parts[-1]
+        panel = panels.setdefault(f"{parts[0]}: {title}", (unit, {}))
+        panel[1][label] = np.asarray(values) * factor
+    return panels
+
+
+def contact_forces(results):
+    """{pair name: (n,) N} normal forces of the contacts that touched."""
+    out = {}
+    for name, values in results.outputs.items():
+        if name.endswith(".normal_force") and np.any(np.asarray(values) != 0):
+            out[name[:-len(".normal_force")]] = np.asarray(values)
+    return out
+
+
+def energy_terms(results):
+    """The energy balance E(t) - E(0) = sum of producer work (occupant.simulate): {"kinetic",
+    "potential", work per power slot ("work: <slot>", only those non-zero), "balance"} in J, and
+    the closing error max|balance| / max(E_kin, |work|) as a fraction."""
+    e, w = results.energy, results.work
+    if not e:
+        return {}, None
+    terms = {"kinetic": e["kinetic"] - e["kinetic"][0], "potential": e["potential"] - e["potential"][0]}
+    for slot, values in w.items():
+        if np.any(np.asarray(values) != 0):
+            terms[f"work: {slot}"] = np.asarray(values)
+    terms["balance"] = e["balance"]
+    scale = max(np.max(np.abs(e["kinetic"])), np.max(np.abs(e["work"])), 1e-12)
+    return terms, float(np.max(np.abs(e["balance"])) / scale)
+
+
+def frame_times(t, spacing=None):
+    """Instants of the kinematic strip: every 10, 15 or 20 ms (the one giving 7-13 frames), from
+    the first sample to the last."""
+    duration = t[-1] - t[0]
+    if spacing is None:
+        spacing = next((s for s in (0.010, 0.015, 0.020) if duration / s <= 12), duration / 10)
+    return np.arange(t[0], t[-1] + 1e-9, spacing)
+
+
+def sample_index(t, times):
+    """Indices of the samples nearest to ``times``."""
+    return np.clip(np.searchsorted(t, times - 1e-12), 0, len(t) - 1)
+
+
+def airbags(model, results):
+    """[(Shape on its mounting body, (n,) scale of the shape)] of the model's airbags: the
+    bag's ellipsoid (its back at the mounting frame's origin, unfolding along +x,
+    occupant.modeling.airbags.Airbag) scaled by the cube root of its volume fraction (the output
+    ``<name>.volume`` over the nominal volume) or, without that output, shown full from firing."""
+    asm = getattr(model, "source", None)
+    out = []
+    for bag in getattr(asm, "airbags", {}).values():
+        try:
+            body, X = _marker_frame(asm, model, bag.marker)
+            R_mount = X[:3, :3] @ np.asarray(bag.rotation if bag.rotation is not None else np.eye(3), float)
+            origin = X[:3, :3] @ np.asarray(bag.position, float) + X[:3, 3]
+            semi = np.asarray(bag.semi_axes, float)
+            volume = results.outputs.get(f"{bag.name}.volume")
+            if volume is not None:
+                scale = np.cbrt(np.clip(np.asarray(volume) / (4 / 3 * np.pi * np.prod(semi)), 0, None))
+            else:
+                scale = (results.t >= getattr(bag, "firing_time", 0.0)).astype(float)
+            out.append((Shape(bag.name, body, origin + R_mount[:, 0] * semi[0], R_mount, semi), scale))
+        except (AttributeError, KeyError, TypeError, ValueError):
+            continue   # a bag this module cannot read is left out of the drawings, not guessed
+    return out
+
+
+def belt_routes(model, results):
+    """[(belt name, (n, k, 3) m)] the positions in B0 of each belt's k points (anchors, slip
+    rings, wraps in the belt's order), from the outputs ``<belt>.<point>.x/y/z`` the belt
+    producer records (occupant.modeling.belts); belts without them are left out."""
+    asm = getattr(model, "source", None)
+    out = []
+    for belt in getattr(asm, "belts", {}).values():
+        keys = [f"{belt.name}.{getattr(p, 'name', p)}" for p in getattr(belt, "points", ())]
+        if len(keys) >= 2 and all(f"{k}.{a}" in results.outputs for k in keys for a in "xyz"):
+            out.append((belt.name, np.stack([np.column_stack([results.outputs[f"{k}.{a}"] for a in "xyz"])
+                                             for k in keys], axis=1)))
+    return out
+
+
+def scaled(shape, s):
+    """The shape grown by ``s`` about its mounting point (the back of the bag)."""
+    back = shape.center - shape.R[:, 0] * shape.semi_axes[0]
+    return Shape(shape.name, shape.body, back + s * (shape.center - back), shape.R,
+                 np.maximum(s * shape.semi_axes, 1e-6))

@@ -1,0 +1,143 @@
+"""3D views of the occupant in its vehicle rendered off-screen with VTK (it falls back to EGL or
+OSMesa when there is no display): the contact ellipsoids, the vehicle's surfaces, airbags and
+belts, at chosen instants, as RGB image arrays."""
+import numpy as np
+
+from occupant.report import data as D
+from occupant.report.figures import AIRBAG_COLOUR, BELT_COLOUR, VEHICLE_COLOUR, colour
+
+
+def _rgb(hex_colour):
+    return tuple(int(hex_colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
+
+
+def key_instants(run):
+    """[(label, sample index)]: the start, the peak forward excursion of the head relative to the
+    vehicle, halfway to it, and the end."""
+    t = run.results.t
+    tr = D.trajectories(run.model, run.results)
+    peak = int(np.argmax(tr["head"][:, 0])) if "head" in tr else len(t) // 2
+    picks = [("start", 0), ("halfway to peak head excursion", peak // 2),
+             ("peak head excursion", peak), ("end", len(t) - 1)]
+    seen, out = [], []
+    gap = max(1, len(t) // 20)   # instants closer than 5 % of the run are one
+    for label, i in picks:
+        if all(abs(i - j) >= gap for j in seen):
+            seen.append(i)
+            out.append((f"{label}, {1e3 * t[i]:.0f} ms", i))
+    return out
+
+
+def render(run, indices, size=(300, 330)):
+    """RGB arrays (h, w, 3) uint8, one per sample index, of the scene seen from the front-left
+    above, in the vehicle frame."""
+    import vtk
+    from vtk.util.numpy_support import vtk_to_numpy
+
+    res, model = run.results, run.model
+    rel = D.relative_poses(res)
+    shapes, surfaces = D.shapes(model), D.surfaces(model)
+    bags, belts = D.airbags(model, res), D.belt_routes(model, res)
+    ren = vtk.vtkRenderer()
+    ren.SetBackground(1.0, 1.0, 1.0)
+    win = vtk.vtkRenderWindow()
+    win.SetOffScreenRendering(1)
+    win.AddRenderer(ren)
+    win.SetSize(*size)
+    sphere = vtk.vtkSphereSource()
+    sphere.SetThetaResolution(20)
+    sphere.SetPhiResolution(14)
+    unit_mapper = vtk.vtkPolyDataMapper()
+    unit_mapper.SetInputConnection(sphere.GetOutputPort())
+
+    def ellipsoid_actor(rgb, opacity=1.0):
+        a = vtk.vtkActor()
+        a.SetMapper(unit_mapper)
+        a.GetProperty().SetColor(*rgb)
+        a.GetProperty().SetOpacity(opacity)
+        ren.AddActor(a)
+        return a
+
+    def set_matrix(actor, X, shape):
+        M = np.eye(4)
+        M[:3, :3] = X[:3, :3] @ shape.R * (2 * shape.semi_axes)   # the source has radius 0.5
+        M[:3, 3] = X[:3, :3] @ shape.center + X[:3, 3]
+        m = vtk.vtkMatrix4x4()
+        m.DeepCopy(M.ravel())
+        actor.SetUserMatrix(m)
+
+    shape_actors = [ellipsoid_actor(_rgb(colour(s.name))) for s in shapes]
+    bag_actors = [ellipsoid_actor(_rgb(AIRBAG_COLOUR), 0.45) for _ in bags]
+    quads = []
+    for s in surfaces:
+        pts = vtk.vtkPoints()
+        for c in s.corners:
+            pts.InsertNextPoint(*c)
+        poly = vtk.vtkPolyData()
+        poly.SetPoints(pts)
+        cells = vtk.vtkCellArray()
+        cells.InsertNextCell(4, [0, 1, 2, 3])
+        poly.SetPolys(cells)
+        mapper = vtk.vtkPolyDataMapper()
+        mapper.SetInputData(poly)
+        a = vtk.vtkActor()
+        a.SetMapper(mapper)
+        a.GetProperty().SetColor(*_rgb(VEHICLE_COLOUR))
+        a.GetProperty().SetOpacity(0.55)
+        ren.AddActor(a)
+        quads.append((s, a))
+    belt_lines = []
+    for _, route in belts:
+        pts = vtk.vtkPoints()
+        pts.SetNumberOfPoints(route.shape[1])
+        poly = vtk.vtkPolyData()
+        poly.SetPoints(pts)
+        cells = vtk.vtkCellArray()
+        cells.InsertNextCell(route.shape[1], list(range(route.shape[1])))
+        poly.SetLines(cells)
+        mapper = vtk.vtkPolyDataMapper()
+        mapper.SetInputData(poly)
+        a = vtk.vtkActor()
+        a.SetMapper(mapper)
+        a.GetProperty().SetColor(*_rgb(BELT_COLOUR))
+        a.GetProperty().SetLineWidth(4)
+        ren.AddActor(a)
+        belt_lines.append((route, pts, poly))
+
+    images = []
+    for n, i in enumerate(indices):
+        for s, a in zip(shapes, shape_actors):
+            set_matrix(a, D.pose_of(rel, s.body)[i], s)
+        for (shape, scale), a in zip(bags, bag_actors):
+            a.SetVisibility(bool(scale[i] > 0.05))
+            set_matrix(a, D.pose_of(rel, shape.body)[i], D.scaled(shape, max(scale[i], 0.05)))
+        for s, a in quads:
+            X = D.pose_of(rel, s.body)[i]
+            m = vtk.vtkMatrix4x4()
+            m.DeepCopy(X.ravel())
+            a.SetUserMatrix(m)
+        for route, pts, poly in belt_lines:
+            for k in range(route.shape[1]):
+                pts.SetPoint(k, *route[i, k])
+            pts.Modified()
+        if n == 0:   # one camera for all instants, framed on the first
+            cam = ren.GetActiveCamera()
+            ren.ResetCamera()
+            focal = np.array(cam.GetFocalPoint())
+            dist = cam.GetDistance()
+            cam.SetFocalPoint(*focal)
+            cam.SetPosition(*(focal + dist * 1.1 * np.array([0.75, 0.55, 0.35])))
+            cam.SetViewUp(0.0, 0.0, 1.0)
+            cam.Dolly(1.35)   # ResetCamera frames the bounding sphere; the occupant fills less
+            ren.ResetCameraClippingRange()
+        win.Render()
+        grab = vtk.vtkWindowToImageFilter()
+        grab.SetInput(win)
+        grab.ReadFrontBufferOff()
+        grab.Update()
+        out = grab.GetOutput()
+        w, h, _ = out.GetDimensions()
+        arr = vtk_to_numpy(out.GetPointData().GetScalars()).reshape(h, w, -1)[::-1, :, :3]
+        images.append(np.ascontiguousarray(arr))
+    win.Finalize()
+    return images

@@ -1,0 +1,81 @@
+"""The report's tables as rows of strings: scenario summary, criteria against limits, solver
+statistics. Shared by the HTML page and the PDF."""
+import numpy as np
+
+PASS_COLOURS = {True: "#c8ecc8", False: "#f6c6c6", None: "#eeeeee"}
+
+
+def flatten(d, prefix=""):
+    """[(dotted key, value text)] of a nested dict (long sequences shortened)."""
+    rows = []
+    for k, v in (d or {}).items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            rows += flatten(v, key + ".")
+        else:
+            text = repr(v) if not isinstance(v, str) else v
+            if isinstance(v, (list, tuple, np.ndarray)) and len(v) > 6:
+                text = f"[{len(v)} values: {', '.join(map(str, list(v)[:3]))}, ...]"
+            rows.append((key, text if len(text) <= 90 else text[:87] + "..."))
+    return rows
+
+
+def number(v):
+    if v is None:
+        return "-"
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return str(v)
+    if not np.isfinite(x):
+        return str(x)
+    return f"{x:.4g}" if abs(x) < 1e3 else f"{x:.0f}"
+
+
+def criteria_rows(criteria):
+    """(header, rows, colours, verdicts): the criteria table and its pass/fail colours."""
+    header = ("criterion", "value", "unit", "limit", "result")
+    rows, colours, verdicts = [], [], []
+    for c in criteria or []:
+        verdict = c.get("pass")
+        verdict = None if verdict is None else bool(verdict)
+        text = {True: "pass", False: "FAIL", None: "no limit" if c.get("limit") is None else "-"}[verdict]
+        rows.append((str(c.get("criterion")), number(c.get("value")), str(c.get("unit", "")),
+                     number(c.get("limit")), text))
+        colours.append(PASS_COLOURS[verdict])
+        verdicts.append(verdict)
+    return header, rows, colours, verdicts
+
+
+def summary_rows(run):
+    """[(item, text)] describing the run: what it represents, occupant, status, duration."""
+    res, model = run.results, run.model
+    rows = [("run", run.name), ("represents", getattr(run, "title", "") or "-"),
+            ("regulation / protocol", getattr(run, "regulation", "") or "-"),
+            ("model", f"{getattr(model, 'name', '?')}: {model.nb} bodies, {model.nv} degrees of freedom"),
+            ("simulated", f"{1e3 * (res.t[-1] - res.t[0]):.1f} ms, {len(res.t)} samples"),
+            ("status", res.status + (f": {res.message}" if res.message else "")),
+            ("sensor channels", str(len(res.channels)))]
+    return rows
+
+
+def solver_rows(run):
+    """[(statistic, value)] of the solver and the energy balance closure."""
+    from occupant.report.data import energy_terms
+    res = run.results
+    rows = [(str(k), number(v) if not isinstance(v, str) else v) for k, v in (res.stats or {}).items()]
+    rows.append(("status", res.status))
+    if res.message:
+        rows.append(("message", res.message))
+    terms, closing = energy_terms(res)
+    if terms:
+        e = res.energy
+        rows += [("total energy at start / end (J)", f"{number(e['total'][0])} / {number(e['total'][-1])}"),
+                 ("work done by producers (J)", number(e["work"][-1])),
+                 ("balance residual at end (J)", number(e["balance"][-1])),
+                 ("max |residual| / largest term", f"{100 * closing:.3g} %")]
+    for k, v in (res.provenance or {}).items():
+        rows.append((f"provenance: {k}", str(v)[:90]))
+    return rows

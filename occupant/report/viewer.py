@@ -1,0 +1,125 @@
+"""The interactive 3D view of the HTML report: plotly (plotly.js embedded, so the page works
+offline) with one animation frame every FRAME_DT and a time slider. All ellipsoids, surfaces and
+airbags of an instant form one Mesh3d whose vertices the frames move; belts are lines."""
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+
+from occupant.report import data as D
+from occupant.report.figures import AIRBAG_COLOUR, BELT_COLOUR, VEHICLE_COLOUR, colour
+
+FRAME_DT = 0.002   # s between viewer frames (the results are downsampled to this)
+_NU, _NV = 12, 8   # ellipsoid tessellation: longitudes, latitudes
+
+
+def _unit_sphere():
+    """Vertices (m, 3) and triangles (k, 3) of a unit sphere of _NU x _NV points plus poles."""
+    u = np.linspace(0, 2 * np.pi, _NU, endpoint=False)
+    v = np.linspace(0, np.pi, _NV + 2)[1:-1]
+    ring = np.stack([np.outer(np.sin(v), np.cos(u)), np.outer(np.sin(v), np.sin(u)),
+                     np.outer(np.cos(v), np.ones_like(u))], axis=-1).reshape(-1, 3)
+    verts = np.vstack([[0, 0, 1], ring, [0, 0, -1]])
+    tri = []
+    for j in range(_NU):
+        k = (j + 1) % _NU
+        tri.append((0, 1 + j, 1 + k))
+        for i in range(_NV - 1):
+            a, b = 1 + i * _NU + j, 1 + i * _NU + k
+            tri += [(a, a + _NU, b), (b, a + _NU, b + _NU)]
+        last = 1 + (_NV - 1) * _NU
+        tri.append((len(verts) - 1, last + k, last + j))
+    return verts, np.array(tri)
+
+
+def _scene_vertices(rel, i, shapes, surfaces, bags, sphere):
+    parts = []
+    for s in shapes:
+        X = D.pose_of(rel, s.body)[i]
+        parts.append((sphere * s.semi_axes) @ (X[:3, :3] @ s.R).T + X[:3, :3] @ s.center + X[:3, 3])
+    for shape, scale in bags:
+        X = D.pose_of(rel, shape.body)[i]
+        s = D.scaled(shape, max(scale[i], 1e-3))
+        parts.append((sphere * s.semi_axes) @ (X[:3, :3] @ s.R).T + X[:3, :3] @ s.center + X[:3, 3])
+    for s in surfaces:
+        X = D.pose_of(rel, s.body)[i]
+        parts.append(s.corners @ X[:3, :3].T + X[:3, 3])
+    return np.vstack(parts) if parts else np.zeros((0, 3))
+
+
+def _belt_points(rel, i, belts):
+    pts = []
+    for _, points in belts:
+        pts += list(points[i]) + [(np.nan, np.nan, np.nan)]   # NaN breaks the line between belts
+    return np.array(pts, float) if pts else np.zeros((0, 3))
+
+
+def figure(run, frame_dt=FRAME_DT):
+    """The plotly Figure: one Mesh3d (and one belt line trace) animated over time."""
+    res, model = run.results, run.model
+    rel = D.relative_poses(res)
+    shapes, surfaces = D.shapes(model), D.surfaces(model)
+    bags, belts = D.airbags(model, res), D.belt_routes(model, res)
+    sphere, tri = _unit_sphere()
+    faces, colours, offset = [], [], 0
+    for s in shapes:
+        faces.append(tri + offset)
+        colours += [colour(s.name)] * len(tri)
+        offset += len(sphere)
+    for _ in bags:
+        faces.append(tri + offset)
+        colours += [AIRBAG_COLOUR] * len(tri)
+        offset += len(sphere)
+    for _ in surfaces:
+        faces.append(np.array([(0, 1, 2), (0, 2, 3)]) + offset)
+        colours += [VEHICLE_COLOUR] * 2
+        offset += 4
+    faces = np.vstack(faces)
+    idx = D.sample_index(res.t, np.arange(res.t[0], res.t[-1] + 1e-9, frame_dt))
+    idx = np.unique(np.append(idx, len(res.t) - 1))
+
+    def traces(i):
+        v = np.round(_scene_vertices(rel, i, shapes, surfaces, bags, sphere), 3)  # mm
+        b = _belt_points(rel, i, belts)
+        return [go.Mesh3d(x=v[:, 0], y=v[:, 1], z=v[:, 2]),
+                go.Scatter3d(x=b[:, 0], y=b[:, 1], z=b[:, 2], mode="lines")]
+
+    first = traces(idx[0])
+    first[0].update(i=faces[:, 0], j=faces[:, 1], k=faces[:, 2], facecolor=colours, flatshading=False,
+                    lighting=dict(ambient=0.55, diffuse=0.7, specular=0.1), name="occupant and vehicle",
+                    hoverinfo="skip")
+    first[1].update(line=dict(color=BELT_COLOUR, width=6), name="belts", hoverinfo="skip")
+    names = [f"{1e3 * res.t[i]:.0f} ms" for i in idx]
+    frames = [go.Frame(data=traces(i), name=n, traces=[0, 1]) for i, n in zip(idx, names)]
+    fig = go.Figure(data=first, frames=frames)
+    slider = dict(active=0, currentvalue=dict(prefix="t = "), pad=dict(t=40), len=0.9, x=0.1,
+                  steps=[dict(method="animate", label=n,
+                              args=[[n], dict(mode="immediate", frame=dict(duration=0, redraw=True),
+                                              transition=dict(duration=0))]) for n in names])
+    play = dict(type="buttons", showactive=False, x=0.0, y=0.0, xanchor="left", yanchor="top",
+                pad=dict(t=40, r=10),
+                buttons=[dict(label="Play", method="animate",
+                              args=[None, dict(frame=dict(duration=60, redraw=True), fromcurrent=True,
+                                               transition=dict(duration=0))]),
+                         dict(label="Pause", method="animate",
+                              args=[[None], dict(mode="immediate", frame=dict(duration=0, redraw=False))])])
+    fig.update_layout(
+        height=620, margin=dict(l=0, r=0, t=30, b=0), showlegend=False, sliders=[slider],
+        updatemenus=[play], uirevision="keep",
+        scene=dict(aspectmode="data", xaxis_title="x (m, forward)", yaxis_title="y (m)",
+                   zaxis_title="z (m, up)",
+                   camera=dict(eye=dict(x=1.2, y=1.4, z=0.6), up=dict(x=0, y=0, z=1))),
+        title=dict(text="Occupant in the vehicle frame (drag to rotate, slider for time)", font=dict(size=13)))
+    return fig
+
+
+# after the plot is drawn, the page records that the WebGL scene started (the test reads it)
+_READY = ("var gd = document.getElementById('{plot_id}');"
+          "var ok = !!(gd && gd._fullLayout && gd._fullLayout.scene && gd._fullLayout.scene._scene"
+          " && gd.querySelector('canvas'));"
+          "document.body.setAttribute('data-viewer', ok ? 'ready' : 'failed');")
+
+
+def html(run, frame_dt=FRAME_DT, include_js=True):
+    """An HTML fragment: the viewer's div and script, plotly.js inline when ``include_js``."""
+    return pio.to_html(figure(run, frame_dt), include_plotlyjs=include_js, full_html=False,
+                       auto_play=False, post_script=_READY, config=dict(displaylogo=False))

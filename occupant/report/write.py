@@ -1,0 +1,157 @@
+"""``write(run, folder)``: the report of one run as ``folder/report.html`` (one self-contained
+file: figures as embedded PNG, plotly.js inline) and ``folder/report.pdf`` (the same figures and
+tables, one A4 landscape page each, matplotlib PdfPages)."""
+import base64
+import html as H
+import time
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.backends.backend_pdf import PdfPages
+
+from occupant.report import data as D
+from occupant.report import figures as F
+from occupant.report import tables as T
+
+CSS = """
+body{font-family:Helvetica,Arial,sans-serif;margin:0 auto;max-width:1180px;padding:0 16px;color:#222}
+h1{font-size:24px;margin:18px 0 4px} h2{font-size:18px;border-bottom:2px solid #3a70b0;padding-bottom:3px;margin-top:30px}
+nav a{margin-right:12px;font-size:13px} table{border-collapse:collapse;font-size:13px;margin:6px 0}
+td,th{border:1px solid #bbb;padding:3px 8px;text-align:left} th{background:#e4e4e4}
+img{max-width:100%;display:block;margin:6px 0} .caption{font-size:12px;color:#555;margin-bottom:10px}
+.renders{display:flex;flex-wrap:wrap;gap:8px} .renders figure{margin:0} figcaption{font-size:12px;text-align:center}
+.verdict{font-weight:bold;padding:4px 10px;display:inline-block;border-radius:3px}
+"""
+
+
+class Page:
+    """Sections of the report, each added to the HTML body and, as pages, to the PDF."""
+
+    def __init__(self, pdf, dpi=110):
+        self.pdf, self.dpi, self.parts, self.nav = pdf, dpi, [], []
+
+    def section(self, anchor, title):
+        self.nav.append(f'<a href="#{anchor}">{H.escape(title)}</a>')
+        self.parts.append(f'<h2 id="{anchor}">{H.escape(title)}</h2>')
+
+    def html(self, text):
+        self.parts.append(text)
+
+    def figure(self, fig, alt, caption="", pdf=True):
+        """Embed a matplotlib figure as PNG and add it as a PDF page; close it."""
+        raw = F.png(fig, self.dpi)
+        plt.close(fig)
+        data = base64.b64encode(raw).decode("ascii")
+        self.parts.append(f'<img alt="{H.escape(alt)}" src="data:image/png;base64,{data}">')
+        if caption:
+            self.parts.append(f'<div class="caption">{H.escape(caption)}</div>')
+        if pdf:   # the same pixels on a page: drawing the figure again as vectors costs 2-3 times more
+            self.pdf_page(F.raster_page(raw, self.dpi, caption))
+
+    def pdf_page(self, fig):
+        self.pdf.savefig(fig)
+        plt.close(fig)
+
+
+def table_html(header, rows, colours=None):
+    head = "".join(f"<th>{H.escape(h)}</th>" for h in header) if header else ""
+    body = []
+    for k, row in enumerate(rows):
+        style = f' style="background:{colours[k]}"' if colours and colours[k] else ""
+        body.append(f"<tr{style}>" + "".join(f"<td>{H.escape(str(c))}</td>" for c in row) + "</tr>")
+    return f"<table>{'<tr>' + head + '</tr>' if head else ''}{''.join(body)}</table>"
+
+
+def _encode_png(img):
+    import io
+    buf = io.BytesIO()
+    plt.imsave(buf, img, format="png")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def document(title, page, timing):
+    nav = " ".join(page.nav)
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{H.escape(title)}</title><style>{CSS}</style></head><body>"
+            f"<h1>{H.escape(title)}</h1><nav>{nav}</nav>{''.join(page.parts)}"
+            f"<p class=\"caption\">Written by occupant.report in {timing:.1f} s.</p></body></html>")
+
+
+def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
+    """Write ``folder/report.html`` and ``folder/report.pdf`` for ``run`` (module docstring of
+    occupant.report.data lists its fields). Returns (html path, pdf path)."""
+    from occupant.report import render3d, viewer as V
+    start = time.perf_counter()
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    res = run.results
+    title = f"Occupant simulation report: {run.name}"
+    header, crit_rows, crit_colours, verdicts = T.criteria_rows(run.criteria)
+    with PdfPages(folder / "report.pdf") as pdf:
+        page = Page(pdf)
+        # summary
+        page.section("summary", "Scenario summary")
+        failed = sum(v is False for v in verdicts)
+        judged = sum(v is not None for v in verdicts)
+        verdict = (f"{failed} of {judged} criteria exceed their limits" if failed else
+                   f"all {judged} judged criteria within their limits") if judged else "no criterion judged"
+        page.html(f'<p class="verdict" style="background:{T.PASS_COLOURS[not failed if judged else None]}">'
+                  f'{H.escape(verdict)}</p>')
+        if res.status not in ("finished", "event"):
+            page.html(f'<p class="verdict" style="background:{T.PASS_COLOURS[False]}">The run stopped early '
+                      f'({H.escape(res.status)}): {H.escape(res.message)}. Everything below covers '
+                      f'0-{1e3 * res.t[-1]:.1f} ms only.</p>')
+        page.html(table_html(None, T.summary_rows(run)))
+        scenario = T.flatten(run.scenario)
+        if scenario:
+            page.html("<h3>Scenario settings</h3>" + table_html(("key", "value"), scenario))
+        page.pdf_page(F.text_page(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),
+                                          ("Scenario settings", scenario)]))
+        page.figure(F.pulse([run]), "vehicle pulse", "The vehicle's (B0) motion the occupant rides in.")
+        # criteria
+        page.section("criteria", f"Injury criteria ({run.regulation})")
+        page.html(table_html(header, crit_rows, crit_colours))
+        page.pdf_page(F.table_page(f"Injury criteria against the limits of {run.regulation}", header,
+                                   crit_rows, crit_colours, ("green: within the limit, red: exceeds it, "
+                                                              "grey: no limit in this protocol",)))
+        # kinematics
+        page.section("kinematics", "Kinematics")
+        times = D.frame_times(res.t, frame_spacing)
+        page.figure(F.kinematics_strip(run, times), "side-view kinematics")
+        if renders:
+            instants = render3d.key_instants(run)
+            images = render3d.render(run, [i for _, i in instants])
+            page.html('<h3>3D views at key instants</h3><div class="renders">' + "".join(
+                f'<figure><img alt="3D view {H.escape(c)}" src="data:image/png;base64,{_encode_png(img)}">'
+                f"<figcaption>{H.escape(c)}</figcaption></figure>" for (c, _), img in zip(instants, images))
+                + "</div>")
+            page.pdf_page(F.image_page("3D views (VTK) at key instants", images, [c for c, _ in instants]))
+        if viewer:
+            page.html("<h3>Interactive 3D view</h3>" + V.html(run))
+        page.section("trajectories", "Trajectories relative to the vehicle")
+        page.figure(F.trajectories([run]), "trajectories")
+        # channels
+        if res.channels:
+            page.section("channels", "Sensor channels")
+            page.figure(F.channels([run]), "sensor channels",
+                        "Each channel filtered with the CFC class its criteria prescribe (SAE J211-1); "
+                        "accelerations in g, forces in kN.")
+        fig = F.restraints(run)
+        if fig is not None:
+            page.section("restraints", "Restraints and contacts")
+            page.figure(fig, "restraint outputs")
+        page.section("solver", "Solver statistics and energy balance")
+        solver = T.solver_rows(run)
+        page.html(table_html(("item", "value"), solver))
+        fig = F.energy(run)
+        if fig is not None:
+            page.figure(fig, "energy balance",
+                        "E(t) - E(0) = W(t): kinetic plus potential change equals the work of all "
+                        "force producers (negative: dissipated or absorbed); the residual closes it.")
+        page.pdf_page(F.text_page("Solver statistics", [("Solver", solver)]))
+        meta = pdf.infodict()
+        meta["Title"] = title
+    timing = time.perf_counter() - start
+    (folder / "report.html").write_text(document(title, page, timing), encoding="utf-8")
+    return folder / "report.html", folder / "report.pdf"

@@ -1,0 +1,108 @@
+"""What the report draws, against closed forms: ellipsoid shadows, poses in the vehicle frame,
+vehicle planes, filter classes and the energy identity."""
+import numpy as np
+import pytest
+
+from occupant.report import data as D
+from occupant.spatial.rotation import rot_y as _rot_y
+
+
+def test_shadow_of_a_sphere_is_a_circle():
+    s = D.Shape("ball", 0, np.array([0.1, 0.2, 0.3]), _rot_y(0.7), np.full(3, 0.05))
+    X = np.eye(4)
+    X[:3, 3] = (1.0, 2.0, 3.0)
+    (cx, cz), w, h, _ = D.projected_ellipse(X, s)
+    assert (cx, cz) == pytest.approx((1.1, 3.3))
+    assert w == pytest.approx(0.1) and h == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize("theta", [0.0, 0.4, -1.1])
+def test_shadow_of_an_ellipsoid_turned_about_y(theta):
+    # an ellipsoid turned about the viewing axis y keeps its x-z section as its shadow: semi-axes
+    # a (x) and c (z) turned by theta in the x-z plane; y's semi-axis plays no part
+    a, b, c = 0.2, 0.5, 0.08
+    s = D.Shape("e", 0, np.zeros(3), np.eye(3), np.array([a, b, c]))
+    X = np.eye(4)
+    X[:3, :3] = _rot_y(theta)
+    (cx, cz), w, h, angle = D.projected_ellipse(X, s)
+    assert sorted([w, h]) == pytest.approx([2 * c, 2 * a])
+    major = np.radians(angle) if w >= h else np.radians(angle) + np.pi / 2
+    # rotation about y by theta turns x towards -z: the major axis at -theta in the (x, z) plane
+    assert np.sin(major + theta) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_shadow_matches_sampled_outline():
+    rng = np.random.default_rng(3)
+    q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+    s = D.Shape("e", 0, np.array([0.05, -0.1, 0.2]), q, np.array([0.3, 0.1, 0.15]))
+    (cx, cz), w, h, angle = D.projected_ellipse(np.eye(4), s)
+    # sample the ellipsoid's surface, project, and compare the extreme extents along x and z
+    u = rng.normal(size=(200000, 3))
+    p = (u / np.linalg.norm(u, axis=1)[:, None] * s.semi_axes) @ q.T + s.center
+    t = np.radians(angle)
+    ex = np.sqrt((w / 2 * np.cos(t)) ** 2 + (h / 2 * np.sin(t)) ** 2)   # half-extent along x
+    ez = np.sqrt((w / 2 * np.sin(t)) ** 2 + (h / 2 * np.cos(t)) ** 2)
+    assert p[:, 0].max() - cx == pytest.approx(ex, rel=2e-3)
+    assert p[:, 2].max() - cz == pytest.approx(ez, rel=2e-3)
+
+
+def test_poses_and_planes_in_the_vehicle_frame(run):
+    res = run.results
+    rel = D.relative_poses(res)
+    k = len(res.t) // 2
+    Binv = np.linalg.inv(res.base_poses[k])
+    assert np.allclose(rel[k], Binv @ res.body_poses[k], atol=1e-12)
+    # the sled moves ~1.2 m during the run, the occupant relative to it far less
+    head = run.model.body_names.index("head")
+    assert np.ptp(res.body_poses[:, head, 0, 3]) > 1.0 > np.ptp(rel[:, head, 0, 3])
+    planes = {s.name: s for s in D.surfaces(run.model)}
+    assert set(planes) == {"floor", "knee_bolster", "panel"} and all(s.body == -1 for s in planes.values())
+    # the knee bolster: x = 0.52 facing -x, 0.12 m high and 0.3 m wide each side of its centre
+    c = planes["knee_bolster"].corners
+    assert np.allclose(c[:, 0], 0.52) and np.allclose(sorted(set(np.round(c[:, 2], 9))), [-0.04, 0.20])
+    assert np.allclose(sorted(set(np.round(c[:, 1], 9))), [-0.3, 0.3])
+    shapes = {s.name: s for s in D.shapes(run.model)}
+    assert len(shapes) == 17 and shapes["head_shell"].body == head
+
+
+def test_channels_filtered_as_their_criteria_prescribe(run):
+    ch = {c.name: c for c in run.results.channels}
+    expect = {"Head CG acceleration X": 1000, "Chest acceleration X": 180, "Upper neck force Z": 600,
+              "Left femur force Z": 600, "Pelvis acceleration X": 1000}
+    for name, cfc in expect.items():
+        t, v, unit, got = D.filtered_channel(ch[name])
+        assert got == cfc
+    t, v, unit, _ = D.filtered_channel(ch["Head CG acceleration X"])
+    assert unit == "g"
+    raw = ch["Head CG acceleration X"].values / 9.80665
+    assert np.max(np.abs(v)) <= np.max(np.abs(raw)) * 1.05   # a low-pass filter does not amplify
+
+
+def test_energy_terms_close(run):
+    terms, closing = D.energy_terms(run.results)
+    work = sum(v for k, v in terms.items() if k.startswith("work: "))
+    # E(t) - E(0) - W(t) is the balance (occupant.simulate), term by term
+    assert np.allclose(terms["kinetic"] + terms["potential"] - work, terms["balance"], atol=1e-6)
+    assert closing < 1e-3
+
+
+def test_frame_times():
+    assert np.allclose(D.frame_times(np.linspace(0, 0.1, 1001)), np.arange(0, 0.1001, 0.01))
+    assert np.allclose(D.frame_times(np.linspace(0, 0.15, 1501)), np.arange(0, 0.1501, 0.015))
+    assert len(D.frame_times(np.linspace(0, 0.2, 2001))) == 11
+
+
+def test_a_run_with_nothing_optional_still_reports(run, tmp_path):
+    """No channels, no criteria, no energy: the report says so instead of failing."""
+    import dataclasses
+    import types
+
+    from occupant.report import write
+    bare = types.SimpleNamespace(**vars(run))
+    bare.results = dataclasses.replace(run.results, channels=[], energy={}, work={}, outputs={},
+                                       status="diverged", message="non-finite state at t = 0.05 s")
+    bare.criteria = []
+    html_path, pdf_path = write(bare, tmp_path, viewer=False, renders=False)
+    text = html_path.read_text()
+    assert "no criterion judged" in text and "diverged: non-finite state at t = 0.05 s" in text
+    assert "The run stopped early (diverged)" in text and 'id="channels"' not in text and pdf_path.stat().st_size > 1000

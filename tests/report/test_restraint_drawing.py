@@ -1,0 +1,97 @@
+"""Belts and airbags in the report, from a run whose assembly carries them (declared here as the
+belt and airbag modules declare theirs: Belt.points with names, Airbag mounting frame and
+semi-axes) and whose outputs hold what their producers record (belt point positions in B0, bag
+volume and pressure, belt forces)."""
+import dataclasses
+import types
+
+import numpy as np
+import pytest
+
+from occupant.report import data as D
+from occupant.report import figures as F
+from occupant.report import viewer
+
+
+class _Model:
+    """The run's model with another editable source."""
+
+    def __init__(self, model, source):
+        self._model, self.source = model, source
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
+
+@pytest.fixture(scope="module")
+def restrained(run):
+    res = run.results
+    n = len(res.t)
+    asm = run.model.source
+    belt = types.SimpleNamespace(name="lap", points=[types.SimpleNamespace(name=k) for k in ("left", "pelvis", "right")])
+    bag = types.SimpleNamespace(name="dab", marker=None, position=(0.45, 0.0, 0.45), rotation=np.diag([-1.0, -1.0, 1.0]),
+                                semi_axes=(0.13, 0.3, 0.3), firing_time=0.01)
+    source = types.SimpleNamespace(geometries=asm.geometries, markers=asm.markers, belts={"lap": belt},
+                                   airbags={"dab": bag})
+    nominal = 4 / 3 * np.pi * 0.13 * 0.3 * 0.3
+    volume = nominal * np.clip((res.t - 0.01) / 0.03, 0, 1)           # unfolds over 30 ms
+    pts = {"left": (-0.1, 0.25, 0.0), "pelvis": (0.12, 0.0, 0.05), "right": (-0.1, -0.25, 0.0)}
+    outputs = dict(res.outputs)
+    for k, p in pts.items():
+        for a, v in zip("xyz", p):
+            outputs[f"lap.{k}.{a}"] = np.full(n, v)
+    outputs["lap.segment_1.force"] = 3000 * np.sin(np.pi * res.t / res.t[-1])
+    outputs["lap.segment_2.force"] = 2000 * np.sin(np.pi * res.t / res.t[-1])
+    outputs["lap.payout"] = 0.02 * res.t / res.t[-1]
+    outputs["dab.volume"] = volume
+    outputs["dab.gauge_pressure"] = 5e4 * volume / nominal
+    units = dict(res.output_units, **{"lap.segment_1.force": "N", "lap.segment_2.force": "N", "lap.payout": "m",
+                                      "dab.volume": "m^3", "dab.gauge_pressure": "Pa"})
+    r = types.SimpleNamespace(**vars(run))
+    r.model = _Model(run.model, source)
+    r.results = dataclasses.replace(res, outputs=outputs, output_units=units)
+    return r, nominal
+
+
+def test_belt_points_and_airbag_size(restrained):
+    r, nominal = restrained
+    (name, P), = D.belt_routes(r.model, r.results)
+    assert name == "lap" and P.shape == (len(r.results.t), 3, 3)
+    assert np.allclose(P[0, 1], (0.12, 0.0, 0.05))
+    (shape, scale), = D.airbags(r.model, r.results)
+    # the bag's centre one semi-axis ahead of its mount along the mount's +x (here -x of B0)
+    assert shape.body == -1 and np.allclose(shape.center, (0.45 - 0.13, 0.0, 0.45))
+    assert scale[0] == 0.0 and scale[-1] == pytest.approx(1.0)
+    k = np.searchsorted(r.results.t, 0.025)
+    assert scale[k] ** 3 == pytest.approx(r.results.outputs["dab.volume"][k] / nominal)
+    # the grown bag keeps its back on the mount
+    s = D.scaled(shape, 0.5)
+    assert np.allclose(s.center - s.R[:, 0] * s.semi_axes[0], (0.45, 0.0, 0.45))
+
+
+def test_restraints_drawn_and_plotted(restrained, tmp_path):
+    r, _ = restrained
+    panels = D.restraint_outputs(r.model, r.results)
+    # belt point positions are drawn, not plotted; forces in kN, payout in mm, volume in litres
+    assert set(panels) == {"lap: webbing force", "lap: payout and pull-in", "dab: volume", "dab: gauge pressure"}
+    unit, series = panels["lap: webbing force"]
+    assert unit == "kN" and set(series) == {"segment_1", "segment_2"} and series["segment_1"].max() == pytest.approx(3.0, rel=1e-3)
+    assert panels["dab: volume"][1]["volume"].max() == pytest.approx(1e3 * 4 / 3 * np.pi * 0.13 * 0.09)
+    assert panels["lap: payout and pull-in"][1]["payout"].max() == pytest.approx(20.0)
+    fig = F.restraints(r)
+    titles = [ax.get_title() for ax in fig.axes]
+    assert {"lap: webbing force", "dab: gauge pressure", "contact normal forces"} <= set(titles)
+    F.png(fig)
+    fig.savefig(tmp_path / "restraints.png")
+    F.plt.close(fig)
+    strip = F.kinematics_strip(r, np.array([0.0, 0.05]))
+    first, later = strip.axes[0], strip.axes[1]
+    # the belt's line in both frames; the bag (red patch) only once it has fired
+    assert any(np.allclose(line.get_xdata(), (-0.1, 0.12, -0.1)) for line in first.lines)
+    red = [p for p in later.patches if np.allclose(p.get_facecolor()[:3], F.matplotlib.colors.to_rgb(F.AIRBAG_COLOUR))]
+    assert len(red) == 1 and not any(np.allclose(p.get_facecolor()[:3], F.matplotlib.colors.to_rgb(F.AIRBAG_COLOUR))
+                                     for p in first.patches)
+    F.png(strip)
+    strip.savefig(tmp_path / "strip.png")
+    fig3d = viewer.figure(r)
+    assert np.sum(np.isfinite(np.asarray(fig3d.data[1].x, float))) == 3
