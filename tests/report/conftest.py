@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import occupant
-from occupant.demo import sled_pulse
+from occupant import samples
 from occupant.dynamics import body_poses
 from occupant.human.assemble import assemble
 from occupant.human.loader import load_description
@@ -76,7 +76,7 @@ def build_run(name, bolster_stiffness=1.0e5, panel_stiffness=2.0e5, t_end=T_END)
     asm.add(ContactPair("thorax_panel", "thorax", "panel", panel))
     model = asm.compile()
     q0 = _transfer(free, q_free, model)
-    res = occupant.simulate(model, t_end, q0=q0, base_motion=sled_pulse(), output_dt=1e-4)
+    res = occupant.simulate(model, t_end, q0=q0, base_motion=samples.sled_pulse(), output_dt=1e-4)
     res.channels = evaluate(model, res, default_sensors(model))
     ch = {c.name: c for c in res.channels}
     head = injury.head(*(ch[f"Head CG acceleration {a}"] for a in "XYZ"))
