@@ -160,6 +160,22 @@ class FileChecker:
             self.fail(where, f"unknown {what} {v!r}", ", ".join(choices))
         return v
 
+    def strings(self, table, key, path, *, required=False, choices=None, what="name"):
+        """A non-empty list of non-blank strings; with ``choices`` each one of them."""
+        where = self.where(path, key)
+        if key not in table:
+            if required:
+                self.fail(where, "missing", f"a list of {what}s")
+            return None
+        v = table[key]
+        if (not isinstance(v, list) or not v
+                or not all(isinstance(x, str) and x.strip() for x in v)):
+            self.fail(where, f"expected a non-empty list of strings, got {v!r}", f"a list of {what}s")
+        for x in v:
+            if choices is not None and x not in choices:
+                self.fail(where, f"unknown {what} {x!r}", ", ".join(choices))
+        return v
+
     def boolean(self, table, key, path, *, default=None):
         where = self.where(path, key)
         if key not in table:

@@ -26,9 +26,63 @@ RESTRAINTS = {
         "a three-point belt with retractor, pretensioner and load limiter"),
     "airbag": RestraintKind(
         {"enabled": "bool", "kind": "string", "fire_time": "nonneg", "volume": "positive",
-         "vent_area": "nonneg", "inflator_mass": "positive", "position": "vector"},
+         "vent_area": "nonneg", "inflator_mass": "positive", "position": "vector",
+         "direction": "vector", "contact": "names"},
         "an airbag"),
 }
+AIRBAG_KINDS = ("driver", "passenger")
+
+
+def build_airbag(asm, table, c, path):
+    """``[restraints.airbag]``: a uniform-pressure bag of ``kind`` (driver or passenger:
+    ``occupant.modeling.driver_airbag`` / ``passenger_airbag``, their cited presets) mounted at
+    ``position`` (m, vehicle frame B0) unfolding along ``direction`` (B0; its frame's z is kept
+    as close to B0's z as the direction allows), fired at ``fire_time`` (s), in contact with the
+    occupant ellipsoids listed in ``contact``. ``volume`` (m^3) scales the preset's shape,
+    ``inflator_mass`` (kg) its inflator's mass flow, ``vent_area`` (m^2) replaces its vents."""
+    import numpy as np
+    from occupant.modeling import (AirbagContact, ModelingError, driver_airbag,
+                                   passenger_airbag)
+    from occupant.modeling.airbags import DRIVER_BAG, PASSENGER_BAG
+    kind = c.string(table, "kind", path, required=True, choices=AIRBAG_KINDS, what="airbag kind")
+    preset, make = {"driver": (DRIVER_BAG, driver_airbag),
+                    "passenger": (PASSENGER_BAG, passenger_airbag)}[kind]
+    position = np.array(c.vector(table, "position", path, required=True), float)
+    x = np.array(c.vector(table, "direction", path, required=True), float)
+    if not np.linalg.norm(x) > 0:
+        c.fail(c.where(path, "direction"), "must not be zero", "a vector in the vehicle frame")
+    x /= np.linalg.norm(x)
+    up = np.array([0.0, 0.0, 1.0]) if abs(x[2]) < 0.9 else np.array([1.0, 0.0, 0.0])
+    y = np.cross(up, x)
+    y /= np.linalg.norm(y)
+    rotation = np.column_stack([x, y, np.cross(x, y)])
+    contacts = c.strings(table, "contact", path, required=True, choices=list(asm.geometries),
+                         what="occupant geometry")
+    options = dict(position=position, rotation=rotation,
+                   firing_time=c.number(table, "fire_time", path, required=True, nonneg=True))
+    semi_axes = np.array(preset["semi_axes"], float)
+    volume = c.number(table, "volume", path, positive=True)
+    if volume is not None:
+        options["semi_axes"] = semi_axes * (volume / (4 / 3 * np.pi * semi_axes.prod())) ** (1 / 3)
+    mass = c.number(table, "inflator_mass", path, positive=True)
+    if mass is not None:
+        flow = np.array(preset["mass_flow"], float)
+        delivered = np.trapezoid(flow[:, 1], flow[:, 0])
+        options["mass_flow"] = np.column_stack([flow[:, 0], flow[:, 1] * mass / delivered])
+    vent = c.number(table, "vent_area", path, nonneg=True)
+    if vent is not None:
+        options["vent_area"] = vent
+    name = f"{kind}_airbag"
+    try:
+        asm.add(make(name, None, **options))
+        for g in contacts:
+            asm.add(AirbagContact(f"{name}_{g}", name, g))
+    except ModelingError as err:
+        c.fail(path, str(err))
+
+
+RESTRAINTS["airbag"].available = True
+RESTRAINTS["airbag"].build = build_airbag
 
 
 def read_restraints(c, data, test_title):
@@ -48,6 +102,8 @@ def read_restraints(c, data, test_title):
                 c.string(table, key, path)
             elif check == "vector":
                 c.vector(table, key, path)
+            elif check == "names":
+                c.strings(table, key, path)
             else:
                 c.number(table, key, path, positive=check == "positive", nonneg=check == "nonneg")
         if not c.boolean(table, "enabled", path, default=True):

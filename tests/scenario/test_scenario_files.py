@@ -40,7 +40,7 @@ def _scenario_copy(tmp_path, name="fmvss208_sled_48_unbelted", edit=None):
     (lambda s: s.replace("duration = 0.100\n", ""), "pulse", "exactly two of delta_v_kmh, peak_g, duration"),
     (lambda s: s.replace('regulation = "fmvss208_hybrid3_50m"', 'regulation = "fmvss208_hybrid3_05f"'),
      "criteria.regulation", "judges the hybrid3_05f"),
-    (lambda s: s.replace("enabled = false", "enabled = \"no\""), "restraints.airbag.enabled",
+    (lambda s: s.replace('kind = "passenger"', 'enabled = "no"'), "restraints.airbag.enabled",
      "expected true or false"),
     (lambda s: s.replace("[restraints.airbag]", "[restraints.seatbelt]"), "restraints.seatbelt",
      "unknown key (accepted: belt, airbag)"),
@@ -100,12 +100,39 @@ def test_reference_override_error_names_the_set(tmp_path):
 def test_reference_shipped_scenarios_validate_and_state_their_restraints():
     unbelted = load("fmvss208_sled_48_unbelted")
     assert unbelted.judged and unbelted.protocol.name == "fmvss208_hybrid3_50m"
-    assert any("restraints.airbag is disabled" in n for n in unbelted.notes)
+    assert unbelted.model.airbag_names == ("passenger_airbag",)
+    assert "passenger_airbag_head_shell" in unbelted.model.airbag_contact_names
+    off = load("fmvss208_sled_48_unbelted", overrides={"restraints.airbag.enabled": False})
+    assert any("restraints.airbag is disabled" in n for n in off.notes) and not off.model.airbag_names
     ncap = load("us_ncap_frontal_56")
-    assert not ncap.judged   # belt and airbag declared, neither modelled: nothing may be judged
+    assert not ncap.judged   # the belt is declared but not modelled: nothing may be judged
     assert any(n.startswith("restraints.belt:") and "not judged" in n for n in ncap.notes)
-    assert any(n.startswith("restraints.airbag:") and "not judged" in n for n in ncap.notes)
+    assert ncap.model.airbag_names == ("driver_airbag",)
     assert ncap.position_code == "1" and unbelted.position_code == "3"   # driver, front right
+
+
+@pytest.mark.parametrize("override, message", [
+    ({"restraints.airbag.kind": "curtain"}, r"restraints.airbag.kind: unknown airbag kind 'curtain'.*driver, passenger"),
+    ({"restraints.airbag.contact": ["head_shell", "nose"]}, r"restraints.airbag.contact: unknown occupant geometry 'nose'"),
+    ({"restraints.airbag.direction": [0.0, 0.0, 0.0]}, r"restraints.airbag.direction: must not be zero"),
+])
+def test_reference_airbag_errors_name_the_key(override, message):
+    with pytest.raises(ScenarioError, match=message):
+        load("fmvss208_sled_48_unbelted", overrides=override)
+
+
+def test_analytic_airbag_volume_and_inflator_overrides_scale_the_preset():
+    """``volume`` scales the preset's ellipsoid to that volume, ``inflator_mass`` its inflow."""
+    import numpy as np
+    from occupant.modeling.airbags import PASSENGER_BAG
+    sc = load("fmvss208_sled_48_unbelted", overrides={"restraints.airbag.volume": 0.090,
+                                                      "restraints.airbag.inflator_mass": 0.080})
+    bag = sc.model.source.airbags["passenger_airbag"]
+    a = np.asarray(bag.semi_axes, float)
+    assert 4 / 3 * np.pi * a.prod() == pytest.approx(0.090, rel=1e-12)
+    assert a / a[0] == pytest.approx(np.asarray(PASSENGER_BAG["semi_axes"]) / PASSENGER_BAG["semi_axes"][0])
+    flow = np.asarray(bag.mass_flow, float)
+    assert np.trapezoid(flow[:, 1], flow[:, 0]) == pytest.approx(0.080, rel=1e-12)
 
 
 def test_reference_seated_occupant_starts_on_the_seat_not_inside_the_interior():

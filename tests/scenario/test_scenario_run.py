@@ -43,17 +43,16 @@ def test_reference_run_command_writes_the_run_folder(tmp_path, capsys):
     # the one-screen summary: criteria against the regulation, the missing report said plainly
     assert "criteria against FMVSS 208, Hybrid III 50th male (S6):" in cap.out
     assert re.search(r"HIC15 +[\d.]+ - +limit 700 +(pass|FAIL)", cap.out)
-    assert "restraints.airbag is disabled" in cap.out
     assert len(cap.out.splitlines()) <= 30
 
 
 def test_reference_unmodelled_restraints_give_values_but_no_verdicts(tmp_path, capsys):
-    """US NCAP declares belt and airbag, which are not modelled yet: the run says so and prints
-    no pass/fail, and criteria.csv leaves every pass cell empty."""
+    """US NCAP declares a belt, which is not modelled yet: the run says so and prints no
+    pass/fail, and criteria.csv leaves every pass cell empty."""
     out = tmp_path / "ncap"
     assert main(["run", "us_ncap_frontal_56", "--out", str(out), "--set", "solver.t_end=0.01", "--quiet"]) == 0
     text = capsys.readouterr().out
-    assert "restraints.belt:" in text and "restraints.airbag:" in text and "not judged" in text
+    assert "restraints.belt:" in text and "not judged" in text
     assert "NOT judged" in text
     assert not re.search(r"\b(pass|FAIL)\b|limit +\d", text)
     with open(out / "criteria.csv", newline="") as fh:
@@ -99,14 +98,17 @@ def unbelted_run(tmp_path_factory):
 
 def test_reference_unbelted_sled_motion_is_plausible(unbelted_run):
     """The whole 150 ms of the shipped FMVSS 208-style unbelted sled run, held against what a
-    crash engineer expects of an unbelted 50th male without airbag at 48 km/h:
+    crash engineer expects of an unbelted 50th male with a passenger airbag at 48 km/h:
     - the knees load the knee bolster, femur forces of several kN (unbelted sled femur loads of
       3-10 kN, crash-domain-facts.md 6.3 [U]: the bolster was shaped to 3-6 kN, bottoming above)
       and within the FMVSS 208 10 kN order;
     - the pelvis stays on the seat: it moves forward less than the knee gap plus the bolster's
       crush (0.12 + 0.16 m) and never drops through the cushion;
-    - the head travels forward 0.5-0.9 m relative to the vehicle before the panel and windshield
-      stop it (no airbag), and strikes them;
+    - the airbag stops the head after 0.25-0.6 m of forward travel relative to the vehicle
+      (the bag is 0.5 m deep, the head starts 0.6 m from the panel), loading it with a bag
+      gauge pressure of tens of kPa (20-40 kPa typical for passenger bags, crash-domain-facts
+      6.2 [U]); the head's penetration into the bag stays short of the bag's depth (it does
+      not pass through);
     - the energy balance closes to 1 % of the energy exchanged;
     - no contact pair penetrates beyond the end of its characteristic table (nothing passes
       through a surface)."""
@@ -122,9 +124,11 @@ def test_reference_unbelted_sled_motion_is_plausible(unbelted_run):
     pelvis, head = model.body("pelvis"), model.body("head")
     assert 0.1 < rel[:, pelvis].max() - rel[0, pelvis] < 0.28
     assert res.body_com[:, pelvis, 2].min() > res.body_com[0, pelvis, 2] - 0.06
-    assert 0.5 < rel[:, head].max() - rel[0, head] < 0.9
-    head_hits = max(res.outputs[f"head_shell__{s}.normal_force"].max() for s in ("panel_top", "windshield"))
-    assert head_hits > 1000
+    assert 0.25 < rel[:, head].max() - rel[0, head] < 0.6
+    assert res.outputs["passenger_airbag_head_shell.force"].max() > 500
+    assert 10e3 < res.outputs["passenger_airbag.gauge_pressure"].max() < 80e3
+    depth = 2 * model.source.airbags["passenger_airbag"].semi_axes[0]
+    assert res.outputs["passenger_airbag_head_shell.penetration"].max() < 0.7 * depth
     exchanged = np.max(np.abs(res.energy["work"]))
     assert abs(res.energy["balance"][-1]) < 0.01 * exchanged
     for name, pair in model.source.contact_pairs.items():
@@ -132,4 +136,4 @@ def test_reference_unbelted_sled_motion_is_plausible(unbelted_run):
         pushing = res.outputs[f"{name}.normal_force"] > 0   # within the surface's bounds
         if table is not None and pushing.any():
             assert res.outputs[f"{name}.penetration"][pushing].max() < table[-1, 0], name
-    assert 100 < rows["HIC15"]["value"] < 2000 and rows["Nij"]["value"] < 2.0
+    assert 30 < rows["HIC15"]["value"] < 700 and rows["Nij"]["value"] < 1.0
