@@ -83,6 +83,21 @@ ContactBlock = namedtuple("ContactBlock", [
 CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("normal_force", "N"),
                    ("friction_force", "N"), ("point_x", "m"), ("point_y", "m"), ("point_z", "m"))
 
+# Constraint equations of the cut joints and constraint primitives (occupant.constraints): each
+# row is one scalar equation between a frame on link a and a frame on link b (-1: B0), both given
+# in their link's frame: CONSTRAINT_DISTANCE (p_a - p_b) . u_b = 0 (u_b = axis_b turned with link b),
+# CONSTRAINT_DOT u_a . u_b = 0.
+CONSTRAINT_DISTANCE, CONSTRAINT_DOT = range(2)
+ConstraintBlock = namedtuple("ConstraintBlock", [
+    "kind",           # (nc,) int, CONSTRAINT_DISTANCE or CONSTRAINT_DOT
+    "link_a",         # (nc,) int, link carrying point/axis a (-1: B0)
+    "point_a",        # (nc, 3) m, point a in that link's frame
+    "axis_a",         # (nc, 3) unit vector u_a in that link's frame (DOT rows)
+    "link_b",         # (nc,) int
+    "point_b",        # (nc, 3) m
+    "axis_b",         # (nc, 3) unit vector u_b in link b's frame
+])
+
 Bundle = namedtuple("Bundle", [
     "tree",             # KinTree
     "joint_resistance", # JointResistanceBlock
@@ -93,6 +108,7 @@ Bundle = namedtuple("Bundle", [
     "base_dt",          # s
     "tau_applied",      # (nv,) constant applied generalized forces
     "work_start",       # int, index in z of the first work accumulator (one per POWER_NAMES)
+    "constraints",      # ConstraintBlock
 ])
 
 
@@ -114,3 +130,11 @@ def freeze_block(block_type, values):
             arr = np.asarray(val)
             out[name] = frozen(arr, integer=arr.dtype.kind in "iu")
     return block_type(**out)
+
+
+def empty_constraint_block():
+    """The ConstraintBlock of a model without closed loops."""
+    return freeze_block(ConstraintBlock, dict(
+        kind=np.zeros(0, np.int64), link_a=np.zeros(0, np.int64), point_a=np.zeros((0, 3)),
+        axis_a=np.zeros((0, 3)), link_b=np.zeros(0, np.int64), point_b=np.zeros((0, 3)),
+        axis_b=np.zeros((0, 3))))

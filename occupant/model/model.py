@@ -9,7 +9,7 @@ from collections import namedtuple
 import numpy as np
 
 from occupant.model.base_motion import fixed_base_state
-from occupant.model.bundle import Bundle, POWER_NAMES, frozen
+from occupant.model.bundle import Bundle, POWER_NAMES, frozen, empty_constraint_block
 from occupant.model.joint_motion import random_configuration
 from occupant.model.joint_types import JointType, NEUTRAL_LINK_Q
 
@@ -78,6 +78,10 @@ class Model:
         self.z_names = tuple(producer_z_names) + tuple(f"work.{n}" for n in POWER_NAMES)
         self.topology = topology                        # occupant.topology.Topology of the bodies
         self.source = source                            # the editable Assembly it came from
+        # closed loops: constraint equations of the cut joints (modeling.compile_constraints)
+        self.constraints = empty_constraint_block()     # ConstraintBlock
+        self.constraint_names = ()                      # the element of each constraint row
+        self.gravity = None                             # (3,) m/s^2 in B0, the model's gravity field
         self.index = {
             "body": {n: i for i, n in enumerate(self.body_names)},
             "joint": {n: i for i, n in enumerate(self.joint_names)},
@@ -145,7 +149,7 @@ class Model:
         table = np.ascontiguousarray(base_table, float)
         tau = np.zeros(self.nv) if tau_applied is None else np.ascontiguousarray(tau_applied, float)
         return Bundle(self.tree, self.joint_resistance, self.spring_dampers, self.contacts, table,
-                      float(base_t0), float(base_dt), tau, self.work_start)
+                      float(base_t0), float(base_dt), tau, self.work_start, self.constraints)
 
     def __repr__(self):
         return f"Model('{self.name}', nb={self.nb}, nq={self.nq}, nv={self.nv})"

@@ -24,6 +24,7 @@ class Assembly:
         self.joint_resistances = {}
         self.spring_dampers = {}
         self.contact_pairs = {}
+        self.gravity = None   # (3,) m/s^2 in B0, the model's gravity field (None: simulate's default)
 
     # membership --------------------------------------------------------------------------
     def _table(self, element):
