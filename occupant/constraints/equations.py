@@ -89,91 +89,87 @@ def link_motion(tree, data, v, cw):
 
 
 @njit(**JIT_INLINE)
-def _frame_point(data, link, local, out):
+def _frame_point(R, o, link, local, out):
     """A point given in link coordinates, in B0."""
     if link < 0:
         for c in range(3):
             out[c] = local[c]
         return
-    R, o = data.R_base_link, data.p_base_link
     for c in range(3):
         out[c] = o[link, c] + R[link, c, 0] * local[0] + R[link, c, 1] * local[1] + R[link, c, 2] * local[2]
 
 
 @njit(**JIT_INLINE)
-def _frame_axis(data, link, local, out):
+def _frame_axis(R, link, local, out):
     if link < 0:
         for c in range(3):
             out[c] = local[c]
         return
-    R = data.R_base_link
     for c in range(3):
         out[c] = R[link, c, 0] * local[0] + R[link, c, 1] * local[1] + R[link, c, 2] * local[2]
 
 
 @njit(**JIT_INLINE)
-def _point_motion(data, cw, link, p, vel, acc, t1, t2):
+def _point_motion(o, w_all, od, al, ad, link, p, vel, acc, t1, t2):
     """Velocity and (vdot = 0) acceleration of the point p (B0) fixed on link."""
     if link < 0:
         vel[:] = 0.0
         acc[:] = 0.0
         return
-    o = data.p_base_link
     s = t2
     for c in range(3):
         s[c] = p[c] - o[link, c]
-    w = cw.w[link]
+    w = w_all[link]
     _cross(w, s, t1)
     for c in range(3):
-        vel[c] = cw.od[link, c] + t1[c]
+        vel[c] = od[link, c] + t1[c]
     _cross(w, t1, acc)          # omega x (omega x s)
-    _cross(cw.al[link], s, t1)
+    _cross(al[link], s, t1)
     for c in range(3):
-        acc[c] += cw.ad[link, c] + t1[c]
+        acc[c] += ad[link, c] + t1[c]
 
 
 @njit(**JIT_INLINE)
-def _angular(cw, link, w, al):
+def _angular(w_all, al_all, link, w, al):
     if link < 0:
         w[:] = 0.0
         al[:] = 0.0
     else:
         for c in range(3):
-            w[c] = cw.w[link, c]
-            al[c] = cw.al[link, c]
+            w[c] = w_all[link, c]
+            al[c] = al_all[link, c]
 
 
 @njit(**JIT_INLINE)
-def _add_point_row(tree, data, cw, row, link, p, coef, sign):
+def _add_point_row(parent, nvs, vidx, o, axis, angular, G, row, link, p, coef, sign):
     """G[row] += sign coef . dp/dv for the point p (B0) fixed on link."""
     k = link
-    o = data.p_base_link
     while k >= 0:
-        for d in range(tree.nv[k]):
-            j = tree.vidx[k] + d
-            a = cw.axis[j]
-            if cw.angular[j]:
+        for d in range(nvs[k]):
+            j = vidx[k] + d
+            a = axis[j]
+            if angular[j]:
                 s0, s1, s2 = p[0] - o[k, 0], p[1] - o[k, 1], p[2] - o[k, 2]
                 c0 = a[1] * s2 - a[2] * s1
                 c1 = a[2] * s0 - a[0] * s2
                 c2 = a[0] * s1 - a[1] * s0
-                cw.G[row, j] += sign * (coef[0] * c0 + coef[1] * c1 + coef[2] * c2)
+                G[row, j] += sign * (coef[0] * c0 + coef[1] * c1 + coef[2] * c2)
             else:
-                cw.G[row, j] += sign * (coef[0] * a[0] + coef[1] * a[1] + coef[2] * a[2])
-        k = tree.parent[k]
+                G[row, j] += sign * (coef[0] * a[0] + coef[1] * a[1] + coef[2] * a[2])
+        k = parent[k]
 
 
 @njit(**JIT_INLINE)
-def _add_angular_row(tree, cw, row, link, coef, sign):
+def _add_angular_row(parent, nvs, vidx, axis, angular, G, row, link, coef, sign):
     """G[row] += sign coef . d(omega_link)/dv."""
     k = link
     while k >= 0:
-        for d in range(tree.nv[k]):
-            j = tree.vidx[k] + d
-            if cw.angular[j]:
-                a = cw.axis[j]
-                cw.G[row, j] += sign * (coef[0] * a[0] + coef[1] * a[1] + coef[2] * a[2])
-        k = tree.parent[k]
+        for d in range(nvs[k]):
+            j = vidx[k] + d
+            if angular[j]:
+                a = axis[j]
+                G[row, j] += sign * (coef[0] * a[0] + coef[1] * a[1] + coef[2] * a[2])
+        k = parent[k]
 
 
 @njit(**JIT)
@@ -185,24 +181,29 @@ def constraint_terms(tree, cons, data, v, cw):
                                          cw.vec[5], cw.vec[6], cw.vec[7], cw.vec[8])
     wa, wb, ala, alb, t1, t2, t3 = (cw.vec[9], cw.vec[10], cw.vec[11], cw.vec[12], cw.vec[13],
                                     cw.vec[14], cw.vec[15])
-    cw.G[:, :] = 0.0
+    # the arrays the helpers need, unpacked once: passing the records to every helper call
+    # would cost the reference counting of all their arrays each time
+    R, o, G, phi, gamma = data.R_base_link, data.p_base_link, cw.G, cw.phi, cw.gamma
+    w_all, od, al, ad, axis, angular = cw.w, cw.od, cw.al, cw.ad, cw.axis, cw.angular
+    parent, nvs, vidx = tree.parent, tree.nv, tree.vidx
+    G[:, :] = 0.0
     for row in range(cons.kind.shape[0]):
         la, lb = cons.link_a[row], cons.link_b[row]
-        _frame_axis(data, lb, cons.axis_b[row], ub)
-        _angular(cw, la, wa, ala)
-        _angular(cw, lb, wb, alb)
+        _frame_axis(R, lb, cons.axis_b[row], ub)
+        _angular(w_all, al, la, wa, ala)
+        _angular(w_all, al, lb, wb, alb)
         if cons.kind[row] == CONSTRAINT_DISTANCE:
-            _frame_point(data, la, cons.point_a[row], pa)
-            _frame_point(data, lb, cons.point_b[row], pb)
-            _point_motion(data, cw, la, pa, va, aa, t1, t2)
-            _point_motion(data, cw, lb, pb, vb, ab, t1, t2)
+            _frame_point(R, o, la, cons.point_a[row], pa)
+            _frame_point(R, o, lb, cons.point_b[row], pb)
+            _point_motion(o, w_all, od, al, ad, la, pa, va, aa, t1, t2)
+            _point_motion(o, w_all, od, al, ad, lb, pb, vb, ab, t1, t2)
             for c in range(3):
                 d[c] = pa[c] - pb[c]
-            cw.phi[row] = _dot(d, ub)
-            _add_point_row(tree, data, cw, row, la, pa, ub, 1.0)
-            _add_point_row(tree, data, cw, row, lb, pb, ub, -1.0)
+            phi[row] = _dot(d, ub)
+            _add_point_row(parent, nvs, vidx, o, axis, angular, G, row, la, pa, ub, 1.0)
+            _add_point_row(parent, nvs, vidx, o, axis, angular, G, row, lb, pb, ub, -1.0)
             _cross(ub, d, t1)
-            _add_angular_row(tree, cw, row, lb, t1, 1.0)
+            _add_angular_row(parent, nvs, vidx, axis, angular, G, row, lb, t1, 1.0)
             # Phi'' at vdot = 0: (a_a - a_b).u + 2 d'.(w_b x u) + d.(al_b x u + w_b x (w_b x u))
             _cross(wb, ub, t1)           # u'
             _cross(wb, t1, t2)           # w_b x u'
@@ -210,13 +211,13 @@ def constraint_terms(tree, cons, data, v, cw):
             acc = 0.0
             for c in range(3):
                 acc += (aa[c] - ab[c]) * ub[c] + 2.0 * (va[c] - vb[c]) * t1[c] + d[c] * (t3[c] + t2[c])
-            cw.gamma[row] = -acc
+            gamma[row] = -acc
         else:
-            _frame_axis(data, la, cons.axis_a[row], ua)
-            cw.phi[row] = _dot(ua, ub)
+            _frame_axis(R, la, cons.axis_a[row], ua)
+            phi[row] = _dot(ua, ub)
             _cross(ua, ub, t1)
-            _add_angular_row(tree, cw, row, la, t1, 1.0)
-            _add_angular_row(tree, cw, row, lb, t1, -1.0)
+            _add_angular_row(parent, nvs, vidx, axis, angular, G, row, la, t1, 1.0)
+            _add_angular_row(parent, nvs, vidx, axis, angular, G, row, lb, t1, -1.0)
             # Phi'' at vdot = 0: u_a''.u_b + 2 u_a'.u_b' + u_a.u_b''
             _cross(wa, ua, t1)           # u_a'
             _cross(wb, ub, t2)           # u_b'
@@ -229,4 +230,4 @@ def constraint_terms(tree, cons, data, v, cw):
             acc += _dot(ua, t3)
             _cross(alb, ub, t3)
             acc += _dot(ua, t3)
-            cw.gamma[row] = -acc
+            gamma[row] = -acc

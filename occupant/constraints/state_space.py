@@ -190,7 +190,7 @@ def constrained_accelerations(bundle, data, cw, t, q, v, z):
         cw.Q[j] = data.tau[j]
     rnea(tree, data, q, v, cw.zero)     # data.tau = h(q, v) - J^T f_ext
     crba(tree, data, q)
-    evaluate_constraints(bundle, data, cw, q, v)
+    constraint_terms(tree, bundle.constraints, data, v, cw)   # poses from the loads stage
     n = nv + r
     K = cw.K
     for a in range(nv):

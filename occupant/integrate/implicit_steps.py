@@ -72,11 +72,16 @@ def _scale(x, y, rtol, atol, out):
 
 @njit(**JIT)
 def fd_jacobian(bundle, data, cw, t, x, f0, J, xt, ft):
-    """J = df/dx by forward differences, column j stepped by sqrt(eps) max(|x_j|, 1e-3)."""
+    """J = df/dx by forward differences, column j stepped by sqrt(eps) max(|x_j|, 1e-3). The
+    work accumulators at the end of z feed nothing back: their columns are zero."""
     n = x.shape[0]
+    n_fd = 2 * cw.sizes[1] + bundle.work_start
     for j in range(n):
         xt[j] = x[j]
-    for j in range(n):
+    for j in range(n_fd, n):
+        for i in range(n):
+            J[i, j] = 0.0
+    for j in range(n_fd):
         step = 1.5e-8 * max(abs(x[j]), 1e-3)
         xt[j] = x[j] + step
         if not reduced_derivative(bundle, data, cw, t, xt, ft):
