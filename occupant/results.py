@@ -29,6 +29,14 @@ class Results:
     provenance: dict = field(default_factory=dict)
     status: str = "finished"                       # finished | event | diverged
     message: str = ""
+    constraint_violation: np.ndarray = None           # (n,) largest |Phi| of the closed loops (m, or
+                                                      # the sine of an angle); zeros for trees
+    constraint_velocity_violation: np.ndarray = None  # (n,) largest |G v| (m/s, rad/s)
+
+    def __post_init__(self):
+        for name in ("constraint_violation", "constraint_velocity_violation"):
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros(len(self.t)))
 
     def summary(self):
         """A few lines for the terminal."""

@@ -148,3 +148,75 @@ def sled_pulse(peak_g=20.0, duration=0.1, speed0=50 / 3.6, t_end=0.3):
     t = np.linspace(0.0, t_end, int(round(t_end / 1e-4)) + 1)
     a = np.where(t < duration, -peak_g * g0 * np.sin(np.pi * t / duration), 0.0)
     return BaseMotion.translational(t, a, velocity0=(speed0, 0.0, 0.0))
+
+
+def _rod(name, length, mass):
+    """A uniform slender rod along its part frame's x axis from the origin: centre of mass at
+    length/2, I = m L^2 / 12 about the transverse axes (1e-6 kg m^2 about its own axis, which the
+    planar mechanisms never turn about, to keep the inertia positive-definite)."""
+    Ir = mass * length**2 / 12.0
+    return Part(name, mass, com=(length / 2, 0.0, 0.0), inertia=(1e-6, Ir, Ir))
+
+
+def _rz(angle):
+    c, s = np.cos(angle), np.sin(angle)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def four_bar(crank_angle=np.radians(60.0)):
+    """The planar four-bar linkage of issue 12 (seed 001's test mechanism): ground pivots O1 =
+    (0, 0, 0) and O2 = (0.5, 0, 0) m, crank 0.2 m (1 kg), coupler 0.6 m (3 kg), rocker 0.5 m
+    (2 kg), uniform slender rods in the x-y plane, gravity -9.81 m/s^2 along y. At q = 0 the crank
+    makes ``crank_angle`` with +x and the coupler-rocker joint is above the x axis (the released-
+    at-rest configuration). Tree: crank and rocker hinged to B0, coupler hinged to the crank; the
+    coupler-rocker hinge ``C`` closes the loop (a cut joint, compiled to constraint equations)."""
+    crank, coupler, rocker, ground = 0.2, 0.6, 0.5, 0.5
+    a = crank * np.array([np.cos(crank_angle), np.sin(crank_angle)])      # crank tip
+    o2 = np.array([ground, 0.0])
+    # C: intersection of the circles |C - a| = coupler and |C - O2| = rocker, the upper one
+    d = np.linalg.norm(o2 - a)
+    if not abs(coupler - rocker) < d < coupler + rocker:
+        raise ValueError(f"four_bar: the linkage cannot be assembled at crank angle {crank_angle!r} rad")
+    along = (coupler**2 - rocker**2 + d**2) / (2 * d)
+    normal = np.array([-(o2 - a)[1], (o2 - a)[0]]) / d
+    c_pt = a + along * (o2 - a) / d + np.sqrt(coupler**2 - along**2) * normal
+    if c_pt[1] < 0:
+        c_pt = a + along * (o2 - a) / d - np.sqrt(coupler**2 - along**2) * normal
+    phi_coupler = np.arctan2(*(c_pt - a)[::-1])
+    phi_rocker = np.arctan2(*(c_pt - o2)[::-1])
+    asm = Assembly("four_bar")
+    asm.gravity = (0.0, -9.81, 0.0)
+    asm.add(_rod("crank", crank, 1.0), _rod("coupler", coupler, 3.0), _rod("rocker", rocker, 2.0))
+    asm.add(Marker("rocker_tip", "rocker", position=(rocker, 0.0, 0.0)))
+    asm.add(Joint("O1", "revolute", None, "crank", Pose(rotation=_rz(crank_angle))))
+    asm.add(Joint("B", "revolute", "crank", "coupler",
+                  Pose((crank, 0.0, 0.0), _rz(phi_coupler - crank_angle))))
+    asm.add(Joint("O2", "revolute", None, "rocker", Pose((ground, 0.0, 0.0), _rz(phi_rocker))))
+    asm.add(Joint("C", "revolute", "coupler", "rocker",
+                  Pose((coupler, 0.0, 0.0), _rz(phi_rocker - phi_coupler)), child_marker="rocker_tip"))
+    return asm.compile()
+
+
+def slider_crank(crank_angle=np.radians(60.0)):
+    """A planar slider-crank (seed 001's second test mechanism; dimensions chosen here, [E]):
+    crank 0.2 m (1 kg) hinged at the origin, connecting rod 0.6 m (2 kg), slider 1 kg on the x
+    axis, uniform slender rods in the x-y plane, gravity -9.81 m/s^2 along y; at q = 0 the crank
+    makes ``crank_angle`` with +x, released at rest. Tree: crank and slider (prismatic along x)
+    on B0, rod hinged to the crank; the rod-slider hinge ``D`` closes the loop."""
+    crank, rod = 0.2, 0.6
+    a = crank * np.array([np.cos(crank_angle), np.sin(crank_angle)])
+    x_slider = a[0] + np.sqrt(rod**2 - a[1]**2)
+    phi_rod = np.arctan2(-a[1], x_slider - a[0])
+    # slider frame: z (the sliding axis) along world x, x along world y, y along world z
+    R_slider = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    asm = Assembly("slider_crank")
+    asm.gravity = (0.0, -9.81, 0.0)
+    asm.add(_rod("crank", crank, 1.0), _rod("rod", rod, 2.0),
+            Part("slider", 1.0, inertia=(1e-3, 1e-3, 1e-3)))
+    asm.add(Marker("slider_pin", "slider", rotation=R_slider.T))
+    asm.add(Joint("O", "revolute", None, "crank", Pose(rotation=_rz(crank_angle))))
+    asm.add(Joint("A", "revolute", "crank", "rod", Pose((crank, 0.0, 0.0), _rz(phi_rod - crank_angle))))
+    asm.add(Joint("S", "prismatic", None, "slider", Pose((x_slider, 0.0, 0.0), R_slider)))
+    asm.add(Joint("D", "revolute", "rod", "slider", Pose((rod, 0.0, 0.0), _rz(-phi_rod)),
+                  child_marker="slider_pin"))
+    return asm.compile()

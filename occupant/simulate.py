@@ -2,6 +2,8 @@
 import numpy as np
 
 from occupant import __version__
+from occupant.constraints.sampling import constrained_samples
+from occupant.integrate import implicit  # noqa: F401  registers newmark, radau and bdf
 from occupant.integrate.driver import solve
 from occupant.integrate.events import compile_event_function, never
 from occupant.integrate.fixed_step import DIVERGED, EVENT
@@ -19,7 +21,7 @@ class SimulationError(ValueError):
 
 
 def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
-             gravity=(0.0, 0.0, -9.81), base_motion=None, tau=None, events=(), output_dt=None,
+             gravity=None, base_motion=None, tau=None, events=(), output_dt=None,
              rtol=1e-8, atol=1e-10, energy=True, progress=None):
     """Simulate ``model`` from t = 0 to ``t_end`` (s).
 
@@ -41,6 +43,13 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     if method is None:
         raise SimulationError(f"simulate: unknown integrator '{integrator}' "
                               f"(accepted: {', '.join(INTEGRATORS)})")
+    if model.constraint_names and not getattr(method, "constrained", False):
+        raise SimulationError(f"simulate: model '{model.name}' has closed loops (cut joints "
+                              f"{', '.join(dict.fromkeys(model.constraint_names))}); integrator "
+                              f"'{integrator}' ignores constraints: use one of "
+                              f"{', '.join(k for k, m in INTEGRATORS.items() if getattr(m, 'constrained', False))}")
+    if gravity is None:   # the model's gravity field, else standard gravity along -z of B0
+        gravity = model.gravity if model.gravity is not None else (0.0, 0.0, -9.81)
     if not (np.isfinite(t_end) and t_end > 0):
         raise SimulationError(f"simulate: t_end must be a positive number of seconds, got {t_end!r}")
     if dt is not None and not (np.isfinite(dt) and 0 < dt <= t_end):
@@ -67,6 +76,7 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
                              base_dt=min(step, 1e-4) / (2 if method.evaluations_per_step > 1 and fixed else 1))
     y0 = system.initial_state(q0, v0, z0)
 
+    violation = None
     guards = _compiled_guards(events) if fixed and method.loop is not None else None
     if guards is not None:
         rec, found, stats, status, message = _run_compiled(system, method, y0, dt, t_end, stride,
@@ -84,6 +94,7 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
         t, status, message = sol.t, sol.status, sol.message
         rec = make_recording(model, len(t))
         record_samples(system.bundle, system.data, np.ascontiguousarray(t), np.ascontiguousarray(sol.y), rec)
+        violation = constrained_samples(system, t, sol.y, rec) if model.constraint_names else None
         found = [{"name": e["name"], "t": e["t"]} for e in sol.events]
         stats = integ.stats()
     if status == "diverged" and dt is not None:
@@ -94,7 +105,10 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
         else:
             message += (". The step is within the stability estimate of every joint resistance "
                         "element: look for loads out of proportion or a joint far outside its range")
-    return _results(model, system, t, rec, stats, found, status, message, energy)
+    results = _results(model, system, t, rec, stats, found, status, message, energy)
+    if model.constraint_names and violation is not None:
+        results.constraint_violation, results.constraint_velocity_violation = violation
+    return results
 
 
 def _compiled_guards(events):

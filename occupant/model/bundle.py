@@ -163,6 +163,20 @@ MuscleBlock = namedtuple("MuscleBlock", [
     "out_start",      # int, first output: per muscle MUSCLE_OUTPUTS
 ])
 MUSCLE_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("activation", "1"), ("force", "N"))
+# Constraint equations of the cut joints and constraint primitives (occupant.constraints): each
+# row is one scalar equation between a frame on link a and a frame on link b (-1: B0), both given
+# in their link's frame: CONSTRAINT_DISTANCE (p_a - p_b) . u_b = 0 (u_b = axis_b turned with link b),
+# CONSTRAINT_DOT u_a . u_b = 0.
+CONSTRAINT_DISTANCE, CONSTRAINT_DOT = range(2)
+ConstraintBlock = namedtuple("ConstraintBlock", [
+    "kind",           # (nc,) int, CONSTRAINT_DISTANCE or CONSTRAINT_DOT
+    "link_a",         # (nc,) int, link carrying point/axis a (-1: B0)
+    "point_a",        # (nc, 3) m, point a in that link's frame
+    "axis_a",         # (nc, 3) unit vector u_a in that link's frame (DOT rows)
+    "link_b",         # (nc,) int
+    "point_b",        # (nc, 3) m
+    "axis_b",         # (nc, 3) unit vector u_b in link b's frame
+])
 
 Bundle = namedtuple("Bundle", [
     "tree",             # KinTree
@@ -171,6 +185,7 @@ Bundle = namedtuple("Bundle", [
     "contacts",         # ContactBlock
     "airbags",          # AirbagBlock
     "muscles",          # MuscleBlock
+    "constraints",      # ConstraintBlock
     "base_table",       # (n, 12) B0 spatial states sampled every base_dt from base_t0
     "base_t0",          # s
     "base_dt",          # s
@@ -213,3 +228,9 @@ def empty_airbag_block():
     for name in ("z_start", "out_start", "pair_out_start"):
         values[name] = 0
     return freeze_block(AirbagBlock, values)
+def empty_constraint_block():
+    """The ConstraintBlock of a model without closed loops."""
+    return freeze_block(ConstraintBlock, dict(
+        kind=np.zeros(0, np.int64), link_a=np.zeros(0, np.int64), point_a=np.zeros((0, 3)),
+        axis_a=np.zeros((0, 3)), link_b=np.zeros(0, np.int64), point_b=np.zeros((0, 3)),
+        axis_b=np.zeros((0, 3))))

@@ -9,7 +9,8 @@ from collections import namedtuple
 import numpy as np
 
 from occupant.model.base_motion import fixed_base_state
-from occupant.model.bundle import Bundle, POWER_NAMES, frozen, empty_airbag_block
+from occupant.model.bundle import (Bundle, POWER_NAMES, frozen, empty_airbag_block,
+                                   empty_constraint_block)
 from occupant.model.joint_motion import random_configuration
 from occupant.model.joint_types import JointType, NEUTRAL_LINK_Q
 
@@ -84,6 +85,10 @@ class Model:
         self.z_names = tuple(producer_z_names) + tuple(f"work.{n}" for n in POWER_NAMES)
         self.topology = topology                        # occupant.topology.Topology of the bodies
         self.source = source                            # the editable Assembly it came from
+        # closed loops: constraint equations of the cut joints (modeling.compile_constraints)
+        self.constraints = empty_constraint_block()     # ConstraintBlock
+        self.constraint_names = ()                      # the element of each constraint row
+        self.gravity = None                             # (3,) m/s^2 in B0, the model's gravity field
         self.index = {
             "body": {n: i for i, n in enumerate(self.body_names)},
             "joint": {n: i for i, n in enumerate(self.joint_names)},
@@ -150,9 +155,11 @@ class Model:
             base_table = fixed_base_state((0.0, 0.0, -9.81))[None, :]
         table = np.ascontiguousarray(base_table, float)
         tau = np.zeros(self.nv) if tau_applied is None else np.ascontiguousarray(tau_applied, float)
-        return Bundle(self.tree, self.joint_resistance, self.spring_dampers, self.contacts,
-                      self.airbags, self.muscles, table,
-                      float(base_t0), float(base_dt), tau, self.work_start)
+        return Bundle(tree=self.tree, joint_resistance=self.joint_resistance,
+                      spring_dampers=self.spring_dampers, contacts=self.contacts,
+                      airbags=self.airbags, muscles=self.muscles, constraints=self.constraints,
+                      base_table=table, base_t0=float(base_t0), base_dt=float(base_dt),
+                      tau_applied=tau, work_start=self.work_start)
 
     def __repr__(self):
         return f"Model('{self.name}', nb={self.nb}, nq={self.nq}, nv={self.nv})"

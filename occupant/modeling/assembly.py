@@ -29,6 +29,7 @@ class Assembly:
         self.airbags = {}
         self.airbag_contacts = {}
         self.muscles = {}
+        self.gravity = None   # (3,) m/s^2 in B0, the model's gravity field (None: simulate's default)
 
     # membership --------------------------------------------------------------------------
     def _table(self, element):

@@ -10,6 +10,7 @@ from occupant.model.bundle import (
 from occupant.model.joint_types import JointType, LINK_NQ, LINK_NV, SPATIAL_ROWS
 from occupant.model.model import Model, ModelError, neutral_q_of_links
 from occupant.modeling.airbags import airbag_block
+from occupant.modeling.compile_constraints import compile_constraints
 from occupant.modeling.elements import Joint, Pose
 from occupant.modeling.geometry import Ellipsoid, Sphere, Plane
 from occupant.modeling.muscles import muscle_block
@@ -50,9 +51,6 @@ def compile_assembly(asm):
     if not parts:
         raise ModelError(f"assembly '{asm.name}': no parts to compile")
     topo = build_topology(parts, [(j.name, j.parent, j.child) for j in asm.joints.values()])
-    if topo.cut_joints:
-        raise ModelError(f"assembly '{asm.name}': joints {', '.join(topo.cut_joints)} close "
-                         f"kinematic loops, which the tree dynamics does not handle yet")
     joints = dict(asm.joints)
     if topo.virtual_root_joint:
         root = topo.body_order[0]
@@ -68,7 +66,7 @@ def compile_assembly(asm):
     for name in topo.body_order:
         X_link_part[name] = np.eye(4)
     for j in joints.values():
-        if j.child_marker is not None:
+        if j.child_marker is not None and j.name not in topo.cut_joints:
             X_link_part[j.child] = invert_homogeneous(asm.markers[j.child_marker].transform)
 
     body_names = list(topo.body_order)
@@ -159,7 +157,7 @@ def compile_assembly(asm):
     airbags, airbag_contacts = airbag_block(asm, marker_index, marker_body, body_link, marker_R,
                                             marker_p, outputs, states)
     muscles = muscle_block(asm, marker_index, marker_body, body_link, marker_p, outputs, states)
-    return Model(name=asm.name, body_names=body_names, body_parent=body_parent, body_mass=body_mass,
+    model = Model(name=asm.name, body_names=body_names, body_parent=body_parent, body_mass=body_mass,
                  body_com=body_com, body_inertia=body_inertia, body_link=body_link,
                  joint_names=joint_names, joint_kind=joint_kind, joint_body=joint_body,
                  joint_links=joint_links, link_body=link["body"], tree=tree, nq=nq, nv=nv,
@@ -174,6 +172,8 @@ def compile_assembly(asm):
                  source=asm, airbags=airbags, airbag_names=list(asm.airbags),
                  airbag_contact_names=airbag_contacts, muscles=muscles,
                  muscle_names=list(asm.muscles))
+    model.gravity = None if asm.gravity is None else np.array(asm.gravity, float)
+    return compile_constraints(model, asm, topo, X_link_part)
 
 
 class _Outputs:

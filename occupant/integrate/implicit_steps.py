@@ -1,0 +1,514 @@
+"""Compiled adaptive steps of the implicit integrators on the reduced state x = (q_I, v_I, z) of
+the state-space method (``occupant.constraints.state_space``): each evaluation of x' solves the
+position and velocity constraints inside the integrator's Newton iteration (the double loop of
+seed 001, section 3.2). The Jacobian df/dx is taken by forward differences of the reduced
+derivative (Hairer & Wanner, Solving ODEs II, 1996, section IV.8), one column per coordinate.
+
+Methods (each with error control and step-size selection):
+- Newmark (beta, gamma) on the accelerations, local error h^2 (beta - 1/6)(a_n+1 - a_n)
+  (Zienkiewicz & Xie, Earthquake Eng. Struct. Dyn. 20, 1991);
+- Radau IIA, 3 stages, order 5, simplified Newton on the stage increments and the embedded
+  error estimate of Hairer & Wanner II, section IV.8 (eqs. 8.17-8.20);
+- BDF of orders 1-5 in backward-difference form with quasi-constant step size and order
+  selection (Shampine & Reichelt, "The MATLAB ODE suite", SIAM J. Sci. Comput. 18, 1997, 2.3).
+
+Each step function takes many attempts until one is accepted; ``par`` holds (rtol, atol,
+h_max, t_max) and ``out`` receives (h taken, h proposed next, error norm); counters are in
+``w.stats`` (STAT_*).
+"""
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from occupant.constraints.linalg import lu_factor, lu_solve
+from occupant.constraints.state_space import reduced_derivative
+from occupant.jit import JIT
+
+(STAT_STEPS, STAT_REJECTED, STAT_NEWTON, STAT_LU, STAT_JACOBIAN, STAT_NEWTON_FAIL) = range(6)
+OK, FAILED = 0, 1
+H_MIN = 1e-12      # s, smallest step tried before the run is declared failed
+MAX_NEWTON = 8
+
+IntegratorWork = namedtuple("IntegratorWork", [
+    "J",      # (n, n) df/dx
+    "K",      # (3n, 3n) Newton matrix
+    "kpiv",   # (3n,) int
+    "E",      # (n, n) error-filter / BDF matrix
+    "epiv",   # (n,) int
+    "Z", "dZ", "F",   # (3n,) stage increments, their correction, stage derivatives
+    "D",      # (8, n) BDF backward differences
+    "vec",    # (8, n) vectors: 0 f(x), 1 trial x, 2 f(trial), 3 error, 4 scale, 5-7 scratch
+    "RU",     # (6, 6) BDF step-change matrix
+    "M",      # (2, 6, 6) scratch for RU
+    "col",    # (6,) scratch
+    "state",  # (4,) int: BDF order, steps at constant h, Jacobian current, restart flag
+    "stats",  # (6,) int counters STAT_*
+])
+
+
+def make_integrator_work(n):
+    z = np.zeros
+    return IntegratorWork(J=z((n, n)), K=z((3 * n, 3 * n)), kpiv=z(3 * n, np.int64),
+                          E=z((n, n)), epiv=z(n, np.int64), Z=z(3 * n), dZ=z(3 * n), F=z(3 * n),
+                          D=z((8, n)), vec=z((8, n)), RU=z((6, 6)), M=z((2, 6, 6)), col=z(6),
+                          state=z(4, np.int64), stats=z(6, np.int64))
+
+
+@njit(**JIT)
+def _norm(e, scale):
+    s = 0.0
+    for j in range(e.shape[0]):
+        r = e[j] / scale[j]
+        s += r * r
+    return np.sqrt(s / max(e.shape[0], 1))
+
+
+@njit(**JIT)
+def _scale(x, y, rtol, atol, out):
+    for j in range(x.shape[0]):
+        out[j] = atol + rtol * max(abs(x[j]), abs(y[j]))
+
+
+@njit(**JIT)
+def fd_jacobian(bundle, data, cw, t, x, f0, J, xt, ft):
+    """J = df/dx by forward differences, column j stepped by sqrt(eps) max(|x_j|, 1e-3). The
+    work accumulators at the end of z feed nothing back: their columns are zero."""
+    n = x.shape[0]
+    n_fd = 2 * cw.sizes[1] + bundle.work_start
+    for j in range(n):
+        xt[j] = x[j]
+    for j in range(n_fd, n):
+        for i in range(n):
+            J[i, j] = 0.0
+    for j in range(n_fd):
+        step = 1.5e-8 * max(abs(x[j]), 1e-3)
+        xt[j] = x[j] + step
+        if not reduced_derivative(bundle, data, cw, t, xt, ft):
+            return False
+        for i in range(n):
+            J[i, j] = (ft[i] - f0[i]) / step
+        xt[j] = x[j]
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Newmark
+
+@njit(**JIT)
+def newmark_step(bundle, data, cw, w, t, x, f0, h, beta, gamma, par, x_new, out):
+    """One accepted Newmark step from (t, x) with f0 = x'(t); h the proposed step."""
+    rtol, atol, h_max, t_max = par[0], par[1], par[2], par[3]
+    n = x.shape[0]
+    n_ind = cw.sizes[1]
+    nu = n - n_ind                  # unknowns: accelerations a_I and z rates
+    u, fu, scale, e = w.Z[:nu], w.vec[2], w.vec[4], w.vec[3]
+    du = w.dZ[:nu]
+    newton_tol = max(10 * 2.2e-16 / rtol, min(0.03, np.sqrt(rtol)))
+    if not fd_jacobian(bundle, data, cw, t, x, f0, w.J, w.vec[5], w.vec[6]):
+        return FAILED
+    w.stats[STAT_JACOBIAN] += 1
+    h = min(h, h_max, t_max - t)
+    while True:
+        if h < H_MIN:
+            return FAILED
+        # Newton matrix N = I - d f_u / d u
+        for r in range(nu):
+            fr = n_ind + r
+            for c in range(nu):
+                if c < n_ind:
+                    val = w.J[fr, c] * h * h * beta + w.J[fr, n_ind + c] * h * gamma
+                else:
+                    val = w.J[fr, n_ind + c] * h * gamma
+                w.K[r, c] = (1.0 if r == c else 0.0) - val
+        w.stats[STAT_LU] += 1
+        ok = lu_factor(w.K, nu, w.kpiv)
+        for r in range(nu):
+            u[r] = f0[n_ind + r]        # predictor: a_n+1 = a_n
+        _scale(x, x, rtol, atol, scale)
+        converged = False
+        prev = 0.0
+        for it in range(MAX_NEWTON):
+            if not ok:
+                break
+            _newmark_state(x, f0, u, h, beta, gamma, n_ind, x_new)
+            if not reduced_derivative(bundle, data, cw, t + h, x_new, fu):
+                break
+            for r in range(nu):
+                du[r] = fu[n_ind + r] - u[r]
+            lu_solve(w.K, nu, w.kpiv, du)
+            s = 0.0
+            for r in range(nu):
+                u[r] += du[r]
+                if r < n_ind:
+                    a = du[r] * h * h * beta / scale[r]
+                    b = du[r] * h * gamma / scale[n_ind + r]
+                    s += a * a + b * b
+                else:
+                    b = du[r] * h * gamma / scale[n_ind + r]
+                    s += b * b
+            dn = np.sqrt(s / n)
+            w.stats[STAT_NEWTON] += 1
+            if not np.isfinite(dn):
+                break
+            if it > 0:
+                theta = dn / prev
+                if theta >= 1.0:
+                    break
+                if theta / (1.0 - theta) * dn < newton_tol:
+                    converged = True
+                    break
+            elif dn < 1e-3 * newton_tol:
+                converged = True
+                break
+            prev = dn
+        if not converged:
+            w.stats[STAT_NEWTON_FAIL] += 1
+            w.stats[STAT_REJECTED] += 1
+            h *= 0.5
+            continue
+        _newmark_state(x, f0, u, h, beta, gamma, n_ind, x_new)
+        # local error of the positions (Zienkiewicz & Xie 1991)
+        _scale(x, x_new, rtol, atol, scale)
+        s = 0.0
+        for r in range(n_ind):
+            er = h * h * (beta - 1.0 / 6.0) * (u[r] - f0[n_ind + r]) / scale[r]
+            s += er * er
+        err = np.sqrt(s / max(n_ind, 1))
+        if err > 1.0:
+            w.stats[STAT_REJECTED] += 1
+            h *= max(0.2, 0.9 * err ** (-1.0 / 3.0))
+            continue
+        out[0] = h
+        out[1] = h * (5.0 if err == 0.0 else min(5.0, 0.9 * err ** (-1.0 / 3.0)))
+        out[2] = err
+        w.stats[STAT_STEPS] += 1
+        return OK
+
+
+@njit(**JIT)
+def _newmark_state(x, f0, u, h, beta, gamma, n_ind, x_new):
+    """x_n+1 of the Newmark formulas for the unknowns u = (a_n+1, zdot_n+1)."""
+    for k in range(n_ind):
+        a0, a1 = f0[n_ind + k], u[k]
+        x_new[k] = x[k] + h * x[n_ind + k] + h * h * ((0.5 - beta) * a0 + beta * a1)
+        x_new[n_ind + k] = x[n_ind + k] + h * ((1.0 - gamma) * a0 + gamma * a1)
+    for k in range(2 * n_ind, x.shape[0]):
+        x_new[k] = x[k] + h * ((1.0 - gamma) * f0[k] + gamma * u[k - n_ind])
+
+
+# ---------------------------------------------------------------------------------------------
+# Radau IIA (Hairer & Wanner II, section IV.5 table 5.6 and section IV.8)
+
+S6 = np.sqrt(6.0)
+RADAU_C = np.array([(4.0 - S6) / 10.0, (4.0 + S6) / 10.0, 1.0])
+RADAU_A = np.array([
+    [(88.0 - 7.0 * S6) / 360.0, (296.0 - 169.0 * S6) / 1800.0, (-2.0 + 3.0 * S6) / 225.0],
+    [(296.0 + 169.0 * S6) / 1800.0, (88.0 + 7.0 * S6) / 360.0, (-2.0 - 3.0 * S6) / 225.0],
+    [(16.0 - S6) / 36.0, (16.0 + S6) / 36.0, 1.0 / 9.0]])
+# embedded error estimate: err = (I - h g0 J)^-1 (g0 h f(x0) + sum_i e_i Z_i), g0 the real
+# eigenvalue of A^-1 inverted, e = g0 (-13 - 7 sqrt6, -13 + 7 sqrt6, -1) / 3 (HNW II, IV.8)
+RADAU_G0 = 1.0 / (3.0 + 3.0 ** (2.0 / 3.0) - 3.0 ** (1.0 / 3.0))
+RADAU_E = RADAU_G0 * np.array([-13.0 - 7.0 * S6, -13.0 + 7.0 * S6, -1.0]) / 3.0
+
+
+@njit(**JIT)
+def radau_step(bundle, data, cw, w, t, x, f0, h, par, x_new, out):
+    """One accepted Radau IIA step from (t, x) with f0 = x'(t); h the proposed step."""
+    rtol, atol, h_max, t_max = par[0], par[1], par[2], par[3]
+    n = x.shape[0]
+    Z, dZ, F = w.Z, w.dZ, w.F
+    xs, scale, e = w.vec[1], w.vec[4], w.vec[3]
+    A, C, E = RADAU_A, RADAU_C, RADAU_E
+    newton_tol = max(10 * 2.2e-16 / rtol, min(0.03, np.sqrt(rtol)))
+    if not fd_jacobian(bundle, data, cw, t, x, f0, w.J, w.vec[5], w.vec[6]):
+        return FAILED
+    w.stats[STAT_JACOBIAN] += 1
+    h = min(h, h_max, t_max - t)
+    while True:
+        if h < H_MIN:
+            return FAILED
+        for a in range(3):
+            for b in range(3):
+                for i in range(n):
+                    for j in range(n):
+                        w.K[a * n + i, b * n + j] = ((1.0 if (a == b and i == j) else 0.0)
+                                                     - h * A[a, b] * w.J[i, j])
+        w.stats[STAT_LU] += 1
+        ok = lu_factor(w.K, 3 * n, w.kpiv)
+        Z[:] = 0.0
+        _scale(x, x, rtol, atol, scale)
+        converged = False
+        prev = 0.0
+        for it in range(MAX_NEWTON):
+            if not ok:
+                break
+            good = True
+            for a in range(3):
+                for i in range(n):
+                    xs[i] = x[i] + Z[a * n + i]
+                if not reduced_derivative(bundle, data, cw, t + C[a] * h, xs, F[a * n:(a + 1) * n]):
+                    good = False
+                    break
+            if not good:
+                break
+            for a in range(3):
+                for i in range(n):
+                    s = Z[a * n + i]
+                    for b in range(3):
+                        s -= h * A[a, b] * F[b * n + i]
+                    dZ[a * n + i] = -s
+            lu_solve(w.K, 3 * n, w.kpiv, dZ)
+            s = 0.0
+            for k in range(3 * n):
+                Z[k] += dZ[k]
+                r = dZ[k] / scale[k % n]
+                s += r * r
+            dn = np.sqrt(s / (3 * n))
+            w.stats[STAT_NEWTON] += 1
+            if not np.isfinite(dn):
+                break
+            if it > 0:
+                theta = dn / prev
+                if theta >= 1.0:
+                    break
+                if theta / (1.0 - theta) * dn < newton_tol:
+                    converged = True
+                    break
+            elif dn < 1e-3 * newton_tol:
+                converged = True
+                break
+            prev = dn
+        if not converged:
+            w.stats[STAT_NEWTON_FAIL] += 1
+            w.stats[STAT_REJECTED] += 1
+            h *= 0.5
+            continue
+        for i in range(n):
+            x_new[i] = x[i] + Z[2 * n + i]
+        # error estimate
+        for i in range(n):
+            for j in range(n):
+                w.E[i, j] = (1.0 if i == j else 0.0) - h * RADAU_G0 * w.J[i, j]
+            e[i] = RADAU_G0 * h * f0[i] + E[0] * Z[i] + E[1] * Z[n + i] + E[2] * Z[2 * n + i]
+        w.stats[STAT_LU] += 1
+        lu_factor(w.E, n, w.epiv)
+        lu_solve(w.E, n, w.epiv, e)
+        _scale(x, x_new, rtol, atol, scale)
+        err = _norm(e, scale)
+        if not err <= 1.0:
+            w.stats[STAT_REJECTED] += 1
+            h *= 0.2 if not np.isfinite(err) else max(0.2, 0.9 * err ** -0.25)
+            continue
+        out[0] = h
+        out[1] = h * (5.0 if err == 0.0 else min(5.0, 0.9 * err ** -0.25))
+        out[2] = err
+        w.stats[STAT_STEPS] += 1
+        return OK
+
+
+# ---------------------------------------------------------------------------------------------
+# BDF, orders 1-5, backward differences D[j] = nabla^j x_n h-scaled (Shampine & Reichelt 1997)
+
+MAX_ORDER = 5
+
+
+@njit(**JIT)
+def _bdf_gamma(k):
+    s = 0.0
+    for j in range(1, k + 1):
+        s += 1.0 / j
+    return s
+
+
+@njit(**JIT)
+def _step_change_matrix(order, factor, out):
+    """out[:order+1, :order+1] = cumulative product down the rows of
+    M[i, j] = (i - 1 - factor j) / i (i >= 1), M[0, j] = 1."""
+    for j in range(order + 1):
+        out[0, j] = 1.0
+    for i in range(1, order + 1):
+        for j in range(order + 1):
+            out[i, j] = out[i - 1, j] * (i - 1 - factor * j) / i
+
+
+@njit(**JIT)
+def bdf_rescale(w, n, order, factor):
+    """Change the step of the difference array by ``factor`` (D[:order+1] <- (R U)^T D)."""
+    R, U = w.M[0], w.M[1]
+    _step_change_matrix(order, factor, R)
+    _step_change_matrix(order, 1.0, U)
+    for i in range(order + 1):
+        for j in range(order + 1):
+            s = 0.0
+            for k in range(order + 1):
+                s += R[i, k] * U[k, j]
+            w.RU[i, j] = s
+    tmp = w.col
+    for c in range(n):
+        for j in range(order + 1):
+            s = 0.0
+            for i in range(order + 1):
+                s += w.RU[i, j] * w.D[i, c]
+            tmp[j] = s
+        for j in range(order + 1):
+            w.D[j, c] = tmp[j]
+
+
+@njit(**JIT)
+def bdf_start(bundle, data, cw, w, t, x, f0, h):
+    """Start (or restart) BDF at order 1 with step h."""
+    n = x.shape[0]
+    w.D[:, :] = 0.0
+    for i in range(n):
+        w.D[0, i] = x[i]
+        w.D[1, i] = h * f0[i]
+    w.state[0] = 1
+    w.state[1] = 0
+    w.state[2] = 0
+
+
+@njit(**JIT)
+def bdf_step(bundle, data, cw, w, t, x, h, par, x_new, out):
+    """One accepted BDF step from t with the differences in w.D (order w.state[0]); h is the
+    step the differences are scaled to. x is scratch for the prediction."""
+    rtol, atol, h_max, t_max = par[0], par[1], par[2], par[3]
+    n = x.shape[0]
+    order = w.state[0]
+    d, psi, f, scale, xp = w.Z[:n], w.dZ[:n], w.vec[2], w.vec[4], w.vec[1]
+    newton_tol = max(10 * 2.2e-16 / rtol, min(0.03, np.sqrt(rtol)))
+    h_lim = min(h_max, t_max - t)
+    if h > h_lim:
+        bdf_rescale(w, n, order, h_lim / h)
+        h = h_lim
+        w.state[1] = 0
+    lu_h = -1.0
+    while True:
+        if h < H_MIN:
+            return FAILED
+        for i in range(n):
+            s, p = 0.0, 0.0
+            for j in range(order + 1):
+                s += w.D[j, i]
+            for j in range(1, order + 1):
+                p += _bdf_gamma(j) * w.D[j, i]
+            xp[i] = s
+            psi[i] = p / _bdf_gamma(order)
+        c = h / _bdf_gamma(order)
+        if w.state[2] == 0:
+            for i in range(n):
+                x[i] = xp[i]
+            if not reduced_derivative(bundle, data, cw, t + h, xp, f):
+                return FAILED
+            if not fd_jacobian(bundle, data, cw, t + h, xp, f, w.J, w.vec[5], w.vec[6]):
+                return FAILED
+            w.stats[STAT_JACOBIAN] += 1
+            w.state[2] = 1
+            lu_h = -1.0
+        if lu_h != c:
+            for i in range(n):
+                for j in range(n):
+                    w.E[i, j] = (1.0 if i == j else 0.0) - c * w.J[i, j]
+            w.stats[STAT_LU] += 1
+            lu_factor(w.E, n, w.epiv)
+            lu_h = c
+        _scale(xp, xp, rtol, atol, scale)
+        d[:] = 0.0
+        for i in range(n):
+            x_new[i] = xp[i]
+        converged = False
+        prev = 0.0
+        for it in range(4):
+            if not reduced_derivative(bundle, data, cw, t + h, x_new, f):
+                break
+            for i in range(n):
+                f[i] = c * f[i] - psi[i] - d[i]
+            lu_solve(w.E, n, w.epiv, f)
+            dn = _norm(f, scale)
+            for i in range(n):
+                x_new[i] += f[i]
+                d[i] += f[i]
+            w.stats[STAT_NEWTON] += 1
+            if not np.isfinite(dn):
+                break
+            if it > 0:
+                theta = dn / prev
+                if theta >= 1.0:
+                    break
+                if theta / (1.0 - theta) * dn < newton_tol:
+                    converged = True
+                    break
+            elif dn < 1e-3 * newton_tol:
+                converged = True
+                break
+            prev = dn
+        if not converged:
+            w.stats[STAT_NEWTON_FAIL] += 1
+            w.stats[STAT_REJECTED] += 1
+            if w.state[2] == 1 and w.state[3] == 0:
+                w.state[2] = 0          # refresh the Jacobian once before shortening the step
+                w.state[3] = 1
+                continue
+            bdf_rescale(w, n, order, 0.5)
+            h *= 0.5
+            w.state[1] = 0
+            w.state[3] = 0
+            continue
+        w.state[3] = 0
+        _scale(xp, x_new, rtol, atol, scale)
+        err = 0.0
+        s = 0.0
+        for i in range(n):
+            r = d[i] / (order + 1) / scale[i]
+            s += r * r
+        err = np.sqrt(s / n)
+        if err > 1.0:
+            w.stats[STAT_REJECTED] += 1
+            factor = max(0.2, 0.9 * err ** (-1.0 / (order + 1)))
+            bdf_rescale(w, n, order, factor)
+            h *= factor
+            w.state[1] = 0
+            continue
+        break
+    # accept: update the differences
+    w.state[1] += 1
+    for i in range(n):
+        w.D[order + 2, i] = d[i] - w.D[order + 1, i]
+        w.D[order + 1, i] = d[i]
+    for j in range(order, -1, -1):
+        for i in range(n):
+            w.D[j, i] += w.D[j + 1, i]
+    w.stats[STAT_STEPS] += 1
+    out[0] = h
+    out[2] = err
+    if w.state[1] < order + 1:
+        out[1] = h
+        return OK
+    # order and step selection from the error estimates at orders k-1, k, k+1
+    e_m, e_p = np.inf, np.inf
+    if order > 1:
+        s = 0.0
+        for i in range(n):
+            r = w.D[order, i] / order / scale[i]
+            s += r * r
+        e_m = np.sqrt(s / n)
+    if order < MAX_ORDER:
+        s = 0.0
+        for i in range(n):
+            r = w.D[order + 2, i] / (order + 2) / scale[i]
+            s += r * r
+        e_p = np.sqrt(s / n)
+    f_m = e_m ** (-1.0 / order) if (order > 1 and e_m > 0) else (1e6 if order > 1 else 0.0)
+    f_0 = err ** (-1.0 / (order + 1)) if err > 0 else 1e6
+    f_p = e_p ** (-1.0 / (order + 2)) if (order < MAX_ORDER and e_p > 0) else (1e6 if order < MAX_ORDER else 0.0)
+    new_order, best = order, f_0
+    if f_m > best:
+        new_order, best = order - 1, f_m
+    if f_p > best:
+        new_order, best = order + 1, f_p
+    factor = min(10.0, 0.9 * best)
+    w.state[0] = new_order
+    bdf_rescale(w, n, new_order, factor)
+    w.state[1] = 0
+    out[1] = h * factor
+    return OK
