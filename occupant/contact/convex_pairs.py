@@ -21,8 +21,8 @@ rectangle the one-sided plane contact, and beyond its border the contact of its 
 corners (rounded edges of a thin plate), so that an ellipsoid sliding over the border keeps a
 continuous force that fades as it leaves (the edge's penetration goes to zero), where cutting
 the force off at the border would jump. A cylinder (axis z, radius r, half-length L) has flat
-ends (side: the axis line with d + r; caps: faces; rims: the rim point nearest the ellipsoid's
-deepest point, refined to the fixed point, a vertex) or hemispherical ends (a capsule: the
+ends (side: the axis line with d + r; caps: faces; rims: circles, ``support.rim_depth``) or
+hemispherical ends (a capsule: the
 penetration of the axis segment plus r, exactly, since a capsule is a segment swept by a ball).
 """
 import numpy as np
@@ -30,7 +30,7 @@ from numba import njit
 
 from occupant.jit import JIT_STAGE
 from occupant.contact.geometry_pairs import point_in_link, to_base
-from occupant.contact.support import face_depth, line_depth, vertex_depth
+from occupant.contact.support import face_depth, line_depth, rim_depth, vertex_depth
 from occupant.forces.points import point_state
 
 # At most this many features visited by the walk (a walk visits 3 at most in the tests: face,
@@ -199,37 +199,19 @@ def cylinder_local(Q, cx, cy, cz, r, half, round_ends):
             if dc < d:
                 d, nx, ny, nz, sx, sy, sz = dc, 0.0, 0.0, sg, tx, ty, tz
         return d, nx, ny, nz, sx, sy, sz
-    d, nx, ny, nz, sx, sy, sz = 0.0, 0.0, 0.0, 1.0, cx, cy, cz
-    for _ in range(WALK_STEPS):
-        moved = False
-        if end == 0:                                       # side
-            d, nx, ny, nz, sx, sy, sz = line_depth(Q, cx, cy, cz, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
-            d += r
-            if abs(sz) > half * (1.0 + SLACK):
-                end, moved = _sign(sz), True
-        elif not side:                                     # cap
-            nz = float(end)
-            nx = ny = 0.0
-            d, sx, sy, sz = face_depth(Q, cx, cy, cz, 0.0, 0.0, nz, 0.0, 0.0, nz * half)
-            if sx * sx + sy * sy > (r * (1.0 + SLACK)) ** 2:
-                side, moved = True, True
-        else:                                              # rim: the point of the rim circle
-            ax, ay = cx, cy                                # in the radial direction of s
-            for _ in range(3):
-                an = np.sqrt(ax * ax + ay * ay)
-                if an > 0.0:
-                    ax, ay = ax / an, ay / an
-                else:
-                    ax, ay = 1.0, 0.0
-                d, nx, ny, nz, sx, sy, sz = vertex_depth(Q, cx, cy, cz, r * ax, r * ay, end * half)
-                ax, ay = sx, sy
-            if nz * end < 0.0:
-                end, moved = 0, True
-            elif nx * sx + ny * sy < 0.0:
-                side, moved = False, True
-        if not moved:
-            break
-    return d, nx, ny, nz, sx, sy, sz
+    # centre outside: the cap, the side or else the rim, whichever is consistent (the walk of
+    # the module doc, the cap and side tested first since they are cheap)
+    if end != 0:
+        d, sx, sy, sz = face_depth(Q, cx, cy, cz, 0.0, 0.0, float(end), 0.0, 0.0, end * half)
+        if sx * sx + sy * sy <= (r * (1.0 + SLACK)) ** 2:
+            return d, 0.0, 0.0, float(end), sx, sy, sz
+    if side:
+        d, nx, ny, nz, sx, sy, sz = line_depth(Q, cx, cy, cz, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+        if abs(sz) <= half * (1.0 + SLACK):
+            return d + r, nx, ny, nz, sx, sy, sz
+        if end == 0:
+            end = _sign(sz)
+    return rim_depth(Q, cx, cy, cz, 0.0, 0.0, end * half, r)
 
 
 @njit(**JIT_STAGE)

@@ -11,7 +11,9 @@ minimum over n (the separating-axis duality of convex sets: minus the distance w
 - a half-space {x : n.x <= n.p}: n fixed, d = h(n) - n.(c - p) (closed form);
 - a point v: minimise h(n) - n.(c - v) over the unit sphere;
 - a line through v along u: h_K is infinite unless n is normal to u, so minimise
-  h(n) - n.(c - v) over the unit circle normal to u.
+  h(n) - n.(c - v) over the unit circle normal to u;
+- a circle of radius r about v normal to z (a cylinder's rim): h_K(n) = n.v + r |n_xy|,
+  minimise h(n) + r |n_xy| - n.(c - v) over the unit sphere.
 For a point or a line the deepest point of K is s + d n (on the line, by the optimality
 condition Q n / h - (c - v) = -d n + mu u).
 """
@@ -44,19 +46,37 @@ def face_depth(Q, cx, cy, cz, nx, ny, nz, px, py, pz):
 
 @njit(**JIT_STAGE)
 def vertex_depth(Q, cx, cy, cz, vx, vy, vz):
-    """Point v: (d, n, s) minimising h(n) - n.(c - v) by Riemannian Newton iterations on the unit
-    sphere from n = (c - v) / |c - v| (exact at once for a sphere), the Hessian shifted to stay
-    positive-definite and the step limited to 0.5 rad. d > 0 iff v is inside the ellipsoid."""
+    """Point v: (d, n, s) minimising h(n) - n.(c - v) (``rim_depth`` with a zero radius);
+    d > 0 iff v is inside the ellipsoid."""
+    return rim_depth(Q, cx, cy, cz, vx, vy, vz, 0.0)
+
+
+@njit(**JIT_STAGE)
+def rim_depth(Q, cx, cy, cz, vx, vy, vz, radius):
+    """Circle of ``radius`` about v normal to z (a cylinder's rim; a point for radius 0), whose
+    support function is n.v + radius |n_xy|: (d, n, s) minimising
+    h(n) + radius |n_xy| - n.(c - v) by Riemannian Newton iterations on the unit sphere from
+    the direction from the circle's point nearest c (exact at once for a sphere), the Hessian
+    shifted to stay positive-definite and the step limited to 0.5 rad."""
     px, py, pz = cx - vx, cy - vy, cz - vz
-    norm = np.sqrt(px * px + py * py + pz * pz)
+    rho = np.sqrt(px * px + py * py)
+    if radius > 0.0 and rho > 0.0:
+        px0, py0 = px - radius * px / rho, py - radius * py / rho
+    else:
+        px0, py0 = px, py
+    norm = np.sqrt(px0 * px0 + py0 * py0 + pz * pz)
     if norm > 0.0:
-        m0, m1, m2 = px / norm, py / norm, pz / norm
+        m0, m1, m2 = px0 / norm, py0 / norm, pz / norm
     else:
         m0, m1, m2 = 0.0, 0.0, 1.0
     for _ in range(NEWTON_ITERATIONS):
         qx, qy, qz = q_times(Q, m0, m1, m2)
         h = np.sqrt(m0 * qx + m1 * qy + m2 * qz)
         g0, g1, g2 = qx / h - px, qy / h - py, qz / h - pz      # Euclidean gradient
+        r_xy = np.sqrt(m0 * m0 + m1 * m1)
+        if radius > 0.0 and r_xy > 0.0:
+            g0 += radius * m0 / r_xy
+            g1 += radius * m1 / r_xy
         gn = g0 * m0 + g1 * m1 + g2 * m2
         if abs(m0) < 0.6:
             tx, ty, tz = 0.0, m2, -m1
@@ -70,10 +90,17 @@ def vertex_depth(Q, cx, cy, cz, vx, vy, vz):
         qtx, qty, qtz = q_times(Q, tx, ty, tz)
         qux, quy, quz = q_times(Q, ux, uy, uz)
         qt, qu = qx * tx + qy * ty + qz * tz, qx * ux + qy * uy + qz * uz
-        # Riemannian Hessian: Q / h - (Q m)(Q m)^T / h^3 - (m.g) I on the tangent plane
+        # Riemannian Hessian: Q / h - (Q m)(Q m)^T / h^3 (+ the rim's
+        # radius / r_xy (P_xy - m_xy m_xy^T / r_xy^2)) - (m.g) I on the tangent plane
         h00 = (tx * qtx + ty * qty + tz * qtz) / h - qt * qt / h**3 - gn
         h11 = (ux * qux + uy * quy + uz * quz) / h - qu * qu / h**3 - gn
         h01 = (tx * qux + ty * quy + tz * quz) / h - qt * qu / h**3
+        if radius > 0.0 and r_xy > 0.0:
+            mt, mu = (m0 * tx + m1 * ty) / r_xy, (m0 * ux + m1 * uy) / r_xy
+            k = radius / r_xy
+            h00 += k * (tx * tx + ty * ty - mt * mt)
+            h11 += k * (ux * ux + uy * uy - mu * mu)
+            h01 += k * (tx * ux + ty * uy - mt * mu)
         mean, half = 0.5 * (h00 + h11), np.sqrt(0.25 * (h00 - h11) ** 2 + h01 * h01)
         floor = 1e-3 * (abs(mean) + half) + 1e-300
         shift = max(0.0, floor - (mean - half))
@@ -92,7 +119,7 @@ def vertex_depth(Q, cx, cy, cz, vx, vy, vz):
             break
     qx, qy, qz = q_times(Q, m0, m1, m2)
     h = np.sqrt(m0 * qx + m1 * qy + m2 * qz)
-    d = h - (m0 * px + m1 * py + m2 * pz)
+    d = h + radius * np.sqrt(m0 * m0 + m1 * m1) - (m0 * px + m1 * py + m2 * pz)
     return d, m0, m1, m2, cx - qx / h, cy - qy / h, cz - qz / h
 
 

@@ -75,6 +75,9 @@ ContactBlock = namedtuple("ContactBlock", [
     "mesh_faces",     # (nmf, 3) int, vertex rows of each triangle (counter-clockwise: outward)
     "mesh_normals",   # (nmf, 3) unit outward normals
     "mesh_adjacent",  # (nmf, 3) int, face across edge k (vertices k, k+1) (-1: border)
+    "mesh_owner",     # (nmv,) int, the first face holding each vertex (-1: none)
+    "mesh_ring_start",# (nmv + 1,) int, first row of each vertex's neighbours in mesh_ring
+    "mesh_ring",      # (nring,) int, the vertices sharing an edge with each vertex
     "mesh_cell_faces",# (nmf,) int, faces ordered by grid cell (the cell of the centroid)
     "mesh_cell_start",# (ncell + 1,) int, first row of each cell in mesh_cell_faces
     "mesh_grid_int",  # (nmesh, 4) int, first cell, cells along x, y, z

@@ -29,7 +29,7 @@ def _frame(g, marker_index, marker_body, body_link, marker_R, marker_p):
 
 def mesh_arrays(mesh):
     """Flat arrays of a trimesh.Trimesh (its frame): vertices, faces, unit normals, the face
-    across each edge, and the uniform grid (cell faces, cell starts, (nx, ny, nz), origin, cell
+    across each edge, each vertex's first face and neighbours (CSR), and the uniform grid (cell faces, cell starts, (nx, ny, nz), origin, cell
     size, largest centroid-to-vertex distance). Faces of zero area are dropped."""
     V = np.asarray(mesh.vertices, dtype=float)
     F = np.asarray(mesh.faces, dtype=np.int64)
@@ -48,6 +48,15 @@ def mesh_arrays(mesh):
         if len(sides) == 2:          # manifold edge; more faces on one edge: each a border
             (f, k), (g, m) = sides
             adjacent[f, k], adjacent[g, m] = g, f
+    owner = np.full(len(V), -1, dtype=np.int64)
+    for f in range(len(F) - 1, -1, -1):
+        owner[F[f]] = f
+    ring = [set() for _ in range(len(V))]
+    for a, b in edge_faces:
+        ring[a].add(b)
+        ring[b].add(a)
+    ring_start = np.cumsum([0] + [len(r) for r in ring]).astype(np.int64)
+    ring = np.array([w for r in ring for w in sorted(r)], dtype=np.int64)
     centroid = V[F].mean(axis=1)
     reach = np.linalg.norm(V[F] - centroid[:, None, :], axis=2).max(axis=1)
     lo, hi = V.min(axis=0), V.max(axis=0)
@@ -58,7 +67,7 @@ def mesh_arrays(mesh):
     flat = (ijk[:, 0] * dims[1] + ijk[:, 1]) * dims[2] + ijk[:, 2]
     order = np.argsort(flat, kind="stable")
     start = np.searchsorted(flat[order], np.arange(int(np.prod(dims)) + 1))
-    return V, F, N, adjacent, order, start, dims, lo, cell, reach.max()
+    return V, F, N, adjacent, owner, ring_start, ring, order, start, dims, lo, cell, reach.max()
 
 
 def _geometry(pair, key, accepted, asm, geo, meshes):
@@ -102,10 +111,15 @@ def _geometry(pair, key, accepted, asm, geo, meshes):
 
 def _stack_meshes(meshes):
     cols = {k: [] for k in ("mesh_vertices", "mesh_faces", "mesh_normals", "mesh_adjacent",
-                            "mesh_cell_faces", "mesh_cell_start", "mesh_grid_int", "mesh_grid")}
-    nv = nf = ncell = 0
-    for _, (V, F, N, adjacent, order, start, dims, lo, cell, reach) in sorted(meshes.values(),
-                                                                              key=lambda m: m[0]):
+                            "mesh_owner", "mesh_ring_start", "mesh_ring", "mesh_cell_faces",
+                            "mesh_cell_start", "mesh_grid_int", "mesh_grid")}
+    nv = nf = ncell = nring = 0
+    for _, arrays in sorted(meshes.values(), key=lambda m: m[0]):
+        V, F, N, adjacent, owner, ring_start, ring, order, start, dims, lo, cell, reach = arrays
+        cols["mesh_owner"].append(np.where(owner >= 0, owner + nf, -1))
+        cols["mesh_ring_start"].append(ring_start[:-1] + nring)
+        cols["mesh_ring"].append(ring + nv)
+        nring += len(ring)
         cols["mesh_vertices"].append(V)
         cols["mesh_faces"].append(F + nv)
         cols["mesh_normals"].append(N)
@@ -122,6 +136,11 @@ def _stack_meshes(meshes):
         "mesh_normals": np.concatenate(cols["mesh_normals"]) if meshes else np.zeros((0, 3)),
         "mesh_adjacent": (np.concatenate(cols["mesh_adjacent"]) if meshes
                           else np.zeros((0, 3), dtype=np.int64)),
+        "mesh_owner": (np.concatenate(cols["mesh_owner"]) if meshes
+                       else np.zeros(0, dtype=np.int64)),
+        "mesh_ring_start": np.concatenate(cols["mesh_ring_start"] + [[nring]]).astype(np.int64),
+        "mesh_ring": (np.concatenate(cols["mesh_ring"]) if meshes
+                      else np.zeros(0, dtype=np.int64)),
         "mesh_cell_faces": (np.concatenate(cols["mesh_cell_faces"]) if meshes
                             else np.zeros(0, dtype=np.int64)),
         "mesh_cell_start": np.concatenate(cols["mesh_cell_start"] + [[nf]]).astype(np.int64),
