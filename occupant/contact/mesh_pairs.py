@@ -5,8 +5,8 @@ The deepest penetration over the mesh's features near the ellipsoid:
 - each face (outward normal n by its winding) with the ellipsoid's centre in front of it:
   the ellipsoid's deepest point s along -n (``support.face_depth``) moved onto the face plane
   must lie inside the triangle;
-- each convex edge (the faces meet at an outward angle) and each border edge of an open mesh:
-  the penetration of its line (``support.line_depth``), with the direction n between the
+- each convex edge (the faces meet at an outward angle) and each border edge of an open mesh
+  that enters the ellipsoid (tested with Q^-1 before any iteration): the penetration of its line (``support.line_depth``), with the direction n between the
   normals of its faces (n.(w - a) <= 0 for the opposite vertex w of each face) and the contact
   point within the edge;
 - each vertex inside the ellipsoid (``support.vertex_depth``) with the direction n in its
@@ -29,7 +29,7 @@ from numba import njit
 
 from occupant.jit import JIT_STAGE
 from occupant.contact.convex_pairs import ellipsoid_in_b, finish
-from occupant.contact.support import face_depth, line_depth, vertex_depth
+from occupant.contact.support import face_depth, line_depth, q_times, vertex_depth
 
 # Relative tolerance of the inside-the-triangle test (rounding on shared edges).
 INSIDE_TOL = 1e-12
@@ -53,6 +53,15 @@ def mesh_local(el, mesh, Q, cx, cy, cz, bound):
     i0, i1 = _cell_range(cx, np.sqrt(Q[0]) + grow, gf[0], cell, nx_)
     j0, j1 = _cell_range(cy, np.sqrt(Q[3]) + grow, gf[1], cell, ny_)
     k0, k1 = _cell_range(cz, np.sqrt(Q[5]) + grow, gf[2], cell, nz_)
+    # Q^-1 (cofactors): edges and vertices that do not enter the ellipsoid are skipped before
+    # their Newton iterations
+    i00, i01, i02 = Q[3] * Q[5] - Q[4] * Q[4], Q[2] * Q[4] - Q[1] * Q[5], Q[1] * Q[4] - Q[2] * Q[3]
+    det = Q[0] * i00 + Q[1] * i01 + Q[2] * i02
+    i00, i01, i02 = i00 / det, i01 / det, i02 / det
+    i11 = (Q[0] * Q[5] - Q[2] * Q[2]) / det
+    i12 = (Q[1] * Q[2] - Q[0] * Q[4]) / det
+    i22 = (Q[0] * Q[3] - Q[1] * Q[1]) / det
+    Qi = (i00, i01, i02, i11, i12, i22)
     found = False
     best, bn, bs = -np.inf, (0.0, 0.0, 1.0), (cx, cy, cz)
     for i in range(i0, i1 + 1):
@@ -92,10 +101,19 @@ def mesh_local(el, mesh, Q, cx, cy, cz, bound):
                         ux, uy, uz = V[q, 0] - bx, V[q, 1] - by, V[q, 2] - bz
                         length = np.sqrt(ux * ux + uy * uy + uz * uz)
                         ux, uy, uz = ux / length, uy / length, uz / length
-                        rx, ry, rz = cx - bx, cy - by, cz - bz
-                        t = rx * ux + ry * uy + rz * uz
-                        if (rx * rx + ry * ry + rz * rz - t * t) > bound * bound:
-                            continue                   # the line misses the bounding sphere
+                        # the segment b + t u, 0 <= t <= length, must enter the ellipsoid:
+                        # (x - c)^T Q^-1 (x - c) < 1 somewhere on it
+                        rx, ry, rz = bx - cx, by - cy, bz - cz
+                        qx, qy, qz = q_times(Qi, ux, uy, uz)
+                        uqu = ux * qx + uy * qy + uz * qz
+                        uqr = rx * qx + ry * qy + rz * qz
+                        sx, sy, sz = q_times(Qi, rx, ry, rz)
+                        inner = rx * sx + ry * sy + rz * sz - uqr * uqr / uqu
+                        if inner >= 1.0:
+                            continue
+                        t_mid, t_half = -uqr / uqu, np.sqrt((1.0 - inner) / uqu)
+                        if t_mid + t_half <= 0.0 or t_mid - t_half >= length:
+                            continue
                         w2 = -1
                         if g >= 0:
                             for mm in range(3):
@@ -121,8 +139,10 @@ def mesh_local(el, mesh, Q, cx, cy, cz, bound):
                         if el.mesh_owner[p] != f:
                             continue
                         bx, by, bz = V[p, 0], V[p, 1], V[p, 2]
-                        if (cx - bx) ** 2 + (cy - by) ** 2 + (cz - bz) ** 2 > bound * bound:
-                            continue
+                        rx, ry, rz = bx - cx, by - cy, bz - cz
+                        sx, sy, sz = q_times(Qi, rx, ry, rz)
+                        if rx * sx + ry * sy + rz * sz >= 1.0:
+                            continue               # outside the ellipsoid
                         d, nx, ny, nz, sx, sy, sz = vertex_depth(Q, cx, cy, cz, bx, by, bz)
                         if d <= best:
                             continue
