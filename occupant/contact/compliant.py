@@ -3,7 +3,9 @@ producer of the step: ATB/MADYMO-style force-penetration characteristic with hys
 Hunt-Crossley damping and regularised Coulomb friction (crash-domain-facts 6.3).
 
 Per pair, from the penetration d > 0, its rate d' and the normal n (``geometry_pairs``:
-ellipsoid-plane in closed form, ellipsoid-ellipsoid by Newton iterations):
+ellipsoid-plane in closed form, ellipsoid-ellipsoid by Newton iterations; ``convex_pairs``:
+ellipsoid-box, -bounded plane (with its edges) and -cylinder by a walk over their features;
+``mesh_pairs``: ellipsoid-triangle mesh through a uniform grid):
 - loading curve F_L(d): k d, k d^n or a table;
 - hysteresis: the maximum penetration reached, d_m, is a producer state z with
   z' = d' while d > 0, d >= z and d' > 0, else 0 (so z follows d on loading and stays put
@@ -19,20 +21,28 @@ ellipsoid-plane in closed form, ellipsoid-ellipsoid by Newton iterations):
   clipped: then less); with neither, unloading follows F_L;
 - normal force F = max(0, F_e + c d d') (Hunt & Crossley 1975 damping, zero at first touch);
 - friction -mu F tanh(|v_t| / v_s) v_t / |v_t|, v_t the tangential sliding velocity at the
-  contact point.
+  contact point;
+- the velocity slope of damping and friction, diagonal of J^T C J, to data.slope (``slope``).
 Forces act at the contact point, +F n + friction on geometry a's link, the opposite on b's.
 Outputs per pair: ``CONTACT_OUTPUTS``; the power of the forces on the tree is the contact slot.
-Pairs are looped over directly (no broad phase, for a few pairs).
+Broad phase: the pairs are declared (in the model or the scenario), so the work is linear in
+the declared pairs, never in the square of the surfaces; a pair whose bounding spheres (one per
+geometry, centres moved with their links each evaluation) are apart costs their distance and
+skips the narrow phase.
 """
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.contact.convex_pairs import ellipsoid_box, ellipsoid_cylinder
 from occupant.contact.geometry_pairs import ellipsoid_ellipsoid, ellipsoid_plane, point_in_link
+from occupant.contact.mesh_pairs import ellipsoid_mesh
+from occupant.contact.slope import add_contact_slope
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_force_pair, point_state
 from occupant.model.bundle import (
-    CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_POWER, POWER_CONTACTS,
+    CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_ELLIPSOID,
+    CONTACT_ELLIPSOID_MESH, CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_POWER, POWER_CONTACTS,
 )
 
 
@@ -96,16 +106,54 @@ def elastic_force(el, e, d, d_max):
     return f_max * (d - d0) / (d_max - d0) if d > d0 else 0.0
 
 
+@njit(**JIT_INLINE)
+def _in_base(R, p, link, x, y, z):
+    """The point (x, y, z) of ``link`` (-1: B0) in B0, from the kinematics' R_base_link and
+    p_base_link (arrays passed, not Data: a call given Data costs its reference counting)."""
+    if link < 0:
+        return x, y, z
+    return (p[link, 0] + R[link, 0, 0] * x + R[link, 0, 1] * y + R[link, 0, 2] * z,
+            p[link, 1] + R[link, 1, 0] * x + R[link, 1, 1] * y + R[link, 1, 2] * z,
+            p[link, 2] + R[link, 2, 0] * x + R[link, 2, 1] * y + R[link, 2, 2] * z)
+
+
+@njit(**JIT_INLINE)
+def bounding_gap(el, R, p, e):
+    """Distance between the pair's bounding spheres (negative: they overlap; -inf for an
+    unbounded plane)."""
+    if not np.isfinite(el.bound_b[e]):
+        return -np.inf
+    ax, ay, az = _in_base(R, p, el.link_a[e], el.p_a[e, 0], el.p_a[e, 1], el.p_a[e, 2])
+    bx, by, bz = _in_base(R, p, el.link_b[e], el.centre_b[e, 0], el.centre_b[e, 1],
+                          el.centre_b[e, 2])
+    dist = np.sqrt((ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2)
+    return dist - el.bound_a[e] - el.bound_b[e]
+
+
 @njit(**JIT_STAGE)
 def contacts(bundle, data, t, q, v, z):
     el = bundle.contacts
     power = 0.0
+    R_links, p_links = data.R_base_link, data.p_base_link
     for e in range(el.link_a.shape[0]):
         la, lb = el.link_a[e], el.link_b[e]
-        if el.pair_type[e] == CONTACT_ELLIPSOID_PLANE:
+        kind = el.pair_type[e]
+        gap = bounding_gap(el, R_links, p_links, e)
+        if el.broad_phase and gap > 0.0:
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = (-gap, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
+                                                         False)
+        elif kind == CONTACT_ELLIPSOID_PLANE:
             d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(data, el, e)
-        else:
+        elif kind == CONTACT_ELLIPSOID_ELLIPSOID:
             d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_ellipsoid(data, el, e)
+        elif kind == CONTACT_ELLIPSOID_BOX:
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_box(data, el, e)
+        elif kind == CONTACT_ELLIPSOID_CYLINDER:
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_cylinder(data, el, e)
+        else:
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_mesh(data, el, e)
+            if not inside:
+                d = -max(gap, 0.0)
         normal, friction = 0.0, 0.0
         if d > 0.0 and inside:
             zk = el.z_start + e
@@ -123,10 +171,16 @@ def contacts(bundle, data, t, q, v, z):
             slip = np.sqrt(tx * tx + ty * ty + tz * tz)
             mu_f = el.friction[e] * normal
             if slip > 0.0:
-                friction = mu_f * np.tanh(slip / el.friction_speed[e])
+                th = np.tanh(slip / el.friction_speed[e])
+                friction = mu_f * th
                 g = friction / slip
+                c_t = mu_f * (1.0 - th * th) / el.friction_speed[e]
+                ux, uy, uz = tx / slip, ty / slip, tz / slip
             else:
                 g = mu_f / el.friction_speed[e]   # the limit of tanh(s / v_s) / s
+                c_t, ux, uy, uz = 0.0, 0.0, 0.0, 0.0
+            add_contact_slope(bundle.tree, data, la, lb, cx, cy, cz, nx, ny, nz,
+                              el.damping[e] * d if normal > 0.0 else 0.0, ux, uy, uz, c_t, g)
             fx, fy, fz = normal * nx - g * tx, normal * ny - g * ty, normal * nz - g * tz
             power += add_force_pair(data, la, rax, ray, raz, vax, vay, vaz, lb, rbx, rby, rbz,
                                     vbx, vby, vbz, fx, fy, fz)

@@ -53,20 +53,39 @@ SpringDamperBlock = namedtuple("SpringDamperBlock", [
 SPRING_DAMPER_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("tension", "N"))
 
 # Compliant contact pairs (occupant.contact.compliant): geometry a is an ellipsoid (a sphere has
-# equal semi-axes), geometry b a plane or an ellipsoid; each geometry on a link (-1: B0) with its
-# axes and origin in that link's frame.
-CONTACT_ELLIPSOID_PLANE, CONTACT_ELLIPSOID_ELLIPSOID = range(2)   # pair types
+# equal semi-axes), geometry b a plane, an ellipsoid, a box (or the rectangle of a bounded plane),
+# a cylinder or a triangle mesh; each geometry on a link (-1: B0) with its axes and origin in that
+# link's frame.
+(CONTACT_ELLIPSOID_PLANE, CONTACT_ELLIPSOID_ELLIPSOID, CONTACT_ELLIPSOID_BOX,
+ CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_MESH) = range(5)   # pair types
 CONTACT_LINEAR, CONTACT_POWER, CONTACT_TABLE = range(3)   # loading laws
 ContactBlock = namedtuple("ContactBlock", [
-    "pair_type",      # (nc,) int, CONTACT_ELLIPSOID_PLANE or CONTACT_ELLIPSOID_ELLIPSOID
+    "pair_type",      # (nc,) int, CONTACT_ELLIPSOID_*
     "link_a",         # (nc,) int, link carrying geometry a (-1: B0)
     "R_a",            # (nc, 3, 3) ellipsoid axes in that link's frame
     "p_a",            # (nc, 3) m, ellipsoid centre in that link's frame
     "size_a",         # (nc, 3) m, semi-axes
     "link_b",         # (nc,) int, link carrying geometry b (-1: B0)
-    "R_b",            # (nc, 3, 3) plane axes (u, w, normal) or ellipsoid axes, link frame
-    "p_b",            # (nc, 3) m, plane point or ellipsoid centre in that link's frame
-    "size_b",         # (nc, 3) m, plane half sizes along u, w (inf: unbounded) and 0, or semi-axes
+    "R_b",            # (nc, 3, 3) axes of geometry b in its link's frame (plane: u, w, normal)
+    "p_b",            # (nc, 3) m, plane point, ellipsoid or box centre, cylinder centre, mesh origin
+    "size_b",         # (nc, 3) m, per type: unbounded plane (inf, inf, 0); semi-axes; box half
+                      # extents, or a bounded plane's half sizes (hu, hw, -1); cylinder (radius,
+                      # half-length, 1 round ends / 0 flat); mesh (index into the mesh_* arrays, 0, 0)
+    "bound_a",        # (nc,) m, radius of a sphere about p_a holding geometry a (broad phase)
+    "centre_b",       # (nc, 3) m, centre of a sphere holding geometry b, link frame
+    "bound_b",        # (nc,) m, its radius (inf: never culled)
+    "broad_phase",    # int, 1: pairs whose bounding spheres are apart skip the narrow phase
+    "mesh_vertices",  # (nmv, 3) m, vertices of all meshes, each in its marker's frame
+    "mesh_faces",     # (nmf, 3) int, vertex rows of each triangle (counter-clockwise: outward)
+    "mesh_normals",   # (nmf, 3) unit outward normals
+    "mesh_adjacent",  # (nmf, 3) int, face across edge k (vertices k, k+1) (-1: border)
+    "mesh_owner",     # (nmv,) int, the first face holding each vertex (-1: none)
+    "mesh_ring_start",# (nmv + 1,) int, first row of each vertex's neighbours in mesh_ring
+    "mesh_ring",      # (nring,) int, the vertices sharing an edge with each vertex
+    "mesh_cell_faces",# (nmf,) int, faces ordered by grid cell (the cell of the centroid)
+    "mesh_cell_start",# (ncell + 1,) int, first row of each cell in mesh_cell_faces
+    "mesh_grid_int",  # (nmesh, 4) int, first cell, cells along x, y, z
+    "mesh_grid",      # (nmesh, 5) m, grid origin (3), cell size, largest centroid-vertex distance
     "law",            # (nc,) int, CONTACT_LINEAR, CONTACT_POWER or CONTACT_TABLE
     "stiffness",      # (nc,) N/m^n
     "exponent",       # (nc,) n of the power law
@@ -82,8 +101,9 @@ ContactBlock = namedtuple("ContactBlock", [
     "z_start",        # int, first producer state: per pair the maximum penetration (m)
     "out_start",      # int, first output: per pair CONTACT_OUTPUTS
 ])
-# per pair: signed penetration (negative: the gap) and its rate, the normal and friction force
-# magnitudes (0 out of contact or off a bounded plane), the contact point in B0
+# per pair: signed penetration (negative: the gap; where no contact is found, for pairs culled
+# by the broad phase and meshes, minus the gap between the bounding spheres, 0 if they overlap)
+# and its rate, the normal and friction force magnitudes (0 out of contact), the contact point
 CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("normal_force", "N"),
                    ("friction_force", "N"), ("point_x", "m"), ("point_y", "m"), ("point_z", "m"))
 

@@ -4,15 +4,14 @@ import numpy as np
 
 from occupant.model.bundle import (
     JointResistanceBlock, SpringDamperBlock, JOINT_RESISTANCE_OUTPUTS, SPRING_DAMPER_OUTPUTS,
-    ContactBlock, CONTACT_OUTPUTS, CONTACT_ELLIPSOID_PLANE, CONTACT_ELLIPSOID_ELLIPSOID, CONTACT_LINEAR, CONTACT_POWER,
-    CONTACT_TABLE, freeze_block,
+    freeze_block,
 )
 from occupant.model.joint_types import JointType, LINK_NQ, LINK_NV, SPATIAL_ROWS
 from occupant.model.model import Model, ModelError, neutral_q_of_links
 from occupant.modeling.airbags import airbag_block
 from occupant.modeling.compile_constraints import compile_constraints
+from occupant.modeling.compile_contacts import contact_block
 from occupant.modeling.elements import Joint, Pose
-from occupant.modeling.geometry import Ellipsoid, Sphere, Plane
 from occupant.modeling.muscles import muscle_block
 from occupant.spatial.transforms import invert_homogeneous
 from occupant.topology import build_topology
@@ -152,8 +151,8 @@ def compile_assembly(asm):
         **joint_resistance._asdict(), "z_index": _hysteresis_states(asm, states)})
     marker_index = {n: i for i, n in enumerate(marker_names)}
     springs = _spring_damper_block(asm, marker_index, marker_body, body_link, marker_p, outputs)
-    contacts = _contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
-                              outputs, states)
+    contacts = contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
+                             outputs, states)
     airbags, airbag_contacts = airbag_block(asm, marker_index, marker_body, body_link, marker_R,
                                             marker_p, outputs, states)
     muscles = muscle_block(asm, marker_index, marker_body, body_link, marker_p, outputs, states)
@@ -271,76 +270,3 @@ def _spring_damper_block(asm, marker_index, marker_body, body_link, marker_p, ou
     cols["tables"] = rows
     cols["out_start"] = outputs.reserve(asm.spring_dampers, SPRING_DAMPER_OUTPUTS)
     return freeze_block(SpringDamperBlock, cols)
-
-
-def _contact_geometry(asm, pair, key, accepted, marker_index, marker_body, body_link, marker_R,
-                      marker_p):
-    """(link, R (3, 3), p (3,), size (3,)) of a pair's geometry in its link's frame."""
-    name = getattr(pair, key)
-    g = asm.geometries[name]
-    if not isinstance(g, accepted):
-        raise ModelError(f"contact pair '{pair.name}'.{key}: '{name}' is a {type(g).__name__} "
-                         f"(accepted: {', '.join(c.__name__ for c in accepted)})")
-    if isinstance(g, Plane):
-        if g.marker is None:
-            link, R_m, p_m = -1, np.eye(3), np.zeros(3)
-        else:
-            m = marker_index[g.marker]
-            link, R_m, p_m = body_link[marker_body[m]], marker_R[m], marker_p[m]
-        half = (np.inf, np.inf) if g.half_size is None else g.half_size
-        return link, R_m @ g.axes, R_m @ g.point + p_m, np.array([half[0], half[1], 0.0])
-    m = marker_index[g.marker]
-    size = g.semi_axes if isinstance(g, Ellipsoid) else np.full(3, g.radius)
-    return body_link[marker_body[m]], marker_R[m], marker_p[m], size
-
-
-def _contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states):
-    pairs = list(asm.contact_pairs.values())
-    geo = (marker_index, marker_body, body_link, marker_R, marker_p)
-    cols = {k: [] for k in ContactBlock._fields}
-    rows = []
-
-    def table(t):
-        if t is None:
-            return -1, 0
-        start = sum(len(r) for r in rows)
-        rows.append(t)
-        return start, len(t)
-
-    for pair in pairs:
-        a = _contact_geometry(asm, pair, "geometry_a", (Ellipsoid, Sphere), *geo)
-        b = _contact_geometry(asm, pair, "geometry_b", (Plane, Ellipsoid, Sphere), *geo)
-        if a[0] == b[0]:
-            raise ModelError(f"contact pair '{pair.name}': both geometries are on the same rigid "
-                             f"link {a[0]} (-1: B0), so they cannot touch")
-        plane = isinstance(asm.geometries[pair.geometry_b], Plane)
-        cols["pair_type"].append(CONTACT_ELLIPSOID_PLANE if plane else CONTACT_ELLIPSOID_ELLIPSOID)
-        for side, (link, R, p, size) in (("a", a), ("b", b)):
-            cols[f"link_{side}"].append(link)
-            cols[f"R_{side}"].append(R)
-            cols[f"p_{side}"].append(p)
-            cols[f"size_{side}"].append(size)
-        c = pair.characteristic
-        if c.table is not None:
-            law = CONTACT_TABLE
-        else:
-            law = CONTACT_LINEAR if c.exponent == 1.0 else CONTACT_POWER
-        cols["law"].append(law)
-        for k in ("stiffness", "exponent", "absorption", "damping", "friction", "friction_speed"):
-            cols[k].append(getattr(c, k))
-        for k, t in (("load", c.table), ("unload", c.unloading_table)):
-            start, length = table(t)
-            cols[f"{k}_start"].append(start)
-            cols[f"{k}_len"].append(length)
-    n = len(pairs)
-    for k in ("pair_type", "link_a", "link_b", "law", "load_start", "load_len", "unload_start",
-              "unload_len"):
-        cols[k] = np.array(cols[k], dtype=int)
-    for k in ("R_a", "R_b"):
-        cols[k] = np.array(cols[k], dtype=float).reshape(n, 3, 3)
-    for k in ("p_a", "p_b", "size_a", "size_b"):
-        cols[k] = np.array(cols[k], dtype=float).reshape(n, 3)
-    cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
-    cols["out_start"] = outputs.reserve(asm.contact_pairs, CONTACT_OUTPUTS)
-    cols["z_start"] = states.reserve(asm.contact_pairs, (("max_penetration", "m"),))
-    return freeze_block(ContactBlock, cols)

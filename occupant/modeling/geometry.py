@@ -1,9 +1,25 @@
-"""Geometry attached to markers, for contact (a later stage) and for export and display."""
+"""Geometry attached to markers, for contact (``ContactPair``; occupant.contact) and for export
+and display. Each is built from plain values (lengths in m, a mesh file path), so that a model
+or scenario file reader can construct it directly: ``Ellipsoid(name, marker, semi_axes)``,
+``Sphere(name, marker, radius)``, ``Cylinder(name, marker, radius, length, ends="flat")``,
+``Box(name, marker, half_extents)``, ``Plane(name, marker=None, point, normal, x_axis,
+half_size)``, ``Mesh(name, marker, mesh)``. A cylinder, box or mesh may also be placed by
+``position`` (m) and ``rotation`` (matrix) in its marker's frame, or in the vehicle frame B0 when
+``marker`` is None (an interior part fixed to the vehicle)."""
+
+
+def _placement(g, what):
+    g.position = _vec3(g.position, f"{what}.position")
+    g.rotation = _rotation(g.rotation, f"{what}.rotation")
+
+
+def _marker_refs(g):
+    return {} if g.marker is None else {"marker": g.marker}
 from dataclasses import dataclass
 
 import numpy as np
 
-from occupant.modeling.elements import ModelingError, _vec3
+from occupant.modeling.elements import ModelingError, _rotation, _vec3
 
 
 def _positive(values, what):
@@ -45,35 +61,48 @@ class Sphere:
 
 @dataclass
 class Cylinder:
-    """Axis along the marker's z, centred on the marker origin."""
+    """Axis along the marker's z, centred on the marker origin; ``length`` (m) the whole length
+    of the straight part. ``ends``: "flat" (a right circular cylinder) or "round" (hemispherical
+    caps of the same radius beyond each end: a capsule, e.g. a steering-wheel rim segment)."""
     name: str
-    marker: str
+    marker: str | None
     radius: float
     length: float
+    ends: str = "flat"
+    position: tuple = (0.0, 0.0, 0.0)
+    rotation: object = None
 
     def __post_init__(self):
+        _placement(self, f"cylinder '{self.name}'")
         self.radius = float(_positive(self.radius, f"cylinder '{self.name}'.radius")[0])
         self.length = float(_positive(self.length, f"cylinder '{self.name}'.length")[0])
+        if self.ends not in ("flat", "round"):
+            raise ModelingError(f"cylinder '{self.name}'.ends: expected \"flat\" or \"round\", "
+                                f"got {self.ends!r}")
 
     @property
     def refs(self):
-        return {"marker": self.marker}
+        return _marker_refs(self)
 
 
 @dataclass
 class Box:
+    """Centred on the marker origin, edges along the marker's axes; ``half_extents`` (m)."""
     name: str
-    marker: str
+    marker: str | None
     half_extents: tuple
+    position: tuple = (0.0, 0.0, 0.0)
+    rotation: object = None
 
     def __post_init__(self):
+        _placement(self, f"box '{self.name}'")
         self.half_extents = _positive(self.half_extents, f"box '{self.name}'.half_extents")
         if self.half_extents.shape != (3,):
             raise ModelingError(f"box '{self.name}'.half_extents: expected 3 values")
 
     @property
     def refs(self):
-        return {"marker": self.marker}
+        return _marker_refs(self)
 
 
 @dataclass
@@ -119,19 +148,29 @@ class Plane:
 
 @dataclass
 class Mesh:
-    """A triangle mesh (trimesh.Trimesh, or a path trimesh can load), in marker coordinates."""
+    """A triangle mesh (trimesh.Trimesh, or a file path trimesh can load: STL, OBJ, PLY, ...), in
+    marker coordinates (m). For contact the faces' winding gives their outward normals
+    (counter-clockwise seen from outside): a closed mesh pushes out of its volume, an open one
+    (a seat's surface) towards its front side."""
     name: str
-    marker: str
+    marker: str | None
     mesh: object
+    position: tuple = (0.0, 0.0, 0.0)
+    rotation: object = None
 
     def __post_init__(self):
+        _placement(self, f"mesh '{self.name}'")
         import trimesh
         if not isinstance(self.mesh, trimesh.Trimesh):
             try:
                 self.mesh = trimesh.load(self.mesh, force="mesh")
             except Exception as exc:  # trimesh raises many kinds
                 raise ModelingError(f"mesh '{self.name}'.mesh: cannot load {self.mesh!r}: {exc}") from None
+        if (not isinstance(self.mesh, trimesh.Trimesh) or len(self.mesh.faces) == 0
+                or not np.all(np.isfinite(self.mesh.vertices))):
+            raise ModelingError(f"mesh '{self.name}'.mesh: expected a triangle mesh with at least "
+                                f"one face and finite vertices, got {self.mesh!r}")
 
     @property
     def refs(self):
-        return {"marker": self.marker}
+        return _marker_refs(self)

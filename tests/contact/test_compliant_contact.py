@@ -272,7 +272,7 @@ def test_analytic_tilted_ellipsoid_contact_point():
 def test_identity_plane_on_a_body_and_equal_opposite_forces():
     """The same relative placement with the plane on a second free body (at the B0 origin) gives
     the same penetration and point; the spatial forces on the two bodies are equal and opposite
-    (zero net force and moment about the B0 origin); moving the contact point off the plane's
+    (zero net force and moment about the B0 origin); moving the ellipsoid well off the plane's
     rectangle removes the force."""
     R_body = _rotation([0.7, 0.2, -0.4])
     x_body = np.array([0.03, -0.01, -0.05])
@@ -295,7 +295,7 @@ def test_identity_plane_on_a_body_and_equal_opposite_forces():
     assert np.abs(data.f_ext).max() > 1.0
     off = np.concatenate([x_body + [-0.5, 0, 0], _quat(R_body), [0, 0, 0, 1, 0, 0, 0]])
     data, out = _evaluate(model, off, np.zeros(12))
-    assert out["egg_slab.penetration"] > 0 and out["egg_slab.normal_force"] == 0.0
+    assert out["egg_slab.penetration"] < 0 and out["egg_slab.normal_force"] == 0.0
     assert np.all(data.f_ext == 0.0)
 
 
@@ -333,10 +333,13 @@ def test_errors_name_the_element():
     char = ContactCharacteristic(stiffness=1e4)
     with pytest.raises(ModelingError, match=r"contactpair 'p'.geometry_b: unknown 'nope'"):
         asm.add(ContactPair("p", "s", "nope", char))
-    asm.add(ContactPair("p", "s", "c", char))
-    with pytest.raises(ModelError, match=r"contact pair 'p'.geometry_b: 'c' is a Cylinder "
-                                         r"\(accepted: Plane, Ellipsoid, Sphere\)"):
+    asm.add(ContactPair("p", "c", "floor", char))
+    with pytest.raises(ModelError, match=r"contact pair 'p'.geometry_a: 'c' is a Cylinder "
+                                         r"\(accepted: Ellipsoid, Sphere\)"):
         asm.compile()
+    with pytest.raises(ModelingError, match=r"cylinder 'r'.ends: expected \"flat\" or \"round\", "
+                                            r"got 'domed'"):
+        Cylinder("r", "m", 0.1, 0.2, ends="domed")
     with pytest.raises(ModelingError, match=r"contact characteristic 'foam'.absorption: must be in "
                                             r"\[0, 1\), got 1.2"):
         ContactCharacteristic(stiffness=1e4, absorption=1.2, name="foam")

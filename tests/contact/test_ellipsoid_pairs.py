@@ -48,10 +48,10 @@ def _state(model, poses):
     return q, frames
 
 
-def _evaluate(model, q, v=None):
+def _evaluate(model, q, v=None, bundle=None):
     data = model.make_data()
     v = np.zeros(model.nv) if v is None else v
-    evaluate(model.bundle(), data, 0.0, q, v, np.zeros(model.nz), 0.0)
+    evaluate(bundle or model.bundle(), data, 0.0, q, v, np.zeros(model.nz), 0.0)
     return data, dict(zip(model.output_names, data.outputs))
 
 
@@ -104,11 +104,18 @@ def test_identity_penetration_against_sampled_directions(offset):
 
 def test_identity_distance_apart_against_sampled_surfaces():
     """Apart, minus the minimum of the overlap is the distance between the surfaces: against the
-    closest pair of 2 10^5 sampled surface points of each (larger by the sampling spacing)."""
+    closest pair of 2 10^5 sampled surface points of each (larger by the sampling spacing). The
+    narrow phase is run (broad phase off): with it the pair is culled and its penetration output
+    is minus the distance between the bounding spheres, a bound of the gap from below."""
     model = _pair(Ellipsoid("egg_a", "", AXES_A), Ellipsoid("egg_b", "", AXES_B))
     q, ((ca, Ga), (cb, Gb)) = _state(model, [((0.0, 0.0, 0.0), (0.7, 0.2, -0.4)),
                                              ((0.15, 0.12, 0.09), (-0.3, 0.9, 0.2))])
-    _, out = _evaluate(model, q)
+    _, culled = _evaluate(model, q)
+    bundle = model.bundle()
+    _, out = _evaluate(model, q, bundle=bundle._replace(
+        contacts=bundle.contacts._replace(broad_phase=0)))
+    sphere_gap = np.linalg.norm(cb - ca) - AXES_A.max() - AXES_B.max()
+    assert culled["touch.penetration"] == pytest.approx(-sphere_gap, abs=1e-15)
     rng = np.random.default_rng(3)
     clouds = []
     for c, G, axes in ((ca, Ga, AXES_A), (cb, Gb, AXES_B)):
@@ -119,6 +126,7 @@ def test_identity_distance_apart_against_sampled_surfaces():
     assert d < 0
     assert -d <= gap + 1e-15
     assert gap + d < 2e-3 * gap
+    assert -culled["touch.penetration"] < -d
     assert out["touch.normal_force"] == 0.0
 
 

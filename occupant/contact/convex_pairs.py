@@ -1,0 +1,234 @@
+"""Ellipsoid against a box, a bounded plane (a rectangle) and a cylinder, in the frame of that
+geometry, by walking over its features (faces, edges, vertices) with ``support``'s penetrations.
+
+The penetration depth of two convex sets is the minimum over unit directions n of
+f(n) = h_a(n) + h_b(n) - n.c (``support``). For a box h_b is linear where n keeps the signs of
+its components, with kinks where a component changes sign: the minimum lies at a face normal,
+on an edge's circle (n normal to the edge) or inside a vertex's octant, and it is the candidate
+of that feature that is consistent with it (Lin & Canny's feature walk, 1991):
+- a face (outward normal n): the ellipsoid's deepest point s along -n, moved onto the face
+  plane, lies inside the face; else the walk goes to the edge (or vertex) on the side it left;
+- an edge: the direction n normal to it lies between the normals of its two faces (the
+  components along their axes have the faces' signs), else the walk goes to the face whose sign
+  is violated; the contact point lies within the edge's length, else to the vertex beyond;
+- a vertex: n lies in its octant, else to the edge along the violated axis.
+The walk starts from the feature of the region holding the ellipsoid's centre (exact for a
+sphere at once: it is the nearest feature) and takes a few steps at most (``WALK_STEPS``). With
+the centre inside the box the smallest face penetration is taken (separating axes of the box).
+
+A bounded plane is a rectangle of zero thickness whose front face is the plane: inside the
+rectangle the one-sided plane contact, and beyond its border the contact of its edges and
+corners (rounded edges of a thin plate), so that an ellipsoid sliding over the border keeps a
+continuous force that fades as it leaves (the edge's penetration goes to zero), where cutting
+the force off at the border would jump. A cylinder (axis z, radius r, half-length L) has flat
+ends (side: the axis line with d + r; caps: faces; rims: circles, ``support.rim_depth``) or
+hemispherical ends (a capsule: the
+penetration of the axis segment plus r, exactly, since a capsule is a segment swept by a ball).
+"""
+import numpy as np
+from numba import njit
+
+from occupant.jit import JIT_STAGE
+from occupant.contact.geometry_pairs import point_in_link, to_base
+from occupant.contact.support import face_depth, line_depth, rim_depth, vertex_depth
+from occupant.forces.points import point_state
+
+# At most this many features visited by the walk (a walk visits 3 at most in the tests: face,
+# edge, vertex).
+WALK_STEPS = 8
+# Relative slack of the inside-the-face and within-the-edge tests (against rounding).
+SLACK = 1e-12
+
+
+@njit(**JIT_STAGE)
+def ellipsoid_in_b(data, el, e):
+    """The ellipsoid a of pair e in the frame of geometry b: (Q (6), c (3)), and b's frame in
+    B0: its axes w0, w1, w2 (3 each) and origin o (3)."""
+    la, lb = el.link_a[e], el.link_b[e]
+    R_a, R_b = el.R_a, el.R_b
+    w0x, w0y, w0z = to_base(data, lb, R_b[e, 0, 0], R_b[e, 1, 0], R_b[e, 2, 0])
+    w1x, w1y, w1z = to_base(data, lb, R_b[e, 0, 1], R_b[e, 1, 1], R_b[e, 2, 1])
+    w2x, w2y, w2z = to_base(data, lb, R_b[e, 0, 2], R_b[e, 1, 2], R_b[e, 2, 2])
+    ox, oy, oz, _, _, _ = point_state(data, lb, el.p_b[e, 0], el.p_b[e, 1], el.p_b[e, 2])
+    cx, cy, cz, _, _, _ = point_state(data, la, el.p_a[e, 0], el.p_a[e, 1], el.p_a[e, 2])
+    q00 = q01 = q02 = q11 = q12 = q22 = 0.0
+    for j in range(3):
+        gx, gy, gz = to_base(data, la, R_a[e, 0, j], R_a[e, 1, j], R_a[e, 2, j])
+        l0 = w0x * gx + w0y * gy + w0z * gz
+        l1 = w1x * gx + w1y * gy + w1z * gz
+        l2 = w2x * gx + w2y * gy + w2z * gz
+        a2 = el.size_a[e, j] ** 2
+        q00 += a2 * l0 * l0
+        q01 += a2 * l0 * l1
+        q02 += a2 * l0 * l2
+        q11 += a2 * l1 * l1
+        q12 += a2 * l1 * l2
+        q22 += a2 * l2 * l2
+    dx, dy, dz = cx - ox, cy - oy, cz - oz
+    return ((q00, q01, q02, q11, q12, q22),
+            w0x * dx + w0y * dy + w0z * dz, w1x * dx + w1y * dy + w1z * dz,
+            w2x * dx + w2y * dy + w2z * dz,
+            (w0x, w0y, w0z), (w1x, w1y, w1z), (w2x, w2y, w2z), (ox, oy, oz))
+
+
+@njit(**JIT_STAGE)
+def finish(data, el, e, frame, d, nx, ny, nz, sx, sy, sz):
+    """From the local penetration d, normal n and the ellipsoid's deepest point s: the tuple of
+    ``ellipsoid_plane`` in B0, with the contact point midway between s and the deepest point of
+    b, s + d n, and d' = n.(v_b(s + d n) - v_a(s)) (the envelope theorem at the optimum)."""
+    w0, w1, w2, o = frame
+    Nx = w0[0] * nx + w1[0] * ny + w2[0] * nz
+    Ny = w0[1] * nx + w1[1] * ny + w2[1] * nz
+    Nz = w0[2] * nx + w1[2] * ny + w2[2] * nz
+    Sx = o[0] + w0[0] * sx + w1[0] * sy + w2[0] * sz
+    Sy = o[1] + w0[1] * sx + w1[1] * sy + w2[1] * sz
+    Sz = o[2] + w0[2] * sx + w1[2] * sy + w2[2] * sz
+    la, lb = el.link_a[e], el.link_b[e]
+    rx, ry, rz = point_in_link(data, la, Sx, Sy, Sz)
+    _, _, _, vax, vay, vaz = point_state(data, la, rx, ry, rz)
+    rx, ry, rz = point_in_link(data, lb, Sx + d * Nx, Sy + d * Ny, Sz + d * Nz)
+    _, _, _, vbx, vby, vbz = point_state(data, lb, rx, ry, rz)
+    d_rate = Nx * (vbx - vax) + Ny * (vby - vay) + Nz * (vbz - vaz)
+    return (d, d_rate, Nx, Ny, Nz, Sx + 0.5 * d * Nx, Sy + 0.5 * d * Ny, Sz + 0.5 * d * Nz, True)
+
+
+@njit(**JIT_STAGE)
+def _axis(i):
+    if i == 0:
+        return 1.0, 0.0, 0.0
+    if i == 1:
+        return 0.0, 1.0, 0.0
+    return 0.0, 0.0, 1.0
+
+
+@njit(**JIT_STAGE)
+def _sign(x):
+    return 1 if x > 0.0 else -1
+
+
+@njit(**JIT_STAGE)
+def _set(f, j, value):
+    """The integer triple f with f[j] = value (tuples: no allocation)."""
+    if j == 0:
+        return (value, f[1], f[2])
+    if j == 1:
+        return (f[0], value, f[2])
+    return (f[0], f[1], value)
+
+
+@njit(**JIT_STAGE)
+def box_local(Q, cx, cy, cz, e0, e1, e2, plate):
+    """(d, n, s) of the ellipsoid (Q, c) against the box |x_i| <= e_i (``plate``: the rectangle
+    z = 0, |x| <= e0, |y| <= e1, whose front is +z), by the feature walk of the module doc."""
+    c = (cx, cy, cz)
+    e = (e0, e1, e2)
+    f = (0, 0, 0)                   # the feature: signs of its fixed axes (0: free)
+    for i in range(3):
+        if abs(c[i]) > e[i]:
+            f = _set(f, i, _sign(c[i]))
+    if plate:
+        f = _set(f, 2, 1)
+    if f[0] == 0 and f[1] == 0 and f[2] == 0:
+        # centre inside: the least face penetration (separating axes of the box)
+        best, bn, bs = np.inf, (0.0, 0.0, 1.0), (cx, cy, cz)
+        for i in range(3):
+            for sg in (-1.0, 1.0):
+                nx, ny, nz = _axis(i)
+                nx, ny, nz = sg * nx, sg * ny, sg * nz
+                d, sx, sy, sz = face_depth(Q, cx, cy, cz, nx, ny, nz, nx * e[i], ny * e[i], nz * e[i])
+                if d < best:
+                    best, bn, bs = d, (nx, ny, nz), (sx, sy, sz)
+        return best, bn[0], bn[1], bn[2], bs[0], bs[1], bs[2]
+    d, nx, ny, nz, sx, sy, sz = 0.0, 0.0, 0.0, 1.0, cx, cy, cz
+    for _ in range(WALK_STEPS):
+        k = abs(f[0]) + abs(f[1]) + abs(f[2])
+        v0, v1, v2 = f[0] * e0, f[1] * e1, f[2] * e2       # a point of the feature
+        moved = False
+        if k == 1:                                         # face
+            nx, ny, nz = float(f[0]), float(f[1]), float(f[2])
+            d, sx, sy, sz = face_depth(Q, cx, cy, cz, nx, ny, nz, v0, v1, v2)
+            s = (sx, sy, sz)
+            for j in range(3):
+                if f[j] == 0 and abs(s[j]) > e[j] * (1.0 + SLACK):
+                    f = _set(f, j, _sign(s[j]))
+                    moved = True
+        elif k == 2:                                       # edge along the free axis
+            free = 0 if f[0] == 0 else (1 if f[1] == 0 else 2)
+            ux, uy, uz = _axis(free)
+            d, nx, ny, nz, sx, sy, sz = line_depth(Q, cx, cy, cz, v0, v1, v2, ux, uy, uz)
+            n, s = (nx, ny, nz), (sx, sy, sz)
+            for j in range(3):
+                if f[j] != 0 and n[j] * f[j] < 0.0 and not (plate and j == 2):
+                    f = _set(f, j, 0)
+                    moved = True
+                    break
+            if not moved and abs(s[free]) > e[free] * (1.0 + SLACK):
+                f = _set(f, free, _sign(s[free]))
+                moved = True
+        else:                                              # vertex
+            d, nx, ny, nz, sx, sy, sz = vertex_depth(Q, cx, cy, cz, v0, v1, v2)
+            n = (nx, ny, nz)
+            for j in range(3):
+                if n[j] * f[j] < 0.0 and not (plate and j == 2):
+                    f = _set(f, j, 0)
+                    moved = True
+                    break
+        if not moved:
+            break
+    return d, nx, ny, nz, sx, sy, sz
+
+
+@njit(**JIT_STAGE)
+def cylinder_local(Q, cx, cy, cz, r, half, round_ends):
+    """(d, n, s) of the ellipsoid (Q, c) against the cylinder of axis z, radius r and
+    half-length ``half``: a capsule with ``round_ends``, else flat ends (module doc)."""
+    if round_ends:
+        d, nx, ny, nz, sx, sy, sz = line_depth(Q, cx, cy, cz, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+        if abs(sz) > half:
+            d, nx, ny, nz, sx, sy, sz = vertex_depth(Q, cx, cy, cz, 0.0, 0.0, _sign(sz) * half)
+        return d + r, nx, ny, nz, sx, sy, sz
+    radial = np.sqrt(cx * cx + cy * cy)
+    side = radial > r
+    end = _sign(cz) if abs(cz) > half else 0
+    if not side and end == 0:
+        # centre inside: the least of the side's and the caps' penetrations
+        d, nx, ny, nz, sx, sy, sz = line_depth(Q, cx, cy, cz, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+        d += r
+        for sg in (-1.0, 1.0):
+            dc, tx, ty, tz = face_depth(Q, cx, cy, cz, 0.0, 0.0, sg, 0.0, 0.0, sg * half)
+            if dc < d:
+                d, nx, ny, nz, sx, sy, sz = dc, 0.0, 0.0, sg, tx, ty, tz
+        return d, nx, ny, nz, sx, sy, sz
+    # centre outside: the cap, the side or else the rim, whichever is consistent (the walk of
+    # the module doc, the cap and side tested first since they are cheap)
+    if end != 0:
+        d, sx, sy, sz = face_depth(Q, cx, cy, cz, 0.0, 0.0, float(end), 0.0, 0.0, end * half)
+        if sx * sx + sy * sy <= (r * (1.0 + SLACK)) ** 2:
+            return d, 0.0, 0.0, float(end), sx, sy, sz
+    if side:
+        d, nx, ny, nz, sx, sy, sz = line_depth(Q, cx, cy, cz, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+        if abs(sz) <= half * (1.0 + SLACK):
+            return d + r, nx, ny, nz, sx, sy, sz
+        if end == 0:
+            end = _sign(sz)
+    return rim_depth(Q, cx, cy, cz, 0.0, 0.0, end * half, r)
+
+
+@njit(**JIT_STAGE)
+def ellipsoid_box(data, el, e):
+    """Pair e, ellipsoid against a box (half extents size_b) or, with size_b[2] < 0, against
+    the rectangle of a bounded plane (half sizes size_b[0:2]): the tuple of ``ellipsoid_plane``."""
+    Q, cx, cy, cz, w0, w1, w2, o = ellipsoid_in_b(data, el, e)
+    plate = el.size_b[e, 2] < 0.0
+    d, nx, ny, nz, sx, sy, sz = box_local(Q, cx, cy, cz, el.size_b[e, 0], el.size_b[e, 1],
+                                          max(el.size_b[e, 2], 0.0), plate)
+    return finish(data, el, e, (w0, w1, w2, o), d, nx, ny, nz, sx, sy, sz)
+
+
+@njit(**JIT_STAGE)
+def ellipsoid_cylinder(data, el, e):
+    """Pair e, ellipsoid against a cylinder (size_b: radius, half-length, 1 for round ends)."""
+    Q, cx, cy, cz, w0, w1, w2, o = ellipsoid_in_b(data, el, e)
+    d, nx, ny, nz, sx, sy, sz = cylinder_local(Q, cx, cy, cz, el.size_b[e, 0], el.size_b[e, 1],
+                                               el.size_b[e, 2] > 0.5)
+    return finish(data, el, e, (w0, w1, w2, o), d, nx, ny, nz, sx, sy, sz)

@@ -1,0 +1,208 @@
+"""Compile the declared contact pairs (``ContactPair``) to the ContactBlock of the bundle: each
+geometry in its link's frame, a bounding sphere per geometry for the broad phase, and the
+triangle meshes as flat arrays with a uniform grid (``occupant.contact.mesh_pairs``)."""
+import numpy as np
+
+from occupant.model.bundle import (
+    ContactBlock, CONTACT_OUTPUTS, CONTACT_ELLIPSOID_PLANE, CONTACT_ELLIPSOID_ELLIPSOID,
+    CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_MESH, CONTACT_LINEAR,
+    CONTACT_POWER, CONTACT_TABLE, freeze_block,
+)
+from occupant.model.model import ModelError
+from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sphere
+
+ACCEPTED_A = (Ellipsoid, Sphere)
+ACCEPTED_B = (Plane, Ellipsoid, Sphere, Box, Cylinder, Mesh)
+# Cells of a mesh's grid along its longest side at most, and the cell at least this many times
+# the median centroid-to-vertex distance (a face in a few cells' reach).
+GRID_CELLS_MAX = 64
+GRID_CELL_FACES = 2.0
+
+
+def _frame(g, marker_index, marker_body, body_link, marker_R, marker_p):
+    """(link, R, p) of the geometry's marker (B0 for a plane without one)."""
+    if g.marker is None:
+        return -1, np.eye(3), np.zeros(3)
+    m = marker_index[g.marker]
+    return body_link[marker_body[m]], marker_R[m], marker_p[m]
+
+
+def mesh_arrays(mesh):
+    """Flat arrays of a trimesh.Trimesh (its frame): vertices, faces, unit normals, the face
+    across each edge, each vertex's first face and neighbours (CSR), and the uniform grid (cell faces, cell starts, (nx, ny, nz), origin, cell
+    size, largest centroid-to-vertex distance). Faces of zero area are dropped."""
+    V = np.asarray(mesh.vertices, dtype=float)
+    F = np.asarray(mesh.faces, dtype=np.int64)
+    cross = np.cross(V[F[:, 1]] - V[F[:, 0]], V[F[:, 2]] - V[F[:, 0]])
+    area2 = np.linalg.norm(cross, axis=1)
+    keep = area2 > 1e-12 * max(area2.max(initial=0.0), 1e-300)
+    F, cross, area2 = F[keep], cross[keep], area2[keep]
+    N = cross / area2[:, None]
+    edge_faces = {}
+    for f, tri in enumerate(F):
+        for k in range(3):
+            key = (min(tri[k], tri[(k + 1) % 3]), max(tri[k], tri[(k + 1) % 3]))
+            edge_faces.setdefault(key, []).append((f, k))
+    adjacent = np.full((len(F), 3), -1, dtype=np.int64)
+    for sides in edge_faces.values():
+        if len(sides) == 2:          # manifold edge; more faces on one edge: each a border
+            (f, k), (g, m) = sides
+            adjacent[f, k], adjacent[g, m] = g, f
+    owner = np.full(len(V), -1, dtype=np.int64)
+    for f in range(len(F) - 1, -1, -1):
+        owner[F[f]] = f
+    ring = [set() for _ in range(len(V))]
+    for a, b in edge_faces:
+        ring[a].add(b)
+        ring[b].add(a)
+    ring_start = np.cumsum([0] + [len(r) for r in ring]).astype(np.int64)
+    ring = np.array([w for r in ring for w in sorted(r)], dtype=np.int64)
+    centroid = V[F].mean(axis=1)
+    reach = np.linalg.norm(V[F] - centroid[:, None, :], axis=2).max(axis=1)
+    lo, hi = V.min(axis=0), V.max(axis=0)
+    extent = max((hi - lo).max(), 1e-9)
+    cell = max(extent / GRID_CELLS_MAX, GRID_CELL_FACES * np.median(reach))
+    dims = np.maximum(np.ceil((hi - lo) / cell).astype(np.int64), 1)
+    ijk = np.clip(np.floor((centroid - lo) / cell).astype(np.int64), 0, dims - 1)
+    flat = (ijk[:, 0] * dims[1] + ijk[:, 1]) * dims[2] + ijk[:, 2]
+    order = np.argsort(flat, kind="stable")
+    start = np.searchsorted(flat[order], np.arange(int(np.prod(dims)) + 1))
+    return V, F, N, adjacent, owner, ring_start, ring, order, start, dims, lo, cell, reach.max()
+
+
+def _geometry(pair, key, accepted, asm, geo, meshes):
+    """(type of b, link, R, p, size, bounding centre, bounding radius) in the link's frame."""
+    name = getattr(pair, key)
+    g = asm.geometries[name]
+    if not isinstance(g, accepted):
+        raise ModelError(f"contact pair '{pair.name}'.{key}: '{name}' is a {type(g).__name__} "
+                         f"(accepted: {', '.join(c.__name__ for c in accepted)})")
+    link, R_m, p_m = _frame(g, *geo)
+    if isinstance(g, (Box, Cylinder, Mesh)):        # the geometry's own placement
+        R_m, p_m = R_m @ g.rotation, R_m @ g.position + p_m
+    if isinstance(g, Plane):
+        axes, point = R_m @ g.axes, R_m @ g.point + p_m
+        if g.half_size is None:
+            return (CONTACT_ELLIPSOID_PLANE, link, axes, point, np.array([np.inf, np.inf, 0.0]),
+                    point, np.inf)
+        hu, hw = g.half_size
+        return (CONTACT_ELLIPSOID_BOX, link, axes, point, np.array([hu, hw, -1.0]), point,
+                float(np.hypot(hu, hw)))
+    if isinstance(g, (Ellipsoid, Sphere)):
+        size = g.semi_axes if isinstance(g, Ellipsoid) else np.full(3, g.radius)
+        return CONTACT_ELLIPSOID_ELLIPSOID, link, R_m, p_m, size, p_m, float(size.max())
+    if isinstance(g, Box):
+        return (CONTACT_ELLIPSOID_BOX, link, R_m, p_m, np.array(g.half_extents, float), p_m,
+                float(np.linalg.norm(g.half_extents)))
+    if isinstance(g, Cylinder):
+        half, rnd = 0.5 * g.length, g.ends == "round"
+        bound = half + g.radius if rnd else float(np.hypot(half, g.radius))
+        return (CONTACT_ELLIPSOID_CYLINDER, link, R_m, p_m,
+                np.array([g.radius, half, 1.0 if rnd else 0.0]), p_m, bound)
+    # Mesh: stored once however many pairs use it
+    if name not in meshes:
+        meshes[name] = (len(meshes), mesh_arrays(g.mesh))
+    index, arrays = meshes[name]
+    V = arrays[0]
+    centre = 0.5 * (V.min(axis=0) + V.max(axis=0))
+    return (CONTACT_ELLIPSOID_MESH, link, R_m, p_m, np.array([index, 0.0, 0.0]),
+            R_m @ centre + p_m, float(np.linalg.norm(V - centre, axis=1).max()))
+
+
+def _stack_meshes(meshes):
+    cols = {k: [] for k in ("mesh_vertices", "mesh_faces", "mesh_normals", "mesh_adjacent",
+                            "mesh_owner", "mesh_ring_start", "mesh_ring", "mesh_cell_faces",
+                            "mesh_cell_start", "mesh_grid_int", "mesh_grid")}
+    nv = nf = ncell = nring = 0
+    for _, arrays in sorted(meshes.values(), key=lambda m: m[0]):
+        V, F, N, adjacent, owner, ring_start, ring, order, start, dims, lo, cell, reach = arrays
+        cols["mesh_owner"].append(np.where(owner >= 0, owner + nf, -1))
+        cols["mesh_ring_start"].append(ring_start[:-1] + nring)
+        cols["mesh_ring"].append(ring + nv)
+        nring += len(ring)
+        cols["mesh_vertices"].append(V)
+        cols["mesh_faces"].append(F + nv)
+        cols["mesh_normals"].append(N)
+        cols["mesh_adjacent"].append(np.where(adjacent >= 0, adjacent + nf, -1))
+        cols["mesh_cell_faces"].append(order + nf)
+        cols["mesh_cell_start"].append(start[:-1] + nf)
+        cols["mesh_grid_int"].append([ncell, *dims])
+        cols["mesh_grid"].append([*lo, cell, reach])
+        nv, nf, ncell = nv + len(V), nf + len(F), ncell + int(np.prod(dims))
+    out = {
+        "mesh_vertices": np.concatenate(cols["mesh_vertices"]) if meshes else np.zeros((0, 3)),
+        "mesh_faces": (np.concatenate(cols["mesh_faces"]) if meshes
+                       else np.zeros((0, 3), dtype=np.int64)),
+        "mesh_normals": np.concatenate(cols["mesh_normals"]) if meshes else np.zeros((0, 3)),
+        "mesh_adjacent": (np.concatenate(cols["mesh_adjacent"]) if meshes
+                          else np.zeros((0, 3), dtype=np.int64)),
+        "mesh_owner": (np.concatenate(cols["mesh_owner"]) if meshes
+                       else np.zeros(0, dtype=np.int64)),
+        "mesh_ring_start": np.concatenate(cols["mesh_ring_start"] + [[nring]]).astype(np.int64),
+        "mesh_ring": (np.concatenate(cols["mesh_ring"]) if meshes
+                      else np.zeros(0, dtype=np.int64)),
+        "mesh_cell_faces": (np.concatenate(cols["mesh_cell_faces"]) if meshes
+                            else np.zeros(0, dtype=np.int64)),
+        "mesh_cell_start": np.concatenate(cols["mesh_cell_start"] + [[nf]]).astype(np.int64),
+        "mesh_grid_int": np.array(cols["mesh_grid_int"], dtype=np.int64).reshape(-1, 4),
+        "mesh_grid": np.array(cols["mesh_grid"], dtype=float).reshape(-1, 5),
+    }
+    return out
+
+
+def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
+                  broad_phase=True):
+    """The ContactBlock of the assembly's contact pairs; reserves their outputs and states."""
+    pairs = list(asm.contact_pairs.values())
+    geo = (marker_index, marker_body, body_link, marker_R, marker_p)
+    cols = {k: [] for k in ContactBlock._fields}
+    rows, meshes = [], {}
+
+    def table(t):
+        if t is None:
+            return -1, 0
+        start = sum(len(r) for r in rows)
+        rows.append(t)
+        return start, len(t)
+
+    for pair in pairs:
+        _, la, R_a, p_a, size_a, _, bound_a = _geometry(pair, "geometry_a", ACCEPTED_A, asm, geo,
+                                                        meshes)
+        kind, lb, R_b, p_b, size_b, centre_b, bound_b = _geometry(pair, "geometry_b", ACCEPTED_B,
+                                                                  asm, geo, meshes)
+        if la == lb:
+            raise ModelError(f"contact pair '{pair.name}': both geometries are on the same rigid "
+                             f"link {la} (-1: B0), so they cannot touch")
+        cols["pair_type"].append(kind)
+        for k, val in (("link_a", la), ("R_a", R_a), ("p_a", p_a), ("size_a", size_a),
+                       ("bound_a", bound_a), ("link_b", lb), ("R_b", R_b), ("p_b", p_b),
+                       ("size_b", size_b), ("centre_b", centre_b), ("bound_b", bound_b)):
+            cols[k].append(val)
+        c = pair.characteristic
+        if c.table is not None:
+            law = CONTACT_TABLE
+        else:
+            law = CONTACT_LINEAR if c.exponent == 1.0 else CONTACT_POWER
+        cols["law"].append(law)
+        for k in ("stiffness", "exponent", "absorption", "damping", "friction", "friction_speed"):
+            cols[k].append(getattr(c, k))
+        for k, t in (("load", c.table), ("unload", c.unloading_table)):
+            start, length = table(t)
+            cols[f"{k}_start"].append(start)
+            cols[f"{k}_len"].append(length)
+    n = len(pairs)
+    for k in ("pair_type", "link_a", "link_b", "law", "load_start", "load_len", "unload_start",
+              "unload_len"):
+        cols[k] = np.array(cols[k], dtype=np.int64)
+    for k in ("R_a", "R_b"):
+        cols[k] = np.array(cols[k], dtype=float).reshape(n, 3, 3)
+    for k in ("p_a", "p_b", "size_a", "size_b", "centre_b"):
+        cols[k] = np.array(cols[k], dtype=float).reshape(n, 3)
+    for k in ("bound_a", "bound_b"):
+        cols[k] = np.array(cols[k], dtype=float).reshape(n)
+    cols["broad_phase"] = int(bool(broad_phase))
+    cols.update(_stack_meshes(meshes))
+    cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
+    cols["out_start"] = outputs.reserve(asm.contact_pairs, CONTACT_OUTPUTS)
+    cols["z_start"] = states.reserve(asm.contact_pairs, (("max_penetration", "m"),))
+    return freeze_block(ContactBlock, cols)
