@@ -392,30 +392,3 @@ def test_identity_broad_phase_gives_the_same_forces():
     np.testing.assert_array_equal(datas[0].outputs[:7], datas[1].outputs[:7])
     pen = datas[0].outputs[::7][1:]
     assert np.all(pen < -0.5) and np.all(datas[1].outputs[::7][1:] <= pen + 1e-12)
-
-
-@pytest.mark.parametrize("damping, friction", [(2e4, 0.0), (0.0, 0.5)])
-def test_identity_velocity_slope_is_the_force_derivative(damping, friction):
-    """data.slope, the diagonal of -d(tau)/d(v) the semi-implicit Euler step takes implicitly,
-    against central differences of the generalized forces of the free body (tau_k =
-    f_ext[srows[k]]) at an ellipsoid sliding over a box edge, with damping or with friction
-    (with both, the friction's dependence on the damped normal force is left out)."""
-    model = _model(Box("box", None, HALF, position=P_B, rotation=R_B), Ellipsoid("egg", "m", SEMI),
-                   damping=damping, friction=friction, friction_speed=0.05)
-    c, R, d, _ = _random_cases(lambda n: np.abs(n) @ HALF, 1, HALF + 0.06, 5)[0]
-    q = _q(model, c, R)
-    v = np.array([0.2, -0.1, -0.3, 0.5, -0.4, 0.3])
-    rows = model.tree.srows[0]
-
-    def loads(vel):
-        data = model.make_data()
-        evaluate(model.bundle(), data, 0.0, q, vel, np.zeros(model.nz), 0.0)
-        return data.f_ext[0, rows].copy(), data.slope.copy()
-
-    tau, slope = loads(v)
-    assert np.linalg.norm(tau) > 100.0
-    step = 1e-6
-    fd = np.array([-(loads(v + step * e)[0][k] - loads(v - step * e)[0][k]) / (2 * step)
-                   for k, e in enumerate(np.eye(6))])
-    assert np.all(slope > 0)
-    np.testing.assert_allclose(slope, fd, rtol=1e-6, atol=1e-6 * np.abs(fd).max())
