@@ -25,6 +25,7 @@ from occupant.dynamics.spatial_ops import kinematics
 from occupant.contact.compliant import contacts
 from occupant.forces.joint_resistance import joint_resistance
 from occupant.forces.spring_damper import spring_dampers
+from occupant.restraints.belt import belts
 from occupant.model.bundle import POWER_APPLIED, POWER_BASE
 from occupant.model.joint_motion import normalize_quaternions, q_derivative
 
@@ -90,6 +91,8 @@ def forces(bundle, data, t, q, v, z):
         spring_dampers(bundle, data, t, q, v, z)
     if bundle.contacts.pair_type.shape[0]:
         contacts(bundle, data, t, q, v, z)
+    if bundle.belts.retractor.shape[0]:
+        belts(bundle, data, t, q, v, z)
 
 
 @njit(**JIT_INLINE)

@@ -37,7 +37,7 @@ class Model:
                  nq, nv, dof_names, dof_joint, q_neutral, marker_names, marker_body, marker_R,
                  marker_p, geometries, joint_resistance, joint_resistance_names, spring_dampers,
                  spring_damper_names, contacts, contact_names, output_names, output_units,
-                 producer_z_names, topology, source=None):
+                 producer_z_names, topology, source=None, belts=None, belt_names=()):
         self.name = name
         self.body_names = tuple(body_names)
         self.body_parent = _ro(body_parent, int)        # (nb,) parent body, -1 for B0
@@ -68,6 +68,8 @@ class Model:
         self.spring_damper_names = tuple(spring_damper_names)
         self.contacts = contacts                        # ContactBlock
         self.contact_names = tuple(contact_names)
+        self.belts = belts                              # BeltBlock
+        self.belt_names = tuple(belt_names)
         self.output_names = tuple(output_names)         # Data.outputs, "<element>.<quantity>"
         self.output_units = tuple(output_units)
         self.power_names = POWER_NAMES                  # Data.power slots
@@ -144,7 +146,8 @@ class Model:
             base_table = fixed_base_state((0.0, 0.0, -9.81))[None, :]
         table = np.ascontiguousarray(base_table, float)
         tau = np.zeros(self.nv) if tau_applied is None else np.ascontiguousarray(tau_applied, float)
-        return Bundle(self.tree, self.joint_resistance, self.spring_dampers, self.contacts, table,
+        return Bundle(self.tree, self.joint_resistance, self.spring_dampers, self.contacts,
+                      self.belts, table,
                       float(base_t0), float(base_dt), tau, self.work_start)
 
     def __repr__(self):

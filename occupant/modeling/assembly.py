@@ -7,6 +7,7 @@ force elements use it) and removes dependents with their referent (cascade delet
 from occupant.modeling.elements import Part, Marker, Joint, JointResistance, SpringDamper, ModelingError
 from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh
 from occupant.modeling.contacts import ContactPair
+from occupant.modeling.belts import Belt
 
 _GEOMETRY = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh)
 
@@ -24,6 +25,7 @@ class Assembly:
         self.joint_resistances = {}
         self.spring_dampers = {}
         self.contact_pairs = {}
+        self.belts = {}
 
     # membership --------------------------------------------------------------------------
     def _table(self, element):
@@ -41,11 +43,13 @@ class Assembly:
             return self.spring_dampers
         if isinstance(element, ContactPair):
             return self.contact_pairs
+        if isinstance(element, Belt):
+            return self.belts
         raise ModelingError(f"assembly '{self.name}': cannot hold a {type(element).__name__}")
 
     def _tables(self):
         return (self.parts, self.markers, self.geometries, self.joints, self.joint_resistances,
-                self.spring_dampers, self.contact_pairs)
+                self.spring_dampers, self.contact_pairs, self.belts)
 
     def _all_names(self):
         for table in self._tables():
@@ -66,8 +70,9 @@ class Assembly:
                    "marker": self.markers, "marker_b": self.markers, "joint": self.joints,
                    "geometry": self.geometries, "geometry_b": self.geometries}
         for key, ref in element.refs.items():
-            if ref not in targets[key]:
-                known = ", ".join(targets[key]) or "none"
+            target = targets[key.rsplit(".", 1)[-1]]   # "points[2].marker" refers to a marker
+            if ref not in target:
+                known = ", ".join(target) or "none"
                 raise ModelingError(f"{type(element).__name__.lower()} '{element.name}'.{key}: "
                                     f"unknown '{ref}' (known: {known})")
         if isinstance(element, Joint):

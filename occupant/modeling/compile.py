@@ -9,6 +9,7 @@ from occupant.model.bundle import (
 )
 from occupant.model.joint_types import JointType, LINK_NQ, LINK_NV, SPATIAL_ROWS
 from occupant.model.model import Model, ModelError, neutral_q_of_links
+from occupant.modeling.belts import belt_block
 from occupant.modeling.elements import Joint, Pose
 from occupant.modeling.geometry import Ellipsoid, Sphere, Plane
 from occupant.spatial.transforms import invert_homogeneous
@@ -152,6 +153,7 @@ def compile_assembly(asm):
     states = _Outputs()   # the producers' z states, laid out as the outputs are
     contacts = _contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
                               outputs, states)
+    belts = belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states)
     return Model(name=asm.name, body_names=body_names, body_parent=body_parent, body_mass=body_mass,
                  body_com=body_com, body_inertia=body_inertia, body_link=body_link,
                  joint_names=joint_names, joint_kind=joint_kind, joint_body=joint_body,
@@ -164,7 +166,7 @@ def compile_assembly(asm):
                  spring_damper_names=list(asm.spring_dampers), contacts=contacts,
                  contact_names=list(asm.contact_pairs), output_names=outputs.names,
                  output_units=outputs.units, producer_z_names=states.names, topology=topo,
-                 source=asm)
+                 source=asm, belts=belts, belt_names=list(asm.belts))
 
 
 class _Outputs:
