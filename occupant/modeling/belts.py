@@ -156,13 +156,11 @@ class SlipRing:
 
 @dataclass
 class Wrap:
-    """The belt over the Ellipsoid or Sphere ``geometry`` of an occupant. Where the straight line
-    between the neighbouring points enters the ellipsoid, the belt point lies on its surface
-    where the surface normal bisects the belt's turn (the belt then pushes only normal to the
-    surface: it slides freely across it); elsewhere it lies on that line. Along the belt the
-    webbing slides with Coulomb coefficient ``friction`` (belt-body 0.3 in GS1, 0.2-0.4 quoted,
-    facts 6.4 [S], 6.3 [U]). ``side`` (ellipsoid frame): the side the belt lies on should the
-    line pass through the centre."""
+    """The belt over the Ellipsoid or Sphere ``geometry`` of an occupant, wrapping it around
+    the side the direction ``side`` (ellipsoid frame; default forward) points to, and free to
+    slide across it: the belt point is the middle of the wrap (``occupant.restraints.belt``).
+    Along the belt the webbing slides with Coulomb coefficient ``friction`` (belt-body 0.3 in
+    GS1, 0.2-0.4 quoted; facts 6.4 [S], 6.3 [U])."""
     name: str
     geometry: str
     friction: float = 0.3

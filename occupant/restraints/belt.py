@@ -2,17 +2,19 @@
 belts of straight segments between points, with webbing flowing between segments.
 
 Per belt, every evaluation:
-1. points: anchors and slip rings where their link puts them; a wrap point, where the straight
-   line between its neighbours enters its ellipsoid, at the critical point of the belt length
-   |A - P| + |P - B| over the surface that lies between them: there u_A + u_B (unit vectors from
-   P to the neighbours) is along the inward normal, so the belt presses only normally and slides
-   freely across the surface (the point of the surface where the normal bisects the belt's turn).
-   Newton's method on the unit sphere of the ellipsoid's scaled coordinates, started from the
-   point nearest the line in those coordinates; neighbouring wrap points in Gauss-Seidel sweeps.
-   Elsewhere the point lies on the line (no force on the ellipsoid). Since the length is
-   stationary in P, the work of the segment forces on the bodies equals minus the webbing's
-   strain energy change: the belt keeps the energy balance. The point's velocity over the surface
-   follows from the implicit-function theorem on the same Newton system.
+1. points: anchors and slip rings where their link puts them; a wrap point in the middle of the
+   belt's wrap over its ellipsoid (``wrap_point``): in the ellipsoid's scaled frame (the unit
+   sphere; an affine map keeps lines, planes and tangency) the belt leaves the neighbour a at its
+   tangent point, wraps the sphere in the plane of a, b and the centre, around the side the
+   element names, and leaves at b's tangent point; P is the middle of that arc. Unique and
+   continuous (also as the wrap begins, where P is the touching point of the line a-b).
+   Neighbouring wraps in Gauss-Seidel sweeps. Where the line passes outside, P lies on it (no
+   force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
+   P, the price of one point per wrap; a wide wrap takes several wraps (several ellipsoids).
+   The force T (u_A + u_B) acts at P on the ellipsoid's body; where it is not normal to the
+   surface (only an unsymmetric wrap), the point's motion over the surface makes the work of the
+   forces differ slightly from minus the webbing's strain energy: the energy balance, which
+   counts the work done on the bodies, still closes.
 2. segments: strain e = L / l - 1 of the length L over the unstretched webbing l (a state);
    tension F(e) from the webbing's loading table, below the largest strain reached (a state,
    tracked as the contact penetration history is, ``occupant.contact.compliant``) from the
@@ -43,8 +45,8 @@ from occupant.model.bundle import (
     PRETENSIONER_PULL_IN,
 )
 
-NEWTON_ITERATIONS = 12   # Newton steps of a wrap point (converges in 3-5 from the initial point)
-SWEEPS = 3               # Gauss-Seidel sweeps when wrap points neighbour each other
+SWEEPS = 6               # Gauss-Seidel sweeps when wrap points neighbour each other (error
+                         # shrinks about 4 times a sweep)
 
 
 @njit(**JIT)
@@ -86,120 +88,51 @@ def _to_base(c, E, x, y, z):
 
 
 @njit(**JIT)
-def _tangent_basis(x0, x1, x2):
-    """Two unit vectors orthogonal to the unit vector x and to each other."""
-    if abs(x0) < 0.9:
-        a0, a1, a2 = 0.0, x2, -x1            # x cross (1, 0, 0)
-    else:
-        a0, a1, a2 = -x2, 0.0, x0            # x cross (0, 1, 0)
-    n = _norm(a0, a1, a2)
-    a0, a1, a2 = a0 / n, a1 / n, a2 / n
-    return a0, a1, a2, x1 * a2 - x2 * a1, x2 * a0 - x0 * a2, x0 * a1 - x1 * a0
-
-
-@njit(**JIT)
-def _wrap_system(D, x, a, b):
-    """At the surface point P = D x (x unit, scaled coordinates) between neighbours a and b
-    (ellipsoid frame): the tangent basis, the gradient g (2) of h(x) = |a - P| + |b - P| and its
-    Riemannian Hessian H (2 x 2) on the sphere, and the unit vectors and distances to a and b."""
-    px, py, pz = D[0] * x[0], D[1] * x[1], D[2] * x[2]
-    ua0, ua1, ua2 = a[0] - px, a[1] - py, a[2] - pz
-    da = max(_norm(ua0, ua1, ua2), 1e-12)
-    ua0, ua1, ua2 = ua0 / da, ua1 / da, ua2 / da
-    ub0, ub1, ub2 = b[0] - px, b[1] - py, b[2] - pz
-    db = max(_norm(ub0, ub1, ub2), 1e-12)
-    ub0, ub1, ub2 = ub0 / db, ub1 / db, ub2 / db
-    dw0, dw1, dw2 = D[0] * (ua0 + ub0), D[1] * (ua1 + ub1), D[2] * (ua2 + ub2)   # D w
-    xdw = x[0] * dw0 + x[1] * dw1 + x[2] * dw2
-    e10, e11, e12, e20, e21, e22 = _tangent_basis(x[0], x[1], x[2])
-    g1 = -(e10 * dw0 + e11 * dw1 + e12 * dw2)
-    g2 = -(e20 * dw0 + e21 * dw1 + e22 * dw2)
-    # D e_i, and the Hessian of the length in P: (I - u_a u_a^T) / d_a + (I - u_b u_b^T) / d_b
-    f10, f11, f12 = D[0] * e10, D[1] * e11, D[2] * e12
-    f20, f21, f22 = D[0] * e20, D[1] * e21, D[2] * e22
-    s1a, s1b = f10 * ua0 + f11 * ua1 + f12 * ua2, f10 * ub0 + f11 * ub1 + f12 * ub2
-    s2a, s2b = f20 * ua0 + f21 * ua1 + f22 * ua2, f20 * ub0 + f21 * ub1 + f22 * ub2
-    ff11, ff12, ff22 = f10 * f10 + f11 * f11 + f12 * f12, f10 * f20 + f11 * f21 + f12 * f22, \
-        f20 * f20 + f21 * f21 + f22 * f22
-    h11 = (ff11 - s1a * s1a) / da + (ff11 - s1b * s1b) / db + xdw
-    h12 = (ff12 - s1a * s2a) / da + (ff12 - s1b * s2b) / db
-    h22 = (ff22 - s2a * s2a) / da + (ff22 - s2b * s2b) / db + xdw
-    return ((e10, e11, e12, e20, e21, e22), g1, g2, h11, h12, h22,
-            (ua0, ua1, ua2, ub0, ub1, ub2), da, db)
-
-
-@njit(**JIT)
-def wrap_point(D, side, a, b, x_start, warm):
-    """The belt point over the ellipsoid of semi-axes D between the neighbours a and b
-    (ellipsoid frame): (P (3), x (3) its scaled unit vector, active). Not active: the line a-b
-    misses the ellipsoid and P is its point nearest the ellipsoid in scaled coordinates."""
+def wrap_point(D, side, a, b):
+    """The belt point over the ellipsoid of semi-axes D between the neighbours a and b (ellipsoid
+    frame): (P (3), active). In the scaled frame, where the ellipsoid is the unit sphere and
+    tangency is kept, the belt from a to b wraps the sphere in the plane of a, b and the centre,
+    around the side ``side`` faces: from the tangent point of a to that of b (at angles
+    acos(1 / |a|) and acos(1 / |b|) from a and b). P is the middle of that arc, mapped back.
+    Not active (the line a-b passes the ellipsoid on that side): P is the point of the segment
+    a-b nearest the ellipsoid in the scaled frame."""
     sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
-    d0, d1, d2 = b[0] / D[0] - sa0, b[1] / D[1] - sa1, b[2] / D[2] - sa2
-    dd = d0 * d0 + d1 * d1 + d2 * d2
-    s = 0.0
-    if dd > 0.0:
-        s = min(max(-(sa0 * d0 + sa1 * d1 + sa2 * d2) / dd, 0.0), 1.0)
-    m0, m1, m2 = sa0 + s * d0, sa1 + s * d1, sa2 + s * d2
-    mm = _norm(m0, m1, m2)
-    if mm >= 1.0:
-        return (D[0] * m0, D[1] * m1, D[2] * m2), (m0 / mm, m1 / mm, m2 / mm), False
-    if mm > 1e-9:
-        x0, x1, x2 = m0 / mm, m1 / mm, m2 / mm
-    else:   # the line through the centre: the given side, made normal to the line
-        t = (side[0] * d0 + side[1] * d1 + side[2] * d2) / max(dd, 1e-300)
-        x0, x1, x2 = side[0] - t * d0, side[1] - t * d1, side[2] - t * d2
-        n = _norm(x0, x1, x2)
-        x0, x1, x2 = x0 / n, x1 / n, x2 / n
-    first = (x0, x1, x2)
-    if warm:
-        n = _norm(x_start[0], x_start[1], x_start[2])
-        x0, x1, x2 = x_start[0] / n, x_start[1] / n, x_start[2] / n
-    scale = max(D[0], max(D[1], D[2]))
-    for _ in range(NEWTON_ITERATIONS):
-        E, g1, g2, h11, h12, h22, u, da, db = _wrap_system(D, (x0, x1, x2), a, b)
-        if g1 * g1 + g2 * g2 < (1e-13 * scale) ** 2:
-            break
-        det = h11 * h22 - h12 * h12
-        if abs(det) < 1e-14 * (h11 * h11 + h22 * h22 + h12 * h12 + 1e-300):
-            break
-        xi1 = -(h22 * g1 - h12 * g2) / det
-        xi2 = -(h11 * g2 - h12 * g1) / det
-        step = np.sqrt(xi1 * xi1 + xi2 * xi2)
-        if step > 0.3:
-            xi1, xi2 = xi1 * 0.3 / step, xi2 * 0.3 / step
-        x0, x1, x2 = x0 + xi1 * E[0] + xi2 * E[3], x1 + xi1 * E[1] + xi2 * E[4], \
-            x2 + xi1 * E[2] + xi2 * E[5]
-        n = _norm(x0, x1, x2)
-        x0, x1, x2 = x0 / n, x1 / n, x2 / n
-    # the belt must press on the surface (u_a + u_b inward: x . D (u_a + u_b) < 0) and the point
-    # stay on the side where the line enters; else keep the first point
-    E, g1, g2, h11, h12, h22, u, da, db = _wrap_system(D, (x0, x1, x2), a, b)
-    inward = x0 * D[0] * (u[0] + u[3]) + x1 * D[1] * (u[1] + u[4]) + x2 * D[2] * (u[2] + u[5])
-    if inward > 0.0 or x0 * first[0] + x1 * first[1] + x2 * first[2] < 0.0:
-        x0, x1, x2 = first
-    return (D[0] * x0, D[1] * x1, D[2] * x2), (x0, x1, x2), True
-
-
-@njit(**JIT)
-def wrap_rate(D, x, a, b, va, vb):
-    """Velocity (ellipsoid frame) of the wrap point P = D x over the surface when the neighbours
-    move at va, vb relative to the ellipsoid: from g(x; a, b) = 0, H x' = -dg/dt with
-    dg_i/dt = -(D e_i) . ((I - u_a u_a^T) va / d_a + (I - u_b u_b^T) vb / d_b)."""
-    E, g1, g2, h11, h12, h22, u, da, db = _wrap_system(D, x, a, b)
-    det = h11 * h22 - h12 * h12
-    if abs(det) < 1e-10 * (h11 * h11 + h22 * h22 + h12 * h12 + 1e-300):
-        return 0.0, 0.0, 0.0
-    pa = u[0] * va[0] + u[1] * va[1] + u[2] * va[2]
-    pb = u[3] * vb[0] + u[4] * vb[1] + u[5] * vb[2]
-    r0 = (va[0] - pa * u[0]) / da + (vb[0] - pb * u[3]) / db
-    r1 = (va[1] - pa * u[1]) / da + (vb[1] - pb * u[4]) / db
-    r2 = (va[2] - pa * u[2]) / da + (vb[2] - pb * u[5]) / db
-    c1 = -(D[0] * E[0] * r0 + D[1] * E[1] * r1 + D[2] * E[2] * r2)
-    c2 = -(D[0] * E[3] * r0 + D[1] * E[4] * r1 + D[2] * E[5] * r2)
-    xi1 = -(h22 * c1 - h12 * c2) / det
-    xi2 = -(h11 * c2 - h12 * c1) / det
-    return (D[0] * (xi1 * E[0] + xi2 * E[3]), D[1] * (xi1 * E[1] + xi2 * E[4]),
-            D[2] * (xi1 * E[2] + xi2 * E[5]))
+    sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
+    na, nb = _norm(sa0, sa1, sa2), _norm(sb0, sb1, sb2)
+    ua0, ua1, ua2 = sa0 / na, sa1 / na, sa2 / na
+    cos_ab = min(max((ua0 * sb0 + ua1 * sb1 + ua2 * sb2) / nb, -1.0), 1.0)
+    # e: unit vector in the plane, normal to a, towards b (or, with b opposite a, the side)
+    e0, e1, e2 = sb0 / nb - cos_ab * ua0, sb1 / nb - cos_ab * ua1, sb2 / nb - cos_ab * ua2
+    ne = _norm(e0, e1, e2)
+    c0, c1, c2 = side[0] * D[0], side[1] * D[1], side[2] * D[2]   # scaled normal direction
+    if ne < 1e-9:
+        t = c0 * ua0 + c1 * ua1 + c2 * ua2
+        e0, e1, e2 = c0 - t * ua0, c1 - t * ua1, c2 - t * ua2
+        ne = _norm(e0, e1, e2)
+    e0, e1, e2 = e0 / ne, e1 / ne, e2 / ne
+    phi_b = np.arccos(cos_ab)
+    alpha_a = np.arccos(min(1.0, 1.0 / max(na, 1.0)))
+    alpha_b = np.arccos(min(1.0, 1.0 / max(nb, 1.0)))
+    # the middles of the short way round (towards b) and of the long way (away from b): the
+    # belt takes the one that faces the side more (a choice that changes only when both face
+    # it equally, not when the belt slides past the side direction)
+    phi_s = 0.5 * (alpha_a + phi_b - alpha_b)
+    phi_l = 0.5 * (alpha_a + 2.0 * np.pi - phi_b - alpha_b)
+    cu, ce = c0 * ua0 + c1 * ua1 + c2 * ua2, c0 * e0 + c1 * e1 + c2 * e2
+    if cu * np.cos(phi_s) + ce * np.sin(phi_s) >= cu * np.cos(phi_l) - ce * np.sin(phi_l):
+        if alpha_a + alpha_b >= phi_b:  # the line passes outside on that side: no wrap
+            d0, d1, d2 = sb0 - sa0, sb1 - sa1, sb2 - sa2
+            dd = d0 * d0 + d1 * d1 + d2 * d2
+            s = min(max(-(sa0 * d0 + sa1 * d1 + sa2 * d2) / dd, 0.0), 1.0) if dd > 0.0 else 0.0
+            return (a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]),
+                    a[2] + s * (b[2] - a[2])), False
+        phi = phi_s
+    else:
+        e0, e1, e2 = -e0, -e1, -e2
+        phi = phi_l
+    cp, sp = np.cos(phi), np.sin(phi)
+    return (D[0] * (cp * ua0 + sp * e0), D[1] * (cp * ua1 + sp * e1),
+            D[2] * (cp * ua2 + sp * e2)), True
 
 
 @njit(**JIT_STAGE)
@@ -233,7 +166,7 @@ def point_in_link(data, link, x, y, z):
 
 
 @njit(**JIT_STAGE)
-def solve_wrap(data, el, out, k, o_pts, p0, warm):
+def solve_wrap(data, el, out, k, o_pts, p0):
     """Place wrap point k (global index; belt's first point p0) between the positions held in
     the outputs at o_pts, writing its position there."""
     c, E = ellipsoid_frame(data, el, k)
@@ -242,9 +175,7 @@ def solve_wrap(data, el, out, k, o_pts, p0, warm):
     b = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     side = (el.point_side[k, 0], el.point_side[k, 1], el.point_side[k, 2])
-    cur = _to_local(c, E, out[j], out[j + 1], out[j + 2])
-    x_start = (cur[0] / D[0], cur[1] / D[1], cur[2] / D[2])
-    P, x, active = wrap_point(D, side, a, b, x_start, warm)
+    P, active = wrap_point(D, side, a, b)
     out[j], out[j + 1], out[j + 2] = _to_base(c, E, P[0], P[1], P[2])
 
 
@@ -263,7 +194,7 @@ def place_points(data, el, out, p0, p1, o_pts):
     if not adjacent:
         for k in range(p0 + 1, p1 - 1):
             if el.point_kind[k] == BELT_WRAP:
-                solve_wrap(data, el, out, k, o_pts, p0, False)
+                solve_wrap(data, el, out, k, o_pts, p0)
         return
     # neighbouring wraps: start each on the line to the next fixed point, then sweep
     for k in range(p0 + 1, p1 - 1):
@@ -273,42 +204,20 @@ def place_points(data, el, out, p0, p1, o_pts):
                 n += 1
             j, jn = o_pts + 3 * (k - p0), o_pts + 3 * (n - p0)
             out[j + 3], out[j + 4], out[j + 5] = out[jn], out[jn + 1], out[jn + 2]
-            solve_wrap(data, el, out, k, o_pts, p0, False)
+            solve_wrap(data, el, out, k, o_pts, p0)
     for sweep in range(SWEEPS - 1):
         for k in range(p0 + 1, p1 - 1):
             if el.point_kind[k] == BELT_WRAP:
-                solve_wrap(data, el, out, k, o_pts, p0, True)
+                solve_wrap(data, el, out, k, o_pts, p0)
 
 
 @njit(**JIT_STAGE)
-def point_velocities(data, el, out, k, p0, o_pts, prev):
-    """(full velocity of belt point k (3), velocity of its body's material there (3)), B0;
-    ``prev``: the full velocity of point k - 1 (a wrap point needs its neighbours')."""
+def point_velocity(data, el, out, k, p0, o_pts):
+    """Velocity (B0) of the material of belt point k's body where the point lies. A wrap point's
+    own motion over the surface is left out of the segment length rates (they feed only the
+    webbing's strain history; the forces' power uses the material velocity, as it must)."""
     j = o_pts + 3 * (k - p0)
-    x, y, z = out[j], out[j + 1], out[j + 2]
-    lk = el.point_link[k]
-    vb = link_velocity_at(data, lk, x, y, z)
-    if el.point_kind[k] != BELT_WRAP:
-        return vb, vb
-    # neighbours relative to the ellipsoid, in its frame; the next one's own slide is neglected
-    c, E = ellipsoid_frame(data, el, k)
-    a = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
-    b = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
-    ea = link_velocity_at(data, lk, out[j - 3], out[j - 2], out[j - 1])
-    eb = link_velocity_at(data, lk, out[j + 3], out[j + 4], out[j + 5])
-    vnext = link_velocity_at(data, el.point_link[k + 1], out[j + 3], out[j + 4], out[j + 5])
-    va = _to_local((0.0, 0.0, 0.0), E, prev[0] - ea[0], prev[1] - ea[1], prev[2] - ea[2])
-    vb_ = _to_local((0.0, 0.0, 0.0), E, vnext[0] - eb[0], vnext[1] - eb[1], vnext[2] - eb[2])
-    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
-    P = _to_local(c, E, x, y, z)
-    xs = (P[0] / D[0], P[1] / D[1], P[2] / D[2])
-    n = _norm(xs[0], xs[1], xs[2])
-    if n > 1.0 + 1e-9:        # not wrapped: on the line, no own slide is needed for the force
-        return vb, vb
-    s = wrap_rate(D, (xs[0] / n, xs[1] / n, xs[2] / n), a, b, va, vb_)
-    return (vb[0] + E[0] * s[0] + E[1] * s[1] + E[2] * s[2],
-            vb[1] + E[3] * s[0] + E[4] * s[1] + E[5] * s[2],
-            vb[2] + E[6] * s[0] + E[7] * s[1] + E[8] * s[2]), vb
+    return link_velocity_at(data, el.point_link[k], out[j], out[j + 1], out[j + 2])
 
 
 @njit(**JIT_STAGE)
@@ -346,10 +255,10 @@ def belt(el, data, t, z, b):
 
     # segments: lengths, rates, tensions, forces on the bodies
     power = 0.0
-    prev, prev_body = point_velocities(data, el, out, p0, p0, o_pts, (0.0, 0.0, 0.0))
+    prev = point_velocity(data, el, out, p0, p0, o_pts)
     for s in range(ns):
         k = p0 + s
-        vel, vel_body = point_velocities(data, el, out, k + 1, p0, o_pts, prev)
+        vel = point_velocity(data, el, out, k + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         dx, dy, dz = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
         length = _norm(dx, dy, dz)
@@ -366,12 +275,11 @@ def belt(el, data, t, z, b):
             la, lb = el.point_link[k], el.point_link[k + 1]
             rax, ray, raz = point_in_link(data, la, out[ja], out[ja + 1], out[ja + 2])
             rbx, rby, rbz = point_in_link(data, lb, out[jb], out[jb + 1], out[jb + 2])
-            power += add_force_pair(data, la, rax, ray, raz, prev_body[0], prev_body[1],
-                                    prev_body[2], lb, rbx, rby, rbz, vel_body[0], vel_body[1],
-                                    vel_body[2], fx, fy, fz)
+            power += add_force_pair(data, la, rax, ray, raz, prev[0], prev[1], prev[2], lb, rbx,
+                                    rby, rbz, vel[0], vel[1], vel[2], fx, fy, fz)
         j = os + 4 * s
         out[j], out[j + 1], out[j + 2], out[j + 3] = tension, strain, length, rate
-        prev, prev_body = vel, vel_body
+        prev = vel
 
     # webbing flow through slip rings and over wraps (capstan friction)
     for s in range(1, ns):
