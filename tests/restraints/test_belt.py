@@ -67,7 +67,8 @@ def test_analytic_deck_points_and_static_stretch_of_a_hanging_mass():
     data = _state(model, [-0.032], z=z)
     assert abs(data.vdot[0]) < 1e-9 * G
     data = _state(model, [-0.031], z=z)    # 1 mm higher: less stretch, it falls
-    assert data.vdot[0] < -1.0
+    expected = (np.interp(0.031, DECK[:, 0], DECK[:, 1]) - m * G) / m
+    assert expected < -0.3 and data.vdot[0] == pytest.approx(expected, rel=1e-9)
 
 
 def _loop_area(strain_max, length):
@@ -111,7 +112,8 @@ def test_analytic_webbing_hysteresis_loop():
     unloading = (np.arange(len(strain)) > k) & (force > 0)
     assert unloading.sum() > 10
     assert np.all(force[unloading] <= np.interp(strain[unloading], DECK[:, 0], DECK[:, 1]) + 1e-6)
-    assert np.all(force[unloading][1:] < np.interp(strain[unloading][1:], DECK[:, 0], DECK[:, 1]))
+    below = unloading & (strain < strain.max() - 1e-3)    # clear of the peak, where both meet
+    assert np.all(force[below] < np.interp(strain[below], DECK[:, 0], DECK[:, 1]) - 100.0)
     assert force[-1] == 0.0                       # slack again: the mass has left
     loop = _loop_area(strain.max(), length)
     assert 0.2 * e_load < loop < e_load           # a loop of real width
@@ -263,8 +265,11 @@ def test_analytic_force_pretensioner():
 
 def test_analytic_load_limiter():
     """A 6 kN pull on a 20 kg mass against a belt whose retractor locks at once and limits at
-    4 kN: once the limiter yields, m x'' = F - F_LL - c p' with the webbing's strain constant, so
-    the payout speed is (F - F_LL) / c (1 - exp(-c t' / m)) and the belt force F_LL + c p'."""
+    4 kN: once the limiter yields (t_y), the belt force is F_LL + c p' (c the spool damping).
+    The mass moves at u = (1 + e) p' (the paid-out webbing is stretched by e = T / EA, all but
+    constant: e' = c p'' / EA), so m u' = F - F_LL - c u / (1 + e): the mass's speed relaxes
+    from its value at t_y to (F - F_LL) (1 + e) / c with the time constant m (1 + e) / c; the
+    limiter's payout is the payout after t_y."""
     m, force, limit, c = 20.0, 6000.0, 4000.0, 100.0
     asm = _slider(m)
     asm.add(Belt("strap", [Anchor("retractor", (0, 0, 1.0)), Anchor("hook", marker="hook")],
@@ -274,16 +279,20 @@ def test_analytic_load_limiter():
     res = occupant.simulate(model, 0.2, integrator="rk4", dt=1e-5, gravity=(0, 0, 0),
                             tau=[-force])
     f = res.outputs["strap.retractor-hook.force"]
-    speed = res.z[:, model.z_names.index("strap.payout")]
-    speed = np.gradient(speed, res.t)
-    late = res.t > 0.05
-    np.testing.assert_allclose(f[late], limit + c * speed[late], rtol=2e-3)
-    assert np.all(f[late] > limit)
-    t_yield = res.t[np.argmax(f >= limit)]
-    expected = (force - limit) / c * (1 - np.exp(-c * (res.t[late] - t_yield) / m))
-    np.testing.assert_allclose(speed[late], expected, rtol=0.02)
+    payout = res.z[:, model.z_names.index("strap.payout")]
+    speed = np.gradient(payout, res.t)
+    k_y = np.argmax(f >= limit)
+    late = res.t > res.t[k_y] + 0.01
+    assert res.outputs["strap.locked"][0] == 1.0
+    assert f[:k_y].max() < limit <= f[late].min()
+    np.testing.assert_allclose(f[late], limit + c * speed[late], rtol=1e-3)
+    e = res.outputs["strap.retractor-hook.strain"][late].mean()
+    v_inf, v_y = (force - limit) * (1 + e) / c, -res.v[k_y, 0]
+    expected = v_inf + (v_y - v_inf) * np.exp(-c * (res.t[late] - res.t[k_y]) / (m * (1 + e)))
+    np.testing.assert_allclose(-res.v[late, 0], expected, rtol=2e-3)
     limited = res.z[:, model.z_names.index("strap.limiter_payout")]
-    assert limited[-1] > 0.5 and limited[-1] == pytest.approx(res.outputs["strap.payout"][-1], rel=0.01)
+    assert limited[-1] > 1.0
+    assert limited[-1] == pytest.approx(payout[-1] - payout[k_y], rel=0.01)
 
 
 def test_reference_belts_fitted_at_pretension():

@@ -28,15 +28,16 @@ from occupant.modeling.belts import Anchor, Belt, Retractor, SlipRing, Wrap, gs1
 ANCHORAGES = {"retractor": (-0.35, 0.30, -0.10), "d_ring": (-0.30, 0.25, 0.60),
               "buckle": (-0.10, -0.22, -0.15), "lap_anchor": (-0.15, 0.25, -0.20)}
 BELT_FRICTION = 0.3     # belt-body and buckle: GS1 deck (facts 6.4) [S]
-D_RING_FRICTION = 0.2   # [E]
+D_RING_FRICTION = 0.1   # [E]: a capstan ratio exp(0.1 pi) = 1.37 over the D-ring's ~180 deg turn
 # seat pan: cushion stiffness 10-50 kN/m stiffening past 100 kN/m, friction 0.3-0.6 (facts 6.3)
 # [U]; a linear 100 kN/m with half the loading work absorbed [E]
 SEAT = dict(stiffness=1.0e5, absorption=0.5, friction=0.3)
 
 
-def belted_dummy():
+def belted_dummy(load_limit=np.inf):
     """(model, q0): the Hybrid III 50M in the passenger posture, pelvis ellipsoid on a B0 seat
-    plane touching it at q0, held by a three-point belt of the GS1 webbing with a retractor."""
+    plane touching it at q0, held by a three-point belt of the GS1 webbing with a retractor
+    (and a load limiter at ``load_limit`` N)."""
     base = load_dummy("hybrid3_50m")
     q0 = position(base, "passenger_seated")
     asm = base.source
@@ -60,16 +61,30 @@ def belted_dummy():
                           Wrap("pelvis", "pelvis_flesh", BELT_FRICTION, side=(1, 0, -0.4)),
                           Wrap("hip_outboard", "pelvis_flesh", BELT_FRICTION, side=(1, 1, -0.4)),
                           Anchor("lap_anchor", a["lap_anchor"])],
-                 gs1_webbing(), retractor=Retractor()))
+                 gs1_webbing(), retractor=Retractor(load_limit=load_limit)))
     return asm.compile(), q0
+
+
+LOAD_LIMIT = 4000.0   # N: the load limiter of the HIII/THOR/PMHS research sleds (facts 6.1) [C]
+
+
+def _run(load_limit):
+    model, q0 = belted_dummy(load_limit)
+    res = occupant.simulate(model, 0.15, integrator="euler", base_motion=sled_pulse(), q0=q0,
+                            output_dt=1e-4)
+    return model, res
 
 
 @pytest.fixture(scope="module")
 def sled():
-    model, q0 = belted_dummy()
-    res = occupant.simulate(model, 0.15, integrator="euler", base_motion=sled_pulse(), q0=q0,
-                            output_dt=1e-4)
-    return model, res
+    """The belt with a 4 kN load limiter."""
+    return _run(LOAD_LIMIT)
+
+
+@pytest.fixture(scope="module")
+def sled_standard():
+    """The same belt without a load limiter."""
+    return _run(np.inf)
 
 
 SHOULDER = "belt.d_ring-shoulder"     # the B3 load cell's segment: D-ring to the occupant
@@ -82,21 +97,32 @@ def _b0(res, k, x):
     return R.T @ (x - p)
 
 
-def test_reference_shoulder_belt_force_in_the_range_of_belted_sled_tests(sled):
-    model, res = sled
-    assert res.status == "finished"
-    shoulder, lap = res.outputs[f"{SHOULDER}.force"], res.outputs[f"{LAP}.force"]
-    print(f"peak shoulder (B3) {shoulder.max():.0f} N at {1e3 * res.t[shoulder.argmax()]:.0f} ms, "
-          f"lap (B6) {lap.max():.0f} N at {1e3 * res.t[lap.argmax()]:.0f} ms, payout "
-          f"{1e3 * res.outputs['belt.payout'].max():.1f} mm")
-    for name in model.output_names:
-        if name.endswith(".force"):
-            print(f"  {name:40s} peak {res.outputs[name].max():8.0f} N")
-    assert 4000.0 < shoulder.max() < 8000.0
-    assert 2000.0 < lap.max() < 10000.0
-    # the retractor locked in the first 20 ms (vehicle-sensitive at 0.45 g plus 10 ms)
-    locked = res.t[np.argmax(res.outputs["belt.locked"] > 0)]
-    assert 0.0 < locked < 0.02
+def test_reference_shoulder_belt_force_in_the_range_of_belted_sled_tests(sled, sled_standard):
+    """With the 4 kN load limiter the shoulder belt (B3) peaks in the 4-8 kN of belted sled
+    tests (above the limit by the D-ring's friction), the limiter pays out webbing; without
+    it the belt is stiffer, the B3 force higher and the payout only the locked spool's."""
+    peaks = {}
+    for label, (model, res) in (("4 kN load limiter", sled), ("standard", sled_standard)):
+        assert res.status == "finished"
+        shoulder, lap = res.outputs[f"{SHOULDER}.force"], res.outputs[f"{LAP}.force"]
+        peaks[label] = shoulder.max(), res.outputs["belt.payout"].max()
+        print(f"{label}: peak shoulder (B3) {shoulder.max():.0f} N at "
+              f"{1e3 * res.t[shoulder.argmax()]:.0f} ms, lap (B6) {lap.max():.0f} N at "
+              f"{1e3 * res.t[lap.argmax()]:.0f} ms, payout {1e3 * peaks[label][1]:.1f} mm")
+        for name in model.output_names:
+            if name.endswith(".force"):
+                print(f"  {name:40s} peak {res.outputs[name].max():8.0f} N")
+        assert 2000.0 < lap.max() < 10000.0
+        # the retractor locked in the first 20 ms (vehicle-sensitive at 0.45 g plus 10 ms)
+        locked = res.t[np.argmax(res.outputs["belt.locked"] > 0)]
+        assert 0.0 < locked < 0.02
+    limited, standard = peaks["4 kN load limiter"], peaks["standard"]
+    assert 4000.0 < limited[0] < 8000.0
+    retractor_side = sled[1].outputs["belt.retractor-d_ring.force"]
+    assert retractor_side.max() < LOAD_LIMIT * 1.15      # the limit plus the spool damping term
+    assert limited[1] > 0.05                             # the limiter paid out
+    assert limited[0] < standard[0] < 15000.0
+    assert standard[1] < 0.02                            # the locked spool's film effect only
 
 
 def test_reference_belted_kinematics_are_plausible(sled):
@@ -114,13 +140,15 @@ def test_reference_belted_kinematics_are_plausible(sled):
 
 def test_identity_belt_stays_on_the_body(sled):
     """Every wrap point lies on its ellipsoid and every anchor and ring outside the torso's
-    ellipsoids at every sample; the straight segments cut at most a shallow chord into them (one
-    point per wrap: measured below)."""
+    ellipsoids at every sample. A wrap point may lie inside another torso ellipsoid only as far
+    as the dummy's own ellipsoids overlap as it folds (measured: about 1 mm at 145 ms, the
+    pelvis wrap in the thorax ellipsoid); the straight segments cut at most a shallow chord into
+    the ellipsoids (one point per wrap; measured below)."""
     model, res = sled
     asm = model.source
     belt = asm.belts["belt"]
     torso = ("thorax", "abdomen", "pelvis_flesh")
-    depth = 0.0
+    depth, overlap = 0.0, 0.0
     for k in range(0, len(res.t), 10):
         pose_b0 = np.linalg.inv(res.base_poses[k]) @ res.body_poses[k]
         frames = {}
@@ -135,16 +163,20 @@ def test_identity_belt_stays_on_the_body(sled):
                 r = np.linalg.norm(((x - c) @ R) / D)
                 if isinstance(p, Wrap) and p.geometry == g:
                     assert r == pytest.approx(1.0, abs=1e-9)
+                elif isinstance(p, Wrap):
+                    overlap = max(overlap, (1.0 - r) * D.min())
                 else:
-                    assert r >= 1.0 - 1e-9, (p.name, g, res.t[k])
+                    assert r >= 1.0, (p.name, g, res.t[k])
         s = np.linspace(0.0, 1.0, 101)[:, None]
         for a, b in zip(pts[:-1], pts[1:]):
             seg = a + s * (b - a)
             for g, (c, R, D) in frames.items():
                 r = np.linalg.norm(((seg - c) @ R) / D, axis=1)
                 depth = max(depth, (1.0 - r.min()) * D.min())
-    print(f"deepest chord of a segment into a torso ellipsoid: {1e3 * depth:.1f} mm")
+    print(f"deepest chord of a segment into a torso ellipsoid: {1e3 * depth:.1f} mm; wrap point "
+          f"inside another torso ellipsoid by at most {1e3 * overlap:.1f} mm")
     assert depth < 0.04
+    assert overlap < 0.005
 
 
 def test_identity_energy_balance_of_the_belted_sled_run(sled):
