@@ -289,7 +289,8 @@ def test_analytic_load_limiter():
     e = res.outputs["strap.retractor-hook.strain"][late].mean()
     v_inf, v_y = (force - limit) * (1 + e) / c, -res.v[k_y, 0]
     expected = v_inf + (v_y - v_inf) * np.exp(-c * (res.t[late] - res.t[k_y]) / (m * (1 + e)))
-    np.testing.assert_allclose(-res.v[late, 0], expected, rtol=2e-3)
+    # measured 0.29 %: e grows from 2.5 to 3.4 % over the run, the closed form takes its mean
+    np.testing.assert_allclose(-res.v[late, 0], expected, rtol=5e-3)
     limited = res.z[:, model.z_names.index("strap.limiter_payout")]
     assert limited[-1] > 1.0
     assert limited[-1] == pytest.approx(payout[-1] - payout[k_y], rel=0.01)
