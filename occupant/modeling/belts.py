@@ -10,7 +10,7 @@ exp(mu theta) (Euler-Eytelwein), theta the angle the belt turns through there. A
 anchor - wrap(s) over the pelvis - anchor; a two-point (diagonal) belt anchor - wrap(s) - anchor.
 The compiled kernel is ``occupant.restraints.belt``.
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 

@@ -11,7 +11,7 @@ import occupant
 from occupant.integrate.pipeline import evaluate
 from occupant.model import ModelError
 from occupant.modeling import (
-    Assembly, Part, Joint, Pose, Marker, Sphere, Ellipsoid, Plane, JointResistance, SpringDamper,
+    Assembly, Part, Joint, Pose, Marker, Ellipsoid, Plane, JointResistance, SpringDamper,
     ModelingError,
 )
 from occupant.modeling.belts import (
