@@ -36,13 +36,12 @@ limiter payout, lock timer); outputs ``BELT_*_OUTPUTS``; power into ``POWER_BELT
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 from occupant.contact.compliant import elastic_force
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_force_pair, point_state
 from occupant.model.bundle import (
-    BELT_ANCHOR, BELT_WRAP, POWER_BELTS, PRETENSIONER_FORCE, PRETENSIONER_NONE,
-    PRETENSIONER_PULL_IN,
+    BELT_ANCHOR, BELT_WRAP, POWER_BELTS, PRETENSIONER_FORCE, PRETENSIONER_PULL_IN,
 )
 
 SWEEPS = 6               # Gauss-Seidel sweeps when wrap points neighbour each other (error
@@ -54,7 +53,7 @@ def _norm(x, y, z):
     return np.sqrt(x * x + y * y + z * z)
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)
 def ellipsoid_frame(data, el, k):
     """Centre (3) and axes (9, row-major: E[r, c] = axis c's component r) in B0 of point k's
     ellipsoid."""
@@ -135,7 +134,7 @@ def wrap_point(D, side, a, b):
             D[2] * (cp * ua2 + sp * e2)), True
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)
 def link_velocity_at(data, link, x, y, z):
     """Velocity in B0 of the material point of ``link`` at the B0 position (x, y, z)."""
     if link < 0:
@@ -153,7 +152,7 @@ def link_velocity_at(data, link, x, y, z):
     return v0 + w1 * rz - w2 * ry, v1 + w2 * rx - w0 * rz, v2 + w0 * ry - w1 * rx
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)
 def point_in_link(data, link, x, y, z):
     """The B0 position (x, y, z) in the frame of ``link`` (-1: B0)."""
     if link < 0:
@@ -165,7 +164,7 @@ def point_in_link(data, link, x, y, z):
             R[link, 0, 2] * dx + R[link, 1, 2] * dy + R[link, 2, 2] * dz)
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)
 def solve_wrap(data, el, out, k, o_pts, p0):
     """Place wrap point k (global index; belt's first point p0) between the positions held in
     the outputs at o_pts, writing its position there."""
@@ -211,7 +210,7 @@ def place_points(data, el, out, p0, p1, o_pts):
                 solve_wrap(data, el, out, k, o_pts, p0)
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)
 def point_velocity(data, el, out, k, p0, o_pts):
     """Velocity (B0) of the material of belt point k's body where the point lies. A wrap point's
     own motion over the surface is left out of the segment length rates (they feed only the
@@ -220,7 +219,7 @@ def point_velocity(data, el, out, k, p0, o_pts):
     return link_velocity_at(data, el.point_link[k], out[j], out[j + 1], out[j + 2])
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)
 def pull_in_at(el, b, t):
     """Pull-in (m) and its rate (m/s) of a pull-in pretensioner at t."""
     if el.pretensioner[b] != PRETENSIONER_PULL_IN or t < el.fire_time[b]:
