@@ -11,6 +11,7 @@ from occupant.integrate.integrators import INTEGRATORS
 from occupant.integrate.pipeline import make_recording, record_samples
 from occupant.integrate.stability import step_limit
 from occupant.integrate.system import MultibodySystem
+from occupant.restraints import fit_belts
 from occupant.results import Results
 
 OUTPUT_DT = 1e-4  # s: 10 kHz, the sampling CFC 1000 channels need (SAE J211-1, section 5)
@@ -31,7 +32,7 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     Default fixed steps shrink to 0.8 of the stable step the joint resistance allows
     (``integrate.stability.step_limit``). ``base_motion``: an ``occupant.model.BaseMotion``
     for B0 (default: at rest). ``tau``: constant applied generalized forces (nv,). ``z0``: the
-    extra states (default zeros). ``events``: ``integrate.driver.Event`` objects on (t, y),
+    extra states (default zeros, with belts fitted at q0: ``restraints.fit_belts``). ``events``: ``integrate.driver.Event`` objects on (t, y),
     y = (q, v, z); an event with a handler changes the state and the run continues. States,
     poses, producer outputs and energy are recorded every ``output_dt`` (default 1e-4 s, or the
     step when that is longer), inside the compiled loop for fixed steps without events.
@@ -56,11 +57,13 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
         raise SimulationError(f"simulate: dt must be in (0, t_end], got {dt!r}")
     q0 = model.neutral_configuration() if q0 is None else np.array(q0, float)
     v0 = np.zeros(model.nv) if v0 is None else np.array(v0, float)
-    z0 = np.zeros(model.nz) if z0 is None else np.array(z0, float)
-    if q0.shape != (model.nq,) or v0.shape != (model.nv,) or z0.shape != (model.nz,):
+    z0 = None if z0 is None else np.array(z0, float)
+    if q0.shape != (model.nq,) or v0.shape != (model.nv,) or (z0 is not None and z0.shape != (model.nz,)):
         raise SimulationError(f"simulate: q0, v0 and z0 must have shapes ({model.nq},), "
                               f"({model.nv},) and ({model.nz},), got {q0.shape}, {v0.shape} and "
-                              f"{z0.shape}")
+                              f"{None if z0 is None else z0.shape}")
+    if z0 is None:
+        z0 = fit_belts(model, q0)   # zeros, with the belts' webbing fitted at q0
     if output_dt is not None and not (np.isfinite(output_dt) and output_dt > 0):
         raise SimulationError(f"simulate: output_dt must be a positive number of seconds, got {output_dt!r}")
     limit = step_limit(model, q0, method.stability)

@@ -27,6 +27,7 @@ from occupant.forces.joint_resistance import joint_resistance
 from occupant.forces.spring_damper import spring_dampers
 from occupant.restraints.airbag import airbags
 from occupant.forces.muscles import muscles
+from occupant.restraints.belt import belts
 from occupant.model.bundle import POWER_APPLIED, POWER_BASE
 from occupant.model.joint_motion import normalize_quaternions, q_derivative
 
@@ -96,6 +97,8 @@ def forces(bundle, data, t, q, v, z):
         airbags(bundle, data, t, q, v, z)
     if bundle.muscles.link_a.shape[0]:
         muscles(bundle, data, t, q, v, z)
+    if bundle.belts.retractor.shape[0]:
+        belts(bundle, data, t, q, v, z)
 
 
 @njit(**JIT_INLINE)

@@ -11,9 +11,9 @@ import numpy as np
 
 # Slots of Data.power (and of the work accumulators at the end of z), in this order.
 POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts",
-               "airbags", "muscles")
+               "airbags", "muscles", "belts")
 (POWER_BASE, POWER_APPLIED, POWER_JOINT_RESISTANCE, POWER_SPRING_DAMPERS,
- POWER_CONTACTS, POWER_AIRBAGS, POWER_MUSCLES) = range(len(POWER_NAMES))
+ POWER_CONTACTS, POWER_AIRBAGS, POWER_MUSCLES, POWER_BELTS) = range(len(POWER_NAMES))
 
 JointResistanceBlock = namedtuple("JointResistanceBlock", [
     "link",           # (ne,) int, link whose coordinate the element acts on
@@ -197,6 +197,55 @@ ConstraintBlock = namedtuple("ConstraintBlock", [
     "point_b",        # (nc, 3) m
     "axis_b",         # (nc, 3) unit vector u_b in link b's frame
 ])
+# Seat belts (occupant.restraints.belt): each belt an ordered list of points joined by straight
+# segments; the webbing's characteristic per segment in the fields of ContactBlock's loading and
+# unloading laws, so that occupant.contact.compliant's hysteresis functions serve both.
+BELT_ANCHOR, BELT_SLIP_RING, BELT_WRAP = range(3)               # point kinds
+PRETENSIONER_NONE, PRETENSIONER_FORCE, PRETENSIONER_PULL_IN = range(3)
+BeltBlock = namedtuple("BeltBlock", [
+    "point_start",    # (nbelt + 1,) int, first point of each belt (the last entry: all points)
+    "point_kind",     # (np,) int, BELT_ANCHOR, BELT_SLIP_RING or BELT_WRAP
+    "point_link",     # (np,) int, link carrying the point or the wrapped ellipsoid (-1: B0)
+    "point_r",        # (np, 3) m, anchor or ring position, or ellipsoid centre, link frame
+    "point_R",        # (np, 3, 3) ellipsoid axes in the link frame (identity for the others)
+    "point_size",     # (np, 3) m, ellipsoid semi-axes (0 for the others)
+    "point_side",     # (np, 3) side of the ellipsoid the belt lies on, ellipsoid frame
+    "point_friction", # (np,) Coulomb coefficient of the webbing sliding through the point
+    "law",            # (ns,) int, per segment (ns = np - nbelt): CONTACT_TABLE (strain -> N)
+    "stiffness",      # (ns,) unused by tables (ContactBlock layout)
+    "exponent",       # (ns,)
+    "load_start",     # (ns,) int, first row of the loading table (strain, N) in tables
+    "load_len",       # (ns,) int
+    "unload_start",   # (ns,) int, first row of the unloading table shape (-1: elastic)
+    "unload_len",     # (ns,) int
+    "absorption",     # (ns,) 0 (unused)
+    "tables",         # (nt, 2) (strain, N) rows
+    "fit_strain",     # (nbelt,) webbing strain at the belt's pretension (fitting, not the step)
+    "slip_damping",   # (nbelt,) N s/m, webbing flow through a point per N of excess tension
+    "retractor",      # (nbelt,) int, 1: a retractor at the belt's first point
+    "rewind_force",   # (nbelt,) N, retractor spring force winding the webbing in
+    "spool_damping",  # (nbelt,) N s/m, spool payout resistance per m/s
+    "lock_acceleration",  # (nbelt,) m/s^2, vehicle-sensitive locking: horizontal B0 acceleration
+    "lock_speed",     # (nbelt,) m/s, webbing-sensitive locking: payout speed
+    "lock_delay",     # (nbelt,) s, from sensing to the locked spool
+    "spool_stiffness",    # (nbelt,) N/m, locked spool (film-spool effect)
+    "load_limit",     # (nbelt,) N, load limiter force (inf: none)
+    "pretensioner",   # (nbelt,) int, PRETENSIONER_NONE, _FORCE or _PULL_IN
+    "fire_time",      # (nbelt,) s
+    "stroke",         # (nbelt,) m, largest pull-in of a force pretensioner
+    "pt_start",       # (nbelt,) int, first row of the pretensioner table in pt_tables
+    "pt_len",         # (nbelt,) int
+    "pt_tables",      # (nt, 2) (time since firing s, N or m) rows
+    "z_start",        # (nbelt,) int, first state of each belt: BELT_STATES layout
+    "out_start",      # (nbelt,) int, first output of each belt: BELT_*_OUTPUTS layout
+])
+# per segment, then per point, then per belt (in this order for each belt)
+BELT_SEGMENT_OUTPUTS = (("force", "N"), ("strain", "1"), ("length", "m"), ("length_rate", "m/s"))
+BELT_POINT_OUTPUTS = (("x", "m"), ("y", "m"), ("z", "m"))
+BELT_OUTPUTS = (("payout", "m"), ("pull_in", "m"), ("locked", "1"))
+# per segment the unstretched webbing length (m) and the largest strain so far, then per belt
+BELT_SEGMENT_STATES = (("webbing", "m"), ("max_strain", "1"))
+BELT_STATES = (("payout", "m"), ("free_payout", "m"), ("limiter_payout", "m"), ("lock_timer", "s"))
 
 Bundle = namedtuple("Bundle", [
     "tree",             # KinTree
@@ -206,6 +255,7 @@ Bundle = namedtuple("Bundle", [
     "airbags",          # AirbagBlock
     "muscles",          # MuscleBlock
     "constraints",      # ConstraintBlock
+    "belts",            # BeltBlock
     "base_table",       # (n, 12) B0 spatial states sampled every base_dt from base_t0
     "base_t0",          # s
     "base_dt",          # s

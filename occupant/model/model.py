@@ -39,7 +39,8 @@ class Model:
                  marker_p, geometries, joint_resistance, joint_resistance_names, spring_dampers,
                  spring_damper_names, contacts, contact_names, output_names, output_units,
                  producer_z_names, topology, source=None, airbags=None, airbag_names=(),
-                 airbag_contact_names=(), muscles=None, muscle_names=()):
+                 airbag_contact_names=(), muscles=None, muscle_names=(), belts=None,
+                 belt_names=()):
         self.name = name
         self.body_names = tuple(body_names)
         self.body_parent = _ro(body_parent, int)        # (nb,) parent body, -1 for B0
@@ -75,6 +76,8 @@ class Model:
         self.airbag_contact_names = tuple(airbag_contact_names)
         self.muscles = muscles                          # MuscleBlock (occupant.modeling.muscles)
         self.muscle_names = tuple(muscle_names)
+        self.belts = belts                              # BeltBlock
+        self.belt_names = tuple(belt_names)
         self.output_names = tuple(output_names)         # Data.outputs, "<element>.<quantity>"
         self.output_units = tuple(output_units)
         self.power_names = POWER_NAMES                  # Data.power slots
@@ -158,8 +161,8 @@ class Model:
         return Bundle(tree=self.tree, joint_resistance=self.joint_resistance,
                       spring_dampers=self.spring_dampers, contacts=self.contacts,
                       airbags=self.airbags, muscles=self.muscles, constraints=self.constraints,
-                      base_table=table, base_t0=float(base_t0), base_dt=float(base_dt),
-                      tau_applied=tau, work_start=self.work_start)
+                      belts=self.belts, base_table=table, base_t0=float(base_t0),
+                      base_dt=float(base_dt), tau_applied=tau, work_start=self.work_start)
 
     def __repr__(self):
         return f"Model('{self.name}', nb={self.nb}, nq={self.nq}, nv={self.nv})"

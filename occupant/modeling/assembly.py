@@ -9,6 +9,7 @@ from occupant.modeling.geometry import Ellipsoid, Sphere, Cylinder, Box, Plane, 
 from occupant.modeling.contacts import ContactPair
 from occupant.modeling.airbags import Airbag, AirbagContact
 from occupant.modeling.muscles import Muscle
+from occupant.modeling.belts import Belt
 
 _GEOMETRY = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh)
 
@@ -30,6 +31,7 @@ class Assembly:
         self.airbag_contacts = {}
         self.muscles = {}
         self.gravity = None   # (3,) m/s^2 in B0, the model's gravity field (None: simulate's default)
+        self.belts = {}
 
     # membership --------------------------------------------------------------------------
     def _table(self, element):
@@ -53,12 +55,14 @@ class Assembly:
             return self.airbag_contacts
         if isinstance(element, Muscle):
             return self.muscles
+        if isinstance(element, Belt):
+            return self.belts
         raise ModelingError(f"assembly '{self.name}': cannot hold a {type(element).__name__}")
 
     def _tables(self):
         return (self.parts, self.markers, self.geometries, self.joints, self.joint_resistances,
                 self.spring_dampers, self.contact_pairs, self.airbags, self.airbag_contacts,
-                self.muscles)
+                self.muscles, self.belts)
 
     def _all_names(self):
         for table in self._tables():
@@ -80,8 +84,9 @@ class Assembly:
                    "geometry": self.geometries, "geometry_b": self.geometries,
                    "airbag": self.airbags}
         for key, ref in element.refs.items():
-            if ref not in targets[key]:
-                known = ", ".join(targets[key]) or "none"
+            target = targets[key.rsplit(".", 1)[-1]]   # "points[2].marker" refers to a marker
+            if ref not in target:
+                known = ", ".join(target) or "none"
                 raise ModelingError(f"{type(element).__name__.lower()} '{element.name}'.{key}: "
                                     f"unknown '{ref}' (known: {known})")
         if isinstance(element, Joint):

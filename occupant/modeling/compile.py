@@ -11,6 +11,7 @@ from occupant.model.model import Model, ModelError, neutral_q_of_links
 from occupant.modeling.airbags import airbag_block
 from occupant.modeling.compile_constraints import compile_constraints
 from occupant.modeling.compile_contacts import contact_block
+from occupant.modeling.belts import belt_block
 from occupant.modeling.elements import Joint, Pose
 from occupant.modeling.muscles import muscle_block
 from occupant.spatial.transforms import invert_homogeneous
@@ -156,6 +157,7 @@ def compile_assembly(asm):
     airbags, airbag_contacts = airbag_block(asm, marker_index, marker_body, body_link, marker_R,
                                             marker_p, outputs, states)
     muscles = muscle_block(asm, marker_index, marker_body, body_link, marker_p, outputs, states)
+    belts = belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states)
     model = Model(name=asm.name, body_names=body_names, body_parent=body_parent, body_mass=body_mass,
                  body_com=body_com, body_inertia=body_inertia, body_link=body_link,
                  joint_names=joint_names, joint_kind=joint_kind, joint_body=joint_body,
@@ -170,7 +172,7 @@ def compile_assembly(asm):
                  output_units=outputs.units, producer_z_names=states.names, topology=topo,
                  source=asm, airbags=airbags, airbag_names=list(asm.airbags),
                  airbag_contact_names=airbag_contacts, muscles=muscles,
-                 muscle_names=list(asm.muscles))
+                 muscle_names=list(asm.muscles), belts=belts, belt_names=list(asm.belts))
     model.gravity = None if asm.gravity is None else np.array(asm.gravity, float)
     return compile_constraints(model, asm, topo, X_link_part)
 

@@ -1,0 +1,339 @@
+"""Seat-belt declarations (issue 11 section 4) and their compile step to ``BeltBlock``.
+
+A belt is an ordered list of points from one end to the other, joined by straight segments of
+webbing, as MADYMO's multibody belt: ``Anchor`` at both ends (on B0 or on a part; the first may
+carry a ``Retractor`` and a ``Pretensioner``), and between them ``SlipRing`` (D-ring, buckle
+tongue, fixed in B0 or on a part) and ``Wrap`` points, where the webbing lies over an occupant's
+contact ellipsoid and slides freely across it. Webbing flows between neighbouring segments
+through a slip ring or over a wrapped ellipsoid when the tension ratio exceeds the capstan ratio
+exp(mu theta) (Euler-Eytelwein), theta the angle the belt turns through there. A lap belt is
+anchor - wrap(s) over the pelvis - anchor; a two-point (diagonal) belt anchor - wrap(s) - anchor.
+The compiled kernel is ``occupant.restraints.belt``.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from occupant.model.bundle import (
+    BELT_ANCHOR, BELT_OUTPUTS, BELT_POINT_OUTPUTS, BELT_SEGMENT_OUTPUTS, BELT_SEGMENT_STATES,
+    BELT_SLIP_RING, BELT_STATES, BELT_WRAP, CONTACT_TABLE, PRETENSIONER_FORCE, PRETENSIONER_NONE,
+    PRETENSIONER_PULL_IN, BeltBlock, freeze_block,
+)
+from occupant.model.model import ModelError
+from occupant.modeling.contacts import _curve
+from occupant.modeling.elements import ModelingError, _vec3
+from occupant.modeling.geometry import Ellipsoid, Sphere
+
+G0 = 9.80665   # m/s^2, standard gravity
+
+
+def _nonnegative(value, what, unit, allow_inf=False):
+    ok = (np.isfinite(value) or (allow_inf and value == np.inf)) and value >= 0
+    if not ok:
+        raise ModelingError(f"{what}: must be a number >= 0 {unit}, got {value!r}")
+    return float(value)
+
+
+@dataclass
+class Webbing:
+    """Force-strain characteristic of the webbing. ``loading``: rows (strain, N) from (0, 0), both
+    increasing; ``unloading`` (optional): the shape of the unloading curve, rows (strain, N) from
+    (0, 0), shifted along the strain axis to meet the loading curve at the largest strain reached
+    (as LS-DYNA's *MAT_SEATBELT and MADYMO shift theirs); without it the webbing is elastic.
+    Slack webbing (strain <= 0) carries no force."""
+    loading: object
+    unloading: object = None
+    name: str = ""
+
+    def __post_init__(self):
+        what = f"webbing '{self.name}'" if self.name else "webbing"
+        self.loading = _curve(self.loading, f"{what}.loading", strict=True)
+        if self.unloading is not None:
+            self.unloading = _curve(self.unloading, f"{what}.unloading", strict=True)
+
+
+def gs1_webbing():
+    """The webbing of the SAFER HBM validation "Gold Standard 1" sled case (Shaw et al. 2009),
+    crash-domain-facts 6.4 [S, LS-DYNA deck, units inferred]: loading 1.3 kN at 1.1 %, 3.5 kN at
+    2.1 %, 5.5 kN at 3.2 %, 7.2 kN at 4.3 %, 8.8 kN at 5.3 %, 9.9 kN at 6.1 % strain. Unloading:
+    the deck's two points (3.2 %, 3.0 kN) and (4.5 %, 9.4 kN) give a line of 492 kN per unit
+    strain reaching zero force at 2.59 % [D: extended linearly to zero force]; its shape from
+    (0, 0) is the unloading table."""
+    loading = [(0.0, 0.0), (0.011, 1300.0), (0.021, 3500.0), (0.032, 5500.0), (0.043, 7200.0),
+               (0.053, 8800.0), (0.061, 9900.0)]
+    slope = (9400.0 - 3000.0) / (0.045 - 0.032)           # N per unit strain [D]
+    unloading = [(0.0, 0.0), (3000.0 / slope, 3000.0), (3000.0 / slope + 0.013, 9400.0)]
+    return Webbing(loading, unloading, name="gs1")
+
+
+@dataclass
+class Retractor:
+    """Retractor at a belt's first point. Unlocked, it pays webbing out against ``rewind_force``
+    (N) and winds slack in; it locks ``lock_delay`` (s) after the vehicle's horizontal
+    acceleration reaches ``lock_acceleration`` (m/s^2; vehicle-sensitive sensor) or the payout
+    speed reaches ``lock_speed`` (m/s; webbing-sensitive sensor, which real retractors trigger on
+    webbing acceleration: a speed threshold stands in for it), or when the pretensioner fires.
+    Locked, the spool gives ``spool_stiffness`` (N/m, film-spool effect) beyond the webbing it
+    had paid out when it locked, up to ``load_limit`` (N; inf: none), at which a torsion-bar load
+    limiter pays out at constant force (plastically: the limiter's payout is kept). The spool
+    moves at speed (tension - spool force) / ``spool_damping`` (N s/m), a regularisation: the
+    belt force exceeds the limit by spool_damping times the payout speed."""
+    rewind_force: float = 10.0          # N: the GS1 deck's 10 N shoulder pre-load (facts 6.4) [S]
+    lock_acceleration: float = 0.45 * G0   # m/s^2 [U]: the vehicle-sensitive threshold quoted for
+                                        # UN R16 / FMVSS 209 (0.45-0.7 g; standards not read)
+    lock_speed: float = 0.6             # m/s [D]: 0.7 g of webbing acceleration over 25 mm of
+                                        # payout, the webbing-sensitive test quoted for FMVSS 209
+                                        # [U], reaches sqrt(2 * 0.7 g * 0.025 m) = 0.59 m/s
+    lock_delay: float = 0.010           # s [E]: sensor and pawl engagement
+    spool_stiffness: float = 1.1e6      # N/m: GS1 deck, about 1.1 kN per mm (facts 6.4) [S]
+    load_limit: float = np.inf          # N; 4 kN in research sleds, 2-6 kN in production (6.1)
+    spool_damping: float = 100.0        # N s/m [E]: regularisation (see above)
+
+    def __post_init__(self):
+        for key, unit in (("rewind_force", "N"), ("lock_acceleration", "m/s^2"),
+                          ("lock_speed", "m/s"), ("lock_delay", "s"), ("spool_stiffness", "N/m")):
+            setattr(self, key, _nonnegative(getattr(self, key), f"retractor.{key}", unit,
+                                            allow_inf=key.startswith("lock_")))
+        self.load_limit = _nonnegative(self.load_limit, "retractor.load_limit", "N", allow_inf=True)
+        if not (np.isfinite(self.spool_damping) and self.spool_damping > 0):
+            raise ModelingError(f"retractor.spool_damping: must be a number > 0 N s/m, "
+                                f"got {self.spool_damping!r}")
+
+
+@dataclass
+class Pretensioner:
+    """Pretensioner in the retractor, fired at ``fire_time`` (s): either ``force`` rows
+    (time since firing s, N), the spool force winding webbing in (at most ``stroke`` m of
+    webbing, counted from the start of the run), or ``pull_in`` rows (time since firing s, m),
+    the webbing wound in prescribed against time. Firing also locks the retractor. Autoliv:
+    pyrotechnic, winding in up to 120 mm (facts 6.1) [C]; fired about 10-20 ms into the crash,
+    done in 5-10 ms, 1.5-3 kN [U]."""
+    fire_time: float
+    force: object = None
+    pull_in: object = None
+    stroke: float = 0.12                # m, Autoliv ball-in-tube retractor pretensioner [C]
+
+    def __post_init__(self):
+        if (self.force is None) == (self.pull_in is None):
+            raise ModelingError("pretensioner: give either force (rows: time s, N) or pull_in "
+                                "(rows: time s, m), not both or neither")
+        self.fire_time = _nonnegative(self.fire_time, "pretensioner.fire_time", "s")
+        self.stroke = _nonnegative(self.stroke, "pretensioner.stroke", "m")
+        key = "force" if self.force is not None else "pull_in"
+        t = np.asarray(getattr(self, key), dtype=float)
+        if not (t.ndim == 2 and t.shape[1] == 2 and len(t) >= 2 and np.all(np.isfinite(t))
+                and np.all(np.diff(t[:, 0]) > 0) and t[0, 0] >= 0 and np.all(t[:, 1] >= 0)):
+            raise ModelingError(f"pretensioner.{key}: expected >= 2 finite rows (time s >= 0, "
+                                f"value >= 0), time increasing, got {getattr(self, key)!r}")
+        setattr(self, key, t)
+
+
+@dataclass
+class Anchor:
+    """A belt end fixed at ``point`` (m) in the frame of ``marker`` (None: B0)."""
+    name: str
+    point: tuple = (0.0, 0.0, 0.0)
+    marker: str | None = None
+
+    def __post_init__(self):
+        self.point = _vec3(self.point, f"anchor '{self.name}'.point")
+
+
+@dataclass
+class SlipRing:
+    """A D-ring, buckle tongue or belt guide at ``point`` (m) in the frame of ``marker`` (None:
+    B0) that the webbing slides through with Coulomb coefficient ``friction`` (GS1 buckle 0.3,
+    facts 6.4 [S])."""
+    name: str
+    point: tuple = (0.0, 0.0, 0.0)
+    marker: str | None = None
+    friction: float = 0.0
+
+    def __post_init__(self):
+        self.point = _vec3(self.point, f"slip ring '{self.name}'.point")
+        self.friction = _nonnegative(self.friction, f"slip ring '{self.name}'.friction", "")
+
+
+@dataclass
+class Wrap:
+    """The belt over the Ellipsoid or Sphere ``geometry`` of an occupant, wrapping it around
+    the side the direction ``side`` (ellipsoid frame; default forward) points to, and free to
+    slide across it: the belt point is the middle of the wrap (``occupant.restraints.belt``).
+    Along the belt the webbing slides with Coulomb coefficient ``friction`` (belt-body 0.3 in
+    GS1, 0.2-0.4 quoted; facts 6.4 [S], 6.3 [U])."""
+    name: str
+    geometry: str
+    friction: float = 0.3
+    side: tuple = (1.0, 0.0, 0.0)
+
+    def __post_init__(self):
+        self.friction = _nonnegative(self.friction, f"wrap '{self.name}'.friction", "")
+        s = _vec3(self.side, f"wrap '{self.name}'.side")
+        if np.linalg.norm(s) == 0:
+            raise ModelingError(f"wrap '{self.name}'.side: must be a non-zero vector")
+        self.side = s / np.linalg.norm(s)
+
+
+@dataclass
+class Belt:
+    """A belt through ``points`` (Anchor first and last; SlipRing and Wrap between) of
+    ``webbing``. ``retractor`` (optional) sits at the first anchor, ``pretensioner`` (optional)
+    in the retractor. ``pretension`` (N): the tension the belt is fitted with at the initial
+    configuration (``occupant.restraints.fit_belts``). ``slip_damping`` (N s/m): webbing flows
+    through a point at (excess tension) / slip_damping, a regularisation of Coulomb sliding [E].
+    Outputs per segment (named "<belt>.<point a>-<point b>.force" etc.): force, strain, length,
+    length rate; per point its position in B0; per belt payout, pull-in and locked."""
+    name: str
+    points: list
+    webbing: Webbing
+    retractor: Retractor | None = None
+    pretensioner: Pretensioner | None = None
+    pretension: float = 10.0            # N: GS1 deck pre-load, 10 N shoulder (facts 6.4) [S]
+    slip_damping: float = 100.0         # N s/m [E]
+
+    def __post_init__(self):
+        what = f"belt '{self.name}'"
+        self.points = list(self.points)
+        if len(self.points) < 2:
+            raise ModelingError(f"{what}.points: a belt needs at least 2 points, got "
+                                f"{len(self.points)}")
+        for k, p in enumerate(self.points):
+            end = k in (0, len(self.points) - 1)
+            if end and not isinstance(p, Anchor):
+                raise ModelingError(f"{what}.points[{k}]: a belt begins and ends at an Anchor, "
+                                    f"got {type(p).__name__}")
+            if not end and not isinstance(p, (SlipRing, Wrap)):
+                raise ModelingError(f"{what}.points[{k}]: between the ends only SlipRing and "
+                                    f"Wrap points are accepted, got {type(p).__name__}")
+        names = [p.name for p in self.points]
+        if len(set(names)) != len(names):
+            raise ModelingError(f"{what}.points: point names must differ, got {names}")
+        if not isinstance(self.webbing, Webbing):
+            raise ModelingError(f"{what}.webbing: expected a Webbing, got "
+                                f"{type(self.webbing).__name__}")
+        if self.retractor is not None and not isinstance(self.retractor, Retractor):
+            raise ModelingError(f"{what}.retractor: expected a Retractor or None")
+        if self.pretensioner is not None:
+            if not isinstance(self.pretensioner, Pretensioner):
+                raise ModelingError(f"{what}.pretensioner: expected a Pretensioner or None")
+            if self.retractor is None:
+                raise ModelingError(f"{what}.pretensioner: a pretensioner needs the retractor "
+                                    f"it sits in (give retractor=Retractor(...))")
+        self.pretension = _nonnegative(self.pretension, f"{what}.pretension", "N")
+        if not (np.isfinite(self.slip_damping) and self.slip_damping > 0):
+            raise ModelingError(f"{what}.slip_damping: must be a number > 0 N s/m, "
+                                f"got {self.slip_damping!r}")
+
+    @property
+    def segment_names(self):
+        return [f"{a.name}-{b.name}" for a, b in zip(self.points[:-1], self.points[1:])]
+
+    @property
+    def refs(self):
+        out = {}
+        for k, p in enumerate(self.points):
+            if isinstance(p, Wrap):
+                out[f"points[{k}].geometry"] = p.geometry
+            elif p.marker is not None:
+                out[f"points[{k}].marker"] = p.marker
+        return out
+
+
+def _extrapolated_strain(loading, force):
+    (e0, f0), (e1, f1) = loading[-2], loading[-1]
+    return e1 + (force - f1) * (e1 - e0) / (f1 - f0)
+
+
+def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states):
+    """The compiled BeltBlock of the assembly's belts; reserves their outputs and states."""
+    cols = {k: [] for k in BeltBlock._fields}
+    rows, pt_rows = [], []
+    cols["point_start"].append(0)
+    for belt in asm.belts.values():
+        for k, p in enumerate(belt.points):
+            R, size, side = np.eye(3), np.zeros(3), np.zeros(3)
+            if isinstance(p, Wrap):
+                g = asm.geometries[p.geometry]
+                if not isinstance(g, (Ellipsoid, Sphere)):
+                    raise ModelError(f"belt '{belt.name}'.points[{k}].geometry: '{p.geometry}' is "
+                                     f"a {type(g).__name__} (accepted: Ellipsoid, Sphere)")
+                m = marker_index[g.marker]
+                link, R, r = body_link[marker_body[m]], marker_R[m], marker_p[m]
+                size = g.semi_axes if isinstance(g, Ellipsoid) else np.full(3, g.radius)
+                kind, side = BELT_WRAP, p.side
+            else:
+                kind = BELT_ANCHOR if isinstance(p, Anchor) else BELT_SLIP_RING
+                if p.marker is None:
+                    link, r = -1, p.point
+                else:
+                    m = marker_index[p.marker]
+                    link, r = body_link[marker_body[m]], marker_R[m] @ p.point + marker_p[m]
+            cols["point_kind"].append(kind)
+            cols["point_link"].append(link)
+            cols["point_r"].append(r)
+            cols["point_R"].append(R)
+            cols["point_size"].append(size)
+            cols["point_side"].append(side)
+            cols["point_friction"].append(getattr(p, "friction", 0.0))
+        cols["point_start"].append(cols["point_start"][-1] + len(belt.points))
+        w = belt.webbing
+        load = (sum(len(r) for r in rows), len(w.loading))
+        rows.append(w.loading)
+        unload = (-1, 0)
+        if w.unloading is not None:
+            unload = (sum(len(r) for r in rows), len(w.unloading))
+            rows.append(w.unloading)
+        for _ in range(len(belt.points) - 1):
+            cols["law"].append(CONTACT_TABLE)
+            cols["stiffness"].append(0.0)
+            cols["exponent"].append(1.0)
+            cols["load_start"].append(load[0])
+            cols["load_len"].append(load[1])
+            cols["unload_start"].append(unload[0])
+            cols["unload_len"].append(unload[1])
+            cols["absorption"].append(0.0)
+        r = belt.retractor or Retractor()
+        cols["fit_strain"].append(np.interp(belt.pretension, w.loading[:, 1], w.loading[:, 0])
+                                  if belt.pretension < w.loading[-1, 1] else
+                                  _extrapolated_strain(w.loading, belt.pretension))
+        cols["slip_damping"].append(belt.slip_damping)
+        cols["retractor"].append(0 if belt.retractor is None else 1)
+        for key in ("rewind_force", "spool_damping", "lock_acceleration", "lock_speed",
+                    "lock_delay", "spool_stiffness", "load_limit"):
+            cols[key].append(getattr(r, key))
+        pt = belt.pretensioner
+        if pt is None:
+            cols["pretensioner"].append(PRETENSIONER_NONE)
+            cols["fire_time"].append(np.inf)
+            cols["stroke"].append(0.0)
+            cols["pt_start"].append(-1)
+            cols["pt_len"].append(0)
+        else:
+            table = pt.force if pt.force is not None else pt.pull_in
+            cols["pretensioner"].append(PRETENSIONER_FORCE if pt.force is not None
+                                        else PRETENSIONER_PULL_IN)
+            cols["fire_time"].append(pt.fire_time)
+            cols["stroke"].append(pt.stroke)
+            cols["pt_start"].append(sum(len(t) for t in pt_rows))
+            cols["pt_len"].append(len(table))
+            pt_rows.append(table)
+        segments = [f"{belt.name}.{s}" for s in belt.segment_names]
+        cols["out_start"].append(outputs.reserve(segments, BELT_SEGMENT_OUTPUTS))
+        outputs.reserve([f"{belt.name}.{p.name}" for p in belt.points], BELT_POINT_OUTPUTS)
+        outputs.reserve([belt.name], BELT_OUTPUTS)
+        cols["z_start"].append(states.reserve(segments, BELT_SEGMENT_STATES))
+        states.reserve([belt.name], BELT_STATES)
+    n_pts, n_seg = len(cols["point_kind"]), len(cols["law"])
+    for key in ("point_start", "point_kind", "point_link", "law", "load_start", "load_len",
+                "unload_start", "unload_len", "retractor", "pretensioner", "pt_start", "pt_len",
+                "z_start", "out_start"):
+        cols[key] = np.array(cols[key], dtype=np.int64)
+    for key in ("point_r", "point_size", "point_side"):
+        cols[key] = np.array(cols[key], dtype=float).reshape(n_pts, 3)
+    cols["point_R"] = np.array(cols["point_R"], dtype=float).reshape(n_pts, 3, 3)
+    for key in ("point_friction", "stiffness", "exponent", "absorption"):
+        cols[key] = np.array(cols[key], dtype=float).reshape(-1)
+    cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
+    cols["pt_tables"] = np.concatenate(pt_rows) if pt_rows else np.zeros((0, 2))
+    assert len(cols["stiffness"]) == n_seg
+    return freeze_block(BeltBlock, cols)

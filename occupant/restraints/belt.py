@@ -1,0 +1,363 @@
+"""Seat belts (``occupant.modeling.belts``), a force producer of the step: MADYMO-style multibody
+belts of straight segments between points, with webbing flowing between segments.
+
+Per belt, every evaluation:
+1. points: anchors and slip rings where their link puts them; a wrap point in the middle of the
+   belt's wrap over its ellipsoid (``wrap_point``): in the ellipsoid's scaled frame (the unit
+   sphere; an affine map keeps lines, planes and tangency) the belt leaves the neighbour a at its
+   tangent point, wraps the sphere in the plane of a, b and the centre, around the side the
+   element names, and leaves at b's tangent point; P is the middle of that arc. Unique and
+   continuous (also as the wrap begins, where P is the touching point of the line a-b).
+   Neighbouring wraps in Gauss-Seidel sweeps. Where the line passes outside, P lies on it (no
+   force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
+   P, the price of one point per wrap; a wide wrap takes several wraps (several ellipsoids).
+   The force T (u_A + u_B) acts at P on the ellipsoid's body; where it is not normal to the
+   surface (only an unsymmetric wrap), the point's motion over the surface makes the work of the
+   forces differ slightly from minus the webbing's strain energy: the energy balance, which
+   counts the work done on the bodies, still closes.
+2. segments: strain e = L / l - 1 of the length L over the unstretched webbing l (a state);
+   tension F(e) from the webbing's loading table, below the largest strain reached (a state,
+   tracked as the contact penetration history is, ``occupant.contact.compliant``) from the
+   shifted unloading table; slack (e <= 0) carries none. The force acts on both end points'
+   bodies along the segment (``forces.points.add_force_pair``).
+3. webbing flow through a slip ring or over a wrap: when the tension ratio of the two segments
+   exceeds the capstan ratio exp(mu theta) (Euler-Eytelwein; theta the angle the belt turns
+   through at the point), webbing flows towards the tighter side at (excess tension) /
+   slip_damping, so the lengths' rates are -q and +q; within the ratio it sticks.
+4. retractor at the first point: payout p' = (F_0 - F_spool) / spool_damping; F_spool the rewind
+   force while unlocked; once locked (``lock_delay`` after the vehicle- or webbing-sensitive
+   sensor or the pretensioner's firing) rewind force + spool stiffness times the payout since
+   locking, capped by the load limit, where the limiter's payout is kept (a state) so the
+   unloading spool does not wind it back; a force pretensioner raises the spool force to its
+   table's, a pull-in pretensioner shortens the first segment's webbing by its table's pull-in.
+States per segment (webbing length, largest strain), per belt (payout, payout while unlocked,
+limiter payout, lock timer); outputs ``BELT_*_OUTPUTS``; power into ``POWER_BELTS``.
+"""
+import numpy as np
+from numba import njit
+
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.contact.compliant import elastic_force
+from occupant.forces.joint_resistance import table_load
+from occupant.forces.points import add_force_pair, point_state
+from occupant.model.bundle import (
+    BELT_ANCHOR, BELT_WRAP, POWER_BELTS, PRETENSIONER_FORCE, PRETENSIONER_PULL_IN,
+)
+
+SWEEPS = 6               # Gauss-Seidel sweeps when wrap points neighbour each other (error
+                         # shrinks about 4 times a sweep)
+
+
+@njit(**JIT)
+def _norm(x, y, z):
+    return np.sqrt(x * x + y * y + z * z)
+
+
+@njit(**JIT_INLINE)
+def ellipsoid_frame(data, el, k):
+    """Centre (3) and axes (9, row-major: E[r, c] = axis c's component r) in B0 of point k's
+    ellipsoid."""
+    l = el.point_link[k]
+    R, p, A, r = data.R_base_link, data.p_base_link, el.point_R, el.point_r
+    cx = p[l, 0] + R[l, 0, 0] * r[k, 0] + R[l, 0, 1] * r[k, 1] + R[l, 0, 2] * r[k, 2]
+    cy = p[l, 1] + R[l, 1, 0] * r[k, 0] + R[l, 1, 1] * r[k, 1] + R[l, 1, 2] * r[k, 2]
+    cz = p[l, 2] + R[l, 2, 0] * r[k, 0] + R[l, 2, 1] * r[k, 1] + R[l, 2, 2] * r[k, 2]
+    return (cx, cy, cz), (_rr(R, A, l, k, 0, 0), _rr(R, A, l, k, 0, 1), _rr(R, A, l, k, 0, 2),
+                          _rr(R, A, l, k, 1, 0), _rr(R, A, l, k, 1, 1), _rr(R, A, l, k, 1, 2),
+                          _rr(R, A, l, k, 2, 0), _rr(R, A, l, k, 2, 1), _rr(R, A, l, k, 2, 2))
+
+
+@njit(**JIT)
+def _rr(R, A, l, k, i, j):
+    """(R[l] A[k])[i, j]."""
+    return R[l, i, 0] * A[k, 0, j] + R[l, i, 1] * A[k, 1, j] + R[l, i, 2] * A[k, 2, j]
+
+
+@njit(**JIT)
+def _to_local(c, E, x, y, z):
+    dx, dy, dz = x - c[0], y - c[1], z - c[2]
+    return (E[0] * dx + E[3] * dy + E[6] * dz, E[1] * dx + E[4] * dy + E[7] * dz,
+            E[2] * dx + E[5] * dy + E[8] * dz)
+
+
+@njit(**JIT)
+def _to_base(c, E, x, y, z):
+    return (c[0] + E[0] * x + E[1] * y + E[2] * z, c[1] + E[3] * x + E[4] * y + E[5] * z,
+            c[2] + E[6] * x + E[7] * y + E[8] * z)
+
+
+@njit(**JIT)
+def wrap_point(D, side, a, b):
+    """The belt point over the ellipsoid of semi-axes D between the neighbours a and b (ellipsoid
+    frame): (P (3), active). In the scaled frame, where the ellipsoid is the unit sphere and
+    tangency is kept, the belt from a to b wraps the sphere in the plane of a, b and the centre,
+    around the side ``side`` faces: from the tangent point of a to that of b (at angles
+    acos(1 / |a|) and acos(1 / |b|) from a and b). P is the middle of that arc, mapped back.
+    Not active (the line a-b passes the ellipsoid on that side): P is the point of the segment
+    a-b nearest the ellipsoid in the scaled frame."""
+    sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
+    sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
+    na, nb = _norm(sa0, sa1, sa2), _norm(sb0, sb1, sb2)
+    ua0, ua1, ua2 = sa0 / na, sa1 / na, sa2 / na
+    cos_ab = min(max((ua0 * sb0 + ua1 * sb1 + ua2 * sb2) / nb, -1.0), 1.0)
+    # e: unit vector in the plane, normal to a, towards b (or, with b opposite a, the side)
+    e0, e1, e2 = sb0 / nb - cos_ab * ua0, sb1 / nb - cos_ab * ua1, sb2 / nb - cos_ab * ua2
+    ne = _norm(e0, e1, e2)
+    c0, c1, c2 = side[0] * D[0], side[1] * D[1], side[2] * D[2]   # scaled normal direction
+    if ne < 1e-9:
+        t = c0 * ua0 + c1 * ua1 + c2 * ua2
+        e0, e1, e2 = c0 - t * ua0, c1 - t * ua1, c2 - t * ua2
+        ne = _norm(e0, e1, e2)
+    e0, e1, e2 = e0 / ne, e1 / ne, e2 / ne
+    phi_b = np.arccos(cos_ab)
+    alpha_a = np.arccos(min(1.0, 1.0 / max(na, 1.0)))
+    alpha_b = np.arccos(min(1.0, 1.0 / max(nb, 1.0)))
+    # the middles of the short way round (towards b) and of the long way (away from b): the
+    # belt takes the one that faces the side more (a choice that changes only when both face
+    # it equally, not when the belt slides past the side direction)
+    phi_s = 0.5 * (alpha_a + phi_b - alpha_b)
+    phi_l = 0.5 * (alpha_a + 2.0 * np.pi - phi_b - alpha_b)
+    cu, ce = c0 * ua0 + c1 * ua1 + c2 * ua2, c0 * e0 + c1 * e1 + c2 * e2
+    if cu * np.cos(phi_s) + ce * np.sin(phi_s) >= cu * np.cos(phi_l) - ce * np.sin(phi_l):
+        if alpha_a + alpha_b >= phi_b:  # the line passes outside on that side: no wrap
+            d0, d1, d2 = sb0 - sa0, sb1 - sa1, sb2 - sa2
+            dd = d0 * d0 + d1 * d1 + d2 * d2
+            s = min(max(-(sa0 * d0 + sa1 * d1 + sa2 * d2) / dd, 0.0), 1.0) if dd > 0.0 else 0.0
+            return (a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]),
+                    a[2] + s * (b[2] - a[2])), False
+        phi = phi_s
+    else:
+        e0, e1, e2 = -e0, -e1, -e2
+        phi = phi_l
+    cp, sp = np.cos(phi), np.sin(phi)
+    return (D[0] * (cp * ua0 + sp * e0), D[1] * (cp * ua1 + sp * e1),
+            D[2] * (cp * ua2 + sp * e2)), True
+
+
+@njit(**JIT_INLINE)
+def link_velocity_at(data, link, x, y, z):
+    """Velocity in B0 of the material point of ``link`` at the B0 position (x, y, z)."""
+    if link < 0:
+        w0, w1, w2 = data.base[0], data.base[1], data.base[2]
+        return data.base[3] + w1 * z - w2 * y, data.base[4] + w2 * x - w0 * z, \
+            data.base[5] + w0 * y - w1 * x
+    R, p, vel = data.R_base_link, data.p_base_link, data.v
+    w0 = R[link, 0, 0] * vel[link, 0] + R[link, 0, 1] * vel[link, 1] + R[link, 0, 2] * vel[link, 2]
+    w1 = R[link, 1, 0] * vel[link, 0] + R[link, 1, 1] * vel[link, 1] + R[link, 1, 2] * vel[link, 2]
+    w2 = R[link, 2, 0] * vel[link, 0] + R[link, 2, 1] * vel[link, 1] + R[link, 2, 2] * vel[link, 2]
+    v0 = R[link, 0, 0] * vel[link, 3] + R[link, 0, 1] * vel[link, 4] + R[link, 0, 2] * vel[link, 5]
+    v1 = R[link, 1, 0] * vel[link, 3] + R[link, 1, 1] * vel[link, 4] + R[link, 1, 2] * vel[link, 5]
+    v2 = R[link, 2, 0] * vel[link, 3] + R[link, 2, 1] * vel[link, 4] + R[link, 2, 2] * vel[link, 5]
+    rx, ry, rz = x - p[link, 0], y - p[link, 1], z - p[link, 2]
+    return v0 + w1 * rz - w2 * ry, v1 + w2 * rx - w0 * rz, v2 + w0 * ry - w1 * rx
+
+
+@njit(**JIT_INLINE)
+def point_in_link(data, link, x, y, z):
+    """The B0 position (x, y, z) in the frame of ``link`` (-1: B0)."""
+    if link < 0:
+        return x, y, z
+    R, p = data.R_base_link, data.p_base_link
+    dx, dy, dz = x - p[link, 0], y - p[link, 1], z - p[link, 2]
+    return (R[link, 0, 0] * dx + R[link, 1, 0] * dy + R[link, 2, 0] * dz,
+            R[link, 0, 1] * dx + R[link, 1, 1] * dy + R[link, 2, 1] * dz,
+            R[link, 0, 2] * dx + R[link, 1, 2] * dy + R[link, 2, 2] * dz)
+
+
+@njit(**JIT_INLINE)
+def solve_wrap(data, el, out, k, o_pts, p0):
+    """Place wrap point k (global index; belt's first point p0) between the positions held in
+    the outputs at o_pts, writing its position there."""
+    c, E = ellipsoid_frame(data, el, k)
+    j = o_pts + 3 * (k - p0)
+    a = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
+    b = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
+    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
+    side = (el.point_side[k, 0], el.point_side[k, 1], el.point_side[k, 2])
+    P, active = wrap_point(D, side, a, b)
+    out[j], out[j + 1], out[j + 2] = _to_base(c, E, P[0], P[1], P[2])
+
+
+@njit(**JIT_STAGE)
+def place_points(data, el, out, p0, p1, o_pts):
+    """Every point's position in B0 into the outputs (anchors and rings, then the wraps)."""
+    adjacent = False
+    for k in range(p0, p1):
+        j = o_pts + 3 * (k - p0)
+        if el.point_kind[k] != BELT_WRAP:
+            x, y, z, _, _, _ = point_state(data, el.point_link[k], el.point_r[k, 0],
+                                           el.point_r[k, 1], el.point_r[k, 2])
+            out[j], out[j + 1], out[j + 2] = x, y, z
+        elif el.point_kind[k + 1] == BELT_WRAP:
+            adjacent = True
+    if not adjacent:
+        for k in range(p0 + 1, p1 - 1):
+            if el.point_kind[k] == BELT_WRAP:
+                solve_wrap(data, el, out, k, o_pts, p0)
+        return
+    # neighbouring wraps: start each on the line to the next fixed point, then sweep
+    for k in range(p0 + 1, p1 - 1):
+        if el.point_kind[k] == BELT_WRAP:
+            n = k + 1
+            while el.point_kind[n] == BELT_WRAP:
+                n += 1
+            j, jn = o_pts + 3 * (k - p0), o_pts + 3 * (n - p0)
+            out[j + 3], out[j + 4], out[j + 5] = out[jn], out[jn + 1], out[jn + 2]
+            solve_wrap(data, el, out, k, o_pts, p0)
+    for sweep in range(SWEEPS - 1):
+        for k in range(p0 + 1, p1 - 1):
+            if el.point_kind[k] == BELT_WRAP:
+                solve_wrap(data, el, out, k, o_pts, p0)
+
+
+@njit(**JIT_INLINE)
+def point_velocity(data, el, out, k, p0, o_pts):
+    """Velocity (B0) of the material of belt point k's body where the point lies. A wrap point's
+    own motion over the surface is left out of the segment length rates (they feed only the
+    webbing's strain history; the forces' power uses the material velocity, as it must)."""
+    j = o_pts + 3 * (k - p0)
+    return link_velocity_at(data, el.point_link[k], out[j], out[j + 1], out[j + 2])
+
+
+@njit(**JIT_INLINE)
+def pull_in_at(el, b, t):
+    """Pull-in (m) and its rate (m/s) of a pull-in pretensioner at t."""
+    if el.pretensioner[b] != PRETENSIONER_PULL_IN or t < el.fire_time[b]:
+        return 0.0, 0.0
+    tau, start, n = t - el.fire_time[b], el.pt_start[b], el.pt_len[b]
+    tab = el.pt_tables
+    if tau >= tab[start + n - 1, 0]:
+        return tab[start + n - 1, 1], 0.0
+    if tau <= tab[start, 0]:
+        return tab[start, 1], 0.0
+    s = table_load(tab, start, n, tau)
+    k = start
+    while tab[k + 1, 0] < tau:
+        k += 1
+    return s, (tab[k + 1, 1] - tab[k, 1]) / (tab[k + 1, 0] - tab[k, 0])
+
+
+@njit(**JIT_STAGE)
+def belt(el, data, t, z, b):
+    """One belt's forces, outputs, state rates; returns the power of its forces on the tree."""
+    out, zdot = data.outputs, data.zdot
+    p0, p1 = el.point_start[b], el.point_start[b + 1]
+    n = p1 - p0
+    ns = n - 1
+    s0 = p0 - b                      # the belt's first segment
+    zs, os = el.z_start[b], el.out_start[b]
+    o_pts = os + 4 * ns
+    o_belt = o_pts + 3 * n
+    zb = zs + 2 * ns                 # payout, free payout, limiter payout, lock timer
+    pull, pull_rate = pull_in_at(el, b, t)
+    place_points(data, el, out, p0, p1, o_pts)
+
+    # segments: lengths, rates, tensions, forces on the bodies
+    power = 0.0
+    prev = point_velocity(data, el, out, p0, p0, o_pts)
+    for s in range(ns):
+        k = p0 + s
+        vel = point_velocity(data, el, out, k + 1, p0, o_pts)
+        ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
+        dx, dy, dz = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
+        length = _norm(dx, dy, dz)
+        ux, uy, uz = 0.0, 0.0, 0.0
+        if length > 0.0:
+            ux, uy, uz = dx / length, dy / length, dz / length
+        rate = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) + uz * (vel[2] - prev[2])
+        webbing = max(z[zs + 2 * s] - (pull if s == 0 else 0.0), 1e-6)
+        strain = length / webbing - 1.0
+        tension = 0.0
+        if strain > 0.0:
+            tension = elastic_force(el, s0 + s, strain, max(z[zs + 2 * s + 1], strain))
+            fx, fy, fz = tension * ux, tension * uy, tension * uz
+            la, lb = el.point_link[k], el.point_link[k + 1]
+            rax, ray, raz = point_in_link(data, la, out[ja], out[ja + 1], out[ja + 2])
+            rbx, rby, rbz = point_in_link(data, lb, out[jb], out[jb + 1], out[jb + 2])
+            power += add_force_pair(data, la, rax, ray, raz, prev[0], prev[1], prev[2], lb, rbx,
+                                    rby, rbz, vel[0], vel[1], vel[2], fx, fy, fz)
+        j = os + 4 * s
+        out[j], out[j + 1], out[j + 2], out[j + 3] = tension, strain, length, rate
+        prev = vel
+
+    # webbing flow through slip rings and over wraps (capstan friction)
+    for s in range(1, ns):
+        k = p0 + s
+        if el.point_kind[k] == BELT_ANCHOR:
+            continue
+        j = o_pts + 3 * s
+        ax, ay, az = out[j] - out[j - 3], out[j + 1] - out[j - 2], out[j + 2] - out[j - 1]
+        bx, by, bz = out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2]
+        na, nb = _norm(ax, ay, az), _norm(bx, by, bz)
+        cos_turn = 1.0
+        if na > 0.0 and nb > 0.0:
+            cos_turn = min(max((ax * bx + ay * by + az * bz) / (na * nb), -1.0), 1.0)
+        ratio = np.exp(el.point_friction[k] * np.arccos(cos_turn))
+        f_in, f_out = out[os + 4 * (s - 1)], out[os + 4 * s]
+        flow = 0.0                       # webbing moving from segment s into segment s - 1
+        if f_in > ratio * f_out:
+            flow = (f_in - ratio * f_out) / el.slip_damping[b]
+        elif f_out > ratio * f_in:
+            flow = -(f_out - ratio * f_in) / el.slip_damping[b]
+        zdot[zs + 2 * (s - 1)] += flow
+        zdot[zs + 2 * s] -= flow
+
+    # retractor and pretensioner at the first point
+    locked = 0.0
+    if el.retractor[b]:
+        f0 = out[os]
+        payout, free, limited, timer = z[zb], z[zb + 1], z[zb + 2], z[zb + 3]
+        fired = t >= el.fire_time[b]
+        accel = np.sqrt(data.base[9] ** 2 + data.base[10] ** 2)
+        sensed = (timer > 0.0 or accel >= el.lock_acceleration[b]
+                  or (f0 - el.rewind_force[b]) / el.spool_damping[b] >= el.lock_speed[b])
+        if sensed:
+            zdot[zb + 3] = 1.0
+        is_locked = fired or (sensed and timer >= el.lock_delay[b])
+        spool = el.rewind_force[b]
+        yielding = False
+        if is_locked:
+            locked = 1.0
+            spool += el.spool_stiffness[b] * max(payout - free - limited, 0.0)
+            if spool >= el.load_limit[b]:
+                spool, yielding = el.load_limit[b], True
+        if el.pretensioner[b] == PRETENSIONER_FORCE and fired and payout > -el.stroke[b]:
+            tau = t - el.fire_time[b]
+            st, sn = el.pt_start[b], el.pt_len[b]
+            if tau <= el.pt_tables[st + sn - 1, 0]:
+                spool = max(spool, table_load(el.pt_tables, st, sn, tau))
+        speed = (f0 - spool) / el.spool_damping[b]
+        zdot[zb] = speed
+        zdot[zs] += speed
+        if not is_locked:
+            zdot[zb + 1] = speed
+        elif yielding and speed > 0.0:
+            zdot[zb + 2] = speed
+    out[o_belt] = z[zb]
+    if el.pretensioner[b] == PRETENSIONER_PULL_IN:
+        out[o_belt + 1] = pull
+    elif el.pretensioner[b] == PRETENSIONER_FORCE:
+        out[o_belt + 1] = max(-z[zb], 0.0)
+    else:
+        out[o_belt + 1] = 0.0
+    out[o_belt + 2] = locked
+
+    # the largest strain reached follows the strain while it grows (contact history rule)
+    for s in range(ns):
+        j = os + 4 * s
+        strain, length, rate = out[j + 1], out[j + 2], out[j + 3]
+        webbing = max(z[zs + 2 * s] - (pull if s == 0 else 0.0), 1e-6)
+        webbing_rate = zdot[zs + 2 * s] - (pull_rate if s == 0 else 0.0)
+        strain_rate = (rate - (1.0 + strain) * webbing_rate) / webbing
+        if strain > 0.0 and strain >= z[zs + 2 * s + 1] and strain_rate > 0.0:
+            zdot[zs + 2 * s + 1] = strain_rate
+    return power
+
+
+@njit(**JIT_STAGE)
+def belts(bundle, data, t, q, v, z):
+    el = bundle.belts
+    power = 0.0
+    for b in range(el.retractor.shape[0]):
+        power += belt(el, data, t, z, b)
+    data.power[POWER_BELTS] = power
