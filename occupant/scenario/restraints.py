@@ -1,28 +1,25 @@
 """The ``[restraints]`` section of a scenario: which restraint kinds exist, which keys they take,
-and whether this version models them.
-
-A restraint kind that is declared (and enabled) but not modelled yet is never ignored silently:
-loading says so in ``notes`` and marks the run as not judged, so that no pass/fail verdict comes
-out of a run that lacks a restraint its test has. When the belt and airbag models land, their
-entry here gets ``available = True`` and a ``build(assembly, table, checker, path)`` that adds
-their elements to the occupant's assembly before it is compiled.
+and how each is built into the occupant's assembly before it is compiled (``build_belt``,
+``build_airbag``). A declared restraint that is disabled is said in the run's notes.
 """
 from dataclasses import dataclass
 
 
 @dataclass
 class RestraintKind:
-    keys: dict                  # key -> check: "bool", "positive", "nonneg", "number", "string"
+    keys: dict                  # key -> check: "bool", "positive", "nonneg", "number", "string",
+                                # "vector", "names"
     what: str                   # human name for messages
-    available: bool = False
-    build: object = None        # callable(assembly, table, checker, path) once available
+    build: object = None        # callable(assembly, table, checker, path)
 
 
 RESTRAINTS = {
     "belt": RestraintKind(
         {"enabled": "bool", "kind": "string", "load_limit": "positive", "pretensioner": "bool",
-         "pretensioner_time": "nonneg", "pretensioner_pull": "nonneg", "retractor_lock_time": "nonneg",
-         "friction": "nonneg"},
+         "pretensioner_time": "nonneg", "pretensioner_pull": "nonneg", "friction": "nonneg",
+         "d_ring_friction": "nonneg", "retractor": "vector", "d_ring": "vector",
+         "buckle": "vector", "lap_anchor": "vector", "torso": "string", "sternum": "string",
+         "pelvis": "string"},
         "a three-point belt with retractor, pretensioner and load limiter"),
     "airbag": RestraintKind(
         {"enabled": "bool", "kind": "string", "fire_time": "nonneg", "volume": "positive",
@@ -81,8 +78,63 @@ def build_airbag(asm, table, c, path):
         c.fail(path, str(err))
 
 
-RESTRAINTS["airbag"].available = True
 RESTRAINTS["airbag"].build = build_airbag
+
+BELT_KINDS = ("three_point",)
+PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Autoliv pretensioners
+                                   # are done in 5-10 ms (occupant.modeling.belts.Pretensioner) [U]
+
+
+def build_belt(asm, table, c, path):
+    """``[restraints.belt]``: a three-point belt of the GS1 webbing (``gs1_webbing``) from the
+    ``retractor`` (with its load limiter at ``load_limit`` N) through the ``d_ring``, over the
+    ``torso`` ellipsoid (shoulder) and the ``sternum`` (default: the dummy's ``sternum_pad``, so
+    that the belt deflects the chest), through the ``buckle`` tongue and over the
+    ``pelvis`` ellipsoid (inboard hip, front, outboard hip) to the ``lap_anchor`` (all points m
+    in the vehicle frame B0; the outboard side is the D-ring's side of the occupant's midplane
+    y = 0). ``friction``: belt on body and buckle, ``d_ring_friction``: at the D-ring. With
+    ``pretensioner`` the retractor winds in ``pretensioner_pull`` m over 8 ms from
+    ``pretensioner_time`` s."""
+    import numpy as np
+    from occupant.modeling import ModelingError
+    from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,
+                                         gs1_webbing)
+    c.string(table, "kind", path, choices=BELT_KINDS, what="belt kind")
+    point = {k: c.vector(table, k, path, required=True)
+             for k in ("retractor", "d_ring", "buckle", "lap_anchor")}
+    torso = c.string(table, "torso", path, choices=list(asm.geometries), what="geometry") or "thorax"
+    sternum = (c.string(table, "sternum", path, choices=list(asm.geometries), what="geometry")
+               or ("sternum_pad" if "sternum_pad" in asm.geometries else torso))
+    pelvis = (c.string(table, "pelvis", path, choices=list(asm.geometries), what="geometry")
+              or "pelvis_flesh")
+    mu = c.number(table, "friction", path, nonneg=True, default=0.3)   # GS1 belt-body (facts 6.4) [S]
+    mu_ring = c.number(table, "d_ring_friction", path, nonneg=True, default=0.2)   # [E]
+    outboard = 1.0 if point["d_ring"][1] >= 0.0 else -1.0
+    retractor = Retractor(load_limit=c.number(table, "load_limit", path, positive=True,
+                                              default=np.inf))
+    pretensioner = None
+    if c.boolean(table, "pretensioner", path, default=False):
+        pull = c.number(table, "pretensioner_pull", path, nonneg=True, required=True)
+        pretensioner = Pretensioner(
+            c.number(table, "pretensioner_time", path, nonneg=True, required=True),
+            pull_in=[[0.0, 0.0], [PRETENSIONER_STROKE_TIME, pull]])
+    try:
+        asm.add(Belt("belt", [
+            Anchor("retractor", point["retractor"]),
+            SlipRing("d_ring", point["d_ring"], friction=mu_ring),
+            Wrap("shoulder", torso, friction=mu),
+            Wrap("chest", sternum, friction=mu),
+            SlipRing("buckle", point["buckle"], friction=mu),
+            Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4)),
+            Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4)),
+            Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4)),
+            Anchor("lap_anchor", point["lap_anchor"])],
+            gs1_webbing(), retractor=retractor, pretensioner=pretensioner))
+    except ModelingError as err:
+        c.fail(path, str(err))
+
+
+RESTRAINTS["belt"].build = build_belt
 
 
 def read_restraints(c, data, test_title):
@@ -108,13 +160,6 @@ def read_restraints(c, data, test_title):
                 c.number(table, key, path, positive=check == "positive", nonneg=check == "nonneg")
         if not c.boolean(table, "enabled", path, default=True):
             notes.append(f"{path} is disabled: this run has no {spec.what.split(' ', 1)[1]}")
-            continue
-        if not spec.available:
-            judged = False
-            notes.append(f"{path}: {spec.what} is declared, but this version does not model "
-                         f"{kind}s yet; the run has none, so it does not represent the "
-                         f"{test_title} and its criteria are values of an occupant without it, "
-                         f"not judged")
             continue
         enabled[kind] = table
     return enabled, notes, judged

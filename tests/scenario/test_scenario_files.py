@@ -15,7 +15,7 @@ from occupant.scenario.load import _resolve
 from occupant.scenario.pulse import G0, KMH, read_pulse
 from occupant.scenario.toml_write import dumps
 
-SHIPPED = ("fmvss208_sled_48_unbelted", "us_ncap_frontal_56")
+SHIPPED = ("fmvss208_sled_48_unbelted", "fmvss208_sled_48_belted", "us_ncap_frontal_56")
 
 
 def _scenario_copy(tmp_path, name="fmvss208_sled_48_unbelted", edit=None):
@@ -73,7 +73,7 @@ def test_reference_overrides_apply_and_are_type_checked():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["run", "no_such_scenario"], "no_such_scenario: unknown scenario (accepted: fmvss208_sled_48_unbelted"),
+    (["run", "no_such_scenario"], "no_such_scenario: unknown scenario (accepted: fmvss208_sled_48_belted, fmvss208_sled_48_unbelted"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=soon"],
      "solver.t_end: the scenario has a number here (0.15), got 'soon'"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "solver.colour=1"], "solver.colour: unknown key"),
@@ -105,8 +105,7 @@ def test_reference_shipped_scenarios_validate_and_state_their_restraints():
     off = load("fmvss208_sled_48_unbelted", overrides={"restraints.airbag.enabled": False})
     assert any("restraints.airbag is disabled" in n for n in off.notes) and not off.model.airbag_names
     ncap = load("us_ncap_frontal_56")
-    assert not ncap.judged   # the belt is declared but not modelled: nothing may be judged
-    assert any(n.startswith("restraints.belt:") and "not judged" in n for n in ncap.notes)
+    assert ncap.judged and ncap.model.belt_names == ("belt",)
     assert ncap.model.airbag_names == ("driver_airbag",)
     assert ncap.position_code == "1" and unbelted.position_code == "3"   # driver, front right
 
@@ -119,6 +118,13 @@ def test_reference_shipped_scenarios_validate_and_state_their_restraints():
 def test_reference_airbag_errors_name_the_key(override, message):
     with pytest.raises(ScenarioError, match=message):
         load("fmvss208_sled_48_unbelted", overrides=override)
+
+
+def test_reference_belt_errors_name_the_key():
+    with pytest.raises(ScenarioError, match=r"restraints.belt.kind: unknown belt kind 'four_point'.*three_point"):
+        load("us_ncap_frontal_56", overrides={"restraints.belt.kind": "four_point"})
+    with pytest.raises(ScenarioError, match=r"restraints.belt.torso: unknown geometry 'torso_shell'"):
+        load("us_ncap_frontal_56", overrides={"restraints.belt.torso": "torso_shell"})
 
 
 def test_analytic_airbag_volume_and_inflator_overrides_scale_the_preset():
