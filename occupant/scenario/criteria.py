@@ -61,8 +61,9 @@ def _values(channels, dummy):
     return out
 
 
-def criteria_rows(channels, dummy, protocol=None, judged=True):
-    """Rows for the criteria the channels allow, in ROWS order."""
+def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=()):
+    """Rows for the criteria the channels allow, in ROWS order; those named in ``not_judged``
+    keep their value and limit but get no verdict."""
     values = _values(channels, dummy)
     limits = {lim.criterion: lim for lim in protocol.limits} if protocol else {}
     rows = []
@@ -74,7 +75,7 @@ def criteria_rows(channels, dummy, protocol=None, judged=True):
         lim = limits.get(key)
         if lim is not None and lim.kind == "max":
             limit = abs(lim.limit) * factor
-            if judged:
+            if judged and name not in not_judged:
                 passed = assess(protocol.name, {key: value})[0].passed
         rows.append(dict(criterion=name, value=value * factor, unit=unit, limit=limit, **{"pass": passed}))
     return rows

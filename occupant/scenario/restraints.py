@@ -18,8 +18,7 @@ RESTRAINTS = {
         {"enabled": "bool", "kind": "string", "load_limit": "positive", "pretensioner": "bool",
          "pretensioner_time": "nonneg", "pretensioner_pull": "nonneg", "friction": "nonneg",
          "d_ring_friction": "nonneg", "retractor": "vector", "d_ring": "vector",
-         "buckle": "vector", "lap_anchor": "vector", "torso": "string", "sternum": "string",
-         "pelvis": "string"},
+         "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string"},
         "a three-point belt with retractor, pretensioner and load limiter"),
     "airbag": RestraintKind(
         {"enabled": "bool", "kind": "string", "fire_time": "nonneg", "volume": "positive",
@@ -88,8 +87,7 @@ PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Aut
 def build_belt(asm, table, c, path):
     """``[restraints.belt]``: a three-point belt of the GS1 webbing (``gs1_webbing``) from the
     ``retractor`` (with its load limiter at ``load_limit`` N) through the ``d_ring``, over the
-    ``torso`` ellipsoid (shoulder) and the ``sternum`` (default: the dummy's ``sternum_pad``, so
-    that the belt deflects the chest), through the ``buckle`` tongue and over the
+    ``torso`` ellipsoid (shoulder and chest), through the ``buckle`` tongue and over the
     ``pelvis`` ellipsoid (inboard hip, front, outboard hip) to the ``lap_anchor`` (all points m
     in the vehicle frame B0; the outboard side is the D-ring's side of the occupant's midplane
     y = 0). ``friction``: belt on body and buckle, ``d_ring_friction``: at the D-ring. With
@@ -103,8 +101,6 @@ def build_belt(asm, table, c, path):
     point = {k: c.vector(table, k, path, required=True)
              for k in ("retractor", "d_ring", "buckle", "lap_anchor")}
     torso = c.string(table, "torso", path, choices=list(asm.geometries), what="geometry") or "thorax"
-    sternum = (c.string(table, "sternum", path, choices=list(asm.geometries), what="geometry")
-               or ("sternum_pad" if "sternum_pad" in asm.geometries else torso))
     pelvis = (c.string(table, "pelvis", path, choices=list(asm.geometries), what="geometry")
               or "pelvis_flesh")
     mu = c.number(table, "friction", path, nonneg=True, default=0.3)   # GS1 belt-body (facts 6.4) [S]
@@ -123,7 +119,7 @@ def build_belt(asm, table, c, path):
             Anchor("retractor", point["retractor"]),
             SlipRing("d_ring", point["d_ring"], friction=mu_ring),
             Wrap("shoulder", torso, friction=mu),
-            Wrap("chest", sternum, friction=mu),
+            Wrap("chest", torso, friction=mu),
             SlipRing("buckle", point["buckle"], friction=mu),
             Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4)),
             Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4)),
