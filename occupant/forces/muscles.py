@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT_INLINE, JIT_STAGE
-from occupant.forces.points import add_force_pair, point_state
+from occupant.forces.points import add_force_pair, line_between
 from occupant.model.bundle import POWER_MUSCLES
 
 HILL_A = 0.25          # a/F0 of Hill's (1938) hyperbola [S]
@@ -67,16 +67,8 @@ def muscles(bundle, data, t, q, v, z):
     power = 0.0
     for e in range(el.link_a.shape[0]):
         la, lb = el.link_a[e], el.link_b[e]
-        ax, ay, az, vax, vay, vaz = point_state(data, la, el.point_a[e, 0], el.point_a[e, 1],
-                                                el.point_a[e, 2])
-        bx, by, bz, vbx, vby, vbz = point_state(data, lb, el.point_b[e, 0], el.point_b[e, 1],
-                                                el.point_b[e, 2])
-        dx, dy, dz = bx - ax, by - ay, bz - az
-        length = np.sqrt(dx * dx + dy * dy + dz * dz)
-        ux, uy, uz = 0.0, 0.0, 0.0
-        if length > 0.0:
-            ux, uy, uz = dx / length, dy / length, dz / length
-        rate = ux * (vbx - vax) + uy * (vby - vay) + uz * (vbz - vaz)
+        length, rate, ux, uy, uz, vax, vay, vaz, vbx, vby, vbz = line_between(
+            data, la, el.point_a[e], lb, el.point_b[e])
         # activation dynamics (z holds activation - preset excitation)
         k = el.z_start + e
         a = el.excitation[e] + z[k]

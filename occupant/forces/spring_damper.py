@@ -7,12 +7,11 @@ A force producer: reads ``bundle.spring_dampers``, adds to ``data.f_ext`` throug
 ``points.add_force_pair``, writes (length, length rate, tension) per element to
 ``data.outputs`` and the power of its forces on the tree to ``data.power``.
 """
-import numpy as np
 from numba import njit
 
 from occupant.jit import JIT_STAGE
 from occupant.forces.joint_resistance import table_load
-from occupant.forces.points import add_force_pair, point_state
+from occupant.forces.points import add_force_pair, line_between
 from occupant.model.bundle import POWER_SPRING_DAMPERS
 
 
@@ -22,16 +21,8 @@ def spring_dampers(bundle, data, t, q, v, z):
     power = 0.0
     for e in range(el.link_a.shape[0]):
         la, lb = el.link_a[e], el.link_b[e]
-        ax, ay, az, vax, vay, vaz = point_state(data, la, el.point_a[e, 0], el.point_a[e, 1],
-                                                el.point_a[e, 2])
-        bx, by, bz, vbx, vby, vbz = point_state(data, lb, el.point_b[e, 0], el.point_b[e, 1],
-                                                el.point_b[e, 2])
-        dx, dy, dz = bx - ax, by - ay, bz - az
-        length = np.sqrt(dx * dx + dy * dy + dz * dz)
-        ux, uy, uz = 0.0, 0.0, 0.0
-        if length > 0.0:
-            ux, uy, uz = dx / length, dy / length, dz / length
-        rate = ux * (vbx - vax) + uy * (vby - vay) + uz * (vbz - vaz)
+        length, rate, ux, uy, uz, vax, vay, vaz, vbx, vby, vbz = line_between(
+            data, la, el.point_a[e], lb, el.point_b[e])
         stretch = length - el.free_length[e]
         if el.table_start[e] >= 0:
             tension = table_load(el.tables, el.table_start[e], el.table_len[e], stretch)
