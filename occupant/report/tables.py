@@ -41,7 +41,8 @@ def criteria_rows(criteria):
     for c in criteria or []:
         verdict = c.get("pass")
         verdict = None if verdict is None else bool(verdict)
-        text = {True: "pass", False: "FAIL", None: "no limit" if c.get("limit") is None else "-"}[verdict]
+        text = {True: "pass", False: "FAIL",
+                None: "no limit" if c.get("limit") is None else "not judged"}[verdict]
         rows.append((str(c.get("criterion")), number(c.get("value")), str(c.get("unit", "")),
                      number(c.get("limit")), text))
         colours.append(PASS_COLOURS[verdict])

@@ -114,7 +114,8 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
         page.html(table_html(header, crit_rows, crit_colours))
         page.pdf_page(F.table_page(f"Injury criteria against the limits of {run.regulation}", header,
                                    crit_rows, crit_colours, ("green: within the limit, red: exceeds it, "
-                                                              "grey: no limit in this protocol",)))
+                                                              "grey: no limit in this protocol, or "
+                                                              "not judged (see the notes)",)))
         # kinematics
         page.section("kinematics", "Kinematics")
         times = D.frame_times(res.t, frame_spacing)
