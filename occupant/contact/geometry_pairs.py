@@ -119,6 +119,28 @@ NEWTON_ITERATIONS = 16
 
 
 @njit(**JIT_STAGE)
+def sphere_newton_step(m0, m1, m2, tx, ty, tz, ux, uy, uz, r0, r1, h00, h11, h01):
+    """One damped Newton step for a direction m on the unit sphere, in the tangent basis (t, u):
+    gradient (r0, r1), Hessian [[h00, h01], [h01, h11]] shifted until its lowest eigenvalue
+    is at least 1e-3 of its scale (positive definite), the step clipped to 0.5 rad, m
+    renormalised. Returns (m0, m1, m2, step length)."""
+    mean, half = 0.5 * (h00 + h11), np.sqrt(0.25 * (h00 - h11) ** 2 + h01 * h01)
+    floor = 1e-3 * (abs(mean) + half) + 1e-300
+    shift = max(0.0, floor - (mean - half))
+    h00 += shift
+    h11 += shift
+    det = h00 * h11 - h01 * h01
+    x0 = -(h11 * r0 - h01 * r1) / det
+    x1 = -(h00 * r1 - h01 * r0) / det
+    step = np.sqrt(x0 * x0 + x1 * x1)
+    if step > 0.5:
+        x0, x1 = 0.5 * x0 / step, 0.5 * x1 / step
+    m0, m1, m2 = m0 + x0 * tx + x1 * ux, m1 + x0 * ty + x1 * uy, m2 + x0 * tz + x1 * uz
+    mn = np.sqrt(m0 * m0 + m1 * m1 + m2 * m2)
+    return m0 / mn, m1 / mn, m2 / mn, step
+
+
+@njit(**JIT_STAGE)
 def ellipsoid_ellipsoid(data, el, e):
     """Pair e, two ellipsoids: the overlap along a unit direction m (from a to b),
     f(m) = h_a(m) + h_b(-m) - m.(c_b - c_a), h the support functions, is minimal over m at the
@@ -173,21 +195,8 @@ def ellipsoid_ellipsoid(data, el, e):
                + _quad(b2, gb, ux, uy, uz, ux, uy, uz) / hb - qbu * qbu / hb**3 - gn)
         h01 = (_quad(a2, ga, tx, ty, tz, ux, uy, uz) / ha - qat * qau / ha**3
                + _quad(b2, gb, tx, ty, tz, ux, uy, uz) / hb - qbt * qbu / hb**3)
-        # shift to positive-definite: lowest eigenvalue of the 2x2 at least a small floor
-        mean, half = 0.5 * (h00 + h11), np.sqrt(0.25 * (h00 - h11) ** 2 + h01 * h01)
-        floor = 1e-3 * (abs(mean) + half) + 1e-300
-        shift = max(0.0, floor - (mean - half))
-        h00 += shift
-        h11 += shift
-        det = h00 * h11 - h01 * h01
-        x0 = -(h11 * r0 - h01 * r1) / det
-        x1 = -(h00 * r1 - h01 * r0) / det
-        step = np.sqrt(x0 * x0 + x1 * x1)
-        if step > 0.5:
-            x0, x1 = 0.5 * x0 / step, 0.5 * x1 / step
-        m0, m1, m2 = m0 + x0 * tx + x1 * ux, m1 + x0 * ty + x1 * uy, m2 + x0 * tz + x1 * uz
-        mn = np.sqrt(m0 * m0 + m1 * m1 + m2 * m2)
-        m0, m1, m2 = m0 / mn, m1 / mn, m2 / mn
+        m0, m1, m2, step = sphere_newton_step(m0, m1, m2, tx, ty, tz, ux, uy, uz, r0, r1,
+                                              h00, h11, h01)
         if step < 1e-12:   # converged (quadratically: the next step would be below rounding)
             break
     ha = np.sqrt(_quad(a2, ga, m0, m1, m2, m0, m1, m2))

@@ -20,6 +20,7 @@ condition Q n / h - (c - v) = -d n + mu u).
 import numpy as np
 from numba import njit
 
+from occupant.contact.geometry_pairs import sphere_newton_step
 from occupant.jit import JIT_STAGE
 
 # Newton iterations at most (as ellipsoid_ellipsoid's NEWTON_ITERATIONS); a step below
@@ -101,20 +102,8 @@ def rim_depth(Q, cx, cy, cz, vx, vy, vz, radius):
             h00 += k * (tx * tx + ty * ty - mt * mt)
             h11 += k * (ux * ux + uy * uy - mu * mu)
             h01 += k * (tx * ux + ty * uy - mt * mu)
-        mean, half = 0.5 * (h00 + h11), np.sqrt(0.25 * (h00 - h11) ** 2 + h01 * h01)
-        floor = 1e-3 * (abs(mean) + half) + 1e-300
-        shift = max(0.0, floor - (mean - half))
-        h00 += shift
-        h11 += shift
-        det = h00 * h11 - h01 * h01
-        x0 = -(h11 * r0 - h01 * r1) / det
-        x1 = -(h00 * r1 - h01 * r0) / det
-        step = np.sqrt(x0 * x0 + x1 * x1)
-        if step > 0.5:
-            x0, x1 = 0.5 * x0 / step, 0.5 * x1 / step
-        m0, m1, m2 = m0 + x0 * tx + x1 * ux, m1 + x0 * ty + x1 * uy, m2 + x0 * tz + x1 * uz
-        mn = np.sqrt(m0 * m0 + m1 * m1 + m2 * m2)
-        m0, m1, m2 = m0 / mn, m1 / mn, m2 / mn
+        m0, m1, m2, step = sphere_newton_step(m0, m1, m2, tx, ty, tz, ux, uy, uz, r0, r1,
+                                              h00, h11, h01)
         if step < STEP_TOL:
             break
     qx, qy, qz = q_times(Q, m0, m1, m2)
