@@ -25,6 +25,8 @@ pairs between the occupant's ellipsoids and the interior's surfaces
     [[sensor]]                      # more sensors (occupant.sensors.load_sensors form)
     [criteria]
     regulation = "fmvss208_hybrid3_50m"   # a protocol of occupant.injury.limits
+    show = ["NIC", "Nkm"]           # more rows (occupant.scenario.criteria.OPTIONAL_ROWS)
+    reference = "euroncap_whiplash_medium_biorid2"   # limits shown, never judged (other dummy)
     [solver]
     t_end = 0.15                    # s
     integrator = "euler"            # occupant.integrate.INTEGRATORS
@@ -53,7 +55,7 @@ OCCUPANT_KEYS = ("dummy", "posture", "h_point", "seat", "ellipsoid")
 ELLIPSOID_KEYS = ("name", "segment", "center", "semi_axes")
 VEHICLE_KEYS = ("interior",)
 SENSORS_KEYS = ("standard",)
-CRITERIA_KEYS = ("regulation",)
+CRITERIA_KEYS = ("regulation", "show", "reference")
 SOLVER_KEYS = ("t_end", "integrator", "dt", "output_dt")
 OUTPUTS_KEYS = ("results", "isomme", "report")
 #: ISO-MME position (second code character) of a seat [S: crash-domain-facts.md 3.4]
@@ -142,12 +144,17 @@ class Scenario:
             c.fail("criteria.regulation", f"{reg} judges the {self.protocol.dummy}, the occupant is "
                    f"{self.dummy}", ", ".join(k for k, p in PROTOCOLS.items() if self.dummy.startswith(p.dummy))
                    or "no regulation for this occupant: leave it out")
+        from occupant.scenario.criteria import OPTIONAL_ROWS
+        self.show = tuple(c.strings(crit, "show", "criteria", choices=[r[0] for r in OPTIONAL_ROWS],
+                                    what="criterion") or ())
+        ref = c.string(crit, "reference", "criteria", choices=tuple(PROTOCOLS), what="regulation")
+        self.reference = PROTOCOLS[ref] if ref else None
         self.restraints, self.notes, self.judged = read_restraints(c, data, self.title)
         self.not_judged = ()
         if "belt" in self.restraints:
             # wrapping the belt over the small sternum pad gave 20-43 kN belt spikes (the wrap
             # point jumps on so small an ellipsoid); over the thorax it leaves the sternum unloaded
-            self.not_judged = ("chest deflection",)
+            self.not_judged = ("chest deflection", "VC")
             self.notes.append("chest deflection: the belt wraps the thorax ellipsoid, not the "
                               "sternum, so the channel misses the belt's load; its value is shown "
                               "but not judged")

@@ -65,7 +65,8 @@ def run_scenario(scenario, progress=None):
         res.channels = evaluate(scenario.model, res, scenario.sensors, rate=1.0 / scenario.output_dt,
                                 position=scenario.position_code)
         rows = criteria_rows(res.channels, scenario.dummy, scenario.protocol, judged,
-                             scenario.not_judged)
+                             scenario.not_judged, show=scenario.show, results=res,
+                             model=scenario.model, reference=scenario.reference)
     return Run(name=scenario.name, title=scenario.title, scenario=scenario.data, model=scenario.model,
                results=res, criteria=rows,
                regulation=scenario.protocol.title if scenario.protocol else "",
