@@ -107,7 +107,7 @@ def _rear_values(channels, dummy, results, model):
                 contact = (float(results.t[first]), float(results.t[last]))
                 out["head restraint contact time"] = CriterionResult(
                     "head_restraint_contact_time", contact[0], "s", t=contact[0])
-        out.update(_head_motion(results, model))
+        out.update(_head_motion(results, model, contact[1] if contact else None))
     head_x, t1_x = find(channels, "HEAD", "00", "AC", "X"), find(channels, *T1_CODE, "AC", "X")
     if head_x is not None and t1_x is not None:
         fx, my = find(channels, "NECK", "UP", "FO", "X"), find(channels, "NECK", "UP", "MO", "Y")
@@ -118,11 +118,13 @@ def _rear_values(channels, dummy, results, model):
     return out
 
 
-def _head_motion(results, model):
+def _head_motion(results, model, t_end=None):
     """Rebound velocity: the head CG's largest forward velocity relative to the vehicle (B0 x)
     after its largest rearward excursion (Euro NCAP's rebound, measured there on film); head
     rotation: the head's largest rearward (extension) rotation relative to the upper torso about
-    their lateral axis, from its initial angle (deg; FMVSS 202a's head-to-torso rotation)."""
+    their lateral axis, from its initial angle, up to ``t_end`` (s: the end of the head-restraint
+    contact, the rearward phase; None: the whole record) (deg; FMVSS 202a's head-to-torso
+    rotation)."""
     import numpy as np
     from occupant.injury.criteria import CriterionResult
     names = model.body_names if hasattr(model, "body_names") else results.body_names
@@ -137,7 +139,8 @@ def _head_motion(results, model):
     R = np.einsum("tji,tjk->tik", results.body_poses[:, u, :3, :3], results.body_poses[:, h, :3, :3])
     pitch = np.degrees(np.arctan2(R[:, 0, 2], R[:, 2, 2]))   # about the torso's y axis
     ext = -(pitch - pitch[0])     # rearward (extension) rotation positive: pitch about +y is flexion
-    j = int(np.argmax(ext))
+    n = len(ext) if t_end is None else int(np.searchsorted(results.t, t_end, side="right"))
+    j = int(np.argmax(ext[:max(n, 1)]))
     return {"rebound velocity": CriterionResult("rebound_velocity", float(max(vx[k], 0.0)), "m/s",
                                                 t=float(results.t[k])),
             "head rotation": CriterionResult("head_rotation_deg", float(max(ext[j], 0.0)), "deg",

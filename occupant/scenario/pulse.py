@@ -121,10 +121,14 @@ def trapezoid(c, p, path):
     if plateau < 0:
         c.fail(f"{path}.peak_g", f"rise {rise} s and fall {fall} s at {peak / G0:g} g already lose "
                f"more than delta-v {dv / KMH:g} km/h", "a higher peak or shorter rise and fall")
-    t = np.array([0.0, rise, rise + plateau, rise + plateau + fall])
-    a = np.array([0.0, -peak, -peak, 0.0])
-    t, keep = np.unique(t, return_index=True)
-    return t, a[keep], f"trapezoid {peak / G0:.1f} g, rise {rise * 1e3:.0f} ms, plateau {plateau * 1e3:.0f} ms"
+    corners = np.array([0.0, rise, rise + plateau, rise + plateau + fall])
+    t, keep = np.unique(corners, return_index=True)
+    a = np.array([0.0, -peak, -peak, 0.0])[keep]
+    # tabulated at the channel rate as the half-sine (corners kept, so delta-v stays exact):
+    # the base's position and velocity are interpolated from this table, and four corners
+    # 45 ms apart gave a base whose position did not follow its velocity
+    fine = np.union1d(np.linspace(0.0, t[-1], max(int(round(t[-1] / SAMPLE_DT)), 10) + 1), t)
+    return fine, np.interp(fine, t, a), f"trapezoid {peak / G0:.1f} g, rise {rise * 1e3:.0f} ms, plateau {plateau * 1e3:.0f} ms"
 
 
 def _resolve(c, p, path, base_dir):

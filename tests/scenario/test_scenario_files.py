@@ -15,7 +15,8 @@ from occupant.scenario.load import _resolve
 from occupant.scenario.pulse import G0, KMH, read_pulse
 from occupant.scenario.toml_write import dumps
 
-SHIPPED = ("fmvss208_sled_48_unbelted", "fmvss208_sled_48_belted", "us_ncap_frontal_56")
+SHIPPED = ("fmvss208_sled_48_unbelted", "fmvss208_sled_48_belted", "us_ncap_frontal_56",
+           "euro_ncap_full_width_50", "side_barrier", "rear_whiplash")
 
 
 def _scenario_copy(tmp_path, name="fmvss208_sled_48_unbelted", edit=None):
