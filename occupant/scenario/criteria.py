@@ -147,6 +147,14 @@ def _head_motion(results, model, t_end=None):
                                              t=float(results.t[j]))}
 
 
+def _bound(lim):
+    """The magnitude a value must not pass: a max limit's, or a sliding scale's capping limit
+    (its lower performance limit when it has none)."""
+    if lim.kind == "max":
+        return abs(lim.limit)
+    return abs(lim.capping if lim.capping is not None else lim.lower)
+
+
 def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), show=(),
                   results=None, model=None, reference=None):
     """Rows for the criteria the channels allow, in ROWS order, then the OPTIONAL_ROWS the
@@ -172,13 +180,10 @@ def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), sh
         limit, passed = None, None
         lim = limits.get(key)
         if lim is not None and lim.kind in ("max", "sliding"):
-            bound = lim.limit if lim.kind == "max" else (lim.capping if lim.capping is not None else lim.lower)
-            limit = abs(bound) * factor
+            limit = _bound(lim) * factor
             if judged and name not in not_judged:
                 passed = assess(protocol.name, {key: value})[0].passed
         elif key in shown and shown[key].kind in ("max", "sliding"):
-            ref = shown[key]
-            bound = ref.limit if ref.kind == "max" else (ref.capping if ref.capping is not None else ref.lower)
-            limit = abs(bound) * factor
+            limit = _bound(shown[key]) * factor
         rows.append(dict(criterion=name, value=value * factor, unit=unit, limit=limit, **{"pass": passed}))
     return rows
