@@ -29,7 +29,7 @@ def test_analytic_pulse_direction_and_triangle():
     np.testing.assert_allclose(m.velocity(0.15), [16.0 * KMH, 0.0, 0.0], atol=1e-9)
     a, r, t = 10 * G0, 0.0453, 0.03
     assert m.position(t)[0] == pytest.approx(a * t**3 / (6 * r), rel=1e-4)
-    assert np.max(np.diff(rear.t[rear.t <= 0.0906])) <= 1.0001e-4
+    assert np.max(np.diff(rear.t[rear.t <= 0.0906])) <= 1.001e-4      # about 10 kHz
     with pytest.raises(ScenarioError, match=r"pulse.direction: must not be zero"):
         read_pulse(c, {"shape": "half_sine", "delta_v_kmh": 29.0, "duration": 0.06, "direction": [0.0, 0.0, 0.0]},
                    "pulse", ".", 0.12)
