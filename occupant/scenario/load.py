@@ -156,8 +156,8 @@ class Scenario:
             # point jumps on so small an ellipsoid); over the thorax it leaves the sternum unloaded
             self.not_judged = ("chest deflection", "VC")
             self.notes.append("chest deflection: the belt wraps the thorax ellipsoid, not the "
-                              "sternum, so the channel misses the belt's load; its value is shown "
-                              "but not judged")
+                              "sternum, so the channel misses the belt's load; its value (and VC, "
+                              "from it) is shown but not judged")
 
         # the occupant with its added ellipsoids, the interior's surfaces and the contact pairs
         asm = dummy.source
