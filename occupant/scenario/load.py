@@ -150,6 +150,10 @@ class Scenario:
         ref = c.string(crit, "reference", "criteria", choices=tuple(PROTOCOLS), what="regulation")
         self.reference = PROTOCOLS[ref] if ref else None
         self.restraints, self.notes, self.judged = read_restraints(c, data, self.title)
+        if self.reference is not None:
+            self.notes.append(f"the limits of {self.reference.title} are shown beside the criteria "
+                              f"they cover, not judged: that protocol's dummy is the "
+                              f"{self.reference.dummy}, this occupant the {self.dummy}")
         self.not_judged = ()
         if "belt" in self.restraints:
             # wrapping the belt over the small sternum pad gave 20-43 kN belt spikes (the wrap

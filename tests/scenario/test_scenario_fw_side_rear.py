@@ -149,6 +149,7 @@ def test_reference_rear_whiplash_is_plausible(rear):
     assert 5 < rows["head rotation"]["value"] < 20
     assert 5 < rows["NIC"]["value"] < 60 and rows["NIC"]["limit"] == 24.0 and rows["NIC"]["pass"] is None
     assert 0.1 < rows["Nkm"]["value"] < 1.5 and rows["Nkm"]["pass"] is None
+    assert any("BioRID II are shown beside the criteria" in n for n in run.notes)
     assert 5 < rows["T1 acceleration"]["value"] < 30
     assert 1.0 < rows["rebound velocity"]["value"] < 5.0
     # the torso loads the seat back, the pelvis stays on the cushion
