@@ -187,11 +187,12 @@ def lift_onto(model, q, planes):
         plane, g = asm.geometries.get(pair.geometry_b), asm.geometries[pair.geometry_a]
         if pair.geometry_b not in planes or plane.normal[2] <= 0:
             continue
-        marker = asm.markers[g.marker]
-        X_m = X[model.body(marker.part)] @ marker.transform
+        k = model.marker_names.index(g.marker)      # its frame in its link's (compiled) frame
+        R_m = X[model.marker_body[k], :3, :3] @ model.marker_R[k]
+        p_m = X[model.marker_body[k]] @ np.append(model.marker_p[k], 1.0)
         axes = g.semi_axes if isinstance(g, Ellipsoid) else np.full(3, g.radius)
-        reach = np.sqrt(np.sum((plane.normal @ X_m[:3, :3] * axes) ** 2))
-        gap = plane.normal @ (X_m[:3, 3] - plane.point) - reach
+        reach = np.sqrt(np.sum((plane.normal @ R_m * axes) ** 2))
+        gap = plane.normal @ (p_m[:3] - plane.point) - reach
         lift = max(lift, -gap / plane.normal[2])
     q[2] += lift
     return lift
