@@ -62,7 +62,8 @@ def summary_lines(run):
     if res.message:
         lines.append(f"  {res.message}")
     head = model.body("head") if "head" in model.index["body"] else None
-    if head is not None and len(res.t) > 1:
+    if head is not None and len(res.t) > 1 and "front" not in sc.get("vehicle", {}):
+        # (a pedestrian run's B0 is the road, not the vehicle: its head impact rows say more)
         rel = res.body_com[:, head, 0] - res.base_poses[:, 0, 3]
         k = int(np.argmax(rel))
         lines.append(f"  head forward excursion relative to the vehicle {1e3 * (rel[k] - rel[0]):.0f} mm "

@@ -152,3 +152,20 @@ def test_identity_car_momentum_loss_is_the_impulse_of_the_contact_forces(scenari
     impulse = np.trapezoid(res.f_ext[:, link, 5], res.t)
     assert lost > 0
     assert -impulse == pytest.approx(lost, rel=0.01), (lost, impulse)
+
+
+def test_analytic_yaw_turns_the_whole_posture_about_the_vertical(scenario):
+    """occupant.yaw_deg = -90 turns every body of the walking posture by -90 deg about B0's z
+    (lifted by the same height onto the road): compare with the posture loaded unturned."""
+    straight = load("pedestrian_40", overrides={"occupant.yaw_deg": 0.0})
+    m = scenario.model
+    X1 = body_poses(m, m.make_data(), scenario.q0)
+    X0 = body_poses(m, m.make_data(), straight.q0)
+    Rz = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])     # -90 deg about z
+    dz = scenario.q0[2] - straight.q0[2]
+    for b in m.body_names:
+        if b == "vehicle":
+            continue
+        i = m.body(b)
+        assert np.allclose(X1[i, :3, :3], Rz @ X0[i, :3, :3], atol=1e-9), b
+        assert np.allclose(X1[i, :3, 3], Rz @ X0[i, :3, 3] + [0.0, 0.0, dz], atol=1e-9), b
