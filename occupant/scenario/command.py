@@ -47,7 +47,7 @@ def summary_lines(run):
     sc = run.scenario
     lines = [f"occupant run: {run.name}", f"  {run.title}"]
     occ = sc.get("occupant", {})
-    lines.append(f"  occupant {occ.get('dummy')} ({model.nb} bodies, {model.nv} dofs), posture "
+    lines.append(f"  occupant {occ.get('dummy') or model.name} ({model.nb} bodies, {model.nv} dofs), posture "
                  f"{occ.get('posture')}; interior {sc.get('vehicle', {}).get('interior')} "
                  f"({sum(1 for g in model.source.geometries.values() if getattr(g, 'marker', 1) is None)} "
                  f"surfaces, {len(model.contact_names)} contact pairs)")

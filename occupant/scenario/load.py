@@ -12,6 +12,8 @@ pairs between the occupant's ellipsoids and the interior's surfaces
     title = "FMVSS 208-style 48 km/h unbelted sled test"   # the test it represents
     [occupant]
     dummy = "hybrid3_50m"           # occupant.human.load_dummy: a shipped name or a path
+    # or, instead of dummy, a parametric human (occupant.human.build), with [[sensor]] tables:
+    # human = {sex = "male", percentile = 50}   # or stature (m), mass (kg); neck_activation
     posture = "passenger_seated"    # occupant.human.position: a shipped name or a path
     h_point = [0.0, 0.0, 0.0]       # m in B0: where the posture's H-point goes
     seat = "front_right"            # ISO-MME position (code character 2), see SEATS
@@ -55,7 +57,8 @@ from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_f
 
 TOP_KEYS = ("kind", "name", "title", "description", "occupant", "vehicle", "pulse", "restraints",
             "contact_characteristic", "contact", "sensors", "sensor", "criteria", "solver", "outputs")
-OCCUPANT_KEYS = ("dummy", "posture", "h_point", "seat", "ellipsoid", "yaw_deg")
+OCCUPANT_KEYS = ("dummy", "posture", "h_point", "seat", "ellipsoid", "yaw_deg", "human")
+HUMAN_KEYS = ("sex", "percentile", "stature", "mass", "neck_activation")
 ELLIPSOID_KEYS = ("name", "segment", "center", "semi_axes")
 VEHICLE_KEYS = ("interior", "front", "speed_kmh", "front_position")
 SENSORS_KEYS = ("standard",)
@@ -128,8 +131,15 @@ class Scenario:
 
         occ = c.table(data, "occupant", "", required=True)
         c.keys(occ, OCCUPANT_KEYS, "occupant")
-        dummy = _named(c, occ, "dummy", "occupant", load_dummy)
-        self.dummy = occ["dummy"]
+        if ("dummy" in occ) == ("human" in occ):
+            c.fail("occupant", "give exactly one of dummy and human", "dummy = a dummy name, or "
+                   "human = {sex, percentile or stature and mass}")
+        if "dummy" in occ:
+            dummy = _named(c, occ, "dummy", "occupant", load_dummy)
+            self.dummy = occ["dummy"]
+        else:
+            dummy = self._human(c, c.table(occ, "human", "occupant"))
+            self.dummy = dummy.name
         h_point = c.vector(occ, "h_point", "occupant", default=(0.0, 0.0, 0.0))
         seat = c.string(occ, "seat", "occupant", choices=tuple(SEATS), what="seat") or "front_left"
         self.position_code = SEATS[seat]
@@ -203,6 +213,19 @@ class Scenario:
         outputs = c.table(data, "outputs", "")
         c.keys(outputs, OUTPUTS_KEYS, "outputs")
         self.outputs = {k: c.boolean(outputs, k, "outputs", default=True) for k in OUTPUTS_KEYS}
+
+    @staticmethod
+    def _human(c, h):
+        """``occupant.human``: the parametric human of occupant.human.build."""
+        from occupant.human import HumanParameterError, build
+        c.keys(h, HUMAN_KEYS, "occupant.human")
+        kwargs = {k: c.number(h, k, "occupant.human", positive=True) for k in ("percentile", "stature", "mass")}
+        kwargs["sex"] = c.string(h, "sex", "occupant.human") or "male"
+        kwargs["neck_activation"] = c.string(h, "neck_activation", "occupant.human") or "reflex"
+        try:
+            return build(**kwargs)
+        except HumanParameterError as err:
+            c.fail("occupant.human", str(err).removeprefix("build: "))
 
     def _front(self, c, veh, data):
         """``[vehicle] front``: the VehicleFront of a pedestrian scenario (B0 the road), with its
