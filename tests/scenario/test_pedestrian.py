@@ -198,3 +198,18 @@ def test_reference_occupant_human_errors(tmp_path, edit, where, message):
         load(path)
     text = str(err.value)
     assert text.startswith(f"{path}: {where}: ") and message in text, text
+
+
+def test_analytic_head_impact_time_scales_as_one_over_speed(scenario, run):
+    """At these speeds the wrap is kinematic (gravity moves the body ~g HIT^2 / 2 = 6 cm by head
+    impact, against ~1.2 m of travel): the car's travel to head impact, HIT v, stays within 10 %
+    from 30 to 50 km/h, and the WAD grows with speed (the body slides further up the bonnet),
+    as car-pedestrian reconstructions report [U: Yang 2005 review, IJVS]."""
+    h40 = head_impact(scenario, run.results)
+    travel, wad = {40.0: h40["hit"] * 40.0 * KMH}, {40.0: h40["wad"]}
+    for v in (30.0, 50.0):
+        s = load("pedestrian_40", overrides={"vehicle.speed_kmh": v, "solver.t_end": 0.25})
+        h = head_impact(s, s.run().results)
+        travel[v], wad[v] = h["hit"] * v * KMH, h["wad"]
+    assert all(abs(travel[v] / travel[40.0] - 1.0) < 0.10 for v in travel), travel
+    assert wad[30.0] < wad[40.0] < wad[50.0], wad
