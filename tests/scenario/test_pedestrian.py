@@ -67,6 +67,12 @@ def _copy(tmp_path, edit, name="pedestrian_40"):
     return path
 
 
+def _human(text):
+    """pedestrian_40 with the parametric human in place of the dummy (no knee pads)."""
+    return (text.replace('dummy = "hybrid3_50m"', 'human = {sex = "male", percentile = 50}')
+            .replace('"left_knee_pad", "right_knee_pad",', ""))
+
+
 @pytest.mark.parametrize("edit, where, message", [
     (lambda s: s + '\n[pulse]\nshape = "half_sine"\ndelta_v_kmh = 40.0\nduration = 0.1\n', "pulse",
      "B0 at rest on the road"),
@@ -74,6 +80,11 @@ def _copy(tmp_path, edit, name="pedestrian_40"):
     (lambda s: s.replace('front = "sedan_front_midsize"', 'front = "sedan_frnt"'), "vehicle.front",
      "unknown"),
     (lambda s: s.replace("yaw_deg = -90.0", 'yaw_deg = "west"'), "occupant.yaw_deg", "number"),
+    (lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "hybrid3_50m"\nhuman = {percentile = 50}'),
+     "occupant", "exactly one of dummy and human"),
+    (lambda s: _human(s), "sensors.standard", "no default sensor set"),
+    (lambda s: _human(s).replace("percentile = 50", "percentile = 40"), "occupant.human",
+     "is not tabulated for male"),
 ])
 def test_reference_pedestrian_load_errors_name_file_and_key(tmp_path, edit, where, message):
     path = _copy(tmp_path, edit)
@@ -171,33 +182,12 @@ def test_analytic_yaw_turns_the_whole_posture_about_the_vertical(scenario):
         assert np.allclose(X1[i, :3, 3], Rz @ X0[i, :3, 3] + [0.0, 0.0, dz], atol=1e-9), b
 
 
-def _human(text):
-    """pedestrian_40 with the parametric human in place of the dummy (no knee pads)."""
-    return (text.replace('dummy = "hybrid3_50m"', 'human = {sex = "male", percentile = 50}')
-            .replace('"left_knee_pad", "right_knee_pad",', ""))
-
-
 def test_reference_occupant_human_loads_with_its_own_sensors(tmp_path):
     sensors = '[sensors]\nstandard = false\n\n[[sensor]]\nkind = "accelerometer"\nname = "Head CG"\nbody = "head"\npoint = "cg"\n'
     path = _copy(tmp_path, lambda s: _human(s).replace("[sensors]\nstandard = true\n", sensors))
     s = load(path)
     assert s.dummy == "human_male_1.753m_78.2kg" and [x.name for x in s.sensors] == ["Head CG"]
     assert "vehicle" in s.model.body_names and lift_onto(s.model, s.q0.copy(), ["road"]) == pytest.approx(0.0, abs=1e-12)
-
-
-@pytest.mark.parametrize("edit, where, message", [
-    (lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "hybrid3_50m"\nhuman = {percentile = 50}'),
-     "occupant", "exactly one of dummy and human"),
-    (lambda s: _human(s), "sensors.standard", "no default sensor set"),
-    (lambda s: _human(s).replace("percentile = 50", "percentile = 40"), "occupant.human",
-     "is not tabulated for male"),
-])
-def test_reference_occupant_human_errors(tmp_path, edit, where, message):
-    path = _copy(tmp_path, edit)
-    with pytest.raises(ScenarioError) as err:
-        load(path)
-    text = str(err.value)
-    assert text.startswith(f"{path}: {where}: ") and message in text, text
 
 
 def test_analytic_head_impact_time_scales_as_one_over_speed(scenario, run):
