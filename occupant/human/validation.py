@@ -20,7 +20,7 @@ from scipy.integrate import cumulative_trapezoid
 from scipy.interpolate import CubicSpline
 
 from occupant.human import impact_tests
-from occupant.human.certification import CFC_CLASSES, corridor_checks
+from occupant.human.certification import CFC_CLASSES, _check_corridor, corridor_checks
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 
 SCENARIO_FOLDER = "scenarios/validation"
@@ -63,16 +63,6 @@ def _human_args(scenario):
     return {k: h[k] for k in ("percentile", "stature", "mass", "sex") if k in h}
 
 
-def _corridor(check, scenario, figures):
-    corridor = check.table(scenario, "corridor", "", required=True,
-                           accepted="a table of [lower, upper] per figure")
-    check.keys(corridor, sorted(figures), "corridor")
-    for key in corridor:
-        lo, hi = check.vector(corridor, key, "corridor", n=2)
-        if lo > hi:
-            check.fail(f"corridor.{key}", f"lower {lo:g} above upper {hi:g}", "[lower, upper]")
-
-
 # ------------------------------------------------------------------------------------------
 # thorax pendulum (Kroell et al. 1971; corridor of Lobdell et al. 1972)
 # ------------------------------------------------------------------------------------------
@@ -95,7 +85,7 @@ def _check_thorax(check, scenario, base_dir):
                         accepted="a table with mass (kg) and face_radius (m)")
     for key in ("mass", "face_radius"):
         check.number(probe, key, "probe", positive=True, required=True)
-    _corridor(check, scenario, THORAX_FIGURES)
+    _check_corridor(check, scenario, THORAX_FIGURES)
     rows = scenario.get("force_at")
     if not isinstance(rows, list) or not rows or any(
             not isinstance(r, list) or len(r) != 3 or not all(isinstance(v, (int, float)) for v in r)

@@ -91,3 +91,10 @@ def test_bad_validation_scenario_names_file_and_key(tmp_path):
     bad.write_text(text)
     with pytest.raises(InputFileError, match=r"bad\.toml.*probe\.mass"):
         read_scenario(str(bad))
+
+
+def test_cli_validate_unknown_name_is_a_clear_error(capsys):
+    from occupant.cli import main
+    assert main(["validate", "no_such_case"]) == 2
+    err = capsys.readouterr().err
+    assert "no_such_case" in err and "human_thorax_kroell_16mph" in err and "Traceback" not in err
