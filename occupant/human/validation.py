@@ -16,7 +16,6 @@ import pathlib
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.integrate import cumulative_trapezoid
 from scipy.interpolate import CubicSpline
 
 from occupant.human import impact_tests
@@ -162,20 +161,17 @@ def read_series(scenario, base_dir):
 
 def t1_motion(t, ax_g, az_g, rot_y):
     """BaseMotion of T1 from its inertial x, z acceleration (g) and sagittal rotation (rad,
-    flexion positive about y); velocity and position by trapezoids (zero at t[0]), the rotation
-    through a cubic spline (its derivatives give the angular velocity and acceleration)."""
+    flexion positive about y); velocity and position as ``BaseMotion.translational`` integrates
+    them (zero at t[0]), the rotation through a cubic spline (its derivatives give the angular
+    velocity and acceleration)."""
     from occupant.model import BaseMotion
     from occupant.spatial import rot_y as Ry
 
     acc = np.column_stack([ax_g, np.zeros_like(ax_g), az_g]) * G0
-    vel = cumulative_trapezoid(acc, t, axis=0, initial=0.0)
-    pos = cumulative_trapezoid(vel, t, axis=0, initial=0.0)
+    lin = BaseMotion.translational(t, acc)
     spline = CubicSpline(t, rot_y)
     d1, d2 = spline.derivative(1), spline.derivative(2)
-
-    def interp(table):
-        return lambda s: np.array([np.interp(s, t, table[:, k]) for k in range(3)])
-    return BaseMotion(position=interp(pos), velocity=interp(vel), acceleration=interp(acc),
+    return BaseMotion(position=lin.position, velocity=lin.velocity, acceleration=lin.acceleration,
                       rotation=lambda s: Ry(float(spline(s))),
                       angular_velocity=lambda s: np.array([0.0, float(d1(s)), 0.0]),
                       angular_acceleration=lambda s: np.array([0.0, float(d2(s)), 0.0]))
