@@ -76,6 +76,8 @@ class Pulse:
         return BaseMotion.translational(self.t, np.outer(self.a, d), velocity0=self.speed0 * d)
 
     def describe(self):
+        if not np.any(self.a) and self.speed0 == 0:
+            return f"{self.source}: no motion"
         return (f"{self.source}: delta-v {self.delta_v / KMH:.1f} km/h, peak {self.peak / G0:.1f} g, "
                 f"duration {self.duration * 1e3:.0f} ms, vehicle {self.speed0 / KMH:.1f} -> "
                 f"{(self.speed0 - self.delta_v) / KMH:.1f} km/h")
@@ -204,3 +206,8 @@ def read_pulse(c, p, path, base_dir, t_end):
     speed = c.number(p, "speed_kmh", path, nonneg=True)
     pulse.speed0 = pulse.delta_v if speed is None else speed * KMH
     return pulse
+
+
+def road_at_rest(t_end):
+    """The Pulse of a B0 at rest (a pedestrian scenario's road): no acceleration, no speed."""
+    return Pulse(np.array([0.0, t_end + 0.05]), np.zeros(2), 0.0, "road at rest (B0)")
