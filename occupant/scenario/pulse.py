@@ -202,7 +202,7 @@ def read_pulse(c, p, path, base_dir, t_end):
     d = np.asarray(c.vector(p, "direction", path, default=(1.0, 0.0, 0.0)), float)
     if not np.linalg.norm(d) > 0:
         c.fail(c.where(path, "direction"), "must not be zero", "a vector in the vehicle frame B0")
-    pulse = Pulse(t, a, 0.0, what, tuple(d / np.linalg.norm(d)))
+    pulse = Pulse(t, a, 0.0, what, tuple(float(x) for x in d / np.linalg.norm(d)))
     speed = c.number(p, "speed_kmh", path, nonneg=True)
     pulse.speed0 = pulse.delta_v if speed is None else speed * KMH
     return pulse
