@@ -444,6 +444,27 @@ OVERRIDE_05F = {
 }
 
 
+# 50M head CG relative to the occipital condyle (issue 10 section 3, "cite both"). No published
+# Hybrid III 50M head CG or inertia was found (dummies/README.md lists the search). The open FE
+# Hybrid III 50th (OpenRadioss ModelExchange Safety/Hybrid_III_50th_Percentile, SET_Modelling deck,
+# (C) 2026 SISW, CC BY-NC 4.0; node coordinates read, nothing copied) puts its head accelerometer
+# node (/ACCEL "D0HEAD0000H3AC0", the centre of the 5 mm accelerometer block; the Hybrid III's
+# head accelerometers sit at the head CG) 22.9 mm ahead of and 47.4 mm above its occipital-condyle
+# revolute joint (skew "OCCIPITAL_CONDYLE_REVOLUTE", deck X rearward, seated posture) [S]. The open
+# FE 5F's element sums (OVERRIDE_05F: 21 mm, 15-27) scaled to the 50M by the sitting-height ratio
+# give 23.6 mm, the same within 1 mm; the 95M rigid model's head body (54 mm, x 0.9324 = 49 mm, the
+# value this replaces) is the outlier, and its own head accelerometer node sits 24 mm behind that
+# body's CG. Fore-aft offset from the FE 50M [S]; the height above the OC stays 95M-scaled (53 mm;
+# the FE 50M node is 47.4 mm, 11 % lower) [D].
+FE50 = ("[S] open FE HIII 50M (OpenRadioss ModelExchange, CC BY-NC; head accelerometer node "
+        "D0HEAD0000H3AC0 relative to the OC revolute joint, dummies/README.md)")
+OVERRIDE_50M = {
+    "head": dict(com_x=0.0229,
+                 src=f"{FE50}: head CG 22.9 mm ahead of the OC (was 49 mm scaled from the 95M "
+                     "rigid model); height above the OC still scaled from the 95M [D]"),
+}
+
+
 def masses(kind):
     base = {s["name"]: s["mass"] for s in BASE}
     if kind == "95m":
@@ -607,7 +628,7 @@ def write(kind):
             out.append(f'parent = "{s["parent"]}"')
         msrc = S95 + ": " + s["mass_src"] + "; " + mwhy[s["name"]] if kind == "95m" else mwhy[s["name"]]
         out.append(f"mass = {fmt(mass, 5)}  # kg; {msrc}")
-        over = OVERRIDE_05F.get(s["name"], {}) if kind == "05f" else {}
+        over = {"05f": OVERRIDE_05F, "50m": OVERRIDE_50M}.get(kind, {}).get(s["name"], {})
         com = np.multiply(s["com"], L)
         if "com_x" in over:
             out.append(f"com = {fmt([over['com_x'], com[1], com[2]], 4)}  # m; {over['src']}")
