@@ -444,6 +444,20 @@ OVERRIDE_05F = {
 }
 
 
+# 50M head CG relative to the occipital condyle (issue 10 section 3, "cite both"). No published
+# Hybrid III 50M head CG or inertia was found (dummies/README.md lists the search). The open FE
+# Hybrid III 50th (OpenRadioss ModelExchange Safety/Hybrid_III_50th_Percentile, SET_Modelling deck,
+# (C) 2026 SISW, CC BY-NC 4.0; node coordinates read, nothing copied) puts its head accelerometer
+# node (/ACCEL "D0HEAD0000H3AC0", centre of the 5 mm accelerometer block) 22.9 mm ahead of and
+# 47.4 mm above its occipital-condyle revolute joint [S]; the open FE 5F's element sums (21 mm)
+# at 50M size give 23.6 mm. The shipped 50M keeps the 95M rigid model's head CG scaled (49 mm
+# ahead, 53 mm above) [D] for now: with the FE figure (tried in commit faf97d4) the tuned 50M neck
+# leaves two 572.33 extension figures (rebound through zero 132.6 ms against 147-174, first decay
+# 115.9 ms against 120-148), so adopting it needs the 50M neck refit (tools/tune_neck.py
+# hybrid3_50m), which did not fit in issue 10's session. To adopt: set the head's com x to 0.0229
+# here (as OVERRIDE_05F does for the 5F), refit, update TUNED_50M and the tests.
+
+
 def masses(kind):
     base = {s["name"]: s["mass"] for s in BASE}
     if kind == "95m":
