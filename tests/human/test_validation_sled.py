@@ -1,0 +1,50 @@
+"""The whole human in a belted frontal sled (issue 14 section 4): the Gold Standard 1 case of
+Shaw et al. (2009), scenarios/validation/human_sled_gs1_40.toml, the parametric human (no neck
+muscles: a PMHS) in the buck, belt and contacts of fmvss208_sled_48_belted on the GS1 40 km/h
+pulse; figures against the peaks of the PMHS corridors' boundaries. Not fitted: nothing of the
+human was tuned to this case."""
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from occupant.human.validation import (LAP_SEGMENT, SHOULDER_SEGMENT, belted_sled_figures,
+                                       read_scenario)
+from occupant.io.toml_files import InputFileError
+
+
+def test_analytic_belted_sled_figures_of_known_motion():
+    """The sled moves 0.5 m forward, the head 0.8 m: 300 mm head excursion. T1 at (0, 0, 0.2) m
+    on the upper torso, which moves 0.6 m and at the end is turned 90 deg about y (the point's x
+    goes from 0 to 0.2 m): 0.6 + 0.2 - 0.5 = 300 mm. The belt forces' peaks come through in kN;
+    the pelvis riding with the sled has no excursion."""
+    n = 3
+    s = np.array([0.0, 0.25, 0.5])
+    base = np.tile(np.eye(4), (n, 1, 1))
+    base[:, 0, 3] = s
+    com = np.zeros((n, 3, 3))
+    com[:, 0, 0] = [0.0, 0.4, 0.8]                                   # head
+    com[:, 2, 0] = s                                                 # pelvis with the sled
+    poses = np.tile(np.eye(4), (n, 3, 1, 1))
+    poses[:, 1, 0, 3] = [0.0, 0.3, 0.6]                              # upper torso origin
+    poses[-1, 1, :3, :3] = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]        # 90 deg about y at the end
+    names = ["head", "upper_torso", "pelvis"]
+    res = SimpleNamespace(base_poses=base, body_com=com, body_poses=poses,
+                          outputs={f"{SHOULDER_SEGMENT}.force": np.array([0.0, 4000.0, 1000.0]),
+                                   f"{LAP_SEGMENT}.force": np.array([0.0, 500.0, 2000.0])})
+    model = SimpleNamespace(body=names.index)
+    fig, hist = belted_sled_figures(res, model, [0.0, 0.0, 0.2])
+    assert fig["head_x_excursion_mm"] == pytest.approx(300.0)
+    assert fig["t1_x_excursion_mm"] == pytest.approx(300.0)
+    assert fig["shoulder_belt_force_kN"] == pytest.approx(4.0)
+    assert fig["lap_belt_force_kN"] == pytest.approx(2.0)
+    np.testing.assert_allclose(hist["pelvis_x_mm"], 0.0, atol=1e-12)
+
+
+def test_bad_sled_file_names_file_and_key(tmp_path):
+    sc, path = read_scenario("human_sled_gs1_40")
+    text = open(path).read().replace('sled = "data/gs1_sled_40_human.toml"', 'sled = "data/nothing.toml"')
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text)
+    with pytest.raises(InputFileError, match=r"bad\.toml.*sled"):
+        read_scenario(bad)
