@@ -96,3 +96,10 @@ def test_identity_gs1_energy_balance(gs1):
     """The run's energy balance closes to within 1 % of the energy exchanged."""
     e = gs1["results"].energy
     assert abs(e["balance"][-1]) < 0.01 * np.max(np.abs(e["work"]))
+
+
+def test_reference_gs1_human_is_a_pmhs(gs1):
+    """neck_activation = "none" in the case's [human] reaches the scenario's occupant.human: the
+    human has no neck muscles (the 50th male with muscles has 10)."""
+    assert len(gs1["model"].source.muscles) == 0
+    assert gs1["model"].name.startswith("human_male_1.753m")
