@@ -11,6 +11,11 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
   analyses prescribe T1 this way); the figures are the head's sagittal rotation (flexion
   positive, in the sled frame) read against the range of the volunteers' own figures, computed
   from the same data file.
+- ``belted_sled``: the whole human in a belted sled scenario (``occupant.scenario``, the file
+  named by ``sled``, its ``occupant.human`` replaced by the case's ``[human]``); the figures are
+  the peak forward excursions of the head centre of gravity and of T1 relative to the sled and
+  the peak belt forces (upper shoulder belt: D-ring to shoulder; outboard lap belt: outboard hip
+  to lap anchor), read against the peaks of the published PMHS corridors' two boundaries.
 """
 import pathlib
 from dataclasses import dataclass
@@ -221,6 +226,62 @@ def _run_sled(scenario, path, dt):
             "onset_s": float(onset)}
 
 
+# ------------------------------------------------------------------------------------------
+# whole human in a belted sled scenario (Gold Standard 1, Shaw et al. 2009)
+# ------------------------------------------------------------------------------------------
+BELTED_SLED_FIGURES = ("head_x_excursion_mm", "t1_x_excursion_mm", "shoulder_belt_force_kN",
+                       "lap_belt_force_kN")
+SHOULDER_SEGMENT, LAP_SEGMENT = "belt.d_ring-shoulder", "belt.hip_outboard-lap_anchor"
+
+
+def _check_belted_sled(check, scenario, base_dir):
+    sled = check.string(scenario, "sled", "", required=True, what="crash scenario file of the sled")
+    if not (base_dir / sled).is_file():
+        check.fail("sled", f"no file {sled!r} next to the scenario", "a scenario path relative to it")
+    check.number(scenario, "t_end", "", positive=True)
+    check.number(scenario, "dt", "", positive=True)
+    _check_corridor(check, scenario, BELTED_SLED_FIGURES)
+
+
+def belted_sled_figures(res, model, t1_point):
+    """Figures of a belted sled run: peak forward (x) excursions (mm) of the head's centre of
+    gravity and of T1 (``t1_point``, m in the upper torso frame) relative to the sled (B0), and
+    the peak shoulder and lap belt forces (kN); with their histories."""
+    sled_x = res.base_poses[:, 0, 3]
+    head = res.body_com[:, model.body("head"), 0] - sled_x
+    P = res.body_poses[:, model.body("upper_torso")]
+    t1 = (P[:, :3, :3] @ np.asarray(t1_point, float))[:, 0] + P[:, 0, 3] - sled_x
+    pelvis = res.body_com[:, model.body("pelvis"), 0] - sled_x
+    hist = {"head_x_mm": 1e3 * (head - head[0]), "t1_x_mm": 1e3 * (t1 - t1[0]),
+            "pelvis_x_mm": 1e3 * (pelvis - pelvis[0]),
+            "shoulder_belt_kN": res.outputs[f"{SHOULDER_SEGMENT}.force"] / 1e3,
+            "lap_belt_kN": res.outputs[f"{LAP_SEGMENT}.force"] / 1e3}
+    figures = {"head_x_excursion_mm": float(hist["head_x_mm"].max()),
+               "t1_x_excursion_mm": float(hist["t1_x_mm"].max()),
+               "shoulder_belt_force_kN": float(hist["shoulder_belt_kN"].max()),
+               "lap_belt_force_kN": float(hist["lap_belt_kN"].max())}
+    return figures, hist
+
+
+def _run_belted_sled(scenario, path, dt):
+    from occupant.scenario.load import load
+    from occupant.scenario.run import run_scenario
+
+    human = {"occupant.human." + k: v for k, v in scenario["human"].items()}
+    overrides = dict(human)
+    for key in ("t_end", "dt"):
+        if key in scenario or (key == "dt" and dt):
+            overrides[f"solver.{key}"] = dt if key == "dt" and dt else scenario[key]
+    sled = load(pathlib.Path(path).parent / scenario["sled"], overrides)
+    run = run_scenario(sled)
+    model, res = run.model, run.results
+    t1_point = model.source.joints["lower_neck"].placement.position
+    figures, hist = belted_sled_figures(res, model, t1_point)
+    corridor = dict(scenario["corridor"])
+    return {"t": res.t, "results": res, "model": model, "run": run, "history": hist,
+            "figures": figures, "corridor": corridor, "checks": corridor_checks(figures, corridor)}
+
+
 @dataclass(frozen=True)
 class Validation:
     """One kind of validation case: ``check(checker, scenario, base_dir)`` validates its keys,
@@ -234,6 +295,7 @@ class Validation:
 VALIDATIONS = {
     "thorax_pendulum": Validation(_check_thorax, _run_thorax, "thorax pendulum"),
     "head_neck_sled": Validation(_check_sled, _run_sled, "head-neck on the measured T1 motion"),
+    "belted_sled": Validation(_check_belted_sled, _run_belted_sled, "whole body, belted sled"),
 }
 
 

@@ -238,6 +238,8 @@ class Scenario:
         kwargs = {k: c.number(h, k, "occupant.human", positive=True) for k in ("percentile", "stature", "mass")}
         kwargs["sex"] = c.string(h, "sex", "occupant.human") or "male"
         kwargs["neck_activation"] = c.string(h, "neck_activation", "occupant.human") or "reflex"
+        if kwargs["neck_activation"] == "none":     # no neck muscles (a PMHS), as build's None
+            kwargs["neck_activation"] = None
         try:
             return build(**kwargs)
         except HumanParameterError as err:
