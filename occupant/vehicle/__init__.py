@@ -14,7 +14,7 @@ def load(path):
 
 
 def __getattr__(name):   # the classes on first use (the tyre producer is imported by the pipeline)
-    if name in ("Subsystem", "Interface", "Tyre", "Coupler"):
+    if name in ("Subsystem", "Vehicle", "Interface", "Tyre", "Coupler"):
         from occupant.vehicle import subsystem
         return getattr(subsystem, name)
     raise AttributeError(name)

@@ -26,7 +26,8 @@ class VehicleError(ModelingError):
 def compile_vehicle(vehicle, pedal=None, targets=None, check=True):
     """The runtime Model of ``vehicle``. ``pedal``: (n, 2) rows (t s, brake pedal 0-1) for every
     tyre's brake (default released); ``targets``: {coupler full name: (n, 2) rows (t s, target)}
-    for servo couplers (default 0)."""
+    for servo couplers (default 0). ``vehicle``: a Vehicle or a Subsystem tree."""
+    vehicle = getattr(vehicle, "root", vehicle)
     flat = flatten(vehicle)
     model = flat.assembly.compile()
     model.source_vehicle = vehicle

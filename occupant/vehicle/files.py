@@ -29,7 +29,7 @@ from occupant.io.toml_files import FileChecker, InputFileError, read_toml
 from occupant.modeling import ModelingError
 from occupant.scenario.toml_write import dumps
 from occupant.spatial.transforms import homogeneous
-from occupant.vehicle.subsystem import Subsystem
+from occupant.vehicle.subsystem import Subsystem, Vehicle
 from occupant.vehicle.templates import MF, TEMPLATES, V3
 
 
@@ -55,7 +55,7 @@ def load_vehicle(path):
     """The editable Subsystem tree of a vehicle (or subsystem) file; compiled once to check it
     (mobility, references), so a bad file fails here with its file and key."""
     from occupant.vehicle.compile import VehicleError, compile_vehicle
-    vehicle = load_subsystem(path)
+    vehicle = Vehicle(load_subsystem(path))
     try:
         compile_vehicle(vehicle)
     except VehicleError:
@@ -138,7 +138,7 @@ def _parameters(c, template, table):
     values = {}
     for f in fields(params_type):
         where = f"parameters"
-        if f.name not in table:
+        if f.name not in table and f.name != "interfaces":
             c.fail(f"parameters.{f.name}", "missing", _accepted(f.type))
         if f.type is float:
             value = c.number(table, f.name, where, required=True)
@@ -154,6 +154,8 @@ def _parameters(c, template, table):
                                             positive=f.name.endswith("inertia")))
         elif f.type is MF:
             values[f.name] = tuple(c.vector(table, f.name, where, n=4, required=True))
+        elif f.type is tuple:   # the custom template's element lists
+            values[f.name] = _element_list(c, table, f.name)
         elif f.type is dict:
             sub = c.table(table, f.name, where, required=True)
             out = {}
@@ -169,6 +171,45 @@ def _parameters(c, template, table):
     return params_type(**values)
 
 
+_JOINT_KINDS = ("revolute", "prismatic", "universal", "spherical", "euler", "fixed")
+
+
+def _element_list(c, table, key):
+    """The custom template's parts, joints (as [[parameters.part]] / [[parameters.joint]] tables)
+    or interfaces, with every reference checked (a dangling one names its key)."""
+    where = f"parameters.{key}"
+    if key == "interfaces":
+        return tuple(c.strings(table, key, "parameters") or ())
+    out = []
+    if key == "parts":
+        for k, e in enumerate(c.tables(table, key, "parameters", required=True)):
+            w = f"{where}[{k}]"
+            c.keys(e, ("name", "mass", "com", "inertia"), w)
+            mass = c.number(e, "mass", w, required=True)
+            if mass <= 0:
+                c.fail(f"{w}.mass", f"a part with no mass ({mass!r} kg)", "a mass > 0 kg")
+            out.append((c.string(e, "name", w, required=True), mass,
+                        tuple(c.vector(e, "com", w, required=True)),
+                        tuple(c.vector(e, "inertia", w, required=True, positive=True))))
+        return tuple(out)
+    parts = {e.get("name") for e in table.get("parts", [])} | set(table.get("interfaces", []))
+    for k, e in enumerate(c.tables(table, key, "parameters", required=True)):
+        w = f"{where}[{k}]"
+        c.keys(e, ("name", "kind", "parent", "child", "position", "axis"), w)
+        ends = []
+        for end in ("parent", "child"):
+            ref = c.string(e, end, w, required=True)
+            if ref not in parts and not (end == "parent" and ref == "ground"):
+                c.fail(f"{w}.{end}", f"dangling reference: no part '{ref}'",
+                       ", ".join(sorted(parts)) + (", ground" if end == "parent" else ""))
+            ends.append(None if ref == "ground" else ref)
+        out.append((c.string(e, "name", w, required=True),
+                    c.string(e, "kind", w, required=True, choices=_JOINT_KINDS, what="joint kind"),
+                    *ends, tuple(c.vector(e, "position", w, required=True)),
+                    tuple(c.vector(e, "axis", w, default=(0.0, 0.0, 1.0)))))
+    return tuple(out)
+
+
 def _accepted(t):
     return {float: "a number", V3: "a list of 3 numbers", MF: "a list of 4 numbers (B, C, mu, E)",
             dict: "a table"}.get(t, "a value")
@@ -178,6 +219,7 @@ def save_subsystem(sub, path):
     """Write ``sub`` to ``path`` (TOML): its template and parameters, and each nested subsystem
     to its own file next to it (named after its file entry, or ``<name>.toml``)."""
     path = pathlib.Path(path)
+    sub = getattr(sub, "root", sub)
     data = {"kind": getattr(sub, "kind", "subsystem"), "name": sub.name}
     if sub.template is not None and getattr(sub, "parameters", None) is not None:
         data["template"] = sub.template

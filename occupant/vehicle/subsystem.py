@@ -333,3 +333,47 @@ def _flatten_into(sub, flat, prefix, X, bindings):
             else:
                 child_bind[itf.name] = prefix + target
         _flatten_into(child, flat, f"{prefix}{child.name}.", X @ child.base, child_bind)
+
+
+class Vehicle:
+    """The editable vehicle: the Subsystem tree of a vehicle file, with every element of every
+    subsystem in ``parts`` and ``constraints`` (joints and couplers) by full name ("sub.name")."""
+
+    def __init__(self, root):
+        self.root = root
+
+    @property
+    def name(self):
+        return self.root.name
+
+    @property
+    def source(self):
+        return self.root.source
+
+    @property
+    def subsystems(self):
+        return self.root.subsystems
+
+    @property
+    def parts(self):
+        return {p + n: e for p, s, _ in self.root.walk() for n, e in s.parts.items()}
+
+    @property
+    def constraints(self):
+        out = {}
+        for p, s, _ in self.root.walk():
+            out.update({p + n: e for n, e in s.joints.items()})
+            out.update({p + n: e for n, e in s.couplers.items()})
+        return out
+
+    def remove(self, name):
+        """Remove an element by full name and what depends on it (``Subsystem.remove``)."""
+        self.root.remove(name)
+
+    def compile(self, **kwargs):
+        from occupant.vehicle.compile import compile_vehicle
+        return compile_vehicle(self, **kwargs)
+
+    def __repr__(self):
+        return (f"Vehicle('{self.name}', parts={len(self.parts)}, "
+                f"constraints={len(self.constraints)}, subsystems={len(self.subsystems)})")

@@ -456,3 +456,27 @@ def build(template, values):
 def parameter_fields(template):
     """(name, type) of the template's parameters, in order."""
     return [(f.name, f.type) for f in fields(TEMPLATES[template][0])]
+
+
+# custom ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CustomParams:
+    parts: tuple     # of (name, mass kg, com V3, principal inertia V3)
+    joints: tuple    # of (name, kind, parent or None (ground), child, position V3, axis V3)
+    interfaces: tuple  # of names
+    dof: float       # degrees of freedom with the interfaces held
+
+
+@register("custom")
+def build_custom(p: CustomParams) -> Subsystem:
+    """A subsystem written out part by part and joint by joint (design coordinates; a joint's
+    axis is its z: the revolute or prismatic axis). Joints are taken in the order given, so
+    loop-closing joints go last."""
+    sub = Subsystem("custom", template="custom", expected_dof=int(p.dof))
+    for name in p.interfaces:
+        sub.add(Interface(name))
+    for name, mass, com, inertia in p.parts:
+        sub.add(Part(name, mass, com, inertia))
+    for name, kind, parent, child, position, axis in p.joints:
+        joint_at(sub, name, kind, parent, child, position, frame_z(axis))
+    return sub
