@@ -264,7 +264,7 @@ TyreBlock = namedtuple("TyreBlock", [
     "spin_dof",       # (nt,) int, velocity index of the wheel's spin coordinate (-1: none)
     "brake_torque",   # (nt,) N m, brake torque at pedal 1
     "brake_speed",    # (nt,) rad/s, spin rate of the tanh regularisation of brake friction
-    "pedal",          # (np, 2) (t s, pedal 0-1) rows, linear between, constant outside
+    "pedal",          # (np >= 2, 2) (t s, pedal 0-1) rows, linear between, constant outside
     "out_start",      # int, first output: per tyre TYRE_OUTPUTS
 ])
 TYRE_OUTPUTS = (("vertical_force", "N"), ("longitudinal_force", "N"), ("lateral_force", "N"),
@@ -356,7 +356,7 @@ def empty_tyre_block():
         link=np.zeros(0, np.int64), centre=np.zeros((0, 3)), axis=np.zeros((0, 3)),
         radius=np.zeros(0), stiffness=np.zeros(0), damping=np.zeros(0), mf_long=np.zeros((0, 4)),
         mf_lat=np.zeros((0, 4)), slip_speed=np.zeros(0), spin_dof=np.zeros(0, np.int64),
-        brake_torque=np.zeros(0), brake_speed=np.zeros(0), pedal=np.zeros((1, 2)), out_start=0))
+        brake_torque=np.zeros(0), brake_speed=np.zeros(0), pedal=np.array([[0.0, 0.0], [1.0, 0.0]]), out_start=0))
 
 
 def empty_coupler_block():

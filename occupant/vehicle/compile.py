@@ -78,7 +78,11 @@ def _tyre_block(model, tyres, pedal, names, units):
               for k, v in cols.items()}
     for k, shape in (("centre", (-1, 3)), ("axis", (-1, 3)), ("mf_long", (-1, 4)), ("mf_lat", (-1, 4))):
         values[k] = values[k].reshape(shape)
-    values["pedal"] = np.zeros((1, 2)) if pedal is None else np.asarray(pedal, float).reshape(-1, 2)
+    # the pedal table (>= 2 rows, as the interpolation needs): released by default
+    values["pedal"] = np.array([[0.0, 0.0], [1.0, 0.0]]) if pedal is None \
+        else np.asarray(pedal, float).reshape(-1, 2)
+    if len(values["pedal"]) < 2:
+        raise VehicleError(f"pedal: expected >= 2 rows of (t s, pedal), got {len(values['pedal'])}")
     values["out_start"] = _reserve(names, units, tyres, TYRE_OUTPUTS)
     return freeze_block(TyreBlock, values)
 
@@ -110,6 +114,8 @@ def _coupler_block(model, couplers, targets, names, units):
             cols["target_len"].append(0)
         else:
             table = np.asarray(table, float).reshape(-1, 2)
+            if len(table) < 2:
+                raise VehicleError(f"coupler '{c.name}'.target: expected >= 2 rows of (t s, value)")
             cols["target_start"].append(sum(len(r) for r in rows))
             cols["target_len"].append(len(table))
             rows.append(table)
