@@ -305,7 +305,8 @@ def build_rack_pinion(p: RackPinionParams) -> Subsystem:
                  frame_z(col) @ np.diag(p.steering_wheel_inertia) @ frame_z(col).T))
     sub.add(link_part("column", p.column_mass, p.column_lower, p.steering_wheel_centre, 0.012))
     sub.add(link_part("intermediate_shaft", p.shaft_mass, p.pinion, p.column_lower, 0.01))
-    sub.add(Part("pinion", p.pinion_mass, p.pinion, (2e-4, 2e-4, 1e-4)))   # [E] 20 mm pinion
+    # the pinion with the lower universal joint and half the intermediate shaft: 1e-3 kg m^2 [E]
+    sub.add(Part("pinion", p.pinion_mass, p.pinion, (1e-3, 1e-3, 1e-3)))
     rack_end = np.asarray(p.rack_centre) + (0.0, 0.35, 0.0)
     sub.add(link_part("rack", p.rack_mass, 2 * np.asarray(p.rack_centre) - rack_end, rack_end, 0.012))
     joint_at(sub, "column_bearing", "revolute", "chassis", "column", p.column_lower, frame_z(col))

@@ -252,3 +252,18 @@ def test_regression_show_command(capsys):
     out = capsys.readouterr().out
     assert "52 parts" in out and "80 constraints" in out and "21 degrees of freedom" in out
     assert "front_suspension (double_wishbone" in out and "front_suspension.l_lower_ball" in out
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in VEHICLES.glob("sedan_*.toml")))
+def test_regression_subsystem_files_alone(name):
+    """Each subsystem file loads alone (its interfaces on the ground), its loops close at the
+    design position and its mobility is its template's: e.g. a double wishbone 2 (one wheel
+    travel per side), a MacPherson strut 2, an anti-roll bar 0."""
+    vehicle = occupant.vehicle.load(VEHICLES / name)
+    model = compile_vehicle(vehicle)
+    dof = model.nv
+    if model.constraint_names:
+        phi, G = constraint_jacobian(model)
+        assert np.abs(phi).max() < 1e-12
+        dof -= np.linalg.matrix_rank(G)
+    assert dof == vehicle.root.expected_dof
