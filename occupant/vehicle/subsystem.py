@@ -250,6 +250,21 @@ class Flat:
     owner: dict = field(default_factory=dict)      # full element name -> subsystem prefix
 
 
+GROUND = "ground"   # the stand-in part of unbound interfaces, fixed to B0
+
+
+def _ground(flat):
+    """The part GROUND, welded to B0, made when an interface first falls back to the ground (a
+    part rather than B0 itself keeps the joint order, and so the loop-closing joints, of the
+    subsystems that use it; its mass, 1 kg, never moves and does not enter the motion)."""
+    asm = flat.assembly
+    if GROUND not in asm.parts:
+        asm.add(Part(GROUND, 1.0, inertia=(1.0, 1.0, 1.0)))
+        asm.add(Joint(f"{GROUND}_weld", "fixed", None, GROUND, Pose()))
+        flat.owner[f"{GROUND}_weld"] = ""
+    return GROUND
+
+
 def flatten(root):
     """The Flat of the subsystem tree ``root``."""
     flat = Flat(Assembly(root.name))
@@ -261,12 +276,12 @@ def _flatten_into(sub, flat, prefix, X, bindings):
     asm = flat.assembly
     R, p = X[:3, :3], X[:3, 3]
 
-    def part_of(name):   # full name of a local part or interface, None for the ground
+    def part_of(name):   # full name of a local part or interface (GROUND when unbound)
         if name is None:
             return None
         if name in sub.parts:
             return prefix + name
-        return bindings.get(name)
+        return bindings.get(name) or _ground(flat)
 
     def own(element):
         flat.owner[element.name] = prefix
@@ -274,43 +289,21 @@ def _flatten_into(sub, flat, prefix, X, bindings):
 
     for n, e in sub.parts.items():
         asm.add(own(Part(prefix + n, e.mass, R @ e.com + p, R @ e.inertia @ R.T)))
-    markers = {}   # local marker -> (full name or None, global pose)
     for n, m in sub.markers.items():
-        pose = (R @ m.position + p, R @ m.rotation)
-        owner = part_of(m.part)
-        markers[n] = (None if owner is None else prefix + n, pose)
-        if owner is not None:
-            asm.add(own(Marker(prefix + n, owner, *pose)))
-    kept = set()
+        asm.add(own(Marker(prefix + n, part_of(m.part), R @ m.position + p, R @ m.rotation)))
     for n, j in sub.joints.items():
-        parent, child = part_of(j.parent), part_of(j.child)
         if j.parent_marker is not None:
             raise ModelingError(f"joint '{prefix + n}': vehicle subsystems place joints by "
                                 f"position, not by parent_marker")
-        place = Pose(R @ j.placement.position + p, R @ j.placement.rotation)
-        cm = None if j.child_marker is None else markers[j.child_marker]
-        if child is None and parent is None:
-            continue   # both ends on the ground
-        if child is None:   # the child end fell back to the ground: the joint turns round
-            at = place if cm is None else Pose(*cm[1])
-            mname = f"{prefix}{n}.on_{parent}"
-            asm.add(own(Marker(mname, parent, place.position, place.rotation)))
-            asm.add(own(Joint(prefix + n, j.kind, None, parent, at, axes=j.axes, child_marker=mname)))
-        else:
-            asm.add(own(Joint(prefix + n, j.kind, parent, child, place, axes=j.axes,
-                              child_marker=None if cm is None else cm[0])))
-        kept.add(n)
+        asm.add(own(Joint(prefix + n, j.kind, part_of(j.parent), part_of(j.child),
+                          Pose(R @ j.placement.position + p, R @ j.placement.rotation), axes=j.axes,
+                          child_marker=None if j.child_marker is None else prefix + j.child_marker)))
     for n, s in sub.spring_dampers.items():
-        a, b = markers[s.marker_a], (markers[s.marker_b] if s.marker_b else (None, (R @ s.point_b + p,)))
-        if a[0] is None:
-            a, b = b, a
-        if a[0] is None:
-            continue
-        asm.add(own(replace(s, name=prefix + n, marker_a=a[0], marker_b=b[0],
-                            point_b=b[1][0] if b[0] is None else np.zeros(3))))
+        asm.add(own(replace(s, name=prefix + n, marker_a=prefix + s.marker_a,
+                            marker_b=None if s.marker_b is None else prefix + s.marker_b,
+                            point_b=R @ s.point_b + p)))
     for n, r in sub.joint_resistances.items():
-        if r.joint in kept:
-            asm.add(own(replace(r, name=prefix + n, joint=prefix + r.joint)))
+        asm.add(own(replace(r, name=prefix + n, joint=prefix + r.joint)))
     for n, t in sub.tyres.items():
         flat.tyres.append(replace(t, name=prefix + n, part=part_of(t.part),
                                   joint=None if t.joint is None else prefix + t.joint,

@@ -342,8 +342,8 @@ class AntiRollBarParams:
 @register("anti_roll_bar")
 def build_anti_roll_bar(p: AntiRollBarParams) -> Subsystem:
     """Anti-roll bar: two halves in bushings on the body, their relative twist resisted by a
-    torsion coupler (q_l + q_r, the right axis mirrored), drop links (universal at the bar,
-    spherical at the suspension arm); 0 dof with its interfaces held. Interfaces: chassis, l_arm
+    torsion coupler (q_l + q_r, the right axis mirrored), drop links (universal at the
+    suspension arm, spherical at the bar); 0 dof with its interfaces held. Interfaces: chassis, l_arm
     (r_arm)."""
     sub = Subsystem("anti_roll_bar", template="anti_roll_bar", expected_dof=0)
     sub.add(Interface("chassis"), Interface("l_arm"))
@@ -353,10 +353,12 @@ def build_anti_roll_bar(p: AntiRollBarParams) -> Subsystem:
     sub.add(link_part(f"{s}droplink", p.droplink_mass, p.arm_end, p.droplink_lower, 0.006))
     joint_at(sub, f"{s}bar_bushing", "revolute", "chassis", f"{s}bar", p.bushing,
              frame_z((0.0, 1.0, 0.0)))
-    d = np.subtract(p.droplink_lower, p.arm_end)
-    joint_at(sub, f"{s}droplink_upper", "universal", f"{s}bar", f"{s}droplink", p.arm_end,
+    # universal at the arm (listed first: the drop link hangs from the arm in the spanning
+    # tree, whether the arm is a suspension part or, stored alone, the ground), ball at the bar
+    d = np.subtract(p.arm_end, p.droplink_lower)
+    joint_at(sub, f"{s}droplink_lower", "universal", "l_arm", f"{s}droplink", p.droplink_lower,
              universal_frame((0.0, 1.0, 0.0), np.cross((0.0, 1.0, 0.0), d)))
-    joint_at(sub, f"{s}droplink_lower", "spherical", f"{s}droplink", "l_arm", p.droplink_lower)
+    joint_at(sub, f"{s}droplink_upper", "spherical", f"{s}droplink", f"{s}bar", p.arm_end)
     mirror_left_to_right(sub)
     sub.add(Coupler("torsion", "l_bar_bushing", 1.0, "r_bar_bushing", 1.0,
                     p.torsional_stiffness, p.torsional_damping))

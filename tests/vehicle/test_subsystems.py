@@ -108,7 +108,8 @@ def test_regression_interface_binding_and_delete_falls_to_ground():
     assert top.subsystems["arm"].interfaces["mount"].bound_to is None
     assert "body" not in top.parts and "body_slide" not in top.joints
     flat = flatten(top).assembly
-    assert flat.joints["arm.hinge"].parent is None
+    assert flat.joints["arm.hinge"].parent == "ground"
+    assert flat.joints["ground_weld"].kind == "fixed" and flat.joints["ground_weld"].parent is None
     assert compile_vehicle(top).nv == 1
 
 
