@@ -75,3 +75,21 @@ def test_identity_chassis_base_motion(braking):
     res = occupant.simulate(pendulum, t_end=0.25, base_motion=base, integrator="rk4", dt=1e-4)
     rel_x = res.body_com[:, 0, 0] - np.array([base.position(s)[0] for s in res.t])
     assert res.status == "finished" and rel_x[-1] - rel_x[0] > 0.01   # forward, in the car
+
+
+def test_regression_step_steer_start(sedan, settled):
+    """A 90 deg step of the steering wheel at 50 km/h (ramped over 0.2 s from 0.1 s): the rack
+    follows the column through the couplers (8.7 mm/rad, sedan_steering.toml), the car yaws and
+    rolls towards the outside of the turn, the lateral acceleration building towards the neutral-
+    steer estimate V^2 delta / L ~ 0.7 g (road-wheel angle ~5.6 deg at the ~16:1 ratio)."""
+    m = M.step_steer(sedan, settled.results.q[-1], t_end=0.4, output_dt=0.005)
+    r = m.results
+    assert r.status == "finished"
+    rack = r.q[-1, m.model.dof("steering.rack_slide")]
+    assert rack == pytest.approx(0.0087 * np.pi / 2, rel=0.25)
+    yaw_rate = np.gradient(m.angles[:, 0], m.t)[-1]
+    assert np.degrees(abs(yaw_rate)) > 10.0
+    assert np.sign(m.angles[-1, 2]) == np.sign(yaw_rate)     # rolls to the outside of the turn
+    ay = m.acceleration[-10:, 1].mean()
+    assert np.sign(ay) == np.sign(yaw_rate) and 0.1 * G < abs(ay) < 1.0 * G
+    assert np.abs(r.constraint_violation).max() < 1e-8
