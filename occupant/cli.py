@@ -41,7 +41,8 @@ def _parser():
     show = sub.add_parser("show", help="show a model: bodies, joints, dofs, geometry, contacts",
                           description="Show the model of a dummy or scenario (name or path): its "
                           "tree of bodies with joints and dofs, masses, contact geometry and pairs.")
-    show.add_argument("file", metavar="FILE", help="dummy or scenario: a shipped name or a .toml path")
+    show.add_argument("file", metavar="FILE", help="dummy or scenario: a shipped name or a .toml "
+                      "path; or a vehicle or subsystem file (vehicles/*.toml)")
     export = sub.add_parser("export", help="export a dummy or scenario model to MJCF or URDF")
     export.add_argument("file", metavar="FILE", help="dummy or scenario: a shipped name or a .toml path")
     fmt = export.add_mutually_exclusive_group(required=True)
@@ -81,6 +82,9 @@ def main(argv=None):
             from occupant.scenario.command import list_command
             return list_command()
         if args.command == "show":
+            from occupant.vehicle.show import is_vehicle_file, show_vehicle
+            if is_vehicle_file(args.file):
+                return show_vehicle(args.file)
             from occupant.scenario.command import show_command
             return show_command(args.file)
         if args.command == "export":

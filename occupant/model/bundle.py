@@ -11,9 +11,10 @@ import numpy as np
 
 # Slots of Data.power (and of the work accumulators at the end of z), in this order.
 POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts",
-               "airbags", "muscles", "belts")
+               "airbags", "muscles", "belts", "tyres", "couplers")
 (POWER_BASE, POWER_APPLIED, POWER_JOINT_RESISTANCE, POWER_SPRING_DAMPERS,
- POWER_CONTACTS, POWER_AIRBAGS, POWER_MUSCLES, POWER_BELTS) = range(len(POWER_NAMES))
+ POWER_CONTACTS, POWER_AIRBAGS, POWER_MUSCLES, POWER_BELTS, POWER_TYRES,
+ POWER_COUPLERS) = range(len(POWER_NAMES))
 
 JointResistanceBlock = namedtuple("JointResistanceBlock", [
     "link",           # (ne,) int, link whose coordinate the element acts on
@@ -258,6 +259,47 @@ BELT_OUTPUTS = (("payout", "m"), ("pull_in", "m"), ("locked", "1"))
 BELT_SEGMENT_STATES = (("webbing", "m"), ("max_strain", "1"))
 BELT_STATES = (("payout", "m"), ("free_payout", "m"), ("limiter_payout", "m"), ("lock_timer", "s"))
 
+# Tyres on flat ground (occupant.vehicle.tyre): per wheel its link, hub centre and spin axis in
+# the link frame, vertical spring-damper, Pacejka magic-formula coefficients, and the brake
+# torque on its spin coordinate (capacity times the run's pedal table).
+TyreBlock = namedtuple("TyreBlock", [
+    "link",           # (nt,) int, link of the wheel
+    "centre",         # (nt, 3) m, wheel centre in that link's frame
+    "axis",           # (nt, 3) unit spin axis in that link's frame
+    "radius",         # (nt,) m, unloaded radius
+    "stiffness",      # (nt,) N/m, vertical (radial) stiffness
+    "damping",        # (nt,) N s/m, vertical damping
+    "mf_long",        # (nt, 4) B, C, mu (D = mu Fz), E of the longitudinal magic formula
+    "mf_lat",         # (nt, 4) B, C, mu, E of the lateral magic formula
+    "slip_speed",     # (nt,) m/s, lowest speed in the slip denominators
+    "spin_dof",       # (nt,) int, velocity index of the wheel's spin coordinate (-1: none)
+    "brake_torque",   # (nt,) N m, brake torque at pedal 1
+    "brake_speed",    # (nt,) rad/s, spin rate of the tanh regularisation of brake friction
+    "pedal",          # (np >= 2, 2) (t s, pedal 0-1) rows, linear between, constant outside
+    "out_start",      # int, first output: per tyre TYRE_OUTPUTS
+])
+TYRE_OUTPUTS = (("vertical_force", "N"), ("longitudinal_force", "N"), ("lateral_force", "N"),
+                ("slip_ratio", "1"), ("slip_angle", "rad"), ("deflection", "m"),
+                ("brake_torque", "N m"))
+# Couplers between joint coordinates (occupant.vehicle.tyre): e = r_a q_a + r_b q_b - target(t),
+# generalized forces -(k e + c e') r_a on q_a and r_b on q_b: a gear or rack-and-pinion mesh
+# (compliant), or with dof_b = -1 a servo driving q_a along the target table.
+CouplerBlock = namedtuple("CouplerBlock", [
+    "dof_a",          # (ncp,) int, velocity index of coordinate a (a revolute or prismatic link)
+    "q_a",            # (ncp,) int, its position index
+    "ratio_a",        # (ncp,)
+    "dof_b",          # (ncp,) int (-1: none)
+    "q_b",            # (ncp,) int (-1: none)
+    "ratio_b",        # (ncp,)
+    "stiffness",      # (ncp,) N m/rad or N/m
+    "damping",        # (ncp,) N m s/rad or N s/m
+    "target_start",   # (ncp,) int, first row of the target table in targets (-1: zero)
+    "target_len",     # (ncp,) int
+    "targets",        # (nrow, 2) (t s, target) rows
+    "out_start",      # int, first output: per coupler COUPLER_OUTPUTS
+])
+COUPLER_OUTPUTS = (("error", "rad or m"), ("force", "N m or N"))
+
 Bundle = namedtuple("Bundle", [
     "tree",             # KinTree
     "joint_resistance", # JointResistanceBlock
@@ -272,6 +314,8 @@ Bundle = namedtuple("Bundle", [
     "base_dt",          # s
     "tau_applied",      # (nv,) constant applied generalized forces
     "work_start",       # int, index in z of the first work accumulator (one per POWER_NAMES)
+    "tyres",            # TyreBlock
+    "couplers",         # CouplerBlock
 ])
 
 
@@ -316,3 +360,22 @@ def empty_constraint_block():
         kind=np.zeros(0, np.int64), link_a=np.zeros(0, np.int64), point_a=np.zeros((0, 3)),
         axis_a=np.zeros((0, 3)), link_b=np.zeros(0, np.int64), point_b=np.zeros((0, 3)),
         axis_b=np.zeros((0, 3))))
+
+
+def empty_tyre_block():
+    """The TyreBlock of a model without tyres."""
+    return freeze_block(TyreBlock, dict(
+        link=np.zeros(0, np.int64), centre=np.zeros((0, 3)), axis=np.zeros((0, 3)),
+        radius=np.zeros(0), stiffness=np.zeros(0), damping=np.zeros(0), mf_long=np.zeros((0, 4)),
+        mf_lat=np.zeros((0, 4)), slip_speed=np.zeros(0), spin_dof=np.zeros(0, np.int64),
+        brake_torque=np.zeros(0), brake_speed=np.zeros(0), pedal=np.array([[0.0, 0.0], [1.0, 0.0]]), out_start=0))
+
+
+def empty_coupler_block():
+    """The CouplerBlock of a model without couplers."""
+    return freeze_block(CouplerBlock, dict(
+        dof_a=np.zeros(0, np.int64), q_a=np.zeros(0, np.int64), ratio_a=np.zeros(0),
+        dof_b=np.zeros(0, np.int64), q_b=np.zeros(0, np.int64),
+        ratio_b=np.zeros(0), stiffness=np.zeros(0), damping=np.zeros(0),
+        target_start=np.zeros(0, np.int64), target_len=np.zeros(0, np.int64),
+        targets=np.zeros((0, 2)), out_start=0))

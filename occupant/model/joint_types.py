@@ -7,6 +7,9 @@ compile to two or three revolute links, the intermediate ones massless.
 
 Velocity coordinates are expressed in the link (child) frame:
 - spherical: v = angular velocity (3,), q = unit quaternion (w, x, y, z);
+- floating: three prismatic then three revolute links (the five intermediate ones massless),
+  a 6-dof joint in scalar coordinates for the state-space integrators, which take no
+  quaternions (translations x, y, z, then Tait-Bryan yaw, pitch, roll with the default axes);
 - free: v = (linear velocity of the link origin, angular velocity) both in the link frame, as
   Pinocchio's free-flyer; q = (position in the joint frame (3,), quaternion (4,)).
 """
@@ -39,7 +42,8 @@ SPATIAL_ROWS = {
 }
 
 # User-facing joint kinds -> number of links they expand into
-JOINT_KINDS = ("revolute", "prismatic", "universal", "spherical", "euler", "free", "fixed")
+JOINT_KINDS = ("revolute", "prismatic", "universal", "spherical", "euler", "free", "fixed",
+               "floating")
 
 NEUTRAL_LINK_Q = {
     JointType.FIXED: np.zeros(0),

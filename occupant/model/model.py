@@ -10,7 +10,7 @@ import numpy as np
 
 from occupant.model.base_motion import fixed_base_state
 from occupant.model.bundle import (Bundle, POWER_NAMES, frozen, empty_airbag_block,
-                                   empty_constraint_block)
+                                   empty_constraint_block, empty_tyre_block, empty_coupler_block)
 from occupant.model.joint_motion import random_configuration
 from occupant.model.joint_types import JointType, NEUTRAL_LINK_Q
 
@@ -92,6 +92,9 @@ class Model:
         self.constraints = empty_constraint_block()     # ConstraintBlock
         self.constraint_names = ()                      # the element of each constraint row
         self.gravity = None                             # (3,) m/s^2 in B0, the model's gravity field
+        # vehicle producers (occupant.vehicle): tyres with brakes, couplers of joint coordinates
+        self.tyres = empty_tyre_block()                 # TyreBlock
+        self.couplers = empty_coupler_block()           # CouplerBlock
         self.index = {
             "body": {n: i for i, n in enumerate(self.body_names)},
             "joint": {n: i for i, n in enumerate(self.joint_names)},
@@ -162,7 +165,8 @@ class Model:
                       spring_dampers=self.spring_dampers, contacts=self.contacts,
                       airbags=self.airbags, muscles=self.muscles, constraints=self.constraints,
                       belts=self.belts, base_table=table, base_t0=float(base_t0),
-                      base_dt=float(base_dt), tau_applied=tau, work_start=self.work_start)
+                      base_dt=float(base_dt), tau_applied=tau, work_start=self.work_start,
+                      tyres=self.tyres, couplers=self.couplers)
 
     def __repr__(self):
         return f"Model('{self.name}', nb={self.nb}, nq={self.nq}, nv={self.nv})"

@@ -25,12 +25,14 @@ _LINKS_OF_KIND = {
     "spherical": (JointType.SPHERICAL,),
     "free": (JointType.FREE,),
     "fixed": (JointType.FIXED,),
+    "floating": (JointType.PRISMATIC,) * 3 + (JointType.REVOLUTE,) * 3,
 }
 _DOF_SUFFIX = {
     "spherical": ("wx", "wy", "wz"),
     "free": ("vx", "vy", "vz", "wx", "wy", "wz"),
     "universal": ("1", "2"),
     "euler": ("1", "2", "3"),
+    "floating": ("x", "y", "z", "yaw", "pitch", "roll"),
 }
 
 

@@ -129,11 +129,17 @@ class Pose:
         return homogeneous(self.rotation, self.position)
 
 
-_EXTRA_AXES = {"universal": 1, "euler": 2}
+_EXTRA_AXES = {"universal": 1, "euler": 2, "floating": 5}
 _DEFAULT_AXES = {
     # second axis along the first frame's -y (x-axis twist of -90 deg), third along the new -y
     "universal": (MDH(alpha=-np.pi / 2),),
     "euler": (MDH(alpha=-np.pi / 2), MDH(alpha=np.pi / 2)),
+    # floating, placed with z along the parent's x: slides along x, y, z, then turns about z
+    # (yaw), the new y (pitch) and the new x (roll). MDH(gamma=alpha=90 deg) turns a frame
+    # (a, b, c) into (b, c, a), MDH(alpha=-90 deg) into (a, -c, b); the last frame's (x, y, z)
+    # are the parent's (-z, y, x) at q = 0
+    "floating": (MDH(gamma=np.pi / 2, alpha=np.pi / 2), MDH(gamma=np.pi / 2, alpha=np.pi / 2),
+                 MDH(), MDH(alpha=-np.pi / 2), MDH(gamma=np.pi / 2, alpha=np.pi / 2)),
 }
 
 

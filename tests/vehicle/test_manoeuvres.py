@@ -1,0 +1,95 @@
+"""Manoeuvres of the full sedan (short runs: the state-space solver is not compiled end to end
+yet, see tests/benchmarks/bench_vehicle.py for the 2 s braking run) and the chassis motion as an
+occupant's base motion B0."""
+import numpy as np
+import pytest
+
+import occupant
+from occupant.shipped import shipped_dir
+from occupant.vehicle import load
+from occupant.vehicle import manoeuvre as M
+
+G = 9.81
+MASS = 1564.0                       # kg, crash-domain-facts 7.2 [S]
+FRONT_SHARE = 1.620 / 2.888         # static front axle load share, b / L (7.2 [S])
+
+
+@pytest.fixture(scope="module")
+def sedan():
+    return load(shipped_dir("vehicles") / "midsize_sedan.toml")
+
+
+@pytest.fixture(scope="module")
+def settled(sedan):
+    return M.settle(sedan, t_end=0.1, output_dt=0.005)
+
+
+@pytest.fixture(scope="module")
+def braking(sedan, settled):
+    return M.hard_brake(sedan, settled.results.q[-1], t_end=0.25, output_dt=0.005)
+
+
+def test_regression_settle_static_loads(settled):
+    """Released at the design position (springs preloaded for the static corner loads), the car
+    stays within a few mm of it and the tyres carry its weight with the static axle split b/L."""
+    r = settled.results
+    assert r.status == "finished"
+    fz = {n: r.outputs[f"{n}.vertical_force"][-1] for n in (
+        "front_wheels.l_tyre", "front_wheels.r_tyre", "rear_wheels.l_tyre", "rear_wheels.r_tyre")}
+    total = sum(fz.values())
+    assert total == pytest.approx(MASS * G, rel=0.03)
+    front = fz["front_wheels.l_tyre"] + fz["front_wheels.r_tyre"]
+    assert front / total == pytest.approx(FRONT_SHARE, abs=0.02)
+    assert np.ptp(settled.position[:, 2]) < 0.01
+    assert np.abs(r.constraint_violation).max() < 1e-8
+
+
+def test_regression_hard_brake_start(braking):
+    """From 50 km/h the pedal reaches full at 0.2 s: the car decelerates at 0.8-1.05 g by 0.25 s
+    and pitches nose down (positive pitch), the front tyres loaded more than at rest."""
+    r = braking.results
+    assert r.status == "finished"
+    assert braking.velocity[0, 0] == pytest.approx(50 / 3.6, rel=1e-9)
+    assert 0.8 < braking.deceleration_g[-1] < 1.05
+    assert braking.pitch_deg[-1] - braking.pitch_deg[0] > 0.3
+    front = r.outputs["front_wheels.l_tyre.vertical_force"]
+    assert front[-1] > 1.15 * front[0]
+    assert np.abs(r.constraint_violation).max() < 1e-8
+
+
+def test_identity_chassis_base_motion(braking):
+    """The base motion at the driver's H-point is consistent (its velocity is the derivative of
+    its position, its acceleration that of its velocity), and it drives an occupant model: a
+    pendulum hung in the car swings forward under braking."""
+    base = M.chassis_base_motion(braking)
+    t = braking.t[5:-5]
+    h = 1e-3
+    for k in (10, 25, 40):
+        s = braking.t[k]
+        dp = (base.position(s + h) - base.position(s - h)) / (2 * h)
+        assert dp == pytest.approx(base.velocity(s), abs=5e-3 * np.linalg.norm(base.velocity(s)))
+    dv = np.gradient(np.array([base.velocity(s) for s in t]), t, axis=0)
+    acc = np.array([base.acceleration(s) for s in t])
+    assert np.abs(dv - acc)[10:-10].max() < 0.05 * G
+    pendulum = occupant.samples.pendulum(length=0.5)
+    res = occupant.simulate(pendulum, t_end=0.25, base_motion=base, integrator="rk4", dt=1e-4)
+    rel_x = res.body_com[:, 0, 0] - np.array([base.position(s)[0] for s in res.t])
+    assert res.status == "finished" and rel_x[-1] - rel_x[0] > 0.01   # forward, in the car
+
+
+def test_regression_step_steer_start(sedan, settled):
+    """A 90 deg step of the steering wheel at 50 km/h (ramped over 0.2 s from 0.1 s): the rack
+    follows the column through the couplers (8.7 mm/rad, sedan_steering.toml), the car yaws and
+    rolls towards the outside of the turn, the lateral acceleration building towards the neutral-
+    steer estimate V^2 delta / L ~ 0.7 g (road-wheel angle ~5.6 deg at the ~16:1 ratio)."""
+    m = M.step_steer(sedan, settled.results.q[-1], t_end=0.4, output_dt=0.005)
+    r = m.results
+    assert r.status == "finished"
+    rack = r.q[-1, m.model.dof("steering.rack_slide")]
+    assert rack == pytest.approx(0.0087 * np.pi / 2, rel=0.25)
+    yaw_rate = np.gradient(m.angles[:, 0], m.t)[-1]
+    assert np.degrees(abs(yaw_rate)) > 10.0
+    assert np.sign(m.angles[-1, 2]) == np.sign(yaw_rate)     # rolls to the outside of the turn
+    ay = m.acceleration[-10:, 1].mean()
+    assert np.sign(ay) == np.sign(yaw_rate) and 0.1 * G < abs(ay) < 1.0 * G
+    assert np.abs(r.constraint_violation).max() < 1e-8
