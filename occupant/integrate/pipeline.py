@@ -28,6 +28,7 @@ from occupant.forces.spring_damper import spring_dampers
 from occupant.restraints.airbag import airbags
 from occupant.forces.muscles import muscles
 from occupant.restraints.belt import belts
+from occupant.forces.marker_forces import marker_forces
 from occupant.model.bundle import POWER_APPLIED, POWER_BASE
 from occupant.model.joint_motion import normalize_quaternions, q_derivative
 
@@ -99,6 +100,8 @@ def forces(bundle, data, t, q, v, z):
         muscles(bundle, data, t, q, v, z)
     if bundle.belts.retractor.shape[0]:
         belts(bundle, data, t, q, v, z)
+    if bundle.marker_forces.link_i.shape[0]:
+        marker_forces(bundle, data, t, q, v, z)
 
 
 @njit(**JIT_INLINE)
