@@ -294,4 +294,5 @@ class Assembly:
     def __repr__(self):
         counts = ", ".join(f"{table}={len(getattr(self, table))}" for table, _ in _FAMILIES
                            if table != "gravity_fields")
-        return f"Assembly('{self.name}', {counts}, gravity={self.gravity})"
+        g = None if self.gravity is None else tuple(float(x) for x in self.gravity)
+        return f"Assembly('{self.name}', {counts}, gravity={g})"

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occupant.modeling.elements import ModelingError, _rotation, _vec3
+from occupant.modeling.elements import Connection, ModelingError
 
 _X, _Y, _Z = np.eye(3)
 # rows of each primitive: ("distance", axis of J) or ("dot", axis of I, axis of J)
@@ -34,7 +34,7 @@ PRIMITIVE_ROWS = {
 
 
 @dataclass
-class Primitive:
+class Primitive(Connection):
     """A constraint primitive between markers I and J (kinds: ``PRIMITIVE_ROWS``)."""
     name: str
     kind: str
@@ -48,17 +48,7 @@ class Primitive:
         if self.kind not in PRIMITIVE_ROWS:
             raise ModelingError(f"{what}.kind: unknown primitive {self.kind!r} (accepted: "
                                 f"{', '.join(PRIMITIVE_ROWS)})")
-        if self.marker_i == self.marker_j:
-            raise ModelingError(f"{what}: marker_i and marker_j are both '{self.marker_i}'")
-        self.position_j = _vec3(self.position_j, f"{what}.position_j")
-        self.rotation_j = _rotation(self.rotation_j, f"{what}.rotation_j")
-
-    @property
-    def refs(self):
-        r = {"marker_i": self.marker_i}
-        if self.marker_j is not None:
-            r["marker_j"] = self.marker_j
-        return r
+        self._check_markers(what)
 
 
 @dataclass

@@ -54,6 +54,25 @@ def inertia_tensor(value, what):
     return 0.5 * (I + I.T)
 
 
+class Connection:
+    """Seed 000's connection (MbsConnection): an element defined by a marker I (``marker_i``) and
+    a marker J (``marker_j``), or by I and a frame fixed in B0 (``position_j``, ``rotation_j``)
+    when marker_j is None. Subclasses are dataclasses with those four fields."""
+
+    def _check_markers(self, what):
+        if self.marker_i == self.marker_j:
+            raise ModelingError(f"{what}: marker_i and marker_j are both '{self.marker_i}'")
+        self.position_j = _vec3(self.position_j, f"{what}.position_j")
+        self.rotation_j = _rotation(self.rotation_j, f"{what}.rotation_j")
+
+    @property
+    def refs(self):
+        r = {"marker_i": self.marker_i}
+        if self.marker_j is not None:
+            r["marker_j"] = self.marker_j
+        return r
+
+
 @dataclass
 class Part:
     """A rigid body: mass (kg), centre of mass (m) and inertia about it (kg m^2), in the part frame.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occupant.modeling.elements import ModelingError, _rotation, _vec3
+from occupant.modeling.elements import Connection, ModelingError
 
 KINDS = ("single_component", "three_component", "six_component", "bushing", "beam", "field")
 _TABLE_COLUMNS = {"single_component": 1, "three_component": 3, "six_component": 6}
@@ -39,7 +39,7 @@ def _vec6(value, what):
 
 
 @dataclass
-class MarkerForce:
+class MarkerForce(Connection):
     """A force/torque between marker I and marker J (see the module docstring)."""
     name: str
     kind: str
@@ -58,8 +58,7 @@ class MarkerForce:
         if self.kind not in KINDS:
             raise ModelingError(f"marker force '{self.name}'.kind: unknown {self.kind!r} "
                                 f"(accepted: {', '.join(KINDS)})")
-        if self.marker_i == self.marker_j:
-            raise ModelingError(f"{what}: marker_i and marker_j are both '{self.marker_i}'")
+        self._check_markers(what)
         self.stiffness = _matrix(np.zeros(6) if self.stiffness is None else self.stiffness,
                                  f"{what}.stiffness")
         self.damping = _matrix(np.zeros(6) if self.damping is None else self.damping,
@@ -73,8 +72,6 @@ class MarkerForce:
                                f"{what}.reference")
         self.preload = _vec6(np.zeros(6) if self.preload is None else self.preload,
                              f"{what}.preload")
-        self.position_j = _vec3(self.position_j, f"{what}.position_j")
-        self.rotation_j = _rotation(self.rotation_j, f"{what}.rotation_j")
         cols = _TABLE_COLUMNS.get(self.kind)
         if cols is not None:
             t = np.asarray(self.table, dtype=float) if self.table is not None else None
@@ -89,13 +86,6 @@ class MarkerForce:
     @property
     def table_columns(self):
         return _TABLE_COLUMNS.get(self.kind, 0)
-
-    @property
-    def refs(self):
-        r = {"marker_i": self.marker_i}
-        if self.marker_j is not None:
-            r["marker_j"] = self.marker_j
-        return r
 
     # the families ----------------------------------------------------------------------------
     @classmethod

@@ -36,7 +36,7 @@ def _pendulum(variant):
         asm.add(Joint("slide", "planar", None, "rod", Pose(PIVOT)),
                 Joint("cut", "cylindrical", None, "rod", Pose(PIVOT), child_marker="pin"))
     elif variant == "universal_parallel":
-        asm.add(Marker("axis", "rod", rotation=rot_x(-np.pi / 2).T),
+        asm.add(Marker("axis", "rod", rotation=rot_x(-np.pi / 2)),
                 Joint("cardan", "universal", None, "rod", Pose(PIVOT), child_marker="axis"),
                 Primitive("keep_z", "parallel_axes", "pin", position_j=PIVOT))
     elif variant == "planar_inline_inplane":

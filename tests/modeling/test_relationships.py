@@ -143,5 +143,5 @@ def test_regression_repr_lists_every_family():
     text = repr(seed_four_bar())
     for family in ("parts=3", "markers=11", "geometries=1", "joints=4", "virtual_parts=0",
                    "materials=0", "primitives=0", "couplers=0", "marker_forces=0",
-                   "spring_dampers=0", "belts=0", "gravity=[  0.   -9.81"):
+                   "spring_dampers=0", "belts=0", "gravity=(0.0, -9.81, 0.0)"):
         assert family in text, (family, text)
