@@ -15,20 +15,13 @@ links: distance Phi = d . u_b, G = u_b . (J_a - J_b) + (u_b x d) . W_b; dot Phi 
 G = (u_a x u_b) . (W_a - W_b) (J point Jacobians, W angular-velocity Jacobians); coupler
 Phi = c_a q_a + c_b q_b + c_0 (q the scalar coordinate of a revolute or prismatic link), G = c_a,
 c_b in those coordinates' columns, gamma = 0.
-
-A coupler reads its coordinates from the link placements (``link_coordinate``): a revolute angle
-is found modulo 2 pi and taken on the branch nearest the angle the kinematics stage last held in
-data.q_unit, which it then updates, so that it follows a wheel through any number of turns as
-long as successive evaluations are less than pi apart.
 """
 import numpy as np
 from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE
 from occupant.model.bundle import CONSTRAINT_DISTANCE, CONSTRAINT_COUPLER
-from occupant.model.joint_types import JointType
 
-_REVOLUTE = int(JointType.REVOLUTE)
 
 
 @njit(**JIT_INLINE)
@@ -184,21 +177,9 @@ def _add_angular_row(parent, nvs, vidx, axis, angular, G, row, link, coef, sign)
 
 @njit(**JIT_INLINE)
 def link_coordinate(tree, data, k):
-    """The scalar coordinate of revolute or prismatic link k from its placement in its parent
-    (data.R_up, p_up; see the module docstring for the revolute branch)."""
-    R_pj, R_up = tree.R_pj, data.R_up
-    if tree.jtype[k] == _REVOLUTE:
-        c = R_pj[k, 0, 0] * R_up[k, 0, 0] + R_pj[k, 1, 0] * R_up[k, 1, 0] + R_pj[k, 2, 0] * R_up[k, 2, 0]
-        s = R_pj[k, 0, 1] * R_up[k, 0, 0] + R_pj[k, 1, 1] * R_up[k, 1, 0] + R_pj[k, 2, 1] * R_up[k, 2, 0]
-        a = np.arctan2(s, c)
-        j = tree.qidx[k]
-        a += 2.0 * np.pi * np.round((data.q_unit[j] - a) / (2.0 * np.pi))
-        data.q_unit[j] = a
-        return a
-    travel = 0.0
-    for r in range(3):
-        travel += R_pj[k, r, 2] * (data.p_up[k, r] - tree.p_pj[k, r])
-    return travel
+    """The scalar coordinate of revolute or prismatic link k at the configuration the kinematics
+    were last computed for (``forward_kinematics`` keeps it in data.q_unit)."""
+    return data.q_unit[tree.qidx[k]]
 
 
 @njit(**JIT)

@@ -9,9 +9,7 @@ from occupant.jit import JIT
 
 
 @njit(**JIT)
-def _accelerations(bundle, data, cw, t, Y, vdot, pos, vel):
-    """Accelerations and violations sample by sample, in time order (a coupler follows its
-    revolute angles from one evaluation to the next: ``equations.link_coordinate``)."""
+def _accelerations(bundle, data, cw, t, Y, vdot):
     nq, nv = cw.q.shape[0], cw.v.shape[0]
     for k in range(t.shape[0]):
         q, v, z = Y[k, :nq].copy(), Y[k, nq:nq + nv].copy(), Y[k, nq + nv:].copy()
@@ -19,7 +17,6 @@ def _accelerations(bundle, data, cw, t, Y, vdot, pos, vel):
         constrained_accelerations(bundle, data, cw, t[k], q, v, z)
         for j in range(nv):
             vdot[k, j] = cw.vdot[j]
-        violations(bundle, data, cw, Y[k:k + 1], pos[k:k + 1], vel[k:k + 1])
 
 
 def constrained_samples(system, t, Y, rec):
@@ -28,6 +25,7 @@ def constrained_samples(system, t, Y, rec):
     cw = make_constraint_work(system.model)
     t = np.ascontiguousarray(t, dtype=float)
     Y = np.ascontiguousarray(Y, dtype=float)
+    _accelerations(system.bundle, system.data, cw, t, Y, rec.vdot)
     pos, vel = np.zeros(len(t)), np.zeros(len(t))
-    _accelerations(system.bundle, system.data, cw, t, Y, rec.vdot, pos, vel)
+    violations(system.bundle, system.data, cw, Y, pos, vel)
     return pos, vel
