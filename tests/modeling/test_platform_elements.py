@@ -87,7 +87,7 @@ def test_analytic_gear_turns_two_wheels_in_ratio():
     asm.add(MarkerForce.six_component("motor", "hub_a", None, [[0, 0, 0, 0, 0, 0, T],
                                                                [10, 0, 0, 0, 0, 0, T]]))
     model = asm.compile()
-    r = occupant.simulate(model, t_end=2.0, integrator="radau", output_dt=0.02,
+    r = occupant.simulate(model, t_end=3.0, integrator="radau", output_dt=0.02,
                           rtol=1e-9, atol=1e-11)
     assert r.status == "finished", r.message
     qa, qb = r.q[:, model.dof("ja")], r.q[:, model.dof("jb")]
