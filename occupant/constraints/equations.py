@@ -12,13 +12,16 @@ come from a forward pass over the links at vdot = 0 (``link_motion``).
 
 Rows (``occupant.model.bundle.ConstraintBlock``), with d = p_a - p_b and u's turned with their
 links: distance Phi = d . u_b, G = u_b . (J_a - J_b) + (u_b x d) . W_b; dot Phi = u_a . u_b,
-G = (u_a x u_b) . (W_a - W_b) (J point Jacobians, W angular-velocity Jacobians).
+G = (u_a x u_b) . (W_a - W_b) (J point Jacobians, W angular-velocity Jacobians); coupler
+Phi = c_a q_a + c_b q_b + c_0 (q the scalar coordinate of a revolute or prismatic link), G = c_a,
+c_b in those coordinates' columns, gamma = 0.
 """
 import numpy as np
 from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE
-from occupant.model.bundle import CONSTRAINT_DISTANCE
+from occupant.model.bundle import CONSTRAINT_DISTANCE, CONSTRAINT_COUPLER
+
 
 
 @njit(**JIT_INLINE)
@@ -172,6 +175,13 @@ def _add_angular_row(parent, nvs, vidx, axis, angular, G, row, link, coef, sign)
         k = parent[k]
 
 
+@njit(**JIT_INLINE)
+def link_coordinate(tree, data, k):
+    """The scalar coordinate of revolute or prismatic link k at the configuration the kinematics
+    were last computed for (``forward_kinematics`` keeps it in data.q_unit)."""
+    return data.q_unit[tree.qidx[k]]
+
+
 @njit(**JIT)
 def constraint_terms(tree, cons, data, v, cw):
     """Fill cw.phi (nc,), cw.G (nc, nv) and cw.gamma (nc,) at the poses in data (after
@@ -189,6 +199,13 @@ def constraint_terms(tree, cons, data, v, cw):
     G[:, :] = 0.0
     for row in range(cons.kind.shape[0]):
         la, lb = cons.link_a[row], cons.link_b[row]
+        if cons.kind[row] == CONSTRAINT_COUPLER:
+            ca, cb, c0 = cons.point_a[row, 0], cons.point_a[row, 1], cons.point_a[row, 2]
+            phi[row] = ca * link_coordinate(tree, data, la) + cb * link_coordinate(tree, data, lb) + c0
+            G[row, vidx[la]] += ca
+            G[row, vidx[lb]] += cb
+            gamma[row] = 0.0
+            continue
         _frame_axis(R, lb, cons.axis_b[row], ub)
         _angular(w_all, al, la, wa, ala)
         _angular(w_all, al, lb, wb, alb)

@@ -109,7 +109,10 @@ def placements(tree, q, R_up, p_up, X_up):
 @njit(**JIT)
 def forward_kinematics(tree, data, q):
     """Kinematics stage, positions: placement of every link in its parent (R_up, p_up, X_up) and
-    in B0 (R_base_link, p_base_link), one forward pass."""
+    in B0 (R_base_link, p_base_link), one forward pass; data.q_unit keeps the configuration q the
+    placements are of (the constraint rows of couplers read their coordinates there)."""
+    for k in range(q.shape[0]):
+        data.q_unit[k] = q[k]
     R_up, p_up, X_up = data.R_up, data.p_up, data.X_up
     R_w, p_w = data.R_base_link, data.p_base_link
     for i in range(tree.parent.shape[0]):

@@ -29,6 +29,7 @@ from occupant.restraints.airbag import airbags
 from occupant.forces.muscles import muscles
 from occupant.restraints.belt import belts
 from occupant.vehicle.tyre import couplers, tyres
+from occupant.forces.marker_forces import marker_forces
 from occupant.model.bundle import POWER_APPLIED, POWER_BASE
 from occupant.model.joint_motion import normalize_quaternions, q_derivative
 
@@ -104,6 +105,8 @@ def forces(bundle, data, t, q, v, z):
         tyres(bundle, data, t, q, v, z)
     if bundle.couplers.dof_a.shape[0]:
         couplers(bundle, data, t, q, v, z)
+    if bundle.marker_forces.link_i.shape[0]:
+        marker_forces(bundle, data, t, q, v, z)
 
 
 @njit(**JIT_INLINE)

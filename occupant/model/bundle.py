@@ -11,10 +11,10 @@ import numpy as np
 
 # Slots of Data.power (and of the work accumulators at the end of z), in this order.
 POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts",
-               "airbags", "muscles", "belts", "tyres", "couplers")
+               "airbags", "muscles", "belts", "tyres", "couplers", "marker_forces")
 (POWER_BASE, POWER_APPLIED, POWER_JOINT_RESISTANCE, POWER_SPRING_DAMPERS,
  POWER_CONTACTS, POWER_AIRBAGS, POWER_MUSCLES, POWER_BELTS, POWER_TYRES,
- POWER_COUPLERS) = range(len(POWER_NAMES))
+ POWER_COUPLERS, POWER_MARKER_FORCES) = range(len(POWER_NAMES))
 
 JointResistanceBlock = namedtuple("JointResistanceBlock", [
     "link",           # (ne,) int, link whose coordinate the element acts on
@@ -199,9 +199,12 @@ MUSCLE_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("activation", "1"), 
 # row is one scalar equation between a frame on link a and a frame on link b (-1: B0), both given
 # in their link's frame: CONSTRAINT_DISTANCE (p_a - p_b) . u_b = 0 (u_b = axis_b turned with link b),
 # CONSTRAINT_DOT u_a . u_b = 0.
-CONSTRAINT_DISTANCE, CONSTRAINT_DOT = range(2)
+# CONSTRAINT_COUPLER (couplers, screw joints): c_a q_a + c_b q_b + c_0 = 0 between the scalar
+# coordinates of link_a and link_b (revolute angle or prismatic travel), the coefficients
+# (c_a, c_b, c_0) held in point_a (the other fields unused).
+CONSTRAINT_DISTANCE, CONSTRAINT_DOT, CONSTRAINT_COUPLER = range(3)
 ConstraintBlock = namedtuple("ConstraintBlock", [
-    "kind",           # (nc,) int, CONSTRAINT_DISTANCE or CONSTRAINT_DOT
+    "kind",           # (nc,) int, CONSTRAINT_DISTANCE, CONSTRAINT_DOT or CONSTRAINT_COUPLER
     "link_a",         # (nc,) int, link carrying point/axis a (-1: B0)
     "point_a",        # (nc, 3) m, point a in that link's frame
     "axis_a",         # (nc, 3) unit vector u_a in that link's frame (DOT rows)
@@ -299,6 +302,31 @@ CouplerBlock = namedtuple("CouplerBlock", [
     "out_start",      # int, first output: per coupler COUPLER_OUTPUTS
 ])
 COUPLER_OUTPUTS = (("error", "rad or m"), ("force", "N m or N"))
+# Forces between two markers (occupant.forces.marker_forces; occupant.modeling.MarkerForce):
+# single-component (LINE) or a linear 6x6 law plus time functions (LINEAR: bushing, beam, field,
+# three- and six-component forces).
+MARKER_FORCE_LINE, MARKER_FORCE_LINEAR = range(2)
+MarkerForceBlock = namedtuple("MarkerForceBlock", [
+    "link_i",         # (ne,) int, link carrying marker I (-1: B0)
+    "R_i",            # (ne, 3, 3) axes of I in that link's frame
+    "p_i",            # (ne, 3) m, origin of I in that link's frame
+    "link_j",         # (ne,) int, link carrying marker J (-1: B0)
+    "R_j",            # (ne, 3, 3)
+    "p_j",            # (ne, 3) m
+    "law",            # (ne,) int, MARKER_FORCE_LINE or MARKER_FORCE_LINEAR
+    "stiffness",      # (ne, 6, 6) N/m, N/rad, N m/m, N m/rad: K of (F, T) = -K u - C udot + ...
+    "damping",        # (ne, 6, 6) the same per m/s and rad/s
+    "reference",      # (ne, 6) m, rad: u at zero elastic load (a beam's (L, 0, ...))
+    "preload",        # (ne, 6) N, N m on I in J's axes
+    "table_start",    # (ne,) int, first row of the element's time table in tables (-1: none)
+    "table_len",      # (ne,) int
+    "table_cols",     # (ne,) int, load columns of the table (1: line, 3: forces, 6: and torques)
+    "tables",         # (nt, 7) rows (t s, load columns ...; unused columns 0)
+    "out_start",      # int, first output: per element MARKER_FORCE_OUTPUTS
+])
+MARKER_FORCE_OUTPUTS = tuple((f"{q}", u) for q, u in (
+    ("dx", "m"), ("dy", "m"), ("dz", "m"), ("ax", "rad"), ("ay", "rad"), ("az", "rad"),
+    ("fx", "N"), ("fy", "N"), ("fz", "N"), ("tx", "N m"), ("ty", "N m"), ("tz", "N m")))
 
 Bundle = namedtuple("Bundle", [
     "tree",             # KinTree
@@ -316,6 +344,7 @@ Bundle = namedtuple("Bundle", [
     "work_start",       # int, index in z of the first work accumulator (one per POWER_NAMES)
     "tyres",            # TyreBlock
     "couplers",         # CouplerBlock
+    "marker_forces",    # MarkerForceBlock
 ])
 
 
@@ -379,3 +408,12 @@ def empty_coupler_block():
         ratio_b=np.zeros(0), stiffness=np.zeros(0), damping=np.zeros(0),
         target_start=np.zeros(0, np.int64), target_len=np.zeros(0, np.int64),
         targets=np.zeros((0, 2)), out_start=0))
+def empty_marker_force_block():
+    """The MarkerForceBlock of a model without marker forces."""
+    values = {name: np.zeros(0, dtype=np.int64) for name in
+              ("link_i", "link_j", "law", "table_start", "table_len", "table_cols")}
+    values.update(R_i=np.zeros((0, 3, 3)), p_i=np.zeros((0, 3)), R_j=np.zeros((0, 3, 3)),
+                  p_j=np.zeros((0, 3)), stiffness=np.zeros((0, 6, 6)),
+                  damping=np.zeros((0, 6, 6)), reference=np.zeros((0, 6)),
+                  preload=np.zeros((0, 6)), tables=np.zeros((0, 7)), out_start=0)
+    return freeze_block(MarkerForceBlock, values)

@@ -43,7 +43,11 @@ SPATIAL_ROWS = {
 
 # User-facing joint kinds -> number of links they expand into
 JOINT_KINDS = ("revolute", "prismatic", "universal", "spherical", "euler", "free", "fixed",
-               "floating")
+               "floating",
+               # seed 000's further kinematic joints: hooke (= universal), cylindrical (prismatic +
+               # revolute on one axis), planar (two prismatic + one revolute), screw (cylindrical
+               # whose translation follows the rotation: a coupler row, occupant.modeling)
+               "hooke", "cylindrical", "planar", "screw")
 
 NEUTRAL_LINK_Q = {
     JointType.FIXED: np.zeros(0),

@@ -10,7 +10,8 @@ import numpy as np
 
 from occupant.model.base_motion import fixed_base_state
 from occupant.model.bundle import (Bundle, POWER_NAMES, frozen, empty_airbag_block,
-                                   empty_constraint_block, empty_tyre_block, empty_coupler_block)
+                                   empty_constraint_block, empty_tyre_block, empty_coupler_block,
+                                   empty_marker_force_block)
 from occupant.model.joint_motion import random_configuration
 from occupant.model.joint_types import JointType, NEUTRAL_LINK_Q
 
@@ -40,7 +41,7 @@ class Model:
                  spring_damper_names, contacts, contact_names, output_names, output_units,
                  producer_z_names, topology, source=None, airbags=None, airbag_names=(),
                  airbag_contact_names=(), muscles=None, muscle_names=(), belts=None,
-                 belt_names=()):
+                 belt_names=(), marker_forces=None, marker_force_names=()):
         self.name = name
         self.body_names = tuple(body_names)
         self.body_parent = _ro(body_parent, int)        # (nb,) parent body, -1 for B0
@@ -78,6 +79,9 @@ class Model:
         self.muscle_names = tuple(muscle_names)
         self.belts = belts                              # BeltBlock
         self.belt_names = tuple(belt_names)
+        self.marker_forces = (empty_marker_force_block() if marker_forces is None
+                              else marker_forces)   # MarkerForceBlock
+        self.marker_force_names = tuple(marker_force_names)
         self.output_names = tuple(output_names)         # Data.outputs, "<element>.<quantity>"
         self.output_units = tuple(output_units)
         self.power_names = POWER_NAMES                  # Data.power slots
@@ -166,7 +170,8 @@ class Model:
                       airbags=self.airbags, muscles=self.muscles, constraints=self.constraints,
                       belts=self.belts, base_table=table, base_t0=float(base_t0),
                       base_dt=float(base_dt), tau_applied=tau, work_start=self.work_start,
-                      tyres=self.tyres, couplers=self.couplers)
+                      tyres=self.tyres, couplers=self.couplers,
+                      marker_forces=self.marker_forces)
 
     def __repr__(self):
         return f"Model('{self.name}', nb={self.nb}, nq={self.nq}, nv={self.nv})"

@@ -14,7 +14,11 @@ from occupant.modeling.compile_contacts import contact_block
 from occupant.modeling.belts import belt_block
 from occupant.modeling.elements import Joint, Pose
 from occupant.modeling.muscles import muscle_block
-from occupant.spatial.transforms import invert_homogeneous
+from occupant.modeling.marker_force_block import marker_force_block
+from occupant.modeling.materials import part_mass_properties
+from occupant.modeling.virtual_parts import resolve_virtual_parts
+from occupant.spatial.rotation import rot_x, rot_y
+from occupant.spatial.transforms import homogeneous, invert_homogeneous
 from occupant.topology import build_topology
 
 _LINKS_OF_KIND = {
@@ -26,6 +30,18 @@ _LINKS_OF_KIND = {
     "free": (JointType.FREE,),
     "fixed": (JointType.FIXED,),
     "floating": (JointType.PRISMATIC,) * 3 + (JointType.REVOLUTE,) * 3,
+    "hooke": (JointType.REVOLUTE, JointType.REVOLUTE),
+    "cylindrical": (JointType.PRISMATIC, JointType.REVOLUTE),
+    "screw": (JointType.PRISMATIC, JointType.REVOLUTE),
+    "planar": (JointType.PRISMATIC, JointType.PRISMATIC, JointType.REVOLUTE),
+}
+# link frames of the kinds expanded without MDH axes: the first relative to the joint frame, the
+# others relative to the previous link (planar: slide along x, then y, then turn about z)
+_TO_X, _TO_Y = homogeneous(rot_y(np.pi / 2), np.zeros(3)), homogeneous(rot_x(-np.pi / 2), np.zeros(3))
+_LINK_FRAMES = {
+    "cylindrical": (np.eye(4), np.eye(4)),
+    "screw": (np.eye(4), np.eye(4)),
+    "planar": (_TO_X, _TO_Y, invert_homogeneous(_TO_X @ _TO_Y)),
 }
 _DOF_SUFFIX = {
     "spherical": ("wx", "wy", "wz"),
@@ -33,6 +49,10 @@ _DOF_SUFFIX = {
     "universal": ("1", "2"),
     "euler": ("1", "2", "3"),
     "floating": ("x", "y", "z", "yaw", "pitch", "roll"),
+    "hooke": ("1", "2"),
+    "cylindrical": ("z", "rz"),
+    "screw": ("z", "rz"),
+    "planar": ("x", "y", "rz"),
 }
 
 
@@ -49,6 +69,8 @@ def spatial_inertia(mass, com, I_com):
 
 
 def compile_assembly(asm):
+    asm.check()
+    source, asm = asm, resolve_virtual_parts(asm)
     parts = list(asm.parts)
     if not parts:
         raise ModelError(f"assembly '{asm.name}': no parts to compile")
@@ -85,7 +107,8 @@ def compile_assembly(asm):
 
     for b, (body, jname) in enumerate(zip(body_names, topo.joint_order)):
         joint = joints[jname]
-        part = asm.parts[body]
+        mass, com, inertia = part_mass_properties(asm.parts[body], asm.markers, asm.geometries,
+                                                  asm.materials)
         if joint.parent is None:
             parent_link, X = -1, np.eye(4)
         else:
@@ -96,10 +119,13 @@ def compile_assembly(asm):
             X = X @ asm.markers[joint.parent_marker].transform
         X = X @ joint.placement.transform
         kinds = _LINKS_OF_KIND[joint.kind]
+        frames = _LINK_FRAMES.get(joint.kind)
         first = len(link["parent"])
         for a, jtype in enumerate(kinds):
+            if a == 0 and frames is not None:
+                X = X @ frames[0]
             if a > 0:
-                X = joint.axes[a - 1].transform
+                X = frames[a] if frames is not None else joint.axes[a - 1].transform
                 parent_link = len(link["parent"]) - 1
             link["parent"].append(parent_link)
             link["jtype"].append(int(jtype))
@@ -109,12 +135,12 @@ def compile_assembly(asm):
             link["body"].append(-1)
         last = len(link["parent"]) - 1
         Xlp = X_link_part[body]
-        com_link = Xlp[:3, :3] @ part.com + Xlp[:3, 3]
-        I_link = Xlp[:3, :3] @ part.inertia @ Xlp[:3, :3].T
-        link["inertia"][last] = spatial_inertia(part.mass, com_link, I_link)
+        com_link = Xlp[:3, :3] @ com + Xlp[:3, 3]
+        I_link = Xlp[:3, :3] @ inertia @ Xlp[:3, :3].T
+        link["inertia"][last] = spatial_inertia(mass, com_link, I_link)
         link["body"][last] = b
         body_link[b] = last
-        body_mass[b], body_com[b], body_inertia[b] = part.mass, com_link, I_link
+        body_mass[b], body_com[b], body_inertia[b] = mass, com_link, I_link
         joint_names.append(jname)
         joint_kind.append(joint.kind)
         joint_body.append(b)
@@ -160,6 +186,8 @@ def compile_assembly(asm):
                                             marker_p, outputs, states)
     muscles = muscle_block(asm, marker_index, marker_body, body_link, marker_p, outputs, states)
     belts = belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states)
+    marker_forces = marker_force_block(asm, marker_index, marker_body, body_link, marker_R,
+                                       marker_p, outputs)
     model = Model(name=asm.name, body_names=body_names, body_parent=body_parent, body_mass=body_mass,
                  body_com=body_com, body_inertia=body_inertia, body_link=body_link,
                  joint_names=joint_names, joint_kind=joint_kind, joint_body=joint_body,
@@ -172,9 +200,10 @@ def compile_assembly(asm):
                  spring_damper_names=list(asm.spring_dampers), contacts=contacts,
                  contact_names=contact_names, output_names=outputs.names,
                  output_units=outputs.units, producer_z_names=states.names, topology=topo,
-                 source=asm, airbags=airbags, airbag_names=list(asm.airbags),
+                 source=source, airbags=airbags, airbag_names=list(asm.airbags),
                  airbag_contact_names=airbag_contacts, muscles=muscles,
-                 muscle_names=list(asm.muscles), belts=belts, belt_names=list(asm.belts))
+                 muscle_names=list(asm.muscles), belts=belts, belt_names=list(asm.belts),
+                 marker_forces=marker_forces, marker_force_names=list(asm.marker_forces))
     model.gravity = None if asm.gravity is None else np.array(asm.gravity, float)
     return compile_constraints(model, asm, topo, X_link_part)
 

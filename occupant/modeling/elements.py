@@ -54,25 +54,73 @@ def inertia_tensor(value, what):
     return 0.5 * (I + I.T)
 
 
-@dataclass
-class Part:
-    """A rigid body: mass (kg), centre of mass (m) and inertia about it (kg m^2), in the part frame."""
-    name: str
-    mass: float
-    com: tuple = (0.0, 0.0, 0.0)
-    inertia: object = (1e-3, 1e-3, 1e-3)
+class Connection:
+    """Seed 000's connection (MbsConnection): an element defined by a marker I (``marker_i``) and
+    a marker J (``marker_j``), or by I and a frame fixed in B0 (``position_j``, ``rotation_j``)
+    when marker_j is None. Subclasses are dataclasses with those four fields."""
 
-    def __post_init__(self):
-        what = f"part '{self.name}'"
-        if not (np.isfinite(self.mass) and self.mass > 0):
-            raise ModelingError(f"{what}.mass: must be a positive number of kg, got {self.mass!r}")
-        self.mass = float(self.mass)
-        self.com = _vec3(self.com, f"{what}.com")
-        self.inertia = inertia_tensor(self.inertia, f"{what}.inertia")
+    def _check_markers(self, what):
+        if self.marker_i == self.marker_j:
+            raise ModelingError(f"{what}: marker_i and marker_j are both '{self.marker_i}'")
+        self.position_j = _vec3(self.position_j, f"{what}.position_j")
+        self.rotation_j = _rotation(self.rotation_j, f"{what}.rotation_j")
 
     @property
     def refs(self):
-        return {}
+        r = {"marker_i": self.marker_i}
+        if self.marker_j is not None:
+            r["marker_j"] = self.marker_j
+        return r
+
+
+@dataclass
+class Part:
+    """A rigid body: mass (kg), centre of mass (m) and inertia about it (kg m^2), in the part frame.
+
+    ``cm_marker`` (seed 000's feature definition of a part): a marker of this part whose origin is
+    the centre of mass (``com`` is then taken from it when compiled). ``material``: a Material
+    whose density gives the part its mass properties from its geometry (mass None), as
+    ``occupant.modeling.materials.part_mass_properties``."""
+    name: str
+    mass: float | None
+    com: tuple = (0.0, 0.0, 0.0)
+    inertia: object = (1e-3, 1e-3, 1e-3)
+    cm_marker: str | None = None
+    material: str | None = None
+
+    def __post_init__(self):
+        what = f"part '{self.name}'"
+        if self.mass is None and self.material is None:
+            raise ModelingError(f"{what}.mass: give a positive mass in kg, or a material whose "
+                                f"density gives it from the part's geometry")
+        if self.mass is not None:
+            if not (np.isfinite(self.mass) and self.mass > 0):
+                raise ModelingError(f"{what}.mass: must be a positive number of kg, got {self.mass!r}")
+            self.mass = float(self.mass)
+            self.inertia = inertia_tensor(self.inertia, f"{what}.inertia")
+        self.com = _vec3(self.com, f"{what}.com")
+
+    @property
+    def refs(self):
+        r = {}
+        if self.cm_marker is not None:
+            r["cm_marker"] = self.cm_marker
+        if self.material is not None:
+            r["material"] = self.material
+        return r
+
+
+@dataclass
+class VirtualPart:
+    """Stands for a part outside the model (seed 000's MbsVirtualPart: the interface of a
+    subsystem stored alone). Markers and joints may use it as a part. ``bound_to`` names the real
+    part it stands for once assembled; None, or when that part is deleted: the ground (B0)."""
+    name: str
+    bound_to: str | None = None
+
+    @property
+    def refs(self):
+        return {} if self.bound_to is None else {"bound_to": self.bound_to}
 
 
 @dataclass
@@ -129,10 +177,11 @@ class Pose:
         return homogeneous(self.rotation, self.position)
 
 
-_EXTRA_AXES = {"universal": 1, "euler": 2, "floating": 5}
+_EXTRA_AXES = {"universal": 1, "euler": 2, "floating": 5, "hooke": 1}
 _DEFAULT_AXES = {
     # second axis along the first frame's -y (x-axis twist of -90 deg), third along the new -y
     "universal": (MDH(alpha=-np.pi / 2),),
+    "hooke": (MDH(alpha=-np.pi / 2),),
     "euler": (MDH(alpha=-np.pi / 2), MDH(alpha=np.pi / 2)),
     # floating, placed with z along the parent's x: slides along x, y, z, then turns about z
     # (yaw), the new y (pitch) and the new x (roll). MDH(gamma=alpha=90 deg) turns a frame
@@ -152,6 +201,10 @@ class Joint:
     axis; universal and euler joints add one or two more revolute axes, each placed by an MDH in
     ``axes`` relative to the previous axis' moving frame. The child part frame coincides with the
     joint's moving frame, or, when ``child_marker`` is given, that marker of the child does.
+    (Seed 000: the joint is defined by its I and J markers, ``child_marker`` and ``parent_marker``.)
+    ``hooke`` is ``universal``; ``cylindrical`` slides along and turns about z; ``planar`` slides
+    along x and y and turns about z; ``screw`` is cylindrical with the translation tied to the
+    rotation, ``pitch`` m per turn (a coupler row: the model needs a constrained integrator).
     """
     name: str
     kind: str
@@ -161,8 +214,12 @@ class Joint:
     axes: tuple = ()
     parent_marker: str | None = None
     child_marker: str | None = None
+    pitch: float = 0.0
 
     def __post_init__(self):
+        if self.kind == "screw" and not (np.isfinite(self.pitch) and self.pitch != 0):
+            raise ModelingError(f"joint '{self.name}'.pitch: a screw joint needs a finite non-zero "
+                                f"pitch (m of travel per turn), got {self.pitch!r}")
         if self.kind not in JOINT_KINDS:
             raise ModelingError(f"joint '{self.name}'.kind: unknown joint kind '{self.kind}' "
                                 f"(accepted: {', '.join(JOINT_KINDS)})")

@@ -3,7 +3,10 @@ and display. Each is built from plain values (lengths in m, a mesh file path), s
 or scenario file reader can construct it directly: ``Ellipsoid(name, marker, semi_axes)``,
 ``Sphere(name, marker, radius)``, ``Cylinder(name, marker, radius, length, ends="flat")``,
 ``Box(name, marker, half_extents)``, ``Plane(name, marker=None, point, normal, x_axis,
-half_size)``, ``Mesh(name, marker, mesh)``. A cylinder, box or mesh may also be placed by
+half_size)``, ``Mesh(name, marker, mesh)``, and seed 000's ``Link(name, marker, marker_b, width,
+depth)``, ``Frustum(name, marker, length, bottom_radius, top_radius)``, ``Torus(name, marker,
+major_radius, minor_radius)`` (stored, validated, given mass properties by a material; contact
+pairs accept the types ``occupant.modeling.compile_contacts`` lists). A cylinder, box or mesh may also be placed by
 ``position`` (m) and ``rotation`` (matrix) in its marker's frame, or in the vehicle frame B0 when
 ``marker`` is None (an interior part fixed to the vehicle)."""
 
@@ -188,3 +191,75 @@ class Mesh:
     @property
     def refs(self):
         return _marker_refs(self)
+
+
+@dataclass
+class Link:
+    """Seed 000's "link" (ADAMS LINK): a bar of rectangular section from marker I (``marker``) to
+    marker J (``marker_b``) of the same part, ``width`` (m) along I's y and ``depth`` (m) along
+    its z; the length is the distance between the markers."""
+    name: str
+    marker: str
+    marker_b: str
+    width: float
+    depth: float
+
+    def __post_init__(self):
+        self.width = float(_positive(self.width, f"link '{self.name}'.width")[0])
+        self.depth = float(_positive(self.depth, f"link '{self.name}'.depth")[0])
+        if self.marker == self.marker_b:
+            raise ModelingError(f"link '{self.name}': marker and marker_b are both "
+                                f"'{self.marker}'; a link joins two markers")
+
+    @property
+    def refs(self):
+        return {"marker": self.marker, "marker_b": self.marker_b}
+
+
+@dataclass
+class Frustum:
+    """A truncated cone along the marker's z from the marker origin: ``bottom_radius`` (m) at
+    z = 0, ``top_radius`` (m, 0 for a cone) at z = ``length`` (m)."""
+    name: str
+    marker: str
+    length: float
+    bottom_radius: float
+    top_radius: float
+
+    def __post_init__(self):
+        what = f"frustum '{self.name}'"
+        self.length = float(_positive(self.length, f"{what}.length")[0])
+        self.bottom_radius = float(_positive(self.bottom_radius, f"{what}.bottom_radius")[0])
+        if not (np.isfinite(self.top_radius) and self.top_radius >= 0):
+            raise ModelingError(f"{what}.top_radius: must be a length >= 0 in m, got "
+                                f"{self.top_radius!r}")
+        self.top_radius = float(self.top_radius)
+
+    @property
+    def refs(self):
+        return {"marker": self.marker}
+
+
+@dataclass
+class Torus:
+    """A ring torus in the marker's x-y plane centred on its origin: the tube's centre circle
+    ``major_radius`` (m), the tube ``minor_radius`` (m) < major_radius (a steering-wheel rim)."""
+    name: str
+    marker: str
+    major_radius: float
+    minor_radius: float
+
+    def __post_init__(self):
+        what = f"torus '{self.name}'"
+        self.major_radius = float(_positive(self.major_radius, f"{what}.major_radius")[0])
+        self.minor_radius = float(_positive(self.minor_radius, f"{what}.minor_radius")[0])
+        if self.minor_radius >= self.major_radius:
+            raise ModelingError(f"{what}: minor_radius {self.minor_radius} m must be below "
+                                f"major_radius {self.major_radius} m (a ring torus)")
+
+    @property
+    def refs(self):
+        return {"marker": self.marker}
+
+
+GEOMETRY_TYPES = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh, Link, Frustum, Torus)
