@@ -43,6 +43,8 @@ def criteria_rows(criteria):
         verdict = None if verdict is None else bool(verdict)
         text = {True: "pass", False: "FAIL",
                 None: "no limit" if c.get("limit") is None else "not judged"}[verdict]
+        if c.get("value") is None and c.get("note"):
+            text = c["note"]   # "not computable: <reason>"
         rows.append((str(c.get("criterion")), number(c.get("value")), str(c.get("unit", "")),
                      number(c.get("limit")), text))
         colours.append(PASS_COLOURS[verdict])

@@ -98,6 +98,8 @@ def summary_lines(run):
             limit = f"limit {_fmt(r['limit'], r['unit'])}" if r["limit"] is not None and run.judged else ""
             lines.append(f"    {r['criterion']:<18} {_fmt(r['value'], r['unit']):>8} {r['unit']:<3} "
                          f"{limit:<14} {verdict}".rstrip())
+            if r.get("note"):
+                lines.append(f"      ({r['note']})")
     else:
         lines.append("  criteria: none (no channels to compute them from)")
     return lines

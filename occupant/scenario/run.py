@@ -93,9 +93,10 @@ def _cell(v):
 def write_criteria(rows, path):
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow(["criterion", "value", "unit", "limit", "pass"])
-        for r in rows:
-            w.writerow([_cell(r[k]) for k in ("criterion", "value", "unit", "limit", "pass")])
+        w.writerow(["criterion", "value", "unit", "limit", "pass", "note"])
+        for r in rows:   # note: why a criterion is not computable (value empty), else empty
+            w.writerow([_cell(r[k]) for k in ("criterion", "value", "unit", "limit", "pass")]
+                       + [_cell(r.get("note"))])
 
 
 def _test_number(name):
