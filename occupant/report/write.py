@@ -119,7 +119,8 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
         # kinematics
         page.section("kinematics", "Kinematics")
         times = D.frame_times(res.t, frame_spacing)
-        page.figure(F.kinematics_strip(run, times), "side-view kinematics")
+        for view in D.views(run):   # the plane(s) the pulse moves the occupant in
+            page.figure(F.kinematics_strip(run, times, view), f"{view[0].lower()} kinematics")
         if renders:
             instants = render3d.key_instants(run)
             images = render3d.render(run, [i for _, i in instants])
@@ -127,10 +128,11 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
                 f'<figure><img alt="3D view {H.escape(c)}" src="data:image/png;base64,{_encode_png(img)}">'
                 f"<figcaption>{H.escape(c)}</figcaption></figure>" for (c, _), img in zip(instants, images))
                 + "</div>")
-            page.pdf_page(F.image_page("3D views (VTK) at key instants", images, [c for c, _ in instants]))
+            page.pdf_page(F.image_page(f"3D views (VTK) at key instants, in the {D.frame_name(run)}", images,
+                                       [c for c, _ in instants]))
         if viewer:
             page.html("<h3>Interactive 3D view</h3>" + V.html(run))
-        page.section("trajectories", "Trajectories relative to the vehicle")
+        page.section("trajectories", f"Trajectories in the {D.frame_name(run)}")
         page.figure(F.trajectories([run]), "trajectories")
         # channels
         if res.channels:
