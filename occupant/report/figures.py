@@ -94,9 +94,10 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
     nrow = int(np.ceil(n / ncol))
     aspect = (lim[3] - lim[2]) / (lim[1] - lim[0])
     w = PAGE[0]
-    fig, axs = plt.subplots(nrow, ncol, figsize=(w, min(PAGE[1], nrow * w / ncol * aspect + 0.6)),
-                            squeeze=False)
-    fig.subplots_adjust(left=0.05, right=0.99, bottom=0.08, top=0.9, wspace=0.08, hspace=0.22)
+    height = min(PAGE[1], nrow * (w / ncol * aspect + 0.3) + 0.8)   # inches: panels, their titles, margins
+    fig, axs = plt.subplots(nrow, ncol, figsize=(w, height), squeeze=False)
+    fig.subplots_adjust(left=0.05, right=0.99, bottom=0.4 / height, top=1 - 0.45 / height, wspace=0.08,
+                        hspace=0.3 * nrow / height + 0.1)
     for k, ax in enumerate(axs.flat):
         if k >= n:
             ax.axis("off")

@@ -110,9 +110,11 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
                                           ("Scenario settings", scenario)]))
         page.figure(F.pulse([run]), "vehicle pulse", "The vehicle's (B0) motion the occupant rides in.")
         # criteria
-        page.section("criteria", f"Injury criteria ({run.regulation})")
+        page.section("criteria", f"Injury criteria ({run.regulation or 'no regulation named'})")
         page.html(table_html(header, crit_rows, crit_colours))
-        page.pdf_page(F.table_page(f"Injury criteria against the limits of {run.regulation}", header,
+        against = (f"Injury criteria against the limits of {run.regulation}" if run.regulation
+                   else "Injury criteria (no regulation named: values only)")
+        page.pdf_page(F.table_page(against, header,
                                    crit_rows, crit_colours, ("green: within the limit, red: exceeds it, "
                                                               "grey: no limit in this protocol, or "
                                                               "not judged (see the notes)",)))
