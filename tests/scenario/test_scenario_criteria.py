@@ -81,3 +81,12 @@ def test_regression_not_computable_row_in_csv_summary_and_report_table(tmp_path)
     _, table, _, verdicts = table_rows(rows)
     hic = next(r for r in table if r[0] == "HIC15")
     assert hic[1] == "-" and hic[4].startswith("not computable: ") and None in verdicts
+
+
+def test_regression_csv_keeps_its_public_columns_when_every_criterion_is_computable(tmp_path):
+    import csv
+    from occupant.scenario.run import write_criteria
+    write_criteria(criteria_rows(_channels(), "hybrid3_50m", PROTOCOLS["fmvss208_hybrid3_50m"]),
+                   tmp_path / "criteria.csv")
+    with open(tmp_path / "criteria.csv", encoding="utf-8") as fh:
+        assert next(csv.reader(fh)) == ["criterion", "value", "unit", "limit", "pass"]
