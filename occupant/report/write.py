@@ -112,12 +112,15 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
         # criteria
         page.section("criteria", f"Injury criteria ({run.regulation or 'no regulation named'})")
         page.html(table_html(header, crit_rows, crit_colours))
+        reasons = T.criteria_notes(run.criteria)
+        for line in reasons:
+            page.html(f'<div class="caption">{H.escape(line)}</div>')
         against = (f"Injury criteria against the limits of {run.regulation}" if run.regulation
                    else "Injury criteria (no regulation named: values only)")
         page.pdf_page(F.table_page(against, header,
                                    crit_rows, crit_colours, ("green: within the limit, red: exceeds it, "
                                                               "grey: no limit in this protocol, or "
-                                                              "not judged (see the notes)",)))
+                                                              "not judged (see the notes)", *reasons)))
         # kinematics
         page.section("kinematics", "Kinematics")
         times = D.frame_times(res.t, frame_spacing)

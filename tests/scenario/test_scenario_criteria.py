@@ -70,6 +70,7 @@ def test_regression_record_shorter_than_a_window_is_not_computable():
 
 def test_regression_not_computable_row_in_csv_summary_and_report_table(tmp_path):
     import csv
+    from occupant.report import tables as T
     from occupant.report.tables import criteria_rows as table_rows
     from occupant.scenario.run import write_criteria
     rows = criteria_rows(_short(_channels(), 0.002), "hybrid3_50m", PROTOCOLS["fmvss208_hybrid3_50m"])
@@ -80,7 +81,9 @@ def test_regression_not_computable_row_in_csv_summary_and_report_table(tmp_path)
     assert csv_rows["HIC15"]["note"].startswith("not computable: ")
     _, table, _, verdicts = table_rows(rows)
     hic = next(r for r in table if r[0] == "HIC15")
-    assert hic[1] == "-" and hic[4].startswith("not computable: ") and None in verdicts
+    assert hic[1] == "-" and hic[4] == "not computable" and None in verdicts
+    reasons = T.criteria_notes(rows)
+    assert any(r.startswith("HIC15, HIC36, head 3 ms") and "not computable: " in r for r in reasons)
 
 
 def test_regression_csv_keeps_its_public_columns_when_every_criterion_is_computable(tmp_path):
