@@ -103,19 +103,50 @@ def pose_of(rel, body):
     return rel[:, body]
 
 
-def projected_ellipse(X, shape):
-    """(centre (2,), width, height, angle deg) of the ellipsoid's shadow on the x-z plane, for a
-    matplotlib Ellipse. The ellipsoid {p: (p-c)' M^-1 (p-c) <= 1}, M = R diag(a^2) R' in the
-    frame of X; its orthogonal projection keeps the x-z block of M (the shadow of an ellipsoid is
-    the ellipse of the marginal quadratic form)."""
+def projected_ellipse(X, shape, axes=(0, 2)):
+    """(centre (2,), width, height, angle deg) of the ellipsoid's shadow on the plane of B0 axes
+    ``axes`` (x-z: side view; y-z: front view), for a matplotlib Ellipse. The ellipsoid
+    {p: (p-c)' M^-1 (p-c) <= 1}, M = R diag(a^2) R' in the frame of X; its orthogonal projection
+    keeps that 2x2 block of M (the shadow of an ellipsoid is the ellipse of the marginal
+    quadratic form)."""
     R = X[:3, :3] @ shape.R
     c = X[:3, :3] @ shape.center + X[:3, 3]
     M = (R * shape.semi_axes**2) @ R.T
-    S = M[np.ix_((0, 2), (0, 2))]
+    S = M[np.ix_(axes, axes)]
     w, V = np.linalg.eigh(S)
     w = np.sqrt(np.maximum(w, 0.0))
     angle = np.degrees(np.arctan2(V[1, 1], V[0, 1]))
-    return c[[0, 2]], 2 * w[1], 2 * w[0], angle
+    return c[list(axes)], 2 * w[1], 2 * w[0], angle
+
+
+def frame_name(run):
+    """What B0, the frame the report's motion is drawn in, is: the road for a pedestrian run
+    (its vehicle is a body sliding on B0, occupant/scenario/pedestrian.py), else the vehicle."""
+    vehicle = (getattr(run, "scenario", None) or {}).get("vehicle", {})
+    return "road frame" if isinstance(vehicle, dict) and "front" in vehicle else "vehicle frame"
+
+
+def pulse_direction(run):
+    """(3,) unit B0 axis along which the vehicle loses its delta-v (the pulse's ``direction``,
+    x when it names none)."""
+    d = np.asarray(getattr(getattr(run, "pulse", None), "direction", None) or (1.0, 0.0, 0.0), float)
+    n = np.linalg.norm(d)
+    return d / n if n > 0 else np.array([1.0, 0.0, 0.0])
+
+
+#: (name, B0 axes drawn horizontally and vertically, axis labels) of the 2D views
+SIDE_VIEW = ("Side view", (0, 2), ("x (m, forward)", "z (m, up)"))
+FRONT_VIEW = ("Front view", (1, 2), ("y (m, left)", "z (m, up)"))
+
+
+def views(run):
+    """The 2D views that show the motion the pulse causes: the side view (x-z) for a pulse along
+    x (frontal, rear), the front view (y-z) for a lateral pulse (side impact), both when the
+    pulse is oblique."""
+    d = np.abs(pulse_direction(run))
+    if d[1] < 0.2:
+        return [SIDE_VIEW]
+    return [FRONT_VIEW] if d[0] < 0.2 else [SIDE_VIEW, FRONT_VIEW]
 
 
 # points whose motion relative to the vehicle the report plots: (label, body, what)

@@ -35,24 +35,30 @@ def png(fig, dpi=100):
     return buf.getvalue()
 
 
-def _sideview(ax, rel, i, shapes, surfaces, bags, belts):
+def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
+    """Draw sample ``i`` projected on the B0 plane of ``axes`` (data.SIDE_VIEW, data.FRONT_VIEW)."""
+    depth = 3 - sum(axes)             # the axis the view looks along
+    sign = -1.0 if depth == 1 else 1.0   # side view seen from +y, front view from +x: far side first
     for s in surfaces:
         X = D.pose_of(rel, s.body)[i]
         c = s.corners @ X[:3, :3].T + X[:3, 3]
-        ax.add_patch(Polygon(c[:, [0, 2]], closed=True, fc=VEHICLE_COLOUR, ec=VEHICLE_COLOUR, lw=1.5, alpha=0.6))
-    for s in sorted(shapes, key=lambda s: -s.center[1]):   # far side first
-        (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, s.body)[i], s)
+        ax.add_patch(Polygon(c[:, list(axes)], closed=True, fc=VEHICLE_COLOUR, ec=VEHICLE_COLOUR, lw=1.5,
+                             alpha=0.6))
+    for s in sorted(shapes, key=lambda s: sign * s.center[depth]):
+        (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, s.body)[i], s, axes)
         ax.add_patch(Ellipse((cx, cz), w, h, angle=a, fc=colour(s.name), ec="k", lw=0.4, alpha=0.55))
     for shape, scale in bags:
         if scale[i] > 0.05:
-            (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, shape.body)[i], D.scaled(shape, scale[i]))
+            (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, shape.body)[i], D.scaled(shape, scale[i]),
+                                                    axes)
             ax.add_patch(Ellipse((cx, cz), w, h, angle=a, fc=AIRBAG_COLOUR, ec=AIRBAG_COLOUR, alpha=0.35))
     for _, points in belts:
-        ax.plot(points[i, :, 0], points[i, :, 2], color=BELT_COLOUR, lw=2.5, marker=".", ms=3)
+        ax.plot(points[i, :, axes[0]], points[i, :, axes[1]], color=BELT_COLOUR, lw=2.5, marker=".", ms=3)
 
 
-def scene_limits(rel, shapes, surfaces, idx):
-    """(xmin, xmax, zmin, zmax) m holding every shape and surface at the sample indices idx."""
+def scene_box(rel, shapes, surfaces, idx, pad=0.03):
+    """((3,) min, (3,) max) m in B0 of every shape and surface over the sample indices idx (the
+    framing follows the bodies over all the instants shown)."""
     pts = []
     for s in shapes:
         X = D.pose_of(rel, s.body)[idx]
@@ -64,33 +70,39 @@ def scene_limits(rel, shapes, surfaces, idx):
         pts.append(np.einsum("tij,kj->tki", X[:, :3, :3], s.corners).reshape(-1, 3)
                    + np.repeat(X[:, :3, 3], 4, axis=0))
     p = np.concatenate(pts) if pts else np.zeros((1, 3))
-    x0, x1, z0, z1 = p[:, 0].min(), p[:, 0].max(), p[:, 2].min(), p[:, 2].max()
-    pad = 0.03
-    return x0 - pad, x1 + pad, z0 - pad, z1 + pad
+    return p.min(axis=0) - pad, p.max(axis=0) + pad
 
 
-def kinematics_strip(run, times):
-    """Side views (x-z plane of the vehicle, x forward, z up) at ``times``: the occupant's contact
-    ellipsoids projected, the vehicle's surfaces, airbags and belts."""
+def scene_limits(rel, shapes, surfaces, idx, axes=(0, 2)):
+    """(hmin, hmax, vmin, vmax) m of the scene box (scene_box) on the B0 plane of ``axes``."""
+    lo, hi = scene_box(rel, shapes, surfaces, idx)
+    return lo[axes[0]], hi[axes[0]], lo[axes[1]], hi[axes[1]]
+
+
+def kinematics_strip(run, times, view=D.SIDE_VIEW):
+    """Views of ``view`` (data.SIDE_VIEW: x-z plane of B0, data.FRONT_VIEW: y-z) at ``times``:
+    the occupant's contact ellipsoids projected, the surfaces, airbags and belts."""
     res, model = run.results, run.model
+    name, axes, labels = view
     rel = D.relative_poses(res)
     shapes, surfaces = D.shapes(model), D.surfaces(model)
     bags, belts = D.airbags(model, res), D.belt_routes(model, res)
     idx = D.sample_index(res.t, times)
-    lim = scene_limits(rel, shapes, surfaces, idx)
+    lim = scene_limits(rel, shapes, surfaces, idx, axes)
     n = len(idx)
     ncol = min(n, 6)
     nrow = int(np.ceil(n / ncol))
     aspect = (lim[3] - lim[2]) / (lim[1] - lim[0])
     w = PAGE[0]
-    fig, axes = plt.subplots(nrow, ncol, figsize=(w, min(PAGE[1], nrow * w / ncol * aspect + 0.6)),
-                             squeeze=False)
-    fig.subplots_adjust(left=0.05, right=0.99, bottom=0.08, top=0.9, wspace=0.08, hspace=0.22)
-    for k, ax in enumerate(axes.flat):
+    height = min(PAGE[1], nrow * (w / ncol * aspect + 0.3) + 0.8)   # inches: panels, their titles, margins
+    fig, axs = plt.subplots(nrow, ncol, figsize=(w, height), squeeze=False)
+    fig.subplots_adjust(left=0.05, right=0.99, bottom=0.4 / height, top=1 - 0.45 / height, wspace=0.08,
+                        hspace=0.3 * nrow / height + 0.1)
+    for k, ax in enumerate(axs.flat):
         if k >= n:
             ax.axis("off")
             continue
-        _sideview(ax, rel, idx[k], shapes, surfaces, bags, belts)
+        _view(ax, rel, idx[k], shapes, surfaces, bags, belts, axes)
         ax.set_xlim(lim[0], lim[1])
         ax.set_ylim(lim[2], lim[3])
         ax.set_aspect("equal")
@@ -101,43 +113,59 @@ def kinematics_strip(run, times):
         if k < n - ncol:
             ax.set_xticklabels([])
     every = f" every {1e3 * (times[1] - times[0]):.0f} ms" if len(times) > 1 else ""
-    fig.suptitle(f"Side view{every} in the vehicle frame: contact ellipsoids projected on x-z, vehicle "
+    plane = "xyz"[axes[0]] + "-" + "xyz"[axes[1]]
+    fig.suptitle(f"{name}{every} in the {D.frame_name(run)}: contact ellipsoids projected on {plane}, "
                  "surfaces grey, airbags red, belts black", fontsize=10)
-    fig.supxlabel("x (m, forward)", fontsize=8, y=0.005)
-    fig.supylabel("z (m, up)", fontsize=8, x=0.005)
+    fig.supxlabel(labels[0], fontsize=8, y=0.005)
+    fig.supylabel(labels[1], fontsize=8, x=0.005)
     return fig
 
 
 def trajectories(runs, labels=None):
-    """Paths of head, chest, pelvis and knees relative to the vehicle: side view (x-z) and x, z
+    """Paths of head, chest, pelvis and knees relative to B0 (the vehicle, or the road of a
+    pedestrian run) in the plane of the first run's view (side view x-z, front view y-z for a
+    lateral pulse), and their excursions along the pulse, across it (horizontal) and vertically
     against time; several runs overlaid (solid, dashed, dotted...)."""
     styles = ("-", "--", ":", "-.")
-    fig = plt.figure(figsize=(PAGE[0], 5.2))
-    gs = fig.add_gridspec(2, 2, width_ratios=(1.2, 1), left=0.07, right=0.98, bottom=0.1, top=0.93,
-                          wspace=0.18, hspace=0.15)
-    side, ax_x, ax_z = fig.add_subplot(gs[:, 0]), fig.add_subplot(gs[0, 1]), fig.add_subplot(gs[1, 1])
+    name, axes, axis_labels = D.views(runs[0])[-1]
+    frame = D.frame_name(runs[0])
+    along = D.pulse_direction(runs[0])
+    across = np.cross((0.0, 0.0, 1.0), along)
+    across = across / np.linalg.norm(across) if np.linalg.norm(across) > 0 else np.array([0.0, 1.0, 0.0])
+    fig = plt.figure(figsize=(PAGE[0], 6.0))
+    gs = fig.add_gridspec(3, 2, width_ratios=(1.2, 1), left=0.07, right=0.98, bottom=0.09, top=0.94,
+                          wspace=0.18, hspace=0.12)
+    plane = fig.add_subplot(gs[:, 0])
+    panels = [fig.add_subplot(gs[k, 1]) for k in range(3)]
+    directions = (along, across, np.array([0.0, 0.0, 1.0]))
     cmap = plt.get_cmap("tab10")
     for r, run in enumerate(runs):
         tr = D.trajectories(run.model, run.results)
         t_ms = 1e3 * run.results.t
         for k, (label, p) in enumerate(tr.items()):
-            name = label if len(runs) == 1 else f"{label} ({(labels or [x.name for x in runs])[r]})"
+            name_k = label if len(runs) == 1 else f"{label} ({(labels or [x.name for x in runs])[r]})"
             style = dict(color=cmap(k), ls=styles[r % len(styles)], lw=1.4)
-            side.plot(1e3 * p[:, 0], 1e3 * p[:, 2], label=name, **style)
-            side.plot(1e3 * p[0, 0], 1e3 * p[0, 2], "o", color=cmap(k), ms=3)
-            ax_x.plot(t_ms, 1e3 * (p[:, 0] - p[0, 0]), **style)
-            ax_z.plot(t_ms, 1e3 * (p[:, 2] - p[0, 2]), **style)
-    side.set_aspect("equal", adjustable="datalim")
-    side.set_xlabel("x in vehicle (mm, forward)")
-    side.set_ylabel("z in vehicle (mm, up)")
-    side.set_title("Paths in the vehicle's side view (dot: start)", fontsize=10)
-    side.legend(fontsize=7, loc="upper left")
-    side.grid(alpha=0.3)
-    ax_x.set_ylabel("forward excursion (mm)")
-    ax_z.set_ylabel("vertical excursion (mm)")
-    ax_z.set_xlabel("time (ms)")
-    for ax in (ax_x, ax_z):
+            plane.plot(1e3 * p[:, axes[0]], 1e3 * p[:, axes[1]], label=name_k, **style)
+            plane.plot(1e3 * p[0, axes[0]], 1e3 * p[0, axes[1]], "o", color=cmap(k), ms=3)
+            for ax, d in zip(panels, directions):
+                ax.plot(t_ms, 1e3 * (p - p[0]) @ d, **style)
+    plane.set_aspect("equal", adjustable="datalim")
+    plane.set_xlabel(axis_labels[0].replace("(m,", "(mm,"))
+    plane.set_ylabel(axis_labels[1].replace("(m,", "(mm,"))
+    plane.set_title(f"Paths, {name.lower()} in the {frame} (dot: start)", fontsize=10)
+    plane.legend(fontsize=7, loc="best")
+    plane.grid(alpha=0.3)
+    vec = lambda d: "(" + ", ".join(f"{x:.2g}" for x in d + 0.0) + ")"   # noqa: E731
+    panels[0].set_ylabel(f"along pulse {vec(along)}\n(mm)", fontsize=8)
+    panels[1].set_ylabel(f"across {vec(across)}\n(mm)", fontsize=8)
+    panels[2].set_ylabel("vertical (mm)", fontsize=8)
+    panels[2].set_xlabel("time (ms)")
+    panels[0].set_title(f"Excursions from the start in the {frame}", fontsize=10)
+    for ax in panels:
         ax.grid(alpha=0.3)
+        ax.tick_params(labelsize=7)
+    for ax in panels[:2]:
+        ax.set_xticklabels([])
     return fig
 
 
@@ -233,8 +261,10 @@ def table_page(title, header, rows, colours=None, notes=(), cell_colours=None):
     """A PDF page holding a table: ``rows`` of strings, ``colours`` per row (or None), or
     ``cell_colours`` per cell."""
     fig = plt.figure(figsize=PAGE)
-    fig.text(0.05, 0.94, title, fontsize=15, weight="bold")
-    ax = fig.add_axes((0.05, 0.1, 0.9, 0.78))
+    lines = textwrap.wrap(title, 95) or [""]   # 95 characters of 15 pt bold fill the A4 width
+    fig.text(0.05, 0.955, "\n".join(lines), fontsize=15, weight="bold", va="top")
+    top = 0.90 - 0.035 * (len(lines) - 1)
+    ax = fig.add_axes((0.05, 0.1, 0.9, top - 0.1))
     ax.axis("off")
     if rows:
         tab = ax.table(cellText=rows, colLabels=header, loc="upper left", cellLoc="left")
@@ -297,8 +327,9 @@ def pulse(runs, labels=None):
 def text_page(title, sections):
     """A PDF page of titled two-column tables: ``sections`` [(heading, [(key, text)])]."""
     fig = plt.figure(figsize=PAGE)
-    fig.text(0.04, 0.95, title, fontsize=15, weight="bold")
-    y = 0.90
+    lines = textwrap.wrap(title, 95) or [""]
+    fig.text(0.04, 0.965, "\n".join(lines), fontsize=15, weight="bold", va="top")
+    y = 0.90 - 0.035 * (len(lines) - 1)
     for heading, rows in sections:
         if y < 0.08:
             break

@@ -12,11 +12,12 @@ def _rgb(hex_colour):
 
 
 def key_instants(run):
-    """[(label, sample index)]: the start, the peak forward excursion of the head relative to the
-    vehicle, halfway to it, and the end."""
+    """[(label, sample index)]: the start, the peak excursion of the head relative to B0 along
+    the pulse (forward in a frontal test, towards the struck side in a side one), halfway to it,
+    and the end."""
     t = run.results.t
     tr = D.trajectories(run.model, run.results)
-    peak = int(np.argmax(tr["head"][:, 0])) if "head" in tr else len(t) // 2
+    peak = int(np.argmax(tr["head"] @ D.pulse_direction(run))) if "head" in tr else len(t) // 2
     picks = [("start", 0), ("halfway to peak head excursion", peak // 2),
              ("peak head excursion", peak), ("end", len(t) - 1)]
     seen, out = [], []
@@ -30,7 +31,9 @@ def key_instants(run):
 
 def render(run, indices, size=(300, 330)):
     """RGB arrays (h, w, 3) uint8, one per sample index, of the scene seen from the front-left
-    above, in the vehicle frame."""
+    above, in B0 (data.frame_name), one camera framing the bounding box of every body and
+    surface over all the instants."""
+    from occupant.report.figures import scene_box
     import vtk
     from vtk.util.numpy_support import vtk_to_numpy
 
@@ -120,9 +123,10 @@ def render(run, indices, size=(300, 330)):
             for k in range(route.shape[1]):
                 pts.SetPoint(k, *route[i, k])
             pts.Modified()
-        if n == 0:   # one camera for all instants, framed on the first
+        if n == 0:   # one camera for all instants, framed on the scene over all of them
             cam = ren.GetActiveCamera()
-            ren.ResetCamera()
+            lo, hi = scene_box(rel, shapes, surfaces, np.asarray(indices, int), pad=0.0)
+            ren.ResetCamera(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])
             focal = np.array(cam.GetFocalPoint())
             dist = cam.GetDistance()
             cam.SetFocalPoint(*focal)

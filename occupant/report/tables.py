@@ -43,11 +43,22 @@ def criteria_rows(criteria):
         verdict = None if verdict is None else bool(verdict)
         text = {True: "pass", False: "FAIL",
                 None: "no limit" if c.get("limit") is None else "not judged"}[verdict]
+        if c.get("value") is None and c.get("note"):
+            text = "not computable"   # the reason: criteria_notes
         rows.append((str(c.get("criterion")), number(c.get("value")), str(c.get("unit", "")),
                      number(c.get("limit")), text))
         colours.append(PASS_COLOURS[verdict])
         verdicts.append(verdict)
     return header, rows, colours, verdicts
+
+
+def criteria_notes(criteria):
+    """["names: reason"] of the criteria that are not computable, one line per reason."""
+    reasons = {}
+    for c in criteria or []:
+        if c.get("value") is None and c.get("note"):
+            reasons.setdefault(c["note"], []).append(str(c.get("criterion")))
+    return [f"{', '.join(names)}: {note}" for note, names in reasons.items()]
 
 
 def summary_rows(run):

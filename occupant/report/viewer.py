@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from occupant.report import data as D
-from occupant.report.figures import AIRBAG_COLOUR, BELT_COLOUR, VEHICLE_COLOUR, colour
+from occupant.report.figures import AIRBAG_COLOUR, BELT_COLOUR, VEHICLE_COLOUR, colour, scene_box
 
 FRAME_DT = 0.002   # s between viewer frames (the results are downsampled to this)
 _NU, _NV = 12, 8   # ellipsoid tessellation: longitudes, latitudes
@@ -88,6 +88,7 @@ def figure(run, frame_dt=FRAME_DT):
                     lighting=dict(ambient=0.55, diffuse=0.7, specular=0.1), name="occupant and vehicle",
                     hoverinfo="skip")
     first[1].update(line=dict(color=BELT_COLOUR, width=6), name="belts", hoverinfo="skip")
+    lo, hi = scene_box(rel, shapes, surfaces, idx)
     names = [f"{1e3 * res.t[i]:.0f} ms" for i in idx]
     frames = [go.Frame(data=traces(i), name=n, traces=[0, 1]) for i, n in zip(idx, names)]
     fig = go.Figure(data=first, frames=frames)
@@ -107,8 +108,10 @@ def figure(run, frame_dt=FRAME_DT):
         updatemenus=[play], uirevision="keep",
         scene=dict(aspectmode="data", xaxis_title="x (m, forward)", yaxis_title="y (m)",
                    zaxis_title="z (m, up)",
+                   # fixed ranges: the scene box over every frame, so that no frame leaves the view
+                   **{f"{a}axis_range": [float(lo[k]), float(hi[k])] for k, a in enumerate("xyz")},
                    camera=dict(eye=dict(x=1.2, y=1.4, z=0.6), up=dict(x=0, y=0, z=1))),
-        title=dict(text="Occupant in the vehicle frame (drag to rotate, slider for time)", font=dict(size=13)))
+        title=dict(text=f"Occupant in the {D.frame_name(run)} (drag to rotate, slider for time)", font=dict(size=13)))
     return fig
 
 

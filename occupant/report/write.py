@@ -110,16 +110,22 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
                                           ("Scenario settings", scenario)]))
         page.figure(F.pulse([run]), "vehicle pulse", "The vehicle's (B0) motion the occupant rides in.")
         # criteria
-        page.section("criteria", f"Injury criteria ({run.regulation})")
+        page.section("criteria", f"Injury criteria ({run.regulation or 'no regulation named'})")
         page.html(table_html(header, crit_rows, crit_colours))
-        page.pdf_page(F.table_page(f"Injury criteria against the limits of {run.regulation}", header,
+        reasons = T.criteria_notes(run.criteria)
+        for line in reasons:
+            page.html(f'<div class="caption">{H.escape(line)}</div>')
+        against = (f"Injury criteria against the limits of {run.regulation}" if run.regulation
+                   else "Injury criteria (no regulation named: values only)")
+        page.pdf_page(F.table_page(against, header,
                                    crit_rows, crit_colours, ("green: within the limit, red: exceeds it, "
                                                               "grey: no limit in this protocol, or "
-                                                              "not judged (see the notes)",)))
+                                                              "not judged (see the notes)", *reasons)))
         # kinematics
         page.section("kinematics", "Kinematics")
         times = D.frame_times(res.t, frame_spacing)
-        page.figure(F.kinematics_strip(run, times), "side-view kinematics")
+        for view in D.views(run):   # the plane(s) the pulse moves the occupant in
+            page.figure(F.kinematics_strip(run, times, view), f"{view[0].lower()} kinematics")
         if renders:
             instants = render3d.key_instants(run)
             images = render3d.render(run, [i for _, i in instants])
@@ -127,10 +133,11 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
                 f'<figure><img alt="3D view {H.escape(c)}" src="data:image/png;base64,{_encode_png(img)}">'
                 f"<figcaption>{H.escape(c)}</figcaption></figure>" for (c, _), img in zip(instants, images))
                 + "</div>")
-            page.pdf_page(F.image_page("3D views (VTK) at key instants", images, [c for c, _ in instants]))
+            page.pdf_page(F.image_page(f"3D views (VTK) at key instants, in the {D.frame_name(run)}", images,
+                                       [c for c, _ in instants]))
         if viewer:
             page.html("<h3>Interactive 3D view</h3>" + V.html(run))
-        page.section("trajectories", "Trajectories relative to the vehicle")
+        page.section("trajectories", f"Trajectories in the {D.frame_name(run)}")
         page.figure(F.trajectories([run]), "trajectories")
         # channels
         if res.channels:

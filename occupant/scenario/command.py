@@ -93,11 +93,13 @@ def summary_lines(run):
             lines.append("  criteria (no regulation named: values only):")
         for r in run.criteria:
             verdict = {True: "pass", False: "FAIL", None: ""}[r["pass"]]
-            if r["pass"] is None and r["limit"] is not None and run.judged:
+            if r["pass"] is None and r["limit"] is not None and run.judged and not r.get("note"):
                 verdict = "not judged (see the notes)"
             limit = f"limit {_fmt(r['limit'], r['unit'])}" if r["limit"] is not None and run.judged else ""
             lines.append(f"    {r['criterion']:<18} {_fmt(r['value'], r['unit']):>8} {r['unit']:<3} "
                          f"{limit:<14} {verdict}".rstrip())
+            if r.get("note"):
+                lines.append(f"      ({r['note']})")
     else:
         lines.append("  criteria: none (no channels to compute them from)")
     return lines

@@ -5,9 +5,12 @@ Channels are found by their ISO-MME codes (location, fine location, dimension, d
 any sensor set that measures the same quantity at the same place is used. Each criterion is a
 row ``dict(criterion, value, unit, limit, pass)`` in display units (g, mm, N, "-" for
 dimensionless); ``pass`` is True/False, or None when the regulation sets no limit for it or the
-run is not judged (restraints declared but not modelled, occupant.scenario.restraints).
+run is not judged (restraints declared but not modelled, occupant.scenario.restraints). A
+criterion its channels cannot give (a record shorter than its window, a run stopped early) is a
+row with value None and the reason in ``note``, never an exception.
 """
 from occupant.injury import evaluate as injury
+from occupant.injury.errors import InjuryInputError
 from occupant.injury.limits import assess
 
 #: (criterion as the regulations name it, key in occupant.injury.limits, display unit, factor
@@ -56,33 +59,52 @@ def find(channels, location, fine1, dimension, direction):
     return None
 
 
+def _group(out, names, compute):
+    """Put ``compute()``'s {name: CriterionResult} into ``out``; when the injury module refuses
+    the channels (InjuryInputError: a record shorter than a window, too few samples), put the
+    reason (str) under each of ``names`` instead."""
+    try:
+        out.update(compute())
+    except InjuryInputError as err:
+        out.update({name: f"not computable: {err}" for name in names})
+
+
 def _values(channels, dummy):
-    """{criterion name: CriterionResult} for every criterion the channels allow."""
+    """{criterion name: CriterionResult, or the reason (str) it is not computable} for every
+    criterion the channels allow."""
     out = {}
     head = [find(channels, "HEAD", "00", "AC", a) for a in "XYZ"]
     if all(head):
-        r = injury.head(*head)
-        out.update({"HIC15": r["hic15"], "HIC36": r["hic36"], "head 3 ms": r["head_a3ms_g"]})
+        def _head():
+            r = injury.head(*head)
+            return {"HIC15": r["hic15"], "HIC36": r["hic36"], "head 3 ms": r["head_a3ms_g"]}
+        _group(out, ("HIC15", "HIC36", "head 3 ms"), _head)
     chest = [find(channels, "CHST", "00", "AC", a) for a in "XYZ"]
     if all(chest):
-        out["chest 3 ms"] = injury.chest(*chest)["chest_a3ms_g"]
+        _group(out, ("chest 3 ms",), lambda: {"chest 3 ms": injury.chest(*chest)["chest_a3ms_g"]})
     deflection = find(channels, "CHST", "00", "DS", "X")
     if deflection is not None:
-        r = injury.chest(deflection=deflection, dummy=dummy)
-        out.update({"chest deflection": r["chest_deflection"], "VC": r["vc"]})
+        def _deflection():
+            r = injury.chest(deflection=deflection, dummy=dummy)
+            return {"chest deflection": r["chest_deflection"], "VC": r["vc"]}
+        _group(out, ("chest deflection", "VC"), _deflection)
     neck = [find(channels, "NECK", "UP", d, a) for d, a in (("FO", "X"), ("FO", "Z"), ("MO", "Y"))]
     if all(neck):
-        r = injury.neck(*neck, dummy=dummy)
-        out.update({"Nij": r["nij"], "neck tension": r["neck_tension"],
+        def _neck():
+            r = injury.neck(*neck, dummy=dummy)
+            return {"Nij": r["nij"], "neck tension": r["neck_tension"],
                     "neck compression": r["neck_compression"], "neck shear": r["neck_shear"],
-                    "neck extension": r["neck_extension"]})
+                    "neck extension": r["neck_extension"]}
+        _group(out, ("Nij", "neck tension", "neck compression", "neck shear", "neck extension"), _neck)
     for side, fine in (("left", "LE"), ("right", "RI")):
         f = find(channels, "FEMR", fine, "FO", "Z")
         if f is not None:
-            out[f"femur force {side}"] = injury.femur(f)["femur_compression"]
+            name = f"femur force {side}"
+            _group(out, (name,), lambda f=f, name=name: {name: injury.femur(f)["femur_compression"]})
     pelvis = [find(channels, "PELV", "00", "AC", a) for a in "XYZ"]
     if all(pelvis):
-        out["pelvis acceleration"] = injury.pelvis(*pelvis)["pelvis_acceleration_g"]
+        _group(out, ("pelvis acceleration",), lambda: {
+            "pelvis acceleration": injury.pelvis(*pelvis)["pelvis_acceleration_g"]})
     return out
 
 
@@ -111,10 +133,12 @@ def _rear_values(channels, dummy, results, model):
     head_x, t1_x = find(channels, "HEAD", "00", "AC", "X"), find(channels, *T1_CODE, "AC", "X")
     if head_x is not None and t1_x is not None:
         fx, my = find(channels, "NECK", "UP", "FO", "X"), find(channels, "NECK", "UP", "MO", "Y")
-        r = injury.rear(head_x, t1_x, fx, my, dummy=dummy, t_end=contact[1] if contact else None)
-        out.update({"NIC": r["nic"], "T1 acceleration": r["t1_acceleration_g"]})
-        if "nkm" in r:
-            out["Nkm"] = r["nkm"]
+
+        def _rear():
+            r = injury.rear(head_x, t1_x, fx, my, dummy=dummy, t_end=contact[1] if contact else None)
+            return {"NIC": r["nic"], "T1 acceleration": r["t1_acceleration_g"],
+                    **({"Nkm": r["nkm"]} if "nkm" in r else {})}
+        _group(out, ("NIC", "T1 acceleration", "Nkm"), _rear)
     return out
 
 
@@ -176,14 +200,19 @@ def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), sh
     for name, key, unit, factor in ROWS + tuple(r for r in OPTIONAL_ROWS if r[0] in wanted):
         if name not in values:
             continue
-        value = float(values[name].value)
+        reason = values[name] if isinstance(values[name], str) else None
+        value = None if reason else float(values[name].value)
         limit, passed = None, None
         lim = limits.get(key)
         if lim is not None and lim.kind in ("max", "sliding"):
             limit = _bound(lim) * factor
-            if judged and name not in not_judged:
+            if judged and name not in not_judged and reason is None:
                 passed = assess(protocol.name, {key: value})[0].passed
         elif key in shown and shown[key].kind in ("max", "sliding"):
             limit = _bound(shown[key]) * factor
-        rows.append(dict(criterion=name, value=value * factor, unit=unit, limit=limit, **{"pass": passed}))
+        row = dict(criterion=name, value=None if reason else value * factor, unit=unit, limit=limit,
+                   **{"pass": passed})
+        if reason:
+            row["note"] = reason
+        rows.append(row)
     return rows

@@ -93,9 +93,13 @@ def _cell(v):
 def write_criteria(rows, path):
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow(["criterion", "value", "unit", "limit", "pass"])
+        # the public columns; a "note" column (why a criterion is not computable: its value is
+        # empty) follows only when a row has one
+        note = any(r.get("note") for r in rows)
+        w.writerow(["criterion", "value", "unit", "limit", "pass"] + ["note"] * note)
         for r in rows:
-            w.writerow([_cell(r[k]) for k in ("criterion", "value", "unit", "limit", "pass")])
+            w.writerow([_cell(r[k]) for k in ("criterion", "value", "unit", "limit", "pass")]
+                       + [_cell(r.get("note"))] * note)
 
 
 def _test_number(name):

@@ -106,3 +106,40 @@ def test_a_run_with_nothing_optional_still_reports(run, tmp_path):
     text = html_path.read_text()
     assert "no criterion judged" in text and "diverged: non-finite state at t = 0.05 s" in text
     assert "The run stopped early (diverged)" in text and 'id="channels"' not in text and pdf_path.stat().st_size > 1000
+
+
+def test_analytic_front_view_shadow_of_an_ellipsoid():
+    """Seen along x (front view, B0 axes y-z) an axis-aligned ellipsoid's shadow has the y and z
+    semi-axes; its centre is (y, z) of the centre."""
+    s = D.Shape("e", 0, np.array([0.1, 0.2, 0.3]), np.eye(3), np.array([0.2, 0.5, 0.08]))
+    (cy, cz), w, h, _ = D.projected_ellipse(np.eye(4), s, D.FRONT_VIEW[1])
+    assert (cy, cz) == pytest.approx((0.2, 0.3))
+    assert sorted([w, h]) == pytest.approx([0.16, 1.0])
+
+
+@pytest.mark.parametrize("direction, names", [((1.0, 0.0, 0.0), ["Side view"]),
+                                              ((-1.0, 0.0, 0.0), ["Side view"]),
+                                              ((0.0, -1.0, 0.0), ["Front view"]),
+                                              ((0.7, 0.7, 0.0), ["Side view", "Front view"])])
+def test_regression_view_follows_the_pulse_direction(direction, names):
+    from types import SimpleNamespace
+    run = SimpleNamespace(pulse=SimpleNamespace(direction=direction), scenario={})
+    assert [v[0] for v in D.views(run)] == names
+    assert D.frame_name(run) == "vehicle frame"
+
+
+def test_regression_pedestrian_frame_is_the_road():
+    from types import SimpleNamespace
+    run = SimpleNamespace(pulse=None, scenario={"vehicle": {"interior": "road", "front": "sedan_front_midsize"}})
+    assert D.frame_name(run) == "road frame" and [v[0] for v in D.views(run)] == ["Side view"]
+
+
+def test_analytic_scene_box_holds_a_body_over_every_instant():
+    """A unit-radius ball moving 2 m along y between two instants: the box spans both places."""
+    from occupant.report.figures import scene_box
+    n = 3
+    rel = np.tile(np.eye(4), (n, 1, 1, 1))
+    rel[:, 0, 1, 3] = (0.0, 1.0, 2.0)
+    ball = D.Shape("ball", 0, np.zeros(3), np.eye(3), np.full(3, 1.0))
+    lo, hi = scene_box(rel, [ball], [], np.array([0, 2]), pad=0.0)
+    assert lo == pytest.approx((-1.0, -1.0, -1.0)) and hi == pytest.approx((1.0, 3.0, 1.0))

@@ -45,3 +45,51 @@ def test_reference_chest_deflection_row_in_mm_and_verdicts():
                              PROTOCOLS["fmvss208_hybrid3_50m"], judged=False)
     assert all(r["pass"] is None for r in unjudged)
     assert [r["value"] for r in unjudged] == [r["value"] for r in rows]
+
+
+def _short(channels, t_end):
+    """The channels cut to their first ``t_end`` s (a run stopped or diverged early)."""
+    return [Channel(c.name, c.t[c.t <= t_end], c.values[c.t <= t_end], c.unit, code=c.code)
+            for c in channels]
+
+
+def test_regression_record_shorter_than_a_window_is_not_computable():
+    """A 2 ms record is shorter than the 3 ms clip (and a chest deflection row needs VC's 5
+    samples): those criteria are rows with no value, no verdict and the reason, never an
+    InjuryInputError; the criteria a longer record allows keep their values."""
+    rows = {r["criterion"]: r for r in criteria_rows(_short(_channels(deflection=0.07), 0.002),
+                                                      "hybrid3_50m", PROTOCOLS["fmvss208_hybrid3_50m"])}
+    for name in ("HIC15", "head 3 ms"):
+        assert rows[name]["value"] is None and rows[name]["pass"] is None
+        assert rows[name]["note"].startswith("not computable: ") and "record" in rows[name]["note"]
+    assert rows["HIC15"]["limit"] == 700.0   # the limit is still shown
+    full = {r["criterion"]: r for r in criteria_rows(_channels(deflection=0.07), "hybrid3_50m",
+                                                      PROTOCOLS["fmvss208_hybrid3_50m"])}
+    assert all("note" not in r and r["value"] is not None for r in full.values())
+
+
+def test_regression_not_computable_row_in_csv_summary_and_report_table(tmp_path):
+    import csv
+    from occupant.report import tables as T
+    from occupant.report.tables import criteria_rows as table_rows
+    from occupant.scenario.run import write_criteria
+    rows = criteria_rows(_short(_channels(), 0.002), "hybrid3_50m", PROTOCOLS["fmvss208_hybrid3_50m"])
+    write_criteria(rows, tmp_path / "criteria.csv")
+    with open(tmp_path / "criteria.csv", encoding="utf-8") as fh:
+        csv_rows = {r["criterion"]: r for r in csv.DictReader(fh)}
+    assert csv_rows["HIC15"]["value"] == "" and csv_rows["HIC15"]["pass"] == ""
+    assert csv_rows["HIC15"]["note"].startswith("not computable: ")
+    _, table, _, verdicts = table_rows(rows)
+    hic = next(r for r in table if r[0] == "HIC15")
+    assert hic[1] == "-" and hic[4] == "not computable" and None in verdicts
+    reasons = T.criteria_notes(rows)
+    assert any(r.startswith("HIC15, HIC36, head 3 ms") and "not computable: " in r for r in reasons)
+
+
+def test_regression_csv_keeps_its_public_columns_when_every_criterion_is_computable(tmp_path):
+    import csv
+    from occupant.scenario.run import write_criteria
+    write_criteria(criteria_rows(_channels(), "hybrid3_50m", PROTOCOLS["fmvss208_hybrid3_50m"]),
+                   tmp_path / "criteria.csv")
+    with open(tmp_path / "criteria.csv", encoding="utf-8") as fh:
+        assert next(csv.reader(fh)) == ["criterion", "value", "unit", "limit", "pass"]
