@@ -165,7 +165,7 @@ def write_results(results, path, record=None) -> Path:
         units = getattr(results, "output_units", None) or {}
         for group, items in series.items():
             if getattr(results, group, None) is not None:
-                g = f.create_group(group)
+                g = f.create_group(group, track_order=True)   # read back in this order
                 for k, e in items.items():
                     _dataset(g, str(k), np.asarray(e, dtype=float),
                              unit="J" if group != "outputs" else units.get(k, ""))
@@ -182,14 +182,14 @@ def write_results(results, path, record=None) -> Path:
         _strings(g, "name", [e.get("name", "") for e in events])
         _dataset(g, "t", np.array([float(e.get("t", np.nan)) for e in events], dtype=float), unit="s")
         _strings(g, "json", [json.dumps(e, default=str) for e in events])
-        g = f.create_group("stats")
+        g = f.create_group("stats", track_order=True)
         for k, v in (getattr(results, "stats", None) or {}).items():
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, str, np.integer,
                                                                        np.floating)):
                 raise ResultsFileError(f"results.stats[{k!r}]: expected an int, float or text, "
                                        f"got {v!r}")
             g.attrs[str(k)] = v
-        g = f.create_group("provenance")
+        g = f.create_group("provenance", track_order=True)
         for k, v in (getattr(results, "provenance", None) or {}).items():
             g.attrs[str(k)] = str(v)
     return path
