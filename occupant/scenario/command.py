@@ -115,7 +115,12 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
         written.append("report.html")
     out(f"  written to {folder}: {', '.join(written)}")
     out(f"  total wall time {time.perf_counter() - start:.1f} s")
-    return 0 if run.results.status == "finished" else 3
+    res = run.results
+    if res.status != "finished":   # one clear line on stderr, and a non-zero exit code
+        print(f"occupant: error: the run stopped early at {1e3 * res.t[-1]:.1f} ms ({res.status}): "
+              f"{res.message}; what it computed is in {folder}, its criteria not judged", file=sys.stderr)
+        return 3
+    return 0
 
 
 def list_command(out=print):

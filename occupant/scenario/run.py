@@ -58,16 +58,20 @@ def run_scenario(scenario, progress=None):
     res.provenance.update({"scenario": scenario.name, "scenario_file": scenario.file})
     notes = list(scenario.notes)
     judged = scenario.judged
-    if res.status != "finished":
+    stopped = res.status != "finished"
+    if stopped:
         judged = False
-        notes.append(f"the run stopped early ({res.status}: {res.message}); criteria cover the "
-                     f"{res.t[-1] * 1e3:.0f} ms computed and are not judged")
+        notes.append(f"the run stopped early ({res.status}: {res.message}); no criterion is given "
+                     f"(its states had stopped being physical), the channels of the "
+                     f"{res.t[-1] * 1e3:.1f} ms computed are in results.h5 and isomme/")
     rows = []
     if len(res.t) >= 2:
         res.channels = evaluate(scenario.model, res, scenario.sensors, rate=1.0 / scenario.output_dt,
                                 position=scenario.position_code)
         rows = criteria_rows(res.channels, scenario.dummy, scenario.protocol, judged,
                              scenario.not_judged)
+        if stopped:   # the names and limits stay, so that tables keep their rows; no value is claimed
+            rows = [{**r, "value": None, "pass": None} for r in rows]
     return Run(name=scenario.name, title=scenario.title, scenario=scenario.data, model=scenario.model,
                results=res, criteria=rows,
                regulation=scenario.protocol.title if scenario.protocol else "",
