@@ -1,7 +1,7 @@
 """Plots of a sweep (occupant.scenario.sweep): for each criterion one PNG with a panel per varied
 key, the criterion's value of every finished variant against that key's value, its limit as a
-dashed line. Variants that stopped early are drawn hollow (their values cover part of the run),
-those that could not run are left out and counted in the title."""
+dashed line. Variants without a value (those that could not run or stopped early, which claim
+no criteria: occupant.scenario.run) are left out and counted in the title."""
 from pathlib import Path
 
 from occupant.report.figures import plt   # the Agg backend, set once there
@@ -36,15 +36,14 @@ def write_plots(rows, keys, folder, limits=None, dpi=90):
             categories = None
             if any(_number(x) is None for x in xs):
                 categories = list(dict.fromkeys(str(x) for x in xs))
-            for ok in (True, False):
-                pts = [((categories.index(str(r[key])) if categories else _number(r[key])), _number(r[name]))
-                       for r in rows if _number(r[name]) is not None and (r["status"] == "ok") == ok]
-                if pts:
-                    x, y = zip(*pts)
-                    ax.scatter(x, y, s=22, c="#3a70b0" if ok else "none", edgecolors="#3a70b0",
-                               label="finished" if ok else "stopped early", zorder=3)
+            pts = [((categories.index(str(r[key])) if categories else _number(r[key])), _number(r[name]))
+                   for r in rows if _number(r[name]) is not None]
+            if pts:
+                x, y = zip(*pts)
+                ax.scatter(x, y, s=22, c="#3a70b0", label="variant", zorder=3)
             if categories:
                 ax.set_xticks(range(len(categories)), categories, rotation=20, fontsize=8)
+                ax.set_xlim(-0.5, len(categories) - 0.5)
             if name in limits:
                 ax.axhline(limits[name], color="#c0392b", ls="--", lw=1, label="limit")
             ax.set_xlabel(key, fontsize=9)
