@@ -76,9 +76,11 @@ def whole_command(folder):
 
 
 def sweep_time(folder, variants, workers):
-    """(wall s of the sweep, wall s per variant once running, rows)."""
+    """(wall s of the sweep, wall s per variant once running, CPU s per variant (the workers'
+    and this process's), rows)."""
     from occupant.scenario import sweep
     stamps = []
+    cpu0 = _children_cpu() + time.process_time()
     t0 = time.perf_counter()
     rows = sweep(SCENARIO, {"restraints.belt.load_limit": [3000.0 + 250.0 * i for i in range(variants)]},
                  Path(folder) / "sweep", workers=workers, plots=False,
@@ -86,7 +88,8 @@ def sweep_time(folder, variants, workers):
     total = time.perf_counter() - t0
     # per variant in steady state: from the first finished variant to the last, per variant
     per = (stamps[-1] - stamps[0]) / (len(stamps) - 1) if len(stamps) > 1 else total
-    return total, per, rows
+    cpu = (_children_cpu() + time.process_time() - cpu0) / variants   # the pool's workers are reaped by now
+    return total, per, cpu, rows
 
 
 def main():
@@ -102,11 +105,13 @@ def main():
         wall, cpu = whole_command(tmp)
         print(f"whole command in a new process: {wall:.2f} s wall, {cpu:.2f} s CPU (target < 10 s)")
         if not args.skip_sweep:
-            total, per, rows = sweep_time(tmp, args.variants, args.workers)
+            total, per, cpu, rows = sweep_time(tmp, args.variants, args.workers)
             ok = sum(r["status"] == "ok" for r in rows)
             print(f"sweep of {args.variants} variants on {args.workers} workers: {total:.1f} s wall "
-                  f"({ok} ok); {per:.2f} s per variant once running -> 100 variants ~ "
-                  f"{total - per * (args.variants - 1) + per * 99:.0f} s (target < 180 s)")
+                  f"({ok} ok); {per:.2f} s wall per variant once running -> 100 variants ~ "
+                  f"{total - per * (args.variants - 1) + per * 99:.0f} s wall here; {cpu:.2f} CPU s per "
+                  f"variant -> 100 variants on {args.workers} free cores ~ {cpu * 100 / args.workers:.0f} s "
+                  f"(target < 180 s)")
 
 
 if __name__ == "__main__":
