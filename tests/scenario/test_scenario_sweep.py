@@ -107,3 +107,18 @@ def test_reference_sweep_command_latin_hypercube_and_a_changed_design(tmp_path, 
     # the same folder with another seed is another design: refused, nothing run
     assert main(args(2)) == 2
     assert "holds a different sweep" in capsys.readouterr().err
+
+
+def test_reference_a_diverging_variant_is_recorded_and_not_run_again(tmp_path):
+    """RK4 at 5e-4 s blows up (17 times the neck damping's stable step): that variant is kept
+    with its reason and no criteria, the other finishes; a second sweep runs neither again."""
+    vary = {"solver.dt": [1e-5, 5e-4]}
+    fixed = {**SHORT, "solver.integrator": "rk4"}
+    rows = sweep("fmvss208_sled_48_unbelted", vary, tmp_path, workers=1, overrides=fixed, plots=False)
+    assert rows[0]["status"] == "ok" and rows[0]["HIC15"] is not None
+    assert rows[1]["status"].startswith("stopped early: the state stopped being finite")
+    assert rows[1]["HIC15"] is None and (tmp_path / "v0002" / "criteria.csv").exists()
+    calls = []
+    again = sweep("fmvss208_sled_48_unbelted", vary, tmp_path, workers=1, overrides=fixed, plots=False,
+                  progress=lambda *a: calls.append(a))
+    assert calls == [] and [r["status"] for r in again] == [r["status"] for r in rows]
