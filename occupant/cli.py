@@ -71,6 +71,11 @@ def _parser():
     cert.add_argument("scenarios", nargs="*", metavar="NAME_OR_PATH",
                       help="scenario names or .toml paths (default: all shipped ones)")
     cert.add_argument("--out", metavar="DIR", help="also write each test's time history to DIR/<name>.csv")
+    valid = sub.add_parser("validate", help="run the human model's validation cases "
+                           "(scenarios/validation) and print each figure against its corridor")
+    valid.add_argument("scenarios", nargs="*", metavar="NAME_OR_PATH",
+                       help="scenario names or .toml paths (default: all shipped ones)")
+    valid.add_argument("--out", metavar="DIR", help="also write each case's time history to DIR/<name>.csv")
     return parser
 
 
@@ -106,6 +111,8 @@ def main(argv=None):
             return export_command(args.file, "mjcf" if args.mjcf else "urdf", args.out)
         if args.command == "certify":
             return _certify(args.scenarios, args.out)
+        if args.command == "validate":
+            return _certify(args.scenarios, args.out, "occupant.human.validation")
     except (ValueError, OSError) as exc:  # user mistakes: a clear message and a non-zero exit, no traceback
         print(f"occupant: error: {exc}", file=sys.stderr)
         return 2
@@ -115,15 +122,19 @@ def main(argv=None):
     return 0
 
 
-def _certify(names, out_dir):
+def _certify(names, out_dir, runners="occupant.human.certification"):
     """Exit code 0 when every figure of every test is inside its corridor, 1 otherwise. Each
-    scenario's ``test`` key selects its runner (occupant.human.certification.TESTS)."""
+    scenario's ``test`` key selects its runner (occupant.human.certification.TESTS, or for
+    ``occupant validate`` occupant.human.validation.VALIDATIONS)."""
+    import importlib
     import pathlib
 
     import numpy as np
 
-    from occupant.human.certification import (available_scenarios, read_scenario, report_lines,
-                                              run_certification)
+    mod = importlib.import_module(runners)
+    available_scenarios, read_scenario, report_lines = (mod.available_scenarios, mod.read_scenario,
+                                                        mod.report_lines)
+    run_certification = getattr(mod, "run_certification", None) or mod.run_validation
     scenarios = [read_scenario(n) for n in (names or available_scenarios())]  # bad names fail first
     if out_dir is not None:
         out_dir = pathlib.Path(out_dir)

@@ -132,6 +132,24 @@ def bounding_gap(el, R, p, e):
     return dist - el.bound_a[e] - el.bound_b[e]
 
 
+@njit(**JIT_INLINE)
+def normal_and_friction(normal, mu, v_s, nx, ny, nz, wx, wy, wz):
+    """(friction magnitude, force (3) on a): the normal force along n and the regularised
+    Coulomb friction -mu F tanh(|w_t| / v_s) w_t / |w_t| against w_t, the part of a's velocity
+    relative to b (w) tangent to n."""
+    wn = wx * nx + wy * ny + wz * nz
+    tx, ty, tz = wx - wn * nx, wy - wn * ny, wz - wn * nz     # sliding velocity of a on b
+    slip = np.sqrt(tx * tx + ty * ty + tz * tz)
+    mu_f = mu * normal
+    friction = 0.0
+    if slip > 0.0:
+        friction = mu_f * np.tanh(slip / v_s)
+        g = friction / slip
+    else:
+        g = mu_f / v_s                        # the limit of tanh(s / v_s) / s
+    return friction, normal * nx - g * tx, normal * ny - g * ty, normal * nz - g * tz
+
+
 @njit(**JIT_STAGE)
 def contacts(bundle, data, t, q, v, z):
     el = bundle.contacts
@@ -167,17 +185,9 @@ def contacts(bundle, data, t, q, v, z):
             rbx, rby, rbz = point_in_link(data, lb, cx, cy, cz)
             _, _, _, vax, vay, vaz = point_state(data, la, rax, ray, raz)
             _, _, _, vbx, vby, vbz = point_state(data, lb, rbx, rby, rbz)
-            wx, wy, wz = vax - vbx, vay - vby, vaz - vbz
-            wn = wx * nx + wy * ny + wz * nz
-            tx, ty, tz = wx - wn * nx, wy - wn * ny, wz - wn * nz     # sliding velocity of a on b
-            slip = np.sqrt(tx * tx + ty * ty + tz * tz)
-            mu_f = el.friction[e] * normal
-            if slip > 0.0:
-                friction = mu_f * np.tanh(slip / el.friction_speed[e])
-                g = friction / slip
-            else:
-                g = mu_f / el.friction_speed[e]   # the limit of tanh(s / v_s) / s
-            fx, fy, fz = normal * nx - g * tx, normal * ny - g * ty, normal * nz - g * tz
+            friction, fx, fy, fz = normal_and_friction(normal, el.friction[e],
+                                                       el.friction_speed[e], nx, ny, nz,
+                                                       vax - vbx, vay - vby, vaz - vbz)
             power += add_force_pair(data, la, rax, ray, raz, vax, vay, vaz, lb, rbx, rby, rbz,
                                     vbx, vby, vbz, fx, fy, fz)
         k = el.out_start + 7 * e

@@ -23,6 +23,12 @@ centre are not seen. Faces are found through a uniform grid in the mesh frame, e
 cell of its centroid: the cells overlapping the ellipsoid's bounding box grown by the largest
 centroid-to-vertex distance hold every face that can touch it, so the cost grows with the faces
 near the ellipsoid, not with the mesh.
+Several points per pair: a mesh with ``patch_size`` is compiled as one grid per patch (faces
+grouped by centroid) over the shared vertices, faces and adjacency, and its pair as one pair per
+patch (``modeling.compile_contacts``), so each patch pushes at its own deepest feature. Every
+face, edge (taken by the face that owns it) and vertex belongs to one patch, and flat edges and
+vertices stay covered by their faces: a flat or convex stretch still gives one point, while the
+two sides of a concave bight (cushion and back) push at once.
 """
 import numpy as np
 from numba import njit

@@ -20,7 +20,7 @@ import pathlib
 import numpy as np
 
 from occupant.human.assemble import assemble
-from occupant.human.description import EllipsoidSpec, Segment
+from occupant.human.description import EllipsoidSpec, Resistance, Segment
 from occupant.human.errors import HumanParameterError
 from occupant.human.loader import load_description
 from occupant.human.neck_muscles import add_neck_muscles
@@ -29,6 +29,7 @@ from occupant.io.toml_files import read_toml
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 SEXES = ("male", "female")
+PAD_PROUD = 0.005  # m [E] the sternum pad's front this far ahead of the thorax ellipsoid (50th male)
 
 
 def _load(name):
@@ -123,6 +124,7 @@ def build_segments(stature, mass, sex, prop):
     seg("upper_torso", "lumbar", m["upper_trunk"], (0, 0, (1 - ut["com"]) * L["upper_trunk"]),
         _principal(m["upper_trunk"], ut["r"], L["upper_trunk"]), "thorax_lumbar", "spherical",
         (0, 0, L["middle_trunk"]), ells=[trunk_ell("thorax", "upper_trunk", 0.0)])
+    _add_sternum(segs, seg, segs[-1], M)
     # neck and head from de Leva's head+neck (vertex -> C7)
     hn = t["head_neck"]
     Lhn, mhn = L["head_neck"], m["head_neck"]
@@ -189,6 +191,39 @@ def build_segments(stature, mass, sex, prop):
                                 np.array([Lf / 2, wf, ah / 2]))])
     _add_joint_characteristics(segs, H, M)
     return segs
+
+
+def thorax_table():
+    return _load("thorax.toml")
+
+
+def _add_sternum(segs, seg, torso, mass):
+    """The chest compliance (data/thorax.toml, sources there): a sternum segment on a prismatic
+    ``chest`` joint along the upper torso's x axis, with a ``sternum_pad`` contact ellipsoid, as
+    the dummies have; its mass is taken out of the upper torso at the sternum's place, so the
+    body's mass and centre of mass stay (the upper torso's inertia is left as de Leva gives it).
+    Forces scale with lambda^2, deflections with lambda, lambda = (m / m_ref)^(1/3)."""
+    tab = thorax_table()
+    st, ch = tab["sternum"], tab["chest"]
+    lam = (mass / tab["reference"]["mass_kg"]) ** (1.0 / 3.0)
+    thorax = next(e for e in torso.ellipsoids if e.name == "thorax")
+    z = st["height_fraction"] * 2.0 * thorax.semi_axes[2]
+    skin = st["skin_thickness"] * lam
+    x = thorax.semi_axes[0] - skin
+    where = np.array([x, 0.0, z])
+    m_s = st["mass"] * lam ** 3
+    m_t = torso.mass - m_s
+    torso.com = (torso.mass * torso.com - m_s * where) / m_t
+    torso.mass = m_t
+    pad = np.array(st["pad_semi_axes"]) * lam
+    seg("sternum", "upper_torso", m_s, (0.0, 0.0, 0.0), (2.0 / 5.0 * m_s * pad[1] ** 2,) * 3,
+        "chest", "prismatic", where, axis=(1.0, 0.0, 0.0),
+        ells=[EllipsoidSpec("sternum_pad", np.array([skin + PAD_PROUD * lam - pad[0], 0.0, 0.0]), pad)])
+    table = np.array(ch["table"], float) * [lam, lam ** 2]
+    segs[-1].resistances = [Resistance(
+        dof=0, table=table, damping=ch["damping"] * lam ** 2, absorption=ch["absorption"],
+        lower=ch["lower"] * lam, upper=ch["upper"] * lam,
+        stop_stiffness=ch["stop_stiffness"], stop_damping=ch["stop_damping"])]
 
 
 def human_range(joint_name, dof, kind):

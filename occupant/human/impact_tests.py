@@ -111,14 +111,18 @@ def run_head_drop(sc, dt=2e-5):
 # ------------------------------------------------------------------------------------------
 # thorax pendulum, 572.34
 # ------------------------------------------------------------------------------------------
-def thorax_model(sc, modify=None):
+def thorax_model(sc, modify=None, segments=None):
     """(model, q0, v0) of the seated dummy and the probe touching its sternum pad at t = 0.
     ``modify``: optional callable receiving the segment records before assembly (the tuning
-    record ``dummies/tools/tune_chest.py`` tries chest characteristics with it)."""
-    header, segs = load_description(sc["dummy"])
+    record ``dummies/tools/tune_chest.py`` tries chest characteristics with it). ``segments``:
+    (name, segment records) of another body with a sternum (the parametric human) instead of
+    the scenario's dummy."""
+    name, segs = segments if segments is not None else load_description(sc["dummy"])
+    if segments is None:
+        name = name["name"]
     if modify is not None:
         modify(segs)
-    asm = assemble(header["name"], segs)
+    asm = assemble(name, segs)
     pelvis = _ellipsoid(segs, "pelvis", "pelvis_flesh")
     seat_z = pelvis.semi_axes[2] - pelvis.center[2]          # pelvis origin above the seat
     asm.add(Plane("seat", point=(0.0, 0.0, 0.0)))
@@ -162,11 +166,12 @@ def thorax_figures(t, force_N, deflection_m):
             "peak_force_18_to_50mm_N": float(force_N[:k + 1][window].max(initial=0.0))}
 
 
-def run_thorax_pendulum(sc, dt=None, modify=None):
-    """``dt`` None: the default RK4 step, shrunk to the joint resistance's stable step."""
+def run_thorax_pendulum(sc, dt=None, modify=None, segments=None):
+    """``dt`` None: the default RK4 step, shrunk to the joint resistance's stable step;
+    ``segments`` as ``thorax_model``'s."""
     from occupant import simulate
 
-    model, q0, v0 = thorax_model(sc, modify)
+    model, q0, v0 = thorax_model(sc, modify, segments)
     out_dt = 5e-5
     res = simulate(model, sc["t_end"], dt=dt, q0=q0, v0=v0, output_dt=out_dt)
     force = cfc_filter(res.outputs["probe_sternum.normal_force"], out_dt, sc["cfc"])

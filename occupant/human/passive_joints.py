@@ -129,7 +129,7 @@ def human_resistance(joint, dof, kind, lower, upper, scale, stop=None):
     # the joint-resistance table holds the spring's load, signed as the deflection (the kernel
     # applies minus it): minus the passive moment
     rows = rows * np.array([1.0, -scale])
-    r = Resistance(dof=dof, table=rows, damping=ref["damping"] * scale)
+    r = Resistance(dof=dof, table=rows, damping=spec.get("damping", ref["damping"]) * scale)
     if stop is not None:
         # the stop at the end of the range, or past the ligamentous branch where there is one
         span = STOP_SPAN if "stop_upper" in spec else 0.0

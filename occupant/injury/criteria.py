@@ -45,6 +45,8 @@ __all__ = [
     "tibia_index",
     "pelvis_acceleration",
     "nic",
+    "NKM_INTERCEPTS",
+    "nkm",
     "BRIC_CRITICAL",
     "bric",
     "VC_CONSTANTS",
@@ -66,6 +68,7 @@ CRITERION_CFC = {
     "tibia_index": 600,
     "pelvis_acceleration": 1000,
     "nic": 60,
+    "nkm": 600,
 }
 
 
@@ -433,23 +436,32 @@ def nij(t, fz, my_oc, dummy: str = "hybrid3_50m") -> CriterionResult:
     f = _series(t_arr, fz, "fz")
     m = _series(t_arr, my_oc, "my_oc")
     fzc_t, fzc_c, myc_f, myc_e = _choice(dummy, NIJ_INTERCEPTS, "dummy")
-    tension = f >= 0.0
-    flexion = m >= 0.0
-    n_t = np.abs(f) / np.where(tension, fzc_t, fzc_c) + np.abs(m) / np.where(flexion, myc_f, myc_e)
+    mode, modes = _quadrant_max(t_arr, f, m, (fzc_t, fzc_c, myc_f, myc_e), ("NTF", "NTE", "NCF", "NCE"))
+    return CriterionResult(name="Nij", value=modes[mode][0], unit="1", t=modes[mode][1],
+                           details={"mode": mode, "modes": modes,
+                                    "intercepts": {"fz_tension": fzc_t, "fz_compression": fzc_c,
+                                                   "my_flexion": myc_f, "my_extension": myc_e}})
+
+
+def _quadrant_max(t_arr, f, m, intercepts, names):
+    """The four-quadrant load-moment criterion of Nij and Nkm: at every instant
+    N(t) = |f| / f_c + |m| / m_c with the force intercept of the sign of f (positive, negative)
+    and the moment intercept of the sign of m (positive: flexion, negative: extension); each
+    quadrant's maximum over time, in the order of ``names`` ((+f, +m), (+f, -m), (-f, +m),
+    (-f, -m)). Returns (worst mode, {mode: (value, time or None)})."""
+    f_pos, f_neg, m_pos, m_neg = intercepts
+    pos_f = f >= 0.0
+    pos_m = m >= 0.0
+    n_t = np.abs(f) / np.where(pos_f, f_pos, f_neg) + np.abs(m) / np.where(pos_m, m_pos, m_neg)
     modes = {}
-    for key, mask in (("NTF", tension & flexion), ("NTE", tension & ~flexion),
-                      ("NCF", ~tension & flexion), ("NCE", ~tension & ~flexion)):
+    for key, mask in zip(names, (pos_f & pos_m, pos_f & ~pos_m, ~pos_f & pos_m, ~pos_f & ~pos_m)):
         if np.any(mask):
             idx = np.flatnonzero(mask)
             k = idx[int(np.argmax(n_t[idx]))]
             modes[key] = (float(n_t[k]), float(t_arr[k]))
         else:
             modes[key] = (0.0, None)
-    mode = max(modes, key=lambda key: modes[key][0])
-    return CriterionResult(name="Nij", value=modes[mode][0], unit="1", t=modes[mode][1],
-                           details={"mode": mode, "modes": modes,
-                                    "intercepts": {"fz_tension": fzc_t, "fz_compression": fzc_c,
-                                                   "my_flexion": myc_f, "my_extension": myc_e}})
+    return max(modes, key=lambda key: modes[key][0]), modes
 
 
 _DEFAULT_DURATIONS = np.arange(0.0, 0.0605, 0.001)  # s, 0..60 ms, the span of R94 / Euro NCAP curves
@@ -563,6 +575,29 @@ def nic(t, a_t1_x, a_head_x, t_end: float | None = None) -> CriterionResult:
     idx = np.flatnonzero(mask)
     k = idx[int(np.argmax(nic_t[idx]))]
     return CriterionResult(name="NIC", value=float(nic_t[k]), unit="m^2/s^2", t=float(t_arr[k]))
+
+
+#: Nkm intercepts (Schmitt, Muser, Walz, Niederer 2002, "Nkm - a proposal for a neck protection
+#: criterion for low-speed rear-end impacts", Traffic Injury Prevention 3(2) 117-126): shear
+#: force 845 N anterior and posterior, flexion moment 88.1 N*m, extension moment 47.5 N*m at the
+#: occipital condyle [U: the values as commonly quoted from that paper, which was not read here].
+NKM_INTERCEPTS = (845.0, 845.0, 88.1, 47.5)
+
+
+def nkm(t, fx, my_oc, intercepts=NKM_INTERCEPTS) -> CriterionResult:
+    """Nkm (Schmitt et al. 2002, rear impact): at every instant Nkm(t) = |Fx| / F_int +
+    |M_OC| / M_int with upper-neck shear Fx (N; positive anterior, J211) and the occipital-
+    condyle moment M_OC (N*m, flexion positive; `moment_at_occipital_condyle`), the intercepts
+    of the load's sign (`NKM_INTERCEPTS`); the four modes NFA (flexion, anterior shear), NEA
+    (extension, anterior), NFP, NEP are each maximised over time, Nkm is the largest. Inputs
+    CFC 600 [U: the filter class Euro NCAP's whiplash protocol prescribes, not read here]."""
+    t_arr = _time(t)
+    f = _series(t_arr, fx, "fx")
+    m = _series(t_arr, my_oc, "my_oc")
+    f_a, f_p, m_f, m_e = intercepts
+    mode, modes = _quadrant_max(t_arr, f, m, (f_a, f_p, m_f, m_e), ("NFA", "NEA", "NFP", "NEP"))
+    return CriterionResult(name="Nkm", value=modes[mode][0], unit="1", t=modes[mode][1],
+                           details={"mode": mode, "modes": modes})
 
 
 #: BrIC critical angular velocities (rad/s) about x, y, z [S: pyisomme, citing Takhounts et al.

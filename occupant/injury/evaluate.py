@@ -17,7 +17,7 @@ from occupant.injury import criteria as C
 from occupant.injury.errors import InjuryInputError
 from occupant.injury.filters import cfc_filter
 
-__all__ = ["head", "chest", "neck", "femur", "tibia"]
+__all__ = ["head", "chest", "neck", "femur", "tibia", "pelvis", "rear"]
 
 # factor to SI per accepted unit spelling
 _TO_SI = {
@@ -113,3 +113,32 @@ def tibia(mx, my, fz, dummy: str = "hybrid3_50m") -> dict:
     comp = C.femur_force(mx.t, z)  # same definition: peak of -Fz
     return {"tibia_index": C.tibia_index(mx.t, x, y, z, dummy),
             "tibia_compression": C.CriterionResult("tibia_compression", comp.value, "N", t=comp.t)}
+
+
+def pelvis(ax, ay, az) -> dict:
+    """Peak resultant pelvis acceleration (g; CFC 1000, resultant after filtering), with its
+    cumulative 3 ms clip in ``details["a3ms"]``."""
+    cfc = C.CRITERION_CFC["pelvis_acceleration"]
+    a_g = C.resultant(_si(ax, "acceleration", "ax", cfc), _si(ay, "acceleration", "ay", cfc, ax.t),
+                      _si(az, "acceleration", "az", cfc, ax.t)) / C.G0
+    return {"pelvis_acceleration_g": C.pelvis_acceleration(ax.t, a_g)}
+
+
+def rear(head_ax, t1_ax, fx=None, my=None, dummy: str = "hybrid3_50m", t_end=None) -> dict:
+    """Rear-impact (whiplash) criteria: NIC from the head-CG and T1 x accelerations (CFC 60) up
+    to ``t_end`` (s, end of head-restraint contact; None: the whole record), the peak T1 x
+    acceleration (g, CFC 60, forward positive) and, with the upper-neck shear ``fx`` and moment
+    ``my``, Nkm at the occipital condyle (CFC 600)."""
+    cfc = C.CRITERION_CFC["nic"]
+    a_h = _si(head_ax, "acceleration", "head_ax", cfc)
+    a_t1 = _si(t1_ax, "acceleration", "t1_ax", cfc, head_ax.t)
+    k = int(np.argmax(a_t1))
+    out = {"nic": C.nic(head_ax.t, a_t1, a_h, t_end=t_end),
+           "t1_acceleration_g": C.CriterionResult("t1_acceleration", float(a_t1[k] / C.G0), "g",
+                                                  t=float(head_ax.t[k]))}
+    if fx is not None and my is not None:
+        cfc = C.CRITERION_CFC["nkm"]
+        x = _si(fx, "force", "fx", cfc)
+        m = _si(my, "moment", "my", cfc, fx.t)
+        out["nkm"] = C.nkm(fx.t, x, C.moment_at_occipital_condyle(x, m, dummy))
+    return out

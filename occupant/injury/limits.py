@@ -26,6 +26,13 @@ tibia_compression,
 acetabulum_force, pubic_force,
 abdominal_force, shoulder_force
 tibia_index                     1        `tibia_index`
+nic                             m^2/s^2  `nic` (rear impact)
+nkm                             1        `nkm` (rear impact)
+t1_acceleration_g,              g        peak T1 x acceleration (CFC 60), peak resultant
+pelvis_acceleration_g                    pelvis acceleration (CFC 1000)
+rebound_velocity                m/s      head's forward velocity relative to the sled
+head_restraint_contact_time     s        first head-to-head-restraint contact
+head_rotation_deg               deg      head-to-torso rearward rotation
 *_duration                      N        a CriterionResult with
                                          ``details["exceedance"] = (durations, levels)``
 ==============================  =======  ============================================
@@ -115,6 +122,10 @@ _CFR208 = "49 CFR 571.208 (FMVSS 208)"
 _EN_FW = "Euro NCAP full-width 50 km/h assessment protocol v9.3 (Dec 2023) via pyisomme"
 _EN_MPDB = "Euro NCAP MPDB assessment protocol v9.3 (Dec 2023) via pyisomme"
 _EN_SIDE = "Euro NCAP side (AE-MDB / pole) assessment protocol v9.3 via pyisomme"
+_EN_WHIPLASH = ("Euro NCAP assessment protocol, adult occupant protection, rear impact (whiplash), "
+                "medium-severity pulse, BioRID II; values from recollection of the v6.0 (2013) "
+                "table, not read here")
+_CFR202A = "49 CFR 571.202a S5.3 (FMVSS 202a dynamic head-restraint option), via crash-domain-facts.md 2.3"
 
 PROTOCOLS = {
     p.name: p
@@ -196,6 +207,30 @@ PROTOCOLS = {
                 _slide("pubic_force", "N", 1700.0, 2800.0, _EN_SIDE),
             ),
             _EN_SIDE,
+        ),
+        Protocol(
+            # the dynamic head-restraint test of FMVSS 202a: Hybrid III 50M on a rear-impact sled
+            "fmvss202a_hybrid3_50m", "hybrid3_50m", "FMVSS 202a dynamic head restraint, Hybrid III 50th male",
+            (
+                _max("hic15", "1", 500.0, _CFR202A, "C"),
+                _max("head_rotation_deg", "deg", 12.0, f"{_CFR202A} (head-to-torso rearward rotation)", "C"),
+            ),
+            _CFR202A,
+        ),
+        Protocol(
+            # Euro NCAP whiplash seat test, medium pulse (16 km/h): sliding scales between the
+            # higher and lower performance limits [U]; the dummy is the BioRID II, so a Hybrid III
+            # run shows these values without being judged
+            "euroncap_whiplash_medium_biorid2", "biorid2",
+            "Euro NCAP whiplash, medium pulse, BioRID II",
+            (
+                _slide("nic", "m^2/s^2", 11.0, 24.0, _EN_WHIPLASH, tag="U"),
+                _slide("nkm", "1", 0.15, 0.55, _EN_WHIPLASH, tag="U"),
+                _slide("rebound_velocity", "m/s", 3.2, 4.8, _EN_WHIPLASH, tag="U"),
+                _slide("t1_acceleration_g", "g", 9.3, 13.1, _EN_WHIPLASH, tag="U"),
+                _slide("head_restraint_contact_time", "s", 0.053, 0.080, _EN_WHIPLASH, tag="U"),
+            ),
+            _EN_WHIPLASH,
         ),
         Protocol(
             "un_r137_hybrid3_50m", "hybrid3_50m", "UN R137 full-width 50 km/h, Hybrid III 50M driver",

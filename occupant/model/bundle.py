@@ -149,6 +149,16 @@ AirbagBlock = namedtuple("AirbagBlock", [
     "z_start",        # int, first producer state: per bag AIRBAG_STATES
     "out_start",      # int, first output: per bag AIRBAG_OUTPUTS
     "pair_out_start", # int, first output: per pair AIRBAG_CONTACT_OUTPUTS
+    "friction",       # (nbag,) Coulomb coefficient, bag fabric on the occupant
+    "friction_speed", # (nbag,) m/s, sliding speed of the tanh regularisation
+    "bottom_start",   # (nbag,) int, first row in tables of the bottoming loading table (m, N)
+    "bottom_len",     # (nbag,) int
+    "bottom_damping", # (nbag,) N s/m^2, Hunt-Crossley damping of the bottoming contact
+    "R_bottom",       # (npair, 3, 3) the bag's axes (y, z, x) in the bag link's frame: the
+                      # backing plane's in-plane axes and normal, for geometry_pairs.ellipsoid_plane
+    "p_bottom",       # (npair, 3) m, a point of the backing plane (collapsed-bag thickness ahead
+                      # of the mounting frame) in the bag link's frame
+    "size_bottom",    # (npair, 3) m, the backing plane's half sizes (the bag's y and z semi-axes)
 ])
 # per bag: z = (gas mass added, change of p V^gamma) since t = 0 (zero at the initial content)
 AIRBAG_STATES = (("gas_mass_added", "kg"), ("sigma_added", "Pa m^(3 gamma)"))
@@ -157,7 +167,8 @@ AIRBAG_OUTPUTS = (("pressure", "Pa"), ("gauge_pressure", "Pa"), ("volume", "m^3"
                   ("mass_inflow", "kg/s"), ("mass_outflow", "kg/s"), ("enthalpy_inflow", "W"),
                   ("enthalpy_outflow", "W"), ("contact_force", "N"), ("contact_area", "m^2"))
 AIRBAG_CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("force", "N"),
-                          ("area", "m^2"), ("displaced_volume", "m^3"))
+                          ("area", "m^2"), ("displaced_volume", "m^3"), ("friction_force", "N"),
+                          ("bottoming_penetration", "m"), ("bottoming_force", "N"))
 # Line muscles (occupant.forces.muscles): Hill-type force along the line between two points, with
 # first-order activation dynamics; z holds each muscle's activation minus its preset excitation (so
 # that z = 0 starts it at its preset).
@@ -288,12 +299,13 @@ def empty_airbag_block():
     """The AirbagBlock of a model without airbags."""
     values = {name: np.zeros(0) for name in AirbagBlock._fields}
     for name in ("bag_link", "flow_start", "flow_len", "temperature_start", "temperature_len",
-                 "pair_bag", "link_a", "link_b"):
+                 "pair_bag", "link_a", "link_b", "bottom_start", "bottom_len"):
         values[name] = np.zeros(0, dtype=np.int64)
     values["pair_start"] = np.zeros(1, dtype=np.int64)
     for name, shape in (("bag_R", (0, 3, 3)), ("R_a", (0, 3, 3)), ("R_b", (0, 3, 3)),
                         ("bag_p", (0, 3)), ("semi_axes", (0, 3)), ("p_a", (0, 3)),
-                        ("size_a", (0, 3)), ("tables", (0, 2))):
+                        ("size_a", (0, 3)), ("tables", (0, 2)), ("R_bottom", (0, 3, 3)),
+                        ("p_bottom", (0, 3)), ("size_bottom", (0, 3))):
         values[name] = np.zeros(shape)
     for name in ("z_start", "out_start", "pair_out_start"):
         values[name] = 0

@@ -19,6 +19,7 @@ from occupant.model.bundle import (
     AIRBAG_CONTACT_OUTPUTS, AIRBAG_OUTPUTS, AIRBAG_STATES, AirbagBlock, freeze_block,
 )
 from occupant.model.model import ModelError
+from occupant.modeling.contacts import _curve
 from occupant.modeling.elements import ModelingError, _rotation, _vec3
 from occupant.modeling.geometry import Ellipsoid, Sphere
 
@@ -33,6 +34,23 @@ N2_CV = N2_GAS_CONSTANT / (N2_GAMMA - 1.0)   # J/(kg K) [D] 742.0
 N2_CP = N2_GAMMA * N2_CV                     # J/(kg K) [D] 1038.8
 STANDARD_PRESSURE = 101325.0                 # Pa, standard atmosphere [C ISO 2533]
 ROOM_TEMPERATURE = 293.15                    # K, 20 C [E]
+
+# Contact of the bag with the occupant. Friction: dummy-airbag 0.1-0.3 (crash-domain-facts 6.3
+# [U]), the middle taken; regularised over FRICTION_SPEED as the compliant contacts are.
+BAG_FRICTION = 0.2                           # [U] 6.3, middle of 0.1-0.3
+FRICTION_SPEED = 0.01                        # m/s [E], as ContactCharacteristic's default
+# Bottoming out: an occupant that flattens the bag against what it is mounted on meets that
+# surface through the collapsed bag (direct steering-wheel contact of a "bottomed-out" driver
+# bag, wbldb 10096620 [C abstract]). The backing plane lies the collapsed bag's thickness ahead of
+# the mounting frame: two layers of fabric with the gas that cannot leave from between them,
+# 20 mm [E]. Its loading table is that of a steering-wheel hub / panel under its cover:
+# 250 kN/m at first, stiffening to 1 MN/m [E], the range of the knee-bolster-like trim of
+# crash-domain-facts 6.3 [U] (100-300 kN/m) then stiffer, as a hub is; damping as the interior
+# trim's (vehicles/*.toml, 1e3 N s/m^2 [E]).
+BOTTOMING_THICKNESS = 0.02                   # m [E]
+BOTTOMING_TABLE = ((0.0, 0.0), (0.01, 2500.0), (0.02, 6000.0), (0.04, 20000.0),
+                   (0.06, 40000.0))          # (m, N) [E]
+BOTTOMING_DAMPING = 1.0e3                    # N s/m^2 [E]
 
 
 def _table(value, what, unit):
@@ -77,6 +95,11 @@ class Airbag:
     Initial content: gas at ``initial_pressure`` (Pa, default ambient) and
     ``initial_temperature`` (K, default ambient) filling the volume at t = 0 (a pre-inflated
     bag: ``firing_time`` <= -``deployment_time`` and an initial pressure).
+    Contact: the fabric rubs on the occupant with Coulomb ``friction``; an occupant geometry that
+    pushes the bag flat against its mounting (the wheel hub, the panel) meets the backing plane
+    ``bottoming_thickness`` (m, the collapsed bag) ahead of the mounting frame, with the loading
+    table ``bottoming`` (rows penetration m, N) and Hunt-Crossley ``bottoming_damping``
+    (N s/m^2): the bag "bottoming out" (``occupant.restraints.airbag``).
     """
     name: str
     marker: str | None = None
@@ -97,6 +120,10 @@ class Airbag:
     ambient_temperature: float = ROOM_TEMPERATURE
     initial_pressure: float | None = None
     initial_temperature: float | None = None
+    friction: float = BAG_FRICTION
+    bottoming: object = BOTTOMING_TABLE
+    bottoming_thickness: float = BOTTOMING_THICKNESS
+    bottoming_damping: float = BOTTOMING_DAMPING
 
     def __post_init__(self):
         what = f"airbag '{self.name}'"
@@ -140,6 +167,15 @@ class Airbag:
         T0 = self.ambient_temperature if self.initial_temperature is None else self.initial_temperature
         self.initial_pressure = _number(p0, f"{what}.initial_pressure", "Pa")
         self.initial_temperature = _number(T0, f"{what}.initial_temperature", "K")
+        self.friction = _number(self.friction, f"{what}.friction", "", strict=False)
+        self.bottoming = _curve(self.bottoming, f"{what}.bottoming", strict=True)
+        self.bottoming_thickness = _number(self.bottoming_thickness,
+                                           f"{what}.bottoming_thickness", "m", strict=False)
+        if self.bottoming_thickness >= 2.0 * self.semi_axes[0]:
+            raise ModelingError(f"{what}.bottoming_thickness: must be below the bag's depth "
+                                f"{2.0 * self.semi_axes[0]:.4g} m, got {self.bottoming_thickness!r}")
+        self.bottoming_damping = _number(self.bottoming_damping, f"{what}.bottoming_damping",
+                                         "N s/m^2", strict=False)
 
     @property
     def volume(self):
@@ -235,6 +271,12 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
                                             bag.deployment_time, 0.0)
         cols["mass0"].append(bag.initial_pressure * v0 / (gas_constant * bag.initial_temperature))
         cols["sigma0"].append(bag.initial_pressure * v0 ** gamma)
+        cols["friction"].append(bag.friction)
+        cols["friction_speed"].append(FRICTION_SPEED)
+        start, n = table(bag.bottoming)
+        cols["bottom_start"].append(start)
+        cols["bottom_len"].append(n)
+        cols["bottom_damping"].append(bag.bottoming_damping)
     starts = np.searchsorted([bag_index[c.airbag] for c in contacts], np.arange(len(bags) + 1))
     cols["pair_start"] = np.asarray(starts, dtype=int)
     for contact in contacts:
@@ -257,13 +299,18 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
         cols["radius_a"].append(_equivalent_radius(size))
         cols["link_b"].append(cols["bag_link"][k])
         cols["R_b"].append(cols["bag_R"][k])
+        R_bag = cols["bag_R"][k]
+        cols["R_bottom"].append(R_bag[:, [1, 2, 0]])      # in-plane y, z; normal x
+        cols["p_bottom"].append(cols["bag_p"][k] + bags[k].bottoming_thickness * R_bag[:, 0])
+        cols["size_bottom"].append((bags[k].semi_axes[1], bags[k].semi_axes[2], 0.0))
     nb, nc = len(bags), len(contacts)
     for key in ("bag_link", "flow_start", "flow_len", "temperature_start", "temperature_len",
-                "pair_bag", "link_a", "link_b"):
+                "pair_bag", "link_a", "link_b", "bottom_start", "bottom_len"):
         cols[key] = np.array(cols[key], dtype=int)
-    for key, n in (("bag_R", nb), ("R_a", nc), ("R_b", nc)):
+    for key, n in (("bag_R", nb), ("R_a", nc), ("R_b", nc), ("R_bottom", nc)):
         cols[key] = np.array(cols[key], dtype=float).reshape(n, 3, 3)
-    for key, n in (("bag_p", nb), ("semi_axes", nb), ("p_a", nc), ("size_a", nc)):
+    for key, n in (("bag_p", nb), ("semi_axes", nb), ("p_a", nc), ("size_a", nc),
+                   ("p_bottom", nc), ("size_bottom", nc)):
         cols[key] = np.array(cols[key], dtype=float).reshape(n, 3)
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
     cols["out_start"] = outputs.reserve(asm.airbags, AIRBAG_OUTPUTS)

@@ -152,7 +152,7 @@ def compile_assembly(asm):
         **joint_resistance._asdict(), "z_index": _hysteresis_states(asm, states)})
     marker_index = {n: i for i, n in enumerate(marker_names)}
     springs = _spring_damper_block(asm, marker_index, marker_body, body_link, marker_p, outputs)
-    contacts = contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
+    contacts, contact_names = contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
                              outputs, states)
     airbags, airbag_contacts = airbag_block(asm, marker_index, marker_body, body_link, marker_R,
                                             marker_p, outputs, states)
@@ -168,7 +168,7 @@ def compile_assembly(asm):
                  joint_resistance=joint_resistance,
                  joint_resistance_names=list(asm.joint_resistances), spring_dampers=springs,
                  spring_damper_names=list(asm.spring_dampers), contacts=contacts,
-                 contact_names=list(asm.contact_pairs), output_names=outputs.names,
+                 contact_names=contact_names, output_names=outputs.names,
                  output_units=outputs.units, producer_z_names=states.names, topology=topo,
                  source=asm, airbags=airbags, airbag_names=list(asm.airbags),
                  airbag_contact_names=airbag_contacts, muscles=muscles,

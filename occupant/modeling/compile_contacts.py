@@ -17,6 +17,9 @@ ACCEPTED_B = (Plane, Ellipsoid, Sphere, Box, Cylinder, Mesh)
 # the median centroid-to-vertex distance (a face in a few cells' reach).
 GRID_CELLS_MAX = 64
 GRID_CELL_FACES = 2.0
+# Faces of a contact patch (Mesh.patch_size) turn at most this far from its first face [E]: a
+# seat's cushion and back (80-110 deg apart) or the flanks of a bolster fall in different patches.
+PATCH_ANGLE = np.radians(30.0)
 
 
 def _frame(g, marker_index, marker_body, body_link, marker_R, marker_p):
@@ -27,10 +30,13 @@ def _frame(g, marker_index, marker_body, body_link, marker_R, marker_p):
     return body_link[marker_body[m]], marker_R[m], marker_p[m]
 
 
-def mesh_arrays(mesh):
+def mesh_arrays(mesh, patch_size=None):
     """Flat arrays of a trimesh.Trimesh (its frame): vertices, faces, unit normals, the face
-    across each edge, each vertex's first face and neighbours (CSR), and the uniform grid (cell faces, cell starts, (nx, ny, nz), origin, cell
-    size, largest centroid-to-vertex distance). Faces of zero area are dropped."""
+    across each edge, each vertex's first face and neighbours (CSR), and its contact patches:
+    the faces grouped by their centroids into cubes of ``patch_size`` (m; None: one patch) and
+    within a cube by their normals (``_by_normal``), each with its uniform grid (``_grid``) and
+    bounding sphere (centre, radius). Faces of zero area
+    are dropped."""
     V = np.asarray(mesh.vertices, dtype=float)
     F = np.asarray(mesh.faces, dtype=np.int64)
     cross = np.cross(V[F[:, 1]] - V[F[:, 0]], V[F[:, 2]] - V[F[:, 0]])
@@ -59,15 +65,51 @@ def mesh_arrays(mesh):
     ring = np.array([w for r in ring for w in sorted(r)], dtype=np.int64)
     centroid = V[F].mean(axis=1)
     reach = np.linalg.norm(V[F] - centroid[:, None, :], axis=2).max(axis=1)
-    lo, hi = V.min(axis=0), V.max(axis=0)
+    if patch_size is None:
+        groups = [np.arange(len(F))]
+    else:
+        key = np.floor((centroid - V.min(axis=0)) / patch_size).astype(np.int64)
+        _, label = np.unique(key, axis=0, return_inverse=True)
+        label = label.reshape(-1)
+        groups = [g for k in range(label.max() + 1)
+                  for g in _by_normal(np.flatnonzero(label == k), N)]
+    patches = []
+    for faces in groups:
+        W = V[np.unique(F[faces])]
+        centre = 0.5 * (W.min(axis=0) + W.max(axis=0))
+        patches.append((*_grid(W, faces, centroid, reach), centre,
+                        float(np.linalg.norm(W - centre, axis=1).max())))
+    return V, F, N, adjacent, owner, ring_start, ring, patches
+
+
+def _by_normal(faces, N):
+    """The faces split into groups whose normals lie within PATCH_ANGLE of the group's first
+    face's (greedy, in face order): the two sides of a bight in one cube stay apart."""
+    groups, seeds = [], []
+    for f in faces:
+        for g, seed in zip(groups, seeds):
+            if N[f] @ seed >= np.cos(PATCH_ANGLE):
+                g.append(f)
+                break
+        else:
+            groups.append([f])
+            seeds.append(N[f])
+    return [np.array(g, dtype=np.int64) for g in groups]
+
+
+def _grid(W, faces, centroid, reach):
+    """Uniform grid over the vertices W of the faces ``faces`` (indices into the mesh), each face
+    in the cell of its centroid: (faces sorted by cell, cell starts, (nx, ny, nz), origin, cell
+    size, largest centroid-to-vertex distance)."""
+    lo, hi = W.min(axis=0), W.max(axis=0)
     extent = max((hi - lo).max(), 1e-9)
-    cell = max(extent / GRID_CELLS_MAX, GRID_CELL_FACES * np.median(reach))
+    cell = max(extent / GRID_CELLS_MAX, GRID_CELL_FACES * np.median(reach[faces]))
     dims = np.maximum(np.ceil((hi - lo) / cell).astype(np.int64), 1)
-    ijk = np.clip(np.floor((centroid - lo) / cell).astype(np.int64), 0, dims - 1)
+    ijk = np.clip(np.floor((centroid[faces] - lo) / cell).astype(np.int64), 0, dims - 1)
     flat = (ijk[:, 0] * dims[1] + ijk[:, 1]) * dims[2] + ijk[:, 2]
     order = np.argsort(flat, kind="stable")
     start = np.searchsorted(flat[order], np.arange(int(np.prod(dims)) + 1))
-    return V, F, N, adjacent, owner, ring_start, ring, order, start, dims, lo, cell, reach.max()
+    return faces[order], start, dims, lo, cell, reach[faces].max()
 
 
 def _geometry(pair, key, accepted, asm, geo, meshes):
@@ -99,14 +141,14 @@ def _geometry(pair, key, accepted, asm, geo, meshes):
         bound = half + g.radius if rnd else float(np.hypot(half, g.radius))
         return (CONTACT_ELLIPSOID_CYLINDER, link, R_m, p_m,
                 np.array([g.radius, half, 1.0 if rnd else 0.0]), p_m, bound)
-    # Mesh: stored once however many pairs use it
+    # Mesh: stored once however many pairs use it; a pair per patch (mesh_arrays), each patch a
+    # grid row of its own (the size's first entry) with its bounding sphere
     if name not in meshes:
-        meshes[name] = (len(meshes), mesh_arrays(g.mesh))
-    index, arrays = meshes[name]
-    V = arrays[0]
-    centre = 0.5 * (V.min(axis=0) + V.max(axis=0))
-    return (CONTACT_ELLIPSOID_MESH, link, R_m, p_m, np.array([index, 0.0, 0.0]),
-            R_m @ centre + p_m, float(np.linalg.norm(V - centre, axis=1).max()))
+        row = sum(len(arrays[-1]) for _, arrays in meshes.values())
+        meshes[name] = (row, mesh_arrays(g.mesh, g.patch_size))
+    row, arrays = meshes[name]
+    return [(CONTACT_ELLIPSOID_MESH, link, R_m, p_m, np.array([row + k, 0.0, 0.0]),
+             R_m @ patch[-2] + p_m, patch[-1]) for k, patch in enumerate(arrays[-1])]
 
 
 def _stack_meshes(meshes):
@@ -115,7 +157,7 @@ def _stack_meshes(meshes):
                             "mesh_cell_start", "mesh_grid_int", "mesh_grid")}
     nv = nf = ncell = nring = 0
     for _, arrays in sorted(meshes.values(), key=lambda m: m[0]):
-        V, F, N, adjacent, owner, ring_start, ring, order, start, dims, lo, cell, reach = arrays
+        V, F, N, adjacent, owner, ring_start, ring, patches = arrays
         cols["mesh_owner"].append(np.where(owner >= 0, owner + nf, -1))
         cols["mesh_ring_start"].append(ring_start[:-1] + nring)
         cols["mesh_ring"].append(ring + nv)
@@ -124,11 +166,14 @@ def _stack_meshes(meshes):
         cols["mesh_faces"].append(F + nv)
         cols["mesh_normals"].append(N)
         cols["mesh_adjacent"].append(np.where(adjacent >= 0, adjacent + nf, -1))
-        cols["mesh_cell_faces"].append(order + nf)
-        cols["mesh_cell_start"].append(start[:-1] + nf)
-        cols["mesh_grid_int"].append([ncell, *dims])
-        cols["mesh_grid"].append([*lo, cell, reach])
-        nv, nf, ncell = nv + len(V), nf + len(F), ncell + int(np.prod(dims))
+        ncf = nf                     # each face in one patch: the patches' lists fill nf..
+        for order, start, dims, lo, cell, reach, _, _ in patches:
+            cols["mesh_cell_faces"].append(order + nf)
+            cols["mesh_cell_start"].append(start[:-1] + ncf)
+            cols["mesh_grid_int"].append([ncell, *dims])
+            cols["mesh_grid"].append([*lo, cell, reach])
+            ncf, ncell = ncf + len(order), ncell + int(np.prod(dims))
+        nv, nf = nv + len(V), nf + len(F)
     out = {
         "mesh_vertices": np.concatenate(cols["mesh_vertices"]) if meshes else np.zeros((0, 3)),
         "mesh_faces": (np.concatenate(cols["mesh_faces"]) if meshes
@@ -152,7 +197,8 @@ def _stack_meshes(meshes):
 
 def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
                   broad_phase=True):
-    """The ContactBlock of the assembly's contact pairs; reserves their outputs and states."""
+    """(ContactBlock, compiled pair names) of the assembly's contact pairs (a mesh with patches
+    gives a pair per patch); reserves their outputs and states."""
     pairs = list(asm.contact_pairs.values())
     geo = (marker_index, marker_body, body_link, marker_R, marker_p)
     cols = {k: [] for k in ContactBlock._fields}
@@ -165,32 +211,37 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
         rows.append(t)
         return start, len(t)
 
+    names = []
     for pair in pairs:
         _, la, R_a, p_a, size_a, _, bound_a = _geometry(pair, "geometry_a", ACCEPTED_A, asm, geo,
                                                         meshes)
-        kind, lb, R_b, p_b, size_b, centre_b, bound_b = _geometry(pair, "geometry_b", ACCEPTED_B,
-                                                                  asm, geo, meshes)
-        if la == lb:
-            raise ModelError(f"contact pair '{pair.name}': both geometries are on the same rigid "
-                             f"link {la} (-1: B0), so they cannot touch")
-        cols["pair_type"].append(kind)
-        for k, val in (("link_a", la), ("R_a", R_a), ("p_a", p_a), ("size_a", size_a),
-                       ("bound_a", bound_a), ("link_b", lb), ("R_b", R_b), ("p_b", p_b),
-                       ("size_b", size_b), ("centre_b", centre_b), ("bound_b", bound_b)):
-            cols[k].append(val)
+        b = _geometry(pair, "geometry_b", ACCEPTED_B, asm, geo, meshes)
         c = pair.characteristic
-        if c.table is not None:
-            law = CONTACT_TABLE
-        else:
-            law = CONTACT_LINEAR if c.exponent == 1.0 else CONTACT_POWER
-        cols["law"].append(law)
-        for k in ("stiffness", "exponent", "absorption", "damping", "friction", "friction_speed"):
-            cols[k].append(getattr(c, k))
-        for k, t in (("load", c.table), ("unload", c.unloading_table)):
-            start, length = table(t)
-            cols[f"{k}_start"].append(start)
-            cols[f"{k}_len"].append(length)
-    n = len(pairs)
+        load, unload = table(c.table), table(c.unloading_table)
+        # a mesh with patches: a compiled pair per patch, named <pair>, <pair>_patch1, ...
+        for i, (kind, lb, R_b, p_b, size_b, centre_b, bound_b) in enumerate(
+                b if isinstance(b, list) else [b]):
+            if la == lb:
+                raise ModelError(f"contact pair '{pair.name}': both geometries are on the same "
+                                 f"rigid link {la} (-1: B0), so they cannot touch")
+            names.append(pair.name if i == 0 else f"{pair.name}_patch{i}")
+            cols["pair_type"].append(kind)
+            for k, val in (("link_a", la), ("R_a", R_a), ("p_a", p_a), ("size_a", size_a),
+                           ("bound_a", bound_a), ("link_b", lb), ("R_b", R_b), ("p_b", p_b),
+                           ("size_b", size_b), ("centre_b", centre_b), ("bound_b", bound_b)):
+                cols[k].append(val)
+            if c.table is not None:
+                law = CONTACT_TABLE
+            else:
+                law = CONTACT_LINEAR if c.exponent == 1.0 else CONTACT_POWER
+            cols["law"].append(law)
+            for k in ("stiffness", "exponent", "absorption", "damping", "friction",
+                      "friction_speed"):
+                cols[k].append(getattr(c, k))
+            for k, (start, length) in (("load", load), ("unload", unload)):
+                cols[f"{k}_start"].append(start)
+                cols[f"{k}_len"].append(length)
+    n = len(names)
     for k in ("pair_type", "link_a", "link_b", "law", "load_start", "load_len", "unload_start",
               "unload_len"):
         cols[k] = np.array(cols[k], dtype=np.int64)
@@ -203,6 +254,6 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
     cols["broad_phase"] = int(bool(broad_phase))
     cols.update(_stack_meshes(meshes))
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
-    cols["out_start"] = outputs.reserve(asm.contact_pairs, CONTACT_OUTPUTS)
-    cols["z_start"] = states.reserve(asm.contact_pairs, (("max_penetration", "m"),))
-    return freeze_block(ContactBlock, cols)
+    cols["out_start"] = outputs.reserve(names, CONTACT_OUTPUTS)
+    cols["z_start"] = states.reserve(names, (("max_penetration", "m"),))
+    return freeze_block(ContactBlock, cols), names

@@ -151,15 +151,29 @@ class Mesh:
     """A triangle mesh (trimesh.Trimesh, or a file path trimesh can load: STL, OBJ, PLY, ...), in
     marker coordinates (m). For contact the faces' winding gives their outward normals
     (counter-clockwise seen from outside): a closed mesh pushes out of its volume, an open one
-    (a seat's surface) towards its front side."""
+    (a seat's surface) towards its front side. ``patch_size`` (m): the faces are grouped by
+    their centroids into cubes of that edge and, within a cube, by their normals (30 deg), and
+    a contact pair with the mesh pushes at the
+    deepest point of each patch (``occupant.contact.mesh_pairs``), so that a seat's cushion and
+    back, or both sides of its bight, hold a pelvis at once; None: one point, the deepest."""
     name: str
     marker: str | None
     mesh: object
     position: tuple = (0.0, 0.0, 0.0)
     rotation: object = None
+    patch_size: float | None = None
 
     def __post_init__(self):
         _placement(self, f"mesh '{self.name}'")
+        if self.patch_size is not None:
+            try:
+                size = float(self.patch_size)
+            except (TypeError, ValueError):
+                size = np.nan
+            if not (np.isfinite(size) and size > 0):
+                raise ModelingError(f"mesh '{self.name}'.patch_size: must be a length > 0 m or "
+                                    f"None, got {self.patch_size!r}")
+            self.patch_size = size
         import trimesh
         if not isinstance(self.mesh, trimesh.Trimesh):
             try:

@@ -28,11 +28,20 @@ the bag's front-face curvature radius lambda b c / a: V_c(d), with the area of t
 circle A(d) = dV_c/dd (exact for spheres); past the depth where the rim reaches the smaller
 sphere's great circle, A stays at that circle and V_c grows by A per metre (the fabric wraps the
 body). V = f V_nominal - sum V_c. The force (p - p_a)^+ A acts along the normal on the occupant
-at the contact point, its reaction on the mounting link.
+at the contact point, its reaction on the mounting link; with it the fabric's regularised Coulomb
+friction (``contact.compliant.normal_and_friction``; dummy-airbag mu 0.1-0.3, crash-domain-facts
+6.3). Pressure alone cannot hold a body whose load exceeds (p - p_a) times its cross-section:
+it flattens the bag against its mounting, and a uniform-pressure bag has no thickness left to
+show it. As MADYMO and ATB users model that "bottoming out" (a driver bag's occupant then meets
+the steering wheel through the collapsed fabric), a pair whose occupant geometry is in the bag
+also meets the backing plane, the bag's mounting plane moved ahead by the collapsed bag's
+thickness, within the bag's y-z footprint: an ellipsoid-plane contact
+(``geometry_pairs.ellipsoid_plane``) with the bag's bottoming loading table and Hunt-Crossley
+damping, its reaction on the mounting link.
 
 Energy: the "airbags" power slot is the power of those forces on the bodies,
 -(p - p_a) A d' with d' the penetration rate from the bodies' motion, so the mechanical balance
-closes with it. Because A = dV_c/dd, the gas gives up exactly that work in its p dV term: for a
+closes with it (friction and bottoming add their power to the same slot). Because A = dV_c/dd, the gas gives up exactly that work in its p dV term: for a
 deployed bag without inflow and outflow, kinetic + potential + U + p_a V is constant (the
 p_a V term is the work done on the atmosphere). Not in that sum: the gas's work on unfolding the
 bag (p V' of the prescribed shape), the enthalpy of the in- and outflows (outputs
@@ -44,10 +53,14 @@ from collections import namedtuple
 from numba import njit
 
 from occupant.jit import JIT, JIT_STAGE
-from occupant.contact.geometry_pairs import ellipsoid_ellipsoid, point_in_link
+from occupant.contact.compliant import normal_and_friction
+from occupant.contact.geometry_pairs import ellipsoid_ellipsoid, ellipsoid_plane, point_in_link
+from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_force_pair, point_state
-from occupant.model.bundle import POWER_AIRBAGS
+from occupant.model.bundle import AIRBAG_CONTACT_OUTPUTS, POWER_AIRBAGS
 from occupant.modeling.airbags import unfolded_fraction
+
+N_PAIR_OUTPUTS = len(AIRBAG_CONTACT_OUTPUTS)
 
 # The pair fields the contact geometry routine reads: the occupant ellipsoid (a) from the block,
 # the bag (b) with its current centre and semi-axes from Data.airbag_pairs.
@@ -129,11 +142,27 @@ def orifice_flow(cda, p_up, rho_up, p_down, gamma):
 
 
 @njit(**JIT_STAGE)
+def _push(data, la, lb, force, mu, v_s, nx, ny, nz, cx, cy, cz):
+    """The normal force along n with the fabric's friction on the occupant's link la at the
+    contact point c (B0), the reaction on the bag's link lb: (their power, the friction force)."""
+    rax, ray, raz = point_in_link(data, la, cx, cy, cz)
+    rbx, rby, rbz = point_in_link(data, lb, cx, cy, cz)
+    _, _, _, vax, vay, vaz = point_state(data, la, rax, ray, raz)
+    _, _, _, vbx, vby, vbz = point_state(data, lb, rbx, rby, rbz)
+    friction, fx, fy, fz = normal_and_friction(force, mu, v_s, nx, ny, nz, vax - vbx,
+                                               vay - vby, vaz - vbz)
+    return add_force_pair(data, la, rax, ray, raz, vax, vay, vaz, lb, rbx, rby, rbz, vbx, vby,
+                          vbz, fx, fy, fz), friction
+
+
+@njit(**JIT_STAGE)
 def airbags(bundle, data, t, q, v, z):
     el = bundle.airbags
     geo = data.airbag_pairs
     pairs = _PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b,
                           geo[:, 0, :], geo[:, 1, :])
+    backing = _PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_bottom,
+                            el.p_bottom, el.size_bottom)
     power = 0.0
     for b in range(el.bag_link.shape[0]):
         f = unfolded_fraction(el.folded_fraction[b], el.firing_time[b], el.deployment_time[b], t)
@@ -152,7 +181,7 @@ def airbags(bundle, data, t, q, v, z):
             geo[k, 2, 0], geo[k, 2, 1], geo[k, 2, 2] = nx, ny, nz
             geo[k, 3, 0], geo[k, 3, 1], geo[k, 3, 2] = cx, cy, cz
             geo[k, 4, 0], geo[k, 4, 1], geo[k, 4, 2] = d, d_rate, area
-            o = el.pair_out_start + 5 * k
+            o = el.pair_out_start + N_PAIR_OUTPUTS * k
             data.outputs[o] = d
             data.outputs[o + 1] = d_rate
             data.outputs[o + 3] = area
@@ -191,26 +220,34 @@ def airbags(bundle, data, t, q, v, z):
         h_in = cp * T_in * m_in
         data.zdot[zk] = m_in - m_out
         data.zdot[zk + 1] = (gamma - 1.0) * volume ** (gamma - 1.0) * (h_in - h_out)
-        # contact forces
+        # contact forces: gauge pressure over the area, the fabric's friction, and bottoming out
         gauge = max(p - p_a, 0.0)
+        mu, v_s = el.friction[b], el.friction_speed[b]
         force_total, area_total = 0.0, 0.0
         for k in range(el.pair_start[b], el.pair_start[b + 1]):
             d, area = geo[k, 4, 0], geo[k, 4, 2]
-            force = 0.0
+            force, friction, d_bottom, f_bottom = 0.0, 0.0, 0.0, 0.0
             if d > 0.0 and area > 0.0:
                 force = gauge * area
-                la, lb = el.link_a[k], el.link_b[k]
-                cx, cy, cz = geo[k, 3, 0], geo[k, 3, 1], geo[k, 3, 2]
-                rax, ray, raz = point_in_link(data, la, cx, cy, cz)
-                rbx, rby, rbz = point_in_link(data, lb, cx, cy, cz)
-                _, _, _, vax, vay, vaz = point_state(data, la, rax, ray, raz)
-                _, _, _, vbx, vby, vbz = point_state(data, lb, rbx, rby, rbz)
-                power += add_force_pair(data, la, rax, ray, raz, vax, vay, vaz, lb, rbx, rby, rbz,
-                                        vbx, vby, vbz, force * geo[k, 2, 0], force * geo[k, 2, 1],
-                                        force * geo[k, 2, 2])
+                work, friction = _push(data, el.link_a[k], el.link_b[k], force, mu, v_s,
+                                       geo[k, 2, 0], geo[k, 2, 1], geo[k, 2, 2], geo[k, 3, 0],
+                                       geo[k, 3, 1], geo[k, 3, 2])
+                power += work
                 force_total += force
                 area_total += area
-            data.outputs[el.pair_out_start + 5 * k + 2] = force
+                d_bottom, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(data, backing, k)
+                if d_bottom > 0.0 and inside:
+                    f_bottom = max(table_load(el.tables, el.bottom_start[b], el.bottom_len[b],
+                                              d_bottom)
+                                   + el.bottom_damping[b] * d_bottom * d_rate, 0.0)
+                    work, _ = _push(data, el.link_a[k], el.link_b[k], f_bottom, mu, v_s, nx,
+                                    ny, nz, cx, cy, cz)
+                    power += work
+            o = el.pair_out_start + N_PAIR_OUTPUTS * k
+            data.outputs[o + 2] = force
+            data.outputs[o + 5] = friction
+            data.outputs[o + 6] = d_bottom
+            data.outputs[o + 7] = f_bottom
         o = el.out_start + 12 * b
         data.outputs[o] = p
         data.outputs[o + 1] = p - p_a

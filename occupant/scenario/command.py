@@ -47,7 +47,7 @@ def summary_lines(run):
     sc = run.scenario
     lines = [f"occupant run: {run.name}", f"  {run.title}"]
     occ = sc.get("occupant", {})
-    lines.append(f"  occupant {occ.get('dummy')} ({model.nb} bodies, {model.nv} dofs), posture "
+    lines.append(f"  occupant {occ.get('dummy') or model.name} ({model.nb} bodies, {model.nv} dofs), posture "
                  f"{occ.get('posture')}; interior {sc.get('vehicle', {}).get('interior')} "
                  f"({sum(1 for g in model.source.geometries.values() if getattr(g, 'marker', 1) is None)} "
                  f"surfaces, {len(model.contact_names)} contact pairs)")
@@ -62,10 +62,16 @@ def summary_lines(run):
     if res.message:
         lines.append(f"  {res.message}")
     head = model.body("head") if "head" in model.index["body"] else None
-    if head is not None and len(res.t) > 1:
-        rel = res.body_com[:, head, 0] - res.base_poses[:, 0, 3]
+    if head is not None and len(res.t) > 1 and "front" not in sc.get("vehicle", {}):
+        # (a pedestrian run's B0 is the road, not the vehicle: its head impact rows say more)
+        # along the pulse's direction (the way the occupant is thrown): forward in a frontal
+        # test, rearward in a rear one, towards the struck side in a side one
+        d = np.asarray(getattr(run.pulse, "direction", (1.0, 0.0, 0.0)), float)
+        rel = (res.body_com[:, head] - res.base_poses[:, :3, 3]) @ d
         k = int(np.argmax(rel))
-        lines.append(f"  head forward excursion relative to the vehicle {1e3 * (rel[k] - rel[0]):.0f} mm "
+        way = {(1, 0, 0): "forward", (-1, 0, 0): "rearward", (0, 1, 0): "leftward",
+               (0, -1, 0): "rightward"}.get(tuple(int(round(x)) for x in d), "along the pulse")
+        lines.append(f"  head {way} excursion relative to the vehicle {1e3 * (rel[k] - rel[0]):.0f} mm "
                      f"at {1e3 * res.t[k]:.0f} ms")
     loads = []
     for name in model.contact_names:

@@ -24,6 +24,26 @@ ROWS = (
     ("femur force left", "femur_compression", "N", 1.0),
     ("femur force right", "femur_compression", "N", 1.0),
 )
+#: Rows shown only when the scenario's regulation judges them or its ``[criteria] show`` names
+#: them (so the frontal scenarios' tables keep their rows): same form as ROWS.
+OPTIONAL_ROWS = (
+    ("neck shear", "neck_shear", "N", 1.0),
+    ("neck extension", "neck_extension", "N*m", 1.0),
+    ("VC", "vc", "m/s", 1.0),
+    ("pelvis acceleration", "pelvis_acceleration_g", "g", 1.0),
+    ("NIC", "nic", "m^2/s^2", 1.0),
+    ("Nkm", "nkm", "-", 1.0),
+    ("T1 acceleration", "t1_acceleration_g", "g", 1.0),
+    ("head restraint contact time", "head_restraint_contact_time", "ms", 1e3),
+    ("rebound velocity", "rebound_velocity", "m/s", 1.0),
+    ("head rotation", "head_rotation_deg", "deg", 1.0),
+)
+#: The T1 accelerometer of a rear-impact run: a [[sensor]] on the upper torso at the lower-neck
+#: joint (C7/T1) with this ISO-MME location and fine location 1 [U: the code a BioRID T1 channel
+#: carries, not checked against ISO/TS 13499]
+T1_CODE = ("THSP", "01")
+#: the surface a head-restraint contact pair names (rear-impact criteria look for its force)
+HEAD_RESTRAINT = "head_restraint"
 
 
 def find(channels, location, fine1, dimension, direction):
@@ -48,34 +68,122 @@ def _values(channels, dummy):
         out["chest 3 ms"] = injury.chest(*chest)["chest_a3ms_g"]
     deflection = find(channels, "CHST", "00", "DS", "X")
     if deflection is not None:
-        out["chest deflection"] = injury.chest(deflection=deflection, dummy=dummy)["chest_deflection"]
+        r = injury.chest(deflection=deflection, dummy=dummy)
+        out.update({"chest deflection": r["chest_deflection"], "VC": r["vc"]})
     neck = [find(channels, "NECK", "UP", d, a) for d, a in (("FO", "X"), ("FO", "Z"), ("MO", "Y"))]
     if all(neck):
         r = injury.neck(*neck, dummy=dummy)
         out.update({"Nij": r["nij"], "neck tension": r["neck_tension"],
-                    "neck compression": r["neck_compression"]})
+                    "neck compression": r["neck_compression"], "neck shear": r["neck_shear"],
+                    "neck extension": r["neck_extension"]})
     for side, fine in (("left", "LE"), ("right", "RI")):
         f = find(channels, "FEMR", fine, "FO", "Z")
         if f is not None:
             out[f"femur force {side}"] = injury.femur(f)["femur_compression"]
+    pelvis = [find(channels, "PELV", "00", "AC", a) for a in "XYZ"]
+    if all(pelvis):
+        out["pelvis acceleration"] = injury.pelvis(*pelvis)["pelvis_acceleration_g"]
     return out
 
 
-def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=()):
-    """Rows for the criteria the channels allow, in ROWS order; those named in ``not_judged``
-    keep their value and limit but get no verdict."""
+def _rear_values(channels, dummy, results, model):
+    """Rear-impact criteria: NIC (up to the end of the first head-restraint contact), Nkm and the
+    T1 acceleration from the channels; from the motion (``results``, ``model``) the time of
+    first head-restraint contact, the head's rebound velocity and its rearward rotation
+    relative to the torso."""
+    import numpy as np
+    from occupant.injury.criteria import CriterionResult
+    out = {}
+    contact = None
+    if results is not None:
+        force = [v for k, v in results.outputs.items()
+                 if k.endswith(f"__{HEAD_RESTRAINT}.normal_force") and k.startswith("head")]
+        if force:
+            on = np.flatnonzero(np.sum(force, axis=0) > 0.0)
+            if on.size:
+                first = int(on[0])
+                gaps = np.flatnonzero(np.diff(on) > 1)
+                last = int(on[gaps[0]]) if gaps.size else int(on[-1])
+                contact = (float(results.t[first]), float(results.t[last]))
+                out["head restraint contact time"] = CriterionResult(
+                    "head_restraint_contact_time", contact[0], "s", t=contact[0])
+        out.update(_head_motion(results, model, contact[1] if contact else None))
+    head_x, t1_x = find(channels, "HEAD", "00", "AC", "X"), find(channels, *T1_CODE, "AC", "X")
+    if head_x is not None and t1_x is not None:
+        fx, my = find(channels, "NECK", "UP", "FO", "X"), find(channels, "NECK", "UP", "MO", "Y")
+        r = injury.rear(head_x, t1_x, fx, my, dummy=dummy, t_end=contact[1] if contact else None)
+        out.update({"NIC": r["nic"], "T1 acceleration": r["t1_acceleration_g"]})
+        if "nkm" in r:
+            out["Nkm"] = r["nkm"]
+    return out
+
+
+def _head_motion(results, model, t_end=None):
+    """Rebound velocity: the head CG's largest forward velocity relative to the vehicle (B0 x)
+    after its largest rearward excursion (Euro NCAP's rebound, measured there on film); head
+    rotation: the head's largest rearward (extension) rotation relative to the upper torso about
+    their lateral axis, from its initial angle, up to ``t_end`` (s: the end of the head-restraint
+    contact, the rearward phase; None: the whole record) (deg; FMVSS 202a's head-to-torso
+    rotation)."""
+    import numpy as np
+    from occupant.injury.criteria import CriterionResult
+    names = model.body_names if hasattr(model, "body_names") else results.body_names
+    if "head" not in names or "upper_torso" not in names:
+        return {}
+    h, u = model.body("head"), model.body("upper_torso")
+    B = results.base_poses
+    rel = np.einsum("tji,tj->ti", B[:, :3, :3], results.body_com[:, h] - B[:, :3, 3])
+    vx = np.gradient(rel[:, 0], results.t)
+    back = int(np.argmin(rel[:, 0]))
+    k = back + int(np.argmax(vx[back:]))
+    R = np.einsum("tji,tjk->tik", results.body_poses[:, u, :3, :3], results.body_poses[:, h, :3, :3])
+    pitch = np.degrees(np.arctan2(R[:, 0, 2], R[:, 2, 2]))   # about the torso's y axis
+    ext = -(pitch - pitch[0])     # rearward (extension) rotation positive: pitch about +y is flexion
+    n = len(ext) if t_end is None else int(np.searchsorted(results.t, t_end, side="right"))
+    j = int(np.argmax(ext[:max(n, 1)]))
+    return {"rebound velocity": CriterionResult("rebound_velocity", float(max(vx[k], 0.0)), "m/s",
+                                                t=float(results.t[k])),
+            "head rotation": CriterionResult("head_rotation_deg", float(max(ext[j], 0.0)), "deg",
+                                             t=float(results.t[j]))}
+
+
+def _bound(lim):
+    """The magnitude a value must not pass: a max limit's, or a sliding scale's capping limit
+    (its lower performance limit when it has none)."""
+    if lim.kind == "max":
+        return abs(lim.limit)
+    return abs(lim.capping if lim.capping is not None else lim.lower)
+
+
+def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), show=(),
+                  results=None, model=None, reference=None):
+    """Rows for the criteria the channels allow, in ROWS order, then the OPTIONAL_ROWS the
+    protocol judges or ``show`` names; those named in ``not_judged`` keep their value and limit
+    but get no verdict. A sliding (Euro NCAP) limit shows its capping limit, or its lower
+    performance limit when it has none, and passes unless the value goes beyond it
+    (``occupant.injury.limits.assess``). ``results`` and ``model`` give the rear-impact
+    criteria of the motion (head-restraint contact, rebound, head rotation). ``reference``: a
+    protocol for another dummy whose limits are shown, never judged (a Hybrid III run beside the
+    BioRID limits of a whiplash test)."""
     values = _values(channels, dummy)
     limits = {lim.criterion: lim for lim in protocol.limits} if protocol else {}
+    shown = {lim.criterion: lim for lim in reference.limits} if reference else {}
+    wanted = set(show) | {name for name, key, _, _ in OPTIONAL_ROWS if key in limits}
+    if wanted & {"NIC", "Nkm", "T1 acceleration", "head restraint contact time",
+                 "rebound velocity", "head rotation"}:
+        values.update(_rear_values(channels, dummy, results, model))
     rows = []
-    for name, key, unit, factor in ROWS:
+    for name, key, unit, factor in ROWS + tuple(r for r in OPTIONAL_ROWS if r[0] in wanted):
         if name not in values:
             continue
         value = float(values[name].value)
         limit, passed = None, None
         lim = limits.get(key)
-        if lim is not None and lim.kind == "max":
-            limit = abs(lim.limit) * factor
+        if lim is not None and lim.kind in ("max", "sliding"):
+            limit = _bound(lim) * factor
             if judged and name not in not_judged:
                 passed = assess(protocol.name, {key: value})[0].passed
+        elif key in shown and shown[key].kind in ("max", "sliding"):
+            limit = _bound(shown[key]) * factor
         rows.append(dict(criterion=name, value=value * factor, unit=unit, limit=limit, **{"pass": passed}))
     return rows

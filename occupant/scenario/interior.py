@@ -19,6 +19,11 @@ shifts it). File form::
     x_axis = [1.0, 0.0, 0.0]                  # in-plane direction of half_size[0] (optional)
     half_size = [0.35, 0.25]                  # m, bounded rectangle (optional: unbounded)
     characteristic = "seat_foam"              # default characteristic of pairs with it
+
+A file may start from another interior with ``base = "midsize_sedan_driver"``: it takes the
+base's characteristics and surfaces, and its own ``[contact_characteristic.*]`` and
+``[[surface]]`` tables replace those of the same name or add to them (e.g. the same car with
+the seat moved on its track for a smaller occupant).
 """
 from dataclasses import dataclass, field
 
@@ -26,7 +31,7 @@ from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resol
 from occupant.modeling import ModelingError, Plane
 from occupant.modeling.contacts_toml import read_contacts
 
-TOP_KEYS = ("kind", "name", "description", "contact_characteristic", "surface")
+TOP_KEYS = ("kind", "name", "description", "contact_characteristic", "surface", "base")
 SURFACE_KEYS = ("name", "shape", "point", "normal", "x_axis", "half_size", "characteristic")
 SHAPES = ("plane",)
 
@@ -58,9 +63,20 @@ def load_interior(name_or_path):
     c.keys(data, TOP_KEYS, "")
     c.string(data, "kind", "", required=True, choices=("interior",), what="kind")
     name = c.string(data, "name", "", required=True)
+    base = None
+    if "base" in data:
+        base_name = c.string(data, "base", "", required=True)
+        if base_name in (name, str(path)):
+            c.fail("base", f"{base_name!r} names this interior itself", "another interior")
+        try:
+            base = load_interior(base_name)
+        except InputFileError as err:
+            c.fail("base", f"{base_name!r}: {err.problem}", err.accepted)
     characteristics, _ = read_contacts(c, {"contact_characteristic": data.get("contact_characteristic", {})}, ())
+    if base is not None:
+        characteristics = {**base.characteristics, **characteristics}
     surfaces, defaults = [], {}
-    for i, s in enumerate(c.tables(data, "surface", "", required=True)):
+    for i, s in enumerate(c.tables(data, "surface", "", required=base is None)):
         p = f"surface[{i}]"
         c.keys(s, SURFACE_KEYS, p)
         sname = c.string(s, "name", p, required=True)
@@ -86,4 +102,8 @@ def load_interior(name_or_path):
                 c.fail(f"{p}.characteristic", f"unknown contact characteristic {cname!r}",
                        ", ".join(characteristics) or "a [contact_characteristic.<name>] table")
             defaults[sname] = cname
+    if base is not None:   # the base's surfaces this file does not replace, in the base's order
+        own = {x.name for x in surfaces}
+        surfaces = [x for x in base.surfaces if x.name not in own] + surfaces
+        defaults = {**{k: v for k, v in base.defaults.items() if k not in own}, **defaults}
     return Interior(name, data.get("description", ""), str(path), surfaces, characteristics, defaults)

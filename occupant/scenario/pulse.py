@@ -1,4 +1,5 @@
-"""Crash pulses: the vehicle's (B0's) acceleration along its x axis, from an analytic shape
+"""Crash pulses: the vehicle's (B0's) acceleration along one axis (x unless ``direction`` says
+otherwise), from an analytic shape
 (half-sine or trapezoid given by delta-v and duration or peak), a CSV table or an ISO-MME
 channel; turned into an ``occupant.model.BaseMotion``.
 
@@ -18,6 +19,9 @@ Scenario table ``[pulse]`` (units at the edge, conventions rule 7: km/h and g in
     # csv: file = "pulse.csv", header "time [s],acceleration [g]" (or [m/s^2])
     # isomme: file = "test folder or .mme", channel = "10VEHC0000..ACXD" (16-char code)
     scale = 1.0             # csv / isomme: factor on the acceleration (optional)
+    direction = [1, 0, 0]   # B0 axis along which the vehicle loses delta-v (optional): a side
+                            # impact struck on the left is [0, 1, 0] with speed_kmh = 0 (the car
+                            # is pushed towards -y), a rear impact [-1, 0, 0] (pushed forward)
 """
 import csv
 import math
@@ -34,10 +38,10 @@ KMH = 1.0 / 3.6    # m/s per km/h
 SAMPLE_DT = 1e-4   # s, the analytic shapes are tabulated at 10 kHz (the channel rate)
 SHAPES = ("half_sine", "trapezoid", "csv", "isomme")
 KEYS = {
-    "half_sine": ("shape", "delta_v_kmh", "peak_g", "duration", "speed_kmh", "start"),
-    "trapezoid": ("shape", "delta_v_kmh", "peak_g", "rise", "fall", "speed_kmh", "start"),
-    "csv": ("shape", "file", "speed_kmh", "start", "scale"),
-    "isomme": ("shape", "file", "channel", "speed_kmh", "start", "scale"),
+    "half_sine": ("shape", "delta_v_kmh", "peak_g", "duration", "speed_kmh", "start", "direction"),
+    "trapezoid": ("shape", "delta_v_kmh", "peak_g", "rise", "fall", "speed_kmh", "start", "direction"),
+    "csv": ("shape", "file", "speed_kmh", "start", "scale", "direction"),
+    "isomme": ("shape", "file", "channel", "speed_kmh", "start", "scale", "direction"),
 }
 _UNITS = {"g": G0, "m/s^2": 1.0, "m/s2": 1.0, "m/(s*s)": 1.0, "m/s**2": 1.0}
 
@@ -45,9 +49,10 @@ _UNITS = {"g": G0, "m/s^2": 1.0, "m/s2": 1.0, "m/(s*s)": 1.0, "m/s**2": 1.0}
 @dataclass
 class Pulse:
     t: np.ndarray        # (n,) s, from 0
-    a: np.ndarray        # (n,) m/s^2, vehicle x acceleration (deceleration negative)
-    speed0: float        # m/s, vehicle speed at t = 0
+    a: np.ndarray        # (n,) m/s^2, vehicle acceleration along ``direction`` (deceleration negative)
+    speed0: float        # m/s, vehicle speed along ``direction`` at t = 0
     source: str          # what it is, for the summary and the report
+    direction: tuple = (1.0, 0.0, 0.0)   # unit vector in B0 (= world at t = 0)
 
     @property
     def delta_v(self):
@@ -66,10 +71,13 @@ class Pulse:
         return float(self.t[big[-1]] - self.t[big[0]]) if len(big) else 0.0
 
     def base_motion(self):
-        """The vehicle's motion: B0 translating along x."""
-        return BaseMotion.translational(self.t, self.a, velocity0=(self.speed0, 0.0, 0.0))
+        """The vehicle's motion: B0 translating along ``direction``."""
+        d = np.asarray(self.direction, float)
+        return BaseMotion.translational(self.t, np.outer(self.a, d), velocity0=self.speed0 * d)
 
     def describe(self):
+        if not np.any(self.a) and self.speed0 == 0:
+            return f"{self.source}: no motion"
         return (f"{self.source}: delta-v {self.delta_v / KMH:.1f} km/h, peak {self.peak / G0:.1f} g, "
                 f"duration {self.duration * 1e3:.0f} ms, vehicle {self.speed0 / KMH:.1f} -> "
                 f"{(self.speed0 - self.delta_v) / KMH:.1f} km/h")
@@ -115,10 +123,14 @@ def trapezoid(c, p, path):
     if plateau < 0:
         c.fail(f"{path}.peak_g", f"rise {rise} s and fall {fall} s at {peak / G0:g} g already lose "
                f"more than delta-v {dv / KMH:g} km/h", "a higher peak or shorter rise and fall")
-    t = np.array([0.0, rise, rise + plateau, rise + plateau + fall])
-    a = np.array([0.0, -peak, -peak, 0.0])
-    t, keep = np.unique(t, return_index=True)
-    return t, a[keep], f"trapezoid {peak / G0:.1f} g, rise {rise * 1e3:.0f} ms, plateau {plateau * 1e3:.0f} ms"
+    corners = np.array([0.0, rise, rise + plateau, rise + plateau + fall])
+    t, keep = np.unique(corners, return_index=True)
+    a = np.array([0.0, -peak, -peak, 0.0])[keep]
+    # tabulated at the channel rate as the half-sine (corners kept, so delta-v stays exact):
+    # the base's position and velocity are interpolated from this table, and four corners
+    # 45 ms apart gave a base whose position did not follow its velocity
+    fine = np.union1d(np.linspace(0.0, t[-1], max(int(round(t[-1] / SAMPLE_DT)), 10) + 1), t)
+    return fine, np.interp(fine, t, a), f"trapezoid {peak / G0:.1f} g, rise {rise * 1e3:.0f} ms, plateau {plateau * 1e3:.0f} ms"
 
 
 def _resolve(c, p, path, base_dir):
@@ -187,7 +199,15 @@ def read_pulse(c, p, path, base_dir, t_end):
     scale = c.number(p, "scale", path, default=1.0)
     start = c.number(p, "start", path, nonneg=True, default=0.0)
     t, a = _pad(t, a * scale, start, t_end)
-    pulse = Pulse(t, a, 0.0, what)
+    d = np.asarray(c.vector(p, "direction", path, default=(1.0, 0.0, 0.0)), float)
+    if not np.linalg.norm(d) > 0:
+        c.fail(c.where(path, "direction"), "must not be zero", "a vector in the vehicle frame B0")
+    pulse = Pulse(t, a, 0.0, what, tuple(float(x) for x in d / np.linalg.norm(d)))
     speed = c.number(p, "speed_kmh", path, nonneg=True)
     pulse.speed0 = pulse.delta_v if speed is None else speed * KMH
     return pulse
+
+
+def road_at_rest(t_end):
+    """The Pulse of a B0 at rest (a pedestrian scenario's road): no acceleration, no speed."""
+    return Pulse(np.array([0.0, t_end + 0.05]), np.zeros(2), 0.0, "road at rest (B0)")

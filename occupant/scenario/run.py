@@ -53,6 +53,7 @@ def run_scenario(scenario, progress=None):
 
     start = time.perf_counter()
     res = simulate(scenario.model, scenario.t_end, dt=scenario.dt, q0=scenario.q0,
+                   v0=getattr(scenario, "v0", None),
                    integrator=scenario.integrator, base_motion=scenario.pulse.base_motion(),
                    output_dt=scenario.output_dt, progress=progress)
     res.provenance.update({"scenario": scenario.name, "scenario_file": scenario.file})
@@ -69,7 +70,13 @@ def run_scenario(scenario, progress=None):
         res.channels = evaluate(scenario.model, res, scenario.sensors, rate=1.0 / scenario.output_dt,
                                 position=scenario.position_code)
         rows = criteria_rows(res.channels, scenario.dummy, scenario.protocol, judged,
-                             scenario.not_judged)
+                             scenario.not_judged, show=getattr(scenario, "show", ()), results=res,
+                             model=scenario.model, reference=getattr(scenario, "reference", None))
+        if getattr(scenario, "front", None) is not None:   # a pedestrian: HIT, WAD, head speed
+            from occupant.scenario.pedestrian import pedestrian_rows
+            extra, extra_notes = pedestrian_rows(scenario, res)
+            rows.extend(extra)
+            notes.extend(extra_notes)
         if stopped:   # the names and limits stay, so that tables keep their rows; no value is claimed
             rows = [{**r, "value": None, "pass": None} for r in rows]
     return Run(name=scenario.name, title=scenario.title, scenario=scenario.data, model=scenario.model,

@@ -2,7 +2,8 @@
 its area as its derivative; a sealed bag compressed by a piston body along the adiabat
 p V^gamma = const, returning the piston's energy; a head-sized mass dropped onto an inflated,
 vented bag against scipy's solve_ivp on a 1-dof model written here (gas law in (m, U), volume by
-quadrature); the energy balance of a bouncing mass on a sealed bag; the deployment."""
+quadrature); the energy balance of a bouncing mass on a sealed bag; the deployment; bottoming
+out on the backing plane and the fabric's friction."""
 import numpy as np
 import pytest
 from scipy.integrate import quad, solve_ivp
@@ -200,8 +201,8 @@ def test_identity_energy_balance_of_a_bouncing_mass_on_a_sealed_bag():
     asm.add(Marker("centre", "block"))
     asm.add(Ellipsoid("shell", "centre", (0.15, 0.1, 0.12)))
     asm.add(Airbag("bag", None, rotation=UP_X, semi_axes=SEMI_AXES, firing_time=-1.0,
-                   deployment_time=0.0, initial_pressure=P_A + 10e3))
-    asm.add(AirbagContact("bag_block", "bag", "shell"))
+                   deployment_time=0.0, initial_pressure=P_A + 10e3, friction=0.0))
+    asm.add(AirbagContact("bag_block", "bag", "shell"))   # frictionless: a reversible exchange
     model = asm.compile()
     q0 = model.neutral_configuration()
     q0[2] = 2 * A_ + 0.2
@@ -216,6 +217,7 @@ def test_identity_energy_balance_of_a_bouncing_mass_on_a_sealed_bag():
     assert exchanged > 10.0 and res.outputs["bag_block.force"].max() > 500
     assert np.abs(e["balance"]).max() < 1e-10 * exchanged   # measured 7.7e-15
     out = res.outputs
+    assert out["bag_block.bottoming_force"].max() == 0.0   # the gas alone holds it
     total = e["total"] + out["bag.internal_energy"] + P_A * out["bag.volume"]
     assert np.abs(total - total[0]).max() < 1e-6 * exchanged   # measured 2.1e-9
     assert res.q[-1, 2] > 2 * A_   # it bounced off
@@ -331,3 +333,70 @@ def test_identity_two_bags_with_contacts_declared_out_of_order():
                                    2 * A_ + 0.1 - res.q[:, model.dof(f"lift{k}")], atol=1e-12)
     assert res.outputs["bag1.gauge_pressure"][0] > 0 and res.outputs["hit1.force"][0] > 0
     assert res.outputs["bag2.gauge_pressure"][0] == 0 and res.outputs["hit2.force"].max() == 0
+
+
+def test_analytic_bottoming_out_on_the_backing_plane():
+    """A 20 kg ball (R 0.15 m) at 6 m/s into a fully vented bag, no gravity: the gas cannot hold
+    it (the vents keep the gauge pressure down), so it flattens the bag and meets the backing
+    plane, ``bottoming_thickness`` ahead of the mount, with penetration t + R - q and force the
+    bottoming table's there; without damping and friction that contact is elastic, and the ball
+    stops short of the mount and leaves."""
+    mass, R, v0 = 20.0, 0.15, 6.0
+    # 100 J taken over the first 10 mm, 600 J over 20 mm: the ball's 360 J stop it between
+    table = [[0.0, 0.0], [0.01, 20000.0], [0.02, 80000.0], [0.04, 200000.0]]
+    model = _bag_and_ball(mass, R, vent_area=0.5, bottoming=table, bottoming_thickness=0.02,
+                          bottoming_damping=0.0, friction=0.0)
+    res = occupant.simulate(model, 0.15, q0=[2 * A_ + R + 0.01], v0=[-v0], integrator="rk4",
+                            dt=1e-5, gravity=(0, 0, 0), output_dt=1e-4)
+    out = res.outputs
+    d_b = 0.02 + R - res.q[:, 0]
+    hit = d_b > 0
+    assert 0.01 < d_b.max() < 0.02                           # on the table's second segment
+    np.testing.assert_allclose(out["bag_ball.bottoming_penetration"][hit], d_b[hit], atol=1e-12)
+    t = np.array(table)
+    np.testing.assert_allclose(out["bag_ball.bottoming_force"][hit],
+                               np.interp(d_b[hit], t[:, 0], t[:, 1]), rtol=1e-12)
+    assert np.all(out["bag_ball.bottoming_force"][~hit] == 0)
+    assert res.q[:, 0].min() - R > 0                          # it never reaches the mount
+    # m q'' = pressure force + bottoming force
+    np.testing.assert_allclose(mass * res.vdot[:, 0],
+                               out["bag_ball.force"] + out["bag_ball.bottoming_force"],
+                               rtol=1e-9, atol=1e-6)
+    # the gas took little (vented), the backing gave back what it took: the ball leaves
+    assert res.v[-1, 0] > 0
+    assert np.abs(res.energy["balance"]).max() < 1e-6 * 0.5 * mass * v0**2
+
+
+def test_identity_fabric_friction_brakes_a_spinning_ball():
+    """A ball held at a fixed depth d in a pre-inflated bag, on its axis, spinning about a
+    horizontal axis through its centre: penetration, normal and pressure force stay constant,
+    and the fabric's friction, mu F tanh(|v_slip| / v_s) at the contact point (midway between
+    the deepest points, R - d/2 from the centre, where the slip speed is omega (R - d/2)),
+    is the only torque: I omega' = -(R - d/2) friction."""
+    mass, R, mu, d, inertia = 5.0, 0.1, 0.25, 0.04, 0.02
+    asm = Assembly("spin")
+    asm.add(Part("ball", mass, inertia=(inertia,) * 3))
+    asm.add(Joint("axle", "revolute", None, "ball",
+                  Pose(position=(0.0, 0.0, 2 * A_ + R - d),
+                       rotation=[[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])))
+    asm.add(Marker("centre", "ball"))
+    asm.add(Sphere("shell", "centre", R))
+    asm.add(Airbag("bag", None, rotation=UP_X, semi_axes=SEMI_AXES, firing_time=-1.0,
+                   deployment_time=0.0, initial_pressure=P_A + 30e3, friction=mu))
+    asm.add(AirbagContact("bag_ball", "bag", "shell"))
+    model = asm.compile()
+    res = occupant.simulate(model, 0.05, q0=[0.0], v0=[20.0], integrator="rk4", dt=1e-5,
+                            gravity=(0, 0, 0), output_dt=1e-4)
+    out = res.outputs
+    np.testing.assert_allclose(out["bag_ball.penetration"], d, rtol=1e-12)
+    force, friction = out["bag_ball.force"], out["bag_ball.friction_force"]
+    np.testing.assert_allclose(force, force[0], rtol=1e-12)
+    assert force[0] > 500.0 and res.v[-1, 0] < 0.5 * res.v[0, 0]   # it brakes
+    lever = R - d / 2
+    slip = np.abs(res.v[:, 0]) * lever
+    np.testing.assert_allclose(friction, mu * force * np.tanh(slip / 0.01), rtol=1e-9)
+    np.testing.assert_allclose(inertia * res.vdot[:, 0], -lever * friction * np.sign(res.v[:, 0]),
+                               rtol=1e-9, atol=1e-9)
+    # the work of friction is lost: the energy balance closes with the airbag slot
+    assert res.work["airbags"][-1] < -1.0
+    assert np.abs(res.energy["balance"]).max() < 1e-6 * np.abs(res.work["airbags"]).max()

@@ -15,7 +15,8 @@ from occupant.scenario.load import _resolve
 from occupant.scenario.pulse import G0, KMH, read_pulse
 from occupant.scenario.toml_write import dumps
 
-SHIPPED = ("fmvss208_sled_48_unbelted", "fmvss208_sled_48_belted", "us_ncap_frontal_56")
+SHIPPED = ("fmvss208_sled_48_unbelted", "fmvss208_sled_48_belted", "us_ncap_frontal_56",
+           "euro_ncap_full_width_50", "side_barrier", "rear_whiplash")
 
 
 def _scenario_copy(tmp_path, name="fmvss208_sled_48_unbelted", edit=None):
@@ -73,7 +74,7 @@ def test_reference_overrides_apply_and_are_type_checked():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["run", "no_such_scenario"], "no_such_scenario: unknown scenario (accepted: fmvss208_sled_48_belted, fmvss208_sled_48_unbelted"),
+    (["run", "no_such_scenario"], "no_such_scenario: unknown scenario (accepted: euro_ncap_full_width_50, fmvss208_sled_48_belted, fmvss208_sled_48_unbelted"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=soon"],
      "solver.t_end: the scenario has a number here (0.15), got 'soon'"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "solver.colour=1"], "solver.colour: unknown key"),

@@ -1,0 +1,254 @@
+"""Validation of the parametric human against published human data (issue 14 section 4):
+the scenarios of ``scenarios/validation`` (sources in each file and in its README), one registry
+``VALIDATIONS`` keyed by a scenario's ``test`` key, as ``occupant.human.certification`` does for
+the dummies; ``occupant validate NAME`` runs one and prints each figure against its corridor.
+
+- ``thorax_pendulum``: the human, seated without back support, struck at mid-sternum by a rigid
+  pendulum (the rig of ``impact_tests.thorax_model``); the figures are read off the probe force
+  against the skeletal (sternum-to-spine) deflection, as Kroell et al. (1971) plotted them.
+- ``head_neck_sled``: the human's head and neck on its T1, the T1 driven by the measured mean T1
+  motion of a volunteer sled series (inertial x and z acceleration, sagittal rotation; the NBDL
+  analyses prescribe T1 this way); the figures are the head's sagittal rotation (flexion
+  positive, in the sled frame) read against the range of the volunteers' own figures, computed
+  from the same data file.
+"""
+import pathlib
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.interpolate import CubicSpline
+
+from occupant.human import impact_tests
+from occupant.human.certification import CFC_CLASSES, _check_corridor, corridor_checks
+from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
+
+SCENARIO_FOLDER = "scenarios/validation"
+G0 = 9.80665
+HUMAN_KEYS = ("percentile", "stature", "mass", "sex", "neck_activation")
+
+
+def available_scenarios():
+    return shipped_names(SCENARIO_FOLDER)
+
+
+def read_scenario(name_or_path):
+    """(scenario dict, path) of a shipped validation scenario name or a .toml path, with the keys
+    its test's runner reads validated."""
+    path = resolve_shipped(name_or_path, SCENARIO_FOLDER, "validation scenario")
+    scenario = read_toml(path)
+    check = FileChecker(path)
+    test = check.string(scenario, "test", "", required=True, choices=tuple(VALIDATIONS),
+                        what="validation test")
+    check.string(scenario, "name", "", required=True)
+    _check_human(check, scenario)
+    VALIDATIONS[test].check(check, scenario, pathlib.Path(path).parent)
+    return scenario, path
+
+
+def _check_human(check, scenario):
+    """[human]: the body (occupant.human.build's arguments)."""
+    human = check.table(scenario, "human", "", required=True,
+                        accepted="a table with percentile or stature and mass, sex")
+    check.keys(human, HUMAN_KEYS, "human")
+    for key in ("percentile", "stature", "mass"):
+        check.number(human, key, "human", positive=True)
+    check.string(human, "sex", "human", choices=("male", "female"), what="sex")
+    check.string(human, "neck_activation", "human", choices=("relaxed", "braced", "reflex", "none"),
+                 what="neck activation")
+
+
+def _human_args(scenario):
+    h = scenario["human"]
+    return {k: h[k] for k in ("percentile", "stature", "mass", "sex") if k in h}
+
+
+# ------------------------------------------------------------------------------------------
+# thorax pendulum (Kroell et al. 1971; corridor of Lobdell et al. 1972)
+# ------------------------------------------------------------------------------------------
+THORAX_FIGURES = ("peak_force_N", "peak_deflection_mm", "unloaded_deflection_mm")
+
+
+def _check_thorax(check, scenario, base_dir):
+    for key in ("impact_speed", "t_end", "unload_level_N"):
+        check.number(scenario, key, "", positive=True, required=True)
+    for key in ("cfc", "deflection_cfc"):
+        cfc = check.number(scenario, key, "", required=True)
+        if cfc not in CFC_CLASSES:
+            check.fail(key, f"{cfc!r} is not an SAE J211 channel class",
+                       ", ".join(map(str, CFC_CLASSES)))
+    for key, accepted in (("contact", "a table of contact characteristic keys"),
+                          ("seat_contact", "a table of contact characteristic keys")):
+        table = check.table(scenario, key, "", required=True, accepted=accepted)
+        check.keys(table, list(impact_tests.CONTACT_KEYS), key)
+    probe = check.table(scenario, "probe", "", required=True,
+                        accepted="a table with mass (kg) and face_radius (m)")
+    for key in ("mass", "face_radius"):
+        check.number(probe, key, "probe", positive=True, required=True)
+    _check_corridor(check, scenario, THORAX_FIGURES)
+    rows = scenario.get("force_at")
+    if not isinstance(rows, list) or not rows or any(
+            not isinstance(r, list) or len(r) != 3 or not all(isinstance(v, (int, float)) for v in r)
+            or r[1] > r[2] for r in rows):
+        check.fail("force_at", f"{rows!r}", "rows [deflection mm, lower N, upper N], lower <= upper")
+
+
+def thorax_figures(force_N, deflection_mm, readings_mm, unload_level_N):
+    """Figures of a force-deflection loop (compression positive): the force while loading at
+    each deflection of ``readings_mm`` (first sample at or past it), the peak force, the peak
+    deflection, and the deflection at which the unloading force first falls to
+    ``unload_level_N`` after the peak deflection (the corridor's unloading leg)."""
+    k = int(np.argmax(deflection_mm))
+    out = {}
+    for d in readings_mm:
+        i = int(np.searchsorted(np.maximum.accumulate(deflection_mm[:k + 1]), d))
+        out[f"force_at_{d:g}mm_N"] = float(force_N[i]) if i <= k else float("nan")
+    out["peak_force_N"] = float(np.max(force_N))
+    out["peak_deflection_mm"] = float(deflection_mm[k])
+    after = np.flatnonzero(force_N[k:] <= unload_level_N)
+    out["unloaded_deflection_mm"] = float(deflection_mm[k + after[0]]) if len(after) else float("nan")
+    return out
+
+
+def _run_thorax(scenario, path, dt):
+    from occupant.human.builder import _check_inputs, build_segments
+
+    a = _human_args(scenario)
+    sex = a.get("sex", "male")
+    stature, mass, prop = _check_inputs(a.get("stature"), a.get("mass"), sex, a.get("percentile"))
+    segs = build_segments(stature, mass, sex, prop)
+    out = impact_tests.run_thorax_pendulum(scenario, dt=dt, segments=(scenario["name"], segs))
+    f, d = out["history"]["probe_force_N"], out["history"]["deflection_mm"]
+    rows = scenario["force_at"]
+    out["figures"] = thorax_figures(f, d, [r[0] for r in rows], scenario["unload_level_N"])
+    corridor = {f"force_at_{r[0]:g}mm_N": (r[1], r[2]) for r in rows}
+    corridor.update(scenario["corridor"])
+    out["corridor"] = corridor
+    out["checks"] = corridor_checks(out["figures"], corridor)
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# head-neck on a measured T1 motion (NBDL volunteer sled series)
+# ------------------------------------------------------------------------------------------
+SLED_FIGURES = ("peak_flexion_deg", "peak_flexion_time_ms", "final_flexion_deg")
+
+
+def _check_sled(check, scenario, base_dir):
+    data = check.string(scenario, "data", "", required=True, what="CSV file of the series")
+    if not (base_dir / data).is_file():
+        check.fail("data", f"no file {data!r} next to the scenario", "a CSV file path relative to it")
+    for key in ("t_end", "onset_g"):
+        check.number(scenario, key, "", positive=True, required=True)
+    check.number(scenario, "dt", "", positive=True)
+    inputs = check.table(scenario, "inputs", "", required=True,
+                         accepted="columns of the T1 motion: ax_g, az_g, rot_y_rad")
+    check.keys(inputs, ["ax_g", "az_g", "rot_y_rad"], "inputs")
+    check.string(scenario, "response_prefix", "", required=True, what="column prefix of the runs")
+
+
+def read_series(scenario, base_dir):
+    """(t s, T1 columns {ax_g, az_g, rot_y_rad}, (runs, n) head rotation deg) of the CSV."""
+    path = pathlib.Path(base_dir) / scenario["data"]
+    with open(path) as fh:
+        header = [ln for ln in fh if ln.startswith("#")][-1].lstrip("# ").strip().split(",")
+    A = np.loadtxt(path, delimiter=",", comments="#")
+    col = {name: A[:, i] for i, name in enumerate(header)}
+    t = col["t_ms"] * 1e-3
+    t1 = {k: col[v] for k, v in scenario["inputs"].items()}
+    runs = np.array([col[n] for n in header if n.startswith(scenario["response_prefix"])])
+    return t, t1, runs
+
+
+def t1_motion(t, ax_g, az_g, rot_y):
+    """BaseMotion of T1 from its inertial x, z acceleration (g) and sagittal rotation (rad,
+    flexion positive about y); velocity and position as ``BaseMotion.translational`` integrates
+    them (zero at t[0]), the rotation through a cubic spline (its derivatives give the angular
+    velocity and acceleration)."""
+    from occupant.model import BaseMotion
+    from occupant.spatial import rot_y as Ry
+
+    acc = np.column_stack([ax_g, np.zeros_like(ax_g), az_g]) * G0
+    lin = BaseMotion.translational(t, acc)
+    spline = CubicSpline(t, rot_y)
+    d1, d2 = spline.derivative(1), spline.derivative(2)
+    return BaseMotion(position=lin.position, velocity=lin.velocity, acceleration=lin.acceleration,
+                      rotation=lambda s: Ry(float(spline(s))),
+                      angular_velocity=lambda s: np.array([0.0, float(d1(s)), 0.0]),
+                      angular_acceleration=lambda s: np.array([0.0, float(d2(s)), 0.0]))
+
+
+def sled_figures(t, flexion_deg):
+    """Peak head flexion (deg) and its time (ms), and the flexion at the last sample."""
+    k = int(np.argmax(flexion_deg))
+    return {"peak_flexion_deg": float(flexion_deg[k]), "peak_flexion_time_ms": float(t[k] * 1e3),
+            "final_flexion_deg": float(flexion_deg[-1])}
+
+
+def volunteer_corridor(t, runs, t_end):
+    """{figure: (min, max)} of the volunteers' own figures, each run read up to ``t_end``."""
+    keep = t <= t_end + 1e-9
+    figs = [sled_figures(t[keep], r[keep]) for r in runs]
+    return {k: (min(f[k] for f in figs), max(f[k] for f in figs)) for k in SLED_FIGURES}
+
+
+def _run_sled(scenario, path, dt):
+    from occupant import simulate
+    from occupant.human.builder import build
+    from occupant.human.head_neck import head_neck_assembly
+
+    t, t1, runs = read_series(scenario, pathlib.Path(path).parent)
+    onset = t[np.argmax(np.abs(t1["ax_g"]) >= scenario["onset_g"])]
+    act = scenario["human"].get("neck_activation", "reflex")
+    human = build(**_human_args(scenario), neck_activation=None if act == "none" else act,
+                  pulse_start=float(onset))
+    # B0 at C7/T1: the upper torso frame's origin sits the lower neck joint's offset below it
+    c7 = human.source.joints["lower_neck"].placement.position
+    model = head_neck_assembly(human, t1_location=-np.asarray(c7, float)).compile()
+    base = t1_motion(t, t1["ax_g"], t1["az_g"], t1["rot_y_rad"])
+    step = dt or scenario.get("dt", 2e-5)
+    res = simulate(model, scenario["t_end"], base_motion=base, integrator="rk4", dt=step,
+                   output_dt=2e-3, gravity=(0.0, 0.0, -9.81))
+    R = res.body_poses[:, model.body("head"), :3, :3]
+    flexion = np.degrees(np.arctan2(R[:, 0, 2], R[:, 2, 2]))
+    figures = sled_figures(res.t, flexion)
+    corridor = volunteer_corridor(t, runs, scenario["t_end"])
+    keep = t <= scenario["t_end"] + 1e-9
+    return {"t": res.t, "scenario": str(path), "results": res, "model": model,
+            "history": {"head_flexion_deg": flexion,
+                        "volunteer_min_deg": np.interp(res.t, t[keep], runs[:, keep].min(axis=0)),
+                        "volunteer_max_deg": np.interp(res.t, t[keep], runs[:, keep].max(axis=0))},
+            "figures": figures, "corridor": corridor, "checks": corridor_checks(figures, corridor),
+            "onset_s": float(onset)}
+
+
+@dataclass(frozen=True)
+class Validation:
+    """One kind of validation case: ``check(checker, scenario, base_dir)`` validates its keys,
+    ``run(scenario, path, dt)`` returns a dict with t, history, corridor and checks
+    ({figure: (value, inside)}); ``title`` says what it is in the report."""
+    check: object
+    run: object
+    title: str
+
+
+VALIDATIONS = {
+    "thorax_pendulum": Validation(_check_thorax, _run_thorax, "thorax pendulum"),
+    "head_neck_sled": Validation(_check_sled, _run_sled, "head-neck on the measured T1 motion"),
+}
+
+
+def run_validation(name_or_path, dt=None):
+    scenario, path = read_scenario(name_or_path)
+    out = VALIDATIONS[scenario["test"]].run(scenario, path, dt)
+    out["scenario"] = str(path)
+    return out
+
+
+def report_lines(out, scenario):
+    """Printable lines: every figure against its corridor, IN or OUT."""
+    lines = [f"{scenario['name']}: human {VALIDATIONS[scenario['test']].title} "
+             f"({scenario.get('title', '')})"]
+    for name, (value, ok) in out["checks"].items():
+        lo, hi = out["corridor"][name]
+        lines.append(f"  {name:28s} {value:9.2f} {f'[{lo:g}, {hi:g}]':>20s}  {'IN' if ok else 'OUT'}")
+    return lines

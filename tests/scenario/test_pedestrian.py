@@ -1,0 +1,205 @@
+"""The pedestrian scenario (issue 13 section 1, ``scenarios/pedestrian_40.toml``): the car as a
+body moving over the road, its front's wrap-around distance, the pedestrian's start on the road,
+the loader's errors, and the run's head impact against published ranges."""
+import math
+
+import numpy as np
+import pytest
+
+from occupant.dynamics import body_poses
+from occupant.io.toml_files import resolve_shipped
+from occupant.scenario import ScenarioError, load
+from occupant.scenario.load import _resolve
+from occupant.scenario.pedestrian import head_impact
+from occupant.scenario.pulse import KMH
+from occupant.scenario.vehicle_front import (VehicleFrontError, lift_onto, load_vehicle_front,
+                                             vehicle_indices)
+
+FRONT = "sedan_front_midsize"
+
+
+def test_analytic_wrap_around_distance_along_the_profile():
+    f = load_vehicle_front(FRONT)
+    ble = math.hypot(0.18, 0.19)                    # bumper top (0, 0.53) -> BLE (-0.18, 0.72)
+    assert f.wrap_around_distance(0.0, 0.40) == pytest.approx(0.40)            # on the bumper
+    assert f.wrap_around_distance(-0.09, 0.625) == pytest.approx(0.53 + ble / 2)
+    # 5 cm off the bonnet's middle, along its normal: the same WAD as the middle itself
+    a, b = np.array([-0.18, 0.72]), np.array([-1.162, 0.911])
+    d = (b - a) / np.linalg.norm(b - a)
+    n = np.array([d[1], -d[0]])                     # outward (up)
+    p = 0.5 * (a + b) + 0.05 * n
+    assert f.wrap_around_distance(*p) == pytest.approx(0.53 + ble + 0.5 * np.linalg.norm(b - a))
+    assert f.wrap_around_distance(-1.941, 1.361) == pytest.approx(
+        0.53 + ble + np.linalg.norm(b - a) + math.hypot(1.941 - 1.162, 1.361 - 0.911))
+
+
+@pytest.fixture(scope="module")
+def scenario():
+    return load("pedestrian_40")
+
+
+def test_analytic_car_starts_at_its_position_and_speed_with_its_surfaces(scenario):
+    m = scenario.model
+    k = m.marker_names.index("vehicle_frame")                  # the car's frame V on its link
+    X = body_poses(m, m.make_data(), scenario.q0)[m.marker_body[k]]
+    assert np.allclose(X[:3, :3] @ m.marker_R[k], np.eye(3), atol=1e-12)   # V is B0, moved
+    assert np.allclose(X[:3, :3] @ m.marker_p[k] + X[:3, 3], [-0.20, 0.0, 0.0], atol=1e-12)
+    qi, vi = vehicle_indices(m)
+    assert scenario.v0[vi] == pytest.approx(40.0 * KMH) and np.count_nonzero(scenario.v0) == 1
+    # the BLE plane (0, 0.53) -> (-0.18, 0.72): its normal is the segment turned outward
+    ble = m.source.geometries["bonnet_leading_edge"]
+    assert np.allclose(ble.normal, np.array([0.19, 0.0, 0.18]) / math.hypot(0.19, 0.18))
+    assert ble.marker == "vehicle_frame"
+
+
+def test_identity_pedestrian_starts_on_the_road(scenario):
+    """The loader lifted the posture onto the road: lifting again does nothing, and a posture
+    5 mm lower is lifted back by 5 mm."""
+    q = scenario.q0.copy()
+    assert lift_onto(scenario.model, q, ["road"]) == pytest.approx(0.0, abs=1e-12)
+    q[2] -= 0.005
+    assert lift_onto(scenario.model, q, ["road"]) == pytest.approx(0.005, abs=1e-12)
+
+
+def _copy(tmp_path, edit, name="pedestrian_40"):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(edit(_resolve(name).read_text()))
+    return path
+
+
+def _human(text):
+    """pedestrian_40 with the parametric human in place of the dummy (no knee pads)."""
+    return (text.replace('dummy = "hybrid3_50m"', 'human = {sex = "male", percentile = 50}')
+            .replace('"left_knee_pad", "right_knee_pad",', ""))
+
+
+@pytest.mark.parametrize("edit, where, message", [
+    (lambda s: s + '\n[pulse]\nshape = "half_sine"\ndelta_v_kmh = 40.0\nduration = 0.1\n', "pulse",
+     "B0 at rest on the road"),
+    (lambda s: s.replace("front_position = -0.20", ""), "vehicle.front_position", "missing"),
+    (lambda s: s.replace('front = "sedan_front_midsize"', 'front = "sedan_frnt"'), "vehicle.front",
+     "unknown"),
+    (lambda s: s.replace("yaw_deg = -90.0", 'yaw_deg = "west"'), "occupant.yaw_deg", "number"),
+    (lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "hybrid3_50m"\nhuman = {percentile = 50}'),
+     "occupant", "exactly one of dummy and human"),
+    (lambda s: _human(s), "sensors.standard", "no default sensor set"),
+    (lambda s: _human(s).replace("percentile = 50", "percentile = 40"), "occupant.human",
+     "is not tabulated for male"),
+])
+def test_reference_pedestrian_load_errors_name_file_and_key(tmp_path, edit, where, message):
+    path = _copy(tmp_path, edit)
+    with pytest.raises(ScenarioError) as err:
+        load(path)
+    text = str(err.value)
+    assert text.startswith(f"{path}: {where}: ") and message in text, text
+
+
+def test_reference_vehicle_keys_need_a_front(tmp_path):
+    path = _copy(tmp_path, lambda s: s.replace('interior = "sled_buck_passenger"',
+                                               'interior = "sled_buck_passenger"\nspeed_kmh = 40.0'),
+                 name="fmvss208_sled_48_unbelted")
+    with pytest.raises(ScenarioError, match=r"vehicle\.speed_kmh: only a scenario with a vehicle front"):
+        load(path)
+
+
+def test_reference_vehicle_front_surfaces_must_form_a_chain(tmp_path):
+    src = resolve_shipped(FRONT, "vehicles", "vehicle front", kind="vehicle_front")
+    path = tmp_path / "front.toml"
+    path.write_text(src.read_text().replace("from = [-0.18, 0.72]", "from = [-0.20, 0.72]"))
+    with pytest.raises(VehicleFrontError) as err:
+        load_vehicle_front(path)
+    assert f"{path}: surface[2].from: " in str(err.value) and "one chain" in str(err.value)
+
+
+@pytest.fixture(scope="module")
+def run(scenario):
+    return scenario.run()
+
+
+def test_reference_pedestrian_40_head_impact_within_published_ranges(scenario, run):
+    """The head strikes the bonnet rear or the windscreen with the HIT, WAD and speed that tests
+    and simulations of a 50th male struck by a sedan at 40 km/h give:
+    - HIT 100-150 ms [U: the range the HIT-by-simulation work of UN GTR 9 phase 2 (IWG-DPPS) and
+      full-scale PMHS tests with mid-sized sedans (Kerrigan et al. 2007) report for 50th males;
+      their tables were not read here];
+    - WAD 1700-2100 mm: the adult headform test zone of GTR 9 / Euro NCAP [U], laid out where
+      adult heads land;
+    - head speed relative to the car 0.8-1.4 times the car's speed [U: Yang 2005 review, IJVS].
+    """
+    res = run.results
+    assert res.status == "finished", res.message
+    h = head_impact(scenario, res)
+    assert h["surface"] in ("bonnet", "windscreen")
+    assert 0.0 < h["first_contact"] < 0.01              # the bumper reaches the leg at once
+    assert 0.100 <= h["hit"] <= 0.150, h
+    assert 1.70 <= h["wad"] <= 2.10, h
+    assert 0.8 <= h["speed"] / (40.0 * KMH) <= 1.4, h
+    rows = {r["criterion"]: r for r in run.criteria}
+    assert rows["head impact time"]["value"] == pytest.approx(h["hit"] * 1e3)
+    assert rows["head WAD"]["value"] == pytest.approx(h["wad"] * 1e3)
+    assert rows["HIC15"]["value"] > 0 and rows["HIC15"]["pass"] is None
+
+
+def test_reference_no_body_passes_through_the_car_or_the_road(scenario, run):
+    """Every contact's largest penetration stays inside its characteristic's table (below the
+    bottoming rows), and the road holds everything: no point of the body below -2 cm."""
+    res = run.results
+    for pair in scenario.model.source.contact_pairs.values():
+        pen = res.outputs[f"{pair.name}.penetration"].max()
+        c = pair.characteristic
+        limit = c.table[-1, 0] if c.table is not None else 0.02
+        assert pen < limit, (pair.name, pen, limit)
+
+
+def test_identity_car_momentum_loss_is_the_impulse_of_the_contact_forces(scenario, run):
+    """The car runs on a frictionless prismatic joint along B0's x, so only the contact forces
+    of the pedestrian slow it: m_car (v(0) - v(T)) = -integral of the x force on it (its link's
+    z axis is B0's x); the pedestrian takes that momentum."""
+    res = run.results
+    m = scenario.model
+    qi, vi = vehicle_indices(m)
+    link = m.joint_links[m.joint_names.index("vehicle_travel")][-1]
+    lost = m.source.parts["vehicle"].mass * (res.v[0, vi] - res.v[-1, vi])
+    impulse = np.trapezoid(res.f_ext[:, link, 5], res.t)
+    assert lost > 0
+    assert -impulse == pytest.approx(lost, rel=0.01), (lost, impulse)
+
+
+def test_analytic_yaw_turns_the_whole_posture_about_the_vertical(scenario):
+    """occupant.yaw_deg = -90 turns every body of the walking posture by -90 deg about B0's z
+    (lifted by the same height onto the road): compare with the posture loaded unturned."""
+    straight = load("pedestrian_40", overrides={"occupant.yaw_deg": 0.0})
+    m = scenario.model
+    X1 = body_poses(m, m.make_data(), scenario.q0)
+    X0 = body_poses(m, m.make_data(), straight.q0)
+    Rz = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])     # -90 deg about z
+    dz = scenario.q0[2] - straight.q0[2]
+    for b in m.body_names:
+        if b == "vehicle":
+            continue
+        i = m.body(b)
+        assert np.allclose(X1[i, :3, :3], Rz @ X0[i, :3, :3], atol=1e-9), b
+        assert np.allclose(X1[i, :3, 3], Rz @ X0[i, :3, 3] + [0.0, 0.0, dz], atol=1e-9), b
+
+
+def test_reference_occupant_human_loads_with_its_own_sensors(tmp_path):
+    sensors = '[sensors]\nstandard = false\n\n[[sensor]]\nkind = "accelerometer"\nname = "Head CG"\nbody = "head"\npoint = "cg"\n'
+    path = _copy(tmp_path, lambda s: _human(s).replace("[sensors]\nstandard = true\n", sensors))
+    s = load(path)
+    assert s.dummy == "human_male_1.753m_78.2kg" and [x.name for x in s.sensors] == ["Head CG"]
+    assert "vehicle" in s.model.body_names and lift_onto(s.model, s.q0.copy(), ["road"]) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_analytic_head_impact_time_scales_as_one_over_speed(scenario, run):
+    """At these speeds the wrap is kinematic (gravity moves the body ~g HIT^2 / 2 = 6 cm by head
+    impact, against ~1.2 m of travel): the car's travel to head impact, HIT v, stays within 10 %
+    from 30 to 50 km/h, and the WAD grows with speed (the body slides further up the bonnet),
+    as car-pedestrian reconstructions report [U: Yang 2005 review, IJVS]."""
+    h40 = head_impact(scenario, run.results)
+    travel, wad = {40.0: h40["hit"] * 40.0 * KMH}, {40.0: h40["wad"]}
+    for v in (30.0, 50.0):
+        s = load("pedestrian_40", overrides={"vehicle.speed_kmh": v, "solver.t_end": 0.25})
+        h = head_impact(s, s.run().results)
+        travel[v], wad[v] = h["hit"] * v * KMH, h["wad"]
+    assert all(abs(travel[v] / travel[40.0] - 1.0) < 0.10 for v in travel), travel
+    assert wad[30.0] < wad[40.0] < wad[50.0], wad
