@@ -39,7 +39,7 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     step when that is longer), inside the compiled loop for fixed steps without events.
     ``energy``: add the energy balance to Results.energy. ``progress``: callable receiving the
     fraction done. A run that diverges (a state no longer finite, a step size collapse, a
-    contact penetration beyond the centre of its shape: ``integrate.divergence``) stops there,
+    contact penetrating through the whole of its shape: ``integrate.divergence``) stops there,
     keeps what it computed and says when, where and why in ``Results.status``/``message``.
     """
     method = INTEGRATORS.get(integrator)

@@ -1,5 +1,5 @@
 """A run that stops being physical (issue 13 section 5) stops with when, where and why, and keeps
-what it computed: a contact penetrating past the centre of its shape (against the closed form of a
+what it computed: a contact penetrating past the whole depth of its shape (against the closed form of a
 ball on a linear spring), a state that is no longer finite (with the dof and body that blew up)."""
 import numpy as np
 import pytest
@@ -25,21 +25,21 @@ def _ball_on_soft_floor():
 
 
 @pytest.mark.parametrize("integrator, dt", [("rk4", 1e-4), ("dopri5", None)])
-def test_analytic_penetration_past_the_centre_stops_the_run(integrator, dt):
+def test_analytic_penetration_through_the_shape_stops_the_run(integrator, dt):
     """Without gravity, from v0 downwards at the touch: d(t) = v0 / w sin(w t), w = sqrt(K/M),
-    amplitude 0.14 m > R, so d reaches R at t* = asin(R w / v0) / w = 51.1 ms: the run stops at
-    the first sample past t* (1e-4 s apart) and keeps everything before."""
+    amplitude 0.141 m > 2 R, so d reaches 2 R at t* = asin(2 R w / v0) / w = 111.1 ms: the run
+    stops at the first sample past t* (1e-4 s apart) and keeps everything before."""
     model = _ball_on_soft_floor()
     guard = penetration_guard(model)
-    assert guard.names == ("ball_floor",) and guard.limits[0] == R
+    assert guard.names == ("ball_floor",) and guard.limits[0] == 2 * R
     v0, w = 1.0, np.sqrt(K / M)
-    t_star = np.arcsin(R * w / v0) / w
+    t_star = np.arcsin(2 * R * w / v0) / w
     res = occupant.simulate(model, 0.2, q0=[0.0], v0=[-v0], integrator=integrator, dt=dt,
                             gravity=(0, 0, 0), rtol=1e-10, atol=1e-12)
     assert res.status == "diverged"
     assert t_star <= res.t[-1] < t_star + 1e-4 + 1e-12
     d = res.outputs["ball_floor.penetration"]
-    assert d[-1] > R and np.all(d[:-1] <= R) and len(d) == len(res.t) == len(res.q)
+    assert d[-1] > 2 * R and np.all(d[:-1] <= 2 * R) and len(d) == len(res.t) == len(res.q)
     assert f"penetrated {1e3 * d[-1]:.1f} mm at t = {res.t[-1]:.6g} s" in res.message
     assert res.message.startswith("contact ball_floor penetrated")
     assert "largest contact force" in res.message   # where: the contact carrying the load
