@@ -21,17 +21,35 @@ def _parser():
                      "(repeatable)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     sweep = sub.add_parser(
-        "sweep", help="run a full-factorial sweep of a scenario over some of its keys",
-        description="Run every combination of the varied keys on a local process pool: one run "
-        "folder per variant (DIR/v0001, ...) and DIR/sweep.csv with the inputs and criteria. "
-        "Run again on the same DIR, it skips finished variants.")
+        "sweep", help="run a design of experiments (full factorial or Latin hypercube) over keys of a scenario",
+        description="Run the variants of a design over scenario keys on a local process pool (or a "
+        "Dask cluster): one run folder per variant (DIR/v0001, ...), DIR/sweep.csv with the inputs "
+        "and criteria, and DIR/plots/ with each criterion against each varied key. Run again on "
+        "the same DIR, it skips finished variants.")
     sweep.add_argument("scenario", metavar="SCENARIO", help="shipped scenario name or path")
     sweep.add_argument("--vary", action="append", required=True, metavar="KEY=start:stop:n",
-                       help="a key and its values: start:stop:n evenly spaced, or a,b,c (repeatable)")
+                       help="a key and its values: start:stop:n evenly spaced, or a,b,c; with "
+                       "--design lhs start:stop is the range sampled (repeatable)")
     sweep.add_argument("--out", metavar="DIR", required=True, help="output folder")
-    sweep.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    sweep.add_argument("--design", choices=("full", "lhs"), default="full",
+                       help="full factorial (default) or Latin hypercube")
+    sweep.add_argument("--samples", type=int, metavar="N", help="variants of a Latin hypercube")
+    sweep.add_argument("--seed", type=int, metavar="S", help="seed of the Latin hypercube (default 0)")
+    sweep.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
+    sweep.add_argument("--scheduler", metavar="ADDRESS",
+                       help="run on a Dask distributed cluster: its scheduler, tcp://host:port")
+    sweep.add_argument("--reports", action="store_true",
+                       help="also write each variant's HTML and PDF report (occupant report DIR/vNNNN "
+                       "makes one later)")
     sweep.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                        help="a fixed override for every variant (repeatable)")
+    report = sub.add_parser(
+        "report", help="write the report of a finished run again from its results.h5",
+        description="Write RUN_DIR/report.html and report.pdf again from RUN_DIR/results.h5 (no "
+        "simulation). Without --html or --pdf, both.")
+    report.add_argument("run_dir", metavar="RUN_DIR", help="a run folder of occupant run or sweep")
+    report.add_argument("--html", action="store_true", help="write report.html")
+    report.add_argument("--pdf", action="store_true", help="write report.pdf")
     compare = sub.add_parser(
         "compare", help="criteria of several runs side by side (run folders or scenarios)",
         description="Print the criteria of two or more runs side by side: each argument is a run "
@@ -74,7 +92,12 @@ def main(argv=None):
             return run_command(args.scenario, args.out, args.overrides, progress=not args.quiet)
         if args.command == "sweep":
             from occupant.scenario.command import sweep_command
-            return sweep_command(args.scenario, args.vary, args.out, args.workers, args.overrides)
+            return sweep_command(args.scenario, args.vary, args.out, args.workers, args.overrides,
+                                 design=args.design, samples=args.samples, seed=args.seed,
+                                 scheduler=args.scheduler, reports=args.reports)
+        if args.command == "report":
+            from occupant.scenario.command import report_command
+            return report_command(args.run_dir, html=args.html, pdf=args.pdf)
         if args.command == "compare":
             from occupant.scenario.command import compare_command
             return compare_command(args.runs)

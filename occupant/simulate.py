@@ -4,6 +4,7 @@ import numpy as np
 from occupant import __version__
 from occupant.constraints.sampling import constrained_samples
 from occupant.integrate import implicit  # noqa: F401  registers newmark, radau and bdf
+from occupant.integrate.divergence import penetration_guard, penetration_message, where
 from occupant.integrate.driver import solve
 from occupant.integrate.events import compile_event_function, never
 from occupant.integrate.fixed_step import DIVERGED, EVENT
@@ -37,8 +38,9 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     poses, producer outputs and energy are recorded every ``output_dt`` (default 1e-4 s, or the
     step when that is longer), inside the compiled loop for fixed steps without events.
     ``energy``: add the energy balance to Results.energy. ``progress``: callable receiving the
-    fraction done. A run that diverges stops there, keeps what it computed and says when in
-    ``Results.status``/``message``.
+    fraction done. A run that diverges (a state no longer finite, a step size collapse, a
+    contact penetrating through the whole of its shape: ``integrate.divergence``) stops there,
+    keeps what it computed and says when, where and why in ``Results.status``/``message``.
     """
     method = INTEGRATORS.get(integrator)
     if method is None:
@@ -80,10 +82,11 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     y0 = system.initial_state(q0, v0, z0)
 
     violation = None
+    guard = penetration_guard(model)
     guards = _compiled_guards(events) if fixed and method.loop is not None else None
     if guards is not None:
         rec, found, stats, status, message = _run_compiled(system, method, y0, dt, t_end, stride,
-                                                           events, guards, progress)
+                                                           events, guards, progress, guard)
         t = np.arange(len(rec.kinetic)) * stride * dt
     else:
         kwargs = dict(rtol=rtol, atol=atol) if not fixed else {}
@@ -97,10 +100,16 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
         t, status, message = sol.t, sol.status, sol.message
         rec = make_recording(model, len(t))
         record_samples(system.bundle, system.data, np.ascontiguousarray(t), np.ascontiguousarray(sol.y), rec)
+        hit = guard.first_violation(rec.outputs, 0, len(t))
+        if hit is not None:   # the run went on past it: keep it up to the sample that crossed
+            status, message = "diverged", penetration_message(t[hit[0]], *hit[1:])
+            rec, t, sol.y = _truncate(rec, hit[0] + 1), t[:hit[0] + 1], sol.y[:hit[0] + 1]
         violation = constrained_samples(system, t, sol.y, rec) if model.constraint_names else None
         found = [{"name": e["name"], "t": e["t"]} for e in sol.events]
         stats = integ.stats()
-    if status == "diverged" and dt is not None:
+    if status == "diverged" and len(t):
+        message += f". At t = {t[-1]:.6g} s, the last sample kept: {where(model, rec.vdot, rec.outputs, len(t) - 1)}"
+    if status == "diverged" and dt is not None and "penetrated" not in message:
         if dt > limit.dt:
             message += (f". Likely cause: the step {dt:g} s exceeds the stable step {limit.dt:.3g} s of "
                         f"joint resistance '{limit.element}' ({limit.reason}) for {integrator}: use a "
@@ -123,10 +132,16 @@ def _compiled_guards(events):
     return guards or (never,)
 
 
-def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progress):
-    """The run in the method's compiled loop. At a step over which an event fired, that step is
-    taken again by the Python driver, which locates the event, applies its handler and ends the
-    step on the grid; the compiled loop then goes on."""
+def _truncate(rec, n):
+    """The recording's first n samples."""
+    return type(rec)(*[a[:n] for a in rec[:-1]], rec.body_link)
+
+
+def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progress, guard):
+    """The run in the method's compiled loop, in chunks. At a step over which an event fired,
+    that step is taken again by the Python driver, which locates the event, applies its handler
+    and ends the step on the grid; the compiled loop then goes on. After each chunk the samples
+    it recorded are checked against the penetration ``guard``."""
     model = system.model
     n_steps = int(round(t_end / dt))
     if abs(n_steps * dt - t_end) > 1e-9 * t_end:
@@ -135,8 +150,9 @@ def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progres
     direction = np.array([float(ev.direction) for ev in events] or [0.0])
     y_last = np.zeros((2, len(y0)))
     g_old = np.array([ev.function(0.0, y0) for ev in events] or [1.0], float)
-    chunk = int(np.ceil(n_steps / (20 if progress else 1) / stride)) * stride
+    chunk = int(np.ceil(n_steps / (20 if progress or len(guard.columns) else 1) / stride)) * stride
     done, y, status, message, found = 0, y0, "finished", "", []
+    checked = 0   # samples checked against the guard
     last = n_steps  # the last step whose starting state is recorded (when on a stride)
     while done < n_steps:
         n = min(chunk - done % chunk, n_steps - done)
@@ -161,10 +177,17 @@ def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progres
             g_old[:] = [ev.function(done * dt, y) for ev in events]
             if done == n_steps and n_steps % stride == 0:  # the final state: no loop left to record it
                 _record_one(system, rec, n_steps // stride, t_end, y)
+        recorded = done // stride + (done == n_steps and n_steps % stride == 0)
+        hit = guard.first_violation(rec.outputs, checked, recorded)
+        checked = recorded
+        if hit is not None:
+            status, last = "diverged", hit[0] * stride
+            message = penetration_message(hit[0] * stride * dt, *hit[1:])
+            break
         if progress:
             progress(done / n_steps)
     if status != "finished":  # keep the samples recorded
-        rec = type(rec)(*[a[:last // stride + 1] for a in rec[:-1]], rec.body_link)
+        rec = _truncate(rec, last // stride + 1)
     stats = {"integrator": method.name, "steps": done, "rejected_steps": 0,
              "function_evaluations": done * method.evaluations_per_step}
     return rec, found, stats, status, message

@@ -29,6 +29,11 @@ HDF5 reader) to open. Layout (format version 1)::
     /events/name            (k,) UTF-8 strings
     /events/t               (k,) float64 s
     /events/json            (k,) UTF-8 strings: each event dict as JSON (all its keys)
+    /                       attrs status ("finished", "event", "diverged", ...) and message
+                            (why and when a run stopped early) [optional: "finished", ""]
+    /run                    attrs record: JSON text of what the run's record adds to its
+                            results (scenario as run, criteria, notes; occupant.scenario.run)
+                            [optional]
     /stats                  group; attrs: key -> int, float or text (solver statistics)
     /provenance             group; attrs: key -> str (package versions, scenario file hash ...)
 
@@ -99,10 +104,11 @@ def _strings(group, name, items):
     group.create_dataset(name, data=np.array([str(s) for s in items], dtype=object), dtype=_str_dtype())
 
 
-def write_results(results, path) -> Path:
+def write_results(results, path, record=None) -> Path:
     """Write ``results`` (attributes t, q, v, z, vdot, body_com, body_poses, base_poses,
     base_states, energy, work, outputs (with output_units), channels, events,
-    stats, provenance, body_names, dof_names; any but ``t`` may be None) to HDF5 at ``path``."""
+    stats, provenance, body_names, dof_names, status, message; any but ``t`` may be None) to HDF5
+    at ``path``; ``record``: a dict of JSON values stored in /run (read back as ``.record``)."""
     import h5py
 
     path = Path(path)
@@ -141,6 +147,10 @@ def write_results(results, path) -> Path:
         f.attrs["format"] = FORMAT
         f.attrs["format_version"] = FORMAT_VERSION
         f.attrs["created"] = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+        f.attrs["status"] = str(getattr(results, "status", None) or "finished")
+        f.attrs["message"] = str(getattr(results, "message", None) or "")
+        if record is not None:
+            f.create_group("run").attrs["record"] = json.dumps(record)
         _dataset(f, "t", t, unit="s")
         for name, (_, unit) in _ARRAYS.items():
             arr = getattr(results, name, None)
@@ -155,7 +165,7 @@ def write_results(results, path) -> Path:
         units = getattr(results, "output_units", None) or {}
         for group, items in series.items():
             if getattr(results, group, None) is not None:
-                g = f.create_group(group)
+                g = f.create_group(group, track_order=True)   # read back in this order
                 for k, e in items.items():
                     _dataset(g, str(k), np.asarray(e, dtype=float),
                              unit="J" if group != "outputs" else units.get(k, ""))
@@ -172,14 +182,14 @@ def write_results(results, path) -> Path:
         _strings(g, "name", [e.get("name", "") for e in events])
         _dataset(g, "t", np.array([float(e.get("t", np.nan)) for e in events], dtype=float), unit="s")
         _strings(g, "json", [json.dumps(e, default=str) for e in events])
-        g = f.create_group("stats")
+        g = f.create_group("stats", track_order=True)
         for k, v in (getattr(results, "stats", None) or {}).items():
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, str, np.integer,
                                                                        np.floating)):
                 raise ResultsFileError(f"results.stats[{k!r}]: expected an int, float or text, "
                                        f"got {v!r}")
             g.attrs[str(k)] = v
-        g = f.create_group("provenance")
+        g = f.create_group("provenance", track_order=True)
         for k, v in (getattr(results, "provenance", None) or {}).items():
             g.attrs[str(k)] = str(v)
     return path
@@ -193,7 +203,8 @@ def read_results(path):
     """Read a results file written by `write_results`; returns a ``types.SimpleNamespace``
     with the attributes t, q, v, z, vdot, body_com, body_poses, base_poses, base_states, energy,
     work, outputs, output_units, channels, events, stats,
-    provenance, body_names, dof_names (absent arrays are None)."""
+    provenance, body_names, dof_names, status, message, record (absent arrays and record are
+    None)."""
     import h5py
 
     path = Path(path)
@@ -207,6 +218,9 @@ def read_results(path):
             raise ResultsFileError(f"{path}: results format version {version} (this reader knows {FORMAT_VERSION})")
         out = types.SimpleNamespace()
         out.t = f["t"][()]
+        out.status = str(f.attrs.get("status", "finished"))
+        out.message = str(f.attrs.get("message", ""))
+        out.record = json.loads(f["run"].attrs["record"]) if "run" in f else None
         for name in _ARRAYS:
             setattr(out, name, f[name][()] if name in f else None)
         out.body_names = _read_strings(f["body_names"])

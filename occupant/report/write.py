@@ -2,6 +2,7 @@
 file: figures as embedded PNG, plotly.js inline) and ``folder/report.pdf`` (the same figures and
 tables, one A4 landscape page each, matplotlib PdfPages)."""
 import base64
+import contextlib
 import html as H
 import time
 from pathlib import Path
@@ -46,11 +47,12 @@ class Page:
         self.parts.append(f'<img alt="{H.escape(alt)}" src="data:image/png;base64,{data}">')
         if caption:
             self.parts.append(f'<div class="caption">{H.escape(caption)}</div>')
-        if pdf:   # the same pixels on a page: drawing the figure again as vectors costs 2-3 times more
+        if pdf and self.pdf is not None:   # the same pixels on a page: as vectors it costs 2-3 times more
             self.pdf_page(F.raster_page(raw, self.dpi, caption))
 
     def pdf_page(self, fig):
-        self.pdf.savefig(fig)
+        if self.pdf is not None:
+            self.pdf.savefig(fig)
         plt.close(fig)
 
 
@@ -78,9 +80,10 @@ def document(title, page, timing):
             f"<p class=\"caption\">Written by occupant.report in {timing:.1f} s.</p></body></html>")
 
 
-def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
+def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=True, pdf=True):
     """Write ``folder/report.html`` and ``folder/report.pdf`` for ``run`` (module docstring of
-    occupant.report.data lists its fields). Returns (html path, pdf path)."""
+    occupant.report.data lists its fields); ``html``/``pdf`` False leaves that one out. Returns
+    (html path or None, pdf path or None)."""
     from occupant.report import render3d, viewer as V
     start = time.perf_counter()
     folder = Path(folder)
@@ -88,8 +91,8 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
     res = run.results
     title = f"Occupant simulation report: {run.name}"
     header, crit_rows, crit_colours, verdicts = T.criteria_rows(run.criteria)
-    with PdfPages(folder / "report.pdf") as pdf:
-        page = Page(pdf)
+    with (PdfPages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pdf_pages:
+        page = Page(pdf_pages)
         # summary
         page.section("summary", "Scenario summary")
         failed = sum(v is False for v in verdicts)
@@ -135,7 +138,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
                 + "</div>")
             page.pdf_page(F.image_page(f"3D views (VTK) at key instants, in the {D.frame_name(run)}", images,
                                        [c for c, _ in instants]))
-        if viewer:
+        if viewer and html:
             page.html("<h3>Interactive 3D view</h3>" + V.html(run))
         page.section("trajectories", f"Trajectories in the {D.frame_name(run)}")
         page.figure(F.trajectories([run]), "trajectories")
@@ -158,8 +161,9 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None):
                         "E(t) - E(0) = W(t): kinetic plus potential change equals the work of all "
                         "force producers (negative: dissipated or absorbed); the residual closes it.")
         page.pdf_page(F.text_page("Solver statistics", [("Solver", solver)]))
-        meta = pdf.infodict()
-        meta["Title"] = title
+        if pdf_pages is not None:
+            pdf_pages.infodict()["Title"] = title
     timing = time.perf_counter() - start
-    (folder / "report.html").write_text(document(title, page, timing), encoding="utf-8")
-    return folder / "report.html", folder / "report.pdf"
+    if html:
+        (folder / "report.html").write_text(document(title, page, timing), encoding="utf-8")
+    return (folder / "report.html") if html else None, (folder / "report.pdf") if pdf else None

@@ -123,7 +123,12 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
         written.append("report.html")
     out(f"  written to {folder}: {', '.join(written)}")
     out(f"  total wall time {time.perf_counter() - start:.1f} s")
-    return 0 if run.results.status == "finished" else 3
+    res = run.results
+    if res.status != "finished":   # one clear line on stderr, and a non-zero exit code
+        print(f"occupant: error: the run stopped early at {1e3 * res.t[-1]:.1f} ms ({res.status}): "
+              f"{res.message}; what it computed is in {folder}, its criteria not judged", file=sys.stderr)
+        return 3
+    return 0
 
 
 def list_command(out=print):
@@ -208,24 +213,48 @@ def export_command(name_or_path, fmt, out_path, out=print):
     return 0
 
 
-def sweep_command(scenario, vary, out_dir, workers, overrides, out=print):
+def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", samples=None, seed=None,
+                  scheduler=None, reports=False, out=print):
     from occupant.scenario.sweep import parse_vary, sweep
-    varied = dict(parse_vary(v) for v in vary)
+    varied = dict(parse_vary(v, ranges=design == "lhs") for v in vary)
     fixed = dict(parse_override(o) for o in overrides)
-    clash = sorted(set(varied) & set(fixed))
-    if clash:
-        raise InputFileError(f"--set {clash[0]}", clash[0], "is both varied and set", "one of --vary, --set")
-    grid = {**{k: [v] for k, v in fixed.items()}, **varied}
-    n = int(np.prod([len(v) for v in varied.values()]))
-    out(f"occupant sweep: {scenario}, {n} variants over {', '.join(varied)}")
+    if design == "lhs":
+        n = samples or 0
+        what = f"Latin hypercube of {n} samples (seed {seed or 0})"
+    else:
+        n = int(np.prod([len(v) for v in varied.values()]))
+        what = "full factorial"
+    where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
+    out(f"occupant sweep: {scenario}, {n} variants over {', '.join(varied)} ({what}) on {where}")
     start = time.perf_counter()
-    rows = sweep(scenario, grid, out_dir, workers=workers,
-                 progress=lambda done, total: out(f"  {done}/{total} variants done"))
+
+    def progress(done, total, variant, status, seconds):
+        elapsed = time.perf_counter() - start
+        out(f"  [{done}/{total}] {variant} {status if len(status) < 100 else status[:97] + '...'} "
+            f"({seconds:.1f} s; {elapsed:.0f} s elapsed)")
+        sys.stdout.flush()
+
+    rows = sweep(scenario, varied, out_dir, design_kind=design, samples=samples, seed=seed or 0,
+                 workers=workers, scheduler=scheduler, overrides=fixed, reports=reports, progress=progress)
     failed = [r for r in rows if r["status"] != "ok"]
-    out(f"  written {pathlib.Path(out_dir) / 'sweep.csv'} ({len(rows)} rows, {len(failed)} not ok) "
-        f"in {time.perf_counter() - start:.1f} s")
+    out(f"  written {pathlib.Path(out_dir) / 'sweep.csv'} ({len(rows)} rows, {len(failed)} not ok) and "
+        f"plots/ in {time.perf_counter() - start:.1f} s")
     for r in failed:
         out(f"  {r['variant']}: {r['status']}")
+    return 0 if not failed else 1
+
+
+def report_command(run_dir, html=False, pdf=False, out=print):
+    """The report of a finished run again, from its results.h5 (occupant.scenario.run.read_run)."""
+    from occupant import report
+    from occupant.scenario.run import read_run
+    start = time.perf_counter()
+    if not (html or pdf):
+        html = pdf = True
+    run = read_run(run_dir)
+    paths = [p for p in report.write(run, run_dir, html=html, pdf=pdf) if p is not None]
+    out(f"occupant report: {run.name} ({run.results.status}, {1e3 * run.results.t[-1]:.0f} ms) -> "
+        f"{', '.join(str(p) for p in paths)} in {time.perf_counter() - start:.1f} s")
     return 0
 
 

@@ -3,7 +3,9 @@
 ``Run`` is the record a run hands on (the report writer ``occupant.report.write(run, folder)``
 reads exactly these fields). ``write_run(run, folder)`` writes::
 
-    folder/results.h5      occupant.io.results_h5 (states, poses, outputs, energy, channels)
+    folder/results.h5      occupant.io.results_h5 (states, poses, outputs, energy, channels,
+                           status) with the run's record (scenario as run, criteria, notes), from
+                           which ``read_run(folder)`` makes the Run again for a new report
     folder/scenario.toml   the scenario as run (file plus overrides)
     folder/isomme/         ISO-MME test folder with every sensor channel (raw, filter class 0)
     folder/criteria.csv    criterion,value,unit,limit,pass (pass: true, false, or empty when
@@ -57,10 +59,12 @@ def run_scenario(scenario, progress=None):
     res.provenance.update({"scenario": scenario.name, "scenario_file": scenario.file})
     notes = list(scenario.notes)
     judged = scenario.judged
-    if res.status != "finished":
+    stopped = res.status != "finished"
+    if stopped:
         judged = False
-        notes.append(f"the run stopped early ({res.status}: {res.message}); criteria cover the "
-                     f"{res.t[-1] * 1e3:.0f} ms computed and are not judged")
+        notes.append(f"the run stopped early ({res.status}: {res.message}); no criterion is given "
+                     f"(its states had stopped being physical), the channels of the "
+                     f"{res.t[-1] * 1e3:.1f} ms computed are in results.h5 and isomme/")
     rows = []
     if len(res.t) >= 2:
         res.channels = evaluate(scenario.model, res, scenario.sensors, rate=1.0 / scenario.output_dt,
@@ -73,6 +77,8 @@ def run_scenario(scenario, progress=None):
             extra, extra_notes = pedestrian_rows(scenario, res)
             rows.extend(extra)
             notes.extend(extra_notes)
+        if stopped:   # the names and limits stay, so that tables keep their rows; no value is claimed
+            rows = [{**r, "value": None, "pass": None} for r in rows]
     return Run(name=scenario.name, title=scenario.title, scenario=scenario.data, model=scenario.model,
                results=res, criteria=rows,
                regulation=scenario.protocol.title if scenario.protocol else "",
@@ -115,7 +121,7 @@ def write_run(run, folder, out=None):
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     outputs = run.scenario.get("outputs", {})
-    write_results(run.results, folder / "results.h5")
+    write_results(run.results, folder / "results.h5", record=_record(run))
     (folder / "scenario.toml").write_text(
         f"# the scenario as run (file plus overrides)\n{dumps(run.scenario)}", encoding="utf-8")
     if outputs.get("isomme", True) and run.results.channels:
@@ -132,3 +138,39 @@ def write_run(run, folder, out=None):
             report.write(run, folder)
     return folder
 
+
+
+RECORD_FIELDS = ("name", "title", "scenario", "criteria", "regulation", "notes", "judged", "wall_time")
+
+
+def _record(run):
+    """What a Run adds to its Results, as JSON values (stored in results.h5 /run)."""
+    import json
+    rec = {k: getattr(run, k) for k in RECORD_FIELDS}
+    rec["scenario"] = json.loads(json.dumps(rec["scenario"], default=str))
+    rec["scenario_file"] = str(run.results.provenance.get("scenario_file", ""))
+    rec["initial_state"] = None if run.initial_state is None else [float(x) for x in run.initial_state]
+    return rec
+
+
+def read_run(folder):
+    """The Run of a run folder, from its results.h5 (no simulation): the results as stored and
+    the model built again from the scenario as run (file plus overrides)."""
+    import numpy as np
+
+    from occupant.io.results_h5 import read_results
+    from occupant.scenario.load import Scenario, ScenarioError
+    folder = pathlib.Path(folder)
+    path = folder / "results.h5"
+    if not path.is_file():
+        raise ScenarioError(str(folder), "", "no results.h5 in this folder", "a run folder of occupant run or sweep")
+    res = read_results(path)
+    rec = res.record
+    if rec is None:
+        raise ScenarioError(str(path), "run", "the file has no run record (written by an older version "
+                            "or by occupant.io directly)", "a results.h5 written by occupant run")
+    sc = Scenario(rec["scenario"], rec["scenario_file"] or path)
+    return Run(name=rec["name"], title=rec["title"], scenario=rec["scenario"], model=sc.model, results=res,
+               criteria=rec["criteria"], regulation=rec["regulation"], notes=rec["notes"],
+               judged=rec["judged"], pulse=sc.pulse, wall_time=rec["wall_time"],
+               initial_state=None if rec["initial_state"] is None else np.array(rec["initial_state"]))

@@ -1,38 +1,62 @@
-"""Sweeps (issue 13 section 4): a full-factorial design over scenario keys, run on a local
-process pool, one run folder per variant and one table of inputs and criteria.
+"""Sweeps (issue 13 section 4): a design of experiments over scenario keys (full factorial or
+Latin hypercube), run on a local process pool or a Dask distributed cluster, one run folder per
+variant, one table of inputs and criteria and plots of each criterion against each varied key.
 
 ``sweep(scenario, {"pulse.delta_v_kmh": [40, 48, 56]}, out)`` writes::
 
-    out/v0001/ ...          the run folder of each variant (occupant.scenario.run.write_run),
-                            criteria.csv written last, so that it marks a finished variant
+    out/sweep.json          the design (scenario, keys, design, samples, seed, fixed overrides):
+                            a second sweep into the same folder must be the same design
+    out/v0001/ ...          the run folder of each variant (occupant.scenario.run.write_run,
+                            without the HTML/PDF report unless ``reports=True``: ``occupant report
+                            out/v0001`` makes it later from results.h5); criteria.csv is written
+                            last, so that it marks a finished variant
     out/v0002/error.txt     a variant that failed (bad parameters, divergence): its message
     out/sweep.csv           variant, status, the varied keys, then every criterion's value
+    out/plots/<criterion>.png   the criterion against each varied key (occupant.report.sweep_plots)
 
-Run again on the same folder, it skips the variants whose criteria.csv exists (resumes) and
-rebuilds the table. A failing variant is recorded and the others go on. Variants are numbered
-in the order of ``itertools.product`` over the keys as given, so a folder always means the
-same inputs for the same design. A Dask scheduler is a later option (issue 13 section 4).
+Designs: "full" runs every combination of the keys' values (``itertools.product`` in the order
+the keys are given); "lhs" draws ``samples`` points of a Latin hypercube (McKay, Beckman and
+Conover 1979; ``scipy.stats.qmc.LatinHypercube`` with ``seed``): a key given as a range
+(lo, hi) is sampled uniformly in it, a key given as a list of values picks value
+``int(u * len)`` of its stratum. Variants are numbered in design order, so a folder always
+means the same inputs for the same design.
+
+Run again on the same folder, a sweep skips the variants whose criteria.csv exists (resumes an
+interrupted sweep; a run that stopped early has one too, with its reason in error.txt, and would
+stop again: runs are deterministic) and reruns those that could not run. Each variant writes its folder as soon as it
+finishes; a failing variant is recorded and the others go on.
 """
 import concurrent.futures
 import csv
 import itertools
+import json
 import os
 import pathlib
+import time
 
 import numpy as np
 
 from occupant.scenario.load import ScenarioError, load
 from occupant.scenario.overrides import parse_override
 
+DESIGNS = ("full", "lhs")
 
-def parse_vary(text):
+
+def parse_vary(text, ranges=False):
     """``"KEY=start:stop:n"`` (n values evenly spaced, both ends included) or ``"KEY=a,b,c"``
-    -> (key, [values])."""
+    -> (key, [values]). With ``ranges`` (Latin hypercube) ``start:stop[:n]`` gives the range
+    (start, stop) (a tuple; n, if given, is not used)."""
     key, value = parse_override(text)
     raw = str(text).partition("=")[2].strip()
     try:
         if ":" in raw:
-            start, stop, n = raw.split(":")
+            parts = raw.split(":")
+            if ranges and len(parts) in (2, 3):
+                start, stop = float(parts[0]), float(parts[1])
+                if not start < stop:
+                    raise ValueError
+                return key, (start, stop)
+            start, stop, n = parts
             n = int(n)
             if n < 1:
                 raise ValueError
@@ -41,34 +65,67 @@ def parse_vary(text):
             return key, value
         return key, [parse_override(f"{key}={v}")[1] for v in raw.split(",")]
     except ValueError:
-        raise ScenarioError(f"--vary {text}", key, f"cannot read {raw!r}",
-                            "KEY=start:stop:n (n >= 1) or KEY=a,b,c") from None
+        accepted = ("KEY=start:stop (start < stop) or KEY=a,b,c" if ranges else
+                    "KEY=start:stop:n (n >= 1) or KEY=a,b,c")
+        raise ScenarioError(f"--vary {text}", key, f"cannot read {raw!r}", accepted) from None
 
 
-def design(vary):
-    """Full factorial: a list of {key: value} dicts, one per variant."""
+def design(vary, kind="full", samples=None, seed=None):
+    """A list of {key: value} dicts, one per variant (module docstring)."""
     keys = list(vary)
-    return [dict(zip(keys, combo)) for combo in itertools.product(*(vary[k] for k in keys))]
+    if kind == "full":
+        for k in keys:
+            if isinstance(vary[k], tuple):
+                raise ScenarioError("--vary", k, f"a range {vary[k]} in a full-factorial design",
+                                    "a list of values (KEY=start:stop:n), or --design lhs")
+        return [dict(zip(keys, combo)) for combo in itertools.product(*(vary[k] for k in keys))]
+    if kind != "lhs":
+        raise ScenarioError("--design", "", f"unknown design {kind!r}", ", ".join(DESIGNS))
+    if not samples or samples < 1:
+        raise ScenarioError("--samples", "", f"{samples!r}: a Latin hypercube needs a number of samples",
+                            "--samples N, N >= 1")
+    from scipy.stats import qmc
+    u = qmc.LatinHypercube(d=len(keys), seed=seed).random(int(samples))
+    out = []
+    for row in u:
+        variant = {}
+        for k, x in zip(keys, row):
+            spec = vary[k]
+            if isinstance(spec, tuple):
+                variant[k] = float(spec[0] + x * (spec[1] - spec[0]))
+            else:
+                variant[k] = spec[min(int(x * len(spec)), len(spec) - 1)]
+        out.append(variant)
+    return out
 
 
-def _one(scenario, overrides, folder):
-    """Run one variant into ``folder``; returns (status, {criterion: value})."""
+def run_variant(scenario, overrides, folder, reports=False):
+    """Run one variant into ``folder``; returns (status, {criterion: value}, seconds).
+    status: "ok", "stopped early: ..." (a run that diverged: what it computed is written) or
+    "error: ..." (nothing could run: error.txt holds the message)."""
     from occupant.scenario.run import write_run
+    start = time.perf_counter()
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    marker = folder / "criteria.csv"
     try:
-        run = load(scenario, overrides=overrides).run()
+        sc = load(scenario, overrides=overrides)
+        if not reports:
+            sc.data.setdefault("outputs", {})["report"] = False
+        run = sc.run()
         criteria = {r["criterion"]: r["value"] for r in run.criteria}
-        status = run.results.status if run.results.status != "finished" else "ok"
-        marker = folder / "criteria.csv"
-        if marker.exists():
-            marker.unlink()
+        res = run.results
+        status = "ok" if res.status == "finished" else f"stopped early: {res.message}"
+        marker.unlink(missing_ok=True)
         write_run(run, folder)   # criteria.csv last: the mark of a finished variant
         (folder / "error.txt").unlink(missing_ok=True)
-        return status, criteria
-    except (ValueError, OSError) as err:
+        if status != "ok":
+            (folder / "error.txt").write_text(f"{status}\n", encoding="utf-8")
+        return status, criteria, time.perf_counter() - start
+    except (ValueError, OSError, ArithmeticError) as err:
+        marker.unlink(missing_ok=True)
         (folder / "error.txt").write_text(f"{err}\n", encoding="utf-8")
-        return f"error: {err}", {}
+        return f"error: {err}", {}, time.perf_counter() - start
 
 
 def _read_criteria(folder):
@@ -76,50 +133,113 @@ def _read_criteria(folder):
         return {r["criterion"]: float(r["value"]) for r in csv.DictReader(fh) if r["value"] not in ("", "nan")}
 
 
-def sweep(scenario, vary, out, workers=None, progress=None):
-    """Run every variant of the full-factorial ``vary`` ({dotted key: [values]}) of
-    ``scenario`` (name or path) into ``out``; returns the table rows (dicts). ``workers``:
-    processes (default: all cores); ``progress(done, total)`` after each variant."""
+def _check_design(out, spec):
+    """Write out/sweep.json, or check that the one there describes the same sweep."""
+    path = out / "sweep.json"
+    text = json.dumps(spec, indent=1, sort_keys=True)
+    if path.exists():
+        old = path.read_text(encoding="utf-8")
+        if json.loads(old) != json.loads(text):
+            raise ScenarioError(str(path), "", "this folder holds a different sweep (scenario, keys, "
+                                "design, samples, seed or --set differ)", "a new --out folder, or the same design")
+    else:
+        path.write_text(text + "\n", encoding="utf-8")
+
+
+def _executor(workers, scheduler):
+    """(submit(fn, *args) -> future, as_completed(futures), close()) of the chosen executor."""
+    if scheduler is not None:
+        try:
+            from distributed import Client, as_completed
+        except ImportError:
+            raise ScenarioError("--scheduler", "", "Dask distributed is not installed",
+                                "pip install 'occupant[distributed]'") from None
+        owns = not isinstance(scheduler, Client)
+        try:
+            client = Client(scheduler, timeout="10s") if owns else scheduler
+        except OSError as err:
+            raise ScenarioError("--scheduler", "", f"cannot reach the Dask scheduler {scheduler}: {err}",
+                                "the address of a running scheduler, tcp://host:port") from None
+        return ((lambda fn, *a: client.submit(fn, *a, pure=False)), as_completed,
+                (client.close if owns else (lambda: None)))
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
+    return pool.submit, concurrent.futures.as_completed, (lambda: pool.shutdown(cancel_futures=True))
+
+
+def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers=None,
+          scheduler=None, overrides=None, reports=False, plots=True, progress=None):
+    """Run the design of ``vary`` ({dotted key: [values] or (lo, hi)}) of ``scenario`` (name or
+    path) into ``out``; returns the table rows (dicts). ``design_kind``: "full" or "lhs" (with
+    ``samples`` and ``seed``); ``overrides``: {key: value} fixed for every variant; ``workers``:
+    local processes (default: all cores; 1 runs here, in this process); ``scheduler``: a Dask
+    scheduler address (tcp://host:port) or a ``distributed.Client`` instead of the local pool;
+    ``reports``: also write each variant's HTML/PDF report; ``plots``: write out/plots;
+    ``progress(done, total, variant, status, seconds)`` after each variant."""
     out = pathlib.Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    variants = design(vary)
+    overrides = dict(overrides or {})
+    clash = sorted(set(vary) & set(overrides))
+    if clash:
+        raise ScenarioError(f"--set {clash[0]}", clash[0], "is both varied and set", "one of --vary, --set")
+    variants = design(vary, design_kind, samples, seed)
     if not variants:
         raise ScenarioError("--vary", "", "no variants", "at least one KEY=start:stop:n")
+    variants = [{**overrides, **v} for v in variants]
     load(scenario, overrides=variants[0])   # a bad key or value fails here, before any run
+    out.mkdir(parents=True, exist_ok=True)
+    _check_design(out, {"scenario": str(scenario), "design": design_kind, "samples": samples, "seed": seed,
+                        "vary": {k: list(v) for k, v in vary.items()}, "overrides": overrides,
+                        "range_keys": sorted(k for k, v in vary.items() if isinstance(v, tuple))})
     folders = [out / f"v{i + 1:04d}" for i in range(len(variants))]
     results = {}
     todo = []
     for i, folder in enumerate(folders):
-        if (folder / "criteria.csv").exists() and not (folder / "error.txt").exists():
-            results[i] = ("ok", _read_criteria(folder))   # finished before: resume
+        if (folder / "criteria.csv").exists():   # finished before (perhaps stopped early): resume
+            note = folder / "error.txt"
+            status = note.read_text(encoding="utf-8").strip() if note.exists() else "ok"
+            results[i] = (status, _read_criteria(folder))
         else:
             todo.append(i)
-    workers = workers or os.cpu_count() or 1
     done = len(results)
-    if todo:
-        if workers == 1:
-            for i in todo:
-                results[i] = _one(scenario, variants[i], folders[i])
-                done += 1
-                if progress:
-                    progress(done, len(variants))
-        else:
-            with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = {pool.submit(_one, scenario, variants[i], folders[i]): i for i in todo}
-                for fut in concurrent.futures.as_completed(futures):
-                    results[futures[fut]] = fut.result()
-                    done += 1
-                    if progress:
-                        progress(done, len(variants))
+
+    def finished(i, outcome):
+        nonlocal done
+        status, criteria, seconds = outcome
+        results[i] = (status, criteria)
+        done += 1
+        if progress:
+            progress(done, len(variants), folders[i].name, status, seconds)
+
+    workers = workers or os.cpu_count() or 1
+    if todo and workers == 1 and scheduler is None:
+        for i in todo:
+            finished(i, run_variant(scenario, variants[i], folders[i], reports))
+    elif todo:
+        submit, as_completed, close = _executor(workers, scheduler)
+        try:
+            futures = {submit(run_variant, scenario, variants[i], str(folders[i]), reports): i for i in todo}
+            for fut in as_completed(list(futures)):
+                i = futures[fut]
+                try:
+                    finished(i, fut.result())
+                except Exception as err:   # a worker that died (killed, out of memory): record it, go on
+                    finished(i, (f"error: worker failed: {type(err).__name__}: {err}", {}, 0.0))
+        finally:
+            close()
+    rows = _table(out, vary, variants, folders, results)
+    if plots:
+        from occupant.report.sweep_plots import write_plots
+        write_plots(rows, list(vary), out / "plots", limits=_limits(folders, results))
+    return rows
+
+
+def _table(out, vary, variants, folders, results):
     names = []
     for i in range(len(variants)):
-        for name in results[i][1]:
-            if name not in names:
-                names.append(name)
+        names += [n for n in results[i][1] if n not in names]
     rows = []
     for i, (variant, folder) in enumerate(zip(variants, folders)):
         status, criteria = results[i]
-        rows.append({"variant": folder.name, "status": status, **variant,
+        rows.append({"variant": folder.name, "status": status, **{k: variant[k] for k in vary},
                      **{n: criteria.get(n) for n in names}})
     with open(out / "sweep.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=["variant", "status", *vary, *names])
@@ -127,3 +247,12 @@ def sweep(scenario, vary, out, workers=None, progress=None):
         for r in rows:
             w.writerow({k: ("" if v is None else v) for k, v in r.items()})
     return rows
+
+
+def _limits(folders, results):
+    """{criterion: limit} from the first finished variant's criteria.csv (for the plots)."""
+    for i, folder in enumerate(folders):
+        if results[i][0] == "ok":
+            with open(folder / "criteria.csv", newline="", encoding="utf-8") as fh:
+                return {r["criterion"]: float(r["limit"]) for r in csv.DictReader(fh) if r["limit"]}
+    return {}

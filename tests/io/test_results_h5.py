@@ -136,3 +136,13 @@ def test_identity_channel_pickles_and_stays_immutable():
     with pytest.raises(ValueError):
         back.values[0] = 1.0  # read-only array
     assert back.dt == pytest.approx(1e-3)
+
+
+def test_identity_status_message_and_record_round_trip(tmp_path):
+    res = types.SimpleNamespace(t=np.linspace(0.0, 0.01, 11), status="diverged",
+                                message="the state stopped being finite at t = 0.01 s")
+    record = {"name": "x", "criteria": [{"criterion": "HIC15", "value": 12.5, "pass": None}], "judged": False}
+    back = read_results(write_results(res, tmp_path / "r.h5", record=record))
+    assert (back.status, back.message, back.record) == (res.status, res.message, record)
+    plain = read_results(write_results(types.SimpleNamespace(t=res.t), tmp_path / "p.h5"))
+    assert (plain.status, plain.message, plain.record) == ("finished", "", None)

@@ -42,3 +42,23 @@ def test_reference_compare_puts_criteria_side_by_side(tmp_path, capsys):
 def test_reference_lazy_subpackages():
     assert occupant.scenario.load is not None and callable(occupant.injury.hic)
     assert "scenario" in dir(occupant)
+
+
+def test_reference_import_occupant_is_light_and_everything_is_reachable():
+    """``import occupant`` loads neither numba nor a subpackage; each (and ``occupant.simulate``,
+    the function, whichever way its module is first imported) comes on first use."""
+    import subprocess
+    import sys
+    code = ("import sys, occupant\n"
+            "heavy = sorted(m for m in ('numba', 'scipy', 'matplotlib', 'h5py', 'occupant.simulate', "
+            "'occupant.io', 'occupant.scenario') if m in sys.modules)\n"
+            "assert heavy == [], heavy\n"
+            "{}\n"
+            "assert callable(occupant.simulate) and occupant.simulate.__name__ == 'simulate'\n"
+            "assert callable(occupant.io.export_mjcf) and callable(occupant.scenario.sweep)\n"
+            "assert occupant.injury and occupant.human and occupant.report and occupant.samples\n"
+            "from occupant import simulate; assert simulate is occupant.simulate\n")
+    for first in ("pass", "from occupant.simulate import SimulationError",
+                  "import occupant.simulate"):
+        run = subprocess.run([sys.executable, "-c", code.format(first)], capture_output=True, text=True)
+        assert run.returncode == 0, (first, run.stderr[-2000:])

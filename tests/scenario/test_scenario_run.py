@@ -70,6 +70,31 @@ def test_identity_two_runs_are_identical():
         assert ca.code == cb.code
         np.testing.assert_array_equal(ca.values, cb.values)
     assert a.criteria == b.criteria
+    for name in ("z", "vdot", "f_ext", "body_poses", "base_poses"):   # bit for bit, every array
+        assert getattr(a.results, name).tobytes() == getattr(b.results, name).tobytes(), name
+    assert list(a.results.outputs) == list(b.results.outputs)
+    assert all(a.results.outputs[k].tobytes() == b.results.outputs[k].tobytes() for k in a.results.outputs)
+
+
+def test_reference_a_diverging_run_stops_with_one_clear_line_and_claims_no_criteria(tmp_path, capsys):
+    """RK4 at 5e-4 s, 17 times the stable step of the neck's damping: the state blows up within
+    a few steps. The run stops, says when, where and why on one line, exits 3, keeps its samples
+    and gives no criterion values (the rows stay, empty)."""
+    out = tmp_path / "run"
+    rc = main(["run", "fmvss208_sled_48_unbelted", "--out", str(out), "--quiet", "--set", "solver.t_end=0.03",
+               "--set", "solver.dt=5e-4", "--set", "solver.integrator=rk4", "--set", "outputs.report=false"])
+    cap = capsys.readouterr()
+    assert rc == 3
+    line = [s for s in cap.err.splitlines() if s.startswith("occupant:")]
+    assert len(line) == 1 and line[0].startswith("occupant: error: the run stopped early at ")
+    assert "stopped being finite" in line[0] and "(joint " in line[0] and "upper_neck" in line[0]
+    res = read_results(out / "results.h5")
+    assert res.status == "diverged" and 0 < res.t[-1] < 0.03 and np.all(np.isfinite(res.q))
+    with open(out / "criteria.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert rows and all(r["value"] == "" and r["pass"] == "" for r in rows)
+    assert rows[0]["criterion"] == "HIC15" and rows[0]["limit"] == "700.0"
+    assert "NOT judged" in cap.out and "the run stopped early (diverged" in cap.out
 
 
 def test_reference_overrides_change_the_result():

@@ -1,11 +1,16 @@
 """Sweeps (issue 13 section 4): one folder per variant with its criteria.csv, a table of inputs
-and criteria, resuming without redoing finished variants, failures recorded while the rest go on."""
+and criteria, plots, resuming without redoing finished variants, failures recorded while the rest
+go on; full factorial and Latin hypercube designs; a local pool and a Dask cluster."""
 import csv
 
+import numpy as np
 import pytest
 
+from occupant.cli import main
 from occupant.scenario import ScenarioError, sweep
 from occupant.scenario.sweep import design, parse_vary
+
+SHORT = {"solver.t_end": 0.005}   # 5 ms: quick, and enough for every criterion to have a value
 
 
 def test_analytic_design_and_vary_syntax():
@@ -21,7 +26,7 @@ def test_reference_sweep_writes_resumes_and_records_failures(tmp_path):
     vary = {"solver.t_end": [0.005], "pulse.duration": [0.1, -0.1, 0.08]}
     calls = []
     rows = sweep("fmvss208_sled_48_unbelted", vary, tmp_path, workers=1,
-                 progress=lambda done, total: calls.append(done))
+                 progress=lambda done, total, *_: calls.append(done))
     assert [r["variant"] for r in rows] == ["v0001", "v0002", "v0003"] and len(calls) == 3
     assert rows[0]["status"] == "ok" and rows[2]["status"] == "ok"
     assert rows[1]["status"].startswith("error: ") and "pulse.duration: must be > 0" in rows[1]["status"]
@@ -36,7 +41,7 @@ def test_reference_sweep_writes_resumes_and_records_failures(tmp_path):
     stamp = (tmp_path / "v0001" / "results.h5").stat().st_mtime_ns
     calls.clear()
     again = sweep("fmvss208_sled_48_unbelted", vary, tmp_path, workers=1,
-                  progress=lambda done, total: calls.append(done))
+                  progress=lambda done, total, *_: calls.append(done))
     assert calls == [3] and (tmp_path / "v0001" / "results.h5").stat().st_mtime_ns == stamp
     assert again[0]["HIC15"] == pytest.approx(rows[0]["HIC15"], rel=1e-12)
 
@@ -45,3 +50,75 @@ def test_reference_sweep_rejects_a_bad_key_before_running(tmp_path):
     with pytest.raises(ScenarioError, match=r"solver.colour: unknown key"):
         sweep("fmvss208_sled_48_unbelted", {"solver.colour": [1, 2]}, tmp_path, workers=1)
     assert not list(tmp_path.glob("v*"))
+
+
+def test_analytic_latin_hypercube_has_one_sample_per_stratum():
+    n = 7
+    vary = {"a": (10.0, 24.0), "b": (0.0, 1.0), "c": ["x", "y", "z"]}
+    d = design(vary, "lhs", samples=n, seed=3)
+    assert len(d) == n and d == design(vary, "lhs", samples=n, seed=3)   # the seed fixes the design
+    assert d != design(vary, "lhs", samples=n, seed=4)
+    for key, (lo, hi) in (("a", (10.0, 24.0)), ("b", (0.0, 1.0))):
+        strata = np.floor((np.array([v[key] for v in d]) - lo) / (hi - lo) * n).astype(int)
+        assert sorted(strata) == list(range(n))   # McKay et al. 1979: each of n strata exactly once
+    counts = [sum(v["c"] == level for v in d) for level in "xyz"]
+    assert sorted(counts) == [2, 2, 3]   # a list of 3 levels over 7 strata: as even as it can be
+    assert parse_vary("a=1:3", ranges=True) == ("a", (1.0, 3.0))
+    with pytest.raises(ScenarioError, match="a range"):
+        design({"a": (1.0, 2.0)}, "full")
+    with pytest.raises(ScenarioError, match="--samples"):
+        design({"a": (1.0, 2.0)}, "lhs")
+
+
+def test_reference_sweep_on_a_dask_cluster_matches_the_serial_run(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    vary = {"pulse.delta_v_kmh": [40.0, 56.0]}
+    serial = sweep("fmvss208_sled_48_unbelted", vary, tmp_path / "serial", workers=1, overrides=SHORT,
+                   plots=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        done = []
+        rows = sweep("fmvss208_sled_48_unbelted", vary, tmp_path / "dask", scheduler=cluster.scheduler_address,
+                     overrides=SHORT, progress=lambda d, total, variant, status, s: done.append((variant, status)))
+    assert sorted(done) == [("v0001", "ok"), ("v0002", "ok")]
+    assert [r["status"] for r in rows] == ["ok", "ok"]
+    for a, b in zip(serial, rows):   # the same inputs give the same numbers on any executor
+        assert a == b
+    assert rows[0]["HIC15"] < rows[1]["HIC15"]   # a harder pulse loads the head more
+    for v in ("v0001", "v0002"):
+        assert (tmp_path / "dask" / v / "criteria.csv").exists()
+        assert not (tmp_path / "dask" / v / "report.html").exists()   # reports only on request
+    assert (tmp_path / "dask" / "plots" / "HIC15.png").stat().st_size > 5000
+
+
+def test_reference_sweep_command_latin_hypercube_and_a_changed_design(tmp_path, capsys):
+    def args(seed):
+        return ["sweep", "fmvss208_sled_48_unbelted", "--vary", "pulse.delta_v_kmh=40:56", "--design",
+                "lhs", "--samples", "2", "--seed", str(seed), "--set", "solver.t_end=0.005",
+                "--workers", "1", "--out", str(tmp_path)]
+    assert main(args(1)) == 0
+    text = capsys.readouterr().out
+    assert "Latin hypercube of 2 samples (seed 1)" in text and "[2/2] v000" in text
+    with open(tmp_path / "sweep.csv", newline="") as fh:
+        table = list(csv.DictReader(fh))
+    dv = sorted(float(r["pulse.delta_v_kmh"]) for r in table)
+    assert 40 <= dv[0] < 48 <= dv[1] <= 56   # one sample in each half of the range
+    assert (tmp_path / "plots" / "HIC15.png").exists()
+    # the same folder with another seed is another design: refused, nothing run
+    assert main(args(2)) == 2
+    assert "holds a different sweep" in capsys.readouterr().err
+
+
+def test_reference_a_diverging_variant_is_recorded_and_not_run_again(tmp_path):
+    """RK4 at 5e-4 s blows up (17 times the neck damping's stable step): that variant is kept
+    with its reason and no criteria, the other finishes; a second sweep runs neither again."""
+    vary = {"solver.dt": [1e-5, 5e-4]}
+    fixed = {**SHORT, "solver.integrator": "rk4"}
+    rows = sweep("fmvss208_sled_48_unbelted", vary, tmp_path, workers=1, overrides=fixed, plots=False)
+    assert rows[0]["status"] == "ok" and rows[0]["HIC15"] is not None
+    assert rows[1]["status"].startswith("stopped early: the state stopped being finite")
+    assert rows[1]["HIC15"] is None and (tmp_path / "v0002" / "criteria.csv").exists()
+    calls = []
+    again = sweep("fmvss208_sled_48_unbelted", vary, tmp_path, workers=1, overrides=fixed, plots=False,
+                  progress=lambda *a: calls.append(a))
+    assert calls == [] and [r["status"] for r in again] == [r["status"] for r in rows]

@@ -1,0 +1,62 @@
+"""Plots of a sweep (occupant.scenario.sweep): for each criterion one PNG with a panel per varied
+key, the criterion's value of every finished variant against that key's value, its limit as a
+dashed line. Variants without a value (those that could not run or stopped early, which claim
+no criteria: occupant.scenario.run) are left out and counted in the title."""
+from pathlib import Path
+
+from occupant.report.figures import plt   # the Agg backend, set once there
+
+CORE = ("variant", "status")
+
+
+def _number(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def criterion_names(rows, keys):
+    return [k for k in (rows[0] if rows else {}) if k not in CORE and k not in keys]
+
+
+def write_plots(rows, keys, folder, limits=None, dpi=90):
+    """One ``folder/<criterion>.png`` per criterion of the sweep's table ``rows``; returns the
+    paths. A key whose values are not numbers is drawn as categories in the order met."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    limits = limits or {}
+    paths = []
+    for name in criterion_names(rows, keys):
+        fig, axes = plt.subplots(1, len(keys), figsize=(3.6 * len(keys) + 0.6, 3.4), squeeze=False,
+                                 sharey=True)
+        missing = sum(_number(r[name]) is None for r in rows)
+        for ax, key in zip(axes[0], keys):
+            xs = [r[key] for r in rows]
+            categories = None
+            if any(_number(x) is None for x in xs):
+                categories = list(dict.fromkeys(str(x) for x in xs))
+            pts = [((categories.index(str(r[key])) if categories else _number(r[key])), _number(r[name]))
+                   for r in rows if _number(r[name]) is not None]
+            if pts:
+                x, y = zip(*pts)
+                ax.scatter(x, y, s=22, c="#3a70b0", label="variant", zorder=3)
+            if categories:
+                ax.set_xticks(range(len(categories)), categories, rotation=20, fontsize=8)
+                ax.set_xlim(-0.5, len(categories) - 0.5)
+            if name in limits:
+                ax.axhline(limits[name], color="#c0392b", ls="--", lw=1, label="limit")
+            ax.set_xlabel(key, fontsize=9)
+            ax.grid(alpha=0.3)
+        axes[0][0].set_ylabel(name, fontsize=9)
+        handles, labels = axes[0][0].get_legend_handles_labels()
+        if len(labels) > 1:
+            axes[0][0].legend(fontsize=7)
+        title = f"{name} against the varied keys ({len(rows) - missing} of {len(rows)} variants)"
+        fig.suptitle(title, fontsize=10)
+        fig.tight_layout()
+        path = folder / f"{''.join(c if c.isalnum() or c in '-_.' else '_' for c in name)}.png"
+        fig.savefig(path, dpi=dpi)
+        plt.close(fig)
+        paths.append(path)
+    return paths

@@ -1,0 +1,56 @@
+"""A run that stops being physical (issue 13 section 5) stops with when, where and why, and keeps
+what it computed: a contact penetrating past the whole depth of its shape (against the closed form of a
+ball on a linear spring), a state that is no longer finite (with the dof and body that blew up)."""
+import numpy as np
+import pytest
+
+import occupant
+from occupant.integrate.divergence import penetration_guard
+from occupant.modeling import (Assembly, ContactCharacteristic, ContactPair, Joint, JointResistance, Marker,
+                               Part, Plane, Pose, Sphere)
+
+M, K, R = 2.0, 100.0, 0.05   # kg, N/m (far too soft for the ball), m
+
+
+def _ball_on_soft_floor():
+    """A ball of radius R on a vertical prismatic joint touching the floor z = -R at q = 0."""
+    asm = Assembly("soft_drop")
+    asm.add(Part("ball", M, inertia=(0.002, 0.002, 0.002)))
+    asm.add(Joint("lift", "prismatic", None, "ball", Pose()))
+    asm.add(Marker("centre", "ball"))
+    asm.add(Sphere("shell", "centre", R))
+    asm.add(Plane("floor", None, point=(0.0, 0.0, -R)))
+    asm.add(ContactPair("ball_floor", "shell", "floor", ContactCharacteristic(stiffness=K)))
+    return asm.compile()
+
+
+@pytest.mark.parametrize("integrator, dt", [("rk4", 1e-4), ("dopri5", None)])
+def test_analytic_penetration_through_the_shape_stops_the_run(integrator, dt):
+    """Without gravity, from v0 downwards at the touch: d(t) = v0 / w sin(w t), w = sqrt(K/M),
+    amplitude 0.141 m > 2 R, so d reaches 2 R at t* = asin(2 R w / v0) / w = 111.1 ms: the run
+    stops at the first sample past t* (1e-4 s apart) and keeps everything before."""
+    model = _ball_on_soft_floor()
+    guard = penetration_guard(model)
+    assert guard.names == ("ball_floor",) and guard.limits[0] == 2 * R
+    v0, w = 1.0, np.sqrt(K / M)
+    t_star = np.arcsin(2 * R * w / v0) / w
+    res = occupant.simulate(model, 0.2, q0=[0.0], v0=[-v0], integrator=integrator, dt=dt,
+                            gravity=(0, 0, 0), rtol=1e-10, atol=1e-12)
+    assert res.status == "diverged"
+    assert t_star <= res.t[-1] < t_star + 1e-4 + 1e-12
+    d = res.outputs["ball_floor.penetration"]
+    assert d[-1] > 2 * R and np.all(d[:-1] <= 2 * R) and len(d) == len(res.t) == len(res.q)
+    assert f"penetrated {1e3 * d[-1]:.1f} mm at t = {res.t[-1]:.6g} s" in res.message
+    assert res.message.startswith("contact ball_floor penetrated")
+    assert "largest contact force" in res.message   # where: the contact carrying the load
+
+
+def test_regression_non_finite_state_names_the_dof_and_body():
+    asm = Assembly("stiff")
+    asm.add(Part("arm", 1.0, com=(0.1, 0, 0), inertia=(1e-3, 1e-3, 1e-3)))
+    asm.add(Joint("hinge", "revolute", None, "arm", Pose()))
+    asm.add(JointResistance("spring", "hinge", stiffness=1e6))
+    res = occupant.simulate(asm.compile(), 1.0, q0=[0.1], dt=1e-3, integrator="euler", gravity=(0, 0, 0))
+    assert res.status == "diverged" and "stopped being finite in the step after t = " in res.message
+    assert f"At t = {res.t[-1]:.6g} s, the last sample kept: largest acceleration" in res.message
+    assert "(joint hinge, body arm)" in res.message and np.all(np.isfinite(res.q))
