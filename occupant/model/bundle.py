@@ -186,10 +186,12 @@ MUSCLE_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("activation", "1"), 
 # Constraint equations of the cut joints and constraint primitives (occupant.constraints): each
 # row is one scalar equation between a frame on link a and a frame on link b (-1: B0), both given
 # in their link's frame: CONSTRAINT_DISTANCE (p_a - p_b) . u_b = 0 (u_b = axis_b turned with link b),
-# CONSTRAINT_DOT u_a . u_b = 0.
-CONSTRAINT_DISTANCE, CONSTRAINT_DOT = range(2)
+# CONSTRAINT_DOT u_a . u_b = 0; and the velocity (non-holonomic) rows, after all the others:
+# CONSTRAINT_VELOCITY u_a . (v_a(p_a) - v_b(p_a)) = 0, the velocity of point a relative to the
+# material point of link b at p_a along u_a (axis_a turned with link a).
+CONSTRAINT_DISTANCE, CONSTRAINT_DOT, CONSTRAINT_VELOCITY = range(3)
 ConstraintBlock = namedtuple("ConstraintBlock", [
-    "kind",           # (nc,) int, CONSTRAINT_DISTANCE or CONSTRAINT_DOT
+    "kind",           # (nc,) int, CONSTRAINT_DISTANCE, CONSTRAINT_DOT or CONSTRAINT_VELOCITY
     "link_a",         # (nc,) int, link carrying point/axis a (-1: B0)
     "point_a",        # (nc, 3) m, point a in that link's frame
     "axis_a",         # (nc, 3) unit vector u_a in that link's frame (DOT rows)

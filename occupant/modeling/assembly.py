@@ -10,6 +10,7 @@ from occupant.modeling.contacts import ContactPair
 from occupant.modeling.airbags import Airbag, AirbagContact
 from occupant.modeling.muscles import Muscle
 from occupant.modeling.belts import Belt
+from occupant.modeling.velocity_constraints import KnifeEdge
 
 _GEOMETRY = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh)
 
@@ -32,6 +33,7 @@ class Assembly:
         self.muscles = {}
         self.gravity = None   # (3,) m/s^2 in B0, the model's gravity field (None: simulate's default)
         self.belts = {}
+        self.velocity_constraints = {}   # linear non-holonomic constraints (KnifeEdge)
 
     # membership --------------------------------------------------------------------------
     def _table(self, element):
@@ -57,12 +59,14 @@ class Assembly:
             return self.muscles
         if isinstance(element, Belt):
             return self.belts
+        if isinstance(element, KnifeEdge):
+            return self.velocity_constraints
         raise ModelingError(f"assembly '{self.name}': cannot hold a {type(element).__name__}")
 
     def _tables(self):
         return (self.parts, self.markers, self.geometries, self.joints, self.joint_resistances,
                 self.spring_dampers, self.contact_pairs, self.airbags, self.airbag_contacts,
-                self.muscles, self.belts)
+                self.muscles, self.belts, self.velocity_constraints)
 
     def _all_names(self):
         for table in self._tables():

@@ -20,6 +20,7 @@ import numpy as np
 from occupant.model.bundle import (ConstraintBlock, CONSTRAINT_DISTANCE, CONSTRAINT_DOT,
                                    freeze_block)
 from occupant.model.model import ModelError
+from occupant.modeling.velocity_constraints import velocity_constraint_rows
 
 _X, _Y, _Z = np.eye(3)
 # rows of each accepted cut-joint kind: ("distance", axis of J_b) or ("dot", axis of J_a, of J_b)
@@ -36,8 +37,9 @@ _ROWS = {
 
 def compile_constraints(model, asm, topo, X_link_part):
     """Give ``model`` (compiled from ``asm``) the ConstraintBlock of the cut joints of ``topo``;
-    ``X_link_part`` maps each part name to its frame in the frame of its link. Returns model."""
-    if not topo.cut_joints:
+    ``X_link_part`` maps each part name to its frame in the frame of its link; the rows of the
+    velocity constraints (``velocity_constraints``) follow those of the cut joints. Returns model."""
+    if not topo.cut_joints and not asm.velocity_constraints:
         return model
     cols = {k: [] for k in ConstraintBlock._fields}
     names = []
@@ -69,6 +71,7 @@ def compile_constraints(model, asm, topo, X_link_part):
             cols["point_b"].append(X_b[:3, 3])
             cols["axis_b"].append(X_b[:3, :3] @ row[-1])
             names.append(name)
+    velocity_constraint_rows(model, asm, X_link_part, cols, names)
     for k in ("kind", "link_a", "link_b"):
         cols[k] = np.array(cols[k], dtype=np.int64)
     for k in ("point_a", "axis_a", "point_b", "axis_b"):
