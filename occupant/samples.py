@@ -238,9 +238,9 @@ def knife_edge_sleigh(blade_offset=0.2, mass=2.0, inertia=0.05, carriage_mass=0.
     asm.gravity = (0.0, 0.0, -9.81)
     asm.add(Part("carriage_x", carriage_mass), Part("carriage_y", carriage_mass),
             Part("sleigh", mass, inertia=(inertia, inertia, inertia)))
-    asm.add(Marker("blade", "sleigh", position=(blade_offset, 0.0, 0.0)))
+    asm.add(Marker("blade_point", "sleigh", position=(blade_offset, 0.0, 0.0)))
     asm.add(Joint("x", "prismatic", None, "carriage_x", Pose(rotation=R_x)))
     asm.add(Joint("y", "prismatic", "carriage_x", "carriage_y", Pose(rotation=R_x.T @ R_y)))
     asm.add(Joint("theta", "revolute", "carriage_y", "sleigh", Pose(rotation=R_y.T)))
-    asm.add(KnifeEdge("blade", "blade", axis=(0.0, 1.0, 0.0)))
+    asm.add(KnifeEdge("blade", "blade_point", axis=(0.0, 1.0, 0.0)))
     return asm.compile()
