@@ -29,7 +29,7 @@ def test_identity_implicit_matches_dopri5_on_a_scalar_tree(method):
     print(method, f"largest coordinate difference {err:.1e}", r.stats)
     assert err < {"radau": 1e-6, "bdf": 1e-5, "newmark": 1e-4}[method]
     assert r.stats["steps"] < 2000 and r.stats["jacobian_evaluations"] >= 1
-    assert r.constraint_violation is None
+    assert not r.constraint_violation.any()       # zeros for a tree
 
 
 @pytest.mark.parametrize("method", ["radau", "bdf"])
