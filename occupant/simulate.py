@@ -2,8 +2,7 @@
 import numpy as np
 
 from occupant import __version__
-from occupant.constraints.sampling import constrained_samples
-from occupant.integrate import implicit  # noqa: F401  registers newmark, radau and bdf
+from occupant.integrate.implicit import ImplicitIntegrator  # also registers newmark, radau, bdf
 from occupant.integrate.divergence import penetration_guard, penetration_message, where
 from occupant.integrate.driver import solve
 from occupant.integrate.events import compile_event_function, never
@@ -95,17 +94,27 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
             output_dt = stride * dt
         n_out = int(np.floor(t_end / output_dt + 1e-9)) + 1
         t_out = np.arange(n_out) * output_dt
-        report = (lambda t: progress(t / t_end)) if progress else None
-        sol = solve(integ, t_end, t_out, events, report)
-        t, status, message = sol.t, sol.status, sol.message
-        rec = make_recording(model, len(t))
-        record_samples(system.bundle, system.data, np.ascontiguousarray(t), np.ascontiguousarray(sol.y), rec)
+        implicit = isinstance(integ, ImplicitIntegrator)
+        if implicit and not events:     # the whole run in the compiled loop
+            rec, viol, k, status, message = integ.run(t_end, t_out, progress)
+            t, found = t_out[:k], []
+            rec = _truncate(rec, k)
+        else:
+            report = (lambda t: progress(t / t_end)) if progress else None
+            sol = solve(integ, t_end, t_out, events, report)
+            t, status, message = sol.t, sol.status, sol.message
+            rec = make_recording(model, len(t))
+            if implicit:
+                viol = integ.record(t, sol.y, rec)
+            else:
+                record_samples(system.bundle, system.data, np.ascontiguousarray(t),
+                               np.ascontiguousarray(sol.y), rec)
+            found = [{"name": e["name"], "t": e["t"]} for e in sol.events]
         hit = guard.first_violation(rec.outputs, 0, len(t))
         if hit is not None:   # the run went on past it: keep it up to the sample that crossed
             status, message = "diverged", penetration_message(t[hit[0]], *hit[1:])
-            rec, t, sol.y = _truncate(rec, hit[0] + 1), t[:hit[0] + 1], sol.y[:hit[0] + 1]
-        violation = constrained_samples(system, t, sol.y, rec) if model.constraint_names else None
-        found = [{"name": e["name"], "t": e["t"]} for e in sol.events]
+            rec, t = _truncate(rec, hit[0] + 1), t[:hit[0] + 1]
+        violation = (viol[:len(t), 0], viol[:len(t), 1]) if implicit and model.constraint_names else None
         stats = integ.stats()
     if status == "diverged" and len(t):
         message += f". At t = {t[-1]:.6g} s, the last sample kept: {where(model, rec.vdot, rec.outputs, len(t) - 1)}"

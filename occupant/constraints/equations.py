@@ -14,14 +14,16 @@ Rows (``occupant.model.bundle.ConstraintBlock``), with d = p_a - p_b and u's tur
 links: distance Phi = d . u_b, G = u_b . (J_a - J_b) + (u_b x d) . W_b; dot Phi = u_a . u_b,
 G = (u_a x u_b) . (W_a - W_b) (J point Jacobians, W angular-velocity Jacobians); coupler
 Phi = c_a q_a + c_b q_b + c_0 (q the scalar coordinate of a revolute or prismatic link), G = c_a,
-c_b in those coordinates' columns, gamma = 0.
+c_b in those coordinates' columns, gamma = 0; velocity row (non-holonomic, no Phi) G = u_a . (J_a(p_a) - J_b(p_a)), J_b(p_a) the Jacobian of the material
+point of b at p_a, and gamma = -(d/dt G) v at vdot = 0 = -[(w_a x u_a) . (v_a - v_b)
++ u_a . (a_a - a_b - w_b x (v_a - v_b))] (a_b that material point's acceleration; the last term
+because the point of b under p_a changes as p_a moves).
 """
 import numpy as np
 from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE
-from occupant.model.bundle import CONSTRAINT_DISTANCE, CONSTRAINT_COUPLER
-
+from occupant.model.bundle import CONSTRAINT_DISTANCE, CONSTRAINT_COUPLER, CONSTRAINT_VELOCITY
 
 
 @njit(**JIT_INLINE)
@@ -228,6 +230,22 @@ def constraint_terms(tree, cons, data, v, cw):
             acc = 0.0
             for c in range(3):
                 acc += (aa[c] - ab[c]) * ub[c] + 2.0 * (va[c] - vb[c]) * t1[c] + d[c] * (t3[c] + t2[c])
+            gamma[row] = -acc
+        elif cons.kind[row] == CONSTRAINT_VELOCITY:
+            _frame_axis(R, la, cons.axis_a[row], ua)
+            _frame_point(R, o, la, cons.point_a[row], pa)
+            _point_motion(o, w_all, od, al, ad, la, pa, va, aa, t1, t2)
+            _point_motion(o, w_all, od, al, ad, lb, pa, vb, ab, t1, t2)
+            phi[row] = 0.0
+            _add_point_row(parent, nvs, vidx, o, axis, angular, G, row, la, pa, ua, 1.0)
+            _add_point_row(parent, nvs, vidx, o, axis, angular, G, row, lb, pa, ua, -1.0)
+            for c in range(3):
+                d[c] = va[c] - vb[c]
+            _cross(wa, ua, t1)           # u_a'
+            _cross(wb, d, t2)
+            acc = _dot(t1, d)
+            for c in range(3):
+                acc += ua[c] * (aa[c] - ab[c] - t2[c])
             gamma[row] = -acc
         else:
             _frame_axis(R, la, cons.axis_a[row], ua)

@@ -16,8 +16,20 @@ state x = (q_I, v_I, z); every evaluation of its derivative ``reduced_derivative
 so that positions and velocities satisfy the constraints to the Newton tolerance at every
 evaluation, and returns x' = (v_I, vdot_I, zdot). The partition is chosen again when the
 smallest pivot of G_RD falls well below the one it had when chosen (``partition_quality``).
-Only models whose coordinates are all scalar (nq = nv: revolute, prismatic, fixed joints) are
-handled, so q and v share their indices.
+Constrained models must have scalar coordinates only (nq = nv: revolute, prismatic, fixed
+joints), so q and v share their indices.
+
+Linear non-holonomic rows A(q) v = 0 (``CONSTRAINT_VELOCITY``, after the holonomic rows) remove
+velocity coordinates only (Neimark & Fufaev 1972, ch. III; seed 001, chapter 4): the holonomic
+rows are partitioned first (dependent positions D_h, r_h of them); the velocity rows, with the
+holonomic dependence eliminated (A_eff = A - A_Dh G_RDh^-1 G_R), are then pivoted among the
+remaining columns (dependent velocities D_n). The positions integrated are P = all but D_h, the
+velocities I = all but D_h and D_n: x = (q_P, v_I, z), x' = (v_P, vdot_I, zdot); the velocity
+solve and the augmented equations take the holonomic and velocity rows together.
+
+A model without constraint rows (a tree) takes the tree path: x = y = (q, v, z) itself (q with
+its quaternions, kept unit by ``project_state`` after each step), x' = y' from the articulated-
+body pipeline (``pipeline.derivative``); cw.sizes says which path (``is_tree``).
 """
 from collections import namedtuple
 
@@ -29,9 +41,10 @@ from occupant.constraints.linalg import full_pivot_rank, lu_factor, lu_solve
 from occupant.dynamics.crba import crba
 from occupant.dynamics.rnea import rnea
 from occupant.dynamics.spatial_ops import forward_kinematics
-from occupant.integrate.pipeline import loads
-from occupant.jit import JIT
-from occupant.model.bundle import POWER_APPLIED, POWER_BASE
+from occupant.integrate.pipeline import derivative, loads
+from occupant.jit import JIT, JIT_INLINE
+from occupant.model.joint_motion import normalize_quaternions
+from occupant.model.bundle import CONSTRAINT_VELOCITY, POWER_APPLIED, POWER_BASE
 
 RANK_TOL = 1e-9        # pivots below this fraction of the largest mark redundant constraint rows
 REPARTITION = 0.1      # choose a new partition when G_RD's pivot ratio drops below this fraction
@@ -44,8 +57,13 @@ NEWTON_MAXIT = 25
 ConstraintWork = namedtuple("ConstraintWork", [
     "q", "v", "vdot", "lam",   # (nq,), (nv,), (nv,), (nc,) the full state being evaluated
     "phi", "G", "gamma",       # (nc,), (nc, nv), (nc,)
-    "rows", "dep", "ind",      # (nc,), (nv,), (nv,) int: equation/dependent/independent order
-    "sizes",                   # (2,) int: rank r, number of independent coordinates
+    "rows", "dep", "ind",      # (nc,), (nv,), (nv,) int: independent equations (holonomic
+                               # first), dependent velocities (D_h first, then D_n), independent
+    "pos",                     # (nv,) int: the positions integrated, P (D_n first, then I)
+    "sizes",                   # (6,) int: r = r_h + r_n, n_ind, entries of x before z (n_pos +
+                               # n_ind, or nq + nv on the tree path), 1 on the tree path, r_h,
+                               # n_pos
+    "iscratch",                # (2, max(nc, nv)) int
     "quality",                 # (1,) pivot ratio of G_RD when the partition was chosen
     "A", "piv", "b",           # (nc, nc), (nc,), (nv + nc,) LU scratch
     "K", "kpiv", "Q",          # (nv + nc, nv + nc) augmented matrix, (nv + nc,), (nv,)
@@ -63,7 +81,8 @@ def make_constraint_work(model):
     z = np.zeros
     return ConstraintWork(
         q=z(nq), v=z(nv), vdot=z(nv), lam=z(nc), phi=z(nc), G=z((nc, nv)), gamma=z(nc),
-        rows=z(nc, np.int64), dep=z(nv, np.int64), ind=z(nv, np.int64), sizes=z(2, np.int64),
+        rows=z(nc, np.int64), dep=z(nv, np.int64), ind=z(nv, np.int64), sizes=z(6, np.int64), pos=z(nv, np.int64),
+        iscratch=z((2, max(nc, nv)), np.int64),
         quality=np.ones(1), A=z((max(nc, 1), max(nc, 1))), piv=z(max(nc, 1), np.int64),
         b=z(nv + nc), K=z((nv + nc, nv + nc)), kpiv=z(nv + nc, np.int64), Q=z(nv),
         Gs=z((nc, nv)), allowed=np.ones(nv, np.int64), zero=z(nv), axis=z((nv, 3)),
@@ -78,31 +97,90 @@ def evaluate_constraints(bundle, data, cw, q, v):
     constraint_terms(bundle.tree, bundle.constraints, data, v, cw)
 
 
+@njit(**JIT_INLINE)
+def is_tree(cw):
+    """True on the tree path (no constraint rows: x = y)."""
+    return cw.sizes[3] == 1
+
+
 @njit(**JIT)
 def choose_partition(bundle, data, cw, q, v):
-    """Choose independent equations and dependent coordinates at q by complete pivoting of G;
-    returns the rank."""
+    """Choose independent equations and dependent coordinates at (q, v) by complete pivoting of
+    G (holonomic rows, then the velocity rows with the holonomic dependence eliminated: module
+    docstring); returns the rank r. A model without constraint rows takes the tree path."""
+    nq, nv = cw.q.shape[0], cw.v.shape[0]
+    nc = cw.G.shape[0]
+    cw.stats[N_PARTITION] += 1
+    if nc == 0:
+        cw.sizes[0], cw.sizes[1], cw.sizes[2], cw.sizes[3], cw.sizes[4], cw.sizes[5] = (
+            0, nv, nq + nv, 1, 0, nq)
+        cw.quality[0] = 1.0
+        return 0
     evaluate_constraints(bundle, data, cw, q, v)
-    nc, nv = cw.G.shape[0], cw.G.shape[1]
+    nh = 0
+    while nh < nc and bundle.constraints.kind[nh] != CONSTRAINT_VELOCITY:
+        nh += 1
     for i in range(nc):
         for j in range(nv):
             cw.Gs[i, j] = cw.G[i, j]
-    r, ratio = full_pivot_rank(cw.Gs, nc, nv, cw.allowed, cw.rows, cw.dep, RANK_TOL)
-    # cw.dep holds the column order: pivots (dependent) first, then the independent ones
+    r_h, ratio = full_pivot_rank(cw.Gs[:nh], nh, nv, cw.allowed, cw.rows, cw.dep, RANK_TOL)
+    r = r_h
+    if nc > nh:
+        # A_eff = A - A_Dh (G_RDh^-1 G_R), column by column, over the columns not in D_h
+        if not _factor_dependent(cw, r_h):
+            return -1
+        mask = cw.iscratch[0]
+        for j in range(nv):
+            mask[j] = 1
+        for a in range(r_h):
+            mask[cw.dep[a]] = 0
+        for j in range(nv):
+            if mask[j] == 0:
+                for i in range(nh, nc):
+                    cw.Gs[i, j] = 0.0
+                continue
+            for a in range(r_h):
+                cw.b[a] = cw.G[cw.rows[a], j]
+            lu_solve(cw.A, r_h, cw.piv, cw.b)
+            for i in range(nh, nc):
+                s = cw.G[i, j]
+                for a in range(r_h):
+                    s -= cw.G[i, cw.dep[a]] * cw.b[a]
+                cw.Gs[i, j] = s
+        rows_n, cols_n = cw.iscratch[1], cw.ind     # cw.ind is rebuilt below
+        r_n, _ = full_pivot_rank(cw.Gs[nh:], nc - nh, nv, mask, rows_n, cols_n, RANK_TOL)
+        for k in range(r_n):
+            cw.rows[r_h + k] = nh + rows_n[k]
+            cw.dep[r_h + k] = cols_n[k]
+        r = r_h + r_n
+    # independent velocities: the columns not dependent; positions: D_n, then those
+    mask = cw.iscratch[0]
+    for j in range(nv):
+        mask[j] = 1
+    for a in range(r):
+        mask[cw.dep[a]] = 0
     n_ind = 0
-    for k in range(r, nv):
-        cw.ind[n_ind] = cw.dep[k]
-        n_ind += 1
-    cw.sizes[0], cw.sizes[1] = r, n_ind
-    cw.stats[N_PARTITION] += 1
+    for j in range(nv):
+        if mask[j]:
+            cw.ind[n_ind] = j
+            n_ind += 1
+    n_pos = 0
+    for a in range(r_h, r):
+        cw.pos[n_pos] = cw.dep[a]
+        n_pos += 1
+    for k in range(n_ind):
+        cw.pos[n_pos] = cw.ind[k]
+        n_pos += 1
+    cw.sizes[0], cw.sizes[1], cw.sizes[2], cw.sizes[3], cw.sizes[4], cw.sizes[5] = (
+        r, n_ind, n_pos + n_ind, 0, r_h, n_pos)
     cw.quality[0] = _pivot_ratio(cw)
     return r
 
 
 @njit(**JIT)
-def _factor_dependent(cw):
-    """LU of G_RD into cw.A; returns False if singular."""
-    r = cw.sizes[0]
+def _factor_dependent(cw, r):
+    """LU of G_RD into cw.A for the first r equations and dependent coordinates; returns False
+    if singular."""
     for a in range(r):
         for c in range(r):
             cw.A[a, c] = cw.G[cw.rows[a], cw.dep[c]]
@@ -116,7 +194,7 @@ def _pivot_ratio(cw):
     r = cw.sizes[0]
     if r == 0:
         return 1.0
-    if not _factor_dependent(cw):
+    if not _factor_dependent(cw, r):
         return 0.0
     lo, hi = np.inf, 0.0
     for a in range(r):
@@ -130,6 +208,8 @@ def _pivot_ratio(cw):
 def partition_degraded(cw):
     """True when G_RD (at the last evaluation) has become much worse conditioned than when the
     partition was chosen."""
+    if is_tree(cw):
+        return False
     return _pivot_ratio(cw) < REPARTITION * cw.quality[0]
 
 
@@ -137,7 +217,7 @@ def partition_degraded(cw):
 def solve_positions(bundle, data, cw, q, v):
     """Newton iteration on q_D (in place in q) until every |Phi| <= NEWTON_TOL; returns the
     number of iterations, or -1 if it did not converge. Leaves G and phi evaluated at q."""
-    r = cw.sizes[0]
+    r = cw.sizes[4]
     for it in range(NEWTON_MAXIT + 1):
         evaluate_constraints(bundle, data, cw, q, v)
         err = 0.0
@@ -147,7 +227,7 @@ def solve_positions(bundle, data, cw, q, v):
             return it
         if it == NEWTON_MAXIT or not np.isfinite(err):
             break
-        if not _factor_dependent(cw):
+        if not _factor_dependent(cw, r):
             break
         for a in range(r):
             cw.b[a] = -cw.phi[cw.rows[a]]
@@ -165,7 +245,7 @@ def solve_velocities(cw, v):
     r, n_ind = cw.sizes[0], cw.sizes[1]
     if r == 0:
         return True
-    if not _factor_dependent(cw):
+    if not _factor_dependent(cw, r):
         return False
     for a in range(r):
         s = 0.0
@@ -230,12 +310,16 @@ def constrained_accelerations(bundle, data, cw, t, q, v, z):
 
 @njit(**JIT)
 def expand_state(bundle, data, cw, t, x, y):
-    """Full state y = (q, v, z) from the reduced x = (q_I, v_I, z): positions and velocities
-    made consistent (dependent coordinates warm-started from cw.q). Returns False on failure."""
-    nq, nv, n_ind = cw.q.shape[0], cw.v.shape[0], cw.sizes[1]
-    for k in range(n_ind):
-        cw.q[cw.ind[k]] = x[k]
-        cw.v[cw.ind[k]] = x[n_ind + k]
+    """Full state y = (q, v, z) from the reduced x = (q_P, v_I, z): positions and velocities
+    made consistent (dependent coordinates warm-started from cw.q). Returns False on failure.
+    Tree path: y = x with unit quaternions."""
+    nq, nv, n_ind, n_pos = cw.q.shape[0], cw.v.shape[0], cw.sizes[1], cw.sizes[5]
+    if is_tree(cw):
+        for j in range(y.shape[0]):
+            y[j] = x[j]
+        normalize_quaternions(bundle.tree, y[:nq])
+        return True
+    _set_independent(cw, x)
     if solve_positions(bundle, data, cw, cw.q, cw.v) < 0:
         return False
     if not solve_velocities(cw, cw.v):
@@ -245,62 +329,100 @@ def expand_state(bundle, data, cw, t, x, y):
     for j in range(nv):
         y[nq + j] = cw.v[j]
     for j in range(y.shape[0] - nq - nv):
-        y[nq + nv + j] = x[2 * n_ind + j]
+        y[nq + nv + j] = x[n_pos + n_ind + j]
     return True
 
 
 @njit(**JIT)
 def reduce_state(cw, y, x):
-    """x = (q_I, v_I, z) of the full state y; cw.q, cw.v take y's positions and velocities (the
-    warm start of the next Newton iteration)."""
-    nq, nv, n_ind = cw.q.shape[0], cw.v.shape[0], cw.sizes[1]
+    """x = (q_P, v_I, z) of the full state y; cw.q, cw.v take y's positions and velocities (the
+    warm start of the next Newton iteration). Tree path: x = y."""
+    nq, nv, n_ind, n_pos = cw.q.shape[0], cw.v.shape[0], cw.sizes[1], cw.sizes[5]
+    if is_tree(cw):
+        for j in range(y.shape[0]):
+            x[j] = y[j]
+        return
     for j in range(nq):
         cw.q[j] = y[j]
     for j in range(nv):
         cw.v[j] = y[nq + j]
+    for k in range(n_pos):
+        x[k] = y[cw.pos[k]]
     for k in range(n_ind):
-        x[k] = y[cw.ind[k]]
-        x[n_ind + k] = y[nq + cw.ind[k]]
+        x[n_pos + k] = y[nq + cw.ind[k]]
     for j in range(y.shape[0] - nq - nv):
-        x[2 * n_ind + j] = y[nq + nv + j]
+        x[n_pos + n_ind + j] = y[nq + nv + j]
 
 
 @njit(**JIT)
 def reduced_derivative(bundle, data, cw, t, x, xdot):
-    """x' = (v_I, vdot_I, zdot) of the reduced state x (module docstring); False when the
+    """x' = (v_P, vdot_I, zdot) of the reduced state x (module docstring); False when the
     position Newton iteration or an LU failed (the integrator then shortens its step)."""
-    nv, n_ind = cw.v.shape[0], cw.sizes[1]
+    n_ind, n_pos = cw.sizes[1], cw.sizes[5]
     cw.stats[N_EVAL] += 1
-    for k in range(n_ind):
-        cw.q[cw.ind[k]] = x[k]
-        cw.v[cw.ind[k]] = x[n_ind + k]
+    if is_tree(cw):
+        derivative(bundle, data, t, x, xdot)
+        return True
+    _set_independent(cw, x)
     if solve_positions(bundle, data, cw, cw.q, cw.v) < 0:
         return False
     if not solve_velocities(cw, cw.v):
         return False
-    z = x[2 * n_ind:]
+    z = x[n_pos + n_ind:]
     if not constrained_accelerations(bundle, data, cw, t, cw.q, cw.v, z):
         return False
+    for k in range(n_pos):
+        xdot[k] = cw.v[cw.pos[k]]
     for k in range(n_ind):
-        xdot[k] = cw.v[cw.ind[k]]
-        xdot[n_ind + k] = cw.vdot[cw.ind[k]]
+        xdot[n_pos + k] = cw.vdot[cw.ind[k]]
     for j in range(z.shape[0]):
-        xdot[2 * n_ind + j] = data.zdot[j]
+        xdot[n_pos + n_ind + j] = data.zdot[j]
     return True
 
 
+@njit(**JIT_INLINE)
+def _set_independent(cw, x):
+    """cw.q_P, cw.v_I from x (the dependent entries keep their last values: the warm start)."""
+    n_ind, n_pos = cw.sizes[1], cw.sizes[5]
+    for k in range(n_pos):
+        cw.q[cw.pos[k]] = x[k]
+    for k in range(n_ind):
+        cw.v[cw.ind[k]] = x[n_pos + k]
+
+
 @njit(**JIT)
-def violations(bundle, data, cw, Y, out_pos, out_vel):
-    """Largest |Phi| and |G v| over the rows at each full state Y[k] (n, nq + nv + nz)."""
+def full_state(cw, x, y):
+    """y = (q, v, z) after ``reduced_derivative`` at x (which left cw.q, cw.v consistent)."""
     nq, nv = cw.q.shape[0], cw.v.shape[0]
-    for k in range(Y.shape[0]):
-        q, v = Y[k, :nq], Y[k, nq:nq + nv]
-        evaluate_constraints(bundle, data, cw, q.copy(), v.copy())
-        a, b = 0.0, 0.0
-        for i in range(cw.phi.shape[0]):
-            a = max(a, abs(cw.phi[i]))
-            s = 0.0
-            for j in range(nv):
-                s += cw.G[i, j] * v[j]
-            b = max(b, abs(s))
-        out_pos[k], out_vel[k] = a, b
+    if is_tree(cw):
+        for j in range(y.shape[0]):
+            y[j] = x[j]
+        return
+    for j in range(nq):
+        y[j] = cw.q[j]
+    for j in range(nv):
+        y[nq + j] = cw.v[j]
+    for j in range(y.shape[0] - nq - nv):
+        y[nq + nv + j] = x[cw.sizes[2] + j]
+
+
+@njit(**JIT)
+def project_state(bundle, cw, x):
+    """After an accepted step: quaternions of the tree path back to unit length (the constrained
+    path's x has none)."""
+    if is_tree(cw):
+        normalize_quaternions(bundle.tree, x[:cw.q.shape[0]])
+
+
+@njit(**JIT)
+def violation(cw, v, out):
+    """Largest |Phi| and |G v| over the rows at the constraint terms evaluated last (cw.phi, cw.G,
+    after ``constrained_accelerations`` at a state with velocities v) into out[0], out[1]."""
+    a, b = 0.0, 0.0
+    for i in range(cw.phi.shape[0]):
+        a = max(a, abs(cw.phi[i]))
+        s = 0.0
+        for j in range(v.shape[0]):
+            s += cw.G[i, j] * v[j]
+        b = max(b, abs(s))
+    out[0], out[1] = a, b

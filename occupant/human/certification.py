@@ -212,15 +212,16 @@ def pendulum_motion(scenario, dt=1e-5):
         angular_acceleration=lambda s: np.array([0.0, -wdot_(s), 0.0]))
 
 
-def run_neck_pendulum(scenario="hybrid3_50m_neck_flexion", dt=1e-4, modify=None):
+def run_neck_pendulum(scenario="hybrid3_50m_neck_flexion", dt=1e-4, modify=None, **options):
     """Run one neck pendulum test; returns a dict of time (s), rotation_deg, moment_Nm, the pulse
-    and the corridor checks. ``modify`` is passed to ``head_neck_model``."""
+    and the corridor checks. ``modify`` is passed to ``head_neck_model``, ``options`` (integrator,
+    rtol, ...) to ``simulate``; the run's work counters are in "stats"."""
     from occupant import simulate  # late import: simulate sits above this package
 
     sc, path = read_scenario(scenario)
     model = head_neck_model(sc["dummy"], modify)
     base = pendulum_motion(sc)
-    res = simulate(model, sc["t_end"], dt=dt, base_motion=base, gravity=(0.0, 0.0, -9.81))
+    res = simulate(model, sc["t_end"], dt=dt, base_motion=base, gravity=(0.0, 0.0, -9.81), **options)
     # head orientation relative to the pendulum (B0), then relative to its start; the pitch about
     # the head's y (left) axis is positive for a nod towards the face (flexion), as the D-plane
     # rotation of the flexion test
@@ -231,7 +232,8 @@ def run_neck_pendulum(scenario="hybrid3_50m_neck_flexion", dt=1e-4, modify=None)
     # the OC moment: the load of the upper neck's flexion/extension resistance, as recorded
     moment = -res.outputs["upper_neck_y.load"]
     out = {"scenario": str(path), "t": res.t, "rotation_deg": rotation, "moment_Nm": moment,
-           "pulse_scale": pendulum_pulse(sc)[2], "status": getattr(res, "status", None)}
+           "pulse_scale": pendulum_pulse(sc)[2], "status": getattr(res, "status", None),
+           "stats": res.stats}
     out["checks"] = evaluate(out, sc["corridor"], sc["mode"])
     return out
 

@@ -13,8 +13,15 @@ Methods (each with error control and step-size selection):
   selection (Shampine & Reichelt, "The MATLAB ODE suite", SIAM J. Sci. Comput. 18, 1997, 2.3).
 
 Each step function takes many attempts until one is accepted; ``par`` holds (rtol, atol,
-h_max, t_max) and ``out`` receives (h taken, h proposed next, error norm); counters are in
-``w.stats`` (STAT_*).
+h_max, t_max, Newmark beta, gamma) and ``out`` receives (h taken, h proposed next, error norm);
+counters are in ``w.stats`` (STAT_*). The work arrays are sized for the largest reduced state;
+a step uses their first n = len(x) entries.
+
+Jacobian and factorisation reuse (as RADAU5, Hairer & Wanner II, IV.8): the Jacobian is kept
+from step to step while the Newton iterations contract fast (rate below JACOBIAN_RATE) and is
+taken afresh, at the same step size, when Newton fails with an old one; the iteration matrices
+are factorised again only when h or the Jacobian changed, and a proposed step within
+[1, STEP_KEEP] of the current one keeps the current step (and its factors).
 """
 from collections import namedtuple
 
@@ -29,6 +36,8 @@ from occupant.jit import JIT
 OK, FAILED = 0, 1
 H_MIN = 1e-12      # s, smallest step tried before the run is declared failed
 MAX_NEWTON = 8
+JACOBIAN_RATE = 0.1   # Newton contraction rate above which the Jacobian is taken again [E]
+STEP_KEEP = 1.2       # HNW II, IV.8 (RADAU5's quot2)
 
 IntegratorWork = namedtuple("IntegratorWork", [
     "J",      # (n, n) df/dx
@@ -37,13 +46,16 @@ IntegratorWork = namedtuple("IntegratorWork", [
     "E",      # (n, n) error-filter / BDF matrix
     "epiv",   # (n,) int
     "Z", "dZ", "F",   # (3n,) stage increments, their correction, stage derivatives
-    "D",      # (8, n) BDF backward differences
+    "D",      # (8, n) BDF backward differences; Radau: the last step's stage increments
     "vec",    # (8, n) vectors: 0 f(x), 1 trial x, 2 f(trial), 3 error, 4 scale, 5-7 scratch
     "RU",     # (6, 6) BDF step-change matrix
     "M",      # (2, 6, 6) scratch for RU
     "col",    # (6,) scratch
-    "state",  # (4,) int: BDF order, steps at constant h, Jacobian current, restart flag
+    "state",  # (4,) int: BDF order, steps at constant h, Jacobian current (1) or stale (0),
+              # Jacobian taken in this step (1)
     "stats",  # (6,) int counters STAT_*
+    "fs",     # (4,) float: h (or BDF's h / gamma) the factors in K and E belong to (-1: none),
+              # last Newton rate, h of the last accepted Radau step (0: none yet)
 ])
 
 
@@ -52,7 +64,17 @@ def make_integrator_work(n):
     return IntegratorWork(J=z((n, n)), K=z((3 * n, 3 * n)), kpiv=z(3 * n, np.int64),
                           E=z((n, n)), epiv=z(n, np.int64), Z=z(3 * n), dZ=z(3 * n), F=z(3 * n),
                           D=z((8, n)), vec=z((8, n)), RU=z((6, 6)), M=z((2, 6, 6)), col=z(6),
-                          state=z(4, np.int64), stats=z(6, np.int64))
+                          state=z(4, np.int64), stats=z(6, np.int64), fs=z(4))
+
+
+@njit(**JIT)
+def reset_work(w):
+    """Forget the Jacobian, the factors and the step history (a restart)."""
+    w.state[2] = 0
+    w.state[3] = 0
+    w.fs[0] = -1.0
+    w.fs[1] = 0.0
+    w.fs[2] = 0.0
 
 
 @njit(**JIT)
@@ -75,7 +97,7 @@ def fd_jacobian(bundle, data, cw, t, x, f0, J, xt, ft):
     """J = df/dx by forward differences, column j stepped by sqrt(eps) max(|x_j|, 1e-3). The
     work accumulators at the end of z feed nothing back: their columns are zero."""
     n = x.shape[0]
-    n_fd = 2 * cw.sizes[1] + bundle.work_start
+    n_fd = cw.sizes[2] + bundle.work_start
     for j in range(n):
         xt[j] = x[j]
     for j in range(n_fd, n):
@@ -92,44 +114,102 @@ def fd_jacobian(bundle, data, cw, t, x, f0, J, xt, ft):
     return True
 
 
+@njit(**JIT)
+def _update_jacobian(bundle, data, cw, w, t, x, f0):
+    """Take the Jacobian at (t, x) unless the kept one is current; False on failure."""
+    if w.state[2] == 1:
+        return True
+    n = x.shape[0]
+    if not fd_jacobian(bundle, data, cw, t, x, f0, w.J, w.vec[5][:n], w.vec[6][:n]):
+        return False
+    w.stats[STAT_JACOBIAN] += 1
+    w.state[2] = 1
+    w.state[3] = 1
+    w.fs[0] = -1.0
+    return True
+
+
+@njit(**JIT)
+def _newton_rate(it, dn, prev, tol):
+    """(converged, diverging) after Newton iteration ``it`` with increment norm dn (the previous
+    one prev): converged when the predicted remaining error theta / (1 - theta) dn is below tol
+    (HNW II, IV.8, eq. 8.10)."""
+    if not np.isfinite(dn):
+        return False, True
+    if it == 0:
+        return dn < 1e-3 * tol, False
+    theta = dn / prev
+    if theta >= 1.0:
+        return False, True
+    return theta / (1.0 - theta) * dn < tol, False
+
+
+@njit(**JIT)
+def _newton_failed(w, h):
+    """A Newton iteration that did not converge: with an old Jacobian take it again at the same
+    h, else halve h. Returns the step to try."""
+    w.stats[STAT_NEWTON_FAIL] += 1
+    w.stats[STAT_REJECTED] += 1
+    if w.state[3] == 0:
+        w.state[2] = 0
+        return h
+    return 0.5 * h
+
+
+@njit(**JIT)
+def _accepted(w, h, err, order, rate):
+    """Bookkeeping of an accepted step; returns the step proposed next (kept when within
+    [1, STEP_KEEP] of h and the Jacobian stays)."""
+    w.stats[STAT_STEPS] += 1
+    w.state[3] = 0
+    w.fs[1] = rate
+    if rate > JACOBIAN_RATE:
+        w.state[2] = 0
+    factor = 5.0 if err == 0.0 else min(5.0, 0.9 * err ** (-1.0 / order))
+    if 1.0 <= factor <= STEP_KEEP and w.state[2] == 1:
+        return h
+    return h * factor
+
+
 # ---------------------------------------------------------------------------------------------
 # Newmark
 
 @njit(**JIT)
-def newmark_step(bundle, data, cw, w, t, x, f0, h, beta, gamma, par, x_new, out):
-    """One accepted Newmark step from (t, x) with f0 = x'(t); h the proposed step."""
-    rtol, atol, h_max, t_max = par[0], par[1], par[2], par[3]
+def newmark_step(bundle, data, cw, w, t, x, f0, h, par, x_new, out):
+    """One accepted Newmark step from (t, x) with f0 = x'(t); h the proposed step;
+    beta, gamma = par[4], par[5]."""
+    rtol, atol, h_max, t_max, beta, gamma = par[0], par[1], par[2], par[3], par[4], par[5]
     n = x.shape[0]
     n_ind = cw.sizes[1]
     nu = n - n_ind                  # unknowns: accelerations a_I and z rates
-    u, fu, scale, e = w.Z[:nu], w.vec[2], w.vec[4], w.vec[3]
+    u, fu, scale = w.Z[:nu], w.vec[2][:n], w.vec[4][:n]
     du = w.dZ[:nu]
     newton_tol = max(10 * 2.2e-16 / rtol, min(0.03, np.sqrt(rtol)))
-    if not fd_jacobian(bundle, data, cw, t, x, f0, w.J, w.vec[5], w.vec[6]):
-        return FAILED
-    w.stats[STAT_JACOBIAN] += 1
     h = min(h, h_max, t_max - t)
     while True:
         if h < H_MIN:
             return FAILED
-        # Newton matrix N = I - d f_u / d u
-        for r in range(nu):
-            fr = n_ind + r
-            for c in range(nu):
-                if c < n_ind:
-                    val = w.J[fr, c] * h * h * beta + w.J[fr, n_ind + c] * h * gamma
-                else:
-                    val = w.J[fr, n_ind + c] * h * gamma
-                w.K[r, c] = (1.0 if r == c else 0.0) - val
-        w.stats[STAT_LU] += 1
-        ok = lu_factor(w.K, nu, w.kpiv)
+        if not _update_jacobian(bundle, data, cw, w, t, x, f0):
+            return FAILED
+        if w.fs[0] != h:
+            # Newton matrix N = I - d f_u / d u
+            for r in range(nu):
+                fr = n_ind + r
+                for c in range(nu):
+                    if c < n_ind:
+                        val = w.J[fr, c] * h * h * beta + w.J[fr, n_ind + c] * h * gamma
+                    else:
+                        val = w.J[fr, n_ind + c] * h * gamma
+                    w.K[r, c] = (1.0 if r == c else 0.0) - val
+            w.stats[STAT_LU] += 1
+            w.fs[0] = h if lu_factor(w.K, nu, w.kpiv) else -2.0
         for r in range(nu):
             u[r] = f0[n_ind + r]        # predictor: a_n+1 = a_n
         _scale(x, x, rtol, atol, scale)
         converged = False
-        prev = 0.0
+        prev, rate = 0.0, 0.0
         for it in range(MAX_NEWTON):
-            if not ok:
+            if w.fs[0] != h:            # singular Newton matrix
                 break
             _newmark_state(x, f0, u, h, beta, gamma, n_ind, x_new)
             if not reduced_derivative(bundle, data, cw, t + h, x_new, fu):
@@ -149,23 +229,14 @@ def newmark_step(bundle, data, cw, w, t, x, f0, h, beta, gamma, par, x_new, out)
                     s += b * b
             dn = np.sqrt(s / n)
             w.stats[STAT_NEWTON] += 1
-            if not np.isfinite(dn):
-                break
+            converged, diverging = _newton_rate(it, dn, prev, newton_tol)
             if it > 0:
-                theta = dn / prev
-                if theta >= 1.0:
-                    break
-                if theta / (1.0 - theta) * dn < newton_tol:
-                    converged = True
-                    break
-            elif dn < 1e-3 * newton_tol:
-                converged = True
+                rate = dn / prev
+            if converged or diverging:
                 break
             prev = dn
         if not converged:
-            w.stats[STAT_NEWTON_FAIL] += 1
-            w.stats[STAT_REJECTED] += 1
-            h *= 0.5
+            h = _newton_failed(w, h)
             continue
         _newmark_state(x, f0, u, h, beta, gamma, n_ind, x_new)
         # local error of the positions (Zienkiewicz & Xie 1991)
@@ -175,14 +246,13 @@ def newmark_step(bundle, data, cw, w, t, x, f0, h, beta, gamma, par, x_new, out)
             er = h * h * (beta - 1.0 / 6.0) * (u[r] - f0[n_ind + r]) / scale[r]
             s += er * er
         err = np.sqrt(s / max(n_ind, 1))
-        if err > 1.0:
+        if not err <= 1.0:
             w.stats[STAT_REJECTED] += 1
-            h *= max(0.2, 0.9 * err ** (-1.0 / 3.0))
+            h *= 0.2 if not np.isfinite(err) else max(0.2, 0.9 * err ** (-1.0 / 3.0))
             continue
         out[0] = h
-        out[1] = h * (5.0 if err == 0.0 else min(5.0, 0.9 * err ** (-1.0 / 3.0)))
+        out[1] = _accepted(w, h, err, 3.0, rate)
         out[2] = err
-        w.stats[STAT_STEPS] += 1
         return OK
 
 
@@ -213,35 +283,69 @@ RADAU_E = RADAU_G0 * np.array([-13.0 - 7.0 * S6, -13.0 + 7.0 * S6, -1.0]) / 3.0
 
 
 @njit(**JIT)
+def _radau_start(Z, n, ratio):
+    """Starting stage increments: the last step's collocation polynomial through (0, 0),
+    (c_i, Z_i), extrapolated to the new stages 1 + c_i ratio (ratio = h_new / h_old) and taken
+    relative to its end Z_3 (HNW II, IV.8, starting values); Z in place."""
+    c1, c2 = RADAU_C[0], RADAU_C[1]
+    for i in range(n):
+        z1, z2, z3 = Z[i], Z[n + i], Z[2 * n + i]
+        for a in range(3):
+            s = 1.0 + RADAU_C[a] * ratio
+            # Lagrange basis on the nodes 0, c1, c2, 1 (the node 0 carries the value 0)
+            l1 = s * (s - c2) * (s - 1.0) / (c1 * (c1 - c2) * (c1 - 1.0))
+            l2 = s * (s - c1) * (s - 1.0) / (c2 * (c2 - c1) * (c2 - 1.0))
+            l3 = s * (s - c1) * (s - c2) / ((1.0 - c1) * (1.0 - c2))
+            Z[a * n + i] = l1 * z1 + l2 * z2 + l3 * z3 - z3
+
+
+@njit(**JIT)
 def radau_step(bundle, data, cw, w, t, x, f0, h, par, x_new, out):
     """One accepted Radau IIA step from (t, x) with f0 = x'(t); h the proposed step."""
     rtol, atol, h_max, t_max = par[0], par[1], par[2], par[3]
     n = x.shape[0]
-    Z, dZ, F = w.Z, w.dZ, w.F
-    xs, scale, e = w.vec[1], w.vec[4], w.vec[3]
+    Z, dZ, F = w.Z[:3 * n], w.dZ[:3 * n], w.F[:3 * n]
+    xs, scale, e = w.vec[1][:n], w.vec[4][:n], w.vec[3][:n]
     A, C, E = RADAU_A, RADAU_C, RADAU_E
     newton_tol = max(10 * 2.2e-16 / rtol, min(0.03, np.sqrt(rtol)))
-    if not fd_jacobian(bundle, data, cw, t, x, f0, w.J, w.vec[5], w.vec[6]):
-        return FAILED
-    w.stats[STAT_JACOBIAN] += 1
     h = min(h, h_max, t_max - t)
+    Z0 = w.D[:3, :n]                 # the last step's stage increments (starting values)
+    h_last = w.fs[2]
+    if h_last > 0.0:
+        for a in range(3):
+            for i in range(n):
+                Z0[a, i] = Z[a * n + i]
     while True:
         if h < H_MIN:
             return FAILED
-        for a in range(3):
-            for b in range(3):
+        if not _update_jacobian(bundle, data, cw, w, t, x, f0):
+            return FAILED
+        if w.fs[0] != h:
+            for a in range(3):
+                for b in range(3):
+                    for i in range(n):
+                        for j in range(n):
+                            w.K[a * n + i, b * n + j] = ((1.0 if (a == b and i == j) else 0.0)
+                                                         - h * A[a, b] * w.J[i, j])
+            for i in range(n):
+                for j in range(n):
+                    w.E[i, j] = (1.0 if i == j else 0.0) - h * RADAU_G0 * w.J[i, j]
+            w.stats[STAT_LU] += 2
+            ok = lu_factor(w.K, 3 * n, w.kpiv)
+            ok = lu_factor(w.E, n, w.epiv) and ok
+            w.fs[0] = h if ok else -2.0
+        if h_last > 0.0:
+            for a in range(3):
                 for i in range(n):
-                    for j in range(n):
-                        w.K[a * n + i, b * n + j] = ((1.0 if (a == b and i == j) else 0.0)
-                                                     - h * A[a, b] * w.J[i, j])
-        w.stats[STAT_LU] += 1
-        ok = lu_factor(w.K, 3 * n, w.kpiv)
-        Z[:] = 0.0
+                    Z[a * n + i] = Z0[a, i]
+            _radau_start(Z, n, h / h_last)
+        else:
+            Z[:] = 0.0
         _scale(x, x, rtol, atol, scale)
         converged = False
-        prev = 0.0
+        prev, rate = 0.0, 0.0
         for it in range(MAX_NEWTON):
-            if not ok:
+            if w.fs[0] != h:            # singular iteration matrix
                 break
             good = True
             for a in range(3):
@@ -266,33 +370,20 @@ def radau_step(bundle, data, cw, w, t, x, f0, h, par, x_new, out):
                 s += r * r
             dn = np.sqrt(s / (3 * n))
             w.stats[STAT_NEWTON] += 1
-            if not np.isfinite(dn):
-                break
+            converged, diverging = _newton_rate(it, dn, prev, newton_tol)
             if it > 0:
-                theta = dn / prev
-                if theta >= 1.0:
-                    break
-                if theta / (1.0 - theta) * dn < newton_tol:
-                    converged = True
-                    break
-            elif dn < 1e-3 * newton_tol:
-                converged = True
+                rate = dn / prev
+            if converged or diverging:
                 break
             prev = dn
         if not converged:
-            w.stats[STAT_NEWTON_FAIL] += 1
-            w.stats[STAT_REJECTED] += 1
-            h *= 0.5
+            h = _newton_failed(w, h)
             continue
         for i in range(n):
             x_new[i] = x[i] + Z[2 * n + i]
         # error estimate
         for i in range(n):
-            for j in range(n):
-                w.E[i, j] = (1.0 if i == j else 0.0) - h * RADAU_G0 * w.J[i, j]
             e[i] = RADAU_G0 * h * f0[i] + E[0] * Z[i] + E[1] * Z[n + i] + E[2] * Z[2 * n + i]
-        w.stats[STAT_LU] += 1
-        lu_factor(w.E, n, w.epiv)
         lu_solve(w.E, n, w.epiv, e)
         _scale(x, x_new, rtol, atol, scale)
         err = _norm(e, scale)
@@ -301,9 +392,9 @@ def radau_step(bundle, data, cw, w, t, x, f0, h, par, x_new, out):
             h *= 0.2 if not np.isfinite(err) else max(0.2, 0.9 * err ** -0.25)
             continue
         out[0] = h
-        out[1] = h * (5.0 if err == 0.0 else min(5.0, 0.9 * err ** -0.25))
+        out[1] = _accepted(w, h, err, 4.0, rate)
         out[2] = err
-        w.stats[STAT_STEPS] += 1
+        w.fs[2] = h
         return OK
 
 
@@ -356,7 +447,7 @@ def bdf_rescale(w, n, order, factor):
 
 
 @njit(**JIT)
-def bdf_start(bundle, data, cw, w, t, x, f0, h):
+def bdf_start(w, x, f0, h):
     """Start (or restart) BDF at order 1 with step h."""
     n = x.shape[0]
     w.D[:, :] = 0.0
@@ -365,7 +456,6 @@ def bdf_start(bundle, data, cw, w, t, x, f0, h):
         w.D[1, i] = h * f0[i]
     w.state[0] = 1
     w.state[1] = 0
-    w.state[2] = 0
 
 
 @njit(**JIT)
@@ -375,14 +465,13 @@ def bdf_step(bundle, data, cw, w, t, x, h, par, x_new, out):
     rtol, atol, h_max, t_max = par[0], par[1], par[2], par[3]
     n = x.shape[0]
     order = w.state[0]
-    d, psi, f, scale, xp = w.Z[:n], w.dZ[:n], w.vec[2], w.vec[4], w.vec[1]
+    d, psi, f, scale, xp = w.Z[:n], w.dZ[:n], w.vec[2][:n], w.vec[4][:n], w.vec[1][:n]
     newton_tol = max(10 * 2.2e-16 / rtol, min(0.03, np.sqrt(rtol)))
     h_lim = min(h_max, t_max - t)
     if h > h_lim:
         bdf_rescale(w, n, order, h_lim / h)
         h = h_lim
         w.state[1] = 0
-    lu_h = -1.0
     while True:
         if h < H_MIN:
             return FAILED
@@ -400,18 +489,14 @@ def bdf_step(bundle, data, cw, w, t, x, h, par, x_new, out):
                 x[i] = xp[i]
             if not reduced_derivative(bundle, data, cw, t + h, xp, f):
                 return FAILED
-            if not fd_jacobian(bundle, data, cw, t + h, xp, f, w.J, w.vec[5], w.vec[6]):
+            if not _update_jacobian(bundle, data, cw, w, t + h, xp, f):
                 return FAILED
-            w.stats[STAT_JACOBIAN] += 1
-            w.state[2] = 1
-            lu_h = -1.0
-        if lu_h != c:
+        if w.fs[0] != c:
             for i in range(n):
                 for j in range(n):
                     w.E[i, j] = (1.0 if i == j else 0.0) - c * w.J[i, j]
             w.stats[STAT_LU] += 1
-            lu_factor(w.E, n, w.epiv)
-            lu_h = c
+            w.fs[0] = c if lu_factor(w.E, n, w.epiv) else -2.0
         _scale(xp, xp, rtol, atol, scale)
         d[:] = 0.0
         for i in range(n):
@@ -419,6 +504,8 @@ def bdf_step(bundle, data, cw, w, t, x, h, par, x_new, out):
         converged = False
         prev = 0.0
         for it in range(4):
+            if w.fs[0] != c:
+                break
             if not reduced_derivative(bundle, data, cw, t + h, x_new, f):
                 break
             for i in range(n):
@@ -429,34 +516,19 @@ def bdf_step(bundle, data, cw, w, t, x, h, par, x_new, out):
                 x_new[i] += f[i]
                 d[i] += f[i]
             w.stats[STAT_NEWTON] += 1
-            if not np.isfinite(dn):
-                break
-            if it > 0:
-                theta = dn / prev
-                if theta >= 1.0:
-                    break
-                if theta / (1.0 - theta) * dn < newton_tol:
-                    converged = True
-                    break
-            elif dn < 1e-3 * newton_tol:
-                converged = True
+            converged, diverging = _newton_rate(it, dn, prev, newton_tol)
+            if converged or diverging:
                 break
             prev = dn
         if not converged:
-            w.stats[STAT_NEWTON_FAIL] += 1
-            w.stats[STAT_REJECTED] += 1
-            if w.state[2] == 1 and w.state[3] == 0:
-                w.state[2] = 0          # refresh the Jacobian once before shortening the step
-                w.state[3] = 1
-                continue
-            bdf_rescale(w, n, order, 0.5)
-            h *= 0.5
-            w.state[1] = 0
-            w.state[3] = 0
+            h_try = _newton_failed(w, h)
+            if h_try != h:
+                bdf_rescale(w, n, order, 0.5)
+                h = h_try
+                w.state[1] = 0
             continue
         w.state[3] = 0
         _scale(xp, x_new, rtol, atol, scale)
-        err = 0.0
         s = 0.0
         for i in range(n):
             r = d[i] / (order + 1) / scale[i]

@@ -202,9 +202,12 @@ MUSCLE_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("activation", "1"), 
 # CONSTRAINT_COUPLER (couplers, screw joints): c_a q_a + c_b q_b + c_0 = 0 between the scalar
 # coordinates of link_a and link_b (revolute angle or prismatic travel), the coefficients
 # (c_a, c_b, c_0) held in point_a (the other fields unused).
-CONSTRAINT_DISTANCE, CONSTRAINT_DOT, CONSTRAINT_COUPLER = range(3)
+# The velocity (non-holonomic) rows, after all the others:
+# CONSTRAINT_VELOCITY u_a . (v_a(p_a) - v_b(p_a)) = 0, the velocity of point a relative to the
+# material point of link b at p_a along u_a (axis_a turned with link a).
+CONSTRAINT_DISTANCE, CONSTRAINT_DOT, CONSTRAINT_COUPLER, CONSTRAINT_VELOCITY = range(4)
 ConstraintBlock = namedtuple("ConstraintBlock", [
-    "kind",           # (nc,) int, CONSTRAINT_DISTANCE, CONSTRAINT_DOT or CONSTRAINT_COUPLER
+    "kind",           # (nc,) int, CONSTRAINT_DISTANCE, _DOT, _COUPLER or _VELOCITY
     "link_a",         # (nc,) int, link carrying point/axis a (-1: B0)
     "point_a",        # (nc, 3) m, point a in that link's frame
     "axis_a",         # (nc, 3) unit vector u_a in that link's frame (DOT rows)

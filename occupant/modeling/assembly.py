@@ -24,6 +24,7 @@ from occupant.modeling.materials import Material
 from occupant.modeling.constraint_elements import Primitive, Coupler
 from occupant.modeling.marker_forces import MarkerForce
 from occupant.modeling.environment import Gravity
+from occupant.modeling.velocity_constraints import KnifeEdge
 
 # reference key (last component of an element's ``refs`` key) -> the tables it may name
 _TARGETS = {
@@ -50,6 +51,7 @@ _FAMILIES = (
     ("muscles", Muscle), ("belts", Belt), ("virtual_parts", VirtualPart),
     ("materials", Material), ("primitives", Primitive), ("couplers", Coupler),
     ("marker_forces", MarkerForce), ("gravity_fields", Gravity),
+    ("velocity_constraints", KnifeEdge),   # linear non-holonomic constraints
 )
 
 

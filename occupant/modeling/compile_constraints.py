@@ -27,6 +27,7 @@ from occupant.model.bundle import (ConstraintBlock, CONSTRAINT_DISTANCE, CONSTRA
 from occupant.model.joint_types import JointType
 from occupant.model.model import ModelError
 from occupant.modeling.constraint_elements import PRIMITIVE_ROWS
+from occupant.modeling.velocity_constraints import velocity_constraint_rows
 
 _X, _Y, _Z = np.eye(3)
 # rows of each accepted cut-joint kind: ("distance", axis of J_b) or ("dot", axis of J_a, of J_b)
@@ -47,10 +48,12 @@ _ROWS = {
 
 def compile_constraints(model, asm, topo, X_link_part):
     """Give ``model`` (compiled from ``asm``) the ConstraintBlock of the cut joints of ``topo``,
-    the constraint primitives, the couplers and the screw joints; ``X_link_part`` maps each part
+    the constraint primitives, the couplers, the screw joints and, after all of those, the
+    velocity constraints (``velocity_constraints``); ``X_link_part`` maps each part
     name to its frame in the frame of its link. Returns model."""
     screws = [j for j in asm.joints.values() if j.kind == "screw" and j.name not in topo.cut_joints]
-    if not (topo.cut_joints or asm.primitives or asm.couplers or screws):
+    if not (topo.cut_joints or asm.primitives or asm.couplers or screws
+            or asm.velocity_constraints):
         return model
     cols = {k: [] for k in ConstraintBlock._fields}
     names = []
@@ -90,6 +93,7 @@ def compile_constraints(model, asm, topo, X_link_part):
     for j in screws:
         la, lb = model.joint_links[model.joint(j.name)]
         _add_coupler(cols, names, j.name, la, lb, (1.0, -j.pitch / (2.0 * np.pi), 0.0))
+    velocity_constraint_rows(model, asm, X_link_part, cols, names)
     for k in ("kind", "link_a", "link_b"):
         cols[k] = np.array(cols[k], dtype=np.int64)
     for k in ("point_a", "axis_a", "point_b", "axis_b"):
