@@ -14,7 +14,7 @@ from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 from occupant.model.joint_motion import FREE, integrate_configuration, normalize_quaternions
 from occupant.spatial.rotation import quat_rotate
 
-from occupant.integrate.pipeline import accelerations, derivative, loads, record, record_evaluated
+from occupant.integrate.pipeline import accelerations, derivative, loads, record_evaluated
 
 
 @njit(**JIT)
@@ -127,15 +127,6 @@ def _accept(y, y_new, t, guards, direction, g_old, y_last):
     return FINISHED
 
 
-@njit(**JIT_INLINE)
-def _finish(bundle, data, s_end, h, y, stride, rec, record_last, y_last):
-    """The loop's final state into y_last[1], and into rec when asked and on a stride."""
-    for r in range(y.shape[0]):
-        y_last[1, r] = y[r]
-    if record_last and s_end % stride == 0:
-        record(bundle, data, s_end * h, y, rec, s_end // stride)
-
-
 @njit(**JIT)
 def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
               g_old, y_last):
@@ -154,7 +145,13 @@ def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards
         status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
         if status != FINISHED:
             return s - s0 + (status == EVENT), status
-    _finish(bundle, data, s0 + n_steps, h, y, stride, rec, record_last, y_last)
+    y_last[1, :] = y
+    s_end = s0 + n_steps
+    if record_last and s_end % stride == 0:
+        # the final state, recorded by one more step whose result is dropped: the loop's own
+        # stage again, so that no further compiled copy of the pipeline is needed (each costs
+        # ~10 s of compilation on first use)
+        _euler_advance(bundle, data, s_end * h, y, h, y_new, rec, s_end // stride)
     return n_steps, FINISHED
 
 
@@ -171,5 +168,22 @@ def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, 
         status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
         if status != FINISHED:
             return s - s0 + (status == EVENT), status
-    _finish(bundle, data, s0 + n_steps, h, y, stride, rec, record_last, y_last)
+    y_last[1, :] = y
+    s_end = s0 + n_steps
+    if record_last and s_end % stride == 0:   # as in run_euler
+        _rk4_advance(bundle, data, s_end * h, y, h, k1, k2, k3, k4, tmp, y_new, rec,
+                     s_end // stride)
     return n_steps, FINISHED
+
+
+def outputs_at_rest(model, q, z):
+    """The producers' outputs at t = 0 at (q, v = 0, z), through ``run_euler`` (zero steps, the
+    state recorded): the run's own compiled loop, so that a run needs no further compiled copy
+    of the pipeline (``pipeline.evaluate`` would cost ~15 s of compilation on first use)."""
+    from occupant.integrate.events import never
+    from occupant.integrate.pipeline import make_recording
+    y = np.concatenate([np.asarray(q, dtype=float), np.zeros(model.nv), np.asarray(z, dtype=float)])
+    rec = make_recording(model, 1)
+    run_euler(model.bundle(), model.make_data(), 0, y, 1.0, 0, 1, rec, True, (never,),
+              np.zeros(1), np.ones(1), np.zeros((2, len(y))))
+    return rec.outputs[0]
