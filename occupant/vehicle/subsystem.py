@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from occupant.modeling import Assembly, Joint, MDH, Marker, ModelingError, Part, Pose
-from occupant.modeling.elements import _vec3
+from occupant.modeling.elements import VirtualPart, _vec3
 
 MIRROR = np.diag([1.0, -1.0, 1.0])   # reflection in the vehicle's x-z plane
 
@@ -125,13 +125,10 @@ class Subsystem(Assembly):
     def _tables(self):
         return super()._tables() + (self.tyres, self.couplers, self.interfaces)
 
-    def _check_refs(self, element):
-        saved = self.parts   # an interface is accepted wherever a part is
-        self.parts = {**self.parts, **{n: None for n in self.interfaces}}
-        try:
-            super()._check_refs(element)
-        finally:
-            self.parts = saved
+    def _check_refs(self, element, lookup):
+        # an interface is accepted wherever a part is: a virtual part stands in for it
+        stand_ins = {n: VirtualPart(n) for n in self.interfaces if n not in lookup}
+        super()._check_refs(element, {**lookup, **stand_ins})
 
     def add_subsystem(self, sub, bind=None):
         """Nest ``sub`` and bind its interfaces: {interface: part in this namespace}."""
