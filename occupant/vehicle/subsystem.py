@@ -125,13 +125,11 @@ class Subsystem(Assembly):
     def _tables(self):
         return super()._tables() + (self.tyres, self.couplers, self.interfaces)
 
-    def _check_refs(self, element):
-        saved = self.parts   # an interface is accepted wherever a part is
-        self.parts = {**self.parts, **{n: None for n in self.interfaces}}
-        try:
-            super()._check_refs(element)
-        finally:
-            self.parts = saved
+    def _check_refs(self, element, lookup):
+        # an interface is accepted wherever a part is: checked against a stand-in Part (the
+        # Assembly checks references against a lookup of elements since the platform merge)
+        lookup = {n: Part(n, 1.0) if isinstance(e, Interface) else e for n, e in lookup.items()}
+        super()._check_refs(element, lookup)
 
     def add_subsystem(self, sub, bind=None):
         """Nest ``sub`` and bind its interfaces: {interface: part in this namespace}."""
