@@ -71,3 +71,17 @@ def test_reference_aeb_occupant_out_of_position_at_impact(aeb_run, scenario):
     assert dx_chest < dx_head
     exchanged = np.max(np.abs(res.energy["work"]))
     assert abs(res.energy["balance"][-1]) < 0.01 * exchanged
+
+
+@pytest.mark.parametrize("override, path, words", [
+    ({"vehicle.model": "nope"}, "vehicle.model", "nope"),
+    ({"precrash.manoeuvre": "slalom"}, "precrash.manoeuvre", "hard_brake"),
+    ({"precrash.duration": 0.6}, "precrash.duration", "t_end"),
+    ({"precrash.brake": 1}, "precrash", "brake"),
+])
+def test_regression_aeb_bad_input_names_the_key(override, path, words):
+    """Bad [precrash] / [vehicle] values fail before the vehicle run, naming key and value."""
+    from occupant.scenario.load import ScenarioError
+    with pytest.raises(ScenarioError) as err:
+        load("aeb_precrash_frontal", overrides=override)
+    assert err.value.path.startswith(path) and words in str(err.value)
