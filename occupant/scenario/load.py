@@ -24,6 +24,8 @@ pairs between the occupant's ellipsoids and the interior's surfaces
     # front = "sedan_front_midsize"   # occupant.scenario.vehicle_front
     # speed_kmh = 40.0                # the car's speed at t = 0
     # front_position = -0.10          # m, x in B0 of the car's foremost point at t = 0
+    # pre-crash braking (occupant.scenario.precrash): B0 follows the full-car model's chassis
+    # model = "midsize_sedan"         # vehicles/<model>.toml, with a [precrash] table
     [pulse]                         # occupant.scenario.pulse (none with a vehicle front)
     [restraints.airbag]             # occupant.scenario.restraints
     [[contact]]                     # a = occupant ellipsoid(s), b = interior surface
@@ -58,11 +60,11 @@ from occupant.scenario.restraints import RESTRAINTS, read_restraints
 from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_front, turn_root, vehicle_indices
 
 TOP_KEYS = ("kind", "name", "title", "description", "occupant", "vehicle", "pulse", "restraints",
-            "contact_characteristic", "contact", "sensors", "sensor", "criteria", "solver", "outputs")
+            "contact_characteristic", "contact", "sensors", "sensor", "criteria", "solver", "outputs", "precrash")
 OCCUPANT_KEYS = ("dummy", "posture", "h_point", "seat", "ellipsoid", "yaw_deg", "human")
 HUMAN_KEYS = ("sex", "percentile", "stature", "mass", "neck_activation")
 ELLIPSOID_KEYS = ("name", "segment", "center", "semi_axes")
-VEHICLE_KEYS = ("interior", "front", "speed_kmh", "front_position")
+VEHICLE_KEYS = ("interior", "front", "speed_kmh", "front_position", "model")
 SENSORS_KEYS = ("standard",)
 CRITERIA_KEYS = ("regulation", "show", "reference")
 SOLVER_KEYS = ("t_end", "integrator", "dt", "output_dt")
@@ -150,7 +152,12 @@ class Scenario:
         c.keys(veh, VEHICLE_KEYS, "vehicle")
         self.interior = _named(c, veh, "interior", "vehicle", load_interior)
         self.front = self._front(c, veh, data)
-        if self.front is None:
+        if "precrash" in data:   # braking with the full-car model, then the crash
+            self.pulse = self._precrash(c, veh, data)
+        elif "model" in veh:
+            c.fail("vehicle.model", "a vehicle model drives B0 only in a pre-crash scenario",
+                   "a [precrash] table, or leave vehicle.model out")
+        elif self.front is None:
             self.pulse = read_pulse(c, c.table(data, "pulse", "", required=True), "pulse", base_dir, self.t_end)
         else:
             self.pulse = road_at_rest(self.t_end)
@@ -261,6 +268,17 @@ class Scenario:
         self.speed = c.number(veh, "speed_kmh", "vehicle", positive=True, required=True) * KMH
         self.front_position = c.number(veh, "front_position", "vehicle", required=True)
         return front
+
+    def _precrash(self, c, veh, data):
+        """``[precrash]`` with ``[vehicle] model``: occupant.scenario.precrash."""
+        from occupant.io.toml_files import shipped_names as names
+        from occupant.scenario.precrash import read_precrash
+        if self.front is not None or "pulse" in data:
+            c.fail("precrash", "a pre-crash scenario makes its own crash pulse from the speed left "
+                   "after braking", "no [pulse] table and no vehicle.front with [precrash]")
+        models = names("vehicles", kind="vehicle")
+        model = c.string(veh, "model", "vehicle", required=True, choices=tuple(models), what="vehicle model")
+        return read_precrash(c, c.table(data, "precrash", ""), "precrash", model, self.t_end)
 
     @staticmethod
     def _ellipsoids(c, occ, asm):

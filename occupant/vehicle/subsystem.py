@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from occupant.modeling import Assembly, Joint, MDH, Marker, ModelingError, Part, Pose
-from occupant.modeling.elements import VirtualPart, _vec3
+from occupant.modeling.elements import _vec3
 
 MIRROR = np.diag([1.0, -1.0, 1.0])   # reflection in the vehicle's x-z plane
 
@@ -126,9 +126,10 @@ class Subsystem(Assembly):
         return super()._tables() + (self.tyres, self.couplers, self.interfaces)
 
     def _check_refs(self, element, lookup):
-        # an interface is accepted wherever a part is: a virtual part stands in for it
-        stand_ins = {n: VirtualPart(n) for n in self.interfaces if n not in lookup}
-        super()._check_refs(element, {**lookup, **stand_ins})
+        # an interface is accepted wherever a part is: checked against a stand-in Part (the
+        # Assembly checks references against a lookup of elements since the platform merge)
+        lookup = {n: Part(n, 1.0) if isinstance(e, Interface) else e for n, e in lookup.items()}
+        super()._check_refs(element, lookup)
 
     def add_subsystem(self, sub, bind=None):
         """Nest ``sub`` and bind its interfaces: {interface: part in this namespace}."""

@@ -74,7 +74,7 @@ def test_reference_overrides_apply_and_are_type_checked():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["run", "no_such_scenario"], "no_such_scenario: unknown scenario (accepted: euro_ncap_full_width_50, fmvss208_sled_48_belted, fmvss208_sled_48_unbelted"),
+    (["run", "no_such_scenario"], "no_such_scenario: unknown scenario (accepted: aeb_precrash_frontal, euro_ncap_full_width_50, fmvss208_sled_48_belted, fmvss208_sled_48_unbelted"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=soon"],
      "solver.t_end: the scenario has a number here (0.15), got 'soon'"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "solver.colour=1"], "solver.colour: unknown key"),

@@ -2,6 +2,7 @@
 mobility, and the file errors."""
 import pathlib
 import shutil
+import tomllib
 
 import numpy as np
 import pytest
@@ -255,7 +256,14 @@ def test_regression_show_command(capsys):
     assert "front_suspension (double_wishbone" in out and "front_suspension.l_lower_ball" in out
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in VEHICLES.glob("sedan_*.toml")))
+def _subsystem_files():
+    """The shipped vehicle files of kind "subsystem" (vehicles/ also holds interiors and the
+    pedestrian scenario's vehicle front)."""
+    return sorted(p.name for p in VEHICLES.glob("*.toml")
+                  if tomllib.loads(p.read_text()).get("kind") == "subsystem")
+
+
+@pytest.mark.parametrize("name", _subsystem_files())
 def test_regression_subsystem_files_alone(name):
     """Each subsystem file loads alone (its interfaces on the ground), its loops close at the
     design position and its mobility is its template's: e.g. a double wishbone 2 (one wheel

@@ -1,0 +1,131 @@
+"""Pre-crash braking then a frontal crash: B0 follows the vehicle model's chassis at the driver
+H-point during an emergency-braking manoeuvre (occupant.vehicle.manoeuvre.chassis_base_motion:
+longitudinal, vertical and pitch), then loses the speed left as a half-sine crash pulse that
+starts where braking ends, continuous in velocity.
+
+Scenario tables (units at the edge: km/h in the file)::
+
+    [vehicle]
+    interior = "midsize_sedan_driver"
+    model = "midsize_sedan"          # vehicles/<model>.toml, the full-car model (occupant.vehicle)
+    [precrash]
+    manoeuvre = "hard_brake"         # MANOEUVRES
+    speed_kmh = 56.0                 # vehicle speed when the braking starts
+    duration = 0.5                   # s of braking before the crash (the crash starts here)
+    crash_duration = 0.080           # s, half-sine length; delta-v = the speed left at impact
+
+The crash phase holds the chassis' attitude at impact (its pitch stays, its angular velocity
+drops to zero) and its vertical velocity; only the longitudinal half-sine acts. The vehicle
+runs are kept in memory per (model, manoeuvre, speed, duration) for the life of the process.
+"""
+import math
+
+import numpy as np
+
+from occupant.scenario.pulse import G0, KMH, SAMPLE_DT, Pulse
+
+KEYS = ("manoeuvre", "speed_kmh", "duration", "crash_duration")
+MANOEUVRES = ("hard_brake",)
+SETTLE = 0.1          # s: the settle run before braking (tests/vehicle/test_manoeuvres.py: static
+                      # loads within 1 % after 0.1 s)
+VEHICLE_DT = 1e-3     # s, output step of the vehicle run (the chassis motion is interpolated)
+_RUNS = {}            # in-memory cache of vehicle runs, never written to disk
+
+
+def braking_run(model, speed, duration):
+    """The ``hard_brake`` Manoeuvre of vehicles/<model>.toml from ``speed`` (m/s) over
+    ``duration`` s, after settling; cached in memory."""
+    key = (model, "hard_brake", float(speed), float(duration))
+    if key not in _RUNS:
+        from occupant.shipped import shipped_dir
+        from occupant.vehicle import load
+        from occupant.vehicle import manoeuvre as M
+        vehicle = load(shipped_dir("vehicles") / f"{model}.toml")
+        settled = M.settle(vehicle, t_end=SETTLE, output_dt=0.005)
+        _RUNS[key] = M.hard_brake(vehicle, settled.results.q[-1], speed=speed, t_end=duration,
+                                  output_dt=VEHICLE_DT)
+    return _RUNS[key]
+
+
+class PrecrashPulse(Pulse):
+    """The braking then crash motion of B0. ``t``, ``a``: the longitudinal (world x) acceleration
+    of B0's origin (for summaries and plots); ``impact``: the crash's start (s);
+    ``impact_speed`` (m/s); ``chassis``: the BaseMotion of the braking phase."""
+
+    def __init__(self, man, chassis, crash_duration, source):
+        tb = float(man.t[-1])
+        s = man.t
+        self.chassis, self.impact, self.crash_duration = chassis, tb, crash_duration
+        p0 = chassis.position(0.0)
+        pos = np.array([chassis.position(x) - p0 for x in s])
+        vel = np.array([chassis.velocity(x) for x in s])
+        acc = np.array([chassis.acceleration(x) for x in s])
+        self.impact_speed = float(vel[-1, 0])
+        # crash: A sin(pi tau / T) with delta-v = 2 A T / pi = the speed left (pulse.py identity)
+        peak = math.pi * self.impact_speed / (2.0 * crash_duration)
+        n = max(int(round(crash_duration / SAMPLE_DT)), 10)
+        tau = np.linspace(0.0, crash_duration, n + 1)[1:]
+        ax = -peak * np.sin(np.pi * tau / crash_duration)
+        vx = vel[-1, 0] + peak * crash_duration / np.pi * (np.cos(np.pi * tau / crash_duration) - 1.0)
+        xx = pos[-1, 0] + vel[-1, 0] * tau + peak * crash_duration / np.pi * (
+            crash_duration / np.pi * np.sin(np.pi * tau / crash_duration) - tau)
+        tail = np.array([tb + crash_duration + SAMPLE_DT, tb + crash_duration + 10.0])
+        self._t = np.concatenate([s, tb + tau, tail])
+        ones = np.ones(n + 2)
+        self._pos = np.vstack([pos, np.column_stack([
+            np.concatenate([xx, xx[-1] + 0.0 * (tail - tail[0])]),
+            pos[-1, 1] + vel[-1, 1] * (self._t[len(s):] - tb),
+            pos[-1, 2] + vel[-1, 2] * (self._t[len(s):] - tb)])])
+        self._vel = np.vstack([vel, np.column_stack([np.concatenate([vx, [0.0, 0.0]]),
+                                                     vel[-1, 1] * ones, vel[-1, 2] * ones])])
+        self._acc = np.vstack([acc, np.column_stack([np.concatenate([ax, [0.0, 0.0]]),
+                                                     0 * ones, 0 * ones])])
+        self._R_end = np.asarray(chassis.rotation(tb), float)
+        super().__init__(t=self._t, a=self._acc[:, 0], speed0=float(vel[0, 0]), source=source)
+
+    def base_motion(self):
+        from occupant.model import BaseMotion
+        t, tb, ch = self._t, self.impact, self.chassis
+
+        def table(values):
+            return lambda s: np.array([np.interp(s, t, values[:, k]) for k in range(3)])
+
+        def phase(braking, crash):
+            return lambda s: braking(s) if s <= tb else crash(s)
+
+        zero = lambda s: np.zeros(3)   # noqa: E731
+        return BaseMotion(position=table(self._pos), velocity=table(self._vel),
+                          acceleration=table(self._acc),
+                          rotation=phase(ch.rotation, lambda s: self._R_end),
+                          angular_velocity=phase(ch.angular_velocity, zero),
+                          angular_acceleration=phase(ch.angular_acceleration, zero))
+
+    def describe(self):
+        return (f"{self.source}: braking {self.speed0 / KMH:.1f} -> {self.impact_speed / KMH:.1f} "
+                f"km/h over {self.impact:.2f} s, then a half-sine crash, delta-v "
+                f"{self.impact_speed / KMH:.1f} km/h, {math.pi * self.impact_speed / (2 * self.crash_duration) / G0:.1f} g, "
+                f"{self.crash_duration * 1e3:.0f} ms, from t = {self.impact:.3f} s")
+
+
+def read_precrash(c, table, path, model, t_end):
+    """The PrecrashPulse of a ``[precrash]`` table for vehicles/<model>.toml (validated)."""
+    c.keys(table, KEYS, path)
+    man = c.string(table, "manoeuvre", path, required=True, choices=MANOEUVRES, what="manoeuvre")
+    speed = c.number(table, "speed_kmh", path, positive=True, required=True) * KMH
+    duration = c.number(table, "duration", path, positive=True, required=True)
+    crash = c.number(table, "crash_duration", path, positive=True, required=True)
+    if duration > 3.0:
+        c.fail(f"{path}.duration", f"{duration} s of braking: the full-car model takes about 13 s "
+               "of CPU per second simulated", "0 < duration <= 3 s (0.5-0.8 s is AEB's last phase)")
+    if duration + crash > t_end:
+        c.fail(f"{path}.duration", f"braking {duration} s plus the crash {crash} s end after "
+               f"solver.t_end {t_end} s", "solver.t_end >= duration + crash_duration")
+    run = braking_run(model, speed, duration)
+    if run.results.status != "finished":
+        c.fail(path, f"the vehicle run of {model} stopped: {run.results.message}")
+    from occupant.vehicle.manoeuvre import chassis_base_motion
+    if float(run.velocity[-1, 0]) <= 0.0:
+        c.fail(f"{path}.duration", f"the car stops within {duration} s of braking from "
+               f"{speed / KMH:g} km/h: nothing is left for a crash", "a shorter duration or higher speed")
+    return PrecrashPulse(run, chassis_base_motion(run), crash,
+                         f"{man} of {model} from {speed / KMH:g} km/h")
