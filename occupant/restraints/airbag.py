@@ -95,7 +95,9 @@ def lens(d, r1, r2):
 @njit(**JIT)
 def table_value(tables, start, n, x, outside):
     """Linear interpolation of a (x, y) table at x; ``outside`` < 0: hold the end values,
-    else that value outside the table's range."""
+    else that value outside the table's range. A one-row table is its value at its x."""
+    if n == 1 and x == tables[start, 0]:
+        return tables[start, 1]
     if x < tables[start, 0] or x > tables[start + n - 1, 0]:
         if outside >= 0.0:
             return outside

@@ -155,3 +155,19 @@ def test_reference_vent_blowdown_against_solve_ivp(cd):
     flow_ref = [-rhs(0.0, y)[0] for y in sol.y.T]
     np.testing.assert_allclose(res.outputs["bag.mass_outflow"], flow_ref, rtol=1e-6,
                                atol=1e-9 * max(flow_ref))   # the tail is proportional to p - p_a
+
+
+def test_analytic_table_value_interpolates_holds_and_reads_only_its_rows():
+    """Linear between rows, end values held (outside < 0) or the given value outside; a one-row
+    table is its value at its x, read without touching the row after it (another table's)."""
+    from occupant.restraints.airbag import table_value
+    # a two-row table, a one-row table, and a one-row table starting at the same x after it
+    tables = np.array([[0.0, 1.0], [2.0, 3.0], [5.0, 7.0], [5.0, 40.0]])
+    assert table_value(tables, 0, 2, 1.0, -1.0) == pytest.approx(2.0)
+    assert table_value(tables, 0, 2, -1.0, -1.0) == 1.0
+    assert table_value(tables, 0, 2, 4.0, -1.0) == 3.0
+    assert table_value(tables, 0, 2, 4.0, 0.0) == 0.0
+    assert table_value(tables, 2, 1, 5.0, -1.0) == 7.0
+    assert table_value(tables, 2, 1, 5.0, 0.0) == 7.0
+    assert table_value(tables, 2, 1, 6.0, -1.0) == 7.0
+    assert table_value(tables, 2, 1, 6.0, 0.0) == 0.0
