@@ -13,7 +13,7 @@ theorem removes the motion of s over the surface).
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_STAGE
+from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.forces.points import point_state
 
 
@@ -118,6 +118,20 @@ def _q_times(a2, g, x0, x1, x2):
 NEWTON_ITERATIONS = 16
 
 
+@njit(**JIT_INLINE)
+def unit_normal_basis(m0, m1, m2):
+    """Two unit vectors (t, u) completing the unit vector m to a right-handed orthonormal basis
+    (t normal to the coordinate axis m leans on least, u = m x t): the tangent plane of the unit
+    sphere at m, or the plane normal to an axis m."""
+    if abs(m0) < 0.6:
+        tx, ty, tz = 0.0, m2, -m1
+    else:
+        tx, ty, tz = -m2, 0.0, m0
+    tn = np.sqrt(tx * tx + ty * ty + tz * tz)
+    tx, ty, tz = tx / tn, ty / tn, tz / tn
+    return tx, ty, tz, m1 * tz - m2 * ty, m2 * tx - m0 * tz, m0 * ty - m1 * tx
+
+
 @njit(**JIT_STAGE)
 def sphere_newton_step(m0, m1, m2, tx, ty, tz, ux, uy, uz, r0, r1, h00, h11, h01):
     """One damped Newton step for a direction m on the unit sphere, in the tangent basis (t, u):
@@ -176,14 +190,7 @@ def ellipsoid_ellipsoid(data, el, e):
         g1 = qa1 / ha + qb1 / hb - cy
         g2 = qa2 / ha + qb2 / hb - cz
         gn = g0 * m0 + g1 * m1 + g2 * m2
-        # tangent basis t, u at m
-        if abs(m0) < 0.6:
-            tx, ty, tz = 0.0, m2, -m1
-        else:
-            tx, ty, tz = -m2, 0.0, m0
-        tn = np.sqrt(tx * tx + ty * ty + tz * tz)
-        tx, ty, tz = tx / tn, ty / tn, tz / tn
-        ux, uy, uz = m1 * tz - m2 * ty, m2 * tx - m0 * tz, m0 * ty - m1 * tx
+        tx, ty, tz, ux, uy, uz = unit_normal_basis(m0, m1, m2)   # tangent basis t, u at m
         r0 = g0 * tx + g1 * ty + g2 * tz        # Riemannian gradient
         r1 = g0 * ux + g1 * uy + g2 * uz
         # Riemannian Hessian t^T (H - (m.g) I) t, H = sum Q/h - (Q m)(Q m)^T / h^3

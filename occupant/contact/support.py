@@ -20,7 +20,7 @@ condition Q n / h - (c - v) = -d n + mu u).
 import numpy as np
 from numba import njit
 
-from occupant.contact.geometry_pairs import sphere_newton_step
+from occupant.contact.geometry_pairs import sphere_newton_step, unit_normal_basis
 from occupant.jit import JIT_STAGE
 
 # Newton iterations at most (as ellipsoid_ellipsoid's NEWTON_ITERATIONS); a step below
@@ -79,13 +79,7 @@ def rim_depth(Q, cx, cy, cz, vx, vy, vz, radius):
             g0 += radius * m0 / r_xy
             g1 += radius * m1 / r_xy
         gn = g0 * m0 + g1 * m1 + g2 * m2
-        if abs(m0) < 0.6:
-            tx, ty, tz = 0.0, m2, -m1
-        else:
-            tx, ty, tz = -m2, 0.0, m0
-        tn = np.sqrt(tx * tx + ty * ty + tz * tz)
-        tx, ty, tz = tx / tn, ty / tn, tz / tn
-        ux, uy, uz = m1 * tz - m2 * ty, m2 * tx - m0 * tz, m0 * ty - m1 * tx
+        tx, ty, tz, ux, uy, uz = unit_normal_basis(m0, m1, m2)
         r0 = g0 * tx + g1 * ty + g2 * tz
         r1 = g0 * ux + g1 * uy + g2 * uz
         qtx, qty, qtz = q_times(Q, tx, ty, tz)
@@ -119,13 +113,7 @@ def line_depth(Q, cx, cy, cz, vx, vy, vz, ux, uy, uz):
     of c - v normal to u, exact at once for a sphere; second derivative floored positive,
     steps limited to 0.5 rad)."""
     # basis e1, e2 of the plane normal to u
-    if abs(ux) < 0.6:
-        e1x, e1y, e1z = 0.0, uz, -uy
-    else:
-        e1x, e1y, e1z = -uz, 0.0, ux
-    en = np.sqrt(e1x * e1x + e1y * e1y + e1z * e1z)
-    e1x, e1y, e1z = e1x / en, e1y / en, e1z / en
-    e2x, e2y, e2z = uy * e1z - uz * e1y, uz * e1x - ux * e1z, ux * e1y - uy * e1x
+    e1x, e1y, e1z, e2x, e2y, e2z = unit_normal_basis(ux, uy, uz)
     # the 2x2 problem: Q2 = E^T Q E, p2 = E^T (c - v)
     px, py, pz = cx - vx, cy - vy, cz - vz
     a1x, a1y, a1z = q_times(Q, e1x, e1y, e1z)
