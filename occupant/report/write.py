@@ -4,7 +4,6 @@ tables, one A4 landscape page each, matplotlib PdfPages)."""
 import base64
 import contextlib
 import html as H
-import time
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -72,12 +71,18 @@ def _encode_png(img):
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def document(title, page, timing):
+def document(title, page):
+    """The page's HTML. Nothing in it depends on when or how fast it was written: the same runs
+    give the same file byte for byte."""
     nav = " ".join(page.nav)
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{H.escape(title)}</title><style>{CSS}</style></head><body>"
-            f"<h1>{H.escape(title)}</h1><nav>{nav}</nav>{''.join(page.parts)}"
-            f"<p class=\"caption\">Written by occupant.report in {timing:.1f} s.</p></body></html>")
+            f"<h1>{H.escape(title)}</h1><nav>{nav}</nav>{''.join(page.parts)}</body></html>")
+
+
+def pdf_pages(path):
+    """PdfPages of ``path`` without a creation date, so that the same runs give the same file."""
+    return PdfPages(path, metadata={"CreationDate": None})
 
 
 def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=True, pdf=True):
@@ -85,14 +90,13 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
     occupant.report.data lists its fields); ``html``/``pdf`` False leaves that one out. Returns
     (html path or None, pdf path or None)."""
     from occupant.report import render3d, viewer as V
-    start = time.perf_counter()
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     res = run.results
     title = f"Occupant simulation report: {run.name}"
     header, crit_rows, crit_colours, verdicts = T.criteria_rows(run.criteria)
-    with (PdfPages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pdf_pages:
-        page = Page(pdf_pages)
+    with (pdf_pages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pages:
+        page = Page(pages)
         # summary
         page.section("summary", "Scenario summary")
         failed = sum(v is False for v in verdicts)
@@ -161,9 +165,8 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
                         "E(t) - E(0) = W(t): kinetic plus potential change equals the work of all "
                         "force producers (negative: dissipated or absorbed); the residual closes it.")
         page.pdf_page(F.text_page("Solver statistics", [("Solver", solver)]))
-        if pdf_pages is not None:
-            pdf_pages.infodict()["Title"] = title
-    timing = time.perf_counter() - start
+        if pages is not None:
+            pages.infodict()["Title"] = title
     if html:
-        (folder / "report.html").write_text(document(title, page, timing), encoding="utf-8")
+        (folder / "report.html").write_text(document(title, page), encoding="utf-8")
     return (folder / "report.html") if html else None, (folder / "report.pdf") if pdf else None

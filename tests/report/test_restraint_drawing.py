@@ -2,6 +2,7 @@
 belt and airbag modules declare theirs: Belt.points with names, Airbag mounting frame and
 semi-axes) and whose outputs hold what their producers record (belt point positions in B0, bag
 volume and pressure, belt forces)."""
+import base64
 import dataclasses
 import types
 
@@ -94,4 +95,7 @@ def test_restraints_drawn_and_plotted(restrained, tmp_path):
     F.png(strip)
     strip.savefig(tmp_path / "strip.png")
     fig3d = viewer.figure(r)
-    assert np.sum(np.isfinite(np.asarray(fig3d.data[1].x, float))) == 3
+    belt_x = fig3d["data"][1]["x"]   # a plotly.js typed array
+    assert np.sum(np.isfinite(np.frombuffer(base64.b64decode(belt_x["bdata"]), belt_x["dtype"]))) == 3
+    last = fig3d["frames"][-1]["data"][1]["x"]
+    assert np.sum(np.isfinite(np.frombuffer(base64.b64decode(last["bdata"]), last["dtype"]))) == 3
