@@ -40,14 +40,14 @@ class Page:
 
     def figure(self, fig, alt, caption="", pdf=True):
         """Embed a matplotlib figure as PNG and add it as a PDF page; close it."""
-        raw = F.png(fig, self.dpi)
+        rgba = F.pixels(fig, self.dpi)
         plt.close(fig)
-        data = base64.b64encode(raw).decode("ascii")
+        data = base64.b64encode(F.png_bytes(rgba, self.dpi)).decode("ascii")
         self.parts.append(f'<img alt="{H.escape(alt)}" src="data:image/png;base64,{data}">')
         if caption:
             self.parts.append(f'<div class="caption">{H.escape(caption)}</div>')
         if pdf and self.pdf is not None:   # the same pixels on a page: as vectors it costs 2-3 times more
-            self.pdf_page(F.raster_page(raw, self.dpi, caption))
+            self.pdf_page(F.raster_page(rgba, self.dpi, caption))
 
     def pdf_page(self, fig):
         if self.pdf is not None:
