@@ -96,7 +96,8 @@ def figure(run, frame_dt=FRAME_DT):
                 dict(type="scatter3d", mode="lines", **{a: _typed(b[:, k]) for k, a in enumerate("xyz")})]
 
     v, b = coords(idx[0])
-    first = [go.Mesh3d(x=v[:, 0], y=v[:, 1], z=v[:, 2]), go.Scatter3d(x=b[:, 0], y=b[:, 1], z=b[:, 2], mode="lines")]
+    first = [go.Mesh3d(x=v[:, 0], y=v[:, 1], z=v[:, 2]),
+             go.Scatter3d(x=b[:, 0], y=b[:, 1], z=b[:, 2], mode="lines")]
     first[0].update(i=faces[:, 0], j=faces[:, 1], k=faces[:, 2], facecolor=colours, flatshading=False,
                     lighting=dict(ambient=0.55, diffuse=0.7, specular=0.1), name="occupant and vehicle",
                     hoverinfo="skip")

@@ -7,7 +7,6 @@ import html as H
 from pathlib import Path
 
 import matplotlib.pyplot as plt
-import numpy as np
 from matplotlib.backends.backend_pdf import PdfPages
 
 from occupant.report import data as D

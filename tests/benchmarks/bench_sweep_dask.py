@@ -41,8 +41,8 @@ def measure(n_workers, variants, folder):
 
     from occupant.scenario import sweep
     t0 = time.perf_counter()
-    with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+    cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    with cluster, Client(cluster) as client:
         start = time.perf_counter() - t0
         t0 = time.perf_counter()
         client.run(_warm)
