@@ -1,6 +1,7 @@
 """The report is reproducible (issue 13 section 5: identical inputs, identical results): two
 reports of one run are the same files byte for byte, and a PDF page shows the very pixels of the
 figure the HTML embeds."""
+import os
 import re
 import shutil
 import subprocess
@@ -10,11 +11,12 @@ import pytest
 
 from occupant.report import figures as F
 from occupant.report import viewer, write
+from occupant.report.parallel import Background
 
 
 def test_two_reports_of_one_run_are_the_same_bytes(run, tmp_path):
     first = write(run, tmp_path / "a")
-    second = write(run, tmp_path / "b")
+    second = write(run, tmp_path / "b", parallel=False)   # the figures drawn here, not in a child
     for a, b in zip(first, second):
         assert a.read_bytes() == b.read_bytes(), f"{a.name} differs between two writings"
     html = first[0].read_text()
@@ -72,3 +74,27 @@ def test_raster_page_in_the_pdf_is_the_figure_pixels(tmp_path):
 def _blocks(a, n=8):
     h, w = a.shape[0] // n * n, a.shape[1] // n * n
     return a[:h, :w].astype(float).reshape(h // n, n, w // n, n, -1).mean(axis=(1, 3))
+
+
+def _fails():
+    raise ValueError("job failed")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2, reason="no fork, or one core")
+def test_background_jobs_run_in_another_process_and_failures_reach_the_caller():
+    me = os.getpid()
+    with Background({"pid": os.getpid, "array": lambda: np.arange(300000.0), "fails": _fails}) as later:
+        assert later.pid is not None and later["pid"] not in (me, None)   # ran in the child
+        np.testing.assert_array_equal(later["array"], np.arange(300000.0))   # 2.4 MB through the pipe
+        with pytest.raises(ValueError, match="job failed"):   # run again here, where it raises
+            later["fails"]
+    with Background({"pid": os.getpid}, enabled=False) as here:
+        assert here.pid is None and here["pid"] == me
+
+
+def test_background_left_early_reaps_its_child():
+    with Background({"big": lambda: np.zeros(2_000_000)}) as later:   # 16 MB: the child blocks writing
+        pid = later.pid
+    if pid is not None:
+        with pytest.raises(ChildProcessError):   # reaped: no such child any more
+            os.waitpid(pid, os.WNOHANG)
