@@ -7,10 +7,13 @@ died), a job runs here when its result is asked for: the same function, the same
 
 It pays on the report's matplotlib figures: drawing them takes about as long as the rest of the
 report (VTK views, viewer, PDF pages), and two processes get two cores, or twice the share of
-a loaded machine. The jobs should not start threads or touch OpenGL: only the calling thread
-lives on in a forked child."""
+a loaded machine. Only the calling thread lives on in a forked child, so it forks only from a
+process without other Python threads (a Dask worker has several: one holding a lock at the fork
+would leave the child waiting for it for ever), and the jobs should not start threads or touch
+OpenGL."""
 import os
 import pickle
+import threading
 
 
 class Background:
@@ -20,7 +23,8 @@ class Background:
 
     def __init__(self, jobs, enabled=True):
         self.jobs, self.done, self.pid = dict(jobs), None, None
-        if not (enabled and self.jobs and hasattr(os, "fork") and (os.cpu_count() or 1) > 1):
+        if not (enabled and self.jobs and hasattr(os, "fork") and (os.cpu_count() or 1) > 1
+                and threading.active_count() == 1):
             return
         read, write = os.pipe()
         pid = os.fork()

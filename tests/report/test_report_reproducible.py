@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 
 import numpy as np
 import pytest
@@ -82,6 +83,8 @@ def _fails():
 
 @pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2, reason="no fork, or one core")
 def test_background_jobs_run_in_another_process_and_failures_reach_the_caller():
+    if threading.active_count() > 1:
+        pytest.skip("other threads in this test process (an earlier test's): Background does not fork")
     me = os.getpid()
     with Background({"pid": os.getpid, "array": lambda: np.arange(300000.0), "fails": _fails}) as later:
         assert later.pid is not None and later["pid"] not in (me, None)   # ran in the child
@@ -98,3 +101,15 @@ def test_background_left_early_reaps_its_child():
     if pid is not None:
         with pytest.raises(ChildProcessError):   # reaped: no such child any more
             os.waitpid(pid, os.WNOHANG)
+
+
+def test_background_does_not_fork_beside_other_threads():
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        with Background({"pid": os.getpid}) as later:
+            assert later.pid is None and later["pid"] == os.getpid()
+    finally:
+        stop.set()
+        other.join()
