@@ -1,6 +1,6 @@
 """The report's static figures (matplotlib, Agg backend): each function takes a run (and what
-occupant.report.data extracted) and returns a Figure, saved once as PNG for the HTML page and
-once into the PDF."""
+occupant.report.data extracted) and returns a Figure, drawn once (pixels): its pixels are the
+HTML page's PNG and, as they are, the PDF's page (raster_page)."""
 import io
 import textwrap
 
@@ -58,8 +58,7 @@ def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
     for s in surfaces:
         X = D.pose_of(rel, s.body)[i]
         c = s.corners @ X[:3, :3].T + X[:3, 3]
-        add(Polygon(c[:, list(axes)], closed=True, fc=VEHICLE_COLOUR, ec=VEHICLE_COLOUR, lw=1.5,
-                             alpha=0.6))
+        add(Polygon(c[:, list(axes)], closed=True, fc=VEHICLE_COLOUR, ec=VEHICLE_COLOUR, lw=1.5, alpha=0.6))
     for s in sorted(shapes, key=lambda s: sign * s.center[depth]):
         (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, s.body)[i], s, axes)
         add(Ellipse((cx, cz), w, h, angle=a, fc=colour(s.name), ec="k", lw=0.4, alpha=0.55))

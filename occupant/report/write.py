@@ -25,7 +25,7 @@ img{max-width:100%;display:block;margin:6px 0} .caption{font-size:12px;color:#55
 """
 
 
-DPI = 110   # of the figures: 1286 pixels across the A4 landscape width
+DPI = 110   # of the figures: 1285 pixels across the A4 landscape width
 
 
 class Page:
