@@ -4,12 +4,13 @@ on a Dask ``distributed.LocalCluster`` of worker processes, 1 against 2 workers.
 For each cluster size: the cluster starts (one thread per worker process), every worker runs a
 short variant first (its imports and the numba cache loaded: what each new worker pays once),
 then a sweep of ``--variants`` variants (belt load limit 3000-4750 N; reports and plots off, as
-a sweep writes them) runs through ``occupant.scenario.sweep(..., scheduler=address)``. Printed:
+a sweep writes them) runs through ``occupant.scenario.sweep(..., scheduler=client)``. Printed:
 the sweep's wall time, the variants per minute, the speed-up of 2 workers over 1 and its
-efficiency, and the CPU seconds the workers spent per variant (time.process_time in each
-worker, Dask's own work included). The load average is printed beside them: on a machine
-shared with other work, wall times say as much about the load as about the code, and two
-workers cannot go twice as fast when the two cores are not free.
+efficiency, the CPU seconds the workers spent per variant (time.process_time in each worker,
+Dask's own work included) and the cores they kept busy on average (their CPU seconds over the
+sweep's wall time: 2 workers scale when this doubles). The load average is printed beside
+them: on a machine shared with other work, wall times say as much about the load as about the
+code, and two workers cannot go twice as fast when the two cores are not free.
 
 Run: python tests/benchmarks/bench_sweep_dask.py [--variants 8] [--workers 1 2]
 """
@@ -71,7 +72,8 @@ def main():
             print(f"  {n} worker{'s' if n > 1 else ' '}: cluster up {m['start']:.1f} s, workers warmed "
                   f"{m['warm']:.1f} s; sweep {m['sweep']:.1f} s wall ({m['ok']}/{args.variants} ok, "
                   f"{60 * args.variants / m['sweep']:.1f} variants/min), {m['cpu']:.2f} worker CPU s per "
-                  f"variant; load average {load0:.1f} -> {os.getloadavg()[0]:.1f}")
+                  f"variant, {m['cpu'] * args.variants / m['sweep']:.2f} cores busy on average; load average "
+                  f"{load0:.1f} -> {os.getloadavg()[0]:.1f}")
     base = min(figures)
     for n in sorted(figures):
         if n != base:
