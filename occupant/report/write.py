@@ -100,7 +100,7 @@ def pdf_pages(path):
 def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=True, pdf=True, parallel=True):
     """Write ``folder/report.html`` and ``folder/report.pdf`` for ``run`` (module docstring of
     occupant.report.data lists its fields); ``html``/``pdf`` False leaves that one out. With
-    ``parallel`` the time-history figures are drawn in a second process meanwhile
+    ``parallel`` the time-history figures and the viewer are made in a second process meanwhile
     (occupant.report.parallel; the same files either way). Returns (html path or None, pdf path
     or None)."""
     from occupant.report import render3d, viewer as V
@@ -111,15 +111,15 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
     header, crit_rows, crit_colours, verdicts = T.criteria_rows(run.criteria)
     figures = {"pulse": lambda: drawn(F.pulse([run])), "trajectories": lambda: drawn(F.trajectories([run])),
                "channels": lambda: drawn(F.channels([run])) if res.channels else None,
-               "restraints": lambda: drawn(F.restraints(run)), "energy": lambda: drawn(F.energy(run))}
+               "restraints": lambda: drawn(F.restraints(run)), "energy": lambda: drawn(F.energy(run)),
+               "viewer": lambda: V.html(run) if viewer and html else None}
     with Background(figures, parallel) as later, \
             (pdf_pages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pages:
-        # this process's share first (the kinematics, the 3D views and viewer), then the pages
+        # this process's share first (the kinematics, the 3D views), then the pages
         times = D.frame_times(res.t, frame_spacing)
         strips = [(view, drawn(F.kinematics_strip(run, times, view))) for view in D.views(run)]
         instants = render3d.key_instants(run) if renders else []
         images = render3d.render(run, [i for _, i in instants]) if renders else []
-        interactive = V.html(run) if viewer and html else None
         page = Page(pages)
         # summary
         page.section("summary", "Scenario summary")
@@ -163,8 +163,8 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
                 + "</div>")
             page.pdf_page(F.image_page(f"3D views (VTK) at key instants, in the {D.frame_name(run)}", images,
                                        [c for c, _ in instants]))
-        if interactive is not None:
-            page.html("<h3>Interactive 3D view</h3>" + interactive)
+        if later["viewer"] is not None:
+            page.html("<h3>Interactive 3D view</h3>" + later["viewer"])
         page.section("trajectories", f"Trajectories in the {D.frame_name(run)}")
         page.figure(later["trajectories"], "trajectories")
         # channels
