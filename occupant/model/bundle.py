@@ -229,6 +229,9 @@ BeltBlock = namedtuple("BeltBlock", [
     "point_size",     # (np, 3) m, ellipsoid semi-axes (0 for the others)
     "point_side",     # (np, 3) side of the ellipsoid the belt lies on, ellipsoid frame
     "point_friction", # (np,) Coulomb coefficient of the webbing sliding through the point
+    "point_carrier",  # (np,) int, link the point's force acts on: point_link, or for a carried
+                      # wrap a child link of it on a prismatic joint (a sternum)
+    "point_carrier_r",    # (np, 3) m, the carrier link's origin at rest in point_link's frame
     "law",            # (ns,) int, per segment (ns = np - nbelt): CONTACT_TABLE (strain -> N)
     "stiffness",      # (ns,) unused by tables (ContactBlock layout)
     "exponent",       # (ns,)

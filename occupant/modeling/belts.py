@@ -19,6 +19,7 @@ from occupant.model.bundle import (
     BELT_SLIP_RING, BELT_STATES, BELT_WRAP, CONTACT_TABLE, PRETENSIONER_FORCE, PRETENSIONER_NONE,
     PRETENSIONER_PULL_IN, BeltBlock, freeze_block,
 )
+from occupant.model.joint_types import JointType
 from occupant.model.model import ModelError
 from occupant.modeling.contacts import _curve
 from occupant.modeling.elements import ModelingError, _vec3
@@ -74,7 +75,8 @@ class Retractor:
     speed reaches ``lock_speed`` (m/s; webbing-sensitive sensor, which real retractors trigger on
     webbing acceleration: a speed threshold stands in for it), or when the pretensioner fires.
     Locked, the spool gives ``spool_stiffness`` (N/m, film-spool effect) beyond the webbing it
-    had paid out when it locked, up to ``load_limit`` (N; inf: none), at which a torsion-bar load
+    had paid out when it locked (or was wound in to since: the spool's ratchet holds what a
+    pretensioner wound in), up to ``load_limit`` (N; inf: none), at which a torsion-bar load
     limiter pays out at constant force (plastically: the limiter's payout is kept). The spool
     moves at speed (tension - spool force) / ``spool_damping`` (N s/m), a regularisation: the
     belt force exceeds the limit by spool_damping times the payout speed."""
@@ -160,11 +162,17 @@ class Wrap:
     the side the direction ``side`` (ellipsoid frame; default forward) points to, and free to
     slide across it: the belt point is the middle of the wrap (``occupant.restraints.belt``).
     Along the belt the webbing slides with Coulomb coefficient ``friction`` (belt-body 0.3 in
-    GS1, 0.2-0.4 quoted; facts 6.4 [S], 6.3 [U])."""
+    GS1, 0.2-0.4 quoted; facts 6.4 [S], 6.3 [U]). ``carrier`` (optional): a part on a
+    prismatic joint to the geometry's part (a dummy's sternum on its ``chest`` joint) that the
+    belt bears on there: the wrap is found on the geometry (the undeformed chest), the point
+    then moves with the carrier's travel on its joint (the chest's deflection) and the belt's
+    force at it acts on the carrier, so it loads the joint's spring (the ribcage), as the
+    belt loads a Hybrid III's sternum through its jacket."""
     name: str
     geometry: str
     friction: float = 0.3
     side: tuple = (1.0, 0.0, 0.0)
+    carrier: str | None = None
 
     def __post_init__(self):
         self.friction = _nonnegative(self.friction, f"wrap '{self.name}'.friction", "")
@@ -234,6 +242,8 @@ class Belt:
         for k, p in enumerate(self.points):
             if isinstance(p, Wrap):
                 out[f"points[{k}].geometry"] = p.geometry
+                if p.carrier is not None:
+                    out[f"points[{k}].carrier.part"] = p.carrier
             elif p.marker is not None:
                 out[f"points[{k}].marker"] = p.marker
         return out
@@ -244,8 +254,24 @@ def _extrapolated_strain(loading, force):
     return e1 + (force - f1) * (e1 - e0) / (f1 - f0)
 
 
-def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states):
-    """The compiled BeltBlock of the assembly's belts; reserves their outputs and states."""
+def _carrier(belt, k, p, link, tree, body_index, body_link):
+    """(link, rest origin in the geometry link's frame) of wrap k's carrier part: a child link
+    of the geometry's link on a prismatic joint."""
+    if p.carrier is None:
+        return link, np.zeros(3)
+    parent, jtype, p_pj = tree[0], tree[1], tree[6]
+    c = body_link[body_index[p.carrier]] if p.carrier in body_index else -1
+    if c < 0 or parent[c] != link or jtype[c] != JointType.PRISMATIC:
+        raise ModelError(f"belt '{belt.name}'.points[{k}].carrier: '{p.carrier}' must be a part on "
+                         f"a prismatic joint to the part of '{p.geometry}' (as a sternum on the "
+                         f"chest joint)")
+    return c, np.array(p_pj[c], float)
+
+
+def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
+               tree, body_index):
+    """The compiled BeltBlock of the assembly's belts; reserves their outputs and states
+    (``tree``: the model's link tree, ``body_index``: part name -> body, for wrap carriers)."""
     cols = {k: [] for k in BeltBlock._fields}
     rows, pt_rows = [], []
     cols["point_start"].append(0)
@@ -261,6 +287,7 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
                 link, R, r = body_link[marker_body[m]], marker_R[m], marker_p[m]
                 size = g.semi_axes if isinstance(g, Ellipsoid) else np.full(3, g.radius)
                 kind, side = BELT_WRAP, p.side
+                carrier, carrier_r = _carrier(belt, k, p, link, tree, body_index, body_link)
             else:
                 kind = BELT_ANCHOR if isinstance(p, Anchor) else BELT_SLIP_RING
                 if p.marker is None:
@@ -268,7 +295,10 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
                 else:
                     m = marker_index[p.marker]
                     link, r = body_link[marker_body[m]], marker_R[m] @ p.point + marker_p[m]
+                carrier, carrier_r = link, np.zeros(3)
             cols["point_kind"].append(kind)
+            cols["point_carrier"].append(carrier)
+            cols["point_carrier_r"].append(carrier_r)
             cols["point_link"].append(link)
             cols["point_r"].append(r)
             cols["point_R"].append(R)
@@ -324,11 +354,11 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
         cols["z_start"].append(states.reserve(segments, BELT_SEGMENT_STATES))
         states.reserve([belt.name], BELT_STATES)
     n_pts, n_seg = len(cols["point_kind"]), len(cols["law"])
-    for key in ("point_start", "point_kind", "point_link", "law", "load_start", "load_len",
+    for key in ("point_start", "point_kind", "point_link", "point_carrier", "law", "load_start", "load_len",
                 "unload_start", "unload_len", "retractor", "pretensioner", "pt_start", "pt_len",
                 "z_start", "out_start"):
         cols[key] = np.array(cols[key], dtype=np.int64)
-    for key in ("point_r", "point_size", "point_side"):
+    for key in ("point_r", "point_size", "point_side", "point_carrier_r"):
         cols[key] = np.array(cols[key], dtype=float).reshape(n_pts, 3)
     cols["point_R"] = np.array(cols["point_R"], dtype=float).reshape(n_pts, 3, 3)
     for key in ("point_friction", "stiffness", "exponent", "absorption"):

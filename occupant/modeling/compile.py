@@ -185,7 +185,8 @@ def compile_assembly(asm):
     airbags, airbag_contacts = airbag_block(asm, marker_index, marker_body, body_link, marker_R,
                                             marker_p, outputs, states)
     muscles = muscle_block(asm, marker_index, marker_body, body_link, marker_p, outputs, states)
-    belts = belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states)
+    belts = belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
+                       tree=tree, body_index=bidx)
     marker_forces = marker_force_block(asm, marker_index, marker_body, body_link, marker_R,
                                        marker_p, outputs)
     model = Model(name=asm.name, body_names=body_names, body_parent=body_parent, body_mass=body_mass,

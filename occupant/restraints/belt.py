@@ -11,7 +11,9 @@ Per belt, every evaluation:
    Neighbouring wraps in Gauss-Seidel sweeps. Where the line passes outside, P lies on it (no
    force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
    P, the price of one point per wrap; a wide wrap takes several wraps (several ellipsoids).
-   The force T (u_A + u_B) acts at P on the ellipsoid's body; where it is not normal to the
+   The force T (u_A + u_B) acts at P on the ellipsoid's body (or on its carrier, a sternum on
+   its prismatic chest joint: P found on the undeformed chest, then moved by the carrier's
+   travel, ``modeling.belts.Wrap``); where it is not normal to the
    surface (only an unsymmetric wrap), the point's motion over the surface makes the work of the
    forces differ slightly from minus the webbing's strain energy: the energy balance, which
    counts the work done on the bodies, still closes.
@@ -26,12 +28,13 @@ Per belt, every evaluation:
    slip_damping, so the lengths' rates are -q and +q; within the ratio it sticks.
 4. retractor at the first point: payout p' = (F_0 - F_spool) / spool_damping; F_spool the rewind
    force while unlocked; once locked (``lock_delay`` after the vehicle- or webbing-sensitive
-   sensor or the pretensioner's firing) rewind force + spool stiffness times the payout since
-   locking, capped by the load limit, where the limiter's payout is kept (a state) so the
+   sensor or the pretensioner's firing) rewind force + spool stiffness times the payout beyond
+   where it locked or was since wound in to (a ratchet: a force pretensioner's pull-in is held),
+   capped by the load limit, where the limiter's payout is kept (a state) so the
    unloading spool does not wind it back; a force pretensioner raises the spool force to its
    table's, a pull-in pretensioner shortens the first segment's webbing by its table's pull-in.
-States per segment (webbing length, largest strain), per belt (payout, payout while unlocked,
-limiter payout, lock timer); outputs ``BELT_*_OUTPUTS``; power into ``POWER_BELTS``.
+States per segment (webbing length, largest strain), per belt (payout, free payout (while
+unlocked, or wound in since), limiter payout, lock timer); outputs ``BELT_*_OUTPUTS``; power into ``POWER_BELTS``.
 """
 import numpy as np
 from numba import njit
@@ -178,9 +181,31 @@ def solve_wrap(data, el, out, k, o_pts, p0):
     out[j], out[j + 1], out[j + 2] = _to_base(c, E, P[0], P[1], P[2])
 
 
+@njit(**JIT_INLINE)
+def carrier_travel(data, link, carrier, r):
+    """Travel (B0) of the carrier link's origin from its rest place r in the frame of link."""
+    R, p = data.R_base_link, data.p_base_link
+    return (p[carrier, 0] - p[link, 0] - R[link, 0, 0] * r[0] - R[link, 0, 1] * r[1] - R[link, 0, 2] * r[2],
+            p[carrier, 1] - p[link, 1] - R[link, 1, 0] * r[0] - R[link, 1, 1] * r[1] - R[link, 1, 2] * r[2],
+            p[carrier, 2] - p[link, 2] - R[link, 2, 0] * r[0] - R[link, 2, 1] * r[1] - R[link, 2, 2] * r[2])
+
+
 @njit(**JIT_STAGE)
 def place_points(data, el, out, p0, p1, o_pts):
-    """Every point's position in B0 into the outputs (anchors and rings, then the wraps)."""
+    """Every point's position in B0 into the outputs (anchors and rings, then the wraps on the
+    undeformed ellipsoids, then carried wraps moved by their carriers' travel)."""
+    place_on_surfaces(data, el, out, p0, p1, o_pts)
+    for k in range(p0 + 1, p1 - 1):
+        if el.point_carrier[k] != el.point_link[k]:
+            j = o_pts + 3 * (k - p0)
+            dx, dy, dz = carrier_travel(data, el.point_link[k], el.point_carrier[k],
+                                        el.point_carrier_r[k])
+            out[j], out[j + 1], out[j + 2] = out[j] + dx, out[j + 1] + dy, out[j + 2] + dz
+
+
+@njit(**JIT_STAGE)
+def place_on_surfaces(data, el, out, p0, p1, o_pts):
+    """Anchors and rings, then every wrap point on its (undeformed) ellipsoid."""
     adjacent = False
     for k in range(p0, p1):
         j = o_pts + 3 * (k - p0)
@@ -216,7 +241,7 @@ def point_velocity(data, el, out, k, p0, o_pts):
     own motion over the surface is left out of the segment length rates (they feed only the
     webbing's strain history; the forces' power uses the material velocity, as it must)."""
     j = o_pts + 3 * (k - p0)
-    return link_velocity_at(data, el.point_link[k], out[j], out[j + 1], out[j + 2])
+    return link_velocity_at(data, el.point_carrier[k], out[j], out[j + 1], out[j + 2])
 
 
 @njit(**JIT_INLINE)
@@ -271,7 +296,7 @@ def belt(el, data, t, z, b):
         if strain > 0.0:
             tension = elastic_force(el, s0 + s, strain, max(z[zs + 2 * s + 1], strain))
             fx, fy, fz = tension * ux, tension * uy, tension * uz
-            la, lb = el.point_link[k], el.point_link[k + 1]
+            la, lb = el.point_carrier[k], el.point_carrier[k + 1]
             rax, ray, raz = point_in_link(data, la, out[ja], out[ja + 1], out[ja + 2])
             rbx, rby, rbz = point_in_link(data, lb, out[jb], out[jb + 1], out[jb + 2])
             power += add_force_pair(data, la, rax, ray, raz, prev[0], prev[1], prev[2], lb, rbx,
@@ -329,8 +354,8 @@ def belt(el, data, t, z, b):
         speed = (f0 - spool) / el.spool_damping[b]
         zdot[zb] = speed
         zdot[zs] += speed
-        if not is_locked:
-            zdot[zb + 1] = speed
+        if not is_locked or (speed < 0.0 and payout <= free):
+            zdot[zb + 1] = speed    # the locked spool's ratchet: winding in moves its hold
         elif yielding and speed > 0.0:
             zdot[zb + 2] = speed
     out[o_belt] = z[zb]

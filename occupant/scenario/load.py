@@ -181,18 +181,6 @@ class Scenario:
                               f"they cover, not judged: that protocol's dummy is the "
                               f"{self.reference.dummy}, this occupant the {self.dummy}")
         self.not_judged = ()
-        if "belt" in self.restraints:
-            # wrapping the belt over the small sternum pad gave 20-43 kN belt spikes (the wrap
-            # point jumps on so small an ellipsoid); over the thorax it leaves the sternum unloaded.
-            # Also tried (us_ncap_frontal_56): the chest wrap over a copy of the thorax carried by
-            # the sternum slid down the chest from the pretensioner's pull on and spiked to
-            # 47-97 kN (the chest point fell inside the shoulder wrap's thorax as the sternum
-            # gave, the copy moved forward to the pad's front did no better); with the shoulder
-            # wrap on the copy too the sternum hit its 84 mm stop and the run diverged at 130 ms.
-            self.not_judged = ("chest deflection", "VC")
-            self.notes.append("chest deflection: the belt wraps the thorax ellipsoid, not the "
-                              "sternum, so the channel misses the belt's load; its value (and VC, "
-                              "from it) is shown but not judged")
 
         # the occupant with its added ellipsoids, the interior's surfaces and the contact pairs
         asm = dummy.source

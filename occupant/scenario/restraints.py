@@ -84,15 +84,52 @@ PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Aut
                                    # are done in 5-10 ms (occupant.modeling.belts.Pretensioner) [U]
 
 
+# The front of a Hybrid III 50th male's pelvis under the lap belt, in the pelvis frame (origin
+# the H-point, between the hip joint centres) [E]: wrapped over the whole pelvis flesh (its top
+# 0.2 m above the H-point) the lap belt's shortest path ran over that ellipsoid's top, on the
+# abdomen (0.14-0.18 m above the H-point at t = 0), and in a crash pressed the pelvis down into
+# the cushion (us_ncap_frontal_56: 10 kN downward, the pelvis sank 92 mm and bottomed the
+# cushion). A belted occupant's lap belt lies low across the front of the pelvis below the
+# anterior superior iliac spines (ASIS) [U: FMVSS 208 S10 belt positioning, not read here],
+# which lie about 0.30 x the inter-ASIS distance above and 0.19 x IAD ahead of the hip joint
+# centres (Bell, Pedersen and Brand, J Biomech 23 (1990) 617 [C]): about 0.07 m above and
+# 0.05 m ahead for an IAD near 0.25 m [E]. Over this ellipsoid the belt's path lies 0.12 m ahead
+# of and 0.07 m above the H-point at t = 0, below the ASIS. Other occupants: scaled by their
+# pelvis flesh's fore-aft semi-axis over the 50th male's 0.165 m (dummies/hybrid3_50m.toml).
+LAP_BELT_PELVIS = {"center": (0.02, 0.0, -0.03), "semi_axes": (0.15, 0.17, 0.08),
+                   "flesh_depth": 0.165}
+
+
+def lap_belt_pelvis(asm, c, path):
+    """The name of the ellipsoid the lap belt wraps: ``lap_belt_pelvis`` when the occupant (or
+    the scenario's [[occupant.ellipsoid]]) has it, else one added to the part of the occupant's
+    ``pelvis_flesh`` from LAP_BELT_PELVIS scaled to that flesh."""
+    from occupant.modeling import Ellipsoid, Marker
+    name = "lap_belt_pelvis"
+    if name in asm.geometries:
+        return name
+    flesh = asm.geometries.get("pelvis_flesh")
+    if flesh is None:
+        c.fail(c.where(path, "pelvis"), "the occupant has no pelvis_flesh ellipsoid to place the "
+               "lap belt's pelvis on", "pelvis = the ellipsoid the lap belt wraps")
+    scale = flesh.semi_axes[0] / LAP_BELT_PELVIS["flesh_depth"]
+    part = asm.markers[flesh.marker].part
+    asm.add(Marker(f"{name}_frame", part, tuple(scale * x for x in LAP_BELT_PELVIS["center"])))
+    asm.add(Ellipsoid(name, f"{name}_frame", tuple(scale * x for x in LAP_BELT_PELVIS["semi_axes"])))
+    return name
+
+
 def build_belt(asm, table, c, path):
     """``[restraints.belt]``: a three-point belt of the GS1 webbing (``gs1_webbing``) from the
     ``retractor`` (with its load limiter at ``load_limit`` N) through the ``d_ring``, over the
     ``torso`` ellipsoid (shoulder and chest), through the ``buckle`` tongue and over the
-    ``pelvis`` ellipsoid (inboard hip, front, outboard hip) to the ``lap_anchor`` (all points m
-    in the vehicle frame B0; the outboard side is the D-ring's side of the occupant's midplane
-    y = 0). ``friction``: belt on body and buckle, ``d_ring_friction``: at the D-ring. With
-    ``pretensioner`` the retractor winds in ``pretensioner_pull`` m over 8 ms from
-    ``pretensioner_time`` s."""
+    ``pelvis`` ellipsoid (inboard hip, front, outboard hip; default ``lap_belt_pelvis``, the
+    front of the pelvis) to the ``lap_anchor`` (all points m in the vehicle frame B0; the
+    outboard side is the D-ring's side of the occupant's midplane y = 0). An occupant with a
+    ``sternum`` part (on its chest joint to the torso's part) carries the chest wrap on it, so
+    the belt loads the chest through the chest joint (``modeling.belts.Wrap``). ``friction``:
+    belt on body and buckle, ``d_ring_friction``: at the D-ring. With ``pretensioner`` the
+    retractor winds in ``pretensioner_pull`` m over 8 ms from ``pretensioner_time`` s."""
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,
@@ -102,7 +139,8 @@ def build_belt(asm, table, c, path):
              for k in ("retractor", "d_ring", "buckle", "lap_anchor")}
     torso = c.string(table, "torso", path, choices=list(asm.geometries), what="geometry") or "thorax"
     pelvis = (c.string(table, "pelvis", path, choices=list(asm.geometries), what="geometry")
-              or "pelvis_flesh")
+              or lap_belt_pelvis(asm, c, path))
+    sternum = "sternum" if "sternum" in asm.parts else None
     mu = c.number(table, "friction", path, nonneg=True, default=0.3)   # GS1 belt-body (facts 6.4) [S]
     mu_ring = c.number(table, "d_ring_friction", path, nonneg=True, default=0.2)   # [E]
     outboard = 1.0 if point["d_ring"][1] >= 0.0 else -1.0
@@ -119,7 +157,7 @@ def build_belt(asm, table, c, path):
             Anchor("retractor", point["retractor"]),
             SlipRing("d_ring", point["d_ring"], friction=mu_ring),
             Wrap("shoulder", torso, friction=mu),
-            Wrap("chest", torso, friction=mu),
+            Wrap("chest", torso, friction=mu, carrier=sternum),
             SlipRing("buckle", point["buckle"], friction=mu),
             Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4)),
             Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4)),

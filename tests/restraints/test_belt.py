@@ -263,6 +263,25 @@ def test_analytic_force_pretensioner():
     assert res.outputs["strap.pull_in"][-1] == pytest.approx(wound, rel=1e-4)
 
 
+def test_analytic_force_pretensioner_pull_in_is_held():
+    """A 2 kN force pretensioner firing for 10 ms: the locked spool's ratchet holds what it wound
+    in. At rest afterwards the spring's force k x is the belt's T, and the strap 1 - x long holds
+    (1 + p_hold + T / k_spool) (1 + T / EA) of webbing, p_hold the payout wound in to (the
+    least) and T / k_spool what the locked spool gives beyond it. Without the hold the spring
+    would pull the webbing back out to an unloaded strap."""
+    k, k_spool, ea = 2.0e4, 1.1e6, 1.6e5
+    pt = Pretensioner(fire_time=0.002, force=[(0.0, 2000.0), (0.01, 2000.0)], stroke=0.2)
+    model = _pretensioned(pt, k)
+    res = occupant.simulate(model, 0.3, integrator="rk4", dt=1e-5, gravity=(0, 0, 0))
+    payout = res.z[:, model.z_names.index("strap.payout")]
+    hold = payout.min()
+    T = brentq(lambda T: (1.0 - T / k) - (1.0 + hold + T / k_spool) * (1.0 + T / ea), 1.0, 1e4)
+    assert hold < -0.01                          # it wound webbing in (22.6 mm measured)
+    assert res.outputs["strap.retractor-hook.force"][-1] == pytest.approx(T, rel=1e-3)
+    assert res.q[-1, 0] == pytest.approx(T / k, rel=1e-3)
+    assert payout[-1] == pytest.approx(hold + T / k_spool, abs=1e-6)
+
+
 def test_analytic_load_limiter():
     """A 6 kN pull on a 20 kg mass against a belt whose retractor locks at once and limits at
     4 kN: once the limiter yields (t_y), the belt force is F_LL + c p' (c the spool damping).
@@ -320,3 +339,78 @@ def test_bad_input_names_the_element_and_key():
     asm.add(Belt("b", [Anchor("a"), Wrap("w", "floor"), Anchor("c", marker="hook")], LINEAR))
     with pytest.raises(ModelError, match=r"belt 'b'.points\[1\].geometry: 'floor' is a Plane"):
         asm.compile()
+
+
+EA = 16000.0 / 0.1          # N per unit strain of LINEAR
+CHEST = (0.12, 0.15, 0.12)  # m, semi-axes of the chest ellipsoid (forward, across, up)
+
+
+def _chest(carrier=True, stiffness=2.0e4, damping=0.0, pretension=1000.0):
+    """A torso fixed in B0 with a chest ellipsoid at its origin and a 0.5 kg plate (a sternum)
+    on a prismatic joint along x at the chest's front, held by a linear spring; a strap of
+    LINEAR webbing between B0 anchors at x = -0.05, y = +-0.4 wraps the chest's front, fitted
+    at ``pretension`` N, its wrap carried by the plate (or not)."""
+    asm = Assembly("chest")
+    asm.add(Part("torso", 10.0, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("base", "fixed", None, "torso", Pose()))
+    asm.add(Part("plate", 0.5, inertia=(1e-3, 1e-3, 1e-3)))
+    asm.add(Joint("slide", "prismatic", "torso", "plate",    # the joint's z along the torso's x
+                  Pose(rotation=[[0, 0, 1], [0, 1, 0], [-1, 0, 0]], position=(CHEST[0], 0.0, 0.0))))
+    asm.add(JointResistance("rib", "slide", stiffness=stiffness, damping=damping))
+    asm.add(Marker("centre", "torso"))
+    asm.add(Ellipsoid("chest", "centre", CHEST))
+    asm.add(Belt("strap", [Anchor("left", (-0.05, 0.4, 0.0)),
+                           Wrap("front", "chest", carrier="plate" if carrier else None),
+                           Anchor("right", (-0.05, -0.4, 0.0))], LINEAR, pretension=pretension))
+    return asm.compile()
+
+
+def test_analytic_carried_wrap_loads_the_carrier_spring():
+    """A wrap carried by a plate on a prismatic joint (a sternum on its chest joint): the belt
+    point is the middle of the wrap on the undeformed chest, (0.12, 0, 0) by symmetry, moved by
+    the plate's travel d, so each segment is L(d) = |(0.17 + d, 0.4)| long and pushes the plate
+    back with T (0.17 + d) / L, T = EA (L / l - 1) over the fitted webbing l. At rest the spring
+    holds both: k d = -2 T (0.17 + d) / L (brentq). Without the carrier the plate is not loaded.
+    Undamped, the tree's energy plus the webbing's and the spring's strain energy stays constant
+    (to 1e-5 of it: RK4's error where the strap goes slack on the rebound, a kink in its force)."""
+    k = 2.0e4
+    L0 = np.hypot(0.17, 0.4)
+    l = L0 / (1.0 + 1000.0 / EA)
+
+    def residual(d):
+        L = np.hypot(0.17 + d, 0.4)
+        return k * d + 2.0 * EA * (L / l - 1.0) * (0.17 + d) / L
+
+    d_rest = brentq(residual, -0.1, 0.0)
+    model = _chest(damping=2.0 * np.sqrt(k * 0.5))
+    res = occupant.simulate(model, 0.2, integrator="rk4", dt=1e-5)
+    assert res.status == "finished"
+    assert res.q[-1, 0] == pytest.approx(d_rest, rel=1e-6)
+    p = np.array([res.outputs[f"strap.front.{a}"][-1] for a in "xyz"])
+    assert p == pytest.approx([CHEST[0] + d_rest, 0.0, 0.0], abs=1e-9)
+    free = occupant.simulate(_chest(carrier=False), 0.05, integrator="rk4", dt=1e-5)
+    assert np.abs(free.q[:, 0]).max() == 0.0
+    bounce = occupant.simulate(_chest(), 0.05, v0=[-2.0], integrator="rk4", dt=1e-5)
+    strain = sum(l * 0.5 * EA * np.maximum(bounce.outputs[f"strap.{s}.strain"], 0.0) ** 2
+                 for s in ("left-front", "front-right"))
+    total = bounce.energy["kinetic"] + 0.5 * k * bounce.q[:, 0] ** 2 + strain
+    assert bounce.q[:, 0].min() < 0.5 * d_rest                 # the plate went into the strap
+    assert np.abs(total - total[0]).max() < 1e-5 * total[0]
+    assert np.abs(bounce.energy["balance"]).max() < 1e-5 * total[0]
+
+
+def test_bad_input_carrier_must_slide_on_the_wrapped_part():
+    asm = _slider()
+    asm.add(Part("other", 1.0, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("hinge", "revolute", "mass", "other", Pose()))
+    asm.add(Ellipsoid("shell", "hook", (0.1, 0.1, 0.1)))
+    asm.add(Belt("b", [Anchor("a", (1.0, 0.0, 0.0)), Wrap("w", "shell", carrier="other"),
+                       Anchor("c", (-1.0, 0.0, 0.0))], LINEAR))
+    with pytest.raises(ModelError, match=r"belt 'b'.points\[1\].carrier: 'other' must be a part on "
+                                         r"a prismatic joint to the part of 'shell'"):
+        asm.compile()
+    asm = _slider()
+    asm.add(Ellipsoid("shell", "hook", (0.1, 0.1, 0.1)))
+    with pytest.raises(ModelingError, match=r"belt 'b'.points\[1\].carrier.part: unknown 'plate'"):
+        asm.add(Belt("b", [Anchor("a", (1.0, 0.0, 0.0)), Wrap("w", "shell", carrier="plate"),
+                           Anchor("c", (-1.0, 0.0, 0.0))], LINEAR))

@@ -95,7 +95,9 @@ def test_reference_euro_ncap_full_width_5f_driver_is_plausible(full_width):
     assert 300 < rows["neck tension"]["value"] < 2900 and rows["neck tension"]["pass"] is True
     assert rows["neck shear"]["limit"] == 2700.0 and rows["neck extension"]["limit"] == 57.0
     assert max(rows["femur force left"]["value"], rows["femur force right"]["value"]) < 6200
-    assert rows["chest deflection"]["pass"] is None and rows["VC"]["pass"] is None
+    # the belt's chest wrap rides on the sternum: deflection judged, 19.1 mm measured, between
+    # the 5F's higher (18 mm) and lower (34 mm, capping) limits (crash-domain-facts 2.4 [S])
+    assert 10 < rows["chest deflection"]["value"] < 34 and rows["chest deflection"]["pass"] is True
     belt = run.results.outputs["belt.d_ring-shoulder.force"]
     assert 1000 < belt.max() < 6000
     assert run.results.outputs["driver_airbag_head_shell.force"].max() > 300
@@ -170,9 +172,10 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     abdomen (it lay 0.18 m up before, wrapped over the pelvis flesh's top); it then restrains
     the pelvis mostly forward, so the pelvis stays within the cushion's table (no pair runs
     past the end of its table) and the energy balance closes; head and neck figures pass
-    FMVSS 208 and femur loads stay below its 10 kN. Chest 3 ms is not held here: 69.7 g,
-    carried by the diagonal belt's 8.6-10.6 kN on the torso, above the 4 kN load limiter
-    (restraints work, not the seat)."""
+    FMVSS 208 and femur loads stay below its 10 kN. The belt loads the sternum (its chest wrap
+    rides on it): chest deflection 42 mm, inside FMVSS 208's 63 mm. Chest 3 ms is not held
+    here: 67.8 g, carried by the diagonal belt's 7.1-10.1 kN on the torso, above the 4 kN load
+    limiter (D-ring and belt-body friction, restraints work, not the seat)."""
     run = ncap
     _closes_and_stays_out(run)
     out, rows = run.results.outputs, _rows(run)
