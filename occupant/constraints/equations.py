@@ -18,12 +18,19 @@ c_b in those coordinates' columns, gamma = 0; velocity row (non-holonomic, no Ph
 point of b at p_a, and gamma = -(d/dt G) v at vdot = 0 = -[(w_a x u_a) . (v_a - v_b)
 + u_a . (a_a - a_b - w_b x (v_a - v_b))] (a_b that material point's acceleration; the last term
 because the point of b under p_a changes as p_a moves).
+
+Rheonomic rows (``ConstraintBlock.drive`` >= 0; ``drivers``) at the time cw.time[0]: a distance or
+coupler row Phi - f(t) (Phi_t = -f', gamma + f''); a dot row whose u_b turns with time, u_b =
+R_b c(t): Phi_t = u_a . R_b c', and Phi'' gains 2 u_a' . R_b c' + u_a . (2 w_b x R_b c' + R_b c'')
+(the mixed and time terms). cw.phit receives Phi_t (velocity constraints G v = -Phi_t).
 """
 import numpy as np
 from numba import njit
 
+from occupant.constraints.drivers import time_function, turning_axis
 from occupant.jit import JIT, JIT_INLINE
-from occupant.model.bundle import CONSTRAINT_DISTANCE, CONSTRAINT_COUPLER, CONSTRAINT_VELOCITY
+from occupant.model.bundle import (CONSTRAINT_DISTANCE, CONSTRAINT_DOT, CONSTRAINT_COUPLER,
+                                   CONSTRAINT_VELOCITY)
 
 
 @njit(**JIT_INLINE)
@@ -198,17 +205,31 @@ def constraint_terms(tree, cons, data, v, cw):
     R, o, G, phi, gamma = data.R_base_link, data.p_base_link, cw.G, cw.phi, cw.gamma
     w_all, od, al, ad, axis, angular = cw.w, cw.od, cw.al, cw.ad, cw.axis, cw.angular
     parent, nvs, vidx = tree.parent, tree.nv, tree.vidx
+    t, phit, drive, drives, fd = cw.time[0], cw.phit, cons.drive, cons.drives, cw.vec[16]
     G[:, :] = 0.0
     for row in range(cons.kind.shape[0]):
         la, lb = cons.link_a[row], cons.link_b[row]
+        phit[row] = 0.0
         if cons.kind[row] == CONSTRAINT_COUPLER:
             ca, cb, c0 = cons.point_a[row, 0], cons.point_a[row, 1], cons.point_a[row, 2]
             phi[row] = ca * link_coordinate(tree, data, la) + cb * link_coordinate(tree, data, lb) + c0
             G[row, vidx[la]] += ca
             G[row, vidx[lb]] += cb
             gamma[row] = 0.0
+            if drive[row] >= 0:
+                _subtract_drive(drives, drive[row], t, fd, phi, phit, gamma, row)
             continue
-        _frame_axis(R, lb, cons.axis_b[row], ub)
+        turning = cons.kind[row] == CONSTRAINT_DOT and drive[row] >= 0
+        if turning:     # u_b(t) = R_b c(t); e = R_b c', f2 = R_b c''
+            cv, cd, cdd, e, f2 = cw.vec[17], cw.vec[18], cw.vec[19], cw.vec[20], cw.vec[21]
+            turning_axis(drives, drive[row], t, cons.point_a[row], cons.point_b[row],
+                         cons.axis_b[row], cv, cd, cdd, cw.vec[22:25], cw.vec[25], cw.vec[26],
+                         cw.vec[27], cw.vec[28], cw.vec[29])
+            _frame_axis(R, lb, cv, ub)
+            _frame_axis(R, lb, cd, e)
+            _frame_axis(R, lb, cdd, f2)
+        else:
+            _frame_axis(R, lb, cons.axis_b[row], ub)
         _angular(w_all, al, la, wa, ala)
         _angular(w_all, al, lb, wb, alb)
         if cons.kind[row] == CONSTRAINT_DISTANCE:
@@ -231,6 +252,8 @@ def constraint_terms(tree, cons, data, v, cw):
             for c in range(3):
                 acc += (aa[c] - ab[c]) * ub[c] + 2.0 * (va[c] - vb[c]) * t1[c] + d[c] * (t3[c] + t2[c])
             gamma[row] = -acc
+            if drive[row] >= 0:
+                _subtract_drive(drives, drive[row], t, fd, phi, phit, gamma, row)
         elif cons.kind[row] == CONSTRAINT_VELOCITY:
             _frame_axis(R, la, cons.axis_a[row], ua)
             _frame_point(R, o, la, cons.point_a[row], pa)
@@ -265,4 +288,17 @@ def constraint_terms(tree, cons, data, v, cw):
             acc += _dot(ua, t3)
             _cross(alb, ub, t3)
             acc += _dot(ua, t3)
+            if turning:
+                phit[row] = _dot(ua, e)
+                _cross(wb, e, t3)
+                acc += 2.0 * _dot(t1, e) + _dot(ua, f2) + 2.0 * _dot(ua, t3)
             gamma[row] = -acc
+
+
+@njit(**JIT_INLINE)
+def _subtract_drive(drives, i, t, f, phi, phit, gamma, row):
+    """Row ``row`` becomes Phi - f(t) (f time function i): Phi_t = -f', gamma + f''."""
+    time_function(drives, i, t, f)
+    phi[row] -= f[0]
+    phit[row] = -f[1]
+    gamma[row] += f[2]

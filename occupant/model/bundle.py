@@ -11,10 +11,10 @@ import numpy as np
 
 # Slots of Data.power (and of the work accumulators at the end of z), in this order.
 POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts",
-               "airbags", "muscles", "belts", "tyres", "couplers", "marker_forces")
+               "airbags", "muscles", "belts", "tyres", "couplers", "marker_forces", "motions")
 (POWER_BASE, POWER_APPLIED, POWER_JOINT_RESISTANCE, POWER_SPRING_DAMPERS,
  POWER_CONTACTS, POWER_AIRBAGS, POWER_MUSCLES, POWER_BELTS, POWER_TYRES,
- POWER_COUPLERS, POWER_MARKER_FORCES) = range(len(POWER_NAMES))
+ POWER_COUPLERS, POWER_MARKER_FORCES, POWER_MOTIONS) = range(len(POWER_NAMES))
 
 JointResistanceBlock = namedtuple("JointResistanceBlock", [
     "link",           # (ne,) int, link whose coordinate the element acts on
@@ -205,6 +205,11 @@ MUSCLE_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("activation", "1"), 
 # The velocity (non-holonomic) rows, after all the others:
 # CONSTRAINT_VELOCITY u_a . (v_a(p_a) - v_b(p_a)) = 0, the velocity of point a relative to the
 # material point of link b at p_a along u_a (axis_a turned with link a).
+# Rheonomic rows (joint and marker motions, occupant.modeling.motions) have drive >= 0, the first
+# row of their time functions f(t) = c0 + c1 t + c2 t^2 + c3 t^3 + A sin(w t + phase) in drives:
+# a DISTANCE or COUPLER row becomes Phi - f(t) = 0; a DOT row's u_b turns with time by the angles
+# f_0, f_1, f_2 (rows drive, drive + 1, drive + 2) about n1 = point_a, n2 = point_b and n2 x n1
+# (link b's frame), applied in that order (occupant.constraints.drivers).
 CONSTRAINT_DISTANCE, CONSTRAINT_DOT, CONSTRAINT_COUPLER, CONSTRAINT_VELOCITY = range(4)
 ConstraintBlock = namedtuple("ConstraintBlock", [
     "kind",           # (nc,) int, CONSTRAINT_DISTANCE, _DOT, _COUPLER or _VELOCITY
@@ -214,6 +219,8 @@ ConstraintBlock = namedtuple("ConstraintBlock", [
     "link_b",         # (nc,) int
     "point_b",        # (nc, 3) m
     "axis_b",         # (nc, 3) unit vector u_b in link b's frame
+    "drive",          # (nc,) int, first row of the row's time functions in drives (-1: none)
+    "drives",         # (nf, 7) c0, c1, c2, c3, A, w (rad/s), phase (rad) of f(t)
 ])
 # Seat belts (occupant.restraints.belt): each belt an ordered list of points joined by straight
 # segments; the webbing's characteristic per segment in the fields of ContactBlock's loading and
@@ -391,7 +398,7 @@ def empty_constraint_block():
     return freeze_block(ConstraintBlock, dict(
         kind=np.zeros(0, np.int64), link_a=np.zeros(0, np.int64), point_a=np.zeros((0, 3)),
         axis_a=np.zeros((0, 3)), link_b=np.zeros(0, np.int64), point_b=np.zeros((0, 3)),
-        axis_b=np.zeros((0, 3))))
+        axis_b=np.zeros((0, 3)), drive=np.zeros(0, np.int64), drives=np.zeros((0, 7))))
 
 
 def empty_tyre_block():

@@ -17,6 +17,9 @@ of J_b and z_a parallel to z_b; planar: p_a in the x-y plane of J_b and z_a para
 The constraint primitives (``constraint_elements.Primitive``) give the same rows between their
 markers I (a) and J (b). Couplers and screw joints give CONSTRAINT_COUPLER rows c_a q_a + c_b q_b
 + c_0 = 0 between two scalar joint coordinates (a screw: travel - pitch angle / 2 pi = 0).
+Joint and marker motions (``motions``) give rheonomic rows: a joint motion a coupler row
+q - f(t) = 0, a marker motion distance rows (p_I - p_J) . u_J - f(t) = 0 and dot rows against J's
+axes turned by the time functions (the ``drive`` and ``drives`` of the ConstraintBlock).
 In a planar loop some of these rows are redundant; the solver keeps an independent subset
 (``occupant.constraints.partition``).
 """
@@ -53,7 +56,7 @@ def compile_constraints(model, asm, topo, X_link_part):
     name to its frame in the frame of its link. Returns model."""
     screws = [j for j in asm.joints.values() if j.kind == "screw" and j.name not in topo.cut_joints]
     if not (topo.cut_joints or asm.primitives or asm.couplers or screws
-            or asm.velocity_constraints):
+            or asm.velocity_constraints or asm.motions):
         return model
     cols = {k: [] for k in ConstraintBlock._fields}
     names = []
@@ -93,11 +96,15 @@ def compile_constraints(model, asm, topo, X_link_part):
     for j in screws:
         la, lb = model.joint_links[model.joint(j.name)]
         _add_coupler(cols, names, j.name, la, lb, (1.0, -j.pitch / (2.0 * np.pi), 0.0))
+    for m in asm.motions.values():
+        _add_motion(cols, names, model, asm, topo, X_link_part, m)
     velocity_constraint_rows(model, asm, X_link_part, cols, names)
-    for k in ("kind", "link_a", "link_b"):
+    cols["drive"] += [-1] * (len(cols["kind"]) - len(cols["drive"]))
+    for k in ("kind", "link_a", "link_b", "drive"):
         cols[k] = np.array(cols[k], dtype=np.int64)
     for k in ("point_a", "axis_a", "point_b", "axis_b"):
         cols[k] = np.array(cols[k], dtype=float).reshape(-1, 3)
+    cols["drives"] = np.array(cols["drives"], dtype=float).reshape(-1, 7)
     model.constraints = freeze_block(ConstraintBlock, cols)
     model.constraint_names = tuple(names)
     return model
@@ -114,6 +121,40 @@ def _add_rows(cols, names, name, rows, link_a, X_a, link_b, X_b):
         cols["point_b"].append(X_b[:3, 3])
         cols["axis_b"].append(X_b[:3, :3] @ row[-1])
         names.append(name)
+
+
+def _add_motion(cols, names, model, asm, topo, X_link_part, m):
+    """The rheonomic rows of a JointMotion or MarkerMotion (module docstring)."""
+    def drive(*functions, first=None):
+        """The next row's drive: new rows of ``functions`` in drives, or the row ``first``."""
+        cols["drive"] += [-1] * (len(cols["kind"]) - len(cols["drive"]))
+        cols["drive"].append(len(cols["drives"]) if first is None else first)
+        cols["drives"].extend(f.row for f in functions)
+
+    if m.kind == "joint_motion":
+        link = _coordinate_link(model, topo, m, m.joint, m.dof, "joint")
+        drive(m.function)
+        _add_coupler(cols, names, m.name, link, link, (1.0, 0.0, 0.0))
+        return
+    link_a, X_a = _marker_frame(model, asm, X_link_part, m.marker_i)
+    if m.marker_j is None:
+        X_b = np.eye(4)
+        X_b[:3, :3], X_b[:3, 3] = m.rotation_j, m.position_j
+        link_b = -1
+    else:
+        link_b, X_b = _marker_frame(model, asm, X_link_part, m.marker_j)
+    for axis, f in zip(np.eye(3), m.translation):
+        if f is not None:
+            drive(f)
+            _add_rows(cols, names, m.name, (("distance", axis),), link_a, X_a, link_b, X_b)
+    if m.rotation is not None:
+        first = len(cols["drives"])
+        cols["drives"].extend(f.row for f in m.rotation)
+        for row in PRIMITIVE_ROWS["orientation"]:
+            drive(first=first)
+            _add_rows(cols, names, m.name, (row,), link_a, X_a, link_b, X_b)
+            # the axes the angles turn about, J's z and y in link b's frame (ConstraintBlock)
+            cols["point_a"][-1], cols["point_b"][-1] = X_b[:3, 2], X_b[:3, 1]
 
 
 def _add_coupler(cols, names, name, link_a, link_b, coefficients):
