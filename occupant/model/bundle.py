@@ -211,6 +211,13 @@ MUSCLE_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("activation", "1"), 
 # f_0, f_1, f_2 (rows drive, drive + 1, drive + 2) about n1 = point_a, n2 = point_b and n2 x n1
 # (link b's frame), applied in that order (occupant.constraints.drivers).
 CONSTRAINT_DISTANCE, CONSTRAINT_DOT, CONSTRAINT_COUPLER, CONSTRAINT_VELOCITY = range(4)
+# CONSTRAINT_DOT_DIFFERENCE u_a . u_b - w_a . w_b = 0, w_a = point_a and w_b = point_b read as
+# axes (a constant-velocity joint's x_a . y_b - y_a . x_b = 0: occupant.modeling.compile_constraints)
+CONSTRAINT_DOT_DIFFERENCE = 4
+# CONSTRAINT_SCREW (a loop-closing screw joint): travel s = (p_b - p_a) . u_b minus k theta, theta
+# the turn about u_b of x_b (drives[drive, 1:4], link b's frame) from x_a (axis_a), k = pitch / 2 pi
+# in drives[drive, 0] (that row holds these parameters, not a time function)
+CONSTRAINT_SCREW = 5
 ConstraintBlock = namedtuple("ConstraintBlock", [
     "kind",           # (nc,) int, CONSTRAINT_DISTANCE, _DOT, _COUPLER or _VELOCITY
     "link_a",         # (nc,) int, link carrying point/axis a (-1: B0)
@@ -333,6 +340,11 @@ MarkerForceBlock = namedtuple("MarkerForceBlock", [
     "table_cols",     # (ne,) int, load columns of the table (1: line, 3: forces, 6: and torques)
     "tables",         # (nt, 7) rows (t s, load columns ...; unused columns 0)
     "out_start",      # int, first output: per element MARKER_FORCE_OUTPUTS
+    "spring_start",   # (ne, 6) int, first row in springs of component c's tabulated elastic
+                      # load, subtracted from load c (-1: none; K alone)
+    "spring_len",     # (ne, 6) int
+    "springs",        # (ns, 2) rows (u_c m or rad, restoring load N or N m), linear between,
+                      # extrapolated with the end slopes
 ])
 MARKER_FORCE_OUTPUTS = tuple((f"{q}", u) for q, u in (
     ("dx", "m"), ("dy", "m"), ("dz", "m"), ("ax", "rad"), ("ay", "rad"), ("az", "rad"),
@@ -425,5 +437,7 @@ def empty_marker_force_block():
     values.update(R_i=np.zeros((0, 3, 3)), p_i=np.zeros((0, 3)), R_j=np.zeros((0, 3, 3)),
                   p_j=np.zeros((0, 3)), stiffness=np.zeros((0, 6, 6)),
                   damping=np.zeros((0, 6, 6)), reference=np.zeros((0, 6)),
-                  preload=np.zeros((0, 6)), tables=np.zeros((0, 7)), out_start=0)
+                  preload=np.zeros((0, 6)), tables=np.zeros((0, 7)), out_start=0,
+                  spring_start=np.zeros((0, 6), np.int64), spring_len=np.zeros((0, 6), np.int64),
+                  springs=np.zeros((0, 2)))
     return freeze_block(MarkerForceBlock, values)

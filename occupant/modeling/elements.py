@@ -204,7 +204,9 @@ class Joint:
     (Seed 000: the joint is defined by its I and J markers, ``child_marker`` and ``parent_marker``.)
     ``hooke`` is ``universal``; ``cylindrical`` slides along and turns about z; ``planar`` slides
     along x and y and turns about z; ``screw`` is cylindrical with the translation tied to the
-    rotation, ``pitch`` m per turn (a coupler row: the model needs a constrained integrator).
+    rotation, ``pitch`` m per turn (a coupler row: the model needs a constrained integrator);
+    ``constant_velocity`` joins two shafts along the z axes of its two frames with equal spin
+    at any bend (a ball joint plus one row: ``compile_constraints``).
     """
     name: str
     kind: str

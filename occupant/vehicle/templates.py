@@ -31,6 +31,32 @@ def register(template):
 V3 = type("V3", (tuple,), {})     # annotation: a 3-vector in the subsystem frame (m)
 MF = type("MF", (tuple,), {})     # annotation: magic-formula coefficients B, C, mu, E
 
+# quantity (occupant.modeling.Units) of the parameters that are neither masses nor inertias (by
+# their name's end) nor points (V3, and the dicts of points): what a file's [units] converts
+_QUANTITIES = {
+    "wheel_rate": "stiffness", "mesh_stiffness": "stiffness", "vertical_stiffness": "stiffness",
+    "wheel_damping": "damping", "mesh_damping": "damping", "vertical_damping": "damping",
+    "shaft_stiffness": "rotational_stiffness", "driver_stiffness": "rotational_stiffness",
+    "torsional_stiffness": "rotational_stiffness",
+    "shaft_damping": "rotational_damping", "driver_damping": "rotational_damping",
+    "torsional_damping": "rotational_damping",
+    "corner_load": "force", "radius": "length", "rack_gain": "length_per_angle",
+    "slip_speed": "velocity", "brake_torque": "torque", "brake_speed": "angular_velocity",
+}
+
+
+def parameter_quantity(name, annotation):
+    """The quantity of template parameter ``name`` (of type ``annotation``), for unit
+    conversion: "mass", "inertia", "length" (points), a name in _QUANTITIES, else
+    "dimensionless" (ratios, magic-formula coefficients, counts)."""
+    if name.endswith("mass"):
+        return "mass"
+    if name.endswith("inertia"):
+        return "inertia"
+    if annotation is V3 or name in ("mounting_points", "links_inner", "links_outer"):
+        return "length"
+    return _QUANTITIES.get(name, "dimensionless")
+
 
 def _spring(sub, name, top_part, top, bottom_part, bottom, wheel_rate, wheel_damping,
             motion_ratio, corner_load):
