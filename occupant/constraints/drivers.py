@@ -41,7 +41,8 @@ def _rotate(n, angle, v):
 
 
 @njit(**JIT_INLINE)
-def _cross_into(a, b, out):
+def cross3(a, b, out):
+    """out = a x b (3-vectors; also the constraint equations' cross product)."""
     out[0] = a[1] * b[2] - a[2] * b[1]
     out[1] = a[2] * b[0] - a[0] * b[2]
     out[2] = a[0] * b[1] - a[1] * b[0]
@@ -53,7 +54,7 @@ def turning_axis(drives, d, t, n1, n2, c0, c, cd, cdd, f, m2, m3, w, wd, tmp):
     angles are time functions d, d + 1, d + 2. f (3, 3), m2, m3, w, wd, tmp (3,) are scratch."""
     for k in range(3):
         time_function(drives, d + k, t, f[k])
-    _cross_into(n2, n1, tmp)          # n3 = x of J
+    cross3(n2, n1, tmp)          # n3 = x of J
     for k in range(3):
         c[k] = c0[k]
         m2[k] = n2[k]
@@ -67,15 +68,15 @@ def turning_axis(drives, d, t, n1, n2, c0, c, cd, cdd, f, m2, m3, w, wd, tmp):
     a1, b1, c1 = f[0, 1], f[1, 1], f[2, 1]
     for k in range(3):
         w[k] = a1 * n1[k] + b1 * m2[k] + c1 * m3[k]
-    _cross_into(n1, m2, tmp)
+    cross3(n1, m2, tmp)
     for k in range(3):
         wd[k] = f[0, 2] * n1[k] + f[1, 2] * m2[k] + b1 * a1 * tmp[k] + f[2, 2] * m3[k]
         tmp[k] = a1 * n1[k] + b1 * m2[k]
-    _cross_into(tmp, m3, m2)          # m2 no longer needed: (a' n1 + b' m2) x m3
+    cross3(tmp, m3, m2)          # m2 no longer needed: (a' n1 + b' m2) x m3
     for k in range(3):
         wd[k] += c1 * m2[k]
-    _cross_into(w, c, cd)
-    _cross_into(wd, c, cdd)
-    _cross_into(w, cd, tmp)
+    cross3(w, c, cd)
+    cross3(wd, c, cdd)
+    cross3(w, cd, tmp)
     for k in range(3):
         cdd[k] += tmp[k]

@@ -30,18 +30,11 @@ R_b c(t): Phi_t = u_a . R_b c', and Phi'' gains 2 u_a' . R_b c' + u_a . (2 w_b x
 import numpy as np
 from numba import njit
 
-from occupant.constraints.drivers import time_function, turning_axis
+from occupant.constraints.drivers import cross3 as _cross, time_function, turning_axis
 from occupant.jit import JIT, JIT_INLINE
 from occupant.model.bundle import (CONSTRAINT_DISTANCE, CONSTRAINT_DOT, CONSTRAINT_COUPLER,
                                    CONSTRAINT_VELOCITY, CONSTRAINT_DOT_DIFFERENCE,
                                    CONSTRAINT_SCREW)
-
-
-@njit(**JIT_INLINE)
-def _cross(a, b, out):
-    out[0] = a[1] * b[2] - a[2] * b[1]
-    out[1] = a[2] * b[0] - a[0] * b[2]
-    out[2] = a[0] * b[1] - a[1] * b[0]
 
 
 @njit(**JIT_INLINE)

@@ -95,14 +95,8 @@ def compile_constraints(model, asm, topo, X_link_part):
         if joint.kind == "screw":
             _add_screw(cols, names, name, link_a, X_a, link_b, X_b, joint.pitch)
     for p in asm.primitives.values():
-        link_a, X_a = _marker_frame(model, asm, X_link_part, p.marker_i)
-        if p.marker_j is None:
-            X_b = np.eye(4)
-            X_b[:3, :3], X_b[:3, 3] = p.rotation_j, p.position_j
-            link_b = -1
-        else:
-            link_b, X_b = _marker_frame(model, asm, X_link_part, p.marker_j)
-        _add_rows(cols, names, p.name, PRIMITIVE_ROWS[p.kind], link_a, X_a, link_b, X_b)
+        _add_rows(cols, names, p.name, PRIMITIVE_ROWS[p.kind],
+                  *_connection_frames(model, asm, X_link_part, p))
     for c in asm.couplers.values():
         la = _coordinate_link(model, topo, c, c.joint, c.dof, "joint")
         lb = _coordinate_link(model, topo, c, c.joint_b, c.dof_b, "joint_b")
@@ -174,13 +168,7 @@ def _add_motion(cols, names, model, asm, topo, X_link_part, m):
         _add_coupler(cols, names, m.name, link, link, (1.0, 0.0, 0.0))
         _drive_last_row(cols, [m.function.row])
         return
-    link_a, X_a = _marker_frame(model, asm, X_link_part, m.marker_i)
-    if m.marker_j is None:
-        X_b = np.eye(4)
-        X_b[:3, :3], X_b[:3, 3] = m.rotation_j, m.position_j
-        link_b = -1
-    else:
-        link_b, X_b = _marker_frame(model, asm, X_link_part, m.marker_j)
+    link_a, X_a, link_b, X_b = _connection_frames(model, asm, X_link_part, m)
     for axis, f in zip(np.eye(3), m.translation):
         if f is not None:
             _add_rows(cols, names, m.name, (("distance", axis),), link_a, X_a, link_b, X_b)
@@ -219,6 +207,17 @@ def _marker_frame(model, asm, X_link_part, marker):
     """(link, marker frame in the link frame) of a marker."""
     m = asm.markers[marker]
     return int(model.body_link[model.body(m.part)]), X_link_part[m.part] @ m.transform
+
+
+def _connection_frames(model, asm, X_link_part, element):
+    """(link_a, X_a, link_b, X_b) of a Connection: marker I's, and marker J's or the frame
+    fixed in B0 (link -1) when it has no marker J."""
+    link_a, X_a = _marker_frame(model, asm, X_link_part, element.marker_i)
+    if element.marker_j is None:
+        X_b = np.eye(4)
+        X_b[:3, :3], X_b[:3, 3] = element.rotation_j, element.position_j
+        return link_a, X_a, -1, X_b
+    return (link_a, X_a, *_marker_frame(model, asm, X_link_part, element.marker_j))
 
 
 def _coordinate_link(model, topo, element, joint, dof, key):

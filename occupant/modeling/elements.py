@@ -113,8 +113,10 @@ class Part:
 @dataclass
 class VirtualPart:
     """Stands for a part outside the model (seed 000's MbsVirtualPart: the interface of a
-    subsystem stored alone). Markers and joints may use it as a part. ``bound_to`` names the real
-    part it stands for once assembled; None, or when that part is deleted: the ground (B0)."""
+    subsystem stored alone; ``occupant.vehicle.Interface`` is this class). Markers and joints may
+    use it as a part. ``bound_to`` names the real part it stands for once assembled (in a vehicle
+    subsystem, a part of the parent's namespace); None, or when that part is deleted: the
+    ground (B0)."""
     name: str
     bound_to: str | None = None
 

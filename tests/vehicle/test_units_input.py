@@ -22,14 +22,16 @@ FACTORS = {
                         "tierod_mass": 1e3, "damper_upper_mass": 1e3, "damper_lower_mass": 1e3,
                         "wheel_rate": 1e-6,                  # N/m -> kN/mm
                         "wheel_damping": 1e-6,               # N s/m -> kN s/mm
-                        "corner_load": 1e-3},                # N -> kN
+                        "corner_load": 1e-3,                 # N -> kN
+                        "damper_upper_radius": 1e3, "damper_lower_radius": 1e3},
     "rack_pinion": {"point": 1e3, "steering_wheel_mass": 1e3, "steering_wheel_inertia": 1e9,
                     "column_mass": 1e3, "shaft_mass": 1e3, "pinion_mass": 1e3, "rack_mass": 1e3,
                     "rack_gain": 1e3 * DEG,                  # m/rad -> mm/deg
                     "mesh_stiffness": 1e-6, "mesh_damping": 1e-6,
                     "shaft_stiffness": 1e-3 * 1e3 * DEG,     # N m/rad -> kN mm/deg
                     "shaft_damping": 1e-3 * 1e3 * DEG,
-                    "driver_stiffness": 1e-3 * 1e3 * DEG, "driver_damping": 1e-3 * 1e3 * DEG},
+                    "driver_stiffness": 1e-3 * 1e3 * DEG, "driver_damping": 1e-3 * 1e3 * DEG,
+                    "column_radius": 1e3, "intermediate_shaft_radius": 1e3, "rack_radius": 1e3},
 }
 UNITS = {"length": "mm", "mass": "g", "force": "kN", "angle": "deg"}
 
