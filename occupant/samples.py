@@ -1,7 +1,7 @@
 """Built-in sample models: random trees for the identity tests, pendulums and a 15-body humanoid."""
 import numpy as np
 
-from occupant.modeling import Assembly, Part, Joint, Marker, MDH, Pose
+from occupant.modeling import Assembly, Part, Joint, Marker, MDH, Pose, JointMotion, TimeFunction
 from occupant.spatial.rotation import quat_to_matrix
 
 ALL_JOINT_TYPES = ("revolute", "prismatic", "universal", "spherical", "euler", "free", "fixed")
@@ -197,12 +197,13 @@ def four_bar(crank_angle=np.radians(60.0)):
     return asm.compile()
 
 
-def slider_crank(crank_angle=np.radians(60.0)):
+def slider_crank(crank_angle=np.radians(60.0), crank_speed=None):
     """A planar slider-crank (seed 001's second test mechanism; dimensions chosen here, [E]):
     crank 0.2 m (1 kg) hinged at the origin, connecting rod 0.6 m (2 kg), slider 1 kg on the x
     axis, uniform slender rods in the x-y plane, gravity -9.81 m/s^2 along y; at q = 0 the crank
     makes ``crank_angle`` with +x, released at rest. Tree: crank and slider (prismatic along x)
-    on B0, rod hinged to the crank; the rod-slider hinge ``D`` closes the loop."""
+    on B0, rod hinged to the crank; the rod-slider hinge ``D`` closes the loop. ``crank_speed``
+    (rad/s): the crank driven at that constant speed instead (the joint motion ``drive``)."""
     crank, rod = 0.2, 0.6
     a = crank * np.array([np.cos(crank_angle), np.sin(crank_angle)])
     x_slider = a[0] + np.sqrt(rod**2 - a[1]**2)
@@ -219,6 +220,8 @@ def slider_crank(crank_angle=np.radians(60.0)):
     asm.add(Joint("S", "prismatic", None, "slider", Pose((x_slider, 0.0, 0.0), R_slider)))
     asm.add(Joint("D", "revolute", "rod", "slider", Pose((rod, 0.0, 0.0), _rz(-phi_rod)),
                   child_marker="slider_pin"))
+    if crank_speed is not None:
+        asm.add(JointMotion("drive", "O", TimeFunction((0.0, crank_speed))))
     return asm.compile()
 
 

@@ -12,25 +12,29 @@ come from a forward pass over the links at vdot = 0 (``link_motion``).
 
 Rows (``occupant.model.bundle.ConstraintBlock``), with d = p_a - p_b and u's turned with their
 links: distance Phi = d . u_b, G = u_b . (J_a - J_b) + (u_b x d) . W_b; dot Phi = u_a . u_b,
-G = (u_a x u_b) . (W_a - W_b) (J point Jacobians, W angular-velocity Jacobians); coupler
+G = (u_a x u_b) . (W_a - W_b) (J point Jacobians, W angular-velocity Jacobians); dot difference
+Phi = u_a . u_b - w_a . w_b (two such terms); screw (a loop-closing screw joint) Phi = s - k theta,
+s = (p_b - p_a) . u_b the travel and theta the turn of x_b about u_b from x_a, unwrapped to the
+turn nearest s / k (no state: Phi = -k wrap(theta - s / k)); coupler
 Phi = c_a q_a + c_b q_b + c_0 (q the scalar coordinate of a revolute or prismatic link), G = c_a,
 c_b in those coordinates' columns, gamma = 0; velocity row (non-holonomic, no Phi) G = u_a . (J_a(p_a) - J_b(p_a)), J_b(p_a) the Jacobian of the material
 point of b at p_a, and gamma = -(d/dt G) v at vdot = 0 = -[(w_a x u_a) . (v_a - v_b)
 + u_a . (a_a - a_b - w_b x (v_a - v_b))] (a_b that material point's acceleration; the last term
 because the point of b under p_a changes as p_a moves).
+
+Rheonomic rows (``ConstraintBlock.drive`` >= 0; ``drivers``) at the time cw.time[0]: a distance or
+coupler row Phi - f(t) (Phi_t = -f', gamma + f''); a dot row whose u_b turns with time, u_b =
+R_b c(t): Phi_t = u_a . R_b c', and Phi'' gains 2 u_a' . R_b c' + u_a . (2 w_b x R_b c' + R_b c'')
+(the mixed and time terms). cw.phit receives Phi_t (velocity constraints G v = -Phi_t).
 """
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_INLINE, JIT_STAGE
-from occupant.model.bundle import CONSTRAINT_DISTANCE, CONSTRAINT_COUPLER, CONSTRAINT_VELOCITY
-
-
-@njit(**JIT_INLINE)
-def _cross(a, b, out):
-    out[0] = a[1] * b[2] - a[2] * b[1]
-    out[1] = a[2] * b[0] - a[0] * b[2]
-    out[2] = a[0] * b[1] - a[1] * b[0]
+from occupant.constraints.drivers import cross3 as _cross, time_function, turning_axis
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.model.bundle import (CONSTRAINT_DISTANCE, CONSTRAINT_DOT, CONSTRAINT_COUPLER,
+                                   CONSTRAINT_VELOCITY, CONSTRAINT_DOT_DIFFERENCE,
+                                   CONSTRAINT_SCREW)
 
 
 @njit(**JIT_INLINE)
@@ -198,31 +202,46 @@ def constraint_terms(tree, cons, data, v, cw):
     R, o, G, phi, gamma = data.R_base_link, data.p_base_link, cw.G, cw.phi, cw.gamma
     w_all, od, al, ad, axis, angular = cw.w, cw.od, cw.al, cw.ad, cw.axis, cw.angular
     parent, nvs, vidx = tree.parent, tree.nv, tree.vidx
+    t, phit, drive, drives, fd = cw.time[0], cw.phit, cons.drive, cons.drives, cw.vec[16]
     G[:, :] = 0.0
     for row in range(cons.kind.shape[0]):
         la, lb = cons.link_a[row], cons.link_b[row]
+        phit[row] = 0.0
         if cons.kind[row] == CONSTRAINT_COUPLER:
             ca, cb, c0 = cons.point_a[row, 0], cons.point_a[row, 1], cons.point_a[row, 2]
             phi[row] = ca * link_coordinate(tree, data, la) + cb * link_coordinate(tree, data, lb) + c0
             G[row, vidx[la]] += ca
             G[row, vidx[lb]] += cb
             gamma[row] = 0.0
+            if drive[row] >= 0:
+                _subtract_drive(drives, drive[row], t, fd, phi, phit, gamma, row)
             continue
-        _frame_axis(R, lb, cons.axis_b[row], ub)
+        turning = cons.kind[row] == CONSTRAINT_DOT and drive[row] >= 0
+        if turning:     # u_b(t) = R_b c(t); e = R_b c', f2 = R_b c''
+            cv, cd, cdd, e, f2 = cw.vec[17], cw.vec[18], cw.vec[19], cw.vec[20], cw.vec[21]
+            turning_axis(drives, drive[row], t, cons.point_a[row], cons.point_b[row],
+                         cons.axis_b[row], cv, cd, cdd, cw.vec[22:25], cw.vec[25], cw.vec[26],
+                         cw.vec[27], cw.vec[28], cw.vec[29])
+            _frame_axis(R, lb, cv, ub)
+            _frame_axis(R, lb, cd, e)
+            _frame_axis(R, lb, cdd, f2)
+        else:
+            _frame_axis(R, lb, cons.axis_b[row], ub)
         _angular(w_all, al, la, wa, ala)
         _angular(w_all, al, lb, wb, alb)
-        if cons.kind[row] == CONSTRAINT_DISTANCE:
+        if cons.kind[row] == CONSTRAINT_DISTANCE or cons.kind[row] == CONSTRAINT_SCREW:
             _frame_point(R, o, la, cons.point_a[row], pa)
             _frame_point(R, o, lb, cons.point_b[row], pb)
             _point_motion(o, w_all, od, al, ad, la, pa, va, aa, t1, t2)
             _point_motion(o, w_all, od, al, ad, lb, pb, vb, ab, t1, t2)
+            sign = 1.0 if cons.kind[row] == CONSTRAINT_DISTANCE else -1.0   # screw: s = -that
             for c in range(3):
                 d[c] = pa[c] - pb[c]
-            phi[row] = _dot(d, ub)
-            _add_point_row(parent, nvs, vidx, o, axis, angular, G, row, la, pa, ub, 1.0)
-            _add_point_row(parent, nvs, vidx, o, axis, angular, G, row, lb, pb, ub, -1.0)
+            phi[row] = sign * _dot(d, ub)
+            _add_point_row(parent, nvs, vidx, o, axis, angular, G, row, la, pa, ub, sign)
+            _add_point_row(parent, nvs, vidx, o, axis, angular, G, row, lb, pb, ub, -sign)
             _cross(ub, d, t1)
-            _add_angular_row(parent, nvs, vidx, axis, angular, G, row, lb, t1, 1.0)
+            _add_angular_row(parent, nvs, vidx, axis, angular, G, row, lb, t1, sign)
             # Phi'' at vdot = 0: (a_a - a_b).u + 2 d'.(w_b x u) + d.(al_b x u + w_b x (w_b x u))
             _cross(wb, ub, t1)           # u'
             _cross(wb, t1, t2)           # w_b x u'
@@ -230,7 +249,15 @@ def constraint_terms(tree, cons, data, v, cw):
             acc = 0.0
             for c in range(3):
                 acc += (aa[c] - ab[c]) * ub[c] + 2.0 * (va[c] - vb[c]) * t1[c] + d[c] * (t3[c] + t2[c])
-            gamma[row] = -acc
+            gamma[row] = -sign * acc
+            if cons.kind[row] == CONSTRAINT_SCREW:
+                _frame_axis(R, la, cons.axis_a[row], ua)
+                _frame_axis(R, lb, drives[drive[row], 1:4], pb)     # x_b
+                _cross(ub, pb, d)                                    # y_b
+                _screw_angle(parent, nvs, vidx, axis, angular, G, row, la, lb, ua, pb, d, wa, ala,
+                             wb, alb, t1, t2, t3, drives[drive[row], 0], phi, gamma)
+            elif drive[row] >= 0:
+                _subtract_drive(drives, drive[row], t, fd, phi, phit, gamma, row)
         elif cons.kind[row] == CONSTRAINT_VELOCITY:
             _frame_axis(R, la, cons.axis_a[row], ua)
             _frame_point(R, o, la, cons.point_a[row], pa)
@@ -247,22 +274,77 @@ def constraint_terms(tree, cons, data, v, cw):
             for c in range(3):
                 acc += ua[c] * (aa[c] - ab[c] - t2[c])
             gamma[row] = -acc
-        else:
+        else:        # CONSTRAINT_DOT, CONSTRAINT_DOT_DIFFERENCE
             _frame_axis(R, la, cons.axis_a[row], ua)
-            phi[row] = _dot(ua, ub)
-            _cross(ua, ub, t1)
-            _add_angular_row(parent, nvs, vidx, axis, angular, G, row, la, t1, 1.0)
-            _add_angular_row(parent, nvs, vidx, axis, angular, G, row, lb, t1, -1.0)
-            # Phi'' at vdot = 0: u_a''.u_b + 2 u_a'.u_b' + u_a.u_b''
-            _cross(wa, ua, t1)           # u_a'
-            _cross(wb, ub, t2)           # u_b'
-            acc = 2.0 * _dot(t1, t2)
-            _cross(wa, t1, t3)
-            acc += _dot(t3, ub)
-            _cross(ala, ua, t3)
-            acc += _dot(t3, ub)
-            _cross(wb, t2, t3)
-            acc += _dot(ua, t3)
-            _cross(alb, ub, t3)
-            acc += _dot(ua, t3)
+            phi[row], acc = _dot_row(parent, nvs, vidx, axis, angular, G, row, la, lb, ua, ub,
+                                     wa, ala, wb, alb, t1, t2, t3, 1.0)
+            if turning:      # t1 = u_a'
+                phit[row] = _dot(ua, e)
+                _cross(wb, e, t3)
+                acc += 2.0 * _dot(t1, e) + _dot(ua, f2) + 2.0 * _dot(ua, t3)
+            if cons.kind[row] == CONSTRAINT_DOT_DIFFERENCE:
+                _frame_axis(R, la, cons.point_a[row], ua)
+                _frame_axis(R, lb, cons.point_b[row], ub)
+                p2, a2 = _dot_row(parent, nvs, vidx, axis, angular, G, row, la, lb, ua, ub,
+                                  wa, ala, wb, alb, t1, t2, t3, -1.0)
+                phi[row] -= p2
+                acc -= a2
             gamma[row] = -acc
+
+
+@njit(**JIT_INLINE)
+def _screw_angle(parent, nvs, vidx, axis, angular, G, row, la, lb, xa, xb, yb, wa, ala, wb, alb,
+                 t1, t2, t3, k, phi, gamma):
+    """Row ``row`` holds s (travel, with its G and gamma) on entry; it becomes the screw row
+    Phi = s - k theta = -k wrap(theta - s / k), theta = atan2(S, C), S = -x_a . y_b,
+    C = x_a . x_b (the turn of b about z_b; k = pitch / 2 pi): G -= k (C dS - S dC) / n and
+    theta'' = ((C S'' - S C'') n - (C S' - S C') 2 (S S' + C C')) / n^2 at vdot = 0, n = S^2 + C^2."""
+    S, C = -_dot(xa, yb), _dot(xa, xb)
+    n = S * S + C * C
+    for c in range(3):
+        t3[c] = wa[c] - wb[c]
+    _cross(xa, yb, t1)
+    Sd = -_dot(t1, t3)
+    _cross(xa, xb, t1)
+    Cd = _dot(t1, t3)
+    _, Sdd = _dot_row(parent, nvs, vidx, axis, angular, G, row, la, lb, xa, yb, wa, ala, wb, alb,
+                      t1, t2, t3, k * C / n)
+    _, Cdd = _dot_row(parent, nvs, vidx, axis, angular, G, row, la, lb, xa, xb, wa, ala, wb, alb,
+                      t1, t2, t3, k * S / n)
+    Sdd = -Sdd
+    theta_dd = ((C * Sdd - S * Cdd) * n - (C * Sd - S * Cd) * 2.0 * (S * Sd + C * Cd)) / (n * n)
+    w = np.arctan2(S, C) - phi[row] / k
+    w -= 2.0 * np.pi * np.floor(w / (2.0 * np.pi) + 0.5)
+    phi[row] = -k * w
+    gamma[row] += k * theta_dd
+
+
+@njit(**JIT_INLINE)
+def _dot_row(parent, nvs, vidx, axis, angular, G, row, la, lb, ua, ub, wa, ala, wb, alb, t1, t2,
+             t3, sign):
+    """G[row] += sign (u_a x u_b) . (W_a - W_b); returns u_a . u_b and its second derivative at
+    vdot = 0, u_a''.u_b + 2 u_a'.u_b' + u_a.u_b'' (u' = w x u), leaving u_a' in t1."""
+    _cross(ua, ub, t1)
+    _add_angular_row(parent, nvs, vidx, axis, angular, G, row, la, t1, sign)
+    _add_angular_row(parent, nvs, vidx, axis, angular, G, row, lb, t1, -sign)
+    _cross(wa, ua, t1)           # u_a'
+    _cross(wb, ub, t2)           # u_b'
+    acc = 2.0 * _dot(t1, t2)
+    _cross(wa, t1, t3)
+    acc += _dot(t3, ub)
+    _cross(ala, ua, t3)
+    acc += _dot(t3, ub)
+    _cross(wb, t2, t3)
+    acc += _dot(ua, t3)
+    _cross(alb, ub, t3)
+    acc += _dot(ua, t3)
+    return _dot(ua, ub), acc
+
+
+@njit(**JIT_INLINE)
+def _subtract_drive(drives, i, t, f, phi, phit, gamma, row):
+    """Row ``row`` becomes Phi - f(t) (f time function i): Phi_t = -f', gamma + f''."""
+    time_function(drives, i, t, f)
+    phi[row] -= f[0]
+    phit[row] = -f[1]
+    gamma[row] += f[2]

@@ -1,6 +1,6 @@
 """The state-space method for the multibody DAE (seed 001, chapter 2; Wehage & Haug 1982)
 
-    M(q) vdot + h(q, v) = Q + G^T lambda,   Phi(q) = 0   (G v = 0, G vdot = gamma)
+    M(q) vdot + h(q, v) = Q + G^T lambda,   Phi(q, t) = 0   (G v = -Phi_t, G vdot = gamma)
 
 The velocity coordinates are partitioned into dependent ones (D, one per independent
 constraint row) and independent ones (I) by Gaussian elimination with complete pivoting of G
@@ -31,6 +31,12 @@ solve and the augmented equations take the holonomic and velocity rows together.
 A model without constraint rows (a tree) takes the tree path: x = y = (q, v, z) itself (q with
 its quaternions, kept unit by ``project_state`` after each step), x' = y' from the articulated-
 body pipeline (``pipeline.derivative``); cw.sizes says which path (``is_tree``).
+
+Rheonomic rows (joint and marker motions: ``equations``, ``drivers``) are evaluated at cw.time[0],
+which ``expand_state``, ``reduced_derivative`` and ``constrained_accelerations`` set to their t
+(``choose_partition`` uses the last one); their Phi_t (cw.phit) enters the velocity solve and the
+velocity violation, and the power of their constraint forces, lambda . (G v) = -lambda . Phi_t,
+the work slot POWER_MOTIONS.
 """
 from collections import namedtuple
 
@@ -45,7 +51,7 @@ from occupant.dynamics.spatial_ops import forward_kinematics
 from occupant.integrate.pipeline import derivative, loads
 from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 from occupant.model.joint_motion import normalize_quaternions
-from occupant.model.bundle import CONSTRAINT_VELOCITY, POWER_APPLIED, POWER_BASE
+from occupant.model.bundle import CONSTRAINT_VELOCITY, POWER_APPLIED, POWER_BASE, POWER_MOTIONS
 
 RANK_TOL = 1e-9        # pivots below this fraction of the largest mark redundant constraint rows
 REPARTITION = 0.1      # choose a new partition when G_RD's pivot ratio drops below this fraction
@@ -73,8 +79,9 @@ ConstraintWork = namedtuple("ConstraintWork", [
     "Gs", "allowed", "zero",   # (nc, nv) scratch, (nv,) int, (nv,) zeros
     "axis", "angular", "dof_link",   # (nv, 3), (nv,) int, (nv,) int
     "w", "od", "al", "ad",     # (nl, 3) link angular and origin velocities and accelerations
-    "tmp", "vec",              # (6, 3), (16, 3) small vectors
+    "tmp", "vec",              # (6, 3), (30, 3) small vectors
     "stats",                   # (5,) int counters
+    "time", "phit",            # (1,) s, the time of the rheonomic rows; (nc,) their Phi_t
 ])
 
 
@@ -92,7 +99,8 @@ def make_constraint_work(model):
         f=z(nv), c=z(max(nc, 1)), Q=z(nv),
         Gs=z((nc, nv)), allowed=np.ones(nv, np.int64), zero=z(nv), axis=z((nv, 3)),
         angular=z(nv, np.int64), dof_link=z(nv, np.int64), w=z((nl, 3)), od=z((nl, 3)),
-        al=z((nl, 3)), ad=z((nl, 3)), tmp=z((6, 3)), vec=z((16, 3)), stats=z(5, np.int64))
+        al=z((nl, 3)), ad=z((nl, 3)), tmp=z((6, 3)), vec=z((30, 3)), stats=z(5, np.int64),
+        time=z(1), phit=z(nc))
 
 
 @njit(**JIT_STAGE)
@@ -259,7 +267,7 @@ def solve_positions(bundle, data, cw, q, v):
 
 @njit(**JIT_STAGE)
 def solve_velocities(cw, v):
-    """v_D from G_RD v_D = -G_RI v_I (G evaluated at the current positions)."""
+    """v_D from G_RD v_D = -G_RI v_I - Phi_t (G evaluated at the current positions)."""
     r, n_ind = cw.sizes[0], cw.sizes[1]
     if r == 0:
         return True
@@ -269,7 +277,7 @@ def solve_velocities(cw, v):
         s = 0.0
         for k in range(n_ind):
             s += cw.G[cw.rows[a], cw.ind[k]] * v[cw.ind[k]]
-        cw.b[a] = -s
+        cw.b[a] = -s - cw.phit[cw.rows[a]]
     lu_solve(cw.A, r, cw.piv, cw.b)
     for a in range(r):
         v[cw.dep[a]] = cw.b[a]
@@ -288,6 +296,7 @@ def constrained_accelerations(bundle, data, cw, t, q, v, z, factored):
     (nv + r) one; then G_RD^T lambda_R = (M vdot + h - Q)_D."""
     tree = bundle.tree
     nv, r, n_ind = v.shape[0], cw.sizes[0], cw.sizes[1]
+    cw.time[0] = t
     loads(bundle, data, t, q, v, z)     # base motion, kinematics, every producer -> tau, f_ext
     for j in range(nv):
         cw.Q[j] = data.tau[j]
@@ -362,6 +371,10 @@ def constrained_accelerations(bundle, data, cw, t, q, v, z, factored):
         p += bundle.tau_applied[j] * v[j]
     data.power[POWER_APPLIED] = p
     data.power[POWER_BASE] = 0.0
+    p = 0.0
+    for a in range(r):
+        p -= cw.lam[cw.rows[a]] * cw.phit[cw.rows[a]]
+    data.power[POWER_MOTIONS] = p
     for k in range(data.power.shape[0]):
         data.zdot[bundle.work_start + k] = data.power[k]
     for j in range(nv):
@@ -380,6 +393,7 @@ def expand_state(bundle, data, cw, t, x, y):
             y[j] = x[j]
         normalize_quaternions(bundle.tree, y[:nq])
         return True
+    cw.time[0] = t
     _set_independent(cw, x)
     if solve_positions(bundle, data, cw, cw.q, cw.v) < 0:
         return False
@@ -424,6 +438,7 @@ def reduced_derivative(bundle, data, cw, t, x, xdot):
     if is_tree(cw):
         derivative(bundle, data, t, x, xdot)
         return True
+    cw.time[0] = t
     _set_independent(cw, x)
     if solve_positions(bundle, data, cw, cw.q, cw.v) < 0:
         return False
@@ -485,12 +500,12 @@ def project_state(bundle, cw, x):
 
 @njit(**JIT_STAGE)
 def violation(cw, v, out):
-    """Largest |Phi| and |G v| over the rows at the constraint terms evaluated last (cw.phi, cw.G,
+    """Largest |Phi| and |G v + Phi_t| over the rows at the constraint terms evaluated last (cw.phi, cw.G,
     after ``constrained_accelerations`` at a state with velocities v) into out[0], out[1]."""
     a, b = 0.0, 0.0
     for i in range(cw.phi.shape[0]):
         a = max(a, abs(cw.phi[i]))
-        s = 0.0
+        s = cw.phit[i]
         for j in range(v.shape[0]):
             s += cw.G[i, j] * v[j]
         b = max(b, abs(s))

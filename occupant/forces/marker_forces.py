@@ -8,7 +8,10 @@ the rotation vector of R_J^T R_I; its rate udot = (R_J^T (v_I - v_J - w_J x (p_I
 R_J^T (w_I - w_J)). The load on I, in J's axes, is
 
     law LINEAR (bushing, beam, field, three- and six-component):
-        (F, T) = -K u - C udot + preload + table(t)      (table columns: fx fy fz [tx ty tz])
+        (F, T) = -K u - s(u) - C udot + preload + table(t)      (table columns: fx fy fz [tx ty tz])
+        s_c(u_c): the tabulated (nonlinear) elastic load of component c, a bushing's measured
+        characteristic (as ADAMS's GFORCE with a spline of deflection), piecewise linear and
+        extrapolated with its end slopes; 0 for the components without a table
     law LINE (single-component): F = f(t) along (p_I - p_J)/|p_I - p_J| (positive: apart), T = 0
 
 applied at p_I on link_i and reversed at the same point on link_j (action and reaction; ADAMS
@@ -20,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT_INLINE, JIT_STAGE
+from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_point_force, point_state
 from occupant.model.bundle import MARKER_FORCE_LINE, POWER_MARKER_FORCES
 
@@ -122,6 +126,12 @@ def marker_forces(bundle, data, t, q, v, z):
             f3 = P[e, 3] - _row(K, e, 3, u0, u1, u2, u3, u4, u5) - _row(C, e, 3, r0, r1, r2, r3, r4, r5)
             f4 = P[e, 4] - _row(K, e, 4, u0, u1, u2, u3, u4, u5) - _row(C, e, 4, r0, r1, r2, r3, r4, r5)
             f5 = P[e, 5] - _row(K, e, 5, u0, u1, u2, u3, u4, u5) - _row(C, e, 5, r0, r1, r2, r3, r4, r5)
+            f0 -= _spring(el, e, 0, u0)
+            f1 -= _spring(el, e, 1, u1)
+            f2 -= _spring(el, e, 2, u2)
+            f3 -= _spring(el, e, 3, u3)
+            f4 -= _spring(el, e, 4, u4)
+            f5 -= _spring(el, e, 5, u5)
             if ts >= 0:   # time functions: column c + 1 of the element's rows is load c
                 f0 += _column(el.tables, ts, tn, 1, t)
                 if nc > 1:
@@ -147,6 +157,14 @@ def marker_forces(bundle, data, t, q, v, z):
         data.outputs[k + 6], data.outputs[k + 7], data.outputs[k + 8] = f0, f1, f2
         data.outputs[k + 9], data.outputs[k + 10], data.outputs[k + 11] = f3, f4, f5
     data.power[POWER_MARKER_FORCES] = power
+
+
+@njit(**JIT_INLINE)
+def _spring(el, e, c, u):
+    """The tabulated elastic load of component c at deflection u (0 without a table)."""
+    if el.spring_start[e, c] < 0:
+        return 0.0
+    return table_load(el.springs, el.spring_start[e, c], el.spring_len[e, c], u)
 
 
 @njit(**JIT_INLINE)

@@ -11,10 +11,10 @@ import numpy as np
 
 # Slots of Data.power (and of the work accumulators at the end of z), in this order.
 POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts",
-               "airbags", "muscles", "belts", "tyres", "couplers", "marker_forces")
+               "airbags", "muscles", "belts", "tyres", "couplers", "marker_forces", "motions")
 (POWER_BASE, POWER_APPLIED, POWER_JOINT_RESISTANCE, POWER_SPRING_DAMPERS,
  POWER_CONTACTS, POWER_AIRBAGS, POWER_MUSCLES, POWER_BELTS, POWER_TYRES,
- POWER_COUPLERS, POWER_MARKER_FORCES) = range(len(POWER_NAMES))
+ POWER_COUPLERS, POWER_MARKER_FORCES, POWER_MOTIONS) = range(len(POWER_NAMES))
 
 JointResistanceBlock = namedtuple("JointResistanceBlock", [
     "link",           # (ne,) int, link whose coordinate the element acts on
@@ -205,7 +205,19 @@ MUSCLE_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("activation", "1"), 
 # The velocity (non-holonomic) rows, after all the others:
 # CONSTRAINT_VELOCITY u_a . (v_a(p_a) - v_b(p_a)) = 0, the velocity of point a relative to the
 # material point of link b at p_a along u_a (axis_a turned with link a).
+# Rheonomic rows (joint and marker motions, occupant.modeling.motions) have drive >= 0, the first
+# row of their time functions f(t) = c0 + c1 t + c2 t^2 + c3 t^3 + A sin(w t + phase) in drives:
+# a DISTANCE or COUPLER row becomes Phi - f(t) = 0; a DOT row's u_b turns with time by the angles
+# f_0, f_1, f_2 (rows drive, drive + 1, drive + 2) about n1 = point_a, n2 = point_b and n2 x n1
+# (link b's frame), applied in that order (occupant.constraints.drivers).
 CONSTRAINT_DISTANCE, CONSTRAINT_DOT, CONSTRAINT_COUPLER, CONSTRAINT_VELOCITY = range(4)
+# CONSTRAINT_DOT_DIFFERENCE u_a . u_b - w_a . w_b = 0, w_a = point_a and w_b = point_b read as
+# axes (a constant-velocity joint's x_a . y_b - y_a . x_b = 0: occupant.modeling.compile_constraints)
+CONSTRAINT_DOT_DIFFERENCE = 4
+# CONSTRAINT_SCREW (a loop-closing screw joint): travel s = (p_b - p_a) . u_b minus k theta, theta
+# the turn about u_b of x_b (drives[drive, 1:4], link b's frame) from x_a (axis_a), k = pitch / 2 pi
+# in drives[drive, 0] (that row holds these parameters, not a time function)
+CONSTRAINT_SCREW = 5
 ConstraintBlock = namedtuple("ConstraintBlock", [
     "kind",           # (nc,) int, CONSTRAINT_DISTANCE, _DOT, _COUPLER or _VELOCITY
     "link_a",         # (nc,) int, link carrying point/axis a (-1: B0)
@@ -214,6 +226,8 @@ ConstraintBlock = namedtuple("ConstraintBlock", [
     "link_b",         # (nc,) int
     "point_b",        # (nc, 3) m
     "axis_b",         # (nc, 3) unit vector u_b in link b's frame
+    "drive",          # (nc,) int, first row of the row's time functions in drives (-1: none)
+    "drives",         # (nf, 7) c0, c1, c2, c3, A, w (rad/s), phase (rad) of f(t)
 ])
 # Seat belts (occupant.restraints.belt): each belt an ordered list of points joined by straight
 # segments; the webbing's characteristic per segment in the fields of ContactBlock's loading and
@@ -329,6 +343,11 @@ MarkerForceBlock = namedtuple("MarkerForceBlock", [
     "table_cols",     # (ne,) int, load columns of the table (1: line, 3: forces, 6: and torques)
     "tables",         # (nt, 7) rows (t s, load columns ...; unused columns 0)
     "out_start",      # int, first output: per element MARKER_FORCE_OUTPUTS
+    "spring_start",   # (ne, 6) int, first row in springs of component c's tabulated elastic
+                      # load, subtracted from load c (-1: none; K alone)
+    "spring_len",     # (ne, 6) int
+    "springs",        # (ns, 2) rows (u_c m or rad, restoring load N or N m), linear between,
+                      # extrapolated with the end slopes
 ])
 MARKER_FORCE_OUTPUTS = tuple((f"{q}", u) for q, u in (
     ("dx", "m"), ("dy", "m"), ("dz", "m"), ("ax", "rad"), ("ay", "rad"), ("az", "rad"),
@@ -394,7 +413,7 @@ def empty_constraint_block():
     return freeze_block(ConstraintBlock, dict(
         kind=np.zeros(0, np.int64), link_a=np.zeros(0, np.int64), point_a=np.zeros((0, 3)),
         axis_a=np.zeros((0, 3)), link_b=np.zeros(0, np.int64), point_b=np.zeros((0, 3)),
-        axis_b=np.zeros((0, 3))))
+        axis_b=np.zeros((0, 3)), drive=np.zeros(0, np.int64), drives=np.zeros((0, 7))))
 
 
 def empty_tyre_block():
@@ -421,5 +440,7 @@ def empty_marker_force_block():
     values.update(R_i=np.zeros((0, 3, 3)), p_i=np.zeros((0, 3)), R_j=np.zeros((0, 3, 3)),
                   p_j=np.zeros((0, 3)), stiffness=np.zeros((0, 6, 6)),
                   damping=np.zeros((0, 6, 6)), reference=np.zeros((0, 6)),
-                  preload=np.zeros((0, 6)), tables=np.zeros((0, 7)), out_start=0)
+                  preload=np.zeros((0, 6)), tables=np.zeros((0, 7)), out_start=0,
+                  spring_start=np.zeros((0, 6), np.int64), spring_len=np.zeros((0, 6), np.int64),
+                  springs=np.zeros((0, 2)))
     return freeze_block(MarkerForceBlock, values)

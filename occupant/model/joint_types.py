@@ -47,7 +47,9 @@ JOINT_KINDS = ("revolute", "prismatic", "universal", "spherical", "euler", "free
                # seed 000's further kinematic joints: hooke (= universal), cylindrical (prismatic +
                # revolute on one axis), planar (two prismatic + one revolute), screw (cylindrical
                # whose translation follows the rotation: a coupler row, occupant.modeling)
-               "hooke", "cylindrical", "planar", "screw")
+               "hooke", "cylindrical", "planar", "screw",
+               # constant velocity: three revolute coordinates and one row (occupant.modeling)
+               "constant_velocity")
 
 NEUTRAL_LINK_Q = {
     JointType.FIXED: np.zeros(0),

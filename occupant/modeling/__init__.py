@@ -13,6 +13,7 @@ from occupant.modeling.materials import Material
 from occupant.modeling.constraint_elements import Primitive, Coupler
 from occupant.modeling.marker_forces import MarkerForce
 from occupant.modeling.environment import Gravity, Units
+from occupant.modeling.motions import TimeFunction, JointMotion, MarkerMotion
 
 __all__ = [
     "Part", "Marker", "Joint", "MDH", "Pose", "JointResistance", "SpringDamper", "ModelingError",
@@ -21,5 +22,5 @@ __all__ = [
     "driver_airbag", "passenger_airbag",
     "ContactCharacteristic", "ContactPair", "Muscle",
     "VirtualPart", "Link", "Frustum", "Torus", "Material", "Primitive", "Coupler", "MarkerForce",
-    "Gravity", "Units",
+    "Gravity", "Units", "TimeFunction", "JointMotion", "MarkerMotion",
 ]

@@ -25,6 +25,7 @@ from occupant.modeling.constraint_elements import Primitive, Coupler
 from occupant.modeling.marker_forces import MarkerForce
 from occupant.modeling.environment import Gravity
 from occupant.modeling.velocity_constraints import KnifeEdge
+from occupant.modeling.motions import JointMotion, MarkerMotion
 
 # reference key (last component of an element's ``refs`` key) -> the tables it may name
 _TARGETS = {
@@ -52,6 +53,7 @@ _FAMILIES = (
     ("materials", Material), ("primitives", Primitive), ("couplers", Coupler),
     ("marker_forces", MarkerForce), ("gravity_fields", Gravity),
     ("velocity_constraints", KnifeEdge),   # linear non-holonomic constraints
+    ("motions", (JointMotion, MarkerMotion)),   # rheonomic constraints
 )
 
 

@@ -34,6 +34,7 @@ _LINKS_OF_KIND = {
     "cylindrical": (JointType.PRISMATIC, JointType.REVOLUTE),
     "screw": (JointType.PRISMATIC, JointType.REVOLUTE),
     "planar": (JointType.PRISMATIC, JointType.PRISMATIC, JointType.REVOLUTE),
+    "constant_velocity": (JointType.REVOLUTE,) * 3,   # and one constraint row (compile_constraints)
 }
 # link frames of the kinds expanded without MDH axes: the first relative to the joint frame, the
 # others relative to the previous link (planar: slide along x, then y, then turn about z)
@@ -42,6 +43,7 @@ _LINK_FRAMES = {
     "cylindrical": (np.eye(4), np.eye(4)),
     "screw": (np.eye(4), np.eye(4)),
     "planar": (_TO_X, _TO_Y, invert_homogeneous(_TO_X @ _TO_Y)),
+    "constant_velocity": (_TO_X, _TO_Y, invert_homogeneous(_TO_X @ _TO_Y)),
 }
 _DOF_SUFFIX = {
     "spherical": ("wx", "wy", "wz"),
@@ -53,6 +55,7 @@ _DOF_SUFFIX = {
     "cylindrical": ("z", "rz"),
     "screw": ("z", "rz"),
     "planar": ("x", "y", "rz"),
+    "constant_velocity": ("rx", "ry", "rz"),
 }
 
 

@@ -113,8 +113,10 @@ class Part:
 @dataclass
 class VirtualPart:
     """Stands for a part outside the model (seed 000's MbsVirtualPart: the interface of a
-    subsystem stored alone). Markers and joints may use it as a part. ``bound_to`` names the real
-    part it stands for once assembled; None, or when that part is deleted: the ground (B0)."""
+    subsystem stored alone; ``occupant.vehicle.Interface`` is this class). Markers and joints may
+    use it as a part. ``bound_to`` names the real part it stands for once assembled (in a vehicle
+    subsystem, a part of the parent's namespace); None, or when that part is deleted: the
+    ground (B0)."""
     name: str
     bound_to: str | None = None
 
@@ -206,7 +208,9 @@ class Joint:
     (Seed 000: the joint is defined by its I and J markers, ``child_marker`` and ``parent_marker``.)
     ``hooke`` is ``universal``; ``cylindrical`` slides along and turns about z; ``planar`` slides
     along x and y and turns about z; ``screw`` is cylindrical with the translation tied to the
-    rotation, ``pitch`` m per turn (a coupler row: the model needs a constrained integrator).
+    rotation, ``pitch`` m per turn (a coupler row: the model needs a constrained integrator);
+    ``constant_velocity`` joins two shafts along the z axes of its two frames with equal spin
+    at any bend (a ball joint plus one row: ``compile_constraints``).
     """
     name: str
     kind: str

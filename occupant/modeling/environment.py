@@ -39,7 +39,8 @@ class Units:
     converts to SI, the units of every element. Derived quantities: "velocity" (length/time),
     "acceleration", "stiffness" (force/length), "damping" (force time/length), "torque" (force
     length), "rotational_stiffness" (torque/angle), "inertia" (mass length^2), "density"
-    (mass/length^3), "pressure" (force/length^2)."""
+    (mass/length^3), "pressure" (force/length^2), "angular_velocity" (angle/time),
+    "rotational_damping" (torque time/angle), "length_per_angle", "dimensionless"."""
     length: str = "m"
     mass: str = "kg"
     time: str = "s"
@@ -66,6 +67,10 @@ class Units:
             "inertia": s["mass"] * s["length"] ** 2,
             "density": s["mass"] / s["length"] ** 3,
             "pressure": s["force"] / s["length"] ** 2,
+            "angular_velocity": s["angle"] / s["time"],
+            "rotational_damping": s["force"] * s["length"] * s["time"] / s["angle"],
+            "length_per_angle": s["length"] / s["angle"],
+            "dimensionless": 1.0,
         }
         if quantity in s:
             return s[quantity]

@@ -5,7 +5,8 @@ One element type, built by the family's constructor:
   ``MarkerForce.single_component(name, i, j, table)``   f(t) along the line J -> I (+: apart)
   ``MarkerForce.three_component(name, i, j, table)``    (fx, fy, fz)(t) on I in J's axes
   ``MarkerForce.six_component(name, i, j, table)``      (fx, fy, fz, tx, ty, tz)(t)
-  ``MarkerForce.bushing(name, i, j, stiffness, damping, preload)``   6 uncoupled springs
+  ``MarkerForce.bushing(name, i, j, stiffness, damping, preload)``   6 uncoupled springs, each
+        linear (a number, N/m or N m/rad) or tabulated (rows of deflection, restoring load)
   ``MarkerForce.beam(name, i, j, length, E, G, area, Ixx, Iyy, Izz, ...)``   linear beam
   ``MarkerForce.field(name, i, j, stiffness, damping, reference, preload)``  6x6 matrices
 ``table``: rows (t s, load ...), linear in t, held beyond its ends. ``marker_j`` None: J is the
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occupant.modeling.elements import Connection, ModelingError
+from occupant.modeling.elements import Connection, ModelingError, _load_table
 
 KINDS = ("single_component", "three_component", "six_component", "bushing", "beam", "field")
 _TABLE_COLUMNS = {"single_component": 1, "three_component": 3, "six_component": 6}
@@ -52,9 +53,16 @@ class MarkerForce(Connection):
     table: object = None
     position_j: tuple = (0.0, 0.0, 0.0)
     rotation_j: object = None
+    springs: tuple = (None,) * 6    # per component: None or (k, 2) rows (u, restoring load)
 
     def __post_init__(self):
         what = f"{self.kind.replace('_', '-')} force '{self.name}'"
+        if self.springs is None or len(self.springs) != 6:
+            raise ModelingError(f"{what}.springs: expected 6 entries (None or a table), got "
+                                f"{self.springs!r}")
+        self.springs = tuple(None if t is None else _load_table(
+            t, f"{what}.springs[{c}]", "(deflection, restoring load)")
+            for c, t in enumerate(self.springs))
         if self.kind not in KINDS:
             raise ModelingError(f"marker force '{self.name}'.kind: unknown {self.kind!r} "
                                 f"(accepted: {', '.join(KINDS)})")
@@ -104,12 +112,21 @@ class MarkerForce(Connection):
     def bushing(cls, name, marker_i, marker_j, stiffness, damping=(0.0,) * 6,
                 preload=(0.0,) * 6, **kw):
         """Translational (N/m) and rotational (N m/rad) stiffness and damping along/about J's
-        axes (ADAMS BUSHING), each 6 numbers; I and J coincide at zero load."""
-        for key, val in (("stiffness", stiffness), ("damping", damping)):
+        axes (ADAMS BUSHING), each 6 entries; a stiffness entry may instead be a table of
+        (deflection m or rad, restoring load N or N m) rows, increasing deflection: a nonlinear
+        characteristic. I and J coincide at zero load."""
+        if len(stiffness) != 6:
+            raise ModelingError(f"bushing '{name}'.stiffness: expected 6 entries, got "
+                                f"{len(stiffness)}")
+        tabulated = [np.ndim(k) > 0 for k in stiffness]
+        springs = tuple(k if t else None for k, t in zip(stiffness, tabulated))
+        linear = np.array([0.0 if t else k for k, t in zip(stiffness, tabulated)], dtype=float)
+        for key, val in (("stiffness", linear), ("damping", damping)):
             if np.any(np.asarray(val, float) < 0):
                 raise ModelingError(f"bushing '{name}'.{key}: must be >= 0, got {val!r}")
-        return cls(name, "bushing", marker_i, marker_j, stiffness=np.diag(np.asarray(stiffness, float)),
-                   damping=np.diag(np.asarray(damping, float)), preload=preload, **kw)
+        return cls(name, "bushing", marker_i, marker_j, stiffness=np.diag(linear),
+                   damping=np.diag(np.asarray(damping, float)), preload=preload, springs=springs,
+                   **kw)
 
     @classmethod
     def field(cls, name, marker_i, marker_j, stiffness, damping=None, reference=None,

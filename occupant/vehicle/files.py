@@ -8,6 +8,12 @@ A subsystem file::
     [parameters]                          # the template's parameter dataclass, SI units
     uca_front = [0.12, 0.45, 0.55]
 
+Any file may declare the units its numbers are in (default SI); they are converted to SI on
+load, each parameter by its quantity (``templates.parameter_quantity``), positions as lengths::
+
+    [units]
+    length = "mm"                         # occupant.modeling.Units: length, mass, time, angle, force
+
 A vehicle file (``kind = "vehicle"``; any file may nest subsystems the same way)::
 
     [[subsystem]]
@@ -26,18 +32,18 @@ from dataclasses import asdict, fields
 import numpy as np
 
 from occupant.io.toml_files import FileChecker, InputFileError, read_toml
-from occupant.modeling import ModelingError
+from occupant.modeling import ModelingError, Units
 from occupant.scenario.toml_write import dumps
 from occupant.spatial.transforms import homogeneous
 from occupant.vehicle.subsystem import Subsystem, Vehicle
-from occupant.vehicle.templates import MF, TEMPLATES, V3
+from occupant.vehicle.templates import MF, TEMPLATES, V3, parameter_quantity
 
 
 class VehicleFileError(InputFileError):
     """A vehicle or subsystem file that cannot be used."""
 
 
-_TOP_KEYS = ("kind", "name", "description", "template", "parameters", "subsystem", "dof")
+_TOP_KEYS = ("kind", "name", "description", "template", "parameters", "subsystem", "dof", "units")
 _SUB_KEYS = ("name", "file", "position", "rotation_deg", "bind")
 
 
@@ -76,8 +82,9 @@ def load_subsystem(path, name=None, _stack=()):
     kind = c.string(data, "kind", "", required=True, choices=("subsystem", "vehicle"), what="kind")
     name = name or c.string(data, "name", "") or path.stem
     template = c.string(data, "template", "", choices=tuple(TEMPLATES), what="template")
+    units = _units(c, c.table(data, "units", ""))
     if template is not None:
-        params = _parameters(c, template, c.table(data, "parameters", "", required=True))
+        params = _parameters(c, template, c.table(data, "parameters", "", required=True), units)
         try:
             sub = TEMPLATES[template][1](params)
         except ModelingError as exc:
@@ -100,7 +107,7 @@ def load_subsystem(path, name=None, _stack=()):
         child_name = c.string(entry, "name", where, required=True)
         file = c.string(entry, "file", where, required=True)
         child = load_subsystem(path.parent / file, child_name, _stack + (path.resolve(),))
-        pos = c.vector(entry, "position", where, default=(0.0, 0.0, 0.0))
+        pos = units.si(c.vector(entry, "position", where, default=(0.0, 0.0, 0.0)), "length")
         rot = c.vector(entry, "rotation_deg", where, default=(0.0, 0.0, 0.0))
         child.base = homogeneous(_rotation_xyz(np.radians(rot)), pos)
         child.file_entry = {"file": file, "position": pos, "rotation_deg": rot}
@@ -130,8 +137,18 @@ def load_subsystem(path, name=None, _stack=()):
     return sub
 
 
-def _parameters(c, template, table):
-    """The template's parameter dataclass from the [parameters] table, every key checked."""
+def _units(c, table):
+    """The file's Units from its [units] table (SI when absent)."""
+    c.keys(table, ("length", "mass", "time", "angle", "force"), "units")
+    try:
+        return Units(**table)
+    except ModelingError as exc:
+        c.fail(str(exc).split(":")[0], str(exc).split(": ", 1)[1])
+
+
+def _parameters(c, template, table, units):
+    """The template's parameter dataclass from the [parameters] table, every key checked, in SI
+    (converted from the file's ``units``)."""
     params_type = TEMPLATES[template][0]
     names = [f.name for f in fields(params_type)]
     c.keys(table, names, "parameters")
@@ -168,7 +185,27 @@ def _parameters(c, template, table):
                         c.fail(f"parameters.{f.name}.{k}", f"a part with no mass ({out[k]!r} kg)",
                                "a mass > 0 kg")
             values[f.name] = out
+        values[f.name] = _to_si(units, f.name, f.type, values[f.name])
     return params_type(**values)
+
+
+def _to_si(units, name, annotation, value):
+    """A parameter's value in SI: numbers and points scaled by the unit of their quantity, dict
+    entries each as their parameter, the custom template's parts (mass, com, inertia) and
+    joints (position)."""
+    if isinstance(value, dict):
+        q = parameter_quantity(name, annotation)
+        return {k: (tuple(units.si(v, q)) if isinstance(v, tuple) else float(units.si(v, q)))
+                for k, v in value.items()}
+    if annotation is tuple:
+        if name == "parts":
+            return tuple((n, float(units.si(m, "mass")), tuple(units.si(com, "length")),
+                          tuple(units.si(inertia, "inertia"))) for n, m, com, inertia in value)
+        if name == "joints":
+            return tuple((*j[:4], tuple(units.si(j[4], "length")), j[5]) for j in value)
+        return value
+    scaled = units.si(value, parameter_quantity(name, annotation))
+    return tuple(float(x) for x in scaled) if annotation in (V3, MF) else float(scaled)
 
 
 _JOINT_KINDS = ("revolute", "prismatic", "universal", "spherical", "euler", "fixed")

@@ -33,9 +33,13 @@ def show_vehicle(path, out=print):
         binds = ", ".join(f"{n} -> {i.bound_to or 'ground'}" for n, i in sub.interfaces.items())
         out(f"  {'  ' * depth}{label} ({sub.template or 'assembly'}, at "
             f"{np.array2string(X[:3, 3], precision=3)}){': ' + binds if binds else ''}")
-    out("parts (mass, centre of mass in the vehicle frame):")
-    for name, p in vehicle.parts.items():
-        out(f"  {name:<40} {p.mass:8.2f} kg  {np.array2string(p.com, precision=3)}")
+    out("parts (mass, centre of mass in its subsystem's base frame (the view transform, seed 000 "
+        "fig. 4), then in the vehicle frame):")
+    for prefix, sub, X in vehicle.root.walk():
+        for name, p in sub.parts.items():
+            com = X[:3, :3] @ p.com + X[:3, 3]
+            out(f"  {prefix + name:<40} {p.mass:8.2f} kg  {np.array2string(p.com, precision=3)}"
+                f"  vehicle {np.array2string(com, precision=3)}")
     cut = set(model.constraint_names)
     out("joints (kind, parent -> child, coordinates):")
     for name, j in model.source.joints.items():

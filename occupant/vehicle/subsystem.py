@@ -19,23 +19,16 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from occupant.modeling import Assembly, Joint, MDH, Marker, ModelingError, Part, Pose
+from occupant.modeling import Assembly, Joint, MDH, Marker, ModelingError, Part, Pose, VirtualPart
 from occupant.modeling.elements import _vec3
 
 MIRROR = np.diag([1.0, -1.0, 1.0])   # reflection in the vehicle's x-z plane
 
 
-@dataclass
-class Interface:
-    """A virtual part standing for an outside part; ``bound_to`` names the real part in the
-    parent's namespace ("sub.part", a part of the parent, or one of the parent's interfaces),
-    None: the ground."""
-    name: str
-    bound_to: str | None = None
-
-    @property
-    def refs(self):
-        return {}
+# An interface is the platform's virtual part (one class for the concept); in a subsystem its
+# ``bound_to`` names the real part in the parent's namespace ("sub.part", a part of the parent,
+# or one of the parent's interfaces), None: the ground.
+Interface = VirtualPart
 
 
 @dataclass
@@ -104,7 +97,6 @@ class Subsystem(Assembly):
     def __init__(self, name, base=None, template=None, source=None, expected_dof=None):
         super().__init__(name)
         self.base = np.eye(4) if base is None else np.array(base, float)
-        self.interfaces = {}
         self.subsystems = {}
         self.tyres = {}
         self.couplers = {}
@@ -113,9 +105,12 @@ class Subsystem(Assembly):
         self.expected_dof = expected_dof
 
     # elements ----------------------------------------------------------------------------
+    @property
+    def interfaces(self):
+        """The interface parts (the Assembly's virtual parts), by name."""
+        return self.virtual_parts
+
     def _table(self, element):
-        if isinstance(element, Interface):
-            return self.interfaces
         if isinstance(element, Tyre):
             return self.tyres
         if isinstance(element, Coupler):
@@ -123,13 +118,13 @@ class Subsystem(Assembly):
         return super()._table(element)
 
     def _tables(self):
-        return super()._tables() + (self.tyres, self.couplers, self.interfaces)
+        return super()._tables() + (self.tyres, self.couplers)
 
     def _check_refs(self, element, lookup):
-        # an interface is accepted wherever a part is: checked against a stand-in Part (the
-        # Assembly checks references against a lookup of elements since the platform merge)
-        lookup = {n: Part(n, 1.0) if isinstance(e, Interface) else e for n, e in lookup.items()}
-        super()._check_refs(element, lookup)
+        # an interface's binding names a part of the parent's namespace: checked when bound
+        # (``add_subsystem``), not against this subsystem's elements
+        if not isinstance(element, VirtualPart):
+            super()._check_refs(element, lookup)
 
     def add_subsystem(self, sub, bind=None):
         """Nest ``sub`` and bind its interfaces: {interface: part in this namespace}."""

@@ -31,6 +31,34 @@ def register(template):
 V3 = type("V3", (tuple,), {})     # annotation: a 3-vector in the subsystem frame (m)
 MF = type("MF", (tuple,), {})     # annotation: magic-formula coefficients B, C, mu, E
 
+# quantity (occupant.modeling.Units) of the parameters that are neither masses nor inertias (by
+# their name's end) nor points (V3, and the dicts of points): what a file's [units] converts
+_QUANTITIES = {
+    "wheel_rate": "stiffness", "mesh_stiffness": "stiffness", "vertical_stiffness": "stiffness",
+    "wheel_damping": "damping", "mesh_damping": "damping", "vertical_damping": "damping",
+    "shaft_stiffness": "rotational_stiffness", "driver_stiffness": "rotational_stiffness",
+    "torsional_stiffness": "rotational_stiffness",
+    "shaft_damping": "rotational_damping", "driver_damping": "rotational_damping",
+    "torsional_damping": "rotational_damping",
+    "corner_load": "force", "rack_gain": "length_per_angle",
+    "slip_speed": "velocity", "brake_torque": "torque", "brake_speed": "angular_velocity",
+}
+
+
+def parameter_quantity(name, annotation):
+    """The quantity of template parameter ``name`` (of type ``annotation``), for unit
+    conversion: "mass", "inertia", "length" (points), a name in _QUANTITIES, else
+    "dimensionless" (ratios, magic-formula coefficients, counts)."""
+    if name.endswith("mass"):
+        return "mass"
+    if name.endswith("inertia"):
+        return "inertia"
+    if name.endswith("radius"):
+        return "length"
+    if annotation is V3 or name in ("mounting_points", "links_inner", "links_outer"):
+        return "length"
+    return _QUANTITIES.get(name, "dimensionless")
+
 
 def _spring(sub, name, top_part, top, bottom_part, bottom, wheel_rate, wheel_damping,
             motion_ratio, corner_load):
@@ -104,6 +132,8 @@ class DoubleWishboneParams:
     wheel_rate: float         # N/m at the wheel
     wheel_damping: float      # N s/m at the wheel
     corner_load: float        # N, sprung weight on the corner at the design position
+    damper_upper_radius: float  # m, damper body as a tube (its inertia)
+    damper_lower_radius: float  # m, damper tube
 
 
 def _triangle_arm(name, mass, front, rear, outer):
@@ -115,13 +145,15 @@ def _triangle_arm(name, mass, front, rear, outer):
     return Part(name, mass, com=c, inertia=I)
 
 
-def _damper(sub, side, chassis, arm, upper, lower, m_upper, m_lower):
+def _damper(sub, side, chassis, arm, p):
     """Damper body (upper, on a universal at the body) and tube (lower, on a ball joint at the
-    arm) sliding on each other: 5 coordinates, 5 equations."""
+    arm) sliding on each other: 5 coordinates, 5 equations (points, masses and radii from the
+    parameters ``p``)."""
+    upper, lower = p.damper_upper, p.damper_lower
     axis = unit(np.subtract(upper, lower))
     mid = (np.asarray(upper) + np.asarray(lower)) / 2
-    sub.add(link_part(f"{side}damper_upper", m_upper, mid, upper, 0.025))
-    sub.add(link_part(f"{side}damper_lower", m_lower, lower, mid, 0.03))
+    sub.add(link_part(f"{side}damper_upper", p.damper_upper_mass, mid, upper, p.damper_upper_radius))
+    sub.add(link_part(f"{side}damper_lower", p.damper_lower_mass, lower, mid, p.damper_lower_radius))
     R = frame_z(axis)
     joint_at(sub, f"{side}damper_top", "universal", chassis, f"{side}damper_upper", upper,
              universal_frame((1.0, 0.0, 0.0), np.cross(axis, (1.0, 0.0, 0.0))))
@@ -151,8 +183,7 @@ def build_double_wishbone(p: DoubleWishboneParams) -> Subsystem:
     rod = np.subtract(p.tierod_outer, p.tierod_inner)
     joint_at(sub, f"{s}tierod_inner", "universal", "steering_rack", f"{s}tierod", p.tierod_inner,
              universal_frame((0.0, 0.0, 1.0), np.cross((0.0, 0.0, 1.0), rod)))
-    slide = _damper(sub, s, "chassis", f"{s}lower_arm", p.damper_upper, p.damper_lower,
-                    p.damper_upper_mass, p.damper_lower_mass)
+    slide = _damper(sub, s, "chassis", f"{s}lower_arm", p)
     # loop-closing joints last (occupant.topology takes the first joint reaching a body)
     joint_at(sub, f"{s}upper_ball", "spherical", f"{s}upper_arm", f"{s}upright", p.uca_outer)
     joint_at(sub, f"{s}tierod_outer", "spherical", f"{s}tierod", f"{s}upright", p.tierod_outer)
@@ -182,6 +213,7 @@ class MacPhersonParams:
     wheel_rate: float
     wheel_damping: float
     corner_load: float
+    strut_rod_radius: float   # m, strut rod as a tube (its inertia)
 
 
 @register("macpherson")
@@ -196,7 +228,7 @@ def build_macpherson(p: MacPhersonParams) -> Subsystem:
     mid = (np.asarray(p.strut_top) + np.asarray(p.strut_lower)) / 2
     sub.add(_triangle_arm(f"{s}lower_arm", p.lca_mass, p.lca_front, p.lca_rear, p.lca_outer))
     sub.add(Part(f"{s}upright", p.upright_mass, p.wheel_centre, p.upright_inertia))
-    sub.add(link_part(f"{s}strut_rod", p.strut_rod_mass, mid, p.strut_top, 0.012))
+    sub.add(link_part(f"{s}strut_rod", p.strut_rod_mass, mid, p.strut_top, p.strut_rod_radius))
     sub.add(link_part(f"{s}tierod", p.tierod_mass, p.tierod_inner, p.tierod_outer))
     joint_at(sub, f"{s}lca_pivot", "revolute", "chassis", f"{s}lower_arm",
              (np.asarray(p.lca_front) + np.asarray(p.lca_rear)) / 2,
@@ -235,6 +267,8 @@ class MultiLinkParams:
     wheel_rate: float
     wheel_damping: float
     corner_load: float
+    damper_upper_radius: float  # m, damper body as a tube (its inertia)
+    damper_lower_radius: float  # m, damper tube
 
 
 @register("multi_link")
@@ -256,8 +290,7 @@ def build_multi_link(p: MultiLinkParams) -> Subsystem:
                                  np.cross(d, np.cross(d, (1.0, 0.0, 0.0)))))
     first = _LINKS[0]
     joint_at(sub, f"{s}{first}_outer", "euler", f"{s}{first}", f"{s}knuckle", p.links_outer[first])
-    slide = _damper(sub, s, "chassis", f"{s}lower_rear", p.damper_upper, p.damper_lower,
-                    p.damper_upper_mass, p.damper_lower_mass)
+    slide = _damper(sub, s, "chassis", f"{s}lower_rear", p)
     for name in _LINKS[1:]:
         joint_at(sub, f"{s}{name}_outer", "spherical", f"{s}{name}", f"{s}knuckle", p.links_outer[name])
     slide()
@@ -288,6 +321,9 @@ class RackPinionParams:
     shaft_damping: float      # N m s/rad
     driver_stiffness: float   # N m/rad, the driver's hands holding the steering-wheel angle
     driver_damping: float     # N m s/rad
+    column_radius: float      # m, steering column as a tube (its inertia)
+    intermediate_shaft_radius: float   # m
+    rack_radius: float        # m
 
 
 @register("rack_pinion")
@@ -303,12 +339,15 @@ def build_rack_pinion(p: RackPinionParams) -> Subsystem:
     shaft = np.subtract(p.column_lower, p.pinion)
     sub.add(Part("steering_wheel", p.steering_wheel_mass, p.steering_wheel_centre,
                  frame_z(col) @ np.diag(p.steering_wheel_inertia) @ frame_z(col).T))
-    sub.add(link_part("column", p.column_mass, p.column_lower, p.steering_wheel_centre, 0.012))
-    sub.add(link_part("intermediate_shaft", p.shaft_mass, p.pinion, p.column_lower, 0.01))
+    sub.add(link_part("column", p.column_mass, p.column_lower, p.steering_wheel_centre,
+                      p.column_radius))
+    sub.add(link_part("intermediate_shaft", p.shaft_mass, p.pinion, p.column_lower,
+                      p.intermediate_shaft_radius))
     # the pinion with the lower universal joint and half the intermediate shaft: 1e-3 kg m^2 [E]
     sub.add(Part("pinion", p.pinion_mass, p.pinion, (1e-3, 1e-3, 1e-3)))
     rack_end = np.asarray(p.rack_centre) + (0.0, 0.35, 0.0)
-    sub.add(link_part("rack", p.rack_mass, 2 * np.asarray(p.rack_centre) - rack_end, rack_end, 0.012))
+    sub.add(link_part("rack", p.rack_mass, 2 * np.asarray(p.rack_centre) - rack_end, rack_end,
+                      p.rack_radius))
     joint_at(sub, "column_bearing", "revolute", "chassis", "column", p.column_lower, frame_z(col))
     joint_at(sub, "steering_wheel_hub", "fixed", "column", "steering_wheel", p.steering_wheel_centre,
              frame_z(col))
@@ -337,6 +376,8 @@ class AntiRollBarParams:
     droplink_mass: float
     torsional_stiffness: float  # N m/rad, twist of one half against the other
     torsional_damping: float    # N m s/rad
+    bar_radius: float         # m, the bar as a tube (its inertia)
+    droplink_radius: float    # m
 
 
 @register("anti_roll_bar")
@@ -349,8 +390,8 @@ def build_anti_roll_bar(p: AntiRollBarParams) -> Subsystem:
     sub.add(Interface("chassis"), Interface("l_arm"))
     s = "l_"
     centre = np.array([p.bushing[0], 0.0, p.bushing[2]])
-    sub.add(link_part(f"{s}bar", p.bar_mass, centre, p.arm_end, 0.011))
-    sub.add(link_part(f"{s}droplink", p.droplink_mass, p.arm_end, p.droplink_lower, 0.006))
+    sub.add(link_part(f"{s}bar", p.bar_mass, centre, p.arm_end, p.bar_radius))
+    sub.add(link_part(f"{s}droplink", p.droplink_mass, p.arm_end, p.droplink_lower, p.droplink_radius))
     joint_at(sub, f"{s}bar_bushing", "revolute", "chassis", f"{s}bar", p.bushing,
              frame_z((0.0, 1.0, 0.0)))
     # universal at the arm (listed first: the drop link hangs from the arm in the spanning
@@ -385,6 +426,9 @@ class DrivelineParams:
     final_drive_ratio: float
     shaft_stiffness: float    # N m/rad
     shaft_damping: float      # N m s/rad
+    halfshaft_inner: V3       # left halfshaft inner end at design (side-gear flange)
+    propshaft_radius: float   # m, propeller shaft as a tube (its inertia)
+    halfshaft_radius: float   # m
 
 
 @register("driveline")
@@ -398,10 +442,11 @@ def build_driveline(p: DrivelineParams) -> Subsystem:
     sub.add(Interface("chassis"))
     sub.add(Part("engine", p.engine_mass, p.engine_com, p.engine_inertia))
     sub.add(Part("gearbox", p.gearbox_mass, p.gearbox_com, p.gearbox_inertia))
-    sub.add(link_part("propshaft", p.propshaft_mass, p.propshaft_front, p.propshaft_rear, 0.04))
+    sub.add(link_part("propshaft", p.propshaft_mass, p.propshaft_front, p.propshaft_rear,
+                      p.propshaft_radius))
     sub.add(Part("differential", p.differential_mass, p.differential_com, p.differential_inertia))
-    inner = np.array([p.differential_com[0], 0.15, p.halfshaft_outer[2]])   # [E] side-gear flange
-    sub.add(link_part("l_halfshaft", p.halfshaft_mass, inner, p.halfshaft_outer, 0.015))
+    inner = p.halfshaft_inner
+    sub.add(link_part("l_halfshaft", p.halfshaft_mass, inner, p.halfshaft_outer, p.halfshaft_radius))
     joint_at(sub, "engine_mounts", "fixed", "chassis", "engine", p.engine_com)
     joint_at(sub, "gearbox_bolts", "fixed", "engine", "gearbox", p.gearbox_com)
     joint_at(sub, "propshaft_bearing", "revolute", "chassis", "propshaft", p.propshaft_front,

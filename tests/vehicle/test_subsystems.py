@@ -256,6 +256,26 @@ def test_regression_show_command(capsys):
     assert "front_suspension (double_wishbone" in out and "front_suspension.l_lower_ball" in out
 
 
+def test_show_gives_coordinates_in_the_subsystem_frame(tmp_path, capsys):
+    """``occupant show`` lists each part's centre of mass in its subsystem's base frame (the view
+    transform) and in the vehicle frame: a subsystem placed 1 m forward and turned 90 deg about
+    z shows the same local coordinates and the moved vehicle ones."""
+    from occupant.cli import main
+    steering = (VEHICLES / "sedan_steering.toml").read_text()
+    (tmp_path / "steering.toml").write_text(steering)
+    (tmp_path / "car.toml").write_text(
+        'kind = "vehicle"\n[[subsystem]]\nname = "steer"\nfile = "steering.toml"\n'
+        'position = [1.0, 0.0, 0.0]\nrotation_deg = [0.0, 0.0, 90.0]\n'
+        'bind = { chassis = "ground" }\n')
+    assert main(["show", str(tmp_path / "car.toml")]) == 0
+    out = capsys.readouterr().out
+    line = next(l for l in out.splitlines() if l.strip().startswith("steer.rack "))
+    local = occupant.vehicle.load(tmp_path / "steering.toml").root.parts["rack"].com
+    expect = np.array([1.0 - local[1], local[0], local[2]])     # Rz(90 deg) then +1 m along x
+    assert np.array2string(local, precision=3) in line.split("vehicle")[0]
+    assert np.array2string(expect, precision=3) in line.split("vehicle")[1]
+
+
 def _subsystem_files():
     """The shipped vehicle files of kind "subsystem" (vehicles/ also holds interiors and the
     pedestrian scenario's vehicle front)."""
@@ -276,3 +296,15 @@ def test_regression_subsystem_files_alone(name):
         assert np.abs(phi).max() < 1e-12
         dof -= np.linalg.matrix_rank(G)
     assert dof == vehicle.root.expected_dof
+
+
+def test_driveline_geometry_comes_from_its_file(tmp_path):
+    """The halfshaft runs from the file's halfshaft_inner to halfshaft_outer, and its spin
+    inertia is m r^2 / 2 of the file's halfshaft_radius (a solid rod, ``link_part``)."""
+    data = tomllib.loads((VEHICLES / "sedan_driveline.toml").read_text())["parameters"]
+    shaft = load_subsystem(VEHICLES / "sedan_driveline.toml").parts["l_halfshaft"]
+    a, b = np.array(data["halfshaft_inner"]), np.array(data["halfshaft_outer"])
+    np.testing.assert_allclose(shaft.com, (a + b) / 2, atol=1e-12)
+    axis = (b - a) / np.linalg.norm(b - a)
+    m, r = data["halfshaft_mass"], data["halfshaft_radius"]
+    assert axis @ shaft.inertia @ axis == pytest.approx(m * r * r / 2, rel=1e-12)
