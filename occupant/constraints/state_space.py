@@ -284,6 +284,13 @@ def solve_velocities(cw, v):
     return True
 
 
+@njit(**JIT)
+def evaluate_accelerations(bundle, data, cw, t, q, v, z):
+    """``constrained_accelerations`` (vdot in cw.vdot, multipliers in cw.lam) for callers in
+    Python, after ``choose_partition`` at the same (q, v); compiled only when first called."""
+    return constrained_accelerations(bundle, data, cw, t, q, v, z, False)
+
+
 @njit(**JIT_STAGE)
 def constrained_accelerations(bundle, data, cw, t, q, v, z, factored):
     """vdot (cw.vdot) and multipliers (cw.lam) of the constrained system at a consistent (q, v)
@@ -316,7 +323,10 @@ def constrained_accelerations(bundle, data, cw, t, q, v, z, factored):
         lu_solve(cw.A, r, cw.piv, cw.b)
         for a in range(r):
             V[a, k] = cw.b[a]
-    cw.predict[0] = 1
+    # the first-order prediction dq_D = V_D dq_I (``_set_independent``) leaves out a rheonomic
+    # row's -G_RD^-1 Phi_t dt: with time functions it could start the position Newton far enough
+    # off to reach another root (a constant-velocity joint half a turn out), so none is made
+    cw.predict[0] = 1 if bundle.constraints.drives.shape[0] == 0 else 0
     for a in range(r):
         c[a] = cw.gamma[rows[a]]
     lu_solve(cw.A, r, cw.piv, c)
