@@ -16,7 +16,8 @@ one line there.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 
@@ -86,27 +87,34 @@ def forces(bundle, data, t, q, v, z):
         data.slope[j] = 0.0
     data.f_ext[:, :] = 0.0
     data.zdot[:] = 0.0
-    # the registered producers, one line each (called only when the model has elements of the
-    # family: each call of a function given the bundle and Data costs about 1 us of reference
-    # counting of their arrays)
-    if bundle.joint_resistance.link.shape[0]:
-        joint_resistance(bundle, data, t, q, v, z)
-    if bundle.spring_dampers.link_a.shape[0]:
-        spring_dampers(bundle, data, t, q, v, z)
-    if bundle.contacts.pair_type.shape[0]:
-        contacts(bundle, data, t, q, v, z)
-    if bundle.airbags.bag_link.shape[0]:
-        airbags(bundle, data, t, q, v, z)
-    if bundle.muscles.link_a.shape[0]:
-        muscles(bundle, data, t, q, v, z)
-    if bundle.belts.retractor.shape[0]:
-        belts(bundle, data, t, q, v, z)
-    if bundle.tyres.link.shape[0]:
-        tyres(bundle, data, t, q, v, z)
-    if bundle.couplers.dof_a.shape[0]:
-        couplers(bundle, data, t, q, v, z)
-    if bundle.marker_forces.link_i.shape[0]:
-        marker_forces(bundle, data, t, q, v, z)
+    # the registered producers, one line each (a family the model lacks is None in the bundle,
+    # model.bundle.step_bundle, and compiles to nothing)
+    produce(joint_resistance, bundle.joint_resistance, bundle, data, t, q, v, z)
+    produce(spring_dampers, bundle.spring_dampers, bundle, data, t, q, v, z)
+    produce(contacts, bundle.contacts, bundle, data, t, q, v, z)
+    produce(airbags, bundle.airbags, bundle, data, t, q, v, z)
+    produce(muscles, bundle.muscles, bundle, data, t, q, v, z)
+    produce(belts, bundle.belts, bundle, data, t, q, v, z)
+    produce(tyres, bundle.tyres, bundle, data, t, q, v, z)
+    produce(couplers, bundle.couplers, bundle, data, t, q, v, z)
+    produce(marker_forces, bundle.marker_forces, bundle, data, t, q, v, z)
+
+
+@intrinsic
+def produce(typingctx, producer, block, bundle, data, t, q, v, z):
+    """``producer(bundle, data, t, q, v, z)`` where its ``block`` is in the bundle; nothing, and
+    nothing compiled, where it is None: chosen by type, the call emitted in the caller (an
+    intrinsic: a function in between would cost ~1 s of compilation for the bundle and Data
+    it passes on)."""
+    sig = types.none(producer, block, bundle, data, t, q, v, z)
+    if isinstance(block, types.NoneType):
+        return sig, lambda context, builder, sig, args: context.get_dummy_value()
+    call = typingctx.resolve_function_type(producer, sig.args[2:], {})
+
+    def codegen(context, builder, sig, args):
+        context.get_function(producer, call)(builder, args[2:])
+        return context.get_dummy_value()
+    return sig, codegen
 
 
 @njit(**JIT_INLINE)

@@ -351,6 +351,21 @@ Bundle = namedtuple("Bundle", [
 ])
 
 
+# The field whose length is each producer family's number of elements. A family a model lacks
+# goes to the compiled step as None, a type of its own: the step is compiled for the families
+# the model has (``integrate.pipeline.produce``), not for all of them (most of a first run's
+# compilation went to families the model lacks). A family not listed is always passed.
+ELEMENT_FIELD = dict(joint_resistance="link", spring_dampers="link_a", contacts="pair_type",
+                     airbags="bag_link", muscles="link_a", belts="retractor", tyres="link",
+                     couplers="dof_a", marker_forces="link_i")
+
+
+def step_bundle(bundle):
+    """``bundle`` as the compiled step gets it: each producer family without elements None."""
+    return bundle._replace(**{family: None for family, field in ELEMENT_FIELD.items()
+                              if len(getattr(getattr(bundle, family), field)) == 0})
+
+
 def frozen(a, integer=False):
     """A read-only float64 (or int64) copy."""
     a = np.array(a, dtype=np.int64 if integer else np.float64)
