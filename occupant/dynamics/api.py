@@ -8,6 +8,7 @@ from occupant.dynamics.rnea import rnea
 from occupant.dynamics.spatial_ops import forward_kinematics
 from occupant.jit import FastCall
 from occupant.model.base_motion import fixed_base_state
+from occupant.model.data import forward_data
 from occupant.model.model import ModelError
 
 STANDARD_GRAVITY = (0.0, 0.0, -9.81)  # m/s^2, world z up
@@ -17,6 +18,14 @@ _aba = FastCall(forward_dynamics_aba)
 _crba = FastCall(crba)
 _rnea = FastCall(rnea)
 _forward_kinematics = FastCall(forward_kinematics)
+_last_forward = [None, None]   # the last Data and its ForwardData
+
+
+def _forward(data):
+    """``data``'s ForwardData, what ``_aba`` and ``_forward_kinematics`` are given."""
+    if _last_forward[0] is not data:
+        _last_forward[:] = data, forward_data.py_func(data)
+    return _last_forward[1]
 
 
 def _vec(x, n, what):
@@ -80,7 +89,7 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=STANDARD_GRAVIT
     _load(model, data, base, gravity, f_ext)
     if method == "aba":
         data.armature[:] = 0.0
-        _aba(model.tree, data, q, v, tau)
+        _aba(model.tree, _forward(data), q, v, tau)
         return data.vdot.copy()
     if method == "cholesky":
         import scipy.linalg
@@ -106,7 +115,7 @@ def joint_reactions(model, data):
 def link_poses(model, data, q):
     """(R_base_link (nl, 3, 3), p_base_link (nl, 3)) of every link in the base frame B0."""
     q = _vec(q, model.nq, "q")
-    _forward_kinematics(model.tree, data, q)
+    _forward_kinematics(model.tree, _forward(data), q)
     return data.R_base_link.copy(), data.p_base_link.copy()
 
 

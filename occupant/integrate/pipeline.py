@@ -32,6 +32,7 @@ from occupant.restraints.belt import belts
 from occupant.vehicle.tyre import couplers, tyres
 from occupant.forces.marker_forces import marker_forces
 from occupant.model.bundle import POWER_APPLIED, POWER_BASE
+from occupant.model.data import forward_data
 from occupant.model.joint_motion import normalize_quaternions, q_derivative
 
 # Output samples recorded inside the compiled loops (n samples).
@@ -138,7 +139,7 @@ def loads(bundle, data, t, q, v, z):
     for k in range(q.shape[0]):
         data.q_unit[k] = q[k]
     normalize_quaternions(tree, data.q_unit)
-    kinematics(tree, data, data.q_unit, v)
+    kinematics(tree, forward_data(data), data.q_unit, v)
     forces(bundle, data, t, data.q_unit, v, z)
 
 
@@ -150,7 +151,7 @@ def accelerations(bundle, data, v, h_implicit):
     explicit accelerations."""
     for j in range(data.armature.shape[0]):
         data.armature[j] = h_implicit * data.slope[j]
-    aba(bundle.tree, data, data.tau, data.vdot)
+    aba(bundle.tree, forward_data(data), data.tau, data.vdot)
     rates(bundle, data, v)
 
 
