@@ -31,7 +31,7 @@ from occupant.forces.muscles import muscles
 from occupant.restraints.belt import belts
 from occupant.vehicle.tyre import couplers, tyres
 from occupant.forces.marker_forces import marker_forces
-from occupant.model.bundle import POWER_APPLIED, POWER_BASE
+from occupant.model.bundle import POWER_APPLIED, POWER_BASE, PRODUCER_BUNDLE
 from occupant.model.data import forward_data
 from occupant.model.joint_motion import normalize_quaternions, q_derivative
 
@@ -103,17 +103,21 @@ def forces(bundle, data, t, q, v, z):
 
 @intrinsic
 def produce(typingctx, producer, block, bundle, data, t, q, v, z):
-    """``producer(bundle, data, t, q, v, z)`` where its ``block`` is in the bundle; nothing, and
-    nothing compiled, where it is None: chosen by type, the call emitted in the caller (an
-    intrinsic: a function in between would cost ~1 s of compilation for the bundle and Data
-    it passes on)."""
+    """``producer(bundle, data, t, q, v, z)`` where its ``block`` is in the bundle, the bundle
+    cut to the tree and that block (``bundle.PRODUCER_BUNDLE``); nothing, and nothing compiled,
+    where the block is None. Chosen by type, the call emitted in the caller (an intrinsic: a
+    function in between would cost ~1 s of compilation for the arrays it passes on)."""
     sig = types.none(producer, block, bundle, data, t, q, v, z)
     if isinstance(block, types.NoneType):
         return sig, lambda context, builder, sig, args: context.get_dummy_value()
-    call = typingctx.resolve_function_type(producer, sig.args[2:], {})
+    family = next(name for name, ty in zip(bundle.fields, bundle.types) if ty == block)
+    tree = bundle.fields.index("tree")
+    view = types.NamedTuple([bundle.types[tree], block], PRODUCER_BUNDLE[family])
+    call = typingctx.resolve_function_type(producer, (view,) + sig.args[3:], {})
 
     def codegen(context, builder, sig, args):
-        context.get_function(producer, call)(builder, args[2:])
+        cut = context.make_tuple(builder, view, [builder.extract_value(args[2], tree), args[1]])
+        context.get_function(producer, call)(builder, [cut] + list(args[3:]))
         return context.get_dummy_value()
     return sig, codegen
 

@@ -360,6 +360,15 @@ ELEMENT_FIELD = dict(joint_resistance="link", spring_dampers="link_a", contacts=
                      couplers="dof_a", marker_forces="link_i")
 
 
+# What a producer family's function is handed in place of the whole bundle (pipeline.produce):
+# the tree and its own block, so that its compiled signature and every call pass ~20-60 arrays,
+# not the bundle's ~150-230 (each costs compilation, and the call copies them).
+PRODUCER_BUNDLE = {}
+for _family in ELEMENT_FIELD:
+    _name = "".join(w.title() for w in _family.split("_")) + "Bundle"
+    PRODUCER_BUNDLE[_family] = globals()[_name] = namedtuple(_name, ["tree", _family])
+
+
 def step_bundle(bundle):
     """``bundle`` as the compiled step gets it: each producer family without elements None."""
     return bundle._replace(**{family: None for family, field in ELEMENT_FIELD.items()
