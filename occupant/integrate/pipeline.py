@@ -194,14 +194,15 @@ def record(bundle, data, t, y, rec, k):
     v = y[nq:nq + nv]
     loads(bundle, data, t, y[:nq], v, y[nq + nv:])
     accelerations(bundle, data, v, 0.0)
-    record_evaluated(bundle, data, y, rec, k)
+    record_evaluated(bundle.tree.inertia, data, y, rec, k)
 
 
 @njit(**JIT_STAGE)
-def record_evaluated(bundle, data, y, rec, k):
+def record_evaluated(inertia, data, y, rec, k):
     """Store output sample k of the state y from data evaluated at it (explicit accelerations):
     the state, accelerations, body poses in B0, B0's state, producer outputs, forces and power,
-    and the kinetic energy (1/2 sum v_i . I_i v_i)."""
+    and the kinetic energy (1/2 sum v_i . I_i v_i, ``inertia`` the tree's, passed alone: every array
+    passed costs compilation)."""
     nv = data.vdot.shape[0]
     for j in range(y.shape[0]):
         rec.y[k, j] = y[j]
@@ -225,7 +226,7 @@ def record_evaluated(bundle, data, y, rec, k):
             rec.poses[k, b, r, 3] = p[lk, r]
             rec.poses[k, b, 3, r] = 0.0
         rec.poses[k, b, 3, 3] = 1.0
-    inertia, vel = bundle.tree.inertia, data.v
+    vel = data.v
     energy = 0.0
     for i in range(vel.shape[0]):
         for r in range(6):
