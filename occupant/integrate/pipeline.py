@@ -11,7 +11,8 @@ Force producers all have the signature ``(bundle, data, t, q, v, z)``: they read
 the bundle and the kinematics in data, add generalized forces to data.tau or spatial forces to
 data.f_ext (``forces.points.add_point_force``), their velocity slope to data.slope, and write
 their z rates, outputs and power. ``forces`` below calls each registered producer: adding one is
-one line there.
+one line there (and one in ``bundle.ELEMENT_FIELD``: the step is then compiled only for models
+with elements of the family, and the producer is handed the tree and its block alone).
 """
 from collections import namedtuple
 

@@ -1,8 +1,8 @@
 """The compiled bundle: one record of flat arrays that the frozen Model (plus a run's base-motion
 table and applied forces) hands the compiled step (design.md section 4).
 
-One block per force-producer family; a new family adds a block type here, a field to ``Bundle``
-and a power slot, never a kernel argument. Each block carries where its outputs start in
+One block per force-producer family; a new family adds a block type here, a field to ``Bundle``,
+a power slot and its entry in ``ELEMENT_FIELD``, never a kernel argument. Each block carries where its outputs start in
 ``Data.outputs`` and where its extra states start in z.
 """
 from collections import namedtuple
