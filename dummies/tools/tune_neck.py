@@ -213,10 +213,27 @@ def report(label, results, modify=None):
               "%.1f deg at %.1f ms in 0.6 s" % rebound(long_run(sc, modify=modify), mode))
 
 
+def tuned_parameters(dummy):
+    """The parameters of the neck in derive_hybrid3.py's TUNED table of ``dummy``, as the
+    starting point of a refit after a small change of the head (``--start tuned``)."""
+    tuned = derive.TUNED[dummy.rsplit("_", 1)[1]][0]
+    p = dict(START)
+    for joint, tag in (("upper_neck", "oc"), ("lower_neck", "np")):
+        t = tuned[(joint, "y")]
+        p.update({f"c_{tag}": t["damping"], f"f_{tag}": t["flexion"], f"e_{tag}": t["extension"],
+                  f"fr_{tag}": t.get("friction", 0.0), "x_end": t.get("end", 1.0),
+                  "f_end": t.get("flexion_end", 1.0)})
+    return p
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dummy", nargs="?", default=DUMMIES[0], choices=DUMMIES)
-    dummy = ap.parse_args(argv).dummy
+    ap.add_argument("--start", choices=("record", "tuned"), default="record",
+                    help="record: the documented fit (PREVIOUS_50M and POLISH_50M, or START); "
+                         "tuned: one dead-zone polish from the neck now in derive_hybrid3.py")
+    args = ap.parse_args(argv)
+    dummy = args.dummy
     names = scenarios(dummy)
     if dummy == "hybrid3_05f":
         for m50, sc in zip(scenarios("hybrid3_50m"), names):
@@ -226,7 +243,9 @@ def main(argv=None):
     report("as in the file:", responses(None, names))
     t0 = time.time()
     base = open_model_moments(dummy)
-    if dummy == "hybrid3_50m":
+    if args.start == "tuned":
+        p, sol = polish(tuned_parameters(dummy), names, FITTED[dummy], base, {})
+    elif dummy == "hybrid3_50m":
         p = dict(START, **PREVIOUS_50M)
         for weights in POLISH_50M:
             p, sol = polish(p, names, FITTED[dummy], base, weights)

@@ -22,7 +22,7 @@ because the point of b under p_a changes as p_a moves).
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE
+from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.model.bundle import CONSTRAINT_DISTANCE, CONSTRAINT_COUPLER, CONSTRAINT_VELOCITY
 
 
@@ -38,7 +38,7 @@ def _dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def link_motion(tree, data, v, cw):
     """World axes of every velocity coordinate (cw.axis, cw.angular), and for every link its
     angular velocity cw.w, origin velocity cw.od and, at vdot = 0, angular and origin
@@ -184,7 +184,7 @@ def link_coordinate(tree, data, k):
     return data.q_unit[tree.qidx[k]]
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def constraint_terms(tree, cons, data, v, cw):
     """Fill cw.phi (nc,), cw.G (nc, nv) and cw.gamma (nc,) at the poses in data (after
     ``forward_kinematics``) and the velocities v."""

@@ -54,6 +54,26 @@ def lu_solve(A, n, piv, b):
 
 
 @njit(**JIT)
+def lu_solve_transposed(A, n, piv, b):
+    """Solve A^T x = b in place with the factors of ``lu_factor`` (P A = L U, so
+    A^T = U^T L^T P: forward with U^T, backward with the unit L^T, then the swaps undone)."""
+    for i in range(n):
+        s = b[i]
+        for c in range(i):
+            s -= A[c, i] * b[c]
+        b[i] = s / A[i, i]
+    for i in range(n - 1, -1, -1):
+        s = b[i]
+        for c in range(i + 1, n):
+            s -= A[c, i] * b[c]
+        b[i] = s
+    for k in range(n - 1, -1, -1):
+        p = piv[k]
+        if p != k:
+            b[k], b[p] = b[p], b[k]
+
+
+@njit(**JIT)
 def full_pivot_rank(A, m, n, allowed, rows, cols, tol):
     """Gaussian elimination with complete pivoting of A[:m, :n] in place, pivots only in the
     columns where ``allowed`` is nonzero. rows[:m] and cols[:n] receive the row and column

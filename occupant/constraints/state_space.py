@@ -10,8 +10,9 @@ state x = (q_I, v_I, z); every evaluation of its derivative ``reduced_derivative
 
 1. solves Phi_R(q_I, q_D) = 0 for q_D by Newton's method (G_RD dq_D = -Phi_R),
 2. solves the velocity constraints G_RD v_D = -G_RI v_I,
-3. solves the augmented equations [M, -G_R^T; G_R, 0] (vdot, lambda) = (Q - h, gamma_R)
-   (Q the applied and producer forces of the step's loads stage, h from RNEA, M from CRBA),
+3. solves M vdot + h = Q + G_R^T lambda, G_R vdot = gamma_R in the independent accelerations
+   (the reduced mass matrix V^T M V, ``constrained_accelerations``; Q the applied and producer
+   forces of the step's loads stage, h from RNEA, M from CRBA),
 
 so that positions and velocities satisfy the constraints to the Newton tolerance at every
 evaluation, and returns x' = (v_I, vdot_I, zdot). The partition is chosen again when the
@@ -37,12 +38,12 @@ import numpy as np
 from numba import njit
 
 from occupant.constraints.equations import constraint_terms
-from occupant.constraints.linalg import full_pivot_rank, lu_factor, lu_solve
+from occupant.constraints.linalg import full_pivot_rank, lu_factor, lu_solve, lu_solve_transposed
 from occupant.dynamics.crba import crba
 from occupant.dynamics.rnea import rnea
 from occupant.dynamics.spatial_ops import forward_kinematics
 from occupant.integrate.pipeline import derivative, loads
-from occupant.jit import JIT, JIT_INLINE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 from occupant.model.joint_motion import normalize_quaternions
 from occupant.model.bundle import CONSTRAINT_VELOCITY, POWER_APPLIED, POWER_BASE
 
@@ -65,8 +66,10 @@ ConstraintWork = namedtuple("ConstraintWork", [
                                # n_pos
     "iscratch",                # (2, max(nc, nv)) int
     "quality",                 # (1,) pivot ratio of G_RD when the partition was chosen
+    "predict",                 # (1,) int: 1 when V holds V_D of the current partition
     "A", "piv", "b",           # (nc, nc), (nc,), (nv + nc,) LU scratch
-    "K", "kpiv", "Q",          # (nv + nc, nv + nc) augmented matrix, (nv + nc,), (nv,)
+    "V", "MV", "Mr", "rpiv",   # (nc, nv) V_D, (nv, nv) M V, (nv, nv) V^T M V, (nv,) int
+    "f", "c", "Q",             # (nv,) Q - h - M c, (nc,) c_D, (nv,) Q
     "Gs", "allowed", "zero",   # (nc, nv) scratch, (nv,) int, (nv,) zeros
     "axis", "angular", "dof_link",   # (nv, 3), (nv,) int, (nv,) int
     "w", "od", "al", "ad",     # (nl, 3) link angular and origin velocities and accelerations
@@ -83,18 +86,26 @@ def make_constraint_work(model):
         q=z(nq), v=z(nv), vdot=z(nv), lam=z(nc), phi=z(nc), G=z((nc, nv)), gamma=z(nc),
         rows=z(nc, np.int64), dep=z(nv, np.int64), ind=z(nv, np.int64), sizes=z(6, np.int64), pos=z(nv, np.int64),
         iscratch=z((2, max(nc, nv)), np.int64),
-        quality=np.ones(1), A=z((max(nc, 1), max(nc, 1))), piv=z(max(nc, 1), np.int64),
-        b=z(nv + nc), K=z((nv + nc, nv + nc)), kpiv=z(nv + nc, np.int64), Q=z(nv),
+        quality=np.ones(1), predict=z(1, np.int64), A=z((max(nc, 1), max(nc, 1))),
+        piv=z(max(nc, 1), np.int64),
+        b=z(nv + nc), V=z((nc, nv)), MV=z((nv, nv)), Mr=z((nv, nv)), rpiv=z(nv, np.int64),
+        f=z(nv), c=z(max(nc, 1)), Q=z(nv),
         Gs=z((nc, nv)), allowed=np.ones(nv, np.int64), zero=z(nv), axis=z((nv, 3)),
         angular=z(nv, np.int64), dof_link=z(nv, np.int64), w=z((nl, 3)), od=z((nl, 3)),
         al=z((nl, 3)), ad=z((nl, 3)), tmp=z((6, 3)), vec=z((16, 3)), stats=z(5, np.int64))
 
 
-@njit(**JIT)
-def evaluate_constraints(bundle, data, cw, q, v):
+@njit(**JIT_STAGE)
+def constraint_state(bundle, data, cw, q, v):
     """Phi, G and gamma at (q, v) into cw."""
     forward_kinematics(bundle.tree, data, q)
     constraint_terms(bundle.tree, bundle.constraints, data, v, cw)
+
+
+@njit(**JIT)
+def evaluate_constraints(bundle, data, cw, q, v):
+    """``constraint_state`` for callers in Python."""
+    constraint_state(bundle, data, cw, q, v)
 
 
 @njit(**JIT_INLINE)
@@ -105,18 +116,25 @@ def is_tree(cw):
 
 @njit(**JIT)
 def choose_partition(bundle, data, cw, q, v):
+    """``partition`` for callers in Python."""
+    return partition(bundle, data, cw, q, v)
+
+
+@njit(**JIT_STAGE)
+def partition(bundle, data, cw, q, v):
     """Choose independent equations and dependent coordinates at (q, v) by complete pivoting of
     G (holonomic rows, then the velocity rows with the holonomic dependence eliminated: module
     docstring); returns the rank r. A model without constraint rows takes the tree path."""
     nq, nv = cw.q.shape[0], cw.v.shape[0]
     nc = cw.G.shape[0]
     cw.stats[N_PARTITION] += 1
+    cw.predict[0] = 0
     if nc == 0:
         cw.sizes[0], cw.sizes[1], cw.sizes[2], cw.sizes[3], cw.sizes[4], cw.sizes[5] = (
             0, nv, nq + nv, 1, 0, nq)
         cw.quality[0] = 1.0
         return 0
-    evaluate_constraints(bundle, data, cw, q, v)
+    constraint_state(bundle, data, cw, q, v)
     nh = 0
     while nh < nc and bundle.constraints.kind[nh] != CONSTRAINT_VELOCITY:
         nh += 1
@@ -177,7 +195,7 @@ def choose_partition(bundle, data, cw, q, v):
     return r
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def _factor_dependent(cw, r):
     """LU of G_RD into cw.A for the first r equations and dependent coordinates; returns False
     if singular."""
@@ -188,7 +206,7 @@ def _factor_dependent(cw, r):
     return lu_factor(cw.A, r, cw.piv)
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def _pivot_ratio(cw):
     """Smallest over largest |U_ii| of the LU of G_RD (1 when there are no constraints)."""
     r = cw.sizes[0]
@@ -204,7 +222,7 @@ def _pivot_ratio(cw):
     return lo / hi
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def partition_degraded(cw):
     """True when G_RD (at the last evaluation) has become much worse conditioned than when the
     partition was chosen."""
@@ -213,13 +231,13 @@ def partition_degraded(cw):
     return _pivot_ratio(cw) < REPARTITION * cw.quality[0]
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def solve_positions(bundle, data, cw, q, v):
     """Newton iteration on q_D (in place in q) until every |Phi| <= NEWTON_TOL; returns the
     number of iterations, or -1 if it did not converge. Leaves G and phi evaluated at q."""
     r = cw.sizes[4]
     for it in range(NEWTON_MAXIT + 1):
-        evaluate_constraints(bundle, data, cw, q, v)
+        constraint_state(bundle, data, cw, q, v)
         err = 0.0
         for i in range(cw.phi.shape[0]):
             err = max(err, abs(cw.phi[i]))
@@ -239,7 +257,7 @@ def solve_positions(bundle, data, cw, q, v):
     return -1
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def solve_velocities(cw, v):
     """v_D from G_RD v_D = -G_RI v_I (G evaluated at the current positions)."""
     r, n_ind = cw.sizes[0], cw.sizes[1]
@@ -258,42 +276,85 @@ def solve_velocities(cw, v):
     return True
 
 
-@njit(**JIT)
-def constrained_accelerations(bundle, data, cw, t, q, v, z):
-    """vdot (cw.vdot) and multipliers (cw.lam) of the constrained system at a consistent (q, v);
-    data.zdot receives the producers' state rates and the work rates. Returns False if the
-    augmented matrix is singular."""
+@njit(**JIT_STAGE)
+def constrained_accelerations(bundle, data, cw, t, q, v, z, factored):
+    """vdot (cw.vdot) and multipliers (cw.lam) of the constrained system at a consistent (q, v)
+    (``factored``: cw.A already holds the LU of G_RD at q); data.zdot receives the producers'
+    state rates and the work rates. Returns False if G_RD or the reduced mass matrix is singular.
+
+    State-space form (Wehage & Haug 1982; seed 001, eq. 2.9): vdot = V vdot_I + c with
+    V_D = -G_RD^-1 G_RI, V_I = 1, c_D = G_RD^-1 gamma_R, c_I = 0, so that
+    (V^T M V) vdot_I = V^T (Q - h - M c), an n_ind x n_ind system instead of the augmented
+    (nv + r) one; then G_RD^T lambda_R = (M vdot + h - Q)_D."""
     tree = bundle.tree
-    nv, r = v.shape[0], cw.sizes[0]
+    nv, r, n_ind = v.shape[0], cw.sizes[0], cw.sizes[1]
     loads(bundle, data, t, q, v, z)     # base motion, kinematics, every producer -> tau, f_ext
     for j in range(nv):
         cw.Q[j] = data.tau[j]
     rnea(tree, data, q, v, cw.zero)     # data.tau = h(q, v) - J^T f_ext
     crba(tree, data, q)
     constraint_terms(tree, bundle.constraints, data, v, cw)   # poses from the loads stage
-    n = nv + r
-    K = cw.K
-    for a in range(nv):
-        for c in range(nv):
-            K[a, c] = data.M[a, c]
-        cw.b[a] = cw.Q[a] - data.tau[a]
-    for a in range(r):
-        row = cw.rows[a]
-        for c in range(nv):
-            K[nv + a, c] = cw.G[row, c]
-            K[c, nv + a] = -cw.G[row, c]
-        for c in range(r):
-            K[nv + a, nv + c] = 0.0
-        cw.b[nv + a] = cw.gamma[row]
-    cw.stats[N_LU] += 1
-    if not lu_factor(K, n, cw.kpiv):
+    if not factored and r > 0 and not _factor_dependent(cw, r):
         return False
-    lu_solve(K, n, cw.kpiv, cw.b)
+    M, V, MV, Mr, f, c = data.M, cw.V, cw.MV, cw.Mr, cw.f, cw.c
+    dep, ind, rows = cw.dep, cw.ind, cw.rows
     for j in range(nv):
-        cw.vdot[j] = cw.b[j]
+        f[j] = cw.Q[j] - data.tau[j]
+    # V_D and c_D by the factors of G_RD
+    for k in range(n_ind):
+        for a in range(r):
+            cw.b[a] = -cw.G[rows[a], ind[k]]
+        lu_solve(cw.A, r, cw.piv, cw.b)
+        for a in range(r):
+            V[a, k] = cw.b[a]
+    cw.predict[0] = 1
+    for a in range(r):
+        c[a] = cw.gamma[rows[a]]
+    lu_solve(cw.A, r, cw.piv, c)
+    # M V (the D columns of M skipped where the tree makes them zero) and f - M c
+    for i in range(nv):
+        for k in range(n_ind):
+            MV[i, k] = M[i, ind[k]]
+        for a in range(r):
+            m = M[i, dep[a]]
+            if m != 0.0:
+                f[i] -= m * c[a]
+                for k in range(n_ind):
+                    MV[i, k] += m * V[a, k]
+    # V^T M V (symmetric) and V^T (f - M c)
+    for k in range(n_ind):
+        s = f[ind[k]]
+        for a in range(r):
+            s += V[a, k] * f[dep[a]]
+        cw.b[k] = s
+        for l in range(k, n_ind):
+            s = MV[ind[k], l]
+            for a in range(r):
+                s += V[a, k] * MV[dep[a], l]
+            Mr[k, l] = s
+            Mr[l, k] = s
+    cw.stats[N_LU] += 1
+    if not lu_factor(Mr, n_ind, cw.rpiv):
+        return False
+    lu_solve(Mr, n_ind, cw.rpiv, cw.b)
+    for k in range(n_ind):
+        cw.vdot[ind[k]] = cw.b[k]
+    for a in range(r):
+        s = c[a]
+        for k in range(n_ind):
+            s += V[a, k] * cw.b[k]
+        cw.vdot[dep[a]] = s
+    # multipliers: (M vdot + h - Q)_D = G_RD^T lambda_R
+    for a in range(r):
+        i = dep[a]
+        s = data.tau[i] - cw.Q[i]
+        for j in range(nv):
+            s += M[i, j] * cw.vdot[j]
+        cw.b[a] = s
+    lu_solve_transposed(cw.A, r, cw.piv, cw.b)
     cw.lam[:] = 0.0
     for a in range(r):
-        cw.lam[cw.rows[a]] = cw.b[nv + a]
+        cw.lam[rows[a]] = cw.b[a]
     # rates: power of the applied forces; B0 at rest relative to the world does no work (a moving
     # B0 would need the joint and cut-joint forces at the ground: not handled yet, see simulate)
     p = 0.0
@@ -308,7 +369,7 @@ def constrained_accelerations(bundle, data, cw, t, q, v, z):
     return True
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def expand_state(bundle, data, cw, t, x, y):
     """Full state y = (q, v, z) from the reduced x = (q_P, v_I, z): positions and velocities
     made consistent (dependent coordinates warm-started from cw.q). Returns False on failure.
@@ -333,7 +394,7 @@ def expand_state(bundle, data, cw, t, x, y):
     return True
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def reduce_state(cw, y, x):
     """x = (q_P, v_I, z) of the full state y; cw.q, cw.v take y's positions and velocities (the
     warm start of the next Newton iteration). Tree path: x = y."""
@@ -354,7 +415,7 @@ def reduce_state(cw, y, x):
         x[n_pos + n_ind + j] = y[nq + nv + j]
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def reduced_derivative(bundle, data, cw, t, x, xdot):
     """x' = (v_P, vdot_I, zdot) of the reduced state x (module docstring); False when the
     position Newton iteration or an LU failed (the integrator then shortens its step)."""
@@ -369,7 +430,7 @@ def reduced_derivative(bundle, data, cw, t, x, xdot):
     if not solve_velocities(cw, cw.v):
         return False
     z = x[n_pos + n_ind:]
-    if not constrained_accelerations(bundle, data, cw, t, cw.q, cw.v, z):
+    if not constrained_accelerations(bundle, data, cw, t, cw.q, cw.v, z, True):
         return False
     for k in range(n_pos):
         xdot[k] = cw.v[cw.pos[k]]
@@ -382,15 +443,23 @@ def reduced_derivative(bundle, data, cw, t, x, xdot):
 
 @njit(**JIT_INLINE)
 def _set_independent(cw, x):
-    """cw.q_P, cw.v_I from x (the dependent entries keep their last values: the warm start)."""
-    n_ind, n_pos = cw.sizes[1], cw.sizes[5]
+    """cw.q_P, cw.v_I from x; the dependent positions, the warm start of the Newton iteration,
+    predicted to first order, dq_D = V_D dq_I, when only holonomic rows are active and V_D is
+    that of the last evaluation (else they keep their last values)."""
+    n_ind, n_pos, r = cw.sizes[1], cw.sizes[5], cw.sizes[0]
+    if cw.predict[0] == 1 and r == cw.sizes[4]:      # holonomic only: P = I
+        for a in range(r):
+            s = 0.0
+            for k in range(n_ind):
+                s += cw.V[a, k] * (x[k] - cw.q[cw.ind[k]])
+            cw.q[cw.dep[a]] += s
     for k in range(n_pos):
         cw.q[cw.pos[k]] = x[k]
     for k in range(n_ind):
         cw.v[cw.ind[k]] = x[n_pos + k]
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def full_state(cw, x, y):
     """y = (q, v, z) after ``reduced_derivative`` at x (which left cw.q, cw.v consistent)."""
     nq, nv = cw.q.shape[0], cw.v.shape[0]
@@ -406,7 +475,7 @@ def full_state(cw, x, y):
         y[nq + nv + j] = x[cw.sizes[2] + j]
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def project_state(bundle, cw, x):
     """After an accepted step: quaternions of the tree path back to unit length (the constrained
     path's x has none)."""
@@ -414,7 +483,7 @@ def project_state(bundle, cw, x):
         normalize_quaternions(bundle.tree, x[:cw.q.shape[0]])
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def violation(cw, v, out):
     """Largest |Phi| and |G v| over the rows at the constraint terms evaluated last (cw.phi, cw.G,
     after ``constrained_accelerations`` at a state with velocities v) into out[0], out[1]."""

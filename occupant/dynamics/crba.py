@@ -4,12 +4,12 @@ Featherstone, Rigid Body Dynamics Algorithms (2008), table 6.2.
 """
 from numba import njit
 
-from occupant.jit import JIT
+from occupant.jit import JIT_INLINE
 
 from occupant.dynamics.spatial_ops import placements, congruence_add
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def crba(tree, data, q):
     """Fill data.M (nv, nv) with the mass matrix at q; data.I_C receives the composite inertias."""
     X_up, I_C, M = data.X_up, data.I_C, data.M
@@ -33,7 +33,8 @@ def crba(tree, data, q):
             continue
         vi = tree.vidx[i]
         for k in range(ni):
-            F[:, k] = I_C[i][:, tree.srows[i, k]]
+            for r in range(6):     # element by element: a slice copy would allocate
+                F[r, k] = I_C[i, r, tree.srows[i, k]]
         for k in range(ni):
             for l in range(ni):
                 M[vi + k, vi + l] = F[tree.srows[i, k], l]

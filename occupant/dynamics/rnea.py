@@ -5,12 +5,12 @@ a_0 = a_B0 - g carrying gravity and the prescribed vehicle motion (section 5.3).
 """
 from numba import njit
 
-from occupant.jit import JIT
+from occupant.jit import JIT_INLINE
 
 from occupant.dynamics.spatial_ops import placements, x_mul, xt_mul_add, cross_motion, cross_force_add, mat6_vec
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def rnea(tree, data, q, v, vdot):
     """data.tau = D(q) vdot + h(q, v) - J^T f_ext, with B0's state data.base and the external
     forces data.f_ext. Fills data.v, data.a (link spatial velocity and acceleration) and data.f

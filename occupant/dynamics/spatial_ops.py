@@ -106,7 +106,7 @@ def placements(tree, q, R_up, p_up, X_up):
         plucker(R_up, p_up, i, X_up)
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def forward_kinematics(tree, data, q):
     """Kinematics stage, positions: placement of every link in its parent (R_up, p_up, X_up) and
     in B0 (R_base_link, p_base_link), one forward pass; data.q_unit keeps the configuration q the

@@ -20,17 +20,18 @@ import numpy as np
 from occupant.constraints.state_space import (N_EVAL, N_LU, N_NEWTON, N_PARTITION,
                                                make_constraint_work)
 from occupant.integrate import implicit_loop
-from occupant.integrate.implicit_loop import (FAILED, FINISHED, dense_state, make_run,
-                                              record_states, restart, run_implicit)
+from occupant.integrate.implicit_loop import (DENSE, FAILED, FINISHED, RESTART, RUN, implicit,
+                                              make_run, record_states)
 from occupant.integrate.implicit_steps import (STAT_JACOBIAN, STAT_LU, STAT_NEWTON,
-                                               STAT_REJECTED, make_integrator_work)
+                                               STAT_NEWTON_FAIL, STAT_REJECTED,
+                                               make_integrator_work)
 from occupant.integrate.integrators import Integrator, register
 from occupant.integrate.pipeline import make_recording
 from occupant.jit import FastCall
 from occupant.model.bundle import CONSTRAINT_VELOCITY
 from occupant.model.model import ModelError
 
-_restart, _run, _dense = FastCall(restart), FastCall(run_implicit), FastCall(dense_state)
+_implicit = FastCall(implicit)
 _record_states = FastCall(record_states)
 _NO_OUTPUT = np.zeros(0)
 UNLIMITED = 2 ** 62
@@ -74,16 +75,21 @@ class ImplicitIntegrator(Integrator):
     def nfev(self):
         return int(self.cw.stats[N_EVAL])
 
-    def _call(self, function, *args):
+    def _entry(self, action, run, t_stop, y, max_steps=0, t_out=_NO_OUTPUT, rec=None,
+               viol=None):
+        """``implicit_loop.implicit``: run (RUN), restart (RESTART) or dense output (DENSE)."""
         s = self.system
-        return function(s.bundle, s.data, self.cw, *args)
+        return _implicit(s.bundle, s.data, self.cw, self.work, run, self.code, action,
+                         float(t_stop), max_steps, t_out, self._k,
+                         self._no_rec if rec is None else rec,
+                         self._no_viol if viol is None else viol, y)
 
     def reset(self, t, y):
         """Continue from (t, y): partition chosen at y, y made consistent (q_D, v_D solved)."""
         st = self.state
         st.ts[0] = float(t)
         st.y[:] = y
-        if not self._call(_restart, self.work, st, self.code):
+        if self._entry(RESTART, st, float(t), self._y_tmp) == FAILED:
             raise FloatingPointError(f"{self.name}: the constraints cannot be satisfied near the "
                                      f"state at t = {t:.6g} s (position Newton iteration failed)")
         self._sync()
@@ -104,8 +110,7 @@ class ImplicitIntegrator(Integrator):
                 f"(Newton iterations did not converge or the constraints could not be solved)")
 
     def step(self):
-        status = self._call(_run, self.work, self.state, self.code, self.state.par[3], 1,
-                            _NO_OUTPUT, self._k, self._no_rec, self._no_viol, self._y_tmp)
+        status = self._entry(RUN, self.state, self.state.par[3], self._y_tmp, 1)
         if status == FAILED:
             raise FloatingPointError(self._failed())
         self._sync()
@@ -117,7 +122,7 @@ class ImplicitIntegrator(Integrator):
 
         def interp(t):
             y = np.empty(len(self.y))
-            if not self._call(_dense, snapshot, float(t), y):
+            if self._entry(DENSE, snapshot, t, y) == FAILED:
                 raise FloatingPointError(f"{self.name}: constraint solution failed at t = {t:.6g} s")
             return y
         return interp
@@ -136,8 +141,7 @@ class ImplicitIntegrator(Integrator):
         status = FINISHED
         for c in range(1, chunks + 1):
             t_stop = t_end if c == chunks else st.ts[0] + (t_end - st.ts[0]) / (chunks - c + 1)
-            status = self._call(_run, self.work, st, self.code, t_stop, UNLIMITED, t_out,
-                                self._k, rec, viol, self._y_tmp)
+            status = self._entry(RUN, st, t_stop, self._y_tmp, UNLIMITED, t_out, rec, viol)
             if progress:
                 progress(st.ts[0] / t_end)
             if status == FAILED:
@@ -162,6 +166,7 @@ class ImplicitIntegrator(Integrator):
     def stats(self):
         w, cw = self.work.stats, self.cw.stats
         return {"integrator": self.name, "steps": int(w[0]), "rejected_steps": int(w[STAT_REJECTED]),
+                "newton_failures": int(w[STAT_NEWTON_FAIL]),
                 "function_evaluations": int(cw[N_EVAL]), "newton_iterations": int(w[STAT_NEWTON]),
                 "position_newton_iterations": int(cw[N_NEWTON]),
                 "lu_factorizations": int(w[STAT_LU] + cw[N_LU]),

@@ -6,7 +6,11 @@ each output time) and the coordinate partition chosen again, inside the loop, wh
 (the method restarts there).
 
 A run's state lives in an ``ImplicitRun`` of arrays, so the same loop serves a whole simulation
-(``run_implicit`` to t_end) and the single steps of the Python driver (events).
+(``run_implicit`` to t_end) and the single steps of the Python driver (events). Python calls one
+compiled entry, ``implicit``, into which the loop, the restart and the dense output are inlined:
+each separately compiled function that reaches the force pipeline compiles all of it again
+(numba links a callee's code into every caller), so there are few of them (inlining the steps
+too makes one function so large that LLVM's mem2reg pass takes minutes).
 """
 from collections import namedtuple
 
@@ -14,15 +18,16 @@ import numpy as np
 from numba import njit
 
 from occupant.constraints.state_space import (
-    choose_partition, constrained_accelerations, expand_state, full_state, is_tree,
-    partition_degraded, project_state, reduce_state, reduced_derivative, violation)
+    constrained_accelerations, expand_state, full_state, is_tree, partition, partition_degraded,
+    project_state, reduce_state, reduced_derivative, violation)
 from occupant.integrate.implicit_steps import (
     FAILED, OK, bdf_start, bdf_step, newmark_step, radau_step, reset_work)
 from occupant.integrate.pipeline import record
-from occupant.jit import JIT
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 
 NEWMARK, RADAU, BDF = range(3)     # method codes
 FINISHED, STOPPED = 0, 2           # run_implicit's other statuses (FAILED = 1)
+RUN, RESTART, DENSE = range(3)     # actions of ``implicit``
 
 ImplicitRun = namedtuple("ImplicitRun", [
     "ts",       # (3,) t, t at the start of the last step, step proposed next
@@ -43,19 +48,19 @@ def make_run(n_max, ny, rtol, atol, h_max, h0, beta=0.25, gamma=0.5):
                        out=z(3))
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def _size(cw, run):
     """Length n of the reduced state under the current partition."""
     return cw.sizes[2] + run.y.shape[0] - cw.q.shape[0] - cw.v.shape[0]
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def restart(bundle, data, cw, w, run, method):
     """Start (again) from the full state run.y at t = run.ts[0]: partition chosen there,
     dependent coordinates solved, derivative evaluated, method history forgotten. False when
     the constraints cannot be satisfied near run.y."""
     nq, nv = cw.q.shape[0], cw.v.shape[0]
-    choose_partition(bundle, data, cw, run.y[:nq], run.y[nq:nq + nv])
+    partition(bundle, data, cw, run.y[:nq], run.y[nq:nq + nv])
     n = _size(cw, run)
     x, f = run.x[:n], run.f[:n]
     reduce_state(cw, run.y, x)
@@ -74,11 +79,11 @@ def restart(bundle, data, cw, w, run, method):
     return True
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _repartition(bundle, data, cw, w, run, method):
     """New partition at run.y; the last step's start re-expressed in it (dense output)."""
     nq, nv = cw.q.shape[0], cw.v.shape[0]
-    choose_partition(bundle, data, cw, run.y[:nq], run.y[nq:nq + nv])
+    partition(bundle, data, cw, run.y[:nq], run.y[nq:nq + nv])
     n = _size(cw, run)
     reduce_state(cw, run.y_old, run.x_old[:n])
     if not reduced_derivative(bundle, data, cw, run.ts[1], run.x_old[:n], run.f_old[:n]):
@@ -92,7 +97,7 @@ def _repartition(bundle, data, cw, w, run, method):
     return True
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def dense_state(bundle, data, cw, run, t, y):
     """Full state y at t in [t_old, t_now]: cubic Hermite interpolation of the reduced state,
     dependent coordinates solved. False on failure."""
@@ -109,7 +114,7 @@ def dense_state(bundle, data, cw, run, t, y):
     return expand_state(bundle, data, cw, t, xi, y)
 
 
-@njit(**JIT)
+@njit(**JIT_STAGE)
 def record_state(bundle, data, cw, t, y, rec, viol, k):
     """Output sample k of the consistent state y at t: ``pipeline.record`` (poses, outputs,
     energy), then for a constrained model the accelerations with the constraint forces and the
@@ -118,7 +123,8 @@ def record_state(bundle, data, cw, t, y, rec, viol, k):
     if is_tree(cw):
         return True
     nq, nv = cw.q.shape[0], cw.v.shape[0]
-    if not constrained_accelerations(bundle, data, cw, t, y[:nq], y[nq:nq + nv], y[nq + nv:]):
+    if not constrained_accelerations(bundle, data, cw, t, y[:nq], y[nq:nq + nv], y[nq + nv:],
+                                     False):
         return False
     for j in range(nv):
         rec.vdot[k, j] = cw.vdot[j]
@@ -133,13 +139,13 @@ def record_states(bundle, data, cw, t, Y, rec, viol):
     nq, nv = cw.q.shape[0], cw.v.shape[0]
     for k in range(t.shape[0]):
         y = Y[k].copy()
-        choose_partition(bundle, data, cw, y[:nq], y[nq:nq + nv])
+        partition(bundle, data, cw, y[:nq], y[nq:nq + nv])
         if not record_state(bundle, data, cw, t[k], y, rec, viol, k):
             return False
     return True
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def run_implicit(bundle, data, cw, w, run, method, t_stop, max_steps, t_out, k_out, rec, viol,
                  y_tmp):
     """Steps from run.ts[0] until t_stop (the last step ends there exactly when t_stop is the
@@ -198,3 +204,17 @@ def run_implicit(bundle, data, cw, w, run, method, t_stop, max_steps, t_out, k_o
             k += 1
             k_out[0] = k
     return FINISHED
+
+
+@njit(**JIT)
+def implicit(bundle, data, cw, w, run, method, action, t_stop, max_steps, t_out, k_out, rec, viol,
+             y_tmp):
+    """The entry called from Python. action RUN: ``run_implicit`` (its status); RESTART:
+    ``restart`` at run.y, t = run.ts[0]; DENSE: ``dense_state`` at t = t_stop into y_tmp (both
+    FINISHED, or FAILED)."""
+    if action == RESTART:
+        return FINISHED if restart(bundle, data, cw, w, run, method) else FAILED
+    if action == DENSE:
+        return FINISHED if dense_state(bundle, data, cw, run, t_stop, y_tmp) else FAILED
+    return run_implicit(bundle, data, cw, w, run, method, t_stop, max_steps, t_out, k_out, rec,
+                        viol, y_tmp)

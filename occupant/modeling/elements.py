@@ -179,10 +179,12 @@ class Pose:
 
 _EXTRA_AXES = {"universal": 1, "euler": 2, "floating": 5, "hooke": 1}
 _DEFAULT_AXES = {
-    # second axis along the first frame's -y (x-axis twist of -90 deg), third along the new -y
+    # second axis along the first frame's -y (x-axis twist of -90 deg)
     "universal": (MDH(alpha=-np.pi / 2),),
     "hooke": (MDH(alpha=-np.pi / 2),),
-    "euler": (MDH(alpha=-np.pi / 2), MDH(alpha=np.pi / 2)),
+    # z, then y, then x of the joint frame at q = 0 (yaw, pitch, roll), mutually perpendicular
+    # there, so the neutral pose is far from the gimbal lock (which is at +-90 deg of the second)
+    "euler": (MDH(alpha=-np.pi / 2), MDH(gamma=np.pi / 2, alpha=np.pi / 2)),
     # floating, placed with z along the parent's x: slides along x, y, z, then turns about z
     # (yaw), the new y (pitch) and the new x (roll). MDH(gamma=alpha=90 deg) turns a frame
     # (a, b, c) into (b, c, a), MDH(alpha=-90 deg) into (a, -c, b); the last frame's (x, y, z)

@@ -3,14 +3,11 @@
 overlaid, and the ISO/TS 18571 rating of each channel of every run against the first (the
 reference: a physical test or the baseline design)."""
 import html as H
-import time
 from pathlib import Path
-
-from matplotlib.backends.backend_pdf import PdfPages
 
 from occupant.report import figures as F
 from occupant.report import tables as T
-from occupant.report.write import CSS, Page, table_html
+from occupant.report.write import Page, document, pdf_pages, table_html
 
 GRADE_COLOURS = {"excellent": "#b9e4b9", "good": "#dcf0c8", "fair": "#f7e7b4", "poor": "#f6c6c6", None: "#eeeeee"}
 
@@ -45,11 +42,10 @@ def compare(runs, folder, *, rating=True):
     from occupant.report.correlation import grade, rate_runs
     if len(runs) < 2:
         raise ValueError(f"compare: give two or more runs, got {len(runs)}")
-    start = time.perf_counter()
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     title = "Comparison: " + " / ".join(r.name for r in runs)
-    with PdfPages(folder / "comparison.pdf") as pdf:
+    with pdf_pages(folder / "comparison.pdf") as pdf:
         page = Page(pdf)
         page.section("runs", "Runs")
         rows = [(r.name, getattr(r, "title", ""), getattr(r, "regulation", ""), r.results.status,
@@ -84,7 +80,5 @@ def compare(runs, folder, *, rating=True):
             for k in range(0, len(rows), 28):
                 page.pdf_page(F.table_page("ISO/TS 18571 ratings" + (" (continued)" if k else ""), header,
                                            rows[k:k + 28], colours[k:k + 28], (note,)))
-    timing = time.perf_counter() - start
-    from occupant.report.write import document
-    (folder / "comparison.html").write_text(document(title, page, timing), encoding="utf-8")
+    (folder / "comparison.html").write_text(document(title, page), encoding="utf-8")
     return folder / "comparison.html", folder / "comparison.pdf"

@@ -237,11 +237,19 @@ def restraint_outputs(model, results):
     """{panel title: (display unit, {series label: (n,) values})} of the belts' and airbags'
     outputs (those of the model's belts and airbags, or named with a RESTRAINT_WORDS word):
     webbing forces per segment, payout and pull-in, gauge pressure, volume and force on the
-    occupant per bag; identically zero series left out."""
+    occupant per bag, and one panel per bag of its force on each body part (its contacts,
+    ``<contact>.force``); identically zero series left out."""
     names = _restraint_names(model)
+    bag_contacts = getattr(getattr(model, "source", None), "airbag_contacts", {})
     panels = {}
     for key, values in results.outputs.items():
         parts = key.split(".")
+        if parts[0] in bag_contacts:   # a bag's contact with one body part (not a webbing force)
+            c = bag_contacts[parts[0]]
+            if parts[1:] == ["force"] and np.any(np.asarray(values) != 0):
+                panel = panels.setdefault(f"{c.airbag}: force on each body part", ("kN", {}))
+                panel[1][c.geometry] = 1e-3 * np.asarray(values)
+            continue
         if len(parts) < 2 or not (parts[0] in names or any(w in parts[0].lower() for w in RESTRAINT_WORDS)):
             continue
         how = RESTRAINT_QUANTITIES.get(parts[-1])

@@ -1,6 +1,6 @@
 """The report's static figures (matplotlib, Agg backend): each function takes a run (and what
-occupant.report.data extracted) and returns a Figure, saved once as PNG for the HTML page and
-once into the PDF."""
+occupant.report.data extracted) and returns a Figure, drawn once (pixels): its pixels are the
+HTML page's PNG and, as they are, the PDF's page (raster_page)."""
 import io
 import textwrap
 
@@ -8,6 +8,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.artist import Artist  # noqa: E402
 from matplotlib.patches import Ellipse, Polygon  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -26,32 +27,46 @@ def colour(name):
     return next((c for key, c in REGION_COLOURS if key in name), "#999999")
 
 
-def png(fig, dpi=100):
-    """PNG bytes of a figure. Its layout is then frozen, so that saving it again (to the PDF)
-    does not lay it out a second time."""
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi)
+def pixels(fig, dpi=100):
+    """(h, w, 4) uint8 RGBA of a figure drawn by Agg at ``dpi``, top row first: the one drawing
+    the HTML's PNG (png_bytes) and the PDF's page (raster_page) share. Its layout is then frozen."""
+    fig.set_dpi(dpi)
+    fig.canvas.draw()
     fig.set_layout_engine("none")
+    return np.asarray(fig.canvas.buffer_rgba()).copy()
+
+
+def png_bytes(rgba, dpi=100):
+    """PNG bytes of an RGBA array, ``dpi`` recorded in it."""
+    buf = io.BytesIO()
+    plt.imsave(buf, rgba, format="png", dpi=dpi)
     return buf.getvalue()
 
 
+def png(fig, dpi=100):
+    """PNG bytes of a figure (the savefig of it)."""
+    return png_bytes(pixels(fig, dpi), dpi)
+
+
 def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
-    """Draw sample ``i`` projected on the B0 plane of ``axes`` (data.SIDE_VIEW, data.FRONT_VIEW)."""
+    """Draw sample ``i`` projected on the B0 plane of ``axes`` (data.SIDE_VIEW, data.FRONT_VIEW).
+    The caller sets the panel's limits (scene_limits): the patches are added without updating
+    the data limits (add_patch's update took 2/3 of the strip's build time)."""
     depth = 3 - sum(axes)             # the axis the view looks along
     sign = -1.0 if depth == 1 else 1.0   # side view seen from +y, front view from +x: far side first
+    add = ax.add_artist
     for s in surfaces:
         X = D.pose_of(rel, s.body)[i]
         c = s.corners @ X[:3, :3].T + X[:3, 3]
-        ax.add_patch(Polygon(c[:, list(axes)], closed=True, fc=VEHICLE_COLOUR, ec=VEHICLE_COLOUR, lw=1.5,
-                             alpha=0.6))
+        add(Polygon(c[:, list(axes)], closed=True, fc=VEHICLE_COLOUR, ec=VEHICLE_COLOUR, lw=1.5, alpha=0.6))
     for s in sorted(shapes, key=lambda s: sign * s.center[depth]):
         (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, s.body)[i], s, axes)
-        ax.add_patch(Ellipse((cx, cz), w, h, angle=a, fc=colour(s.name), ec="k", lw=0.4, alpha=0.55))
+        add(Ellipse((cx, cz), w, h, angle=a, fc=colour(s.name), ec="k", lw=0.4, alpha=0.55))
     for shape, scale in bags:
         if scale[i] > 0.05:
             (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, shape.body)[i], D.scaled(shape, scale[i]),
                                                     axes)
-            ax.add_patch(Ellipse((cx, cz), w, h, angle=a, fc=AIRBAG_COLOUR, ec=AIRBAG_COLOUR, alpha=0.35))
+            add(Ellipse((cx, cz), w, h, angle=a, fc=AIRBAG_COLOUR, ec=AIRBAG_COLOUR, alpha=0.35))
     for _, points in belts:
         ax.plot(points[i, :, axes[0]], points[i, :, axes[1]], color=BELT_COLOUR, lw=2.5, marker=".", ms=3)
 
@@ -108,10 +123,7 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
         ax.set_aspect("equal")
         ax.set_title(f"{1e3 * res.t[idx[k]]:.0f} ms", fontsize=9)
         ax.tick_params(labelsize=6)
-        if k % ncol:
-            ax.set_yticklabels([])
-        if k < n - ncol:
-            ax.set_xticklabels([])
+        ax.tick_params(labelleft=k % ncol == 0, labelbottom=k >= n - ncol)   # outer panels only
     every = f" every {1e3 * (times[1] - times[0]):.0f} ms" if len(times) > 1 else ""
     plane = "xyz"[axes[0]] + "-" + "xyz"[axes[1]]
     fig.suptitle(f"{name}{every} in the {D.frame_name(run)}: contact ellipsoids projected on {plane}, "
@@ -165,7 +177,7 @@ def trajectories(runs, labels=None):
         ax.grid(alpha=0.3)
         ax.tick_params(labelsize=7)
     for ax in panels[:2]:
-        ax.set_xticklabels([])
+        ax.tick_params(labelbottom=False)
     return fig
 
 
@@ -346,12 +358,29 @@ def text_page(title, sections):
     return fig
 
 
-def raster_page(png_bytes, dpi, caption=""):
-    """A figure showing a PNG at its size (``dpi`` pixels per inch), a caption line below it."""
-    img = plt.imread(io.BytesIO(png_bytes))
+class _Pixels(Artist):
+    """An RGBA array (top row first) drawn 1:1 at the figure's dpi with its lower left corner
+    ``inches`` (x, y) from the figure's, handed to the renderer as it is: figimage would
+    resample and mask it first, two thirds of a raster page's cost."""
+
+    def __init__(self, rgba, inches):
+        super().__init__()
+        self.rgba, self.inches = rgba[::-1], inches   # renderers take the bottom row first
+
+    def draw(self, renderer):
+        x, y = self.get_figure().dpi_scale_trans.transform(self.inches)
+        gc = renderer.new_gc()
+        renderer.draw_image(gc, x, y, self.rgba)
+        gc.restore()
+
+
+def raster_page(rgba, dpi, caption=""):
+    """A figure showing an RGBA array (pixels) at its size (``dpi`` pixels per inch), a caption
+    line below it."""
     extra = 0.3 if caption else 0.0   # inches
-    fig = plt.figure(figsize=(img.shape[1] / dpi, img.shape[0] / dpi + extra), dpi=dpi)
-    fig.figimage(img, 0, int(extra * dpi))
+    h, w = rgba.shape[0] / dpi, rgba.shape[1] / dpi
+    fig = plt.figure(figsize=(w, h + extra), dpi=dpi)
+    fig.add_artist(_Pixels(rgba, (0.0, extra)))
     if caption:
-        fig.text(0.02, 0.1 / (img.shape[0] / dpi + extra), caption, fontsize=8, color="#444")
+        fig.text(0.02, 0.1 / (h + extra), caption, fontsize=8, color="#444")
     return fig

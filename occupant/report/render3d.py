@@ -34,27 +34,34 @@ def render(run, indices, size=(300, 330)):
     above, in B0 (data.frame_name), one camera framing the bounding box of every body and
     surface over all the instants."""
     from occupant.report.figures import scene_box
-    import vtk
-    from vtk.util.numpy_support import vtk_to_numpy
+    # the VTK modules this needs, not ``import vtk`` (every module of VTK: 0.3-0.6 s more)
+    import vtkmodules.vtkRenderingOpenGL2  # noqa: F401 (registers the OpenGL render window)
+    from vtkmodules.util.numpy_support import vtk_to_numpy
+    from vtkmodules.vtkCommonCore import vtkPoints
+    from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
+    from vtkmodules.vtkCommonMath import vtkMatrix4x4
+    from vtkmodules.vtkFiltersSources import vtkSphereSource
+    from vtkmodules.vtkRenderingCore import (vtkActor, vtkPolyDataMapper, vtkRenderer, vtkRenderWindow,
+                                             vtkWindowToImageFilter)
 
     res, model = run.results, run.model
     rel = D.relative_poses(res)
     shapes, surfaces = D.shapes(model), D.surfaces(model)
     bags, belts = D.airbags(model, res), D.belt_routes(model, res)
-    ren = vtk.vtkRenderer()
+    ren = vtkRenderer()
     ren.SetBackground(1.0, 1.0, 1.0)
-    win = vtk.vtkRenderWindow()
+    win = vtkRenderWindow()
     win.SetOffScreenRendering(1)
     win.AddRenderer(ren)
     win.SetSize(*size)
-    sphere = vtk.vtkSphereSource()
+    sphere = vtkSphereSource()
     sphere.SetThetaResolution(20)
     sphere.SetPhiResolution(14)
-    unit_mapper = vtk.vtkPolyDataMapper()
+    unit_mapper = vtkPolyDataMapper()
     unit_mapper.SetInputConnection(sphere.GetOutputPort())
 
     def ellipsoid_actor(rgb, opacity=1.0):
-        a = vtk.vtkActor()
+        a = vtkActor()
         a.SetMapper(unit_mapper)
         a.GetProperty().SetColor(*rgb)
         a.GetProperty().SetOpacity(opacity)
@@ -65,7 +72,7 @@ def render(run, indices, size=(300, 330)):
         M = np.eye(4)
         M[:3, :3] = X[:3, :3] @ shape.R * (2 * shape.semi_axes)   # the source has radius 0.5
         M[:3, 3] = X[:3, :3] @ shape.center + X[:3, 3]
-        m = vtk.vtkMatrix4x4()
+        m = vtkMatrix4x4()
         m.DeepCopy(M.ravel())
         actor.SetUserMatrix(m)
 
@@ -73,17 +80,17 @@ def render(run, indices, size=(300, 330)):
     bag_actors = [ellipsoid_actor(_rgb(AIRBAG_COLOUR), 0.45) for _ in bags]
     quads = []
     for s in surfaces:
-        pts = vtk.vtkPoints()
+        pts = vtkPoints()
         for c in s.corners:
             pts.InsertNextPoint(*c)
-        poly = vtk.vtkPolyData()
+        poly = vtkPolyData()
         poly.SetPoints(pts)
-        cells = vtk.vtkCellArray()
+        cells = vtkCellArray()
         cells.InsertNextCell(4, [0, 1, 2, 3])
         poly.SetPolys(cells)
-        mapper = vtk.vtkPolyDataMapper()
+        mapper = vtkPolyDataMapper()
         mapper.SetInputData(poly)
-        a = vtk.vtkActor()
+        a = vtkActor()
         a.SetMapper(mapper)
         a.GetProperty().SetColor(*_rgb(VEHICLE_COLOUR))
         a.GetProperty().SetOpacity(0.55)
@@ -91,16 +98,16 @@ def render(run, indices, size=(300, 330)):
         quads.append((s, a))
     belt_lines = []
     for _, route in belts:
-        pts = vtk.vtkPoints()
+        pts = vtkPoints()
         pts.SetNumberOfPoints(route.shape[1])
-        poly = vtk.vtkPolyData()
+        poly = vtkPolyData()
         poly.SetPoints(pts)
-        cells = vtk.vtkCellArray()
+        cells = vtkCellArray()
         cells.InsertNextCell(route.shape[1], list(range(route.shape[1])))
         poly.SetLines(cells)
-        mapper = vtk.vtkPolyDataMapper()
+        mapper = vtkPolyDataMapper()
         mapper.SetInputData(poly)
-        a = vtk.vtkActor()
+        a = vtkActor()
         a.SetMapper(mapper)
         a.GetProperty().SetColor(*_rgb(BELT_COLOUR))
         a.GetProperty().SetLineWidth(4)
@@ -116,7 +123,7 @@ def render(run, indices, size=(300, 330)):
             set_matrix(a, D.pose_of(rel, shape.body)[i], D.scaled(shape, max(scale[i], 0.05)))
         for s, a in quads:
             X = D.pose_of(rel, s.body)[i]
-            m = vtk.vtkMatrix4x4()
+            m = vtkMatrix4x4()
             m.DeepCopy(X.ravel())
             a.SetUserMatrix(m)
         for route, pts, poly in belt_lines:
@@ -135,7 +142,7 @@ def render(run, indices, size=(300, 330)):
             cam.Dolly(1.35)   # ResetCamera frames the bounding sphere; the occupant fills less
             ren.ResetCameraClippingRange()
         win.Render()
-        grab = vtk.vtkWindowToImageFilter()
+        grab = vtkWindowToImageFilter()
         grab.SetInput(win)
         grab.ReadFrontBufferOff()
         grab.Update()

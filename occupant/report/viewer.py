@@ -1,6 +1,13 @@
 """The interactive 3D view of the HTML report: plotly (plotly.js embedded, so the page works
 offline) with one animation frame every FRAME_DT and a time slider. All ellipsoids, surfaces and
-airbags of an instant form one Mesh3d whose vertices the frames move; belts are lines."""
+airbags of an instant form one Mesh3d whose vertices the frames move; belts are lines.
+
+The frames are plain dicts whose coordinates are plotly.js typed arrays (float32: the vertices
+are rounded to the mm anyway), not graph objects: validating some hundred graph objects took
+longer than drawing the report's figures, and float64 doubled the page's size. The viewer's div
+has a fixed id (DIV_ID), so that the same run gives the same page byte for byte."""
+import base64
+
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -10,6 +17,7 @@ from occupant.report.figures import AIRBAG_COLOUR, BELT_COLOUR, VEHICLE_COLOUR, 
 
 FRAME_DT = 0.002   # s between viewer frames (the results are downsampled to this)
 _NU, _NV = 12, 8   # ellipsoid tessellation: longitudes, latitudes
+DIV_ID = "occupant-viewer"   # one viewer per page
 
 
 def _unit_sphere():
@@ -54,7 +62,8 @@ def _belt_points(rel, i, belts):
 
 
 def figure(run, frame_dt=FRAME_DT):
-    """The plotly Figure: one Mesh3d (and one belt line trace) animated over time."""
+    """The plotly figure as a dict (data, layout, frames): one Mesh3d (and one belt line trace)
+    animated over time; ``plotly.graph_objects.Figure(...)`` of it makes a Figure."""
     res, model = run.results, run.model
     rel = D.relative_poses(res)
     shapes, surfaces = D.shapes(model), D.surfaces(model)
@@ -77,21 +86,25 @@ def figure(run, frame_dt=FRAME_DT):
     idx = D.sample_index(res.t, np.arange(res.t[0], res.t[-1] + 1e-9, frame_dt))
     idx = np.unique(np.append(idx, len(res.t) - 1))
 
-    def traces(i):
-        v = np.round(_scene_vertices(rel, i, shapes, surfaces, bags, sphere), 3)  # mm
-        b = _belt_points(rel, i, belts)
-        return [go.Mesh3d(x=v[:, 0], y=v[:, 1], z=v[:, 2]),
-                go.Scatter3d(x=b[:, 0], y=b[:, 1], z=b[:, 2], mode="lines")]
+    def coords(i):   # (mesh vertices, belt points) at sample i, float32 rounded to the mm
+        v = np.round(_scene_vertices(rel, i, shapes, surfaces, bags, sphere), 3)
+        return v.astype(np.float32), _belt_points(rel, i, belts).astype(np.float32)
 
-    first = traces(idx[0])
+    def traces(i):
+        v, b = coords(i)
+        return [dict(type="mesh3d", **{a: _typed(v[:, k]) for k, a in enumerate("xyz")}),
+                dict(type="scatter3d", mode="lines", **{a: _typed(b[:, k]) for k, a in enumerate("xyz")})]
+
+    v, b = coords(idx[0])
+    first = [go.Mesh3d(x=v[:, 0], y=v[:, 1], z=v[:, 2]),
+             go.Scatter3d(x=b[:, 0], y=b[:, 1], z=b[:, 2], mode="lines")]
     first[0].update(i=faces[:, 0], j=faces[:, 1], k=faces[:, 2], facecolor=colours, flatshading=False,
                     lighting=dict(ambient=0.55, diffuse=0.7, specular=0.1), name="occupant and vehicle",
                     hoverinfo="skip")
     first[1].update(line=dict(color=BELT_COLOUR, width=6), name="belts", hoverinfo="skip")
     lo, hi = scene_box(rel, shapes, surfaces, idx)
     names = [f"{1e3 * res.t[i]:.0f} ms" for i in idx]
-    frames = [go.Frame(data=traces(i), name=n, traces=[0, 1]) for i, n in zip(idx, names)]
-    fig = go.Figure(data=first, frames=frames)
+    fig = go.Figure(data=first)
     slider = dict(active=0, currentvalue=dict(prefix="t = "), pad=dict(t=40), len=0.9, x=0.1,
                   steps=[dict(method="animate", label=n,
                               args=[[n], dict(mode="immediate", frame=dict(duration=0, redraw=True),
@@ -112,7 +125,14 @@ def figure(run, frame_dt=FRAME_DT):
                    **{f"{a}axis_range": [float(lo[k]), float(hi[k])] for k, a in enumerate("xyz")},
                    camera=dict(eye=dict(x=1.2, y=1.4, z=0.6), up=dict(x=0, y=0, z=1))),
         title=dict(text=f"Occupant in the {D.frame_name(run)} (drag to rotate, slider for time)", font=dict(size=13)))
-    return fig
+    out = fig.to_dict()
+    out["frames"] = [dict(data=traces(i), name=n, traces=[0, 1]) for i, n in zip(idx, names)]
+    return out
+
+
+def _typed(a):
+    """A plotly.js typed array (its "dtype"/"bdata" form) of a float32 numpy array."""
+    return dict(dtype="f4", bdata=base64.b64encode(np.ascontiguousarray(a, "<f4").tobytes()).decode("ascii"))
 
 
 # after the plot is drawn, the page records that the WebGL scene started (the test reads it)
@@ -124,5 +144,5 @@ _READY = ("var gd = document.getElementById('{plot_id}');"
 
 def html(run, frame_dt=FRAME_DT, include_js=True):
     """An HTML fragment: the viewer's div and script, plotly.js inline when ``include_js``."""
-    return pio.to_html(figure(run, frame_dt), include_plotlyjs=include_js, full_html=False,
-                       auto_play=False, post_script=_READY, config=dict(displaylogo=False))
+    return pio.to_html(figure(run, frame_dt), include_plotlyjs=include_js, full_html=False, validate=False,
+                       auto_play=False, post_script=_READY, config=dict(displaylogo=False), div_id=DIV_ID)

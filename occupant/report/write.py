@@ -4,16 +4,15 @@ tables, one A4 landscape page each, matplotlib PdfPages)."""
 import base64
 import contextlib
 import html as H
-import time
 from pathlib import Path
 
 import matplotlib.pyplot as plt
-import numpy as np
 from matplotlib.backends.backend_pdf import PdfPages
 
 from occupant.report import data as D
 from occupant.report import figures as F
 from occupant.report import tables as T
+from occupant.report.parallel import Background
 
 CSS = """
 body{font-family:Helvetica,Arial,sans-serif;margin:0 auto;max-width:1180px;padding:0 16px;color:#222}
@@ -26,10 +25,13 @@ img{max-width:100%;display:block;margin:6px 0} .caption{font-size:12px;color:#55
 """
 
 
+DPI = 110   # of the figures: 1285 pixels across the A4 landscape width
+
+
 class Page:
     """Sections of the report, each added to the HTML body and, as pages, to the PDF."""
 
-    def __init__(self, pdf, dpi=110):
+    def __init__(self, pdf, dpi=DPI):
         self.pdf, self.dpi, self.parts, self.nav = pdf, dpi, [], []
 
     def section(self, anchor, title):
@@ -40,20 +42,29 @@ class Page:
         self.parts.append(text)
 
     def figure(self, fig, alt, caption="", pdf=True):
-        """Embed a matplotlib figure as PNG and add it as a PDF page; close it."""
-        raw = F.png(fig, self.dpi)
-        plt.close(fig)
-        data = base64.b64encode(raw).decode("ascii")
+        """Embed a matplotlib figure (closed here), or one drawn already (``drawn``), as PNG
+        and add its pixels as a PDF page."""
+        rgba, png = fig if isinstance(fig, tuple) else drawn(fig, self.dpi)
+        data = base64.b64encode(png).decode("ascii")
         self.parts.append(f'<img alt="{H.escape(alt)}" src="data:image/png;base64,{data}">')
         if caption:
             self.parts.append(f'<div class="caption">{H.escape(caption)}</div>')
         if pdf and self.pdf is not None:   # the same pixels on a page: as vectors it costs 2-3 times more
-            self.pdf_page(F.raster_page(raw, self.dpi, caption))
+            self.pdf_page(F.raster_page(rgba, self.dpi, caption))
 
     def pdf_page(self, fig):
         if self.pdf is not None:
             self.pdf.savefig(fig)
         plt.close(fig)
+
+
+def drawn(fig, dpi=DPI):
+    """(RGBA pixels, PNG bytes) of a figure drawn at ``dpi`` (None for None); closes it."""
+    if fig is None:
+        return None
+    rgba = F.pixels(fig, dpi)
+    plt.close(fig)
+    return rgba, F.png_bytes(rgba, dpi)
 
 
 def table_html(header, rows, colours=None):
@@ -72,27 +83,44 @@ def _encode_png(img):
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def document(title, page, timing):
+def document(title, page):
+    """The page's HTML. Nothing in it depends on when or how fast it was written: the same runs
+    give the same file byte for byte."""
     nav = " ".join(page.nav)
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{H.escape(title)}</title><style>{CSS}</style></head><body>"
-            f"<h1>{H.escape(title)}</h1><nav>{nav}</nav>{''.join(page.parts)}"
-            f"<p class=\"caption\">Written by occupant.report in {timing:.1f} s.</p></body></html>")
+            f"<h1>{H.escape(title)}</h1><nav>{nav}</nav>{''.join(page.parts)}</body></html>")
 
 
-def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=True, pdf=True):
+def pdf_pages(path):
+    """PdfPages of ``path`` without a creation date, so that the same runs give the same file."""
+    return PdfPages(path, metadata={"CreationDate": None})
+
+
+def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=True, pdf=True, parallel=True):
     """Write ``folder/report.html`` and ``folder/report.pdf`` for ``run`` (module docstring of
-    occupant.report.data lists its fields); ``html``/``pdf`` False leaves that one out. Returns
-    (html path or None, pdf path or None)."""
+    occupant.report.data lists its fields); ``html``/``pdf`` False leaves that one out. With
+    ``parallel`` the time-history figures and the viewer are made in a second process meanwhile
+    (occupant.report.parallel; the same files either way). Returns (html path or None, pdf path
+    or None)."""
     from occupant.report import render3d, viewer as V
-    start = time.perf_counter()
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     res = run.results
     title = f"Occupant simulation report: {run.name}"
     header, crit_rows, crit_colours, verdicts = T.criteria_rows(run.criteria)
-    with (PdfPages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pdf_pages:
-        page = Page(pdf_pages)
+    figures = {"pulse": lambda: drawn(F.pulse([run])), "trajectories": lambda: drawn(F.trajectories([run])),
+               "channels": lambda: drawn(F.channels([run])) if res.channels else None,
+               "restraints": lambda: drawn(F.restraints(run)), "energy": lambda: drawn(F.energy(run)),
+               "viewer": lambda: V.html(run) if viewer and html else None}
+    with Background(figures, parallel) as later, \
+            (pdf_pages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pages:
+        # this process's share first (the kinematics, the 3D views), then the pages
+        times = D.frame_times(res.t, frame_spacing)
+        strips = [(view, drawn(F.kinematics_strip(run, times, view))) for view in D.views(run)]
+        instants = render3d.key_instants(run) if renders else []
+        images = render3d.render(run, [i for _, i in instants]) if renders else []
+        page = Page(pages)
         # summary
         page.section("summary", "Scenario summary")
         failed = sum(v is False for v in verdicts)
@@ -111,7 +139,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
             page.html("<h3>Scenario settings</h3>" + table_html(("key", "value"), scenario))
         page.pdf_page(F.text_page(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),
                                           ("Scenario settings", scenario)]))
-        page.figure(F.pulse([run]), "vehicle pulse", "The vehicle's (B0) motion the occupant rides in.")
+        page.figure(later["pulse"], "vehicle pulse", "The vehicle's (B0) motion the occupant rides in.")
         # criteria
         page.section("criteria", f"Injury criteria ({run.regulation or 'no regulation named'})")
         page.html(table_html(header, crit_rows, crit_colours))
@@ -126,44 +154,38 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
                                                               "not judged (see the notes)", *reasons)))
         # kinematics
         page.section("kinematics", "Kinematics")
-        times = D.frame_times(res.t, frame_spacing)
-        for view in D.views(run):   # the plane(s) the pulse moves the occupant in
-            page.figure(F.kinematics_strip(run, times, view), f"{view[0].lower()} kinematics")
+        for view, strip in strips:   # the plane(s) the pulse moves the occupant in
+            page.figure(strip, f"{view[0].lower()} kinematics")
         if renders:
-            instants = render3d.key_instants(run)
-            images = render3d.render(run, [i for _, i in instants])
             page.html('<h3>3D views at key instants</h3><div class="renders">' + "".join(
                 f'<figure><img alt="3D view {H.escape(c)}" src="data:image/png;base64,{_encode_png(img)}">'
                 f"<figcaption>{H.escape(c)}</figcaption></figure>" for (c, _), img in zip(instants, images))
                 + "</div>")
             page.pdf_page(F.image_page(f"3D views (VTK) at key instants, in the {D.frame_name(run)}", images,
                                        [c for c, _ in instants]))
-        if viewer and html:
-            page.html("<h3>Interactive 3D view</h3>" + V.html(run))
+        if later["viewer"] is not None:
+            page.html("<h3>Interactive 3D view</h3>" + later["viewer"])
         page.section("trajectories", f"Trajectories in the {D.frame_name(run)}")
-        page.figure(F.trajectories([run]), "trajectories")
+        page.figure(later["trajectories"], "trajectories")
         # channels
         if res.channels:
             page.section("channels", "Sensor channels")
-            page.figure(F.channels([run]), "sensor channels",
+            page.figure(later["channels"], "sensor channels",
                         "Each channel filtered with the CFC class its criteria prescribe (SAE J211-1); "
                         "accelerations in g, forces in kN.")
-        fig = F.restraints(run)
-        if fig is not None:
+        if later["restraints"] is not None:
             page.section("restraints", "Restraints and contacts")
-            page.figure(fig, "restraint outputs")
+            page.figure(later["restraints"], "restraint outputs")
         page.section("solver", "Solver statistics and energy balance")
         solver = T.solver_rows(run)
         page.html(table_html(("item", "value"), solver))
-        fig = F.energy(run)
-        if fig is not None:
-            page.figure(fig, "energy balance",
+        if later["energy"] is not None:
+            page.figure(later["energy"], "energy balance",
                         "E(t) - E(0) = W(t): kinetic plus potential change equals the work of all "
                         "force producers (negative: dissipated or absorbed); the residual closes it.")
         page.pdf_page(F.text_page("Solver statistics", [("Solver", solver)]))
-        if pdf_pages is not None:
-            pdf_pages.infodict()["Title"] = title
-    timing = time.perf_counter() - start
+        if pages is not None:
+            pages.infodict()["Title"] = title
     if html:
-        (folder / "report.html").write_text(document(title, page, timing), encoding="utf-8")
+        (folder / "report.html").write_text(document(title, page), encoding="utf-8")
     return (folder / "report.html") if html else None, (folder / "report.pdf") if pdf else None

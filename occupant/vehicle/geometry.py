@@ -2,16 +2,10 @@
 design position (part frames = design frame, see occupant.vehicle.subsystem)."""
 import numpy as np
 
-from occupant.modeling import Joint, MDH, Marker, Part, Pose
+from occupant.modeling import Joint, Marker, Part, Pose
 
 # the floating joint's placement (its first axis, z, along x) (occupant.modeling.elements, "floating")
 FLOATING_PLACEMENT = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
-
-
-# axes of an "euler" ball joint: z, then y, then x of the joint frame at q = 0, mutually
-# perpendicular (the kind's default axes make the first and third parallel at q = 0: a gimbal
-# lock at the design position)
-BALL_AXES = (MDH(alpha=-np.pi / 2), MDH(gamma=np.pi / 2, alpha=np.pi / 2))
 
 
 def unit(v):
@@ -52,8 +46,6 @@ def joint_at(sub, name, kind, parent, child, at, R=None, axes=()):
     axes R (z: the revolute/prismatic axis); the child's marker ``<name>.j`` coincides with the
     joint frame at the design position, so the child's part frame stays the design frame."""
     R = np.eye(3) if R is None else np.asarray(R, float)
-    if kind == "euler" and not axes:
-        axes = BALL_AXES
     joint = Joint(name, kind, parent, child, Pose(at, R), axes=axes, child_marker=f"{name}.j")
     X = joint.placement.transform   # the joint's last moving frame at q = 0
     for mdh in joint.axes:

@@ -73,20 +73,23 @@ def test_reference_5f_head_cg_ahead_of_the_condyle_as_the_fe_model():
 
 
 # Hybrid III 50M head (issue 10 section 3: HIC and Nij depend on the head's inertia and on its CG
-# relative to the occipital condyle). No published 50M figure was found (dummies/README.md), so
-# both are the open 95M rigid model's head body [S] (OpenRadioss ModelExchange, CC BY-NC): 4.84 kg,
-# principal moments 18900, 28400, 26100 kg mm^2, CG 53 mm ahead of and 57 mm above the head-neck
-# joint (as lumped in derive_hybrid3.py; 53.6 and 56.5 mm from the deck's nodes), scaled to the
-# 50M by the length ratio 0.9324 (CG), mass ratio x length ratio^2 (inertia) [D]. The open FE 50M's
-# head accelerometer node (22.9 mm ahead, 47.4 mm above its OC joint) is recorded as the better
-# supported fore-aft figure; adopting it needs the 50M neck refit (README).
-HEAD_95M = dict(mass=4.84, moments=(0.0189, 0.0284, 0.0261), cg=(0.053, 0.0, 0.057))
+# relative to the occipital condyle). No published 50M figure was found (dummies/README.md).
+# CG fore-aft: the open FE HIII 50M's head accelerometer node (D0HEAD0000H3AC0, the centre of a
+# 5 mm block, so +-2.5 mm; the Hybrid III's head accelerometers sit at the head CG) lies 22.9 mm
+# ahead of its OC revolute joint [S] (OpenRadioss ModelExchange, CC BY-NC). CG height and the
+# inertia: the open 95M rigid model's head body [S]: 4.84 kg, principal moments 18900, 28400, 26100
+# kg mm^2, CG 57 mm above the head-neck joint (as lumped in derive_hybrid3.py), scaled to the 50M
+# by the length ratio 0.9324 (height), mass ratio x length ratio^2 (inertia) [D].
+HEAD_95M = dict(mass=4.84, moments=(0.0189, 0.0284, 0.0261), cg_z=0.057)
 L_50_95 = 0.9324
+FE_50M_HEAD_CG_AHEAD_OF_OC = 0.0229
 
 
 def test_reference_50m_head_cg_relative_to_the_condyle():
     part = load_dummy("hybrid3_50m").source.parts["head"]
-    assert part.com == pytest.approx(np.multiply(HEAD_95M["cg"], L_50_95), rel=1e-3, abs=1e-9)
+    assert part.com[0] == pytest.approx(FE_50M_HEAD_CG_AHEAD_OF_OC, abs=0.0025)
+    assert part.com[1] == 0.0
+    assert part.com[2] == pytest.approx(HEAD_95M["cg_z"] * L_50_95, rel=1e-3)
 
 
 def test_reference_50m_head_inertia_is_the_open_95m_head_scaled():

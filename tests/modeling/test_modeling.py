@@ -145,3 +145,16 @@ def test_loops_compile_to_constraints_of_the_cut_joints():
     model = asm.compile()   # the cut joint d becomes 5 constraint rows (issue 12, section 4)
     assert model.topology.cut_joints == ("d",) and model.constraint_names == ("d",) * 5
     assert model.nv == 3
+
+
+def test_analytic_euler_joint_default_axes_are_z_y_x_of_its_frame_at_neutral():
+    """The "euler" joint's default axes turn about the joint frame's z, then y, then x at q = 0:
+    mutually perpendicular, so the neutral pose is not a gimbal lock (the old default put the
+    first and third axes both along z)."""
+    joint = Joint("ball", "euler", None, "b")
+    X = np.eye(4)
+    axes = [X[:3, 2]]
+    for mdh in joint.axes:
+        X = X @ mdh.transform
+        axes.append(X[:3, 2])
+    np.testing.assert_allclose(np.abs(np.array(axes)), np.eye(3)[::-1], atol=1e-15)

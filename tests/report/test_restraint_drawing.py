@@ -2,6 +2,7 @@
 belt and airbag modules declare theirs: Belt.points with names, Airbag mounting frame and
 semi-axes) and whose outputs hold what their producers record (belt point positions in B0, bag
 volume and pressure, belt forces)."""
+import base64
 import dataclasses
 import types
 
@@ -31,8 +32,11 @@ def restrained(run):
     belt = types.SimpleNamespace(name="lap", points=[types.SimpleNamespace(name=k) for k in ("left", "pelvis", "right")])
     bag = types.SimpleNamespace(name="dab", marker=None, position=(0.45, 0.0, 0.45), rotation=np.diag([-1.0, -1.0, 1.0]),
                                 semi_axes=(0.13, 0.3, 0.3), firing_time=0.01)
+    # the bag's contacts with body parts, named as scenarios name them (<bag>_<geometry>)
+    contacts = {f"dab_{g}": types.SimpleNamespace(name=f"dab_{g}", airbag="dab", geometry=g)
+                for g in ("head_shell", "thorax")}
     source = types.SimpleNamespace(geometries=asm.geometries, markers=asm.markers, belts={"lap": belt},
-                                   airbags={"dab": bag})
+                                   airbags={"dab": bag}, airbag_contacts=contacts)
     nominal = 4 / 3 * np.pi * 0.13 * 0.3 * 0.3
     volume = nominal * np.clip((res.t - 0.01) / 0.03, 0, 1)           # unfolds over 30 ms
     pts = {"left": (-0.1, 0.25, 0.0), "pelvis": (0.12, 0.0, 0.05), "right": (-0.1, -0.25, 0.0)}
@@ -45,6 +49,9 @@ def restrained(run):
     outputs["lap.payout"] = 0.02 * res.t / res.t[-1]
     outputs["dab.volume"] = volume
     outputs["dab.gauge_pressure"] = 5e4 * volume / nominal
+    outputs["dab_head_shell.force"] = 1500 * volume / nominal
+    outputs["dab_head_shell.penetration"] = 0.05 * volume / nominal   # not plotted
+    outputs["dab_thorax.force"] = np.zeros(n)                          # never touched: left out
     units = dict(res.output_units, **{"lap.segment_1.force": "N", "lap.segment_2.force": "N", "lap.payout": "m",
                                       "dab.volume": "m^3", "dab.gauge_pressure": "Pa"})
     r = types.SimpleNamespace(**vars(run))
@@ -73,7 +80,11 @@ def test_restraints_drawn_and_plotted(restrained, tmp_path):
     r, _ = restrained
     panels = D.restraint_outputs(r.model, r.results)
     # belt point positions are drawn, not plotted; forces in kN, payout in mm, volume in litres
-    assert set(panels) == {"lap: webbing force", "lap: payout and pull-in", "dab: volume", "dab: gauge pressure"}
+    # the bag's contact forces in one panel per bag, by body part (not as webbing forces)
+    assert set(panels) == {"lap: webbing force", "lap: payout and pull-in", "dab: volume", "dab: gauge pressure",
+                           "dab: force on each body part"}
+    unit, series = panels["dab: force on each body part"]
+    assert unit == "kN" and set(series) == {"head_shell"} and series["head_shell"].max() == pytest.approx(1.5)
     unit, series = panels["lap: webbing force"]
     assert unit == "kN" and set(series) == {"segment_1", "segment_2"} and series["segment_1"].max() == pytest.approx(3.0, rel=1e-3)
     assert panels["dab: volume"][1]["volume"].max() == pytest.approx(1e3 * 4 / 3 * np.pi * 0.13 * 0.09)
@@ -94,4 +105,7 @@ def test_restraints_drawn_and_plotted(restrained, tmp_path):
     F.png(strip)
     strip.savefig(tmp_path / "strip.png")
     fig3d = viewer.figure(r)
-    assert np.sum(np.isfinite(np.asarray(fig3d.data[1].x, float))) == 3
+    belt_x = fig3d["data"][1]["x"]   # a plotly.js typed array
+    assert np.sum(np.isfinite(np.frombuffer(base64.b64decode(belt_x["bdata"]), belt_x["dtype"]))) == 3
+    last = fig3d["frames"][-1]["data"][1]["x"]
+    assert np.sum(np.isfinite(np.frombuffer(base64.b64decode(last["bdata"]), last["dtype"]))) == 3

@@ -1,0 +1,115 @@
+"""The report is reproducible (issue 13 section 5: identical inputs, identical results): two
+reports of one run are the same files byte for byte, and a PDF page shows the very pixels of the
+figure the HTML embeds."""
+import os
+import re
+import shutil
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+from occupant.report import figures as F
+from occupant.report import viewer, write
+from occupant.report.parallel import Background
+
+
+def test_two_reports_of_one_run_are_the_same_bytes(run, tmp_path):
+    first = write(run, tmp_path / "a")
+    second = write(run, tmp_path / "b", parallel=False)   # the figures drawn here, not in a child
+    for a, b in zip(first, second):
+        assert a.read_bytes() == b.read_bytes(), f"{a.name} differs between two writings"
+    html = first[0].read_text()
+    assert f'id="{viewer.DIV_ID}"' in html and run.name in html
+    # nothing random (plotly's default div id is a uuid4) and no writing time
+    assert not re.search(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}", html)
+    assert b"/CreationDate" not in first[1].read_bytes()
+
+
+def _figure():
+    fig = F.plt.figure(figsize=(3.0, 2.0))
+    ax = fig.add_axes((0.15, 0.15, 0.8, 0.75))
+    ax.plot([0, 1, 2], [0, 2, 1], color="#d62728")
+    ax.set_title("top")
+    ax.fill_between([0, 1], 0, 0.5, color="#3a70b0")   # lower left: tells up from down
+    return fig
+
+
+def test_raster_page_holds_the_figure_pixels_above_its_caption():
+    dpi = 80
+    fig = _figure()
+    rgba = F.pixels(fig, dpi)
+    F.plt.close(fig)
+    assert rgba.shape == (160, 240, 4)
+    page = F.raster_page(rgba, dpi, "a caption")
+    out = F.pixels(page, dpi)
+    F.plt.close(page)
+    h = rgba.shape[0]
+    assert out.shape == (h + round(0.3 * dpi), 240, 4)
+    np.testing.assert_array_equal(out[:h], rgba)          # same pixels, same way up
+    assert (out[h:, :, :3] < 128).any()                   # the caption's text below
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
+def test_raster_page_in_the_pdf_is_the_figure_pixels(tmp_path):
+    from matplotlib.backends.backend_pdf import PdfPages
+    dpi = 80
+    fig = _figure()
+    rgba = F.pixels(fig, dpi)
+    F.plt.close(fig)
+    with PdfPages(tmp_path / "page.pdf") as pdf:
+        page = F.raster_page(rgba, dpi)
+        pdf.savefig(page)
+        F.plt.close(page)
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-singlefile", str(tmp_path / "page.pdf"),
+                    str(tmp_path / "page")], check=True)
+    shown = F.plt.imread(tmp_path / "page.png")[:, :, :3] * 255.0
+    assert shown.shape[:2] == rgba.shape[:2]
+    # the same image, not flipped or shifted: poppler smooths the image's edges (up to 235 of 255
+    # on single pixels of the title's glyphs), so 8 x 8 pixel means are compared; they differ by
+    # up to 25 (this figure), by 197 when the image is upside down and by 53 when 3 pixels off
+    assert np.abs(_blocks(shown) - _blocks(rgba[:, :, :3])).max() < 40
+
+
+def _blocks(a, n=8):
+    h, w = a.shape[0] // n * n, a.shape[1] // n * n
+    return a[:h, :w].astype(float).reshape(h // n, n, w // n, n, -1).mean(axis=(1, 3))
+
+
+def _fails():
+    raise ValueError("job failed")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2, reason="no fork, or one core")
+def test_background_jobs_run_in_another_process_and_failures_reach_the_caller():
+    if threading.active_count() > 1:
+        pytest.skip("other threads in this test process (an earlier test's): Background does not fork")
+    me = os.getpid()
+    with Background({"pid": os.getpid, "array": lambda: np.arange(300000.0), "fails": _fails}) as later:
+        assert later.pid is not None and later["pid"] not in (me, None)   # ran in the child
+        np.testing.assert_array_equal(later["array"], np.arange(300000.0))   # 2.4 MB through the pipe
+        with pytest.raises(ValueError, match="job failed"):   # run again here, where it raises
+            later["fails"]
+    with Background({"pid": os.getpid}, enabled=False) as here:
+        assert here.pid is None and here["pid"] == me
+
+
+def test_background_left_early_reaps_its_child():
+    with Background({"big": lambda: np.zeros(2_000_000)}) as later:   # 16 MB: the child blocks writing
+        pid = later.pid
+    if pid is not None:
+        with pytest.raises(ChildProcessError):   # reaped: no such child any more
+            os.waitpid(pid, os.WNOHANG)
+
+
+def test_background_does_not_fork_beside_other_threads():
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        with Background({"pid": os.getpid}) as later:
+            assert later.pid is None and later["pid"] == os.getpid()
+    finally:
+        stop.set()
+        other.join()
