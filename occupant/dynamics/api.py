@@ -8,6 +8,7 @@ from occupant.dynamics.rnea import rnea
 from occupant.dynamics.spatial_ops import forward_kinematics
 from occupant.jit import FastCall
 from occupant.model.base_motion import fixed_base_state
+from occupant.model.data import CrbaData, ForwardData, RneaData, view
 from occupant.model.model import ModelError
 
 STANDARD_GRAVITY = (0.0, 0.0, -9.81)  # m/s^2, world z up
@@ -17,6 +18,16 @@ _aba = FastCall(forward_dynamics_aba)
 _crba = FastCall(crba)
 _rnea = FastCall(rnea)
 _forward_kinematics = FastCall(forward_kinematics)
+_views = {}   # view type -> (the last Data, its view)
+
+
+def _view(record_type, data):
+    """``data``'s view of ``record_type`` (``model.data``), what the compiled algorithms are
+    given: only the arrays each reads, each array passed costing time on every call."""
+    last = _views.get(record_type)
+    if last is None or last[0] is not data:
+        last = _views[record_type] = data, view(record_type, data)
+    return last[1]
 
 
 def _vec(x, n, what):
@@ -50,7 +61,7 @@ def _load(model, data, base, gravity, f_ext):
 def mass_matrix(model, data, q):
     """Joint-space mass matrix D(q) (nv, nv) by the composite-rigid-body algorithm."""
     q = _vec(q, model.nq, "q")
-    _crba(model.tree, data, q)
+    _crba(model.tree, _view(CrbaData, data), q)
     return data.M.copy()
 
 
@@ -63,7 +74,7 @@ def inverse_dynamics(model, data, q, v, vdot, f_ext=None, gravity=STANDARD_GRAVI
     holds the spatial force each joint transmits to its link (see ``joint_reactions``)."""
     q, v, vdot = _vec(q, model.nq, "q"), _vec(v, model.nv, "v"), _vec(vdot, model.nv, "vdot")
     _load(model, data, base, gravity, f_ext)
-    _rnea(model.tree, data, q, v, vdot)
+    _rnea(model.tree, _view(RneaData, data), q, v, vdot)
     return data.tau.copy()
 
 
@@ -80,13 +91,13 @@ def forward_dynamics(model, data, q, v, tau, f_ext=None, gravity=STANDARD_GRAVIT
     _load(model, data, base, gravity, f_ext)
     if method == "aba":
         data.armature[:] = 0.0
-        _aba(model.tree, data, q, v, tau)
+        _aba(model.tree, _view(ForwardData, data), q, v, tau)
         return data.vdot.copy()
     if method == "cholesky":
         import scipy.linalg
-        _rnea(model.tree, data, q, v, np.zeros(model.nv))
+        _rnea(model.tree, _view(RneaData, data), q, v, np.zeros(model.nv))
         h = data.tau.copy()
-        _crba(model.tree, data, q)
+        _crba(model.tree, _view(CrbaData, data), q)
         return scipy.linalg.cho_solve(scipy.linalg.cho_factor(data.M), tau - h)
     raise ModelError(f"forward_dynamics: unknown method '{method}' (accepted: aba, cholesky)")
 
@@ -106,7 +117,7 @@ def joint_reactions(model, data):
 def link_poses(model, data, q):
     """(R_base_link (nl, 3, 3), p_base_link (nl, 3)) of every link in the base frame B0."""
     q = _vec(q, model.nq, "q")
-    _forward_kinematics(model.tree, data, q)
+    _forward_kinematics(model.tree, _view(ForwardData, data), q)
     return data.R_base_link.copy(), data.p_base_link.copy()
 
 

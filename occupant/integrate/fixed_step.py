@@ -39,7 +39,7 @@ def _euler_advance(bundle, data, t, y, h, y_out, rec, k):
     loads(bundle, data, t, y[:nq], v, y[nq + nv:])
     if k >= 0:
         accelerations(bundle, data, v, 0.0)
-        record_evaluated(bundle, data, y, rec, k)
+        record_evaluated(bundle.tree.inertia, data, y, rec, k)
     accelerations(bundle, data, v, h)
     vdot = data.vdot
     for r in range(nv):
@@ -69,7 +69,7 @@ def _rk4_advance(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k):
     n = y.shape[0]
     derivative(bundle, data, t, y, k1)
     if k >= 0:
-        record_evaluated(bundle, data, y, rec, k)
+        record_evaluated(bundle.tree.inertia, data, y, rec, k)
     for r in range(n):
         tmp[r] = y[r] + 0.5 * h * k1[r]
     derivative(bundle, data, t + 0.5 * h, tmp, k2)

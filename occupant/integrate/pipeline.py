@@ -11,12 +11,14 @@ Force producers all have the signature ``(bundle, data, t, q, v, z)``: they read
 the bundle and the kinematics in data, add generalized forces to data.tau or spatial forces to
 data.f_ext (``forces.points.add_point_force``), their velocity slope to data.slope, and write
 their z rates, outputs and power. ``forces`` below calls each registered producer: adding one is
-one line there.
+one line there (and one in ``bundle.ELEMENT_FIELD``: the step is then compiled only for models
+with elements of the family, and the producer is handed the tree and its block alone).
 """
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 
@@ -30,7 +32,8 @@ from occupant.forces.muscles import muscles
 from occupant.restraints.belt import belts
 from occupant.vehicle.tyre import couplers, tyres
 from occupant.forces.marker_forces import marker_forces
-from occupant.model.bundle import POWER_APPLIED, POWER_BASE
+from occupant.model.bundle import POWER_APPLIED, POWER_BASE, PRODUCER_BUNDLE
+from occupant.model.data import forward_data
 from occupant.model.joint_motion import normalize_quaternions, q_derivative
 
 # Output samples recorded inside the compiled loops (n samples).
@@ -86,27 +89,38 @@ def forces(bundle, data, t, q, v, z):
         data.slope[j] = 0.0
     data.f_ext[:, :] = 0.0
     data.zdot[:] = 0.0
-    # the registered producers, one line each (called only when the model has elements of the
-    # family: each call of a function given the bundle and Data costs about 1 us of reference
-    # counting of their arrays)
-    if bundle.joint_resistance.link.shape[0]:
-        joint_resistance(bundle, data, t, q, v, z)
-    if bundle.spring_dampers.link_a.shape[0]:
-        spring_dampers(bundle, data, t, q, v, z)
-    if bundle.contacts.pair_type.shape[0]:
-        contacts(bundle, data, t, q, v, z)
-    if bundle.airbags.bag_link.shape[0]:
-        airbags(bundle, data, t, q, v, z)
-    if bundle.muscles.link_a.shape[0]:
-        muscles(bundle, data, t, q, v, z)
-    if bundle.belts.retractor.shape[0]:
-        belts(bundle, data, t, q, v, z)
-    if bundle.tyres.link.shape[0]:
-        tyres(bundle, data, t, q, v, z)
-    if bundle.couplers.dof_a.shape[0]:
-        couplers(bundle, data, t, q, v, z)
-    if bundle.marker_forces.link_i.shape[0]:
-        marker_forces(bundle, data, t, q, v, z)
+    # the registered producers, one line each (a family the model lacks is None in the bundle,
+    # model.bundle.step_bundle, and compiles to nothing)
+    produce(joint_resistance, bundle.joint_resistance, bundle, data, t, q, v, z)
+    produce(spring_dampers, bundle.spring_dampers, bundle, data, t, q, v, z)
+    produce(contacts, bundle.contacts, bundle, data, t, q, v, z)
+    produce(airbags, bundle.airbags, bundle, data, t, q, v, z)
+    produce(muscles, bundle.muscles, bundle, data, t, q, v, z)
+    produce(belts, bundle.belts, bundle, data, t, q, v, z)
+    produce(tyres, bundle.tyres, bundle, data, t, q, v, z)
+    produce(couplers, bundle.couplers, bundle, data, t, q, v, z)
+    produce(marker_forces, bundle.marker_forces, bundle, data, t, q, v, z)
+
+
+@intrinsic
+def produce(typingctx, producer, block, bundle, data, t, q, v, z):
+    """``producer(bundle, data, t, q, v, z)`` where its ``block`` is in the bundle, the bundle
+    cut to the tree and that block (``bundle.PRODUCER_BUNDLE``); nothing, and nothing compiled,
+    where the block is None. Chosen by type, the call emitted in the caller (an intrinsic: a
+    function in between would cost ~1 s of compilation for the arrays it passes on)."""
+    sig = types.none(producer, block, bundle, data, t, q, v, z)
+    if isinstance(block, types.NoneType):
+        return sig, lambda context, builder, sig, args: context.get_dummy_value()
+    family = next(name for name, ty in zip(bundle.fields, bundle.types) if ty == block)
+    tree = bundle.fields.index("tree")
+    view = types.NamedTuple([bundle.types[tree], block], PRODUCER_BUNDLE[family])
+    call = typingctx.resolve_function_type(producer, (view,) + sig.args[3:], {})
+
+    def codegen(context, builder, sig, args):
+        cut = context.make_tuple(builder, view, [builder.extract_value(args[2], tree), args[1]])
+        context.get_function(producer, call)(builder, [cut] + list(args[3:]))
+        return context.get_dummy_value()
+    return sig, codegen
 
 
 @njit(**JIT_INLINE)
@@ -130,7 +144,7 @@ def loads(bundle, data, t, q, v, z):
     for k in range(q.shape[0]):
         data.q_unit[k] = q[k]
     normalize_quaternions(tree, data.q_unit)
-    kinematics(tree, data, data.q_unit, v)
+    kinematics(tree, forward_data(data), data.q_unit, v)
     forces(bundle, data, t, data.q_unit, v, z)
 
 
@@ -142,7 +156,7 @@ def accelerations(bundle, data, v, h_implicit):
     explicit accelerations."""
     for j in range(data.armature.shape[0]):
         data.armature[j] = h_implicit * data.slope[j]
-    aba(bundle.tree, data, data.tau, data.vdot)
+    aba(bundle.tree, forward_data(data), data.tau, data.vdot)
     rates(bundle, data, v)
 
 
@@ -181,14 +195,15 @@ def record(bundle, data, t, y, rec, k):
     v = y[nq:nq + nv]
     loads(bundle, data, t, y[:nq], v, y[nq + nv:])
     accelerations(bundle, data, v, 0.0)
-    record_evaluated(bundle, data, y, rec, k)
+    record_evaluated(bundle.tree.inertia, data, y, rec, k)
 
 
 @njit(**JIT_STAGE)
-def record_evaluated(bundle, data, y, rec, k):
+def record_evaluated(inertia, data, y, rec, k):
     """Store output sample k of the state y from data evaluated at it (explicit accelerations):
     the state, accelerations, body poses in B0, B0's state, producer outputs, forces and power,
-    and the kinetic energy (1/2 sum v_i . I_i v_i)."""
+    and the kinetic energy (1/2 sum v_i . I_i v_i, ``inertia`` the tree's, passed alone: every array
+    passed costs compilation)."""
     nv = data.vdot.shape[0]
     for j in range(y.shape[0]):
         rec.y[k, j] = y[j]
@@ -212,7 +227,7 @@ def record_evaluated(bundle, data, y, rec, k):
             rec.poses[k, b, r, 3] = p[lk, r]
             rec.poses[k, b, 3, r] = 0.0
         rec.poses[k, b, 3, 3] = 1.0
-    inertia, vel = bundle.tree.inertia, data.v
+    vel = data.v
     energy = 0.0
     for i in range(vel.shape[0]):
         for r in range(6):

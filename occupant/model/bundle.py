@@ -1,8 +1,8 @@
 """The compiled bundle: one record of flat arrays that the frozen Model (plus a run's base-motion
 table and applied forces) hands the compiled step (design.md section 4).
 
-One block per force-producer family; a new family adds a block type here, a field to ``Bundle``
-and a power slot, never a kernel argument. Each block carries where its outputs start in
+One block per force-producer family; a new family adds a block type here, a field to ``Bundle``,
+a power slot and its entry in ``ELEMENT_FIELD``, never a kernel argument. Each block carries where its outputs start in
 ``Data.outputs`` and where its extra states start in z.
 """
 from collections import namedtuple
@@ -371,6 +371,30 @@ Bundle = namedtuple("Bundle", [
     "couplers",         # CouplerBlock
     "marker_forces",    # MarkerForceBlock
 ])
+
+
+# The field whose length is each producer family's number of elements. A family a model lacks
+# goes to the compiled step as None, a type of its own: the step is compiled for the families
+# the model has (``integrate.pipeline.produce``), not for all of them (most of a first run's
+# compilation went to families the model lacks). A family not listed is always passed.
+ELEMENT_FIELD = dict(joint_resistance="link", spring_dampers="link_a", contacts="pair_type",
+                     airbags="bag_link", muscles="link_a", belts="retractor", tyres="link",
+                     couplers="dof_a", marker_forces="link_i")
+
+
+# What a producer family's function is handed in place of the whole bundle (pipeline.produce):
+# the tree and its own block, so that its compiled signature and every call pass ~20-60 arrays,
+# not the bundle's ~150-230 (each costs compilation, and the call copies them).
+PRODUCER_BUNDLE = {}
+for _family in ELEMENT_FIELD:
+    _name = "".join(w.title() for w in _family.split("_")) + "Bundle"
+    PRODUCER_BUNDLE[_family] = globals()[_name] = namedtuple(_name, ["tree", _family])
+
+
+def step_bundle(bundle):
+    """``bundle`` as the compiled step gets it: each producer family without elements None."""
+    return bundle._replace(**{family: None for family, field in ELEMENT_FIELD.items()
+                              if len(getattr(getattr(bundle, family), field)) == 0})
 
 
 def frozen(a, integer=False):

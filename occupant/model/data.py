@@ -18,6 +18,9 @@ Also used outside the step: ``f`` (RNEA joint forces), ``I_C`` and ``M`` (CRBA),
 from collections import namedtuple
 
 import numpy as np
+from numba import njit
+
+from occupant.jit import JIT_INLINE
 
 Data = namedtuple("Data", [
     # base motion
@@ -70,3 +73,28 @@ def make_data(model):
                 I_A=z((nl, 6, 6)), p_A=z((nl, 6)), U=z((nl, 6, 6)), D_inv=z((nl, 6, 6)),
                 u=z((nl, 6)), armature=z(nv), vdot=z(nv), f=z((nl, 6)), I_C=z((nl, 6, 6)),
                 M=z((nv, nv)), scratch=z((3, 6, 12)))
+
+
+# Views of Data: the arrays one recursion reads and writes, what the step and the dynamics API
+# hand it rather than the whole Data, since numba unboxes every array of a record passed from
+# Python and passes each of them on every compiled call (the forward recursions
+# ``spatial_ops.kinematics`` and ``aba.aba``: 19 of the 28; ``rnea``, ``crba``).
+ForwardData = namedtuple("ForwardData", [
+    "base", "q_unit", "R_up", "p_up", "X_up", "R_base_link", "p_base_link", "v", "c", "f_ext",
+    "armature", "a", "I_A", "p_A", "U", "D_inv", "u", "vdot", "scratch"])
+RneaData = namedtuple("RneaData", ["base", "R_up", "p_up", "X_up", "v", "a", "f", "f_ext", "tau",
+                                   "scratch"])
+CrbaData = namedtuple("CrbaData", ["R_up", "p_up", "X_up", "I_C", "M", "scratch"])
+
+
+def view(record_type, data):
+    """The ``record_type`` view of ``data`` (the same arrays), in Python."""
+    return record_type(*(getattr(data, name) for name in record_type._fields))
+
+
+@njit(**JIT_INLINE)
+def forward_data(data):
+    """The ForwardData of ``data``, in compiled code."""
+    return ForwardData(data.base, data.q_unit, data.R_up, data.p_up, data.X_up, data.R_base_link,
+                       data.p_base_link, data.v, data.c, data.f_ext, data.armature, data.a,
+                       data.I_A, data.p_A, data.U, data.D_inv, data.u, data.vdot, data.scratch)

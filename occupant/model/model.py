@@ -9,6 +9,7 @@ from collections import namedtuple
 import numpy as np
 
 from occupant.model.base_motion import fixed_base_state
+from occupant.model.bundle import step_bundle
 from occupant.model.bundle import (Bundle, POWER_NAMES, frozen, empty_airbag_block,
                                    empty_constraint_block, empty_tyre_block, empty_coupler_block,
                                    empty_marker_force_block)
@@ -165,13 +166,13 @@ class Model:
             base_table = fixed_base_state((0.0, 0.0, -9.81))[None, :]
         table = np.ascontiguousarray(base_table, float)
         tau = np.zeros(self.nv) if tau_applied is None else np.ascontiguousarray(tau_applied, float)
-        return Bundle(tree=self.tree, joint_resistance=self.joint_resistance,
+        return step_bundle(Bundle(tree=self.tree, joint_resistance=self.joint_resistance,
                       spring_dampers=self.spring_dampers, contacts=self.contacts,
                       airbags=self.airbags, muscles=self.muscles, constraints=self.constraints,
                       belts=self.belts, base_table=table, base_t0=float(base_t0),
                       base_dt=float(base_dt), tau_applied=tau, work_start=self.work_start,
                       tyres=self.tyres, couplers=self.couplers,
-                      marker_forces=self.marker_forces)
+                      marker_forces=self.marker_forces))
 
     def __repr__(self):
         return f"Model('{self.name}', nb={self.nb}, nq={self.nq}, nv={self.nv})"
