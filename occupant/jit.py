@@ -29,18 +29,26 @@ class FastCall:
 
     numba types every argument on each call to find the compiled version; for the step's nested
     records (the bundle and Data) that costs tens of microseconds, more than the work itself. The
-    first call resolves the compiled entry point for the argument types; later calls go straight
-    to it. Callers pass arguments of the same types every time (the model's frozen arrays, a
-    Data from ``make_data``, float64 C-contiguous arrays, floats)."""
+    first call for a kind of model resolves the compiled entry point for the argument types;
+    later calls go straight to it. Callers pass arguments of the same types every time (the
+    model's frozen arrays, a Data from ``make_data``, float64 C-contiguous arrays, floats), except
+    for the one thing that varies between models: a bundle as first argument types each producer
+    family the model lacks as None (``bundle.step_bundle``), so the entry is kept per pattern of
+    absent families."""
 
     def __init__(self, dispatcher):
         self.dispatcher = dispatcher
-        self.entry = None
+        self.entries = {}
 
     def __call__(self, *args):
-        if self.entry is None:
+        first = args[0] if args else None
+        key = tuple(f is None for f in first) if type(first).__name__ == "Bundle" else ()
+        entry = self.entries.get(key)
+        if entry is None:
             from numba import typeof
-            self.entry = self.dispatcher.compile(tuple(typeof(a) for a in args))
-            if not callable(self.entry):  # older numba returns the overload's result record
-                self.entry = self.dispatcher.overloads[tuple(typeof(a) for a in args)].entry_point
-        return self.entry(*args)
+            sig = tuple(typeof(a) for a in args)
+            entry = self.dispatcher.compile(sig)
+            if not callable(entry):  # older numba returns the overload's result record
+                entry = self.dispatcher.overloads[sig].entry_point
+            self.entries[key] = entry
+        return entry(*args)
