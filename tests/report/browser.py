@@ -25,7 +25,8 @@ class Page:
         self.url, self.timeout, self.errors, self._id = url, timeout, [], 0
 
     def __enter__(self):
-        self._profile = tempfile.TemporaryDirectory()
+        # chromium's helper processes can still write into the profile while it is removed
+        self._profile = tempfile.TemporaryDirectory(ignore_cleanup_errors=True)
         self._proc = subprocess.Popen([CHROMIUM, *FLAGS, f"--user-data-dir={self._profile.name}", "about:blank"],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         port = None
