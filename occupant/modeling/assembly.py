@@ -13,7 +13,7 @@ its marker on that side along).
 """
 import dataclasses
 
-from occupant.modeling.elements import (Part, VirtualPart, Marker, Joint, JointResistance,
+from occupant.modeling.elements import (element_kind, Part, VirtualPart, Marker, Joint, JointResistance,
                                         SpringDamper, ModelingError)
 from occupant.modeling.geometry import GEOMETRY_TYPES
 from occupant.modeling.contacts import ContactPair
@@ -137,7 +137,7 @@ class Assembly:
         return view
 
     def _check_refs(self, element, lookup):
-        kind = type(element).__name__.lower()
+        kind = element_kind(element)
         for key, ref in element_refs(element).items():
             target = lookup.get(ref)
             tables = _TARGETS[key.rsplit(".", 1)[-1]]   # "points[2].marker" refers to a marker
@@ -254,7 +254,7 @@ class Assembly:
         fields = {f.name for f in dataclasses.fields(element)}
         ref_fields = sorted(f for f in fields if f in _TARGETS or f in ("marker_a",))
         if key not in ref_fields:
-            raise ModelingError(f"{type(element).__name__.lower()} '{name}'.{key}: not a "
+            raise ModelingError(f"{element_kind(element)} '{name}'.{key}: not a "
                                 f"reference (references: {', '.join(ref_fields) or 'none'})")
         changed = {name: dataclasses.replace(element, **{key: new_ref})}
         lookup = self._lookup()

@@ -1,4 +1,5 @@
 """Modeling elements. They refer to each other by name and are checked when added to an Assembly."""
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -9,6 +10,11 @@ from occupant.model.joint_types import JOINT_KINDS
 
 class ModelingError(ValueError):
     """An element whose values are impossible, or that refers to something unknown."""
+
+
+def element_kind(element):
+    """What an element is, in words, for messages: "joint motion" for a JointMotion."""
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", type(element).__name__).lower()
 
 
 def _vec3(value, what):

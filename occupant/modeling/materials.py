@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occupant.modeling.elements import ModelingError, inertia_tensor
+from occupant.modeling.elements import ModelingError, element_kind, inertia_tensor
 from occupant.modeling.geometry import (Box, Cylinder, Ellipsoid, Frustum, Link, Mesh, Plane,
                                         Sphere, Torus)
 from occupant.spatial.transforms import homogeneous
@@ -124,7 +124,7 @@ def solid_properties(g, markers):
     elif isinstance(g, Plane):
         return 0.0, np.zeros(3), np.zeros((3, 3))
     else:
-        raise ModelingError(f"{type(g).__name__.lower()} '{g.name}': no mass properties known")
+        raise ModelingError(f"{element_kind(g)} '{g.name}': no mass properties known")
     R, p = X[:3, :3], X[:3, 3]
     return V, R @ c_local + p, R @ I @ R.T
 

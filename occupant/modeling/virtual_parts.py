@@ -7,7 +7,7 @@ import dataclasses
 
 from occupant.model.model import ModelError
 from occupant.modeling.assembly import element_refs
-from occupant.modeling.elements import Pose
+from occupant.modeling.elements import Pose, element_kind
 
 
 def resolve_virtual_parts(asm):
@@ -53,7 +53,7 @@ def resolve_virtual_parts(asm):
             continue
         for key, ref in element_refs(e).items():
             if ref in ground_markers:
-                used.setdefault(ref, f"{type(e).__name__.lower()} '{e.name}'.{key}")
+                used.setdefault(ref, f"{element_kind(e)} '{e.name}'.{key}")
     if used:
         ref, where = next(iter(used.items()))
         raise ModelError(f"assembly '{asm.name}': {where} uses marker '{ref}' of the unbound "

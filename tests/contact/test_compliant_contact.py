@@ -331,7 +331,7 @@ def test_errors_name_the_element():
     asm.add(Marker("m", "ball"))
     asm.add(Sphere("s", "m", 0.1), Cylinder("c", "m", 0.1, 0.2), Plane("floor"))
     char = ContactCharacteristic(stiffness=1e4)
-    with pytest.raises(ModelingError, match=r"contactpair 'p'.geometry_b: unknown 'nope'"):
+    with pytest.raises(ModelingError, match=r"contact pair 'p'.geometry_b: unknown 'nope'"):
         asm.add(ContactPair("p", "s", "nope", char))
     asm.add(ContactPair("p", "c", "floor", char))
     with pytest.raises(ModelError, match=r"contact pair 'p'.geometry_a: 'c' is a Cylinder "

@@ -203,7 +203,7 @@ def test_errors_speak_to_the_user():
         MarkerMotion("mm", "m")
     asm = Assembly("bad")
     asm.add(Part("p", 1.0), Joint("s", "spherical", None, "p"))
-    with pytest.raises(ModelingError, match=r"jointmotion 'd'.joint: unknown 'nope'"):
+    with pytest.raises(ModelingError, match=r"joint motion 'd'.joint: unknown 'nope'"):
         asm.add(JointMotion("d", "nope", 1.0))
     asm.add(JointMotion("d", "s", 1.0, dof=0))
     with pytest.raises(ModelError, match=r"joint motion 'd'.joint: joint 's' has 0 revolute"):

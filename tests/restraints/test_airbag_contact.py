@@ -265,9 +265,9 @@ def test_errors_name_the_element():
     asm.add(Part("p", 1.0))
     asm.add(Joint("j", "prismatic", None, "p", Pose()))
     asm.add(Airbag("bag"))
-    with pytest.raises(ModelingError, match=r"airbagcontact 'c'.geometry: unknown 'head'"):
+    with pytest.raises(ModelingError, match=r"airbag contact 'c'.geometry: unknown 'head'"):
         asm.add(AirbagContact("c", "bag", "head"))
-    with pytest.raises(ModelingError, match=r"airbagcontact 'c'.airbag: unknown 'nobag'"):
+    with pytest.raises(ModelingError, match=r"airbag contact 'c'.airbag: unknown 'nobag'"):
         asm.add(AirbagContact("c", "nobag", "head"))
     asm.add(Marker("m", "p"))
     from occupant.modeling import Box
