@@ -14,7 +14,8 @@ class Results:
     vdot: np.ndarray           # (n, nv) accelerations at the samples
     f_ext: np.ndarray          # (n, nl, 6) producers' spatial forces on the links (link frames)
     body_com: np.ndarray       # (n, nb, 3) m, world frame
-    body_poses: np.ndarray     # (n, nb, 4, 4) world transforms of the body (link) frames: each joint's moving frame, the part frame unless the joint names a child_marker
+    body_poses: np.ndarray     # (n, nb, 4, 4) world transforms of the body (link) frames: each
+    #                            joint's moving frame, the part frame unless it names a child_marker
     base_poses: np.ndarray     # (n, 4, 4) world transform of the base frame B0 (the vehicle)
     base_states: np.ndarray    # (n, 12) B0 spatial velocity and acceleration minus gravity, B0 axes
     energy: dict               # name -> (n,) J: kinetic, potential, total, work, balance
