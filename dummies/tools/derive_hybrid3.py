@@ -2,7 +2,7 @@
 
 This script is the documented method by which the three Hybrid III files were produced; it is not
 imported by the package. Every base number below carries its source tag as in
-/work/shared/reference/hybrid3-segment-data.md ("H3SD"):
+the project brief's shared/reference/hybrid3-segment-data.md ("H3SD"):
   [C] primary source (CFR, NHTSA), [S] open secondary model (OpenRadioss ModelExchange rigid
   articulated HIII 95th, commit 86dbea3, read through H3SD section 1.4 and 2.3), [D] derived here,
   [U] unverified commonly quoted value, [E] engineering estimate with no source (says so).
