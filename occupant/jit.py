@@ -39,9 +39,12 @@ class FastCall:
     def __init__(self, dispatcher):
         self.dispatcher = dispatcher
         self.entries = {}
+        self.last = (None, None)    # (first argument, its entry): the same model called again
 
     def __call__(self, *args):
         first = args[0] if args else None
+        if first is self.last[0]:
+            return self.last[1](*args)
         key = tuple(f is None for f in first) if type(first).__name__ == "Bundle" else ()
         entry = self.entries.get(key)
         if entry is None:
@@ -51,4 +54,5 @@ class FastCall:
             if not callable(entry):  # older numba returns the overload's result record
                 entry = self.dispatcher.overloads[sig].entry_point
             self.entries[key] = entry
+        self.last = (first, entry)
         return entry(*args)

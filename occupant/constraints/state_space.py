@@ -324,8 +324,8 @@ def constrained_accelerations(bundle, data, cw, t, q, v, z, factored):
         for a in range(r):
             V[a, k] = cw.b[a]
     # the first-order prediction dq_D = V_D dq_I (``_set_independent``) leaves out a rheonomic
-    # row's -G_RD^-1 Phi_t dt: with time functions it could start the position Newton far enough
-    # off to reach another root (a constant-velocity joint half a turn out), so none is made
+    # row's -G_RD^-1 Phi_t dt, so none is made when the model has a drives table (time functions;
+    # screw rows keep their parameters there too, and lose the prediction with them)
     cw.predict[0] = 1 if bundle.constraints.drives.shape[0] == 0 else 0
     for a in range(r):
         c[a] = cw.gamma[rows[a]]
