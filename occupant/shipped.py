@@ -13,3 +13,19 @@ def shipped_dir(name):
     if source.is_dir():
         return source
     return pathlib.Path(sysconfig.get_paths()["data"]) / "share" / "occupant" / name
+
+
+def display_path(path):
+    """``path`` as a report shows it: relative to its shipped folder ("scenarios/x.toml") for a
+    shipped file, relative to the working directory below it, else as given; so that a report
+    names no folder of the machine it was written on when it need not."""
+    path = pathlib.Path(path)
+    for name in ("scenarios", "dummies", "vehicles"):
+        try:
+            return f"{name}/{path.resolve().relative_to(shipped_dir(name).resolve()).as_posix()}"
+        except ValueError:
+            pass
+    try:
+        return path.resolve().relative_to(pathlib.Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)

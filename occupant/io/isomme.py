@@ -26,7 +26,6 @@ in ISO-MME form; on import they are mapped back, so a round trip keeps ``Channel
 
 from __future__ import annotations
 
-import datetime as _dt
 import math
 import os
 import re
@@ -36,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from occupant.channel import Channel
+from occupant.io.timestamp import creation_time
 
 __all__ = ["IsoMmeError", "write", "read", "FILTER_CLASS_CFC"]
 
@@ -124,7 +124,7 @@ def write(channels, folder, test_number: str = "OCCUPANT", *, title: str | None 
     folder = Path(folder)
     chan_dir = folder / "Channel"
     chan_dir.mkdir(parents=True, exist_ok=True)
-    now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
+    now = creation_time()
 
     mme = [
         ("Data format edition number", _FORMAT_EDITION),

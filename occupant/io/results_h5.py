@@ -5,7 +5,7 @@ it as an object with the same attribute names. The file needs nothing but ``h5py
 HDF5 reader) to open. Layout (format version 1)::
 
     /                       attrs: format = "occupant-results", format_version = 1,
-                                   created (ISO 8601 UTC)
+                                   created (ISO 8601 UTC; occupant.io.timestamp)
     /t                      (n,) float64                     attrs: unit = "s"
     /q                      (n, nq) float64  [optional]      generalized coordinates
     /v                      (n, nv) float64  [optional]      generalized velocities
@@ -51,7 +51,6 @@ row naming each column with its unit: ``time [s],head acceleration x [m/s^2],...
 from __future__ import annotations
 
 import csv
-import datetime as _dt
 import json
 import types
 from pathlib import Path
@@ -59,6 +58,7 @@ from pathlib import Path
 import numpy as np
 
 from occupant.channel import Channel
+from occupant.io.timestamp import creation_time
 
 __all__ = ["ResultsFileError", "FORMAT", "FORMAT_VERSION", "write_results", "read_results", "write_csv"]
 
@@ -146,7 +146,7 @@ def write_results(results, path, record=None) -> Path:
     with h5py.File(path, "w") as f:
         f.attrs["format"] = FORMAT
         f.attrs["format_version"] = FORMAT_VERSION
-        f.attrs["created"] = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+        f.attrs["created"] = creation_time().isoformat()
         f.attrs["status"] = str(getattr(results, "status", None) or "finished")
         f.attrs["message"] = str(getattr(results, "message", None) or "")
         if record is not None:

@@ -2,6 +2,8 @@
 statistics. Shared by the HTML page and the PDF."""
 import numpy as np
 
+from occupant.shipped import display_path
+
 PASS_COLOURS = {True: "#c8ecc8", False: "#f6c6c6", None: "#eeeeee"}
 
 
@@ -89,5 +91,5 @@ def solver_rows(run):
                  ("balance residual at end (J)", number(e["balance"][-1])),
                  ("max |residual| / largest term", f"{100 * closing:.3g} %")]
     for k, v in (res.provenance or {}).items():
-        rows.append((f"provenance: {k}", str(v)[:90]))
+        rows.append((f"provenance: {k}", (display_path(v) if k == "scenario_file" and v else str(v))[:90]))
     return rows

@@ -121,3 +121,15 @@ def test_invalid_input_is_rejected_with_clear_message(tmp_path):
     with pytest.raises(ChannelError, match="shape"):
         Channel("x", t, t[:-1], "m")
     assert issubclass(isomme.IsoMmeError, ValueError)
+
+
+def test_identity_same_files_under_source_date_epoch(tmp_path, monkeypatch):
+    """SOURCE_DATE_EPOCH fixes the header's Timestamp and test date: identical inputs, identical files."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")   # 2026-01-01T00:00:00Z
+    isomme.write(sample_channels(), tmp_path / "a", "T1")
+    isomme.write(sample_channels(), tmp_path / "b", "T1")
+    header = (tmp_path / "a" / "T1.mme").read_text()
+    assert "2026-01-01T00:00:00+00:00" in header
+    assert header.split("Date of the test")[1].split("\n")[0].strip(" :") == "2026-01-01"
+    for name in ("T1.mme", "Channel/T1.chn", "Channel/T1.001", "Channel/T1.005"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name

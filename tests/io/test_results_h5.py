@@ -146,3 +146,27 @@ def test_identity_status_message_and_record_round_trip(tmp_path):
     assert (back.status, back.message, back.record) == (res.status, res.message, record)
     plain = read_results(write_results(types.SimpleNamespace(t=res.t), tmp_path / "p.h5"))
     assert (plain.status, plain.message, plain.record) == ("finished", "", None)
+
+
+EPOCH = 1767225600   # 2026-01-01T00:00:00Z
+
+
+def test_identity_same_bytes_under_source_date_epoch(tmp_path, monkeypatch):
+    """Identical inputs, identical files (issue 13 section 5): SOURCE_DATE_EPOCH fixes `created`."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
+    r = stand_in_results()
+    assert write_results(r, tmp_path / "a.h5").read_bytes() == write_results(r, tmp_path / "b.h5").read_bytes()
+    with h5py.File(tmp_path / "a.h5") as f:
+        assert f.attrs["created"] == "2026-01-01T00:00:00+00:00"
+
+
+def test_creation_time_is_the_clock_without_source_date_epoch(monkeypatch):
+    import datetime as dt
+
+    from occupant.io.timestamp import creation_time
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    before = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    assert before <= creation_time() <= dt.datetime.now(dt.timezone.utc)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    with pytest.raises(ValueError, match="SOURCE_DATE_EPOCH='yesterday': expected a whole number of seconds"):
+        creation_time()

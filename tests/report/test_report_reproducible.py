@@ -113,3 +113,18 @@ def test_background_does_not_fork_beside_other_threads():
     finally:
         stop.set()
         other.join()
+
+
+def test_solver_table_names_a_shipped_scenario_by_its_shipped_path(run, tmp_path, monkeypatch):
+    """The report names no folder of the machine it was written on for a shipped scenario file
+    (it used to show the absolute path of the installed file); a user's file below the working
+    directory is named relative to it."""
+    from occupant.report.tables import solver_rows
+    from occupant.shipped import display_path, shipped_dir
+    shipped = shipped_dir("scenarios") / "us_ncap_frontal_56.toml"
+    monkeypatch.setitem(run.results.provenance, "scenario_file", str(shipped))
+    rows = dict(solver_rows(run))
+    assert rows["provenance: scenario_file"] == "scenarios/us_ncap_frontal_56.toml"
+    monkeypatch.chdir(tmp_path)
+    assert display_path(tmp_path / "mine" / "sled.toml") == "mine/sled.toml"
+    assert display_path("/elsewhere/sled.toml") == "/elsewhere/sled.toml"
