@@ -76,7 +76,8 @@ def apply_variant(data, file, read_base, error):
     for i, s in enumerate(c.tables(data, "segment", "")):
         name = c.string(s, "name", f"segment[{i}]", required=True)
         if name not in names:
-            c.fail(f"segment[{i}].name", f"unknown segment {name!r} of {base_path}", ", ".join(names))
+            c.fail(f"segment[{i}].name", f"unknown segment {name!r} of {base_path}",
+                   ", ".join(names))
         k = names.index(name)
         segments[k] = _merge(segments[k], s)
     out = _merge(base, {k: v for k, v in data.items() if k not in ("base", "segment")})
