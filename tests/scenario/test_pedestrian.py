@@ -123,14 +123,16 @@ def test_reference_pedestrian_40_head_impact_within_published_ranges(scenario, r
       full-scale PMHS tests with mid-sized sedans (Kerrigan et al. 2007) report for 50th males;
       their tables were not read here; the example HIT-WAD graph of the Euro NCAP pedestrian
       protocol v7.0 (2013) 8.5.3.4 spans 98-138 ms (axis read)]. Hand estimate: the head, nearly
-      at rest over the ground until the torso has turned onto the bonnet, meets the car after it
-      has moved the head's start (0.1 m ahead of the bumper) to the impact point (~1.3 m behind
-      the bumper): 1.4 m / 11.1 m/s = 126 ms at most, less as the head gains speed;
+      at rest over the ground until the torso has turned onto the bonnet, starts 0.20 m ahead
+      of the bumper's front and is struck 1.18 m behind it (measured): the car moves 1.38 m
+      relative to it, 124 ms at 11.1 m/s, so at most ~120 ms after the first contact (4.5 ms),
+      less as the head gains speed (measured 112 ms);
     - WAD 1800-2100 mm [U: full-scale tests of 50th males with sedans at 40 km/h; the GTR 9 /
       Euro NCAP adult headform zone, 1700-2100 mm, is laid out where adult heads land]. Hand
       estimate: wrapped over the bonnet leading edge the body lays its length along the profile,
-      WAD ~ standing height (1.72 m) plus the slide up the bonnet; the seated-spine Hybrid III
-      (1.69 m) gave 1770 mm, short of the range;
+      WAD ~ standing height (1.72 m; in the walking stance the vertex is 1.69 m above the road)
+      plus the slide up the bonnet (measured 1818 mm); the seated-spine Hybrid III (1.69 m, 1.67
+      m in the stance) gave 1770 mm, short of the range;
     - head speed relative to the car 0.8-1.4 times the car's speed [U: Yang 2005 review, IJVS].
     Its neck and chest criteria are computed with the base Hybrid III 50th male's limits.
     """
