@@ -128,7 +128,9 @@ def test_reference_pedestrian_40_head_impact_within_published_ranges(scenario, r
       relative to it, 124 ms at 11.1 m/s, so at most ~120 ms after the first contact (4.5 ms),
       less as the head gains speed (measured 112 ms);
     - WAD 1800-2100 mm [U: full-scale tests of 50th males with sedans at 40 km/h; the GTR 9 /
-      Euro NCAP adult headform zone, 1700-2100 mm, is laid out where adult heads land]. Hand
+      Euro NCAP adult headform zone, 1700-2100 mm, is laid out where adult heads land; in GIDAS
+      74 % of pedestrians' head impacts on cars lie within WAD 2100 mm, SAE 2015-01-1461,
+      abstract read]. Hand
       estimate: wrapped over the bonnet leading edge the body lays its length along the profile,
       WAD ~ standing height (1.72 m; in the walking stance the vertex is 1.69 m above the road)
       plus the slide up the bonnet (measured 1818 mm); the seated-spine Hybrid III (1.69 m, 1.67
