@@ -2,6 +2,7 @@
 from occupant.human.assemble import assemble
 from occupant.human.description import parse_description
 from occupant.human.errors import DummyFileError
+from occupant.human.variants import apply_variant
 from occupant.io.toml_files import read_toml, resolve_shipped, shipped_names
 
 
@@ -10,10 +11,27 @@ def available_dummies():
     return shipped_names("dummies", kind="dummy")
 
 
-def load_description(name_or_path):
-    """(header, segments) of a dummy file, validated."""
+def _read(name_or_path):
     path = resolve_shipped(name_or_path, "dummies", "dummy", kind="dummy", error=DummyFileError)
-    return parse_description(read_toml(path, DummyFileError), path)
+    return read_toml(path, DummyFileError), path
+
+
+def load_description(name_or_path):
+    """(header, segments) of a dummy file, validated; a variant (``base = ...``) is applied to
+    its base first (occupant.human.variants) and the header names it (``base``)."""
+    data, path = _read(name_or_path)
+
+    def read_base(name):
+        try:
+            return _read(name)
+        except DummyFileError as err:
+            raise DummyFileError(path, "base", f"{name!r}: {err.problem}", err.accepted) from None
+
+    data, base = apply_variant(data, path, read_base, DummyFileError)
+    header, segments = parse_description(data, path)
+    if base is not None:
+        header["base"] = base
+    return header, segments
 
 
 def load_dummy(name_or_path):

@@ -86,6 +86,18 @@ def resolve_shipped(name_or_path, folder, kind_label, *, kind=None, error=InputF
     return _shipped_folder(folder) / f"{name_or_path}.toml"
 
 
+def open_shipped(name_or_path, folder, kind, label, keys, error=InputFileError):
+    """(path, table, FileChecker) of a file of ``kind`` (a shipped name in ``folder`` or a path,
+    as ``resolve_shipped``), its top-level keys checked against ``keys`` and its ``kind`` key
+    against ``kind``: the common opening of the loaders of one kind of file."""
+    path = resolve_shipped(name_or_path, folder, label, kind=kind, error=error)
+    data = read_toml(path, error)
+    c = FileChecker(path, error)
+    c.keys(data, keys, "")
+    c.string(data, "kind", "", required=True, choices=(kind,), what="kind")
+    return path, data, c
+
+
 def _is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 

@@ -27,7 +27,7 @@ the seat moved on its track for a smaller occupant).
 """
 from dataclasses import dataclass, field
 
-from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
+from occupant.io.toml_files import InputFileError, open_shipped, shipped_names
 from occupant.modeling import ModelingError, Plane
 from occupant.modeling.contacts_toml import read_contacts
 
@@ -56,12 +56,8 @@ def available_interiors():
 
 def load_interior(name_or_path):
     """The validated Interior of a shipped name (``vehicles/<name>.toml``) or a path."""
-    path = resolve_shipped(name_or_path, "vehicles", "vehicle interior", kind="interior",
-                           error=InteriorFileError)
-    data = read_toml(path, InteriorFileError)
-    c = FileChecker(path, InteriorFileError)
-    c.keys(data, TOP_KEYS, "")
-    c.string(data, "kind", "", required=True, choices=("interior",), what="kind")
+    path, data, c = open_shipped(name_or_path, "vehicles", "interior", "vehicle interior",
+                                 TOP_KEYS, InteriorFileError)
     name = c.string(data, "name", "", required=True)
     base = None
     if "base" in data:

@@ -144,6 +144,8 @@ class Scenario:
         else:
             dummy = self._human(c, c.table(occ, "human", "occupant"))
             self.dummy = dummy.name
+        # a dummy variant (occupant.human.variants) takes its base dummy's injury criteria
+        self.criteria_dummy = getattr(dummy.source, "header", {}).get("base", self.dummy)
         h_point = c.vector(occ, "h_point", "occupant", default=(0.0, 0.0, 0.0))
         seat = c.string(occ, "seat", "occupant", choices=tuple(SEATS), what="seat") or "front_left"
         self.position_code = SEATS[seat]

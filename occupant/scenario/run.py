@@ -69,7 +69,7 @@ def run_scenario(scenario, progress=None):
     if len(res.t) >= 2:
         res.channels = evaluate(scenario.model, res, scenario.sensors, rate=1.0 / scenario.output_dt,
                                 position=scenario.position_code)
-        rows = criteria_rows(res.channels, scenario.dummy, scenario.protocol, judged,
+        rows = criteria_rows(res.channels, scenario.criteria_dummy, scenario.protocol, judged,
                              scenario.not_judged, show=getattr(scenario, "show", ()), results=res,
                              model=scenario.model, reference=getattr(scenario, "reference", None))
         if getattr(scenario, "front", None) is not None:   # a pedestrian: HIT, WAD, head speed

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
+from occupant.io.toml_files import InputFileError, open_shipped, shipped_names
 from occupant.modeling import Joint, Marker, ModelingError, Part, Plane, Pose
 from occupant.modeling.contacts_toml import read_contacts
 
@@ -108,12 +108,8 @@ def available_fronts():
 
 def load_vehicle_front(name_or_path):
     """The validated VehicleFront of a shipped name (``vehicles/<name>.toml``) or a path."""
-    path = resolve_shipped(name_or_path, "vehicles", "vehicle front", kind="vehicle_front",
-                           error=VehicleFrontError)
-    data = read_toml(path, VehicleFrontError)
-    c = FileChecker(path, VehicleFrontError)
-    c.keys(data, TOP_KEYS, "")
-    c.string(data, "kind", "", required=True, choices=("vehicle_front",), what="kind")
+    path, data, c = open_shipped(name_or_path, "vehicles", "vehicle_front", "vehicle front",
+                                 TOP_KEYS, VehicleFrontError)
     name = c.string(data, "name", "", required=True)
     mass = c.number(data, "mass", "", positive=True, required=True)
     half_width = c.number(data, "half_width", "", positive=True, required=True)

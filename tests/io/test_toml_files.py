@@ -87,7 +87,7 @@ def test_reference_resolver_finds_names_and_paths_and_lists_the_shipped_ones(tmp
     with pytest.raises(InputFileError) as err:
         resolve_shipped("hybrid3_51m", "dummies", "dummy", kind="dummy")
     assert str(err.value) == ("hybrid3_51m: unknown dummy (accepted: hybrid3_05f, hybrid3_50m, "
-                              "hybrid3_95m, or a path to a .toml file)")
+                              "hybrid3_50m_pedestrian, hybrid3_95m, or a path to a .toml file)")
     missing = tmp_path / "mine.toml"
     with pytest.raises(DummyFileError, match=f"^{missing}: no such file .accepted: an existing "
                        r"\.toml file, or a shipped posture: driver_seated"):

@@ -69,7 +69,7 @@ def _copy(tmp_path, edit, name="pedestrian_40"):
 
 def _human(text):
     """pedestrian_40 with the parametric human in place of the dummy (no knee pads)."""
-    return (text.replace('dummy = "hybrid3_50m"', 'human = {sex = "male", percentile = 50}')
+    return (text.replace('dummy = "hybrid3_50m_pedestrian"', 'human = {sex = "male", percentile = 50}')
             .replace('"left_knee_pad", "right_knee_pad",', ""))
 
 
@@ -80,7 +80,7 @@ def _human(text):
     (lambda s: s.replace('front = "sedan_front_midsize"', 'front = "sedan_frnt"'), "vehicle.front",
      "unknown"),
     (lambda s: s.replace("yaw_deg = -90.0", 'yaw_deg = "west"'), "occupant.yaw_deg", "number"),
-    (lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "hybrid3_50m"\nhuman = {percentile = 50}'),
+    (lambda s: s.replace('dummy = "hybrid3_50m_pedestrian"', 'dummy = "hybrid3_50m_pedestrian"\nhuman = {percentile = 50}'),
      "occupant", "exactly one of dummy and human"),
     (lambda s: _human(s), "sensors.standard", "no default sensor set"),
     (lambda s: _human(s).replace("percentile = 50", "percentile = 40"), "occupant.human",
@@ -117,14 +117,26 @@ def run(scenario):
 
 
 def test_reference_pedestrian_40_head_impact_within_published_ranges(scenario, run):
-    """The head strikes the bonnet rear or the windscreen with the HIT, WAD and speed that tests
-    and simulations of a 50th male struck by a sedan at 40 km/h give:
+    """The pedestrian Hybrid III's head strikes the bonnet rear or the windscreen with the HIT,
+    WAD and speed that tests and simulations of a 50th male struck by a sedan at 40 km/h give:
     - HIT 100-150 ms [U: the range the HIT-by-simulation work of UN GTR 9 phase 2 (IWG-DPPS) and
       full-scale PMHS tests with mid-sized sedans (Kerrigan et al. 2007) report for 50th males;
-      their tables were not read here];
-    - WAD 1700-2100 mm: the adult headform test zone of GTR 9 / Euro NCAP [U], laid out where
-      adult heads land;
+      their tables were not read here; the example HIT-WAD graph of the Euro NCAP pedestrian
+      protocol v7.0 (2013) 8.5.3.4 spans 98-138 ms (axis read)]. Hand estimate: the head, nearly
+      at rest over the ground until the torso has turned onto the bonnet, starts 0.20 m ahead
+      of the bumper's front and is struck 1.18 m behind it (measured): the car moves 1.38 m
+      relative to it, 124 ms at 11.1 m/s, so at most ~120 ms after the first contact (4.5 ms),
+      less as the head gains speed (measured 112 ms);
+    - WAD 1800-2100 mm [U: full-scale tests of 50th males with sedans at 40 km/h; the GTR 9 /
+      Euro NCAP adult headform zone, 1700-2100 mm, is laid out where adult heads land; in GIDAS
+      74 % of pedestrians' head impacts on cars lie within WAD 2100 mm, SAE 2015-01-1461,
+      abstract read]. Hand
+      estimate: wrapped over the bonnet leading edge the body lays its length along the profile,
+      WAD ~ standing height (1.72 m; in the walking stance the vertex is 1.69 m above the road)
+      plus the slide up the bonnet (measured 1818 mm); the seated-spine Hybrid III (1.69 m, 1.67
+      m in the stance) gave 1770 mm, short of the range;
     - head speed relative to the car 0.8-1.4 times the car's speed [U: Yang 2005 review, IJVS].
+    Its neck and chest criteria are computed with the base Hybrid III 50th male's limits.
     """
     res = run.results
     assert res.status == "finished", res.message
@@ -132,12 +144,14 @@ def test_reference_pedestrian_40_head_impact_within_published_ranges(scenario, r
     assert h["surface"] in ("bonnet", "windscreen")
     assert 0.0 < h["first_contact"] < 0.01              # the bumper reaches the leg at once
     assert 0.100 <= h["hit"] <= 0.150, h
-    assert 1.70 <= h["wad"] <= 2.10, h
+    assert 1.80 <= h["wad"] <= 2.10, h
     assert 0.8 <= h["speed"] / (40.0 * KMH) <= 1.4, h
     rows = {r["criterion"]: r for r in run.criteria}
     assert rows["head impact time"]["value"] == pytest.approx(h["hit"] * 1e3)
     assert rows["head WAD"]["value"] == pytest.approx(h["wad"] * 1e3)
     assert rows["HIC15"]["value"] > 0 and rows["HIC15"]["pass"] is None
+    assert scenario.criteria_dummy == "hybrid3_50m"
+    assert rows["Nij"]["value"] > 0 and rows["neck tension"]["value"] > 0
 
 
 def test_reference_no_body_passes_through_the_car_or_the_road(scenario, run):

@@ -79,7 +79,7 @@ def test_reference_overrides_apply_and_are_type_checked():
      "solver.t_end: the scenario has a number here (0.15), got 'soon'"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "solver.colour=1"], "solver.colour: unknown key"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "occupant.dummy=hybrid3_99m"],
-     "occupant.dummy: unknown dummy (accepted: hybrid3_05f, hybrid3_50m, hybrid3_95m"),
+     "occupant.dummy: unknown dummy (accepted: hybrid3_05f, hybrid3_50m, hybrid3_50m_pedestrian, hybrid3_95m"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end"], "expected KEY=VALUE"),
     (["show", "nothing_known"], "nothing_known: unknown dummy or scenario"),
     (["export", "hybrid3_50m", "--urdf", "--out", "/dev/null/x.urdf"], "URDF has no spherical joints"),
