@@ -93,3 +93,69 @@ def test_regression_step_steer_start(sedan, settled):
     ay = m.acceleration[-10:, 1].mean()
     assert np.sign(ay) == np.sign(yaw_rate) and 0.1 * G < abs(ay) < 1.0 * G
     assert np.abs(r.constraint_violation).max() < 1e-8
+
+
+def _contact_path_slope(constraints, wheel_centre):
+    """Fore-aft travel of the tyre contact point (on the upright, wheel held by its brake) per
+    unit rise of the wheel centre relative to the body: the tangent of the side-view line from
+    the contact patch to the instant centre (Milliken & Milliken, Race Car Vehicle Dynamics,
+    1995, ch. 17). ``constraints``: (point, direction) pairs, each holding the point's velocity
+    normal to the direction (a ball joint on a link or arm); their null space is the upright's
+    instantaneous twist, written here from the hard points, independent of the simulator."""
+    A = np.array([np.r_[np.cross(p, d), d] for p, d in constraints])
+    twist = np.linalg.svd(A)[2][-1]
+    velocity = lambda p: twist[3:] + np.cross(twist[:3], p)
+    c = np.asarray(wheel_centre, float)
+    return velocity(c * (1, 1, 0))[0] / velocity(c)[2]
+
+
+def _hinged(front, rear, ball):
+    """The two rows of a ball joint on an arm hinged about front-rear."""
+    axis = np.subtract(rear, front) / np.linalg.norm(np.subtract(rear, front))
+    arm = np.subtract(ball, front) - (np.subtract(ball, front) @ axis) * axis
+    return [(np.asarray(ball, float), axis), (np.asarray(ball, float), arm / np.linalg.norm(arm))]
+
+
+def _link(inner, outer):
+    d = np.subtract(outer, inner)
+    return (np.asarray(outer, float), d / np.linalg.norm(d))
+
+
+def test_analytic_braking_pitch_against_load_transfer(sedan, settled):
+    """Quasi-steady nose-down pitch under full braking against the hand estimate: the load
+    transfer m a h / L per axle (h 0.55 m, L 2.888 m, 7.2) less the anti-dive (front) and
+    anti-lift (rear) share beta tan(theta) L / h carried by the links, over each wheel rate,
+    plus the tyre's deflection; pitch = (front dive + rear lift) / L. Both sides taken from the
+    files' hard points and rates. The estimate leaves out the unsprung masses' own load path,
+    the change of the motion ratios with travel and the first-order motion ratio by which the
+    template turns a wheel rate into a spring rate (about 5 % soft at the rear link), hence
+    12 % (measured: 2.21 deg against 2.02 deg at 0.965 g). Also: the peak stays in the 1-3 deg
+    of crash-domain-facts.md 7.3 and the deceleration near 1 g."""
+    m = M.hard_brake(sedan, settled.results.q[-1], t_end=1.4, output_dt=0.005)
+    assert m.results.status == "finished"
+    window = (m.t > 1.0) & (m.t < 1.4)        # after the pitch overshoot has decayed
+    accel = m.deceleration_g[window].mean() * M.G0
+    pitch = np.radians(m.pitch_deg - m.pitch_deg[0])[window].mean()
+    subs = sedan.root.subsystems
+    front, rear = subs["front_suspension"].parameters, subs["rear_suspension"].parameters
+    fw, rw = subs["front_wheels"].parameters, subs["rear_wheels"].parameters
+    slope_f = _contact_path_slope(
+        _hinged(front.lca_front, front.lca_rear, front.lca_outer)
+        + _hinged(front.uca_front, front.uca_rear, front.uca_outer)
+        + [_link(front.tierod_inner, front.tierod_outer)], front.wheel_centre)
+    slope_r = _contact_path_slope([_link(rear.links_inner[k], rear.links_outer[k])
+                                   for k in rear.links_inner], rear.wheel_centre)
+    # brake force shares from the brake torques over the loaded radii (wheel centre heights)
+    bf = fw.brake_torque / fw.wheel_centre[2]
+    br = rw.brake_torque / rw.wheel_centre[2]
+    h, L = 0.55, 2.888
+    transfer = MASS * accel * h / L / 2                    # N per wheel
+    force = MASS * accel / 2                               # N of brake force per side
+    dive = ((transfer - force * bf / (bf + br) * slope_f) / front.wheel_rate
+            + transfer / fw.vertical_stiffness)
+    lift = ((transfer + force * br / (bf + br) * slope_r) / rear.wheel_rate
+            + transfer / rw.vertical_stiffness)
+    estimate = (dive + lift) / L
+    assert pitch == pytest.approx(estimate, rel=0.12)
+    assert 1.0 < m.pitch_deg.max() - m.pitch_deg[0] < 3.0
+    assert 0.9 < accel / M.G0 < 1.02
