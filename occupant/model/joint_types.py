@@ -48,7 +48,8 @@ JOINT_KINDS = ("revolute", "prismatic", "universal", "spherical", "euler", "free
                # revolute on one axis), planar (two prismatic + one revolute), screw (cylindrical
                # whose translation follows the rotation: a coupler row, occupant.modeling)
                "hooke", "cylindrical", "planar", "screw",
-               # constant velocity: three revolute coordinates and one row (occupant.modeling)
+               # constant velocity: three revolute coordinates (x, y, x) and one coupler row
+               # (occupant.modeling.compile_constraints)
                "constant_velocity")
 
 NEUTRAL_LINK_Q = {

@@ -34,7 +34,9 @@ _LINKS_OF_KIND = {
     "cylindrical": (JointType.PRISMATIC, JointType.REVOLUTE),
     "screw": (JointType.PRISMATIC, JointType.REVOLUTE),
     "planar": (JointType.PRISMATIC, JointType.PRISMATIC, JointType.REVOLUTE),
-    "constant_velocity": (JointType.REVOLUTE,) * 3,   # and one constraint row (compile_constraints)
+    # bend about the input's x, about the middle frame's y, about the output's x (held equal to
+    # the first by a coupler row, compile_constraints), then back to the shaft axes
+    "constant_velocity": (JointType.REVOLUTE,) * 3 + (JointType.FIXED,),
 }
 # link frames of the kinds expanded without MDH axes: the first relative to the joint frame, the
 # others relative to the previous link (planar: slide along x, then y, then turn about z)
@@ -43,7 +45,7 @@ _LINK_FRAMES = {
     "cylindrical": (np.eye(4), np.eye(4)),
     "screw": (np.eye(4), np.eye(4)),
     "planar": (_TO_X, _TO_Y, invert_homogeneous(_TO_X @ _TO_Y)),
-    "constant_velocity": (_TO_X, _TO_Y, invert_homogeneous(_TO_X @ _TO_Y)),
+    "constant_velocity": (_TO_X, _TO_Y, invert_homogeneous(_TO_Y), invert_homogeneous(_TO_X)),
 }
 _DOF_SUFFIX = {
     "spherical": ("wx", "wy", "wz"),
@@ -55,7 +57,7 @@ _DOF_SUFFIX = {
     "cylindrical": ("z", "rz"),
     "screw": ("z", "rz"),
     "planar": ("x", "y", "rz"),
-    "constant_velocity": ("rx", "ry", "rz"),
+    "constant_velocity": ("rx_in", "ry", "rx_out"),
 }
 
 
@@ -248,7 +250,8 @@ def _joint_resistance_block(asm, joint_names, joint_links, jtypes, outputs):
                             "friction_speed", "lower", "upper", "stop_stiffness", "stop_damping")}
     for e in elements:
         links = joint_links[jidx[e.joint]]
-        if len(links) > 1:  # universal / euler: one revolute link per axis
+        if len(links) > 1:  # universal / euler: one revolute link per axis (a trailing fixed link
+            links = [k for k in links if jtypes[k] != int(JointType.FIXED)]   # has none)
             n_coord, lk, comp = len(links), links[min(e.dof, len(links) - 1)], 0
         else:
             lk = links[0]

@@ -18,8 +18,14 @@ constant velocity: p_a = p_b and x_a . y_b - y_a . x_b = 0, a dot-difference row
 of the relative rotation R = Rot(n, angle), i.e. n . z_a = 0. For shafts along z_a and z_b, bent
 by beta about a common perpendicular and turned by s_a, s_b about their axes, the quaternion of R
 has n . z_a proportional to cos(beta / 2) sin((s_b - s_a) / 2): the row holds s_b = s_a, equal
-speeds at any bend (a Hooke joint's output fluctuates). As a tree joint: three revolute
-coordinates (about x, y, then z of the joint frame) and this one row.
+speeds at any bend (a Hooke joint's output fluctuates). As a tree joint: the relative rotation
+R = Rx(a) Ry(b) Rx(a') (turns about the input's x, the middle frame's y and the output's x: the
+two crosses of a double Cardan joint laid out symmetrically) with one coupler row a' = a. The
+palindrome with a' = a is its own reverse under the half turn H about z (H R H = R^T), so R's
+axis lies in the x-y plane: equal spin, with no spurious root (the dot-difference row above also
+holds at a half turn about z). The bend is regular (rank 2) up to b = pi: near straight it is
+the rotation vector (2a, b, 0); the three free coordinates alone are degenerate at b = 0 (a and
+a' about the same axis), which the coupler row removes.
 The constraint primitives (``constraint_elements.Primitive``) give the same rows between their
 markers I (a) and J (b). Couplers and screw joints of the tree give CONSTRAINT_COUPLER rows c_a q_a + c_b q_b
 + c_0 = 0 between two scalar joint coordinates (a screw: travel - pitch angle / 2 pi = 0); a
@@ -104,11 +110,9 @@ def compile_constraints(model, asm, topo, X_link_part):
     for j in screws:
         la, lb = model.joint_links[model.joint(j.name)]
         _add_coupler(cols, names, j.name, la, lb, (1.0, -j.pitch / (2.0 * np.pi), 0.0))
-    for j in cvs:      # the joint frame on the parent's link and the moving frame (last link)
-        link_a, X_a = _joint_frame(model, asm, X_link_part, j)
-        link_b = int(model.joint_links[model.joint(j.name)][-1])
-        _add_rows(cols, names, j.name, _ROWS["constant_velocity"][3:], link_a, X_a, link_b,
-                  np.eye(4))
+    for j in cvs:      # rx_out = rx_in: the first and the third of its links
+        links = model.joint_links[model.joint(j.name)]
+        _add_coupler(cols, names, j.name, links[0], links[2], (1.0, -1.0, 0.0))
     for m in asm.motions.values():
         _add_motion(cols, names, model, asm, topo, X_link_part, m)
     velocity_constraint_rows(model, asm, X_link_part, cols, names)

@@ -216,7 +216,8 @@ class Joint:
     along x and y and turns about z; ``screw`` is cylindrical with the translation tied to the
     rotation, ``pitch`` m per turn (a coupler row: the model needs a constrained integrator);
     ``constant_velocity`` joins two shafts along the z axes of its two frames with equal spin
-    at any bend (a ball joint plus one row: ``compile_constraints``).
+    at any bend (in a loop a ball joint plus one row; in the tree three turns, about x, y and x,
+the outer two held equal by a coupler row: ``compile_constraints``).
     """
     name: str
     kind: str

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 
 import occupant
+from occupant.dynamics.api import mass_matrix
 from occupant.model.base_motion import BaseMotion
-from occupant.vehicle.compile import compile_vehicle
+from occupant.vehicle.compile import compile_vehicle, constraint_jacobian
 
 G0 = 9.80665   # m/s^2, standard gravity (ISO 80000-3)
 CHASSIS = "chassis.floating"
@@ -49,7 +50,10 @@ def _chassis_dofs(model):
 
 def rolling_state(model, q, speed):
     """Velocities of the vehicle at configuration q rolling straight ahead at ``speed`` (m/s):
-    chassis x rate, and each wheel's spin rate speed / (wheel centre height) about its axis."""
+    chassis x rate, each wheel's spin rate speed / (wheel centre height) about its axis, and the
+    rest (a driveline turning with the wheels) the velocities of least kinetic energy relative to
+    those (Kelvin's minimum-energy theorem) that satisfy the constraint rows and the couplers
+    between two joints."""
     v = np.zeros(model.nv)
     v[_chassis_dofs(model)[0]] = speed
     data = model.make_data()
@@ -61,6 +65,27 @@ def rolling_state(model, q, speed):
         centre, axis = R @ tyres.centre[e] + p, R @ tyres.axis[e]
         # forward rolling: omega = speed / r about +y of the world, seen along the spin axis
         v[tyres.spin_dof[e]] = speed / centre[2] * axis[1]
+    return _consistent(model, q, v, _chassis_dofs(model) + list(tyres.spin_dof))
+
+
+def _consistent(model, q, v, held):
+    """v with its entries other than ``held`` minimising 1/2 v_f^T M_ff v_f (the mass matrix at
+    q) subject to G v = 0 (the constraint rows at q) and r_a v_a + r_b v_b = 0 (each coupler
+    between two joints): the KKT system, solved in the least-squares sense (rows may be
+    redundant)."""
+    _, G = constraint_jacobian(model, q)
+    c = model.couplers
+    pairs = np.flatnonzero(c.dof_b >= 0)
+    C = np.zeros((len(pairs), model.nv))
+    C[np.arange(len(pairs)), c.dof_a[pairs]] = c.ratio_a[pairs]
+    C[np.arange(len(pairs)), c.dof_b[pairs]] = c.ratio_b[pairs]
+    A = np.vstack([G, C])
+    free = np.setdiff1d(np.arange(model.nv), held)
+    if len(free) and len(A):
+        M = mass_matrix(model, model.make_data(), q)[np.ix_(free, free)]
+        K = np.block([[M, A[:, free].T], [A[:, free], np.zeros((len(A), len(A)))]])
+        rhs = np.concatenate([np.zeros(len(free)), -A[:, held] @ v[held]])
+        v[free] = np.linalg.lstsq(K, rhs, rcond=None)[0][:len(free)]
     return v
 
 

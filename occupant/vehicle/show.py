@@ -21,9 +21,10 @@ def show_vehicle(path, out=print):
     model = compile_vehicle(vehicle, check=False)
     rank = np.linalg.matrix_rank(constraint_jacobian(model)[1]) if model.constraint_names else 0
     dof = model.nv - rank
+    cut = set(model.topology.cut_joints)   # (tree constant-velocity joints have a row too)
     out(f"vehicle {vehicle.name}: {len(vehicle.parts)} parts, {len(vehicle.constraints)} "
-        f"constraints ({len(model.joint_names)} tree joints, {len(set(model.constraint_names))} "
-        f"loop-closing joints with {len(model.constraint_names)} equations, "
+        f"constraints ({len(model.joint_names)} tree joints, {len(cut)} loop-closing joints, "
+        f"{len(model.constraint_names)} constraint equations, "
         f"{len(model.flat.couplers)} couplers), {len(model.flat.tyres)} tyres, mass "
         f"{model.total_mass:.1f} kg, {model.nv} coordinates, {dof} degrees of freedom")
     out("subsystems (template, base frame origin, interfaces -> bound parts):")
@@ -40,7 +41,6 @@ def show_vehicle(path, out=print):
             com = X[:3, :3] @ p.com + X[:3, 3]
             out(f"  {prefix + name:<40} {p.mass:8.2f} kg  {np.array2string(p.com, precision=3)}"
                 f"  vehicle {np.array2string(com, precision=3)}")
-    cut = set(model.constraint_names)
     out("joints (kind, parent -> child, coordinates):")
     for name, j in model.source.joints.items():
         n = sum(1 for jj in model.dof_joint if model.joint_names[jj] == name) if name in model.index["joint"] else 0

@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from occupant.modeling import Joint, Marker, Part, Pose, SpringDamper
+from occupant.modeling import Joint, Marker, ModelingError, Part, Pose, SpringDamper
 from occupant.vehicle.geometry import (FLOATING_PLACEMENT, frame_z, joint_at,
                                        link_part, unit, universal_frame)
 from occupant.vehicle.subsystem import Coupler, Interface, Subsystem, Tyre, mirror_left_to_right
@@ -37,9 +37,9 @@ _QUANTITIES = {
     "wheel_rate": "stiffness", "mesh_stiffness": "stiffness", "vertical_stiffness": "stiffness",
     "wheel_damping": "damping", "mesh_damping": "damping", "vertical_damping": "damping",
     "shaft_stiffness": "rotational_stiffness", "driver_stiffness": "rotational_stiffness",
-    "torsional_stiffness": "rotational_stiffness",
+    "torsional_stiffness": "rotational_stiffness", "differential_stiffness": "rotational_stiffness",
     "shaft_damping": "rotational_damping", "driver_damping": "rotational_damping",
-    "torsional_damping": "rotational_damping",
+    "torsional_damping": "rotational_damping", "differential_damping": "rotational_damping",
     "corner_load": "force", "rack_gain": "length_per_angle",
     "slip_speed": "velocity", "brake_torque": "torque", "brake_speed": "angular_velocity",
 }
@@ -419,44 +419,77 @@ class DrivelineParams:
     propshaft_rear: V3
     propshaft_mass: float
     differential_com: V3
-    differential_mass: float
+    differential_mass: float  # housing, on the body
     differential_inertia: V3
-    halfshaft_outer: V3       # left halfshaft outer end at design (next to the wheel centre)
+    carrier_mass: float       # carrier with the ring gear, turning in the housing about y
+    carrier_inertia: V3
+    side_gear_mass: float     # side gear with the inner joint's housing (tulip)
+    tripod_mass: float        # the inner joint's tripod, plunging in the tulip
+    halfshaft_outer: V3       # left halfshaft outer end at design (outer joint centre, in the wheel)
     halfshaft_mass: float
     final_drive_ratio: float
-    shaft_stiffness: float    # N m/rad
+    shaft_stiffness: float    # N m/rad, propeller shaft to carrier (final drive coupler)
     shaft_damping: float      # N m s/rad
-    halfshaft_inner: V3       # left halfshaft inner end at design (side-gear flange)
+    differential_stiffness: float   # N m/rad, side gears against each other (differential coupler)
+    differential_damping: float     # N m s/rad
+    halfshaft_inner: V3       # left halfshaft inner end at design (inner joint centre, side-gear axis)
     propshaft_radius: float   # m, propeller shaft as a tube (its inertia)
     halfshaft_radius: float   # m
 
 
 @register("driveline")
 def build_driveline(p: DrivelineParams) -> Subsystem:
-    """Simple rear-wheel driveline: engine and gearbox bolted to the body, propeller shaft,
-    differential housing on the body, halfshafts turning in it, propshaft-to-halfshaft final
-    drive as compliant couplers (ratio ``final_drive_ratio``). The halfshafts are not linked to
-    the wheels (no constant-velocity joint yet): the driveline carries mass and inertia only,
-    which is what a braking manoeuvre with the clutch open needs. Interfaces: chassis."""
-    sub = Subsystem("driveline", template="driveline", expected_dof=3)
-    sub.add(Interface("chassis"))
+    """Rear-wheel driveline: engine and gearbox bolted to the body, propeller shaft, differential
+    housing on the body with the carrier turning in it, and per side a side gear on the carrier,
+    a plunging constant-velocity joint (the tripod sliding along the side-gear axis, joined to
+    the halfshaft by a constant-velocity joint) and a fixed constant-velocity joint between the
+    halfshaft and the wheel: a loop through the suspension. The final drive
+    (propshaft to carrier, ``final_drive_ratio``) and the open differential (the side gears
+    turning equally and oppositely on the carrier: wheel speeds averaging to the carrier's) are
+    compliant couplers. Interfaces: chassis, l_wheel (r_wheel). With them held: propshaft and
+    carrier free (2 dof; the couplers are forces)."""
+    sub = Subsystem("driveline", template="driveline", expected_dof=2)
+    sub.add(Interface("chassis"), Interface("l_wheel"))
     sub.add(Part("engine", p.engine_mass, p.engine_com, p.engine_inertia))
     sub.add(Part("gearbox", p.gearbox_mass, p.gearbox_com, p.gearbox_inertia))
     sub.add(link_part("propshaft", p.propshaft_mass, p.propshaft_front, p.propshaft_rear,
                       p.propshaft_radius))
     sub.add(Part("differential", p.differential_mass, p.differential_com, p.differential_inertia))
-    inner = p.halfshaft_inner
-    sub.add(link_part("l_halfshaft", p.halfshaft_mass, inner, p.halfshaft_outer, p.halfshaft_radius))
+    sub.add(Part("carrier", p.carrier_mass, p.differential_com, p.carrier_inertia))
     joint_at(sub, "engine_mounts", "fixed", "chassis", "engine", p.engine_com)
     joint_at(sub, "gearbox_bolts", "fixed", "engine", "gearbox", p.gearbox_com)
     joint_at(sub, "propshaft_bearing", "revolute", "chassis", "propshaft", p.propshaft_front,
              frame_z(np.subtract(p.propshaft_front, p.propshaft_rear)))
     joint_at(sub, "differential_mounts", "fixed", "chassis", "differential", p.differential_com)
-    joint_at(sub, "l_halfshaft_bearing", "revolute", "differential", "l_halfshaft", inner,
-             frame_z((0.0, 1.0, 0.0)))
-    sub.add(Coupler("l_final_drive", "propshaft_bearing", 1.0 / p.final_drive_ratio,
-                    "l_halfshaft_bearing", -1.0, p.shaft_stiffness, p.shaft_damping))
-    return mirror_left_to_right(sub)
+    y = frame_z((0.0, 1.0, 0.0))
+    joint_at(sub, "carrier_bearing", "revolute", "differential", "carrier", p.differential_com, y)
+    inner, outer = p.halfshaft_inner, p.halfshaft_outer
+    if abs(unit(np.subtract(outer, inner))[1]) < 1.0 - 1e-9:
+        raise ModelingError(f"halfshaft_inner {tuple(inner)} to halfshaft_outer {tuple(outer)}: "
+                            f"the halfshaft must lie along the wheel axis y at design (same x "
+                            f"and z at both ends)")
+    # side gear and tripod as short rods on the side-gear axis, 0.1 m and 0.05 m long [E]
+    sub.add(link_part("l_side_gear", p.side_gear_mass, np.subtract(inner, (0.0, 0.1, 0.0)), inner,
+                      p.halfshaft_radius))
+    sub.add(link_part("l_tripod", p.tripod_mass, np.subtract(inner, (0.0, 0.05, 0.0)), inner,
+                      p.halfshaft_radius))
+    sub.add(link_part("l_halfshaft", p.halfshaft_mass, inner, outer, p.halfshaft_radius))
+    # the halfshaft on the wheel axis at design (both joints straight): the shafts' axes are y.
+    # Every joint of the chain points towards the tripod (side gear -> tripod <- halfshaft <-
+    # wheel), so the spanning tree closes the loop at one of the tripod's two joints whichever
+    # side it reaches first (the wheel through the suspension, or held as an interface)
+    joint_at(sub, "l_side_gear_bearing", "revolute", "carrier", "l_side_gear", inner, y)
+    joint_at(sub, "l_outer_cv", "constant_velocity", "l_wheel", "l_halfshaft", outer, y)
+    joint_at(sub, "l_plunge", "prismatic", "l_side_gear", "l_tripod", inner, y)
+    joint_at(sub, "l_inner_cv", "constant_velocity", "l_halfshaft", "l_tripod", inner, y)
+    mirror_left_to_right(sub)
+    sub.add(Coupler("final_drive", "propshaft_bearing", 1.0 / p.final_drive_ratio,
+                    "carrier_bearing", -1.0, p.shaft_stiffness, p.shaft_damping))
+    # the right axis is the mirror image (-y): equal and opposite turns on the carrier are equal
+    # coordinates
+    sub.add(Coupler("open_differential", "l_side_gear_bearing", 1.0, "r_side_gear_bearing", -1.0,
+                    p.differential_stiffness, p.differential_damping))
+    return sub
 
 
 # wheels and tyres ----------------------------------------------------------------------------

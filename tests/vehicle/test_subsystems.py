@@ -27,17 +27,18 @@ def sedan():
 
 def test_regression_sedan_size(sedan):
     """The full car: at least 50 parts and 45 constraints (seed 000's car: 53 and 51), 1564 kg
-    (crash-domain-facts 7.2), 72 joints and 8 couplers, loops closed at the design position, 21 degrees of freedom
-    (6 body, 4 wheel travels, 4 wheel spins, 4 steering shafts, 3 driveline shafts)."""
+    (crash-domain-facts 7.2), 79 joints and 8 couplers, loops closed at the design position, 20 degrees of freedom
+    (6 body, 4 wheel travels, 4 wheel spins, 4 steering shafts, 2 driveline shafts: the
+    propeller shaft and the differential carrier; the halfshafts turn with the rear wheels)."""
     assert len(sedan.parts) >= 50 and len(sedan.constraints) >= 45
-    assert (len(sedan.parts), len(sedan.constraints)) == (52, 80)   # 72 joints, 8 couplers
+    assert (len(sedan.parts), len(sedan.constraints)) == (57, 87)   # 79 joints, 8 couplers
     model = compile_vehicle(sedan)
     assert model.total_mass == pytest.approx(1564.0)
     com = sum(p.mass * p.com for p in sedan.parts.values()) / 1564.0
     assert com == pytest.approx([-1.268, 0.0, 0.55], abs=2e-3)
     phi, G = constraint_jacobian(model)
     assert np.abs(phi).max() < 1e-12
-    assert model.nv - np.linalg.matrix_rank(G) == 21
+    assert model.nv - np.linalg.matrix_rank(G) == 20
     assert sorted(sedan.subsystems) == sorted([
         "chassis", "steering", "front_suspension", "rear_suspension", "front_anti_roll_bar",
         "rear_anti_roll_bar", "driveline", "front_wheels", "rear_wheels"])
@@ -252,7 +253,7 @@ def test_regression_show_command(capsys):
     from occupant.cli import main
     assert main(["show", str(SEDAN)]) == 0
     out = capsys.readouterr().out
-    assert "52 parts" in out and "80 constraints" in out and "21 degrees of freedom" in out
+    assert "57 parts" in out and "87 constraints" in out and "20 degrees of freedom" in out
     assert "front_suspension (double_wishbone" in out and "front_suspension.l_lower_ball" in out
 
 
@@ -308,3 +309,17 @@ def test_driveline_geometry_comes_from_its_file(tmp_path):
     axis = (b - a) / np.linalg.norm(b - a)
     m, r = data["halfshaft_mass"], data["halfshaft_radius"]
     assert axis @ shaft.inertia @ axis == pytest.approx(m * r * r / 2, rel=1e-12)
+
+
+def test_regression_error_bent_halfshaft(tmp_path):
+    """The driveline's constant-velocity joints take the halfshaft along the wheel axis at
+    design: a halfshaft whose ends differ in x is refused with the file, key and both points."""
+    text = (VEHICLES / "sedan_driveline.toml").read_text()
+    path = tmp_path / "driveline.toml"
+    path.write_text(text.replace("halfshaft_inner = [-2.888, 0.15, 0.323]",
+                                 "halfshaft_inner = [-2.85, 0.15, 0.323]"))
+    with pytest.raises(VehicleFileError) as err:
+        occupant.vehicle.load(path)
+    msg = str(err.value)
+    assert "driveline.toml: parameters:" in msg and "halfshaft_inner (-2.85, 0.15, 0.323)" in msg
+    assert "along the wheel axis" in msg
