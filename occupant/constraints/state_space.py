@@ -57,6 +57,14 @@ RANK_TOL = 1e-9        # pivots below this fraction of the largest mark redundan
 REPARTITION = 0.1      # choose a new partition when G_RD's pivot ratio drops below this fraction
 NEWTON_TOL = 1e-12     # m (and rad for the dot rows): position-constraint tolerance
 NEWTON_MAXIT = 25
+# A step follows the constraint manifold when the position Newton iteration corrects the
+# first-order prediction of q_D by at most TRACK_RATIO of the predicted increment (or
+# TRACK_FLOOR, m or rad): the correction is the second-order remainder, 1/2 qdd_D dt^2, a
+# fraction ~ omega dt / 2 of the increment. A longer step may land on another root of Phi = 0
+# (another assembly mode: an axis reversed, a loop flipped), the more so when no independent
+# coordinate is left for the error control to see (a mechanism driven wholly by motions).
+TRACK_RATIO = 0.25
+TRACK_FLOOR = 1e-3
 
 # Counters in ConstraintWork.stats
 (N_EVAL, N_NEWTON, N_LU, N_PARTITION, N_NEWTON_FAIL) = range(5)
@@ -82,6 +90,11 @@ ConstraintWork = namedtuple("ConstraintWork", [
     "tmp", "vec",              # (6, 3), (30, 3) small vectors
     "stats",                   # (5,) int counters
     "time", "phit",            # (1,) s, the time of the rheonomic rows; (nc,) their Phi_t
+    "vt", "qtime",             # (nc,) -G_RD^-1 Phi_t, the dependent velocities the rheonomic
+                               # rows alone ask for; (1,) s, the time of the positions in q
+    "qpred", "dpred",          # (nc,) the predicted q_D; (1,) largest predicted |dq_D| (-1: none)
+    "qbase", "tbase",          # (nc,) q_D before the prediction and (1,) its time: restored
+                               # when the evaluation fails
 ])
 
 
@@ -100,7 +113,8 @@ def make_constraint_work(model):
         Gs=z((nc, nv)), allowed=np.ones(nv, np.int64), zero=z(nv), axis=z((nv, 3)),
         angular=z(nv, np.int64), dof_link=z(nv, np.int64), w=z((nl, 3)), od=z((nl, 3)),
         al=z((nl, 3)), ad=z((nl, 3)), tmp=z((6, 3)), vec=z((30, 3)), stats=z(5, np.int64),
-        time=z(1), phit=z(nc))
+        time=z(1), phit=z(nc), vt=z(max(nc, 1)), qtime=z(1),
+        qpred=z(max(nc, 1)), dpred=-np.ones(1), qbase=z(max(nc, 1)), tbase=z(1))
 
 
 @njit(**JIT_STAGE)
@@ -323,10 +337,11 @@ def constrained_accelerations(bundle, data, cw, t, q, v, z, factored):
         lu_solve(cw.A, r, cw.piv, cw.b)
         for a in range(r):
             V[a, k] = cw.b[a]
-    # the first-order prediction dq_D = V_D dq_I (``_set_independent``) leaves out a rheonomic
-    # row's -G_RD^-1 Phi_t dt, so none is made when the model has a drives table (time functions;
-    # screw rows keep their parameters there too, and lose the prediction with them)
-    cw.predict[0] = 1 if bundle.constraints.drives.shape[0] == 0 else 0
+    # the rheonomic rows' part of the dependent velocities, for the prediction (``_set_independent``)
+    for a in range(r):
+        cw.vt[a] = -cw.phit[rows[a]]
+    lu_solve(cw.A, r, cw.piv, cw.vt)
+    cw.predict[0] = 1
     for a in range(r):
         c[a] = cw.gamma[rows[a]]
     lu_solve(cw.A, r, cw.piv, c)
@@ -404,7 +419,7 @@ def expand_state(bundle, data, cw, t, x, y):
         normalize_quaternions(bundle.tree, y[:nq])
         return True
     cw.time[0] = t
-    _set_independent(cw, x)
+    _set_independent(cw, t, x)
     if solve_positions(bundle, data, cw, cw.q, cw.v) < 0:
         return False
     if not solve_velocities(cw, cw.v):
@@ -418,19 +433,28 @@ def expand_state(bundle, data, cw, t, x, y):
     return True
 
 
+@njit(**JIT_INLINE)
+def warm_start(cw, t, y):
+    """cw.q, cw.v take the positions and velocities of the consistent full state y at t: the
+    start of the next prediction and Newton iteration."""
+    nq, nv = cw.q.shape[0], cw.v.shape[0]
+    cw.qtime[0] = t
+    for j in range(nq):
+        cw.q[j] = y[j]
+    for j in range(nv):
+        cw.v[j] = y[nq + j]
+
+
 @njit(**JIT_STAGE)
-def reduce_state(cw, y, x):
-    """x = (q_P, v_I, z) of the full state y; cw.q, cw.v take y's positions and velocities (the
-    warm start of the next Newton iteration). Tree path: x = y."""
+def reduce_state(cw, t, y, x):
+    """x = (q_P, v_I, z) of the full state y at t; cw.q, cw.v take y's positions and velocities
+    (the warm start of the next Newton iteration). Tree path: x = y."""
     nq, nv, n_ind, n_pos = cw.q.shape[0], cw.v.shape[0], cw.sizes[1], cw.sizes[5]
     if is_tree(cw):
         for j in range(y.shape[0]):
             x[j] = y[j]
         return
-    for j in range(nq):
-        cw.q[j] = y[j]
-    for j in range(nv):
-        cw.v[j] = y[nq + j]
+    warm_start(cw, t, y)
     for k in range(n_pos):
         x[k] = y[cw.pos[k]]
     for k in range(n_ind):
@@ -449,8 +473,11 @@ def reduced_derivative(bundle, data, cw, t, x, xdot):
         derivative(bundle, data, t, x, xdot)
         return True
     cw.time[0] = t
-    _set_independent(cw, x)
-    if solve_positions(bundle, data, cw, cw.q, cw.v) < 0:
+    _set_independent(cw, t, x)
+    if solve_positions(bundle, data, cw, cw.q, cw.v) < 0 or not _followed(cw):
+        for a in range(cw.sizes[0]):      # the next try starts from the last consistent q_D
+            cw.q[cw.dep[a]] = cw.qbase[a]
+        cw.qtime[0] = cw.tbase[0]
         return False
     if not solve_velocities(cw, cw.v):
         return False
@@ -467,21 +494,45 @@ def reduced_derivative(bundle, data, cw, t, x, xdot):
 
 
 @njit(**JIT_INLINE)
-def _set_independent(cw, x):
-    """cw.q_P, cw.v_I from x; the dependent positions, the warm start of the Newton iteration,
-    predicted to first order, dq_D = V_D dq_I, when only holonomic rows are active and V_D is
-    that of the last evaluation (else they keep their last values)."""
+def _set_independent(cw, t, x):
+    """cw.q_P, cw.v_I from x at t; the dependent positions, the warm start of the Newton
+    iteration, predicted to first order, dq_D = V_D dq_I - G_RD^-1 Phi_t dt (the total
+    differential of Phi = 0, with V_D and Phi_t of the last evaluation and dt from the time of
+    the positions held), when only holonomic rows are active (else they keep their last values)."""
     n_ind, n_pos, r = cw.sizes[1], cw.sizes[5], cw.sizes[0]
+    cw.dpred[0] = -1.0
+    cw.tbase[0] = cw.qtime[0]
+    for a in range(r):
+        cw.qbase[a] = cw.q[cw.dep[a]]
     if cw.predict[0] == 1 and r == cw.sizes[4]:      # holonomic only: P = I
+        dt = t - cw.qtime[0]
+        cw.dpred[0] = 0.0
         for a in range(r):
-            s = 0.0
+            s = cw.vt[a] * dt
             for k in range(n_ind):
                 s += cw.V[a, k] * (x[k] - cw.q[cw.ind[k]])
             cw.q[cw.dep[a]] += s
+            cw.qpred[a] = cw.q[cw.dep[a]]
+            cw.dpred[0] = max(cw.dpred[0], abs(s))
+    cw.qtime[0] = t
     for k in range(n_pos):
         cw.q[cw.pos[k]] = x[k]
     for k in range(n_ind):
         cw.v[cw.ind[k]] = x[n_pos + k]
+
+
+@njit(**JIT_INLINE)
+def _followed(cw):
+    """False when the position Newton iteration moved q_D further from its first-order
+    prediction than TRACK_RATIO of the predicted increment and TRACK_FLOOR: the step was too
+    long to follow the constraint manifold (the integrator shortens it). True when no
+    prediction was made."""
+    if cw.dpred[0] < 0.0:
+        return True
+    dev = 0.0
+    for a in range(cw.sizes[0]):
+        dev = max(dev, abs(cw.q[cw.dep[a]] - cw.qpred[a]))
+    return dev <= max(TRACK_RATIO * cw.dpred[0], TRACK_FLOOR)
 
 
 @njit(**JIT_STAGE)

@@ -19,7 +19,7 @@ from numba import njit
 
 from occupant.constraints.state_space import (
     constrained_accelerations, expand_state, full_state, is_tree, partition, partition_degraded,
-    project_state, reduce_state, reduced_derivative, violation)
+    project_state, reduce_state, reduced_derivative, violation, warm_start)
 from occupant.integrate.implicit_steps import (
     FAILED, OK, bdf_start, bdf_step, newmark_step, radau_step, reset_work)
 from occupant.integrate.pipeline import record
@@ -63,7 +63,7 @@ def restart(bundle, data, cw, w, run, method):
     partition(bundle, data, cw, run.y[:nq], run.y[nq:nq + nv])
     n = _size(cw, run)
     x, f = run.x[:n], run.f[:n]
-    reduce_state(cw, run.y, x)
+    reduce_state(cw, run.ts[0], run.y, x)
     if not expand_state(bundle, data, cw, run.ts[0], x, run.y):
         return False
     if not reduced_derivative(bundle, data, cw, run.ts[0], x, f):
@@ -85,10 +85,10 @@ def _repartition(bundle, data, cw, w, run, method):
     nq, nv = cw.q.shape[0], cw.v.shape[0]
     partition(bundle, data, cw, run.y[:nq], run.y[nq:nq + nv])
     n = _size(cw, run)
-    reduce_state(cw, run.y_old, run.x_old[:n])
+    reduce_state(cw, run.ts[1], run.y_old, run.x_old[:n])
     if not reduced_derivative(bundle, data, cw, run.ts[1], run.x_old[:n], run.f_old[:n]):
         return False
-    reduce_state(cw, run.y, run.x[:n])
+    reduce_state(cw, run.ts[0], run.y, run.x[:n])
     if not reduced_derivative(bundle, data, cw, run.ts[0], run.x[:n], run.f[:n]):
         return False
     reset_work(w)
@@ -111,6 +111,11 @@ def dense_state(bundle, data, cw, run, t, y):
     for j in range(n):
         xi[j] = (h00 * run.x_old[j] + h10 * h * run.f_old[j] + h01 * run.x[j]
                  + h11 * h * run.f[j])
+    if not is_tree(cw):   # dependent coordinates predicted from the nearer end of the step
+        if u < 0.5:
+            warm_start(cw, t0, run.y_old)
+        else:
+            warm_start(cw, t1, run.y)
     return expand_state(bundle, data, cw, t, xi, y)
 
 
