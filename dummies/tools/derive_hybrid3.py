@@ -196,14 +196,17 @@ P_TWIST = [(-57.3, -126.0), (-10.0, -40.0), (0.0, 0.0), (10.0, 40.0), (57.3, 126
 # deflections x L, damping x L^2 (equal modulus and density) [D]. Factors of CHEST_FIT (fitted to
 # the 50M's 572.34 thorax pendulum peak force, sternum deflection and hysteresis by
 # dummies/tools/tune_chest.py; the 5F and 95M get the same factors [D]) multiply the spring table
-# and the damping; absorption is the spring's loading/unloading hysteresis (the deck has none).
+# and the damping; absorption is the spring's loading/unloading hysteresis (the deck has none),
+# unloading to the origin (``recovers``): the ribs are spring steel with bonded damping material
+# and the chest returns after a test, so its hysteresis leaves no permanent set (an unloading
+# line to a permanent set had the belted 50M's sternum stay ~30 mm in after the belt unloaded).
 CHEST_SPRING = [(-0.080, -6250.0), (-0.040, -2500.0), (0.0, 0.0)]  # (m, N), compression negative
 CHEST_DAMPING = 400.0   # N s/m
 CHEST_LOWER = -0.090    # m [D] the deck's stop rises from 80 mm (1.25 kN per spring) to 100 mm
 CHEST_UPPER = 0.002     # m [E] the plate rests against the ribs: no travel forward of its seat
 CHEST_STOP_K = 5.0e8    # N/m^2 [E] quadratic stop: 50 kN at 10 mm beyond the range
 CHEST_STOP_C = 2.5e5    # N s/m^2 [E] stop damping per m of penetration
-CHEST_FIT = dict(stiffness=1.16, damping=0.3118, absorption=0.7012)
+CHEST_FIT = dict(stiffness=1.159, damping=0.3236, absorption=0.6492)
 
 RESIST = {
     "upper_neck": [
@@ -584,6 +587,8 @@ def chest_resistance(L):
     if f["absorption"] > 0:
         out.append(f"absorption = {fmt(f['absorption'], 4)}  # loading/unloading hysteresis: fraction "
                    "of the loading work a cycle dissipates; FITTED (see table)")
+        out.append("recovers = true  # unloads to the origin, no permanent set: elastic ribs with "
+                   "damping material [E]")
     out += [f"lower = {fmt(CHEST_LOWER * L, 4)}  # m [D] the deck's stop between 80 and 100 mm",
             f"upper = {fmt(CHEST_UPPER * L, 4)}  # m [E] no travel forward of the plate's seat",
             f"stop_stiffness = {fmt(CHEST_STOP_K * L, 4)}  # N/m^2 [E] 50 kN at 10 mm past the stop (95M)",

@@ -27,7 +27,7 @@ RESIST_KEYS = {"dof": str, "stiffness": float, "table_deg": list, "damping": flo
                "friction": float, "friction_g": float, "friction_speed_deg": float,
                "reference_deg": float, "lower_deg": float, "upper_deg": float,
                "stop_stiffness": float, "stop_damping": float, "absorption": float,
-               "table": list, "lower": float, "upper": float}
+               "recovers": bool, "table": list, "lower": float, "upper": float}
 # a prismatic joint's resistance is given in m and N: these keys replace the *_deg ones
 LINEAR_KEYS = ("table", "lower", "upper")
 ANGULAR_ONLY = ("table_deg", "lower_deg", "upper_deg", "reference_deg", "friction_speed_deg",
@@ -58,6 +58,7 @@ class Resistance:
     stop_stiffness: float = 0.0  # N m/rad^2
     stop_damping: float = 0.0   # N m s/rad^2
     absorption: float = 0.0     # energy-absorption factor of the spring's hysteresis
+    recovers: bool = False      # the hysteretic spring unloads to the origin (no permanent set)
 
 
 @dataclass
@@ -252,6 +253,11 @@ def _parse_resistance(c, r, rp, jkind):
             c.fail(f"{rp}.absorption", f"{ab!r} is not a fraction of the loading work below 1",
                    "0 <= absorption < 1")
         out.absorption = ab
+    if c.boolean(r, "recovers", rp, default=False):
+        if not ab:
+            c.fail(f"{rp}.recovers", "unloading to the origin is a hysteresis law; give absorption",
+                   "recovers with 0 < absorption < 1")
+        out.recovers = True
     for key in ("stiffness", "damping", "friction", "friction_g", "stop_stiffness", "stop_damping"):
         v = c.number(r, key, rp, nonneg=True)
         if v is not None:

@@ -33,6 +33,7 @@ JointResistanceBlock = namedtuple("JointResistanceBlock", [
     "tables",         # (nt, 2) (deflection, load) rows of all tabulated stiffness curves
     "out_start",      # int, first output: per element (deflection, load)
     "absorption",     # (ne,) energy-absorption factor of the spring's hysteresis (0: elastic)
+    "recovers",       # (ne,) int, 1: the hysteretic spring unloads to the origin (no permanent set)
     "z_index",        # (ne,) int, first of the element's two states (largest deflection above and
                       # below the reference, both >= 0), -1 without hysteresis
 ])

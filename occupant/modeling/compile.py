@@ -272,6 +272,7 @@ def _joint_resistance_block(asm, joint_names, joint_links, jtypes, outputs):
     cols["table_len"] = np.array(cols["table_len"], dtype=int)
     cols["out_start"] = outputs.reserve(asm.joint_resistances, JOINT_RESISTANCE_OUTPUTS)
     cols["absorption"] = np.array([e.absorption for e in elements], dtype=float)
+    cols["recovers"] = np.array([e.recovers for e in elements], dtype=int)
     cols["z_index"] = np.full(len(elements), -1, dtype=int)
     return freeze_block(JointResistanceBlock, cols)
 

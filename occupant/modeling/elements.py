@@ -276,7 +276,9 @@ class JointResistance:
     with an energy-absorption factor, as ``ContactCharacteristic.absorption``): below the largest
     deflection reached on each side of the reference the spring unloads along the straight line
     from that peak to the permanent set, so that a load-unload cycle dissipates that fraction of
-    the loading work; 0 (default) is elastic.
+    the loading work; 0 (default) is elastic. ``recovers``: the spring unloads from that peak to
+    the origin instead, with no permanent set (``occupant.forces.joint_resistance``), as an elastic
+    structure whose hysteresis comes from damping material (the Hybrid III chest).
     """
     name: str
     joint: str
@@ -292,11 +294,15 @@ class JointResistance:
     stop_damping: float = 0.0
     table: object = None
     absorption: float = 0.0
+    recovers: bool = False
 
     def __post_init__(self):
         what = f"joint resistance '{self.name}'"
         if not (np.isfinite(self.absorption) and 0 <= self.absorption < 1):
             raise ModelingError(f"{what}.absorption: must be in [0, 1), got {self.absorption!r}")
+        if self.recovers and not self.absorption > 0:
+            raise ModelingError(f"{what}.recovers: unloading to the origin is a hysteresis law; "
+                                f"give 0 < absorption < 1 with it")
         for key in ("stiffness", "damping", "friction", "stop_stiffness", "stop_damping"):
             val = getattr(self, key)
             if not (np.isfinite(val) and val >= 0):

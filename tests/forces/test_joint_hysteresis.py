@@ -55,3 +55,30 @@ def test_analytic_elastic_without_absorption_and_states_named():
 def test_absorption_out_of_range_is_refused():
     with pytest.raises(ModelingError, match="absorption"):
         JointResistance("r", "slide", stiffness=1.0, absorption=1.0)
+
+
+@pytest.mark.parametrize("eps, table", [(0.3, None), (0.7, None),
+                                        (0.7, [[0.0, 0.0], [0.0373, 2521.0], [0.0746, 6304.0]])])
+def test_analytic_recovering_spring_dissipates_the_fraction_and_returns_to_the_origin(eps, table):
+    """``recovers``: the unloading curve r F(x) + (1 - r) F(m) (x/m)^n ends at the origin, so the
+    mass leaves the spring at x = 0 itself (no permanent set to coast back over) with
+    sqrt(1 - eps) v0, the cycle returning (1 - eps) of the loading work (linear spring, and the
+    stiffening bilinear table of the Hybrid III 50M chest); while it unloads the spring never
+    pushes harder than its loading curve."""
+    spring = dict(stiffness=4.0e4) if table is None else dict(table=table)
+    model = _slider(**spring, absorption=eps, recovers=True)
+    v, res = _rebound_speed(model, 3.0)
+    assert v == pytest.approx(3.0 * np.sqrt(1.0 - eps), rel=2e-3)
+    x, load = res.q[:, 0], -res.outputs["spring.load"]
+    peak = int(np.argmax(x))
+    k = 4.0e4 if table is None else None
+    loading = k * x if k else np.interp(x, *np.array(table).T)
+    unloading = slice(peak, np.flatnonzero(x[peak:] <= 0.0)[0] + peak)
+    assert np.all(load[unloading] <= loading[unloading] + 1e-6)
+    assert np.all(load[unloading] > 0.0)        # pushes back all the way: no permanent set
+    assert abs(res.energy["balance"]).max() < 1e-3 * 0.5 * MASS * 9.0
+
+
+def test_recovers_without_absorption_is_refused():
+    with pytest.raises(ModelingError, match="recovers"):
+        JointResistance("r", "slide", stiffness=1.0, recovers=True)

@@ -213,15 +213,18 @@ def test_reference_sternum_is_the_open_models_plate_share_of_the_upper_torso(nam
 
 
 def test_reference_prismatic_resistance_takes_lengths_not_angles(tmp_path):
-    """The chest slide's resistance is in m and N: an angle key there, or absorption of a whole
-    cycle's work, is refused with the file, the key and what is accepted."""
+    """The chest slide's resistance is in m and N: an angle key there, absorption of a whole
+    cycle's work, or unloading to the origin without absorption, is refused with the file, the
+    key and what is accepted."""
     from occupant.human.errors import DummyFileError
     from occupant.io.toml_files import resolve_shipped
     text = resolve_shipped("hybrid3_50m", "dummies", "dummy").read_text()
     for old, new, expected in (
             ("\nlower = -0.08392", "\nlower_deg = -5.0",
              "lower_deg: a prismatic joint's resistance does not take 'lower_deg' (accepted: table, lower, upper in m and N)"),
-            ("\nabsorption = 0.7012", "\nabsorption = 1.0", "absorption: 1.0 is not a fraction")):
+            ("\nabsorption = 0.6492", "\nabsorption = 1.0", "absorption: 1.0 is not a fraction"),
+            ("\nabsorption = 0.6492", "\nabsorption = 0.0",
+             "recovers: unloading to the origin is a hysteresis law; give absorption")):
         assert old in text
         path = tmp_path / "d.toml"
         path.write_text(text.replace(old, new))

@@ -142,6 +142,19 @@ def test_analytic_airbag_volume_and_inflator_overrides_scale_the_preset():
     assert np.trapezoid(flow[:, 1], flow[:, 0]) == pytest.approx(0.080, rel=1e-12)
 
 
+def test_reference_knee_bolster_is_crushed_once_per_leg():
+    """Each leg meets the knee bolster through one pair: two ellipsoids of one segment against
+    the one bolster (the knee sphere and the shank shell, 50 mm apart) each get the whole crush
+    characteristic, so the bolster pushed about twice as hard (fmvss208_sled_48_unbelted: knee
+    6.7 kN + shank 6.4 kN per leg, femur 10.0 kN, before the shank shells were taken out)."""
+    for name in ("fmvss208_sled_48_unbelted", "fmvss208_sled_48_belted", "us_ncap_frontal_56",
+                 "euro_ncap_full_width_50", "aeb_precrash_frontal"):
+        asm = load(name).model.source
+        parts = [asm.markers[asm.geometries[p.geometry_a].marker].part
+                 for p in asm.contact_pairs.values() if p.geometry_b == "knee_bolster"]
+        assert len(parts) == 2 and len(set(parts)) == 2, (name, parts)
+
+
 def test_reference_seated_occupant_starts_on_the_seat_not_inside_the_interior():
     """Every pair that pushes at the start is at most 2 mm deep (a plane pushes only within its
     bounds, so a deeper reported penetration elsewhere is no contact), and the pelvis sits on

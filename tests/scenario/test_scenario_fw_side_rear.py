@@ -173,7 +173,10 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     the pelvis mostly forward, so the pelvis stays within the cushion's table (no pair runs
     past the end of its table) and the energy balance closes; head and neck figures pass
     FMVSS 208 and femur loads stay below its 10 kN. The belt loads the sternum (its chest wrap
-    rides on it): chest deflection 42 mm, inside FMVSS 208's 63 mm. Chest 3 ms is not held
+    rides on it): chest deflection 42 mm, inside FMVSS 208's 63 mm, and the chest recovers once
+    the belt unloads (the Hybrid III's ribs spring back: under a quarter of the peak is left at
+    150 ms, 0.4 mm measured; the earlier unloading line to a permanent set kept 30 mm, 0.72 of
+    it). Chest 3 ms is not held
     here: 67.8 g, carried by the diagonal belt's 7.1-10.1 kN on the torso, above the 4 kN load
     limiter (D-ring and belt-body friction, restraints work, not the seat)."""
     run = ncap
@@ -186,3 +189,5 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     assert rows["HIC15"]["pass"] is True and 100 < rows["HIC15"]["value"] < 700
     assert rows["Nij"]["pass"] is True
     assert max(rows["femur force left"]["value"], rows["femur force right"]["value"]) < 10000
+    chest = -out["chest_translation.deflection"]                  # compression positive
+    assert 30e-3 < chest.max() < 63e-3 and chest[-1] < 0.25 * chest.max()
