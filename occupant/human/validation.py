@@ -232,6 +232,7 @@ def _run_sled(scenario, path, dt):
 BELTED_SLED_FIGURES = ("head_x_excursion_mm", "t1_x_excursion_mm", "shoulder_belt_force_kN",
                        "lap_belt_force_kN")
 SHOULDER_SEGMENT, LAP_SEGMENT = "belt.d_ring-shoulder", "belt.hip_outboard-lap_anchor"
+LAP_SEGMENT_SEPARATE = "lap_belt.lap_anchor-hip_outboard"   # a belt of kind "separate"
 
 
 def _check_belted_sled(check, scenario, base_dir):
@@ -252,10 +253,11 @@ def belted_sled_figures(res, model, t1_point):
     P = res.body_poses[:, model.body("upper_torso")]
     t1 = (P[:, :3, :3] @ np.asarray(t1_point, float))[:, 0] + P[:, 0, 3] - sled_x
     pelvis = res.body_com[:, model.body("pelvis"), 0] - sled_x
+    lap = LAP_SEGMENT if f"{LAP_SEGMENT}.force" in res.outputs else LAP_SEGMENT_SEPARATE
     hist = {"head_x_mm": 1e3 * (head - head[0]), "t1_x_mm": 1e3 * (t1 - t1[0]),
             "pelvis_x_mm": 1e3 * (pelvis - pelvis[0]),
             "shoulder_belt_kN": res.outputs[f"{SHOULDER_SEGMENT}.force"] / 1e3,
-            "lap_belt_kN": res.outputs[f"{LAP_SEGMENT}.force"] / 1e3}
+            "lap_belt_kN": res.outputs[f"{lap}.force"] / 1e3}
     figures = {"head_x_excursion_mm": float(hist["head_x_mm"].max()),
                "t1_x_excursion_mm": float(hist["t1_x_mm"].max()),
                "shoulder_belt_force_kN": float(hist["shoulder_belt_kN"].max()),

@@ -79,7 +79,7 @@ def build_airbag(asm, table, c, path):
 
 RESTRAINTS["airbag"].build = build_airbag
 
-BELT_KINDS = ("three_point",)
+BELT_KINDS = ("three_point", "separate")
 PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Autoliv pretensioners
                                    # are done in 5-10 ms (occupant.modeling.belts.Pretensioner) [U]
 
@@ -119,23 +119,32 @@ def lap_belt_pelvis(asm, c, path):
     return name
 
 
+GS1_LAP_PRELOAD = 100.0   # N: the GS1 deck's lap belt pre-load (crash-domain-facts 6.4) [S]
+
+
 def build_belt(asm, table, c, path):
-    """``[restraints.belt]``: a three-point belt of the GS1 webbing (``gs1_webbing``) from the
-    ``retractor`` (with its load limiter at ``load_limit`` N) through the ``d_ring``, over the
-    ``torso`` ellipsoid (shoulder and chest), through the ``buckle`` tongue and over the
-    ``pelvis`` ellipsoid (inboard hip, front, outboard hip; default ``lap_belt_pelvis``, the
-    front of the pelvis) to the ``lap_anchor`` (all points m in the vehicle frame B0; the
-    outboard side is the D-ring's side of the occupant's midplane y = 0). An occupant with a
-    ``sternum`` part (on its chest joint to the torso's part) carries the chest wrap on it, so
-    the belt loads the chest through the chest joint (``modeling.belts.Wrap``). ``friction``:
-    belt on body and buckle, ``d_ring_friction``: at the D-ring. With ``pretensioner`` the
-    retractor winds in ``pretensioner_pull`` m over 8 ms from ``pretensioner_time`` s."""
+    """``[restraints.belt]``: ``kind = "three_point"`` (default): a three-point belt of the GS1
+    webbing (``gs1_webbing``) from the ``retractor`` (with its load limiter at ``load_limit`` N)
+    through the ``d_ring``, over the ``torso`` ellipsoid (shoulder and chest), through the
+    ``buckle`` tongue and over the ``pelvis`` ellipsoid (inboard hip, front, outboard hip;
+    default ``lap_belt_pelvis``, the front of the pelvis) to the ``lap_anchor`` (all points m in
+    the vehicle frame B0; the outboard side is the D-ring's side of the occupant's midplane
+    y = 0). An occupant with a ``sternum`` part (on its chest joint to the torso's part) carries
+    the chest wrap on it, so the belt loads the chest through the chest joint
+    (``modeling.belts.Wrap``). ``friction``: belt on body and buckle, ``d_ring_friction``: at
+    the D-ring. With ``pretensioner`` the retractor winds in ``pretensioner_pull`` m over 8 ms
+    from ``pretensioner_time`` s.
+    ``kind = "separate"``: the Gold Standard sled's belt (SAFER HBM validation deck
+    GS1_belt_V11.key [S]: two retractors, no slip ring): a shoulder belt ``belt`` from a
+    retractor at the upper anchorage ``d_ring`` over the torso to the ``buckle``, and a lap belt
+    ``lap_belt`` from a retractor at ``lap_anchor`` over the pelvis to the ``buckle``, both
+    fixed there (no ``retractor`` point; the lap belt pre-loaded to GS1_LAP_PRELOAD)."""
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,
                                          gs1_webbing)
-    c.string(table, "kind", path, choices=BELT_KINDS, what="belt kind")
-    point = {k: c.vector(table, k, path, required=True)
+    kind = c.string(table, "kind", path, choices=BELT_KINDS, what="belt kind") or "three_point"
+    point = {k: c.vector(table, k, path, required=k != "retractor" or kind == "three_point")
              for k in ("retractor", "d_ring", "buckle", "lap_anchor")}
     torso = c.string(table, "torso", path, choices=list(asm.geometries), what="geometry") or "thorax"
     pelvis = (c.string(table, "pelvis", path, choices=list(asm.geometries), what="geometry")
@@ -152,16 +161,29 @@ def build_belt(asm, table, c, path):
         pretensioner = Pretensioner(
             c.number(table, "pretensioner_time", path, nonneg=True, required=True),
             pull_in=[[0.0, 0.0], [PRETENSIONER_STROKE_TIME, pull]])
+    lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4)),
+           Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4)),
+           Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4))]
+    if kind == "separate":
+        try:
+            asm.add(Belt("belt", [
+                Anchor("d_ring", point["d_ring"]), Wrap("shoulder", torso, friction=mu),
+                Wrap("chest", torso, friction=mu, carrier=sternum),
+                Anchor("buckle", point["buckle"])],
+                gs1_webbing(), retractor=retractor, pretensioner=pretensioner))
+            asm.add(Belt("lap_belt", [Anchor("lap_anchor", point["lap_anchor"])] + lap[::-1]
+                         + [Anchor("buckle", point["buckle"])], gs1_webbing(),
+                         retractor=Retractor(), pretension=GS1_LAP_PRELOAD))
+        except ModelingError as err:
+            c.fail(path, str(err))
+        return
     try:
         asm.add(Belt("belt", [
             Anchor("retractor", point["retractor"]),
             SlipRing("d_ring", point["d_ring"], friction=mu_ring),
             Wrap("shoulder", torso, friction=mu),
             Wrap("chest", torso, friction=mu, carrier=sternum),
-            SlipRing("buckle", point["buckle"], friction=mu),
-            Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4)),
-            Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4)),
-            Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4)),
+            SlipRing("buckle", point["buckle"], friction=mu)] + lap + [
             Anchor("lap_anchor", point["lap_anchor"])],
             gs1_webbing(), retractor=retractor, pretensioner=pretensioner))
     except ModelingError as err:

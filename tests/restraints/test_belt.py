@@ -414,3 +414,42 @@ def test_bad_input_carrier_must_slide_on_the_wrapped_part():
     with pytest.raises(ModelingError, match=r"belt 'b'.points\[1\].carrier.part: unknown 'plate'"):
         asm.add(Belt("b", [Anchor("a", (1.0, 0.0, 0.0)), Wrap("w", "shell", carrier="plate"),
                            Anchor("c", (-1.0, 0.0, 0.0))], LINEAR))
+
+
+SEMI = np.array([0.10, 0.20, 0.15])            # an ellipsoid's semi-axes, m
+
+
+def _wrap(side, a, b):
+    from occupant.restraints.belt import wrap_point
+    P, active = wrap_point(tuple(SEMI), tuple(side), tuple(SEMI * a), tuple(SEMI * b))
+    return np.array(P) / SEMI, active          # in the scaled frame (the unit sphere)
+
+
+@pytest.mark.parametrize("depth", [0.5, 0.0, -0.5])
+def test_analytic_wrap_point_of_a_symmetric_belt(depth):
+    """A belt along the ellipsoid's y axis at height 0 and depth x (scaled units) from anchors
+    placed symmetrically: in front of the centre (x = 0.5), through it and behind it, the belt
+    wraps round the side (+x) and the middle of the wrap is the ellipsoid's front point
+    (semi-axis x along x); a belt passing in front of the ellipsoid does not touch it."""
+    P, active = _wrap((1, 0, 0), (depth, -3.0, 0.0), (depth, 3.0, 0.0))
+    assert active
+    np.testing.assert_allclose(P, [1.0, 0.0, 0.0], atol=1e-12)
+    P, active = _wrap((1, 0, 0), (1.2, -3.0, 0.0), (1.2, 3.0, 0.0))
+    assert not active
+    np.testing.assert_allclose(P, [1.2, 0.0, 0.0], atol=1e-12)
+
+
+def test_analytic_wrap_point_is_the_shortest_path_in_front():
+    """While the belt's line passes in front of the centre the wrap is the shortest path, a great
+    circle: on the unit sphere from a = (2, -1, 0.3) to b = (-1, 2, 0.3), symmetric about the
+    line's nearest point to the centre p = (0.5, 0.5, 0.3) (40 deg off the side (1, 1, 0)), the
+    middle of the wrap is p / |p| and the belt's push (u_a + u_b) is normal there."""
+    from occupant.restraints.belt import wrap_point
+    a, b = np.array([2.0, -1.0, 0.3]), np.array([-1.0, 2.0, 0.3])
+    P, active = wrap_point((1.0, 1.0, 1.0), (1.0, 1.0, 0.0), tuple(a), tuple(b))
+    P = np.array(P)
+    assert active
+    np.testing.assert_allclose(P, np.array([0.5, 0.5, 0.3]) / np.linalg.norm([0.5, 0.5, 0.3]),
+                               atol=1e-12)
+    push = (a - P) / np.linalg.norm(a - P) + (b - P) / np.linalg.norm(b - P)
+    assert np.linalg.norm(np.cross(push, P)) < 1e-12
