@@ -7,7 +7,9 @@ another part), free to slide along it: two rows, the in-plane gap along the curv
 primitive).
 ``CurveOnCurve(name, curve, curve_b)``: the two curves stay in contact and tangent (a cam and
 its follower): one CONSTRAINT_CURVE row, the gap along the common normal. As for ADAMS's CVCV,
-the curves must lie in one plane and the other joints keep the motion in it.
+the curves must lie in one plane and the other joints keep the motion in it. The contact must
+stay within an open curve's ends (ADAMS stops there; here the end's parameter is held and the
+row's acceleration term is no longer exact): give an open curve some length beyond the travel.
 
 The curve parameters are eliminated (``occupant.constraints.curve_rows``): the contact point is
 found by Newton's method inside each evaluation of the row, so the pairs add no coordinates and
