@@ -84,6 +84,11 @@ def test_deleting_the_part_of_a_curve_removes_the_curve_and_its_pairs():
     asm.check()
     asm = _two_bodies()
     asm.add(PointOnCurve("ptcv", "pin", "guide"))
+    asm.relink("ptcv", "curve", "lobe")  # moved between the reverse lists
+    assert asm.dependents("lobe") == ["ptcv"] and asm.dependents("guide") == []
+    with pytest.raises(ModelingError, match=r"point on curve 'ptcv'.curve: unknown 'pin'"):
+        asm.relink("ptcv", "curve", "pin")
+    asm.relink("ptcv", "curve", "guide")
     asm.remove("slider")                 # the part of the point
     assert not asm.higher_pairs and "guide" in asm.geometries
     asm.check()
