@@ -26,15 +26,20 @@ Rheonomic rows (``ConstraintBlock.drive`` >= 0; ``drivers``) at the time cw.time
 coupler row Phi - f(t) (Phi_t = -f', gamma + f''); a dot row whose u_b turns with time, u_b =
 R_b c(t): Phi_t = u_a . R_b c', and Phi'' gains 2 u_a' . R_b c' + u_a . (2 w_b x R_b c' + R_b c'')
 (the mixed and time terms). cw.phit receives Phi_t (velocity constraints G v = -Phi_t).
+
+A higher-pair row (CONSTRAINT_CURVE) is a distance row between the contact points of its curves
+along the normal of curve b, found at each evaluation (``curve_rows``), whose gamma gains the
+term of the moving contact point.
 """
 import numpy as np
 from numba import njit
 
+from occupant.constraints.curve_rows import curve_gamma, curve_points
 from occupant.constraints.drivers import cross3 as _cross, time_function, turning_axis
 from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 from occupant.model.bundle import (CONSTRAINT_DISTANCE, CONSTRAINT_DOT, CONSTRAINT_COUPLER,
                                    CONSTRAINT_VELOCITY, CONSTRAINT_DOT_DIFFERENCE,
-                                   CONSTRAINT_SCREW)
+                                   CONSTRAINT_SCREW, CONSTRAINT_CURVE)
 
 
 @njit(**JIT_INLINE)
@@ -229,12 +234,17 @@ def constraint_terms(tree, cons, data, v, cw):
             _frame_axis(R, lb, cons.axis_b[row], ub)
         _angular(w_all, al, la, wa, ala)
         _angular(w_all, al, lb, wb, alb)
-        if cons.kind[row] == CONSTRAINT_DISTANCE or cons.kind[row] == CONSTRAINT_SCREW:
-            _frame_point(R, o, la, cons.point_a[row], pa)
-            _frame_point(R, o, lb, cons.point_b[row], pb)
+        curve = cons.kind[row] == CONSTRAINT_CURVE
+        if cons.kind[row] == CONSTRAINT_DISTANCE or cons.kind[row] == CONSTRAINT_SCREW or curve:
+            if curve:       # the contact points and normal (u_b) of a higher pair
+                curve_points(cons.curves, cons.curve[row, 0], cons.curve[row, 1], R, o, la, lb,
+                             cons.point_a[row], pa, pb, ub, cw.vec[17:30])
+            else:
+                _frame_point(R, o, la, cons.point_a[row], pa)
+                _frame_point(R, o, lb, cons.point_b[row], pb)
             _point_motion(o, w_all, od, al, ad, la, pa, va, aa, t1, t2)
             _point_motion(o, w_all, od, al, ad, lb, pb, vb, ab, t1, t2)
-            sign = 1.0 if cons.kind[row] == CONSTRAINT_DISTANCE else -1.0   # screw: s = -that
+            sign = -1.0 if cons.kind[row] == CONSTRAINT_SCREW else 1.0   # screw: s = -that
             for c in range(3):
                 d[c] = pa[c] - pb[c]
             phi[row] = sign * _dot(d, ub)
@@ -249,6 +259,8 @@ def constraint_terms(tree, cons, data, v, cw):
             acc = 0.0
             for c in range(3):
                 acc += (aa[c] - ab[c]) * ub[c] + 2.0 * (va[c] - vb[c]) * t1[c] + d[c] * (t3[c] + t2[c])
+            if curve:
+                acc += curve_gamma(cons.curve[row, 0] < 0, wa, wb, va, vb, d, ub, cw.vec[17:30])
             gamma[row] = -sign * acc
             if cons.kind[row] == CONSTRAINT_SCREW:
                 _frame_axis(R, la, cons.axis_a[row], ua)

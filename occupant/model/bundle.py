@@ -219,6 +219,12 @@ CONSTRAINT_DOT_DIFFERENCE = 4
 # the turn about u_b of x_b (drives[drive, 1:4], link b's frame) from x_a (axis_a), k = pitch / 2 pi
 # in drives[drive, 0] (that row holds these parameters, not a time function)
 CONSTRAINT_SCREW = 5
+# CONSTRAINT_CURVE (higher pairs, occupant.modeling.higher_pairs): the gap (p_a - p_b) . n_b
+# between point a (point_a, or the point of the planar curve curve[row, 0]) and the point p_b of
+# the planar curve curve[row, 1] on link b at the pair of curve parameters where the tangents are
+# parallel and p_a - p_b is normal to curve b; n_b the normal of curve b in its plane
+# (occupant.constraints.curve_rows, which also gives the layout of the curves table)
+CONSTRAINT_CURVE = 6
 ConstraintBlock = namedtuple("ConstraintBlock", [
     "kind",           # (nc,) int, CONSTRAINT_DISTANCE, _DOT, _COUPLER or _VELOCITY
     "link_a",         # (nc,) int, link carrying point/axis a (-1: B0)
@@ -229,6 +235,8 @@ ConstraintBlock = namedtuple("ConstraintBlock", [
     "axis_b",         # (nc, 3) unit vector u_b in link b's frame
     "drive",          # (nc,) int, first row of the row's time functions in drives (-1: none)
     "drives",         # (nf, 7) c0, c1, c2, c3, A, w (rad/s), phase (rad) of f(t)
+    "curve",          # (nc, 2) int, first row in curves of the curve of a and of b (-1: none)
+    "curves",         # (ncr, 12) curve headers and coefficients in their link's frame
 ])
 # Seat belts (occupant.restraints.belt): each belt an ordered list of points joined by straight
 # segments; the webbing's characteristic per segment in the fields of ContactBlock's loading and
@@ -438,7 +446,8 @@ def empty_constraint_block():
     return freeze_block(ConstraintBlock, dict(
         kind=np.zeros(0, np.int64), link_a=np.zeros(0, np.int64), point_a=np.zeros((0, 3)),
         axis_a=np.zeros((0, 3)), link_b=np.zeros(0, np.int64), point_b=np.zeros((0, 3)),
-        axis_b=np.zeros((0, 3)), drive=np.zeros(0, np.int64), drives=np.zeros((0, 7))))
+        axis_b=np.zeros((0, 3)), drive=np.zeros(0, np.int64), drives=np.zeros((0, 7)),
+        curve=np.zeros((0, 2), np.int64), curves=np.zeros((0, 12))))
 
 
 def empty_tyre_block():

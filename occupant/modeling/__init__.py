@@ -14,6 +14,8 @@ from occupant.modeling.constraint_elements import Primitive, Coupler
 from occupant.modeling.marker_forces import MarkerForce
 from occupant.modeling.environment import Gravity, Units
 from occupant.modeling.motions import TimeFunction, JointMotion, MarkerMotion
+from occupant.modeling.curves import Curve
+from occupant.modeling.higher_pairs import PointOnCurve, CurveOnCurve
 
 __all__ = [
     "Part", "Marker", "Joint", "MDH", "Pose", "JointResistance", "SpringDamper", "ModelingError",
@@ -22,5 +24,6 @@ __all__ = [
     "driver_airbag", "passenger_airbag",
     "ContactCharacteristic", "ContactPair", "Muscle",
     "VirtualPart", "Link", "Frustum", "Torus", "Material", "Primitive", "Coupler", "MarkerForce",
-    "Gravity", "Units", "TimeFunction", "JointMotion", "MarkerMotion",
+    "Gravity", "Units", "TimeFunction", "JointMotion", "MarkerMotion", "Curve", "PointOnCurve",
+    "CurveOnCurve",
 ]

@@ -26,6 +26,7 @@ from occupant.modeling.marker_forces import MarkerForce
 from occupant.modeling.environment import Gravity
 from occupant.modeling.velocity_constraints import KnifeEdge
 from occupant.modeling.motions import JointMotion, MarkerMotion
+from occupant.modeling.higher_pairs import PointOnCurve, CurveOnCurve
 
 # reference key (last component of an element's ``refs`` key) -> the tables it may name
 _TARGETS = {
@@ -35,7 +36,7 @@ _TARGETS = {
     "marker_j": ("markers",), "cm_marker": ("markers",), "parent_marker": ("markers",),
     "child_marker": ("markers",), "joint": ("joints",), "joint_b": ("joints",),
     "geometry": ("geometries",), "geometry_b": ("geometries",), "airbag": ("airbags",),
-    "material": ("materials",),
+    "material": ("materials",), "curve": ("geometries",), "curve_b": ("geometries",),
 }
 # the I/J markers of a connection (feature definition): deleted with it unless used elsewhere
 _FEATURE_MARKERS = ("parent_marker", "child_marker", "marker_i", "marker_j")
@@ -54,6 +55,7 @@ _FAMILIES = (
     ("marker_forces", MarkerForce), ("gravity_fields", Gravity),
     ("velocity_constraints", KnifeEdge),   # linear non-holonomic constraints
     ("motions", (JointMotion, MarkerMotion)),   # rheonomic constraints
+    ("higher_pairs", (PointOnCurve, CurveOnCurve)),
 )
 
 

@@ -37,7 +37,7 @@ Joint and marker motions (``motions``) give rheonomic rows: a joint motion a cou
 q - f(t) = 0, a marker motion distance rows (p_I - p_J) . u_J - f(t) = 0 and dot rows against J's
 axes turned by the time functions (the ``drive`` and ``drives`` of the ConstraintBlock).
 In a planar loop some of these rows are redundant; the solver keeps an independent subset
-(``occupant.constraints.partition``).
+(``occupant.constraints.partition``). The higher pairs (``higher_pairs``) come after the motions.
 """
 import numpy as np
 
@@ -47,6 +47,7 @@ from occupant.model.bundle import (ConstraintBlock, CONSTRAINT_DISTANCE, CONSTRA
 from occupant.model.joint_types import JointType
 from occupant.model.model import ModelError
 from occupant.modeling.constraint_elements import PRIMITIVE_ROWS
+from occupant.modeling.higher_pairs import higher_pair_rows
 from occupant.modeling.velocity_constraints import velocity_constraint_rows
 
 _X, _Y, _Z = np.eye(3)
@@ -81,7 +82,7 @@ def compile_constraints(model, asm, topo, X_link_part):
     cvs = [j for j in asm.joints.values()
            if j.kind == "constant_velocity" and j.name not in topo.cut_joints]
     if not (topo.cut_joints or asm.primitives or asm.couplers or screws or cvs
-            or asm.velocity_constraints or asm.motions):
+            or asm.velocity_constraints or asm.motions or asm.higher_pairs):
         return model
     cols = {k: [] for k in ConstraintBlock._fields}
     names = []
@@ -115,13 +116,17 @@ def compile_constraints(model, asm, topo, X_link_part):
         _add_coupler(cols, names, j.name, links[0], links[2], (1.0, -1.0, 0.0))
     for m in asm.motions.values():
         _add_motion(cols, names, model, asm, topo, X_link_part, m)
+    higher_pair_rows(model, asm, X_link_part, cols, names)
     velocity_constraint_rows(model, asm, X_link_part, cols, names)
     cols["drive"] += [-1] * (len(cols["kind"]) - len(cols["drive"]))    # the rows after
+    cols["curve"] += [(-1, -1)] * (len(cols["kind"]) - len(cols["curve"]))
     for k in ("kind", "link_a", "link_b", "drive"):
         cols[k] = np.array(cols[k], dtype=np.int64)
     for k in ("point_a", "axis_a", "point_b", "axis_b"):
         cols[k] = np.array(cols[k], dtype=float).reshape(-1, 3)
     cols["drives"] = np.array(cols["drives"], dtype=float).reshape(-1, 7)
+    cols["curve"] = np.array(cols["curve"], dtype=np.int64).reshape(-1, 2)
+    cols["curves"] = np.array(cols["curves"], dtype=float).reshape(-1, 12)
     model.constraints = freeze_block(ConstraintBlock, cols)
     model.constraint_names = tuple(names)
     return model

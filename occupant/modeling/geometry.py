@@ -5,8 +5,9 @@ or scenario file reader can construct it directly: ``Ellipsoid(name, marker, sem
 ``Box(name, marker, half_extents)``, ``Plane(name, marker=None, point, normal, x_axis,
 half_size)``, ``Mesh(name, marker, mesh)``, and seed 000's ``Link(name, marker, marker_b, width,
 depth)``, ``Frustum(name, marker, length, bottom_radius, top_radius)``, ``Torus(name, marker,
-major_radius, minor_radius)`` (stored, validated, given mass properties by a material; contact
-pairs accept the types ``occupant.modeling.compile_contacts`` lists). A cylinder, box or mesh may also be placed by
+major_radius, minor_radius)``, ``Curve`` (``curves``: the path of the higher pairs) (stored,
+validated, given mass properties by a material; contact pairs accept the types
+``occupant.modeling.compile_contacts`` lists). A cylinder, box or mesh may also be placed by
 ``position`` (m) and ``rotation`` (matrix) in its marker's frame, or in the vehicle frame B0 when
 ``marker`` is None (an interior part fixed to the vehicle)."""
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from occupant.modeling.curves import Curve
 from occupant.modeling.elements import ModelingError, _rotation, _vec3
 
 
@@ -262,4 +264,4 @@ class Torus:
         return {"marker": self.marker}
 
 
-GEOMETRY_TYPES = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh, Link, Frustum, Torus)
+GEOMETRY_TYPES = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh, Link, Frustum, Torus, Curve)

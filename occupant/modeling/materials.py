@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from occupant.modeling.elements import ModelingError, element_kind, inertia_tensor
-from occupant.modeling.geometry import (Box, Cylinder, Ellipsoid, Frustum, Link, Mesh, Plane,
-                                        Sphere, Torus)
+from occupant.modeling.geometry import (Box, Curve, Cylinder, Ellipsoid, Frustum, Link, Mesh,
+                                        Plane, Sphere, Torus)
 from occupant.spatial.transforms import homogeneous
 
 
@@ -121,7 +121,7 @@ def solid_properties(g, markers):
         V = float(g.mesh.volume)
         c_local = np.asarray(g.mesh.center_mass, float)
         I = np.asarray(g.mesh.moment_inertia, float) / g.mesh.density
-    elif isinstance(g, Plane):
+    elif isinstance(g, (Plane, Curve)):
         return 0.0, np.zeros(3), np.zeros((3, 3))
     else:
         raise ModelingError(f"{element_kind(g)} '{g.name}': no mass properties known")
