@@ -235,7 +235,8 @@ def airbags(bundle, data, t, q, v, z):
                 power += work
                 force_total += force
                 area_total += area
-                d_bottom, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(points, backing, k)
+                d_bottom, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(
+                    points, backing, k)
                 if d_bottom > 0.0 and inside:
                     f_bottom = max(table_load(el.tables, el.bottom_start[b], el.bottom_len[b],
                                               d_bottom)
