@@ -33,19 +33,36 @@ the declared pairs, never in the square of the surfaces; a pair whose bounding s
 geometry, centres moved with their links each evaluation) are apart costs their distance and
 skips the narrow phase.
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 from occupant.contact.convex_pairs import ellipsoid_box, ellipsoid_cylinder
-from occupant.contact.geometry_pairs import ellipsoid_ellipsoid, ellipsoid_plane, point_in_link
+from occupant.contact.geometry_pairs import (
+    ellipsoid_ellipsoid, ellipsoid_plane, pair_geometry, point_in_link,
+)
 from occupant.contact.mesh_pairs import ellipsoid_mesh
 from occupant.forces.joint_resistance import table_load
-from occupant.forces.points import add_force_pair, point_state
+from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_ELLIPSOID,
     CONTACT_ELLIPSOID_MESH, CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_POWER, POWER_CONTACTS,
 )
+
+# The fields of a loading and unloading law (``bundle.ContactBlock``'s names, which the BeltBlock
+# repeats for its webbing): what the contacts and the belts hand the law's functions, so that
+# each is compiled once for both.
+ContactLaw = namedtuple("ContactLaw", ["law", "stiffness", "exponent", "load_start", "load_len",
+                                       "unload_start", "unload_len", "absorption", "tables"])
+
+
+@njit(**JIT_INLINE)
+def contact_law(el):
+    """``el``'s (a ContactBlock's or BeltBlock's) loading and unloading laws."""
+    return ContactLaw(el.law, el.stiffness, el.exponent, el.load_start, el.load_len,
+                      el.unload_start, el.unload_len, el.absorption, el.tables)
 
 
 @njit(**JIT)
@@ -155,6 +172,8 @@ def contacts(bundle, data, t, q, v, z):
     el = bundle.contacts
     power = 0.0
     R_links, p_links = data.R_base_link, data.p_base_link
+    # what the geometry, point and force routines read
+    geo, law, points = pair_geometry(el), contact_law(el), point_data(data)
     for e in range(el.link_a.shape[0]):
         la, lb = el.link_a[e], el.link_b[e]
         kind = el.pair_type[e]
@@ -163,15 +182,15 @@ def contacts(bundle, data, t, q, v, z):
             d, d_rate, nx, ny, nz, cx, cy, cz, inside = (-gap, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
                                                          False)
         elif kind == CONTACT_ELLIPSOID_PLANE:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(data, el, e)
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(points, geo, e)
         elif kind == CONTACT_ELLIPSOID_ELLIPSOID:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_ellipsoid(data, el, e)
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_ellipsoid(points, geo, e)
         elif kind == CONTACT_ELLIPSOID_BOX:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_box(data, el, e)
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_box(points, geo, e)
         elif kind == CONTACT_ELLIPSOID_CYLINDER:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_cylinder(data, el, e)
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_cylinder(points, geo, e)
         else:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_mesh(data, el, e)
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_mesh(points, el, e)
             if not inside:
                 d = -max(gap, 0.0)
         normal, friction = 0.0, 0.0
@@ -179,16 +198,16 @@ def contacts(bundle, data, t, q, v, z):
             zk = el.z_start + e
             if d >= z[zk] and d_rate > 0.0:
                 data.zdot[zk] = d_rate
-            normal = elastic_force(el, e, d, max(z[zk], d)) + el.damping[e] * d * d_rate
+            normal = elastic_force(law, e, d, max(z[zk], d)) + el.damping[e] * d * d_rate
             normal = max(normal, 0.0)
-            rax, ray, raz = point_in_link(data, la, cx, cy, cz)
-            rbx, rby, rbz = point_in_link(data, lb, cx, cy, cz)
-            _, _, _, vax, vay, vaz = point_state(data, la, rax, ray, raz)
-            _, _, _, vbx, vby, vbz = point_state(data, lb, rbx, rby, rbz)
+            rax, ray, raz = point_in_link(points, la, cx, cy, cz)
+            rbx, rby, rbz = point_in_link(points, lb, cx, cy, cz)
+            _, _, _, vax, vay, vaz = point_state(points, la, rax, ray, raz)
+            _, _, _, vbx, vby, vbz = point_state(points, lb, rbx, rby, rbz)
             friction, fx, fy, fz = normal_and_friction(normal, el.friction[e],
                                                        el.friction_speed[e], nx, ny, nz,
                                                        vax - vbx, vay - vby, vaz - vbz)
-            power += add_force_pair(data, la, rax, ray, raz, vax, vay, vaz, lb, rbx, rby, rbz,
+            power += add_force_pair(points, la, rax, ray, raz, vax, vay, vaz, lb, rbx, rby, rbz,
                                     vbx, vby, vbz, fx, fy, fz)
         k = el.out_start + 7 * e
         data.outputs[k] = d

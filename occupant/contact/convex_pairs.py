@@ -28,7 +28,7 @@ penetration of the axis segment plus r, exactly, since a capsule is a segment sw
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_STAGE
+from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.contact.geometry_pairs import point_in_link, to_base
 from occupant.contact.support import face_depth, line_depth, rim_depth, vertex_depth
 from occupant.forces.points import point_state
@@ -106,7 +106,7 @@ def _sign(x):
     return 1 if x > 0.0 else -1
 
 
-@njit(**JIT_STAGE)
+@njit(**JIT_INLINE)   # inlined: called with constants, a compiled copy for each
 def _set(f, j, value):
     """The integer triple f with f[j] = value (tuples: no allocation)."""
     if j == 0:

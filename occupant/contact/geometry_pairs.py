@@ -10,11 +10,25 @@ between s and its projection on the plane, s + d/2 n. The exact penetration rate
 d' = n.(v_plane(s) - v_ellipsoid(s)) with both bodies' material velocities at s (the envelope
 theorem removes the motion of s over the surface).
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.forces.points import point_state
+
+# The pair fields the geometry routines read (``bundle.ContactBlock``'s names): what every caller
+# hands them, so that each routine is compiled once for all of them, not once per block type.
+PairGeometry = namedtuple("PairGeometry", ["link_a", "R_a", "p_a", "size_a", "link_b", "R_b",
+                                           "p_b", "size_b"])
+
+
+@njit(**JIT_INLINE)
+def pair_geometry(el):
+    """``el``'s (a ContactBlock's) pair geometry."""
+    return PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b, el.p_b,
+                        el.size_b)
 
 
 @njit(**JIT_STAGE)

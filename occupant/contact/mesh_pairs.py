@@ -35,6 +35,7 @@ from numba import njit
 
 from occupant.jit import JIT_STAGE
 from occupant.contact.convex_pairs import ellipsoid_in_b, finish
+from occupant.contact.geometry_pairs import pair_geometry
 from occupant.contact.support import face_depth, line_depth, q_times, vertex_depth
 
 # Relative tolerance of the inside-the-triangle test (rounding on shared edges).
@@ -167,9 +168,10 @@ def mesh_local(el, mesh, Q, cx, cy, cz, bound):
 def ellipsoid_mesh(data, el, e):
     """Pair e, ellipsoid against the mesh size_b[e, 0]: the tuple of ``ellipsoid_plane``, the
     last entry False when no face or edge is in contact (d then -inf)."""
-    Q, cx, cy, cz, w0, w1, w2, o = ellipsoid_in_b(data, el, e)
+    geo = pair_geometry(el)
+    Q, cx, cy, cz, w0, w1, w2, o = ellipsoid_in_b(data, geo, e)
     found, d, nx, ny, nz, sx, sy, sz = mesh_local(el, int(el.size_b[e, 0]), Q, cx, cy, cz,
                                                   el.bound_a[e])
     if not found:
         return -np.inf, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, False
-    return finish(data, el, e, (w0, w1, w2, o), d, nx, ny, nz, sx, sy, sz)
+    return finish(data, geo, e, (w0, w1, w2, o), d, nx, ny, nz, sx, sy, sz)

@@ -2,10 +2,23 @@
 stage, and a force at a point added to the link's external spatial force ``data.f_ext``.
 Link -1 is B0 itself (the vehicle, whose motion is prescribed: forces on it are not applied).
 ``line_between`` gives the line of a two-point element (spring-damper, muscle)."""
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from occupant.jit import JIT_INLINE, JIT_STAGE
+
+# What the point routines below (and the contact geometry routines) read of Data: the producers
+# hand them this view, not Data's ~30 arrays (each array a compiled call passes is ~7 scalar
+# arguments, and the cost of compiling a call grows with them).
+PointData = namedtuple("PointData", ["base", "R_base_link", "p_base_link", "v", "f_ext"])
+
+
+@njit(**JIT_INLINE)
+def point_data(data):
+    """``data``'s view for the point and geometry routines (``data`` itself works as well)."""
+    return PointData(data.base, data.R_base_link, data.p_base_link, data.v, data.f_ext)
 
 
 @njit(**JIT_STAGE)

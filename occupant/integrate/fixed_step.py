@@ -145,7 +145,8 @@ def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards
         status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
         if status != FINISHED:
             return s - s0 + (status == EVENT), status
-    y_last[1, :] = y
+    for r in range(n):   # a loop: a slice assignment compiles its shape-mismatch message (2 s)
+        y_last[1, r] = y[r]
     s_end = s0 + n_steps
     if record_last and s_end % stride == 0:
         # the final state, recorded by one more step whose result is dropped: the loop's own
@@ -168,7 +169,8 @@ def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, 
         status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
         if status != FINISHED:
             return s - s0 + (status == EVENT), status
-    y_last[1, :] = y
+    for r in range(n):   # as in run_euler
+        y_last[1, r] = y[r]
     s_end = s0 + n_steps
     if record_last and s_end % stride == 0:   # as in run_euler
         _rk4_advance(bundle, data, s_end * h, y, h, k1, k2, k3, k4, tmp, y_new, rec,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
-from occupant.dynamics.api import mass_matrix
+from occupant.dynamics.api import inverse_dynamics
 
 STOP_PENETRATION = 0.1  # rad (m for prismatic joints): the stop depth at which stops are rated
 
@@ -45,6 +45,19 @@ def _element_rates(model):
     return out
 
 
+def _mass_matrix(model, q):
+    """M(q) column by column, M e_j = tau(q, v = 0, vdot = e_j) without gravity: by the RNEA,
+    which a run's sensors compile anyway (the CRBA's compilation, for this one call, was 2 s of
+    a first run)."""
+    data, zero, e = model.make_data(), np.zeros(model.nv), np.zeros(model.nv)
+    M = np.empty((model.nv, model.nv))
+    for j in range(model.nv):
+        e[j] = 1.0
+        M[:, j] = inverse_dynamics(model, data, q, zero, e, gravity=(0.0, 0.0, 0.0))
+        e[j] = 0.0
+    return 0.5 * (M + M.T)
+
+
 def step_limit(model, q, bounds):
     """The largest stable fixed step at configuration q for a method whose stability region
     reaches ``bounds`` = (h lambda, h omega) (``Integrator.stability``; None: no limit)."""
@@ -55,7 +68,7 @@ def step_limit(model, q, bounds):
     for j, c, k in rates:
         C[j] += c
         K[j] += k
-    M = mass_matrix(model, model.make_data(), q)
+    M = _mass_matrix(model, q)
     best = StepLimit(np.inf, "", "")
     for bound, diag, what, index in ((bounds[0], C, "damping rate", 1),
                                      (bounds[1], K, "natural frequency", 2)):

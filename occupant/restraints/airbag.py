@@ -49,24 +49,19 @@ bag (p V' of the prescribed shape), the enthalpy of the in- and outflows (output
 -F d' when the bodies rotate (d' is taken at the deepest points).
 """
 import numpy as np
-from collections import namedtuple
 from numba import njit
 
 from occupant.jit import JIT, JIT_STAGE
 from occupant.contact.compliant import normal_and_friction
-from occupant.contact.geometry_pairs import ellipsoid_ellipsoid, ellipsoid_plane, point_in_link
+from occupant.contact.geometry_pairs import (
+    PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link,
+)
 from occupant.forces.joint_resistance import table_load
-from occupant.forces.points import add_force_pair, point_state
+from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import AIRBAG_CONTACT_OUTPUTS, POWER_AIRBAGS
 from occupant.modeling.airbags import unfolded_fraction
 
 N_PAIR_OUTPUTS = len(AIRBAG_CONTACT_OUTPUTS)
-
-# The pair fields the contact geometry routine reads: the occupant ellipsoid (a) from the block,
-# the bag (b) with its current centre and semi-axes from Data.airbag_pairs.
-_PairGeometry = namedtuple("_PairGeometry", ["link_a", "R_a", "p_a", "size_a", "link_b", "R_b",
-                                             "p_b", "size_b"])
-
 
 @njit(**JIT)
 def lens(d, r1, r2):
@@ -161,10 +156,13 @@ def _push(data, la, lb, force, mu, v_s, nx, ny, nz, cx, cy, cz):
 def airbags(bundle, data, t, q, v, z):
     el = bundle.airbags
     geo = data.airbag_pairs
-    pairs = _PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b,
-                          geo[:, 0, :], geo[:, 1, :])
-    backing = _PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_bottom,
-                            el.p_bottom, el.size_bottom)
+    # the pair geometry: the occupant ellipsoid (a) from the block, the bag (b) with its current
+    # centre and semi-axes from Data.airbag_pairs
+    pairs = PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b,
+                         geo[:, 0, :], geo[:, 1, :])
+    backing = PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_bottom,
+                           el.p_bottom, el.size_bottom)
+    points = point_data(data)   # what the geometry and point routines read
     power = 0.0
     for b in range(el.bag_link.shape[0]):
         f = unfolded_fraction(el.folded_fraction[b], el.firing_time[b], el.deployment_time[b], t)
@@ -177,7 +175,7 @@ def airbags(bundle, data, t, q, v, z):
             for r in range(3):
                 geo[k, 0, r] = el.bag_p[b, r] + depth * el.bag_R[b, r, 0]
                 geo[k, 1, r] = lam * el.semi_axes[b, r]
-            d, d_rate, nx, ny, nz, cx, cy, cz, _ = ellipsoid_ellipsoid(data, pairs, k)
+            d, d_rate, nx, ny, nz, cx, cy, cz, _ = ellipsoid_ellipsoid(points, pairs, k)
             vol_c, area = lens(d, el.radius_a[k], radius_b)
             displaced += vol_c
             geo[k, 2, 0], geo[k, 2, 1], geo[k, 2, 2] = nx, ny, nz
@@ -231,18 +229,19 @@ def airbags(bundle, data, t, q, v, z):
             force, friction, d_bottom, f_bottom = 0.0, 0.0, 0.0, 0.0
             if d > 0.0 and area > 0.0:
                 force = gauge * area
-                work, friction = _push(data, el.link_a[k], el.link_b[k], force, mu, v_s,
+                work, friction = _push(points, el.link_a[k], el.link_b[k], force, mu, v_s,
                                        geo[k, 2, 0], geo[k, 2, 1], geo[k, 2, 2], geo[k, 3, 0],
                                        geo[k, 3, 1], geo[k, 3, 2])
                 power += work
                 force_total += force
                 area_total += area
-                d_bottom, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(data, backing, k)
+                d_bottom, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(
+                    points, backing, k)
                 if d_bottom > 0.0 and inside:
                     f_bottom = max(table_load(el.tables, el.bottom_start[b], el.bottom_len[b],
                                               d_bottom)
                                    + el.bottom_damping[b] * d_bottom * d_rate, 0.0)
-                    work, _ = _push(data, el.link_a[k], el.link_b[k], f_bottom, mu, v_s, nx,
+                    work, _ = _push(points, el.link_a[k], el.link_b[k], f_bottom, mu, v_s, nx,
                                     ny, nz, cx, cy, cz)
                     power += work
             o = el.pair_out_start + N_PAIR_OUTPUTS * k

@@ -40,9 +40,9 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
-from occupant.contact.compliant import elastic_force
+from occupant.contact.compliant import contact_law, elastic_force
 from occupant.forces.joint_resistance import table_load
-from occupant.forces.points import add_force_pair, point_state
+from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
     BELT_ANCHOR, BELT_WRAP, POWER_BELTS, PRETENSIONER_FORCE, PRETENSIONER_PULL_IN,
 )
@@ -65,15 +65,22 @@ def ellipsoid_frame(data, el, k):
     cx = p[l, 0] + R[l, 0, 0] * r[k, 0] + R[l, 0, 1] * r[k, 1] + R[l, 0, 2] * r[k, 2]
     cy = p[l, 1] + R[l, 1, 0] * r[k, 0] + R[l, 1, 1] * r[k, 1] + R[l, 1, 2] * r[k, 2]
     cz = p[l, 2] + R[l, 2, 0] * r[k, 0] + R[l, 2, 1] * r[k, 1] + R[l, 2, 2] * r[k, 2]
-    return (cx, cy, cz), (_rr(R, A, l, k, 0, 0), _rr(R, A, l, k, 0, 1), _rr(R, A, l, k, 0, 2),
-                          _rr(R, A, l, k, 1, 0), _rr(R, A, l, k, 1, 1), _rr(R, A, l, k, 1, 2),
-                          _rr(R, A, l, k, 2, 0), _rr(R, A, l, k, 2, 1), _rr(R, A, l, k, 2, 2))
+    return (cx, cy, cz), _product(R, A, l, k)
 
 
-@njit(**JIT)
-def _rr(R, A, l, k, i, j):
-    """(R[l] A[k])[i, j]."""
-    return R[l, i, 0] * A[k, 0, j] + R[l, i, 1] * A[k, 1, j] + R[l, i, 2] * A[k, 2, j]
+@njit(**JIT_STAGE)
+def _product(R, A, l, k):
+    """R[l] A[k], row-major (written out: a function of the entry's indices, called with
+    constants, was compiled once for each of the nine)."""
+    return (R[l, 0, 0] * A[k, 0, 0] + R[l, 0, 1] * A[k, 1, 0] + R[l, 0, 2] * A[k, 2, 0],
+            R[l, 0, 0] * A[k, 0, 1] + R[l, 0, 1] * A[k, 1, 1] + R[l, 0, 2] * A[k, 2, 1],
+            R[l, 0, 0] * A[k, 0, 2] + R[l, 0, 1] * A[k, 1, 2] + R[l, 0, 2] * A[k, 2, 2],
+            R[l, 1, 0] * A[k, 0, 0] + R[l, 1, 1] * A[k, 1, 0] + R[l, 1, 2] * A[k, 2, 0],
+            R[l, 1, 0] * A[k, 0, 1] + R[l, 1, 1] * A[k, 1, 1] + R[l, 1, 2] * A[k, 2, 1],
+            R[l, 1, 0] * A[k, 0, 2] + R[l, 1, 1] * A[k, 1, 2] + R[l, 1, 2] * A[k, 2, 2],
+            R[l, 2, 0] * A[k, 0, 0] + R[l, 2, 1] * A[k, 1, 0] + R[l, 2, 2] * A[k, 2, 0],
+            R[l, 2, 0] * A[k, 0, 1] + R[l, 2, 1] * A[k, 1, 1] + R[l, 2, 2] * A[k, 2, 1],
+            R[l, 2, 0] * A[k, 0, 2] + R[l, 2, 1] * A[k, 1, 2] + R[l, 2, 2] * A[k, 2, 2])
 
 
 @njit(**JIT)
@@ -263,9 +270,9 @@ def pull_in_at(el, b, t):
 
 
 @njit(**JIT_STAGE)
-def belt(el, data, t, z, b):
-    """One belt's forces, outputs, state rates; returns the power of its forces on the tree."""
-    out, zdot = data.outputs, data.zdot
+def belt(el, points, out, zdot, t, z, b):
+    """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
+    the power of its forces on the tree (``points``: ``forces.points.point_data``)."""
     p0, p1 = el.point_start[b], el.point_start[b + 1]
     n = p1 - p0
     ns = n - 1
@@ -275,14 +282,14 @@ def belt(el, data, t, z, b):
     o_belt = o_pts + 3 * n
     zb = zs + 2 * ns                 # payout, free payout, limiter payout, lock timer
     pull, pull_rate = pull_in_at(el, b, t)
-    place_points(data, el, out, p0, p1, o_pts)
+    place_points(points, el, out, p0, p1, o_pts)
 
     # segments: lengths, rates, tensions, forces on the bodies
     power = 0.0
-    prev = point_velocity(data, el, out, p0, p0, o_pts)
+    prev = point_velocity(points, el, out, p0, p0, o_pts)
     for s in range(ns):
         k = p0 + s
-        vel = point_velocity(data, el, out, k + 1, p0, o_pts)
+        vel = point_velocity(points, el, out, k + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         dx, dy, dz = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
         length = _norm(dx, dy, dz)
@@ -294,12 +301,13 @@ def belt(el, data, t, z, b):
         strain = length / webbing - 1.0
         tension = 0.0
         if strain > 0.0:
-            tension = elastic_force(el, s0 + s, strain, max(z[zs + 2 * s + 1], strain))
+            tension = elastic_force(contact_law(el), s0 + s, strain,
+                                    max(z[zs + 2 * s + 1], strain))
             fx, fy, fz = tension * ux, tension * uy, tension * uz
             la, lb = el.point_carrier[k], el.point_carrier[k + 1]
-            rax, ray, raz = point_in_link(data, la, out[ja], out[ja + 1], out[ja + 2])
-            rbx, rby, rbz = point_in_link(data, lb, out[jb], out[jb + 1], out[jb + 2])
-            power += add_force_pair(data, la, rax, ray, raz, prev[0], prev[1], prev[2], lb, rbx,
+            rax, ray, raz = point_in_link(points, la, out[ja], out[ja + 1], out[ja + 2])
+            rbx, rby, rbz = point_in_link(points, lb, out[jb], out[jb + 1], out[jb + 2])
+            power += add_force_pair(points, la, rax, ray, raz, prev[0], prev[1], prev[2], lb, rbx,
                                     rby, rbz, vel[0], vel[1], vel[2], fx, fy, fz)
         j = os + 4 * s
         out[j], out[j + 1], out[j + 2], out[j + 3] = tension, strain, length, rate
@@ -333,7 +341,7 @@ def belt(el, data, t, z, b):
         f0 = out[os]
         payout, free, limited, timer = z[zb], z[zb + 1], z[zb + 2], z[zb + 3]
         fired = t >= el.fire_time[b]
-        accel = np.sqrt(data.base[9] ** 2 + data.base[10] ** 2)
+        accel = np.sqrt(points.base[9] ** 2 + points.base[10] ** 2)
         sensed = (timer > 0.0 or accel >= el.lock_acceleration[b]
                   or (f0 - el.rewind_force[b]) / el.spool_damping[b] >= el.lock_speed[b])
         if sensed:
@@ -382,7 +390,8 @@ def belt(el, data, t, z, b):
 @njit(**JIT_STAGE)
 def belts(bundle, data, t, q, v, z):
     el = bundle.belts
+    points = point_data(data)   # what the point routines read
     power = 0.0
     for b in range(el.retractor.shape[0]):
-        power += belt(el, data, t, z, b)
+        power += belt(el, points, data.outputs, data.zdot, t, z, b)
     data.power[POWER_BELTS] = power
