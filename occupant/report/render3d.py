@@ -37,13 +37,16 @@ def render(run, indices, size=(300, 330)):
     # the VTK modules this needs, not ``import vtk`` (every module of VTK: 0.3-0.6 s more)
     import vtkmodules.vtkRenderingOpenGL2  # noqa: F401 (registers the OpenGL render window)
     from vtkmodules.util.numpy_support import vtk_to_numpy
-    from vtkmodules.vtkCommonCore import vtkPoints
+    from vtkmodules.vtkCommonCore import vtkLogger, vtkPoints
     from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
     from vtkmodules.vtkCommonMath import vtkMatrix4x4
     from vtkmodules.vtkFiltersSources import vtkSphereSource
     from vtkmodules.vtkRenderingCore import (vtkActor, vtkPolyDataMapper, vtkRenderer, vtkRenderWindow,
                                              vtkWindowToImageFilter)
 
+    # off screen without a display VTK falls back from X to EGL, warning on stderr as it does:
+    # only errors reach the user's terminal
+    vtkLogger.SetStderrVerbosity(vtkLogger.VERBOSITY_ERROR)
     res, model = run.results, run.model
     rel = D.relative_poses(res)
     shapes, surfaces = D.shapes(model), D.surfaces(model)

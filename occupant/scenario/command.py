@@ -119,8 +119,7 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     written = ["results.h5", "criteria.csv", "scenario.toml"]
     if (folder / "isomme").is_dir():
         written.insert(2, f"isomme/ ({len(run.results.channels)} channels)")
-    if (folder / "report.html").exists():
-        written.append("report.html")
+    written += [name for name in ("report.html", "report.pdf") if (folder / name).exists()]
     out(f"  written to {folder}: {', '.join(written)}")
     out(f"  total wall time {time.perf_counter() - start:.1f} s")
     res = run.results
