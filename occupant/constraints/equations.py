@@ -260,7 +260,7 @@ def constraint_terms(tree, cons, data, v, cw):
             for c in range(3):
                 acc += (aa[c] - ab[c]) * ub[c] + 2.0 * (va[c] - vb[c]) * t1[c] + d[c] * (t3[c] + t2[c])
             if curve:
-                acc += curve_gamma(cons.curve[row, 0] < 0, wa, wb, va, vb, d, ub, cw.vec[17:30])
+                acc += curve_gamma(cons.curve[row, 0], wa, wb, va, vb, d, ub, cw.vec[17:30])
             gamma[row] = -sign * acc
             if cons.kind[row] == CONSTRAINT_SCREW:
                 _frame_axis(R, la, cons.axis_a[row], ua)

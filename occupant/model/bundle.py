@@ -220,10 +220,11 @@ CONSTRAINT_DOT_DIFFERENCE = 4
 # in drives[drive, 0] (that row holds these parameters, not a time function)
 CONSTRAINT_SCREW = 5
 # CONSTRAINT_CURVE (higher pairs, occupant.modeling.higher_pairs): the gap (p_a - p_b) . n_b
-# between point a (point_a, or the point of the planar curve curve[row, 0]) and the point p_b of
-# the planar curve curve[row, 1] on link b at the pair of curve parameters where the tangents are
-# parallel and p_a - p_b is normal to curve b; n_b the normal of curve b in its plane
-# (occupant.constraints.curve_rows, which also gives the layout of the curves table)
+# between point a (point_a when curve[row, 0] < 0, or the point of the planar curve curve[row, 0])
+# and the point p_b of the curve curve[row, 1] on link b at the pair of curve parameters where
+# the tangents are parallel and p_a - p_b is normal to curve b; n_b a normal of curve b in the
+# frame fixed in b (n_2 when curve[row, 0] = -2, else n_1; occupant.constraints.curve_rows,
+# which also gives the layout of the curves table)
 CONSTRAINT_CURVE = 6
 ConstraintBlock = namedtuple("ConstraintBlock", [
     "kind",           # (nc,) int, CONSTRAINT_DISTANCE, _DOT, _COUPLER or _VELOCITY

@@ -1,10 +1,12 @@
 """Higher pairs of seed 000 (ADAMS PTCV and CVCV): a point sliding on a curve and a curve rolling
-or sliding on a curve, both bilateral, their curves planar ``Curve`` geometry.
+or sliding on a curve, both bilateral, on ``Curve`` geometry.
 
 ``PointOnCurve(name, marker_i, curve)``: the origin of marker I stays on ``curve`` (fixed to
-another part), free to slide along it: two rows, the in-plane gap along the curve's normal
-(CONSTRAINT_CURVE) and the distance from the curve's plane (a distance row, the inplane
-primitive).
+another part, planar or spatial), free to slide along it: two CONSTRAINT_CURVE rows, the gaps
+along the two normals of a frame fixed in the curve's part (``curve_rows``; for a planar curve
+the in-plane normal and the plane's normal). A spatial curve needs a direction that keeps
+``MIN_AXIS_ANGLE`` from all its tangents (a curve coiled so that its tangents point nearly
+everywhere is refused).
 ``CurveOnCurve(name, curve, curve_b)``: the two curves stay in contact and tangent (a cam and
 its follower): one CONSTRAINT_CURVE row, the gap along the common normal. As for ADAMS's CVCV,
 the curves must lie in one plane and the other joints keep the motion in it. The contact must
@@ -20,11 +22,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occupant.model.bundle import CONSTRAINT_CURVE, CONSTRAINT_DISTANCE
+from occupant.model.bundle import CONSTRAINT_CURVE
 from occupant.model.model import ModelError
 from occupant.modeling.curves import Curve
 from occupant.modeling.elements import element_kind
 
+MIN_AXIS_ANGLE = 10.0    # deg: the reference axis of a spatial curve's normal frame keeps this
+                         # from every tangent ([E], chosen: |t x e| >= 0.17 keeps n_1 well defined)
 
 @dataclass
 class PointOnCurve:
@@ -68,25 +72,31 @@ def higher_pair_rows(model, asm, X_link_part, cols, names):
         if link_a == link_b:
             raise ModelError(f"{element_kind(pair)} '{pair.name}': both sides move as one rigid "
                              f"body (parts '{part_a}' and '{part_b}'); a pair joins two bodies")
-        _row(cols, names, pair.name, CONSTRAINT_CURVE, link_a, point_a, link_b, X_b[:3, 3],
-             X_b[:3, 2], (ha, hb))
-        if point:       # the point in the curve's plane
-            _row(cols, names, pair.name, CONSTRAINT_DISTANCE, link_a, point_a, link_b,
-                 X_b[:3, 3], X_b[:3, 2], (-1, -1))
+        for h in ((-1, -2) if point else (ha,)):      # a point: the gaps along n_1, n_2
+            _row(cols, names, pair.name, CONSTRAINT_CURVE, link_a, point_a, link_b, X_b[:3, 3],
+                 X_b[:3, 2], (h, hb))
 
 
 def _curve(model, asm, X_link_part, pair, key, cols, headers):
     """(link, curve frame in the link frame, header row in cols["curves"], part) of the curve
-    named by ``pair.<key>``, which must be a planar Curve."""
+    named by ``pair.<key>``, which must be a Curve: planar for a curve-on-curve, with a
+    reference axis for a point-on-curve."""
     name = getattr(pair, key)
     g = asm.geometries[name]
     what = f"{element_kind(pair)} '{pair.name}'.{key}"
     if not isinstance(g, Curve):
         raise ModelError(f"{what}: '{name}' is a {element_kind(g)}, not a curve")
-    if not g.planar:
+    if isinstance(pair, CurveOnCurve) and not g.planar:
+        rise = np.abs(g.sample(256)[:, 2]).max()
         raise ModelError(f"{what}: curve '{name}' is not planar (its points leave the x-y plane "
-                         f"of marker '{g.marker}' by up to {abs(g.points[:, 2]).max():.3g} m); "
-                         f"point-on-curve and curve-on-curve take curves in that plane")
+                         f"of marker '{g.marker}' by up to {rise:.3g} m); curve-on-curve takes "
+                         f"curves in that plane")
+    angle = g.reference_axis[1]
+    if angle < MIN_AXIS_ANGLE:
+        raise ModelError(f"{what}: curve '{name}' turns its tangent within {angle:.1f} deg of "
+                         f"every direction, so no normal frame fixed in its part follows it "
+                         f"smoothly; point-on-curve takes a curve whose tangents all keep "
+                         f"{MIN_AXIS_ANGLE:g} deg from some direction")
     marker = asm.markers[g.marker]
     X = X_link_part[marker.part] @ marker.transform
     if name not in headers:

@@ -2,8 +2,9 @@
 a pendulum held by two points sliding in circular slots against the same pendulum on a revolute
 joint, a cam driven at constant speed lifting a flat-faced and a roller follower against the
 closed-form lift, velocity and acceleration, splines fitted through points of a circle
-converging to the circle, and the rows' Jacobian and acceleration right side by finite
-differences."""
+converging to the circle, a bead sliding down a helical wire against the closed form, and the
+rows' Jacobian and acceleration right side by finite differences, on planar and spatial
+curves."""
 import numpy as np
 import pytest
 
@@ -21,6 +22,9 @@ THETA0, LENGTH, MASS = np.radians(60.0), 1.0, 2.0
 ECC, R_CAM, OMEGA, R_ROLLER = 0.02, 0.05, 2.0 * np.pi, 0.01
 R_SLIDE = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])   # joint z along world y
 TIGHT = dict(integrator="radau", output_dt=0.01, rtol=1e-10, atol=1e-12)
+# helical wire: radius 0.2 m, lead 0.5 m per turn (pitch angle 21.7 deg), 3 turns, the bead
+# (50 g, a point: its ring at its centre of mass) released at rest 2.8 turns up ([E], chosen)
+R_WIRE, LEAD, TURNS, S0, M_BEAD = 0.2, 0.5, 3.0, 2.0 * np.pi * 2.8, 0.05
 
 
 def pendulum(slots=None, spline_points=None):
@@ -72,6 +76,22 @@ def cam(follower):
                        rotation=R_SLIDE.T))
         asm.add(Curve("face_line", "face", radius=R_ROLLER))
     asm.add(CurveOnCurve("contact", "profile", "face_line"))
+    return asm.compile()
+
+
+def bead_on_wire(wire=None, ring=(0.0, 0.0, 0.0), turntable=False):
+    """A bead on a floating joint whose marker ``ring`` slides on ``wire`` (default the helix
+    about the z axis, gravity along -z), fixed to the ground or to a part turning about z."""
+    start = np.array([R_WIRE * np.cos(S0), R_WIRE * np.sin(S0), LEAD * S0 / (2.0 * np.pi)])
+    asm = Assembly("bead")
+    asm.gravity = (0.0, 0.0, -G)
+    asm.add(Part("frame", 1.0, inertia=(0.1, 0.1, 0.1)),
+            Part("bead", M_BEAD, inertia=(1e-6, 1e-6, 1e-6)))
+    asm.add(Joint("fix", "revolute" if turntable else "fixed", None, "frame", Pose()),
+            Joint("float", "floating", None, "bead", Pose(start - np.asarray(ring))),
+            Marker("axis", "frame"), Marker("ring", "bead", position=ring),
+            wire or Curve("wire", "axis", radius=R_WIRE, lead=LEAD, turns=TURNS),
+            PointOnCurve("on_wire", "ring", "wire"))
     return asm.compile()
 
 
@@ -157,13 +177,55 @@ def test_analytic_cam_follower_lift(follower):
     assert r.constraint_violation.max() < 1e-8
 
 
-@pytest.mark.parametrize("case", ["spline", "roller", "flat"])
+def test_analytic_bead_slides_down_a_helical_wire():
+    """Point on a spatial curve: a bead on a frictionless helix of radius R and pitch angle
+    alpha (tan alpha = c / R, c = lead / 2 pi) has the constant acceleration g sin alpha along
+    the wire, so that its helix parameter is s = s0 - g c t^2 / (2 (R^2 + c^2)) and its height
+    falls by g sin^2 alpha t^2 / 2. Half a turn in 0.6 s (the solver changes its independent
+    coordinate twice on the way)."""
+    model = bead_on_wire()
+    r = occupant.simulate(model, t_end=0.6, **TIGHT)
+    assert r.status == "finished", r.message
+    c = LEAD / (2.0 * np.pi)
+    alpha = np.arctan2(c, R_WIRE)
+    s = S0 - G * c / (2.0 * (R_WIRE**2 + c**2)) * r.t**2
+    p = r.body_com[:, model.body("bead")]
+    drop = p[0, 2] - p[:, 2]
+    s_bead = 4.0 * np.pi + np.arctan2(p[:, 1], p[:, 0]) % (2.0 * np.pi)    # in the third turn
+    arc = (S0 - s_bead) * np.hypot(R_WIRE, c)
+    print(f"height error {np.abs(drop - 0.5 * G * np.sin(alpha)**2 * r.t**2).max():.1e} m over "
+          f"{drop[-1]:.3f} m, arc error {np.abs(arc - 0.5 * G * np.sin(alpha) * r.t**2).max():.1e}"
+          f" m, violation {r.constraint_violation.max():.1e}")
+    assert S0 - s[-1] > 0.9 * np.pi
+    np.testing.assert_allclose(drop, 0.5 * G * np.sin(alpha)**2 * r.t**2, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(arc, 0.5 * G * np.sin(alpha) * r.t**2, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(p, np.column_stack([R_WIRE * np.cos(s), R_WIRE * np.sin(s), c * s]),
+                               rtol=0, atol=1e-9)
+    assert r.constraint_violation.max() < 1e-8
+    assert r.constraint_velocity_violation.max() < 1e-8
+
+
+def _saddle():
+    """A closed spatial spline (on the turntable): a ring that rises and falls twice a turn."""
+    s = np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False)
+    return Curve("wire", "axis", points=R_WIRE * np.column_stack(
+        [np.cos(s), np.sin(s), 0.3 * np.sin(2.0 * s)]))
+
+
+@pytest.mark.parametrize("case", ["spline", "roller", "flat", "helix", "saddle"])
 def test_rows_jacobian_and_gamma_by_finite_differences(case):
     """Off the constraint manifold too (the rod's origin moved by 1 cm, the follower lifted
     3 mm off the cam): d/dt Phi along q + v t is G v (+ Phi_t), and the second difference is
-    -gamma (vdot = 0)."""
+    -gamma (vdot = 0). On a spatial curve (the helix; the saddle, turning with its part, the
+    ring off the bead's origin) the Jacobian is exact on the manifold (for every v) and gamma
+    for the motions along the curve (v with G v = 0): q is brought onto the manifold first."""
     rng = np.random.default_rng(3)
-    if case == "spline":
+    spatial = case in ("helix", "saddle")
+    if spatial:
+        model = (bead_on_wire() if case == "helix" else
+                 bead_on_wire(_saddle(), ring=(0.03, -0.02, 0.01), turntable=True))
+        q, v = 0.1 * rng.normal(size=model.nv), rng.normal(size=model.nv)
+    elif case == "spline":
         model = pendulum(slots="spline", spline_points=12)
         q, v = np.array([0.01, -0.01, 0.3]), rng.normal(size=3)
     else:
@@ -179,10 +241,18 @@ def test_rows_jacobian_and_gamma_by_finite_differences(case):
         evaluate_constraints(system.bundle, system.data, cw, q + s * v, v)
         return cw.phi.copy(), cw.G @ v + cw.phit, cw.gamma.copy()
 
+    if spatial:      # Newton's method onto the manifold, then v: G v for any v, gamma along it
+        for _ in range(30):
+            q = q - np.linalg.lstsq(cw.G, terms(0.0)[0], rcond=None)[0]
+        v_along = v - np.linalg.lstsq(cw.G, cw.G @ v, rcond=None)[0]
+        (p1, _, _), (m1, _, _), (phi0, rate0, _) = terms(1e-5), terms(-1e-5), terms(0.0)
+        assert np.abs(phi0).max() < 1e-14 and np.abs(rate0).max() > 0.1
+        np.testing.assert_allclose((p1 - m1) / 2e-5, rate0, atol=1e-8)
+        v = 0.5 * v_along     # slower: the truncation O(eps^2 v^4) stays below 1e-6 gamma
     phi0, rate0, gamma0 = terms(0.0)
     rows = [i for i, n in enumerate(model.constraint_names) if n in ("contact", "in_slot0",
-                                                                       "in_slot1")]
-    assert np.abs(phi0[rows]).max() > 1e-3 and np.abs(gamma0[rows]).max() > 0.1
+                                                                       "in_slot1", "on_wire")]
+    assert (np.abs(phi0[rows]).max() > 1e-3 or spatial) and np.abs(gamma0[rows]).max() > 0.1
     for eps in (1e-4, 1e-5):     # truncation O(eps^2) and round-off O(1e-16 / eps^2) balanced
         (p1, _, _), (m1, _, _) = terms(eps), terms(-eps)
         if eps == 1e-5:

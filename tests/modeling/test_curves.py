@@ -29,6 +29,18 @@ def test_analytic_curve_tables_reproduce_the_curves():
         end = rows[1 + i].reshape(4, 3).sum(axis=0)      # tau = 1: the next point
         np.testing.assert_allclose(end, X[:3, :3] @ (*pts[(i + 1) % 5], 0.0) + X[:3, 3],
                                    atol=1e-12)
+    assert rows[0][3:6] == pytest.approx(X[:3, 2])      # planar: the reference axis is z
+    helix = Curve("h", "m", semi_axes=(0.3, 0.1), lead=0.2, turns=2.5)
+    header, row = helix.table(X)
+    assert header[2] == 0 and header[6] == pytest.approx(5.0 * np.pi)     # open, 2.5 turns
+    s = 7.0
+    o, A, B, C = row.reshape(4, 3)
+    np.testing.assert_allclose(o + A * np.cos(s) + B * np.sin(s) + C * s,
+                               X[:3, :3] @ (0.3 * np.cos(s), 0.1 * np.sin(s), 0.2 * s / (2 * np.pi))
+                               + X[:3, 3])
+    axis, angle = helix.reference_axis        # the helix's axis, from its steepest tangent
+    assert axis == pytest.approx((0.0, 0.0, 1.0)) and header[3:6] == pytest.approx(X[:3, 2])
+    assert angle == pytest.approx(90.0 - np.degrees(np.arctan2(0.2 / (2 * np.pi), 0.1)))
 
 
 def _two_bodies():
@@ -51,6 +63,16 @@ def test_errors_speak_to_the_user():
         Curve("c", "m", points=[(0, 0), (1, 0), (1, 1), (0, 1)], radius=1.0)
     with pytest.raises(ModelingError, match=r"curve 'c'.radius: expected positive lengths"):
         Curve("c", "m", radius=-1.0)
+    with pytest.raises(ModelingError, match=r"curve 'c'.turns: a helix needs a non-zero lead"):
+        Curve("c", "m", radius=1.0, turns=2)
+    with pytest.raises(ModelingError, match=r"curve 'c'.turns: expected a positive number of "
+                                            r"turns of the helix, got None"):
+        Curve("c", "m", radius=1.0, lead=0.1)
+    with pytest.raises(ModelingError, match=r"curve 'c'.lead: expected a finite rise per turn"):
+        Curve("c", "m", radius=1.0, lead="up", turns=2)
+    with pytest.raises(ModelingError, match=r"curve 'c': lead and turns make a helix of a radius "
+                                            r"or semi_axes, not of points"):
+        Curve("c", "m", points=[(0, 0), (1, 0), (1, 1), (0, 1)], lead=0.1, turns=1)
     asm = _two_bodies()
     with pytest.raises(ModelingError, match=r"point on curve 'p'.curve: unknown 'nope' \(known: "
                                             r"guide, lobe\)"):
@@ -66,6 +88,19 @@ def test_errors_speak_to_the_user():
                                          r"planar"):
         asm.compile()
     asm.remove("cv")
+    # a wire coiled 16 times round a ring: its tangents come near every direction
+    s = np.linspace(0.0, 2.0 * np.pi, 192, endpoint=False)
+    coil = np.column_stack([(1 + 0.4 * np.cos(16 * s)) * np.cos(s),
+                            (1 + 0.4 * np.cos(16 * s)) * np.sin(s), 0.4 * np.sin(16 * s)])
+    asm.add(Curve("coil", "guide_m", points=coil), Marker("bead", "slider"),
+            PointOnCurve("threaded", "bead", "coil"))
+    with pytest.raises(ModelError, match=r"point on curve 'threaded'.curve: curve 'coil' turns "
+                                         r"its tangent within \d\.\d deg of every direction"):
+        asm.compile()
+    asm.remove("threaded")
+    asm.add(Marker("bead", "slider"), PointOnCurve("on_warped", "bead", "warped"))
+    asm.compile()                        # a spatial curve is accepted by point-on-curve
+    asm.remove("on_warped")
     asm.add(Marker("pin2", "slider"), PointOnCurve("same", "pin2", "lobe"))
     with pytest.raises(ModelError, match=r"point on curve 'same': both sides move as one rigid "
                                          r"body \(parts 'slider' and 'slider'\)"):
