@@ -16,7 +16,8 @@ state x = (q_I, v_I, z); every evaluation of its derivative ``reduced_derivative
 
 so that positions and velocities satisfy the constraints to the Newton tolerance at every
 evaluation, and returns x' = (v_I, vdot_I, zdot). The partition is chosen again when the
-smallest pivot of G_RD falls well below the one it had when chosen (``partition_quality``).
+smallest pivot of G_RD, relative to the largest entry of G_R, falls well below its value when
+chosen (``partition_degraded``), or when a step cannot be completed (the implicit loop).
 Constrained models must have scalar coordinates only (nq = nv: revolute, prismatic, fixed
 joints), so q and v share their indices.
 
@@ -230,7 +231,10 @@ def _factor_dependent(cw, r):
 
 @njit(**JIT_STAGE)
 def _pivot_ratio(cw):
-    """Smallest over largest |U_ii| of the LU of G_RD (1 when there are no constraints)."""
+    """Smallest |U_ii| of the LU of G_RD over the largest |entry| of the independent rows G_R,
+    all columns (1 when there are no constraints): it falls both when G_RD nears singularity
+    within itself and when the dependent columns as a whole lose their grip on the rows while
+    an independent column takes it over (a coordinate turning back along the constraint)."""
     r = cw.sizes[0]
     if r == 0:
         return 1.0
@@ -238,9 +242,9 @@ def _pivot_ratio(cw):
         return 0.0
     lo, hi = np.inf, 0.0
     for a in range(r):
-        u = abs(cw.A[a, a])
-        lo = min(lo, u)
-        hi = max(hi, u)
+        lo = min(lo, abs(cw.A[a, a]))
+        for j in range(cw.G.shape[1]):
+            hi = max(hi, abs(cw.G[cw.rows[a], j]))
     return lo / hi
 
 

@@ -156,7 +156,8 @@ def run_implicit(bundle, data, cw, w, run, method, t_stop, max_steps, t_out, k_o
     """Steps from run.ts[0] until t_stop (the last step ends there exactly when t_stop is the
     run's end run.par[3]) or max_steps steps; every output time t_out[k_out[0]:] passed is
     recorded (``record_state``) and k_out[0] advanced. Returns FINISHED, STOPPED (max_steps
-    taken) or FAILED (step size below H_MIN, or the constraints could not be solved)."""
+    taken) or FAILED (step size below H_MIN, or the constraints could not be solved, also after
+    a fresh partition at the last accepted state)."""
     nq, nv = cw.q.shape[0], cw.v.shape[0]
     t_end = run.par[3]
     eps = 1e-12 * max(1.0, abs(t_stop))
@@ -167,6 +168,7 @@ def run_implicit(bundle, data, cw, w, run, method, t_stop, max_steps, t_out, k_o
         k += 1
         k_out[0] = k
     steps = 0
+    retried = False
     while run.ts[0] < t_stop - eps:
         if steps == max_steps:
             return STOPPED
@@ -181,7 +183,14 @@ def run_implicit(bundle, data, cw, w, run, method, t_stop, max_steps, t_out, k_o
             status = bdf_step(bundle, data, cw, w, t, run.scratch[:n], run.ts[2], run.par, x_new,
                               run.out)
         if status != OK:
-            return FAILED
+            # the step collapsed: once, choose the partition afresh at the last accepted state
+            # (a coordinate may have turned back along the constraint within one step, before
+            # partition_degraded saw it) and try again
+            if retried or not restart(bundle, data, cw, w, run, method):
+                return FAILED
+            retried = True
+            continue
+        retried = False
         run.ts[1] = t
         t_new = t + run.out[0]
         run.ts[0] = t_end if abs(t_new - t_end) <= eps else t_new
