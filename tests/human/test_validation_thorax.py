@@ -2,8 +2,12 @@
 scenarios/validation/human_thorax_kroell_16mph.toml against the Lobdell et al. (1972) corridor
 of Kroell et al.'s (1971) PMHS tests, the quasi-static stiffness against Cavanaugh et al. (1988),
 the sternum's mass bookkeeping, and the figure reader on a loop with known figures.
-The pendulum corridor is the CALIBRATION of the chest (data/thorax.toml): these tests hold the
-calibrated figures, they do not validate them."""
+The 16 mph corridor is the CALIBRATION of the chest (data/thorax.toml): those tests hold the
+calibrated figures, they do not validate them. The hub impacts at 4.3 and 6.7 m/s against the
+Lebarbe & Petit (2012) corridors (PMHS of Kroell et al. 1974 and later) are INDEPENDENT CHECKS,
+held as they came out (one figure out, xfail)."""
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -98,3 +102,83 @@ def test_cli_validate_unknown_name_is_a_clear_error(capsys):
     assert main(["validate", "no_such_case"]) == 2
     err = capsys.readouterr().err
     assert "no_such_case" in err and "human_thorax_kroell_16mph" in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------------------------------
+# INDEPENDENT CHECKS: Lebarbe & Petit (2012) hub corridors at 4.3 and 6.7 m/s (23.4 kg), from
+# PMHS tests of Kroell et al. 1974 and later; nothing of the chest was fitted to them.
+# ------------------------------------------------------------------------------------------
+def _lebarbe_curves(speed):
+    sc, path = read_scenario("human_thorax_hub_4_3ms_check")
+    rows = [ln.strip().split(",") for ln in open(pathlib.Path(path).parent / "data"
+                                                 / "lebarbe_2012_thorax_hub.csv")
+            if not ln.startswith("#")]
+    return {c: np.array([[float(r[2]), float(r[3])] for r in rows if r[0] == speed and r[1] == c])
+            for c in ("lower", "mean", "upper")}
+
+
+@pytest.mark.parametrize("name, speed", [("human_thorax_hub_4_3ms_check", "4.3"),
+                                         ("human_thorax_hub_6_7ms_check", "6.7")])
+def test_reference_hub_corridor_numbers_are_the_data_files(name, speed):
+    """The scenario's corridor numbers are read off the digitised boundaries again: the force of
+    each boundary's loading leg (up to its largest deflection) at the force_at deflections, the
+    boundaries' peak forces and largest deflections."""
+    sc, _ = read_scenario(name)
+    assert sc["impact_speed"] == float(speed) and sc["probe"]["mass"] == 23.4
+    curves = _lebarbe_curves(speed)
+    legs = {c: a[:int(np.argmax(a[:, 0])) + 1] for c, a in curves.items()}
+    for d, lo, hi in sc["force_at"]:
+        assert lo == pytest.approx(np.interp(d, legs["lower"][:, 0], legs["lower"][:, 1]), abs=0.1)
+        assert hi == pytest.approx(np.interp(d, legs["upper"][:, 0], legs["upper"][:, 1]), abs=0.1)
+        assert d <= legs["lower"][-1, 0]                    # inside both loading legs
+    c = sc["corridor"]
+    assert c["peak_force_N"] == pytest.approx([curves["lower"][:, 1].max(),
+                                               curves["upper"][:, 1].max()], abs=0.1)
+    assert c["peak_deflection_mm"] == pytest.approx([curves["lower"][:, 0].max(),
+                                                     curves["upper"][:, 0].max()], abs=0.01)
+    mean = curves["mean"]                                   # the mean lies between the boundaries
+    assert c["peak_force_N"][0] < mean[:, 1].max() < c["peak_force_N"][1]
+    assert c["peak_deflection_mm"][0] < mean[:, 0].max() < c["peak_deflection_mm"][1]
+
+
+@pytest.fixture(scope="module")
+def hub43():
+    return run_validation("human_thorax_hub_4_3ms_check")
+
+
+@pytest.fixture(scope="module")
+def hub67():
+    return run_validation("human_thorax_hub_6_7ms_check")
+
+
+def test_reference_hub_4_3ms_check_inside_the_corridor(hub43):
+    """Independent check at 4.3 m/s, as it came out: every figure inside (README.md)."""
+    bad = {k: v for k, (v, ok) in hub43["checks"].items() if not ok}
+    assert not bad, bad
+    assert len(hub43["checks"]) == 5
+
+
+def test_regression_hub_4_3ms_figures(hub43):
+    """The figures as measured (README.md), 1 %: the chest peaks early (2573 N at 2 mm, the
+    skin contact's spike) and stops at 48 mm, short of the corridor mean's 68 mm."""
+    expected = {"force_at_10mm_N": 2298.1, "force_at_20mm_N": 2117.3, "force_at_30mm_N": 1985.2,
+                "peak_force_N": 2573.4, "peak_deflection_mm": 47.93}
+    for k, v in expected.items():
+        assert hub43["checks"][k][0] == pytest.approx(v, rel=0.01), k
+
+
+@pytest.mark.xfail(strict=True, reason="finding of the independent check: at 6.7 m/s the human's "
+                   "chest deflects 65.6 mm, 1.2 mm short of the corridor's lower boundary (66.8 mm; "
+                   "mean 84.7 mm); the chest was calibrated on Kroell 1971 16 mph only")
+def test_reference_hub_6_7ms_check_inside_the_corridor(hub67):
+    bad = {k: v for k, (v, ok) in hub67["checks"].items() if not ok}
+    assert not bad, bad
+
+
+def test_regression_hub_6_7ms_figures(hub67):
+    """The figures as measured (README.md), 1 %: forces inside, peak deflection OUT (short)."""
+    expected = {"force_at_10mm_N": 3635.7, "force_at_30mm_N": 3428.0, "force_at_50mm_N": 3394.4,
+                "peak_force_N": 4286.8, "peak_deflection_mm": 65.56}
+    for k, v in expected.items():
+        assert hub67["checks"][k][0] == pytest.approx(v, rel=0.01), k
+    assert [k for k, (_, ok) in hub67["checks"].items() if not ok] == ["peak_deflection_mm"]
