@@ -8,9 +8,10 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
   against the skeletal (sternum-to-spine) deflection, as Kroell et al. (1971) plotted them.
 - ``head_neck_sled``: the human's head and neck on its T1, the T1 driven by the measured mean T1
   motion of a volunteer sled series (inertial x and z acceleration, sagittal rotation; the NBDL
-  analyses prescribe T1 this way); the figures are the head's sagittal rotation (flexion
-  positive, in the sled frame) read against the range of the volunteers' own figures, computed
-  from the same data file.
+  analyses prescribe T1 this way) or by the sled pulse of a head-neck potted at T1; the figures
+  are the head's sagittal rotation (in the sled frame; ``rotation`` flexion or extension
+  positive) read against the range of the runs' own figures computed from the same data file
+  (the volunteers' runs, or a corridor's two boundaries).
 - ``belted_sled``: the whole human in a belted sled scenario (``occupant.scenario``, the file
   named by ``sled``, its ``occupant.human`` replaced by the case's ``[human]``); the figures are
   the peak forward excursions of the head centre of gravity and of T1 relative to the sled and
@@ -76,8 +77,9 @@ THORAX_FIGURES = ("peak_force_N", "peak_deflection_mm", "unloaded_deflection_mm"
 def _check_thorax(check, scenario, base_dir):
     for key in ("impact_speed", "t_end"):
         check.number(scenario, key, "", positive=True, required=True)
-    judged = isinstance(scenario.get("corridor"), dict) and "unloaded_deflection_mm" in scenario["corridor"]
-    check.number(scenario, "unload_level_N", "", positive=True, required=judged)
+    corridor = scenario.get("corridor")
+    check.number(scenario, "unload_level_N", "", positive=True,
+                 required=isinstance(corridor, dict) and "unloaded_deflection_mm" in corridor)
     for key in ("cfc", "deflection_cfc"):
         cfc = check.number(scenario, key, "", required=True)
         if cfc not in CFC_CLASSES:
@@ -137,7 +139,7 @@ def _run_thorax(scenario, path, dt):
 # ------------------------------------------------------------------------------------------
 # head-neck on a measured T1 motion (NBDL volunteer sled series)
 # ------------------------------------------------------------------------------------------
-SLED_FIGURES = ("peak_flexion_deg", "peak_flexion_time_ms", "final_flexion_deg")
+ROTATION_SIGN = {"flexion": 1.0, "extension": -1.0}     # of the head's rotation about y
 
 
 def _check_sled(check, scenario, base_dir):
@@ -151,6 +153,20 @@ def _check_sled(check, scenario, base_dir):
                          accepted="columns of the T1 motion: ax_g, az_g, rot_y_rad")
     check.keys(inputs, ["ax_g", "az_g", "rot_y_rad"], "inputs")
     check.string(scenario, "response_prefix", "", required=True, what="column prefix of the runs")
+    rotation = check.string(scenario, "rotation", "", choices=tuple(ROTATION_SIGN),
+                            what="head rotation") or "flexion"
+    times = scenario.get("read_at_ms", [])
+    if not isinstance(times, list) or not all(
+            isinstance(v, (int, float)) and 0 < v <= 1e3 * scenario["t_end"] for v in times):
+        check.fail("read_at_ms", f"{times!r}", "a list of times in ms, each in (0, t_end]")
+    check.strings(scenario, "figures", "", choices=sled_figure_names(rotation, times),
+                  what="figure")
+
+
+def sled_figure_names(rotation="flexion", read_at_ms=()):
+    """Names of the figures ``sled_figures`` reads."""
+    return [f"peak_{rotation}_deg", f"peak_{rotation}_time_ms", f"final_{rotation}_deg"] + [
+        f"{rotation}_at_{ms:g}ms_deg" for ms in read_at_ms]
 
 
 def read_series(scenario, base_dir):
@@ -184,18 +200,20 @@ def t1_motion(t, ax_g, az_g, rot_y):
                       angular_acceleration=lambda s: np.array([0.0, float(d2(s)), 0.0]))
 
 
-def sled_figures(t, flexion_deg):
-    """Peak head flexion (deg) and its time (ms), and the flexion at the last sample."""
-    k = int(np.argmax(flexion_deg))
-    return {"peak_flexion_deg": float(flexion_deg[k]), "peak_flexion_time_ms": float(t[k] * 1e3),
-            "final_flexion_deg": float(flexion_deg[-1])}
+def sled_figures(t, angle_deg, rotation="flexion", read_at_ms=()):
+    """Peak head rotation (deg, ``rotation`` positive) and its time (ms), the rotation at the
+    last sample and (linear between samples) at each time of ``read_at_ms``."""
+    k = int(np.argmax(angle_deg))
+    values = [float(angle_deg[k]), float(t[k] * 1e3), float(angle_deg[-1])] + [
+        float(np.interp(1e-3 * ms, t, angle_deg)) for ms in read_at_ms]
+    return dict(zip(sled_figure_names(rotation, read_at_ms), values))
 
 
-def volunteer_corridor(t, runs, t_end):
-    """{figure: (min, max)} of the volunteers' own figures, each run read up to ``t_end``."""
+def volunteer_corridor(t, runs, t_end, rotation="flexion", read_at_ms=()):
+    """{figure: (min, max)} of the runs' own figures, each run read up to ``t_end``."""
     keep = t <= t_end + 1e-9
-    figs = [sled_figures(t[keep], r[keep]) for r in runs]
-    return {k: (min(f[k] for f in figs), max(f[k] for f in figs)) for k in SLED_FIGURES}
+    figs = [sled_figures(t[keep], r[keep], rotation, read_at_ms) for r in runs]
+    return {k: (min(f[k] for f in figs), max(f[k] for f in figs)) for k in figs[0]}
 
 
 def _run_sled(scenario, path, dt):
@@ -216,14 +234,17 @@ def _run_sled(scenario, path, dt):
     res = simulate(model, scenario["t_end"], base_motion=base, integrator="rk4", dt=step,
                    output_dt=2e-3, gravity=(0.0, 0.0, -9.81))
     R = res.body_poses[:, model.body("head"), :3, :3]
-    flexion = np.degrees(np.arctan2(R[:, 0, 2], R[:, 2, 2]))
-    figures = sled_figures(res.t, flexion)
-    corridor = volunteer_corridor(t, runs, scenario["t_end"])
+    rotation = scenario.get("rotation", "flexion")
+    angle = ROTATION_SIGN[rotation] * np.degrees(np.arctan2(R[:, 0, 2], R[:, 2, 2]))
+    times = scenario.get("read_at_ms", [])
+    figures = sled_figures(res.t, angle, rotation, times)
+    corridor = volunteer_corridor(t, runs, scenario["t_end"], rotation, times)
+    corridor = {k: corridor[k] for k in scenario.get("figures", corridor)}
     keep = t <= scenario["t_end"] + 1e-9
     return {"t": res.t, "scenario": str(path), "results": res, "model": model,
-            "history": {"head_flexion_deg": flexion,
-                        "volunteer_min_deg": np.interp(res.t, t[keep], runs[:, keep].min(axis=0)),
-                        "volunteer_max_deg": np.interp(res.t, t[keep], runs[:, keep].max(axis=0))},
+            "history": {f"head_{rotation}_deg": angle,
+                        "runs_min_deg": np.interp(res.t, t[keep], runs[:, keep].min(axis=0)),
+                        "runs_max_deg": np.interp(res.t, t[keep], runs[:, keep].max(axis=0))},
             "figures": figures, "corridor": corridor, "checks": corridor_checks(figures, corridor),
             "onset_s": float(onset)}
 

@@ -2,7 +2,9 @@
 and neck on T1 driven by the volunteers' mean measured T1 motion:
 - 12 g series (10 runs): CALIBRATION of the neck's flexion/extension damping (joint_passive.toml);
 - 15 g series (7 runs): the INDEPENDENT CHECK, run once after the calibration and not fitted;
-  its figures are held as they came out, two of them just outside the volunteers' range."""
+  its figures are held as they came out, two of them just outside the volunteers' range.
+And in extension, the Stemper et al. (2004) PMHS head-neck rear impacts at 2.6 and 1.8 m/s:
+INDEPENDENT CHECKS, held as they came out (the late peak out, xfail)."""
 import pathlib
 
 import numpy as np
@@ -10,6 +12,7 @@ import pytest
 
 from occupant.human.validation import (read_series, read_scenario, run_validation, sled_figures,
                                        t1_motion, volunteer_corridor)
+from occupant.io.toml_files import InputFileError
 
 
 def test_analytic_t1_motion_derivatives():
@@ -74,3 +77,83 @@ def test_identity_sled_energy_balance_and_muscles_work(nbdl12):
     exchanged = max(np.abs(e["total"] - e["total"][0]).max(), np.abs(e["work"]).max())
     assert np.abs(e["balance"]).max() < 1e-4 * exchanged
     assert res.work["muscles"][-1] < 0.0
+
+
+# ------------------------------------------------------------------------------------------
+# INDEPENDENT CHECKS of the neck in extension: Stemper et al. (2004) PMHS head-necks potted at
+# T1, rear impacts at 2.6 and 1.8 m/s (no muscles); the corridor's boundaries are the two "runs"
+# ------------------------------------------------------------------------------------------
+def test_analytic_sled_figures_extension_read_at_times():
+    """A head extending as 1000 t^2 deg (flexion -1000 t^2): extension 2.5 deg at 50 ms, peak
+    at the last sample; the figure names carry the rotation read."""
+    t = np.linspace(0.0, 0.1, 101)
+    fig = sled_figures(t, 1000.0 * t ** 2, "extension", [50])
+    assert fig["extension_at_50ms_deg"] == pytest.approx(2.5, rel=1e-3)
+    assert fig["peak_extension_deg"] == pytest.approx(10.0) == fig["final_extension_deg"]
+    assert fig["peak_extension_time_ms"] == pytest.approx(100.0)
+
+
+@pytest.mark.parametrize("name", ["human_neck_stemper_rear_2_6ms_check",
+                                  "human_neck_stemper_rear_1_8ms_check"])
+def test_reference_stemper_corridor_is_the_two_boundaries(name):
+    """The data file holds the corridor's lower and upper boundaries (lower below upper at
+    every time) and a forward T1 pulse of the stated velocity change; each figure's corridor is
+    [lower, upper] read at that time."""
+    sc, path = read_scenario(name)
+    t, t1, runs = read_series(sc, pathlib.Path(path).parent)
+    assert runs.shape[0] == 2 and np.all(runs[0] <= runs[1])
+    dv = np.trapezoid(t1["ax_g"][t <= 0.110], t[t <= 0.110]) * 9.80665
+    # the decks' curves integrate to 2.39 and 1.83 m/s (the first is titled 2.58 m/s)
+    assert dv == pytest.approx(2.385 if "2_6ms" in name else 1.830, abs=0.005)
+    c = volunteer_corridor(t, runs, sc["t_end"], "extension", sc["read_at_ms"])
+    for ms in sc["read_at_ms"]:
+        k = int(np.flatnonzero(np.isclose(t, 1e-3 * ms))[0])
+        assert c[f"extension_at_{ms:g}ms_deg"] == pytest.approx((runs[0, k], runs[1, k]))
+    assert c["peak_extension_deg"] == pytest.approx((runs[0].max(), runs[1].max()))
+
+
+@pytest.fixture(scope="module")
+def stemper26():
+    return run_validation("human_neck_stemper_rear_2_6ms_check")
+
+
+@pytest.fixture(scope="module")
+def stemper18():
+    return run_validation("human_neck_stemper_rear_1_8ms_check")
+
+
+@pytest.mark.xfail(strict=True, reason="finding of the independent check: the neck extends too "
+                   "slowly late in the rear impact (peak up to 126 ms 23.6 deg at 2.6 m/s against "
+                   "25.3-62.5, 18.4 deg at 1.8 m/s against 20.6-55.3; inside before 120 ms)")
+@pytest.mark.parametrize("case", ["stemper26", "stemper18"])
+def test_reference_stemper_checks_inside_the_corridor(case, request):
+    out = request.getfixturevalue(case)
+    bad = {k: v for k, (v, ok) in out["checks"].items() if not ok}
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("case, expected", [
+    ("stemper26", {"peak_extension_deg": 23.57, "extension_at_40ms_deg": 3.22,
+                   "extension_at_60ms_deg": 8.17, "extension_at_80ms_deg": 14.15,
+                   "extension_at_100ms_deg": 19.57, "extension_at_120ms_deg": 22.99}),
+    ("stemper18", {"peak_extension_deg": 18.40, "extension_at_40ms_deg": 2.47,
+                   "extension_at_60ms_deg": 6.27, "extension_at_80ms_deg": 10.88,
+                   "extension_at_100ms_deg": 15.10, "extension_at_120ms_deg": 17.89})])
+def test_regression_stemper_figures(case, expected, request):
+    """The figures as measured (README.md), 0.5 deg: every reading at 40-120 ms inside, the
+    peak up to 126 ms below the lower boundary (OUT). The neck's range of motion changes on
+    another branch: these may move with it."""
+    out = request.getfixturevalue(case)
+    for k, v in expected.items():
+        assert out["checks"][k][0] == pytest.approx(v, abs=0.5), k
+    assert [k for k, (_, ok) in out["checks"].items() if not ok] == ["peak_extension_deg"]
+
+
+def test_bad_head_rotation_names_file_and_key(tmp_path):
+    src = read_scenario("human_neck_stemper_rear_2_6ms_check")[1]
+    text = open(src).read().replace('rotation = "extension"', 'rotation = "twist"')
+    text = text.replace('data = "data/', 'data = "' + str(pathlib.Path(src).parent / "data") + "/")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text)
+    with pytest.raises(InputFileError, match=r"bad\.toml.*rotation.*twist"):
+        read_scenario(str(bad))
