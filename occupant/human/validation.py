@@ -8,10 +8,11 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
   against the skeletal (sternum-to-spine) deflection, as Kroell et al. (1971) plotted them.
 - ``head_neck_sled``: the human's head and neck on its T1, the T1 driven by the measured mean T1
   motion of a volunteer sled series (inertial x and z acceleration, sagittal rotation; the NBDL
-  analyses prescribe T1 this way) or by the sled pulse of a head-neck potted at T1; the figures
-  are the head's sagittal rotation (in the sled frame; ``rotation`` flexion or extension
-  positive) read against the range of the runs' own figures computed from the same data file
-  (the volunteers' runs, or a corridor's two boundaries).
+  analyses prescribe T1 this way) or by the sled pulse of a head-neck potted at T1 (also
+  lateral); the figures are the head's rotation in the sled frame (``rotation``: flexion or
+  extension positive about y, or lateral bending about x) read against the range of the runs'
+  own figures computed from the same data file (the volunteers' runs, the specimens' runs, or a
+  corridor's two boundaries).
 - ``belted_sled``: the whole human in a belted sled scenario (``occupant.scenario``, the file
   named by ``sled``, its ``occupant.human`` replaced by the case's ``[human]``); the figures are
   the peak forward excursions of the head centre of gravity and of T1 relative to the sled and
@@ -139,7 +140,7 @@ def _run_thorax(scenario, path, dt):
 # ------------------------------------------------------------------------------------------
 # head-neck on a measured T1 motion (NBDL volunteer sled series)
 # ------------------------------------------------------------------------------------------
-ROTATION_SIGN = {"flexion": 1.0, "extension": -1.0}     # of the head's rotation about y
+ROTATIONS = ("flexion", "extension", "lateral")
 
 
 def _check_sled(check, scenario, base_dir):
@@ -150,10 +151,12 @@ def _check_sled(check, scenario, base_dir):
         check.number(scenario, key, "", positive=True, required=True)
     check.number(scenario, "dt", "", positive=True)
     inputs = check.table(scenario, "inputs", "", required=True,
-                         accepted="columns of the T1 motion: ax_g, az_g, rot_y_rad")
-    check.keys(inputs, ["ax_g", "az_g", "rot_y_rad"], "inputs")
+                         accepted="columns of the T1 motion: ax_g, az_g, rot_y_rad (ay_g)")
+    check.keys(inputs, ["ax_g", "ay_g", "az_g", "rot_y_rad"], "inputs")
+    for key in ("ax_g", "az_g", "rot_y_rad"):
+        check.string(inputs, key, "inputs", required=True, what="column name")
     check.string(scenario, "response_prefix", "", required=True, what="column prefix of the runs")
-    rotation = check.string(scenario, "rotation", "", choices=tuple(ROTATION_SIGN),
+    rotation = check.string(scenario, "rotation", "", choices=ROTATIONS,
                             what="head rotation") or "flexion"
     times = scenario.get("read_at_ms", [])
     if not isinstance(times, list) or not all(
@@ -182,15 +185,16 @@ def read_series(scenario, base_dir):
     return t, t1, runs
 
 
-def t1_motion(t, ax_g, az_g, rot_y):
-    """BaseMotion of T1 from its inertial x, z acceleration (g) and sagittal rotation (rad,
-    flexion positive about y); velocity and position as ``BaseMotion.translational`` integrates
-    them (zero at t[0]), the rotation through a cubic spline (its derivatives give the angular
-    velocity and acceleration)."""
+def t1_motion(t, ax_g, az_g, rot_y, ay_g=None):
+    """BaseMotion of T1 from its inertial x, z (and y) acceleration (g) and sagittal rotation
+    (rad, flexion positive about y); velocity and position as ``BaseMotion.translational``
+    integrates them (zero at t[0]), the rotation through a cubic spline (its derivatives give the
+    angular velocity and acceleration)."""
     from occupant.model import BaseMotion
     from occupant.spatial import rot_y as Ry
 
-    acc = np.column_stack([ax_g, np.zeros_like(ax_g), az_g]) * G0
+    ay_g = np.zeros_like(ax_g) if ay_g is None else ay_g
+    acc = np.column_stack([ax_g, ay_g, az_g]) * G0
     lin = BaseMotion.translational(t, acc)
     spline = CubicSpline(t, rot_y)
     d1, d2 = spline.derivative(1), spline.derivative(2)
@@ -198,6 +202,16 @@ def t1_motion(t, ax_g, az_g, rot_y):
                       rotation=lambda s: Ry(float(spline(s))),
                       angular_velocity=lambda s: np.array([0.0, float(d1(s)), 0.0]),
                       angular_acceleration=lambda s: np.array([0.0, float(d2(s)), 0.0]))
+
+
+def head_rotation_deg(R, rotation):
+    """The head's rotation (deg) from its orientation ``R`` (n, 3, 3) in the sled frame: about y,
+    flexion positive (negated for extension), or about x for lateral bending (positive when the
+    head's top moves towards -y, away from a T1 pushed along +y)."""
+    if rotation == "lateral":
+        return np.degrees(np.arctan2(R[:, 2, 1], R[:, 2, 2]))
+    flexion = np.degrees(np.arctan2(R[:, 0, 2], R[:, 2, 2]))
+    return -flexion if rotation == "extension" else flexion
 
 
 def sled_figures(t, angle_deg, rotation="flexion", read_at_ms=()):
@@ -229,13 +243,12 @@ def _run_sled(scenario, path, dt):
     # B0 at C7/T1: the upper torso frame's origin sits the lower neck joint's offset below it
     c7 = human.source.joints["lower_neck"].placement.position
     model = head_neck_assembly(human, t1_location=-np.asarray(c7, float)).compile()
-    base = t1_motion(t, t1["ax_g"], t1["az_g"], t1["rot_y_rad"])
+    base = t1_motion(t, t1["ax_g"], t1["az_g"], t1["rot_y_rad"], t1.get("ay_g"))
     step = dt or scenario.get("dt", 2e-5)
     res = simulate(model, scenario["t_end"], base_motion=base, integrator="rk4", dt=step,
                    output_dt=2e-3, gravity=(0.0, 0.0, -9.81))
-    R = res.body_poses[:, model.body("head"), :3, :3]
     rotation = scenario.get("rotation", "flexion")
-    angle = ROTATION_SIGN[rotation] * np.degrees(np.arctan2(R[:, 0, 2], R[:, 2, 2]))
+    angle = head_rotation_deg(res.body_poses[:, model.body("head"), :3, :3], rotation)
     times = scenario.get("read_at_ms", [])
     figures = sled_figures(res.t, angle, rotation, times)
     corridor = volunteer_corridor(t, runs, scenario["t_end"], rotation, times)
