@@ -114,38 +114,29 @@ def test_reference_stemper_corridor_is_the_two_boundaries(name):
     assert c["peak_extension_deg"] == pytest.approx((runs[0].max(), runs[1].max()))
 
 
-@pytest.fixture(scope="module")
-def stemper26():
-    return run_validation("human_neck_stemper_rear_2_6ms_check")
-
-
-@pytest.fixture(scope="module")
-def stemper18():
-    return run_validation("human_neck_stemper_rear_1_8ms_check")
-
-
 @pytest.mark.xfail(strict=True, reason="finding of the independent check: the neck extends too "
                    "slowly late in the rear impact (peak up to 126 ms 23.6 deg at 2.6 m/s against "
                    "25.3-62.5, 18.4 deg at 1.8 m/s against 20.6-55.3; inside before 120 ms)")
-@pytest.mark.parametrize("case", ["stemper26", "stemper18"])
-def test_reference_stemper_checks_inside_the_corridor(case, request):
-    out = request.getfixturevalue(case)
+@pytest.mark.parametrize("case", ["human_neck_stemper_rear_2_6ms_check",
+                                  "human_neck_stemper_rear_1_8ms_check"])
+def test_reference_stemper_checks_inside_the_corridor(case, validated):
+    out = validated(case)
     bad = {k: v for k, (v, ok) in out["checks"].items() if not ok}
     assert not bad, bad
 
 
 @pytest.mark.parametrize("case, expected", [
-    ("stemper26", {"peak_extension_deg": 23.57, "extension_at_40ms_deg": 3.22,
+    ("human_neck_stemper_rear_2_6ms_check", {"peak_extension_deg": 23.57, "extension_at_40ms_deg": 3.22,
                    "extension_at_60ms_deg": 8.17, "extension_at_80ms_deg": 14.15,
                    "extension_at_100ms_deg": 19.57, "extension_at_120ms_deg": 22.99}),
-    ("stemper18", {"peak_extension_deg": 18.40, "extension_at_40ms_deg": 2.47,
+    ("human_neck_stemper_rear_1_8ms_check", {"peak_extension_deg": 18.40, "extension_at_40ms_deg": 2.47,
                    "extension_at_60ms_deg": 6.27, "extension_at_80ms_deg": 10.88,
                    "extension_at_100ms_deg": 15.10, "extension_at_120ms_deg": 17.89})])
-def test_regression_stemper_figures(case, expected, request):
+def test_regression_stemper_figures(case, expected, validated):
     """The figures as measured (README.md), 0.5 deg: every reading at 40-120 ms inside, the
     peak up to 126 ms below the lower boundary (OUT). The neck's range of motion changes on
     another branch: these may move with it."""
-    out = request.getfixturevalue(case)
+    out = validated(case)
     for k, v in expected.items():
         assert out["checks"][k][0] == pytest.approx(v, abs=0.5), k
     assert [k for k, (_, ok) in out["checks"].items() if not ok] == ["peak_extension_deg"]
@@ -184,11 +175,6 @@ def test_analytic_t1_motion_lateral():
     np.testing.assert_allclose(m.position(0.1), [0.0, 0.5 * 5 * 9.80665 * 0.01, 0.0], rtol=1e-4)
 
 
-@pytest.fixture(scope="module")
-def kang_side():
-    return run_validation("human_neck_kang_side_check")
-
-
 def test_reference_kang_side_corridor_is_the_two_specimens():
     sc, path = read_scenario("human_neck_kang_side_check")
     t, t1, runs = read_series(sc, pathlib.Path(path).parent)
@@ -201,14 +187,15 @@ def test_reference_kang_side_corridor_is_the_two_specimens():
 @pytest.mark.xfail(strict=True, reason="finding of the independent check: the human's neck bends "
                    "sideways as the PMHS's up to about 70 ms, then too far (86.3 deg against "
                    "45.8-66.0) and swings back past them (-28.2 deg at 200 ms against -10.1-33.3)")
-def test_reference_kang_side_check_inside_the_range(kang_side):
-    bad = {k: v for k, (v, ok) in kang_side["checks"].items() if not ok}
+def test_reference_kang_side_check_inside_the_range(validated):
+    bad = {k: v for k, (v, ok) in validated("human_neck_kang_side_check")["checks"].items()
+           if not ok}
     assert not bad, bad
 
 
-def test_regression_kang_side_figures(kang_side):
+def test_regression_kang_side_figures(validated):
     """As measured (README.md): the peak's time inside, its size and the rebound out."""
-    c = kang_side["checks"]
+    c = validated("human_neck_kang_side_check")["checks"]
     assert c["peak_lateral_deg"][0] == pytest.approx(86.3, abs=1.0)
     assert c["peak_lateral_time_ms"][0] == pytest.approx(90.0, abs=2.0)
     assert c["final_lateral_deg"][0] == pytest.approx(-28.2, abs=1.0)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from occupant.human.builder import _check_inputs, build_segments, segment_table, thorax_table
-from occupant.human.validation import read_scenario, run_validation, thorax_figures
+from occupant.human.validation import read_scenario, thorax_figures
 from occupant.io.toml_files import InputFileError
 
 
@@ -62,8 +62,8 @@ def test_analytic_thorax_figures_of_a_known_loop():
 
 
 @pytest.fixture(scope="module")
-def kroell():
-    return run_validation("human_thorax_kroell_16mph")
+def kroell(validated):
+    return validated("human_thorax_kroell_16mph")
 
 
 def test_reference_kroell_16mph_inside_the_lobdell_corridor(kroell):
@@ -132,38 +132,29 @@ def test_reference_hub_corridor_numbers_are_the_data_files(name, speed):
     assert c["peak_deflection_mm"][0] < mean[:, 0].max() < c["peak_deflection_mm"][1]
 
 
-@pytest.fixture(scope="module")
-def hub43():
-    return run_validation("human_thorax_hub_4_3ms_check")
-
-
-@pytest.fixture(scope="module")
-def hub67():
-    return run_validation("human_thorax_hub_6_7ms_check")
-
-
 @pytest.mark.xfail(strict=True, reason="finding of the independent check: at 6.7 m/s the human's "
                    "chest deflects 65.6 mm, 1.2 mm short of the corridor's lower boundary (66.8 mm; "
                    "mean 84.7 mm); the chest was calibrated on Kroell 1971 16 mph only")
-def test_reference_hub_6_7ms_check_inside_the_corridor(hub67):
-    bad = {k: v for k, (v, ok) in hub67["checks"].items() if not ok}
+def test_reference_hub_6_7ms_check_inside_the_corridor(validated):
+    bad = {k: v for k, (v, ok) in validated("human_thorax_hub_6_7ms_check")["checks"].items()
+           if not ok}
     assert not bad, bad
 
 
 @pytest.mark.parametrize("case, expected, out", [
-    ("kroell", {"force_at_6.35mm_N": 4012.5, "force_at_25.4mm_N": 3658.3,
+    ("human_thorax_kroell_16mph", {"force_at_6.35mm_N": 4012.5, "force_at_25.4mm_N": 3658.3,
                 "force_at_38.1mm_N": 3708.5, "peak_force_N": 4614.2,
                 "peak_deflection_mm": 67.93, "unloaded_deflection_mm": 64.37}, []),
-    ("hub43", {"force_at_10mm_N": 2298.1, "force_at_20mm_N": 2117.3, "force_at_30mm_N": 1985.2,
+    ("human_thorax_hub_4_3ms_check", {"force_at_10mm_N": 2298.1, "force_at_20mm_N": 2117.3, "force_at_30mm_N": 1985.2,
                "peak_force_N": 2573.4, "peak_deflection_mm": 47.93}, []),
-    ("hub67", {"force_at_10mm_N": 3635.7, "force_at_30mm_N": 3428.0, "force_at_50mm_N": 3394.4,
+    ("human_thorax_hub_6_7ms_check", {"force_at_10mm_N": 3635.7, "force_at_30mm_N": 3428.0, "force_at_50mm_N": 3394.4,
                "peak_force_N": 4286.8, "peak_deflection_mm": 65.56}, ["peak_deflection_mm"])])
-def test_regression_thorax_figures(case, expected, out, request):
+def test_regression_thorax_figures(case, expected, out, validated):
     """The figures as measured (scenarios/validation/README.md), 1 %, and which are out: the
     16 mph calibration and the 4.3 m/s check all inside (the chest peaks early, 2573 N at 2 mm,
     and stops at 48 mm, short of the corridor mean's 68 mm); at 6.7 m/s the forces inside and
     the peak deflection out (short)."""
-    run = request.getfixturevalue(case)
+    run = validated(case)
     assert set(run["checks"]) == set(expected)
     for k, v in expected.items():
         assert run["checks"][k][0] == pytest.approx(v, rel=0.01), k
