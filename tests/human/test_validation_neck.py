@@ -200,3 +200,13 @@ def test_regression_kang_side_figures(validated):
     assert c["peak_lateral_time_ms"][0] == pytest.approx(90.0, abs=2.0)
     assert c["final_lateral_deg"][0] == pytest.approx(-28.2, abs=1.0)
     assert [k for k, (_, ok) in c.items() if not ok] == ["peak_lateral_deg", "final_lateral_deg"]
+
+
+def test_missing_t1_input_column_names_file_and_key(tmp_path):
+    src = read_scenario("human_neck_kang_side_check")[1]
+    text = open(src).read().replace('az_g = "t1_az_g"\n', "")
+    text = text.replace('data = "data/', 'data = "' + str(pathlib.Path(src).parent / "data") + "/")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text)
+    with pytest.raises(InputFileError, match=r"bad\.toml.*inputs\.az_g.*missing"):
+        read_scenario(str(bad))

@@ -159,3 +159,15 @@ def test_regression_thorax_figures(case, expected, out, validated):
     for k, v in expected.items():
         assert run["checks"][k][0] == pytest.approx(v, rel=0.01), k
     assert [k for k, (_, ok) in run["checks"].items() if not ok] == out
+
+
+def test_unload_level_required_only_when_its_figure_is_judged(tmp_path):
+    """The 16 mph case judges the unloading figure: without unload_level_N it is refused; the
+    hub checks do not judge it and need no level."""
+    src = read_scenario("human_thorax_kroell_16mph")[1]
+    text = "\n".join(ln for ln in open(src).read().splitlines() if not ln.startswith("unload_level_N"))
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text + "\n")
+    with pytest.raises(InputFileError, match=r"bad\.toml.*unload_level_N.*missing"):
+        read_scenario(str(bad))
+    assert "unload_level_N" not in read_scenario("human_thorax_hub_4_3ms_check")[0]
