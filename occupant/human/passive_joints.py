@@ -11,7 +11,8 @@ from occupant.human.description import Resistance
 from occupant.io.toml_files import read_toml
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
-STOP_SPAN = math.radians(25.0)   # neck: the ligamentous branch reaches its level this far past the range [E]
+STOP_SPAN = 25.0                 # deg, neck: the ligamentous branch reaches its level this far past the range [E]
+STOP_CAP = 2.0                   # neck: the branch is tabulated up to this multiple of its level, then its end slope [E]
 GRID = math.radians(0.1)         # the curve is evaluated this finely ...
 REL_TOL, ABS_TOL = 0.005, 0.01   # ... and kept where linear interpolation misses by more (-, N m)
 
@@ -51,13 +52,17 @@ def passive_moment(spec, theta, lower, upper, shape):
 
 
 def ligament_branch(spec, m_end, end):
-    """Moment beyond the ``end`` ("upper" or "lower") of the range: (excess angle, moment) rows
-    rising quadratically from the end moment to the level ``stop_<end>`` STOP_SPAN past it,
-    restoring (negative beyond the upper end)."""
-    level = spec[f"stop_{end}"]
+    """Moment beyond the ``end`` ("upper" or "lower") of the range: (excess angle, moment) rows of
+    a progressive stop, restoring (negative beyond the upper end). The moment grows
+    exponentially from the end moment and reaches the level ``stop_<end>`` ``stop_span_<end>``
+    deg (default STOP_SPAN) past the end; the rows go on to STOP_CAP x the level, past which the
+    table's end slope acts: no bottoming stop."""
+    level, m0 = spec[f"stop_{end}"], abs(m_end)
+    span = math.radians(spec.get(f"stop_span_{end}", STOP_SPAN))
+    x0 = span / math.log(level / m0)
+    x = np.union1d(np.linspace(0.0, x0 * math.log(STOP_CAP * level / m0), 25)[1:], [span])
     sign = -1.0 if end == "upper" else 1.0
-    x = np.linspace(0.0, STOP_SPAN, 6)[1:]
-    return x, sign * (abs(m_end) + (level - abs(m_end)) * (x / STOP_SPAN) ** 2)
+    return x, sign * m0 * np.exp(x / x0)
 
 
 def thin(x, y):
@@ -113,8 +118,8 @@ def _reference_rows(base, key, lower, upper):
 def human_resistance(joint, dof, kind, lower, upper, scale, stop=None):
     """Resistance record of one coordinate of a left/right/midline human joint. ``lower``,
     ``upper``: the range (rad, this side); ``scale``: m H / (m H)_reference; ``stop``:
-    (stop_stiffness, stop_damping) of the stop at the end of the range (past the ligamentous
-    branch of the table where there is one)."""
+    (stop_stiffness, stop_damping) of the stop at the end of the range, not used where the table
+    has a ligamentous branch (the neck), which is a progressive stop of its own."""
     ref, table = passive_table()
     side, _, base = joint.partition("_")
     if side not in ("left", "right"):
@@ -130,9 +135,8 @@ def human_resistance(joint, dof, kind, lower, upper, scale, stop=None):
     # applies minus it): minus the passive moment
     rows = rows * np.array([1.0, -scale])
     r = Resistance(dof=dof, table=rows, damping=spec.get("damping", ref["damping"]) * scale)
-    if stop is not None:
-        # the stop at the end of the range, or past the ligamentous branch where there is one
-        span = STOP_SPAN if "stop_upper" in spec else 0.0
-        r.lower, r.upper = lower - span, upper + span
+    if stop is not None and "stop_upper" not in spec:
+        # the stop at the end of the range; the neck's ligamentous branch is its own stop
+        r.lower, r.upper = lower, upper
         r.stop_stiffness, r.stop_damping = stop
     return r

@@ -81,18 +81,44 @@ def test_reference_anderson_pandy_curves(human, name, angle, expected):
 @pytest.mark.parametrize("joint", ["upper_neck", "lower_neck"])
 def test_reference_neck_levels_bishop_and_mertz_patrick(human, joint):
     """10 N m at the end of the human range (22.5 deg per joint: Bishop et al. 1994 tolerable
-    passive moment), 190 N m flexion / 57 N m extension 25 deg past it (Mertz & Patrick 1971)."""
-    m = lambda a: _kernel_moment(human, f"{joint}_y", a)
+    passive moment); 190 N m in flexion 15 deg past it (Mertz & Patrick 1971 level, reached at
+    75 deg of head-to-torso flexion as in the Mertz 1989 corridor's 64-77 deg), 57 N m in
+    extension 25 deg past it and in lateral bending 15 deg past it."""
+    m = lambda a, d="y": _kernel_moment(human, f"{joint}_{d}", a)
     assert m(22.5) == pytest.approx(-10.0, rel=1e-9)
     assert m(-22.5) == pytest.approx(10.0, rel=1e-9)
-    assert m(47.5) == pytest.approx(-190.0, rel=1e-9)
+    assert m(37.5) == pytest.approx(-190.0, rel=1e-9)
     assert m(-47.5) == pytest.approx(57.0, rel=1e-9)
+    assert m(37.5, "x") == pytest.approx(-57.0, rel=1e-9)
+    assert m(-37.5, "x") == pytest.approx(57.0, rel=1e-9)
     # soft neutral zone: under 1 N m at a quarter of the range
     assert abs(m(5.6)) < 1.0
     # restoring and monotonic across the whole table
     angles = np.linspace(-47, 47, 25)
     moments = np.array([m(a) for a in angles])
     assert np.all(np.diff(moments) < 0)
+
+
+@pytest.mark.parametrize("joint", ["upper_neck", "lower_neck"])
+def test_analytic_neck_stop_is_progressive_not_bottoming(human, joint):
+    """Past the range the moment is the exponential 10 exp(x / x0) N m, x0 = 15 deg / ln 19 in
+    flexion (through 190 N m 15 deg past the end), within the table's linear interpolation
+    (0.3 %); it goes on to twice the level and then keeps the slope of its last chord; no
+    bottoming stop (the Hybrid III's numerical stop caught the GS1 sled human's head at 1.3 kN m)."""
+    x0 = 15.0 / math.log(19.0)
+    for x in (3.0, 9.0, 15.0, 18.0):
+        assert -_kernel_moment(human, f"{joint}_y", 22.5 + x) == pytest.approx(
+            10.0 * math.exp(x / x0), rel=3e-3)
+    x_cap = x0 * math.log(38.0)
+    a, b = 22.5 + x_cap, 22.5 + x_cap + 10.0
+    slope = (_kernel_moment(human, f"{joint}_y", b) - _kernel_moment(human, f"{joint}_y", a)) / 10.0
+    assert -_kernel_moment(human, f"{joint}_y", a) == pytest.approx(380.0, rel=3e-3)
+    h = x_cap / 24.0                 # the last of the branch's 24 rows: its chord is the end slope
+    assert -slope == pytest.approx(380.0 * (1.0 - math.exp(-h / x0)) / h, rel=1e-6)
+    el = human.joint_resistance
+    for d in "xyz":
+        e = human.joint_resistance_names.index(f"{joint}_{d}")
+        assert el.stop_stiffness[e] == 0.0 and math.isinf(el.upper[e]) and math.isinf(el.lower[e])
 
 
 def test_reference_human_neck_is_softer_than_the_hybrid3(human):
@@ -113,8 +139,10 @@ def test_identity_ranges_are_the_human_table(human):
             continue
         kind = "revolute" if dof == "flexion" else "spherical"
         lo, hi = human_range(joint, 0 if kind == "revolute" else "xyz".index(dof), kind)
-        span = math.radians(25.0) if "neck" in joint else 0.0   # stops past the ligaments
-        assert el.lower[e] == pytest.approx(lo - span) and el.upper[e] == pytest.approx(hi + span)
+        if "neck" in joint:           # the ligamentous branch is the neck's (progressive) stop
+            assert math.isinf(el.lower[e]) and math.isinf(el.upper[e])
+            continue
+        assert el.lower[e] == pytest.approx(lo) and el.upper[e] == pytest.approx(hi)
 
 
 @pytest.mark.parametrize("name", ["hip_x", "ankle_x", "shoulder_z", "hip_z"])

@@ -132,6 +132,16 @@ def _every_dof_bounded(model):
     el, tree = model.joint_resistance, model.tree
     covered = set()
     for e, name in enumerate(model.joint_resistance_names):
+        if el.stop_stiffness[e] == 0.0 and el.table_len[e] > 0:
+            # a progressive stop of its own (the human neck's ligamentous branch,
+            # test_human_joints.py): the table (the resisting moment, applied with its sign
+            # reversed) restores at both ends and keeps a positive end slope
+            rows = el.tables[el.table_start[e]:el.table_start[e] + el.table_len[e]]
+            assert rows[0, 0] < 0.0 < rows[-1, 0] and rows[0, 1] < 0.0 < rows[-1, 1], name
+            slopes = np.diff(rows[:, 1]) / np.diff(rows[:, 0])
+            assert slopes[0] > 0.0 and slopes[-1] > 0.0, name
+            covered.add(tree.vidx[el.link[e]] + el.component[e])
+            continue
         assert np.isfinite(el.lower[e]) and np.isfinite(el.upper[e]), name
         assert el.lower[e] < 0.0 <= el.upper[e] or el.lower[e] <= 0.0 < el.upper[e], name
         assert el.stop_stiffness[e] > 0.0 and el.stop_damping[e] > 0.0, name

@@ -1,8 +1,9 @@
 """The human's head-neck against NBDL frontal volunteer sled series (issue 14 section 4), the head
 and neck on T1 driven by the volunteers' mean measured T1 motion:
 - 12 g series (10 runs): CALIBRATION of the neck's flexion/extension damping (joint_passive.toml);
-- 15 g series (7 runs): the INDEPENDENT CHECK, run once after the calibration and not fitted;
-  its figures are held as they came out, two of them just outside the volunteers' range.
+- 15 g series (7 runs): the INDEPENDENT CHECK, not fitted; its figures are held as they came out
+  (since the neck's progressive stops and the 12 g re-calibration, all inside the volunteers'
+  range).
 And in extension, the Stemper et al. (2004) PMHS head-neck rear impacts at 2.6 and 1.8 m/s, and
 in lateral bending, the Kang et al. (2018) PMHS head-neck side mini-sled: INDEPENDENT CHECKS,
 held as they came out (figures out: xfail)."""
@@ -55,20 +56,21 @@ def test_reference_nbdl_12g_inside_the_volunteers_range(nbdl12):
     the 10 volunteers (71.6-98.2 deg, 176-188 ms, 14.2-46.6 deg)."""
     bad = {k: v for k, (v, ok) in nbdl12["checks"].items() if not ok}
     assert not bad, bad
-    expected = {"peak_flexion_deg": 78.7, "peak_flexion_time_ms": 182.0, "final_flexion_deg": 19.7}
+    expected = {"peak_flexion_deg": 74.2, "peak_flexion_time_ms": 178.0, "final_flexion_deg": 17.0}
     for k, v in expected.items():
         assert nbdl12["checks"][k][0] == pytest.approx(v, abs=1.0), k
 
 
 def test_regression_nbdl_15g_independent_check(nbdl15):
-    """Independent check, as it came out: the head stays flexed after its peak (8.8 deg at
-    298 ms, volunteers 2.7-32.3: inside), but flexes 0.1 deg further than the furthest volunteer
-    (93.6 against 77.9-93.5 deg) and peaks 4 ms after the latest (174 against 156-170 ms)."""
+    """Independent check, as it came out after the 12 g re-calibration with the neck's
+    progressive stops (passive_joints.ligament_branch): every figure inside the 7 volunteers'
+    range, the peak 87.4 deg (77.9-93.5) at 168 ms (156-170) and 5.5 deg at 298 ms (2.7-32.3);
+    before, with the quadratic branch and the bottoming stop, 93.6 deg at 174 ms (both out)."""
     c = nbdl15["checks"]
-    assert c["final_flexion_deg"][1]
-    assert c["final_flexion_deg"][0] == pytest.approx(8.75, abs=1.0)
-    assert c["peak_flexion_deg"][0] == pytest.approx(93.6, abs=1.0)
-    assert c["peak_flexion_time_ms"][0] == pytest.approx(174.0, abs=2.0)
+    assert all(ok for _, ok in c.values()), c
+    assert c["final_flexion_deg"][0] == pytest.approx(5.5, abs=1.0)
+    assert c["peak_flexion_deg"][0] == pytest.approx(87.4, abs=1.0)
+    assert c["peak_flexion_time_ms"][0] == pytest.approx(168.0, abs=2.0)
     lo, hi = nbdl15["corridor"]["peak_flexion_deg"]
     assert (lo, hi) == pytest.approx((77.91, 93.52), abs=0.01)
 
@@ -126,12 +128,12 @@ def test_reference_stemper_checks_inside_the_corridor(case, validated):
 
 
 @pytest.mark.parametrize("case, expected", [
-    ("human_neck_stemper_rear_2_6ms_check", {"peak_extension_deg": 23.57, "extension_at_40ms_deg": 3.22,
-                   "extension_at_60ms_deg": 8.17, "extension_at_80ms_deg": 14.15,
-                   "extension_at_100ms_deg": 19.57, "extension_at_120ms_deg": 22.99}),
-    ("human_neck_stemper_rear_1_8ms_check", {"peak_extension_deg": 18.40, "extension_at_40ms_deg": 2.47,
-                   "extension_at_60ms_deg": 6.27, "extension_at_80ms_deg": 10.88,
-                   "extension_at_100ms_deg": 15.10, "extension_at_120ms_deg": 17.89})])
+    ("human_neck_stemper_rear_2_6ms_check", {"peak_extension_deg": 22.25, "extension_at_40ms_deg": 3.22,
+                   "extension_at_60ms_deg": 8.05, "extension_at_80ms_deg": 13.77,
+                   "extension_at_100ms_deg": 18.80, "extension_at_120ms_deg": 21.79}),
+    ("human_neck_stemper_rear_1_8ms_check", {"peak_extension_deg": 17.41, "extension_at_40ms_deg": 2.47,
+                   "extension_at_60ms_deg": 6.18, "extension_at_80ms_deg": 10.59,
+                   "extension_at_100ms_deg": 14.53, "extension_at_120ms_deg": 16.99})])
 def test_regression_stemper_figures(case, expected, validated):
     """The figures as measured (README.md), 0.5 deg: every reading at 40-120 ms inside, the
     peak up to 126 ms below the lower boundary (OUT). The neck's range of motion changes on
@@ -196,9 +198,9 @@ def test_reference_kang_side_check_inside_the_range(validated):
 def test_regression_kang_side_figures(validated):
     """As measured (README.md): the peak's time inside, its size and the rebound out."""
     c = validated("human_neck_kang_side_check")["checks"]
-    assert c["peak_lateral_deg"][0] == pytest.approx(86.3, abs=1.0)
-    assert c["peak_lateral_time_ms"][0] == pytest.approx(90.0, abs=2.0)
-    assert c["final_lateral_deg"][0] == pytest.approx(-28.2, abs=1.0)
+    assert c["peak_lateral_deg"][0] == pytest.approx(72.8, abs=1.0)
+    assert c["peak_lateral_time_ms"][0] == pytest.approx(82.0, abs=2.0)
+    assert c["final_lateral_deg"][0] == pytest.approx(-63.7, abs=1.0)
     assert [k for k, (_, ok) in c.items() if not ok] == ["peak_lateral_deg", "final_lateral_deg"]
 
 

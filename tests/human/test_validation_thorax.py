@@ -142,9 +142,9 @@ def test_reference_hub_6_7ms_check_inside_the_corridor(validated):
 
 
 @pytest.mark.parametrize("case, expected, out", [
-    ("human_thorax_kroell_16mph", {"force_at_6.35mm_N": 4012.5, "force_at_25.4mm_N": 3658.3,
-                "force_at_38.1mm_N": 3708.5, "peak_force_N": 4614.2,
-                "peak_deflection_mm": 67.93, "unloaded_deflection_mm": 64.37}, []),
+    ("human_thorax_kroell_16mph", {"force_at_6.35mm_N": 4013.3, "force_at_25.4mm_N": 3664.8,
+                "force_at_38.1mm_N": 3715.3, "peak_force_N": 4614.0,
+                "peak_deflection_mm": 68.05, "unloaded_deflection_mm": 64.47}, []),
     ("human_thorax_hub_4_3ms_check", {"force_at_10mm_N": 2298.1, "force_at_20mm_N": 2117.3, "force_at_30mm_N": 1985.2,
                "peak_force_N": 2573.4, "peak_deflection_mm": 47.93}, []),
     ("human_thorax_hub_6_7ms_check", {"force_at_10mm_N": 3635.7, "force_at_30mm_N": 3428.0, "force_at_50mm_N": 3394.4,
