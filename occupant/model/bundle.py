@@ -278,6 +278,7 @@ BeltBlock = namedtuple("BeltBlock", [
     "pretensioner",   # (nbelt,) int, PRETENSIONER_NONE, _FORCE or _PULL_IN
     "fire_time",      # (nbelt,) s
     "stroke",         # (nbelt,) m, largest pull-in of a force pretensioner
+    "pt_capacity",    # (nbelt,) N, spool force of a pull-in pretensioner (its pull-in stalls there)
     "pt_start",       # (nbelt,) int, first row of the pretensioner table in pt_tables
     "pt_len",         # (nbelt,) int
     "pt_tables",      # (nt, 2) (time since firing s, N or m) rows

@@ -107,13 +107,17 @@ class Pretensioner:
     """Pretensioner in the retractor, fired at ``fire_time`` (s): either ``force`` rows
     (time since firing s, N), the spool force winding webbing in (at most ``stroke`` m of
     webbing, counted from the start of the run), or ``pull_in`` rows (time since firing s, m),
-    the webbing wound in prescribed against time. Firing also locks the retractor. Autoliv:
-    pyrotechnic, winding in up to 120 mm (facts 6.1) [C]; fired about 10-20 ms into the crash,
-    done in 5-10 ms, 1.5-3 kN [U]."""
+    the most webbing it winds in against time: the spool force ``capacity`` (N) winding in no
+    faster than the table, so the pull-in stops short where the belt at the retractor is as
+    tight as ``capacity`` (MADYMO's pull-in pretensioner with a force limit; a pyrotechnic
+    piston stalls at its force once the slack is gone). Firing also locks the retractor.
+    Autoliv: pyrotechnic, winding in up to 120 mm (facts 6.1) [C]; fired about 10-20 ms into
+    the crash, done in 5-10 ms, 1.5-3 kN [U]."""
     fire_time: float
     force: object = None
     pull_in: object = None
     stroke: float = 0.12                # m, Autoliv ball-in-tube retractor pretensioner [C]
+    capacity: float = 2000.0            # N [U]: within the 1.5-3 kN of crash-domain-facts 6.1
 
     def __post_init__(self):
         if (self.force is None) == (self.pull_in is None):
@@ -121,12 +125,16 @@ class Pretensioner:
                                 "(rows: time s, m), not both or neither")
         self.fire_time = _nonnegative(self.fire_time, "pretensioner.fire_time", "s")
         self.stroke = _nonnegative(self.stroke, "pretensioner.stroke", "m")
+        self.capacity = _nonnegative(self.capacity, "pretensioner.capacity", "N", allow_inf=True)
         key = "force" if self.force is not None else "pull_in"
         t = np.asarray(getattr(self, key), dtype=float)
         if not (t.ndim == 2 and t.shape[1] == 2 and len(t) >= 2 and np.all(np.isfinite(t))
                 and np.all(np.diff(t[:, 0]) > 0) and t[0, 0] >= 0 and np.all(t[:, 1] >= 0)):
             raise ModelingError(f"pretensioner.{key}: expected >= 2 finite rows (time s >= 0, "
                                 f"value >= 0), time increasing, got {getattr(self, key)!r}")
+        if key == "pull_in" and (t[0, 1] != 0.0 or np.any(np.diff(t[:, 1]) < 0)):
+            raise ModelingError(f"pretensioner.pull_in: expected a pull-in from 0 m that never "
+                                f"decreases (a spool winds in at a finite rate), got {self.pull_in!r}")
         setattr(self, key, t)
 
 
@@ -336,6 +344,7 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
             cols["pretensioner"].append(PRETENSIONER_NONE)
             cols["fire_time"].append(np.inf)
             cols["stroke"].append(0.0)
+            cols["pt_capacity"].append(0.0)
             cols["pt_start"].append(-1)
             cols["pt_len"].append(0)
         else:
@@ -344,6 +353,7 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
                                         else PRETENSIONER_PULL_IN)
             cols["fire_time"].append(pt.fire_time)
             cols["stroke"].append(pt.stroke)
+            cols["pt_capacity"].append(pt.capacity)
             cols["pt_start"].append(sum(len(t) for t in pt_rows))
             cols["pt_len"].append(len(table))
             pt_rows.append(table)

@@ -29,10 +29,11 @@ Per belt, every evaluation:
 4. retractor at the first point: payout p' = (F_0 - F_spool) / spool_damping; F_spool the rewind
    force while unlocked; once locked (``lock_delay`` after the vehicle- or webbing-sensitive
    sensor or the pretensioner's firing) rewind force + spool stiffness times the payout beyond
-   where it locked or was since wound in to (a ratchet: a force pretensioner's pull-in is held),
+   where it locked or was since wound in to (a ratchet: a pretensioner's pull-in is held),
    capped by the load limit, where the limiter's payout is kept (a state) so the
-   unloading spool does not wind it back; a force pretensioner raises the spool force to its
-   table's, a pull-in pretensioner shortens the first segment's webbing by its table's pull-in.
+   unloading spool does not wind it back; a fired pretensioner raises the spool force to its
+   table's (force) or its capacity, winding in no faster than its table's pull-in (pull-in,
+   ``pretensioner_at``).
 States per segment (webbing length, largest strain), per belt (payout, free payout (while
 unlocked, or wound in since), limiter payout, lock timer); outputs ``BELT_*_OUTPUTS``; power into ``POWER_BELTS``.
 """
@@ -44,7 +45,8 @@ from occupant.contact.compliant import contact_law, elastic_force
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
-    BELT_ANCHOR, BELT_WRAP, POWER_BELTS, PRETENSIONER_FORCE, PRETENSIONER_PULL_IN,
+    BELT_ANCHOR, BELT_WRAP, POWER_BELTS, PRETENSIONER_FORCE, PRETENSIONER_NONE,
+    PRETENSIONER_PULL_IN,
 )
 
 SWEEPS = 6               # Gauss-Seidel sweeps when wrap points neighbour each other (error
@@ -252,21 +254,28 @@ def point_velocity(data, el, out, k, p0, o_pts):
 
 
 @njit(**JIT_INLINE)
-def pull_in_at(el, b, t):
-    """Pull-in (m) and its rate (m/s) of a pull-in pretensioner at t."""
-    if el.pretensioner[b] != PRETENSIONER_PULL_IN or t < el.fire_time[b]:
-        return 0.0, 0.0
+def pretensioner_at(el, b, t, payout):
+    """What a fired pretensioner does to the spool at t: the least spool force (N) and the
+    fastest it winds webbing in (m/s). A force pretensioner: its table's force, while it has
+    wound in less than its stroke, at any speed; a pull-in pretensioner: its capacity, no
+    faster than its table's pull-in rate, until the table ends (so it stalls at its capacity
+    once the belt is tight, and winds in at most the table's pull-in; through the spool's
+    damping its force falls linearly with its speed, from the capacity at stall). Otherwise
+    (0, inf)."""
+    kind = el.pretensioner[b]
     tau, start, n = t - el.fire_time[b], el.pt_start[b], el.pt_len[b]
     tab = el.pt_tables
-    if tau >= tab[start + n - 1, 0]:
-        return tab[start + n - 1, 1], 0.0
-    if tau <= tab[start, 0]:
-        return tab[start, 1], 0.0
-    s = table_load(tab, start, n, tau)
+    if kind == PRETENSIONER_FORCE and tau >= 0.0 and payout > -el.stroke[b] \
+            and tau <= tab[start + n - 1, 0]:
+        return table_load(tab, start, n, tau), np.inf
+    if kind != PRETENSIONER_PULL_IN or tau < 0.0 or tau > tab[start + n - 1, 0]:
+        return 0.0, np.inf
+    if tau < tab[start, 0]:
+        return el.pt_capacity[b], 0.0
     k = start
-    while tab[k + 1, 0] < tau:
+    while k < start + n - 2 and tab[k + 1, 0] <= tau:
         k += 1
-    return s, (tab[k + 1, 1] - tab[k, 1]) / (tab[k + 1, 0] - tab[k, 0])
+    return el.pt_capacity[b], (tab[k + 1, 1] - tab[k, 1]) / (tab[k + 1, 0] - tab[k, 0])
 
 
 @njit(**JIT_STAGE)
@@ -281,7 +290,6 @@ def belt(el, points, out, zdot, t, z, b):
     o_pts = os + 4 * ns
     o_belt = o_pts + 3 * n
     zb = zs + 2 * ns                 # payout, free payout, limiter payout, lock timer
-    pull, pull_rate = pull_in_at(el, b, t)
     place_points(points, el, out, p0, p1, o_pts)
 
     # segments: lengths, rates, tensions, forces on the bodies
@@ -297,7 +305,7 @@ def belt(el, points, out, zdot, t, z, b):
         if length > 0.0:
             ux, uy, uz = dx / length, dy / length, dz / length
         rate = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) + uz * (vel[2] - prev[2])
-        webbing = max(z[zs + 2 * s] - (pull if s == 0 else 0.0), 1e-6)
+        webbing = max(z[zs + 2 * s], 1e-6)
         strain = length / webbing - 1.0
         tension = 0.0
         if strain > 0.0:
@@ -354,12 +362,9 @@ def belt(el, points, out, zdot, t, z, b):
             spool += el.spool_stiffness[b] * max(payout - free - limited, 0.0)
             if spool >= el.load_limit[b]:
                 spool, yielding = el.load_limit[b], True
-        if el.pretensioner[b] == PRETENSIONER_FORCE and fired and payout > -el.stroke[b]:
-            tau = t - el.fire_time[b]
-            st, sn = el.pt_start[b], el.pt_len[b]
-            if tau <= el.pt_tables[st + sn - 1, 0]:
-                spool = max(spool, table_load(el.pt_tables, st, sn, tau))
-        speed = (f0 - spool) / el.spool_damping[b]
+        pt_force, pt_speed = pretensioner_at(el, b, t, payout)
+        spool = max(spool, pt_force)
+        speed = max((f0 - spool) / el.spool_damping[b], -pt_speed)
         zdot[zb] = speed
         zdot[zs] += speed
         if not is_locked or (speed < 0.0 and payout <= free):
@@ -367,21 +372,15 @@ def belt(el, points, out, zdot, t, z, b):
         elif yielding and speed > 0.0:
             zdot[zb + 2] = speed
     out[o_belt] = z[zb]
-    if el.pretensioner[b] == PRETENSIONER_PULL_IN:
-        out[o_belt + 1] = pull
-    elif el.pretensioner[b] == PRETENSIONER_FORCE:
-        out[o_belt + 1] = max(-z[zb], 0.0)
-    else:
-        out[o_belt + 1] = 0.0
+    out[o_belt + 1] = max(-z[zb], 0.0) if el.pretensioner[b] != PRETENSIONER_NONE else 0.0
     out[o_belt + 2] = locked
 
     # the largest strain reached follows the strain while it grows (contact history rule)
     for s in range(ns):
         j = os + 4 * s
         strain, length, rate = out[j + 1], out[j + 2], out[j + 3]
-        webbing = max(z[zs + 2 * s] - (pull if s == 0 else 0.0), 1e-6)
-        webbing_rate = zdot[zs + 2 * s] - (pull_rate if s == 0 else 0.0)
-        strain_rate = (rate - (1.0 + strain) * webbing_rate) / webbing
+        webbing = max(z[zs + 2 * s], 1e-6)
+        strain_rate = (rate - (1.0 + strain) * zdot[zs + 2 * s]) / webbing
         if strain > 0.0 and strain >= z[zs + 2 * s + 1] and strain_rate > 0.0:
             zdot[zs + 2 * s + 1] = strain_rate
     return power

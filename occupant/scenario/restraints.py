@@ -16,7 +16,8 @@ class RestraintKind:
 RESTRAINTS = {
     "belt": RestraintKind(
         {"enabled": "bool", "kind": "string", "load_limit": "positive", "pretensioner": "bool",
-         "pretensioner_time": "nonneg", "pretensioner_pull": "nonneg", "friction": "nonneg",
+         "pretensioner_time": "nonneg", "pretensioner_pull": "nonneg",
+         "pretensioner_force": "positive", "friction": "nonneg",
          "d_ring_friction": "nonneg", "retractor": "vector", "d_ring": "vector",
          "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string"},
         "a three-point belt with retractor, pretensioner and load limiter"),
@@ -132,8 +133,9 @@ def build_belt(asm, table, c, path):
     y = 0). An occupant with a ``sternum`` part (on its chest joint to the torso's part) carries
     the chest wrap on it, so the belt loads the chest through the chest joint
     (``modeling.belts.Wrap``). ``friction``: belt on body and buckle, ``d_ring_friction``: at
-    the D-ring. With ``pretensioner`` the retractor winds in ``pretensioner_pull`` m over 8 ms
-    from ``pretensioner_time`` s.
+    the D-ring. With ``pretensioner`` the retractor winds in up to ``pretensioner_pull`` m over
+    8 ms from ``pretensioner_time`` s, stalling where the belt at the retractor reaches
+    ``pretensioner_force`` N (default ``modeling.belts.Pretensioner.capacity``).
     ``kind = "separate"``: the Gold Standard sled's belt (SAFER HBM validation deck
     GS1_belt_V11.key [S]: two retractors, no slip ring): a shoulder belt ``belt`` from a
     retractor at the upper anchorage ``d_ring`` over the torso to the ``buckle``, and a lap belt
@@ -160,7 +162,9 @@ def build_belt(asm, table, c, path):
         pull = c.number(table, "pretensioner_pull", path, nonneg=True, required=True)
         pretensioner = Pretensioner(
             c.number(table, "pretensioner_time", path, nonneg=True, required=True),
-            pull_in=[[0.0, 0.0], [PRETENSIONER_STROKE_TIME, pull]])
+            pull_in=[[0.0, 0.0], [PRETENSIONER_STROKE_TIME, pull]],
+            capacity=c.number(table, "pretensioner_force", path, positive=True,
+                              default=Pretensioner.capacity))
     lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4)),
            Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4)),
            Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4))]

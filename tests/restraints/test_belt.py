@@ -230,22 +230,54 @@ def _pretensioned(pretensioner, k_spring=2.0e4):
     return asm.compile()
 
 
-def test_analytic_pull_in_pretensioner():
-    """Pull-in 80 mm over 8 ms, fired at 5 ms: at rest afterwards the spring force k x equals the
-    belt force T, the strap's length 1 - x equals its webbing (1 - s + T / k_spool: the locked
-    spool gives T / k_spool) times 1 + T / EA."""
+def test_analytic_pull_in_pretensioner_without_a_force_limit():
+    """Pull-in 80 mm over 8 ms, fired at 5 ms, with no force limit (capacity inf: the pull-in is
+    prescribed): the spool winds in the table's 80 mm (RK4 integrates its piecewise-constant
+    rate exactly but in the two steps holding the table's corners: within one step of the rate,
+    1e-4 m). At rest afterwards the spring force k x equals the belt force T, and the strap's
+    length 1 - x equals its webbing (1 + p_hold + T / k_spool, p_hold the payout wound in to:
+    the locked spool gives T / k_spool beyond it) times 1 + T / EA."""
     k, k_spool, ea, s = 2.0e4, 1.1e6, 1.6e5, 0.08
-    pt = Pretensioner(fire_time=0.005, pull_in=[(0.0, 0.0), (0.008, s)])
+    pt = Pretensioner(fire_time=0.005, pull_in=[(0.0, 0.0), (0.008, s)], capacity=np.inf)
     model = _pretensioned(pt, k)
     res = occupant.simulate(model, 0.3, integrator="rk4", dt=1e-5, gravity=(0, 0, 0))
-    t_force = lambda T: (1.0 - T / k) - (1.0 - s + T / k_spool) * (1.0 + T / ea)
+    hold = res.z[:, model.z_names.index("strap.payout")].min()
+    assert hold == pytest.approx(-s, abs=(s / 0.008) * 1e-5)
+    t_force = lambda T: (1.0 - T / k) - (1.0 + hold + T / k_spool) * (1.0 + T / ea)
     T = brentq(t_force, 1.0, 1e4)
     assert res.outputs["strap.retractor-hook.force"][-1] == pytest.approx(T, rel=1e-4)
     assert res.q[-1, 0] == pytest.approx(T / k, rel=1e-4)
-    assert res.outputs["strap.pull_in"][-1] == pytest.approx(s, abs=1e-12)
+    assert res.outputs["strap.pull_in"][-1] == pytest.approx(-hold - T / k_spool, rel=1e-6)
     before = res.t < 0.005
     assert np.all(res.outputs["strap.pull_in"][before] == 0.0)
     assert np.all(res.outputs["strap.locked"][before] == 0.0) and res.outputs["strap.locked"][-1] == 1
+
+
+def test_pull_in_pretensioner_stalls_at_its_capacity():
+    """The same 80 mm over 8 ms against the 5 kg mass on its spring, with a 2 kN capacity:
+    while it winds in, the belt force at the retractor stays below 2 kN, and it stops short of
+    its 80 mm (the belt is tight). Without the limit the same pull-in drives the belt to over
+    5 times that (the mass's inertia against a prescribed 10 m/s). At rest afterwards the
+    ratchet holds what it wound in: the closed form of test_analytic_force_pretensioner_pull_in_
+    is_held from that hold."""
+    k, k_spool, ea, s, cap = 2.0e4, 1.1e6, 1.6e5, 0.08, 2000.0
+
+    def run(capacity):
+        pt = Pretensioner(fire_time=0.005, pull_in=[(0.0, 0.0), (0.008, s)], capacity=capacity)
+        model = _pretensioned(pt, k)
+        res = occupant.simulate(model, 0.3, integrator="rk4", dt=1e-5, gravity=(0, 0, 0))
+        f = res.outputs["strap.retractor-hook.force"]
+        payout = res.z[:, model.z_names.index("strap.payout")]
+        winding = (res.t[1:] >= 0.005) & (res.t[1:] <= 0.013) & (np.diff(payout) < 0.0)
+        return res, payout, f[1:][winding].max()
+
+    res, payout, peak = run(cap)
+    assert peak < cap and run(np.inf)[2] > 5 * cap
+    hold = payout.min()
+    assert -0.5 * s < hold < -0.005               # stopped short (18.8 mm measured)
+    T = brentq(lambda T: (1.0 - T / k) - (1.0 + hold + T / k_spool) * (1.0 + T / ea), 1.0, 1e4)
+    assert res.outputs["strap.retractor-hook.force"][-1] == pytest.approx(T, rel=1e-3)
+    assert res.q[-1, 0] == pytest.approx(T / k, rel=1e-3)
 
 
 def test_analytic_force_pretensioner():
@@ -330,6 +362,10 @@ def test_bad_input_names_the_element_and_key():
         Belt("b", [Anchor("a"), Anchor("c")], LINEAR, pretensioner=Pretensioner(0.01, force=[(0, 1), (1, 1)]))
     with pytest.raises(ModelingError, match="either force"):
         Pretensioner(0.01)
+    with pytest.raises(ModelingError, match="pull-in from 0 m that never decreases"):
+        Pretensioner(0.01, pull_in=[(0, 0.05), (0.008, 0.08)])
+    with pytest.raises(ModelingError, match="pretensioner.capacity: must be a number >= 0 N"):
+        Pretensioner(0.01, pull_in=[(0, 0), (0.008, 0.08)], capacity=-1.0)
     with pytest.raises(ModelingError, match=r"webbing.loading"):
         Webbing([(0.0, 0.0), (0.01, -5.0)])
     asm = _slider()

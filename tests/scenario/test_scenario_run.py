@@ -48,8 +48,9 @@ def test_reference_run_command_writes_the_run_folder(tmp_path, capsys):
 
 def test_reference_belted_driver_run_loads_the_belt_and_is_judged(tmp_path, capsys):
     """US NCAP: the belted driver with pretensioner, 4 kN load limiter and driver airbag is
-    judged against FMVSS 208; in the first 30 ms the pretensioner winds in its 80 mm and the
-    belt carries load."""
+    judged against FMVSS 208; in the first 30 ms the pretensioner winds webbing in until the
+    belt at the retractor is as tight as its 2 kN, short of its 80 mm (the prescribed pull-in
+    it replaced drove the retractor's belt to 4.9 kN), and the belt carries load."""
     out = tmp_path / "ncap"
     assert main(["run", "us_ncap_frontal_56", "--out", str(out), "--set", "solver.t_end=0.03", "--quiet"]) == 0
     text = capsys.readouterr().out
@@ -57,7 +58,10 @@ def test_reference_belted_driver_run_loads_the_belt_and_is_judged(tmp_path, caps
     # the belt loads the sternum (its chest wrap rides on it): chest deflection is judged
     assert re.search(r"chest deflection +[\d.]+ mm +limit 63.0 +(pass|FAIL)", text)
     res = read_results(out / "results.h5")
-    assert res.outputs["belt.pull_in"][-1] == pytest.approx(0.08, rel=1e-6)
+    pull, f0 = res.outputs["belt.pull_in"], res.outputs["belt.retractor-d_ring.force"]
+    assert 0.005 < pull.max() < 0.08
+    winding = np.diff(pull) > 0.0
+    assert winding.any() and f0[1:][winding].max() < 2000.0
     assert res.outputs["belt.d_ring-shoulder.force"].max() > 500
 
 
