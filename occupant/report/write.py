@@ -139,7 +139,9 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
             page.html("<h3>Scenario settings</h3>" + table_html(("key", "value"), scenario))
         page.pdf_page(F.text_page(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),
                                           ("Scenario settings", scenario)]))
-        page.figure(later["pulse"], "vehicle pulse", "The vehicle's (B0) motion the occupant rides in.")
+        page.figure(later["pulse"], "vehicle pulse",
+                    "The car's motion along the road (B0, the road, stands still)." if D.frame_name(run) == "road frame"
+                    else "The vehicle's (B0) motion the occupant rides in, along each axis it moves on.")
         # criteria
         page.section("criteria", f"Injury criteria ({run.regulation or 'no regulation named'})")
         page.html(table_html(header, crit_rows, crit_colours))

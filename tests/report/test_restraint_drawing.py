@@ -109,3 +109,26 @@ def test_restraints_drawn_and_plotted(restrained, tmp_path):
     assert np.sum(np.isfinite(np.frombuffer(base64.b64decode(belt_x["bdata"]), belt_x["dtype"]))) == 3
     last = fig3d["frames"][-1]["data"][1]["x"]
     assert np.sum(np.isfinite(np.frombuffer(base64.b64decode(last["bdata"]), last["dtype"]))) == 3
+
+
+def test_regression_many_contacts_keep_a_readable_legend():
+    """25 contacts that touched (a side impact has as many): the panel draws the 10 largest, each
+    in its own colour, and its legend lies inside the figure beside the curves, not over them
+    (all 25 once hid the curves and ran off the page)."""
+    import matplotlib.pyplot as plt
+    t = np.linspace(0.0, 0.1, 201)
+    outputs = {f"part{k}__door.normal_force": (1000.0 + 100 * k) * np.sin(np.pi * t / 0.1) for k in range(25)}
+    run = types.SimpleNamespace(results=types.SimpleNamespace(t=t, outputs=outputs),
+                                model=types.SimpleNamespace(source=None))
+    fig = F.restraints(run)
+    fig.canvas.draw()
+    ax = next(a for a in fig.axes if a.get_title().startswith("contact normal forces"))
+    legend = ax.get_legend()
+    labels = [x.get_text() for x in legend.get_texts()]
+    assert labels == [f"part{k} / door" for k in range(24, 14, -1)]
+    colours = [line.get_color() for line in ax.get_lines()]
+    assert len(set(colours)) == len(colours) == 10
+    box, frame, plot = legend.get_window_extent(), fig.bbox, ax.get_window_extent()
+    assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+    assert box.x0 >= plot.x1
+    plt.close(fig)
