@@ -13,6 +13,7 @@ import numpy as np
 from occupant.injury.criteria import CRITERION_CFC, G0
 from occupant.injury.filters import cfc_filter
 from occupant.modeling.geometry import Ellipsoid, Plane, Sphere
+from occupant.scenario.criteria import T1_CODE
 
 PLANE_EXTENT = 0.4   # m, half size drawn for an unbounded plane
 
@@ -205,8 +206,11 @@ _CFC_BY_CODE = {
     ("PELV", "AC"): CRITERION_CFC["pelvis_acceleration"], ("NECK", "FO"): CRITERION_CFC["nij"],
     ("NECK", "MO"): CRITERION_CFC["nij"], ("FEMR", "FO"): CRITERION_CFC["femur_force"],
     ("TIBI", "FO"): CRITERION_CFC["tibia_index"], ("TIBI", "MO"): CRITERION_CFC["tibia_index"],
-    ("CHST", "DS"): CRITERION_CFC["chest_deflection"], ("T1", "AC"): CRITERION_CFC["nic"],
+    ("CHST", "DS"): CRITERION_CFC["chest_deflection"],
 }
+# by main and fine location 1 where the fine location decides: the T1 accelerometer
+# (occupant.scenario.criteria.T1_CODE) is filtered as NIC and the peak T1 acceleration read it
+_CFC_BY_FINE_CODE = {("".join(T1_CODE), "AC"): CRITERION_CFC["nic"]}
 # display unit per SI unit: (unit, factor)
 _DISPLAY = {"m/s^2": ("g", 1.0 / G0), "N": ("kN", 1e-3), "N*m": ("N m", 1.0), "m": ("mm", 1e3)}
 
@@ -217,7 +221,8 @@ def channel_cfc(channel):
     if len(code) != 16:
         return None
     # RED B: test object, position, main location (4), fine locations (3 x 2), dimension, direction, filter
-    return _CFC_BY_CODE.get((code[2:6], code[12:14])) or _CFC_BY_CODE.get((code[2:4], code[12:14]))
+    return (_CFC_BY_FINE_CODE.get((code[2:8], code[12:14])) or _CFC_BY_CODE.get((code[2:6], code[12:14]))
+            or _CFC_BY_CODE.get((code[2:4], code[12:14])))
 
 
 def filtered_channel(channel):

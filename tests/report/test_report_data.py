@@ -218,3 +218,16 @@ def test_regression_pulse_figure_draws_a_side_pulse():
     drawn = [np.abs(line.get_ydata()).max() for line in fig.axes[0].get_lines()]
     plt.close(fig)
     assert max(drawn) == pytest.approx(21.5, rel=1e-3)
+
+
+def test_regression_t1_accelerometer_is_filtered_as_nic_reads_it():
+    """The rear-impact T1 channel (THSP, fine location 01) is drawn at CFC 60, the class NIC and
+    the peak T1 acceleration read it with (it was drawn raw: the lookup wanted a "T1" location,
+    which no ISO-MME code carries); a T12 accelerometer is not NIC's."""
+    from occupant.channel import Channel
+    from occupant.injury.criteria import CRITERION_CFC
+    t = np.arange(0.0, 0.05, 1e-4)
+    t1 = Channel("T1 acceleration X", t, np.sin(400 * t), "m/s^2", code="11THSP0100H3ACX0")
+    t12 = Channel("T12 acceleration X", t, np.sin(400 * t), "m/s^2", code="11THSP1200H3ACX0")
+    assert D.channel_cfc(t1) == CRITERION_CFC["nic"] == 60
+    assert D.channel_cfc(t12) is None
