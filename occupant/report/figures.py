@@ -124,7 +124,9 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
         ax.set_title(f"{1e3 * res.t[idx[k]]:.0f} ms", fontsize=9)
         ax.tick_params(labelsize=6)
         ax.tick_params(labelleft=k % ncol == 0, labelbottom=k >= n - ncol)   # outer panels only
-    every = f" every {1e3 * (times[1] - times[0]):.0f} ms" if len(times) > 1 else ""
+    gaps = np.diff(times)
+    every = ("" if len(times) < 2 else f" every {1e3 * gaps[0]:.0f} ms" if np.allclose(gaps, gaps[0])
+             else f" (the crash every {1e3 * gaps[-1]:.0f} ms)")
     plane = "xyz"[axes[0]] + "-" + "xyz"[axes[1]]
     fig.suptitle(f"{name}{every} in the {D.frame_name(run)}: contact ellipsoids projected on {plane}, "
                  "surfaces grey, airbags red, belts black", fontsize=10)

@@ -116,7 +116,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
     with Background(figures, parallel) as later, \
             (pdf_pages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pages:
         # this process's share first (the kinematics, the 3D views), then the pages
-        times = D.frame_times(res.t, frame_spacing)
+        times = D.strip_times(run, frame_spacing)
         strips = [(view, drawn(F.kinematics_strip(run, times, view))) for view in D.views(run)]
         instants = render3d.key_instants(run) if renders else []
         images = render3d.render(run, [i for _, i in instants]) if renders else []

@@ -231,3 +231,16 @@ def test_regression_t1_accelerometer_is_filtered_as_nic_reads_it():
     t12 = Channel("T12 acceleration X", t, np.sin(400 * t), "m/s^2", code="11THSP1200H3ACX0")
     assert D.channel_cfc(t1) == CRITERION_CFC["nic"] == 60
     assert D.channel_cfc(t12) is None
+
+
+def test_regression_precrash_strip_keeps_the_crash_sampled():
+    """A 650 ms AEB run whose crash starts at 500 ms: three instants of the braking, then the
+    crash every 15 ms (the whole run every 65 ms gave the crash three frames)."""
+    from types import SimpleNamespace
+    t = np.linspace(0.0, 0.65, 6501)
+    run = SimpleNamespace(results=SimpleNamespace(t=t), pulse=SimpleNamespace(impact=0.5))
+    times = D.strip_times(run)
+    assert np.allclose(times[:3], [0.0, 0.5 / 3, 1.0 / 3])
+    assert np.allclose(times[3:], np.arange(0.5, 0.6501, 0.015))
+    plain = SimpleNamespace(results=SimpleNamespace(t=t[:1501]), pulse=SimpleNamespace(direction=(1, 0, 0)))
+    assert np.allclose(D.strip_times(plain), D.frame_times(t[:1501]))
