@@ -351,7 +351,8 @@ def airbags(model, results):
     """[(Shape on its mounting body, (n,) scale of the shape)] of the model's airbags: the
     bag's ellipsoid (its back at the mounting frame's origin, unfolding along +x,
     occupant.modeling.airbags.Airbag) scaled by the cube root of its volume fraction (the output
-    ``<name>.volume`` over the nominal volume) or, without that output, shown full from firing."""
+    ``<name>.volume`` over the nominal volume) or, without that output, shown full from firing;
+    not drawn before it fires (its folded volume is in its module, not a bag in front of it)."""
     asm = getattr(model, "source", None)
     out = []
     for bag in getattr(asm, "airbags", {}).values():
@@ -361,10 +362,11 @@ def airbags(model, results):
             origin = X[:3, :3] @ np.asarray(bag.position, float) + X[:3, 3]
             semi = np.asarray(bag.semi_axes, float)
             volume = results.outputs.get(f"{bag.name}.volume")
+            fired = results.t >= getattr(bag, "firing_time", 0.0)   # folded in its module before
             if volume is not None:
-                scale = np.cbrt(np.clip(np.asarray(volume) / (4 / 3 * np.pi * np.prod(semi)), 0, None))
+                scale = fired * np.cbrt(np.clip(np.asarray(volume) / (4 / 3 * np.pi * np.prod(semi)), 0, None))
             else:
-                scale = (results.t >= getattr(bag, "firing_time", 0.0)).astype(float)
+                scale = fired.astype(float)
             out.append((Shape(bag.name, body, origin + R_mount[:, 0] * semi[0], R_mount, semi), scale))
         except (AttributeError, KeyError, TypeError, ValueError):
             continue   # a bag this module cannot read is left out of the drawings, not guessed

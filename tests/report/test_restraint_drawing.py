@@ -132,3 +132,21 @@ def test_regression_many_contacts_keep_a_readable_legend():
     assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
     assert box.x0 >= plot.x1
     plt.close(fig)
+
+
+def test_regression_folded_bag_is_not_drawn_before_it_fires():
+    """A bag folded to 1 L of its 59 L until it fires at 15 ms: nothing drawn before (its cube
+    root, 0.26, drew a quarter-size bag in front of the wheel from 0 ms), its volume after."""
+    t = np.linspace(0.0, 0.05, 51)
+    semi = (0.12, 0.33, 0.33)
+    nominal = 4 / 3 * np.pi * np.prod(semi)
+    volume = np.where(t < 0.015, 0.001, np.minimum(nominal, 0.001 + (t - 0.015) * 2.0))
+    bag = types.SimpleNamespace(name="dab", marker=None, position=(0.36, 0.0, 0.37), rotation=None,
+                                semi_axes=semi, firing_time=0.015)
+    model = types.SimpleNamespace(source=types.SimpleNamespace(airbags={"dab": bag}, markers={}),
+                                  marker_names=[], body_names=[])
+    results = types.SimpleNamespace(t=t, outputs={"dab.volume": volume})
+    (_, scale), = D.airbags(model, results)
+    assert np.all(scale[t < 0.015] == 0.0)
+    after = t >= 0.015
+    assert scale[after] ** 3 == pytest.approx(volume[after] / nominal)
