@@ -145,7 +145,9 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
         # criteria
         page.section("criteria", f"Injury criteria ({run.regulation or 'no regulation named'})")
         page.html(table_html(header, crit_rows, crit_colours))
-        reasons = T.criteria_notes(run.criteria)
+        # the run's notes (why a limit is shown but not judged, what the run does not represent),
+        # then why a criterion could not be computed: the table's legend points to them
+        reasons = [*(getattr(run, "notes", None) or []), *T.criteria_notes(run.criteria)]
         for line in reasons:
             page.html(f'<div class="caption">{H.escape(line)}</div>')
         against = (f"Injury criteria against the limits of {run.regulation}" if run.regulation
