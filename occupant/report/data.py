@@ -13,6 +13,7 @@ import numpy as np
 from occupant.injury.criteria import CRITERION_CFC, G0
 from occupant.injury.filters import cfc_filter
 from occupant.modeling.geometry import Ellipsoid, Plane, Sphere
+from occupant.scenario.criteria import T1_CODE
 
 PLANE_EXTENT = 0.4   # m, half size drawn for an unbounded plane
 
@@ -134,6 +135,33 @@ def pulse_direction(run):
     return d / n if n > 0 else np.array([1.0, 0.0, 0.0])
 
 
+def vehicle_motion(run):
+    """(what moves, {axis: ((n,) acceleration in g, (n,) speed in km/h)}) of the vehicle the
+    occupant meets. In the vehicle frame: B0's acceleration (results.base_states holds it minus
+    gravity, in B0 axes: gravity is added back) and velocity along each B0 axis that carries
+    motion (a side pulse moves along y, a pre-crash pitch adds z), the pulse's axis when none
+    does. In the road frame (pedestrian): the car body's travel coordinate along the road's x
+    (occupant.scenario.vehicle_front.vehicle_indices), since B0, the road, does not move."""
+    res = run.results
+    if frame_name(run) == "road frame":
+        from occupant.scenario.vehicle_front import vehicle_indices
+        _, iv = vehicle_indices(run.model)
+        return "car", {"x": (res.vdot[:, iv] / G0, 3.6 * res.v[:, iv])}
+    R = res.base_poses[:, :3, :3]
+    a = res.base_states[:, 9:12] + np.einsum("tji,j->ti", R, (0.0, 0.0, -G0))
+    v = res.base_states[:, 3:6]
+    moving = [k for k in range(3) if np.max(np.abs(a[:, k])) > MOTION_G * G0
+              or np.max(np.abs(v[:, k])) > MOTION_KMH / 3.6]
+    if not moving:
+        moving = [int(np.argmax(np.abs(pulse_direction(run))))]
+    return "vehicle", {"xyz"[k]: (a[:, k] / G0, 3.6 * v[:, k]) for k in moving}
+
+
+# below these peaks a B0 axis is taken as still in the pulse figure (vehicle_motion) [E]
+MOTION_G = 0.05
+MOTION_KMH = 0.5
+
+
 #: (name, B0 axes drawn horizontally and vertically, axis labels) of the 2D views
 SIDE_VIEW = ("Side view", (0, 2), ("x (m, forward)", "z (m, up)"))
 FRONT_VIEW = ("Front view", (1, 2), ("y (m, left)", "z (m, up)"))
@@ -178,8 +206,11 @@ _CFC_BY_CODE = {
     ("PELV", "AC"): CRITERION_CFC["pelvis_acceleration"], ("NECK", "FO"): CRITERION_CFC["nij"],
     ("NECK", "MO"): CRITERION_CFC["nij"], ("FEMR", "FO"): CRITERION_CFC["femur_force"],
     ("TIBI", "FO"): CRITERION_CFC["tibia_index"], ("TIBI", "MO"): CRITERION_CFC["tibia_index"],
-    ("CHST", "DS"): CRITERION_CFC["chest_deflection"], ("T1", "AC"): CRITERION_CFC["nic"],
+    ("CHST", "DS"): CRITERION_CFC["chest_deflection"],
 }
+# by main and fine location 1 where the fine location decides: the T1 accelerometer
+# (occupant.scenario.criteria.T1_CODE) is filtered as NIC and the peak T1 acceleration read it
+_CFC_BY_FINE_CODE = {("".join(T1_CODE), "AC"): CRITERION_CFC["nic"]}
 # display unit per SI unit: (unit, factor)
 _DISPLAY = {"m/s^2": ("g", 1.0 / G0), "N": ("kN", 1e-3), "N*m": ("N m", 1.0), "m": ("mm", 1e3)}
 
@@ -190,7 +221,8 @@ def channel_cfc(channel):
     if len(code) != 16:
         return None
     # RED B: test object, position, main location (4), fine locations (3 x 2), dimension, direction, filter
-    return _CFC_BY_CODE.get((code[2:6], code[12:14])) or _CFC_BY_CODE.get((code[2:4], code[12:14]))
+    return (_CFC_BY_FINE_CODE.get((code[2:8], code[12:14])) or _CFC_BY_CODE.get((code[2:6], code[12:14]))
+            or _CFC_BY_CODE.get((code[2:4], code[12:14])))
 
 
 def filtered_channel(channel):
@@ -298,6 +330,18 @@ def frame_times(t, spacing=None):
     return np.arange(t[0], t[-1] + 1e-9, spacing)
 
 
+def strip_times(run, spacing=None):
+    """Instants of the kinematic strip: frame_times over the run; a run with a pre-crash phase
+    (its pulse's ``impact``, the crash's start: occupant.scenario.precrash) shows that phase at
+    its start, a third and two thirds into it, then frame_times from the impact on, so that the
+    crash (150 ms of a 650 ms AEB run) is not left with two or three frames."""
+    t = run.results.t
+    impact = getattr(getattr(run, "pulse", None), "impact", None)
+    if impact is None or not t[0] < impact < t[-1]:
+        return frame_times(t, spacing)
+    return np.concatenate([t[0] + (impact - t[0]) * np.arange(3) / 3, frame_times(t[t >= impact], spacing)])
+
+
 def sample_index(t, times):
     """Indices of the samples nearest to ``times``."""
     return np.clip(np.searchsorted(t, times - 1e-12), 0, len(t) - 1)
@@ -307,7 +351,8 @@ def airbags(model, results):
     """[(Shape on its mounting body, (n,) scale of the shape)] of the model's airbags: the
     bag's ellipsoid (its back at the mounting frame's origin, unfolding along +x,
     occupant.modeling.airbags.Airbag) scaled by the cube root of its volume fraction (the output
-    ``<name>.volume`` over the nominal volume) or, without that output, shown full from firing."""
+    ``<name>.volume`` over the nominal volume) or, without that output, shown full from firing;
+    not drawn before it fires (its folded volume is in its module, not a bag in front of it)."""
     asm = getattr(model, "source", None)
     out = []
     for bag in getattr(asm, "airbags", {}).values():
@@ -317,10 +362,11 @@ def airbags(model, results):
             origin = X[:3, :3] @ np.asarray(bag.position, float) + X[:3, 3]
             semi = np.asarray(bag.semi_axes, float)
             volume = results.outputs.get(f"{bag.name}.volume")
+            fired = results.t >= getattr(bag, "firing_time", 0.0)   # folded in its module before
             if volume is not None:
-                scale = np.cbrt(np.clip(np.asarray(volume) / (4 / 3 * np.pi * np.prod(semi)), 0, None))
+                scale = fired * np.cbrt(np.clip(np.asarray(volume) / (4 / 3 * np.pi * np.prod(semi)), 0, None))
             else:
-                scale = (results.t >= getattr(bag, "firing_time", 0.0)).astype(float)
+                scale = fired.astype(float)
             out.append((Shape(bag.name, body, origin + R_mount[:, 0] * semi[0], R_mount, semi), scale))
         except (AttributeError, KeyError, TypeError, ValueError):
             continue   # a bag this module cannot read is left out of the drawings, not guessed

@@ -124,7 +124,9 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
         ax.set_title(f"{1e3 * res.t[idx[k]]:.0f} ms", fontsize=9)
         ax.tick_params(labelsize=6)
         ax.tick_params(labelleft=k % ncol == 0, labelbottom=k >= n - ncol)   # outer panels only
-    every = f" every {1e3 * (times[1] - times[0]):.0f} ms" if len(times) > 1 else ""
+    gaps = np.diff(times)
+    every = ("" if len(times) < 2 else f" every {1e3 * gaps[0]:.0f} ms" if np.allclose(gaps, gaps[0])
+             else f" (the crash every {1e3 * gaps[-1]:.0f} ms)")
     plane = "xyz"[axes[0]] + "-" + "xyz"[axes[1]]
     fig.suptitle(f"{name}{every} in the {D.frame_name(run)}: contact ellipsoids projected on {plane}, "
                  "surfaces grey, airbags red, belts black", fontsize=10)
@@ -219,29 +221,52 @@ def channels(runs, groups=None, labels=None):
     return fig
 
 
+#: contact forces drawn in the restraints figure: those with the largest peaks, one colour each
+CONTACTS_SHOWN = 10
+
+
 def restraints(run):
-    """Belt and airbag outputs (webbing forces, payout, pressure, volume...) and the normal forces
-    of the contacts that touched, against time. None when there is nothing to show."""
+    """Belt and airbag outputs (webbing forces, payout, pressure, volume...) and, on a row of its
+    own with its legend beside it, the normal forces of the CONTACTS_SHOWN contacts that pushed
+    hardest, against time. None when there is nothing to show."""
     res = run.results
     panels = D.restraint_outputs(run.model, res)
     contacts = D.contact_forces(res)
-    if contacts:
-        panels["contact normal forces"] = ("kN", {k: 1e-3 * v for k, v in contacts.items()})
-    if not panels:
+    if not panels and not contacts:
         return None
-    fig, axes = _grid(len(panels))
+    ncol = 3
+    n = ncol * int(np.ceil(len(panels) / ncol)) + (ncol if contacts else 0)
+    fig, axes = _grid(n, ncol)
     t_ms = 1e3 * res.t
     for ax, (title, (unit, series)) in zip(axes, panels.items()):
         for label, v in series.items():
             ax.plot(t_ms, v, lw=1.2, label=label)
-        ax.set_title(title, fontsize=9)
-        ax.set_ylabel(unit, fontsize=8)
-        ax.grid(alpha=0.3)
-        ax.tick_params(labelsize=7)
-        ax.set_xlabel("time (ms)", fontsize=8)
+        _restraint_axes(ax, title, unit)
         if len(series) > 1:
-            ax.legend(fontsize=6, loc="upper left")
+            ax.legend(fontsize=6, loc="best")
+    for ax in axes[len(panels):n - (ncol if contacts else 0)]:
+        ax.axis("off")
+    if contacts:
+        row = axes[-ncol:]
+        spec = row[0].get_subplotspec().get_gridspec()[-1, :ncol - 1]
+        for ax in row:
+            ax.remove()
+        ax = fig.add_subplot(spec)
+        shown = sorted(contacts, key=lambda k: -np.max(contacts[k]))[:CONTACTS_SHOWN]
+        for name in shown:
+            ax.plot(t_ms, 1e-3 * contacts[name], lw=1.2, label=name.replace("__", " / "))
+        more = f": the {len(shown)} largest of {len(contacts)}" if len(contacts) > len(shown) else ""
+        _restraint_axes(ax, f"contact normal forces{more}", "kN")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return fig
+
+
+def _restraint_axes(ax, title, unit):
+    ax.set_title(title, fontsize=9)
+    ax.set_ylabel(unit, fontsize=8)
+    ax.grid(alpha=0.3)
+    ax.tick_params(labelsize=7)
+    ax.set_xlabel("time (ms)", fontsize=8)
 
 
 def energy(run):
@@ -313,26 +338,31 @@ def image_page(title, images, captions):
 
 
 def pulse(runs, labels=None):
-    """The vehicle's (B0) acceleration along its x axis (g) and its speed (km/h) against time."""
+    """The vehicle's acceleration (g) and speed (km/h) against time along each axis it moves on
+    (data.vehicle_motion: B0's axes, or a pedestrian run's car along the road)."""
     fig, (ax, axv) = plt.subplots(1, 2, figsize=(PAGE[0], 2.8))
     fig.subplots_adjust(left=0.06, right=0.99, bottom=0.17, top=0.88, wspace=0.15)
     styles = ("-", "--", ":", "-.")
+    colours = {"x": "#1f77b4", "y": "#2ca02c", "z": "#d62728"}
+    what, series = "vehicle", {}
     for r, run in enumerate(runs):
-        res = run.results
-        t_ms = 1e3 * res.t
+        t_ms = 1e3 * run.results.t
         name = (labels or [x.name for x in runs])[r]
-        # base_states: B0 spatial velocity (angular, linear) and acceleration minus gravity, B0 axes
-        ax.plot(t_ms, res.base_states[:, 9] / D.G0, ls=styles[r % 4], label=name)
-        axv.plot(t_ms, 3.6 * res.base_states[:, 3], ls=styles[r % 4], label=name)
-    ax.set_title("Vehicle acceleration along x", fontsize=10)
+        what, series = D.vehicle_motion(run)
+        for axis, (a, v) in series.items():
+            label = axis if len(runs) == 1 else f"{axis} {name}"
+            ax.plot(t_ms, a, ls=styles[r % 4], color=colours[axis], label=label)
+            axv.plot(t_ms, v, ls=styles[r % 4], color=colours[axis], label=label)
+    where = "along the road's x" if what == "car" else "in the vehicle axes (B0)"
+    ax.set_title(f"{what.capitalize()} acceleration {where}", fontsize=10)
     ax.set_ylabel("g")
-    axv.set_title("Vehicle speed along x", fontsize=10)
+    axv.set_title(f"{what.capitalize()} speed {where}", fontsize=10)
     axv.set_ylabel("km/h")
     for a in (ax, axv):
         a.set_xlabel("time (ms)")
         a.grid(alpha=0.3)
-    if len(runs) > 1:
-        ax.legend(fontsize=7)
+    if len(runs) > 1 or what == "vehicle":
+        ax.legend(fontsize=7, title="axis" if len(runs) == 1 else None, title_fontsize=7)
     return fig
 
 

@@ -116,7 +116,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
     with Background(figures, parallel) as later, \
             (pdf_pages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pages:
         # this process's share first (the kinematics, the 3D views), then the pages
-        times = D.frame_times(res.t, frame_spacing)
+        times = D.strip_times(run, frame_spacing)
         strips = [(view, drawn(F.kinematics_strip(run, times, view))) for view in D.views(run)]
         instants = render3d.key_instants(run) if renders else []
         images = render3d.render(run, [i for _, i in instants]) if renders else []
@@ -139,11 +139,15 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
             page.html("<h3>Scenario settings</h3>" + table_html(("key", "value"), scenario))
         page.pdf_page(F.text_page(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),
                                           ("Scenario settings", scenario)]))
-        page.figure(later["pulse"], "vehicle pulse", "The vehicle's (B0) motion the occupant rides in.")
+        page.figure(later["pulse"], "vehicle pulse",
+                    "The car's motion along the road (B0, the road, stands still)." if D.frame_name(run) == "road frame"
+                    else "The vehicle's (B0) motion the occupant rides in, along each axis it moves on.")
         # criteria
         page.section("criteria", f"Injury criteria ({run.regulation or 'no regulation named'})")
         page.html(table_html(header, crit_rows, crit_colours))
-        reasons = T.criteria_notes(run.criteria)
+        # the run's notes (why a limit is shown but not judged, what the run does not represent),
+        # then why a criterion could not be computed: the table's legend points to them
+        reasons = [*(getattr(run, "notes", None) or []), *T.criteria_notes(run.criteria)]
         for line in reasons:
             page.html(f'<div class="caption">{H.escape(line)}</div>')
         against = (f"Injury criteria against the limits of {run.regulation}" if run.regulation

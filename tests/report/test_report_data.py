@@ -143,3 +143,104 @@ def test_analytic_scene_box_holds_a_body_over_every_instant():
     ball = D.Shape("ball", 0, np.zeros(3), np.eye(3), np.full(3, 1.0))
     lo, hi = scene_box(rel, [ball], [], np.array([0, 2]), pad=0.0)
     assert lo == pytest.approx((-1.0, -1.0, -1.0)) and hi == pytest.approx((1.0, 3.0, 1.0))
+
+
+def _moving_run(a_b0, v_b0, R=None, scenario=None, direction=(1.0, 0.0, 0.0)):
+    """A run namespace whose B0 has the kinematic acceleration a_b0 (n, 3) and velocity v_b0
+    (n, 3) in its own axes, turned by R (n, 3, 3), stored as results.base_states holds them
+    (acceleration minus gravity)."""
+    from types import SimpleNamespace
+    n = len(a_b0)
+    R = np.broadcast_to(np.eye(3), (n, 3, 3)) if R is None else R
+    poses = np.broadcast_to(np.eye(4), (n, 4, 4)).copy()
+    poses[:, :3, :3] = R
+    states = np.zeros((n, 12))
+    states[:, 3:6] = v_b0
+    states[:, 9:12] = a_b0 - np.einsum("tji,j->ti", R, (0.0, 0.0, -D.G0))
+    res = SimpleNamespace(t=np.linspace(0.0, 0.06, n), base_states=states, base_poses=poses)
+    return SimpleNamespace(name="r", results=res, scenario=scenario or {},
+                           pulse=SimpleNamespace(direction=direction))
+
+
+def test_regression_side_pulse_is_shown_along_y():
+    """A side pulse (B0 pushed along -y) is drawn along y, and the 1 g that base_states holds in
+    z (acceleration minus gravity) is not taken for a vertical motion."""
+    n = 61
+    t = np.linspace(0.0, 0.06, n)
+    a = np.zeros((n, 3))
+    a[:, 1] = -21.5 * D.G0 * np.sin(np.pi * t / 0.06)
+    v = np.zeros((n, 3))
+    v[:, 1] = -21.5 * D.G0 * 0.06 / np.pi * (1 - np.cos(np.pi * t / 0.06))
+    what, series = D.vehicle_motion(_moving_run(a, v, direction=(0.0, 1.0, 0.0)))
+    assert what == "vehicle" and list(series) == ["y"]
+    assert series["y"][0].min() == pytest.approx(-21.5, rel=1e-3)
+    assert series["y"][1][-1] == pytest.approx(-3.6 * 2 * 21.5 * D.G0 * 0.06 / np.pi)   # delta-v, km/h
+
+
+def test_analytic_pitched_vehicle_at_rest_does_not_move():
+    """B0 pitched by 5 deg and still: gravity in its axes is not a motion; the figure falls back
+    to the pulse's axis, flat."""
+    from occupant.spatial.rotation import rot_y
+    n = 5
+    R = np.broadcast_to(rot_y(np.radians(5.0)), (n, 3, 3))
+    what, series = D.vehicle_motion(_moving_run(np.zeros((n, 3)), np.zeros((n, 3)), R=R))
+    assert list(series) == ["x"]
+    assert np.abs(series["x"][0]).max() < 1e-12 and np.abs(series["x"][1]).max() == 0.0
+
+
+def test_regression_pedestrian_pulse_is_the_car_on_the_road():
+    """In a pedestrian run B0 (the road) is still: the figure shows the car's travel coordinate."""
+    from types import SimpleNamespace
+    from occupant.scenario.vehicle_front import JOINT
+    n = 4
+    run = _moving_run(np.zeros((n, 3)), np.zeros((n, 3)),
+                      scenario={"vehicle": {"interior": "road", "front": "sedan_front_midsize"}})
+    run.model = SimpleNamespace(joint_names=["root", JOINT], joint_links=[[0], [1]],
+                                tree=SimpleNamespace(qidx=[0, 7], vidx=[0, 6]))
+    run.results.v = np.zeros((n, 7))
+    run.results.v[:, 6] = 40 / 3.6
+    run.results.vdot = np.zeros((n, 7))
+    run.results.vdot[:, 6] = -0.5 * D.G0
+    what, series = D.vehicle_motion(run)
+    assert what == "car"
+    assert series["x"][1] == pytest.approx(np.full(n, 40.0)) and series["x"][0] == pytest.approx(np.full(n, -0.5))
+
+
+def test_regression_pulse_figure_draws_a_side_pulse():
+    """The pulse figure of a side run draws its 21.5 g (the old figure drew B0's x only: flat)."""
+    import matplotlib.pyplot as plt
+    from occupant.report import figures as F
+    n = 61
+    t = np.linspace(0.0, 0.06, n)
+    a = np.zeros((n, 3))
+    a[:, 1] = -21.5 * D.G0 * np.sin(np.pi * t / 0.06)
+    fig = F.pulse([_moving_run(a, np.zeros((n, 3)), direction=(0.0, 1.0, 0.0))])
+    drawn = [np.abs(line.get_ydata()).max() for line in fig.axes[0].get_lines()]
+    plt.close(fig)
+    assert max(drawn) == pytest.approx(21.5, rel=1e-3)
+
+
+def test_regression_t1_accelerometer_is_filtered_as_nic_reads_it():
+    """The rear-impact T1 channel (THSP, fine location 01) is drawn at CFC 60, the class NIC and
+    the peak T1 acceleration read it with (it was drawn raw: the lookup wanted a "T1" location,
+    which no ISO-MME code carries); a T12 accelerometer is not NIC's."""
+    from occupant.channel import Channel
+    from occupant.injury.criteria import CRITERION_CFC
+    t = np.arange(0.0, 0.05, 1e-4)
+    t1 = Channel("T1 acceleration X", t, np.sin(400 * t), "m/s^2", code="11THSP0100H3ACX0")
+    t12 = Channel("T12 acceleration X", t, np.sin(400 * t), "m/s^2", code="11THSP1200H3ACX0")
+    assert D.channel_cfc(t1) == CRITERION_CFC["nic"] == 60
+    assert D.channel_cfc(t12) is None
+
+
+def test_regression_precrash_strip_keeps_the_crash_sampled():
+    """A 650 ms AEB run whose crash starts at 500 ms: three instants of the braking, then the
+    crash every 15 ms (the whole run every 65 ms gave the crash three frames)."""
+    from types import SimpleNamespace
+    t = np.linspace(0.0, 0.65, 6501)
+    run = SimpleNamespace(results=SimpleNamespace(t=t), pulse=SimpleNamespace(impact=0.5))
+    times = D.strip_times(run)
+    assert np.allclose(times[:3], [0.0, 0.5 / 3, 1.0 / 3])
+    assert np.allclose(times[3:], np.arange(0.5, 0.6501, 0.015))
+    plain = SimpleNamespace(results=SimpleNamespace(t=t[:1501]), pulse=SimpleNamespace(direction=(1, 0, 0)))
+    assert np.allclose(D.strip_times(plain), D.frame_times(t[:1501]))

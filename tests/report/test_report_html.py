@@ -113,3 +113,22 @@ def test_comparison_report(run, soft_run, tmp_path):
     with Page(html_path.as_uri()) as page:
         broken = page.evaluate("Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).length")
     assert broken == 0 and page.errors == []
+
+
+def test_regression_run_notes_are_under_the_criteria_table(run, tmp_path):
+    """The table's legend says 'not judged (see the notes)': the run's notes (a rear run's BioRID
+    limits shown beside a Hybrid III, unjudged) are in the HTML and on the PDF's criteria page
+    (they were only printed on the terminal)."""
+    import shutil
+    import subprocess
+    import types
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    note = "the limits of a protocol for another dummy are shown beside the criteria, not judged"
+    noted = types.SimpleNamespace(**vars(run))
+    noted.notes = [note]
+    html_path, pdf_path = write(noted, tmp_path, viewer=False, renders=False, parallel=False)
+    assert f'<div class="caption">{note}</div>' in html_path.read_text()
+    text = subprocess.run(["pdftotext", "-layout", str(pdf_path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    assert note in " ".join(text.split())

@@ -109,3 +109,44 @@ def test_restraints_drawn_and_plotted(restrained, tmp_path):
     assert np.sum(np.isfinite(np.frombuffer(base64.b64decode(belt_x["bdata"]), belt_x["dtype"]))) == 3
     last = fig3d["frames"][-1]["data"][1]["x"]
     assert np.sum(np.isfinite(np.frombuffer(base64.b64decode(last["bdata"]), last["dtype"]))) == 3
+
+
+def test_regression_many_contacts_keep_a_readable_legend():
+    """25 contacts that touched (a side impact has as many): the panel draws the 10 largest, each
+    in its own colour, and its legend lies inside the figure beside the curves, not over them
+    (all 25 once hid the curves and ran off the page)."""
+    import matplotlib.pyplot as plt
+    t = np.linspace(0.0, 0.1, 201)
+    outputs = {f"part{k}__door.normal_force": (1000.0 + 100 * k) * np.sin(np.pi * t / 0.1) for k in range(25)}
+    run = types.SimpleNamespace(results=types.SimpleNamespace(t=t, outputs=outputs),
+                                model=types.SimpleNamespace(source=None))
+    fig = F.restraints(run)
+    fig.canvas.draw()
+    ax = next(a for a in fig.axes if a.get_title().startswith("contact normal forces"))
+    legend = ax.get_legend()
+    labels = [x.get_text() for x in legend.get_texts()]
+    assert labels == [f"part{k} / door" for k in range(24, 14, -1)]
+    colours = [line.get_color() for line in ax.get_lines()]
+    assert len(set(colours)) == len(colours) == 10
+    box, frame, plot = legend.get_window_extent(), fig.bbox, ax.get_window_extent()
+    assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+    assert box.x0 >= plot.x1
+    plt.close(fig)
+
+
+def test_regression_folded_bag_is_not_drawn_before_it_fires():
+    """A bag folded to 1 L of its 59 L until it fires at 15 ms: nothing drawn before (its cube
+    root, 0.26, drew a quarter-size bag in front of the wheel from 0 ms), its volume after."""
+    t = np.linspace(0.0, 0.05, 51)
+    semi = (0.12, 0.33, 0.33)
+    nominal = 4 / 3 * np.pi * np.prod(semi)
+    volume = np.where(t < 0.015, 0.001, np.minimum(nominal, 0.001 + (t - 0.015) * 2.0))
+    bag = types.SimpleNamespace(name="dab", marker=None, position=(0.36, 0.0, 0.37), rotation=None,
+                                semi_axes=semi, firing_time=0.015)
+    model = types.SimpleNamespace(source=types.SimpleNamespace(airbags={"dab": bag}, markers={}),
+                                  marker_names=[], body_names=[])
+    results = types.SimpleNamespace(t=t, outputs={"dab.volume": volume})
+    (_, scale), = D.airbags(model, results)
+    assert np.all(scale[t < 0.015] == 0.0)
+    after = t >= 0.015
+    assert scale[after] ** 3 == pytest.approx(volume[after] / nominal)
