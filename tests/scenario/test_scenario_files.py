@@ -155,6 +155,20 @@ def test_reference_knee_bolster_is_crushed_once_per_leg():
         assert len(parts) == 2 and len(set(parts)) == 2, (name, parts)
 
 
+def test_reference_legs_meet_each_other():
+    """Where the legs swing free of a bolster (the 5th female's rebound, the side impact's inboard
+    leg, the struck pedestrian), a pair holds the right thigh and shank against the left ones:
+    without them the legs passed 42-59 mm through each other (report review)."""
+    for name in ("euro_ncap_full_width_50", "side_barrier", "pedestrian_40"):
+        asm = load(name).model.source
+        segment = {g: asm.markers[geo.marker].part for g, geo in asm.geometries.items()
+                   if geo.marker is not None}
+        pairs = {(segment.get(p.geometry_a), segment.get(p.geometry_b))
+                 for p in asm.contact_pairs.values()}
+        for leg in ("upper_leg", "lower_leg"):
+            assert (f"right_{leg}", f"left_{leg}") in pairs, (name, leg)
+
+
 def test_reference_seated_occupant_starts_on_the_seat_not_inside_the_interior():
     """Every pair that pushes at the start is at most 2 mm deep (a plane pushes only within its
     bounds, so a deeper reported penetration elsewhere is no contact), and the pelvis sits on
