@@ -65,6 +65,14 @@ def ligament_branch(spec, m_end, end):
     return x, sign * m0 * np.exp(x / x0)
 
 
+def ligament_absorption():
+    """Fraction of a loading cycle's work the neck's resistance dissipates: the rate-dependent
+    share of the cervical joints' dynamic bending stiffness, 1 - k_quasi-static / k_dynamic
+    (data/joint_passive.toml [reference], Voo et al. 1998)."""
+    ref, _ = passive_table()
+    return 1.0 - ref["neck_stiffness_quasi_static"] / ref["neck_stiffness_dynamic"]
+
+
 def thin(x, y):
     """The fewest rows of (x, y) (first and last kept) from which linear interpolation
     reproduces every row within REL_TOL of its value or ABS_TOL."""
@@ -119,7 +127,8 @@ def human_resistance(joint, dof, kind, lower, upper, scale, stop=None):
     """Resistance record of one coordinate of a left/right/midline human joint. ``lower``,
     ``upper``: the range (rad, this side); ``scale``: m H / (m H)_reference; ``stop``:
     (stop_stiffness, stop_damping) of the stop at the end of the range, not used where the table
-    has a ligamentous branch (the neck), which is a progressive stop of its own."""
+    has a ligamentous branch (the neck), which is a progressive stop of its own and dissipates
+    ligament_absorption() of each loading cycle's work."""
     ref, table = passive_table()
     side, _, base = joint.partition("_")
     if side not in ("left", "right"):
@@ -135,6 +144,9 @@ def human_resistance(joint, dof, kind, lower, upper, scale, stop=None):
     # applies minus it): minus the passive moment
     rows = rows * np.array([1.0, -scale])
     r = Resistance(dof=dof, table=rows, damping=spec.get("damping", ref["damping"]) * scale)
+    if "stop_upper" in spec:
+        # the neck's discs and ligaments: viscoelastic, recovering (no permanent set)
+        r.absorption, r.recovers = ligament_absorption(), True
     if stop is not None and "stop_upper" not in spec:
         # the stop at the end of the range; the neck's ligamentous branch is its own stop
         r.lower, r.upper = lower, upper

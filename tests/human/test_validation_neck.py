@@ -56,7 +56,9 @@ def test_reference_nbdl_12g_inside_the_volunteers_range(nbdl12):
     the 10 volunteers (71.6-98.2 deg, 176-188 ms, 14.2-46.6 deg)."""
     bad = {k: v for k, (v, ok) in nbdl12["checks"].items() if not ok}
     assert not bad, bad
-    expected = {"peak_flexion_deg": 74.2, "peak_flexion_time_ms": 178.0, "final_flexion_deg": 17.0}
+    # since the neck's hysteresis (passive_joints.ligament_absorption): the flexion at 298 ms
+    # 17.0 -> 24.3 deg (the head returns more slowly), peak unchanged; not re-calibrated
+    expected = {"peak_flexion_deg": 74.2, "peak_flexion_time_ms": 178.0, "final_flexion_deg": 24.3}
     for k, v in expected.items():
         assert nbdl12["checks"][k][0] == pytest.approx(v, abs=1.0), k
 
@@ -64,11 +66,12 @@ def test_reference_nbdl_12g_inside_the_volunteers_range(nbdl12):
 def test_regression_nbdl_15g_independent_check(nbdl15):
     """Independent check, as it came out after the 12 g re-calibration with the neck's
     progressive stops (passive_joints.ligament_branch): every figure inside the 7 volunteers'
-    range, the peak 87.4 deg (77.9-93.5) at 168 ms (156-170) and 5.5 deg at 298 ms (2.7-32.3);
-    before, with the quadratic branch and the bottoming stop, 93.6 deg at 174 ms (both out)."""
+    range, the peak 87.4 deg (77.9-93.5) at 168 ms (156-170) and 14.4 deg at 298 ms (2.7-32.3;
+    5.5 deg with the elastic branch, before its hysteresis); before, with the quadratic branch
+    and the bottoming stop, 93.6 deg at 174 ms (both out)."""
     c = nbdl15["checks"]
     assert all(ok for _, ok in c.values()), c
-    assert c["final_flexion_deg"][0] == pytest.approx(5.5, abs=1.0)
+    assert c["final_flexion_deg"][0] == pytest.approx(14.4, abs=1.0)
     assert c["peak_flexion_deg"][0] == pytest.approx(87.4, abs=1.0)
     assert c["peak_flexion_time_ms"][0] == pytest.approx(168.0, abs=2.0)
     lo, hi = nbdl15["corridor"]["peak_flexion_deg"]
@@ -117,8 +120,8 @@ def test_reference_stemper_corridor_is_the_two_boundaries(name):
 
 
 @pytest.mark.xfail(strict=True, reason="finding of the independent check: the neck extends too "
-                   "slowly late in the rear impact (peak up to 126 ms 23.6 deg at 2.6 m/s against "
-                   "25.3-62.5, 18.4 deg at 1.8 m/s against 20.6-55.3; inside before 120 ms)")
+                   "slowly late in the rear impact (peak up to 126 ms 22.3 deg at 2.6 m/s against "
+                   "25.3-62.5, 17.4 deg at 1.8 m/s against 20.6-55.3; inside before 120 ms)")
 @pytest.mark.parametrize("case", ["human_neck_stemper_rear_2_6ms_check",
                                   "human_neck_stemper_rear_1_8ms_check"])
 def test_reference_stemper_checks_inside_the_corridor(case, validated):
@@ -187,8 +190,8 @@ def test_reference_kang_side_corridor_is_the_two_specimens():
 
 
 @pytest.mark.xfail(strict=True, reason="finding of the independent check: the human's neck bends "
-                   "sideways as the PMHS's up to about 70 ms, then too far (86.3 deg against "
-                   "45.8-66.0) and swings back past them (-28.2 deg at 200 ms against -10.1-33.3)")
+                   "sideways as the PMHS's up to about 70 ms, then too far (73.0 deg against "
+                   "45.8-66.0) and swings back past them (-29.0 deg at 200 ms against -10.1-33.3)")
 def test_reference_kang_side_check_inside_the_range(validated):
     bad = {k: v for k, (v, ok) in validated("human_neck_kang_side_check")["checks"].items()
            if not ok}
@@ -196,11 +199,13 @@ def test_reference_kang_side_check_inside_the_range(validated):
 
 
 def test_regression_kang_side_figures(validated):
-    """As measured (README.md): the peak's time inside, its size and the rebound out."""
+    """As measured (README.md): the peak's time inside, its size and the rebound out. With the
+    neck's hysteresis (passive_joints.ligament_absorption, from Voo et al. 1998, not fitted here)
+    the rebound at 200 ms is -29.0 deg; with the elastic branch before it, -63.7 deg."""
     c = validated("human_neck_kang_side_check")["checks"]
-    assert c["peak_lateral_deg"][0] == pytest.approx(72.8, abs=1.0)
-    assert c["peak_lateral_time_ms"][0] == pytest.approx(82.0, abs=2.0)
-    assert c["final_lateral_deg"][0] == pytest.approx(-63.7, abs=1.0)
+    assert c["peak_lateral_deg"][0] == pytest.approx(73.0, abs=1.0)
+    assert c["peak_lateral_time_ms"][0] == pytest.approx(84.0, abs=2.0)
+    assert c["final_lateral_deg"][0] == pytest.approx(-29.0, abs=1.0)
     assert [k for k, (_, ok) in c.items() if not ok] == ["peak_lateral_deg", "final_lateral_deg"]
 
 
