@@ -330,7 +330,7 @@ def _unit(x, y, z):
 
 @njit(**JIT_INLINE)
 def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
-    """Rate of wrap point k's place (its states). The belt over the wrap lies in the plane
+    """Rate of the place of wrap point k held across the belt (its states). The belt over the wrap lies in the plane
     through its neighbours and the place (``wrap_point``), at offset h from the centre in the
     scaled frame: a circle on the sphere whose geodesic curvature over its normal curvature is
     h / sqrt(1 - h^2), the belt's pull across itself over its push into the body. The place
@@ -357,31 +357,30 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     r1 = (P[1] / D1 - u1) / WRAP_FOLLOW
     r2 = (P[2] / D2 - u2) / WRAP_FOLLOW
     mu = el.point_across[k]
-    if mu > 0.0:
-        a0, a1, a2 = _unit(out[j - 3] - out[j], out[j - 2] - out[j + 1], out[j - 1] - out[j + 2])
-        b0, b1, b2 = _unit(out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2])
-        m0, m1, m2 = P[0] / (D0 * D0), P[1] / (D1 * D1), P[2] / (D2 * D2)   # outward normal
-        n0, n1, n2 = _unit(E[0] * m0 + E[1] * m1 + E[2] * m2, E[3] * m0 + E[4] * m1 + E[5] * m2,
-                           E[6] * m0 + E[7] * m1 + E[8] * m2)
-        normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
-                   + (f_in * a2 + f_out * b2) * n2)
-        A = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
-        B = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
-        n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
-                              (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))
-        excess = normal * (abs(h) / r - mu) if r > 0.0 and normal > 0.0 else 0.0
-        if excess > 0.0:
-            # across the belt (the plane normal's part in the surface) towards the shortest
-            # path: the way |h| falls (tried a step of 1e-7 along it)
-            hu = n[0] * u0 + n[1] * u1 + n[2] * u2
-            t0, t1, t2 = n[0] - hu * u0, n[1] - hu * u1, n[2] - hu * u2
-            _, h2, _ = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
-                                   (B[0] / D0, B[1] / D1, B[2] / D2),
-                                   (u0 + 1e-7 * t0, u1 + 1e-7 * t1, u2 + 1e-7 * t2))
-            g = 1.0 if abs(h2) < abs(h) else -1.0
-            d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
-            v = excess / damping
-            r0, r1, r2 = r0 + v * d0 / D0, r1 + v * d1 / D1, r2 + v * d2 / D2
+    a0, a1, a2 = _unit(out[j - 3] - out[j], out[j - 2] - out[j + 1], out[j - 1] - out[j + 2])
+    b0, b1, b2 = _unit(out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2])
+    m0, m1, m2 = P[0] / (D0 * D0), P[1] / (D1 * D1), P[2] / (D2 * D2)   # outward normal
+    n0, n1, n2 = _unit(E[0] * m0 + E[1] * m1 + E[2] * m2, E[3] * m0 + E[4] * m1 + E[5] * m2,
+                       E[6] * m0 + E[7] * m1 + E[8] * m2)
+    normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
+               + (f_in * a2 + f_out * b2) * n2)
+    A = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
+    B = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
+    n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
+                          (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))
+    excess = normal * (abs(h) / r - mu) if r > 0.0 and normal > 0.0 else 0.0
+    if excess > 0.0:
+        # across the belt (the plane normal's part in the surface) towards the shortest
+        # path: the way |h| falls (tried a step of 1e-7 along it)
+        hu = n[0] * u0 + n[1] * u1 + n[2] * u2
+        t0, t1, t2 = n[0] - hu * u0, n[1] - hu * u1, n[2] - hu * u2
+        _, h2, _ = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
+                               (B[0] / D0, B[1] / D1, B[2] / D2),
+                               (u0 + 1e-7 * t0, u1 + 1e-7 * t1, u2 + 1e-7 * t2))
+        g = 1.0 if abs(h2) < abs(h) else -1.0
+        d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
+        v = excess / damping
+        r0, r1, r2 = r0 + v * d0 / D0, r1 + v * d1 / D1, r2 + v * d2 / D2
     # on the sphere: the rate's tangential part, and the length drawn back to 1
     rs = r0 * u0 + r1 * u1 + r2 * u2
     grow = (1.0 - ns) / WRAP_FOLLOW
@@ -455,7 +454,7 @@ def belt(el, points, out, zdot, t, z, b):
     # wrap points held on the body by friction across the belt
     for s in range(1, ns):
         k = p0 + s
-        if el.point_kind[k] == BELT_WRAP:
+        if el.point_kind[k] == BELT_WRAP and el.point_across[k] > 0.0:
             wrap_slide(points, el, out, zdot, z, k, p0, o_pts, out[os + 4 * (s - 1)],
                        out[os + 4 * s], el.slip_damping[b])
 

@@ -332,6 +332,10 @@ def test_bad_input_names_the_element_and_key():
         Pretensioner(0.01)
     with pytest.raises(ModelingError, match=r"webbing.loading"):
         Webbing([(0.0, 0.0), (0.01, -5.0)])
+    with pytest.raises(ModelingError, match=r"wrap 'w'.across: must be a number >= 0"):
+        Wrap("w", "torso", across=-0.3)
+    with pytest.raises(ModelingError, match=r"wrap 'w'.at: must be a non-zero vector"):
+        Wrap("w", "torso", across=0.3, at=(0.0, 0.0, 0.0))
     asm = _slider()
     with pytest.raises(ModelingError, match=r"belt 'b'.points\[1\].geometry: unknown 'torso'"):
         asm.add(Belt("b", [Anchor("a"), Wrap("w", "torso"), Anchor("c", marker="hook")], LINEAR))
