@@ -56,8 +56,8 @@ from occupant.model.bundle import (
 
 SWEEPS = 6               # Gauss-Seidel sweeps when wrap points neighbour each other (error
                          # shrinks about 4 times a sweep)
-WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a wrap's place follows its point where
-                         # the point left it (past the wrap's end, or the belt off the body)
+WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
+                         # (the middle of the wrap) within the wrap's plane, and off the body
 
 
 @njit(**JIT)
@@ -338,9 +338,9 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     slides towards the shortest path (h = 0) at (excess force) / damping, the excess
     N (|h| / sqrt(1 - h^2) - mu), N the normal part of the belt's force T_in u_in + T_out u_out
     there (regularised Coulomb friction, as the webbing's flow; the shortest path on the side
-    the wrap declares is the belt's rest across it). Where the point left its place (past the
-    end of the wrap, or the belt off the body) the place follows it with time constant
-    WRAP_FOLLOW."""
+    the wrap declares is the belt's rest across it). Along the belt, and where the belt left the
+    body, the place follows the point (the middle of the wrap, in the plane: the plane stays)
+    with time constant WRAP_FOLLOW."""
     j, jz = o_pts + 3 * (k - p0), el.point_z[k]
     c, E = ellipsoid_frame(data, el, k)
     x, y, w = out[j], out[j + 1], out[j + 2]
