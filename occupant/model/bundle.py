@@ -253,9 +253,12 @@ BeltBlock = namedtuple("BeltBlock", [
     "point_size",     # (np, 3) m, ellipsoid semi-axes (0 for the others)
     "point_side",     # (np, 3) side of the ellipsoid the belt lies on, ellipsoid frame
     "point_friction", # (np,) Coulomb coefficient of the webbing sliding through the point
+    "point_across",   # (np,) a wrap's Coulomb coefficient across the belt (0: shortest path)
     "point_carrier",  # (np,) int, link the point's force acts on: point_link, or for a carried
                       # wrap a child link of it on a prismatic joint (a sternum)
     "point_carrier_r",    # (np, 3) m, the carrier link's origin at rest in point_link's frame
+    "point_z",        # (np,) int, a wrap's first BELT_WRAP_STATES state (-1 for the others)
+    "point_fit",      # (np, 3) a wrap's fitted place, scaled frame (0: its shortest wrap; fitting)
     "law",            # (ns,) int, per segment (ns = np - nbelt): CONTACT_TABLE (strain -> N)
     "stiffness",      # (ns,) unused by tables (ContactBlock layout)
     "exponent",       # (ns,)
@@ -292,6 +295,9 @@ BELT_OUTPUTS = (("payout", "m"), ("pull_in", "m"), ("locked", "1"))
 # per segment the unstretched webbing length (m) and the largest strain so far, then per belt
 BELT_SEGMENT_STATES = (("webbing", "m"), ("max_strain", "1"))
 BELT_STATES = (("payout", "m"), ("free_payout", "m"), ("limiter_payout", "m"), ("lock_timer", "s"))
+# per wrap point where it lies on its ellipsoid: a direction in the ellipsoid's scaled frame (the
+# unit sphere; zero: not yet placed, the middle of its shortest wrap)
+BELT_WRAP_STATES = (("surface_x", "1"), ("surface_y", "1"), ("surface_z", "1"))
 
 # Tyres on flat ground (occupant.vehicle.tyre): per wheel its link, hub centre and spin axis in
 # the link frame, vertical spring-damper, Pacejka magic-formula coefficients, and the brake

@@ -4,7 +4,9 @@ A belt is an ordered list of points from one end to the other, joined by straigh
 webbing, as MADYMO's multibody belt: ``Anchor`` at both ends (on B0 or on a part; the first may
 carry a ``Retractor`` and a ``Pretensioner``), and between them ``SlipRing`` (D-ring, buckle
 tongue, fixed in B0 or on a part) and ``Wrap`` points, where the webbing lies over an occupant's
-contact ellipsoid and slides freely across it. Webbing flows between neighbouring segments
+contact ellipsoid: on its shortest path across it, or held there by friction (``Wrap.across``:
+sliding once the belt's transverse force exceeds friction times its normal force, as MADYMO's
+belt points). Webbing flows between neighbouring segments
 through a slip ring or over a wrapped ellipsoid when the tension ratio exceeds the capstan ratio
 exp(mu theta) (Euler-Eytelwein), theta the angle the belt turns through there. A lap belt is
 anchor - wrap(s) over the pelvis - anchor; a two-point (diagonal) belt anchor - wrap(s) - anchor.
@@ -16,7 +18,7 @@ import numpy as np
 
 from occupant.model.bundle import (
     BELT_ANCHOR, BELT_OUTPUTS, BELT_POINT_OUTPUTS, BELT_SEGMENT_OUTPUTS, BELT_SEGMENT_STATES,
-    BELT_SLIP_RING, BELT_STATES, BELT_WRAP, CONTACT_TABLE, PRETENSIONER_FORCE, PRETENSIONER_NONE,
+    BELT_SLIP_RING, BELT_STATES, BELT_WRAP, BELT_WRAP_STATES, CONTACT_TABLE, PRETENSIONER_FORCE, PRETENSIONER_NONE,
     PRETENSIONER_PULL_IN, BeltBlock, freeze_block,
 )
 from occupant.model.joint_types import JointType
@@ -167,10 +169,17 @@ class SlipRing:
 @dataclass
 class Wrap:
     """The belt over the Ellipsoid or Sphere ``geometry`` of an occupant, wrapping it around
-    the side the direction ``side`` (ellipsoid frame; default forward) points to, and free to
-    slide across it: the belt point is the middle of the wrap (``occupant.restraints.belt``).
-    Along the belt the webbing slides with Coulomb coefficient ``friction`` (belt-body 0.3 in
-    GS1, 0.2-0.4 quoted; facts 6.4 [S], 6.3 [U]). ``carrier`` (optional): a part on a
+    the side the direction ``side`` (ellipsoid frame; default forward) points to. Along the
+    belt the webbing slides through the point with Coulomb coefficient ``friction`` (belt-body
+    0.3 in GS1, 0.2-0.4 quoted; facts 6.4 [S], 6.3 [U]). Across the belt: with ``across`` (a
+    Coulomb coefficient) the belt keeps its place on the body (a state) while its pull across
+    itself is within ``across`` times its push into the body and slides towards its shortest
+    path beyond that, as MADYMO's belt points; ``at`` (optional) is where it is fitted, a
+    direction in the ellipsoid's scaled frame (the unit sphere; (0, 1, 0): the end of its y
+    semi-axis), by default the middle of its shortest wrap at the initial configuration.
+    Without ``across`` the belt lies on its shortest path across the ellipsoid (free to slide
+    across it). The point is the middle of the wrap (``occupant.restraints.belt``).
+    ``carrier`` (optional): a part on a
     prismatic joint to the geometry's part (a dummy's sternum on its ``chest`` joint) that the
     belt bears on there: the wrap is found on the geometry (the undeformed chest), the point
     then moves with the carrier's travel on its joint (the chest's deflection) and the belt's
@@ -181,6 +190,8 @@ class Wrap:
     friction: float = 0.3
     side: tuple = (1.0, 0.0, 0.0)
     carrier: str | None = None
+    across: float | None = None
+    at: tuple | None = None
 
     def __post_init__(self):
         self.friction = _nonnegative(self.friction, f"wrap '{self.name}'.friction", "")
@@ -188,6 +199,12 @@ class Wrap:
         if np.linalg.norm(s) == 0:
             raise ModelingError(f"wrap '{self.name}'.side: must be a non-zero vector")
         self.side = s / np.linalg.norm(s)
+        if self.across is not None:
+            self.across = _nonnegative(self.across, f"wrap '{self.name}'.across", "")
+        if self.at is not None:
+            self.at = _vec3(self.at, f"wrap '{self.name}'.at")
+            if np.linalg.norm(self.at) == 0:
+                raise ModelingError(f"wrap '{self.name}'.at: must be a non-zero vector")
 
 
 @dataclass
@@ -285,7 +302,7 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
     cols["point_start"].append(0)
     for belt in asm.belts.values():
         for k, p in enumerate(belt.points):
-            R, size, side = np.eye(3), np.zeros(3), np.zeros(3)
+            R, size, side, fit = np.eye(3), np.zeros(3), np.zeros(3), np.zeros(3)
             if isinstance(p, Wrap):
                 g = asm.geometries[p.geometry]
                 if not isinstance(g, (Ellipsoid, Sphere)):
@@ -295,6 +312,8 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
                 link, R, r = body_link[marker_body[m]], marker_R[m], marker_p[m]
                 size = g.semi_axes if isinstance(g, Ellipsoid) else np.full(3, g.radius)
                 kind, side = BELT_WRAP, p.side
+                if p.at is not None:
+                    fit = p.at / np.linalg.norm(p.at)
                 carrier, carrier_r = _carrier(belt, k, p, link, tree, body_index, body_link)
             else:
                 kind = BELT_ANCHOR if isinstance(p, Anchor) else BELT_SLIP_RING
@@ -312,7 +331,9 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
             cols["point_R"].append(R)
             cols["point_size"].append(size)
             cols["point_side"].append(side)
+            cols["point_fit"].append(fit)
             cols["point_friction"].append(getattr(p, "friction", 0.0))
+            cols["point_across"].append(getattr(p, "across", None) or 0.0)
         cols["point_start"].append(cols["point_start"][-1] + len(belt.points))
         w = belt.webbing
         load = (sum(len(r) for r in rows), len(w.loading))
@@ -363,15 +384,20 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
         outputs.reserve([belt.name], BELT_OUTPUTS)
         cols["z_start"].append(states.reserve(segments, BELT_SEGMENT_STATES))
         states.reserve([belt.name], BELT_STATES)
+        wraps = [f"{belt.name}.{p.name}" for p in belt.points if isinstance(p, Wrap)]
+        first = states.reserve(wraps, BELT_WRAP_STATES)
+        for p in belt.points:
+            cols["point_z"].append(first if isinstance(p, Wrap) else -1)
+            first += len(BELT_WRAP_STATES) if isinstance(p, Wrap) else 0
     n_pts, n_seg = len(cols["point_kind"]), len(cols["law"])
-    for key in ("point_start", "point_kind", "point_link", "point_carrier", "law", "load_start", "load_len",
+    for key in ("point_start", "point_kind", "point_link", "point_carrier", "point_z", "law", "load_start", "load_len",
                 "unload_start", "unload_len", "retractor", "pretensioner", "pt_start", "pt_len",
                 "z_start", "out_start"):
         cols[key] = np.array(cols[key], dtype=np.int64)
-    for key in ("point_r", "point_size", "point_side", "point_carrier_r"):
+    for key in ("point_r", "point_size", "point_side", "point_carrier_r", "point_fit"):
         cols[key] = np.array(cols[key], dtype=float).reshape(n_pts, 3)
     cols["point_R"] = np.array(cols["point_R"], dtype=float).reshape(n_pts, 3, 3)
-    for key in ("point_friction", "stiffness", "exponent", "absorption"):
+    for key in ("point_friction", "point_across", "stiffness", "exponent", "absorption"):
         cols[key] = np.array(cols[key], dtype=float).reshape(-1)
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
     cols["pt_tables"] = np.concatenate(pt_rows) if pt_rows else np.zeros((0, 2))

@@ -5,9 +5,15 @@ Per belt, every evaluation:
 1. points: anchors and slip rings where their link puts them; a wrap point in the middle of the
    belt's wrap over its ellipsoid (``wrap_point``): in the ellipsoid's scaled frame (the unit
    sphere; an affine map keeps lines, planes and tangency) the belt leaves the neighbour a at its
-   tangent point, wraps the sphere in the plane of a, b and the centre, around the side the
-   element names, and leaves at b's tangent point; P is the middle of that arc. Unique and
-   continuous (also as the wrap begins, where P is the touching point of the line a-b).
+   tangent point, wraps the sphere in a plane through a and b, around the side the element
+   names, and leaves at b's tangent point; P is the middle of that arc. The plane passes through
+   the centre (the shortest path: the belt free to slide across the ellipsoid), or for a wrap
+   held across the belt by friction (``Wrap.across``) through its place on the body, a state
+   (``wrap_slide``): the place stays on the body while the belt's pull across itself (tension
+   times the geodesic curvature of its path) is within the coefficient times its push into the
+   body, and slides towards the shortest path at (excess force) / slip_damping beyond it
+   (regularised Coulomb friction, as MADYMO's belt points slide). Unique and continuous (also as
+   the wrap begins, where P is the touching point of the line a-b).
    Neighbouring wraps in Gauss-Seidel sweeps. Where the line passes outside, P lies on it (no
    force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
    P, the price of one point per wrap; a wide wrap takes several wraps (several ellipsoids).
@@ -35,7 +41,8 @@ Per belt, every evaluation:
    table's (force) or its capacity, winding in no faster than its table's pull-in (pull-in,
    ``pretensioner_at``).
 States per segment (webbing length, largest strain), per belt (payout, free payout (while
-unlocked, or wound in since), limiter payout, lock timer); outputs ``BELT_*_OUTPUTS``; power into ``POWER_BELTS``.
+unlocked, or wound in since), limiter payout, lock timer), per wrap its place across the belt
+(``BELT_WRAP_STATES``; fitted by ``restraints.fit_belts``); outputs ``BELT_*_OUTPUTS``; power into ``POWER_BELTS``.
 """
 import numpy as np
 from numba import njit
@@ -51,6 +58,8 @@ from occupant.model.bundle import (
 
 SWEEPS = 6               # Gauss-Seidel sweeps when wrap points neighbour each other (error
                          # shrinks about 4 times a sweep)
+WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
+                         # (the middle of the wrap) within the wrap's plane, and off the body
 
 
 @njit(**JIT)
@@ -99,23 +108,55 @@ def _to_base(c, E, x, y, z):
 
 
 @njit(**JIT)
-def wrap_point(D, side, a, b):
+def _wrap_plane(sa, sb, s):
+    """The plane of the wrap in the scaled frame through a, b and the unit vector s (the point's
+    place on the sphere): (unit normal, its offset h from the centre, the circle's radius r);
+    r = 0 when s is zero or the plane is not defined (a, b, s in line, or touching only at s)."""
+    ns = _norm(s[0], s[1], s[2])
+    if ns == 0.0:
+        return (0.0, 0.0, 0.0), 0.0, 0.0
+    d0, d1, d2 = sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]
+    w0, w1, w2 = s[0] / ns - sa[0], s[1] / ns - sa[1], s[2] / ns - sa[2]
+    n0, n1, n2 = d1 * w2 - d2 * w1, d2 * w0 - d0 * w2, d0 * w1 - d1 * w0
+    nn = _norm(n0, n1, n2)
+    if nn <= 1e-9 * _norm(d0, d1, d2) * _norm(w0, w1, w2):
+        return (0.0, 0.0, 0.0), 0.0, 0.0
+    n0, n1, n2 = n0 / nn, n1 / nn, n2 / nn
+    h = (n0 * s[0] + n1 * s[1] + n2 * s[2]) / ns
+    r = np.sqrt(max(1.0 - h * h, 0.0))
+    return (n0, n1, n2), h, (r if r > 1e-6 else 0.0)
+
+
+@njit(**JIT)
+def wrap_point(D, side, a, b, s):
     """The belt point over the ellipsoid of semi-axes D between the neighbours a and b (ellipsoid
     frame): (P (3), active). In the scaled frame, where the ellipsoid is the unit sphere and
-    tangency is kept, the belt from a to b wraps the sphere in the plane of a, b and the centre,
-    around the side ``side`` faces: from the tangent point of a to that of b (at angles
-    acos(1 / |a|) and acos(1 / |b|) from a and b). P is the middle of that arc, mapped back.
-    Not active (the line a-b passes the ellipsoid on that side): P is the point of the segment
-    a-b nearest the ellipsoid in the scaled frame."""
+    tangency is kept, the belt from a to b wraps the sphere in a plane through a and b, around
+    the side ``side`` faces: from the tangent point of a to that of b (in the plane's circle, at
+    angles acos(r / |a - o|) and acos(r / |b - o|) from a and b, o and r the circle's centre and
+    radius). P is the middle of that wrap. The plane passes through ``s`` (the point's place
+    across the belt, a direction in the scaled frame), or with s zero (frictionless) through
+    the centre: the belt's shortest path. Not active (the line a-b passes the ellipsoid on that side): P is the
+    point of the segment a-b nearest the ellipsoid in the scaled frame."""
     sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
     sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
+    n, h, r = _wrap_plane((sa0, sa1, sa2), (sb0, sb1, sb2), s)
+    placed = r > 0.0
+    o0, o1, o2 = 0.0, 0.0, 0.0
+    c0, c1, c2 = side[0] * D[0], side[1] * D[1], side[2] * D[2]   # scaled normal direction
+    # in the plane's circle, centred and scaled to the unit circle
+    if placed:
+        o0, o1, o2 = h * n[0], h * n[1], h * n[2]
+        sa0, sa1, sa2 = (sa0 - o0) / r, (sa1 - o1) / r, (sa2 - o2) / r
+        sb0, sb1, sb2 = (sb0 - o0) / r, (sb1 - o1) / r, (sb2 - o2) / r
+        t = c0 * n[0] + c1 * n[1] + c2 * n[2]
+        c0, c1, c2 = c0 - t * n[0], c1 - t * n[1], c2 - t * n[2]
     na, nb = _norm(sa0, sa1, sa2), _norm(sb0, sb1, sb2)
     ua0, ua1, ua2 = sa0 / na, sa1 / na, sa2 / na
     cos_ab = min(max((ua0 * sb0 + ua1 * sb1 + ua2 * sb2) / nb, -1.0), 1.0)
     # e: unit vector in the plane, normal to a, towards b (or, with b opposite a, the side)
     e0, e1, e2 = sb0 / nb - cos_ab * ua0, sb1 / nb - cos_ab * ua1, sb2 / nb - cos_ab * ua2
     ne = _norm(e0, e1, e2)
-    c0, c1, c2 = side[0] * D[0], side[1] * D[1], side[2] * D[2]   # scaled normal direction
     if ne < 1e-9:
         t = c0 * ua0 + c1 * ua1 + c2 * ua2
         e0, e1, e2 = c0 - t * ua0, c1 - t * ua1, c2 - t * ua2
@@ -132,18 +173,21 @@ def wrap_point(D, side, a, b):
     cu, ce = c0 * ua0 + c1 * ua1 + c2 * ua2, c0 * e0 + c1 * e1 + c2 * e2
     if cu * np.cos(phi_s) + ce * np.sin(phi_s) >= cu * np.cos(phi_l) - ce * np.sin(phi_l):
         if alpha_a + alpha_b >= phi_b:  # the line passes outside on that side: no wrap
-            d0, d1, d2 = sb0 - sa0, sb1 - sa1, sb2 - sa2
+            sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
+            d0, d1, d2 = b[0] / D[0] - sa0, b[1] / D[1] - sa1, b[2] / D[2] - sa2
             dd = d0 * d0 + d1 * d1 + d2 * d2
-            s = min(max(-(sa0 * d0 + sa1 * d1 + sa2 * d2) / dd, 0.0), 1.0) if dd > 0.0 else 0.0
-            return (a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1]),
-                    a[2] + s * (b[2] - a[2])), False
+            q = min(max(-(sa0 * d0 + sa1 * d1 + sa2 * d2) / dd, 0.0), 1.0) if dd > 0.0 else 0.0
+            return (a[0] + q * (b[0] - a[0]), a[1] + q * (b[1] - a[1]),
+                    a[2] + q * (b[2] - a[2])), False
         phi = phi_s
     else:
         e0, e1, e2 = -e0, -e1, -e2
         phi = phi_l
     cp, sp = np.cos(phi), np.sin(phi)
-    return (D[0] * (cp * ua0 + sp * e0), D[1] * (cp * ua1 + sp * e1),
-            D[2] * (cp * ua2 + sp * e2)), True
+    if not placed:
+        r = 1.0
+    return (D[0] * (o0 + r * (cp * ua0 + sp * e0)), D[1] * (o1 + r * (cp * ua1 + sp * e1)),
+            D[2] * (o2 + r * (cp * ua2 + sp * e2))), True
 
 
 @njit(**JIT_INLINE)
@@ -177,7 +221,17 @@ def point_in_link(data, link, x, y, z):
 
 
 @njit(**JIT_INLINE)
-def solve_wrap(data, el, out, k, o_pts, p0):
+def wrap_place(el, z, k):
+    """Wrap point k's place across the belt on its ellipsoid (a direction in the scaled frame,
+    its state), or zero for a wrap without friction across the belt (on its shortest path)."""
+    jz = el.point_z[k]
+    if el.point_across[k] == 0.0:
+        return 0.0, 0.0, 0.0
+    return z[jz], z[jz + 1], z[jz + 2]
+
+
+@njit(**JIT_INLINE)
+def solve_wrap(data, el, out, k, o_pts, p0, z):
     """Place wrap point k (global index; belt's first point p0) between the positions held in
     the outputs at o_pts, writing its position there."""
     c, E = ellipsoid_frame(data, el, k)
@@ -186,8 +240,24 @@ def solve_wrap(data, el, out, k, o_pts, p0):
     b = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     side = (el.point_side[k, 0], el.point_side[k, 1], el.point_side[k, 2])
-    P, active = wrap_point(D, side, a, b)
+    P, active = wrap_point(D, side, a, b, wrap_place(el, z, k))
     out[j], out[j + 1], out[j + 2] = _to_base(c, E, P[0], P[1], P[2])
+
+
+@njit(**JIT_INLINE)
+def put_at_place(data, el, out, k, o_pts, p0, z):
+    """Write wrap point k's place on its ellipsoid (B0) into the outputs; False when it has none
+    (frictionless, or not yet placed)."""
+    s = wrap_place(el, z, k)
+    ns = _norm(s[0], s[1], s[2])
+    if ns == 0.0:
+        return False
+    c, E = ellipsoid_frame(data, el, k)
+    j = o_pts + 3 * (k - p0)
+    out[j], out[j + 1], out[j + 2] = _to_base(c, E, el.point_size[k, 0] * s[0] / ns,
+                                              el.point_size[k, 1] * s[1] / ns,
+                                              el.point_size[k, 2] * s[2] / ns)
+    return True
 
 
 @njit(**JIT_INLINE)
@@ -200,10 +270,10 @@ def carrier_travel(data, link, carrier, r):
 
 
 @njit(**JIT_STAGE)
-def place_points(data, el, out, p0, p1, o_pts):
+def place_points(data, el, out, p0, p1, o_pts, z):
     """Every point's position in B0 into the outputs (anchors and rings, then the wraps on the
     undeformed ellipsoids, then carried wraps moved by their carriers' travel)."""
-    place_on_surfaces(data, el, out, p0, p1, o_pts)
+    place_on_surfaces(data, el, out, p0, p1, o_pts, z)
     for k in range(p0 + 1, p1 - 1):
         if el.point_carrier[k] != el.point_link[k]:
             j = o_pts + 3 * (k - p0)
@@ -213,35 +283,36 @@ def place_points(data, el, out, p0, p1, o_pts):
 
 
 @njit(**JIT_STAGE)
-def place_on_surfaces(data, el, out, p0, p1, o_pts):
+def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
     """Anchors and rings, then every wrap point on its (undeformed) ellipsoid."""
     adjacent = False
     for k in range(p0, p1):
         j = o_pts + 3 * (k - p0)
         if el.point_kind[k] != BELT_WRAP:
-            x, y, z, _, _, _ = point_state(data, el.point_link[k], el.point_r[k, 0],
-                                           el.point_r[k, 1], el.point_r[k, 2])
-            out[j], out[j + 1], out[j + 2] = x, y, z
+            x, y, z_, _, _, _ = point_state(data, el.point_link[k], el.point_r[k, 0],
+                                            el.point_r[k, 1], el.point_r[k, 2])
+            out[j], out[j + 1], out[j + 2] = x, y, z_
         elif el.point_kind[k + 1] == BELT_WRAP:
             adjacent = True
     if not adjacent:
         for k in range(p0 + 1, p1 - 1):
             if el.point_kind[k] == BELT_WRAP:
-                solve_wrap(data, el, out, k, o_pts, p0)
+                solve_wrap(data, el, out, k, o_pts, p0, z)
         return
-    # neighbouring wraps: start each on the line to the next fixed point, then sweep
+    # neighbouring wraps: start each at its place, or on the line to the next fixed point, then
+    # sweep
     for k in range(p0 + 1, p1 - 1):
-        if el.point_kind[k] == BELT_WRAP:
+        if el.point_kind[k] == BELT_WRAP and not put_at_place(data, el, out, k, o_pts, p0, z):
             n = k + 1
             while el.point_kind[n] == BELT_WRAP:
                 n += 1
             j, jn = o_pts + 3 * (k - p0), o_pts + 3 * (n - p0)
             out[j + 3], out[j + 4], out[j + 5] = out[jn], out[jn + 1], out[jn + 2]
-            solve_wrap(data, el, out, k, o_pts, p0)
+            solve_wrap(data, el, out, k, o_pts, p0, z)
     for sweep in range(SWEEPS - 1):
         for k in range(p0 + 1, p1 - 1):
             if el.point_kind[k] == BELT_WRAP:
-                solve_wrap(data, el, out, k, o_pts, p0)
+                solve_wrap(data, el, out, k, o_pts, p0, z)
 
 
 @njit(**JIT_INLINE)
@@ -251,6 +322,73 @@ def point_velocity(data, el, out, k, p0, o_pts):
     webbing's strain history; the forces' power uses the material velocity, as it must)."""
     j = o_pts + 3 * (k - p0)
     return link_velocity_at(data, el.point_carrier[k], out[j], out[j + 1], out[j + 2])
+
+
+@njit(**JIT_INLINE)
+def _unit(x, y, z):
+    n = _norm(x, y, z)
+    return (x / n, y / n, z / n) if n > 0.0 else (0.0, 0.0, 0.0)
+
+
+@njit(**JIT_INLINE)
+def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
+    """Rate of the place of wrap point k held across the belt (its states). The belt over the wrap lies in the plane
+    through its neighbours and the place (``wrap_point``), at offset h from the centre in the
+    scaled frame: a circle on the sphere whose geodesic curvature over its normal curvature is
+    h / sqrt(1 - h^2), the belt's pull across itself over its push into the body. The place
+    stays on the body while that ratio is within the friction coefficient; beyond it, it
+    slides towards the shortest path (h = 0) at (excess force) / damping, the excess
+    N (|h| / sqrt(1 - h^2) - mu), N the normal part of the belt's force T_in u_in + T_out u_out
+    there (regularised Coulomb friction, as the webbing's flow; the shortest path on the side
+    the wrap declares is the belt's rest across it). Along the belt, and where the belt left the
+    body, the place follows the point (the middle of the wrap, in the plane: the plane stays)
+    with time constant WRAP_FOLLOW."""
+    j, jz = o_pts + 3 * (k - p0), el.point_z[k]
+    c, E = ellipsoid_frame(data, el, k)
+    x, y, w = out[j], out[j + 1], out[j + 2]
+    if el.point_carrier[k] != el.point_link[k]:   # back on the undeformed ellipsoid
+        dx, dy, dz = carrier_travel(data, el.point_link[k], el.point_carrier[k],
+                                    el.point_carrier_r[k])
+        x, y, w = x - dx, y - dy, w - dz
+    D0, D1, D2 = el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2]
+    P = _to_local(c, E, x, y, w)
+    s0, s1, s2 = z[jz], z[jz + 1], z[jz + 2]
+    ns = _norm(s0, s1, s2)
+    u0, u1, u2 = _unit(P[0] / D0, P[1] / D1, P[2] / D2) if ns == 0.0 else (s0 / ns, s1 / ns, s2 / ns)
+    r0 = (P[0] / D0 - u0) / WRAP_FOLLOW
+    r1 = (P[1] / D1 - u1) / WRAP_FOLLOW
+    r2 = (P[2] / D2 - u2) / WRAP_FOLLOW
+    mu = el.point_across[k]
+    a0, a1, a2 = _unit(out[j - 3] - out[j], out[j - 2] - out[j + 1], out[j - 1] - out[j + 2])
+    b0, b1, b2 = _unit(out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2])
+    m0, m1, m2 = P[0] / (D0 * D0), P[1] / (D1 * D1), P[2] / (D2 * D2)   # outward normal
+    n0, n1, n2 = _unit(E[0] * m0 + E[1] * m1 + E[2] * m2, E[3] * m0 + E[4] * m1 + E[5] * m2,
+                       E[6] * m0 + E[7] * m1 + E[8] * m2)
+    normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
+               + (f_in * a2 + f_out * b2) * n2)
+    A = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
+    B = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
+    n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
+                          (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))
+    excess = normal * (abs(h) / r - mu) if r > 0.0 and normal > 0.0 else 0.0
+    if excess > 0.0:
+        # across the belt (the plane normal's part in the surface) towards the shortest
+        # path: the way |h| falls (tried a step of 1e-7 along it)
+        hu = n[0] * u0 + n[1] * u1 + n[2] * u2
+        t0, t1, t2 = n[0] - hu * u0, n[1] - hu * u1, n[2] - hu * u2
+        _, h2, _ = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
+                               (B[0] / D0, B[1] / D1, B[2] / D2),
+                               (u0 + 1e-7 * t0, u1 + 1e-7 * t1, u2 + 1e-7 * t2))
+        g = 1.0 if abs(h2) < abs(h) else -1.0
+        d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
+        v = excess / damping
+        r0, r1, r2 = r0 + v * d0 / D0, r1 + v * d1 / D1, r2 + v * d2 / D2
+    # on the sphere: the rate's tangential part, and the length drawn back to 1
+    rs = r0 * u0 + r1 * u1 + r2 * u2
+    grow = (1.0 - ns) / WRAP_FOLLOW
+    zdot[jz] = r0 - rs * u0 + grow * u0
+    zdot[jz + 1] = r1 - rs * u1 + grow * u1
+    zdot[jz + 2] = r2 - rs * u2 + grow * u2
 
 
 @njit(**JIT_INLINE)
@@ -290,7 +428,7 @@ def belt(el, points, out, zdot, t, z, b):
     o_pts = os + 4 * ns
     o_belt = o_pts + 3 * n
     zb = zs + 2 * ns                 # payout, free payout, limiter payout, lock timer
-    place_points(points, el, out, p0, p1, o_pts)
+    place_points(points, el, out, p0, p1, o_pts, z)
 
     # segments: lengths, rates, tensions, forces on the bodies
     power = 0.0
@@ -320,6 +458,13 @@ def belt(el, points, out, zdot, t, z, b):
         j = os + 4 * s
         out[j], out[j + 1], out[j + 2], out[j + 3] = tension, strain, length, rate
         prev = vel
+
+    # wrap points held on the body by friction across the belt
+    for s in range(1, ns):
+        k = p0 + s
+        if el.point_kind[k] == BELT_WRAP and el.point_across[k] > 0.0:
+            wrap_slide(points, el, out, zdot, z, k, p0, o_pts, out[os + 4 * (s - 1)],
+                       out[os + 4 * s], el.slip_damping[b])
 
     # webbing flow through slip rings and over wraps (capstan friction)
     for s in range(1, ns):

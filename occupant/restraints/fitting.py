@@ -1,24 +1,55 @@
-"""Fitting belts at the initial configuration: each segment's unstretched webbing is its length
-there shortened to the belt's pretension on the webbing's loading curve (MADYMO likewise takes
-the initial belt lengths from the initial positions, with an optional initial strain)."""
+"""Fitting belts at the initial configuration: each wrap point's place on its ellipsoid (where
+the wrap says it is fitted, ``modeling.belts.Wrap.at``, else the middle of its shortest wrap),
+then each segment's unstretched webbing: its length there shortened to the belt's pretension on
+the webbing's loading curve (MADYMO likewise takes the initial belt lengths from the initial
+positions, with an optional initial strain)."""
 import numpy as np
 
 
+def _wrap_places(model, q0, z, outputs):
+    """Set each wrap point's place state not yet set in z to where the outputs put it (B0, at
+    q0): its direction in the ellipsoid's scaled frame, on the undeformed ellipsoid."""
+    from occupant.dynamics.api import link_poses
+    el = model.belts
+    R, p = link_poses(model, model.make_data(), q0)
+    for b in range(el.retractor.shape[0]):
+        p0, o_pts = el.point_start[b], el.out_start[b] + 4 * (el.point_start[b + 1] - el.point_start[b] - 1)
+        for k in range(p0, el.point_start[b + 1]):
+            jz = el.point_z[k]
+            if jz < 0 or np.any(z[jz:jz + 3] != 0.0):
+                continue
+            link, carrier = el.point_link[k], el.point_carrier[k]
+            x = outputs[o_pts + 3 * (k - p0):o_pts + 3 * (k - p0) + 3]
+            if carrier != link:
+                x = x - (p[carrier] - p[link] - R[link] @ el.point_carrier_r[k])
+            Rl, pl = (np.eye(3), np.zeros(3)) if link < 0 else (R[link], p[link])
+            axes = Rl @ el.point_R[k]
+            local = axes.T @ (x - pl - Rl @ el.point_r[k]) / el.point_size[k]
+            z[jz:jz + 3] = local / np.linalg.norm(local)
+
+
 def fit_belts(model, q0, z0=None):
-    """z0 (a copy; zeros by default) with every belt's webbing lengths fitted at q0 (with B0 and
-    the occupant at rest): each segment's length L there over (1 + e), e the strain at which the
-    webbing's loading curve gives the belt's pretension."""
+    """z0 (a copy; zeros by default) with every belt fitted at q0 (with B0 and the occupant at
+    rest): the wrap points' places not set in z0 (``Wrap.at``, else the middle of the shortest
+    wrap) and the webbing lengths: each segment's length L there over (1 + e), e the strain at
+    which the webbing's loading curve gives the belt's pretension."""
     from occupant.integrate.fixed_step import outputs_at_rest   # the loop imports the belt kernel
 
     z = np.zeros(model.nz) if z0 is None else np.array(z0, dtype=float)
     el = model.belts
     if el is None or el.retractor.shape[0] == 0:
         return z
+    for k, jz in enumerate(el.point_z):
+        if jz >= 0 and not np.any(z[jz:jz + 3] != 0.0):
+            z[jz:jz + 3] = el.point_fit[k]
     slack = z.copy()
     n_belts = el.retractor.shape[0]
     for b in range(n_belts):
         for s in range(el.point_start[b + 1] - el.point_start[b] - 1):
             slack[el.z_start[b] + 2 * s] = 1e6          # slack webbing: positions only
+    _wrap_places(model, q0, z, outputs_at_rest(model, q0, slack))
+    for jz in el.point_z[el.point_z >= 0]:
+        slack[jz:jz + 3] = z[jz:jz + 3]
     outputs = outputs_at_rest(model, q0, slack)
     for b in range(n_belts):
         for s in range(el.point_start[b + 1] - el.point_start[b] - 1):

@@ -368,6 +368,10 @@ def test_bad_input_names_the_element_and_key():
         Pretensioner(0.01, pull_in=[(0, 0), (0.008, 0.08)], capacity=-1.0)
     with pytest.raises(ModelingError, match=r"webbing.loading"):
         Webbing([(0.0, 0.0), (0.01, -5.0)])
+    with pytest.raises(ModelingError, match=r"wrap 'w'.across: must be a number >= 0"):
+        Wrap("w", "torso", across=-0.3)
+    with pytest.raises(ModelingError, match=r"wrap 'w'.at: must be a non-zero vector"):
+        Wrap("w", "torso", across=0.3, at=(0.0, 0.0, 0.0))
     asm = _slider()
     with pytest.raises(ModelingError, match=r"belt 'b'.points\[1\].geometry: unknown 'torso'"):
         asm.add(Belt("b", [Anchor("a"), Wrap("w", "torso"), Anchor("c", marker="hook")], LINEAR))
@@ -457,7 +461,7 @@ SEMI = np.array([0.10, 0.20, 0.15])            # an ellipsoid's semi-axes, m
 
 def _wrap(side, a, b):
     from occupant.restraints.belt import wrap_point
-    P, active = wrap_point(tuple(SEMI), tuple(side), tuple(SEMI * a), tuple(SEMI * b))
+    P, active = wrap_point(tuple(SEMI), tuple(side), tuple(SEMI * a), tuple(SEMI * b), (0.0, 0.0, 0.0))
     return np.array(P) / SEMI, active          # in the scaled frame (the unit sphere)
 
 
@@ -482,10 +486,69 @@ def test_analytic_wrap_point_is_the_shortest_path_in_front():
     middle of the wrap is p / |p| and the belt's push (u_a + u_b) is normal there."""
     from occupant.restraints.belt import wrap_point
     a, b = np.array([2.0, -1.0, 0.3]), np.array([-1.0, 2.0, 0.3])
-    P, active = wrap_point((1.0, 1.0, 1.0), (1.0, 1.0, 0.0), tuple(a), tuple(b))
+    P, active = wrap_point((1.0, 1.0, 1.0), (1.0, 1.0, 0.0), tuple(a), tuple(b), (0.0, 0.0, 0.0))
     P = np.array(P)
     assert active
     np.testing.assert_allclose(P, np.array([0.5, 0.5, 0.3]) / np.linalg.norm([0.5, 0.5, 0.3]),
                                atol=1e-12)
     push = (a - P) / np.linalg.norm(a - P) + (b - P) / np.linalg.norm(b - P)
     assert np.linalg.norm(np.cross(push, P)) < 1e-12
+
+
+BALL = 0.10                 # m, radius of a fixed ball
+
+
+def _ball(at, across, front=0.05, pretension=5000.0):
+    """A ball of radius BALL fixed in B0 at the origin, and a strap of LINEAR webbing between
+    B0 anchors at x = ``front``, y = +-0.4, z = 0 over its front (+x), fitted at ``pretension``
+    N with its wrap fitted ``at`` (scaled-frame direction) and held across the belt by Coulomb
+    coefficient ``across``; a 1 kg slider elsewhere gives the model a degree of freedom."""
+    asm = _slider(1.0)
+    asm.add(Part("ball", 1.0, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("base", "fixed", None, "ball", Pose()))
+    asm.add(Marker("centre", "ball"))
+    asm.add(Ellipsoid("shell", "centre", (BALL, BALL, BALL)))
+    asm.add(Belt("strap", [Anchor("left", (front, 0.4, 0.0)),
+                           Wrap("front", "shell", across=across, at=at),
+                           Anchor("right", (front, -0.4, 0.0))], LINEAR, pretension=pretension))
+    return asm.compile()
+
+
+def _elevation(res):
+    """Angle (rad) of the wrap point above the belt's shortest path (the ball's equator)."""
+    return np.arctan2(res.outputs["strap.front.z"], res.outputs["strap.front.x"])
+
+
+@pytest.mark.parametrize("friction", [0.2, 0.4])
+def test_analytic_wrap_point_sticks_within_friction_and_slides_beyond(friction):
+    """A strap over a fixed ball, its wrap point fitted at elevation beta above the shortest
+    path (the equator), the anchors' line at x = a = 0.05 m: the belt lies on the circle of the
+    plane through that line and the point, at offset h = a' sin beta / sqrt(sin^2 beta +
+    (cos beta - a')^2) from the centre (a' = a / R), whose geodesic over normal curvature,
+    h / sqrt(1 - h^2) = a' sin beta / sqrt((1 - a'^2) sin^2 beta + (cos beta - a')^2), is the
+    belt's pull across itself over its push into the ball. Fitted at 10 deg (ratio 0.17) the
+    point stays where it was put; at 30 deg (0.44), above friction, it slides towards the
+    equator at (excess force) / slip_damping and comes to rest where the ratio equals the
+    friction coefficient (within 1e-4 rad after 0.1 s, never past it). Without friction across
+    the belt the point is on the equator (as before this test: a wrap without state)."""
+    a = 0.05 / BALL
+
+    def ratio(beta):
+        return a * np.sin(beta) / np.sqrt((1 - a * a) * np.sin(beta) ** 2 + (np.cos(beta) - a) ** 2)
+
+    for deg in (10.0, 30.0):
+        beta = np.radians(deg)
+        res = occupant.simulate(_ball((np.cos(beta), 0.0, np.sin(beta)), friction), 0.1,
+                                integrator="rk4", dt=1e-5)
+        assert res.status == "finished"
+        elevation = _elevation(res)
+        assert elevation[0] == pytest.approx(beta, abs=1e-12)
+        if ratio(beta) < friction:
+            assert np.abs(elevation - beta).max() < 1e-12
+        else:
+            stop = brentq(lambda b: ratio(b) - friction, 0.0, beta)
+            assert elevation[-1] == pytest.approx(stop, abs=1e-4)
+            assert np.all(np.diff(elevation) <= 0.0) and elevation.min() > stop   # never past it
+    res = occupant.simulate(_ball((np.cos(0.5), 0.0, np.sin(0.5)), None), 0.01, integrator="rk4",
+                            dt=1e-5)
+    assert np.abs(_elevation(res)).max() < 1e-12
