@@ -22,9 +22,12 @@ cycle returns (1 - eps) E(m) with r = ((1 - eps) E - q) / (E - q), q = F(m) m / 
 that r would be negative (a very convex curve) r = 0 and n = F(m) m / ((1 - eps) E) - 1. Never
 above the loading curve; reloading follows U back to the peak.
 
-For spherical joints the coordinate is a component of the joint rotation vector (log of the joint
-quaternion) about the child frame axes and its rate the matching angular-velocity component;
-the load is a torque about that axis.
+For spherical joints the coordinate is a component of the joint rotation vector phi (log of the
+joint quaternion) about the child frame axes; its rate is that component of phi' = J_r^-1(phi)
+omega (not the angular-velocity component, which under rotation about several axes can have the
+opposite sign and turn the stop's damping against its spring), and its load acts as the torque
+J_r^-T e_c load conjugate to omega, so that every element's power is load times phi'_c: the
+springs conserve energy and the damping, friction and stops only dissipate.
 
 A force producer (``occupant.forces`` interface): reads its block ``bundle.joint_resistance``,
 adds to ``data.tau``, its velocity slope to ``data.slope``, writes each element's (deflection,
@@ -114,15 +117,34 @@ def _hysteretic_spring(el, e, dx, peak):
 
 
 @njit(**JIT_STAGE)
-def _rotation_vector_component(q, k, comp):
-    """Component comp of the rotation vector (log map) of the unit quaternion q[k:k+4]."""
+def rotation_vector_row(q, k, comp):
+    """Component comp of the rotation vector phi (log map) of the unit quaternion q[k:k+4], and
+    row comp (r0, r1, r2) of the inverse right Jacobian, phi' = J_r^-1(phi) omega for the child-frame
+    angular velocity omega: J_r^-1 = I + [phi]x / 2 + b [phi]x^2, b = 1/th^2 - (1 + cos th) /
+    (2 th sin th), th = |phi| (Sola et al., "A micro Lie theory for state estimation in robotics",
+    2018, eq. 144). The row also maps the coordinate's load to the torque conjugate to omega."""
     w, s = q[k], np.sqrt(q[k + 1] ** 2 + q[k + 2] ** 2 + q[k + 3] ** 2)
     sign = 1.0
     if w < 0.0:  # the shorter rotation
         w, sign = -w, -1.0
-    if s < 1e-12:
-        return sign * 2.0 * q[k + 1 + comp]
-    return sign * 2.0 * np.arctan2(s, w) / s * q[k + 1 + comp]
+    th = 2.0 * np.arctan2(s, w)
+    f = sign * (2.0 if s < 1e-12 else th / s)
+    p0, p1, p2 = f * q[k + 1], f * q[k + 2], f * q[k + 3]
+    if th < 1e-4:
+        b = 1.0 / 12.0 + th * th / 720.0
+    else:  # (1 + cos th) / sin th = cot(th / 2) = w / s: finite up to th = pi
+        b = 1.0 / (th * th) - w / (2.0 * th * s)
+    d = 1.0 - b * th * th  # row comp of I + [phi]x / 2 + b (phi phi^T - th^2 I)
+    if comp == 0:
+        x, r0, r1, r2 = p0, d, -0.5 * p2, 0.5 * p1
+    elif comp == 1:
+        x, r0, r1, r2 = p1, 0.5 * p2, d, -0.5 * p0
+    else:
+        x, r0, r1, r2 = p2, -0.5 * p1, 0.5 * p0, d
+    r0 += b * x * p0
+    r1 += b * x * p1
+    r2 += b * x * p2
+    return x, r0, r1, r2
 
 
 @njit(**JIT_STAGE)
@@ -136,13 +158,13 @@ def joint_resistance(bundle, data, t, q, v, z):
     for e in range(el.link.shape[0]):
         i = el.link[e]
         comp = el.component[e]
-        k = tree.qidx[i]
-        if tree.jtype[i] == SPHERICAL:
-            x = _rotation_vector_component(q, k, comp)
+        k, j0 = tree.qidx[i], tree.vidx[i]
+        if tree.jtype[i] == SPHERICAL:  # the coordinate's rate and its load's torque: row of J_r^-1
+            x, r0, r1, r2 = rotation_vector_row(q, k, comp)
+            xdot = r0 * v[j0] + r1 * v[j0 + 1] + r2 * v[j0 + 2]
         else:
-            x = q[k]
-        j = tree.vidx[i] + comp
-        xdot = v[j]
+            x, r0, r1, r2 = q[k], 1.0, 0.0, 0.0
+            xdot = v[j0 + comp]
         dx = x - el.reference[e]
         zk = el.z_index[e]
         if zk >= 0:  # hysteresis: states are the largest deflections above and below
@@ -172,8 +194,16 @@ def joint_resistance(bundle, data, t, q, v, z):
             if push > 0.0:
                 load += push
                 rate += el.stop_damping[e] * pen
-        tau[j] += load
-        slope[j] += rate
+        if tree.jtype[i] == SPHERICAL:
+            tau[j0] += r0 * load
+            tau[j0 + 1] += r1 * load
+            tau[j0 + 2] += r2 * load
+            slope[j0] += r0 * r0 * rate
+            slope[j0 + 1] += r1 * r1 * rate
+            slope[j0 + 2] += r2 * r2 * rate
+        else:
+            tau[j0 + comp] += load
+            slope[j0 + comp] += rate
         power += load * xdot
         out[el.out_start + 2 * e] = x
         out[el.out_start + 2 * e + 1] = load

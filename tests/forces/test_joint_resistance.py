@@ -89,3 +89,77 @@ def test_analytic_spherical_joint_component_acts_about_its_axis():
     data = model.make_data()
     evaluate(model.bundle(), data, 0.0, q, np.zeros(3), np.zeros(model.nz), 0.0)
     np.testing.assert_allclose(data.vdot, [0.0, -10.0 * a / 0.02, 0.0], atol=1e-12)
+
+
+def _ball(**resistance):
+    """A body on a spherical joint with one resistance element (on component ``dof``)."""
+    asm = Assembly("ball")
+    asm.add(Part("foot", 1.0, inertia=(0.01, 0.02, 0.03)))
+    asm.add(Joint("ankle", "spherical", None, "foot", Pose()))
+    asm.add(JointResistance("r", "ankle", **resistance))
+    return asm.compile()
+
+
+def _body_rate(phi, phi_dot, h=1e-6):
+    """Child-frame angular velocity of the path exp(phi + t phi_dot) at t = 0, by central
+    differences of the quaternions (independent of the kernel's Jacobian)."""
+    from occupant.spatial.rotation import quat_exp, quat_log, quat_multiply
+    q0 = quat_exp(phi)
+    conj = q0 * np.array([1.0, -1.0, -1.0, -1.0])
+    fwd = quat_log(quat_multiply(conj, quat_exp(phi + h * phi_dot)))
+    back = quat_log(quat_multiply(conj, quat_exp(phi - h * phi_dot)))
+    return q0, (fwd - back) / (2.0 * h)
+
+
+def test_analytic_spherical_stop_pushes_back_when_angular_velocity_component_opposes_rate():
+    """Past its lower z stop (phi_z = -0.6 < -0.4) and going deeper (phi_z' = -1 rad/s) while
+    turning about y (phi_y' = -5 rad/s) with phi_x = 1 rad: the angular velocity's z component is
+    positive, opposite to the rate of the angle. The stop load is k pen^2 + c pen |phi_z'| in
+    closed form (the former kernel, damping with omega_z, clipped it to zero), its torque is
+    conjugate to omega (power = load phi_z'), and with the spring alone it is minus the gradient
+    of the stop's potential k pen^3 / 3 along each body axis."""
+    k, c, lower = 4000.0, 50.0, -0.4
+    phi, phi_dot = np.array([1.0, 0.0, -0.6]), np.array([0.0, -5.0, -1.0])
+    q, omega = _body_rate(phi, phi_dot)
+    assert omega[2] > 1.0   # the component's angular velocity opposes the angle's rate
+    pen = lower - phi[2]
+    for damping in (c, 0.0):
+        model = _ball(dof=2, lower=lower, upper=1.0, stop_stiffness=k, stop_damping=damping)
+        data = model.make_data()
+        evaluate(model.bundle(), data, 0.0, q, omega, np.zeros(model.nz), 0.0)
+        load = data.outputs[1]
+        assert data.outputs[0] == pytest.approx(phi[2], abs=1e-12)
+        assert load == pytest.approx(k * pen ** 2 - damping * pen * phi_dot[2], rel=1e-6)
+        assert data.tau @ omega == pytest.approx(load * phi_dot[2], rel=1e-6)
+    # spring alone: tau_m = -dV/de of V(phi_z(q exp(e e_m))), V = k pen^3 / 3
+    from occupant.spatial.rotation import quat_exp, quat_log, quat_multiply
+
+    def potential(e):
+        pz = quat_log(quat_multiply(q, quat_exp(e)))[2]
+        return k * max(lower - pz, 0.0) ** 3 / 3.0
+    h = 1e-6
+    grad = [(potential(h * np.eye(3)[m]) - potential(-h * np.eye(3)[m])) / (2 * h) for m in range(3)]
+    np.testing.assert_allclose(data.tau, -np.array(grad), rtol=1e-6)
+
+
+@pytest.mark.parametrize("damping", [0.0, 20.0])
+def test_identity_spherical_stop_impact_conserves_or_dissipates_energy(damping):
+    """A body on a ball joint, turned 1 rad about x, spins into its z stop about all three axes
+    (no gravity). Kinetic + stop spring energy k pen^3 / 3: conserved without stop damping (the
+    stop is a potential of the angle it limits), never growing with it and ending lower."""
+    k, lower, upper = 3000.0, -0.3, 1.0
+    model = _ball(dof=2, lower=lower, upper=upper, stop_stiffness=k, stop_damping=damping)
+    from occupant.spatial.rotation import quat_exp
+    q0 = quat_exp(np.array([1.0, 0.0, 0.0]))
+    v0 = np.array([2.0, -6.0, -8.0])
+    res = occupant.simulate(model, 0.3, q0=q0, v0=v0, dt=2e-5, integrator="rk4",
+                            gravity=(0, 0, 0), output_dt=1e-4)
+    phi_z = res.outputs["r.deflection"]
+    assert phi_z.min() < lower - 0.05   # it struck the stop (undamped, later the upper one too)
+    kinetic = 0.5 * np.einsum("ni,i,ni->n", res.v, np.array([0.01, 0.02, 0.03]), res.v)
+    energy = kinetic + k * (np.maximum(lower - phi_z, 0.0) ** 3 + np.maximum(phi_z - upper, 0.0) ** 3) / 3.0
+    if damping == 0.0:
+        np.testing.assert_allclose(energy, energy[0], rtol=1e-6)
+    else:
+        assert np.diff(energy).max() < 1e-9 * energy[0]
+        assert energy[-1] < 0.9 * energy[0]

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from occupant import samples, simulate
+from occupant.forces.joint_resistance import rotation_vector_row
 from occupant.human.assemble import assemble
 from occupant.human.builder import build
 from occupant.human.loader import load_description, load_dummy
@@ -52,12 +53,23 @@ def sled_run(t_end=0.25, integrator="euler", output_dt=1e-4):
 
 def joint_coordinates(model, res):
     """{element name: (coordinate per sample (n,), lower, upper, stop stiffness, stop damping,
-    velocity index)} of every joint resistance element, the coordinates as the kernel read them
-    (its recorded deflection output)."""
+    rate per sample (n,))} of every joint resistance element, the coordinates as the kernel read
+    them (its recorded deflection output), the rates as it forms them (a ball joint's: the
+    rotation-vector component's, phi' = J_r^-1(phi) omega)."""
     el, tree = model.joint_resistance, model.tree
-    return {name: (res.outputs[f"{name}.deflection"], el.lower[e], el.upper[e],
-                   el.stop_stiffness[e], el.stop_damping[e], tree.vidx[el.link[e]] + el.component[e])
-            for e, name in enumerate(model.joint_resistance_names)}
+    row = rotation_vector_row.py_func   # a compiled stage has no Python entry (occupant.jit)
+    out = {}
+    for e, name in enumerate(model.joint_resistance_names):
+        i, comp = el.link[e], el.component[e]
+        j = tree.vidx[i]
+        if tree.jtype[i] == int(JointType.SPHERICAL):
+            rows = np.array([row(qs, tree.qidx[i], comp)[1:] for qs in res.q])
+            rate = np.einsum("nk,nk->n", rows, res.v[:, j:j + 3])
+        else:
+            rate = res.v[:, j + comp]
+        out[name] = (res.outputs[f"{name}.deflection"], el.lower[e], el.upper[e],
+                     el.stop_stiffness[e], el.stop_damping[e], rate)
+    return out
 
 
 def _stop_load(x, xdot, lower, upper, k, c):
@@ -74,8 +86,7 @@ def stop_dissipation(model, res):
     """Energy the stops dissipated (J): minus their work (trapezoids over the samples of the stop
     part of the load times the rate) less the elastic energy still stored in them at the end."""
     work, stored_end = 0.0, 0.0
-    for x, lo, hi, ks, cs, j in joint_coordinates(model, res).values():
-        xdot = res.v[:, j]
+    for x, lo, hi, ks, cs, xdot in joint_coordinates(model, res).values():
         load, stored = _stop_load(x, xdot, lo, hi, ks, cs)
         work += float(np.trapezoid(load * xdot, res.t))
         stored_end += stored[-1] - stored[0]
