@@ -35,9 +35,10 @@ def build_airbag(asm, table, c, path):
     ``occupant.modeling.driver_airbag`` / ``passenger_airbag``, their cited presets) mounted at
     ``position`` (m, vehicle frame B0) unfolding along ``direction`` (B0; its frame's z is kept
     as close to B0's z as the direction allows), fired at ``fire_time`` (s), in contact with the
-    occupant ellipsoids listed in ``contact`` (those on the part of an occupant's ``sternum``
-    joint carried by the sternum: ``AirbagContact.carrier``). ``volume`` (m^3) scales the preset's shape,
-    ``inflator_mass`` (kg) its inflator's mass flow, ``vent_area`` (m^2) replaces its vents."""
+    occupant ellipsoids listed in ``contact``, those on the part an occupant's ``sternum``
+    slides on carried by it (``AirbagContact.carrier``). ``volume`` (m^3) scales the preset's
+    shape, ``inflator_mass`` (kg) its inflator's mass flow, ``vent_area`` (m^2) replaces its
+    vents."""
     import numpy as np
     from occupant.modeling import (AirbagContact, ModelingError, driver_airbag,
                                    passenger_airbag)

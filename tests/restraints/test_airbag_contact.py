@@ -10,12 +10,13 @@ from scipy.integrate import quad, solve_ivp
 
 import occupant
 from occupant.modeling import (
-    Airbag, AirbagContact, Assembly, Ellipsoid, Joint, JointResistance, Marker, ModelingError, Part,
-    Pose, Sphere,
+    Airbag, AirbagContact, Assembly, Ellipsoid, Joint, Marker, ModelingError, Part, Pose, Sphere,
 )
 from occupant.modeling.airbags import N2_CP, N2_CV
 from occupant.model import ModelError
 from occupant.restraints.airbag import lens
+
+from chest_rig import chest_rig
 
 SEMI_AXES = (0.13, 0.33, 0.33)       # m, driver bag of 59 L (crash-domain-facts 6.2: 30-60 L)
 A_, B_, C_ = SEMI_AXES
@@ -415,15 +416,7 @@ def _bag_on_chest(carrier="plate", stiffness=5.0e4, damping=0.0, depth=0.05, beh
     on a prismatic joint along x at the chest's front, on a linear spring; a sealed bag at
     20 kPa gauge on B0 in front of the chest (or behind it), unfolding towards it, its pole
     ``depth`` into the undeformed chest."""
-    asm = Assembly("bag_chest")
-    asm.add(Part("torso", 10.0, inertia=(0.1, 0.1, 0.1)))
-    asm.add(Joint("base", "fixed", None, "torso", Pose()))
-    asm.add(Part("plate", 0.5, inertia=(1e-3, 1e-3, 1e-3)))
-    asm.add(Joint("slide", "prismatic", "torso", "plate",    # the joint's z along the torso's x
-                  Pose(rotation=[[0, 0, 1], [0, 1, 0], [-1, 0, 0]], position=(CHEST[0], 0.0, 0.0))))
-    asm.add(JointResistance("rib", "slide", stiffness=stiffness, damping=damping))
-    asm.add(Marker("centre", "torso"))
-    asm.add(Ellipsoid("chest", "centre", CHEST))
+    asm = chest_rig("bag_chest", CHEST, stiffness, damping)
     x = CHEST[0] + 2.0 * A_ - depth
     asm.add(Airbag("bag", None, position=(-x if behind else x, 0.0, 0.0),
                    rotation=np.diag([1.0, 1.0, 1.0]) if behind else TO_REAR, semi_axes=SEMI_AXES,
@@ -443,7 +436,7 @@ def test_analytic_bag_on_a_carried_chest_deflects_its_spring():
                             integrator="rk4", dt=1e-5, gravity=(0, 0, 0))
     assert res.status == "finished"
     q, force = res.q[-1, 0], res.outputs["bag_chest.force"][-1]
-    assert q < -0.01                                            # measured -0.0xx m
+    assert q < -0.01
     assert k * q == pytest.approx(-force, rel=1e-6)
     np.testing.assert_allclose(res.outputs["bag_chest.penetration"], 0.05 + res.q[:, 0],
                                atol=1e-12)
