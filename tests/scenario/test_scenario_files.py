@@ -142,17 +142,34 @@ def test_analytic_airbag_volume_and_inflator_overrides_scale_the_preset():
     assert np.trapezoid(flow[:, 1], flow[:, 0]) == pytest.approx(0.080, rel=1e-12)
 
 
-def test_reference_knee_bolster_is_crushed_once_per_leg():
-    """Each leg meets the knee bolster through one pair: two ellipsoids of one segment against
-    the one bolster (the knee sphere and the shank shell, 50 mm apart) each get the whole crush
-    characteristic, so the bolster pushed about twice as hard (fmvss208_sled_48_unbelted: knee
-    6.7 kN + shank 6.4 kN per leg, femur 10.0 kN, before the shank shells were taken out)."""
-    for name in ("fmvss208_sled_48_unbelted", "fmvss208_sled_48_belted", "us_ncap_frontal_56",
-                 "euro_ncap_full_width_50", "aeb_precrash_frontal"):
-        asm = load(name).model.source
-        parts = [asm.markers[asm.geometries[p.geometry_a].marker].part
-                 for p in asm.contact_pairs.values() if p.geometry_b == "knee_bolster"]
-        assert len(parts) == 2 and len(set(parts)) == 2, (name, parts)
+def _overlapping_ellipsoids(asm, names):
+    """Pairs of ``names`` (ellipsoids of one part) of which one's centre lies inside the other:
+    they cover one region of the body."""
+    def inside(a, b):
+        ga, gb = asm.geometries[a], asm.geometries[b]
+        ma, mb = asm.markers[ga.marker], asm.markers[gb.marker]
+        local = mb.rotation.T @ (ma.position - mb.position) / gb.semi_axes
+        return local @ local <= 1.0
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if inside(a, b) or inside(b, a)]
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in _resolve("side_barrier").parent.glob("*.toml")))
+def test_reference_one_body_region_crushes_a_surface_once(name):
+    """Two ellipsoids covering one region of one segment against one surface each get the whole
+    crush characteristic, so that surface pushes about twice as hard: knee sphere and shank
+    shell (the knee sphere's centre lies 0.198 m down the 0.209 m semi-axis of the shank
+    shell) read knee 6.7 kN + shank 6.4 kN per leg, femur 10.0 kN, on the knee bolster of
+    fmvss208_sled_48_unbelted, and knee 3.6 kN + shank 1.5 kN per leg on side_barrier's door.
+    Each leg meets the knee bolster through its knee sphere."""
+    asm = load(name).model.source
+    groups = {}
+    for p in asm.contact_pairs.values():
+        part = asm.markers[asm.geometries[p.geometry_a].marker].part
+        groups.setdefault((part, p.geometry_b), []).append(p.geometry_a)
+    for (part, surface), names in groups.items():
+        assert not _overlapping_ellipsoids(asm, names), (part, surface, names)
+    knees = [part for (part, surface) in groups if surface == "knee_bolster"]
+    assert not knees or sorted(knees) == ["left_lower_leg", "right_lower_leg"], knees
 
 
 def test_reference_seated_occupant_starts_on_the_seat_not_inside_the_interior():
