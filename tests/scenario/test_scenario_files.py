@@ -172,6 +172,27 @@ def test_reference_one_body_region_crushes_a_surface_once(name):
     assert not knees or sorted(knees) == ["left_lower_leg", "right_lower_leg"], knees
 
 
+def test_reference_driver_knees_start_200_mm_from_the_knee_bolster():
+    """Drivers of a sedan, a crossover and a pickup sat with their distal patellae 200 mm from
+    the knee bolster on average, and FMVSS 208-positioned Hybrid IIIs sat like them fore-aft in
+    the sedan (Atkinson, McCann, Reed et al., SAE 2009-01-0390): the seated 50M driver's knee
+    spheres start 200 mm fore-aft behind the bolster (it stood 124 mm from them)."""
+    from occupant.simulate import simulate
+    sc = load("us_ncap_frontal_56")
+    asm = sc.model.source
+    res = simulate(sc.model, 2e-5, dt=1e-5, q0=sc.q0, integrator="euler", output_dt=1e-5)
+    bolster = asm.geometries["knee_bolster"]
+    gaps = []
+    for side in ("left", "right"):
+        knee = asm.geometries[f"{side}_knee_contact"]
+        centre = res.body_poses[0, res.body_names.index(f"{side}_lower_leg"), :3, 3]
+        # the bolster plane's x at the knee centre's height, less the sphere's front
+        x_plane = bolster.point[0] - bolster.normal[2] / bolster.normal[0] * (centre[2] - bolster.point[2])
+        gaps.append(x_plane - (centre[0] + knee.semi_axes[0]))
+    assert np.mean(gaps) == pytest.approx(0.200, abs=0.003), gaps
+    assert max(gaps) - min(gaps) < 0.01, gaps
+
+
 def test_reference_seated_occupant_starts_on_the_seat_not_inside_the_interior():
     """Every pair that pushes at the start is at most 2 mm deep (a plane pushes only within its
     bounds, so a deeper reported penetration elsewhere is no contact), and the pelvis sits on
