@@ -157,7 +157,7 @@ def run_implicit(bundle, data, cw, w, run, method, t_stop, max_steps, t_out, k_o
     run's end run.par[3]) or max_steps steps; every output time t_out[k_out[0]:] passed is
     recorded (``record_state``) and k_out[0] advanced. Returns FINISHED, STOPPED (max_steps
     taken) or FAILED (step size below H_MIN, or the constraints could not be solved, also after
-    a fresh partition at the last accepted state)."""
+    a fresh partition at the last accepted state when the model has closed loops)."""
     nq, nv = cw.q.shape[0], cw.v.shape[0]
     t_end = run.par[3]
     eps = 1e-12 * max(1.0, abs(t_stop))
@@ -185,8 +185,8 @@ def run_implicit(bundle, data, cw, w, run, method, t_stop, max_steps, t_out, k_o
         if status != OK:
             # the step collapsed: once, choose the partition afresh at the last accepted state
             # (a coordinate may have turned back along the constraint within one step, before
-            # partition_degraded saw it) and try again
-            if retried or not restart(bundle, data, cw, w, run, method):
+            # partition_degraded saw it) and try again; a tree has no partition to choose
+            if is_tree(cw) or retried or not restart(bundle, data, cw, w, run, method):
                 return FAILED
             retried = True
             continue
