@@ -8,9 +8,9 @@ records output samples from the evaluations it makes (``pipeline.record_evaluate
 the events without returning to Python.
 """
 import numpy as np
-from numba import njit
+from numba import njit, typeof, types
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, call_compiled, compiled_entry
 from occupant.model.joint_motion import FREE, integrate_configuration, normalize_quaternions
 from occupant.spatial.rotation import quat_rotate
 
@@ -128,8 +128,8 @@ def _accept(y, y_new, t, guards, direction, g_old, y_last):
 
 
 @njit(**JIT)
-def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
-              g_old, y_last):
+def _run_euler(advance, bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards,
+               direction, g_old, y_last):
     """Semi-implicit Euler steps s0, s0 + 1, ... (step s from t = s h) from y0, at most n_steps,
     recording the state at the start of every stride-th step into rec (and the state it ends
     with, when on a stride, with ``record_last``) and checking the events ``guards`` (compiled
@@ -141,7 +141,8 @@ def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards
     n = y0.shape[0]
     y, y_new = y0.copy(), np.empty(n)
     for s in range(s0, s0 + n_steps):
-        _euler_advance(bundle, data, s * h, y, h, y_new, rec, _sample(s, stride))
+        call_compiled(_euler_advance, advance, bundle, data, s * h, y, h, y_new, rec,
+                      _sample(s, stride))
         status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
         if status != FINISHED:
             return s - s0 + (status == EVENT), status
@@ -152,20 +153,21 @@ def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards
         # the final state, recorded by one more step whose result is dropped: the loop's own
         # stage again, so that no further compiled copy of the pipeline is needed (each costs
         # ~10 s of compilation on first use)
-        _euler_advance(bundle, data, s_end * h, y, h, y_new, rec, s_end // stride)
+        call_compiled(_euler_advance, advance, bundle, data, s_end * h, y, h, y_new, rec,
+                      s_end // stride)
     return n_steps, FINISHED
 
 
 @njit(**JIT)
-def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
-            g_old, y_last):
-    """As run_euler, with classical Runge-Kutta steps."""
+def _run_rk4(advance, bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards,
+             direction, g_old, y_last):
+    """As _run_euler, with classical Runge-Kutta steps."""
     n = y0.shape[0]
     y, y_new = y0.copy(), np.empty(n)
     k1, k2, k3, k4, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     for s in range(s0, s0 + n_steps):
-        _rk4_advance(bundle, data, s * h, y, h, k1, k2, k3, k4, tmp, y_new, rec,
-                     _sample(s, stride))
+        call_compiled(_rk4_advance, advance, bundle, data, s * h, y, h, k1, k2, k3, k4, tmp,
+                      y_new, rec, _sample(s, stride))
         status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
         if status != FINISHED:
             return s - s0 + (status == EVENT), status
@@ -173,9 +175,32 @@ def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, 
         y_last[1, r] = y[r]
     s_end = s0 + n_steps
     if record_last and s_end % stride == 0:   # as in run_euler
-        _rk4_advance(bundle, data, s_end * h, y, h, k1, k2, k3, k4, tmp, y_new, rec,
-                     s_end // stride)
+        call_compiled(_rk4_advance, advance, bundle, data, s_end * h, y, h, k1, k2, k3, k4,
+                      tmp, y_new, rec, s_end // stride)
     return n_steps, FINISHED
+
+
+def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
+              g_old, y_last):
+    """Semi-implicit Euler steps (``_run_euler``), each through the compiled ``_euler_advance``
+    called by address (``jit.call_compiled``: its code is not compiled again into the loop)."""
+    return _run_euler(_advance_entry(_euler_advance, 1, bundle, data, rec), bundle, data, s0, y0,
+                      h, n_steps, stride, rec, record_last, guards, direction, g_old, y_last)
+
+
+def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
+            g_old, y_last):
+    """Classical Runge-Kutta steps (``_run_rk4``), as ``run_euler``."""
+    return _run_rk4(_advance_entry(_rk4_advance, 6, bundle, data, rec), bundle, data, s0, y0, h,
+                    n_steps, stride, rec, record_last, guards, direction, g_old, y_last)
+
+
+def _advance_entry(advance, n_vectors, bundle, data, rec):
+    """``compiled_entry`` of a step stage (bundle, data, t, y, h, the stage's ``n_vectors``
+    further state vectors, rec, k) for the types the loops pass it."""
+    vector = types.float64[::1]
+    return compiled_entry(advance, typeof(bundle), typeof(data), types.float64, vector,
+                          types.float64, *(vector,) * n_vectors, typeof(rec), types.int64)
 
 
 def outputs_at_rest(model, q, z):
