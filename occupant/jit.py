@@ -71,7 +71,8 @@ class FastCall:
 # ``call_compiled`` is not linked: the caller takes the stage's entry (from ``compiled_entry``,
 # in Python, where the stage is compiled or loaded from the cache) as an argument and calls it as
 # numba calls any compiled function; the cached caller holds no address. Such stages return
-# nothing.
+# nothing. With ``entry`` None the call is an ordinary (linked) one, for callers driven from
+# Python step by step, which have no entry to pass.
 
 def _entry_key(argtypes):
     """Checksum of a stage's argument types: the caller, compiled for them, compares it on each
@@ -89,9 +90,19 @@ def compiled_entry(dispatcher, *argtypes):
 
 @intrinsic
 def call_compiled(typingctx, stage, entry, *args):
-    """``stage(*args)`` through ``entry`` = ``compiled_entry(stage, <numba types of args>)``."""
+    """``stage(*args)`` through ``entry`` = ``compiled_entry(stage, <numba types of args>)``,
+    or linked as usual where ``entry`` is None."""
     if not isinstance(stage, types.Dispatcher):
         return None
+    sig = types.none(stage, entry, types.StarArgTuple(args))
+    if isinstance(entry, types.NoneType):
+        call = typingctx.resolve_function_type(stage, args, {})
+
+        def linked(context, builder, sig, llargs):
+            values = [builder.extract_value(llargs[2], i) for i in range(len(args))]
+            context.get_function(stage, call)(builder, values)
+            return context.get_dummy_value()
+        return sig, linked
     key = _entry_key(args)
 
     def codegen(context, builder, sig, llargs):
@@ -107,4 +118,4 @@ def call_compiled(typingctx, stage, entry, *args):
         with cgutils.if_unlikely(builder, status.is_error):
             context.call_conv.return_status_propagate(builder, status)
         return context.get_dummy_value()
-    return types.none(stage, entry, types.StarArgTuple(args)), codegen
+    return sig, codegen

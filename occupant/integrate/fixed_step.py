@@ -20,7 +20,7 @@ from occupant.integrate.pipeline import accelerations, derivative, loads, record
 @njit(**JIT)
 def euler_step(bundle, data, t, y, h, y_out, rec, k):
     """One step from (t, y) into y_out, for the integrators driven from Python."""
-    _euler_advance(bundle, data, t, y, h, y_out, rec, k)
+    _euler_advance(bundle, data, t, y, h, y_out, rec, k, None)
 
 
 @njit(**JIT)
@@ -30,13 +30,14 @@ def rk4_step(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k):
 
 
 @njit(**JIT_STAGE)
-def _euler_advance(bundle, data, t, y, h, y_out, rec, k):
+def _euler_advance(bundle, data, t, y, h, y_out, rec, k, load):
     """One step from (t, y) into y_out; when k >= 0 the state y is recorded as sample k of rec on
-    the way (explicit accelerations, one extra ABA pass)."""
+    the way (explicit accelerations, one extra ABA pass). ``load``: the compiled entry of
+    ``pipeline.loads`` (``jit.call_compiled``; None: linked)."""
     tree = bundle.tree
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
     v = y[nq:nq + nv]
-    loads(bundle, data, t, y[:nq], v, y[nq + nv:])
+    call_compiled(loads, load, bundle, data, t, y[:nq], v, y[nq + nv:])
     if k >= 0:
         accelerations(bundle, data, v, 0.0)
         record_evaluated(bundle.tree.inertia, data, y, rec, k)
@@ -128,7 +129,7 @@ def _accept(y, y_new, t, guards, direction, g_old, y_last):
 
 
 @njit(**JIT)
-def _run_euler(advance, bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards,
+def _run_euler(advance, load, bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards,
                direction, g_old, y_last):
     """Semi-implicit Euler steps s0, s0 + 1, ... (step s from t = s h) from y0, at most n_steps,
     recording the state at the start of every stride-th step into rec (and the state it ends
@@ -142,7 +143,7 @@ def _run_euler(advance, bundle, data, s0, y0, h, n_steps, stride, rec, record_la
     y, y_new = y0.copy(), np.empty(n)
     for s in range(s0, s0 + n_steps):
         call_compiled(_euler_advance, advance, bundle, data, s * h, y, h, y_new, rec,
-                      _sample(s, stride))
+                      _sample(s, stride), load)
         status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
         if status != FINISHED:
             return s - s0 + (status == EVENT), status
@@ -154,7 +155,7 @@ def _run_euler(advance, bundle, data, s0, y0, h, n_steps, stride, rec, record_la
         # stage again, so that no further compiled copy of the pipeline is needed (each costs
         # ~10 s of compilation on first use)
         call_compiled(_euler_advance, advance, bundle, data, s_end * h, y, h, y_new, rec,
-                      s_end // stride)
+                      s_end // stride, load)
     return n_steps, FINISHED
 
 
@@ -183,9 +184,14 @@ def _run_rk4(advance, bundle, data, s0, y0, h, n_steps, stride, rec, record_last
 def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
               g_old, y_last):
     """Semi-implicit Euler steps (``_run_euler``), each through the compiled ``_euler_advance``
-    called by address (``jit.call_compiled``: its code is not compiled again into the loop)."""
-    return _run_euler(_advance_entry(_euler_advance, 1, bundle, data, rec), bundle, data, s0, y0,
-                      h, n_steps, stride, rec, record_last, guards, direction, g_old, y_last)
+    and ``pipeline.loads`` called by address (``jit.call_compiled``: their code is not compiled
+    again into their callers)."""
+    vector = types.float64[::1]
+    load = compiled_entry(loads, typeof(bundle), typeof(data), types.float64, vector, vector,
+                          vector)
+    advance = _advance_entry(_euler_advance, 1, bundle, data, rec, typeof(load))
+    return _run_euler(advance, load, bundle, data, s0, y0, h, n_steps, stride, rec, record_last,
+                      guards, direction, g_old, y_last)
 
 
 def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
@@ -195,12 +201,12 @@ def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, 
                     n_steps, stride, rec, record_last, guards, direction, g_old, y_last)
 
 
-def _advance_entry(advance, n_vectors, bundle, data, rec):
+def _advance_entry(advance, n_vectors, bundle, data, rec, *more):
     """``compiled_entry`` of a step stage (bundle, data, t, y, h, the stage's ``n_vectors``
-    further state vectors, rec, k) for the types the loops pass it."""
+    further state vectors, rec, k, and the types ``more``) for the types the loops pass it."""
     vector = types.float64[::1]
     return compiled_entry(advance, typeof(bundle), typeof(data), types.float64, vector,
-                          types.float64, *(vector,) * n_vectors, typeof(rec), types.int64)
+                          types.float64, *(vector,) * n_vectors, typeof(rec), types.int64, *more)
 
 
 def outputs_at_rest(model, q, z):
