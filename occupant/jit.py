@@ -5,14 +5,17 @@ LLVM optimised the same function differently in each library that linked it, so 
 (compiled fresh) and a later one (loaded from the cache) of us_ncap_frontal_56 differed from the
 first sample on (4e-23 in a body pose, femur force 608 against 661 N at the end); without them
 the two are bit-identical, at the same speed (warm run 1.88 against 1.90 s CPU). Division follows
-numpy's error model (no Python checks)."""
+numpy's error model (no Python checks). No C-callable wrapper is generated: numba makes one for
+every function by default, for calls through first-class function values, which nothing here
+uses (the event guards are ``cfunc``s); for a function taking the bundle it was the largest code
+of its library (680 kB of LLVM IR of the loop's 1.4 MB), compiled on every first run."""
 import zlib
 
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-JIT = dict(cache=True, error_model="numpy")
+JIT = dict(cache=True, error_model="numpy", no_cfunc_wrapper=True)
 
 # For the stages called only from other compiled code: no CPython wrapper is generated (its boxing
 # of the bundle's and Data's many arrays is most of a stage's compile time). Such a function has
@@ -24,6 +27,10 @@ JIT = dict(cache=True, error_model="numpy")
 # stage cannot allocate (numba refuses to compile np.empty and the like there) and must not
 # return an array: the step's scratch lives in Data, allocated once.
 JIT_STAGE = dict(JIT, no_cpython_wrapper=True, _nrt=False)
+
+# For the loops called from Python that allocate nothing (their caller does): no reference
+# counting either, which for the bundle's and Data's arrays was most of a loop's code.
+JIT_LOOP = dict(JIT, _nrt=False)
 
 # For the small stages of the step: inlined at the call site, so that no call boundary passes the
 # model's tuples of arrays (each array passed costs reference counting).
