@@ -38,10 +38,12 @@ def _euler_advance(bundle, data, t, y, h, y_out, rec, k, load):
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
     v = y[nq:nq + nv]
     call_compiled(loads, load, bundle, data, t, y[:nq], v, y[nq + nv:])
-    if k >= 0:
-        accelerations(bundle, data, v, 0.0)
-        record_evaluated(bundle.tree.inertia, data, y, rec, k)
-    accelerations(bundle, data, v, h)
+    # the explicit accelerations to record (k >= 0), then the step's: one inlined copy of the
+    # stage for both (each copy costs compilation)
+    for implicit in range(0 if k >= 0 else 1, 2):
+        accelerations(bundle, data, v, h * implicit)
+        if implicit == 0:
+            record_evaluated(bundle.tree.inertia, data, y, rec, k)
     vdot = data.vdot
     for r in range(nv):
         y_out[nq + r] = y[nq + r] + h * vdot[r]
