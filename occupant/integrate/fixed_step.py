@@ -184,10 +184,7 @@ def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards
     """Semi-implicit Euler steps from y0 (``_run_euler``), each through the compiled
     ``_euler_advance`` and ``pipeline.loads`` called by address (``jit.call_compiled``: their
     code is not compiled again into their callers)."""
-    vector = types.float64[::1]
-    load = compiled_entry(loads, typeof(bundle), typeof(data), types.float64, vector, vector,
-                          vector)
-    advance = _advance_entry(_euler_advance, 1, bundle, data, rec, typeof(load))
+    advance, load = _euler_entries(bundle, data, rec)
     y = np.array(y0, dtype=np.float64)
     return _run_euler(advance, load, bundle, data, s0, y, h, n_steps, stride, rec, record_last,
                       guards, direction, g_old, y_last, np.empty((1, len(y))))
@@ -197,9 +194,21 @@ def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, 
             g_old, y_last):
     """Classical Runge-Kutta steps from y0 (``_run_rk4``), as ``run_euler``."""
     y = np.array(y0, dtype=np.float64)
-    return _run_rk4(_advance_entry(_rk4_advance, 6, bundle, data, rec), bundle, data, s0, y, h,
+    return _run_rk4(_rk4_entry(bundle, data, rec), bundle, data, s0, y, h,
                     n_steps, stride, rec, record_last, guards, direction, g_old, y_last,
                     np.empty((6, len(y))))
+
+
+def _for_the_last_records(entries):
+    """``entries(bundle, data, rec)``, kept for the last (bundle, data, rec) it was asked for: a
+    run calls its loop in chunks with the same ones, and typing them costs ~1 ms each time."""
+    last = [(), None]
+
+    def cached(bundle, data, rec):
+        if len(last[0]) != 3 or any(a is not b for a, b in zip(last[0], (bundle, data, rec))):
+            last[:] = [(bundle, data, rec), entries(bundle, data, rec)]
+        return last[1]
+    return cached
 
 
 def _advance_entry(advance, n_vectors, bundle, data, rec, *more):
@@ -208,6 +217,21 @@ def _advance_entry(advance, n_vectors, bundle, data, rec, *more):
     vector = types.float64[::1]
     return compiled_entry(advance, typeof(bundle), typeof(data), types.float64, vector,
                           types.float64, *(vector,) * n_vectors, typeof(rec), types.int64, *more)
+
+
+@_for_the_last_records
+def _euler_entries(bundle, data, rec):
+    """The entries of ``_euler_advance`` and of the ``pipeline.loads`` it calls."""
+    vector = types.float64[::1]
+    load = compiled_entry(loads, typeof(bundle), typeof(data), types.float64, vector, vector,
+                          vector)
+    return _advance_entry(_euler_advance, 1, bundle, data, rec, typeof(load)), load
+
+
+@_for_the_last_records
+def _rk4_entry(bundle, data, rec):
+    """The entry of ``_rk4_advance``."""
+    return _advance_entry(_rk4_advance, 6, bundle, data, rec)
 
 
 def outputs_at_rest(model, q, z):
