@@ -5,8 +5,17 @@ LLVM optimised the same function differently in each library that linked it, so 
 (compiled fresh) and a later one (loaded from the cache) of us_ncap_frontal_56 differed from the
 first sample on (4e-23 in a body pose, femur force 608 against 661 N at the end); without them
 the two are bit-identical, at the same speed (warm run 1.88 against 1.90 s CPU). Division follows
-numpy's error model (no Python checks)."""
-JIT = dict(cache=True, error_model="numpy")
+numpy's error model (no Python checks). No C-callable wrapper is generated: numba makes one for
+every function by default, for calls through first-class function values, which nothing here
+uses (the event guards are ``cfunc``s); for a function taking the bundle it was the largest code
+of its library (680 kB of LLVM IR of the loop's 1.4 MB), compiled on every first run."""
+import zlib
+
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+JIT = dict(cache=True, error_model="numpy", no_cfunc_wrapper=True)
 
 # For the stages called only from other compiled code: no CPython wrapper is generated (its boxing
 # of the bundle's and Data's many arrays is most of a stage's compile time). Such a function has
@@ -18,6 +27,10 @@ JIT = dict(cache=True, error_model="numpy")
 # stage cannot allocate (numba refuses to compile np.empty and the like there) and must not
 # return an array: the step's scratch lives in Data, allocated once.
 JIT_STAGE = dict(JIT, no_cpython_wrapper=True, _nrt=False)
+
+# For the loops called from Python that allocate nothing (their caller does): no reference
+# counting either, which for the bundle's and Data's arrays was most of a loop's code.
+JIT_LOOP = dict(JIT, _nrt=False)
 
 # For the small stages of the step: inlined at the call site, so that no call boundary passes the
 # model's tuples of arrays (each array passed costs reference counting).
@@ -56,3 +69,60 @@ class FastCall:
             self.entries[key] = entry
         self.last = (first, entry)
         return entry(*args)
+
+
+# Separately compiled stages called through their address. numba links the whole code of every
+# compiled function a function calls into that function's library, and LLVM then optimises and
+# emits all of it again there: the step's stages, nested (run_euler -> _euler_advance -> loads ->
+# producers), were optimised and emitted three and four times on a first run. A stage called with
+# ``call_compiled`` is not linked: the caller takes the stage's entry (from ``compiled_entry``,
+# in Python, where the stage is compiled or loaded from the cache) as an argument and calls it as
+# numba calls any compiled function; the cached caller holds no address. Such stages return
+# nothing. With ``entry`` None the call is an ordinary (linked) one, for callers driven from
+# Python step by step, which have no entry to pass.
+
+def _entry_key(argtypes):
+    """Checksum of a stage's argument types: the caller, compiled for them, compares it on each
+    call with the entry's, so that an entry compiled for other types is refused, never run."""
+    return zlib.crc32(repr(tuple(argtypes)).encode()) & 0x7FFFFFFF
+
+
+def compiled_entry(dispatcher, *argtypes):
+    """(address, key) of ``dispatcher``'s native entry for the numba types ``argtypes``,
+    compiled (or loaded from the cache) if need be: the ``entry`` of ``call_compiled``."""
+    dispatcher.compile(argtypes)
+    cres = dispatcher.overloads[argtypes]
+    return cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name), _entry_key(argtypes)
+
+
+@intrinsic
+def call_compiled(typingctx, stage, entry, *args):
+    """``stage(*args)`` through ``entry`` = ``compiled_entry(stage, <numba types of args>)``,
+    or linked as usual where ``entry`` is None."""
+    if not isinstance(stage, types.Dispatcher):
+        return None
+    sig = types.none(stage, entry, types.StarArgTuple(args))
+    if isinstance(entry, types.NoneType):
+        call = typingctx.resolve_function_type(stage, args, {})
+
+        def linked(context, builder, sig, llargs):
+            values = [builder.extract_value(llargs[2], i) for i in range(len(args))]
+            context.get_function(stage, call)(builder, values)
+            return context.get_dummy_value()
+        return sig, linked
+    key = _entry_key(args)
+
+    def codegen(context, builder, sig, llargs):
+        address, given = builder.extract_value(llargs[1], 0), builder.extract_value(llargs[1], 1)
+        wrong = builder.icmp_signed("!=", given, context.get_constant(types.intp, key))
+        with cgutils.if_unlikely(builder, wrong):
+            context.call_conv.return_user_exc(builder, TypeError, (
+                f"{stage.dispatcher.py_func.__name__}: compiled entry for other argument types",))
+        fn = builder.inttoptr(address, context.call_conv.get_function_type(types.none, args)
+                              .as_pointer())
+        values = [builder.extract_value(llargs[2], i) for i in range(len(args))]
+        status, _ = context.call_conv.call_function(builder, fn, types.none, args, values)
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return context.get_dummy_value()
+    return sig, codegen

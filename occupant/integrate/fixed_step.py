@@ -8,9 +8,9 @@ records output samples from the evaluations it makes (``pipeline.record_evaluate
 the events without returning to Python.
 """
 import numpy as np
-from numba import njit
+from numba import njit, typeof, types
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_LOOP, JIT_STAGE, call_compiled, compiled_entry
 from occupant.model.joint_motion import FREE, integrate_configuration, normalize_quaternions
 from occupant.spatial.rotation import quat_rotate
 
@@ -20,7 +20,7 @@ from occupant.integrate.pipeline import accelerations, derivative, loads, record
 @njit(**JIT)
 def euler_step(bundle, data, t, y, h, y_out, rec, k):
     """One step from (t, y) into y_out, for the integrators driven from Python."""
-    _euler_advance(bundle, data, t, y, h, y_out, rec, k)
+    _euler_advance(bundle, data, t, y, h, y_out, rec, k, None)
 
 
 @njit(**JIT)
@@ -30,17 +30,20 @@ def rk4_step(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k):
 
 
 @njit(**JIT_STAGE)
-def _euler_advance(bundle, data, t, y, h, y_out, rec, k):
+def _euler_advance(bundle, data, t, y, h, y_out, rec, k, load):
     """One step from (t, y) into y_out; when k >= 0 the state y is recorded as sample k of rec on
-    the way (explicit accelerations, one extra ABA pass)."""
+    the way (explicit accelerations, one extra ABA pass). ``load``: the compiled entry of
+    ``pipeline.loads`` (``jit.call_compiled``; None: linked)."""
     tree = bundle.tree
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
     v = y[nq:nq + nv]
-    loads(bundle, data, t, y[:nq], v, y[nq + nv:])
-    if k >= 0:
-        accelerations(bundle, data, v, 0.0)
-        record_evaluated(bundle.tree.inertia, data, y, rec, k)
-    accelerations(bundle, data, v, h)
+    call_compiled(loads, load, bundle, data, t, y[:nq], v, y[nq + nv:])
+    # the explicit accelerations to record (k >= 0), then the step's: one inlined copy of the
+    # stage for both (each copy costs compilation)
+    for implicit in range(0 if k >= 0 else 1, 2):
+        accelerations(bundle, data, v, h * implicit)
+        if implicit == 0:
+            record_evaluated(bundle.tree.inertia, data, y, rec, k)
     vdot = data.vdot
     for r in range(nv):
         y_out[nq + r] = y[nq + r] + h * vdot[r]
@@ -127,55 +130,108 @@ def _accept(y, y_new, t, guards, direction, g_old, y_last):
     return FINISHED
 
 
-@njit(**JIT)
-def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
-              g_old, y_last):
-    """Semi-implicit Euler steps s0, s0 + 1, ... (step s from t = s h) from y0, at most n_steps,
-    recording the state at the start of every stride-th step into rec (and the state it ends
-    with, when on a stride, with ``record_last``) and checking the events ``guards`` (compiled
-    functions, ``events.GUARD_SIGNATURE``; ``direction`` and their last values ``g_old``) after
-    each step.
+@njit(**JIT_LOOP)
+def _run_euler(advance, load, bundle, data, s0, y, h, n_steps, stride, rec, record_last, guards,
+               direction, g_old, y_last, work):
+    """Semi-implicit Euler steps s0, s0 + 1, ... (step s from t = s h) from y (advanced in
+    place), at most n_steps, recording the state at the start of every stride-th step into rec
+    (and the state it ends with, when on a stride, with ``record_last``) and checking the events
+    ``guards`` (compiled functions, ``events.GUARD_SIGNATURE``; ``direction`` and their last
+    values ``g_old``) after each step; work[0] takes each new state.
     Returns (steps taken, status): fewer steps when the state stopped being finite (DIVERGED) or
     an event's g changed sign in the last step taken (EVENT, its end states in y_last).
     y_last[1] holds the final state."""
-    n = y0.shape[0]
-    y, y_new = y0.copy(), np.empty(n)
-    for s in range(s0, s0 + n_steps):
-        _euler_advance(bundle, data, s * h, y, h, y_new, rec, _sample(s, stride))
+    y_new = work[0]
+    s_end = s0 + n_steps
+    # the final state is recorded by one more step whose result is dropped: the loop's own stage
+    # at its one call site, so that no further compiled copy of the pipeline or of the call (~1500
+    # arguments) is needed
+    for s in range(s0, s_end + (record_last and s_end % stride == 0)):
+        call_compiled(_euler_advance, advance, bundle, data, s * h, y, h, y_new, rec,
+                      _sample(s, stride), load)
+        if s == s_end:
+            break
         status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
         if status != FINISHED:
             return s - s0 + (status == EVENT), status
-    for r in range(n):   # a loop: a slice assignment compiles its shape-mismatch message (2 s)
+    for r in range(y.shape[0]):   # a loop: a slice assignment compiles its shape message (2 s)
         y_last[1, r] = y[r]
-    s_end = s0 + n_steps
-    if record_last and s_end % stride == 0:
-        # the final state, recorded by one more step whose result is dropped: the loop's own
-        # stage again, so that no further compiled copy of the pipeline is needed (each costs
-        # ~10 s of compilation on first use)
-        _euler_advance(bundle, data, s_end * h, y, h, y_new, rec, s_end // stride)
     return n_steps, FINISHED
 
 
-@njit(**JIT)
+@njit(**JIT_LOOP)
+def _run_rk4(advance, bundle, data, s0, y, h, n_steps, stride, rec, record_last, guards,
+             direction, g_old, y_last, work):
+    """As _run_euler, with classical Runge-Kutta steps (work: the new state, the four stage
+    derivatives and the stage state)."""
+    y_new, k1, k2, k3, k4, tmp = work[0], work[1], work[2], work[3], work[4], work[5]
+    s_end = s0 + n_steps
+    for s in range(s0, s_end + (record_last and s_end % stride == 0)):   # as in _run_euler
+        call_compiled(_rk4_advance, advance, bundle, data, s * h, y, h, k1, k2, k3, k4, tmp,
+                      y_new, rec, _sample(s, stride))
+        if s == s_end:
+            break
+        status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
+        if status != FINISHED:
+            return s - s0 + (status == EVENT), status
+    for r in range(y.shape[0]):   # as in _run_euler
+        y_last[1, r] = y[r]
+    return n_steps, FINISHED
+
+
+def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
+              g_old, y_last):
+    """Semi-implicit Euler steps from y0 (``_run_euler``), each through the compiled
+    ``_euler_advance`` and ``pipeline.loads`` called by address (``jit.call_compiled``: their
+    code is not compiled again into their callers)."""
+    advance, load = _euler_entries(bundle, data, rec)
+    y = np.array(y0, dtype=np.float64)
+    return _run_euler(advance, load, bundle, data, s0, y, h, n_steps, stride, rec, record_last,
+                      guards, direction, g_old, y_last, np.empty((1, len(y))))
+
+
 def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
             g_old, y_last):
-    """As run_euler, with classical Runge-Kutta steps."""
-    n = y0.shape[0]
-    y, y_new = y0.copy(), np.empty(n)
-    k1, k2, k3, k4, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
-    for s in range(s0, s0 + n_steps):
-        _rk4_advance(bundle, data, s * h, y, h, k1, k2, k3, k4, tmp, y_new, rec,
-                     _sample(s, stride))
-        status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
-        if status != FINISHED:
-            return s - s0 + (status == EVENT), status
-    for r in range(n):   # as in run_euler
-        y_last[1, r] = y[r]
-    s_end = s0 + n_steps
-    if record_last and s_end % stride == 0:   # as in run_euler
-        _rk4_advance(bundle, data, s_end * h, y, h, k1, k2, k3, k4, tmp, y_new, rec,
-                     s_end // stride)
-    return n_steps, FINISHED
+    """Classical Runge-Kutta steps from y0 (``_run_rk4``), as ``run_euler``."""
+    y = np.array(y0, dtype=np.float64)
+    return _run_rk4(_rk4_entry(bundle, data, rec), bundle, data, s0, y, h,
+                    n_steps, stride, rec, record_last, guards, direction, g_old, y_last,
+                    np.empty((6, len(y))))
+
+
+def _for_the_last_records(entries):
+    """``entries(bundle, data, rec)``, kept for the last (bundle, data, rec) it was asked for: a
+    run calls its loop in chunks with the same ones, and typing them costs ~1 ms each time."""
+    last = [(), None]
+
+    def cached(bundle, data, rec):
+        if len(last[0]) != 3 or any(a is not b for a, b in zip(last[0], (bundle, data, rec))):
+            last[:] = [(bundle, data, rec), entries(bundle, data, rec)]
+        return last[1]
+    return cached
+
+
+def _advance_entry(advance, n_vectors, bundle, data, rec, *more):
+    """``compiled_entry`` of a step stage (bundle, data, t, y, h, the stage's ``n_vectors``
+    further state vectors, rec, k, and the types ``more``) for the types the loops pass it."""
+    vector = types.float64[::1]
+    return compiled_entry(advance, typeof(bundle), typeof(data), types.float64, vector,
+                          types.float64, *(vector,) * n_vectors, typeof(rec), types.int64, *more)
+
+
+@_for_the_last_records
+def _euler_entries(bundle, data, rec):
+    """The entries of ``_euler_advance`` and of the ``pipeline.loads`` it calls."""
+    vector = types.float64[::1]
+    load = compiled_entry(loads, typeof(bundle), typeof(data), types.float64, vector, vector,
+                          vector)
+    return _advance_entry(_euler_advance, 1, bundle, data, rec, typeof(load)), load
+
+
+@_for_the_last_records
+def _rk4_entry(bundle, data, rec):
+    """The entry of ``_rk4_advance``."""
+    return _advance_entry(_rk4_advance, 6, bundle, data, rec)
 
 
 def outputs_at_rest(model, q, z):
