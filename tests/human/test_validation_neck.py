@@ -147,14 +147,11 @@ def test_regression_stemper_figures(case, expected, validated):
     assert [k for k, (_, ok) in out["checks"].items() if not ok] == ["peak_extension_deg"]
 
 
-def test_bad_head_rotation_names_file_and_key(tmp_path):
-    src = read_scenario("human_neck_stemper_rear_2_6ms_check")[1]
-    text = open(src).read().replace('rotation = "extension"', 'rotation = "twist"')
-    text = text.replace('data = "data/', 'data = "' + str(pathlib.Path(src).parent / "data") + "/")
-    bad = tmp_path / "bad.toml"
-    bad.write_text(text)
+def test_bad_head_rotation_names_file_and_key(edited_case):
+    bad = edited_case("human_neck_stemper_rear_2_6ms_check", 'rotation = "extension"',
+                      'rotation = "twist"')
     with pytest.raises(InputFileError, match=r"bad\.toml.*rotation.*twist"):
-        read_scenario(str(bad))
+        read_scenario(bad)
 
 
 # ------------------------------------------------------------------------------------------
@@ -209,11 +206,7 @@ def test_regression_kang_side_figures(validated):
     assert [k for k, (_, ok) in c.items() if not ok] == ["peak_lateral_deg", "final_lateral_deg"]
 
 
-def test_missing_t1_input_column_names_file_and_key(tmp_path):
-    src = read_scenario("human_neck_kang_side_check")[1]
-    text = open(src).read().replace('az_g = "t1_az_g"\n', "")
-    text = text.replace('data = "data/', 'data = "' + str(pathlib.Path(src).parent / "data") + "/")
-    bad = tmp_path / "bad.toml"
-    bad.write_text(text)
+def test_missing_t1_input_column_names_file_and_key(edited_case):
+    bad = edited_case("human_neck_kang_side_check", 'az_g = "t1_az_g"\n', "")
     with pytest.raises(InputFileError, match=r"bad\.toml.*inputs\.az_g.*missing"):
-        read_scenario(str(bad))
+        read_scenario(bad)
