@@ -168,6 +168,6 @@ def test_identity_gs1_energy_balance(gs1):
 
 def test_reference_gs1_human_is_a_pmhs(gs1):
     """neck_activation = "none" in the case's [human] reaches the scenario's occupant.human: the
-    human has no neck muscles (the 50th male with muscles has 10)."""
+    human has no neck muscles (the 50th male with muscles has 12)."""
     assert len(gs1["model"].source.muscles) == 0
     assert gs1["model"].name.startswith("human_male_1.753m")
