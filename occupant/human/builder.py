@@ -93,7 +93,12 @@ def _cross_section(m, L, density, ratio=1.0):
     return a, ab / a
 
 
-def build_segments(stature, mass, sex, prop):
+def build_segments(stature, mass, sex, prop, neck_muscles=True):
+    """SegmentSpecs of the human with their joints' resistance; ``neck_muscles``: whether the
+    body will carry neck muscles (False: a PMHS, the neck's passive tissue damping). The thorax
+    pendulum cases (validation._run_thorax) keep the default: the chest was calibrated with the
+    NBDL neck damping (with the passive one the Kroell 16 mph deflection reads 65.8 mm, 68.1
+    calibrated)."""
     H, M = stature, mass
     t = segment_table(sex)
     rho = prop["body_density"]
@@ -189,7 +194,7 @@ def build_segments(stature, mass, sex, prop):
             f"{side}_ankle", "spherical", (0, 0, -L["shank"]),
             ells=[EllipsoidSpec(f"{side}_foot_shell", np.array([(0.5 - hb) * Lf, 0, -ah / 2]),
                                 np.array([Lf / 2, wf, ah / 2]))])
-    _add_joint_characteristics(segs, H, M)
+    _add_joint_characteristics(segs, H, M, neck_muscles)
     return segs
 
 
@@ -240,12 +245,14 @@ def human_range(joint_name, dof, kind):
     return math.radians(lo), math.radians(hi)
 
 
-def _add_joint_characteristics(segs, H, M):
+def _add_joint_characteristics(segs, H, M, neck_muscles):
     """Human passive resistance of every joint coordinate (passive_joints, sources in
     data/joint_passive.toml), moments and damping x (m H)/(m H)_reference, inside the human
     ranges of motion of data/joint_rom.toml; beyond them the Hybrid III 50M's numerical stops
     (sized to hold the distal mass under 250 g within 5 deg, dummies/hybrid3_50m.toml) x the
-    same factor; the neck's stops lie past the ligamentous branch of its table."""
+    same factor; the neck's stops lie past the ligamentous branch of its table. Without neck
+    muscles (``neck_muscles`` False: a PMHS) the neck takes the passive tissue's damping
+    (passive_joints.human_resistance)."""
     _, dummy = load_description("hybrid3_50m")
     stops = {(s.joint_name, r.dof): (r.stop_stiffness, r.stop_damping)
              for s in dummy for r in s.resistances}
@@ -260,7 +267,8 @@ def _add_joint_characteristics(segs, H, M):
             stop = stops.get((s.joint_name, dof))
             if stop is not None:
                 stop = (stop[0] * k, stop[1] * k)
-            out.append(human_resistance(s.joint_name, dof, s.joint_kind, lo, hi, k, stop))
+            out.append(human_resistance(s.joint_name, dof, s.joint_kind, lo, hi, k, stop,
+                                        neck_muscles))
         s.resistances = out
 
 
@@ -273,7 +281,7 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
     then a reflex from ``pulse_start`` (s) plus the reflex delay), or None for no muscles
     (neck_muscles.py)."""
     stature, mass, prop = _check_inputs(stature, mass, sex, percentile)
-    segs = build_segments(stature, mass, sex, prop)
+    segs = build_segments(stature, mass, sex, prop, neck_muscles=neck_activation is not None)
     asm = assemble(name or f"human_{sex}_{stature:.3f}m_{mass:.1f}kg", segs)
     if neck_activation is not None:
         add_neck_muscles(asm, segs, stature, neck_activation, pulse_start)

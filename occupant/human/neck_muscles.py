@@ -49,14 +49,39 @@ def muscle_paths(segs, stature):
     return out
 
 
-def flexion_moment_arm(segs, where_a, pa, where_b, pb, about):
-    """Flexion (+y) moment about ``about`` ("c7" or "oc") per newton of tension, reference
-    posture: the tension pulls the insertion b towards the origin a."""
+def moment_arm(segs, where_a, pa, where_b, pb, about, axis=1):
+    """Moment about ``about`` ("c7" or "oc") per newton of tension, reference posture, about
+    ``axis`` (1: y, flexion positive; 0: x, lateral bending, negative towards +y (left)), and the
+    path length: the tension pulls the insertion b towards the origin a."""
     frame, oc = _frames(segs)
     a, b = pa + frame[where_a], pb + frame[where_b]
     centre = np.zeros(3) if about == "c7" else oc
     u = (a - b) / np.linalg.norm(a - b)
-    return float(np.cross(b - centre, u)[1]), float(np.linalg.norm(a - b))
+    return float(np.cross(b - centre, u)[axis]), float(np.linalg.norm(a - b))
+
+
+def lateral_max_forces(segs, stature, f_max):
+    """F_max (N) of each "lateral" muscle of the left side: the lateral bending strength about
+    C7/T1 (data/neck_muscles.toml) less that of the left side's other muscles spanning C7/T1
+    (``f_max``: {name: N}) at full activation, shared by the group's ``share`` over each one's
+    lateral moment arm [D]."""
+    tab = neck_muscle_table()
+    paths = [p for p in muscle_paths(segs, stature) if p[1] == "left" and p[2] == "torso"]
+    others = sum(f_max[n] * -moment_arm(segs, wa, pa, wb, pb, "c7", axis=0)[0]
+                 for n, _, wa, pa, wb, pb, group, _ in paths if group != "lateral")
+    gap = tab["reference"]["lateral_strength"] - others
+    if gap <= 0.0:
+        raise ValueError(f"data/neck_muscles.toml: the other muscles already give {others:.1f} N m "
+                         "of lateral bending: no share left for the lateral group")
+    out = {}
+    for n, _, wa, pa, wb, pb, group, share in paths:
+        if group == "lateral":
+            arm = -moment_arm(segs, wa, pa, wb, pb, "c7", axis=0)[0]
+            if arm <= 0.0:
+                raise ValueError(f"data/neck_muscles.toml: lateral muscle '{n}' does not bend the "
+                                 "neck towards its side")
+            out[n] = share * gap / arm
+    return out
 
 
 def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
@@ -79,19 +104,27 @@ def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
                 "extension": ref["extension_strength"]}
     # balanced co-contraction: the levels are the flexors'; the extensors get them times
     # flexion / extension strength, so that both groups' moments cancel in the reference posture
-    balance = {"flexion": 1.0, "flexion_oc": 1.0,
+    balance = {"flexion": 1.0, "flexion_oc": 1.0, "lateral": 1.0,
                "extension": ref["flexion_strength"] / ref["extension_strength"]}
-    names = []
-    for name, side, wa, pa, wb, pb, group, share in muscle_paths(segs, stature):
+    paths = muscle_paths(segs, stature)
+    f_max = {}
+    for name, side, wa, pa, wb, pb, group, share in paths:
+        if group == "lateral":
+            continue
         about = "oc" if group == "flexion_oc" else "c7"
-        arm, length = flexion_moment_arm(segs, wa, pa, wb, pb, about)
+        arm, _ = moment_arm(segs, wa, pa, wb, pb, about)
         if (arm > 0) != group.startswith("flexion"):
             raise ValueError(f"data/neck_muscles.toml: muscle '{name}' ({group}) has a flexion "
                              f"moment arm of {arm * 1e3:.1f} mm about {about}: wrong side")
-        f_max = share * strength[group] / (2.0 * abs(arm))
+        f_max[name] = share * strength[group] / (2.0 * abs(arm))
+    lateral = lateral_max_forces(segs, stature, f_max)
+    f_max.update({n.replace("left_", "right_", 1): f for n, f in lateral.items()}, **lateral)
+    names = []
+    for name, side, wa, pa, wb, pb, group, share in paths:
+        length = moment_arm(segs, wa, pa, wb, pb, "c7")[1]
         ma = asm.add(Marker(f"{name}_origin", PARTS[wa], tuple(pa)))
         mb = asm.add(Marker(f"{name}_insertion", PARTS[wb], tuple(pb)))
-        asm.add(Muscle(name, ma.name, mb.name, max_force=f_max, optimal_length=length,
+        asm.add(Muscle(name, ma.name, mb.name, max_force=f_max[name], optimal_length=length,
                        damping=ref["damping"], excitation=preset * balance[group],
                        reflex_excitation=reflex * balance[group],
                        reflex_time=t_reflex))

@@ -123,12 +123,14 @@ def _reference_rows(base, key, lower, upper):
     return rows
 
 
-def human_resistance(joint, dof, kind, lower, upper, scale, stop=None):
+def human_resistance(joint, dof, kind, lower, upper, scale, stop=None, neck_muscles=True):
     """Resistance record of one coordinate of a left/right/midline human joint. ``lower``,
     ``upper``: the range (rad, this side); ``scale``: m H / (m H)_reference; ``stop``:
     (stop_stiffness, stop_damping) of the stop at the end of the range, not used where the table
     has a ligamentous branch (the neck), which is a progressive stop of its own and dissipates
-    ligament_absorption() of each loading cycle's work."""
+    ligament_absorption() of each loading cycle's work. ``neck_muscles``: False for a body
+    without neck muscles (a PMHS), whose joints take the reference (passive tissue) damping in
+    place of the ``damping_with_muscles`` calibrated on the living neck."""
     ref, table = passive_table()
     side, _, base = joint.partition("_")
     if side not in ("left", "right"):
@@ -143,7 +145,8 @@ def human_resistance(joint, dof, kind, lower, upper, scale, stop=None):
     # the joint-resistance table holds the spring's load, signed as the deflection (the kernel
     # applies minus it): minus the passive moment
     rows = rows * np.array([1.0, -scale])
-    r = Resistance(dof=dof, table=rows, damping=spec.get("damping", ref["damping"]) * scale)
+    damping = spec.get("damping_with_muscles", ref["damping"]) if neck_muscles else ref["damping"]
+    r = Resistance(dof=dof, table=rows, damping=damping * scale)
     if "stop_upper" in spec:
         # the neck's discs and ligaments: viscoelastic, recovering (no permanent set)
         r.absorption, r.recovers = ligament_absorption(), True

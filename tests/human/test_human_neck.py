@@ -12,8 +12,7 @@ import occupant
 from occupant.human.builder import _check_inputs, build, build_segments
 from occupant.human.errors import HumanParameterError
 from occupant.human.head_neck import head_neck_assembly
-from occupant.human.passive_joints import passive_table
-from occupant.human.neck_muscles import flexion_moment_arm, muscle_paths, neck_muscle_table
+from occupant.human.neck_muscles import moment_arm, muscle_paths, neck_muscle_table
 from occupant.model import BaseMotion
 
 G = 9.81
@@ -21,21 +20,28 @@ G = 9.81
 
 def test_analytic_muscles_deliver_the_published_neck_strength():
     """Sum over the group of 2 sides x F_max x moment arm about C7/T1 = share x strength
-    (Fice et al. 2014: flexion 30 N m, extension 51 N m), for any body size."""
+    (Fice et al. 2014: flexion 30 N m, extension 51 N m), and one side's muscles, all at full
+    activation, bend the neck sideways with Fice et al.'s lateral strength (32 N m; the
+    "lateral" group, in the coronal plane, adds no flexion), for any body size."""
     for stature, mass in ((1.753, 78.2), (1.60, 60.0)):
         model = build(stature=stature, mass=mass, neck_activation="relaxed")
         st, m, prop = _check_inputs(stature, mass, "male", None)
         segs = build_segments(st, m, "male", prop)
         ref = neck_muscle_table()["reference"]
-        total = {"flexion": 0.0, "extension": 0.0}
+        total = {"flexion": 0.0, "extension": 0.0, "lateral": 0.0}
+        left_lateral = 0.0
         for name, side, wa, pa, wb, pb, group, share in muscle_paths(segs, stature):
-            if group == "flexion_oc":
+            if group == "flexion_oc":       # spans the occipital condyles only, not C7/T1
                 continue
-            arm, _ = flexion_moment_arm(segs, wa, pa, wb, pb, "c7")
+            arm, _ = moment_arm(segs, wa, pa, wb, pb, "c7")
             f_max = model.muscles.max_force[model.muscle_names.index(name)]
             total[group] += f_max * abs(arm)
+            if side == "left":
+                left_lateral -= f_max * moment_arm(segs, wa, pa, wb, pb, "c7", axis=0)[0]
         assert total["flexion"] == pytest.approx(ref["flexion_strength"], rel=1e-12)
         assert total["extension"] == pytest.approx(ref["extension_strength"], rel=1e-12)
+        assert total["lateral"] == pytest.approx(0.0, abs=1e-9)     # no flexion arm
+        assert left_lateral == pytest.approx(ref["lateral_strength"], rel=1e-12)
 
 
 def test_reference_presets_and_reflex_timing():
@@ -59,15 +65,10 @@ def _pulse(peak_g, duration, t_end):
     return BaseMotion.translational(t, a)
 
 
-def _head_flexion(activation, peak_g=8.0, duration=0.1, t_end=0.3, neck_damping=None):
-    """Head pitch (deg, flexion positive) relative to the fixed T1, and the Results.
-    ``neck_damping``: N m s/rad put on every neck coordinate instead of the tabulated ones."""
+def _head_flexion(activation, peak_g=8.0, duration=0.1, t_end=0.3):
+    """Head pitch (deg, flexion positive) relative to the fixed T1, and the Results."""
     human = build(percentile=50, neck_activation=activation)
-    asm = head_neck_assembly(human)
-    if neck_damping is not None:
-        for r in asm.joint_resistances.values():
-            r.damping = neck_damping
-    model = asm.compile()
+    model = head_neck_assembly(human).compile()
     res = occupant.simulate(model, t_end, base_motion=_pulse(peak_g, duration, t_end),
                             integrator="rk4", dt=2e-5, output_dt=1e-3)
     R = res.body_poses[:, model.body("head"), :3, :3]
@@ -81,9 +82,9 @@ def active():
 
 @pytest.fixture(scope="module")
 def passive():
-    """The dummy-like neck: no muscles, and the reference joint damping (0.1 N m s/rad) in place
-    of the neck damping tuned to the NBDL 12 g series (data/joint_passive.toml)."""
-    return _head_flexion(None, neck_damping=passive_table()[0]["damping"])
+    """The dummy-like neck: no muscles, hence (builder) the reference joint damping (0.1 N m s/rad)
+    in place of the living neck's damping tuned to the NBDL 12 g series (data/joint_passive.toml)."""
+    return _head_flexion(None)
 
 
 def test_reference_active_head_stays_flexed_after_its_peak(active, passive):

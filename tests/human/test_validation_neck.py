@@ -4,9 +4,10 @@ and neck on T1 driven by the volunteers' mean measured T1 motion:
 - 15 g series (7 runs): the INDEPENDENT CHECK, not fitted; its figures are held as they came out
   (since the neck's progressive stops and the 12 g re-calibration, all inside the volunteers'
   range).
-And in extension, the Stemper et al. (2004) PMHS head-neck rear impacts at 2.6 and 1.8 m/s, and
-in lateral bending, the Kang et al. (2018) PMHS head-neck side mini-sled: INDEPENDENT CHECKS,
-held as they came out (figures out: xfail)."""
+And in extension, the Stemper et al. (2004) PMHS head-neck rear impacts at 2.6 and 1.8 m/s (all
+inside since a neck without muscles takes the passive tissue's damping), and in lateral bending,
+the Kang et al. (2018) PMHS head-neck side mini-sled: INDEPENDENT CHECKS, held as they came out
+(figures out: xfail)."""
 import pathlib
 
 import numpy as np
@@ -57,8 +58,9 @@ def test_reference_nbdl_12g_inside_the_volunteers_range(nbdl12):
     bad = {k: v for k, (v, ok) in nbdl12["checks"].items() if not ok}
     assert not bad, bad
     # since the neck's hysteresis (passive_joints.ligament_absorption): the flexion at 298 ms
-    # 17.0 -> 24.3 deg (the head returns more slowly), peak unchanged; not re-calibrated
-    expected = {"peak_flexion_deg": 74.2, "peak_flexion_time_ms": 178.0, "final_flexion_deg": 24.3}
+    # 17.0 -> 24.3 deg (the head returns more slowly), peak unchanged; not re-calibrated; with
+    # the scalenes (neck_muscles.toml, lateral strength) 74.2 -> 74.3 and 24.3 -> 24.6 deg
+    expected = {"peak_flexion_deg": 74.3, "peak_flexion_time_ms": 178.0, "final_flexion_deg": 24.6}
     for k, v in expected.items():
         assert nbdl12["checks"][k][0] == pytest.approx(v, abs=1.0), k
 
@@ -66,12 +68,12 @@ def test_reference_nbdl_12g_inside_the_volunteers_range(nbdl12):
 def test_regression_nbdl_15g_independent_check(nbdl15):
     """Independent check, as it came out after the 12 g re-calibration with the neck's
     progressive stops (passive_joints.ligament_branch): every figure inside the 7 volunteers'
-    range, the peak 87.4 deg (77.9-93.5) at 168 ms (156-170) and 14.4 deg at 298 ms (2.7-32.3;
-    5.5 deg with the elastic branch, before its hysteresis); before, with the quadratic branch
-    and the bottoming stop, 93.6 deg at 174 ms (both out)."""
+    range, the peak 87.4 deg (77.9-93.5) at 168 ms (156-170) and 14.7 deg at 298 ms (2.7-32.3;
+    14.4 before the scalenes, 5.5 deg with the elastic branch, before its hysteresis); before,
+    with the quadratic branch and the bottoming stop, 93.6 deg at 174 ms (both out)."""
     c = nbdl15["checks"]
     assert all(ok for _, ok in c.values()), c
-    assert c["final_flexion_deg"][0] == pytest.approx(14.4, abs=1.0)
+    assert c["final_flexion_deg"][0] == pytest.approx(14.7, abs=1.0)
     assert c["peak_flexion_deg"][0] == pytest.approx(87.4, abs=1.0)
     assert c["peak_flexion_time_ms"][0] == pytest.approx(168.0, abs=2.0)
     lo, hi = nbdl15["corridor"]["peak_flexion_deg"]
@@ -119,32 +121,31 @@ def test_reference_stemper_corridor_is_the_two_boundaries(name):
     assert c["peak_extension_deg"] == pytest.approx((runs[0].max(), runs[1].max()))
 
 
-@pytest.mark.xfail(strict=True, reason="finding of the independent check: the neck extends too "
-                   "slowly late in the rear impact (peak up to 126 ms 22.3 deg at 2.6 m/s against "
-                   "25.3-62.5, 17.4 deg at 1.8 m/s against 20.6-55.3; inside before 120 ms)")
 @pytest.mark.parametrize("case", ["human_neck_stemper_rear_2_6ms_check",
                                   "human_neck_stemper_rear_1_8ms_check"])
 def test_reference_stemper_checks_inside_the_corridor(case, validated):
+    """Inside at every reading since a neck without muscles takes the passive tissue's damping
+    (joint_passive.toml "Damping"; with the NBDL-calibrated damping the peak up to 126 ms was
+    22.3 deg at 2.6 m/s against 25.3-62.5, 17.4 deg at 1.8 m/s against 20.6-55.3)."""
     out = validated(case)
     bad = {k: v for k, (v, ok) in out["checks"].items() if not ok}
     assert not bad, bad
 
 
 @pytest.mark.parametrize("case, expected", [
-    ("human_neck_stemper_rear_2_6ms_check", {"peak_extension_deg": 22.25, "extension_at_40ms_deg": 3.22,
-                   "extension_at_60ms_deg": 8.05, "extension_at_80ms_deg": 13.77,
-                   "extension_at_100ms_deg": 18.80, "extension_at_120ms_deg": 21.79}),
-    ("human_neck_stemper_rear_1_8ms_check", {"peak_extension_deg": 17.41, "extension_at_40ms_deg": 2.47,
-                   "extension_at_60ms_deg": 6.18, "extension_at_80ms_deg": 10.59,
-                   "extension_at_100ms_deg": 14.53, "extension_at_120ms_deg": 16.99})])
+    ("human_neck_stemper_rear_2_6ms_check", {"peak_extension_deg": 59.52, "extension_at_40ms_deg": 0.72,
+                   "extension_at_60ms_deg": 3.94, "extension_at_80ms_deg": 14.14,
+                   "extension_at_100ms_deg": 32.03, "extension_at_120ms_deg": 53.78}),
+    ("human_neck_stemper_rear_1_8ms_check", {"peak_extension_deg": 44.36, "extension_at_40ms_deg": 0.54,
+                   "extension_at_60ms_deg": 2.76, "extension_at_80ms_deg": 9.48,
+                   "extension_at_100ms_deg": 22.38, "extension_at_120ms_deg": 39.12})])
 def test_regression_stemper_figures(case, expected, validated):
-    """The figures as measured (README.md), 0.5 deg: every reading at 40-120 ms inside, the
-    peak up to 126 ms below the lower boundary (OUT). The neck's range of motion changes on
-    another branch: these may move with it."""
+    """The figures as measured (README.md), 0.5 deg: the passive neck (no muscles, reference
+    damping and Voo et al.'s hysteresis) extends in the upper half of the corridor from 100 ms
+    (2.6 m/s peak 59.5 deg against 25.3-62.5)."""
     out = validated(case)
     for k, v in expected.items():
         assert out["checks"][k][0] == pytest.approx(v, abs=0.5), k
-    assert [k for k, (_, ok) in out["checks"].items() if not ok] == ["peak_extension_deg"]
 
 
 def test_bad_head_rotation_names_file_and_key(edited_case):

@@ -58,13 +58,14 @@ def gs1():
 def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
     """Head and T1 peak forward excursions relative to the sled inside the peaks of Shaw et al.'s
     (2009) corridor boundaries (head 322-455 mm, T1 226-281 mm): 360 and 257 mm on GS1's rigid
-    seat pan (vehicles/gs1_sled_buck.toml; on the padded cushion T1 went 332 mm)."""
+    seat pan (vehicles/gs1_sled_buck.toml; on the padded cushion T1 went 332 mm); 371 and 259 mm
+    since the neck without muscles takes the passive tissue's damping."""
     for name in ("head_x_excursion_mm", "t1_x_excursion_mm"):
         value, inside = gs1["checks"][name]
         assert inside, (name, value, gs1["corridor"][name])
 
 
-@pytest.mark.xfail(strict=True, reason="the belt forces are 2.4 (shoulder) and 1.04 (lap) times "
+@pytest.mark.xfail(strict=True, reason="the belt forces are 2.4 (shoulder) and 1.7 (lap) times "
                    "the corridors' tops: the human's pelvis tilts forward under the steep lap belt "
                    "and slides 142 mm (PMHS at most 63 mm), so the upper body reaches the shoulder "
                    "belt late and stiffly (scenarios/validation/README.md)")
@@ -80,20 +81,22 @@ def test_regression_gs1_figures(gs1):
     """As measured (Euler, the integrator's default step; 50th male, no neck muscles; GS1's own
     belt: separate shoulder and lap belts with locked retractors at the SAFER GS1 deck's
     anchorages, no D-ring, no buckle slip ring; lap belt on the front of the pelvis, chest wrap on
-    the sternum; GS1's rigid seat pan): head 360 mm and T1 257 mm (inside); the belt forces are
-    OUTSIDE the PMHS corridors and held as they came out: upper shoulder belt 10.63 kN
-    (3.54-4.48), outboard lap belt 2.21 kN (1.60-2.21, just above) (scenarios/validation/README.md says
-    why). The head's 3 ms acceleration, 130 g when the Hybrid III's bottoming stop caught the
-    lower neck in lateral bending, is 87 g with the neck's progressive stops, 84.5 g with their
-    hysteresis, 85.8 g with the ball joints' resistance acting on the rate of their angles."""
+    the sternum; GS1's rigid seat pan): head 371 mm and T1 259 mm (inside); the belt forces are
+    OUTSIDE the PMHS corridors and held as they came out: upper shoulder belt 10.95 kN
+    (3.54-4.48), outboard lap belt 3.73 kN (1.60-2.21; its peak is the re-loading at 122 ms)
+    (scenarios/validation/README.md says why). The head's 3 ms acceleration, 130 g when the
+    Hybrid III's bottoming stop caught the lower neck in lateral bending, is 87 g with the neck's
+    progressive stops, 84.5 g with their hysteresis, 85.8 g with the ball joints' resistance
+    acting on the rate of their angles, 90.8 g with the passive tissue's damping of a neck
+    without muscles (before: head 360.3 mm, T1 257.5 mm, belts 10.62 and 2.21 kN)."""
     fig = gs1["figures"]
-    assert fig["head_x_excursion_mm"] == pytest.approx(360.3, rel=0.02)
-    assert fig["t1_x_excursion_mm"] == pytest.approx(257.5, rel=0.02)
-    assert fig["shoulder_belt_force_kN"] == pytest.approx(10.62, rel=0.02)
-    assert fig["lap_belt_force_kN"] == pytest.approx(2.21, rel=0.02)
+    assert fig["head_x_excursion_mm"] == pytest.approx(371.1, rel=0.02)
+    assert fig["t1_x_excursion_mm"] == pytest.approx(259.0, rel=0.02)
+    assert fig["shoulder_belt_force_kN"] == pytest.approx(10.95, rel=0.02)
+    assert fig["lap_belt_force_kN"] == pytest.approx(3.73, rel=0.02)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(85.8, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(90.8, rel=0.03)
 
 
 def test_reference_gs1_seat_is_rigid(gs1):
@@ -165,6 +168,6 @@ def test_identity_gs1_energy_balance(gs1):
 
 def test_reference_gs1_human_is_a_pmhs(gs1):
     """neck_activation = "none" in the case's [human] reaches the scenario's occupant.human: the
-    human has no neck muscles (the 50th male with muscles has 10)."""
+    human has no neck muscles (the 50th male with muscles has 12)."""
     assert len(gs1["model"].source.muscles) == 0
     assert gs1["model"].name.startswith("human_male_1.753m")
