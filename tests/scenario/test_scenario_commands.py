@@ -62,3 +62,19 @@ def test_reference_import_occupant_is_light_and_everything_is_reachable():
                   "import occupant.simulate"):
         run = subprocess.run([sys.executable, "-c", code.format(first)], capture_output=True, text=True)
         assert run.returncode == 0, (first, run.stderr[-2000:])
+
+
+def test_reference_compare_aligns_long_criterion_names_and_units(tmp_path, capsys):
+    """The rear-impact rows (a 27-letter criterion, the unit m^2/s^2) keep the values in one
+    column."""
+    rows = [dict(criterion="HIC15", value=88.0, unit="-", limit=500.0, **{"pass": True}),
+            dict(criterion="NIC", value=39.3, unit="m^2/s^2", limit=24.0, **{"pass": None}),
+            dict(criterion="head restraint contact time", value=44.8, unit="ms", limit=80.0, **{"pass": None})]
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        write_criteria(rows, tmp_path / name / "criteria.csv")
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len({len(line) for line in lines}) == 1, lines   # right-aligned columns end together
+    column = lines[0].index("unit")
+    assert [line[column:].split()[0] for line in lines[1:]] == ["-", "m^2/s^2", "ms"]
