@@ -4,6 +4,8 @@ dashed line. Variants without a value (those that could not run or stopped early
 no criteria: occupant.scenario.run) are left out and counted in the title."""
 from pathlib import Path
 
+from matplotlib.ticker import MaxNLocator
+
 from occupant.report.figures import plt   # the Agg backend, set once there
 
 CORE = ("variant", "status")
@@ -20,12 +22,13 @@ def criterion_names(rows, keys):
     return [k for k in (rows[0] if rows else {}) if k not in CORE and k not in keys]
 
 
-def write_plots(rows, keys, folder, limits=None, dpi=90):
+def write_plots(rows, keys, folder, limits=None, units=None, dpi=90):
     """One ``folder/<criterion>.png`` per criterion of the sweep's table ``rows``; returns the
-    paths. A key whose values are not numbers is drawn as categories in the order met."""
+    paths. A key whose values are not numbers is drawn as categories in the order met.
+    ``limits`` and ``units``: {criterion: limit} and {criterion: display unit} (criteria.csv's)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    limits = limits or {}
+    limits, units = limits or {}, units or {}
     paths = []
     for name in criterion_names(rows, keys):
         fig, axes = plt.subplots(1, len(keys), figsize=(3.6 * len(keys) + 0.6, 3.4), squeeze=False,
@@ -44,11 +47,14 @@ def write_plots(rows, keys, folder, limits=None, dpi=90):
             if categories:
                 ax.set_xticks(range(len(categories)), categories, rotation=20, fontsize=8)
                 ax.set_xlim(-0.5, len(categories) - 0.5)
+            else:   # at most 5 ticks: 0.0125-step labels of a 3.6-inch panel ran into each other
+                ax.xaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
             if name in limits:
                 ax.axhline(limits[name], color="#c0392b", ls="--", lw=1, label="limit")
             ax.set_xlabel(key, fontsize=9)
             ax.grid(alpha=0.3)
-        axes[0][0].set_ylabel(name, fontsize=9)
+        unit = units.get(name, "")
+        axes[0][0].set_ylabel(f"{name} ({unit})" if unit else name, fontsize=9)
         handles, labels = axes[0][0].get_legend_handles_labels()
         if len(labels) > 1:
             axes[0][0].legend(fontsize=7)

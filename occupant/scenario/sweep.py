@@ -60,7 +60,8 @@ def parse_vary(text, ranges=False):
             n = int(n)
             if n < 1:
                 raise ValueError
-            return key, [float(x) for x in np.linspace(float(start), float(stop), n)]
+            # 12 significant digits: 0.018, not linspace's 0.018000000000000002, in sweep.csv
+            return key, [float(f"{x:.12g}") for x in np.linspace(float(start), float(stop), n)]
         if isinstance(value, list):
             return key, value
         return key, [parse_override(f"{key}={v}")[1] for v in raw.split(",")]
@@ -266,7 +267,8 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers
     rows = _table(out, vary, variants, folders, results)
     if plots:
         from occupant.report.sweep_plots import write_plots
-        write_plots(rows, list(vary), out / "plots", limits=_limits(folders, results))
+        limits, units = _limits(folders, results)
+        write_plots(rows, list(vary), out / "plots", limits=limits, units=units)
     return rows
 
 
@@ -288,9 +290,12 @@ def _table(out, vary, variants, folders, results):
 
 
 def _limits(folders, results):
-    """{criterion: limit} from the first finished variant's criteria.csv (for the plots)."""
+    """({criterion: limit}, {criterion: unit}) from the first finished variant's criteria.csv
+    (for the plots)."""
     for i, folder in enumerate(folders):
         if results[i][0] == "ok":
             with open(folder / "criteria.csv", newline="", encoding="utf-8") as fh:
-                return {r["criterion"]: float(r["limit"]) for r in csv.DictReader(fh) if r["limit"]}
-    return {}
+                table = list(csv.DictReader(fh))
+            return ({r["criterion"]: float(r["limit"]) for r in table if r["limit"]},
+                    {r["criterion"]: r["unit"] for r in table if r["unit"] not in ("", "-")})
+    return {}, {}

@@ -16,6 +16,7 @@ SHORT = {"solver.t_end": 0.005}   # 5 ms: quick, and enough for every criterion 
 def test_analytic_design_and_vary_syntax():
     assert parse_vary("pulse.delta_v_kmh=40:56:3") == ("pulse.delta_v_kmh", [40.0, 48.0, 56.0])
     assert parse_vary("solver.integrator=euler,rk4") == ("solver.integrator", ["euler", "rk4"])
+    assert repr(parse_vary("a=0.010:0.028:10")[1][4]) == "0.018"   # as written in sweep.csv
     assert design({"a": [1, 2], "b": ["x", "y", "z"]})[1] == {"a": 1, "b": "y"}
     assert len(design({"a": [1, 2], "b": ["x", "y", "z"]})) == 6
     with pytest.raises(ScenarioError, match=r"--vary a=1:2: a: cannot read '1:2'"):
