@@ -244,3 +244,23 @@ def test_regression_precrash_strip_keeps_the_crash_sampled():
     assert np.allclose(times[3:], np.arange(0.5, 0.6501, 0.015))
     plain = SimpleNamespace(results=SimpleNamespace(t=t[:1501]), pulse=SimpleNamespace(direction=(1, 0, 0)))
     assert np.allclose(D.strip_times(plain), D.frame_times(t[:1501]))
+
+
+@pytest.mark.parametrize("view", [D.SIDE_VIEW, D.FRONT_VIEW])
+def test_regression_strip_title_names_what_is_drawn_and_clears_the_panels(run, view):
+    """The fixture has surfaces but neither airbag nor belt: the title's key names only what
+    the panels show, and it stays above the first row's panel titles (the side impact's
+    three-row front view had them overlapping)."""
+    from occupant.report.figures import kinematics_strip, plt
+    times = np.linspace(0.0, run.results.t[-1], 13)   # three rows of six, as the side impact
+    fig = kinematics_strip(run, times, view)
+    try:
+        title = fig._suptitle
+        assert title.get_text().endswith("surfaces grey") and "airbag" not in title.get_text()
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        top = title.get_window_extent(renderer)
+        panel = fig.axes[0].title.get_window_extent(renderer)
+        assert top.y0 > panel.y1, (top, panel)
+    finally:
+        plt.close(fig)
