@@ -118,6 +118,8 @@ def main(argv=None):
         if args.command == "validate":
             return _certify(args.scenarios, args.out, "occupant.human.validation")
     except (ValueError, OSError) as exc:  # user mistakes: a clear message and a non-zero exit, no traceback
+        if isinstance(exc, OSError) and exc.filename and exc.strerror:   # not "[Errno 2] ...: 'x'"
+            exc = f"{exc.filename}: {exc.strerror}"
         print(f"occupant: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -112,7 +112,8 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     start = time.perf_counter()
     sc = load(scenario, overrides=overrides)
     folder = pathlib.Path(out_dir) if out_dir else pathlib.Path("reports") / sc.name
-    out(f"occupant run: {sc.name}: loaded and checked in {time.perf_counter() - start:.1f} s")
+    braking = " and its pre-crash vehicle run done" if "precrash" in sc.data else ""   # the long part
+    out(f"occupant run: {sc.name}: loaded and checked{braking} in {time.perf_counter() - start:.1f} s")
     bar = _Progress("simulating") if progress and sys.stderr.isatty() else None
     run = sc.run(progress=bar)
     for line in summary_lines(run)[1:]:

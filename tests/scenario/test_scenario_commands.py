@@ -78,3 +78,10 @@ def test_reference_compare_aligns_long_criterion_names_and_units(tmp_path, capsy
     assert len({len(line) for line in lines}) == 1, lines   # right-aligned columns end together
     column = lines[0].index("unit")
     assert [line[column:].split()[0] for line in lines[1:]] == ["-", "m^2/s^2", "ms"]
+
+
+def test_reference_a_file_that_cannot_be_written_is_one_plain_line(tmp_path, capsys):
+    """An --out in a folder that does not exist: the path and the reason, exit 2."""
+    path = tmp_path / "no_such_folder" / "h3.xml"
+    assert main(["export", "hybrid3_50m", "--mjcf", "--out", str(path)]) == 2
+    assert capsys.readouterr().err == f"occupant: error: {path}: No such file or directory\n"
