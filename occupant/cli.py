@@ -35,7 +35,7 @@ def _parser():
                        help="full factorial (default) or Latin hypercube")
     sweep.add_argument("--samples", type=int, metavar="N", help="variants of a Latin hypercube")
     sweep.add_argument("--seed", type=int, metavar="S", help="seed of the Latin hypercube (default 0)")
-    sweep.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
+    sweep.add_argument("--workers", type=int, default=None, metavar="N", help="local processes (default: all cores)")
     sweep.add_argument("--scheduler", metavar="ADDRESS",
                        help="run on a Dask distributed cluster: its scheduler, tcp://host:port")
     sweep.add_argument("--reports", action="store_true",
