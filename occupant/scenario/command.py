@@ -147,6 +147,11 @@ def list_command(out=print):
     out("  " + ", ".join(available_postures()))
     out("vehicle interiors:")
     out("  " + ", ".join(available_interiors()))
+    from occupant.human import certification, validation
+    out("dummy certification tests (occupant certify NAME):")
+    out("  " + ", ".join(certification.available_scenarios()))
+    out("human model validation cases (occupant validate NAME):")
+    out("  " + ", ".join(validation.available_scenarios()))
     return 0
 
 

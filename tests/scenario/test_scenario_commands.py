@@ -11,6 +11,9 @@ def test_reference_list_names_scenarios_dummies_and_vehicles(capsys):
     out = capsys.readouterr().out
     assert "fmvss208_sled_48_unbelted" in out and "us_ncap_frontal_56" in out
     assert "hybrid3_50m" in out and "sled_buck_passenger" in out and "midsize_sedan_driver" in out
+    # what certify and validate run, by the names they take
+    assert "(occupant certify NAME):\n  hybrid3_05f_head_drop, " in out
+    assert "(occupant validate NAME):\n  " in out and "nbdl" in out.lower()
 
 
 def test_reference_show_prints_the_tree_of_a_scenario_model(capsys):
