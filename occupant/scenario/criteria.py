@@ -172,11 +172,13 @@ def _head_motion(results, model, t_end=None):
 
 
 def _bound(lim):
-    """The magnitude a value must not pass: a max limit's, or a sliding scale's capping limit
-    (its lower performance limit when it has none)."""
+    """The value a criterion must not pass: a max limit's, or a sliding scale's capping limit
+    (its lower performance limit when it has none), with the limit's sign: neck extension is a
+    negative moment (-57 N m), shown beside its negative value, and drawn on that side in a
+    sweep's plots."""
     if lim.kind == "max":
-        return abs(lim.limit)
-    return abs(lim.capping if lim.capping is not None else lim.lower)
+        return lim.limit
+    return lim.capping if lim.capping is not None else lim.lower
 
 
 def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), show=(),
