@@ -264,3 +264,18 @@ def test_regression_strip_title_names_what_is_drawn_and_clears_the_panels(run, v
         assert top.y0 > panel.y1, (top, panel)
     finally:
         plt.close(fig)
+
+
+def test_analytic_sliding_scale_columns_only_where_a_protocol_has_them():
+    """A Euro NCAP row adds its sliding scale and points (and the table its legend); an FMVSS
+    table keeps its five columns."""
+    from occupant.report import tables as T
+    fmvss = [dict(criterion="HIC15", value=377.0, unit="-", limit=700.0, **{"pass": True})]
+    assert T.criteria_rows(fmvss)[0] == ("criterion", "value", "unit", "limit", "result")
+    assert T.scale_notes(fmvss) == []
+    ncap = fmvss + [dict(criterion="chest deflection", value=25.0, unit="mm", limit=34.0, scale=[18.0, 34.0],
+                         points=1.75, max_points=4.0, **{"pass": True})]
+    header, rows, _, _ = T.criteria_rows(ncap)
+    assert header[-2:] == ("sliding scale", "points")
+    assert rows[0][-2:] == ("-", "-") and rows[1][-2:] == ("18 to 34", "1.75 of 4")
+    assert T.scale_notes(ncap)[0].startswith("sliding scale: from the higher performance limit")
