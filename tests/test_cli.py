@@ -39,6 +39,12 @@ def test_bad_parameter_gives_message_not_traceback():
     assert "solver.t_end: must be > 0" in proc.stderr and "Traceback" not in proc.stderr
     proc = _run("run", "fmvss208_sled_48_unbelted", "--set", "solver.integrator=\"leapfrog\"")
     assert proc.returncode == 2 and "unknown integrator 'leapfrog'" in proc.stderr
+    # a run far too long (a typo): one line, not the pulse table's 728 TiB MemoryError
+    proc = _run("run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=1e9")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "solver.t_end: 1000000000.0 s is longer than a scenario runs (accepted: 0 < t_end <= 10.0 s)" in proc.stderr
+    proc = _run("run", "fmvss208_sled_48_unbelted", "--set", "solver.output_dt=1e-12")
+    assert proc.returncode == 2 and "(--set solver.output_dt): solver.output_dt: 1e-12 s over" in proc.stderr
 
 
 def test_certify_prints_figures_against_corridors_and_writes_csv(tmp_path):
