@@ -276,11 +276,16 @@ def _criteria_of(arg):
     import csv
     folder = pathlib.Path(arg)
     if folder.is_dir() and (folder / "criteria.csv").exists():
-        with open(folder / "criteria.csv", newline="", encoding="utf-8") as fh:
+        path = folder / "criteria.csv"
+        with open(path, newline="", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
-        return folder.name, {r["criterion"]: (float(r["value"]) if r["value"] else None, r["unit"],
-                                              {"true": True, "false": False}.get(r["pass"]))
-                             for r in rows}
+        try:
+            return folder.name, {r["criterion"]: (float(r["value"]) if r["value"] else None, r["unit"],
+                                                  {"true": True, "false": False}.get(r["pass"]))
+                                 for r in rows}
+        except (KeyError, TypeError, ValueError) as err:   # a column missing, a value not a number
+            raise InputFileError(path, "", f"cannot read its rows ({type(err).__name__}: {err})",
+                                 "criterion,value,unit,limit,pass as occupant run writes") from None
     if folder.is_dir():
         raise InputFileError(folder, "", "no criteria.csv in this folder", "a run folder of occupant run")
     from occupant.scenario import load

@@ -88,3 +88,16 @@ def test_reference_a_file_that_cannot_be_written_is_one_plain_line(tmp_path, cap
     path = tmp_path / "no_such_folder" / "h3.xml"
     assert main(["export", "hybrid3_50m", "--mjcf", "--out", str(path)]) == 2
     assert capsys.readouterr().err == f"occupant: error: {path}: No such file or directory\n"
+
+
+def test_reference_damaged_run_folders_are_named_in_one_line(tmp_path, capsys):
+    """A criteria.csv with a value that is not a number, a results.h5 that is not HDF5: the
+    file and the problem, exit 2 (they were h5py's and float()'s bare messages)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "criteria.csv").write_text("criterion,value,unit,limit,pass\nHIC15,abc,-,700,true\n")
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "a")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"occupant: error: {tmp_path / 'a' / 'criteria.csv'}: cannot read its rows") and "'abc'" in err
+    (tmp_path / "a" / "results.h5").write_text("not HDF5")
+    assert main(["report", str(tmp_path / "a")]) == 2
+    assert capsys.readouterr().err.startswith(f"occupant: error: {tmp_path / 'a' / 'results.h5'}: cannot read as HDF5")
