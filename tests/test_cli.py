@@ -103,3 +103,13 @@ def test_certify_unknown_scenario_is_a_clear_error():
     proc = _run("certify", "hybrid3_50m_pelvis_drop")   # knee is a shipped scenario now
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "unknown certification scenario (accepted: hybrid3_05f_head_drop" in proc.stderr
+
+
+def test_output_into_a_closed_pipe_ends_quietly():
+    """``occupant show hybrid3_50m | head -1``: the reader closes the pipe, the command stops
+    without "error: [Errno 32] Broken pipe" or a traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "occupant.cli", "show", "hybrid3_50m"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()   # before the command has written anything (its imports take ~1 s)
+    err = proc.stderr.read()
+    assert proc.wait() == 1 and err == "", err

@@ -174,7 +174,8 @@ def _model_of(name_or_path):
         return kind, load(name_or_path).model
     if kind in ("dummy", "human"):
         return kind, load_dummy(name_or_path)
-    raise InputFileError(name_or_path, "kind", f"cannot show a file of kind {kind!r}", "dummy, human, scenario")
+    raise InputFileError(name_or_path, "kind", f"cannot show a file of kind {kind!r}",
+                         "dummy, human, scenario; show also takes vehicle and subsystem files")
 
 
 def show_command(name_or_path, out=print):
