@@ -68,7 +68,7 @@ def test_poses_and_planes_in_the_vehicle_frame(run):
 def test_channels_filtered_as_their_criteria_prescribe(run):
     ch = {c.name: c for c in run.results.channels}
     expect = {"Head CG acceleration X": 1000, "Chest acceleration X": 180, "Upper neck force Z": 600,
-              "Left femur force Z": 600, "Pelvis acceleration X": 1000}
+              "Left femur force Z": 600, "Left femur moment Y": 600, "Pelvis acceleration X": 1000}
     for name, cfc in expect.items():
         t, v, unit, got = D.filtered_channel(ch[name])
         assert got == cfc
