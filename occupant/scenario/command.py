@@ -290,7 +290,9 @@ def _criteria_of(arg):
     if folder.is_dir():
         raise InputFileError(folder, "", "no criteria.csv in this folder", "a run folder of occupant run")
     from occupant.scenario import load
-    run = load(arg).run()
+    sc = load(arg)
+    print(f"occupant compare: running {sc.name} (a scenario, not a run folder)", file=sys.stderr, flush=True)
+    run = sc.run()
     return run.name, {r["criterion"]: (r["value"], r["unit"], r["pass"]) for r in run.criteria}
 
 
