@@ -35,7 +35,7 @@ def _parser():
                        help="full factorial (default) or Latin hypercube")
     sweep.add_argument("--samples", type=int, metavar="N", help="variants of a Latin hypercube")
     sweep.add_argument("--seed", type=int, metavar="S", help="seed of the Latin hypercube (default 0)")
-    sweep.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
+    sweep.add_argument("--workers", type=int, default=None, metavar="N", help="local processes (default: all cores)")
     sweep.add_argument("--scheduler", metavar="ADDRESS",
                        help="run on a Dask distributed cluster: its scheduler, tcp://host:port")
     sweep.add_argument("--reports", action="store_true",
@@ -60,7 +60,8 @@ def _parser():
                           description="Show the model of a dummy or scenario (name or path): its "
                           "tree of bodies with joints and dofs, masses, contact geometry and pairs.")
     show.add_argument("file", metavar="FILE", help="dummy or scenario: a shipped name or a .toml "
-                      "path; or a vehicle or subsystem file (vehicles/*.toml)")
+                      "path; or a full-car vehicle or subsystem file (vehicles/*.toml of kind "
+                      "vehicle or subsystem, not the interiors)")
     export = sub.add_parser("export", help="export a dummy or scenario model to MJCF or URDF")
     export.add_argument("file", metavar="FILE", help="dummy or scenario: a shipped name or a .toml path")
     fmt = export.add_mutually_exclusive_group(required=True)
@@ -117,7 +118,13 @@ def main(argv=None):
             return _certify(args.scenarios, args.out)
         if args.command == "validate":
             return _certify(args.scenarios, args.out, "occupant.human.validation")
+    except BrokenPipeError:   # the reader went away (occupant list | head): stop quietly
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no error at exit's flush
+        return 1
     except (ValueError, OSError) as exc:  # user mistakes: a clear message and a non-zero exit, no traceback
+        if isinstance(exc, OSError) and exc.filename and exc.strerror:   # not "[Errno 2] ...: 'x'"
+            exc = f"{exc.filename}: {exc.strerror}"
         print(f"occupant: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -39,6 +39,12 @@ def test_bad_parameter_gives_message_not_traceback():
     assert "solver.t_end: must be > 0" in proc.stderr and "Traceback" not in proc.stderr
     proc = _run("run", "fmvss208_sled_48_unbelted", "--set", "solver.integrator=\"leapfrog\"")
     assert proc.returncode == 2 and "unknown integrator 'leapfrog'" in proc.stderr
+    # a run far too long (a typo): one line, not the pulse table's 728 TiB MemoryError
+    proc = _run("run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=1e9")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "solver.t_end: 1000000000.0 s is longer than a scenario runs (accepted: 0 < t_end <= 10.0 s)" in proc.stderr
+    proc = _run("run", "fmvss208_sled_48_unbelted", "--set", "solver.output_dt=1e-12")
+    assert proc.returncode == 2 and "(--set solver.output_dt): solver.output_dt: 1e-12 s over" in proc.stderr
 
 
 def test_certify_prints_figures_against_corridors_and_writes_csv(tmp_path):
@@ -97,3 +103,13 @@ def test_certify_unknown_scenario_is_a_clear_error():
     proc = _run("certify", "hybrid3_50m_pelvis_drop")   # knee is a shipped scenario now
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "unknown certification scenario (accepted: hybrid3_05f_head_drop" in proc.stderr
+
+
+def test_output_into_a_closed_pipe_ends_quietly():
+    """``occupant show hybrid3_50m | head -1``: the reader closes the pipe, the command stops
+    without "error: [Errno 32] Broken pipe" or a traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "occupant.cli", "show", "hybrid3_50m"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()   # before the command has written anything (its imports take ~1 s)
+    err = proc.stderr.read()
+    assert proc.wait() == 1 and err == "", err

@@ -128,8 +128,12 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
     every = ("" if len(times) < 2 else f" every {1e3 * gaps[0]:.0f} ms" if np.allclose(gaps, gaps[0])
              else f" (the crash every {1e3 * gaps[-1]:.0f} ms)")
     plane = "xyz"[axes[0]] + "-" + "xyz"[axes[1]]
-    fig.suptitle(f"{name}{every} in the {D.frame_name(run)}: contact ellipsoids projected on {plane}, "
-                 "surfaces grey, airbags red, belts black", fontsize=10)
+    key = [text for present, text in ((surfaces, "surfaces grey"), (bags, "airbags red"),
+                                      (belts, "belts black")) if len(present)]
+    # pinned 0.08 inch below the top edge: at the default y = 0.98 a tall strip (the side view's
+    # three rows) put it on the first row's panel titles
+    fig.suptitle(f"{name}{every} in the {D.frame_name(run)}: contact ellipsoids projected on {plane}"
+                 + "".join(f", {k}" for k in key), fontsize=10, y=1 - 0.08 / height, va="top")
     fig.supxlabel(labels[0], fontsize=8, y=0.005)
     fig.supylabel(labels[1], fontsize=8, x=0.005)
     return fig

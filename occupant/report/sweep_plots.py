@@ -1,8 +1,11 @@
 """Plots of a sweep (occupant.scenario.sweep): for each criterion one PNG with a panel per varied
 key, the criterion's value of every finished variant against that key's value, its limit as a
-dashed line. Variants without a value (those that could not run or stopped early, which claim
-no criteria: occupant.scenario.run) are left out and counted in the title."""
+dashed line, the variants beyond it in red. Variants without a value (those that could not run
+or stopped early, which claim no criteria: occupant.scenario.run) are left out and counted in
+the title."""
 from pathlib import Path
+
+from matplotlib.ticker import MaxNLocator
 
 from occupant.report.figures import plt   # the Agg backend, set once there
 
@@ -20,12 +23,13 @@ def criterion_names(rows, keys):
     return [k for k in (rows[0] if rows else {}) if k not in CORE and k not in keys]
 
 
-def write_plots(rows, keys, folder, limits=None, dpi=90):
+def write_plots(rows, keys, folder, limits=None, units=None, dpi=90):
     """One ``folder/<criterion>.png`` per criterion of the sweep's table ``rows``; returns the
-    paths. A key whose values are not numbers is drawn as categories in the order met."""
+    paths. A key whose values are not numbers is drawn as categories in the order met.
+    ``limits`` and ``units``: {criterion: limit} and {criterion: display unit} (criteria.csv's)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    limits = limits or {}
+    limits, units = limits or {}, units or {}
     paths = []
     for name in criterion_names(rows, keys):
         fig, axes = plt.subplots(1, len(keys), figsize=(3.6 * len(keys) + 0.6, 3.4), squeeze=False,
@@ -38,17 +42,24 @@ def write_plots(rows, keys, folder, limits=None, dpi=90):
                 categories = list(dict.fromkeys(str(x) for x in xs))
             pts = [((categories.index(str(r[key])) if categories else _number(r[key])), _number(r[name]))
                    for r in rows if _number(r[name]) is not None]
-            if pts:
-                x, y = zip(*pts)
-                ax.scatter(x, y, s=22, c="#3a70b0", label="variant", zorder=3)
+            limit = limits.get(name)
+            within = [p for p in pts if limit is None or abs(p[1]) <= abs(limit)]   # as limits.assess
+            beyond = [p for p in pts if p not in within]
+            for group, colour, label in ((within, "#3a70b0", "variant"), (beyond, "#c0392b", "beyond the limit")):
+                if group:
+                    x, y = zip(*group)
+                    ax.scatter(x, y, s=22, c=colour, label=label, zorder=3)
             if categories:
                 ax.set_xticks(range(len(categories)), categories, rotation=20, fontsize=8)
                 ax.set_xlim(-0.5, len(categories) - 0.5)
-            if name in limits:
-                ax.axhline(limits[name], color="#c0392b", ls="--", lw=1, label="limit")
+            else:   # at most 5 ticks: 0.0125-step labels of a 3.6-inch panel ran into each other
+                ax.xaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
+            if limit is not None:
+                ax.axhline(limit, color="#c0392b", ls="--", lw=1, label="limit")
             ax.set_xlabel(key, fontsize=9)
             ax.grid(alpha=0.3)
-        axes[0][0].set_ylabel(name, fontsize=9)
+        unit = units.get(name, "")
+        axes[0][0].set_ylabel(f"{name} ({unit})" if unit else name, fontsize=9)
         handles, labels = axes[0][0].get_legend_handles_labels()
         if len(labels) > 1:
             axes[0][0].legend(fontsize=7)

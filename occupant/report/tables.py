@@ -38,7 +38,9 @@ def number(v):
 
 def criteria_rows(criteria):
     """(header, rows, colours, verdicts): the criteria table and its pass/fail colours."""
-    header = ("criterion", "value", "unit", "limit", "result")
+    sliding = any(c.get("scale") for c in criteria or [])   # Euro NCAP: its scales and points
+    header = ("criterion", "value", "unit", "limit", "result") + (
+        ("sliding scale", "points") if sliding else ())
     rows, colours, verdicts = [], [], []
     for c in criteria or []:
         verdict = c.get("pass")
@@ -47,8 +49,13 @@ def criteria_rows(criteria):
                 None: "no limit" if c.get("limit") is None else "not judged"}[verdict]
         if c.get("value") is None and c.get("note"):
             text = "not computable"   # the reason: criteria_notes
-        rows.append((str(c.get("criterion")), number(c.get("value")), str(c.get("unit", "")),
-                     number(c.get("limit")), text))
+        row = (str(c.get("criterion")), number(c.get("value")), str(c.get("unit", "")),
+               number(c.get("limit")), text)
+        if sliding:
+            scale = c.get("scale")
+            row += ((f"{number(scale[0])} to {number(scale[1])}" if scale else "-"),
+                    (f"{c['points']:.2f} of {number(c['max_points'])}" if c.get("points") is not None else "-"))
+        rows.append(row)
         colours.append(PASS_COLOURS[verdict])
         verdicts.append(verdict)
     return header, rows, colours, verdicts
@@ -61,6 +68,15 @@ def criteria_notes(criteria):
         if c.get("value") is None and c.get("note"):
             reasons.setdefault(c["note"], []).append(str(c.get("criterion")))
     return [f"{', '.join(names)}: {note}" for note, names in reasons.items()]
+
+
+def scale_notes(criteria):
+    """The legend of a table with sliding scales (Euro NCAP), or []."""
+    if not any(c.get("scale") for c in criteria or []):
+        return []
+    return ["sliding scale: from the higher performance limit (all the points) to the lower one "
+            "(none), linear between; limit: the capping limit, or the lower performance limit "
+            "without one, the value that fails the criterion"]
 
 
 def summary_rows(run):

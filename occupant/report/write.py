@@ -147,7 +147,8 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
         page.html(table_html(header, crit_rows, crit_colours))
         # the run's notes (why a limit is shown but not judged, what the run does not represent),
         # then why a criterion could not be computed: the table's legend points to them
-        reasons = [*(getattr(run, "notes", None) or []), *T.criteria_notes(run.criteria)]
+        reasons = [*(getattr(run, "notes", None) or []), *T.criteria_notes(run.criteria),
+                   *T.scale_notes(run.criteria)]
         for line in reasons:
             page.html(f'<div class="caption">{H.escape(line)}</div>')
         against = (f"Injury criteria against the limits of {run.regulation}" if run.regulation

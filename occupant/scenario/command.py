@@ -91,12 +91,14 @@ def summary_lines(run):
             lines.append(f"  criteria (values only, NOT judged against {run.regulation}: see the notes):")
         else:
             lines.append("  criteria (no regulation named: values only):")
+        name_w = max(18, *(len(r["criterion"]) for r in run.criteria))
+        unit_w = max(3, *(len(r["unit"]) for r in run.criteria))
         for r in run.criteria:
             verdict = {True: "pass", False: "FAIL", None: ""}[r["pass"]]
             if r["pass"] is None and r["limit"] is not None and run.judged and not r.get("note"):
                 verdict = "not judged (see the notes)"
             limit = f"limit {_fmt(r['limit'], r['unit'])}" if r["limit"] is not None and run.judged else ""
-            lines.append(f"    {r['criterion']:<18} {_fmt(r['value'], r['unit']):>8} {r['unit']:<3} "
+            lines.append(f"    {r['criterion']:<{name_w}} {_fmt(r['value'], r['unit']):>8} {r['unit']:<{unit_w}} "
                          f"{limit:<14} {verdict}".rstrip())
             if r.get("note"):
                 lines.append(f"      ({r['note']})")
@@ -110,7 +112,8 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     start = time.perf_counter()
     sc = load(scenario, overrides=overrides)
     folder = pathlib.Path(out_dir) if out_dir else pathlib.Path("reports") / sc.name
-    out(f"occupant run: {sc.name}: loaded and checked in {time.perf_counter() - start:.1f} s")
+    braking = " and its pre-crash vehicle run done" if "precrash" in sc.data else ""   # the long part
+    out(f"occupant run: {sc.name}: loaded and checked{braking} in {time.perf_counter() - start:.1f} s")
     bar = _Progress("simulating") if progress and sys.stderr.isatty() else None
     run = sc.run(progress=bar)
     for line in summary_lines(run)[1:]:
@@ -144,6 +147,11 @@ def list_command(out=print):
     out("  " + ", ".join(available_postures()))
     out("vehicle interiors:")
     out("  " + ", ".join(available_interiors()))
+    from occupant.human import certification, validation
+    out("dummy certification tests (occupant certify NAME):")
+    out("  " + ", ".join(certification.available_scenarios()))
+    out("human model validation cases (occupant validate NAME):")
+    out("  " + ", ".join(validation.available_scenarios()))
     return 0
 
 
@@ -166,7 +174,8 @@ def _model_of(name_or_path):
         return kind, load(name_or_path).model
     if kind in ("dummy", "human"):
         return kind, load_dummy(name_or_path)
-    raise InputFileError(name_or_path, "kind", f"cannot show a file of kind {kind!r}", "dummy, human, scenario")
+    raise InputFileError(name_or_path, "kind", f"cannot show a file of kind {kind!r}",
+                         "dummy, human, scenario; show also takes vehicle and subsystem files")
 
 
 def show_command(name_or_path, out=print):
@@ -214,18 +223,18 @@ def export_command(name_or_path, fmt, out_path, out=print):
 
 def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", samples=None, seed=None,
                   scheduler=None, reports=False, out=print):
-    from occupant.scenario.sweep import parse_vary, sweep
+    from occupant.scenario.sweep import check_workers, design as make_design, parse_vary, sweep
     varied = dict(parse_vary(v, ranges=design == "lhs") for v in vary)
     fixed = dict(parse_override(o) for o in overrides)
-    if design == "lhs":
-        n = samples or 0
-        what = f"Latin hypercube of {n} samples (seed {seed or 0})"
-    else:
-        n = int(np.prod([len(v) for v in varied.values()]))
-        what = "full factorial"
+    check_workers(workers)
+    n = len(make_design(varied, design, samples, seed or 0))   # a bad design fails before the header
+    what = f"Latin hypercube of {n} samples (seed {seed or 0})" if design == "lhs" else "full factorial"
     where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
-    out(f"occupant sweep: {scenario}, {n} variants over {', '.join(varied)} ({what}) on {where}")
     start = time.perf_counter()
+
+    def on_start(total, to_run):
+        again = f"; {total - to_run} finished before, {to_run} to run" if to_run < total else ""
+        out(f"occupant sweep: {scenario}, {total} variants over {', '.join(varied)} ({what}) on {where}{again}")
 
     def progress(done, total, variant, status, seconds):
         elapsed = time.perf_counter() - start
@@ -233,8 +242,14 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
             f"({seconds:.1f} s; {elapsed:.0f} s elapsed)")
         sys.stdout.flush()
 
-    rows = sweep(scenario, varied, out_dir, design_kind=design, samples=samples, seed=seed or 0,
-                 workers=workers, scheduler=scheduler, overrides=fixed, reports=reports, progress=progress)
+    try:
+        rows = sweep(scenario, varied, out_dir, design_kind=design, samples=samples, seed=seed or 0,
+                     workers=workers, scheduler=scheduler, overrides=fixed, reports=reports,
+                     progress=progress, on_start=on_start)
+    except KeyboardInterrupt:
+        print(f"occupant: interrupted: the finished variants are kept in {out_dir}; the same command "
+              "again runs the others", file=sys.stderr)
+        return 130
     failed = [r for r in rows if r["status"] != "ok"]
     out(f"  written {pathlib.Path(out_dir) / 'sweep.csv'} ({len(rows)} rows, {len(failed)} not ok) and "
         f"plots/ in {time.perf_counter() - start:.1f} s")
@@ -262,15 +277,22 @@ def _criteria_of(arg):
     import csv
     folder = pathlib.Path(arg)
     if folder.is_dir() and (folder / "criteria.csv").exists():
-        with open(folder / "criteria.csv", newline="", encoding="utf-8") as fh:
+        path = folder / "criteria.csv"
+        with open(path, newline="", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
-        return folder.name, {r["criterion"]: (float(r["value"]) if r["value"] else None, r["unit"],
-                                              {"true": True, "false": False}.get(r["pass"]))
-                             for r in rows}
+        try:
+            return folder.name, {r["criterion"]: (float(r["value"]) if r["value"] else None, r["unit"],
+                                                  {"true": True, "false": False}.get(r["pass"]))
+                                 for r in rows}
+        except (KeyError, TypeError, ValueError) as err:   # a column missing, a value not a number
+            raise InputFileError(path, "", f"cannot read its rows ({type(err).__name__}: {err})",
+                                 "criterion,value,unit,limit,pass as occupant run writes") from None
     if folder.is_dir():
         raise InputFileError(folder, "", "no criteria.csv in this folder", "a run folder of occupant run")
     from occupant.scenario import load
-    run = load(arg).run()
+    sc = load(arg)
+    print(f"occupant compare: running {sc.name} (a scenario, not a run folder)", file=sys.stderr, flush=True)
+    run = sc.run()
     return run.name, {r["criterion"]: (r["value"], r["unit"], r["pass"]) for r in run.criteria}
 
 
@@ -282,7 +304,9 @@ def compare_command(args, out=print):
     for _, crit in runs:
         names += [n for n in crit if n not in names]
     width = max(12, *(len(label) for label, _ in runs))
-    out(f"{'criterion':<18} {'unit':<4} " + " ".join(f"{label:>{width}}" for label, _ in runs))
+    name_w = max([18] + [len(n) for n in names])
+    unit_w = max([4] + [len(u) for _, crit in runs for _, u, _ in crit.values()])
+    out(f"{'criterion':<{name_w}} {'unit':<{unit_w}} " + " ".join(f"{label:>{width}}" for label, _ in runs))
     for n in names:
         cells = []
         unit = ""
@@ -291,5 +315,5 @@ def compare_command(args, out=print):
             unit = unit or unit_i
             mark = {True: "", False: " FAIL", None: ""}[passed]
             cells.append(f"{_fmt(value, unit_i) + mark:>{width}}")
-        out(f"{n:<18} {unit:<4} " + " ".join(cells))
+        out(f"{n:<{name_w}} {unit:<{unit_w}} " + " ".join(cells))
     return 0

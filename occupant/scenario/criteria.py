@@ -172,11 +172,13 @@ def _head_motion(results, model, t_end=None):
 
 
 def _bound(lim):
-    """The magnitude a value must not pass: a max limit's, or a sliding scale's capping limit
-    (its lower performance limit when it has none)."""
+    """The value a criterion must not pass: a max limit's, or a sliding scale's capping limit
+    (its lower performance limit when it has none), with the limit's sign: neck extension is a
+    negative moment (-57 N m), shown beside its negative value, and drawn on that side in a
+    sweep's plots."""
     if lim.kind == "max":
-        return abs(lim.limit)
-    return abs(lim.capping if lim.capping is not None else lim.lower)
+        return lim.limit
+    return lim.capping if lim.capping is not None else lim.lower
 
 
 def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), show=(),
@@ -185,7 +187,8 @@ def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), sh
     protocol judges or ``show`` names; those named in ``not_judged`` keep their value and limit
     but get no verdict. A sliding (Euro NCAP) limit shows its capping limit, or its lower
     performance limit when it has none, and passes unless the value goes beyond it
-    (``occupant.injury.limits.assess``). ``results`` and ``model`` give the rear-impact
+    (``occupant.injury.limits.assess``); its row adds ``scale`` [higher, lower performance
+    limit] and, judged, ``points`` of ``max_points``. ``results`` and ``model`` give the rear-impact
     criteria of the motion (head-restraint contact, rebound, head rotation). ``reference``: a
     protocol for another dummy whose limits are shown, never judged (a Hybrid III run beside the
     BioRID limits of a whiplash test)."""
@@ -202,16 +205,21 @@ def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), sh
             continue
         reason = values[name] if isinstance(values[name], str) else None
         value = None if reason else float(values[name].value)
-        limit, passed = None, None
+        limit, passed, extra = None, None, {}
         lim = limits.get(key)
         if lim is not None and lim.kind in ("max", "sliding"):
             limit = _bound(lim) * factor
+            if lim.kind == "sliding":   # Euro NCAP: points from the higher to the lower limit
+                extra["scale"] = [lim.higher * factor, lim.lower * factor]
             if judged and name not in not_judged and reason is None:
-                passed = assess(protocol.name, {key: value})[0].passed
+                verdict = assess(protocol.name, {key: value})[0]
+                passed = verdict.passed
+                if verdict.points is not None:
+                    extra.update(points=verdict.points, max_points=verdict.max_points)
         elif key in shown and shown[key].kind in ("max", "sliding"):
             limit = _bound(shown[key]) * factor
         row = dict(criterion=name, value=None if reason else value * factor, unit=unit, limit=limit,
-                   **{"pass": passed})
+                   **{"pass": passed}, **extra)
         if reason:
             row["note"] = reason
         rows.append(row)

@@ -68,6 +68,8 @@ VEHICLE_KEYS = ("interior", "front", "speed_kmh", "front_position", "model")
 SENSORS_KEYS = ("standard",)
 CRITERIA_KEYS = ("regulation", "show", "reference")
 SOLVER_KEYS = ("t_end", "integrator", "dt", "output_dt")
+MAX_T_END = 10.0        # s: solver.t_end at most [E: a crash ~0.2 s, with pre-crash braking ~1 s]
+MAX_SAMPLES = 200_000   # recorded samples at most (t_end / output_dt): 20 s at the 1e-4 s default
 OUTPUTS_KEYS = ("results", "isomme", "report")
 #: ISO-MME position (second code character) of a seat [S: crash-domain-facts.md 3.4]
 SEATS = {"front_left": "1", "front_middle": "2", "front_right": "3", "second_left": "4",
@@ -132,6 +134,13 @@ class Scenario:
             c.fail("solver.dt", f"the step {self.dt} s is longer than t_end {self.t_end} s",
                    "0 < dt <= t_end")
         self.output_dt = c.number(solver, "output_dt", "solver", positive=True, default=1e-4)
+        # a crash lasts ~0.2 s, an AEB manoeuvre before it ~1 s [E]: a longer run is a typo, and
+        # t_end = 1e9 went on to allocate 728 TiB for the pulse table
+        if self.t_end > MAX_T_END:
+            c.fail("solver.t_end", f"{self.t_end} s is longer than a scenario runs", f"0 < t_end <= {MAX_T_END} s")
+        if self.t_end / self.output_dt > MAX_SAMPLES:
+            c.fail("solver.output_dt", f"{self.output_dt} s over t_end {self.t_end} s is more than "
+                   f"{MAX_SAMPLES} samples", f"output_dt >= t_end / {MAX_SAMPLES}")
 
         occ = c.table(data, "occupant", "", required=True)
         c.keys(occ, OCCUPANT_KEYS, "occupant")

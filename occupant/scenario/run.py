@@ -164,7 +164,11 @@ def read_run(folder):
     path = folder / "results.h5"
     if not path.is_file():
         raise ScenarioError(str(folder), "", "no results.h5 in this folder", "a run folder of occupant run or sweep")
-    res = read_results(path)
+    try:
+        res = read_results(path)
+    except OSError as err:   # h5py's message names neither the file nor what it is
+        raise ScenarioError(str(path), "", f"cannot read as HDF5 ({err})",
+                            "the results.h5 occupant run wrote") from None
     rec = res.record
     if rec is None:
         raise ScenarioError(str(path), "run", "the file has no run record (written by an older version "

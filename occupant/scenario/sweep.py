@@ -60,7 +60,8 @@ def parse_vary(text, ranges=False):
             n = int(n)
             if n < 1:
                 raise ValueError
-            return key, [float(x) for x in np.linspace(float(start), float(stop), n)]
+            # 12 significant digits: 0.018, not linspace's 0.018000000000000002, in sweep.csv
+            return key, [float(f"{x:.12g}") for x in np.linspace(float(start), float(stop), n)]
         if isinstance(value, list):
             return key, value
         return key, [parse_override(f"{key}={v}")[1] for v in raw.split(",")]
@@ -82,7 +83,8 @@ def design(vary, kind="full", samples=None, seed=None):
     if kind != "lhs":
         raise ScenarioError("--design", "", f"unknown design {kind!r}", ", ".join(DESIGNS))
     if not samples or samples < 1:
-        raise ScenarioError("--samples", "", f"{samples!r}: a Latin hypercube needs a number of samples",
+        got = "" if samples is None else f", got {samples!r}"
+        raise ScenarioError("--samples", "", f"a Latin hypercube needs a number of samples{got}",
                             "--samples N, N >= 1")
     from scipy.stats import qmc
     u = qmc.LatinHypercube(d=len(keys), seed=seed).random(int(samples))
@@ -146,8 +148,23 @@ def _check_design(out, spec):
         path.write_text(text + "\n", encoding="utf-8")
 
 
+def check_workers(workers):
+    """A number of local worker processes is None (all cores) or an integer >= 1."""
+    if workers is not None and (int(workers) != workers or workers < 1):
+        raise ScenarioError("--workers", "", f"{workers!r}: not a number of processes",
+                            "an integer N >= 1, or leave it out for all cores")
+
+
+def _ignore_interrupt():
+    """A pool worker's start: Ctrl-C (SIGINT to the whole process group) is the parent's to
+    handle; a worker that got it would print its traceback and go on with its run."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _executor(workers, scheduler):
-    """(submit(fn, *args) -> future, as_completed(futures), close()) of the chosen executor."""
+    """(submit(fn, *args) -> future, as_completed(futures), close(), abort()) of the chosen
+    executor: close waits for the running variants, abort stops them."""
     if scheduler is not None:
         try:
             from distributed import Client, as_completed
@@ -160,23 +177,37 @@ def _executor(workers, scheduler):
         except OSError as err:
             raise ScenarioError("--scheduler", "", f"cannot reach the Dask scheduler {scheduler}: {err}",
                                 "the address of a running scheduler, tcp://host:port") from None
-        return ((lambda fn, *a: client.submit(fn, *a, pure=False)), as_completed,
-                (client.close if owns else (lambda: None)))
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
-    return pool.submit, concurrent.futures.as_completed, (lambda: pool.shutdown(cancel_futures=True))
+        close = client.close if owns else (lambda: None)
+        return (lambda fn, *a: client.submit(fn, *a, pure=False)), as_completed, close, close
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
+
+    def abort():
+        # interrupted (Ctrl-C): drop the queued variants and stop the running ones at once (the
+        # pool's own shutdown waits for them); a variant stopped part way has no criteria.csv,
+        # so the next sweep into the folder runs it again
+        processes = list((pool._processes or {}).values())   # Python < 3.14: no terminate_workers()
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            proc.terminate()
+        for proc in processes:
+            proc.join()
+    return (pool.submit, concurrent.futures.as_completed, (lambda: pool.shutdown(cancel_futures=True)),
+            abort)
 
 
 def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers=None,
-          scheduler=None, overrides=None, reports=False, plots=True, progress=None):
+          scheduler=None, overrides=None, reports=False, plots=True, progress=None, on_start=None):
     """Run the design of ``vary`` ({dotted key: [values] or (lo, hi)}) of ``scenario`` (name or
     path) into ``out``; returns the table rows (dicts). ``design_kind``: "full" or "lhs" (with
     ``samples`` and ``seed``); ``overrides``: {key: value} fixed for every variant; ``workers``:
     local processes (default: all cores; 1 runs here, in this process); ``scheduler``: a Dask
     scheduler address (tcp://host:port) or a ``distributed.Client`` instead of the local pool;
     ``reports``: also write each variant's HTML/PDF report; ``plots``: write out/plots;
-    ``progress(done, total, variant, status, seconds)`` after each variant."""
+    ``progress(done, total, variant, status, seconds)`` after each variant; ``on_start(total,
+    to_run)`` once the design and its first variant are checked, before any run."""
     out = pathlib.Path(out)
     overrides = dict(overrides or {})
+    check_workers(workers)
     clash = sorted(set(vary) & set(overrides))
     if clash:
         raise ScenarioError(f"--set {clash[0]}", clash[0], "is both varied and set", "one of --vary, --set")
@@ -184,7 +215,11 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers
     if not variants:
         raise ScenarioError("--vary", "", "no variants", "at least one KEY=start:stop:n")
     variants = [{**overrides, **v} for v in variants]
-    load(scenario, overrides=variants[0])   # a bad key or value fails here, before any run
+    try:
+        load(scenario, overrides=variants[0])   # a bad key or value fails here, before any run
+    except ScenarioError as err:   # load names every override --set: say which were --vary
+        raise ScenarioError(err.file.replace("(--set ", "(--vary ") if any(f"(--set {k})" in err.file
+                            for k in vary) else err.file, err.path, err.problem, err.accepted) from None
     out.mkdir(parents=True, exist_ok=True)
     _check_design(out, {"scenario": str(scenario), "design": design_kind, "samples": samples, "seed": seed,
                         "vary": {k: list(v) for k, v in vary.items()}, "overrides": overrides,
@@ -200,6 +235,8 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers
         else:
             todo.append(i)
     done = len(results)
+    if on_start:
+        on_start(len(variants), len(todo))
 
     def finished(i, outcome):
         nonlocal done
@@ -214,7 +251,7 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers
         for i in todo:
             finished(i, run_variant(scenario, variants[i], folders[i], reports))
     elif todo:
-        submit, as_completed, close = _executor(workers, scheduler)
+        submit, as_completed, close, abort = _executor(workers, scheduler)
         try:
             futures = {submit(run_variant, scenario, variants[i], str(folders[i]), reports): i for i in todo}
             for fut in as_completed(list(futures)):
@@ -223,12 +260,15 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers
                     finished(i, fut.result())
                 except Exception as err:   # a worker that died (killed, out of memory): record it, go on
                     finished(i, (f"error: worker failed: {type(err).__name__}: {err}", {}, 0.0))
-        finally:
-            close()
+        except BaseException:   # Ctrl-C, or the caller's exception: stop the workers, then say it
+            abort()
+            raise
+        close()
     rows = _table(out, vary, variants, folders, results)
     if plots:
         from occupant.report.sweep_plots import write_plots
-        write_plots(rows, list(vary), out / "plots", limits=_limits(folders, results))
+        limits, units = _limits(folders, results)
+        write_plots(rows, list(vary), out / "plots", limits=limits, units=units)
     return rows
 
 
@@ -250,9 +290,12 @@ def _table(out, vary, variants, folders, results):
 
 
 def _limits(folders, results):
-    """{criterion: limit} from the first finished variant's criteria.csv (for the plots)."""
+    """({criterion: limit}, {criterion: unit}) from the first finished variant's criteria.csv
+    (for the plots)."""
     for i, folder in enumerate(folders):
         if results[i][0] == "ok":
             with open(folder / "criteria.csv", newline="", encoding="utf-8") as fh:
-                return {r["criterion"]: float(r["limit"]) for r in csv.DictReader(fh) if r["limit"]}
-    return {}
+                table = list(csv.DictReader(fh))
+            return ({r["criterion"]: float(r["limit"]) for r in table if r["limit"]},
+                    {r["criterion"]: r["unit"] for r in table if r["unit"] not in ("", "-")})
+    return {}, {}

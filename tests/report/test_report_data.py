@@ -68,7 +68,7 @@ def test_poses_and_planes_in_the_vehicle_frame(run):
 def test_channels_filtered_as_their_criteria_prescribe(run):
     ch = {c.name: c for c in run.results.channels}
     expect = {"Head CG acceleration X": 1000, "Chest acceleration X": 180, "Upper neck force Z": 600,
-              "Left femur force Z": 600, "Pelvis acceleration X": 1000}
+              "Left femur force Z": 600, "Left femur moment Y": 600, "Pelvis acceleration X": 1000}
     for name, cfc in expect.items():
         t, v, unit, got = D.filtered_channel(ch[name])
         assert got == cfc
@@ -244,3 +244,38 @@ def test_regression_precrash_strip_keeps_the_crash_sampled():
     assert np.allclose(times[3:], np.arange(0.5, 0.6501, 0.015))
     plain = SimpleNamespace(results=SimpleNamespace(t=t[:1501]), pulse=SimpleNamespace(direction=(1, 0, 0)))
     assert np.allclose(D.strip_times(plain), D.frame_times(t[:1501]))
+
+
+@pytest.mark.parametrize("view", [D.SIDE_VIEW, D.FRONT_VIEW])
+def test_regression_strip_title_names_what_is_drawn_and_clears_the_panels(run, view):
+    """The fixture has surfaces but neither airbag nor belt: the title's key names only what
+    the panels show, and it stays above the first row's panel titles (the side impact's
+    three-row front view had them overlapping)."""
+    from occupant.report.figures import kinematics_strip, plt
+    times = np.linspace(0.0, run.results.t[-1], 13)   # three rows of six, as the side impact
+    fig = kinematics_strip(run, times, view)
+    try:
+        title = fig._suptitle
+        assert title.get_text().endswith("surfaces grey") and "airbag" not in title.get_text()
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        top = title.get_window_extent(renderer)
+        panel = fig.axes[0].title.get_window_extent(renderer)
+        assert top.y0 > panel.y1, (top, panel)
+    finally:
+        plt.close(fig)
+
+
+def test_analytic_sliding_scale_columns_only_where_a_protocol_has_them():
+    """A Euro NCAP row adds its sliding scale and points (and the table its legend); an FMVSS
+    table keeps its five columns."""
+    from occupant.report import tables as T
+    fmvss = [dict(criterion="HIC15", value=377.0, unit="-", limit=700.0, **{"pass": True})]
+    assert T.criteria_rows(fmvss)[0] == ("criterion", "value", "unit", "limit", "result")
+    assert T.scale_notes(fmvss) == []
+    ncap = fmvss + [dict(criterion="chest deflection", value=25.0, unit="mm", limit=34.0, scale=[18.0, 34.0],
+                         points=1.75, max_points=4.0, **{"pass": True})]
+    header, rows, _, _ = T.criteria_rows(ncap)
+    assert header[-2:] == ("sliding scale", "points")
+    assert rows[0][-2:] == ("-", "-") and rows[1][-2:] == ("18 to 34", "1.75 of 4")
+    assert T.scale_notes(ncap)[0].startswith("sliding scale: from the higher performance limit")

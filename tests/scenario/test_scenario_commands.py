@@ -11,6 +11,9 @@ def test_reference_list_names_scenarios_dummies_and_vehicles(capsys):
     out = capsys.readouterr().out
     assert "fmvss208_sled_48_unbelted" in out and "us_ncap_frontal_56" in out
     assert "hybrid3_50m" in out and "sled_buck_passenger" in out and "midsize_sedan_driver" in out
+    # what certify and validate run, by the names they take
+    assert "(occupant certify NAME):\n  hybrid3_05f_head_drop, " in out
+    assert "(occupant validate NAME):\n  " in out and "nbdl" in out.lower()
 
 
 def test_reference_show_prints_the_tree_of_a_scenario_model(capsys):
@@ -62,3 +65,39 @@ def test_reference_import_occupant_is_light_and_everything_is_reachable():
                   "import occupant.simulate"):
         run = subprocess.run([sys.executable, "-c", code.format(first)], capture_output=True, text=True)
         assert run.returncode == 0, (first, run.stderr[-2000:])
+
+
+def test_reference_compare_aligns_long_criterion_names_and_units(tmp_path, capsys):
+    """The rear-impact rows (a 27-letter criterion, the unit m^2/s^2) keep the values in one
+    column."""
+    rows = [dict(criterion="HIC15", value=88.0, unit="-", limit=500.0, **{"pass": True}),
+            dict(criterion="NIC", value=39.3, unit="m^2/s^2", limit=24.0, **{"pass": None}),
+            dict(criterion="head restraint contact time", value=44.8, unit="ms", limit=80.0, **{"pass": None})]
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        write_criteria(rows, tmp_path / name / "criteria.csv")
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len({len(line) for line in lines}) == 1, lines   # right-aligned columns end together
+    column = lines[0].index("unit")
+    assert [line[column:].split()[0] for line in lines[1:]] == ["-", "m^2/s^2", "ms"]
+
+
+def test_reference_a_file_that_cannot_be_written_is_one_plain_line(tmp_path, capsys):
+    """An --out in a folder that does not exist: the path and the reason, exit 2."""
+    path = tmp_path / "no_such_folder" / "h3.xml"
+    assert main(["export", "hybrid3_50m", "--mjcf", "--out", str(path)]) == 2
+    assert capsys.readouterr().err == f"occupant: error: {path}: No such file or directory\n"
+
+
+def test_reference_damaged_run_folders_are_named_in_one_line(tmp_path, capsys):
+    """A criteria.csv with a value that is not a number, a results.h5 that is not HDF5: the
+    file and the problem, exit 2 (they were h5py's and float()'s bare messages)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "criteria.csv").write_text("criterion,value,unit,limit,pass\nHIC15,abc,-,700,true\n")
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "a")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"occupant: error: {tmp_path / 'a' / 'criteria.csv'}: cannot read its rows") and "'abc'" in err
+    (tmp_path / "a" / "results.h5").write_text("not HDF5")
+    assert main(["report", str(tmp_path / "a")]) == 2
+    assert capsys.readouterr().err.startswith(f"occupant: error: {tmp_path / 'a' / 'results.h5'}: cannot read as HDF5")

@@ -16,6 +16,7 @@ SHORT = {"solver.t_end": 0.005}   # 5 ms: quick, and enough for every criterion 
 def test_analytic_design_and_vary_syntax():
     assert parse_vary("pulse.delta_v_kmh=40:56:3") == ("pulse.delta_v_kmh", [40.0, 48.0, 56.0])
     assert parse_vary("solver.integrator=euler,rk4") == ("solver.integrator", ["euler", "rk4"])
+    assert repr(parse_vary("a=0.010:0.028:10")[1][4]) == "0.018"   # as written in sweep.csv
     assert design({"a": [1, 2], "b": ["x", "y", "z"]})[1] == {"a": 1, "b": "y"}
     assert len(design({"a": [1, 2], "b": ["x", "y", "z"]})) == 6
     with pytest.raises(ScenarioError, match=r"--vary a=1:2: a: cannot read '1:2'"):
@@ -122,3 +123,47 @@ def test_reference_a_diverging_variant_is_recorded_and_not_run_again(tmp_path):
     again = sweep("fmvss208_sled_48_unbelted", vary, tmp_path, workers=1, overrides=fixed, plots=False,
                   progress=lambda *a: calls.append(a))
     assert calls == [] and [r["status"] for r in again] == [r["status"] for r in rows]
+
+
+def test_reference_sweep_command_checks_its_arguments_before_any_output(tmp_path, capsys):
+    """A design that cannot run (no --samples for a Latin hypercube, --workers 0, an unknown
+    varied key) is one message on stderr naming the option, exit 2, no header, nothing run."""
+    base = ["sweep", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=0.005", "--out", str(tmp_path)]
+    cases = ((["--vary", "pulse.delta_v_kmh=40:56", "--design", "lhs"], "--samples: a Latin hypercube"),
+             (["--vary", "pulse.delta_v_kmh=40:56:2", "--workers", "0"], "--workers: 0: not a number"),
+             (["--vary", "solver.colour=1,2"], "(--vary solver.colour): solver.colour: unknown key"))
+    for extra, message in cases:
+        assert main(base + extra) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and message in captured.err, (extra, captured)
+    assert not list(tmp_path.glob("v*"))
+
+
+def test_reference_ctrl_c_stops_a_sweep_at_once_and_it_resumes(tmp_path):
+    """Ctrl-C (SIGINT to the process group) stops the running variants at once (not after them),
+    with one line and exit 130, no worker's traceback; the same command again says how many
+    finished before and runs the rest."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    cmd = [sys.executable, "-m", "occupant.cli", "sweep", "fmvss208_sled_48_unbelted", "--vary",
+           "pulse.delta_v_kmh=40:48:4", "--set", "solver.t_end=0.15", "--workers", "2", "--out", str(tmp_path)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,   # its own process group, SIGINT not ignored
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert "4 variants" in proc.stdout.readline()   # checked, the workers starting
+    time.sleep(1.0)
+    os.killpg(proc.pid, signal.SIGINT)
+    start = time.perf_counter()
+    _, err = proc.communicate(timeout=60)
+    assert time.perf_counter() - start < 5.0
+    assert proc.returncode == 130 and "Traceback" not in err and "occupant: interrupted" in err, err
+    finished = sum((tmp_path / f"v{i:04d}" / "criteria.csv").exists() for i in range(1, 5))
+    assert finished < 4
+    again = subprocess.run(cmd, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    if finished:
+        assert f"{finished} finished before, {4 - finished} to run" in again.stdout
+    assert all((tmp_path / f"v{i:04d}" / "criteria.csv").exists() for i in range(1, 5))
