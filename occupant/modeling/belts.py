@@ -80,8 +80,9 @@ class Retractor:
     had paid out when it locked (or was wound in to since: the spool's ratchet holds what a
     pretensioner wound in), up to ``load_limit`` (N; inf: none), at which a torsion-bar load
     limiter pays out at constant force (plastically: the limiter's payout is kept). The spool
-    moves at speed (tension - spool force) / ``spool_damping`` (N s/m), a regularisation: the
-    belt force exceeds the limit by spool_damping times the payout speed."""
+    moves at speed (tension - spool force) / ``spool_damping`` (N s/m), a regularisation; a
+    yielding limiter also pays out what keeps the belt's strain, so the belt force stays at the
+    limit whatever the payout speed (``occupant.restraints.belt``)."""
     rewind_force: float = 10.0          # N: the GS1 deck's 10 N shoulder pre-load (facts 6.4) [S]
     lock_acceleration: float = 0.45 * G0   # m/s^2 [U]: the vehicle-sensitive threshold quoted for
                                         # UN R16 / FMVSS 209 (0.45-0.7 g; standards not read)

@@ -37,7 +37,10 @@ Per belt, every evaluation:
    sensor or the pretensioner's firing) rewind force + spool stiffness times the payout beyond
    where it locked or was since wound in to (a ratchet: a pretensioner's pull-in is held),
    capped by the load limit, where the limiter's payout is kept (a state) so the
-   unloading spool does not wind it back; a fired pretensioner raises the spool force to its
+   unloading spool does not wind it back; a yielding limiter pays out, besides that, the
+   webbing that keeps the first segment's strain (its stretch rate over 1 + e, less what flows
+   into it at the next point), so the belt force stays at the limit at any payout speed (the
+   damping only corrects drift: a torsion bar twists at its level); a fired pretensioner raises the spool force to its
    table's (force) or its capacity, winding in no faster than its table's pull-in (pull-in,
    ``pretensioner_at``).
 States per segment (webbing length, largest strain), per belt (payout, free payout (while
@@ -510,6 +513,10 @@ def belt(el, points, out, zdot, t, z, b):
         pt_force, pt_speed = pretensioner_at(el, b, t, payout)
         spool = max(spool, pt_force)
         speed = max((f0 - spool) / el.spool_damping[b], -pt_speed)
+        if yielding and f0 >= spool:
+            # the limiter pays out what keeps the first segment's strain: its stretch rate
+            # less the webbing flowing into it at the next point (the damping only corrects)
+            speed += max(out[os + 3] / (1.0 + out[os + 1]) - zdot[zs], 0.0)
         zdot[zb] = speed
         zdot[zs] += speed
         if not is_locked or (speed < 0.0 and payout <= free):

@@ -316,11 +316,12 @@ def test_analytic_force_pretensioner_pull_in_is_held():
 
 def test_analytic_load_limiter():
     """A 6 kN pull on a 20 kg mass against a belt whose retractor locks at once and limits at
-    4 kN: once the limiter yields (t_y), the belt force is F_LL + c p' (c the spool damping).
-    The mass moves at u = (1 + e) p' (the paid-out webbing is stretched by e = T / EA, all but
-    constant: e' = c p'' / EA), so m u' = F - F_LL - c u / (1 + e): the mass's speed relaxes
-    from its value at t_y to (F - F_LL) (1 + e) / c with the time constant m (1 + e) / c; the
-    limiter's payout is the payout after t_y."""
+    4 kN: once the limiter yields (t_y) it pays out what keeps the belt's strain, so the belt
+    force is F_LL whatever the payout speed (a torsion bar twists at its level; the spool
+    damping c only corrects drift) and the mass speeds up at (F - F_LL) / m:
+    u = u_y + (F - F_LL) (t - t_y) / m. Before, the force was F_LL + c p' (1.9 m/s of payout,
+    as in US NCAP, put 190 N on a 4 kN limiter, and the D-ring multiplied it). The limiter's
+    payout is the payout after t_y."""
     m, force, limit, c = 20.0, 6000.0, 4000.0, 100.0
     asm = _slider(m)
     asm.add(Belt("strap", [Anchor("retractor", (0, 0, 1.0)), Anchor("hook", marker="hook")],
@@ -331,20 +332,46 @@ def test_analytic_load_limiter():
                             tau=[-force])
     f = res.outputs["strap.retractor-hook.force"]
     payout = res.z[:, model.z_names.index("strap.payout")]
-    speed = np.gradient(payout, res.t)
     k_y = np.argmax(f >= limit)
     late = res.t > res.t[k_y] + 0.01
     assert res.outputs["strap.locked"][0] == 1.0
-    assert f[:k_y].max() < limit <= f[late].min()
-    np.testing.assert_allclose(f[late], limit + c * speed[late], rtol=1e-3)
-    e = res.outputs["strap.retractor-hook.strain"][late].mean()
-    v_inf, v_y = (force - limit) * (1 + e) / c, -res.v[k_y, 0]
-    expected = v_inf + (v_y - v_inf) * np.exp(-c * (res.t[late] - res.t[k_y]) / (m * (1 + e)))
-    # measured 0.29 %: e grows from 2.5 to 3.4 % over the run, the closed form takes its mean
-    np.testing.assert_allclose(-res.v[late, 0], expected, rtol=5e-3)
+    assert f[:k_y].max() < limit
+    assert np.gradient(payout, res.t)[late].max() > 10.0        # paying out fast
+    np.testing.assert_allclose(f[late], limit, rtol=2e-3)         # measured within 0.14 %
+    expected = -res.v[k_y, 0] + (force - limit) * (res.t[late] - res.t[k_y]) / m
+    np.testing.assert_allclose(-res.v[late, 0], expected, rtol=2e-3)
     limited = res.z[:, model.z_names.index("strap.limiter_payout")]
     assert limited[-1] > 1.0
     assert limited[-1] == pytest.approx(payout[-1] - payout[k_y], rel=0.01)
+
+
+def test_analytic_load_limited_belt_through_a_d_ring():
+    """An 8 kN pull on a 20 kg mass through a D-ring (mu 0.2, the belt turning theta = pi / 2
+    there) from a retractor limiting at 4 kN: the retractor side stays at the limiter's 4 kN
+    and the shoulder side (a B3 load cell) at its capstan bound exp(mu theta) F_LL plus the
+    ring's regularisation, c v (c the slip damping, v the webbing's speed through the ring):
+    the only excess over the limiter is the D-ring's friction. Before, the spool's own
+    regularisation added exp(mu theta) c_spool p' too (US NCAP: B3 6.56 kN on a 4 kN
+    limiter)."""
+    m, force, limit, mu = 20.0, 8000.0, 4000.0, 0.2
+    asm = _slider(m)
+    asm.add(Belt("strap", [Anchor("retractor", (-1.0, 0, 1.0)),
+                           SlipRing("d_ring", (0, 0, 1.0), friction=mu),
+                           Anchor("hook", marker="hook")],
+                 LINEAR, retractor=Retractor(lock_speed=0.0, lock_delay=0.0, load_limit=limit),
+                 pretension=10.0))
+    model = asm.compile()
+    res = occupant.simulate(model, 0.1, integrator="rk4", dt=1e-5, gravity=(0, 0, 0),
+                            tau=[-force])
+    b4 = res.outputs["strap.retractor-d_ring.force"]
+    b3 = res.outputs["strap.d_ring-hook.force"]
+    through = np.gradient(res.z[:, model.z_names.index("strap.d_ring-hook.webbing")], res.t)
+    late = res.t > res.t[np.argmax(b4 >= limit)] + 0.01
+    assert through[late].min() > 5.0                              # sliding fast
+    np.testing.assert_allclose(b4[late], limit, rtol=1e-3)
+    c = model.source.belts["strap"].slip_damping
+    np.testing.assert_allclose(b3[late], np.exp(mu * np.pi / 2) * limit + c * through[late],
+                               rtol=2e-3)
 
 
 def test_reference_belts_fitted_at_pretension():

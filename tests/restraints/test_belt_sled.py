@@ -119,7 +119,7 @@ def test_reference_shoulder_belt_force_in_the_range_of_belted_sled_tests(sled, s
     limited, standard = peaks["4 kN load limiter"], peaks["standard"]
     assert 4000.0 < limited[0] < 8000.0
     retractor_side = sled[1].outputs["belt.retractor-d_ring.force"]
-    assert retractor_side.max() < LOAD_LIMIT * 1.15      # the limit plus the spool damping term
+    assert retractor_side.max() < LOAD_LIMIT * 1.01      # the limiter holds its level
     assert limited[1] > 0.05                             # the limiter paid out
     assert limited[0] < standard[0] < 15000.0
     assert standard[1] < 0.02                            # the locked spool's film effect only
