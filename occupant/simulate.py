@@ -50,8 +50,8 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
                               f"{', '.join(dict.fromkeys(model.constraint_names))}); integrator "
                               f"'{integrator}' ignores constraints: use one of "
                               f"{', '.join(k for k, m in INTEGRATORS.items() if getattr(m, 'constrained', False))}")
-    if gravity is None:   # the model's gravity field, else standard gravity along -z of B0
-        gravity = model.gravity if model.gravity is not None else (0.0, 0.0, -9.81)
+    if gravity is None:
+        gravity = model_gravity(model)
     if not (np.isfinite(t_end) and t_end > 0):
         raise SimulationError(f"simulate: t_end must be a positive number of seconds, got {t_end!r}")
     if dt is not None and not (np.isfinite(dt) and 0 < dt <= t_end):
@@ -70,8 +70,7 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     limit = step_limit(model, q0, method.stability)
     fixed = method.default_dt is not None
     if dt is None and fixed:
-        # the default step, made smaller where the joint resistance needs it (integrate.stability)
-        dt = min(method.default_dt, 0.8 * limit.dt)
+        dt = default_step(method, limit)
         dt = t_end / np.ceil(t_end / dt - 1e-9)
     step = dt if dt is not None else OUTPUT_DT
     output_dt = max(OUTPUT_DT, step) if output_dt is None else output_dt
@@ -130,6 +129,17 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     if model.constraint_names and violation is not None:
         results.constraint_violation, results.constraint_velocity_violation = violation
     return results
+
+
+def model_gravity(model):
+    """The model's gravity field, else standard gravity along -z of B0 (m/s^2)."""
+    return model.gravity if model.gravity is not None else (0.0, 0.0, -9.81)
+
+
+def default_step(method, limit):
+    """The default step of a fixed-step ``method``, made smaller where the joint resistance
+    needs it (``limit``: integrate.stability.step_limit)."""
+    return min(method.default_dt, 0.8 * limit.dt)
 
 
 def _compiled_guards(events):

@@ -18,6 +18,8 @@ pairs between the occupant's ellipsoids and the interior's surfaces
     h_point = [0.0, 0.0, 0.0]       # m in B0: where the posture's H-point goes
     seat = "front_right"            # ISO-MME position (code character 2), see SEATS
     yaw_deg = 0.0                   # turns the posture about B0's z (a pedestrian's heading)
+    settle = 0.3                    # s settling into the seat under gravity before the run
+                                    # (occupant.scenario.settle; default 0: starts as postured)
     [vehicle]
     interior = "sled_buck_passenger"
     # pedestrian scenarios: B0 is the road (the interior its surface) and the car a moving body
@@ -61,7 +63,7 @@ from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_f
 
 TOP_KEYS = ("kind", "name", "title", "description", "occupant", "vehicle", "pulse", "restraints",
             "contact_characteristic", "contact", "sensors", "sensor", "criteria", "solver", "outputs", "precrash")
-OCCUPANT_KEYS = ("dummy", "posture", "h_point", "seat", "ellipsoid", "yaw_deg", "human")
+OCCUPANT_KEYS = ("dummy", "posture", "h_point", "seat", "ellipsoid", "yaw_deg", "human", "settle")
 HUMAN_KEYS = ("sex", "percentile", "stature", "mass", "neck_activation")
 ELLIPSOID_KEYS = ("name", "segment", "center", "semi_axes")
 VEHICLE_KEYS = ("interior", "front", "speed_kmh", "front_position", "model")
@@ -222,6 +224,7 @@ class Scenario:
         if yaw:
             turn_root(self.q0, np.radians(yaw))
         self.q0[0:3] += h_point     # the free root's position: the H-point moves with the seat
+        self.settle = self._settle(c, occ)
         self.v0 = None
         if self.front is not None:
             self.v0 = np.zeros(self.model.nv)
@@ -235,6 +238,18 @@ class Scenario:
         outputs = c.table(data, "outputs", "")
         c.keys(outputs, OUTPUTS_KEYS, "outputs")
         self.outputs = {k: c.boolean(outputs, k, "outputs", default=True) for k in OUTPUTS_KEYS}
+
+    def _settle(self, c, occ):
+        """``occupant.settle``: seconds of settling under gravity before the run (0: none)."""
+        from occupant.scenario.settle import MAX_SETTLE
+        accepted = f"0 <= settle <= {MAX_SETTLE} s (0: the run starts from the posture as placed)"
+        value = c.number(occ, "settle", "occupant", default=0.0)
+        if not 0.0 <= value <= MAX_SETTLE:
+            c.fail("occupant.settle", f"{value!r} s is outside the settling accepted", accepted)
+        if value and self.front is not None:
+            c.fail("occupant.settle", "a pedestrian stands on the road: there is no seat to settle "
+                   "into", "leave settle out (0) in a scenario with a vehicle front")
+        return value
 
     @staticmethod
     def _human(c, h):

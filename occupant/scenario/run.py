@@ -52,7 +52,11 @@ def run_scenario(scenario, progress=None):
     from occupant.simulate import simulate
 
     start = time.perf_counter()
-    res = simulate(scenario.model, scenario.t_end, dt=scenario.dt, q0=scenario.q0,
+    q0 = scenario.q0
+    if getattr(scenario, "settle", 0.0):   # settled into the seat; belts fitted there by simulate
+        from occupant.scenario.settle import settle
+        q0, _ = settle(scenario.model, q0, scenario.settle)
+    res = simulate(scenario.model, scenario.t_end, dt=scenario.dt, q0=q0,
                    v0=getattr(scenario, "v0", None),
                    integrator=scenario.integrator, base_motion=scenario.pulse.base_motion(),
                    output_dt=scenario.output_dt, progress=progress)
@@ -83,7 +87,7 @@ def run_scenario(scenario, progress=None):
                results=res, criteria=rows,
                regulation=scenario.protocol.title if scenario.protocol else "",
                notes=notes, judged=judged, pulse=scenario.pulse,
-               wall_time=time.perf_counter() - start, initial_state=scenario.q0)
+               wall_time=time.perf_counter() - start, initial_state=q0)
 
 
 def _cell(v):

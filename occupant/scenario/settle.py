@@ -1,0 +1,89 @@
+"""Settling the occupant into its seat before the run (``[occupant] settle``, seconds).
+
+A posture places the occupant by its joint angles and H-point, not where the seat's cushions,
+the belt and gravity hold it: started there, the seated Hybrid III sinks into the cushion and
+falls back onto the seat back during the first 0.1-0.2 s of the run, which under a pre-crash
+braking pulse reads as the head moving rearward. MADYMO and ATB users settle the dummy by a
+pre-simulation under gravity before the crash run [U: common practice]; ``settle`` does that:
+
+- the model with its restraints held (``held``: airbags and pretensioners never fire),
+  under gravity alone (B0 at rest, no pulse), from the posture at rest;
+- dynamic relaxation with kinetic damping [S: Underwood, "Dynamic relaxation", in
+  Computational Methods for Transient Analysis, Elsevier 1983, ch. 5]: the motion is followed
+  in chunks; whenever the kinetic energy has passed a peak, the state at the peak is kept and
+  the motion restarts there from rest. Each restart removes the energy of the dominant mode at
+  its equilibrium crossing, so the occupant comes to rest far sooner than by its own damping;
+- the run then starts from the settled configuration at rest, with the belts fitted there
+  (``simulate``'s default z0: ``restraints.fit_belts``).
+"""
+import copy
+
+import numpy as np
+
+from occupant.model.bundle import frozen
+
+CHUNK = 2e-3        # s of motion between kinetic-energy checks: at most this much is followed
+                    # past a peak [E: the seated occupant's energy peaks come 20-80 ms apart]
+SAMPLE = 1e-4       # s between the recorded states a restart can start from
+MAX_SETTLE = 2.0    # s: the longest settling accepted [E: it converges in ~0.2-0.3 s]
+
+
+class SettleError(RuntimeError):
+    """The settling pre-simulation did not finish (it diverged)."""
+
+
+def held(model):
+    """A shallow copy of ``model`` whose airbags and pretensioners never fire (firing times inf).
+    The arrays stay read-only (``bundle.frozen``), as the compiled step was compiled for."""
+    out = copy.copy(model)
+    bags = model.airbags
+    out.airbags = bags._replace(firing_time=frozen(np.full(len(bags.firing_time), np.inf)))
+    if model.belts is not None:
+        out.belts = model.belts._replace(fire_time=frozen(np.full(len(model.belts.fire_time), np.inf)))
+    return out
+
+
+def settle(model, q0, duration):
+    """The configuration (nq,) in which ``model`` comes to rest from ``q0`` under gravity alone,
+    after ``duration`` seconds of kinetic-damped motion (module docstring), and a dict of what
+    it did: ``restarts`` and ``kinetic`` (J, the largest kinetic energy of the last chunk).
+    Semi-implicit Euler at its default step, through its compiled loop in chunks."""
+    from occupant.integrate.events import never
+    from occupant.integrate.fixed_step import DIVERGED
+    from occupant.integrate.integrators import INTEGRATORS
+    from occupant.integrate.pipeline import make_recording
+    from occupant.integrate.stability import step_limit
+    from occupant.integrate.system import MultibodySystem
+    from occupant.restraints import fit_belts
+    from occupant.simulate import default_step, model_gravity
+
+    model = held(model)
+    method = INTEGRATORS["euler"]
+    dt = default_step(method, step_limit(model, q0, method.stability))
+    stride = max(1, int(round(SAMPLE / dt)))
+    chunk = stride * max(1, int(round(CHUNK / (stride * dt))))
+    n_steps = chunk * int(np.ceil(duration / (chunk * dt) - 1e-9))
+    system = MultibodySystem(model, model_gravity(model), None, None, 0.0, n_steps * dt,
+                             base_dt=min(dt, 1e-4))
+    nq, nv = model.nq, model.nv
+    y = system.initial_state(q0, np.zeros(nv), fit_belts(model, q0))
+    rec = make_recording(model, n_steps // stride + 1)
+    y_last = np.zeros((2, len(y)))
+    done, first, restarts, kinetic = 0, 0, 0, 0.0   # first: the sample of the last restart
+    while done < n_steps:
+        _, code = method.loop(system.bundle, system.data, done, y, dt, chunk, stride, rec,
+                              False, (never,), np.zeros(1), np.ones(1), y_last)
+        if code == DIVERGED:
+            raise SettleError(f"settling under gravity diverged after {done * dt:.3f} s")
+        done += chunk
+        ke = rec.kinetic[first:done // stride]
+        peak = first + int(np.argmax(ke))
+        kinetic = float(ke.max())
+        if peak < done // stride - 1:      # past a peak: restart there from rest
+            y = rec.y[peak].copy()
+            y[nq:nq + nv] = 0.0
+            first = done // stride
+            restarts += 1
+        else:                              # still gaining energy: go on
+            y = y_last[1].copy()
+    return y[:nq].copy(), {"restarts": restarts, "kinetic": kinetic}

@@ -1,0 +1,75 @@
+"""Settling the seated occupant under gravity before the run (occupant.scenario.settle)."""
+import numpy as np
+import pytest
+
+from occupant.scenario import load
+from occupant.scenario.load import ScenarioError
+from occupant.scenario.settle import held, settle
+from occupant.simulate import simulate
+
+
+@pytest.fixture(scope="module")
+def ncap():
+    return load("us_ncap_frontal_56")
+
+
+def _motion_at_rest(model, q, t):
+    """Largest displacement (m) of any body's centre of mass over t seconds under gravity alone,
+    restraints held, from q at rest (belts fitted at q), and the largest kinetic energy (J)."""
+    res = simulate(model, t, q0=q, integrator="euler")
+    assert res.status == "finished"
+    moved = np.linalg.norm(res.body_com - res.body_com[0], axis=2).max()
+    return moved, res.energy["kinetic"].max()
+
+
+def test_reference_settled_occupant_stays_at_rest(ncap):
+    """From its posture the US NCAP driver is far from equilibrium: under gravity alone (no
+    pulse, airbag and pretensioner held) a body moves 60 mm within 0.1 s (measured: the head
+    falls back onto the reclined torso as the neck springs unload, the pelvis sinks into the
+    cushion) with 9 J of kinetic energy. After 0.3 s of settling it stays put: over the next
+    0.1 s no body moves more than 5 mm (measured 3.4 mm) and the kinetic energy stays below 0.1 J
+    (measured 0.05 J), against ~5 J per 10 mm of fall for the 78 kg dummy."""
+    model = held(ncap.model)
+    moved0, ke0 = _motion_at_rest(model, ncap.q0, 0.1)
+    q, info = settle(ncap.model, ncap.q0, 0.3)
+    moved, ke = _motion_at_rest(model, q, 0.1)
+    print(f"unsettled: {moved0 * 1e3:.1f} mm, {ke0:.2f} J; settled ({info}): {moved * 1e3:.1f} mm, {ke:.3f} J")
+    assert moved0 > 0.04 and ke0 > 5.0      # the test can fail: without settling it does
+    assert moved < 0.005 and ke < 0.1
+    assert info["restarts"] >= 1
+
+
+def test_identity_held_model_keeps_frozen_arrays_and_never_fires(ncap):
+    """``held`` changes only the firing times (to inf), and its arrays stay read-only like the
+    model's (else the compiled step would be compiled again for writable array types)."""
+    model = ncap.model
+    h = held(model)
+    assert np.all(np.isinf(h.airbags.firing_time)) and np.all(np.isinf(h.belts.fire_time))
+    assert np.all(np.isfinite(model.airbags.firing_time)) and np.isfinite(model.belts.fire_time).any()
+    assert not h.airbags.firing_time.flags.writeable and not h.belts.fire_time.flags.writeable
+    for name in model.belts._fields:
+        if name != "fire_time":
+            assert getattr(h.belts, name) is getattr(model.belts, name)
+
+
+def test_regression_run_starts_from_the_settled_posture(ncap):
+    """With occupant.settle the run starts from the settled configuration (the pelvis lower in
+    the cushion than placed) and records it as its initial state."""
+    sc = load("us_ncap_frontal_56", {"occupant.settle": 0.1, "solver.t_end": 0.002})
+    run = sc.run()
+    assert run.results.status == "finished"
+    np.testing.assert_allclose(run.initial_state, run.results.q[0], atol=1e-12)
+    assert run.initial_state[2] < sc.q0[2] - 0.01     # the H-point sank > 10 mm (measured 19 mm)
+
+
+@pytest.mark.parametrize("scenario, value, words", [
+    ("us_ncap_frontal_56", -0.1, "0 <= settle <= 2.0 s"),
+    ("us_ncap_frontal_56", 5.0, "0 <= settle <= 2.0 s"),
+    ("us_ncap_frontal_56", "long", "a number"),
+    ("pedestrian_40", 0.2, "no seat"),
+])
+def test_regression_settle_bad_input_names_the_key(scenario, value, words):
+    """A bad occupant.settle fails at load, naming the key, the value and what is accepted."""
+    with pytest.raises(ScenarioError) as err:
+        load(scenario, overrides={"occupant.settle": value})
+    assert err.value.path == "occupant.settle" and words in str(err.value)
