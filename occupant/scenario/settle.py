@@ -28,8 +28,9 @@ SAMPLE = 1e-4       # s between the recorded states a restart can start from
 MAX_SETTLE = 2.0    # s: the longest settling accepted [E: it converges in ~0.2-0.3 s]
 
 
-class SettleError(RuntimeError):
-    """The settling pre-simulation did not finish (it diverged)."""
+class SettleError(ValueError):
+    """The settling pre-simulation did not finish (it diverged): the command line says it
+    without a traceback, as its other ValueErrors."""
 
 
 def held(model):
@@ -74,7 +75,9 @@ def settle(model, q0, duration):
         _, code = method.loop(system.bundle, system.data, done, y, dt, chunk, stride, rec,
                               False, (never,), np.zeros(1), np.ones(1), y_last)
         if code == DIVERGED:
-            raise SettleError(f"settling under gravity diverged after {done * dt:.3f} s")
+            raise SettleError(f"occupant.settle: settling under gravity diverged after {done * dt:.3f} s "
+                              f"(a posture deep inside the seat or interior?); set settle = 0 to run "
+                              f"from the posture as placed")
         done += chunk
         ke = rec.kinetic[first:done // stride]
         peak = first + int(np.argmax(ke))
