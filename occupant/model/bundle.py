@@ -142,6 +142,8 @@ AirbagBlock = namedtuple("AirbagBlock", [
     "pair_start",     # (nbag + 1,) int, the bag's contact pairs are pair_start[b]:pair_start[b+1]
     "pair_bag",       # (npair,) int, bag of each pair
     "link_a",         # (npair,) int, link carrying the occupant ellipsoid
+    "carrier",        # (npair,) int, link carrying its front (occupant.contact.carrier; link_a: none)
+    "carrier_r",      # (npair, 3) m, the carrier link's origin at rest in link_a's frame
     "R_a",            # (npair, 3, 3) ellipsoid axes in that link's frame
     "p_a",            # (npair, 3) m, ellipsoid centre in that link's frame
     "size_a",         # (npair, 3) m, semi-axes
@@ -438,12 +440,13 @@ def empty_airbag_block():
     """The AirbagBlock of a model without airbags."""
     values = {name: np.zeros(0) for name in AirbagBlock._fields}
     for name in ("bag_link", "flow_start", "flow_len", "temperature_start", "temperature_len",
-                 "pair_bag", "link_a", "link_b", "bottom_start", "bottom_len"):
+                 "pair_bag", "link_a", "carrier", "link_b", "bottom_start", "bottom_len"):
         values[name] = np.zeros(0, dtype=np.int64)
     values["pair_start"] = np.zeros(1, dtype=np.int64)
     for name, shape in (("bag_R", (0, 3, 3)), ("R_a", (0, 3, 3)), ("R_b", (0, 3, 3)),
                         ("bag_p", (0, 3)), ("semi_axes", (0, 3)), ("p_a", (0, 3)),
-                        ("size_a", (0, 3)), ("tables", (0, 2)), ("R_bottom", (0, 3, 3)),
+                        ("size_a", (0, 3)), ("carrier_r", (0, 3)), ("tables", (0, 2)),
+                        ("R_bottom", (0, 3, 3)),
                         ("p_bottom", (0, 3)), ("size_bottom", (0, 3))):
         values[name] = np.zeros(shape)
     for name in ("z_start", "out_start", "pair_out_start"):

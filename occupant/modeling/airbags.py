@@ -19,6 +19,7 @@ from occupant.model.bundle import (
     AIRBAG_CONTACT_OUTPUTS, AIRBAG_OUTPUTS, AIRBAG_STATES, AirbagBlock, freeze_block,
 )
 from occupant.model.model import ModelError
+from occupant.modeling.carriers import carrier_link
 from occupant.modeling.contacts import _curve
 from occupant.modeling.elements import ModelingError, _rotation, _vec3
 from occupant.modeling.geometry import Ellipsoid, Sphere
@@ -192,14 +193,22 @@ class Airbag:
 class AirbagContact:
     """Contact of ``airbag`` with the occupant's ``geometry`` (an Ellipsoid or Sphere on a part):
     the bag pushes it with its gauge pressure over the contact area, and loses the penetrated
-    volume (``occupant.restraints.airbag``)."""
+    volume (``occupant.restraints.airbag``). ``carrier`` (optional): a part on a prismatic joint
+    to the geometry's part (a sternum on the chest joint) that carries its front: a load pushing
+    it back acts on the carrier and the contact moves with the carrier's travel, so the bag's
+    chest load passes through the joint's spring (``occupant.contact.carrier``), as the belt's
+    chest wrap does."""
     name: str
     airbag: str
     geometry: str
+    carrier: str | None = None
 
     @property
     def refs(self):
-        return {"airbag": self.airbag, "geometry": self.geometry}
+        out = {"airbag": self.airbag, "geometry": self.geometry}
+        if self.carrier is not None:
+            out["carrier.part"] = self.carrier
+        return out
 
 
 @njit(**JIT)
@@ -221,9 +230,11 @@ def _equivalent_radius(semi_axes):
     return float(np.prod(semi_axes) ** (1.0 / 3.0))
 
 
-def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states):
+def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
+                 tree, body_index):
     """The AirbagBlock of the assembly's airbags and airbag contacts (flat arrays, link frames);
-    reserves their outputs and z states."""
+    reserves their outputs and z states (``tree``, ``body_index``: for the contacts' carriers,
+    ``occupant.modeling.carriers``)."""
     bags = list(asm.airbags.values())
     bag_index = {name: k for k, name in enumerate(asm.airbags)}
     # pairs grouped by bag (a stable sort keeps their order of declaration within a bag)
@@ -293,6 +304,11 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
                              f"on the link that carries airbag '{contact.airbag}'")
         cols["pair_bag"].append(k)
         cols["link_a"].append(link)
+        carrier, carrier_r = carrier_link(f"airbag contact '{contact.name}'.carrier",
+                                          contact.carrier, contact.geometry, link, tree,
+                                          body_index, body_link)
+        cols["carrier"].append(carrier)
+        cols["carrier_r"].append(carrier_r)
         cols["R_a"].append(marker_R[m])
         cols["p_a"].append(marker_p[m])
         cols["size_a"].append(size)
@@ -305,11 +321,11 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
         cols["size_bottom"].append((bags[k].semi_axes[1], bags[k].semi_axes[2], 0.0))
     nb, nc = len(bags), len(contacts)
     for key in ("bag_link", "flow_start", "flow_len", "temperature_start", "temperature_len",
-                "pair_bag", "link_a", "link_b", "bottom_start", "bottom_len"):
+                "pair_bag", "link_a", "carrier", "link_b", "bottom_start", "bottom_len"):
         cols[key] = np.array(cols[key], dtype=int)
     for key, n in (("bag_R", nb), ("R_a", nc), ("R_b", nc), ("R_bottom", nc)):
         cols[key] = np.array(cols[key], dtype=float).reshape(n, 3, 3)
-    for key, n in (("bag_p", nb), ("semi_axes", nb), ("p_a", nc), ("size_a", nc),
+    for key, n in (("bag_p", nb), ("semi_axes", nb), ("p_a", nc), ("size_a", nc), ("carrier_r", nc),
                    ("p_bottom", nc), ("size_bottom", nc)):
         cols[key] = np.array(cols[key], dtype=float).reshape(n, 3)
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))

@@ -52,6 +52,7 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT, JIT_STAGE
+from occupant.contact.carrier import bearer, carried
 from occupant.contact.compliant import normal_and_friction
 from occupant.contact.geometry_pairs import (
     PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link,
@@ -176,6 +177,8 @@ def airbags(bundle, data, t, q, v, z):
                 geo[k, 0, r] = el.bag_p[b, r] + depth * el.bag_R[b, r, 0]
                 geo[k, 1, r] = lam * el.semi_axes[b, r]
             d, d_rate, nx, ny, nz, cx, cy, cz, _ = ellipsoid_ellipsoid(points, pairs, k)
+            _, d, d_rate, cx, cy, cz = carried(points, el.link_a[k], el.carrier[k],
+                                               el.carrier_r[k], d, d_rate, nx, ny, nz, cx, cy, cz)
             vol_c, area = lens(d, el.radius_a[k], radius_b)
             displaced += vol_c
             geo[k, 2, 0], geo[k, 2, 1], geo[k, 2, 2] = nx, ny, nz
@@ -229,7 +232,9 @@ def airbags(bundle, data, t, q, v, z):
             force, friction, d_bottom, f_bottom = 0.0, 0.0, 0.0, 0.0
             if d > 0.0 and area > 0.0:
                 force = gauge * area
-                work, friction = _push(points, el.link_a[k], el.link_b[k], force, mu, v_s,
+                la = bearer(points, el.link_a[k], el.carrier[k], geo[k, 2, 0], geo[k, 2, 1],
+                            geo[k, 2, 2])
+                work, friction = _push(points, la, el.link_b[k], force, mu, v_s,
                                        geo[k, 2, 0], geo[k, 2, 1], geo[k, 2, 2], geo[k, 3, 0],
                                        geo[k, 3, 1], geo[k, 3, 2])
                 power += work
@@ -237,11 +242,14 @@ def airbags(bundle, data, t, q, v, z):
                 area_total += area
                 d_bottom, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(
                     points, backing, k)
+                lab, d_bottom, d_rate, cx, cy, cz = carried(
+                    points, el.link_a[k], el.carrier[k], el.carrier_r[k], d_bottom, d_rate, nx,
+                    ny, nz, cx, cy, cz)
                 if d_bottom > 0.0 and inside:
                     f_bottom = max(table_load(el.tables, el.bottom_start[b], el.bottom_len[b],
                                               d_bottom)
                                    + el.bottom_damping[b] * d_bottom * d_rate, 0.0)
-                    work, _ = _push(points, el.link_a[k], el.link_b[k], f_bottom, mu, v_s, nx,
+                    work, _ = _push(points, lab, el.link_b[k], f_bottom, mu, v_s, nx,
                                     ny, nz, cx, cy, cz)
                     power += work
             o = el.pair_out_start + N_PAIR_OUTPUTS * k

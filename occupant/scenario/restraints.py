@@ -35,8 +35,10 @@ def build_airbag(asm, table, c, path):
     ``occupant.modeling.driver_airbag`` / ``passenger_airbag``, their cited presets) mounted at
     ``position`` (m, vehicle frame B0) unfolding along ``direction`` (B0; its frame's z is kept
     as close to B0's z as the direction allows), fired at ``fire_time`` (s), in contact with the
-    occupant ellipsoids listed in ``contact``. ``volume`` (m^3) scales the preset's shape,
-    ``inflator_mass`` (kg) its inflator's mass flow, ``vent_area`` (m^2) replaces its vents."""
+    occupant ellipsoids listed in ``contact``, those on the part an occupant's ``sternum``
+    slides on carried by it (``AirbagContact.carrier``). ``volume`` (m^3) scales the preset's
+    shape, ``inflator_mass`` (kg) its inflator's mass flow, ``vent_area`` (m^2) replaces its
+    vents."""
     import numpy as np
     from occupant.modeling import (AirbagContact, ModelingError, driver_airbag,
                                    passenger_airbag)
@@ -70,10 +72,13 @@ def build_airbag(asm, table, c, path):
     if vent is not None:
         options["vent_area"] = vent
     name = f"{kind}_airbag"
+    # the chest's front is carried by the sternum on its chest joint, as the belt's chest wrap is
+    chest = [j.parent for j in asm.joints.values() if j.child == "sternum"]
     try:
         asm.add(make(name, None, **options))
         for g in contacts:
-            asm.add(AirbagContact(f"{name}_{g}", name, g))
+            on_chest = asm.markers[asm.geometries[g].marker].part in chest
+            asm.add(AirbagContact(f"{name}_{g}", name, g, "sternum" if on_chest else None))
     except ModelingError as err:
         c.fail(path, str(err))
 

@@ -16,6 +16,8 @@ from occupant.modeling.airbags import N2_CP, N2_CV
 from occupant.model import ModelError
 from occupant.restraints.airbag import lens
 
+from chest_rig import chest_rig
+
 SEMI_AXES = (0.13, 0.33, 0.33)       # m, driver bag of 59 L (crash-domain-facts 6.2: 30-60 L)
 A_, B_, C_ = SEMI_AXES
 V_BAG = 4.0 / 3.0 * np.pi * A_ * B_ * C_
@@ -400,3 +402,54 @@ def test_identity_fabric_friction_brakes_a_spinning_ball():
     # the work of friction is lost: the energy balance closes with the airbag slot
     assert res.work["airbags"][-1] < -1.0
     assert np.abs(res.energy["balance"]).max() < 1e-6 * np.abs(res.work["airbags"]).max()
+
+
+# ------------------------------------------------------------------------------------------
+# a bag on a chest whose front is carried by a sternum on its prismatic joint
+
+CHEST = (0.12, 0.15, 0.12)            # m, chest ellipsoid semi-axes (forward, across, up)
+TO_REAR = [[-1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]]   # bag x along B0 -x
+
+
+def _bag_on_chest(carrier="plate", stiffness=5.0e4, damping=0.0, depth=0.05, behind=False):
+    """A torso fixed in B0 with the chest ellipsoid at its origin and a 0.5 kg plate (a sternum)
+    on a prismatic joint along x at the chest's front, on a linear spring; a sealed bag at
+    20 kPa gauge on B0 in front of the chest (or behind it), unfolding towards it, its pole
+    ``depth`` into the undeformed chest."""
+    asm = chest_rig("bag_chest", CHEST, stiffness, damping)
+    x = CHEST[0] + 2.0 * A_ - depth
+    asm.add(Airbag("bag", None, position=(-x if behind else x, 0.0, 0.0),
+                   rotation=np.diag([1.0, 1.0, 1.0]) if behind else TO_REAR, semi_axes=SEMI_AXES,
+                   firing_time=-1.0, deployment_time=0.0, initial_pressure=P_A + 20e3))
+    asm.add(AirbagContact("bag_chest", "bag", "chest", carrier=carrier))
+    return asm.compile()
+
+
+def test_analytic_bag_on_a_carried_chest_deflects_its_spring():
+    """The bag's load on the chest's front acts on the plate and the contact moves with the
+    plate's travel q (along x; the force along -x): the penetration is depth + q, and at rest
+    the spring holds the bag's force, k q = -F. Without a carrier (before: the bag's load went to
+    the rigid torso) or from behind (the load does not push the plate back) the plate is not
+    loaded. Undamped, tree + spring + gas energy (U + p_a V) is constant."""
+    k = 5.0e4
+    res = occupant.simulate(_bag_on_chest(damping=2.0 * np.sqrt(k * 0.5)), 0.2,
+                            integrator="rk4", dt=1e-5, gravity=(0, 0, 0))
+    assert res.status == "finished"
+    q, force = res.q[-1, 0], res.outputs["bag_chest.force"][-1]
+    assert q < -0.01
+    assert k * q == pytest.approx(-force, rel=1e-6)
+    np.testing.assert_allclose(res.outputs["bag_chest.penetration"], 0.05 + res.q[:, 0],
+                               atol=1e-12)
+    for model in (_bag_on_chest(carrier=None), _bag_on_chest(behind=True)):
+        other = occupant.simulate(model, 0.02, integrator="rk4", dt=1e-5, gravity=(0, 0, 0))
+        assert other.outputs["bag_chest.force"].max() > 500.0
+        assert np.abs(other.q[:, 0]).max() == 0.0
+    bounce = occupant.simulate(_bag_on_chest(), 0.05, v0=[-1.0], integrator="rk4", dt=1e-5,
+                               gravity=(0, 0, 0))
+    out = bounce.outputs
+    total = (bounce.energy["kinetic"] + 0.5 * k * bounce.q[:, 0] ** 2
+             + out["bag.internal_energy"] + P_A * out["bag.volume"])
+    swing = np.ptp(bounce.energy["kinetic"])
+    assert swing > 0.2
+    assert np.abs(total - total[0]).max() < 1e-6 * swing
+    assert np.abs(bounce.energy["balance"]).max() < 1e-6 * swing
