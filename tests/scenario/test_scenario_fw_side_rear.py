@@ -95,8 +95,10 @@ def test_reference_euro_ncap_full_width_5f_driver_is_plausible(full_width):
     assert 300 < rows["neck tension"]["value"] < 2900 and rows["neck tension"]["pass"] is True
     assert rows["neck shear"]["limit"] == 2700.0 and rows["neck extension"]["limit"] == -57.0
     assert max(rows["femur force left"]["value"], rows["femur force right"]["value"]) < 6200
-    # the belt's chest wrap rides on the sternum: deflection judged, 25.1 mm measured, between
-    # the 5F's higher (18 mm) and lower (34 mm, capping) limits (crash-domain-facts 2.4 [S])
+    # the belt's chest wrap and the bag's patch over the ribcage ride on the sternum: deflection
+    # judged, 29.7 mm measured (25.1 with the bag on the rigid thorax, 36.2 with its whole thorax
+    # patch carried), between the 5F's higher (18 mm) and lower (34 mm, capping) limits
+    # (crash-domain-facts 2.4 [S])
     assert 10 < rows["chest deflection"]["value"] < 34 and rows["chest deflection"]["pass"] is True
     # its Euro NCAP points: 4 at the higher limit (18 mm), 0 at the lower (34 mm), linear between
     chest = rows["chest deflection"]
@@ -177,17 +179,18 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     the pelvis mostly forward, so the pelvis stays within the cushion's table (no pair runs
     past the end of its table) and the energy balance closes; head and neck figures pass
     FMVSS 208 and femur loads stay below its 10 kN. The belt loads the sternum (its chest wrap
-    rides on it): chest deflection 40 mm, inside FMVSS 208's 63 mm, and the chest recovers once
+    rides on it, as does the bag's patch over the ribcage): chest deflection 41 mm, inside FMVSS
+    208's 63 mm, and the chest recovers once
     the belt unloads (the Hybrid III's ribs spring back: under a quarter of the peak is left at
     150 ms; the earlier unloading line to a permanent set kept 30 mm, 0.72 of it). On the
     vehicle pulse of a real NCAP test (NHTSA 11391) chest 3 ms is 54 g, inside FMVSS 208's
     60 g (67.7 g on the idealised 80 ms half-sine with an 80 mm pull-in prescribed without a
     force limit); the Hybrid III 50M drivers of NHTSA 11391 and 14084 measured HIC15 328 / 278,
     head 3 ms 58 / 55 g, chest deflection 27 / 31 mm (pyisomme docs/report.ipynb on NHTSA's
-    data [C]): the 40 mm here is the belt's 6.2-9.6 kN diagonal (the limiter holds 4.0 kN at
-    the retractor, the D-ring's capstan factor exp(0.2 x 114 deg) = 1.49 and its regularisation
-    make B3 6.2 kN, friction over the torso the lower diagonal 9.6 kN; restraints work, not
-    this test)."""
+    data [C]): the 41 mm here is mostly the belt's 6.2-9.6 kN diagonal (the limiter holds 4.0 kN
+    at the retractor, the D-ring's capstan factor exp(0.2 x 114 deg) = 1.49 and its
+    regularisation make B3 6.2 kN, friction over the torso the lower diagonal 9.6 kN; the bag's
+    ribcage share adds about 1 mm; restraints work, not this test)."""
     run = ncap
     _closes_and_stays_out(run)
     out, rows = run.results.outputs, _rows(run)
