@@ -20,7 +20,10 @@ Posture file (TOML, ``kind = "posture"``, in ``dummies/postures/``)::
     body = "left_lower_arm"      # a body of the model
     point = "hand"               # hand, heel, ball, origin; or offset = [x, y, z] (link frame)
     position = [0.5, 0.18, 0.4]  # m in B0; or some of x = .., y = .., z = .. (e.g. z alone:
-                                 # the point on a floor, free to slide on it)
+                                 # the point on a floor, free to slide on it); or, alone or
+                                 # with some of x, y, z, a plane the point lies on (the ball of
+                                 # a foot on a sloping toe board), m in B0:
+    plane = {point = [0.9, 0.0, -0.2], normal = [-0.7071, 0.0, 0.7071]}
 
 A seat track makes one posture file fit every occupant size, as the seat of a real test does:
 the H-point lies on the segment from ``rear`` to ``front`` (its x is bounded by theirs) and
@@ -62,7 +65,8 @@ TOP_KEYS = ("kind", "name", "description", "root", "angles", "targets")
 ROOT_KEYS = ("position", "rotation_deg")
 TARGET_KEYS = ("torso_angle_deg", "h_point", "seat_track", "point")
 TRACK_KEYS = ("rear", "front")
-POINT_KEYS = ("body", "point", "offset", "position", "x", "y", "z")
+POINT_KEYS = ("body", "point", "offset", "position", "x", "y", "z", "plane")
+PLANE_KEYS = ("point", "normal")
 NAMED_POINTS = ("hand", "heel", "ball", "origin")
 REG_WEIGHT = 1e-3   # m per rad: pull of the file's angles against the targets in the IK
 ROOT_PULL = 1e-6    # pull of the root position towards the file's, only to settle free directions
@@ -312,8 +316,8 @@ def _targets(model, posture, extra, c):
         else:
             name = c.string(pt, "point", where, choices=NAMED_POINTS, what="point") or "origin"
             local = _named_point(model, body, name, c.file, f"{where}.point")
-        target, mask = _point_target(c, pt, where)
-        out["points"].append((model.body(body), local, target, mask))
+        rows, target = _point_target(c, pt, where)
+        out["points"].append((model.body(body), local, rows, target))
     return out
 
 
@@ -331,21 +335,30 @@ def _seat_track(c, tg):
 
 
 def _point_target(c, pt, where):
-    """Target position and the mask of its constrained components: all three for ``position``,
-    else those of ``x``, ``y``, ``z`` that are given."""
+    """(A, b): the target as linear conditions A p = b on the point p (m, B0): all three
+    components for ``position``, else those of ``x``, ``y``, ``z`` that are given, and one row
+    n . p = n . p0 for a ``plane`` through p0 with normal n."""
     parts = [k for k in "xyz" if k in pt]
-    if "position" in pt and parts:
-        c.fail(where, "give position or x/y/z components, not both",
-               "position = [x, y, z], or some of x, y, z")
+    accepted = "position = [x, y, z], or some of x, y, z and/or plane = {point, normal}"
+    if "position" in pt and (parts or "plane" in pt):
+        c.fail(where, "give position or x/y/z components and a plane, not both", accepted)
     if "position" in pt:
-        return c.vector(pt, "position", where), np.ones(3, bool)
-    if not parts:
-        c.fail(where, "no target position", "position = [x, y, z], or some of x, y, z")
-    target, mask = np.zeros(3), np.zeros(3, bool)
-    for i, k in enumerate("xyz"):
-        if k in pt:
-            target[i], mask[i] = c.number(pt, k, where), True
-    return target, mask
+        return np.eye(3), c.vector(pt, "position", where)
+    if not parts and "plane" not in pt:
+        c.fail(where, "no target position", accepted)
+    rows = [np.eye(3)[i] for i, k in enumerate("xyz") if k in pt]
+    b = [c.number(pt, k, where) for k in parts]
+    if "plane" in pt:
+        w = f"{where}.plane"
+        plane = c.table(pt, "plane", where, accepted="{point = [x, y, z], normal = [x, y, z]}")
+        c.keys(plane, PLANE_KEYS, w)
+        p0, n = (c.vector(plane, k, w, required=True) for k in PLANE_KEYS)
+        if not np.linalg.norm(n) > 0.0:
+            c.fail(f"{w}.normal", "a zero vector", "a non-zero normal [x, y, z]")
+        n = n / np.linalg.norm(n)
+        rows.append(n)
+        b.append(float(n @ p0))
+    return np.array(rows), np.array(b)
 
 
 def point_position(model, q, body, local, data=None):
@@ -409,8 +422,8 @@ def position(model, posture_or_path, targets=None, return_info=False):
         if "torso_angle" in tg:
             d = X[ineck, :3, 3] - X[ipelvis, :3, 3]
             r.append([TORSO_LENGTH * (math.atan2(-d[0], d[2]) - tg["torso_angle"])])
-        for b, local, target, mask in tg["points"]:
-            r.append((X[b, :3, :3] @ local + X[b, :3, 3] - target)[mask])
+        for b, local, A, target in tg["points"]:
+            r.append(A @ (X[b, :3, :3] @ local + X[b, :3, 3]) - target)
         r.append(reg * (x - x0))
         return np.concatenate(r)
 
@@ -427,8 +440,8 @@ def position(model, posture_or_path, targets=None, return_info=False):
             d = X[ineck, :3, 3] - X[ipelvis, :3, 3]
             Jd = (point_jacobian(model, data, q, ineck) - point_jacobian(model, data, q, ipelvis)) @ M
             rows.append(TORSO_LENGTH * (-d[2] * Jd[0] + d[0] * Jd[2])[None, :] / (d[0] ** 2 + d[2] ** 2))
-        for b, local, _, mask in tg["points"]:
-            rows.append((point_jacobian(model, data, q, b, local) @ M)[mask])
+        for b, local, A, _ in tg["points"]:
+            rows.append(A @ point_jacobian(model, data, q, b, local) @ M)
         rows.append(np.diag(reg))
         return np.vstack(rows)
 
@@ -437,7 +450,7 @@ def position(model, posture_or_path, targets=None, return_info=False):
         lo[0], hi[0] = track[0][0], track[2][0]
         x0[0] = min(max(x0[0], lo[0]), hi[0])
     n_rows = (3 * (("h_point" in tg) + (track is not None)) + ("torso_angle" in tg)
-              + sum(int(p[3].sum()) for p in tg["points"]))
+              + sum(len(p[2]) for p in tg["points"]))
 
     def solve(x_start, free):
         """least_squares over the components ``free`` of x, the others held at x_start."""

@@ -136,12 +136,16 @@ AirbagBlock = namedtuple("AirbagBlock", [
     "discharge_coefficient",  # (nbag,) of the vents (< 0: Browning's 0.9 - 0.3 p_a / p)
     "leakage_area",   # (nbag,) m^2, effective fabric-leakage orifice (discharge coefficient 1)
     "ambient_pressure",     # (nbag,) Pa
-    "ambient_temperature",  # (nbag,) K
     "mass0",          # (nbag,) kg, gas mass at z = 0 (initial content)
     "sigma0",         # (nbag,) Pa m^(3 gamma), p V^gamma at z = 0
     "pair_start",     # (nbag + 1,) int, the bag's contact pairs are pair_start[b]:pair_start[b+1]
     "pair_bag",       # (npair,) int, bag of each pair
     "link_a",         # (npair,) int, link carrying the occupant ellipsoid
+    "carrier",        # (npair,) int, link carrying its front (occupant.contact.carrier; link_a: none)
+    "carrier_r",      # (npair, 3) m, the carrier link's origin at rest in link_a's frame
+    "front_R",        # (npair, 3, 3) the carrier's front ellipsoid's axes in the carrier's frame
+    "front_p",        # (npair, 3) m, its centre in the carrier's frame
+    "front_half",     # (npair, 2) m, its y and z semi-axes: the outline of the carried share
     "R_a",            # (npair, 3, 3) ellipsoid axes in that link's frame
     "p_a",            # (npair, 3) m, ellipsoid centre in that link's frame
     "size_a",         # (npair, 3) m, semi-axes
@@ -170,7 +174,8 @@ AIRBAG_OUTPUTS = (("pressure", "Pa"), ("gauge_pressure", "Pa"), ("volume", "m^3"
                   ("enthalpy_outflow", "W"), ("contact_force", "N"), ("contact_area", "m^2"))
 AIRBAG_CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("force", "N"),
                           ("area", "m^2"), ("displaced_volume", "m^3"), ("friction_force", "N"),
-                          ("bottoming_penetration", "m"), ("bottoming_force", "N"))
+                          ("bottoming_penetration", "m"), ("bottoming_force", "N"),
+                          ("carried_force", "N"))
 # Line muscles (occupant.forces.muscles): Hill-type force along the line between two points, with
 # first-order activation dynamics; z holds each muscle's activation minus its preset excitation (so
 # that z = 0 starts it at its preset).
@@ -438,12 +443,14 @@ def empty_airbag_block():
     """The AirbagBlock of a model without airbags."""
     values = {name: np.zeros(0) for name in AirbagBlock._fields}
     for name in ("bag_link", "flow_start", "flow_len", "temperature_start", "temperature_len",
-                 "pair_bag", "link_a", "link_b", "bottom_start", "bottom_len"):
+                 "pair_bag", "link_a", "carrier", "link_b", "bottom_start", "bottom_len"):
         values[name] = np.zeros(0, dtype=np.int64)
     values["pair_start"] = np.zeros(1, dtype=np.int64)
     for name, shape in (("bag_R", (0, 3, 3)), ("R_a", (0, 3, 3)), ("R_b", (0, 3, 3)),
                         ("bag_p", (0, 3)), ("semi_axes", (0, 3)), ("p_a", (0, 3)),
-                        ("size_a", (0, 3)), ("tables", (0, 2)), ("R_bottom", (0, 3, 3)),
+                        ("size_a", (0, 3)), ("carrier_r", (0, 3)), ("tables", (0, 2)),
+                        ("front_R", (0, 3, 3)), ("front_p", (0, 3)), ("front_half", (0, 2)),
+                        ("R_bottom", (0, 3, 3)),
                         ("p_bottom", (0, 3)), ("size_bottom", (0, 3))):
         values[name] = np.zeros(shape)
     for name in ("z_start", "out_start", "pair_out_start"):

@@ -19,6 +19,7 @@ from occupant.model.bundle import (
     AIRBAG_CONTACT_OUTPUTS, AIRBAG_OUTPUTS, AIRBAG_STATES, AirbagBlock, freeze_block,
 )
 from occupant.model.model import ModelError
+from occupant.modeling.carriers import carrier_link
 from occupant.modeling.contacts import _curve
 from occupant.modeling.elements import ModelingError, _rotation, _vec3
 from occupant.modeling.geometry import Ellipsoid, Sphere
@@ -39,6 +40,7 @@ ROOM_TEMPERATURE = 293.15                    # K, 20 C [E]
 # [U]), the middle taken; regularised over FRICTION_SPEED as the compliant contacts are.
 BAG_FRICTION = 0.2                           # [U] 6.3, middle of 0.1-0.3
 FRICTION_SPEED = 0.01                        # m/s [E], as ContactCharacteristic's default
+FRONT_ALIGNMENT = np.cos(np.radians(30.0))   # AirbagContact.front's x within 30 deg of its joint [E]
 # Bottoming out: an occupant that flattens the bag against what it is mounted on meets that
 # surface through the collapsed bag (direct steering-wheel contact of a "bottomed-out" driver
 # bag, wbldb 10096620 [C abstract]). The backing plane lies the collapsed bag's thickness ahead of
@@ -91,7 +93,8 @@ class Airbag:
     Outflow: vents of total ``vent_area`` (m^2) with ``discharge_coefficient`` (None: Browning's
     0.9 - 0.3 p_a / p, crash-domain-facts 6.2) and fabric leakage as an effective orifice area
     ``leakage_area`` (m^2, discharge coefficient 1), isentropic orifice flow, choked or not;
-    ambient ``ambient_pressure`` (Pa) and ``ambient_temperature`` (K) also supply any backflow.
+    outflow stops at the ambient ``ambient_pressure`` (Pa), below which the fabric is slack
+    (it holds no vacuum); ``ambient_temperature`` (K) is the initial temperature's default.
     Initial content: gas at ``initial_pressure`` (Pa, default ambient) and
     ``initial_temperature`` (K, default ambient) filling the volume at t = 0 (a pre-inflated
     bag: ``firing_time`` <= -``deployment_time`` and an initial pressure).
@@ -192,14 +195,23 @@ class Airbag:
 class AirbagContact:
     """Contact of ``airbag`` with the occupant's ``geometry`` (an Ellipsoid or Sphere on a part):
     the bag pushes it with its gauge pressure over the contact area, and loses the penetrated
-    volume (``occupant.restraints.airbag``)."""
+    volume (``occupant.restraints.airbag``). ``front`` (optional): an Ellipsoid on a part on a
+    prismatic joint to the geometry's part, its x axis along the joint (the sternum pad on the
+    sternum's chest joint): the share of the contact patch within its y-z outline, when the load
+    pushes that part back, acts on that part and moves with its travel, so the bag's load on the
+    ribcage's front passes through the chest spring while the rest (shoulders, flanks) stays on
+    the rigid part (``occupant.contact.carrier``); the front itself is no contact of the bag."""
     name: str
     airbag: str
     geometry: str
+    front: str | None = None
 
     @property
     def refs(self):
-        return {"airbag": self.airbag, "geometry": self.geometry}
+        out = {"airbag": self.airbag, "geometry": self.geometry}
+        if self.front is not None:
+            out["front.geometry"] = self.front
+        return out
 
 
 @njit(**JIT)
@@ -221,9 +233,33 @@ def _equivalent_radius(semi_axes):
     return float(np.prod(semi_axes) ** (1.0 / 3.0))
 
 
-def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states):
+def _front(asm, contact, link, marker_index, marker_R, marker_p, tree, body_index, body_link):
+    """(carrier link, its rest origin in link's frame, the front's axes and centre in the
+    carrier's frame, its y and z semi-axes) of the contact's ``front``; the link itself and a
+    zero outline without one."""
+    what = f"airbag contact '{contact.name}'.front"
+    if contact.front is None:
+        return link, np.zeros(3), np.eye(3), np.zeros(3), np.zeros(2)
+    g = asm.geometries[contact.front]
+    m = marker_index[g.marker]
+    if not isinstance(g, Ellipsoid):
+        raise ModelError(f"{what}: '{contact.front}' is a {type(g).__name__} (accepted: an "
+                         f"Ellipsoid)")
+    carrier, carrier_r = carrier_link(what, asm.markers[g.marker].part, contact.geometry, link,
+                                      tree, body_index, body_link)
+    R_f = np.asarray(marker_R[m], float)
+    if abs(R_f[2, 0]) < FRONT_ALIGNMENT:   # the carrier's joint axis is its frame's z
+        raise ModelError(f"{what}: the x axis of '{contact.front}' must lie along the joint its "
+                         f"part slides on (within {np.degrees(np.arccos(FRONT_ALIGNMENT)):.0f} "
+                         f"deg): its y-z outline bounds the carried share")
+    return carrier, carrier_r, R_f, np.asarray(marker_p[m], float), np.asarray(g.semi_axes[1:], float)
+
+
+def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
+                 tree, body_index):
     """The AirbagBlock of the assembly's airbags and airbag contacts (flat arrays, link frames);
-    reserves their outputs and z states."""
+    reserves their outputs and z states (``tree``, ``body_index``: for the contacts' carriers,
+    ``occupant.modeling.carriers``)."""
     bags = list(asm.airbags.values())
     bag_index = {name: k for k, name in enumerate(asm.airbags)}
     # pairs grouped by bag (a stable sort keeps their order of declaration within a bag)
@@ -266,7 +302,6 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
         cols["discharge_coefficient"].append(-1.0 if cd is None else cd)
         cols["leakage_area"].append(bag.leakage_area)
         cols["ambient_pressure"].append(bag.ambient_pressure)
-        cols["ambient_temperature"].append(bag.ambient_temperature)
         v0 = bag.volume * unfolded_fraction(bag.folded_volume / bag.volume, bag.firing_time,
                                             bag.deployment_time, 0.0)
         cols["mass0"].append(bag.initial_pressure * v0 / (gas_constant * bag.initial_temperature))
@@ -293,6 +328,10 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
                              f"on the link that carries airbag '{contact.airbag}'")
         cols["pair_bag"].append(k)
         cols["link_a"].append(link)
+        front = _front(asm, contact, link, marker_index, marker_R, marker_p, tree, body_index,
+                       body_link)
+        for key, value in zip(("carrier", "carrier_r", "front_R", "front_p", "front_half"), front):
+            cols[key].append(value)
         cols["R_a"].append(marker_R[m])
         cols["p_a"].append(marker_p[m])
         cols["size_a"].append(size)
@@ -305,13 +344,14 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
         cols["size_bottom"].append((bags[k].semi_axes[1], bags[k].semi_axes[2], 0.0))
     nb, nc = len(bags), len(contacts)
     for key in ("bag_link", "flow_start", "flow_len", "temperature_start", "temperature_len",
-                "pair_bag", "link_a", "link_b", "bottom_start", "bottom_len"):
+                "pair_bag", "link_a", "carrier", "link_b", "bottom_start", "bottom_len"):
         cols[key] = np.array(cols[key], dtype=int)
-    for key, n in (("bag_R", nb), ("R_a", nc), ("R_b", nc), ("R_bottom", nc)):
+    for key, n in (("bag_R", nb), ("R_a", nc), ("R_b", nc), ("R_bottom", nc), ("front_R", nc)):
         cols[key] = np.array(cols[key], dtype=float).reshape(n, 3, 3)
-    for key, n in (("bag_p", nb), ("semi_axes", nb), ("p_a", nc), ("size_a", nc),
-                   ("p_bottom", nc), ("size_bottom", nc)):
+    for key, n in (("bag_p", nb), ("semi_axes", nb), ("p_a", nc), ("size_a", nc), ("carrier_r", nc),
+                   ("p_bottom", nc), ("size_bottom", nc), ("front_p", nc)):
         cols[key] = np.array(cols[key], dtype=float).reshape(n, 3)
+    cols["front_half"] = np.array(cols["front_half"], dtype=float).reshape(nc, 2)
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
     cols["out_start"] = outputs.reserve(asm.airbags, AIRBAG_OUTPUTS)
     cols["pair_out_start"] = outputs.reserve([c.name for c in contacts], AIRBAG_CONTACT_OUTPUTS)

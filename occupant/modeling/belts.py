@@ -21,8 +21,8 @@ from occupant.model.bundle import (
     BELT_SLIP_RING, BELT_STATES, BELT_WRAP, BELT_WRAP_STATES, CONTACT_TABLE, PRETENSIONER_FORCE, PRETENSIONER_NONE,
     PRETENSIONER_PULL_IN, BeltBlock, freeze_block,
 )
-from occupant.model.joint_types import JointType
 from occupant.model.model import ModelError
+from occupant.modeling.carriers import carrier_link
 from occupant.modeling.contacts import _curve
 from occupant.modeling.elements import ModelingError, _vec3
 from occupant.modeling.geometry import Ellipsoid, Sphere
@@ -280,20 +280,6 @@ def _extrapolated_strain(loading, force):
     return e1 + (force - f1) * (e1 - e0) / (f1 - f0)
 
 
-def _carrier(belt, k, p, link, tree, body_index, body_link):
-    """(link, rest origin in the geometry link's frame) of wrap k's carrier part: a child link
-    of the geometry's link on a prismatic joint."""
-    if p.carrier is None:
-        return link, np.zeros(3)
-    parent, jtype, p_pj = tree[0], tree[1], tree[6]
-    c = body_link[body_index[p.carrier]] if p.carrier in body_index else -1
-    if c < 0 or parent[c] != link or jtype[c] != JointType.PRISMATIC:
-        raise ModelError(f"belt '{belt.name}'.points[{k}].carrier: '{p.carrier}' must be a part on "
-                         f"a prismatic joint to the part of '{p.geometry}' (as a sternum on the "
-                         f"chest joint)")
-    return c, np.array(p_pj[c], float)
-
-
 def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
                tree, body_index):
     """The compiled BeltBlock of the assembly's belts; reserves their outputs and states
@@ -315,7 +301,9 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
                 kind, side = BELT_WRAP, p.side
                 if p.at is not None:
                     fit = p.at / np.linalg.norm(p.at)
-                carrier, carrier_r = _carrier(belt, k, p, link, tree, body_index, body_link)
+                carrier, carrier_r = carrier_link(
+                    f"belt '{belt.name}'.points[{k}].carrier", p.carrier, p.geometry, link, tree,
+                    body_index, body_link)
             else:
                 kind = BELT_ANCHOR if isinstance(p, Anchor) else BELT_SLIP_RING
                 if p.marker is None:

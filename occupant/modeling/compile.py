@@ -188,7 +188,7 @@ def compile_assembly(asm):
     contacts, contact_names = contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
                              outputs, states)
     airbags, airbag_contacts = airbag_block(asm, marker_index, marker_body, body_link, marker_R,
-                                            marker_p, outputs, states)
+                                            marker_p, outputs, states, tree, bidx)
     muscles = muscle_block(asm, marker_index, marker_body, body_link, marker_p, outputs, states)
     belts = belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
                        tree=tree, body_index=bidx)

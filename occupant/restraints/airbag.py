@@ -6,16 +6,19 @@ one ideal gas of constant c_p, c_v (gamma = c_p / c_v, R = c_p - c_v), uniform p
 temperature T in the volume V, p V = m R T, internal energy U = m c_v T = p V / (gamma - 1).
 - mass: m' = mdot_in(t) - mdot_out;
 - energy (first law of an open, adiabatic control volume):
-  U' = c_p T_in mdot_in - h_out mdot_out - p V', h_out = c_p T (c_p T_a for backflow).
+  U' = c_p T_in mdot_in - h_out mdot_out - p V', h_out = c_p T.
 Written for sigma = p V^gamma, the energy equation loses the volume rate:
   sigma' = (gamma - 1) V^(gamma - 1) (c_p T_in mdot_in - h_out mdot_out),
 so V is taken from the geometry at each evaluation and p = sigma / V^gamma (for a sealed bag
-sigma is constant: the adiabat p V^gamma = const). The z states are m - m_0 and sigma - sigma_0,
-zero at the initial content.
+sigma is constant: the adiabat p V^gamma = const). The fabric holds no vacuum: where the gas
+would fill the geometry below p_a (the bag re-expanding as the occupant leaves it, or unfolding
+faster than it is filled) the bag is slack, p = p_a and V = (sigma / p_a)^(1 / gamma), the
+volume its gas fills at ambient pressure, less than the geometry's. The z states are m - m_0
+and sigma - sigma_0, zero at the initial content.
 - outflow through vents (area A, discharge coefficient C_d or Browning's 0.9 - 0.3 p_a / p) and
   fabric leakage (effective area) by the isentropic orifice law, choked below the critical
   pressure ratio (2 / (gamma + 1))^(gamma / (gamma - 1)) and made linear within 1 % of p_a
-  (``LINEAR_RATIO``); when p < p_a ambient gas flows back in by the same law.
+  (``LINEAR_RATIO``); it stops at p = p_a (a slack bag draws no ambient gas in).
 
 Shape: the ellipsoid with semi-axes lambda (a, b, c) on the mounting frame's axes, centre at
 x = lambda a (back face on the frame origin), lambda = f^(1/3); the volume fraction
@@ -39,11 +42,20 @@ thickness, within the bag's y-z footprint: an ellipsoid-plane contact
 (``geometry_pairs.ellipsoid_plane``) with the bag's bottoming loading table and Hunt-Crossley
 damping, its reaction on the mounting link.
 
+A pair with a ``front`` (a dummy's thorax, its front the sternum pad on the chest joint) splits
+its patch (``occupant.contact.carrier``): the share s within the front's outline, while the load
+pushes the carrier back, lies at the carried depth d_s = d - n . t on the carrier (t its travel)
+and the rest on the rigid part, V_c = (1 - s) V_c(d) + s V_c(d_s), forces (p - p_a)(1 - s) A(d)
+and (p - p_a) s A(d_s) (output ``carried_force``); the bottoming force is shared alike. The
+ribcage's front so loads the chest spring while the shoulders and flanks of the thorax
+ellipsoid do not (carrying the whole patch overloaded the chest: unbelted FMVSS 208 sled 58 mm).
+
 Energy: the "airbags" power slot is the power of those forces on the bodies,
 -(p - p_a) A d' with d' the penetration rate from the bodies' motion, so the mechanical balance
 closes with it (friction and bottoming add their power to the same slot). Because A = dV_c/dd, the gas gives up exactly that work in its p dV term: for a
 deployed bag without inflow and outflow, kinetic + potential + U + p_a V is constant (the
-p_a V term is the work done on the atmosphere). Not in that sum: the gas's work on unfolding the
+p_a V term is the work done on the atmosphere), exactly while each pair's share s is constant
+(a changing share exchanges p (V_c(d) - V_c(d_s)) s'). Not in that sum: the gas's work on unfolding the
 bag (p V' of the prescribed shape), the enthalpy of the in- and outflows (outputs
 ``enthalpy_inflow``/``outflow``), and the difference between the power at the contact point and
 -F d' when the bodies rotate (d' is taken at the deepest points).
@@ -51,7 +63,8 @@ bag (p V' of the prescribed shape), the enthalpy of the in- and outflows (output
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.contact.carrier import bearer, carried, carried_share
 from occupant.contact.compliant import normal_and_friction
 from occupant.contact.geometry_pairs import (
     PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link,
@@ -152,6 +165,16 @@ def _push(data, la, lb, force, mu, v_s, nx, ny, nz, cx, cy, cz):
                           vbz, fx, fy, fz), friction
 
 
+@njit(**JIT_INLINE)
+def _bottoming(el, b, d, d_rate):
+    """The backing plane's force at depth d > 0 and its rate: bag b's bottoming loading table
+    with Hunt-Crossley damping, never pulling."""
+    if d <= 0.0:
+        return 0.0
+    return max(table_load(el.tables, el.bottom_start[b], el.bottom_len[b], d)
+               + el.bottom_damping[b] * d * d_rate, 0.0)
+
+
 @njit(**JIT_STAGE)
 def airbags(bundle, data, t, q, v, z):
     el = bundle.airbags
@@ -177,23 +200,39 @@ def airbags(bundle, data, t, q, v, z):
                 geo[k, 1, r] = lam * el.semi_axes[b, r]
             d, d_rate, nx, ny, nz, cx, cy, cz, _ = ellipsoid_ellipsoid(points, pairs, k)
             vol_c, area = lens(d, el.radius_a[k], radius_b)
+            # the share over the carrier's front, at its own depth (occupant.contact.carrier)
+            share, d_s, area_s, sx, sy, sz = 0.0, d, area, cx, cy, cz
+            la, carrier = el.link_a[k], el.carrier[k]
+            if area > 0.0 and bearer(points, la, carrier, nx, ny, nz) == carrier:
+                share = carried_share(points, carrier, el.front_R[k], el.front_p[k],
+                                      el.front_half[k, 0], el.front_half[k, 1], cx, cy, cz,
+                                      np.sqrt(area / np.pi))
+                _, d_s, _, sx, sy, sz = carried(points, la, carrier, el.carrier_r[k], d, d_rate,
+                                                nx, ny, nz, cx, cy, cz)
+                vol_s, area_s = lens(d_s, el.radius_a[k], radius_b)
+                vol_c = (1.0 - share) * vol_c + share * vol_s
             displaced += vol_c
             geo[k, 2, 0], geo[k, 2, 1], geo[k, 2, 2] = nx, ny, nz
             geo[k, 3, 0], geo[k, 3, 1], geo[k, 3, 2] = cx, cy, cz
             geo[k, 4, 0], geo[k, 4, 1], geo[k, 4, 2] = d, d_rate, area
+            geo[k, 5, 0], geo[k, 5, 1], geo[k, 5, 2] = share, d_s, area_s
+            geo[k, 6, 0], geo[k, 6, 1], geo[k, 6, 2] = sx, sy, sz
             o = el.pair_out_start + N_PAIR_OUTPUTS * k
             data.outputs[o] = d
             data.outputs[o + 1] = d_rate
-            data.outputs[o + 3] = area
+            data.outputs[o + 3] = (1.0 - share) * area + share * area_s
             data.outputs[o + 4] = vol_c
         # gas state
         gamma, R_gas, cp = el.gamma[b], el.gas_constant[b], el.cp[b]
-        p_a, T_a = el.ambient_pressure[b], el.ambient_temperature[b]
+        p_a = el.ambient_pressure[b]
         volume = max(f * el.volume[b] - displaced, 1e-3 * el.folded_fraction[b] * el.volume[b])
         zk = el.z_start + 2 * b
         mass = el.mass0[b] + z[zk]
         sigma = el.sigma0[b] + z[zk + 1]
         p = sigma / volume ** gamma
+        if p < p_a:   # the fabric holds no vacuum: a slack bag at ambient pressure
+            p = p_a
+            volume = (sigma / p_a) ** (1.0 / gamma)
         T = p * volume / (mass * R_gas)
         # inflator
         t_fire = t - el.firing_time[b]
@@ -203,20 +242,13 @@ def airbags(bundle, data, t, q, v, z):
             m_in = table_value(el.tables, el.flow_start[b], el.flow_len[b], t_fire, 0.0)
             T_in = table_value(el.tables, el.temperature_start[b], el.temperature_len[b],
                                t_fire, -1.0)
-        # vents and leakage (backflow of ambient gas when p < p_a)
+        # vents and leakage, outflow only (p >= p_a)
         cd = el.discharge_coefficient[b]
-        if p >= p_a:
-            if cd < 0.0:
-                cd = 0.9 - 0.3 * p_a / p
-            m_out = orifice_flow(cd * el.vent_area[b] + el.leakage_area[b], p, mass / volume, p_a,
-                                 gamma)
-            h_out = cp * T * m_out
-        else:
-            if cd < 0.0:
-                cd = 0.9 - 0.3 * p / p_a
-            m_out = -orifice_flow(cd * el.vent_area[b] + el.leakage_area[b], p_a,
-                                  p_a / (R_gas * T_a), p, gamma)
-            h_out = cp * T_a * m_out
+        if cd < 0.0:
+            cd = 0.9 - 0.3 * p_a / p
+        m_out = orifice_flow(cd * el.vent_area[b] + el.leakage_area[b], p, mass / volume, p_a,
+                             gamma)
+        h_out = cp * T * m_out
         h_in = cp * T_in * m_in
         data.zdot[zk] = m_in - m_out
         data.zdot[zk + 1] = (gamma - 1.0) * volume ** (gamma - 1.0) * (h_in - h_out)
@@ -226,22 +258,42 @@ def airbags(bundle, data, t, q, v, z):
         force_total, area_total = 0.0, 0.0
         for k in range(el.pair_start[b], el.pair_start[b + 1]):
             d, area = geo[k, 4, 0], geo[k, 4, 2]
-            force, friction, d_bottom, f_bottom = 0.0, 0.0, 0.0, 0.0
+            share, area_s = geo[k, 5, 0], geo[k, 5, 2]
+            la, carrier = el.link_a[k], el.carrier[k]
+            force, carried_force, friction = 0.0, 0.0, 0.0
+            d_bottom, f_bottom, f_carried = 0.0, 0.0, 0.0
             if d > 0.0 and area > 0.0:
-                force = gauge * area
-                work, friction = _push(points, el.link_a[k], el.link_b[k], force, mu, v_s,
-                                       geo[k, 2, 0], geo[k, 2, 1], geo[k, 2, 2], geo[k, 3, 0],
-                                       geo[k, 3, 1], geo[k, 3, 2])
+                nx, ny, nz = geo[k, 2, 0], geo[k, 2, 1], geo[k, 2, 2]
+                force = gauge * (1.0 - share) * area
+                work, friction = _push(points, la, el.link_b[k], force, mu, v_s, nx, ny, nz,
+                                       geo[k, 3, 0], geo[k, 3, 1], geo[k, 3, 2])
                 power += work
+                if share > 0.0:
+                    carried_force = gauge * share * area_s
+                    work, carried_friction = _push(points, carrier, el.link_b[k], carried_force,
+                                                   mu, v_s, nx, ny, nz, geo[k, 6, 0],
+                                                   geo[k, 6, 1], geo[k, 6, 2])
+                    power += work
+                    force += carried_force
+                    friction += carried_friction
                 force_total += force
-                area_total += area
+                area_total += (1.0 - share) * area + share * area_s
+                # bottoming out on the backing plane, shared as the patch is
                 d_bottom, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(
                     points, backing, k)
                 if d_bottom > 0.0 and inside:
-                    f_bottom = max(table_load(el.tables, el.bottom_start[b], el.bottom_len[b],
-                                              d_bottom)
-                                   + el.bottom_damping[b] * d_bottom * d_rate, 0.0)
-                    work, _ = _push(points, el.link_a[k], el.link_b[k], f_bottom, mu, v_s, nx,
+                    f_bottom = _bottoming(el, b, d_bottom, d_rate)
+                    if share > 0.0 and bearer(points, la, carrier, nx, ny, nz) == carrier:
+                        f_bottom *= 1.0 - share
+                        _, d_b, rate_b, sx, sy, sz = carried(points, la, carrier, el.carrier_r[k],
+                                                             d_bottom, d_rate, nx, ny, nz, cx,
+                                                             cy, cz)
+                        f_carried = share * _bottoming(el, b, d_b, rate_b)
+                        work, _ = _push(points, carrier, el.link_b[k], f_carried, mu, v_s, nx,
+                                        ny, nz, sx, sy, sz)
+                        power += work
+                        f_bottom += f_carried
+                    work, _ = _push(points, la, el.link_b[k], f_bottom - f_carried, mu, v_s, nx,
                                     ny, nz, cx, cy, cz)
                     power += work
             o = el.pair_out_start + N_PAIR_OUTPUTS * k
@@ -249,6 +301,7 @@ def airbags(bundle, data, t, q, v, z):
             data.outputs[o + 5] = friction
             data.outputs[o + 6] = d_bottom
             data.outputs[o + 7] = f_bottom
+            data.outputs[o + 8] = carried_force
         o = el.out_start + 12 * b
         data.outputs[o] = p
         data.outputs[o + 1] = p - p_a

@@ -51,6 +51,7 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.contact.carrier import carrier_travel
 from occupant.contact.compliant import contact_law, elastic_force
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_force_pair, point_data, point_state
@@ -261,15 +262,6 @@ def put_at_place(data, el, out, k, o_pts, p0, z):
                                               el.point_size[k, 1] * s[1] / ns,
                                               el.point_size[k, 2] * s[2] / ns)
     return True
-
-
-@njit(**JIT_INLINE)
-def carrier_travel(data, link, carrier, r):
-    """Travel (B0) of the carrier link's origin from its rest place r in the frame of link."""
-    R, p = data.R_base_link, data.p_base_link
-    return (p[carrier, 0] - p[link, 0] - R[link, 0, 0] * r[0] - R[link, 0, 1] * r[1] - R[link, 0, 2] * r[2],
-            p[carrier, 1] - p[link, 1] - R[link, 1, 0] * r[0] - R[link, 1, 1] * r[1] - R[link, 1, 2] * r[2],
-            p[carrier, 2] - p[link, 2] - R[link, 2, 0] * r[0] - R[link, 2, 1] * r[1] - R[link, 2, 2] * r[2])
 
 
 @njit(**JIT_STAGE)

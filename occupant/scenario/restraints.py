@@ -35,10 +35,13 @@ def build_airbag(asm, table, c, path):
     ``occupant.modeling.driver_airbag`` / ``passenger_airbag``, their cited presets) mounted at
     ``position`` (m, vehicle frame B0) unfolding along ``direction`` (B0; its frame's z is kept
     as close to B0's z as the direction allows), fired at ``fire_time`` (s), in contact with the
-    occupant ellipsoids listed in ``contact``. ``volume`` (m^3) scales the preset's shape,
-    ``inflator_mass`` (kg) its inflator's mass flow, ``vent_area`` (m^2) replaces its vents."""
+    occupant ellipsoids listed in ``contact``; on the part an occupant's ``sternum`` slides on,
+    the share of the patch within the outline of the sternum's ellipsoid (the sternum pad) is
+    carried by the sternum (``AirbagContact.front``). ``volume`` (m^3) scales the preset's
+    shape, ``inflator_mass`` (kg) its inflator's mass flow, ``vent_area`` (m^2) replaces its
+    vents."""
     import numpy as np
-    from occupant.modeling import (AirbagContact, ModelingError, driver_airbag,
+    from occupant.modeling import (AirbagContact, Ellipsoid, ModelingError, driver_airbag,
                                    passenger_airbag)
     from occupant.modeling.airbags import DRIVER_BAG, PASSENGER_BAG
     kind = c.string(table, "kind", path, required=True, choices=AIRBAG_KINDS, what="airbag kind")
@@ -70,10 +73,15 @@ def build_airbag(asm, table, c, path):
     if vent is not None:
         options["vent_area"] = vent
     name = f"{kind}_airbag"
+    # the ribcage's front (the sternum pad's outline) is carried by the sternum on its chest joint
+    chest = [j.parent for j in asm.joints.values() if j.child == "sternum"]
+    pad = next((n for n, g in asm.geometries.items() if isinstance(g, Ellipsoid)
+                and asm.markers[g.marker].part == "sternum"), None)
     try:
         asm.add(make(name, None, **options))
         for g in contacts:
-            asm.add(AirbagContact(f"{name}_{g}", name, g))
+            on_chest = asm.markers[asm.geometries[g].marker].part in chest
+            asm.add(AirbagContact(f"{name}_{g}", name, g, pad if on_chest else None))
     except ModelingError as err:
         c.fail(path, str(err))
 

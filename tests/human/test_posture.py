@@ -39,6 +39,9 @@ def _assert_targets_reached(model, name, q, info):
         p = point_position(model, q, pt["body"], local)
         want = pt.get("position") or [pt.get(c, p[i]) for i, c in enumerate("xyz")]
         assert np.linalg.norm(p - want) < TARGET_TOLERANCE, (pt, p)
+        if "plane" in pt:
+            n = np.array(pt["plane"]["normal"]) / np.linalg.norm(pt["plane"]["normal"])
+            assert abs(n @ (p - pt["plane"]["point"])) < TARGET_TOLERANCE, (pt, p)
     h = point_position(model, q, "pelvis", np.zeros(3))
     if "h_point" in tg:
         assert np.linalg.norm(h - tg["h_point"]) < TARGET_TOLERANCE
@@ -125,11 +128,46 @@ def test_reference_ik_leans_when_a_target_asks(h3):
 def test_reference_seat_moves_with_occupant_size(family):
     """On the seat track the driver's H-point sits where the hands reach the wheel and the foot
     the pedal: the 50M at mid-track (where FMVSS 208 seats it; measured 1 mm), the 5F ahead of it
-    and the 95M behind it (measured +102 mm and -29 mm)."""
+    and the 95M behind it (measured +108 mm and -31 mm; +102 and -29 mm before the left foot was
+    put on the toe board)."""
     x = {d: position(m, "driver_seated", return_info=True)[1]["h_point"][0] for d, m in family.items()}
     assert abs(x["hybrid3_50m"]) < 0.005
     assert x["hybrid3_05f"] > x["hybrid3_50m"] + 0.05
     assert x["hybrid3_95m"] < x["hybrid3_50m"] - 0.01
+
+
+def test_identity_plane_target_is_its_component_target_on_a_level_plane(h3):
+    """A plane target with normal +z through height z0 asks the same as the component target
+    z = z0: the two solves give the same configuration (to 1e-9 m in the heel's position)."""
+    posture = load_posture("driver_seated")
+    heel = {"body": "right_foot", "point": "heel"}
+    by_z = {"kind": "posture", "angles": posture["angles"], "root": posture["root"],
+            "targets": {"h_point": [0.0, 0.0, 0.0], "point": [dict(heel, z=-0.30)]}}
+    by_plane = {"kind": "posture", "angles": posture["angles"], "root": posture["root"],
+                "targets": {"h_point": [0.0, 0.0, 0.0],
+                            "point": [dict(heel, plane={"point": [0.7, -0.3, -0.30], "normal": [0, 0, 2.0]})]}}
+    local = _named_point(h3, "right_foot", "heel", "", "")
+    pz, pp = (point_position(h3, position(h3, p), "right_foot", local) for p in (by_z, by_plane))
+    assert pz[2] == pytest.approx(-0.30, abs=1e-6)
+    assert np.linalg.norm(pz - pp) < 1e-9
+
+
+@pytest.mark.parametrize("dummy", ["hybrid3_05f", "hybrid3_50m", "hybrid3_95m"])
+def test_reference_driver_left_foot_rests_on_the_toe_board(family, dummy):
+    """The driver's left foot is placed as FMVSS 208 places it (S10.5, as commonly quoted [U]):
+    on the toe board, its heel on the floor pan near where the two meet. The ball point lies
+    4 mm off the 45 deg toe pan of vehicles/midsize_sedan_driver.toml and the heel on the floor,
+    behind the toe pan's foot (x 0.77 m) within a foot length. Before: the ball 79 mm short of
+    the toe pan (the 50M), so that in the US NCAP run the foot slid forward and struck it."""
+    from occupant.scenario.interior import load_interior
+    toe = next(s for s in load_interior("midsize_sedan_driver").surfaces if s.name == "toe_pan")
+    n = np.asarray(toe.normal) / np.linalg.norm(toe.normal)
+    m = family[dummy]
+    q = position(m, "driver_seated")
+    ball, heel = (point_position(m, q, "left_foot", _named_point(m, "left_foot", k, "", ""))
+                  for k in ("ball", "heel"))
+    assert n @ (ball - np.asarray(toe.point)) == pytest.approx(0.004, abs=1e-3)
+    assert heel[2] == pytest.approx(-0.3265, abs=1e-3) and 0.55 < heel[0] < 0.77
 
 
 def test_reference_seated_driver_shape(h3):
@@ -212,6 +250,12 @@ def test_reference_posture_file_errors(h3, tmp_path):
     ({"point": [{"body": "left_foot", "point": "heel", "position": [0, 0, 0], "z": 0.0}]}, "give position or x/y/z"),
     ({"point": [{"body": "left_foot", "point": "heel"}]}, r"targets.point\[0\]: no target position"),
     ({"point": [{"body": "left_foot", "point": "heel", "z": "floor"}]}, r"targets.point\[0\].z: expected a finite number"),
+    ({"point": [{"body": "left_foot", "point": "ball", "plane": {"point": [0.9, 0, -0.2], "normal": [0, 0, 0]}}]},
+     r"targets.point\[0\].plane.normal: a zero vector"),
+    ({"point": [{"body": "left_foot", "point": "ball", "plane": {"point": [0.9, 0, -0.2]}}]},
+     r"targets.point\[0\].plane.normal"),
+    ({"point": [{"body": "left_foot", "point": "ball", "plane": {"point": [0.9, 0, -0.2], "normal": [0, 0, 1], "d": 1}}]},
+     r"targets.point\[0\].plane.d: unknown key \(accepted: point, normal\)"),
 ])
 def test_reference_target_errors_are_clear(h3, targets, match):
     with pytest.raises(DummyFileError, match=match):

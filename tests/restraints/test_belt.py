@@ -19,6 +19,8 @@ from occupant.modeling.belts import (
 )
 from occupant.restraints import fit_belts
 
+from chest_rig import chest_rig
+
 G = 9.81
 DECK = np.array(gs1_webbing().loading)        # (strain, N), facts 6.4
 LINEAR = Webbing([(0.0, 0.0), (0.1, 16000.0)])   # EA = 160 kN, about the deck's mean slope
@@ -417,15 +419,7 @@ def _chest(carrier=True, stiffness=2.0e4, damping=0.0, pretension=1000.0):
     on a prismatic joint along x at the chest's front, held by a linear spring; a strap of
     LINEAR webbing between B0 anchors at x = -0.05, y = +-0.4 wraps the chest's front, fitted
     at ``pretension`` N, its wrap carried by the plate (or not)."""
-    asm = Assembly("chest")
-    asm.add(Part("torso", 10.0, inertia=(0.1, 0.1, 0.1)))
-    asm.add(Joint("base", "fixed", None, "torso", Pose()))
-    asm.add(Part("plate", 0.5, inertia=(1e-3, 1e-3, 1e-3)))
-    asm.add(Joint("slide", "prismatic", "torso", "plate",    # the joint's z along the torso's x
-                  Pose(rotation=[[0, 0, 1], [0, 1, 0], [-1, 0, 0]], position=(CHEST[0], 0.0, 0.0))))
-    asm.add(JointResistance("rib", "slide", stiffness=stiffness, damping=damping))
-    asm.add(Marker("centre", "torso"))
-    asm.add(Ellipsoid("chest", "centre", CHEST))
+    asm = chest_rig("chest", CHEST, stiffness, damping)
     asm.add(Belt("strap", [Anchor("left", (-0.05, 0.4, 0.0)),
                            Wrap("front", "chest", carrier="plate" if carrier else None),
                            Anchor("right", (-0.05, -0.4, 0.0))], LINEAR, pretension=pretension))

@@ -59,7 +59,7 @@ def _b0(res, body):
 def test_reference_aeb_occupant_out_of_position_at_impact(aeb_run, scenario):
     """At impact the occupant has moved forward in the car: relaxed volunteers in 1.1 g braking
     moved their head about 100-200 mm forward (Östh et al. 2013; Carlsson and Davidsson 2011 [U]);
-    held at 5-200 mm (measured as shipped: head 174 mm, chest 66 mm from t = 0, which includes the
+    held at 5-200 mm (measured as shipped: head 174 mm, chest 63 mm from t = 0, which includes the
     dummy settling into the seat over the first 0.2 s); the chest less than the head. The run
     finishes and its energy balance closes to 1 % of the energy exchanged."""
     res, model = aeb_run.results, aeb_run.model
