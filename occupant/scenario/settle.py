@@ -1,10 +1,11 @@
 """Settling the occupant into its seat before the run (``[occupant] settle``, seconds).
 
 A posture places the occupant by its joint angles and H-point, not where the seat's cushions,
-the belt and gravity hold it: started there, the seated Hybrid III sinks into the cushion and
-falls back onto the seat back during the first 0.1-0.2 s of the run, which under a pre-crash
-braking pulse reads as the head moving rearward. MADYMO and ATB users settle the dummy by a
-pre-simulation under gravity before the crash run [U: common practice]; ``settle`` does that:
+the belt and gravity hold it: started there, the seated Hybrid III driver sinks 22 mm into the
+cushion and its head falls back 64 mm within 0.2 s (mostly the neck springs unloading the 20
+deg of neck flexion the posture levels the head with), which under a pre-crash braking pulse
+reads as the head moving rearward. MADYMO and ATB users settle the dummy by a pre-simulation
+under gravity before the crash run [U: common practice]; ``settle`` does that:
 
 - the model with its restraints held (``held``: airbags and pretensioners never fire),
   under gravity alone (B0 at rest, no pulse), from the posture at rest;

@@ -24,10 +24,10 @@ def _motion_at_rest(model, q, t):
 
 def test_reference_settled_occupant_stays_at_rest(ncap):
     """From its posture the US NCAP driver is far from equilibrium: under gravity alone (no
-    pulse, airbag and pretensioner held) a body moves 60 mm within 0.1 s (measured: the head
+    pulse, airbag and pretensioner held) a body moves 58 mm within 0.1 s (measured: the head
     falls back onto the reclined torso as the neck springs unload, the pelvis sinks into the
-    cushion) with 9 J of kinetic energy. After 0.3 s of settling it stays put: over the next
-    0.1 s no body moves more than 5 mm (measured 3.4 mm) and the kinetic energy stays below 0.1 J
+    cushion) with 8.5 J of kinetic energy. After 0.3 s of settling it stays put: over the next
+    0.1 s no body moves more than 5 mm (measured 3.1 mm) and the kinetic energy stays below 0.1 J
     (measured 0.05 J), against ~5 J per 10 mm of fall for the 78 kg dummy."""
     model = held(ncap.model)
     moved0, ke0 = _motion_at_rest(model, ncap.q0, 0.1)
@@ -59,6 +59,7 @@ def test_regression_run_starts_from_the_settled_posture(ncap):
     run = sc.run()
     assert run.results.status == "finished"
     np.testing.assert_allclose(run.initial_state, run.results.q[0], atol=1e-12)
+    print(f"H-point sank {(sc.q0[2] - run.initial_state[2]) * 1e3:.1f} mm")
     assert run.initial_state[2] < sc.q0[2] - 0.01     # the H-point sank > 10 mm (measured 19 mm)
 
 
