@@ -141,6 +141,13 @@ def wrap_point(D, side, a, b, s):
     across the belt, a direction in the scaled frame), or with s zero (frictionless) through
     the centre: the belt's shortest path. Not active (the line a-b passes the ellipsoid on that side): P is the
     point of the segment a-b nearest the ellipsoid in the scaled frame."""
+    return wrap_arc_point(D, side, a, b, s, 0.5)
+
+
+@njit(**JIT)
+def wrap_arc_point(D, side, a, b, s, frac):
+    """``wrap_point``'s wrap, the point at the fraction ``frac`` of its arc from a's tangent
+    point (angles in the scaled frame; the way round chosen by the arc's middle)."""
     sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
     sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
     n, h, r = _wrap_plane((sa0, sa1, sa2), (sb0, sb1, sb2), s)
@@ -182,10 +189,10 @@ def wrap_point(D, side, a, b, s):
             q = min(max(-(sa0 * d0 + sa1 * d1 + sa2 * d2) / dd, 0.0), 1.0) if dd > 0.0 else 0.0
             return (a[0] + q * (b[0] - a[0]), a[1] + q * (b[1] - a[1]),
                     a[2] + q * (b[2] - a[2])), False
-        phi = phi_s
+        phi = alpha_a + 2.0 * frac * (phi_s - alpha_a)
     else:
         e0, e1, e2 = -e0, -e1, -e2
-        phi = phi_l
+        phi = alpha_a + 2.0 * frac * (phi_l - alpha_a)
     cp, sp = np.cos(phi), np.sin(phi)
     if not placed:
         r = 1.0
@@ -234,17 +241,59 @@ def wrap_place(el, z, k):
 
 
 @njit(**JIT_INLINE)
-def solve_wrap(data, el, out, k, o_pts, p0, z):
-    """Place wrap point k (global index; belt's first point p0) between the positions held in
-    the outputs at o_pts, writing its position there."""
+def same_surface(el, k, n):
+    """Whether belt points k and n are both wraps on their shortest path (no ``across``) over
+    the same ellipsoid: consecutive, they are placed together (``solve_wrap``)."""
+    if el.point_kind[k] != BELT_WRAP or el.point_kind[n] != BELT_WRAP \
+            or el.point_across[k] != 0.0 or el.point_across[n] != 0.0 \
+            or el.point_link[k] != el.point_link[n]:
+        return False
+    for i in range(3):
+        if el.point_r[k, i] != el.point_r[n, i] or el.point_size[k, i] != el.point_size[n, i]:
+            return False
+        for c in range(3):
+            if el.point_R[k, i, c] != el.point_R[n, i, c]:
+                return False
+    return True
+
+
+@njit(**JIT_INLINE)
+def run_length(el, k):
+    """Number of wraps from point k placed together with it (``same_surface``): 0 when k is not
+    a wrap or is placed with the wrap before it."""
+    if el.point_kind[k] != BELT_WRAP or same_surface(el, k - 1, k):
+        return 0
+    m = 1
+    while same_surface(el, k + m - 1, k + m):
+        m += 1
+    return m
+
+
+@njit(**JIT_INLINE)
+def solve_wrap(data, el, out, k, m, o_pts, p0, z):
+    """Place the m wrap points from k (global index; belt's first point p0; m > 1 only for
+    shortest-path wraps over one ellipsoid) between the positions held in the outputs before k
+    and after k + m - 1, writing theirs there. The m points share one wrap (``wrap_point``'s,
+    the way round chosen by the sum of their sides) at the fractions i / (m + 1) of its arc,
+    equally spaced: each is then the middle of the wrap between its neighbours, the fixed point
+    that Gauss-Seidel sweeps over the points one at a time would seek, found directly (on one
+    ellipsoid those sweeps need not converge: they can cycle between the ways round and put
+    two points onto one, a jump of the belt's path through the body)."""
     c, E = ellipsoid_frame(data, el, k)
     j = o_pts + 3 * (k - p0)
+    jb = j + 3 * m
     a = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
-    b = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
+    b = _to_local(c, E, out[jb], out[jb + 1], out[jb + 2])
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
-    side = (el.point_side[k, 0], el.point_side[k, 1], el.point_side[k, 2])
-    P, active = wrap_point(D, side, a, b, wrap_place(el, z, k))
-    out[j], out[j + 1], out[j + 2] = _to_base(c, E, P[0], P[1], P[2])
+    s0, s1, s2 = 0.0, 0.0, 0.0
+    for i in range(m):
+        s0, s1, s2 = s0 + el.point_side[k + i, 0], s1 + el.point_side[k + i, 1], \
+            s2 + el.point_side[k + i, 2]
+    for i in range(m):
+        P, active = wrap_arc_point(D, (s0, s1, s2), a, b, wrap_place(el, z, k),
+                                   (i + 1.0) / (m + 1.0))
+        ji = j + 3 * i
+        out[ji], out[ji + 1], out[ji + 2] = _to_base(c, E, P[0], P[1], P[2])
 
 
 @njit(**JIT_INLINE)
@@ -287,7 +336,8 @@ def place_points(data, el, out, p0, p1, o_pts, z):
 
 @njit(**JIT_STAGE)
 def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
-    """Anchors and rings, then every wrap point on its (undeformed) ellipsoid."""
+    """Anchors and rings, then every wrap point on its (undeformed) ellipsoid: each run of wraps
+    placed together (``solve_wrap``), in Gauss-Seidel sweeps where runs neighbour each other."""
     adjacent = False
     for k in range(p0, p1):
         j = o_pts + 3 * (k - p0)
@@ -295,27 +345,30 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
             x, y, z_, _, _, _ = point_state(data, el.point_link[k], el.point_r[k, 0],
                                             el.point_r[k, 1], el.point_r[k, 2])
             out[j], out[j + 1], out[j + 2] = x, y, z_
-        elif el.point_kind[k + 1] == BELT_WRAP:
+        elif el.point_kind[k + 1] == BELT_WRAP and not same_surface(el, k, k + 1):
             adjacent = True
     if not adjacent:
         for k in range(p0 + 1, p1 - 1):
-            if el.point_kind[k] == BELT_WRAP:
-                solve_wrap(data, el, out, k, o_pts, p0, z)
+            m = run_length(el, k)
+            if m > 0:
+                solve_wrap(data, el, out, k, m, o_pts, p0, z)
         return
-    # neighbouring wraps: start each at its place, or on the line to the next fixed point, then
+    # neighbouring runs: start each at its place, or on the line to the next fixed point, then
     # sweep
     for k in range(p0 + 1, p1 - 1):
-        if el.point_kind[k] == BELT_WRAP and not put_at_place(data, el, out, k, o_pts, p0, z):
-            n = k + 1
+        m = run_length(el, k)
+        if m > 0 and not put_at_place(data, el, out, k, o_pts, p0, z):
+            n = k + m
             while el.point_kind[n] == BELT_WRAP:
                 n += 1
-            j, jn = o_pts + 3 * (k - p0), o_pts + 3 * (n - p0)
-            out[j + 3], out[j + 4], out[j + 5] = out[jn], out[jn + 1], out[jn + 2]
-            solve_wrap(data, el, out, k, o_pts, p0, z)
+            j, jn = o_pts + 3 * (k + m - p0), o_pts + 3 * (n - p0)
+            out[j], out[j + 1], out[j + 2] = out[jn], out[jn + 1], out[jn + 2]
+            solve_wrap(data, el, out, k, m, o_pts, p0, z)
     for sweep in range(SWEEPS - 1):
         for k in range(p0 + 1, p1 - 1):
-            if el.point_kind[k] == BELT_WRAP:
-                solve_wrap(data, el, out, k, o_pts, p0, z)
+            m = run_length(el, k)
+            if m > 0:
+                solve_wrap(data, el, out, k, m, o_pts, p0, z)
 
 
 @njit(**JIT_INLINE)
