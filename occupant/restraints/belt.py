@@ -63,6 +63,14 @@ SWEEPS = 6               # Gauss-Seidel sweeps when wrap points neighbour each o
                          # shrinks about 4 times a sweep)
 WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
                          # (the middle of the wrap) within the wrap's plane, and off the body
+MERGE_LENGTH = 0.02      # m [E]: a segment shorter than this next to a wrap is merged with the
+                         # segment across the wrap (the time constant of its webbing flow,
+                         # slip_damping l / EA, would be too short for the explicit steps:
+                         # 12 us for 20 mm of GS1 webbing at 100 N s/m)
+MERGE_TURN = 1.0e-9      # sine of the turn below which a wrap point has no contact (on the line)
+SHARE_TIME = 2.0e-5      # s [E]: time constant with which merged segments share their webbing
+                         # in proportion to their lengths (explicit steps up to 2e-5 s; the
+                         # scenarios' Euler steps are 1e-5 s)
 
 
 @njit(**JIT)
@@ -472,6 +480,64 @@ def pretensioner_at(el, b, t, payout):
     return el.pt_capacity[b], (tab[k + 1, 1] - tab[k, 1]) / (tab[k + 1, 0] - tab[k, 0])
 
 
+@njit(**JIT_INLINE)
+def merged(el, out, k, j, la, lb):
+    """Whether wrap point k (its position at outputs j; the segments' lengths la before it and
+    lb after it) joins its two segments into one: no contact (the point on the line of its
+    neighbours: collinear) or a segment shorter than MERGE_LENGTH (two wrap points fallen
+    together)."""
+    if el.point_kind[k] != BELT_WRAP:
+        return False
+    if la < MERGE_LENGTH or lb < MERGE_LENGTH:
+        return True
+    ax, ay, az = out[j] - out[j - 3], out[j + 1] - out[j - 2], out[j + 2] - out[j - 1]
+    bx, by, bz = out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2]
+    cross = _norm(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx)
+    return ax * bx + ay * by + az * bz > 0.0 and cross <= MERGE_TURN * la * lb
+
+
+@njit(**JIT_INLINE)
+def group_of(el, out, s, ns, p0, o_pts, os):
+    """First and last segment of the group of segment s: the segments joined by merged wrap
+    points (``merged``), which act as one segment of their summed length and webbing."""
+    g0 = s
+    while g0 > 0 and merged(el, out, p0 + g0, o_pts + 3 * g0, out[os + 4 * (g0 - 1) + 2],
+                            out[os + 4 * g0 + 2]):
+        g0 -= 1
+    g1 = s
+    while g1 < ns - 1 and merged(el, out, p0 + g1 + 1, o_pts + 3 * (g1 + 1),
+                                 out[os + 4 * g1 + 2], out[os + 4 * (g1 + 1) + 2]):
+        g1 += 1
+    return g0, g1
+
+
+@njit(**JIT_INLINE)
+def add_webbing(el, out, zdot, zs, os, s, ns, p0, o_pts, rate):
+    """Add the webbing rate to segment s, or to its group shared in proportion to the segments'
+    lengths (the share they keep, ``belt``), so webbing that flows into merged segments leaves
+    their strains equal."""
+    g0, g1 = group_of(el, out, s, ns, p0, o_pts, os)
+    total = 0.0
+    for g in range(g0, g1 + 1):
+        total += out[os + 4 * g + 2]
+    for g in range(g0, g1 + 1):
+        w = out[os + 4 * g + 2] / total if total > 0.0 else 1.0 / (g1 - g0 + 1)
+        zdot[zs + 2 * g] += w * rate
+
+
+@njit(**JIT_INLINE)
+def group_rates(el, out, zdot, z, zs, os, s, ns, p0, o_pts):
+    """Of the group of segment s (``group_of``): its length rate, the webbing flowing into it
+    (zdot, the sharing within it adds up to zero) and its webbing (at least 1e-6 m)."""
+    g0, g1 = group_of(el, out, s, ns, p0, o_pts, os)
+    rate, inflow, webbing = 0.0, 0.0, 0.0
+    for g in range(g0, g1 + 1):
+        rate += out[os + 4 * g + 3]
+        inflow += zdot[zs + 2 * g]
+        webbing += z[zs + 2 * g]
+    return rate, inflow, max(webbing, 1e-6)
+
+
 @njit(**JIT_STAGE)
 def belt(el, points, out, zdot, t, z, b):
     """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
@@ -486,33 +552,60 @@ def belt(el, points, out, zdot, t, z, b):
     zb = zs + 2 * ns                 # payout, free payout, limiter payout, lock timer
     place_points(points, el, out, p0, p1, o_pts, z)
 
-    # segments: lengths, rates, tensions, forces on the bodies
-    power = 0.0
+    # segments: lengths and rates, then tensions and forces on the bodies; segments joined at a
+    # merged wrap point (``merged``) act as one of their summed length and webbing, at one
+    # tension, so a wrap's lift-off or two wraps falling together neither creates nor loses
+    # webbing, and merged segments share their webbing in proportion to their lengths (time
+    # constant SHARE_TIME), so each has the group's strain when the wrap separates them again
     prev = point_velocity(points, el, out, p0, p0, o_pts)
     for s in range(ns):
-        k = p0 + s
-        vel = point_velocity(points, el, out, k + 1, p0, o_pts)
+        vel = point_velocity(points, el, out, p0 + s + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         dx, dy, dz = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
         length = _norm(dx, dy, dz)
         ux, uy, uz = 0.0, 0.0, 0.0
         if length > 0.0:
             ux, uy, uz = dx / length, dy / length, dz / length
-        rate = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) + uz * (vel[2] - prev[2])
-        webbing = max(z[zs + 2 * s], 1e-6)
-        strain = length / webbing - 1.0
-        tension = 0.0
-        if strain > 0.0:
-            tension = elastic_force(contact_law(el), s0 + s, strain,
-                                    max(z[zs + 2 * s + 1], strain))
-            fx, fy, fz = tension * ux, tension * uy, tension * uz
+        j = os + 4 * s
+        out[j + 2] = length
+        out[j + 3] = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) + uz * (vel[2] - prev[2])
+        prev = vel
+    power = 0.0
+    g0, g1 = -1, -1
+    tension, strain = 0.0, 0.0
+    prev = point_velocity(points, el, out, p0, p0, o_pts)
+    for s in range(ns):
+        k = p0 + s
+        if s > g1:
+            g0, g1 = group_of(el, out, s, ns, p0, o_pts, os)
+            length, webbing, largest = 0.0, 0.0, 0.0
+            for g in range(g0, g1 + 1):
+                length += out[os + 4 * g + 2]
+                webbing += z[zs + 2 * g]
+                largest = max(largest, z[zs + 2 * g + 1])
+            webbing = max(webbing, 1e-6)
+            strain = length / webbing - 1.0
+            tension = 0.0
+            if strain > 0.0:
+                tension = elastic_force(contact_law(el), s0 + g0, strain, max(largest, strain))
+            for g in range(g0, g1 + 1):
+                if g1 > g0:
+                    zdot[zs + 2 * g] += (out[os + 4 * g + 2] * webbing / max(length, 1e-9)
+                                         - z[zs + 2 * g]) / SHARE_TIME
+        vel = point_velocity(points, el, out, k + 1, p0, o_pts)
+        ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
+        j = os + 4 * s
+        length = out[j + 2]
+        if tension > 0.0 and length > 0.0:
+            fx = tension * (out[jb] - out[ja]) / length
+            fy = tension * (out[jb + 1] - out[ja + 1]) / length
+            fz = tension * (out[jb + 2] - out[ja + 2]) / length
             la, lb = el.point_carrier[k], el.point_carrier[k + 1]
             rax, ray, raz = point_in_link(points, la, out[ja], out[ja + 1], out[ja + 2])
             rbx, rby, rbz = point_in_link(points, lb, out[jb], out[jb + 1], out[jb + 2])
             power += add_force_pair(points, la, rax, ray, raz, prev[0], prev[1], prev[2], lb, rbx,
                                     rby, rbz, vel[0], vel[1], vel[2], fx, fy, fz)
-        j = os + 4 * s
-        out[j], out[j + 1], out[j + 2], out[j + 3] = tension, strain, length, rate
+        out[j], out[j + 1] = tension, strain
         prev = vel
 
     # wrap points held on the body by friction across the belt
@@ -534,6 +627,8 @@ def belt(el, points, out, zdot, t, z, b):
         cos_turn = 1.0
         if na > 0.0 and nb > 0.0:
             cos_turn = min(max((ax * bx + ay * by + az * bz) / (na * nb), -1.0), 1.0)
+        if merged(el, out, k, j, na, nb):
+            continue
         ratio = np.exp(el.point_friction[k] * np.arccos(cos_turn))
         f_in, f_out = out[os + 4 * (s - 1)], out[os + 4 * s]
         flow = 0.0                       # webbing moving from segment s into segment s - 1
@@ -541,8 +636,8 @@ def belt(el, points, out, zdot, t, z, b):
             flow = (f_in - ratio * f_out) / el.slip_damping[b]
         elif f_out > ratio * f_in:
             flow = -(f_out - ratio * f_in) / el.slip_damping[b]
-        zdot[zs + 2 * (s - 1)] += flow
-        zdot[zs + 2 * s] -= flow
+        add_webbing(el, out, zdot, zs, os, s - 1, ns, p0, o_pts, flow)
+        add_webbing(el, out, zdot, zs, os, s, ns, p0, o_pts, -flow)
 
     # retractor and pretensioner at the first point
     locked = 0.0
@@ -567,11 +662,12 @@ def belt(el, points, out, zdot, t, z, b):
         spool = max(spool, pt_force)
         speed = max((f0 - spool) / el.spool_damping[b], -pt_speed)
         if yielding and f0 >= spool:
-            # the limiter pays out what keeps the first segment's strain: its stretch rate
-            # less the webbing flowing into it at the next point (the damping only corrects)
-            speed += max(out[os + 3] / (1.0 + out[os + 1]) - zdot[zs], 0.0)
+            # the limiter pays out what keeps the first segment's (group's) strain: its stretch
+            # rate less the webbing flowing into it at the next point (the damping only corrects)
+            rate, inflow, _ = group_rates(el, out, zdot, z, zs, os, 0, ns, p0, o_pts)
+            speed += max(rate / (1.0 + out[os + 1]) - inflow, 0.0)
         zdot[zb] = speed
-        zdot[zs] += speed
+        add_webbing(el, out, zdot, zs, os, 0, ns, p0, o_pts, speed)
         if not is_locked or (speed < 0.0 and payout <= free):
             zdot[zb + 1] = speed    # the locked spool's ratchet: winding in moves its hold
         elif yielding and speed > 0.0:
@@ -580,12 +676,15 @@ def belt(el, points, out, zdot, t, z, b):
     out[o_belt + 1] = max(-z[zb], 0.0) if el.pretensioner[b] != PRETENSIONER_NONE else 0.0
     out[o_belt + 2] = locked
 
-    # the largest strain reached follows the strain while it grows (contact history rule)
+    # the largest strain reached follows the (group's) strain while it grows (contact history
+    # rule)
+    strain_rate = 0.0
     for s in range(ns):
-        j = os + 4 * s
-        strain, length, rate = out[j + 1], out[j + 2], out[j + 3]
-        webbing = max(z[zs + 2 * s], 1e-6)
-        strain_rate = (rate - (1.0 + strain) * zdot[zs + 2 * s]) / webbing
+        strain = out[os + 4 * s + 1]
+        if s == 0 or not merged(el, out, p0 + s, o_pts + 3 * s, out[os + 4 * s - 2],
+                                out[os + 4 * s + 2]):
+            rate, inflow, webbing = group_rates(el, out, zdot, z, zs, os, s, ns, p0, o_pts)
+            strain_rate = (rate - (1.0 + strain) * inflow) / webbing
         if strain > 0.0 and strain >= z[zs + 2 * s + 1] and strain_rate > 0.0:
             zdot[zs + 2 * s + 1] = strain_rate
     return power
