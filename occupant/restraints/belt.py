@@ -14,8 +14,10 @@ Per belt, every evaluation:
    body, and slides towards the shortest path at (excess force) / slip_damping beyond it
    (regularised Coulomb friction, as MADYMO's belt points slide). Unique and continuous (also as
    the wrap begins, where P is the touching point of the line a-b).
-   Neighbouring wraps in Gauss-Seidel sweeps. Where the line passes outside, P lies on it (no
-   force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
+   Consecutive wraps on their shortest path over one ellipsoid share one wrap, equally spaced
+   on its arc (``solve_wrap``: each the middle of the wrap between its neighbours, found
+   directly); neighbouring wraps otherwise in Gauss-Seidel sweeps. Where the line passes
+   outside, P lies on it (no force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
    P, the price of one point per wrap; a wide wrap takes several wraps (several ellipsoids).
    The force T (u_A + u_B) acts at P on the ellipsoid's body (or on its carrier, a sternum on
    its prismatic chest joint: P found on the undeformed chest, then moved by the carrier's
@@ -27,7 +29,11 @@ Per belt, every evaluation:
    tension F(e) from the webbing's loading table, below the largest strain reached (a state,
    tracked as the contact penetration history is, ``occupant.contact.compliant``) from the
    shifted unloading table; slack (e <= 0) carries none. The force acts on both end points'
-   bodies along the segment (``forces.points.add_force_pair``).
+   bodies along the segment (``forces.points.add_force_pair``). Segments joined at a wrap
+   point without contact (on the line of its neighbours) or next to a segment shorter than
+   MERGE_LENGTH (wrap points fallen together) act as one: strain from their summed length
+   and webbing, one tension, no flow at that point, their webbing shared in proportion to
+   their lengths; so a wrap that lifts off or comes back keeps the tension continuous.
 3. webbing flow through a slip ring or over a wrap: when the tension ratio of the two segments
    exceeds the capstan ratio exp(mu theta) (Euler-Eytelwein; theta the angle the belt turns
    through at the point), webbing flows towards the tighter side at (excess tension) /
