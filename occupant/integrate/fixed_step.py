@@ -233,6 +233,17 @@ def stage_types(loop, bundle, data, rec):
             (loads, (typeof(bundle), typeof(data), types.float64, vector, vector, vector))]
 
 
+def loop_types(loop, bundle, data, rec):
+    """(compiled loop, argument types) of ``loop`` (run_euler or run_rk4) as a run without
+    events calls it (its guards ``(events.never,)``)."""
+    from occupant.integrate.events import never
+    vector, matrix = types.float64[::1], types.float64[:, ::1]
+    compiled, entries = (_run_euler, (ENTRY, ENTRY)) if loop is run_euler else (_run_rk4, (ENTRY,))
+    return compiled, (*entries, typeof(bundle), typeof(data), types.int64, vector, types.float64,
+                      types.int64, types.int64, typeof(rec), types.boolean, typeof((never,)),
+                      vector, vector, matrix, matrix)
+
+
 @_for_the_last_records
 def _euler_entries(bundle, data, rec):
     """The entries of ``_euler_advance`` and of the ``pipeline.loads`` it calls."""

@@ -18,18 +18,16 @@ signature's code (at worst an index loses an entry, compiled again when next nee
 """
 import os
 import pickle
-import queue
 import subprocess
 import sys
 import threading
-import time
 
 from numba import typeof, types
 
 # s CPU of each job's cold compilation in us_ncap_frontal_56 (numba event timings, this
 # machine), to split the work evenly; other producers ~1 s.
 COST = dict(belts=9.5, contacts=7.7, _euler_advance=5.3, loads=4.8, _rk4_advance=9.0,
-            airbags=2.4, rnea=2.0)
+            _run_euler=2.5, _run_rk4=2.5, airbags=2.4, rnea=2.0)
 WORKER_FILES = 1000   # first number of the cache files the worker writes
 TIMEOUT = 600.0       # s without news from the worker after which it is stopped
 
@@ -39,7 +37,7 @@ def jobs(model, loop):
     compiled ``loop`` is ``loop`` (``fixed_step.run_euler``, ``run_rk4``, or None) compiles:
     the producers of its families, the loop's stages and the sensors' RNEA."""
     from occupant.dynamics.rnea import rnea
-    from occupant.integrate.fixed_step import stage_types
+    from occupant.integrate.fixed_step import loop_types, stage_types
     from occupant.integrate.pipeline import PRODUCERS, make_recording, producer_view
     from occupant.model.data import RneaData, view
     bundle, data = model.bundle(), model.make_data()
@@ -49,10 +47,13 @@ def jobs(model, loop):
            for family, producer in PRODUCERS.items() if getattr(bundle, family) is not None]
     producers = tuple(name for name, *_ in out)
     if loop is not None:
-        for stage, argtypes in stage_types(loop, bundle, data, make_recording(model, 1)):
+        rec = make_recording(model, 1)
+        for stage, argtypes in stage_types(loop, bundle, data, rec):
             name = stage.py_func.__name__
             # loads and the RK4 stage link the producers; the Euler stage calls loads by address
             out.append((name, stage, argtypes, producers if name != "_euler_advance" else ()))
+        compiled, argtypes = loop_types(loop, bundle, data, rec)
+        out.append((compiled.py_func.__name__, compiled, argtypes, ()))   # stages by address
     out.append(("rnea", rnea, (typeof(model.tree), typeof(view(RneaData, data)), vector, vector,
                                vector), ()))
     return out
@@ -71,11 +72,13 @@ def _cached(dispatcher, argtypes):
 
 
 def split(todo):
-    """(this process's jobs, the worker's): the costliest first, each to the less loaded side;
-    a job needing others goes to this process, after them."""
+    """(this process's jobs, the worker's): the producers, then the rest, the costliest first,
+    each to the less loaded side; a job needing others goes to this process, last."""
+    from occupant.integrate.pipeline import PRODUCERS
     mine, theirs = [], []
     load = [sum(COST.get(j[0], 1.0) for j in todo if j[3]), 0.0]
-    for job in sorted(todo, key=lambda j: (bool(j[3]), -COST.get(j[0], 1.0))):
+    for job in sorted(todo, key=lambda j: (bool(j[3]), j[0] not in PRODUCERS,
+                                           -COST.get(j[0], 1.0))):
         side = 0 if job[3] or load[0] <= load[1] else 1
         (mine, theirs)[side].append(job)
         load[side] += COST.get(job[0], 1.0) if not job[3] else 0.0
@@ -101,11 +104,13 @@ def ahead(model, loop):
 
 
 class _Worker:
-    """The worker process and the names of the jobs it reported done (or given up)."""
+    """The worker process and what it reported: ``reports``, the job names in order (``!name``:
+    failed); ``pending``, those still awaited (none once it ended or fell silent)."""
 
     def __init__(self, jobs):
         self.pending = {name for name, *_ in jobs}
-        self.reports = queue.Queue()
+        self.reports = []
+        self.news = threading.Condition()
         payload = pickle.dumps([(name, d.py_func.__module__, d.py_func.__name__, argtypes)
                                 for name, d, argtypes, _ in jobs])
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
@@ -122,22 +127,21 @@ class _Worker:
 
     def _read(self):
         for line in self.process.stdout:
-            self.reports.put(line.decode().strip())
-        self.reports.put(None)   # the worker ended
+            with self.news:
+                self.reports.append(line.decode().strip())
+                self.pending.discard(self.reports[-1].lstrip("!"))
+                self.news.notify_all()
+        with self.news:   # the worker ended: nothing more to wait for
+            self.pending = set()
+            self.news.notify_all()
 
     def wait_for(self, names):
-        """Until the worker has reported each of ``names`` (done or failed), or ended."""
-        deadline = time.monotonic() + TIMEOUT
-        while self.pending & set(names):
-            try:
-                name = self.reports.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                name = None
-            if name is None:   # ended or silent for too long: the run compiles the rest itself
-                self.pending = set()
-                break
-            self.pending.discard(name.lstrip("!"))
-            deadline = time.monotonic() + TIMEOUT
+        """Until the worker has reported each of ``names`` (done or failed), ended, or been
+        silent for ``TIMEOUT`` (then nothing more is awaited: the run compiles the rest)."""
+        with self.news:
+            while self.pending & set(names):
+                if not self.news.wait(TIMEOUT):
+                    self.pending = set()
 
     def stop(self):
         if self.process is not None and self.process.poll() is None:
