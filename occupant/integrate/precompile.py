@@ -14,8 +14,10 @@ Two processes saving overloads of one function at once could give two signatures
 file (numba names it by the first free number in the index each has just read): the worker's
 files are numbered from ``WORKER_FILES`` on, so that an index names only files holding its own
 signature's code (at worst an index loses an entry, compiled again when next needed).
-``OCCUPANT_COMPILE_PROCESSES=1`` turns the worker off.
+``OCCUPANT_COMPILE_PROCESSES=1`` turns the worker off; a process of a pool (a sweep's workers)
+starts none, its siblings already using the cores.
 """
+import multiprocessing
 import os
 import pickle
 import subprocess
@@ -59,14 +61,20 @@ def jobs(model, loop):
     return out
 
 
+_CACHED = set()   # (dispatcher, argument types) found in the cache by this process
+
+
 def _cached(dispatcher, argtypes):
     """True if numba's cache holds ``dispatcher`` for ``argtypes`` (or it is compiled here)."""
-    if argtypes in dispatcher.overloads:
+    if argtypes in dispatcher.overloads or (dispatcher, argtypes) in _CACHED:
         return True
     cache = getattr(dispatcher, "_cache", None)
     try:
         key = cache._index_key(argtypes, dispatcher.targetctx.codegen())
-        return key in cache._cache_file._load_index()
+        if key in cache._cache_file._load_index():
+            _CACHED.add((dispatcher, argtypes))
+            return True
+        return False
     except Exception:   # no cache (NullCache), or numba's internals moved: compile as usual
         return cache is None or type(cache).__name__ == "NullCache"
 
@@ -87,8 +95,8 @@ def split(todo):
 
 def ahead(model, loop):
     """Compile what a run of ``model`` with ``loop`` needs, here and in one worker process."""
-    if os.environ.get("OCCUPANT_COMPILE_PROCESSES") == "1":
-        return
+    if os.environ.get("OCCUPANT_COMPILE_PROCESSES") == "1" or multiprocessing.parent_process():
+        return   # turned off, or a process of a pool (a sweep's), whose siblings compile too
     todo = [job for job in jobs(model, loop) if not _cached(job[1], job[2])]
     mine, theirs = split(todo)
     if not theirs:
