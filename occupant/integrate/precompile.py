@@ -37,9 +37,10 @@ TIMEOUT = 600.0       # s without news from the worker after which it is stopped
 def jobs(model, loop):
     """[(name, dispatcher, argument types, names it needs first)] a run of ``model`` whose
     compiled ``loop`` is ``loop`` (``fixed_step.run_euler``, ``run_rk4``, or None) compiles:
-    the producers of its families, the loop's stages and the sensors' RNEA."""
+    the producers of its families, the loop and its stages (and the Euler loop's, which fitting
+    the belts runs) and the sensors' RNEA."""
     from occupant.dynamics.rnea import rnea
-    from occupant.integrate.fixed_step import loop_types, stage_types
+    from occupant.integrate.fixed_step import loop_types, run_euler, stage_types
     from occupant.integrate.pipeline import PRODUCERS, make_recording, producer_view
     from occupant.model.data import RneaData, view
     bundle, data = model.bundle(), model.make_data()
@@ -48,13 +49,15 @@ def jobs(model, loop):
                                vector, vector, vector), ())
            for family, producer in PRODUCERS.items() if getattr(bundle, family) is not None]
     producers = tuple(name for name, *_ in out)
-    if loop is not None:
-        rec = make_recording(model, 1)
-        for stage, argtypes in stage_types(loop, bundle, data, rec):
+    rec = make_recording(model, 1)
+    # fitting the belts runs the Euler loop (fixed_step.outputs_at_rest), whatever the integrator
+    loops = dict.fromkeys([loop] + ([run_euler] if bundle.belts is not None else []))
+    for each in (lp for lp in loops if lp is not None):
+        for stage, argtypes in stage_types(each, bundle, data, rec):
             name = stage.py_func.__name__
             # loads and the RK4 stage link the producers; the Euler stage calls loads by address
             out.append((name, stage, argtypes, producers if name != "_euler_advance" else ()))
-        compiled, argtypes = loop_types(loop, bundle, data, rec)
+        compiled, argtypes = loop_types(each, bundle, data, rec)
         out.append((compiled.py_func.__name__, compiled, argtypes, ()))   # stages by address
     out.append(("rnea", rnea, (typeof(model.tree), typeof(view(RneaData, data)), vector, vector,
                                vector), ()))

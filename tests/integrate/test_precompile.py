@@ -58,3 +58,10 @@ def test_the_worker_reports_done_and_failed_jobs_and_ends():
     worker.stop()
     assert worker.reports == ["rot_x", "!wrong"]
     assert np.allclose(rot_x(0.0), np.eye(3))
+
+
+def test_an_rk4_run_with_belts_also_gets_the_euler_loop_that_fits_them(frontal):
+    from occupant.integrate.fixed_step import run_rk4
+    names = [name for name, *_ in precompile.jobs(frontal.model, run_rk4)]
+    assert {"_rk4_advance", "_run_rk4", "_euler_advance", "_run_euler", "loads"} <= set(names)
+    assert len(names) == len(set(names))
