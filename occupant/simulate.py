@@ -2,6 +2,7 @@
 import numpy as np
 
 from occupant import __version__
+from occupant.integrate import precompile
 from occupant.integrate.implicit import ImplicitIntegrator  # also registers newmark, radau, bdf
 from occupant.integrate.divergence import penetration_guard, penetration_message, where
 from occupant.integrate.driver import solve
@@ -63,6 +64,7 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
         raise SimulationError(f"simulate: q0, v0 and z0 must have shapes ({model.nq},), "
                               f"({model.nv},) and ({model.nz},), got {q0.shape}, {v0.shape} and "
                               f"{None if z0 is None else z0.shape}")
+    precompile.ahead(model, method.loop if method.default_dt is not None else None)
     if z0 is None:
         z0 = fit_belts(model, q0)   # zeros, with the belts' webbing fitted at q0
     if output_dt is not None and not (np.isfinite(output_dt) and output_dt > 0):

@@ -211,27 +211,51 @@ def _for_the_last_records(entries):
     return cached
 
 
-def _advance_entry(advance, n_vectors, bundle, data, rec, *more):
-    """``compiled_entry`` of a step stage (bundle, data, t, y, h, the stage's ``n_vectors``
-    further state vectors, rec, k, and the types ``more``) for the types the loops pass it."""
+ENTRY = typeof((0, 0))   # numba type of a ``compiled_entry`` (address, key)
+
+
+def _advance_types(advance, n_vectors, bundle, data, rec, *more):
+    """(stage, argument types) of a step stage (bundle, data, t, y, h, the stage's ``n_vectors``
+    further state vectors, rec, k, and the types ``more``) as the loops pass them."""
     vector = types.float64[::1]
-    return compiled_entry(advance, typeof(bundle), typeof(data), types.float64, vector,
-                          types.float64, *(vector,) * n_vectors, typeof(rec), types.int64, *more)
+    return advance, (typeof(bundle), typeof(data), types.float64, vector, types.float64,
+                     *(vector,) * n_vectors, typeof(rec), types.int64, *more)
+
+
+def stage_types(loop, bundle, data, rec):
+    """[(stage, argument types)] of the stages the compiled ``loop`` (run_euler or run_rk4)
+    calls by address, in the order of its entries: what a run compiles before its loop
+    (``integrate.precompile`` compiles them ahead, in parallel)."""
+    if loop is run_rk4:
+        return [_advance_types(_rk4_advance, 6, bundle, data, rec)]
+    vector = types.float64[::1]
+    return [_advance_types(_euler_advance, 1, bundle, data, rec, ENTRY),
+            (loads, (typeof(bundle), typeof(data), types.float64, vector, vector, vector))]
+
+
+def loop_types(loop, bundle, data, rec):
+    """(compiled loop, argument types) of ``loop`` (run_euler or run_rk4) as a run without
+    events calls it (its guards ``(events.never,)``)."""
+    from occupant.integrate.events import never
+    vector, matrix = types.float64[::1], types.float64[:, ::1]
+    compiled, entries = (_run_euler, (ENTRY, ENTRY)) if loop is run_euler else (_run_rk4, (ENTRY,))
+    return compiled, (*entries, typeof(bundle), typeof(data), types.int64, vector, types.float64,
+                      types.int64, types.int64, typeof(rec), types.boolean, typeof((never,)),
+                      vector, vector, matrix, matrix)
 
 
 @_for_the_last_records
 def _euler_entries(bundle, data, rec):
     """The entries of ``_euler_advance`` and of the ``pipeline.loads`` it calls."""
-    vector = types.float64[::1]
-    load = compiled_entry(loads, typeof(bundle), typeof(data), types.float64, vector, vector,
-                          vector)
-    return _advance_entry(_euler_advance, 1, bundle, data, rec, typeof(load)), load
+    return tuple(compiled_entry(stage, *argtypes)
+                 for stage, argtypes in stage_types(run_euler, bundle, data, rec))
 
 
 @_for_the_last_records
 def _rk4_entry(bundle, data, rec):
     """The entry of ``_rk4_advance``."""
-    return _advance_entry(_rk4_advance, 6, bundle, data, rec)
+    (stage, argtypes), = stage_types(run_rk4, bundle, data, rec)
+    return compiled_entry(stage, *argtypes)
 
 
 def outputs_at_rest(model, q, z):

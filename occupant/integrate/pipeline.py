@@ -102,6 +102,19 @@ def forces(bundle, data, t, q, v, z):
     produce(marker_forces, bundle.marker_forces, bundle, data, t, q, v, z)
 
 
+# Each family's producer, as ``forces`` calls it (for ``integrate.precompile``).
+PRODUCERS = dict(joint_resistance=joint_resistance, spring_dampers=spring_dampers,
+                 contacts=contacts, airbags=airbags, muscles=muscles, belts=belts, tyres=tyres,
+                 couplers=couplers, marker_forces=marker_forces)
+
+
+def producer_view(bundle, family):
+    """numba type of what ``produce`` hands the producer of ``family``, for the numba type
+    ``bundle`` of a step bundle: the tree and the family's block (``bundle.PRODUCER_BUNDLE``)."""
+    return types.NamedTuple([bundle.types[bundle.fields.index("tree")],
+                             bundle.types[bundle.fields.index(family)]], PRODUCER_BUNDLE[family])
+
+
 @intrinsic
 def produce(typingctx, producer, block, bundle, data, t, q, v, z):
     """``producer(bundle, data, t, q, v, z)`` where its ``block`` is in the bundle, the bundle
@@ -113,7 +126,7 @@ def produce(typingctx, producer, block, bundle, data, t, q, v, z):
         return sig, lambda context, builder, sig, args: context.get_dummy_value()
     family = next(name for name, ty in zip(bundle.fields, bundle.types) if ty == block)
     tree = bundle.fields.index("tree")
-    view = types.NamedTuple([bundle.types[tree], block], PRODUCER_BUNDLE[family])
+    view = producer_view(bundle, family)
     call = typingctx.resolve_function_type(producer, (view,) + sig.args[3:], {})
 
     def codegen(context, builder, sig, args):

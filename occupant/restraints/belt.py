@@ -14,8 +14,10 @@ Per belt, every evaluation:
    body, and slides towards the shortest path at (excess force) / slip_damping beyond it
    (regularised Coulomb friction, as MADYMO's belt points slide). Unique and continuous (also as
    the wrap begins, where P is the touching point of the line a-b).
-   Neighbouring wraps in Gauss-Seidel sweeps. Where the line passes outside, P lies on it (no
-   force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
+   Consecutive wraps on their shortest path over one ellipsoid share one wrap, equally spaced
+   on its arc (``solve_wrap``: each the middle of the wrap between its neighbours, found
+   directly); neighbouring wraps otherwise in Gauss-Seidel sweeps. Where the line passes
+   outside, P lies on it (no force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
    P, the price of one point per wrap; a wide wrap takes several wraps (several ellipsoids).
    The force T (u_A + u_B) acts at P on the ellipsoid's body (or on its carrier, a sternum on
    its prismatic chest joint: P found on the undeformed chest, then moved by the carrier's
@@ -27,7 +29,11 @@ Per belt, every evaluation:
    tension F(e) from the webbing's loading table, below the largest strain reached (a state,
    tracked as the contact penetration history is, ``occupant.contact.compliant``) from the
    shifted unloading table; slack (e <= 0) carries none. The force acts on both end points'
-   bodies along the segment (``forces.points.add_force_pair``).
+   bodies along the segment (``forces.points.add_force_pair``). Segments joined at a wrap
+   point without contact (on the line of its neighbours) or next to a segment shorter than
+   MERGE_LENGTH (wrap points fallen together) act as one: strain from their summed length
+   and webbing, one tension, no flow at that point, their webbing shared in proportion to
+   their lengths; so a wrap that lifts off or comes back keeps the tension continuous.
 3. webbing flow through a slip ring or over a wrap: when the tension ratio of the two segments
    exceeds the capstan ratio exp(mu theta) (Euler-Eytelwein; theta the angle the belt turns
    through at the point), webbing flows towards the tighter side at (excess tension) /
@@ -64,6 +70,14 @@ SWEEPS = 6               # Gauss-Seidel sweeps when wrap points neighbour each o
                          # shrinks about 4 times a sweep)
 WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
                          # (the middle of the wrap) within the wrap's plane, and off the body
+MERGE_LENGTH = 0.02      # m [E]: a segment shorter than this next to a wrap is merged with the
+                         # segment across the wrap (the time constant of its webbing flow,
+                         # slip_damping l / EA, would be too short for the explicit steps:
+                         # 12 us for 20 mm of GS1 webbing at 100 N s/m)
+MERGE_TURN = 1.0e-9      # sine of the turn below which a wrap point has no contact (on the line)
+SHARE_TIME = 2.0e-5      # s [E]: time constant with which merged segments share their webbing
+                         # in proportion to their lengths (explicit steps up to 2e-5 s; the
+                         # scenarios' Euler steps are 1e-5 s)
 
 
 @njit(**JIT)
@@ -142,6 +156,13 @@ def wrap_point(D, side, a, b, s):
     across the belt, a direction in the scaled frame), or with s zero (frictionless) through
     the centre: the belt's shortest path. Not active (the line a-b passes the ellipsoid on that side): P is the
     point of the segment a-b nearest the ellipsoid in the scaled frame."""
+    return wrap_arc_point(D, side, a, b, s, 0.5)
+
+
+@njit(**JIT)
+def wrap_arc_point(D, side, a, b, s, frac):
+    """``wrap_point``'s wrap, the point at the fraction ``frac`` of its arc from a's tangent
+    point (angles in the scaled frame; the way round chosen by the arc's middle)."""
     sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
     sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
     n, h, r = _wrap_plane((sa0, sa1, sa2), (sb0, sb1, sb2), s)
@@ -183,10 +204,10 @@ def wrap_point(D, side, a, b, s):
             q = min(max(-(sa0 * d0 + sa1 * d1 + sa2 * d2) / dd, 0.0), 1.0) if dd > 0.0 else 0.0
             return (a[0] + q * (b[0] - a[0]), a[1] + q * (b[1] - a[1]),
                     a[2] + q * (b[2] - a[2])), False
-        phi = phi_s
+        phi = alpha_a + 2.0 * frac * (phi_s - alpha_a)
     else:
         e0, e1, e2 = -e0, -e1, -e2
-        phi = phi_l
+        phi = alpha_a + 2.0 * frac * (phi_l - alpha_a)
     cp, sp = np.cos(phi), np.sin(phi)
     if not placed:
         r = 1.0
@@ -235,17 +256,59 @@ def wrap_place(el, z, k):
 
 
 @njit(**JIT_INLINE)
-def solve_wrap(data, el, out, k, o_pts, p0, z):
-    """Place wrap point k (global index; belt's first point p0) between the positions held in
-    the outputs at o_pts, writing its position there."""
+def same_surface(el, k, n):
+    """Whether belt points k and n are both wraps on their shortest path (no ``across``) over
+    the same ellipsoid: consecutive, they are placed together (``solve_wrap``)."""
+    if el.point_kind[k] != BELT_WRAP or el.point_kind[n] != BELT_WRAP \
+            or el.point_across[k] != 0.0 or el.point_across[n] != 0.0 \
+            or el.point_link[k] != el.point_link[n]:
+        return False
+    for i in range(3):
+        if el.point_r[k, i] != el.point_r[n, i] or el.point_size[k, i] != el.point_size[n, i]:
+            return False
+        for c in range(3):
+            if el.point_R[k, i, c] != el.point_R[n, i, c]:
+                return False
+    return True
+
+
+@njit(**JIT_INLINE)
+def run_length(el, k):
+    """Number of wraps from point k placed together with it (``same_surface``): 0 when k is not
+    a wrap or is placed with the wrap before it."""
+    if el.point_kind[k] != BELT_WRAP or same_surface(el, k - 1, k):
+        return 0
+    m = 1
+    while same_surface(el, k + m - 1, k + m):
+        m += 1
+    return m
+
+
+@njit(**JIT_INLINE)
+def solve_wrap(data, el, out, k, m, o_pts, p0, z):
+    """Place the m wrap points from k (global index; belt's first point p0; m > 1 only for
+    shortest-path wraps over one ellipsoid) between the positions held in the outputs before k
+    and after k + m - 1, writing theirs there. The m points share one wrap (``wrap_point``'s,
+    the way round chosen by the sum of their sides) at the fractions i / (m + 1) of its arc,
+    equally spaced: each is then the middle of the wrap between its neighbours, the fixed point
+    that Gauss-Seidel sweeps over the points one at a time would seek, found directly (on one
+    ellipsoid those sweeps need not converge: they can cycle between the ways round and put
+    two points onto one, a jump of the belt's path through the body)."""
     c, E = ellipsoid_frame(data, el, k)
     j = o_pts + 3 * (k - p0)
+    jb = j + 3 * m
     a = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
-    b = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
+    b = _to_local(c, E, out[jb], out[jb + 1], out[jb + 2])
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
-    side = (el.point_side[k, 0], el.point_side[k, 1], el.point_side[k, 2])
-    P, active = wrap_point(D, side, a, b, wrap_place(el, z, k))
-    out[j], out[j + 1], out[j + 2] = _to_base(c, E, P[0], P[1], P[2])
+    s0, s1, s2 = 0.0, 0.0, 0.0
+    for i in range(m):
+        s0, s1, s2 = s0 + el.point_side[k + i, 0], s1 + el.point_side[k + i, 1], \
+            s2 + el.point_side[k + i, 2]
+    for i in range(m):
+        P, active = wrap_arc_point(D, (s0, s1, s2), a, b, wrap_place(el, z, k),
+                                   (i + 1.0) / (m + 1.0))
+        ji = j + 3 * i
+        out[ji], out[ji + 1], out[ji + 2] = _to_base(c, E, P[0], P[1], P[2])
 
 
 @njit(**JIT_INLINE)
@@ -279,7 +342,8 @@ def place_points(data, el, out, p0, p1, o_pts, z):
 
 @njit(**JIT_STAGE)
 def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
-    """Anchors and rings, then every wrap point on its (undeformed) ellipsoid."""
+    """Anchors and rings, then every wrap point on its (undeformed) ellipsoid: each run of wraps
+    placed together (``solve_wrap``), in Gauss-Seidel sweeps where runs neighbour each other."""
     adjacent = False
     for k in range(p0, p1):
         j = o_pts + 3 * (k - p0)
@@ -287,27 +351,30 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
             x, y, z_, _, _, _ = point_state(data, el.point_link[k], el.point_r[k, 0],
                                             el.point_r[k, 1], el.point_r[k, 2])
             out[j], out[j + 1], out[j + 2] = x, y, z_
-        elif el.point_kind[k + 1] == BELT_WRAP:
+        elif el.point_kind[k + 1] == BELT_WRAP and not same_surface(el, k, k + 1):
             adjacent = True
     if not adjacent:
         for k in range(p0 + 1, p1 - 1):
-            if el.point_kind[k] == BELT_WRAP:
-                solve_wrap(data, el, out, k, o_pts, p0, z)
+            m = run_length(el, k)
+            if m > 0:
+                solve_wrap(data, el, out, k, m, o_pts, p0, z)
         return
-    # neighbouring wraps: start each at its place, or on the line to the next fixed point, then
+    # neighbouring runs: start each at its place, or on the line to the next fixed point, then
     # sweep
     for k in range(p0 + 1, p1 - 1):
-        if el.point_kind[k] == BELT_WRAP and not put_at_place(data, el, out, k, o_pts, p0, z):
-            n = k + 1
+        m = run_length(el, k)
+        if m > 0 and not put_at_place(data, el, out, k, o_pts, p0, z):
+            n = k + m
             while el.point_kind[n] == BELT_WRAP:
                 n += 1
-            j, jn = o_pts + 3 * (k - p0), o_pts + 3 * (n - p0)
-            out[j + 3], out[j + 4], out[j + 5] = out[jn], out[jn + 1], out[jn + 2]
-            solve_wrap(data, el, out, k, o_pts, p0, z)
+            j, jn = o_pts + 3 * (k + m - p0), o_pts + 3 * (n - p0)
+            out[j], out[j + 1], out[j + 2] = out[jn], out[jn + 1], out[jn + 2]
+            solve_wrap(data, el, out, k, m, o_pts, p0, z)
     for sweep in range(SWEEPS - 1):
         for k in range(p0 + 1, p1 - 1):
-            if el.point_kind[k] == BELT_WRAP:
-                solve_wrap(data, el, out, k, o_pts, p0, z)
+            m = run_length(el, k)
+            if m > 0:
+                solve_wrap(data, el, out, k, m, o_pts, p0, z)
 
 
 @njit(**JIT_INLINE)
@@ -411,6 +478,64 @@ def pretensioner_at(el, b, t, payout):
     return el.pt_capacity[b], (tab[k + 1, 1] - tab[k, 1]) / (tab[k + 1, 0] - tab[k, 0])
 
 
+@njit(**JIT_INLINE)
+def merged(el, out, k, j, la, lb):
+    """Whether wrap point k (its position at outputs j; the segments' lengths la before it and
+    lb after it) joins its two segments into one: no contact (the point on the line of its
+    neighbours: collinear) or a segment shorter than MERGE_LENGTH (two wrap points fallen
+    together)."""
+    if el.point_kind[k] != BELT_WRAP:
+        return False
+    if la < MERGE_LENGTH or lb < MERGE_LENGTH:
+        return True
+    ax, ay, az = out[j] - out[j - 3], out[j + 1] - out[j - 2], out[j + 2] - out[j - 1]
+    bx, by, bz = out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2]
+    cross = _norm(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx)
+    return ax * bx + ay * by + az * bz > 0.0 and cross <= MERGE_TURN * la * lb
+
+
+@njit(**JIT_INLINE)
+def group_of(el, out, s, ns, p0, o_pts, os):
+    """First and last segment of the group of segment s: the segments joined by merged wrap
+    points (``merged``), which act as one segment of their summed length and webbing."""
+    g0 = s
+    while g0 > 0 and merged(el, out, p0 + g0, o_pts + 3 * g0, out[os + 4 * (g0 - 1) + 2],
+                            out[os + 4 * g0 + 2]):
+        g0 -= 1
+    g1 = s
+    while g1 < ns - 1 and merged(el, out, p0 + g1 + 1, o_pts + 3 * (g1 + 1),
+                                 out[os + 4 * g1 + 2], out[os + 4 * (g1 + 1) + 2]):
+        g1 += 1
+    return g0, g1
+
+
+@njit(**JIT_INLINE)
+def add_webbing(el, out, zdot, zs, os, s, ns, p0, o_pts, rate):
+    """Add the webbing rate to segment s, or to its group shared in proportion to the segments'
+    lengths (the share they keep, ``belt``), so webbing that flows into merged segments leaves
+    their strains equal."""
+    g0, g1 = group_of(el, out, s, ns, p0, o_pts, os)
+    total = 0.0
+    for g in range(g0, g1 + 1):
+        total += out[os + 4 * g + 2]
+    for g in range(g0, g1 + 1):
+        w = out[os + 4 * g + 2] / total if total > 0.0 else 1.0 / (g1 - g0 + 1)
+        zdot[zs + 2 * g] += w * rate
+
+
+@njit(**JIT_INLINE)
+def group_rates(el, out, zdot, z, zs, os, s, ns, p0, o_pts):
+    """Of the group of segment s (``group_of``): its length rate, the webbing flowing into it
+    (zdot, the sharing within it adds up to zero) and its webbing (at least 1e-6 m)."""
+    g0, g1 = group_of(el, out, s, ns, p0, o_pts, os)
+    rate, inflow, webbing = 0.0, 0.0, 0.0
+    for g in range(g0, g1 + 1):
+        rate += out[os + 4 * g + 3]
+        inflow += zdot[zs + 2 * g]
+        webbing += z[zs + 2 * g]
+    return rate, inflow, max(webbing, 1e-6)
+
+
 @njit(**JIT_STAGE)
 def belt(el, points, out, zdot, t, z, b):
     """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
@@ -425,33 +550,60 @@ def belt(el, points, out, zdot, t, z, b):
     zb = zs + 2 * ns                 # payout, free payout, limiter payout, lock timer
     place_points(points, el, out, p0, p1, o_pts, z)
 
-    # segments: lengths, rates, tensions, forces on the bodies
-    power = 0.0
+    # segments: lengths and rates, then tensions and forces on the bodies; segments joined at a
+    # merged wrap point (``merged``) act as one of their summed length and webbing, at one
+    # tension, so a wrap's lift-off or two wraps falling together neither creates nor loses
+    # webbing, and merged segments share their webbing in proportion to their lengths (time
+    # constant SHARE_TIME), so each has the group's strain when the wrap separates them again
     prev = point_velocity(points, el, out, p0, p0, o_pts)
     for s in range(ns):
-        k = p0 + s
-        vel = point_velocity(points, el, out, k + 1, p0, o_pts)
+        vel = point_velocity(points, el, out, p0 + s + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         dx, dy, dz = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
         length = _norm(dx, dy, dz)
         ux, uy, uz = 0.0, 0.0, 0.0
         if length > 0.0:
             ux, uy, uz = dx / length, dy / length, dz / length
-        rate = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) + uz * (vel[2] - prev[2])
-        webbing = max(z[zs + 2 * s], 1e-6)
-        strain = length / webbing - 1.0
-        tension = 0.0
-        if strain > 0.0:
-            tension = elastic_force(contact_law(el), s0 + s, strain,
-                                    max(z[zs + 2 * s + 1], strain))
-            fx, fy, fz = tension * ux, tension * uy, tension * uz
+        j = os + 4 * s
+        out[j + 2] = length
+        out[j + 3] = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) + uz * (vel[2] - prev[2])
+        prev = vel
+    power = 0.0
+    g0, g1 = -1, -1
+    tension, strain = 0.0, 0.0
+    prev = point_velocity(points, el, out, p0, p0, o_pts)
+    for s in range(ns):
+        k = p0 + s
+        if s > g1:
+            g0, g1 = group_of(el, out, s, ns, p0, o_pts, os)
+            length, webbing, largest = 0.0, 0.0, 0.0
+            for g in range(g0, g1 + 1):
+                length += out[os + 4 * g + 2]
+                webbing += z[zs + 2 * g]
+                largest = max(largest, z[zs + 2 * g + 1])
+            webbing = max(webbing, 1e-6)
+            strain = length / webbing - 1.0
+            tension = 0.0
+            if strain > 0.0:
+                tension = elastic_force(contact_law(el), s0 + g0, strain, max(largest, strain))
+            for g in range(g0, g1 + 1):
+                if g1 > g0:
+                    zdot[zs + 2 * g] += (out[os + 4 * g + 2] * webbing / max(length, 1e-9)
+                                         - z[zs + 2 * g]) / SHARE_TIME
+        vel = point_velocity(points, el, out, k + 1, p0, o_pts)
+        ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
+        j = os + 4 * s
+        length = out[j + 2]
+        if tension > 0.0 and length > 0.0:
+            fx = tension * (out[jb] - out[ja]) / length
+            fy = tension * (out[jb + 1] - out[ja + 1]) / length
+            fz = tension * (out[jb + 2] - out[ja + 2]) / length
             la, lb = el.point_carrier[k], el.point_carrier[k + 1]
             rax, ray, raz = point_in_link(points, la, out[ja], out[ja + 1], out[ja + 2])
             rbx, rby, rbz = point_in_link(points, lb, out[jb], out[jb + 1], out[jb + 2])
             power += add_force_pair(points, la, rax, ray, raz, prev[0], prev[1], prev[2], lb, rbx,
                                     rby, rbz, vel[0], vel[1], vel[2], fx, fy, fz)
-        j = os + 4 * s
-        out[j], out[j + 1], out[j + 2], out[j + 3] = tension, strain, length, rate
+        out[j], out[j + 1] = tension, strain
         prev = vel
 
     # wrap points held on the body by friction across the belt
@@ -473,6 +625,8 @@ def belt(el, points, out, zdot, t, z, b):
         cos_turn = 1.0
         if na > 0.0 and nb > 0.0:
             cos_turn = min(max((ax * bx + ay * by + az * bz) / (na * nb), -1.0), 1.0)
+        if merged(el, out, k, j, na, nb):
+            continue
         ratio = np.exp(el.point_friction[k] * np.arccos(cos_turn))
         f_in, f_out = out[os + 4 * (s - 1)], out[os + 4 * s]
         flow = 0.0                       # webbing moving from segment s into segment s - 1
@@ -480,8 +634,8 @@ def belt(el, points, out, zdot, t, z, b):
             flow = (f_in - ratio * f_out) / el.slip_damping[b]
         elif f_out > ratio * f_in:
             flow = -(f_out - ratio * f_in) / el.slip_damping[b]
-        zdot[zs + 2 * (s - 1)] += flow
-        zdot[zs + 2 * s] -= flow
+        add_webbing(el, out, zdot, zs, os, s - 1, ns, p0, o_pts, flow)
+        add_webbing(el, out, zdot, zs, os, s, ns, p0, o_pts, -flow)
 
     # retractor and pretensioner at the first point
     locked = 0.0
@@ -506,11 +660,12 @@ def belt(el, points, out, zdot, t, z, b):
         spool = max(spool, pt_force)
         speed = max((f0 - spool) / el.spool_damping[b], -pt_speed)
         if yielding and f0 >= spool:
-            # the limiter pays out what keeps the first segment's strain: its stretch rate
-            # less the webbing flowing into it at the next point (the damping only corrects)
-            speed += max(out[os + 3] / (1.0 + out[os + 1]) - zdot[zs], 0.0)
+            # the limiter pays out what keeps the first segment's (group's) strain: its stretch
+            # rate less the webbing flowing into it at the next point (the damping only corrects)
+            rate, inflow, _ = group_rates(el, out, zdot, z, zs, os, 0, ns, p0, o_pts)
+            speed += max(rate / (1.0 + out[os + 1]) - inflow, 0.0)
         zdot[zb] = speed
-        zdot[zs] += speed
+        add_webbing(el, out, zdot, zs, os, 0, ns, p0, o_pts, speed)
         if not is_locked or (speed < 0.0 and payout <= free):
             zdot[zb + 1] = speed    # the locked spool's ratchet: winding in moves its hold
         elif yielding and speed > 0.0:
@@ -519,12 +674,15 @@ def belt(el, points, out, zdot, t, z, b):
     out[o_belt + 1] = max(-z[zb], 0.0) if el.pretensioner[b] != PRETENSIONER_NONE else 0.0
     out[o_belt + 2] = locked
 
-    # the largest strain reached follows the strain while it grows (contact history rule)
+    # the largest strain reached follows the (group's) strain while it grows (contact history
+    # rule)
+    strain_rate = 0.0
     for s in range(ns):
-        j = os + 4 * s
-        strain, length, rate = out[j + 1], out[j + 2], out[j + 3]
-        webbing = max(z[zs + 2 * s], 1e-6)
-        strain_rate = (rate - (1.0 + strain) * zdot[zs + 2 * s]) / webbing
+        strain = out[os + 4 * s + 1]
+        if s == 0 or not merged(el, out, p0 + s, o_pts + 3 * s, out[os + 4 * s - 2],
+                                out[os + 4 * s + 2]):
+            rate, inflow, webbing = group_rates(el, out, zdot, z, zs, os, s, ns, p0, o_pts)
+            strain_rate = (rate - (1.0 + strain) * inflow) / webbing
         if strain > 0.0 and strain >= z[zs + 2 * s + 1] and strain_rate > 0.0:
             zdot[zs + 2 * s + 1] = strain_rate
     return power

@@ -1,0 +1,176 @@
+"""A run's first compilation in two processes (issue 13: the first run of a fresh install).
+
+The kernels a run compiles are mostly independent: each force producer, the step stages the
+compiled loops call by address (``jit.call_compiled``) and the RNEA of the sensors. Before the
+run, ``ahead`` splits those missing from numba's on-disk cache between this process and one
+worker process (a fresh interpreter, ``serve``), each compiling its share into the cache; the run
+then loads them from there, as a second run would. numba's own cache locator decides where the
+cache lives (beside the sources, or the user's cache directory for a read-only install), so the
+worker writes where the run reads. Nothing depends on the worker: whatever it did not compile
+(it failed, was slow or could not start) the run compiles itself, as without it; the compiled
+code is the same whichever process compiled it (no fastmath, ``jit``).
+
+Two processes saving overloads of one function at once could give two signatures the same data
+file (numba names it by the first free number in the index each has just read): the worker's
+files are numbered from ``WORKER_FILES`` on, so that an index names only files holding its own
+signature's code (at worst an index loses an entry, compiled again when next needed).
+``OCCUPANT_COMPILE_PROCESSES=1`` turns the worker off; a process of a pool (a sweep's workers)
+starts none, its siblings already using the cores.
+"""
+import multiprocessing
+import os
+import pickle
+import subprocess
+import sys
+import threading
+
+from numba import typeof, types
+
+# s CPU of each job's cold compilation in us_ncap_frontal_56 (numba event timings, this
+# machine), to split the work evenly; other producers ~1 s.
+COST = dict(belts=9.5, contacts=7.7, _euler_advance=5.3, loads=4.8, _rk4_advance=9.0,
+            _run_euler=2.5, _run_rk4=2.5, airbags=2.4, rnea=2.0)
+WORKER_FILES = 1000   # first number of the cache files the worker writes
+TIMEOUT = 600.0       # s without news from the worker after which it is stopped
+
+
+def jobs(model, loop):
+    """[(name, dispatcher, argument types, names it needs first)] a run of ``model`` whose
+    compiled ``loop`` is ``loop`` (``fixed_step.run_euler``, ``run_rk4``, or None) compiles:
+    the producers of its families, the loop and its stages (and the Euler loop's, which fitting
+    the belts runs) and the sensors' RNEA."""
+    from occupant.dynamics.rnea import rnea
+    from occupant.integrate.fixed_step import loop_types, run_euler, stage_types
+    from occupant.integrate.pipeline import PRODUCERS, make_recording, producer_view
+    from occupant.model.data import RneaData, view
+    bundle, data = model.bundle(), model.make_data()
+    bundle_t, data_t, vector = typeof(bundle), typeof(data), types.float64[::1]
+    out = [(family, producer, (producer_view(bundle_t, family), data_t, types.float64,
+                               vector, vector, vector), ())
+           for family, producer in PRODUCERS.items() if getattr(bundle, family) is not None]
+    producers = tuple(name for name, *_ in out)
+    rec = make_recording(model, 1)
+    # fitting the belts runs the Euler loop (fixed_step.outputs_at_rest), whatever the integrator
+    loops = dict.fromkeys([loop] + ([run_euler] if bundle.belts is not None else []))
+    for each in (lp for lp in loops if lp is not None):
+        for stage, argtypes in stage_types(each, bundle, data, rec):
+            name = stage.py_func.__name__
+            # loads and the RK4 stage link the producers; the Euler stage calls loads by address
+            out.append((name, stage, argtypes, producers if name != "_euler_advance" else ()))
+        compiled, argtypes = loop_types(each, bundle, data, rec)
+        out.append((compiled.py_func.__name__, compiled, argtypes, ()))   # stages by address
+    out.append(("rnea", rnea, (typeof(model.tree), typeof(view(RneaData, data)), vector, vector,
+                               vector), ()))
+    return out
+
+
+_CACHED = set()   # (dispatcher, argument types) found in the cache by this process
+
+
+def _cached(dispatcher, argtypes):
+    """True if numba's cache holds ``dispatcher`` for ``argtypes`` (or it is compiled here)."""
+    if argtypes in dispatcher.overloads or (dispatcher, argtypes) in _CACHED:
+        return True
+    cache = getattr(dispatcher, "_cache", None)
+    try:
+        key = cache._index_key(argtypes, dispatcher.targetctx.codegen())
+        if key in cache._cache_file._load_index():
+            _CACHED.add((dispatcher, argtypes))
+            return True
+        return False
+    except Exception:   # no cache (NullCache), or numba's internals moved: compile as usual
+        return cache is None or type(cache).__name__ == "NullCache"
+
+
+def split(todo):
+    """(this process's jobs, the worker's): the producers, then the rest, the costliest first,
+    each to the less loaded side; a job needing others goes to this process, last."""
+    from occupant.integrate.pipeline import PRODUCERS
+    mine, theirs = [], []
+    load = [sum(COST.get(j[0], 1.0) for j in todo if j[3]), 0.0]
+    for job in sorted(todo, key=lambda j: (bool(j[3]), j[0] not in PRODUCERS,
+                                           -COST.get(j[0], 1.0))):
+        side = 0 if job[3] or load[0] <= load[1] else 1
+        (mine, theirs)[side].append(job)
+        load[side] += COST.get(job[0], 1.0) if not job[3] else 0.0
+    return mine, theirs
+
+
+def ahead(model, loop):
+    """Compile what a run of ``model`` with ``loop`` needs, here and in one worker process."""
+    if os.environ.get("OCCUPANT_COMPILE_PROCESSES") == "1" or multiprocessing.parent_process():
+        return   # turned off, or a process of a pool (a sweep's), whose siblings compile too
+    todo = [job for job in jobs(model, loop) if not _cached(job[1], job[2])]
+    mine, theirs = split(todo)
+    if not theirs:
+        return
+    worker = _Worker(theirs)
+    try:
+        for name, dispatcher, argtypes, needs in mine:
+            worker.wait_for(needs)
+            dispatcher.compile(argtypes)
+        worker.wait_for([name for name, *_ in theirs])
+    finally:
+        worker.stop()
+
+
+class _Worker:
+    """The worker process and what it reported: ``reports``, the job names in order (``!name``:
+    failed); ``pending``, those still awaited (none once it ended or fell silent)."""
+
+    def __init__(self, jobs):
+        self.pending = {name for name, *_ in jobs}
+        self.reports = []
+        self.news = threading.Condition()
+        payload = pickle.dumps([(name, d.py_func.__module__, d.py_func.__name__, argtypes)
+                                for name, d, argtypes, _ in jobs])
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", "from occupant.integrate.precompile import serve; serve()"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+            self.process.stdin.write(payload)
+            self.process.stdin.close()
+        except OSError:
+            self.process, self.pending = None, set()
+            return
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            with self.news:
+                self.reports.append(line.decode().strip())
+                self.pending.discard(self.reports[-1].lstrip("!"))
+                self.news.notify_all()
+        with self.news:   # the worker ended: nothing more to wait for
+            self.pending = set()
+            self.news.notify_all()
+
+    def wait_for(self, names):
+        """Until the worker has reported each of ``names`` (done or failed), ended, or been
+        silent for ``TIMEOUT`` (then nothing more is awaited: the run compiles the rest)."""
+        with self.news:
+            while self.pending & set(names):
+                if not self.news.wait(TIMEOUT):
+                    self.pending = set()
+
+    def stop(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+        if self.process is not None:
+            self.process.wait()
+
+
+def serve():
+    """The worker: compile the pickled jobs read from stdin into numba's cache, printing each
+    job's name when done (``!name`` if it failed)."""
+    from numba.core.caching import IndexDataCacheFile
+    own_name = IndexDataCacheFile._data_name
+    IndexDataCacheFile._data_name = lambda self, number: own_name(self, number + WORKER_FILES)
+    import importlib
+    for name, module, function, argtypes in pickle.load(sys.stdin.buffer):
+        try:
+            getattr(importlib.import_module(module), function).compile(argtypes)
+            print(name, flush=True)
+        except Exception:
+            print("!" + name, flush=True)
