@@ -9,8 +9,8 @@ under gravity before the crash run [U: common practice]; ``settle`` does that:
 
 - the model with its restraints held (``held``: airbags and pretensioners never fire),
   under gravity alone (B0 at rest, no pulse), from the posture at rest;
-- dynamic relaxation with kinetic damping [S: Underwood, "Dynamic relaxation", in
-  Computational Methods for Transient Analysis, Elsevier 1983, ch. 5]: the motion is followed
+- dynamic relaxation with kinetic damping [U: Cundall's kinetic damping for dynamic
+  relaxation, as commonly described (e.g. Underwood 1983); not read here]: the motion is followed
   in chunks; whenever the kinetic energy has passed a peak, the state at the peak is kept and
   the motion restarts there from rest. Each restart removes the energy of the dominant mode at
   its equilibrium crossing, so the occupant comes to rest far sooner than by its own damping;
@@ -40,8 +40,9 @@ def held(model):
     out = copy.copy(model)
     bags = model.airbags
     out.airbags = bags._replace(firing_time=frozen(np.full(len(bags.firing_time), np.inf)))
-    if model.belts is not None:
-        out.belts = model.belts._replace(fire_time=frozen(np.full(len(model.belts.fire_time), np.inf)))
+    belts = model.belts
+    if belts is not None:
+        out.belts = belts._replace(fire_time=frozen(np.full(len(belts.fire_time), np.inf)))
     return out
 
 
@@ -76,9 +77,9 @@ def settle(model, q0, duration):
         _, code = method.loop(system.bundle, system.data, done, y, dt, chunk, stride, rec,
                               False, (never,), np.zeros(1), np.ones(1), y_last)
         if code == DIVERGED:
-            raise SettleError(f"occupant.settle: settling under gravity diverged after {done * dt:.3f} s "
-                              f"(a posture deep inside the seat or interior?); set settle = 0 to run "
-                              f"from the posture as placed")
+            raise SettleError(f"occupant.settle: settling under gravity diverged after "
+                              f"{done * dt:.3f} s (a posture deep inside the seat or interior?); "
+                              f"set settle = 0 to run from the posture as placed")
         done += chunk
         ke = rec.kinetic[first:done // stride]
         peak = first + int(np.argmax(ke))
