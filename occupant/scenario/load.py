@@ -53,6 +53,7 @@ import pathlib
 
 import numpy as np
 
+from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.interior import load_interior
@@ -224,6 +225,13 @@ class Scenario:
         if yaw:
             turn_root(self.q0, np.radians(yaw))
         self.q0[0:3] += h_point     # the free root's position: the H-point moves with the seat
+        self.neck_bracket = None
+        if self.front is None and has_bracket(self.model):   # seated: bracket levels the head
+            try:
+                self.model, self.neck_bracket = fit_bracket(self.model, self.q0)
+            except BracketError as err:
+                c.fail("occupant.posture", str(err), "a posture whose lower neck flexion is "
+                       "inside the bracket's range")
         self.settle = self._settle(c, occ)
         self.v0 = None
         if self.front is not None:

@@ -2,9 +2,9 @@
 
 A posture places the occupant by its joint angles and H-point, not where the seat's cushions,
 the belt and gravity hold it: started there, the seated Hybrid III driver sinks 22 mm into the
-cushion and its head falls back 64 mm within 0.2 s (mostly the neck springs unloading the 20
-deg of neck flexion the posture levels the head with), which under a pre-crash braking pulse
-reads as the head moving rearward. MADYMO and ATB users settle the dummy by a pre-simulation
+cushion within 0.2 s (its head, levelled by the neck bracket, occupant.human.neck_bracket, now
+stays within 3 deg and 2 mm; with the neck springs loaded by the 20 deg of flexion that levels
+the head it fell back 64 mm), which under a pre-crash braking pulse reads as motion. MADYMO and ATB users settle the dummy by a pre-simulation
 under gravity before the crash run [U: common practice]; ``settle`` does that:
 
 - the model with its restraints held (``held``: airbags and pretensioners never fire),
