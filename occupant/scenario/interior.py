@@ -20,6 +20,10 @@ shifts it). File form::
     half_size = [0.35, 0.25]                  # m, bounded rectangle (optional: unbounded)
     characteristic = "seat_foam"              # default characteristic of pairs with it
 
+``[[hinge]]`` tables add parts turning about a lateral axis (a seat back frame on its recliner,
+``occupant.scenario.interior_hinge``); a surface with ``on = "<hinge name>"`` moves with that
+part (its point, normal and x_axis given in B0 at t = 0).
+
 A file may start from another interior with ``base = "midsize_sedan_driver"``: it takes the
 base's characteristics and surfaces, and its own ``[contact_characteristic.*]`` and
 ``[[surface]]`` tables replace those of the same name or add to them (e.g. the same car with
@@ -30,9 +34,10 @@ from dataclasses import dataclass, field
 from occupant.io.toml_files import InputFileError, open_shipped, shipped_names
 from occupant.modeling import ModelingError, Plane
 from occupant.modeling.contacts_toml import read_contacts
+from occupant.scenario.interior_hinge import frame_marker, read_hinges
 
-TOP_KEYS = ("kind", "name", "description", "contact_characteristic", "surface", "base")
-SURFACE_KEYS = ("name", "shape", "point", "normal", "x_axis", "half_size", "characteristic")
+TOP_KEYS = ("kind", "name", "description", "contact_characteristic", "surface", "base", "hinge")
+SURFACE_KEYS = ("name", "shape", "point", "normal", "x_axis", "half_size", "characteristic", "on")
 SHAPES = ("plane",)
 
 
@@ -48,6 +53,12 @@ class Interior:
     surfaces: list                                       # occupant.modeling.Plane on B0
     characteristics: dict                                # name -> ContactCharacteristic
     defaults: dict = field(default_factory=dict)         # surface name -> characteristic name
+    hinges: dict = field(default_factory=dict)           # hinged part name -> modeling elements
+
+    @property
+    def elements(self):
+        """The hinged parts' modeling elements, to add to the assembly before the surfaces."""
+        return [e for elements in self.hinges.values() for e in elements]
 
 
 def available_interiors():
@@ -71,6 +82,7 @@ def load_interior(name_or_path):
     characteristics, _ = read_contacts(c, {"contact_characteristic": data.get("contact_characteristic", {})}, ())
     if base is not None:
         characteristics = {**base.characteristics, **characteristics}
+    hinges = {**(base.hinges if base is not None else {}), **read_hinges(c, data)}
     surfaces, defaults = [], {}
     for i, s in enumerate(c.tables(data, "surface", "", required=base is None)):
         p = f"surface[{i}]"
@@ -86,8 +98,9 @@ def load_interior(name_or_path):
         half = s.get("half_size")
         if half is not None:
             half = c.vector(s, "half_size", p, n=2, positive=True)
+        on = c.string(s, "on", p, choices=tuple(hinges), what="hinge")
         try:
-            surfaces.append(Plane(sname, None, c.vector(s, "point", p, required=True),
+            surfaces.append(Plane(sname, on and frame_marker(on), c.vector(s, "point", p, required=True),
                                   c.vector(s, "normal", p, required=True),
                                   c.vector(s, "x_axis", p, default=(1.0, 0.0, 0.0)), half))
         except ModelingError as err:
@@ -102,4 +115,5 @@ def load_interior(name_or_path):
         own = {x.name for x in surfaces}
         surfaces = [x for x in base.surfaces if x.name not in own] + surfaces
         defaults = {**{k: v for k, v in base.defaults.items() if k not in own}, **defaults}
-    return Interior(name, data.get("description", ""), str(path), surfaces, characteristics, defaults)
+    return Interior(name, data.get("description", ""), str(path), surfaces, characteristics, defaults,
+                    hinges)

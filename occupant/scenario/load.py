@@ -199,6 +199,8 @@ class Scenario:
         # the occupant with its added ellipsoids, the interior's surfaces and the contact pairs
         asm = dummy.source
         self._ellipsoids(c, occ, asm)
+        for element in self.interior.elements:   # hinged parts (a seat back on its recliner)
+            asm.add(element)
         for surface in self.interior.surfaces:
             if asm.find(surface.name) is not None:
                 c.fail("vehicle.interior", f"surface {surface.name!r} of {self.interior.name} has "
@@ -217,8 +219,9 @@ class Scenario:
             RESTRAINTS[kind].build(asm, table, c, f"restraints.{kind}")
         self.model = asm.compile()
 
-        # with a vehicle front the model has one more body (the car): posture the whole model
-        posed = dummy if self.front is None else self.model
+        # with a vehicle front (the car) or hinged seat parts the model has more bodies than the
+        # dummy: posture the whole model
+        posed = dummy if self.front is None and not self.interior.hinges else self.model
         posture = _named(c, occ, "posture", "occupant", lambda p: position(posed, p))
         self.q0 = np.array(posture, float)
         yaw = c.number(occ, "yaw_deg", "occupant", default=0.0)
