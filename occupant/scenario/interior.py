@@ -98,7 +98,9 @@ def load_interior(name_or_path):
         half = s.get("half_size")
         if half is not None:
             half = c.vector(s, "half_size", p, n=2, positive=True)
-        on = c.string(s, "on", p, choices=tuple(hinges), what="hinge")
+        on = c.string(s, "on", p)
+        if on is not None and on not in hinges:
+            c.fail(f"{p}.on", f"unknown hinge {on!r}", ", ".join(hinges) or "a [[hinge]] of this file")
         try:
             surfaces.append(Plane(sname, on and frame_marker(on), c.vector(s, "point", p, required=True),
                                   c.vector(s, "normal", p, required=True),

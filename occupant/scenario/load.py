@@ -200,6 +200,9 @@ class Scenario:
         asm = dummy.source
         self._ellipsoids(c, occ, asm)
         for element in self.interior.elements:   # hinged parts (a seat back on its recliner)
+            if asm.find(element.name) is not None:
+                c.fail("vehicle.interior", f"hinge element {element.name!r} of {self.interior.name} "
+                       f"has the name of an element of {self.dummy}", "distinct names")
             asm.add(element)
         for surface in self.interior.surfaces:
             if asm.find(surface.name) is not None:
