@@ -30,17 +30,18 @@ CHARACTERISTIC_KEYS = ("stiffness", "exponent", "table", "unloading_table", "abs
 PAIR_KEYS = ("name", "a", "b", "characteristic")
 
 
-def _rows(checker, table, key, path):
-    """A curve given as [[x, y], ...] (at least two finite rows), or None when absent."""
+def curve_rows(checker, table, key, path, x="penetration m", y="force N"):
+    """A curve given as [[x, y], ...] (at least two finite rows), or None when absent; ``x`` and
+    ``y`` name the columns with their units in the message."""
     if key not in table:
         return None
     rows = table[key]
     ok = isinstance(rows, list) and len(rows) >= 2 and all(
         isinstance(r, list) and len(r) == 2 and all(
-            isinstance(x, (int, float)) and not isinstance(x, bool) for x in r) for r in rows)
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in r) for r in rows)
     if not ok:
-        checker.fail(checker.where(path, key), f"expected >= 2 rows [penetration m, force N], got {rows!r}",
-                     "[[0.0, 0.0], [m, N], ...]")
+        checker.fail(checker.where(path, key), f"expected >= 2 rows [{x}, {y}], got {rows!r}",
+                     f"[[0.0, 0.0], [{x.split()[-1]}, {y.split()[-1]}], ...]")
     return [[float(x) for x in r] for r in rows]
 
 
@@ -54,7 +55,7 @@ def _characteristic(checker, table, path, name):
         if v is not None:
             kwargs[key] = v
     for key in ("table", "unloading_table"):
-        rows = _rows(checker, table, key, path)
+        rows = curve_rows(checker, table, key, path)
         if rows is not None:
             kwargs[key] = rows
     try:

@@ -19,6 +19,7 @@ The joint's coordinate is the rearward rotation (top of the part towards -x), 0 
 import numpy as np
 
 from occupant.modeling import Joint, JointResistance, Marker, ModelingError, Part, Pose
+from occupant.modeling.contacts_toml import curve_rows
 
 KEYS = ("name", "pivot", "mass", "com", "inertia", "moment", "absorption", "damping")
 # joint frame: z along -y of B0, so a positive turn moves +z of B0 towards -x (rearward)
@@ -41,12 +42,9 @@ def read_hinges(c, data):
             c.fail(f"{p}.name", f"hinge {name!r} is declared twice", "unique hinge names")
         pivot = c.vector(h, "pivot", p, required=True)
         com = c.vector(h, "com", p, required=True)
-        rows = h.get("moment")
-        if not (isinstance(rows, list) and len(rows) >= 2 and all(
-                isinstance(r, list) and len(r) == 2 and all(
-                    isinstance(x, (int, float)) and not isinstance(x, bool) for x in r) for r in rows)):
-            c.fail(f"{p}.moment", f"expected >= 2 rows [rotation rad, moment N m], got {rows!r}",
-                   "[[0.0, 0.0], [rad, N m], ...]")
+        if "moment" not in h:
+            c.fail(f"{p}.moment", "missing", "[[0.0, 0.0], [rad, N m], ...]")
+        rows = curve_rows(c, h, "moment", p, x="rotation rad", y="moment N-m")
         try:
             out[name] = [
                 Part(name, c.number(h, "mass", p, required=True, positive=True), tuple(com),

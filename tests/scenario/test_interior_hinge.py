@@ -28,13 +28,9 @@ def test_analytic_hinge_coordinate_turns_the_frame_rearward_about_the_pivot():
     model = asm.compile()
     pivot = np.array([-0.22, 0.0, -0.02])          # vehicles/whiplash_sled_seat.toml
     h, theta = 0.6, np.radians(15.0)
-    poses = {}
-    for q in (0.0, theta):
-        X = body_poses(model, model.make_data(), np.array([q]))[0]
-        # body pose: the joint's moving frame at the pivot; the part frame is B0 at q = 0
-        poses[q] = X
+    # body poses: the joint's moving frame at the pivot, fixed to the part
+    X0, X1 = (body_poses(model, model.make_data(), np.array([q]))[0] for q in (0.0, theta))
     top = pivot + [0.0, 0.0, h]
-    X0, X1 = poses[0.0], poses[theta]
     local = X0[:3, :3].T @ (top - X0[:3, 3])
     moved = X1[:3, :3] @ local + X1[:3, 3]
     np.testing.assert_allclose(moved - top, [-h * np.sin(theta), 0.0, -h * (1 - np.cos(theta))],
