@@ -49,6 +49,28 @@ def test_reference_interior_on_a_base_replaces_and_keeps_surfaces(tmp_path):
         load_interior(tmp_path / "x.toml")
 
 
+def test_reference_driver_belt_anchorages_are_the_seats_and_shared(tmp_path):
+    """The driver's belt anchorages live once, in the seat's interior ([belt] of
+    midsize_sedan_driver): the door-side interior built on it has them, and a scenario whose
+    [restraints.belt] names no point (side_barrier, us_ncap_frontal_56) routes its belt through
+    them; a point the scenario gives replaces the seat's; an unknown key is named."""
+    seat = load_interior("midsize_sedan_driver").belt
+    assert seat == {"retractor": [-0.35, 0.30, -0.10], "d_ring": [-0.30, 0.25, 0.60],
+                    "buckle": [-0.10, -0.22, -0.15], "lap_anchor": [-0.15, 0.25, -0.20]}
+    assert load_interior("midsize_sedan_driver_side").belt == seat
+    for name in ("side_barrier", "us_ncap_frontal_56"):
+        belt = {p.name: p for p in load(name).model.source.find("belt").points}
+        np.testing.assert_allclose(belt["d_ring"].point, seat["d_ring"])
+        np.testing.assert_allclose(belt["lap_anchor"].point, seat["lap_anchor"])
+    moved = load("side_barrier", overrides={"restraints.belt.d_ring": [-0.30, 0.25, 0.52]})
+    d_ring = {p.name: p for p in moved.model.source.find("belt").points}["d_ring"]
+    np.testing.assert_allclose(d_ring.point, [-0.30, 0.25, 0.52])
+    (tmp_path / "x.toml").write_text('kind = "interior"\nname = "x"\nbase = "midsize_sedan_driver"\n'
+                                     '[belt]\nd_rings = [0.0, 0.0, 0.0]\n')
+    with pytest.raises(InteriorFileError, match=r"x.toml: belt.d_rings: unknown key.*retractor, d_ring"):
+        load_interior(tmp_path / "x.toml")
+
+
 def test_reference_criteria_show_and_reference_are_checked():
     with pytest.raises(ScenarioError, match=r"criteria.show: unknown criterion 'NIC2'.*NIC, Nkm"):
         load("rear_whiplash", overrides={"criteria.show": ["NIC2"]})
