@@ -270,12 +270,27 @@ RESIST = {
 # before and after the 5F refit of issue 10) with at least 10 deg to spare [D]; the rubber neck
 # has no hard stop of its own, its table stiffens. (The C7/T1 extension stop first sat at -50
 # deg; the refitted 5F neck reached -52.7 there, so it was moved and the 5F refitted again.)
+# Neck x (lateral bending) and z (twist): no range of the Hybrid III neck in lateral bending or
+# torsion was found (the dummy's rubber-and-aluminium column has no hard stop there either; the
+# Hybrid III 3YO necks were measured "significantly stiffer in lateral bending" than the Q3's
+# and comparable in torsion, Crandall, Matthews, Bass & Bolton 1999, abstract [U], no figures);
+# the human half-ranges of 22.5 / 35 deg [U] stood there before and, under the side barrier's
+# lateral whip (scenarios/side_barrier.toml), their stop springs took 1.2 kN m of lateral
+# bending and 1.5 kN m of twist at the C7/T1 joint, loads no rubber column carries. The stops
+# now sit at the end of the open model's tabulated lateral and twist curves, +-57.3 deg (1 rad,
+# H3SD 2.3 [S]), so the source's curves alone carry the neck within the range they describe [D].
+NECK_SOURCE_END = (-57.3, 57.3, "[D] the end of the open model's tabulated curve (H3SD 2.3, "
+                                "+-57.3 deg); no Hybrid III lateral or twist range found")
 HROM_PATH = HERE.parent / "occupant" / "human" / "data" / "joint_rom.toml"
 DUMMY_ROM = {
     ("upper_neck", "y"): (-85.0, 70.0, "[D] beyond the 572.33/572.133 pendulum excursion "
                                        "(-73.7/+58.6 deg) by >= 10 deg"),
     ("lower_neck", "y"): (-65.0, 60.0, "[D] beyond the 572.33/572.133 pendulum excursion "
                                        "(-52.7/+46.3 deg) by >= 10 deg"),
+    ("upper_neck", "x"): NECK_SOURCE_END,
+    ("lower_neck", "x"): NECK_SOURCE_END,
+    ("upper_neck", "z"): NECK_SOURCE_END,
+    ("lower_neck", "z"): NECK_SOURCE_END,
     ("shoulder", "x"): (-30.0, 140.0, "upper 140 deg from the deck free zone (-2..141) [S]; "
                                       "lower -30 [E] (human adduction across the body)"),
     ("shoulder", "y"): (-170.0, 60.0, "free width 230 deg as the deck's -91..141 [S], split as "

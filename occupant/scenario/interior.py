@@ -19,14 +19,20 @@ shifts it). File form::
     x_axis = [1.0, 0.0, 0.0]                  # in-plane direction of half_size[0] (optional)
     half_size = [0.35, 0.25]                  # m, bounded rectangle (optional: unbounded)
     characteristic = "seat_foam"              # default characteristic of pairs with it
+    [belt]                                    # the seat's belt anchorages (optional), m in B0
+    retractor = [-0.35, 0.30, -0.10]          # also d_ring, buckle, lap_anchor
+    ...
 
 ``[[hinge]]`` tables add parts turning about a lateral axis (a seat back frame on its recliner,
 ``occupant.scenario.interior_hinge``); a surface with ``on = "<hinge name>"`` moves with that
 part (its point, normal and x_axis given in B0 at t = 0).
 
-A file may start from another interior with ``base = "midsize_sedan_driver"``: it takes the
-base's characteristics and surfaces, and its own ``[contact_characteristic.*]`` and
-``[[surface]]`` tables replace those of the same name or add to them (e.g. the same car with
+A ``[belt]`` table gives the points a scenario's ``[restraints.belt]`` takes where it does not
+give them itself (occupant.scenario.restraints.build_belt): the anchorages are the car's, so
+every scenario in this seat shares one set. A file may start from another interior with
+``base = "midsize_sedan_driver"``: it takes the base's characteristics, surfaces, hinges and belt
+anchorages, and its own ``[contact_characteristic.*]``, ``[[surface]]``, ``[[hinge]]`` and
+``[belt]`` entries replace those of the same name or add to them (e.g. the same car with
 the seat moved on its track for a smaller occupant).
 """
 from dataclasses import dataclass, field
@@ -36,7 +42,9 @@ from occupant.modeling import ModelingError, Plane
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.interior_hinge import frame_marker, read_hinges
 
-TOP_KEYS = ("kind", "name", "description", "contact_characteristic", "surface", "base", "hinge")
+TOP_KEYS = ("kind", "name", "description", "contact_characteristic", "surface", "base", "hinge",
+            "belt")
+BELT_KEYS = ("retractor", "d_ring", "buckle", "lap_anchor")
 SURFACE_KEYS = ("name", "shape", "point", "normal", "x_axis", "half_size", "characteristic", "on")
 SHAPES = ("plane",)
 
@@ -54,6 +62,7 @@ class Interior:
     characteristics: dict                                # name -> ContactCharacteristic
     defaults: dict = field(default_factory=dict)         # surface name -> characteristic name
     hinges: dict = field(default_factory=dict)           # hinged part name -> modeling elements
+    belt: dict = field(default_factory=dict)             # belt anchorage name -> [x, y, z] m in B0
 
     @property
     def elements(self):
@@ -117,5 +126,10 @@ def load_interior(name_or_path):
         own = {x.name for x in surfaces}
         surfaces = [x for x in base.surfaces if x.name not in own] + surfaces
         defaults = {**{k: v for k, v in base.defaults.items() if k not in own}, **defaults}
+    belt = dict(base.belt) if base is not None else {}
+    own = c.table(data, "belt", "")
+    if own:
+        c.keys(own, BELT_KEYS, "belt")
+        belt.update({k: [float(x) for x in c.vector(own, k, "belt")] for k in BELT_KEYS if k in own})
     return Interior(name, data.get("description", ""), str(path), surfaces, characteristics, defaults,
-                    hinges)
+                    hinges, belt)

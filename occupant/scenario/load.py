@@ -219,6 +219,8 @@ class Scenario:
         for pair in pairs:
             asm.add(pair)
         for kind, table in self.restraints.items():
+            if kind == "belt":   # the seat's anchorages where the scenario gives none
+                table = {**self.interior.belt, **table}
             RESTRAINTS[kind].build(asm, table, c, f"restraints.{kind}")
         self.model = asm.compile()
 

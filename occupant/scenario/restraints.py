@@ -18,7 +18,7 @@ RESTRAINTS = {
         {"enabled": "bool", "kind": "string", "load_limit": "positive", "pretensioner": "bool",
          "pretensioner_time": "nonneg", "pretensioner_pull": "nonneg",
          "pretensioner_force": "positive", "friction": "nonneg",
-         "d_ring_friction": "nonneg", "retractor": "vector", "d_ring": "vector",
+         "d_ring_friction": "nonneg", "across": "nonneg", "retractor": "vector", "d_ring": "vector",
          "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string"},
         "a three-point belt with retractor, pretensioner and load limiter"),
     "airbag": RestraintKind(
@@ -141,9 +141,12 @@ def build_belt(asm, table, c, path):
     y = 0). An occupant with a ``sternum`` part (on its chest joint to the torso's part) carries
     the chest wrap on it, so the belt loads the chest through the chest joint
     (``modeling.belts.Wrap``). ``friction``: belt on body and buckle, ``d_ring_friction``: at
-    the D-ring. With ``pretensioner`` the retractor winds in up to ``pretensioner_pull`` m over
-    8 ms from ``pretensioner_time`` s, stalling where the belt at the retractor reaches
-    ``pretensioner_force`` N (default ``modeling.belts.Pretensioner.capacity``).
+    the D-ring. ``across`` (optional): the belt keeps its place on the body while its pull across
+    itself is within ``across`` times its push into it (``modeling.belts.Wrap``; the same Coulomb
+    coefficient as ``friction`` for a belt whose friction is isotropic); without it the belt
+    lies on its shortest path over each ellipsoid. With ``pretensioner`` the retractor winds in
+    up to ``pretensioner_pull`` m over 8 ms from ``pretensioner_time`` s, stalling where the belt
+    at the retractor reaches ``pretensioner_force`` N (default ``modeling.belts.Pretensioner.capacity``).
     ``kind = "separate"``: the Gold Standard sled's belt (SAFER HBM validation deck
     GS1_belt_V11.key [S]: two retractors, no slip ring): a shoulder belt ``belt`` from a
     retractor at the upper anchorage ``d_ring`` over the torso to the ``buckle``, and a lap belt
@@ -162,6 +165,7 @@ def build_belt(asm, table, c, path):
     sternum = "sternum" if "sternum" in asm.parts else None
     mu = c.number(table, "friction", path, nonneg=True, default=0.3)   # GS1 belt-body (facts 6.4) [S]
     mu_ring = c.number(table, "d_ring_friction", path, nonneg=True, default=0.2)   # [E]
+    across = c.number(table, "across", path, nonneg=True)
     outboard = 1.0 if point["d_ring"][1] >= 0.0 else -1.0
     retractor = Retractor(load_limit=c.number(table, "load_limit", path, positive=True,
                                               default=np.inf))
@@ -173,14 +177,14 @@ def build_belt(asm, table, c, path):
             pull_in=[[0.0, 0.0], [PRETENSIONER_STROKE_TIME, pull]],
             capacity=c.number(table, "pretensioner_force", path, positive=True,
                               default=Pretensioner.capacity))
-    lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4)),
-           Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4)),
-           Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4))]
+    lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=across),
+           Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=across),
+           Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=across)]
     if kind == "separate":
         try:
             asm.add(Belt("belt", [
-                Anchor("d_ring", point["d_ring"]), Wrap("shoulder", torso, friction=mu),
-                Wrap("chest", torso, friction=mu, carrier=sternum),
+                Anchor("d_ring", point["d_ring"]), Wrap("shoulder", torso, friction=mu, across=across),
+                Wrap("chest", torso, friction=mu, carrier=sternum, across=across),
                 Anchor("buckle", point["buckle"])],
                 gs1_webbing(), retractor=retractor, pretensioner=pretensioner))
             asm.add(Belt("lap_belt", [Anchor("lap_anchor", point["lap_anchor"])] + lap[::-1]
@@ -193,8 +197,8 @@ def build_belt(asm, table, c, path):
         asm.add(Belt("belt", [
             Anchor("retractor", point["retractor"]),
             SlipRing("d_ring", point["d_ring"], friction=mu_ring),
-            Wrap("shoulder", torso, friction=mu),
-            Wrap("chest", torso, friction=mu, carrier=sternum),
+            Wrap("shoulder", torso, friction=mu, across=across),
+            Wrap("chest", torso, friction=mu, carrier=sternum, across=across),
             SlipRing("buckle", point["buckle"], friction=mu)] + lap + [
             Anchor("lap_anchor", point["lap_anchor"])],
             gs1_webbing(), retractor=retractor, pretensioner=pretensioner))
