@@ -18,7 +18,10 @@ ellipsoid-box, -bounded plane (with its edges) and -cylinder by a walk over thei
   it took), or, with the energy-absorption factor eps, the straight
   line from (d_m, F_L(d_m)) to the permanent set d_0 = d_m - 2 (1 - eps) E_L(d_m) / F_L(d_m),
   E_L(d_m) the loading work, so that a load-unload cycle dissipates eps E_L(d_m) (d_0 >= 0
-  clipped: then less); with neither, unloading follows F_L;
+  clipped: then less); with ``recovers`` and eps the curve instead unloads to the origin, no
+  permanent set, dissipating eps E_L(d_m) all the same (``joint_resistance.recovering_unload``,
+  the Hybrid III chest's law: foam and padding that spring back); with neither, unloading
+  follows F_L;
 - normal force F = max(0, F_e + c d d') (Hunt & Crossley 1975 damping, zero at first touch);
 - friction -mu F tanh(|v_t| / v_s) v_t / |v_t|, v_t the tangential sliding velocity at the
   contact point.
@@ -44,7 +47,7 @@ from occupant.contact.geometry_pairs import (
     ellipsoid_ellipsoid, ellipsoid_plane, pair_geometry, point_in_link,
 )
 from occupant.contact.mesh_pairs import ellipsoid_mesh
-from occupant.forces.joint_resistance import table_load
+from occupant.forces.joint_resistance import recovering_unload, table_load
 from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_ELLIPSOID,
@@ -107,8 +110,9 @@ def table_inverse(t, start, n, y):
 
 
 @njit(**JIT)
-def elastic_force(el, e, d, d_max):
-    """Elastic normal force at penetration d > 0 with the maximum penetration d_max >= d so far."""
+def elastic_force(el, e, d, d_max, recovers=False):
+    """Elastic normal force at penetration d > 0 with the maximum penetration d_max >= d so far;
+    ``recovers``: the absorption law unloads to the origin (no permanent set)."""
     if d >= d_max or (el.unload_start[e] < 0 and el.absorption[e] == 0.0):
         return loading_force(el, e, d)
     f_max = loading_force(el, e, d_max)
@@ -120,6 +124,9 @@ def elastic_force(el, e, d, d_max):
         if x <= 0.0:
             return 0.0
         return min(table_load(el.tables, start, n, x), loading_force(el, e, d))
+    if recovers:
+        return recovering_unload(loading_force(el, e, d), f_max, d, d_max,
+                                 loading_work(el, e, d_max), el.absorption[e])
     d0 = d_max - 2.0 * (1.0 - el.absorption[e]) * loading_work(el, e, d_max) / f_max
     d0 = max(d0, 0.0)
     return f_max * (d - d0) / (d_max - d0) if d > d0 else 0.0
@@ -198,7 +205,8 @@ def contacts(bundle, data, t, q, v, z):
             zk = el.z_start + e
             if d >= z[zk] and d_rate > 0.0:
                 data.zdot[zk] = d_rate
-            normal = elastic_force(law, e, d, max(z[zk], d)) + el.damping[e] * d * d_rate
+            normal = (elastic_force(law, e, d, max(z[zk], d), el.recovers[e] != 0)
+                      + el.damping[e] * d * d_rate)
             normal = max(normal, 0.0)
             rax, ray, raz = point_in_link(points, la, cx, cy, cz)
             rbx, rby, rbz = point_in_link(points, lb, cx, cy, cz)

@@ -90,6 +90,21 @@ def _spring_work(el, e, m):
 
 
 @njit(**JIT_STAGE)
+def recovering_unload(f_load, f_max, a, m, work, absorption):
+    """The ``recovers`` unloading load at deflection 0 < a < m below the peak (m, f_max > 0), f_load
+    the loading curve's load at a, work the loading work E(m) (module docstring): U(a) = r F(a) +
+    (1 - r) F(m) (a / m)^n, returning (1 - absorption) E(m) over the cycle, never above F(a).
+    Shared with the contacts' recovering law (``occupant.contact.compliant``)."""
+    returned = (1.0 - absorption) * work
+    q = f_max * m / (RECOVERY_SHAPE + 1.0)
+    if returned > q:
+        r, n = (returned - q) / (work - q), RECOVERY_SHAPE
+    else:
+        r, n = 0.0, f_max * m / returned - 1.0
+    return min(r * f_load + (1.0 - r) * f_max * (a / m) ** n, f_load)
+
+
+@njit(**JIT_STAGE)
 def _hysteretic_spring(el, e, dx, peak):
     """Spring load at deflection dx (> 0 side, or mirrored) below its peak deflection ``peak``
     (same sign, |peak| >= |dx|): the unloading curve of the module docstring."""
@@ -102,14 +117,9 @@ def _hysteretic_spring(el, e, dx, peak):
     if f_max <= 0.0 or f_load <= 0.0:
         return s * f_load
     work = _spring_work(el, e, peak)
-    returned = (1.0 - el.absorption[e]) * work
     if el.recovers[e] != 0:
-        q = f_max * m / (RECOVERY_SHAPE + 1.0)
-        if returned > q:
-            r, n = (returned - q) / (work - q), RECOVERY_SHAPE
-        else:
-            r, n = 0.0, f_max * m / returned - 1.0
-        return s * min(r * f_load + (1.0 - r) * f_max * (a / m) ** n, f_load)
+        return s * recovering_unload(f_load, f_max, a, m, work, el.absorption[e])
+    returned = (1.0 - el.absorption[e]) * work
     d0 = max(m - 2.0 * returned / f_max, 0.0)
     if a <= d0:
         return 0.0

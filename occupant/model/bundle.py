@@ -96,6 +96,7 @@ ContactBlock = namedtuple("ContactBlock", [
     "unload_start",   # (nc,) int, first row of the unloading table (-1: none)
     "unload_len",     # (nc,) int
     "absorption",     # (nc,) energy-absorption factor (0 and no unloading table: elastic)
+    "recovers",       # (nc,) int, 1: the absorption law unloads to the origin (no permanent set)
     "damping",        # (nc,) N s/m^2, force damping * d * d'
     "friction",       # (nc,) Coulomb coefficient
     "friction_speed", # (nc,) m/s, sliding speed scale of the tanh regularisation

@@ -235,6 +235,7 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
             else:
                 law = CONTACT_LINEAR if c.exponent == 1.0 else CONTACT_POWER
             cols["law"].append(law)
+            cols["recovers"].append(int(c.recovers))
             for k in ("stiffness", "exponent", "absorption", "damping", "friction",
                       "friction_speed"):
                 cols[k].append(getattr(c, k))
@@ -243,7 +244,7 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
                 cols[f"{k}_len"].append(length)
     n = len(names)
     for k in ("pair_type", "link_a", "link_b", "law", "load_start", "load_len", "unload_start",
-              "unload_len"):
+              "unload_len", "recovers"):
         cols[k] = np.array(cols[k], dtype=np.int64)
     for k in ("R_a", "R_b"):
         cols[k] = np.array(cols[k], dtype=float).reshape(n, 3, 3)

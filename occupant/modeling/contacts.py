@@ -18,7 +18,8 @@ class ContactCharacteristic:
     ``unloading_table``, the shape of the unloading curve shifted along d to meet the loading
     curve at the maximum (MADYMO's shifted unloading function); or the energy-absorption factor
     ``absorption`` in [0, 1), the fraction of the loading work a load-unload cycle dissipates,
-    with straight-line unloading from the peak to the permanent set; with neither the contact is
+    with straight-line unloading from the peak to the permanent set, or with ``recovers`` to the
+    origin (no permanent set: foam and padding that spring back); with neither the contact is
     elastic (unloads along the loading curve). Damping adds ``damping`` d d' (N s/m^2,
     Hunt-Crossley form: zero at first touch, so the force is continuous); the total is clipped at
     0 (contacts only push). Friction: ``friction`` mu times the normal force, against the sliding
@@ -34,6 +35,7 @@ class ContactCharacteristic:
     friction: float = 0.0
     friction_speed: float = 0.01
     name: str = ""
+    recovers: bool = False
 
     def __post_init__(self):
         what = f"contact characteristic '{self.name}'" if self.name else "contact characteristic"
@@ -48,6 +50,9 @@ class ContactCharacteristic:
                                 f"got {self.friction_speed!r}")
         if not (np.isfinite(self.absorption) and 0 <= self.absorption < 1):
             raise ModelingError(f"{what}.absorption: must be in [0, 1), got {self.absorption!r}")
+        if self.recovers and not self.absorption > 0:
+            raise ModelingError(f"{what}.recovers: unloading to the origin is a hysteresis law; "
+                                f"give 0 < absorption < 1 with it")
         if self.table is None and self.stiffness == 0:
             raise ModelingError(f"{what}: give a stiffness > 0 or a loading table")
         if self.table is not None:

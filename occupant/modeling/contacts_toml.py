@@ -8,6 +8,7 @@ File form::
     table = [[0.0, 0.0], [0.02, 600.0]]      # loading curve, rows (penetration m, force N);
     # or stiffness = 5.0e4 (N/m^n) with exponent = 1.0
     absorption = 0.5                         # or unloading_table = [[m, N], ...]
+    recovers = true                          # optional: absorption unloads to the origin
     damping = 2.0e3                          # N s/m^2 (Hunt-Crossley d d')
     friction = 0.5                           # Coulomb coefficient
     friction_speed = 0.01                    # m/s (optional)
@@ -26,7 +27,7 @@ from occupant.modeling.contacts import ContactCharacteristic, ContactPair
 from occupant.modeling.elements import ModelingError
 
 CHARACTERISTIC_KEYS = ("stiffness", "exponent", "table", "unloading_table", "absorption", "damping",
-                       "friction", "friction_speed")
+                       "friction", "friction_speed", "recovers")
 PAIR_KEYS = ("name", "a", "b", "characteristic")
 
 
@@ -54,6 +55,8 @@ def _characteristic(checker, table, path, name):
         v = checker.number(table, key, path)
         if v is not None:
             kwargs[key] = v
+    if checker.boolean(table, "recovers", path, default=False):
+        kwargs["recovers"] = True
     for key in ("table", "unloading_table"):
         rows = curve_rows(checker, table, key, path)
         if rows is not None:

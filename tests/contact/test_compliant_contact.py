@@ -109,12 +109,13 @@ def test_analytic_hysteresis_absorption_dissipates_its_loop_area():
     np.testing.assert_allclose(f[after], unload[after], rtol=1e-6, atol=1e-6 * K * d_m)
 
 
+@pytest.mark.parametrize("recovers", [False, True])
 @pytest.mark.parametrize("law", ["linear", "power", "table"])
-def test_analytic_absorption_takes_its_fraction_of_the_impact_energy(law):
+def test_analytic_absorption_takes_its_fraction_of_the_impact_energy(law, recovers):
     """Whatever the loading curve, the ball stops when the loading work E_L(d_m) equals its
-    kinetic energy E; unloading from the peak to the permanent set returns (1 - eps) E_L(d_m),
-    so it leaves with (1 - eps) E and the contact's work is -eps E. Bound (w h)^2 as above, with
-    w^2 the curve's steepest slope over m."""
+    kinetic energy E; unloading from the peak to the permanent set, or with ``recovers`` to the
+    origin, returns (1 - eps) E_L(d_m), so it leaves with (1 - eps) E and the contact's work is
+    -eps E. Bound (w h)^2 as above, with w^2 the curve's steepest slope over m."""
     eps, v0, dt = 0.25, 1.0, 1e-5
     char, slope = {
         "linear": (dict(stiffness=K), K),
@@ -122,11 +123,35 @@ def test_analytic_absorption_takes_its_fraction_of_the_impact_energy(law):
         "table": (dict(table=[(0.0, 0.0), (0.004, 30.0), (0.008, 150.0), (0.02, 900.0)]),
                   (900.0 - 150.0) / 0.012),
     }[law]
-    model, res = _bounce_without_gravity(ContactCharacteristic(absorption=eps, **char), v0)
+    model, res = _bounce_without_gravity(ContactCharacteristic(absorption=eps, recovers=recovers,
+                                                               **char), v0)
     e_in = 0.5 * M * v0**2
     bound = slope / M * dt**2
     assert res.work["contacts"][-1] == pytest.approx(-eps * e_in, rel=bound)
     assert 0.5 * M * res.v[-1, 0] ** 2 == pytest.approx((1 - eps) * e_in, rel=bound)
+
+
+def test_analytic_recovering_contact_unloads_to_the_origin():
+    """``recovers`` (seat foam): linear loading to d_m = v0 sqrt(m/k), E_L = k d_m^2 / 2; the
+    unloading curve U(d) = r k d + (1 - r) k d_m (d / d_m)^n (n = 20) with r = ((1 - eps) E_L - q)
+    / (E_L - q), q = k d_m^2 / (n + 1), integrates to (1 - eps) E_L and stays above 0 down to
+    d = 0: the ball stays in contact until the penetration is gone (no permanent set), where
+    the straight-line law lets it go at d_0 = eps d_m."""
+    eps, v0, n = 0.3, 1.0, 20.0
+    model, res = _bounce_without_gravity(ContactCharacteristic(stiffness=K, absorption=eps,
+                                                               recovers=True), v0)
+    d_m = v0 * np.sqrt(M / K)
+    e_l, q = 0.5 * K * d_m**2, K * d_m**2 / (n + 1)
+    r = ((1 - eps) * e_l - q) / (e_l - q)
+    d, f = res.outputs["ball_floor.penetration"], res.outputs["ball_floor.normal_force"]
+    after = (np.arange(len(d)) > np.argmax(d)) & (d > 0)
+    unload = r * K * d + (1 - r) * K * d_m * (np.maximum(d, 0) / d_m) ** n
+    np.testing.assert_allclose(f[after], unload[after], rtol=1e-5, atol=1e-5 * K * d_m)
+    assert f[after & (d > 0.02 * d_m)].min() > 0.0
+    # it pushes while any penetration is left: the last contact sample lies within a sample
+    # interval's travel of the surface, not at the straight line's permanent set eps d_m
+    travel = v0 * (res.t[1] - res.t[0])
+    assert d[after].min() < travel < eps * d_m
 
 
 def test_analytic_power_law_with_unloading_curve():
@@ -343,6 +368,8 @@ def test_errors_name_the_element():
     with pytest.raises(ModelingError, match=r"contact characteristic 'foam'.absorption: must be in "
                                             r"\[0, 1\), got 1.2"):
         ContactCharacteristic(stiffness=1e4, absorption=1.2, name="foam")
+    with pytest.raises(ModelingError, match=r"'foam'.recovers: unloading to the origin"):
+        ContactCharacteristic(stiffness=1e4, recovers=True, name="foam")
     with pytest.raises(ModelingError, match=r"give either unloading_table or absorption"):
         ContactCharacteristic(stiffness=1e4, absorption=0.2, unloading_table=[(0, 0), (1, 1)])
     with pytest.raises(ModelingError, match=r"table: expected >= 2 finite rows"):

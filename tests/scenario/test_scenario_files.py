@@ -277,6 +277,14 @@ def test_reference_contact_tables_one_reader_with_key_paths():
         read_contacts(c, {"contact": [{"a": "x", "b": "wall"}]}, ["x", "wall"])
     with pytest.raises(InputFileError, match=r"contact_characteristic.foam.table: expected >= 2 rows"):
         read_contacts(c, {"contact_characteristic": {"foam": {"table": [[0.0, 0.0]]}}}, [])
+    # the recovering hysteresis: a boolean, and only with an absorption to spend
+    seat = {"contact_characteristic": {"foam": {"stiffness": 1.0, "absorption": 0.45, "recovers": True}}}
+    assert read_contacts(c, seat, [])[0]["foam"].recovers is True
+    with pytest.raises(InputFileError, match=r"^f.toml: contact_characteristic.foam.recovers: unloading "
+                                             r"to the origin is a hysteresis law"):
+        read_contacts(c, {"contact_characteristic": {"foam": {"stiffness": 1.0, "recovers": True}}}, [])
+    with pytest.raises(InputFileError, match=r"contact_characteristic.foam.recovers: expected true or false"):
+        read_contacts(c, {"contact_characteristic": {"foam": {"stiffness": 1.0, "recovers": "yes"}}}, [])
 
 
 def test_identity_toml_writer_reads_back_the_same_scenario():
