@@ -74,3 +74,26 @@ def test_reference_torso_into_a_driver_bag():
     exchanged = np.abs(res.work["airbags"]).max()
     assert exchanged > 0.5 * 0.5 * mass * v0**2
     assert np.abs(res.energy["balance"]).max() < 1e-6 * exchanged
+
+
+def test_analytic_two_panel_driver_bag_shape():
+    """The two-panel bag (occupant.modeling.airbags.two_panel_semi_axes): its constants are those
+    of Paulsen's Mylar balloon, integrated here from the profile z'(x) = -x^2 / sqrt(1 - x^4)
+    (unit radius): panel radius / radius 1.3110 (arc length), thickness / radius 2 x 0.5991,
+    volume / radius^3 2.7458; the ellipsoid holds the volume asked for and is that deep."""
+    from scipy.integrate import quad
+    from occupant.modeling.airbags import (DRIVER_BAG, TWO_PANEL_THICKNESS, TWO_PANEL_VOLUME,
+                                           two_panel_semi_axes)
+    arc = quad(lambda x: 1.0 / np.sqrt(1.0 - x**4), 0.0, 1.0)[0]
+    half = quad(lambda x: x * x / np.sqrt(1.0 - x**4), 0.0, 1.0)[0]
+    z = lambda x: quad(lambda u: u * u / np.sqrt(1.0 - u**4), x, 1.0)[0]
+    volume = 2.0 * quad(lambda x: 2.0 * np.pi * x * z(x), 0.0, 1.0)[0]
+    assert arc == pytest.approx(1.3110287771, rel=1e-9)
+    assert TWO_PANEL_THICKNESS == pytest.approx(2.0 * half, rel=1e-9)
+    assert TWO_PANEL_VOLUME == pytest.approx(volume, rel=1e-7)
+    a, b, c = two_panel_semi_axes(0.059)
+    r = (0.059 / volume) ** (1.0 / 3.0)
+    assert 4.0 / 3.0 * np.pi * a * b * c == pytest.approx(0.059, rel=1e-12)
+    assert 2.0 * a == pytest.approx(2.0 * half * r, rel=1e-9) and b == c
+    assert DRIVER_BAG["semi_axes"] == (a, b, c)
+    assert 2.0 * a == pytest.approx(0.333, abs=5e-4) and 2.0 * b == pytest.approx(0.582, abs=5e-4)
