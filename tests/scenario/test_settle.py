@@ -66,7 +66,7 @@ def test_regression_run_starts_from_the_settled_posture(ncap):
 @pytest.mark.parametrize("scenario, value, words", [
     ("us_ncap_frontal_56", -0.1, "0 <= settle <= 2.0 s"),
     ("us_ncap_frontal_56", 5.0, "0 <= settle <= 2.0 s"),
-    ("us_ncap_frontal_56", "long", "a number"),
+    ("rear_whiplash", "long", "a number"),   # a file without the key: the loader's own check
     ("pedestrian_40", 0.2, "no seat"),
 ])
 def test_regression_settle_bad_input_names_the_key(scenario, value, words):
@@ -74,6 +74,15 @@ def test_regression_settle_bad_input_names_the_key(scenario, value, words):
     with pytest.raises(ScenarioError) as err:
         load(scenario, overrides={"occupant.settle": value})
     assert err.value.path == "occupant.settle" and words in str(err.value)
+
+
+def test_regression_settle_of_wrong_type_over_a_shipped_value_names_the_key():
+    """Over a file that sets settle (us_ncap_frontal_56: 0.3) a value of another type is
+    refused by the override itself, naming the override, the key and what is accepted."""
+    from occupant.scenario.overrides import OverrideError
+    with pytest.raises(OverrideError) as err:
+        load("us_ncap_frontal_56", overrides={"occupant.settle": "long"})
+    assert "occupant.settle" in str(err.value) and "a number" in str(err.value)
 
 
 SETTLED = ("us_ncap_frontal_56", "euro_ncap_full_width_50", "fmvss208_sled_48_belted",
