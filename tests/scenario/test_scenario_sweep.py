@@ -74,7 +74,10 @@ def test_analytic_latin_hypercube_has_one_sample_per_stratum():
 def test_reference_sweep_on_a_dask_cluster_matches_the_serial_run(tmp_path):
     distributed = pytest.importorskip("distributed")
     vary = {"pulse.delta_v_kmh": [40.0, 56.0]}
-    overrides = {"solver.t_end": 0.03}   # long enough for the pulse, not only gravity, to move the head
+    # long enough for the pulse, not only gravity, to move the head: settled (occupant.settle)
+    # the head is at rest at t = 0 and in 30 ms HIC15 was 0.028 / 0.027 at 40 / 56 km/h, noise
+    # in the wrong order; in 50 ms 0.054 / 0.118
+    overrides = {"solver.t_end": 0.05}
     serial = sweep("fmvss208_sled_48_unbelted", vary, tmp_path / "serial", workers=1, overrides=overrides,
                    plots=False)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
