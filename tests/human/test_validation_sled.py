@@ -68,14 +68,14 @@ def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
         assert inside, (name, value, gs1["corridor"][name])
 
 
-@pytest.mark.xfail(strict=True, reason="the belt forces are 2.4 (shoulder, 10.81 kN) and 1.7 (lap, "
-                   "3.82 kN) times the corridors' tops: the pelvis, not held at the knees (GS1's "
-                   "rigid knee supports stood at the knees; ours is 0.11 m ahead), slides 112 mm at "
-                   "the hip and tilts forward 31 deg; the lap belt's peak is its re-loading at "
-                   "120-126 ms when the rebound tilts the still-advanced pelvis back. With knee "
-                   "supports at the knees the hip stays inside (25 mm) and the shoulder belt falls to "
-                   "7.3-9.6 kN, but the lap belt goes slack and its collapsed wrap snaps back: the run "
-                   "diverges at 108-128 ms (belt wrap code; scenarios/validation/README.md)")
+@pytest.mark.xfail(strict=True, reason=(
+    "the belt forces are 2.4 (shoulder, 10.81 kN) and 1.7 (lap, 3.82 kN) times the corridors' "
+    "tops: the pelvis, not held at the knees (GS1's rigid knee supports stood at the knees; ours "
+    "is 0.11 m ahead), slides 112 mm at the hip and tilts forward 33 deg; the lap belt's peak is "
+    "its re-loading at 120-126 ms when the rebound tilts the still-advanced pelvis back. With "
+    "knee supports at the knees the hip stays inside (25-28 mm) and the shoulder belt falls to "
+    "7.3-9.6 kN, but the lap belt goes slack and its collapsed wrap snaps back: the run diverges "
+    "at 100-132 ms (belt wrap code; scenarios/validation/README.md)"))
 def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
     """Upper shoulder and outboard lap belt peak forces inside the peaks of Shaw et al.'s (2009)
     corridor boundaries (3.54-4.48 kN, 1.60-2.21 kN)."""
@@ -84,10 +84,11 @@ def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
         assert inside, (name, value, gs1["corridor"][name])
 
 
-@pytest.mark.xfail(strict=True, reason="the hip (H-point) slides 111.8 mm (PMHS at most 63.1 mm): "
-                   "the buck's knee bolster stands 0.11 m ahead of the knees where GS1's rigid knee "
-                   "supports stood at them; with supports there the hip stays at 25 mm, but the run "
-                   "then diverges (slack lap belt's wrap, scenarios/validation/README.md)")
+@pytest.mark.xfail(strict=True, reason=(
+    "the hip (H-point) slides 111.8 mm (PMHS at most 63.1 mm): the buck's knee bolster stands "
+    "0.11 m ahead of the knees where GS1's rigid knee supports stood at them; with supports "
+    "there the hip stays at 25-28 mm, but the run then diverges (slack lap belt's wrap, "
+    "scenarios/validation/README.md)"))
 def test_reference_gs1_hip_excursion_inside_the_pmhs_corridor(gs1):
     """The hip's (H-point's) peak forward excursion relative to the sled inside the peaks of Shaw
     et al.'s (2009) Hip_x_disp corridor boundaries (-5.6 to 63.1 mm)."""
@@ -173,11 +174,11 @@ def test_reference_gs1_lap_belt_stays_on_the_pelvis(gs1):
     assert np.all(local[loaded, 2] < top)
 
 
-@pytest.mark.xfail(strict=True, reason="the lap belt rides 1.45 mm up the pelvis at 55 ms (1.1 kN) "
-                   "as the sliding pelvis tilts forward under it (12 -> 18 deg from 42 to 54 ms), "
-                   "just before the belt goes slack; held at the knees (GS1's supports) the pelvis "
-                   "tilts forward as much and the belt carries nothing from 20 ms "
-                   "(scenarios/validation/README.md)")
+@pytest.mark.xfail(strict=True, reason=(
+    "the lap belt rides 1.45 mm up the pelvis at 55 ms (1.1 kN) as the sliding pelvis tilts "
+    "forward under it (12 -> 18 deg from 42 to 54 ms), just before the belt goes slack; held at "
+    "the knees (GS1's supports) the pelvis tilts forward as much and the belt carries nothing "
+    "from 20 ms (scenarios/validation/README.md)"))
 def test_reference_gs1_lap_belt_does_not_ride_up(gs1):
     """While loaded, the lap belt's mid point never rises above its starting height in the
     pelvis frame (1 mm)."""
