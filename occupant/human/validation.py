@@ -15,8 +15,8 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
   corridor's two boundaries).
 - ``belted_sled``: the whole human in a belted sled scenario (``occupant.scenario``, the file
   named by ``sled``, its ``occupant.human`` replaced by the case's ``[human]``); the figures are
-  the peak forward excursions of the head centre of gravity and of T1 relative to the sled and
-  the peak belt forces (upper shoulder belt: D-ring to shoulder; outboard lap belt: outboard hip
+  the peak forward excursions of the head centre of gravity, of T1 and of the hip (the H-point,
+  midway between the hip joint centres) relative to the sled and the peak belt forces (upper shoulder belt: D-ring to shoulder; outboard lap belt: outboard hip
   to lap anchor), read against the peaks of the published PMHS corridors' two boundaries.
 """
 import pathlib
@@ -265,8 +265,8 @@ def _run_sled(scenario, path, dt):
 # ------------------------------------------------------------------------------------------
 # whole human in a belted sled scenario (Gold Standard 1, Shaw et al. 2009)
 # ------------------------------------------------------------------------------------------
-BELTED_SLED_FIGURES = ("head_x_excursion_mm", "t1_x_excursion_mm", "shoulder_belt_force_kN",
-                       "lap_belt_force_kN")
+BELTED_SLED_FIGURES = ("head_x_excursion_mm", "t1_x_excursion_mm", "hip_x_excursion_mm",
+                       "shoulder_belt_force_kN", "lap_belt_force_kN")
 SHOULDER_SEGMENT, LAP_SEGMENT = "belt.d_ring-shoulder", "belt.hip_outboard-lap_anchor"
 LAP_SEGMENT_SEPARATE = "lap_belt.lap_anchor-hip_outboard"   # a belt of kind "separate"
 
@@ -282,20 +282,22 @@ def _check_belted_sled(check, scenario, base_dir):
 
 def belted_sled_figures(res, model, t1_point):
     """Figures of a belted sled run: peak forward (x) excursions (mm) of the head's centre of
-    gravity and of T1 (``t1_point``, m in the upper torso frame) relative to the sled (B0), and
-    the peak shoulder and lap belt forces (kN); with their histories."""
+    gravity, of T1 (``t1_point``, m in the upper torso frame) and of the hip (the pelvis frame's
+    origin, the H-point between the hip joint centres) relative to the sled (B0), and the peak
+    shoulder and lap belt forces (kN); with their histories."""
     sled_x = res.base_poses[:, 0, 3]
     head = res.body_com[:, model.body("head"), 0] - sled_x
     P = res.body_poses[:, model.body("upper_torso")]
     t1 = (P[:, :3, :3] @ np.asarray(t1_point, float))[:, 0] + P[:, 0, 3] - sled_x
-    pelvis = res.body_com[:, model.body("pelvis"), 0] - sled_x
+    hip = res.body_poses[:, model.body("pelvis"), 0, 3] - sled_x
     lap = LAP_SEGMENT if f"{LAP_SEGMENT}.force" in res.outputs else LAP_SEGMENT_SEPARATE
     hist = {"head_x_mm": 1e3 * (head - head[0]), "t1_x_mm": 1e3 * (t1 - t1[0]),
-            "pelvis_x_mm": 1e3 * (pelvis - pelvis[0]),
+            "hip_x_mm": 1e3 * (hip - hip[0]),
             "shoulder_belt_kN": res.outputs[f"{SHOULDER_SEGMENT}.force"] / 1e3,
             "lap_belt_kN": res.outputs[f"{lap}.force"] / 1e3}
     figures = {"head_x_excursion_mm": float(hist["head_x_mm"].max()),
                "t1_x_excursion_mm": float(hist["t1_x_mm"].max()),
+               "hip_x_excursion_mm": float(hist["hip_x_mm"].max()),
                "shoulder_belt_force_kN": float(hist["shoulder_belt_kN"].max()),
                "lap_belt_force_kN": float(hist["lap_belt_kN"].max())}
     return figures, hist
