@@ -15,8 +15,8 @@ length's Hessian across a straight piece of lengths l1, l2 from its tangent poin
 (1 / l1 + 1 / l2) times the projection across it) and along it to the middle of t1 and t2 (the
 length does not change along the piece), in Gauss-Seidel order over the X_r until the largest
 kink is below KINK, never into an ellipsoid (the step halved). Started from where the previous
-evaluation placed the runs (the middle between their neighbouring points), or, inside a body,
-from the middle of the two ellipsoids' sides pushed out of both. With the X_r found, each run
+evaluation placed the runs (the middle between their neighbouring points, when both lie on
+their surfaces), else from the middle of the two ellipsoids' sides pushed out of both. With the X_r found, each run
 is placed as one wrap from X_{r-1} to X_r (``place_run``), and a run that does not touch its
 ellipsoid (the straight piece passes it) is put on the line of its placed neighbours, so its
 segments merge (no force, ``belt.merged``).
@@ -123,6 +123,15 @@ def _inside(data, el, k, x):
 
 
 @njit(**JIT_INLINE)
+def _on_surface(data, el, k, x):
+    """Whether the B0 point x lies on point k's ellipsoid (within 1e-6 of its scaled radius)."""
+    c, E = ellipsoid_frame(data, el, k)
+    p = _to_local(c, E, x[0], x[1], x[2])
+    D = el.point_size[k]
+    return abs((p[0] / D[0]) ** 2 + (p[1] / D[1]) ** 2 + (p[2] / D[2]) ** 2 - 1.0) < 1e-6
+
+
+@njit(**JIT_INLINE)
 def _tangent(data, el, k, m, z, a, b, frac):
     """Run k's (m wraps) tangent point in B0 on its wrap from a to b: a's (frac 0) or b's
     (frac 1); where the wrap does not touch, the far end of the straight line (b or a)."""
@@ -165,13 +174,16 @@ def _next_run(el, k):
 @njit(**JIT_INLINE)
 def _start_join(data, el, out, k, m, n, mn, o_pts, p0):
     """The join between run k (m wraps) and run n (mn wraps) to start from, written into the
-    slot of run k's last point: the middle between their neighbouring points as placed before,
-    or, lying in either ellipsoid, the middle of their sides pushed out of both along the
+    slot of run k's last point: the middle between their neighbouring points as placed before
+    (both on their surfaces: the previous evaluation's path), or, if not or lying in either
+    ellipsoid, the middle of their sides pushed out of both along the
     sum of their side normals."""
     jl, jf = o_pts + 3 * (k + m - 1 - p0), o_pts + 3 * (n - p0)
     x = (0.5 * (out[jl] + out[jf]), 0.5 * (out[jl + 1] + out[jf + 1]),
          0.5 * (out[jl + 2] + out[jf + 2]))
-    if _inside(data, el, k, x) or _inside(data, el, n, x):
+    if not (_on_surface(data, el, k + m - 1, _read(out, jl))
+            and _on_surface(data, el, n, _read(out, jf))) \
+            or _inside(data, el, k, x) or _inside(data, el, n, x):
         xa, na = _side_point(data, el, k, m)
         xb, nb = _side_point(data, el, n, mn)
         x = (0.5 * (xa[0] + xb[0]), 0.5 * (xa[1] + xb[1]), 0.5 * (xa[2] + xb[2]))
