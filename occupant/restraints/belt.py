@@ -67,13 +67,11 @@ from occupant.model.bundle import (
     BELT_ANCHOR, BELT_WRAP, POWER_BELTS, PRETENSIONER_FORCE, PRETENSIONER_NONE,
     PRETENSIONER_PULL_IN,
 )
-from occupant.restraints.wrap_chain import place_chain, place_run, run_length, wrap_place
+from occupant.restraints.wrap_chain import place_chain, place_run, run_length
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
-    _norm, _to_base, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_arc_point, wrap_point,
+    _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,
 )
 
-JOINT_WRAPS = True       # wraps on neighbouring ellipsoids placed together (``place_chain``)
-SWEEPS = 6               # else Gauss-Seidel sweeps over them (``sweep_chain``)
 WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
                          # (the middle of the wrap) within the wrap's plane, and off the body
 MERGE_LENGTH = 0.02      # m [E]: a segment shorter than this next to a wrap is merged with the
@@ -116,22 +114,6 @@ def point_in_link(data, link, x, y, z):
             R[link, 0, 2] * dx + R[link, 1, 2] * dy + R[link, 2, 2] * dz)
 
 
-@njit(**JIT_INLINE)
-def put_at_place(data, el, out, k, o_pts, p0, z):
-    """Write wrap point k's place on its ellipsoid (B0) into the outputs; False when it has none
-    (frictionless, or not yet placed)."""
-    s = wrap_place(el, z, k)
-    ns = _norm(s[0], s[1], s[2])
-    if ns == 0.0:
-        return False
-    c, E = ellipsoid_frame(data, el, k)
-    j = o_pts + 3 * (k - p0)
-    out[j], out[j + 1], out[j + 2] = _to_base(c, E, el.point_size[k, 0] * s[0] / ns,
-                                              el.point_size[k, 1] * s[1] / ns,
-                                              el.point_size[k, 2] * s[2] / ns)
-    return True
-
-
 @njit(**JIT_STAGE)
 def place_points(data, el, out, p0, p1, o_pts, z):
     """Every point's position in B0 into the outputs (anchors and rings, then the wraps on the
@@ -150,8 +132,7 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
     """Anchors and rings, then every wrap point on its (undeformed) ellipsoid: each run of wraps
     on one ellipsoid placed together between the fixed points around it (``place_run``), and
     runs on neighbouring ellipsoids together on the belt's path over all of them
-    (``place_chain``; JOINT_WRAPS false: in Gauss-Seidel sweeps of ``place_run`` between the
-    neighbouring wrap points)."""
+    (``place_chain``)."""
     for k in range(p0, p1):
         if el.point_kind[k] != BELT_WRAP:
             j = o_pts + 3 * (k - p0)
@@ -166,31 +147,8 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
             j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
             place_run(data, el, out, k, m, o_pts, p0, z, (out[j], out[j + 1], out[j + 2]),
                       (out[jb], out[jb + 1], out[jb + 2]))
-        elif JOINT_WRAPS:
-            place_chain(data, el, out, k, o_pts, p0, z)
         else:
-            sweep_chain(data, el, out, k, o_pts, p0, z)
-
-
-@njit(**JIT_INLINE)
-def sweep_chain(data, el, out, k0, o_pts, p0, z):
-    """The runs from k0 to the next fixed point placed one at a time between their neighbours'
-    points in SWEEPS Gauss-Seidel sweeps, each run started at its place or on the line to the
-    next fixed point (before ``place_chain``: these sweeps can have more than one fixed point)."""
-    kf = k0
-    while el.point_kind[kf] == BELT_WRAP:
-        kf += 1
-    for sweep in range(SWEEPS):
-        k = k0
-        while k < kf:
-            m = run_length(el, k)
-            j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
-            if sweep == 0 and not put_at_place(data, el, out, k, o_pts, p0, z):
-                jf = o_pts + 3 * (kf - p0)
-                out[jb], out[jb + 1], out[jb + 2] = out[jf], out[jf + 1], out[jf + 2]
-            place_run(data, el, out, k, m, o_pts, p0, z, (out[j], out[j + 1], out[j + 2]),
-                      (out[jb], out[jb + 1], out[jb + 2]))
-            k += m
+            place_chain(data, el, out, k, o_pts, p0, z)
 
 
 @njit(**JIT_INLINE)

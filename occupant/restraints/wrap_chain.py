@@ -34,7 +34,8 @@ from occupant.restraints.wrap_geometry import (
     _norm, _to_base, _to_local, ellipsoid_frame, line_point, wrap_arc_point,
 )
 
-KINK = 1.0e-12        # largest kink |u1 - u2| (rad) of the solved path at its joins
+KINK = 1.0e-10        # largest kink |u1 - u2| (rad) of the solved path at its joins
+FD_STEP = 1.0e-7      # m: step of the differences that give the length's Hessian at a join
 ITERATIONS = 60       # Newton sweeps at most (converged paths take 3-8 warm, 10-20 cold)
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 
@@ -199,35 +200,77 @@ def _start_join(data, el, out, k, m, n, mn, o_pts, p0):
 
 
 @njit(**JIT_INLINE)
-def _newton_join(data, el, out, z, k, m, n, mn, a, b, o_pts, p0):
-    """One Newton step (module docstring) of the join X between run k (m wraps, from a) and run
-    n (mn wraps, to b), X held in the slot of run k's last point; returns its kink |u1 - u2|
-    before the step."""
-    jx = o_pts + 3 * (k + m - 1 - p0)
-    x = _read(out, jx)
+def _kink(data, el, z, k, m, n, mn, a, b, x):
+    """At the join x between run k (m wraps, from a) and run n (mn wraps, to b): the length's
+    gradient u1 - u2 (3), the unit vector from t1 to t2 and the lengths l1, l2 (module
+    docstring)."""
     t1 = _tangent(data, el, k, m, z, a, x, 1.0)
     t2 = _tangent(data, el, n, mn, z, x, b, 0.0)
     d10, d11, d12 = x[0] - t1[0], x[1] - t1[1], x[2] - t1[2]
     d20, d21, d22 = t2[0] - x[0], t2[1] - x[1], t2[2] - x[2]
     l1, l2 = _norm(d10, d11, d12), _norm(d20, d21, d22)
-    e0, e1, e2 = t2[0] - t1[0], t2[1] - t1[1], t2[2] - t1[2]
-    le = _norm(e0, e1, e2)
-    if le == 0.0:
-        return 0.0
-    e0, e1, e2 = e0 / le, e1 / le, e2 / le
+    e0, e1, e2 = d10 + d20, d11 + d21, d12 + d22
+    le = max(_norm(e0, e1, e2), 1e-300)
     g0, g1, g2 = 0.0, 0.0, 0.0
     if l1 > 0.0:
         g0, g1, g2 = d10 / l1, d11 / l1, d12 / l1
     if l2 > 0.0:
         g0, g1, g2 = g0 - d20 / l2, g1 - d21 / l2, g2 - d22 / l2
-    kink = _norm(g0, g1, g2)
-    ge = g0 * e0 + g1 * e1 + g2 * e2
-    h = l1 * l2 / (l1 + l2) if l1 + l2 > 0.0 else 0.0
-    along = (0.5 * (t1[0] + t2[0]) - x[0]) * e0 + (0.5 * (t1[1] + t2[1]) - x[1]) * e1 \
-        + (0.5 * (t1[2] + t2[2]) - x[2]) * e2
-    s0 = -h * (g0 - ge * e0) + along * e0
-    s1 = -h * (g1 - ge * e1) + along * e1
-    s2 = -h * (g2 - ge * e2) + along * e2
+    return (g0, g1, g2), (e0 / le, e1 / le, e2 / le), l1, l2, t1, t2
+
+
+@njit(**JIT_INLINE)
+def _solve3(A, r):
+    """The solution of the 3 x 3 system A x = r (A row-major, 9), by Cramer's rule; zero when
+    A is singular."""
+    det = (A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6])
+           + A[2] * (A[3] * A[7] - A[4] * A[6]))
+    if det == 0.0:
+        return 0.0, 0.0, 0.0
+    x0 = (r[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (r[1] * A[8] - A[5] * r[2])
+          + A[2] * (r[1] * A[7] - A[4] * r[2])) / det
+    x1 = (A[0] * (r[1] * A[8] - A[5] * r[2]) - r[0] * (A[3] * A[8] - A[5] * A[6])
+          + A[2] * (A[3] * r[2] - r[1] * A[6])) / det
+    x2 = (A[0] * (A[4] * r[2] - r[1] * A[7]) - A[1] * (A[3] * r[2] - r[1] * A[6])
+          + r[0] * (A[3] * A[7] - A[4] * A[6])) / det
+    return x0, x1, x2
+
+
+@njit(**JIT_INLINE)
+def _newton_join(data, el, out, z, k, m, n, mn, a, b, o_pts, p0):
+    """One Newton step (module docstring) of the join X between run k (m wraps, from a) and run
+    n (mn wraps, to b), X held in the slot of run k's last point; returns its kink |u1 - u2|
+    before the step. The Hessian by differences of the gradient over FD_STEP, symmetrised, with
+    (1 / l1 + 1 / l2) added along the piece (where the length does not change), so the step
+    along it is the move to the middle of t1 and t2."""
+    jx = o_pts + 3 * (k + m - 1 - p0)
+    x = _read(out, jx)
+    g, e, l1, l2, t1, t2 = _kink(data, el, z, k, m, n, mn, a, b, x)
+    kink = _norm(g[0], g[1], g[2])
+    if l1 + l2 == 0.0:
+        return 0.0
+    c = 1.0 / max(min(l1, l2), 1e-6)
+    h0 = _kink(data, el, z, k, m, n, mn, a, b, (x[0] + FD_STEP, x[1], x[2]))[0]
+    h1 = _kink(data, el, z, k, m, n, mn, a, b, (x[0], x[1] + FD_STEP, x[2]))[0]
+    h2 = _kink(data, el, z, k, m, n, mn, a, b, (x[0], x[1], x[2] + FD_STEP))[0]
+    H00, H11, H22 = (h0[0] - g[0]) / FD_STEP, (h1[1] - g[1]) / FD_STEP, (h2[2] - g[2]) / FD_STEP
+    H01 = 0.5 * ((h1[0] - g[0]) + (h0[1] - g[1])) / FD_STEP
+    H02 = 0.5 * ((h2[0] - g[0]) + (h0[2] - g[2])) / FD_STEP
+    H12 = 0.5 * ((h2[1] - g[1]) + (h1[2] - g[2])) / FD_STEP
+    A = (H00 + c * e[0] * e[0], H01 + c * e[0] * e[1], H02 + c * e[0] * e[2],
+         H01 + c * e[1] * e[0], H11 + c * e[1] * e[1], H12 + c * e[1] * e[2],
+         H02 + c * e[2] * e[0], H12 + c * e[2] * e[1], H22 + c * e[2] * e[2])
+    along = (0.5 * (t1[0] + t2[0]) - x[0]) * e[0] + (0.5 * (t1[1] + t2[1]) - x[1]) * e[1] \
+        + (0.5 * (t1[2] + t2[2]) - x[2]) * e[2]
+    r = (-g[0] + c * along * e[0], -g[1] + c * along * e[1], -g[2] + c * along * e[2])
+    s0, s1, s2 = _solve3(A, r)
+    # a step beyond the pieces' length, or uphill, is cut back (the Hessian can lose its sign
+    # far from the path): the length falls along -g
+    limit = 0.5 * (l1 + l2)
+    size = _norm(s0, s1, s2)
+    if size > limit or s0 * g[0] + s1 * g[1] + s2 * g[2] > 0.0:
+        q = 0.25 * l1 * l2 / (l1 + l2)
+        s0, s1, s2 = -q * g[0] + along * e[0], -q * g[1] + along * e[1], -q * g[2] + along * e[2]
     for _ in range(HALVINGS):
         y = (x[0] + s0, x[1] + s1, x[2] + s2)
         if not (_inside(data, el, k, y) or _inside(data, el, n, y)):
