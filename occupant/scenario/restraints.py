@@ -145,7 +145,8 @@ def shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu):
     if "neck_shell" not in asm.geometries:
         c.fail(c.where(path, "shoulder_center"), "the occupant has no neck_shell ellipsoid to "
                "keep the shoulder belt off the neck", "an occupant with a neck_shell")
-    size = c.vector(table, "shoulder_semi_axes", path) or SHOULDER_SEMI_AXES
+    size = c.vector(table, "shoulder_semi_axes", path)
+    size = SHOULDER_SEMI_AXES if size is None else tuple(float(x) for x in size)
     if min(size) <= 0.0:
         c.fail(c.where(path, "shoulder_semi_axes"), f"must be positive, got {list(size)}",
                "three semi-axes in m")
