@@ -10,22 +10,25 @@ wraps: the piece leaves run r's wrap at its tangent point t1 (seen from X_r), re
 r + 1's at t2, and u1 = (X_r - t1) / |X_r - t1| equals u2 = (t2 - X_r) / |t2 - X_r| (no kink at
 X_r). u1 - u2 is the gradient of the path length in X_r (the derivative of a distance over a
 convex body in its end point is the unit vector of its last straight piece), so the solve is
-Newton's on the length: X_r moves across the piece by -(u1 - u2)_perp l1 l2 / (l1 + l2) (the
-length's Hessian across a straight piece of lengths l1, l2 from its tangent points is
-(1 / l1 + 1 / l2) times the projection across it) and along it to the middle of t1 and t2 (the
-length does not change along the piece), in Gauss-Seidel order over the X_r until the largest
+Newton's on the length: its Hessian in X_r from differences of that gradient (along the piece,
+where the length does not change, 1 / min(l1, l2) added, so X_r moves to the middle of t1 and
+t2 there; a step uphill or longer than the pieces becomes a gradient step with 4 times the
+straight pieces' Hessian 1 / l1 + 1 / l2), in Gauss-Seidel order over the X_r until the largest
 kink is below KINK, never into an ellipsoid (the step halved). Started from where the previous
 evaluation placed the runs (the middle between their neighbouring points, when both lie on
-their surfaces), else from the middle of the two ellipsoids' sides pushed out of both. With the X_r found, each run
-is placed as one wrap from X_{r-1} to X_r (``place_run``), and a run that does not touch its
+their surfaces), else from the middle of the two ellipsoids' sides pushed out of both. With
+the X_r found, each run is placed as one wrap from X_{r-1} to X_r (``place_run``), and a run that does not touch its
 ellipsoid (the straight piece passes it) is put on the line of its placed neighbours, so its
 segments merge (no force, ``belt.merged``).
+Limit: a join is a free point off both ellipsoids; where the shortest path over two
+overlapping ellipsoids would cross their crease (no straight piece between them), the solve
+stays at the crease unconverged (a shoulder ellipsoid on the thorax, scenarios/validation
+README).
 
 Before this, neighbouring runs were placed one at a time, each between its neighbours' wrap
 points, in Gauss-Seidel sweeps: the middles of neighbouring wraps are not a belt's path, and
 the sweeps had more than one fixed point, found by where they started (issue 11: a shoulder
 ellipsoid above the thorax swung HIC and Nij with a 10 mm shift, and GS1 diverged)."""
-import numpy as np
 from numba import njit
 
 from occupant.jit import JIT_INLINE
@@ -36,7 +39,7 @@ from occupant.restraints.wrap_geometry import (
 
 KINK = 1.0e-10        # largest kink |u1 - u2| (rad) of the solved path at its joins
 FD_STEP = 1.0e-7      # m: step of the differences that give the length's Hessian at a join
-ITERATIONS = 60       # Newton sweeps at most (converged paths take 3-8 warm, 10-20 cold)
+ITERATIONS = 60       # Newton sweeps at most
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 
 
@@ -241,7 +244,7 @@ def _newton_join(data, el, out, z, k, m, n, mn, a, b, o_pts, p0):
     """One Newton step (module docstring) of the join X between run k (m wraps, from a) and run
     n (mn wraps, to b), X held in the slot of run k's last point; returns its kink |u1 - u2|
     before the step. The Hessian by differences of the gradient over FD_STEP, symmetrised, with
-    (1 / l1 + 1 / l2) added along the piece (where the length does not change), so the step
+    1 / min(l1, l2) added along the piece (where the length does not change), so the step
     along it is the move to the middle of t1 and t2."""
     jx = o_pts + 3 * (k + m - 1 - p0)
     x = _read(out, jx)
