@@ -15,8 +15,10 @@ Per belt, every evaluation:
    (regularised Coulomb friction, as MADYMO's belt points slide). Unique and continuous (also as
    the wrap begins, where P is the touching point of the line a-b).
    Consecutive wraps on their shortest path over one ellipsoid share one wrap, equally spaced
-   on its arc (``solve_wrap``: each the middle of the wrap between its neighbours, found
-   directly); neighbouring wraps otherwise in Gauss-Seidel sweeps. Where the line passes
+   on its arc (``wrap_chain.place_run``: each the middle of the wrap between its neighbours, found
+   directly); runs on neighbouring ellipsoids together on the belt's path over all of them
+   (``wrap_chain.place_chain``: common tangents between their wraps, solved by Newton's
+   method on the path's length). Where the line passes
    outside, P lies on it (no force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
    P, the price of one point per wrap; a wide wrap takes several wraps (several ellipsoids).
    The force T (u_A + u_B) acts at P on the ellipsoid's body (or on its carrier, a sternum on
@@ -65,9 +67,11 @@ from occupant.model.bundle import (
     BELT_ANCHOR, BELT_WRAP, POWER_BELTS, PRETENSIONER_FORCE, PRETENSIONER_NONE,
     PRETENSIONER_PULL_IN,
 )
+from occupant.restraints.wrap_chain import place_chain, place_run, run_length
+from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
+    _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,
+)
 
-SWEEPS = 6               # Gauss-Seidel sweeps when wrap points neighbour each other (error
-                         # shrinks about 4 times a sweep)
 WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
                          # (the middle of the wrap) within the wrap's plane, and off the body
 MERGE_LENGTH = 0.02      # m [E]: a segment shorter than this next to a wrap is merged with the
@@ -78,141 +82,6 @@ MERGE_TURN = 1.0e-9      # sine of the turn below which a wrap point has no cont
 SHARE_TIME = 2.0e-5      # s [E]: time constant with which merged segments share their webbing
                          # in proportion to their lengths (explicit steps up to 2e-5 s; the
                          # scenarios' Euler steps are 1e-5 s)
-
-
-@njit(**JIT)
-def _norm(x, y, z):
-    return np.sqrt(x * x + y * y + z * z)
-
-
-@njit(**JIT_INLINE)
-def ellipsoid_frame(data, el, k):
-    """Centre (3) and axes (9, row-major: E[r, c] = axis c's component r) in B0 of point k's
-    ellipsoid."""
-    l = el.point_link[k]
-    R, p, A, r = data.R_base_link, data.p_base_link, el.point_R, el.point_r
-    cx = p[l, 0] + R[l, 0, 0] * r[k, 0] + R[l, 0, 1] * r[k, 1] + R[l, 0, 2] * r[k, 2]
-    cy = p[l, 1] + R[l, 1, 0] * r[k, 0] + R[l, 1, 1] * r[k, 1] + R[l, 1, 2] * r[k, 2]
-    cz = p[l, 2] + R[l, 2, 0] * r[k, 0] + R[l, 2, 1] * r[k, 1] + R[l, 2, 2] * r[k, 2]
-    return (cx, cy, cz), _product(R, A, l, k)
-
-
-@njit(**JIT_STAGE)
-def _product(R, A, l, k):
-    """R[l] A[k], row-major (written out: a function of the entry's indices, called with
-    constants, was compiled once for each of the nine)."""
-    return (R[l, 0, 0] * A[k, 0, 0] + R[l, 0, 1] * A[k, 1, 0] + R[l, 0, 2] * A[k, 2, 0],
-            R[l, 0, 0] * A[k, 0, 1] + R[l, 0, 1] * A[k, 1, 1] + R[l, 0, 2] * A[k, 2, 1],
-            R[l, 0, 0] * A[k, 0, 2] + R[l, 0, 1] * A[k, 1, 2] + R[l, 0, 2] * A[k, 2, 2],
-            R[l, 1, 0] * A[k, 0, 0] + R[l, 1, 1] * A[k, 1, 0] + R[l, 1, 2] * A[k, 2, 0],
-            R[l, 1, 0] * A[k, 0, 1] + R[l, 1, 1] * A[k, 1, 1] + R[l, 1, 2] * A[k, 2, 1],
-            R[l, 1, 0] * A[k, 0, 2] + R[l, 1, 1] * A[k, 1, 2] + R[l, 1, 2] * A[k, 2, 2],
-            R[l, 2, 0] * A[k, 0, 0] + R[l, 2, 1] * A[k, 1, 0] + R[l, 2, 2] * A[k, 2, 0],
-            R[l, 2, 0] * A[k, 0, 1] + R[l, 2, 1] * A[k, 1, 1] + R[l, 2, 2] * A[k, 2, 1],
-            R[l, 2, 0] * A[k, 0, 2] + R[l, 2, 1] * A[k, 1, 2] + R[l, 2, 2] * A[k, 2, 2])
-
-
-@njit(**JIT)
-def _to_local(c, E, x, y, z):
-    dx, dy, dz = x - c[0], y - c[1], z - c[2]
-    return (E[0] * dx + E[3] * dy + E[6] * dz, E[1] * dx + E[4] * dy + E[7] * dz,
-            E[2] * dx + E[5] * dy + E[8] * dz)
-
-
-@njit(**JIT)
-def _to_base(c, E, x, y, z):
-    return (c[0] + E[0] * x + E[1] * y + E[2] * z, c[1] + E[3] * x + E[4] * y + E[5] * z,
-            c[2] + E[6] * x + E[7] * y + E[8] * z)
-
-
-@njit(**JIT)
-def _wrap_plane(sa, sb, s):
-    """The plane of the wrap in the scaled frame through a, b and the unit vector s (the point's
-    place on the sphere): (unit normal, its offset h from the centre, the circle's radius r);
-    r = 0 when s is zero or the plane is not defined (a, b, s in line, or touching only at s)."""
-    ns = _norm(s[0], s[1], s[2])
-    if ns == 0.0:
-        return (0.0, 0.0, 0.0), 0.0, 0.0
-    d0, d1, d2 = sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]
-    w0, w1, w2 = s[0] / ns - sa[0], s[1] / ns - sa[1], s[2] / ns - sa[2]
-    n0, n1, n2 = d1 * w2 - d2 * w1, d2 * w0 - d0 * w2, d0 * w1 - d1 * w0
-    nn = _norm(n0, n1, n2)
-    if nn <= 1e-9 * _norm(d0, d1, d2) * _norm(w0, w1, w2):
-        return (0.0, 0.0, 0.0), 0.0, 0.0
-    n0, n1, n2 = n0 / nn, n1 / nn, n2 / nn
-    h = (n0 * s[0] + n1 * s[1] + n2 * s[2]) / ns
-    r = np.sqrt(max(1.0 - h * h, 0.0))
-    return (n0, n1, n2), h, (r if r > 1e-6 else 0.0)
-
-
-@njit(**JIT)
-def wrap_point(D, side, a, b, s):
-    """The belt point over the ellipsoid of semi-axes D between the neighbours a and b (ellipsoid
-    frame): (P (3), active). In the scaled frame, where the ellipsoid is the unit sphere and
-    tangency is kept, the belt from a to b wraps the sphere in a plane through a and b, around
-    the side ``side`` faces: from the tangent point of a to that of b (in the plane's circle, at
-    angles acos(r / |a - o|) and acos(r / |b - o|) from a and b, o and r the circle's centre and
-    radius). P is the middle of that wrap. The plane passes through ``s`` (the point's place
-    across the belt, a direction in the scaled frame), or with s zero (frictionless) through
-    the centre: the belt's shortest path. Not active (the line a-b passes the ellipsoid on that side): P is the
-    point of the segment a-b nearest the ellipsoid in the scaled frame."""
-    return wrap_arc_point(D, side, a, b, s, 0.5)
-
-
-@njit(**JIT)
-def wrap_arc_point(D, side, a, b, s, frac):
-    """``wrap_point``'s wrap, the point at the fraction ``frac`` of its arc from a's tangent
-    point (angles in the scaled frame; the way round chosen by the arc's middle)."""
-    sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
-    sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
-    n, h, r = _wrap_plane((sa0, sa1, sa2), (sb0, sb1, sb2), s)
-    placed = r > 0.0
-    o0, o1, o2 = 0.0, 0.0, 0.0
-    c0, c1, c2 = side[0] * D[0], side[1] * D[1], side[2] * D[2]   # scaled normal direction
-    # in the plane's circle, centred and scaled to the unit circle
-    if placed:
-        o0, o1, o2 = h * n[0], h * n[1], h * n[2]
-        sa0, sa1, sa2 = (sa0 - o0) / r, (sa1 - o1) / r, (sa2 - o2) / r
-        sb0, sb1, sb2 = (sb0 - o0) / r, (sb1 - o1) / r, (sb2 - o2) / r
-        t = c0 * n[0] + c1 * n[1] + c2 * n[2]
-        c0, c1, c2 = c0 - t * n[0], c1 - t * n[1], c2 - t * n[2]
-    na, nb = _norm(sa0, sa1, sa2), _norm(sb0, sb1, sb2)
-    ua0, ua1, ua2 = sa0 / na, sa1 / na, sa2 / na
-    cos_ab = min(max((ua0 * sb0 + ua1 * sb1 + ua2 * sb2) / nb, -1.0), 1.0)
-    # e: unit vector in the plane, normal to a, towards b (or, with b opposite a, the side)
-    e0, e1, e2 = sb0 / nb - cos_ab * ua0, sb1 / nb - cos_ab * ua1, sb2 / nb - cos_ab * ua2
-    ne = _norm(e0, e1, e2)
-    if ne < 1e-9:
-        t = c0 * ua0 + c1 * ua1 + c2 * ua2
-        e0, e1, e2 = c0 - t * ua0, c1 - t * ua1, c2 - t * ua2
-        ne = _norm(e0, e1, e2)
-    e0, e1, e2 = e0 / ne, e1 / ne, e2 / ne
-    phi_b = np.arccos(cos_ab)
-    alpha_a = np.arccos(min(1.0, 1.0 / max(na, 1.0)))
-    alpha_b = np.arccos(min(1.0, 1.0 / max(nb, 1.0)))
-    # the middles of the short way round (towards b) and of the long way (away from b): the
-    # belt takes the one that faces the side more (a choice that changes only when both face
-    # it equally, not when the belt slides past the side direction)
-    phi_s = 0.5 * (alpha_a + phi_b - alpha_b)
-    phi_l = 0.5 * (alpha_a + 2.0 * np.pi - phi_b - alpha_b)
-    cu, ce = c0 * ua0 + c1 * ua1 + c2 * ua2, c0 * e0 + c1 * e1 + c2 * e2
-    if cu * np.cos(phi_s) + ce * np.sin(phi_s) >= cu * np.cos(phi_l) - ce * np.sin(phi_l):
-        if alpha_a + alpha_b >= phi_b:  # the line passes outside on that side: no wrap
-            sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
-            d0, d1, d2 = b[0] / D[0] - sa0, b[1] / D[1] - sa1, b[2] / D[2] - sa2
-            dd = d0 * d0 + d1 * d1 + d2 * d2
-            q = min(max(-(sa0 * d0 + sa1 * d1 + sa2 * d2) / dd, 0.0), 1.0) if dd > 0.0 else 0.0
-            return (a[0] + q * (b[0] - a[0]), a[1] + q * (b[1] - a[1]),
-                    a[2] + q * (b[2] - a[2])), False
-        phi = alpha_a + 2.0 * frac * (phi_s - alpha_a)
-    else:
-        e0, e1, e2 = -e0, -e1, -e2
-        phi = alpha_a + 2.0 * frac * (phi_l - alpha_a)
-    cp, sp = np.cos(phi), np.sin(phi)
-    if not placed:
-        r = 1.0
-    return (D[0] * (o0 + r * (cp * ua0 + sp * e0)), D[1] * (o1 + r * (cp * ua1 + sp * e1)),
-            D[2] * (o2 + r * (cp * ua2 + sp * e2))), True
 
 
 @njit(**JIT_INLINE)
@@ -245,88 +114,6 @@ def point_in_link(data, link, x, y, z):
             R[link, 0, 2] * dx + R[link, 1, 2] * dy + R[link, 2, 2] * dz)
 
 
-@njit(**JIT_INLINE)
-def wrap_place(el, z, k):
-    """Wrap point k's place across the belt on its ellipsoid (a direction in the scaled frame,
-    its state), or zero for a wrap without friction across the belt (on its shortest path)."""
-    jz = el.point_z[k]
-    if el.point_across[k] == 0.0:
-        return 0.0, 0.0, 0.0
-    return z[jz], z[jz + 1], z[jz + 2]
-
-
-@njit(**JIT_INLINE)
-def same_surface(el, k, n):
-    """Whether belt points k and n are both wraps on their shortest path (no ``across``) over
-    the same ellipsoid: consecutive, they are placed together (``solve_wrap``)."""
-    if el.point_kind[k] != BELT_WRAP or el.point_kind[n] != BELT_WRAP \
-            or el.point_across[k] != 0.0 or el.point_across[n] != 0.0 \
-            or el.point_link[k] != el.point_link[n]:
-        return False
-    for i in range(3):
-        if el.point_r[k, i] != el.point_r[n, i] or el.point_size[k, i] != el.point_size[n, i]:
-            return False
-        for c in range(3):
-            if el.point_R[k, i, c] != el.point_R[n, i, c]:
-                return False
-    return True
-
-
-@njit(**JIT_INLINE)
-def run_length(el, k):
-    """Number of wraps from point k placed together with it (``same_surface``): 0 when k is not
-    a wrap or is placed with the wrap before it."""
-    if el.point_kind[k] != BELT_WRAP or same_surface(el, k - 1, k):
-        return 0
-    m = 1
-    while same_surface(el, k + m - 1, k + m):
-        m += 1
-    return m
-
-
-@njit(**JIT_INLINE)
-def solve_wrap(data, el, out, k, m, o_pts, p0, z):
-    """Place the m wrap points from k (global index; belt's first point p0; m > 1 only for
-    shortest-path wraps over one ellipsoid) between the positions held in the outputs before k
-    and after k + m - 1, writing theirs there. The m points share one wrap (``wrap_point``'s,
-    the way round chosen by the sum of their sides) at the fractions i / (m + 1) of its arc,
-    equally spaced: each is then the middle of the wrap between its neighbours, the fixed point
-    that Gauss-Seidel sweeps over the points one at a time would seek, found directly (on one
-    ellipsoid those sweeps need not converge: they can cycle between the ways round and put
-    two points onto one, a jump of the belt's path through the body)."""
-    c, E = ellipsoid_frame(data, el, k)
-    j = o_pts + 3 * (k - p0)
-    jb = j + 3 * m
-    a = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
-    b = _to_local(c, E, out[jb], out[jb + 1], out[jb + 2])
-    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
-    s0, s1, s2 = 0.0, 0.0, 0.0
-    for i in range(m):
-        s0, s1, s2 = s0 + el.point_side[k + i, 0], s1 + el.point_side[k + i, 1], \
-            s2 + el.point_side[k + i, 2]
-    for i in range(m):
-        P, active = wrap_arc_point(D, (s0, s1, s2), a, b, wrap_place(el, z, k),
-                                   (i + 1.0) / (m + 1.0))
-        ji = j + 3 * i
-        out[ji], out[ji + 1], out[ji + 2] = _to_base(c, E, P[0], P[1], P[2])
-
-
-@njit(**JIT_INLINE)
-def put_at_place(data, el, out, k, o_pts, p0, z):
-    """Write wrap point k's place on its ellipsoid (B0) into the outputs; False when it has none
-    (frictionless, or not yet placed)."""
-    s = wrap_place(el, z, k)
-    ns = _norm(s[0], s[1], s[2])
-    if ns == 0.0:
-        return False
-    c, E = ellipsoid_frame(data, el, k)
-    j = o_pts + 3 * (k - p0)
-    out[j], out[j + 1], out[j + 2] = _to_base(c, E, el.point_size[k, 0] * s[0] / ns,
-                                              el.point_size[k, 1] * s[1] / ns,
-                                              el.point_size[k, 2] * s[2] / ns)
-    return True
-
-
 @njit(**JIT_STAGE)
 def place_points(data, el, out, p0, p1, o_pts, z):
     """Every point's position in B0 into the outputs (anchors and rings, then the wraps on the
@@ -343,38 +130,25 @@ def place_points(data, el, out, p0, p1, o_pts, z):
 @njit(**JIT_STAGE)
 def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
     """Anchors and rings, then every wrap point on its (undeformed) ellipsoid: each run of wraps
-    placed together (``solve_wrap``), in Gauss-Seidel sweeps where runs neighbour each other."""
-    adjacent = False
+    on one ellipsoid placed together between the fixed points around it (``place_run``), and
+    runs on neighbouring ellipsoids together on the belt's path over all of them
+    (``place_chain``)."""
     for k in range(p0, p1):
-        j = o_pts + 3 * (k - p0)
         if el.point_kind[k] != BELT_WRAP:
+            j = o_pts + 3 * (k - p0)
             x, y, z_, _, _, _ = point_state(data, el.point_link[k], el.point_r[k, 0],
                                             el.point_r[k, 1], el.point_r[k, 2])
             out[j], out[j + 1], out[j + 2] = x, y, z_
-        elif el.point_kind[k + 1] == BELT_WRAP and not same_surface(el, k, k + 1):
-            adjacent = True
-    if not adjacent:
-        for k in range(p0 + 1, p1 - 1):
-            m = run_length(el, k)
-            if m > 0:
-                solve_wrap(data, el, out, k, m, o_pts, p0, z)
-        return
-    # neighbouring runs: start each at its place, or on the line to the next fixed point, then
-    # sweep
     for k in range(p0 + 1, p1 - 1):
         m = run_length(el, k)
-        if m > 0 and not put_at_place(data, el, out, k, o_pts, p0, z):
-            n = k + m
-            while el.point_kind[n] == BELT_WRAP:
-                n += 1
-            j, jn = o_pts + 3 * (k + m - p0), o_pts + 3 * (n - p0)
-            out[j], out[j + 1], out[j + 2] = out[jn], out[jn + 1], out[jn + 2]
-            solve_wrap(data, el, out, k, m, o_pts, p0, z)
-    for sweep in range(SWEEPS - 1):
-        for k in range(p0 + 1, p1 - 1):
-            m = run_length(el, k)
-            if m > 0:
-                solve_wrap(data, el, out, k, m, o_pts, p0, z)
+        if m == 0 or el.point_kind[k - 1] == BELT_WRAP:
+            continue
+        if el.point_kind[k + m] != BELT_WRAP:
+            j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
+            place_run(data, el, out, k, m, o_pts, p0, z, (out[j], out[j + 1], out[j + 2]),
+                      (out[jb], out[jb + 1], out[jb + 2]))
+        else:
+            place_chain(data, el, out, k, o_pts, p0, z)
 
 
 @njit(**JIT_INLINE)
@@ -385,11 +159,6 @@ def point_velocity(data, el, out, k, p0, o_pts):
     j = o_pts + 3 * (k - p0)
     return link_velocity_at(data, el.point_carrier[k], out[j], out[j + 1], out[j + 2])
 
-
-@njit(**JIT_INLINE)
-def _unit(x, y, z):
-    n = _norm(x, y, z)
-    return (x / n, y / n, z / n) if n > 0.0 else (0.0, 0.0, 0.0)
 
 
 @njit(**JIT_INLINE)

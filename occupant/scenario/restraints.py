@@ -19,7 +19,8 @@ RESTRAINTS = {
          "pretensioner_time": "nonneg", "pretensioner_pull": "nonneg",
          "pretensioner_force": "positive", "friction": "nonneg",
          "d_ring_friction": "nonneg", "across": "nonneg", "retractor": "vector", "d_ring": "vector",
-         "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string"},
+         "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string",
+         "shoulder_center": "vector", "shoulder_semi_axes": "vector"},
         "a three-point belt with retractor, pretensioner and load limiter"),
     "airbag": RestraintKind(
         {"enabled": "bool", "kind": "string", "fire_time": "nonneg", "volume": "positive",
@@ -128,6 +129,35 @@ def lap_belt_pelvis(asm, c, path):
     return name
 
 
+SHOULDER_SEMI_AXES = (0.06, 0.07, 0.06)   # m [E]: the Hybrid III 50th's shoulder between its
+                                          # neck shell and shoulder joint (validation README)
+
+
+def shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu):
+    """The shoulder belt's wraps above the chest with ``shoulder_center`` (m, in the frame of the
+    torso ellipsoid's part, y towards the belt's outboard side): a wrap on the neck shell's
+    outboard side (a barrier: no force while the belt passes outboard of the neck), the shoulder
+    wrap on a shoulder ellipsoid there (``shoulder_semi_axes``, default SHOULDER_SEMI_AXES), and
+    a clavicle wrap on the rigid torso ellipsoid before the chest wrap; the wraps on the neck,
+    shoulder and torso are placed together (``restraints.wrap_chain``)."""
+    from occupant.modeling import Ellipsoid, Marker
+    from occupant.modeling.belts import Wrap
+    if "neck_shell" not in asm.geometries:
+        c.fail(c.where(path, "shoulder_center"), "the occupant has no neck_shell ellipsoid to "
+               "keep the shoulder belt off the neck", "an occupant with a neck_shell")
+    size = c.vector(table, "shoulder_semi_axes", path)
+    size = SHOULDER_SEMI_AXES if size is None else tuple(float(x) for x in size)
+    if min(size) <= 0.0:
+        c.fail(c.where(path, "shoulder_semi_axes"), f"must be positive, got {list(size)}",
+               "three semi-axes in m")
+    part = asm.markers[asm.geometries[torso].marker].part
+    asm.add(Marker("belt_shoulder_frame", part, (centre[0], outboard * centre[1], centre[2])))
+    asm.add(Ellipsoid("belt_shoulder", "belt_shoulder_frame", tuple(size)))
+    return [Wrap("neck", "neck_shell", friction=mu, side=(0.0, outboard, 0.0)),
+            Wrap("shoulder", "belt_shoulder", friction=mu, side=(0.0, 0.0, 1.0)),
+            Wrap("clavicle", torso, friction=mu)]
+
+
 GS1_LAP_PRELOAD = 100.0   # N: the GS1 deck's lap belt pre-load (crash-domain-facts 6.4) [S]
 
 
@@ -177,13 +207,17 @@ def build_belt(asm, table, c, path):
             pull_in=[[0.0, 0.0], [PRETENSIONER_STROKE_TIME, pull]],
             capacity=c.number(table, "pretensioner_force", path, positive=True,
                               default=Pretensioner.capacity))
+    upper = [Wrap("shoulder", torso, friction=mu, across=across)]
+    centre = c.vector(table, "shoulder_center", path)
+    if centre is not None:   # placed together on their shortest path (no ``across``)
+        upper = shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu)
     lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=across),
            Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=across),
            Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=across)]
     if kind == "separate":
         try:
             asm.add(Belt("belt", [
-                Anchor("d_ring", point["d_ring"]), Wrap("shoulder", torso, friction=mu, across=across),
+                Anchor("d_ring", point["d_ring"])] + upper + [
                 Wrap("chest", torso, friction=mu, carrier=sternum, across=across),
                 Anchor("buckle", point["buckle"])],
                 gs1_webbing(), retractor=retractor, pretensioner=pretensioner))
@@ -196,8 +230,7 @@ def build_belt(asm, table, c, path):
     try:
         asm.add(Belt("belt", [
             Anchor("retractor", point["retractor"]),
-            SlipRing("d_ring", point["d_ring"], friction=mu_ring),
-            Wrap("shoulder", torso, friction=mu, across=across),
+            SlipRing("d_ring", point["d_ring"], friction=mu_ring)] + upper + [
             Wrap("chest", torso, friction=mu, carrier=sternum, across=across),
             SlipRing("buckle", point["buckle"], friction=mu)] + lap + [
             Anchor("lap_anchor", point["lap_anchor"])],

@@ -126,6 +126,18 @@ def test_reference_belt_errors_name_the_key():
         load("us_ncap_frontal_56", overrides={"restraints.belt.kind": "four_point"})
     with pytest.raises(ScenarioError, match=r"restraints.belt.torso: unknown geometry 'torso_shell'"):
         load("us_ncap_frontal_56", overrides={"restraints.belt.torso": "torso_shell"})
+    with pytest.raises(ScenarioError, match=r"restraints.belt.shoulder_semi_axes: must be positive"):
+        load("us_ncap_frontal_56", overrides={"restraints.belt.shoulder_center": [0.05, 0.12, 0.27],
+                                              "restraints.belt.shoulder_semi_axes": [0.06, 0.0, 0.06]})
+
+
+def test_belt_shoulder_option_adds_the_neck_shoulder_and_clavicle_wraps():
+    """``shoulder_center`` puts the shoulder ellipsoid on the torso's part, on the D-ring's
+    side, and the belt over the neck, the shoulder and the clavicle before the chest."""
+    sc = load("us_ncap_frontal_56", overrides={"restraints.belt.shoulder_center": [0.05, 0.12, 0.27]})
+    names = [n[len("belt."):-len(".x")] for n in sc.model.output_names
+             if n.startswith("belt.") and n.endswith(".x")]
+    assert names[:7] == ["retractor", "d_ring", "neck", "shoulder", "clavicle", "chest", "buckle"]
 
 
 def test_analytic_airbag_volume_and_inflator_overrides_scale_the_preset():

@@ -1,0 +1,364 @@
+"""Wraps of a belt over two or more consecutive ellipsoids placed together
+(``occupant.restraints.belt``): the belt's path from the fixed point before them to the one
+after, over every ellipsoid at once.
+
+The runs (wraps on one ellipsoid, ``run_length``) between two fixed points are joined by
+straight pieces of belt. Each run r wraps its ellipsoid as ``wrap_point``'s wrap from a point
+X_{r-1} to a point X_r (X_{-1}, X_R the fixed points): X_r a point of the straight piece from
+run r to run r + 1. The path is the belt's when each X_r lies on a common tangent of both
+wraps: the piece leaves run r's wrap at its tangent point t1 (seen from X_r), reaches run
+r + 1's at t2, and u1 = (X_r - t1) / |X_r - t1| equals u2 = (t2 - X_r) / |t2 - X_r| (no kink at
+X_r). u1 - u2 is the gradient of the path length in X_r (the derivative of a distance over a
+convex body in its end point is the unit vector of its last straight piece), so the solve is
+Newton's on the length: its Hessian in X_r from differences of that gradient (along the piece,
+where the length does not change, 1 / min(l1, l2) added, so X_r moves to the middle of t1 and
+t2 there; a step uphill or longer than the pieces becomes a gradient step with 4 times the
+straight pieces' Hessian 1 / l1 + 1 / l2), in Gauss-Seidel order over the X_r until the largest
+kink is below KINK, never into an ellipsoid (the step halved). Started from where the previous
+evaluation placed the runs (the middle between their neighbouring points, when both lie on
+their surfaces), else from the middle of the two ellipsoids' sides pushed out of both. With
+the X_r found, each run is placed as one wrap from X_{r-1} to X_r (``place_run``), and a run that does not touch its
+ellipsoid (the straight piece passes it) is put on the line of its placed neighbours, so its
+segments merge (no force, ``belt.merged``).
+Limit: a join is a free point off both ellipsoids; where the shortest path over two
+overlapping ellipsoids would cross their crease (no straight piece between them), the solve
+stays at the crease unconverged (a shoulder ellipsoid on the thorax, scenarios/validation
+README).
+
+Before this, neighbouring runs were placed one at a time, each between its neighbours' wrap
+points, in Gauss-Seidel sweeps: the middles of neighbouring wraps are not a belt's path, and
+the sweeps had more than one fixed point, found by where they started (issue 11: a shoulder
+ellipsoid above the thorax swung HIC and Nij with a 10 mm shift, and GS1 diverged)."""
+from numba import njit
+
+from occupant.jit import JIT_INLINE
+from occupant.model.bundle import BELT_WRAP
+from occupant.restraints.wrap_geometry import (
+    _norm, _to_base, _to_local, ellipsoid_frame, line_point, wrap_arc_point,
+)
+
+KINK = 1.0e-10        # largest kink |u1 - u2| (rad) of the solved path at its joins
+FD_STEP = 1.0e-7      # m: step of the differences that give the length's Hessian at a join
+ITERATIONS = 60       # Newton sweeps at most
+HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
+
+
+@njit(**JIT_INLINE)
+def wrap_place(el, z, k):
+    """Wrap point k's place across the belt on its ellipsoid (a direction in the scaled frame,
+    its state), or zero for a wrap without friction across the belt (on its shortest path)."""
+    jz = el.point_z[k]
+    if el.point_across[k] == 0.0:
+        return 0.0, 0.0, 0.0
+    return z[jz], z[jz + 1], z[jz + 2]
+
+
+@njit(**JIT_INLINE)
+def same_surface(el, k, n):
+    """Whether belt points k and n are both wraps on their shortest path (no ``across``) over
+    the same ellipsoid: consecutive, they are placed together (``place_run``)."""
+    if el.point_kind[k] != BELT_WRAP or el.point_kind[n] != BELT_WRAP \
+            or el.point_across[k] != 0.0 or el.point_across[n] != 0.0 \
+            or el.point_link[k] != el.point_link[n]:
+        return False
+    for i in range(3):
+        if el.point_r[k, i] != el.point_r[n, i] or el.point_size[k, i] != el.point_size[n, i]:
+            return False
+        for c in range(3):
+            if el.point_R[k, i, c] != el.point_R[n, i, c]:
+                return False
+    return True
+
+
+@njit(**JIT_INLINE)
+def run_length(el, k):
+    """Number of wraps from point k placed together with it (``same_surface``): 0 when k is not
+    a wrap or is placed with the wrap before it."""
+    if el.point_kind[k] != BELT_WRAP or same_surface(el, k - 1, k):
+        return 0
+    m = 1
+    while same_surface(el, k + m - 1, k + m):
+        m += 1
+    return m
+
+
+@njit(**JIT_INLINE)
+def run_side(el, k, m):
+    """The side the run of m wraps from k faces: the sum of its points' sides."""
+    s0, s1, s2 = 0.0, 0.0, 0.0
+    for i in range(m):
+        s0, s1, s2 = s0 + el.point_side[k + i, 0], s1 + el.point_side[k + i, 1], \
+            s2 + el.point_side[k + i, 2]
+    return s0, s1, s2
+
+
+@njit(**JIT_INLINE)
+def place_run(data, el, out, k, m, o_pts, p0, z, a, b):
+    """Place the m wrap points from k (global index; belt's first point p0; m > 1 only for
+    shortest-path wraps over one ellipsoid) on the belt's wrap from a to b (B0), writing them
+    into the outputs; returns whether the wrap touches. The m points share one wrap
+    (``wrap_point``'s, the way round chosen by the sum of their sides) at the fractions
+    i / (m + 1) of its arc, equally spaced: each is then the middle of the wrap between its
+    neighbours, the fixed point that Gauss-Seidel sweeps over the points one at a time would
+    seek, found directly (on one ellipsoid those sweeps need not converge: they can cycle
+    between the ways round and put two points onto one, a jump of the belt's path through the
+    body)."""
+    c, E = ellipsoid_frame(data, el, k)
+    j = o_pts + 3 * (k - p0)
+    al = _to_local(c, E, a[0], a[1], a[2])
+    bl = _to_local(c, E, b[0], b[1], b[2])
+    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
+    side = run_side(el, k, m)
+    active = True
+    for i in range(m):
+        P, active = wrap_arc_point(D, side, al, bl, wrap_place(el, z, k), (i + 1.0) / (m + 1.0))
+        ji = j + 3 * i
+        out[ji], out[ji + 1], out[ji + 2] = _to_base(c, E, P[0], P[1], P[2])
+    return active
+
+
+@njit(**JIT_INLINE)
+def _inside(data, el, k, x):
+    """Whether the B0 point x lies inside point k's ellipsoid."""
+    c, E = ellipsoid_frame(data, el, k)
+    p = _to_local(c, E, x[0], x[1], x[2])
+    D = el.point_size[k]
+    return (p[0] / D[0]) ** 2 + (p[1] / D[1]) ** 2 + (p[2] / D[2]) ** 2 < 1.0
+
+
+@njit(**JIT_INLINE)
+def _on_surface(data, el, k, x):
+    """Whether the B0 point x lies on point k's ellipsoid (within 1e-6 of its scaled radius)."""
+    c, E = ellipsoid_frame(data, el, k)
+    p = _to_local(c, E, x[0], x[1], x[2])
+    D = el.point_size[k]
+    return abs((p[0] / D[0]) ** 2 + (p[1] / D[1]) ** 2 + (p[2] / D[2]) ** 2 - 1.0) < 1e-6
+
+
+@njit(**JIT_INLINE)
+def _tangent(data, el, k, m, z, a, b, frac):
+    """Run k's (m wraps) tangent point in B0 on its wrap from a to b: a's (frac 0) or b's
+    (frac 1); where the wrap does not touch, the far end of the straight line (b or a)."""
+    c, E = ellipsoid_frame(data, el, k)
+    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
+    P, active = wrap_arc_point(D, run_side(el, k, m), _to_local(c, E, a[0], a[1], a[2]),
+                               _to_local(c, E, b[0], b[1], b[2]), wrap_place(el, z, k), frac)
+    if not active:
+        return b if frac == 0.0 else a
+    return _to_base(c, E, P[0], P[1], P[2])
+
+
+@njit(**JIT_INLINE)
+def _side_point(data, el, k, m):
+    """Run k's surface point in B0 on the side it faces, and that side's unit normal in B0."""
+    c, E = ellipsoid_frame(data, el, k)
+    D = el.point_size[k]
+    s = run_side(el, k, m)
+    v0, v1, v2 = s[0] * D[0], s[1] * D[1], s[2] * D[2]
+    nv = max(_norm(v0, v1, v2), 1e-300)
+    n0, n1, n2 = s[0] / D[0], s[1] / D[1], s[2] / D[2]
+    nn = max(_norm(n0, n1, n2), 1e-300)
+    x = _to_base(c, E, D[0] * v0 / nv, D[1] * v1 / nv, D[2] * v2 / nv)
+    return x, (E[0] * n0 / nn + E[1] * n1 / nn + E[2] * n2 / nn,
+               E[3] * n0 / nn + E[4] * n1 / nn + E[5] * n2 / nn,
+               E[6] * n0 / nn + E[7] * n1 / nn + E[8] * n2 / nn)
+
+
+@njit(**JIT_INLINE)
+def _read(out, j):
+    return out[j], out[j + 1], out[j + 2]
+
+
+@njit(**JIT_INLINE)
+def _next_run(el, k):
+    """The first point of the run after the run from k (its length m): k + m."""
+    return k + run_length(el, k)
+
+
+@njit(**JIT_INLINE)
+def _start_join(data, el, out, k, m, n, mn, o_pts, p0):
+    """The join between run k (m wraps) and run n (mn wraps) to start from, written into the
+    slot of run k's last point: the middle between their neighbouring points as placed before
+    (both on their surfaces: the previous evaluation's path), or, if not or lying in either
+    ellipsoid, the middle of their sides pushed out of both along the
+    sum of their side normals."""
+    jl, jf = o_pts + 3 * (k + m - 1 - p0), o_pts + 3 * (n - p0)
+    x = (0.5 * (out[jl] + out[jf]), 0.5 * (out[jl + 1] + out[jf + 1]),
+         0.5 * (out[jl + 2] + out[jf + 2]))
+    if not (_on_surface(data, el, k + m - 1, _read(out, jl))
+            and _on_surface(data, el, n, _read(out, jf))) \
+            or _inside(data, el, k, x) or _inside(data, el, n, x):
+        xa, na = _side_point(data, el, k, m)
+        xb, nb = _side_point(data, el, n, mn)
+        x = (0.5 * (xa[0] + xb[0]), 0.5 * (xa[1] + xb[1]), 0.5 * (xa[2] + xb[2]))
+        d0, d1, d2 = na[0] + nb[0], na[1] + nb[1], na[2] + nb[2]
+        step = 1e-3 / max(_norm(d0, d1, d2), 1e-300)
+        base = x
+        for _ in range(60):
+            if not (_inside(data, el, k, x) or _inside(data, el, n, x)):
+                break
+            x = (base[0] + step * d0, base[1] + step * d1, base[2] + step * d2)
+            step *= 2.0
+    out[jl], out[jl + 1], out[jl + 2] = x
+
+
+@njit(**JIT_INLINE)
+def _kink(data, el, z, k, m, n, mn, a, b, x):
+    """At the join x between run k (m wraps, from a) and run n (mn wraps, to b): the length's
+    gradient u1 - u2 (3), the unit vector from t1 to t2 and the lengths l1, l2 (module
+    docstring)."""
+    t1 = _tangent(data, el, k, m, z, a, x, 1.0)
+    t2 = _tangent(data, el, n, mn, z, x, b, 0.0)
+    d10, d11, d12 = x[0] - t1[0], x[1] - t1[1], x[2] - t1[2]
+    d20, d21, d22 = t2[0] - x[0], t2[1] - x[1], t2[2] - x[2]
+    l1, l2 = _norm(d10, d11, d12), _norm(d20, d21, d22)
+    e0, e1, e2 = d10 + d20, d11 + d21, d12 + d22
+    le = max(_norm(e0, e1, e2), 1e-300)
+    g0, g1, g2 = 0.0, 0.0, 0.0
+    if l1 > 0.0:
+        g0, g1, g2 = d10 / l1, d11 / l1, d12 / l1
+    if l2 > 0.0:
+        g0, g1, g2 = g0 - d20 / l2, g1 - d21 / l2, g2 - d22 / l2
+    return (g0, g1, g2), (e0 / le, e1 / le, e2 / le), l1, l2, t1, t2
+
+
+@njit(**JIT_INLINE)
+def _solve3(A, r):
+    """The solution of the 3 x 3 system A x = r (A row-major, 9), by Cramer's rule; zero when
+    A is singular."""
+    det = (A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6])
+           + A[2] * (A[3] * A[7] - A[4] * A[6]))
+    if det == 0.0:
+        return 0.0, 0.0, 0.0
+    x0 = (r[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (r[1] * A[8] - A[5] * r[2])
+          + A[2] * (r[1] * A[7] - A[4] * r[2])) / det
+    x1 = (A[0] * (r[1] * A[8] - A[5] * r[2]) - r[0] * (A[3] * A[8] - A[5] * A[6])
+          + A[2] * (A[3] * r[2] - r[1] * A[6])) / det
+    x2 = (A[0] * (A[4] * r[2] - r[1] * A[7]) - A[1] * (A[3] * r[2] - r[1] * A[6])
+          + r[0] * (A[3] * A[7] - A[4] * A[6])) / det
+    return x0, x1, x2
+
+
+@njit(**JIT_INLINE)
+def _newton_join(data, el, out, z, k, m, n, mn, a, b, o_pts, p0):
+    """One Newton step (module docstring) of the join X between run k (m wraps, from a) and run
+    n (mn wraps, to b), X held in the slot of run k's last point; returns its kink |u1 - u2|
+    before the step. The Hessian by differences of the gradient over FD_STEP, symmetrised, with
+    1 / min(l1, l2) added along the piece (where the length does not change), so the step
+    along it is the move to the middle of t1 and t2."""
+    jx = o_pts + 3 * (k + m - 1 - p0)
+    x = _read(out, jx)
+    g, e, l1, l2, t1, t2 = _kink(data, el, z, k, m, n, mn, a, b, x)
+    kink = _norm(g[0], g[1], g[2])
+    if l1 + l2 == 0.0:
+        return 0.0
+    c = 1.0 / max(min(l1, l2), 1e-6)
+    h0 = _kink(data, el, z, k, m, n, mn, a, b, (x[0] + FD_STEP, x[1], x[2]))[0]
+    h1 = _kink(data, el, z, k, m, n, mn, a, b, (x[0], x[1] + FD_STEP, x[2]))[0]
+    h2 = _kink(data, el, z, k, m, n, mn, a, b, (x[0], x[1], x[2] + FD_STEP))[0]
+    H00, H11, H22 = (h0[0] - g[0]) / FD_STEP, (h1[1] - g[1]) / FD_STEP, (h2[2] - g[2]) / FD_STEP
+    H01 = 0.5 * ((h1[0] - g[0]) + (h0[1] - g[1])) / FD_STEP
+    H02 = 0.5 * ((h2[0] - g[0]) + (h0[2] - g[2])) / FD_STEP
+    H12 = 0.5 * ((h2[1] - g[1]) + (h1[2] - g[2])) / FD_STEP
+    A = (H00 + c * e[0] * e[0], H01 + c * e[0] * e[1], H02 + c * e[0] * e[2],
+         H01 + c * e[1] * e[0], H11 + c * e[1] * e[1], H12 + c * e[1] * e[2],
+         H02 + c * e[2] * e[0], H12 + c * e[2] * e[1], H22 + c * e[2] * e[2])
+    along = (0.5 * (t1[0] + t2[0]) - x[0]) * e[0] + (0.5 * (t1[1] + t2[1]) - x[1]) * e[1] \
+        + (0.5 * (t1[2] + t2[2]) - x[2]) * e[2]
+    r = (-g[0] + c * along * e[0], -g[1] + c * along * e[1], -g[2] + c * along * e[2])
+    s0, s1, s2 = _solve3(A, r)
+    # a step beyond the pieces' length, or uphill, is cut back (the Hessian can lose its sign
+    # far from the path): the length falls along -g
+    limit = 0.5 * (l1 + l2)
+    size = _norm(s0, s1, s2)
+    if size > limit or s0 * g[0] + s1 * g[1] + s2 * g[2] > 0.0:
+        q = 0.25 * l1 * l2 / (l1 + l2)
+        s0, s1, s2 = -q * g[0] + along * e[0], -q * g[1] + along * e[1], -q * g[2] + along * e[2]
+    for _ in range(HALVINGS):
+        y = (x[0] + s0, x[1] + s1, x[2] + s2)
+        if not (_inside(data, el, k, y) or _inside(data, el, n, y)):
+            out[jx], out[jx + 1], out[jx + 2] = y
+            break
+        s0, s1, s2 = 0.5 * s0, 0.5 * s1, 0.5 * s2
+    return kink
+
+
+@njit(**JIT_INLINE)
+def place_chain(data, el, out, k0, o_pts, p0, z):
+    """Place the wraps from k0 to the next fixed point (consecutive runs on different
+    ellipsoids) together on the belt's path over all of them (module docstring); the fixed
+    points before k0 and after the wraps already in the outputs. Returns the number of Newton
+    sweeps taken (ITERATIONS + 1: not converged to KINK)."""
+    last = k0                      # the last run's first point
+    while el.point_kind[_next_run(el, last)] == BELT_WRAP:
+        n = _next_run(el, last)
+        _start_join(data, el, out, last, run_length(el, last), n, run_length(el, n), o_pts, p0)
+        last = n
+    kf = _next_run(el, last)      # the fixed point after the chain
+    sweeps = ITERATIONS + 1
+    for sweep in range(ITERATIONS):
+        worst = 0.0
+        k = k0
+        a = _read(out, o_pts + 3 * (k0 - 1 - p0))
+        while k != last:
+            m = run_length(el, k)
+            n = k + m
+            mn = run_length(el, n)
+            b = _read(out, o_pts + 3 * ((kf if n == last else n + mn - 1) - p0))
+            worst = max(worst, _newton_join(data, el, out, z, k, m, n, mn, a, b, o_pts, p0))
+            a = _read(out, o_pts + 3 * (k + m - 1 - p0))
+            k = n
+        if worst < KINK:
+            sweeps = sweep + 1
+            break
+    # place the runs from the last back (each reads its join before its slots are written)
+    touching, r = 0, 0            # bit r: the r-th run from the last touches
+    k = last
+    while True:
+        m = run_length(el, k)
+        b = _read(out, o_pts + 3 * ((kf if k == last else k + m - 1) - p0))
+        if place_run(data, el, out, k, m, o_pts, p0, z, _read(out, o_pts + 3 * (k - 1 - p0)), b):
+            touching |= 1 << r
+        if k == k0:
+            break
+        k -= 1
+        while run_length(el, k) == 0:
+            k -= 1
+        r += 1
+    # runs that do not touch: on the line of their placed neighbours (r counts from the last)
+    k = k0
+    while k != kf:
+        m = run_length(el, k)
+        if not touching & (1 << r):
+            n = k + m
+            while n != kf and not touching & (1 << (r - _runs_between(el, k, n))):
+                n = _next_run(el, n)
+            _put_on_line(data, el, out, k, m, o_pts, p0, _read(out, o_pts + 3 * (k - 1 - p0)),
+                         _read(out, o_pts + 3 * (n - p0)))
+        k += m
+        r -= 1
+    return sweeps
+
+
+@njit(**JIT_INLINE)
+def _runs_between(el, k, n):
+    """Number of runs from run k up to (not including) the run starting at n."""
+    count = 0
+    while k != n:
+        k = _next_run(el, k)
+        count += 1
+    return count
+
+
+@njit(**JIT_INLINE)
+def _put_on_line(data, el, out, k, m, o_pts, p0, a, b):
+    """The m points of a run that does not touch, on the line from a to b (B0): at its point
+    nearest the ellipsoid's centre in the scaled frame (``wrap_arc_point``'s point when the
+    wrap does not touch)."""
+    c, E = ellipsoid_frame(data, el, k)
+    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
+    L = line_point(D, _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2]))
+    P = _to_base(c, E, L[0], L[1], L[2])
+    for i in range(m):
+        j = o_pts + 3 * (k + i - p0)
+        out[j], out[j + 1], out[j + 2] = P

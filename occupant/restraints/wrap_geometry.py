@@ -1,0 +1,154 @@
+"""Geometry of a belt's wrap over an ellipsoid (``occupant.restraints.belt``): the ellipsoid's
+frame in B0, and the wrap between two points in its scaled frame (the unit sphere: an affine map
+keeps lines, planes and tangency), its tangent points and the points along its arc."""
+import numpy as np
+from numba import njit
+
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+
+
+@njit(**JIT)
+def _norm(x, y, z):
+    return np.sqrt(x * x + y * y + z * z)
+
+
+@njit(**JIT_INLINE)
+def ellipsoid_frame(data, el, k):
+    """Centre (3) and axes (9, row-major: E[r, c] = axis c's component r) in B0 of point k's
+    ellipsoid."""
+    l = el.point_link[k]
+    R, p, A, r = data.R_base_link, data.p_base_link, el.point_R, el.point_r
+    cx = p[l, 0] + R[l, 0, 0] * r[k, 0] + R[l, 0, 1] * r[k, 1] + R[l, 0, 2] * r[k, 2]
+    cy = p[l, 1] + R[l, 1, 0] * r[k, 0] + R[l, 1, 1] * r[k, 1] + R[l, 1, 2] * r[k, 2]
+    cz = p[l, 2] + R[l, 2, 0] * r[k, 0] + R[l, 2, 1] * r[k, 1] + R[l, 2, 2] * r[k, 2]
+    return (cx, cy, cz), _product(R, A, l, k)
+
+
+@njit(**JIT_STAGE)
+def _product(R, A, l, k):
+    """R[l] A[k], row-major (written out: a function of the entry's indices, called with
+    constants, was compiled once for each of the nine)."""
+    return (R[l, 0, 0] * A[k, 0, 0] + R[l, 0, 1] * A[k, 1, 0] + R[l, 0, 2] * A[k, 2, 0],
+            R[l, 0, 0] * A[k, 0, 1] + R[l, 0, 1] * A[k, 1, 1] + R[l, 0, 2] * A[k, 2, 1],
+            R[l, 0, 0] * A[k, 0, 2] + R[l, 0, 1] * A[k, 1, 2] + R[l, 0, 2] * A[k, 2, 2],
+            R[l, 1, 0] * A[k, 0, 0] + R[l, 1, 1] * A[k, 1, 0] + R[l, 1, 2] * A[k, 2, 0],
+            R[l, 1, 0] * A[k, 0, 1] + R[l, 1, 1] * A[k, 1, 1] + R[l, 1, 2] * A[k, 2, 1],
+            R[l, 1, 0] * A[k, 0, 2] + R[l, 1, 1] * A[k, 1, 2] + R[l, 1, 2] * A[k, 2, 2],
+            R[l, 2, 0] * A[k, 0, 0] + R[l, 2, 1] * A[k, 1, 0] + R[l, 2, 2] * A[k, 2, 0],
+            R[l, 2, 0] * A[k, 0, 1] + R[l, 2, 1] * A[k, 1, 1] + R[l, 2, 2] * A[k, 2, 1],
+            R[l, 2, 0] * A[k, 0, 2] + R[l, 2, 1] * A[k, 1, 2] + R[l, 2, 2] * A[k, 2, 2])
+
+
+@njit(**JIT)
+def _to_local(c, E, x, y, z):
+    dx, dy, dz = x - c[0], y - c[1], z - c[2]
+    return (E[0] * dx + E[3] * dy + E[6] * dz, E[1] * dx + E[4] * dy + E[7] * dz,
+            E[2] * dx + E[5] * dy + E[8] * dz)
+
+
+@njit(**JIT)
+def _to_base(c, E, x, y, z):
+    return (c[0] + E[0] * x + E[1] * y + E[2] * z, c[1] + E[3] * x + E[4] * y + E[5] * z,
+            c[2] + E[6] * x + E[7] * y + E[8] * z)
+
+
+@njit(**JIT)
+def _wrap_plane(sa, sb, s):
+    """The plane of the wrap in the scaled frame through a, b and the unit vector s (the point's
+    place on the sphere): (unit normal, its offset h from the centre, the circle's radius r);
+    r = 0 when s is zero or the plane is not defined (a, b, s in line, or touching only at s)."""
+    ns = _norm(s[0], s[1], s[2])
+    if ns == 0.0:
+        return (0.0, 0.0, 0.0), 0.0, 0.0
+    d0, d1, d2 = sb[0] - sa[0], sb[1] - sa[1], sb[2] - sa[2]
+    w0, w1, w2 = s[0] / ns - sa[0], s[1] / ns - sa[1], s[2] / ns - sa[2]
+    n0, n1, n2 = d1 * w2 - d2 * w1, d2 * w0 - d0 * w2, d0 * w1 - d1 * w0
+    nn = _norm(n0, n1, n2)
+    if nn <= 1e-9 * _norm(d0, d1, d2) * _norm(w0, w1, w2):
+        return (0.0, 0.0, 0.0), 0.0, 0.0
+    n0, n1, n2 = n0 / nn, n1 / nn, n2 / nn
+    h = (n0 * s[0] + n1 * s[1] + n2 * s[2]) / ns
+    r = np.sqrt(max(1.0 - h * h, 0.0))
+    return (n0, n1, n2), h, (r if r > 1e-6 else 0.0)
+
+
+@njit(**JIT)
+def wrap_point(D, side, a, b, s):
+    """The belt point over the ellipsoid of semi-axes D between the neighbours a and b (ellipsoid
+    frame): (P (3), active). In the scaled frame, where the ellipsoid is the unit sphere and
+    tangency is kept, the belt from a to b wraps the sphere in a plane through a and b, around
+    the side ``side`` faces: from the tangent point of a to that of b (in the plane's circle, at
+    angles acos(r / |a - o|) and acos(r / |b - o|) from a and b, o and r the circle's centre and
+    radius). P is the middle of that wrap. The plane passes through ``s`` (the point's place
+    across the belt, a direction in the scaled frame), or with s zero (frictionless) through
+    the centre: the belt's shortest path. Not active (the line a-b passes the ellipsoid on that side): P is the
+    point of the segment a-b nearest the ellipsoid in the scaled frame."""
+    return wrap_arc_point(D, side, a, b, s, 0.5)
+
+
+@njit(**JIT)
+def wrap_arc_point(D, side, a, b, s, frac):
+    """``wrap_point``'s wrap, the point at the fraction ``frac`` of its arc from a's tangent
+    point (angles in the scaled frame; the way round chosen by the arc's middle)."""
+    sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
+    sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
+    n, h, r = _wrap_plane((sa0, sa1, sa2), (sb0, sb1, sb2), s)
+    placed = r > 0.0
+    o0, o1, o2 = 0.0, 0.0, 0.0
+    c0, c1, c2 = side[0] * D[0], side[1] * D[1], side[2] * D[2]   # scaled normal direction
+    # in the plane's circle, centred and scaled to the unit circle
+    if placed:
+        o0, o1, o2 = h * n[0], h * n[1], h * n[2]
+        sa0, sa1, sa2 = (sa0 - o0) / r, (sa1 - o1) / r, (sa2 - o2) / r
+        sb0, sb1, sb2 = (sb0 - o0) / r, (sb1 - o1) / r, (sb2 - o2) / r
+        t = c0 * n[0] + c1 * n[1] + c2 * n[2]
+        c0, c1, c2 = c0 - t * n[0], c1 - t * n[1], c2 - t * n[2]
+    na, nb = _norm(sa0, sa1, sa2), _norm(sb0, sb1, sb2)
+    ua0, ua1, ua2 = sa0 / na, sa1 / na, sa2 / na
+    cos_ab = min(max((ua0 * sb0 + ua1 * sb1 + ua2 * sb2) / nb, -1.0), 1.0)
+    # e: unit vector in the plane, normal to a, towards b (or, with b opposite a, the side)
+    e0, e1, e2 = sb0 / nb - cos_ab * ua0, sb1 / nb - cos_ab * ua1, sb2 / nb - cos_ab * ua2
+    ne = _norm(e0, e1, e2)
+    if ne < 1e-9:
+        t = c0 * ua0 + c1 * ua1 + c2 * ua2
+        e0, e1, e2 = c0 - t * ua0, c1 - t * ua1, c2 - t * ua2
+        ne = _norm(e0, e1, e2)
+    e0, e1, e2 = e0 / ne, e1 / ne, e2 / ne
+    phi_b = np.arccos(cos_ab)
+    alpha_a = np.arccos(min(1.0, 1.0 / max(na, 1.0)))
+    alpha_b = np.arccos(min(1.0, 1.0 / max(nb, 1.0)))
+    # the middles of the short way round (towards b) and of the long way (away from b): the
+    # belt takes the one that faces the side more (a choice that changes only when both face
+    # it equally, not when the belt slides past the side direction)
+    phi_s = 0.5 * (alpha_a + phi_b - alpha_b)
+    phi_l = 0.5 * (alpha_a + 2.0 * np.pi - phi_b - alpha_b)
+    cu, ce = c0 * ua0 + c1 * ua1 + c2 * ua2, c0 * e0 + c1 * e1 + c2 * e2
+    if cu * np.cos(phi_s) + ce * np.sin(phi_s) >= cu * np.cos(phi_l) - ce * np.sin(phi_l):
+        if alpha_a + alpha_b >= phi_b:  # the line passes outside on that side: no wrap
+            return line_point(D, a, b), False
+        phi = alpha_a + 2.0 * frac * (phi_s - alpha_a)
+    else:
+        e0, e1, e2 = -e0, -e1, -e2
+        phi = alpha_a + 2.0 * frac * (phi_l - alpha_a)
+    cp, sp = np.cos(phi), np.sin(phi)
+    if not placed:
+        r = 1.0
+    return (D[0] * (o0 + r * (cp * ua0 + sp * e0)), D[1] * (o1 + r * (cp * ua1 + sp * e1)),
+            D[2] * (o2 + r * (cp * ua2 + sp * e2))), True
+
+
+@njit(**JIT_INLINE)
+def _unit(x, y, z):
+    n = _norm(x, y, z)
+    return (x / n, y / n, z / n) if n > 0.0 else (0.0, 0.0, 0.0)
+
+
+@njit(**JIT)
+def line_point(D, a, b):
+    """The point of the segment a-b nearest the centre of the ellipsoid of semi-axes D in its
+    scaled frame (ellipsoid frame): where a belt passing the ellipsoid is nearest it."""
+    sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
+    d0, d1, d2 = b[0] / D[0] - sa0, b[1] / D[1] - sa1, b[2] / D[2] - sa2
+    dd = d0 * d0 + d1 * d1 + d2 * d2
+    q = min(max(-(sa0 * d0 + sa1 * d1 + sa2 * d2) / dd, 0.0), 1.0) if dd > 0.0 else 0.0
+    return a[0] + q * (b[0] - a[0]), a[1] + q * (b[1] - a[1]), a[2] + q * (b[2] - a[2])
