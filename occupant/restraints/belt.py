@@ -56,7 +56,7 @@ unlocked, or wound in since), limiter payout, lock timer), per wrap its place ac
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, nonliteral
 from occupant.contact.carrier import carrier_travel
 from occupant.contact.compliant import contact_law, elastic_force
 from occupant.forces.joint_resistance import table_load
@@ -79,13 +79,20 @@ SHARE_TIME = 2.0e-5      # s [E]: time constant with which merged segments share
                          # in proportion to their lengths (explicit steps up to 2e-5 s; the
                          # scenarios' Euler steps are 1e-5 s)
 
+# The helpers of ``belt`` and ``place_on_surfaces`` are compiled once each as stages (JIT_STAGE),
+# not inlined (JIT_INLINE): inlined, ``merged`` alone was copied 14 times into ``belt`` (through
+# ``group_of``, ``add_webbing``, ``group_rates``), and the belts' first compilation took 26 s CPU
+# (numba's type inference and SSA passes grow faster than the function); as stages 9 s, the
+# step's speed unchanged. A constant argument goes through ``jit.nonliteral``, else the stage
+# is compiled once more for it.
+
 
 @njit(**JIT)
 def _norm(x, y, z):
     return np.sqrt(x * x + y * y + z * z)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def ellipsoid_frame(data, el, k):
     """Centre (3) and axes (9, row-major: E[r, c] = axis c's component r) in B0 of point k's
     ellipsoid."""
@@ -233,7 +240,7 @@ def link_velocity_at(data, link, x, y, z):
     return v0 + w1 * rz - w2 * ry, v1 + w2 * rx - w0 * rz, v2 + w0 * ry - w1 * rx
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def point_in_link(data, link, x, y, z):
     """The B0 position (x, y, z) in the frame of ``link`` (-1: B0)."""
     if link < 0:
@@ -255,7 +262,7 @@ def wrap_place(el, z, k):
     return z[jz], z[jz + 1], z[jz + 2]
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def same_surface(el, k, n):
     """Whether belt points k and n are both wraps on their shortest path (no ``across``) over
     the same ellipsoid: consecutive, they are placed together (``solve_wrap``)."""
@@ -272,7 +279,7 @@ def same_surface(el, k, n):
     return True
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def run_length(el, k):
     """Number of wraps from point k placed together with it (``same_surface``): 0 when k is not
     a wrap or is placed with the wrap before it."""
@@ -284,7 +291,7 @@ def run_length(el, k):
     return m
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def solve_wrap(data, el, out, k, m, o_pts, p0, z):
     """Place the m wrap points from k (global index; belt's first point p0; m > 1 only for
     shortest-path wraps over one ellipsoid) between the positions held in the outputs before k
@@ -311,7 +318,7 @@ def solve_wrap(data, el, out, k, m, o_pts, p0, z):
         out[ji], out[ji + 1], out[ji + 2] = _to_base(c, E, P[0], P[1], P[2])
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def put_at_place(data, el, out, k, o_pts, p0, z):
     """Write wrap point k's place on its ellipsoid (B0) into the outputs; False when it has none
     (frictionless, or not yet placed)."""
@@ -377,7 +384,7 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
                 solve_wrap(data, el, out, k, m, o_pts, p0, z)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def point_velocity(data, el, out, k, p0, o_pts):
     """Velocity (B0) of the material of belt point k's body where the point lies. A wrap point's
     own motion over the surface is left out of the segment length rates (they feed only the
@@ -386,13 +393,13 @@ def point_velocity(data, el, out, k, p0, o_pts):
     return link_velocity_at(data, el.point_carrier[k], out[j], out[j + 1], out[j + 2])
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def _unit(x, y, z):
     n = _norm(x, y, z)
     return (x / n, y / n, z / n) if n > 0.0 else (0.0, 0.0, 0.0)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     """Rate of the place of wrap point k held across the belt (its states). The belt over the wrap lies in the plane
     through its neighbours and the place (``wrap_point``), at offset h from the centre in the
@@ -453,7 +460,7 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     zdot[jz + 2] = r2 - rs * u2 + grow * u2
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def pretensioner_at(el, b, t, payout):
     """What a fired pretensioner does to the spool at t: the least spool force (N) and the
     fastest it winds webbing in (m/s). A force pretensioner: its table's force, while it has
@@ -478,7 +485,7 @@ def pretensioner_at(el, b, t, payout):
     return el.pt_capacity[b], (tab[k + 1, 1] - tab[k, 1]) / (tab[k + 1, 0] - tab[k, 0])
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def merged(el, out, k, j, la, lb):
     """Whether wrap point k (its position at outputs j; the segments' lengths la before it and
     lb after it) joins its two segments into one: no contact (the point on the line of its
@@ -494,7 +501,7 @@ def merged(el, out, k, j, la, lb):
     return ax * bx + ay * by + az * bz > 0.0 and cross <= MERGE_TURN * la * lb
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def group_of(el, out, s, ns, p0, o_pts, os):
     """First and last segment of the group of segment s: the segments joined by merged wrap
     points (``merged``), which act as one segment of their summed length and webbing."""
@@ -509,7 +516,7 @@ def group_of(el, out, s, ns, p0, o_pts, os):
     return g0, g1
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def add_webbing(el, out, zdot, zs, os, s, ns, p0, o_pts, rate):
     """Add the webbing rate to segment s, or to its group shared in proportion to the segments'
     lengths (the share they keep, ``belt``), so webbing that flows into merged segments leaves
@@ -523,7 +530,7 @@ def add_webbing(el, out, zdot, zs, os, s, ns, p0, o_pts, rate):
         zdot[zs + 2 * g] += w * rate
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def group_rates(el, out, zdot, z, zs, os, s, ns, p0, o_pts):
     """Of the group of segment s (``group_of``): its length rate, the webbing flowing into it
     (zdot, the sharing within it adds up to zero) and its webbing (at least 1e-6 m)."""
@@ -662,10 +669,11 @@ def belt(el, points, out, zdot, t, z, b):
         if yielding and f0 >= spool:
             # the limiter pays out what keeps the first segment's (group's) strain: its stretch
             # rate less the webbing flowing into it at the next point (the damping only corrects)
-            rate, inflow, _ = group_rates(el, out, zdot, z, zs, os, 0, ns, p0, o_pts)
+            rate, inflow, _ = group_rates(el, out, zdot, z, zs, os, nonliteral(0), ns, p0,
+                                             o_pts)
             speed += max(rate / (1.0 + out[os + 1]) - inflow, 0.0)
         zdot[zb] = speed
-        add_webbing(el, out, zdot, zs, os, 0, ns, p0, o_pts, speed)
+        add_webbing(el, out, zdot, zs, os, nonliteral(0), ns, p0, o_pts, speed)
         if not is_locked or (speed < 0.0 and payout <= free):
             zdot[zb + 1] = speed    # the locked spool's ratchet: winding in moves its hold
         elif yielding and speed > 0.0:
