@@ -385,12 +385,13 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
 
 
 @njit(**JIT_STAGE)
-def point_velocity(data, el, out, k, p0, o_pts):
-    """Velocity (B0) of the material of belt point k's body where the point lies. A wrap point's
+def point_velocity(data, carrier, out, k, p0, o_pts):
+    """Velocity (B0) of the material of belt point k's body (``carrier``:
+    BeltBlock.point_carrier) where the point lies. A wrap point's
     own motion over the surface is left out of the segment length rates (they feed only the
     webbing's strain history; the forces' power uses the material velocity, as it must)."""
     j = o_pts + 3 * (k - p0)
-    return link_velocity_at(data, el.point_carrier[k], out[j], out[j + 1], out[j + 2])
+    return link_velocity_at(data, carrier[k], out[j], out[j + 1], out[j + 2])
 
 
 @njit(**JIT_STAGE)
@@ -486,12 +487,12 @@ def pretensioner_at(el, b, t, payout):
 
 
 @njit(**JIT_STAGE)
-def merged(el, out, k, j, la, lb):
-    """Whether wrap point k (its position at outputs j; the segments' lengths la before it and
-    lb after it) joins its two segments into one: no contact (the point on the line of its
-    neighbours: collinear) or a segment shorter than MERGE_LENGTH (two wrap points fallen
-    together)."""
-    if el.point_kind[k] != BELT_WRAP:
+def merged(kind, out, k, j, la, lb):
+    """Whether wrap point k (``kind``: BeltBlock.point_kind; its position at outputs j; the
+    segments' lengths la before it and lb after it) joins its two segments into one: no contact
+    (the point on the line of its neighbours: collinear) or a segment shorter than MERGE_LENGTH
+    (two wrap points fallen together)."""
+    if kind[k] != BELT_WRAP:
         return False
     if la < MERGE_LENGTH or lb < MERGE_LENGTH:
         return True
@@ -502,26 +503,27 @@ def merged(el, out, k, j, la, lb):
 
 
 @njit(**JIT_STAGE)
-def group_of(el, out, s, ns, p0, o_pts, os):
+def group_of(kind, out, s, ns, p0, o_pts, os):
     """First and last segment of the group of segment s: the segments joined by merged wrap
-    points (``merged``), which act as one segment of their summed length and webbing."""
+    points (``merged``), which act as one segment of their summed length and webbing (only the
+    points' kinds of the belt block are passed: each array passed to a stage costs a call)."""
     g0 = s
-    while g0 > 0 and merged(el, out, p0 + g0, o_pts + 3 * g0, out[os + 4 * (g0 - 1) + 2],
+    while g0 > 0 and merged(kind, out, p0 + g0, o_pts + 3 * g0, out[os + 4 * (g0 - 1) + 2],
                             out[os + 4 * g0 + 2]):
         g0 -= 1
     g1 = s
-    while g1 < ns - 1 and merged(el, out, p0 + g1 + 1, o_pts + 3 * (g1 + 1),
+    while g1 < ns - 1 and merged(kind, out, p0 + g1 + 1, o_pts + 3 * (g1 + 1),
                                  out[os + 4 * g1 + 2], out[os + 4 * (g1 + 1) + 2]):
         g1 += 1
     return g0, g1
 
 
 @njit(**JIT_STAGE)
-def add_webbing(el, out, zdot, zs, os, s, ns, p0, o_pts, rate):
+def add_webbing(kind, out, zdot, zs, os, s, ns, p0, o_pts, rate):
     """Add the webbing rate to segment s, or to its group shared in proportion to the segments'
     lengths (the share they keep, ``belt``), so webbing that flows into merged segments leaves
     their strains equal."""
-    g0, g1 = group_of(el, out, s, ns, p0, o_pts, os)
+    g0, g1 = group_of(kind, out, s, ns, p0, o_pts, os)
     total = 0.0
     for g in range(g0, g1 + 1):
         total += out[os + 4 * g + 2]
@@ -531,10 +533,10 @@ def add_webbing(el, out, zdot, zs, os, s, ns, p0, o_pts, rate):
 
 
 @njit(**JIT_STAGE)
-def group_rates(el, out, zdot, z, zs, os, s, ns, p0, o_pts):
+def group_rates(kind, out, zdot, z, zs, os, s, ns, p0, o_pts):
     """Of the group of segment s (``group_of``): its length rate, the webbing flowing into it
     (zdot, the sharing within it adds up to zero) and its webbing (at least 1e-6 m)."""
-    g0, g1 = group_of(el, out, s, ns, p0, o_pts, os)
+    g0, g1 = group_of(kind, out, s, ns, p0, o_pts, os)
     rate, inflow, webbing = 0.0, 0.0, 0.0
     for g in range(g0, g1 + 1):
         rate += out[os + 4 * g + 3]
@@ -562,9 +564,9 @@ def belt(el, points, out, zdot, t, z, b):
     # tension, so a wrap's lift-off or two wraps falling together neither creates nor loses
     # webbing, and merged segments share their webbing in proportion to their lengths (time
     # constant SHARE_TIME), so each has the group's strain when the wrap separates them again
-    prev = point_velocity(points, el, out, p0, p0, o_pts)
+    prev = point_velocity(points, el.point_carrier, out, p0, p0, o_pts)
     for s in range(ns):
-        vel = point_velocity(points, el, out, p0 + s + 1, p0, o_pts)
+        vel = point_velocity(points, el.point_carrier, out, p0 + s + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         dx, dy, dz = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
         length = _norm(dx, dy, dz)
@@ -578,11 +580,11 @@ def belt(el, points, out, zdot, t, z, b):
     power = 0.0
     g0, g1 = -1, -1
     tension, strain = 0.0, 0.0
-    prev = point_velocity(points, el, out, p0, p0, o_pts)
+    prev = point_velocity(points, el.point_carrier, out, p0, p0, o_pts)
     for s in range(ns):
         k = p0 + s
         if s > g1:
-            g0, g1 = group_of(el, out, s, ns, p0, o_pts, os)
+            g0, g1 = group_of(el.point_kind, out, s, ns, p0, o_pts, os)
             length, webbing, largest = 0.0, 0.0, 0.0
             for g in range(g0, g1 + 1):
                 length += out[os + 4 * g + 2]
@@ -597,7 +599,7 @@ def belt(el, points, out, zdot, t, z, b):
                 if g1 > g0:
                     zdot[zs + 2 * g] += (out[os + 4 * g + 2] * webbing / max(length, 1e-9)
                                          - z[zs + 2 * g]) / SHARE_TIME
-        vel = point_velocity(points, el, out, k + 1, p0, o_pts)
+        vel = point_velocity(points, el.point_carrier, out, k + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         j = os + 4 * s
         length = out[j + 2]
@@ -632,7 +634,7 @@ def belt(el, points, out, zdot, t, z, b):
         cos_turn = 1.0
         if na > 0.0 and nb > 0.0:
             cos_turn = min(max((ax * bx + ay * by + az * bz) / (na * nb), -1.0), 1.0)
-        if merged(el, out, k, j, na, nb):
+        if merged(el.point_kind, out, k, j, na, nb):
             continue
         ratio = np.exp(el.point_friction[k] * np.arccos(cos_turn))
         f_in, f_out = out[os + 4 * (s - 1)], out[os + 4 * s]
@@ -641,8 +643,8 @@ def belt(el, points, out, zdot, t, z, b):
             flow = (f_in - ratio * f_out) / el.slip_damping[b]
         elif f_out > ratio * f_in:
             flow = -(f_out - ratio * f_in) / el.slip_damping[b]
-        add_webbing(el, out, zdot, zs, os, s - 1, ns, p0, o_pts, flow)
-        add_webbing(el, out, zdot, zs, os, s, ns, p0, o_pts, -flow)
+        add_webbing(el.point_kind, out, zdot, zs, os, s - 1, ns, p0, o_pts, flow)
+        add_webbing(el.point_kind, out, zdot, zs, os, s, ns, p0, o_pts, -flow)
 
     # retractor and pretensioner at the first point
     locked = 0.0
@@ -669,11 +671,11 @@ def belt(el, points, out, zdot, t, z, b):
         if yielding and f0 >= spool:
             # the limiter pays out what keeps the first segment's (group's) strain: its stretch
             # rate less the webbing flowing into it at the next point (the damping only corrects)
-            rate, inflow, _ = group_rates(el, out, zdot, z, zs, os, nonliteral(0), ns, p0,
-                                             o_pts)
+            rate, inflow, _ = group_rates(el.point_kind, out, zdot, z, zs, os, nonliteral(0),
+                                          ns, p0, o_pts)
             speed += max(rate / (1.0 + out[os + 1]) - inflow, 0.0)
         zdot[zb] = speed
-        add_webbing(el, out, zdot, zs, os, nonliteral(0), ns, p0, o_pts, speed)
+        add_webbing(el.point_kind, out, zdot, zs, os, nonliteral(0), ns, p0, o_pts, speed)
         if not is_locked or (speed < 0.0 and payout <= free):
             zdot[zb + 1] = speed    # the locked spool's ratchet: winding in moves its hold
         elif yielding and speed > 0.0:
@@ -687,9 +689,10 @@ def belt(el, points, out, zdot, t, z, b):
     strain_rate = 0.0
     for s in range(ns):
         strain = out[os + 4 * s + 1]
-        if s == 0 or not merged(el, out, p0 + s, o_pts + 3 * s, out[os + 4 * s - 2],
+        if s == 0 or not merged(el.point_kind, out, p0 + s, o_pts + 3 * s, out[os + 4 * s - 2],
                                 out[os + 4 * s + 2]):
-            rate, inflow, webbing = group_rates(el, out, zdot, z, zs, os, s, ns, p0, o_pts)
+            rate, inflow, webbing = group_rates(el.point_kind, out, zdot, z, zs, os, s, ns, p0,
+                                                o_pts)
             strain_rate = (rate - (1.0 + strain) * inflow) / webbing
         if strain > 0.0 and strain >= z[zs + 2 * s + 1] and strain_rate > 0.0:
             zdot[zs + 2 * s + 1] = strain_rate
