@@ -120,25 +120,19 @@ def call_compiled(typingctx, stage, entry, *args):
             context.get_function(stage, call)(builder, values)
             return context.get_dummy_value()
         return sig, linked
+    key = _entry_key(args)
 
     def codegen(context, builder, sig, llargs):
+        address, given = builder.extract_value(llargs[1], 0), builder.extract_value(llargs[1], 1)
+        wrong = builder.icmp_signed("!=", given, context.get_constant(types.intp, key))
+        with cgutils.if_unlikely(builder, wrong):
+            context.call_conv.return_user_exc(builder, TypeError, (
+                f"{stage.dispatcher.py_func.__name__}: compiled entry for other argument types",))
+        fn = builder.inttoptr(address, context.call_conv.get_function_type(types.none, args)
+                              .as_pointer())
         values = [builder.extract_value(llargs[2], i) for i in range(len(args))]
-        call_at(context, builder, stage, llargs[1], args, values)
+        status, _ = context.call_conv.call_function(builder, fn, types.none, args, values)
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
         return context.get_dummy_value()
     return sig, codegen
-
-
-def call_at(context, builder, stage, entry, argtypes, values):
-    """Emit the call of ``stage`` (a Dispatcher type) through ``entry`` (the LLVM value of a
-    ``compiled_entry`` for ``argtypes``) with the LLVM ``values``: ``call_compiled``'s code, for
-    intrinsics that build the arguments themselves (``pipeline.produce``)."""
-    address, given = builder.extract_value(entry, 0), builder.extract_value(entry, 1)
-    wrong = builder.icmp_signed("!=", given, context.get_constant(types.intp, _entry_key(argtypes)))
-    with cgutils.if_unlikely(builder, wrong):
-        context.call_conv.return_user_exc(builder, TypeError, (
-            f"{stage.dispatcher.py_func.__name__}: compiled entry for other argument types",))
-    fn = builder.inttoptr(address, context.call_conv.get_function_type(types.none, argtypes)
-                          .as_pointer())
-    status, _ = context.call_conv.call_function(builder, fn, types.none, argtypes, values)
-    with cgutils.if_unlikely(builder, status.is_error):
-        context.call_conv.return_status_propagate(builder, status)

@@ -14,15 +14,13 @@ from occupant.jit import JIT, JIT_INLINE, JIT_LOOP, JIT_STAGE, call_compiled, co
 from occupant.model.joint_motion import FREE, integrate_configuration, normalize_quaternions
 from occupant.spatial.rotation import quat_rotate
 
-from occupant.integrate.pipeline import (
-    PRODUCERS, accelerations, derivative, loads, producer_types, record_evaluated,
-)
+from occupant.integrate.pipeline import accelerations, derivative, loads, record_evaluated
 
 
 @njit(**JIT)
 def euler_step(bundle, data, t, y, h, y_out, rec, k):
     """One step from (t, y) into y_out, for the integrators driven from Python."""
-    _euler_advance(bundle, data, t, y, h, y_out, rec, k, None, None)
+    _euler_advance(bundle, data, t, y, h, y_out, rec, k, None)
 
 
 @njit(**JIT)
@@ -32,15 +30,14 @@ def rk4_step(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k):
 
 
 @njit(**JIT_STAGE)
-def _euler_advance(bundle, data, t, y, h, y_out, rec, k, load, producers):
+def _euler_advance(bundle, data, t, y, h, y_out, rec, k, load):
     """One step from (t, y) into y_out; when k >= 0 the state y is recorded as sample k of rec on
     the way (explicit accelerations, one extra ABA pass). ``load``: the compiled entry of
-    ``pipeline.loads`` (``jit.call_compiled``; None: linked); ``producers``: the entries of the
-    producers it calls (``pipeline.produce``; None: linked)."""
+    ``pipeline.loads`` (``jit.call_compiled``; None: linked)."""
     tree = bundle.tree
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
     v = y[nq:nq + nv]
-    call_compiled(loads, load, bundle, data, t, y[:nq], v, y[nq + nv:], producers)
+    call_compiled(loads, load, bundle, data, t, y[:nq], v, y[nq + nv:])
     # the explicit accelerations to record (k >= 0), then the step's: one inlined copy of the
     # stage for both (each copy costs compilation)
     for implicit in range(0 if k >= 0 else 1, 2):
@@ -134,8 +131,8 @@ def _accept(y, y_new, t, guards, direction, g_old, y_last):
 
 
 @njit(**JIT_LOOP)
-def _run_euler(advance, load, producers, bundle, data, s0, y, h, n_steps, stride, rec,
-               record_last, guards, direction, g_old, y_last, work):
+def _run_euler(advance, load, bundle, data, s0, y, h, n_steps, stride, rec, record_last, guards,
+               direction, g_old, y_last, work):
     """Semi-implicit Euler steps s0, s0 + 1, ... (step s from t = s h) from y (advanced in
     place), at most n_steps, recording the state at the start of every stride-th step into rec
     (and the state it ends with, when on a stride, with ``record_last``) and checking the events
@@ -151,7 +148,7 @@ def _run_euler(advance, load, producers, bundle, data, s0, y, h, n_steps, stride
     # arguments) is needed
     for s in range(s0, s_end + (record_last and s_end % stride == 0)):
         call_compiled(_euler_advance, advance, bundle, data, s * h, y, h, y_new, rec,
-                      _sample(s, stride), load, producers)
+                      _sample(s, stride), load)
         if s == s_end:
             break
         status = _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last)
@@ -185,12 +182,12 @@ def _run_rk4(advance, bundle, data, s0, y, h, n_steps, stride, rec, record_last,
 def run_euler(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
               g_old, y_last):
     """Semi-implicit Euler steps from y0 (``_run_euler``), each through the compiled
-    ``_euler_advance``, ``pipeline.loads`` and the producers called by address
-    (``jit.call_compiled``: their code is not compiled again into their callers)."""
-    advance, load, producers = _euler_entries(bundle, data, rec)
+    ``_euler_advance`` and ``pipeline.loads`` called by address (``jit.call_compiled``: their
+    code is not compiled again into their callers)."""
+    advance, load = _euler_entries(bundle, data, rec)
     y = np.array(y0, dtype=np.float64)
-    return _run_euler(advance, load, producers, bundle, data, s0, y, h, n_steps, stride, rec,
-                      record_last, guards, direction, g_old, y_last, np.empty((1, len(y))))
+    return _run_euler(advance, load, bundle, data, s0, y, h, n_steps, stride, rec, record_last,
+                      guards, direction, g_old, y_last, np.empty((1, len(y))))
 
 
 def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, direction,
@@ -225,25 +222,15 @@ def _advance_types(advance, n_vectors, bundle, data, rec, *more):
                      *(vector,) * n_vectors, typeof(rec), types.int64, *more)
 
 
-def producer_entries_type(bundle):
-    """numba type of the producers' entries ``_euler_advance`` passes ``pipeline.loads``: one
-    per ``pipeline.PRODUCERS`` family, None for those the step bundle ``bundle`` lacks."""
-    return types.Tuple([types.none if getattr(bundle, family) is None else ENTRY
-                        for family in PRODUCERS])
-
-
 def stage_types(loop, bundle, data, rec):
     """[(stage, argument types)] of the stages the compiled ``loop`` (run_euler or run_rk4)
-    calls by address, in the order of its entries (the Euler loop's: its step, loads, then the
-    producers loads calls): what a run compiles before its loop (``integrate.precompile``
-    compiles them ahead, in parallel)."""
+    calls by address, in the order of its entries: what a run compiles before its loop
+    (``integrate.precompile`` compiles them ahead, in parallel)."""
     if loop is run_rk4:
         return [_advance_types(_rk4_advance, 6, bundle, data, rec)]
-    vector, entries = types.float64[::1], producer_entries_type(bundle)
-    return [_advance_types(_euler_advance, 1, bundle, data, rec, ENTRY, entries),
-            (loads, (typeof(bundle), typeof(data), types.float64, vector, vector, vector,
-                     entries))] + [(producer, argtypes)
-                                   for _, producer, argtypes in producer_types(bundle, data)]
+    vector = types.float64[::1]
+    return [_advance_types(_euler_advance, 1, bundle, data, rec, ENTRY),
+            (loads, (typeof(bundle), typeof(data), types.float64, vector, vector, vector))]
 
 
 def loop_types(loop, bundle, data, rec):
@@ -251,8 +238,7 @@ def loop_types(loop, bundle, data, rec):
     events calls it (its guards ``(events.never,)``)."""
     from occupant.integrate.events import never
     vector, matrix = types.float64[::1], types.float64[:, ::1]
-    compiled, entries = ((_run_euler, (ENTRY, ENTRY, producer_entries_type(bundle)))
-                         if loop is run_euler else (_run_rk4, (ENTRY,)))
+    compiled, entries = (_run_euler, (ENTRY, ENTRY)) if loop is run_euler else (_run_rk4, (ENTRY,))
     return compiled, (*entries, typeof(bundle), typeof(data), types.int64, vector, types.float64,
                       types.int64, types.int64, typeof(rec), types.boolean, typeof((never,)),
                       vector, vector, matrix, matrix)
@@ -260,13 +246,9 @@ def loop_types(loop, bundle, data, rec):
 
 @_for_the_last_records
 def _euler_entries(bundle, data, rec):
-    """The entries of ``_euler_advance``, of the ``pipeline.loads`` it calls and (a tuple, None
-    for a family the bundle lacks) of the producers loads calls."""
-    advance, load, *producers = [compiled_entry(stage, *argtypes)
-                                 for stage, argtypes in stage_types(run_euler, bundle, data, rec)]
-    present = iter(producers)
-    return advance, load, tuple(None if getattr(bundle, family) is None else next(present)
-                                for family in PRODUCERS)
+    """The entries of ``_euler_advance`` and of the ``pipeline.loads`` it calls."""
+    return tuple(compiled_entry(stage, *argtypes)
+                 for stage, argtypes in stage_types(run_euler, bundle, data, rec))
 
 
 @_for_the_last_records

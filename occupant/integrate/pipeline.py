@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, call_at
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 
 from occupant.dynamics.aba import aba, base_power
 from occupant.dynamics.spatial_ops import kinematics
@@ -82,9 +82,8 @@ def base_state_at(bundle, t, out):
 
 
 @njit(**JIT_INLINE)
-def forces(bundle, data, t, q, v, z, entries):
-    """Forces stage: applied generalized forces, then every registered force producer (called
-    by address through ``entries``, or linked where it is None: ``produce``)."""
+def forces(bundle, data, t, q, v, z):
+    """Forces stage: applied generalized forces, then every registered force producer."""
     for j in range(data.tau.shape[0]):
         data.tau[j] = bundle.tau_applied[j]
         data.slope[j] = 0.0
@@ -92,31 +91,21 @@ def forces(bundle, data, t, q, v, z, entries):
     data.zdot[:] = 0.0
     # the registered producers, one line each (a family the model lacks is None in the bundle,
     # model.bundle.step_bundle, and compiles to nothing)
-    produce(joint_resistance, bundle.joint_resistance, entries, bundle, data, t, q, v, z)
-    produce(spring_dampers, bundle.spring_dampers, entries, bundle, data, t, q, v, z)
-    produce(contacts, bundle.contacts, entries, bundle, data, t, q, v, z)
-    produce(airbags, bundle.airbags, entries, bundle, data, t, q, v, z)
-    produce(muscles, bundle.muscles, entries, bundle, data, t, q, v, z)
-    produce(belts, bundle.belts, entries, bundle, data, t, q, v, z)
-    produce(tyres, bundle.tyres, entries, bundle, data, t, q, v, z)
-    produce(couplers, bundle.couplers, entries, bundle, data, t, q, v, z)
-    produce(marker_forces, bundle.marker_forces, entries, bundle, data, t, q, v, z)
+    produce(joint_resistance, bundle.joint_resistance, bundle, data, t, q, v, z)
+    produce(spring_dampers, bundle.spring_dampers, bundle, data, t, q, v, z)
+    produce(contacts, bundle.contacts, bundle, data, t, q, v, z)
+    produce(airbags, bundle.airbags, bundle, data, t, q, v, z)
+    produce(muscles, bundle.muscles, bundle, data, t, q, v, z)
+    produce(belts, bundle.belts, bundle, data, t, q, v, z)
+    produce(tyres, bundle.tyres, bundle, data, t, q, v, z)
+    produce(couplers, bundle.couplers, bundle, data, t, q, v, z)
+    produce(marker_forces, bundle.marker_forces, bundle, data, t, q, v, z)
 
 
 # Each family's producer, as ``forces`` calls it (for ``integrate.precompile``).
 PRODUCERS = dict(joint_resistance=joint_resistance, spring_dampers=spring_dampers,
                  contacts=contacts, airbags=airbags, muscles=muscles, belts=belts, tyres=tyres,
                  couplers=couplers, marker_forces=marker_forces)
-
-
-def producer_types(bundle, data):
-    """[(family, producer, argument types)] of the producers of the step bundle ``bundle`` with
-    ``data`` (their numba types), as ``produce`` calls them (q: data.q_unit)."""
-    from numba import typeof
-    bundle_t, vector = typeof(bundle), types.float64[::1]
-    return [(family, producer, (producer_view(bundle_t, family), typeof(data), types.float64,
-                                vector, vector, vector))
-            for family, producer in PRODUCERS.items() if getattr(bundle, family) is not None]
 
 
 def producer_view(bundle, family):
@@ -127,32 +116,22 @@ def producer_view(bundle, family):
 
 
 @intrinsic
-def produce(typingctx, producer, block, entries, bundle, data, t, q, v, z):
+def produce(typingctx, producer, block, bundle, data, t, q, v, z):
     """``producer(bundle, data, t, q, v, z)`` where its ``block`` is in the bundle, the bundle
     cut to the tree and that block (``bundle.PRODUCER_BUNDLE``); nothing, and nothing compiled,
     where the block is None. Chosen by type, the call emitted in the caller (an intrinsic: a
-    function in between would cost ~1 s of compilation for the arrays it passes on). Called
-    through its entry in ``entries`` (one per PRODUCERS family, in its order: ``jit.call_at``),
-    or linked where ``entries`` is None or omitted (then LLVM optimises and emits the producer's
-    code again in the caller's library: 3.7 s of a cold run's compilation)."""
-    sig = types.none(producer, block, entries, bundle, data, t, q, v, z)
+    function in between would cost ~1 s of compilation for the arrays it passes on)."""
+    sig = types.none(producer, block, bundle, data, t, q, v, z)
     if isinstance(block, types.NoneType):
         return sig, lambda context, builder, sig, args: context.get_dummy_value()
     family = next(name for name, ty in zip(bundle.fields, bundle.types) if ty == block)
     tree = bundle.fields.index("tree")
     view = producer_view(bundle, family)
-    argtypes = (view,) + sig.args[4:]
-    call = typingctx.resolve_function_type(producer, argtypes, {})
-    slot = list(PRODUCERS).index(family)
-    linked = isinstance(entries, (types.NoneType, types.Omitted))
+    call = typingctx.resolve_function_type(producer, (view,) + sig.args[3:], {})
 
     def codegen(context, builder, sig, args):
-        cut = context.make_tuple(builder, view, [builder.extract_value(args[3], tree), args[1]])
-        if linked:
-            context.get_function(producer, call)(builder, [cut] + list(args[4:]))
-        else:
-            call_at(context, builder, producer, builder.extract_value(args[2], slot), argtypes,
-                    [cut] + list(args[4:]))
+        cut = context.make_tuple(builder, view, [builder.extract_value(args[2], tree), args[1]])
+        context.get_function(producer, call)(builder, [cut] + list(args[3:]))
         return context.get_dummy_value()
     return sig, codegen
 
@@ -171,16 +150,15 @@ def rates(bundle, data, v):
 
 
 @njit(**JIT_STAGE)
-def loads(bundle, data, t, q, v, z, entries=None):
-    """The stages up to the loads at (t, q, v, z): base motion, kinematics, forces (the producers
-    called through ``entries``, or linked: ``produce``)."""
+def loads(bundle, data, t, q, v, z):
+    """The stages up to the loads at (t, q, v, z): base motion, kinematics, forces."""
     tree = bundle.tree
     base_state_at(bundle, t, data.base)
     for k in range(q.shape[0]):
         data.q_unit[k] = q[k]
     normalize_quaternions(tree, data.q_unit)
     kinematics(tree, forward_data(data), data.q_unit, v)
-    forces(bundle, data, t, data.q_unit, v, z, entries)
+    forces(bundle, data, t, data.q_unit, v, z)
 
 
 @njit(**JIT_INLINE)

@@ -28,10 +28,10 @@ import threading
 
 from numba import typeof, types
 
-# s CPU of each job's cold compilation in us_ncap_frontal_56 (this machine,
-# tests/benchmarks/bench_cold_compile.py), to split the work evenly; other producers ~1 s.
-COST = dict(belts=7.5, contacts=6.4, _euler_advance=5.1, loads=4.5, _rk4_advance=9.0,
-            _run_euler=2.5, _run_rk4=2.5, airbags=2.6, rnea=1.9)
+# s CPU of each job's cold compilation in us_ncap_frontal_56 (numba event timings, this
+# machine), to split the work evenly; other producers ~1 s.
+COST = dict(belts=9.2, contacts=7.0, _euler_advance=5.5, loads=6.2, _rk4_advance=9.0,
+            _run_euler=2.4, _run_rk4=2.5, airbags=2.9, rnea=2.3)
 WORKER_FILES = 1000   # first number of the cache files the worker writes
 TIMEOUT = 600.0       # s without news from the worker after which it is stopped
 
@@ -42,24 +42,23 @@ def jobs(model, loop):
     the producers of its families, the loop and its stages (and the Euler loop's, which fitting
     the belts runs) and the sensors' RNEA."""
     from occupant.dynamics.rnea import rnea
-    from occupant.integrate.fixed_step import loop_types, run_euler, run_rk4, stage_types
-    from occupant.integrate.pipeline import PRODUCERS, make_recording, producer_types
+    from occupant.integrate.fixed_step import loop_types, run_euler, stage_types
+    from occupant.integrate.pipeline import PRODUCERS, make_recording, producer_view
     from occupant.model.data import RneaData, view
     bundle, data = model.bundle(), model.make_data()
-    vector = types.float64[::1]
-    out = [(family, producer, argtypes, ())
-           for family, producer, argtypes in producer_types(bundle, data)]
+    bundle_t, data_t, vector = typeof(bundle), typeof(data), types.float64[::1]
+    out = [(family, producer, (producer_view(bundle_t, family), data_t, types.float64,
+                               vector, vector, vector), ())
+           for family, producer in PRODUCERS.items() if getattr(bundle, family) is not None]
     producers = tuple(name for name, *_ in out)
     rec = make_recording(model, 1)
     # fitting the belts runs the Euler loop (fixed_step.outputs_at_rest), whatever the integrator
     loops = dict.fromkeys([loop] + ([run_euler] if bundle.belts is not None else []))
     for each in (lp for lp in loops if lp is not None):
         for stage, argtypes in stage_types(each, bundle, data, rec):
-            if stage in PRODUCERS.values():
-                continue   # listed above
-            # the RK4 stage links the producers; the Euler stage and loads call them by address
-            out.append((stage.py_func.__name__, stage, argtypes,
-                        producers if each is run_rk4 else ()))
+            name = stage.py_func.__name__
+            # loads and the RK4 stage link the producers; the Euler stage calls loads by address
+            out.append((name, stage, argtypes, producers if name != "_euler_advance" else ()))
         compiled, argtypes = loop_types(each, bundle, data, rec)
         out.append((compiled.py_func.__name__, compiled, argtypes, ()))   # stages by address
     out.append(("rnea", rnea, (typeof(model.tree), typeof(view(RneaData, data)), vector, vector,
