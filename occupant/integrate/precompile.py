@@ -28,10 +28,10 @@ import threading
 
 from numba import typeof, types
 
-# s CPU of each job's cold compilation in us_ncap_frontal_56 (numba event timings, this
-# machine), to split the work evenly; other producers ~1 s.
-COST = dict(belts=9.2, contacts=7.0, _euler_advance=5.5, loads=6.2, _rk4_advance=9.0,
-            _run_euler=2.4, _run_rk4=2.5, airbags=2.9, rnea=2.3)
+# s CPU of each job's cold compilation in us_ncap_frontal_56 (this machine,
+# tests/benchmarks/bench_cold_compile.py), to split the work evenly; other producers ~1 s.
+COST = dict(belts=7.5, contacts=6.3, _euler_advance=5.1, loads=5.7, _rk4_advance=9.0,
+            _run_euler=2.5, _run_rk4=2.5, airbags=2.6, rnea=1.9)
 WORKER_FILES = 1000   # first number of the cache files the worker writes
 TIMEOUT = 600.0       # s without news from the worker after which it is stopped
 
