@@ -71,6 +71,16 @@ class FastCall:
         return entry(*args)
 
 
+@intrinsic
+def nonliteral(typingctx, x):
+    """``x`` typed as its plain type (a constant 0 as int64, not Literal[int](0)): a compiled
+    function called with a constant is otherwise compiled once more, for that constant."""
+    if not isinstance(x, types.Literal):
+        return None
+    plain = types.unliteral(x)
+    return plain(x), lambda context, builder, sig, args: context.cast(builder, args[0], x, plain)
+
+
 # Separately compiled stages called through their address. numba links the whole code of every
 # compiled function a function calls into that function's library, and LLVM then optimises and
 # emits all of it again there: the step's stages, nested (run_euler -> _euler_advance -> loads ->

@@ -17,6 +17,8 @@ signature's code (at worst an index loses an entry, compiled again when next nee
 ``OCCUPANT_COMPILE_PROCESSES=1`` turns the worker off; a process of a pool (a sweep's workers)
 starts none, its siblings already using the cores.
 """
+import contextlib
+import gc
 import multiprocessing
 import os
 import pickle
@@ -26,10 +28,11 @@ import threading
 
 from numba import typeof, types
 
-# s CPU of each job's cold compilation in us_ncap_frontal_56 (numba event timings, this
-# machine), to split the work evenly; other producers ~1 s.
-COST = dict(belts=9.5, contacts=7.7, _euler_advance=5.3, loads=4.8, _rk4_advance=9.0,
-            _run_euler=2.5, _run_rk4=2.5, airbags=2.4, rnea=2.0)
+# s CPU of each job's cold compilation in us_ncap_frontal_56 (this machine,
+# tests/benchmarks/bench_cold_compile.py; loads with loading the producers from the cache, as
+# the run does), to split the work evenly; other producers ~1 s.
+COST = dict(belts=7.5, contacts=6.3, _euler_advance=5.1, loads=7.5, _rk4_advance=9.0,
+            _run_euler=2.5, _run_rk4=2.5, airbags=2.6, rnea=1.9)
 WORKER_FILES = 1000   # first number of the cache files the worker writes
 TIMEOUT = 600.0       # s without news from the worker after which it is stopped
 
@@ -106,12 +109,26 @@ def ahead(model, loop):
         return
     worker = _Worker(theirs)
     try:
-        for name, dispatcher, argtypes, needs in mine:
-            worker.wait_for(needs)
-            dispatcher.compile(argtypes)
+        with frozen_heap():
+            for name, dispatcher, argtypes, needs in mine:
+                worker.wait_for(needs)
+                dispatcher.compile(argtypes)
         worker.wait_for([name for name, *_ in theirs])
     finally:
         worker.stop()
+
+
+@contextlib.contextmanager
+def frozen_heap():
+    """The objects alive on entry left out of the garbage collector's full collections until
+    exit: compiling allocates millions of objects, each full collection triggered then went
+    through the whole heap of the imported libraries (30 collections, 4.3 of a cold run's 48 s
+    CPU in one process)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 class _Worker:
@@ -170,7 +187,9 @@ def serve():
     import importlib
     for name, module, function, argtypes in pickle.load(sys.stdin.buffer):
         try:
-            getattr(importlib.import_module(module), function).compile(argtypes)
+            dispatcher = getattr(importlib.import_module(module), function)
+            with frozen_heap():
+                dispatcher.compile(argtypes)
             print(name, flush=True)
         except Exception:
             print("!" + name, flush=True)

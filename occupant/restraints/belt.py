@@ -58,7 +58,7 @@ unlocked, or wound in since), limiter payout, lock timer), per wrap its place ac
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, nonliteral
 from occupant.contact.carrier import carrier_travel
 from occupant.contact.compliant import contact_law, elastic_force
 from occupant.forces.joint_resistance import table_load
@@ -83,6 +83,13 @@ SHARE_TIME = 2.0e-5      # s [E]: time constant with which merged segments share
                          # in proportion to their lengths (explicit steps up to 2e-5 s; the
                          # scenarios' Euler steps are 1e-5 s)
 
+# The helpers of ``belt`` and ``place_on_surfaces`` are compiled once each as stages (JIT_STAGE),
+# not inlined (JIT_INLINE): inlined, ``merged`` alone was copied 14 times into ``belt`` (through
+# ``group_of``, ``add_webbing``, ``group_rates``), and the belts' first compilation took 26 s CPU
+# (numba's type inference and SSA passes grow faster than the function); as stages 9 s, the
+# step's speed unchanged. A constant argument goes through ``jit.nonliteral``, else the stage
+# is compiled once more for it.
+
 
 @njit(**JIT_INLINE)
 def link_velocity_at(data, link, x, y, z):
@@ -102,7 +109,7 @@ def link_velocity_at(data, link, x, y, z):
     return v0 + w1 * rz - w2 * ry, v1 + w2 * rx - w0 * rz, v2 + w0 * ry - w1 * rx
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def point_in_link(data, link, x, y, z):
     """The B0 position (x, y, z) in the frame of ``link`` (-1: B0)."""
     if link < 0:
@@ -151,17 +158,18 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
             place_chain(data, el, out, k, o_pts, p0, z)
 
 
-@njit(**JIT_INLINE)
-def point_velocity(data, el, out, k, p0, o_pts):
-    """Velocity (B0) of the material of belt point k's body where the point lies. A wrap point's
+@njit(**JIT_STAGE)
+def point_velocity(data, carrier, out, k, p0, o_pts):
+    """Velocity (B0) of the material of belt point k's body (``carrier``:
+    BeltBlock.point_carrier) where the point lies. A wrap point's
     own motion over the surface is left out of the segment length rates (they feed only the
     webbing's strain history; the forces' power uses the material velocity, as it must)."""
     j = o_pts + 3 * (k - p0)
-    return link_velocity_at(data, el.point_carrier[k], out[j], out[j + 1], out[j + 2])
+    return link_velocity_at(data, carrier[k], out[j], out[j + 1], out[j + 2])
 
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     """Rate of the place of wrap point k held across the belt (its states). The belt over the wrap lies in the plane
     through its neighbours and the place (``wrap_point``), at offset h from the centre in the
@@ -222,7 +230,7 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     zdot[jz + 2] = r2 - rs * u2 + grow * u2
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def pretensioner_at(el, b, t, payout):
     """What a fired pretensioner does to the spool at t: the least spool force (N) and the
     fastest it winds webbing in (m/s). A force pretensioner: its table's force, while it has
@@ -247,13 +255,13 @@ def pretensioner_at(el, b, t, payout):
     return el.pt_capacity[b], (tab[k + 1, 1] - tab[k, 1]) / (tab[k + 1, 0] - tab[k, 0])
 
 
-@njit(**JIT_INLINE)
-def merged(el, out, k, j, la, lb):
-    """Whether wrap point k (its position at outputs j; the segments' lengths la before it and
-    lb after it) joins its two segments into one: no contact (the point on the line of its
-    neighbours: collinear) or a segment shorter than MERGE_LENGTH (two wrap points fallen
-    together)."""
-    if el.point_kind[k] != BELT_WRAP:
+@njit(**JIT_STAGE)
+def merged(kind, out, k, j, la, lb):
+    """Whether wrap point k (``kind``: BeltBlock.point_kind; its position at outputs j; the
+    segments' lengths la before it and lb after it) joins its two segments into one: no contact
+    (the point on the line of its neighbours: collinear) or a segment shorter than MERGE_LENGTH
+    (two wrap points fallen together)."""
+    if kind[k] != BELT_WRAP:
         return False
     if la < MERGE_LENGTH or lb < MERGE_LENGTH:
         return True
@@ -263,27 +271,28 @@ def merged(el, out, k, j, la, lb):
     return ax * bx + ay * by + az * bz > 0.0 and cross <= MERGE_TURN * la * lb
 
 
-@njit(**JIT_INLINE)
-def group_of(el, out, s, ns, p0, o_pts, os):
+@njit(**JIT_STAGE)
+def group_of(kind, out, s, ns, p0, o_pts, os):
     """First and last segment of the group of segment s: the segments joined by merged wrap
-    points (``merged``), which act as one segment of their summed length and webbing."""
+    points (``merged``), which act as one segment of their summed length and webbing (only the
+    points' kinds of the belt block are passed: each array passed to a stage costs a call)."""
     g0 = s
-    while g0 > 0 and merged(el, out, p0 + g0, o_pts + 3 * g0, out[os + 4 * (g0 - 1) + 2],
+    while g0 > 0 and merged(kind, out, p0 + g0, o_pts + 3 * g0, out[os + 4 * (g0 - 1) + 2],
                             out[os + 4 * g0 + 2]):
         g0 -= 1
     g1 = s
-    while g1 < ns - 1 and merged(el, out, p0 + g1 + 1, o_pts + 3 * (g1 + 1),
+    while g1 < ns - 1 and merged(kind, out, p0 + g1 + 1, o_pts + 3 * (g1 + 1),
                                  out[os + 4 * g1 + 2], out[os + 4 * (g1 + 1) + 2]):
         g1 += 1
     return g0, g1
 
 
-@njit(**JIT_INLINE)
-def add_webbing(el, out, zdot, zs, os, s, ns, p0, o_pts, rate):
+@njit(**JIT_STAGE)
+def add_webbing(kind, out, zdot, zs, os, s, ns, p0, o_pts, rate):
     """Add the webbing rate to segment s, or to its group shared in proportion to the segments'
     lengths (the share they keep, ``belt``), so webbing that flows into merged segments leaves
     their strains equal."""
-    g0, g1 = group_of(el, out, s, ns, p0, o_pts, os)
+    g0, g1 = group_of(kind, out, s, ns, p0, o_pts, os)
     total = 0.0
     for g in range(g0, g1 + 1):
         total += out[os + 4 * g + 2]
@@ -292,11 +301,11 @@ def add_webbing(el, out, zdot, zs, os, s, ns, p0, o_pts, rate):
         zdot[zs + 2 * g] += w * rate
 
 
-@njit(**JIT_INLINE)
-def group_rates(el, out, zdot, z, zs, os, s, ns, p0, o_pts):
+@njit(**JIT_STAGE)
+def group_rates(kind, out, zdot, z, zs, os, s, ns, p0, o_pts):
     """Of the group of segment s (``group_of``): its length rate, the webbing flowing into it
     (zdot, the sharing within it adds up to zero) and its webbing (at least 1e-6 m)."""
-    g0, g1 = group_of(el, out, s, ns, p0, o_pts, os)
+    g0, g1 = group_of(kind, out, s, ns, p0, o_pts, os)
     rate, inflow, webbing = 0.0, 0.0, 0.0
     for g in range(g0, g1 + 1):
         rate += out[os + 4 * g + 3]
@@ -324,9 +333,9 @@ def belt(el, points, out, zdot, t, z, b):
     # tension, so a wrap's lift-off or two wraps falling together neither creates nor loses
     # webbing, and merged segments share their webbing in proportion to their lengths (time
     # constant SHARE_TIME), so each has the group's strain when the wrap separates them again
-    prev = point_velocity(points, el, out, p0, p0, o_pts)
+    prev = point_velocity(points, el.point_carrier, out, p0, p0, o_pts)
     for s in range(ns):
-        vel = point_velocity(points, el, out, p0 + s + 1, p0, o_pts)
+        vel = point_velocity(points, el.point_carrier, out, p0 + s + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         dx, dy, dz = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
         length = _norm(dx, dy, dz)
@@ -340,11 +349,11 @@ def belt(el, points, out, zdot, t, z, b):
     power = 0.0
     g0, g1 = -1, -1
     tension, strain = 0.0, 0.0
-    prev = point_velocity(points, el, out, p0, p0, o_pts)
+    prev = point_velocity(points, el.point_carrier, out, p0, p0, o_pts)
     for s in range(ns):
         k = p0 + s
         if s > g1:
-            g0, g1 = group_of(el, out, s, ns, p0, o_pts, os)
+            g0, g1 = group_of(el.point_kind, out, s, ns, p0, o_pts, os)
             length, webbing, largest = 0.0, 0.0, 0.0
             for g in range(g0, g1 + 1):
                 length += out[os + 4 * g + 2]
@@ -359,7 +368,7 @@ def belt(el, points, out, zdot, t, z, b):
                 if g1 > g0:
                     zdot[zs + 2 * g] += (out[os + 4 * g + 2] * webbing / max(length, 1e-9)
                                          - z[zs + 2 * g]) / SHARE_TIME
-        vel = point_velocity(points, el, out, k + 1, p0, o_pts)
+        vel = point_velocity(points, el.point_carrier, out, k + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         j = os + 4 * s
         length = out[j + 2]
@@ -394,7 +403,7 @@ def belt(el, points, out, zdot, t, z, b):
         cos_turn = 1.0
         if na > 0.0 and nb > 0.0:
             cos_turn = min(max((ax * bx + ay * by + az * bz) / (na * nb), -1.0), 1.0)
-        if merged(el, out, k, j, na, nb):
+        if merged(el.point_kind, out, k, j, na, nb):
             continue
         ratio = np.exp(el.point_friction[k] * np.arccos(cos_turn))
         f_in, f_out = out[os + 4 * (s - 1)], out[os + 4 * s]
@@ -403,8 +412,8 @@ def belt(el, points, out, zdot, t, z, b):
             flow = (f_in - ratio * f_out) / el.slip_damping[b]
         elif f_out > ratio * f_in:
             flow = -(f_out - ratio * f_in) / el.slip_damping[b]
-        add_webbing(el, out, zdot, zs, os, s - 1, ns, p0, o_pts, flow)
-        add_webbing(el, out, zdot, zs, os, s, ns, p0, o_pts, -flow)
+        add_webbing(el.point_kind, out, zdot, zs, os, s - 1, ns, p0, o_pts, flow)
+        add_webbing(el.point_kind, out, zdot, zs, os, s, ns, p0, o_pts, -flow)
 
     # retractor and pretensioner at the first point
     locked = 0.0
@@ -431,10 +440,11 @@ def belt(el, points, out, zdot, t, z, b):
         if yielding and f0 >= spool:
             # the limiter pays out what keeps the first segment's (group's) strain: its stretch
             # rate less the webbing flowing into it at the next point (the damping only corrects)
-            rate, inflow, _ = group_rates(el, out, zdot, z, zs, os, 0, ns, p0, o_pts)
+            rate, inflow, _ = group_rates(el.point_kind, out, zdot, z, zs, os, nonliteral(0),
+                                          ns, p0, o_pts)
             speed += max(rate / (1.0 + out[os + 1]) - inflow, 0.0)
         zdot[zb] = speed
-        add_webbing(el, out, zdot, zs, os, 0, ns, p0, o_pts, speed)
+        add_webbing(el.point_kind, out, zdot, zs, os, nonliteral(0), ns, p0, o_pts, speed)
         if not is_locked or (speed < 0.0 and payout <= free):
             zdot[zb + 1] = speed    # the locked spool's ratchet: winding in moves its hold
         elif yielding and speed > 0.0:
@@ -448,9 +458,10 @@ def belt(el, points, out, zdot, t, z, b):
     strain_rate = 0.0
     for s in range(ns):
         strain = out[os + 4 * s + 1]
-        if s == 0 or not merged(el, out, p0 + s, o_pts + 3 * s, out[os + 4 * s - 2],
+        if s == 0 or not merged(el.point_kind, out, p0 + s, o_pts + 3 * s, out[os + 4 * s - 2],
                                 out[os + 4 * s + 2]):
-            rate, inflow, webbing = group_rates(el, out, zdot, z, zs, os, s, ns, p0, o_pts)
+            rate, inflow, webbing = group_rates(el.point_kind, out, zdot, z, zs, os, s, ns, p0,
+                                                o_pts)
             strain_rate = (rate - (1.0 + strain) * inflow) / webbing
         if strain > 0.0 and strain >= z[zs + 2 * s + 1] and strain_rate > 0.0:
             zdot[zs + 2 * s + 1] = strain_rate

@@ -31,7 +31,7 @@ the sweeps had more than one fixed point, found by where they started (issue 11:
 ellipsoid above the thorax swung HIC and Nij with a 10 mm shift, and GS1 diverged)."""
 from numba import njit
 
-from occupant.jit import JIT_INLINE
+from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_geometry import (
     _norm, _to_base, _to_local, ellipsoid_frame, line_point, wrap_arc_point,
@@ -53,7 +53,7 @@ def wrap_place(el, z, k):
     return z[jz], z[jz + 1], z[jz + 2]
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def same_surface(el, k, n):
     """Whether belt points k and n are both wraps on their shortest path (no ``across``) over
     the same ellipsoid: consecutive, they are placed together (``place_run``)."""
@@ -70,7 +70,7 @@ def same_surface(el, k, n):
     return True
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def run_length(el, k):
     """Number of wraps from point k placed together with it (``same_surface``): 0 when k is not
     a wrap or is placed with the wrap before it."""
@@ -92,7 +92,7 @@ def run_side(el, k, m):
     return s0, s1, s2
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def place_run(data, el, out, k, m, o_pts, p0, z, a, b):
     """Place the m wrap points from k (global index; belt's first point p0; m > 1 only for
     shortest-path wraps over one ellipsoid) on the belt's wrap from a to b (B0), writing them
@@ -283,7 +283,7 @@ def _newton_join(data, el, out, z, k, m, n, mn, a, b, o_pts, p0):
     return kink
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def place_chain(data, el, out, k0, o_pts, p0, z):
     """Place the wraps from k0 to the next fixed point (consecutive runs on different
     ellipsoids) together on the belt's path over all of them (module docstring); the fixed

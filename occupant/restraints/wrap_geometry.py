@@ -12,7 +12,7 @@ def _norm(x, y, z):
     return np.sqrt(x * x + y * y + z * z)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def ellipsoid_frame(data, el, k):
     """Centre (3) and axes (9, row-major: E[r, c] = axis c's component r) in B0 of point k's
     ellipsoid."""
@@ -137,7 +137,7 @@ def wrap_arc_point(D, side, a, b, s, frac):
             D[2] * (o2 + r * (cp * ua2 + sp * e2))), True
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def _unit(x, y, z):
     n = _norm(x, y, z)
     return (x / n, y / n, z / n) if n > 0.0 else (0.0, 0.0, 0.0)
