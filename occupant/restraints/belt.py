@@ -67,7 +67,9 @@ from occupant.model.bundle import (
     BELT_ANCHOR, BELT_WRAP, POWER_BELTS, PRETENSIONER_FORCE, PRETENSIONER_NONE,
     PRETENSIONER_PULL_IN,
 )
-from occupant.restraints.wrap_chain import place_chain, place_run, run_length
+from occupant.restraints.wrap_chain import (
+    held_in_chain, place_chain, place_held, place_run, run_length,
+)
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
     _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,
 )
@@ -139,7 +141,8 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
     """Anchors and rings, then every wrap point on its (undeformed) ellipsoid: each run of wraps
     on one ellipsoid placed together between the fixed points around it (``place_run``), and
     runs on neighbouring ellipsoids together on the belt's path over all of them
-    (``place_chain``)."""
+    (``place_chain``), or, where a wrap among them keeps its place across the belt,
+    from their places (``place_held``)."""
     for k in range(p0, p1):
         if el.point_kind[k] != BELT_WRAP:
             j = o_pts + 3 * (k - p0)
@@ -154,6 +157,8 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
             j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
             place_run(data, el, out, k, m, o_pts, p0, z, (out[j], out[j + 1], out[j + 2]),
                       (out[jb], out[jb + 1], out[jb + 2]))
+        elif held_in_chain(el, k):
+            place_held(data, el, out, k, o_pts, p0, z)
         else:
             place_chain(data, el, out, k, o_pts, p0, z)
 

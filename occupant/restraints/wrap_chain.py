@@ -28,7 +28,11 @@ README).
 Before this, neighbouring runs were placed one at a time, each between its neighbours' wrap
 points, in Gauss-Seidel sweeps: the middles of neighbouring wraps are not a belt's path, and
 the sweeps had more than one fixed point, found by where they started (issue 11: a shoulder
-ellipsoid above the thorax swung HIC and Nij with a 10 mm shift, and GS1 diverged)."""
+ellipsoid above the thorax swung HIC and Nij with a 10 mm shift, and GS1 diverged). Wraps that
+keep their place across the belt (``across``) are still placed so (``place_held``): their
+places fix their planes, and two of them may share one ellipsoid, where the joins of
+``place_chain`` do not exist (placed by ``place_chain``, the side barrier's held lap wraps on
+the pelvis jumped 73 mm in a sample and the lap belt spiked to 50 kN)."""
 from numba import njit
 
 from occupant.jit import JIT_INLINE, JIT_STAGE
@@ -40,6 +44,8 @@ from occupant.restraints.wrap_geometry import (
 KINK = 1.0e-10        # largest kink |u1 - u2| (rad) of the solved path at its joins
 FD_STEP = 1.0e-7      # m: step of the differences that give the length's Hessian at a join
 ITERATIONS = 60       # Newton sweeps at most
+HELD_SWEEPS = 6       # Gauss-Seidel sweeps over neighbouring held wraps (``place_held``; the
+                      # error shrinks about 4 times a sweep)
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 
 
@@ -338,6 +344,71 @@ def place_chain(data, el, out, k0, o_pts, p0, z):
         k += m
         r -= 1
     return sweeps
+
+
+@njit(**JIT_INLINE)
+def held_in_chain(el, k0):
+    """Whether a wrap from k0 to the next fixed point keeps its place across the belt
+    (``across``): such wraps are placed by ``place_held``, not ``place_chain``."""
+    k = k0
+    while el.point_kind[k] == BELT_WRAP:
+        if el.point_across[k] != 0.0:
+            return True
+        k += 1
+    return False
+
+
+@njit(**JIT_STAGE)
+def place_held(data, el, out, k0, o_pts, p0, z):
+    """Place the wraps from k0 to the next fixed point where some keep their place across the
+    belt (``across``): each held wrap starts at its place on its surface, one without a place
+    on the line to the fixed point after it (``place_run`` from its placed neighbours), then
+    Gauss-Seidel sweeps of ``place_run`` between the neighbours. Two held wraps may lie on one
+    ellipsoid (the side barrier's lap belt over the pelvis), where no straight piece joins them
+    and ``place_chain``'s joins off both surfaces do not exist; a held wrap's plane passes
+    through its place, so the sweeps settle near the places."""
+    kf = k0
+    while el.point_kind[kf] == BELT_WRAP:
+        kf += 1
+    jf = o_pts + 3 * (kf - p0)
+    k = k0
+    while k != kf:
+        m = run_length(el, k)
+        if not _put_at_place(data, el, out, k, o_pts, p0, z):
+            j = o_pts + 3 * (k + m - p0)
+            out[j], out[j + 1], out[j + 2] = out[jf], out[jf + 1], out[jf + 2]
+            _place_between(data, el, out, k, m, o_pts, p0, z)
+        k += m
+    for sweep in range(HELD_SWEEPS - 1):
+        k = k0
+        while k != kf:
+            m = run_length(el, k)
+            _place_between(data, el, out, k, m, o_pts, p0, z)
+            k += m
+
+
+@njit(**JIT_INLINE)
+def _place_between(data, el, out, k, m, o_pts, p0, z):
+    """``place_run`` of the run k (m wraps) between the points before and after it as they
+    stand in the outputs."""
+    j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
+    place_run(data, el, out, k, m, o_pts, p0, z, _read(out, j), _read(out, jb))
+
+
+@njit(**JIT_INLINE)
+def _put_at_place(data, el, out, k, o_pts, p0, z):
+    """Write held wrap k's place on its ellipsoid (B0) into the outputs; False when it has none
+    (no ``across``, or not yet placed)."""
+    s = wrap_place(el, z, k)
+    ns = _norm(s[0], s[1], s[2])
+    if ns == 0.0:
+        return False
+    c, E = ellipsoid_frame(data, el, k)
+    j = o_pts + 3 * (k - p0)
+    out[j], out[j + 1], out[j + 2] = _to_base(c, E, el.point_size[k, 0] * s[0] / ns,
+                                              el.point_size[k, 1] * s[1] / ns,
+                                              el.point_size[k, 2] * s[2] / ns)
+    return True
 
 
 @njit(**JIT_INLINE)
