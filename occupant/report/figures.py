@@ -15,16 +15,19 @@ import numpy as np  # noqa: E402
 from occupant.report import data as D  # noqa: E402
 
 REGION_COLOURS = (("head", "#e6862e"), ("neck", "#e6862e"), ("thorax", "#3a70b0"), ("torso", "#3a70b0"),
-                  ("abdomen", "#3a70b0"), ("pelvis", "#3a70b0"), ("arm", "#4f9a4f"), ("hand", "#4f9a4f"),
-                  ("thigh", "#8a5aa8"), ("shank", "#8a5aa8"), ("leg", "#8a5aa8"), ("foot", "#8a5aa8"))
+                  ("sternum", "#3a70b0"), ("abdomen", "#3a70b0"), ("pelvis", "#3a70b0"), ("arm", "#4f9a4f"),
+                  ("hand", "#4f9a4f"), ("thigh", "#8a5aa8"), ("knee", "#8a5aa8"), ("shank", "#8a5aa8"),
+                  ("leg", "#8a5aa8"), ("foot", "#8a5aa8"))
 VEHICLE_COLOUR = "#7f7f7f"
 AIRBAG_COLOUR = "#d9534f"
 BELT_COLOUR = "#222222"
 PAGE = (11.69, 8.27)   # A4 landscape, inches
 
 
-def colour(name):
-    return next((c for key, c in REGION_COLOURS if key in name), "#999999")
+def colour(name, segment=""):
+    """The body region's colour of a shape by its name, else by its segment's (a scenario's
+    knee sphere on the lower leg); grey, the vehicle's, only for what names neither."""
+    return next((c for n in (name, segment) for key, c in REGION_COLOURS if key in n), "#999999")
 
 
 def pixels(fig, dpi=100):
@@ -58,10 +61,13 @@ def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
     for s in surfaces:
         X = D.pose_of(rel, s.body)[i]
         c = s.corners @ X[:3, :3].T + X[:3, 3]
-        add(Polygon(c[:, list(axes)], closed=True, fc=VEHICLE_COLOUR, ec=VEHICLE_COLOUR, lw=1.5, alpha=0.6))
+        if D.facing(c, depth):   # outlined: filled, the dashboard and seat back of a front view hid the occupant
+            add(Polygon(c[:, list(axes)], closed=True, fill=False, ec=VEHICLE_COLOUR, lw=0.8, alpha=0.6))
+        else:
+            add(Polygon(c[:, list(axes)], closed=True, fc=VEHICLE_COLOUR, ec=VEHICLE_COLOUR, lw=1.5, alpha=0.6))
     for s in sorted(shapes, key=lambda s: sign * s.center[depth]):
         (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, s.body)[i], s, axes)
-        add(Ellipse((cx, cz), w, h, angle=a, fc=colour(s.name), ec="k", lw=0.4, alpha=0.55))
+        add(Ellipse((cx, cz), w, h, angle=a, fc=colour(s.name, s.segment), ec="k", lw=0.4, alpha=0.55))
     for shape, scale in bags:
         if scale[i] > 0.05:
             (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, shape.body)[i], D.scaled(shape, scale[i]),
@@ -128,7 +134,9 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
     every = ("" if len(times) < 2 else f" every {1e3 * gaps[0]:.0f} ms" if np.allclose(gaps, gaps[0])
              else f" (the crash every {1e3 * gaps[-1]:.0f} ms)")
     plane = "xyz"[axes[0]] + "-" + "xyz"[axes[1]]
-    key = [text for present, text in ((surfaces, "surfaces grey"), (bags, "airbags red"),
+    outlined = any(D.facing(s.corners @ D.pose_of(rel, s.body)[idx[0], :3, :3].T, 3 - sum(axes)) for s in surfaces)
+    key = [text for present, text in ((surfaces, "surfaces grey" + (" (outlined where they face the view)"
+                                                                    if outlined else "")), (bags, "airbags red"),
                                       (belts, "belts black")) if len(present)]
     # pinned 0.08 inch below the top edge: at the default y = 0.98 a tall strip (the side view's
     # three rows) put it on the first row's panel titles

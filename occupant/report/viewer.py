@@ -72,7 +72,7 @@ def figure(run, frame_dt=FRAME_DT):
     faces, colours, offset = [], [], 0
     for s in shapes:
         faces.append(tri + offset)
-        colours += [colour(s.name)] * len(tri)
+        colours += [colour(s.name, s.segment)] * len(tri)
         offset += len(sphere)
     for _ in bags:
         faces.append(tri + offset)
@@ -123,7 +123,7 @@ def figure(run, frame_dt=FRAME_DT):
                    zaxis_title="z (m, up)",
                    # fixed ranges: the scene box over every frame, so that no frame leaves the view
                    **{f"{a}axis_range": [float(lo[k]), float(hi[k])] for k, a in enumerate("xyz")},
-                   camera=dict(eye=dict(x=1.2, y=1.4, z=0.6), up=dict(x=0, y=0, z=1))),
+                   camera=dict(eye=dict(x=1.2, y=1.4 * D.camera_side(run), z=0.6), up=dict(x=0, y=0, z=1))),
         title=dict(text=f"Occupant in the {D.frame_name(run)} (drag to rotate, slider for time)", font=dict(size=13)))
     out = fig.to_dict()
     out["frames"] = [dict(data=traces(i), name=n, traces=[0, 1]) for i, n in zip(idx, names)]
