@@ -317,6 +317,27 @@ def restraint_outputs(model, results):
             label = f"{label} {parts[-1]}".strip() if parts[1:-1] else parts[-1]
         panel = panels.setdefault(f"{parts[0]}: {title}", (unit, {}))
         panel[1][label] = np.asarray(values) * factor
+    # a belt with payout or pull-in alone: the panel named by it (its sign says which way)
+    return {(f"{k.split(':')[0]}: {next(iter(v[1])).replace('_', '-')}"
+             if k.endswith(": payout and pull-in") and len(v[1]) == 1 else k): v for k, v in panels.items()}
+
+
+def hinge_outputs(model, results):
+    """{panel title: (display unit, {series label: (n,) values})} of the interior's hinged parts
+    (occupant.scenario.interior_hinge: a seat back frame on its recliner): the rotation of each
+    (deg, rearward positive: its joint's coordinate) and the moment its recliner holds (N m,
+    the restoring moment of its table: minus the load the resistance applies), from the
+    resistance's outputs ``<name>.deflection`` and ``.load``."""
+    from occupant.scenario.interior_hinge import frame_marker
+    asm = getattr(model, "source", None)
+    panels = {}
+    for r in getattr(asm, "joint_resistances", {}).values():
+        joint = asm.joints.get(r.joint)
+        x, f = (results.outputs.get(f"{r.name}.{k}") for k in ("deflection", "load"))
+        if joint is None or frame_marker(joint.child) not in asm.markers or x is None or f is None:
+            continue
+        panels[f"{joint.child}: rotation on its hinge"] = ("deg", {"rearward": np.degrees(np.asarray(x))})
+        panels[f"{joint.child}: moment on its hinge"] = ("N m", {"restoring": -np.asarray(f)})
     return panels
 
 

@@ -235,40 +235,51 @@ def channels(runs, groups=None, labels=None):
 
 #: contact forces drawn in the restraints figure: those with the largest peaks, one colour each
 CONTACTS_SHOWN = 10
+#: series a restraint panel keeps its legend inside for; one with more (a belt's eight
+#: segments) gets a row of its own with the legend beside it, where it hides no curve
+LEGEND_INSIDE = 3
 
 
 def restraints(run):
-    """Belt and airbag outputs (webbing forces, payout, pressure, volume...) and, on a row of its
-    own with its legend beside it, the normal forces of the CONTACTS_SHOWN contacts that pushed
-    hardest, against time. None when there is nothing to show."""
+    """Belt and airbag outputs (webbing forces, payout, pressure, volume...), an interior hinge's
+    rotation and moment and, on a row of its own with its legend beside it, the normal forces of
+    the CONTACTS_SHOWN contacts that pushed hardest, against time; a panel of more than
+    LEGEND_INSIDE series also on a row of its own. None when there is nothing to show."""
     res = run.results
-    panels = D.restraint_outputs(run.model, res)
+    panels = {**D.restraint_outputs(run.model, res), **D.hinge_outputs(run.model, res)}
     contacts = D.contact_forces(res)
     if not panels and not contacts:
         return None
+    wide = [k for k, (_, series) in panels.items() if len(series) > LEGEND_INSIDE]
+    small = [k for k in panels if k not in wide]
     ncol = 3
-    n = ncol * int(np.ceil(len(panels) / ncol)) + (ncol if contacts else 0)
-    fig, axes = _grid(n, ncol)
+    first = int(np.ceil(len(small) / ncol))   # the first row of its own
+    fig, axes = _grid(ncol * (first + len(wide) + bool(contacts)), ncol)
     t_ms = 1e3 * res.t
-    for ax, (title, (unit, series)) in zip(axes, panels.items()):
+    for ax, title in zip(axes, small):
+        unit, series = panels[title]
         for label, v in series.items():
             ax.plot(t_ms, v, lw=1.2, label=label)
         _restraint_axes(ax, title, unit)
         if len(series) > 1:
             ax.legend(fontsize=6, loc="best")
-    for ax in axes[len(panels):n - (ncol if contacts else 0)]:
+    for ax in axes[len(small):]:
         ax.axis("off")
+    rows = [(title, *panels[title], 1.0) for title in wide]
     if contacts:
-        row = axes[-ncol:]
-        spec = row[0].get_subplotspec().get_gridspec()[-1, :ncol - 1]
+        shown = sorted(contacts, key=lambda k: -np.max(contacts[k]))[:CONTACTS_SHOWN]
+        more = f": the {len(shown)} largest of {len(contacts)}" if len(contacts) > len(shown) else ""
+        rows.append((f"contact normal forces{more}", "kN", {name.replace("__", " / "): contacts[name]
+                                                           for name in shown}, 1e-3))
+    for k, (title, unit, series, factor) in enumerate(rows):
+        row = axes[(first + k) * ncol:(first + k + 1) * ncol]
+        spec = row[0].get_subplotspec().get_gridspec()[first + k, :ncol - 1]
         for ax in row:
             ax.remove()
         ax = fig.add_subplot(spec)
-        shown = sorted(contacts, key=lambda k: -np.max(contacts[k]))[:CONTACTS_SHOWN]
-        for name in shown:
-            ax.plot(t_ms, 1e-3 * contacts[name], lw=1.2, label=name.replace("__", " / "))
-        more = f": the {len(shown)} largest of {len(contacts)}" if len(contacts) > len(shown) else ""
-        _restraint_axes(ax, f"contact normal forces{more}", "kN")
+        for label, v in series.items():
+            ax.plot(t_ms, factor * v, lw=1.2, label=label)
+        _restraint_axes(ax, title, unit)
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return fig
 
