@@ -21,12 +21,14 @@ PLANE_EXTENT = 0.4   # m, half size drawn for an unbounded plane
 @dataclass
 class Shape:
     """An ellipsoid (a sphere has equal semi-axes) fixed to body ``body`` (-1: the vehicle B0):
-    centre ``center`` (3,) and axes ``R`` (3, 3, columns) in that body's frame."""
+    centre ``center`` (3,) and axes ``R`` (3, 3, columns) in that body's frame; ``segment`` the
+    body's name."""
     name: str
     body: int
     center: np.ndarray
     R: np.ndarray
     semi_axes: np.ndarray
+    segment: str = ""
 
 
 @dataclass
@@ -65,7 +67,8 @@ def shapes(model):
         if isinstance(g, (Ellipsoid, Sphere)):
             body, X = _marker_frame(asm, model, g.marker)
             semi = np.asarray(g.semi_axes, float) if isinstance(g, Ellipsoid) else np.full(3, g.radius)
-            out.append(Shape(g.name, body, X[:3, 3].copy(), X[:3, :3].copy(), semi))
+            segment = model.body_names[body] if body >= 0 else ""
+            out.append(Shape(g.name, body, X[:3, 3].copy(), X[:3, :3].copy(), semi, segment))
     return out
 
 
@@ -84,6 +87,17 @@ def surfaces(model):
                               for su, sw in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
             out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3]))
     return out
+
+
+# a surface turned more than 20 deg from edge-on to a view faces it: its shadow is no line [E]
+FACING_SIN = np.sin(np.radians(20.0))
+
+
+def facing(corners, depth):
+    """Whether a surface (corners (4, 3) in B0) faces a view looking along B0 axis ``depth``:
+    drawn filled it would cover what lies behind or in front of it."""
+    n = np.cross(corners[1] - corners[0], corners[3] - corners[0])
+    return bool(abs(n[depth]) > FACING_SIN * np.linalg.norm(n))
 
 
 def relative_poses(results):
@@ -165,6 +179,13 @@ MOTION_KMH = 0.5
 #: (name, B0 axes drawn horizontally and vertically, axis labels) of the 2D views
 SIDE_VIEW = ("Side view", (0, 2), ("x (m, forward)", "z (m, up)"))
 FRONT_VIEW = ("Front view", (1, 2), ("y (m, left)", "z (m, up)"))
+
+
+def camera_side(run):
+    """The sign of B0's y on which the 3D views' camera stands: the vehicle's left (+1) unless a
+    lateral pulse throws the occupant towards it (the struck side's door and window would stand
+    between the camera and the occupant)."""
+    return -1.0 if pulse_direction(run)[1] > 0.2 else 1.0
 
 
 def views(run):
@@ -296,6 +317,27 @@ def restraint_outputs(model, results):
             label = f"{label} {parts[-1]}".strip() if parts[1:-1] else parts[-1]
         panel = panels.setdefault(f"{parts[0]}: {title}", (unit, {}))
         panel[1][label] = np.asarray(values) * factor
+    # a belt with payout or pull-in alone: the panel named by it (its sign says which way)
+    return {(f"{k.split(':')[0]}: {next(iter(v[1])).replace('_', '-')}"
+             if k.endswith(": payout and pull-in") and len(v[1]) == 1 else k): v for k, v in panels.items()}
+
+
+def hinge_outputs(model, results):
+    """{panel title: (display unit, {series label: (n,) values})} of the interior's hinged parts
+    (occupant.scenario.interior_hinge: a seat back frame on its recliner): the rotation of each
+    (deg, rearward positive: its joint's coordinate) and the moment its recliner holds (N m,
+    the restoring moment of its table: minus the load the resistance applies), from the
+    resistance's outputs ``<name>.deflection`` and ``.load``."""
+    from occupant.scenario.interior_hinge import frame_marker
+    asm = getattr(model, "source", None)
+    panels = {}
+    for r in getattr(asm, "joint_resistances", {}).values():
+        joint = asm.joints.get(r.joint)
+        x, f = (results.outputs.get(f"{r.name}.{k}") for k in ("deflection", "load"))
+        if joint is None or frame_marker(joint.child) not in asm.markers or x is None or f is None:
+            continue
+        panels[f"{joint.child}: rotation on its hinge"] = ("deg", {"rearward": np.degrees(np.asarray(x))})
+        panels[f"{joint.child}: moment on its hinge"] = ("N m", {"restoring": -np.asarray(f)})
     return panels
 
 

@@ -15,16 +15,19 @@ import numpy as np  # noqa: E402
 from occupant.report import data as D  # noqa: E402
 
 REGION_COLOURS = (("head", "#e6862e"), ("neck", "#e6862e"), ("thorax", "#3a70b0"), ("torso", "#3a70b0"),
-                  ("abdomen", "#3a70b0"), ("pelvis", "#3a70b0"), ("arm", "#4f9a4f"), ("hand", "#4f9a4f"),
-                  ("thigh", "#8a5aa8"), ("shank", "#8a5aa8"), ("leg", "#8a5aa8"), ("foot", "#8a5aa8"))
+                  ("sternum", "#3a70b0"), ("abdomen", "#3a70b0"), ("pelvis", "#3a70b0"), ("arm", "#4f9a4f"),
+                  ("hand", "#4f9a4f"), ("thigh", "#8a5aa8"), ("knee", "#8a5aa8"), ("shank", "#8a5aa8"),
+                  ("leg", "#8a5aa8"), ("foot", "#8a5aa8"))
 VEHICLE_COLOUR = "#7f7f7f"
 AIRBAG_COLOUR = "#d9534f"
 BELT_COLOUR = "#222222"
 PAGE = (11.69, 8.27)   # A4 landscape, inches
 
 
-def colour(name):
-    return next((c for key, c in REGION_COLOURS if key in name), "#999999")
+def colour(name, segment=""):
+    """The body region's colour of a shape by its name, else by its segment's (a scenario's
+    knee sphere on the lower leg); grey, the vehicle's, only for what names neither."""
+    return next((c for n in (name, segment) for key, c in REGION_COLOURS if key in n), "#999999")
 
 
 def pixels(fig, dpi=100):
@@ -58,10 +61,13 @@ def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
     for s in surfaces:
         X = D.pose_of(rel, s.body)[i]
         c = s.corners @ X[:3, :3].T + X[:3, 3]
-        add(Polygon(c[:, list(axes)], closed=True, fc=VEHICLE_COLOUR, ec=VEHICLE_COLOUR, lw=1.5, alpha=0.6))
+        if D.facing(c, depth):   # outlined: filled, the dashboard and seat back of a front view hid the occupant
+            add(Polygon(c[:, list(axes)], closed=True, fill=False, ec=VEHICLE_COLOUR, lw=0.8, alpha=0.6))
+        else:
+            add(Polygon(c[:, list(axes)], closed=True, fc=VEHICLE_COLOUR, ec=VEHICLE_COLOUR, lw=1.5, alpha=0.6))
     for s in sorted(shapes, key=lambda s: sign * s.center[depth]):
         (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, s.body)[i], s, axes)
-        add(Ellipse((cx, cz), w, h, angle=a, fc=colour(s.name), ec="k", lw=0.4, alpha=0.55))
+        add(Ellipse((cx, cz), w, h, angle=a, fc=colour(s.name, s.segment), ec="k", lw=0.4, alpha=0.55))
     for shape, scale in bags:
         if scale[i] > 0.05:
             (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, shape.body)[i], D.scaled(shape, scale[i]),
@@ -128,7 +134,9 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
     every = ("" if len(times) < 2 else f" every {1e3 * gaps[0]:.0f} ms" if np.allclose(gaps, gaps[0])
              else f" (the crash every {1e3 * gaps[-1]:.0f} ms)")
     plane = "xyz"[axes[0]] + "-" + "xyz"[axes[1]]
-    key = [text for present, text in ((surfaces, "surfaces grey"), (bags, "airbags red"),
+    outlined = any(D.facing(s.corners @ D.pose_of(rel, s.body)[idx[0], :3, :3].T, 3 - sum(axes)) for s in surfaces)
+    key = [text for present, text in ((surfaces, "surfaces grey" + (" (outlined where they face the view)"
+                                                                    if outlined else "")), (bags, "airbags red"),
                                       (belts, "belts black")) if len(present)]
     # pinned 0.08 inch below the top edge: at the default y = 0.98 a tall strip (the side view's
     # three rows) put it on the first row's panel titles
@@ -227,40 +235,51 @@ def channels(runs, groups=None, labels=None):
 
 #: contact forces drawn in the restraints figure: those with the largest peaks, one colour each
 CONTACTS_SHOWN = 10
+#: series a restraint panel keeps its legend inside for; one with more (a belt's eight
+#: segments) gets a row of its own with the legend beside it, where it hides no curve
+LEGEND_INSIDE = 3
 
 
 def restraints(run):
-    """Belt and airbag outputs (webbing forces, payout, pressure, volume...) and, on a row of its
-    own with its legend beside it, the normal forces of the CONTACTS_SHOWN contacts that pushed
-    hardest, against time. None when there is nothing to show."""
+    """Belt and airbag outputs (webbing forces, payout, pressure, volume...), an interior hinge's
+    rotation and moment and, on a row of its own with its legend beside it, the normal forces of
+    the CONTACTS_SHOWN contacts that pushed hardest, against time; a panel of more than
+    LEGEND_INSIDE series also on a row of its own. None when there is nothing to show."""
     res = run.results
-    panels = D.restraint_outputs(run.model, res)
+    panels = {**D.restraint_outputs(run.model, res), **D.hinge_outputs(run.model, res)}
     contacts = D.contact_forces(res)
     if not panels and not contacts:
         return None
+    wide = [k for k, (_, series) in panels.items() if len(series) > LEGEND_INSIDE]
+    small = [k for k in panels if k not in wide]
     ncol = 3
-    n = ncol * int(np.ceil(len(panels) / ncol)) + (ncol if contacts else 0)
-    fig, axes = _grid(n, ncol)
+    first = int(np.ceil(len(small) / ncol))   # the first row of its own
+    fig, axes = _grid(ncol * (first + len(wide) + bool(contacts)), ncol)
     t_ms = 1e3 * res.t
-    for ax, (title, (unit, series)) in zip(axes, panels.items()):
+    for ax, title in zip(axes, small):
+        unit, series = panels[title]
         for label, v in series.items():
             ax.plot(t_ms, v, lw=1.2, label=label)
         _restraint_axes(ax, title, unit)
         if len(series) > 1:
             ax.legend(fontsize=6, loc="best")
-    for ax in axes[len(panels):n - (ncol if contacts else 0)]:
+    for ax in axes[len(small):]:
         ax.axis("off")
+    rows = [(title, *panels[title], 1.0) for title in wide]
     if contacts:
-        row = axes[-ncol:]
-        spec = row[0].get_subplotspec().get_gridspec()[-1, :ncol - 1]
+        shown = sorted(contacts, key=lambda k: -np.max(contacts[k]))[:CONTACTS_SHOWN]
+        more = f": the {len(shown)} largest of {len(contacts)}" if len(contacts) > len(shown) else ""
+        rows.append((f"contact normal forces{more}", "kN", {name.replace("__", " / "): contacts[name]
+                                                           for name in shown}, 1e-3))
+    for k, (title, unit, series, factor) in enumerate(rows):
+        row = axes[(first + k) * ncol:(first + k + 1) * ncol]
+        spec = row[0].get_subplotspec().get_gridspec()[first + k, :ncol - 1]
         for ax in row:
             ax.remove()
         ax = fig.add_subplot(spec)
-        shown = sorted(contacts, key=lambda k: -np.max(contacts[k]))[:CONTACTS_SHOWN]
-        for name in shown:
-            ax.plot(t_ms, 1e-3 * contacts[name], lw=1.2, label=name.replace("__", " / "))
-        more = f": the {len(shown)} largest of {len(contacts)}" if len(contacts) > len(shown) else ""
-        _restraint_axes(ax, f"contact normal forces{more}", "kN")
+        for label, v in series.items():
+            ax.plot(t_ms, factor * v, lw=1.2, label=label)
+        _restraint_axes(ax, title, unit)
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return fig
 

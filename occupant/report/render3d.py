@@ -30,9 +30,9 @@ def key_instants(run):
 
 
 def render(run, indices, size=(300, 330)):
-    """RGB arrays (h, w, 3) uint8, one per sample index, of the scene seen from the front-left
-    above, in B0 (data.frame_name), one camera framing the bounding box of every body and
-    surface over all the instants."""
+    """RGB arrays (h, w, 3) uint8, one per sample index, of the scene seen from the front above
+    and one side (data.camera_side), in B0 (data.frame_name), one camera framing the bounding
+    box of every body and surface over all the instants."""
     from occupant.report.figures import scene_box
     # the VTK modules this needs, not ``import vtk`` (every module of VTK: 0.3-0.6 s more)
     import vtkmodules.vtkRenderingOpenGL2  # noqa: F401 (registers the OpenGL render window)
@@ -79,7 +79,7 @@ def render(run, indices, size=(300, 330)):
         m.DeepCopy(M.ravel())
         actor.SetUserMatrix(m)
 
-    shape_actors = [ellipsoid_actor(_rgb(colour(s.name))) for s in shapes]
+    shape_actors = [ellipsoid_actor(_rgb(colour(s.name, s.segment))) for s in shapes]
     bag_actors = [ellipsoid_actor(_rgb(AIRBAG_COLOUR), 0.45) for _ in bags]
     quads = []
     for s in surfaces:
@@ -140,7 +140,7 @@ def render(run, indices, size=(300, 330)):
             focal = np.array(cam.GetFocalPoint())
             dist = cam.GetDistance()
             cam.SetFocalPoint(*focal)
-            cam.SetPosition(*(focal + dist * 1.1 * np.array([0.75, 0.55, 0.35])))
+            cam.SetPosition(*(focal + dist * 1.1 * np.array([0.75, 0.55 * D.camera_side(run), 0.35])))
             cam.SetViewUp(0.0, 0.0, 1.0)
             cam.Dolly(1.35)   # ResetCamera frames the bounding sphere; the occupant fills less
             ren.ResetCameraClippingRange()

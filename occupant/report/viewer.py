@@ -72,7 +72,7 @@ def figure(run, frame_dt=FRAME_DT):
     faces, colours, offset = [], [], 0
     for s in shapes:
         faces.append(tri + offset)
-        colours += [colour(s.name)] * len(tri)
+        colours += [colour(s.name, s.segment)] * len(tri)
         offset += len(sphere)
     for _ in bags:
         faces.append(tri + offset)
@@ -105,7 +105,7 @@ def figure(run, frame_dt=FRAME_DT):
     lo, hi = scene_box(rel, shapes, surfaces, idx)
     names = [f"{1e3 * res.t[i]:.0f} ms" for i in idx]
     fig = go.Figure(data=first)
-    slider = dict(active=0, currentvalue=dict(prefix="t = "), pad=dict(t=40), len=0.9, x=0.1,
+    slider = dict(active=0, currentvalue=dict(prefix="t = "), pad=dict(t=40), len=0.87, x=0.1,
                   steps=[dict(method="animate", label=n,
                               args=[[n], dict(mode="immediate", frame=dict(duration=0, redraw=True),
                                               transition=dict(duration=0))]) for n in names])
@@ -117,13 +117,13 @@ def figure(run, frame_dt=FRAME_DT):
                          dict(label="Pause", method="animate",
                               args=[[None], dict(mode="immediate", frame=dict(duration=0, redraw=False))])])
     fig.update_layout(
-        height=620, margin=dict(l=0, r=0, t=30, b=0), showlegend=False, sliders=[slider],
+        height=620, margin=dict(l=0, r=0, t=30, b=20), showlegend=False, sliders=[slider],
         updatemenus=[play], uirevision="keep",
-        scene=dict(aspectmode="data", xaxis_title="x (m, forward)", yaxis_title="y (m)",
+        scene=dict(aspectmode="data", xaxis_title="x (m, forward)", yaxis_title="y (m, left)",
                    zaxis_title="z (m, up)",
                    # fixed ranges: the scene box over every frame, so that no frame leaves the view
                    **{f"{a}axis_range": [float(lo[k]), float(hi[k])] for k, a in enumerate("xyz")},
-                   camera=dict(eye=dict(x=1.2, y=1.4, z=0.6), up=dict(x=0, y=0, z=1))),
+                   camera=dict(eye=dict(x=1.5, y=1.75 * D.camera_side(run), z=0.75), up=dict(x=0, y=0, z=1))),
         title=dict(text=f"Occupant in the {D.frame_name(run)} (drag to rotate, slider for time)", font=dict(size=13)))
     out = fig.to_dict()
     out["frames"] = [dict(data=traces(i), name=n, traces=[0, 1]) for i, n in zip(idx, names)]

@@ -81,14 +81,15 @@ def test_restraints_drawn_and_plotted(restrained, tmp_path):
     panels = D.restraint_outputs(r.model, r.results)
     # belt point positions are drawn, not plotted; forces in kN, payout in mm, volume in litres
     # the bag's contact forces in one panel per bag, by body part (not as webbing forces)
-    assert set(panels) == {"lap: webbing force", "lap: payout and pull-in", "dab: volume", "dab: gauge pressure",
+    # payout alone: the panel is named by it (test_regression_payout_panel_names_what_it_shows)
+    assert set(panels) == {"lap: webbing force", "lap: payout", "dab: volume", "dab: gauge pressure",
                            "dab: force on each body part"}
     unit, series = panels["dab: force on each body part"]
     assert unit == "kN" and set(series) == {"head_shell"} and series["head_shell"].max() == pytest.approx(1.5)
     unit, series = panels["lap: webbing force"]
     assert unit == "kN" and set(series) == {"segment_1", "segment_2"} and series["segment_1"].max() == pytest.approx(3.0, rel=1e-3)
     assert panels["dab: volume"][1]["volume"].max() == pytest.approx(1e3 * 4 / 3 * np.pi * 0.13 * 0.09)
-    assert panels["lap: payout and pull-in"][1]["payout"].max() == pytest.approx(20.0)
+    assert panels["lap: payout"][1]["payout"].max() == pytest.approx(20.0)
     fig = F.restraints(r)
     titles = [ax.get_title() for ax in fig.axes]
     assert {"lap: webbing force", "dab: gauge pressure", "contact normal forces"} <= set(titles)
@@ -150,3 +151,70 @@ def test_regression_folded_bag_is_not_drawn_before_it_fires():
     assert np.all(scale[t < 0.015] == 0.0)
     after = t >= 0.015
     assert scale[after] ** 3 == pytest.approx(volume[after] / nominal)
+
+
+def _belt_run(outputs, t, source=None):
+    belt = types.SimpleNamespace(name="belt", points=[])
+    source = source or types.SimpleNamespace(belts={"belt": belt}, airbags={}, airbag_contacts={})
+    return types.SimpleNamespace(results=types.SimpleNamespace(t=t, outputs=outputs),
+                                 model=types.SimpleNamespace(source=source))
+
+
+def test_regression_belt_segments_keep_their_legend_beside_the_curves():
+    """A three-point belt's eight segment forces: their panel has a row of its own with the
+    legend beside the curves (inside, at "best", it lay over the side barrier's peaks); a panel
+    of two series keeps its legend inside."""
+    import matplotlib.pyplot as plt
+    t = np.linspace(0.0, 0.1, 201)
+    outputs = {f"belt.seg{k}.force": (1000.0 + 500 * k) * np.sin(np.pi * t / 0.1) for k in range(8)}
+    outputs.update({"belt.payout": 0.05 * t, "belt.pull_in": 0.01 * t})
+    fig = F.restraints(_belt_run(outputs, t))
+    try:
+        fig.canvas.draw()
+        force = next(a for a in fig.axes if a.get_title() == "belt: webbing force")
+        box, frame, plot = force.get_legend().get_window_extent(), fig.bbox, force.get_window_extent()
+        assert len(force.get_legend().get_texts()) == 8
+        assert box.x0 >= plot.x1 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+        payout = next(a for a in fig.axes if a.get_title() == "belt: payout and pull-in")
+        legend, plot = payout.get_legend().get_window_extent(), payout.get_window_extent()
+        assert plot.x0 <= legend.x0 and legend.x1 <= plot.x1
+    finally:
+        plt.close(fig)
+
+
+def test_regression_payout_panel_names_what_it_shows():
+    """A belt recording payout alone (the side barrier's, negative: webbing drawn in) had one
+    unlabelled curve under "payout and pull-in"; the panel is now named by the one it has."""
+    t = np.linspace(0.0, 0.1, 11)
+    for keys, title in ((("payout",), "belt: payout"), (("pull_in",), "belt: pull-in"),
+                        (("payout", "pull_in"), "belt: payout and pull-in")):
+        run = _belt_run({f"belt.{k}": -0.01 * t for k in keys}, t)
+        panels = D.restraint_outputs(run.model, run.results)
+        assert list(panels) == [title]
+        assert list(panels[title][1]) == list(keys) and panels[title][0] == "mm"
+
+
+def test_regression_hinged_seat_back_rotation_and_moment_plotted():
+    """The rear whiplash seat back turns on its recliner ([[hinge]]): the restraints figure
+    plots its rotation (deg, rearward) and the moment its table holds (N m, restoring: minus
+    the load the resistance applies), and no joint resistance of the dummy (its neck, hips...)."""
+    from occupant.scenario.load import load
+    model = load("rear_whiplash").model
+    t = np.linspace(0.0, 0.2, 201)
+    theta = 0.19 * np.sin(np.pi * t / 0.2)            # rad, 10.9 deg at 100 ms
+    outputs = {"seat_back_frame_resistance.deflection": theta,
+               "seat_back_frame_resistance.load": -7000.0 * theta,
+               "upper_neck_y.deflection": 0.3 * t, "upper_neck_y.load": -20.0 * t}
+    results = types.SimpleNamespace(t=t, outputs=outputs)
+    panels = D.hinge_outputs(model, results)
+    assert list(panels) == ["seat_back_frame: rotation on its hinge", "seat_back_frame: moment on its hinge"]
+    unit, series = panels["seat_back_frame: rotation on its hinge"]
+    assert unit == "deg" and np.max(series["rearward"]) == pytest.approx(np.degrees(0.19), rel=1e-6)
+    unit, series = panels["seat_back_frame: moment on its hinge"]
+    assert unit == "N m" and np.max(series["restoring"]) == pytest.approx(7000.0 * 0.19, rel=1e-6)
+    fig = F.restraints(types.SimpleNamespace(model=model, results=results))
+    try:
+        assert {"seat_back_frame: rotation on its hinge", "seat_back_frame: moment on its hinge"} <= \
+            {a.get_title() for a in fig.axes}
+    finally:
+        F.plt.close(fig)

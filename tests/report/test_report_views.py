@@ -1,0 +1,98 @@
+"""What the 2D and 3D views draw of the shipped interiors: the occupant's pads in their body
+region's colour, surfaces facing a view outlined, the camera away from a struck door, a hinged
+seat back where its hinge has turned it."""
+import types
+
+import numpy as np
+import pytest
+from matplotlib.patches import Polygon
+
+from occupant.dynamics import body_poses
+from occupant.report import data as D
+from occupant.report import figures as F
+from occupant.report import viewer
+from occupant.scenario.load import load
+
+
+def test_regression_body_pads_take_their_region_colour():
+    """The side barrier's occupant (sternum pad, knee pads, the scenario's knee spheres): every
+    shape on the dummy is drawn in its body region's colour; grey, the vehicle's surfaces',
+    had the sternum pad and the knee pads and spheres looking like interior parts."""
+    model = load("side_barrier").model
+    shapes = [s for s in D.shapes(model) if s.body >= 0]
+    grey = [s.name for s in shapes if F.colour(s.name, s.segment) == "#999999"]
+    assert len(shapes) > 20 and grey == []
+    knee = next(s for s in shapes if s.name == "left_knee_contact")
+    assert knee.segment == "left_lower_leg" and F.colour(knee.name, knee.segment) == F.colour("left_shank_shell")
+
+
+def _polygons(ax):
+    return [p for p in ax.patches if isinstance(p, Polygon)]
+
+
+def test_regression_front_view_outlines_the_surfaces_facing_it(run):
+    """The fixture's knee bolster and panel face the occupant (normal -x): edge-on in the side
+    view, drawn filled (lines); in the front view outlined, not filled (filled, the side
+    impact's dashboard, windshield and seat back covered the occupant); the floor, edge-on in
+    both, filled in both."""
+    times = np.array([0.0, 0.05])
+    facing = {s.name: D.facing(s.corners, 0) for s in D.surfaces(run.model)}
+    assert facing == {"floor": False, "knee_bolster": True, "panel": True}
+    for view, outlined in ((D.SIDE_VIEW, 0), (D.FRONT_VIEW, 2)):
+        fig = F.kinematics_strip(run, times, view)
+        try:
+            polys = _polygons(fig.axes[0])
+            assert len(polys) == 3
+            assert sum(not p.get_fill() for p in polys) == outlined
+            title = fig._suptitle.get_text()
+            assert ("outlined where they face the view" in title) == bool(outlined)
+        finally:
+            F.plt.close(fig)
+
+
+def test_analytic_facing_follows_the_angle_from_edge_on():
+    """A square turned by a from edge-on to a view along x faces it once sin a > sin 20 deg."""
+    for a, expected in ((0.0, False), (15.0, False), (25.0, True), (90.0, True)):
+        r = np.radians(a)
+        u, w = np.array([np.cos(r), np.sin(r), 0.0]), np.array([0.0, 0.0, 1.0])
+        corners = np.array([-u - w, u - w, u + w, -u + w])
+        assert D.facing(corners, 0) is expected, a
+
+
+@pytest.mark.parametrize("direction, side", [((1.0, 0.0, 0.0), 1.0), ((-1.0, 0.0, 0.0), 1.0),
+                                             ((0.0, 1.0, 0.0), -1.0), ((0.0, -1.0, 0.0), 1.0)])
+def test_regression_camera_stands_away_from_the_struck_side(run, direction, side):
+    """A side pulse along +y throws the occupant towards the door at +y: the 3D views look from
+    -y (from +y, as for a frontal, the door and window stood between camera and occupant)."""
+    r = types.SimpleNamespace(**vars(run))
+    r.pulse = types.SimpleNamespace(direction=direction)
+    assert D.camera_side(r) == side
+    eye = viewer.figure(r, frame_dt=0.05)["layout"]["scene"]["camera"]["eye"]
+    assert np.sign(eye["y"]) == side and eye["x"] > 0
+
+
+def test_analytic_hinged_seat_back_is_drawn_turned_by_its_hinge():
+    """The rear whiplash seat's back and head restraint ride on a hinged frame: posed by the
+    model's kinematics with the hinge turned 0.2 rad rearward, the drawn surfaces are those at
+    t = 0 turned by 0.2 rad about the hinge's axis (B0 y through its pivot), top rearward."""
+    model = load("rear_whiplash").model
+    surfaces = {s.name: s for s in D.surfaces(model)}
+    frame = model.body("seat_back_frame")
+    assert surfaces["seat_back"].body == frame and surfaces["head_restraint"].body == frame
+    j = model.joint_names.index("seat_back_frame_hinge")
+    link = model.joint_links[j][0]
+    theta = 0.2
+    data = model.make_data()
+    q0 = model.neutral_configuration()
+    q1 = q0.copy()
+    q1[model.tree.qidx[link]] = theta
+    rel = np.stack([body_poses(model, data, q) for q in (q0, q1)])
+    pivot = np.asarray(model.source.markers["seat_back_frame_axis"].transform)[:3, 3]
+    c, s = np.cos(theta), np.sin(theta)
+    Ry = np.array([[c, 0.0, -s], [0.0, 1.0, 0.0], [s, 0.0, c]])   # +z towards -x: rearward
+    for name in ("seat_back", "head_restraint"):
+        sf = surfaces[name]
+        start, turned = (sf.corners @ D.pose_of(rel, sf.body)[i, :3, :3].T + D.pose_of(rel, sf.body)[i, :3, 3]
+                         for i in (0, 1))
+        assert np.allclose(turned, (start - pivot) @ Ry.T + pivot, atol=1e-9), name
+        assert turned[:, 0].min() < start[:, 0].min() - 0.01   # the top went rearward
