@@ -108,23 +108,42 @@ def test_reference_hip_flexion_against_riener_edrich(human, hip_deg):
 
 @pytest.mark.parametrize("joint", ["upper_neck", "lower_neck"])
 def test_reference_neck_levels_bishop_and_mertz_patrick(human, joint):
-    """10 N m at the end of the human range (22.5 deg per joint: Bishop et al. 1994 tolerable
-    passive moment); 190 N m in flexion 15 deg past it (Mertz & Patrick 1971 level, reached at
-    75 deg of head-to-torso flexion as in the Mertz 1989 corridor's 64-77 deg), 57 N m in
-    extension 25 deg past it and in lateral bending 15 deg past it."""
+    """10 N m at the end of the human range (22.5 deg per joint in flexion and extension; in
+    lateral bending 27.5 deg at the condyles and 17.5 deg at C7/T1, joint_rom.toml: Bishop et al.
+    1994 tolerable passive moment); 190 N m in flexion 15 deg past it (Mertz & Patrick 1971 level,
+    reached at 75 deg of head-to-torso flexion as in the Mertz 1989 corridor's 64-77 deg), 57 N m
+    in extension 25 deg past it and in lateral bending 15 deg past it (both joints together at
+    75 deg of head-to-torso lateral bending)."""
     m = lambda a, d="y": _kernel_moment(human, f"{joint}_{d}", a)
     assert m(22.5) == pytest.approx(-10.0, rel=1e-9)
     assert m(-22.5) == pytest.approx(10.0, rel=1e-9)
     assert m(37.5) == pytest.approx(-190.0, rel=1e-9)
     assert m(-47.5) == pytest.approx(57.0, rel=1e-9)
-    assert m(37.5, "x") == pytest.approx(-57.0, rel=1e-9)
-    assert m(-37.5, "x") == pytest.approx(57.0, rel=1e-9)
+    lateral = {"upper_neck": 27.5, "lower_neck": 17.5}[joint]
+    assert m(lateral, "x") == pytest.approx(-10.0, rel=1e-9)
+    assert m(lateral + 15.0, "x") == pytest.approx(-57.0, rel=1e-9)
+    assert m(-lateral - 15.0, "x") == pytest.approx(57.0, rel=1e-9)
     # soft neutral zone: under 1 N m at a quarter of the range
     assert abs(m(5.6)) < 1.0
     # restoring and monotonic across the whole table
     angles = np.linspace(-47, 47, 25)
     moments = np.array([m(a) for a in angles])
     assert np.all(np.diff(moments) < 0)
+
+
+def test_analytic_neck_lateral_split_from_in_vitro_flexibility():
+    """The lateral range splits between the two neck joints as the chord of the subaxial arc
+    leans (joint_rom.toml): lower B/2, upper B/2 + U, with U = 5.5 + 6.7 deg (C0-C1, C1-C2;
+    Panjabi et al. 1989) and B = 7 x 7.9 deg - U (C0-C7 mean per level; Panjabi et al. 2001),
+    applied to the clinical 45 deg; the flexion split stays equal."""
+    from occupant.human.builder import human_range
+    u = 5.5 + 6.7
+    b = 7 * 7.9 - u
+    lower = 45.0 * (b / 2.0) / (b + u)
+    assert math.degrees(human_range("lower_neck", 0, "spherical")[1]) == pytest.approx(lower, abs=0.1)
+    assert math.degrees(human_range("upper_neck", 0, "spherical")[1]) == pytest.approx(45.0 - lower, abs=0.1)
+    assert math.degrees(human_range("upper_neck", 1, "spherical")[1]) == pytest.approx(22.5)
+    assert math.degrees(human_range("lower_neck", 1, "spherical")[1]) == pytest.approx(22.5)
 
 
 @pytest.mark.parametrize("joint", ["upper_neck", "lower_neck"])
@@ -153,7 +172,8 @@ def test_analytic_neck_stop_is_progressive_not_bottoming(human, joint):
                                         ("lower_neck_z", 60.0)])
 def test_analytic_neck_cycle_past_the_range_dissipates_the_voo_fraction(human, name, peak):
     """A quasi-static loading-unloading cycle of a neck coordinate to ``peak`` deg, past its
-    range (22.5 deg in bending, 35 deg in axial rotation) into the ligamentous branch:
+    range (22.5 deg in flexion, 17.5 deg in lateral bending at C7/T1, 35 deg in axial rotation)
+    into the ligamentous branch:
     the kernel's unloading curve returns 1.03 / 1.50 of the loading work (Voo et al. 1998,
     quasi-static over dynamic stiffness of cervical joints), i.e. dissipates 31.3 %, never pushes
     harder than the loading curve and pushes back all the way to zero (no permanent set; the

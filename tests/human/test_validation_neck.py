@@ -187,9 +187,12 @@ def test_reference_kang_side_corridor_is_the_two_specimens():
     assert c["peak_lateral_time_ms"] == (76.0, 97.0)
 
 
-@pytest.mark.xfail(strict=True, reason="finding of the independent check: the human's neck bends "
-                   "sideways as the PMHS's up to about 70 ms, then too far (73.0 deg against "
-                   "45.8-66.0) and swings back past them (-29.0 deg at 200 ms against -10.1-33.3)")
+@pytest.mark.xfail(strict=True, reason="finding of the independent check: the human's head bends "
+                   "sideways as the PMHS's up to about 65 ms, then on to 67.7 deg (45.8-66.0): the "
+                   "pulse has ended (67 ms), the lower neck springs back out of its ligamentous "
+                   "branch and whips the head over the condyles, stopped there at 105 N m; no "
+                   "published lateral damping or crash-level moment-angle curve to correct it with "
+                   "(test_regression_kang_side_mechanism, README.md)")
 def test_reference_kang_side_check_inside_the_range(validated):
     bad = {k: v for k, (v, ok) in validated("human_neck_kang_side_check")["checks"].items()
            if not ok}
@@ -197,14 +200,42 @@ def test_reference_kang_side_check_inside_the_range(validated):
 
 
 def test_regression_kang_side_figures(validated):
-    """As measured (README.md): the peak's time inside, its size and the rebound out. With the
-    neck's hysteresis (passive_joints.ligament_absorption, from Voo et al. 1998, not fitted here)
-    the rebound at 200 ms is -29.0 deg; with the elastic branch before it, -63.7 deg."""
+    """As measured (README.md): the peak's time and the bending at 200 ms inside, the peak out.
+    Since the lateral range splits between the joints as the in vitro spine bends (joint_rom.toml:
+    17.5 deg at C7/T1, 27.5 deg at the condyles) the peak is 67.7 deg and the bending at 200 ms
+    -10.0 deg (0.1 deg inside); with the equal split 73.0 and -29.0 deg, and with the elastic
+    branch before the neck's hysteresis (passive_joints.ligament_absorption) -63.7 deg."""
     c = validated("human_neck_kang_side_check")["checks"]
-    assert c["peak_lateral_deg"][0] == pytest.approx(73.0, abs=1.0)
+    assert c["peak_lateral_deg"][0] == pytest.approx(67.7, abs=1.0)
     assert c["peak_lateral_time_ms"][0] == pytest.approx(84.0, abs=2.0)
-    assert c["final_lateral_deg"][0] == pytest.approx(-29.0, abs=1.0)
-    assert [k for k, (_, ok) in c.items() if not ok] == ["peak_lateral_deg", "final_lateral_deg"]
+    assert c["final_lateral_deg"][0] == pytest.approx(-10.0, abs=1.0)
+    assert not c["peak_lateral_deg"][1] and c["peak_lateral_time_ms"][1]
+
+
+def test_regression_kang_side_mechanism(validated):
+    """What makes the peak (README.md): the sled's pulse is over at 67 ms and the head peaks
+    after it. The lower neck (C7/T1), bent past its range into the ligamentous branch (its
+    largest angle, 38.6 deg, at 54 ms with 116 N m), springs back to 20 deg by the peak and
+    returns about 10 J of the 18 J it took, while the head, lagging 24 deg about the condyles at
+    50 ms, whips over them to 47.7 deg and is stopped there with 105 N m: about three times the
+    27-38 N m at which PMHS atlases broke in lateral bending (Yoganandan et al. 2024)."""
+    out = validated("human_neck_kang_side_check")
+    res, t = out["results"], out["t"] * 1e3
+    head = out["history"]["head_lateral_deg"]
+    peak = int(np.argmax(head))
+    assert t[peak] > 67.0
+    deg = {j: np.degrees(res.outputs[f"{j}_neck_x.deflection"]) for j in ("lower", "upper")}
+    # the work the joint's resistance stored (its load is signed as the deflection, restoring)
+    stored = {j: -np.concatenate([[0.0], np.cumsum(0.5 * np.diff(np.radians(deg[j])) * (
+        res.outputs[f"{j}_neck_x.load"][1:] + res.outputs[f"{j}_neck_x.load"][:-1]))])
+        for j in ("lower", "upper")}
+    k = int(np.argmax(deg["lower"][:peak + 1]))
+    assert t[k] < 60.0 and deg["lower"][k] == pytest.approx(38.6, abs=1.5)
+    assert deg["lower"][peak] < deg["lower"][k] - 15.0
+    assert stored["lower"][k] - stored["lower"][peak] > 8.0            # J returned to the head
+    assert deg["upper"][np.argmin(np.abs(t - 50.0))] < -20.0            # the head lagging
+    assert deg["upper"][peak] == pytest.approx(47.5, abs=1.5)
+    assert np.abs(res.outputs["upper_neck_x.load"][:peak + 1]).max() > 2.5 * 38.0
 
 
 def test_missing_t1_input_column_names_file_and_key(edited_case):

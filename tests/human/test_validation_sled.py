@@ -69,7 +69,7 @@ def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the belt forces are 2.4 (shoulder, 10.81 kN) and 1.7 (lap, 3.82 kN) times the corridors' "
+    "the belt forces are 2.4 (shoulder, 10.81 kN) and 1.6 (lap, 3.56 kN) times the corridors' "
     "tops: the pelvis, not held at the knees (GS1's rigid knee supports stood at the knees; ours "
     "is 0.11 m ahead), slides 112 mm at the hip and tilts forward 33 deg; the lap belt's peak is "
     "its re-loading at 120-126 ms when the rebound tilts the still-advanced pelvis back. With "
@@ -111,16 +111,20 @@ def test_regression_gs1_figures(gs1):
     seated postures level the head at the lower neck alone (the Hybrid III's bracket; the human
     has none, its neck posture 20/0 deg in place of 15/5 [E]): head 360.2 mm, T1 261.7 mm, belts
     10.81 and 3.82 kN, head 3 ms 84.5 g (were 371.1, 259.0, 10.95, 3.73, 90.8). The hip
-    (H-point) goes 112.0 mm forward (PMHS at most 63.1 mm; the pelvis's centre of mass 142 mm)."""
+    (H-point) goes 112.0 mm forward (PMHS at most 63.1 mm; the pelvis's centre of mass 142 mm).
+    Since the neck's lateral range splits 17.5 / 27.5 deg between C7/T1 and the condyles
+    (joint_rom.toml; the head bends sideways here, the lower neck to 47 deg, was 52): the lap
+    belt's re-loading at 124 ms 3.80 -> 3.56 kN, head 3 ms 84.2 -> 81.7 g, head 359.8 -> 355.8 mm
+    (the other figures within 0.6 %)."""
     fig = gs1["figures"]
     assert fig["head_x_excursion_mm"] == pytest.approx(360.2, rel=0.02)
     assert fig["t1_x_excursion_mm"] == pytest.approx(261.7, rel=0.02)
     assert fig["shoulder_belt_force_kN"] == pytest.approx(10.81, rel=0.02)
-    assert fig["lap_belt_force_kN"] == pytest.approx(3.82, rel=0.02)
+    assert fig["lap_belt_force_kN"] == pytest.approx(3.56, rel=0.02)
     assert fig["hip_x_excursion_mm"] == pytest.approx(112.0, rel=0.02)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(84.5, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(81.7, rel=0.03)
 
 
 def test_reference_gs1_seat_is_rigid(gs1):
