@@ -1,15 +1,17 @@
 """Gaps between the occupant's contact ellipsoids and the interior's planes, and the head
 restraint placed at a stated backset from the seated occupant's head (``[vehicle] backset``, m).
 
-Backset: FMVSS 202a defines it as the minimum horizontal distance between the rear of a
-representation of the head of a seated 50th percentile male occupant and the head restraint, as
-measured by the head restraint measurement device (HRMD) [C: 49 CFR 571.202a S3, Oct. 2006 text];
-the HRMD's headform sits on the SAE J826 H-point manikin seated in the seat, with the seat back
-at the manufacturer's design angle, and the backset is the mean of three measurements [C: 72 FR
-25484, May 2007]. The RCAR-IIWPG and Euro NCAP whiplash protocols likewise measure the head
-restraint's geometry with the HRMD on the seated manikin before seating the dummy [C: their
-contents, RCAR-IIWPG protocol v3 2008 and Euro NCAP whiplash testing protocol v3.1 2011; the
-dummy-positioning tolerances not read here [U]]. A posture places the occupant where no seat
+Backset: FMVSS 202a limits the distance from the headform of the head restraint measurement
+device (HRMD) to the head restraint to 55 mm [C: Reed et al., Traffic Inj. Prev. 2018, doi
+10.1080/15389588.2018.1524889, abstract], with the seat back at the manufacturer's design angle
+and as the mean of three measurements [C: 72 FR 25484, May 2007, summary]. The HRMD is mounted on
+the SAE J826 H-point machine installed in the seat, its neck joint set to level the headform, and
+a probe measures the horizontal setback to the restraint [C: sae-j826.com HRMD page; Parkinson
+2007: "SAE J826 + HRMD"]. The IIHS / RCAR geometry rating takes the backset from the back of an
+average-size male's head to the front of the restraint [C: IIHS Status Report 38(9), 2003],
+measured before the dynamic test [C: RCAR-IIWPG protocol v3, 2008, section 2]. The backset is
+thus one of the loaded seat with a seated 50th male's head; how closely the dummy's own head
+must match it in the dynamic tests was not read [U]. A posture places the occupant where no seat
 holds it (occupant.scenario.settle): settled, the Hybrid III 50M sinks into the seat back and
 its head moves 9 mm rearward and 28 mm down, so a restraint placed on the posture's head is
 closer to the seated head than stated. Here the occupant's own head is the measuring headform:
@@ -33,7 +35,8 @@ from occupant.model.bundle import frozen
 from occupant.modeling import Ellipsoid
 
 HEAD_RESTRAINT = "head_restraint"   # the interior surface a [vehicle] backset places
-MAX_BACKSET = 0.3                   # m [E: rated seats lie within 0.1 m, RCAR/IIHS poor past ~0.1]
+MAX_BACKSET = 0.3   # m [E: well past any seat; IIHS links backsets past about 4 in to more neck
+                    # symptoms [C: IIHS Status Report 38(9), 2003]]
 
 
 class PlacementError(ValueError):
