@@ -257,6 +257,7 @@ class Scenario:
         c.keys(outputs, OUTPUTS_KEYS, "outputs")
         self.outputs = {k: c.boolean(outputs, k, "outputs", default=True) for k in OUTPUTS_KEYS}
         self.settled = False     # True: q0 is settled already (settling done for the backset)
+        self.backset_before = None   # m, the backset measured before the restraint was moved
         if "backset" in veh:     # last: it settles the occupant, the longest check
             self._backset(c, veh)
 
