@@ -47,10 +47,11 @@ def summary_lines(run):
     sc = run.scenario
     lines = [f"occupant run: {run.name}", f"  {run.title}"]
     occ = sc.get("occupant", {})
+    # the interior's surfaces, those on its hinged parts (a seat back on its recliner) included
+    surfaces = len(run.interior.surfaces) if run.interior is not None else "?"
     lines.append(f"  occupant {occ.get('dummy') or model.name} ({model.nb} bodies, {model.nv} dofs), posture "
                  f"{occ.get('posture')}; interior {sc.get('vehicle', {}).get('interior')} "
-                 f"({sum(1 for g in model.source.geometries.values() if getattr(g, 'marker', 1) is None)} "
-                 f"surfaces, {len(model.contact_names)} contact pairs)")
+                 f"({surfaces} surfaces, {len(model.contact_names)} contact pairs)")
     if run.pulse is not None:
         lines.append(f"  pulse: {run.pulse.describe()}")
     e = res.energy

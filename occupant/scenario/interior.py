@@ -25,7 +25,8 @@ shifts it). File form::
 
 ``[[hinge]]`` tables add parts turning about a lateral axis (a seat back frame on its recliner,
 ``occupant.scenario.interior_hinge``); a surface with ``on = "<hinge name>"`` moves with that
-part (its point, normal and x_axis given in B0 at t = 0).
+part (its point, normal and x_axis given in B0 at t = 0). A surface named ``head_restraint`` is
+the one a scenario's ``[vehicle] backset`` moves (occupant.scenario.placement).
 
 A ``[belt]`` table gives the points a scenario's ``[restraints.belt]`` takes where it does not
 give them itself (occupant.scenario.restraints.build_belt): the anchorages are the car's, so

@@ -28,6 +28,8 @@ pairs between the occupant's ellipsoids and the interior's surfaces
     # front_position = -0.10          # m, x in B0 of the car's foremost point at t = 0
     # pre-crash braking (occupant.scenario.precrash): B0 follows the full-car model's chassis
     # model = "midsize_sedan"         # vehicles/<model>.toml, with a [precrash] table
+    # backset = 0.050                 # m: the head restraint placed this far behind the head of
+                                      # the settled occupant (occupant.scenario.placement)
     [pulse]                         # occupant.scenario.pulse (none with a vehicle front)
     [restraints.airbag]             # occupant.scenario.restraints
     [[contact]]                     # a = occupant ellipsoid(s), b = interior surface
@@ -67,7 +69,7 @@ TOP_KEYS = ("kind", "name", "title", "description", "occupant", "vehicle", "puls
 OCCUPANT_KEYS = ("dummy", "posture", "h_point", "seat", "ellipsoid", "yaw_deg", "human", "settle")
 HUMAN_KEYS = ("sex", "percentile", "stature", "mass", "neck_activation")
 ELLIPSOID_KEYS = ("name", "segment", "center", "semi_axes")
-VEHICLE_KEYS = ("interior", "front", "speed_kmh", "front_position", "model")
+VEHICLE_KEYS = ("interior", "front", "speed_kmh", "front_position", "model", "backset")
 SENSORS_KEYS = ("standard",)
 CRITERIA_KEYS = ("regulation", "show", "reference")
 SOLVER_KEYS = ("t_end", "integrator", "dt", "output_dt")
@@ -254,6 +256,32 @@ class Scenario:
         outputs = c.table(data, "outputs", "")
         c.keys(outputs, OUTPUTS_KEYS, "outputs")
         self.outputs = {k: c.boolean(outputs, k, "outputs", default=True) for k in OUTPUTS_KEYS}
+        self.settled = False     # True: q0 is settled already (settling done for the backset)
+        self.backset_before = None   # m, the backset measured before the restraint was moved
+        if "backset" in veh:     # last: it settles the occupant, the longest check
+            self._backset(c, veh)
+
+    def _backset(self, c, veh):
+        """``vehicle.backset``: the head restraint moved so that its backset from the occupant
+        at the start (settled when occupant.settle > 0) is this (occupant.scenario.placement)."""
+        from occupant.scenario.placement import (MAX_BACKSET, PlacementError, head_restraint,
+                                                 place_head_restraint)
+        from occupant.scenario.settle import settle
+        accepted = f"0 < backset <= {MAX_BACKSET} m, with a head_restraint surface paired with the head"
+        value = c.number(veh, "backset", "vehicle", required=True)
+        if not 0.0 < value <= MAX_BACKSET:
+            c.fail("vehicle.backset", f"{value!r} m is outside the backsets accepted", accepted)
+        if self.front is not None:
+            c.fail("vehicle.backset", "a pedestrian scenario has no seat", "leave backset out "
+                   "in a scenario with a vehicle front")
+        try:
+            head_restraint(self.model)      # a missing surface or pair fails before settling
+            if self.settle:
+                self.q0, _ = settle(self.model, self.q0, self.settle)
+                self.settled = True
+            self.model, self.backset_before = place_head_restraint(self.model, self.q0, value)
+        except PlacementError as err:
+            c.fail("vehicle.backset", str(err), accepted)
 
     def _settle(self, c, occ):
         """``occupant.settle``: seconds of settling under gravity before the run (0: none)."""

@@ -39,6 +39,7 @@ class Run:
     pulse: object = None        # occupant.scenario.pulse.Pulse
     wall_time: float = 0.0      # s, simulation and criteria
     initial_state: object = None  # q0 (nq,)
+    interior: object = None     # occupant.scenario.interior.Interior (its surfaces, hinges)
 
     @property
     def ok(self):
@@ -53,7 +54,9 @@ def run_scenario(scenario, progress=None):
 
     start = time.perf_counter()
     q0 = scenario.q0
-    if getattr(scenario, "settle", 0.0):   # settled into the seat; belts fitted there by simulate
+    if getattr(scenario, "settle", 0.0) and not getattr(scenario, "settled", False):
+        # settled into the seat (unless the loader did, to place the head restraint); belts
+        # fitted there by simulate
         from occupant.scenario.settle import settle
         q0, _ = settle(scenario.model, q0, scenario.settle)
     res = simulate(scenario.model, scenario.t_end, dt=scenario.dt, q0=q0,
@@ -87,7 +90,8 @@ def run_scenario(scenario, progress=None):
                results=res, criteria=rows,
                regulation=scenario.protocol.title if scenario.protocol else "",
                notes=notes, judged=judged, pulse=scenario.pulse,
-               wall_time=time.perf_counter() - start, initial_state=q0)
+               wall_time=time.perf_counter() - start, initial_state=q0,
+               interior=getattr(scenario, "interior", None))
 
 
 def _cell(v):
@@ -181,4 +185,5 @@ def read_run(folder):
     return Run(name=rec["name"], title=rec["title"], scenario=rec["scenario"], model=sc.model, results=res,
                criteria=rec["criteria"], regulation=rec["regulation"], notes=rec["notes"],
                judged=rec["judged"], pulse=sc.pulse, wall_time=rec["wall_time"],
-               initial_state=None if rec["initial_state"] is None else np.array(rec["initial_state"]))
+               initial_state=None if rec["initial_state"] is None else np.array(rec["initial_state"]),
+               interior=sc.interior)

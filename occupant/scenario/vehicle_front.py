@@ -174,21 +174,14 @@ def lift_onto(model, q, planes):
     """Raise the free root of ``q`` (in place, along B0's z) so that no contact ellipsoid of a
     pair with one of the B0 ``planes`` (names) penetrates it: a posture that puts the heel and
     ball points on the road leaves the foot ellipsoids partly below it. Returns the lift (m)."""
-    from occupant.dynamics import body_poses
-    from occupant.modeling import Ellipsoid
+    from occupant.scenario.placement import plane_gap
     asm = model.source
-    X = body_poses(model, model.make_data(), q)
     lift = 0.0
     for pair in asm.contact_pairs.values():
         plane, g = asm.geometries.get(pair.geometry_b), asm.geometries[pair.geometry_a]
         if pair.geometry_b not in planes or plane.normal[2] <= 0:
             continue
-        k = model.marker_names.index(g.marker)      # its frame in its link's (compiled) frame
-        R_m = X[model.marker_body[k], :3, :3] @ model.marker_R[k]
-        p_m = X[model.marker_body[k]] @ np.append(model.marker_p[k], 1.0)
-        axes = g.semi_axes if isinstance(g, Ellipsoid) else np.full(3, g.radius)
-        reach = np.sqrt(np.sum((plane.normal @ R_m * axes) ** 2))
-        gap = plane.normal @ (p_m[:3] - plane.point) - reach
+        gap = plane_gap(model, q, g, plane.normal, plane.point)
         lift = max(lift, -gap / plane.normal[2])
     q[2] += lift
     return lift
