@@ -5,8 +5,10 @@ Per belt, every evaluation:
 1. points: anchors and slip rings where their link puts them; a wrap point in the middle of the
    belt's wrap over its ellipsoid (``wrap_point``): in the ellipsoid's scaled frame (the unit
    sphere; an affine map keeps lines, planes and tangency) the belt leaves the neighbour a at its
-   tangent point, wraps the sphere in a plane through a and b, around the side the element
-   names, and leaves at b's tangent point; P is the middle of that arc. The plane passes through
+   tangent point, wraps the sphere in a plane through a and b, around the side where the belt
+   lies (its place, a state that follows the point; at the fit the side the element names:
+   ``wrap_chain.run_way``, so the belt never jumps through the body it is hooked round), and
+   leaves at b's tangent point; P is the middle of that arc. The plane passes through
    the centre (the shortest path: the belt free to slide across the ellipsoid), or for a wrap
    held across the belt by friction (``Wrap.across``) through its place on the body, a state
    (``wrap_slide``): the place stays on the body while the belt's pull across itself (tension
@@ -18,8 +20,8 @@ Per belt, every evaluation:
    on its arc (``wrap_chain.place_run``: each the middle of the wrap between its neighbours, found
    directly); runs on neighbouring ellipsoids together on the belt's path over all of them
    (``wrap_chain.place_chain``: common tangents between their wraps, solved by Newton's
-   method on the path's length). Where the line passes
-   outside, P lies on it (no force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
+   method on the path's length). Where the line passes outside on that side, P lies on it (no
+   force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
    P, the price of one point per wrap; a wide wrap takes several wraps (several ellipsoids).
    The force T (u_A + u_B) acts at P on the ellipsoid's body (or on its carrier, a sternum on
    its prismatic chest joint: P found on the undeformed chest, then moved by the carrier's
@@ -52,8 +54,9 @@ Per belt, every evaluation:
    table's (force) or its capacity, winding in no faster than its table's pull-in (pull-in,
    ``pretensioner_at``).
 States per segment (webbing length, largest strain), per belt (payout, free payout (while
-unlocked, or wound in since), limiter payout, lock timer), per wrap its place across the belt
-(``BELT_WRAP_STATES``; fitted by ``restraints.fit_belts``); outputs ``BELT_*_OUTPUTS``; power into ``POWER_BELTS``.
+unlocked, or wound in since), limiter payout, lock timer), per wrap its place on the body
+(``BELT_WRAP_STATES``, fitted by ``restraints.fit_belts``: held across the belt by friction, or
+following the point, ``wrap_slide``); outputs ``BELT_*_OUTPUTS``; power into ``POWER_BELTS``.
 """
 import numpy as np
 from numba import njit
@@ -176,7 +179,10 @@ def point_velocity(data, carrier, out, k, p0, o_pts):
 
 @njit(**JIT_STAGE)
 def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
-    """Rate of the place of wrap point k held across the belt (its states). The belt over the wrap lies in the plane
+    """Rate of the place of wrap point k (its states). A wrap on its shortest path (no
+    ``across``): the place follows the point with time constant WRAP_FOLLOW, a memory of where
+    the belt lies that picks the way round (``wrap_chain.run_way``). A wrap held across the
+    belt: the belt over the wrap lies in the plane
     through its neighbours and the place (``wrap_point``), at offset h from the centre in the
     scaled frame: a circle on the sphere whose geodesic curvature over its normal curvature is
     h / sqrt(1 - h^2), the belt's pull across itself over its push into the body. The place
@@ -203,30 +209,31 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     r1 = (P[1] / D1 - u1) / WRAP_FOLLOW
     r2 = (P[2] / D2 - u2) / WRAP_FOLLOW
     mu = el.point_across[k]
-    a0, a1, a2 = _unit(out[j - 3] - out[j], out[j - 2] - out[j + 1], out[j - 1] - out[j + 2])
-    b0, b1, b2 = _unit(out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2])
-    m0, m1, m2 = P[0] / (D0 * D0), P[1] / (D1 * D1), P[2] / (D2 * D2)   # outward normal
-    n0, n1, n2 = _unit(E[0] * m0 + E[1] * m1 + E[2] * m2, E[3] * m0 + E[4] * m1 + E[5] * m2,
-                       E[6] * m0 + E[7] * m1 + E[8] * m2)
-    normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
-               + (f_in * a2 + f_out * b2) * n2)
-    A = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
-    B = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
-    n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
-                          (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))
-    excess = normal * (abs(h) / r - mu) if r > 0.0 and normal > 0.0 else 0.0
-    if excess > 0.0:
-        # across the belt (the plane normal's part in the surface) towards the shortest
-        # path: the way |h| falls (tried a step of 1e-7 along it)
-        hu = n[0] * u0 + n[1] * u1 + n[2] * u2
-        t0, t1, t2 = n[0] - hu * u0, n[1] - hu * u1, n[2] - hu * u2
-        _, h2, _ = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
-                               (B[0] / D0, B[1] / D1, B[2] / D2),
-                               (u0 + 1e-7 * t0, u1 + 1e-7 * t1, u2 + 1e-7 * t2))
-        g = 1.0 if abs(h2) < abs(h) else -1.0
-        d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
-        v = excess / damping
-        r0, r1, r2 = r0 + v * d0 / D0, r1 + v * d1 / D1, r2 + v * d2 / D2
+    if mu > 0.0:   # held across the belt
+        a0, a1, a2 = _unit(out[j - 3] - out[j], out[j - 2] - out[j + 1], out[j - 1] - out[j + 2])
+        b0, b1, b2 = _unit(out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2])
+        m0, m1, m2 = P[0] / (D0 * D0), P[1] / (D1 * D1), P[2] / (D2 * D2)   # outward normal
+        n0, n1, n2 = _unit(E[0] * m0 + E[1] * m1 + E[2] * m2, E[3] * m0 + E[4] * m1 + E[5] * m2,
+                           E[6] * m0 + E[7] * m1 + E[8] * m2)
+        normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
+                   + (f_in * a2 + f_out * b2) * n2)
+        A = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
+        B = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
+        n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
+                              (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))
+        excess = normal * (abs(h) / r - mu) if r > 0.0 and normal > 0.0 else 0.0
+        if excess > 0.0:
+            # across the belt (the plane normal's part in the surface) towards the shortest
+            # path: the way |h| falls (tried a step of 1e-7 along it)
+            hu = n[0] * u0 + n[1] * u1 + n[2] * u2
+            t0, t1, t2 = n[0] - hu * u0, n[1] - hu * u1, n[2] - hu * u2
+            _, h2, _ = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
+                                   (B[0] / D0, B[1] / D1, B[2] / D2),
+                                   (u0 + 1e-7 * t0, u1 + 1e-7 * t1, u2 + 1e-7 * t2))
+            g = 1.0 if abs(h2) < abs(h) else -1.0
+            d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
+            v = excess / damping
+            r0, r1, r2 = r0 + v * d0 / D0, r1 + v * d1 / D1, r2 + v * d2 / D2
     # on the sphere: the rate's tangential part, and the length drawn back to 1
     rs = r0 * u0 + r1 * u1 + r2 * u2
     grow = (1.0 - ns) / WRAP_FOLLOW
@@ -389,10 +396,10 @@ def belt(el, points, out, zdot, t, z, b):
         out[j], out[j + 1] = tension, strain
         prev = vel
 
-    # wrap points held on the body by friction across the belt
+    # wrap points' places: held on the body by friction across the belt, or following the point
     for s in range(1, ns):
         k = p0 + s
-        if el.point_kind[k] == BELT_WRAP and el.point_across[k] > 0.0:
+        if el.point_kind[k] == BELT_WRAP:
             wrap_slide(points, el, out, zdot, z, k, p0, o_pts, out[os + 4 * (s - 1)],
                        out[os + 4 * s], el.slip_damping[b])
 

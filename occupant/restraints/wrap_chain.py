@@ -98,12 +98,32 @@ def run_side(el, k, m):
     return s0, s1, s2
 
 
+@njit(**JIT_INLINE)
+def run_way(el, z, k, m):
+    """The direction (ellipsoid frame) that picks the way round the ellipsoid of the run of m
+    wraps from k (``wrap_arc_point``'s side): where the belt lies on it, its points' places (their
+    states, directions in the scaled frame that follow the points, ``belt.wrap_slide``), so the
+    way round changes only as the belt moves over the body; before the places are set (the fit),
+    the sides the wraps declare (``run_side``). Chosen by the declared side alone, the way flipped
+    when the body turned under the belt: GS1's lap belt, hooked over the pelvis from anchorages
+    below it, jumped through the pelvis onto the straight line between them when the pelvis
+    tilted forward 35 deg (path 0.96 -> 0.60 m) and back on the rebound (0.60 -> 0.90 m in one
+    step: strains of 10^4 and a diverged run)."""
+    s0, s1, s2 = 0.0, 0.0, 0.0
+    for i in range(m):
+        jz = el.point_z[k + i]
+        s0, s1, s2 = s0 + z[jz], s1 + z[jz + 1], s2 + z[jz + 2]
+    if s0 == 0.0 and s1 == 0.0 and s2 == 0.0:
+        return run_side(el, k, m)
+    return s0 / el.point_size[k, 0], s1 / el.point_size[k, 1], s2 / el.point_size[k, 2]
+
+
 @njit(**JIT_STAGE)
 def place_run(data, el, out, k, m, o_pts, p0, z, a, b):
     """Place the m wrap points from k (global index; belt's first point p0; m > 1 only for
     shortest-path wraps over one ellipsoid) on the belt's wrap from a to b (B0), writing them
     into the outputs; returns whether the wrap touches. The m points share one wrap
-    (``wrap_point``'s, the way round chosen by the sum of their sides) at the fractions
+    (``wrap_point``'s, the way round where the belt lies, ``run_way``) at the fractions
     i / (m + 1) of its arc, equally spaced: each is then the middle of the wrap between its
     neighbours, the fixed point that Gauss-Seidel sweeps over the points one at a time would
     seek, found directly (on one ellipsoid those sweeps need not converge: they can cycle
@@ -114,7 +134,7 @@ def place_run(data, el, out, k, m, o_pts, p0, z, a, b):
     al = _to_local(c, E, a[0], a[1], a[2])
     bl = _to_local(c, E, b[0], b[1], b[2])
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
-    side = run_side(el, k, m)
+    side = run_way(el, z, k, m)
     active = True
     for i in range(m):
         P, active = wrap_arc_point(D, side, al, bl, wrap_place(el, z, k), (i + 1.0) / (m + 1.0))
@@ -147,7 +167,7 @@ def _tangent(data, el, k, m, z, a, b, frac):
     (frac 1); where the wrap does not touch, the far end of the straight line (b or a)."""
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
-    P, active = wrap_arc_point(D, run_side(el, k, m), _to_local(c, E, a[0], a[1], a[2]),
+    P, active = wrap_arc_point(D, run_way(el, z, k, m), _to_local(c, E, a[0], a[1], a[2]),
                                _to_local(c, E, b[0], b[1], b[2]), wrap_place(el, z, k), frac)
     if not active:
         return b if frac == 0.0 else a

@@ -137,3 +137,69 @@ def test_analytic_strap_stops_a_ball_with_wraps_that_lift_off_and_come_back(wrap
     assert np.abs(total - total[0]).max() < (1e-6 if wraps == 1 else 5e-3) * total[0]
     assert res.v[-1, 0] < -0.95 * SPEED             # thrown back: the strap was left
     assert forces[:, -1].max() == pytest.approx(PRETENSION, rel=0.05)
+
+
+HAMMOCK = (0.3, 0.15)    # m: the strap's anchors at x = +-0.3, z = 0.15, above the ball (BALL)
+GRAVITY = 40.0           # m/s^2 along -z
+RISE_SPEED = 0.5         # m/s: the ball's start upwards, off its strap
+SPIN = np.pi * GRAVITY / (2.0 * RISE_SPEED)   # rad/s: half a turn while it is off the strap
+
+
+def _spinning_ball_in_hammock():
+    """A ball (BALL) on a slider along B0 z and a hinge about B0 y through its centre, hanging in
+    a frictionless strap of LINEAR webbing between anchors above it (HAMMOCK): the strap runs
+    under the ball (the wrap's side is down in the ball's frame at the start), hooked round it
+    the long way (the straight line between the anchors passes above the ball)."""
+    asm = Assembly("hammock")
+    asm.add(Part("slider", MASS, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("slide", "prismatic", None, "slider", Pose()))
+    turn = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, -1.0, 0.0]])   # joint z = B0 y
+    asm.add(Part("rotor", 1.0, inertia=(0.004, 0.004, 0.004)))
+    asm.add(Joint("spin", "revolute", "slider", "rotor", Pose(rotation=turn)))
+    asm.add(Marker("centre", "rotor", rotation=turn.T))
+    asm.add(Ellipsoid("ball", "centre", (BALL, BALL, BALL)))
+    x, z = HAMMOCK
+    asm.add(Belt("belt", [Anchor("left", (x, 0.0, z)),
+                          Wrap("under", "ball", friction=0.0, side=(0.0, 0.0, -1.0)),
+                          Anchor("right", (-x, 0.0, z))], LINEAR, pretension=PRETENSION))
+    return asm.compile()
+
+
+def test_analytic_strap_round_a_spinning_ball_goes_slack_and_tightens_again():
+    """The ball is thrown up off its strap (which goes slack), falls back into it and bounces,
+    spinning at SPIN (half a turn while it is off the strap): the strap stays round the ball's
+    bottom, wherever the side it was fitted on has turned to, since a belt cannot pass through
+    the body it is hooked round. Closed form: the wrap point at the ball's bottom (0, 0, q - R),
+    the path L = 2 sqrt(X^2 + (Z - q + R)^2) (anchors at (+-X, Z)), the tension
+    EA max(L / l0 - 1, 0) with the webbing l0 fitted at PRETENSION; slack carries exactly
+    nothing and the strap takes up its load again continuously; the frictionless strap puts no
+    moment on the ball (its spin stays) and keeps the energy. Before, the way round the ball was
+    chosen by the fitted side, which turns with the ball: with that side up the strap jumped
+    through the ball onto the straight line between its anchors (GS1's lap belt over the
+    pelvis tilting forward, where the run diverged when it jumped back)."""
+    model = _spinning_ball_in_hammock()
+    res = occupant.simulate(model, 0.06, v0=[RISE_SPEED, SPIN], integrator="rk4", dt=1e-5,
+                            gravity=(0.0, 0.0, -GRAVITY))
+    assert res.status == "finished"
+    q = res.q[:, 0]
+    x, z = HAMMOCK
+    length = 2.0 * np.sqrt(x**2 + (z - q + BALL) ** 2)
+    l0 = length[0] / (1.0 + PRETENSION / EA)
+    tension = EA * np.maximum(length / l0 - 1.0, 0.0)
+    under = np.stack([res.outputs[f"belt.under.{a}"] for a in "xyz"], 1)
+    np.testing.assert_allclose(under, np.stack([0.0 * q, 0.0 * q, q - BALL], 1), atol=1e-9)
+    for seg in ("left-under", "under-right"):
+        force = res.outputs[f"belt.{seg}.force"]
+        np.testing.assert_allclose(force, tension, atol=1e-3 * tension.max())
+        assert np.all(force[tension == 0.0] == 0.0)
+    slack = tension == 0.0
+    back = 50 + np.flatnonzero(~slack[50:])[0]   # off the strap at 5 ms, back in it at 24 ms
+    assert slack[50] and res.t[back] > 0.02 and not slack[back:back + 300].any()
+    assert tension.max() > 5.0 * PRETENSION      # caught: loaded well beyond its fit
+    angle = res.q[:, 1]
+    assert abs(angle[back] - np.pi) < 0.3        # back in the strap with its fitted side up
+    assert angle[-1] > 2.0 * np.pi               # and that side down and up again since
+    np.testing.assert_allclose(res.v[:, 1], SPIN, rtol=1e-9)
+    strain = np.maximum(length / l0 - 1.0, 0.0)
+    total = res.energy["total"] + 0.5 * EA * l0 * strain**2
+    assert np.abs(total - total[0]).max() < 1e-4 * (0.5 * MASS * RISE_SPEED**2)
