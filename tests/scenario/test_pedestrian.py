@@ -12,6 +12,7 @@ from occupant.scenario import ScenarioError, load
 from occupant.scenario.load import _resolve
 from occupant.scenario.pedestrian import head_impact
 from occupant.scenario.pulse import KMH
+from occupant.sensors.evaluate import segment_frame
 from occupant.scenario.vehicle_front import (VehicleFrontError, lift_onto, load_vehicle_front,
                                              vehicle_indices)
 
@@ -136,9 +137,9 @@ def test_reference_pedestrian_40_head_impact_within_published_ranges(scenario, r
       plus the slide up the bonnet (measured 1875 mm); the seated-spine Hybrid III (1.69 m, 1.67
       m in the stance) gave 1770 mm, short of the range;
     - head speed relative to the car 0.8-1.4 times the car's speed [U: Yang 2005 review, IJVS];
-    - struck femur's axial compression below 4 kN [E]: the car loads the thigh across its axis
-      (7.0 kN at the bonnet leading edge, measured); only the hip's and knee's reactions load it
-      along the axis. The hip's adduction stop at 20 deg [E] (now 30 deg, the human range)
+    - struck femur's axial compression below 4 kN [E]: the car loads the leg across its axis
+      (the bonnet leading edge's lower edge, at the bumper's top, on the right thigh's distal end
+      6.9 kN, measured); only the hip's and knee's reactions load it along the axis. The hip's adduction stop at 20 deg [E] (now 30 deg, the human range)
       made a 9.4 kN spike when the struck leg met it at 39 rad/s.
     Its neck and chest criteria are computed with the base Hybrid III 50th male's limits.
     """
@@ -146,7 +147,7 @@ def test_reference_pedestrian_40_head_impact_within_published_ranges(scenario, r
     assert res.status == "finished", res.message
     h = head_impact(scenario, res)
     assert h["surface"] in ("bonnet", "windscreen")
-    assert 0.0 < h["first_contact"] < 0.01              # the bumper reaches the leg at once
+    assert 0.0 < h["first_contact"] < 0.01              # the car reaches the leg at once
     assert 0.100 <= h["hit"] <= 0.150, h
     assert 1.80 <= h["wad"] <= 2.10, h
     assert 0.8 <= h["speed"] / (40.0 * KMH) <= 1.4, h
@@ -222,3 +223,59 @@ def test_analytic_head_impact_time_scales_as_one_over_speed(scenario, run):
         travel[v], wad[v] = h["hit"] * v * KMH, h["wad"]
     assert all(abs(travel[v] / travel[40.0] - 1.0) < 0.10 for v in travel), travel
     assert wad[30.0] < wad[40.0] < wad[50.0], wad
+
+
+def _channel(run, name):
+    return next(c for c in run.results.channels if c.name == name)
+
+
+def test_reference_pedestrian_40_note_gives_the_hit_as_the_criteria_row(scenario, run):
+    """Two times of the head contact: the run's clock (t = 121.5 ms, the car started 0.05 m from
+    the leg) and the head impact time (HIT, 117.0 ms), which IWG-DPPS-18-04 counts from the first
+    vehicle-pedestrian contact (4.5 ms). The note names both and the first contact, so that it
+    cannot be read as a second HIT (it read "strikes the windscreen at 121.5 ms (first vehicle
+    contact 4.5 ms)" beside the row's 117.0 ms)."""
+    h = head_impact(scenario, run.results)
+    row = {r["criterion"]: r for r in run.criteria}["head impact time"]
+    note = next(n for n in run.notes if n.startswith("head strikes"))
+    assert h["time"] == pytest.approx(h["first_contact"] + h["hit"])
+    assert f"at t = {h['time'] * 1e3:.1f} ms" in note, note
+    assert f"head impact time {row['value']:.1f} ms" in note, note
+    a, _, b = h["first_pair"].partition("__")
+    assert f"({a.replace('_', ' ')} on the {b.replace('_', ' ')} at t = {h['first_contact'] * 1e3:.1f} ms)" in note
+
+
+def test_reference_pedestrian_40_femur_bending_is_the_rigid_knee_carrying_the_bumper(scenario, run):
+    """The femur cells are read across the knee (occupant.sensors.defaults): the lower leg's load
+    on the femur, moments about the knee centre, in the femur's J211 axes. The Hybrid III's knee
+    is a hinge that neither bends sideways nor twists, so whatever the car pushes on the shank
+    below the knee bends the femur there; a human knee gives way in valgus at 134 +- 7 N m
+    [U: SAE 2003-01-0895, abstract] and a femur breaks at 458 +- 95 N m [S: Funk, Kerrigan and
+    Crandall 2004, AAAM 48:215-233, abstract], so the channel's kN m are a rigid dummy's, not a
+    person's. Hand estimate at the right shank's peak bumper load (6.8 kN at 15 ms): its moment
+    about the knee (r x F, r 0.14 m down and 0.12 m behind the knee) on the femur's x axis is
+    1.15 kN m, measured -1.56 kN m (the lower leg's inertia and the road on the foot the rest):
+    the shank's load accounts for 60-100 % of it, opposite in sign (the cell reads the shank's
+    load on the femur). The peak (-2.7 kN m at 26 ms) is the hip's rotation stop (45 deg, the
+    human range [U]): the bumper, behind the femur's axis on the flexed trailing shank, spins the
+    leg about that axis through the knee that cannot twist, and the stop catches it at 63 rad/s."""
+    res, m = run.results, scenario.model
+    pair = "right_shank_shell__bumper"
+    f = res.outputs[f"{pair}.normal_force"]
+    k = int(np.argmax(f))
+    ku, kl = m.body("right_upper_leg"), m.body("right_lower_leg")
+    X = body_poses(m, m.make_data(), res.q[k])
+    knee = X[kl, :3, 3]
+    point = np.array([res.outputs[f"{pair}.point_{a}"][k] for a in "xyz"])
+    force = np.array([f[k], 0.0, 0.0])          # the bumper's face pushes along the car's x
+    R_seg = X[ku, :3, :3] @ segment_frame(m, ku)[0]
+    hand = (R_seg.T @ np.cross(point - knee, force))[0]       # femur x: J211 and segment agree
+    mx = _channel(run, "Right femur moment X")
+    measured = np.interp(res.t[k], mx.t, mx.values)
+    assert hand > 500.0 and measured < 0.0, (hand, measured)
+    assert 0.6 <= hand / -measured <= 1.0, (hand, measured)
+    # the peak falls while the right hip is beyond its rotation or adduction stop
+    i = int(np.argmax(np.abs(mx.values)))
+    rot = abs(np.interp(mx.t[i], res.t, res.outputs["right_hip_z.deflection"]))
+    add = abs(np.interp(mx.t[i], res.t, res.outputs["right_hip_x.deflection"]))
+    assert rot > math.radians(45.0) or add > math.radians(30.0), (mx.t[i], math.degrees(rot), math.degrees(add))
