@@ -3,9 +3,11 @@ head impact time (HIT), wrap-around distance (WAD) of the head impact, the head'
 relative to the car and the surface it strikes.
 
 Definitions:
-- HIT: from the first contact between vehicle and pedestrian (typically bumper to leg) to the
-  head's first contact with the vehicle (UN GTR 9 phase 2 / Euro NCAP HIT determination by
-  simulation, IWG-DPPS-18-04 [U: annex title and definition read, not its text]);
+- HIT: the time elapsed from the first contact between vehicle and pedestrian (typically bumper
+  to leg) to the head's first contact with the vehicle (UN GTR 9 phase 2 / Euro NCAP HIT
+  determination by simulation, IWG-DPPS-18-04 [S: its definition as globalautoregs.com quotes
+  it; the annex's text not read]): a duration, not the run's clock time of the head contact
+  (``time``), which also counts the approach before the first contact;
 - WAD: the length of a tape from the ground along the vehicle's centreline profile to the head's
   contact point, that point taken in the vehicle frame and projected onto the profile
   (VehicleFront.wrap_around_distance);
@@ -28,14 +30,16 @@ def _first(force, t):
 
 
 def head_impact(scenario, res):
-    """dict of the head impact (time, hit, surface, wad, speed, angle, point) or None when the head
-    does not reach the vehicle within the run; plus ``first_contact`` (s)."""
+    """dict of the head impact (time: the run's clock at the head contact, hit, surface, wad,
+    speed, angle, point), without them when the head does not reach the vehicle within the run;
+    always ``first_contact`` (s) and ``first_pair`` (the contact pair that touched first)."""
     model, front = scenario.model, scenario.front
     asm = model.source
     surfaces = set(front.surface_names)
     pairs = [p for p in asm.contact_pairs.values() if p.geometry_b in surfaces]
     t = res.t
-    first = min((_first(res.outputs[f"{p.name}.normal_force"], t)[0] for p in pairs), default=math.inf)
+    first, first_pair = min(((_first(res.outputs[f"{p.name}.normal_force"], t)[0], p.name) for p in pairs),
+                            default=(math.inf, None))
 
     def on_head(geometry):
         marker = asm.geometries[geometry].marker
@@ -44,7 +48,7 @@ def head_impact(scenario, res):
     hits = [(*_first(res.outputs[f"{p.name}.normal_force"], t), p) for p in pairs if on_head(p.geometry_a)]
     hits = [h for h in hits if h[1] >= 0]
     if not hits:
-        return {"first_contact": first}
+        return {"first_contact": first, "first_pair": first_pair}
     t_h, k, pair = min(hits, key=lambda h: h[0])
     qi, vi = vehicle_indices(model)
     x_car = scenario.front_position + res.q[k, qi]
@@ -57,7 +61,7 @@ def head_impact(scenario, res):
     v_rel = v_head - np.array([res.v[k, vi], 0.0, 0.0])
     speed = float(np.linalg.norm(v_rel))
     angle = math.degrees(math.asin(max(-1.0, min(1.0, -v_rel[2] / speed)))) if speed > 0 else 0.0
-    return {"first_contact": first, "time": t_h, "hit": t_h - first, "surface": pair.geometry_b,
+    return {"first_contact": first, "first_pair": first_pair, "time": t_h, "hit": t_h - first, "surface": pair.geometry_b,
             "wad": float(wad), "speed": speed, "angle": angle,
             "point": (float(px - x_car), float(pz))}
 
@@ -75,7 +79,10 @@ def pedestrian_rows(scenario, res):
             dict(criterion="head impact angle", value=h["angle"], unit="deg", limit=None)]
     for r in rows:
         r["pass"] = None
-    note = (f"head strikes the {h['surface'].replace('_', ' ')} at {h['time'] * 1e3:.1f} ms "
-            f"(first vehicle contact {h['first_contact'] * 1e3:.1f} ms); pedestrian outputs are "
-            "values only (no regulation judges a whole-body pedestrian)")
+    a, _, b = h["first_pair"].partition("__")
+    note = (f"head strikes the {h['surface'].replace('_', ' ')} at t = {h['time'] * 1e3:.1f} ms: head "
+            f"impact time {h['hit'] * 1e3:.1f} ms, counted from the first vehicle contact "
+            f"({a.replace('_', ' ')} on the {b.replace('_', ' ')} at t = {h['first_contact'] * 1e3:.1f} ms), "
+            "as UN GTR 9's HIT determination by simulation defines it (IWG-DPPS-18-04); pedestrian "
+            "outputs are values only (no regulation judges a whole-body pedestrian)")
     return rows, [note]
