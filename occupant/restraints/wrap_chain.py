@@ -161,7 +161,7 @@ def _on_surface(data, el, k, x):
     return abs((p[0] / D[0]) ** 2 + (p[1] / D[1]) ** 2 + (p[2] / D[2]) ** 2 - 1.0) < 1e-6
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def _tangent(data, el, k, m, z, a, b, frac):
     """Run k's (m wraps) tangent point in B0 on its wrap from a to b: a's (frac 0) or b's
     (frac 1); where the wrap does not touch, the far end of the straight line (b or a)."""
@@ -201,7 +201,7 @@ def _next_run(el, k):
     return k + run_length(el, k)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def _start_join(data, el, out, k, m, n, mn, o_pts, p0):
     """The join between run k (m wraps) and run n (mn wraps) to start from, written into the
     slot of run k's last point: the middle between their neighbouring points as placed before
@@ -228,7 +228,7 @@ def _start_join(data, el, out, k, m, n, mn, o_pts, p0):
     out[jl], out[jl + 1], out[jl + 2] = x
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def _kink(data, el, z, k, m, n, mn, a, b, x):
     """At the join x between run k (m wraps, from a) and run n (mn wraps, to b): the length's
     gradient u1 - u2 (3), the unit vector from t1 to t2 and the lengths l1, l2 (module
@@ -265,7 +265,7 @@ def _solve3(A, r):
     return x0, x1, x2
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def _newton_join(data, el, out, z, k, m, n, mn, a, b, o_pts, p0):
     """One Newton step (module docstring) of the join X between run k (m wraps, from a) and run
     n (mn wraps, to b), X held in the slot of run k's last point; returns its kink |u1 - u2|
@@ -441,7 +441,7 @@ def _runs_between(el, k, n):
     return count
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_STAGE)
 def _put_on_line(data, el, out, k, m, o_pts, p0, a, b):
     """The m points of a run that does not touch, on the line from a to b (B0): at its point
     nearest the ellipsoid's centre in the scaled frame (``wrap_arc_point``'s point when the
