@@ -205,9 +205,11 @@ def _grid(n, ncol=3, row_height=2.3):
     return fig, list(axes.flat)
 
 
-def channels(runs, groups=None, labels=None):
+def channels(runs, groups=None, labels=None, window=None):
     """Time histories of the sensor channels, one panel per quantity (axes X, Y, Z overlaid),
-    each filtered with the class its criteria prescribe; several runs overlaid (line styles)."""
+    each filtered with the class its criteria prescribe; several runs overlaid (line styles).
+    ``window`` (start, end) s: only that span drawn (the crash, or the pre-crash phase, of a run
+    with one: data.crash_start), each channel filtered over its whole record first."""
     styles = ("-", "--", ":", "-.")
     groups = groups or list(D.channel_groups(runs[0].results.channels))
     fig, axes = _grid(len(groups))
@@ -219,12 +221,17 @@ def channels(runs, groups=None, labels=None):
             for ch in D.channel_groups(run.results.channels).get(group, []):
                 t, v, unit, cfc = D.filtered_channel(ch)
                 cfcs.add(cfc)
+                if window is not None:
+                    keep = (t >= window[0] - 1e-12) & (t <= window[1] + 1e-12)
+                    t, v = t[keep], v[keep]
                 axis = ch.name.rsplit(" ", 1)[-1]
                 name = axis if len(runs) == 1 else f"{axis} {(labels or [x.name for x in runs])[r]}"
                 ax.plot(1e3 * t, v, ls=styles[r % len(styles)], color=colours.get(axis), lw=1.1, label=name)
         filt = ", ".join("raw" if c is None else f"CFC {c}" for c in sorted(cfcs, key=lambda c: c or 0))
         ax.set_title(f"{group} ({filt})", fontsize=9)
         ax.set_ylabel(unit, fontsize=8)
+        if window is not None:
+            ax.set_xlim(1e3 * window[0], 1e3 * window[1])
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=6, loc="upper left", ncol=len(runs))

@@ -109,8 +109,12 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
     res = run.results
     title = f"Occupant simulation report: {run.name}"
     header, crit_rows, crit_colours, verdicts = T.criteria_rows(run.criteria)
+    impact = D.crash_start(run)   # a pre-crash phase: the channels from the crash on, that phase apart
+    crash, precrash = (None, None) if impact is None else ((impact, res.t[-1]), (res.t[0], impact))
     figures = {"pulse": lambda: drawn(F.pulse([run])), "trajectories": lambda: drawn(F.trajectories([run])),
-               "channels": lambda: drawn(F.channels([run])) if res.channels else None,
+               "channels": lambda: drawn(F.channels([run], window=crash)) if res.channels else None,
+               "precrash channels": lambda: drawn(F.channels([run], window=precrash))
+               if res.channels and precrash else None,
                "restraints": lambda: drawn(F.restraints(run)), "energy": lambda: drawn(F.energy(run)),
                "viewer": lambda: V.html(run) if viewer and html else None}
     with Background(figures, parallel) as later, \
@@ -175,9 +179,18 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
         # channels
         if res.channels:
             page.section("channels", "Sensor channels")
-            page.figure(later["channels"], "sensor channels",
-                        "Each channel filtered with the CFC class its criteria prescribe (SAE J211-1); "
+            filtered = ("each channel filtered with the CFC class its criteria prescribe (SAE J211-1); "
                         "accelerations in g, forces in kN.")
+            if crash is None:
+                page.figure(later["channels"], "sensor channels", filtered[0].upper() + filtered[1:])
+            else:
+                page.figure(later["channels"], "sensor channels in the crash",
+                            f"The crash, from its start at {1e3 * crash[0]:.0f} ms; the pre-crash phase below; "
+                            + filtered)
+                page.html("<h3>Pre-crash phase</h3>")
+                page.figure(later["precrash channels"], "sensor channels before the crash",
+                            f"The pre-crash phase, {1e3 * precrash[0]:.0f}-{1e3 * precrash[1]:.0f} ms, "
+                            "at its own scale; " + filtered)
         if later["restraints"] is not None:
             page.section("restraints", "Restraints and contacts")
             page.figure(later["restraints"], "restraint outputs")
