@@ -386,6 +386,14 @@ def crash_start(run):
     return float(impact) if impact is not None and t[0] < impact < t[-1] else None
 
 
+def in_window(t, window):
+    """(n,) bool: the samples of ``t`` within ``window`` (start, end) s, all of them for None."""
+    t = np.asarray(t)
+    if window is None:
+        return np.ones(t.shape, bool)
+    return (t >= window[0] - 1e-12) & (t <= window[1] + 1e-12)
+
+
 def strip_times(run, spacing=None):
     """Instants of the kinematic strip: frame_times over the run; a run with a pre-crash phase
     (crash_start) shows that phase at its start, a third and two thirds into it, then

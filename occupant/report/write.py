@@ -67,6 +67,24 @@ def drawn(fig, dpi=DPI):
     return rgba, F.png_bytes(rgba, dpi)
 
 
+def _phases(page, later, key, alt, precrash, note=""):
+    """Add the figure ``later[key]``: of the whole run, or of a run with a pre-crash phase
+    (``precrash``: (start, crash's start) s) its crash, then ``later["precrash " + key]``, that
+    phase at its own scale; either left out when None (nothing to draw in it)."""
+    if precrash is None:
+        page.figure(later[key], alt, note[:1].upper() + note[1:])
+        return
+    start, impact = (1e3 * t for t in precrash)
+    tail = f"; {note}" if note else "."
+    if later[key] is not None:
+        page.figure(later[key], f"{alt} in the crash",
+                    f"The crash, from its start at {impact:.0f} ms; the pre-crash phase below{tail}")
+    if later["precrash " + key] is not None:
+        page.html("<h3>Pre-crash phase</h3>")
+        page.figure(later["precrash " + key], f"{alt} before the crash",
+                    f"The pre-crash phase, {start:.0f}-{impact:.0f} ms, at its own scale{tail}")
+
+
 def table_html(header, rows, colours=None):
     head = "".join(f"<th>{H.escape(h)}</th>" for h in header) if header else ""
     body = []
@@ -115,7 +133,9 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
                "channels": lambda: drawn(F.channels([run], window=crash)) if res.channels else None,
                "precrash channels": lambda: drawn(F.channels([run], window=precrash))
                if res.channels and precrash else None,
-               "restraints": lambda: drawn(F.restraints(run)), "energy": lambda: drawn(F.energy(run)),
+               "restraints": lambda: drawn(F.restraints(run, window=crash)),
+               "precrash restraints": lambda: drawn(F.restraints(run, window=precrash)) if precrash else None,
+               "energy": lambda: drawn(F.energy(run)),
                "viewer": lambda: V.html(run) if viewer and html else None}
     with Background(figures, parallel) as later, \
             (pdf_pages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pages:
@@ -179,21 +199,12 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
         # channels
         if res.channels:
             page.section("channels", "Sensor channels")
-            filtered = ("each channel filtered with the CFC class its criteria prescribe (SAE J211-1); "
-                        "accelerations in g, forces in kN.")
-            if crash is None:
-                page.figure(later["channels"], "sensor channels", filtered[0].upper() + filtered[1:])
-            else:
-                page.figure(later["channels"], "sensor channels in the crash",
-                            f"The crash, from its start at {1e3 * crash[0]:.0f} ms; the pre-crash phase below; "
-                            + filtered)
-                page.html("<h3>Pre-crash phase</h3>")
-                page.figure(later["precrash channels"], "sensor channels before the crash",
-                            f"The pre-crash phase, {1e3 * precrash[0]:.0f}-{1e3 * precrash[1]:.0f} ms, "
-                            "at its own scale; " + filtered)
-        if later["restraints"] is not None:
+            _phases(page, later, "channels", "sensor channels", precrash,
+                    "each channel filtered with the CFC class its criteria prescribe (SAE J211-1); "
+                    "accelerations in g, forces in kN.")
+        if later["restraints"] is not None or later["precrash restraints"] is not None:
             page.section("restraints", "Restraints and contacts")
-            page.figure(later["restraints"], "restraint outputs")
+            _phases(page, later, "restraints", "restraint outputs", precrash)
         page.section("solver", "Solver statistics and energy balance")
         solver = T.solver_rows(run)
         page.html(table_html(("item", "value"), solver))

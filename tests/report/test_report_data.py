@@ -352,6 +352,29 @@ def test_regression_precrash_channels_show_the_crash_and_the_braking_apart(run):
             plt.close(fig)
 
 
+def test_regression_precrash_restraints_show_the_crash_and_the_braking_apart(run):
+    """The restraint and contact forces of a run with a pre-crash phase, as its channels: each
+    phase in a figure of its own, the contacts ranked by their peak within it, those that never
+    push in it left out."""
+    from occupant.report.figures import plt, restraints
+    t = run.results.t
+    forces = D.contact_forces(run.results)
+    for lo, hi in ((0.0, 0.04), (0.04, t[-1])):
+        fig = restraints(run, window=(lo, hi))
+        try:
+            keep = D.in_window(t, (lo, hi))
+            active = {name for name, f in forces.items() if np.any(f[keep] != 0)}
+            ax = next(ax for ax in fig.axes if ax.lines)
+            assert np.allclose(ax.get_xlim(), (1e3 * lo, 1e3 * hi))
+            assert {line.get_label().replace(" / ", "__") for line in ax.lines} == active
+            for line in ax.lines:
+                name = line.get_label().replace(" / ", "__")
+                assert np.array_equal(line.get_xdata(), 1e3 * t[keep])
+                np.testing.assert_array_equal(line.get_ydata(), 1e-3 * forces[name][keep])
+        finally:
+            plt.close(fig)
+
+
 def test_regression_precrash_report_has_the_crash_and_the_pre_crash_channels(run, tmp_path):
     """The report of a run with a pre-crash phase shows its channels from the crash's start and,
     under them, the pre-crash phase; a run without one keeps its single whole-run figure."""
@@ -363,5 +386,6 @@ def test_regression_precrash_report_has_the_crash_and_the_pre_crash_channels(run
     text = write(aeb, tmp_path / "aeb", viewer=False, renders=False, pdf=False, parallel=False)[0].read_text()
     assert 'alt="sensor channels in the crash"' in text and 'alt="sensor channels before the crash"' in text
     assert "from its start at 40 ms" in text and "The pre-crash phase, 0-40 ms" in text
+    assert 'alt="restraint outputs in the crash"' in text and 'alt="restraint outputs before the crash"' in text
     plain = write(run, tmp_path / "plain", viewer=False, renders=False, pdf=False, parallel=False)[0].read_text()
     assert 'alt="sensor channels"' in plain and "before the crash" not in plain
