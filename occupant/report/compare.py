@@ -5,6 +5,7 @@ reference: a physical test or the baseline design)."""
 import html as H
 from pathlib import Path
 
+from occupant.display import unit_text, value_text
 from occupant.report import figures as F
 from occupant.report import tables as T
 from occupant.report.write import Page, document, pdf_pages, table_html
@@ -22,8 +23,9 @@ def criteria_side_by_side(runs):
     for name in names:
         found = [next((c for c in r.criteria if c["criterion"] == name), None) for r in runs]
         first = next(c for c in found if c is not None)
-        rows.append([name, str(first.get("unit", "")), T.number(first.get("limit"))]
-                    + [T.number(c["value"]) if c else "-" for c in found])
+        unit = str(first.get("unit", ""))
+        rows.append([name, unit_text(unit), value_text(first.get("limit"), unit)]
+                    + [value_text(c["value"], unit) if c else "-" for c in found])
         colours.append([None, None, None] + [T.PASS_COLOURS[None if c is None or c.get("pass") is None
                                                             else bool(c["pass"])] for c in found])
     return header, rows, colours

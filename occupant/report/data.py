@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from occupant.injury.criteria import CRITERION_CFC, G0
+from occupant.display import unit_text
 from occupant.injury.filters import cfc_filter
 from occupant.modeling.geometry import Ellipsoid, Plane, Sphere
 from occupant.scenario.criteria import T1_CODE
@@ -235,8 +236,8 @@ _CFC_BY_CODE = {
 # by main and fine location 1 where the fine location decides: the T1 accelerometer
 # (occupant.scenario.criteria.T1_CODE) is filtered as NIC and the peak T1 acceleration read it
 _CFC_BY_FINE_CODE = {("".join(T1_CODE), "AC"): CRITERION_CFC["nic"]}
-# display unit per SI unit: (unit, factor)
-_DISPLAY = {"m/s^2": ("g", 1.0 / G0), "N": ("kN", 1e-3), "N*m": ("N m", 1.0), "m": ("mm", 1e3)}
+# display unit per SI unit: (unit, factor); the others as occupant.display spells them
+_DISPLAY = {"m/s^2": ("g", 1.0 / G0), "N": ("kN", 1e-3), "m": ("mm", 1e3)}
 
 
 def channel_cfc(channel):
@@ -259,7 +260,7 @@ def filtered_channel(channel):
             values = cfc_filter(values, channel.dt, cfc)
         except ValueError:
             cfc = None
-    unit, factor = _DISPLAY.get(channel.unit, (channel.unit, 1.0))
+    unit, factor = _DISPLAY.get(channel.unit, (unit_text(channel.unit), 1.0))
     return np.asarray(channel.t), values * factor, unit, cfc
 
 
@@ -375,14 +376,31 @@ def frame_times(t, spacing=None):
     return np.arange(t[0], t[-1] + 1e-9, spacing)
 
 
-def strip_times(run, spacing=None):
-    """Instants of the kinematic strip: frame_times over the run; a run with a pre-crash phase
-    (its pulse's ``impact``, the crash's start: occupant.scenario.precrash) shows that phase at
-    its start, a third and two thirds into it, then frame_times from the impact on, so that the
-    crash (150 ms of a 650 ms AEB run) is not left with two or three frames."""
+def crash_start(run):
+    """The crash's start (s) of a run with a pre-crash phase (its pulse's ``impact``:
+    occupant.scenario.precrash) that lies inside the record, else None: where the report's
+    time histories and kinematic strip zoom in, so that the crash (150 ms of a 650 ms AEB run)
+    is not squeezed into the last quarter."""
     t = run.results.t
     impact = getattr(getattr(run, "pulse", None), "impact", None)
-    if impact is None or not t[0] < impact < t[-1]:
+    return float(impact) if impact is not None and t[0] < impact < t[-1] else None
+
+
+def in_window(t, window):
+    """(n,) bool: the samples of ``t`` within ``window`` (start, end) s, all of them for None."""
+    t = np.asarray(t)
+    if window is None:
+        return np.ones(t.shape, bool)
+    return (t >= window[0] - 1e-12) & (t <= window[1] + 1e-12)
+
+
+def strip_times(run, spacing=None):
+    """Instants of the kinematic strip: frame_times over the run; a run with a pre-crash phase
+    (crash_start) shows that phase at its start, a third and two thirds into it, then
+    frame_times from the impact on."""
+    t = run.results.t
+    impact = crash_start(run)
+    if impact is None:
         return frame_times(t, spacing)
     return np.concatenate([t[0] + (impact - t[0]) * np.arange(3) / 3, frame_times(t[t >= impact], spacing)])
 

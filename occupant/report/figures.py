@@ -205,9 +205,11 @@ def _grid(n, ncol=3, row_height=2.3):
     return fig, list(axes.flat)
 
 
-def channels(runs, groups=None, labels=None):
+def channels(runs, groups=None, labels=None, window=None):
     """Time histories of the sensor channels, one panel per quantity (axes X, Y, Z overlaid),
-    each filtered with the class its criteria prescribe; several runs overlaid (line styles)."""
+    each filtered with the class its criteria prescribe; several runs overlaid (line styles).
+    ``window`` (start, end) s: only that span drawn (the crash, or the pre-crash phase, of a run
+    with one: data.crash_start), each channel filtered over its whole record first."""
     styles = ("-", "--", ":", "-.")
     groups = groups or list(D.channel_groups(runs[0].results.channels))
     fig, axes = _grid(len(groups))
@@ -219,12 +221,16 @@ def channels(runs, groups=None, labels=None):
             for ch in D.channel_groups(run.results.channels).get(group, []):
                 t, v, unit, cfc = D.filtered_channel(ch)
                 cfcs.add(cfc)
+                keep = D.in_window(t, window)
+                t, v = t[keep], v[keep]
                 axis = ch.name.rsplit(" ", 1)[-1]
                 name = axis if len(runs) == 1 else f"{axis} {(labels or [x.name for x in runs])[r]}"
                 ax.plot(1e3 * t, v, ls=styles[r % len(styles)], color=colours.get(axis), lw=1.1, label=name)
         filt = ", ".join("raw" if c is None else f"CFC {c}" for c in sorted(cfcs, key=lambda c: c or 0))
         ax.set_title(f"{group} ({filt})", fontsize=9)
         ax.set_ylabel(unit, fontsize=8)
+        if window is not None:
+            ax.set_xlim(1e3 * window[0], 1e3 * window[1])
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=6, loc="upper left", ncol=len(runs))
@@ -240,14 +246,19 @@ CONTACTS_SHOWN = 10
 LEGEND_INSIDE = 3
 
 
-def restraints(run):
+def restraints(run, window=None):
     """Belt and airbag outputs (webbing forces, payout, pressure, volume...), an interior hinge's
     rotation and moment and, on a row of its own with its legend beside it, the normal forces of
     the CONTACTS_SHOWN contacts that pushed hardest, against time; a panel of more than
-    LEGEND_INSIDE series also on a row of its own. None when there is nothing to show."""
+    LEGEND_INSIDE series also on a row of its own. ``window`` (start, end) s: only that span
+    drawn (as channels), panels and contacts zero throughout it left out. None when there is
+    nothing to show."""
     res = run.results
-    panels = {**D.restraint_outputs(run.model, res), **D.hinge_outputs(run.model, res)}
-    contacts = D.contact_forces(res)
+    keep = D.in_window(res.t, window)
+    panels = {title: (unit, {label: v[keep] for label, v in series.items()}) for title, (unit, series)
+              in {**D.restraint_outputs(run.model, res), **D.hinge_outputs(run.model, res)}.items()
+              if any(np.any(v[keep] != 0) for v in series.values())}
+    contacts = {name: f[keep] for name, f in D.contact_forces(res).items() if np.any(f[keep] != 0)}
     if not panels and not contacts:
         return None
     wide = [k for k, (_, series) in panels.items() if len(series) > LEGEND_INSIDE]
@@ -255,12 +266,12 @@ def restraints(run):
     ncol = 3
     first = int(np.ceil(len(small) / ncol))   # the first row of its own
     fig, axes = _grid(ncol * (first + len(wide) + bool(contacts)), ncol)
-    t_ms = 1e3 * res.t
+    t_ms = 1e3 * res.t[keep]
     for ax, title in zip(axes, small):
         unit, series = panels[title]
         for label, v in series.items():
             ax.plot(t_ms, v, lw=1.2, label=label)
-        _restraint_axes(ax, title, unit)
+        _restraint_axes(ax, title, unit, window)
         if len(series) > 1:
             ax.legend(fontsize=6, loc="best")
     for ax in axes[len(small):]:
@@ -279,12 +290,14 @@ def restraints(run):
         ax = fig.add_subplot(spec)
         for label, v in series.items():
             ax.plot(t_ms, factor * v, lw=1.2, label=label)
-        _restraint_axes(ax, title, unit)
+        _restraint_axes(ax, title, unit, window)
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return fig
 
 
-def _restraint_axes(ax, title, unit):
+def _restraint_axes(ax, title, unit, window=None):
+    if window is not None:
+        ax.set_xlim(1e3 * window[0], 1e3 * window[1])
     ax.set_title(title, fontsize=9)
     ax.set_ylabel(unit, fontsize=8)
     ax.grid(alpha=0.3)

@@ -2,6 +2,7 @@
 statistics. Shared by the HTML page and the PDF."""
 import numpy as np
 
+from occupant.display import unit_text, value_text
 from occupant.shipped import display_path
 
 PASS_COLOURS = {True: "#c8ecc8", False: "#f6c6c6", None: "#eeeeee"}
@@ -49,11 +50,12 @@ def criteria_rows(criteria):
                 None: "no limit" if c.get("limit") is None else "not judged"}[verdict]
         if c.get("value") is None and c.get("note"):
             text = "not computable"   # the reason: criteria_notes
-        row = (str(c.get("criterion")), number(c.get("value")), str(c.get("unit", "")),
-               number(c.get("limit")), text)
+        unit = str(c.get("unit", ""))
+        row = (str(c.get("criterion")), value_text(c.get("value"), unit), unit_text(unit),
+               value_text(c.get("limit"), unit), text)
         if sliding:
             scale = c.get("scale")
-            row += ((f"{number(scale[0])} to {number(scale[1])}" if scale else "-"),
+            row += ((f"{value_text(scale[0], unit)} to {value_text(scale[1], unit)}" if scale else "-"),
                     (f"{c['points']:.2f} of {number(c['max_points'])}" if c.get("points") is not None else "-"))
         rows.append(row)
         colours.append(PASS_COLOURS[verdict])

@@ -67,6 +67,24 @@ def drawn(fig, dpi=DPI):
     return rgba, F.png_bytes(rgba, dpi)
 
 
+def _phases(page, later, key, alt, precrash, note=""):
+    """Add the figure ``later[key]``: of the whole run, or of a run with a pre-crash phase
+    (``precrash``: (start, crash's start) s) its crash, then ``later["precrash " + key]``, that
+    phase at its own scale; either left out when None (nothing to draw in it)."""
+    if precrash is None:
+        page.figure(later[key], alt, note[:1].upper() + note[1:])
+        return
+    start, impact = (1e3 * t for t in precrash)
+    tail = f"; {note}" if note else "."
+    if later[key] is not None:
+        page.figure(later[key], f"{alt} in the crash",
+                    f"The crash, from its start at {impact:.0f} ms; the pre-crash phase below{tail}")
+    if later["precrash " + key] is not None:
+        page.html("<h3>Pre-crash phase</h3>")
+        page.figure(later["precrash " + key], f"{alt} before the crash",
+                    f"The pre-crash phase, {start:.0f}-{impact:.0f} ms, at its own scale{tail}")
+
+
 def table_html(header, rows, colours=None):
     head = "".join(f"<th>{H.escape(h)}</th>" for h in header) if header else ""
     body = []
@@ -109,9 +127,15 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
     res = run.results
     title = f"Occupant simulation report: {run.name}"
     header, crit_rows, crit_colours, verdicts = T.criteria_rows(run.criteria)
+    impact = D.crash_start(run)   # a pre-crash phase: the channels from the crash on, that phase apart
+    crash, precrash = (None, None) if impact is None else ((impact, res.t[-1]), (res.t[0], impact))
     figures = {"pulse": lambda: drawn(F.pulse([run])), "trajectories": lambda: drawn(F.trajectories([run])),
-               "channels": lambda: drawn(F.channels([run])) if res.channels else None,
-               "restraints": lambda: drawn(F.restraints(run)), "energy": lambda: drawn(F.energy(run)),
+               "channels": lambda: drawn(F.channels([run], window=crash)) if res.channels else None,
+               "precrash channels": lambda: drawn(F.channels([run], window=precrash))
+               if res.channels and precrash else None,
+               "restraints": lambda: drawn(F.restraints(run, window=crash)),
+               "precrash restraints": lambda: drawn(F.restraints(run, window=precrash)) if precrash else None,
+               "energy": lambda: drawn(F.energy(run)),
                "viewer": lambda: V.html(run) if viewer and html else None}
     with Background(figures, parallel) as later, \
             (pdf_pages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pages:
@@ -175,12 +199,12 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
         # channels
         if res.channels:
             page.section("channels", "Sensor channels")
-            page.figure(later["channels"], "sensor channels",
-                        "Each channel filtered with the CFC class its criteria prescribe (SAE J211-1); "
-                        "accelerations in g, forces in kN.")
-        if later["restraints"] is not None:
+            _phases(page, later, "channels", "sensor channels", precrash,
+                    "each channel filtered with the CFC class its criteria prescribe (SAE J211-1); "
+                    "accelerations in g, forces in kN.")
+        if later["restraints"] is not None or later["precrash restraints"] is not None:
             page.section("restraints", "Restraints and contacts")
-            page.figure(later["restraints"], "restraint outputs")
+            _phases(page, later, "restraints", "restraint outputs", precrash)
         page.section("solver", "Solver statistics and energy balance")
         solver = T.solver_rows(run)
         page.html(table_html(("item", "value"), solver))

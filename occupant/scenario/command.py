@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 
+from occupant.display import unit_text, value_text
 from occupant.io.toml_files import InputFileError, read_toml
 from occupant.scenario.overrides import parse_override
 
@@ -29,16 +30,6 @@ class _Progress:
         if pct == 100:
             self.stream.write("\n")
         self.stream.flush()
-
-
-def _fmt(value, unit):
-    if value is None:
-        return "-"
-    if unit in ("-",):
-        return f"{value:.3g}" if abs(value) < 10 else f"{value:.0f}"
-    if unit == "N":
-        return f"{value:.0f}"
-    return f"{value:.1f}"
 
 
 def summary_lines(run):
@@ -98,8 +89,8 @@ def summary_lines(run):
             verdict = {True: "pass", False: "FAIL", None: ""}[r["pass"]]
             if r["pass"] is None and r["limit"] is not None and run.judged and not r.get("note"):
                 verdict = "not judged (see the notes)"
-            limit = f"limit {_fmt(r['limit'], r['unit'])}" if r["limit"] is not None and run.judged else ""
-            lines.append(f"    {r['criterion']:<{name_w}} {_fmt(r['value'], r['unit']):>8} {r['unit']:<{unit_w}} "
+            limit = f"limit {value_text(r['limit'], r['unit'])}" if r["limit"] is not None and run.judged else ""
+            lines.append(f"    {r['criterion']:<{name_w}} {value_text(r['value'], r['unit']):>8} {r['unit']:<{unit_w}} "
                          f"{limit:<14} {verdict}".rstrip())
             if r.get("note"):
                 lines.append(f"      ({r['note']})")
@@ -313,8 +304,8 @@ def compare_command(args, out=print):
         unit = ""
         for _, crit in runs:
             value, unit_i, passed = crit.get(n, (None, "", None))
-            unit = unit or unit_i
+            unit = unit or unit_text(unit_i)   # a criteria.csv written before moments read "N m"
             mark = {True: "", False: " FAIL", None: ""}[passed]
-            cells.append(f"{_fmt(value, unit_i) + mark:>{width}}")
+            cells.append(f"{value_text(value, unit_i) + mark:>{width}}")
         out(f"{n:<{name_w}} {unit:<{unit_w}} " + " ".join(cells))
     return 0

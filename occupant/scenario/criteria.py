@@ -14,7 +14,8 @@ from occupant.injury.errors import InjuryInputError
 from occupant.injury.limits import assess
 
 #: (criterion as the regulations name it, key in occupant.injury.limits, display unit, factor
-#: from the limits module's unit to the display unit)
+#: from the limits module's unit to the display unit); display units as occupant.display writes
+#: them (a moment "N m", the limits module's "N*m")
 ROWS = (
     ("HIC15", "hic15", "-", 1.0),
     ("HIC36", "hic36", "-", 1.0),
@@ -31,7 +32,7 @@ ROWS = (
 #: them (so the frontal scenarios' tables keep their rows): same form as ROWS.
 OPTIONAL_ROWS = (
     ("neck shear", "neck_shear", "N", 1.0),
-    ("neck extension", "neck_extension", "N*m", 1.0),
+    ("neck extension", "neck_extension", "N m", 1.0),
     ("VC", "vc", "m/s", 1.0),
     ("pelvis acceleration", "pelvis_acceleration_g", "g", 1.0),
     ("NIC", "nic", "m^2/s^2", 1.0),

@@ -279,5 +279,113 @@ def test_analytic_sliding_scale_columns_only_where_a_protocol_has_them():
                          points=1.75, max_points=4.0, **{"pass": True})]
     header, rows, _, _ = T.criteria_rows(ncap)
     assert header[-2:] == ("sliding scale", "points")
-    assert rows[0][-2:] == ("-", "-") and rows[1][-2:] == ("18 to 34", "1.75 of 4")
+    assert rows[0][-2:] == ("-", "-") and rows[1][-2:] == ("18.0 to 34.0", "1.75 of 4")
     assert T.scale_notes(ncap)[0].startswith("sliding scale: from the higher performance limit")
+
+
+def test_regression_criteria_table_writes_values_as_the_summary_does():
+    """The report's criteria table wrote a rear run's head rotation 8.429e-06 deg as
+    "8.429e-06" where the printed summary says 0.0: both now write values, limits and scales
+    with occupant.display.value_text, never with an exponent."""
+    from occupant import display
+    from occupant.report import tables as T
+    from occupant.scenario import command
+    rows = [dict(criterion="head rotation", value=8.429e-06, unit="deg", limit=None, **{"pass": None}),
+            dict(criterion="Nkm", value=-2e-05, unit="-", limit=1.0, **{"pass": True}),
+            dict(criterion="neck tension", value=1234.56, unit="N", limit=4170.0, **{"pass": True}),
+            dict(criterion="HIC15", value=377.4, unit="-", limit=700.0, **{"pass": True})]
+    _, table, _, _ = T.criteria_rows(rows)
+    assert [(r[1], r[3]) for r in table] == [("0.0", "-"), ("0.000", "1"), ("1235", "4170"), ("377", "700")]
+    assert command.value_text is display.value_text   # the summary's formatter, not a second one
+    assert not any("e" in r[1] for r in table)
+
+
+def test_regression_moments_read_n_m_in_summary_criteria_csv_and_report():
+    """Neck extension's row said "N*m" (summary, criteria.csv, report table) where the channel
+    plots say "N m": every criterion row's unit is now the displayed spelling, the one a moment
+    channel is plotted with; a criteria.csv written before still shows "N m" in the report.
+    ISO-MME keeps its own code for both spellings."""
+    from occupant.channel import Channel
+    from occupant.display import unit_text
+    from occupant.io.isomme import _UNIT_TO_MME
+    from occupant.report import tables as T
+    from occupant.scenario.criteria import OPTIONAL_ROWS, ROWS
+    assert all(unit_text(unit) == unit for _, _, unit, _ in ROWS + OPTIONAL_ROWS)
+    extension = next(unit for name, _, unit, _ in OPTIONAL_ROWS if name == "neck extension")
+    t = np.linspace(0.0, 0.01, 101)
+    moment = Channel("Upper neck moment Y", t, np.zeros_like(t), "N*m", code="11NECKUP00H3MOYB")
+    assert D.filtered_channel(moment)[2] == extension == "N m"
+    old = dict(criterion="neck extension", value=-36.51, unit="N*m", limit=-57.0, **{"pass": True})
+    assert T.criteria_rows([old])[1][0][1:4] == ("-36.5", "N m", "-57.0")
+    assert _UNIT_TO_MME["N*m"] == _UNIT_TO_MME["N m"] == "Nm"
+
+
+def test_regression_precrash_channels_show_the_crash_and_the_braking_apart(run):
+    """A 650 ms AEB run drew its channels over 0-650 ms, the 150 ms crash in the last quarter:
+    a run with a pre-crash phase (data.crash_start, the strip's) draws them from the crash's
+    start, and the pre-crash phase in a figure of its own; each channel filtered over its whole
+    record first (the same samples as the whole-run drawing)."""
+    from types import SimpleNamespace
+
+    from occupant.report.figures import channels, plt
+    t = run.results.t
+    aeb = SimpleNamespace(**vars(run))
+    aeb.pulse = SimpleNamespace(impact=0.04)
+    assert D.crash_start(aeb) == 0.04 and D.crash_start(run) is None
+    assert D.crash_start(SimpleNamespace(results=run.results, pulse=SimpleNamespace(impact=t[-1]))) is None
+    whole = channels([run])
+    crash = channels([aeb], window=(0.04, t[-1]))
+    before = channels([aeb], window=(t[0], 0.04))
+    try:
+        for fig, (lo, hi) in ((crash, (40.0, 1e3 * t[-1])), (before, (0.0, 40.0))):
+            drawn = [ax for ax in fig.axes if ax.lines]
+            assert len(drawn) == len([ax for ax in whole.axes if ax.lines])
+            for ax, full in zip(drawn, [ax for ax in whole.axes if ax.lines]):
+                assert np.allclose(ax.get_xlim(), (lo, hi))
+                for line, ref in zip(ax.lines, full.lines):
+                    x, y = line.get_xdata(), line.get_ydata()
+                    assert x.min() >= lo - 1e-9 and x.max() <= hi + 1e-9 and len(x) > 10
+                    keep = (ref.get_xdata() >= lo - 1e-9) & (ref.get_xdata() <= hi + 1e-9)
+                    np.testing.assert_array_equal(y, ref.get_ydata()[keep])
+    finally:
+        for fig in (whole, crash, before):
+            plt.close(fig)
+
+
+def test_regression_precrash_restraints_show_the_crash_and_the_braking_apart(run):
+    """The restraint and contact forces of a run with a pre-crash phase, as its channels: each
+    phase in a figure of its own, the contacts ranked by their peak within it, those that never
+    push in it left out."""
+    from occupant.report.figures import plt, restraints
+    t = run.results.t
+    forces = D.contact_forces(run.results)
+    for lo, hi in ((0.0, 0.04), (0.04, t[-1])):
+        fig = restraints(run, window=(lo, hi))
+        try:
+            keep = D.in_window(t, (lo, hi))
+            active = {name for name, f in forces.items() if np.any(f[keep] != 0)}
+            ax = next(ax for ax in fig.axes if ax.lines)
+            assert np.allclose(ax.get_xlim(), (1e3 * lo, 1e3 * hi))
+            assert {line.get_label().replace(" / ", "__") for line in ax.lines} == active
+            for line in ax.lines:
+                name = line.get_label().replace(" / ", "__")
+                assert np.array_equal(line.get_xdata(), 1e3 * t[keep])
+                np.testing.assert_array_equal(line.get_ydata(), 1e-3 * forces[name][keep])
+        finally:
+            plt.close(fig)
+
+
+def test_regression_precrash_report_has_the_crash_and_the_pre_crash_channels(run, tmp_path):
+    """The report of a run with a pre-crash phase shows its channels from the crash's start and,
+    under them, the pre-crash phase; a run without one keeps its single whole-run figure."""
+    from types import SimpleNamespace
+
+    from occupant.report import write
+    aeb = SimpleNamespace(**vars(run))
+    aeb.pulse = SimpleNamespace(impact=0.04)
+    text = write(aeb, tmp_path / "aeb", viewer=False, renders=False, pdf=False, parallel=False)[0].read_text()
+    assert 'alt="sensor channels in the crash"' in text and 'alt="sensor channels before the crash"' in text
+    assert "from its start at 40 ms" in text and "The pre-crash phase, 0-40 ms" in text
+    assert 'alt="restraint outputs in the crash"' in text and 'alt="restraint outputs before the crash"' in text
+    plain = write(run, tmp_path / "plain", viewer=False, renders=False, pdf=False, parallel=False)[0].read_text()
+    assert 'alt="sensor channels"' in plain and "before the crash" not in plain

@@ -1,0 +1,30 @@
+"""How a criterion's value and a unit are written for people: the one formatting the run's
+printed summary, ``occupant compare``, criteria.csv's unit column and the report share.
+
+Stored unit strings (channels, results.h5, ISO-MME through occupant.io.isomme's own unit codes)
+keep their spelling; only what is shown goes through ``unit_text``."""
+
+#: units written differently where shown: a moment as SAE J211-1 and the protocols' tables write
+#: it ("N m"), not as the channels store it ("N*m")
+UNIT_TEXT = {"N*m": "N m", "Nm": "N m"}
+
+
+def unit_text(unit):
+    """The displayed spelling of ``unit`` (itself unless UNIT_TEXT names it)."""
+    return UNIT_TEXT.get(unit, unit)
+
+
+def value_text(value, unit):
+    """A criterion's value (or limit) in ``unit`` as the summary prints it: forces in whole
+    newtons; dimensionless figures to three significant digits below 10 (three decimals below
+    0.001, never an exponent), whole above; others to one decimal. "-" for None; no "-0"."""
+    if value is None:
+        return "-"
+    value = float(value)
+    if unit == "-":
+        if abs(value) >= 10:
+            return f"{round(value, 0) + 0.0:.0f}"
+        return f"{value:.3g}" if abs(value) >= 1e-3 else f"{round(value, 3) + 0.0:.3f}"
+    if unit == "N":
+        return f"{round(value, 0) + 0.0:.0f}"
+    return f"{round(value, 1) + 0.0:.1f}"
