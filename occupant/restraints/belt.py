@@ -41,7 +41,9 @@ Per belt, every evaluation:
 3. webbing flow through a slip ring or over a wrap: when the tension ratio of the two segments
    exceeds the capstan ratio exp(mu theta) (Euler-Eytelwein; theta the angle the belt turns
    through at the point), webbing flows towards the tighter side at (excess tension) /
-   slip_damping, so the lengths' rates are -q and +q; within the ratio it sticks.
+   slip_damping, so the lengths' rates are -q and +q; within the ratio it sticks. Linearly
+   implicit in the webbing of a short segment between two such points, which would otherwise
+   relax faster than the explicit step resolves (``flow_solve``).
 4. retractor at the first point: payout p' = (F_0 - F_spool) / spool_damping; F_spool the rewind
    force while unlocked; once locked (``lock_delay`` after the vehicle- or webbing-sensitive
    sensor or the pretensioner's firing) rewind force + spool stiffness times the payout beyond
@@ -87,6 +89,10 @@ MERGE_TURN = 1.0e-9      # sine of the turn below which a wrap point has no cont
 SHARE_TIME = 2.0e-5      # s [E]: time constant with which merged segments share their webbing
                          # in proportion to their lengths (explicit steps up to 2e-5 s; the
                          # scenarios' Euler steps are 1e-5 s)
+FLOW_TIME = 2.0e-5       # s [E]: shortest relaxation time of the webbing of a group between two
+                         # points the webbing flows through (``flow_solve``: linearly implicit
+                         # where it would be shorter): monotone under the scenarios' 1e-5 s
+                         # Euler steps
 
 # The helpers of ``belt`` and ``place_on_surfaces`` are compiled once each as stages (JIT_STAGE),
 # not inlined (JIT_INLINE): inlined, ``merged`` alone was copied 14 times into ``belt`` (through
@@ -327,6 +333,127 @@ def group_rates(kind, out, zdot, z, zs, os, s, ns, p0, o_pts):
 
 
 @njit(**JIT_STAGE)
+def group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e):
+    """How fast the tension of segment s's group (``group_of``) rises as it loses webbing
+    (N/m): its webbing's slope dF/de where it is (loading or unloading; ahead, towards more
+    strain: zero while slack) times (1 + e) over its webbing."""
+    g0, g1 = group_of(el.point_kind, out, s, ns, p0, o_pts, os)
+    webbing, largest = 0.0, 0.0
+    for g in range(g0, g1 + 1):
+        webbing += z[zs + 2 * g]
+        largest = max(largest, z[zs + 2 * g + 1])
+    strain, step = out[os + 4 * s + 1], 1e-6
+    if strain + step <= 0.0:
+        return 0.0
+    law = contact_law(el)
+    now = elastic_force(law, e, strain, max(largest, strain)) if strain > 0.0 else 0.0
+    slope = (elastic_force(law, e, strain + step, max(largest, strain + step)) - now) / step
+    return max(slope, 0.0) * (1.0 + strain) / max(webbing, 1e-6)
+
+
+@njit(**JIT_STAGE)
+def flow_terms(el, out, z, zs, os, s, ns, p0, o_pts, e, damping):
+    """Point s's webbing flow (between segments s - 1 and s; segment law e: the belt's webbing):
+    (q0, a, b, flows). q0 (m/s): the explicit flow, webbing moving from segment s into s - 1:
+    beyond the capstan ratio exp(mu theta) of the two tensions (theta the turn at the point), the
+    excess tension over ``damping``, towards the tighter side; within it none. a, b (1/s): how
+    fast q0 falls with the webbing of the group (``group_of``) before the point and rises with
+    that of the group after it: the tighter side's stiffness (``group_stiffness``), the
+    slacker side's times the ratio, over the damping. flows: False at an anchor or a merged
+    point (``merged``)."""
+    k, j = p0 + s, o_pts + 3 * s
+    la, lb = out[os + 4 * (s - 1) + 2], out[os + 4 * s + 2]
+    if el.point_kind[k] == BELT_ANCHOR or merged(el.point_kind, out, k, j, la, lb):
+        return 0.0, 0.0, 0.0, False
+    cos_turn = 1.0
+    if la > 0.0 and lb > 0.0:
+        cos_turn = ((out[j] - out[j - 3]) * (out[j + 3] - out[j])
+                    + (out[j + 1] - out[j - 2]) * (out[j + 4] - out[j + 1])
+                    + (out[j + 2] - out[j - 1]) * (out[j + 5] - out[j + 2])) / (la * lb)
+        cos_turn = min(max(cos_turn, -1.0), 1.0)
+    ratio = np.exp(el.point_friction[k] * np.arccos(cos_turn))
+    f_in, f_out = out[os + 4 * (s - 1)], out[os + 4 * s]
+    ka = group_stiffness(el, out, z, zs, os, s - 1, ns, p0, o_pts, e) / damping
+    kb = group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e) / damping
+    if f_in > ratio * f_out:
+        return (f_in - ratio * f_out) / damping, ka, ratio * kb, True
+    if f_out > ratio * f_in:
+        return -(f_out - ratio * f_in) / damping, ratio * ka, kb, True
+    return 0.0, 0.0, 0.0, True
+
+
+@njit(**JIT_INLINE)
+def _implicit_time(rate):
+    """How long (s) the flow is implicit in a group's webbing whose explicit relaxation rate
+    (1/s) is ``rate``: what lengthens its relaxation time 1 / rate to FLOW_TIME, none if it
+    is longer."""
+    return max(FLOW_TIME - 1.0 / rate, 0.0) if rate > 0.0 else 0.0
+
+
+@njit(**JIT_STAGE)
+def _stretch_rate(el, out, zdot, z, zs, os, s, ns, p0, o_pts):
+    """The webbing rate that keeps the strain of segment s's group: its length rate / (1 + e)."""
+    return group_rates(el.point_kind, out, zdot, z, zs, os, s, ns, p0, o_pts)[0] / (
+        1.0 + out[os + 4 * s + 1])
+
+
+@njit(**JIT_STAGE)
+def flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
+    """Add the webbing flow through the belt's slip rings and wraps (capstan friction) to the
+    segments' webbing rates, linearly implicit (a Rosenbrock-Euler step) in the webbing of each
+    group between two flowing points over T_g = FLOW_TIME - 1 / rate_g (``_implicit_time``;
+    rate_g the group's explicit relaxation rate, the sum of its ends' a and b), so no group
+    relaxes faster than FLOW_TIME and slower ones keep the explicit flow: the flows q solve
+    (1 + T_(g-1) a_i + T_g b_i) q_i - T_(g-1) a_i q_(i-1) - T_g b_i q_(i+1)
+        = q0_i + T_(g-1) a_i u_(g-1) - T_g b_i u_g
+    (``flow_terms``; group g between points i and i + 1 gains q_(i+1) - q_i, and u_g, its
+    length rate / (1 + e), keeps its strain: ``_stretch_rate``, from the points' material
+    velocities, not the wraps' motion over their surfaces), tridiagonal, by the Thomas
+    algorithm. A group at the belt's end (an anchor, or the retractor's payout beyond it)
+    keeps the explicit flow. Explicit everywhere (q = q0), a 40 mm segment on the GS1
+    unloading slope (492 kN) between two wraps relaxed in 3-4 us at 100 N s/m, under the
+    1e-5 s Euler step: its tension alternated every step between 0 and 1.5 kN (the side
+    barrier's shoulder-chest segment, issue 11). The segments' webbing-rate slots (zeroed
+    for each evaluation and not yet used) hold the elimination's coefficients: at point s,
+    c' and d' in its segment s's two slots, then its flow in the second."""
+    cp, dp, coupled, b_prev = 0.0, 0.0, False, 0.0
+    for s in range(1, ns):
+        q0, a, b, flows = flow_terms(el, out, z, zs, os, s, ns, p0, o_pts, e, damping)
+        if not flows:
+            coupled = coupled and el.point_kind[p0 + s] != BELT_ANCHOR
+            continue
+        ta = _implicit_time(a + b_prev) if coupled else 0.0
+        n, tb = group_of(el.point_kind, out, s, ns, p0, o_pts, os)[1] + 1, 0.0
+        if n < ns and el.point_kind[p0 + n] != BELT_ANCHOR:
+            tb = _implicit_time(b + flow_terms(el, out, z, zs, os, n, ns, p0, o_pts, e,
+                                               damping)[1])
+        b_prev, a, b = b, ta * a, tb * b
+        if a > 0.0:
+            q0 += a * _stretch_rate(el, out, zdot, z, zs, os, s - 1, ns, p0, o_pts)
+        if b > 0.0:
+            q0 -= b * _stretch_rate(el, out, zdot, z, zs, os, s, ns, p0, o_pts)
+        den = 1.0 + a + b + a * cp
+        dp = (q0 + a * dp) / den
+        cp = -b / den
+        zdot[zs + 2 * s], zdot[zs + 2 * s + 1] = cp, dp
+        coupled = True
+    q = 0.0
+    for s in range(ns - 1, 0, -1):
+        if el.point_kind[p0 + s] == BELT_ANCHOR:
+            q = 0.0
+        elif not merged(el.point_kind, out, p0 + s, o_pts + 3 * s, out[os + 4 * (s - 1) + 2],
+                        out[os + 4 * s + 2]):
+            q = zdot[zs + 2 * s + 1] - zdot[zs + 2 * s] * q
+            zdot[zs + 2 * s], zdot[zs + 2 * s + 1] = 0.0, q
+    for s in range(1, ns):
+        q = zdot[zs + 2 * s + 1]
+        if q != 0.0:
+            zdot[zs + 2 * s + 1] = 0.0
+            add_webbing(el.point_kind, out, zdot, zs, os, s - 1, ns, p0, o_pts, q)
+            add_webbing(el.point_kind, out, zdot, zs, os, s, ns, p0, o_pts, -q)
+
+
+@njit(**JIT_STAGE)
 def belt(el, points, out, zdot, t, z, b):
     """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
     the power of its forces on the tree (``points``: ``forces.points.point_data``)."""
@@ -376,10 +503,6 @@ def belt(el, points, out, zdot, t, z, b):
             tension = 0.0
             if strain > 0.0:
                 tension = elastic_force(contact_law(el), s0 + g0, strain, max(largest, strain))
-            for g in range(g0, g1 + 1):
-                if g1 > g0:
-                    zdot[zs + 2 * g] += (out[os + 4 * g + 2] * webbing / max(length, 1e-9)
-                                         - z[zs + 2 * g]) / SHARE_TIME
         vel = point_velocity(points, el.point_carrier, out, k + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         j = os + 4 * s
@@ -403,29 +526,21 @@ def belt(el, points, out, zdot, t, z, b):
             wrap_slide(points, el, out, zdot, z, k, p0, o_pts, out[os + 4 * (s - 1)],
                        out[os + 4 * s], el.slip_damping[b])
 
-    # webbing flow through slip rings and over wraps (capstan friction)
-    for s in range(1, ns):
-        k = p0 + s
-        if el.point_kind[k] == BELT_ANCHOR:
-            continue
-        j = o_pts + 3 * s
-        ax, ay, az = out[j] - out[j - 3], out[j + 1] - out[j - 2], out[j + 2] - out[j - 1]
-        bx, by, bz = out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2]
-        na, nb = _norm(ax, ay, az), _norm(bx, by, bz)
-        cos_turn = 1.0
-        if na > 0.0 and nb > 0.0:
-            cos_turn = min(max((ax * bx + ay * by + az * bz) / (na * nb), -1.0), 1.0)
-        if merged(el.point_kind, out, k, j, na, nb):
-            continue
-        ratio = np.exp(el.point_friction[k] * np.arccos(cos_turn))
-        f_in, f_out = out[os + 4 * (s - 1)], out[os + 4 * s]
-        flow = 0.0                       # webbing moving from segment s into segment s - 1
-        if f_in > ratio * f_out:
-            flow = (f_in - ratio * f_out) / el.slip_damping[b]
-        elif f_out > ratio * f_in:
-            flow = -(f_out - ratio * f_in) / el.slip_damping[b]
-        add_webbing(el.point_kind, out, zdot, zs, os, s - 1, ns, p0, o_pts, flow)
-        add_webbing(el.point_kind, out, zdot, zs, os, s, ns, p0, o_pts, -flow)
+    # webbing flow through slip rings and over wraps (capstan friction), then the merged
+    # segments' sharing of their webbing
+    flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, s0, el.slip_damping[b])
+    g1 = -1
+    for s in range(ns):
+        if s > g1:
+            g0, g1 = group_of(el.point_kind, out, s, ns, p0, o_pts, os)
+            if g1 > g0:
+                length, webbing = 0.0, 0.0
+                for g in range(g0, g1 + 1):
+                    length += out[os + 4 * g + 2]
+                    webbing += z[zs + 2 * g]
+                for g in range(g0, g1 + 1):
+                    zdot[zs + 2 * g] += (out[os + 4 * g + 2] * webbing / max(length, 1e-9)
+                                         - z[zs + 2 * g]) / SHARE_TIME
 
     # retractor and pretensioner at the first point
     locked = 0.0
