@@ -17,7 +17,9 @@ def unit_text(unit):
 def value_text(value, unit):
     """A criterion's value (or limit) in ``unit`` as the summary prints it: forces in whole
     newtons; dimensionless figures to three significant digits below 10 (three decimals below
-    0.001, never an exponent), whole above; others to one decimal. "-" for None; no "-0"."""
+    0.001, never an exponent), whole above; speeds (VC, rebound, head impact speed) to two
+    decimals (VC's Euro NCAP scale runs 0.5 to 1.0 m/s); others to one decimal. "-" for None;
+    no "-0"."""
     if value is None:
         return "-"
     value = float(value)
@@ -27,4 +29,6 @@ def value_text(value, unit):
         return f"{value:.3g}" if abs(value) >= 1e-3 else f"{round(value, 3) + 0.0:.3f}"
     if unit == "N":
         return f"{round(value, 0) + 0.0:.0f}"
+    if unit == "m/s":
+        return f"{round(value, 2) + 0.0:.2f}"
     return f"{round(value, 1) + 0.0:.1f}"

@@ -286,16 +286,19 @@ def test_analytic_sliding_scale_columns_only_where_a_protocol_has_them():
 def test_regression_criteria_table_writes_values_as_the_summary_does():
     """The report's criteria table wrote a rear run's head rotation 8.429e-06 deg as
     "8.429e-06" where the printed summary says 0.0: both now write values, limits and scales
-    with occupant.display.value_text, never with an exponent."""
+    with occupant.display.value_text, never with an exponent. VC to two decimals: at one
+    decimal 0.31 m/s read "0.3" beside a 0.5 to 1.0 m/s scale."""
     from occupant import display
     from occupant.report import tables as T
     from occupant.scenario import command
     rows = [dict(criterion="head rotation", value=8.429e-06, unit="deg", limit=None, **{"pass": None}),
             dict(criterion="Nkm", value=-2e-05, unit="-", limit=1.0, **{"pass": True}),
             dict(criterion="neck tension", value=1234.56, unit="N", limit=4170.0, **{"pass": True}),
-            dict(criterion="HIC15", value=377.4, unit="-", limit=700.0, **{"pass": True})]
+            dict(criterion="HIC15", value=377.4, unit="-", limit=700.0, **{"pass": True}),
+            dict(criterion="VC", value=0.3149, unit="m/s", limit=1.0, **{"pass": True})]
     _, table, _, _ = T.criteria_rows(rows)
-    assert [(r[1], r[3]) for r in table] == [("0.0", "-"), ("0.000", "1"), ("1235", "4170"), ("377", "700")]
+    assert [(r[1], r[3]) for r in table] == [("0.0", "-"), ("0.000", "1"), ("1235", "4170"), ("377", "700"),
+                                             ("0.31", "1.00")]
     assert command.value_text is display.value_text   # the summary's formatter, not a second one
     assert not any("e" in r[1] for r in table)
 
