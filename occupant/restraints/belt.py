@@ -417,16 +417,20 @@ def flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
     for each evaluation and not yet used) hold the elimination's coefficients: at point s,
     c' and d' in its segment s's two slots, then its flow in the second."""
     cp, dp, coupled, b_prev = 0.0, 0.0, False, 0.0
+    ahead, ahead_terms = -1, (0.0, 0.0, 0.0, False)   # the next flowing point's terms, once
     for s in range(1, ns):
-        q0, a, b, flows = flow_terms(el, out, z, zs, os, s, ns, p0, o_pts, e, damping)
+        if s == ahead:
+            q0, a, b, flows = ahead_terms
+        else:
+            q0, a, b, flows = flow_terms(el, out, z, zs, os, s, ns, p0, o_pts, e, damping)
         if not flows:
             coupled = coupled and el.point_kind[p0 + s] != BELT_ANCHOR
             continue
         ta = _implicit_time(a + b_prev) if coupled else 0.0
         n, tb = group_of(el.point_kind, out, s, ns, p0, o_pts, os)[1] + 1, 0.0
         if n < ns and el.point_kind[p0 + n] != BELT_ANCHOR:
-            tb = _implicit_time(b + flow_terms(el, out, z, zs, os, n, ns, p0, o_pts, e,
-                                               damping)[1])
+            ahead, ahead_terms = n, flow_terms(el, out, z, zs, os, n, ns, p0, o_pts, e, damping)
+            tb = _implicit_time(b + ahead_terms[1])
         b_prev, a, b = b, ta * a, tb * b
         if a > 0.0:
             q0 += a * _stretch_rate(el, out, zdot, z, zs, os, s - 1, ns, p0, o_pts)
