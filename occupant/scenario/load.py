@@ -112,10 +112,14 @@ class Scenario:
     with the interior's surfaces and the contact pairs (``model.source`` the Assembly);
     ``q0``: its initial configuration; ``pulse``; ``sensors``; ``protocol`` (or None);
     ``notes``: what the run does not represent (restraints not modelled, ...); ``judged``:
-    False when the criteria must not be judged against the regulation's limits."""
+    False when the criteria must not be judged against the regulation's limits.
 
-    def __init__(self, data, file):
+    ``start``: the configuration a run of this scenario started from (its record's initial
+    state), taken as q0 so that a run folder's model is rebuilt without settling again."""
+
+    def __init__(self, data, file, start=None):
         self.data, self.file = data, str(file)
+        self.start = None if start is None else np.asarray(start, float)
         c = FileChecker(self.file, ScenarioError)
         self._check(c, data, pathlib.Path(file).parent)
 
@@ -256,7 +260,9 @@ class Scenario:
         outputs = c.table(data, "outputs", "")
         c.keys(outputs, OUTPUTS_KEYS, "outputs")
         self.outputs = {k: c.boolean(outputs, k, "outputs", default=True) for k in OUTPUTS_KEYS}
-        self.settled = False     # True: q0 is settled already (settling done for the backset)
+        self.settled = False     # True: q0 is settled already (for the backset, or a run's start)
+        if self.start is not None and self.start.shape == self.q0.shape:
+            self.q0, self.settled = self.start.copy(), bool(self.settle)
         self.backset_before = None   # m, the backset measured before the restraint was moved
         if "backset" in veh:     # last: it settles the occupant, the longest check
             self._backset(c, veh)
@@ -276,7 +282,7 @@ class Scenario:
                    "in a scenario with a vehicle front")
         try:
             head_restraint(self.model)      # a missing surface or pair fails before settling
-            if self.settle:
+            if self.settle and not self.settled:
                 self.q0, _ = settle(self.model, self.q0, self.settle)
                 self.settled = True
             self.model, self.backset_before = place_head_restraint(self.model, self.q0, value)

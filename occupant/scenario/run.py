@@ -181,9 +181,10 @@ def read_run(folder):
     if rec is None:
         raise ScenarioError(str(path), "run", "the file has no run record (written by an older version "
                             "or by occupant.io directly)", "a results.h5 written by occupant run")
-    sc = Scenario(rec["scenario"], rec["scenario_file"] or path)
+    start = None if rec["initial_state"] is None else np.array(rec["initial_state"])
+    sc = Scenario(rec["scenario"], rec["scenario_file"] or path, start=start)
     return Run(name=rec["name"], title=rec["title"], scenario=rec["scenario"], model=sc.model, results=res,
                criteria=rec["criteria"], regulation=rec["regulation"], notes=rec["notes"],
                judged=rec["judged"], pulse=sc.pulse, wall_time=rec["wall_time"],
-               initial_state=None if rec["initial_state"] is None else np.array(rec["initial_state"]),
+               initial_state=start,
                interior=sc.interior)

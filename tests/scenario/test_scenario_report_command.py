@@ -32,3 +32,20 @@ def test_reference_report_of_a_folder_without_results_is_one_clear_error(tmp_pat
     assert main(["report", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("occupant: error:") and "no results.h5" in err and len(err.splitlines()) == 1
+
+
+def test_identity_run_folder_rebuilt_from_its_start_without_settling(tmp_path, monkeypatch):
+    """A settled run with a [vehicle] backset (rear_whiplash) is rebuilt from its folder at the
+    configuration it started from: no second settling (it failed before: the loader settled
+    again on every report), and the head restraint lands where the run had it."""
+    import occupant.scenario.settle as settle_module
+    run = load("rear_whiplash", overrides=SHORT).run()
+    folder = write_run(run, tmp_path / "run")
+
+    def no_settling(*args, **kwargs):
+        raise AssertionError("the run folder's model was settled again")
+    monkeypatch.setattr(settle_module, "settle", no_settling)
+    again = read_run(folder)
+    np.testing.assert_array_equal(again.initial_state, run.initial_state)
+    plane = {m.source.geometries["head_restraint"].point.tobytes() for m in (run.model, again.model)}
+    assert len(plane) == 1
