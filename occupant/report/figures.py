@@ -147,11 +147,23 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
     return fig
 
 
+def mark_crash(ax, run, label=True):
+    """A dashed line at the crash's start (data.crash_start) on a time axis (ms) of a run with a
+    pre-crash phase, so that a figure spanning the whole run shows where its phases meet."""
+    impact = D.crash_start(run)
+    if impact is not None:
+        ax.axvline(1e3 * impact, color="0.4", ls="--", lw=0.9, zorder=0)
+        if label:
+            ax.annotate(" crash", (1e3 * impact, 1.0), xycoords=("data", "axes fraction"), va="top",
+                        fontsize=7, color="0.3")
+
+
 def trajectories(runs, labels=None):
     """Paths of head, chest, pelvis and knees relative to B0 (the vehicle, or the road of a
     pedestrian run) in the plane of the first run's view (side view x-z, front view y-z for a
     lateral pulse), and their excursions along the pulse, across it (horizontal) and vertically
-    against time; several runs overlaid (solid, dashed, dotted...)."""
+    against time; several runs overlaid (solid, dashed, dotted...). A run with a pre-crash phase
+    has its crash's start marked (square on the paths, dashed line on the time axes)."""
     styles = ("-", "--", ":", "-.")
     name, axes, axis_labels = D.views(runs[0])[-1]
     frame = D.frame_name(runs[0])
@@ -173,12 +185,19 @@ def trajectories(runs, labels=None):
             style = dict(color=cmap(k), ls=styles[r % len(styles)], lw=1.4)
             plane.plot(1e3 * p[:, axes[0]], 1e3 * p[:, axes[1]], label=name_k, **style)
             plane.plot(1e3 * p[0, axes[0]], 1e3 * p[0, axes[1]], "o", color=cmap(k), ms=3)
+            impact = D.crash_start(run)
+            if impact is not None:
+                j = D.sample_index(run.results.t, np.array([impact]))[0]
+                plane.plot(1e3 * p[j, axes[0]], 1e3 * p[j, axes[1]], "s", color=cmap(k), ms=3, mfc="none")
             for ax, d in zip(panels, directions):
                 ax.plot(t_ms, 1e3 * (p - p[0]) @ d, **style)
+        for ax in panels:
+            mark_crash(ax, run, label=ax is panels[0] and r == 0)
     plane.set_aspect("equal", adjustable="datalim")
     plane.set_xlabel(axis_labels[0].replace("(m,", "(mm,"))
     plane.set_ylabel(axis_labels[1].replace("(m,", "(mm,"))
-    plane.set_title(f"Paths, {name.lower()} in the {frame} (dot: start)", fontsize=10)
+    crash = ", square: the crash's start" if any(D.crash_start(x) is not None for x in runs) else ""
+    plane.set_title(f"Paths, {name.lower()} in the {frame} (dot: start{crash})", fontsize=10)
     plane.legend(fontsize=7, loc="best")
     plane.grid(alpha=0.3)
     vec = lambda d: "(" + ", ".join(f"{x:.2g}" for x in d + 0.0) + ")"   # noqa: E731
@@ -321,12 +340,14 @@ def energy(run):
     ax.set_xlabel("time (ms)")
     ax.legend(fontsize=7, loc="upper left")
     ax.grid(alpha=0.3)
+    mark_crash(ax, run)
     fig.subplots_adjust(left=0.06, right=0.99, bottom=0.16, top=0.9, wspace=0.18)
     axb.plot(t_ms, terms["balance"], color="k", lw=1.2)
     axb.set_title(f"Balance residual (max {100 * closing:.2g} % of the largest term)", fontsize=10)
     axb.set_ylabel("J")
     axb.set_xlabel("time (ms)")
     axb.grid(alpha=0.3)
+    mark_crash(axb, run, label=False)
     return fig
 
 
@@ -389,6 +410,8 @@ def pulse(runs, labels=None):
             label = axis if len(runs) == 1 else f"{axis} {name}"
             ax.plot(t_ms, a, ls=styles[r % 4], color=colours[axis], label=label)
             axv.plot(t_ms, v, ls=styles[r % 4], color=colours[axis], label=label)
+        for a in (ax, axv):
+            mark_crash(a, run, label=r == 0)
     where = "along the road's x" if what == "car" else "in the vehicle axes (B0)"
     ax.set_title(f"{what.capitalize()} acceleration {where}", fontsize=10)
     ax.set_ylabel("g")

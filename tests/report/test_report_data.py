@@ -392,3 +392,34 @@ def test_regression_precrash_report_has_the_crash_and_the_pre_crash_channels(run
     assert 'alt="restraint outputs in the crash"' in text and 'alt="restraint outputs before the crash"' in text
     plain = write(run, tmp_path / "plain", viewer=False, renders=False, pdf=False, parallel=False)[0].read_text()
     assert 'alt="sensor channels"' in plain and "before the crash" not in plain
+
+
+def test_regression_whole_run_figures_mark_the_crash_start(run):
+    """Figures that span a whole run with a pre-crash phase (pulse, trajectories, energy) mark
+    where the crash starts: a dashed line at data.crash_start on every time axis, a square on
+    each path at that instant; a run without one has no mark."""
+    from types import SimpleNamespace
+
+    from occupant.report.figures import energy, plt, pulse, trajectories
+    aeb = SimpleNamespace(**vars(run))
+    aeb.pulse = SimpleNamespace(impact=0.04)
+    for r, marks in ((aeb, 1), (run, 0)):
+        figs = [pulse([r]), trajectories([r]), energy(r)]
+        try:
+            timed = [ax for fig in figs for ax in fig.axes if ax.get_xlabel() == "time (ms)"
+                     or ax.get_ylabel().startswith(("along", "across", "vertical"))]
+            assert len(timed) == 7      # pulse 2, excursions 3, energy 2
+            for ax in timed:
+                dashed = [ln for ln in ax.lines if ln.get_linestyle() == "--" and len(ln.get_xdata()) == 2]
+                assert len(dashed) == marks
+                assert all(np.allclose(ln.get_xdata(), 40.0) for ln in dashed)
+            plane = figs[1].axes[0]
+            squares = [ln for ln in plane.lines if ln.get_marker() == "s"]
+            assert len(squares) == 5 * marks
+            k = D.sample_index(run.results.t, np.array([0.04]))[0]
+            head = D.trajectories(run.model, run.results)["head"]
+            if marks:
+                assert np.allclose([squares[0].get_xdata()[0], squares[0].get_ydata()[0]], 1e3 * head[k, [0, 2]])
+        finally:
+            for fig in figs:
+                plt.close(fig)
