@@ -39,6 +39,34 @@ def test_reference_settled_occupant_stays_at_rest(ncap):
     assert info["restarts"] >= 1
 
 
+def test_identity_coarse_settling_step_rests_where_the_run_step_does(ncap):
+    """Settled at the largest stable step (SETTLE_DT, 5x the run's 1e-5 s) the driver rests
+    where the run's step puts it: the H-point within 0.2 mm and every other coordinate within
+    0.01 (rad, or quaternion part) (measured 0.05 mm and 0.0034), at a quarter of the cost."""
+    import occupant.scenario.settle as S
+    from occupant.integrate.integrators import INTEGRATORS
+    fine, _ = S._relax(held(ncap.model), ncap.q0, 0.3, INTEGRATORS["euler"], 1e-5)
+    q, info = settle(ncap.model, ncap.q0, 0.3)
+    assert info["dt"] == S.SETTLE_DT > 1e-5
+    assert np.abs(q[:3] - fine[:3]).max() < 2e-4 and np.abs(q[3:] - fine[3:]).max() < 0.01
+
+
+def test_regression_settling_diverged_at_the_coarse_step_is_done_at_the_run_step(ncap, monkeypatch):
+    """A settling that diverges at the coarse step is not an error: it is done again at the
+    run's step (here the coarse one made to diverge)."""
+    import occupant.scenario.settle as S
+    relax, steps = S._relax, []
+
+    def diverging(model, q0, duration, method, dt):
+        steps.append(dt)
+        if dt == S.SETTLE_DT:
+            raise S.SettleError("diverged")
+        return relax(model, q0, duration, method, dt)
+    monkeypatch.setattr(S, "_relax", diverging)
+    q, info = settle(ncap.model, ncap.q0, 0.01)
+    assert steps == [S.SETTLE_DT, 1e-5] and info["dt"] == 1e-5 and np.all(np.isfinite(q))
+
+
 def test_identity_held_model_keeps_frozen_arrays_and_never_fires(ncap):
     """``held`` changes only the firing times (to inf), and its arrays stay read-only like the
     model's (else the compiled step would be compiled again for writable array types)."""
