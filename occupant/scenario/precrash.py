@@ -14,8 +14,11 @@ Scenario tables (units at the edge: km/h in the file)::
     duration = 0.5                   # s of braking before the crash (the crash starts here)
     crash_duration = 0.080           # s, half-sine length; delta-v = the speed left at impact
 
-The crash phase holds the chassis' attitude at impact (its pitch stays, its angular velocity
-drops to zero) and its vertical velocity; only the longitudinal half-sine acts. The vehicle
+In the crash phase only the longitudinal half-sine acts; the chassis' lateral and vertical
+velocity and its angular velocity at impact (the car still pitching into its dive) fall
+linearly to zero over the crash pulse, so that B0's velocity stays continuous there (dropped at
+once, the 0.05 rad/s pitch rate left made the occupant's kinetic energy jump by 5 J with no
+work done: the energy balance's step at the impact). The vehicle
 runs are kept in memory per (model, manoeuvre, speed, duration) for the life of the process.
 """
 import math
@@ -71,21 +74,21 @@ class PrecrashPulse(Pulse):
             crash_duration / np.pi * np.sin(np.pi * tau / crash_duration) - tau)
         tail = np.array([tb + crash_duration + SAMPLE_DT, tb + crash_duration + 10.0])
         self._t = np.concatenate([s, tb + tau, tail])
-        ones = np.ones(n + 2)
-        self._pos = np.vstack([pos, np.column_stack([
-            np.concatenate([xx, xx[-1] + 0.0 * (tail - tail[0])]),
-            pos[-1, 1] + vel[-1, 1] * (self._t[len(s):] - tb),
-            pos[-1, 2] + vel[-1, 2] * (self._t[len(s):] - tb)])])
-        self._vel = np.vstack([vel, np.column_stack([np.concatenate([vx, [0.0, 0.0]]),
-                                                     vel[-1, 1] * ones, vel[-1, 2] * ones])])
-        self._acc = np.vstack([acc, np.column_stack([np.concatenate([ax, [0.0, 0.0]]),
-                                                     0 * ones, 0 * ones])])
+        after = self._t[len(s):] - tb
+        shift, fading, slowing = (np.outer(f(after, crash_duration), vel[-1, 1:]) for f in _FADE)
+        self._pos = np.vstack([pos, np.column_stack([np.concatenate([xx, [xx[-1], xx[-1]]]),
+                                                     pos[-1, 1:] + shift])])
+        self._vel = np.vstack([vel, np.column_stack([np.concatenate([vx, [0.0, 0.0]]), fading])])
+        self._acc = np.vstack([acc, np.column_stack([np.concatenate([ax, [0.0, 0.0]]), slowing])])
         self._R_end = np.asarray(chassis.rotation(tb), float)
+        self._w_end = np.asarray(chassis.angular_velocity(tb), float)
         super().__init__(t=self._t, a=self._acc[:, 0], speed0=float(vel[0, 0]), source=source)
 
     def base_motion(self):
+        from scipy.spatial.transform import Rotation
+
         from occupant.model import BaseMotion
-        t, tb, ch = self._t, self.impact, self.chassis
+        t, tb, ch, T, w = self._t, self.impact, self.chassis, self.crash_duration, self._w_end
 
         def table(values):
             return lambda s: np.array([np.interp(s, t, values[:, k]) for k in range(3)])
@@ -93,18 +96,38 @@ class PrecrashPulse(Pulse):
         def phase(braking, crash):
             return lambda s: braking(s) if s <= tb else crash(s)
 
-        zero = lambda s: np.zeros(3)   # noqa: E731
+        turned, turning, slowing = _FADE
         return BaseMotion(position=table(self._pos), velocity=table(self._vel),
                           acceleration=table(self._acc),
-                          rotation=phase(ch.rotation, lambda s: self._R_end),
-                          angular_velocity=phase(ch.angular_velocity, zero),
-                          angular_acceleration=phase(ch.angular_acceleration, zero))
+                          rotation=phase(ch.rotation, lambda s: Rotation.from_rotvec(
+                              turned(s - tb, T) * w).as_matrix() @ self._R_end),
+                          angular_velocity=phase(ch.angular_velocity, lambda s: turning(s - tb, T) * w),
+                          angular_acceleration=phase(ch.angular_acceleration, lambda s: slowing(s - tb, T) * w))
 
     def describe(self):
         return (f"{self.source}: braking {self.speed0 / KMH:.1f} -> {self.impact_speed / KMH:.1f} "
                 f"km/h over {self.impact:.2f} s, then a half-sine crash, delta-v "
                 f"{self.impact_speed / KMH:.1f} km/h, {math.pi * self.impact_speed / (2 * self.crash_duration) / G0:.1f} g, "
                 f"{self.crash_duration * 1e3:.0f} ms, from t = {self.impact:.3f} s")
+
+
+def _fade_shift(tau, T):
+    """Displacement per unit initial rate after tau s of a rate falling linearly to 0 over T."""
+    tau = np.minimum(tau, T)
+    return tau - tau * tau / (2.0 * T)
+
+
+def _fade_rate(tau, T):
+    """Rate per unit initial rate after tau s (1 at tau = 0, 0 from T on)."""
+    return np.maximum(1.0 - np.asarray(tau) / T, 0.0)
+
+
+def _fade_slowing(tau, T):
+    """Rate of change per unit initial rate after tau s (-1/T until T, then 0)."""
+    return np.where(np.asarray(tau) < T, -1.0 / T, 0.0)
+
+
+_FADE = (_fade_shift, _fade_rate, _fade_slowing)   # a rate falling linearly to zero over the crash
 
 
 def read_precrash(c, table, path, model, t_end):
