@@ -122,7 +122,9 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True):
     lt, mt, ut = t["lower_trunk"], t["middle_trunk"], t["upper_trunk"]
     seg("pelvis", None, m["lower_trunk"], (0, 0, (1 - lt["com"]) * L["lower_trunk"]),
         _principal(m["lower_trunk"], lt["r"], L["lower_trunk"]), "root", "free", (0, 0, 0),
-        ells=[trunk_ell("pelvis_flesh", "lower_trunk", 0.0)])
+        ells=[trunk_ell("pelvis_flesh", "lower_trunk", 0.0),
+              EllipsoidSpec("buttock", H * np.array(prop["buttock_center"], float),
+                            H * np.array(prop["buttock_semi_axes"], float))])
     seg("lumbar", "pelvis", m["middle_trunk"], (0, 0, (1 - mt["com"]) * L["middle_trunk"]),
         _principal(m["middle_trunk"], mt["r"], L["middle_trunk"]), "lumbar_pelvis", "spherical",
         (0, 0, L["lower_trunk"]), ells=[trunk_ell("abdomen", "middle_trunk", 0.0)])
