@@ -145,14 +145,22 @@ BASE = [
          inertia=(0.102, 0.102, 0.0167), axes=(0.0, 0.0, 0.0), inertia_src="[D] lumped",
          joint=dict(name="hip", kind="spherical", location=(0.0, 0.088, 0.0),
                     src="[S] hip spacing 0.176 m"),
-         ellipsoids=[dict(name="thigh_shell", center=(0.0, 0.0, -0.314),
-                          semi=(0.099, 0.088, 0.190), orient=(0.0, 0.0, 0.0),
-                          src="[D] 95M upper-leg shell"),
+         # the 95M upper-leg shell's box spans 0.124-0.504 m from the hip (centre 0.314, half
+         # 0.190 along the femur, H3SD 1.4.4): femur and knee block, past the knee centre
+         # (0.441) by 0.063. The thigh shell takes the box from its proximal end to the knee
+         # centre and the knee pad the knee around it, as the parametric human's thigh shell
+         # ends at its knee (occupant/human/builder.py): spanning the whole box, the thigh
+         # shell's end lay inside the knee pad and a surface at the knee met it twice (seen:
+         # thigh end and knee pad 6.9 kN each on the pedestrian's struck knee)
+         ellipsoids=[dict(name="thigh_shell", center=(0.0, 0.0, -(0.124 + 0.441) / 2),
+                          semi=(0.099, 0.088, (0.441 - 0.124) / 2), orient=(0.0, 0.0, 0.0),
+                          src="[D] 95M upper-leg shell, from its proximal end to the knee "
+                              "centre (the knee pad takes the knee)"),
                      dict(name="knee_pad", center=(0.0, 0.0, -0.441), semi=(0.055, 0.060, 0.063),
                           orient=(0.0, 0.0, 0.0),
                           src="[E] the knee (knee block and flesh) around the knee centre, its "
-                              "distal pole at the thigh shell's end (0.504 m); contact face of "
-                              "the knee impact probe")]),
+                              "distal pole at the 95M upper-leg shell's end (0.504 m); contact "
+                              "face of the knee impact probe")]),
     dict(name="lower_leg", parent="upper_leg", mirror=True, region="leg", mass=5.47,
          mass_src="[D] tibia parts 1.70 + 2.68 + 1.09 kg [S]",
          com=(0.0, 0.0, -0.192), com_src="[D] lumped CG projected on the knee-ankle line",

@@ -53,6 +53,31 @@ def test_reference_layout_and_names(name):
     assert kinds["left_elbow"] == kinds["right_knee"] == "revolute"
 
 
+@pytest.mark.parametrize("name", ["hybrid3_50m", "hybrid3_05f", "hybrid3_95m",
+                                  "hybrid3_50m_pedestrian"])
+def test_analytic_thigh_shell_ends_at_the_knee_centre(name):
+    """The knee is the knee pad's alone: no point of a thigh shell lies beyond the knee centre
+    along the femur (hip -> knee), so a surface at the knee meets it once. The thigh shell's
+    support along that direction, c.u + |diag(a) R^T u|, is the hip-knee length to 0.1 mm; the
+    knee pad reaches on past it by its semi-axis. Spanning the 95M shell's box to 0.063 m past
+    the knee centre (scaled), the shell's end lay inside the knee pad, and the pedestrian's
+    struck knee was loaded twice at the bumper's top corner (6.9 kN each)."""
+    _, segs = load_description(name)
+    by = {s.name: s for s in segs}
+    for side in ("left", "right"):
+        knee = by[f"{side}_lower_leg"].location           # knee centre in the upper-leg frame
+        L = float(np.linalg.norm(knee))
+        u = knee / L
+        ells = {e.name: e for e in by[f"{side}_upper_leg"].ellipsoids}
+
+        def reach(e):
+            return e.center @ u + np.linalg.norm(e.semi_axes * (e.R_segment_ellipsoid.T @ u))
+
+        assert reach(ells[f"{side}_thigh_shell"]) == pytest.approx(L, abs=1e-4), (side, L)
+        pad = ells[f"{side}_knee_pad"]
+        assert reach(pad) == pytest.approx(L + pad.semi_axes[2], abs=1e-4)
+
+
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_reference_total_mass(name):
     model = load_dummy(name)

@@ -70,7 +70,7 @@ def build_run(name, bolster_stiffness=1.0e5, panel_stiffness=2.0e5, t_end=T_END)
                                     name="bolster")
     for side in ("left", "right"):
         asm.add(ContactPair(f"{side}_foot_floor", f"{side}_foot_shell", "floor", FLOOR))
-        asm.add(ContactPair(f"{side}_knee_bolster", f"{side}_thigh_shell", "knee_bolster", bolster))
+        asm.add(ContactPair(f"{side}_knee_bolster", f"{side}_knee_pad", "knee_bolster", bolster))
         asm.add(ContactPair(f"{side}_shank_bolster", f"{side}_shank_shell", "knee_bolster", bolster))
     asm.add(ContactPair("head_panel", "head_shell", "panel", panel))
     asm.add(ContactPair("thorax_panel", "thorax", "panel", panel))
