@@ -249,6 +249,30 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
 
 
 @njit(**JIT_STAGE)
+def wrap_drift(data, el, out, zdot, z, k, p0, o_pts):
+    """Speed (m/s) at which wrap point k moves over its body along the belt, towards the next
+    point: its place's rate (``wrap_slide``, within WRAP_FOLLOW of the point's own motion),
+    tangential on the unit sphere, scaled to the ellipsoid and taken along the belt there
+    (from the point before to the one after). Zero for a point that is not a wrap."""
+    jz = el.point_z[k]
+    if el.point_kind[k] != BELT_WRAP or jz < 0:
+        return 0.0
+    j = o_pts + 3 * (k - p0)
+    ns = _norm(z[jz], z[jz + 1], z[jz + 2])
+    if ns == 0.0:
+        return 0.0
+    u0, u1, u2 = z[jz] / ns, z[jz + 1] / ns, z[jz + 2] / ns
+    r = zdot[jz] * u0 + zdot[jz + 1] * u1 + zdot[jz + 2] * u2
+    w0 = el.point_size[k, 0] * (zdot[jz] - r * u0)
+    w1 = el.point_size[k, 1] * (zdot[jz + 1] - r * u1)
+    w2 = el.point_size[k, 2] * (zdot[jz + 2] - r * u2)
+    _, E = ellipsoid_frame(data, el, k)
+    t0, t1, t2 = _unit(out[j + 3] - out[j - 3], out[j + 4] - out[j - 2], out[j + 5] - out[j - 1])
+    return ((E[0] * w0 + E[1] * w1 + E[2] * w2) * t0 + (E[3] * w0 + E[4] * w1 + E[5] * w2) * t1
+            + (E[6] * w0 + E[7] * w1 + E[8] * w2) * t2)
+
+
+@njit(**JIT_STAGE)
 def pretensioner_at(el, b, t, payout):
     """What a fired pretensioner does to the spool at t: the least spool force (N) and the
     fastest it winds webbing in (m/s). A force pretensioner: its table's force, while it has
@@ -352,7 +376,7 @@ def group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e):
 
 
 @njit(**JIT_STAGE)
-def flow_terms(el, out, z, zs, os, s, ns, p0, o_pts, e, damping):
+def flow_terms(points, el, out, zdot, z, zs, os, s, ns, p0, o_pts, e, damping):
     """Point s's webbing flow (between segments s - 1 and s; segment law e: the belt's webbing):
     (q0, a, b, flows). q0 (m/s): the explicit flow, webbing moving from segment s into s - 1:
     beyond the capstan ratio exp(mu theta) of the two tensions (theta the turn at the point), the
@@ -375,11 +399,15 @@ def flow_terms(el, out, z, zs, os, s, ns, p0, o_pts, e, damping):
     f_in, f_out = out[os + 4 * (s - 1)], out[os + 4 * s]
     ka = group_stiffness(el, out, z, zs, os, s - 1, ns, p0, o_pts, e) / damping
     kb = group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e) / damping
+    # a wrap point moving over the body along the belt passes the webbing lying there from one
+    # segment to the other without slip: the stuck webbing's flow (``wrap_drift``)
+    w = wrap_drift(points, el, out, zdot, z, k, p0, o_pts)
+    stuck = w / (1.0 + out[os + 4 * s + 1]) if w > 0.0 else w / (1.0 + out[os + 4 * (s - 1) + 1])
     if f_in > ratio * f_out:
-        return (f_in - ratio * f_out) / damping, ka, ratio * kb, True
+        return stuck + (f_in - ratio * f_out) / damping, ka, ratio * kb, True
     if f_out > ratio * f_in:
-        return -(f_out - ratio * f_in) / damping, ratio * ka, kb, True
-    return 0.0, 0.0, 0.0, True
+        return stuck - (f_out - ratio * f_in) / damping, ratio * ka, kb, True
+    return stuck, 0.0, 0.0, True
 
 
 @njit(**JIT_INLINE)
@@ -398,7 +426,7 @@ def _stretch_rate(el, out, zdot, z, zs, os, s, ns, p0, o_pts):
 
 
 @njit(**JIT_STAGE)
-def flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
+def flow_solve(points, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
     """Add the webbing flow through the belt's slip rings and wraps (capstan friction) to the
     segments' webbing rates, linearly implicit (a Rosenbrock-Euler step) in the webbing of each
     group between two flowing points over T_g = FLOW_TIME - 1 / rate_g (``_implicit_time``;
@@ -422,14 +450,14 @@ def flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
         if s == ahead:
             q0, a, b, flows = ahead_terms
         else:
-            q0, a, b, flows = flow_terms(el, out, z, zs, os, s, ns, p0, o_pts, e, damping)
+            q0, a, b, flows = flow_terms(points, el, out, zdot, z, zs, os, s, ns, p0, o_pts, e, damping)
         if not flows:
             coupled = coupled and el.point_kind[p0 + s] != BELT_ANCHOR
             continue
         ta = _implicit_time(a + b_prev) if coupled else 0.0
         n, tb = group_of(el.point_kind, out, s, ns, p0, o_pts, os)[1] + 1, 0.0
         if n < ns and el.point_kind[p0 + n] != BELT_ANCHOR:
-            ahead, ahead_terms = n, flow_terms(el, out, z, zs, os, n, ns, p0, o_pts, e, damping)
+            ahead, ahead_terms = n, flow_terms(points, el, out, zdot, z, zs, os, n, ns, p0, o_pts, e, damping)
             tb = _implicit_time(b + ahead_terms[1])
         b_prev, a, b = b, ta * a, tb * b
         if a > 0.0:
@@ -529,10 +557,14 @@ def belt(el, points, out, zdot, t, z, b):
         if el.point_kind[k] == BELT_WRAP:
             wrap_slide(points, el, out, zdot, z, k, p0, o_pts, out[os + 4 * (s - 1)],
                        out[os + 4 * s], el.slip_damping[b])
+            # the point's own motion over the body lengthens one segment, shortens the other
+            w = wrap_drift(points, el, out, zdot, z, k, p0, o_pts)
+            out[os + 4 * (s - 1) + 3] += w
+            out[os + 4 * s + 3] -= w
 
     # webbing flow through slip rings and over wraps (capstan friction), then the merged
     # segments' sharing of their webbing
-    flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, s0, el.slip_damping[b])
+    flow_solve(points, el, out, zdot, z, zs, os, ns, p0, o_pts, s0, el.slip_damping[b])
     g1 = -1
     for s in range(ns):
         if s > g1:
