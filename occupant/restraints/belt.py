@@ -40,8 +40,14 @@ Per belt, every evaluation:
    their lengths; so a wrap that lifts off or comes back keeps the tension continuous.
 3. webbing flow through a slip ring or over a wrap: when the tension ratio of the two segments
    exceeds the capstan ratio exp(mu theta) (Euler-Eytelwein; theta the angle the belt turns
-   through at the point), webbing flows towards the tighter side at (excess tension) /
-   slip_damping, so the lengths' rates are -q and +q; within the ratio it sticks. Linearly
+   through at the point), webbing slides over the body towards the tighter side at (excess
+   tension) / slip_damping, so the lengths' rates are -q and +q; within the ratio it sticks to
+   the body. A wrap point moving over its body along the belt (the middle of a wrap that grows,
+   shrinks or shifts as the body moves) passes the webbing lying there from one segment to the
+   other besides, without slip (``wrap_drift``), and lengthens the one as it shortens the other
+   (the segments' length rates include it). Counted as slip before, the chord between two
+   wraps on one ellipsoid, lengthening as they spread, was fed only through friction at both
+   ends (US NCAP: shoulder-chest and lower diagonal 8.8 and 9.4 kN over B3 6.3 kN). Linearly
    implicit in the webbing of a short segment between two such points, which would otherwise
    relax faster than the explicit step resolves (``flow_solve``).
 4. retractor at the first point: payout p' = (F_0 - F_spool) / spool_damping; F_spool the rewind
@@ -175,9 +181,9 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
 @njit(**JIT_STAGE)
 def point_velocity(data, carrier, out, k, p0, o_pts):
     """Velocity (B0) of the material of belt point k's body (``carrier``:
-    BeltBlock.point_carrier) where the point lies. A wrap point's
-    own motion over the surface is left out of the segment length rates (they feed only the
-    webbing's strain history; the forces' power uses the material velocity, as it must)."""
+    BeltBlock.point_carrier) where the point lies; the forces' power uses it, as it must. A
+    wrap point's own motion over the surface along the belt is added to the segment length
+    rates afterwards (``wrap_drift``, with the webbing it carries across)."""
     j = o_pts + 3 * (k - p0)
     return link_velocity_at(data, carrier[k], out[j], out[j + 1], out[j + 2])
 
@@ -436,7 +442,7 @@ def flow_solve(points, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
         = q0_i + T_(g-1) a_i u_(g-1) - T_g b_i u_g
     (``flow_terms``; group g between points i and i + 1 gains q_(i+1) - q_i, and u_g, its
     length rate / (1 + e), keeps its strain: ``_stretch_rate``, from the points' material
-    velocities, not the wraps' motion over their surfaces), tridiagonal, by the Thomas
+    velocities and the wraps' motion over their surfaces along the belt), tridiagonal, by the Thomas
     algorithm. A group at the belt's end (an anchor, or the retractor's payout beyond it)
     keeps the explicit flow. Explicit everywhere (q = q0), a 40 mm segment on the GS1
     unloading slope (492 kN) between two wraps relaxed in 3-4 us at 100 N s/m, under the
