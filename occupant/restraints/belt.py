@@ -43,9 +43,10 @@ Per belt, every evaluation:
    through at the point), webbing slides over the body towards the tighter side at (excess
    tension) / slip_damping, so the lengths' rates are -q and +q; within the ratio it sticks to
    the body. A wrap point moving over its body along the belt (the middle of a wrap that grows,
-   shrinks or shifts as the body moves) passes the webbing lying there from one segment to the
-   other besides, without slip (``wrap_drift``), and lengthens the one as it shortens the other
-   (the segments' length rates include it). Counted as slip before, the chord between two
+   shrinks or shifts as the body moves) lengthens the one segment as it shortens the other (the
+   segments' length rates include it) and, with friction, passes the webbing lying there from
+   one to the other besides, without slip (``wrap_drift``; a frictionless wrap holds no webbing
+   to the body). Counted as slip before, the chord between two
    wraps on one ellipsoid, lengthening as they spread, was fed only through friction at both
    ends (US NCAP: shoulder-chest and lower diagonal 8.8 and 9.4 kN over B3 6.3 kN). Linearly
    implicit in the webbing of a short segment between two such points, which would otherwise
@@ -406,8 +407,9 @@ def flow_terms(points, el, out, zdot, z, zs, os, s, ns, p0, o_pts, e, damping):
     ka = group_stiffness(el, out, z, zs, os, s - 1, ns, p0, o_pts, e) / damping
     kb = group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e) / damping
     # a wrap point moving over the body along the belt passes the webbing lying there from one
-    # segment to the other without slip: the stuck webbing's flow (``wrap_drift``)
-    w = wrap_drift(points, el, out, zdot, z, k, p0, o_pts)
+    # segment to the other without slip: the stuck webbing's flow (``wrap_drift``); a
+    # frictionless wrap holds no webbing to the body (its webbing slides with the body's motion)
+    w = wrap_drift(points, el, out, zdot, z, k, p0, o_pts) if el.point_friction[k] > 0.0 else 0.0
     stuck = w / (1.0 + out[os + 4 * s + 1]) if w > 0.0 else w / (1.0 + out[os + 4 * (s - 1) + 1])
     if f_in > ratio * f_out:
         return stuck + (f_in - ratio * f_out) / damping, ka, ratio * kb, True
