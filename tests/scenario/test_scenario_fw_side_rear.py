@@ -391,14 +391,17 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
 def test_regression_seat_foam_springs_back(ncap):
     """The seat cushion's foam recovers (vehicles/midsize_sedan_driver.toml: polyurethane seat
     foam loses 21-40 % of a slow cycle's work, 45 % of an impact's, and regains its height): after
-    the pulse the 50M's pelvis, pulled 0.10 m into the cushion by the lap belt at 60 ms, rests
-    on it again, 49 mm in with 0.78 kN at 150 ms (the belt still pulling). The straight line to
-    a permanent set it had (absorption 0.6) left the pelvis 79 mm deep with no force at all."""
+    the pulse the 50M's pelvis, pulled 0.095 m into the cushion by the lap belt at 60 ms, rests
+    on it again: 14 mm in with 0.16 kN at 150 ms, rising in the rebound with its lap belt slack
+    and the foam following it up (42 mm and 0.68 kN before the chest wraps carried their
+    webbing with their motion over the body, restraints.belt.wrap_drift; the pelvis's rebound
+    differs, the foam's recovery is the same). The straight line to a permanent set it had
+    (absorption 0.6) left the pelvis 79 mm deep with no force at all."""
     out = ncap.results.outputs
     force = out["pelvis_flesh__seat_cushion.normal_force"]
     depth = out["pelvis_flesh__seat_cushion.penetration"]
     assert depth.max() > 0.09
-    assert force[-1] > 300.0 and depth[-1] < 0.6 * depth.max()
+    assert force[-1] > 100.0 and depth[-1] < 0.6 * depth.max()
 
 
 @pytest.mark.parametrize("which", ["ncap", "full_width"])
