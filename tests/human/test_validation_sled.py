@@ -58,6 +58,12 @@ def gs1():
     return run_validation("human_sled_gs1_40")
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "T1 goes 302.8 mm (PMHS at most 280.5; head 400.5 mm, inside 322-455) since the belt's "
+    "wraps carry the webbing lying on the body with their motion over it "
+    "(restraints.belt.wrap_drift): 261.7 mm before, when that motion was counted as slip "
+    "against friction; the shoulder belt is still 2.4 times the corridor's top, so the torso is "
+    "held by a belt unlike GS1's (test_reference_gs1_belt_forces_inside_the_pmhs_corridors)"))
 def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
     """Head and T1 peak forward excursions relative to the sled inside the peaks of Shaw et al.'s
     (2009) corridor boundaries (head 322-455 mm, T1 226-281 mm): 360 and 257 mm on GS1's rigid
@@ -69,8 +75,9 @@ def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the belt forces are 2.4 (shoulder, 10.81 kN) and 1.6 (lap, 3.56 kN) times the corridors' "
-    "tops: the pelvis, not held at the knees (GS1's rigid knee supports stood at the knees; ours "
+    "the shoulder belt force is 2.4 times the corridor's top (10.88 kN; the lap belt's 1.97 kN is "
+    "inside since the wraps carry their webbing with their motion over the body, 3.56 kN "
+    "before): the pelvis, not held at the knees (GS1's rigid knee supports stood at the knees; ours "
     "is 0.11 m ahead), slides 112 mm at the hip and tilts forward 33 deg; the lap belt's peak is "
     "its re-loading at 120-126 ms when the rebound tilts the still-advanced pelvis back. With "
     "knee supports at the knees the hip stays inside (25-28 mm) and the shoulder belt falls to "
@@ -115,16 +122,20 @@ def test_regression_gs1_figures(gs1):
     Since the neck's lateral range splits 17.5 / 27.5 deg between C7/T1 and the condyles
     (joint_rom.toml; the head bends sideways here, the lower neck to 47 deg, was 52): the lap
     belt's re-loading at 124 ms 3.80 -> 3.56 kN, head 3 ms 84.2 -> 81.7 g, head 359.8 -> 355.8 mm
-    (the other figures within 0.6 %)."""
+    (the other figures within 0.6 %). Since the belts' wraps carry the webbing lying on the body
+    with their motion over it (restraints.belt.wrap_drift; that motion was counted as slip
+    against friction before): head 355 -> 400.5 mm (inside), T1 262 -> 302.8 mm (now outside),
+    hip 112.2 -> 113.4 mm, shoulder belt 10.83 -> 10.88 kN, lap belt 3.59 -> 1.97 kN (now
+    inside 1.60-2.21), head 3 ms 73.3 g."""
     fig = gs1["figures"]
-    assert fig["head_x_excursion_mm"] == pytest.approx(360.2, rel=0.02)
-    assert fig["t1_x_excursion_mm"] == pytest.approx(261.7, rel=0.02)
-    assert fig["shoulder_belt_force_kN"] == pytest.approx(10.81, rel=0.02)
-    assert fig["lap_belt_force_kN"] == pytest.approx(3.56, rel=0.02)
-    assert fig["hip_x_excursion_mm"] == pytest.approx(112.0, rel=0.02)
-    assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
+    assert fig["head_x_excursion_mm"] == pytest.approx(400.5, rel=0.02)
+    assert fig["t1_x_excursion_mm"] == pytest.approx(302.8, rel=0.02)
+    assert fig["shoulder_belt_force_kN"] == pytest.approx(10.88, rel=0.02)
+    assert fig["lap_belt_force_kN"] == pytest.approx(1.97, rel=0.02)
+    assert fig["hip_x_excursion_mm"] == pytest.approx(113.4, rel=0.02)
+    assert not gs1["checks"]["shoulder_belt_force_kN"][1] and gs1["checks"]["lap_belt_force_kN"][1]
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(81.7, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(73.3, rel=0.03)
 
 
 def test_reference_gs1_seat_is_rigid(gs1):
@@ -178,14 +189,11 @@ def test_reference_gs1_lap_belt_stays_on_the_pelvis(gs1):
     assert np.all(local[loaded, 2] < top)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the lap belt rides 1.45 mm up the pelvis at 55 ms (1.1 kN) as the sliding pelvis tilts "
-    "forward under it (12 -> 18 deg from 42 to 54 ms), just before the belt goes slack; held at "
-    "the knees (GS1's supports) the pelvis tilts forward as much and the belt carries nothing "
-    "from 20 ms (scenarios/validation/README.md)"))
 def test_reference_gs1_lap_belt_does_not_ride_up(gs1):
     """While loaded, the lap belt's mid point never rises above its starting height in the
-    pelvis frame (1 mm)."""
+    pelvis frame (1 mm). Before the wraps carried the webbing lying on the pelvis with their
+    motion over it (restraints.belt.wrap_drift) it rode 1.45 mm up at 55 ms (1.1 kN) as the
+    sliding pelvis tilted forward under it."""
     local, loaded = _lap_belt_in_pelvis_frame(gs1)
     assert np.all(local[loaded, 2] <= local[0, 2] + 1e-3)
 
