@@ -166,11 +166,15 @@ def test_reference_side_barrier_near_side_driver_is_plausible(side):
 def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     """The side-test driver is belted (NHTSA's side NCAP fits the car's belt), and the occupant
     slides towards the belt's outboard anchorages, so the belt holds it little: the shoulder
-    belt carries under 2 kN (1.41 kN measured, settled) and the lap belt engages (3.33 kN at
-    the buckle, no lap segment above 4 kN); the door still stops the pelvis and thorax (7.0 and
-    7.8 kN). The lap belt's three wraps keep their places on one ellipsoid (the pelvis): placed
+    belt carries under 2 kN (0.94 kN measured, settled) and the lap belt engages (2.5 kN at
+    the buckle, 4.05 kN at the lap anchor, which the pelvis slides past: its outboard hip wrap
+    ends 0.11 m outboard of it; 3.4 and 1.3 kN before the wraps carried the webbing lying on the
+    pelvis with their motion over it, restraints.belt.wrap_drift: the pelvis now drags its
+    webbing along as it slides past the anchor); the door still stops the pelvis and thorax (7.0 and 7.8 kN).
+    The lap belt's three wraps keep their places on one ellipsoid (the pelvis): placed
     by the joint solve for wraps on neighbouring ellipsoids (restraints.wrap_chain.place_chain)
-    they jumped 73 mm in a sample and the lap belt spiked to 50 kN. Cause of the bound:
+    they jumped 73 mm in a sample and the lap belt spiked to 50 kN: no lap segment reaches
+    5 kN nor steps by more than 0.5 kN between samples (0.12 kN measured). Cause of the bound:
     with the belt free to slide across the body (shortest path over the thorax) it slid off
     the shoulder as the torso passed the D-ring and wrapped the thorax's door-side flank:
     7.0 kN at the D-ring, 11.2 kN on the lower diagonal, the door's load on the pelvis 3.5 kN;
@@ -181,7 +185,8 @@ def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     assert out["belt.chest-buckle.force"].max() < 2000
     for segment in ("buckle-hip_inboard", "hip_inboard-lap", "lap-hip_outboard",
                     "hip_outboard-lap_anchor"):
-        assert out[f"belt.{segment}.force"].max() < 4000, segment
+        assert out[f"belt.{segment}.force"].max() < 5000, segment
+        assert np.abs(np.diff(out[f"belt.{segment}.force"])).max() < 500, segment
     assert out["belt.buckle-hip_inboard.force"].max() > 500
     assert out["pelvis_flesh__door_panel.normal_force"].max() > 5000
     assert out["thorax__door_panel.normal_force"].max() > 5000
