@@ -40,8 +40,15 @@ Per belt, every evaluation:
    their lengths; so a wrap that lifts off or comes back keeps the tension continuous.
 3. webbing flow through a slip ring or over a wrap: when the tension ratio of the two segments
    exceeds the capstan ratio exp(mu theta) (Euler-Eytelwein; theta the angle the belt turns
-   through at the point), webbing flows towards the tighter side at (excess tension) /
-   slip_damping, so the lengths' rates are -q and +q; within the ratio it sticks. Linearly
+   through at the point), webbing slides over the body towards the tighter side at (excess
+   tension) / slip_damping, so the lengths' rates are -q and +q; within the ratio it sticks to
+   the body. A wrap point moving over its body along the belt (the middle of a wrap that grows,
+   shrinks or shifts as the body moves) lengthens the one segment as it shortens the other (the
+   segments' length rates include it) and, with friction, passes the webbing lying there from
+   one to the other besides, without slip (``wrap_drift``; a frictionless wrap holds no webbing
+   to the body). Counted as slip before, the chord between two
+   wraps on one ellipsoid, lengthening as they spread, was fed only through friction at both
+   ends (US NCAP: shoulder-chest and lower diagonal 8.8 and 9.4 kN over B3 6.3 kN). Linearly
    implicit in the webbing of a short segment between two such points, which would otherwise
    relax faster than the explicit step resolves (``flow_solve``).
 4. retractor at the first point: payout p' = (F_0 - F_spool) / spool_damping; F_spool the rewind
@@ -175,9 +182,9 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
 @njit(**JIT_STAGE)
 def point_velocity(data, carrier, out, k, p0, o_pts):
     """Velocity (B0) of the material of belt point k's body (``carrier``:
-    BeltBlock.point_carrier) where the point lies. A wrap point's
-    own motion over the surface is left out of the segment length rates (they feed only the
-    webbing's strain history; the forces' power uses the material velocity, as it must)."""
+    BeltBlock.point_carrier) where the point lies; the forces' power uses it, as it must. A
+    wrap point's own motion over the surface along the belt is added to the segment length
+    rates afterwards (``wrap_drift``, with the webbing it carries across)."""
     j = o_pts + 3 * (k - p0)
     return link_velocity_at(data, carrier[k], out[j], out[j + 1], out[j + 2])
 
@@ -246,6 +253,30 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     zdot[jz] = r0 - rs * u0 + grow * u0
     zdot[jz + 1] = r1 - rs * u1 + grow * u1
     zdot[jz + 2] = r2 - rs * u2 + grow * u2
+
+
+@njit(**JIT_STAGE)
+def wrap_drift(data, el, out, zdot, z, k, p0, o_pts):
+    """Speed (m/s) at which wrap point k moves over its body along the belt, towards the next
+    point: its place's rate (``wrap_slide``, within WRAP_FOLLOW of the point's own motion),
+    tangential on the unit sphere, scaled to the ellipsoid and taken along the belt there
+    (from the point before to the one after). Zero for a point that is not a wrap."""
+    jz = el.point_z[k]
+    if el.point_kind[k] != BELT_WRAP or jz < 0:
+        return 0.0
+    j = o_pts + 3 * (k - p0)
+    ns = _norm(z[jz], z[jz + 1], z[jz + 2])
+    if ns == 0.0:
+        return 0.0
+    u0, u1, u2 = z[jz] / ns, z[jz + 1] / ns, z[jz + 2] / ns
+    r = zdot[jz] * u0 + zdot[jz + 1] * u1 + zdot[jz + 2] * u2
+    w0 = el.point_size[k, 0] * (zdot[jz] - r * u0)
+    w1 = el.point_size[k, 1] * (zdot[jz + 1] - r * u1)
+    w2 = el.point_size[k, 2] * (zdot[jz + 2] - r * u2)
+    _, E = ellipsoid_frame(data, el, k)
+    t0, t1, t2 = _unit(out[j + 3] - out[j - 3], out[j + 4] - out[j - 2], out[j + 5] - out[j - 1])
+    return ((E[0] * w0 + E[1] * w1 + E[2] * w2) * t0 + (E[3] * w0 + E[4] * w1 + E[5] * w2) * t1
+            + (E[6] * w0 + E[7] * w1 + E[8] * w2) * t2)
 
 
 @njit(**JIT_STAGE)
@@ -352,7 +383,7 @@ def group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e):
 
 
 @njit(**JIT_STAGE)
-def flow_terms(el, out, z, zs, os, s, ns, p0, o_pts, e, damping):
+def flow_terms(points, el, out, zdot, z, zs, os, s, ns, p0, o_pts, e, damping):
     """Point s's webbing flow (between segments s - 1 and s; segment law e: the belt's webbing):
     (q0, a, b, flows). q0 (m/s): the explicit flow, webbing moving from segment s into s - 1:
     beyond the capstan ratio exp(mu theta) of the two tensions (theta the turn at the point), the
@@ -375,11 +406,16 @@ def flow_terms(el, out, z, zs, os, s, ns, p0, o_pts, e, damping):
     f_in, f_out = out[os + 4 * (s - 1)], out[os + 4 * s]
     ka = group_stiffness(el, out, z, zs, os, s - 1, ns, p0, o_pts, e) / damping
     kb = group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e) / damping
+    # a wrap point moving over the body along the belt passes the webbing lying there from one
+    # segment to the other without slip: the stuck webbing's flow (``wrap_drift``); a
+    # frictionless wrap holds no webbing to the body (its webbing slides with the body's motion)
+    w = wrap_drift(points, el, out, zdot, z, k, p0, o_pts) if el.point_friction[k] > 0.0 else 0.0
+    stuck = w / (1.0 + out[os + 4 * s + 1]) if w > 0.0 else w / (1.0 + out[os + 4 * (s - 1) + 1])
     if f_in > ratio * f_out:
-        return (f_in - ratio * f_out) / damping, ka, ratio * kb, True
+        return stuck + (f_in - ratio * f_out) / damping, ka, ratio * kb, True
     if f_out > ratio * f_in:
-        return -(f_out - ratio * f_in) / damping, ratio * ka, kb, True
-    return 0.0, 0.0, 0.0, True
+        return stuck - (f_out - ratio * f_in) / damping, ratio * ka, kb, True
+    return stuck, 0.0, 0.0, True
 
 
 @njit(**JIT_INLINE)
@@ -398,7 +434,7 @@ def _stretch_rate(el, out, zdot, z, zs, os, s, ns, p0, o_pts):
 
 
 @njit(**JIT_STAGE)
-def flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
+def flow_solve(points, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
     """Add the webbing flow through the belt's slip rings and wraps (capstan friction) to the
     segments' webbing rates, linearly implicit (a Rosenbrock-Euler step) in the webbing of each
     group between two flowing points over T_g = FLOW_TIME - 1 / rate_g (``_implicit_time``;
@@ -408,7 +444,7 @@ def flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
         = q0_i + T_(g-1) a_i u_(g-1) - T_g b_i u_g
     (``flow_terms``; group g between points i and i + 1 gains q_(i+1) - q_i, and u_g, its
     length rate / (1 + e), keeps its strain: ``_stretch_rate``, from the points' material
-    velocities, not the wraps' motion over their surfaces), tridiagonal, by the Thomas
+    velocities and the wraps' motion over their surfaces along the belt), tridiagonal, by the Thomas
     algorithm. A group at the belt's end (an anchor, or the retractor's payout beyond it)
     keeps the explicit flow. Explicit everywhere (q = q0), a 40 mm segment on the GS1
     unloading slope (492 kN) between two wraps relaxed in 3-4 us at 100 N s/m, under the
@@ -422,14 +458,14 @@ def flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
         if s == ahead:
             q0, a, b, flows = ahead_terms
         else:
-            q0, a, b, flows = flow_terms(el, out, z, zs, os, s, ns, p0, o_pts, e, damping)
+            q0, a, b, flows = flow_terms(points, el, out, zdot, z, zs, os, s, ns, p0, o_pts, e, damping)
         if not flows:
             coupled = coupled and el.point_kind[p0 + s] != BELT_ANCHOR
             continue
         ta = _implicit_time(a + b_prev) if coupled else 0.0
         n, tb = group_of(el.point_kind, out, s, ns, p0, o_pts, os)[1] + 1, 0.0
         if n < ns and el.point_kind[p0 + n] != BELT_ANCHOR:
-            ahead, ahead_terms = n, flow_terms(el, out, z, zs, os, n, ns, p0, o_pts, e, damping)
+            ahead, ahead_terms = n, flow_terms(points, el, out, zdot, z, zs, os, n, ns, p0, o_pts, e, damping)
             tb = _implicit_time(b + ahead_terms[1])
         b_prev, a, b = b, ta * a, tb * b
         if a > 0.0:
@@ -529,10 +565,14 @@ def belt(el, points, out, zdot, t, z, b):
         if el.point_kind[k] == BELT_WRAP:
             wrap_slide(points, el, out, zdot, z, k, p0, o_pts, out[os + 4 * (s - 1)],
                        out[os + 4 * s], el.slip_damping[b])
+            # the point's own motion over the body lengthens one segment, shortens the other
+            w = wrap_drift(points, el, out, zdot, z, k, p0, o_pts)
+            out[os + 4 * (s - 1) + 3] += w
+            out[os + 4 * s + 3] -= w
 
     # webbing flow through slip rings and over wraps (capstan friction), then the merged
     # segments' sharing of their webbing
-    flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, s0, el.slip_damping[b])
+    flow_solve(points, el, out, zdot, z, zs, os, ns, p0, o_pts, s0, el.slip_damping[b])
     g1 = -1
     for s in range(ns):
         if s > g1:

@@ -72,8 +72,8 @@ def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "upper shoulder belt 9.84 kN against the eight GS1 PMHS tests' 5.64-8.22 kN, outboard lap belt "
-    "4.20 kN (at 60 ms, its loading) against 1.60-2.21 kN: the shoulder belt's fitted path runs "
+    "upper shoulder belt 9.86 kN against the eight GS1 PMHS tests' 5.64-8.22 kN, outboard lap belt "
+    "3.63 kN (at 60 ms, its loading) against 1.60-2.21 kN: the shoulder belt's fitted path runs "
     "over the top of the thorax by the neck and down its inboard flank, not across the sternum, "
     "and the pelvis, not held at the knees (GS1's rigid supports stood at them, ours 0.11 m "
     "ahead), slides 108 mm and tilts forward 31 deg; measured variants in "
@@ -88,7 +88,7 @@ def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the hip (H-point) slides 107.9 mm (PMHS at most 63.1 mm): the buck's knee bolster stands "
+    "the hip (H-point) slides 108.5 mm (PMHS at most 63.1 mm): the buck's knee bolster stands "
     "0.11 m ahead of the knees where GS1's rigid knee supports stood at them; with supports there "
     "the hip stays at 25-38 mm, but then the lap belt is slack through the crash and head or T1 "
     "leave their corridors (scenarios/validation/README.md)"))
@@ -122,18 +122,22 @@ def test_regression_gs1_figures(gs1):
     the thighs 0.11 m above the rigid pan and dropped 56 mm in the crash; now 22 mm): head
     354.7 -> 332.0 mm, T1 262.8 -> 269.6 mm, shoulder belt 10.83 -> 9.84 kN (against the eight
     PMHS tests' 5.64-8.22 kN), lap belt 3.59 -> 4.20 kN (its peak now the loading at 60 ms, not
-    the rebound's re-loading at 124 ms), hip 112.2 -> 107.9 mm, head 3 ms 82.1 -> 69.9 g."""
+    the rebound's re-loading at 124 ms), hip 112.2 -> 107.9 mm, head 3 ms 82.1 -> 69.9 g. Since
+    the belts' wraps carry the webbing lying on the body with their motion over it
+    (restraints.belt.wrap_drift; counted as slip against friction before): head 332.0 -> 358.6
+    mm, T1 269.6 -> 261.2 mm, shoulder belt 9.84 -> 9.86 kN, lap belt 4.20 -> 3.63 kN, hip
+    107.9 -> 108.5 mm, head 3 ms 69.9 -> 74.8 g."""
     fig = gs1["figures"]
-    assert fig["head_x_excursion_mm"] == pytest.approx(332.0, rel=0.02)
-    assert fig["t1_x_excursion_mm"] == pytest.approx(269.6, rel=0.02)
-    assert fig["shoulder_belt_force_kN"] == pytest.approx(9.84, rel=0.02)
-    assert fig["lap_belt_force_kN"] == pytest.approx(4.20, rel=0.02)
-    assert fig["hip_x_excursion_mm"] == pytest.approx(107.9, rel=0.02)
+    assert fig["head_x_excursion_mm"] == pytest.approx(358.6, rel=0.02)
+    assert fig["t1_x_excursion_mm"] == pytest.approx(261.2, rel=0.02)
+    assert fig["shoulder_belt_force_kN"] == pytest.approx(9.86, rel=0.02)
+    assert fig["lap_belt_force_kN"] == pytest.approx(3.63, rel=0.02)
+    assert fig["hip_x_excursion_mm"] == pytest.approx(108.5, rel=0.02)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     t_peak = gs1["t"][np.argmax(gs1["history"]["lap_belt_kN"])]
     assert 0.05 < t_peak < 0.07                    # the lap belt's peak is its crash loading
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(69.9, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(74.8, rel=0.03)
 
 
 def test_reference_gs1_seat_is_rigid(gs1):
@@ -224,7 +228,9 @@ def test_reference_gs1_lap_belt_stays_on_the_pelvis(gs1):
     "(scenarios/validation/README.md)"))
 def test_reference_gs1_lap_belt_does_not_ride_up(gs1):
     """While loaded, the lap belt's mid point never rises above its starting height in the
-    pelvis frame (1 mm)."""
+    pelvis frame (1 mm). The wraps carrying the webbing lying on the pelvis with their motion
+    over it (restraints.belt.wrap_drift) kept it down while the human hung on its thighs; seated
+    on its buttock it rides 3.6 mm up again (both changes measured together)."""
     local, loaded = _lap_belt_in_pelvis_frame(gs1)
     assert np.all(local[loaded, 2] <= local[0, 2] + 1e-3)
 

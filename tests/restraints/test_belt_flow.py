@@ -67,3 +67,33 @@ def test_identity_short_segment_between_sliding_wraps_is_smooth_under_euler_step
                             (middle[-1], hook, _turn(coarse, "w1", "w2", "hook"))):
         assert 0.5 < turn < 1.0
         assert np.exp(-MU * turn) <= high / low <= np.exp(MU * turn)
+
+
+
+def test_physical_webbing_stuck_on_a_ball_is_not_stretched_by_its_wraps_spreading():
+    """A ball (radius 0.15 m, 20 kg at 4 m/s) runs square into a strap of LINEAR webbing
+    touching its front between two anchors 0.3 m to each side, with two wraps on it (friction
+    MU along the belt): as the ball goes in, the wrap arc grows and its two wrap points (the
+    middles of their wraps) move apart over the ball (from one point to 35 mm apart). The
+    webbing between them lies on the rigid ball and, the push being symmetric, does not slide
+    over it; webbing stuck to a rigid body keeps its strain, so it is loaded only through the
+    spans and never carries more than they do at their peak. The points' own motion over the
+    ball moves the webbing lying there from one segment into the next without slip
+    (restraints.belt.wrap_drift): the middle peaks at 0.90 of the spans. Treated as slip, the
+    middle segment, fed only through friction at both ends while its chord lengthened, peaked
+    at 1.11 times the spans' tension (10.2 against 9.2 kN)."""
+    from tests.restraints.test_belt_wraps import LINEAR, _carrier
+    radius = 0.15
+    asm = _carrier(20.0, "x")
+    asm.add(Ellipsoid("ball", "centre", (radius, radius, radius)))
+    asm.add(Belt("belt", [Anchor("left", (radius, 0.3, 0.0)), Wrap("w0", "ball", friction=MU),
+                          Wrap("w1", "ball", friction=MU), Anchor("right", (radius, -0.3, 0.0))],
+                 LINEAR, pretension=200.0))
+    res = occupant.simulate(asm.compile(), 0.06, v0=[4.0], integrator="euler", dt=1e-5)
+    assert res.status == "finished"
+    out = res.outputs
+    left, middle, right = (out[f"belt.{s}.force"] for s in ("left-w0", "w0-w1", "w1-right"))
+    assert left.max() > 5000.0                                   # the ball was caught
+    assert out["belt.w0-w1.length"].max() > 0.03                 # the wraps moved apart
+    np.testing.assert_allclose(left, right, atol=1e-6 * left.max())    # symmetric
+    assert middle.max() <= left.max()

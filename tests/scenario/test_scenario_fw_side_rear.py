@@ -120,9 +120,10 @@ def test_reference_euro_ncap_full_width_5f_driver_is_plausible(full_width):
     assert rows["neck shear"]["limit"] == 2700.0 and rows["neck extension"]["limit"] == -57.0
     assert max(rows["femur force left"]["value"], rows["femur force right"]["value"]) < 6200
     # the belt's chest wrap and the bag's patch over the ribcage ride on the sternum: deflection
-    # judged, 29.2 mm measured settled in the 0.333 m deep driver bag (29.7 unsettled in the
-    # 0.26 m bag; there 25.1 with the bag on the rigid thorax, 36.2 with its whole thorax patch
-    # carried), between the 5F's higher (18 mm) and lower (34 mm, capping) limits
+    # judged, 31.0 mm measured settled in the 0.333 m deep driver bag (29.2 before the chest
+    # wraps' motion over the body carried their webbing, restraints.belt.wrap_drift; 29.7
+    # unsettled in the 0.26 m bag; there 25.1 with the bag on the rigid thorax, 36.2 with its
+    # whole thorax patch carried), between the 5F's higher (18 mm) and lower (34 mm, capping) limits
     # (crash-domain-facts 2.4 [S])
     assert 10 < rows["chest deflection"]["value"] < 34 and rows["chest deflection"]["pass"] is True
     # its Euro NCAP points: 4 at the higher limit (18 mm), 0 at the lower (34 mm), linear between
@@ -165,11 +166,15 @@ def test_reference_side_barrier_near_side_driver_is_plausible(side):
 def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     """The side-test driver is belted (NHTSA's side NCAP fits the car's belt), and the occupant
     slides towards the belt's outboard anchorages, so the belt holds it little: the shoulder
-    belt carries under 2 kN (1.41 kN measured, settled) and the lap belt engages (3.33 kN at
-    the buckle, no lap segment above 4 kN); the door still stops the pelvis and thorax (7.0 and
-    7.8 kN). The lap belt's three wraps keep their places on one ellipsoid (the pelvis): placed
+    belt carries under 2 kN (0.94 kN measured, settled) and the lap belt engages (2.5 kN at
+    the buckle, 4.05 kN at the lap anchor, which the pelvis slides past: its outboard hip wrap
+    ends 0.11 m outboard of it; 3.4 and 1.3 kN before the wraps carried the webbing lying on the
+    pelvis with their motion over it, restraints.belt.wrap_drift: the pelvis now drags its
+    webbing along as it slides past the anchor); the door still stops the pelvis and thorax (7.0 and 7.8 kN).
+    The lap belt's three wraps keep their places on one ellipsoid (the pelvis): placed
     by the joint solve for wraps on neighbouring ellipsoids (restraints.wrap_chain.place_chain)
-    they jumped 73 mm in a sample and the lap belt spiked to 50 kN. Cause of the bound:
+    they jumped 73 mm in a sample and the lap belt spiked to 50 kN: no lap segment reaches
+    5 kN nor steps by more than 0.5 kN between samples (0.12 kN measured). Cause of the bound:
     with the belt free to slide across the body (shortest path over the thorax) it slid off
     the shoulder as the torso passed the D-ring and wrapped the thorax's door-side flank:
     7.0 kN at the D-ring, 11.2 kN on the lower diagonal, the door's load on the pelvis 3.5 kN;
@@ -180,7 +185,8 @@ def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     assert out["belt.chest-buckle.force"].max() < 2000
     for segment in ("buckle-hip_inboard", "hip_inboard-lap", "lap-hip_outboard",
                     "hip_outboard-lap_anchor"):
-        assert out[f"belt.{segment}.force"].max() < 4000, segment
+        assert out[f"belt.{segment}.force"].max() < 5000, segment
+        assert np.abs(np.diff(out[f"belt.{segment}.force"])).max() < 500, segment
     assert out["belt.buckle-hip_inboard.force"].max() > 500
     assert out["pelvis_flesh__door_panel.normal_force"].max() > 5000
     assert out["thorax__door_panel.normal_force"].max() > 5000
@@ -355,15 +361,19 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     208's 63 mm, and the chest recovers once
     the belt unloads (the Hybrid III's ribs spring back: under a quarter of the peak is left at
     150 ms; the earlier unloading line to a permanent set kept 30 mm, 0.72 of it). On the
-    vehicle pulse of a real NCAP test (NHTSA 11391) chest 3 ms is 49 g, inside FMVSS 208's
+    vehicle pulse of a real NCAP test (NHTSA 11391) chest 3 ms is 48 g, inside FMVSS 208's
     60 g (54 g unsettled; 67.7 g on the idealised 80 ms half-sine with an 80 mm pull-in
     prescribed without a force limit); the Hybrid III 50M drivers of NHTSA 11391 and 14084
     measured HIC15 328 / 278, head 3 ms 58 / 55 g, chest deflection 27 / 31 mm (pyisomme
-    docs/report.ipynb on NHTSA's data [C]); here, settled, HIC15 347 and head 3 ms 58 g. The
-    39 mm of chest deflection (41.6 unsettled) are mostly the belt's 6.3-9.4 kN diagonal (the
-    limiter holds 4.0 kN at the retractor, the D-ring's capstan factor exp(0.2 x 114 deg) = 1.49
-    and its regularisation make B3 6.3 kN, friction over the torso the lower diagonal 9.4 kN;
-    the bag's ribcage share adds about 1 mm; restraints work, not this test). The settled head
+    docs/report.ipynb on NHTSA's data [C]); here, settled, HIC15 329 and head 3 ms 56 g. The
+    39 mm of chest deflection (38.8) are the belt's and the bag's on the sternum: the limiter
+    holds 4.0 kN at the retractor, the D-ring's capstan factor exp(0.2 x 114 deg) = 1.49 and its
+    regularisation make B3 6.3 kN, the lower diagonal 6.8 kN (28.5 mm with the bag's patch on
+    the rigid thorax; the bag's ribcage share, 1.4 of its 2.8 kN on the thorax at the peak,
+    adds 10 mm). The lower diagonal stays near B3, as lower shoulder belt loads in tests do
+    (similar to or below the upper [U]): its webbing, stuck to the chest, is no longer stretched
+    by the chest wraps' own motion over the body (restraints.belt.wrap_drift; before, 9.4 kN,
+    1.51 B3, with the shoulder-chest chord at 8.8 kN). The settled head
     stops inside the driver bag, 0.26 m in, short of the collapsed bag: no bottoming force (in
     the 0.26 m deep bag used before it bottomed with 6.8 kN on the hub, HIC15 1052)."""
     run = ncap
@@ -379,20 +389,24 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     assert out["driver_airbag_head_shell.bottoming_force"].max() == 0.0
     chest = -out["chest_translation.deflection"]                  # compression positive
     assert 30e-3 < chest.max() < 63e-3 and chest[-1] < 0.25 * chest.max()
+    assert out["belt.chest-buckle.force"].max() < 1.15 * out["belt.d_ring-shoulder.force"].max()
     assert rows["chest 3 ms"]["pass"] is True and 40 < rows["chest 3 ms"]["value"] < 60
 
 
 def test_regression_seat_foam_springs_back(ncap):
     """The seat cushion's foam recovers (vehicles/midsize_sedan_driver.toml: polyurethane seat
     foam loses 21-40 % of a slow cycle's work, 45 % of an impact's, and regains its height): after
-    the pulse the 50M's pelvis, pulled 0.10 m into the cushion by the lap belt at 60 ms, rests
-    on it again, 49 mm in with 0.78 kN at 150 ms (the belt still pulling). The straight line to
-    a permanent set it had (absorption 0.6) left the pelvis 79 mm deep with no force at all."""
+    the pulse the 50M's pelvis, pulled 0.095 m into the cushion by the lap belt at 60 ms, rests
+    on it again: 14 mm in with 0.16 kN at 150 ms, rising in the rebound with its lap belt slack
+    and the foam following it up (42 mm and 0.68 kN before the chest wraps carried their
+    webbing with their motion over the body, restraints.belt.wrap_drift; the pelvis's rebound
+    differs, the foam's recovery is the same). The straight line to a permanent set it had
+    (absorption 0.6) left the pelvis 79 mm deep with no force at all."""
     out = ncap.results.outputs
     force = out["pelvis_flesh__seat_cushion.normal_force"]
     depth = out["pelvis_flesh__seat_cushion.penetration"]
     assert depth.max() > 0.09
-    assert force[-1] > 300.0 and depth[-1] < 0.6 * depth.max()
+    assert force[-1] > 100.0 and depth[-1] < 0.6 * depth.max()
 
 
 @pytest.mark.parametrize("which", ["ncap", "full_width"])
