@@ -63,7 +63,7 @@ following the point, ``wrap_slide``); outputs ``BELT_*_OUTPUTS``; power into ``P
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, nonliteral
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, nonliteral, separate
 from occupant.contact.carrier import carrier_travel
 from occupant.contact.compliant import contact_law, elastic_force
 from occupant.forces.joint_resistance import table_load
@@ -99,7 +99,8 @@ FLOW_TIME = 2.0e-5       # s [E]: shortest relaxation time of the webbing of a g
 # ``group_of``, ``add_webbing``, ``group_rates``), and the belts' first compilation took 26 s CPU
 # (numba's type inference and SSA passes grow faster than the function); as stages 9 s, the
 # step's speed unchanged. A constant argument goes through ``jit.nonliteral``, else the stage
-# is compiled once more for it.
+# is compiled once more for it. The large ones are ``jit.separate`` (called by name, their code not
+# compiled again into each caller); the small ones stay linked, where LLVM inlines them.
 
 
 @njit(**JIT_INLINE)
@@ -132,7 +133,7 @@ def point_in_link(data, link, x, y, z):
             R[link, 0, 2] * dx + R[link, 1, 2] * dy + R[link, 2, 2] * dz)
 
 
-@njit(**JIT_STAGE)
+@separate
 def place_points(data, el, out, p0, p1, o_pts, z):
     """Every point's position in B0 into the outputs (anchors and rings, then the wraps on the
     undeformed ellipsoids, then carried wraps moved by their carriers' travel)."""
@@ -145,7 +146,7 @@ def place_points(data, el, out, p0, p1, o_pts, z):
             out[j], out[j + 1], out[j + 2] = out[j] + dx, out[j + 1] + dy, out[j + 2] + dz
 
 
-@njit(**JIT_STAGE)
+@separate
 def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
     """Anchors and rings, then every wrap point on its (undeformed) ellipsoid: each run of wraps
     on one ellipsoid placed together between the fixed points around it (``place_run``), and
@@ -183,7 +184,7 @@ def point_velocity(data, carrier, out, k, p0, o_pts):
 
 
 
-@njit(**JIT_STAGE)
+@separate
 def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     """Rate of the place of wrap point k (its states). A wrap on its shortest path (no
     ``across``): the place follows the point with time constant WRAP_FOLLOW, a memory of where
@@ -397,7 +398,7 @@ def _stretch_rate(el, out, zdot, z, zs, os, s, ns, p0, o_pts):
         1.0 + out[os + 4 * s + 1])
 
 
-@njit(**JIT_STAGE)
+@separate
 def flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
     """Add the webbing flow through the belt's slip rings and wraps (capstan friction) to the
     segments' webbing rates, linearly implicit (a Rosenbrock-Euler step) in the webbing of each
@@ -457,7 +458,7 @@ def flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
             add_webbing(el.point_kind, out, zdot, zs, os, s, ns, p0, o_pts, -q)
 
 
-@njit(**JIT_STAGE)
+@separate
 def belt(el, points, out, zdot, t, z, b):
     """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
     the power of its forces on the tree (``points``: ``forces.points.point_data``)."""
@@ -599,7 +600,7 @@ def belt(el, points, out, zdot, t, z, b):
     return power
 
 
-@njit(**JIT_STAGE)
+@separate
 def belts(bundle, data, t, q, v, z):
     el = bundle.belts
     points = point_data(data)   # what the point routines read
