@@ -19,6 +19,7 @@ import llvmlite.binding as llvm
 
 from numba import njit, types
 from numba.core import cgutils
+from numba.core.compiler import CompileResult
 from numba.core.imputils import user_function
 from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
@@ -163,16 +164,34 @@ def _symbol(func, argtypes, restype):
 
 
 def _load(module, qualname, argtypes, name):
-    """The separate stage ``module.qualname`` compiled (or loaded from the cache) for
-    ``argtypes``, so that ``name``, a caller's call of it, is defined before the caller's code
-    is loaded."""
+    """The stage ``module.qualname`` compiled (or loaded from the cache) for ``argtypes`` and
+    defined as ``name``, a caller's call of it, before the caller's code is loaded."""
     stage = importlib.import_module(module)
     for part in qualname.split("."):
         stage = getattr(stage, part)
     stage.compile(argtypes)
-    if _symbol(stage.py_func, argtypes, stage.overloads[argtypes].signature.return_type) != name:
+    cres = stage.overloads[argtypes]
+    if _symbol(stage.py_func, argtypes, cres.signature.return_type) != name:
         raise RuntimeError(f"{module}.{qualname} returns another type than when its callers' JIT "
                            "cache was written: delete the stale cache (*.nbi, *.nbc files)")
+    _define(name, cres)
+
+
+def _define(name, cres):
+    """``name`` resolved by the JIT to the compiled function of ``cres``."""
+    llvm.add_symbol(name, cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name))
+
+
+def _rebuild(cls, *payload, _numba_rebuild=CompileResult._rebuild.__func__):
+    """numba's rebuild of a cached compiled function, its library keeping the reload hooks (its
+    callers by name's ``_load``) for the functions that link it: numba leaves them out of a
+    library loaded from the cache, so a function compiled later that linked it lost them."""
+    cres = _numba_rebuild(cls, *payload)
+    cres.library._reload_init.update(cres.reload_init or ())
+    return cres
+
+
+CompileResult._rebuild = classmethod(_rebuild)
 
 
 class _Separate(CPUDispatcher):
@@ -181,7 +200,7 @@ class _Separate(CPUDispatcher):
     def add_overload(self, cres):
         args = tuple(cres.signature.args)
         name = _symbol(self.py_func, args, cres.signature.return_type)
-        llvm.add_symbol(name, cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name))
+        _define(name, cres)
         renamed = copy.copy(cres.fndesc)
         renamed.mangled_name = name
         call = user_function(renamed, ())

@@ -28,7 +28,7 @@ penetration of the axis segment plus r, exactly, since a capsule is a segment sw
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_INLINE, JIT_STAGE, separate
+from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.contact.geometry_pairs import point_in_link, to_base
 from occupant.contact.support import face_depth, line_depth, rim_depth, vertex_depth
 from occupant.forces.points import point_state
@@ -116,7 +116,7 @@ def _set(f, j, value):
     return (f[0], f[1], value)
 
 
-@separate
+@njit(**JIT_STAGE)
 def box_local(Q, cx, cy, cz, e0, e1, e2, plate):
     """(d, n, s) of the ellipsoid (Q, c) against the box |x_i| <= e_i (``plate``: the rectangle
     z = 0, |x| <= e0, |y| <= e1, whose front is +z), by the feature walk of the module doc."""
@@ -178,7 +178,7 @@ def box_local(Q, cx, cy, cz, e0, e1, e2, plate):
     return d, nx, ny, nz, sx, sy, sz
 
 
-@separate
+@njit(**JIT_STAGE)
 def cylinder_local(Q, cx, cy, cz, r, half, round_ends):
     """(d, n, s) of the ellipsoid (Q, c) against the cylinder of axis z, radius r and
     half-length ``half``: a capsule with ``round_ends``, else flat ends (module doc)."""
@@ -214,7 +214,7 @@ def cylinder_local(Q, cx, cy, cz, r, half, round_ends):
     return rim_depth(Q, cx, cy, cz, 0.0, 0.0, end * half, r)
 
 
-@separate
+@njit(**JIT_STAGE)
 def ellipsoid_box(data, el, e):
     """Pair e, ellipsoid against a box (half extents size_b) or, with size_b[2] < 0, against
     the rectangle of a bounded plane (half sizes size_b[0:2]): the tuple of ``ellipsoid_plane``."""
@@ -225,7 +225,7 @@ def ellipsoid_box(data, el, e):
     return finish(data, el, e, (w0, w1, w2, o), d, nx, ny, nz, sx, sy, sz)
 
 
-@separate
+@njit(**JIT_STAGE)
 def ellipsoid_cylinder(data, el, e):
     """Pair e, ellipsoid against a cylinder (size_b: radius, half-length, 1 for round ends)."""
     Q, cx, cy, cz, w0, w1, w2, o = ellipsoid_in_b(data, el, e)

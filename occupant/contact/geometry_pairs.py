@@ -15,7 +15,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_INLINE, JIT_STAGE, separate
+from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.forces.points import point_state
 
 # The pair fields the geometry routines read (``bundle.ContactBlock``'s names): what every caller
@@ -62,7 +62,7 @@ def point_in_link(data, link, x, y, z):
     return to_link(data, link, x - p[link, 0], y - p[link, 1], z - p[link, 2])
 
 
-@separate
+@njit(**JIT_STAGE)
 def ellipsoid_plane(data, el, e):
     """Pair e of the contact block: (d, d', n (3), contact point (3), inside) in B0, ``inside``
     False when the contact point falls outside the plane's rectangle."""
@@ -168,7 +168,7 @@ def sphere_newton_step(m0, m1, m2, tx, ty, tz, ux, uy, uz, r0, r1, h00, h11, h01
     return m0 / mn, m1 / mn, m2 / mn, step
 
 
-@separate
+@njit(**JIT_STAGE)
 def ellipsoid_ellipsoid(data, el, e):
     """Pair e, two ellipsoids: the overlap along a unit direction m (from a to b),
     f(m) = h_a(m) + h_b(-m) - m.(c_b - c_a), h the support functions, is minimal over m at the

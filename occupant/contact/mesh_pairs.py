@@ -49,7 +49,7 @@ def _cell_range(c, half, origin, cell, n):
     return max(lo, 0), min(hi, n - 1)
 
 
-@separate
+@njit(**JIT_STAGE)
 def mesh_local(el, mesh, Q, cx, cy, cz, bound):
     """(found, d, n, s): the deepest penetration of the ellipsoid (Q, c) into mesh ``mesh``
     (module doc); ``bound`` the ellipsoid's largest semi-axis."""

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from occupant.contact.geometry_pairs import sphere_newton_step, unit_normal_basis
-from occupant.jit import JIT_STAGE, separate
+from occupant.jit import JIT_STAGE
 
 # Newton iterations at most (as ellipsoid_ellipsoid's NEWTON_ITERATIONS); a step below
 # STEP_TOL rad ends them (quadratic convergence: the next step would be below rounding).
@@ -52,7 +52,7 @@ def vertex_depth(Q, cx, cy, cz, vx, vy, vz):
     return rim_depth(Q, cx, cy, cz, vx, vy, vz, 0.0)
 
 
-@separate
+@njit(**JIT_STAGE)
 def rim_depth(Q, cx, cy, cz, vx, vy, vz, radius):
     """Circle of ``radius`` about v normal to z (a cylinder's rim; a point for radius 0), whose
     support function is n.v + radius |n_xy|: (d, n, s) minimising
@@ -106,7 +106,7 @@ def rim_depth(Q, cx, cy, cz, vx, vy, vz, radius):
     return d, m0, m1, m2, cx - qx / h, cy - qy / h, cz - qz / h
 
 
-@separate
+@njit(**JIT_STAGE)
 def line_depth(Q, cx, cy, cz, vx, vy, vz, ux, uy, uz):
     """Line through v along the unit u: (d, n, s) minimising h(n) - n.(c - v) over the unit
     circle n = cos(a) e1 + sin(a) e2 normal to u by Newton iterations on a (from the direction

@@ -8,7 +8,7 @@ X = [[R^T, 0], [-R^T [p]x, R^T]] (RBDA eq. 2.24) and X^T carries forces from lin
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, separate
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 
 from occupant.model.joint_motion import link_placement
 
@@ -134,7 +134,7 @@ def forward_kinematics(tree, data, q):
                 p_w[i, r] = p_w[par, r] + s
 
 
-@separate
+@njit(**JIT_STAGE)
 def link_velocities(tree, data, v):
     """Kinematics stage, velocities (after the placements): spatial velocity of every link,
     v_i = X_up v_parent + S qdot (B0's velocity data.base[:6] at the root), and the

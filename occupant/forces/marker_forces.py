@@ -22,7 +22,7 @@ element: u (6) and the load on I in J's axes (6).
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_INLINE, separate
+from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_point_force, point_state
 from occupant.model.bundle import MARKER_FORCE_LINE, POWER_MARKER_FORCES
@@ -69,7 +69,7 @@ def _row(M, e, r, u0, u1, u2, u3, u4, u5):
             + M[e, r, 4] * u4 + M[e, r, 5] * u5)
 
 
-@separate
+@njit(**JIT_STAGE)
 def marker_forces(bundle, data, t, q, v, z):
     el = bundle.marker_forces
     power = 0.0

@@ -18,7 +18,7 @@ power of its forces on the tree to ``data.power``.
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_INLINE, separate
+from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.forces.points import add_force_pair, line_between
 from occupant.model.bundle import POWER_MUSCLES
 
@@ -61,7 +61,7 @@ def excitation_at(el, e, t):
     return u
 
 
-@separate
+@njit(**JIT_STAGE)
 def muscles(bundle, data, t, q, v, z):
     el = bundle.muscles
     power = 0.0

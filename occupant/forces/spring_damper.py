@@ -9,13 +9,13 @@ A force producer: reads ``bundle.spring_dampers``, adds to ``data.f_ext`` throug
 """
 from numba import njit
 
-from occupant.jit import separate
+from occupant.jit import JIT_STAGE
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_force_pair, line_between
 from occupant.model.bundle import POWER_SPRING_DAMPERS
 
 
-@separate
+@njit(**JIT_STAGE)
 def spring_dampers(bundle, data, t, q, v, z):
     el = bundle.spring_dampers
     power = 0.0

@@ -63,7 +63,7 @@ following the point, ``wrap_slide``); outputs ``BELT_*_OUTPUTS``; power into ``P
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, nonliteral, separate
+from occupant.jit import JIT_INLINE, JIT_STAGE, nonliteral, separate
 from occupant.contact.carrier import carrier_travel
 from occupant.contact.compliant import contact_law, elastic_force
 from occupant.forces.joint_resistance import table_load
@@ -133,7 +133,7 @@ def point_in_link(data, link, x, y, z):
             R[link, 0, 2] * dx + R[link, 1, 2] * dy + R[link, 2, 2] * dz)
 
 
-@separate
+@njit(**JIT_STAGE)
 def place_points(data, el, out, p0, p1, o_pts, z):
     """Every point's position in B0 into the outputs (anchors and rings, then the wraps on the
     undeformed ellipsoids, then carried wraps moved by their carriers' travel)."""
@@ -184,7 +184,7 @@ def point_velocity(data, carrier, out, k, p0, o_pts):
 
 
 
-@separate
+@njit(**JIT_STAGE)
 def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     """Rate of the place of wrap point k (its states). A wrap on its shortest path (no
     ``across``): the place follows the point with time constant WRAP_FOLLOW, a memory of where
@@ -398,7 +398,7 @@ def _stretch_rate(el, out, zdot, z, zs, os, s, ns, p0, o_pts):
         1.0 + out[os + 4 * s + 1])
 
 
-@separate
+@njit(**JIT_STAGE)
 def flow_solve(el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
     """Add the webbing flow through the belt's slip rings and wraps (capstan friction) to the
     segments' webbing rates, linearly implicit (a Rosenbrock-Euler step) in the webbing of each
@@ -600,7 +600,7 @@ def belt(el, points, out, zdot, t, z, b):
     return power
 
 
-@separate
+@njit(**JIT_STAGE)
 def belts(bundle, data, t, q, v, z):
     el = bundle.belts
     points = point_data(data)   # what the point routines read

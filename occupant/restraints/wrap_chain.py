@@ -35,7 +35,7 @@ places fix their planes, and two of them may share one ellipsoid, where the join
 the pelvis jumped 73 mm in a sample and the lap belt spiked to 50 kN)."""
 from numba import njit
 
-from occupant.jit import JIT_INLINE, JIT_STAGE, separate
+from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_geometry import (
     _norm, _to_base, _to_local, ellipsoid_frame, line_point, wrap_arc_point,
@@ -118,7 +118,7 @@ def run_way(el, z, k, m):
     return s0 / el.point_size[k, 0], s1 / el.point_size[k, 1], s2 / el.point_size[k, 2]
 
 
-@separate
+@njit(**JIT_STAGE)
 def place_run(data, el, out, k, m, o_pts, p0, z, a, b):
     """Place the m wrap points from k (global index; belt's first point p0; m > 1 only for
     shortest-path wraps over one ellipsoid) on the belt's wrap from a to b (B0), writing them
@@ -201,7 +201,7 @@ def _next_run(el, k):
     return k + run_length(el, k)
 
 
-@separate
+@njit(**JIT_STAGE)
 def _start_join(data, el, out, k, m, n, mn, o_pts, p0):
     """The join between run k (m wraps) and run n (mn wraps) to start from, written into the
     slot of run k's last point: the middle between their neighbouring points as placed before
@@ -228,7 +228,7 @@ def _start_join(data, el, out, k, m, n, mn, o_pts, p0):
     out[jl], out[jl + 1], out[jl + 2] = x
 
 
-@separate
+@njit(**JIT_STAGE)
 def _kink(data, el, z, k, m, n, mn, a, b, x):
     """At the join x between run k (m wraps, from a) and run n (mn wraps, to b): the length's
     gradient u1 - u2 (3), the unit vector from t1 to t2 and the lengths l1, l2 (module
@@ -265,7 +265,7 @@ def _solve3(A, r):
     return x0, x1, x2
 
 
-@separate
+@njit(**JIT_STAGE)
 def _newton_join(data, el, out, z, k, m, n, mn, a, b, o_pts, p0):
     """One Newton step (module docstring) of the join X between run k (m wraps, from a) and run
     n (mn wraps, to b), X held in the slot of run k's last point; returns its kink |u1 - u2|
@@ -309,7 +309,7 @@ def _newton_join(data, el, out, z, k, m, n, mn, a, b, o_pts, p0):
     return kink
 
 
-@separate
+@njit(**JIT_STAGE)
 def place_chain(data, el, out, k0, o_pts, p0, z):
     """Place the wraps from k0 to the next fixed point (consecutive runs on different
     ellipsoids) together on the belt's path over all of them (module docstring); the fixed
@@ -378,7 +378,7 @@ def held_in_chain(el, k0):
     return False
 
 
-@separate
+@njit(**JIT_STAGE)
 def place_held(data, el, out, k0, o_pts, p0, z):
     """Place the wraps from k0 to the next fixed point where some keep their place across the
     belt (``across``): each held wrap starts at its place on its surface, one without a place
