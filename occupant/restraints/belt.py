@@ -347,8 +347,10 @@ def group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e):
     if strain + step <= 0.0:
         return 0.0
     law = contact_law(el)
-    now = elastic_force(law, e, strain, max(largest, strain)) if strain > 0.0 else 0.0
-    slope = (elastic_force(law, e, strain + step, max(largest, strain + step)) - now) / step
+    now = (elastic_force(law, e, strain, max(largest, strain), nonliteral(False))
+           if strain > 0.0 else 0.0)
+    slope = (elastic_force(law, e, strain + step, max(largest, strain + step), nonliteral(False))
+             - now) / step
     return max(slope, 0.0) * (1.0 + strain) / max(webbing, 1e-6)
 
 
@@ -507,7 +509,8 @@ def belt(el, points, out, zdot, t, z, b):
             strain = length / webbing - 1.0
             tension = 0.0
             if strain > 0.0:
-                tension = elastic_force(contact_law(el), s0 + g0, strain, max(largest, strain))
+                tension = elastic_force(contact_law(el), s0 + g0, strain, max(largest, strain),
+                                        nonliteral(False))
         vel = point_velocity(points, el.point_carrier, out, k + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         j = os + 4 * s
