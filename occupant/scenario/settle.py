@@ -51,6 +51,7 @@ def settle(model, q0, duration):
     after ``duration`` seconds of kinetic-damped motion (module docstring), and a dict of what
     it did: ``restarts`` and ``kinetic`` (J, the largest kinetic energy of the last chunk).
     Semi-implicit Euler at its default step, through its compiled loop in chunks."""
+    from occupant.integrate import precompile
     from occupant.integrate.events import never
     from occupant.integrate.fixed_step import DIVERGED
     from occupant.integrate.integrators import INTEGRATORS
@@ -62,6 +63,8 @@ def settle(model, q0, duration):
 
     model = held(model)
     method = INTEGRATORS["euler"]
+    # a first run compiles the step here, before simulate: split over two processes as there
+    precompile.ahead(model, method.loop)
     dt = default_step(method, step_limit(model, q0, method.stability))
     stride = max(1, int(round(SAMPLE / dt)))
     chunk = stride * max(1, int(round(CHUNK / (stride * dt))))
