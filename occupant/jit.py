@@ -9,10 +9,19 @@ numpy's error model (no Python checks). No C-callable wrapper is generated: numb
 every function by default, for calls through first-class function values, which nothing here
 uses (the event guards are ``cfunc``s); for a function taking the bundle it was the largest code
 of its library (680 kB of LLVM IR of the loop's 1.4 MB), compiled on every first run."""
+import copy
+import functools
+import hashlib
+import importlib
 import zlib
 
-from numba import types
+import llvmlite.binding as llvm
+
+from numba import njit, types
 from numba.core import cgutils
+from numba.core.compiler import CompileResult
+from numba.core.imputils import user_function
+from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
 
 JIT = dict(cache=True, error_model="numpy", no_cfunc_wrapper=True)
@@ -25,7 +34,8 @@ JIT = dict(cache=True, error_model="numpy", no_cfunc_wrapper=True)
 # their caller, which keeps it alive, so counting references to the bundle's and Data's ~80 arrays
 # on every call is pure cost (it was 40 % of the humanoid's step, tests/benchmarks). Without NRT a
 # stage cannot allocate (numba refuses to compile np.empty and the like there) and must not
-# return an array: the step's scratch lives in Data, allocated once.
+# return an array: the step's scratch lives in Data, allocated once. Large stages are
+# ``separate`` (below); small ones, called many times per step, stay linked where LLVM inlines them.
 JIT_STAGE = dict(JIT, no_cpython_wrapper=True, _nrt=False)
 
 # For the loops called from Python that allocate nothing (their caller does): no reference
@@ -136,3 +146,80 @@ def call_compiled(typingctx, stage, entry, *args):
             context.call_conv.return_status_propagate(builder, status)
         return context.get_dummy_value()
     return sig, codegen
+
+
+# Stages compiled once and called by name (``separate``). numba links the library of every
+# compiled function a function calls into the caller's library, where LLVM optimises and emits all
+# of it again: a stage four calls deep was optimised and emitted five times on a first run. A
+# separate stage's callers only declare it, under a name fixed by the stage and its types
+# (``_symbol``; numba's own names number functions in the order a process met them), and the JIT
+# resolves that name to the stage's own code, registered when the stage is compiled or loaded
+# from the cache; a caller loaded from the cache loads the stage first (``_load``, among numba's
+# reload hooks of the caller's cached result).
+
+def _symbol(func, argtypes, restype):
+    """The name callers call ``func`` compiled for ``argtypes`` (returning ``restype``) by."""
+    digest = hashlib.sha1(repr((tuple(argtypes), restype)).encode()).hexdigest()[:16]
+    return f"occupant.stage.{func.__module__}.{func.__qualname__}.{digest}"
+
+
+def _load(module, qualname, argtypes, name):
+    """The stage ``module.qualname`` compiled (or loaded from the cache) for ``argtypes`` and
+    defined as ``name``, a caller's call of it, before the caller's code is loaded."""
+    stage = importlib.import_module(module)
+    for part in qualname.split("."):
+        stage = getattr(stage, part)
+    stage.compile(argtypes)
+    cres = stage.overloads[argtypes]
+    if _symbol(stage.py_func, argtypes, cres.signature.return_type) != name:
+        raise RuntimeError(f"{module}.{qualname} returns another type than when its callers' JIT "
+                           "cache was written: delete the stale cache (*.nbi, *.nbc files)")
+    _define(name, cres)
+
+
+def _define(name, cres):
+    """``name`` resolved by the JIT to the compiled function of ``cres``."""
+    llvm.add_symbol(name, cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name))
+
+
+def _rebuild(cls, *payload, _numba_rebuild=CompileResult._rebuild.__func__):
+    """numba's rebuild of a cached compiled function, its library keeping the reload hooks (its
+    callers by name's ``_load``) for the functions that link it: numba leaves them out of a
+    library loaded from the cache, so a function compiled later that linked it lost them."""
+    cres = _numba_rebuild(cls, *payload)
+    cres.library._reload_init.update(cres.reload_init or ())
+    return cres
+
+
+CompileResult._rebuild = classmethod(_rebuild)
+
+
+class _Separate(CPUDispatcher):
+    """A dispatcher whose compiled functions are called by name (``_symbol``), not linked."""
+
+    def add_overload(self, cres):
+        args = tuple(cres.signature.args)
+        name = _symbol(self.py_func, args, cres.signature.return_type)
+        _define(name, cres)
+        renamed = copy.copy(cres.fndesc)
+        renamed.mangled_name = name
+        call = user_function(renamed, ())
+        loader = functools.partial(_load, self.py_func.__module__, self.py_func.__qualname__,
+                                   args, name)
+
+        def by_name(context, builder, sig, args):
+            context.active_code_library._reload_init.add(loader)
+            return call(context, builder, sig, args)
+        by_name.signature, by_name.libs = call.signature, ()
+        overloads = self.targetctx._defns[cres.entry_point]
+        overloads.versions = [(sig, by_name) for sig, _ in overloads.versions]
+        overloads._cache.clear()
+        super().add_overload(cres)
+
+
+def separate(func):
+    """``njit(**JIT_STAGE)`` of ``func``, compiled once: every compiled caller calls it by name
+    instead of compiling its code again into its own."""
+    dispatcher = njit(**JIT_STAGE)(func)
+    dispatcher.__class__ = _Separate
+    return dispatcher

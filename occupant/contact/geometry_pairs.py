@@ -15,7 +15,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_INLINE, JIT_STAGE
+from occupant.jit import JIT_INLINE, JIT_STAGE, nonliteral
 from occupant.forces.points import point_state
 
 # The pair fields the geometry routines read (``bundle.ContactBlock``'s names): what every caller
@@ -181,10 +181,12 @@ def ellipsoid_ellipsoid(data, el, e):
     the contact point midway between the deepest points s_a and s_b, and
     d' = m.(v_a(s_a) - v_b(s_b)) (the envelope theorem at the optimum)."""
     la, lb = el.link_a[e], el.link_b[e]
-    ga = (_axes_in_base(data, la, el.R_a, e, 0), _axes_in_base(data, la, el.R_a, e, 1),
-          _axes_in_base(data, la, el.R_a, e, 2))
-    gb = (_axes_in_base(data, lb, el.R_b, e, 0), _axes_in_base(data, lb, el.R_b, e, 1),
-          _axes_in_base(data, lb, el.R_b, e, 2))
+    # the columns as plain ints: one compiled _axes_in_base, not one per constant
+    c0, c1, c2 = nonliteral(0), nonliteral(1), nonliteral(2)
+    ga = (_axes_in_base(data, la, el.R_a, e, c0), _axes_in_base(data, la, el.R_a, e, c1),
+          _axes_in_base(data, la, el.R_a, e, c2))
+    gb = (_axes_in_base(data, lb, el.R_b, e, c0), _axes_in_base(data, lb, el.R_b, e, c1),
+          _axes_in_base(data, lb, el.R_b, e, c2))
     a2 = (el.size_a[e, 0] ** 2, el.size_a[e, 1] ** 2, el.size_a[e, 2] ** 2)
     b2 = (el.size_b[e, 0] ** 2, el.size_b[e, 1] ** 2, el.size_b[e, 2] ** 2)
     cax, cay, caz, _, _, _ = point_state(data, la, el.p_a[e, 0], el.p_a[e, 1], el.p_a[e, 2])

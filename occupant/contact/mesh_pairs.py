@@ -33,7 +33,7 @@ two sides of a concave bight (cushion and back) push at once.
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_STAGE
+from occupant.jit import JIT_STAGE, separate
 from occupant.contact.convex_pairs import ellipsoid_in_b, finish
 from occupant.contact.geometry_pairs import pair_geometry
 from occupant.contact.support import face_depth, line_depth, q_times, vertex_depth
@@ -164,7 +164,7 @@ def mesh_local(el, mesh, Q, cx, cy, cz, bound):
     return found, best, bn[0], bn[1], bn[2], bs[0], bs[1], bs[2]
 
 
-@njit(**JIT_STAGE)
+@separate
 def ellipsoid_mesh(data, el, e):
     """Pair e, ellipsoid against the mesh size_b[e, 0]: the tuple of ``ellipsoid_plane``, the
     last entry False when no face or edge is in contact (d then -inf)."""

@@ -8,7 +8,7 @@ dominated the run time of the first version.
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, separate
 from occupant.dynamics.spatial_ops import kinematics
 
 
@@ -46,7 +46,7 @@ def small_spd_inverse(A, n, W, out):
             out[c, r] = acc
 
 
-@njit(**JIT_STAGE)
+@separate
 def aba(tree, data, tau, vdot):
     """vdot = (D(q) + diag(armature))^-1 (tau + J^T f_ext - h(q, v)) after the kinematics stage
     (``spatial_ops.kinematics``: X_up, link velocities v and c in ``data``). Reads data.base,

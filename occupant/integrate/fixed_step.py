@@ -10,7 +10,7 @@ the events without returning to Python.
 import numpy as np
 from numba import njit, typeof, types
 
-from occupant.jit import JIT, JIT_INLINE, JIT_LOOP, JIT_STAGE, call_compiled, compiled_entry
+from occupant.jit import JIT, JIT_INLINE, JIT_LOOP, call_compiled, compiled_entry, separate
 from occupant.model.joint_motion import FREE, integrate_configuration, normalize_quaternions
 from occupant.spatial.rotation import quat_rotate
 
@@ -29,7 +29,7 @@ def rk4_step(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k):
     _rk4_advance(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k)
 
 
-@njit(**JIT_STAGE)
+@separate
 def _euler_advance(bundle, data, t, y, h, y_out, rec, k, load):
     """One step from (t, y) into y_out; when k >= 0 the state y is recorded as sample k of rec on
     the way (explicit accelerations, one extra ABA pass). ``load``: the compiled entry of
@@ -65,7 +65,7 @@ def _euler_advance(bundle, data, t, y, h, y_out, rec, k, load):
         y_out[j], y_out[j + 1], y_out[j + 2] = quat_rotate(y_out, k + 3, gx, gy, gz, True)
 
 
-@njit(**JIT_STAGE)
+@separate
 def _rk4_advance(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k):
     """One step from (t, y) into y_out; when k >= 0 the state y is recorded as sample k of rec
     from the first stage's evaluation (no extra work)."""

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, separate
 
 from occupant.dynamics.aba import aba, base_power
 from occupant.dynamics.spatial_ops import kinematics
@@ -149,7 +149,7 @@ def rates(bundle, data, v):
         data.zdot[bundle.work_start + k] = data.power[k]
 
 
-@njit(**JIT_STAGE)
+@separate
 def loads(bundle, data, t, q, v, z):
     """The stages up to the loads at (t, q, v, z): base motion, kinematics, forces."""
     tree = bundle.tree
@@ -201,7 +201,7 @@ def state_derivative(bundle, data, t, y, ydot):
     derivative(bundle, data, t, y, ydot)
 
 
-@njit(**JIT_STAGE)
+@separate
 def record(bundle, data, t, y, rec, k):
     """Store output sample k of the state y at t (``record_evaluated`` after an evaluation)."""
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
@@ -211,7 +211,7 @@ def record(bundle, data, t, y, rec, k):
     record_evaluated(bundle.tree.inertia, data, y, rec, k)
 
 
-@njit(**JIT_STAGE)
+@separate
 def record_evaluated(inertia, data, y, rec, k):
     """Store output sample k of the state y from data evaluated at it (explicit accelerations):
     the state, accelerations, body poses in B0, B0's state, producer outputs, forces and power,

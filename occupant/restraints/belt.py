@@ -70,7 +70,7 @@ following the point, ``wrap_slide``); outputs ``BELT_*_OUTPUTS``; power into ``P
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, nonliteral
+from occupant.jit import JIT_INLINE, JIT_STAGE, nonliteral, separate
 from occupant.contact.carrier import carrier_travel
 from occupant.contact.compliant import contact_law, elastic_force
 from occupant.forces.joint_resistance import table_load
@@ -106,7 +106,8 @@ FLOW_TIME = 2.0e-5       # s [E]: shortest relaxation time of the webbing of a g
 # ``group_of``, ``add_webbing``, ``group_rates``), and the belts' first compilation took 26 s CPU
 # (numba's type inference and SSA passes grow faster than the function); as stages 9 s, the
 # step's speed unchanged. A constant argument goes through ``jit.nonliteral``, else the stage
-# is compiled once more for it.
+# is compiled once more for it. The large ones are ``jit.separate`` (called by name, their code not
+# compiled again into each caller); the small ones stay linked, where LLVM inlines them.
 
 
 @njit(**JIT_INLINE)
@@ -152,7 +153,7 @@ def place_points(data, el, out, p0, p1, o_pts, z):
             out[j], out[j + 1], out[j + 2] = out[j] + dx, out[j + 1] + dy, out[j + 2] + dz
 
 
-@njit(**JIT_STAGE)
+@separate
 def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
     """Anchors and rings, then every wrap point on its (undeformed) ellipsoid: each run of wraps
     on one ellipsoid placed together between the fixed points around it (``place_run``), and
@@ -377,8 +378,10 @@ def group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e):
     if strain + step <= 0.0:
         return 0.0
     law = contact_law(el)
-    now = elastic_force(law, e, strain, max(largest, strain)) if strain > 0.0 else 0.0
-    slope = (elastic_force(law, e, strain + step, max(largest, strain + step)) - now) / step
+    now = (elastic_force(law, e, strain, max(largest, strain), nonliteral(False))
+           if strain > 0.0 else 0.0)
+    slope = (elastic_force(law, e, strain + step, max(largest, strain + step), nonliteral(False))
+             - now) / step
     return max(slope, 0.0) * (1.0 + strain) / max(webbing, 1e-6)
 
 
@@ -493,7 +496,7 @@ def flow_solve(points, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
             add_webbing(el.point_kind, out, zdot, zs, os, s, ns, p0, o_pts, -q)
 
 
-@njit(**JIT_STAGE)
+@separate
 def belt(el, points, out, zdot, t, z, b):
     """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
     the power of its forces on the tree (``points``: ``forces.points.point_data``)."""
@@ -542,7 +545,8 @@ def belt(el, points, out, zdot, t, z, b):
             strain = length / webbing - 1.0
             tension = 0.0
             if strain > 0.0:
-                tension = elastic_force(contact_law(el), s0 + g0, strain, max(largest, strain))
+                tension = elastic_force(contact_law(el), s0 + g0, strain, max(largest, strain),
+                                        nonliteral(False))
         vel = point_velocity(points, el.point_carrier, out, k + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         j = os + 4 * s

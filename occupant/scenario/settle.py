@@ -60,12 +60,15 @@ def settle(model, q0, duration):
     it did: ``restarts``, ``kinetic`` (J, the largest kinetic energy of the last chunk) and
     ``dt`` (s, the step it settled at). Semi-implicit Euler through its compiled loop in chunks,
     at the largest stable step up to SETTLE_DT, else (diverged there) at the run's step."""
+    from occupant.integrate import precompile
     from occupant.integrate.integrators import INTEGRATORS
     from occupant.integrate.stability import step_limit
     from occupant.simulate import default_step
 
     model = held(model)
     method = INTEGRATORS["euler"]
+    # a first run compiles the step here, before simulate: split over two processes as there
+    precompile.ahead(model, method.loop)
     limit = step_limit(model, q0, method.stability)
     run_dt = default_step(method, limit)
     coarse = min(SETTLE_DT, 0.8 * limit.dt)
