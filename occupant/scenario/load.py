@@ -119,11 +119,10 @@ class Scenario:
 
     def __init__(self, data, file, start=None):
         self.data, self.file = data, str(file)
-        self.start = None if start is None else np.asarray(start, float)
         c = FileChecker(self.file, ScenarioError)
-        self._check(c, data, pathlib.Path(file).parent)
+        self._check(c, data, pathlib.Path(file).parent, start)
 
-    def _check(self, c, data, base_dir):
+    def _check(self, c, data, base_dir, start=None):
         from occupant.human import load_dummy, position
         from occupant.injury.limits import PROTOCOLS
         from occupant.integrate.integrators import INTEGRATORS
@@ -261,8 +260,8 @@ class Scenario:
         c.keys(outputs, OUTPUTS_KEYS, "outputs")
         self.outputs = {k: c.boolean(outputs, k, "outputs", default=True) for k in OUTPUTS_KEYS}
         self.settled = False     # True: q0 is settled already (for the backset, or a run's start)
-        if self.start is not None and self.start.shape == self.q0.shape:
-            self.q0, self.settled = self.start.copy(), bool(self.settle)
+        if start is not None and np.shape(start) == self.q0.shape:
+            self.q0, self.settled = np.array(start, float), bool(self.settle)
         self.backset_before = None   # m, the backset measured before the restraint was moved
         if "backset" in veh:     # last: it settles the occupant, the longest check
             self._backset(c, veh)
