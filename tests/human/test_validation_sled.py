@@ -61,22 +61,31 @@ def gs1():
     return run_validation("human_sled_gs1_40")
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "head 279.6 mm and T1 196.4 mm against the PMHS's 322-455 and 226-281 mm since the upper "
+    "anchorage stands above the shoulder as in the GS1 deck (placed from the shoulder belt's "
+    "crossing of mid-clavicle; from the lap belt's middle it stood at the shoulder joints' height "
+    "and head and T1 were inside, 358.6 and 261.2 mm): the belt's path still runs over the top of "
+    "the thorax by the neck and down its inboard flank (scenarios/validation/README.md)"))
 def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
     """Head and T1 peak forward excursions relative to the sled inside the peaks of Shaw et al.'s
     (2009) corridor boundaries (head 322-455 mm, T1 226-281 mm): 360 and 257 mm on GS1's rigid
     seat pan (vehicles/gs1_sled_buck.toml; on the padded cushion T1 went 332 mm); 371 and 259 mm
-    since the neck without muscles takes the passive tissue's damping."""
+    since the neck without muscles takes the passive tissue's damping; 358.6 and 261.2 mm before
+    the upper anchorage was placed from the shoulder (279.6 and 196.4 mm since)."""
     for name in ("head_x_excursion_mm", "t1_x_excursion_mm"):
         value, inside = gs1["checks"][name]
         assert inside, (name, value, gs1["corridor"][name])
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "upper shoulder belt 9.86 kN against the eight GS1 PMHS tests' 5.64-8.22 kN, outboard lap belt "
-    "3.63 kN (at 60 ms, its loading) against 1.60-2.21 kN: the shoulder belt's fitted path runs "
-    "over the top of the thorax by the neck and down its inboard flank, not across the sternum, "
-    "and the pelvis, not held at the knees (GS1's rigid supports stood at them, ours 0.11 m "
-    "ahead), slides 108 mm and tilts forward 31 deg; measured variants in "
+    "upper shoulder belt 10.99 kN against the eight GS1 PMHS tests' 5.64-8.22 kN, outboard lap "
+    "belt 3.64 kN (at 60 ms, its loading) against 1.60-2.21 kN: the shoulder belt's fitted path "
+    "runs over the top of the thorax by the neck and down its inboard flank, not across the "
+    "sternum (its wrap lies in the plane through the thorax's centre and the line from the upper "
+    "anchorage to the buckle, which passes outboard of the centre), and the pelvis, not held at "
+    "the knees (GS1's rigid supports stood at them, ours 0.11 m ahead), slides 102 mm and tilts "
+    "forward; measured variants in "
     "scenarios/validation/README.md"))
 def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
     """Upper shoulder belt peak force inside the range of the eight GS1 PMHS tests' own peaks
@@ -88,7 +97,7 @@ def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the hip (H-point) slides 108.5 mm (PMHS at most 63.1 mm): the buck's knee bolster stands "
+    "the hip (H-point) slides 102.2 mm (PMHS at most 63.1 mm): the buck's knee bolster stands "
     "0.11 m ahead of the knees where GS1's rigid knee supports stood at them; with supports there "
     "the hip stays at 25-38 mm, but then the lap belt is slack through the crash and head or T1 "
     "leave their corridors (scenarios/validation/README.md)"))
@@ -126,18 +135,22 @@ def test_regression_gs1_figures(gs1):
     the belts' wraps carry the webbing lying on the body with their motion over it
     (restraints.belt.wrap_drift; counted as slip against friction before): head 332.0 -> 358.6
     mm, T1 269.6 -> 261.2 mm, shoulder belt 9.84 -> 9.86 kN, lap belt 4.20 -> 3.63 kN, hip
-    107.9 -> 108.5 mm, head 3 ms 69.9 -> 74.8 g."""
+    107.9 -> 108.5 mm, head 3 ms 69.9 -> 74.8 g. Since the upper anchorage is placed from the
+    shoulder (the SAFER deck's offset from its shoulder belt's crossing of mid-clavicle, 0.18 m
+    higher and 0.09 m further back): head 358.6 -> 279.6 mm and T1 261.2 -> 196.4 mm (both now
+    OUT, below the PMHS's), shoulder belt 9.86 -> 10.99 kN, lap belt 3.63 -> 3.64 kN, hip
+    108.5 -> 102.2 mm, head 3 ms 74.8 -> 75.2 g; the belt's path over the thorax is unchanged."""
     fig = gs1["figures"]
-    assert fig["head_x_excursion_mm"] == pytest.approx(358.6, rel=0.02)
-    assert fig["t1_x_excursion_mm"] == pytest.approx(261.2, rel=0.02)
-    assert fig["shoulder_belt_force_kN"] == pytest.approx(9.86, rel=0.02)
-    assert fig["lap_belt_force_kN"] == pytest.approx(3.63, rel=0.02)
-    assert fig["hip_x_excursion_mm"] == pytest.approx(108.5, rel=0.02)
+    assert fig["head_x_excursion_mm"] == pytest.approx(279.6, rel=0.02)
+    assert fig["t1_x_excursion_mm"] == pytest.approx(196.4, rel=0.02)
+    assert fig["shoulder_belt_force_kN"] == pytest.approx(10.99, rel=0.02)
+    assert fig["lap_belt_force_kN"] == pytest.approx(3.64, rel=0.02)
+    assert fig["hip_x_excursion_mm"] == pytest.approx(102.2, rel=0.02)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     t_peak = gs1["t"][np.argmax(gs1["history"]["lap_belt_kN"])]
     assert 0.05 < t_peak < 0.07                    # the lap belt's peak is its crash loading
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(74.8, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(75.2, rel=0.03)
 
 
 def test_reference_gs1_seat_is_rigid(gs1):
@@ -222,7 +235,8 @@ def test_reference_gs1_lap_belt_stays_on_the_pelvis(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the lap belt rides 3.6 mm up the pelvis at 54 ms (3.0 kN) as the sliding pelvis tilts "
+    "the lap belt rides 3.3 mm up the pelvis at 54 ms (2.8 kN; 3.6 mm before the upper anchorage "
+    "was placed from the shoulder) as the sliding pelvis tilts "
     "forward under it (-17 -> -3 deg from 40 to 60 ms, 31 deg in all); held at the knees "
     "(GS1's supports) the pelvis tilts forward as much and the belt goes slack "
     "(scenarios/validation/README.md)"))
@@ -233,6 +247,57 @@ def test_reference_gs1_lap_belt_does_not_ride_up(gs1):
     on its buttock it rides 3.6 mm up again (both changes measured together)."""
     local, loaded = _lap_belt_in_pelvis_frame(gs1)
     assert np.all(local[loaded, 2] <= local[0, 2] + 1e-3)
+
+
+def _shoulder_belt_at_start(gs1):
+    """(upper anchorage, shoulder point, chest point, buckle) in B0 at t = 0 and the thorax
+    ellipsoid's centre, orientation and semi-axes there."""
+    res, model = gs1["results"], gs1["model"]
+    out = res.outputs
+    pts = [np.array([out[f"belt.{n}.{a}"][0] for a in "xyz"])
+           for n in ("d_ring", "shoulder", "chest", "buckle")]
+    g = model.source.geometries["thorax"]
+    marker = model.source.markers[g.marker]
+    base = res.base_poses[0]
+    P = np.linalg.inv(base) @ res.body_poses[0, model.body(marker.part)]
+    R = P[:3, :3] @ (np.eye(3) if getattr(marker, "rotation", None) is None
+                     else np.asarray(marker.rotation, float))
+    centre = P[:3, :3] @ np.asarray(marker.position, float) + P[:3, 3]
+    return pts, centre, R, np.asarray(g.semi_axes, float)
+
+
+def test_identity_gs1_shoulder_belt_wrap_in_the_plane_through_the_thorax_centre(gs1):
+    """Why the shoulder belt runs over the inboard flank: its two wraps on the thorax lie on one
+    wrap, in the ellipsoid's scaled frame in the plane through its centre and the line from the
+    upper anchorage to the buckle (restraints.belt: the shortest path), around the far side from
+    where that line passes, which is outboard of the centre (scaled distance over 1: the line
+    misses the thorax behind and outboard); so the wrap points lie inboard of the midline."""
+    (d, sh, ch, bu), centre, R, semi = _shoulder_belt_at_start(gs1)
+    scaled = [R.T @ (p - centre) / semi for p in (d, sh, ch, bu)]
+    normal = np.cross(scaled[0], scaled[3])
+    normal /= np.linalg.norm(normal)
+    for p in scaled[1:3]:
+        assert abs(normal @ p) < 1e-6 and np.linalg.norm(p) == pytest.approx(1.0, abs=1e-6)
+    u = (scaled[3] - scaled[0]) / np.linalg.norm(scaled[3] - scaled[0])
+    closest = scaled[0] - (scaled[0] @ u) * u                  # the line's nearest point to the centre
+    assert np.linalg.norm(closest) > 1.0 and closest[1] < 0.0  # it misses the thorax, outboard (-y)
+    assert sh[1] > 0.0 and ch[1] > 0.0                         # the wraps: inboard of the midline
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the shoulder belt's shoulder point is fitted 94 mm inboard of the midline (on the plane "
+    "through the thorax's centre, test above), where GS1's belt crosses the clavicle mid-way; fitted "
+    "there and held by friction across the belt (Wrap.across 0.3, the deck's belt-body friction) "
+    "it rolls off outboard or the wraps collapse (scenarios/validation/README.md)"))
+def test_reference_gs1_shoulder_belt_crosses_mid_clavicle(gs1):
+    """At the start the shoulder belt's shoulder point lies outboard of the midline, between the
+    neck and the shoulder joint (60-140 mm outboard, mid-clavicle 100 mm [E]), and its chest point
+    on the front half of the thorax, as the GS1 belt lies over the clavicle and across the
+    sternum (Shaw et al. 2009; the SAFER deck's fitted belt crosses 100 mm outboard of the
+    midline 312 mm ahead of and 138 mm below its upper anchorage)."""
+    (d, sh, ch, bu), centre, R, semi = _shoulder_belt_at_start(gs1)
+    assert -0.14 < sh[1] < -0.06
+    assert (R.T @ (ch - centre))[0] > 0.0
 
 
 def test_identity_gs1_energy_balance(gs1):
