@@ -150,7 +150,8 @@ def test_reference_unbelted_sled_motion_is_plausible(unbelted_run):
     - the bag's load on the ribcage's front goes through the chest spring (the share of the
       thorax's patch within the sternum pad's outline is carried by the sternum): chest
       deflection within the 20-40 mm expected [U] (4.3 mm when the rigid thorax took the whole
-      patch, 58 mm when the sternum carried it whole, shoulders included; 32.4 mm measured),
+      patch, 58 mm when the sternum carried it whole, shoulders included; 22.0 mm measured with
+      the open model's sternum outline, 32.0 with the 214 mm outline [E] before),
       and the sternum stays behind its upper stop while the bag pushes it (it was pulled 2 mm
       past it by the sternum pad's bag contact);
     - the bag's gauge pressure never falls below 0 (the fabric holds no vacuum; it ended at
