@@ -225,14 +225,25 @@ def test_reference_rear_whiplash_is_plausible(rear):
     53-80 ms [U]); HIC15 within FMVSS 202a's 500 (the head-to-torso rotation: the test below);
     NIC, Nkm and the T1 acceleration are of the order of whiplash tests (NIC 5-60 m^2/s^2, Nkm
     0.1-1.5, T1 5-30 g [U]) and are shown beside the BioRID limits without a verdict; the head
-    rebounds forward at 1-5 m/s. The seat back frame turns rearward on its recliner by 10-20 deg,
-    as production seat backs do in rear sled tests of this severity [U], carrying the head
-    restraint: measured 10.04 deg at 98 ms, 2.7 deg left at 200 ms (0.3 deg settled at the
-    start). Settled, the head reaches the restraint at 66.8 ms (62.1 ms unsettled, where the
-    restraint was 47.6 mm from the head as postured instead of 50 mm from the settled head):
-    HIC15 31 (30), NIC 15.1 (14.1), Nkm 0.99 (1.02), T1 13.1 g (13.5 g), rebound 1.7 m/s (1.8).
-    Before the back frame was hinged, T1 reached 22 g and the torso sank 0.09 m past the
-    restraint."""
+    rebounds forward at 1-5 m/s. The seat back frame turns rearward on its recliner, carrying
+    the head restraint: 10.04 deg at 98 ms, 2.7 deg left at 200 ms (0.3 deg settled at the
+    start). No published turn of production seat backs in 16 km/h sled tests was found (the
+    10-20 deg this test asked before was unsourced [U]), so the recliner is held against its
+    load instead: its peak moment, 1.22 kN m at 95 ms, lies between half and twice the
+    quasi-static moment of the sled's 10 g on the upper body about the recliner, 1.01 kN m [D]
+    (an undamped oscillator's peak under a one-signed pulse is at most twice its static
+    response [D]; the half is [E]), and below 1.7 kN m, where the body-block strength of most
+    2000s seats begins [S: Viano & White 2016, Traffic Inj. Prev. 17(5):502-507, abstract]: the
+    back turns within its elastic branch, short of the 20 deg where the seat's table reaches
+    the dual-recliner mean strength, 2.3 kN m [S: same] (before 1.6 kN m [E]; the run unchanged:
+    10.04 deg, 1.22 kN m), and well short of the 32 deg seat back deflection past which Euro
+    NCAP caps a seat's score in its harsher 24 km/h pulse (none at 16 km/h) [S: Euro NCAP's
+    2026 rating code, github.com/Euro-NCAP/euroncap_rating_2026, whiplash capping table in
+    tests/crash_protection/test_file_score.py]. Settled, the head reaches the restraint at 66.8 ms (62.1 ms
+    unsettled, where the restraint was 47.6 mm from the head as postured instead of 50 mm from
+    the settled head): HIC15 31 (30), NIC 15.1 (14.1), Nkm 0.99 (1.02), T1 13.1 g (13.5 g),
+    rebound 1.7 m/s (1.8). Before the back frame was hinged, T1 reached 22 g and the torso sank
+    0.09 m past the restraint."""
     run = rear
     _closes_and_stays_out(run)
     rows = _rows(run)
@@ -247,7 +258,10 @@ def test_reference_rear_whiplash_is_plausible(rear):
     out = run.results.outputs
     assert out["thorax__seat_back.normal_force"].max() > 1000
     turn = np.degrees(out["seat_back_frame_resistance.deflection"])
-    assert 10.0 < turn.max() < 20.0 and 0.0 < turn[-1] < turn.max()
+    assert 0.0 < turn[-1] < turn.max() < 20.0
+    moment = -out["seat_back_frame_resistance.load"]           # restoring, N m
+    static = _upper_body_moment_about_recliner(run, 10 * G0)
+    assert 0.5 * static < moment.max() < min(2.0 * static, 1700.0)
     # the head restraint rides on the frame: at the largest turn the head pushes on it further
     # behind its face at t = 0 (as placed) than its table's whole depth (0.09 m), a fixed
     # restraint could not
@@ -259,6 +273,17 @@ def test_reference_rear_whiplash_is_plausible(rear):
     assert out["head_shell__head_restraint.point_x"][k] < face_x0 - 0.09
     z = run.results.body_com[:, run.model.body("pelvis"), 2] - run.results.base_poses[:, 2, 3]
     assert z.min() > z[0] - 0.03
+
+
+def _upper_body_moment_about_recliner(run, accel):
+    """The moment about the seat back's recliner axis of ``accel`` (forward, m/s^2) on the
+    occupant's parts above the lumbar joint at the run's start: sum of m a (z - z_pivot)."""
+    parts = ("upper_torso", "sternum", "neck", "head", "left_upper_arm", "right_upper_arm",
+             "left_lower_arm", "right_lower_arm")
+    z_pivot = -0.02                                  # vehicles/whiplash_sled_seat.toml, in B0
+    z = run.results.body_com[0, :, 2] - run.results.base_poses[0, 2, 3]
+    mass = np.asarray(run.model.body_mass)
+    return sum(mass[i] * accel * (z[i] - z_pivot) for i in map(run.model.body, parts))
 
 
 def test_analytic_head_rotation_is_head_relative_to_torso_from_its_start():
