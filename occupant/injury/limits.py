@@ -123,8 +123,11 @@ _EN_FW = "Euro NCAP full-width 50 km/h assessment protocol v9.3 (Dec 2023) via p
 _EN_MPDB = "Euro NCAP MPDB assessment protocol v9.3 (Dec 2023) via pyisomme"
 _EN_SIDE = "Euro NCAP side (AE-MDB / pole) assessment protocol v9.3 via pyisomme"
 _EN_WHIPLASH = ("Euro NCAP assessment protocol, adult occupant protection, rear impact (whiplash), "
-                "medium-severity pulse, BioRID II; values from recollection of the v6.0 (2013) "
-                "table, not read here")
+                "medium-severity pulse, BioRID II; higher and lower performance limits from "
+                "recollection of the v6.0 (2013) table, not read here")
+_EN_WHIPLASH_2026 = ("Euro NCAP 2026 rating code (github.com/Euro-NCAP/euroncap_rating_2026, commit "
+                     "94b1035, tests/crash_protection/test_file_score.py, the Rear-Mid rows of its "
+                     "whiplash scoring table: NIC 11 / 24 / 27, capping only for the others)")
 _CFR202A = "49 CFR 571.202a S5.3 (FMVSS 202a dynamic head-restraint option), via crash-domain-facts.md 2.3"
 
 PROTOCOLS = {
@@ -219,16 +222,18 @@ PROTOCOLS = {
         ),
         Protocol(
             # Euro NCAP whiplash seat test, medium pulse (16 km/h): sliding scales between the
-            # higher and lower performance limits [U]; the dummy is the BioRID II, so a Hybrid III
-            # run shows these values without being judged
+            # higher and lower performance limits, [U] but NIC's; capping limits [S] from
+            # _EN_WHIPLASH_2026; the dummy is the BioRID II, so a Hybrid III run shows these
+            # values without being judged
             "euroncap_whiplash_medium_biorid2", "biorid2",
             "Euro NCAP whiplash, medium pulse, BioRID II",
             (
-                _slide("nic", "m^2/s^2", 11.0, 24.0, _EN_WHIPLASH, tag="U"),
-                _slide("nkm", "1", 0.15, 0.55, _EN_WHIPLASH, tag="U"),
-                _slide("rebound_velocity", "m/s", 3.2, 4.8, _EN_WHIPLASH, tag="U"),
-                _slide("t1_acceleration_g", "g", 9.3, 13.1, _EN_WHIPLASH, tag="U"),
-                _slide("head_restraint_contact_time", "s", 0.053, 0.080, _EN_WHIPLASH, tag="U"),
+                _slide("nic", "m^2/s^2", 11.0, 24.0, _EN_WHIPLASH_2026, capping=27.0),
+                _slide("nkm", "1", 0.15, 0.55, _EN_WHIPLASH, tag="U", capping=0.69),
+                _slide("rebound_velocity", "m/s", 3.2, 4.8, _EN_WHIPLASH, tag="U", capping=5.2),
+                _slide("t1_acceleration_g", "g", 9.3, 13.1, _EN_WHIPLASH, tag="U", capping=15.55),
+                _slide("head_restraint_contact_time", "s", 0.053, 0.080, _EN_WHIPLASH, tag="U",
+                       capping=0.092),
             ),
             _EN_WHIPLASH,
         ),

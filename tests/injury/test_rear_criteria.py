@@ -77,5 +77,12 @@ def test_reference_whiplash_and_head_restraint_limits():
     assert all(a.points == pytest.approx(0.0) for a in worst)
     mid = assess("euroncap_whiplash_medium_biorid2", {"nic": 17.5})[0]
     assert mid.points == pytest.approx(2.0)
+    # the capping limits of the 2026 rating code's medium-pulse table: past them the region is
+    # capped (a contact later than 92 ms likewise)
+    capped = {a.criterion: a.capped for a in assess("euroncap_whiplash_medium_biorid2",
+                                                    {"nic": 27.5, "nkm": 0.68, "rebound_velocity": 5.3,
+                                                     "t1_acceleration_g": 15.5, "head_restraint_contact_time": 0.093})}
+    assert capped == {"nic": True, "nkm": False, "rebound_velocity": True, "t1_acceleration_g": False,
+                      "head_restraint_contact_time": True}
     fmvss = {a.criterion: a.passed for a in assess("fmvss202a_hybrid3_50m", {"hic15": 499.0, "head_rotation_deg": 12.5})}
     assert fmvss == {"hic15": True, "head_rotation_deg": False}
