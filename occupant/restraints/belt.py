@@ -386,8 +386,9 @@ def group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e):
 
 
 @njit(**JIT_STAGE)
-def flow_terms(points, el, out, zdot, z, zs, os, s, ns, p0, o_pts, e, damping):
-    """Point s's webbing flow (between segments s - 1 and s; segment law e: the belt's webbing):
+def flow_terms(drift, el, out, z, zs, os, s, ns, p0, o_pts, e, damping):
+    """Point s's webbing flow (between segments s - 1 and s; segment law e: the belt's webbing;
+    ``drift``: Data.belt_drift, the wraps' ``wrap_drift`` of this evaluation):
     (q0, a, b, flows). q0 (m/s): the explicit flow, webbing moving from segment s into s - 1:
     beyond the capstan ratio exp(mu theta) of the two tensions (theta the turn at the point), the
     excess tension over ``damping``, towards the tighter side; within it none. a, b (1/s): how
@@ -412,7 +413,7 @@ def flow_terms(points, el, out, zdot, z, zs, os, s, ns, p0, o_pts, e, damping):
     # a wrap point moving over the body along the belt passes the webbing lying there from one
     # segment to the other without slip: the stuck webbing's flow (``wrap_drift``); a
     # frictionless wrap holds no webbing to the body (its webbing slides with the body's motion)
-    w = wrap_drift(points, el, out, zdot, z, k, p0, o_pts) if el.point_friction[k] > 0.0 else 0.0
+    w = drift[k] if el.point_friction[k] > 0.0 else 0.0
     stuck = w / (1.0 + out[os + 4 * s + 1]) if w > 0.0 else w / (1.0 + out[os + 4 * (s - 1) + 1])
     if f_in > ratio * f_out:
         return stuck + (f_in - ratio * f_out) / damping, ka, ratio * kb, True
@@ -437,7 +438,7 @@ def _stretch_rate(el, out, zdot, z, zs, os, s, ns, p0, o_pts):
 
 
 @njit(**JIT_STAGE)
-def flow_solve(points, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
+def flow_solve(drift, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
     """Add the webbing flow through the belt's slip rings and wraps (capstan friction) to the
     segments' webbing rates, linearly implicit (a Rosenbrock-Euler step) in the webbing of each
     group between two flowing points over T_g = FLOW_TIME - 1 / rate_g (``_implicit_time``;
@@ -461,14 +462,14 @@ def flow_solve(points, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
         if s == ahead:
             q0, a, b, flows = ahead_terms
         else:
-            q0, a, b, flows = flow_terms(points, el, out, zdot, z, zs, os, s, ns, p0, o_pts, e, damping)
+            q0, a, b, flows = flow_terms(drift, el, out, z, zs, os, s, ns, p0, o_pts, e, damping)
         if not flows:
             coupled = coupled and el.point_kind[p0 + s] != BELT_ANCHOR
             continue
         ta = _implicit_time(a + b_prev) if coupled else 0.0
         n, tb = group_of(el.point_kind, out, s, ns, p0, o_pts, os)[1] + 1, 0.0
         if n < ns and el.point_kind[p0 + n] != BELT_ANCHOR:
-            ahead, ahead_terms = n, flow_terms(points, el, out, zdot, z, zs, os, n, ns, p0, o_pts, e, damping)
+            ahead, ahead_terms = n, flow_terms(drift, el, out, z, zs, os, n, ns, p0, o_pts, e, damping)
             tb = _implicit_time(b + ahead_terms[1])
         b_prev, a, b = b, ta * a, tb * b
         if a > 0.0:
@@ -497,9 +498,10 @@ def flow_solve(points, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
 
 
 @separate
-def belt(el, points, out, zdot, t, z, b):
+def belt(el, points, out, zdot, drift, t, z, b):
     """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
-    the power of its forces on the tree (``points``: ``forces.points.point_data``)."""
+    the power of its forces on the tree (``points``: ``forces.points.point_data``; ``drift``:
+    Data.belt_drift, each wrap's ``wrap_drift``, found once for the length rates and the flow)."""
     p0, p1 = el.point_start[b], el.point_start[b + 1]
     n = p1 - p0
     ns = n - 1
@@ -566,17 +568,20 @@ def belt(el, points, out, zdot, t, z, b):
     # wrap points' places: held on the body by friction across the belt, or following the point
     for s in range(1, ns):
         k = p0 + s
+        w = 0.0
         if el.point_kind[k] == BELT_WRAP:
             wrap_slide(points, el, out, zdot, z, k, p0, o_pts, out[os + 4 * (s - 1)],
                        out[os + 4 * s], el.slip_damping[b])
             # the point's own motion over the body lengthens one segment, shortens the other
+            # (kept for the webbing it carries, ``flow_terms``)
             w = wrap_drift(points, el, out, zdot, z, k, p0, o_pts)
             out[os + 4 * (s - 1) + 3] += w
             out[os + 4 * s + 3] -= w
+        drift[k] = w
 
     # webbing flow through slip rings and over wraps (capstan friction), then the merged
     # segments' sharing of their webbing
-    flow_solve(points, el, out, zdot, z, zs, os, ns, p0, o_pts, s0, el.slip_damping[b])
+    flow_solve(drift, el, out, zdot, z, zs, os, ns, p0, o_pts, s0, el.slip_damping[b])
     g1 = -1
     for s in range(ns):
         if s > g1:
@@ -649,5 +654,5 @@ def belts(bundle, data, t, q, v, z):
     points = point_data(data)   # what the point routines read
     power = 0.0
     for b in range(el.retractor.shape[0]):
-        power += belt(el, points, data.outputs, data.zdot, t, z, b)
+        power += belt(el, points, data.outputs, data.zdot, data.belt_drift, t, z, b)
     data.power[POWER_BELTS] = power
