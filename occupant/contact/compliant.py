@@ -47,7 +47,7 @@ from occupant.contact.geometry_pairs import (
     ellipsoid_ellipsoid, ellipsoid_plane, pair_geometry, point_in_link,
 )
 from occupant.contact.mesh_pairs import ellipsoid_mesh
-from occupant.forces.joint_resistance import recovering_unload, table_load
+from occupant.forces.joint_resistance import recovering_unload, table_load, table_slope
 from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_ELLIPSOID,
@@ -76,6 +76,17 @@ def loading_force(el, e, d):
     if el.law[e] == CONTACT_POWER:
         return el.stiffness[e] * d ** el.exponent[e]
     return table_load(el.tables, el.load_start[e], el.load_len[e], d)
+
+
+@njit(**JIT)
+def loading_slope(el, e, d):
+    """dF_L/dd at d >= 0, from the right (towards deeper): k, k n d^(n-1), or the table's
+    (``table_slope``)."""
+    if el.law[e] == CONTACT_LINEAR:
+        return el.stiffness[e]
+    if el.law[e] == CONTACT_POWER:
+        return el.stiffness[e] * el.exponent[e] * d ** (el.exponent[e] - 1.0)
+    return table_slope(el.tables, el.load_start[e], el.load_len[e], d)
 
 
 @njit(**JIT)
@@ -130,6 +141,33 @@ def elastic_force(el, e, d, d_max, recovers=False):
     d0 = d_max - 2.0 * (1.0 - el.absorption[e]) * loading_work(el, e, d_max) / f_max
     d0 = max(d0, 0.0)
     return f_max * (d - d0) / (d_max - d0) if d > d0 else 0.0
+
+
+@njit(**JIT)
+def elastic_slope(el, e, d, d_max):
+    """The slope in d of ``elastic_force`` (without ``recovers``) at penetration d >= 0, d_max
+    >= d, from the right: towards deeper, the maximum following d once d reaches it. At a kink
+    of the law (a table's row; d = d_max, where unloading meets loading; where the unloading
+    curve leaves zero; where it meets the loading curve it is capped by) the slope beyond it,
+    as a forward difference with a vanishing step."""
+    if d >= d_max or (el.unload_start[e] < 0 and el.absorption[e] == 0.0):
+        return loading_slope(el, e, d)
+    f_max = loading_force(el, e, d_max)
+    if f_max <= 0.0:
+        return 0.0
+    if el.unload_start[e] >= 0:
+        start, n = el.unload_start[e], el.unload_len[e]
+        x = d - d_max + table_inverse(el.tables, start, n, f_max)
+        if x < 0.0:
+            return 0.0
+        unload, load = table_load(el.tables, start, n, x), loading_force(el, e, d)
+        if unload < load:
+            return table_slope(el.tables, start, n, x)
+        if load < unload:
+            return loading_slope(el, e, d)
+        return min(table_slope(el.tables, start, n, x), loading_slope(el, e, d))
+    d0 = max(d_max - 2.0 * (1.0 - el.absorption[e]) * loading_work(el, e, d_max) / f_max, 0.0)
+    return f_max / (d_max - d0) if d >= d0 else 0.0
 
 
 @njit(**JIT_INLINE)
