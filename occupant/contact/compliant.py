@@ -47,7 +47,7 @@ from occupant.contact.geometry_pairs import (
     ellipsoid_ellipsoid, ellipsoid_plane, pair_geometry, point_in_link,
 )
 from occupant.contact.mesh_pairs import ellipsoid_mesh
-from occupant.forces.joint_resistance import recovering_unload, table_load
+from occupant.forces.joint_resistance import recovering_unload, table_load, table_slope
 from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_ELLIPSOID,
@@ -76,6 +76,17 @@ def loading_force(el, e, d):
     if el.law[e] == CONTACT_POWER:
         return el.stiffness[e] * d ** el.exponent[e]
     return table_load(el.tables, el.load_start[e], el.load_len[e], d)
+
+
+@njit(**JIT)
+def loading_slope(el, e, d):
+    """dF_L/dd at d >= 0, from the right (towards deeper): k, k n d^(n-1), or the table's
+    (``table_slope``)."""
+    if el.law[e] == CONTACT_LINEAR:
+        return el.stiffness[e]
+    if el.law[e] == CONTACT_POWER:
+        return el.stiffness[e] * el.exponent[e] * d ** (el.exponent[e] - 1.0)
+    return table_slope(el.tables, el.load_start[e], el.load_len[e], d)
 
 
 @njit(**JIT)
@@ -109,27 +120,70 @@ def table_inverse(t, start, n, y):
     return t[k, 0] + (t[k + 1, 0] - t[k, 0]) * (y - t[k, 1]) / (t[k + 1, 1] - t[k, 1])
 
 
+_LOADING, _TABLE, _LINE, _RECOVERING, _ZERO = range(5)   # the laws' branches (``_branch``)
+
+
+@njit(**JIT_INLINE)
+def _branch(el, e, d, d_max, recovers):
+    """Which curve of the law holds at d with the maximum d_max >= d: (branch, F_L(d_max), x):
+    _LOADING; below d_max, _TABLE (x: d on the unloading table shifted to meet the loading
+    curve at d_max), _LINE (absorption; x: the permanent set d_0), _RECOVERING (``recovers``),
+    or _ZERO (F_L(d_max) = 0)."""
+    if d >= d_max or (el.unload_start[e] < 0 and el.absorption[e] == 0.0):
+        return _LOADING, 0.0, 0.0
+    f_max = loading_force(el, e, d_max)
+    if f_max <= 0.0:
+        return _ZERO, f_max, 0.0
+    if el.unload_start[e] >= 0:
+        start, n = el.unload_start[e], el.unload_len[e]
+        return _TABLE, f_max, d - d_max + table_inverse(el.tables, start, n, f_max)
+    if recovers:
+        return _RECOVERING, f_max, 0.0
+    d0 = d_max - 2.0 * (1.0 - el.absorption[e]) * loading_work(el, e, d_max) / f_max
+    return _LINE, f_max, max(d0, 0.0)
+
+
 @njit(**JIT)
 def elastic_force(el, e, d, d_max, recovers=False):
     """Elastic normal force at penetration d > 0 with the maximum penetration d_max >= d so far;
     ``recovers``: the absorption law unloads to the origin (no permanent set)."""
-    if d >= d_max or (el.unload_start[e] < 0 and el.absorption[e] == 0.0):
+    branch, f_max, x = _branch(el, e, d, d_max, recovers)
+    if branch == _LOADING:
         return loading_force(el, e, d)
-    f_max = loading_force(el, e, d_max)
-    if f_max <= 0.0:
-        return 0.0
-    if el.unload_start[e] >= 0:
-        start, n = el.unload_start[e], el.unload_len[e]
-        x = d - d_max + table_inverse(el.tables, start, n, f_max)
+    if branch == _TABLE:
         if x <= 0.0:
             return 0.0
-        return min(table_load(el.tables, start, n, x), loading_force(el, e, d))
-    if recovers:
+        return min(table_load(el.tables, el.unload_start[e], el.unload_len[e], x),
+                   loading_force(el, e, d))
+    if branch == _RECOVERING:
         return recovering_unload(loading_force(el, e, d), f_max, d, d_max,
                                  loading_work(el, e, d_max), el.absorption[e])
-    d0 = d_max - 2.0 * (1.0 - el.absorption[e]) * loading_work(el, e, d_max) / f_max
-    d0 = max(d0, 0.0)
-    return f_max * (d - d0) / (d_max - d0) if d > d0 else 0.0
+    if branch == _LINE and d > x:
+        return f_max * (d - x) / (d_max - x)
+    return 0.0
+
+
+@njit(**JIT)
+def elastic_slope(el, e, d, d_max):
+    """The slope in d of ``elastic_force`` (without ``recovers``) at penetration d >= 0, d_max
+    >= d, from the right: towards deeper, the maximum following d once d reaches it. At a kink
+    of the law (a table's row; d = d_max, where unloading meets loading; where the unloading
+    curve leaves zero; where it meets the loading curve it is capped by) the slope beyond it,
+    as a forward difference with a vanishing step."""
+    branch, f_max, x = _branch(el, e, d, d_max, False)
+    if branch == _LOADING:
+        return loading_slope(el, e, d)
+    if branch == _TABLE and x >= 0.0:
+        start, n = el.unload_start[e], el.unload_len[e]
+        unload, load = table_load(el.tables, start, n, x), loading_force(el, e, d)
+        if unload < load:
+            return table_slope(el.tables, start, n, x)
+        if load < unload:
+            return loading_slope(el, e, d)
+        return min(table_slope(el.tables, start, n, x), loading_slope(el, e, d))
+    if branch == _LINE and d >= x:
+        return f_max / (d_max - x)
+    return 0.0
 
 
 @njit(**JIT_INLINE)

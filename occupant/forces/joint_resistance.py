@@ -64,6 +64,16 @@ def table_load(tables, start, n, x):
 
 
 @njit(**JIT_STAGE)
+def table_slope(tables, start, n, x):
+    """Slope of ``table_load`` at x: its segment's there, at a row the one after the row (the
+    right-hand slope, towards larger x); the end slopes beyond the table."""
+    k = start
+    while k < start + n - 2 and tables[k + 1, 0] <= x:
+        k += 1
+    return (tables[k + 1, 1] - tables[k, 1]) / (tables[k + 1, 0] - tables[k, 0])
+
+
+@njit(**JIT_STAGE)
 def _spring(el, e, dx):
     """Restoring spring load magnitude with the sign of dx: table(dx) or k dx."""
     if el.table_start[e] >= 0:

@@ -10,7 +10,7 @@ coordinates; "base" is the vehicle frame B0. Stages, in the order the step runs 
 2. kinematics: ``q_unit``, ``R_up``, ``p_up``, ``X_up``, ``R_base_link``, ``p_base_link``,
    ``v``, ``c``;
 3. forces (every force producer adds to these): ``tau``, ``f_ext``, ``slope``, ``outputs``,
-   ``power``, ``zdot`` (producer states); a producer's own intermediate results (``airbag_pairs``);
+   ``power``, ``zdot`` (producer states); a producer's own intermediate results (``airbag_pairs``, ``belt_drift``);
 4. accelerations (ABA): ``a``, ``I_A``, ``p_A``, ``U``, ``D_inv``, ``u``, ``armature``, ``vdot``;
    then the base-motion power and the work rates in ``zdot``.
 Also used outside the step: ``f`` (RNEA joint forces), ``I_C`` and ``M`` (CRBA), ``scratch``.
@@ -46,6 +46,9 @@ Data = namedtuple("Data", [
                     #   (penetration m, its rate m/s, contact area m^2), and of the share on a
                     #   carrier (share, penetration m, its rate m/s) and its contact point (B0)
                     #   (occupant.restraints.airbag)
+    "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,
+                    #   found once per evaluation for the segments' length rates and the
+                    #   webbing it carries (occupant.restraints.belt.wrap_drift)
     # accelerations
     "a",            # (nl, 6) link spatial acceleration (minus gravity)
     "I_A",          # (nl, 6, 6) articulated-body inertias
@@ -71,7 +74,8 @@ def make_data(model):
                 R_base_link=z((nl, 3, 3)), p_base_link=z((nl, 3)), v=z((nl, 6)), c=z((nl, 6)),
                 tau=z(nv), f_ext=z((nl, 6)), slope=z(nv), outputs=z(len(model.output_names)),
                 power=z(len(model.power_names)), zdot=z(model.nz),
-                airbag_pairs=z((len(model.airbags.pair_bag), 7, 3)), a=z((nl, 6)),
+                airbag_pairs=z((len(model.airbags.pair_bag), 7, 3)),
+                belt_drift=z(len(model.belts.point_kind)), a=z((nl, 6)),
                 I_A=z((nl, 6, 6)), p_A=z((nl, 6)), U=z((nl, 6, 6)), D_inv=z((nl, 6, 6)),
                 u=z((nl, 6)), armature=z(nv), vdot=z(nv), f=z((nl, 6)), I_C=z((nl, 6, 6)),
                 M=z((nv, nv)), scratch=z((3, 6, 12)))

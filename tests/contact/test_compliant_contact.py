@@ -412,3 +412,50 @@ def test_identity_energy_balance_shipped_dummy_standing_on_the_floor():
     for side in ("left", "right"):
         assert res.outputs[f"{side}_foot_floor.normal_force"].max() > 100.0
     assert res.work["contacts"][-1] < 0
+
+
+def _gs1_law():
+    from occupant.modeling.belts import gs1_webbing
+    webbing = gs1_webbing()
+    return ContactCharacteristic(table=webbing.loading, unloading_table=webbing.unloading)
+
+
+@pytest.mark.parametrize("char, scale", [
+    (_gs1_law(), 0.061),                                                  # the belts' webbing
+    (ContactCharacteristic(table=[(0.0, 0.0), (0.01, 1000.0), (0.03, 5000.0)],
+                           unloading_table=[(0.0, 0.0), (0.02, 500.0)]), 0.03),   # capped by F_L
+    (ContactCharacteristic(stiffness=K, absorption=0.3), 0.02),
+    (ContactCharacteristic(stiffness=3.0e6, exponent=1.5,
+                           unloading_table=[(0.0, 0.0), (0.01, 1.0e4)]), 0.02),
+    (ContactCharacteristic(table=[(0.0, 0.0), (0.004, 100.0), (0.01, 150.0), (0.02, 900.0)],
+                           absorption=0.3), 0.02),
+    (ContactCharacteristic(table=[(0.0, 0.0), (0.004, 100.0), (0.02, 900.0)]), 0.02),
+])
+def test_identity_elastic_slope_is_the_laws_difference(char, scale):
+    """``elastic_slope`` against differences of ``elastic_force`` (the maximum d_m held below
+    it, following d beyond it) over a grid of d in [0, 1.3 scale] (the tables' rows among them)
+    for four d_m: where the law is smooth over the forward step (its differences over h and h / 2
+    agree), it equals them; at a kink (the forward and backward differences differ: a row, d =
+    d_m, where unloading leaves zero or meets the loading curve) it is the slope beyond the
+    kink, the forward one, which the belts' flow used as a difference over 1e-6 of strain."""
+    from occupant.contact.compliant import elastic_force, elastic_slope
+    el = _drop(char).contacts
+    h = 1e-7 * scale
+    rows = [r[0] for t in (char.table, char.unloading_table) if t is not None for r in t]
+
+    def force(d, d_m):
+        return elastic_force(el, 0, d, max(d_m, d)) if d > 0.0 else 0.0
+
+    compared, kinks = 0, 0
+    for d_m in (0.3 * scale, 0.55 * scale, 0.8 * scale, 1.1 * scale):
+        for d in np.concatenate([np.linspace(0.0, 1.3 * scale, 301), rows, [d_m]]):
+            ahead = [(force(d + s, d_m) - force(d, d_m)) / s for s in (h, 0.5 * h)]
+            behind = (force(d, d_m) - force(d - h, d_m)) / h if d >= h else ahead[0]
+            size = max(abs(ahead[1]), abs(behind), 1.0)
+            if abs(ahead[0] - ahead[1]) > 1e-6 * size:
+                continue                    # a kink within the step ahead: no one difference
+            slope = elastic_slope(el, 0, d, max(d_m, d))
+            assert slope == pytest.approx(ahead[1], rel=1e-5, abs=1e-6), (d, d_m)
+            compared += 1
+            kinks += abs(ahead[1] - behind) > 1e-2 * size
+    assert compared > 0.95 * 4 * 302 and kinks >= 4

@@ -70,6 +70,19 @@ def test_identity_short_segment_between_sliding_wraps_is_smooth_under_euler_step
 
 
 
+def _ball_in_strap(radius=0.15):
+    """A ball (``radius``, 20 kg on a slider along B0 x) square to a strap of LINEAR webbing
+    touching its front between two anchors 0.3 m to each side, with two wraps on it (friction
+    MU along the belt)."""
+    from tests.restraints.test_belt_wraps import LINEAR, _carrier
+    asm = _carrier(20.0, "x")
+    asm.add(Ellipsoid("ball", "centre", (radius, radius, radius)))
+    asm.add(Belt("belt", [Anchor("left", (radius, 0.3, 0.0)), Wrap("w0", "ball", friction=MU),
+                          Wrap("w1", "ball", friction=MU), Anchor("right", (radius, -0.3, 0.0))],
+                 LINEAR, pretension=200.0))
+    return asm.compile()
+
+
 def test_physical_webbing_stuck_on_a_ball_is_not_stretched_by_its_wraps_spreading():
     """A ball (radius 0.15 m, 20 kg at 4 m/s) runs square into a strap of LINEAR webbing
     touching its front between two anchors 0.3 m to each side, with two wraps on it (friction
@@ -82,14 +95,7 @@ def test_physical_webbing_stuck_on_a_ball_is_not_stretched_by_its_wraps_spreadin
     (restraints.belt.wrap_drift): the middle peaks at 0.90 of the spans. Treated as slip, the
     middle segment, fed only through friction at both ends while its chord lengthened, peaked
     at 1.11 times the spans' tension (10.2 against 9.2 kN)."""
-    from tests.restraints.test_belt_wraps import LINEAR, _carrier
-    radius = 0.15
-    asm = _carrier(20.0, "x")
-    asm.add(Ellipsoid("ball", "centre", (radius, radius, radius)))
-    asm.add(Belt("belt", [Anchor("left", (radius, 0.3, 0.0)), Wrap("w0", "ball", friction=MU),
-                          Wrap("w1", "ball", friction=MU), Anchor("right", (radius, -0.3, 0.0))],
-                 LINEAR, pretension=200.0))
-    res = occupant.simulate(asm.compile(), 0.06, v0=[4.0], integrator="euler", dt=1e-5)
+    res = occupant.simulate(_ball_in_strap(), 0.06, v0=[4.0], integrator="euler", dt=1e-5)
     assert res.status == "finished"
     out = res.outputs
     left, middle, right = (out[f"belt.{s}.force"] for s in ("left-w0", "w0-w1", "w1-right"))
@@ -97,3 +103,40 @@ def test_physical_webbing_stuck_on_a_ball_is_not_stretched_by_its_wraps_spreadin
     assert out["belt.w0-w1.length"].max() > 0.03                 # the wraps moved apart
     np.testing.assert_allclose(left, right, atol=1e-6 * left.max())    # symmetric
     assert middle.max() <= left.max()
+
+
+def test_identity_wrap_drift_found_once_is_the_one_in_the_length_rates():
+    """Mid-run, the wraps spreading over the ball (``_ball_in_strap`` at 4 m/s): one evaluation
+    keeps each point's drift over its body in Data.belt_drift, once, for the segments' length
+    rates and for the webbing the flow carries across (``flow_terms``; the test above fails
+    without it): the place's rate (its state's, tangential on the unit sphere) times the radius,
+    along the belt from the point before to the one after (``wrap_drift``, here with the
+    ball's axes those of B0); equal and opposite at the two wraps (symmetric); what each segment's length rate has beyond the material one (the anchors
+    fixed, the wraps on the ball: u . v_ball for the outer ones)."""
+    from occupant.integrate.pipeline import evaluate
+    radius = 0.15
+    model = _ball_in_strap(radius)
+    res = occupant.simulate(model, 0.012, v0=[4.0], integrator="euler", dt=1e-5)
+    assert res.status == "finished"
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    data.belt_drift[:] = np.nan                 # every slot read is written by the evaluation
+    z = res.z[-1]
+    evaluate(bundle, data, res.t[-1], res.q[-1], res.v[-1], z, 0.0)
+    out, i = data.outputs, model.output_names.index
+    x = {n: np.array([out[i(f"belt.{n}.{c}")] for c in "xyz"])
+         for n in ("left", "w0", "w1", "right")}
+    for k, (before, after) in ((1, ("left", "w1")), (2, ("w0", "right"))):
+        jz = bundle.belts.point_z[k]
+        u = z[jz:jz + 3] / np.linalg.norm(z[jz:jz + 3])
+        rate = data.zdot[jz:jz + 3]
+        along = (x[after] - x[before]) / np.linalg.norm(x[after] - x[before])
+        assert data.belt_drift[k] == pytest.approx(radius * (rate - (rate @ u) * u) @ along,
+                                                   rel=1e-12)
+    w0, w1 = data.belt_drift[1], data.belt_drift[2]
+    assert w0 < -0.01 and w1 == pytest.approx(-w0, rel=1e-6)     # spreading, symmetric
+    v_ball = np.array([res.v[-1, 0], 0.0, 0.0])
+    for a, b, material, w in (("left", "w0", 1.0, w0), ("w0", "w1", 0.0, w1 - w0),
+                              ("w1", "right", -1.0, -w1)):
+        u = (x[b] - x[a]) / np.linalg.norm(x[b] - x[a])
+        assert out[i(f"belt.{a}-{b}.length_rate")] == pytest.approx(material * u @ v_ball + w,
+                                                                     abs=1e-12)
