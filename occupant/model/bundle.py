@@ -9,6 +9,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from occupant.byref import by_reference
+
 # Slots of Data.power (and of the work accumulators at the end of z), in this order.
 POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts",
                "airbags", "muscles", "belts", "tyres", "couplers", "marker_forces", "motions")
@@ -412,6 +414,9 @@ PRODUCER_BUNDLE = {}
 for _family in ELEMENT_FIELD:
     _name = "".join(w.title() for w in _family.split("_")) + "Bundle"
     PRODUCER_BUNDLE[_family] = globals()[_name] = namedtuple(_name, ["tree", _family])
+
+by_reference(Bundle, JointResistanceBlock, SpringDamperBlock, ContactBlock, AirbagBlock,
+             MuscleBlock, ConstraintBlock, BeltBlock, TyreBlock, CouplerBlock, MarkerForceBlock)
 
 
 def step_bundle(bundle):

@@ -20,6 +20,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from occupant.byref import by_reference
 from occupant.jit import JIT_INLINE
 
 Data = namedtuple("Data", [
@@ -87,6 +88,7 @@ ForwardData = namedtuple("ForwardData", [
 RneaData = namedtuple("RneaData", ["base", "R_up", "p_up", "X_up", "v", "a", "f", "f_ext", "tau",
                                    "scratch"])
 CrbaData = namedtuple("CrbaData", ["R_up", "p_up", "X_up", "I_C", "M", "scratch"])
+by_reference(Data, RneaData, CrbaData)   # built in Python only (ForwardData also in compiled code)
 
 
 def view(record_type, data):
