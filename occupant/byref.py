@@ -8,6 +8,7 @@ one pointer to the record, which is built once where it enters compiled code fro
 (unboxed into the entry function's frame, alive for the whole call) and never written.
 """
 from numba.core import cgutils, types
+from numba.core.callconv import CPUCallConv
 from numba.core.imputils import impl_ret_borrowed, lower_getattr_generic
 from numba.extending import NativeValue, models, register_model, typeof_impl, unbox
 
@@ -61,3 +62,29 @@ def by_reference(*classes):
 
 def _typeof(value, context):
     return Reference([typeof_impl(v, context) for v in value], type(value))
+
+
+def _mark(context, fe_type, value):
+    """Attributes of the argument ``value`` (of numba type ``fe_type``, flattened as the calling
+    convention passes it) that is or holds a ``Reference``: the record it points to is only read
+    and not reached through any other pointer, so LLVM keeps its fields out of loops that write
+    arrays (loaded again on every pass otherwise)."""
+    if isinstance(fe_type, Reference):
+        value.add_attribute("noalias")
+        value.add_attribute("captures(none)")
+        value.add_attribute("nonnull")
+        value.attributes.dereferenceable = context.get_abi_sizeof(value.type.pointee)
+    elif isinstance(fe_type, types.BaseTuple) and isinstance(value, (tuple, list)):
+        for member_type, member in zip(fe_type, value):
+            _mark(context, member_type, member)
+
+
+def _decorate_function(self, fn, args, fe_argtypes, noalias=False,
+                       _numba_decorate=CPUCallConv.decorate_function):
+    _numba_decorate(self, fn, args, fe_argtypes, noalias)
+    values = self._get_arg_packer(fe_argtypes)._unflattener.unflatten(self.get_arguments(fn))
+    for fe_type, value in zip(fe_argtypes, values):
+        _mark(self.context, fe_type, value)
+
+
+CPUCallConv.decorate_function = _decorate_function
