@@ -4,10 +4,19 @@ numba passes a namedtuple of arrays by value: every function taking the bundle t
 arrays as ~1500 scalar arguments, every variable holding it is a stack slot of that size, and
 LLVM's scalar replacement splits each of them again (most of the optimisation of ``loads``).
 A class registered here is typed ``Reference``: the same fields and attribute access, held as
-one pointer to the record, which is built once where it enters compiled code from Python
-(unboxed into the entry function's frame, alive for the whole call) and never written.
+one pointer to the record, which is never written. A record entering compiled code from Python
+is laid out in memory once, in Python (``_address``), not unboxed array by array by code
+compiled into every function called from Python (1.1 s of compilation for the bundle and Data).
 """
+import collections
+import functools
+import struct
+
+import llvmlite.binding as llvm
+import numpy as np
+from numba import typeof
 from numba.core import cgutils, types
+from numba.core.registry import cpu_target
 from numba.core.callconv import CPUCallConv
 from numba.core.imputils import impl_ret_borrowed, lower_getattr_generic
 from numba.extending import NativeValue, models, register_model, typeof_impl, unbox
@@ -41,17 +50,63 @@ def _field(context, builder, typ, value, attr):
 
 @unbox(Reference)
 def _unbox(typ, obj, c):
-    """The record unboxed as numba unboxes a namedtuple, kept in the entry function's frame."""
-    native = c.unbox(typ.plain(), obj)
-    slot = cgutils.alloca_once(c.builder, native.value.type)
-    c.builder.store(native.value, slot)
+    """The record's address from ``_address`` (one call, however many arrays it holds)."""
+    address_of = c.pyapi.unserialize(c.pyapi.serialize_object(_address))
+    address = c.pyapi.call_function_objargs(address_of, [obj])
+    c.pyapi.decref(address_of)
+    failed = cgutils.is_null(c.builder, address)
+    pointer = cgutils.alloca_once_value(c.builder, c.context.get_value_type(typ)(None))
+    with c.builder.if_then(c.builder.not_(failed), likely=True):
+        value = c.pyapi.long_as_voidptr(address)
+        c.builder.store(c.builder.bitcast(value, pointer.type.pointee), pointer)
+        c.pyapi.decref(address)
+    return NativeValue(c.builder.load(pointer), is_error=failed)
 
-    def cleanup():
-        if native.cleanup is not None:
-            native.cleanup()
-        if c.context.enable_nrt:
-            c.context.nrt.decref(c.builder, typ.plain(), c.builder.load(slot))
-    return NativeValue(slot, is_error=native.is_error, cleanup=cleanup)
+
+# Records laid out in memory as compiled code reads them, by id of the record (which each entry
+# keeps alive, so that the id is not reused): (record, its buffers and its members', address).
+_LAID_OUT = collections.OrderedDict()
+_KEEP = 64          # records kept, the latest used
+
+
+def _address(record):
+    """Address of ``record`` laid out as numba's value of its ``Reference.plain`` type (each
+    array as numba unboxes it without reference counting: its PyObject as parent)."""
+    entry = _LAID_OUT.get(id(record))
+    if entry is None:
+        buffers = []
+        entry = _LAID_OUT[id(record)] = (record, buffers,
+                                         _lay_out(typeof(record), record, buffers))
+        if len(_LAID_OUT) > _KEEP:
+            _LAID_OUT.popitem(last=False)
+    else:
+        _LAID_OUT.move_to_end(id(record))
+    return entry[2]
+
+
+def _lay_out(typ, record, buffers):
+    offsets, size = _offsets(typ)
+    buffer = np.zeros(size, np.uint8)
+    for offset, member_type, value in zip(offsets, typ.types, record):
+        if isinstance(member_type, Reference):
+            struct.pack_into("P", buffer, offset, _lay_out(member_type, value, buffers))
+        elif isinstance(member_type, types.Array):
+            struct.pack_into(f"PPqqP{2 * value.ndim}q", buffer, offset, 0, id(value), value.size,
+                             value.itemsize, value.ctypes.data, *value.shape, *value.strides)
+        elif not isinstance(member_type, types.NoneType):
+            struct.pack_into(np.dtype(str(member_type)).char, buffer, offset, value)
+    buffers.append(buffer)
+    return buffer.ctypes.data
+
+
+@functools.lru_cache(maxsize=None)
+def _offsets(typ):
+    """(byte offset of each field, size) of the value of ``typ.plain()`` (LLVM's layout)."""
+    context = cpu_target.target_context
+    text = f"@record = global {context.get_value_type(typ.plain())} zeroinitializer"
+    lltype = llvm.parse_assembly(text).get_global_variable("record").global_value_type
+    return ([context.target_data.get_element_offset(lltype, i) for i in range(len(typ))],
+            context.target_data.get_abi_size(lltype))
 
 
 def by_reference(*classes):
@@ -61,7 +116,13 @@ def by_reference(*classes):
 
 
 def _typeof(value, context):
-    return Reference([typeof_impl(v, context) for v in value], type(value))
+    member_types = [typeof_impl(v, context) for v in value]
+    for name, member_type in zip(value._fields, member_types):
+        if not isinstance(member_type, (Reference, types.Array, types.Number, types.Boolean,
+                                        types.NoneType)):
+            raise TypeError(f"{type(value).__name__}.{name}: a record passed by reference holds "
+                            f"arrays, numbers, None and such records, not {member_type}")
+    return Reference(member_types, type(value))
 
 
 def _mark(context, fe_type, value):
