@@ -408,8 +408,8 @@ ELEMENT_FIELD = dict(joint_resistance="link", spring_dampers="link_a", contacts=
 
 
 # What a producer family's function is handed in place of the whole bundle (pipeline.produce):
-# the tree and its own block, so that its compiled signature and every call pass ~20-60 arrays,
-# not the bundle's ~150-230 (each costs compilation, and the call copies them).
+# the tree and its own block (two records by reference, ``occupant.byref``), so that it is
+# compiled for its family's block alone, whatever other families the model has.
 PRODUCER_BUNDLE = {}
 for _family in ELEMENT_FIELD:
     _name = "".join(w.title() for w in _family.split("_")) + "Bundle"
