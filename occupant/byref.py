@@ -16,9 +16,9 @@ import llvmlite.binding as llvm
 import numpy as np
 from numba import typeof
 from numba.core import cgutils, types
-from numba.core.registry import cpu_target
 from numba.core.callconv import CPUCallConv
 from numba.core.imputils import impl_ret_borrowed, lower_getattr_generic
+from numba.core.registry import cpu_target
 from numba.extending import NativeValue, models, register_model, typeof_impl, unbox
 
 
@@ -66,7 +66,7 @@ def _unbox(typ, obj, c):
 # Records laid out in memory as compiled code reads them, by id of the record (which each entry
 # keeps alive, so that the id is not reused): (record, its buffers and its members', address).
 _LAID_OUT = collections.OrderedDict()
-_KEEP = 64          # records kept, the latest used
+_KEEP = 8   # records kept, the latest used: more than a call takes, few as a run's recording is large
 
 
 def _address(record):
@@ -118,10 +118,11 @@ def by_reference(*classes):
 def _typeof(value, context):
     member_types = [typeof_impl(v, context) for v in value]
     for name, member_type in zip(value._fields, member_types):
-        if not isinstance(member_type, (Reference, types.Array, types.Number, types.Boolean,
-                                        types.NoneType)):
+        if not isinstance(member_type, (Reference, types.Array, types.Integer, types.Float,
+                                        types.Boolean, types.NoneType)):
             raise TypeError(f"{type(value).__name__}.{name}: a record passed by reference holds "
-                            f"arrays, numbers, None and such records, not {member_type}")
+                            f"arrays, real numbers, booleans, None and such records, not "
+                            f"{member_type}")
     return Reference(member_types, type(value))
 
 
