@@ -144,8 +144,8 @@ def _run_euler(advance, load, bundle, data, s0, y, h, n_steps, stride, rec, reco
     y_new = work[0]
     s_end = s0 + n_steps
     # the final state is recorded by one more step whose result is dropped: the loop's own stage
-    # at its one call site, so that no further compiled copy of the pipeline or of the call (~1500
-    # arguments) is needed
+    # at its one call site, so that no further compiled copy of the pipeline or of the call is
+    # needed
     for s in range(s0, s_end + (record_last and s_end % stride == 0)):
         call_compiled(_euler_advance, advance, bundle, data, s * h, y, h, y_new, rec,
                       _sample(s, stride), load)

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
+from occupant.byref import by_reference
 from occupant.jit import JIT, JIT_INLINE, separate
 
 from occupant.dynamics.aba import aba, base_power
@@ -48,6 +49,7 @@ Recording = namedtuple("Recording", [
     "kinetic",    # (n,) J, kinetic energy relative to the world (B0's motion included)
     "body_link",  # (nb,) int, link of each body (input)
 ])
+by_reference(Recording)
 
 
 def make_recording(model, n):
@@ -125,12 +127,12 @@ def produce(typingctx, producer, block, bundle, data, t, q, v, z):
     if isinstance(block, types.NoneType):
         return sig, lambda context, builder, sig, args: context.get_dummy_value()
     family = next(name for name, ty in zip(bundle.fields, bundle.types) if ty == block)
-    tree = bundle.fields.index("tree")
     view = producer_view(bundle, family)
     call = typingctx.resolve_function_type(producer, (view,) + sig.args[3:], {})
 
     def codegen(context, builder, sig, args):
-        cut = context.make_tuple(builder, view, [builder.extract_value(args[2], tree), args[1]])
+        tree = context.get_getattr(bundle, "tree")(context, builder, bundle, args[2], "tree")
+        cut = context.make_tuple(builder, view, [tree, args[1]])
         context.get_function(producer, call)(builder, [cut] + list(args[3:]))
         return context.get_dummy_value()
     return sig, codegen

@@ -31,8 +31,8 @@ from numba import typeof, types
 # s CPU of each job's cold compilation in us_ncap_frontal_56 (this machine,
 # tests/benchmarks/bench_cold_compile.py; loads with loading the producers from the cache, as
 # the run does), to split the work evenly; other producers ~1 s.
-COST = dict(belts=14.2, contacts=7.3, _euler_advance=5.1, loads=5.4, _rk4_advance=9.0,
-            _run_euler=2.7, _run_rk4=2.5, airbags=3.1, rnea=2.1)
+COST = dict(belts=10.7, contacts=6.9, _euler_advance=4.1, loads=2.4, _rk4_advance=10.8,
+            _run_euler=0.4, _run_rk4=0.4, airbags=2.7, rnea=2.0)
 WORKER_FILES = 1000   # first number of the cache files the worker writes
 TIMEOUT = 600.0       # s without news from the worker after which it is stopped
 

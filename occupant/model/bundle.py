@@ -9,6 +9,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from occupant.byref import by_reference
+
 # Slots of Data.power (and of the work accumulators at the end of z), in this order.
 POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts",
                "airbags", "muscles", "belts", "tyres", "couplers", "marker_forces", "motions")
@@ -406,12 +408,15 @@ ELEMENT_FIELD = dict(joint_resistance="link", spring_dampers="link_a", contacts=
 
 
 # What a producer family's function is handed in place of the whole bundle (pipeline.produce):
-# the tree and its own block, so that its compiled signature and every call pass ~20-60 arrays,
-# not the bundle's ~150-230 (each costs compilation, and the call copies them).
+# the tree and its own block (two records by reference, ``occupant.byref``), so that it is
+# compiled for its family's block alone, whatever other families the model has.
 PRODUCER_BUNDLE = {}
 for _family in ELEMENT_FIELD:
     _name = "".join(w.title() for w in _family.split("_")) + "Bundle"
     PRODUCER_BUNDLE[_family] = globals()[_name] = namedtuple(_name, ["tree", _family])
+
+by_reference(Bundle, JointResistanceBlock, SpringDamperBlock, ContactBlock, AirbagBlock,
+             MuscleBlock, ConstraintBlock, BeltBlock, TyreBlock, CouplerBlock, MarkerForceBlock)
 
 
 def step_bundle(bundle):

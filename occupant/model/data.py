@@ -20,6 +20,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from occupant.byref import by_reference
 from occupant.jit import JIT_INLINE
 
 Data = namedtuple("Data", [
@@ -82,15 +83,16 @@ def make_data(model):
 
 
 # Views of Data: the arrays one recursion reads and writes, what the step and the dynamics API
-# hand it rather than the whole Data, since numba unboxes every array of a record passed from
-# Python and passes each of them on every compiled call (the forward recursions
-# ``spatial_ops.kinematics`` and ``aba.aba``: 19 of the 28; ``rnea``, ``crba``).
+# hand it rather than the whole Data (the forward recursions ``spatial_ops.kinematics`` and
+# ``aba.aba``: 19 of the 28; ``rnea``, ``crba``). Data and the views made in Python are passed by
+# reference (``occupant.byref``); ForwardData, made in compiled code, by value.
 ForwardData = namedtuple("ForwardData", [
     "base", "q_unit", "R_up", "p_up", "X_up", "R_base_link", "p_base_link", "v", "c", "f_ext",
     "armature", "a", "I_A", "p_A", "U", "D_inv", "u", "vdot", "scratch"])
 RneaData = namedtuple("RneaData", ["base", "R_up", "p_up", "X_up", "v", "a", "f", "f_ext", "tau",
                                    "scratch"])
 CrbaData = namedtuple("CrbaData", ["R_up", "p_up", "X_up", "I_C", "M", "scratch"])
+by_reference(Data, RneaData, CrbaData)   # built in Python only (ForwardData also in compiled code)
 
 
 def view(record_type, data):

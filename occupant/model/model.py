@@ -8,6 +8,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from occupant.byref import by_reference
 from occupant.model.base_motion import fixed_base_state
 from occupant.model.bundle import step_bundle
 from occupant.model.bundle import (Bundle, POWER_NAMES, frozen, empty_airbag_block,
@@ -27,6 +28,7 @@ KinTree = namedtuple("KinTree", [
     "inertia",   # (nl, 6, 6) spatial inertia about the link origin, (angular, linear) order
     "srows",     # (nl, 6) int, spatial row driven by each local dof (-1 unused)
 ])
+by_reference(KinTree)
 
 class ModelError(ValueError):
     """A model that cannot be compiled or used as asked."""
