@@ -187,6 +187,21 @@ def elastic_slope(el, e, d, d_max):
 
 
 @njit(**JIT_INLINE)
+def largest_rate(d, d_rate, d_max, follow):
+    """Rate of the hysteresis state d_max, the largest d (> 0) reached: d' while d >= d_max and
+    d' > 0, else 0 (it follows d on loading, stays put otherwise); with ``follow`` > 0 (s) it
+    also closes the gap d - d_max >= 0 with that time constant, for a d' that is not the exact
+    derivative of d (a belt's length rate: ``restraints.belt``), so d_max stays within
+    (error of d') x follow of the running maximum instead of drifting behind it."""
+    if d <= 0.0 or d < d_max:
+        return 0.0
+    rate = max(d_rate, 0.0)
+    if follow > 0.0:
+        rate += (d - d_max) / follow
+    return rate
+
+
+@njit(**JIT_INLINE)
 def _in_base(R, p, link, x, y, z):
     """The point (x, y, z) of ``link`` (-1: B0) in B0, from the kinematics' R_base_link and
     p_base_link (arrays passed, not Data: a call given Data costs its reference counting)."""
@@ -257,8 +272,7 @@ def contacts(bundle, data, t, q, v, z):
         normal, friction = 0.0, 0.0
         if d > 0.0 and inside:
             zk = el.z_start + e
-            if d >= z[zk] and d_rate > 0.0:
-                data.zdot[zk] = d_rate
+            data.zdot[zk] = largest_rate(d, d_rate, z[zk], 0.0)
             normal = (elastic_force(law, e, d, max(z[zk], d), el.recovers[e] != 0)
                       + el.damping[e] * d * d_rate)
             normal = max(normal, 0.0)
