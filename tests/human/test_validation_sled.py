@@ -62,7 +62,7 @@ def gs1():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "head 279.6 mm and T1 196.4 mm against the PMHS's 322-455 and 226-281 mm since the upper "
+    "head 282.7 mm and T1 197.6 mm against the PMHS's 322-455 and 226-281 mm since the upper "
     "anchorage stands above the shoulder as in the GS1 deck (placed from the shoulder belt's "
     "crossing of mid-clavicle; from the lap belt's middle it stood at the shoulder joints' height "
     "and head and T1 were inside, 358.6 and 261.2 mm): the belt's path still runs over the top of "
@@ -72,15 +72,15 @@ def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
     (2009) corridor boundaries (head 322-455 mm, T1 226-281 mm): 360 and 257 mm on GS1's rigid
     seat pan (vehicles/gs1_sled_buck.toml; on the padded cushion T1 went 332 mm); 371 and 259 mm
     since the neck without muscles takes the passive tissue's damping; 358.6 and 261.2 mm before
-    the upper anchorage was placed from the shoulder (279.6 and 196.4 mm since)."""
+    the upper anchorage was placed from the shoulder (279.6 and 196.4 mm since; 282.7 and 197.6 mm with the webbing's largest strain kept up)."""
     for name in ("head_x_excursion_mm", "t1_x_excursion_mm"):
         value, inside = gs1["checks"][name]
         assert inside, (name, value, gs1["corridor"][name])
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "upper shoulder belt 10.99 kN against the eight GS1 PMHS tests' 5.64-8.22 kN, outboard lap "
-    "belt 3.64 kN (at 60 ms, its loading) against 1.60-2.21 kN: the shoulder belt's fitted path "
+    "upper shoulder belt 10.96 kN against the eight GS1 PMHS tests' 5.64-8.22 kN, outboard lap "
+    "belt 3.80 kN (at 60 ms, its loading) against 1.60-2.21 kN: the shoulder belt's fitted path "
     "runs over the top of the thorax by the neck and down its inboard flank, not across the "
     "sternum (its wrap lies in the plane through the thorax's centre and the line from the upper "
     "anchorage to the buckle, which passes outboard of the centre), and the pelvis, not held at "
@@ -139,18 +139,23 @@ def test_regression_gs1_figures(gs1):
     shoulder (the SAFER deck's offset from its shoulder belt's crossing of mid-clavicle, 0.18 m
     higher and 0.09 m further back): head 358.6 -> 279.6 mm and T1 261.2 -> 196.4 mm (both now
     OUT, below the PMHS's), shoulder belt 9.86 -> 10.99 kN, lap belt 3.63 -> 3.64 kN, hip
-    108.5 -> 102.2 mm, head 3 ms 74.8 -> 75.2 g; the belt's path over the thorax is unchanged."""
+    108.5 -> 102.2 mm, head 3 ms 74.8 -> 75.2 g; the belt's path over the thorax is unchanged.
+    Since each webbing segment's largest strain keeps up with its strain
+    (restraints.belt.LARGEST_FOLLOW; it lagged up to 1.9e-3 behind) and the flow's stiffness
+    takes the webbing law's analytic slope: head 279.6 -> 282.7 mm, T1 196.4 -> 197.6 mm,
+    shoulder belt 10.99 -> 10.96 kN, lap belt 3.64 -> 3.80 kN, hip 102.2 -> 102.2 mm, head 3 ms
+    75.2 -> 73.5 g."""
     fig = gs1["figures"]
-    assert fig["head_x_excursion_mm"] == pytest.approx(279.6, rel=0.02)
-    assert fig["t1_x_excursion_mm"] == pytest.approx(196.4, rel=0.02)
-    assert fig["shoulder_belt_force_kN"] == pytest.approx(10.99, rel=0.02)
-    assert fig["lap_belt_force_kN"] == pytest.approx(3.64, rel=0.02)
+    assert fig["head_x_excursion_mm"] == pytest.approx(282.7, rel=0.02)
+    assert fig["t1_x_excursion_mm"] == pytest.approx(197.6, rel=0.02)
+    assert fig["shoulder_belt_force_kN"] == pytest.approx(10.96, rel=0.02)
+    assert fig["lap_belt_force_kN"] == pytest.approx(3.80, rel=0.02)
     assert fig["hip_x_excursion_mm"] == pytest.approx(102.2, rel=0.02)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     t_peak = gs1["t"][np.argmax(gs1["history"]["lap_belt_kN"])]
     assert 0.05 < t_peak < 0.07                    # the lap belt's peak is its crash loading
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(75.2, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(73.5, rel=0.03)
 
 
 def test_reference_gs1_seat_is_rigid(gs1):
