@@ -19,6 +19,7 @@ import llvmlite.binding as llvm
 
 from numba import njit, types
 from numba.core import cgutils
+from numba.core.targetconfig import TargetConfig
 from numba.core.compiler import CompileResult
 from numba.core.imputils import user_function
 from numba.core.registry import CPUDispatcher
@@ -192,6 +193,22 @@ def _rebuild(cls, *payload, _numba_rebuild=CompileResult._rebuild.__func__):
 
 
 CompileResult._rebuild = classmethod(_rebuild)
+
+
+def _config_values(self, _defaults={}):
+    """numba's ``TargetConfig.values`` (every option's value, in the options' order), built from
+    the stored values over the class's defaults instead of one property call per option: numba
+    hashes and compares the compilation flags (~40 options) on every typing of an overloaded
+    call (``templates._get_impl``'s cache key), 15 % of the belts' cold compilation in cProfile.
+    The same dict as numba's, so the same keys and the same compiled code."""
+    cls = type(self)
+    defaults = _defaults.get(cls)
+    if defaults is None:
+        defaults = _defaults[cls] = {k: option.default for k, option in cls.options.items()}
+    return {**defaults, **self._values}
+
+
+TargetConfig.values = _config_values
 
 
 class _Separate(CPUDispatcher):
