@@ -10,7 +10,8 @@ coordinates; "base" is the vehicle frame B0. Stages, in the order the step runs 
 2. kinematics: ``q_unit``, ``R_up``, ``p_up``, ``X_up``, ``R_base_link``, ``p_base_link``,
    ``v``, ``c``;
 3. forces (every force producer adds to these): ``tau``, ``f_ext``, ``slope``, ``outputs``,
-   ``power``, ``zdot`` (producer states); a producer's own intermediate results (``airbag_pairs``, ``belt_drift``);
+   ``power``, ``zdot`` (producer states); a producer's own intermediate results
+   (``airbag_pairs``, ``belt_drift``);
 4. accelerations (ABA): ``a``, ``I_A``, ``p_A``, ``U``, ``D_inv``, ``u``, ``armature``, ``vdot``;
    then the base-motion power and the work rates in ``zdot``.
 Also used outside the step: ``f`` (RNEA joint forces), ``I_C`` and ``M`` (CRBA), ``scratch``.
