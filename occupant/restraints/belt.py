@@ -46,9 +46,9 @@ Per belt, every evaluation:
    shrinks or shifts as the body moves) lengthens the one segment as it shortens the other (the
    segments' length rates include it) and, with friction, passes the webbing lying there from
    one to the other besides, without slip (``wrap_drift``; a frictionless wrap holds no webbing
-   to the body). Counted as slip before, the chord between two
-   wraps on one ellipsoid, lengthening as they spread, was fed only through friction at both
-   ends (US NCAP: shoulder-chest and lower diagonal 8.8 and 9.4 kN over B3 6.3 kN). Linearly
+   to the body). Counted as slip, the chord between two wraps on one ellipsoid, lengthening as
+   they spread, would be fed only through friction at both ends (US NCAP: shoulder-chest and
+   lower diagonal 8.8 and 9.4 kN over B3 6.3 kN when it was). Linearly
    implicit in the webbing of a short segment between two such points, which would otherwise
    relax faster than the explicit step resolves (``flow_solve``).
 4. retractor at the first point: payout p' = (F_0 - F_spool) / spool_damping; F_spool the rewind
