@@ -19,10 +19,10 @@ import llvmlite.binding as llvm
 
 from numba import njit, types
 from numba.core import cgutils
-from numba.core.targetconfig import TargetConfig
 from numba.core.compiler import CompileResult
 from numba.core.imputils import user_function
 from numba.core.registry import CPUDispatcher
+from numba.core.targetconfig import TargetConfig
 from numba.extending import intrinsic
 
 JIT = dict(cache=True, error_model="numpy", no_cfunc_wrapper=True)
@@ -195,16 +195,19 @@ def _rebuild(cls, *payload, _numba_rebuild=CompileResult._rebuild.__func__):
 CompileResult._rebuild = classmethod(_rebuild)
 
 
-def _config_values(self, _defaults={}):
+_CONFIG_DEFAULTS = {}   # TargetConfig subclass -> {option: default}, built on first use
+
+
+def _config_values(self):
     """numba's ``TargetConfig.values`` (every option's value, in the options' order), built from
     the stored values over the class's defaults instead of one property call per option: numba
-    hashes and compares the compilation flags (22 options in numba 0.68) on every typing of an overloaded
-    call (``templates._get_impl``'s cache key), 15 % of the belts' cold compilation in cProfile.
-    The same dict as numba's, so the same keys and the same compiled code."""
+    hashes and compares the compilation flags (22 options in numba 0.68) on every typing of an
+    overloaded call (``templates._get_impl``'s cache key), 15 % of the belts' cold compilation
+    in cProfile. The same dict as numba's, so the same keys and the same compiled code."""
     cls = type(self)
-    defaults = _defaults.get(cls)
+    defaults = _CONFIG_DEFAULTS.get(cls)
     if defaults is None:
-        defaults = _defaults[cls] = {k: option.default for k, option in cls.options.items()}
+        defaults = _CONFIG_DEFAULTS[cls] = {k: option.default for k, option in cls.options.items()}
     return {**defaults, **self._values}
 
 
