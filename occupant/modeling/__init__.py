@@ -6,7 +6,8 @@ from occupant.modeling.elements import (
 from occupant.modeling.geometry import (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh, Link,
                                         Frustum, Torus)
 from occupant.modeling.contacts import ContactCharacteristic, ContactPair
-from occupant.modeling.airbags import Airbag, AirbagContact, driver_airbag, passenger_airbag
+from occupant.modeling.airbags import (Airbag, AirbagContact, driver_airbag, knee_airbag,
+                                      passenger_airbag)
 from occupant.modeling.assembly import Assembly
 from occupant.modeling.muscles import Muscle
 from occupant.modeling.materials import Material
@@ -21,7 +22,7 @@ __all__ = [
     "Part", "Marker", "Joint", "MDH", "Pose", "JointResistance", "SpringDamper", "ModelingError",
     "Ellipsoid", "Sphere", "Cylinder", "Box", "Plane", "Mesh", "Assembly",
     "ContactCharacteristic", "ContactPair", "Airbag", "AirbagContact",
-    "driver_airbag", "passenger_airbag",
+    "driver_airbag", "knee_airbag", "passenger_airbag",
     "ContactCharacteristic", "ContactPair", "Muscle",
     "VirtualPart", "Link", "Frustum", "Torus", "Material", "Primitive", "Coupler", "MarkerForce",
     "Gravity", "Units", "TimeFunction", "JointMotion", "MarkerMotion", "Curve", "PointOnCurve",

@@ -413,6 +413,41 @@ PASSENGER_BAG = dict(
 )
 
 
+# A driver knee airbag (issue 11), deploying from the lower instrument panel under the steering
+# column (behind the column opening cover: FCA service information, 2012 Chrysler 300 and 2022
+# Jeep Compass "Knee Airbag" pages [S]; "housed under the steering column", Acura owner's
+# information, acurinfo.com tech-628 [S]) between the knee bolster and the knees and shins. Fired
+# with the driver bag ("when the driver's front airbag inflates, the driver's knee airbag also
+# inflates", Acura [S]).
+KNEE_BAG = dict(
+    # 18 L [S]: the knee airbag module tested by Schroeder and Bosch (BASt, "Is the kneebag safe in
+    # out of position situations?", abstract, bast.opus.hbz-nrw.de docId 436: a folded 18 L bag
+    # below the lower section of the instrument panel). Shape [E]: a flat cushion over the bolster, 0.20 m deep
+    # (the 0.2 m between a seated 50M's knees and the bolster of vehicles/midsize_sedan_driver.toml,
+    # so that the full bag reaches the knees), 0.50 m across (both knees and the column between
+    # them) and 0.34 m tall along the bolster (the knees and the tops of the shins):
+    # 4/3 pi 0.10 x 0.25 x 0.172 = 18.0 L [D].
+    semi_axes=(0.10, 0.25, 0.172),
+    folded_volume=0.5e-3,            # m^3, the folded bag in its module [E]
+    # s [E]: 20 ms is what Ford quote for their injection-moulded glove-box knee bladder (press
+    # accounts of the 2015 Mustang [U]); a knee bag must be full before the knees, 0.2 m away,
+    # reach it
+    deployment_time=0.02,
+    # kg/s, 12.8 g [D, fitted as the driver bag's]: the free deployment's gas per volume and its
+    # pressure at full volume those of the driver and passenger presets (44 g of N2 per 60 L at
+    # about 1.3 bar absolute, crash-domain-facts 6.4 [D]; measured with these values 12.8 g,
+    # 1.34 bar at 20 ms, tests/restraints/test_airbag_presets.py)
+    mass_flow=((0.0, 0.0), (0.004, 0.85), (0.014, 0.85), (0.022, 0.0)),
+    gas_temperature=650.0,           # K [D, fitted as the driver bag's]
+    # no vent holes: the bag deflates through the loose weave of the fabric of its panel side (FCA
+    # service manuals above [S]), an effective orifice of 3e-4 m^2 (a 20 mm hole) [E]: deployed
+    # free, its 33 kPa gauge at full volume falls to 15 kPa 30 ms later and to ambient by about
+    # 80 ms (the driver bag's vents: 1.4e-3 m^2)
+    vent_area=0.0,
+    leakage_area=3.0e-4,
+)
+
+
 def driver_airbag(name, marker=None, **overrides):
     """A driver airbag (``DRIVER_BAG``) on ``marker`` (the steering wheel hub, x towards the
     driver), any Airbag field overridden (``firing_time``, ``position``, ``rotation``, ...)."""
@@ -423,3 +458,9 @@ def passenger_airbag(name, marker=None, **overrides):
     """A passenger airbag (``PASSENGER_BAG``) on ``marker`` or B0 (the instrument panel, x
     towards the passenger), any Airbag field overridden."""
     return Airbag(name, marker, **{**PASSENGER_BAG, **overrides})
+
+
+def knee_airbag(name, marker=None, **overrides):
+    """A driver knee airbag (``KNEE_BAG``) on ``marker`` or B0 (the lower instrument panel, x
+    towards the knees), any Airbag field overridden."""
+    return Airbag(name, marker, **{**KNEE_BAG, **overrides})

@@ -32,6 +32,7 @@ pairs between the occupant's ellipsoids and the interior's surfaces
                                       # the settled occupant (occupant.scenario.placement)
     [pulse]                         # occupant.scenario.pulse (none with a vehicle front)
     [restraints.airbag]             # occupant.scenario.restraints
+    [restraints.knee_airbag]        # a second bag (kind = "knee": the driver's knee bag)
     [[contact]]                     # a = occupant ellipsoid(s), b = interior surface
     [sensors]
     standard = true                 # the dummy's standard channel set (occupant.sensors)

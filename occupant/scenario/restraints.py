@@ -13,6 +13,9 @@ class RestraintKind:
     build: object = None        # callable(assembly, table, checker, path)
 
 
+AIRBAG_KEYS = {"enabled": "bool", "kind": "string", "fire_time": "nonneg", "volume": "positive",
+               "vent_area": "nonneg", "inflator_mass": "positive", "position": "vector",
+               "direction": "vector", "contact": "names"}
 RESTRAINTS = {
     "belt": RestraintKind(
         {"enabled": "bool", "kind": "string", "load_limit": "positive", "pretensioner": "bool",
@@ -22,18 +25,17 @@ RESTRAINTS = {
          "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string",
          "shoulder_center": "vector", "shoulder_semi_axes": "vector"},
         "a three-point belt with retractor, pretensioner and load limiter"),
-    "airbag": RestraintKind(
-        {"enabled": "bool", "kind": "string", "fire_time": "nonneg", "volume": "positive",
-         "vent_area": "nonneg", "inflator_mass": "positive", "position": "vector",
-         "direction": "vector", "contact": "names"},
-        "an airbag"),
+    "airbag": RestraintKind(AIRBAG_KEYS, "an airbag"),
+    # a second bag beside the frontal one (the driver's knee bag), declared as [restraints.airbag]
+    "knee_airbag": RestraintKind(AIRBAG_KEYS, "a knee airbag"),
 }
-AIRBAG_KINDS = ("driver", "passenger")
+AIRBAG_KINDS = ("driver", "passenger", "knee")
 
 
 def build_airbag(asm, table, c, path):
-    """``[restraints.airbag]``: a uniform-pressure bag of ``kind`` (driver or passenger:
-    ``occupant.modeling.driver_airbag`` / ``passenger_airbag``, their cited presets) mounted at
+    """``[restraints.airbag]`` (and ``[restraints.knee_airbag]``, a second bag): a uniform-pressure
+    bag of ``kind`` (driver, passenger or knee: ``occupant.modeling.driver_airbag`` /
+    ``passenger_airbag`` / ``knee_airbag``, their cited presets), named ``<kind>_airbag``, mounted at
     ``position`` (m, vehicle frame B0) unfolding along ``direction`` (B0; its frame's z is kept
     as close to B0's z as the direction allows), fired at ``fire_time`` (s), in contact with the
     occupant ellipsoids listed in ``contact``; on the part an occupant's ``sternum`` slides on,
@@ -43,10 +45,10 @@ def build_airbag(asm, table, c, path):
     vents."""
     import numpy as np
     from occupant.modeling import (AirbagContact, Ellipsoid, ModelingError, driver_airbag,
-                                   passenger_airbag)
-    from occupant.modeling.airbags import DRIVER_BAG, PASSENGER_BAG
+                                   knee_airbag, passenger_airbag)
+    from occupant.modeling.airbags import DRIVER_BAG, KNEE_BAG, PASSENGER_BAG
     kind = c.string(table, "kind", path, required=True, choices=AIRBAG_KINDS, what="airbag kind")
-    preset, make = {"driver": (DRIVER_BAG, driver_airbag),
+    preset, make = {"driver": (DRIVER_BAG, driver_airbag), "knee": (KNEE_BAG, knee_airbag),
                     "passenger": (PASSENGER_BAG, passenger_airbag)}[kind]
     position = np.array(c.vector(table, "position", path, required=True), float)
     x = np.array(c.vector(table, "direction", path, required=True), float)
@@ -87,7 +89,7 @@ def build_airbag(asm, table, c, path):
         c.fail(path, str(err))
 
 
-RESTRAINTS["airbag"].build = build_airbag
+RESTRAINTS["airbag"].build = RESTRAINTS["knee_airbag"].build = build_airbag
 
 BELT_KINDS = ("three_point", "separate")
 PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Autoliv pretensioners
