@@ -44,7 +44,7 @@ def _scenario_copy(tmp_path, name="fmvss208_sled_48_unbelted", edit=None):
     (lambda s: s.replace('kind = "passenger"', 'enabled = "no"'), "restraints.airbag.enabled",
      "expected true or false"),
     (lambda s: s.replace("[restraints.airbag]", "[restraints.seatbelt]"), "restraints.seatbelt",
-     "unknown key (accepted: belt, airbag)"),
+     "unknown key (accepted: belt, airbag, knee_airbag)"),
 ])
 def test_reference_load_errors_name_file_key_and_accepted(tmp_path, edit, where, message):
     path = _scenario_copy(tmp_path, edit=edit)
@@ -107,7 +107,8 @@ def test_reference_shipped_scenarios_validate_and_state_their_restraints():
     assert any("restraints.airbag is disabled" in n for n in off.notes) and not off.model.airbag_names
     ncap = load("us_ncap_frontal_56")
     assert ncap.judged and ncap.model.belt_names == ("belt",)
-    assert ncap.model.airbag_names == ("driver_airbag",)
+    assert ncap.model.airbag_names == ("driver_airbag", "knee_airbag")
+    assert "knee_airbag_left_shank_shell" in ncap.model.airbag_contact_names
     assert ncap.position_code == "1" and unbelted.position_code == "3"   # driver, front right
 
 
@@ -119,6 +120,13 @@ def test_reference_shipped_scenarios_validate_and_state_their_restraints():
 def test_reference_airbag_errors_name_the_key(override, message):
     with pytest.raises(ScenarioError, match=message):
         load("fmvss208_sled_48_unbelted", overrides=override)
+
+
+def test_reference_second_bag_of_a_taken_kind_is_named():
+    """[restraints.knee_airbag] declaring a second driver bag: its element's name is taken, and
+    the message says so under that table."""
+    with pytest.raises(ScenarioError, match=r"restraints.knee_airbag: .*'driver_airbag' is taken"):
+        load("us_ncap_frontal_56", overrides={"restraints.knee_airbag.kind": "driver"})
 
 
 def test_reference_belt_errors_name_the_key():
