@@ -425,14 +425,15 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
 def test_reference_us_ncap_knee_airbag_loads_the_femurs(ncap):
     """The driver knee bag of us_ncap_frontal_56 (occupant.modeling.airbags.KNEE_BAG, 18 L [S],
     fired with the driver bag at 15 ms): full at 35 ms, its volume then the nominal 18 L less
-    what the knees and shins displace while it holds pressure (to 122 ms); it meets the knees and shins while unfolding (about
-    27 ms) and loads the femurs in compression at 30-45 ms, when NHTSA 11391's own driver's femurs
-    carried 1.13 / 1.49 kN (left / right, pyisomme docs on NHTSA's data, scenarios/README.md):
-    here 0.58 / 0.54 kN at 39-40 ms (0.04 / 0.08 kN without the bag, the knees never reaching the
-    bolster). The knee sphere's share is capped by its great circle, pi 0.065^2 = 0.0133 m^2
-    (0.45 kN at the bag's 46 kPa), as the head's is in the driver bag. Neither knee nor shin
-    flattens the bag (no bottoming force, the knees 35-46 mm in, the bag 0.2 m deep) or reaches
-    the bolster behind it."""
+    what the knees and shins displace while it holds pressure (to 122 ms); it meets the knees
+    and shins while unfolding (about 27 ms) and loads the femurs in compression at 30-45 ms,
+    when NHTSA 11391's own driver's femurs carried 1.13 / 1.49 kN (left / right, pyisomme docs
+    on NHTSA's data, scenarios/README.md): here 0.58 / 0.54 kN at 39-40 ms (0.04 / 0.08 kN
+    without the bag, the knees never reaching the bolster). The knee sphere's share is bounded
+    by the gauge pressure over its great circle, pi 0.065^2 = 0.0133 m^2, as the head's is in
+    the driver bag (0.45 kN at 46 kPa over 0.0097 m^2 at 38 ms). Neither knee nor shin flattens
+    the bag (no bottoming force, the knees 35-46 mm in, the bag 0.2 m deep) or reaches the
+    bolster behind it."""
     from occupant.modeling.airbags import KNEE_BAG
     res = ncap.results
     out, t = res.outputs, res.t
