@@ -422,11 +422,11 @@ PASSENGER_BAG = dict(
 KNEE_BAG = dict(
     # 18 L [S]: the knee airbag module tested by Schroeder and Bosch (BASt, "Is the kneebag safe in
     # out of position situations?", abstract, bast.opus.hbz-nrw.de docId 436: a folded 18 L bag
-    # below the lower section of the instrument panel). Shape [E]: a flat cushion over the bolster, 0.20 m deep
-    # (the 0.2 m between a seated 50M's knees and the bolster of vehicles/midsize_sedan_driver.toml,
-    # so that the full bag reaches the knees), 0.50 m across (both knees and the column between
-    # them) and 0.34 m tall along the bolster (the knees and the tops of the shins):
-    # 4/3 pi 0.10 x 0.25 x 0.172 = 18.0 L [D].
+    # below the lower section of the instrument panel). Shape [E]: a flat cushion over the
+    # bolster, 0.20 m deep (the 0.2 m between a seated 50M's knees and the bolster of
+    # vehicles/midsize_sedan_driver.toml, so that the full bag reaches the knees), 0.50 m across
+    # (both knees and the column between them) and 0.34 m tall along the bolster (the knees and
+    # the tops of the shins): 4/3 pi 0.10 x 0.25 x 0.172 = 18.0 L [D].
     semi_axes=(0.10, 0.25, 0.172),
     folded_volume=0.5e-3,            # m^3, the folded bag in its module [E]
     # s [E]: 20 ms is what Ford quote for their injection-moulded glove-box knee bladder (press

@@ -35,14 +35,14 @@ AIRBAG_KINDS = ("driver", "passenger", "knee")
 def build_airbag(asm, table, c, path):
     """``[restraints.airbag]`` (and ``[restraints.knee_airbag]``, a second bag): a uniform-pressure
     bag of ``kind`` (driver, passenger or knee: ``occupant.modeling.driver_airbag`` /
-    ``passenger_airbag`` / ``knee_airbag``, their cited presets), named ``<kind>_airbag``, mounted at
-    ``position`` (m, vehicle frame B0) unfolding along ``direction`` (B0; its frame's z is kept
-    as close to B0's z as the direction allows), fired at ``fire_time`` (s), in contact with the
-    occupant ellipsoids listed in ``contact``; on the part an occupant's ``sternum`` slides on,
-    the share of the patch within the outline of the sternum's ellipsoid (the sternum pad) is
-    carried by the sternum (``AirbagContact.front``). ``volume`` (m^3) scales the preset's
-    shape, ``inflator_mass`` (kg) its inflator's mass flow, ``vent_area`` (m^2) replaces its
-    vents."""
+    ``passenger_airbag`` / ``knee_airbag``, their cited presets), named ``<kind>_airbag``,
+    mounted at ``position`` (m, vehicle frame B0) unfolding along ``direction`` (B0; its frame's
+    z is kept as close to B0's z as the direction allows), fired at ``fire_time`` (s), in
+    contact with the occupant ellipsoids listed in ``contact``; on the part an occupant's
+    ``sternum`` slides on, the share of the patch within the outline of the sternum's ellipsoid
+    (the sternum pad) is carried by the sternum (``AirbagContact.front``). ``volume`` (m^3)
+    scales the preset's shape, ``inflator_mass`` (kg) its inflator's mass flow, ``vent_area``
+    (m^2) replaces its vents."""
     import numpy as np
     from occupant.modeling import (AirbagContact, Ellipsoid, ModelingError, driver_airbag,
                                    knee_airbag, passenger_airbag)

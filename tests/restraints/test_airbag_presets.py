@@ -111,9 +111,9 @@ def test_reference_knee_into_a_knee_bag():
     pi 0.065^2 = 0.0133 m^2), stops it within the bag's 0.2 m depth short of the backing plane
     (by hand: the 10 J taken as p pi r^2 (d - r / 3) at about 20 kPa, d near 0.06 m; measured
     0.085 m, the leaking bag's pressure falling meanwhile: 19 kPa, 0.19 kN at the peak); the
-    work the knee did on the gas leaves with the leaking gas, so the knee is not sent back. The gas's mass is its initial content plus
-    the integral of the inflator's flow less the fabric's leakage, and the energy balance of the
-    step closes with the bag's work."""
+    work the knee did on the gas leaves with the leaking gas, so the knee is not sent back. The
+    gas's mass is its initial content plus the integral of the inflator's flow less the fabric's
+    leakage, and the energy balance of the step closes with the bag's work."""
     from scipy.integrate import cumulative_trapezoid
     from occupant.modeling.airbags import KNEE_BAG
     asm = Assembly("knee")
@@ -141,7 +141,9 @@ def test_reference_knee_into_a_knee_bag():
                                bag.volume, rtol=1e-12)
     force = out["bag_knee.force"]
     stroke = out["bag_knee.penetration"].max()
-    assert 0.5 * mass * v0**2 / stroke < force.max() < out["bag.gauge_pressure"].max() * np.pi * radius**2
+    # above the average force over the stroke, below the peak pressure over the great circle
+    great = out["bag.gauge_pressure"].max() * np.pi * radius**2
+    assert 0.5 * mass * v0**2 / stroke < force.max() < great
     np.testing.assert_allclose(force, np.maximum(out["bag.gauge_pressure"], 0.0)
                                * out["bag_knee.area"], rtol=1e-12, atol=1e-9)
     assert out["bag_knee.area"].max() <= np.pi * radius**2 * (1 + 1e-12)
@@ -154,7 +156,8 @@ def test_reference_knee_into_a_knee_bag():
     m0 = out["bag.gas_mass"][0]
     net = cumulative_trapezoid(out["bag.mass_inflow"] - out["bag.mass_outflow"], t, initial=0.0)
     np.testing.assert_allclose(out["bag.gas_mass"], m0 + net, atol=1e-8)
-    assert out["bag.mass_outflow"].max() > 0.0 and out["bag.gas_mass"][-1] < out["bag.gas_mass"].max()
+    assert out["bag.mass_outflow"].max() > 0.0
+    assert out["bag.gas_mass"][-1] < out["bag.gas_mass"].max()
     exchanged = np.abs(res.work["airbags"]).max()
     assert exchanged > 0.5 * 0.5 * mass * v0**2
     assert np.abs(res.energy["balance"]).max() < 1e-10 * exchanged   # measured 1.4e-14
