@@ -463,16 +463,18 @@ def test_reference_us_ncap_knee_airbag_loads_the_femurs(ncap):
 def test_regression_seat_foam_springs_back(ncap):
     """The seat cushion's foam recovers (vehicles/midsize_sedan_driver.toml: polyurethane seat
     foam loses 21-40 % of a slow cycle's work, 45 % of an impact's, and regains its height): after
-    the pulse the 50M's pelvis, pulled 0.095 m into the cushion by the lap belt at 60 ms, rests
-    on it again: 14 mm in with 0.16 kN at 150 ms, rising in the rebound with its lap belt slack
+    the pulse the 50M's pelvis, pulled 0.090 m into the cushion by the lap belt at 60 ms, rests
+    on it again: 12 mm in with 0.14 kN at 150 ms, rising in the rebound with its lap belt slack
     and the foam following it up (42 mm and 0.68 kN before the chest wraps carried their
     webbing with their motion over the body, restraints.belt.wrap_drift; the pelvis's rebound
     differs, the foam's recovery is the same). The straight line to a permanent set it had
-    (absorption 0.6) left the pelvis 79 mm deep with no force at all."""
+    (absorption 0.6) left the pelvis 79 mm deep with no force at all. Without the knee bag the
+    pelvis went 0.093 m in (15 mm and 0.17 kN at 150 ms): the bag takes part of the legs' load
+    off the lap belt (5.29 -> 5.04 kN at its anchor)."""
     out = ncap.results.outputs
     force = out["pelvis_flesh__seat_cushion.normal_force"]
     depth = out["pelvis_flesh__seat_cushion.penetration"]
-    assert depth.max() > 0.09
+    assert depth.max() > 0.085   # deep in the foam, so that the recovery below means something
     assert force[-1] > 100.0 and depth[-1] < 0.6 * depth.max()
 
 
