@@ -130,7 +130,8 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True):
         (0, 0, L["lower_trunk"]), ells=[trunk_ell("abdomen", "middle_trunk", 0.0)])
     seg("upper_torso", "lumbar", m["upper_trunk"], (0, 0, (1 - ut["com"]) * L["upper_trunk"]),
         _principal(m["upper_trunk"], ut["r"], L["upper_trunk"]), "thorax_lumbar", "spherical",
-        (0, 0, L["middle_trunk"]), ells=[trunk_ell("thorax", "upper_trunk", 0.0)])
+        (0, 0, L["middle_trunk"]), ells=[thorax := trunk_ell("thorax", "upper_trunk", 0.0)]
+        + shoulder_shells(thorax, H, prop))
     _add_sternum(segs, seg, segs[-1], M)
     # neck and head from de Leva's head+neck (vertex -> C7)
     hn = t["head_neck"]
@@ -198,6 +199,24 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True):
                                 np.array([Lf / 2, wf, ah / 2]))])
     _add_joint_characteristics(segs, H, M, neck_muscles)
     return segs
+
+
+def shoulder_shells(thorax, H, prop):
+    """The shoulders' tops over the thorax ellipsoid (whose top is C7), the ellipsoids
+    ``left_shoulder_shell`` and ``right_shoulder_shell`` on the upper torso, from the survey
+    ratios of data/body_proportions.toml: each spans the clavicle, from the midline (where the
+    clavicles meet the sternum) to the acromion (y), centred at mid-clavicle at the acromion's
+    height below C7 (z); its section in the frontal plane passes through the neck's base surface
+    at C7's height (the saddle between neck and shoulder; vertical semi-axis); its depth is the
+    thorax's at that height in the midplane (the clavicle lies on the front of the chest)."""
+    ya = prop["acromion_half_breadth"] * H
+    dz = prop["acromion_below_c7"] * H
+    b = 0.5 * ya
+    c = dz / math.sqrt(1.0 - ((prop["neck_base_radius"] * H - b) / b) ** 2)
+    z0 = thorax.center[2] + thorax.semi_axes[2] - dz
+    a = thorax.semi_axes[0] * math.sqrt(1.0 - ((z0 - thorax.center[2]) / thorax.semi_axes[2]) ** 2)
+    return [EllipsoidSpec(f"{side}_shoulder_shell", np.array([thorax.center[0], sgn * b, z0]),
+                          np.array([a, b, c])) for side, sgn in (("left", 1.0), ("right", -1.0))]
 
 
 def thorax_table():

@@ -280,6 +280,13 @@ def _check_belted_sled(check, scenario, base_dir):
     _check_corridor(check, scenario, BELTED_SLED_FIGURES)
 
 
+def _first_segment(outputs, prefix):
+    """The force output of the belt segment from the point that ``prefix`` names (the shoulder
+    belt's from the upper anchorage, where GS1's upper shoulder belt load cell sat, whichever
+    wrap follows it: the shoulder's, or the neck's before the shoulder's)."""
+    return next(k for k in outputs if k.startswith(prefix) and k.endswith(".force"))
+
+
 def belted_sled_figures(res, model, t1_point):
     """Figures of a belted sled run: peak forward (x) excursions (mm) of the head's centre of
     gravity, of T1 (``t1_point``, m in the upper torso frame) and of the hip (the pelvis frame's
@@ -293,7 +300,7 @@ def belted_sled_figures(res, model, t1_point):
     lap = LAP_SEGMENT if f"{LAP_SEGMENT}.force" in res.outputs else LAP_SEGMENT_SEPARATE
     hist = {"head_x_mm": 1e3 * (head - head[0]), "t1_x_mm": 1e3 * (t1 - t1[0]),
             "hip_x_mm": 1e3 * (hip - hip[0]),
-            "shoulder_belt_kN": res.outputs[f"{SHOULDER_SEGMENT}.force"] / 1e3,
+            "shoulder_belt_kN": res.outputs[_first_segment(res.outputs, "belt.d_ring-")] / 1e3,
             "lap_belt_kN": res.outputs[f"{lap}.force"] / 1e3}
     figures = {"head_x_excursion_mm": float(hist["head_x_mm"].max()),
                "t1_x_excursion_mm": float(hist["t1_x_mm"].max()),

@@ -23,7 +23,7 @@ RESTRAINTS = {
          "pretensioner_force": "positive", "friction": "nonneg",
          "d_ring_friction": "nonneg", "across": "nonneg", "retractor": "vector", "d_ring": "vector",
          "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string",
-         "shoulder_center": "vector", "shoulder_semi_axes": "vector"},
+         "shoulder": "string", "shoulder_center": "vector", "shoulder_semi_axes": "vector"},
         "a three-point belt with retractor, pretensioner and load limiter"),
     "airbag": RestraintKind(AIRBAG_KEYS, "an airbag"),
     # a second bag beside the frontal one (the driver's knee bag), declared as [restraints.airbag]
@@ -183,7 +183,12 @@ def build_belt(asm, table, c, path):
     GS1_belt_V11.key [S]: two retractors, no slip ring): a shoulder belt ``belt`` from a
     retractor at the upper anchorage ``d_ring`` over the torso to the ``buckle``, and a lap belt
     ``lap_belt`` from a retractor at ``lap_anchor`` over the pelvis to the ``buckle``, both
-    fixed there (no ``retractor`` point; the lap belt pre-loaded to GS1_LAP_PRELOAD)."""
+    fixed there (no ``retractor`` point; the lap belt pre-loaded to GS1_LAP_PRELOAD).
+    ``shoulder`` (an occupant ellipsoid, e.g. the human's ``right_shoulder_shell``): the
+    shoulder wrap lies on it, over its top, before the chest wrap on the torso, after a wrap on
+    the outboard side of the occupant's ``neck_shell`` (if it has one: the belt cannot slide
+    through the neck), all placed together on their shortest path (``restraints.wrap_chain``;
+    no ``across``)."""
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,
@@ -210,6 +215,11 @@ def build_belt(asm, table, c, path):
             capacity=c.number(table, "pretensioner_force", path, positive=True,
                               default=Pretensioner.capacity))
     upper = [Wrap("shoulder", torso, friction=mu, across=across)]
+    shoulder = c.string(table, "shoulder", path, choices=list(asm.geometries), what="geometry")
+    if shoulder is not None:   # the occupant's own shoulder, the wraps placed together
+        upper = [Wrap("shoulder", shoulder, friction=mu, side=(0.0, 0.0, 1.0))]
+        if "neck_shell" in asm.geometries:   # a barrier: no force while the belt is off the neck
+            upper.insert(0, Wrap("neck", "neck_shell", friction=mu, side=(0.0, outboard, 0.0)))
     centre = c.vector(table, "shoulder_center", path)
     if centre is not None:   # placed together on their shortest path (no ``across``)
         upper = shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu)

@@ -98,3 +98,32 @@ def test_reference_percentile_anchor():
 def test_reference_impossible_inputs(kwargs, match):
     with pytest.raises(HumanParameterError, match=match):
         build(**kwargs)
+
+
+@pytest.mark.parametrize("stature, mass", [(1.753, 78.2), (1.88, 101.2)])
+def test_reference_shoulder_shells_from_the_survey(stature, mass):
+    """Each shoulder's top (occupant.human.builder.shoulder_shells) passes, in the frontal plane
+    through its centre, through the acromion (0.1184 H from the midline, 0.0436 H below C7:
+    ANSUR II's biacromial breadth and cervicale less acromial height) and through the neck's
+    base surface at C7's height (0.0394 H: its base circumference / 2 pi), and stands out of
+    the thorax ellipsoid: its top at mid-clavicle above the thorax's dome there, the acromion
+    outside the thorax."""
+    asm = build(stature=stature, mass=mass, sex="male").source
+    c7 = asm.joints["lower_neck"].placement.position[2]
+    thorax = asm.geometries["thorax"]
+    tc, ts = np.asarray(asm.markers[thorax.marker].position), np.asarray(thorax.semi_axes)
+    for side, sgn in (("left", 1.0), ("right", -1.0)):
+        g = asm.geometries[f"{side}_shoulder_shell"]
+        m = asm.markers[g.marker]
+        assert m.part == "upper_torso"
+        c, s = np.asarray(m.position), np.asarray(g.semi_axes)
+
+        def level(y, z):
+            return ((y - c[1]) / s[1]) ** 2 + ((z - c[2]) / s[2]) ** 2
+
+        assert level(sgn * 0.1184 * stature, c7 - 0.0436 * stature) == pytest.approx(1.0, abs=1e-3)
+        assert level(sgn * 0.0394 * stature, c7) == pytest.approx(1.0, abs=1e-3)
+        dome = tc[2] + ts[2] * np.sqrt(1.0 - (c[1] / ts[1]) ** 2)      # thorax top at mid-clavicle
+        assert c[2] + s[2] > dome + 0.01
+        acromion = np.array([0.0, sgn * 0.1184 * stature, c7 - 0.0436 * stature]) - tc
+        assert np.linalg.norm(acromion / ts) > 1.0

@@ -12,6 +12,7 @@ import pytest
 from occupant.human.validation import (LAP_SEGMENT, SHOULDER_SEGMENT, belted_sled_figures,
                                        read_scenario, run_validation)
 from occupant.io.toml_files import InputFileError
+from occupant.restraints.belt_clearance import belt_path, deepest
 from occupant.scenario.load import load
 from occupant.scenario.run import run_scenario
 
@@ -293,7 +294,9 @@ def test_identity_gs1_shoulder_belt_wrap_in_the_plane_through_the_thorax_centre(
     "the shoulder belt's shoulder point is fitted 94 mm inboard of the midline (on the plane "
     "through the thorax's centre, test above), where GS1's belt crosses the clavicle mid-way; fitted "
     "there and held by friction across the belt (Wrap.across 0.3, the deck's belt-body friction) "
-    "it rolls off outboard or the wraps collapse (scenarios/validation/README.md)"))
+    "it rolls off outboard or the wraps collapse; routed over the human's shoulder shell "
+    "([restraints.belt] shoulder, not set: its runs jump) it is fitted 157 mm outboard "
+    "(scenarios/validation/README.md)"))
 def test_reference_gs1_shoulder_belt_crosses_mid_clavicle(gs1):
     """At the start the shoulder belt's shoulder point lies outboard of the midline, between the
     neck and the shoulder joint (60-140 mm outboard, mid-clavicle 100 mm [E]), and its chest point
@@ -303,6 +306,48 @@ def test_reference_gs1_shoulder_belt_crosses_mid_clavicle(gs1):
     (d, sh, ch, bu), centre, R, semi = _shoulder_belt_at_start(gs1)
     assert -0.14 < sh[1] < -0.06
     assert (R.T @ (ch - centre))[0] > 0.0
+
+
+UPPER_BODY = ("thorax", "right_shoulder_shell", "left_shoulder_shell", "neck_shell", "head_shell",
+              "right_upper_arm_shell", "left_upper_arm_shell")
+
+
+@pytest.fixture(scope="module")
+def gs1_over_the_shoulder():
+    """The GS1 case's belt fitted with ``[restraints.belt] shoulder = "right_shoulder_shell"``
+    (the human's shoulder shell, builder.shoulder_shells; measured, not set in the case)."""
+    sc, path = read_scenario("human_sled_gs1_40")
+    over = {"occupant.human." + k: v for k, v in sc["human"].items()}
+    over.update({"restraints.belt.shoulder": "right_shoulder_shell", "solver.t_end": 0.0005})
+    return run_scenario(load(pathlib.Path(path).parent / sc["sled"], over))
+
+
+def test_reference_gs1_belt_fitted_over_the_shoulder_shell_crosses_the_chest(gs1_over_the_shoulder):
+    """Routed over the human's right shoulder shell (behind a barrier wrap on the neck) and then
+    the chest, the fitted shoulder belt lies over the shoulder's top outboard of the neck and
+    down across the front of the chest on its outboard half (the chest point ahead of the
+    thorax's centre, outboard of the midline), as GS1's belt crosses the sternum (with one wrap
+    on the thorax both points lie inboard, test above); its path rebuilt from its points
+    (restraints.belt_clearance: straight pieces, arcs, joins) passes into no upper-body
+    ellipsoid (thorax, both shoulders, neck, head, upper arms)."""
+    res, model = gs1_over_the_shoulder.results, gs1_over_the_shoulder.model
+    out, src, base = res.outputs, model.source, np.linalg.inv(res.base_poses[0])
+    E = {}
+    for name in UPPER_BODY:
+        g = src.geometries[name]
+        marker = src.markers[g.marker]
+        P = base @ res.body_poses[0, model.body(marker.part)]
+        E[name] = (P[:3, :3] @ np.asarray(marker.position, float) + P[:3, 3], P[:3, :3],
+                   np.asarray(g.semi_axes, float))
+    on = {"neck": "neck_shell", "shoulder": "right_shoulder_shell", "chest": "thorax"}
+    names = ("d_ring", "neck", "shoulder", "chest", "buckle")
+    points = [(np.array([out[f"belt.{n}.{a}"][0] for a in "xyz"]), E.get(on.get(n))) for n in names]
+    path, where = belt_path(points)
+    deep = deepest(path, where, points, E)
+    assert max(deep.values()) < 1e-3, deep
+    c, R, _ = E["thorax"]
+    sh, ch = (R.T @ (points[k][0] - c) for k in (2, 3))
+    assert sh[1] < -0.06 and ch[1] < 0.0 and ch[0] > 0.0 and sh[2] > ch[2]
 
 
 def test_identity_gs1_energy_balance(gs1):

@@ -1,0 +1,83 @@
+"""The belt's path rebuilt from its points (occupant.restraints.belt_clearance) against closed
+forms: a belt over a sphere between two anchors, and how deep a straight piece passes into a
+second sphere."""
+import numpy as np
+import pytest
+
+from occupant.restraints.belt_clearance import belt_path, deepest, depth
+
+R0 = 0.1
+SPHERE = (np.zeros(3), np.eye(3), np.full(3, R0))
+A, B = np.array([-0.3, 0.0, -0.2]), np.array([0.3, 0.0, -0.2])
+
+
+def _tangent(anchor, sign):
+    """The tangent point on the circle of radius R0 (plane y = 0) seen from the anchor, over
+    the top: at the angle acos(R0 / d) from the anchor's direction, towards +z."""
+    d = np.hypot(anchor[0], anchor[2])
+    phi = np.arctan2(anchor[2], anchor[0]) + sign * np.arccos(R0 / d)
+    return np.array([R0 * np.cos(phi), 0.0, R0 * np.sin(phi)])
+
+
+def test_analytic_path_over_a_sphere_ends_at_the_tangent_points():
+    """A belt from A over the top of a sphere to B (symmetric: its wrap point is the top): the
+    rebuilt arc runs from A's tangent point to B's, on the sphere, and the path's length is
+    the two tangents plus the arc between the tangent points."""
+    points = [(A, None), (np.array([0.0, 0.0, R0]), SPHERE), (B, None)]
+    path, on = belt_path(points, samples=400)
+    arc = path[on == 1]
+    np.testing.assert_allclose(arc[0], _tangent(A, -1.0), atol=1e-12)
+    np.testing.assert_allclose(arc[-1], _tangent(B, 1.0), atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(arc, axis=1), R0, atol=1e-12)
+    d = np.hypot(A[0], A[2])
+    t1, t2 = _tangent(A, -1.0), _tangent(B, 1.0)
+    angle = np.arccos(t1 @ t2 / R0 ** 2)
+    expected = 2.0 * np.sqrt(d * d - R0 * R0) + R0 * angle
+    assert np.linalg.norm(np.diff(path, axis=0), axis=1).sum() == pytest.approx(expected, rel=1e-5)
+    assert deepest(path, on, points, {"ball": SPHERE})["ball"] == 0.0
+
+
+def test_analytic_run_of_three_wraps_and_a_second_sphere_crossed():
+    """Three wrap points at 1/4, 1/2, 3/4 of the arc give the same arc as its middle alone; a
+    sphere of radius 0.05 m centred 0.03 m below the straight piece from A is crossed 0.02 m
+    deep (radius less the distance from the centre to the piece)."""
+    t1, t2 = _tangent(A, -1.0), _tangent(B, 1.0)
+    p1, p2 = np.arctan2(t1[2], t1[0]), np.arctan2(t2[2], t2[0])
+    on_arc = [np.array([R0 * np.cos(p), 0.0, R0 * np.sin(p)]) for p in
+              (p1 + (p2 - p1) * f for f in (0.25, 0.5, 0.75))]
+    path3, on3 = belt_path([(A, None)] + [(x, SPHERE) for x in on_arc] + [(B, None)], samples=400)
+    path1, _ = belt_path([(A, None), (on_arc[1], SPHERE), (B, None)], samples=400)
+    np.testing.assert_allclose(path3, path1, atol=1e-12)
+    u = (t1 - A) / np.linalg.norm(t1 - A)
+    normal = np.array([-u[2], 0.0, u[0]])                   # in the plane, normal to the piece
+    mid = 0.5 * (A + t1)
+    other = (mid - 0.03 * np.sign(normal[2]) * normal, np.eye(3), np.full(3, 0.05))
+    assert depth(mid, other) == pytest.approx(0.02, abs=1e-12)
+    points = [(A, None)] + [(x, SPHERE) for x in on_arc] + [(B, None)]
+    got = deepest(path3, on3, points, {"ball": SPHERE, "other": other})
+    assert got["ball"] < 1e-12
+    assert got["other"] == pytest.approx(0.02, abs=1e-6)
+
+
+def test_run_between_runs_is_seen_from_the_run_before():
+    """Two spheres side by side under a belt over both (the two-sphere case of
+    test_belt_wrap_chain): each arc's points lie on its sphere and the piece between the arcs
+    leaves the first sphere along its tangent (no kink where it leaves)."""
+    c2, r2 = np.array([0.3, 0.0, 0.0]), 0.05
+    second = (c2, np.eye(3), np.full(3, r2))
+    nx = (R0 - r2) / 0.3                                    # the common outer tangent's normal
+    n = np.array([nx, 0.0, np.sqrt(1.0 - nx * nx)])
+    a, b = np.array([-0.3, 0.0, -0.2]), np.array([0.6, 0.0, -0.2])
+    ta = _tangent(a, -1.0)
+    pa, pn = np.arctan2(ta[2], ta[0]), np.arctan2(n[2], n[0])
+    w1 = R0 * np.array([np.cos(0.5 * (pa + pn)), 0.0, np.sin(0.5 * (pa + pn))])
+    tb = c2 + (lambda d, q: r2 * np.array([np.cos(q), 0.0, np.sin(q)]))(
+        None, np.arctan2(b[2] - c2[2], b[0] - c2[0]) + np.arccos(r2 / np.hypot(*(b - c2)[[0, 2]])))
+    pb = np.arctan2(tb[2] - c2[2], tb[0] - c2[0])
+    w2 = c2 + r2 * np.array([np.cos(0.5 * (pn + pb)), 0.0, np.sin(0.5 * (pn + pb))])
+    points = [(a, None), (w1, SPHERE), (w2, second), (b, None)]
+    path, on = belt_path(points, samples=400)
+    np.testing.assert_allclose(path[on == 1][-1], R0 * n, atol=1e-9)
+    np.testing.assert_allclose(path[on == 2][0], c2 + r2 * n, atol=1e-9)
+    got = deepest(path, on, points, {"one": SPHERE, "two": second})
+    assert max(got.values()) < 1e-9
