@@ -401,7 +401,7 @@ def group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e):
         ahead = strain + step
         force = elastic_force(law, e, ahead, max(top, ahead), nonliteral(False)) \
             if ahead > 0.0 else 0.0
-        slope = (force - elastic_force(law, e, strain, top, nonliteral(False))) / step
+        slope = (force - out[os + 4 * s]) / step      # the group's tension (``belt``)
     return max(slope, 0.0) * (1.0 + strain) / webbing
 
 
