@@ -29,14 +29,13 @@ Before this, neighbouring runs were placed one at a time, each between its neigh
 points, in Gauss-Seidel sweeps: the middles of neighbouring wraps are not a belt's path, and
 the sweeps had more than one fixed point, found by where they started (issue 11: a shoulder
 ellipsoid above the thorax swung HIC and Nij with a 10 mm shift, and GS1 diverged). Wraps that
-keep their place across the belt (``across``) are still placed so (``place_held``): their
-places fix their planes, and two of them may share one ellipsoid, where the joins of
-``place_chain`` do not exist (placed by ``place_chain``, the side barrier's held lap wraps on
-the pelvis jumped 73 mm in a sample and the lap belt spiked to 50 kN). Its HELD_SWEEPS sweeps
-are an iterate, not a converged fixed point: in the side barrier a 7th sweep moved the lap
-wraps by up to 1.8 mm, and 40 more by up to 18 mm in all (median 3 um, 90 % below 0.1 mm; the
-shoulder and chest wraps on the torso at most 0.04 mm), so a joint solve converged as
-``place_chain``'s would not reproduce it (issue 11 review)."""
+keep their place across the belt (``across``) are placed by ``place_held``: their places fix
+their planes, and two of them may share one ellipsoid, where the joins of ``place_chain`` do
+not exist (placed by ``place_chain``, the side barrier's held lap wraps on the pelvis jumped
+73 mm in a sample and the lap belt spiked to 50 kN). Consecutive held wraps on one ellipsoid
+are placed together, each at its fraction of the wrap in its own plane, as a run
+(``place_run``); placed one at a time in Gauss-Seidel sweeps, they fell onto one another
+and returned crossed (``place_held``)."""
 from numba import njit
 
 from occupant.jit import JIT_INLINE, JIT_STAGE
@@ -67,8 +66,15 @@ def wrap_place(el, z, k):
 def same_surface(el, k, n):
     """Whether belt points k and n are both wraps on their shortest path (no ``across``) over
     the same ellipsoid: consecutive, they are placed together (``place_run``)."""
+    if el.point_across[k] != 0.0 or el.point_across[n] != 0.0:
+        return False
+    return same_ellipsoid(el, k, n)
+
+
+@njit(**JIT_STAGE)
+def same_ellipsoid(el, k, n):
+    """Whether belt points k and n are both wraps over the same ellipsoid."""
     if el.point_kind[k] != BELT_WRAP or el.point_kind[n] != BELT_WRAP \
-            or el.point_across[k] != 0.0 or el.point_across[n] != 0.0 \
             or el.point_link[k] != el.point_link[n]:
         return False
     for i in range(3):
@@ -124,15 +130,17 @@ def run_way(el, z, k, m):
 
 @njit(**JIT_STAGE)
 def place_run(data, el, out, k, m, o_pts, p0, z, a, b):
-    """Place the m wrap points from k (global index; belt's first point p0; m > 1 only for
-    shortest-path wraps over one ellipsoid) on the belt's wrap from a to b (B0), writing them
-    into the outputs; returns whether the wrap touches. The m points share one wrap
-    (``wrap_point``'s, the way round where the belt lies, ``run_way``) at the fractions
-    i / (m + 1) of its arc, equally spaced: each is then the middle of the wrap between its
-    neighbours, the fixed point that Gauss-Seidel sweeps over the points one at a time would
+    """Place the m wrap points from k (global index; belt's first point p0; wraps over one
+    ellipsoid) on the belt's wrap from a to b (B0), writing them into the outputs; returns
+    whether the last one's wrap touches. Point i lies at the fraction (i + 1) / (m + 1) of the
+    arc of ``wrap_point``'s wrap from a to b in the plane through its own place (``wrap_place``;
+    the way round where the belt lies, ``run_way``). Wraps on their shortest path share one
+    plane, so they lie equally spaced on one wrap: each is then the middle of the wrap between
+    its neighbours, the fixed point that Gauss-Seidel sweeps over the points one at a time would
     seek, found directly (on one ellipsoid those sweeps need not converge: they can cycle
     between the ways round and put two points onto one, a jump of the belt's path through the
-    body)."""
+    body). Held wraps (``across``) keep each its plane through its place, and so their order
+    along the belt (``place_held``)."""
     c, E = ellipsoid_frame(data, el, k)
     j = o_pts + 3 * (k - p0)
     al = _to_local(c, E, a[0], a[1], a[2])
@@ -141,7 +149,8 @@ def place_run(data, el, out, k, m, o_pts, p0, z, a, b):
     side = run_way(el, z, k, m)
     active = True
     for i in range(m):
-        P, active = wrap_arc_point(D, side, al, bl, wrap_place(el, z, k), (i + 1.0) / (m + 1.0))
+        P, active = wrap_arc_point(D, side, al, bl, wrap_place(el, z, k + i),
+                                   (i + 1.0) / (m + 1.0))
         ji = j + 3 * i
         out[ji], out[ji + 1], out[ji + 2] = _to_base(c, E, P[0], P[1], P[2])
     return active
@@ -383,17 +392,38 @@ def held_in_chain(el, k0):
 
 
 @njit(**JIT_STAGE)
+def held_length(el, k):
+    """Number of wraps placed together from point k in ``place_held``: the held wraps (``across``)
+    from k on k's ellipsoid, or the run of shortest-path wraps from k (``run_length``)."""
+    if el.point_across[k] == 0.0:
+        return run_length(el, k)
+    m = 1
+    while el.point_across[k + m] != 0.0 and same_ellipsoid(el, k, k + m):
+        m += 1
+    return m
+
+
+@njit(**JIT_STAGE)
 def place_held(data, el, out, k0, o_pts, p0, z):
     """Place the wraps from k0 to the next fixed point where some keep their place across the
-    belt (``across``): each held wrap starts at its place on its surface, one without a place
-    on the line to the fixed point after it (``place_run`` from its placed neighbours), then
-    Gauss-Seidel sweeps of ``place_run`` between the neighbours. Two held wraps may lie on one
-    ellipsoid (the side barrier's lap belt over the pelvis), where no straight piece joins them
-    and ``place_chain``'s joins off both surfaces do not exist; a held wrap's plane passes
-    through its place, so the sweeps settle near the places."""
+    belt (``across``). Consecutive held wraps on one ellipsoid (``held_length``) are placed
+    together, each in the plane through its place at its fraction of the wrap from the point
+    before them to the one after (``place_run``): where no straight piece joins them,
+    ``place_chain``'s joins off both surfaces do not exist, and placed one at a time between
+    their neighbours (Gauss-Seidel sweeps), a held wrap's neighbour is a point on its own
+    surface, with no tangent point: the wrap fell onto it, and the sweeps cycled, the wraps
+    returning crossed (the side barrier's lap belt over the pelvis: force steps of 85-800 kN
+    in a step, the wraps 24 -> 178 mm apart; issue 11). Held wraps on one ellipsoid between
+    fixed points (all that ship) are so placed exactly. Groups on different ellipsoids are
+    placed between their neighbours in HELD_SWEEPS Gauss-Seidel sweeps: each held group starts
+    at its places on its surface, a shortest-path run on the line to the fixed point after it;
+    an iterate, not a converged fixed point."""
     kf = k0
     while el.point_kind[kf] == BELT_WRAP:
         kf += 1
+    if held_length(el, k0) == kf - k0:
+        _place_between(data, el, out, k0, kf - k0, o_pts, p0, z)
+        return
     jf = o_pts + 3 * (kf - p0)
     k = k0
     while k != kf:
@@ -406,7 +436,7 @@ def place_held(data, el, out, k0, o_pts, p0, z):
     for sweep in range(HELD_SWEEPS - 1):
         k = k0
         while k != kf:
-            m = run_length(el, k)
+            m = held_length(el, k)
             _place_between(data, el, out, k, m, o_pts, p0, z)
             k += m
 

@@ -1,0 +1,125 @@
+"""Two wraps held across the belt by friction (``Wrap.across``) on one sphere
+(occupant.restraints.wrap_chain.place_held): each lies in the plane through the anchors and its
+own place, at its fraction of the wrap there, against the closed-form wrap over a circle; and as
+the places move across the sphere the wraps keep their order, touch the sphere and move
+continuously."""
+import numpy as np
+import pytest
+
+from occupant.integrate.pipeline import evaluate
+from occupant.model.bundle import BELT_WRAP
+from occupant.modeling import Assembly, Ellipsoid, Joint, Marker, Part, Pose
+from occupant.modeling.belts import Anchor, Belt, Webbing, Wrap
+from occupant.restraints import fit_belts
+
+LINEAR = Webbing([(0.0, 0.0), (0.1, 16000.0)])
+R = 0.1                                          # m: the sphere's radius
+NAMES = ("a", "w0", "w1", "b")
+
+
+def _held_pair(a, b):
+    """A sphere of radius R at the origin (on a slider at q = 0) and a belt from anchor a over two
+    wraps on it, held by friction 0.3 along and across the belt (GS1 belt-body, facts 6.4), to
+    anchor b."""
+    asm = Assembly("held")
+    asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("slide", "prismatic", None, "body", Pose()))
+    asm.add(Marker("centre", "body"))
+    asm.add(Ellipsoid("shell", "centre", (R, R, R)))
+    asm.add(Belt("belt", [Anchor("a", a), Wrap("w0", "shell", friction=0.3, across=0.3),
+                          Wrap("w1", "shell", friction=0.3, across=0.3), Anchor("b", b)],
+                 LINEAR, pretension=10.0))
+    return asm.compile()
+
+
+class _Placer:
+    """The belt's points (B0) of a ``_held_pair`` with the wraps' places (directions on the unit
+    sphere) set in the state."""
+
+    def __init__(self, a, b):
+        self.model = _held_pair(a, b)
+        el = self.model.belts
+        self.jz = [el.point_z[k] for k in range(len(el.point_kind))
+                   if el.point_kind[k] == BELT_WRAP]
+        self.z = fit_belts(self.model, [0.0])
+        self.bundle, self.data = self.model.bundle(base_table=None), self.model.make_data()
+
+    def __call__(self, s0, s1):
+        for jz, s in zip(self.jz, (s0, s1)):
+            self.z[jz:jz + 3] = np.asarray(s, float) / np.linalg.norm(s)
+        evaluate(self.bundle, self.data, 0.0, np.zeros(1), np.zeros(1), self.z, 0.0)
+        i = self.model.output_names.index
+        return np.array([[self.data.outputs[i(f"belt.{n}.{c}")] for c in "xyz"] for n in NAMES])
+
+
+def _arc_point(a, b, s, frac):
+    """The point at ``frac`` of the belt's wrap from a to b over the sphere of radius R at the
+    origin, in the plane through a, b and R s (the wrap round the side s faces): on the circle
+    of that plane (centre o, radius r), from a's tangent point to b's, each acos(r / |x - o|)
+    from its anchor's direction."""
+    p = R * np.asarray(s, float) / np.linalg.norm(s)
+    n = np.cross(b - a, p - a)
+    n /= np.linalg.norm(n)
+    o = np.dot(n, p) * n
+    r = np.sqrt(R * R - np.dot(o, o))
+    ea = (a - o) / np.linalg.norm(a - o)
+    eb = (b - o) - np.dot(b - o, ea) * ea
+    eb /= np.linalg.norm(eb)                      # in the plane, normal to a, towards b
+    angle_b = np.arctan2(np.dot(b - o, eb), np.dot(b - o, ea))
+    start = np.arccos(r / np.linalg.norm(a - o))
+    end = angle_b - np.arccos(r / np.linalg.norm(b - o))
+    phi = start + frac * (end - start)
+    return o + r * (np.cos(phi) * ea + np.sin(phi) * eb)
+
+
+def test_analytic_held_wraps_in_a_plane_off_the_centre():
+    """Anchors at height c = 0.04 m either side of the sphere, both places at that height: the
+    wraps lie on the circle z = c (radius sqrt(R^2 - c^2)), at a third and two thirds of the arc
+    from a's tangent point (at acos(r / d) from a's direction in that plane, d its distance from
+    the circle's centre) to b's."""
+    c = 0.04
+    a, b = np.array([0.05, 0.3, c]), np.array([0.02, -0.25, c])
+    r = np.sqrt(R * R - c * c)
+    place = (np.sqrt(1.0 - (c / R) ** 2), 0.0, c / R)
+    P = _Placer(a, b)(place, place)
+    from_a = np.arctan2(a[1], a[0]) - np.arccos(r / np.hypot(a[0], a[1]))
+    from_b = np.arctan2(b[1], b[0]) + np.arccos(r / np.hypot(b[0], b[1]))
+    for i, frac in ((1, 1.0 / 3.0), (2, 2.0 / 3.0)):
+        phi = from_a + frac * (from_b - from_a)
+        np.testing.assert_allclose(P[i], (r * np.cos(phi), r * np.sin(phi), c), atol=1e-12)
+
+
+def test_analytic_held_wraps_each_in_its_plane():
+    """Anchors askew and places on either side of the belt: each wrap on the circle through the
+    anchors and its own place, at its fraction (1/3, 2/3) of the wrap there (``_arc_point``)."""
+    a, b = np.array([0.05, 0.4, 0.03]), np.array([0.06, -0.35, -0.02])
+    s0, s1 = (1.0, 0.3, 0.3), (1.0, -0.3, -0.3)
+    P = _Placer(a, b)(s0, s1)
+    np.testing.assert_allclose(P[1], _arc_point(a, b, s0, 1.0 / 3.0), atol=1e-12)
+    np.testing.assert_allclose(P[2], _arc_point(a, b, s1, 2.0 / 3.0), atol=1e-12)
+
+
+@pytest.mark.parametrize("tilt", [0.1, 0.3])
+def test_identity_held_wraps_keep_order_and_move_continuously(tilt):
+    """Places (1, 0.3, tilt) and (1, -0.3, -tilt) on either side of the belt, anchors askew,
+    turned about the sphere's x axis by up to 30 deg in 0.5 deg steps: each wrap stays on the
+    sphere, w0 stays nearer a along the belt than w1 (their order: (w1 - w0) . (b - a) > 0, at
+    least 5 mm apart) and moves at most 3 R per radian of the turn (about 2.6 mm a step).
+    Before, the wraps were placed one at a time between their neighbours in Gauss-Seidel
+    sweeps: a wrap whose neighbour lies on its own surface has no tangent point there, fell onto
+    it, and the sweeps cycled, returning the wraps crossed (w0 at y = -7.9 mm, w1 at +18.3 mm
+    for tilt 0.3)."""
+    a, b = np.array([0.05, 0.4, 0.03]), np.array([0.06, -0.35, -0.02])
+    placer = _Placer(a, b)
+    step = np.radians(0.5)
+    previous = None
+    for angle in np.arange(0.0, np.radians(30.0) + 1e-9, step):
+        cs, sn = np.cos(angle), np.sin(angle)
+        turn = np.array([[1.0, 0.0, 0.0], [0.0, cs, -sn], [0.0, sn, cs]])
+        P = placer(turn @ (1.0, 0.3, tilt), turn @ (1.0, -0.3, -tilt))
+        for w in P[1:3]:
+            assert np.linalg.norm(w) == pytest.approx(R, abs=1e-12)
+        assert np.dot(P[2] - P[1], b - a) > 0.005 * np.linalg.norm(b - a)
+        if previous is not None:
+            assert np.abs(P[1:3] - previous).max() <= 3.0 * R * step
+        previous = P[1:3].copy()
