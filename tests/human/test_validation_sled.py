@@ -63,7 +63,7 @@ def gs1():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "head 282.7 mm and T1 197.6 mm against the PMHS's 322-455 and 226-281 mm since the upper "
+    "head 283.8 mm and T1 197.8 mm against the PMHS's 322-455 and 226-281 mm since the upper "
     "anchorage stands above the shoulder as in the GS1 deck (placed from the shoulder belt's "
     "crossing of mid-clavicle; from the lap belt's middle it stood at the shoulder joints' height "
     "and head and T1 were inside, 358.6 and 261.2 mm): the belt's path still runs over the top of "
@@ -73,19 +73,22 @@ def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
     (2009) corridor boundaries (head 322-455 mm, T1 226-281 mm): 360 and 257 mm on GS1's rigid
     seat pan (vehicles/gs1_sled_buck.toml; on the padded cushion T1 went 332 mm); 371 and 259 mm
     since the neck without muscles takes the passive tissue's damping; 358.6 and 261.2 mm before
-    the upper anchorage was placed from the shoulder (279.6 and 196.4 mm since; 282.7 and 197.6 mm with the webbing's largest strain kept up)."""
+    the upper anchorage was placed from the shoulder (279.6 and 196.4 mm since; 282.7 and 197.6 mm with
+    the webbing's largest strain kept up; 283.8 and 197.8 mm with the lap belt over the pelvis
+    flesh)."""
     for name in ("head_x_excursion_mm", "t1_x_excursion_mm"):
         value, inside = gs1["checks"][name]
         assert inside, (name, value, gs1["corridor"][name])
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "upper shoulder belt 10.96 kN against the eight GS1 PMHS tests' 5.64-8.22 kN, outboard lap "
-    "belt 3.80 kN (at 60 ms, its loading) against 1.60-2.21 kN: the shoulder belt's fitted path "
+    "upper shoulder belt 9.78 kN against the eight GS1 PMHS tests' 5.64-8.22 kN, outboard lap "
+    "belt 5.21 kN (at 56 ms, its loading; over the top of the pelvis flesh, where it lies on the "
+    "body) against 1.60-2.21 kN: the shoulder belt's fitted path "
     "runs over the top of the thorax by the neck and down its inboard flank, not across the "
     "sternum (its wrap lies in the plane through the thorax's centre and the line from the upper "
     "anchorage to the buckle, which passes outboard of the centre), and the pelvis, not held at "
-    "the knees (GS1's rigid supports stood at them, ours 0.11 m ahead), slides 102 mm and tilts "
+    "the knees (GS1's rigid supports stood at them, ours 0.11 m ahead), slides 91 mm and tilts "
     "forward; measured variants in "
     "scenarios/validation/README.md"))
 def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
@@ -98,7 +101,7 @@ def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the hip (H-point) slides 102.2 mm (PMHS at most 63.1 mm): the buck's knee bolster stands "
+    "the hip (H-point) slides 91.0 mm (PMHS at most 63.1 mm): the buck's knee bolster stands "
     "0.11 m ahead of the knees where GS1's rigid knee supports stood at them; with supports there "
     "the hip stays at 25-38 mm, but then the lap belt is slack through the crash and head or T1 "
     "leave their corridors (scenarios/validation/README.md)"))
@@ -145,32 +148,36 @@ def test_regression_gs1_figures(gs1):
     (restraints.belt.LARGEST_FOLLOW; it lagged up to 1.9e-3 behind) and the flow's stiffness
     takes the webbing law's analytic slope: head 279.6 -> 282.7 mm, T1 196.4 -> 197.6 mm,
     shoulder belt 10.99 -> 10.96 kN, lap belt 3.64 -> 3.80 kN, hip 102.2 -> 102.2 mm, head 3 ms
-    75.2 -> 73.5 g."""
+    75.2 -> 73.5 g. Since the lap belt wraps the human's pelvis flesh (on lap_belt_pelvis, the
+    Hybrid III's belt line, its path lay 31-44 mm inside the pelvis flesh and up to 97 mm through
+    the thighs): head 282.7 -> 283.8 mm, T1 197.6 -> 197.8 mm, shoulder belt 10.96 -> 9.78 kN,
+    lap belt 3.80 -> 5.21 kN (56 ms), hip 102.2 -> 91.0 mm, head 3 ms 73.5 -> 64.4 g."""
     fig = gs1["figures"]
-    assert fig["head_x_excursion_mm"] == pytest.approx(282.7, rel=0.02)
-    assert fig["t1_x_excursion_mm"] == pytest.approx(197.6, rel=0.02)
-    assert fig["shoulder_belt_force_kN"] == pytest.approx(10.96, rel=0.02)
-    assert fig["lap_belt_force_kN"] == pytest.approx(3.80, rel=0.02)
-    assert fig["hip_x_excursion_mm"] == pytest.approx(102.2, rel=0.02)
+    assert fig["head_x_excursion_mm"] == pytest.approx(283.8, rel=0.02)
+    assert fig["t1_x_excursion_mm"] == pytest.approx(197.8, rel=0.02)
+    assert fig["shoulder_belt_force_kN"] == pytest.approx(9.78, rel=0.02)
+    assert fig["lap_belt_force_kN"] == pytest.approx(5.21, rel=0.02)
+    assert fig["hip_x_excursion_mm"] == pytest.approx(91.0, rel=0.02)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     t_peak = gs1["t"][np.argmax(gs1["history"]["lap_belt_kN"])]
     assert 0.05 < t_peak < 0.07                    # the lap belt's peak is its crash loading
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(73.5, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(64.4, rel=0.03)
 
 
 def test_reference_gs1_seat_is_rigid(gs1):
     """GS1's seat pan is rigid (SAFER deck): the pelvis, its buttock and the thighs bear on it
     through their flesh (200 kN/m [E]) with the deck's 0.7 friction; the pelvis drops less than a
-    fifth of the 125 mm it sank into the padded cushion (22 mm; 56 mm when it hung on its thighs
-    without the buttock)."""
+    quarter of the 125 mm it sank into the padded cushion (28.7 mm since the lap belt lies over
+    the top of the pelvis flesh, pulling it down at 5.2 kN: a fifth, 25 mm, held the 22 mm of the
+    belt on lap_belt_pelvis at 3.8 kN; 56 mm when it hung on its thighs without the buttock)."""
     model, res = gs1["model"], gs1["results"]
     for g in ("pelvis_flesh", "buttock", "left_thigh_shell", "right_thigh_shell"):
         ch = model.source.contact_pairs[f"{g}__seat_cushion"].characteristic
         assert ch.name == "gs1_rigid_seat" and ch.table is None
         assert (ch.stiffness, ch.friction) == (2.0e5, 0.7)
     z = res.body_poses[:, model.body("pelvis"), 2, 3] - res.base_poses[:, 2, 3]
-    assert z.min() - z[0] > -0.025
+    assert z.min() - z[0] > -0.125 / 4
 
 
 
@@ -241,8 +248,8 @@ def test_reference_gs1_lap_belt_stays_on_the_pelvis(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the lap belt rides 3.3 mm up the pelvis at 54 ms (2.8 kN; 3.6 mm before the upper anchorage "
-    "was placed from the shoulder) as the sliding pelvis tilts "
+    "the lap belt rides 2.1 mm up the pelvis (3.3 mm on lap_belt_pelvis at 54 ms, 2.8 kN; 3.6 mm "
+    "before the upper anchorage was placed from the shoulder) as the sliding pelvis tilts "
     "forward under it (-17 -> -3 deg from 40 to 60 ms, 31 deg in all); held at the knees "
     "(GS1's supports) the pelvis tilts forward as much and the belt goes slack "
     "(scenarios/validation/README.md)"))
@@ -310,6 +317,40 @@ def test_reference_gs1_shoulder_belt_crosses_mid_clavicle(gs1):
 
 UPPER_BODY = ("thorax", "right_shoulder_shell", "left_shoulder_shell", "neck_shell", "head_shell",
               "right_upper_arm_shell", "left_upper_arm_shell")
+# the human's torso and thigh ellipsoids (builder.build: pelvis_flesh and buttock on the pelvis,
+# abdomen on the lumbar segment, thorax on the upper torso)
+TORSO_AND_THIGHS = ("thorax", "abdomen", "pelvis_flesh", "buttock", "left_thigh_shell",
+                    "right_thigh_shell")
+
+
+def _ellipsoids_at(run, k, names):
+    """{name: (centre, axes R, semi-axes)} of the run's ellipsoids ``names`` in B0 at sample k."""
+    res, model = run.results, run.model
+    src, base = model.source, np.linalg.inv(res.base_poses[k])
+    E = {}
+    for name in names:
+        g = src.geometries[name]
+        marker = src.markers[g.marker]
+        P = base @ res.body_poses[k, model.body(marker.part)]
+        R = P[:3, :3] @ (np.eye(3) if getattr(marker, "rotation", None) is None
+                         else np.asarray(marker.rotation, float))
+        E[name] = (P[:3, :3] @ np.asarray(marker.position, float) + P[:3, 3], R,
+                   np.asarray(g.semi_axes, float))
+    return E
+
+
+def belt_depths(run, belt, k, names=TORSO_AND_THIGHS):
+    """{ellipsoid: how deep the belt's path (restraints.belt_clearance: rebuilt from its points,
+    straight pieces and arcs over its wraps) lies inside it} at sample k, over ``names``; the
+    arcs on an ellipsoid the belt wraps are not checked against it."""
+    points = run.model.source.belts[belt].points
+    wrapped = {p.geometry for p in points if hasattr(p, "geometry")}
+    E = _ellipsoids_at(run, k, set(names) | wrapped)
+    out = run.results.outputs
+    chain = [(np.array([out[f"{belt}.{p.name}.{a}"][k] for a in "xyz"]),
+              E[p.geometry] if hasattr(p, "geometry") else None) for p in points]
+    path, on = belt_path(chain)
+    return deepest(path, on, chain, {n: E[n] for n in names})
 
 
 @pytest.fixture(scope="module")
@@ -330,24 +371,86 @@ def test_reference_gs1_belt_fitted_over_the_shoulder_shell_crosses_the_chest(gs1
     on the thorax both points lie inboard, test above); its path rebuilt from its points
     (restraints.belt_clearance: straight pieces, arcs, joins) passes into no upper-body
     ellipsoid (thorax, both shoulders, neck, head, upper arms)."""
-    res, model = gs1_over_the_shoulder.results, gs1_over_the_shoulder.model
-    out, src, base = res.outputs, model.source, np.linalg.inv(res.base_poses[0])
-    E = {}
-    for name in UPPER_BODY:
-        g = src.geometries[name]
-        marker = src.markers[g.marker]
-        P = base @ res.body_poses[0, model.body(marker.part)]
-        E[name] = (P[:3, :3] @ np.asarray(marker.position, float) + P[:3, 3], P[:3, :3],
-                   np.asarray(g.semi_axes, float))
-    on = {"neck": "neck_shell", "shoulder": "right_shoulder_shell", "chest": "thorax"}
-    names = ("d_ring", "neck", "shoulder", "chest", "buckle")
-    points = [(np.array([out[f"belt.{n}.{a}"][0] for a in "xyz"]), E.get(on.get(n))) for n in names]
-    path, where = belt_path(points)
-    deep = deepest(path, where, points, E)
+    run = gs1_over_the_shoulder
+    deep = belt_depths(run, "belt", 0, UPPER_BODY)
     assert max(deep.values()) < 1e-3, deep
-    c, R, _ = E["thorax"]
-    sh, ch = (R.T @ (points[k][0] - c) for k in (2, 3))
+    out = run.results.outputs
+    c, R, _ = _ellipsoids_at(run, 0, ["thorax"])["thorax"]
+    sh, ch = (R.T @ (np.array([out[f"belt.{n}.{a}"][0] for a in "xyz"]) - c)
+              for n in ("shoulder", "chest"))
     assert sh[1] < -0.06 and ch[1] < 0.0 and ch[0] > 0.0 and sh[2] > ch[2]
+
+
+# How deep a belt's path may lie inside a torso or thigh ellipsoid it does not wrap [D]: the
+# belt's force model bends the webbing only at its wrap points (one per ellipsoid), so between
+# two wraps it runs as a chord where the webbing lies on the curved body; the chord of a wrap
+# spacing s over a surface of radius r lies s^2 / (8 r) inside it: 20 mm for s = 0.15 m (the
+# chest to the lap belt's middle on the human, about 0.15-0.2 m) over r = 0.14 m (the human's
+# abdomen and thorax, fore-aft semi-axes 0.13 and 0.12 m, across the belt 0.19-0.20 m)
+PATH_DEPTH = 0.020      # m
+
+
+def gs1_belt_depths(gs1, belt, force):
+    """(times, [{ellipsoid: depth}] every 5 ms to 150 ms, loaded: the belt's force over 10 % of
+    its peak at those times) of the run's belt ``belt`` (its force history ``force``)."""
+    t, F = gs1["t"], gs1["history"][force]
+    ks = [int(np.argmin(abs(t - s))) for s in np.arange(0.0, 0.1501, 0.005)]
+    return (t[ks], [belt_depths(gs1["run"], belt, k) for k in ks], F[ks] > 0.1 * F.max())
+
+
+def _deepest_while_loaded(gs1, belt, force):
+    """{ellipsoid: the deepest the belt's path lies inside it while loaded}, printing every
+    torso and thigh ellipsoid's deepest over the whole run too."""
+    times, depths, loaded = gs1_belt_depths(gs1, belt, force)
+    worst = {}
+    for name in TORSO_AND_THIGHS:
+        d = np.array([x[name] for x in depths])
+        print(f"{belt} in {name}: {1e3 * d.max():.1f} mm at {1e3 * times[d.argmax()]:.0f} ms, "
+              f"{1e3 * d[loaded].max():.1f} mm while loaded")
+        worst[name] = d[loaded].max()
+    return worst
+
+
+def test_reference_gs1_lap_belt_lies_on_the_body(gs1):
+    """While loaded (over 10 % of its peak) the lap belt's path (restraints.belt_clearance,
+    rebuilt from its points) lies no more than PATH_DEPTH inside any torso or thigh ellipsoid of
+    the human (thorax, abdomen, buttock, thighs; the pelvis flesh it wraps is checked off its
+    arcs): it lies on the pelvis, not through the abdomen or the thighs. On lap_belt_pelvis (the
+    Hybrid III's belt line) it lay 31-44 mm inside the pelvis flesh and 56-97 mm through the
+    inboard thigh; over the pelvis flesh at most 10.5 mm while loaded (in the abdomen, at 130 ms
+    in the rebound's re-loading; 14 mm at 145 ms, unloaded), nothing through the thighs."""
+    worst = _deepest_while_loaded(gs1, "lap_belt", "lap_belt_kN")
+    assert max(worst.values()) < PATH_DEPTH, worst
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the shoulder belt's straight piece from its chest wrap to the buckle (0.21 m below the "
+    "H-point) passes through the abdomen (28 mm at the start, 106 mm at 80 ms) and the pelvis "
+    "flesh (23 mm at the start, 100 mm while loaded, 138 mm at 115 ms): the belt wraps neither. A wrap on the abdomen before the buckle "
+    "([restraints.belt] abdomen) made the chest wrap jump between the thorax's inboard and "
+    "outboard flanks from the first step (two shortest paths of almost equal length), also "
+    "with the belt over the shoulder shell and held across by friction "
+    "(scenarios/validation/README.md)"))
+def test_reference_gs1_shoulder_belt_lies_on_the_body(gs1):
+    """While loaded (over 10 % of its peak) the shoulder belt's path lies no more than
+    PATH_DEPTH inside any torso or thigh ellipsoid of the human it does not wrap."""
+    worst = _deepest_while_loaded(gs1, "belt", "shoulder_belt_kN")
+    assert max(worst.values()) < PATH_DEPTH, worst
+
+
+def test_reference_gs1_abdomen_wrap_is_built():
+    """``[restraints.belt] abdomen`` puts a wrap on that ellipsoid after the chest wrap, before
+    the buckle (measured, not set in the case)."""
+    sc, path = read_scenario("human_sled_gs1_40")
+    over = {"occupant.human." + k: v for k, v in sc["human"].items()}
+    over.update({"restraints.belt.abdomen": "abdomen", "solver.t_end": 0.0005})
+    run = run_scenario(load(pathlib.Path(path).parent / sc["sled"], over))
+    points = run.model.source.belts["belt"].points
+    assert [p.name for p in points][-3:] == ["chest", "abdomen", "buckle"]
+    assert points[-2].geometry == "abdomen"
+    x = np.array([run.results.outputs[f"belt.abdomen.{a}"][0] for a in "xyz"])
+    c, R, D = _ellipsoids_at(run, 0, ["abdomen"])["abdomen"]
+    assert np.linalg.norm(R.T @ (x - c) / D) == pytest.approx(1.0, abs=1e-6)
 
 
 def test_identity_gs1_energy_balance(gs1):
