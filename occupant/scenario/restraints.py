@@ -191,7 +191,10 @@ def build_belt(asm, table, c, path):
     through the neck), all placed together on their shortest path (``restraints.wrap_chain``;
     no ``across``). ``abdomen`` (an occupant ellipsoid, e.g. ``abdomen``): a further wrap on it
     after the chest wrap, so the shoulder belt's lower part lies over the belly on its way to the
-    buckle instead of cutting through it (``restraints.belt_clearance``)."""
+    buckle instead of cutting through it (``restraints.belt_clearance``), held across the belt
+    by friction (``across``, default ``friction``): on their shortest path the wraps over the
+    thorax and the abdomen have two of almost equal length, around the thorax's inboard and
+    outboard flanks, and the chest wrap flipped between them from one step to the next."""
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,
@@ -228,7 +231,8 @@ def build_belt(asm, table, c, path):
         upper = shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu)
     belly = c.string(table, "abdomen", path, choices=list(asm.geometries), what="geometry")
     lower = [Wrap("chest", torso, friction=mu, carrier=sternum, across=across)] + (
-        [] if belly is None else [Wrap("abdomen", belly, friction=mu, across=across)])
+        [] if belly is None else [Wrap("abdomen", belly, friction=mu,
+                                       across=mu if across is None else across)])
     lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=across),
            Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=across),
            Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=across)]
