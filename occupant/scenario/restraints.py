@@ -23,6 +23,7 @@ RESTRAINTS = {
          "pretensioner_force": "positive", "friction": "nonneg",
          "d_ring_friction": "nonneg", "across": "nonneg", "retractor": "vector", "d_ring": "vector",
          "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string",
+         "abdomen": "string",
          "shoulder": "string", "shoulder_center": "vector", "shoulder_semi_axes": "vector"},
         "a three-point belt with retractor, pretensioner and load limiter"),
     "airbag": RestraintKind(AIRBAG_KEYS, "an airbag"),
@@ -188,7 +189,12 @@ def build_belt(asm, table, c, path):
     shoulder wrap lies on it, over its top, before the chest wrap on the torso, after a wrap on
     the outboard side of the occupant's ``neck_shell`` (if it has one: the belt cannot slide
     through the neck), all placed together on their shortest path (``restraints.wrap_chain``;
-    no ``across``)."""
+    no ``across``). ``abdomen`` (an occupant ellipsoid, e.g. ``abdomen``): a further wrap on it
+    after the chest wrap, so the shoulder belt's lower part lies over the belly on its way to the
+    buckle instead of cutting through it (``restraints.belt_clearance``), held across the belt
+    by friction (``across``, default ``friction``): on their shortest path the wraps over the
+    thorax and the abdomen have two of almost equal length, around the thorax's inboard and
+    outboard flanks, and the chest wrap flipped between them from one step to the next."""
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,
@@ -223,14 +229,17 @@ def build_belt(asm, table, c, path):
     centre = c.vector(table, "shoulder_center", path)
     if centre is not None:   # placed together on their shortest path (no ``across``)
         upper = shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu)
+    belly = c.string(table, "abdomen", path, choices=list(asm.geometries), what="geometry")
+    lower = [Wrap("chest", torso, friction=mu, carrier=sternum, across=across)] + (
+        [] if belly is None else [Wrap("abdomen", belly, friction=mu,
+                                       across=mu if across is None else across)])
     lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=across),
            Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=across),
            Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=across)]
     if kind == "separate":
         try:
             asm.add(Belt("belt", [
-                Anchor("d_ring", point["d_ring"])] + upper + [
-                Wrap("chest", torso, friction=mu, carrier=sternum, across=across),
+                Anchor("d_ring", point["d_ring"])] + upper + lower + [
                 Anchor("buckle", point["buckle"])],
                 gs1_webbing(), retractor=retractor, pretensioner=pretensioner))
             asm.add(Belt("lap_belt", [Anchor("lap_anchor", point["lap_anchor"])] + lap[::-1]
@@ -242,8 +251,7 @@ def build_belt(asm, table, c, path):
     try:
         asm.add(Belt("belt", [
             Anchor("retractor", point["retractor"]),
-            SlipRing("d_ring", point["d_ring"], friction=mu_ring)] + upper + [
-            Wrap("chest", torso, friction=mu, carrier=sternum, across=across),
+            SlipRing("d_ring", point["d_ring"], friction=mu_ring)] + upper + lower + [
             SlipRing("buckle", point["buckle"], friction=mu)] + lap + [
             Anchor("lap_anchor", point["lap_anchor"])],
             gs1_webbing(), retractor=retractor, pretensioner=pretensioner))

@@ -62,30 +62,28 @@ def gs1():
     return run_validation("human_sled_gs1_40")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "head 282.7 mm and T1 197.6 mm against the PMHS's 322-455 and 226-281 mm since the upper "
-    "anchorage stands above the shoulder as in the GS1 deck (placed from the shoulder belt's "
-    "crossing of mid-clavicle; from the lap belt's middle it stood at the shoulder joints' height "
-    "and head and T1 were inside, 358.6 and 261.2 mm): the belt's path still runs over the top of "
-    "the thorax by the neck and down its inboard flank (scenarios/validation/README.md)"))
 def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
     """Head and T1 peak forward excursions relative to the sled inside the peaks of Shaw et al.'s
     (2009) corridor boundaries (head 322-455 mm, T1 226-281 mm): 360 and 257 mm on GS1's rigid
     seat pan (vehicles/gs1_sled_buck.toml; on the padded cushion T1 went 332 mm); 371 and 259 mm
     since the neck without muscles takes the passive tissue's damping; 358.6 and 261.2 mm before
-    the upper anchorage was placed from the shoulder (279.6 and 196.4 mm since; 282.7 and 197.6 mm with the webbing's largest strain kept up)."""
+    the upper anchorage was placed from the shoulder (279.6 and 196.4 mm since, both below; 282.7
+    and 197.6 mm with the webbing's largest strain kept up); 342.3 and 228.4 mm (T1 2.4 mm
+    inside) since the belts lie on the body: the shoulder belt over the abdomen, the lap belt
+    over the pelvis flesh (283.8 and 197.8 mm with the lap belt alone)."""
     for name in ("head_x_excursion_mm", "t1_x_excursion_mm"):
         value, inside = gs1["checks"][name]
         assert inside, (name, value, gs1["corridor"][name])
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "upper shoulder belt 10.96 kN against the eight GS1 PMHS tests' 5.64-8.22 kN, outboard lap "
-    "belt 3.80 kN (at 60 ms, its loading) against 1.60-2.21 kN: the shoulder belt's fitted path "
+    "upper shoulder belt 10.31 kN against the eight GS1 PMHS tests' 5.64-8.22 kN, outboard lap "
+    "belt 5.72 kN (at 59 ms, its loading; over the top of the pelvis flesh, where it lies on the "
+    "body) against 1.60-2.21 kN: the shoulder belt's fitted path "
     "runs over the top of the thorax by the neck and down its inboard flank, not across the "
     "sternum (its wrap lies in the plane through the thorax's centre and the line from the upper "
     "anchorage to the buckle, which passes outboard of the centre), and the pelvis, not held at "
-    "the knees (GS1's rigid supports stood at them, ours 0.11 m ahead), slides 102 mm and tilts "
+    "the knees (GS1's rigid supports stood at them, ours 0.11 m ahead), slides 89 mm and tilts "
     "forward; measured variants in "
     "scenarios/validation/README.md"))
 def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
@@ -98,7 +96,7 @@ def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the hip (H-point) slides 102.2 mm (PMHS at most 63.1 mm): the buck's knee bolster stands "
+    "the hip (H-point) slides 88.9 mm (PMHS at most 63.1 mm): the buck's knee bolster stands "
     "0.11 m ahead of the knees where GS1's rigid knee supports stood at them; with supports there "
     "the hip stays at 25-38 mm, but then the lap belt is slack through the crash and head or T1 "
     "leave their corridors (scenarios/validation/README.md)"))
@@ -145,32 +143,41 @@ def test_regression_gs1_figures(gs1):
     (restraints.belt.LARGEST_FOLLOW; it lagged up to 1.9e-3 behind) and the flow's stiffness
     takes the webbing law's analytic slope: head 279.6 -> 282.7 mm, T1 196.4 -> 197.6 mm,
     shoulder belt 10.99 -> 10.96 kN, lap belt 3.64 -> 3.80 kN, hip 102.2 -> 102.2 mm, head 3 ms
-    75.2 -> 73.5 g."""
+    75.2 -> 73.5 g. Since the lap belt wraps the human's pelvis flesh (on lap_belt_pelvis, the
+    Hybrid III's belt line, its path lay 31-44 mm inside the pelvis flesh and up to 97 mm through
+    the thighs): head 282.7 -> 283.8 mm, T1 197.6 -> 197.8 mm, shoulder belt 10.96 -> 9.78 kN,
+    lap belt 3.80 -> 5.21 kN (56 ms), hip 102.2 -> 91.0 mm, head 3 ms 73.5 -> 64.4 g; with the
+    shoulder belt's lower part over the abdomen too (a wrap held across the belt by friction; it
+    passed up to 106 mm through the abdomen): head 283.8 -> 342.3 mm and T1 197.8 -> 228.4 mm
+    (both inside), shoulder belt 9.78 -> 10.31 kN, lap belt 5.21 -> 5.72 kN (59 ms), hip 91.0 ->
+    88.9 mm, head 3 ms 64.4 -> 60.7 g."""
     fig = gs1["figures"]
-    assert fig["head_x_excursion_mm"] == pytest.approx(282.7, rel=0.02)
-    assert fig["t1_x_excursion_mm"] == pytest.approx(197.6, rel=0.02)
-    assert fig["shoulder_belt_force_kN"] == pytest.approx(10.96, rel=0.02)
-    assert fig["lap_belt_force_kN"] == pytest.approx(3.80, rel=0.02)
-    assert fig["hip_x_excursion_mm"] == pytest.approx(102.2, rel=0.02)
+    assert fig["head_x_excursion_mm"] == pytest.approx(342.3, rel=0.02)
+    assert fig["t1_x_excursion_mm"] == pytest.approx(228.4, rel=0.02)
+    assert fig["shoulder_belt_force_kN"] == pytest.approx(10.31, rel=0.02)
+    assert fig["lap_belt_force_kN"] == pytest.approx(5.72, rel=0.02)
+    assert fig["hip_x_excursion_mm"] == pytest.approx(88.9, rel=0.02)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     t_peak = gs1["t"][np.argmax(gs1["history"]["lap_belt_kN"])]
     assert 0.05 < t_peak < 0.07                    # the lap belt's peak is its crash loading
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(73.5, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(60.7, rel=0.03)
 
 
 def test_reference_gs1_seat_is_rigid(gs1):
     """GS1's seat pan is rigid (SAFER deck): the pelvis, its buttock and the thighs bear on it
     through their flesh (200 kN/m [E]) with the deck's 0.7 friction; the pelvis drops less than a
-    fifth of the 125 mm it sank into the padded cushion (22 mm; 56 mm when it hung on its thighs
-    without the buttock)."""
+    quarter of the 125 mm it sank into the padded cushion (29.9 mm since the lap belt lies over
+    the top of the pelvis flesh, pulling it down at up to 5.7 kN: a fifth, 25 mm, held the 22 mm
+    of the belt on lap_belt_pelvis at 3.8 kN; 56 mm when it hung on its thighs without the
+    buttock)."""
     model, res = gs1["model"], gs1["results"]
     for g in ("pelvis_flesh", "buttock", "left_thigh_shell", "right_thigh_shell"):
         ch = model.source.contact_pairs[f"{g}__seat_cushion"].characteristic
         assert ch.name == "gs1_rigid_seat" and ch.table is None
         assert (ch.stiffness, ch.friction) == (2.0e5, 0.7)
     z = res.body_poses[:, model.body("pelvis"), 2, 3] - res.base_poses[:, 2, 3]
-    assert z.min() - z[0] > -0.025
+    assert z.min() - z[0] > -0.125 / 4
 
 
 
@@ -241,8 +248,8 @@ def test_reference_gs1_lap_belt_stays_on_the_pelvis(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the lap belt rides 3.3 mm up the pelvis at 54 ms (2.8 kN; 3.6 mm before the upper anchorage "
-    "was placed from the shoulder) as the sliding pelvis tilts "
+    "the lap belt rides 2.5 mm up the pelvis at 71 ms (1.9 kN; 3.3 mm on lap_belt_pelvis at 54 ms, 2.8 kN; 3.6 mm "
+    "before the upper anchorage was placed from the shoulder) as the sliding pelvis tilts "
     "forward under it (-17 -> -3 deg from 40 to 60 ms, 31 deg in all); held at the knees "
     "(GS1's supports) the pelvis tilts forward as much and the belt goes slack "
     "(scenarios/validation/README.md)"))
@@ -256,12 +263,12 @@ def test_reference_gs1_lap_belt_does_not_ride_up(gs1):
 
 
 def _shoulder_belt_at_start(gs1):
-    """(upper anchorage, shoulder point, chest point, buckle) in B0 at t = 0 and the thorax
+    """(upper anchorage, shoulder point, chest point, abdomen point) in B0 at t = 0 and the thorax
     ellipsoid's centre, orientation and semi-axes there."""
     res, model = gs1["results"], gs1["model"]
     out = res.outputs
     pts = [np.array([out[f"belt.{n}.{a}"][0] for a in "xyz"])
-           for n in ("d_ring", "shoulder", "chest", "buckle")]
+           for n in ("d_ring", "shoulder", "chest", "abdomen")]
     g = model.source.geometries["thorax"]
     marker = model.source.markers[g.marker]
     base = res.base_poses[0]
@@ -275,9 +282,13 @@ def _shoulder_belt_at_start(gs1):
 def test_identity_gs1_shoulder_belt_wrap_in_the_plane_through_the_thorax_centre(gs1):
     """Why the shoulder belt runs over the inboard flank: its two wraps on the thorax lie on one
     wrap, in the ellipsoid's scaled frame in the plane through its centre and the line from the
-    upper anchorage to the buckle (restraints.belt: the shortest path), around the far side from
-    where that line passes, which is outboard of the centre (scaled distance over 1: the line
-    misses the thorax behind and outboard); so the wrap points lie inboard of the midline."""
+    upper anchorage to the next point, the abdomen's wrap (restraints.belt: the shortest path
+    between them; the abdomen's wrap is held across the belt). That line passes through the
+    thorax, 0.25 from its centre (scaled): the wraps around its inboard and outboard flanks are
+    almost equally short, which is why, placed on its shortest path too, the abdomen's wrap let
+    the chest wrap flip between them; the belt lies on the inboard one, both wrap points inboard
+    of the midline. (To the buckle, before the abdomen's wrap, the line missed the thorax
+    outboard, scaled distance 1.18, and the wrap lay on the inboard flank too.)"""
     (d, sh, ch, bu), centre, R, semi = _shoulder_belt_at_start(gs1)
     scaled = [R.T @ (p - centre) / semi for p in (d, sh, ch, bu)]
     normal = np.cross(scaled[0], scaled[3])
@@ -286,12 +297,13 @@ def test_identity_gs1_shoulder_belt_wrap_in_the_plane_through_the_thorax_centre(
         assert abs(normal @ p) < 1e-6 and np.linalg.norm(p) == pytest.approx(1.0, abs=1e-6)
     u = (scaled[3] - scaled[0]) / np.linalg.norm(scaled[3] - scaled[0])
     closest = scaled[0] - (scaled[0] @ u) * u                  # the line's nearest point to the centre
-    assert np.linalg.norm(closest) > 1.0 and closest[1] < 0.0  # it misses the thorax, outboard (-y)
+    assert np.linalg.norm(closest) < 0.35                      # it passes through the thorax
     assert sh[1] > 0.0 and ch[1] > 0.0                         # the wraps: inboard of the midline
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the shoulder belt's shoulder point is fitted 94 mm inboard of the midline (on the plane "
+    "the shoulder belt's shoulder point is fitted 153 mm inboard of the midline (94 mm before the "
+    "abdomen's wrap; on the plane "
     "through the thorax's centre, test above), where GS1's belt crosses the clavicle mid-way; fitted "
     "there and held by friction across the belt (Wrap.across 0.3, the deck's belt-body friction) "
     "it rolls off outboard or the wraps collapse; routed over the human's shoulder shell "
@@ -310,6 +322,40 @@ def test_reference_gs1_shoulder_belt_crosses_mid_clavicle(gs1):
 
 UPPER_BODY = ("thorax", "right_shoulder_shell", "left_shoulder_shell", "neck_shell", "head_shell",
               "right_upper_arm_shell", "left_upper_arm_shell")
+# the human's torso and thigh ellipsoids (builder.build: pelvis_flesh and buttock on the pelvis,
+# abdomen on the lumbar segment, thorax on the upper torso)
+TORSO_AND_THIGHS = ("thorax", "abdomen", "pelvis_flesh", "buttock", "left_thigh_shell",
+                    "right_thigh_shell")
+
+
+def _ellipsoids_at(run, k, names):
+    """{name: (centre, axes R, semi-axes)} of the run's ellipsoids ``names`` in B0 at sample k."""
+    res, model = run.results, run.model
+    src, base = model.source, np.linalg.inv(res.base_poses[k])
+    E = {}
+    for name in names:
+        g = src.geometries[name]
+        marker = src.markers[g.marker]
+        P = base @ res.body_poses[k, model.body(marker.part)]
+        R = P[:3, :3] @ (np.eye(3) if getattr(marker, "rotation", None) is None
+                         else np.asarray(marker.rotation, float))
+        E[name] = (P[:3, :3] @ np.asarray(marker.position, float) + P[:3, 3], R,
+                   np.asarray(g.semi_axes, float))
+    return E
+
+
+def belt_depths(run, belt, k, names=TORSO_AND_THIGHS):
+    """{ellipsoid: how deep the belt's path (restraints.belt_clearance: rebuilt from its points,
+    straight pieces and arcs over its wraps) lies inside it} at sample k, over ``names``; the
+    arcs on an ellipsoid the belt wraps are not checked against it."""
+    points = run.model.source.belts[belt].points
+    wrapped = {p.geometry for p in points if hasattr(p, "geometry")}
+    E = _ellipsoids_at(run, k, set(names) | wrapped)
+    out = run.results.outputs
+    chain = [(np.array([out[f"{belt}.{p.name}.{a}"][k] for a in "xyz"]),
+              E[p.geometry] if hasattr(p, "geometry") else None) for p in points]
+    path, on = belt_path(chain)
+    return deepest(path, on, chain, {n: E[n] for n in names})
 
 
 @pytest.fixture(scope="module")
@@ -330,24 +376,82 @@ def test_reference_gs1_belt_fitted_over_the_shoulder_shell_crosses_the_chest(gs1
     on the thorax both points lie inboard, test above); its path rebuilt from its points
     (restraints.belt_clearance: straight pieces, arcs, joins) passes into no upper-body
     ellipsoid (thorax, both shoulders, neck, head, upper arms)."""
-    res, model = gs1_over_the_shoulder.results, gs1_over_the_shoulder.model
-    out, src, base = res.outputs, model.source, np.linalg.inv(res.base_poses[0])
-    E = {}
-    for name in UPPER_BODY:
-        g = src.geometries[name]
-        marker = src.markers[g.marker]
-        P = base @ res.body_poses[0, model.body(marker.part)]
-        E[name] = (P[:3, :3] @ np.asarray(marker.position, float) + P[:3, 3], P[:3, :3],
-                   np.asarray(g.semi_axes, float))
-    on = {"neck": "neck_shell", "shoulder": "right_shoulder_shell", "chest": "thorax"}
-    names = ("d_ring", "neck", "shoulder", "chest", "buckle")
-    points = [(np.array([out[f"belt.{n}.{a}"][0] for a in "xyz"]), E.get(on.get(n))) for n in names]
-    path, where = belt_path(points)
-    deep = deepest(path, where, points, E)
+    run = gs1_over_the_shoulder
+    deep = belt_depths(run, "belt", 0, UPPER_BODY)
     assert max(deep.values()) < 1e-3, deep
-    c, R, _ = E["thorax"]
-    sh, ch = (R.T @ (points[k][0] - c) for k in (2, 3))
+    out = run.results.outputs
+    c, R, _ = _ellipsoids_at(run, 0, ["thorax"])["thorax"]
+    sh, ch = (R.T @ (np.array([out[f"belt.{n}.{a}"][0] for a in "xyz"]) - c)
+              for n in ("shoulder", "chest"))
     assert sh[1] < -0.06 and ch[1] < 0.0 and ch[0] > 0.0 and sh[2] > ch[2]
+
+
+# How deep a belt's path may lie inside a torso or thigh ellipsoid it does not wrap [D]: about
+# the model's own error. The belt's force acts along straight segments between its wrap
+# points, chords lying s^2 / (8 r) inside the surface the webbing follows: 15 mm for the lap
+# belt's three wraps, s = 0.13 m apart at the start over the pelvis flesh (r about 0.14 m: its
+# fore-aft semi-axis 0.13 m, across 0.20 m); 20 mm is the chord of 0.15 m over that radius.
+PATH_DEPTH = 0.020      # m
+
+
+def gs1_belt_depths(gs1, belt, force):
+    """(times, [{ellipsoid: depth}] every 5 ms to 150 ms, loaded: the belt's force over 10 % of
+    its peak at those times) of the run's belt ``belt`` (its force history ``force``)."""
+    t, F = gs1["t"], gs1["history"][force]
+    ks = [int(np.argmin(abs(t - s))) for s in np.arange(0.0, 0.1501, 0.005)]
+    return (t[ks], [belt_depths(gs1["run"], belt, k) for k in ks], F[ks] > 0.1 * F.max())
+
+
+def _deepest_while_loaded(gs1, belt, force):
+    """{ellipsoid: the deepest the belt's path lies inside it while loaded}, printing every
+    torso and thigh ellipsoid's deepest over the whole run too."""
+    times, depths, loaded = gs1_belt_depths(gs1, belt, force)
+    worst = {}
+    for name in TORSO_AND_THIGHS:
+        d = np.array([x[name] for x in depths])
+        print(f"{belt} in {name}: {1e3 * d.max():.1f} mm at {1e3 * times[d.argmax()]:.0f} ms, "
+              f"{1e3 * d[loaded].max():.1f} mm while loaded")
+        worst[name] = d[loaded].max()
+    return worst
+
+
+def test_reference_gs1_lap_belt_lies_on_the_body(gs1):
+    """While loaded (over 10 % of its peak) the lap belt's path (restraints.belt_clearance,
+    rebuilt from its points) lies no more than PATH_DEPTH inside any torso or thigh ellipsoid of
+    the human (thorax, abdomen, buttock, thighs; the pelvis flesh it wraps is checked off its
+    arcs): it lies on the pelvis, not through the abdomen or the thighs. On lap_belt_pelvis (the
+    Hybrid III's belt line) it lay 31-44 mm inside the pelvis flesh and 56-97 mm through the
+    inboard thigh; over the pelvis flesh at most 11.5 mm while loaded (in the abdomen, at 150 ms
+    in the rebound's re-loading), nothing through the thighs."""
+    worst = _deepest_while_loaded(gs1, "lap_belt", "lap_belt_kN")
+    assert max(worst.values()) < PATH_DEPTH, worst
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the shoulder belt's straight piece from its abdomen wrap to the buckle (0.21 m below the "
+    "H-point, 0.21 m inboard) passes 14-27 mm through the pelvis flesh's inboard top while "
+    "loaded (29 mm at 30 ms); a further wrap on the pelvis flesh (held as the abdomen's) clears "
+    "it but the run jumps (22.5 kN at 150 ms, head 3 ms 130 g). Without the abdomen wrap the "
+    "piece from the chest passed 106 mm through the abdomen and 100 mm through the pelvis flesh "
+    "(scenarios/validation/README.md)"))
+def test_reference_gs1_shoulder_belt_lies_on_the_body(gs1):
+    """While loaded (over 10 % of its peak) the shoulder belt's path lies no more than
+    PATH_DEPTH inside any torso or thigh ellipsoid of the human it does not wrap."""
+    worst = _deepest_while_loaded(gs1, "belt", "shoulder_belt_kN")
+    assert max(worst.values()) < PATH_DEPTH, worst
+
+
+def test_reference_gs1_abdomen_wrap_is_built(gs1):
+    """``[restraints.belt] abdomen`` puts a wrap on that ellipsoid after the chest wrap, before
+    the buckle, held across the belt by the belt-body friction; fitted on the abdomen's
+    surface."""
+    run = gs1["run"]
+    points = run.model.source.belts["belt"].points
+    assert [p.name for p in points][-3:] == ["chest", "abdomen", "buckle"]
+    assert points[-2].geometry == "abdomen" and points[-2].across == points[-2].friction == 0.3
+    x = np.array([run.results.outputs[f"belt.abdomen.{a}"][0] for a in "xyz"])
+    c, R, D = _ellipsoids_at(run, 0, ["abdomen"])["abdomen"]
+    assert np.linalg.norm(R.T @ (x - c) / D) == pytest.approx(1.0, abs=1e-6)
 
 
 def test_identity_gs1_energy_balance(gs1):
