@@ -27,6 +27,8 @@ from numba.core.targetconfig import ConfigStack, TargetConfig
 from numba.core.types.functions import BaseFunction
 from numba.extending import intrinsic
 
+import occupant.jit_inline  # noqa: F401  (cheaper inlining, installed over numba's)
+
 JIT = dict(cache=True, error_model="numpy", no_cfunc_wrapper=True)
 
 # For the stages called only from other compiled code: no CPython wrapper is generated (its boxing
