@@ -63,7 +63,7 @@ bag (p V' of the prescribed shape), the enthalpy of the in- and outflows (output
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, separate
 from occupant.contact.carrier import bearer, carried, carried_share
 from occupant.contact.compliant import normal_and_friction
 from occupant.contact.geometry_pairs import (
@@ -175,7 +175,7 @@ def _bottoming(el, b, d, d_rate):
                + el.bottom_damping[b] * d * d_rate, 0.0)
 
 
-@njit(**JIT_STAGE)
+@separate
 def airbags(bundle, data, t, q, v, z):
     el = bundle.airbags
     geo = data.airbag_pairs
