@@ -20,7 +20,7 @@ import llvmlite.binding as llvm
 from numba import njit, types
 from numba.core import cgutils
 from numba.core.compiler import CompileResult
-from numba.core.imputils import user_function
+from numba.core.imputils import impl_ret_borrowed, user_function
 from numba.core.registry import CPUDispatcher
 from numba.core.target_extension import get_local_target
 from numba.core.targetconfig import ConfigStack, TargetConfig
@@ -94,6 +94,17 @@ def nonliteral(typingctx, x):
         return None
     plain = types.unliteral(x)
     return plain(x), lambda context, builder, sig, args: context.cast(builder, args[0], x, plain)
+
+
+@intrinsic
+def readonly(typingctx, a):
+    """The array ``a`` typed read-only (a view, nothing copied): a routine compiled for the
+    model's read-only arrays, called with a writable one, is otherwise compiled once more."""
+    if not isinstance(a, types.Array) or not a.mutable:
+        return None
+    ro = a.copy(readonly=True)
+    return ro(a), lambda context, builder, sig, args: impl_ret_borrowed(context, builder, ro,
+                                                                        args[0])
 
 
 # Separately compiled stages called through their address. numba links the whole code of every
