@@ -41,7 +41,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, separate
 from occupant.contact.convex_pairs import ellipsoid_box, ellipsoid_cylinder
 from occupant.contact.geometry_pairs import (
     ellipsoid_ellipsoid, ellipsoid_plane, pair_geometry, point_in_link,
@@ -243,7 +243,7 @@ def normal_and_friction(normal, mu, v_s, nx, ny, nz, wx, wy, wz):
     return friction, normal * nx - g * tx, normal * ny - g * ty, normal * nz - g * tz
 
 
-@njit(**JIT_STAGE)
+@separate
 def contacts(bundle, data, t, q, v, z):
     el = bundle.contacts
     power = 0.0

@@ -36,7 +36,7 @@ load) to ``data.outputs`` and its power (sum of load times rate) to ``data.power
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_STAGE
+from occupant.jit import JIT_STAGE, separate
 
 from occupant.model.bundle import POWER_JOINT_RESISTANCE
 from occupant.model.joint_types import JointType
@@ -167,7 +167,7 @@ def rotation_vector_row(q, k, comp):
     return x, r0, r1, r2
 
 
-@njit(**JIT_STAGE)
+@separate
 def joint_resistance(bundle, data, t, q, v, z):
     """Add the generalized forces of the joint resistance elements to data.tau, and their rate of
     change with the joint velocity, -d(load)/d(xdot) >= 0, to data.slope (for the implicit

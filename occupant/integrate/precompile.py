@@ -28,11 +28,12 @@ import threading
 
 from numba import typeof, types
 
-# s CPU of each job's cold compilation in us_ncap_frontal_56 (this machine,
-# tests/benchmarks/bench_cold_compile.py; loads with loading the producers from the cache, as
-# the run does), to split the work evenly; other producers ~1 s.
-COST = dict(belts=10.7, contacts=6.9, _euler_advance=4.1, loads=2.4, _rk4_advance=10.8,
-            _run_euler=0.4, _run_rk4=0.4, airbags=2.7, rnea=2.0)
+# s CPU of each job's cold compilation in us_ncap_frontal_56 (this machine, the two processes of
+# a cold ``occupant run``, loads with the producers loaded from the cache; the RK4 jobs from
+# tests/benchmarks/bench_cold_compile.py before the typing memo, jit._get_call_type), to split
+# the work evenly; other producers ~1 s.
+COST = dict(belts=9.6, contacts=7.1, _euler_advance=3.2, loads=1.5, _rk4_advance=10.8,
+            _run_euler=0.4, _run_rk4=0.4, airbags=2.2, rnea=1.5, joint_resistance=0.6)
 WORKER_FILES = 1000   # first number of the cache files the worker writes
 TIMEOUT = 600.0       # s without news from the worker after which it is stopped
 
@@ -58,7 +59,8 @@ def jobs(model, loop):
     for each in (lp for lp in loops if lp is not None):
         for stage, argtypes in stage_types(each, bundle, data, rec):
             name = stage.py_func.__name__
-            # loads and the RK4 stage link the producers; the Euler stage calls loads by address
+            # loads and the RK4 stage call the producers (compiled first, else compiled here
+            # too); the Euler stage calls loads by address
             out.append((name, stage, argtypes, producers if name != "_euler_advance" else ()))
         compiled, argtypes = loop_types(each, bundle, data, rec)
         out.append((compiled.py_func.__name__, compiled, argtypes, ()))   # stages by address

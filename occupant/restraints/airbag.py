@@ -63,7 +63,7 @@ bag (p V' of the prescribed shape), the enthalpy of the in- and outflows (output
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, readonly, separate
 from occupant.contact.carrier import bearer, carried, carried_share
 from occupant.contact.compliant import normal_and_friction
 from occupant.contact.geometry_pairs import (
@@ -175,14 +175,14 @@ def _bottoming(el, b, d, d_rate):
                + el.bottom_damping[b] * d * d_rate, 0.0)
 
 
-@njit(**JIT_STAGE)
+@separate
 def airbags(bundle, data, t, q, v, z):
     el = bundle.airbags
     geo = data.airbag_pairs
     # the pair geometry: the occupant ellipsoid (a) from the block, the bag (b) with its current
     # centre and semi-axes from Data.airbag_pairs
     pairs = PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b,
-                         geo[:, 0, :], geo[:, 1, :])
+                         readonly(geo[0]), readonly(geo[1]))
     backing = PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_bottom,
                            el.p_bottom, el.size_bottom)
     points = point_data(data)   # what the geometry and point routines read
@@ -196,8 +196,8 @@ def airbags(bundle, data, t, q, v, z):
         displaced = 0.0
         for k in range(el.pair_start[b], el.pair_start[b + 1]):
             for r in range(3):
-                geo[k, 0, r] = el.bag_p[b, r] + depth * el.bag_R[b, r, 0]
-                geo[k, 1, r] = lam * el.semi_axes[b, r]
+                geo[0, k, r] = el.bag_p[b, r] + depth * el.bag_R[b, r, 0]
+                geo[1, k, r] = lam * el.semi_axes[b, r]
             d, d_rate, nx, ny, nz, cx, cy, cz, _ = ellipsoid_ellipsoid(points, pairs, k)
             vol_c, area = lens(d, el.radius_a[k], radius_b)
             # the share over the carrier's front, at its own depth (occupant.contact.carrier)
@@ -212,11 +212,11 @@ def airbags(bundle, data, t, q, v, z):
                 vol_s, area_s = lens(d_s, el.radius_a[k], radius_b)
                 vol_c = (1.0 - share) * vol_c + share * vol_s
             displaced += vol_c
-            geo[k, 2, 0], geo[k, 2, 1], geo[k, 2, 2] = nx, ny, nz
-            geo[k, 3, 0], geo[k, 3, 1], geo[k, 3, 2] = cx, cy, cz
-            geo[k, 4, 0], geo[k, 4, 1], geo[k, 4, 2] = d, d_rate, area
-            geo[k, 5, 0], geo[k, 5, 1], geo[k, 5, 2] = share, d_s, area_s
-            geo[k, 6, 0], geo[k, 6, 1], geo[k, 6, 2] = sx, sy, sz
+            geo[2, k, 0], geo[2, k, 1], geo[2, k, 2] = nx, ny, nz
+            geo[3, k, 0], geo[3, k, 1], geo[3, k, 2] = cx, cy, cz
+            geo[4, k, 0], geo[4, k, 1], geo[4, k, 2] = d, d_rate, area
+            geo[5, k, 0], geo[5, k, 1], geo[5, k, 2] = share, d_s, area_s
+            geo[6, k, 0], geo[6, k, 1], geo[6, k, 2] = sx, sy, sz
             o = el.pair_out_start + N_PAIR_OUTPUTS * k
             data.outputs[o] = d
             data.outputs[o + 1] = d_rate
@@ -257,22 +257,22 @@ def airbags(bundle, data, t, q, v, z):
         mu, v_s = el.friction[b], el.friction_speed[b]
         force_total, area_total = 0.0, 0.0
         for k in range(el.pair_start[b], el.pair_start[b + 1]):
-            d, area = geo[k, 4, 0], geo[k, 4, 2]
-            share, area_s = geo[k, 5, 0], geo[k, 5, 2]
+            d, area = geo[4, k, 0], geo[4, k, 2]
+            share, area_s = geo[5, k, 0], geo[5, k, 2]
             la, carrier = el.link_a[k], el.carrier[k]
             force, carried_force, friction = 0.0, 0.0, 0.0
             d_bottom, f_bottom, f_carried = 0.0, 0.0, 0.0
             if d > 0.0 and area > 0.0:
-                nx, ny, nz = geo[k, 2, 0], geo[k, 2, 1], geo[k, 2, 2]
+                nx, ny, nz = geo[2, k, 0], geo[2, k, 1], geo[2, k, 2]
                 force = gauge * (1.0 - share) * area
                 work, friction = _push(points, la, el.link_b[k], force, mu, v_s, nx, ny, nz,
-                                       geo[k, 3, 0], geo[k, 3, 1], geo[k, 3, 2])
+                                       geo[3, k, 0], geo[3, k, 1], geo[3, k, 2])
                 power += work
                 if share > 0.0:
                     carried_force = gauge * share * area_s
                     work, carried_friction = _push(points, carrier, el.link_b[k], carried_force,
-                                                   mu, v_s, nx, ny, nz, geo[k, 6, 0],
-                                                   geo[k, 6, 1], geo[k, 6, 2])
+                                                   mu, v_s, nx, ny, nz, geo[6, k, 0],
+                                                   geo[6, k, 1], geo[6, k, 2])
                     power += work
                     force += carried_force
                     friction += carried_friction

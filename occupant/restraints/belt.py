@@ -676,7 +676,7 @@ def belt(el, points, out, zdot, drift, t, z, b):
     return power
 
 
-@njit(**JIT_STAGE)
+@separate
 def belts(bundle, data, t, q, v, z):
     el = bundle.belts
     points = point_data(data)   # what the point routines read
