@@ -39,7 +39,7 @@ def test_a_run_compiles_the_jobs_specialisations(frontal, monkeypatch):
             assert jobs[family][1] == (producer_view(loads[0], family),) + loads[1:]
 
 
-def test_split_puts_what_links_the_producers_last_in_this_process(frontal):
+def test_split_puts_the_job_needing_others_last_in_this_process(frontal):
     mine, theirs = precompile.split(precompile.jobs(frontal.model, run_euler))
     assert [name for name, *_ in mine][-1] == "loads"
     assert all(not needs for _, _, _, needs in theirs)
