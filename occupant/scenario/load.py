@@ -57,6 +57,7 @@ import pathlib
 import numpy as np
 
 from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
+from occupant.human.neck_levelling import share_neck_flexion
 from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.interior import load_interior
@@ -246,6 +247,8 @@ class Scenario:
             except BracketError as err:
                 c.fail("occupant.posture", str(err), "a posture whose lower neck flexion is "
                        "inside the bracket's range")
+        else:   # a human has no bracket: its whole neck levels the head
+            self.q0 = share_neck_flexion(self.model, self.q0)
         self.settle = self._settle(c, occ)
         self.v0 = None
         if self.front is not None:
