@@ -189,7 +189,8 @@ def build_belt(asm, table, c, path):
     shoulder wrap lies on it, over its top, before the chest wrap on the torso, after a wrap on
     the outboard side of the occupant's ``neck_shell`` (if it has one: the belt cannot slide
     through the neck), all placed together on their shortest path (``restraints.wrap_chain``;
-    no ``across``). ``abdomen`` (an occupant ellipsoid, e.g. ``abdomen``): a further wrap on it
+    no ``across``; in GS1's crash this path jumps between two locally shortest ones, so no
+    shipped case uses it: scenarios/validation/README.md). ``abdomen`` (an occupant ellipsoid, e.g. ``abdomen``): a further wrap on it
     after the chest wrap, so the shoulder belt's lower part lies over the belly on its way to the
     buckle instead of cutting through it (``restraints.belt_clearance``), held across the belt
     by friction (``across``, default ``friction``): on their shortest path the wraps over the
