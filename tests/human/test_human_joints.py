@@ -107,7 +107,7 @@ def test_reference_hip_flexion_against_riener_edrich(human, hip_deg):
 
 
 # Neck ranges (deg) per joint, joint_rom.toml: flexion, extension, lateral bending
-NECK_RANGE = {"upper_neck": (33.0, 36.6, 27.5), "lower_neck": (12.0, 8.4, 17.5)}
+NECK_RANGE = {"upper_neck": (33.0, 36.6, 28.8), "lower_neck": (12.0, 8.4, 16.2)}
 
 
 @pytest.mark.parametrize("joint", ["upper_neck", "lower_neck"])
@@ -145,12 +145,12 @@ def _chord_split(upper_levels, subaxial_levels, whole=45.0):
 
 def test_analytic_neck_lateral_split_from_in_vitro_flexibility():
     """The lateral range splits between the two neck joints as the chord of the subaxial arc
-    leans (joint_rom.toml): lower B/2, upper B/2 + U, with U = 5.5 + 6.7 deg (C0-C1, C1-C2;
-    Panjabi et al. 1989) and B = 7 x 7.9 deg - U (C0-C7 mean per level; Panjabi et al. 2001),
-    applied to the clinical 45 deg."""
+    leans (joint_rom.toml): lower B/2, upper B/2 + U, with one side's per-level bending of
+    Panjabi et al. 2001 (PANJABI_2001_LATERAL), applied to the clinical 45 deg; the abstract's
+    7.9 deg per level is the mean of the left-plus-right ranges."""
     from occupant.human.builder import human_range
-    u = (5.5, 6.7)
-    lower, upper = _chord_split(u, (7 * 7.9 - sum(u),))
+    assert 2.0 * sum(PANJABI_2001_LATERAL) / 7 == pytest.approx(7.9, abs=0.1)
+    lower, upper = _chord_split(PANJABI_2001_LATERAL[:2], PANJABI_2001_LATERAL[2:])
     assert math.degrees(human_range("lower_neck", 0, "spherical")[1]) == pytest.approx(lower, abs=0.1)
     assert math.degrees(human_range("upper_neck", 0, "spherical")[1]) == pytest.approx(upper, abs=0.1)
 
@@ -159,6 +159,8 @@ def test_analytic_neck_lateral_split_from_in_vitro_flexibility():
 # curves as the SAFER HBM validation repository digitised them (joint_rom.toml: commit and path)
 PANJABI_2001_FLEXION = (6.86, 12.20, 3.07, 4.45, 5.52, 5.09, 3.56)
 PANJABI_2001_EXTENSION = (19.79, 12.10, 2.73, 3.15, 5.23, 4.46, 3.36)
+# lateral bending, one side: half the range from -1.0 to +1.0 N m (lateral_bending.csv)
+PANJABI_2001_LATERAL = (4.58, 3.19, 4.72, 4.67, 4.68, 3.32, 2.69)
 
 
 def test_analytic_neck_sagittal_split_from_in_vitro_flexibility():

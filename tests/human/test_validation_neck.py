@@ -196,10 +196,11 @@ def test_reference_kang_side_corridor_is_the_two_specimens():
 
 
 @pytest.mark.xfail(strict=True, reason="finding of the independent check: the human's head bends "
-                   "sideways as the PMHS's up to about 65 ms, then on to 67.7 deg (45.8-66.0): lagging "
+                   "sideways as the PMHS's up to about 65 ms, then on to 66.5 deg (45.8-66.0), and ends at "
+                   "-11.6 deg at 200 ms (-10.1-33.3): lagging "
                    "24 deg about the condyles at 40-50 ms, the head swings through the upper "
                    "joint's soft range at up to 51 rad/s, resisted by neither its curve (< 10 N m) nor "
-                   "its passive damping (5 N m), and is stopped by the ligamentous branch at 105 N m; "
+                   "its passive damping (5 N m), and is stopped by the ligamentous branch at 102 N m; "
                    "the lower neck's recoil and the hysteresis do not set the peak (README.md); no "
                    "published lateral damping or crash-level lateral curve to correct it with "
                    "(test_regression_kang_side_mechanism)")
@@ -214,26 +215,29 @@ def test_regression_kang_side_figures(validated):
     Since the lateral range splits between the joints as the in vitro spine bends (joint_rom.toml:
     17.5 deg at C7/T1, 27.5 deg at the condyles) the peak is 67.7 deg and the bending at 200 ms
     -10.0 deg (0.1 deg inside); with the equal split 73.0 and -29.0 deg, and with the elastic
-    branch before the neck's hysteresis (passive_joints.ligament_absorption) -63.7 deg."""
+    branch before the neck's hysteresis (passive_joints.ligament_absorption) -63.7 deg. Since
+    the split is read one side from the digitised per-level curves (16.2 / 28.8 deg; the
+    abstract's 7.9 deg per level is left plus right): peak 66.5 deg (0.5 deg out), bending at
+    200 ms -11.6 deg (1.5 deg out)."""
     c = validated("human_neck_kang_side_check")["checks"]
-    assert c["peak_lateral_deg"][0] == pytest.approx(67.7, abs=1.0)
+    assert c["peak_lateral_deg"][0] == pytest.approx(66.5, abs=1.0)
     assert c["peak_lateral_time_ms"][0] == pytest.approx(84.0, abs=2.0)
-    assert c["final_lateral_deg"][0] == pytest.approx(-10.0, abs=1.0)
+    assert c["final_lateral_deg"][0] == pytest.approx(-11.6, abs=1.0)
     assert not c["peak_lateral_deg"][1] and c["peak_lateral_time_ms"][1]
 
 
 def test_regression_kang_side_mechanism(validated):
     """What makes the peak (README.md): the sled's pulse is over at 67 ms and the head peaks
     after it. The lower neck (C7/T1), bent past its range into the ligamentous branch (its
-    largest angle, 38.6 deg, at 54 ms with 116 N m), springs back to 20 deg by the peak and
+    largest angle, 37.6 deg, at 52 ms with 120 N m; 38.6 deg with the 17.5 deg range), springs back to 20 deg by the peak and
     returns about 10 J of the 18 J it took, while the head, lagging 24 deg about the condyles at
     50 ms, swings over them freely: at 66 ms the upper joint turns at about 51 rad/s under less
     than 10 N m (its soft range's curve and 0.1 N m s/rad of passive damping), and the head is
-    stopped at 47.7 deg by the ligamentous branch with 105 N m: about three times the 27-38 N m
+    stopped at 48.6 deg by the ligamentous branch with 102 N m: about three times the 27-38 N m
     at which PMHS atlases broke in lateral bending (Yoganandan et al. 2024). The free swing, not
     the lower neck's recoil, sets the peak: with the hysteresis raised from 31 to 50 or 70 % the
     peak is 68.3 or 69.3 deg, with 1 N m s/rad at C7/T1 alone 66.6, at the condyles alone 58.9
-    (tried once each, README.md, not kept)."""
+    (tried once each with the 17.5 / 27.5 deg split, README.md, not kept)."""
     out = validated("human_neck_kang_side_check")
     res, t = out["results"], out["t"] * 1e3
     head = out["history"]["head_lateral_deg"]
@@ -245,11 +249,11 @@ def test_regression_kang_side_mechanism(validated):
         res.outputs[f"{j}_neck_x.load"][1:] + res.outputs[f"{j}_neck_x.load"][:-1]))])
         for j in ("lower", "upper")}
     k = int(np.argmax(deg["lower"][:peak + 1]))
-    assert t[k] < 60.0 and deg["lower"][k] == pytest.approx(38.6, abs=1.5)
+    assert t[k] < 60.0 and deg["lower"][k] == pytest.approx(37.6, abs=1.5)
     assert deg["lower"][peak] < deg["lower"][k] - 15.0
     assert stored["lower"][k] - stored["lower"][peak] > 8.0            # J returned to the head
     assert deg["upper"][np.argmin(np.abs(t - 50.0))] < -20.0            # the head lagging
-    assert deg["upper"][peak] == pytest.approx(47.5, abs=1.5)
+    assert deg["upper"][peak] == pytest.approx(48.6, abs=1.5)
     assert np.abs(res.outputs["upper_neck_x.load"][:peak + 1]).max() > 2.5 * 38.0
     # the free swing over the condyles: fastest after 50 ms at about 51 rad/s, under < 10 N m
     rate = np.gradient(np.radians(deg["upper"]), out["t"])
