@@ -190,8 +190,8 @@ def build_belt(asm, table, c, path):
     the outboard side of the occupant's ``neck_shell`` (if it has one: the belt cannot slide
     through the neck), all placed together on their shortest path (``restraints.wrap_chain``;
     no ``across``; in GS1's crash this path jumps between two locally shortest ones, so no
-    shipped case uses it: scenarios/validation/README.md). ``abdomen`` (an occupant ellipsoid, e.g. ``abdomen``): a further wrap on it
-    after the chest wrap, so the shoulder belt's lower part lies over the belly on its way to the
+    shipped case uses it: scenarios/validation/README.md). ``abdomen`` (an occupant ellipsoid,
+    e.g. ``abdomen``): a further wrap on it after the chest wrap, so the shoulder belt's lower part lies over the belly on its way to the
     buckle instead of cutting through it (``restraints.belt_clearance``), held across the belt
     by friction (``across``, default ``friction``): on their shortest path the wraps over the
     thorax and the abdomen have two of almost equal length, around the thorax's inboard and

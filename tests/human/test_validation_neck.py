@@ -196,11 +196,13 @@ def test_reference_kang_side_corridor_is_the_two_specimens():
 
 
 @pytest.mark.xfail(strict=True, reason="finding of the independent check: the human's head bends "
-                   "sideways as the PMHS's up to about 65 ms, then on to 66.5 deg (45.8-66.0), and ends at "
+                   "sideways as the PMHS's up to about 65 ms, then on to 66.5 deg (45.8-66.0), and "
+                   "ends at "
                    "-11.6 deg at 200 ms (-10.1-33.3): lagging "
                    "24 deg about the condyles at 40-50 ms, the head swings through the upper "
                    "joint's soft range at up to 51 rad/s, resisted by neither its curve (< 10 N m) nor "
-                   "its passive damping (5 N m), and is stopped by the ligamentous branch at 102 N m; "
+                   "its passive damping (5 N m), and is stopped by the ligamentous branch at "
+                   "102 N m; "
                    "the lower neck's recoil and the hysteresis do not set the peak (README.md); no "
                    "published lateral damping or crash-level lateral curve to correct it with "
                    "(test_regression_kang_side_mechanism)")
@@ -229,8 +231,8 @@ def test_regression_kang_side_figures(validated):
 def test_regression_kang_side_mechanism(validated):
     """What makes the peak (README.md): the sled's pulse is over at 67 ms and the head peaks
     after it. The lower neck (C7/T1), bent past its range into the ligamentous branch (its
-    largest angle, 37.6 deg, at 52 ms with 120 N m; 38.6 deg with the 17.5 deg range), springs back to 20 deg by the peak and
-    returns about 10 J of the 18 J it took, while the head, lagging 24 deg about the condyles at
+    largest angle, 37.6 deg, at 52 ms with 120 N m; 38.6 deg with the 17.5 deg range), springs
+    back to 18 deg by the peak (20 with the 17.5 deg range) and returns about 10 J of the 18 J it took, while the head, lagging 24 deg about the condyles at
     50 ms, swings over them freely: at 66 ms the upper joint turns at about 51 rad/s under less
     than 10 N m (its soft range's curve and 0.1 N m s/rad of passive damping), and the head is
     stopped at 48.6 deg by the ligamentous branch with 102 N m: about three times the 27-38 N m
