@@ -127,6 +127,7 @@ AirbagBlock = namedtuple("AirbagBlock", [
     "folded_fraction",  # (nbag,) folded volume / nominal volume
     "firing_time",    # (nbag,) s
     "deployment_time",  # (nbag,) s
+    "contact_law",    # (nbag,) int, index in occupant.modeling.airbags.CONTACT_LAWS (0 lens, 1 dimple)
     "flow_start",     # (nbag,) int, first row of the mass-flow table (time after firing, kg/s)
     "flow_len",       # (nbag,) int
     "temperature_start",  # (nbag,) int, first row of the inflow temperature table (t, K)
@@ -153,6 +154,7 @@ AirbagBlock = namedtuple("AirbagBlock", [
     "p_a",            # (npair, 3) m, ellipsoid centre in that link's frame
     "size_a",         # (npair, 3) m, semi-axes
     "radius_a",       # (npair,) m, volume-equivalent radius of the ellipsoid
+    "face_share",     # (npair,) share of the bag's face (pi b c) the pair's dimple may take
     "link_b",         # (npair,) int, the bag's mounting link
     "R_b",            # (npair, 3, 3) the bag's axes in that link's frame
     "z_start",        # int, first producer state: per bag AIRBAG_STATES
@@ -449,7 +451,8 @@ def empty_airbag_block():
     """The AirbagBlock of a model without airbags."""
     values = {name: np.zeros(0) for name in AirbagBlock._fields}
     for name in ("bag_link", "flow_start", "flow_len", "temperature_start", "temperature_len",
-                 "pair_bag", "link_a", "carrier", "link_b", "bottom_start", "bottom_len"):
+                 "contact_law", "pair_bag", "link_a", "carrier", "link_b", "bottom_start",
+                 "bottom_len"):
         values[name] = np.zeros(0, dtype=np.int64)
     values["pair_start"] = np.zeros(1, dtype=np.int64)
     for name, shape in (("bag_R", (0, 3, 3)), ("R_a", (0, 3, 3)), ("R_b", (0, 3, 3)),

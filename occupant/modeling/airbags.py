@@ -53,6 +53,11 @@ BOTTOMING_THICKNESS = 0.02                   # m [E]
 BOTTOMING_TABLE = ((0.0, 0.0), (0.01, 2500.0), (0.02, 6000.0), (0.04, 20000.0),
                    (0.06, 40000.0))          # (m, N) [E]
 BOTTOMING_DAMPING = 1.0e3                    # N s/m^2 [E]
+# The contact laws (occupant.restraints.airbag): "lens" the body's cross-section at the bag's
+# surface (the default), "dimple" the taut, wrinkling fabric's dimple (occupant.restraints.
+# airbag_dimple, opt-in: its docstring gives its scenario figures and why it is not the default).
+CONTACT_LAWS = ("lens", "dimple")
+DIMPLE_LAW = CONTACT_LAWS.index("dimple")
 
 
 def _table(value, what, unit):
@@ -102,7 +107,11 @@ class Airbag:
     pushes the bag flat against its mounting (the wheel hub, the panel) meets the backing plane
     ``bottoming_thickness`` (m, the collapsed bag) ahead of the mounting frame, with the loading
     table ``bottoming`` (rows penetration m, N) and Hunt-Crossley ``bottoming_damping``
-    (N s/m^2): the bag "bottoming out" (``occupant.restraints.airbag``).
+    (N s/m^2): the bag "bottoming out" (``occupant.restraints.airbag``). ``contact_law``
+    (``CONTACT_LAWS``): the area the gas pushes a body with, "lens" (the default: the body's
+    cross-section where it crosses the bag's surface) or "dimple" (opt-in: the wider dimple of
+    the taut, wrinkling fabric, fitted to the inextensible membrane; ``occupant.restraints.
+    airbag_dimple`` says why it is not the default).
     """
     name: str
     marker: str | None = None
@@ -127,6 +136,7 @@ class Airbag:
     bottoming: object = BOTTOMING_TABLE
     bottoming_thickness: float = BOTTOMING_THICKNESS
     bottoming_damping: float = BOTTOMING_DAMPING
+    contact_law: str = "lens"
 
     def __post_init__(self):
         what = f"airbag '{self.name}'"
@@ -179,6 +189,9 @@ class Airbag:
                                 f"{2.0 * self.semi_axes[0]:.4g} m, got {self.bottoming_thickness!r}")
         self.bottoming_damping = _number(self.bottoming_damping, f"{what}.bottoming_damping",
                                          "N s/m^2", strict=False)
+        if self.contact_law not in CONTACT_LAWS:
+            raise ModelingError(f"{what}.contact_law: expected one of {', '.join(CONTACT_LAWS)}, "
+                                f"got {self.contact_law!r}")
 
     @property
     def volume(self):
@@ -231,6 +244,18 @@ def _equivalent_radius(semi_axes):
     """Radius of the sphere of the same volume, (a b c)^(1/3), m: the occupant geometry's size in
     the penetrated-volume estimate [E]."""
     return float(np.prod(semi_axes) ** (1.0 / 3.0))
+
+
+def face_shares(pair_bag, radius, n_bags):
+    """Each pair's share of its bag's face, in proportion to its body's cross-section pi r^2 [E]:
+    the bodies' dimples together cannot take more than the face (two knees side by side meet
+    between them; the head's and the chest's dimples meet across the driver bag). Read by the
+    "dimple" contact law only."""
+    pair_bag = np.asarray(pair_bag, dtype=int)
+    area = np.asarray(radius, dtype=float) ** 2
+    total = np.zeros(n_bags)
+    np.add.at(total, pair_bag, area)
+    return area / total[pair_bag] if len(area) else np.zeros(0)
 
 
 def _front(asm, contact, link, marker_index, marker_R, marker_p, tree, body_index, body_link):
@@ -288,6 +313,7 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
         cols["folded_fraction"].append(bag.folded_volume / bag.volume)
         cols["firing_time"].append(bag.firing_time)
         cols["deployment_time"].append(bag.deployment_time)
+        cols["contact_law"].append(CONTACT_LAWS.index(bag.contact_law))
         for key, t in (("flow", bag.mass_flow), ("temperature", bag.gas_temperature)):
             start, n = table(t)
             cols[f"{key}_start"].append(start)
@@ -343,8 +369,9 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
         cols["p_bottom"].append(cols["bag_p"][k] + bags[k].bottoming_thickness * R_bag[:, 0])
         cols["size_bottom"].append((bags[k].semi_axes[1], bags[k].semi_axes[2], 0.0))
     nb, nc = len(bags), len(contacts)
+    cols["face_share"] = face_shares(cols["pair_bag"], cols["radius_a"], nb)
     for key in ("bag_link", "flow_start", "flow_len", "temperature_start", "temperature_len",
-                "pair_bag", "link_a", "carrier", "link_b", "bottom_start", "bottom_len"):
+                "contact_law", "pair_bag", "link_a", "carrier", "link_b", "bottom_start", "bottom_len"):
         cols[key] = np.array(cols[key], dtype=int)
     for key, n in (("bag_R", nb), ("R_a", nc), ("R_b", nc), ("R_bottom", nc), ("front_R", nc)):
         cols[key] = np.array(cols[key], dtype=float).reshape(n, 3, 3)

@@ -25,15 +25,25 @@ x = lambda a (back face on the frame origin), lambda = f^(1/3); the volume fract
 f = f_0 + (1 - f_0) s^2 (3 - 2 s), s = (t - t_fire) / t_deploy clipped to [0, 1].
 
 Contact with an occupant ellipsoid: its penetration d into the bag ellipsoid and the normal
-(``occupant.contact.geometry_pairs.ellipsoid_ellipsoid``). The displaced volume is that of the
-lens where two spheres overlap by d, radii the occupant ellipsoid's volume-equivalent radius and
-the bag's front-face curvature radius lambda b c / a: V_c(d), with the area of the lens' rim
-circle A(d) = dV_c/dd (exact for spheres); past the depth where the rim reaches the smaller
-sphere's great circle, A stays at that circle and V_c grows by A per metre (the fabric wraps the
-body). V = f V_nominal - sum V_c. The force (p - p_a)^+ A acts along the normal on the occupant
+(``occupant.contact.geometry_pairs.ellipsoid_ellipsoid``). The displaced volume V_c(d) and the
+area A(d) = dV_c/dd the gas pushes with (``patch``) follow the bag's ``contact_law``, for a body
+of the occupant ellipsoid's volume-equivalent radius r pressed into the bag's front face,
+curvature radius lambda b c / a:
+- "lens" (the default): the lens where the two spheres overlap by d, A the area of its rim circle
+  (exact for spheres); past the depth where the rim reaches the smaller sphere's great circle, A
+  stays at that circle and V_c grows by A per metre (the fabric wraps the body). The body's
+  cross-section where it crosses the bag's surface: 1.7-7.8 times less than the inextensible,
+  wrinkling membrane's dimple once it is deep (tests/restraints/test_airbag_membrane.py);
+- "dimple" (opt-in): once the fabric is taut (``airbag_dimple.tautness``: over the last part of
+  the unfolding) the dimple the wrinkling fabric turns around the body, much wider than the body
+  (``airbag_dimple.dimple``, fitted to that membrane reference, within 2 %), its area at most the
+  pair's share of the face, pi lambda^2 b c (shares in proportion to the bodies' pi r^2, fixed
+  when the model is built); while the bag unfolds, the lens, and between the two a blend at the
+  taut share. Its scenario figures, and why it is not the default: ``airbag_dimple``.
+V = f V_nominal - sum V_c. The force (p - p_a)^+ A acts along the normal on the occupant
 at the contact point, its reaction on the mounting link; with it the fabric's regularised Coulomb
 friction (``contact.compliant.normal_and_friction``; dummy-airbag mu 0.1-0.3, crash-domain-facts
-6.3). Pressure alone cannot hold a body whose load exceeds (p - p_a) times its cross-section:
+6.3). Pressure alone cannot hold a body whose load exceeds (p - p_a) times its area:
 it flattens the bag against its mounting, and a uniform-pressure bag has no thickness left to
 show it. As MADYMO and ATB users model that "bottoming out" (a driver bag's occupant then meets
 the steering wheel through the collapsed fabric), a pair whose occupant geometry is in the bag
@@ -43,7 +53,9 @@ thickness, within the bag's y-z footprint: an ellipsoid-plane contact
 damping, its reaction on the mounting link.
 
 A pair with a ``front`` (a dummy's thorax, its front the sternum pad on the chest joint) splits
-its patch (``occupant.contact.carrier``): the share s within the front's outline, while the load
+its patch (``occupant.contact.carrier``): the share s of the body's own contact patch (the
+lens' rim, under either law: the dimple's wider rim lies off the body) within the front's
+outline, while the load
 pushes the carrier back, lies at the carried depth d_s = d - n . t on the carrier (t its travel)
 and the rest on the rigid part, V_c = (1 - s) V_c(d) + s V_c(d_s), forces (p - p_a)(1 - s) A(d)
 and (p - p_a) s A(d_s) (output ``carried_force``); the bottoming force is shared alike. The
@@ -72,7 +84,8 @@ from occupant.contact.geometry_pairs import (
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import AIRBAG_CONTACT_OUTPUTS, POWER_AIRBAGS
-from occupant.modeling.airbags import unfolded_fraction
+from occupant.modeling.airbags import DIMPLE_LAW, unfolded_fraction
+from occupant.restraints.airbag_dimple import dimple, tautness
 
 N_PAIR_OUTPUTS = len(AIRBAG_CONTACT_OUTPUTS)
 
@@ -98,6 +111,20 @@ def lens(d, r1, r2):
         area = np.pi * r_min * r_min
         return volume + area * (d - d_star), area
     return volume, np.pi * (r1 * r1 - x1 * x1)
+
+
+@njit(**JIT)
+def patch(d, r, R, taut, cap):
+    """(volume m^3, area m^2, the lens' rim area m^2) the bag loses to a body of radius r at
+    depth d (bag face curvature radius R): the taut share ``taut`` in [0, 1] of the fabric turns
+    the wrinkled dimple (``airbag_dimple.dimple``, its area at most ``cap``), the slack rest only
+    gives way by the lens of the two spheres (all of it at ``taut`` = 0: the "lens" law);
+    area = dV/dd at any fixed ``taut``."""
+    vol_l, area_l = lens(d, r, R)
+    if taut <= 0.0:
+        return vol_l, area_l, area_l
+    vol_d, area_d = dimple(d, r, R, max(cap, area_l))
+    return ((1.0 - taut) * vol_l + taut * vol_d, (1.0 - taut) * area_l + taut * area_d, area_l)
 
 
 @njit(**JIT)
@@ -192,6 +219,12 @@ def airbags(bundle, data, t, q, v, z):
         lam = f ** (1.0 / 3.0)
         depth = lam * el.semi_axes[b, 0]
         radius_b = lam * el.bag_radius[b]
+        # the "dimple" law's fabric is taut as the bag reaches its full shape (slack while it
+        # unfolds), its pairs' dimples sharing the face's projected area; "lens": slack throughout
+        taut, face = 0.0, 0.0
+        if el.contact_law[b] == DIMPLE_LAW:
+            taut = tautness(el.firing_time[b], el.deployment_time[b], t)
+            face = np.pi * lam * lam * el.semi_axes[b, 1] * el.semi_axes[b, 2]
         # geometry of every pair of the bag, and the displaced volume
         displaced = 0.0
         for k in range(el.pair_start[b], el.pair_start[b + 1]):
@@ -199,17 +232,19 @@ def airbags(bundle, data, t, q, v, z):
                 geo[0, k, r] = el.bag_p[b, r] + depth * el.bag_R[b, r, 0]
                 geo[1, k, r] = lam * el.semi_axes[b, r]
             d, d_rate, nx, ny, nz, cx, cy, cz, _ = ellipsoid_ellipsoid(points, pairs, k)
-            vol_c, area = lens(d, el.radius_a[k], radius_b)
+            cap = el.face_share[k] * face
+            vol_c, area, rim_area = patch(d, el.radius_a[k], radius_b, taut, cap)
             # the share over the carrier's front, at its own depth (occupant.contact.carrier)
             share, d_s, area_s, sx, sy, sz = 0.0, d, area, cx, cy, cz
             la, carrier = el.link_a[k], el.carrier[k]
             if area > 0.0 and bearer(points, la, carrier, nx, ny, nz) == carrier:
+                # the share of the body's own contact patch (the lens' rim) over the front
                 share = carried_share(points, carrier, el.front_R[k], el.front_p[k],
                                       el.front_half[k, 0], el.front_half[k, 1], cx, cy, cz,
-                                      np.sqrt(area / np.pi))
+                                      np.sqrt(rim_area / np.pi))
                 _, d_s, _, sx, sy, sz = carried(points, la, carrier, el.carrier_r[k], d, d_rate,
                                                 nx, ny, nz, cx, cy, cz)
-                vol_s, area_s = lens(d_s, el.radius_a[k], radius_b)
+                vol_s, area_s, _ = patch(d_s, el.radius_a[k], radius_b, taut, cap)
                 vol_c = (1.0 - share) * vol_c + share * vol_s
             displaced += vol_c
             geo[2, k, 0], geo[2, k, 1], geo[2, k, 2] = nx, ny, nz

@@ -15,7 +15,7 @@ class RestraintKind:
 
 AIRBAG_KEYS = {"enabled": "bool", "kind": "string", "fire_time": "nonneg", "volume": "positive",
                "vent_area": "nonneg", "inflator_mass": "positive", "position": "vector",
-               "direction": "vector", "contact": "names"}
+               "direction": "vector", "contact": "names", "contact_law": "string"}
 RESTRAINTS = {
     "belt": RestraintKind(
         {"enabled": "bool", "kind": "string", "load_limit": "positive", "pretensioner": "bool",
@@ -43,11 +43,13 @@ def build_airbag(asm, table, c, path):
     ``sternum`` slides on, the share of the patch within the outline of the sternum's ellipsoid
     (the sternum pad) is carried by the sternum (``AirbagContact.front``). ``volume`` (m^3)
     scales the preset's shape, ``inflator_mass`` (kg) its inflator's mass flow, ``vent_area``
-    (m^2) replaces its vents."""
+    (m^2) replaces its vents. ``contact_law`` ("lens", the default, or "dimple"): the area the
+    gas pushes a body with (``occupant.modeling.Airbag.contact_law``; the dimple is opt-in,
+    ``occupant.restraints.airbag_dimple`` says why)."""
     import numpy as np
     from occupant.modeling import (AirbagContact, Ellipsoid, ModelingError, driver_airbag,
                                    knee_airbag, passenger_airbag)
-    from occupant.modeling.airbags import DRIVER_BAG, KNEE_BAG, PASSENGER_BAG
+    from occupant.modeling.airbags import CONTACT_LAWS, DRIVER_BAG, KNEE_BAG, PASSENGER_BAG
     kind = c.string(table, "kind", path, required=True, choices=AIRBAG_KINDS, what="airbag kind")
     preset, make = {"driver": (DRIVER_BAG, driver_airbag), "knee": (KNEE_BAG, knee_airbag),
                     "passenger": (PASSENGER_BAG, passenger_airbag)}[kind]
@@ -73,6 +75,9 @@ def build_airbag(asm, table, c, path):
         flow = np.array(preset["mass_flow"], float)
         delivered = np.trapezoid(flow[:, 1], flow[:, 0])
         options["mass_flow"] = np.column_stack([flow[:, 0], flow[:, 1] * mass / delivered])
+    law = c.string(table, "contact_law", path, choices=CONTACT_LAWS, what="airbag contact law")
+    if law is not None:
+        options["contact_law"] = law
     vent = c.number(table, "vent_area", path, nonneg=True)
     if vent is not None:
         options["vent_area"] = vent
