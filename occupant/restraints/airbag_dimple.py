@@ -32,14 +32,17 @@ Why it is not the default: it is the stiff limit of a fabric that does not stret
 bag's does: it would soften the dimple, and is not modelled), the fixed face shares undershoot
 the head and overshoot the knees (their dimples are not split by where the bodies actually
 are), and a body already inside the untethered bag's full shape while it unfolds is pushed by
-the dimple at once as the fabric turns taut. Measured with both bags of each scenario on the
-dimple law [D, this code, 4f578b9 of issue 11's branch] against the default law's results:
-- us_ncap_frontal_56: HIC15 299 (test 328), neck tension 0.99 kN (test 0.70), chest deflection
-  38.0 mm (test 26.6), femurs 2.53 / 2.37 kN (test 1.13 / 1.49: the knee bag over-pushes);
-- euro_ncap_full_width_50 (5F): HIC15 608, head 3 ms 90.4 g (above its 80 g limit), chest
-  37.8 mm (above 34): she sits inside the untethered bag's full shape while it unfolds;
-- fmvss208_sled_48_unbelted: HIC15 479, every criterion passes;
-- aeb_precrash_frontal: HIC15 198.
+the dimple at once as the fabric turns taut. Measured [D: runs of this code with every bag of
+the scenario on contact_law = "dimple"; in brackets the default law's, and NHTSA 11391's driver
+as scenarios/README.md cites it]:
+- us_ncap_frontal_56: HIC15 299 (lens 326, test 328), neck tension 0.99 kN (1.41, test 0.70),
+  chest deflection 38.0 mm (37.5, test 26.6), femurs 2.53 / 2.37 kN (0.58 / 0.54, test
+  1.13 / 1.49: the knee bag over-pushes);
+- euro_ncap_full_width_50 (5F): HIC15 608 (192), head 3 ms 90.4 g (47.6; above its 80 g limit),
+  chest deflection 37.8 mm (28.2; above 34): she sits inside the untethered bag's full shape
+  while it unfolds;
+- fmvss208_sled_48_unbelted: HIC15 479 (108), every criterion passes;
+- aeb_precrash_frontal: HIC15 198 (92).
 """
 import numpy as np
 from numba import njit
