@@ -131,16 +131,16 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
     header, crit_rows, crit_colours, verdicts = T.criteria_rows(run.criteria)
     impact = D.crash_start(run)   # a pre-crash phase: the channels from the crash on, that phase apart
     crash, precrash = (None, None) if impact is None else ((impact, res.t[-1]), (res.t[0], impact))
-    # what the second process draws: the pages after the 3D views (this process draws the
-    # pages before them, meanwhile), ~2 of the report's ~4.5 s CPU
-    figures = {"trajectories": lambda: drawn(F.trajectories([run])),
+    # what the second process draws, in the order the pages take them: the pages after the 3D
+    # views (this process draws the pages before them, meanwhile), ~2 of the report's ~4.5 s CPU
+    figures = {"viewer": lambda: V.html(run) if viewer and html else None,
+               "trajectories": lambda: drawn(F.trajectories([run])),
                "channels": lambda: drawn(F.channels([run], window=crash)) if res.channels else None,
                "precrash channels": lambda: drawn(F.channels([run], window=precrash))
                if res.channels and precrash else None,
                "restraints": lambda: drawn(F.restraints(run, window=crash)),
                "precrash restraints": lambda: drawn(F.restraints(run, window=precrash)) if precrash else None,
-               "energy": lambda: drawn(F.energy(run)),
-               "viewer": lambda: V.html(run) if viewer and html else None}
+               "energy": lambda: drawn(F.energy(run))}
     with Background(figures, parallel) as later, \
             (pdf_pages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pages:
         # this process's share first (the kinematics, the 3D views), then the pages
