@@ -61,8 +61,8 @@ class FastCall:
     later calls go straight to it. Callers pass arguments of the same types every time (the
     model's frozen arrays, a Data from ``make_data``, float64 C-contiguous arrays, floats), except
     for the one thing that varies between models: a bundle as first argument types each producer
-    family the model lacks as None (``bundle.step_bundle``), so the entry is kept per pattern of
-    absent families."""
+    family the model lacks as None (``bundle.step_bundle``) and marks the contact pair types it
+    holds, so the entry is kept per such pattern (``bundle.step_pattern``)."""
 
     def __init__(self, dispatcher):
         self.dispatcher = dispatcher
@@ -73,7 +73,10 @@ class FastCall:
         first = args[0] if args else None
         if first is self.last[0]:
             return self.last[1](*args)
-        key = tuple(f is None for f in first) if type(first).__name__ == "Bundle" else ()
+        key = ()
+        if type(first).__name__ == "Bundle":
+            from occupant.model.bundle import step_pattern
+            key = step_pattern(first)
         entry = self.entries.get(key)
         if entry is None:
             from numba import typeof
@@ -105,6 +108,26 @@ def readonly(typingctx, a):
     ro = a.copy(readonly=True)
     return ro(a), lambda context, builder, sig, args: impl_ret_borrowed(context, builder, ro,
                                                                         args[0])
+
+
+@intrinsic
+def call_if(typingctx, marker, func, otherwise, *args):
+    """``func(*args)`` where ``marker`` is not None, else ``otherwise``, and then nothing of
+    ``func`` typed or compiled: the marker's type decides (a block's marker, ``bundle.MARKERS``:
+    None for what a model lacks), not its value, so that no code is compiled for a branch the model
+    never takes. The result has ``otherwise``'s type (``func``'s cast to it)."""
+    if not isinstance(func, types.Dispatcher):
+        return None
+    sig = otherwise(marker, func, otherwise, types.StarArgTuple(args))
+    if isinstance(marker, types.NoneType):
+        return sig, lambda context, builder, sig, llargs: llargs[2]
+    call = typingctx.resolve_function_type(func, args, {})
+
+    def codegen(context, builder, sig, llargs):
+        values = [builder.extract_value(llargs[3], i) for i in range(len(args))]
+        result = context.get_function(func, call)(builder, values)
+        return context.cast(builder, result, call.return_type, otherwise)
+    return sig, codegen
 
 
 # Separately compiled stages called through their address. numba links the whole code of every

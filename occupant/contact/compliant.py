@@ -41,10 +41,10 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, separate
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, call_if, separate
 from occupant.contact.convex_pairs import ellipsoid_box, ellipsoid_cylinder
 from occupant.contact.geometry_pairs import (
-    ellipsoid_ellipsoid, ellipsoid_plane, pair_geometry, point_in_link,
+    NO_CONTACT, ellipsoid_ellipsoid, ellipsoid_plane, pair_geometry, point_in_link,
 )
 from occupant.contact.mesh_pairs import ellipsoid_mesh
 from occupant.forces.joint_resistance import recovering_unload, table_load, table_slope
@@ -257,16 +257,22 @@ def contacts(bundle, data, t, q, v, z):
         if el.broad_phase and gap > 0.0:
             d, d_rate, nx, ny, nz, cx, cy, cz, inside = (-gap, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
                                                          False)
+        # each type's routine compiled only where the block holds pairs of it (``el.kinds``)
         elif kind == CONTACT_ELLIPSOID_PLANE:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(points, geo, e)
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(el.kinds.plane, ellipsoid_plane,
+                                                                NO_CONTACT, points, geo, e)
         elif kind == CONTACT_ELLIPSOID_ELLIPSOID:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_ellipsoid(points, geo, e)
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(
+                el.kinds.ellipsoid, ellipsoid_ellipsoid, NO_CONTACT, points, geo, e)
         elif kind == CONTACT_ELLIPSOID_BOX:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_box(points, geo, e)
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(el.kinds.box, ellipsoid_box,
+                                                                NO_CONTACT, points, geo, e)
         elif kind == CONTACT_ELLIPSOID_CYLINDER:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_cylinder(points, geo, e)
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(
+                el.kinds.cylinder, ellipsoid_cylinder, NO_CONTACT, points, geo, e)
         else:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_mesh(points, el, e)
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(el.kinds.mesh, ellipsoid_mesh,
+                                                                NO_CONTACT, points, el, e)
             if not inside:
                 d = -max(gap, 0.0)
         normal, friction = 0.0, 0.0

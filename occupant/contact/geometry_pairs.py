@@ -22,6 +22,8 @@ from occupant.forces.points import point_state
 # hands them, so that each routine is compiled once for all of them, not once per block type.
 PairGeometry = namedtuple("PairGeometry", ["link_a", "R_a", "p_a", "size_a", "link_b", "R_b",
                                            "p_b", "size_b"])
+# The tuple of a pair's geometry routine (``ellipsoid_plane``) where no contact is found.
+NO_CONTACT = (-np.inf, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, False)
 
 
 @njit(**JIT_INLINE)

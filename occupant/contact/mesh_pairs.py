@@ -35,7 +35,7 @@ from numba import njit
 
 from occupant.jit import JIT_STAGE, separate
 from occupant.contact.convex_pairs import ellipsoid_in_b, finish
-from occupant.contact.geometry_pairs import pair_geometry
+from occupant.contact.geometry_pairs import NO_CONTACT, pair_geometry
 from occupant.contact.support import face_depth, line_depth, q_times, vertex_depth
 
 # Relative tolerance of the inside-the-triangle test (rounding on shared edges).
@@ -173,5 +173,5 @@ def ellipsoid_mesh(data, el, e):
     found, d, nx, ny, nz, sx, sy, sz = mesh_local(el, int(el.size_b[e, 0]), Q, cx, cy, cz,
                                                   el.bound_a[e])
     if not found:
-        return -np.inf, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, False
+        return NO_CONTACT
     return finish(data, geo, e, (w0, w1, w2, o), d, nx, ny, nz, sx, sy, sz)

@@ -85,9 +85,11 @@ class Segment:
 
 
 def rotation_xyz(angles):
-    """R = Rx(a) Ry(b) Rz(c) from three angles in rad."""
+    """R = Rx(a) Ry(b) Rz(c) from three angles in rad. The elementary rotations run as Python
+    (``py_func``, the same doubles here): no compiled code calls them in a run, and compiling
+    them for a dummy's few dozen frames took 0.7 s of a first run's load."""
     a, b, c = angles
-    return rot_x(a) @ rot_y(b) @ rot_z(c)
+    return rot_x.py_func(a) @ rot_y.py_func(b) @ rot_z.py_func(c)
 
 
 def check_inertia(checker, principal, path):

@@ -105,7 +105,11 @@ ContactBlock = namedtuple("ContactBlock", [
     "tables",         # (nt, 2) (penetration m, force N) rows
     "z_start",        # int, first producer state: per pair the maximum penetration (m)
     "out_start",      # int, first output: per pair CONTACT_OUTPUTS
+    "kinds",          # PairKinds (``pair_kinds``): which pair types the block holds
 ])
+# Per pair type (in CONTACT_ELLIPSOID_* order) a ``marker``: the compiled contacts hold the
+# geometry routines of the types present only (``jit.call_if``).
+PairKinds = namedtuple("PairKinds", ["plane", "ellipsoid", "box", "cylinder", "mesh"])
 # per pair: signed penetration (negative: the gap; where no contact is found, for pairs culled
 # by the broad phase and meshes, minus the gap between the bounding spheres, 0 if they overlap)
 # and its rate, the normal and friction force magnitudes (0 out of contact), the contact point
@@ -297,6 +301,7 @@ BeltBlock = namedtuple("BeltBlock", [
     "pt_tables",      # (nt, 2) (time since firing s, N or m) rows
     "z_start",        # (nbelt,) int, first state of each belt: BELT_STATES layout
     "out_start",      # (nbelt,) int, first output of each belt: BELT_*_OUTPUTS layout
+    "held",           # ``marker`` of wraps held across the belt (point_across > 0)
 ])
 # per segment, then per point, then per belt (in this order for each belt)
 BELT_SEGMENT_OUTPUTS = (("force", "N"), ("strain", "1"), ("length", "m"), ("length_rate", "m/s"))
@@ -417,8 +422,36 @@ for _family in ELEMENT_FIELD:
     _name = "".join(w.title() for w in _family.split("_")) + "Bundle"
     PRODUCER_BUNDLE[_family] = globals()[_name] = namedtuple(_name, ["tree", _family])
 
-by_reference(Bundle, JointResistanceBlock, SpringDamperBlock, ContactBlock, AirbagBlock,
-             MuscleBlock, ConstraintBlock, BeltBlock, TyreBlock, CouplerBlock, MarkerForceBlock)
+by_reference(Bundle, JointResistanceBlock, SpringDamperBlock, ContactBlock, PairKinds,
+             AirbagBlock, MuscleBlock, ConstraintBlock, BeltBlock, TyreBlock, CouplerBlock,
+             MarkerForceBlock)
+
+
+# A block's markers: fields telling whether the model has something a producer handles in a
+# branch of its own (a kind of contact pair, a held belt wrap), 1 if it has, None if not: a type
+# of its own, so that the compiled producer holds the code of what the model has only
+# (``jit.call_if``: us_ncap_frontal_56's contacts compile in 0.7 of the CPU time without the
+# routines of its absent plane, cylinder and mesh pairs; the plane's, which the airbags also
+# call, is now compiled with them).
+MARKERS = dict(contacts=("kinds",), belts=("held",))
+
+
+def marker(present):
+    """The marker of something the model has (``present``) or lacks."""
+    return 1 if present else None
+
+
+def pair_kinds(pair_type):
+    """The PairKinds of the pair types ``pair_type`` (an int array)."""
+    return PairKinds(*(marker(np.any(pair_type == k)) for k in range(len(PairKinds._fields))))
+
+
+def step_pattern(bundle):
+    """What a step bundle's numba type depends on besides its arrays' kinds: which families it
+    lacks and its blocks' markers (``jit.FastCall``'s key)."""
+    return (tuple(f is None for f in bundle),
+            tuple(getattr(getattr(bundle, family), field) for family, fields in MARKERS.items()
+                  if getattr(bundle, family) is not None for field in fields))
 
 
 def step_bundle(bundle):
@@ -441,6 +474,8 @@ def freeze_block(block_type, values):
         val = values[name]
         if isinstance(val, (int, np.integer)):
             out[name] = int(val)
+        elif val is None or hasattr(val, "_fields"):   # a marker, or a record of them
+            out[name] = val
         else:
             arr = np.asarray(val)
             out[name] = frozen(arr, integer=arr.dtype.kind in "iu")

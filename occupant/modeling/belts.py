@@ -19,7 +19,7 @@ import numpy as np
 from occupant.model.bundle import (
     BELT_ANCHOR, BELT_OUTPUTS, BELT_POINT_OUTPUTS, BELT_SEGMENT_OUTPUTS, BELT_SEGMENT_STATES,
     BELT_SLIP_RING, BELT_STATES, BELT_WRAP, BELT_WRAP_STATES, CONTACT_TABLE, PRETENSIONER_FORCE, PRETENSIONER_NONE,
-    PRETENSIONER_PULL_IN, BeltBlock, freeze_block,
+    PRETENSIONER_PULL_IN, BeltBlock, freeze_block, marker,
 )
 from occupant.model.model import ModelError
 from occupant.modeling.carriers import carrier_link
@@ -390,5 +390,6 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
         cols[key] = np.array(cols[key], dtype=float).reshape(-1)
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
     cols["pt_tables"] = np.concatenate(pt_rows) if pt_rows else np.zeros((0, 2))
+    cols["held"] = marker(np.any(cols["point_across"] > 0.0))
     assert len(cols["stiffness"]) == n_seg
     return freeze_block(BeltBlock, cols)

@@ -40,7 +40,9 @@ _LINKS_OF_KIND = {
 }
 # link frames of the kinds expanded without MDH axes: the first relative to the joint frame, the
 # others relative to the previous link (planar: slide along x, then y, then turn about z)
-_TO_X, _TO_Y = homogeneous(rot_y(np.pi / 2), np.zeros(3)), homogeneous(rot_x(-np.pi / 2), np.zeros(3))
+# (rot_x, rot_y as Python, py_func: compiling them for these two took 0.6 s of a first run)
+_TO_X = homogeneous(rot_y.py_func(np.pi / 2), np.zeros(3))
+_TO_Y = homogeneous(rot_x.py_func(-np.pi / 2), np.zeros(3))
 _LINK_FRAMES = {
     "cylindrical": (np.eye(4), np.eye(4)),
     "screw": (np.eye(4), np.eye(4)),

@@ -6,7 +6,7 @@ import numpy as np
 from occupant.model.bundle import (
     ContactBlock, CONTACT_OUTPUTS, CONTACT_ELLIPSOID_PLANE, CONTACT_ELLIPSOID_ELLIPSOID,
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_MESH, CONTACT_LINEAR,
-    CONTACT_POWER, CONTACT_TABLE, freeze_block,
+    CONTACT_POWER, CONTACT_TABLE, freeze_block, pair_kinds,
 )
 from occupant.model.model import ModelError
 from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sphere
@@ -257,4 +257,5 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
     cols["out_start"] = outputs.reserve(names, CONTACT_OUTPUTS)
     cols["z_start"] = states.reserve(names, (("max_penetration", "m"),))
+    cols["kinds"] = pair_kinds(cols["pair_type"])
     return freeze_block(ContactBlock, cols), names

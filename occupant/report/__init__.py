@@ -5,7 +5,14 @@ Matplotlib draws the static figures and the PDF, VTK renders the 3D views, plotl
 interactive 3D view."""
 from occupant.report.write import write
 
-__all__ = ["write", "compare"]
+__all__ = ["write", "compare", "preload"]
+
+
+def preload():
+    """Import what ``write`` imports when it runs (matplotlib with this package; plotly, VTK:
+    ~1-2 s together), for a caller that has a wait to fill with it: ``occupant run`` does it in
+    a thread while its first compilation waits on its worker (occupant.scenario.command)."""
+    from occupant.report import render3d, viewer  # noqa: F401
 
 
 def compare(runs, folder, **kwargs):

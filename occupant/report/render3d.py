@@ -2,9 +2,18 @@
 OSMesa when there is no display): the contact ellipsoids, the vehicle's surfaces, airbags and
 belts, at chosen instants, as RGB image arrays."""
 import numpy as np
+# the VTK modules render uses, not ``import vtk`` (every module of VTK: 0.3-0.6 s more)
+import vtkmodules.vtkRenderingOpenGL2  # noqa: F401 (registers the OpenGL render window)
+from vtkmodules.util.numpy_support import vtk_to_numpy
+from vtkmodules.vtkCommonCore import vtkLogger, vtkPoints
+from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
+from vtkmodules.vtkCommonMath import vtkMatrix4x4
+from vtkmodules.vtkFiltersSources import vtkSphereSource
+from vtkmodules.vtkRenderingCore import (vtkActor, vtkPolyDataMapper, vtkRenderer, vtkRenderWindow,
+                                         vtkWindowToImageFilter)
 
 from occupant.report import data as D
-from occupant.report.figures import AIRBAG_COLOUR, BELT_COLOUR, VEHICLE_COLOUR, colour
+from occupant.report.figures import AIRBAG_COLOUR, BELT_COLOUR, VEHICLE_COLOUR, colour, scene_box
 
 
 def _rgb(hex_colour):
@@ -33,17 +42,6 @@ def render(run, indices, size=(300, 330)):
     """RGB arrays (h, w, 3) uint8, one per sample index, of the scene seen from the front above
     and one side (data.camera_side), in B0 (data.frame_name), one camera framing the bounding
     box of every body and surface over all the instants."""
-    from occupant.report.figures import scene_box
-    # the VTK modules this needs, not ``import vtk`` (every module of VTK: 0.3-0.6 s more)
-    import vtkmodules.vtkRenderingOpenGL2  # noqa: F401 (registers the OpenGL render window)
-    from vtkmodules.util.numpy_support import vtk_to_numpy
-    from vtkmodules.vtkCommonCore import vtkLogger, vtkPoints
-    from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
-    from vtkmodules.vtkCommonMath import vtkMatrix4x4
-    from vtkmodules.vtkFiltersSources import vtkSphereSource
-    from vtkmodules.vtkRenderingCore import (vtkActor, vtkPolyDataMapper, vtkRenderer, vtkRenderWindow,
-                                             vtkWindowToImageFilter)
-
     # off screen without a display VTK falls back from X to EGL, warning on stderr as it does:
     # only errors reach the user's terminal
     vtkLogger.SetStderrVerbosity(vtkLogger.VERBOSITY_ERROR)

@@ -115,13 +115,15 @@ def pdf_pages(path):
     return PdfPages(path, metadata={"CreationDate": None})
 
 
-def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=True, pdf=True, parallel=True):
+def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=True, pdf=True, parallel=True,
+          meanwhile=None):
     """Write ``folder/report.html`` and ``folder/report.pdf`` for ``run`` (module docstring of
     occupant.report.data lists its fields); ``html``/``pdf`` False leaves that one out. With
     ``parallel`` the time-history figures and the viewer are made in a second process meanwhile
-    (occupant.report.parallel; the same files either way). Returns (html path or None, pdf path
-    or None)."""
-    from occupant.report import render3d, viewer as V
+    (occupant.report.parallel; the same files either way); ``meanwhile``, a function of no
+    arguments, runs here first, while that process draws (occupant.scenario.run.write_run writes
+    the run's other files then). Returns (html path or None, pdf path or None)."""
+    from occupant.report import viewer as V
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     res = run.results
@@ -129,21 +131,28 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
     header, crit_rows, crit_colours, verdicts = T.criteria_rows(run.criteria)
     impact = D.crash_start(run)   # a pre-crash phase: the channels from the crash on, that phase apart
     crash, precrash = (None, None) if impact is None else ((impact, res.t[-1]), (res.t[0], impact))
-    figures = {"pulse": lambda: drawn(F.pulse([run])), "trajectories": lambda: drawn(F.trajectories([run])),
+    # what the second process draws, in the order the pages take them: the pages after the 3D
+    # views (this process draws the pages before them, meanwhile), ~2 of the report's ~4.5 s CPU
+    figures = {"viewer": lambda: V.html(run) if viewer and html else None,
+               "trajectories": lambda: drawn(F.trajectories([run])),
                "channels": lambda: drawn(F.channels([run], window=crash)) if res.channels else None,
                "precrash channels": lambda: drawn(F.channels([run], window=precrash))
                if res.channels and precrash else None,
                "restraints": lambda: drawn(F.restraints(run, window=crash)),
                "precrash restraints": lambda: drawn(F.restraints(run, window=precrash)) if precrash else None,
-               "energy": lambda: drawn(F.energy(run)),
-               "viewer": lambda: V.html(run) if viewer and html else None}
+               "energy": lambda: drawn(F.energy(run))}
     with Background(figures, parallel) as later, \
             (pdf_pages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pages:
         # this process's share first (the kinematics, the 3D views), then the pages
+        if meanwhile is not None:
+            meanwhile()
         times = D.strip_times(run, frame_spacing)
         strips = [(view, drawn(F.kinematics_strip(run, times, view))) for view in D.views(run)]
-        instants = render3d.key_instants(run) if renders else []
-        images = render3d.render(run, [i for _, i in instants]) if renders else []
+        instants, images = [], []
+        if renders:   # (VTK imported only then)
+            from occupant.report import render3d
+            instants = render3d.key_instants(run)
+            images = render3d.render(run, [i for _, i in instants])
         page = Page(pages)
         # summary
         page.section("summary", "Scenario summary")
@@ -163,7 +172,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
             page.html("<h3>Scenario settings</h3>" + table_html(("key", "value"), scenario))
         page.pdf_page(F.text_page(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),
                                           ("Scenario settings", scenario)]))
-        page.figure(later["pulse"], "vehicle pulse",
+        page.figure(drawn(F.pulse([run])), "vehicle pulse",
                     "The car's motion along the road (B0, the road, stands still)." if D.frame_name(run) == "road frame"
                     else "The vehicle's (B0) motion the occupant rides in, along each axis it moves on.")
         # criteria

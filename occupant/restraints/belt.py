@@ -70,7 +70,7 @@ following the point, ``wrap_slide``); outputs ``BELT_*_OUTPUTS``; power into ``P
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_INLINE, JIT_STAGE, nonliteral, separate
+from occupant.jit import JIT_INLINE, JIT_STAGE, call_if, nonliteral, separate
 from occupant.contact.carrier import carrier_travel
 from occupant.contact.compliant import (
     contact_law, elastic_force, elastic_slope, largest_rate,
@@ -184,8 +184,8 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
             j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
             place_run(data, el, out, k, m, o_pts, p0, z, (out[j], out[j + 1], out[j + 2]),
                       (out[jb], out[jb + 1], out[jb + 2]))
-        elif held_in_chain(el, k):
-            place_held(data, el, out, k, o_pts, p0, z)
+        elif call_if(el.held, held_in_chain, False, el, k):   # compiled where a wrap is held
+            call_if(el.held, place_held, None, data, el, out, k, o_pts, p0, z)
         else:
             place_chain(data, el, out, k, o_pts, p0, z)
 
@@ -199,6 +199,42 @@ def point_velocity(data, carrier, out, k, p0, o_pts):
     j = o_pts + 3 * (k - p0)
     return link_velocity_at(data, carrier[k], out[j], out[j + 1], out[j + 2])
 
+
+
+@njit(**JIT_STAGE)
+def _held_slide(el, out, k, j, c, E, P, u, f_in, f_out, damping, r):
+    """``wrap_slide``'s rate ``r`` of the place of wrap k held across the belt, with its slide
+    towards the shortest path where the belt's pull across itself exceeds the friction (``c``,
+    ``E``: its ellipsoid's frame; ``P`` the point, ``u`` the place in it)."""
+    mu = el.point_across[k]
+    u0, u1, u2 = u
+    r0, r1, r2 = r
+    D0, D1, D2 = el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2]
+    a0, a1, a2 = _unit(out[j - 3] - out[j], out[j - 2] - out[j + 1], out[j - 1] - out[j + 2])
+    b0, b1, b2 = _unit(out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2])
+    m0, m1, m2 = P[0] / (D0 * D0), P[1] / (D1 * D1), P[2] / (D2 * D2)   # outward normal
+    n0, n1, n2 = _unit(E[0] * m0 + E[1] * m1 + E[2] * m2, E[3] * m0 + E[4] * m1 + E[5] * m2,
+                       E[6] * m0 + E[7] * m1 + E[8] * m2)
+    normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
+               + (f_in * a2 + f_out * b2) * n2)
+    A = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
+    B = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
+    n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
+                          (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))
+    excess = normal * (abs(h) / r - mu) if r > 0.0 and normal > 0.0 else 0.0
+    if excess > 0.0:
+        # across the belt (the plane normal's part in the surface) towards the shortest
+        # path: the way |h| falls (tried a step of 1e-7 along it)
+        hu = n[0] * u0 + n[1] * u1 + n[2] * u2
+        t0, t1, t2 = n[0] - hu * u0, n[1] - hu * u1, n[2] - hu * u2
+        _, h2, _ = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
+                               (B[0] / D0, B[1] / D1, B[2] / D2),
+                               (u0 + 1e-7 * t0, u1 + 1e-7 * t1, u2 + 1e-7 * t2))
+        g = 1.0 if abs(h2) < abs(h) else -1.0
+        d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
+        v = excess / damping
+        r0, r1, r2 = r0 + v * d0 / D0, r1 + v * d1 / D1, r2 + v * d2 / D2
+    return r0, r1, r2
 
 
 @njit(**JIT_STAGE)
@@ -232,32 +268,10 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     r0 = (P[0] / D0 - u0) / WRAP_FOLLOW
     r1 = (P[1] / D1 - u1) / WRAP_FOLLOW
     r2 = (P[2] / D2 - u2) / WRAP_FOLLOW
-    mu = el.point_across[k]
-    if mu > 0.0:   # held across the belt
-        a0, a1, a2 = _unit(out[j - 3] - out[j], out[j - 2] - out[j + 1], out[j - 1] - out[j + 2])
-        b0, b1, b2 = _unit(out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2])
-        m0, m1, m2 = P[0] / (D0 * D0), P[1] / (D1 * D1), P[2] / (D2 * D2)   # outward normal
-        n0, n1, n2 = _unit(E[0] * m0 + E[1] * m1 + E[2] * m2, E[3] * m0 + E[4] * m1 + E[5] * m2,
-                           E[6] * m0 + E[7] * m1 + E[8] * m2)
-        normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
-                   + (f_in * a2 + f_out * b2) * n2)
-        A = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
-        B = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
-        n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
-                              (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))
-        excess = normal * (abs(h) / r - mu) if r > 0.0 and normal > 0.0 else 0.0
-        if excess > 0.0:
-            # across the belt (the plane normal's part in the surface) towards the shortest
-            # path: the way |h| falls (tried a step of 1e-7 along it)
-            hu = n[0] * u0 + n[1] * u1 + n[2] * u2
-            t0, t1, t2 = n[0] - hu * u0, n[1] - hu * u1, n[2] - hu * u2
-            _, h2, _ = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
-                                   (B[0] / D0, B[1] / D1, B[2] / D2),
-                                   (u0 + 1e-7 * t0, u1 + 1e-7 * t1, u2 + 1e-7 * t2))
-            g = 1.0 if abs(h2) < abs(h) else -1.0
-            d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
-            v = excess / damping
-            r0, r1, r2 = r0 + v * d0 / D0, r1 + v * d1 / D1, r2 + v * d2 / D2
+    if el.point_across[k] > 0.0:   # held across the belt (compiled where a wrap is held)
+        r = (r0, r1, r2)
+        r0, r1, r2 = call_if(el.held, _held_slide, r, el, out, k, j, c, E, P, (u0, u1, u2), f_in,
+                             f_out, damping, r)
     # on the sphere: the rate's tangential part, and the length drawn back to 1
     rs = r0 * u0 + r1 * u1 + r2 * u2
     grow = (1.0 - ns) / WRAP_FOLLOW

@@ -99,6 +99,30 @@ def summary_lines(run):
     return lines
 
 
+def _preload(scenario):
+    """A thread importing what writing the run folder will (h5py, and with a report matplotlib,
+    plotly, VTK: 1-2 s) while the run goes on: a first run waits seconds on its compile worker
+    (occupant.integrate.precompile), a wait these imports fill; otherwise they cost what they
+    would after the run. Join it before the report: the report forks (occupant.report.parallel),
+    which wants no other thread alive."""
+    import importlib
+    import importlib.util
+    import threading
+
+    def work():
+        try:
+            for name in ("h5py", "occupant.io.results_h5", "occupant.io.isomme"):
+                importlib.import_module(name)
+            if scenario.outputs.get("report", True) and importlib.util.find_spec("occupant.report"):
+                importlib.import_module("occupant.report").preload()
+        except Exception:   # (ImportError...) the writer imports it again and meets it itself
+            pass
+
+    thread = threading.Thread(target=work, name="occupant-preload", daemon=True)
+    thread.start()
+    return thread
+
+
 def run_command(scenario, out_dir, overrides, progress=True, out=print):
     from occupant.scenario import load, write_run
     start = time.perf_counter()
@@ -107,7 +131,9 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     braking = " and its pre-crash vehicle run done" if "precrash" in sc.data else ""   # the long part
     out(f"occupant run: {sc.name}: loaded and checked{braking} in {time.perf_counter() - start:.1f} s")
     bar = _Progress("simulating") if progress and sys.stderr.isatty() else None
+    preloading = _preload(sc)
     run = sc.run(progress=bar)
+    preloading.join()
     for line in summary_lines(run)[1:]:
         out(line)
     write_run(run, folder, out=out)

@@ -129,21 +129,31 @@ def write_run(run, folder, out=None):
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     outputs = run.scenario.get("outputs", {})
-    write_results(run.results, folder / "results.h5", record=_record(run))
-    (folder / "scenario.toml").write_text(
-        f"# the scenario as run (file plus overrides)\n{dumps(run.scenario)}", encoding="utf-8")
-    if outputs.get("isomme", True) and run.results.channels:
-        isomme.write(run.results.channels, folder / "isomme", _test_number(run.name),
-                     title=run.title, test_type="Simulation")
-    write_criteria(run.criteria, folder / "criteria.csv")   # last: it marks a finished run (sweeps)
-    if outputs.get("report", True):
-        if importlib.util.find_spec("occupant.report") is None:
-            if out:
-                out("  report: not written (the occupant.report package is not part of this "
-                    "version); results.h5, criteria.csv and isomme/ hold the results")
-        else:
-            from occupant import report
-            report.write(run, folder)
+
+    started = []
+
+    def files():
+        started.append(True)
+        write_results(run.results, folder / "results.h5", record=_record(run))
+        (folder / "scenario.toml").write_text(
+            f"# the scenario as run (file plus overrides)\n{dumps(run.scenario)}", encoding="utf-8")
+        if outputs.get("isomme", True) and run.results.channels:
+            isomme.write(run.results.channels, folder / "isomme", _test_number(run.name),
+                         title=run.title, test_type="Simulation")
+        write_criteria(run.criteria, folder / "criteria.csv")   # last: it marks a finished run (sweeps)
+
+    if outputs.get("report", True) and importlib.util.find_spec("occupant.report") is not None:
+        from occupant import report
+        try:
+            report.write(run, folder, meanwhile=files)   # the files while its second process draws
+        finally:   # a report that failed before it wrote them leaves the results written
+            if not started:
+                files()
+        return folder
+    files()
+    if outputs.get("report", True) and out:
+        out("  report: not written (the occupant.report package is not part of this version); "
+            "results.h5, criteria.csv and isomme/ hold the results")
     return folder
 
 

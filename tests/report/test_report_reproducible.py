@@ -95,6 +95,30 @@ def test_background_jobs_run_in_another_process_and_failures_reach_the_caller():
         assert here.pid is None and here["pid"] == me
 
 
+def _released(flag):
+    """A job waiting (10 s at most) for the parent to create ``flag``."""
+    import time
+    for _ in range(1000):
+        if flag.exists():
+            return "released"
+        time.sleep(0.01)
+    return "timed out"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2, reason="no fork, or one core")
+def test_background_delivers_each_result_as_soon_as_it_has_it(tmp_path):
+    """The parent gets the first job's result while the child still works on the next (the report
+    embeds one figure while the child draws the next): the second job waits for a file the parent
+    creates only once it has the first result."""
+    if threading.active_count() > 1:
+        pytest.skip("other threads in this test process (an earlier test's): Background does not fork")
+    flag = tmp_path / "flag"
+    with Background({"first": os.getpid, "second": lambda: _released(flag)}) as later:
+        assert later.pid is not None and later["first"] != os.getpid()
+        flag.touch()
+        assert later["second"] == "released"
+
+
 def test_background_left_early_reaps_its_child():
     with Background({"big": lambda: np.zeros(2_000_000)}) as later:   # 16 MB: the child blocks writing
         pid = later.pid

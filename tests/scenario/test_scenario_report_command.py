@@ -49,3 +49,24 @@ def test_identity_run_folder_rebuilt_from_its_start_without_settling(tmp_path, m
     np.testing.assert_array_equal(again.initial_state, run.initial_state)
     plane = {m.source.geometries["head_restraint"].point.tobytes() for m in (run.model, again.model)}
     assert len(plane) == 1
+
+
+def test_reference_run_files_written_when_the_report_fails_before_them(tmp_path, monkeypatch):
+    """write_run hands the writing of results.h5, isomme/ and criteria.csv to the report, to do
+    while its second process draws: a report failing before it got there leaves them written
+    all the same, and its error reaches the caller."""
+    import occupant.report
+    run = load("fmvss208_sled_48_unbelted", overrides=SHORT).run()
+
+    def broken(run, folder, **kwargs):
+        raise RuntimeError("report broke")
+    monkeypatch.setattr(occupant.report, "write", broken)
+    try:
+        write_run(run, tmp_path / "run")
+    except RuntimeError as err:
+        assert str(err) == "report broke"
+    else:
+        raise AssertionError("the report's error was swallowed")
+    for name in ("results.h5", "criteria.csv", "scenario.toml"):
+        assert (tmp_path / "run" / name).is_file()
+    assert any((tmp_path / "run" / "isomme").iterdir())
