@@ -159,6 +159,7 @@ AirbagBlock = namedtuple("AirbagBlock", [
     "size_a",         # (npair, 3) m, semi-axes
     "radius_a",       # (npair,) m, volume-equivalent radius of the ellipsoid
     "face_share",     # (npair,) share of the bag's face (pi b c) the pair's dimple may take
+    "dimple",         # ``marker`` of bags on the "dimple" contact law
     "link_b",         # (npair,) int, the bag's mounting link
     "R_b",            # (npair, 3, 3) the bag's axes in that link's frame
     "z_start",        # int, first producer state: per bag AIRBAG_STATES
@@ -428,12 +429,13 @@ by_reference(Bundle, JointResistanceBlock, SpringDamperBlock, ContactBlock, Pair
 
 
 # A block's markers: fields telling whether the model has something a producer handles in a
-# branch of its own (a kind of contact pair, a held belt wrap), 1 if it has, None if not: a type
+# branch of its own (a kind of contact pair, a held belt wrap, a bag on the "dimple" contact
+# law), 1 if it has, None if not: a type
 # of its own, so that the compiled producer holds the code of what the model has only
 # (``jit.call_if``: us_ncap_frontal_56's contacts compile in 0.7 of the CPU time without the
 # routines of its absent plane, cylinder and mesh pairs; the plane's, which the airbags also
 # call, is now compiled with them).
-MARKERS = dict(contacts=("kinds",), belts=("held",))
+MARKERS = dict(contacts=("kinds",), belts=("held",), airbags=("dimple",))
 
 
 def marker(present):
@@ -499,6 +501,7 @@ def empty_airbag_block():
         values[name] = np.zeros(shape)
     for name in ("z_start", "out_start", "pair_out_start"):
         values[name] = 0
+    values["dimple"] = None
     return freeze_block(AirbagBlock, values)
 def empty_constraint_block():
     """The ConstraintBlock of a model without closed loops."""

@@ -16,7 +16,7 @@ from numba import njit
 
 from occupant.jit import JIT
 from occupant.model.bundle import (
-    AIRBAG_CONTACT_OUTPUTS, AIRBAG_OUTPUTS, AIRBAG_STATES, AirbagBlock, freeze_block,
+    AIRBAG_CONTACT_OUTPUTS, AIRBAG_OUTPUTS, AIRBAG_STATES, AirbagBlock, freeze_block, marker,
 )
 from occupant.model.model import ModelError
 from occupant.modeling.carriers import carrier_link
@@ -371,6 +371,7 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
         cols["size_bottom"].append((bags[k].semi_axes[1], bags[k].semi_axes[2], 0.0))
     nb, nc = len(bags), len(contacts)
     cols["face_share"] = face_shares(cols["pair_bag"], cols["radius_a"], nb)
+    cols["dimple"] = marker(DIMPLE_LAW in cols["contact_law"])
     for key in ("bag_link", "flow_start", "flow_len", "temperature_start", "temperature_len",
                 "contact_law", "pair_bag", "link_a", "carrier", "link_b", "bottom_start", "bottom_len"):
         cols[key] = np.array(cols[key], dtype=int)

@@ -75,7 +75,7 @@ bag (p V' of the prescribed shape), the enthalpy of the in- and outflows (output
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, readonly, separate
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, call_if, readonly, separate
 from occupant.contact.carrier import bearer, carried, carried_share
 from occupant.contact.compliant import normal_and_friction
 from occupant.contact.geometry_pairs import (
@@ -125,6 +125,16 @@ def patch(d, r, R, taut, cap):
         return vol_l, area_l, area_l
     vol_d, area_d = dimple(d, r, R, max(cap, area_l))
     return ((1.0 - taut) * vol_l + taut * vol_d, (1.0 - taut) * area_l + taut * area_d, area_l)
+
+
+@njit(**JIT)
+def _patch(dimple, d, r, R, taut, cap):
+    """``patch`` where the model has a bag on the "dimple" law (the block's marker ``dimple``),
+    else the lens alone: a model without it compiles nothing of the dimple (``jit.call_if``)."""
+    vol, area = lens(d, r, R)
+    if taut > 0.0:
+        return call_if(dimple, patch, (vol, area, area), d, r, R, taut, cap)
+    return vol, area, area
 
 
 @njit(**JIT)
@@ -223,7 +233,7 @@ def airbags(bundle, data, t, q, v, z):
         # unfolds), its pairs' dimples sharing the face's projected area; "lens": slack throughout
         taut, face = 0.0, 0.0
         if el.contact_law[b] == DIMPLE_LAW:
-            taut = tautness(el.firing_time[b], el.deployment_time[b], t)
+            taut = call_if(el.dimple, tautness, 0.0, el.firing_time[b], el.deployment_time[b], t)
             face = np.pi * lam * lam * el.semi_axes[b, 1] * el.semi_axes[b, 2]
         # geometry of every pair of the bag, and the displaced volume
         displaced = 0.0
@@ -233,7 +243,7 @@ def airbags(bundle, data, t, q, v, z):
                 geo[1, k, r] = lam * el.semi_axes[b, r]
             d, d_rate, nx, ny, nz, cx, cy, cz, _ = ellipsoid_ellipsoid(points, pairs, k)
             cap = el.face_share[k] * face
-            vol_c, area, rim_area = patch(d, el.radius_a[k], radius_b, taut, cap)
+            vol_c, area, rim_area = _patch(el.dimple, d, el.radius_a[k], radius_b, taut, cap)
             # the share over the carrier's front, at its own depth (occupant.contact.carrier)
             share, d_s, area_s, sx, sy, sz = 0.0, d, area, cx, cy, cz
             la, carrier = el.link_a[k], el.carrier[k]
@@ -244,7 +254,7 @@ def airbags(bundle, data, t, q, v, z):
                                       np.sqrt(rim_area / np.pi))
                 _, d_s, _, sx, sy, sz = carried(points, la, carrier, el.carrier_r[k], d, d_rate,
                                                 nx, ny, nz, cx, cy, cz)
-                vol_s, area_s, _ = patch(d_s, el.radius_a[k], radius_b, taut, cap)
+                vol_s, area_s, _ = _patch(el.dimple, d_s, el.radius_a[k], radius_b, taut, cap)
                 vol_c = (1.0 - share) * vol_c + share * vol_s
             displaced += vol_c
             geo[2, k, 0], geo[2, k, 1], geo[2, k, 2] = nx, ny, nz

@@ -53,11 +53,12 @@ def test_pair_kinds_marks_the_types_present():
 def test_the_step_pattern_tells_apart_bundles_with_other_markers():
     from occupant.scenario import load
     bundle = load("us_ncap_frontal_56").model.bundle()
-    assert step_pattern(bundle)[1] == (PairKinds(None, 1, 1, None, None), None)
+    assert step_pattern(bundle)[1] == (PairKinds(None, 1, 1, None, None), None, None)
     plane_only = bundle._replace(contacts=bundle.contacts._replace(
         kinds=PairKinds(1, None, None, None, None)))
     held = bundle._replace(belts=bundle.belts._replace(held=1))
-    assert len({step_pattern(b) for b in (bundle, plane_only, held)}) == 3
+    dimple = bundle._replace(airbags=bundle.airbags._replace(dimple=1))   # a bag on that law
+    assert len({step_pattern(b) for b in (bundle, plane_only, held, dimple)}) == 4
 
 
 def test_the_belts_mark_wraps_held_across_the_belt():

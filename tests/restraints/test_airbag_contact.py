@@ -654,6 +654,7 @@ def test_analytic_face_shares_split_each_bag_by_cross_section():
     block = asm.compile().airbags
     np.testing.assert_allclose(block.face_share, [0.5, 0.5, 1.0], rtol=1e-12)
     assert list(block.contact_law) == [1, 0]
+    assert block.dimple == 1   # the marker: the kernel compiles the dimple (jit.call_if)
 
 
 def test_errors_name_the_contact_law():

@@ -176,8 +176,8 @@ def test_reference_airbag_contact_law_option_changes_the_head_force():
     dimple = load("euro_ncap_full_width_50",
                   overrides=short + ["restraints.airbag.contact_law=dimple"])
     assert lens.model.source.airbags["driver_airbag"].contact_law == "lens"
-    assert list(lens.model.airbags.contact_law) == [0]
-    assert list(dimple.model.airbags.contact_law) == [1]
+    assert list(lens.model.airbags.contact_law) == [0] and lens.model.airbags.dimple is None
+    assert list(dimple.model.airbags.contact_law) == [1] and dimple.model.airbags.dimple == 1
     runs = [sc.run().results for sc in (lens, dimple)]
     force = [r.outputs["driver_airbag_head_shell.force"] for r in runs]
     t = runs[0].t
