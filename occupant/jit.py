@@ -62,7 +62,9 @@ class FastCall:
     model's frozen arrays, a Data from ``make_data``, float64 C-contiguous arrays, floats), except
     for the one thing that varies between models: a bundle as first argument types each producer
     family the model lacks as None (``bundle.step_bundle``) and marks the contact pair types it
-    holds, so the entry is kept per such pattern (``bundle.step_pattern``)."""
+    holds, so the entry is kept per such pattern (the first argument's class's ``step_pattern``:
+    ``bundle.step_pattern``, reached through the argument so that this low layer imports no
+    model)."""
 
     def __init__(self, dispatcher):
         self.dispatcher = dispatcher
@@ -73,10 +75,8 @@ class FastCall:
         first = args[0] if args else None
         if first is self.last[0]:
             return self.last[1](*args)
-        key = ()
-        if type(first).__name__ == "Bundle":
-            from occupant.model.bundle import step_pattern
-            key = step_pattern(first)
+        pattern = getattr(type(first), "step_pattern", None)   # the step bundle's
+        key = pattern(first) if pattern is not None else ()
         entry = self.entries.get(key)
         if entry is None:
             from numba import typeof

@@ -456,6 +456,9 @@ def step_pattern(bundle):
                   if getattr(bundle, family) is not None for field in fields))
 
 
+Bundle.step_pattern = step_pattern   # jit.FastCall keys its entries on it
+
+
 def step_bundle(bundle):
     """``bundle`` as the compiled step gets it: each producer family without elements None."""
     return bundle._replace(**{family: None for family, field in ELEMENT_FIELD.items()
