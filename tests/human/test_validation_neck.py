@@ -19,6 +19,11 @@ from occupant.io.toml_files import InputFileError
 from occupant.spatial import rot_x, rot_y
 
 
+def figures_out(out):
+    """{figure: value} of a validation run's figures outside their corridor."""
+    return {k: v for k, (v, ok) in out["checks"].items() if not ok}
+
+
 def test_analytic_t1_motion_derivatives():
     """Constant 10 g along -x and a T1 rotation of 0.3 t^2 rad: position -g t^2 / 2 x 10,
     angular velocity 0.6 t, angular acceleration 0.6."""
@@ -55,7 +60,7 @@ def nbdl15():
 def test_reference_nbdl_12g_inside_the_volunteers_range(nbdl12):
     """Calibration: peak head flexion, its time and the flexion at 298 ms inside the range of
     the 10 volunteers (71.6-98.2 deg, 176-188 ms, 14.2-46.6 deg)."""
-    bad = {k: v for k, (v, ok) in nbdl12["checks"].items() if not ok}
+    bad = figures_out(nbdl12)
     assert not bad, bad
     # since the neck's hysteresis (passive_joints.ligament_absorption): the flexion at 298 ms
     # 17.0 -> 24.3 deg (the head returns more slowly), peak unchanged; not re-calibrated; with
@@ -133,7 +138,7 @@ def test_reference_stemper_checks_inside_the_corridor(case, validated):
     (joint_passive.toml "Damping"; with the NBDL-calibrated damping the peak up to 126 ms was
     22.3 deg at 2.6 m/s against 25.3-62.5, 17.4 deg at 1.8 m/s against 20.6-55.3)."""
     out = validated(case)
-    bad = {k: v for k, (v, ok) in out["checks"].items() if not ok}
+    bad = figures_out(out)
     assert not bad, bad
 
 
@@ -207,8 +212,7 @@ def test_reference_kang_side_corridor_is_the_two_specimens():
                    "published lateral damping or crash-level lateral curve to correct it with "
                    "(test_regression_kang_side_mechanism)")
 def test_reference_kang_side_check_inside_the_range(validated):
-    bad = {k: v for k, (v, ok) in validated("human_neck_kang_side_check")["checks"].items()
-           if not ok}
+    bad = figures_out(validated("human_neck_kang_side_check"))
     assert not bad, bad
 
 
@@ -291,8 +295,7 @@ def test_reference_kang_frontal_corridor_is_the_two_boundaries():
                    "ligamentous branch at 44 ms (27 deg, 193 N m, 18 J) while the head lags, "
                    "returns that work (test_regression_kang_frontal_mechanism)")
 def test_reference_kang_frontal_check_inside_the_corridor(validated):
-    bad = {k: v for k, (v, ok) in validated("human_neck_kang_frontal_check")["checks"].items()
-           if not ok}
+    bad = figures_out(validated("human_neck_kang_frontal_check"))
     assert not bad, bad
 
 
