@@ -123,6 +123,12 @@ def patch(d, r, R, taut, cap):
     vol_l, area_l = lens(d, r, R)
     if taut <= 0.0:
         return vol_l, area_l, area_l
+    return _blend(vol_l, area_l, d, r, R, taut, cap)
+
+
+@njit(**JIT)
+def _blend(vol_l, area_l, d, r, R, taut, cap):
+    """``patch`` of a taut share ``taut`` > 0 from the lens' volume and area already known."""
     vol_d, area_d = dimple(d, r, R, max(cap, area_l))
     return ((1.0 - taut) * vol_l + taut * vol_d, (1.0 - taut) * area_l + taut * area_d, area_l)
 
@@ -133,7 +139,7 @@ def _patch(dimple, d, r, R, taut, cap):
     else the lens alone: a model without it compiles nothing of the dimple (``jit.call_if``)."""
     vol, area = lens(d, r, R)
     if taut > 0.0:
-        return call_if(dimple, patch, (vol, area, area), d, r, R, taut, cap)
+        return call_if(dimple, _blend, (vol, area, area), vol, area, d, r, R, taut, cap)
     return vol, area, area
 
 
