@@ -301,6 +301,60 @@ def test_reference_gs1_pulse_is_the_deck_pulse():
     assert sled.pulse.delta_v == pytest.approx(11.817, abs=0.01)
 
 
+# The largest bending moment applied to intact human lumbar motion segments in the tests of
+# Miller, Schultz, Warwick & Spencer (1986, J. Biomech. 19:79, 14 segments of males aged 29 on
+# average: moments up to 95 N m in flexion, extension, lateral bending and torsion, rotations up to
+# 18 deg) [S abstract]. Each of the human's two lumbar joints stands for a series of segments and
+# carries the whole moment (occupant/human/data/joint_passive.toml, chain = 2).
+LUMBAR_SEGMENT_MOMENT_TESTED = 95.0   # N m [S abstract]
+
+
+def gs1_pelvis_tilt_deg(gs1):
+    """The pelvis's forward tilt (deg, top forward positive) relative to the sled since t = 0."""
+    res, model = gs1["results"], gs1["model"]
+    R = np.einsum("nji,njk->nik", res.base_poses[:, :3, :3],
+                  res.body_poses[:, model.body("pelvis"), :3, :3])
+    pitch = np.degrees(np.arctan2(R[:, 0, 2], R[:, 2, 2]))
+    return pitch - pitch[0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the thorax-lumbar and lumbar-pelvis joints carry 940 N m at 72 ms and 915 N m at 78 ms in "
+    "extension (786 and 948 N m at 59 and 55 ms on the trapezoid pulse), 13.4 deg each past "
+    "neutral, where the Anderson & Pandy lumbar curve (joint_passive.toml) turns into its "
+    "exponential wall at 11 deg per joint: held at the hips by the knee supports (7-9 kN from "
+    "40 ms), the pelvis tilts forward 9 deg by 40 ms and 36 deg by 88 ms about the hips while "
+    "the upper torso, not yet held by the belts (under 0.5 kN to 50 ms), stays within 2 deg of "
+    "upright: the lumbar spine extends until its stop catches the torso. Not the seated lumbar's "
+    "flexion (9 deg a joint put into the posture for sitting's 17-19 deg less lordosis, Endo et "
+    "al. 2012, Moon et al. 2018: the pelvis tilts 39 deg, 967 N m), the seat's friction (0: "
+    "1402 N m) nor the knee supports' angle (straight back: 699 N m) (scenarios/validation/"
+    "README.md, GS1 'The pelvis')"))
+def test_reference_gs1_lumbar_moment_within_the_tested_range(gs1):
+    """Each lumbar joint's bending moment stays within what intact lumbar motion segments were
+    loaded with in the published tests (LUMBAR_SEGMENT_MOMENT_TESTED), in extension and in
+    flexion."""
+    out = gs1["results"].outputs
+    for joint in ("thorax_lumbar", "lumbar_pelvis"):
+        assert np.abs(out[f"{joint}_y.load"]).max() < LUMBAR_SEGMENT_MOMENT_TESTED, joint
+
+
+def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
+    """As measured (the deck's pulse): the pelvis tilts forward about the hips 9.3 deg by 40 ms
+    and 36.1 deg at its most (88 ms), the upper torso under 2 deg from upright to 60 ms; the
+    lumbar joints' peak extension 13.4 and 13.3 deg (their neutral at the posture 1.6 and 3.1
+    deg of flexion) with 940 and 915 N m; the hips flex from 76 to 110 deg with under 10 N m."""
+    t, tilt = gs1["t"], gs1_pelvis_tilt_deg(gs1)
+    assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(9.3, abs=1.0)
+    assert tilt.max() == pytest.approx(36.1, abs=1.5)
+    out = gs1["results"].outputs
+    for joint, deg, moment in (("thorax_lumbar", -13.4, 940.0), ("lumbar_pelvis", -13.3, 915.0)):
+        assert np.degrees(out[f"{joint}_y.deflection"]).min() == pytest.approx(deg, abs=0.5)
+        assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
+    for side in ("left", "right"):
+        assert np.abs(out[f"{side}_hip_y.load"]).max() < 12.0
+
+
 def test_reference_gs1_human_sits_on_its_buttock():
     """At its posture the human rests on the rigid pan: settled under gravity for the SAFER
     deck's 350 ms (occupant.scenario.settle) its H-point moves under 15 mm (8 mm rearward, 5 mm
