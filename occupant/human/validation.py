@@ -15,7 +15,7 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
   corridor's two boundaries).
 - ``belted_sled``: the whole human in a belted sled scenario (``occupant.scenario``, the file
   named by ``sled``, its ``occupant.human`` replaced by the case's ``[human]``); the figures are
-  the peak forward excursions of the head centre of gravity, of T1, T8 and of the hip (the
+  the peak forward excursions of the head centre of gravity, of T1, T8, L2, L4 and of the hip (the
   H-point, midway between the hip joint centres) relative to the sled, the peak rises of T1, T8
   and the H-point, the peak chest deflection and the peak belt forces (upper shoulder belt:
   D-ring to shoulder; outboard lap belt: outboard hip to lap anchor), read against the peaks of
@@ -268,7 +268,7 @@ def _run_sled(scenario, path, dt):
 # whole human in a belted sled scenario (Gold Standard 1, Shaw et al. 2009)
 # ------------------------------------------------------------------------------------------
 BELTED_SLED_FIGURES = ("head_x_excursion_mm", "t1_x_excursion_mm", "t8_x_excursion_mm",
-                       "hip_x_excursion_mm", "t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm",
+                       "l2_x_excursion_mm", "l4_x_excursion_mm", "hip_x_excursion_mm", "t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm",
                        "chest_deflection_mm", "shoulder_belt_force_kN", "lap_belt_force_kN")
 SHOULDER_SEGMENT, LAP_SEGMENT = "belt.d_ring-shoulder", "belt.hip_outboard-lap_anchor"
 LAP_SEGMENT_SEPARATE = "lap_belt.lap_anchor-hip_outboard"   # a belt of kind "separate"
@@ -277,6 +277,10 @@ CHEST_OUTPUT = "chest_translation.deflection"   # the human's sternum travel (m,
 # and T1 its lower neck joint (C7/T1); T8's body centre lies 7.5 of the 12 thoracic bodies below
 # C7/T1, taking the twelve as equally tall: 1 - 7.5 / 12 of the way from T12/L1 to C7/T1
 T8_FRACTION = 1.0 - 7.5 / 12.0
+# L2 and L4 on the lumbar segment [E]: its frame's origin is the lumbar-pelvis joint (L5/S1), its
+# top the thorax-lumbar joint (T12/L1); the five lumbar bodies taken as equally tall, L4's centre
+# lies 1.5 and L2's 3.5 of them above L5/S1
+LUMBAR_FRACTIONS = {"l2": 3.5 / 5.0, "l4": 1.5 / 5.0}
 
 
 def _check_belted_sled(check, scenario, base_dir):
@@ -295,11 +299,12 @@ def _first_segment(outputs, prefix):
     return next(k for k in outputs if k.startswith(prefix) and k.endswith(".force"))
 
 
-def belted_sled_figures(res, model, t1_point):
+def belted_sled_figures(res, model, t1_point, lumbar_top=None):
     """Figures of a belted sled run: peak forward (x) excursions (mm) of the head's centre of
     gravity, of T1 (``t1_point``, m in the upper torso frame), of T8 (T8_FRACTION of the way from
-    the upper torso frame's origin to T1) and of the hip (the pelvis frame's origin, the H-point
-    between the hip joint centres) relative to the sled (B0); the peak rises (up positive, mm) of
+    the upper torso frame's origin to T1), of L2 and L4 (LUMBAR_FRACTIONS of ``lumbar_top``, the
+    thorax-lumbar joint in the lumbar frame, when given) and of the hip (the pelvis frame's
+    origin, the H-point between the hip joint centres) relative to the sled (B0); the peak rises (up positive, mm) of
     T1, T8 and the H-point relative to the sled; the peak chest deflection (mm, the sternum's
     travel towards the spine, when the body has one, CHEST_OUTPUT); and the peak shoulder and
     lap belt forces (kN); with their histories."""
@@ -323,6 +328,12 @@ def belted_sled_figures(res, model, t1_point):
              "t8_x_excursion_mm": "t8_x_mm", "hip_x_excursion_mm": "hip_x_mm",
              "t1_z_rise_mm": "t1_z_mm", "t8_z_rise_mm": "t8_z_mm", "pelvis_z_rise_mm": "pelvis_z_mm",
              "shoulder_belt_force_kN": "shoulder_belt_kN", "lap_belt_force_kN": "lap_belt_kN"}
+    if lumbar_top is not None:
+        L = res.body_poses[:, model.body("lumbar")]
+        for name, f in LUMBAR_FRACTIONS.items():
+            x = (L[:, :3, :3] @ (f * np.asarray(lumbar_top, float)) + L[:, :3, 3] - sled)[:, 0]
+            hist[f"{name}_x_mm"] = 1e3 * (x - x[0])
+            peaks[f"{name}_x_excursion_mm"] = f"{name}_x_mm"
     if CHEST_OUTPUT in res.outputs:
         hist["chest_deflection_mm"] = -1e3 * np.asarray(res.outputs[CHEST_OUTPUT])   # compression +
         peaks["chest_deflection_mm"] = "chest_deflection_mm"
@@ -343,7 +354,8 @@ def _run_belted_sled(scenario, path, dt):
     run = run_scenario(sled)
     model, res = run.model, run.results
     t1_point = model.source.joints["lower_neck"].placement.position
-    figures, hist = belted_sled_figures(res, model, t1_point)
+    figures, hist = belted_sled_figures(res, model, t1_point,
+                                        model.source.joints["thorax_lumbar"].placement.position)
     corridor = dict(scenario["corridor"])
     return {"t": res.t, "results": res, "model": model, "run": run, "history": hist,
             "figures": figures, "corridor": corridor, "checks": corridor_checks(figures, corridor)}
