@@ -268,11 +268,12 @@ def _run_sled(scenario, path, dt):
 # whole human in a belted sled scenario (Gold Standard 1, Shaw et al. 2009)
 # ------------------------------------------------------------------------------------------
 BELTED_SLED_FIGURES = ("head_x_excursion_mm", "t1_x_excursion_mm", "t8_x_excursion_mm",
-                       "l2_x_excursion_mm", "l4_x_excursion_mm", "hip_x_excursion_mm", "t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm",
+                       "l2_x_excursion_mm", "l4_x_excursion_mm", "hip_x_excursion_mm",
+                       "t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm",
                        "chest_deflection_mm", "shoulder_belt_force_kN", "lap_belt_force_kN")
 SHOULDER_SEGMENT, LAP_SEGMENT = "belt.d_ring-shoulder", "belt.hip_outboard-lap_anchor"
 LAP_SEGMENT_SEPARATE = "lap_belt.lap_anchor-hip_outboard"   # a belt of kind "separate"
-CHEST_OUTPUT = "chest_translation.deflection"   # the human's sternum travel (m, towards the spine negative)
+CHEST_OUTPUT = "chest_translation.deflection"   # the human's sternum travel (m, to the spine < 0)
 # T8 on the upper torso [E]: the upper torso frame's origin is the thorax-lumbar joint (T12/L1)
 # and T1 its lower neck joint (C7/T1); T8's body centre lies 7.5 of the 12 thoracic bodies below
 # C7/T1, taking the twelve as equally tall: 1 - 7.5 / 12 of the way from T12/L1 to C7/T1
@@ -304,10 +305,10 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None):
     gravity, of T1 (``t1_point``, m in the upper torso frame), of T8 (T8_FRACTION of the way from
     the upper torso frame's origin to T1), of L2 and L4 (LUMBAR_FRACTIONS of ``lumbar_top``, the
     thorax-lumbar joint in the lumbar frame, when given) and of the hip (the pelvis frame's
-    origin, the H-point between the hip joint centres) relative to the sled (B0); the peak rises (up positive, mm) of
-    T1, T8 and the H-point relative to the sled; the peak chest deflection (mm, the sternum's
-    travel towards the spine, when the body has one, CHEST_OUTPUT); and the peak shoulder and
-    lap belt forces (kN); with their histories."""
+    origin, the H-point between the hip joint centres) relative to the sled (B0); the peak rises
+    (up positive, mm) of T1, T8 and the H-point relative to the sled; the peak chest deflection
+    (mm, the sternum's travel towards the spine, when the body has one, CHEST_OUTPUT); and the
+    peak shoulder and lap belt forces (kN); with their histories."""
     sled = res.base_poses[:, :3, 3]
     head = res.body_com[:, model.body("head"), 0] - sled[:, 0]
     P = res.body_poses[:, model.body("upper_torso")]
@@ -326,7 +327,8 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None):
             "lap_belt_kN": res.outputs[f"{lap}.force"] / 1e3}
     peaks = {"head_x_excursion_mm": "head_x_mm", "t1_x_excursion_mm": "t1_x_mm",
              "t8_x_excursion_mm": "t8_x_mm", "hip_x_excursion_mm": "hip_x_mm",
-             "t1_z_rise_mm": "t1_z_mm", "t8_z_rise_mm": "t8_z_mm", "pelvis_z_rise_mm": "pelvis_z_mm",
+             "t1_z_rise_mm": "t1_z_mm", "t8_z_rise_mm": "t8_z_mm",
+             "pelvis_z_rise_mm": "pelvis_z_mm",
              "shoulder_belt_force_kN": "shoulder_belt_kN", "lap_belt_force_kN": "lap_belt_kN"}
     if lumbar_top is not None:
         L = res.body_poses[:, model.body("lumbar")]
