@@ -269,6 +269,7 @@ def _run_sled(scenario, path, dt):
 # ------------------------------------------------------------------------------------------
 BELTED_SLED_FIGURES = ("head_x_excursion_mm", "t1_x_excursion_mm", "t8_x_excursion_mm",
                        "l2_x_excursion_mm", "l4_x_excursion_mm", "hip_x_excursion_mm",
+                       "knee_x_excursion_mm",
                        "t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm",
                        "chest_deflection_mm", "shoulder_belt_force_kN", "lap_belt_force_kN")
 SHOULDER_SEGMENT, LAP_SEGMENT = "belt.d_ring-shoulder", "belt.hip_outboard-lap_anchor"
@@ -305,10 +306,12 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None):
     gravity, of T1 (``t1_point``, m in the upper torso frame), of T8 (T8_FRACTION of the way from
     the upper torso frame's origin to T1), of L2 and L4 (LUMBAR_FRACTIONS of ``lumbar_top``, the
     thorax-lumbar joint in the lumbar frame, when given) and of the hip (the pelvis frame's
-    origin, the H-point between the hip joint centres) relative to the sled (B0); the peak rises
-    (up positive, mm) of T1, T8 and the H-point relative to the sled; the peak chest deflection
-    (mm, the sternum's travel towards the spine, when the body has one, CHEST_OUTPUT); and the
-    peak shoulder and lap belt forces (kN); with their histories."""
+    origin, the H-point between the hip joint centres) and of the knees (the midpoint of the
+    lower legs' frame origins, the knee joint centres, when the run has lower legs) relative to
+    the sled (B0); the peak rises (up positive, mm) of T1, T8 and the H-point relative to the
+    sled; the peak chest deflection (mm, the sternum's travel towards the spine, when the body
+    has one, CHEST_OUTPUT); and the peak shoulder and lap belt forces (kN); with their
+    histories."""
     sled = res.base_poses[:, :3, 3]
     head = res.body_com[:, model.body("head"), 0] - sled[:, 0]
     P = res.body_poses[:, model.body("upper_torso")]
@@ -336,6 +339,11 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None):
             x = (L[:, :3, :3] @ (f * np.asarray(lumbar_top, float)) + L[:, :3, 3] - sled)[:, 0]
             hist[f"{name}_x_mm"] = 1e3 * (x - x[0])
             peaks[f"{name}_x_excursion_mm"] = f"{name}_x_mm"
+    if "left_lower_leg" in getattr(res, "body_names", ()):
+        x = 0.5 * sum(res.body_poses[:, model.body(f"{side}_lower_leg"), 0, 3]
+                      for side in ("left", "right")) - sled[:, 0]
+        hist["knee_x_mm"] = 1e3 * (x - x[0])
+        peaks["knee_x_excursion_mm"] = "knee_x_mm"
     if CHEST_OUTPUT in res.outputs:
         hist["chest_deflection_mm"] = -1e3 * np.asarray(res.outputs[CHEST_OUTPUT])   # compression +
         peaks["chest_deflection_mm"] = "chest_deflection_mm"

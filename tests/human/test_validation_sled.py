@@ -64,9 +64,14 @@ def test_analytic_belted_sled_figures_of_known_motion():
     lumbar = np.tile(np.eye(4), (n, 1, 1))
     lumbar[:, 0, 3] = s + np.array([0.0, 0.05, 0.1])
     lumbar[-1, :3, :3] = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]
-    res.body_poses = np.concatenate([poses, lumbar[:, None]], axis=1)
-    model = SimpleNamespace(body=(names + ["lumbar"]).index)
+    # and lower legs whose origins (the knees) go 40 and 20 mm ahead of the sled: 30 mm
+    legs = np.tile(np.eye(4), (n, 2, 1, 1))
+    legs[:, 0, 0, 3], legs[:, 1, 0, 3] = s + [0.0, 0.01, 0.04], s + [0.0, 0.0, 0.02]
+    res.body_poses = np.concatenate([poses, lumbar[:, None], legs], axis=1)
+    res.body_names = names + ["lumbar", "left_lower_leg", "right_lower_leg"]
+    model = SimpleNamespace(body=res.body_names.index)
     fig, hist = belted_sled_figures(res, model, [0.0, 0.0, 0.2], [0.0, 0.0, 0.2])
+    assert fig["knee_x_excursion_mm"] == pytest.approx(30.0)
     assert fig["l4_x_excursion_mm"] == pytest.approx(100.0 + 1e3 * 0.2 * LUMBAR_FRACTIONS["l4"])
     assert fig["l2_x_excursion_mm"] == pytest.approx(100.0 + 1e3 * 0.2 * LUMBAR_FRACTIONS["l2"])
     assert (LUMBAR_FRACTIONS["l4"], LUMBAR_FRACTIONS["l2"]) == (0.3, 0.7)
@@ -209,13 +214,14 @@ def test_regression_gs1_figures(gs1):
     shoulder belt 10.94 -> 10.23 kN, lap belt 3.50 -> 2.83 kN (its peak the rebound at 150 ms,
     the run's end; in the crash at most 1.22 -> 1.65 kN, a spike at 67 ms), head 3 ms 76.0 ->
     61.7 g; the new figures: T8 220.5 -> 214.1 mm (inside), L2 172.9 -> 166.8 mm and L4 142.3 ->
-    137.2 mm (OUT), rises of T1 33.6 -> 34.2 mm, of T8 26.8 -> 28.7 mm and of the H-point 0 ->
+    137.2 mm (OUT), the knees 26.3 -> 25.3 mm (inside, 23.4-74.2), rises of T1 33.6 -> 34.2 mm, of T8 26.8 -> 28.7 mm and of the H-point 0 ->
     0 mm (all OUT), chest deflection 29.1 -> 29.5 mm (OUT)."""
     fig = gs1["figures"]
     measured = {"head_x_excursion_mm": 430.3, "t1_x_excursion_mm": 270.4,
                 "shoulder_belt_force_kN": 10.23, "lap_belt_force_kN": 2.83,
                 "hip_x_excursion_mm": 27.0, "t8_x_excursion_mm": 214.1, "l2_x_excursion_mm": 166.8,
-                "l4_x_excursion_mm": 137.2, "chest_deflection_mm": 29.5}
+                "l4_x_excursion_mm": 137.2, "chest_deflection_mm": 29.5,
+                "knee_x_excursion_mm": 25.3}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
     assert fig["t1_z_rise_mm"] == pytest.approx(34.2, rel=0.03)
@@ -263,10 +269,11 @@ def test_reference_gs1_pelvis_does_not_sink_below_the_pmhs(gs1):
     assert z.min() - z[0] > -GS1_PMHS_PELVIS_MAX_DROP
 
 
-def test_reference_gs1_t8_excursion_inside_the_pmhs_corridor(gs1):
-    """T8's peak forward excursion relative to the sled inside the peaks of Shaw et al.'s (2009)
-    T8_x_disp corridor boundaries (175.1-235.6 mm): 214.1 mm (220.5 on the trapezoid pulse)."""
-    _assert_inside(gs1, "t8_x_excursion_mm")
+def test_reference_gs1_t8_and_knee_excursions_inside_the_pmhs_corridors(gs1):
+    """T8's and the knees' peak forward excursions relative to the sled inside the peaks of Shaw
+    et al.'s (2009) T8_x_disp and Knee_x_disp corridor boundaries (175.1-235.6 and 23.4-74.2 mm):
+    214.1 and 25.3 mm (220.5 and 26.3 on the trapezoid pulse)."""
+    _assert_inside(gs1, "t8_x_excursion_mm", "knee_x_excursion_mm")
 
 
 @pytest.mark.xfail(strict=True, reason=(
