@@ -281,11 +281,11 @@ def test_reference_gs1_t8_and_knee_excursions_inside_the_pmhs_corridors(gs1):
 GS1_FIGURES_OUT = {
     "lumbar": (("l2_x_excursion_mm", "l4_x_excursion_mm"),
                "L2 goes 166.8 mm and L4 137.2 mm forward where the PMHS's go 93.7-145.6 and "
-               "51.6-96.2 mm (Ash et al. 2012, kinematics.csv): the pelvis, held at the hips by the "
-               "knee supports, tilts forward about them (9 deg by 40 ms, 36 deg at 88 ms) until the "
-               "lumbar joints reach their extension stop, carrying the lower lumbar spine ahead (L4 "
-               "41 mm at 40 ms and 134 mm at 80 ms against the PMHS mean's 18 and 59) while L2 "
-               "relative to L4 moves as the PMHS's (29 and 38 mm at 80 ms) "
+               "51.6-96.2 mm (Ash et al. 2012, kinematics.csv): the pelvis, held at the hips by "
+               "the knee supports, tilts forward about them (9 deg by 40 ms, 36 deg at 88 ms) "
+               "until the lumbar joints reach their extension stop, carrying the lower lumbar "
+               "spine ahead (L4 41 mm at 40 ms and 134 mm at 80 ms against the PMHS mean's 18 and "
+               "59) while L2 relative to L4 moves as the PMHS's (29 and 38 mm at 80 ms) "
                "(scenarios/validation/README.md, GS1 'The pelvis')"),
     "rises": (("t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm"),
               "the human's T1 rises 34.2 mm, T8 28.7 mm and its H-point not at all (it sinks 30.7 "
