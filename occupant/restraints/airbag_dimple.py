@@ -35,7 +35,11 @@ are), and the driver bag is the untethered two-panel shape (``modeling.airbags.D
 tether length found in public sources), 0.333 m deep, so the settled 5th female of
 euro_ncap_full_width_50 (her chest about 0.30 m from the hub, where drivers of her size sit:
 vehicles/midsize_sedan_driver_05f.toml) is 0.10 m inside its full shape as it unfolds and the
-dimple, deepening with the bag, pushes her head with up to 2.3 kN. Measured [D: runs of this
+dimple, deepening with the bag, pushes her head with up to 2.3 kN. A tethered bag is shallower;
+0.25 / 0.22 m deep [E], 0.58 m across (45 / 39 L, its inflator's gas scaled with the volume),
+it gives her HIC15 364 / 258 and chest 26.6 / 25.2 mm, but US NCAP's 50th male HIC15 473 / 463
+(test 328) [D: runs of this code with DRIVER_BAG so changed]; 0.25 m deep with the 59 L (0.67 m
+across, a flatter face) it gives her HIC15 797. Measured [D: runs of this
 code with every bag of the scenario on contact_law = "dimple"; in brackets the default law's,
 and NHTSA 11391's driver as scenarios/README.md cites it]:
 - us_ncap_frontal_56: HIC15 291 (lens 326, test 328), neck tension 0.98 kN (1.41, test 0.70),
