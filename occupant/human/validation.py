@@ -15,9 +15,11 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
   corridor's two boundaries).
 - ``belted_sled``: the whole human in a belted sled scenario (``occupant.scenario``, the file
   named by ``sled``, its ``occupant.human`` replaced by the case's ``[human]``); the figures are
-  the peak forward excursions of the head centre of gravity, of T1 and of the hip (the H-point,
-  midway between the hip joint centres) relative to the sled and the peak belt forces (upper shoulder belt: D-ring to shoulder; outboard lap belt: outboard hip
-  to lap anchor), read against the peaks of the published PMHS corridors' two boundaries.
+  the peak forward excursions of the head centre of gravity, of T1, T8, L2, L4 and of the hip (the
+  H-point, midway between the hip joint centres) relative to the sled, the peak rises of T1, T8
+  and the H-point, the peak chest deflection and the peak belt forces (upper shoulder belt:
+  D-ring to shoulder; outboard lap belt: outboard hip to lap anchor), read against the peaks of
+  the published PMHS corridors' two boundaries.
 """
 import pathlib
 from dataclasses import dataclass
@@ -265,10 +267,22 @@ def _run_sled(scenario, path, dt):
 # ------------------------------------------------------------------------------------------
 # whole human in a belted sled scenario (Gold Standard 1, Shaw et al. 2009)
 # ------------------------------------------------------------------------------------------
-BELTED_SLED_FIGURES = ("head_x_excursion_mm", "t1_x_excursion_mm", "hip_x_excursion_mm",
-                       "shoulder_belt_force_kN", "lap_belt_force_kN")
+BELTED_SLED_FIGURES = ("head_x_excursion_mm", "t1_x_excursion_mm", "t8_x_excursion_mm",
+                       "l2_x_excursion_mm", "l4_x_excursion_mm", "hip_x_excursion_mm",
+                       "knee_x_excursion_mm",
+                       "t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm",
+                       "chest_deflection_mm", "shoulder_belt_force_kN", "lap_belt_force_kN")
 SHOULDER_SEGMENT, LAP_SEGMENT = "belt.d_ring-shoulder", "belt.hip_outboard-lap_anchor"
 LAP_SEGMENT_SEPARATE = "lap_belt.lap_anchor-hip_outboard"   # a belt of kind "separate"
+CHEST_OUTPUT = "chest_translation.deflection"   # the human's sternum travel (m, to the spine < 0)
+# T8 on the upper torso [E]: the upper torso frame's origin is the thorax-lumbar joint (T12/L1)
+# and T1 its lower neck joint (C7/T1); T8's body centre lies 7.5 of the 12 thoracic bodies below
+# C7/T1, taking the twelve as equally tall: 1 - 7.5 / 12 of the way from T12/L1 to C7/T1
+T8_FRACTION = 1.0 - 7.5 / 12.0
+# L2 and L4 on the lumbar segment [E]: its frame's origin is the lumbar-pelvis joint (L5/S1), its
+# top the thorax-lumbar joint (T12/L1); the five lumbar bodies taken as equally tall, L4's centre
+# lies 1.5 and L2's 3.5 of them above L5/S1
+LUMBAR_FRACTIONS = {"l2": 3.5 / 5.0, "l4": 1.5 / 5.0}
 
 
 def _check_belted_sled(check, scenario, base_dir):
@@ -287,26 +301,53 @@ def _first_segment(outputs, prefix):
     return next(k for k in outputs if k.startswith(prefix) and k.endswith(".force"))
 
 
-def belted_sled_figures(res, model, t1_point):
+def belted_sled_figures(res, model, t1_point, lumbar_top=None):
     """Figures of a belted sled run: peak forward (x) excursions (mm) of the head's centre of
-    gravity, of T1 (``t1_point``, m in the upper torso frame) and of the hip (the pelvis frame's
-    origin, the H-point between the hip joint centres) relative to the sled (B0), and the peak
-    shoulder and lap belt forces (kN); with their histories."""
-    sled_x = res.base_poses[:, 0, 3]
-    head = res.body_com[:, model.body("head"), 0] - sled_x
+    gravity, of T1 (``t1_point``, m in the upper torso frame), of T8 (T8_FRACTION of the way from
+    the upper torso frame's origin to T1), of L2 and L4 (LUMBAR_FRACTIONS of ``lumbar_top``, the
+    thorax-lumbar joint in the lumbar frame, when given) and of the hip (the pelvis frame's
+    origin, the H-point between the hip joint centres) and of the knees (the midpoint of the
+    lower legs' frame origins, the knee joint centres, when the run has lower legs) relative to
+    the sled (B0); the peak rises (up positive, mm) of T1, T8 and the H-point relative to the
+    sled; the peak chest deflection (mm, the sternum's travel towards the spine, when the body
+    has one, CHEST_OUTPUT); and the peak shoulder and lap belt forces (kN); with their
+    histories."""
+    sled = res.base_poses[:, :3, 3]
+    head = res.body_com[:, model.body("head"), 0] - sled[:, 0]
     P = res.body_poses[:, model.body("upper_torso")]
-    t1 = (P[:, :3, :3] @ np.asarray(t1_point, float))[:, 0] + P[:, 0, 3] - sled_x
-    hip = res.body_poses[:, model.body("pelvis"), 0, 3] - sled_x
+
+    def on_torso(point):       # (n, 3) of a point of the upper torso relative to the sled
+        return P[:, :3, :3] @ np.asarray(point, float) + P[:, :3, 3] - sled
+
+    t1, t8 = on_torso(t1_point), on_torso(T8_FRACTION * np.asarray(t1_point, float))
+    hip = res.body_poses[:, model.body("pelvis"), :3, 3] - sled
     lap = LAP_SEGMENT if f"{LAP_SEGMENT}.force" in res.outputs else LAP_SEGMENT_SEPARATE
-    hist = {"head_x_mm": 1e3 * (head - head[0]), "t1_x_mm": 1e3 * (t1 - t1[0]),
-            "hip_x_mm": 1e3 * (hip - hip[0]),
+    hist = {"head_x_mm": 1e3 * (head - head[0]), "t1_x_mm": 1e3 * (t1[:, 0] - t1[0, 0]),
+            "t8_x_mm": 1e3 * (t8[:, 0] - t8[0, 0]), "hip_x_mm": 1e3 * (hip[:, 0] - hip[0, 0]),
+            "t1_z_mm": 1e3 * (t1[:, 2] - t1[0, 2]), "t8_z_mm": 1e3 * (t8[:, 2] - t8[0, 2]),
+            "pelvis_z_mm": 1e3 * (hip[:, 2] - hip[0, 2]),
             "shoulder_belt_kN": res.outputs[_first_segment(res.outputs, "belt.d_ring-")] / 1e3,
             "lap_belt_kN": res.outputs[f"{lap}.force"] / 1e3}
-    figures = {"head_x_excursion_mm": float(hist["head_x_mm"].max()),
-               "t1_x_excursion_mm": float(hist["t1_x_mm"].max()),
-               "hip_x_excursion_mm": float(hist["hip_x_mm"].max()),
-               "shoulder_belt_force_kN": float(hist["shoulder_belt_kN"].max()),
-               "lap_belt_force_kN": float(hist["lap_belt_kN"].max())}
+    peaks = {"head_x_excursion_mm": "head_x_mm", "t1_x_excursion_mm": "t1_x_mm",
+             "t8_x_excursion_mm": "t8_x_mm", "hip_x_excursion_mm": "hip_x_mm",
+             "t1_z_rise_mm": "t1_z_mm", "t8_z_rise_mm": "t8_z_mm",
+             "pelvis_z_rise_mm": "pelvis_z_mm",
+             "shoulder_belt_force_kN": "shoulder_belt_kN", "lap_belt_force_kN": "lap_belt_kN"}
+    if lumbar_top is not None:
+        L = res.body_poses[:, model.body("lumbar")]
+        for name, f in LUMBAR_FRACTIONS.items():
+            x = (L[:, :3, :3] @ (f * np.asarray(lumbar_top, float)) + L[:, :3, 3] - sled)[:, 0]
+            hist[f"{name}_x_mm"] = 1e3 * (x - x[0])
+            peaks[f"{name}_x_excursion_mm"] = f"{name}_x_mm"
+    if "left_lower_leg" in getattr(res, "body_names", ()):
+        x = 0.5 * sum(res.body_poses[:, model.body(f"{side}_lower_leg"), 0, 3]
+                      for side in ("left", "right")) - sled[:, 0]
+        hist["knee_x_mm"] = 1e3 * (x - x[0])
+        peaks["knee_x_excursion_mm"] = "knee_x_mm"
+    if CHEST_OUTPUT in res.outputs:
+        hist["chest_deflection_mm"] = -1e3 * np.asarray(res.outputs[CHEST_OUTPUT])   # compression +
+        peaks["chest_deflection_mm"] = "chest_deflection_mm"
+    figures = {name: float(hist[h].max()) for name, h in peaks.items()}
     return figures, hist
 
 
@@ -323,7 +364,8 @@ def _run_belted_sled(scenario, path, dt):
     run = run_scenario(sled)
     model, res = run.model, run.results
     t1_point = model.source.joints["lower_neck"].placement.position
-    figures, hist = belted_sled_figures(res, model, t1_point)
+    figures, hist = belted_sled_figures(res, model, t1_point,
+                                        model.source.joints["thorax_lumbar"].placement.position)
     corridor = dict(scenario["corridor"])
     return {"t": res.t, "results": res, "model": model, "run": run, "history": hist,
             "figures": figures, "corridor": corridor, "checks": corridor_checks(figures, corridor)}

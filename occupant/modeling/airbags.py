@@ -415,8 +415,10 @@ DRIVER_BAG = dict(
     # 59 L [D], near the top of the 30-60 L of driver bags (6.2 [C] Autoliv), shaped as the
     # untethered two-panel bag of that volume [D]: 0.333 m deep, 0.58 m across (the balloon
     # 0.556 m, from panels 0.73 m across). A tether would make it flatter (NHTSA DOT HS 810 685
-    # [C abstract]: tethers reduce the bag's rearward extent); no tether length is sourced, so
-    # the depth is the untethered one. Capacity, by hand: the gas's work on a body is the gauge
+    # [C abstract]: tethers reduce the bag's rearward extent; NHTSA's static deployments of
+    # production driver bags, DOT HS 807 869 [C abstract]: the leading edge's largest
+    # displacement differs between tethered and untethered bags); no tether length is sourced,
+    # so the depth is the untethered one. Capacity, by hand: the gas's work on a body is the gauge
     # pressure times the volume it displaces; the head's patch is pi R^2 = 0.026 m^2 (R = 0.091 m,
     # the head shell's volume-equivalent radius; 1.04 kN at 40 kPa, 1.0-1.3 kN measured), so over
     # a penetration s it takes about p 0.026 m^2 (s - R / 3). The 0.26 m deep bag [E] used before
@@ -427,7 +429,8 @@ DRIVER_BAG = dict(
     # 45 kPa), short of the collapsed bag: HIC15 347.
     semi_axes=two_panel_semi_axes(0.059),
     folded_volume=1e-3,              # m^3, the folded bag in its module [E]
-    deployment_time=0.03,            # s [E], within the about 50 ms of 6.2 [C]
+    deployment_time=0.03,            # s [E], within the about 50 ms of 6.2 [C] (owner's
+                                     # information: "fully inflate in about 50 to 70 ms" [U])
     mass_flow=((0.0, 0.0), (0.008, 2.0), (0.02, 2.0), (0.035, 0.0)),   # kg/s, 47 g [D, fitted]
     gas_temperature=650.0,           # K [D, fitted to the 600 K of 6.4]
     vent_area=2 * np.pi * 0.015**2,  # m^2, two 30 mm vents (6.2: 2 x 25-40 mm [U])

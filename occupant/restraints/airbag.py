@@ -34,12 +34,13 @@ curvature radius lambda b c / a:
   stays at that circle and V_c grows by A per metre (the fabric wraps the body). The body's
   cross-section where it crosses the bag's surface: 1.7-7.8 times less than the inextensible,
   wrinkling membrane's dimple once it is deep (tests/restraints/test_airbag_membrane.py);
-- "dimple" (opt-in): once the fabric is taut (``airbag_dimple.tautness``: over the last part of
-  the unfolding) the dimple the wrinkling fabric turns around the body, much wider than the body
-  (``airbag_dimple.dimple``, fitted to that membrane reference, within 2 %), its area at most the
-  pair's share of the face, pi lambda^2 b c (shares in proportion to the bodies' pi r^2, fixed
-  when the model is built); while the bag unfolds, the lens, and between the two a blend at the
-  taut share. Its scenario figures, and why it is not the default: ``airbag_dimple``.
+- "dimple" (opt-in): where the fabric is taut (``airbag_dimple.tautness``: the share out of its
+  folds, the unfolded share of the bag) the dimple the wrinkling fabric turns around the body,
+  much wider than the body (``airbag_dimple.dimple``, fitted to that membrane reference, within
+  2 %), its area at most the pair's share of the face, pi lambda^2 b c (shares in proportion to
+  the bodies' pi r^2, fixed when the model is built); where it is slack (still folded), the
+  lens: a blend at the taut share. Its scenario figures, and why it is not the default:
+  ``airbag_dimple``.
 V = f V_nominal - sum V_c. The force (p - p_a)^+ A acts along the normal on the occupant
 at the contact point, its reaction on the mounting link; with it the fabric's regularised Coulomb
 friction (``contact.compliant.normal_and_friction``; dummy-airbag mu 0.1-0.3, crash-domain-facts
@@ -235,11 +236,11 @@ def airbags(bundle, data, t, q, v, z):
         lam = f ** (1.0 / 3.0)
         depth = lam * el.semi_axes[b, 0]
         radius_b = lam * el.bag_radius[b]
-        # the "dimple" law's fabric is taut as the bag reaches its full shape (slack while it
-        # unfolds), its pairs' dimples sharing the face's projected area; "lens": slack throughout
+        # the "dimple" law's fabric is taut as far as the bag has unfolded (slack while folded),
+        # its pairs' dimples sharing the face's projected area; "lens": slack throughout
         taut, face = 0.0, 0.0
         if el.contact_law[b] == DIMPLE_LAW:
-            taut = call_if(el.dimple, tautness, 0.0, el.firing_time[b], el.deployment_time[b], t)
+            taut = call_if(el.dimple, tautness, 0.0, el.folded_fraction[b], f)
             face = np.pi * lam * lam * el.semi_axes[b, 1] * el.semi_axes[b, 2]
         # geometry of every pair of the bag, and the displaced volume
         displaced = 0.0

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from occupant.human.validation import (LAP_SEGMENT, SHOULDER_SEGMENT, belted_sled_figures,
+from occupant.human.validation import (CHEST_OUTPUT, LAP_SEGMENT, LUMBAR_FRACTIONS,
+                                       SHOULDER_SEGMENT, T8_FRACTION, belted_sled_figures,
                                        read_scenario, run_validation)
 from occupant.io.toml_files import InputFileError
 from occupant.restraints.belt_clearance import belt_path, deepest
@@ -35,9 +36,11 @@ def test_analytic_belted_sled_figures_of_known_motion():
     poses[:, 1, 0, 3] = [0.0, 0.3, 0.6]                              # upper torso origin
     poses[-1, 1, :3, :3] = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]        # 90 deg about y at the end
     names = ["head", "upper_torso", "pelvis"]
+    poses[:, 2, 2, 3] = [0.0, 0.03, 0.01]                            # the pelvis rises 30 mm
     res = SimpleNamespace(base_poses=base, body_com=com, body_poses=poses,
                           outputs={f"{SHOULDER_SEGMENT}.force": np.array([0.0, 4000.0, 1000.0]),
-                                   f"{LAP_SEGMENT}.force": np.array([0.0, 500.0, 2000.0])})
+                                   f"{LAP_SEGMENT}.force": np.array([0.0, 500.0, 2000.0]),
+                                   CHEST_OUTPUT: np.array([0.0, -0.02, -0.01])})
     model = SimpleNamespace(body=names.index)
     fig, hist = belted_sled_figures(res, model, [0.0, 0.0, 0.2])
     assert fig["head_x_excursion_mm"] == pytest.approx(300.0)
@@ -46,6 +49,32 @@ def test_analytic_belted_sled_figures_of_known_motion():
     assert fig["lap_belt_force_kN"] == pytest.approx(2.0)
     assert fig["hip_x_excursion_mm"] == pytest.approx(0.0, abs=1e-9)
     np.testing.assert_allclose(hist["hip_x_mm"], 0.0, atol=1e-12)
+    # T8 at T8_FRACTION of T1's offset, (0, 0, 0.075) m: 0.6 + 0.075 - 0.5 m at the end
+    assert fig["t8_x_excursion_mm"] == pytest.approx(1e3 * (0.6 + 0.2 * T8_FRACTION - 0.5))
+    # T1 and T8 only come down as the torso turns (their rise is the start's 0); the pelvis rises
+    # 30 mm; the sternum's 20 mm towards the spine is the chest's deflection
+    assert fig["t1_z_rise_mm"] == fig["t8_z_rise_mm"] == 0.0
+    assert hist["t1_z_mm"][-1] == pytest.approx(-200.0)
+    assert fig["pelvis_z_rise_mm"] == pytest.approx(30.0)
+    assert fig["chest_deflection_mm"] == pytest.approx(20.0)
+    assert "l4_x_excursion_mm" not in fig                            # no lumbar top given
+    # a lumbar segment whose origin (L5/S1) goes 0.1 m ahead of the sled and which turns 90 deg
+    # about y at the end: its points at height h go h further; L4 at 0.3 and L2 at 0.7 of its
+    # 0.2 m (LUMBAR_FRACTIONS): 100 + 60 and 100 + 140 mm
+    lumbar = np.tile(np.eye(4), (n, 1, 1))
+    lumbar[:, 0, 3] = s + np.array([0.0, 0.05, 0.1])
+    lumbar[-1, :3, :3] = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]
+    # and lower legs whose origins (the knees) go 40 and 20 mm ahead of the sled: 30 mm
+    legs = np.tile(np.eye(4), (n, 2, 1, 1))
+    legs[:, 0, 0, 3], legs[:, 1, 0, 3] = s + [0.0, 0.01, 0.04], s + [0.0, 0.0, 0.02]
+    res.body_poses = np.concatenate([poses, lumbar[:, None], legs], axis=1)
+    res.body_names = names + ["lumbar", "left_lower_leg", "right_lower_leg"]
+    model = SimpleNamespace(body=res.body_names.index)
+    fig, hist = belted_sled_figures(res, model, [0.0, 0.0, 0.2], [0.0, 0.0, 0.2])
+    assert fig["knee_x_excursion_mm"] == pytest.approx(30.0)
+    assert fig["l4_x_excursion_mm"] == pytest.approx(100.0 + 1e3 * 0.2 * LUMBAR_FRACTIONS["l4"])
+    assert fig["l2_x_excursion_mm"] == pytest.approx(100.0 + 1e3 * 0.2 * LUMBAR_FRACTIONS["l2"])
+    assert (LUMBAR_FRACTIONS["l4"], LUMBAR_FRACTIONS["l2"]) == (0.3, 0.7)
 
 
 def test_bad_sled_file_names_file_and_key(tmp_path):
@@ -90,14 +119,15 @@ def test_reference_gs1_head_excursion_inside_the_pmhs_corridor(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "upper shoulder belt 10.71 kN against the eight GS1 PMHS tests' 5.64-8.22 kN: the belt takes "
+    "upper shoulder belt 10.02 kN (10.71 on the trapezoid pulse) against the eight GS1 PMHS "
+    "tests' 5.64-8.22 kN: the belt takes "
     "up the upper body arriving at 5.3 m/s relative to the sled at 50 ms and stops it in 25 ms "
     "over about 90 mm (PMHS T1 travels on to 116-125 ms): the fitted path runs over the top of "
     "the thorax by the neck and down its inboard flank (on the front near the midline while "
     "loaded), and the sternum's one wrap point takes 8-12 deg of the belt's turn, so the chest "
     "deflects 29 mm (PMHS sternum to T8 44-84 mm; fitted and held across the sternum, 13 mm) and "
     "the shoulder girdle not at all; "
-    "outboard lap belt 2.72 kN (its peak the rebound at 136 ms; at most 0.84 kN in the crash, "
+    "outboard lap belt 2.50 kN (its peak the rebound at 150 ms; in the crash at most 1.10 kN; "
     "PMHS 1.60-2.21 kN at 78-82 ms): held at the knees, the pelvis tilts forward 35 deg about "
     "the hips; measured in scenarios/validation/README.md"))
 def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
@@ -109,8 +139,7 @@ def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
 
 def test_reference_gs1_hip_excursion_inside_the_pmhs_corridor(gs1):
     """The hip's (H-point's) peak forward excursion relative to the sled inside the peaks of Shaw
-    et al.'s (2009) Hip_x_disp corridor boundaries (-5.6 to 63.1 mm): 27.9 mm (28.1 since the belt's
-    fit, restraints.fit_belts) since the knees
+    et al.'s (2009) Hip_x_disp corridor boundaries (-5.6 to 63.1 mm): 27.9 mm since the knees
     bear on GS1's rigid knee supports (vehicles/gs1_sled_buck.toml; 87.5 mm on the passenger
     buck's knee bolster 0.11 m ahead of them)."""
     _assert_inside(gs1, "hip_x_excursion_mm")
@@ -180,31 +209,47 @@ def test_regression_gs1_figures(gs1):
     404.5 mm, T1 234.7 -> 263.3 mm, hip 87.5 -> 27.9 mm (inside), shoulder belt 10.73 -> 10.94
     kN, lap belt 5.72 -> 3.50 kN, its peak now the rebound at 136 ms (at most 1.22 kN before
     100 ms: the pelvis tilts forward 35 deg about the held hips), head 3 ms 72.7 -> 76.0 g.
-    Since every wrap's place is fitted at its point (restraints.fit_belts; the thorax's two
-    wraps kept places from a first placement 0.8 apart on the unit sphere, and from the first
-    step their drift carried the webbing of the 44 mm segment between them away: 16.7 kN at
-    0.7 ms, the sternum 7.8 mm in before the pulse): head 404.5 -> 385.5 mm, T1 263.3 -> 251.9
-    mm, hip 27.9 -> 28.1 mm, shoulder belt 10.94 -> 10.71 kN, lap belt 3.50 -> 2.72 kN (the
-    rebound, 136 ms; 1.22 -> 0.84 kN before 100 ms), head 3 ms 76.0 -> 64.4 g."""
+    Since the sled runs the SAFER GS1 deck's own pulse (data/gs1_sled_pulse.csv: 42.5 km/h,
+    13.3 g from 25 to 95 ms, 5-25 ms rise; was a 14 g, 40 km/h trapezoid with 10 ms ramps [E]):
+    head 404.5 -> 430.3 mm, T1 263.3 -> 270.4 mm, hip 27.9 -> 27.0 mm (all three inside),
+    shoulder belt 10.94 -> 10.23 kN, lap belt 3.50 -> 2.83 kN (its peak the rebound at 150 ms,
+    the run's end; in the crash at most 1.22 -> 1.65 kN, a spike at 67 ms), head 3 ms 76.0 ->
+    61.7 g; the new figures: T8 220.5 -> 214.1 mm (inside), L2 172.9 -> 166.8 mm and L4 142.3 ->
+    137.2 mm (OUT), the knees 26.3 -> 25.3 mm (inside, 23.4-74.2), rises of T1 33.6 -> 34.2
+    mm, of T8 26.8 -> 28.7 mm and of the H-point 0 -> 0 mm (all OUT), chest deflection 29.1 ->
+    29.5 mm (OUT). Since every wrap's place is fitted at its point (restraints.fit_belts; the
+    thorax's two wraps kept places from a first placement 0.8 apart on the unit sphere, and from
+    the first step their drift carried the webbing of the 44 mm segment between them away: 16.9
+    kN at 0.7 ms, the sternum 7.0 mm in at 20 ms, before the pulse): head 430.3 -> 406.6 mm, T1
+    270.4 -> 255.6 mm, T8 214.1 -> 203.3 mm, hip 27.0 -> 27.2 mm (all inside), shoulder belt
+    10.23 -> 10.02 kN, lap belt 2.83 -> 2.50 kN (in the crash 1.65 -> 1.10 kN), L2 166.8 ->
+    160.5 mm, L4 137.2 -> 133.0 mm, rises of T1 34.2 -> 31.9 mm and of T8 28.7 -> 26.4 mm,
+    chest deflection 29.5 -> 29.3 mm (all OUT as before), the knees 25.3 mm, head 3 ms 61.7 ->
+    52.5 g."""
     fig = gs1["figures"]
-    assert fig["head_x_excursion_mm"] == pytest.approx(385.5, rel=0.02)
-    assert fig["t1_x_excursion_mm"] == pytest.approx(251.9, rel=0.02)
-    assert fig["shoulder_belt_force_kN"] == pytest.approx(10.71, rel=0.02)
-    assert fig["lap_belt_force_kN"] == pytest.approx(2.72, rel=0.02)
-    assert fig["hip_x_excursion_mm"] == pytest.approx(28.1, rel=0.02)
+    measured = {"head_x_excursion_mm": 406.6, "t1_x_excursion_mm": 255.6,
+                "shoulder_belt_force_kN": 10.02, "lap_belt_force_kN": 2.50,
+                "hip_x_excursion_mm": 27.2, "t8_x_excursion_mm": 203.3, "l2_x_excursion_mm": 160.5,
+                "l4_x_excursion_mm": 133.0, "chest_deflection_mm": 29.3,
+                "knee_x_excursion_mm": 25.3}
+    for name, value in measured.items():
+        assert fig[name] == pytest.approx(value, rel=0.02), name
+    assert fig["t1_z_rise_mm"] == pytest.approx(31.9, rel=0.03)
+    assert fig["t8_z_rise_mm"] == pytest.approx(26.4, rel=0.03)
+    assert fig["pelvis_z_rise_mm"] == pytest.approx(0.0, abs=0.5)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     t, lap = gs1["t"], gs1["history"]["lap_belt_kN"]
-    assert 0.13 < t[np.argmax(lap)] < 0.14         # the lap belt's peak is the rebound's
-    assert lap[t < 0.1].max() == pytest.approx(0.84, rel=0.03)   # in the crash: under the PMHS's
+    assert t[np.argmax(lap)] > 0.14                # the lap belt's peak is the rebound's
+    assert lap[t < 0.1].max() == pytest.approx(1.10, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(64.4, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(52.5, rel=0.03)
 
 
 def test_reference_gs1_chest_is_not_loaded_before_the_belt(gs1):
     """Until 20 ms every segment of the shoulder belt carries under 0.5 kN and the chest (the
     sternum on its chest joint) deflects under 1 mm. Before every wrap's place was fitted at its point
     (restraints.fit_belts) the segment between the thorax's two wraps reached 16.7 kN at 0.7 ms
-    and the chest started the crash 7.0 mm deflected (20 ms)."""
+    and the chest started the crash 7.0 mm deflected (20 ms), on either pulse."""
     t, out = gs1["t"], gs1["results"].outputs
     early = t <= 0.02
     for name in ("d_ring-shoulder", "shoulder-chest", "chest-abdomen", "abdomen-buckle"):
@@ -230,8 +275,10 @@ GS1_PMHS_PELVIS_MAX_DROP = 0.0033   # m [S]
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the H-point sinks 31.3 mm into the rigid pan's flesh (its buttock and thighs carrying 8-13 kN "
-    "at 80-100 ms as the torso pitches over the pelvis held at the knees, tilted forward 35 deg) "
+    "the H-point sinks 30.7 mm into the rigid pan's flesh (31.3 on the trapezoid pulse; its "
+    "buttock and thighs carrying 8-15 kN at 80-100 ms, where the shoulder belt's piece from the "
+    "abdomen to the buckle pulls straight down with 7-7.7 kN and the knee supports 2 kN; the "
+    "pelvis held at the knees, tilted forward 36 deg) "
     "where the PMHS's pelvis point never goes more than 3.3 mm down and rises 36-57 mm by 100-108 "
     "ms (their T1 rises 50 mm too): the human does not rise out of the seat as the PMHS do; with "
     "the knee supports facing straight back, 36.1 mm (scenarios/validation/README.md)"))
@@ -242,6 +289,129 @@ def test_reference_gs1_pelvis_does_not_sink_below_the_pmhs(gs1):
     model, res = gs1["model"], gs1["results"]
     z = res.body_poses[:, model.body("pelvis"), 2, 3] - res.base_poses[:, 2, 3]
     assert z.min() - z[0] > -GS1_PMHS_PELVIS_MAX_DROP
+
+
+def test_reference_gs1_t8_and_knee_excursions_inside_the_pmhs_corridors(gs1):
+    """T8's and the knees' peak forward excursions relative to the sled inside the peaks of Shaw
+    et al.'s (2009) T8_x_disp and Knee_x_disp corridor boundaries (175.1-235.6 and 23.4-74.2 mm):
+    214.1 and 25.3 mm (220.5 and 26.3 on the trapezoid pulse)."""
+    _assert_inside(gs1, "t8_x_excursion_mm", "knee_x_excursion_mm")
+
+
+# The GS1 figures still outside their PMHS corridors, each group with its measured cause
+GS1_FIGURES_OUT = {
+    "lumbar": (("l2_x_excursion_mm", "l4_x_excursion_mm"),
+               "L2 goes 166.8 mm and L4 137.2 mm forward where the PMHS's go 93.7-145.6 and "
+               "51.6-96.2 mm (Ash et al. 2012, kinematics.csv): the pelvis, held at the hips by "
+               "the knee supports, tilts forward about them (9 deg by 40 ms, 36 deg at 88 ms) "
+               "until the lumbar joints reach their extension stop, carrying the lower lumbar "
+               "spine ahead (L4 41 mm at 40 ms and 134 mm at 80 ms against the PMHS mean's 18 and "
+               "59) while L2 relative to L4 moves as the PMHS's (29 and 38 mm at 80 ms) "
+               "(scenarios/validation/README.md, GS1 'The pelvis')"),
+    "rises": (("t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm"),
+              "the human's T1 rises 34.2 mm, T8 28.7 mm and its H-point not at all (it sinks 30.7 "
+              "mm) where the PMHS's T1 rises 42.0-63.7 mm, T8 60.4-90.6 mm and the pelvis point "
+              "35.7-57.1 mm by 90-108 ms: the whole body starts 11 mm lower by 40 ms (the pelvis "
+              "held at the knees tilts forward about the hips while the knee supports, square to "
+              "the thighs, push the knees 1.8 kN down) and from 60 ms the shoulder belt's piece "
+              "from the abdomen to the buckle pulls it straight down with 5-7.7 kN (PMHS lower "
+              "shoulder belt 2.5-2.9 kN, corridor files); the T1's and T8's lag is the H-point's: "
+              "their rises less its drop reach 65 and 59 mm (scenarios/validation/README.md, GS1 "
+              "'The pelvis')"),
+    "chest": (("chest_deflection_mm",),
+              "the chest deflects 29.5 mm (29.1 on the trapezoid pulse) where the PMHS's sternum "
+              "moves 44.0-83.6 mm towards T8 (Sternum_relT8_x, 94-100 ms): the shoulder belt's "
+              "fitted path runs over the thorax's top by the neck and down its inboard flank, its "
+              "chest wrap 153 mm inboard of the midline, not across the sternum "
+              "(test_reference_gs1_shoulder_belt_crosses_mid_clavicle), so little of its 10 kN "
+              "presses on the sternum"),
+}
+
+
+@pytest.mark.parametrize("names", [
+    pytest.param(names, id=group, marks=pytest.mark.xfail(strict=True, reason=reason))
+    for group, (names, reason) in GS1_FIGURES_OUT.items()])
+def test_reference_gs1_figure_inside_the_pmhs_corridor(gs1, names):
+    """L2's and L4's peak forward excursions (Ash et al. 2012's corridors, kinematics.csv), the
+    peak rises of T1, T8 (T1_z_disp, T8_z_disp, z down in the files) and of the pelvis (Ash et
+    al.'s pelvis channel, read at the H-point) and the chest's peak deflection (the sternum's
+    travel towards the spine, read as the PMHS's sternum relative to T8, Sternum_relT8_x) inside
+    the peaks of their corridors' boundaries."""
+    _assert_inside(gs1, *names)
+
+
+def test_reference_gs1_pulse_is_the_deck_pulse():
+    """The sled's pulse (data/gs1_sled_pulse.csv, the SAFER deck's sled displacement differenced
+    twice) loses the speed the deck's sled reaches: its displacement's slope after the pulse,
+    (1588.38 - 1115.69) mm over the 40 ms from 505 to 545 ms, 11.817 m/s [D: SLED Sled_Disp_x
+    in the deck's Dynasaur_output.csv]; its plateau (25-95 ms) lies in GS1's 12-15 g
+    (crash-domain-facts.md 6.4 [S]); the scenario reads it whole."""
+    sc, path = read_scenario("human_sled_gs1_40")
+    lines = (pathlib.Path(path).parent / "data" / "gs1_sled_pulse.csv").read_text().splitlines()
+    data = np.loadtxt([ln for ln in lines if ln[:1].isdigit()], delimiter=",")
+    t, a = data[:, 0], data[:, 1] * 9.80665
+    assert -np.trapezoid(a, t) == pytest.approx(11.817, abs=0.01)
+    plateau = -data[(t >= 0.025) & (t <= 0.095), 1]
+    assert 12.0 < plateau.min() and plateau.max() < 15.0
+    sled = load(pathlib.Path(path).parent / sc["sled"], {"solver.t_end": 0.15})
+    assert sled.pulse.delta_v == pytest.approx(11.817, abs=0.01)
+
+
+# The largest bending moment applied to intact human lumbar motion segments in the tests of
+# Miller, Schultz, Warwick & Spencer (1986, J. Biomech. 19:79, 14 segments of males aged 29 on
+# average: moments up to 95 N m in flexion, extension, lateral bending and torsion, rotations up to
+# 18 deg) [S abstract]. Each of the human's two lumbar joints stands for a series of segments and
+# carries the whole moment (occupant/human/data/joint_passive.toml, chain = 2).
+LUMBAR_SEGMENT_MOMENT_TESTED = 95.0   # N m [S abstract]
+
+
+def gs1_pelvis_tilt_deg(gs1):
+    """The pelvis's forward tilt (deg, top forward positive) relative to the sled since t = 0."""
+    res, model = gs1["results"], gs1["model"]
+    R = np.einsum("nji,njk->nik", res.base_poses[:, :3, :3],
+                  res.body_poses[:, model.body("pelvis"), :3, :3])
+    pitch = np.degrees(np.arctan2(R[:, 0, 2], R[:, 2, 2]))
+    return pitch - pitch[0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the thorax-lumbar and lumbar-pelvis joints carry 940 N m at 72 ms and 915 N m at 78 ms in "
+    "extension (786 and 948 N m at 59 and 55 ms on the trapezoid pulse), 13.4 deg each past "
+    "neutral, where the Anderson & Pandy lumbar curve (joint_passive.toml) turns into its "
+    "exponential wall at 11 deg per joint: held at the hips by the knee supports (7-9 kN from "
+    "40 ms), the pelvis tilts forward 9 deg by 40 ms and 36 deg by 88 ms about the hips while "
+    "the upper torso, not yet held by the belts (under 0.5 kN to 50 ms), stays within 2 deg of "
+    "upright: the lumbar spine extends until its stop catches the torso. Not the seated lumbar's "
+    "flexion (9 deg a joint put into the posture for sitting's 17-19 deg less lordosis, Endo et "
+    "al. 2012, Moon et al. 2018: the pelvis tilts 39 deg, 967 N m), the seat's friction (0: "
+    "1402 N m) nor the knee supports' angle (straight back: 699 N m) (scenarios/validation/"
+    "README.md, GS1 'The pelvis')"))
+def test_reference_gs1_lumbar_moment_within_the_tested_range(gs1):
+    """Each lumbar joint's bending moment stays within what intact lumbar motion segments were
+    loaded with in the published tests (LUMBAR_SEGMENT_MOMENT_TESTED), in extension and in
+    flexion."""
+    out = gs1["results"].outputs
+    for joint in ("thorax_lumbar", "lumbar_pelvis"):
+        assert np.abs(out[f"{joint}_y.load"]).max() < LUMBAR_SEGMENT_MOMENT_TESTED, joint
+
+
+def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
+    """As measured (the deck's pulse): the pelvis tilts forward about the hips 9.3 deg by 40 ms
+    and 36.1 deg at its most (88 ms), the upper torso under 2 deg from upright to 60 ms; the
+    lumbar joints' peak extension 13.4 and 13.3 deg (their neutral at the posture 1.6 and 3.1
+    deg of flexion) with 940 and 915 N m; the hips flex from 76 to 110 deg with under 10 N m.
+    Since every belt wrap's place is fitted at its point (restraints.fit_belts; the chest no
+    longer starts 7 mm in): pelvis tilt 9.3 -> 9.5 deg at 40 ms, 36.1 -> 34.9 deg at most (86
+    ms), lumbar extension 13.4 -> 13.3 and 13.3 -> 13.1 deg with 940 -> 891 and 915 -> 845 N m."""
+    t, tilt = gs1["t"], gs1_pelvis_tilt_deg(gs1)
+    assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(9.5, abs=1.0)
+    assert tilt.max() == pytest.approx(34.9, abs=1.5)
+    out = gs1["results"].outputs
+    for joint, deg, moment in (("thorax_lumbar", -13.3, 891.0), ("lumbar_pelvis", -13.1, 845.0)):
+        assert np.degrees(out[f"{joint}_y.deflection"]).min() == pytest.approx(deg, abs=0.5)
+        assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
+    for side in ("left", "right"):
+        assert np.abs(out[f"{side}_hip_y.load"]).max() < 12.0
 
 
 def test_reference_gs1_human_sits_on_its_buttock():
@@ -311,7 +481,8 @@ def test_reference_gs1_lap_belt_stays_on_the_pelvis(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the lap belt rides 3.7 mm up the pelvis at 61.5 ms (0.35 kN) since the knees bear on GS1's "
+    "the lap belt rides 3.8 mm up the pelvis at 76.5 ms (0.29 kN) on the GS1 deck's pulse, 3.7 mm "
+    "at 61.5 ms (0.35 kN) on the trapezoid since the knees bear on GS1's "
     "supports and the pelvis tilts forward about the held hips (37 deg); 2.5 mm at 71 ms (1.9 kN) "
     "on the buck's bolster, 3.3 mm on lap_belt_pelvis at 54 ms, 3.6 mm before the upper "
     "anchorage was placed from the shoulder (scenarios/validation/README.md)"))
