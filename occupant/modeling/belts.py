@@ -185,7 +185,13 @@ class Wrap:
     belt bears on there: the wrap is found on the geometry (the undeformed chest), the point
     then moves with the carrier's travel on its joint (the chest's deflection) and the belt's
     force at it acts on the carrier, so it loads the joint's spring (the ribcage), as the
-    belt loads a Hybrid III's sternum through its jacket."""
+    belt loads a Hybrid III's sternum through its jacket. ``flank`` (optional, a wrap with
+    ``across``): (n_x, n_y, n_z, d), a half-space of the ellipsoid's frame (n a direction, d in
+    m) that the wrap's place keeps to, n . x >= d: the side of the surface the webbing lies on.
+    Within it the place is held by friction as above; at its bound it slides no further across
+    the belt (the bound takes the belt's pull across itself beyond the friction: the body's
+    shape the ellipsoid lacks, e.g. a flat shoulder top where the ellipsoid is a dome,
+    ``restraints.belt.flank_bound``)."""
     name: str
     geometry: str
     friction: float = 0.3
@@ -193,6 +199,7 @@ class Wrap:
     carrier: str | None = None
     across: float | None = None
     at: tuple | None = None
+    flank: tuple | None = None
 
     def __post_init__(self):
         self.friction = _nonnegative(self.friction, f"wrap '{self.name}'.friction", "")
@@ -206,6 +213,15 @@ class Wrap:
             self.at = _vec3(self.at, f"wrap '{self.name}'.at")
             if np.linalg.norm(self.at) == 0:
                 raise ModelingError(f"wrap '{self.name}'.at: must be a non-zero vector")
+        if self.flank is not None:
+            f = np.asarray(self.flank, dtype=float).reshape(-1)
+            if f.shape != (4,) or not np.all(np.isfinite(f)) or np.linalg.norm(f[:3]) == 0:
+                raise ModelingError(f"wrap '{self.name}'.flank: must be (n_x, n_y, n_z, d) with a "
+                                    f"non-zero direction n, got {self.flank!r}")
+            if not self.across:
+                raise ModelingError(f"wrap '{self.name}'.flank: bounds a place held across the "
+                                    "belt; set across > 0")
+            self.flank = np.concatenate([f[:3] / np.linalg.norm(f[:3]), f[3:]])
 
 
 @dataclass
@@ -290,6 +306,7 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
     for belt in asm.belts.values():
         for k, p in enumerate(belt.points):
             R, size, side, fit = np.eye(3), np.zeros(3), np.zeros(3), np.zeros(3)
+            flank = np.zeros(4)
             if isinstance(p, Wrap):
                 g = asm.geometries[p.geometry]
                 if not isinstance(g, (Ellipsoid, Sphere)):
@@ -301,6 +318,8 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
                 kind, side = BELT_WRAP, p.side
                 if p.at is not None:
                     fit = p.at / np.linalg.norm(p.at)
+                if p.flank is not None:   # n . x >= d as g . u >= d on the unit sphere, g = D n
+                    flank = np.concatenate([size * p.flank[:3], p.flank[3:]])
                 carrier, carrier_r = carrier_link(
                     f"belt '{belt.name}'.points[{k}].carrier", p.carrier, p.geometry, link, tree,
                     body_index, body_link)
@@ -321,6 +340,7 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
             cols["point_size"].append(size)
             cols["point_side"].append(side)
             cols["point_fit"].append(fit)
+            cols["point_flank"].append(flank)
             cols["point_friction"].append(getattr(p, "friction", 0.0))
             cols["point_across"].append(getattr(p, "across", None) or 0.0)
         cols["point_start"].append(cols["point_start"][-1] + len(belt.points))
@@ -386,6 +406,7 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
     for key in ("point_r", "point_size", "point_side", "point_carrier_r", "point_fit"):
         cols[key] = np.array(cols[key], dtype=float).reshape(n_pts, 3)
     cols["point_R"] = np.array(cols["point_R"], dtype=float).reshape(n_pts, 3, 3)
+    cols["point_flank"] = np.array(cols["point_flank"], dtype=float).reshape(n_pts, 4)
     for key in ("point_friction", "point_across", "stiffness", "exponent", "absorption"):
         cols[key] = np.array(cols[key], dtype=float).reshape(-1)
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))

@@ -234,7 +234,29 @@ def _held_slide(el, out, k, j, c, E, P, u, f_in, f_out, damping, r):
         d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
         v = excess / damping
         r0, r1, r2 = r0 + v * d0 / D0, r1 + v * d1 / D1, r2 + v * d2 / D2
-    return r0, r1, r2
+    return flank_bound(el, k, u, (r0, r1, r2))
+
+
+@njit(**JIT_STAGE)
+def flank_bound(el, k, u, r):
+    """The rate ``r`` of held wrap k's place ``u`` (unit sphere of its ellipsoid's scaled frame)
+    kept to its flank (``Wrap.flank``: n . x >= d in the ellipsoid frame, g . u >= d with
+    g = D n): within it unchanged; at or past its bound, the part of the rate that would take it
+    further out is removed (the bound takes the belt's pull across itself beyond the friction)
+    and the gap closes with time constant WRAP_FOLLOW, along t, the tangential part of g (the
+    way g . u grows fastest on the sphere: d(g . u)/dt = r . t)."""
+    g0, g1, g2, d = el.point_flank[k, 0], el.point_flank[k, 1], el.point_flank[k, 2], \
+        el.point_flank[k, 3]
+    gu = g0 * u[0] + g1 * u[1] + g2 * u[2]
+    if (g0 == 0.0 and g1 == 0.0 and g2 == 0.0) or gu >= d:
+        return r
+    t0, t1, t2 = g0 - gu * u[0], g1 - gu * u[1], g2 - gu * u[2]
+    tt = t0 * t0 + t1 * t1 + t2 * t2
+    if tt == 0.0:
+        return r
+    rt = r[0] * t0 + r[1] * t1 + r[2] * t2
+    c = (d - gu) / WRAP_FOLLOW / tt - min(rt, 0.0) / tt
+    return r[0] + c * t0, r[1] + c * t1, r[2] + c * t2
 
 
 @njit(**JIT_STAGE)

@@ -4,11 +4,13 @@ and how each is built into the occupant's assembly before it is compiled (``buil
 """
 from dataclasses import dataclass
 
+import numpy as np
+
 
 @dataclass
 class RestraintKind:
     keys: dict                  # key -> check: "bool", "positive", "nonneg", "number", "string",
-                                # "vector", "names"
+                                # "vector", "vector4" (4 numbers), "names"
     what: str                   # human name for messages
     build: object = None        # callable(assembly, table, checker, path)
 
@@ -24,7 +26,9 @@ RESTRAINTS = {
          "d_ring_friction": "nonneg", "across": "nonneg", "retractor": "vector", "d_ring": "vector",
          "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string",
          "abdomen": "string",
-         "shoulder": "string", "shoulder_center": "vector", "shoulder_semi_axes": "vector"},
+         "shoulder": "string", "shoulder_center": "vector", "shoulder_semi_axes": "vector",
+         "shoulder_at": "vector", "shoulder_flank": "vector4", "chest_at": "vector",
+         "chest_flank": "vector4"},
         "a three-point belt with retractor, pretensioner and load limiter"),
     "airbag": RestraintKind(AIRBAG_KEYS, "an airbag"),
     # a second bag beside the frontal one (the driver's knee bag), declared as [restraints.airbag]
@@ -169,6 +173,22 @@ def shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu):
 GS1_LAP_PRELOAD = 100.0   # N: the GS1 deck's lap belt pre-load (crash-domain-facts 6.4) [S]
 
 
+def held_on(asm, table, c, path, torso, name, mu, across):
+    """``Wrap`` keywords of the wrap ``name`` ("shoulder" or "chest") on the ellipsoid ``torso``:
+    with ``<name>_at`` (a point in the ellipsoid's frame, m: the wrap fitted at its direction in
+    the scaled frame) or ``<name>_flank`` ((n_x, n_y, n_z, d) in that frame: its place kept to n . x >= d,
+    ``Wrap.flank``) it is held across the belt by friction (``across``, default ``friction``);
+    else ``across`` as given."""
+    at = c.vector(table, f"{name}_at", path)
+    flank = c.vector(table, f"{name}_flank", path, n=4)
+    if at is None and flank is None:
+        return {"across": across}
+    g = asm.geometries[torso]
+    size = np.asarray(g.semi_axes if hasattr(g, "semi_axes") else (g.radius,) * 3, float)
+    return {"across": mu if across is None else across, "flank": flank,
+            "at": None if at is None else tuple(at / size)}
+
+
 def build_belt(asm, table, c, path):
     """``[restraints.belt]``: ``kind = "three_point"`` (default): a three-point belt of the GS1
     webbing (``gs1_webbing``) from the ``retractor`` (with its load limiter at ``load_limit`` N)
@@ -200,7 +220,12 @@ def build_belt(asm, table, c, path):
     buckle instead of cutting through it (``restraints.belt_clearance``), held across the belt
     by friction (``across``, default ``friction``): on their shortest path the wraps over the
     thorax and the abdomen have two of almost equal length, around the thorax's inboard and
-    outboard flanks, and the chest wrap flipped between them from one step to the next."""
+    outboard flanks, and the chest wrap flipped between them from one step to the next.
+    ``shoulder_at``, ``chest_at`` (points in the wrapped ellipsoid's frame, m) and
+    ``shoulder_flank``, ``chest_flank`` ((n_x, n_y, n_z, d) there): the shoulder or chest wrap
+    fitted at that point and held across the belt by friction, its place kept to n . x >= d
+    (``held_on``, ``Wrap.flank``); none shipped (GS1 measured with them:
+    scenarios/validation/README.md, "The shoulder belt held where it is fitted")."""
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,
@@ -226,17 +251,20 @@ def build_belt(asm, table, c, path):
             pull_in=[[0.0, 0.0], [PRETENSIONER_STROKE_TIME, pull]],
             capacity=c.number(table, "pretensioner_force", path, positive=True,
                               default=Pretensioner.capacity))
-    upper = [Wrap("shoulder", torso, friction=mu, across=across)]
+    upper = [Wrap("shoulder", torso, friction=mu, **held_on(asm, table, c, path, torso, "shoulder",
+                                                             mu, across))]
     shoulder = c.string(table, "shoulder", path, choices=list(asm.geometries), what="geometry")
     if shoulder is not None:   # the occupant's own shoulder, the wraps placed together
-        upper = [Wrap("shoulder", shoulder, friction=mu, side=(0.0, 0.0, 1.0))]
+        upper = [Wrap("shoulder", shoulder, friction=mu, side=(0.0, 0.0, 1.0),
+                      **held_on(asm, table, c, path, shoulder, "shoulder", mu, None))]
         if "neck_shell" in asm.geometries:   # a barrier: no force while the belt is off the neck
             upper.insert(0, Wrap("neck", "neck_shell", friction=mu, side=(0.0, outboard, 0.0)))
     centre = c.vector(table, "shoulder_center", path)
     if centre is not None:   # placed together on their shortest path (no ``across``)
         upper = shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu)
     belly = c.string(table, "abdomen", path, choices=list(asm.geometries), what="geometry")
-    lower = [Wrap("chest", torso, friction=mu, carrier=sternum, across=across)] + (
+    lower = [Wrap("chest", torso, friction=mu, carrier=sternum,
+                  **held_on(asm, table, c, path, torso, "chest", mu, across))] + (
         [] if belly is None else [Wrap("abdomen", belly, friction=mu,
                                        across=mu if across is None else across)])
     lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=across),
@@ -283,8 +311,8 @@ def read_restraints(c, data, test_title):
                 c.boolean(table, key, path)
             elif check == "string":
                 c.string(table, key, path)
-            elif check == "vector":
-                c.vector(table, key, path)
+            elif check in ("vector", "vector4"):
+                c.vector(table, key, path, n=4 if check == "vector4" else 3)
             elif check == "names":
                 c.strings(table, key, path)
             else:
