@@ -17,9 +17,10 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
   named by ``sled``, its ``occupant.human`` replaced by the case's ``[human]``); the figures are
   the peak forward excursions of the head centre of gravity, of T1, T8, L2, L4 and of the hip (the
   H-point, midway between the hip joint centres) relative to the sled, the peak rises of T1, T8
-  and the H-point, the peak chest deflection and the peak belt forces (upper shoulder belt:
-  D-ring to shoulder; outboard lap belt: outboard hip to lap anchor), read against the peaks of
-  the published PMHS corridors' two boundaries.
+  and the H-point, the peak chest deflection, the peak belt forces (upper shoulder belt:
+  D-ring to shoulder; outboard lap belt: outboard hip to lap anchor) and the peak x
+  decelerations of accelerometers at T1, T8 and L2, read against the peaks of the published
+  PMHS corridors' two boundaries.
 """
 import pathlib
 from dataclasses import dataclass
@@ -271,7 +272,8 @@ BELTED_SLED_FIGURES = ("head_x_excursion_mm", "t1_x_excursion_mm", "t8_x_excursi
                        "l2_x_excursion_mm", "l4_x_excursion_mm", "hip_x_excursion_mm",
                        "knee_x_excursion_mm",
                        "t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm",
-                       "chest_deflection_mm", "shoulder_belt_force_kN", "lap_belt_force_kN")
+                       "chest_deflection_mm", "shoulder_belt_force_kN", "lap_belt_force_kN",
+                       "t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g")
 SHOULDER_SEGMENT, LAP_SEGMENT = "belt.d_ring-shoulder", "belt.hip_outboard-lap_anchor"
 LAP_SEGMENT_SEPARATE = "lap_belt.lap_anchor-hip_outboard"   # a belt of kind "separate"
 CHEST_OUTPUT = "chest_translation.deflection"   # the human's sternum travel (m, to the spine < 0)
@@ -283,6 +285,35 @@ T8_FRACTION = 1.0 - 7.5 / 12.0
 # top the thorax-lumbar joint (T12/L1); the five lumbar bodies taken as equally tall, L4's centre
 # lies 1.5 and L2's 3.5 of them above L5/S1
 LUMBAR_FRACTIONS = {"l2": 3.5 / 5.0, "l4": 1.5 / 5.0}
+# The spine accelerometers' channel class: the corridors' source (the SAFER GS1 folder's
+# T1/T8/L2_x_acc files) states none; SAE J211's class for spine accelerations, CFC 180 (49 CFR
+# 572.200: T1, T12 and pelvis accelerations; crash-domain-facts.md) [E: not stated for GS1]
+SPINE_ACCEL_CFC = 180
+
+
+def spine_accelerometers(t1_point, lumbar_top=None):
+    """The GS1 spine accelerometers as occupant sensors: T1 (``t1_point`` on the upper torso),
+    T8 (T8_FRACTION of it) and, with ``lumbar_top``, L2 (LUMBAR_FRACTIONS["l2"] of it on the
+    lumbar segment), each reading in its segment's J211 axes as a bone-mounted one does [E]."""
+    from occupant.sensors import Accelerometer
+
+    t1 = np.asarray(t1_point, float)
+    out = [Accelerometer("t1", body="upper_torso", point=tuple(t1)),
+           Accelerometer("t8", body="upper_torso", point=tuple(T8_FRACTION * t1))]
+    if lumbar_top is not None:
+        out.append(Accelerometer("l2", body="lumbar",
+                                 point=tuple(LUMBAR_FRACTIONS["l2"] * np.asarray(lumbar_top, float))))
+    return out
+
+
+def peak_deceleration_g(t, ax, cfc=SPINE_ACCEL_CFC):
+    """The peak x deceleration (g, positive) of an x acceleration channel ``ax`` (m/s^2, J211: x
+    forward) sampled at ``t`` (s, uniform), filtered at channel class ``cfc``; with the filtered
+    channel (g)."""
+    from occupant.injury.filters import cfc_filter
+
+    a = cfc_filter(np.asarray(ax, float), float(t[1] - t[0]), cfc) / G0
+    return float(-a.min()), a
 
 
 def _check_belted_sled(check, scenario, base_dir):
@@ -301,7 +332,7 @@ def _first_segment(outputs, prefix):
     return next(k for k in outputs if k.startswith(prefix) and k.endswith(".force"))
 
 
-def belted_sled_figures(res, model, t1_point, lumbar_top=None):
+def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=()):
     """Figures of a belted sled run: peak forward (x) excursions (mm) of the head's centre of
     gravity, of T1 (``t1_point``, m in the upper torso frame), of T8 (T8_FRACTION of the way from
     the upper torso frame's origin to T1), of L2 and L4 (LUMBAR_FRACTIONS of ``lumbar_top``, the
@@ -310,8 +341,9 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None):
     lower legs' frame origins, the knee joint centres, when the run has lower legs) relative to
     the sled (B0); the peak rises (up positive, mm) of T1, T8 and the H-point relative to the
     sled; the peak chest deflection (mm, the sternum's travel towards the spine, when the body
-    has one, CHEST_OUTPUT); and the peak shoulder and lap belt forces (kN); with their
-    histories."""
+    has one, CHEST_OUTPUT); the peak shoulder and lap belt forces (kN); and the peak x
+    decelerations (g) of the x channels ``accelerations`` (occupant Channels of
+    ``spine_accelerometers``, m/s^2) at SPINE_ACCEL_CFC; with their histories."""
     sled = res.base_poses[:, :3, 3]
     head = res.body_com[:, model.body("head"), 0] - sled[:, 0]
     P = res.body_poses[:, model.body("upper_torso")]
@@ -348,12 +380,16 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None):
         hist["chest_deflection_mm"] = -1e3 * np.asarray(res.outputs[CHEST_OUTPUT])   # compression +
         peaks["chest_deflection_mm"] = "chest_deflection_mm"
     figures = {name: float(hist[h].max()) for name, h in peaks.items()}
+    for ch in accelerations:
+        name = ch.name.split()[0]
+        figures[f"{name}_x_deceleration_g"], hist[f"{name}_x_g"] = peak_deceleration_g(ch.t, ch.values)
     return figures, hist
 
 
 def _run_belted_sled(scenario, path, dt):
     from occupant.scenario.load import load
     from occupant.scenario.run import run_scenario
+    from occupant.sensors import evaluate
 
     human = {"occupant.human." + k: v for k, v in scenario["human"].items()}
     overrides = dict(human)
@@ -364,8 +400,11 @@ def _run_belted_sled(scenario, path, dt):
     run = run_scenario(sled)
     model, res = run.model, run.results
     t1_point = model.source.joints["lower_neck"].placement.position
-    figures, hist = belted_sled_figures(res, model, t1_point,
-                                        model.source.joints["thorax_lumbar"].placement.position)
+    lumbar_top = model.source.joints["thorax_lumbar"].placement.position
+    channels = evaluate(model, res, spine_accelerometers(t1_point, lumbar_top),
+                        rate=1.0 / float(res.t[1] - res.t[0]))
+    figures, hist = belted_sled_figures(res, model, t1_point, lumbar_top,
+                                        [c for c in channels if c.name.endswith(" X")])
     corridor = dict(scenario["corridor"])
     return {"t": res.t, "results": res, "model": model, "run": run, "history": hist,
             "figures": figures, "corridor": corridor, "checks": corridor_checks(figures, corridor)}

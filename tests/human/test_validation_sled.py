@@ -9,9 +9,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from occupant.human.validation import (CHEST_OUTPUT, LAP_SEGMENT, LUMBAR_FRACTIONS,
-                                       SHOULDER_SEGMENT, T8_FRACTION, belted_sled_figures,
-                                       read_scenario, run_validation)
+from occupant.channel import Channel
+from occupant.human.validation import (CHEST_OUTPUT, G0, LAP_SEGMENT, LUMBAR_FRACTIONS,
+                                       SHOULDER_SEGMENT, SPINE_ACCEL_CFC, T8_FRACTION,
+                                       belted_sled_figures, peak_deceleration_g, read_scenario,
+                                       run_validation, spine_accelerometers)
 from occupant.io.toml_files import InputFileError
 from occupant.restraints.belt_clearance import belt_path, deepest
 from occupant.scenario.load import load
@@ -75,6 +77,38 @@ def test_analytic_belted_sled_figures_of_known_motion():
     assert fig["l4_x_excursion_mm"] == pytest.approx(100.0 + 1e3 * 0.2 * LUMBAR_FRACTIONS["l4"])
     assert fig["l2_x_excursion_mm"] == pytest.approx(100.0 + 1e3 * 0.2 * LUMBAR_FRACTIONS["l2"])
     assert (LUMBAR_FRACTIONS["l4"], LUMBAR_FRACTIONS["l2"]) == (0.3, 0.7)
+
+
+def test_analytic_spine_deceleration_of_known_motion():
+    """A spine channel decelerating as a 20 g half-sine over 80 ms (content near 6 Hz, which CFC
+    180 passes within 0.1 %) with a 10 g ripple at 2 kHz riding on it (CFC 180's fourth-order
+    roll-off from about 300 Hz leaves under 0.01 g of it away from the record's ends, where the
+    filter's padding continues it): its peak x deceleration is the
+    half-sine's 20 g, where the unfiltered channel peaks near 30 g. Through
+    belted_sled_figures an accelerometer channel named "t1 ..." comes out as
+    t1_x_deceleration_g. The accelerometers sit at T1, at T8_FRACTION of it, and at L2's
+    LUMBAR_FRACTIONS of the lumbar top."""
+    assert SPINE_ACCEL_CFC == 180
+    t = np.arange(0.0, 0.2, 1e-4)
+    pulse = np.where((t > 0.02) & (t < 0.1), np.sin(np.pi * (t - 0.02) / 0.08), 0.0)
+    ax = G0 * (-20.0 * pulse + 10.0 * np.sin(2 * np.pi * 2000.0 * t))
+    peak, filtered = peak_deceleration_g(t, ax)
+    assert peak == pytest.approx(20.0, rel=2e-3)
+    assert -ax.min() / G0 > 29.0
+    assert abs(filtered[(t > 0.12) & (t < 0.17)]).max() < 0.02      # the ripple is gone
+    fig, hist = belted_sled_figures(
+        SimpleNamespace(base_poses=np.tile(np.eye(4), (2, 1, 1)), body_com=np.zeros((2, 3, 3)),
+                        body_poses=np.tile(np.eye(4), (2, 3, 1, 1)),
+                        outputs={f"{SHOULDER_SEGMENT}.force": np.zeros(2),
+                                 f"{LAP_SEGMENT}.force": np.zeros(2)}),
+        SimpleNamespace(body=["head", "upper_torso", "pelvis"].index), [0.0, 0.0, 0.2],
+        accelerations=[Channel("t1 acceleration X", t, ax, "m/s^2")])
+    assert fig["t1_x_deceleration_g"] == pytest.approx(peak)
+    np.testing.assert_allclose(hist["t1_x_g"], filtered)
+    t1, t8, l2 = spine_accelerometers([0.0, 0.0, 0.2], [0.0, 0.0, 0.1])
+    assert (t1.body, t8.body, l2.body) == ("upper_torso", "upper_torso", "lumbar")
+    np.testing.assert_allclose(t8.point, [0.0, 0.0, 0.2 * T8_FRACTION])
+    np.testing.assert_allclose(l2.point, [0.0, 0.0, 0.1 * LUMBAR_FRACTIONS["l2"]])
 
 
 def test_bad_sled_file_names_file_and_key(tmp_path):
@@ -225,13 +259,16 @@ def test_regression_gs1_figures(gs1):
     10.23 -> 10.02 kN, lap belt 2.83 -> 2.50 kN (in the crash 1.65 -> 1.10 kN), L2 166.8 ->
     160.5 mm, L4 137.2 -> 133.0 mm, rises of T1 34.2 -> 31.9 mm and of T8 28.7 -> 26.4 mm,
     chest deflection 29.5 -> 29.3 mm (all OUT as before), the knees 25.3 mm, head 3 ms 61.7 ->
-    52.5 g."""
+    52.5 g. The spine accelerometers' peak x decelerations (T1, T8, L2, at CFC 180; added with
+    nothing else changed): 100.7, 60.3 and 59.4 g (all OUT, PMHS 8.35-22.09, 19.97-23.60 and
+    18.65-24.92 g)."""
     fig = gs1["figures"]
     measured = {"head_x_excursion_mm": 406.6, "t1_x_excursion_mm": 255.6,
                 "shoulder_belt_force_kN": 10.02, "lap_belt_force_kN": 2.50,
                 "hip_x_excursion_mm": 27.2, "t8_x_excursion_mm": 203.3, "l2_x_excursion_mm": 160.5,
                 "l4_x_excursion_mm": 133.0, "chest_deflection_mm": 29.3,
-                "knee_x_excursion_mm": 25.3}
+                "knee_x_excursion_mm": 25.3, "t1_x_deceleration_g": 100.7,
+                "t8_x_deceleration_g": 60.3, "l2_x_deceleration_g": 59.4}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
     assert fig["t1_z_rise_mm"] == pytest.approx(31.9, rel=0.03)
@@ -325,6 +362,15 @@ GS1_FIGURES_OUT = {
               "chest wrap 153 mm inboard of the midline, not across the sternum "
               "(test_reference_gs1_shoulder_belt_crosses_mid_clavicle), so little of its 10 kN "
               "presses on the sternum"),
+    "accelerations": (("t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g"),
+                      "T1, T8 and L2 decelerate at most 100.7, 60.3 and 59.4 g (CFC 180) where "
+                      "the PMHS's peak at 8.35-22.09, 19.97-23.60 and 18.65-24.92 g: from 60 to "
+                      "80 ms the upper torso pitches to and fro at 100 Hz (its pitch acceleration "
+                      "+-4800-5400 rad/s^2), so the channels swing between +45 and -100 g (T1) as "
+                      "the belt takes the torso, the lumbar joints then in their extension stop "
+                      "(README GS1 'The pelvis'); their means over 55-85 ms, -17.4, -27.7 and "
+                      "-28.3 g, are the PMHS's order; the reading itself agrees with T1's "
+                      "position differenced twice (96.5 g, inertial x)"),
 }
 
 
@@ -335,8 +381,9 @@ def test_reference_gs1_figure_inside_the_pmhs_corridor(gs1, names):
     """L2's and L4's peak forward excursions (Ash et al. 2012's corridors, kinematics.csv), the
     peak rises of T1, T8 (T1_z_disp, T8_z_disp, z down in the files) and of the pelvis (Ash et
     al.'s pelvis channel, read at the H-point) and the chest's peak deflection (the sternum's
-    travel towards the spine, read as the PMHS's sternum relative to T8, Sternum_relT8_x) inside
-    the peaks of their corridors' boundaries."""
+    travel towards the spine, read as the PMHS's sternum relative to T8, Sternum_relT8_x) and the
+    peak x decelerations of T1, T8 and L2 (T1/T8/L2_x_acc, at CFC 180) inside the peaks of their
+    corridors' boundaries."""
     _assert_inside(gs1, *names)
 
 
