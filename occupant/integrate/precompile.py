@@ -147,10 +147,19 @@ def ahead(model, loop):
         with frozen_heap():
             for name, dispatcher, argtypes, needs in mine:
                 worker.wait_for(needs)
-                dispatcher.compile(argtypes)
+                compile_job(dispatcher, argtypes)
         worker.wait_for([name for name, *_ in theirs])
     finally:
         worker.stop()
+
+
+def compile_job(dispatcher, argtypes):
+    """Compile a job, its code emitted and cached as such (a stage called by address is
+    otherwise cached before its address is asked for, ``jit_codegen``, and a later run would
+    emit its code again on every start)."""
+    from occupant.jit_codegen import materialize
+    dispatcher.compile(argtypes)
+    materialize(dispatcher.overloads[argtypes].library)
 
 
 @contextlib.contextmanager
@@ -250,7 +259,7 @@ def serve():
         try:
             dispatcher = getattr(importlib.import_module(module), function)
             with frozen_heap():
-                dispatcher.compile(argtypes)
+                compile_job(dispatcher, argtypes)
             print(name, flush=True)
         except Exception:
             print("!" + name, flush=True)
