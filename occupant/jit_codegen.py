@@ -10,8 +10,8 @@ is optimised as before (its callers link the very same module, so their code doe
 but its code is emitted only when its address is asked for (``get_pointer_to_function`` of a
 symbol it defines); cached before that, it is saved as its optimised module (numba's 'bitcode'
 form, which its callers link as they link the object form's module) and saved again as object
-code if its address is asked for later in the same process (``materialize``; the compile worker
-asks for each of its jobs', ``integrate.precompile``). An environment (``set_env``) whose
+code if its address is asked for later in the same process (``materialize``; the compile jobs,
+whose addresses a run asks for, are emitted at once: ``integrate.precompile.compile_job``). An environment (``set_env``) whose
 global is not emitted yet is set when a library defining it is. The compiled code is the same.
 """
 import llvmlite.binding as ll
@@ -86,6 +86,7 @@ def materialize(library):
 
 
 def _pointer(self, name):
+    """numba's, a lazy library's code emitted first if it defines ``name`` (else 0, as numba)."""
     if getattr(self, "_pending", False):
         try:
             fn = self._final_module.get_function(name)
@@ -98,6 +99,7 @@ def _pointer(self, name):
 
 
 def _serialize(self):
+    """numba's object form, or a lazy library's optimised module while its code is not emitted."""
     if getattr(self, "_pending", False):
         self._saved_lazy = True
         return (self.name, "bitcode", self._final_module.as_bitcode())
@@ -105,6 +107,7 @@ def _serialize(self):
 
 
 def _set_env(self, env_name, env):
+    """numba's, kept for later where no emitted code defines the environment's global yet."""
     if not self._engine.is_symbol_defined(env_name):
         _PENDING_ENVS[env_name] = env
         return
@@ -112,6 +115,7 @@ def _set_env(self, env_name, env):
 
 
 def _save(self, sig, data):
+    """numba's, and a lazy library saved as its module saved again once its code is emitted."""
     _numba_save(self, sig, data)
     library = getattr(data, "library", None)
     if getattr(library, "_saved_lazy", False) and getattr(library, "_pending", False):
