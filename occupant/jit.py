@@ -27,6 +27,7 @@ from numba.core.targetconfig import ConfigStack, TargetConfig
 from numba.core.types.functions import BaseFunction
 from numba.extending import intrinsic
 
+import occupant.jit_codegen  # noqa: F401  (a linked-only stage's code emitted when needed)
 import occupant.jit_inline  # noqa: F401  (cheaper inlining, installed over numba's)
 
 JIT = dict(cache=True, error_model="numpy", no_cfunc_wrapper=True)

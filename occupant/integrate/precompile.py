@@ -16,6 +16,11 @@ files are numbered from ``WORKER_FILES`` on, so that an index names only files h
 signature's code (at worst an index loses an entry, compiled again when next needed).
 ``OCCUPANT_COMPILE_PROCESSES=1`` turns the worker off; a process of a pool (a sweep's workers)
 starts none, its siblings already using the cores.
+
+A command that is about to load a model calls ``standby`` first: on an empty cache the worker is
+started then, so that its start (a new interpreter importing numba and the compiled modules,
+~1.5 s) overlaps the model's loading instead of delaying its first job; ``ahead`` hands it its
+jobs when the model exists.
 """
 import contextlib
 import gc
@@ -103,23 +108,58 @@ def split(todo):
     return mine, theirs
 
 
+def _off():
+    """True where no worker is started: turned off, or in a process of a pool (a sweep's),
+    whose siblings compile too."""
+    return os.environ.get("OCCUPANT_COMPILE_PROCESSES") == "1" or multiprocessing.parent_process()
+
+
+_STANDBY = []   # the worker ``standby`` started, until ``ahead`` takes it
+
+
+def standby():
+    """Start the worker now, before the model exists, if the cache holds no compiled loop for
+    this version of the code (a first run: a later one would find its jobs cached and have
+    started its worker for nothing); ``ahead`` gives it its jobs."""
+    from occupant.integrate.fixed_step import _run_euler
+    if _off() or _STANDBY:
+        return
+    with contextlib.suppress(Exception):   # no cache or numba's internals moved: no standby
+        if _run_euler._cache._cache_file._load_index():
+            return
+        _STANDBY.append(_Worker(None))
+
+
 def ahead(model, loop):
-    """Compile what a run of ``model`` with ``loop`` needs, here and in one worker process."""
-    if os.environ.get("OCCUPANT_COMPILE_PROCESSES") == "1" or multiprocessing.parent_process():
-        return   # turned off, or a process of a pool (a sweep's), whose siblings compile too
+    """Compile what a run of ``model`` with ``loop`` needs, here and in one worker process (the
+    one ``standby`` started, else a new one)."""
+    waiting = _STANDBY.pop() if _STANDBY else None
+    if _off():
+        return
     todo = [job for job in jobs(model, loop) if not _cached(job[1], job[2])]
     mine, theirs = split(todo)
     if not theirs:
+        if waiting is not None:
+            waiting.stop()
         return
-    worker = _Worker(theirs)
+    worker = waiting if waiting is not None and waiting.give(theirs) else _Worker(theirs)
     try:
         with frozen_heap():
             for name, dispatcher, argtypes, needs in mine:
                 worker.wait_for(needs)
-                dispatcher.compile(argtypes)
+                compile_job(dispatcher, argtypes)
         worker.wait_for([name for name, *_ in theirs])
     finally:
         worker.stop()
+
+
+def compile_job(dispatcher, argtypes):
+    """Compile a job, its code emitted and cached as such (a stage called by address is
+    otherwise cached before its address is asked for, ``jit_codegen``, and a later run would
+    emit its code again on every start)."""
+    from occupant.jit_codegen import materialize
+    dispatcher.compile(argtypes)
+    materialize(dispatcher.overloads[argtypes].library)
 
 
 @contextlib.contextmanager
@@ -137,25 +177,40 @@ def frozen_heap():
 
 class _Worker:
     """The worker process and what it reported: ``reports``, the job names in order (``!name``:
-    failed); ``pending``, those still awaited (none once it ended or fell silent)."""
+    failed); ``pending``, those still awaited (none once it ended or fell silent). Started with
+    its jobs, or with None and given them later (``give``)."""
 
     def __init__(self, jobs):
-        self.pending = {name for name, *_ in jobs}
-        self.reports = []
+        self.pending, self.reports, self.ended = set(), [], False
         self.news = threading.Condition()
-        payload = pickle.dumps([(name, d.py_func.__module__, d.py_func.__name__, argtypes)
-                                for name, d, argtypes, _ in jobs])
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", "from occupant.integrate.precompile import serve; serve()"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-            self.process.stdin.write(payload)
-            self.process.stdin.close()
         except OSError:
-            self.process, self.pending = None, set()
+            self.process = None
             return
         threading.Thread(target=self._read, daemon=True).start()
+        if jobs is not None:
+            self.give(jobs)
+
+    def give(self, jobs):
+        """Send the worker its jobs; False if it cannot take them (it ended, or never started)."""
+        payload = pickle.dumps([(name, d.py_func.__module__, d.py_func.__name__, argtypes)
+                                for name, d, argtypes, _ in jobs])
+        with self.news:
+            if self.ended:
+                return False
+            self.pending = {name for name, *_ in jobs}
+        try:
+            self.process.stdin.write(payload)
+            self.process.stdin.close()
+        except (OSError, AttributeError, ValueError):
+            with self.news:
+                self.pending = set()
+            return False
+        return True
 
     def _read(self):
         for line in self.process.stdout:
@@ -164,7 +219,7 @@ class _Worker:
                 self.pending.discard(self.reports[-1].lstrip("!"))
                 self.news.notify_all()
         with self.news:   # the worker ended: nothing more to wait for
-            self.pending = set()
+            self.pending, self.ended = set(), True
             self.news.notify_all()
 
     def wait_for(self, names):
@@ -180,20 +235,31 @@ class _Worker:
             self.process.kill()
         if self.process is not None:
             self.process.wait()
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
 
 
 def serve():
     """The worker: compile the pickled jobs read from stdin into numba's cache, printing each
-    job's name when done (``!name`` if it failed)."""
+    job's name when done (``!name`` if it failed). The modules of the jobs are imported before
+    the jobs are read (a worker on standby does it while its parent loads the model); no jobs
+    (stdin closed empty: the parent ended or had nothing for it), nothing done."""
     from numba.core.caching import IndexDataCacheFile
     own_name = IndexDataCacheFile._data_name
     IndexDataCacheFile._data_name = lambda self, number: own_name(self, number + WORKER_FILES)
     import importlib
-    for name, module, function, argtypes in pickle.load(sys.stdin.buffer):
+    for module in ("occupant.integrate.pipeline", "occupant.integrate.fixed_step",
+                   "occupant.dynamics.rnea"):
+        importlib.import_module(module)
+    try:
+        todo = pickle.load(sys.stdin.buffer)
+    except EOFError:
+        return
+    for name, module, function, argtypes in todo:
         try:
             dispatcher = getattr(importlib.import_module(module), function)
             with frozen_heap():
-                dispatcher.compile(argtypes)
+                compile_job(dispatcher, argtypes)
             print(name, flush=True)
         except Exception:
             print("!" + name, flush=True)

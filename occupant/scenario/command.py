@@ -124,8 +124,10 @@ def _preload(scenario):
 
 
 def run_command(scenario, out_dir, overrides, progress=True, out=print):
-    from occupant.scenario import load, write_run
+    from occupant.integrate import precompile
     start = time.perf_counter()
+    precompile.standby()   # a first run's compile worker starting while the model loads
+    from occupant.scenario import load, write_run
     sc = load(scenario, overrides=overrides)
     folder = pathlib.Path(out_dir) if out_dir else pathlib.Path("reports") / sc.name
     braking = " and its pre-crash vehicle run done" if "precrash" in sc.data else ""   # the long part

@@ -65,3 +65,35 @@ def test_an_rk4_run_with_belts_also_gets_the_euler_loop_that_fits_them(frontal):
     names = [name for name, *_ in precompile.jobs(frontal.model, run_rk4)]
     assert {"_rk4_advance", "_run_rk4", "_euler_advance", "_run_euler", "loads"} <= set(names)
     assert len(names) == len(set(names))
+
+
+def test_a_worker_started_before_its_jobs_takes_them_later_or_ends_without():
+    """``standby``'s worker: started with no jobs, it compiles those given later (``give``);
+    its parent ending or having nothing for it (stdin closed empty), it ends at once."""
+    from occupant.spatial.rotation import rot_y
+    worker = precompile._Worker(None)
+    assert worker.give([("rot_y", rot_y, (types.float64,), ())])
+    worker.wait_for(["rot_y"])
+    assert worker.process.wait(timeout=60) == 0
+    worker.stop()
+    assert worker.reports == ["rot_y"]
+    idle = precompile._Worker(None)
+    idle.process.stdin.close()
+    assert idle.process.wait(timeout=60) == 0
+    idle.stop()
+    assert idle.reports == [] and not idle.give([("rot_y", rot_y, (types.float64,), ())])
+
+
+def test_standby_starts_no_worker_once_the_loop_is_cached(monkeypatch):
+    """A run whose loop the cache holds (any run after the first) starts no worker ahead: it
+    would have nothing to compile."""
+    from occupant.integrate.fixed_step import _run_euler
+    monkeypatch.setattr(precompile, "_STANDBY", [])
+    monkeypatch.setattr(type(_run_euler._cache._cache_file), "_load_index", lambda self: {1: 2})
+    precompile.standby()
+    assert precompile._STANDBY == []
+    monkeypatch.setattr(type(_run_euler._cache._cache_file), "_load_index", lambda self: {})
+    monkeypatch.delenv("OCCUPANT_COMPILE_PROCESSES", raising=False)
+    precompile.standby()
+    assert len(precompile._STANDBY) == 1
+    precompile._STANDBY.pop().stop()

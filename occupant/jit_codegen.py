@@ -1,0 +1,132 @@
+"""Machine code of a linked-only stage emitted when something needs it, not when compiled.
+
+numba emits the machine code of every function it compiles as soon as it is compiled
+(``JITCodeLibrary._finalize_specific``), then once more inside every caller that links it. A
+stage compiled with neither CPython nor C wrapper (``jit.JIT_STAGE``) is only ever linked into
+its callers (its own machine code is never run), except the stages called by name or address
+(``jit.separate``, ``jit.call_compiled``), whose address is taken: for us_ncap_frontal_56's cold
+compilation 65 of 101 libraries, 1.9 of 34 s CPU of emitted code nobody ran. Here such a library
+is optimised as before (its callers link the very same module, so their code does not change)
+but its code is emitted only when its address is asked for (``get_pointer_to_function`` of a
+symbol it defines); cached before that, it is saved as its optimised module (numba's 'bitcode'
+form, which its callers link as they link the object form's module) and saved again as object
+code if its address is asked for later in the same process (``materialize``; the compile jobs,
+whose addresses a run asks for, are emitted at once: ``integrate.precompile.compile_job``). An environment (``set_env``) whose
+global is not emitted yet is set when a library defining it is. The compiled code is the same.
+"""
+import llvmlite.binding as ll
+from numba.core import codegen, typed_passes
+from numba.core.caching import Cache
+
+_PENDING_ENVS = {}   # environment name -> environment, for code not yet emitted
+_numba_finalize_module = codegen.CPUCodeLibrary._finalize_final_module
+_numba_finalize_specific = codegen.JITCodeLibrary._finalize_specific
+_numba_unserialize = codegen.CPUCodeLibrary._unserialize.__func__
+_numba_pointer = codegen.JITCodeLibrary.get_pointer_to_function
+_numba_serialize = codegen.CPUCodeLibrary.serialize_using_object_code
+_numba_set_env = codegen.JITCPUCodegen.set_env
+_numba_lowering = typed_passes.BaseNativeLowering.run_pass
+_numba_save = Cache._save_overload
+
+
+def _lowering(self, state):
+    """numba's native lowering, the library of a linked-only stage marked lazy."""
+    flags = state.flags
+    if (state.library is None and flags.no_cpython_wrapper and flags.no_cfunc_wrapper
+            and not flags.no_compile):
+        state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
+        state.library.enable_object_caching()
+        state.library._lazy = True
+    return _numba_lowering(self, state)
+
+
+def _finalize_module(self):
+    if not getattr(self, "_lazy", False):
+        return _numba_finalize_module(self)
+    self._finalize_dynamic_globals()   # (numba's cache refuses a library holding one)
+    self._verify_declare_only_symbols()
+    self._pending = True
+    self._finalized = True
+
+
+def _finalize_specific(self):
+    """numba's (the code emitted), then the pending environments this library defines set."""
+    _numba_finalize_specific(self)
+    if _PENDING_ENVS:
+        for gv in self._final_module.global_variables:
+            if not gv.is_declaration and gv.name in _PENDING_ENVS:
+                _numba_set_env(self.codegen, gv.name, _PENDING_ENVS.pop(gv.name))
+
+
+@classmethod
+def _unserialize(cls, codegen_, state):
+    """numba's, a library cached as its module (a lazy one) loaded lazy again."""
+    name, kind, data = state
+    if kind != "bitcode":
+        return _numba_unserialize(cls, codegen_, state)
+    self = codegen_.create_library(name)
+    self._lazy = True
+    self._final_module = ll.parse_bitcode(data)
+    self._finalize_final_module()
+    return self
+
+
+def materialize(library):
+    """Emit the code of a lazy ``library`` (nothing if it is not lazy or already emitted), set
+    the environments it defines, and save it again as object code if it was cached without."""
+    if not getattr(library, "_pending", False):
+        return
+    library._pending = library._lazy = False
+    library._dynamic_globals.clear()   # found again
+    _numba_finalize_module(library)
+    resave = getattr(library, "_resave", None)
+    if resave is not None:
+        library._resave = None
+        resave()
+
+
+def _pointer(self, name):
+    """numba's, a lazy library's code emitted first if it defines ``name`` (else 0, as numba)."""
+    if getattr(self, "_pending", False):
+        try:
+            fn = self._final_module.get_function(name)
+        except NameError:
+            return 0
+        if fn.is_declaration:
+            return 0
+        materialize(self)
+    return _numba_pointer(self, name)
+
+
+def _serialize(self):
+    """numba's object form, or a lazy library's optimised module while its code is not emitted."""
+    if getattr(self, "_pending", False):
+        self._saved_lazy = True
+        return (self.name, "bitcode", self._final_module.as_bitcode())
+    return _numba_serialize(self)
+
+
+def _set_env(self, env_name, env):
+    """numba's, kept for later where no emitted code defines the environment's global yet."""
+    if not self._engine.is_symbol_defined(env_name):
+        _PENDING_ENVS[env_name] = env
+        return
+    _numba_set_env(self, env_name, env)
+
+
+def _save(self, sig, data):
+    """numba's, and a lazy library saved as its module saved again once its code is emitted."""
+    _numba_save(self, sig, data)
+    library = getattr(data, "library", None)
+    if getattr(library, "_saved_lazy", False) and getattr(library, "_pending", False):
+        library._resave = lambda: _numba_save(self, sig, data)
+
+
+typed_passes.BaseNativeLowering.run_pass = _lowering
+codegen.CPUCodeLibrary._finalize_final_module = _finalize_module
+codegen.JITCodeLibrary._finalize_specific = _finalize_specific
+codegen.CPUCodeLibrary._unserialize = _unserialize
+codegen.JITCodeLibrary.get_pointer_to_function = _pointer
+codegen.CPUCodeLibrary.serialize_using_object_code = _serialize
+codegen.JITCPUCodegen.set_env = _set_env
+Cache._save_overload = _save

@@ -1,0 +1,84 @@
+"""jit_codegen: a stage only ever linked into its callers has no code of its own emitted; its
+callers compute the same; its address asked for, its code is emitted (and cached as such); in a
+new process a caller compiled against it loaded from the cache (as its module) links it, and a
+stage called by address loaded from the cache is usable."""
+import subprocess
+import sys
+import textwrap
+
+MODULE = '''
+import numpy as np
+from numba import njit
+from occupant.jit import JIT, JIT_STAGE, call_compiled, compiled_entry
+
+@njit(**JIT_STAGE)
+def stage(x, out):
+    for i in range(x.shape[0]):
+        out[i] = 3.0 * x[i] - 1.0
+
+@njit(**JIT)
+def top(x, out):
+    stage(x, out)
+    return out.sum()
+
+@njit(**JIT)
+def by_address(entry, x, out):
+    call_compiled(stage, entry, x, out)
+    return out.sum()
+'''
+
+
+def _run(folder, code):
+    """The last line ``code`` prints, run in a new process beside MODULE (``cached``)."""
+    path = [str(folder)] + [p for p in sys.path if p]
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, env={"PYTHONPATH": ":".join(path), "PATH": ""}, cwd=folder)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_a_linked_only_stage_is_emitted_only_when_its_address_is_asked_for(tmp_path):
+    (tmp_path / "cached.py").write_text(MODULE)
+    first = _run(tmp_path, """
+        import numpy as np, cached
+        from numba import typeof
+        from occupant.jit import compiled_entry
+        x, out = np.array([1.0, 2.0]), np.zeros(2)
+        total = cached.top(x, out)
+        lib = cached.stage.overloads[(typeof(x), typeof(out))].library
+        print(total, out.tolist(), lib._pending)
+        entry = compiled_entry(cached.stage, typeof(x), typeof(out))
+        print(total, out.tolist(), cached.by_address(entry, x, np.zeros(2)), lib._pending,
+              entry[0] != 0)
+    """)
+    assert first == "7.0 [2.0, 5.0] 7.0 False True"
+    # the stage was cached as object code once its address was asked for: a new process loads
+    # it, a new caller links it, and its address calls it
+    again = _run(tmp_path, """
+        import numpy as np, cached
+        from numba import typeof
+        from occupant.jit import compiled_entry
+        x, out = np.array([1.0, 2.0]), np.zeros(2)
+        entry = compiled_entry(cached.stage, typeof(x), typeof(out))
+        print(sum(cached.stage._cache_hits.values()), cached.by_address(entry, x, out),
+              out.tolist())
+    """)
+    assert again == "1 7.0 [2.0, 5.0]"
+
+
+def test_a_stage_cached_before_its_code_is_linked_from_the_cache(tmp_path):
+    (tmp_path / "cached.py").write_text(MODULE)
+    assert _run(tmp_path, """
+        import numpy as np, cached
+        print(cached.top(np.array([1.0, 2.0]), np.zeros(2)))
+    """) == "7.0"
+    # a new caller in a new process: the stage comes from the cache as its module, lazy
+    assert _run(tmp_path, """
+        import numpy as np, cached
+        from numba import typeof
+        from occupant.jit import compiled_entry
+        x, out = np.array([1.0, 2.0]), np.zeros(2)
+        lib_hits = cached.stage._cache_hits
+        entry = compiled_entry(cached.stage, typeof(x), typeof(out))
+        print(sum(lib_hits.values()), cached.by_address(entry, x, out), out.tolist())
+    """) == "1 7.0 [2.0, 5.0]"
