@@ -153,7 +153,8 @@ def write_run(run, folder, out=None, ahead=None):
                 return folder
         from occupant import report
         try:
-            report.write(run, folder, meanwhile=files)   # the files while its second process draws
+            # the files while its second process draws (unless written already, above)
+            report.write(run, folder, meanwhile=None if started else files)
         finally:   # a report that failed before it wrote them leaves the results written
             if not started:
                 files()
