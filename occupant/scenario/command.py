@@ -1,6 +1,7 @@
 """What the ``occupant`` subcommands run, screen output included (occupant/cli.py parses the
 arguments): ``run``, ``list``, ``show``, ``export``. Errors are raised as ValueError subclasses
 with one clear message; the command prints it and exits non-zero."""
+import importlib.util
 import pathlib
 import sys
 import time
@@ -10,6 +11,7 @@ import numpy as np
 from occupant.display import unit_text, value_text
 from occupant.io.toml_files import InputFileError, read_toml
 from occupant.scenario.overrides import parse_override
+from occupant.scenario.report_ahead import ReportAhead
 
 G0 = 9.80665
 
@@ -99,8 +101,8 @@ def summary_lines(run):
     return lines
 
 
-def _preload(scenario):
-    """A thread importing what writing the run folder will (h5py, and with a report matplotlib,
+def _preload(scenario, report):
+    """A thread importing what writing the run folder will (h5py, and with ``report`` matplotlib,
     plotly, VTK: 1-2 s) while the run goes on: a first run waits seconds on its compile worker
     (occupant.integrate.precompile), a wait these imports fill; otherwise they cost what they
     would after the run. Join it before the report: the report forks (occupant.report.parallel),
@@ -113,7 +115,7 @@ def _preload(scenario):
         try:
             for name in ("h5py", "occupant.io.results_h5", "occupant.io.isomme"):
                 importlib.import_module(name)
-            if scenario.outputs.get("report", True) and importlib.util.find_spec("occupant.report"):
+            if report:
                 importlib.import_module("occupant.report").preload()
         except Exception:   # (ImportError...) the writer imports it again and meets it itself
             pass
@@ -133,12 +135,20 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     braking = " and its pre-crash vehicle run done" if "precrash" in sc.data else ""   # the long part
     out(f"occupant run: {sc.name}: loaded and checked{braking} in {time.perf_counter() - start:.1f} s")
     bar = _Progress("simulating") if progress and sys.stderr.isatty() else None
-    preloading = _preload(sc)
-    run = sc.run(progress=bar)
-    preloading.join()
-    for line in summary_lines(run)[1:]:
-        out(line)
-    write_run(run, folder, out=out)
+    report = sc.outputs.get("report", True) and importlib.util.find_spec("occupant.report") is not None
+    # the report's process, started before the run: it imports the report's modules meanwhile
+    # (before the preload thread starts: it forks)
+    ahead = ReportAhead() if report else None
+    try:
+        preloading = _preload(sc, report and ahead.pid is None)
+        run = sc.run(progress=bar)
+        preloading.join()
+        for line in summary_lines(run)[1:]:
+            out(line)
+        write_run(run, folder, out=out, ahead=ahead)
+    finally:
+        if ahead is not None:
+            ahead.close()
     written = ["results.h5", "criteria.csv", "scenario.toml"]
     if (folder / "isomme").is_dir():
         written.insert(2, f"isomme/ ({len(run.results.channels)} channels)")

@@ -120,9 +120,10 @@ def _test_number(name):
     return "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in name) or "OCCUPANT"
 
 
-def write_run(run, folder, out=None):
-    """Write the run folder (module docstring); ``out`` receives progress lines. Returns the
-    folder as a Path."""
+def write_run(run, folder, out=None, ahead=None):
+    """Write the run folder (module docstring); ``out`` receives progress lines; ``ahead``, an
+    occupant.scenario.report_ahead.ReportAhead, writes the report while this process writes the
+    other files (else, or when it fails, this process writes it). Returns the folder as a Path."""
     from occupant.io import isomme
     from occupant.io.results_h5 import write_results
 
@@ -143,9 +144,17 @@ def write_run(run, folder, out=None):
         write_criteria(run.criteria, folder / "criteria.csv")   # last: it marks a finished run (sweeps)
 
     if outputs.get("report", True) and importlib.util.find_spec("occupant.report") is not None:
+        if ahead is not None and ahead.send(run, folder):
+            try:
+                files()
+            finally:
+                written = ahead.wait()
+            if written:
+                return folder
         from occupant import report
         try:
-            report.write(run, folder, meanwhile=files)   # the files while its second process draws
+            # the files while its second process draws (unless written already, above)
+            report.write(run, folder, meanwhile=None if started else files)
         finally:   # a report that failed before it wrote them leaves the results written
             if not started:
                 files()

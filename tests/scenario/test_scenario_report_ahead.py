@@ -1,0 +1,57 @@
+"""occupant.scenario.report_ahead: the report written by the process forked before the run is
+the report this process writes, byte for byte, and this process writes it when that one fails."""
+import os
+
+import pytest
+
+from occupant.scenario import load, write_run
+from occupant.scenario.report_ahead import ReportAhead
+
+SHORT = {"solver.t_end": 0.02}
+REPORTS = ("report.html", "report.pdf")
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2,
+                                reason="the report's process is forked, on a second core")
+
+
+@pytest.fixture(scope="module")
+def run():
+    return load("fmvss208_sled_48_unbelted", overrides=SHORT).run()
+
+
+def test_identity_report_of_the_process_ahead_is_this_processs(run, tmp_path, monkeypatch):
+    here = write_run(run, tmp_path / "here")
+    ahead = ReportAhead()
+    assert ahead.pid is not None   # (pytest runs no other thread)
+    waited = []
+    wait = ReportAhead.wait
+    monkeypatch.setattr(ReportAhead, "wait", lambda self: waited.append(wait(self)) or waited[-1])
+    there = write_run(run, tmp_path / "there", ahead=ahead)
+    assert waited == [True]   # the child wrote the report, this process did not
+    for name in REPORTS:
+        assert (there / name).read_bytes() == (here / name).read_bytes(), name
+    assert (there / "criteria.csv").read_bytes() == (here / "criteria.csv").read_bytes()
+
+
+def test_reference_report_written_here_when_the_process_ahead_fails(run, tmp_path, monkeypatch):
+    """The child's report breaks (only there): this process writes it after the other files."""
+    import occupant.report
+    parent, write = os.getpid(), occupant.report.write
+
+    def broken_in_the_child(*args, **kwargs):
+        if os.getpid() != parent:
+            raise RuntimeError("the child's report broke")
+        return write(*args, **kwargs)
+    monkeypatch.setattr(occupant.report, "write", broken_in_the_child)
+    folder = write_run(run, tmp_path / "run", ahead=ReportAhead())
+    for name in (*REPORTS, "results.h5", "criteria.csv"):
+        assert (folder / name).is_file(), name
+
+
+def test_reference_closed_without_a_run_the_process_ends():
+    ahead = ReportAhead()
+    pid = ahead.pid
+    ahead.close()
+    assert ahead.pid is None
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)   # reaped
