@@ -81,23 +81,9 @@ def _fails():
     raise ValueError("job failed")
 
 
-def _ran_in_a_fresh_process(test):
-    """Background does not fork beside other threads (an earlier test's, in a whole-suite run):
-    then ``test`` is run alone in a new interpreter, which has none, and must pass there (True);
-    False when this process has no other thread and the test runs here."""
-    if threading.active_count() == 1:
-        return False
-    import subprocess
-    import sys
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           f"{__file__}::{test}"], capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return True
-
-
 @pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2, reason="no fork, or one core")
-def test_background_jobs_run_in_another_process_and_failures_reach_the_caller():
-    if _ran_in_a_fresh_process("test_background_jobs_run_in_another_process_and_failures_reach_the_caller"):
+def test_background_jobs_run_in_another_process_and_failures_reach_the_caller(ran_alone):
+    if ran_alone():
         return
     me = os.getpid()
     with Background({"pid": os.getpid, "array": lambda: np.arange(300000.0), "fails": _fails}) as later:
@@ -120,11 +106,11 @@ def _released(flag):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2, reason="no fork, or one core")
-def test_background_delivers_each_result_as_soon_as_it_has_it(tmp_path):
+def test_background_delivers_each_result_as_soon_as_it_has_it(tmp_path, ran_alone):
     """The parent gets the first job's result while the child still works on the next (the report
     embeds one figure while the child draws the next): the second job waits for a file the parent
     creates only once it has the first result."""
-    if _ran_in_a_fresh_process("test_background_delivers_each_result_as_soon_as_it_has_it"):
+    if ran_alone():
         return
     flag = tmp_path / "flag"
     with Background({"first": os.getpid, "second": lambda: _released(flag)}) as later:
