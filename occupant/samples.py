@@ -1,6 +1,7 @@
 """Built-in sample models: random trees for the identity tests, pendulums and a 15-body humanoid."""
 import numpy as np
 
+from occupant.constants import G0
 from occupant.modeling import Assembly, Part, Joint, Marker, MDH, Pose, JointMotion, TimeFunction
 from occupant.spatial.rotation import quat_to_matrix
 
@@ -144,9 +145,8 @@ def sled_pulse(peak_g=20.0, duration=0.1, speed0=50 / 3.6, t_end=0.3):
     sampled every 0.1 ms to ``t_end``. The default 20 g, 100 ms from 50 km/h has a delta-v of
     2 A T / pi = 45 km/h: an idealised full-width barrier pulse (crash-domain-facts.md 4.2 [D])."""
     from occupant.model.base_motion import BaseMotion
-    g0 = 9.80665  # m/s^2, standard gravity (ISO 80000-3)
     t = np.linspace(0.0, t_end, int(round(t_end / 1e-4)) + 1)
-    a = np.where(t < duration, -peak_g * g0 * np.sin(np.pi * t / duration), 0.0)
+    a = np.where(t < duration, -peak_g * G0 * np.sin(np.pi * t / duration), 0.0)
     return BaseMotion.translational(t, a, velocity0=(speed0, 0.0, 0.0))
 
 

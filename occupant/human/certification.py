@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import cumulative_trapezoid
 
+from occupant.constants import G0
 from occupant.human import impact_tests
 from occupant.human.assemble import assemble
 from occupant.human.loader import load_description
@@ -27,7 +28,6 @@ from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, ship
 from occupant.model import BaseMotion
 from occupant.spatial import rot_y
 
-G0 = 9.80665
 SCENARIO_FOLDER = "scenarios/certification"
 
 

@@ -10,11 +10,11 @@ import math
 
 import numpy as np
 
+from occupant.constants import G0
 from occupant.human.errors import DummyFileError
 from occupant.io.toml_files import FileChecker
 from occupant.spatial import rot_x, rot_y, rot_z
 
-G0 = 9.80665  # m/s^2, standard gravity (the "1 g" of the 1-2 g joint setting)
 DEFAULT_FRICTION_SPEED = 0.1  # rad/s, speed over which Coulomb friction is smoothed
 
 TOP_KEYS = {"kind": str, "name": str, "description": str, "total_mass": float, "stature": float,

@@ -23,13 +23,13 @@ them on synthetic ones.
 """
 import numpy as np
 
+from occupant.constants import G0
 from occupant.human.assemble import assemble, reference_origins
 from occupant.injury.filters import cfc_filter
 from occupant.human.loader import load_description
 from occupant.modeling import ContactCharacteristic, ContactPair, Joint, Marker, Part, Plane, Pose
 from occupant.spatial import matrix_to_quat, rot_y
 
-G0 = 9.80665
 CONTACT_KEYS = ("stiffness", "exponent", "table", "unloading_table", "absorption", "damping",
                 "friction")
 

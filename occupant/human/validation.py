@@ -28,12 +28,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.interpolate import CubicSpline
 
+from occupant.constants import G0
 from occupant.human import impact_tests
 from occupant.human.certification import CFC_CLASSES, _check_corridor, corridor_checks
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 
 SCENARIO_FOLDER = "scenarios/validation"
-G0 = 9.80665
 HUMAN_KEYS = ("percentile", "stature", "mass", "sex", "neck_activation")
 
 

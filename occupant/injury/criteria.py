@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from occupant.constants import G0
 from occupant.injury.errors import InjuryInputError
 
 __all__ = [
@@ -53,7 +54,6 @@ __all__ = [
     "resultant",
 ]
 
-G0 = 9.80665  # m/s^2 per g, standard gravity (CGPM 1901; used by SAE J211 and ISO 6487)
 
 #: Filter class per criterion input (see module docstring for the sources).
 CRITERION_CFC = {

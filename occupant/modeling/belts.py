@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from occupant.constants import G0
 from occupant.model.bundle import (
     BELT_ANCHOR, BELT_OUTPUTS, BELT_POINT_OUTPUTS, BELT_SEGMENT_OUTPUTS, BELT_SEGMENT_STATES,
     BELT_SLIP_RING, BELT_STATES, BELT_WRAP, BELT_WRAP_STATES, CONTACT_TABLE, PRETENSIONER_FORCE, PRETENSIONER_NONE,
@@ -26,8 +27,6 @@ from occupant.modeling.carriers import carrier_link
 from occupant.modeling.contacts import _curve
 from occupant.modeling.elements import ModelingError, _vec3
 from occupant.modeling.geometry import Ellipsoid, Sphere
-
-G0 = 9.80665   # m/s^2, standard gravity
 
 
 def _nonnegative(value, what, unit, allow_inf=False):

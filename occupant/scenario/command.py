@@ -8,12 +8,11 @@ import time
 
 import numpy as np
 
+from occupant.constants import G0
 from occupant.display import unit_text, value_text
 from occupant.io.toml_files import InputFileError, read_toml
 from occupant.scenario.overrides import parse_override
 from occupant.scenario.report_ahead import ReportAhead
-
-G0 = 9.80665
 
 
 class _Progress:

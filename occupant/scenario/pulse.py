@@ -31,9 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from occupant.constants import G0
 from occupant.model import BaseMotion
 
-G0 = 9.80665       # m/s^2, standard gravity (the g of the file's peak_g)
 KMH = 1.0 / 3.6    # m/s per km/h
 SAMPLE_DT = 1e-4   # s, the analytic shapes are tabulated at 10 kHz (the channel rate)
 SHAPES = ("half_sine", "trapezoid", "csv", "isomme")

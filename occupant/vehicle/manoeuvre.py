@@ -11,11 +11,11 @@ from dataclasses import dataclass
 import numpy as np
 
 import occupant
+from occupant.constants import G0
 from occupant.dynamics.api import mass_matrix
 from occupant.model.base_motion import BaseMotion
 from occupant.vehicle.compile import compile_vehicle, constraint_jacobian
 
-G0 = 9.80665   # m/s^2, standard gravity (ISO 80000-3)
 CHASSIS = "chassis.floating"
 
 
