@@ -33,6 +33,30 @@ def passive_moment(spec, theta, lower, upper, shape):
     """Passive moment (N m, reference subject) of one joint coordinate at theta (rad, array),
     ``lower``/``upper`` the range of motion (rad)."""
     theta = np.asarray(theta, float)
+    out = _law_moment(spec, theta, lower, upper, shape)
+    if "lower_table" in spec:
+        below = theta < 0.0
+        out = np.where(below, measured_moment(spec, -np.minimum(theta, 0.0)), out)
+    return out
+
+
+def measured_moment(spec, magnitude):
+    """The restoring moment (N m, reference subject) of ``spec``'s "lower_table" at the joint
+    angle ``magnitude`` (rad, >= 0): its rows (whole-chain deg, N m) read at chain x magnitude,
+    linear between rows and past the last with the end slope, scaled from the tested subjects'
+    m H (``lower_table_subject``) to the reference subject's (data/joint_passive.toml)."""
+    ref, _ = passive_table()
+    rows = np.asarray(spec["lower_table"], float)
+    x = spec.get("chain", 1.0) * np.degrees(np.asarray(magnitude, float))
+    slope = (rows[-1, 1] - rows[-2, 1]) / (rows[-1, 0] - rows[-2, 0])
+    m = np.where(x <= rows[-1, 0], np.interp(x, rows[:, 0], rows[:, 1]),
+                 rows[-1, 1] + slope * (x - rows[-1, 0]))
+    mass, stature = spec["lower_table_subject"]
+    return m * (ref["mass_kg"] * ref["stature_m"]) / (mass * stature)
+
+
+def _law_moment(spec, theta, lower, upper, shape):
+    """Passive moment (N m, reference subject) of spec's law at theta (rad, array)."""
     if spec["law"] == "double_exponential":
         k1, k2, k3, k4 = spec["k"]
         lo, hi = spec["theta"]

@@ -1,7 +1,8 @@
 """Human passive joint resistance (issue 14 section 1): each joint's moment-angle curve, as the
 compiled joint-resistance kernel applies it, reproduces the cited data (Anderson & Pandy 1999
 double exponentials written out here independently of the data file, Bishop et al. 1994 and
-Mertz & Patrick 1971 neck levels), the ranges of motion are the human table's, the right side
+Mertz & Patrick 1971 neck levels, the PMHS lumbar spine in extension of Demetropoulos et al.
+1998), the ranges of motion are the human table's, the right side
 mirrors the left, and everything scales with mass x stature."""
 import math
 
@@ -38,8 +39,8 @@ AP_POINTS = [
     # subtalar inversion of the left foot (ours -x) 30 deg
     ("left_ankle_x", -30.0, -_ap((-60.21, 16.32, 60.21, -16.32), (-0.65, 0.65), math.radians(30))),
     # lumbar: two joints in series, each at half the source's angle
+    # (flexion only: the lumbar extension is the PMHS data of Demetropoulos et al., below)
     ("thorax_lumbar_y", 10.0, -_ap((-0.35, 30.72, 0.25, -20.36), (-0.5236, 0.17), -math.radians(20))),
-    ("lumbar_pelvis_y", -8.0, -_ap((-0.35, 30.72, 0.25, -20.36), (-0.5236, 0.17), math.radians(16))),
     ("lumbar_pelvis_x", 15.0, _ap((-0.25, 20.36, 0.25, -20.36), (-0.3491, 0.3491), math.radians(30))),
 ]
 
@@ -80,6 +81,34 @@ def test_reference_anderson_pandy_curves(human, name, angle, expected):
     interpolated linearly, its rows chosen to stay within 0.5 % or 0.01 N m of the curve)."""
     got = _kernel_moment(human, name, angle)
     assert got == pytest.approx(expected, rel=0.006, abs=0.011)
+
+
+# Demetropoulos, Yang, Grimm, Khalil & King (1998, SAE 983160): the whole cadaveric lumbar spine
+# (T12-L5) in dynamic extension, the mean of the eight specimens' curves of the SAFER HBM
+# validation folder (extension.csv) at 6 and 13 deg of the whole spine, 45.9 and 144.8 N m, and
+# their last 1-deg slope, 16.0 N m/deg from 13 to 14 deg (written out here from the digitised
+# curves, not from the data file) [D]; the specimens' mean size 73 kg, 1.73 m [S].
+DEMETROPOULOS_MEAN = {6.0: 45.9, 13.0: 144.8}                 # deg of T12-L5: N m
+DEMETROPOULOS_END = (14.0, 160.8, 16.0)                       # deg, N m, N m/deg past it
+DEMETROPOULOS_MH = 73.0 * 1.73
+
+
+@pytest.mark.parametrize("joint", ["thorax_lumbar_y", "lumbar_pelvis_y"])
+def test_reference_lumbar_extension_is_the_pmhs_lumbar_spine(human, joint):
+    """Each of the two lumbar joints in extension (negative y) carries the whole lumbar spine's
+    moment at half its angle (the two in series): at -3 and -6.5 deg the mean of Demetropoulos et
+    al.'s PMHS at 6 and 13 deg, scaled by m H to the reference subject (within the table's 0.5 %);
+    past their 14 deg the end slope (at -9 deg, 18 deg of the spine: 160.8 + 4 x 16.0 N m);
+    restoring (positive). The flexion side stays Anderson & Pandy's (AP_POINTS)."""
+    scale = REF_MH / DEMETROPOULOS_MH
+    for spine_deg, moment in DEMETROPOULOS_MEAN.items():
+        assert _kernel_moment(human, joint, -spine_deg / 2.0) == pytest.approx(moment * scale, rel=0.006)
+    end_deg, end_moment, slope = DEMETROPOULOS_END
+    assert _kernel_moment(human, joint, -9.0) == pytest.approx(
+        (end_moment + slope * (18.0 - end_deg)) * scale, rel=0.006)
+    # the whole extension curve rises from zero with no free zone: 1 deg of a joint carries
+    # 17.2 N m of the data (2 deg of the spine), where Anderson & Pandy's gave under 0.01 N m
+    assert _kernel_moment(human, joint, -1.0) == pytest.approx(17.2 * scale, rel=0.006)
 
 
 def _riener_edrich_hip(hip_deg, knee_deg):

@@ -153,7 +153,8 @@ def test_reference_gs1_head_excursion_inside_the_pmhs_corridor(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "upper shoulder belt 10.02 kN (10.71 on the trapezoid pulse) against the eight GS1 PMHS "
+    "upper shoulder belt 9.45 kN (10.02 before the lumbar extension was the PMHS lumbar spine's, "
+    "10.71 on the trapezoid pulse) against the eight GS1 PMHS "
     "tests' 5.64-8.22 kN: the belt takes "
     "up the upper body arriving at 5.3 m/s relative to the sled at 50 ms and stops it in 25 ms "
     "over about 90 mm (PMHS T1 travels on to 116-125 ms): the fitted path runs over the top of "
@@ -161,7 +162,7 @@ def test_reference_gs1_head_excursion_inside_the_pmhs_corridor(gs1):
     "loaded), and the sternum's one wrap point takes 8-12 deg of the belt's turn, so the chest "
     "deflects 29 mm (PMHS sternum to T8 44-84 mm; fitted and held across the sternum, 13 mm) and "
     "the shoulder girdle not at all; "
-    "outboard lap belt 2.50 kN (its peak the rebound at 150 ms; in the crash at most 1.10 kN; "
+    "outboard lap belt 2.58 kN (its peak the rebound at 150 ms; in the crash at most 1.23 kN; "
     "PMHS 1.60-2.21 kN at 78-82 ms): held at the knees, the pelvis tilts forward 35 deg about "
     "the hips; measured in scenarios/validation/README.md"))
 def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
@@ -261,25 +262,33 @@ def test_regression_gs1_figures(gs1):
     chest deflection 29.5 -> 29.3 mm (all OUT as before), the knees 25.3 mm, head 3 ms 61.7 ->
     52.5 g. The spine accelerometers' peak x decelerations (T1, T8, L2, at CFC 180; added with
     nothing else changed): 100.7, 60.3 and 59.4 g (all OUT, PMHS 8.35-22.09, 19.97-23.60 and
-    18.65-24.92 g)."""
+    18.65-24.92 g). Since the lumbar joints' extension is the whole PMHS lumbar spine's
+    (Demetropoulos et al. 1998, joint_passive.toml; Anderson & Pandy's free first 11 deg a joint
+    and its 16 kN m/rad wall beyond, where the two joints took the load in turn at 90-100 Hz):
+    head 406.6 -> 415.9 mm, T1 255.6 -> 261.2 mm, T8 203.3 -> 204.5 mm, hip 27.2 -> 27.0 mm,
+    knees 25.3 -> 25.5 mm (all inside), shoulder belt 10.02 -> 9.45 kN, lap belt 2.50 -> 2.58 kN
+    (in the crash 1.10 -> 1.23 kN), L2 160.5 -> 157.5 mm, L4 133.0 -> 130.9 mm, rises of T1
+    31.9 -> 36.4 mm, of T8 26.4 -> 29.7 mm and of the H-point 0 -> 0.5 mm, chest deflection
+    29.3 -> 29.2 mm (all OUT as before), T1, T8 and L2 decelerations 100.7 -> 64.1, 60.3 -> 39.8
+    and 59.4 -> 43.7 g (OUT), head 3 ms 52.5 -> 59.8 g."""
     fig = gs1["figures"]
-    measured = {"head_x_excursion_mm": 406.6, "t1_x_excursion_mm": 255.6,
-                "shoulder_belt_force_kN": 10.02, "lap_belt_force_kN": 2.50,
-                "hip_x_excursion_mm": 27.2, "t8_x_excursion_mm": 203.3, "l2_x_excursion_mm": 160.5,
-                "l4_x_excursion_mm": 133.0, "chest_deflection_mm": 29.3,
-                "knee_x_excursion_mm": 25.3, "t1_x_deceleration_g": 100.7,
-                "t8_x_deceleration_g": 60.3, "l2_x_deceleration_g": 59.4}
+    measured = {"head_x_excursion_mm": 415.9, "t1_x_excursion_mm": 261.2,
+                "shoulder_belt_force_kN": 9.45, "lap_belt_force_kN": 2.58,
+                "hip_x_excursion_mm": 27.0, "t8_x_excursion_mm": 204.5, "l2_x_excursion_mm": 157.5,
+                "l4_x_excursion_mm": 130.9, "chest_deflection_mm": 29.2,
+                "knee_x_excursion_mm": 25.5, "t1_x_deceleration_g": 64.1,
+                "t8_x_deceleration_g": 39.8, "l2_x_deceleration_g": 43.7}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
-    assert fig["t1_z_rise_mm"] == pytest.approx(31.9, rel=0.03)
-    assert fig["t8_z_rise_mm"] == pytest.approx(26.4, rel=0.03)
-    assert fig["pelvis_z_rise_mm"] == pytest.approx(0.0, abs=0.5)
+    assert fig["t1_z_rise_mm"] == pytest.approx(36.4, rel=0.03)
+    assert fig["t8_z_rise_mm"] == pytest.approx(29.7, rel=0.03)
+    assert fig["pelvis_z_rise_mm"] == pytest.approx(0.5, abs=0.5)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     t, lap = gs1["t"], gs1["history"]["lap_belt_kN"]
     assert t[np.argmax(lap)] > 0.14                # the lap belt's peak is the rebound's
-    assert lap[t < 0.1].max() == pytest.approx(1.10, rel=0.03)
+    assert lap[t < 0.1].max() == pytest.approx(1.23, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(52.5, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(59.8, rel=0.03)
 
 
 def test_reference_gs1_chest_is_not_loaded_before_the_belt(gs1):
@@ -312,7 +321,8 @@ GS1_PMHS_PELVIS_MAX_DROP = 0.0033   # m [S]
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the H-point sinks 27.7 mm into the rigid pan's flesh (30.7 before the belt fit set every "
+    "the H-point sinks 30.1 mm into the rigid pan's flesh (27.7 before the lumbar extension was "
+    "the PMHS lumbar spine's, 30.7 before the belt fit set every "
     "wrap's place at its point, 31.3 on the trapezoid pulse; its "
     "buttock and thighs carrying 8-15 kN at 80-100 ms, where the shoulder belt's piece from the "
     "abdomen to the buckle pulls straight down with 7-7.7 kN and the knee supports 2 kN; the "
@@ -339,39 +349,42 @@ def test_reference_gs1_t8_and_knee_excursions_inside_the_pmhs_corridors(gs1):
 # The GS1 figures still outside their PMHS corridors, each group with its measured cause
 GS1_FIGURES_OUT = {
     "lumbar": (("l2_x_excursion_mm", "l4_x_excursion_mm"),
-               "L2 goes 166.8 mm and L4 137.2 mm forward where the PMHS's go 93.7-145.6 and "
+               "L2 goes 157.5 mm and L4 130.9 mm forward where the PMHS's go 93.7-145.6 and "
                "51.6-96.2 mm (Ash et al. 2012, kinematics.csv): the pelvis, held at the hips by "
-               "the knee supports, tilts forward about them (9 deg by 40 ms, 36 deg at 88 ms) "
-               "until the lumbar joints reach their extension stop, carrying the lower lumbar "
-               "spine ahead (L4 41 mm at 40 ms and 134 mm at 80 ms against the PMHS mean's 18 and "
-               "59) while L2 relative to L4 moves as the PMHS's (29 and 38 mm at 80 ms) "
+               "the knee supports, tilts forward about them (9 deg by 40 ms, 35 deg at 88 ms), "
+               "extending the lumbar spine 26 deg (12.8 and 13.7 deg a joint, 376 and 409 N m) "
+               "and carrying the lower lumbar spine ahead (L4 41 mm at 40 ms and 125 mm at 80 ms "
+               "against the PMHS mean's 18 and 59) while L2 relative to L4 moves as the PMHS's "
                "(scenarios/validation/README.md, GS1 'The pelvis')"),
     "rises": (("t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm"),
-              "the human's T1 rises 31.9 mm, T8 26.4 mm and its H-point not at all (it sinks 27.7 "
+              "the human's T1 rises 36.4 mm, T8 29.7 mm and its H-point 0.5 mm (it sinks 30.1 "
               "mm) where the PMHS's T1 rises 42.0-63.7 mm, T8 60.4-90.6 mm and the pelvis point "
               "35.7-57.1 mm by 90-108 ms: the whole body starts 11 mm lower by 40 ms (the pelvis "
               "held at the knees tilts forward about the hips while the knee supports, square to "
               "the thighs, push the knees 1.8 kN down) and from 60 ms the shoulder belt's piece "
               "from the abdomen to the buckle pulls it straight down with 5-7.7 kN (PMHS lower "
               "shoulder belt 2.5-2.9 kN, corridor files); the T1's and T8's lag is the H-point's: "
-              "their rises less its drop reach 65 and 59 mm (scenarios/validation/README.md, GS1 "
+              "their rises less its drop reach 66 and 60 mm (scenarios/validation/README.md, GS1 "
               "'The pelvis')"),
     "chest": (("chest_deflection_mm",),
-              "the chest deflects 29.3 mm (29.1 on the trapezoid pulse) where the PMHS's sternum "
+              "the chest deflects 29.2 mm (29.1 on the trapezoid pulse) where the PMHS's sternum "
               "moves 44.0-83.6 mm towards T8 (Sternum_relT8_x, 94-100 ms): the shoulder belt's "
               "fitted path runs over the thorax's top by the neck and down its inboard flank, its "
               "chest wrap 153 mm inboard of the midline, not across the sternum "
               "(test_reference_gs1_shoulder_belt_crosses_mid_clavicle), so little of its 10 kN "
               "presses on the sternum"),
     "accelerations": (("t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g"),
-                      "T1, T8 and L2 decelerate at most 100.7, 60.3 and 59.4 g (CFC 180) where "
-                      "the PMHS's peak at 8.35-22.09, 19.97-23.60 and 18.65-24.92 g: from 60 to "
-                      "80 ms the upper torso pitches to and fro at 100 Hz (its pitch acceleration "
-                      "+-4800-5400 rad/s^2), so the channels swing between +45 and -100 g (T1) as "
-                      "the belt takes the torso, the lumbar joints then in their extension stop "
-                      "(README GS1 'The pelvis'); their means over 55-85 ms, -17.4, -27.7 and "
-                      "-28.3 g, are the PMHS's order; the reading itself agrees with T1's "
-                      "position differenced twice (96.5 g, inertial x)"),
+                      "T1, T8 and L2 decelerate at most 64.1, 39.8 and 43.7 g (CFC 180) where "
+                      "the PMHS's peak at 8.35-22.09, 19.97-23.60 and 18.65-24.92 g (100.7, 60.3 "
+                      "and 59.4 g while the lumbar joints took the load in turn against Anderson "
+                      "& Pandy's extension wall, the upper torso pitching to and fro at 90-100 "
+                      "Hz: test_reference_gs1_upper_torso_does_not_rattle_on_the_lumbar_spine): "
+                      "T1's peak at 69 ms is 12.5 g of T12/L1's own x deceleration and 52 g of "
+                      "the upper torso's turn, one rigid body from T12 to T1 pitched forward 8 "
+                      "deg from 55 to 68 ms over the extended lumbar spine and stopped by the "
+                      "shoulder belt within 10 ms (pitch acceleration -2200 rad/s^2) (README GS1 "
+                      "'The lumbar extension wall'); the reading itself agrees with T1's "
+                      "position differenced twice (96.5 g, inertial x, before)"),
 }
 
 
@@ -423,14 +436,15 @@ def gs1_pelvis_tilt_deg(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the thorax-lumbar and lumbar-pelvis joints carry 940 N m at 72 ms and 915 N m at 78 ms in "
-    "extension (786 and 948 N m at 59 and 55 ms on the trapezoid pulse), 13.4 deg each past "
-    "neutral, where the Anderson & Pandy lumbar curve (joint_passive.toml) turns into its "
-    "exponential wall at 11 deg per joint: held at the hips by the knee supports (7-9 kN from "
+    "the thorax-lumbar and lumbar-pelvis joints carry 376 N m at 79 ms and 409 N m at 88 ms in "
+    "extension, 12.8 and 13.7 deg past neutral (26 deg of the lumbar spine, where "
+    "Demetropoulos et al.'s PMHS lumbar spines were bent to 14-16 deg with 82-350 N m, "
+    "joint_passive.toml; 891 and 845 N m, 13.3 and 13.1 deg, on Anderson & Pandy's extension "
+    "wall before): held at the hips by the knee supports (7-9 kN from "
     "40 ms), the pelvis tilts forward 9 deg by 40 ms and 36 deg by 88 ms about the hips while "
     "the upper torso, not yet held by the belts (under 0.5 kN to 50 ms), stays within 2 deg of "
-    "upright: the lumbar spine extends until its stop catches the torso. Not the seated lumbar's "
-    "flexion (9 deg a joint put into the posture for sitting's 17-19 deg less lordosis, Endo et "
+    "upright: the lumbar spine extends until it carries the torso along. Not (measured on "
+    "Anderson & Pandy's curve) the seated lumbar's flexion (9 deg a joint put into the posture for sitting's 17-19 deg less lordosis, Endo et "
     "al. 2012, Moon et al. 2018: the pelvis tilts 39 deg, 967 N m), the seat's friction (0: "
     "1402 N m) nor the knee supports' angle (straight back: 699 N m) (scenarios/validation/"
     "README.md, GS1 'The pelvis')"))
@@ -450,16 +464,55 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
     deg of flexion) with 940 and 915 N m; the hips flex from 76 to 110 deg with under 10 N m.
     Since every belt wrap's place is fitted at its point (restraints.fit_belts; the chest no
     longer starts 7 mm in): pelvis tilt 9.3 -> 9.5 deg at 40 ms, 36.1 -> 34.9 deg at most (86
-    ms), lumbar extension 13.4 -> 13.3 and 13.3 -> 13.1 deg with 940 -> 891 and 915 -> 845 N m."""
+    ms), lumbar extension 13.4 -> 13.3 and 13.3 -> 13.1 deg with 940 -> 891 and 915 -> 845 N m.
+    Since the lumbar extension is the whole PMHS lumbar spine's (Demetropoulos et al. 1998,
+    joint_passive.toml): pelvis tilt 9.5 -> 8.5 deg at 40 ms, 34.9 -> 34.6 deg at most (88 ms),
+    lumbar extension 13.3 -> 12.8 and 13.1 -> 13.7 deg with 891 -> 376 and 845 -> 409 N m."""
     t, tilt = gs1["t"], gs1_pelvis_tilt_deg(gs1)
-    assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(9.5, abs=1.0)
-    assert tilt.max() == pytest.approx(34.9, abs=1.5)
+    assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(8.5, abs=1.0)
+    assert tilt.max() == pytest.approx(34.6, abs=1.5)
     out = gs1["results"].outputs
-    for joint, deg, moment in (("thorax_lumbar", -13.3, 891.0), ("lumbar_pelvis", -13.1, 845.0)):
+    for joint, deg, moment in (("thorax_lumbar", -12.8, 376.0), ("lumbar_pelvis", -13.7, 409.0)):
         assert np.degrees(out[f"{joint}_y.deflection"]).min() == pytest.approx(deg, abs=0.5)
         assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
     for side in ("left", "right"):
         assert np.abs(out[f"{side}_hip_y.load"]).max() < 12.0
+
+
+# The band of the lumbar extension wall's rattle: the two lumbar joints took the load in turn every
+# 11 ms (TL peaks at 59, 70, 81 ms, LP at 65, 76, 86 ms), 90-100 Hz; the pelvis on one wall, about
+# the held hips (0.085 kg m^2 about them), alone rings at sqrt(16.2 kN m/rad / I) = 69 Hz [D]
+RATTLE_BAND_HZ = (60.0, 160.0)
+# Bound [E] on the upper torso's pitch acceleration in that band (rms over 55-85 ms, CFC 180), a
+# third of the wall's (3543 rad/s^2; 402 since): at T1, 0.244 m above T12/L1, 1000 rad/s^2 is 25 g
+UPPER_TORSO_RATTLE_RMS = 1000.0     # rad/s^2 [E]
+
+
+def test_reference_gs1_upper_torso_does_not_rattle_on_the_lumbar_spine(gs1):
+    """The upper torso (T12-T1) does not pitch to and fro at the rate at which the two lumbar
+    joints took the load in turn: its pitch acceleration relative to the sled (CFC 180) carries
+    under UPPER_TORSO_RATTLE_RMS in RATTLE_BAND_HZ over 55-85 ms. With Anderson & Pandy's lumbar
+    extension (free for 11 deg a joint, then its end slope, 16.2 kN m/rad, with 0.1 N m s/rad)
+    it carried 3543 rad/s^2 (+-5600-6100 at CFC 180, the same at half the step), the
+    thorax-lumbar joint's moment in phase with it (correlation 0.99) and the lumbar-pelvis
+    joint's against it (-0.98), T1 100.7 g; with the PMHS lumbar spine's extension
+    (Demetropoulos et al. 1998) 402 rad/s^2, T1 64.1 g. Not a fix found then (measured):
+    the lumbar joints' hysteresis as the neck's (31 % of each loading cycle, Voo et al. 1998),
+    2929 rad/s^2 and 93.9 g."""
+    from scipy.signal import butter, filtfilt
+
+    from occupant.injury.filters import cfc_filter
+
+    res, model, t = gs1["results"], gs1["model"], gs1["t"]
+    R = np.einsum("nji,njk->nik", res.base_poses[:, :3, :3],
+                  res.body_poses[:, model.body("upper_torso"), :3, :3])
+    pitch = np.unwrap(np.arctan2(R[:, 0, 2], R[:, 2, 2]))
+    dt = float(t[1] - t[0])
+    alpha = cfc_filter(np.gradient(np.gradient(pitch, dt), dt), dt, 180)
+    b, a = butter(2, [f * 2.0 * dt for f in RATTLE_BAND_HZ], btype="band")
+    window = (t >= 0.055) & (t <= 0.085)
+    rattle = filtfilt(b, a, alpha)[window]
+    assert np.sqrt(np.mean(rattle ** 2)) < UPPER_TORSO_RATTLE_RMS
 
 
 def test_reference_gs1_human_sits_on_its_buttock():

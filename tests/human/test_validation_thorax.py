@@ -133,7 +133,7 @@ def test_reference_hub_corridor_numbers_are_the_data_files(name, speed):
 
 
 @pytest.mark.xfail(strict=True, reason="finding of the independent check: at 6.7 m/s the human's "
-                   "chest deflects 65.6 mm, 1.2 mm short of the corridor's lower boundary (66.8 mm; "
+                   "chest deflects 66.4 mm, 0.4 mm short of the corridor's lower boundary (66.8 mm; "
                    "mean 84.7 mm); the chest was calibrated on Kroell 1971 16 mph only")
 def test_reference_hub_6_7ms_check_inside_the_corridor(validated):
     bad = {k: v for k, (v, ok) in validated("human_thorax_hub_6_7ms_check")["checks"].items()
@@ -142,18 +142,21 @@ def test_reference_hub_6_7ms_check_inside_the_corridor(validated):
 
 
 @pytest.mark.parametrize("case, expected, out", [
-    ("human_thorax_kroell_16mph", {"force_at_6.35mm_N": 4013.3, "force_at_25.4mm_N": 3664.8,
-                "force_at_38.1mm_N": 3715.3, "peak_force_N": 4614.0,
-                "peak_deflection_mm": 68.05, "unloaded_deflection_mm": 64.47}, []),
-    ("human_thorax_hub_4_3ms_check", {"force_at_10mm_N": 2298.1, "force_at_20mm_N": 2117.3, "force_at_30mm_N": 1985.2,
-               "peak_force_N": 2573.4, "peak_deflection_mm": 47.93}, []),
-    ("human_thorax_hub_6_7ms_check", {"force_at_10mm_N": 3635.7, "force_at_30mm_N": 3428.0, "force_at_50mm_N": 3394.4,
-               "peak_force_N": 4286.8, "peak_deflection_mm": 65.56}, ["peak_deflection_mm"])])
+    ("human_thorax_kroell_16mph", {"force_at_6.35mm_N": 4013.3, "force_at_25.4mm_N": 3667.5,
+                "force_at_38.1mm_N": 3726.2, "peak_force_N": 4614.0,
+                "peak_deflection_mm": 68.73, "unloaded_deflection_mm": 65.05}, []),
+    ("human_thorax_hub_4_3ms_check", {"force_at_10mm_N": 2300.5, "force_at_20mm_N": 2123.7, "force_at_30mm_N": 2004.9,
+               "peak_force_N": 2573.5, "peak_deflection_mm": 49.05}, []),
+    ("human_thorax_hub_6_7ms_check", {"force_at_10mm_N": 3637.9, "force_at_30mm_N": 3438.4, "force_at_50mm_N": 3438.1,
+               "peak_force_N": 4286.5, "peak_deflection_mm": 66.37}, ["peak_deflection_mm"])])
 def test_regression_thorax_figures(case, expected, out, validated):
     """The figures as measured (scenarios/validation/README.md), 1 %, and which are out: the
     16 mph calibration and the 4.3 m/s check all inside (the chest peaks early, 2573 N at 2 mm,
-    and stops at 48 mm, short of the corridor mean's 68 mm); at 6.7 m/s the forces inside and
-    the peak deflection out (short)."""
+    and stops at 49 mm, short of the corridor mean's 68 mm); at 6.7 m/s the forces inside and
+    the peak deflection out (short). Since the lumbar joints' extension is the PMHS lumbar
+    spine's (Demetropoulos et al. 1998, joint_passive.toml; the body, struck unsupported, turns
+    back over its lumbar spine): peak deflections 68.05 -> 68.73 mm (16 mph), 47.93 -> 49.05 mm
+    (4.3 m/s), 65.56 -> 66.37 mm (6.7 m/s), unloaded 64.47 -> 65.05 mm, the forces within 1.3 %."""
     run = validated(case)
     assert set(run["checks"]) == set(expected)
     for k, v in expected.items():
