@@ -405,8 +405,11 @@ DRIVER_BAG = dict(
     # [C abstract]: tethers reduce the bag's rearward extent; NHTSA's static deployments of
     # production driver bags, DOT HS 807 869 [C abstract]: the leading edge's largest
     # displacement differs between tethered and untethered bags); no tether length is sourced,
-    # so the depth is the untethered one. Capacity, by hand: the gas's work on a body is the gauge
-    # pressure times the volume it displaces; the head's patch is pi R^2 = 0.026 m^2 (R = 0.091 m,
+    # so the depth is the untethered one (1993 driver bags' leading edges still moved at
+    # abrasion speed 286 mm from the wheel: Powell and Lund, IIHS 1995, "Leading edge
+    # deployment speed of production air bags" [C abstract, swov.nl]). Capacity, by hand: the
+    # gas's work on a body is the gauge pressure times the volume it displaces; the head's
+    # patch is pi R^2 = 0.026 m^2 (R = 0.091 m,
     # the head shell's volume-equivalent radius; 1.04 kN at 40 kPa, 1.0-1.3 kN measured), so over
     # a penetration s it takes about p 0.026 m^2 (s - R / 3). The 0.26 m deep bag [E] used before
     # is 0.21 m deep where the settled US NCAP 50M head meets it (above the hub's axis): about

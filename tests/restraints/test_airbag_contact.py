@@ -2,11 +2,11 @@
 its area as its derivative; the taut fabric's dimple of the opt-in "dimple" contact law
 (occupant.restraints.airbag_dimple): its area as its volume's derivative, its closed-form limits
 and its cap, the slack-to-taut blend (and a body inside the unfolding bag pushed without a jump),
-the bodies' dimples sharing the face where they overlap; under both laws a sealed bag compressed by a piston body along
-the adiabat p V^gamma = const, returning the piston's energy; a head-sized mass dropped onto an
-inflated, vented bag against scipy's solve_ivp on a 1-dof model written here (gas law in (m, U),
-volume by quadrature); the energy balance of a bouncing mass on a sealed bag; the deployment; bottoming
-out on the backing plane and the fabric's friction."""
+the bodies' dimples sharing the face where they overlap; under both laws a sealed bag compressed
+by a piston body along the adiabat p V^gamma = const, returning the piston's energy; a
+head-sized mass dropped onto an inflated, vented bag against scipy's solve_ivp on a 1-dof model
+written here (gas law in (m, U), volume by quadrature); the energy balance of a bouncing mass on
+a sealed bag; the deployment; bottoming out on the backing plane and the fabric's friction."""
 import numpy as np
 import pytest
 from scipy.integrate import quad, solve_ivp
