@@ -158,7 +158,6 @@ AirbagBlock = namedtuple("AirbagBlock", [
     "p_a",            # (npair, 3) m, ellipsoid centre in that link's frame
     "size_a",         # (npair, 3) m, semi-axes
     "radius_a",       # (npair,) m, volume-equivalent radius of the ellipsoid
-    "face_share",     # (npair,) share of the bag's face (pi b c) the pair's dimple may take
     "dimple",         # ``marker`` of bags on the "dimple" contact law
     "link_b",         # (npair,) int, the bag's mounting link
     "R_b",            # (npair, 3, 3) the bag's axes in that link's frame

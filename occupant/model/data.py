@@ -43,11 +43,13 @@ Data = namedtuple("Data", [
     "outputs",      # (nout,) every producer's outputs (model.output_names)
     "power",        # (npower,) W: power of base motion, applied forces and each producer family
     "zdot",         # (nz,) rates of the extra states z
-    "airbag_pairs", # (7, npair, 3) seven rows per airbag contact pair (each row one contiguous
+    "airbag_pairs", # (8, npair, 3) eight rows per airbag contact pair (each row one contiguous
                     #   (npair, 3) array, as the contact geometry's own): the bag's current centre and
                     #   semi-axes (mounting link frame), the normal and contact point (B0),
                     #   (penetration m, its rate m/s, contact area m^2), and of the share on a
-                    #   carrier (share, penetration m, its rate m/s) and its contact point (B0)
+                    #   carrier (share, penetration m, its rate m/s) and its contact point (B0),
+                    #   (share of its dimple, the dimple's area m^2, 0) of the "dimple" law
+                    #   (occupant.restraints.airbag_dimple.dimple_shares)
                     #   (occupant.restraints.airbag)
     "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,
                     #   found once per evaluation for the segments' length rates and the
@@ -77,7 +79,7 @@ def make_data(model):
                 R_base_link=z((nl, 3, 3)), p_base_link=z((nl, 3)), v=z((nl, 6)), c=z((nl, 6)),
                 tau=z(nv), f_ext=z((nl, 6)), slope=z(nv), outputs=z(len(model.output_names)),
                 power=z(len(model.power_names)), zdot=z(model.nz),
-                airbag_pairs=z((7, len(model.airbags.pair_bag), 3)),
+                airbag_pairs=z((8, len(model.airbags.pair_bag), 3)),
                 belt_drift=z(len(model.belts.point_kind)), a=z((nl, 6)),
                 I_A=z((nl, 6, 6)), p_A=z((nl, 6)), U=z((nl, 6, 6)), D_inv=z((nl, 6, 6)),
                 u=z((nl, 6)), armature=z(nv), vdot=z(nv), f=z((nl, 6)), I_C=z((nl, 6, 6)),

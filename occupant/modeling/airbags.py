@@ -246,18 +246,6 @@ def _equivalent_radius(semi_axes):
     return float(np.prod(semi_axes) ** (1.0 / 3.0))
 
 
-def face_shares(pair_bag, radius, n_bags):
-    """Each pair's share of its bag's face, in proportion to its body's cross-section pi r^2 [E]:
-    the bodies' dimples together cannot take more than the face (two knees side by side meet
-    between them; the head's and the chest's dimples meet across the driver bag). Read by the
-    "dimple" contact law only."""
-    pair_bag = np.asarray(pair_bag, dtype=int)
-    area = np.asarray(radius, dtype=float) ** 2
-    total = np.zeros(n_bags)
-    np.add.at(total, pair_bag, area)
-    return area / total[pair_bag] if len(area) else np.zeros(0)
-
-
 def _front(asm, contact, link, marker_index, marker_R, marker_p, tree, body_index, body_link):
     """(carrier link, its rest origin in link's frame, the front's axes and centre in the
     carrier's frame, its y and z semi-axes) of the contact's ``front``; the link itself and a
@@ -370,7 +358,6 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
         cols["p_bottom"].append(cols["bag_p"][k] + bags[k].bottoming_thickness * R_bag[:, 0])
         cols["size_bottom"].append((bags[k].semi_axes[1], bags[k].semi_axes[2], 0.0))
     nb, nc = len(bags), len(contacts)
-    cols["face_share"] = face_shares(cols["pair_bag"], cols["radius_a"], nb)
     cols["dimple"] = marker(DIMPLE_LAW in cols["contact_law"])
     for key in ("bag_link", "flow_start", "flow_len", "temperature_start", "temperature_len",
                 "contact_law", "pair_bag", "link_a", "carrier", "link_b", "bottom_start", "bottom_len"):
@@ -418,8 +405,11 @@ DRIVER_BAG = dict(
     # [C abstract]: tethers reduce the bag's rearward extent; NHTSA's static deployments of
     # production driver bags, DOT HS 807 869 [C abstract]: the leading edge's largest
     # displacement differs between tethered and untethered bags); no tether length is sourced,
-    # so the depth is the untethered one. Capacity, by hand: the gas's work on a body is the gauge
-    # pressure times the volume it displaces; the head's patch is pi R^2 = 0.026 m^2 (R = 0.091 m,
+    # so the depth is the untethered one (1993 driver bags' leading edges still moved at
+    # abrasion speed 286 mm from the wheel: Powell and Lund, IIHS 1995, "Leading edge
+    # deployment speed of production air bags" [C abstract, swov.nl]). Capacity, by hand: the
+    # gas's work on a body is the gauge pressure times the volume it displaces; the head's
+    # patch is pi R^2 = 0.026 m^2 (R = 0.091 m,
     # the head shell's volume-equivalent radius; 1.04 kN at 40 kPa, 1.0-1.3 kN measured), so over
     # a penetration s it takes about p 0.026 m^2 (s - R / 3). The 0.26 m deep bag [E] used before
     # is 0.21 m deep where the settled US NCAP 50M head meets it (above the hub's axis): about

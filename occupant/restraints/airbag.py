@@ -37,10 +37,11 @@ curvature radius lambda b c / a:
 - "dimple" (opt-in): where the fabric is taut (``airbag_dimple.tautness``: the share out of its
   folds, the unfolded share of the bag) the dimple the wrinkling fabric turns around the body,
   much wider than the body (``airbag_dimple.dimple``, fitted to that membrane reference, within
-  2 %), its area at most the pair's share of the face, pi lambda^2 b c (shares in proportion to
-  the bodies' pi r^2, fixed when the model is built); where it is slack (still folded), the
-  lens: a blend at the taut share. Its scenario figures, and why it is not the default:
-  ``airbag_dimple``.
+  2 %), its area at most the face, pi lambda^2 b c; bodies whose dimples overlap share them
+  (``airbag_dimple.dimple_shares``: each keeps its dimple less half of each overlap, as discs
+  about the contact points, so one region of fabric pushes once); where it is slack (still
+  folded), the lens: a blend at the taut share. Its scenario figures, and why it is not the
+  default: ``airbag_dimple``.
 V = f V_nominal - sum V_c. The force (p - p_a)^+ A acts along the normal on the occupant
 at the contact point, its reaction on the mounting link; with it the fabric's regularised Coulomb
 friction (``contact.compliant.normal_and_friction``; dummy-airbag mu 0.1-0.3, crash-domain-facts
@@ -86,7 +87,7 @@ from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import AIRBAG_CONTACT_OUTPUTS, POWER_AIRBAGS
 from occupant.modeling.airbags import DIMPLE_LAW, unfolded_fraction
-from occupant.restraints.airbag_dimple import dimple, tautness
+from occupant.restraints.airbag_dimple import dimple, dimple_shares, tautness
 
 N_PAIR_OUTPUTS = len(AIRBAG_CONTACT_OUTPUTS)
 
@@ -115,32 +116,34 @@ def lens(d, r1, r2):
 
 
 @njit(**JIT)
-def patch(d, r, R, taut, cap):
+def patch(d, r, R, taut, face, share):
     """(volume m^3, area m^2, the lens' rim area m^2) the bag loses to a body of radius r at
     depth d (bag face curvature radius R): the taut share ``taut`` in [0, 1] of the fabric turns
-    the wrinkled dimple (``airbag_dimple.dimple``, its area at most ``cap``), the slack rest only
-    gives way by the lens of the two spheres (all of it at ``taut`` = 0: the "lens" law);
-    area = dV/dd at any fixed ``taut``."""
+    the wrinkled dimple (``airbag_dimple.dimple``, its area at most ``face``), of which the body
+    takes ``share`` (``airbag_dimple.dimple_shares``: the rest is other bodies' where their
+    dimples overlap), the slack rest only gives way by the lens of the two spheres (all of it at
+    ``taut`` = 0: the "lens" law); area = dV/dd at any fixed ``taut`` and ``share``."""
     vol_l, area_l = lens(d, r, R)
     if taut <= 0.0:
         return vol_l, area_l, area_l
-    return _blend(vol_l, area_l, d, r, R, taut, cap)
+    return _blend(vol_l, area_l, d, r, R, taut, face, share)
 
 
 @njit(**JIT)
-def _blend(vol_l, area_l, d, r, R, taut, cap):
+def _blend(vol_l, area_l, d, r, R, taut, face, share):
     """``patch`` of a taut share ``taut`` > 0 from the lens' volume and area already known."""
-    vol_d, area_d = dimple(d, r, R, max(cap, area_l))
-    return ((1.0 - taut) * vol_l + taut * vol_d, (1.0 - taut) * area_l + taut * area_d, area_l)
+    vol_d, area_d = dimple(d, r, R, max(face, area_l))
+    return ((1.0 - taut) * vol_l + taut * share * vol_d,
+            (1.0 - taut) * area_l + taut * share * area_d, area_l)
 
 
 @njit(**JIT)
-def _patch(dimple, d, r, R, taut, cap):
+def _patch(dimple, d, r, R, taut, face, share):
     """``patch`` where the model has a bag on the "dimple" law (the block's marker ``dimple``),
     else the lens alone: a model without it compiles nothing of the dimple (``jit.call_if``)."""
     vol, area = lens(d, r, R)
     if taut > 0.0:
-        return call_if(dimple, _blend, (vol, area, area), vol, area, d, r, R, taut, cap)
+        return call_if(dimple, _blend, (vol, area, area), vol, area, d, r, R, taut, face, share)
     return vol, area, area
 
 
@@ -242,15 +245,28 @@ def airbags(bundle, data, t, q, v, z):
         if el.contact_law[b] == DIMPLE_LAW:
             taut = call_if(el.dimple, tautness, 0.0, el.folded_fraction[b], f)
             face = np.pi * lam * lam * el.semi_axes[b, 1] * el.semi_axes[b, 2]
-        # geometry of every pair of the bag, and the displaced volume
-        displaced = 0.0
+        # geometry of every pair of the bag
         for k in range(el.pair_start[b], el.pair_start[b + 1]):
             for r in range(3):
                 geo[0, k, r] = el.bag_p[b, r] + depth * el.bag_R[b, r, 0]
                 geo[1, k, r] = lam * el.semi_axes[b, r]
             d, d_rate, nx, ny, nz, cx, cy, cz, _ = ellipsoid_ellipsoid(points, pairs, k)
-            cap = el.face_share[k] * face
-            vol_c, area, rim_area = _patch(el.dimple, d, el.radius_a[k], radius_b, taut, cap)
+            geo[2, k, 0], geo[2, k, 1], geo[2, k, 2] = nx, ny, nz
+            geo[3, k, 0], geo[3, k, 1], geo[3, k, 2] = cx, cy, cz
+            geo[4, k, 0], geo[4, k, 1] = d, d_rate
+        # the taut fabric's dimples share the face where they overlap (airbag_dimple.dimple_shares)
+        if taut > 0.0:
+            call_if(el.dimple, dimple_shares, 0.0, geo, el.pair_start[b], el.pair_start[b + 1],
+                    el.radius_a, radius_b, face)
+        # the displaced volume
+        displaced = 0.0
+        for k in range(el.pair_start[b], el.pair_start[b + 1]):
+            d, d_rate = geo[4, k, 0], geo[4, k, 1]
+            nx, ny, nz = geo[2, k, 0], geo[2, k, 1], geo[2, k, 2]
+            cx, cy, cz = geo[3, k, 0], geo[3, k, 1], geo[3, k, 2]
+            share_k = geo[7, k, 0]
+            vol_c, area, rim_area = _patch(el.dimple, d, el.radius_a[k], radius_b, taut, face,
+                                           share_k)
             # the share over the carrier's front, at its own depth (occupant.contact.carrier)
             share, d_s, area_s, sx, sy, sz = 0.0, d, area, cx, cy, cz
             la, carrier = el.link_a[k], el.carrier[k]
@@ -261,12 +277,11 @@ def airbags(bundle, data, t, q, v, z):
                                       np.sqrt(rim_area / np.pi))
                 _, d_s, _, sx, sy, sz = carried(points, la, carrier, el.carrier_r[k], d, d_rate,
                                                 nx, ny, nz, cx, cy, cz)
-                vol_s, area_s, _ = _patch(el.dimple, d_s, el.radius_a[k], radius_b, taut, cap)
+                vol_s, area_s, _ = _patch(el.dimple, d_s, el.radius_a[k], radius_b, taut, face,
+                                          share_k)
                 vol_c = (1.0 - share) * vol_c + share * vol_s
             displaced += vol_c
-            geo[2, k, 0], geo[2, k, 1], geo[2, k, 2] = nx, ny, nz
-            geo[3, k, 0], geo[3, k, 1], geo[3, k, 2] = cx, cy, cz
-            geo[4, k, 0], geo[4, k, 1], geo[4, k, 2] = d, d_rate, area
+            geo[4, k, 2] = area
             geo[5, k, 0], geo[5, k, 1], geo[5, k, 2] = share, d_s, area_s
             geo[6, k, 0], geo[6, k, 1], geo[6, k, 2] = sx, sy, sz
             o = el.pair_out_start + N_PAIR_OUTPUTS * k

@@ -2,11 +2,11 @@
 its area as its derivative; the taut fabric's dimple of the opt-in "dimple" contact law
 (occupant.restraints.airbag_dimple): its area as its volume's derivative, its closed-form limits
 and its cap, the slack-to-taut blend (and a body inside the unfolding bag pushed without a jump),
-the bodies' shares of the face; under both laws a sealed bag compressed by a piston body along
-the adiabat p V^gamma = const, returning the piston's energy; a head-sized mass dropped onto an
-inflated, vented bag against scipy's solve_ivp on a 1-dof model written here (gas law in (m, U),
-volume by quadrature); the energy balance of a bouncing mass on a sealed bag; the deployment; bottoming
-out on the backing plane and the fabric's friction."""
+the bodies' dimples sharing the face where they overlap; under both laws a sealed bag compressed
+by a piston body along the adiabat p V^gamma = const, returning the piston's energy; a
+head-sized mass dropped onto an inflated, vented bag against scipy's solve_ivp on a 1-dof model
+written here (gas law in (m, U), volume by quadrature); the energy balance of a bouncing mass on
+a sealed bag; the deployment; bottoming out on the backing plane and the fabric's friction."""
 import numpy as np
 import pytest
 from scipy.integrate import quad, solve_ivp
@@ -18,7 +18,7 @@ from occupant.modeling import (
 from occupant.modeling.airbags import N2_CP, N2_CV, unfolded_fraction
 from occupant.model import ModelError
 from occupant.restraints.airbag import lens, patch
-from occupant.restraints.airbag_dimple import C0, dimple, tautness
+from occupant.restraints.airbag_dimple import C0, dimple, dimple_shares, disc_overlap, tautness
 
 from chest_rig import chest_rig
 
@@ -50,7 +50,7 @@ def _lens_quadrature(d, r1, r2):
 def _law(law, d, r):
     """(volume, area) a deployed bag's only pair of radius r at depth d loses under ``law``: the
     lens, or the taut fabric's dimple capped at the whole face."""
-    return lens(d, r, R_BAG) if law == "lens" else patch(d, r, R_BAG, 1.0, FACE)[:2]
+    return lens(d, r, R_BAG) if law == "lens" else patch(d, r, R_BAG, 1.0, FACE, 1.0)[:2]
 
 
 @pytest.mark.parametrize("r1, r2", [(0.1, 0.84), (0.1, 0.1), (0.3, 0.12)])
@@ -119,12 +119,15 @@ def test_analytic_slack_to_taut_blend():
     assert tautness(0.0, 0.0) == 0.0 and tautness(0.0, 1.0) == 1.0   # deployed at once: a step
     assert np.diff(share).max() / (t[1] - t[0]) == pytest.approx(1.5 / td, rel=1e-3)
     r, R, d = 0.09, 0.5, 0.08
-    assert patch(d, r, R, 0.0, 1.0) == lens(d, r, R) + (lens(d, r, R)[1],)
-    assert patch(d, r, R, 1.0, 1.0)[:2] == pytest.approx(dimple(d, r, R, 1.0), rel=1e-12)
-    assert patch(d, r, R, 0.3, 0.05)[2] == lens(d, r, R)[1]
+    assert patch(d, r, R, 0.0, 1.0, 1.0) == lens(d, r, R) + (lens(d, r, R)[1],)
+    assert patch(d, r, R, 1.0, 1.0, 1.0)[:2] == pytest.approx(dimple(d, r, R, 1.0), rel=1e-12)
+    assert patch(d, r, R, 1.0, 1.0, 0.4)[:2] == pytest.approx(
+        0.4 * np.array(dimple(d, r, R, 1.0)), rel=1e-12)
+    assert patch(d, r, R, 0.3, 0.05, 0.7)[2] == lens(d, r, R)[1]
     eps = 1e-7
-    slope = (patch(d + eps, r, R, 0.3, 0.05)[0] - patch(d - eps, r, R, 0.3, 0.05)[0]) / (2 * eps)
-    assert patch(d, r, R, 0.3, 0.05)[1] == pytest.approx(slope, rel=1e-6)
+    slope = (patch(d + eps, r, R, 0.3, 0.05, 0.7)[0]
+             - patch(d - eps, r, R, 0.3, 0.05, 0.7)[0]) / (2 * eps)
+    assert patch(d, r, R, 0.3, 0.05, 0.7)[1] == pytest.approx(slope, rel=1e-6)
 
 
 # the bag's own inflator, fills the bag in its 30 ms (occupant.modeling.airbags.DRIVER_BAG)
@@ -681,28 +684,99 @@ def test_errors_name_the_contacts_front():
         _bag_on_chest(front_axes=np.eye(3))
 
 
-def test_analytic_face_shares_split_each_bag_by_cross_section():
-    """Each pair's share of its bag's face (the cap of its dimple under the "dimple" law) is its
-    body's pi r^2 over the sum of its bag's (r the volume-equivalent radius): the dimples of one
-    bag's bodies together take at most its face; a bag's only pair takes the whole face. The
-    bags' laws are compiled as their indices in CONTACT_LAWS, "lens" by default."""
-    asm = Assembly("shares")
-    radii = (0.065, 0.065, 0.1)
-    for k, r in enumerate(radii):
-        asm.add(Part(f"b{k}", 1.0, inertia=(0.01,) * 3))
-        asm.add(Joint(f"j{k}", "prismatic", None, f"b{k}", Pose()))
-        asm.add(Marker(f"m{k}", f"b{k}"))
-        asm.add(Sphere(f"s{k}", f"m{k}", r))
-    asm.add(Airbag("knee", None, rotation=UP_X, semi_axes=(0.1, 0.25, 0.172),
-                   contact_law="dimple"))
-    asm.add(Airbag("other", None, rotation=UP_X, semi_axes=SEMI_AXES, position=(0, 0, 1.0)))
-    asm.add(AirbagContact("knee_0", "knee", "s0"))
-    asm.add(AirbagContact("other_2", "other", "s2"))
-    asm.add(AirbagContact("knee_1", "knee", "s1"))
-    block = asm.compile().airbags
-    np.testing.assert_allclose(block.face_share, [0.5, 0.5, 1.0], rtol=1e-12)
-    assert list(block.contact_law) == [1, 0]
-    assert block.dimple == 1   # the marker: the kernel compiles the dimple (jit.call_if)
+@pytest.mark.parametrize("r1, r2, s", [(0.1, 0.08, 0.05), (0.1, 0.1, 0.15), (0.1, 0.03, 0.02),
+                                       (0.1, 0.1, 0.25), (0.12, 0.05, 0.0)])
+def test_analytic_disc_overlap_against_quadrature(r1, r2, s):
+    """airbag_dimple.disc_overlap, the area two discs share, against a quadrature of the second
+    disc's chords within the first: apart, touching, crossing and one inside the other."""
+    def chord(x):
+        half = min(np.sqrt(max(r1 * r1 - x * x, 0.0)), np.sqrt(max(r2 * r2 - (x - s) ** 2, 0.0)))
+        inside = abs(x - s) <= r2
+        return 2.0 * half if inside else 0.0
+    ref = quad(chord, -r1, r1, points=[s - r2, s + r2], limit=200, epsabs=1e-14)[0]
+    assert disc_overlap(r1, r2, s) == pytest.approx(ref, rel=1e-7, abs=1e-14)
+    assert disc_overlap(r1, r2, s) == pytest.approx(disc_overlap(r2, r1, s), rel=1e-12, abs=1e-15)
+
+
+def _pairs(points, normals, depths):
+    """Data.airbag_pairs rows of pairs at contact ``points`` (B0) with ``normals`` and depths."""
+    geo = np.zeros((8, len(depths), 3))
+    geo[2], geo[3], geo[4, :, 0] = normals, points, depths
+    return geo
+
+
+def test_analytic_overlapping_dimples_share_the_face():
+    """airbag_dimple.dimple_shares: each pair keeps its dimple less half its overlap with each
+    other pair's, as discs of their areas about their contact points across their mean normal
+    (its share of its own dimple): a bag's only pair keeps its whole dimple (the law of one
+    body); two equal bodies at one place take half each (together one body's dimple: the region
+    counted once), as they do offset along the normal; apart they keep their own; partly
+    overlapping they lose half the discs' common area (disc_overlap); three at one place keep
+    nothing of their own (each gives up half of two whole discs: the floor). Pairs out of
+    contact keep a share of 1 of nothing."""
+    r, d = 0.065, 0.04
+    R, face = 0.43, np.pi * 0.25 * 0.172
+    own = dimple(d, r, R, face)[1]
+    rho = np.sqrt(own / np.pi)
+    up = (1.0, 0.0, 0.0)
+    radius = np.full(3, r)
+
+    def shares(points, depths=None):
+        depths = [d] * len(points) if depths is None else depths
+        geo = _pairs(points, [up] * len(points), depths)
+        assert dimple_shares(geo, 0, len(points), radius, R, face) == 0.0
+        np.testing.assert_allclose(geo[7, :, 1], [own if x > 0 else 0.0 for x in depths],
+                                   rtol=1e-12)
+        return geo[7, :, 0]
+
+    assert shares([(0, 0, 0)])[0] == 1.0
+    np.testing.assert_allclose(shares([(0, 0, 0), (0, 0, 0)]), [0.5, 0.5], rtol=1e-12)
+    np.testing.assert_allclose(shares([(0, 0, 0), (0.3, 0, 0)]), [0.5, 0.5], rtol=1e-12)
+    np.testing.assert_allclose(shares([(0, 0, 0), (0, 3 * rho, 0)]), [1.0, 1.0], rtol=1e-12)
+    s = 1.2 * rho
+    np.testing.assert_allclose(shares([(0, 0, 0), (0, 0.6 * s, 0.8 * s)]),
+                               [1.0 - 0.5 * disc_overlap(rho, rho, s) / own] * 2, rtol=1e-12)
+    np.testing.assert_allclose(shares([(0, 0, 0), (0, 0, 0)], [d, -0.01]), [1.0, 1.0],
+                               rtol=1e-12)
+    np.testing.assert_allclose(shares([(0, 0, 0)] * 3), [0.0] * 3, atol=1e-15)
+
+
+def test_analytic_two_bodies_at_one_place_push_as_one():
+    """Two equal balls at one place in a deployed "dimple" bag (each on its own prismatic joint)
+    take half the one ball's dimple each: together the force and the volume of one ball. A
+    "lens" bag (the default) pushes each with its own lens. The bags' laws are compiled as their
+    indices in CONTACT_LAWS; the marker ``dimple`` says the kernel compiles the dimple."""
+    R_ball, d = 0.09, 0.06
+    out = {}
+    for law in ("lens", "dimple"):
+        for n in (1, 2):
+            asm = Assembly("pair")
+            bag = dict(rotation=UP_X, semi_axes=SEMI_AXES, firing_time=-1.0, deployment_time=0.0,
+                       initial_pressure=P_A + 30e3)
+            asm.add(Airbag("bag", None, **bag, **({} if law == "lens" else {"contact_law": law})))
+            for k in range(n):
+                asm.add(Part(f"ball{k}", 5.0, inertia=(0.02,) * 3))
+                asm.add(Joint(f"lift{k}", "prismatic", None, f"ball{k}", Pose()))
+                asm.add(Marker(f"centre{k}", f"ball{k}"))
+                asm.add(Sphere(f"shell{k}", f"centre{k}", R_ball))
+                asm.add(AirbagContact(f"hit{k}", "bag", f"shell{k}"))
+            model = asm.compile()
+            assert list(model.airbags.contact_law) == [["lens", "dimple"].index(law)]
+            assert (model.airbags.dimple is None) == (law == "lens")
+            q0 = np.full(n, 2 * A_ + R_ball - d)
+            res = occupant.simulate(model, 1e-5, q0=q0, integrator="euler", dt=1e-5,
+                                    gravity=(0, 0, 0))
+            out[law, n] = res.outputs
+    one, two = out["dimple", 1], out["dimple", 2]
+    vol, own = patch(d, R_ball, R_BAG, 1.0, FACE, 1.0)[:2]
+    assert one["hit0.area"][0] == pytest.approx(own, rel=1e-12)
+    assert two["hit0.area"][0] == two["hit1.area"][0] == pytest.approx(own / 2, rel=1e-12)
+    assert two["hit0.displaced_volume"][0] == pytest.approx(vol / 2, rel=1e-12)
+    assert two["hit0.force"][0] + two["hit1.force"][0] == pytest.approx(
+        one["hit0.force"][0], rel=1e-12)
+    assert two["bag.volume"][0] == pytest.approx(one["bag.volume"][0], rel=1e-12)
+    assert out["lens", 2]["hit0.area"][0] == out["lens", 2]["hit1.area"][0] == pytest.approx(
+        lens(d, R_ball, R_BAG)[1], rel=1e-12)
 
 
 def test_errors_name_the_contact_law():

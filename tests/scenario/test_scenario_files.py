@@ -170,7 +170,7 @@ def test_reference_airbag_contact_law_option_changes_the_head_force():
     (occupant.restraints.airbag_dimple), the default "lens" otherwise: the head meets the bag at
     31 ms while it unfolds, the dimple law's fabric then half taut (the unfolded share), and
     from then the dimple, wider than the head's cross-section, pushes harder (the whole run:
-    HIC15 584 against 192, occupant.restraints.airbag_dimple)."""
+    HIC15 1309 against 192, occupant.restraints.airbag_dimple)."""
     short = ["solver.t_end=0.06"]
     lens = load("euro_ncap_full_width_50", overrides=short)
     dimple = load("euro_ncap_full_width_50",
