@@ -18,7 +18,8 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
   the peak forward excursions of the head centre of gravity, of T1, T8, L2, L4 and of the hip (the
   H-point, midway between the hip joint centres) relative to the sled, the peak rises of T1, T8
   and the H-point, the peak chest deflection, the peak belt forces (upper shoulder belt:
-  D-ring to shoulder; outboard lap belt: outboard hip to lap anchor) and the peak x
+  D-ring to shoulder; lower shoulder belt: its segment into the buckle; outboard lap belt:
+  outboard hip to lap anchor) and the peak x
   decelerations of accelerometers at T1, T8 and L2, read against the peaks of the published
   PMHS corridors' two boundaries.
 """
@@ -272,10 +273,14 @@ BELTED_SLED_FIGURES = ("head_x_excursion_mm", "t1_x_excursion_mm", "t8_x_excursi
                        "l2_x_excursion_mm", "l4_x_excursion_mm", "hip_x_excursion_mm",
                        "knee_x_excursion_mm",
                        "t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm",
-                       "chest_deflection_mm", "shoulder_belt_force_kN", "lap_belt_force_kN",
+                       "chest_deflection_mm", "shoulder_belt_force_kN",
+                       "lower_shoulder_belt_force_kN", "lap_belt_force_kN",
                        "t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g")
 SHOULDER_SEGMENT, LAP_SEGMENT = "belt.d_ring-shoulder", "belt.hip_outboard-lap_anchor"
 LAP_SEGMENT_SEPARATE = "lap_belt.lap_anchor-hip_outboard"   # a belt of kind "separate"
+# the lower shoulder belt: the shoulder belt's segment into the buckle (its last torso wrap to the
+# buckle's anchor or slip ring), where GS1's lower shoulder belt load cell sat
+LOWER_SHOULDER_SUFFIX = "-buckle.force"
 CHEST_OUTPUT = "chest_translation.deflection"   # the human's sternum travel (m, to the spine < 0)
 # T8 on the upper torso [E]: the upper torso frame's origin is the thorax-lumbar joint (T12/L1)
 # and T1 its lower neck joint (C7/T1); T8's body centre lies 7.5 of the 12 thoracic bodies below
@@ -332,6 +337,13 @@ def _first_segment(outputs, prefix):
     return next(k for k in outputs if k.startswith(prefix) and k.endswith(".force"))
 
 
+def _lower_shoulder_segment(outputs):
+    """The force output of the shoulder belt's segment into the buckle (LOWER_SHOULDER_SUFFIX),
+    or None when the run has none."""
+    return next((k for k in outputs if k.startswith("belt.") and k.endswith(LOWER_SHOULDER_SUFFIX)),
+                None)
+
+
 def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=()):
     """Figures of a belted sled run: peak forward (x) excursions (mm) of the head's centre of
     gravity, of T1 (``t1_point``, m in the upper torso frame), of T8 (T8_FRACTION of the way from
@@ -341,7 +353,9 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=())
     lower legs' frame origins, the knee joint centres, when the run has lower legs) relative to
     the sled (B0); the peak rises (up positive, mm) of T1, T8 and the H-point relative to the
     sled; the peak chest deflection (mm, the sternum's travel towards the spine, when the body
-    has one, CHEST_OUTPUT); the peak shoulder and lap belt forces (kN); and the peak x
+    has one, CHEST_OUTPUT); the peak shoulder belt forces at the upper anchorage and, when the
+    belt has a segment into the buckle, there (the lower shoulder belt), and the peak lap belt
+    force (kN); and the peak x
     decelerations (g) of the x channels ``accelerations`` (occupant Channels of
     ``spine_accelerometers``, m/s^2) at SPINE_ACCEL_CFC; with their histories."""
     sled = res.base_poses[:, :3, 3]
@@ -376,6 +390,10 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=())
                       for side in ("left", "right")) - sled[:, 0]
         hist["knee_x_mm"] = 1e3 * (x - x[0])
         peaks["knee_x_excursion_mm"] = "knee_x_mm"
+    lower = _lower_shoulder_segment(res.outputs)
+    if lower is not None:
+        hist["lower_shoulder_belt_kN"] = res.outputs[lower] / 1e3
+        peaks["lower_shoulder_belt_force_kN"] = "lower_shoulder_belt_kN"
     if CHEST_OUTPUT in res.outputs:
         hist["chest_deflection_mm"] = -1e3 * np.asarray(res.outputs[CHEST_OUTPUT])   # compression +
         peaks["chest_deflection_mm"] = "chest_deflection_mm"
