@@ -25,6 +25,7 @@ from occupant.human.errors import HumanParameterError
 from occupant.human.loader import load_description
 from occupant.human.neck_muscles import add_neck_muscles
 from occupant.human.passive_joints import human_resistance, passive_table
+from occupant.human.thoracic_spine import split_upper_torso
 from occupant.io.toml_files import read_toml
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
@@ -93,9 +94,11 @@ def _cross_section(m, L, density, ratio=1.0):
     return a, ab / a
 
 
-def build_segments(stature, mass, sex, prop, neck_muscles=True):
+def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=False):
     """SegmentSpecs of the human with their joints' resistance; ``neck_muscles``: whether the
-    body will carry neck muscles (False: a PMHS, the neck's passive tissue damping). The thorax
+    body will carry neck muscles (False: a PMHS, the neck's passive tissue damping);
+    ``thoracic_spine``: the upper torso split at T6/T7 on a flexible thoracic joint
+    (thoracic_spine.py), False: one rigid upper torso from T12/L1 to C7/T1. The thorax
     pendulum cases (validation._run_thorax) keep the default: the chest was calibrated with the
     NBDL neck damping (with the passive one the Kroell 16 mph deflection reads 65.8 mm, 68.1
     calibrated)."""
@@ -197,6 +200,8 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True):
             f"{side}_ankle", "spherical", (0, 0, -L["shank"]),
             ells=[EllipsoidSpec(f"{side}_foot_shell", np.array([(0.5 - hb) * Lf, 0, -ah / 2]),
                                 np.array([Lf / 2, wf, ah / 2]))])
+    if thoracic_spine:
+        segs = split_upper_torso(segs)
     _add_joint_characteristics(segs, H, M, neck_muscles)
     return segs
 
@@ -277,6 +282,8 @@ def _add_joint_characteristics(segs, H, M, neck_muscles):
     _, dummy = load_description("hybrid3_50m")
     stops = {(s.joint_name, r.dof): (r.stop_stiffness, r.stop_damping)
              for s in dummy for r in s.resistances}
+    # the thoracic joint (thoracic_spine.py) takes the Hybrid III's thorax-lumbar stops [E]
+    stops.update({("thoracic", d): stops[("thorax_lumbar", d)] for d in range(3)})
     ref, _ = passive_table()
     k = (M * H) / (ref["mass_kg"] * ref["stature_m"])
     for s in segs:
@@ -294,15 +301,17 @@ def _add_joint_characteristics(segs, H, M, neck_muscles):
 
 
 def build(stature=None, mass=None, sex="male", percentile=None, name=None,
-          neck_activation="reflex", pulse_start=0.0):
+          neck_activation="reflex", pulse_start=0.0, thoracic_spine=False):
     """Compiled runtime Model of a human of ``stature`` (m), ``mass`` (kg) and ``sex`` ("male",
     "female"); ``percentile`` (5, 50, 95 where tabulated) fills stature and mass that are not
     given. Same segment and joint names as the dummies; the Assembly is ``model.source``.
     ``neck_activation``: the neck muscles' activation, "relaxed", "braced" or "reflex" (relaxed,
     then a reflex from ``pulse_start`` (s) plus the reflex delay), or None for no muscles
-    (neck_muscles.py)."""
+    (neck_muscles.py). ``thoracic_spine``: a flexible thoracic spine (thoracic_spine.py; off by
+    default: one rigid upper torso)."""
     stature, mass, prop = _check_inputs(stature, mass, sex, percentile)
-    segs = build_segments(stature, mass, sex, prop, neck_muscles=neck_activation is not None)
+    segs = build_segments(stature, mass, sex, prop, neck_muscles=neck_activation is not None,
+                          thoracic_spine=thoracic_spine)
     asm = assemble(name or f"human_{sex}_{stature:.3f}m_{mass:.1f}kg", segs)
     if neck_activation is not None:
         add_neck_muscles(asm, segs, stature, neck_activation, pulse_start)

@@ -71,8 +71,10 @@ def _law_moment(spec, theta, lower, upper, shape):
         if lower < 0.0:
             out += m * np.expm1(shape * np.minimum(theta, 0.0) / lower) / d
         return out
+    if spec["law"] == "linear":
+        return -math.degrees(spec["stiffness_deg"]) * theta
     raise ValueError(f"data/joint_passive.toml: unknown law {spec['law']!r} "
-                     "(accepted: double_exponential, end_moment)")
+                     "(accepted: double_exponential, end_moment, linear)")
 
 
 def ligament_branch(spec, m_end, end):

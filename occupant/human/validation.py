@@ -296,15 +296,18 @@ LUMBAR_FRACTIONS = {"l2": 3.5 / 5.0, "l4": 1.5 / 5.0}
 SPINE_ACCEL_CFC = 180
 
 
-def spine_accelerometers(t1_point, lumbar_top=None):
+def spine_accelerometers(t1_point, lumbar_top=None, t8=None):
     """The GS1 spine accelerometers as occupant sensors: T1 (``t1_point`` on the upper torso),
-    T8 (T8_FRACTION of it) and, with ``lumbar_top``, L2 (LUMBAR_FRACTIONS["l2"] of it on the
+    T8 (``t8``: (body, point), by default T8_FRACTION of ``t1_point`` on the upper torso;
+    thoracic_spine.t8_point) and, with ``lumbar_top``, L2 (LUMBAR_FRACTIONS["l2"] of it on the
     lumbar segment), each reading in its segment's J211 axes as a bone-mounted one does [E]."""
     from occupant.sensors import Accelerometer
 
     t1 = np.asarray(t1_point, float)
+    t8_body, t8_at = t8 if t8 is not None else ("upper_torso", T8_FRACTION * t1)
     out = [Accelerometer("t1", body="upper_torso", point=tuple(t1)),
-           Accelerometer("t8", body="upper_torso", point=tuple(T8_FRACTION * t1))]
+           Accelerometer("t8", location="THSP", body=t8_body,
+                         point=tuple(np.asarray(t8_at, float)))]
     if lumbar_top is not None:
         out.append(Accelerometer("l2", body="lumbar",
                                  point=tuple(LUMBAR_FRACTIONS["l2"] * np.asarray(lumbar_top, float))))
@@ -344,7 +347,7 @@ def _lower_shoulder_segment(outputs):
                 None)
 
 
-def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=()):
+def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(), t8=None):
     """Figures of a belted sled run: peak forward (x) excursions (mm) of the head's centre of
     gravity, of T1 (``t1_point``, m in the upper torso frame), of T8 (T8_FRACTION of the way from
     the upper torso frame's origin to T1), of L2 and L4 (LUMBAR_FRACTIONS of ``lumbar_top``, the
@@ -357,15 +360,16 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=())
     belt has a segment into the buckle, there (the lower shoulder belt), and the peak lap belt
     force (kN); and the peak x
     decelerations (g) of the x channels ``accelerations`` (occupant Channels of
-    ``spine_accelerometers``, m/s^2) at SPINE_ACCEL_CFC; with their histories."""
+    ``spine_accelerometers``, m/s^2) at SPINE_ACCEL_CFC; with their histories. ``t8``: (body,
+    point) of T8 where it is not T8_FRACTION of T1 on the upper torso (thoracic_spine.t8_point)."""
     sled = res.base_poses[:, :3, 3]
     head = res.body_com[:, model.body("head"), 0] - sled[:, 0]
-    P = res.body_poses[:, model.body("upper_torso")]
-
-    def on_torso(point):       # (n, 3) of a point of the upper torso relative to the sled
+    def on_body(body, point):  # (n, 3) of a point of a body relative to the sled
+        P = res.body_poses[:, model.body(body)]
         return P[:, :3, :3] @ np.asarray(point, float) + P[:, :3, 3] - sled
 
-    t1, t8 = on_torso(t1_point), on_torso(T8_FRACTION * np.asarray(t1_point, float))
+    t1 = on_body("upper_torso", t1_point)
+    t8 = on_body(*(t8 if t8 is not None else ("upper_torso", T8_FRACTION * np.asarray(t1_point, float))))
     hip = res.body_poses[:, model.body("pelvis"), :3, 3] - sled
     lap = LAP_SEGMENT if f"{LAP_SEGMENT}.force" in res.outputs else LAP_SEGMENT_SEPARATE
     hist = {"head_x_mm": 1e3 * (head - head[0]), "t1_x_mm": 1e3 * (t1[:, 0] - t1[0, 0]),
@@ -407,6 +411,7 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=())
 def _run_belted_sled(scenario, path, dt):
     from occupant.scenario.load import load
     from occupant.scenario.run import run_scenario
+    from occupant.human.thoracic_spine import t8_point
     from occupant.sensors import evaluate
 
     human = {"occupant.human." + k: v for k, v in scenario["human"].items()}
@@ -419,10 +424,11 @@ def _run_belted_sled(scenario, path, dt):
     model, res = run.model, run.results
     t1_point = model.source.joints["lower_neck"].placement.position
     lumbar_top = model.source.joints["thorax_lumbar"].placement.position
-    channels = evaluate(model, res, spine_accelerometers(t1_point, lumbar_top),
+    t8 = t8_point(model)
+    channels = evaluate(model, res, spine_accelerometers(t1_point, lumbar_top, t8),
                         rate=1.0 / float(res.t[1] - res.t[0]))
     figures, hist = belted_sled_figures(res, model, t1_point, lumbar_top,
-                                        [c for c in channels if c.name.endswith(" X")])
+                                        [c for c in channels if c.name.endswith(" X")], t8)
     corridor = dict(scenario["corridor"])
     return {"t": res.t, "results": res, "model": model, "run": run, "history": hist,
             "figures": figures, "corridor": corridor, "checks": corridor_checks(figures, corridor)}

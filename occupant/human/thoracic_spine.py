@@ -1,0 +1,74 @@
+"""The parametric human's optional flexible thoracic spine (issue 14): the rigid upper torso (T12/L1
+to C7/T1) split at the T6/T7 level into a ``lower_thorax`` (T12/L1 to T6/T7, on the
+``thorax_lumbar`` joint) and the ``upper_torso`` (T6/T7 to C7/T1, on a spherical ``thoracic``
+joint, as the other torso joints: frames parallel at zero angle), with the passive resistance of
+the whole T1-T12 column lumped in that joint (data/joint_passive.toml, data/joint_rom.toml
+``thoracic``, sources there).
+
+Level [E]: the twelve thoracic bodies taken as equally tall (as validation.T8_FRACTION does), T6/T7
+lies half-way between T12/L1 and C7/T1; in passive flexion the thoracic kyphosis has its apex at
+T6/7 (Morita et al. 2014, Eur. Spine J. 23:673, 50 patients, CT [S abstract]).
+
+What stays on the ``upper_torso``: the neck, the arms, the sternum (chest deflection), the thorax
+and shoulder contact ellipsoids (the thorax ellipsoid's centre is the joint: the upper piece turns
+about the ellipsoid's own centre, so its surface moves as the rigid torso's would for the same
+turn) and T1. On the ``lower_thorax``: T8 (7.5 of the 12 bodies below C7/T1).
+
+Mass split [D]: the rigid torso's mass taken as the uniform-density thorax ellipsoid's (the
+builder sizes that ellipsoid from the mass and the body density), halved by the plane through its
+centre: equal masses, each half's centre of mass 3/8 of the ellipsoid's half-height c from the
+plane, both shifted along z so that the pair's centre of mass is the rigid torso's; each half
+takes half of the rigid torso's central inertia less the pair's parallel-axis term, so that at
+zero angle the two pieces are the rigid torso (mass, centre of mass and inertia) exactly.
+"""
+import numpy as np
+
+from occupant.human.description import Segment
+
+JOINT = "thoracic"
+LOWER = "lower_thorax"
+LEVEL_FRACTION = 6.0 / 12.0   # T6/T7 above T12/L1, of T12/L1 -> C7/T1 [E] (twelve equal bodies)
+HALF_COM = 3.0 / 8.0          # a half ellipsoid's centroid from its base, of the semi-axis [D]
+
+
+def split_upper_torso(segs):
+    """The segment list with ``upper_torso`` split at T6/T7 (module docstring); the upper piece's
+    children and ellipsoids re-expressed in its new frame (origin at the joint). In place on the
+    records; returns the new list (``lower_thorax`` before ``upper_torso``)."""
+    i = next(k for k, s in enumerate(segs) if s.name == "upper_torso")
+    ut = segs[i]
+    thorax = next(e for e in ut.ellipsoids if e.name == "thorax")
+    top = next(s for s in segs if s.parent == "upper_torso" and s.joint_name == "lower_neck")
+    zj = LEVEL_FRACTION * top.location[2]
+    if abs(thorax.center[2] - zj) > 1e-9:
+        raise ValueError("the thorax ellipsoid's centre is not at the T6/T7 level")
+    m, c, I = ut.mass, ut.com.copy(), ut.inertia.copy()
+    d = HALF_COM * thorax.semi_axes[2]
+    mh = 0.5 * m
+    par = mh * d * d * 2.0                      # both halves' parallel-axis terms about x and y
+    Ih = 0.5 * (I - np.diag([par, par, 0.0]))
+    shift = np.array([0.0, 0.0, zj])
+    lower = Segment(name=LOWER, parent=ut.parent, mass=mh, com=c - np.array([0.0, 0.0, d]),
+                    inertia=Ih.copy(), joint_name=ut.joint_name, joint_kind=ut.joint_kind,
+                    location=ut.location.copy(), axis=ut.axis)
+    ut.parent, ut.joint_name, ut.location = LOWER, JOINT, shift   # spherical, as the rigid torso's
+    ut.mass, ut.com, ut.inertia = mh, c + np.array([0.0, 0.0, d]) - shift, Ih
+    for e in ut.ellipsoids:
+        e.center = e.center - shift
+    for s in segs:
+        if s.parent == "upper_torso":
+            s.location = s.location - shift
+    return segs[:i] + [lower] + segs[i:]
+
+
+def t8_point(model):
+    """(body, point m in its frame) of T8, 7.5 of the 12 thoracic bodies below C7/T1 [E]: on the
+    upper torso of a rigid one, on the lower thorax of a split one."""
+    from occupant.human.validation import T8_FRACTION
+
+    joints = model.source.joints
+    t1 = np.asarray(joints["lower_neck"].placement.position, float)
+    if JOINT not in joints:
+        return "upper_torso", T8_FRACTION * t1
+    level = np.asarray(joints[JOINT].placement.position, float)
+    return LOWER, T8_FRACTION * (t1 + level)
