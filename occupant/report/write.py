@@ -119,10 +119,10 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
           meanwhile=None):
     """Write ``folder/report.html`` and ``folder/report.pdf`` for ``run`` (module docstring of
     occupant.report.data lists its fields); ``html``/``pdf`` False leaves that one out. With
-    ``parallel`` the time-history figures and the viewer are made in a second process meanwhile
-    (occupant.report.parallel; the same files either way); ``meanwhile``, a function of no
-    arguments, runs here first, while that process draws (occupant.scenario.run.write_run writes
-    the run's other files then). Returns (html path or None, pdf path or None)."""
+    ``parallel`` the figures and the viewer are made by this process and a second one, whichever
+    is free (occupant.report.parallel; the same files either way); ``meanwhile``, a function of
+    no arguments, runs here first, while that process draws (occupant.scenario.run.write_run
+    writes the run's other files then). Returns (html path or None, pdf path or None)."""
     from occupant.report import viewer as V
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -131,25 +131,29 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
     header, crit_rows, crit_colours, verdicts = T.criteria_rows(run.criteria)
     impact = D.crash_start(run)   # a pre-crash phase: the channels from the crash on, that phase apart
     crash, precrash = (None, None) if impact is None else ((impact, res.t[-1]), (res.t[0], impact))
-    # what the second process draws, in the order the pages take them: the pages after the 3D
-    # views (this process draws the pages before them, meanwhile), ~2 of the report's ~4.5 s CPU
-    figures = {"viewer": lambda: V.html(run) if viewer and html else None,
-               "trajectories": lambda: drawn(F.trajectories([run])),
+    times = D.strip_times(run, frame_spacing)
+    # the figures, drawn by this process and a second one (occupant.report.parallel): the second
+    # starts with the pulse (the first page to need one) while this one writes the run's other
+    # files (meanwhile) and renders the 3D views; then each takes the next of the others, the
+    # longest first (CPU s of us_ncap_frontal_56 [E]: ~0.6-0.8 each of the first three, ~0.1-0.3
+    # each of the last four), so that they end together
+    figures = {"pulse": lambda: drawn(F.pulse([run])),
+               "restraints": lambda: drawn(F.restraints(run, window=crash)),
                "channels": lambda: drawn(F.channels([run], window=crash)) if res.channels else None,
+               **{f"strip {view[0]}": lambda view=view: drawn(F.kinematics_strip(run, times, view))
+                  for view in D.views(run)},
+               "precrash restraints": lambda: drawn(F.restraints(run, window=precrash)) if precrash else None,
                "precrash channels": lambda: drawn(F.channels([run], window=precrash))
                if res.channels and precrash else None,
-               "restraints": lambda: drawn(F.restraints(run, window=crash)),
-               "precrash restraints": lambda: drawn(F.restraints(run, window=precrash)) if precrash else None,
+               "trajectories": lambda: drawn(F.trajectories([run])),
+               "viewer": lambda: V.html(run) if viewer and html else None,
                "energy": lambda: drawn(F.energy(run))}
     with Background(figures, parallel) as later, \
             (pdf_pages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pages:
-        # this process's share first (the kinematics, the 3D views), then the pages
         if meanwhile is not None:
             meanwhile()
-        times = D.strip_times(run, frame_spacing)
-        strips = [(view, drawn(F.kinematics_strip(run, times, view))) for view in D.views(run)]
         instants, images = [], []
-        if renders:   # (VTK imported only then)
+        if renders:   # (VTK imported only then; OpenGL in this process only)
             from occupant.report import render3d
             instants = render3d.key_instants(run)
             images = render3d.render(run, [i for _, i in instants])
@@ -172,7 +176,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
             page.html("<h3>Scenario settings</h3>" + table_html(("key", "value"), scenario))
         page.pdf_page(F.text_page(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),
                                           ("Scenario settings", scenario)]))
-        page.figure(drawn(F.pulse([run])), "vehicle pulse",
+        page.figure(later["pulse"], "vehicle pulse",
                     "The car's motion along the road (B0, the road, stands still)." if D.frame_name(run) == "road frame"
                     else "The vehicle's (B0) motion the occupant rides in, along each axis it moves on.")
         # criteria
@@ -192,8 +196,8 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
                                                               "not judged (see the notes)", *reasons)))
         # kinematics
         page.section("kinematics", "Kinematics")
-        for view, strip in strips:   # the plane(s) the pulse moves the occupant in
-            page.figure(strip, f"{view[0].lower()} kinematics")
+        for view in D.views(run):   # the plane(s) the pulse moves the occupant in
+            page.figure(later[f"strip {view[0]}"], f"{view[0].lower()} kinematics")
         if renders:
             page.html('<h3>3D views at key instants</h3><div class="renders">' + "".join(
                 f'<figure><img alt="3D view {H.escape(c)}" src="data:image/png;base64,{_encode_png(img)}">'
