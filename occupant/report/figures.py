@@ -56,9 +56,14 @@ def _titles_placed(fig):
 
 
 def png_bytes(rgba, dpi=100):
-    """PNG bytes of an RGBA array, ``dpi`` recorded in it."""
+    """PNG bytes of an RGBA (or RGB) array, ``dpi`` recorded in it: RGB when it is opaque (the
+    figures: a tenth smaller), zlib level 3 (a third faster than the default 6, and the RGB file
+    still smaller than the RGBA one at 6: us_ncap_frontal_56's figures)."""
+    from PIL import Image
+    if rgba.shape[2] == 4 and (rgba[:, :, 3] == 255).all():
+        rgba = rgba[:, :, :3]
     buf = io.BytesIO()
-    plt.imsave(buf, rgba, format="png", dpi=dpi)
+    Image.fromarray(np.ascontiguousarray(rgba)).save(buf, format="png", compress_level=3, dpi=(dpi, dpi))
     return buf.getvalue()
 
 

@@ -45,8 +45,7 @@ class Page:
         """Embed a matplotlib figure (closed here), or one drawn already (``drawn``), as PNG
         and add its pixels as a PDF page."""
         rgba, png = fig if isinstance(fig, tuple) else drawn(fig, self.dpi)
-        data = base64.b64encode(png).decode("ascii")
-        self.parts.append(f'<img alt="{H.escape(alt)}" src="data:image/png;base64,{data}">')
+        self.parts.append(f'<img alt="{H.escape(alt)}" src="data:image/png;base64,{_base64(png)}">')
         if caption:
             self.parts.append(f'<div class="caption">{H.escape(caption)}</div>')
         if pdf and self.pdf is not None:   # the same pixels on a page: as vectors it costs 2-3 times more
@@ -65,6 +64,10 @@ def drawn(fig, dpi=DPI):
     rgba = F.pixels(fig, dpi)
     plt.close(fig)
     return rgba, F.png_bytes(rgba, dpi)
+
+
+def _base64(png):
+    return base64.b64encode(png).decode("ascii")
 
 
 def _phases(page, later, key, alt, precrash, note=""):
@@ -92,13 +95,6 @@ def table_html(header, rows, colours=None):
         style = f' style="background:{colours[k]}"' if colours and colours[k] else ""
         body.append(f"<tr{style}>" + "".join(f"<td>{H.escape(str(c))}</td>" for c in row) + "</tr>")
     return f"<table>{'<tr>' + head + '</tr>' if head else ''}{''.join(body)}</table>"
-
-
-def _encode_png(img):
-    import io
-    buf = io.BytesIO()
-    plt.imsave(buf, img, format="png")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
 def document(title, page):
@@ -200,7 +196,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
             page.figure(later[f"strip {view[0]}"], f"{view[0].lower()} kinematics")
         if renders:
             page.html('<h3>3D views at key instants</h3><div class="renders">' + "".join(
-                f'<figure><img alt="3D view {H.escape(c)}" src="data:image/png;base64,{_encode_png(img)}">'
+                f'<figure><img alt="3D view {H.escape(c)}" src="data:image/png;base64,{_base64(F.png_bytes(img))}">'
                 f"<figcaption>{H.escape(c)}</figcaption></figure>" for (c, _), img in zip(instants, images))
                 + "</div>")
             page.pdf_page(F.image_page(f"3D views (VTK) at key instants, in the {D.frame_name(run)}", images,
