@@ -129,16 +129,17 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
     crash, precrash = (None, None) if impact is None else ((impact, res.t[-1]), (res.t[0], impact))
     times = D.strip_times(run, frame_spacing)
     # the figures, drawn by this process and a second one (occupant.report.parallel): the second
-    # starts with the pulse (the first page to need one) while this one writes the run's other
-    # files (meanwhile) and renders the 3D views; then each takes the next of the others, the
-    # longest first (CPU s of us_ncap_frontal_56 [E]: ~0.6-0.8 each of the first three, ~0.1-0.3
-    # each of the last four), so that they end together; the viewer, in the HTML only, last:
-    # asked for once the PDF is closed (~0.5 s: its images compressed), it is drawn meanwhile
+    # starts with the pulse while this one writes the run's other files (meanwhile) and renders
+    # the 3D views; then each takes the next one: the kinematics (the next page), then the others
+    # the longest first (CPU s of us_ncap_frontal_56 [E]: ~0.5-0.8 each of the strip, restraints
+    # and channels, ~0.1-0.3 each of the last three), so that they end together; the viewer, in
+    # the HTML only, last: asked for once the PDF is closed (~0.5 s: its images compressed), it
+    # may be drawn meanwhile
     figures = {"pulse": lambda: drawn(F.pulse([run])),
-               "restraints": lambda: drawn(F.restraints(run, window=crash)),
-               "channels": lambda: drawn(F.channels([run], window=crash)) if res.channels else None,
                **{f"strip {view[0]}": lambda view=view: drawn(F.kinematics_strip(run, times, view))
                   for view in D.views(run)},
+               "restraints": lambda: drawn(F.restraints(run, window=crash)),
+               "channels": lambda: drawn(F.channels([run], window=crash)) if res.channels else None,
                "precrash restraints": lambda: drawn(F.restraints(run, window=precrash)) if precrash else None,
                "precrash channels": lambda: drawn(F.channels([run], window=precrash))
                if res.channels and precrash else None,
