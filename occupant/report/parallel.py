@@ -1,6 +1,8 @@
 """Work of the report shared with a second process: ``Background(jobs)`` forks a child (POSIX)
-that runs ``jobs`` ({name: function of no arguments}) and sends each result back pickled through
-a pipe as soon as it has it; ``background[name]`` returns that one's result. The child starts
+that runs ``jobs`` ({name: function of no arguments}) and hands each result back as soon as it
+has it, pickled to a file of a temporary folder whose name it sends through a pipe (through the
+pipe itself, a figure's pixels, 5-10 MB, held the child until this process read them: up to a
+second when this one was busy); ``background[name]`` returns that one's result. The child starts
 with the first job; the others are taken, in their order, by whichever process is free first: the
 child after each job, this process whenever it asks for a result not delivered yet (it runs the
 next job not taken instead of waiting, then asks again). So both processes draw until the last
@@ -18,6 +20,8 @@ the jobs should not start threads or touch OpenGL."""
 import os
 import pickle
 import select
+import shutil
+import tempfile
 import threading
 
 
@@ -29,9 +33,14 @@ class Background:
 
     def __init__(self, jobs, enabled=True, share=True):
         self.jobs, self.done, self.pid, self._stream, self._tokens = dict(jobs), {}, None, None, None
+        self._folder = None
         self._names = list(self.jobs)
         if not (enabled and self.jobs and hasattr(os, "fork") and (os.cpu_count() or 1) > 1
                 and threading.active_count() == 1 and len(self._names) <= 256):
+            return
+        try:
+            self._folder = tempfile.mkdtemp(prefix="occupant-report-")
+        except OSError:   # no temporary folder: every job here
             return
         take = None
         if share:   # the tokens (one byte each: a job's index) of the jobs after the first, written
@@ -41,16 +50,19 @@ class Background:
             os.close(put)
         read, write = os.pipe()
         pid = os.fork()
-        if pid == 0:   # the child: run the jobs, send (name, (result,)) each ((name, None): failed)
-            try:
+        if pid == 0:   # the child: run the jobs, write (result,) of each to a file and send
+            try:       # (name, its path), (name, None) when it failed
                 os.close(read)
                 with os.fdopen(write, "wb") as fh:
                     for k in self._taken(take):
+                        path = os.path.join(self._folder, f"{k}.pickle")
                         try:
                             out = (self.jobs[self._names[k]](),)
+                            with open(path, "wb") as result:
+                                pickle.dump(out, result, protocol=pickle.HIGHEST_PROTOCOL)
                         except Exception:   # the parent runs it again and meets the error itself
-                            out = None
-                        pickle.dump((self._names[k], out), fh, protocol=pickle.HIGHEST_PROTOCOL)
+                            path = None
+                        pickle.dump((self._names[k], path), fh, protocol=pickle.HIGHEST_PROTOCOL)
                         fh.flush()
             finally:
                 os._exit(0)
@@ -81,16 +93,29 @@ class Background:
             if self._stream is None:
                 break
             try:
-                got, out = pickle.load(self._stream)
+                got, path = pickle.load(self._stream)
             except Exception:   # EOFError: the child finished; else it died while it delivered
                 self._close()
                 break
-            self.done[got] = out
+            self.done[got] = self._result(path)
         got = self.done.get(name)
         return got[0] if got is not None else self.jobs[name]()
 
+    @staticmethod
+    def _result(path):
+        """(result,) from the child's file at ``path``, removed then; None without one."""
+        try:
+            with open(path, "rb") as fh:
+                return pickle.load(fh)
+        except Exception:   # (None: the job failed) the job runs here when asked for
+            return None
+        finally:
+            if path is not None and os.path.exists(path):
+                os.remove(path)
+
     def _close(self):
-        """Close the pipes (a child still writing then ends) and reap the child."""
+        """Close the pipes (a child still writing then ends), reap the child and remove the
+        folder of its results."""
         if self._tokens is not None:
             os.close(self._tokens)
             self._tokens = None
@@ -98,6 +123,9 @@ class Background:
             self._stream.close()
             self._stream = None
             os.waitpid(self.pid, 0)
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
 
     def __enter__(self):
         return self

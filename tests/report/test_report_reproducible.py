@@ -156,11 +156,12 @@ def test_background_parent_draws_the_next_jobs_while_the_child_is_busy(tmp_path,
 
 
 def test_background_left_early_reaps_its_child():
-    with Background({"big": lambda: np.zeros(2_000_000)}) as later:   # 16 MB: the child blocks writing
-        pid = later.pid
+    with Background({"big": lambda: np.zeros(2_000_000), "next": os.getpid}) as later:   # 16 MB
+        pid, folder = later.pid, later._folder
     if pid is not None:
         with pytest.raises(ChildProcessError):   # reaped: no such child any more
             os.waitpid(pid, os.WNOHANG)
+        assert not os.path.exists(folder)   # the folder of its results removed
 
 
 def test_background_does_not_fork_beside_other_threads():
