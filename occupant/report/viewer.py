@@ -2,14 +2,14 @@
 offline) with one animation frame every FRAME_DT and a time slider. All ellipsoids, surfaces and
 airbags of an instant form one Mesh3d whose vertices the frames move; belts are lines.
 
-The frames are plain dicts whose coordinates are plotly.js typed arrays (float32: the vertices
-are rounded to the mm anyway), not graph objects: validating some hundred graph objects took
-longer than drawing the report's figures, and float64 doubled the page's size. The viewer's div
+The figure and its frames are plain dicts whose coordinates are plotly.js typed arrays (float32:
+the vertices are rounded to the mm anyway), not graph objects: validating some hundred graph
+objects took longer than drawing the report's figures (the first frame and the layout alone,
+half the viewer's time), and float64 doubled the page's size. The viewer's div
 has a fixed id (DIV_ID), so that the same run gives the same page byte for byte."""
 import base64
 
 import numpy as np
-import plotly.graph_objects as go
 import plotly.io as pio
 
 from occupant.report import data as D
@@ -95,16 +95,13 @@ def figure(run, frame_dt=FRAME_DT):
         return [dict(type="mesh3d", **{a: _typed(v[:, k]) for k, a in enumerate("xyz")}),
                 dict(type="scatter3d", mode="lines", **{a: _typed(b[:, k]) for k, a in enumerate("xyz")})]
 
-    v, b = coords(idx[0])
-    first = [go.Mesh3d(x=v[:, 0], y=v[:, 1], z=v[:, 2]),
-             go.Scatter3d(x=b[:, 0], y=b[:, 1], z=b[:, 2], mode="lines")]
-    first[0].update(i=faces[:, 0], j=faces[:, 1], k=faces[:, 2], facecolor=colours, flatshading=False,
-                    lighting=dict(ambient=0.55, diffuse=0.7, specular=0.1), name="occupant and vehicle",
-                    hoverinfo="skip")
-    first[1].update(line=dict(color=BELT_COLOUR, width=6), name="belts", hoverinfo="skip")
+    mesh, line = traces(idx[0])
+    mesh.update(i=_typed(faces[:, 0], "i4"), j=_typed(faces[:, 1], "i4"), k=_typed(faces[:, 2], "i4"),
+                facecolor=colours, flatshading=False, lighting=dict(ambient=0.55, diffuse=0.7, specular=0.1),
+                name="occupant and vehicle", hoverinfo="skip")
+    line.update(line=dict(color=BELT_COLOUR, width=6), name="belts", hoverinfo="skip")
     lo, hi = scene_box(rel, shapes, surfaces, idx)
     names = [f"{1e3 * res.t[i]:.0f} ms" for i in idx]
-    fig = go.Figure(data=first)
     slider = dict(active=0, currentvalue=dict(prefix="t = "), pad=dict(t=40), len=0.87, x=0.1,
                   steps=[dict(method="animate", label=n,
                               args=[[n], dict(mode="immediate", frame=dict(duration=0, redraw=True),
@@ -116,23 +113,24 @@ def figure(run, frame_dt=FRAME_DT):
                                                transition=dict(duration=0))]),
                          dict(label="Pause", method="animate",
                               args=[[None], dict(mode="immediate", frame=dict(duration=0, redraw=False))])])
-    fig.update_layout(
+    axis = dict(aspectmode="data", camera=dict(eye=dict(x=1.5, y=1.75 * D.camera_side(run), z=0.75),
+                                               up=dict(x=0, y=0, z=1)))
+    # fixed ranges: the scene box over every frame, so that no frame leaves the view
+    for k, (a, title) in enumerate(zip("xyz", ("x (m, forward)", "y (m, left)", "z (m, up)"))):
+        axis[f"{a}axis"] = dict(title=dict(text=title), range=[float(lo[k]), float(hi[k])])
+    layout = dict(
+        template=pio.templates[pio.templates.default].to_plotly_json(),   # as a Figure's to_dict has it
         height=620, margin=dict(l=0, r=0, t=30, b=20), showlegend=False, sliders=[slider],
-        updatemenus=[play], uirevision="keep",
-        scene=dict(aspectmode="data", xaxis_title="x (m, forward)", yaxis_title="y (m, left)",
-                   zaxis_title="z (m, up)",
-                   # fixed ranges: the scene box over every frame, so that no frame leaves the view
-                   **{f"{a}axis_range": [float(lo[k]), float(hi[k])] for k, a in enumerate("xyz")},
-                   camera=dict(eye=dict(x=1.5, y=1.75 * D.camera_side(run), z=0.75), up=dict(x=0, y=0, z=1))),
+        updatemenus=[play], uirevision="keep", scene=axis,
         title=dict(text=f"Occupant in the {D.frame_name(run)} (drag to rotate, slider for time)", font=dict(size=13)))
-    out = fig.to_dict()
-    out["frames"] = [dict(data=traces(i), name=n, traces=[0, 1]) for i, n in zip(idx, names)]
-    return out
+    return dict(data=[mesh, line], layout=layout,
+                frames=[dict(data=traces(i), name=n, traces=[0, 1]) for i, n in zip(idx, names)])
 
 
-def _typed(a):
-    """A plotly.js typed array (its "dtype"/"bdata" form) of a float32 numpy array."""
-    return dict(dtype="f4", bdata=base64.b64encode(np.ascontiguousarray(a, "<f4").tobytes()).decode("ascii"))
+def _typed(a, dtype="f4"):
+    """A plotly.js typed array (its "dtype"/"bdata" form) of a numpy array, as ``dtype`` ("f4":
+    float32, "i4": int32)."""
+    return dict(dtype=dtype, bdata=base64.b64encode(np.ascontiguousarray(a, "<" + dtype).tobytes()).decode("ascii"))
 
 
 # after the plot is drawn, the page records that the WebGL scene started (the test reads it)

@@ -45,8 +45,7 @@ class Page:
         """Embed a matplotlib figure (closed here), or one drawn already (``drawn``), as PNG
         and add its pixels as a PDF page."""
         rgba, png = fig if isinstance(fig, tuple) else drawn(fig, self.dpi)
-        data = base64.b64encode(png).decode("ascii")
-        self.parts.append(f'<img alt="{H.escape(alt)}" src="data:image/png;base64,{data}">')
+        self.parts.append(f'<img alt="{H.escape(alt)}" src="data:image/png;base64,{_base64(png)}">')
         if caption:
             self.parts.append(f'<div class="caption">{H.escape(caption)}</div>')
         if pdf and self.pdf is not None:   # the same pixels on a page: as vectors it costs 2-3 times more
@@ -65,6 +64,10 @@ def drawn(fig, dpi=DPI):
     rgba = F.pixels(fig, dpi)
     plt.close(fig)
     return rgba, F.png_bytes(rgba, dpi)
+
+
+def _base64(png):
+    return base64.b64encode(png).decode("ascii")
 
 
 def _phases(page, later, key, alt, precrash, note=""):
@@ -94,13 +97,6 @@ def table_html(header, rows, colours=None):
     return f"<table>{'<tr>' + head + '</tr>' if head else ''}{''.join(body)}</table>"
 
 
-def _encode_png(img):
-    import io
-    buf = io.BytesIO()
-    plt.imsave(buf, img, format="png")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
-
-
 def document(title, page):
     """The page's HTML. Nothing in it depends on when or how fast it was written: the same runs
     give the same file byte for byte."""
@@ -119,10 +115,10 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
           meanwhile=None):
     """Write ``folder/report.html`` and ``folder/report.pdf`` for ``run`` (module docstring of
     occupant.report.data lists its fields); ``html``/``pdf`` False leaves that one out. With
-    ``parallel`` the time-history figures and the viewer are made in a second process meanwhile
-    (occupant.report.parallel; the same files either way); ``meanwhile``, a function of no
-    arguments, runs here first, while that process draws (occupant.scenario.run.write_run writes
-    the run's other files then). Returns (html path or None, pdf path or None)."""
+    ``parallel`` the figures and the viewer are made by this process and a second one, whichever
+    is free (occupant.report.parallel; the same files either way); ``meanwhile``, a function of
+    no arguments, runs here first, while that process draws (occupant.scenario.run.write_run
+    writes the run's other files then). Returns (html path or None, pdf path or None)."""
     from occupant.report import viewer as V
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -131,99 +127,107 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
     header, crit_rows, crit_colours, verdicts = T.criteria_rows(run.criteria)
     impact = D.crash_start(run)   # a pre-crash phase: the channels from the crash on, that phase apart
     crash, precrash = (None, None) if impact is None else ((impact, res.t[-1]), (res.t[0], impact))
-    # what the second process draws, in the order the pages take them: the pages after the 3D
-    # views (this process draws the pages before them, meanwhile), ~2 of the report's ~4.5 s CPU
-    figures = {"viewer": lambda: V.html(run) if viewer and html else None,
-               "trajectories": lambda: drawn(F.trajectories([run])),
+    times = D.strip_times(run, frame_spacing)
+    # the figures, drawn by this process and a second one (occupant.report.parallel): the second
+    # starts with the pulse while this one writes the run's other files (meanwhile) and renders
+    # the 3D views; then each takes the next one: the kinematics (the next page), then the others
+    # the longest first (CPU s of us_ncap_frontal_56 [E]: ~0.5-0.8 each of the strip, restraints
+    # and channels, ~0.1-0.3 each of the last three), so that they end together; the viewer, in
+    # the HTML only, last: asked for once the PDF is closed (~0.5 s: its images compressed), it
+    # may be drawn meanwhile
+    figures = {"pulse": lambda: drawn(F.pulse([run])),
+               **{f"strip {view[0]}": lambda view=view: drawn(F.kinematics_strip(run, times, view))
+                  for view in D.views(run)},
+               "restraints": lambda: drawn(F.restraints(run, window=crash)),
                "channels": lambda: drawn(F.channels([run], window=crash)) if res.channels else None,
+               "precrash restraints": lambda: drawn(F.restraints(run, window=precrash)) if precrash else None,
                "precrash channels": lambda: drawn(F.channels([run], window=precrash))
                if res.channels and precrash else None,
-               "restraints": lambda: drawn(F.restraints(run, window=crash)),
-               "precrash restraints": lambda: drawn(F.restraints(run, window=precrash)) if precrash else None,
-               "energy": lambda: drawn(F.energy(run))}
-    with Background(figures, parallel) as later, \
-            (pdf_pages(folder / "report.pdf") if pdf else contextlib.nullcontext()) as pages:
-        # this process's share first (the kinematics, the 3D views), then the pages
-        if meanwhile is not None:
-            meanwhile()
-        times = D.strip_times(run, frame_spacing)
-        strips = [(view, drawn(F.kinematics_strip(run, times, view))) for view in D.views(run)]
-        instants, images = [], []
-        if renders:   # (VTK imported only then)
-            from occupant.report import render3d
-            instants = render3d.key_instants(run)
-            images = render3d.render(run, [i for _, i in instants])
-        page = Page(pages)
-        # summary
-        page.section("summary", "Scenario summary")
-        failed = sum(v is False for v in verdicts)
-        judged = sum(v is not None for v in verdicts)
-        verdict = (f"{failed} of {judged} criteria exceed their limits" if failed else
-                   f"all {judged} judged criteria within their limits") if judged else "no criterion judged"
-        page.html(f'<p class="verdict" style="background:{T.PASS_COLOURS[not failed if judged else None]}">'
-                  f'{H.escape(verdict)}</p>')
-        if res.status not in ("finished", "event"):
-            page.html(f'<p class="verdict" style="background:{T.PASS_COLOURS[False]}">The run stopped early '
-                      f'({H.escape(res.status)}): {H.escape(res.message)}. Everything below covers '
-                      f'0-{1e3 * res.t[-1]:.1f} ms only.</p>')
-        page.html(table_html(None, T.summary_rows(run)))
-        scenario = T.flatten(run.scenario)
-        if scenario:
-            page.html("<h3>Scenario settings</h3>" + table_html(("key", "value"), scenario))
-        page.pdf_page(F.text_page(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),
-                                          ("Scenario settings", scenario)]))
-        page.figure(drawn(F.pulse([run])), "vehicle pulse",
-                    "The car's motion along the road (B0, the road, stands still)." if D.frame_name(run) == "road frame"
-                    else "The vehicle's (B0) motion the occupant rides in, along each axis it moves on.")
-        # criteria
-        page.section("criteria", f"Injury criteria ({run.regulation or 'no regulation named'})")
-        page.html(table_html(header, crit_rows, crit_colours))
-        # the run's notes (why a limit is shown but not judged, what the run does not represent),
-        # then why a criterion could not be computed: the table's legend points to them
-        reasons = [*(getattr(run, "notes", None) or []), *T.criteria_notes(run.criteria),
-                   *T.scale_notes(run.criteria)]
-        for line in reasons:
-            page.html(f'<div class="caption">{H.escape(line)}</div>')
-        against = (f"Injury criteria against the limits of {run.regulation}" if run.regulation
-                   else "Injury criteria (no regulation named: values only)")
-        page.pdf_page(F.table_page(against, header,
-                                   crit_rows, crit_colours, ("green: within the limit, red: exceeds it, "
-                                                              "grey: no limit in this protocol, or "
-                                                              "not judged (see the notes)", *reasons)))
-        # kinematics
-        page.section("kinematics", "Kinematics")
-        for view, strip in strips:   # the plane(s) the pulse moves the occupant in
-            page.figure(strip, f"{view[0].lower()} kinematics")
-        if renders:
-            page.html('<h3>3D views at key instants</h3><div class="renders">' + "".join(
-                f'<figure><img alt="3D view {H.escape(c)}" src="data:image/png;base64,{_encode_png(img)}">'
-                f"<figcaption>{H.escape(c)}</figcaption></figure>" for (c, _), img in zip(instants, images))
-                + "</div>")
-            page.pdf_page(F.image_page(f"3D views (VTK) at key instants, in the {D.frame_name(run)}", images,
-                                       [c for c, _ in instants]))
+               "trajectories": lambda: drawn(F.trajectories([run])),
+               "energy": lambda: drawn(F.energy(run)),
+               "viewer": lambda: V.html(run) if viewer and html else None}
+    with Background(figures, parallel) as later:
+        with pdf_pages(folder / "report.pdf") if pdf else contextlib.nullcontext() as pages:
+            if meanwhile is not None:
+                meanwhile()
+            instants, images = [], []
+            if renders:   # (VTK imported only then; OpenGL in this process only)
+                from occupant.report import render3d
+                instants = render3d.key_instants(run)
+                images = render3d.render(run, [i for _, i in instants])
+            page = Page(pages)
+            # summary
+            page.section("summary", "Scenario summary")
+            failed = sum(v is False for v in verdicts)
+            judged = sum(v is not None for v in verdicts)
+            verdict = (f"{failed} of {judged} criteria exceed their limits" if failed else
+                       f"all {judged} judged criteria within their limits") if judged else "no criterion judged"
+            page.html(f'<p class="verdict" style="background:{T.PASS_COLOURS[not failed if judged else None]}">'
+                      f'{H.escape(verdict)}</p>')
+            if res.status not in ("finished", "event"):
+                page.html(f'<p class="verdict" style="background:{T.PASS_COLOURS[False]}">The run stopped early '
+                          f'({H.escape(res.status)}): {H.escape(res.message)}. Everything below covers '
+                          f'0-{1e3 * res.t[-1]:.1f} ms only.</p>')
+            page.html(table_html(None, T.summary_rows(run)))
+            scenario = T.flatten(run.scenario)
+            if scenario:
+                page.html("<h3>Scenario settings</h3>" + table_html(("key", "value"), scenario))
+            page.pdf_page(F.text_page(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),
+                                              ("Scenario settings", scenario)]))
+            page.figure(later["pulse"], "vehicle pulse",
+                        "The car's motion along the road (B0, the road, stands still)."
+                        if D.frame_name(run) == "road frame"
+                        else "The vehicle's (B0) motion the occupant rides in, along each axis it moves on.")
+            # criteria
+            page.section("criteria", f"Injury criteria ({run.regulation or 'no regulation named'})")
+            page.html(table_html(header, crit_rows, crit_colours))
+            # the run's notes (why a limit is shown but not judged, what the run does not represent),
+            # then why a criterion could not be computed: the table's legend points to them
+            reasons = [*(getattr(run, "notes", None) or []), *T.criteria_notes(run.criteria),
+                       *T.scale_notes(run.criteria)]
+            for line in reasons:
+                page.html(f'<div class="caption">{H.escape(line)}</div>')
+            against = (f"Injury criteria against the limits of {run.regulation}" if run.regulation
+                       else "Injury criteria (no regulation named: values only)")
+            page.pdf_page(F.table_page(against, header,
+                                       crit_rows, crit_colours, ("green: within the limit, red: exceeds it, "
+                                                                  "grey: no limit in this protocol, or "
+                                                                  "not judged (see the notes)", *reasons)))
+            # kinematics
+            page.section("kinematics", "Kinematics")
+            for view in D.views(run):   # the plane(s) the pulse moves the occupant in
+                page.figure(later[f"strip {view[0]}"], f"{view[0].lower()} kinematics")
+            if renders:
+                page.html('<h3>3D views at key instants</h3><div class="renders">' + "".join(
+                    f'<figure><img alt="3D view {H.escape(c)}" src="data:image/png;base64,{_base64(F.png_bytes(img))}">'
+                    f"<figcaption>{H.escape(c)}</figcaption></figure>" for (c, _), img in zip(instants, images))
+                    + "</div>")
+                page.pdf_page(F.image_page(f"3D views (VTK) at key instants, in the {D.frame_name(run)}", images,
+                                           [c for c, _ in instants]))
+            at = len(page.parts)   # the viewer's place
+            page.section("trajectories", f"Trajectories in the {D.frame_name(run)}")
+            page.figure(later["trajectories"], "trajectories")
+            # channels
+            if res.channels:
+                page.section("channels", "Sensor channels")
+                _phases(page, later, "channels", "sensor channels", precrash,
+                        "each channel filtered with the CFC class its criteria prescribe (SAE J211-1); "
+                        "accelerations in g, forces in kN.")
+            if later["restraints"] is not None or later["precrash restraints"] is not None:
+                page.section("restraints", "Restraints and contacts")
+                _phases(page, later, "restraints", "restraint outputs", precrash)
+            page.section("solver", "Solver statistics and energy balance")
+            solver = T.solver_rows(run)
+            page.html(table_html(("item", "value"), solver))
+            if later["energy"] is not None:
+                page.figure(later["energy"], "energy balance",
+                            "E(t) - E(0) = W(t): kinetic plus potential change equals the work of all "
+                            "force producers (negative: dissipated or absorbed); the residual closes it.")
+            page.pdf_page(F.text_page("Solver statistics", [("Solver", solver)]))
+            if pages is not None:
+                pages.infodict()["Title"] = title
         if later["viewer"] is not None:
-            page.html("<h3>Interactive 3D view</h3>" + later["viewer"])
-        page.section("trajectories", f"Trajectories in the {D.frame_name(run)}")
-        page.figure(later["trajectories"], "trajectories")
-        # channels
-        if res.channels:
-            page.section("channels", "Sensor channels")
-            _phases(page, later, "channels", "sensor channels", precrash,
-                    "each channel filtered with the CFC class its criteria prescribe (SAE J211-1); "
-                    "accelerations in g, forces in kN.")
-        if later["restraints"] is not None or later["precrash restraints"] is not None:
-            page.section("restraints", "Restraints and contacts")
-            _phases(page, later, "restraints", "restraint outputs", precrash)
-        page.section("solver", "Solver statistics and energy balance")
-        solver = T.solver_rows(run)
-        page.html(table_html(("item", "value"), solver))
-        if later["energy"] is not None:
-            page.figure(later["energy"], "energy balance",
-                        "E(t) - E(0) = W(t): kinetic plus potential change equals the work of all "
-                        "force producers (negative: dissipated or absorbed); the residual closes it.")
-        page.pdf_page(F.text_page("Solver statistics", [("Solver", solver)]))
-        if pages is not None:
-            pages.infodict()["Title"] = title
+            page.parts.insert(at, "<h3>Interactive 3D view</h3>" + later["viewer"])
     if html:
         (folder / "report.html").write_text(document(title, page), encoding="utf-8")
     return (folder / "report.html") if html else None, (folder / "report.pdf") if pdf else None

@@ -53,7 +53,8 @@ class ReportAhead:
         try:
             pickle.dump((run, str(folder)), self._pipe, protocol=pickle.HIGHEST_PROTOCOL)
             self._pipe.close()
-        except (OSError, pickle.PicklingError):   # (BrokenPipeError) the child died
+        except Exception:   # the child died (BrokenPipeError), or the Run does not pickle (a local
+            # function in it, as aeb_precrash_frontal's braking table: AttributeError)
             self.close()
             return False
         finally:

@@ -86,11 +86,16 @@ def test_background_jobs_run_in_another_process_and_failures_reach_the_caller(ra
     if ran_alone():
         return
     me = os.getpid()
-    with Background({"pid": os.getpid, "array": lambda: np.arange(300000.0), "fails": _fails}) as later:
+    jobs = {"pid": os.getpid, "array": lambda: np.arange(300000.0), "fails": _fails}
+    with Background(jobs, share=False) as later:
         assert later.pid is not None and later["pid"] not in (me, None)   # ran in the child
         np.testing.assert_array_equal(later["array"], np.arange(300000.0))   # 2.4 MB through the pipe
         with pytest.raises(ValueError, match="job failed"):   # run again here, where it raises
             later["fails"]
+    with Background({"first": _fails, **jobs}) as later:   # shared: each job fails where it ran
+        with pytest.raises(ValueError, match="job failed"):
+            later["fails"]
+        np.testing.assert_array_equal(later["array"], np.arange(300000.0))
     with Background({"pid": os.getpid}, enabled=False) as here:
         assert here.pid is None and here["pid"] == me
 
@@ -113,18 +118,50 @@ def test_background_delivers_each_result_as_soon_as_it_has_it(tmp_path, ran_alon
     if ran_alone():
         return
     flag = tmp_path / "flag"
-    with Background({"first": os.getpid, "second": lambda: _released(flag)}) as later:
+    with Background({"first": os.getpid, "second": lambda: _released(flag)}, share=False) as later:
         assert later.pid is not None and later["first"] != os.getpid()
         flag.touch()
         assert later["second"] == "released"
 
 
+def _pid_after(flag):
+    """This process's id, once ``flag`` exists (10 s at most)."""
+    _released(flag)
+    return os.getpid()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2, reason="no fork, or one core")
+def test_background_parent_draws_the_next_jobs_while_the_child_is_busy(tmp_path, ran_alone):
+    """Asked for the child's first job, still running, the parent runs the jobs after it itself
+    (the report's two processes draw until the last figure), each job once; the child, released,
+    finds none left."""
+    if ran_alone():
+        return
+    flag = tmp_path / "flag"
+    ran = tmp_path / "ran"
+
+    def counted(name):
+        with open(ran, "a") as fh:
+            fh.write(f"{name} {os.getpid()}\n")
+        if name == "last":
+            flag.touch()   # the parent releases the child's first job once it ran every other one
+        return os.getpid()
+    jobs = {"first": lambda: _pid_after(flag), **{n: (lambda n=n: counted(n)) for n in ("b", "c", "last")}}
+    with Background(jobs) as later:
+        child = later.pid
+        assert child is not None
+        assert later["first"] == child
+        assert [later[n] for n in ("b", "c", "last")] == [os.getpid()] * 3
+    assert sorted(ran.read_text().split("\n")[:-1]) == [f"{n} {os.getpid()}" for n in ("b", "c", "last")]
+
+
 def test_background_left_early_reaps_its_child():
-    with Background({"big": lambda: np.zeros(2_000_000)}) as later:   # 16 MB: the child blocks writing
-        pid = later.pid
+    with Background({"big": lambda: np.zeros(2_000_000), "next": os.getpid}) as later:   # 16 MB
+        pid, folder = later.pid, later._folder
     if pid is not None:
         with pytest.raises(ChildProcessError):   # reaped: no such child any more
             os.waitpid(pid, os.WNOHANG)
+        assert not os.path.exists(folder)   # the folder of its results removed
 
 
 def test_background_does_not_fork_beside_other_threads():

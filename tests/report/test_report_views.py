@@ -96,3 +96,24 @@ def test_analytic_hinged_seat_back_is_drawn_turned_by_its_hinge():
                          for i in (0, 1))
         assert np.allclose(turned, (start - pivot) @ Ry.T + pivot, atol=1e-9), name
         assert turned[:, 0].min() < start[:, 0].min() - 0.01   # the top went rearward
+
+
+def test_regression_viewer_figure_is_what_plotly_makes_of_it(run):
+    """The viewer's figure is built as plain dicts (validating graph objects took half its time):
+    plotly's graph objects accept every property of it and give back the same figure, so nothing
+    in it is misspelt or dropped by plotly.js."""
+    import base64
+    import plotly.graph_objects as go
+
+    def plain(o):   # typed arrays as lists (plotly may pick another dtype for the same values)
+        if isinstance(o, dict):
+            if set(o) == {"dtype", "bdata"}:
+                return np.frombuffer(base64.b64decode(o["bdata"]), o["dtype"]).tolist()
+            return {k: plain(v) for k, v in o.items()}
+        if isinstance(o, (list, tuple)):
+            return [plain(x) for x in o]
+        return plain(o.tolist()) if isinstance(o, np.ndarray) else o
+    fig = viewer.figure(run)
+    checked = go.Figure(fig).to_dict()   # raises on a property plotly does not know
+    assert plain(checked) == plain(fig)
+    assert fig["layout"]["template"] and len(fig["frames"]) > 10

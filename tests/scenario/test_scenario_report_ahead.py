@@ -68,3 +68,17 @@ def test_reference_closed_without_a_run_the_process_ends(ran_alone):
     assert ahead.pid is None
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)   # reaped
+
+
+def test_regression_a_run_that_does_not_pickle_is_reported_here(ran_alone, tmp_path):
+    """aeb_precrash_frontal's Run holds a local function (its braking table): pickling it raised
+    AttributeError, not PicklingError, and occupant run stopped with a traceback after the run."""
+    if ran_alone():
+        return
+
+    def local():   # pickle refuses a local function: AttributeError
+        pass
+    ahead = ReportAhead()
+    assert ahead.pid is not None
+    assert ahead.send(local, tmp_path) is False   # the caller writes the report itself
+    assert ahead.pid is None and ahead.wait() is False
