@@ -28,9 +28,9 @@ from numba.core.types.functions import BaseFunction
 from numba.extending import intrinsic
 
 import occupant.jit_codegen  # noqa: F401  (a linked-only stage's code emitted when needed)
-import occupant.jit_inline  # noqa: F401  (cheaper inlining, installed over numba's)
+import occupant.jit_inline  # noqa: F401  (JIT_INLINE's twins, with and without NRT)
 
-JIT = dict(cache=True, error_model="numpy", no_cfunc_wrapper=True)
+JIT = dict(cache=True, error_model="numpy", no_cfunc_wrapper=True, forceinline=False)
 
 # For the stages called only from other compiled code: no CPython wrapper is generated (its boxing
 # of the bundle's and Data's many arrays is most of a stage's compile time). Such a function has
@@ -48,9 +48,11 @@ JIT_STAGE = dict(JIT, no_cpython_wrapper=True, _nrt=False)
 # counting either, which for the bundle's and Data's arrays was most of a loop's code.
 JIT_LOOP = dict(JIT, _nrt=False)
 
-# For the small stages of the step: inlined at the call site, so that no call boundary passes the
-# model's tuples of arrays (each array passed costs reference counting).
-JIT_INLINE = dict(JIT, inline="always")
+# For the small stages of the step and the helpers of the producers: inlined into each caller by
+# LLVM (``jit_inline``: compiled once per argument types and NRT flag of the callers), so that no
+# call boundary is crossed in the step. (forceinline=False in JIT: a function a forceinline one
+# calls would otherwise inherit the flag, numba's default, and be inlined too.)
+JIT_INLINE = dict(JIT, forceinline=True)
 
 
 class FastCall:

@@ -20,6 +20,7 @@ from numba.core.caching import Cache
 
 _PENDING_ENVS = {}   # environment name -> environment, for code not yet emitted
 _numba_finalize_module = codegen.CPUCodeLibrary._finalize_final_module
+_numba_optimize_final_module = codegen.CPUCodeLibrary._optimize_final_module
 _numba_finalize_specific = codegen.JITCodeLibrary._finalize_specific
 _numba_unserialize = codegen.CPUCodeLibrary._unserialize.__func__
 _numba_pointer = codegen.JITCodeLibrary.get_pointer_to_function
@@ -37,7 +38,16 @@ def _lowering(self, state):
         state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
         state.library.enable_object_caching()
         state.library._lazy = True
+        # a JIT_INLINE function's twin (jit_inline): its module is only linked into its callers,
+        # which optimise it inlined, so it is not optimised on its own first
+        state.library._inline_only = flags.forceinline
     return _numba_lowering(self, state)
+
+
+def _optimize_final_module(self):
+    """numba's module optimisation, none for a library only inlined into its callers."""
+    if not getattr(self, "_inline_only", False):
+        _numba_optimize_final_module(self)
 
 
 def _finalize_module(self):
@@ -124,6 +134,7 @@ def _save(self, sig, data):
 
 typed_passes.BaseNativeLowering.run_pass = _lowering
 codegen.CPUCodeLibrary._finalize_final_module = _finalize_module
+codegen.CPUCodeLibrary._optimize_final_module = _optimize_final_module
 codegen.JITCodeLibrary._finalize_specific = _finalize_specific
 codegen.CPUCodeLibrary._unserialize = _unserialize
 codegen.JITCodeLibrary.get_pointer_to_function = _pointer

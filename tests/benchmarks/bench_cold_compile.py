@@ -67,9 +67,13 @@ def several_signatures():
     for name, module in list(sys.modules.items()):
         if name.startswith("occupant"):
             for value in vars(module).values():
-                if isinstance(value, CPUDispatcher) and len(value.signatures) > 1:
-                    f = value.py_func
-                    seen[f"{f.__module__}.{f.__name__}"] = len(value.signatures)
+                if not isinstance(value, CPUDispatcher):
+                    continue
+                # a JIT_INLINE function's twins (jit_inline) compile it for compiled callers
+                for each in (value, *getattr(value, "_twins", {}).values()):
+                    if len(each.signatures) > 1:
+                        seen[f"{each.py_func.__module__}.{each.py_func.__qualname__}"] = \
+                            len(each.signatures)
     return seen
 
 
