@@ -271,6 +271,8 @@ BeltBlock = namedtuple("BeltBlock", [
     "point_carrier",  # (np,) int, link the point's force acts on: point_link, or for a carried
                       # wrap a child link of it on a prismatic joint (a sternum)
     "point_carrier_r",    # (np, 3) m, the carrier link's origin at rest in point_link's frame
+    "point_share",    # (np,) share of a carried wrap's force its carrier bears (1: all; the rest
+                      # on point_link) and of the carrier's travel its point moves by (Wrap.share)
     "point_z",        # (np,) int, a wrap's first BELT_WRAP_STATES state (-1 for the others)
     "point_fit",      # (np, 3) a wrap's fitted place, scaled frame (0: its shortest wrap; fitting)
     "point_flank",    # (np, 4) a held wrap's bound g . u >= d on its place u (scaled frame; g = 0:

@@ -184,7 +184,11 @@ class Wrap:
     belt bears on there: the wrap is found on the geometry (the undeformed chest), the point
     then moves with the carrier's travel on its joint (the chest's deflection) and the belt's
     force at it acts on the carrier, so it loads the joint's spring (the ribcage), as the
-    belt loads a Hybrid III's sternum through its jacket. ``flank`` (optional, a wrap with
+    belt loads a Hybrid III's sternum through its jacket. ``share`` (a carried wrap, (0, 1]):
+    the carrier bears this share of the wrap's force and the rest acts on the geometry's part,
+    the point moving by the share of the carrier's travel (so the work of the forces is the
+    belt's: a human ribcage under a belt, whose sternum spring is a hub's and which a belt
+    loads over more of its structure than the sternum, ``restraints.belt``). ``flank`` (optional, a wrap with
     ``across``): (n_x, n_y, n_z, d), a half-space of the ellipsoid's frame (n a direction, d in
     m) that the wrap's place keeps to, n . x >= d: the side of the surface the webbing lies on.
     Within it the place is held by friction as above; at its bound it slides no further across
@@ -199,6 +203,7 @@ class Wrap:
     across: float | None = None
     at: tuple | None = None
     flank: tuple | None = None
+    share: float = 1.0
 
     def __post_init__(self):
         self.friction = _nonnegative(self.friction, f"wrap '{self.name}'.friction", "")
@@ -221,6 +226,12 @@ class Wrap:
                 raise ModelingError(f"wrap '{self.name}'.flank: bounds a place held across the "
                                     "belt; set across > 0")
             self.flank = np.concatenate([f[:3] / np.linalg.norm(f[:3]), f[3:]])
+        if not (np.isfinite(self.share) and 0.0 < self.share <= 1.0):
+            raise ModelingError(f"wrap '{self.name}'.share: must lie in (0, 1], got {self.share!r}")
+        if self.share != 1.0 and self.carrier is None:
+            raise ModelingError(f"wrap '{self.name}'.share: a share of the force on a carrier; "
+                                "name its carrier")
+        self.share = float(self.share)
 
 
 @dataclass
@@ -333,6 +344,7 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
             cols["point_kind"].append(kind)
             cols["point_carrier"].append(carrier)
             cols["point_carrier_r"].append(carrier_r)
+            cols["point_share"].append(p.share if isinstance(p, Wrap) else 1.0)
             cols["point_link"].append(link)
             cols["point_r"].append(r)
             cols["point_R"].append(R)
@@ -406,7 +418,7 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
         cols[key] = np.array(cols[key], dtype=float).reshape(n_pts, 3)
     cols["point_R"] = np.array(cols["point_R"], dtype=float).reshape(n_pts, 3, 3)
     cols["point_flank"] = np.array(cols["point_flank"], dtype=float).reshape(n_pts, 4)
-    for key in ("point_friction", "point_across", "stiffness", "exponent", "absorption"):
+    for key in ("point_friction", "point_across", "point_share", "stiffness", "exponent", "absorption"):
         cols[key] = np.array(cols[key], dtype=float).reshape(-1)
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
     cols["pt_tables"] = np.concatenate(pt_rows) if pt_rows else np.zeros((0, 2))

@@ -76,7 +76,7 @@ from occupant.contact.compliant import (
     contact_law, elastic_force, elastic_slope, largest_rate,
 )
 from occupant.forces.joint_resistance import table_load
-from occupant.forces.points import add_force_pair, point_data, point_state
+from occupant.forces.points import add_point_force, point_data, point_state
 from occupant.model.bundle import (
     BELT_ANCHOR, BELT_WRAP, POWER_BELTS, PRETENSIONER_FORCE, PRETENSIONER_NONE,
     PRETENSIONER_PULL_IN,
@@ -158,9 +158,19 @@ def place_points(data, el, out, p0, p1, o_pts, z):
     for k in range(p0 + 1, p1 - 1):
         if el.point_carrier[k] != el.point_link[k]:
             j = o_pts + 3 * (k - p0)
-            dx, dy, dz = carrier_travel(data, el.point_link[k], el.point_carrier[k],
-                                        el.point_carrier_r[k])
+            dx, dy, dz = carried_travel(data, el, k)
             out[j], out[j + 1], out[j + 2] = out[j] + dx, out[j + 1] + dy, out[j + 2] + dz
+
+
+@njit(**JIT_INLINE)
+def carried_travel(data, el, k):
+    """How far (B0) carried wrap k's point lies from its place on the undeformed ellipsoid: its
+    carrier's travel times its share (``Wrap.share``; 1: the whole travel)."""
+    dx, dy, dz = carrier_travel(data, el.point_link[k], el.point_carrier[k], el.point_carrier_r[k])
+    c = el.point_share[k]
+    if c != 1.0:
+        dx, dy, dz = c * dx, c * dy, c * dz
+    return dx, dy, dz
 
 
 @separate
@@ -191,13 +201,37 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
 
 
 @njit(**JIT_STAGE)
-def point_velocity(data, carrier, out, k, p0, o_pts):
-    """Velocity (B0) of the material of belt point k's body (``carrier``:
-    BeltBlock.point_carrier) where the point lies; the forces' power uses it, as it must. A
+def point_velocity(data, el, out, k, p0, o_pts):
+    """Velocity (B0) of the material of belt point k's body (BeltBlock.point_carrier) where the
+    point lies; the forces' power uses it, as it must. A carried wrap's point with a share c of
+    its carrier's travel (``Wrap.share``) moves as (1 - c) the geometry's part's material plus c
+    the carrier's, where its force acts in those shares (``add_point_share``). A
     wrap point's own motion over the surface along the belt is added to the segment length
     rates afterwards (``wrap_drift``, with the webbing it carries across)."""
     j = o_pts + 3 * (k - p0)
-    return link_velocity_at(data, carrier[k], out[j], out[j + 1], out[j + 2])
+    v = link_velocity_at(data, el.point_carrier[k], out[j], out[j + 1], out[j + 2])
+    c = el.point_share[k]
+    if c != 1.0:
+        w = link_velocity_at(data, el.point_link[k], out[j], out[j + 1], out[j + 2])
+        v = (w[0] + c * (v[0] - w[0]), w[1] + c * (v[1] - w[1]), w[2] + c * (v[2] - w[2]))
+    return v
+
+
+@njit(**JIT_INLINE)
+def add_point_share(data, el, k, x, y, z, fx, fy, fz):
+    """The force f (B0) at belt point k (B0 position x, y, z): on its carrier (BeltBlock.
+    point_carrier), or for a carried wrap with a share c < 1 (``Wrap.share``), c f on the
+    carrier and (1 - c) f on the geometry's part at the same place."""
+    c, lc = el.point_share[k], el.point_carrier[k]
+    if c == 1.0:
+        rx, ry, rz = point_in_link(data, lc, x, y, z)
+        add_point_force(data, lc, rx, ry, rz, fx, fy, fz)
+        return
+    rx, ry, rz = point_in_link(data, lc, x, y, z)
+    add_point_force(data, lc, rx, ry, rz, c * fx, c * fy, c * fz)
+    ll, d = el.point_link[k], 1.0 - c
+    rx, ry, rz = point_in_link(data, ll, x, y, z)
+    add_point_force(data, ll, rx, ry, rz, d * fx, d * fy, d * fz)
 
 
 
@@ -279,8 +313,7 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     c, E = ellipsoid_frame(data, el, k)
     x, y, w = out[j], out[j + 1], out[j + 2]
     if el.point_carrier[k] != el.point_link[k]:   # back on the undeformed ellipsoid
-        dx, dy, dz = carrier_travel(data, el.point_link[k], el.point_carrier[k],
-                                    el.point_carrier_r[k])
+        dx, dy, dz = carried_travel(data, el, k)
         x, y, w = x - dx, y - dy, w - dz
     D0, D1, D2 = el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2]
     P = _to_local(c, E, x, y, w)
@@ -581,9 +614,9 @@ def belt(el, points, out, zdot, drift, t, z, b):
     # tension, so a wrap's lift-off or two wraps falling together neither creates nor loses
     # webbing, and merged segments share their webbing in proportion to their lengths (time
     # constant SHARE_TIME), so each has the group's strain when the wrap separates them again
-    prev = point_velocity(points, el.point_carrier, out, p0, p0, o_pts)
+    prev = point_velocity(points, el, out, p0, p0, o_pts)
     for s in range(ns):
-        vel = point_velocity(points, el.point_carrier, out, p0 + s + 1, p0, o_pts)
+        vel = point_velocity(points, el, out, p0 + s + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         dx, dy, dz = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
         length = _norm(dx, dy, dz)
@@ -597,7 +630,7 @@ def belt(el, points, out, zdot, drift, t, z, b):
     power = 0.0
     g0, g1 = -1, -1
     tension, strain = 0.0, 0.0
-    prev = point_velocity(points, el.point_carrier, out, p0, p0, o_pts)
+    prev = point_velocity(points, el, out, p0, p0, o_pts)
     for s in range(ns):
         k = p0 + s
         if s > g1:
@@ -613,7 +646,7 @@ def belt(el, points, out, zdot, drift, t, z, b):
             if strain > 0.0:
                 tension = elastic_force(contact_law(el), s0 + g0, strain, max(largest, strain),
                                         nonliteral(False))
-        vel = point_velocity(points, el.point_carrier, out, k + 1, p0, o_pts)
+        vel = point_velocity(points, el, out, k + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         j = os + 4 * s
         length = out[j + 2]
@@ -621,11 +654,14 @@ def belt(el, points, out, zdot, drift, t, z, b):
             fx = tension * (out[jb] - out[ja]) / length
             fy = tension * (out[jb + 1] - out[ja + 1]) / length
             fz = tension * (out[jb + 2] - out[ja + 2]) / length
-            la, lb = el.point_carrier[k], el.point_carrier[k + 1]
-            rax, ray, raz = point_in_link(points, la, out[ja], out[ja + 1], out[ja + 2])
-            rbx, rby, rbz = point_in_link(points, lb, out[jb], out[jb + 1], out[jb + 2])
-            power += add_force_pair(points, la, rax, ray, raz, prev[0], prev[1], prev[2], lb, rbx,
-                                    rby, rbz, vel[0], vel[1], vel[2], fx, fy, fz)
+            add_point_share(points, el, k, out[ja], out[ja + 1], out[ja + 2], fx, fy, fz)
+            add_point_share(points, el, k + 1, out[jb], out[jb + 1], out[jb + 2], -fx, -fy, -fz)
+            pw = 0.0   # the points' power (as forces.points.add_force_pair: none on B0)
+            if el.point_carrier[k] >= 0:
+                pw += fx * prev[0] + fy * prev[1] + fz * prev[2]
+            if el.point_carrier[k + 1] >= 0:
+                pw -= fx * vel[0] + fy * vel[1] + fz * vel[2]
+            power += pw
         out[j], out[j + 1] = tension, strain
         prev = vel
 

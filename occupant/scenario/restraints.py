@@ -25,7 +25,7 @@ RESTRAINTS = {
          "pretensioner_force": "positive", "friction": "nonneg",
          "d_ring_friction": "nonneg", "across": "nonneg", "retractor": "vector", "d_ring": "vector",
          "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string",
-         "abdomen": "string",
+         "abdomen": "string", "ribcage": "bool",
          "shoulder": "string", "shoulder_center": "vector", "shoulder_semi_axes": "vector",
          "shoulder_at": "vector", "shoulder_flank": "vector4", "chest_at": "vector",
          "chest_flank": "vector4"},
@@ -198,7 +198,11 @@ def build_belt(asm, table, c, path):
     the vehicle frame B0; the outboard side is the D-ring's side of the occupant's midplane
     y = 0). An occupant with a ``sternum`` part (on its chest joint to the torso's part) carries
     the chest wrap on it, so the belt loads the chest through the chest joint
-    (``modeling.belts.Wrap``). ``friction``: belt on body and buckle, ``d_ring_friction``: at
+    (``modeling.belts.Wrap``). ``ribcage`` (a human): both wraps on the torso, the shoulder's
+    too, carried by the sternum, each bearing the human's belt share of their force
+    (``Wrap.share``; occupant/human/data/thorax.toml ``[belt]``, sources there): a belt lying
+    on the front of the thorax loads the ribcage, whose sternum spring is calibrated under a
+    hub. ``friction``: belt on body and buckle, ``d_ring_friction``: at
     the D-ring. ``across`` (optional): the belt keeps its place on the body while its pull across
     itself is within ``across`` times its push into it (``modeling.belts.Wrap``; the same Coulomb
     coefficient as ``friction`` for a belt whose friction is isotropic); without it the belt
@@ -251,8 +255,15 @@ def build_belt(asm, table, c, path):
             pull_in=[[0.0, 0.0], [PRETENSIONER_STROKE_TIME, pull]],
             capacity=c.number(table, "pretensioner_force", path, positive=True,
                               default=Pretensioner.capacity))
+    carried = {"carrier": sternum}
+    if c.boolean(table, "ribcage", path, default=False):
+        if sternum is None:
+            c.fail(path, "ribcage: the occupant has no sternum to carry the torso's wraps")
+        from occupant.human.builder import thorax_table
+        carried["share"] = thorax_table()["belt"]["sternum_share"]
     upper = [Wrap("shoulder", torso, friction=mu, **held_on(asm, table, c, path, torso, "shoulder",
-                                                             mu, across))]
+                                                             mu, across),
+                  **(carried if "share" in carried else {}))]
     shoulder = c.string(table, "shoulder", path, choices=list(asm.geometries), what="geometry")
     if shoulder is not None:   # the occupant's own shoulder, the wraps placed together
         upper = [Wrap("shoulder", shoulder, friction=mu, side=(0.0, 0.0, 1.0),
@@ -263,7 +274,7 @@ def build_belt(asm, table, c, path):
     if centre is not None:   # placed together on their shortest path (no ``across``)
         upper = shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu)
     belly = c.string(table, "abdomen", path, choices=list(asm.geometries), what="geometry")
-    lower = [Wrap("chest", torso, friction=mu, carrier=sternum,
+    lower = [Wrap("chest", torso, friction=mu, **carried,
                   **held_on(asm, table, c, path, torso, "chest", mu, across))] + (
         [] if belly is None else [Wrap("abdomen", belly, friction=mu,
                                        across=mu if across is None else across)])

@@ -159,23 +159,23 @@ def test_reference_gs1_head_excursion_inside_the_pmhs_corridor(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "upper shoulder belt 9.45 kN (10.02 before the lumbar extension was the PMHS lumbar spine's, "
+    "upper shoulder belt 8.95 kN (9.45 before the belt's load on the thorax's front reached the "
+    "ribcage, 10.02 before the lumbar extension was the PMHS lumbar spine's, "
     "10.71 on the trapezoid pulse) against the eight GS1 PMHS "
     "tests' 5.64-8.22 kN: the belt takes "
     "up the upper body arriving at 5.3 m/s relative to the sled at 50 ms and stops it in 25 ms "
-    "over about 90 mm (PMHS T1 travels on to 116-125 ms): the fitted path runs over the top of "
-    "the thorax by the neck and down its inboard flank (on the front near the midline while "
-    "loaded), and the sternum's one wrap point takes 8-12 deg of the belt's turn, so the chest "
-    "deflects 29 mm (PMHS sternum to T8 44-84 mm; fitted and held across the sternum, 13 mm) and "
-    "the shoulder girdle not at all; lower shoulder belt (into the buckle) 7.58 kN against the "
+    "(PMHS T1 travels on to 116-125 ms): the belt rises 0.42 kN/ms at 60-70 ms (0.45 before the "
+    "ribcage; PMHS about 0.17), the chest now deflecting 61.5 mm, inside the PMHS's 44-84 mm, so "
+    "the missing compliance is not the chest's: the shoulder girdle is rigid on the upper torso "
+    "and the deck's buckle-end springs are not modelled; lower shoulder belt (into the buckle) 7.76 kN against the "
     "eight tests' 5.07-6.52 kN: over the torso the belt loses to friction what the capstan law "
     "allows on the model's own wrap angles (test_identity_gs1_shoulder_belt_keeps_the_capstan_law"
     "), its share of the upper's that of the PMHS (test_reference_gs1_shoulder_belt_share_is_the_"
     "pmhs_tests), so the lower belt is high by the upper's factor; "
-    "outboard lap belt 2.58 kN (its peak the rebound at 150 ms; in the crash at most 1.23 kN; "
+    "outboard lap belt 2.29 kN (its peak the rebound at 150 ms; in the crash at most 1.22 kN; "
     "PMHS 1.60-2.21 kN at 78-82 ms, the SAFER folder's corridor files, not verified: it holds no "
     "per-test lap belt traces, and its shoulder belts' corridor files lie 1.6-2.6 times below "
-    "their tests' own traces; were these as low, the crash's 1.23 kN would be further below): "
+    "their tests' own traces; were these as low, the crash's 1.22 kN would be further below): "
     "held at the knees, the pelvis tilts forward 35 deg about "
     "the hips; measured in scenarios/validation/README.md"))
 def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
@@ -286,26 +286,36 @@ def test_regression_gs1_figures(gs1):
     (in the crash 1.10 -> 1.23 kN), L2 160.5 -> 157.5 mm, L4 133.0 -> 130.9 mm, rises of T1
     31.9 -> 36.4 mm, of T8 26.4 -> 29.7 mm and of the H-point 0 -> 0.5 mm, chest deflection
     29.3 -> 29.2 mm (all OUT as before), T1, T8 and L2 decelerations 100.7 -> 64.1, 60.3 -> 39.8
-    and 59.4 -> 43.7 g (OUT), head 3 ms 52.5 -> 59.8 g."""
+    and 59.4 -> 43.7 g (OUT), head 3 ms 52.5 -> 59.8 g. Since the belt on the thorax's front
+    loads the ribcage (``[restraints.belt] ribcage``: both thorax wraps carried by the sternum
+    with a third of their force, Kent et al. 2003's diagonal belt against hub stiffness,
+    thorax.toml [belt]; the shoulder wrap, on the thorax's front over the sternum from 65 ms
+    with 6-8 kN into the chest, loaded the rigid upper torso): chest deflection 29.2 -> 61.5 mm
+    (inside), head 415.9 -> 429.0 mm, T1 261.2 -> 273.3 mm, T8 204.5 -> 210.6 mm, hip 27.0 ->
+    27.1 mm, knees 25.5 mm (all inside), shoulder belts 9.45 -> 8.95 and 7.58 -> 7.76 kN, lap
+    belt 2.58 -> 2.29 kN (in the crash 1.23 -> 1.22 kN), L2 157.5 -> 157.2 mm, L4 130.9 ->
+    129.2 mm, rises of T1 36.4 -> 36.7 mm, of T8 29.7 -> 29.8 mm, of the H-point 0.5 -> 0.0 mm,
+    T1, T8 and L2 decelerations 64.1 -> 58.9, 39.8 -> 37.3 and 43.7 -> 36.4 g (all OUT as
+    before), head 3 ms 59.8 -> 56.4 g."""
     fig = gs1["figures"]
-    measured = {"head_x_excursion_mm": 415.9, "t1_x_excursion_mm": 261.2,
-                "shoulder_belt_force_kN": 9.45, "lap_belt_force_kN": 2.58,
-                "lower_shoulder_belt_force_kN": 7.58,
-                "hip_x_excursion_mm": 27.0, "t8_x_excursion_mm": 204.5, "l2_x_excursion_mm": 157.5,
-                "l4_x_excursion_mm": 130.9, "chest_deflection_mm": 29.2,
-                "knee_x_excursion_mm": 25.5, "t1_x_deceleration_g": 64.1,
-                "t8_x_deceleration_g": 39.8, "l2_x_deceleration_g": 43.7}
+    measured = {"head_x_excursion_mm": 429.0, "t1_x_excursion_mm": 273.3,
+                "shoulder_belt_force_kN": 8.95, "lap_belt_force_kN": 2.29,
+                "lower_shoulder_belt_force_kN": 7.76,
+                "hip_x_excursion_mm": 27.1, "t8_x_excursion_mm": 210.6, "l2_x_excursion_mm": 157.2,
+                "l4_x_excursion_mm": 129.2, "chest_deflection_mm": 61.5,
+                "knee_x_excursion_mm": 25.5, "t1_x_deceleration_g": 58.9,
+                "t8_x_deceleration_g": 37.3, "l2_x_deceleration_g": 36.4}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
-    assert fig["t1_z_rise_mm"] == pytest.approx(36.4, rel=0.03)
-    assert fig["t8_z_rise_mm"] == pytest.approx(29.7, rel=0.03)
-    assert fig["pelvis_z_rise_mm"] == pytest.approx(0.5, abs=0.5)
+    assert fig["t1_z_rise_mm"] == pytest.approx(36.7, rel=0.03)
+    assert fig["t8_z_rise_mm"] == pytest.approx(29.8, rel=0.03)
+    assert fig["pelvis_z_rise_mm"] == pytest.approx(0.0, abs=0.5)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     t, lap = gs1["t"], gs1["history"]["lap_belt_kN"]
     assert t[np.argmax(lap)] > 0.14                # the lap belt's peak is the rebound's
-    assert lap[t < 0.1].max() == pytest.approx(1.23, rel=0.03)
+    assert lap[t < 0.1].max() == pytest.approx(1.22, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(59.8, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(56.4, rel=0.03)
 
 
 def test_reference_gs1_chest_is_not_loaded_before_the_belt(gs1):
@@ -368,15 +378,15 @@ def test_reference_gs1_t8_and_knee_excursions_inside_the_pmhs_corridors(gs1):
 # The GS1 figures still outside their PMHS corridors, each group with its measured cause
 GS1_FIGURES_OUT = {
     "lumbar": (("l2_x_excursion_mm", "l4_x_excursion_mm"),
-               "L2 goes 157.5 mm and L4 130.9 mm forward where the PMHS's go 93.7-145.6 and "
+               "L2 goes 157.2 mm and L4 129.2 mm forward where the PMHS's go 93.7-145.6 and "
                "51.6-96.2 mm (Ash et al. 2012, kinematics.csv): the pelvis, held at the hips by "
                "the knee supports, tilts forward about them (9 deg by 40 ms, 35 deg at 88 ms), "
-               "extending the lumbar spine 26 deg (12.8 and 13.7 deg a joint, 376 and 409 N m) "
+               "extending the lumbar spine 23 deg (11.0 and 11.6 deg a joint, 314 and 334 N m) "
                "and carrying the lower lumbar spine ahead (L4 41 mm at 40 ms and 125 mm at 80 ms "
                "against the PMHS mean's 18 and 59) while L2 relative to L4 moves as the PMHS's "
                "(scenarios/validation/README.md, GS1 'The pelvis')"),
     "rises": (("t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm"),
-              "the human's T1 rises 36.4 mm, T8 29.7 mm and its H-point 0.5 mm (it sinks 30.1 "
+              "the human's T1 rises 36.7 mm, T8 29.8 mm and its H-point 0.0 mm (it sinks 30 "
               "mm) where the PMHS's T1 rises 42.0-63.7 mm, T8 60.4-90.6 mm and the pelvis point "
               "35.7-57.1 mm by 90-108 ms: the whole body starts 11 mm lower by 40 ms (the pelvis "
               "held at the knees tilts forward about the hips while the knee supports, square to "
@@ -387,20 +397,15 @@ GS1_FIGURES_OUT = {
               "80-115 ms); the T1's and T8's lag is the H-point's: "
               "their rises less its drop reach 66 and 60 mm (scenarios/validation/README.md, GS1 "
               "'The pelvis')"),
-    "chest": (("chest_deflection_mm",),
-              "the chest deflects 29.2 mm (29.1 on the trapezoid pulse) where the PMHS's sternum "
-              "moves 44.0-83.6 mm towards T8 (Sternum_relT8_x, 94-100 ms): the shoulder belt's "
-              "fitted path runs over the thorax's top by the neck and down its inboard flank, its "
-              "chest wrap 153 mm inboard of the midline, not across the sternum "
-              "(test_reference_gs1_shoulder_belt_crosses_mid_clavicle), so little of its 10 kN "
-              "presses on the sternum"),
     "accelerations": (("t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g"),
-                      "T1, T8 and L2 decelerate at most 64.1, 39.8 and 43.7 g (CFC 180) where "
+                      "T1, T8 and L2 decelerate at most 58.9, 37.3 and 36.4 g (CFC 180; 64.1, "
+                      "39.8 and 43.7 before the belt's load on the thorax's front reached the "
+                      "ribcage) where "
                       "the PMHS's peak at 8.35-22.09, 19.97-23.60 and 18.65-24.92 g (100.7, 60.3 "
                       "and 59.4 g while the lumbar joints took the load in turn against Anderson "
                       "& Pandy's extension wall, the upper torso pitching to and fro at 90-100 "
                       "Hz: test_reference_gs1_upper_torso_does_not_rattle_on_the_lumbar_spine): "
-                      "T1's peak at 69 ms is 12.5 g of T12/L1's own x deceleration and 52 g of "
+                      "before it, T1's peak at 69 ms was 12.5 g of T12/L1's own x deceleration and 52 g of "
                       "the upper torso's turn, one rigid body from T12 to T1 pitched forward 8 "
                       "deg from 55 to 68 ms over the extended lumbar spine and stopped by the "
                       "shoulder belt within 10 ms (pitch acceleration -2200 rad/s^2) (README GS1 "
@@ -415,11 +420,48 @@ GS1_FIGURES_OUT = {
 def test_reference_gs1_figure_inside_the_pmhs_corridor(gs1, names):
     """L2's and L4's peak forward excursions (Ash et al. 2012's corridors, kinematics.csv), the
     peak rises of T1, T8 (T1_z_disp, T8_z_disp, z down in the files) and of the pelvis (Ash et
-    al.'s pelvis channel, read at the H-point) and the chest's peak deflection (the sternum's
-    travel towards the spine, read as the PMHS's sternum relative to T8, Sternum_relT8_x) and the
+    al.'s pelvis channel, read at the H-point) and the
     peak x decelerations of T1, T8 and L2 (T1/T8/L2_x_acc, at CFC 180) inside the peaks of their
     corridors' boundaries."""
     _assert_inside(gs1, *names)
+
+
+def test_reference_gs1_chest_deflection_inside_the_pmhs_corridor(gs1):
+    """The chest's peak deflection (the sternum's travel towards the spine, read as the PMHS's
+    sternum relative to T8, Sternum_relT8_x) inside the peaks of its corridor's boundaries
+    (44.0-83.6 mm, 94-100 ms), and at the corridor's time: 61.5 mm since the belt on the
+    thorax's front loads the ribcage (``[restraints.belt] ribcage``; 29.2 mm when only the chest
+    wrap, with 0.5-1.2 kN of the belt's 8-9 kN push into the chest, was carried by the sternum
+    and the shoulder wrap, lying on the thorax's front over the sternum from 65 ms, loaded the
+    rigid upper torso with 6-8 kN)."""
+    _assert_inside(gs1, "chest_deflection_mm")
+    t, d = gs1["t"], gs1["results"].outputs["chest_translation.deflection"]
+    assert 0.085 < t[np.argmin(d)] < 0.115
+
+
+def test_reference_gs1_shoulder_wrap_loads_the_ribcage(gs1):
+    """The shoulder belt's push into the chest reaches the chest joint: over the loaded belt
+    (70-100 ms) the chest joint's load is at least a fifth of the push of the thorax's two wraps
+    along the chest's axis (their forces T_in u_in + T_out u_out taken in the upper torso's
+    frame; a third of it is the share they bear, thorax.toml [belt], less the sternum's own
+    inertia and damping); before, with only the chest wrap carried, 0.45-0.8 kN of 7.3-8.9 kN."""
+    res, t = gs1["results"], gs1["t"]
+    out, model = res.outputs, gs1["model"]
+    names = ("d_ring", "shoulder", "chest", "abdomen")
+    x = {n: np.stack([out[f"belt.{n}.{a}"] for a in "xyz"], 1) for n in names}
+    f = {(a, b): out[f"belt.{a}-{b}.force"] for a, b in zip(names, names[1:])}
+    base = np.linalg.inv(res.base_poses)
+    axis = (base @ res.body_poses[:, model.body("upper_torso")])[:, :3, 0]   # the chest's x axis
+    push = np.zeros_like(t)
+    for a, p, b in zip(names, names[1:], names[2:]):
+        ua = (x[a] - x[p]) / np.linalg.norm(x[a] - x[p], axis=1)[:, None]
+        ub = (x[b] - x[p]) / np.linalg.norm(x[b] - x[p], axis=1)[:, None]
+        force = f[(a, p)][:, None] * ua + f[(p, b)][:, None] * ub
+        push -= np.einsum("ij,ij->i", force, axis)
+    loaded = (t >= 0.07) & (t <= 0.1)
+    load = out["chest_translation.load"][loaded]
+    assert push[loaded].min() > 5000.0
+    assert np.all(load > 0.2 * push[loaded])
 
 
 def test_reference_gs1_pulse_is_the_deck_pulse():
@@ -457,8 +499,9 @@ def gs1_pelvis_tilt_deg(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the thorax-lumbar and lumbar-pelvis joints carry 376 N m at 79 ms and 409 N m at 88 ms in "
-    "extension, 12.8 and 13.7 deg past neutral (26 deg of the lumbar spine, where "
+    "the thorax-lumbar and lumbar-pelvis joints carry up to 314 and 334 N m in "
+    "extension, 11.0 and 11.6 deg past neutral (376 and 409 N m, 12.8 and 13.7 deg, before the "
+    "belt's load on the thorax's front reached the ribcage; 23 deg of the lumbar spine, where "
     "Demetropoulos et al.'s PMHS lumbar spines were bent to 14-16 deg with 82-350 N m, "
     "joint_passive.toml; 891 and 845 N m, 13.3 and 13.1 deg, on Anderson & Pandy's extension "
     "wall before): held at the hips by the knee supports (7-9 kN from "
@@ -488,12 +531,15 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
     ms), lumbar extension 13.4 -> 13.3 and 13.3 -> 13.1 deg with 940 -> 891 and 915 -> 845 N m.
     Since the lumbar extension is the whole PMHS lumbar spine's (Demetropoulos et al. 1998,
     joint_passive.toml): pelvis tilt 9.5 -> 8.5 deg at 40 ms, 34.9 -> 34.6 deg at most (88 ms),
-    lumbar extension 13.3 -> 12.8 and 13.1 -> 13.7 deg with 891 -> 376 and 845 -> 409 N m."""
+    lumbar extension 13.3 -> 12.8 and 13.1 -> 13.7 deg with 891 -> 376 and 845 -> 409 N m.
+    Since the belt on the thorax's front loads the ribcage ([restraints.belt] ribcage): pelvis
+    tilt 8.5 -> 8.5 deg at 40 ms, 34.6 -> 33.4 deg at most (88 ms), lumbar extension 12.8 ->
+    11.0 and 13.7 -> 11.6 deg with 376 -> 314 and 409 -> 334 N m."""
     t, tilt = gs1["t"], gs1_pelvis_tilt_deg(gs1)
     assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(8.5, abs=1.0)
-    assert tilt.max() == pytest.approx(34.6, abs=1.5)
+    assert tilt.max() == pytest.approx(33.4, abs=1.5)
     out = gs1["results"].outputs
-    for joint, deg, moment in (("thorax_lumbar", -12.8, 376.0), ("lumbar_pelvis", -13.7, 409.0)):
+    for joint, deg, moment in (("thorax_lumbar", -11.0, 314.0), ("lumbar_pelvis", -11.6, 334.0)):
         assert np.degrees(out[f"{joint}_y.deflection"]).min() == pytest.approx(deg, abs=0.5)
         assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
     for side in ("left", "right"):
@@ -987,6 +1033,23 @@ def test_reference_gs1_abdomen_wrap_is_built(gs1):
     x = np.array([run.results.outputs[f"belt.abdomen.{a}"][0] for a in "xyz"])
     c, R, D = _ellipsoids_at(run, 0, ["abdomen"])["abdomen"]
     assert np.linalg.norm(R.T @ (x - c) / D) == pytest.approx(1.0, abs=1e-6)
+
+
+def test_reference_gs1_ribcage_carries_both_thorax_wraps(gs1):
+    """``[restraints.belt] ribcage``: the shoulder and chest wraps on the thorax both carried by
+    the sternum with the human's belt share (thorax.toml [belt]: a third, Kent et al. 2003's
+    diagonal belt about three times stiffer than the hub at mid-sternum); the abdomen's wrap and
+    the lap belt's carried by nothing."""
+    from occupant.human.builder import thorax_table
+    share = thorax_table()["belt"]["sternum_share"]
+    assert share == pytest.approx(1.0 / 3.0, abs=1e-3)
+    model = gs1["run"].model.source
+    wraps = {p.name: p for p in model.belts["belt"].points if hasattr(p, "geometry")}
+    for name in ("shoulder", "chest"):
+        assert wraps[name].geometry == "thorax"
+        assert (wraps[name].carrier, wraps[name].share) == ("sternum", share)
+    assert wraps["abdomen"].carrier is None and wraps["abdomen"].share == 1.0
+    assert all(p.carrier is None for p in model.belts["lap_belt"].points if hasattr(p, "geometry"))
 
 
 def test_identity_gs1_energy_balance(gs1):

@@ -442,14 +442,15 @@ EA = 16000.0 / 0.1          # N per unit strain of LINEAR
 CHEST = (0.12, 0.15, 0.12)  # m, semi-axes of the chest ellipsoid (forward, across, up)
 
 
-def _chest(carrier=True, stiffness=2.0e4, damping=0.0, pretension=1000.0):
+def _chest(carrier=True, stiffness=2.0e4, damping=0.0, pretension=1000.0, share=1.0):
     """A torso fixed in B0 with a chest ellipsoid at its origin and a 0.5 kg plate (a sternum)
     on a prismatic joint along x at the chest's front, held by a linear spring; a strap of
     LINEAR webbing between B0 anchors at x = -0.05, y = +-0.4 wraps the chest's front, fitted
     at ``pretension`` N, its wrap carried by the plate (or not)."""
     asm = chest_rig("chest", CHEST, stiffness, damping)
     asm.add(Belt("strap", [Anchor("left", (-0.05, 0.4, 0.0)),
-                           Wrap("front", "chest", carrier="plate" if carrier else None),
+                           Wrap("front", "chest", carrier="plate" if carrier else None,
+                                share=share),
                            Anchor("right", (-0.05, -0.4, 0.0))], LINEAR, pretension=pretension))
     return asm.compile()
 
@@ -486,6 +487,44 @@ def test_analytic_carried_wrap_loads_the_carrier_spring():
     assert bounce.q[:, 0].min() < 0.5 * d_rest                 # the plate went into the strap
     assert np.abs(total - total[0]).max() < 1e-5 * total[0]
     assert np.abs(bounce.energy["balance"]).max() < 1e-5 * total[0]
+
+
+def test_analytic_wrap_sharing_its_force_with_the_carrier():
+    """A carried wrap with a share c = 1/3 (``Wrap.share``: a human ribcage under a belt): the plate
+    bears c of the belt's push and the point moves by c of its travel d, so each segment is
+    L(d) = |(0.17 + c d, 0.4)| long and the spring holds k d = -2 c T (0.17 + c d) / L at rest
+    (brentq); the point lies at (0.12 + c d, 0, 0). Undamped, the tree's energy plus the
+    webbing's and the spring's strain energy stays constant (the part of the force on the fixed
+    torso does no work): the point's motion and the force's split agree."""
+    k, c = 2.0e4, 1.0 / 3.0
+    L0 = np.hypot(0.17, 0.4)
+    l = L0 / (1.0 + 1000.0 / EA)
+
+    def residual(d):
+        L = np.hypot(0.17 + c * d, 0.4)
+        return k * d + 2.0 * c * EA * (L / l - 1.0) * (0.17 + c * d) / L
+
+    d_rest = brentq(residual, -0.1, 0.0)
+    res = occupant.simulate(_chest(damping=2.0 * np.sqrt(k * 0.5), share=c), 0.2, integrator="rk4",
+                            dt=1e-5)
+    assert res.status == "finished"
+    assert res.q[-1, 0] == pytest.approx(d_rest, rel=1e-6)
+    p = np.array([res.outputs[f"strap.front.{a}"][-1] for a in "xyz"])
+    assert p == pytest.approx([CHEST[0] + c * d_rest, 0.0, 0.0], abs=1e-9)
+    bounce = occupant.simulate(_chest(share=c), 0.05, v0=[-2.0], integrator="rk4", dt=1e-5)
+    strain = sum(l * 0.5 * EA * np.maximum(bounce.outputs[f"strap.{s}.strain"], 0.0) ** 2
+                 for s in ("left-front", "front-right"))
+    total = bounce.energy["kinetic"] + 0.5 * k * bounce.q[:, 0] ** 2 + strain
+    assert strain.max() > 0.1 * total[0]                      # the strap took up the plate's push
+    assert np.abs(total - total[0]).max() < 1e-5 * total[0]
+    assert np.abs(bounce.energy["balance"]).max() < 1e-5 * total[0]
+
+
+def test_bad_input_wrap_share():
+    with pytest.raises(ModelingError, match=r"wrap 'w'.share: must lie in \(0, 1\]"):
+        Wrap("w", "chest", carrier="plate", share=0.0)
+    with pytest.raises(ModelingError, match=r"wrap 'w'.share: a share of the force on a carrier"):
+        Wrap("w", "chest", share=0.5)
 
 
 def test_bad_input_carrier_must_slide_on_the_wrapped_part():
