@@ -397,7 +397,7 @@ GS1_FIGURES_OUT = {
                "51.6-96.2 mm (Ash et al. 2012, kinematics.csv): the pelvis, held at the hips by "
                "the knee supports, tilts forward about them (9 deg by 40 ms, 30 deg at 86 ms), "
                "extending the lumbar spine 20 deg (9.6 and 10.6 deg a joint, 265 and 300 N m) "
-               "and carrying the lower lumbar spine ahead (L4 41 mm at 40 ms and 125 mm at 80 ms "
+               "and carrying the lower lumbar spine ahead (L4 41 mm at 40 ms and 116 mm at 80 ms "
                "against the PMHS mean's 18 and 59) while L2 relative to L4 moves as the PMHS's "
                "(scenarios/validation/README.md, GS1 'The pelvis')"),
     "rises": (("t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm"),
