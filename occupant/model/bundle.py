@@ -302,7 +302,10 @@ BeltBlock = namedtuple("BeltBlock", [
     "pt_capacity",    # (nbelt,) N, spool force of a pull-in pretensioner (its pull-in stalls there)
     "pt_start",       # (nbelt,) int, first row of the pretensioner table in pt_tables
     "pt_len",         # (nbelt,) int
-    "pt_tables",      # (nt, 2) (time since firing s, N or m) rows
+    "spool_start",    # (nbelt,) int, first row of the locked spool's table in pt_tables (-1: linear)
+    "spool_len",      # (nbelt,) int (0: the spool is linear, spool_stiffness)
+    "pt_tables",      # (nt, 2) pretensioner rows (time since firing s, N or m) and spool rows
+                      # (payout beyond the lock m, N: Retractor.spool_curve)
     "z_start",        # (nbelt,) int, first state of each belt: BELT_STATES layout
     "out_start",      # (nbelt,) int, first output of each belt: BELT_*_OUTPUTS layout
     "held",           # ``marker`` of wraps held across the belt (point_across > 0)

@@ -68,6 +68,19 @@ def gs1_webbing():
     return Webbing(loading, unloading, name="gs1")
 
 
+def gs1_end_spring():
+    """One belt-end spring of the Gold Standard 1 rig as the SAFER HBM validation deck models it
+    [S: github.com/saferhbm/validation commit 53cd691ce5fef876f62e9443a03a704c0bea2311,
+    validation/Shaw-2009-gold-standard-1/dyna/GS1_belt_V11.key: *MAT_SPRING_INELASTIC 90001019
+    "Lap belt slack" (tension only, CTF -1) on curve 90000009 "RIGHT ANCH END PART" with its
+    abscissa scale SFA 2 (mm, kN): 9.6 mm at 1 kN, 12.8 at 2, 14.08 at 3, 16.0 at 8, 17.6 at
+    20; the deck's discrete elements 91001541 (shoulder belt to buckle tongue), 92001542 (in
+    the shoulder belt by its upper anchorage, in place of a belt element) and 91001542 (lap
+    belt to buckle tongue) use it]: rows (N, m), the spring's extension at the belt force."""
+    return np.array([(0.0, 0.0), (1000.0, 0.0096), (2000.0, 0.0128), (3000.0, 0.01408),
+                     (8000.0, 0.0160), (20000.0, 0.0176)])
+
+
 @dataclass
 class Retractor:
     """Retractor at a belt's first point. Unlocked, it pays webbing out against ``rewind_force``
@@ -81,7 +94,11 @@ class Retractor:
     limiter pays out at constant force (plastically: the limiter's payout is kept). The spool
     moves at speed (tension - spool force) / ``spool_damping`` (N s/m), a regularisation; a
     yielding limiter also pays out what keeps the belt's strain, so the belt force stays at the
-    limit whatever the payout speed (``occupant.restraints.belt``)."""
+    limit whatever the payout speed (``occupant.restraints.belt``). ``compliance`` (optional):
+    rows (N, m) from (0, 0), both increasing, the payout that parts in series with the locked
+    spool add at the belt force (a rig's belt-end springs or load cells, e.g. ``gs1_end_spring``):
+    the locked spool's force is then the force at which spool and compliance together give its
+    payout beyond the lock (``spool_curve``), extrapolated with its last slope."""
     rewind_force: float = 10.0          # N: the GS1 deck's 10 N shoulder pre-load (facts 6.4) [S]
     lock_acceleration: float = 0.45 * G0   # m/s^2 [U]: the vehicle-sensitive threshold quoted for
                                         # UN R16 / FMVSS 209 (0.45-0.7 g; standards not read)
@@ -92,6 +109,7 @@ class Retractor:
     spool_stiffness: float = 1.1e6      # N/m: GS1 deck, about 1.1 kN per mm (facts 6.4) [S]
     load_limit: float = np.inf          # N; 4 kN in research sleds, 2-6 kN in production (6.1)
     spool_damping: float = 100.0        # N s/m [E]: regularisation (see above)
+    compliance: object = None           # rows (N, m): series compliance (see above)
 
     def __post_init__(self):
         for key, unit in (("rewind_force", "N"), ("lock_acceleration", "m/s^2"),
@@ -102,6 +120,19 @@ class Retractor:
         if not (np.isfinite(self.spool_damping) and self.spool_damping > 0):
             raise ModelingError(f"retractor.spool_damping: must be a number > 0 N s/m, "
                                 f"got {self.spool_damping!r}")
+        if self.compliance is not None:
+            self.compliance = _curve(self.compliance, "retractor.compliance", strict=True)
+            if not self.spool_stiffness > 0.0:
+                raise ModelingError("retractor.compliance: needs a spool_stiffness > 0 N/m")
+
+    def spool_curve(self):
+        """Rows (payout beyond the lock m, spool force above the rewind force N) of the locked
+        spool in series with ``compliance``: at each of its forces F, F / spool_stiffness +
+        compliance(F); None without a compliance (the spool is linear)."""
+        if self.compliance is None:
+            return None
+        force, extra = self.compliance[:, 0], self.compliance[:, 1]
+        return np.column_stack([force / self.spool_stiffness + extra, force])
 
 
 @dataclass
@@ -380,6 +411,11 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
         for key in ("rewind_force", "spool_damping", "lock_acceleration", "lock_speed",
                     "lock_delay", "spool_stiffness", "load_limit"):
             cols[key].append(getattr(r, key))
+        spool = r.spool_curve()
+        cols["spool_start"].append(-1 if spool is None else sum(len(t) for t in pt_rows))
+        cols["spool_len"].append(0 if spool is None else len(spool))
+        if spool is not None:
+            pt_rows.append(spool)
         pt = belt.pretensioner
         if pt is None:
             cols["pretensioner"].append(PRETENSIONER_NONE)
@@ -412,7 +448,7 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
     n_pts, n_seg = len(cols["point_kind"]), len(cols["law"])
     for key in ("point_start", "point_kind", "point_link", "point_carrier", "point_z", "law", "load_start", "load_len",
                 "unload_start", "unload_len", "retractor", "pretensioner", "pt_start", "pt_len",
-                "z_start", "out_start"):
+                "spool_start", "spool_len", "z_start", "out_start"):
         cols[key] = np.array(cols[key], dtype=np.int64)
     for key in ("point_r", "point_size", "point_side", "point_carrier_r", "point_fit"):
         cols[key] = np.array(cols[key], dtype=float).reshape(n_pts, 3)

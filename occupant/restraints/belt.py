@@ -54,7 +54,8 @@ Per belt, every evaluation:
 4. retractor at the first point: payout p' = (F_0 - F_spool) / spool_damping; F_spool the rewind
    force while unlocked; once locked (``lock_delay`` after the vehicle- or webbing-sensitive
    sensor or the pretensioner's firing) rewind force + spool stiffness times the payout beyond
-   where it locked or was since wound in to (a ratchet: a pretensioner's pull-in is held),
+   where it locked or was since wound in to (a ratchet: a pretensioner's pull-in is held), or
+   with a series compliance (``Retractor.compliance``) the force of their combined table,
    capped by the load limit, where the limiter's payout is kept (a state) so the
    unloading spool does not wind it back; a yielding limiter pays out, besides that, the
    webbing that keeps the first segment's strain (its stretch rate over 1 + e, less what flows
@@ -711,7 +712,11 @@ def belt(el, points, out, zdot, drift, t, z, b):
         yielding = False
         if is_locked:
             locked = 1.0
-            spool += el.spool_stiffness[b] * max(payout - free - limited, 0.0)
+            beyond = max(payout - free - limited, 0.0)
+            if el.spool_len[b] > 0:     # the spool in series with the rig's compliance
+                spool += table_load(el.pt_tables, el.spool_start[b], el.spool_len[b], beyond)
+            else:
+                spool += el.spool_stiffness[b] * beyond
             if spool >= el.load_limit[b]:
                 spool, yielding = el.load_limit[b], True
         pt_force, pt_speed = pretensioner_at(el, b, t, payout)

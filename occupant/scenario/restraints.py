@@ -25,7 +25,8 @@ RESTRAINTS = {
          "pretensioner_force": "positive", "friction": "nonneg",
          "d_ring_friction": "nonneg", "across": "nonneg", "retractor": "vector", "d_ring": "vector",
          "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string",
-         "abdomen": "string", "ribcage": "bool",
+         "abdomen": "string", "ribcage": "bool", "end_springs": "nonneg",
+         "lap_end_springs": "nonneg",
          "shoulder": "string", "shoulder_center": "vector", "shoulder_semi_axes": "vector",
          "shoulder_at": "vector", "shoulder_flank": "vector4", "chest_at": "vector",
          "chest_flank": "vector4"},
@@ -214,6 +215,9 @@ def build_belt(asm, table, c, path):
     retractor at the upper anchorage ``d_ring`` over the torso to the ``buckle``, and a lap belt
     ``lap_belt`` from a retractor at ``lap_anchor`` over the pelvis to the ``buckle``, both
     fixed there (no ``retractor`` point; the lap belt pre-loaded to GS1_LAP_PRELOAD).
+    ``end_springs``, ``lap_end_springs`` (``kind = "separate"``): how many of the GS1 rig's
+    belt-end springs (``modeling.belts.gs1_end_spring``) lie in series with the shoulder and the
+    lap belt, their compliance added to the locked spool's (``Retractor.compliance``; 0: none).
     ``shoulder`` (an occupant ellipsoid, e.g. the human's ``right_shoulder_shell``): the
     shoulder wrap lies on it, over its top, before the chest wrap on the torso, after a wrap on
     the outboard side of the occupant's ``neck_shell`` (if it has one: the belt cannot slide
@@ -233,7 +237,7 @@ def build_belt(asm, table, c, path):
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,
-                                         gs1_webbing)
+                                         gs1_end_spring, gs1_webbing)
     kind = c.string(table, "kind", path, choices=BELT_KINDS, what="belt kind") or "three_point"
     point = {k: c.vector(table, k, path, required=k != "retractor" or kind == "three_point")
              for k in ("retractor", "d_ring", "buckle", "lap_anchor")}
@@ -282,14 +286,20 @@ def build_belt(asm, table, c, path):
            Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=across),
            Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=across)]
     if kind == "separate":
+        def springs(key):   # n of the GS1 rig's belt-end springs in series [D]
+            n = c.number(table, key, path, nonneg=True, default=0.0)
+            return None if n == 0.0 else gs1_end_spring() * [1.0, n]
         try:
             asm.add(Belt("belt", [
                 Anchor("d_ring", point["d_ring"])] + upper + lower + [
                 Anchor("buckle", point["buckle"])],
-                gs1_webbing(), retractor=retractor, pretensioner=pretensioner))
+                gs1_webbing(), retractor=Retractor(load_limit=retractor.load_limit,
+                                                   compliance=springs("end_springs")),
+                pretensioner=pretensioner))
             asm.add(Belt("lap_belt", [Anchor("lap_anchor", point["lap_anchor"])] + lap[::-1]
                          + [Anchor("buckle", point["buckle"])], gs1_webbing(),
-                         retractor=Retractor(), pretension=GS1_LAP_PRELOAD))
+                         retractor=Retractor(compliance=springs("lap_end_springs")),
+                         pretension=GS1_LAP_PRELOAD))
         except ModelingError as err:
             c.fail(path, str(err))
         return

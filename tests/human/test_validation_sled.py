@@ -159,24 +159,28 @@ def test_reference_gs1_head_excursion_inside_the_pmhs_corridor(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "upper shoulder belt 8.95 kN (9.45 before the belt's load on the thorax's front reached the "
+    "upper shoulder belt 8.37 kN (8.95 before the GS1 rig's belt-end springs and the deck's "
+    "buckle and lap anchorage: with the springs alone 9.39, the anchorages alone 7.79; "
+    "9.45 before the belt's load on the thorax's front reached the "
     "ribcage, 10.02 before the lumbar extension was the PMHS lumbar spine's, "
     "10.71 on the trapezoid pulse) against the eight GS1 PMHS "
     "tests' 5.64-8.22 kN: the belt takes "
     "up the upper body arriving at 5.3 m/s relative to the sled at 50 ms and stops it in 25 ms "
-    "(PMHS T1 travels on to 116-125 ms): the belt rises 0.42 kN/ms at 60-70 ms (0.45 before the "
-    "ribcage; PMHS about 0.17), the chest now deflecting 61.5 mm, inside the PMHS's 44-84 mm, so "
-    "the missing compliance is not the chest's: the shoulder girdle is rigid on the upper torso "
-    "and the deck's buckle-end springs are not modelled; lower shoulder belt (into the buckle) 7.76 kN against the "
+    "(PMHS T1 travels on to 116-125 ms): the belt rises 0.35 kN/ms at 60-70 ms (0.42 before the "
+    "rig's springs, 0.50 with the springs alone: the springs' 19 mm of toe under 1 kN let the "
+    "body arrive later and faster; PMHS about 0.17), the chest deflecting 60.5 mm, inside the "
+    "PMHS's 44-84 mm: the shoulder girdle is rigid on the upper torso; lower shoulder belt (into "
+    "the buckle) 6.70 kN against the "
     "eight tests' 5.07-6.52 kN: over the torso the belt loses to friction what the capstan law "
     "allows on the model's own wrap angles (test_identity_gs1_shoulder_belt_keeps_the_capstan_law"
     "), its share of the upper's that of the PMHS (test_reference_gs1_shoulder_belt_share_is_the_"
     "pmhs_tests), so the lower belt is high by the upper's factor; "
-    "outboard lap belt 2.29 kN (its peak the rebound at 150 ms; in the crash at most 1.22 kN; "
+    "outboard lap belt 0.82 kN at 67 ms (2.29 at the rebound, 1.22 in the crash before the "
+    "rig's springs and anchorages); "
     "PMHS 1.60-2.21 kN at 78-82 ms, the SAFER folder's corridor files, not verified: it holds no "
     "per-test lap belt traces, and its shoulder belts' corridor files lie 1.6-2.6 times below "
-    "their tests' own traces; were these as low, the crash's 1.22 kN would be further below): "
-    "held at the knees, the pelvis tilts forward 35 deg about "
+    "their tests' own traces; were these as low, the crash's 0.82 kN would be further below): "
+    "held at the knees, the pelvis tilts forward 30 deg about "
     "the hips; measured in scenarios/validation/README.md"))
 def test_reference_gs1_belt_forces_inside_the_pmhs_corridors(gs1):
     """Upper and lower shoulder belt peak forces inside the ranges of the eight GS1 PMHS tests'
@@ -296,26 +300,35 @@ def test_regression_gs1_figures(gs1):
     belt 2.58 -> 2.29 kN (in the crash 1.23 -> 1.22 kN), L2 157.5 -> 157.2 mm, L4 130.9 ->
     129.2 mm, rises of T1 36.4 -> 36.7 mm, of T8 29.7 -> 29.8 mm, of the H-point 0.5 -> 0.0 mm,
     T1, T8 and L2 decelerations 64.1 -> 58.9, 39.8 -> 37.3 and 43.7 -> 36.4 g (all OUT as
-    before), head 3 ms 59.8 -> 56.4 g."""
+    before), head 3 ms 59.8 -> 56.4 g. Since the GS1 rig's belt-end springs (the SAFER deck's,
+    two in series with the shoulder belt, one with the lap belt: Retractor.compliance) and the
+    buckle and lap anchorage at the deck's offsets from the human's own lap belt middle (58 mm
+    further back): head 429.0 -> 385.5 mm, T1 273.3 -> 245.3 mm, T8 210.6 -> 189.3 mm, hip
+    27.1 mm, knees 25.5 -> 25.1 mm, chest 61.5 -> 60.5 mm (all inside), L2 157.2 -> 142.6 mm
+    (inside), L4 129.2 -> 118.5 mm, shoulder belts 8.95 -> 8.37 and 7.76 -> 6.70 kN, lap belt
+    2.29 -> 0.82 kN (its peak now in the crash, at 67 ms: 1.22 kN before 100 ms before), rises
+    of T1 36.7 -> 31.9 mm, of T8 29.8 -> 25.6 mm, of the H-point 0.0 -> 2.6 mm, T1, T8 and L2
+    decelerations 58.9 -> 56.3, 37.3 -> 34.6 and 36.4 -> 37.5 g (all OUT), head 3 ms 56.4 ->
+    55.7 g."""
     fig = gs1["figures"]
-    measured = {"head_x_excursion_mm": 429.0, "t1_x_excursion_mm": 273.3,
-                "shoulder_belt_force_kN": 8.95, "lap_belt_force_kN": 2.29,
-                "lower_shoulder_belt_force_kN": 7.76,
-                "hip_x_excursion_mm": 27.1, "t8_x_excursion_mm": 210.6, "l2_x_excursion_mm": 157.2,
-                "l4_x_excursion_mm": 129.2, "chest_deflection_mm": 61.5,
-                "knee_x_excursion_mm": 25.5, "t1_x_deceleration_g": 58.9,
-                "t8_x_deceleration_g": 37.3, "l2_x_deceleration_g": 36.4}
+    measured = {"head_x_excursion_mm": 385.5, "t1_x_excursion_mm": 245.3,
+                "shoulder_belt_force_kN": 8.37, "lap_belt_force_kN": 0.82,
+                "lower_shoulder_belt_force_kN": 6.70,
+                "hip_x_excursion_mm": 27.1, "t8_x_excursion_mm": 189.3, "l2_x_excursion_mm": 142.6,
+                "l4_x_excursion_mm": 118.5, "chest_deflection_mm": 60.5,
+                "knee_x_excursion_mm": 25.1, "t1_x_deceleration_g": 56.3,
+                "t8_x_deceleration_g": 34.6, "l2_x_deceleration_g": 37.5}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
-    assert fig["t1_z_rise_mm"] == pytest.approx(36.7, rel=0.03)
-    assert fig["t8_z_rise_mm"] == pytest.approx(29.8, rel=0.03)
-    assert fig["pelvis_z_rise_mm"] == pytest.approx(0.0, abs=0.5)
+    assert fig["t1_z_rise_mm"] == pytest.approx(31.9, rel=0.03)
+    assert fig["t8_z_rise_mm"] == pytest.approx(25.6, rel=0.03)
+    assert fig["pelvis_z_rise_mm"] == pytest.approx(2.6, abs=0.5)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     t, lap = gs1["t"], gs1["history"]["lap_belt_kN"]
-    assert t[np.argmax(lap)] > 0.14                # the lap belt's peak is the rebound's
-    assert lap[t < 0.1].max() == pytest.approx(1.22, rel=0.03)
+    assert 0.06 < t[np.argmax(lap)] < 0.075        # the lap belt's peak is in the crash
+    assert lap[t < 0.1].max() == pytest.approx(0.82, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(56.4, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(55.7, rel=0.03)
 
 
 def test_reference_gs1_chest_is_not_loaded_before_the_belt(gs1):
@@ -378,15 +391,18 @@ def test_reference_gs1_t8_and_knee_excursions_inside_the_pmhs_corridors(gs1):
 # The GS1 figures still outside their PMHS corridors, each group with its measured cause
 GS1_FIGURES_OUT = {
     "lumbar": (("l2_x_excursion_mm", "l4_x_excursion_mm"),
-               "L2 goes 157.2 mm and L4 129.2 mm forward where the PMHS's go 93.7-145.6 and "
+               "L4 goes 118.5 mm forward (L2 142.6 mm, inside; 157.2 and 129.2 before the "
+               "GS1 rig's belt-end springs and the deck's buckle and lap anchorage) where the "
+               "PMHS's go 93.7-145.6 and "
                "51.6-96.2 mm (Ash et al. 2012, kinematics.csv): the pelvis, held at the hips by "
-               "the knee supports, tilts forward about them (9 deg by 40 ms, 35 deg at 88 ms), "
-               "extending the lumbar spine 23 deg (11.0 and 11.6 deg a joint, 314 and 334 N m) "
-               "and carrying the lower lumbar spine ahead (L4 41 mm at 40 ms and 125 mm at 80 ms "
+               "the knee supports, tilts forward about them (9 deg by 40 ms, 30 deg at 86 ms), "
+               "extending the lumbar spine 20 deg (9.6 and 10.6 deg a joint, 265 and 300 N m) "
+               "and carrying the lower lumbar spine ahead (L4 41 mm at 40 ms and 116 mm at 80 ms "
                "against the PMHS mean's 18 and 59) while L2 relative to L4 moves as the PMHS's "
                "(scenarios/validation/README.md, GS1 'The pelvis')"),
     "rises": (("t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm"),
-              "the human's T1 rises 36.7 mm, T8 29.8 mm and its H-point 0.0 mm (it sinks 30 "
+              "the human's T1 rises 31.9 mm, T8 25.6 mm and its H-point 2.6 mm (36.7, 29.8 "
+              "and 0.0 before the GS1 rig's springs and the deck's anchorages; it sinks 30 "
               "mm) where the PMHS's T1 rises 42.0-63.7 mm, T8 60.4-90.6 mm and the pelvis point "
               "35.7-57.1 mm by 90-108 ms: the whole body starts 11 mm lower by 40 ms (the pelvis "
               "held at the knees tilts forward about the hips while the knee supports, square to "
@@ -398,7 +414,8 @@ GS1_FIGURES_OUT = {
               "their rises less its drop reach 66 and 60 mm (scenarios/validation/README.md, GS1 "
               "'The pelvis')"),
     "accelerations": (("t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g"),
-                      "T1, T8 and L2 decelerate at most 58.9, 37.3 and 36.4 g (CFC 180; 64.1, "
+                      "T1, T8 and L2 decelerate at most 56.3, 34.6 and 37.5 g (CFC 180; 58.9, "
+                      "37.3 and 36.4 before the GS1 rig's springs and the deck's anchorages; 64.1, "
                       "39.8 and 43.7 before the belt's load on the thorax's front reached the "
                       "ribcage) where "
                       "the PMHS's peak at 8.35-22.09, 19.97-23.60 and 18.65-24.92 g (100.7, 60.3 "
@@ -534,12 +551,15 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
     lumbar extension 13.3 -> 12.8 and 13.1 -> 13.7 deg with 891 -> 376 and 845 -> 409 N m.
     Since the belt on the thorax's front loads the ribcage ([restraints.belt] ribcage): pelvis
     tilt 8.5 -> 8.5 deg at 40 ms, 34.6 -> 33.4 deg at most (88 ms), lumbar extension 12.8 ->
-    11.0 and 13.7 -> 11.6 deg with 376 -> 314 and 409 -> 334 N m."""
+    11.0 and 13.7 -> 11.6 deg with 376 -> 314 and 409 -> 334 N m. Since the GS1 rig's belt-end
+    springs and the deck's buckle and lap anchorage: pelvis tilt 8.5 deg at 40 ms, 33.4 -> 30.1
+    deg at most (86 ms), lumbar extension 11.0 -> 9.6 and 11.6 -> 10.6 deg with 314 -> 265 and
+    334 -> 300 N m."""
     t, tilt = gs1["t"], gs1_pelvis_tilt_deg(gs1)
     assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(8.5, abs=1.0)
-    assert tilt.max() == pytest.approx(33.4, abs=1.5)
+    assert tilt.max() == pytest.approx(30.1, abs=1.5)
     out = gs1["results"].outputs
-    for joint, deg, moment in (("thorax_lumbar", -11.0, 314.0), ("lumbar_pelvis", -11.6, 334.0)):
+    for joint, deg, moment in (("thorax_lumbar", -9.6, 265.0), ("lumbar_pelvis", -10.6, 300.0)):
         assert np.degrees(out[f"{joint}_y.deflection"]).min() == pytest.approx(deg, abs=0.5)
         assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
     for side in ("left", "right"):
@@ -1007,17 +1027,16 @@ def test_reference_gs1_lap_belt_lies_on_the_body(gs1):
     assert max(worst.values()) < PATH_DEPTH, worst
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the shoulder belt's straight piece from its abdomen wrap to the buckle (0.21 m below the "
-    "H-point, 0.21 m inboard) passes up to 19 mm through the pelvis flesh's inboard top and 30 mm "
-    "through the inboard thigh while loaded since the knees bear on GS1's supports and the "
-    "pelvis tilts forward 37 deg (14-27 mm and no thigh before); a further wrap on the pelvis flesh (held as the abdomen's) clears "
-    "it but the run jumps (22.5 kN at 150 ms, head 3 ms 130 g). Without the abdomen wrap the "
-    "piece from the chest passed 106 mm through the abdomen and 100 mm through the pelvis flesh "
-    "(scenarios/validation/README.md)"))
 def test_reference_gs1_shoulder_belt_lies_on_the_body(gs1):
     """While loaded (over 10 % of its peak) the shoulder belt's path lies no more than
-    PATH_DEPTH inside any torso or thigh ellipsoid of the human it does not wrap."""
+    PATH_DEPTH inside any torso or thigh ellipsoid of the human it does not wrap: 12.8 mm in the
+    pelvis flesh, 5.5 mm in the thorax, since the buckle stands at the deck's offset from the
+    human's own lap belt middle (58 mm further back). Before (strict xfail): with the buckle
+    placed from the Hybrid III's belt middle its straight piece from the abdomen wrap passed up
+    to 19 mm through the pelvis flesh's inboard top and 30 mm through the inboard thigh while
+    loaded (a further wrap on the pelvis flesh cleared it but the run jumped: 22.5 kN at 150 ms).
+    Without the abdomen wrap the piece from the chest passed 106 mm through the abdomen and
+    100 mm through the pelvis flesh (scenarios/validation/README.md)."""
     worst = _deepest_while_loaded(gs1, "belt", "shoulder_belt_kN")
     assert max(worst.values()) < PATH_DEPTH, worst
 

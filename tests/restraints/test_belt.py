@@ -15,7 +15,7 @@ from occupant.modeling import (
     ModelingError,
 )
 from occupant.modeling.belts import (
-    Anchor, Belt, Pretensioner, Retractor, SlipRing, Webbing, Wrap, gs1_webbing,
+    Anchor, Belt, Pretensioner, Retractor, SlipRing, Webbing, Wrap, gs1_end_spring, gs1_webbing,
 )
 from occupant.restraints import fit_belts
 
@@ -373,6 +373,43 @@ def test_analytic_load_limiter():
     limited = res.z[:, model.z_names.index("strap.limiter_payout")]
     assert limited[-1] > 1.0
     assert limited[-1] == pytest.approx(payout[-1] - payout[k_y], rel=0.01)
+
+
+@pytest.mark.parametrize("force", [700.0, 2500.0, 6000.0])
+def test_analytic_locked_spool_in_series_with_the_rig_end_springs(force):
+    """A strap from a retractor locked at once, its spool (k = 1.1 kN/mm, no rewind force) in
+    series with two GS1 belt-end springs (``Retractor.compliance``), pulls a damped 20 kg mass
+    with a constant force F: at rest the belt carries F and the retractor has paid out
+    F / k + 2 c(F), c the deck's spring (9.6 mm at 1 kN, 16.0 mm at 8 kN; series springs'
+    extensions add), the mass gone down by that plus the webbing's stretch. Without the
+    compliance the same spool pays out F / k."""
+    def settle(compliance):
+        asm = _slider(20.0, damping=2000.0)
+        asm.add(Belt("strap", [Anchor("retractor", (0, 0, 1.0)), Anchor("hook", marker="hook")],
+                     LINEAR, retractor=Retractor(rewind_force=0.0, lock_speed=0.0, lock_delay=0.0,
+                                                 compliance=compliance), pretension=10.0))
+        model = asm.compile()
+        res = occupant.simulate(model, 0.6, integrator="rk4", dt=1e-5, gravity=(0, 0, 0),
+                                tau=[-force])
+        return (res.outputs["strap.retractor-hook.force"][-1],
+                res.z[-1, model.z_names.index("strap.payout")], -res.q[-1, 0])
+    k = Retractor.spool_stiffness
+    spring = gs1_end_spring()
+    two = np.interp(force, spring[:, 0], 2.0 * spring[:, 1])
+    f, payout, drop = settle(spring * [1.0, 2.0])
+    assert f == pytest.approx(force, rel=1e-3)
+    assert payout == pytest.approx(force / k + two, rel=2e-3)
+    w0 = 1.0 / (1.0 + 10.0 / 160000.0)              # LINEAR (EA 160 kN), fitted at 10 N
+    assert drop == pytest.approx((w0 + payout) * (1.0 + force / 160000.0) - 1.0, rel=2e-3)
+    f, payout, _ = settle(None)
+    assert f == pytest.approx(force, rel=1e-3) and payout == pytest.approx(force / k, rel=2e-3)
+
+
+def test_bad_input_retractor_compliance():
+    with pytest.raises(ModelingError, match="retractor.compliance"):
+        Retractor(compliance=[(0.0, 0.0), (1000.0, -0.01)])
+    with pytest.raises(ModelingError, match="spool_stiffness > 0"):
+        Retractor(spool_stiffness=0.0, compliance=gs1_end_spring())
 
 
 def test_analytic_load_limited_belt_through_a_d_ring():
