@@ -68,6 +68,17 @@ class BaseMotion:
         """(R_world_base, p_world_base) at time t."""
         return np.asarray(self.rotation(t), float), np.asarray(self.position(t), float)
 
+    def poses(self, t):
+        """(n, 4, 4) homogeneous X_world_B0 at the times ``t`` (n,): a ``translational`` base
+        (R = I) at all times at once, others by ``pose`` at each."""
+        out = np.tile(np.eye(4), (len(t), 1, 1))
+        if self._translation is not None:
+            out[:, :3, 3] = self.position(np.asarray(t, dtype=float)).T
+        else:
+            for k, tk in enumerate(t):
+                out[k, :3, :3], out[k, :3, 3] = self.pose(tk)
+        return out
+
     def spatial_state(self, t, gravity):
         """(12,) array: base spatial velocity (omega, v) and spatial acceleration minus gravity
         (alpha, a - omega x v - g), all in base coordinates."""

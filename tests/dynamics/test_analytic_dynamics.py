@@ -122,6 +122,21 @@ def test_cumulative_trapezoid_integrates_lines_exactly_and_as_scipy_does():
                           scipy_cumulative(line, t, axis=0, initial=0.0))
 
 
+def test_base_poses_at_all_times_are_the_poses_at_each():
+    t = np.linspace(0.0, 0.1, 101)
+    pulse = BaseMotion.translational(t, -300.0 * np.sin(np.pi * t / 0.1), velocity0=(15.0, 0.0, 0.0))
+    pitching = BaseMotion(rotation=lambda s: np.array([[np.cos(s), 0.0, np.sin(s)], [0.0, 1.0, 0.0],
+                                                       [-np.sin(s), 0.0, np.cos(s)]]),
+                          position=lambda s: np.array([s, 0.0, 2.0 * s]))
+    times = np.linspace(-0.01, 0.12, 57)   # outside the table too
+    for base in (pulse, pitching):
+        poses = base.poses(times)
+        for k, s in enumerate(times):
+            R, p = base.pose(s)
+            assert np.array_equal(poses[k, :3, :3], R) and np.array_equal(poses[k, :3, 3], p)
+            assert np.array_equal(poses[k, 3], [0.0, 0.0, 0.0, 1.0])
+
+
 def test_analytic_pendulum_on_accelerating_base_hangs_at_tilt():
     """Under a constant base acceleration a the pendulum's equilibrium is tan(theta) = a / g."""
     a = 4.0
