@@ -203,15 +203,24 @@ def _for_the_last_types(entries):
     """``entries(bundle, data, rec)``, kept for the numba types of the last (bundle, data, rec)
     it was asked for: the loop's runs of a scenario (each fitting of the belts, the settling, the
     run, in chunks) take records of the same types, and finding the entries costs ~1 ms each
-    time. numba's types are interned: equal types are one object while one is kept."""
-    last = [(), None]
+    time. The records themselves are compared first (typing them, though kept by
+    ``byref``, costs ~60 us a call); numba's types are interned: equal types are one object while
+    one is kept."""
+    last = [(), (), None]   # records, their types, entries
 
     def cached(bundle, data, rec):
-        key = (typeof(bundle), typeof(data), typeof(rec))
-        if len(last[0]) != 3 or any(a is not b for a, b in zip(last[0], key)):
-            last[:] = [key, entries(bundle, data, rec)]
-        return last[1]
+        records = (bundle, data, rec)
+        if not _same(last[0], records):
+            types_ = tuple(typeof(r) for r in records)
+            if not _same(last[1], types_):
+                last[1:] = [types_, entries(bundle, data, rec)]
+            last[0] = records
+        return last[2]
     return cached
+
+
+def _same(kept, given):
+    return len(kept) == len(given) and all(a is b for a, b in zip(kept, given))
 
 
 ENTRY = typeof((0, 0))   # numba type of a ``compiled_entry`` (address, key)
