@@ -203,9 +203,9 @@ def _for_the_last_types(entries):
     """``entries(bundle, data, rec)``, kept for the numba types of the last (bundle, data, rec)
     it was asked for: the loop's runs of a scenario (each fitting of the belts, the settling, the
     run, in chunks) take records of the same types, and finding the entries costs ~1 ms each
-    time. The records themselves are compared first (typing them, though kept by
-    ``byref``, costs ~60 us a call); numba's types are interned: equal types are one object while
-    one is kept."""
+    time. The records themselves are compared first (typing the three, though ``byref`` keeps
+    their types, costs ~60 us); numba's types are interned: equal types are one object while one
+    is kept."""
     last = [(), (), None]   # records, their types, entries
 
     def cached(bundle, data, rec):

@@ -95,6 +95,17 @@ def test_a_record_typed_once_is_not_typed_again_while_kept():
         byref._reference_type = plain
 
 
+def test_step_entries_are_found_once_for_records_of_the_same_types():
+    from occupant.integrate.fixed_step import _for_the_last_types
+    found = []
+    entries = _for_the_last_types(lambda *records: found.append(records) or len(found))
+    first, second = _record(), _record()              # the same types, other records
+    assert entries(first, first, first) == 1 and entries(first, first, first) == 1
+    assert entries(second, second, second) == 1 and len(found) == 1
+    other = Inner(np.array([1.5]), 2.0)               # other types: found again
+    assert entries(other, second, second) == 2 and entries(first, first, first) == 3
+
+
 def test_a_record_holding_other_values_is_refused():
     with pytest.raises(TypeError, match=r"Wrong\.pair: .* not UniTuple"):
         typeof(Wrong(np.zeros(2), (1, 2)))
