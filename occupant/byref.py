@@ -23,7 +23,10 @@ from numba.extending import NativeValue, models, register_model, typeof_impl, un
 
 
 class Reference(types.NamedTuple):
-    """A namedtuple held by pointer: typed as the namedtuple (its fields, their types)."""
+    """A namedtuple held by pointer: typed as the namedtuple (its fields, their types). Nothing
+    is kept on an instance beyond numba's own state: numba pickles a type's ``__dict__`` into
+    its cache index, and a hash kept there (string hashing is salted per process) made every
+    lookup of the step's stages miss, 4.4 s of compilation in each warm ``occupant run``."""
 
     def __init__(self, types_, cls):
         super().__init__(types_, cls)
@@ -63,25 +66,44 @@ def _unbox(typ, obj, c):
     return NativeValue(c.builder.load(pointer), is_error=failed)
 
 
-# Records laid out in memory as compiled code reads them, by id of the record (which each entry
-# keeps alive, so that the id is not reused): (record, its buffers and its members', address).
-_LAID_OUT = collections.OrderedDict()
-_KEEP = 8   # records kept, the latest used: more than a call takes, few as a run's recording is large
+class _Recent:
+    """Values computed for the ``keep`` records used last, by id of the record (each entry keeps
+    its record alive, so that the id is not reused while the value is kept). A record's arrays
+    and their flags are set when it is built (``model.bundle.frozen``), so that a value computed
+    from them holds for as long as the record lives."""
+
+    def __init__(self, keep):
+        self.keep, self.entries = keep, collections.OrderedDict()
+
+    def get(self, record, key, make):
+        """The value for (``record``, ``key``): ``make()`` the first time."""
+        full = (id(record), key)
+        entry = self.entries.get(full)
+        if entry is None:
+            entry = self.entries[full] = (record, make())
+            if len(self.entries) > self.keep:
+                self.entries.popitem(last=False)
+        else:
+            self.entries.move_to_end(full)
+        return entry[1]
+
+
+# Records laid out in memory as compiled code reads them: (their buffers and their members',
+# address). Few: a run's recording is large, and more than a call takes.
+_LAID_OUT = _Recent(8)
+# numba types of records: typing a bundle's ~200 arrays took ~1.5 ms at each run of a step loop
+# (fitting the belts runs it ten times); as many as a bundle holds (8 in the Hybrid III's) and
+# the Data and Recording a loop takes with it
+_TYPED = _Recent(16)
 
 
 def _address(record):
     """Address of ``record`` laid out as numba's value of its ``Reference.plain`` type (each
     array as numba unboxes it without reference counting: its PyObject as parent)."""
-    entry = _LAID_OUT.get(id(record))
-    if entry is None:
+    def lay_out():
         buffers = []
-        entry = _LAID_OUT[id(record)] = (record, buffers,
-                                         _lay_out(typeof(record), record, buffers))
-        if len(_LAID_OUT) > _KEEP:
-            _LAID_OUT.popitem(last=False)
-    else:
-        _LAID_OUT.move_to_end(id(record))
-    return entry[2]
+        return buffers, _lay_out(typeof(record), record, buffers)
+    return _LAID_OUT.get(record, None, lay_out)[1]
 
 
 def _lay_out(typ, record, buffers):
@@ -116,6 +138,10 @@ def by_reference(*classes):
 
 
 def _typeof(value, context):
+    return _TYPED.get(value, context.purpose, lambda: _reference_type(value, context))
+
+
+def _reference_type(value, context):
     member_types = [typeof_impl(v, context) for v in value]
     for name, member_type in zip(value._fields, member_types):
         if not isinstance(member_type, (Reference, types.Array, types.Integer, types.Float,

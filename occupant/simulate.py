@@ -224,12 +224,12 @@ def _record_one(system, rec, k, t, y):
 
 def _results(model, system, t, rec, stats, events, status, message, with_energy):
     nq, nv, n = model.nq, model.nv, len(t)
-    base_poses = np.tile(np.eye(4), (n, 1, 1))
     poses = rec.poses
     if system.base_motion is not None:
-        for k in range(n):
-            base_poses[k, :3, :3], base_poses[k, :3, 3] = system.base_pose(t[k])
+        base_poses = system.base_motion.poses(t)
         poses = base_poses[:, None] @ poses
+    else:
+        base_poses = np.tile(np.eye(4), (n, 1, 1))
     com = (poses[:, :, :3, :3] @ model.body_com[:, :, None])[..., 0] + poses[:, :, :3, 3]
     z = rec.y[:, nq + nv:]
     work = {name: z[:, model.work_start + k] for k, name in enumerate(model.power_names)}

@@ -195,17 +195,30 @@ def hic(t, a_res_g, window: float = 0.015) -> CriterionResult:
 # cumulative exceedance (3 ms clip, neck and femur duration curves)
 
 
-def _time_above(t_arr: np.ndarray, x: np.ndarray, level: float, inclusive: bool = False) -> float:
-    """Total time during which the linearly interpolated signal is above ``level``
-    (``x > level``; with ``inclusive``, ``x >= level``, which counts flat parts at the level)."""
-    x0, x1 = x[:-1], x[1:]
-    h = np.diff(t_arr)
-    hi = np.maximum(x0, x1)
-    lo = np.minimum(x0, x1)
-    full = (lo >= level) if inclusive else (lo > level)
-    part = ((hi >= level) if inclusive else (hi > level)) & ~full
-    span = np.where(part, hi - lo, 1.0)
-    return float(np.sum(h[full]) + np.sum(h[part] * (hi[part] - level) / span[part]))
+class _TimeAbove:
+    """Time during which the linearly interpolated signal is above its k-th lowest sample value
+    (``x > level``; with ``inclusive``, ``x >= level``, which counts flat parts at the level),
+    each computed once: the searches of an exceedance curve's durations pass through the same
+    levels."""
+
+    def __init__(self, t_arr, x):
+        x0, x1 = x[:-1], x[1:]
+        self.h = np.diff(t_arr)
+        self.hi = np.maximum(x0, x1)
+        self.lo = np.minimum(x0, x1)
+        self.rise = self.hi - self.lo
+        self.levels = np.unique(x)  # ascending
+        self._known = {}
+
+    def __call__(self, k, inclusive=False):
+        tau = self._known.get((k, inclusive))
+        if tau is None:
+            level, hi, lo = self.levels[k], self.hi, self.lo
+            full = (lo >= level) if inclusive else (lo > level)
+            part = ((hi >= level) if inclusive else (hi > level)) & ~full
+            tau = self._known[(k, inclusive)] = float(
+                np.sum(self.h[full]) + np.sum(self.h[part] * (hi[part] - level) / self.rise[part]))
+        return tau
 
 
 def exceedance_level(t, x, duration: float) -> float:
@@ -220,39 +233,48 @@ def exceedance_level(t, x, duration: float) -> float:
     """
     t_arr = _time(t)
     xa = _series(t_arr, x, "x")
-    return _exceedance_level(t_arr, xa, duration)
+    return float(_exceedance_levels(t_arr, xa, [duration])[0])
 
 
-def _exceedance_level(t_arr, xa, duration) -> float:
-    try:
-        d = float(duration)
-    except (TypeError, ValueError):
-        d = float("nan")
+def _exceedance_levels(t_arr, xa, durations) -> np.ndarray:
+    """``exceedance_level`` of the signal for each of ``durations``."""
     total = float(t_arr[-1] - t_arr[0])
-    if not math.isfinite(d) or d < 0.0:
-        raise InjuryInputError(f"duration: expected a non-negative duration in s, got {duration!r}")
-    if d > total * (1.0 + 1e-12):
-        raise InjuryInputError(f"duration: {d:g} s is longer than the record ({total:g} s)")
-    levels = np.unique(xa)  # ascending
+    tau = _TimeAbove(t_arr, xa)
+    levels = tau.levels
+    out = np.empty(len(durations))
+    for n, duration in enumerate(durations):
+        try:
+            d = float(duration)
+        except (TypeError, ValueError):
+            d = float("nan")
+        if not math.isfinite(d) or d < 0.0:
+            raise InjuryInputError(f"duration: expected a non-negative duration in s, got {duration!r}")
+        if d > total * (1.0 + 1e-12):
+            raise InjuryInputError(f"duration: {d:g} s is longer than the record ({total:g} s)")
+        out[n] = _level_for(tau, levels, d)
+    return out
+
+
+def _level_for(tau, levels, d) -> float:
     if d == 0.0:
         return float(levels[-1])
     # tau(L) = time above L is non-increasing and right-continuous in L, and linear on each
     # open interval between neighbouring sample values; at a sample value it can jump down
     # (flat parts at exactly that value). Find the last sample value with tau >= d.
-    if _time_above(t_arr, xa, levels[0]) < d:
+    if tau(0) < d:
         return float(levels[0])  # the signal sits at its minimum for longer than total - d
     lo_k, hi_k = 0, levels.size - 1
-    if _time_above(t_arr, xa, levels[hi_k]) >= d:
+    if tau(hi_k) >= d:
         return float(levels[hi_k])
     while hi_k - lo_k > 1:
         mid = (lo_k + hi_k) // 2
-        if _time_above(t_arr, xa, levels[mid]) >= d:
+        if tau(mid) >= d:
             lo_k = mid
         else:
             hi_k = mid
     l0, l1 = float(levels[lo_k]), float(levels[hi_k])
-    tau0 = _time_above(t_arr, xa, l0)
-    tau1 = _time_above(t_arr, xa, l1, inclusive=True)  # limit of tau from below l1
+    tau0 = tau(lo_k)
+    tau1 = tau(hi_k, inclusive=True)  # limit of tau from below l1
     if tau1 >= d:
         return l1
     # linear between the two neighbouring sample values
@@ -264,7 +286,7 @@ def exceedance_curve(t, x, durations) -> np.ndarray:
     "force versus cumulative exceedance time" curve compared with duration-dependent limits."""
     t_arr = _time(t)
     xa = _series(t_arr, x, "x")
-    return np.array([_exceedance_level(t_arr, xa, d) for d in np.atleast_1d(np.asarray(durations, dtype=float))])
+    return _exceedance_levels(t_arr, xa, np.atleast_1d(np.asarray(durations, dtype=float)))
 
 
 def _range_min(x: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -315,7 +337,7 @@ def clip3ms(t, a_res_g, mode: str = "cumulative") -> CriterionResult:
     a = _series(t_arr, a_res_g, "a_res_g")
     duration = 0.003  # s, FMVSS 208 S6.3 / S6.2 3 ms clip [C: crash-domain-facts.md 2.1]
     if mode == "cumulative":
-        value = _exceedance_level(t_arr, a, duration)
+        value = _exceedance_levels(t_arr, a, [duration])[0]
     elif mode == "continuous":
         if t_arr[-1] - t_arr[0] < duration * (1 - 1e-12):
             raise InjuryInputError(f"t: the record ({t_arr[-1] - t_arr[0]:g} s) is shorter than 3 ms")
@@ -484,7 +506,7 @@ def neck_peaks(t, fx, fz, my=None, durations=None) -> dict:
     out = {}
     for key, sig in (("tension", fz_a), ("compression", -fz_a), ("shear", np.abs(fx_a))):
         k = int(np.argmax(sig))
-        curve = np.array([_exceedance_level(t_arr, sig, d) for d in dur])
+        curve = _exceedance_levels(t_arr, sig, dur)
         out[key] = CriterionResult(name=f"neck_{key}", value=float(max(sig[k], 0.0)), unit="N", t=float(t_arr[k]),
                                    details={"exceedance": (dur.copy(), np.maximum(curve, 0.0))})
     if my is not None:
@@ -509,7 +531,7 @@ def femur_force(t, fz, durations=None) -> CriterionResult:
     dur = np.arange(0.0, 0.0205, 0.001) if durations is None else np.asarray(durations, dtype=float)
     dur = dur[dur <= t_arr[-1] - t_arr[0]]
     k = int(np.argmax(c))
-    curve = np.array([_exceedance_level(t_arr, c, d) for d in dur])
+    curve = _exceedance_levels(t_arr, c, dur)
     return CriterionResult(name="femur_compression", value=float(max(c[k], 0.0)), unit="N", t=float(t_arr[k]),
                            details={"exceedance": (dur, np.maximum(curve, 0.0))})
 

@@ -199,16 +199,28 @@ def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, 
                     np.empty((6, len(y))))
 
 
-def _for_the_last_records(entries):
-    """``entries(bundle, data, rec)``, kept for the last (bundle, data, rec) it was asked for: a
-    run calls its loop in chunks with the same ones, and typing them costs ~1 ms each time."""
-    last = [(), None]
+def _for_the_last_types(entries):
+    """``entries(bundle, data, rec)``, kept for the numba types of the last (bundle, data, rec)
+    it was asked for: the loop's runs of a scenario (each fitting of the belts, the settling, the
+    run, in chunks) take records of the same types, and finding the entries costs ~1 ms each
+    time. The records themselves are compared first (typing the three, though ``byref`` keeps
+    their types, costs ~60 us); numba's types are interned: equal types are one object while one
+    is kept."""
+    last = [(), (), None]   # records, their types, entries
 
     def cached(bundle, data, rec):
-        if len(last[0]) != 3 or any(a is not b for a, b in zip(last[0], (bundle, data, rec))):
-            last[:] = [(bundle, data, rec), entries(bundle, data, rec)]
-        return last[1]
+        records = (bundle, data, rec)
+        if not _same(last[0], records):
+            types_ = tuple(typeof(r) for r in records)
+            if not _same(last[1], types_):
+                last[1:] = [types_, entries(bundle, data, rec)]
+            last[0] = records
+        return last[2]
     return cached
+
+
+def _same(kept, given):
+    return len(kept) == len(given) and all(a is b for a, b in zip(kept, given))
 
 
 ENTRY = typeof((0, 0))   # numba type of a ``compiled_entry`` (address, key)
@@ -244,14 +256,14 @@ def loop_types(loop, bundle, data, rec):
                       vector, vector, matrix, matrix)
 
 
-@_for_the_last_records
+@_for_the_last_types
 def _euler_entries(bundle, data, rec):
     """The entries of ``_euler_advance`` and of the ``pipeline.loads`` it calls."""
     return tuple(compiled_entry(stage, *argtypes)
                  for stage, argtypes in stage_types(run_euler, bundle, data, rec))
 
 
-@_for_the_last_records
+@_for_the_last_types
 def _rk4_entry(bundle, data, rec):
     """The entry of ``_rk4_advance``."""
     (stage, argtypes), = stage_types(run_rk4, bundle, data, rec)

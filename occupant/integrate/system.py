@@ -62,7 +62,3 @@ class MultibodySystem:
         normalize_quaternions(self.model.tree, y[:self.model.nq])
         return y
 
-    def base_pose(self, t):
-        if self.base_motion is None:
-            return np.eye(3), np.zeros(3)
-        return self.base_motion.pose(t)

@@ -175,6 +175,37 @@ def test_analytic_exceedance_curve_triangle():
     assert exceedance_level(t, x, 0.010) == pytest.approx(peak * 0.75, rel=1e-9)
 
 
+def _time_above(t, x, level, inclusive=False):
+    """Time the linearly interpolated x spends above ``level`` (with ``inclusive``, at it
+    too), segment by segment (reference)."""
+    total = 0.0
+    for t0, t1, x0, x1 in zip(t[:-1], t[1:], x[:-1], x[1:]):
+        lo, hi = min(x0, x1), max(x0, x1)
+        if lo > level or (inclusive and lo == level):
+            total += t1 - t0
+        elif hi > level:
+            total += (t1 - t0) * (hi - level) / (hi - lo)
+    return total
+
+
+def test_exceedance_curve_of_an_irregular_signal_against_the_time_above():
+    # each level of a curve (its searches share the times above they evaluate) is exceeded for
+    # the duration asked, by the segment-by-segment time above (at a flat part's level, the
+    # duration lies in the jump of the time above there), and is the single level's
+    rng = np.random.default_rng(7)
+    t = grid(0.02, 1e-4)
+    x = np.cumsum(rng.normal(size=t.size))
+    x[50:60] = x[50]                               # a flat part
+    durations = np.linspace(0.0005, 0.015, 13)
+    levels = exceedance_curve(t, x, durations)
+    for d, level in zip(durations, levels):
+        above, at = _time_above(t, x, level), _time_above(t, x, level, inclusive=True)
+        assert above - 1e-12 <= d <= at + 1e-12
+        assert (at - above > 1e-4) == (level == x[50])   # the flat part is the one jump met
+        assert exceedance_level(t, x, d) == level
+    assert np.all(np.diff(levels) <= 0.0)
+
+
 # --------------------------------------------------------------------------- thorax
 
 

@@ -70,12 +70,40 @@ def test_a_record_laid_out_once_is_kept_while_in_use():
     record = _record()
     address = byref._address(record)
     assert byref._address(record) == address
-    for _ in range(byref._KEEP - 1):
+    keep = byref._LAID_OUT.keep
+    for _ in range(keep - 1):
         byref._address(_record())
     assert byref._address(record) == address      # the latest used are kept
-    for _ in range(byref._KEEP):
+    for _ in range(keep):
         byref._address(_record())
-    assert id(record) not in byref._LAID_OUT and len(byref._LAID_OUT) == byref._KEEP
+    assert (id(record), None) not in byref._LAID_OUT.entries
+    assert len(byref._LAID_OUT.entries) == keep
+
+
+def test_a_record_typed_once_is_not_typed_again_while_kept():
+    record = _record()
+    typed = typeof(record)
+    assert typeof(record) is typed
+    calls = []
+    plain = byref._reference_type
+    byref._reference_type = lambda *a: calls.append(a) or plain(*a)
+    try:
+        assert typeof(record) is typed and not calls             # kept: not typed again
+        other = _record()
+        assert typeof(other) is typed and len(calls) == 2        # a new one: it and its inner
+    finally:
+        byref._reference_type = plain
+
+
+def test_step_entries_are_found_once_for_records_of_the_same_types():
+    from occupant.integrate.fixed_step import _for_the_last_types
+    found = []
+    entries = _for_the_last_types(lambda *records: found.append(records) or len(found))
+    first, second = _record(), _record()              # the same types, other records
+    assert entries(first, first, first) == 1 and entries(first, first, first) == 1
+    assert entries(second, second, second) == 1 and len(found) == 1
+    other = Inner(np.array([1.5]), 2.0)               # other types: found again
+    assert entries(other, second, second) == 2 and entries(first, first, first) == 3
 
 
 def test_a_record_holding_other_values_is_refused():
