@@ -2,17 +2,8 @@
 __version__ = "0.1.0"
 
 import importlib  # noqa: E402
-import os  # noqa: E402
 import sys  # noqa: E402
 import types  # noqa: E402
-
-# numpy's and scipy's OpenBLAS on one thread, set before numpy loads it (below; a process that
-# imported numpy first keeps its own), unless the user set it: occupant's products are small
-# (the largest, a run's 1501 samples of 3-vectors and 4x4 poses), and after each call BLAS's
-# worker threads spin waiting for more: ~0.1 s CPU of the 0.8 s of us_ncap_frontal_56's
-# simulation and criteria (measured, 2026-12), taken from the run itself and the machine's
-# other work (a sweep's workers, the report's second process); results bit-identical
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from occupant.channel import Channel  # noqa: E402
 
