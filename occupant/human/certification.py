@@ -18,6 +18,7 @@ needs and is not applied here. ``evaluate`` reads the CFR figures off the respon
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.integrate import cumulative_trapezoid
 
 from occupant.constants import G0
 from occupant.human import impact_tests
@@ -25,7 +26,6 @@ from occupant.human.assemble import assemble
 from occupant.human.loader import load_description
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 from occupant.model import BaseMotion
-from occupant.model.base_motion import cumulative_trapezoid
 from occupant.spatial import rot_y
 
 SCENARIO_FOLDER = "scenarios/certification"
@@ -188,8 +188,8 @@ def pendulum_motion(scenario, dt=1e-5):
     sign = 1.0 if scenario["mode"] == "flexion" else -1.0
     t = np.union1d(np.arange(0.0, scenario["t_end"] + 2 * dt, dt), t_p)  # pulse corners kept
     acc = np.interp(t, t_p, decel, right=0.0)
-    w = sign * (scenario["impact_speed"] - cumulative_trapezoid(acc, t)) / r_a
-    phi = cumulative_trapezoid(w, t)
+    w = sign * (scenario["impact_speed"] - cumulative_trapezoid(acc, t, initial=0.0)) / r_a
+    phi = cumulative_trapezoid(w, t, initial=0.0)
     wdot = -sign * acc / r_a
     flip = np.diag([1.0, -1.0, -1.0])  # B0: z down the arm, y so that the frame is right-handed
 

@@ -107,21 +107,6 @@ def test_analytic_translational_pulse_gives_pseudo_force():
     np.testing.assert_allclose(res.body_com[:, 0, 0], base_x + res.q[:, 0], atol=1e-12)
 
 
-def test_cumulative_trapezoid_integrates_lines_exactly_and_as_scipy_does():
-    from scipy.integrate import cumulative_trapezoid as scipy_cumulative
-
-    from occupant.model.base_motion import cumulative_trapezoid
-    t = np.cumsum(np.random.default_rng(3).uniform(1e-4, 2e-3, 200))
-    line = np.column_stack([2.0 - 5.0 * t, 3.0 * t])          # exact for linear integrands
-    np.testing.assert_allclose(cumulative_trapezoid(line, t),
-                               np.column_stack([2.0 * (t - t[0]) - 2.5 * (t**2 - t[0]**2),
-                                                1.5 * (t**2 - t[0]**2)]), rtol=0, atol=1e-12)
-    y = np.sin(40.0 * t)
-    assert np.array_equal(cumulative_trapezoid(y, t), scipy_cumulative(y, t, initial=0.0))
-    assert np.array_equal(cumulative_trapezoid(line, t),
-                          scipy_cumulative(line, t, axis=0, initial=0.0))
-
-
 def test_base_poses_at_all_times_are_the_poses_at_each():
     t = np.linspace(0.0, 0.1, 101)
     pulse = BaseMotion.translational(t, -300.0 * np.sin(np.pi * t / 0.1), velocity0=(15.0, 0.0, 0.0))
