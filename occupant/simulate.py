@@ -2,6 +2,7 @@
 import numpy as np
 
 from occupant import __version__
+from occupant.constants import STANDARD_GRAVITY
 from occupant.integrate import precompile
 from occupant.integrate.implicit import ImplicitIntegrator  # also registers newmark, radau, bdf
 from occupant.integrate.divergence import penetration_guard, penetration_message, where
@@ -135,7 +136,7 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
 
 def model_gravity(model):
     """The model's gravity field, else standard gravity along -z of B0 (m/s^2)."""
-    return model.gravity if model.gravity is not None else (0.0, 0.0, -9.81)
+    return model.gravity if model.gravity is not None else STANDARD_GRAVITY
 
 
 def default_step(method, limit):

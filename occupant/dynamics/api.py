@@ -2,6 +2,7 @@
 recursions. Signatures follow conventions rule 1: (model, data, q, v, ...)."""
 import numpy as np
 
+from occupant.constants import STANDARD_GRAVITY
 from occupant.dynamics.aba import forward_dynamics_aba
 from occupant.dynamics.crba import crba
 from occupant.dynamics.rnea import rnea
@@ -10,8 +11,6 @@ from occupant.jit import FastCall
 from occupant.model.base_motion import fixed_base_state
 from occupant.model.data import CrbaData, ForwardData, RneaData, view
 from occupant.model.model import ModelError
-
-STANDARD_GRAVITY = (0.0, 0.0, -9.81)  # m/s^2, world z up
 
 # the compiled algorithms, called without numba's per-call type dispatch (jit.FastCall)
 _aba = FastCall(forward_dynamics_aba)

@@ -1,6 +1,7 @@
 """Energy, momentum and centre of mass of the whole tree."""
 import numpy as np
 
+from occupant.constants import STANDARD_GRAVITY
 from occupant.dynamics.api import inverse_dynamics, body_com_positions, link_poses, _vec
 
 
@@ -11,7 +12,7 @@ def kinetic_energy(model, data, q, v, base=None):
     return 0.5 * float(np.einsum("li,lij,lj->", data.v, model.tree.inertia, data.v))
 
 
-def potential_energy(model, data, q, gravity=(0.0, 0.0, -9.81), base_pose=None):
+def potential_energy(model, data, q, gravity=STANDARD_GRAVITY, base_pose=None):
     """V = -sum_b m_b g . c_b (J), centres of mass in the world frame."""
     com = body_com_positions(model, data, q, base_pose)
     return float(-np.sum(model.body_mass * (com @ np.asarray(gravity, float))))

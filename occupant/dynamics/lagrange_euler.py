@@ -17,6 +17,7 @@ derivative of W_k along dof m being the commutator [W_m, W_k].
 """
 import numpy as np
 
+from occupant.constants import STANDARD_GRAVITY
 from occupant.dynamics.api import link_poses
 
 
@@ -79,7 +80,7 @@ def mass_matrix_le(model, data, q):
     return D
 
 
-def bias_forces_le(model, data, q, v, gravity=(0.0, 0.0, -9.81)):
+def bias_forces_le(model, data, q, v, gravity=STANDARD_GRAVITY):
     """h(q, v) by the Lagrange-Euler formulas (B0 at rest, uniform gravity)."""
     T, W, owner, moves, J = _setup(model, data, q)
     g = np.append(np.asarray(gravity, float), 0.0)

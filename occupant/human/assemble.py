@@ -10,7 +10,7 @@ resistance is named ``<joint>_translation``, in m and N).
 """
 import numpy as np
 
-from occupant.human.description import G0
+from occupant.constants import G0
 from occupant.modeling import Assembly, Ellipsoid, Joint, JointResistance, Marker, Part, Pose
 
 

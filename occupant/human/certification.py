@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import cumulative_trapezoid
 
-from occupant.constants import G0
+from occupant.constants import G0, STANDARD_GRAVITY
 from occupant.human import impact_tests
 from occupant.human.assemble import assemble
 from occupant.human.loader import load_description
@@ -221,7 +221,7 @@ def run_neck_pendulum(scenario="hybrid3_50m_neck_flexion", dt=1e-4, modify=None,
     sc, path = read_scenario(scenario)
     model = head_neck_model(sc["dummy"], modify)
     base = pendulum_motion(sc)
-    res = simulate(model, sc["t_end"], dt=dt, base_motion=base, gravity=(0.0, 0.0, -9.81), **options)
+    res = simulate(model, sc["t_end"], dt=dt, base_motion=base, gravity=STANDARD_GRAVITY, **options)
     # head orientation relative to the pendulum (B0), then relative to its start; the pitch about
     # the head's y (left) axis is positive for a nod towards the face (flexion), as the D-plane
     # rotation of the flexion test

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.interpolate import CubicSpline
 
-from occupant.constants import G0
+from occupant.constants import G0, STANDARD_GRAVITY
 from occupant.human import impact_tests
 from occupant.human.certification import CFC_CLASSES, _check_corridor, corridor_checks
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
@@ -250,7 +250,7 @@ def _run_sled(scenario, path, dt):
     base = t1_motion(t, t1["ax_g"], t1["az_g"], t1["rot_y_rad"], t1.get("ay_g"))
     step = dt or scenario.get("dt", 2e-5)
     res = simulate(model, scenario["t_end"], base_motion=base, integrator="rk4", dt=step,
-                   output_dt=2e-3, gravity=(0.0, 0.0, -9.81))
+                   output_dt=2e-3, gravity=STANDARD_GRAVITY)
     rotation = scenario.get("rotation", "flexion")
     angle = head_rotation_deg(res.body_poses[:, model.body("head"), :3, :3], rotation)
     times = scenario.get("read_at_ms", [])

@@ -3,6 +3,7 @@ first-order ODE y' = f(t, y), y = (q, v, z), that every integrator advances. It 
 compiled bundle (``Model.bundle``) and the one Data the step fills."""
 import numpy as np
 
+from occupant.constants import STANDARD_GRAVITY
 from occupant.integrate.pipeline import state_derivative
 from occupant.jit import FastCall
 from occupant.model.base_motion import fixed_base_state
@@ -13,7 +14,7 @@ class MultibodySystem:
     """``tau`` (nv,) constant applied generalized forces; ``base_motion`` sampled every
     ``base_dt`` seconds over [t0, t_end] into the table the compiled step interpolates."""
 
-    def __init__(self, model, gravity=(0.0, 0.0, -9.81), base_motion=None, tau=None,
+    def __init__(self, model, gravity=STANDARD_GRAVITY, base_motion=None, tau=None,
                  t0=0.0, t_end=0.0, base_dt=1e-4):
         self.model = model
         self.gravity = np.asarray(gravity, float)

@@ -30,13 +30,13 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from occupant.constants import STANDARD_GRAVITY
 from occupant.dynamics.api import link_poses
 from occupant.model.joint_motion import normalize_quaternions
 from occupant.model.joint_types import JointType
 from occupant.model.model import ModelError
 from occupant.spatial.rotation import matrix_to_quat, quat_multiply, quat_to_matrix
 
-DEFAULT_GRAVITY = (0.0, 0.0, -9.81)  # m/s^2
 DEFAULT_TIMESTEP = 1e-4  # s, suited to crash dynamics (MuJoCo's own default is 2e-3)
 
 _FREE_SLIDE_SUFFIX = ("px", "py", "pz")
@@ -243,7 +243,7 @@ def mujoco_velocity_jacobian(model, q):
 # ---------------------------------------------------------------------------------------------
 # the export
 
-def export_mjcf(model, path, q=None, *, gravity=DEFAULT_GRAVITY, timestep=DEFAULT_TIMESTEP):
+def export_mjcf(model, path, q=None, *, gravity=STANDARD_GRAVITY, timestep=DEFAULT_TIMESTEP):
     """Write ``model`` as a MuJoCo MJCF file at ``path``, posed at configuration ``q`` (default:
     the neutral configuration), so that MuJoCo's reference configuration qpos0 is ``q``.
 

@@ -9,6 +9,7 @@ from collections import namedtuple
 import numpy as np
 
 from occupant.byref import by_reference
+from occupant.constants import STANDARD_GRAVITY
 from occupant.model.base_motion import fixed_base_state
 from occupant.model.bundle import step_bundle
 from occupant.model.bundle import (Bundle, POWER_NAMES, frozen, empty_airbag_block,
@@ -162,10 +163,10 @@ class Model:
 
     def bundle(self, base_table=None, base_t0=0.0, base_dt=1.0, tau_applied=None):
         """The compiled bundle of this model for one run: ``base_table`` (n, 12) the sampled B0
-        spatial states (default: B0 at rest under standard gravity, -9.81 m/s^2 along z, as the
+        spatial states (default: B0 at rest under standard gravity along -z, as the
         dynamics functions assume), ``tau_applied`` (nv,)."""
         if base_table is None:
-            base_table = fixed_base_state((0.0, 0.0, -9.81))[None, :]
+            base_table = fixed_base_state(STANDARD_GRAVITY)[None, :]
         table = np.ascontiguousarray(base_table, float)
         tau = np.zeros(self.nv) if tau_applied is None else np.ascontiguousarray(tau_applied, float)
         return step_bundle(Bundle(tree=self.tree, joint_resistance=self.joint_resistance,

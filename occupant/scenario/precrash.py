@@ -25,7 +25,8 @@ import math
 
 import numpy as np
 
-from occupant.scenario.pulse import G0, KMH, SAMPLE_DT, Pulse
+from occupant.constants import G0
+from occupant.scenario.pulse import KMH, SAMPLE_DT, Pulse
 
 KEYS = ("manoeuvre", "speed_kmh", "duration", "crash_duration")
 MANOEUVRES = ("hard_brake",)

@@ -119,7 +119,7 @@ class _OnSegment(_Located):
 class Accelerometer(_OnSegment):
     """Tri-axial linear accelerometer fixed to ``body`` at ``point``: the acceleration of that
     point relative to the inertial frame minus gravity (specific force, m/s^2), in the segment's
-    J211 axes. At rest upright it reads -9.81 m/s^2 along z (J211 z points down, the specific
+    J211 axes. At rest upright it reads -1 g along z (J211 z points down, the specific
     force of a body resting against gravity points up)."""
     kind = "accelerometer"
 

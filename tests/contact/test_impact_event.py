@@ -8,11 +8,12 @@ import pytest
 from scipy.optimize import brentq
 
 import occupant
+from occupant.constants import G0
 from occupant.contact import ContactError, impact_event
 import impact_models as im
 from test_impact_analytic import rod_closed_form
 
-M, L, G = 2.0, 1.2, 9.81      # kg, m, m/s^2
+M, L, G = 2.0, 1.2, G0        # kg, m, m/s^2
 THETA, HEIGHT = 0.5, 0.7      # rad, m: the rod's angle and its centre's height at release
 
 

@@ -6,12 +6,13 @@ from scipy.integrate import solve_ivp
 
 import occupant
 from occupant import samples
+from occupant.constants import G0
 from occupant.dynamics import forward_dynamics, momentum, kinetic_energy
 from occupant.integrate import Event
 from occupant.model import BaseMotion
 from occupant.modeling import Assembly, Part, Joint, Pose
 
-G = 9.81
+G = G0
 
 
 def test_analytic_small_amplitude_pendulum_period():

@@ -89,7 +89,7 @@ def test_identity_spring_forces_equal_jacobian_transpose():
     p_tip = R[:3, :3] @ r_tip + R[:3, 3]
     u = (np.array([0.6, 0.0, -0.4]) - p_tip) / np.linalg.norm(np.array([0.6, 0.0, -0.4]) - p_tip)
     tau = data.tau.copy() + J.T @ (tension * u)
-    vdot_ref = forward_dynamics(model, model.make_data(), q, v, tau, gravity=(0, 0, -9.81))
+    vdot_ref = forward_dynamics(model, model.make_data(), q, v, tau)
     np.testing.assert_allclose(vdot_step, vdot_ref, rtol=1e-12, atol=1e-10)
 
 

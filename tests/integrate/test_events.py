@@ -6,11 +6,12 @@ import pytest
 
 import occupant
 from occupant import samples
+from occupant.constants import G0
 from occupant.integrate import INTEGRATORS, DormandPrince5, Event, MultibodySystem
 from occupant.modeling import Assembly, Part, Joint, Pose
 from occupant.simulate import SimulationError
 
-H, E, G = 1.0, 0.8, 9.81   # drop height m, restitution, gravity m/s^2
+H, E, G = 1.0, 0.8, G0   # drop height m, restitution, gravity m/s^2
 
 
 def _ball():

@@ -8,6 +8,7 @@ import pytest
 from scipy.optimize import brentq
 
 import occupant
+from occupant.constants import G0
 from occupant.integrate.pipeline import evaluate
 from occupant.model import ModelError
 from occupant.modeling import (
@@ -21,7 +22,7 @@ from occupant.restraints import fit_belts
 
 from chest_rig import chest_rig
 
-G = 9.81
+G = G0
 DECK = np.array(gs1_webbing().loading)        # (strain, N), facts 6.4
 LINEAR = Webbing([(0.0, 0.0), (0.1, 16000.0)])   # EA = 160 kN, about the deck's mean slope
 

@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+from occupant.constants import STANDARD_GRAVITY
 from occupant.dynamics import body_poses
 from occupant.io.toml_files import resolve_shipped
 from occupant.scenario import ScenarioError, load
@@ -272,7 +273,7 @@ def _lower_leg_on_femur(m, res, k):
 
     c = res.body_com
     lin = sum(m.body_mass[b] * np.cross(c[k, b] - knee, (c[k + 1, b] - 2.0 * c[k, b] + c[k - 1, b]) / h ** 2
-                                        - np.array([0.0, 0.0, -9.81])) for b in (kl, kf))
+                                        - np.array(STANDARD_GRAVITY)) for b in (kl, kf))
     pair = "right_shank_shell__bumper"
     point = np.array([res.outputs[f"{pair}.point_{a}"][k] for a in "xyz"])
     bumper = np.cross(point - knee, [res.outputs[f"{pair}.normal_force"][k], 0.0, 0.0])  # along the car's x

@@ -12,7 +12,8 @@ from occupant.io.toml_files import FileChecker, InputFileError, read_toml
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario import OverrideError, ScenarioError, apply_overrides, load, parse_override
 from occupant.scenario.load import _resolve
-from occupant.scenario.pulse import G0, KMH, read_pulse
+from occupant.constants import G0
+from occupant.scenario.pulse import KMH, read_pulse
 from occupant.scenario.toml_write import dumps
 
 SHIPPED = ("fmvss208_sled_48_unbelted", "fmvss208_sled_48_belted", "us_ncap_frontal_56",

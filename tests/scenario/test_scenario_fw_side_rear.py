@@ -8,7 +8,8 @@ import pytest
 from occupant.io.toml_files import FileChecker
 from occupant.scenario import ScenarioError, load
 from occupant.scenario.interior import InteriorFileError, load_interior
-from occupant.scenario.pulse import G0, KMH, read_pulse
+from occupant.constants import G0
+from occupant.scenario.pulse import KMH, read_pulse
 
 
 def test_analytic_pulse_direction_and_triangle():
