@@ -528,6 +528,48 @@ def test_analytic_bottoming_out_on_the_backing_plane():
     assert np.abs(res.energy["balance"]).max() < 1e-6 * 0.5 * mass * v0**2
 
 
+@pytest.mark.parametrize("lateral, R, height, bottoms", [(0.0, 0.15, 0.155, True),
+                                                         (0.25, 0.04, 0.03, False)],
+                         ids=["through_the_front", "beside_the_mount"])
+def test_analytic_backing_plane_takes_only_a_body_that_flattened_the_bag(lateral, R, height,
+                                                                         bottoms):
+    """The backing plane (``bottoming_thickness`` 0.02 m ahead of the mount) is what a body that
+    flattens the bag from its front meets: its depth into the plane counts as far as the body
+    is deeper in the bag than the bag's height over the plane where it meets it. A ball of R
+    0.15 m on the bag's axis, its centre 0.155 m above the mount, came through the front: 0.015 m
+    into the plane (the bag, 2 a = 0.26 m deep, is 0.24 m over the plane there and the ball 0.255 m
+    deep in it), the bottoming table's force there. A ball of R 0.04 m 0.25 m off the axis (inside
+    the bag's 0.33 m footprint, where its front is 0.215 m over the mount), its centre 0.03 m
+    above the mount, as a hand on a steering-wheel rim that the unfolding bag meets: it is 0.03 m
+    into the plane but grazes the bag's back, and the plane does not push it (the table's 13 kN
+    there before, from its first contact with the bag)."""
+    table = [[0.0, 0.0], [0.01, 2500.0], [0.02, 6000.0], [0.04, 20000.0], [0.06, 40000.0]]
+    asm = Assembly("backing")
+    asm.add(Part("ball", 1000.0, inertia=(1.0,) * 3))
+    asm.add(Joint("lift", "prismatic", None, "ball", Pose(position=(lateral, 0.0, 0.0))))
+    asm.add(Marker("centre", "ball"))
+    asm.add(Sphere("shell", "centre", R))
+    asm.add(Airbag("bag", None, rotation=UP_X, semi_axes=SEMI_AXES, firing_time=-1.0,
+                   deployment_time=0.0, initial_pressure=P_A + 30e3, bottoming=table,
+                   bottoming_thickness=0.02, bottoming_damping=0.0, friction=0.0))
+    asm.add(AirbagContact("bag_ball", "bag", "shell"))
+    res = occupant.simulate(asm.compile(), 1e-4, q0=[height], integrator="rk4", dt=1e-5,
+                            gravity=(0, 0, 0), output_dt=1e-4)
+    out = res.outputs
+    assert out["bag_ball.penetration"][0] > 0 and out["bag_ball.force"][0] > 0   # in the bag
+    d_b = 0.02 + R - height                                  # into the plane, geometrically
+    if bottoms:
+        assert out["bag_ball.penetration"][0] == pytest.approx(2 * A_ + R - height, rel=1e-9)
+        np.testing.assert_allclose(out["bag_ball.bottoming_penetration"][0], d_b, atol=1e-12)
+        t = np.array(table)
+        assert out["bag_ball.bottoming_force"][0] == pytest.approx(
+            np.interp(d_b, t[:, 0], t[:, 1]), rel=1e-12)
+    else:
+        assert d_b == pytest.approx(0.03)
+        assert out["bag_ball.bottoming_penetration"][0] < 0
+        assert out["bag_ball.bottoming_force"][0] == 0.0
+
+
 def test_identity_fabric_friction_brakes_a_spinning_ball():
     """A ball held at a fixed depth d in a pre-inflated bag, on its axis, spinning about a
     horizontal axis through its centre: penetration, normal and pressure force stay constant,
