@@ -79,6 +79,7 @@ Energy: the "airbags" power slot is the power of those forces on the bodies,
 closes with it (friction and bottoming add their power to the same slot). Because A = dV_c/dd, the gas gives up exactly that work in its p dV term: for a
 deployed bag without inflow and outflow, kinetic + potential + U + p_a V is constant (the
 p_a V term is the work done on the atmosphere), exactly while each pair's share s is constant
+(V_c does not depend on the unfolded depth G where G moves after the deployment: there G >= d)
 (a changing share exchanges p (V_c(d) - V_c(d_s)) s'). Not in that sum: the gas's work on unfolding the
 bag (p V' of the prescribed shape), the enthalpy of the in- and outflows (outputs
 ``enthalpy_inflow``/``outflow``), and the difference between the power at the contact point and
