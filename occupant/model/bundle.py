@@ -162,6 +162,7 @@ AirbagBlock = namedtuple("AirbagBlock", [
     "link_b",         # (npair,) int, the bag's mounting link
     "R_b",            # (npair, 3, 3) the bag's axes in that link's frame
     "z_start",        # int, first producer state: per bag AIRBAG_STATES
+    "pair_z_start",   # int, first producer state: per pair AIRBAG_CONTACT_STATES
     "out_start",      # int, first output: per bag AIRBAG_OUTPUTS
     "pair_out_start", # int, first output: per pair AIRBAG_CONTACT_OUTPUTS
     "friction",       # (nbag,) Coulomb coefficient, bag fabric on the occupant
@@ -177,6 +178,8 @@ AirbagBlock = namedtuple("AirbagBlock", [
 ])
 # per bag: z = (gas mass added, change of p V^gamma) since t = 0 (zero at the initial content)
 AIRBAG_STATES = (("gas_mass_added", "kg"), ("sigma_added", "Pa m^(3 gamma)"))
+# per pair: the depth the bag's unfolding put the body in (occupant.restraints.airbag)
+AIRBAG_CONTACT_STATES = (("unfolded_depth", "m"),)
 AIRBAG_OUTPUTS = (("pressure", "Pa"), ("gauge_pressure", "Pa"), ("volume", "m^3"),
                   ("gas_mass", "kg"), ("temperature", "K"), ("internal_energy", "J"),
                   ("mass_inflow", "kg/s"), ("mass_outflow", "kg/s"), ("enthalpy_inflow", "W"),
@@ -508,7 +511,7 @@ def empty_airbag_block():
                         ("R_bottom", (0, 3, 3)),
                         ("p_bottom", (0, 3)), ("size_bottom", (0, 3))):
         values[name] = np.zeros(shape)
-    for name in ("z_start", "out_start", "pair_out_start"):
+    for name in ("z_start", "pair_z_start", "out_start", "pair_out_start"):
         values[name] = 0
     values["dimple"] = None
     return freeze_block(AirbagBlock, values)

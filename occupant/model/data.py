@@ -48,7 +48,8 @@ Data = namedtuple("Data", [
                     #   semi-axes (mounting link frame), the normal and contact point (B0),
                     #   (penetration m, its rate m/s, contact area m^2), and of the share on a
                     #   carrier (share, penetration m, its rate m/s) and its contact point (B0),
-                    #   (share of its dimple, the dimple's area m^2, 0) of the "dimple" law
+                    #   (share of its dimple, the dimple's area m^2, the depth the unfolding
+                    #   put the body in m) of the "dimple" law
                     #   (occupant.restraints.airbag_dimple.dimple_shares)
                     #   (occupant.restraints.airbag)
     "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,

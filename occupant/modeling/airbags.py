@@ -16,7 +16,8 @@ from numba import njit
 
 from occupant.jit import JIT
 from occupant.model.bundle import (
-    AIRBAG_CONTACT_OUTPUTS, AIRBAG_OUTPUTS, AIRBAG_STATES, AirbagBlock, freeze_block, marker,
+    AIRBAG_CONTACT_OUTPUTS, AIRBAG_CONTACT_STATES, AIRBAG_OUTPUTS, AIRBAG_STATES, AirbagBlock,
+    freeze_block, marker,
 )
 from occupant.model.model import ModelError
 from occupant.modeling.carriers import carrier_link
@@ -240,6 +241,17 @@ def unfolded_fraction(f0, t_fire, td, t):
     return f0 + (1.0 - f0) * s * s * (3.0 - 2.0 * s)
 
 
+@njit(**JIT)
+def unfolding_rate(f0, t_fire, td, t):
+    """df/dt (1/s) of ``unfolded_fraction``: (1 - f0) 6 s (1 - s) / td while it unfolds, else 0."""
+    if td <= 0.0:
+        return 0.0
+    s = (t - t_fire) / td
+    if s <= 0.0 or s >= 1.0:
+        return 0.0
+    return (1.0 - f0) * 6.0 * s * (1.0 - s) / td
+
+
 def _equivalent_radius(semi_axes):
     """Radius of the sphere of the same volume, (a b c)^(1/3), m: the occupant geometry's size in
     the penetrated-volume estimate [E]."""
@@ -372,6 +384,7 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
     cols["out_start"] = outputs.reserve(asm.airbags, AIRBAG_OUTPUTS)
     cols["pair_out_start"] = outputs.reserve([c.name for c in contacts], AIRBAG_CONTACT_OUTPUTS)
     cols["z_start"] = states.reserve(asm.airbags, AIRBAG_STATES)
+    cols["pair_z_start"] = states.reserve([c.name for c in contacts], AIRBAG_CONTACT_STATES)
     return freeze_block(AirbagBlock, cols), [c.name for c in contacts]
 
 

@@ -40,8 +40,13 @@ curvature radius lambda b c / a:
   2 %), its area at most the face, pi lambda^2 b c; bodies whose dimples overlap share them
   (``airbag_dimple.dimple_shares``: each keeps its dimple less half of each overlap, as discs
   about the contact points, so one region of fabric pushes once); where it is slack (still
-  folded), the lens: a blend at the taut share. Its scenario figures, and why it is not the
-  default: ``airbag_dimple``.
+  folded), the lens: a blend at the taut share. The dimple covers only the depth the body
+  pushed in itself: the depth the unfolding bag put it in (the pair's state G,
+  ``_unfolded_depth``: the bag's surface moving into the body as it unfolds) is met by fabric
+  still coming out of its folds, held on the body, the lens (``patch``; euro_ncap_full_width_50's
+  5th female, 0.10 m inside the full shape, had 65 mm of her head's depth from the unfolding and
+  her head pushed out of the bag with 3.7 kN as a dimple; us_ncap_frontal_56's 50th male 6 mm).
+  Its scenario figures, and why it is not the default yet: ``airbag_dimple``.
 V = f V_nominal - sum V_c. The force (p - p_a)^+ A acts along the normal on the occupant
 at the contact point, its reaction on the mounting link; with it the fabric's regularised Coulomb
 friction (``contact.compliant.normal_and_friction``; dummy-airbag mu 0.1-0.3, crash-domain-facts
@@ -52,7 +57,12 @@ the steering wheel through the collapsed fabric), a pair whose occupant geometry
 also meets the backing plane, the bag's mounting plane moved ahead by the collapsed bag's
 thickness, within the bag's y-z footprint: an ellipsoid-plane contact
 (``geometry_pairs.ellipsoid_plane``) with the bag's bottoming loading table and Hunt-Crossley
-damping, its reaction on the mounting link.
+damping, its reaction on the mounting link. Only a body that came through the bag's front meets
+it: its depth into the plane counts as far as its depth in the bag exceeds the bag's height over
+the plane where it meets the plane (``_flattened``), so that a body beside or behind the bag
+within its footprint (the driver's hands on the steering-wheel rim, which the unfolding bag
+reaches) is not thrown off the plane (measured before, with the hands in contact with the
+driver bag: 50 kN on each hand at 22 ms in us_ncap_frontal_56).
 
 A pair with a ``front`` (a dummy's thorax, its front the sternum pad on the chest joint) splits
 its patch (``occupant.contact.carrier``): the share s of the body's own contact patch (the
@@ -69,6 +79,7 @@ Energy: the "airbags" power slot is the power of those forces on the bodies,
 closes with it (friction and bottoming add their power to the same slot). Because A = dV_c/dd, the gas gives up exactly that work in its p dV term: for a
 deployed bag without inflow and outflow, kinetic + potential + U + p_a V is constant (the
 p_a V term is the work done on the atmosphere), exactly while each pair's share s is constant
+(V_c does not depend on the unfolded depth G where G moves after the deployment: there G >= d)
 (a changing share exchanges p (V_c(d) - V_c(d_s)) s'). Not in that sum: the gas's work on unfolding the
 bag (p V' of the prescribed shape), the enthalpy of the in- and outflows (outputs
 ``enthalpy_inflow``/``outflow``), and the difference between the power at the contact point and
@@ -81,12 +92,12 @@ from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, call_if, readonly, separate
 from occupant.contact.carrier import bearer, carried, carried_share
 from occupant.contact.compliant import normal_and_friction
 from occupant.contact.geometry_pairs import (
-    PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link,
+    PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link, to_link,
 )
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import AIRBAG_CONTACT_OUTPUTS, POWER_AIRBAGS
-from occupant.modeling.airbags import DIMPLE_LAW, unfolded_fraction
+from occupant.modeling.airbags import DIMPLE_LAW, unfolded_fraction, unfolding_rate
 from occupant.restraints.airbag_dimple import dimple, dimple_shares, tautness
 
 N_PAIR_OUTPUTS = len(AIRBAG_CONTACT_OUTPUTS)
@@ -116,34 +127,40 @@ def lens(d, r1, r2):
 
 
 @njit(**JIT)
-def patch(d, r, R, taut, face, share):
+def patch(d, r, R, taut, face, share, slack=0.0):
     """(volume m^3, area m^2, the lens' rim area m^2) the bag loses to a body of radius r at
     depth d (bag face curvature radius R): the taut share ``taut`` in [0, 1] of the fabric turns
-    the wrinkled dimple (``airbag_dimple.dimple``, its area at most ``face``), of which the body
-    takes ``share`` (``airbag_dimple.dimple_shares``: the rest is other bodies' where their
-    dimples overlap), the slack rest only gives way by the lens of the two spheres (all of it at
-    ``taut`` = 0: the "lens" law); area = dV/dd at any fixed ``taut`` and ``share``."""
+    the wrinkled dimple (``airbag_dimple.dimple``, its area at most ``face``) over the depth
+    x = d - ``slack`` the body pushed in itself (the first ``slack`` metres, where the unfolding
+    bag met the body, stay the lens: V = V_lens(d) - V_lens(x) + share V_dimple(x)), of which
+    the body takes ``share`` (``airbag_dimple.dimple_shares``: the rest is other bodies' where
+    their dimples overlap), the slack rest only gives way by the lens of the two spheres (all of
+    it at ``taut`` = 0: the "lens" law); area = dV/dd at any fixed ``taut``, ``share`` and
+    ``slack``."""
     vol_l, area_l = lens(d, r, R)
     if taut <= 0.0:
         return vol_l, area_l, area_l
-    return _blend(vol_l, area_l, d, r, R, taut, face, share)
+    return _blend(vol_l, area_l, d, r, R, taut, face, share, slack)
 
 
 @njit(**JIT)
-def _blend(vol_l, area_l, d, r, R, taut, face, share):
+def _blend(vol_l, area_l, d, r, R, taut, face, share, slack):
     """``patch`` of a taut share ``taut`` > 0 from the lens' volume and area already known."""
-    vol_d, area_d = dimple(d, r, R, max(face, area_l))
-    return ((1.0 - taut) * vol_l + taut * share * vol_d,
-            (1.0 - taut) * area_l + taut * share * area_d, area_l)
+    x = max(d - slack, 0.0)
+    vol_d, area_d = dimple(x, r, R, max(face, area_l))
+    vol_x, area_x = (vol_l, area_l) if x >= d else lens(x, r, R)
+    return ((1.0 - taut) * vol_l + taut * (vol_l - vol_x + share * vol_d),
+            (1.0 - taut) * area_l + taut * (area_l - area_x + share * area_d), area_l)
 
 
 @njit(**JIT)
-def _patch(dimple, d, r, R, taut, face, share):
+def _patch(dimple, d, r, R, taut, face, share, slack):
     """``patch`` where the model has a bag on the "dimple" law (the block's marker ``dimple``),
     else the lens alone: a model without it compiles nothing of the dimple (``jit.call_if``)."""
     vol, area = lens(d, r, R)
     if taut > 0.0:
-        return call_if(dimple, _blend, (vol, area, area), vol, area, d, r, R, taut, face, share)
+        return call_if(dimple, _blend, (vol, area, area), vol, area, d, r, R, taut, face, share,
+                       slack)
     return vol, area, area
 
 
@@ -222,6 +239,55 @@ def _bottoming(el, b, d, d_rate):
                + el.bottom_damping[b] * d * d_rate, 0.0)
 
 
+# The unfolded depth follows the body out of the bag within this time [E: short beside the
+# tens of ms a body spends in a bag, long beside the integration steps of 10-20 us].
+SLACK_TIME = 1e-3
+
+
+@njit(**JIT_INLINE)
+def _unfolded_depth(data, el, b, k, growth, d, nx, ny, nz, cx, cy, cz, z, zdot):
+    """Pair k's state G (m), the depth the unfolding bag b put its body in, returned at most the
+    current depth, with its rate into zdot: while the body is in the bag, the speed along the
+    normal n (B0) of the bag's deepest surface point in the body, c + (d / 2) n (c the contact
+    point midway between the deepest points), as the bag unfolds about its mounting frame's
+    origin o: growth ((c - o) . n + d / 2), growth = lam' / lam; G falls to the depth within
+    SLACK_TIME once the body is less deep."""
+    zk = el.pair_z_start + k
+    slack = max(z[zk], 0.0)
+    rate = 0.0
+    if d > 0.0 and growth > 0.0:
+        x, y, w = point_in_link(data, el.link_b[k], cx, cy, cz)
+        mx, my, mz = to_link(data, el.link_b[k], nx, ny, nz)
+        rate = max(growth * ((x - el.bag_p[b, 0]) * mx + (y - el.bag_p[b, 1]) * my
+                             + (w - el.bag_p[b, 2]) * mz + 0.5 * d), 0.0)
+    zdot[zk] = rate - max(slack - max(d, 0.0), 0.0) / SLACK_TIME
+    return min(slack, max(d, 0.0))
+
+
+@njit(**JIT_INLINE)
+def _flattened(data, el, b, k, lam, d, cx, cy, cz):
+    """How far pair k's body, d deep in bag b (unfolded to the scale lam), has pushed past the
+    backing plane through the bag: d less the bag's height over the plane where the body meets
+    the plane (at the contact point c, B0; the front of the bag's ellipsoid there, at most
+    2 lam a less the collapsed thickness; -1 m where c lies outside the unfolding bag's
+    footprint: no bag there to flatten). A body that came through the bag's front has
+    flattened it, d - height its depth into the plane; one beside or behind the bag inside its
+    footprint (a hand on the steering-wheel rim, which the unfolding bag only grazes) has not."""
+    x, y, z = point_in_link(data, el.link_b[k], cx, cy, cz)
+    ux, uy, uz = x - el.bag_p[b, 0], y - el.bag_p[b, 1], z - el.bag_p[b, 2]
+    R = el.bag_R[b]
+    u1 = ux * R[0, 1] + uy * R[1, 1] + uz * R[2, 1]
+    u2 = ux * R[0, 2] + uy * R[1, 2] + uz * R[2, 2]
+    thickness = ((el.p_bottom[k, 0] - el.bag_p[b, 0]) * R[0, 0]
+                 + (el.p_bottom[k, 1] - el.bag_p[b, 1]) * R[1, 0]
+                 + (el.p_bottom[k, 2] - el.bag_p[b, 2]) * R[2, 0])
+    a = lam * el.semi_axes[b, 0]
+    off = (u1 / (lam * el.semi_axes[b, 1])) ** 2 + (u2 / (lam * el.semi_axes[b, 2])) ** 2
+    if off >= 1.0:   # no bag between the body and the plane there
+        return -1.0
+    return d - (a * (1.0 + np.sqrt(1.0 - off)) - thickness)
+
+
 @separate
 def airbags(bundle, data, t, q, v, z):
     el = bundle.airbags
@@ -237,6 +303,9 @@ def airbags(bundle, data, t, q, v, z):
     for b in range(el.bag_link.shape[0]):
         f = unfolded_fraction(el.folded_fraction[b], el.firing_time[b], el.deployment_time[b], t)
         lam = f ** (1.0 / 3.0)
+        # lam' / lam: the bag's surface moves at (lam' / lam)(x - o) as it unfolds about o
+        growth = unfolding_rate(el.folded_fraction[b], el.firing_time[b],
+                                el.deployment_time[b], t) / (3.0 * f)
         depth = lam * el.semi_axes[b, 0]
         radius_b = lam * el.bag_radius[b]
         # the "dimple" law's fabric is taut as far as the bag has unfolded (slack while folded),
@@ -254,6 +323,8 @@ def airbags(bundle, data, t, q, v, z):
             geo[2, k, 0], geo[2, k, 1], geo[2, k, 2] = nx, ny, nz
             geo[3, k, 0], geo[3, k, 1], geo[3, k, 2] = cx, cy, cz
             geo[4, k, 0], geo[4, k, 1] = d, d_rate
+            geo[7, k, 2] = _unfolded_depth(points, el, b, k, growth, d, nx, ny, nz, cx, cy, cz,
+                                           z, data.zdot)
         # the taut fabric's dimples share the face where they overlap (airbag_dimple.dimple_shares)
         if taut > 0.0:
             call_if(el.dimple, dimple_shares, 0.0, geo, el.pair_start[b], el.pair_start[b + 1],
@@ -264,9 +335,9 @@ def airbags(bundle, data, t, q, v, z):
             d, d_rate = geo[4, k, 0], geo[4, k, 1]
             nx, ny, nz = geo[2, k, 0], geo[2, k, 1], geo[2, k, 2]
             cx, cy, cz = geo[3, k, 0], geo[3, k, 1], geo[3, k, 2]
-            share_k = geo[7, k, 0]
+            share_k, slack = geo[7, k, 0], geo[7, k, 2]
             vol_c, area, rim_area = _patch(el.dimple, d, el.radius_a[k], radius_b, taut, face,
-                                           share_k)
+                                           share_k, slack)
             # the share over the carrier's front, at its own depth (occupant.contact.carrier)
             share, d_s, area_s, sx, sy, sz = 0.0, d, area, cx, cy, cz
             la, carrier = el.link_a[k], el.carrier[k]
@@ -278,7 +349,7 @@ def airbags(bundle, data, t, q, v, z):
                 _, d_s, _, sx, sy, sz = carried(points, la, carrier, el.carrier_r[k], d, d_rate,
                                                 nx, ny, nz, cx, cy, cz)
                 vol_s, area_s, _ = _patch(el.dimple, d_s, el.radius_a[k], radius_b, taut, face,
-                                          share_k)
+                                          share_k, slack)
                 vol_c = (1.0 - share) * vol_c + share * vol_s
             displaced += vol_c
             geo[4, k, 2] = area
@@ -348,6 +419,7 @@ def airbags(bundle, data, t, q, v, z):
                 # bottoming out on the backing plane, shared as the patch is
                 d_bottom, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(
                     points, backing, k)
+                d_bottom = min(d_bottom, _flattened(points, el, b, k, lam, d, cx, cy, cz))
                 if d_bottom > 0.0 and inside:
                     f_bottom = _bottoming(el, b, d_bottom, d_rate)
                     if share > 0.0 and bearer(points, la, carrier, nx, ny, nz) == carrier:
