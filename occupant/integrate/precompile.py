@@ -46,11 +46,12 @@ COST = dict(belts=10.4, contacts=5.9, _euler_advance=4.7, loads=2.0, _rk4_advanc
             _run_euler=0.5, _run_rk4=0.4, airbags=2.7, rnea=1.3, joint_resistance=0.7)
 WORKER_FILES = 1000   # first number of the cache files the worker writes
 TIMEOUT = 600.0       # s without news from the worker after which it is stopped
-# s the worker given its jobs ``early`` starts before this process: a scenario's load after its
-# model is built (posture fit, neck bracket, sensors: ~1.7 s wall on a first run) less the
-# worker's start not yet over then (a new interpreter importing numba and the compiled
-# modules) [E from the timeline of a cold us_ncap_frontal_56 run, coldstart10]
-HEAD_START = 0.7
+# s CPU the worker given its jobs ``early`` starts before this process: a scenario's load after
+# its model is built (neck bracket and posture fit, the latter compiling the forward kinematics:
+# ~1.5 s CPU on a first run) less the worker's start not over then (a new interpreter importing
+# numba and the compiled modules) [E from timelines of cold us_ncap_frontal_56 runs: the worker
+# had its jobs 2.0 s wall before this process's ``ahead`` on a loaded machine; coldstart10]
+HEAD_START = 1.0
 
 
 def jobs(model, loop):
