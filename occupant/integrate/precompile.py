@@ -19,9 +19,13 @@ starts none, its siblings already using the cores.
 
 A command that is about to load a model calls ``standby`` first: on an empty cache the worker is
 started then, so that its start (a new interpreter importing numba and the compiled modules,
-~1.5 s) overlaps the model's loading instead of delaying its first job; ``ahead`` hands it its
-jobs when the model exists.
+~1.5 s) overlaps the model's loading instead of delaying its first job. A scenario hands it its
+jobs (``early``) as soon as its model is built, so that it compiles while the posture is fitted
+(~1-2 s on a first run); ``ahead`` compiles this process's share when the run needs them (else,
+nothing handed early, it hands the worker its share then). The split is the one whose estimated
+end is the earliest (``split``).
 """
+import atexit
 import contextlib
 import gc
 import multiprocessing
@@ -33,16 +37,21 @@ import threading
 
 from numba import typeof, types
 
-# s CPU of each job's cold compilation in us_ncap_frontal_56 (this machine, the two processes of
-# a cold ``occupant run``, loads with the producers loaded from the cache; the RK4 jobs from
-# tests/benchmarks/bench_cold_compile.py before the typing memo, jit._get_call_type; contacts
-# and airbags scaled by their measured 0.7 and 1.6 since the contacts compile only the pair types
-# present, jit.call_if: the plane routine the airbags also call is now compiled by them), to
-# split the work evenly; other producers ~1 s.
-COST = dict(belts=9.6, contacts=5.0, _euler_advance=3.2, loads=1.5, _rk4_advance=10.8,
-            _run_euler=0.4, _run_rk4=0.4, airbags=3.4, rnea=1.5, joint_resistance=0.6)
+# s CPU of each job's cold compilation in us_ncap_frontal_56, to split the work evenly: measured
+# in the two processes of a cold ``occupant run`` (this machine, loaded, median of two to five
+# runs with each job on either side: a job compiles its callees that the other process compiled;
+# coldstart10); the RK4 jobs from tests/benchmarks/bench_cold_compile.py before the typing memo
+# (jit._get_call_type); other producers ~1 s.
+COST = dict(belts=10.4, contacts=5.9, _euler_advance=4.7, loads=2.0, _rk4_advance=10.8,
+            _run_euler=0.5, _run_rk4=0.4, airbags=2.7, rnea=1.3, joint_resistance=0.7)
 WORKER_FILES = 1000   # first number of the cache files the worker writes
 TIMEOUT = 600.0       # s without news from the worker after which it is stopped
+# s CPU the worker given its jobs ``early`` starts before this process: a scenario's load after
+# its model is built (neck bracket and posture fit, the latter compiling the forward kinematics:
+# ~1.5 s CPU on a first run) less the worker's start not over then (a new interpreter importing
+# numba and the compiled modules) [E from timelines of cold us_ncap_frontal_56 runs: the worker
+# had its jobs 2.0 s wall before this process's ``ahead`` on a loaded machine; coldstart10]
+HEAD_START = 1.0
 
 
 def jobs(model, loop):
@@ -94,18 +103,37 @@ def _cached(dispatcher, argtypes):
         return cache is None or type(cache).__name__ == "NullCache"
 
 
-def split(todo):
-    """(this process's jobs, the worker's): the producers, then the rest, the costliest first,
-    each to the less loaded side; a job needing others goes to this process, last."""
+def order(todo):
+    """The jobs in the order a process compiles them: the producers, then the rest, the
+    costliest first; the jobs needing others last."""
     from occupant.integrate.pipeline import PRODUCERS
-    mine, theirs = [], []
-    load = [sum(COST.get(j[0], 1.0) for j in todo if j[3]), 0.0]
-    for job in sorted(todo, key=lambda j: (bool(j[3]), j[0] not in PRODUCERS,
-                                           -COST.get(j[0], 1.0))):
-        side = 0 if job[3] or load[0] <= load[1] else 1
-        (mine, theirs)[side].append(job)
-        load[side] += COST.get(job[0], 1.0) if not job[3] else 0.0
-    return mine, theirs
+    return sorted(todo, key=lambda j: (bool(j[3]), j[0] not in PRODUCERS, -COST.get(j[0], 1.0)))
+
+
+def split(todo, head=0.0):
+    """(this process's jobs, the worker's), each in ``order``: of the splits that keep every
+    job needing others in this process, the one whose estimated end (``COST``) is the earliest,
+    this process waiting for the worker's share of the jobs it needs; ``head``: s the worker
+    starts before this process. A few jobs (8 for us_ncap_frontal_56): every split is tried.
+    (A greedy split, which did not see the wait, left this process ~3 s CPU more than the
+    worker in us_ncap_frontal_56.)"""
+    free = order(job for job in todo if not job[3])
+    needing = [job for job in todo if job[3]]
+    best = None
+    for pick in range(2 ** len(free)):
+        theirs = [job for k, job in enumerate(free) if pick >> k & 1]
+        mine = [job for k, job in enumerate(free) if not pick >> k & 1] + needing
+        done, t = {}, -head
+        for job in theirs:
+            t += COST.get(job[0], 1.0)
+            done[job[0]] = t
+        end = 0.0
+        for job in mine:
+            end = max([end] + [done.get(name, 0.0) for name in job[3]]) + COST.get(job[0], 1.0)
+        key = (max(end, t), len(theirs))
+        if best is None or key < best[0]:
+            best = key, mine, theirs
+    return best[1], best[2]
 
 
 def _off():
@@ -128,27 +156,47 @@ def standby():
         if _run_euler._cache._cache_file._load_index():
             return
         _STANDBY.append(_Worker(None))
+        # not left compiling (given its jobs ``early``) if this process ends before ``ahead``
+        atexit.register(lambda: _STANDBY and _STANDBY.pop().stop())
+
+
+def early(model, loop):
+    """Give the worker on standby its share of the jobs of ``model`` with ``loop`` now, while
+    this process goes on loading (a scenario's posture fit, ~1 s on a first run); ``ahead``
+    compiles this process's share, and whatever else is missing, when the run needs them.
+    Nothing if no worker is on standby, or it was given its jobs already."""
+    if _off() or not _STANDBY or _STANDBY[0].given:
+        return
+    todo = [job for job in jobs(model, loop) if not _cached(job[1], job[2])]
+    _, theirs = split(todo, head=HEAD_START)
+    if theirs:
+        _STANDBY[0].give(theirs)
 
 
 def ahead(model, loop):
     """Compile what a run of ``model`` with ``loop`` needs, here and in one worker process (the
-    one ``standby`` started, else a new one)."""
+    one ``standby`` started, else a new one): the jobs it was given ``early`` (those of the
+    same argument types) left to it, the rest compiled here; else the jobs split."""
     waiting = _STANDBY.pop() if _STANDBY else None
     if _off():
         return
     todo = [job for job in jobs(model, loop) if not _cached(job[1], job[2])]
-    mine, theirs = split(todo)
-    if not theirs:
-        if waiting is not None:
-            waiting.stop()
-        return
-    worker = waiting if waiting is not None and waiting.give(theirs) else _Worker(theirs)
+    if waiting is not None and waiting.given:
+        mine, worker = [job for job in order(todo) if (job[0], job[2]) not in waiting.given], waiting
+    else:
+        mine, theirs = split(todo)
+        if not theirs:
+            if waiting is not None:
+                waiting.stop()
+            return
+        worker = waiting if waiting is not None and waiting.give(theirs) else _Worker(theirs)
     try:
         with frozen_heap():
             for name, dispatcher, argtypes, needs in mine:
                 worker.wait_for(needs)
                 compile_job(dispatcher, argtypes)
-        worker.wait_for([name for name, *_ in theirs])
+        # all it was given: jobs given early for another loop are needed later in the run
+        worker.wait_for([name for name, _ in worker.given])
     finally:
         worker.stop()
 
@@ -182,6 +230,7 @@ class _Worker:
 
     def __init__(self, jobs):
         self.pending, self.reports, self.ended = set(), [], False
+        self.given = set()   # (name, argument types) of the jobs it was given
         self.news = threading.Condition()
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         try:
@@ -203,12 +252,13 @@ class _Worker:
             if self.ended:
                 return False
             self.pending = {name for name, *_ in jobs}
+            self.given = {(name, argtypes) for name, _, argtypes, _ in jobs}
         try:
             self.process.stdin.write(payload)
             self.process.stdin.close()
         except (OSError, AttributeError, ValueError):
             with self.news:
-                self.pending = set()
+                self.pending, self.given = set(), set()
             return False
         return True
 

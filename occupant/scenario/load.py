@@ -231,6 +231,11 @@ class Scenario:
                 table = {**self.interior.belt, **table}
             RESTRAINTS[kind].build(asm, table, c, f"restraints.{kind}")
         self.model = asm.compile()
+        # a first run's compile worker (integrate.precompile) given its jobs now: it compiles
+        # while the posture is fitted
+        from occupant.integrate import precompile
+        method = INTEGRATORS[self.integrator]
+        precompile.early(self.model, method.loop if method.default_dt is not None else None)
 
         # with a vehicle front (the car) or hinged seat parts the model has more bodies than the
         # dummy: posture the whole model

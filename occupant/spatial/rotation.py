@@ -1,8 +1,14 @@
 """Rotation matrices and unit quaternions (scalar first, w x y z, as MuJoCo).
 
-All functions are numba-compiled so that the time-stepping kernels can call them; they also work
-from plain Python on NumPy arrays.
+The functions the time-stepping kernels call are numba-compiled; they also work from plain Python
+on NumPy arrays. ``quat_exp`` and ``quat_log`` are plain Python and NumPy: only Python calls them
+(a posture's fit, the neck's levelling and bracket when a scenario loads), and compiling them
+cost a first run's load 0.4-0.65 s CPU, before its compile worker had work (issue 13). They take
+sin, cos and atan2 from the C library (``math``), as compiled code does: the same doubles
+(NumPy's own arctan2 differs in the last bit).
 """
+import math
+
 import numpy as np
 from numba import njit
 
@@ -65,28 +71,26 @@ def quat_multiply(a, b):
     ])
 
 
-@njit(**JIT)
 def quat_exp(rotvec):
     """Unit quaternion of the rotation vector rotvec (axis * angle, rad)."""
-    angle = np.sqrt(rotvec[0] ** 2 + rotvec[1] ** 2 + rotvec[2] ** 2)
+    angle = math.sqrt(rotvec[0] ** 2 + rotvec[1] ** 2 + rotvec[2] ** 2)
     half = 0.5 * angle
     if angle < 1e-8:
         k = 0.5 - angle * angle / 48.0  # sin(x/2)/x to second order
     else:
-        k = np.sin(half) / angle
-    return np.array([np.cos(half), k * rotvec[0], k * rotvec[1], k * rotvec[2]])
+        k = math.sin(half) / angle
+    return np.array([math.cos(half), k * rotvec[0], k * rotvec[1], k * rotvec[2]])
 
 
-@njit(**JIT)
 def quat_log(quat):
     """Rotation vector (axis * angle, angle in [0, pi]) of a unit quaternion."""
     w = quat[0]
-    s = np.sqrt(quat[1] ** 2 + quat[2] ** 2 + quat[3] ** 2)
+    s = math.sqrt(quat[1] ** 2 + quat[2] ** 2 + quat[3] ** 2)
     if w < 0.0:  # take the shorter rotation
         w, sign = -w, -1.0
     else:
         sign = 1.0
-    angle = 2.0 * np.arctan2(s, w)
+    angle = 2.0 * math.atan2(s, w)
     if s < 1e-12:
         k = 2.0
     else:
