@@ -172,11 +172,31 @@ def sphere_newton_step(m0, m1, m2, tx, ty, tz, ux, uy, uz, r0, r1, h00, h11, h01
 
 @njit(**JIT_STAGE)
 def ellipsoid_ellipsoid(data, el, e):
+    """Pair e, two ellipsoids: ``ellipsoid_overlap`` from the centre-to-centre direction."""
+    return ellipsoid_overlap(data, el, e, nonliteral(False))
+
+
+@njit(**JIT_STAGE)
+def ellipsoid_in_bag(data, el, e):
+    """Pair e, a body (a) in a bag (b) that it entered through the bag's front, the face on its
+    geometry's +x axis (``modeling.airbags``: the bag's centre on that axis from its mount, its
+    front towards the occupant): ``ellipsoid_overlap`` from the centre-to-centre direction
+    mirrored about the bag's mid-plane once the body's centre is past it. From the plain
+    centre-to-centre start, a body whose centre has passed the bag's centre converges to the
+    overlap through the bag's back, and is pushed on through the bag towards its mount (seen: the
+    Hybrid III's head in us_ncap_frontal_56 at 245 mm, its neck tension jumping 1.36 -> 2.56 kN
+    in 0.1 ms); mirrored, it keeps the overlap through the front it came in by."""
+    return ellipsoid_overlap(data, el, e, nonliteral(True))
+
+
+@njit(**JIT_INLINE)
+def ellipsoid_overlap(data, el, e, entered):
     """Pair e, two ellipsoids: the overlap along a unit direction m (from a to b),
     f(m) = h_a(m) + h_b(-m) - m.(c_b - c_a), h the support functions, is minimal over m at the
     penetration depth (the minimum translation distance; minus the distance when apart, by the
     separating-axis duality of convex sets). It is minimised by Riemannian Newton iterations on
-    the unit sphere (at most NEWTON_ITERATIONS, from the centre-to-centre direction, the Hessian
+    the unit sphere (at most NEWTON_ITERATIONS, from the centre-to-centre direction, ``entered``:
+    mirrored as ``ellipsoid_in_bag`` says; the Hessian
     shifted to stay positive-definite and the step limited to 0.5 rad); a local method, so deep
     interpenetrations (comparable to the semi-axes) may stop at a local minimum. Returns (d, d', n, contact
     point, True) as ``ellipsoid_plane``, with n = -m the direction the force on a acts along,
@@ -199,6 +219,10 @@ def ellipsoid_ellipsoid(data, el, e):
         m0, m1, m2 = cx / norm, cy / norm, cz / norm
     else:
         m0, m1, m2 = 0.0, 0.0, 1.0
+    if entered:   # b's +x axis points out of its front: a centre past b's mid-plane, mirrored
+        s = m0 * gb[0][0] + m1 * gb[0][1] + m2 * gb[0][2]
+        if s > 0.0:
+            m0, m1, m2 = m0 - 2.0 * s * gb[0][0], m1 - 2.0 * s * gb[0][1], m2 - 2.0 * s * gb[0][2]
     for _ in range(NEWTON_ITERATIONS):
         ha = np.sqrt(_quad(a2, ga, m0, m1, m2, m0, m1, m2))
         hb = np.sqrt(_quad(b2, gb, m0, m1, m2, m0, m1, m2))

@@ -25,7 +25,7 @@ x = lambda a (back face on the frame origin), lambda = f^(1/3); the volume fract
 f = f_0 + (1 - f_0) s^2 (3 - 2 s), s = (t - t_fire) / t_deploy clipped to [0, 1].
 
 Contact with an occupant ellipsoid: its penetration d into the bag ellipsoid and the normal
-(``occupant.contact.geometry_pairs.ellipsoid_ellipsoid``). The displaced volume V_c(d) and the
+(``occupant.contact.geometry_pairs.ellipsoid_in_bag``). The displaced volume V_c(d) and the
 area A(d) = dV_c/dd the gas pushes with (``patch``) follow the bag's ``contact_law``, for a body
 of the occupant ellipsoid's volume-equivalent radius r pressed into the bag's front face,
 curvature radius lambda b c / a:
@@ -92,7 +92,7 @@ from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, call_if, readonly, separate
 from occupant.contact.carrier import bearer, carried, carried_share
 from occupant.contact.compliant import normal_and_friction
 from occupant.contact.geometry_pairs import (
-    PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link, to_link,
+    PairGeometry, ellipsoid_in_bag, ellipsoid_plane, point_in_link, to_link,
 )
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_force_pair, point_data, point_state
@@ -319,7 +319,7 @@ def airbags(bundle, data, t, q, v, z):
             for r in range(3):
                 geo[0, k, r] = el.bag_p[b, r] + depth * el.bag_R[b, r, 0]
                 geo[1, k, r] = lam * el.semi_axes[b, r]
-            d, d_rate, nx, ny, nz, cx, cy, cz, _ = ellipsoid_ellipsoid(points, pairs, k)
+            d, d_rate, nx, ny, nz, cx, cy, cz, _ = ellipsoid_in_bag(points, pairs, k)
             geo[2, k, 0], geo[2, k, 1], geo[2, k, 2] = nx, ny, nz
             geo[3, k, 0], geo[3, k, 1], geo[3, k, 2] = cx, cy, cz
             geo[4, k, 0], geo[4, k, 1] = d, d_rate

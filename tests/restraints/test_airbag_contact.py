@@ -585,6 +585,33 @@ def test_analytic_backing_plane_takes_only_a_body_that_flattened_the_bag(lateral
         assert out["bag_ball.bottoming_force"][0] == 0.0
 
 
+@pytest.mark.parametrize("height", [0.14, 0.10, 0.08], ids=["before_the_centre", "past_the_centre",
+                                                             "near_the_back"])
+def test_analytic_body_past_the_bags_centre_is_pushed_out_by_its_front(height):
+    """A ball of R 0.05 m on the bag's axis, its centre at ``height`` over the mount of a bag
+    2 a = 0.26 m deep (its centre at a = 0.13 m): it came in through the front, so its overlap is
+    the front's, 2 a + R - height, and the gas pushes it back out through the front (up), also
+    once its centre is past the bag's centre, where the overlap through the back (R + height,
+    the smaller) took over before and pushed it on towards the mount (``ellipsoid_in_bag``).
+    The backing plane (0.02 m ahead of the mount) stays below the ball."""
+    R, mass = 0.05, 2.0
+    asm = Assembly("deep")
+    asm.add(Part("ball", mass, inertia=(0.4 * mass * R**2,) * 3))
+    asm.add(Joint("lift", "prismatic", None, "ball", Pose()))
+    asm.add(Marker("centre", "ball"))
+    asm.add(Sphere("shell", "centre", R))
+    asm.add(Airbag("bag", None, rotation=UP_X, semi_axes=SEMI_AXES, firing_time=-1.0,
+                   deployment_time=0.0, initial_pressure=P_A + 30e3, bottoming_thickness=0.02,
+                   friction=0.0))
+    asm.add(AirbagContact("bag_ball", "bag", "shell"))
+    res = occupant.simulate(asm.compile(), 1e-4, q0=[height], integrator="rk4", dt=1e-5,
+                            gravity=(0, 0, 0), output_dt=1e-4)
+    out = res.outputs
+    assert out["bag_ball.penetration"][0] == pytest.approx(2 * A_ + R - height, rel=1e-9)
+    assert out["bag_ball.force"][0] > 0 and out["bag_ball.bottoming_force"][0] == 0.0
+    assert res.vdot[0, 0] == pytest.approx(out["bag_ball.force"][0] / mass, rel=1e-9)   # up
+
+
 def test_identity_fabric_friction_brakes_a_spinning_ball():
     """A ball held at a fixed depth d in a pre-inflated bag, on its axis, spinning about a
     horizontal axis through its centre: penetration, normal and pressure force stay constant,
