@@ -691,6 +691,26 @@ def test_reference_gs1_human_sits_on_its_buttock():
     assert res.outputs["buttock__seat_cushion.normal_force"][0] > 0.0
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "settled for the deck's 350 ms the torso reclines 6 deg onto the seat back, and the shoulder "
+    "belt fitted there runs off the sternum (the shortest path puts the abdomen wrap on the "
+    "abdomen's outboard flank, the chest wrap 90 mm lower): the torso slides out under it, head "
+    "701 mm, T1 542 mm; carried through the settling as the deck's, its thorax wraps slide 130 mm "
+    "back under the belts' 10 N and it loads with 16-30 kN at 40 ms (scenarios/validation/"
+    "README.md, GS1 'Settled as the deck')"))
+def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
+    """Run from the posture the deck's procedure gives (350 ms under gravity in the unlocked
+    belts, occupant.settle), the head goes no further forward than the PMHS corridor's upper
+    boundary (455.3 mm)."""
+    sc, path = read_scenario("human_sled_gs1_40")
+    over = {"occupant.human." + k: v for k, v in sc["human"].items()}
+    over.update({"occupant.settle": 0.35, "solver.t_end": sc["t_end"]})
+    run = run_scenario(load(pathlib.Path(path).parent / sc["sled"], over))
+    res, model = run.results, run.model
+    head = res.body_poses[:, model.body("head"), 0, 3] - res.base_poses[:, 0, 3]
+    assert 1e3 * (head.max() - head[0]) <= sc["corridor"]["head_x_excursion_mm"][1]
+
+
 def test_reference_gs1_shoulder_belt_corridor_is_the_pmhs_tests_peaks():
     """The upper shoulder belt's corridor is the range of the eight GS1 PMHS tests' own peaks
     (data/gs1_upper_shoulder_belt.csv), each above the SAFER folder's corridor files (peaks
