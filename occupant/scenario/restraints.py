@@ -171,7 +171,11 @@ def shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu):
             Wrap("clavicle", torso, friction=mu)]
 
 
-GS1_LAP_PRELOAD = 100.0   # N: the GS1 deck's lap belt pre-load (crash-domain-facts 6.4) [S]
+GS1_LAP_PRELOAD = 100.0   # N: the GS1 deck's lap belt pre-load (crash-domain-facts 6.4) [S]; the
+# deck pulls it by its lap retractor until the trigger (GS1_belt_V11.key: force-time pretensioner
+# 90000013 on retractor 90000001, 0.1 kN to 300 ms) [S], so it is the lap retractor's rewind
+# force as well: fitted at 100 N against the default 10 N, the webbing-sensitive sensor read the
+# 90 N excess as a payout of 0.9 m/s and locked the lap belt 10 ms into any run or settling
 
 
 def held_on(asm, table, c, path, torso, name, mu, across):
@@ -298,7 +302,8 @@ def build_belt(asm, table, c, path):
                 pretensioner=pretensioner))
             asm.add(Belt("lap_belt", [Anchor("lap_anchor", point["lap_anchor"])] + lap[::-1]
                          + [Anchor("buckle", point["buckle"])], gs1_webbing(),
-                         retractor=Retractor(compliance=springs("lap_end_springs")),
+                         retractor=Retractor(rewind_force=GS1_LAP_PRELOAD,
+                                            compliance=springs("lap_end_springs")),
                          pretension=GS1_LAP_PRELOAD))
         except ModelingError as err:
             c.fail(path, str(err))

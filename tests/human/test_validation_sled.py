@@ -309,26 +309,30 @@ def test_regression_gs1_figures(gs1):
     2.29 -> 0.82 kN (its peak now in the crash, at 67 ms: 1.22 kN before 100 ms before), rises
     of T1 36.7 -> 31.9 mm, of T8 29.8 -> 25.6 mm, of the H-point 0.0 -> 2.6 mm, T1, T8 and L2
     decelerations 58.9 -> 56.3, 37.3 -> 34.6 and 36.4 -> 37.5 g (all OUT), head 3 ms 56.4 ->
-    55.7 g."""
+    55.7 g. Since the lap belt's retractor pulls the deck's 100 N pre-load (it locked 10 ms into
+    the run by its webbing sensor, now at 14 ms with the shoulder belt's, by the sled): lap belt
+    0.82 -> 0.98 kN (67.6 ms), H-point rise 2.6 -> 0.7 mm, head 385.5 -> 386.8 mm, T1 245.3 ->
+    246.2 mm, shoulder belts 8.37 -> 8.39 and 6.70 -> 6.78 kN, L4 118.5 -> 117.8 mm, T8
+    decelerations 34.6 -> 33.8 g, head 3 ms 55.7 -> 57.2 g, the rest within 0.3 mm, 0.3 g."""
     fig = gs1["figures"]
-    measured = {"head_x_excursion_mm": 385.5, "t1_x_excursion_mm": 245.3,
-                "shoulder_belt_force_kN": 8.37, "lap_belt_force_kN": 0.82,
-                "lower_shoulder_belt_force_kN": 6.70,
+    measured = {"head_x_excursion_mm": 386.8, "t1_x_excursion_mm": 246.2,
+                "shoulder_belt_force_kN": 8.39, "lap_belt_force_kN": 0.98,
+                "lower_shoulder_belt_force_kN": 6.78,
                 "hip_x_excursion_mm": 27.1, "t8_x_excursion_mm": 189.3, "l2_x_excursion_mm": 142.6,
-                "l4_x_excursion_mm": 118.5, "chest_deflection_mm": 60.5,
-                "knee_x_excursion_mm": 25.1, "t1_x_deceleration_g": 56.3,
-                "t8_x_deceleration_g": 34.6, "l2_x_deceleration_g": 37.5}
+                "l4_x_excursion_mm": 117.8, "chest_deflection_mm": 60.6,
+                "knee_x_excursion_mm": 24.8, "t1_x_deceleration_g": 56.3,
+                "t8_x_deceleration_g": 33.8, "l2_x_deceleration_g": 37.3}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
-    assert fig["t1_z_rise_mm"] == pytest.approx(31.9, rel=0.03)
-    assert fig["t8_z_rise_mm"] == pytest.approx(25.6, rel=0.03)
-    assert fig["pelvis_z_rise_mm"] == pytest.approx(2.6, abs=0.5)
+    assert fig["t1_z_rise_mm"] == pytest.approx(32.2, rel=0.03)
+    assert fig["t8_z_rise_mm"] == pytest.approx(25.4, rel=0.03)
+    assert fig["pelvis_z_rise_mm"] == pytest.approx(0.7, abs=0.5)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     t, lap = gs1["t"], gs1["history"]["lap_belt_kN"]
     assert 0.06 < t[np.argmax(lap)] < 0.075        # the lap belt's peak is in the crash
-    assert lap[t < 0.1].max() == pytest.approx(0.82, rel=0.03)
+    assert lap[t < 0.1].max() == pytest.approx(0.98, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(55.7, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(57.2, rel=0.03)
 
 
 def test_reference_gs1_chest_is_not_loaded_before_the_belt(gs1):
@@ -620,12 +624,15 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
     11.0 and 13.7 -> 11.6 deg with 376 -> 314 and 409 -> 334 N m. Since the GS1 rig's belt-end
     springs and the deck's buckle and lap anchorage: pelvis tilt 8.5 deg at 40 ms, 33.4 -> 30.1
     deg at most (86 ms), lumbar extension 11.0 -> 9.6 and 11.6 -> 10.6 deg with 314 -> 265 and
-    334 -> 300 N m."""
+    334 -> 300 N m. Since the lap belt's retractor pulls the deck's 100 N pre-load (locking with
+    the shoulder belt's at 14 ms, not at 10 ms): pelvis tilt 8.5 -> 8.2 deg at 40 ms, 30.1 ->
+    29.9 deg at most (87 ms), lumbar extension 9.6 -> 9.1 and 10.6 -> 10.2 deg with 265 -> 246
+    and 300 -> 284 N m."""
     t, tilt = gs1["t"], gs1_pelvis_tilt_deg(gs1)
-    assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(8.5, abs=1.0)
-    assert tilt.max() == pytest.approx(30.1, abs=1.5)
+    assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(8.2, abs=1.0)
+    assert tilt.max() == pytest.approx(29.9, abs=1.5)
     out = gs1["results"].outputs
-    for joint, deg, moment in (("thorax_lumbar", -9.6, 265.0), ("lumbar_pelvis", -10.6, 300.0)):
+    for joint, deg, moment in (("thorax_lumbar", -9.1, 246.0), ("lumbar_pelvis", -10.2, 284.0)):
         assert np.degrees(out[f"{joint}_y.deflection"]).min() == pytest.approx(deg, abs=0.5)
         assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
     for side in ("left", "right"):
@@ -670,8 +677,9 @@ def test_reference_gs1_upper_torso_does_not_rattle_on_the_lumbar_spine(gs1):
 
 def test_reference_gs1_human_sits_on_its_buttock():
     """At its posture the human rests on the rigid pan: settled under gravity for the SAFER
-    deck's 350 ms (occupant.scenario.settle) its H-point moves under 15 mm (8 mm rearward, 5 mm
-    down); hanging on its thighs, without the buttock under the ischial tuberosities, it sank
+    deck's 350 ms (occupant.scenario.settle) its H-point moves under 15 mm (12.4 mm rearward, 5.5
+    mm down, the lap belt's retractor pulling the deck's 100 N; 10.9 and 4.3 mm with the lap belt
+    locked by its pre-load, before); hanging on its thighs, without the buttock under the ischial tuberosities, it sank
     76 mm."""
     sc, path = read_scenario("human_sled_gs1_40")
     over = {"occupant.human." + k: v for k, v in sc["human"].items()}
@@ -681,6 +689,26 @@ def test_reference_gs1_human_sits_on_its_buttock():
     moved = res.body_poses[0, model.body("pelvis"), :3, 3] - res.base_poses[0, :3, 3]
     assert np.linalg.norm(moved) < 0.015
     assert res.outputs["buttock__seat_cushion.normal_force"][0] > 0.0
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "settled for the deck's 350 ms the torso reclines 6 deg onto the seat back, and the shoulder "
+    "belt fitted there runs off the sternum (the shortest path puts the abdomen wrap on the "
+    "abdomen's outboard flank, the chest wrap 90 mm lower): the torso slides out under it, head "
+    "701 mm, T1 542 mm; carried through the settling as the deck's, its thorax wraps slide 130 mm "
+    "back under the belts' 10 N and it loads with 16-30 kN at 40 ms (scenarios/validation/"
+    "README.md, GS1 'Settled as the deck')"))
+def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
+    """Run from the posture the deck's procedure gives (350 ms under gravity in the unlocked
+    belts, occupant.settle), the head goes no further forward than the PMHS corridor's upper
+    boundary (455.3 mm)."""
+    sc, path = read_scenario("human_sled_gs1_40")
+    over = {"occupant.human." + k: v for k, v in sc["human"].items()}
+    over.update({"occupant.settle": 0.35, "solver.t_end": sc["t_end"]})
+    run = run_scenario(load(pathlib.Path(path).parent / sc["sled"], over))
+    res, model = run.results, run.model
+    head = res.body_poses[:, model.body("head"), 0, 3] - res.base_poses[:, 0, 3]
+    assert 1e3 * (head.max() - head[0]) <= sc["corridor"]["head_x_excursion_mm"][1]
 
 
 def test_reference_gs1_shoulder_belt_corridor_is_the_pmhs_tests_peaks():
@@ -840,6 +868,22 @@ def test_reference_gs1_belt_is_the_gold_standard_belt(gs1):
         assert b.pretensioner is None and b.retractor.load_limit == np.inf
         for seg in b.segment_names:
             assert out[f"{name}.{seg}.force"][0] == pytest.approx(preload, rel=1e-3)
+
+
+def test_reference_gs1_retractors_lock_by_the_sled_not_their_pre_loads(gs1):
+    """The deck's retractors pull their pre-loads (10 N shoulder, 100 N lap) unlocked until they
+    lock (GS1_belt_V11.key: force-time pretensioners on both retractors) [S]: the lap belt's
+    rewind force is its 100 N. At the default 10 N, its webbing-sensitive sensor read the 90 N
+    excess of the fit as 0.9 m/s of payout and locked it 10 ms into the run (or into settling),
+    before the sled moved; now both lock together, 10 ms after the sled's deceleration passes
+    the vehicle-sensitive threshold."""
+    out, t = gs1["results"].outputs, gs1["t"]
+    src = gs1["model"].source
+    assert src.belts["lap_belt"].retractor.rewind_force == pytest.approx(100.0)
+    first = {n: t[np.argmax(out[f"{n}.locked"] > 0.5)] for n in ("belt", "lap_belt")}
+    assert out["lap_belt.locked"].max() == 1.0
+    assert first["lap_belt"] == pytest.approx(first["belt"], abs=2e-4)
+    assert first["lap_belt"] > 0.012           # the pulse rises from 5 ms, then 10 ms lock delay
 
 
 def _lap_belt_in_pelvis_frame(gs1):
