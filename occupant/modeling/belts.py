@@ -311,6 +311,12 @@ class Belt:
                 raise ModelingError(f"{what}.pretensioner: a pretensioner needs the retractor "
                                     f"it sits in (give retractor=Retractor(...))")
         self.pretension = _nonnegative(self.pretension, f"{what}.pretension", "N")
+        if self.retractor is not None and self.pretension > self.retractor.rewind_force:
+            # the retractor would pay the excess out at once, which its webbing-sensitive
+            # sensor reads as a pull and locks on (seen: GS1's lap belt locked at 10.1 ms)
+            raise ModelingError(f"{what}.pretension: {self.pretension:g} N is above its "
+                                f"retractor's rewind force {self.retractor.rewind_force:g} N; "
+                                "fit the belt at most at the force its retractor pulls")
         if not (np.isfinite(self.slip_damping) and self.slip_damping > 0):
             raise ModelingError(f"{what}.slip_damping: must be a number > 0 N s/m, "
                                 f"got {self.slip_damping!r}")

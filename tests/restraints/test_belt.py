@@ -455,6 +455,9 @@ def test_bad_input_names_the_element_and_key():
         Belt("b", [SlipRing("r"), Anchor("a")], LINEAR)
     with pytest.raises(ModelingError, match="pretensioner needs the retractor"):
         Belt("b", [Anchor("a"), Anchor("c")], LINEAR, pretensioner=Pretensioner(0.01, force=[(0, 1), (1, 1)]))
+    with pytest.raises(ModelingError, match=r"belt 'b'.pretension: 100 N is above its "
+                                            r"retractor's rewind force 10 N"):
+        Belt("b", [Anchor("a"), Anchor("c")], LINEAR, retractor=Retractor(), pretension=100.0)
     with pytest.raises(ModelingError, match="either force"):
         Pretensioner(0.01)
     with pytest.raises(ModelingError, match="pull-in from 0 m that never decreases"):
