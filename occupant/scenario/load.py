@@ -158,6 +158,7 @@ class Scenario:
         if ("dummy" in occ) == ("human" in occ):
             c.fail("occupant", "give exactly one of dummy and human", "dummy = a dummy name, or "
                    "human = {sex, percentile or stature and mass}")
+        self.human = "human" in occ
         if "dummy" in occ:
             dummy = _named(c, occ, "dummy", "occupant", load_dummy)
             self.dummy = occ["dummy"]
@@ -227,8 +228,10 @@ class Scenario:
         for pair in pairs:
             asm.add(pair)
         for kind, table in self.restraints.items():
-            if kind == "belt":   # the seat's anchorages where the scenario gives none
-                table = {**self.interior.belt, **table}
+            if kind == "belt":   # the seat's anchorages where the scenario gives none; on a
+                # parametric human the belt loads the ribcage (restraints.build_belt)
+                table = {**self.interior.belt, **({"ribcage": True} if self.human else {}),
+                         **table}
             RESTRAINTS[kind].build(asm, table, c, f"restraints.{kind}")
         self.model = asm.compile()
         # a first run's compile worker (integrate.precompile) given its jobs now: it compiles

@@ -203,7 +203,8 @@ def build_belt(asm, table, c, path):
     the vehicle frame B0; the outboard side is the D-ring's side of the occupant's midplane
     y = 0). An occupant with a ``sternum`` part (on its chest joint to the torso's part) carries
     the chest wrap on it, so the belt loads the chest through the chest joint
-    (``modeling.belts.Wrap``). ``ribcage`` (a human): both wraps on the torso, the shoulder's
+    (``modeling.belts.Wrap``). ``ribcage`` (on by default for a parametric human occupant,
+    ``scenario.load``; off for a dummy): both wraps on the torso, the shoulder's
     too, carried by the sternum, each bearing the human's belt share of their force
     (``Wrap.share``; occupant/human/data/thorax.toml ``[belt]``, sources there): a belt lying
     on the front of the thorax loads the ribcage, whose sternum spring is calibrated under a

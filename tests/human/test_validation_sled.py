@@ -1165,8 +1165,9 @@ def test_reference_gs1_abdomen_wrap_is_built(gs1):
 
 
 def test_reference_gs1_ribcage_carries_both_thorax_wraps(gs1):
-    """``[restraints.belt] ribcage``: the shoulder and chest wraps on the thorax both carried by
-    the sternum with the human's belt share (thorax.toml [belt]: a third, Kent et al. 2003's
+    """``[restraints.belt] ribcage``, on by default for a human (the GS1 file does not set it):
+    the shoulder and chest wraps on the thorax both carried by the sternum with the human's belt
+    share (thorax.toml [belt]: a third, Kent et al. 2003's
     diagonal belt about three times stiffer than the hub at mid-sternum); the abdomen's wrap and
     the lap belt's carried by nothing."""
     from occupant.human.builder import thorax_table

@@ -151,6 +151,19 @@ def test_belt_shoulder_option_adds_the_neck_shoulder_and_clavicle_wraps():
     assert names[:7] == ["retractor", "d_ring", "neck", "shoulder", "clavicle", "chest", "buckle"]
 
 
+def test_reference_a_dummys_belt_loads_its_sternum_through_the_chest_wrap_only():
+    """A dummy's belt: only the chest wrap is carried by the sternum, bearing all its force (the
+    Hybrid III's jacket); ``ribcage`` (the thorax's wraps sharing their force with the sternum)
+    is the parametric human's default, off for a dummy unless set."""
+    for ribcage, shares in ((None, {"chest": 1.0}), (True, {"shoulder": 1.0 / 3.0,
+                                                             "chest": 1.0 / 3.0})):
+        over = {} if ribcage is None else {"restraints.belt.ribcage": ribcage}
+        sc = load("fmvss208_sled_48_belted", overrides=over)
+        wraps = [p for p in sc.model.source.belts["belt"].points if hasattr(p, "carrier")]
+        carried = {p.name: p.share for p in wraps if p.carrier == "sternum"}
+        assert carried == pytest.approx(shares, abs=1e-3)
+
+
 def test_analytic_airbag_volume_and_inflator_overrides_scale_the_preset():
     """``volume`` scales the preset's ellipsoid to that volume, ``inflator_mass`` its inflow."""
     import numpy as np
