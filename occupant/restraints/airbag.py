@@ -323,8 +323,12 @@ def airbags(bundle, data, t, q, v, z):
             geo[2, k, 0], geo[2, k, 1], geo[2, k, 2] = nx, ny, nz
             geo[3, k, 0], geo[3, k, 1], geo[3, k, 2] = cx, cy, cz
             geo[4, k, 0], geo[4, k, 1] = d, d_rate
-            geo[7, k, 2] = _unfolded_depth(points, el, b, k, growth, d, nx, ny, nz, cx, cy, cz,
-                                           z, data.zdot)
+            # the depth the unfolding bag put the body in: the dimple law's only (the lens
+            # takes no slack; a model without a dimple bag compiles none of it, jit.call_if)
+            geo[7, k, 2] = 0.0
+            if el.contact_law[b] == DIMPLE_LAW:
+                geo[7, k, 2] = call_if(el.dimple, _unfolded_depth, 0.0, points, el, b, k, growth,
+                                       d, nx, ny, nz, cx, cy, cz, z, data.zdot)
         # the taut fabric's dimples share the face where they overlap (airbag_dimple.dimple_shares)
         if taut > 0.0:
             call_if(el.dimple, dimple_shares, 0.0, geo, el.pair_start[b], el.pair_start[b + 1],
