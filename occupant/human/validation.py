@@ -20,7 +20,8 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
   and the H-point, the peak chest deflection, the peak belt forces (upper shoulder belt:
   D-ring to shoulder; lower shoulder belt: its segment into the buckle; outboard lap belt:
   outboard hip to lap anchor) and the peak x
-  decelerations of accelerometers at T1, T8 and L2, read against the peaks of the published
+  decelerations of accelerometers at T1, T8 and L2 and the peak forward excursions of the two
+  acromia (the torso's turn about the belted shoulder), read against the peaks of the published
   PMHS corridors' two boundaries.
 """
 import pathlib
@@ -275,7 +276,8 @@ BELTED_SLED_FIGURES = ("head_x_excursion_mm", "t1_x_excursion_mm", "t8_x_excursi
                        "t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm",
                        "chest_deflection_mm", "shoulder_belt_force_kN",
                        "lower_shoulder_belt_force_kN", "lap_belt_force_kN",
-                       "t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g")
+                       "t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g",
+                       "right_acromion_x_excursion_mm", "left_acromion_x_excursion_mm")
 SHOULDER_SEGMENT, LAP_SEGMENT = "belt.d_ring-shoulder", "belt.hip_outboard-lap_anchor"
 LAP_SEGMENT_SEPARATE = "lap_belt.lap_anchor-hip_outboard"   # a belt of kind "separate"
 # the lower shoulder belt: the shoulder belt's segment into the buckle (its last torso wrap to the
@@ -286,6 +288,10 @@ CHEST_OUTPUT = "chest_translation.deflection"   # the human's sternum travel (m,
 # and T1 its lower neck joint (C7/T1); T8's body centre lies 7.5 of the 12 thoracic bodies below
 # C7/T1, taking the twelve as equally tall: 1 - 7.5 / 12 of the way from T12/L1 to C7/T1
 T8_FRACTION = 1.0 - 7.5 / 12.0
+# The acromia read at the shoulder joints' centres on the upper torso [E]: the acromion lies
+# 30-40 mm above the glenohumeral joint's centre on the same (here rigid) upper torso, so the two
+# differ in x by that offset times the sine of the torso's turn (about 10 mm at 18 deg of pitch)
+ACROMION_JOINTS = {"right": "right_shoulder", "left": "left_shoulder"}
 # L2 and L4 on the lumbar segment [E]: its frame's origin is the lumbar-pelvis joint (L5/S1), its
 # top the thorax-lumbar joint (T12/L1); the five lumbar bodies taken as equally tall, L4's centre
 # lies 1.5 and L2's 3.5 of them above L5/S1
@@ -347,7 +353,8 @@ def _lower_shoulder_segment(outputs):
                 None)
 
 
-def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(), t8=None):
+def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(), t8=None,
+                        acromia=None):
     """Figures of a belted sled run: peak forward (x) excursions (mm) of the head's centre of
     gravity, of T1 (``t1_point``, m in the upper torso frame), of T8 (T8_FRACTION of the way from
     the upper torso frame's origin to T1), of L2 and L4 (LUMBAR_FRACTIONS of ``lumbar_top``, the
@@ -361,7 +368,10 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(),
     force (kN); and the peak x
     decelerations (g) of the x channels ``accelerations`` (occupant Channels of
     ``spine_accelerometers``, m/s^2) at SPINE_ACCEL_CFC; with their histories. ``t8``: (body,
-    point) of T8 where it is not T8_FRACTION of T1 on the upper torso (thoracic_spine.t8_point)."""
+    point) of T8 where it is not T8_FRACTION of T1 on the upper torso (thoracic_spine.t8_point).
+    ``acromia`` ({side: point, m in the upper torso frame}, ACROMION_JOINTS): the peak forward
+    excursions of the right and left acromia relative to the sled (mm), which show the torso's
+    turn about the belted shoulder."""
     sled = res.base_poses[:, :3, 3]
     head = res.body_com[:, model.body("head"), 0] - sled[:, 0]
     def on_body(body, point):  # (n, 3) of a point of a body relative to the sled
@@ -389,6 +399,10 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(),
             x = (L[:, :3, :3] @ (f * np.asarray(lumbar_top, float)) + L[:, :3, 3] - sled)[:, 0]
             hist[f"{name}_x_mm"] = 1e3 * (x - x[0])
             peaks[f"{name}_x_excursion_mm"] = f"{name}_x_mm"
+    for side, point in (acromia or {}).items():
+        x = on_body("upper_torso", point)[:, 0]
+        hist[f"{side}_acromion_x_mm"] = 1e3 * (x - x[0])
+        peaks[f"{side}_acromion_x_excursion_mm"] = f"{side}_acromion_x_mm"
     if "left_lower_leg" in getattr(res, "body_names", ()):
         x = 0.5 * sum(res.body_poses[:, model.body(f"{side}_lower_leg"), 0, 3]
                       for side in ("left", "right")) - sled[:, 0]
@@ -427,8 +441,10 @@ def _run_belted_sled(scenario, path, dt):
     t8 = t8_point(model)
     channels = evaluate(model, res, spine_accelerometers(t1_point, lumbar_top, t8),
                         rate=1.0 / float(res.t[1] - res.t[0]))
+    acromia = {side: model.source.joints[j].placement.position
+               for side, j in ACROMION_JOINTS.items() if j in model.source.joints}
     figures, hist = belted_sled_figures(res, model, t1_point, lumbar_top,
-                                        [c for c in channels if c.name.endswith(" X")], t8)
+                                        [c for c in channels if c.name.endswith(" X")], t8, acromia)
     corridor = dict(scenario["corridor"])
     return {"t": res.t, "results": res, "model": model, "run": run, "history": hist,
             "figures": figures, "corridor": corridor, "checks": corridor_checks(figures, corridor)}
