@@ -292,7 +292,10 @@ KANG_FRONTAL_OUT = (
     "ligamentous branch at 44 ms (27 deg, 193 N m, 18 J) while the head lags, "
     "returns that work (test_regression_kang_frontal_mechanism): at most 69 % of it under the "
     "neck's sourced hysteresis (Voo et al. 1998), no less when unloading to Panjabi et "
-    "al. 2001's residual set; to stay flexed the head needs 20-40 % (README.md)")
+    "al. 2001's residual set; to stay flexed the head needs 20-40 % (README.md). The "
+    "stored work is the living neck's branch, 6-34 times the ligamentous column's moment "
+    "at these angles; a ligament-only branch folds the head to 116 deg: the PMHS neck "
+    "(passive muscle, skin) lies between, its crash-level curve not sourced")
 
 
 @pytest.mark.parametrize("case", [
@@ -328,7 +331,7 @@ def test_regression_kang_frontal_mechanism(validated):
     and then under 25 N m from 55 to 100 ms while the head swings: the PMHS's T1 load cell
     (Kang et al. 2018 as digitised by SAFER, README.md) read 64-94 N m at 40-45 ms and carried
     10-63 N m at 60 ms, 61-122 N m at 100 ms. Searched for a sourced change (branches
-    neckpassive, neckhyst, README.md): none; a softer lower branch moves the peak and 60-80 ms
+    neckpassive, neckhyst, neckflex, README.md): none; a softer lower branch moves the peak and 60-80 ms
     figures, only a hysteresis of 60-80 % (31 %, Voo et al. 1998) the late ones, and at 80 % the
     NBDL 15 g return goes out; unloading to a permanent set (to Panjabi et al. 2001's residual
     at zero load, or the law's straight line) leaves the head -26 to -29 deg at 200 ms."""
