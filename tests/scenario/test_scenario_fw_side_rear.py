@@ -423,6 +423,21 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     assert rows["chest 3 ms"]["pass"] is True and 40 < rows["chest 3 ms"]["value"] < 60
 
 
+@pytest.mark.xfail(strict=True, reason="issue 11: HIC15 592 and head 3 ms 73.0 g against NHTSA "
+                   "11391's 328 and 57.6 g: the head pulse has the test's shape (HIC15 / (0.015 s "
+                   "a_3ms^2.5) 0.87 in both) at 1.27 times its level, the bag's dimple pushing the "
+                   "head with 4.1 kN against the test's 3.3-3.5 kN balance at an unsourced 48 kPa "
+                   "(2 x 30 mm vents [U]; 2 x 40 mm give 370 and 59.5 g) without fabric stretch")
+def test_reference_us_ncap_head_matches_nhtsa_11391(ncap):
+    """The US NCAP driver's head against NHTSA 11391's own Hybrid III 50M (pyisomme docs on
+    NHTSA's data, scenarios/README.md): HIC15 within 25 % of its 328 and head 3 ms within 10 %
+    of its 57.6 g (the lens law met both, 315 and 55.4 g, by letting the head 259 mm into the
+    bag)."""
+    rows = _rows(ncap)
+    assert rows["HIC15"]["value"] == pytest.approx(328.0, rel=0.25)
+    assert rows["head 3 ms"]["value"] == pytest.approx(57.6, rel=0.10)
+
+
 def test_reference_us_ncap_knee_airbag_loads_the_femurs(ncap):
     """The driver knee bag of us_ncap_frontal_56 (occupant.modeling.airbags.KNEE_BAG, 18 L [S],
     fired with the driver bag at 15 ms): full at 35 ms, its volume then the nominal 18 L less
