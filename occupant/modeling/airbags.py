@@ -55,8 +55,8 @@ BOTTOMING_TABLE = ((0.0, 0.0), (0.01, 2500.0), (0.02, 6000.0), (0.04, 20000.0),
                    (0.06, 40000.0))          # (m, N) [E]
 BOTTOMING_DAMPING = 1.0e3                    # N s/m^2 [E]
 # The contact laws (occupant.restraints.airbag): "lens" the body's cross-section at the bag's
-# surface (the default), "dimple" the taut, wrinkling fabric's dimple (occupant.restraints.
-# airbag_dimple, opt-in: its docstring gives its scenario figures and why it is not the default).
+# surface (opt-in), "dimple" the taut, wrinkling fabric's dimple (occupant.restraints.
+# airbag_dimple, the default: its docstring gives its scenario figures beside the lens').
 CONTACT_LAWS = ("lens", "dimple")
 DIMPLE_LAW = CONTACT_LAWS.index("dimple")
 
@@ -109,10 +109,11 @@ class Airbag:
     ``bottoming_thickness`` (m, the collapsed bag) ahead of the mounting frame, with the loading
     table ``bottoming`` (rows penetration m, N) and Hunt-Crossley ``bottoming_damping``
     (N s/m^2): the bag "bottoming out" (``occupant.restraints.airbag``). ``contact_law``
-    (``CONTACT_LAWS``): the area the gas pushes a body with, "lens" (the default: the body's
-    cross-section where it crosses the bag's surface) or "dimple" (opt-in: the wider dimple of
-    the taut, wrinkling fabric, fitted to the inextensible membrane; ``occupant.restraints.
-    airbag_dimple`` says why it is not the default).
+    (``CONTACT_LAWS``): the area the gas pushes a body with, "lens" (opt-in: the body's
+    cross-section where it crosses the bag's surface, which lets a head 0.26 m into a 0.33 m
+    deep driver bag) or "dimple" (the default: the wider dimple of the taut, wrinkling fabric,
+    fitted to the inextensible membrane; ``occupant.restraints.airbag_dimple`` gives both laws'
+    scenario figures).
     """
     name: str
     marker: str | None = None
@@ -137,7 +138,7 @@ class Airbag:
     bottoming: object = BOTTOMING_TABLE
     bottoming_thickness: float = BOTTOMING_THICKNESS
     bottoming_damping: float = BOTTOMING_DAMPING
-    contact_law: str = "lens"
+    contact_law: str = "dimple"
 
     def __post_init__(self):
         what = f"airbag '{self.name}'"

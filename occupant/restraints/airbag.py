@@ -29,12 +29,12 @@ Contact with an occupant ellipsoid: its penetration d into the bag ellipsoid and
 area A(d) = dV_c/dd the gas pushes with (``patch``) follow the bag's ``contact_law``, for a body
 of the occupant ellipsoid's volume-equivalent radius r pressed into the bag's front face,
 curvature radius lambda b c / a:
-- "lens" (the default): the lens where the two spheres overlap by d, A the area of its rim circle
+- "lens" (opt-in): the lens where the two spheres overlap by d, A the area of its rim circle
   (exact for spheres); past the depth where the rim reaches the smaller sphere's great circle, A
   stays at that circle and V_c grows by A per metre (the fabric wraps the body). The body's
   cross-section where it crosses the bag's surface: 1.7-7.8 times less than the inextensible,
   wrinkling membrane's dimple once it is deep (tests/restraints/test_airbag_membrane.py);
-- "dimple" (opt-in): where the fabric is taut (``airbag_dimple.tautness``: the share out of its
+- "dimple" (the default): where the fabric is taut (``airbag_dimple.tautness``: the share out of its
   folds, the unfolded share of the bag) the dimple the wrinkling fabric turns around the body,
   much wider than the body (``airbag_dimple.dimple``, fitted to that membrane reference, within
   2 %), its area at most the face, pi lambda^2 b c; bodies whose dimples overlap share them
@@ -46,7 +46,7 @@ curvature radius lambda b c / a:
   still coming out of its folds, held on the body, the lens (``patch``; euro_ncap_full_width_50's
   5th female, 0.10 m inside the full shape, had 65 mm of her head's depth from the unfolding and
   her head pushed out of the bag with 3.7 kN as a dimple; us_ncap_frontal_56's 50th male 6 mm).
-  Its scenario figures, and why it is not the default yet: ``airbag_dimple``.
+  Its scenario figures beside the lens': ``airbag_dimple``.
 V = f V_nominal - sum V_c. The force (p - p_a)^+ A acts along the normal on the occupant
 at the contact point, its reaction on the mounting link; with it the fabric's regularised Coulomb
 friction (``contact.compliant.normal_and_friction``; dummy-airbag mu 0.1-0.3, crash-domain-facts

@@ -48,9 +48,9 @@ def build_airbag(asm, table, c, path):
     ``sternum`` slides on, the share of the patch within the outline of the sternum's ellipsoid
     (the sternum pad) is carried by the sternum (``AirbagContact.front``). ``volume`` (m^3)
     scales the preset's shape, ``inflator_mass`` (kg) its inflator's mass flow, ``vent_area``
-    (m^2) replaces its vents. ``contact_law`` ("lens", the default, or "dimple"): the area the
-    gas pushes a body with (``occupant.modeling.Airbag.contact_law``; the dimple is opt-in,
-    ``occupant.restraints.airbag_dimple`` says why)."""
+    (m^2) replaces its vents. ``contact_law`` ("dimple", the default, or "lens"): the area the
+    gas pushes a body with (``occupant.modeling.Airbag.contact_law``;
+    ``occupant.restraints.airbag_dimple`` gives both laws' figures)."""
     import numpy as np
     from occupant.modeling import (AirbagContact, Ellipsoid, ModelingError, driver_airbag,
                                    knee_airbag, passenger_airbag)

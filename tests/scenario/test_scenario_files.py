@@ -179,17 +179,17 @@ def test_analytic_airbag_volume_and_inflator_overrides_scale_the_preset():
 
 
 def test_reference_airbag_contact_law_option_changes_the_head_force():
-    """``contact_law = "dimple"`` (here through the --set form of the override) compiles the
-    driver bag of euro_ncap_full_width_50 with the taut fabric's dimple
-    (occupant.restraints.airbag_dimple), the default "lens" otherwise: the head meets the bag at
-    31 ms while it unfolds, the dimple law's fabric then half taut (the unfolded share), and
-    from then the dimple, wider than the head's cross-section, pushes harder (the whole run:
-    HIC15 1309 against 192, occupant.restraints.airbag_dimple)."""
+    """``contact_law = "lens"`` (here through the --set form of the override) compiles the
+    driver bag of euro_ncap_full_width_50 with the slack fabric's lens (the body's own
+    cross-section, occupant.restraints.airbag.lens), the default "dimple" otherwise (the taut
+    fabric's dimple, occupant.restraints.airbag_dimple): the head meets the bag at 31 ms while it
+    unfolds, the dimple law's fabric then half taut (the unfolded share), and from then the
+    dimple, wider than the head's cross-section, pushes harder (the whole run: the bag on the
+    head 2.2 kN against 1.1, HIC15 447 against 177, occupant.restraints.airbag_dimple)."""
     short = ["solver.t_end=0.06"]
-    lens = load("euro_ncap_full_width_50", overrides=short)
-    dimple = load("euro_ncap_full_width_50",
-                  overrides=short + ["restraints.airbag.contact_law=dimple"])
-    assert lens.model.source.airbags["driver_airbag"].contact_law == "lens"
+    dimple = load("euro_ncap_full_width_50", overrides=short)
+    lens = load("euro_ncap_full_width_50", overrides=short + ["restraints.airbag.contact_law=lens"])
+    assert dimple.model.source.airbags["driver_airbag"].contact_law == "dimple"
     assert list(lens.model.airbags.contact_law) == [0] and lens.model.airbags.dimple is None
     assert list(dimple.model.airbags.contact_law) == [1] and dimple.model.airbags.dimple == 1
     runs = [sc.run().results for sc in (lens, dimple)]

@@ -403,8 +403,8 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     before the open model's 194 x 166 mm, dummies/hybrid3_50m.toml). The lower diagonal stays
     near B3, as lower shoulder belt loads in tests do (similar to or below the upper [U]): its webbing, stuck to the chest, is no longer stretched
     by the chest wraps' own motion over the body (restraints.belt.wrap_drift; before, 9.4 kN,
-    1.51 B3, with the shoulder-chest chord at 8.8 kN). The settled head
-    stops inside the driver bag, 0.26 m in, short of the collapsed bag: no bottoming force (in
+    1.51 B3, with the shoulder-chest chord at 8.8 kN). The settled head stops 0.095 m into the
+    driver bag (0.26 m with the lens law), short of the collapsed bag: no bottoming force (in
     the 0.26 m deep bag used before it bottomed with 6.8 kN on the hub, HIC15 1052)."""
     run = ncap
     _closes_and_stays_out(run)
@@ -423,18 +423,34 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     assert rows["chest 3 ms"]["pass"] is True and 40 < rows["chest 3 ms"]["value"] < 60
 
 
+@pytest.mark.xfail(strict=True, reason="issue 11: HIC15 592 and head 3 ms 73.0 g against NHTSA "
+                   "11391's 328 and 57.6 g: the head pulse has the test's shape (HIC15 / (0.015 s "
+                   "a_3ms^2.5) 0.87 in both) at 1.27 times its level, the bag's dimple pushing the "
+                   "head with 4.1 kN against the test's 3.3-3.5 kN balance at an unsourced 48 kPa "
+                   "(2 x 30 mm vents [U]; 2 x 40 mm give 370 and 59.5 g) without fabric stretch")
+def test_reference_us_ncap_head_matches_nhtsa_11391(ncap):
+    """The US NCAP driver's head against NHTSA 11391's own Hybrid III 50M (pyisomme docs on
+    NHTSA's data, scenarios/README.md): HIC15 within 25 % of its 328 and head 3 ms within 10 %
+    of its 57.6 g (the lens law met both, 315 and 55.4 g, by letting the head 259 mm into the
+    bag)."""
+    rows = _rows(ncap)
+    assert rows["HIC15"]["value"] == pytest.approx(328.0, rel=0.25)
+    assert rows["head 3 ms"]["value"] == pytest.approx(57.6, rel=0.10)
+
+
 def test_reference_us_ncap_knee_airbag_loads_the_femurs(ncap):
     """The driver knee bag of us_ncap_frontal_56 (occupant.modeling.airbags.KNEE_BAG, 18 L [S],
     fired with the driver bag at 15 ms): full at 35 ms, its volume then the nominal 18 L less
     what the knees and shins displace while it holds pressure (to 122 ms); it meets the knees
     and shins while unfolding (about 27 ms) and loads the femurs in compression at 30-45 ms,
     when NHTSA 11391's own driver's femurs carried 1.13 / 1.49 kN (left / right, pyisomme docs
-    on NHTSA's data, scenarios/README.md): here 0.58 / 0.54 kN at 39-40 ms (0.04 / 0.08 kN
-    without the bag, the knees never reaching the bolster). The knee sphere's share is bounded
-    by the gauge pressure over its great circle, pi 0.065^2 = 0.0133 m^2, as the head's is in
-    the driver bag (0.45 kN at 46 kPa over 0.0097 m^2 at 38 ms). Neither knee nor shin flattens
-    the bag (no bottoming force, the knees 35-46 mm in, the bag 0.2 m deep) or reaches the
-    bolster behind it."""
+    on NHTSA's data, scenarios/README.md): here -1.05 / -0.96 kN at 40 / 39 ms (0.04 / 0.08 kN
+    without the bag, the knees never reaching the bolster). The taut fabric's dimple
+    (occupant.restraints.airbag_dimple, the default law) pushes each knee sphere with up to
+    0.020 m^2, past its great circle (pi 0.065^2 = 0.0133 m^2, the bound of the lens law,
+    which gave -0.58 / -0.54 kN), within the bag's face (pi 0.25 x 0.172 m^2). Neither knee nor
+    shin flattens the bag (no bottoming force, the bag 0.2 m deep) or reaches the bolster
+    behind it."""
     from occupant.modeling.airbags import KNEE_BAG
     res = ncap.results
     out, t = res.outputs, res.t
@@ -452,31 +468,32 @@ def test_reference_us_ncap_knee_airbag_loads_the_femurs(ncap):
         assert out[f"{p}.bottoming_force"].max() == 0.0, p
     for side in ("left", "right"):
         assert out[f"{side}_knee_contact__knee_bolster.normal_force"].max() == 0.0
-        assert out[f"knee_airbag_{side}_knee_contact.area"].max() <= np.pi * 0.065**2 * (1 + 1e-12)
+        area = out[f"knee_airbag_{side}_knee_contact.area"].max()
+        assert np.pi * 0.065**2 < area <= np.pi * 0.25 * 0.172
     for side, code in (("left", "11FEMRLE00H3FOZ0"), ("right", "11FEMRRI00H3FOZ0")):
         cell = next(c for c in res.channels if c.code == code)
         fz, ft = np.asarray(cell.values), np.asarray(cell.t)
         k = int(np.argmin(fz))                          # compression negative (J211)
         assert 0.030 <= ft[k] <= 0.045, (side, ft[k])   # within the test's 30-45 ms
-        assert -0.8e3 < fz[k] < -0.4e3, (side, fz[k])   # measured -0.58 / -0.54 kN
+        assert -1.3e3 < fz[k] < -0.8e3, (side, fz[k])   # measured -1.05 / -0.96 kN
 
 
 def test_regression_seat_foam_springs_back(ncap):
     """The seat cushion's foam recovers (vehicles/midsize_sedan_driver.toml: polyurethane seat
     foam loses 21-40 % of a slow cycle's work, 45 % of an impact's, and regains its height): after
-    the pulse the 50M's pelvis, pulled 0.090 m into the cushion by the lap belt at 60 ms, rests
-    on it again: 12 mm in with 0.14 kN at 150 ms, rising in the rebound with its lap belt slack
-    and the foam following it up (42 mm and 0.68 kN before the chest wraps carried their
-    webbing with their motion over the body, restraints.belt.wrap_drift; the pelvis's rebound
-    differs, the foam's recovery is the same). The straight line to a permanent set it had
-    (absorption 0.6) left the pelvis 79 mm deep with no force at all. Without the knee bag the
-    pelvis went 0.093 m in (15 mm and 0.17 kN at 150 ms): the bag takes part of the legs' load
-    off the lap belt (5.29 -> 5.04 kN at its anchor)."""
+    the pulse the 50M's pelvis, pulled 0.090 m into the cushion by the lap belt at 60 ms, is
+    followed up by the foam, which pushes it with more than 0.1 kN wherever it is still more than
+    10 mm in, until the pelvis rises off it in the rebound (148 ms; the driver bag's dimple, the
+    default law, pushes the torso back harder than the lens did, which left the pelvis 12 mm in
+    with 0.15 kN at 150 ms). The straight line to a permanent set it had (absorption 0.6) left
+    the pelvis 79 mm deep with no force at all."""
     out = ncap.results.outputs
     force = out["pelvis_flesh__seat_cushion.normal_force"]
     depth = out["pelvis_flesh__seat_cushion.penetration"]
     assert depth.max() > 0.085   # deep in the foam, so that the recovery below means something
-    assert force[-1] > 100.0 and depth[-1] < 0.6 * depth.max()
+    after = np.arange(depth.size) > np.argmax(depth)
+    assert force[after & (depth > 0.010)].min() > 100.0   # measured 112 N (lens: 148 N)
+    assert depth[-1] < 0.6 * depth.max()
 
 
 @pytest.mark.parametrize("which", ["ncap", "full_width"])
@@ -520,23 +537,23 @@ def test_regression_driver_left_foot_starts_on_the_toe_board(request, which, low
     assert low < out["left_foot_shell__toe_pan.normal_force"].max() < 5000
 
 
-def test_reference_us_ncap_upper_neck_tension_is_the_torsos_pull_in_a_pitched_head(ncap):
-    """The upper-neck cell of the US NCAP driver (issue 11): it reads 1.42 kN of tension against
-    NHTSA 11391's own Hybrid III's 0.70 kN (shear -0.67 against +1.05 kN, pyisomme
-    docs/report.ipynb) while HIC15 and head 3 ms agree. The cell is right: the load it reports
-    in the head's J211 axes (tension +, the load of the neck on the head, 17.78 mm above the
-    occipital condyle) closes the head's equation of motion with the head-CG accelerometer,
-    m (a - g) - F_neck = the bag's load on the head (its normal force and fabric friction), to
-    rounding all through the bag contact, and is m (a - g) alone before it (no other load on
-    the head); the neck's load taken in the vehicle's axes instead would miss it by up to 150 %.
-    The tension is the belted torso's rearward pull through the neck, read in a head pitched
-    forward: at the peak (80 ms) the neck pulls the head rearward in the vehicle (1.50 kN)
-    more than twice as much as down (0.47 kN), the head pitched 48 deg nose down (by the ratio
-    of the head-CG z to x acceleration the test's head was pitched 15-25 deg at 70-75 ms; the
-    same ratio gives 41 deg here at 75 ms, where the head is at 42). The bag holds the head
-    with at most its gauge pressure times the head's equivalent great circle (50 kPa x
-    0.026 m^2, 1.3 kN, occupant.restraints.airbag), so the neck carries the rest of the head's
-    56 g; the test's head-frame balance puts about 3.3-3.5 kN on its face."""
+def test_reference_us_ncap_upper_neck_holds_the_head_forward_against_the_bag(ncap):
+    """The upper-neck cell of the US NCAP driver (issue 11) reads NHTSA 11391's kind of load: the
+    bag's dimple (the default law, occupant.restraints.airbag_dimple) holds the head with up to
+    4.1 kN (the test's head-frame balance puts 3.3-3.5 kN on its face) and the neck holds the
+    head forward against it, +Fx as the test's +1.05 kN at 78 ms (here +0.85 kN at most, CFC
+    600), its tension peaking at 75 ms (1.16 kN, the test's 0.70 kN at 75 ms) with the head
+    pitched 8 deg nose down (14-19 deg at 70-75 ms by the ratio of its CG's z to x
+    acceleration, the test's 15-25): the neck pulls the head down in the vehicle, not back.
+    With the lens law (the body's cross-section, 1.3 kN at most on the head) the belted torso
+    pulled the head rearward through the neck (1.4 kN rearward, 0.5 kN down, Fx -0.61 kN) in a
+    head pitched 45 deg, the head 259 mm into the 333 mm deep bag. The cell is right: the load
+    it reports in the head's J211 axes (tension +, the load of the neck on the head, 17.78 mm
+    above the occipital condyle) closes the head's equation of motion with the head-CG
+    accelerometer, m (a - g) - F_neck = the bag's load on the head (its normal force and fabric
+    friction), to rounding all through the bag contact, and is m (a - g) alone before it (no
+    other load on the head); the neck's load taken in the vehicle's axes instead would miss it
+    by up to 150 %."""
     res, model = ncap.results, ncap.model
     t = res.t
     ch = {c.name: np.interp(t, c.t, c.values) for c in res.channels}
@@ -551,9 +568,11 @@ def test_reference_us_ncap_upper_neck_tension_is_the_torsos_pull_in_a_pitched_he
     np.testing.assert_allclose(rest[on], bag[on], rtol=1e-9)
     first = np.argmax(bag > 0.0)
     assert 0 < first and rest[:first].max() < 1e-6
+    assert 3.0e3 < out["driver_airbag_head_shell.force"].max() < 5.0e3   # measured 4.06 kN
     k = int(np.argmax(neck[:, 2]))
+    assert 0.070 < t[k] < 0.080 and neck[k, 0] > 0.0                  # 75.5 ms, +0.31 kN
     R = res.base_poses[k, :3, :3].T @ res.body_poses[k, head, :3, :3]   # head axes in the vehicle's
     pull = R @ (neck[k] * np.array([1.0, -1.0, -1.0]))                 # J211 -> segment axes
-    assert pull[0] < -2.0 * abs(pull[2])
+    assert pull[2] < -2.0 * abs(pull[0])                               # down 1.18, x +0.10 kN
     pitch = np.degrees(np.arctan2(-R[2, 0], R[0, 0]))                   # nose down positive
-    assert pitch > 35.0
+    assert 0.0 < pitch < 25.0                                           # 8.4 deg
