@@ -247,8 +247,9 @@ def build_belt(asm, table, c, path):
     outboard flanks, and the chest wrap flipped between them from one step to the next.
     ``shoulder_at``, ``chest_at`` (points in the wrapped ellipsoid's frame, m) and
     ``shoulder_flank``, ``chest_flank`` ((n_x, n_y, n_z, d) there): the shoulder or chest wrap
-    fitted at that point and held across the belt by friction, its place kept to n . x >= d
-    (``held_on``, ``Wrap.flank``); none shipped (GS1 measured with them:
+    fitted at that point (on the body's outer surface there: the ellipsoid of the same part
+    standing over it, ``modeling.outer_surface``) and held across the belt by friction, its
+    place kept to n . x >= d (``held_on``, ``Wrap.flank``); none shipped (GS1 measured with them:
     scenarios/validation/README.md, "The shoulder belt held where it is fitted")."""
     import numpy as np
     from occupant.modeling import ModelingError
