@@ -179,19 +179,30 @@ GS1_LAP_PRELOAD = 100.0   # N: the GS1 deck's lap belt pre-load (crash-domain-fa
 
 
 def held_on(asm, table, c, path, torso, name, mu, across):
-    """``Wrap`` keywords of the wrap ``name`` ("shoulder" or "chest") on the ellipsoid ``torso``:
-    with ``<name>_at`` (a point in the ellipsoid's frame, m: the wrap fitted at its direction in
-    the scaled frame) or ``<name>_flank`` ((n_x, n_y, n_z, d) in that frame: its place kept to n . x >= d,
-    ``Wrap.flank``) it is held across the belt by friction (``across``, default ``friction``);
-    else ``across`` as given."""
+    """(geometry, ``Wrap`` keywords) of the wrap ``name`` ("shoulder" or "chest") on the
+    ellipsoid ``torso``: with ``<name>_at`` (a point in the ellipsoid's frame, m) the wrap is
+    fitted there on the body's outer surface (``modeling.outer_surface.outer_place``: on the
+    ellipsoid of ``torso``'s part that stands over the point, if one does, e.g. the human's
+    shoulder shell over its thorax at mid-clavicle; the wrap's geometry is then that one), at its
+    direction in the scaled frame, and with it or ``<name>_flank`` ((n_x, n_y, n_z, d) in
+    ``torso``'s frame: its place kept to n . x >= d, ``Wrap.flank``) it is held across the belt
+    by friction (``across``, default ``friction``); else ``across`` as given on ``torso``."""
+    from occupant.modeling.outer_surface import outer_place
     at = c.vector(table, f"{name}_at", path)
     flank = c.vector(table, f"{name}_flank", path, n=4)
     if at is None and flank is None:
-        return {"across": across}
-    g = asm.geometries[torso]
+        return torso, {"across": across}
+    geometry = torso
+    if at is not None:
+        geometry, at = outer_place(asm, torso, at)
+        if flank is not None and geometry != torso:
+            c.fail(c.where(path, f"{name}_flank"), f"the wrap fitted at {name}_at lies on "
+                   f"'{geometry}', over '{torso}': a flank in '{torso}''s frame does not bound it",
+                   f"{name}_at on the outer surface, or no {name}_flank")
+    g = asm.geometries[geometry]
     size = np.asarray(g.semi_axes if hasattr(g, "semi_axes") else (g.radius,) * 3, float)
-    return {"across": mu if across is None else across, "flank": flank,
-            "at": None if at is None else tuple(at / size)}
+    return geometry, {"across": mu if across is None else across, "flank": flank,
+                      "at": None if at is None else tuple(np.asarray(at) / size)}
 
 
 def build_belt(asm, table, c, path):
@@ -236,8 +247,9 @@ def build_belt(asm, table, c, path):
     outboard flanks, and the chest wrap flipped between them from one step to the next.
     ``shoulder_at``, ``chest_at`` (points in the wrapped ellipsoid's frame, m) and
     ``shoulder_flank``, ``chest_flank`` ((n_x, n_y, n_z, d) there): the shoulder or chest wrap
-    fitted at that point and held across the belt by friction, its place kept to n . x >= d
-    (``held_on``, ``Wrap.flank``); none shipped (GS1 measured with them:
+    fitted at that point (on the body's outer surface there: the ellipsoid of the same part
+    standing over it, ``modeling.outer_surface``) and held across the belt by friction, its
+    place kept to n . x >= d (``held_on``, ``Wrap.flank``); none shipped (GS1 measured with them:
     scenarios/validation/README.md, "The shoulder belt held where it is fitted")."""
     import numpy as np
     from occupant.modeling import ModelingError
@@ -270,21 +282,20 @@ def build_belt(asm, table, c, path):
             c.fail(path, "ribcage: the occupant has no sternum to carry the torso's wraps")
         from occupant.human.builder import thorax_table
         carried["share"] = thorax_table()["belt"]["sternum_share"]
-    upper = [Wrap("shoulder", torso, friction=mu, **held_on(asm, table, c, path, torso, "shoulder",
-                                                             mu, across),
-                  **(carried if "share" in carried else {}))]
+    on, held = held_on(asm, table, c, path, torso, "shoulder", mu, across)
+    upper = [Wrap("shoulder", on, friction=mu, **held, **(carried if "share" in carried else {}))]
     shoulder = c.string(table, "shoulder", path, choices=list(asm.geometries), what="geometry")
     if shoulder is not None:   # the occupant's own shoulder, the wraps placed together
-        upper = [Wrap("shoulder", shoulder, friction=mu, side=(0.0, 0.0, 1.0),
-                      **held_on(asm, table, c, path, shoulder, "shoulder", mu, None))]
+        on, held = held_on(asm, table, c, path, shoulder, "shoulder", mu, None)
+        upper = [Wrap("shoulder", on, friction=mu, side=(0.0, 0.0, 1.0), **held)]
         if "neck_shell" in asm.geometries:   # a barrier: no force while the belt is off the neck
             upper.insert(0, Wrap("neck", "neck_shell", friction=mu, side=(0.0, outboard, 0.0)))
     centre = c.vector(table, "shoulder_center", path)
     if centre is not None:   # placed together on their shortest path (no ``across``)
         upper = shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu)
     belly = c.string(table, "abdomen", path, choices=list(asm.geometries), what="geometry")
-    lower = [Wrap("chest", torso, friction=mu, **carried,
-                  **held_on(asm, table, c, path, torso, "chest", mu, across))] + (
+    on, held = held_on(asm, table, c, path, torso, "chest", mu, across)
+    lower = [Wrap("chest", on, friction=mu, **carried, **held)] + (
         [] if belly is None else [Wrap("abdomen", belly, friction=mu,
                                        across=mu if across is None else across)])
     lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=across),
