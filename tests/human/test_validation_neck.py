@@ -13,6 +13,8 @@ import pathlib
 import numpy as np
 import pytest
 
+from occupant.human.neck_muscles import neck_muscle_table
+from occupant.human.neck_share import impulse_to_peak, sagittal_share
 from occupant.human.validation import (head_rotation_deg, read_series, read_scenario,
                                        run_validation, sled_figures, t1_motion, volunteer_corridor)
 from occupant.io.toml_files import InputFileError
@@ -96,6 +98,48 @@ def test_identity_sled_energy_balance_and_muscles_work(nbdl12):
     exchanged = max(np.abs(e["total"] - e["total"][0]).max(), np.abs(e["work"]).max())
     assert np.abs(e["balance"]).max() < 1e-4 * exchanged
     assert res.work["muscles"][-1] < 0.0
+
+
+def test_analytic_neck_share_relaxed_tone(nbdl12):
+    """At the start (upright, relaxed tone, no motion) the flexors spanning C7/T1 pull with the
+    relaxed level times the flexion strength they were sized on, 0.05 x 30 = 1.5 N m
+    (data/neck_muscles.toml), and the extensors, balanced, as much the other way; about the
+    condyles the longus capitis its share, 0.3 x 1.5 N m: neck_share reads each joint's centre
+    and each muscle's moment arm as neck_muscles sized them."""
+    tone = neck_muscle_table()["activation"]["relaxed"] * \
+        neck_muscle_table()["reference"]["flexion_strength"]
+    lower = sagittal_share(nbdl12["model"], nbdl12["results"])["lower"]["muscles"]
+    flexors = sum(a[0] + p[0] for n, (a, p) in lower.items() if "extensors" not in n)
+    extensors = sum(a[0] + p[0] for n, (a, p) in lower.items() if "extensors" in n)
+    assert flexors == pytest.approx(-tone, rel=1e-3)      # resisting flexion positive
+    assert extensors == pytest.approx(tone, rel=1e-3)
+    assert not any("longus_capitis" in n for n in lower)   # spans the condyles only
+    # the longus capitis, sized about the condyles on its share (0.3) of the flexion strength
+    upper = sagittal_share(nbdl12["model"], nbdl12["results"])["upper"]["muscles"]
+    capitis = sum(a[0] + p[0] for n, (a, p) in upper.items() if "longus_capitis" in n)
+    assert capitis == pytest.approx(-0.3 * tone, rel=1e-3)
+
+
+def test_regression_nbdl_12g_neck_share(nbdl12):
+    """Who carries the living neck's flexion moment (issue 14; README, NBDL, "Who carries"): at
+    C7/T1 the joint's spring (Mertz branch) and its fitted damping, the muscle elements 1.6 % of
+    the angular impulse to the joint's largest flexion (spring 3.58, damping 4.02, muscles 0.12
+    N m s): the muscles' resistance is not counted twice in any amount that matters. Strengthening
+    the muscles without taking their share out of the joint would fail here."""
+    t = nbdl12["results"].t
+    share = sagittal_share(nbdl12["model"], nbdl12["results"])
+    low = impulse_to_peak(t, share["lower"])
+    muscles = low["muscle_active"] + low["muscle_passive"]
+    assert low["spring"] == pytest.approx(3.58, abs=0.1)
+    assert low["damping"] == pytest.approx(4.02, abs=0.1)
+    assert muscles == pytest.approx(0.12, abs=0.05)
+    assert muscles < 0.05 * (low["spring"] + low["damping"] + muscles)
+    up = impulse_to_peak(t, share["upper"])
+    assert up["muscle_active"] + up["muscle_passive"] == pytest.approx(0.50, abs=0.05)
+    # after the peak the balanced reflex pulls towards flexion at C7/T1 (eccentric flexors)
+    net = sum(a + p for a, p in share["lower"]["muscles"].values())
+    late = (t > 0.18) & (t < 0.28)
+    assert net[late].max() < -10.0
 
 
 # ------------------------------------------------------------------------------------------
