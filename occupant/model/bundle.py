@@ -131,6 +131,7 @@ AirbagBlock = namedtuple("AirbagBlock", [
     "folded_fraction",  # (nbag,) folded volume / nominal volume
     "firing_time",    # (nbag,) s
     "deployment_time",  # (nbag,) s
+    "depth_time",     # (nbag,) s, full depth (Airbag.depth_time; -1: uniform with the volume)
     "contact_law",    # (nbag,) int, index in occupant.modeling.airbags.CONTACT_LAWS (0 lens, 1 dimple)
     "flow_start",     # (nbag,) int, first row of the mass-flow table (time after firing, kg/s)
     "flow_len",       # (nbag,) int

@@ -411,11 +411,13 @@ def sample_index(t, times):
 
 
 def airbags(model, results):
-    """[(Shape on its mounting body, (n,) scale of the shape)] of the model's airbags: the
+    """[(Shape on its mounting body, (n, 3) scales of its semi-axes)] of the model's airbags: the
     bag's ellipsoid (its back at the mounting frame's origin, unfolding along +x,
-    occupant.modeling.airbags.Airbag) scaled by the cube root of its volume fraction (the output
-    ``<name>.volume`` over the nominal volume) or, without that output, shown full from firing;
-    not drawn before it fires (its folded volume is in its module, not a bag in front of it)."""
+    occupant.modeling.airbags.Airbag) scaled to its volume fraction v (the output
+    ``<name>.volume`` over the nominal volume): by v^(1/3), or, for a bag punched out along +x
+    (its ``leading_edge_speed``), its depth by the law's alpha(t) (``unfolded_scales``) and its
+    width by (v / alpha)^(1/2); without that output shown full from firing; not drawn before it
+    fires (its folded volume is in its module, not a bag in front of it)."""
     asm = getattr(model, "source", None)
     out = []
     for bag in getattr(asm, "airbags", {}).values():
@@ -427,9 +429,17 @@ def airbags(model, results):
             volume = results.outputs.get(f"{bag.name}.volume")
             fired = results.t >= getattr(bag, "firing_time", 0.0)   # folded in its module before
             if volume is not None:
-                scale = fired * np.cbrt(np.clip(np.asarray(volume) / (4 / 3 * np.pi * np.prod(semi)), 0, None))
+                v = np.clip(np.asarray(volume) / (4 / 3 * np.pi * np.prod(semi)), 0, None)
+                alpha = np.cbrt(v)
+                if getattr(bag, "leading_edge_speed", None) is not None:
+                    from occupant.modeling.airbags import unfolded_scales
+                    alpha = np.array([unfolded_scales.py_func(
+                        bag.folded_volume / bag.volume, bag.firing_time, bag.deployment_time,
+                        bag.depth_time, x)[1] for x in results.t])
+                beta = np.sqrt(np.minimum(v, alpha) / np.maximum(alpha, 1e-12))
+                scale = fired[:, None] * np.column_stack([alpha, beta, beta])
             else:
-                scale = fired.astype(float)
+                scale = np.repeat(fired.astype(float)[:, None], 3, axis=1)
             out.append((Shape(bag.name, body, origin + R_mount[:, 0] * semi[0], R_mount, semi), scale))
         except (AttributeError, KeyError, TypeError, ValueError):
             continue   # a bag this module cannot read is left out of the drawings, not guessed
@@ -451,7 +461,9 @@ def belt_routes(model, results):
 
 
 def scaled(shape, s):
-    """The shape grown by ``s`` about its mounting point (the back of the bag)."""
+    """The shape grown by ``s`` (a number, or one per semi-axis) about its mounting point (the
+    back of the bag)."""
+    s = np.broadcast_to(np.asarray(s, float), (3,))
     back = shape.center - shape.R[:, 0] * shape.semi_axes[0]
-    return Shape(shape.name, shape.body, back + s * (shape.center - back), shape.R,
+    return Shape(shape.name, shape.body, back + s[0] * (shape.center - back), shape.R,
                  np.maximum(s * shape.semi_axes, 1e-6))

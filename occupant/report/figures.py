@@ -90,7 +90,7 @@ def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
         (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, s.body)[i], s, axes)
         add(Ellipse((cx, cz), w, h, angle=a, fc=colour(s.name, s.segment), ec="k", lw=0.4, alpha=0.55))
     for shape, scale in bags:
-        if scale[i] > 0.05:
+        if scale[i].min() > 0.05:
             (cx, cz), w, h, a = D.projected_ellipse(D.pose_of(rel, shape.body)[i], D.scaled(shape, scale[i]),
                                                     axes)
             add(Ellipse((cx, cz), w, h, angle=a, fc=AIRBAG_COLOUR, ec=AIRBAG_COLOUR, alpha=0.35))

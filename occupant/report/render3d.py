@@ -120,8 +120,8 @@ def render(run, indices, size=(300, 330)):
         for s, a in zip(shapes, shape_actors):
             set_matrix(a, D.pose_of(rel, s.body)[i], s)
         for (shape, scale), a in zip(bags, bag_actors):
-            a.SetVisibility(bool(scale[i] > 0.05))
-            set_matrix(a, D.pose_of(rel, shape.body)[i], D.scaled(shape, max(scale[i], 0.05)))
+            a.SetVisibility(bool(scale[i].min() > 0.05))
+            set_matrix(a, D.pose_of(rel, shape.body)[i], D.scaled(shape, np.maximum(scale[i], 0.05)))
         for s, a in quads:
             X = D.pose_of(rel, s.body)[i]
             m = vtkMatrix4x4()

@@ -46,7 +46,7 @@ def _scene_vertices(rel, i, shapes, surfaces, bags, sphere):
         parts.append((sphere * s.semi_axes) @ (X[:3, :3] @ s.R).T + X[:3, :3] @ s.center + X[:3, 3])
     for shape, scale in bags:
         X = D.pose_of(rel, shape.body)[i]
-        s = D.scaled(shape, max(scale[i], 1e-3))
+        s = D.scaled(shape, np.maximum(scale[i], 1e-3))
         parts.append((sphere * s.semi_axes) @ (X[:3, :3] @ s.R).T + X[:3, :3] @ s.center + X[:3, 3])
     for s in surfaces:
         X = D.pose_of(rel, s.body)[i]

@@ -20,15 +20,17 @@ and sigma - sigma_0, zero at the initial content.
   pressure ratio (2 / (gamma + 1))^(gamma / (gamma - 1)) and made linear within 1 % of p_a
   (``LINEAR_RATIO``); it stops at p = p_a (a slack bag draws no ambient gas in).
 
-Shape: the ellipsoid with semi-axes lambda (a, b, c) on the mounting frame's axes, centre at
-x = lambda a (back face on the frame origin), lambda = f^(1/3); the volume fraction
-f = f_0 + (1 - f_0) s^2 (3 - 2 s), s = (t - t_fire) / t_deploy clipped to [0, 1].
+Shape: the ellipsoid with semi-axes (alpha a, beta b, beta c) on the mounting frame's axes,
+centre at x = alpha a (back face on the frame origin), alpha beta^2 = f, the volume fraction
+f = f_0 + (1 - f_0) s^2 (3 - 2 s), s = (t - t_fire) / t_deploy clipped to [0, 1]; grown
+uniformly, alpha = beta = f^(1/3), or punched out along x first (a bag given its front's speed,
+``modeling.airbags.unfolded_scales``), alpha reaching 1 before f.
 
 Contact with an occupant ellipsoid: its penetration d into the bag ellipsoid and the normal
 (``occupant.contact.geometry_pairs.ellipsoid_in_bag``). The displaced volume V_c(d) and the
 area A(d) = dV_c/dd the gas pushes with (``patch``) follow the bag's ``contact_law``, for a body
 of the occupant ellipsoid's volume-equivalent radius r pressed into the bag's front face,
-curvature radius lambda b c / a:
+curvature radius (beta b)(beta c) / (alpha a):
 - "lens" (opt-in): the lens where the two spheres overlap by d, A the area of its rim circle
   (exact for spheres); past the depth where the rim reaches the smaller sphere's great circle, A
   stays at that circle and V_c grows by A per metre (the fabric wraps the body). The body's
@@ -37,7 +39,7 @@ curvature radius lambda b c / a:
 - "dimple" (the default): where the fabric is taut (``airbag_dimple.tautness``: the share out of its
   folds, the unfolded share of the bag) the dimple the wrinkling fabric turns around the body,
   much wider than the body (``airbag_dimple.dimple``, fitted to that membrane reference, within
-  2 %), its area at most the face, pi lambda^2 b c; bodies whose dimples overlap share them
+  2 %), its area at most the face, pi beta^2 b c; bodies whose dimples overlap share them
   (``airbag_dimple.dimple_shares``: each keeps its dimple less half of each overlap, as discs
   about the contact points, so one region of fabric pushes once); where it is slack (still
   folded), the lens: a blend at the taut share. The dimple covers only the depth the body
@@ -97,7 +99,7 @@ from occupant.contact.geometry_pairs import (
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import AIRBAG_CONTACT_OUTPUTS, POWER_AIRBAGS
-from occupant.modeling.airbags import DIMPLE_LAW, unfolded_fraction, unfolding_rate
+from occupant.modeling.airbags import DIMPLE_LAW, unfolded_scales
 from occupant.restraints.airbag_dimple import dimple, dimple_shares, tautness
 
 N_PAIR_OUTPUTS = len(AIRBAG_CONTACT_OUTPUTS)
@@ -245,31 +247,40 @@ SLACK_TIME = 1e-3
 
 
 @njit(**JIT_INLINE)
-def _unfolded_depth(data, el, b, k, growth, d, nx, ny, nz, cx, cy, cz, z, zdot):
+def _unfolded_depth(data, el, b, k, growth_x, growth_r, d, nx, ny, nz, cx, cy, cz, z, zdot):
     """Pair k's state G (m), the depth the unfolding bag b put its body in, returned at most the
     current depth, with its rate into zdot: while the body is in the bag, the speed along the
-    normal n (B0) of the bag's deepest surface point in the body, c + (d / 2) n (c the contact
-    point midway between the deepest points), as the bag unfolds about its mounting frame's
-    origin o: growth ((c - o) . n + d / 2), growth = lam' / lam; G falls to the depth within
-    SLACK_TIME once the body is less deep."""
+    normal n (B0) of the bag's deepest surface point in the body, p = c + (d / 2) n (c the
+    contact point midway between the deepest points), as the bag unfolds about its mounting
+    frame's origin o (axes e_x, e_y, e_z), its depth at the rate growth_x = alpha' / alpha and
+    its width at growth_r = beta' / beta: growth_r (p - o) . n + (growth_x - growth_r)
+    ((p - o) . e_x)(n . e_x), at least 0; G falls to the depth within SLACK_TIME once the body
+    is less deep."""
     zk = el.pair_z_start + k
     slack = max(z[zk], 0.0)
     rate = 0.0
-    if d > 0.0 and growth > 0.0:
+    if d > 0.0:
         x, y, w = point_in_link(data, el.link_b[k], cx, cy, cz)
         mx, my, mz = to_link(data, el.link_b[k], nx, ny, nz)
-        rate = max(growth * ((x - el.bag_p[b, 0]) * mx + (y - el.bag_p[b, 1]) * my
-                             + (w - el.bag_p[b, 2]) * mz + 0.5 * d), 0.0)
+        ux = x - el.bag_p[b, 0] + 0.5 * d * mx
+        uy = y - el.bag_p[b, 1] + 0.5 * d * my
+        uz = w - el.bag_p[b, 2] + 0.5 * d * mz
+        R = el.bag_R[b]
+        along = ux * R[0, 0] + uy * R[1, 0] + uz * R[2, 0]
+        normal_x = mx * R[0, 0] + my * R[1, 0] + mz * R[2, 0]
+        rate = max(growth_r * (ux * mx + uy * my + uz * mz)
+                   + (growth_x - growth_r) * along * normal_x, 0.0)
     zdot[zk] = rate - max(slack - max(d, 0.0), 0.0) / SLACK_TIME
     return min(slack, max(d, 0.0))
 
 
 @njit(**JIT_INLINE)
-def _flattened(data, el, b, k, lam, d, cx, cy, cz):
-    """How far pair k's body, d deep in bag b (unfolded to the scale lam), has pushed past the
+def _flattened(data, el, b, k, alpha, beta, d, cx, cy, cz):
+    """How far pair k's body, d deep in bag b (unfolded to the scales alpha, beta of its depth
+    and width, ``modeling.airbags.unfolded_scales``), has pushed past the
     backing plane through the bag: d less the bag's height over the plane where the body meets
     the plane (at the contact point c, B0; the front of the bag's ellipsoid there, at most
-    2 lam a less the collapsed thickness; -1 m where c lies outside the unfolding bag's
+    2 alpha a less the collapsed thickness; -1 m where c lies outside the unfolding bag's
     footprint: no bag there to flatten). A body that came through the bag's front has
     flattened it, d - height its depth into the plane; one beside or behind the bag inside its
     footprint (a hand on the steering-wheel rim, which the unfolding bag only grazes) has not."""
@@ -281,8 +292,8 @@ def _flattened(data, el, b, k, lam, d, cx, cy, cz):
     thickness = ((el.p_bottom[k, 0] - el.bag_p[b, 0]) * R[0, 0]
                  + (el.p_bottom[k, 1] - el.bag_p[b, 1]) * R[1, 0]
                  + (el.p_bottom[k, 2] - el.bag_p[b, 2]) * R[2, 0])
-    a = lam * el.semi_axes[b, 0]
-    off = (u1 / (lam * el.semi_axes[b, 1])) ** 2 + (u2 / (lam * el.semi_axes[b, 2])) ** 2
+    a = alpha * el.semi_axes[b, 0]
+    off = (u1 / (beta * el.semi_axes[b, 1])) ** 2 + (u2 / (beta * el.semi_axes[b, 2])) ** 2
     if off >= 1.0:   # no bag between the body and the plane there
         return -1.0
     return d - (a * (1.0 + np.sqrt(1.0 - off)) - thickness)
@@ -301,24 +312,24 @@ def airbags(bundle, data, t, q, v, z):
     points = point_data(data)   # what the geometry and point routines read
     power = 0.0
     for b in range(el.bag_link.shape[0]):
-        f = unfolded_fraction(el.folded_fraction[b], el.firing_time[b], el.deployment_time[b], t)
-        lam = f ** (1.0 / 3.0)
-        # lam' / lam: the bag's surface moves at (lam' / lam)(x - o) as it unfolds about o
-        growth = unfolding_rate(el.folded_fraction[b], el.firing_time[b],
-                                el.deployment_time[b], t) / (3.0 * f)
-        depth = lam * el.semi_axes[b, 0]
-        radius_b = lam * el.bag_radius[b]
+        # the shape's depth and width scales; its surface moves at alpha' / alpha along the
+        # mounting frame's x and beta' / beta across, times the distance from its origin o
+        f, alpha, beta, _, alpha_rate, beta_rate = unfolded_scales(
+            el.folded_fraction[b], el.firing_time[b], el.deployment_time[b], el.depth_time[b], t)
+        growth_x, growth_r = alpha_rate / alpha, beta_rate / beta
+        depth = alpha * el.semi_axes[b, 0]
+        radius_b = beta * beta / alpha * el.bag_radius[b]
         # the "dimple" law's fabric is taut as far as the bag has unfolded (slack while folded),
         # its pairs' dimples sharing the face's projected area; "lens": slack throughout
         taut, face = 0.0, 0.0
         if el.contact_law[b] == DIMPLE_LAW:
             taut = call_if(el.dimple, tautness, 0.0, el.folded_fraction[b], f)
-            face = np.pi * lam * lam * el.semi_axes[b, 1] * el.semi_axes[b, 2]
+            face = np.pi * beta * beta * el.semi_axes[b, 1] * el.semi_axes[b, 2]
         # geometry of every pair of the bag
         for k in range(el.pair_start[b], el.pair_start[b + 1]):
             for r in range(3):
                 geo[0, k, r] = el.bag_p[b, r] + depth * el.bag_R[b, r, 0]
-                geo[1, k, r] = lam * el.semi_axes[b, r]
+                geo[1, k, r] = (alpha if r == 0 else beta) * el.semi_axes[b, r]
             d, d_rate, nx, ny, nz, cx, cy, cz, _ = ellipsoid_in_bag(points, pairs, k)
             geo[2, k, 0], geo[2, k, 1], geo[2, k, 2] = nx, ny, nz
             geo[3, k, 0], geo[3, k, 1], geo[3, k, 2] = cx, cy, cz
@@ -327,8 +338,9 @@ def airbags(bundle, data, t, q, v, z):
             # takes no slack; a model without a dimple bag compiles none of it, jit.call_if)
             geo[7, k, 2] = 0.0
             if el.contact_law[b] == DIMPLE_LAW:
-                geo[7, k, 2] = call_if(el.dimple, _unfolded_depth, 0.0, points, el, b, k, growth,
-                                       d, nx, ny, nz, cx, cy, cz, z, data.zdot)
+                geo[7, k, 2] = call_if(el.dimple, _unfolded_depth, 0.0, points, el, b, k,
+                                       growth_x, growth_r, d, nx, ny, nz, cx, cy, cz, z,
+                                       data.zdot)
         # the taut fabric's dimples share the face where they overlap (airbag_dimple.dimple_shares)
         if taut > 0.0:
             call_if(el.dimple, dimple_shares, 0.0, geo, el.pair_start[b], el.pair_start[b + 1],
@@ -423,7 +435,8 @@ def airbags(bundle, data, t, q, v, z):
                 # bottoming out on the backing plane, shared as the patch is
                 d_bottom, d_rate, nx, ny, nz, cx, cy, cz, inside = ellipsoid_plane(
                     points, backing, k)
-                d_bottom = min(d_bottom, _flattened(points, el, b, k, lam, d, cx, cy, cz))
+                d_bottom = min(d_bottom, _flattened(points, el, b, k, alpha, beta, d, cx,
+                                                    cy, cz))
                 if d_bottom > 0.0 and inside:
                     f_bottom = _bottoming(el, b, d_bottom, d_rate)
                     if share > 0.0 and bearer(points, la, carrier, nx, ny, nz) == carrier:

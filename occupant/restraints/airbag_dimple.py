@@ -31,7 +31,9 @@ face whether the other bodies were in the bag or not).
 
 Its figures [D: runs of this code, the default law of every bag, the forearms and hands in
 contact with the bag; in brackets the opt-in lens', and NHTSA 11391's driver as
-scenarios/README.md cites it]. The depth the unfolding bag puts a body in is met by slack
+scenarios/README.md cites it], with the driver bag grown uniformly (since it punches out along
+its axis first, issue 11 `bagunfold`, scenarios/README.md gives the driver-bag scenarios' new
+figures: us_ncap_frontal_56 HIC15 545, euro_ncap_full_width_50 384, aeb_precrash_frontal 240). The depth the unfolding bag puts a body in is met by slack
 fabric, the lens (``occupant.restraints.airbag.patch``):
 - us_ncap_frontal_56: HIC15 592 (315; test 328), head 3 ms 73.0 g (55.4; 57.6), the bag on the
   head 4.1 kN at 63 ms, 95 mm in (1.4 kN, 259 mm in, its centre past the bag's; the test's head

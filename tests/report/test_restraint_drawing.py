@@ -68,12 +68,13 @@ def test_belt_points_and_airbag_size(restrained):
     (shape, scale), = D.airbags(r.model, r.results)
     # the bag's centre one semi-axis ahead of its mount along the mount's +x (here -x of B0)
     assert shape.body == -1 and np.allclose(shape.center, (0.45 - 0.13, 0.0, 0.45))
-    assert scale[0] == 0.0 and scale[-1] == pytest.approx(1.0)
+    assert np.all(scale[0] == 0.0) and scale[-1] == pytest.approx(np.ones(3))
     k = np.searchsorted(r.results.t, 0.025)
-    assert scale[k] ** 3 == pytest.approx(r.results.outputs["dab.volume"][k] / nominal)
+    assert np.all(scale[k] == scale[k, 0]) and scale[k, 0] ** 3 == pytest.approx(r.results.outputs["dab.volume"][k] / nominal)
     # the grown bag keeps its back on the mount
-    s = D.scaled(shape, 0.5)
-    assert np.allclose(s.center - s.R[:, 0] * s.semi_axes[0], (0.45, 0.0, 0.45))
+    for f in (0.5, (0.5, 0.2, 0.2)):
+        s = D.scaled(shape, f)
+        assert np.allclose(s.center - s.R[:, 0] * s.semi_axes[0], (0.45, 0.0, 0.45))
 
 
 def test_restraints_drawn_and_plotted(restrained, tmp_path):
@@ -150,7 +151,18 @@ def test_regression_folded_bag_is_not_drawn_before_it_fires():
     (_, scale), = D.airbags(model, results)
     assert np.all(scale[t < 0.015] == 0.0)
     after = t >= 0.015
-    assert scale[after] ** 3 == pytest.approx(volume[after] / nominal)
+    assert scale[after, 0] ** 3 == pytest.approx(volume[after] / nominal)
+    # punched out along its axis (occupant.modeling.airbags.unfolded_scales): drawn as deep as
+    # the law makes it, as wide as its volume allows
+    from occupant.modeling.airbags import unfolded_scales
+    bag.leading_edge_speed, bag.deployment_time, bag.depth_time = 60.0, 0.03, 0.004
+    bag.folded_volume, bag.volume = 0.001, nominal
+    (shape, scale), = D.airbags(model, results)
+    alpha = np.array([unfolded_scales.py_func(0.001 / nominal, 0.015, 0.03, 0.004, x)[1] for x in t])
+    np.testing.assert_allclose(scale[after, 0], alpha[after], rtol=1e-12)
+    np.testing.assert_allclose(scale[after, 0] * scale[after, 1] ** 2, volume[after] / nominal, rtol=1e-12)
+    s = D.scaled(shape, scale[np.searchsorted(t, 0.02)])
+    assert s.semi_axes[0] == pytest.approx(semi[0]) and s.semi_axes[1] < 0.5 * semi[1]
 
 
 def _belt_run(outputs, t, source=None):

@@ -182,10 +182,12 @@ def test_reference_airbag_contact_law_option_changes_the_head_force():
     """``contact_law = "lens"`` (here through the --set form of the override) compiles the
     driver bag of euro_ncap_full_width_50 with the slack fabric's lens (the body's own
     cross-section, occupant.restraints.airbag.lens), the default "dimple" otherwise (the taut
-    fabric's dimple, occupant.restraints.airbag_dimple): the head meets the bag at 31 ms while it
-    unfolds, the dimple law's fabric then half taut (the unfolded share), and from then the
-    dimple, wider than the head's cross-section, pushes harder (the whole run: the bag on the
-    head 2.2 kN against 1.1, HIC15 447 against 177, occupant.restraints.airbag_dimple)."""
+    fabric's dimple, occupant.restraints.airbag_dimple): the head meets the bag at 19 ms while it
+    unfolds (its front, punched out along its axis, reaches her face 4 ms after firing: 31 ms,
+    the fabric then half taut, while it grew uniformly, issue 11 `bagunfold`), the dimple law's
+    fabric then 5 % taut (the unfolded share), and from then the dimple, wider than the head's
+    cross-section, pushes harder (the whole run: the bag on the head 2.2 kN against 1.0; 2.2
+    against 1.1 and HIC15 447 against 177 before, occupant.restraints.airbag_dimple)."""
     short = ["solver.t_end=0.06"]
     dimple = load("euro_ncap_full_width_50", overrides=short)
     lens = load("euro_ncap_full_width_50", overrides=short + ["restraints.airbag.contact_law=lens"])
@@ -198,7 +200,7 @@ def test_reference_airbag_contact_law_option_changes_the_head_force():
     np.testing.assert_array_equal(runs[1].t, t)
     apart = t < t[np.argmax(force[0] > 0)]   # before the head meets the bag, alike
     np.testing.assert_array_equal(force[1][apart], force[0][apart])
-    assert not force[0][apart].any() and 0.029 < t[apart][-1] < 0.033
+    assert not force[0][apart].any() and 0.018 < t[apart][-1] < 0.021   # measured 19.1 ms
     assert force[0].max() > 500.0
     assert force[1].max() > 1.2 * force[0].max()
 
