@@ -3,7 +3,8 @@
 The kernels a run compiles are mostly independent: each force producer, the step stages the
 compiled loops call by address (``jit.call_compiled``) and the RNEA of the sensors. Before the
 run, ``ahead`` splits those missing from numba's on-disk cache between this process and one
-worker process (a fresh interpreter, ``serve``), each compiling its share into the cache; the run
+worker process (a fork of this one, else a new interpreter: ``_Worker``, ``serve``), each
+compiling its share into the cache; the run
 then loads them from there, as a second run would. numba's own cache locator decides where the
 cache lives (beside the sources, or the user's cache directory for a read-only install), so the
 worker writes where the run reads. Nothing depends on the worker: whatever it did not compile
@@ -18,8 +19,8 @@ signature's code (at worst an index loses an entry, compiled again when next nee
 starts none, its siblings already using the cores.
 
 A command that is about to load a model calls ``standby`` first: on an empty cache the worker is
-started then, so that its start (a new interpreter importing numba and the compiled modules,
-~1.5 s) overlaps the model's loading instead of delaying its first job. A scenario hands it its
+started then (a fork: ready at once; a new interpreter imports numba and the compiled modules
+first, ~1 s), so that it is ready when its jobs come. A scenario hands it its
 jobs (``early``) as soon as its model is built, so that it compiles while the posture is fitted
 (~1-2 s on a first run); ``ahead`` compiles this process's share when the run needs them (else,
 nothing handed early, it hands the worker its share then). The split is the one whose estimated
@@ -31,6 +32,8 @@ import gc
 import multiprocessing
 import os
 import pickle
+import select
+import signal
 import subprocess
 import sys
 import threading
@@ -41,28 +44,31 @@ from numba import typeof, types
 # in the two processes of a cold ``occupant run`` (this machine, loaded, median of two to five
 # runs with each job on either side: a job compiles its callees that the other process compiled;
 # coldstart10); the RK4 jobs from tests/benchmarks/bench_cold_compile.py before the typing memo
-# (jit._get_call_type); other producers ~1 s.
+# (jit._get_call_type); other producers ~1 s; normalize_quaternions 0.16-0.44 s in this process
+# (coldstart11).
 COST = dict(belts=10.4, contacts=5.9, _euler_advance=4.7, loads=2.0, _rk4_advance=10.8,
-            _run_euler=0.5, _run_rk4=0.4, airbags=2.7, rnea=1.3, joint_resistance=0.7)
+            _run_euler=0.5, _run_rk4=0.4, airbags=2.7, rnea=1.3, joint_resistance=0.7,
+            normalize_quaternions=0.3)
 WORKER_FILES = 1000   # first number of the cache files the worker writes
 TIMEOUT = 600.0       # s without news from the worker after which it is stopped
 # s CPU the worker given its jobs ``early`` starts before this process: a scenario's load after
 # its model is built (neck bracket and posture fit, the latter compiling the forward kinematics:
-# ~1.5 s CPU on a first run) less the worker's start not over then (a new interpreter importing
-# numba and the compiled modules) [E from timelines of cold us_ncap_frontal_56 runs: the worker
-# had its jobs 2.0 s wall before this process's ``ahead`` on a loaded machine; coldstart10]
-HEAD_START = 1.0
+# ~1.5 s CPU on a first run); the forked worker starts its first job at once [E from timelines
+# of cold us_ncap_frontal_56 runs: its first job started 1.4-1.9 s wall before this process's
+# ``ahead`` on a loaded machine, 0.2 s after ``early``; coldstart11]
+HEAD_START = 1.5
 
 
 def jobs(model, loop):
     """[(name, dispatcher, argument types, names it needs first)] a run of ``model`` whose
     compiled ``loop`` is ``loop`` (``fixed_step.run_euler``, ``run_rk4``, or None) compiles:
     the producers of its families, the loop and its stages (and the Euler loop's, which fitting
-    the belts runs) and the sensors' RNEA."""
+    the belts runs), the sensors' RNEA and the quaternions' normalisation of the initial state."""
     from occupant.dynamics.rnea import rnea
     from occupant.integrate.fixed_step import loop_types, run_euler, stage_types
     from occupant.integrate.pipeline import PRODUCERS, make_recording, producer_view
     from occupant.model.data import RneaData, view
+    from occupant.model.joint_motion import normalize_quaternions
     bundle, data = model.bundle(), model.make_data()
     bundle_t, data_t, vector = typeof(bundle), typeof(data), types.float64[::1]
     out = [(family, producer, (producer_view(bundle_t, family), data_t, types.float64,
@@ -82,6 +88,8 @@ def jobs(model, loop):
         out.append((compiled.py_func.__name__, compiled, argtypes, ()))   # stages by address
     out.append(("rnea", rnea, (typeof(model.tree), typeof(view(RneaData, data)), vector, vector,
                                vector), ()))
+    # the state's quaternions made unit from Python (integrate.system: the initial state)
+    out.append(("normalize_quaternions", normalize_quaternions, (typeof(model.tree), vector), ()))
     return out
 
 
@@ -226,74 +234,126 @@ def frozen_heap():
 class _Worker:
     """The worker process and what it reported: ``reports``, the job names in order (``!name``:
     failed); ``pending``, those still awaited (none once it ended or fell silent). Started with
-    its jobs, or with None and given them later (``give``)."""
+    its jobs, or with None and given them later (``give``).
+
+    A fork of this process where it can fork safely (POSIX, no other thread alive: one holding a
+    lock at the fork would leave the child waiting for it for ever): it has numba and the
+    compiled modules imported already, where a new interpreter took ~1 s to import them (and
+    1-1.5 s CPU). Else a new interpreter (``serve``). No thread reads its reports: this process
+    reads them when it waits for them (``wait_for``), so that it stays free to fork later (the
+    report's process, occupant.scenario.report_ahead, which forks only without other threads)."""
 
     def __init__(self, jobs):
         self.pending, self.reports, self.ended = set(), [], False
         self.given = set()   # (name, argument types) of the jobs it was given
-        self.news = threading.Condition()
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        self.inbox, self._pid, self._process, self._news, self._unread = None, None, None, None, b""
         try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", "from occupant.integrate.precompile import serve; serve()"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+            if hasattr(os, "fork") and threading.active_count() == 1:
+                self._fork()
+            else:
+                self._spawn()
         except OSError:
-            self.process = None
+            self.ended = True
             return
-        threading.Thread(target=self._read, daemon=True).start()
         if jobs is not None:
             self.give(jobs)
+
+    def _fork(self):
+        jobs_read, jobs_write = os.pipe()
+        news_read, news_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:   # the worker: never back into the caller's code, whatever happens
+            code = 1
+            try:
+                os.close(jobs_write)
+                os.close(news_read)
+                serve(os.fdopen(jobs_read, "rb"), os.fdopen(news_write, "w"))
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(jobs_read)
+        os.close(news_write)
+        self._pid, self.inbox, self._news = pid, os.fdopen(jobs_write, "wb"), news_read
+
+    def _spawn(self):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", "from occupant.integrate.precompile import serve; serve()"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self.inbox, self._news = self._process.stdin, self._process.stdout.fileno()
 
     def give(self, jobs):
         """Send the worker its jobs; False if it cannot take them (it ended, or never started)."""
         payload = pickle.dumps([(name, d.py_func.__module__, d.py_func.__name__, argtypes)
                                 for name, d, argtypes, _ in jobs])
-        with self.news:
-            if self.ended:
-                return False
-            self.pending = {name for name, *_ in jobs}
-            self.given = {(name, argtypes) for name, _, argtypes, _ in jobs}
+        if self.ended or self.inbox is None:
+            return False
+        self.pending = {name for name, *_ in jobs}
+        self.given = {(name, argtypes) for name, _, argtypes, _ in jobs}
         try:
-            self.process.stdin.write(payload)
-            self.process.stdin.close()
-        except (OSError, AttributeError, ValueError):
-            with self.news:
-                self.pending, self.given = set(), set()
+            self.inbox.write(payload)
+            self.inbox.close()
+        except (OSError, ValueError):   # it ended (a broken pipe), or was given jobs already
+            self.pending, self.given = set(), set()
             return False
         return True
 
-    def _read(self):
-        for line in self.process.stdout:
-            with self.news:
-                self.reports.append(line.decode().strip())
-                self.pending.discard(self.reports[-1].lstrip("!"))
-                self.news.notify_all()
-        with self.news:   # the worker ended: nothing more to wait for
+    def _hear(self, timeout):
+        """Read what the worker reported within ``timeout`` s (a line per job; at its end,
+        nothing more is awaited); False if it was silent. (Without ``select`` on pipes, as on
+        Windows, the read waits as long as the worker is silent.)"""
+        if os.name == "posix" and not select.select([self._news], [], [], timeout)[0]:
+            return False
+        chunk = os.read(self._news, 4096)
+        if not chunk:   # the worker ended
             self.pending, self.ended = set(), True
-            self.news.notify_all()
+            return True
+        *lines, self._unread = (self._unread + chunk).split(b"\n")
+        for line in lines:
+            self.reports.append(line.decode().strip())
+            self.pending.discard(self.reports[-1].lstrip("!"))
+        return True
 
     def wait_for(self, names):
         """Until the worker has reported each of ``names`` (done or failed), ended, or been
         silent for ``TIMEOUT`` (then nothing more is awaited: the run compiles the rest)."""
-        with self.news:
-            while self.pending & set(names):
-                if not self.news.wait(TIMEOUT):
-                    self.pending = set()
+        while self.pending & set(names):
+            if not self._hear(TIMEOUT):
+                self.pending = set()
+
+    def end(self):
+        """Wait for the worker to end; its exit code."""
+        if self._pid is not None:
+            code = os.waitstatus_to_exitcode(os.waitpid(self._pid, 0)[1])
+            self._pid = None
+            return code
+        return self._process.wait() if self._process is not None else None
 
     def stop(self):
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-        if self.process is not None:
-            self.process.wait()
+        """End the worker (killed if still running) and close its pipes."""
+        with contextlib.suppress(OSError):
+            if self._pid is not None:
+                os.kill(self._pid, signal.SIGKILL)
+            elif self._process is not None and self._process.poll() is None:
+                self._process.kill()
+        self.end()
+        self.pending, self.ended = set(), True
+        for pipe in (self.inbox, self._process.stdout if self._process is not None else None):
+            with contextlib.suppress(OSError, AttributeError):
+                pipe.close()
+        if self._process is None and self._news is not None:
             with contextlib.suppress(OSError):
-                self.process.stdin.close()
+                os.close(self._news)
+        self._news = None
 
 
-def serve():
-    """The worker: compile the pickled jobs read from stdin into numba's cache, printing each
-    job's name when done (``!name`` if it failed). The modules of the jobs are imported before
-    the jobs are read (a worker on standby does it while its parent loads the model); no jobs
-    (stdin closed empty: the parent ended or had nothing for it), nothing done."""
+def serve(inbox=None, news=None):
+    """The worker: compile the pickled jobs read from ``inbox`` (stdin) into numba's cache,
+    writing each job's name to ``news`` (stdout) when done (``!name`` if it failed). The modules
+    of the jobs are imported before the jobs are read (a worker on standby does it while its
+    parent loads the model); no jobs (the inbox closed empty: the parent ended or had nothing
+    for it), nothing done."""
+    inbox, news = inbox or sys.stdin.buffer, news or sys.stdout
     from numba.core.caching import IndexDataCacheFile
     own_name = IndexDataCacheFile._data_name
     IndexDataCacheFile._data_name = lambda self, number: own_name(self, number + WORKER_FILES)
@@ -302,7 +362,7 @@ def serve():
                    "occupant.dynamics.rnea"):
         importlib.import_module(module)
     try:
-        todo = pickle.load(sys.stdin.buffer)
+        todo = pickle.load(inbox)
     except EOFError:
         return
     for name, module, function, argtypes in todo:
@@ -310,6 +370,6 @@ def serve():
             dispatcher = getattr(importlib.import_module(module), function)
             with frozen_heap():
                 compile_job(dispatcher, argtypes)
-            print(name, flush=True)
+            print(name, file=news, flush=True)
         except Exception:
-            print("!" + name, flush=True)
+            print("!" + name, file=news, flush=True)
