@@ -300,10 +300,13 @@ class _Worker:
 
     def _hear(self, timeout):
         """Read what the worker reported within ``timeout`` s (a line per job; at its end,
-        nothing more is awaited); False if it was silent. (Without ``select`` on pipes, as on
-        Windows, the read waits as long as the worker is silent.)"""
-        if os.name == "posix" and not select.select([self._news], [], [], timeout)[0]:
-            return False
+        nothing more is awaited); False if it was silent. (Without ``poll``, as on Windows,
+        the read waits as long as the worker is silent.)"""
+        if hasattr(select, "poll"):   # (select.select fails on a descriptor numbered >= 1024)
+            waiting = select.poll()
+            waiting.register(self._news, select.POLLIN)
+            if not waiting.poll(1e3 * timeout):
+                return False
         chunk = os.read(self._news, 4096)
         if not chunk:   # the worker ended
             self.pending, self.ended = set(), True

@@ -177,3 +177,17 @@ def test_the_worker_is_a_fork_without_other_threads_and_a_new_interpreter_beside
         assert worker.end() == 0
         worker.stop()
         assert worker.reports == ["rot_z"]
+
+
+def test_a_silent_worker_is_waited_for_no_longer_than_the_timeout(monkeypatch):
+    """A worker that reports nothing for ``TIMEOUT`` (here one waiting for jobs it was never
+    given) is no longer waited for: the run compiles the rest itself."""
+    import time
+    monkeypatch.setattr(precompile, "TIMEOUT", 0.2)
+    worker = precompile._Worker(None)
+    worker.pending = {"rot_x"}
+    start = time.perf_counter()
+    worker.wait_for(["rot_x"])
+    assert worker.pending == set() and worker.reports == []
+    assert 0.15 < time.perf_counter() - start < 30.0
+    worker.stop()
