@@ -4,8 +4,7 @@ Runs ``occupant run us_ncap_frontal_56`` in this process on an empty JIT cache (
 new folder) and prints, in order of start, each top-level compilation (numba's
 ``numba:compile`` events: a job of ``integrate.precompile`` or a function compiled from Python)
 and the command's stages (the compile worker's standby, its jobs given early, ``ahead``, the
-scenario's load, the run folder written, the report process's ``send`` and ``wait``, the
-report), each with its process, its start and end (wall s since this script started) and the CPU
+scenario's load, the run folder written, the report process's ``send`` and ``wait``), each with its process, its start and end (wall s since this script started) and the CPU
 seconds of its process meanwhile. The compile worker and the report's process are forks of this
 one and log to the same file, so the timeline shows which process compiles what when, the idle
 gaps and the serial parts. (A worker started as a new interpreter, beside other threads, is not
@@ -74,8 +73,6 @@ def main():
     timed(scenario, "write_run", "write_run")
     timed(ReportAhead, "send", "ReportAhead.send")
     timed(ReportAhead, "wait", "ReportAhead.wait")
-    import occupant.report as report
-    timed(report, "write", "report.write")
     out = args.out or tempfile.mkdtemp(prefix="occupant_run_")
     t0, c0 = time.time(), time.process_time()
     occupant(["run", args.scenario, "--out", out, "--quiet"])
