@@ -3,8 +3,7 @@
 The kernels a run compiles are mostly independent: each force producer, the step stages the
 compiled loops call by address (``jit.call_compiled``) and the RNEA of the sensors. Before the
 run, ``ahead`` splits those missing from numba's on-disk cache between this process and one
-worker process (a fork of this one, else a new interpreter: ``_Worker``, ``serve``), each
-compiling its share into the cache; the run
+worker process (a fresh interpreter, ``serve``), each compiling its share into the cache; the run
 then loads them from there, as a second run would. numba's own cache locator decides where the
 cache lives (beside the sources, or the user's cache directory for a read-only install), so the
 worker writes where the run reads. Nothing depends on the worker: whatever it did not compile
@@ -19,8 +18,8 @@ signature's code (at worst an index loses an entry, compiled again when next nee
 starts none, its siblings already using the cores.
 
 A command that is about to load a model calls ``standby`` first: on an empty cache the worker is
-started then (a fork: ready at once; a new interpreter imports numba and the compiled modules
-first, ~1 s), so that it is ready when its jobs come. A scenario hands it its
+started then, so that its start (a new interpreter importing numba and the compiled modules,
+~1.5 s) overlaps the model's loading instead of delaying its first job. A scenario hands it its
 jobs (``early``) as soon as its model is built, so that it compiles while the posture is fitted
 (~1-2 s on a first run); ``ahead`` compiles this process's share when the run needs them (else,
 nothing handed early, it hands the worker its share then). The split is the one whose estimated
@@ -33,10 +32,8 @@ import multiprocessing
 import os
 import pickle
 import select
-import signal
 import subprocess
 import sys
-import threading
 
 from numba import typeof, types
 
@@ -53,10 +50,10 @@ WORKER_FILES = 1000   # first number of the cache files the worker writes
 TIMEOUT = 600.0       # s without news from the worker after which it is stopped
 # s CPU the worker given its jobs ``early`` starts before this process: a scenario's load after
 # its model is built (neck bracket and posture fit, the latter compiling the forward kinematics:
-# ~1.5 s CPU on a first run); the forked worker starts its first job at once [E from timelines
-# of cold us_ncap_frontal_56 runs: its first job started 1.4-1.9 s wall before this process's
-# ``ahead`` on a loaded machine, 0.2 s after ``early``; coldstart11]
-HEAD_START = 1.5
+# ~1.5 s CPU on a first run) less the worker's start not over then (a new interpreter importing
+# numba and the compiled modules) [E from timelines of cold us_ncap_frontal_56 runs: the worker
+# had its jobs 2.0 s wall before this process's ``ahead`` on a loaded machine; coldstart10]
+HEAD_START = 1.0
 
 
 def jobs(model, loop):
@@ -232,55 +229,31 @@ def frozen_heap():
 
 
 class _Worker:
-    """The worker process and what it reported: ``reports``, the job names in order (``!name``:
-    failed); ``pending``, those still awaited (none once it ended or fell silent). Started with
-    its jobs, or with None and given them later (``give``).
+    """The worker process (a new interpreter: ``serve``) and what it reported: ``reports``, the
+    job names in order (``!name``: failed); ``pending``, those still awaited (none once it ended
+    or fell silent). Started with its jobs, or with None and given them later (``give``).
 
-    A fork of this process where it can fork safely (POSIX, no other thread alive: one holding a
-    lock at the fork would leave the child waiting for it for ever): it has numba and the
-    compiled modules imported already, where a new interpreter took ~1 s to import them (and
-    1-1.5 s CPU). Else a new interpreter (``serve``). No thread reads its reports: this process
-    reads them when it waits for them (``wait_for``), so that it stays free to fork later (the
-    report's process, occupant.scenario.report_ahead, which forks only without other threads)."""
+    No thread reads its reports: this process reads them when it waits for them (``wait_for``),
+    so that it stays free to fork (the report's process, occupant.scenario.report_ahead, forks
+    only without other threads: a reader thread kept it from forking on every first run).
+    (A fork of this process as the worker, its modules imported already, was tried: no faster
+    over alternated cold runs, its copy-on-write faults costing what the imports saved.)"""
 
     def __init__(self, jobs):
         self.pending, self.reports, self.ended = set(), [], False
         self.given = set()   # (name, argument types) of the jobs it was given
-        self.inbox, self._pid, self._process, self._news, self._unread = None, None, None, None, b""
+        self.inbox, self._unread = None, b""
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         try:
-            if hasattr(os, "fork") and threading.active_count() == 1:
-                self._fork()
-            else:
-                self._spawn()
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", "from occupant.integrate.precompile import serve; serve()"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         except OSError:
-            self.ended = True
+            self.process, self.ended = None, True
             return
+        self.inbox = self.process.stdin
         if jobs is not None:
             self.give(jobs)
-
-    def _fork(self):
-        jobs_read, jobs_write = os.pipe()
-        news_read, news_write = os.pipe()
-        pid = os.fork()
-        if pid == 0:   # the worker: never back into the caller's code, whatever happens
-            code = 1
-            try:
-                os.close(jobs_write)
-                os.close(news_read)
-                serve(os.fdopen(jobs_read, "rb"), os.fdopen(news_write, "w"))
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(jobs_read)
-        os.close(news_write)
-        self._pid, self.inbox, self._news = pid, os.fdopen(jobs_write, "wb"), news_read
-
-    def _spawn(self):
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-        self._process = subprocess.Popen(
-            [sys.executable, "-c", "from occupant.integrate.precompile import serve; serve()"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-        self.inbox, self._news = self._process.stdin, self._process.stdout.fileno()
 
     def give(self, jobs):
         """Send the worker its jobs; False if it cannot take them (it ended, or never started)."""
@@ -302,12 +275,13 @@ class _Worker:
         """Read what the worker reported within ``timeout`` s (a line per job; at its end,
         nothing more is awaited); False if it was silent. (Without ``poll``, as on Windows,
         the read waits as long as the worker is silent.)"""
+        news = self.process.stdout.fileno()
         if hasattr(select, "poll"):   # (select.select fails on a descriptor numbered >= 1024)
             waiting = select.poll()
-            waiting.register(self._news, select.POLLIN)
+            waiting.register(news, select.POLLIN)
             if not waiting.poll(1e3 * timeout):
                 return False
-        chunk = os.read(self._news, 4096)
+        chunk = os.read(news, 4096)
         if not chunk:   # the worker ended
             self.pending, self.ended = set(), True
             return True
@@ -324,39 +298,24 @@ class _Worker:
             if not self._hear(TIMEOUT):
                 self.pending = set()
 
-    def end(self):
-        """Wait for the worker to end; its exit code."""
-        if self._pid is not None:
-            code = os.waitstatus_to_exitcode(os.waitpid(self._pid, 0)[1])
-            self._pid = None
-            return code
-        return self._process.wait() if self._process is not None else None
-
     def stop(self):
         """End the worker (killed if still running) and close its pipes."""
-        with contextlib.suppress(OSError):
-            if self._pid is not None:
-                os.kill(self._pid, signal.SIGKILL)
-            elif self._process is not None and self._process.poll() is None:
-                self._process.kill()
-        self.end()
         self.pending, self.ended = set(), True
-        for pipe in (self.inbox, self._process.stdout if self._process is not None else None):
-            with contextlib.suppress(OSError, AttributeError):
-                pipe.close()
-        if self._process is None and self._news is not None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(OSError):
-                os.close(self._news)
-        self._news = None
+                pipe.close()
 
 
-def serve(inbox=None, news=None):
-    """The worker: compile the pickled jobs read from ``inbox`` (stdin) into numba's cache,
-    writing each job's name to ``news`` (stdout) when done (``!name`` if it failed). The modules
-    of the jobs are imported before the jobs are read (a worker on standby does it while its
-    parent loads the model); no jobs (the inbox closed empty: the parent ended or had nothing
-    for it), nothing done."""
-    inbox, news = inbox or sys.stdin.buffer, news or sys.stdout
+def serve():
+    """The worker: compile the pickled jobs read from stdin into numba's cache, printing each
+    job's name when done (``!name`` if it failed). The modules of the jobs are imported before
+    the jobs are read (a worker on standby does it while its parent loads the model); no jobs
+    (stdin closed empty: the parent ended or had nothing for it), nothing done."""
     from numba.core.caching import IndexDataCacheFile
     own_name = IndexDataCacheFile._data_name
     IndexDataCacheFile._data_name = lambda self, number: own_name(self, number + WORKER_FILES)
@@ -365,7 +324,7 @@ def serve(inbox=None, news=None):
                    "occupant.dynamics.rnea"):
         importlib.import_module(module)
     try:
-        todo = pickle.load(inbox)
+        todo = pickle.load(sys.stdin.buffer)
     except EOFError:
         return
     for name, module, function, argtypes in todo:
@@ -373,6 +332,6 @@ def serve(inbox=None, news=None):
             dispatcher = getattr(importlib.import_module(module), function)
             with frozen_heap():
                 compile_job(dispatcher, argtypes)
-            print(name, file=news, flush=True)
+            print(name, flush=True)
         except Exception:
-            print("!" + name, file=news, flush=True)
+            print("!" + name, flush=True)

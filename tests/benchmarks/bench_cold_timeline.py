@@ -5,10 +5,10 @@ new folder) and prints, in order of start, each top-level compilation (numba's
 ``numba:compile`` events: a job of ``integrate.precompile`` or a function compiled from Python)
 and the command's stages (the compile worker's standby, its jobs given early, ``ahead``, the
 scenario's load, the run folder written, the report process's ``send`` and ``wait``), each with its process, its start and end (wall s since this script started) and the CPU
-seconds of its process meanwhile. The compile worker and the report's process are forks of this
-one and log to the same file, so the timeline shows which process compiles what when, the idle
-gaps and the serial parts. (A worker started as a new interpreter, beside other threads, is not
-seen.) ``bench_scenario.py --cold`` gives the command's wall and CPU seconds alone.
+seconds of its process meanwhile. The compile worker (a new interpreter, given the listener as
+its sitecustomize) and the report's process (a fork) log to the same file, so the timeline shows
+which process compiles what when, the idle gaps and the serial parts.
+``bench_scenario.py --cold`` gives the command's wall and CPU seconds alone.
 
 Run: python tests/benchmarks/bench_cold_timeline.py [SCENARIO] [--out DIR]
 """
@@ -21,6 +21,35 @@ import time
 
 START = time.time()
 
+LISTENER = """
+import os, time
+import numba.core.event as event
+
+
+def note(kind, name, t0, c0, log=os.environ["OCCUPANT_TIMELINE_LOG"],
+         start=float(os.environ["OCCUPANT_TIMELINE_START"])):
+    with open(log, "a") as fh:   # one short line per write: the processes' lines do not mix
+        fh.write(f"{os.getpid()}\\t{kind}\\t{name}\\t{t0 - start:.3f}\\t{time.time() - start:.3f}\\t"
+                 f"{time.process_time() - c0:.2f}\\n")
+
+
+class Compiles(event.Listener):   # each top-level compilation
+    stack = []
+
+    def on_start(self, ev):
+        self.stack.append((time.time(), time.process_time()))
+
+    def on_end(self, ev):
+        t0, c0 = self.stack.pop()
+        if not self.stack:
+            f = ev.data["dispatcher"].py_func
+            note("compile", f"{f.__module__}.{f.__qualname__}", t0, c0)
+
+
+if "OCCUPANT_TIMELINE_LOG" in os.environ:
+    event.register("numba:compile", Compiles())
+"""
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -32,24 +61,16 @@ def main():
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="occupant_cold_")
     log = os.path.join(tempfile.mkdtemp(prefix="occupant_timeline_"), "events.tsv")
 
-    def note(kind, name, t0, c0):
-        with open(log, "a") as fh:   # one short line per write: the forks' lines do not mix
-            fh.write(f"{os.getpid()}\t{kind}\t{name}\t{t0 - START:.3f}\t{time.time() - START:.3f}\t"
-                     f"{time.process_time() - c0:.2f}\n")
-
-    import numba.core.event as event
-    stack = []
-
-    class Compiles(event.Listener):
-        def on_start(self, ev):
-            stack.append((time.time(), time.process_time()))
-
-        def on_end(self, ev):
-            t0, c0 = stack.pop()
-            if not stack:
-                f = ev.data["dispatcher"].py_func
-                note("compile", f"{f.__module__}.{f.__qualname__}", t0, c0)
-    event.register("numba:compile", Compiles())
+    # the compilations' listener, run here and, as its sitecustomize, in the compile worker (a
+    # new interpreter on this process's sys.path and environment)
+    hook = tempfile.mkdtemp(prefix="occupant_timeline_hook_")
+    with open(os.path.join(hook, "sitecustomize.py"), "w") as fh:
+        fh.write(LISTENER)
+    os.environ.update(OCCUPANT_TIMELINE_LOG=log, OCCUPANT_TIMELINE_START=repr(START))
+    sys.path.insert(0, hook)
+    listener = {}
+    exec(LISTENER, listener)
+    note = listener["note"]
 
     def timed(owner, attr, label):
         func = getattr(owner, attr)

@@ -90,7 +90,7 @@ def test_jobs_given_early_stay_the_workers_and_this_process_compiles_the_others(
     todo[1] = ("rot_y", rot_y, (types.int64,), ())   # the model's types changed since
     precompile.ahead(None, None)
     assert sorted(compiled) == ["rot_x", "rot_y", "rot_z"]
-    assert precompile._STANDBY == [] and worker.ended
+    assert precompile._STANDBY == [] and worker.process.poll() is not None
     todo[1] = ("rot_y", rot_y, (types.float64,), ())
     compiled.clear()
     worker = precompile._Worker(None)
@@ -105,7 +105,7 @@ def test_the_worker_reports_done_and_failed_jobs_and_ends():
     worker = precompile._Worker([("rot_x", rot_x, (types.float64,), ()),
                                  ("wrong", rot_x, (types.unicode_type,), ())])
     worker.wait_for(["rot_x", "wrong"])
-    assert worker.end() == 0
+    assert worker.process.wait(timeout=60) == 0
     worker.stop()
     assert worker.reports == ["rot_x", "!wrong"]
     assert np.allclose(rot_x(0.0), np.eye(3))
@@ -125,12 +125,12 @@ def test_a_worker_started_before_its_jobs_takes_them_later_or_ends_without():
     worker = precompile._Worker(None)
     assert worker.give([("rot_y", rot_y, (types.float64,), ())])
     worker.wait_for(["rot_y"])
-    assert worker.end() == 0
+    assert worker.process.wait(timeout=60) == 0
     worker.stop()
     assert worker.reports == ["rot_y"]
     idle = precompile._Worker(None)
-    idle.inbox.close()
-    assert idle.end() == 0
+    idle.process.stdin.close()
+    assert idle.process.wait(timeout=60) == 0
     idle.stop()
     assert idle.reports == [] and not idle.give([("rot_y", rot_y, (types.float64,), ())])
 
@@ -150,33 +150,17 @@ def test_standby_starts_no_worker_once_the_loop_is_cached(monkeypatch):
     precompile._STANDBY.pop().stop()
 
 
-def test_the_worker_is_a_fork_without_other_threads_and_a_new_interpreter_beside_them(ran_alone):
-    """Forked (numba and the modules imported already) only where no other thread lives, which
-    a lock held at the fork would leave the child waiting for; beside a thread (a notebook's
-    kernel has several), a new interpreter, reporting the same. No thread reads the reports:
-    this process stays free to fork the report's process (scenario.report_ahead)."""
+def test_no_thread_reads_the_workers_reports():
+    """Its reports are read when waited for: no thread of this process is left alive by the
+    worker (one kept the report's process, scenario.report_ahead, from forking on first runs)."""
     import threading
     from occupant.spatial.rotation import rot_z
-    job = [("rot_z", rot_z, (types.float64,), ())]
-    if ran_alone():   # (no fork beside an earlier test's threads)
-        return
-    forked = precompile._Worker(job)
-    assert forked._pid is not None and forked._process is None
-    assert threading.active_count() == 1
-    release = threading.Event()
-    other = threading.Thread(target=release.wait)
-    other.start()
-    try:
-        spawned = precompile._Worker(job)
-    finally:
-        release.set()
-        other.join()
-    assert spawned._pid is None and spawned._process is not None
-    for worker in (forked, spawned):
-        worker.wait_for(["rot_z"])
-        assert worker.end() == 0
-        worker.stop()
-        assert worker.reports == ["rot_z"]
+    alive = threading.active_count()
+    worker = precompile._Worker([("rot_z", rot_z, (types.float64,), ())])
+    assert threading.active_count() == alive
+    worker.wait_for(["rot_z"])
+    assert threading.active_count() == alive and worker.reports == ["rot_z"]
+    worker.stop()
 
 
 def test_a_silent_worker_is_waited_for_no_longer_than_the_timeout(monkeypatch):
