@@ -31,9 +31,9 @@ import gc
 import multiprocessing
 import os
 import pickle
+import select
 import subprocess
 import sys
-import threading
 
 from numba import typeof, types
 
@@ -41,9 +41,11 @@ from numba import typeof, types
 # in the two processes of a cold ``occupant run`` (this machine, loaded, median of two to five
 # runs with each job on either side: a job compiles its callees that the other process compiled;
 # coldstart10); the RK4 jobs from tests/benchmarks/bench_cold_compile.py before the typing memo
-# (jit._get_call_type); other producers ~1 s.
+# (jit._get_call_type); other producers ~1 s; normalize_quaternions 0.16-0.44 s in this process
+# (coldstart11).
 COST = dict(belts=10.4, contacts=5.9, _euler_advance=4.7, loads=2.0, _rk4_advance=10.8,
-            _run_euler=0.5, _run_rk4=0.4, airbags=2.7, rnea=1.3, joint_resistance=0.7)
+            _run_euler=0.5, _run_rk4=0.4, airbags=2.7, rnea=1.3, joint_resistance=0.7,
+            normalize_quaternions=0.3)
 WORKER_FILES = 1000   # first number of the cache files the worker writes
 TIMEOUT = 600.0       # s without news from the worker after which it is stopped
 # s CPU the worker given its jobs ``early`` starts before this process: a scenario's load after
@@ -58,11 +60,12 @@ def jobs(model, loop):
     """[(name, dispatcher, argument types, names it needs first)] a run of ``model`` whose
     compiled ``loop`` is ``loop`` (``fixed_step.run_euler``, ``run_rk4``, or None) compiles:
     the producers of its families, the loop and its stages (and the Euler loop's, which fitting
-    the belts runs) and the sensors' RNEA."""
+    the belts runs), the sensors' RNEA and the quaternions' normalisation of the initial state."""
     from occupant.dynamics.rnea import rnea
     from occupant.integrate.fixed_step import loop_types, run_euler, stage_types
     from occupant.integrate.pipeline import PRODUCERS, make_recording, producer_view
     from occupant.model.data import RneaData, view
+    from occupant.model.joint_motion import normalize_quaternions
     bundle, data = model.bundle(), model.make_data()
     bundle_t, data_t, vector = typeof(bundle), typeof(data), types.float64[::1]
     out = [(family, producer, (producer_view(bundle_t, family), data_t, types.float64,
@@ -82,6 +85,8 @@ def jobs(model, loop):
         out.append((compiled.py_func.__name__, compiled, argtypes, ()))   # stages by address
     out.append(("rnea", rnea, (typeof(model.tree), typeof(view(RneaData, data)), vector, vector,
                                vector), ()))
+    # the state's quaternions made unit from Python (integrate.system: the initial state)
+    out.append(("normalize_quaternions", normalize_quaternions, (typeof(model.tree), vector), ()))
     return out
 
 
@@ -224,23 +229,29 @@ def frozen_heap():
 
 
 class _Worker:
-    """The worker process and what it reported: ``reports``, the job names in order (``!name``:
-    failed); ``pending``, those still awaited (none once it ended or fell silent). Started with
-    its jobs, or with None and given them later (``give``)."""
+    """The worker process (a new interpreter: ``serve``) and what it reported: ``reports``, the
+    job names in order (``!name``: failed); ``pending``, those still awaited (none once it ended
+    or fell silent). Started with its jobs, or with None and given them later (``give``).
+
+    No thread reads its reports: this process reads them when it waits for them (``wait_for``),
+    so that it stays free to fork (the report's process, occupant.scenario.report_ahead, forks
+    only without other threads: a reader thread kept it from forking on every first run).
+    (A fork of this process as the worker, its modules imported already, was tried: no faster
+    over alternated cold runs, its copy-on-write faults costing what the imports saved.)"""
 
     def __init__(self, jobs):
         self.pending, self.reports, self.ended = set(), [], False
         self.given = set()   # (name, argument types) of the jobs it was given
-        self.news = threading.Condition()
+        self.inbox, self._unread = None, b""
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", "from occupant.integrate.precompile import serve; serve()"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         except OSError:
-            self.process = None
+            self.process, self.ended = None, True
             return
-        threading.Thread(target=self._read, daemon=True).start()
+        self.inbox = self.process.stdin
         if jobs is not None:
             self.give(jobs)
 
@@ -248,45 +259,56 @@ class _Worker:
         """Send the worker its jobs; False if it cannot take them (it ended, or never started)."""
         payload = pickle.dumps([(name, d.py_func.__module__, d.py_func.__name__, argtypes)
                                 for name, d, argtypes, _ in jobs])
-        with self.news:
-            if self.ended:
-                return False
-            self.pending = {name for name, *_ in jobs}
-            self.given = {(name, argtypes) for name, _, argtypes, _ in jobs}
+        if self.ended or self.inbox is None:
+            return False
+        self.pending = {name for name, *_ in jobs}
+        self.given = {(name, argtypes) for name, _, argtypes, _ in jobs}
         try:
-            self.process.stdin.write(payload)
-            self.process.stdin.close()
-        except (OSError, AttributeError, ValueError):
-            with self.news:
-                self.pending, self.given = set(), set()
+            self.inbox.write(payload)
+            self.inbox.close()
+        except (OSError, ValueError):   # it ended (a broken pipe), or was given jobs already
+            self.pending, self.given = set(), set()
             return False
         return True
 
-    def _read(self):
-        for line in self.process.stdout:
-            with self.news:
-                self.reports.append(line.decode().strip())
-                self.pending.discard(self.reports[-1].lstrip("!"))
-                self.news.notify_all()
-        with self.news:   # the worker ended: nothing more to wait for
+    def _hear(self, timeout):
+        """Read what the worker reported within ``timeout`` s (a line per job; at its end,
+        nothing more is awaited); False if it was silent. (Without ``poll``, as on Windows,
+        the read waits as long as the worker is silent.)"""
+        news = self.process.stdout.fileno()
+        if hasattr(select, "poll"):   # (select.select fails on a descriptor numbered >= 1024)
+            waiting = select.poll()
+            waiting.register(news, select.POLLIN)
+            if not waiting.poll(1e3 * timeout):
+                return False
+        chunk = os.read(news, 4096)
+        if not chunk:   # the worker ended
             self.pending, self.ended = set(), True
-            self.news.notify_all()
+            return True
+        *lines, self._unread = (self._unread + chunk).split(b"\n")
+        for line in lines:
+            self.reports.append(line.decode().strip())
+            self.pending.discard(self.reports[-1].lstrip("!"))
+        return True
 
     def wait_for(self, names):
         """Until the worker has reported each of ``names`` (done or failed), ended, or been
         silent for ``TIMEOUT`` (then nothing more is awaited: the run compiles the rest)."""
-        with self.news:
-            while self.pending & set(names):
-                if not self.news.wait(TIMEOUT):
-                    self.pending = set()
+        while self.pending & set(names):
+            if not self._hear(TIMEOUT):
+                self.pending = set()
 
     def stop(self):
-        if self.process is not None and self.process.poll() is None:
+        """End the worker (killed if still running) and close its pipes."""
+        self.pending, self.ended = set(), True
+        if self.process is None:
+            return
+        if self.process.poll() is None:
             self.process.kill()
-        if self.process is not None:
-            self.process.wait()
+        self.process.wait()
+        for pipe in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(OSError):
-                self.process.stdin.close()
+                pipe.close()
 
 
 def serve():

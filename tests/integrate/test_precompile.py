@@ -148,3 +148,30 @@ def test_standby_starts_no_worker_once_the_loop_is_cached(monkeypatch):
     precompile.standby()
     assert len(precompile._STANDBY) == 1
     precompile._STANDBY.pop().stop()
+
+
+def test_no_thread_reads_the_workers_reports():
+    """Its reports are read when waited for: no thread of this process is left alive by the
+    worker (one kept the report's process, scenario.report_ahead, from forking on first runs)."""
+    import threading
+    from occupant.spatial.rotation import rot_z
+    alive = threading.active_count()
+    worker = precompile._Worker([("rot_z", rot_z, (types.float64,), ())])
+    assert threading.active_count() == alive
+    worker.wait_for(["rot_z"])
+    assert threading.active_count() == alive and worker.reports == ["rot_z"]
+    worker.stop()
+
+
+def test_a_silent_worker_is_waited_for_no_longer_than_the_timeout(monkeypatch):
+    """A worker that reports nothing for ``TIMEOUT`` (here one waiting for jobs it was never
+    given) is no longer waited for: the run compiles the rest itself."""
+    import time
+    monkeypatch.setattr(precompile, "TIMEOUT", 0.2)
+    worker = precompile._Worker(None)
+    worker.pending = {"rot_x"}
+    start = time.perf_counter()
+    worker.wait_for(["rot_x"])
+    assert worker.pending == set() and worker.reports == []
+    assert 0.15 < time.perf_counter() - start < 30.0
+    worker.stop()
