@@ -259,7 +259,7 @@ def _unfolded_depth(data, el, b, k, growth_x, growth_r, d, nx, ny, nz, cx, cy, c
     zk = el.pair_z_start + k
     slack = max(z[zk], 0.0)
     rate = 0.0
-    if d > 0.0:
+    if d > 0.0 and (growth_x != 0.0 or growth_r != 0.0):   # still unfolding
         x, y, w = point_in_link(data, el.link_b[k], cx, cy, cz)
         mx, my, mz = to_link(data, el.link_b[k], nx, ny, nz)
         ux = x - el.bag_p[b, 0] + 0.5 * d * mx
