@@ -2,7 +2,8 @@
 test suite: run ``python tests/benchmarks/bench_airbag.py``.
 
 One free torso-sized body, with no airbag, a driver bag without contacts, with one contact pair
-(out of contact and in contact) and with three pairs; each evaluation (loads and accelerations)
+(out of contact and in contact) and with three pairs, in contact under the default "dimple" law
+and under the "lens" law (``Airbag.contact_law``); each evaluation (loads and accelerations)
 timed inside a compiled loop, the models interleaved and the best of 15 rounds kept, since this
 machine's speed drifts. The producer's cost is the difference from the model without a bag.
 """
@@ -19,7 +20,7 @@ from occupant.modeling import (
 UP_X = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])  # bag x along B0 z
 
 
-def build(n_bags, n_pairs):
+def build(n_bags, n_pairs, law):
     asm = Assembly("bench")
     asm.add(Part("torso", 12.0, inertia=(0.2, 0.15, 0.1)))
     asm.add(Joint("free", "free", None, "torso", Pose()))
@@ -27,7 +28,8 @@ def build(n_bags, n_pairs):
     for k in range(n_pairs):
         asm.add(Ellipsoid(f"chest{k}", "centre", (0.17, 0.2, 0.1)))
     for b in range(n_bags):
-        asm.add(driver_airbag(f"bag{b}", None, rotation=UP_X, firing_time=-1.0))
+        asm.add(driver_airbag(f"bag{b}", None, rotation=UP_X, firing_time=-1.0,
+                              **({} if law is None else {"contact_law": law})))
         for k in range(n_pairs):
             asm.add(AirbagContact(f"bag{b}_chest{k}", f"bag{b}", f"chest{k}"))
     return asm.compile()
@@ -41,12 +43,14 @@ def evaluations(bundle, data, q, v, z, n):
 
 
 def main():
-    cases = [("no airbag", 0, 0, 0.5), ("bag, no contact pairs", 1, 0, 0.5),
-             ("bag, 1 pair apart", 1, 1, 0.5), ("bag, 1 pair in contact", 1, 1, 0.3),
-             ("bag, 3 pairs in contact", 1, 3, 0.3)]
+    cases = [("no airbag", 0, 0, 0.5, None), ("bag, no contact pairs", 1, 0, 0.5, None),
+             ("bag, 1 pair apart", 1, 1, 0.5, None), ("bag, 1 pair in contact", 1, 1, 0.3, None),
+             ("bag, 3 pairs in contact", 1, 3, 0.3, None),
+             ("lens, 1 pair in contact", 1, 1, 0.3, "lens"),
+             ("lens, 3 pairs in contact", 1, 3, 0.3, "lens")]
     setups = []
-    for _, n_bags, n_pairs, height in cases:
-        model = build(n_bags, n_pairs)
+    for _, n_bags, n_pairs, height, law in cases:
+        model = build(n_bags, n_pairs, law)
         q = model.neutral_configuration()
         q[2] = height   # the bag's front is at 0.26 m; the chest is 0.1 m deep
         args = (model.bundle(), model.make_data(), q, np.zeros(model.nv), np.zeros(model.nz))
