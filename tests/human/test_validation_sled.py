@@ -111,7 +111,8 @@ def test_reference_spine_points_at_the_trunk_joints_vertebral_levels():
     assert (UPPER_TORSO_BODIES, LUMBAR_BODIES) == (9, 6)
     assert T8_FRACTION == pytest.approx(1.5 / 9.0)
     assert LUMBAR_FRACTIONS == pytest.approx({"l2": 0.25, "l4": -1.0 / 12.0})
-    deleva = (pathlib.Path(occupant.human.validation.__file__).parent / "data" / "deleva1996.toml").read_text()
+    data = pathlib.Path(occupant.human.validation.__file__).parent / "data"
+    deleva = (data / "deleva1996.toml").read_text()
     assert "[male.middle_trunk]   # xiphion -> omphalion" in deleva
     assert "[male.lower_trunk]    # omphalion -> mid-hip" in deleva
 
@@ -813,7 +814,8 @@ def _pmhs_l4_turn_about_the_pelvis_point():
         best = min((least_squares(turned, np.r_[b, np.zeros(keep.sum())], args=(length,))
                     for b in (-0.5, 0.0, 0.5)), key=lambda r: r.cost)
         v = length * np.array([np.sin(best.x[0]), np.cos(best.x[0])])
-        return v, dict(zip(t[keep].astype(int), np.degrees(best.x[1:]))), float(np.sqrt(np.mean(best.fun ** 2)))
+        angle = dict(zip(t[keep].astype(int), np.degrees(best.x[1:])))
+        return v, angle, float(np.sqrt(np.mean(best.fun ** 2)))
     return fit
 
 
@@ -1128,9 +1130,9 @@ def test_reference_gs1_lap_belt_stays_on_the_pelvis(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the lap belt rides 5.6 mm up the pelvis at 84 ms (0.11 kN, as it unloads; 3.8 mm at 76.5 ms, 0.29 kN, as recorded "
-    "before branch gs1pelvis measured it again) on the GS1 deck's pulse, the pelvis tilted 28-30 "
-    "deg forward about the held hips at 80-90 ms; 3.7 mm "
+    "the lap belt rides 5.6 mm up the pelvis at 84 ms (0.11 kN, as it unloads; 3.8 mm at 76.5 "
+    "ms, 0.29 kN, as recorded before branch gs1pelvis measured it again) on the GS1 deck's "
+    "pulse, the pelvis tilted 28-30 deg forward about the held hips at 80-90 ms; 3.7 mm "
     "at 61.5 ms (0.35 kN) on the trapezoid since the knees bear on GS1's "
     "supports and the pelvis tilts forward about the held hips (37 deg); 2.5 mm at 71 ms (1.9 kN) "
     "on the buck's bolster, 3.3 mm on lap_belt_pelvis at 54 ms, 3.6 mm before the upper "
