@@ -62,8 +62,9 @@ def split_upper_torso(segs):
 
 
 def t8_point(model):
-    """(body, point m in its frame) of T8, 7.5 of the 12 thoracic bodies below C7/T1 [E]: on the
-    upper torso of a rigid one, on the lower thorax of a split one."""
+    """(body, point m in its frame) of T8 (validation.T8_FRACTION: 1.5 of the upper torso's nine
+    bodies above the thorax-lumbar joint, level with the T9/T10 disc [E]): on the upper torso of a
+    rigid one, on the lower thorax of a split one."""
     from occupant.human.validation import T8_FRACTION
 
     joints = model.source.joints

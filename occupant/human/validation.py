@@ -284,18 +284,31 @@ LAP_SEGMENT_SEPARATE = "lap_belt.lap_anchor-hip_outboard"   # a belt of kind "se
 # buckle's anchor or slip ring), where GS1's lower shoulder belt load cell sat
 LOWER_SHOULDER_SUFFIX = "-buckle.force"
 CHEST_OUTPUT = "chest_translation.deflection"   # the human's sternum travel (m, to the spine < 0)
-# T8 on the upper torso [E]: the upper torso frame's origin is the thorax-lumbar joint (T12/L1)
-# and T1 its lower neck joint (C7/T1); T8's body centre lies 7.5 of the 12 thoracic bodies below
-# C7/T1, taking the twelve as equally tall: 1 - 7.5 / 12 of the way from T12/L1 to C7/T1
-T8_FRACTION = 1.0 - 7.5 / 12.0
+# Where the vertebrae lie on the human's trunk segments. The builder puts the trunk joints at de
+# Leva's (1996) trunk landmarks (occupant/human/data/deleva1996.toml): the lumbar-pelvis joint at
+# the omphalion (the navel), the thorax-lumbar joint at the xiphion (the sterno-xiphoid
+# junction [U]), not at L5/S1 and T12/L1. The umbilical plane lies level with the L3/L4 disc and
+# the sterno-xiphoid plane with the T9/T10 disc (L.B. Rawling, "Landmarks and Surface Markings of
+# the Human Body", "Other transverse planes with their corresponding vertebral levels"; Gray's
+# Anatomy (1918), surface anatomy of the abdomen: the umbilicus at the L3/L4 disc, the
+# sterno-xiphoid junction at T10) [S]. So the upper torso carries T1-T9 (its frame's origin the
+# T9/T10 level, T1 its lower neck joint), the lumbar segment T10-L3 (six bodies, its origin the
+# L3/L4 level) and the pelvis L4, L5 and the sacrum; the bodies of a segment taken as equally tall
+# [E]. T8's centre lies 1.5 of the upper torso's nine bodies above its origin (read before as 4.5
+# of twelve above T12/L1)
+UPPER_TORSO_BODIES, LUMBAR_BODIES = 9, 6     # T1-T9, T10-L3 [D] of the levels above
+T8_FRACTION = 1.5 / UPPER_TORSO_BODIES
 # The acromia read at the shoulder joints' centres on the upper torso [E]: the acromion lies
 # 30-40 mm above the glenohumeral joint's centre on the same (here rigid) upper torso, so the two
 # differ in x by that offset times the sine of the torso's turn (about 10 mm at 18 deg of pitch)
 ACROMION_JOINTS = {"right": "right_shoulder", "left": "left_shoulder"}
-# L2 and L4 on the lumbar segment [E]: its frame's origin is the lumbar-pelvis joint (L5/S1), its
-# top the thorax-lumbar joint (T12/L1); the five lumbar bodies taken as equally tall, L4's centre
-# lies 1.5 and L2's 3.5 of them above L5/S1
-LUMBAR_FRACTIONS = {"l2": 3.5 / 5.0, "l4": 1.5 / 5.0}
+# L2 and L4 as fractions of the lumbar segment's length (its origin the lumbar-pelvis joint,
+# L3/L4; its top the thorax-lumbar joint, T9/T10; above): L2's centre 1.5 of its six bodies above
+# L3/L4; L4's half a body below it, on the pelvis (negative: read on the pelvis, from the
+# lumbar-pelvis joint along the pelvis's z; at the posture's zero joint angle the two frames are
+# parallel). Read before at 3.5 and 1.5 of five bodies above the joint taken for L5/S1: two
+# vertebrae too high (branch gs1pelvis, scenarios/validation/README.md)
+LUMBAR_FRACTIONS = {"l2": 1.5 / LUMBAR_BODIES, "l4": -0.5 / LUMBAR_BODIES}
 # The spine accelerometers' channel class: the corridors' source (the SAFER GS1 folder's
 # T1/T8/L2_x_acc files) states none; SAE J211's class for spine accelerations, CFC 180 (49 CFR
 # 572.200: T1, T12 and pelvis accelerations; crash-domain-facts.md) [E: not stated for GS1]
@@ -354,11 +367,12 @@ def _lower_shoulder_segment(outputs):
 
 
 def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(), t8=None,
-                        acromia=None):
+                        acromia=None, lumbar_base=(0.0, 0.0, 0.0)):
     """Figures of a belted sled run: peak forward (x) excursions (mm) of the head's centre of
     gravity, of T1 (``t1_point``, m in the upper torso frame), of T8 (T8_FRACTION of the way from
     the upper torso frame's origin to T1), of L2 and L4 (LUMBAR_FRACTIONS of ``lumbar_top``, the
-    thorax-lumbar joint in the lumbar frame, when given) and of the hip (the pelvis frame's
+    thorax-lumbar joint in the lumbar frame, when given: a negative one on the pelvis below
+    ``lumbar_base``, the lumbar-pelvis joint in the pelvis frame) and of the hip (the pelvis frame's
     origin, the H-point between the hip joint centres) and of the knees (the midpoint of the
     lower legs' frame origins, the knee joint centres, when the run has lower legs) relative to
     the sled (B0); the peak rises (up positive, mm) of T1, T8 and the H-point relative to the
@@ -394,9 +408,10 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(),
              "pelvis_z_rise_mm": "pelvis_z_mm",
              "shoulder_belt_force_kN": "shoulder_belt_kN", "lap_belt_force_kN": "lap_belt_kN"}
     if lumbar_top is not None:
-        L = res.body_poses[:, model.body("lumbar")]
+        top = np.asarray(lumbar_top, float)
         for name, f in LUMBAR_FRACTIONS.items():
-            x = (L[:, :3, :3] @ (f * np.asarray(lumbar_top, float)) + L[:, :3, 3] - sled)[:, 0]
+            x = (on_body("lumbar", f * top) if f >= 0.0 else
+                 on_body("pelvis", np.asarray(lumbar_base, float) + f * top))[:, 0]
             hist[f"{name}_x_mm"] = 1e3 * (x - x[0])
             peaks[f"{name}_x_excursion_mm"] = f"{name}_x_mm"
     for side, point in (acromia or {}).items():
@@ -444,7 +459,8 @@ def _run_belted_sled(scenario, path, dt):
     acromia = {side: model.source.joints[j].placement.position
                for side, j in ACROMION_JOINTS.items() if j in model.source.joints}
     figures, hist = belted_sled_figures(res, model, t1_point, lumbar_top,
-                                        [c for c in channels if c.name.endswith(" X")], t8, acromia)
+                                        [c for c in channels if c.name.endswith(" X")], t8, acromia,
+                                        model.source.joints["lumbar_pelvis"].placement.position)
     corridor = dict(scenario["corridor"])
     return {"t": res.t, "results": res, "model": model, "run": run, "history": hist,
             "figures": figures, "corridor": corridor, "checks": corridor_checks(figures, corridor)}

@@ -92,7 +92,8 @@ def test_identity_t8_is_where_the_rigid_torso_had_it():
     assert body == LOWER
     assert t8_point(rigid)[0] == "upper_torso"
     t1 = np.asarray(rigid.source.joints["lower_neck"].placement.position, float)
-    np.testing.assert_allclose(p, T8_FRACTION * t1, atol=1e-12)   # both frames' origin: T12/L1
+    # both frames' origin: the thorax-lumbar joint
+    np.testing.assert_allclose(p, T8_FRACTION * t1, atol=1e-12)
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+import occupant.human.validation
 from occupant.channel import Channel
-from occupant.human.validation import (ACROMION_JOINTS, CHEST_OUTPUT, G0, LAP_SEGMENT,
+from occupant.human.validation import (ACROMION_JOINTS, CHEST_OUTPUT, G0, LAP_SEGMENT, LUMBAR_BODIES,
                                        LUMBAR_FRACTIONS, SHOULDER_SEGMENT, SPINE_ACCEL_CFC, T8_FRACTION,
+                                       UPPER_TORSO_BODIES,
                                        belted_sled_figures, peak_deceleration_g, read_scenario,
                                        run_validation, spine_accelerometers)
 from occupant.io.toml_files import InputFileError
@@ -69,15 +71,19 @@ def test_analytic_belted_sled_figures_of_known_motion():
     assert fig["chest_deflection_mm"] == pytest.approx(20.0)
     assert "l4_x_excursion_mm" not in fig                            # no lumbar top given
     assert "lower_shoulder_belt_force_kN" not in fig                 # no segment into a buckle
-    # a lumbar segment whose origin (L5/S1) goes 0.1 m ahead of the sled and which turns 90 deg
-    # about y at the end: its points at height h go h further; L4 at 0.3 and L2 at 0.7 of its
-    # 0.2 m (LUMBAR_FRACTIONS): 100 + 60 and 100 + 140 mm
+    # a lumbar segment whose origin (the lumbar-pelvis joint, L3/L4) goes 0.1 m ahead of the sled
+    # and which turns 90 deg about y at the end: its points at height h go h further; L2 at a
+    # quarter of its 0.2 m (LUMBAR_FRACTIONS): 100 + 50 mm. L4 lies half a body (a twelfth of the
+    # 0.2 m) below the joint, (0.02, 0, 0.15) m on the pelvis, which rides with the sled and is
+    # turned 90 deg about y at the end too: its x goes from 0.02 to 0.15 - 0.2 / 12 m, 113.3 mm
+    # (read on the lumbar segment, as before branch gs1pelvis, 100 - 16.7 = 83.3 mm)
     lumbar = np.tile(np.eye(4), (n, 1, 1))
     lumbar[:, 0, 3] = s + np.array([0.0, 0.05, 0.1])
     lumbar[-1, :3, :3] = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]
     # and lower legs whose origins (the knees) go 40 and 20 mm ahead of the sled: 30 mm
     legs = np.tile(np.eye(4), (n, 2, 1, 1))
     legs[:, 0, 0, 3], legs[:, 1, 0, 3] = s + [0.0, 0.01, 0.04], s + [0.0, 0.0, 0.02]
+    poses[-1, 2, :3, :3] = [[0, 0, 1], [0, 1, 0], [-1, 0, 0]]
     res.body_poses = np.concatenate([poses, lumbar[:, None], legs], axis=1)
     res.body_names = names + ["lumbar", "left_lower_leg", "right_lower_leg"]
     # and a shoulder belt segment into the buckle (the lower shoulder belt; the lap belt's own
@@ -85,12 +91,30 @@ def test_analytic_belted_sled_figures_of_known_motion():
     res.outputs["belt.abdomen-buckle.force"] = np.array([0.0, 3000.0, 1500.0])
     res.outputs["lap_belt.hip_inboard-buckle.force"] = np.array([0.0, 9000.0, 0.0])
     model = SimpleNamespace(body=res.body_names.index)
-    fig, hist = belted_sled_figures(res, model, [0.0, 0.0, 0.2], [0.0, 0.0, 0.2])
+    fig, hist = belted_sled_figures(res, model, [0.0, 0.0, 0.2], [0.0, 0.0, 0.2],
+                                    lumbar_base=[0.02, 0.0, 0.15])
     assert fig["knee_x_excursion_mm"] == pytest.approx(30.0)
     assert fig["lower_shoulder_belt_force_kN"] == pytest.approx(3.0)
-    assert fig["l4_x_excursion_mm"] == pytest.approx(100.0 + 1e3 * 0.2 * LUMBAR_FRACTIONS["l4"])
-    assert fig["l2_x_excursion_mm"] == pytest.approx(100.0 + 1e3 * 0.2 * LUMBAR_FRACTIONS["l2"])
-    assert (LUMBAR_FRACTIONS["l4"], LUMBAR_FRACTIONS["l2"]) == (0.3, 0.7)
+    assert fig["l4_x_excursion_mm"] == pytest.approx(1e3 * (0.15 - 0.2 / 12.0 - 0.02))
+    assert fig["l2_x_excursion_mm"] == pytest.approx(150.0)
+
+
+def test_reference_spine_points_at_the_trunk_joints_vertebral_levels():
+    """The human's trunk joints stand at de Leva's landmarks (builder): the lumbar-pelvis joint at
+    the omphalion, level with the L3/L4 disc, the thorax-lumbar joint at the xiphion, level with
+    the T9/T10 disc (validation.py, sources there). So the upper torso carries nine thoracic
+    bodies (T1-T9), the lumbar segment six (T10-L3), and the points read as the PMHS's
+    vertebrae lie at their centres with each segment's bodies equally tall: T8 1.5 bodies above
+    the upper torso's base, L2 1.5 above the lumbar's, L4 half a body below it, on the pelvis.
+    Before branch gs1pelvis the joints were taken for T12/L1 and L5/S1: T8 at 4.5 of 12 bodies,
+    L2 and L4 at 3.5 and 1.5 of five, both two vertebrae too high."""
+    assert (UPPER_TORSO_BODIES, LUMBAR_BODIES) == (9, 6)
+    assert T8_FRACTION == pytest.approx(1.5 / 9.0)
+    assert LUMBAR_FRACTIONS == pytest.approx({"l2": 0.25, "l4": -1.0 / 12.0})
+    data = pathlib.Path(occupant.human.validation.__file__).parent / "data"
+    deleva = (data / "deleva1996.toml").read_text()
+    assert "[male.middle_trunk]   # xiphion -> omphalion" in deleva
+    assert "[male.lower_trunk]    # omphalion -> mid-hip" in deleva
 
 
 def test_analytic_spine_deceleration_of_known_motion():
@@ -321,20 +345,25 @@ def test_regression_gs1_figures(gs1):
     the run by its webbing sensor, now at 14 ms with the shoulder belt's, by the sled): lap belt
     0.82 -> 0.98 kN (67.6 ms), H-point rise 2.6 -> 0.7 mm, head 385.5 -> 386.8 mm, T1 245.3 ->
     246.2 mm, shoulder belts 8.37 -> 8.39 and 6.70 -> 6.78 kN, L4 118.5 -> 117.8 mm, T8
-    decelerations 34.6 -> 33.8 g, head 3 ms 55.7 -> 57.2 g, the rest within 0.3 mm, 0.3 g."""
+    decelerations 34.6 -> 33.8 g, head 3 ms 55.7 -> 57.2 g, the rest within 0.3 mm, 0.3 g. Since
+    T8, L2 and L4 are read at their vertebrae's levels on the trunk segments (de Leva's xiphion
+    and omphalion at the T9/T10 and L3/L4 discs, test_reference_spine_points_at_the_trunk_joints_
+    vertebral_levels; nothing of the run changed): T8 189.6 -> 173.3 mm (OUT, under 175.1), L2
+    142.1 -> 114.9 mm, L4 117.8 -> 91.1 mm (inside), T8 rise 25.4 -> 23.2 mm, T8 and L2
+    decelerations 33.8 -> 39.6 and 37.3 -> 29.3 g."""
     fig = gs1["figures"]
     measured = {"head_x_excursion_mm": 386.8, "t1_x_excursion_mm": 246.2,
                 "shoulder_belt_force_kN": 8.39, "lap_belt_force_kN": 0.98,
                 "lower_shoulder_belt_force_kN": 6.78,
-                "hip_x_excursion_mm": 27.1, "t8_x_excursion_mm": 189.3, "l2_x_excursion_mm": 142.6,
-                "l4_x_excursion_mm": 117.8, "chest_deflection_mm": 60.6,
+                "hip_x_excursion_mm": 27.1, "t8_x_excursion_mm": 173.3, "l2_x_excursion_mm": 114.9,
+                "l4_x_excursion_mm": 91.1, "chest_deflection_mm": 60.6,
                 "knee_x_excursion_mm": 24.8, "t1_x_deceleration_g": 56.3,
-                "t8_x_deceleration_g": 33.8, "l2_x_deceleration_g": 37.3,
+                "t8_x_deceleration_g": 39.6, "l2_x_deceleration_g": 29.3,
                 "right_acromion_x_excursion_mm": 176.0, "left_acromion_x_excursion_mm": 284.7}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
     assert fig["t1_z_rise_mm"] == pytest.approx(32.2, rel=0.03)
-    assert fig["t8_z_rise_mm"] == pytest.approx(25.4, rel=0.03)
+    assert fig["t8_z_rise_mm"] == pytest.approx(23.2, rel=0.03)
     assert fig["pelvis_z_rise_mm"] == pytest.approx(0.7, abs=0.5)
     assert not gs1["checks"]["shoulder_belt_force_kN"][1] and not gs1["checks"]["lap_belt_force_kN"][1]
     t, lap = gs1["t"], gs1["history"]["lap_belt_kN"]
@@ -385,7 +414,7 @@ GS1_PMHS_PELVIS_MAX_DROP = 0.0033   # m [S]
     "body down 3.3-5.8 kN net (its piece from the abdomen to the buckle straight down with "
     "5.3-7.2 kN, its upper piece up with 1.5-2.0 kN) and the lumbar spine pushes the pelvis down "
     "4-8 kN, and the knee supports 2 kN; the "
-    "pelvis held at the knees, tilted forward 36 deg) "
+    "pelvis held at the knees, tilted forward 30 deg at 87 ms) "
     "where the PMHS's pelvis point never goes more than 3.3 mm down and rises 36-57 mm by 100-108 "
     "ms (their T1 rises 50 mm too): the human does not rise out of the seat as the PMHS do; with "
     "the knee supports facing straight back, 36.1 mm (scenarios/validation/README.md)"))
@@ -405,7 +434,7 @@ def test_reference_gs1_safer_hbm_rises_inside_the_pmhs_corridors():
     reads as the PMHS's pelvis, T8 and T1 targets by 49.1, 80.4 and 48.0 mm (114, 106, 90 ms),
     each inside the case's corridor (the peaks of the PMHS boundaries, z down in both files), and
     its L4 by 53.1 mm as the pelvis's: the whole lower spine goes up with the pelvis, where the
-    human's lumbar base (L5/S1) ends 10.6 mm below its start at 100 ms."""
+    human's lumbar-pelvis joint (at L3/L4) ends 10.6 mm below its start at 100 ms."""
     scenario, _ = read_scenario("human_sled_gs1_40")
     corridor = scenario["corridor"]
     data = np.loadtxt(_gs1_data("gs1_safer_hbm_z.csv"), delimiter=",", comments="#")
@@ -452,27 +481,29 @@ def test_regression_gs1_what_holds_the_pelvis_down(gs1):
     assert 1e3 * (behind[:, 2].max() - behind[0, 2]) == pytest.approx(38.2, abs=3.0)
 
 
-def test_reference_gs1_t8_and_knee_excursions_inside_the_pmhs_corridors(gs1):
-    """T8's and the knees' peak forward excursions relative to the sled inside the peaks of Shaw
-    et al.'s (2009) T8_x_disp and Knee_x_disp corridor boundaries (175.1-235.6 and 23.4-74.2 mm):
-    214.1 and 25.3 mm (220.5 and 26.3 on the trapezoid pulse)."""
-    _assert_inside(gs1, "t8_x_excursion_mm", "knee_x_excursion_mm")
+def test_reference_gs1_knee_excursion_inside_the_pmhs_corridor(gs1):
+    """The knees' peak forward excursion relative to the sled inside the peaks of Shaw et al.'s
+    (2009) Knee_x_disp corridor boundaries (23.4-74.2 mm): 24.8 mm (26.3 on the trapezoid
+    pulse). T8's (T8_x_disp, 175.1-235.6 mm), inside while T8 was read 4.5 of 12 bodies above the
+    thorax-lumbar joint taken for T12/L1 (214.1 mm, 189.6 before branch gs1pelvis), is in
+    GS1_FIGURES_OUT since it is read at T8's level (1.5 bodies above T9/T10)."""
+    _assert_inside(gs1, "knee_x_excursion_mm")
 
 
 # The GS1 figures still outside their PMHS corridors, each group with its measured cause
 GS1_FIGURES_OUT = {
-    "lumbar": (("l2_x_excursion_mm", "l4_x_excursion_mm"),
-               "L4 goes 118.5 mm forward (L2 142.6 mm, inside; 157.2 and 129.2 before the "
-               "GS1 rig's belt-end springs and the deck's buckle and lap anchorage) where the "
-               "PMHS's go 93.7-145.6 and "
-               "51.6-96.2 mm (Ash et al. 2012, kinematics.csv): the pelvis, held at the hips by "
-               "the knee supports, tilts forward about them (9 deg by 40 ms, 30 deg at 86 ms), "
-               "extending the lumbar spine 20 deg (9.6 and 10.6 deg a joint, 265 and 300 N m) "
-               "and carrying the lower lumbar spine ahead (L4 41 mm at 40 ms and 116 mm at 80 ms "
-               "against the PMHS mean's 18 and 59) while L2 relative to L4 moves as the PMHS's "
-               "(scenarios/validation/README.md, GS1 'The pelvis')"),
+    "t8": (("t8_x_excursion_mm",),
+           "T8, read at its level on the upper torso (1.5 of its nine bodies above the "
+           "thorax-lumbar joint, de Leva's xiphion, level with the T9/T10 disc; validation.py), "
+           "goes 173.3 mm forward, 1.8 mm short of the PMHS corridor's 175.1-235.6 mm (read 4.5 "
+           "of twelve bodies above the joint taken for T12/L1, 189.6 mm, inside): the human's "
+           "upper torso is one rigid body from T9/T10 to T1 that stays near upright on the "
+           "extended lumbar spine to 60 ms, so its base, where T8 is, goes forward with the "
+           "thorax-lumbar joint, where the PMHS's trunk bends along its thoracic spine "
+           "(scenarios/validation/README.md, GS1 'The pelvis against the PMHS's')"),
     "rises": (("t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm"),
-              "the human's T1 rises 31.9 mm, T8 25.6 mm and its H-point 2.6 mm (36.7, 29.8 "
+              "the human's T1 rises 32.2 mm, T8 23.2 mm (read at T8's level since branch "
+              "gs1pelvis; 25.4 at 4.5 of 12 bodies above T12/L1) and its H-point 0.7 mm (36.7, 29.8 "
               "and 0.0 before the GS1 rig's springs and the deck's anchorages; it sinks 30 "
               "mm) where the PMHS's T1 rises 42.0-63.7 mm, T8 60.4-90.6 mm and the pelvis point "
               "35.7-57.1 mm by 90-108 ms: the whole body starts 11 mm lower by 40 ms (the pelvis "
@@ -493,7 +524,8 @@ GS1_FIGURES_OUT = {
               "behind the H-point rises 38 mm; not the start (the human placed 4 mm lower: 7.0 "
               "mm) nor the knee supports' friction (0: 0.0 mm)"),
     "accelerations": (("t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g"),
-                      "T1, T8 and L2 decelerate at most 56.3, 33.8 and 37.3 g (CFC 180; 64.1, "
+                      "T1, T8 and L2 decelerate at most 56.3, 39.6 and 29.3 g (CFC 180; T8 and L2 "
+                      "read at their levels since branch gs1pelvis, 33.8 and 37.3 g before; 64.1, "
                       "39.8 and 43.7 before the belt's load on the thorax's front reached the "
                       "ribcage; 100.7, 60.3 and 59.4 while the lumbar joints rattled against "
                       "their extension wall) where the PMHS's peak at 8.35-22.09, 19.97-23.60 and "
@@ -538,6 +570,17 @@ def test_reference_gs1_figure_inside_the_pmhs_corridor(gs1, names):
     peak x decelerations of T1, T8 and L2 (T1/T8/L2_x_acc, at CFC 180) inside the peaks of their
     corridors' boundaries."""
     _assert_inside(gs1, *names)
+
+
+def test_reference_gs1_lumbar_excursions_inside_the_pmhs_corridors(gs1):
+    """L2's and L4's peak forward excursions relative to the sled inside the peaks of Ash et
+    al.'s (2012) corridors of the eight GS1 tests (kinematics.csv l2X, l4X: 93.7-145.6 and
+    51.6-96.2 mm), read at their vertebrae's levels (test_reference_spine_points_at_the_trunk_
+    joints_vertebral_levels): 114.9 and 91.1 mm. Read two vertebrae too high before (at 3.5 and
+    1.5 of five bodies above the lumbar-pelvis joint taken for L5/S1) they went 142.1 and 117.8
+    mm, L4 OUT, which had been read as the pelvis's forward tilt being two to three times the
+    PMHS's (scenarios/validation/README.md, GS1 'The pelvis against the PMHS's')."""
+    _assert_inside(gs1, "l2_x_excursion_mm", "l4_x_excursion_mm")
 
 
 def test_reference_gs1_chest_deflection_inside_the_pmhs_corridor(gs1):
@@ -613,15 +656,20 @@ def gs1_pelvis_tilt_deg(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the thorax-lumbar and lumbar-pelvis joints carry up to 314 and 334 N m in "
-    "extension, 11.0 and 11.6 deg past neutral (376 and 409 N m, 12.8 and 13.7 deg, before the "
+    "the thorax-lumbar and lumbar-pelvis joints carry up to 246 and 284 N m in "
+    "extension, 9.1 and 10.2 deg (77 and 88 ms; 314 and 334 N m, 11.0 and 11.6 deg, before the "
+    "GS1 rig's springs, anchorages and lap pre-load; 376 and 409 N m, 12.8 and 13.7 deg, before the "
     "belt's load on the thorax's front reached the ribcage; 23 deg of the lumbar spine, where "
     "Demetropoulos et al.'s PMHS lumbar spines were bent to 14-16 deg with 82-350 N m, "
     "joint_passive.toml; 891 and 845 N m, 13.3 and 13.1 deg, on Anderson & Pandy's extension "
     "wall before): held at the hips by the knee supports (7-9 kN from "
-    "40 ms), the pelvis tilts forward 9 deg by 40 ms and 36 deg by 88 ms about the hips while "
+    "40 ms), the pelvis tilts forward 8.2 deg by 40 ms and 29.9 deg at 87 ms about the hips while "
     "the upper torso, not yet held by the belts (under 0.5 kN to 50 ms), stays within 2 deg of "
-    "upright: the lumbar spine extends until it carries the torso along. Not (measured on "
+    "upright to 50 ms: the lumbar spine extends until it carries the torso along (the moments "
+    "about the hips: test_regression_gs1_what_tilts_the_pelvis; the PMHS's pelvis and lower "
+    "lumbar spine turn as far by 90 ms, 21-27 deg for 100-130 mm from their pelvis point to L4, "
+    "but half as far by 40 ms: test_reference_gs1_pelvis_tilt_keeps_the_pmhs_pace). Not the "
+    "hips' passive curve (four times it: 266 and 239 N m). Not (measured on "
     "Anderson & Pandy's curve) the seated lumbar's flexion (9 deg a joint put into the posture for sitting's 17-19 deg less lordosis, Endo et "
     "al. 2012, Moon et al. 2018: the pelvis tilts 39 deg, 967 N m), the seat's friction (0: "
     "1402 N m) nor the knee supports' angle (straight back: 699 N m) (scenarios/validation/"
@@ -664,6 +712,151 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
         assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
     for side in ("left", "right"):
         assert np.abs(out[f"{side}_hip_y.load"]).max() < 12.0
+
+
+def _gs1_pelvis_moments_about_the_hips(gs1):
+    """The moments (N m, about the hip axis through the H-point; positive tilts the pelvis's top
+    forward) on the pelvis of the GS1 run, by source: the seat pan's normal forces and its
+    friction (on the buttock and the pelvis flesh, the friction against the sliding of the pelvis
+    point at the contact), the lap belt's wraps, the hips' and the lumbar-pelvis joint's passive
+    moments, gravity, and the lumbar-pelvis joint's force: what the pelvis's equation of motion
+    (I alpha + r_cg x m a_cg, differentiated with a 2 ms Savitzky-Golay window) leaves; with the
+    buttock contact point's sliding speed along the pan (m/s) and the times."""
+    from scipy.signal import savgol_filter
+
+    res, model, t = gs1["results"], gs1["model"], gs1["t"]
+    out, dt, body = res.outputs, float(t[1] - t[0]), model.body("pelvis")
+    m, com, Iyy = model.body_mass[body], model.body_com[body], model.body_inertia[body][1, 1]
+    P, sled = res.body_poses[:, body], res.base_poses[:, :3, 3]
+    H = P[:, :3, 3] - sled                      # contact and belt points are in the sled's frame
+    cg = P[:, :3, :3] @ com + H
+    pitch = np.arctan2(P[:, 0, 2], P[:, 2, 2])
+
+    def d2(x):
+        return savgol_filter(x, 21, 3, deriv=2, delta=dt, axis=0)
+
+    def moment(r, F):
+        return r[:, 2] * F[:, 0] - r[:, 0] * F[:, 2]
+
+    n = np.asarray(model.source.geometries["seat_cushion"].normal, float)   # the pan's, B0
+    along = np.array([n[2], 0.0, -n[0]])                                  # up the pan, forward
+    M = {"seat normal": 0.0, "seat friction": 0.0}
+    for g in ("buttock", "pelvis_flesh"):
+        c = f"{g}__seat_cushion"
+        r = np.stack([out[f"{c}.point_{a}"] for a in "xyz"], 1) - H
+        v = np.gradient(H, dt, axis=0) + np.gradient(pitch, dt)[:, None] * np.stack(
+            [r[:, 2], 0.0 * r[:, 0], -r[:, 0]], 1)
+        slide = v @ along
+        M["seat normal"] = M["seat normal"] + moment(r, out[f"{c}.normal_force"][:, None] * n)
+        M["seat friction"] = M["seat friction"] + moment(
+            r, -(np.sign(slide) * out[f"{c}.friction_force"])[:, None] * along)
+        if g == "buttock":
+            buttock_slide = slide
+    names = ("lap_anchor", "hip_outboard", "lap", "hip_inboard", "buckle")
+    X = [np.stack([out[f"lap_belt.{p}.{a}"] for a in "xyz"], 1) for p in names]
+    T = [out[f"lap_belt.{a}-{b}.force"] for a, b in zip(names, names[1:])]
+    M["lap belt"] = 0.0
+    for k in (1, 2, 3):
+        u = [(X[j] - X[k]) / np.linalg.norm(X[j] - X[k], axis=1)[:, None] for j in (k - 1, k + 1)]
+        M["lap belt"] = M["lap belt"] + moment(X[k] - H, T[k - 1][:, None] * u[0] + T[k][:, None] * u[1])
+    M["hips"] = -(out["left_hip_y.load"] + out["right_hip_y.load"])
+    M["lumbar joint moment"] = -out["lumbar_pelvis_y.load"]
+    M["gravity"] = moment(cg - H, np.tile([0.0, 0.0, -G0 * m], (len(t), 1)))
+    lhs = Iyy * d2(pitch) + moment(cg - H, m * d2(cg + sled))
+    M["lumbar joint force"] = lhs - sum(M.values())
+    return M, buttock_slide, t
+
+
+def test_regression_gs1_what_tilts_the_pelvis(gs1):
+    """The pelvis's moment balance about the hips (_gs1_pelvis_moments_about_the_hips), means over
+    40-80 ms as measured (branch gs1pelvis; README GS1 'The pelvis against the PMHS's'): the
+    lumbar-pelvis joint's force, where the upper body, not yet held by the belts, thrusts forward
+    on the pelvis 0.13-0.15 m above the hips, tilts it forward (+153 N m), with the seat pan's
+    normal force (+67: the pan leans back 15 deg and bears below the hips) and the pelvis's own
+    deceleration, its centre of mass 57 mm above the hips where the femurs stop it (+70); against
+    them the pan's friction (-153: as the pelvis turns about the held hips the buttock slides back
+    on the pan, 0.8-1.3 m/s at 50-60 ms), the lumbar joint's extension moment (-96), the lap belt
+    (-36) and the hips' passive flexion moment (-4, under 7 at any time: Anderson & Pandy's
+    curve; Riener & Edrich's knee-dependent one, the knee at 73 deg, would give 10 per hip at the
+    104 deg reached, and four times the hips' curve, measured, moved the tilt 8.2 -> 8.0 deg at
+    40 ms and 29.9 -> 29.4 at most)."""
+    M, slide, t = _gs1_pelvis_moments_about_the_hips(gs1)
+    w = (t >= 0.04) & (t <= 0.08)
+    mean = {k: float(np.mean(v[w])) for k, v in M.items()}
+    assert mean["lumbar joint force"] == pytest.approx(153.0, abs=25.0)
+    assert mean["seat friction"] == pytest.approx(-153.0, abs=25.0)
+    assert mean["seat normal"] == pytest.approx(67.0, abs=15.0)
+    assert mean["lumbar joint moment"] == pytest.approx(-96.0, abs=20.0)
+    assert mean["lap belt"] == pytest.approx(-36.0, abs=10.0)
+    assert np.abs(M["hips"][w]).max() < 10.0
+    assert slide[(t >= 0.05) & (t <= 0.06)].max() < -0.5
+
+
+def _pmhs_l4_turn_about_the_pelvis_point():
+    """The GS1 PMHS's L4 relative to their pelvis point (Ash et al.'s means,
+    data/gs1_ash_2012_pelvis_l4_means.csv, z turned up) at 20-110 ms in 5 ms steps, fitted as
+    one vector v (x, z mm, its start) turned by an angle a(t) about y (forward positive), v's
+    length fixed at ``length`` mm (the data fix only the arc, length times angle): (v, {ms:
+    angle deg}, rms residual mm)."""
+    from scipy.optimize import least_squares
+
+    data = np.loadtxt(_gs1_data("gs1_ash_2012_pelvis_l4_means.csv"), delimiter=",", comments="#")
+    t = data[:, 0]
+    keep = (t >= 20) & (t <= 110) & (t % 5 == 0)
+    dx, dz = (data[keep, 3] - data[keep, 1]), -(data[keep, 4] - data[keep, 2])
+
+    def turned(p, length):
+        vx, vz = length * np.sin(p[0]), length * np.cos(p[0])
+        a = p[1:]
+        return np.r_[vx * np.cos(a) + vz * np.sin(a) - vx - dx, -vx * np.sin(a) + vz * np.cos(a) - vz - dz]
+
+    def fit(length):
+        best = min((least_squares(turned, np.r_[b, np.zeros(keep.sum())], args=(length,))
+                    for b in (-0.5, 0.0, 0.5)), key=lambda r: r.cost)
+        v = length * np.array([np.sin(best.x[0]), np.cos(best.x[0])])
+        angle = dict(zip(t[keep].astype(int), np.degrees(best.x[1:])))
+        return v, angle, float(np.sqrt(np.mean(best.fun ** 2)))
+    return fit
+
+
+def test_reference_gs1_pmhs_l4_turns_with_the_pelvis():
+    """Ash et al.'s pelvis and L4 channels hold no angle (nor does the SAFER folder, nor its SAFER
+    HBM output): derived [D], the PMHS's L4 moves about their pelvis point as one vector turning
+    forward, 1.9-2.2 mm rms for any length 100-200 mm, the vector within 10 deg of upright: the
+    pelvis with its lower lumbar spine turning forward by an arc of about 9 mm at 40 ms and 48 mm
+    at 90 ms, 4.9 and 27.4 deg for a 100 mm vector, 3.7 and 21.0 for 130 mm, 2.3 and 13.5 for
+    200 mm (the human's L4 lies 0.13 m above its hips; where the PMHS's pelvis point is is not
+    stored)."""
+    fit = _pmhs_l4_turn_about_the_pelvis_point()
+    for length, at40, at90 in ((100.0, 4.9, 27.4), (130.0, 3.7, 21.0), (200.0, 2.3, 13.5)):
+        v, angle, rms = fit(length)
+        assert rms < 2.5
+        assert abs(np.degrees(np.arctan2(v[0], v[1]))) < 10.0
+        assert angle[40] == pytest.approx(at40, abs=0.3) and angle[90] == pytest.approx(at90, abs=0.5)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the human's pelvis tilts forward 8.2 deg by 40 ms and 29.8 at 90 ms (29.9 at most, 87 ms) "
+    "where the PMHS's pelvis and lower lumbar spine turn at most 4.9 and 27.4 deg (their L4 about "
+    "their pelvis point, for any distance between them of 100 mm or more: "
+    "test_reference_gs1_pmhs_l4_turns_with_the_pelvis): early, not far. Measured "
+    "(test_regression_gs1_what_tilts_the_pelvis, 40-80 ms): the femurs stop the pelvis at the hips, "
+    "below its centre of mass (57 mm above) and below the lumbar-pelvis joint (0.13-0.15 m), "
+    "through which the upper body, not yet held by the belts (under 0.5 kN to 50 ms, the upper "
+    "torso within 2 deg of upright to 50 ms), thrusts forward with 153 N m about the hips; "
+    "the pan's friction (-153), the lumbar extension (-96) and the lap belt (-36) resist, the hips' "
+    "passive flexion only 4 N m (four times it moves the tilt 8.2 -> 8.0 deg at 40 ms). Not the "
+    "hips' curve, nor (README GS1 'The pelvis') the seat's friction, the knee supports' angle or "
+    "stiffness, the seated lumbar's flexion, the pelvis's or lumbar segment's own inertia "
+    "(scenarios/validation/README.md, GS1 'The pelvis against the PMHS's')"))
+def test_reference_gs1_pelvis_tilt_keeps_the_pmhs_pace(gs1):
+    """The human's pelvis tilts forward (gs1_pelvis_tilt_deg) no more by 40 and 90 ms than the
+    PMHS's pelvis and lower lumbar spine turn for the shortest distance considered between their
+    L4 and pelvis point, 100 mm (the largest PMHS angles; the human's L4 is 0.13 m above its hips)."""
+    _, angle, _ = _pmhs_l4_turn_about_the_pelvis_point()(100.0)
+    t, tilt = gs1["t"], gs1_pelvis_tilt_deg(gs1)
+    for ms in (40, 90):
+        assert tilt[np.argmin(abs(t - ms / 1e3))] <= angle[ms], ms
 
 
 # The band of the lumbar extension wall's rattle: the two lumbar joints took the load in turn every
@@ -928,7 +1121,7 @@ def _lap_belt_in_pelvis_frame(gs1):
 def test_reference_gs1_lap_belt_stays_on_the_pelvis(gs1):
     """No submarining: while the lap belt carries load (over 10 % of its peak) its mid point
     stays in front of the hip joints and below the top of the pelvis (the lumbar-pelvis joint,
-    L5/S1) in the pelvis frame."""
+    at the L3/L4 level) in the pelvis frame."""
     local, loaded = _lap_belt_in_pelvis_frame(gs1)
     top = gs1["model"].source.joints["lumbar_pelvis"].placement.position[2]
     assert loaded.sum() > 100
@@ -937,7 +1130,9 @@ def test_reference_gs1_lap_belt_stays_on_the_pelvis(gs1):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the lap belt rides 3.8 mm up the pelvis at 76.5 ms (0.29 kN) on the GS1 deck's pulse, 3.7 mm "
+    "the lap belt rides 5.6 mm up the pelvis at 84 ms (0.11 kN, as it unloads; 3.8 mm at 76.5 "
+    "ms, 0.29 kN, as recorded before branch gs1pelvis measured it again) on the GS1 deck's "
+    "pulse, the pelvis tilted 28-30 deg forward about the held hips at 80-90 ms; 3.7 mm "
     "at 61.5 ms (0.35 kN) on the trapezoid since the knees bear on GS1's "
     "supports and the pelvis tilts forward about the held hips (37 deg); 2.5 mm at 71 ms (1.9 kN) "
     "on the buck's bolster, 3.3 mm on lap_belt_pelvis at 54 ms, 3.6 mm before the upper "
@@ -1004,7 +1199,7 @@ def gs1_mid_clavicle_run():
     acromia = {side: joints[j].placement.position for side, j in ACROMION_JOINTS.items()}
     channels = evaluate(model, res, spine_accelerometers(t1, top), rate=1.0 / float(res.t[1] - res.t[0]))
     fig, hist = belted_sled_figures(res, model, t1, top, [c for c in channels if c.name.endswith(" X")],
-                                    acromia=acromia)
+                                    acromia=acromia, lumbar_base=joints["lumbar_pelvis"].placement.position)
     return fig, hist, res.t
 
 
