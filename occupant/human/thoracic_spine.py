@@ -1,18 +1,20 @@
-"""The parametric human's optional flexible thoracic spine (issue 14): the rigid upper torso (T12/L1
-to C7/T1) split at the T6/T7 level into a ``lower_thorax`` (T12/L1 to T6/T7, on the
-``thorax_lumbar`` joint) and the ``upper_torso`` (T6/T7 to C7/T1, on a spherical ``thoracic``
-joint, as the other torso joints: frames parallel at zero angle), with the passive resistance of
-the whole T1-T12 column lumped in that joint (data/joint_passive.toml, data/joint_rom.toml
-``thoracic``, sources there).
+"""The parametric human's optional flexible thoracic spine (issue 14): the rigid upper torso (its
+base the thorax-lumbar joint, C7/T1 its top) split at half its height into a ``lower_thorax`` (on
+the ``thorax_lumbar`` joint) and the ``upper_torso`` (on a spherical ``thoracic`` joint, as the
+other torso joints: frames parallel at zero angle), with the passive resistance of the whole T1-T12
+column lumped in that joint (data/joint_passive.toml, data/joint_rom.toml ``thoracic``, sources
+there).
 
-Level [E]: the twelve thoracic bodies taken as equally tall (as validation.T8_FRACTION does), T6/T7
-lies half-way between T12/L1 and C7/T1; in passive flexion the thoracic kyphosis has its apex at
-T6/7 (Morita et al. 2014, Eur. Spine J. 23:673, 50 patients, CT [S abstract]).
+Level: the split was meant at T6/T7, the apex of the thoracic kyphosis in passive flexion (Morita
+et al. 2014, Eur. Spine J. 23:673, 50 patients, CT [S abstract]), half-way up a segment read as
+T12/L1 to C7/T1. The builder's thorax-lumbar joint lies at de Leva's xiphion, level with the T9/T10
+disc (validation.py, UPPER_TORSO_BODIES), so the half-height plane lies in T5 [D, bodies taken as
+equally tall]; kept there because the mass split below halves the thorax ellipsoid at its centre.
 
 What stays on the ``upper_torso``: the neck, the arms, the sternum (chest deflection), the thorax
 and shoulder contact ellipsoids (the thorax ellipsoid's centre is the joint: the upper piece turns
 about the ellipsoid's own centre, so its surface moves as the rigid torso's would for the same
-turn) and T1. On the ``lower_thorax``: T8 (7.5 of the 12 bodies below C7/T1).
+turn) and T1. On the ``lower_thorax``: T8 (validation.T8_FRACTION).
 
 Mass split [D]: the rigid torso's mass taken as the uniform-density thorax ellipsoid's (the
 builder sizes that ellipsoid from the mass and the body density), halved by the plane through its
@@ -27,21 +29,21 @@ from occupant.human.description import Segment
 
 JOINT = "thoracic"
 LOWER = "lower_thorax"
-LEVEL_FRACTION = 6.0 / 12.0   # T6/T7 above T12/L1, of T12/L1 -> C7/T1 [E] (twelve equal bodies)
+LEVEL_FRACTION = 0.5          # of the upper torso's height: the thorax ellipsoid's centre (above)
 HALF_COM = 3.0 / 8.0          # a half ellipsoid's centroid from its base, of the semi-axis [D]
 
 
 def split_upper_torso(segs):
-    """The segment list with ``upper_torso`` split at T6/T7 (module docstring); the upper piece's
-    children and ellipsoids re-expressed in its new frame (origin at the joint). In place on the
-    records; returns the new list (``lower_thorax`` before ``upper_torso``)."""
+    """The segment list with ``upper_torso`` split at half its height (module docstring); the
+    upper piece's children and ellipsoids re-expressed in its new frame (origin at the joint). In
+    place on the records; returns the new list (``lower_thorax`` before ``upper_torso``)."""
     i = next(k for k, s in enumerate(segs) if s.name == "upper_torso")
     ut = segs[i]
     thorax = next(e for e in ut.ellipsoids if e.name == "thorax")
     top = next(s for s in segs if s.parent == "upper_torso" and s.joint_name == "lower_neck")
     zj = LEVEL_FRACTION * top.location[2]
     if abs(thorax.center[2] - zj) > 1e-9:
-        raise ValueError("the thorax ellipsoid's centre is not at the T6/T7 level")
+        raise ValueError("the thorax ellipsoid's centre is not at half the upper torso's height")
     m, c, I = ut.mass, ut.com.copy(), ut.inertia.copy()
     d = HALF_COM * thorax.semi_axes[2]
     mh = 0.5 * m
