@@ -99,9 +99,9 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
     body will carry neck muscles (False: a PMHS, the neck's passive tissue damping);
     ``thoracic_spine``: the upper torso split at half its height on a flexible thoracic joint
     (thoracic_spine.py), False: one rigid upper torso from the xiphion's level (T9/T10) to
-    C7/T1. The thorax pendulum cases (validation._run_thorax) keep the default: the chest was calibrated with the
-    NBDL neck damping (with the passive one the Kroell 16 mph deflection reads 65.8 mm, 68.1
-    calibrated)."""
+    C7/T1. The thorax pendulum cases (validation._run_thorax) keep the default: the chest was
+    calibrated with the NBDL neck damping (with the passive one the Kroell 16 mph deflection
+    reads 65.8 mm, 68.1 calibrated)."""
     H, M = stature, mass
     t = segment_table(sex)
     rho = prop["body_density"]
