@@ -367,7 +367,7 @@ def _lower_shoulder_segment(outputs):
 
 
 def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(), t8=None,
-                        acromia=None, lumbar_base=(0.0, 0.0, 0.0)):
+                        acromia=None, lumbar_base=None):
     """Figures of a belted sled run: peak forward (x) excursions (mm) of the head's centre of
     gravity, of T1 (``t1_point``, m in the upper torso frame), of T8 (T8_FRACTION of the way from
     the upper torso frame's origin to T1), of L2 and L4 (LUMBAR_FRACTIONS of ``lumbar_top``, the
@@ -409,6 +409,9 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(),
              "shoulder_belt_force_kN": "shoulder_belt_kN", "lap_belt_force_kN": "lap_belt_kN"}
     if lumbar_top is not None:
         top = np.asarray(lumbar_top, float)
+        if lumbar_base is None and min(LUMBAR_FRACTIONS.values()) < 0.0:
+            raise ValueError("lumbar_base (the lumbar-pelvis joint in the pelvis frame) is needed "
+                             "to read L4 on the pelvis")
         for name, f in LUMBAR_FRACTIONS.items():
             x = (on_body("lumbar", f * top) if f >= 0.0 else
                  on_body("pelvis", np.asarray(lumbar_base, float) + f * top))[:, 0]
