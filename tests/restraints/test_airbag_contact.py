@@ -19,7 +19,9 @@ from occupant.modeling import (
 from occupant.modeling.airbags import N2_CP, N2_CV, unfolded_fraction
 from occupant.model import ModelError
 from occupant.restraints.airbag import lens, patch
-from occupant.restraints.airbag_dimple import C0, dimple, dimple_shares, disc_overlap, tautness
+from occupant.restraints.airbag_dimple import (
+    C0, D_MAX, K_DEPTH, N_EXP, cap_depth, dimple, dimple_shares, disc_overlap, tautness,
+)
 
 from chest_rig import chest_rig
 
@@ -82,6 +84,30 @@ def test_identity_dimple_area_is_its_volume_derivative(r, R, cap):
         assert dimple(d, r, R, cap)[1] == pytest.approx(slope, rel=1e-5)
         assert dimple(d, r, R, cap)[1] <= cap * (1 + 1e-12)
     assert dimple(0.0, r, R, cap) == (0.0, 0.0) and dimple(-0.01, r, R, cap) == (0.0, 0.0)
+
+
+def test_identity_dimple_shortcut_is_the_bisection_bit_for_bit():
+    """``dimple`` skips the search for the cap's depth where the area is CAP_MARGIN below the cap;
+    it returns what the search would, bit for bit (``margin=1.0`` forces the search), at depths
+    spread over the range and crowded about the cap's depth, ulp by ulp, where a margin of 0 does
+    not (the bisection's depth lies up to 2^-51 D_MAX R on either side of the cap's)."""
+    rng = np.random.default_rng(7)
+    differ_at_zero = 0
+    for _ in range(40):
+        R = rng.uniform(0.15, 0.6)
+        r = rng.uniform(0.03, 1.2) * R
+        cap = rng.uniform(0.05, 1.0) * R * R
+        x = min(r / R, 1.0)
+        c, k = C0 + (1 - C0) * x ** N_EXP, K_DEPTH * (1 - x)
+        d_cap = cap_depth(R, c, k, cap)
+        ulps = d_cap + np.spacing(d_cap) * np.arange(-30, 31)
+        depths = np.concatenate([rng.uniform(0.0, 1.2 * D_MAX * R, 20), ulps,
+                                 d_cap * (1 - np.logspace(-15, -6, 20))])
+        for d in depths:
+            searched = dimple(d, r, R, cap, 1.0)
+            assert dimple(d, r, R, cap) == searched
+            differ_at_zero += dimple(d, r, R, cap, 0.0) != searched
+    assert differ_at_zero > 0
 
 
 def test_analytic_dimple_limits():
