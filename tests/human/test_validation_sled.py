@@ -715,43 +715,67 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
 
 
 def _gs1_pelvis_moments_about_the_hips(gs1):
-    """The moments (N m, about the hip axis through the H-point; positive tilts the pelvis's top
-    forward) on the pelvis of the GS1 run, by source: the seat pan's normal forces and its
-    friction (on the buttock and the pelvis flesh, the friction against the sliding of the pelvis
-    point at the contact), the lap belt's wraps, the hips' and the lumbar-pelvis joint's passive
-    moments, gravity, and the lumbar-pelvis joint's force: what the pelvis's equation of motion
-    (I alpha + r_cg x m a_cg, differentiated with a 2 ms Savitzky-Golay window) leaves; with the
-    buttock contact point's sliding speed along the pan (m/s) and the times."""
-    from scipy.signal import savgol_filter
+    """The moments (N m, about the sled's y axis through the H-point, the hips' axis; positive
+    tilts the pelvis's top forward) on the pelvis of the GS1 run, each computed on its own, by
+    source: the seat pan's normal forces and its friction (on the buttock and the pelvis flesh;
+    the friction against the sliding of the pelvis's point at the contact, as the contact law
+    takes it), the seat back's on the pelvis flesh, the lap belt's wraps, gravity, the hips'
+    and the lumbar-pelvis joint's reactions on the pelvis (the lumbar joint's force at the joint
+    and its moment apart), from the inverse dynamics of the bodies beyond each joint (load
+    cells, occupant.sensors), and the pelvis's inertia, -(I alpha + omega x I omega + r_cg x m
+    a_cg), from its recorded acceleration; with the buttock's sliding speed along the pan (m/s)
+    and the times. Their sum is zero but for what none of them holds."""
+    from occupant.sensors import evaluate
+    from occupant.sensors.declarations import (Accelerometer, AngularAccelerationSensor,
+                                               AngularVelocitySensor, LoadCell)
 
     res, model, t = gs1["results"], gs1["model"], gs1["t"]
     out, dt, body = res.outputs, float(t[1] - t[0]), model.body("pelvis")
-    m, com, Iyy = model.body_mass[body], model.body_com[body], model.body_inertia[body][1, 1]
+    m, com, inertia = model.body_mass[body], model.body_com[body], model.body_inertia[body]
     P, sled = res.body_poses[:, body], res.base_poses[:, :3, 3]
     H = P[:, :3, 3] - sled                      # contact and belt points are in the sled's frame
-    cg = P[:, :3, :3] @ com + H
-    pitch = np.arctan2(P[:, 0, 2], P[:, 2, 2])
-
-    def d2(x):
-        return savgol_filter(x, 21, 3, deriv=2, delta=dt, axis=0)
+    R = np.einsum("nji,njk->nik", res.base_poses[:, :3, :3], P[:, :3, :3])   # R_sled_pelvis
+    cg = R @ com + H
 
     def moment(r, F):
         return r[:, 2] * F[:, 0] - r[:, 0] * F[:, 2]
 
-    n = np.asarray(model.source.geometries["seat_cushion"].normal, float)   # the pan's, B0
-    along = np.array([n[2], 0.0, -n[0]])                                  # up the pan, forward
-    M = {"seat normal": 0.0, "seat friction": 0.0}
-    for g in ("buttock", "pelvis_flesh"):
-        c = f"{g}__seat_cushion"
+    sensors = [LoadCell(name=f"{joint} {at}", body="pelvis", joint=joint, point=point)
+               for joint, at, point in (("lumbar_pelvis", "H", (0.0, 0.0, 0.0)),
+                                        ("lumbar_pelvis", "joint", None),
+                                        ("left_hip", "H", (0.0, 0.0, 0.0)),
+                                        ("right_hip", "H", (0.0, 0.0, 0.0)))]
+    sensors += [Accelerometer(name="cg", body="pelvis", point="cg"),
+                AngularAccelerationSensor(name="pelvis alpha", body="pelvis"),
+                AngularVelocitySensor(name="pelvis omega", body="pelvis")]
+    channels = {c.name: c.values for c in evaluate(model, res, sensors, rate=1.0 / dt)}
+
+    def read(name):                  # J211 pelvis axes back to the model's (a half turn about x)
+        return np.stack([channels[f"{name} {a}"] for a in "XYZ"], 1) * [1.0, -1.0, -1.0]
+
+    omega = read("pelvis omega angular velocity")
+    # the H-point's velocity relative to the sled (which does not turn), pelvis axes: the free
+    # root joint's linear velocity coordinates
+    v_H = res.v[:, [model.dof(f"root_v{a}") for a in "xyz"]]
+    M = {"seat normal": 0.0, "seat friction": 0.0, "seat back": 0.0}
+    for g, surface, key in (("buttock", "seat_cushion", None), ("pelvis_flesh", "seat_cushion", None),
+                            ("pelvis_flesh", "seat_back", "seat back")):
+        n = np.asarray(model.source.geometries[surface].normal, float)   # the plane's, B0
+        c = f"{g}__{surface}"
         r = np.stack([out[f"{c}.point_{a}"] for a in "xyz"], 1) - H
-        v = np.gradient(H, dt, axis=0) + np.gradient(pitch, dt)[:, None] * np.stack(
-            [r[:, 2], 0.0 * r[:, 0], -r[:, 0]], 1)
-        slide = v @ along
-        M["seat normal"] = M["seat normal"] + moment(r, out[f"{c}.normal_force"][:, None] * n)
-        M["seat friction"] = M["seat friction"] + moment(
-            r, -(np.sign(slide) * out[f"{c}.friction_force"])[:, None] * along)
+        # the pelvis's point at the contact and its sliding on the plane
+        v = np.einsum("nij,nj->ni", R, v_H + np.cross(omega, np.einsum("nji,nj->ni", R, r)))
+        v_t = v - (v @ n)[:, None] * n
+        slip = np.linalg.norm(v_t, axis=1)[:, None]
+        toward = np.divide(v_t, slip, out=np.zeros_like(v_t), where=slip > 0.0)
+        normal = moment(r, out[f"{c}.normal_force"][:, None] * n)
+        friction = moment(r, -out[f"{c}.friction_force"][:, None] * toward)
+        if key:
+            M[key] = M[key] + normal + friction
+        else:
+            M["seat normal"], M["seat friction"] = M["seat normal"] + normal, M["seat friction"] + friction
         if g == "buttock":
-            buttock_slide = slide
+            buttock_slide = v_t @ np.array([n[2], 0.0, -n[0]])   # up the pan, forward
     names = ("lap_anchor", "hip_outboard", "lap", "hip_inboard", "buckle")
     X = [np.stack([out[f"lap_belt.{p}.{a}"] for a in "xyz"], 1) for p in names]
     T = [out[f"lap_belt.{a}-{b}.force"] for a, b in zip(names, names[1:])]
@@ -759,11 +783,16 @@ def _gs1_pelvis_moments_about_the_hips(gs1):
     for k in (1, 2, 3):
         u = [(X[j] - X[k]) / np.linalg.norm(X[j] - X[k], axis=1)[:, None] for j in (k - 1, k + 1)]
         M["lap belt"] = M["lap belt"] + moment(X[k] - H, T[k - 1][:, None] * u[0] + T[k][:, None] * u[1])
-    M["hips"] = -(out["left_hip_y.load"] + out["right_hip_y.load"])
-    M["lumbar joint moment"] = -out["lumbar_pelvis_y.load"]
     M["gravity"] = moment(cg - H, np.tile([0.0, 0.0, -G0 * m], (len(t), 1)))
-    lhs = Iyy * d2(pitch) + moment(cg - H, m * d2(cg + sled))
-    M["lumbar joint force"] = lhs - sum(M.values())
+
+    def about_y(moment_pelvis):      # the sled-y part of a moment in pelvis axes
+        return np.einsum("nj,nj->n", R[:, 1], moment_pelvis)
+    M["hips"] = about_y(read("left_hip H moment") + read("right_hip H moment"))
+    M["lumbar joint moment"] = about_y(read("lumbar_pelvis joint moment"))
+    M["lumbar joint force"] = about_y(read("lumbar_pelvis H moment")) - M["lumbar joint moment"]
+    a_cg = np.einsum("nij,nj->ni", R, read("cg acceleration")) + [0.0, 0.0, -G0]   # gravity back
+    spin = read("pelvis alpha angular acceleration") @ inertia + np.cross(omega, omega @ inertia)
+    M["pelvis inertia"] = -(about_y(spin) + moment(cg - H, m * a_cg))
     return M, buttock_slide, t
 
 
