@@ -746,6 +746,7 @@ def _gs1_pelvis_moments_about_the_hips(gs1):
                                         ("left_hip", "H", (0.0, 0.0, 0.0)),
                                         ("right_hip", "H", (0.0, 0.0, 0.0)))]
     sensors += [Accelerometer(name="cg", body="pelvis", point="cg"),
+                Accelerometer(name="H", body="pelvis", point=(0.0, 0.0, 0.0)),
                 AngularAccelerationSensor(name="pelvis alpha", body="pelvis"),
                 AngularVelocitySensor(name="pelvis omega", body="pelvis")]
     channels = {c.name: c.values for c in evaluate(model, res, sensors, rate=1.0 / dt)}
@@ -790,9 +791,11 @@ def _gs1_pelvis_moments_about_the_hips(gs1):
     M["hips"] = about_y(read("left_hip H moment") + read("right_hip H moment"))
     M["lumbar joint moment"] = about_y(read("lumbar_pelvis joint moment"))
     M["lumbar joint force"] = about_y(read("lumbar_pelvis H moment")) - M["lumbar joint moment"]
-    a_cg = np.einsum("nij,nj->ni", R, read("cg acceleration")) + [0.0, 0.0, -G0]   # gravity back
+    a_cg, a_H = (np.einsum("nij,nj->ni", R, read(f"{p} acceleration")) + [0.0, 0.0, -G0]
+                 for p in ("cg", "H"))                                          # gravity back
     spin = read("pelvis alpha angular acceleration") @ inertia + np.cross(omega, omega @ inertia)
-    M["pelvis inertia"] = -(about_y(spin) + moment(cg - H, m * a_cg))
+    M["hips' deceleration"] = -moment(cg - H, m * a_H)
+    M["pelvis turn"] = -(about_y(spin) + moment(cg - H, m * (a_cg - a_H)))
     return M, buttock_slide, t
 
 
