@@ -909,16 +909,19 @@ def test_reference_gs1_pmhs_l4_turns_with_the_pelvis():
     "the human's pelvis tilts forward 8.2 deg by 40 ms and 29.8 at 90 ms (29.9 at most, 87 ms) "
     "where the PMHS's pelvis and lower lumbar spine turn at most 4.9 and 27.4 deg (their L4 about "
     "their pelvis point, for any distance between them of 100 mm or more: "
-    "test_reference_gs1_pmhs_l4_turns_with_the_pelvis): early, not far. Measured "
-    "(test_regression_gs1_what_tilts_the_pelvis, 40-80 ms): the femurs stop the pelvis at the hips, "
-    "below its centre of mass (57 mm above) and below the lumbar-pelvis joint (0.13-0.15 m), "
-    "through which the upper body, not yet held by the belts (under 0.5 kN to 50 ms, the upper "
-    "torso within 2 deg of upright to 50 ms), thrusts forward with 153 N m about the hips; "
-    "the pan's friction (-153), the lumbar extension (-96) and the lap belt (-36) resist, the hips' "
-    "passive flexion only 4 N m (four times it moves the tilt 8.2 -> 8.0 deg at 40 ms). Not the "
-    "hips' curve, nor (README GS1 'The pelvis') the seat's friction, the knee supports' angle or "
-    "stiffness, the seated lumbar's flexion, the pelvis's or lumbar segment's own inertia "
-    "(scenarios/validation/README.md, GS1 'The pelvis against the PMHS's')"))
+    "test_reference_gs1_pmhs_l4_turns_with_the_pelvis): early, not far. Measured, the tilt split "
+    "by source (test_regression_gs1_what_tilts_the_pelvis_by_40_ms; the balance about the hips "
+    "closes, the lumbar joint's reaction read from the inverse dynamics of the body above it): by "
+    "40 ms the pelvis's own mass decelerating with its hips (its centre of mass 57 mm above them) "
+    "gives +8.9 deg and the seat pan +7.0 (normal force +4.1 on the buttock, placed [E] below and "
+    "behind the hips; friction +2.9 while the pelvis slides forward, 10-25 ms), against the lap "
+    "belt -4.5, gravity -1.2, the lumbar extension -1.6 and the hips -0.5; the upper body's "
+    "thrust through the lumbar joint only +0.1 (it is +151 N m over 40-80 ms, and +144 of the "
+    "29.7 deg by 90 ms: test_regression_gs1_what_tilts_the_pelvis). Not the hips' curve (four "
+    "times it moves the tilt 8.2 -> 8.0 deg at 40 ms), nor (README GS1 'The pelvis') the seat's "
+    "friction, the knee supports' angle or stiffness, the seated lumbar's flexion, the pelvis's or "
+    "lumbar segment's own inertia (scenarios/validation/README.md, GS1 'The pelvis against the "
+    "PMHS's')"))
 def test_reference_gs1_pelvis_tilt_keeps_the_pmhs_pace(gs1):
     """The human's pelvis tilts forward (gs1_pelvis_tilt_deg) no more by 40 and 90 ms than the
     PMHS's pelvis and lower lumbar spine turn for the shortest distance considered between their
