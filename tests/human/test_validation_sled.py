@@ -723,8 +723,9 @@ def _gs1_pelvis_moments_about_the_hips(gs1):
     and the lumbar-pelvis joint's reactions on the pelvis (the lumbar joint's force at the joint
     and its moment apart), from the inverse dynamics of the bodies beyond each joint (load
     cells, occupant.sensors), and the pelvis's inertia, -(I alpha + omega x I omega + r_cg x m
-    a_cg), from its recorded acceleration; with the buttock's sliding speed along the pan (m/s)
-    and the times. Their sum is zero but for what none of them holds."""
+    a_cg), from its recorded acceleration, in two: its mass decelerating with its hips, -r_cg x
+    m a_H, and its turn about them (the rest); with the buttock's sliding speed along the pan
+    (m/s) and the times. Their sum is zero but for what none of them holds."""
     from occupant.sensors import evaluate
     from occupant.sensors.declarations import (Accelerometer, AngularAccelerationSensor,
                                                AngularVelocitySensor, LoadCell)
