@@ -259,17 +259,48 @@ def _held_slide(el, out, k, j, c, E, P, u, f_in, f_out, damping, r):
     excess = normal * (abs(h) / r - mu) if r > 0.0 and normal > 0.0 else 0.0
     if excess > 0.0:
         # across the belt (the plane normal's part in the surface) towards the shortest
-        # path: the way |h| falls (tried a step of 1e-7 along it)
+        # path on the wrap's side: the way |h| falls (tried a step of 1e-7 along it), or rises
+        # where the place has passed to the other side (``_past_the_smallest_circle``)
         hu = n[0] * u0 + n[1] * u1 + n[2] * u2
         t0, t1, t2 = n[0] - hu * u0, n[1] - hu * u1, n[2] - hu * u2
         _, h2, _ = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
                                (B[0] / D0, B[1] / D1, B[2] / D2),
                                (u0 + 1e-7 * t0, u1 + 1e-7 * t1, u2 + 1e-7 * t2))
         g = 1.0 if abs(h2) < abs(h) else -1.0
+        if _past_the_smallest_circle(el, k, A, B, u):
+            g = -g
         d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
         v = excess / damping
         r0, r1, r2 = r0 + v * d0 / D0, r1 + v * d1 / D1, r2 + v * d2 / D2
     return flank_bound(el, k, u, (r0, r1, r2))
+
+
+@njit(**JIT_STAGE)
+def _past_the_smallest_circle(el, k, A, B, u):
+    """Whether held wrap k's place u (unit sphere of the scaled frame; neighbours A and B in the
+    ellipsoid frame) lies past the smallest circle of its belt's planes, on the other side from
+    the one the wrap declares (``Wrap.side``). Every plane of the belt passes through the line
+    A-B; where the line passes through the ellipsoid, the planes' circles shrink from the great
+    circle's half on one side of the line (through the centre) to the smallest (the plane
+    normal to the centre's offset w from the line) and grow to the other half. The shortest
+    path on the declared side, the held wrap's rest across the belt, is the half on that side;
+    |h| falls towards either half, so a place that passed the smallest circle (the body turning
+    under it while the belt was slack) slid round the other half: GS1's shoulder belt, fitted
+    on the front of the shoulder shell, round its back and through the thorax (597 -> 729 mm
+    from the anchorage to the chest in 4 ms, 24 kN). There the place slides the way |h|
+    rises, back over the smallest circle."""
+    D0, D1, D2 = el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2]
+    sa0, sa1, sa2 = A[0] / D0, A[1] / D1, A[2] / D2
+    d0, d1, d2 = _unit(B[0] / D0 - sa0, B[1] / D1 - sa1, B[2] / D2 - sa2)
+    along = -(sa0 * d0 + sa1 * d1 + sa2 * d2)
+    w0, w1, w2 = -sa0 - along * d0, -sa1 - along * d1, -sa2 - along * d2   # line -> centre
+    if _norm(w0, w1, w2) >= 1.0:        # the line passes outside: one half only
+        return False
+    along = (u[0] - sa0) * d0 + (u[1] - sa1) * d1 + (u[2] - sa2) * d2
+    v0, v1, v2 = u[0] - sa0 - along * d0, u[1] - sa1 - along * d1, u[2] - sa2 - along * d2
+    c0, c1, c2 = (el.point_side[k, 0] * D0, el.point_side[k, 1] * D1,
+                  el.point_side[k, 2] * D2)   # the declared side's scaled normal direction
+    return (v0 * w0 + v1 * w1 + v2 * w2) * (c0 * w0 + c1 * w1 + c2 * w2) < 0.0
 
 
 @njit(**JIT_STAGE)

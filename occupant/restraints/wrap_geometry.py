@@ -89,7 +89,14 @@ def wrap_point(D, side, a, b, s):
 @njit(**JIT)
 def wrap_arc_point(D, side, a, b, s, frac):
     """``wrap_point``'s wrap, the point at the fraction ``frac`` of its arc from a's tangent
-    point (angles in the scaled frame; the way round chosen by the arc's middle)."""
+    point (angles in the scaled frame; the way round chosen by the arc's middle).
+
+    A neighbour inside the ellipsoid (a wrap on an overlapping ellipsoid: GS1's chest point
+    under the shoulder shell) has no tangent point: a path to it enters the body, least deep
+    (in the wrap's plane) through its nearest point on the plane's circle, where the arc ends.
+    Where the other neighbour sees that point directly (its angle from it within that
+    neighbour's tangent angle), the arc has shrunk to it: the wrap touches there alone, P is
+    that point, active (as the arc shrinks to it, and as the neighbour leaves the body)."""
     sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
     sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
     n, h, r = _wrap_plane((sa0, sa1, sa2), (sb0, sb1, sb2), s)
@@ -124,9 +131,12 @@ def wrap_arc_point(D, side, a, b, s, frac):
     phi_l = 0.5 * (alpha_a + 2.0 * np.pi - phi_b - alpha_b)
     cu, ce = c0 * ua0 + c1 * ua1 + c2 * ua2, c0 * e0 + c1 * e1 + c2 * e2
     if cu * np.cos(phi_s) + ce * np.sin(phi_s) >= cu * np.cos(phi_l) - ce * np.sin(phi_l):
-        if alpha_a + alpha_b >= phi_b:  # the line passes outside on that side: no wrap
-            return line_point(D, a, b), False
-        phi = alpha_a + 2.0 * frac * (phi_s - alpha_a)
+        if alpha_a + alpha_b >= phi_b:
+            if na >= 1.0 and nb >= 1.0:  # the line passes outside on that side: no wrap
+                return line_point(D, a, b), False
+            phi = phi_b if nb < 1.0 else 0.0  # the inside neighbour's nearest point alone
+        else:
+            phi = alpha_a + 2.0 * frac * (phi_s - alpha_a)
     else:
         e0, e1, e2 = -e0, -e1, -e2
         phi = alpha_a + 2.0 * frac * (phi_l - alpha_a)

@@ -625,6 +625,38 @@ def test_analytic_wrap_point_is_the_shortest_path_in_front():
     assert np.linalg.norm(np.cross(push, P)) < 1e-12
 
 
+
+def _on_circle(deg, radius=1.0):
+    return radius * np.array([np.cos(np.radians(deg)), np.sin(np.radians(deg)), 0.0])
+
+
+def test_analytic_wrap_point_of_a_neighbour_inside_the_ellipsoid():
+    """From a = (2, 0, 0) (tangent angle acos(1 / 2) = 60 deg) to b inside the unit sphere at
+    radius 0.5, 30 deg round from a (scaled frame, the shortest path's plane z = 0): no path to
+    b stays outside; b's nearest surface point, 30 deg round, is seen from a directly, so the
+    belt touches there alone: P = (cos 30, sin 30, 0) on the surface, active (before: the line
+    a-b taken as passing outside, P its point inside the body, 0.5 from the centre, no push)."""
+    P, active = _wrap((1, 0.3, 0), (2.0, 0.0, 0.0), _on_circle(30.0, 0.5))
+    assert active
+    np.testing.assert_allclose(P, _on_circle(30.0), atol=1e-12)
+    P, active = _wrap((1, 0.3, 0), _on_circle(30.0, 0.5), (2.0, 0.0, 0.0))   # a inside
+    assert active
+    np.testing.assert_allclose(P, _on_circle(30.0), atol=1e-12)
+
+
+@pytest.mark.parametrize("eps", [1e-3, 1e-6])
+def test_analytic_wrap_point_is_continuous_as_a_neighbour_enters(eps):
+    """The wrap point is continuous where b (inside, radius 0.5) crosses a's tangent angle (60
+    deg: the arc from 60 deg to b's 60 + eps has its middle at 60 + eps / 2; at 60 - eps the
+    belt touches at b's nearest point) and where b crosses the surface at 30 deg (outside, the
+    line a-b touches at b; inside, its nearest point): P moves by O(eps), not by the 0.5 to the
+    line's point inside the body."""
+    for bs in ((_on_circle(60.0 + eps, 0.5), _on_circle(60.0 - eps, 0.5)),
+               (_on_circle(30.0, 1.0 + eps), _on_circle(30.0, 1.0 - eps))):
+        P = [_wrap((1, 0.3, 0), (2.0, 0.0, 0.0), b)[0] for b in bs]
+        assert np.linalg.norm(P[0] - P[1]) < 2.0 * eps
+
+
 BALL = 0.10                 # m, radius of a fixed ball
 
 
@@ -648,6 +680,28 @@ def _elevation(res):
     """Angle (rad) of the wrap point above the belt's shortest path (the ball's equator)."""
     return np.arctan2(res.outputs["strap.front.z"], res.outputs["strap.front.x"])
 
+
+
+def test_analytic_held_wrap_slides_back_over_the_smallest_circle():
+    """The strap over the fixed ball of the test below (its anchors' line at x = a' = 0.5
+    radii, through the ball; fitted at 5000 N; declared side the front, +x), its wrap held by
+    friction 0.2 and fitted round the back at elevation 122 deg: past the plane through the
+    line normal to the centre's offset from it (the belt's smallest circle, at elevation
+    acos a' = 60 deg), on the far side from the declared one. The belt's pull across itself
+    (ratio 0.335, the formula below) exceeds the friction, and the belt shortens as its point
+    slides back over the top towards the front: it slides that way, past 60 deg, its length
+    never growing and its tension falling as it slackens (the webbing's length is fixed).
+    Before, it slid the way |h| falls there: down the back to 145.6 deg, the path lengthening
+    843 -> 850 mm and the tension rising to 6.36 kN, work done by friction."""
+    beta = np.radians(122.0)
+    res = occupant.simulate(_ball((np.cos(beta), 0.0, np.sin(beta)), 0.2), 0.1,
+                            integrator="rk4", dt=1e-5)
+    assert res.status == "finished"
+    elevation = _elevation(res)
+    length = res.outputs["strap.left-front.length"] + res.outputs["strap.front-right.length"]
+    assert np.all(np.diff(elevation) <= 0.0) and elevation[-1] < np.arccos(0.05 / BALL)
+    assert np.diff(length).max() <= 1e-12
+    assert res.outputs["strap.left-front.force"].max() <= 5000.0 + 1e-6
 
 @pytest.mark.parametrize("friction", [0.2, 0.4])
 def test_analytic_wrap_point_sticks_within_friction_and_slides_beyond(friction):
