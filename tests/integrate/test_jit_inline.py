@@ -1,7 +1,10 @@
 """occupant.jit_inline: a JIT_INLINE function called from compiled code is compiled by the twin
 with its caller's NRT flag (without a CPython wrapper, cached under a name of its own), marked
 alwaysinline and inlined by LLVM into its caller; called from Python it is itself, with its
-wrapper; either way it computes as in Python."""
+wrapper; either way it computes as in Python.
+
+The functions here are not cached: callers loaded from a warm cache would type nothing, so no
+twin would be made and the second run of this file against the same cache would fail."""
 import numpy as np
 from numba import njit
 
@@ -16,15 +19,15 @@ def _scaled(a, x):
     return s
 
 
-scaled = njit(**JIT_INLINE)(_scaled)
+scaled = njit(**dict(JIT_INLINE, cache=False))(_scaled)
 
 
-@njit(**JIT_LOOP)   # without NRT
+@njit(**dict(JIT_LOOP, cache=False))   # without NRT
 def _borrowing_caller(a):
     return scaled(a, 2.0) + scaled(a, 3.0)
 
 
-@njit(**JIT)   # with NRT
+@njit(**dict(JIT, cache=False))   # with NRT
 def _counting_caller(a):
     return scaled(a[1:], 2.0)
 
