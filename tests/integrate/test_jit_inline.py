@@ -6,6 +6,7 @@ wrapper; either way it computes as in Python.
 The functions here are not cached: callers loaded from a warm cache would type nothing, so no
 twin would be made and the second run of this file against the same cache would fail."""
 import numpy as np
+import pytest
 from numba import njit
 
 from occupant import jit_inline
@@ -69,3 +70,23 @@ def test_inlined_by_llvm():
 def test_not_forceinline_left_alone():
     assert jit_inline.twin(_borrowing_caller) is None
     assert jit_inline.twin(scaled) is None   # called from Python: no compiled caller
+
+
+plain = njit(**dict(JIT, cache=False))(_scaled)   # a JIT function: with a CPython wrapper
+
+
+@njit(**dict(JIT_LOOP, cache=False))
+def _plain_caller(a):
+    return plain(a, 2.0)
+
+
+def test_jit_function_twinned_without_wrapper():
+    a = np.array([1.0, -2.0, 3.0])
+    assert _plain_caller(a) == _scaled(a, 2.0)
+    twin = plain._twins[False]
+    assert twin.targetoptions["no_cpython_wrapper"] and not twin.targetoptions["forceinline"]
+    assert len(twin.signatures) == 1 and not plain.signatures
+    cres = twin.overloads[twin.signatures[0]]
+    with pytest.raises(NameError):   # no wrapper generated
+        cres.library._final_module.get_function(cres.fndesc.llvm_cpython_wrapper_name)
+    assert plain(a, 2.0) == _scaled(a, 2.0)   # from Python: itself, with its wrapper
