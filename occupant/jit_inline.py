@@ -23,8 +23,8 @@ from compiled code is twinned the same way: numba would otherwise generate its w
 of every argument, for compiled callers that never use it, and compile it with the NRT flag of
 whichever caller came first. For us_ncap_frontal_56's compile jobs in one process (30 such
 functions) 18.5-18.7 -> 17.3 s CPU, LLVM 6.4-6.5 -> 5.7 s (tests/benchmarks/bench_cold_compile.py,
-two pairs alternated; coldstart13). A function Python also calls during a run is then compiled
-twice (none is in us_ncap_frontal_56's run).
+two pairs alternated; coldstart13). A function Python also calls during a run would then be
+compiled twice, a twin and itself, unless ``shared``.
 """
 import types as pytypes
 
@@ -36,11 +36,18 @@ _numba_call_template = CPUDispatcher.get_call_template
 _numba_get_overload = CPUDispatcher.get_overload
 
 
+def shared(dispatcher):
+    """``dispatcher`` (a ``jit.JIT`` one) compiled by itself for its compiled callers too, not by
+    a twin: for a function Python also calls during a run, whose one version then serves both."""
+    dispatcher._shared = True
+    return dispatcher
+
+
 def _twinned(dispatcher):
     """True for a dispatcher whose compiled callers call a twin: a ``jit.JIT_INLINE`` one, or a
-    ``jit.JIT`` one (with a CPython wrapper, NRT as its caller)."""
+    ``jit.JIT`` one (with a CPython wrapper, NRT as its caller) not ``shared``."""
     options = dispatcher.targetoptions
-    if "_twin_of" in dispatcher.__dict__:
+    if {"_twin_of", "_shared"} & dispatcher.__dict__.keys():
         return False
     return bool(options.get("forceinline")) or ("forceinline" in options and "_nrt" not in options
                                                  and not options.get("no_cpython_wrapper"))

@@ -90,3 +90,19 @@ def test_jit_function_twinned_without_wrapper():
     with pytest.raises(NameError):   # no wrapper generated
         cres.library._final_module.get_function(cres.fndesc.llvm_cpython_wrapper_name)
     assert plain(a, 2.0) == _scaled(a, 2.0)   # from Python: itself, with its wrapper
+
+
+common = jit_inline.shared(njit(**dict(JIT, cache=False))(_scaled))
+
+
+@njit(**dict(JIT_LOOP, cache=False))
+def _common_caller(a):
+    return common(a, 2.0)
+
+
+def test_shared_not_twinned():
+    a = np.array([1.0, -2.0, 3.0])
+    assert _common_caller(a) == _scaled(a, 2.0)
+    assert not getattr(common, "_twins", None) and len(common.signatures) == 1
+    assert common(a, 2.0) == _scaled(a, 2.0)   # the same version, with its wrapper
+    assert len(common.signatures) == 1
