@@ -228,8 +228,9 @@ def frozen_heap():
     full collection triggered then went through the whole heap of the imported libraries (30
     collections, 4.3 of a cold run's 48 s CPU in one process), and without the survivors
     refrozen, through numba's caches and compiled functions grown since (us_ncap_frontal_56's
-    ``ahead`` in this process: 8 full collections, 0.50 -> 0.17 s, all its collections 0.88 -> 0.46 s [measured, coldstart13]).
-    Garbage among the survivors waits for the first full collection after exit."""
+    cold ``ahead`` in the run's process: 8 full collections, 0.50 -> 0.17 s; the process's
+    collections in all 0.88 -> 0.46 s [measured, coldstart13]). Garbage among the survivors
+    waits for the first full collection after exit."""
     gc.freeze()
     gc.callbacks.append(_refreeze)
     try:
