@@ -61,7 +61,7 @@ def test_inlined_by_llvm():
     assert any(b"alwaysinline" in attribute for attribute in fn.attributes)
     caller = _borrowing_caller.overloads[_borrowing_caller.signatures[0]]
     # the twin's module is optimised only where it is inlined (jit_codegen), the caller's is
-    assert cres.library._inline_only and not getattr(caller.library, "_inline_only", False)
+    assert cres.library._unoptimized and not getattr(caller.library, "_unoptimized", False)
     body = caller.library.get_llvm_str()
     name = cres.fndesc.llvm_func_name
     assert f"call i32 @{name}" not in body and f'call i32 @"{name}"' not in body
