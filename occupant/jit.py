@@ -30,6 +30,8 @@ from numba.extending import intrinsic
 import occupant.jit_codegen  # noqa: F401  (a linked-only stage's code emitted when needed)
 import occupant.jit_inline  # noqa: F401  (JIT_INLINE's twins, with and without NRT)
 
+# (a JIT function called from compiled code is compiled for it by a twin without CPython wrapper,
+# with the caller's NRT flag: ``jit_inline``)
 JIT = dict(cache=True, error_model="numpy", no_cfunc_wrapper=True, forceinline=False)
 
 # For the stages called only from other compiled code: no CPython wrapper is generated (its boxing

@@ -11,14 +11,26 @@ but its code is emitted only when its address is asked for (``get_pointer_to_fun
 symbol it defines); cached before that, it is saved as its optimised module (numba's 'bitcode'
 form, which its callers link as they link the object form's module) and saved again as object
 code if its address is asked for later in the same process (``materialize``; the compile jobs,
-whose addresses a run asks for, are emitted at once: ``integrate.precompile.compile_job``). An environment (``set_env``) whose
-global is not emitted yet is set when a library defining it is. The compiled code is the same.
+whose addresses a run asks for, are emitted at once: ``integrate.precompile.compile_job``). An
+environment (``set_env``) whose global is not emitted yet is set when a library defining it is.
+The compiled code is the same.
+
+Nor is such a library's module optimised on its own: numba optimised each library's module with
+its callees linked in, then again inside every caller linking it, so a stage four calls deep was
+optimised five times. Its callers link it as lowered (after numba's function passes) and optimise
+it with their own code; it is optimised itself only if its code is emitted (cached before that,
+it is saved as such, ``UNOPTIMIZED``). For us_ncap_frontal_56's compile jobs in one process
+17.3-17.7 -> 16.2-16.3 s CPU, LLVM 5.8-5.9 -> 4.8 s (tests/benchmarks/bench_cold_compile.py,
+two pairs alternated); the run's results bit-identical (no fastmath: ``jit``), its warm
+simulation 0.68-0.72 s before, 0.70-0.73 s after (bench_scenario.py, four pairs alternated)
+[measured, coldstart13].
 """
 import llvmlite.binding as ll
 from numba.core import codegen, typed_passes
 from numba.core.caching import Cache
 
 _PENDING_ENVS = {}   # environment name -> environment, for code not yet emitted
+UNOPTIMIZED = "occupant-unoptimized-bitcode"   # a cached lazy library's form (its module as lowered)
 _numba_finalize_module = codegen.CPUCodeLibrary._finalize_final_module
 _numba_optimize_final_module = codegen.CPUCodeLibrary._optimize_final_module
 _numba_finalize_specific = codegen.JITCodeLibrary._finalize_specific
@@ -38,15 +50,15 @@ def _lowering(self, state):
         state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
         state.library.enable_object_caching()
         state.library._lazy = True
-        # a JIT_INLINE function's twin (jit_inline): its module is only linked into its callers,
-        # which optimise it inlined, so it is not optimised on its own first
-        state.library._inline_only = flags.forceinline
     return _numba_lowering(self, state)
 
 
 def _optimize_final_module(self):
-    """numba's module optimisation, none for a library only inlined into its callers."""
-    if not getattr(self, "_inline_only", False):
+    """numba's module optimisation, none for a library only linked into its callers (lazy;
+    done if its code is emitted, ``materialize``)."""
+    if getattr(self, "_lazy", False):
+        self._unoptimized = True
+    else:
         _numba_optimize_final_module(self)
 
 
@@ -72,10 +84,11 @@ def _finalize_specific(self):
 def _unserialize(cls, codegen_, state):
     """numba's, a library cached as its module (a lazy one) loaded lazy again."""
     name, kind, data = state
-    if kind != "bitcode":
+    if kind not in ("bitcode", UNOPTIMIZED):
         return _numba_unserialize(cls, codegen_, state)
     self = codegen_.create_library(name)
     self._lazy = True
+    self._unoptimized = kind == UNOPTIMIZED
     self._final_module = ll.parse_bitcode(data)
     self._finalize_final_module()
     return self
@@ -87,6 +100,9 @@ def materialize(library):
     if not getattr(library, "_pending", False):
         return
     library._pending = library._lazy = False
+    if getattr(library, "_unoptimized", False):
+        library._unoptimized = False
+        _numba_optimize_final_module(library)
     library._dynamic_globals.clear()   # found again
     _numba_finalize_module(library)
     resave = getattr(library, "_resave", None)
@@ -112,7 +128,8 @@ def _serialize(self):
     """numba's object form, or a lazy library's optimised module while its code is not emitted."""
     if getattr(self, "_pending", False):
         self._saved_lazy = True
-        return (self.name, "bitcode", self._final_module.as_bitcode())
+        kind = UNOPTIMIZED if getattr(self, "_unoptimized", False) else "bitcode"
+        return (self.name, kind, self._final_module.as_bitcode())
     return _numba_serialize(self)
 
 

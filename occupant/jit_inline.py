@@ -17,6 +17,14 @@ uncounted). So a ``forceinline`` function called from compiled code is compiled 
 twins, with and without NRT, as its caller; neither has a CPython wrapper (only compiled code
 calls them); the function itself keeps its wrapper for calls from Python. A twin compiles a copy
 of the function named ``<name>.nrt`` or ``<name>.borrowing``, so that each is cached apart.
+
+A ``jit.JIT`` function (with a CPython wrapper, for tests and users calling it from Python) called
+from compiled code is twinned the same way: numba would otherwise generate its wrapper, the boxing
+of every argument, for compiled callers that never use it, and compile it with the NRT flag of
+whichever caller came first. For us_ncap_frontal_56's compile jobs in one process (30 such
+functions) 18.5-18.7 -> 17.3 s CPU, LLVM 6.4-6.5 -> 5.7 s (tests/benchmarks/bench_cold_compile.py,
+two pairs alternated; coldstart13). A function Python also calls during a run would then be
+compiled twice, a twin and itself, unless ``shared``.
 """
 import types as pytypes
 
@@ -28,12 +36,28 @@ _numba_call_template = CPUDispatcher.get_call_template
 _numba_get_overload = CPUDispatcher.get_overload
 
 
+def shared(dispatcher):
+    """``dispatcher`` (a ``jit.JIT`` one) compiled by itself for its compiled callers too, not by
+    a twin: for a function Python also calls during a run, whose one version then serves both."""
+    dispatcher._shared = True
+    return dispatcher
+
+
+def _twinned(dispatcher):
+    """True for a dispatcher whose compiled callers call a twin: a ``jit.JIT_INLINE`` one, or a
+    ``jit.JIT`` one (with a CPython wrapper, NRT as its caller) not ``shared``."""
+    options = dispatcher.targetoptions
+    if {"_twin_of", "_shared"} & dispatcher.__dict__.keys():
+        return False
+    return bool(options.get("forceinline")) or ("forceinline" in options and "_nrt" not in options
+                                                 and not options.get("no_cpython_wrapper"))
+
+
 def twin(dispatcher):
     """The twin that compiles ``dispatcher`` for the compiled caller being typed or lowered now
-    (None: not a ``forceinline`` dispatcher, a twin itself, or called from Python)."""
+    (None: not ``_twinned``, or called from Python)."""
     caller = ConfigStack.top_or_none()
-    if caller is None or not dispatcher.targetoptions.get("forceinline") \
-            or "_twin_of" in dispatcher.__dict__:
+    if caller is None or not _twinned(dispatcher):
         return None
     twins = dispatcher.__dict__.setdefault("_twins", {})
     nrt = bool(caller.nrt)
@@ -53,13 +77,13 @@ def twin(dispatcher):
 
 
 def _get_call_template(self, args, kws):
-    """numba's, the twin's for a compiled caller of a ``forceinline`` function."""
+    """numba's, the twin's for a compiled caller of a ``_twinned`` function."""
     other = twin(self)
     return _numba_call_template(self if other is None else other, args, kws)
 
 
 def _get_overload(self, sig):
-    """numba's, the twin's for a compiled caller of a ``forceinline`` function."""
+    """numba's, the twin's for a compiled caller of a ``_twinned`` function."""
     other = twin(self)
     return _numba_get_overload(self if other is None else other, sig)
 

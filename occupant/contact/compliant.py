@@ -41,7 +41,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, call_if, separate
+from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, call_if, nonliteral, separate
 from occupant.contact.convex_pairs import ellipsoid_box, ellipsoid_cylinder
 from occupant.contact.geometry_pairs import (
     NO_CONTACT, ellipsoid_ellipsoid, ellipsoid_plane, pair_geometry, point_in_link,
@@ -170,7 +170,7 @@ def elastic_slope(el, e, d, d_max):
     of the law (a table's row; d = d_max, where unloading meets loading; where the unloading
     curve leaves zero; where it meets the loading curve it is capped by) the slope beyond it,
     as a forward difference with a vanishing step."""
-    branch, f_max, x = _branch(el, e, d, d_max, False)
+    branch, f_max, x = _branch(el, e, d, d_max, nonliteral(False))
     if branch == _LOADING:
         return loading_slope(el, e, d)
     if branch == _TABLE and x >= 0.0:

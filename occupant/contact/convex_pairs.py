@@ -28,7 +28,7 @@ penetration of the axis segment plus r, exactly, since a capsule is a segment sw
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT_INLINE, JIT_STAGE
+from occupant.jit import JIT_INLINE, JIT_STAGE, nonliteral
 from occupant.contact.geometry_pairs import point_in_link, to_base
 from occupant.contact.support import face_depth, line_depth, rim_depth, vertex_depth
 from occupant.forces.points import point_state
@@ -106,7 +106,7 @@ def _sign(x):
     return 1 if x > 0.0 else -1
 
 
-@njit(**JIT_INLINE)   # inlined: called with constants, a compiled copy for each
+@njit(**JIT_INLINE)   # called with no constant (nonliteral): one compiled copy, not five
 def _set(f, j, value):
     """The integer triple f with f[j] = value (tuples: no allocation)."""
     if j == 0:
@@ -122,12 +122,13 @@ def box_local(Q, cx, cy, cz, e0, e1, e2, plate):
     z = 0, |x| <= e0, |y| <= e1, whose front is +z), by the feature walk of the module doc."""
     c = (cx, cy, cz)
     e = (e0, e1, e2)
-    f = (0, 0, 0)                   # the feature: signs of its fixed axes (0: free)
+    zero = nonliteral(0)
+    f = (zero, zero, zero)          # the feature: signs of its fixed axes (0: free)
     for i in range(3):
         if abs(c[i]) > e[i]:
             f = _set(f, i, _sign(c[i]))
     if plate:
-        f = _set(f, 2, 1)
+        f = _set(f, nonliteral(2), nonliteral(1))
     if f[0] == 0 and f[1] == 0 and f[2] == 0:
         # centre inside: the least face penetration (separating axes of the box)
         best, bn, bs = np.inf, (0.0, 0.0, 1.0), (cx, cy, cz)
@@ -159,7 +160,7 @@ def box_local(Q, cx, cy, cz, e0, e1, e2, plate):
             n, s = (nx, ny, nz), (sx, sy, sz)
             for j in range(3):
                 if f[j] != 0 and n[j] * f[j] < 0.0 and not (plate and j == 2):
-                    f = _set(f, j, 0)
+                    f = _set(f, j, nonliteral(0))
                     moved = True
                     break
             if not moved and abs(s[free]) > e[free] * (1.0 + SLACK):
@@ -170,7 +171,7 @@ def box_local(Q, cx, cy, cz, e0, e1, e2, plate):
             n = (nx, ny, nz)
             for j in range(3):
                 if n[j] * f[j] < 0.0 and not (plate and j == 2):
-                    f = _set(f, j, 0)
+                    f = _set(f, j, nonliteral(0))
                     moved = True
                     break
         if not moved:

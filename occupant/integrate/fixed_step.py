@@ -10,7 +10,8 @@ the events without returning to Python.
 import numpy as np
 from numba import njit, typeof, types
 
-from occupant.jit import JIT, JIT_INLINE, JIT_LOOP, call_compiled, compiled_entry, separate
+from occupant.jit import (JIT, JIT_INLINE, JIT_LOOP, call_compiled, compiled_entry, nonliteral,
+                          separate)
 from occupant.model.joint_motion import FREE, integrate_configuration, normalize_quaternions
 from occupant.spatial.rotation import quat_rotate
 
@@ -60,9 +61,10 @@ def _euler_advance(bundle, data, t, y, h, y_out, rec, k, load):
         ax = vdot[jv] + wy * vz - wz * vy
         ay = vdot[jv + 1] + wz * vx - wx * vz
         az = vdot[jv + 2] + wx * vy - wy * vx
-        gx, gy, gz = quat_rotate(y, k + 3, vx + h * ax, vy + h * ay, vz + h * az, False)
+        gx, gy, gz = quat_rotate(y, k + 3, vx + h * ax, vy + h * ay, vz + h * az, nonliteral(False))
         y_out[k], y_out[k + 1], y_out[k + 2] = y[k] + h * gx, y[k + 1] + h * gy, y[k + 2] + h * gz
-        y_out[j], y_out[j + 1], y_out[j + 2] = quat_rotate(y_out, k + 3, gx, gy, gz, True)
+        y_out[j], y_out[j + 1], y_out[j + 2] = quat_rotate(y_out, k + 3, gx, gy, gz,
+                                                           nonliteral(True))
 
 
 @separate

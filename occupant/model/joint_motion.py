@@ -10,7 +10,7 @@ linear velocity in the link frame, as Pinocchio's free-flyer).
 import numpy as np
 from numba import njit
 
-from occupant.jit import JIT, JIT_INLINE
+from occupant.jit import JIT, JIT_INLINE, nonliteral
 from occupant.model.joint_types import JointType
 from occupant.spatial.rotation import quat_rotate
 
@@ -100,7 +100,8 @@ def q_derivative(tree, q, v, qdot):
             qdot[kq + 2] = 0.5 * (w * oy - x * oz + z * ox)
             qdot[kq + 3] = 0.5 * (w * oz + x * oy - y * ox)
             if jt == FREE:
-                qdot[k], qdot[k + 1], qdot[k + 2] = quat_rotate(q, kq, v[j], v[j + 1], v[j + 2], False)
+                qdot[k], qdot[k + 1], qdot[k + 2] = quat_rotate(q, kq, v[j], v[j + 1], v[j + 2],
+                                                                nonliteral(False))
         elif tree.nv[i] == 1:
             qdot[k] = v[j]
 
@@ -116,7 +117,7 @@ def integrate_configuration(tree, q, v, h, q_out):
             jw = j + 3 if jt == FREE else j
             w, x, y, z = q[kq], q[kq + 1], q[kq + 2], q[kq + 3]
             if jt == FREE:  # p += h R(quat) v_linear
-                dx, dy, dz = quat_rotate(q, kq, v[j], v[j + 1], v[j + 2], False)
+                dx, dy, dz = quat_rotate(q, kq, v[j], v[j + 1], v[j + 2], nonliteral(False))
                 q_out[k], q_out[k + 1], q_out[k + 2] = q[k] + h * dx, q[k + 1] + h * dy, q[k + 2] + h * dz
             # dq = exp(h omega / 2) as a unit quaternion, then quat * dq
             ox, oy, oz = h * v[jw], h * v[jw + 1], h * v[jw + 2]

@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT
+from occupant.jit_inline import shared
 from occupant.model.bundle import (
     AIRBAG_CONTACT_OUTPUTS, AIRBAG_CONTACT_STATES, AIRBAG_OUTPUTS, AIRBAG_STATES, AirbagBlock,
     freeze_block, marker,
@@ -255,6 +256,7 @@ class AirbagContact:
         return out
 
 
+@shared   # the report calls it from Python (unfolded_scales.py_func, report.data)
 @njit(**JIT)
 def unfolded_fraction(f0, t_fire, td, t):
     """Volume fraction f at t of a bag folded to the fraction f0, fired at t_fire and unfolding
@@ -268,6 +270,7 @@ def unfolded_fraction(f0, t_fire, td, t):
     return f0 + (1.0 - f0) * s * s * (3.0 - 2.0 * s)
 
 
+@shared   # as unfolded_fraction
 @njit(**JIT)
 def unfolding_rate(f0, t_fire, td, t):
     """df/dt (1/s) of ``unfolded_fraction``: (1 - f0) 6 s (1 - s) / td while it unfolds, else 0."""

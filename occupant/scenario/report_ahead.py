@@ -14,6 +14,7 @@ else); the report is the same function of the same Run, so the same files. Witho
 one core, with other threads alive (a thread holding a lock at the fork would leave the child
 waiting for it for ever), or when the child failed, ``send`` or ``wait`` is False and the caller
 writes the report itself."""
+import gc
 import os
 import pickle
 import threading
@@ -35,6 +36,11 @@ class ReportAhead:
                 os.close(write)
                 from occupant import report
                 report.preload()
+                # what it holds now (this process's heap at the fork and the report's modules) left
+                # out of its garbage collections: full ones while writing the report went through
+                # all of it (0.11-0.13 s each, here and in the drawing process it forks; a cold
+                # us_ncap_frontal_56 run [measured, coldstart13]); it ends by os._exit
+                gc.freeze()
                 with os.fdopen(read, "rb") as fh:
                     run, folder = pickle.load(fh)   # EOFError: closed without a run
                 report.write(run, folder)

@@ -79,6 +79,10 @@ def test_a_stage_cached_before_its_code_is_linked_from_the_cache(tmp_path):
         from occupant.jit import compiled_entry
         x, out = np.array([1.0, 2.0]), np.zeros(2)
         lib_hits = cached.stage._cache_hits
+        cached.stage.compile((typeof(x), typeof(out)))
+        lib = cached.stage.overloads[(typeof(x), typeof(out))].library
+        unoptimized = lib._unoptimized   # cached before its code was emitted: as lowered
         entry = compiled_entry(cached.stage, typeof(x), typeof(out))
-        print(sum(lib_hits.values()), cached.by_address(entry, x, out), out.tolist())
-    """) == "1 7.0 [2.0, 5.0]"
+        print(sum(lib_hits.values()), cached.by_address(entry, x, out), out.tolist(),
+              unoptimized, lib._unoptimized)
+    """) == "1 7.0 [2.0, 5.0] True False"

@@ -1,8 +1,12 @@
 """occupant.jit_inline: a JIT_INLINE function called from compiled code is compiled by the twin
 with its caller's NRT flag (without a CPython wrapper, cached under a name of its own), marked
 alwaysinline and inlined by LLVM into its caller; called from Python it is itself, with its
-wrapper; either way it computes as in Python."""
+wrapper; either way it computes as in Python.
+
+The functions here are not cached: callers loaded from a warm cache would type nothing, so no
+twin would be made and the second run of this file against the same cache would fail."""
 import numpy as np
+import pytest
 from numba import njit
 
 from occupant import jit_inline
@@ -16,15 +20,15 @@ def _scaled(a, x):
     return s
 
 
-scaled = njit(**JIT_INLINE)(_scaled)
+scaled = njit(**dict(JIT_INLINE, cache=False))(_scaled)
 
 
-@njit(**JIT_LOOP)   # without NRT
+@njit(**dict(JIT_LOOP, cache=False))   # without NRT
 def _borrowing_caller(a):
     return scaled(a, 2.0) + scaled(a, 3.0)
 
 
-@njit(**JIT)   # with NRT
+@njit(**dict(JIT, cache=False))   # with NRT
 def _counting_caller(a):
     return scaled(a[1:], 2.0)
 
@@ -57,7 +61,7 @@ def test_inlined_by_llvm():
     assert any(b"alwaysinline" in attribute for attribute in fn.attributes)
     caller = _borrowing_caller.overloads[_borrowing_caller.signatures[0]]
     # the twin's module is optimised only where it is inlined (jit_codegen), the caller's is
-    assert cres.library._inline_only and not getattr(caller.library, "_inline_only", False)
+    assert cres.library._unoptimized and not getattr(caller.library, "_unoptimized", False)
     body = caller.library.get_llvm_str()
     name = cres.fndesc.llvm_func_name
     assert f"call i32 @{name}" not in body and f'call i32 @"{name}"' not in body
@@ -66,3 +70,39 @@ def test_inlined_by_llvm():
 def test_not_forceinline_left_alone():
     assert jit_inline.twin(_borrowing_caller) is None
     assert jit_inline.twin(scaled) is None   # called from Python: no compiled caller
+
+
+plain = njit(**dict(JIT, cache=False))(_scaled)   # a JIT function: with a CPython wrapper
+
+
+@njit(**dict(JIT_LOOP, cache=False))
+def _plain_caller(a):
+    return plain(a, 2.0)
+
+
+def test_jit_function_twinned_without_wrapper():
+    a = np.array([1.0, -2.0, 3.0])
+    assert _plain_caller(a) == _scaled(a, 2.0)
+    twin = plain._twins[False]
+    assert twin.targetoptions["no_cpython_wrapper"] and not twin.targetoptions["forceinline"]
+    assert len(twin.signatures) == 1 and not plain.signatures
+    cres = twin.overloads[twin.signatures[0]]
+    with pytest.raises(NameError):   # no wrapper generated
+        cres.library._final_module.get_function(cres.fndesc.llvm_cpython_wrapper_name)
+    assert plain(a, 2.0) == _scaled(a, 2.0)   # from Python: itself, with its wrapper
+
+
+common = jit_inline.shared(njit(**dict(JIT, cache=False))(_scaled))
+
+
+@njit(**dict(JIT_LOOP, cache=False))
+def _common_caller(a):
+    return common(a, 2.0)
+
+
+def test_shared_not_twinned():
+    a = np.array([1.0, -2.0, 3.0])
+    assert _common_caller(a) == _scaled(a, 2.0)
+    assert not getattr(common, "_twins", None) and len(common.signatures) == 1
+    assert common(a, 2.0) == _scaled(a, 2.0)   # the same version, with its wrapper
+    assert len(common.signatures) == 1

@@ -13,6 +13,7 @@ from occupant.jit import JIT, separate
 MODULE = '''
 from numba import njit
 from occupant.jit import JIT, separate
+from occupant.jit_inline import shared
 
 @separate
 def stage(x, out):
@@ -20,6 +21,7 @@ def stage(x, out):
         out[i] = 3.0 * x[i]
     return x.shape[0]
 
+@shared   # the very version compiled and cached for Python, linked into top (not a twin)
 @njit(**JIT)
 def middle(x, out):   # calls the stage; linked into top
     return stage(x, out) + 1
