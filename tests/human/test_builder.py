@@ -127,3 +127,19 @@ def test_reference_shoulder_shells_from_the_survey(stature, mass):
         assert c[2] + s[2] > dome + 0.01
         acromion = np.array([0.0, sgn * 0.1184 * stature, c7 - 0.0436 * stature]) - tc
         assert np.linalg.norm(acromion / ts) > 1.0
+
+
+@pytest.mark.parametrize("stature, mass", [(1.753, 78.2), (1.88, 101.2)])
+def test_reference_shoulder_joints_below_the_acromia(stature, mass):
+    """The shoulder joints (the upper arms' proximal ends) stand 0.17 biacromial breadths below
+    the acromia (Rab et al. 2002, data/body_proportions.toml; ANSUR II's acromion 0.0436 H below
+    C7, biacromial breadth 0.2368 H): 71 mm below them, 147 mm below C7, at 1.753 m; the
+    validation cases read the acromia at the shoulder shells' outboard ends, there."""
+    from occupant.human.validation import acromion_points
+    asm = build(stature=stature, mass=mass, sex="male").source
+    c7 = asm.joints["lower_neck"].placement.position[2]
+    acromia = acromion_points(asm)
+    for side, sgn in (("left", 1.0), ("right", -1.0)):
+        joint = asm.joints[f"{side}_shoulder"].placement.position
+        assert c7 - joint[2] == pytest.approx((0.0436 + 0.17 * 0.2368) * stature, abs=1e-4)
+        assert acromia[side] == pytest.approx([0.0, sgn * 0.1184 * stature, c7 - 0.0436 * stature], abs=1e-4)
