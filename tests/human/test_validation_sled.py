@@ -376,7 +376,7 @@ def test_regression_gs1_figures(gs1):
     assert 0.06 < t[np.argmax(lap)] < 0.075        # the lap belt's peak is in the crash
     assert lap[t < 0.1].max() == pytest.approx(0.98, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(57.2, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(55.3, rel=0.03)      # 57.2 with the joints at the acromia
 
 
 def test_reference_gs1_chest_is_not_loaded_before_the_belt(gs1):
@@ -712,12 +712,14 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
     334 -> 300 N m. Since the lap belt's retractor pulls the deck's 100 N pre-load (locking with
     the shoulder belt's at 14 ms, not at 10 ms): pelvis tilt 8.5 -> 8.2 deg at 40 ms, 30.1 ->
     29.9 deg at most (87 ms), lumbar extension 9.6 -> 9.1 and 10.6 -> 10.2 deg with 265 -> 246
-    and 300 -> 284 N m."""
+    and 300 -> 284 N m. Since the arms hang from shoulder joints 71 mm below the acromia (Rab et
+    al. 2002; branch gs1shoulderjoint): pelvis tilt 8.2 deg at 40 ms, 29.9 -> 30.8 deg at most (87
+    ms), lumbar extension 9.1 -> 10.4 and 10.2 -> 10.5 deg with 246 -> 293 and 284 -> 295 N m."""
     t, tilt = gs1["t"], gs1_pelvis_tilt_deg(gs1)
     assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(8.2, abs=1.0)
-    assert tilt.max() == pytest.approx(29.9, abs=1.5)
+    assert tilt.max() == pytest.approx(30.8, abs=1.5)
     out = gs1["results"].outputs
-    for joint, deg, moment in (("thorax_lumbar", -9.1, 246.0), ("lumbar_pelvis", -10.2, 284.0)):
+    for joint, deg, moment in (("thorax_lumbar", -10.4, 293.0), ("lumbar_pelvis", -10.5, 295.0)):
         assert np.degrees(out[f"{joint}_y.deflection"]).min() == pytest.approx(deg, abs=0.5)
         assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
     for side in ("left", "right"):
