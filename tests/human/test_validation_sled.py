@@ -1340,8 +1340,8 @@ def test_reference_gs1_belt_at_mid_clavicle_stays_on_the_shoulder(gs1_mid_clavic
     "fitted there (shoulder_at, chest_at: tests below) the belt lies on the shoulder shell "
     "(modeling.outer_surface) and the torso turns about the belted shoulder as the PMHS's to 90 "
     "ms, but it holds the belted acromion back (71-80 mm) and from 90 ms slides outboard off the "
-    "shell over the acromion, through the upper arm, and leaves the shoulder at 115 ms (head "
-    "626, T1 473 mm): not set in the case (scenarios/validation/README.md)"))
+    "shell over the acromion, through the upper arm, and leaves the shoulder (head 608, T1 449 "
+    "mm; 626 and 473 with the shoulder joints at the acromia's height): not set in the case (scenarios/validation/README.md)"))
 def test_reference_gs1_shoulder_belt_crosses_mid_clavicle(gs1):
     """At the start the shoulder belt's shoulder point lies outboard of the midline, between the
     neck and the shoulder joint (60-140 mm outboard, mid-clavicle 100 mm [E]), and its chest point
