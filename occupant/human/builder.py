@@ -156,9 +156,7 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         ells=[EllipsoidSpec("head_shell", np.array([0, 0, L_head / 2]), np.array([a_h, b_h, L_head / 2]))])
     # arms: forearm and hand lumped (ATB lower arm)
     ua, fa, hd = t["upper_arm"], t["forearm"], t["hand"]
-    sy = prop["shoulder_half_breadth"] * H
-    sz = L["upper_trunk"] - (prop["acromion_below_c7"]
-                             + prop["shoulder_joint_below_acromion"] * 2.0 * prop["acromion_half_breadth"]) * H
+    sy, sz = prop["shoulder_half_breadth"] * H, L["upper_trunk"] - prop["shoulder_below_c7"] * H
     for side, sgn in (("left", 1.0), ("right", -1.0)):
         ra = _cross_section(m["upper_arm"], L["upper_arm"], rho)[0]
         seg(f"{side}_upper_arm", "upper_torso", m["upper_arm"], (0, 0, -ua["com"] * L["upper_arm"]),

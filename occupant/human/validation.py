@@ -300,8 +300,9 @@ UPPER_TORSO_BODIES, LUMBAR_BODIES = 9, 6     # T1-T9, T10-L3 [D] of the levels a
 T8_FRACTION = 1.5 / UPPER_TORSO_BODIES
 # The acromia read at the shoulder shells' outboard ends on the upper torso (builder.shoulder_shells:
 # ANSUR II's acromion, 0.1184 H from the midline, 0.0436 H below C7) [D]. Read before at the
-# shoulder joints' centres, which stood at the acromion's height (the Hybrid III's 77 mm below C7);
-# the joints now stand 0.17 biacromial breadths below it (data/body_proportions.toml)
+# shoulder joints' centres, which stand at about the acromion's height (the Hybrid III's, 0.0441 H
+# below C7) but 0.0088 H (15 mm) inboard of it; a real glenohumeral centre lies well below the
+# acromion (scenarios/validation/README.md, GS1 'The shoulder joints below the acromia')
 
 
 def acromion_points(source):
@@ -312,9 +313,11 @@ def acromion_points(source):
         shell = source.geometries.get(f"{side}_shoulder_shell")
         if shell is not None:
             frame = source.markers[shell.marker]
-            points[side] = (np.asarray(frame.position, float)
-                            + np.asarray(frame.rotation, float) @ np.array([0.0, sgn * shell.semi_axes[1], 0.0]))
+            lateral = np.array([0.0, sgn * shell.semi_axes[1], 0.0])
+            points[side] = np.asarray(frame.position, float) + np.asarray(frame.rotation, float) @ lateral
     return points
+
+
 # L2 and L4 as fractions of the lumbar segment's length (its origin the lumbar-pelvis joint,
 # L3/L4; its top the thorax-lumbar joint, T9/T10; above): L2's centre 1.5 of its six bodies above
 # L3/L4; L4's half a body below it, on the pelvis (negative: read on the pelvis, from the

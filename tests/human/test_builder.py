@@ -129,17 +129,48 @@ def test_reference_shoulder_shells_from_the_survey(stature, mass):
         assert np.linalg.norm(acromion / ts) > 1.0
 
 
+# The right hip bone's lowest vertex with the pelvis upright, reclined 28 and 45 deg, relative to
+# the hip joint centre (x forward, z up, mm), and the hip joint centre's half spacing (mm), on two
+# published meshes (opensim-org/opensim-models commit 20a888b9): OpenSim gait2392 (Delp et al.
+# 1990, Geometry/r_pelvis.vtp) and Rajagopal et al. 2016 (Models/Rajagopal/Geometry/r_pelvis.vtp)
+ISCHIUM_UNDERSIDE_MM = {"gait2392": ([(-21.4, -54.8), (-43.6, -49.0), (-65.0, -30.8)], 83.5),
+                        "rajagopal2016": ([(-8.1, -55.3), (-32.7, -52.3), (-57.2, -37.2)], 77.26)}
+
+
+def _circle_centre(p):
+    """Centre (x, z) of the circle through three points."""
+    (x1, z1), (x2, z2), (x3, z3) = p
+    A = 2.0 * np.array([[x2 - x1, z2 - z1], [x3 - x1, z3 - z1]])
+    b = np.array([x2 ** 2 - x1 ** 2 + z2 ** 2 - z1 ** 2, x3 ** 2 - x1 ** 2 + z3 ** 2 - z1 ** 2])
+    return np.linalg.solve(A, b)
+
+
+def test_reference_buttock_concentric_with_the_ischium():
+    """The buttock ellipsoid's sagittal section is a circle about the mean of the two meshes'
+    ischial arc centres (scaled by the hip spacing; 16 mm behind and 5 mm above the hips at
+    1.753 m), reaching 0.0616 H below the H-point (the Hybrid III 50M's pelvis flesh,
+    body_proportions.toml)."""
+    stature = 1.753
+    asm = build(stature=stature, mass=78.2, sex="male").source
+    g = asm.geometries["buttock"]
+    c, s = np.asarray(asm.markers[g.marker].position), np.asarray(g.semi_axes)
+    assert asm.markers[g.marker].part == "pelvis"
+    hip_half_spacing = abs(asm.joints["left_hip"].placement.position[1])
+    centres = [_circle_centre(p) * hip_half_spacing / half for p, half in ISCHIUM_UNDERSIDE_MM.values()]
+    assert c[[0, 2]] == pytest.approx(np.mean(centres, axis=0), abs=0.5e-3)
+    assert s[0] == s[2]
+    assert c[2] - s[2] == pytest.approx(-0.0616 * stature, abs=1e-4)
+
+
 @pytest.mark.parametrize("stature, mass", [(1.753, 78.2), (1.88, 101.2)])
-def test_reference_shoulder_joints_below_the_acromia(stature, mass):
-    """The shoulder joints (the upper arms' proximal ends) stand 0.17 biacromial breadths below
-    the acromia (Rab et al. 2002, data/body_proportions.toml; ANSUR II's acromion 0.0436 H below
-    C7, biacromial breadth 0.2368 H): 71 mm below them, 147 mm below C7, at 1.753 m; the
-    validation cases read the acromia at the shoulder shells' outboard ends, there."""
+def test_reference_acromia_read_at_the_survey_acromion(stature, mass):
+    """The validation cases read the acromia (validation.acromion_points) at the shoulder shells'
+    outboard ends: ANSUR II's acromion, 0.1184 H from the midline and 0.0436 H below C7, on the
+    upper torso; not at the shoulder joints' centres (0.1096 H out: the Hybrid III's)."""
     from occupant.human.validation import acromion_points
     asm = build(stature=stature, mass=mass, sex="male").source
     c7 = asm.joints["lower_neck"].placement.position[2]
     acromia = acromion_points(asm)
     for side, sgn in (("left", 1.0), ("right", -1.0)):
-        joint = asm.joints[f"{side}_shoulder"].placement.position
-        assert c7 - joint[2] == pytest.approx((0.0436 + 0.17 * 0.2368) * stature, abs=1e-4)
+        assert asm.markers[asm.geometries[f"{side}_shoulder_shell"].marker].part == "upper_torso"
         assert acromia[side] == pytest.approx([0.0, sgn * 0.1184 * stature, c7 - 0.0436 * stature], abs=1e-4)
