@@ -298,10 +298,26 @@ CHEST_OUTPUT = "chest_translation.deflection"   # the human's sternum travel (m,
 # of twelve above T12/L1)
 UPPER_TORSO_BODIES, LUMBAR_BODIES = 9, 6     # T1-T9, T10-L3 [D] of the levels above
 T8_FRACTION = 1.5 / UPPER_TORSO_BODIES
-# The acromia read at the shoulder joints' centres on the upper torso [E]: the acromion lies
-# 30-40 mm above the glenohumeral joint's centre on the same (here rigid) upper torso, so the two
-# differ in x by that offset times the sine of the torso's turn (about 10 mm at 18 deg of pitch)
-ACROMION_JOINTS = {"right": "right_shoulder", "left": "left_shoulder"}
+# The acromia read at the shoulder shells' outboard ends on the upper torso (builder.shoulder_shells:
+# ANSUR II's acromion, 0.1184 H from the midline, 0.0436 H below C7) [D]. Read before at the
+# shoulder joints' centres, which stand at about the acromion's height (the Hybrid III's, 0.0441 H
+# below C7) but 0.0088 H (15 mm) inboard of it; a real glenohumeral centre lies well below the
+# acromion (scenarios/validation/README.md, GS1 'The shoulder joints below the acromia')
+
+
+def acromion_points(source):
+    """{side: the acromion, m in the upper torso frame}: each shoulder shell's outboard end on its
+    lateral semi-axis (``source``: the human's Assembly)."""
+    points = {}
+    for side, sgn in (("right", -1.0), ("left", 1.0)):
+        shell = source.geometries.get(f"{side}_shoulder_shell")
+        if shell is not None:
+            frame = source.markers[shell.marker]
+            lateral = np.array([0.0, sgn * shell.semi_axes[1], 0.0])
+            points[side] = np.asarray(frame.position, float) + np.asarray(frame.rotation, float) @ lateral
+    return points
+
+
 # L2 and L4 as fractions of the lumbar segment's length (its origin the lumbar-pelvis joint,
 # L3/L4; its top the thorax-lumbar joint, T9/T10; above): L2's centre 1.5 of its six bodies above
 # L3/L4; L4's half a body below it, on the pelvis (negative: read on the pelvis, from the
@@ -383,7 +399,7 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(),
     decelerations (g) of the x channels ``accelerations`` (occupant Channels of
     ``spine_accelerometers``, m/s^2) at SPINE_ACCEL_CFC; with their histories. ``t8``: (body,
     point) of T8 where it is not T8_FRACTION of T1 on the upper torso (thoracic_spine.t8_point).
-    ``acromia`` ({side: point, m in the upper torso frame}, ACROMION_JOINTS): the peak forward
+    ``acromia`` ({side: point, m in the upper torso frame}, acromion_points): the peak forward
     excursions of the right and left acromia relative to the sled (mm), which show the torso's
     turn about the belted shoulder."""
     sled = res.base_poses[:, :3, 3]
@@ -459,8 +475,7 @@ def _run_belted_sled(scenario, path, dt):
     t8 = t8_point(model)
     channels = evaluate(model, res, spine_accelerometers(t1_point, lumbar_top, t8),
                         rate=1.0 / float(res.t[1] - res.t[0]))
-    acromia = {side: model.source.joints[j].placement.position
-               for side, j in ACROMION_JOINTS.items() if j in model.source.joints}
+    acromia = acromion_points(model.source)
     figures, hist = belted_sled_figures(res, model, t1_point, lumbar_top,
                                         [c for c in channels if c.name.endswith(" X")], t8, acromia,
                                         model.source.joints["lumbar_pelvis"].placement.position)

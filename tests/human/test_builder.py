@@ -160,3 +160,17 @@ def test_reference_buttock_concentric_with_the_ischium():
     assert c[[0, 2]] == pytest.approx(np.mean(centres, axis=0), abs=0.5e-3)
     assert s[0] == s[2]
     assert c[2] - s[2] == pytest.approx(-0.0616 * stature, abs=1e-4)
+
+
+@pytest.mark.parametrize("stature, mass", [(1.753, 78.2), (1.88, 101.2)])
+def test_reference_acromia_read_at_the_survey_acromion(stature, mass):
+    """The validation cases read the acromia (validation.acromion_points) at the shoulder shells'
+    outboard ends: ANSUR II's acromion, 0.1184 H from the midline and 0.0436 H below C7, on the
+    upper torso; not at the shoulder joints' centres (0.1096 H out: the Hybrid III's)."""
+    from occupant.human.validation import acromion_points
+    asm = build(stature=stature, mass=mass, sex="male").source
+    c7 = asm.joints["lower_neck"].placement.position[2]
+    acromia = acromion_points(asm)
+    for side, sgn in (("left", 1.0), ("right", -1.0)):
+        assert asm.markers[asm.geometries[f"{side}_shoulder_shell"].marker].part == "upper_torso"
+        assert acromia[side] == pytest.approx([0.0, sgn * 0.1184 * stature, c7 - 0.0436 * stature], abs=1e-4)
