@@ -129,7 +129,8 @@ def dimple(d, r, R, cap, margin=CAP_MARGIN):
     """(volume m^3, area m^2) of the dimple a sphere of radius r pressed to depth d >= 0 makes in
     a bag face of curvature radius R, the area held at ``cap`` (m^2) once it reaches it (and at
     its value at d = D_MAX R past that depth); area = dV/dd throughout. ``margin``: the share
-    below the cap under which the cap's depth is not sought (``CAP_MARGIN``; 0 for tests)."""
+    below the cap under which the cap's depth is not sought (``CAP_MARGIN``; tests pass 1.0 to
+    force the search, and 0 to show a margin is needed)."""
     if d <= 0.0:
         return 0.0, 0.0
     x = min(r / R, 1.0)
