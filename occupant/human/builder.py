@@ -127,7 +127,8 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         _principal(m["lower_trunk"], lt["r"], L["lower_trunk"]), "root", "free", (0, 0, 0),
         ells=[trunk_ell("pelvis_flesh", "lower_trunk", 0.0),
               EllipsoidSpec("buttock", H * np.array(prop["buttock_center"], float),
-                            H * np.array(prop["buttock_semi_axes"], float))])
+                            H * np.array(prop["buttock_semi_axes"], float)),
+              asis_flesh(H, prop)])
     seg("lumbar", "pelvis", m["middle_trunk"], (0, 0, (1 - mt["com"]) * L["middle_trunk"]),
         _principal(m["middle_trunk"], mt["r"], L["middle_trunk"]), "lumbar_pelvis", "spherical",
         (0, 0, L["lower_trunk"]), ells=[trunk_ell("abdomen", "middle_trunk", 0.0)])
@@ -222,6 +223,17 @@ def shoulder_shells(thorax, H, prop):
     a = thorax.semi_axes[0] * math.sqrt(1.0 - ((z0 - thorax.center[2]) / thorax.semi_axes[2]) ** 2)
     return [EllipsoidSpec(f"{side}_shoulder_shell", np.array([thorax.center[0], sgn * b, z0]),
                           np.array([a, b, c])) for side, sgn in (("left", 1.0), ("right", -1.0))]
+
+
+def asis_flesh(H, prop):
+    """The lap belt's bearing surface, ``asis_flesh`` on the pelvis (pelvis frame,
+    data/body_proportions.toml, sources there): the tissue round the anterior superior iliac
+    spines, an ellipsoid centred midway between them, its lateral semi-axis half the seated hip
+    breadth, its sagittal section at each ASIS a circle of the belt's distance from the ASIS."""
+    y, b = prop["asis_half_breadth"] * H, prop["hip_half_breadth_sitting"] * H
+    r = prop["lap_belt_from_asis"] / math.sqrt(1.0 - (y / b) ** 2)
+    return EllipsoidSpec("asis_flesh", H * np.array([prop["asis_ahead_of_hips"], 0.0,
+                                                     prop["asis_above_hips"]]), np.array([r, b, r]))
 
 
 def thorax_table():

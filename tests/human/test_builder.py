@@ -162,6 +162,33 @@ def test_reference_buttock_concentric_with_the_ischium():
     assert c[2] - s[2] == pytest.approx(-0.0616 * stature, abs=1e-4)
 
 
+# The right ASIS and hip joint centre of the same two meshes, mm in their pelvis frames (x forward,
+# y up, z right; opensim-models commit 20a888b9): the r_pelvis.vtp vertex at x = y = 0, the
+# frame's origin level, and the hip joint's location in the model (body_proportions.toml)
+ASIS_AND_HJC_MM = {"gait2392": ((0.0, 0.0, 118.7), (-70.7, -66.1, 83.5)),
+                   "rajagopal2016": ((0.0, 0.0, 120.8), (-56.3, -78.5, 77.26))}
+
+
+def test_reference_asis_flesh_at_the_belts_distance_from_the_asis():
+    """The lap belt's surface over the ASIS (builder.asis_flesh): centred midway between the two
+    meshes' ASIS (scaled by the hip spacing), its sagittal section at each ASIS a circle of the
+    UMTRI belt's distance from it (hypot(33, 31) mm), as wide as the seated hips (ANSUR II)."""
+    stature = 1.753
+    asm = build(stature=stature, mass=78.2, sex="male").source
+    g = asm.geometries["asis_flesh"]
+    c, s = np.asarray(asm.markers[g.marker].position), np.asarray(g.semi_axes)
+    assert asm.markers[g.marker].part == "pelvis"
+    hip = abs(asm.joints["left_hip"].placement.position[1])
+    asis = np.mean([np.subtract(a, h)[:2] * hip / h[2] for a, h in ASIS_AND_HJC_MM.values()],
+                   axis=0)   # (ahead, above) the hips
+    half = np.mean([a[2] * hip / h[2] for a, h in ASIS_AND_HJC_MM.values()])
+    assert c == pytest.approx([asis[0], 0.0, asis[1]], abs=0.5e-3)
+    assert s[1] == pytest.approx(0.2161 / 2 * stature, abs=1e-4)
+    r = s[0] * np.sqrt(1.0 - (half / s[1]) ** 2)   # the sagittal section's radius at the ASIS
+    assert s[0] == s[2]
+    assert 1e3 * r == pytest.approx(np.hypot(33.0, 31.0), abs=0.5)
+
+
 @pytest.mark.parametrize("stature, mass", [(1.753, 78.2), (1.88, 101.2)])
 def test_reference_acromia_read_at_the_survey_acromion(stature, mass):
     """The validation cases read the acromia (validation.acromion_points) at the shoulder shells'
