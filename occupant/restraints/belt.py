@@ -160,9 +160,10 @@ def place_points(data, el, out, p0, p1, o_pts, z):
     undeformed ellipsoids, then carried wraps moved by their carriers' travel, and the wraps
     that do not touch with the straight piece they lie on, ``carry_lifted``)."""
     place_on_surfaces(data, el, out, p0, p1, o_pts, z)
-    carry_lifted(data, el, out, p0, p1, o_pts)
+    if not carry_lifted(data, el, out, p0, p1, o_pts):
+        return
     for k in range(p0 + 1, p1 - 1):
-        if el.point_carrier[k] != el.point_link[k]:
+        if el.point_carrier[k] != el.point_link[k] and not lifted(data, el, out, k, o_pts, p0):
             j = o_pts + 3 * (k - p0)
             dx, dy, dz = carried_travel(data, el, k)
             out[j], out[j + 1], out[j + 2] = out[j] + dx, out[j + 1] + dy, out[j + 2] + dz
@@ -170,20 +171,24 @@ def place_points(data, el, out, p0, p1, o_pts, z):
 
 @njit(**JIT_STAGE)
 def carry_lifted(data, el, out, p0, p1, o_pts):
-    """Move each wrap that does not touch (``wrap_chain.lifted``; not carried itself), lying at
-    the fraction q of the straight piece between its ``touching_ends``, by (1 - q) the travel of
-    the end before it and q that of the end after, so it stays on that piece when a carried end
-    moves (before: it stayed put, off the piece by the end's travel, and its segments turned
-    there, pushing a body it does not touch; on the end itself its segment had no length and
-    the direction of the carrier's travel: GS1 with a barrier on the upper arm, the arm pulled
-    with the belt's 5.6 kN and the chest wrap's sternum unloaded). Read before the ends move."""
+    """Move each wrap that does not touch (``wrap_chain.lifted``, carried or not), lying at the
+    fraction q of the straight piece between its ``touching_ends``, by (1 - q) the travel of the
+    end before it and q that of the end after (read before the ends move), so it stays on that
+    piece when a carried end moves; a carried wrap that does not touch is then not moved by its
+    carrier (``place_points``). Before, a wrap beside a carried end stayed put, off the piece by
+    the end's travel, and its segments turned there, pushing a body it does not touch; on the
+    end itself its segment had no length and the direction of the carrier's travel (GS1 with a
+    barrier on the upper arm: the arm pulled with the belt's 5.6 kN, the chest wrap's sternum
+    unloaded); and a carried wrap that lifted off moved with its carrier, off the piece (GS1 at
+    mid-clavicle, 148 ms: the three wraps off the body, 23 kN in one sample). Returns whether
+    the belt has a carried wrap (none: nothing to do)."""
     carried = False
     for k in range(p0 + 1, p1 - 1):
         carried = carried or el.point_carrier[k] != el.point_link[k]
     if not carried:
-        return
+        return False
     for k in range(p0 + 1, p1 - 1):
-        if el.point_carrier[k] != el.point_link[k] or not lifted(data, el, out, k, o_pts, p0):
+        if not lifted(data, el, out, k, o_pts, p0):
             continue
         i, n = touching_ends(data, el, out, k, 1, o_pts, p0)
         ci, cn = el.point_carrier[i] != el.point_link[i], el.point_carrier[n] != el.point_link[n]
@@ -203,6 +208,7 @@ def carry_lifted(data, el, out, p0, p1, o_pts):
         out[j] += (1.0 - q) * ti[0] + q * tn[0]
         out[j + 1] += (1.0 - q) * ti[1] + q * tn[1]
         out[j + 2] += (1.0 - q) * ti[2] + q * tn[2]
+    return True
 
 
 @njit(**JIT_INLINE)
