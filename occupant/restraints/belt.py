@@ -160,10 +160,11 @@ def place_points(data, el, out, p0, p1, o_pts, z):
     undeformed ellipsoids, then carried wraps moved by their carriers' travel, and the wraps
     that do not touch with the straight piece they lie on, ``carry_lifted``)."""
     place_on_surfaces(data, el, out, p0, p1, o_pts, z)
-    if not carry_lifted(data, el, out, p0, p1, o_pts):
+    carried, off = carry_lifted(data, el, out, p0, p1, o_pts)
+    if not carried:
         return
     for k in range(p0 + 1, p1 - 1):
-        if el.point_carrier[k] != el.point_link[k] and not lifted(data, el, out, k, o_pts, p0):
+        if el.point_carrier[k] != el.point_link[k] and not off & (1 << (k - p0)):
             j = o_pts + 3 * (k - p0)
             dx, dy, dz = carried_travel(data, el, k)
             out[j], out[j + 1], out[j + 2] = out[j] + dx, out[j + 1] + dy, out[j + 2] + dz
@@ -181,34 +182,41 @@ def carry_lifted(data, el, out, p0, p1, o_pts):
     barrier on the upper arm: the arm pulled with the belt's 5.6 kN, the chest wrap's sternum
     unloaded); and a carried wrap that lifted off moved with its carrier, off the piece (GS1 at
     mid-clavicle, 148 ms: the three wraps off the body, 23 kN in one sample). Returns whether
-    the belt has a carried wrap (none: nothing to do)."""
-    carried = False
-    for k in range(p0 + 1, p1 - 1):
-        carried = carried or el.point_carrier[k] != el.point_link[k]
-    if not carried:
-        return False
-    for k in range(p0 + 1, p1 - 1):
-        if not lifted(data, el, out, k, o_pts, p0):
-            continue
-        i, n = touching_ends(data, el, out, k, 1, o_pts, p0)
-        ci, cn = el.point_carrier[i] != el.point_link[i], el.point_carrier[n] != el.point_link[n]
-        if not (ci or cn):
-            continue
-        j, ja, jb = o_pts + 3 * (k - p0), o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
-        d0, d1, d2 = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
-        dd = d0 * d0 + d1 * d1 + d2 * d2
-        q = ((out[j] - out[ja]) * d0 + (out[j + 1] - out[ja + 1]) * d1
-             + (out[j + 2] - out[ja + 2]) * d2) / dd if dd > 0.0 else 0.0
-        q = min(max(q, 0.0), 1.0)
-        ti, tn = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
-        if ci:
-            ti = carried_travel(data, el, i)
-        if cn:
-            tn = carried_travel(data, el, n)
-        out[j] += (1.0 - q) * ti[0] + q * tn[0]
-        out[j + 1] += (1.0 - q) * ti[1] + q * tn[1]
-        out[j + 2] += (1.0 - q) * ti[2] + q * tn[2]
-    return True
+    the belt has a carried wrap and the wraps that do not touch in runs with one (bit k - p0:
+    up to 63 points, as ``wrap_chain.place_chain``'s runs)."""
+    any_carried, off = False, 0
+    k = p0 + 1
+    while k < p1 - 1:        # each run of wraps between fixed points, if one of them is carried
+        r, carried = k, False
+        while el.point_kind[r] == BELT_WRAP:
+            carried = carried or el.point_carrier[r] != el.point_link[r]
+            r += 1
+        any_carried = any_carried or carried
+        for w in range(k, r if carried else k):
+            if not lifted(data, el, out, w, o_pts, p0):
+                continue
+            off |= 1 << (w - p0)
+            i, n = touching_ends(data, el, out, w, 1, o_pts, p0)
+            ci = el.point_carrier[i] != el.point_link[i]
+            cn = el.point_carrier[n] != el.point_link[n]
+            if not (ci or cn):
+                continue
+            j, ja, jb = o_pts + 3 * (w - p0), o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
+            d0, d1, d2 = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
+            dd = d0 * d0 + d1 * d1 + d2 * d2
+            q = ((out[j] - out[ja]) * d0 + (out[j + 1] - out[ja + 1]) * d1
+                 + (out[j + 2] - out[ja + 2]) * d2) / dd if dd > 0.0 else 0.0
+            q = min(max(q, 0.0), 1.0)
+            ti, tn = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+            if ci:
+                ti = carried_travel(data, el, i)
+            if cn:
+                tn = carried_travel(data, el, n)
+            out[j] += (1.0 - q) * ti[0] + q * tn[0]
+            out[j + 1] += (1.0 - q) * ti[1] + q * tn[1]
+            out[j + 2] += (1.0 - q) * ti[2] + q * tn[2]
+        k = max(r, k + 1)
+    return any_carried, off
 
 
 @njit(**JIT_INLINE)
