@@ -687,11 +687,11 @@ def _beside(out, os, o_pts, s, ns):
     """Output slots of the ends of the segment nearest segment s of no length (SAME_POINT; the
     first after it, else before it, of the belt's ns) that has one: the direction s's tension
     acts and its length changes in (a segment of no length is merged with its neighbours,
-    ``merged``, so that one is in its group). A wrap point that does not touch lies on the straight piece of its neighbours
-    (``wrap_chain``), possibly at its end, on a wrap point that does touch: along a segment of no
-    length its force pair fell away, leaving the one point the pull of the piece before and the
-    other, without contact, that of the piece after (GS1 with a barrier on the upper arm: the
-    belt pulled the arm, and its shoulder wrap with no push into the shoulder)."""
+    ``merged``, so that one is in its group). A wrap point that does not touch lies on the
+    straight piece of its neighbours (``wrap_chain``), possibly at its end, on a wrap point that
+    does touch: there, to rounding, its segment's direction was noise, carrying the full
+    tension (GS1 with a barrier on the upper arm: the belt pulled the arm, and its shoulder
+    wrap with no push into the shoulder)."""
     for g in range(s + 1, ns):
         if out[os + 4 * g + 2] > 0.0:
             return o_pts + 3 * g, o_pts + 3 * g + 3
@@ -739,7 +739,8 @@ def belt(el, points, out, zdot, drift, t, z, b):
     for s in range(ns):   # a segment of no length: its rate along the piece beside it
         if out[os + 4 * s + 2] == 0.0:
             ja, jb = _beside(out, os, o_pts, s, ns)
-            ux, uy, uz = _unit(out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2])
+            ux, uy, uz = _unit(out[jb] - out[ja], out[jb + 1] - out[ja + 1],
+                               out[jb + 2] - out[ja + 2])
             va = point_velocity(points, el, out, p0 + s, p0, o_pts)
             vb = point_velocity(points, el, out, p0 + s + 1, p0, o_pts)
             out[os + 4 * s + 3] = ux * (vb[0] - va[0]) + uy * (vb[1] - va[1]) + uz * (vb[2] - va[2])
