@@ -415,9 +415,10 @@ def place_held(data, el, out, k0, o_pts, p0, z):
     returning crossed (the side barrier's lap belt over the pelvis: force steps of 85-800 kN
     in a step, the wraps 24 -> 178 mm apart; issue 11). Held wraps on one ellipsoid between
     fixed points (all that ship) are so placed exactly. Groups on different ellipsoids are
-    placed between their neighbours in HELD_SWEEPS Gauss-Seidel sweeps: each held group starts
-    at its places on its surface, a shortest-path run on the line to the fixed point after it;
-    an iterate, not a converged fixed point."""
+    placed between their neighbours that touch (``touching_ends``) in HELD_SWEEPS Gauss-Seidel
+    sweeps: each held group starts at its places on its surface, a shortest-path run on the
+    line to the fixed point after it; an iterate, not a converged fixed point. The wraps that
+    do not touch are then put on the straight pieces between those that do (``_straighten``)."""
     kf = k0
     while el.point_kind[kf] == BELT_WRAP:
         kf += 1
