@@ -83,7 +83,7 @@ from occupant.model.bundle import (
     PRETENSIONER_PULL_IN,
 )
 from occupant.restraints.wrap_chain import (
-    held_in_chain, place_chain, place_held, place_run, run_length,
+    held_in_chain, lifted, place_chain, place_held, place_run, run_length, touching_ends,
 )
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
     _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,
@@ -96,6 +96,9 @@ MERGE_LENGTH = 0.02      # m [E]: a segment shorter than this next to a wrap is 
                          # slip_damping l / EA, would be too short for the explicit steps:
                          # 12 us for 20 mm of GS1 webbing at 100 N s/m)
 MERGE_TURN = 1.0e-9      # sine of the turn below which a wrap point has no contact (on the line)
+SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that coincide (a wrap
+                         # that does not touch at the end of its straight piece, to rounding):
+                         # it has no direction of its own (``_beside``)
 SHARE_TIME = 2.0e-5      # s [E]: time constant with which merged segments share their webbing
                          # in proportion to their lengths (explicit steps up to 2e-5 s; the
                          # scenarios' Euler steps are 1e-5 s)
@@ -154,13 +157,66 @@ def point_in_link(data, link, x, y, z):
 @njit(**JIT_STAGE)
 def place_points(data, el, out, p0, p1, o_pts, z):
     """Every point's position in B0 into the outputs (anchors and rings, then the wraps on the
-    undeformed ellipsoids, then carried wraps moved by their carriers' travel)."""
+    undeformed ellipsoids, then carried wraps moved by their carriers' travel, and the wraps
+    that do not touch with the straight piece they lie on, ``carry_lifted``)."""
     place_on_surfaces(data, el, out, p0, p1, o_pts, z)
+    carried, off = carry_lifted(data, el, out, p0, p1, o_pts)
+    if not carried:
+        return
     for k in range(p0 + 1, p1 - 1):
-        if el.point_carrier[k] != el.point_link[k]:
+        if el.point_carrier[k] != el.point_link[k] and not off & (1 << (k - p0)):
             j = o_pts + 3 * (k - p0)
             dx, dy, dz = carried_travel(data, el, k)
             out[j], out[j + 1], out[j + 2] = out[j] + dx, out[j + 1] + dy, out[j + 2] + dz
+
+
+@njit(**JIT_STAGE)
+def carry_lifted(data, el, out, p0, p1, o_pts):
+    """Move each wrap that does not touch (``wrap_chain.lifted``, carried or not), lying at the
+    fraction q of the straight piece between its ``touching_ends``, by (1 - q) the travel of the
+    end before it and q that of the end after (read before the ends move), so it stays on that
+    piece when a carried end moves; a carried wrap that does not touch is then not moved by its
+    carrier (``place_points``). Before, a wrap beside a carried end stayed put, off the piece by
+    the end's travel, and its segments turned there, pushing a body it does not touch; on the
+    end itself its segment had no length and the direction of the carrier's travel (GS1 with a
+    barrier on the upper arm: the arm pulled with the belt's 5.6 kN, the chest wrap's sternum
+    unloaded); and a carried wrap that lifted off moved with its carrier, off the piece (GS1 at
+    mid-clavicle, 148 ms: the three wraps off the body, 23 kN in one sample). Returns whether
+    the belt has a carried wrap and the wraps that do not touch in runs with one (bit k - p0:
+    up to 63 points, as ``wrap_chain.place_chain``'s runs)."""
+    any_carried, off = False, 0
+    k = p0 + 1
+    while k < p1 - 1:        # each run of wraps between fixed points, if one of them is carried
+        r, carried = k, False
+        while el.point_kind[r] == BELT_WRAP:
+            carried = carried or el.point_carrier[r] != el.point_link[r]
+            r += 1
+        any_carried = any_carried or carried
+        for w in range(k, r if carried else k):
+            if not lifted(data, el, out, w, o_pts, p0):
+                continue
+            off |= 1 << (w - p0)
+            i, n = touching_ends(data, el, out, w, 1, o_pts, p0)
+            ci = el.point_carrier[i] != el.point_link[i]
+            cn = el.point_carrier[n] != el.point_link[n]
+            if not (ci or cn):
+                continue
+            j, ja, jb = o_pts + 3 * (w - p0), o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
+            d0, d1, d2 = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
+            dd = d0 * d0 + d1 * d1 + d2 * d2
+            q = ((out[j] - out[ja]) * d0 + (out[j + 1] - out[ja + 1]) * d1
+                 + (out[j + 2] - out[ja + 2]) * d2) / dd if dd > 0.0 else 0.0
+            q = min(max(q, 0.0), 1.0)
+            ti, tn = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+            if ci:
+                ti = carried_travel(data, el, i)
+            if cn:
+                tn = carried_travel(data, el, n)
+            out[j] += (1.0 - q) * ti[0] + q * tn[0]
+            out[j + 1] += (1.0 - q) * ti[1] + q * tn[1]
+            out[j + 2] += (1.0 - q) * ti[2] + q * tn[2]
+        k = max(r, k + 1)
+    return any_carried, off
 
 
 @njit(**JIT_INLINE)
@@ -626,6 +682,25 @@ def flow_solve(drift, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
             add_webbing(el.point_kind, out, zdot, zs, os, s, ns, p0, o_pts, -q)
 
 
+@njit(**JIT_STAGE)
+def _beside(out, os, o_pts, s, ns):
+    """Output slots of the ends of the segment nearest segment s of no length (SAME_POINT; the
+    first after it, else before it, of the belt's ns) that has one: the direction s's tension
+    acts and its length changes in (a segment of no length is merged with its neighbours,
+    ``merged``, so that one is in its group). A wrap point that does not touch lies on the
+    straight piece of its neighbours (``wrap_chain``), possibly at its end, on a wrap point that
+    does touch: there, to rounding, its segment's direction was noise, carrying the full
+    tension (GS1 with a barrier on the upper arm: the belt pulled the arm, and its shoulder
+    wrap with no push into the shoulder)."""
+    for g in range(s + 1, ns):
+        if out[os + 4 * g + 2] > 0.0:
+            return o_pts + 3 * g, o_pts + 3 * g + 3
+    for g in range(s - 1, -1, -1):
+        if out[os + 4 * g + 2] > 0.0:
+            return o_pts + 3 * g, o_pts + 3 * g + 3
+    return o_pts + 3 * s, o_pts + 3 * s + 3
+
+
 @separate
 def belt(el, points, out, zdot, drift, t, z, b):
     """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
@@ -653,12 +728,22 @@ def belt(el, points, out, zdot, drift, t, z, b):
         dx, dy, dz = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
         length = _norm(dx, dy, dz)
         ux, uy, uz = 0.0, 0.0, 0.0
-        if length > 0.0:
+        if length >= SAME_POINT:
             ux, uy, uz = dx / length, dy / length, dz / length
+        else:
+            length = 0.0
         j = os + 4 * s
         out[j + 2] = length
         out[j + 3] = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) + uz * (vel[2] - prev[2])
         prev = vel
+    for s in range(ns):   # a segment of no length: its rate along the piece beside it
+        if out[os + 4 * s + 2] == 0.0:
+            ja, jb = _beside(out, os, o_pts, s, ns)
+            ux, uy, uz = _unit(out[jb] - out[ja], out[jb + 1] - out[ja + 1],
+                               out[jb + 2] - out[ja + 2])
+            va = point_velocity(points, el, out, p0 + s, p0, o_pts)
+            vb = point_velocity(points, el, out, p0 + s + 1, p0, o_pts)
+            out[os + 4 * s + 3] = ux * (vb[0] - va[0]) + uy * (vb[1] - va[1]) + uz * (vb[2] - va[2])
     power = 0.0
     g0, g1 = -1, -1
     tension, strain = 0.0, 0.0
@@ -682,10 +767,14 @@ def belt(el, points, out, zdot, drift, t, z, b):
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         j = os + 4 * s
         length = out[j + 2]
+        if tension > 0.0 and length == 0.0:   # along its group's straight piece next to it
+            ja, jb = _beside(out, os, o_pts, s, ns)
+            length = _norm(out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2])
         if tension > 0.0 and length > 0.0:
             fx = tension * (out[jb] - out[ja]) / length
             fy = tension * (out[jb + 1] - out[ja + 1]) / length
             fz = tension * (out[jb + 2] - out[ja + 2]) / length
+            ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
             add_point_share(points, el, k, out[ja], out[ja + 1], out[ja + 2], fx, fy, fz)
             add_point_share(points, el, k + 1, out[jb], out[jb + 1], out[jb + 2], -fx, -fy, -fz)
             pw = 0.0   # the points' power (as forces.points.add_force_pair: none on B0)

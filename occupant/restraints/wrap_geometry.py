@@ -157,8 +157,15 @@ def _unit(x, y, z):
 def line_point(D, a, b):
     """The point of the segment a-b nearest the centre of the ellipsoid of semi-axes D in its
     scaled frame (ellipsoid frame): where a belt passing the ellipsoid is nearest it."""
+    q = line_fraction(D, a, b)
+    return a[0] + q * (b[0] - a[0]), a[1] + q * (b[1] - a[1]), a[2] + q * (b[2] - a[2])
+
+
+@njit(**JIT)
+def line_fraction(D, a, b):
+    """``line_point``'s fraction of the way from a to b (0 to 1; the same in any frame the
+    segment is mapped to by an affine map)."""
     sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
     d0, d1, d2 = b[0] / D[0] - sa0, b[1] / D[1] - sa1, b[2] / D[2] - sa2
     dd = d0 * d0 + d1 * d1 + d2 * d2
-    q = min(max(-(sa0 * d0 + sa1 * d1 + sa2 * d2) / dd, 0.0), 1.0) if dd > 0.0 else 0.0
-    return a[0] + q * (b[0] - a[0]), a[1] + q * (b[1] - a[1]), a[2] + q * (b[2] - a[2])
+    return min(max(-(sa0 * d0 + sa1 * d1 + sa2 * d2) / dd, 0.0), 1.0) if dd > 0.0 else 0.0

@@ -736,3 +736,38 @@ def test_analytic_wrap_point_sticks_within_friction_and_slides_beyond(friction):
     res = occupant.simulate(_ball((np.cos(0.5), 0.0, np.sin(0.5)), None), 0.01, integrator="rk4",
                             dt=1e-5)
     assert np.abs(_elevation(res)).max() < 1e-12
+
+
+def test_analytic_lifted_wrap_stays_on_the_piece_beside_a_carried_wrap():
+    """A strap from B0 anchors at x = 0.05 m, y = +-0.4 over the chest's front, its wrap carried
+    by the plate, then over a post on the torso 50 mm above the middle of the straight piece
+    from the chest to the right anchor (radius 20 mm, its side facing the strap: no contact).
+    With the plate pushed in by 20 mm (d = -0.02 m) the chest point is (0.12 + d, 0, 0) (the
+    wrap's middle on the undeformed chest, by symmetry, moved by the travel), and the post's
+    point, at the fraction q of the piece where it is nearest the post's centre, moves with it:
+    it lies on the piece from the chest point to the anchor (turn below 1e-12), at q = 1/2 (the
+    post's centre above the undeformed piece's middle), and its two segments act as one (one
+    tension; fitted at 5000 N, the strap still taut). Before, it stayed where the undeformed
+    piece put it, 10 mm off the piece (turn 0.1): the segments turned there, pushing the torso,
+    at two tensions."""
+    d = -0.02
+    right = np.array([0.05, -0.4, 0.0])
+    middle = 0.5 * (np.array([CHEST[0], 0.0, 0.0]) + right)
+    asm = chest_rig("chest", CHEST, 2.0e4, 0.0)
+    asm.add(Marker("post_centre", "torso", tuple(middle + (0.0, 0.0, 0.05))))
+    asm.add(Ellipsoid("post", "post_centre", (0.02, 0.02, 0.02)))
+    asm.add(Belt("strap", [Anchor("left", (0.05, 0.4, 0.0)),
+                           Wrap("front", "chest", carrier="plate"),
+                           Wrap("barrier", "post", side=(0.0, 0.0, -1.0)),
+                           Anchor("right", tuple(right))], LINEAR, pretension=5000.0))
+    model = asm.compile()
+    z = fit_belts(model, [0.0])
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    evaluate(bundle, data, 0.0, np.array([d]), np.zeros(1), z, 0.0)
+    out = lambda n: data.outputs[model.output_names.index(n)]
+    chest, post = (np.array([out(f"strap.{p}.{a}") for a in "xyz"]) for p in ("front", "barrier"))
+    np.testing.assert_allclose(chest, (CHEST[0] + d, 0.0, 0.0), atol=1e-12)
+    u, w = post - chest, right - post
+    assert np.linalg.norm(np.cross(u, w)) <= 1e-12 * np.linalg.norm(u) * np.linalg.norm(w)
+    np.testing.assert_allclose(post, 0.5 * (chest + right), atol=1e-12)
+    assert out("strap.front-barrier.force") == out("strap.barrier-right.force") > 0.0

@@ -123,3 +123,62 @@ def test_identity_held_wraps_keep_order_and_move_continuously(tilt):
         if previous is not None:
             assert np.abs(P[1:3] - previous).max() <= 3.0 * R * step
         previous = P[1:3].copy()
+
+
+POST = 0.03                                      # m: the barrier post's radius
+POST_AT = np.array([-0.10, 0.0, 0.25])           # m: its centre, above the sphere, behind its top
+
+
+def _held_then_barrier(a, b, at):
+    """A belt from anchor a over one wrap held on the sphere of ``_held_pair`` (radius R at the
+    origin) and a barrier wrap on a post (a sphere of radius POST at POST_AT, on its shortest
+    path, its side facing the sphere's top: it pushes only a belt that would pass through it; on
+    a slider of its own) to anchor b, the held wrap fitted at ``at``: (model, fitted state)."""
+    asm = Assembly("barrier")
+    asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("slide", "prismatic", None, "body", Pose()))
+    asm.add(Marker("centre", "body"))
+    asm.add(Ellipsoid("shell", "centre", (R, R, R)))
+    asm.add(Part("stand", 1.0, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("stand_slide", "prismatic", None, "stand", Pose()))
+    asm.add(Marker("post_centre", "stand", tuple(POST_AT)))
+    asm.add(Ellipsoid("post", "post_centre", (POST, POST, POST)))
+    asm.add(Belt("belt", [Anchor("a", a), Wrap("w0", "shell", friction=0.3, across=0.3, at=at),
+                          Wrap("w1", "post", friction=0.3, side=(0.1, 0.0, -0.25 + R)),
+                          Anchor("b", b)], LINEAR, pretension=10.0))
+    model = asm.compile()
+    z = fit_belts(model, [0.0, 0.0])
+    return model, z
+
+
+def test_analytic_held_wrap_beside_a_barrier_that_does_not_touch():
+    """Anchors at x = -+0.3 m level with the sphere's centre, the held wrap's place on its top:
+    the belt wraps the top from a's tangent point to b's, its wrap point at the top (0, 0, R),
+    and the barrier post (behind the top and above it, 0.18 m from the belt: no contact) lies on
+    the straight piece from that point to b, where it is nearest the post (the point itself), so
+    the belt's segments (straight, point to point) measure 2 sqrt(0.3^2 + R^2). Before, the held
+    wrap was placed between its neighbours as they stood, and its neighbour after was the
+    barrier's point, lying at the straight piece's end, its own point: a wrap to a point on its
+    own surface has no tangent point there, so the sweeps shrank its arc and it left the
+    sphere, its point on the line at (-0.202, 0, 0.141) m (GS1 with a barrier wrap on the upper
+    arm: the shoulder wrap's arc shrank to nothing, the belt jumped off the shoulder and the
+    chest wrap round the thorax's back, 39 kN). The barrier's point on the held wrap's point
+    leaves a segment of no length, whose tension acts along the piece after it
+    (``belt._beside``): before, its force pair fell away, and the post was pulled towards b
+    and the sphere only towards a."""
+    a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
+    model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0))
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    evaluate(bundle, data, 0.0, np.zeros(2), np.zeros(2), z, 0.0)
+    i = model.output_names.index
+    P = np.array([[data.outputs[i(f"belt.{n}.{c}")] for c in "xyz"] for n in NAMES])
+    np.testing.assert_allclose(P[1], (0.0, 0.0, R), atol=1e-12)
+    np.testing.assert_allclose(P[2], P[1], atol=1e-12)
+    length = sum(data.outputs[i(f"belt.{s}.length")] for s in ("a-w0", "w0-w1", "w1-b"))
+    assert length == pytest.approx(2.0 * np.hypot(0.3, R), abs=1e-12)
+    # the belt pushes the sphere with T (u_a + u_b) at its top, and not the post
+    T = data.outputs[i("belt.a-w0.force")]
+    assert T > 0.0 and data.outputs[i("belt.w1-b.force")] == T
+    push = -2.0 * T * R / np.hypot(0.3, R)
+    np.testing.assert_allclose(data.f_ext[model.body("body")], (0, 0, 0, 0, 0, push), atol=1e-9 * T)
+    assert not data.f_ext[model.body("stand")].any()
