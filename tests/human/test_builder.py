@@ -145,6 +145,14 @@ def _circle_centre(p):
     return np.linalg.solve(A, b)
 
 
+def _ellipsoid(asm, name, part):
+    """(centre, semi-axes) m of the body's ellipsoid ``name`` in the frame of ``part``, which
+    carries it."""
+    g = asm.geometries[name]
+    assert asm.markers[g.marker].part == part
+    return np.asarray(asm.markers[g.marker].position), np.asarray(g.semi_axes)
+
+
 def test_reference_buttock_concentric_with_the_ischium():
     """The buttock ellipsoid's sagittal section is a circle about the mean of the two meshes'
     ischial arc centres (scaled by the hip spacing; 16 mm behind and 5 mm above the hips at
@@ -152,9 +160,7 @@ def test_reference_buttock_concentric_with_the_ischium():
     body_proportions.toml)."""
     stature = 1.753
     asm = build(stature=stature, mass=78.2, sex="male").source
-    g = asm.geometries["buttock"]
-    c, s = np.asarray(asm.markers[g.marker].position), np.asarray(g.semi_axes)
-    assert asm.markers[g.marker].part == "pelvis"
+    c, s = _ellipsoid(asm, "buttock", "pelvis")
     hip_half_spacing = abs(asm.joints["left_hip"].placement.position[1])
     centres = [_circle_centre(p) * hip_half_spacing / half for p, half in ISCHIUM_UNDERSIDE_MM.values()]
     assert c[[0, 2]] == pytest.approx(np.mean(centres, axis=0), abs=0.5e-3)
@@ -175,9 +181,7 @@ def test_reference_asis_flesh_at_the_belts_distance_from_the_asis():
     UMTRI belt's distance from it (hypot(33, 31) mm), as wide as the seated hips (ANSUR II)."""
     stature = 1.753
     asm = build(stature=stature, mass=78.2, sex="male").source
-    g = asm.geometries["asis_flesh"]
-    c, s = np.asarray(asm.markers[g.marker].position), np.asarray(g.semi_axes)
-    assert asm.markers[g.marker].part == "pelvis"
+    c, s = _ellipsoid(asm, "asis_flesh", "pelvis")
     hip = abs(asm.joints["left_hip"].placement.position[1])
     asis = np.mean([np.subtract(a, h)[:2] * hip / h[2] for a, h in ASIS_AND_HJC_MM.values()],
                    axis=0)   # (ahead, above) the hips
@@ -203,18 +207,13 @@ def test_reference_acromia_read_at_the_survey_acromion(stature, mass):
         assert acromia[side] == pytest.approx([0.0, sgn * 0.1184 * stature, c7 - 0.0436 * stature], abs=1e-4)
 
 
-def _thorax(asm):
-    """(centre, semi-axes) m of the thorax ellipsoid in the upper torso's frame."""
-    g = asm.geometries["thorax"]
-    return np.asarray(asm.markers[g.marker].position), np.asarray(g.semi_axes)
-
-
 @pytest.mark.parametrize("stature, mass", [(1.753, 78.2), (1.88, 101.2)])
 def test_reference_thorax_depth_is_the_survey_chest_depth(stature, mass):
     """The thorax ellipsoid (de Leva's mass and length at the body's density, 0.65 deep to wide)
     is as deep as ANSUR II's men's chest (0.1446 H: 253.8 mm, body_proportions.toml) within 5 %,
     half the men's spread (sd 26.2 mm); it is 3 % shallower at 1.753 m."""
-    _, semi = _thorax(build(stature=stature, mass=mass, sex="male").source)
+    asm = build(stature=stature, mass=mass, sex="male").source
+    _, semi = _ellipsoid(asm, "thorax", "upper_torso")
     assert 2.0 * semi[0] == pytest.approx(0.1446 * stature, rel=0.05)
 
 
@@ -228,7 +227,8 @@ def test_reference_thorax_breadth_is_the_survey_chest_breadth():
     """The thorax ellipsoid is as broad as ANSUR II's men's chest at the nipples (0.1649 H:
     289.4 mm, body_proportions.toml), where the ribcage is broadest below the shoulders."""
     stature = 1.753
-    _, semi = _thorax(build(stature=stature, mass=78.2, sex="male").source)
+    asm = build(stature=stature, mass=78.2, sex="male").source
+    _, semi = _ellipsoid(asm, "thorax", "upper_torso")
     assert 2.0 * semi[1] == pytest.approx(0.1649 * stature, abs=1e-3)
 
 
@@ -241,7 +241,7 @@ def test_reference_upper_arms_clear_the_thorax_at_rest():
     """At rest (every joint at zero: the arms along the upper torso) no point of either upper
     arm shell's surface lies inside the thorax ellipsoid."""
     asm = build(stature=1.753, mass=78.2, sex="male").source
-    tc, ts = _thorax(asm)
+    tc, ts = _ellipsoid(asm, "thorax", "upper_torso")
     u, v = np.meshgrid(np.linspace(0.0, np.pi, 61), np.linspace(0.0, 2.0 * np.pi, 121))
     unit = np.stack([np.sin(u) * np.cos(v), np.sin(u) * np.sin(v), np.cos(u)], -1).reshape(-1, 3)
     for side in ("left", "right"):
