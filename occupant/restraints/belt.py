@@ -72,7 +72,6 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT_INLINE, JIT_STAGE, call_if, nonliteral, separate
-from occupant.contact.carrier import carrier_travel
 from occupant.contact.compliant import (
     contact_law, elastic_force, elastic_slope, largest_rate,
 )
@@ -83,7 +82,8 @@ from occupant.model.bundle import (
     PRETENSIONER_PULL_IN,
 )
 from occupant.restraints.wrap_chain import (
-    held_in_chain, lifted, place_chain, place_held, place_run, run_length, touching_ends,
+    carried_travel, held_in_chain, lifted, place_chain, place_held, place_run, run_length,
+    touching_ends,
 )
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
     _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,
@@ -193,10 +193,10 @@ def carry_lifted(data, el, out, p0, p1, o_pts):
             r += 1
         any_carried = any_carried or carried
         for w in range(k, r if carried else k):
-            if not lifted(data, el, out, w, o_pts, p0):
+            if not lifted(data, el, out, w, o_pts, p0, False):
                 continue
             off |= 1 << (w - p0)
-            i, n = touching_ends(data, el, out, w, 1, o_pts, p0)
+            i, n = touching_ends(data, el, out, w, 1, o_pts, p0, False)
             ci = el.point_carrier[i] != el.point_link[i]
             cn = el.point_carrier[n] != el.point_link[n]
             if not (ci or cn):
@@ -217,17 +217,6 @@ def carry_lifted(data, el, out, p0, p1, o_pts):
             out[j + 2] += (1.0 - q) * ti[2] + q * tn[2]
         k = max(r, k + 1)
     return any_carried, off
-
-
-@njit(**JIT_INLINE)
-def carried_travel(data, el, k):
-    """How far (B0) carried wrap k's point lies from its place on the undeformed ellipsoid: its
-    carrier's travel times its share (``Wrap.share``; 1: the whole travel)."""
-    dx, dy, dz = carrier_travel(data, el.point_link[k], el.point_carrier[k], el.point_carrier_r[k])
-    c = el.point_share[k]
-    if c != 1.0:
-        dx, dy, dz = c * dx, c * dy, c * dz
-    return dx, dy, dz
 
 
 @separate
@@ -293,10 +282,16 @@ def add_point_share(data, el, k, x, y, z, fx, fy, fz):
 
 
 @njit(**JIT_STAGE)
-def _held_slide(el, out, k, j, c, E, P, u, f_in, f_out, damping, r):
+def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping, r):
     """``wrap_slide``'s rate ``r`` of the place of wrap k held across the belt, with its slide
     towards the shortest path where the belt's pull across itself exceeds the friction (``c``,
-    ``E``: its ellipsoid's frame; ``P`` the point, ``u`` the place in it)."""
+    ``E``: its ellipsoid's frame; ``P`` the point, ``u`` the place in it). The belt's plane is
+    the one the wrap is placed in, through its ``touching_ends``: through the points beside it,
+    a neighbour that does not touch (on the straight piece to the touching end, ending at this
+    wrap's point, not at its tangent point) gave another plane, in which the slide that lowered
+    |h| raised the placed plane's (GS1 at mid-clavicle, the chest wrap beside the lifted
+    shoulder wrap, 115-129 ms: +2 to +7 /s): its circle shrank from r 0.45 to 0.01 and the
+    belt went the long way round it until the wraps lifted off together (19.6 kN)."""
     mu = el.point_across[k]
     u0, u1, u2 = u
     r0, r1, r2 = r
@@ -308,8 +303,10 @@ def _held_slide(el, out, k, j, c, E, P, u, f_in, f_out, damping, r):
                        E[6] * m0 + E[7] * m1 + E[8] * m2)
     normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
                + (f_in * a2 + f_out * b2) * n2)
-    A = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
-    B = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
+    i, m = touching_ends(data, el, out, k, 1, o_pts, p0, True)
+    ja, jb = o_pts + 3 * (i - p0), o_pts + 3 * (m - p0)
+    A = _to_local(c, E, out[ja], out[ja + 1], out[ja + 2])
+    B = _to_local(c, E, out[jb], out[jb + 1], out[jb + 2])
     n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
                           (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))
     excess = normal * (abs(h) / r - mu) if r > 0.0 and normal > 0.0 else 0.0
@@ -413,7 +410,8 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     r2 = (P[2] / D2 - u2) / WRAP_FOLLOW
     if el.point_across[k] > 0.0:   # held across the belt (compiled where a wrap is held)
         r = (r0, r1, r2)
-        r0, r1, r2 = call_if(el.held, _held_slide, r, el, out, k, j, c, E, P, (u0, u1, u2), f_in,
+        r0, r1, r2 = call_if(el.held, _held_slide, r, data, el, out, k, j, o_pts, p0, c, E, P,
+                             (u0, u1, u2), f_in,
                              f_out, damping, r)
     # on the sphere: the rate's tangential part, and the length drawn back to 1
     rs = r0 * u0 + r1 * u1 + r2 * u2
