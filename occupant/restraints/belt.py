@@ -313,14 +313,14 @@ def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping
     if excess > 0.0:
         # across the belt (the plane normal's part in the surface) towards the shortest
         # path on the wrap's side: the way |h| falls (tried a step of 1e-7 along it), or rises
-        # where the place has passed to the other side (``_past_the_smallest_circle``)
+        # where the place has passed to the other side or the belt is hooked (``_slides_up``)
         hu = n[0] * u0 + n[1] * u1 + n[2] * u2
         t0, t1, t2 = n[0] - hu * u0, n[1] - hu * u1, n[2] - hu * u2
         _, h2, _ = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
                                (B[0] / D0, B[1] / D1, B[2] / D2),
                                (u0 + 1e-7 * t0, u1 + 1e-7 * t1, u2 + 1e-7 * t2))
         g = 1.0 if abs(h2) < abs(h) else -1.0
-        if _past_the_smallest_circle(el, k, A, B, u):
+        if _slides_up(el, k, A, B, u):
             g = -g
         d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
         v = excess / damping
@@ -329,10 +329,14 @@ def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping
 
 
 @njit(**JIT_STAGE)
-def _past_the_smallest_circle(el, k, A, B, u):
+def _slides_up(el, k, A, B, u):
     """Whether held wrap k's place u (unit sphere of the scaled frame; neighbours A and B in the
-    ellipsoid frame) lies past the smallest circle of its belt's planes, on the other side from
-    the one the wrap declares (``Wrap.side``). Every plane of the belt passes through the line
+    ellipsoid frame) slides the way |h| rises: where the line A-B passes outside the ellipsoid
+    (a touching wrap is hooked round it, the long way: its path shortens as its plane turns
+    towards touching the ellipsoid, where it lifts off; towards h = 0 it lengthened, round the
+    far side: GS1 at mid-clavicle, the chest wrap over the thorax's top once the belt had left
+    the shoulder, 72 kN), or where the place lies past the smallest circle of its belt's planes,
+    on the other side from the one the wrap declares (``Wrap.side``). Every plane of the belt passes through the line
     A-B; where the line passes through the ellipsoid, the planes' circles shrink from the great
     circle's half on one side of the line (through the centre) to the smallest (the plane
     normal to the centre's offset w from the line) and grow to the other half. The shortest
@@ -347,8 +351,8 @@ def _past_the_smallest_circle(el, k, A, B, u):
     d0, d1, d2 = _unit(B[0] / D0 - sa0, B[1] / D1 - sa1, B[2] / D2 - sa2)
     along = -(sa0 * d0 + sa1 * d1 + sa2 * d2)
     w0, w1, w2 = -sa0 - along * d0, -sa1 - along * d1, -sa2 - along * d2   # line -> centre
-    if _norm(w0, w1, w2) >= 1.0:        # the line passes outside: one half only
-        return False
+    if _norm(w0, w1, w2) >= 1.0:        # the line passes outside: hooked
+        return True
     along = (u[0] - sa0) * d0 + (u[1] - sa1) * d1 + (u[2] - sa2) * d2
     v0, v1, v2 = u[0] - sa0 - along * d0, u[1] - sa1 - along * d1, u[2] - sa2 - along * d2
     c0, c1, c2 = (el.point_side[k, 0] * D0, el.point_side[k, 1] * D1,
