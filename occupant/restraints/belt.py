@@ -336,8 +336,8 @@ def _slides_up(el, k, A, B, u):
     towards touching the ellipsoid, where it lifts off; towards h = 0 it lengthened, round the
     far side: GS1 at mid-clavicle, the chest wrap over the thorax's top once the belt had left
     the shoulder, 72 kN), or where the place lies past the smallest circle of its belt's planes,
-    on the other side from the one the wrap declares (``Wrap.side``). Every plane of the belt passes through the line
-    A-B; where the line passes through the ellipsoid, the planes' circles shrink from the great
+    on the other side from the one the wrap declares (``Wrap.side``). Every plane of the belt
+    passes through the line A-B; where the line passes through the ellipsoid, the planes' circles shrink from the great
     circle's half on one side of the line (through the centre) to the smallest (the plane
     normal to the centre's offset w from the line) and grow to the other half. The shortest
     path on the declared side, the held wrap's rest across the belt, is the half on that side;
