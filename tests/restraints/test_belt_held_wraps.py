@@ -206,11 +206,11 @@ def test_identity_held_wrap_slides_as_if_a_barrier_that_does_not_touch_were_not_
     """Anchors 0.5 R to the side of the ball's centre, the held wrap's place on its top turned
     45 deg across the belt (|h| / r 0.55, over the friction 0.3: it slides), a post beside the
     belt's piece from it to b that does not touch (0.14 m off it): the place's rate is the one
-    without the post, to 1e-9. Before, the
-    slide was judged in the plane through the wrap's neighbouring points, here the post's point
-    on the straight piece, not b: another plane (GS1 at mid-clavicle, the chest wrap beside the
-    lifted shoulder wrap: the slide that lowered that plane's |h| raised the placed plane's,
-    and the chest's circle shrank to r 0.01 before the wraps lifted off together, 19.6 kN)."""
+    without the post, to 1e-9. Before, the slide was judged in the plane through the wrap's
+    neighbouring points, here the post's point on the straight piece, not b: another plane, the
+    rate reversed (GS1 at mid-clavicle, the chest wrap beside the lifted shoulder wrap: the
+    slide that lowered that plane's |h| raised the placed plane's, and the chest's circle shrank
+    to r 0.01 before the wraps lifted off together, 19.6 kN)."""
     a, b = np.array([-0.3, 0.5 * R, 0.0]), np.array([0.3, 0.5 * R, 0.0])
     place = (0.0, 1.0, 1.0)
     post_at = (0.15, 0.0, 0.2)
