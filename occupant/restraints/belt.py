@@ -72,7 +72,6 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT_INLINE, JIT_STAGE, call_if, nonliteral, separate
-from occupant.contact.carrier import carrier_travel
 from occupant.contact.compliant import (
     contact_law, elastic_force, elastic_slope, largest_rate,
 )
@@ -83,7 +82,8 @@ from occupant.model.bundle import (
     PRETENSIONER_PULL_IN,
 )
 from occupant.restraints.wrap_chain import (
-    held_in_chain, lifted, place_chain, place_held, place_run, run_length, touching_ends,
+    carried_travel, held_in_chain, lifted, place_chain, place_held, place_run, run_length,
+    touching_ends,
 )
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
     _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,
@@ -193,10 +193,10 @@ def carry_lifted(data, el, out, p0, p1, o_pts):
             r += 1
         any_carried = any_carried or carried
         for w in range(k, r if carried else k):
-            if not lifted(data, el, out, w, o_pts, p0):
+            if not lifted(data, el, out, w, o_pts, p0, False):
                 continue
             off |= 1 << (w - p0)
-            i, n = touching_ends(data, el, out, w, 1, o_pts, p0)
+            i, n = touching_ends(data, el, out, w, 1, o_pts, p0, False)
             ci = el.point_carrier[i] != el.point_link[i]
             cn = el.point_carrier[n] != el.point_link[n]
             if not (ci or cn):
@@ -217,17 +217,6 @@ def carry_lifted(data, el, out, p0, p1, o_pts):
             out[j + 2] += (1.0 - q) * ti[2] + q * tn[2]
         k = max(r, k + 1)
     return any_carried, off
-
-
-@njit(**JIT_INLINE)
-def carried_travel(data, el, k):
-    """How far (B0) carried wrap k's point lies from its place on the undeformed ellipsoid: its
-    carrier's travel times its share (``Wrap.share``; 1: the whole travel)."""
-    dx, dy, dz = carrier_travel(data, el.point_link[k], el.point_carrier[k], el.point_carrier_r[k])
-    c = el.point_share[k]
-    if c != 1.0:
-        dx, dy, dz = c * dx, c * dy, c * dz
-    return dx, dy, dz
 
 
 @separate
@@ -293,10 +282,16 @@ def add_point_share(data, el, k, x, y, z, fx, fy, fz):
 
 
 @njit(**JIT_STAGE)
-def _held_slide(el, out, k, j, c, E, P, u, f_in, f_out, damping, r):
+def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping, r):
     """``wrap_slide``'s rate ``r`` of the place of wrap k held across the belt, with its slide
     towards the shortest path where the belt's pull across itself exceeds the friction (``c``,
-    ``E``: its ellipsoid's frame; ``P`` the point, ``u`` the place in it)."""
+    ``E``: its ellipsoid's frame; ``P`` the point, ``u`` the place in it). The belt's plane is
+    the one the wrap is placed in, through its ``touching_ends``: through the points beside it,
+    a neighbour that does not touch (on the straight piece to the touching end, ending at this
+    wrap's point, not at its tangent point) gave another plane, in which the slide that lowered
+    |h| raised the placed plane's (GS1 at mid-clavicle, the chest wrap beside the lifted
+    shoulder wrap, 115-129 ms: +2 to +7 /s): its circle shrank from r 0.45 to 0.01 and the
+    belt went the long way round it until the wraps lifted off together (19.6 kN)."""
     mu = el.point_across[k]
     u0, u1, u2 = u
     r0, r1, r2 = r
@@ -308,22 +303,24 @@ def _held_slide(el, out, k, j, c, E, P, u, f_in, f_out, damping, r):
                        E[6] * m0 + E[7] * m1 + E[8] * m2)
     normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
                + (f_in * a2 + f_out * b2) * n2)
-    A = _to_local(c, E, out[j - 3], out[j - 2], out[j - 1])
-    B = _to_local(c, E, out[j + 3], out[j + 4], out[j + 5])
+    i, m = touching_ends(data, el, out, k, 1, o_pts, p0, True)
+    ja, jb = o_pts + 3 * (i - p0), o_pts + 3 * (m - p0)
+    A = _to_local(c, E, out[ja], out[ja + 1], out[ja + 2])
+    B = _to_local(c, E, out[jb], out[jb + 1], out[jb + 2])
     n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
                           (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))
     excess = normal * (abs(h) / r - mu) if r > 0.0 and normal > 0.0 else 0.0
     if excess > 0.0:
         # across the belt (the plane normal's part in the surface) towards the shortest
         # path on the wrap's side: the way |h| falls (tried a step of 1e-7 along it), or rises
-        # where the place has passed to the other side (``_past_the_smallest_circle``)
+        # where the place has passed to the other side or the belt is hooked (``_slides_up``)
         hu = n[0] * u0 + n[1] * u1 + n[2] * u2
         t0, t1, t2 = n[0] - hu * u0, n[1] - hu * u1, n[2] - hu * u2
         _, h2, _ = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
                                (B[0] / D0, B[1] / D1, B[2] / D2),
                                (u0 + 1e-7 * t0, u1 + 1e-7 * t1, u2 + 1e-7 * t2))
         g = 1.0 if abs(h2) < abs(h) else -1.0
-        if _past_the_smallest_circle(el, k, A, B, u):
+        if _slides_up(el, k, A, B, u):
             g = -g
         d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
         v = excess / damping
@@ -332,11 +329,15 @@ def _held_slide(el, out, k, j, c, E, P, u, f_in, f_out, damping, r):
 
 
 @njit(**JIT_STAGE)
-def _past_the_smallest_circle(el, k, A, B, u):
+def _slides_up(el, k, A, B, u):
     """Whether held wrap k's place u (unit sphere of the scaled frame; neighbours A and B in the
-    ellipsoid frame) lies past the smallest circle of its belt's planes, on the other side from
-    the one the wrap declares (``Wrap.side``). Every plane of the belt passes through the line
-    A-B; where the line passes through the ellipsoid, the planes' circles shrink from the great
+    ellipsoid frame) slides the way |h| rises: where the line A-B passes outside the ellipsoid
+    (a touching wrap is hooked round it, the long way: its path shortens as its plane turns
+    towards touching the ellipsoid, where it lifts off; towards h = 0 it lengthened, round the
+    far side: GS1 at mid-clavicle, the chest wrap over the thorax's top once the belt had left
+    the shoulder, 72 kN), or where the place lies past the smallest circle of its belt's planes,
+    on the other side from the one the wrap declares (``Wrap.side``). Every plane of the belt
+    passes through the line A-B; where the line passes through the ellipsoid, the planes' circles shrink from the great
     circle's half on one side of the line (through the centre) to the smallest (the plane
     normal to the centre's offset w from the line) and grow to the other half. The shortest
     path on the declared side, the held wrap's rest across the belt, is the half on that side;
@@ -350,8 +351,8 @@ def _past_the_smallest_circle(el, k, A, B, u):
     d0, d1, d2 = _unit(B[0] / D0 - sa0, B[1] / D1 - sa1, B[2] / D2 - sa2)
     along = -(sa0 * d0 + sa1 * d1 + sa2 * d2)
     w0, w1, w2 = -sa0 - along * d0, -sa1 - along * d1, -sa2 - along * d2   # line -> centre
-    if _norm(w0, w1, w2) >= 1.0:        # the line passes outside: one half only
-        return False
+    if _norm(w0, w1, w2) >= 1.0:        # the line passes outside: hooked
+        return True
     along = (u[0] - sa0) * d0 + (u[1] - sa1) * d1 + (u[2] - sa2) * d2
     v0, v1, v2 = u[0] - sa0 - along * d0, u[1] - sa1 - along * d1, u[2] - sa2 - along * d2
     c0, c1, c2 = (el.point_side[k, 0] * D0, el.point_side[k, 1] * D1,
@@ -413,7 +414,8 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     r2 = (P[2] / D2 - u2) / WRAP_FOLLOW
     if el.point_across[k] > 0.0:   # held across the belt (compiled where a wrap is held)
         r = (r0, r1, r2)
-        r0, r1, r2 = call_if(el.held, _held_slide, r, el, out, k, j, c, E, P, (u0, u1, u2), f_in,
+        r0, r1, r2 = call_if(el.held, _held_slide, r, data, el, out, k, j, o_pts, p0, c, E, P,
+                             (u0, u1, u2), f_in,
                              f_out, damping, r)
     # on the sphere: the rate's tangential part, and the length drawn back to 1
     rs = r0 * u0 + r1 * u1 + r2 * u2

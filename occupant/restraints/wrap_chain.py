@@ -38,6 +38,7 @@ are placed together, each at its fraction of the wrap in its own plane, as a run
 and returned crossed (``place_held``)."""
 from numba import njit
 
+from occupant.contact.carrier import carrier_travel
 from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_geometry import (
@@ -444,24 +445,42 @@ def place_held(data, el, out, k0, o_pts, p0, z):
 
 
 @njit(**JIT_INLINE)
-def lifted(data, el, out, k, o_pts, p0):
+def lifted(data, el, out, k, o_pts, p0, moved):
     """Whether belt point k is a wrap lying off its (undeformed) ellipsoid: one that does not
-    touch, on the straight piece of its neighbours."""
-    return el.point_kind[k] == BELT_WRAP and not _on_surface(data, el, k,
-                                                             _read(out, o_pts + 3 * (k - p0)))
+    touch, on the straight piece of its neighbours; ``moved``: the carried wraps that touch have
+    been moved by their carriers' travel (``belt.place_points``), taken back here."""
+    if el.point_kind[k] != BELT_WRAP:
+        return False
+    x = _read(out, o_pts + 3 * (k - p0))
+    if moved and el.point_carrier[k] != el.point_link[k]:
+        d = carried_travel(data, el, k)
+        x = (x[0] - d[0], x[1] - d[1], x[2] - d[2])
+    return not _on_surface(data, el, k, x)
+
+
+@njit(**JIT_INLINE)
+def carried_travel(data, el, k):
+    """How far (B0) carried wrap k's point lies from its place on the undeformed ellipsoid: its
+    carrier's travel times its share (``Wrap.share``; 1: the whole travel)."""
+    dx, dy, dz = carrier_travel(data, el.point_link[k], el.point_carrier[k], el.point_carrier_r[k])
+    c = el.point_share[k]
+    if c != 1.0:
+        dx, dy, dz = c * dx, c * dy, c * dz
+    return dx, dy, dz
 
 
 @njit(**JIT_STAGE)
-def touching_ends(data, el, out, k, m, o_pts, p0):
+def touching_ends(data, el, out, k, m, o_pts, p0, moved):
     """The nearest points before point k and after point k + m - 1 that the belt reaches
     straight from them: anchors, rings, or wraps on their ellipsoids (``lifted``: one that does
     not touch lies on the straight piece of its neighbours, and can lie at its end, on the
-    touching wrap's own point, to which that wrap has no tangent point)."""
+    touching wrap's own point, to which that wrap has no tangent point); ``moved`` as
+    ``lifted``'s."""
     i = k - 1
-    while lifted(data, el, out, i, o_pts, p0):
+    while lifted(data, el, out, i, o_pts, p0, moved):
         i -= 1
     n = k + m
-    while lifted(data, el, out, n, o_pts, p0):
+    while lifted(data, el, out, n, o_pts, p0, moved):
         n += 1
     return i, n
 
@@ -477,10 +496,10 @@ def _straighten(data, el, out, k0, kf, o_pts, p0):
     long in one step, 20 MN)."""
     k = k0
     while k < kf:
-        if not lifted(data, el, out, k, o_pts, p0):
+        if not lifted(data, el, out, k, o_pts, p0, False):
             k += 1
             continue
-        i, n = touching_ends(data, el, out, k, 1, o_pts, p0)
+        i, n = touching_ends(data, el, out, k, 1, o_pts, p0, False)
         a, b = _read(out, o_pts + 3 * (i - p0)), _read(out, o_pts + 3 * (n - p0))
         q = 0.0
         for w in range(k, n):
@@ -501,7 +520,7 @@ def _place_between_touching(data, el, out, k, m, o_pts, p0, z):
     point (the end of its straight piece) had no tangent point there: its arc shrank with every
     sweep and it left its surface (GS1 with a barrier wrap on the upper arm: the shoulder wrap
     off the shoulder, 39 kN; tests/restraints/test_belt_held_wraps.py)."""
-    i, n = touching_ends(data, el, out, k, m, o_pts, p0)
+    i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
     place_run(data, el, out, k, m, o_pts, p0, z, _read(out, o_pts + 3 * (i - p0)),
               _read(out, o_pts + 3 * (n - p0)))
 

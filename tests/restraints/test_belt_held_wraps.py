@@ -129,11 +129,12 @@ POST = 0.03                                      # m: the barrier post's radius
 POST_AT = np.array([-0.10, 0.0, 0.25])           # m: its centre, above the sphere, behind its top
 
 
-def _held_then_barrier(a, b, at):
+def _held_then_barrier(a, b, at, post_at=POST_AT, barrier=True):
     """A belt from anchor a over one wrap held on the sphere of ``_held_pair`` (radius R at the
-    origin) and a barrier wrap on a post (a sphere of radius POST at POST_AT, on its shortest
+    origin) and a barrier wrap on a post (a sphere of radius POST at ``post_at``, on its shortest
     path, its side facing the sphere's top: it pushes only a belt that would pass through it; on
-    a slider of its own) to anchor b, the held wrap fitted at ``at``: (model, fitted state)."""
+    a slider of its own; left out of the belt without ``barrier``) to anchor b, the held wrap
+    fitted at ``at``: (model, fitted state)."""
     asm = Assembly("barrier")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "body", Pose()))
@@ -141,11 +142,11 @@ def _held_then_barrier(a, b, at):
     asm.add(Ellipsoid("shell", "centre", (R, R, R)))
     asm.add(Part("stand", 1.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("stand_slide", "prismatic", None, "stand", Pose()))
-    asm.add(Marker("post_centre", "stand", tuple(POST_AT)))
+    asm.add(Marker("post_centre", "stand", tuple(post_at)))
     asm.add(Ellipsoid("post", "post_centre", (POST, POST, POST)))
+    post = [Wrap("w1", "post", friction=0.3, side=(0.1, 0.0, -0.25 + R))] if barrier else []
     asm.add(Belt("belt", [Anchor("a", a), Wrap("w0", "shell", friction=0.3, across=0.3, at=at),
-                          Wrap("w1", "post", friction=0.3, side=(0.1, 0.0, -0.25 + R)),
-                          Anchor("b", b)], LINEAR, pretension=10.0))
+                          *post, Anchor("b", b)], LINEAR, pretension=10.0))
     model = asm.compile()
     z = fit_belts(model, [0.0, 0.0])
     return model, z
@@ -182,3 +183,72 @@ def test_analytic_held_wrap_beside_a_barrier_that_does_not_touch():
     push = -2.0 * T * R / np.hypot(0.3, R)
     np.testing.assert_allclose(data.f_ext[model.body("body")], (0, 0, 0, 0, 0, push), atol=1e-9 * T)
     assert not data.f_ext[model.body("stand")].any()
+
+
+def _place_rate(model, z, place):
+    """Held wrap w0's place (its state, a unit direction) set to ``place`` and the webbing 1 %
+    short of the fitted (its belt at 1.6 kN): (the place, its rate and w0's point (B0)) at
+    rest, q = v = 0."""
+    jz = model.belts.point_z[1]
+    z = z.copy()
+    z[jz:jz + 3] = np.asarray(place, float) / np.linalg.norm(place)
+    for k, name in enumerate(model.z_names):
+        if name.endswith(".webbing"):
+            z[k] *= 0.99
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    evaluate(bundle, data, 0.0, np.zeros(2), np.zeros(2), z, 0.0)
+    i = model.output_names.index
+    return (z[jz:jz + 3], data.zdot[jz:jz + 3].copy(),
+            np.array([data.outputs[i(f"belt.w0.{c}")] for c in "xyz"]))
+
+
+def test_identity_held_wrap_slides_as_if_a_barrier_that_does_not_touch_were_not_there():
+    """Anchors 0.5 R to the side of the ball's centre, the held wrap's place on its top turned
+    45 deg across the belt (|h| / r 0.55, over the friction 0.3: it slides), a post beside the
+    belt's piece from it to b that does not touch (0.14 m off it): the place's rate is the one
+    without the post, to 1e-9. Before, the slide was judged in the plane through the wrap's
+    neighbouring points, here the post's point on the straight piece, not b: another plane, the
+    rate reversed (GS1 at mid-clavicle, the chest wrap beside the lifted shoulder wrap: the
+    slide that lowered that plane's |h| raised the placed plane's, and the chest's circle shrank
+    to r 0.01 before the wraps lifted off together, 19.6 kN)."""
+    a, b = np.array([-0.3, 0.5 * R, 0.0]), np.array([0.3, 0.5 * R, 0.0])
+    place = (0.0, 1.0, 1.0)
+    post_at = (0.15, 0.0, 0.2)
+    with_post = _place_rate(*_held_then_barrier(a, b, place, post_at), place)
+    alone = _place_rate(*_held_then_barrier(a, b, place, post_at, barrier=False), place)
+    np.testing.assert_allclose(with_post[2], alone[2], atol=1e-12)   # the same point
+    assert np.linalg.norm(alone[1]) > 1.0                              # it slides
+    np.testing.assert_allclose(with_post[1], alone[1], rtol=1e-9, atol=1e-9)
+
+
+def _hook_length(a, b, u):
+    """Closed form: the belt's length from a to b the long way round the ball of radius R at the
+    origin, in the plane through a, b and the place R u: the tangents from a and b to that
+    plane's circle (centre o, radius r) and the arc between their tangent points away from the
+    line a-b, 2 pi - (angle a-o-b) - acos(r / |a - o|) - acos(r / |b - o|)."""
+    p = R * np.asarray(u, float) / np.linalg.norm(u)
+    n = np.cross(b - a, p - a)
+    n /= np.linalg.norm(n)
+    o = np.dot(n, p) * n
+    r = np.sqrt(R * R - np.dot(o, o))
+    la, lb = np.linalg.norm(a - o), np.linalg.norm(b - o)
+    angle = np.arccos(np.dot(a - o, b - o) / (la * lb))
+    return (np.sqrt(la * la - r * r) + np.sqrt(lb * lb - r * r)
+            + r * (2.0 * np.pi - angle - np.arccos(r / la) - np.arccos(r / lb)))
+
+
+def test_analytic_hooked_held_wrap_slides_the_way_its_belt_shortens():
+    """Anchors 1.5 R below the ball's centre (their line passes outside it), the held wrap's place
+    on its top turned 45 deg across the belt: the belt hooks over the ball the long way, its
+    length (closed form, ``_hook_length``) falling as the plane turns further from the centre,
+    towards touching the ball, where it lifts off. The place's slide (|h| / r 0.51 against the
+    friction 0.3) shortens the belt. Before, it slid the way |h| falls, as for a belt over the
+    near side, lengthening the belt round the ball's far side (GS1 at mid-clavicle: the chest
+    wrap, hooked over the thorax once the belt had left the shoulder, round its top, 72 kN)."""
+    a, b = np.array([-0.3, 0.0, -1.5 * R]), np.array([0.3, 0.0, -1.5 * R])
+    place = (0.0, 1.0, 1.0)
+    u, rate, P = _place_rate(*_held_then_barrier(a, b, place, barrier=False), place)
+    assert P[2] > 0.0                                     # on the top: hooked, the long way
+    step = 1e-4 * rate / np.linalg.norm(rate)
+    assert np.linalg.norm(rate) > 1.0
+    assert _hook_length(a, b, u + step) < _hook_length(a, b, u)
