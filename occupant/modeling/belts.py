@@ -265,6 +265,11 @@ class Wrap:
         self.share = float(self.share)
 
 
+# The compiled belt marks its points in one 64-bit word (restraints.belt.carry_lifted,
+# restraints.wrap_chain.place_chain): bits 0-62, so at most 64 points with both anchors.
+MAX_POINTS = 64
+
+
 @dataclass
 class Belt:
     """A belt through ``points`` (Anchor first and last; SlipRing and Wrap between) of
@@ -285,8 +290,8 @@ class Belt:
     def __post_init__(self):
         what = f"belt '{self.name}'"
         self.points = list(self.points)
-        if len(self.points) < 2:
-            raise ModelingError(f"{what}.points: a belt needs at least 2 points, got "
+        if not 2 <= len(self.points) <= MAX_POINTS:
+            raise ModelingError(f"{what}.points: a belt has 2 to {MAX_POINTS} points, got "
                                 f"{len(self.points)}")
         for k, p in enumerate(self.points):
             end = k in (0, len(self.points) - 1)

@@ -454,6 +454,8 @@ def test_reference_belts_fitted_at_pretension():
 def test_bad_input_names_the_element_and_key():
     with pytest.raises(ModelingError, match=r"belt 'b'.points\[0\]: a belt begins and ends at an Anchor"):
         Belt("b", [SlipRing("r"), Anchor("a")], LINEAR)
+    with pytest.raises(ModelingError, match=r"belt 'b'.points: a belt has 2 to 64 points, got 65"):
+        Belt("b", [Anchor("a")] + [SlipRing(f"r{k}") for k in range(63)] + [Anchor("c")], LINEAR)
     with pytest.raises(ModelingError, match="pretensioner needs the retractor"):
         Belt("b", [Anchor("a"), Anchor("c")], LINEAR, pretensioner=Pretensioner(0.01, force=[(0, 1), (1, 1)]))
     with pytest.raises(ModelingError, match=r"belt 'b'.pretension: 100 N is above its "
