@@ -29,7 +29,8 @@ Per belt, every evaluation:
    surface (only an unsymmetric wrap), the point's motion over the surface makes the work of the
    forces differ slightly from minus the webbing's strain energy: the energy balance, which
    counts the work done on the bodies, still closes.
-2. segments: strain e = L / l - 1 of the length L over the unstretched webbing l (a state);
+2. segments: strain e = L / l - 1 of the length L over the unstretched webbing l (a state),
+   L counted to its end wraps' places, which the webbing follows (``wrap_lag``);
    tension F(e) from the webbing's loading table, below the largest strain reached (a state,
    tracked as the contact penetration history is, ``occupant.contact.compliant``) from the
    shifted unloading table; slack (e <= 0) carries none. The force acts on both end points'
@@ -431,8 +432,9 @@ def wrap_lag(data, el, out, z, k, p0, o_pts):
     the webbing's bookkeeping follows the place (``wrap_drift`` carries the webbing with the
     place's motion, WRAP_FOLLOW behind the point), so a segment's strain counts its length to
     its ends' places, continuous where the point jumps along the belt (GS1 at mid-clavicle,
-    136.5 ms: the chest wrap lifts off, the abdomen wrap's point jumps 45 mm towards the D-ring,
-    and the abdomen-buckle segment, 45 mm longer on the same webbing, went 1.3 -> 17.8 kN).
+    136.5 ms: the shoulder and chest wraps lift off, the abdomen wrap's point jumps 45 mm along
+    the belt towards the D-ring, and the abdomen-buckle segment, 45 mm longer on the same
+    webbing, went 1.3 -> 17.8 kN in one 1e-5 s step).
     Zero for a point that is not a wrap, or a frictionless one (it carries no webbing: its
     segments' webbing flows freely through it, each counted to the point)."""
     jz = el.point_z[k]
