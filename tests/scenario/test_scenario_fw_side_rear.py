@@ -181,7 +181,9 @@ def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     the shoulder as the torso passed the D-ring and wrapped the thorax's door-side flank:
     7.0 kN at the D-ring, 11.2 kN on the lower diagonal, the door's load on the pelvis 3.5 kN;
     held on the body by the GS1 belt-body friction across it (restraints.belt.across), it
-    stays on the shoulder."""
+    stays on the shoulder. Since a segment's strain counts its length to its wraps' places
+    (restraints.belt.wrap_lag): peaks at the lap anchor 4.01 -> 3.85 kN, the buckle 2.44 -> 2.42
+    kN, the D-ring 0.83 -> 0.85 kN."""
     out = side.results.outputs
     assert out["belt.d_ring-shoulder.force"].max() < 2000
     assert out["belt.chest-buckle.force"].max() < 2000
@@ -406,7 +408,10 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     by the chest wraps' own motion over the body (restraints.belt.wrap_drift; before, 9.4 kN,
     1.51 B3, with the shoulder-chest chord at 8.8 kN). The settled head stops 0.087 m into the
     driver bag (0.26 m with the lens law), short of the collapsed bag: no bottoming force (in
-    the 0.26 m deep bag used before it bottomed with 6.8 kN on the hub, HIC15 1052)."""
+    the 0.26 m deep bag used before it bottomed with 6.8 kN on the hub, HIC15 1052). Since a
+    segment's strain counts its length to its wraps' places (restraints.belt.wrap_lag): HIC15
+    545.1 -> 545.8, chest deflection 36.79 -> 36.68 mm, lower diagonal 6.55 -> 6.51 kN, the lap
+    belt's segments 5.59 / 5.11 -> 5.33 / 5.35 kN, neck compression 59 -> 67 N."""
     run = ncap
     _closes_and_stays_out(run)
     out, rows = run.results.outputs, _rows(run)
@@ -424,7 +429,7 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     assert rows["chest 3 ms"]["pass"] is True and 40 < rows["chest 3 ms"]["value"] < 60
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11: HIC15 545 and head 3 ms 69.1 g against NHTSA "
+@pytest.mark.xfail(strict=True, reason="issue 11: HIC15 546 and head 3 ms 69.1 g against NHTSA "
                    "11391's 328 and 57.6 g: the head pulse near the test's shape (HIC15 / (0.015 s "
                    "a_3ms^2.5) 0.92, the test's 0.87) at 1.20 times its level, the bag's dimple pushing "
                    "the head with 3.8 kN against the test's 3.3-3.5 kN balance at an unsourced 49 kPa "
