@@ -84,7 +84,7 @@ from occupant.model.bundle import (
 )
 from occupant.restraints.wrap_chain import (
     carried_travel, held_in_chain, lifted, place_chain, place_held, place_run, run_length,
-    touching_ends,
+    touching_ends, undeformed_point,
 )
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
     _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,
@@ -401,10 +401,7 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     with time constant WRAP_FOLLOW."""
     j, jz = o_pts + 3 * (k - p0), el.point_z[k]
     c, E = ellipsoid_frame(data, el, k)
-    x, y, w = out[j], out[j + 1], out[j + 2]
-    if el.point_carrier[k] != el.point_link[k]:   # back on the undeformed ellipsoid
-        dx, dy, dz = carried_travel(data, el, k)
-        x, y, w = x - dx, y - dy, w - dz
+    x, y, w = undeformed_point(data, el, out, k, j)
     D0, D1, D2 = el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2]
     P = _to_local(c, E, x, y, w)
     s0, s1, s2 = z[jz], z[jz + 1], z[jz + 2]
@@ -444,15 +441,19 @@ def wrap_lag(data, el, out, z, k, p0, o_pts):
     if ns == 0.0:
         return 0.0
     j = o_pts + 3 * (k - p0)
-    x, y, w = out[j], out[j + 1], out[j + 2]
-    if el.point_carrier[k] != el.point_link[k]:   # back on the undeformed ellipsoid
-        dx, dy, dz = carried_travel(data, el, k)
-        x, y, w = x - dx, y - dy, w - dz
+    x, y, w = undeformed_point(data, el, out, k, j)
     c, E = ellipsoid_frame(data, el, k)
     P = _to_local(c, E, x, y, w)
     d0 = P[0] - el.point_size[k, 0] * z[jz] / ns
     d1 = P[1] - el.point_size[k, 1] * z[jz + 1] / ns
     d2 = P[2] - el.point_size[k, 2] * z[jz + 2] / ns
+    return _along_belt(E, out, j, d0, d1, d2)
+
+
+@njit(**JIT_INLINE)
+def _along_belt(E, out, j, d0, d1, d2):
+    """The part along the belt at the point of output slot j (from the point before to the one
+    after) of the vector d, given in the axes E of its wrap's ellipsoid."""
     t0, t1, t2 = _unit(out[j + 3] - out[j - 3], out[j + 4] - out[j - 2], out[j + 5] - out[j - 1])
     return ((E[0] * d0 + E[1] * d1 + E[2] * d2) * t0 + (E[3] * d0 + E[4] * d1 + E[5] * d2) * t1
             + (E[6] * d0 + E[7] * d1 + E[8] * d2) * t2)
@@ -477,9 +478,7 @@ def wrap_drift(data, el, out, zdot, z, k, p0, o_pts):
     w1 = el.point_size[k, 1] * (zdot[jz + 1] - r * u1)
     w2 = el.point_size[k, 2] * (zdot[jz + 2] - r * u2)
     _, E = ellipsoid_frame(data, el, k)
-    t0, t1, t2 = _unit(out[j + 3] - out[j - 3], out[j + 4] - out[j - 2], out[j + 5] - out[j - 1])
-    return ((E[0] * w0 + E[1] * w1 + E[2] * w2) * t0 + (E[3] * w0 + E[4] * w1 + E[5] * w2) * t1
-            + (E[6] * w0 + E[7] * w1 + E[8] * w2) * t2)
+    return _along_belt(E, out, j, w0, w1, w2)
 
 
 @njit(**JIT_STAGE)

@@ -451,11 +451,20 @@ def lifted(data, el, out, k, o_pts, p0, moved):
     been moved by their carriers' travel (``belt.place_points``), taken back here."""
     if el.point_kind[k] != BELT_WRAP:
         return False
-    x = _read(out, o_pts + 3 * (k - p0))
-    if moved and el.point_carrier[k] != el.point_link[k]:
-        d = carried_travel(data, el, k)
-        x = (x[0] - d[0], x[1] - d[1], x[2] - d[2])
+    j = o_pts + 3 * (k - p0)
+    x = undeformed_point(data, el, out, k, j) if moved else _read(out, j)
     return not _on_surface(data, el, k, x)
+
+
+@njit(**JIT_INLINE)
+def undeformed_point(data, el, out, k, j):
+    """Wrap k's point (B0, at output slot j) back on its undeformed ellipsoid: less its
+    carrier's travel (``carried_travel``) where it is carried."""
+    x, y, w = out[j], out[j + 1], out[j + 2]
+    if el.point_carrier[k] != el.point_link[k]:
+        dx, dy, dz = carried_travel(data, el, k)
+        x, y, w = x - dx, y - dy, w - dz
+    return x, y, w
 
 
 @njit(**JIT_INLINE)
