@@ -302,7 +302,7 @@ T8_FRACTION = 1.5 / UPPER_TORSO_BODIES
 # ANSUR II's acromion, 0.1184 H from the midline, 0.0436 H below C7) [D]. Read before at the
 # shoulder joints' centres, which stand at about the acromion's height (the Hybrid III's, 0.0441 H
 # below C7) but 0.0088 H (15 mm) inboard of it; a real glenohumeral centre lies well below the
-# acromion (scenarios/validation/README.md, GS1 'The shoulder joints below the acromia')
+# acromion (scenarios/validation/HISTORY.md, GS1 'The shoulder joints below the acromia')
 
 
 def acromion_points(source):
@@ -323,7 +323,7 @@ def acromion_points(source):
 # L3/L4; L4's half a body below it, on the pelvis (negative: read on the pelvis, from the
 # lumbar-pelvis joint along the pelvis's z; at the posture's zero joint angle the two frames are
 # parallel). Read before at 3.5 and 1.5 of five bodies above the joint taken for L5/S1: two
-# vertebrae too high (branch gs1pelvis, scenarios/validation/README.md)
+# vertebrae too high (branch gs1pelvis, scenarios/validation/HISTORY.md)
 LUMBAR_FRACTIONS = {"l2": 1.5 / LUMBAR_BODIES, "l4": -0.5 / LUMBAR_BODIES}
 # The spine accelerometers' channel class: the corridors' source (the SAFER GS1 folder's
 # T1/T8/L2_x_acc files) states none; SAE J211's class for spine accelerations, CFC 180 (49 CFR

@@ -5,7 +5,7 @@ shell on it: ``human.builder.shoulder_shells``). A wrap fitted at a point of one
 (``modeling.belts.Wrap.at``) where another ellipsoid of the same part stands over it would lie
 inside the body's surface: GS1's shoulder belt fitted at mid-clavicle on the thorax lay 31 mm
 inside the shoulder shell, on no surface of the shoulder, held there only by friction
-(scenarios/validation/README.md, GS1). ``outer_place`` carries the fitted point out along the
+(scenarios/validation/HISTORY.md, GS1). ``outer_place`` carries the fitted point out along the
 surface's normal until it leaves every ellipsoid of the part, and names the ellipsoid it leaves
 last: the surface the belt lies on there, and the point on it."""
 import numpy as np

@@ -23,7 +23,7 @@ segments merge (no force, ``belt.merged``).
 Limit: a join is a free point off both ellipsoids; where the shortest path over two
 overlapping ellipsoids would cross their crease (no straight piece between them), the solve
 stays at the crease unconverged (a shoulder ellipsoid on the thorax, scenarios/validation
-README).
+HISTORY.md).
 
 Before this, neighbouring runs were placed one at a time, each between its neighbours' wrap
 points, in Gauss-Seidel sweeps: the middles of neighbouring wraps are not a belt's path, and

@@ -143,7 +143,7 @@ def lap_belt_pelvis(asm, c, path):
 
 
 SHOULDER_SEMI_AXES = (0.06, 0.07, 0.06)   # m [E]: the Hybrid III 50th's shoulder between its
-                                          # neck shell and shoulder joint (validation README)
+                                          # neck shell and shoulder joint (validation HISTORY.md)
 
 
 def shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu):
@@ -239,7 +239,7 @@ def build_belt(asm, table, c, path):
     the outboard side of the occupant's ``neck_shell`` (if it has one: the belt cannot slide
     through the neck), all placed together on their shortest path (``restraints.wrap_chain``;
     no ``across``; in GS1's crash this path jumps between two locally shortest ones, so no
-    shipped case uses it: scenarios/validation/README.md). ``abdomen`` (an occupant ellipsoid,
+    shipped case uses it: scenarios/validation/HISTORY.md). ``abdomen`` (an occupant ellipsoid,
     e.g. ``abdomen``): a further wrap on it after the chest wrap, so the shoulder belt's lower part lies over the belly on its way to the
     buckle instead of cutting through it (``restraints.belt_clearance``), held across the belt
     by friction (``across``, default ``friction``): on their shortest path the wraps over the
@@ -250,7 +250,7 @@ def build_belt(asm, table, c, path):
     fitted at that point (on the body's outer surface there: the ellipsoid of the same part
     standing over it, ``modeling.outer_surface``) and held across the belt by friction, its
     place kept to n . x >= d (``held_on``, ``Wrap.flank``); none shipped (GS1 measured with them:
-    scenarios/validation/README.md, "The shoulder belt held where it is fitted")."""
+    scenarios/validation/HISTORY.md, "The shoulder belt held where it is fitted")."""
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,

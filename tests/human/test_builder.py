@@ -222,7 +222,7 @@ def test_reference_thorax_depth_is_the_survey_chest_depth(stature, mass):
     "1.753 m against ANSUR II's 0.289 (0.1649 H). Sized to the survey (its masses and inertias "
     "unchanged), every human case is unchanged but GS1, whose shoulder belt, one wrap on the "
     "thorax, then wraps round its inboard flank: head 396 -> 733 mm, 9 -> 5 of 19 inside "
-    "(scenarios/validation/README.md, \"The thorax's breadth\")"))
+    "(scenarios/validation/HISTORY.md, \"The thorax's breadth\")"))
 def test_reference_thorax_breadth_is_the_survey_chest_breadth():
     """The thorax ellipsoid is as broad as ANSUR II's men's chest at the nipples (0.1649 H:
     289.4 mm, body_proportions.toml), where the ribcage is broadest below the shoulders."""
@@ -236,7 +236,7 @@ def test_reference_thorax_breadth_is_the_survey_chest_breadth():
     "the upper arm shells lie 40.6 mm inside the thorax at rest (its half-breadth 0.189 m, the "
     "shoulder joints 0.192 m out, the arm's radius 58 mm), so no arm-thorax contact can be "
     "declared without a pre-load; with the survey's chest breadth they clear it by 0.5 mm at "
-    "1.753 m and 78.2 kg (scenarios/validation/README.md, \"The thorax's breadth\")"))
+    "1.753 m and 78.2 kg (scenarios/validation/HISTORY.md, \"The thorax's breadth\")"))
 def test_reference_upper_arms_clear_the_thorax_at_rest():
     """At rest (every joint at zero: the arms along the upper torso) no point of either upper
     arm shell's surface lies inside the thorax ellipsoid."""

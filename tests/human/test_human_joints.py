@@ -127,7 +127,7 @@ def test_reference_hip_flexion_against_riener_edrich(human, hip_deg):
     90 deg as seated: within 2.5 N m from 90 to 125 deg of hip flexion (measured 0.2-2.0 N m
     apart). Both give about 1 N m at 95 deg and 15-16 N m at 125 deg: an order of magnitude
     below the 75-115 N m with which GS1's steep lap belt tilts the pelvis forward
-    (scenarios/validation/README.md), so the hip's passive resistance is not what a PMHS lacks
+    (scenarios/validation/HISTORY.md), so the hip's passive resistance is not what a PMHS lacks
     there. (With the knee at 60 deg, the hamstrings stretched, Riener & Edrich give 10-36 N m:
     still short of it.)"""
     got = _kernel_moment(human, "left_hip_y", -hip_deg)          # our hip flexion is negative y

@@ -1,7 +1,7 @@
 """The parametric human's optional flexible thoracic spine (occupant/human/thoracic_spine.py;
 builder option ``thoracic_spine``, off by default): the split is the rigid upper torso at zero
 angle, its joint carries the sourced T1-T12 flexion/extension stiffness, T8 moves to the lower
-piece; and, measured on GS1 (scenarios/validation/README.md, GS1 "A flexible thoracic spine"),
+piece; and, measured on GS1 (scenarios/validation/HISTORY.md, GS1 "A flexible thoracic spine"),
 what it does not yet do."""
 import math
 
@@ -108,7 +108,7 @@ def gs1_thoracic():
     "only) and the passive damping the thoracic joint extends to -9.2 deg at 60 ms and flexes "
     "to 20.7 deg from 100 ms, 32 ms in its stops with up to 823 N m; T1 97 g at 100 ms (rigid "
     "64 g at 69 ms), T1 296 mm and head 462 mm OUT: no crash-rate thoracic moment-angle data "
-    "read (scenarios/validation/README.md, GS1 'A flexible thoracic spine')"))
+    "read (scenarios/validation/HISTORY.md, GS1 'A flexible thoracic spine')"))
 def test_reference_gs1_thoracic_joint_stays_out_of_its_stops(gs1_thoracic):
     res = gs1_thoracic["results"]
     d = np.degrees(res.outputs["thoracic_y.deflection"])

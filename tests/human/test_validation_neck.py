@@ -121,7 +121,7 @@ def test_analytic_neck_share_relaxed_tone(nbdl12):
 
 
 def test_regression_nbdl_12g_neck_share(nbdl12):
-    """Who carries the living neck's flexion moment (issue 14; README, NBDL, "Who carries"): at
+    """Who carries the living neck's flexion moment (issue 14; HISTORY.md, NBDL, "Who carries"): at
     C7/T1 the joint's spring (Mertz branch) and its fitted damping, the muscle elements 1.6 % of
     the angular impulse to the joint's largest flexion (spring 3.58, damping 4.02, muscles 0.12
     N m s): the muscles' resistance is not counted twice in any amount that matters. Strengthening
@@ -194,7 +194,7 @@ def test_reference_stemper_checks_inside_the_corridor(case, validated):
                    "extension_at_60ms_deg": 3.42, "extension_at_80ms_deg": 10.72,
                    "extension_at_100ms_deg": 22.38, "extension_at_120ms_deg": 35.66})])
 def test_regression_stemper_figures(case, expected, validated):
-    """The figures as measured (README.md), 0.5 deg: the passive neck (no muscles, reference
+    """The figures as measured (HISTORY.md), 0.5 deg: the passive neck (no muscles, reference
     damping and Voo et al.'s hysteresis). With the equal sagittal split it extended in the upper
     half of the corridor from 100 ms (2.6 m/s peak 59.5 deg against 25.3-62.5; 1.8 m/s 44.4
     against 20.6-55.3); since extension splits 8.4 deg at C7/T1 and 36.6 deg at the condyles
@@ -245,7 +245,7 @@ def test_reference_kang_side_corridor_is_the_two_specimens():
 
 
 def test_regression_kang_side_figures(validated):
-    """As measured (README.md): the peak's time and the bending at 200 ms inside, the peak out.
+    """As measured (HISTORY.md): the peak's time and the bending at 200 ms inside, the peak out.
     Since the lateral range splits between the joints as the in vitro spine bends (joint_rom.toml:
     17.5 deg at C7/T1, 27.5 deg at the condyles) the peak is 67.7 deg and the bending at 200 ms
     -10.0 deg (0.1 deg inside); with the equal split 73.0 and -29.0 deg, and with the elastic
@@ -261,7 +261,7 @@ def test_regression_kang_side_figures(validated):
 
 
 def test_regression_kang_side_mechanism(validated):
-    """What makes the peak (README.md): the sled's pulse is over at 67 ms and the head peaks
+    """What makes the peak (HISTORY.md): the sled's pulse is over at 67 ms and the head peaks
     after it. The lower neck (C7/T1), bent past its range into the ligamentous branch (its
     largest angle, 37.6 deg, at 52 ms with 120 N m; 38.6 deg with the 17.5 deg range), springs
     back to 18 deg by the peak (20 with the 17.5 deg range) and returns about 10 J of the 18 J it took, while the head, lagging 24 deg about the condyles at
@@ -271,7 +271,7 @@ def test_regression_kang_side_mechanism(validated):
     at which PMHS atlases broke in lateral bending (Yoganandan et al. 2024). The free swing, not
     the lower neck's recoil, sets the peak: with the hysteresis raised from 31 to 50 or 70 % the
     peak is 68.3 or 69.3 deg, with 1 N m s/rad at C7/T1 alone 66.6, at the condyles alone 58.9
-    (tried once each with the 17.5 / 27.5 deg split, README.md, not kept)."""
+    (tried once each with the 17.5 / 27.5 deg split, HISTORY.md, not kept)."""
     out = validated("human_neck_kang_side_check")
     res, t = out["results"], out["t"] * 1e3
     head = out["history"]["head_lateral_deg"]
@@ -325,7 +325,7 @@ KANG_SIDE_OUT = (
     "joint's soft range at up to 51 rad/s, resisted by neither its curve (< 10 N m) nor "
     "its passive damping (5 N m), and is stopped by the ligamentous branch at "
     "102 N m; "
-    "the lower neck's recoil and the hysteresis do not set the peak (README.md); no "
+    "the lower neck's recoil and the hysteresis do not set the peak (HISTORY.md); no "
     "published lateral damping or crash-level lateral curve to correct it with "
     "(test_regression_kang_side_mechanism)")
 KANG_FRONTAL_OUT = (
@@ -336,7 +336,7 @@ KANG_FRONTAL_OUT = (
     "ligamentous branch at 44 ms (27 deg, 193 N m, 18 J) while the head lags, "
     "returns that work (test_regression_kang_frontal_mechanism): at most 69 % of it under the "
     "neck's sourced hysteresis (Voo et al. 1998), no less when unloading to Panjabi et "
-    "al. 2001's residual set; to stay flexed the head needs 20-40 % (README.md). The "
+    "al. 2001's residual set; to stay flexed the head needs 20-40 % (HISTORY.md). The "
     "stored work is the living neck's branch, 6-34 times the ligamentous column's moment "
     "at these angles; a ligament-only branch folds the head to 116 deg: the PMHS neck "
     "(passive muscle, skin) lies between, its crash-level curve not sourced")
@@ -355,7 +355,7 @@ def test_reference_kang_check_inside_the_pmhs_range(case, validated):
 
 
 def test_regression_kang_frontal_figures(validated):
-    """As measured when the case was written (README.md), every figure out: the flexion above the
+    """As measured when the case was written (HISTORY.md), every figure out: the flexion above the
     corridor at 60 ms (it rises 5-10 ms early), below it from 80 ms on."""
     c = validated("human_neck_kang_frontal_check")["checks"]
     expected = {"peak_flexion_deg": 50.0, "flexion_at_60ms_deg": 35.2,
@@ -366,16 +366,16 @@ def test_regression_kang_frontal_figures(validated):
 
 
 def test_regression_kang_frontal_mechanism(validated):
-    """What ends the flexion early (README.md): the lower neck (C7/T1) bends first, past its
+    """What ends the flexion early (HISTORY.md): the lower neck (C7/T1) bends first, past its
     12 deg range into the ligamentous branch (27.2 deg at 44 ms, 193 N m: the PMHS ligament-damage
     level of joint_passive.toml, 190 N m, reached in a 14 km/h test), while the head lags about
     the condyles (-21 deg at 40 ms); it springs back to 4 deg by the head's peak, returning 11 J
     of the 18 J it stored, and the head, stopped in the upper joint's branch (45.6 deg, 115 N m),
     swings back past upright. The lower neck's moment is one spike (197 N m at most, 30-45 ms)
     and then under 25 N m from 55 to 100 ms while the head swings: the PMHS's T1 load cell
-    (Kang et al. 2018 as digitised by SAFER, README.md) read 64-94 N m at 40-45 ms and carried
+    (Kang et al. 2018 as digitised by SAFER, HISTORY.md) read 64-94 N m at 40-45 ms and carried
     10-63 N m at 60 ms, 61-122 N m at 100 ms. Searched for a sourced change (branches
-    neckpassive, neckhyst, neckflex, README.md): none; a softer lower branch moves the peak and 60-80 ms
+    neckpassive, neckhyst, neckflex, HISTORY.md): none; a softer lower branch moves the peak and 60-80 ms
     figures, only a hysteresis of 60-80 % (31 %, Voo et al. 1998) the late ones, and at 80 % the
     NBDL 15 g return goes out; unloading to a permanent set (to Panjabi et al. 2001's residual
     at zero load, or the law's straight line) leaves the head -26 to -29 deg at 200 ms."""

@@ -223,11 +223,11 @@ def test_reference_gs1_lower_shoulder_belt_force_inside_the_pmhs_corridor(gs1):
     "folder's corridor files, not verified: it holds no per-test lap belt traces, and its shoulder "
     "belts' corridor files lie 1.6-2.6 times below their tests' own traces; were these as low, the "
     "crash's 1.02 kN would be further below): held at the knees, the pelvis tilts forward 28 deg "
-    "about the hips; measured in scenarios/validation/README.md"))
+    "about the hips; measured in scenarios/validation/HISTORY.md"))
 def test_reference_gs1_lap_belt_force_inside_the_pmhs_corridor(gs1):
     """Outboard lap belt peak inside the peaks of Shaw et al.'s (2009) corridor boundaries
     (1.60-2.21 kN; the SAFER folder's files, not verified: no per-test traces,
-    scenarios/validation/README.md GS1 "The corridors")."""
+    scenarios/validation/HISTORY.md GS1 "The corridors")."""
     _assert_inside(gs1, "lap_belt_force_kN")
 
 
@@ -247,7 +247,7 @@ def test_regression_gs1_figures(gs1):
     the sternum; GS1's rigid seat pan): head 371 mm and T1 259 mm (inside); the belt forces are
     OUTSIDE the PMHS corridors and held as they came out: upper shoulder belt 10.95 kN
     (corridor files then 3.54-4.48), outboard lap belt 3.73 kN (1.60-2.21; its peak is the re-loading at 122 ms)
-    (scenarios/validation/README.md says why). The head's 3 ms acceleration, 130 g when the
+    (scenarios/validation/HISTORY.md says why). The head's 3 ms acceleration, 130 g when the
     Hybrid III's bottoming stop caught the lower neck in lateral bending, is 87 g with the neck's
     progressive stops, 84.5 g with their hysteresis, 85.8 g with the ball joints' resistance
     acting on the rate of their angles, 90.8 g with the passive tissue's damping of a neck
@@ -448,7 +448,7 @@ GS1_PMHS_PELVIS_MAX_DROP = 0.0033   # m [S]
     "pelvis held at the knees, tilted forward 30 deg at 87 ms) "
     "where the PMHS's pelvis point never goes more than 3.3 mm down and rises 36-57 mm by 100-108 "
     "ms (their T1 rises 50 mm too): the human does not rise out of the seat as the PMHS do; with "
-    "the knee supports facing straight back, 36.1 mm (scenarios/validation/README.md)"))
+    "the knee supports facing straight back, 36.1 mm (scenarios/validation/HISTORY.md)"))
 def test_reference_gs1_pelvis_does_not_sink_below_the_pmhs(gs1):
     """The pelvis (H-point) goes no further down relative to the sled than the GS1 PMHS's pelvis
     point's corridor allows (GS1_PMHS_PELVIS_MAX_DROP). Before the knee supports a quarter of the
@@ -476,7 +476,7 @@ def test_reference_gs1_safer_hbm_rises_inside_the_pmhs_corridors():
     assert rise["l4"] > 0.8 * rise["pelvis"]
 
 
-# What holds the human's pelvis down (branch gs1rise; scenarios/validation/README.md, GS1 "What
+# What holds the human's pelvis down (branch gs1rise; scenarios/validation/HISTORY.md, GS1 "What
 # holds the pelvis down"): measured on the shipped case, ms 80-100
 GS1_SEAT_LOAD_MEASURED_N = 8.8e3        # the pan's vertical load on the buttock and thighs, at least
 GS1_LOWER_BELT_DOWN_MEASURED_N = 4.4e3  # the lower shoulder belt's downward pull, at least
@@ -534,7 +534,7 @@ GS1_FIGURES_OUT = {
            "upper torso is one rigid body from T9/T10 to T1 that stays near upright on the "
            "extended lumbar spine to 60 ms, so its base, where T8 is, goes forward with the "
            "thorax-lumbar joint, where the PMHS's trunk bends along its thoracic spine "
-           "(scenarios/validation/README.md, GS1 'The pelvis against the PMHS's')"),
+           "(scenarios/validation/HISTORY.md, GS1 'The pelvis against the PMHS's')"),
     "rises": (("t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm"),
               "the human's T1 rises 34.9 mm, T8 24.9 mm and its H-point 0.0 mm (32.2, 23.2 and "
               "0.7 before the buttock was concentric with the ischium's underside; T8 read at its "
@@ -549,7 +549,7 @@ GS1_FIGURES_OUT = {
               "with 5-7.6 kN, its upper piece to the anchorage rising only 0.16-0.23 of its "
               "6.3-9.4 kN), which the lumbar spine passes to the pelvis (4-8 kN down on it at "
               "80-115 ms); the T1's and T8's lag is the H-point's: "
-              "their rises less its drop reach 66 and 60 mm (scenarios/validation/README.md, GS1 "
+              "their rises less its drop reach 66 and 60 mm (scenarios/validation/HISTORY.md, GS1 "
               "'The pelvis'). Measured since (GS1 'What holds the pelvis down'): the corridors "
               "are upward motions relative to the buck from the PMHS's settled start, and the "
               "SAFER HBM on the deck's rigid seat meets all three (49.1 / 80.4 / 48.0 mm); the "
@@ -567,7 +567,7 @@ GS1_FIGURES_OUT = {
                       "39.8 and 43.7 before the belt's load on the thorax's front reached the "
                       "ribcage; 100.7, 60.3 and 59.4 while the lumbar joints rattled against "
                       "their extension wall) where the PMHS's peak at 8.35-22.09, 19.97-23.60 and "
-                      "18.65-24.92 g. Traced (README GS1 'The spine's decelerations traced'): T1's "
+                      "18.65-24.92 g. Traced (HISTORY.md GS1 'The spine's decelerations traced'): T1's "
                       "56 g at 68 ms is 35.6 g of the upper torso's own x deceleration (12.0 kg) "
                       "and 20.6 g of its pitch (-1.6 krad/s^2); on it the belt's two thorax wraps "
                       "push 4.5 kN back (their two thirds not on the sternum, risen from 0.9 kN at "
@@ -583,7 +583,7 @@ GS1_FIGURES_OUT = {
                       "the PMHS's to 90 ms, T1 30 g before 95 ms, T8 37.2 g, but from 90 ms the "
                       "belt slides off the shell over the acromion and snaps back at 116-120 ms "
                       "(139 g; on the thorax under the shell, before: T8 23.1 g, T1 91 g at 122 ms) "
-                      "(README GS1 'The shoulder belt on the shoulder's surface')"),
+                      "(HISTORY.md GS1 'The shoulder belt on the shoulder's surface')"),
     "acromia": (("right_acromion_x_excursion_mm", "left_acromion_x_excursion_mm"),
                 "the belted (right) acromion goes 174.1 mm forward and the far one 289.1 mm "
                 "(175.9 and 282.2 read at the shoulder joints' centres, 15 mm inboard; 176.0 and "
@@ -596,7 +596,7 @@ GS1_FIGURES_OUT = {
                 "mm to 100 ms (under the PMHS's) and the left goes inside Ash's corridor at 70-90 "
                 "ms, but the belt then slides off over the acromion (right 250, left 524 mm read "
                 "at the acromion; 258 and 513 read at the joints, as measured before; on the "
-                "thorax under the shell, before: 98-104 mm to 100 ms, then 234 and 491 mm) (README "
+                "thorax under the shell, before: 98-104 mm to 100 ms, then 234 and 491 mm) (HISTORY.md "
                 "GS1 'The shoulder belt on the shoulder's surface')"),
 }
 
@@ -620,7 +620,7 @@ def test_reference_gs1_lumbar_excursions_inside_the_pmhs_corridors(gs1):
     joints_vertebral_levels): 114.9 and 91.1 mm. Read two vertebrae too high before (at 3.5 and
     1.5 of five bodies above the lumbar-pelvis joint taken for L5/S1) they went 142.1 and 117.8
     mm, L4 OUT, which had been read as the pelvis's forward tilt being two to three times the
-    PMHS's (scenarios/validation/README.md, GS1 'The pelvis against the PMHS's')."""
+    PMHS's (scenarios/validation/HISTORY.md, GS1 'The pelvis against the PMHS's')."""
     _assert_inside(gs1, "l2_x_excursion_mm", "l4_x_excursion_mm")
 
 
@@ -716,7 +716,7 @@ def gs1_pelvis_tilt_deg(gs1):
     "Anderson & Pandy's curve) the seated lumbar's flexion (9 deg a joint put into the posture for sitting's 17-19 deg less lordosis, Endo et "
     "al. 2012, Moon et al. 2018: the pelvis tilts 39 deg, 967 N m), the seat's friction (0: "
     "1402 N m) nor the knee supports' angle (straight back: 699 N m) (scenarios/validation/"
-    "README.md, GS1 'The pelvis')"))
+    "HISTORY.md, GS1 'The pelvis')"))
 def test_reference_gs1_lumbar_moment_within_the_tested_range(gs1):
     """Each lumbar joint's bending moment stays within what intact lumbar motion segments were
     loaded with in the published tests (LUMBAR_SEGMENT_MOMENT_TESTED), in extension and in
@@ -976,11 +976,11 @@ def test_reference_gs1_pmhs_l4_turns_with_the_pelvis():
     "buttock keeps the pan's load line 14-17 mm behind the hips as the pelvis tilts (15-41 mm "
     "before), which takes 2-3 deg off by 90 ms; by 40 ms its gain is mostly its start 2.2 mm "
     "above the pan (0.7 before; with the start kept at 0.7 mm, 8.1 deg at 40 ms, 26.9 at 90: "
-    "scenarios/validation/README.md, GS1 'The buttock on the ischium'). Not the hips' curve (four "
-    "times it moved the tilt 8.2 -> 8.0 deg at 40 ms), nor (README GS1 'The pelvis') the seat's "
+    "scenarios/validation/HISTORY.md, GS1 'The buttock on the ischium'). Not the hips' curve (four "
+    "times it moved the tilt 8.2 -> 8.0 deg at 40 ms), nor (HISTORY.md GS1 'The pelvis') the seat's "
     "friction, the knee supports' angle or stiffness, the seated lumbar's flexion; the shares are "
     "this run's, not what it does without one (the pelvis's centre of mass put at the hips kept "
-    "8.4 deg by 40 ms, README GS1 'The pelvis')"))
+    "8.4 deg by 40 ms, HISTORY.md GS1 'The pelvis')"))
 def test_reference_gs1_pelvis_tilt_keeps_the_pmhs_pace(gs1):
     """The human's pelvis tilts forward (gs1_pelvis_tilt_deg) no more by 40 and 90 ms than the
     PMHS's pelvis and lower lumbar spine turn for the shortest distance considered between their
@@ -1049,7 +1049,7 @@ def test_reference_gs1_human_sits_on_its_buttock():
     "abdomen's outboard flank, the chest wrap 90 mm lower): the torso slides out under it, head "
     "701 mm, T1 542 mm; carried through the settling as the deck's, its thorax wraps slide 130 mm "
     "back under the belts' 10 N and it loads with 16-30 kN at 40 ms (scenarios/validation/"
-    "README.md, GS1 'Settled as the deck')"))
+    "HISTORY.md, GS1 'Settled as the deck')"))
 def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
     """Run from the posture the deck's procedure gives (350 ms under gravity in the unlocked
     belts, occupant.settle), the head goes no further forward than the PMHS corridor's upper
@@ -1269,7 +1269,7 @@ def test_reference_gs1_lap_belt_stays_on_the_pelvis(gs1):
     "at 61.5 ms (0.35 kN) on the trapezoid since the knees bear on GS1's "
     "supports and the pelvis tilts forward about the held hips (37 deg); 2.5 mm at 71 ms (1.9 kN) "
     "on the buck's bolster, 3.3 mm on lap_belt_pelvis at 54 ms, 3.6 mm before the upper "
-    "anchorage was placed from the shoulder (scenarios/validation/README.md)"))
+    "anchorage was placed from the shoulder (scenarios/validation/HISTORY.md)"))
 def test_reference_gs1_lap_belt_does_not_ride_up(gs1):
     """While loaded, the lap belt's mid point never rises above its starting height in the
     pelvis frame (1 mm). The wraps carrying the webbing lying on the pelvis with their motion
@@ -1337,7 +1337,7 @@ def gs1_mid_clavicle_run():
 
 
 def test_reference_gs1_belt_at_mid_clavicle_turns_the_torso_as_the_pmhs(gs1_mid_clavicle_run):
-    """The lead for the spine's decelerations (README GS1 'The spine's decelerations traced' and
+    """The lead for the spine's decelerations (HISTORY.md GS1 'The spine's decelerations traced' and
     'The shoulder belt on the shoulder's surface'): with the belt fitted at mid-clavicle (on the
     shoulder shell, ``modeling.outer_surface``) and mid-sternum and held there (MID_CLAVICLE_FIT,
     not shipped) the torso turns about the belted shoulder as the PMHS's does: the left
@@ -1367,7 +1367,7 @@ def test_reference_gs1_belt_at_mid_clavicle_turns_the_torso_as_the_pmhs(gs1_mid_
     "chest: head 626, T1 473 mm, right acromion 250 mm at the acromion (258 read at the joint before) "
     "(before branch gs1wrapfix it slid round "
     "the shell's back through the thorax and snapped to 24.5 kN: head 491, T1 353 mm) "
-    "(scenarios/validation/README.md, GS1 'The shoulder belt on the shoulder's surface')"))
+    "(scenarios/validation/HISTORY.md, GS1 'The shoulder belt on the shoulder's surface')"))
 def test_reference_gs1_belt_at_mid_clavicle_stays_on_the_shoulder(gs1_mid_clavicle_run):
     """Fitted at mid-clavicle and held there, the belt keeps the belted acromion inside Ash et
     al.'s corridor to 100 ms and T8's x deceleration inside its (19.97-23.60 g), and stays on the
@@ -1387,7 +1387,7 @@ def test_reference_gs1_belt_at_mid_clavicle_stays_on_the_shoulder(gs1_mid_clavic
     "(modeling.outer_surface) and the torso turns about the belted shoulder as the PMHS's to 90 "
     "ms, but it holds the belted acromion back (71-80 mm) and from 90 ms slides outboard off the "
     "shell over the acromion, through the upper arm, and leaves the shoulder at 115 ms (head "
-    "626, T1 473 mm): not set in the case (scenarios/validation/README.md)"))
+    "626, T1 473 mm): not set in the case (scenarios/validation/HISTORY.md)"))
 def test_reference_gs1_shoulder_belt_crosses_mid_clavicle(gs1):
     """At the start the shoulder belt's shoulder point lies outboard of the midline, between the
     neck and the shoulder joint (60-140 mm outboard, mid-clavicle 100 mm [E]), and its chest point
@@ -1463,7 +1463,8 @@ def test_reference_gs1_belt_fitted_over_the_shoulder_shell_crosses_the_chest(gs1
 
 
 # GS1's belt fitted where it lies on the PMHS (``[restraints.belt] shoulder_at``, ``chest_at``:
-# not set in the case, scenarios/validation/README.md, "Held on its flank"): the shoulder wrap
+# not set in the case, scenarios/validation/HISTORY.md, GS1 "The shoulder belt held where it is
+# fitted"): the shoulder wrap
 # at the human's mid-clavicle point on the thorax (0.10 m outboard, 0.05 m above its centre: the
 # case's own estimate, data/gs1_sled_40_human.toml), carried out to the body's outer surface
 # there, the right shoulder shell (``modeling.outer_surface``), the chest wrap at mid-sternum
@@ -1567,7 +1568,7 @@ def test_reference_gs1_shoulder_belt_lies_on_the_body(gs1):
     to 19 mm through the pelvis flesh's inboard top and 30 mm through the inboard thigh while
     loaded (a further wrap on the pelvis flesh cleared it but the run jumped: 22.5 kN at 150 ms).
     Without the abdomen wrap the piece from the chest passed 106 mm through the abdomen and
-    100 mm through the pelvis flesh (scenarios/validation/README.md)."""
+    100 mm through the pelvis flesh (scenarios/validation/HISTORY.md)."""
     worst = _deepest_while_loaded(gs1, "belt", "shoulder_belt_kN")
     assert max(worst.values()) < PATH_DEPTH, worst
 
@@ -1622,7 +1623,7 @@ GS1_DECK_LAP_ANCHOR_FROM_MIDDLE = np.array([-0.2952, -0.5069])   # m (x, z), B0:
 
 def test_regression_gs1_why_the_lap_belt_carries_little(gs1):
     """The measured reasons the outboard lap belt peaks at 1.0 kN (PMHS corridor 1.60-2.21 kN),
-    held so that a change that moves them shows (scenarios/validation/README.md, GS1 "Why the lap
+    held so that a change that moves them shows (scenarios/validation/HISTORY.md, GS1 "Why the lap
     belt carries little"): the belt's middle lies on the pelvis flesh's crown, 15 mm behind and
     150 mm above the H-point in B0, 77 mm behind and 85 mm above the belt middle the lap
     anchorage was placed from with the deck's offset (so its leg to the anchorage runs 66-71 deg
@@ -1664,7 +1665,7 @@ GS1_DECK_BUCKLE_FROM_MIDDLE = np.array([-0.0854, -0.2822])   # m (x, z), B0: the
 # tongue end node 91001404 from its lap belt's middle node 31 (data/gs1_sled_40_human.toml) [D]
 # The lap belt on the human's tissue round the ASIS (builder.asis_flesh) with the buckle and the
 # lap anchorage at the deck's offsets from its own middle, iterated to 1 mm (measured, not
-# shipped: scenarios/validation/README.md, GS1 "The lap belt at the ASIS")
+# shipped: scenarios/validation/HISTORY.md, GS1 "The lap belt at the ASIS")
 AT_THE_ASIS = {"restraints.belt.pelvis": "asis_flesh",
                "restraints.belt.buckle": [-0.0383, 0.21, -0.1325],
                "restraints.belt.lap_anchor": [-0.2481, -0.30, -0.3572]}
@@ -1682,7 +1683,7 @@ def test_regression_gs1_lap_belt_at_the_asis_lies_in_the_pelvis_flesh(gs1_at_the
     the deck's buckle and lap anchorage offsets from it (so placed); its path then lies 29 mm
     inside the human's pelvis flesh at the start (over PATH_DEPTH: the volume ellipsoid's front
     stands 68 mm ahead of the ASIS), the reason, with T1 leaving its corridor and no gain in the
-    lap belt's load (1.01 kN), it was not adopted (scenarios/validation/README.md)."""
+    lap belt's load (1.01 kN), it was not adopted (scenarios/validation/HISTORY.md)."""
     run = gs1_at_the_asis
     res, model, out = run.results, run.model, run.results.outputs
     h = res.body_poses[0, model.body("pelvis"), :3, 3] - res.base_poses[0, :3, 3]

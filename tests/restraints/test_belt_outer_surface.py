@@ -3,7 +3,7 @@
 fitted on the inner one where the outer one stands over it lies on the outer one, its point the
 closed-form middle of its wrap there and its path inside neither sphere; fitted on the inner
 sphere as given, it runs 40 mm inside the outer one (GS1's shoulder belt under the shoulder
-shell, scenarios/validation/README.md)."""
+shell, scenarios/validation/HISTORY.md)."""
 import numpy as np
 import pytest
 
