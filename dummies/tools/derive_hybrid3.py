@@ -324,6 +324,14 @@ DUMMY_ROM = {
                                   "calls for feet with a 45 deg range of motion [C abstract "
                                   "wording; split assumed]"),
     ("ankle", "z"): (-15.0, 15.0, "[E] as the human table"),
+    ("shoulder", "z"): (-80.0, 80.0, "[E] symmetric 80: the human internal 70-90 / external "
+                                     "90 [U HROM rom-exrx] rounded to one figure"),
+    ("thorax_lumbar", "z"): (-22.5, 22.5, "[E] half of the human trunk's axial rotation 45 deg "
+                                          "[U HROM rom-ama] (the human's per-level split is not "
+                                          "the dummy's)"),
+    ("lumbar_pelvis", "z"): (-22.5, 22.5, "[E] half of the human trunk's axial rotation 45 deg "
+                                          "[U HROM rom-ama] (the human's per-level split is not "
+                                          "the dummy's)"),
 }
 
 

@@ -19,13 +19,15 @@ REL_TOL, ABS_TOL = 0.005, 0.01   # ... and kept where linear interpolation misse
 
 @functools.lru_cache(maxsize=None)
 def passive_table():
-    """data/joint_passive.toml with ``same_as`` entries resolved (read once; do not modify)."""
+    """data/joint_passive.toml with ``same_as`` entries resolved, a joint's own coordinates
+    replacing the named joint's (read once; do not modify)."""
     raw = read_toml(DATA / "joint_passive.toml")
     out = {}
     for joint, spec in raw.items():
         if joint == "reference":
             continue
-        out[joint] = raw[spec["same_as"]] if "same_as" in spec else spec
+        own = {k: v for k, v in spec.items() if k != "same_as"}
+        out[joint] = {**raw[spec["same_as"]], **own} if "same_as" in spec else spec
     return raw["reference"], out
 
 

@@ -42,6 +42,11 @@ AP_POINTS = [
     # (flexion only: the lumbar extension is the PMHS data of Demetropoulos et al., below)
     ("thorax_lumbar_y", 10.0, -_ap((-0.35, 30.72, 0.25, -20.36), (-0.5236, 0.17), -math.radians(20))),
     ("lumbar_pelvis_x", 15.0, _ap((-0.25, 20.36, 0.25, -20.36), (-0.3491, 0.3491), math.radians(30))),
+    # lumbar axial rotation: each joint at its share of the chain's angle, 45 / its range
+    ("thorax_lumbar_z", 20.0, _ap((-0.25, 20.36, 0.25, -20.36), (-0.3491, 0.3491),
+                                  math.radians(20.0 * 45.0 / 33.5))),
+    ("lumbar_pelvis_z", -8.0, _ap((-0.25, 20.36, 0.25, -20.36), (-0.3491, 0.3491),
+                                  -math.radians(8.0 * 45.0 / 11.5))),
 ]
 
 
@@ -205,6 +210,44 @@ def test_analytic_neck_sagittal_split_from_in_vitro_flexibility():
         assert sign * deg("upper_neck", side) == pytest.approx(upper, abs=0.05)
     assert deg("lower_neck", 1) / 45.0 == pytest.approx(0.266, abs=1e-3)
     assert -deg("lower_neck", 0) / 45.0 == pytest.approx(0.186, abs=1e-3)
+
+
+# Panjabi et al. (2001) axial rotation, one side: half the range from -1.0 to +1.0 N m
+# (axial_rotation.csv of the same SAFER folder), deg per level C0-C1 ... C6-C7
+PANJABI_2001_AXIAL = (4.87, 27.39, 1.67, 2.50, 3.34, 2.62, 1.40)
+
+
+def test_analytic_neck_axial_split_from_in_vitro_flexibility():
+    """The neck's axial range (clinical 70 deg) splits as its lateral range does: the neck link
+    turns by its mid-level's angle, so C7/T1 takes B/2 and the condyles B/2 + U, with Panjabi et
+    al. 2001's per-level axial rotation; most of it is C1-C2's."""
+    from occupant.human.builder import human_range
+    lower, upper = _chord_split(PANJABI_2001_AXIAL[:2], PANJABI_2001_AXIAL[2:], whole=70.0)
+    assert math.degrees(human_range("lower_neck", 2, "spherical")[1]) == pytest.approx(lower, abs=0.05)
+    assert math.degrees(human_range("upper_neck", 2, "spherical")[1]) == pytest.approx(upper, abs=0.05)
+
+
+# Trunk axial rotation in vivo, one side (joint_rom.toml): half of Gregersen & Lucas's (1967)
+# left-to-right 6 deg per thoracic level T1/T2-T11/T12, 10 at T12/L1, 2 per level L1/L2-L4/L5,
+# and of Lumsden & Morris's (1968) 6 at L5/S1, deg, listed T1/T2 ... L5/S1
+TRUNK_AXIAL_LEVELS = (3.0,) * 11 + (5.0,) + (1.0,) * 4 + (3.0,)
+
+
+def test_analytic_trunk_axial_split_by_vertebral_level():
+    """The trunk's 45 deg of axial rotation splits by level over the builder's joints at T9/T10
+    and L3/L4 (validation.UPPER_TORSO_BODIES, LUMBAR_BODIES): the rigid upper torso's levels and
+    T9/T10 at thorax_lumbar, the pelvis's (L3/L4 down) at lumbar_pelvis, the lumbar segment's own
+    levels halved between its ends; the two ranges sum to the clinical 45."""
+    from occupant.human.builder import human_range
+    from occupant.human.validation import LUMBAR_BODIES, UPPER_TORSO_BODIES
+    top = UPPER_TORSO_BODIES                      # levels T1/T2 ... T9/T10
+    inner = TRUNK_AXIAL_LEVELS[top:top + LUMBAR_BODIES - 1]
+    upper = sum(TRUNK_AXIAL_LEVELS[:top]) + sum(inner) / 2.0
+    lower = sum(inner) / 2.0 + sum(TRUNK_AXIAL_LEVELS[top + LUMBAR_BODIES - 1:])
+    deg = lambda joint: math.degrees(human_range(joint, 2, "spherical")[1])
+    assert upper + lower == pytest.approx(45.0)
+    assert deg("thorax_lumbar") == pytest.approx(upper, abs=0.05)
+    assert deg("lumbar_pelvis") == pytest.approx(lower, abs=0.05)
 
 
 @pytest.mark.parametrize("joint", ["upper_neck", "lower_neck"])
