@@ -252,3 +252,73 @@ def test_analytic_hooked_held_wrap_slides_the_way_its_belt_shortens():
     step = 1e-4 * rate / np.linalg.norm(rate)
     assert np.linalg.norm(rate) > 1.0
     assert _hook_length(a, b, u + step) < _hook_length(a, b, u)
+
+
+def _common_tangent(c, r_below, r_above):
+    """Closed form in the plane y = 0 (x, z): the line tangent to the circle of radius r_below at
+    the origin (below it) and to the circle of radius r_above at c (above it), leaving the first
+    towards +x: its unit normal n (n . x = r_below on it, n . c = r_below + r_above)."""
+    phi = np.arctan2(c[1], c[0]) + np.arccos((r_below + r_above) / np.linalg.norm(c))
+    return np.array([np.cos(phi), np.sin(phi)])
+
+
+# place_held places a wrap between its neighbours' points (the middles of their arcs), not their
+# tangent points: not yet the belt's path. Placing it between their tangent points (branch
+# tangentpiece, commit 3a54c45, reverted) passes both tests and GS1 shipped runs clean, but its
+# Gauss-Seidel sweeps cycle where a straight piece would cross the crease of two overlapping
+# ellipsoids (GS1's barrier on the upper arm shell: scenarios/validation/README.md, tangentpiece)
+TANGENT_PIECE = pytest.mark.xfail(strict=True, reason="held wraps placed between their "
+                                  "neighbours' arc middles, not tangent points")
+
+
+@TANGENT_PIECE
+@pytest.mark.parametrize("drop", [0.036, 0.040, 0.045])
+def test_analytic_held_wrap_and_a_post_that_starts_to_touch_on_the_tangent_piece(drop):
+    """Anchors at x = -+0.3 m level with the sphere's centre, the held wrap's place on its top, a
+    post (radius POST) above the straight piece from the held wrap's tangent point to b, lowered
+    by ``drop`` into it: the belt runs from a's tangent point over the sphere (radius R) to the
+    common tangent of sphere and post, round the post to b's tangent point on it, all in the
+    plane y = 0; each wrap point is the middle of its arc (closed form: the common tangent's
+    normal from n . c = R + POST). At 0.036 m the post cuts the tangent piece but not the chord
+    from the held wrap's point (the top) to b. ``place_held`` places a wrap between its
+    neighbours' points: the post, on the chord from the top to b, does not touch there (the belt
+    runs through it), then touches on that chord, and the held wrap jumps (1.4 mm at a 0.5 mm
+    drop, 7 times its steps either side; GS1's shoulder wrap beside a barrier on the upper arm,
+    scenarios/validation/README.md, wayround): strict xfail (TANGENT_PIECE)."""
+    a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
+    model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), (0.15, 0.0, 0.12))
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    evaluate(bundle, data, 0.0, np.array([0.0, -drop]), np.zeros(2), z, 0.0)
+    i = model.output_names.index
+    P = np.array([[data.outputs[i(f"belt.{n}.{c}")] for c in "xyz"] for n in ("w0", "w1")])
+    c = np.array([0.15, 0.12 - drop])
+    n = _common_tangent(c, R, POST)
+    on_sphere = 0.5 * (np.pi - np.arccos(R / 0.3) + np.arctan2(n[1], n[0]))
+    to_b = b[[0, 2]] - c
+    off_b = np.arctan2(to_b[1], to_b[0]) - np.arccos(POST / np.linalg.norm(to_b))
+    on_post = 0.5 * (np.arctan2(-n[1], -n[0]) + off_b)
+    np.testing.assert_allclose(P[0, [0, 2]], R * np.array([np.cos(on_sphere), np.sin(on_sphere)]),
+                               atol=1e-12)
+    np.testing.assert_allclose(P[1, [0, 2]], c + POST * np.array([np.cos(on_post),
+                                                                   np.sin(on_post)]), atol=1e-12)
+
+
+@TANGENT_PIECE
+def test_identity_held_wrap_moves_continuously_as_a_post_starts_to_touch():
+    """The post of the test above lowered in 0.5 mm steps from clear of the belt through its
+    first touch: the held wrap's point moves no further than the post in each step (the wrap
+    follows the tangent piece the post pushes). Placed between its neighbours' points
+    (``place_held``), it moves 1.4 mm in the step where the post meets the chord from its
+    point: strict xfail (TANGENT_PIECE)."""
+    a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
+    model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), (0.15, 0.0, 0.12))
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    i = model.output_names.index
+    step = 0.0005
+    points = []
+    for drop in np.arange(0.030, 0.046, step):
+        evaluate(bundle, data, 0.0, np.array([0.0, -drop]), np.zeros(2), z, 0.0)
+        points.append([data.outputs[i(f"belt.w0.{c}")] for c in "xyz"])
+    moves = np.linalg.norm(np.diff(points, axis=0), axis=1)
+    assert moves[0] == 0.0 and moves[-1] > 0.0          # clear at first, touching at last
+    assert moves.max() <= step
