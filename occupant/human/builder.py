@@ -7,8 +7,8 @@ his sample's mean stature x stature; masses = de Leva mass % x body mass; centre
 radii of gyration from de Leva (1996) Table 4 (data/deleva1996.toml). The ATB lower, centre and
 upper torso are de Leva's lower, middle and upper trunk; de Leva's head+neck is split into neck
 and head with the proportions of data/body_proportions.toml. Contact ellipsoids: long semi-axis
-half the segment length, cross-section from the segment volume (mass / body density). Joint
-characteristics: human passive moment-angle curves and damping (passive_joints.py,
+half the segment length, cross-section from the segment volume (mass / Contini's body
+density). Joint characteristics: human passive moment-angle curves and damping (passive_joints.py,
 data/joint_passive.toml: Anderson & Pandy 1999 for hip, knee, ankle and lumbar spine; Bishop et
 al. 1994 and Mertz & Patrick 1971 for the neck; estimates for the arms), scaled by m H, over the
 human ranges of motion of data/joint_rom.toml (clinical tables, sources there). The neck carries
@@ -104,7 +104,7 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
     reads 65.8 mm, 68.1 calibrated)."""
     H, M = stature, mass
     t = segment_table(sex)
-    rho = prop["body_density"]
+    rho = prop["body_density_intercept"] + prop["body_density_slope"] * H / M ** (1.0 / 3.0)
     L = {k: v["length"] * H for k, v in t.items()}
     m = {k: v["mass"] * M for k, v in t.items()}
     segs = []

@@ -133,7 +133,7 @@ def test_reference_hub_corridor_numbers_are_the_data_files(name, speed):
 
 
 @pytest.mark.xfail(strict=True, reason="finding of the independent check: at 6.7 m/s the human's "
-                   "chest deflects 66.4 mm, 0.4 mm short of the corridor's lower boundary (66.8 mm; "
+                   "chest deflects 65.9 mm, 0.9 mm short of the corridor's lower boundary (66.8 mm; "
                    "mean 84.7 mm); the chest was calibrated on Kroell 1971 16 mph only")
 def test_reference_hub_6_7ms_check_inside_the_corridor(validated):
     bad = {k: v for k, (v, ok) in validated("human_thorax_hub_6_7ms_check")["checks"].items()
@@ -142,13 +142,13 @@ def test_reference_hub_6_7ms_check_inside_the_corridor(validated):
 
 
 @pytest.mark.parametrize("case, expected, out", [
-    ("human_thorax_kroell_16mph", {"force_at_6.35mm_N": 4013.3, "force_at_25.4mm_N": 3667.5,
-                "force_at_38.1mm_N": 3726.2, "peak_force_N": 4614.0,
-                "peak_deflection_mm": 68.73, "unloaded_deflection_mm": 65.05}, []),
-    ("human_thorax_hub_4_3ms_check", {"force_at_10mm_N": 2300.5, "force_at_20mm_N": 2123.7, "force_at_30mm_N": 2004.9,
-               "peak_force_N": 2573.5, "peak_deflection_mm": 49.05}, []),
-    ("human_thorax_hub_6_7ms_check", {"force_at_10mm_N": 3637.9, "force_at_30mm_N": 3438.4, "force_at_50mm_N": 3438.1,
-               "peak_force_N": 4286.5, "peak_deflection_mm": 66.37}, ["peak_deflection_mm"])])
+    ("human_thorax_kroell_16mph", {"force_at_6.35mm_N": 4016.2, "force_at_25.4mm_N": 3633.4,
+                "force_at_38.1mm_N": 3663.5, "peak_force_N": 4614.9,
+                "peak_deflection_mm": 68.29, "unloaded_deflection_mm": 64.65}, []),
+    ("human_thorax_hub_4_3ms_check", {"force_at_10mm_N": 2295.9, "force_at_20mm_N": 2093.9, "force_at_30mm_N": 1954.5,
+               "peak_force_N": 2574.4, "peak_deflection_mm": 48.45}, []),
+    ("human_thorax_hub_6_7ms_check", {"force_at_10mm_N": 3637.7, "force_at_30mm_N": 3392.7, "force_at_50mm_N": 3357.4,
+               "peak_force_N": 4287.2, "peak_deflection_mm": 65.93}, ["peak_deflection_mm"])])
 def test_regression_thorax_figures(case, expected, out, validated):
     """The figures as measured (scenarios/validation/README.md), 1 %, and which are out: the
     16 mph calibration and the 4.3 m/s check all inside (the chest peaks early, 2573 N at 2 mm,
@@ -156,7 +156,13 @@ def test_regression_thorax_figures(case, expected, out, validated):
     the peak deflection out (short). Since the lumbar joints' extension is the PMHS lumbar
     spine's (Demetropoulos et al. 1998, joint_passive.toml; the body, struck unsupported, turns
     back over its lumbar spine): peak deflections 68.05 -> 68.73 mm (16 mph), 47.93 -> 49.05 mm
-    (4.3 m/s), 65.56 -> 66.37 mm (6.7 m/s), unloaded 64.47 -> 65.05 mm, the forces within 1.3 %."""
+    (4.3 m/s), 65.56 -> 66.37 mm (6.7 m/s), unloaded 64.47 -> 65.05 mm, the forces within 1.3 %.
+    Since the sternum sits at mid-sternum (thorax.toml: 0.34 of the upper trunk above the
+    xiphion, 0.5 before; the probe strikes 39 mm lower on the body) and the body's proportions
+    follow their sources (body_proportions.toml): peak deflections 68.73 -> 68.29 mm (16 mph),
+    49.05 -> 48.45 mm (4.3 m/s), 66.37 -> 65.93 mm (6.7 m/s), unloaded 65.05 -> 64.65 mm, the
+    plateau forces 1-2.5 % lower (16 mph at 38.1 mm 3726 -> 3663 N, 4.3 m/s at 30 mm 2005 -> 1955
+    N, 6.7 m/s at 50 mm 3438 -> 3357 N), the peaks within 0.1 %."""
     run = validated(case)
     assert set(run["checks"]) == set(expected)
     for k, v in expected.items():
