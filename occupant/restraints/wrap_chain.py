@@ -49,6 +49,9 @@ KINK = 1.0e-10        # largest kink |u1 - u2| (rad) of the solved path at its j
 FD_STEP = 1.0e-7      # m: step of the differences that give the length's Hessian at a join
 ITERATIONS = 60       # Newton sweeps at most
 HELD_MOVE = 1.0e-12   # m: ``place_held``'s sweeps stop when no group's end tangent moves this far
+CREASE = 0.1          # band of scaled radius over which a tangent point near the neighbouring
+                      # group's ellipsoid gives way to its wrap point (``_crease_weight``) [E]:
+                      # there the tangent's gain, 1 / (rho sqrt(rho^2 - 1)), is still 2
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 
 
@@ -175,17 +178,52 @@ def _on_surface(data, el, k, x):
 
 
 @njit(**JIT_STAGE)
-def _tangent(data, el, k, m, w, z, a, b, frac):
-    """Run k's (m wraps) tangent point in B0 on its wrap from a to b in wrap w's plane (w one of
-    the run's wraps): a's (frac 0) or b's (frac 1); where the wrap does not touch, the far end
-    of the straight line (b or a)."""
+def _arc_at(data, el, k, m, w, z, a, b, frac):
+    """Run k's (m wraps) point in B0 at the fraction frac of its wrap from a to b in wrap w's
+    plane (w one of the run's wraps), and whether the wrap touches."""
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     P, active = wrap_arc_point(D, run_way(el, z, k, m), _to_local(c, E, a[0], a[1], a[2]),
                                _to_local(c, E, b[0], b[1], b[2]), wrap_place(el, z, w), frac)
+    return _to_base(c, E, P[0], P[1], P[2]), active
+
+
+@njit(**JIT_STAGE)
+def _tangent(data, el, k, m, w, z, a, b, frac):
+    """Run k's (m wraps) tangent point in B0 on its wrap from a to b in wrap w's plane (w one of
+    the run's wraps): a's (frac 0) or b's (frac 1); where the wrap does not touch, the far end
+    of the straight line (b or a)."""
+    P, active = _arc_at(data, el, k, m, w, z, a, b, frac)
     if not active:
         return b if frac == 0.0 else a
-    return _to_base(c, E, P[0], P[1], P[2])
+    return P
+
+
+@njit(**JIT_INLINE)
+def _radius(data, el, k, x):
+    """The B0 point x's scaled radius in point k's ellipsoid (1 on its surface)."""
+    c, E = ellipsoid_frame(data, el, k)
+    p = _to_local(c, E, x[0], x[1], x[2])
+    D = el.point_size[k]
+    return _norm(p[0] / D[0], p[1] / D[1], p[2] / D[2])
+
+
+@njit(**JIT_INLINE)
+def _crease_weight(rho):
+    """How far a tangent point at scaled radius rho in the neighbouring group's ellipsoid gives
+    way to its wrap point: 0 from 1 + CREASE out, 1 on and inside that ellipsoid (``place_held``)."""
+    return min(max((1.0 + CREASE - rho) / CREASE, 0.0), 1.0)
+
+
+@njit(**JIT_INLINE)
+def _towards(data, el, k, t, p, w):
+    """The point w of the way from t to p (both on point k's ellipsoid), put back on its
+    surface along its scaled radius."""
+    x = (t[0] + w * (p[0] - t[0]), t[1] + w * (p[1] - t[1]), t[2] + w * (p[2] - t[2]))
+    c, E = ellipsoid_frame(data, el, k)
+    q = _to_local(c, E, x[0], x[1], x[2])
+    r = _radius(data, el, k, x)
+    return _to_base(c, E, q[0] / r, q[1] / r, q[2] / r)
 
 
 @njit(**JIT_INLINE)
@@ -468,38 +506,51 @@ def place_held(data, el, out, k0, o_pts, p0, z):
             e = _read(out, o_pts + 3 * (k + m - 1 - p0))
             n = touching_ends(data, el, out, k, m, o_pts, p0, False)[1]
             place_run(data, el, out, k, m, o_pts, p0, z, a,
-                      _start_tangent(data, el, out, n, kf, o_pts, p0, z, e))
+                      _after_end(data, el, out, k, n, kf, o_pts, p0, z, e))
             a = e
         k += m
     _straighten(data, el, out, k0, kf, o_pts, p0)
 
 
 @njit(**JIT_STAGE)
-def _start_tangent(data, el, out, n, kf, o_pts, p0, z, e):
-    """During ``place_held``'s sweeps: the tangent point seen from e of the group from n (its
-    end tangent in its last slot), on its wrap from e to that end tangent; n itself when it is
-    the fixed point kf."""
+def _after_end(data, el, out, k, n, kf, o_pts, p0, z, e):
+    """During ``place_held``'s sweeps, the end the group from k sees from e towards the group
+    from n (its end in its last slot): n's tangent point seen from e on its wrap from e to that
+    end, giving way to n's first wrap point as the tangent point nears k's ellipsoid
+    (``_crease_weight``); n itself when it is the fixed point kf."""
     jn = o_pts + 3 * (n - p0)
     if n == kf:
         return _read(out, jn)
     mn = held_length(el, n)
-    return _tangent(data, el, n, mn, n, z, e, _read(out, jn + 3 * (mn - 1)), 0.0)
+    f = _read(out, jn + 3 * (mn - 1))
+    t, active = _arc_at(data, el, n, mn, n, z, e, f, 0.0)
+    if not active:
+        return f
+    w = _crease_weight(_radius(data, el, k, t))
+    if w == 0.0:
+        return t
+    return _towards(data, el, n, t, _arc_at(data, el, n, mn, n, z, e, f, 1.0 / (mn + 1.0))[0], w)
 
 
 @njit(**JIT_STAGE)
 def _sweep_held(data, el, out, k, m, kf, o_pts, p0, z):
     """One Gauss-Seidel step of ``place_held``: the group of m wraps from k placed between the
-    tangent points of its ``touching_ends`` (the one before: its end tangent, held in its last
-    slot; the one after: its tangent seen from this group's end tangent, ``_start_tangent``),
-    its last slot then holding its end tangent (a point off its surface where it does not
-    touch: ``lifted``). Returns how far that slot moved."""
+    ends of its ``touching_ends`` (the one before: its end, held in its last slot; the one
+    after: ``_after_end`` seen from this group's end), its last slot then holding its end: its
+    tangent point on the piece to the group after, giving way to its last wrap point as that
+    tangent point nears the next group's ellipsoid (``_crease_weight``), or a point off its
+    surface where it does not touch (``lifted``). Returns how far that slot moved."""
     i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
     jl = o_pts + 3 * (k + m - 1 - p0)
     x = _read(out, jl)
     a = _read(out, o_pts + 3 * (i - p0))
-    b = _start_tangent(data, el, out, n, kf, o_pts, p0, z, x)
+    b = _after_end(data, el, out, k, n, kf, o_pts, p0, z, x)
     if place_run(data, el, out, k, m, o_pts, p0, z, a, b):
-        out[jl], out[jl + 1], out[jl + 2] = _tangent(data, el, k, m, k + m - 1, z, a, b, 1.0)
+        t = _tangent(data, el, k, m, k + m - 1, z, a, b, 1.0)
+        w = 0.0 if n == kf else _crease_weight(_radius(data, el, n, t))
+        if w > 0.0:
+            t = _towards(data, el, k, t, _read(out, jl), w)
+        out[jl], out[jl + 1], out[jl + 2] = t
     return _norm(out[jl] - x[0], out[jl + 1] - x[1], out[jl + 2] - x[2])
 
 
