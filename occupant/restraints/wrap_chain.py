@@ -36,6 +36,7 @@ not exist (placed by ``place_chain``, the side barrier's held lap wraps on the p
 are placed together, each at its fraction of the wrap in its own plane, as a run
 (``place_run``); placed one at a time in Gauss-Seidel sweeps, they fell onto one another
 and returned crossed (``place_held``)."""
+import numpy as np
 from numba import njit
 
 from occupant.contact.carrier import carrier_travel
@@ -49,6 +50,7 @@ KINK = 1.0e-10        # largest kink |u1 - u2| (rad) of the solved path at its j
 FD_STEP = 1.0e-7      # m: step of the differences that give the length's Hessian at a join
 ITERATIONS = 60       # Newton sweeps at most
 HELD_MOVE = 1.0e-12   # m: ``place_held``'s sweeps stop when no group's end tangent moves this far
+HELD_SWEEPS = 8       # ``place_held``'s sweeps at most
 CREASE = 0.1          # band of scaled radius over which a tangent point near the neighbouring
                       # group's ellipsoid gives way to its wrap point (``_crease_weight``) [E]:
                       # there the tangent's gain, 1 / (rho sqrt(rho^2 - 1)), is still 2
@@ -217,13 +219,21 @@ def _crease_weight(rho):
 
 @njit(**JIT_INLINE)
 def _towards(data, el, k, t, p, w):
-    """The point w of the way from t to p (both on point k's ellipsoid), put back on its
-    surface along its scaled radius."""
-    x = (t[0] + w * (p[0] - t[0]), t[1] + w * (p[1] - t[1]), t[2] + w * (p[2] - t[2]))
+    """The point w of the way from t to p (both on point k's ellipsoid) along the great circle
+    through them in its scaled frame (t where they are opposite)."""
     c, E = ellipsoid_frame(data, el, k)
-    q = _to_local(c, E, x[0], x[1], x[2])
-    r = _radius(data, el, k, x)
-    return _to_base(c, E, q[0] / r, q[1] / r, q[2] / r)
+    D = el.point_size[k]
+    u = _to_local(c, E, t[0], t[1], t[2])
+    v = _to_local(c, E, p[0], p[1], p[2])
+    u0, u1, u2 = u[0] / D[0], u[1] / D[1], u[2] / D[2]
+    v0, v1, v2 = v[0] / D[0], v[1] / D[1], v[2] / D[2]
+    nu, nv = _norm(u0, u1, u2), _norm(v0, v1, v2)
+    u0, u1, u2, v0, v1, v2 = u0 / nu, u1 / nu, u2 / nu, v0 / nv, v1 / nv, v2 / nv
+    th = np.arccos(min(max(u0 * v0 + u1 * v1 + u2 * v2, -1.0), 1.0))
+    if th < 1e-12 or th > np.pi - 1e-6:
+        return _to_base(c, E, D[0] * u0, D[1] * u1, D[2] * u2)
+    f, g = np.sin((1.0 - w) * th) / np.sin(th), np.sin(w * th) / np.sin(th)
+    return _to_base(c, E, D[0] * (f * u0 + g * v0), D[1] * (f * u1 + g * v1), D[2] * (f * u2 + g * v2))
 
 
 @njit(**JIT_INLINE)
@@ -487,7 +497,7 @@ def place_held(data, el, out, k0, o_pts, p0, z):
             out[j], out[j + 1], out[j + 2] = out[jf], out[jf + 1], out[jf + 2]
             _place_between(data, el, out, k, m, o_pts, p0, z)
         k += m
-    for sweep in range(ITERATIONS):
+    for sweep in range(HELD_SWEEPS):
         moved = 0.0
         k = k0
         while k != kf:
