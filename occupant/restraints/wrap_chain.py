@@ -36,7 +36,6 @@ not exist (placed by ``place_chain``, the side barrier's held lap wraps on the p
 are placed together, each at its fraction of the wrap in its own plane, as a run
 (``place_run``); placed one at a time in Gauss-Seidel sweeps, they fell onto one another
 and returned crossed (``place_held``)."""
-import numpy as np
 from numba import njit
 
 from occupant.contact.carrier import carrier_travel
@@ -49,11 +48,8 @@ from occupant.restraints.wrap_geometry import (
 KINK = 1.0e-10        # largest kink |u1 - u2| (rad) of the solved path at its joins
 FD_STEP = 1.0e-7      # m: step of the differences that give the length's Hessian at a join
 ITERATIONS = 60       # Newton sweeps at most
-HELD_MOVE = 1.0e-12   # m: ``place_held``'s sweeps stop when no group's end tangent moves this far
-HELD_SWEEPS = 8       # ``place_held``'s sweeps at most
-CREASE = 0.1          # band of scaled radius over which a tangent point near the neighbouring
-                      # group's ellipsoid gives way to its wrap point (``_crease_weight``) [E]:
-                      # there the tangent's gain, 1 / (rho sqrt(rho^2 - 1)), is still 2
+HELD_SWEEPS = 6       # Gauss-Seidel sweeps over neighbouring held wraps (``place_held``; the
+                      # error shrinks about 4 times a sweep)
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 
 
@@ -180,60 +176,16 @@ def _on_surface(data, el, k, x):
 
 
 @njit(**JIT_STAGE)
-def _arc_at(data, el, k, m, w, z, a, b, frac):
-    """Run k's (m wraps) point in B0 at the fraction frac of its wrap from a to b in wrap w's
-    plane (w one of the run's wraps), and whether the wrap touches."""
+def _tangent(data, el, k, m, z, a, b, frac):
+    """Run k's (m wraps) tangent point in B0 on its wrap from a to b: a's (frac 0) or b's
+    (frac 1); where the wrap does not touch, the far end of the straight line (b or a)."""
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     P, active = wrap_arc_point(D, run_way(el, z, k, m), _to_local(c, E, a[0], a[1], a[2]),
-                               _to_local(c, E, b[0], b[1], b[2]), wrap_place(el, z, w), frac)
-    return _to_base(c, E, P[0], P[1], P[2]), active
-
-
-@njit(**JIT_STAGE)
-def _tangent(data, el, k, m, w, z, a, b, frac):
-    """Run k's (m wraps) tangent point in B0 on its wrap from a to b in wrap w's plane (w one of
-    the run's wraps): a's (frac 0) or b's (frac 1); where the wrap does not touch, the far end
-    of the straight line (b or a)."""
-    P, active = _arc_at(data, el, k, m, w, z, a, b, frac)
+                               _to_local(c, E, b[0], b[1], b[2]), wrap_place(el, z, k), frac)
     if not active:
         return b if frac == 0.0 else a
-    return P
-
-
-@njit(**JIT_INLINE)
-def _radius(data, el, k, x):
-    """The B0 point x's scaled radius in point k's ellipsoid (1 on its surface)."""
-    c, E = ellipsoid_frame(data, el, k)
-    p = _to_local(c, E, x[0], x[1], x[2])
-    D = el.point_size[k]
-    return _norm(p[0] / D[0], p[1] / D[1], p[2] / D[2])
-
-
-@njit(**JIT_INLINE)
-def _crease_weight(rho):
-    """How far a tangent point at scaled radius rho in the neighbouring group's ellipsoid gives
-    way to its wrap point: 0 from 1 + CREASE out, 1 on and inside that ellipsoid (``place_held``)."""
-    return min(max((1.0 + CREASE - rho) / CREASE, 0.0), 1.0)
-
-
-@njit(**JIT_INLINE)
-def _towards(data, el, k, t, p, w):
-    """The point w of the way from t to p (both on point k's ellipsoid) along the great circle
-    through them in its scaled frame (t where they are opposite)."""
-    c, E = ellipsoid_frame(data, el, k)
-    D = el.point_size[k]
-    u = _to_local(c, E, t[0], t[1], t[2])
-    v = _to_local(c, E, p[0], p[1], p[2])
-    u0, u1, u2 = u[0] / D[0], u[1] / D[1], u[2] / D[2]
-    v0, v1, v2 = v[0] / D[0], v[1] / D[1], v[2] / D[2]
-    nu, nv = _norm(u0, u1, u2), _norm(v0, v1, v2)
-    u0, u1, u2, v0, v1, v2 = u0 / nu, u1 / nu, u2 / nu, v0 / nv, v1 / nv, v2 / nv
-    th = np.arccos(min(max(u0 * v0 + u1 * v1 + u2 * v2, -1.0), 1.0))
-    if th < 1e-12 or th > np.pi - 1e-6:
-        return _to_base(c, E, D[0] * u0, D[1] * u1, D[2] * u2)
-    f, g = np.sin((1.0 - w) * th) / np.sin(th), np.sin(w * th) / np.sin(th)
-    return _to_base(c, E, D[0] * (f * u0 + g * v0), D[1] * (f * u1 + g * v1), D[2] * (f * u2 + g * v2))
+    return _to_base(c, E, P[0], P[1], P[2])
 
 
 @njit(**JIT_INLINE)
@@ -295,8 +247,8 @@ def _kink(data, el, z, k, m, n, mn, a, b, x):
     """At the join x between run k (m wraps, from a) and run n (mn wraps, to b): the length's
     gradient u1 - u2 (3), the unit vector from t1 to t2 and the lengths l1, l2 (module
     docstring)."""
-    t1 = _tangent(data, el, k, m, k, z, a, x, 1.0)
-    t2 = _tangent(data, el, n, mn, n, z, x, b, 0.0)
+    t1 = _tangent(data, el, k, m, z, a, x, 1.0)
+    t2 = _tangent(data, el, n, mn, z, x, b, 0.0)
     d10, d11, d12 = x[0] - t1[0], x[1] - t1[1], x[2] - t1[2]
     d20, d21, d22 = t2[0] - x[0], t2[1] - x[1], t2[2] - x[2]
     l1, l2 = _norm(d10, d11, d12), _norm(d20, d21, d22)
@@ -463,25 +415,11 @@ def place_held(data, el, out, k0, o_pts, p0, z):
     surface, with no tangent point: the wrap fell onto it, and the sweeps cycled, the wraps
     returning crossed (the side barrier's lap belt over the pelvis: force steps of 85-800 kN
     in a step, the wraps 24 -> 178 mm apart; issue 11). Held wraps on one ellipsoid between
-    fixed points (all that ship) are so placed exactly.
-
-    Groups on different ellipsoids are placed on the belt's straight pieces: in Gauss-Seidel
-    sweeps (``_sweep_held``, until no end tangent moves HELD_MOVE, ITERATIONS at most) each
-    group's wrap runs between the tangent points of its neighbours that touch
-    (``touching_ends``), and the sweeps hold each group's end tangent point in its last slot;
-    at their fixed point each straight piece is tangent to both wraps it joins. Each held group
-    starts at its places on its surface, a shortest-path run on the line to the fixed point
-    after it. A group touches when the straight piece between its neighbours' tangent points
-    enters its ellipsoid, and one that starts to touch does so on that piece, so its
-    neighbours' tangents do not move: the placement goes on continuously as a wrap starts or
-    stops touching. Before, each group was placed between its neighbours' points (the middles
-    of their arcs), and a group that did not touch lay on the chord from the touching
-    neighbour's point, not on its tangent piece: as a barrier wrap on GS1's upper arm started
-    or stopped touching, the held shoulder wrap's neighbour jumped between the chest's point
-    and the barrier's, the shoulder wrap moved with the body still, and the belt switched
-    between two paths every 1-3 samples, 5-21 kN steps (scenarios/validation/README.md,
-    wayround). The wraps that do not touch are then put on the straight pieces between the
-    points of those that do (``_straighten``: their segments merge, ``belt.merged``)."""
+    fixed points (all that ship) are so placed exactly. Groups on different ellipsoids are
+    placed between their neighbours that touch (``touching_ends``) in HELD_SWEEPS Gauss-Seidel
+    sweeps: each held group starts at its places on its surface, a shortest-path run on the
+    line to the fixed point after it; an iterate, not a converged fixed point. The wraps that
+    do not touch are then put on the straight pieces between those that do (``_straighten``)."""
     kf = k0
     while el.point_kind[kf] == BELT_WRAP:
         kf += 1
@@ -497,71 +435,13 @@ def place_held(data, el, out, k0, o_pts, p0, z):
             out[j], out[j + 1], out[j + 2] = out[jf], out[jf + 1], out[jf + 2]
             _place_between(data, el, out, k, m, o_pts, p0, z)
         k += m
-    for sweep in range(HELD_SWEEPS):
-        moved = 0.0
+    for sweep in range(HELD_SWEEPS - 1):
         k = k0
         while k != kf:
             m = held_length(el, k)
-            moved = max(moved, _sweep_held(data, el, out, k, m, kf, o_pts, p0, z))
+            _place_between_touching(data, el, out, k, m, o_pts, p0, z)
             k += m
-        if moved < HELD_MOVE:
-            break
-    # the groups that touch at their fractions between their neighbours' tangent points (the
-    # end tangent of the one before kept in a, as its slots are overwritten)
-    a = _read(out, o_pts + 3 * (k0 - 1 - p0))
-    k = k0
-    while k != kf:
-        m = held_length(el, k)
-        if not lifted(data, el, out, k + m - 1, o_pts, p0, False):
-            e = _read(out, o_pts + 3 * (k + m - 1 - p0))
-            n = touching_ends(data, el, out, k, m, o_pts, p0, False)[1]
-            place_run(data, el, out, k, m, o_pts, p0, z, a,
-                      _after_end(data, el, out, k, n, kf, o_pts, p0, z, e))
-            a = e
-        k += m
     _straighten(data, el, out, k0, kf, o_pts, p0)
-
-
-@njit(**JIT_STAGE)
-def _after_end(data, el, out, k, n, kf, o_pts, p0, z, e):
-    """During ``place_held``'s sweeps, the end the group from k sees from e towards the group
-    from n (its end in its last slot): n's tangent point seen from e on its wrap from e to that
-    end, giving way to n's first wrap point as the tangent point nears k's ellipsoid
-    (``_crease_weight``); n itself when it is the fixed point kf."""
-    jn = o_pts + 3 * (n - p0)
-    if n == kf:
-        return _read(out, jn)
-    mn = held_length(el, n)
-    f = _read(out, jn + 3 * (mn - 1))
-    t, active = _arc_at(data, el, n, mn, n, z, e, f, 0.0)
-    if not active:
-        return f
-    w = _crease_weight(_radius(data, el, k, t))
-    if w == 0.0:
-        return t
-    return _towards(data, el, n, t, _arc_at(data, el, n, mn, n, z, e, f, 1.0 / (mn + 1.0))[0], w)
-
-
-@njit(**JIT_STAGE)
-def _sweep_held(data, el, out, k, m, kf, o_pts, p0, z):
-    """One Gauss-Seidel step of ``place_held``: the group of m wraps from k placed between the
-    ends of its ``touching_ends`` (the one before: its end, held in its last slot; the one
-    after: ``_after_end`` seen from this group's end), its last slot then holding its end: its
-    tangent point on the piece to the group after, giving way to its last wrap point as that
-    tangent point nears the next group's ellipsoid (``_crease_weight``), or a point off its
-    surface where it does not touch (``lifted``). Returns how far that slot moved."""
-    i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
-    jl = o_pts + 3 * (k + m - 1 - p0)
-    x = _read(out, jl)
-    a = _read(out, o_pts + 3 * (i - p0))
-    b = _after_end(data, el, out, k, n, kf, o_pts, p0, z, x)
-    if place_run(data, el, out, k, m, o_pts, p0, z, a, b):
-        t = _tangent(data, el, k, m, k + m - 1, z, a, b, 1.0)
-        w = 0.0 if n == kf else _crease_weight(_radius(data, el, n, t))
-        if w > 0.0:
-            t = _towards(data, el, k, t, _read(out, jl), w)
-        out[jl], out[jl + 1], out[jl + 2] = t
-    return _norm(out[jl] - x[0], out[jl + 1] - x[1], out[jl + 2] - x[2])
 
 
 @njit(**JIT_INLINE)
@@ -640,6 +520,18 @@ def _straighten(data, el, out, k0, kf, o_pts, p0):
             out[j], out[j + 1], out[j + 2] = (a[0] + q * (b[0] - a[0]), a[1] + q * (b[1] - a[1]),
                                               a[2] + q * (b[2] - a[2]))
         k = n
+
+
+@njit(**JIT_STAGE)
+def _place_between_touching(data, el, out, k, m, o_pts, p0, z):
+    """``place_run`` of the run k (m wraps) between its ``touching_ends``. Placed between its
+    neighbours as they stood, a held wrap whose neighbour did not touch and lay on the wrap's own
+    point (the end of its straight piece) had no tangent point there: its arc shrank with every
+    sweep and it left its surface (GS1 with a barrier wrap on the upper arm: the shoulder wrap
+    off the shoulder, 39 kN; tests/restraints/test_belt_held_wraps.py)."""
+    i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
+    place_run(data, el, out, k, m, o_pts, p0, z, _read(out, o_pts + 3 * (i - p0)),
+              _read(out, o_pts + 3 * (n - p0)))
 
 
 @njit(**JIT_INLINE)

@@ -262,6 +262,16 @@ def _common_tangent(c, r_below, r_above):
     return np.array([np.cos(phi), np.sin(phi)])
 
 
+# place_held places a wrap between its neighbours' points (the middles of their arcs), not their
+# tangent points: not yet the belt's path. Placing it between their tangent points (branch
+# tangentpiece, commit 3a54c45, reverted) passes both tests and GS1 shipped runs clean, but its
+# Gauss-Seidel sweeps cycle where a straight piece would cross the crease of two overlapping
+# ellipsoids (GS1's barrier on the upper arm shell: scenarios/validation/README.md, tangentpiece)
+TANGENT_PIECE = pytest.mark.xfail(strict=True, reason="held wraps placed between their "
+                                  "neighbours' arc middles, not tangent points")
+
+
+@TANGENT_PIECE
 @pytest.mark.parametrize("drop", [0.036, 0.040, 0.045])
 def test_analytic_held_wrap_and_a_post_that_starts_to_touch_on_the_tangent_piece(drop):
     """Anchors at x = -+0.3 m level with the sphere's centre, the held wrap's place on its top, a
@@ -270,11 +280,11 @@ def test_analytic_held_wrap_and_a_post_that_starts_to_touch_on_the_tangent_piece
     common tangent of sphere and post, round the post to b's tangent point on it, all in the
     plane y = 0; each wrap point is the middle of its arc (closed form: the common tangent's
     normal from n . c = R + POST). At 0.036 m the post cuts the tangent piece but not the chord
-    from the held wrap's point (the top) to b. Before, a wrap was placed between its neighbours'
-    points: the post, on the chord from the top to b, did not touch (the belt ran through it),
-    then touched on that chord, and the held wrap jumped (1.4 mm at a 0.5 mm drop, 7 times its
-    steps either side; GS1's shoulder wrap beside a barrier on the upper arm: 5-21 kN steps,
-    scenarios/validation/README.md, wayround)."""
+    from the held wrap's point (the top) to b. ``place_held`` places a wrap between its
+    neighbours' points: the post, on the chord from the top to b, does not touch there (the belt
+    runs through it), then touches on that chord, and the held wrap jumps (1.4 mm at a 0.5 mm
+    drop, 7 times its steps either side; GS1's shoulder wrap beside a barrier on the upper arm,
+    scenarios/validation/README.md, wayround): strict xfail (TANGENT_PIECE)."""
     a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
     model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), (0.15, 0.0, 0.12))
     bundle, data = model.bundle(base_table=None), model.make_data()
@@ -293,11 +303,13 @@ def test_analytic_held_wrap_and_a_post_that_starts_to_touch_on_the_tangent_piece
                                                                    np.sin(on_post)]), atol=1e-12)
 
 
+@TANGENT_PIECE
 def test_identity_held_wrap_moves_continuously_as_a_post_starts_to_touch():
     """The post of the test above lowered in 0.5 mm steps from clear of the belt through its
     first touch: the held wrap's point moves no further than the post in each step (the wrap
-    follows the tangent piece the post pushes; before, 1.4 mm in the step where the post met
-    the chord from the held wrap's point)."""
+    follows the tangent piece the post pushes). Placed between its neighbours' points
+    (``place_held``), it moves 1.4 mm in the step where the post meets the chord from its
+    point: strict xfail (TANGENT_PIECE)."""
     a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
     model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), (0.15, 0.0, 0.12))
     bundle, data = model.bundle(base_table=None), model.make_data()
