@@ -84,6 +84,29 @@ def lateral_max_forces(segs, stature, f_max):
     return out
 
 
+def extensor_levels(segs, paths, f_max):
+    """Balanced co-contraction: the activation of the extensors inserting on the head and of
+    those inserting on the neck, per unit activation of every other muscle, such that in the
+    reference posture the muscles' net moment about the occipital condyles is as near zero as a
+    non-negative level allows (none when the others already extend the head there) and about
+    C7/T1 zero [D]. ``paths``: muscle_paths(); ``f_max``: {name: N}."""
+    rows = []                               # (group, insertion part, moment about C7/T1, about OC)
+    for n, _, wa, pa, wb, pb, group, _ in paths:
+        m_c7 = moment_arm(segs, wa, pa, wb, pb, "c7")[0] if wa == "torso" else 0.0
+        m_oc = moment_arm(segs, wa, pa, wb, pb, "oc")[0] if wb == "head" else 0.0
+        rows.append((group, wb, f_max[n] * m_c7, f_max[n] * m_oc))
+    others = [r for r in rows if r[0] != "extension"]
+    head = [r for r in rows if r[0] == "extension" and r[1] == "head"]
+    neck = [r for r in rows if r[0] == "extension" and r[1] == "neck"]
+    head_level = max(0.0, sum(r[3] for r in others) / -sum(r[3] for r in head))
+    neck_level = (sum(r[2] for r in others) + head_level * sum(r[2] for r in head)) \
+        / -sum(r[2] for r in neck)
+    if neck_level < 0.0:
+        raise ValueError("data/neck_muscles.toml: the extensors inserting on the head already "
+                         "extend the neck about C7/T1 more than the flexors flex it")
+    return head_level, neck_level
+
+
 def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
     """Add the neck muscles and their attachment markers to the Assembly of a human; returns the
     muscle names. ``activation``: "relaxed", "braced" or "reflex" (relaxed, then the reflex
@@ -102,10 +125,6 @@ def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
     t_reflex = pulse_start + act["reflex_delay"] if activation == "reflex" else math.inf
     strength = {"flexion": ref["flexion_strength"], "flexion_oc": ref["flexion_strength"],
                 "extension": ref["extension_strength"]}
-    # balanced co-contraction: the levels are the flexors'; the extensors get them times
-    # flexion / extension strength, so that both groups' moments cancel in the reference posture
-    balance = {"flexion": 1.0, "flexion_oc": 1.0, "lateral": 1.0,
-               "extension": ref["flexion_strength"] / ref["extension_strength"]}
     paths = muscle_paths(segs, stature)
     f_max = {}
     for name, side, wa, pa, wb, pb, group, share in paths:
@@ -119,14 +138,16 @@ def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
         f_max[name] = share * strength[group] / (2.0 * abs(arm))
     lateral = lateral_max_forces(segs, stature, f_max)
     f_max.update({n.replace("left_", "right_", 1): f for n, f in lateral.items()}, **lateral)
+    head_level, neck_level = extensor_levels(segs, paths, f_max)
     names = []
     for name, side, wa, pa, wb, pb, group, share in paths:
         length = moment_arm(segs, wa, pa, wb, pb, "c7")[1]
+        balance = 1.0 if group != "extension" else head_level if wb == "head" else neck_level
         ma = asm.add(Marker(f"{name}_origin", PARTS[wa], tuple(pa)))
         mb = asm.add(Marker(f"{name}_insertion", PARTS[wb], tuple(pb)))
         asm.add(Muscle(name, ma.name, mb.name, max_force=f_max[name], optimal_length=length,
-                       damping=ref["damping"], excitation=preset * balance[group],
-                       reflex_excitation=reflex * balance[group],
+                       damping=ref["damping"], excitation=preset * balance,
+                       reflex_excitation=reflex * balance,
                        reflex_time=t_reflex))
         names.append(name)
     return names

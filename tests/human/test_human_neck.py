@@ -21,14 +21,15 @@ G = 9.81
 def test_analytic_muscles_deliver_the_published_neck_strength():
     """Sum over the group of 2 sides x F_max x moment arm about C7/T1 = share x strength
     (Fice et al. 2014: flexion 30 N m, extension 51 N m), and one side's muscles, all at full
-    activation, bend the neck sideways with Fice et al.'s lateral strength (32 N m; the
-    "lateral" group, in the coronal plane, adds no flexion), for any body size."""
+    activation, bend the neck sideways with Fice et al.'s lateral strength (32 N m), for any
+    body size."""
     for stature, mass in ((1.753, 78.2), (1.60, 60.0)):
         model = build(stature=stature, mass=mass, neck_activation="relaxed")
         st, m, prop = _check_inputs(stature, mass, "male", None)
         segs = build_segments(st, m, "male", prop)
         ref = neck_muscle_table()["reference"]
-        total = {"flexion": 0.0, "extension": 0.0, "lateral": 0.0}
+        total = {"flexion": 0.0, "extension": 0.0, "lateral": 0.0}   # the scalenes' flexion arm
+        # (Vasavada's path, 12.5 mm) is balanced by the extensors' tone (test below)
         left_lateral = 0.0
         for name, side, wa, pa, wb, pb, group, share in muscle_paths(segs, stature):
             if group == "flexion_oc":       # spans the occipital condyles only, not C7/T1
@@ -40,8 +41,50 @@ def test_analytic_muscles_deliver_the_published_neck_strength():
                 left_lateral -= f_max * moment_arm(segs, wa, pa, wb, pb, "c7", axis=0)[0]
         assert total["flexion"] == pytest.approx(ref["flexion_strength"], rel=1e-12)
         assert total["extension"] == pytest.approx(ref["extension_strength"], rel=1e-12)
-        assert total["lateral"] == pytest.approx(0.0, abs=1e-9)     # no flexion arm
         assert left_lateral == pytest.approx(ref["lateral_strength"], rel=1e-12)
+
+
+def _net_tone(model, segs, stature, level="excitation"):
+    """Net moment (N m, flexion positive) of the muscles' tone about C7/T1 and about the
+    occipital condyles, isometric in the reference posture."""
+    net = {"c7": 0.0, "oc": 0.0}
+    for name, side, wa, pa, wb, pb, group, share in muscle_paths(segs, stature):
+        i = model.muscle_names.index(name)
+        f = model.muscles.max_force[i] * getattr(model.muscles, level)[i]
+        net["c7"] += f * moment_arm(segs, wa, pa, wb, pb, "c7")[0] if wa == "torso" else 0.0
+        net["oc"] += f * moment_arm(segs, wa, pa, wb, pb, "oc")[0] if wb == "head" else 0.0
+    return net
+
+
+@pytest.mark.parametrize("longus_capitis_share", [None, 0.3])
+def test_analytic_co_contraction_balanced_in_the_reference_posture(longus_capitis_share,
+                                                                   monkeypatch):
+    """The presets turn neither neck joint where non-negative levels allow it: net tone zero
+    about C7/T1 (the scalenes' flexion arm included); about the condyles, where the shipped
+    flexors already extend the head (the sternocleidomastoid's arm is behind them), the capitis
+    extensors stay silent and the net is the flexors' own small extension; with the longus
+    capitis made stronger there (share 0.3, the former estimate) both joints balance to zero."""
+    from occupant.human import neck_muscles
+    table = neck_muscle_table()
+    if longus_capitis_share is not None:
+        table = {**table, "muscle": [dict(m, share=longus_capitis_share)
+                                     if m["name"] == "longus_capitis" else m
+                                     for m in table["muscle"]]}
+        monkeypatch.setattr(neck_muscles, "neck_muscle_table", lambda: table)
+    st, m, prop = _check_inputs(1.753, 78.2, "male", None)
+    segs = build_segments(st, m, "male", prop)
+    for activation, level in (("relaxed", "excitation"), ("braced", "excitation"),
+                              ("reflex", "reflex_excitation")):
+        model = build(stature=1.753, mass=78.2, neck_activation=activation)
+        net = _net_tone(model, segs, 1.753, level)
+        force = model.muscles.max_force * getattr(model.muscles, level)
+        tone = table["activation"][activation] * table["reference"]["flexion_strength"]
+        assert net["c7"] == pytest.approx(0.0, abs=1e-9 * tone)
+        capitis = force[model.muscle_names.index("left_capitis_extensors")]
+        if longus_capitis_share is None:    # -0.22 of the flexion tone (0.33 N m relaxed)
+            assert capitis == 0.0 and -0.25 * tone < net["oc"] < 0.0, net
+        else:
+            assert capitis > 0.0 and net["oc"] == pytest.approx(0.0, abs=1e-9 * tone)
 
 
 def test_reference_presets_and_reflex_timing():
@@ -110,11 +153,11 @@ def test_identity_energy_balance_and_channels_of_the_sled_run(active):
     exchanged = max(np.abs(e["total"] - e["total"][0]).max(), np.abs(e["work"]).max())
     assert np.abs(e["balance"]).max() < 1e-5 * exchanged
     assert res.work["muscles"][-1] < 0.0           # the muscles absorbed energy
-    act = res.outputs["left_capitis_extensors.activation"]
+    act = res.outputs["left_cervicis_extensors.activation"]
     t_reflex = neck_muscle_table()["activation"]["reflex_delay"]
-    preset = model.muscles.excitation[model.muscle_names.index("left_capitis_extensors")]
+    preset = model.muscles.excitation[model.muscle_names.index("left_cervicis_extensors")]
     before = res.t < t_reflex
     np.testing.assert_allclose(act[before], preset, atol=1e-9)   # the reflex waits its delay
     assert act[-1] > 0.9 * model.muscles.reflex_excitation[
-        model.muscle_names.index("left_capitis_extensors")]
-    assert res.output_units["left_capitis_extensors.force"] == "N"
+        model.muscle_names.index("left_cervicis_extensors")]
+    assert res.output_units["left_cervicis_extensors.force"] == "N"
