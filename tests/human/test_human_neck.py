@@ -56,20 +56,18 @@ def _net_tone(model, segs, stature, level="excitation"):
     return net
 
 
-@pytest.mark.parametrize("longus_capitis_share", [None, 0.3])
-def test_analytic_co_contraction_balanced_in_the_reference_posture(longus_capitis_share,
-                                                                   monkeypatch):
+@pytest.mark.parametrize("hyoid_chain", [True, False])
+def test_analytic_co_contraction_balanced_in_the_reference_posture(hyoid_chain, monkeypatch):
     """The presets turn neither neck joint where non-negative levels allow it: net tone zero
-    about C7/T1 (the scalenes' flexion arm included); about the condyles, where the shipped
-    flexors already extend the head (the sternocleidomastoid's arm is behind them), the capitis
-    extensors stay silent and the net is the flexors' own small extension; with the longus
-    capitis made stronger there (share 0.3, the former estimate) both joints balance to zero."""
+    about C7/T1 (the scalenes' flexion arm included); about the condyles the shipped hyoid chain,
+    in front of them, gives the capitis extensors tone and both joints balance to zero; without
+    it (Vasavada's flexors alone: the sternocleidomastoid's arm is behind the condyles) they
+    already extend the head there, the capitis extensors stay silent and the net is the flexors'
+    own small extension."""
     from occupant.human import neck_muscles
     table = neck_muscle_table()
-    if longus_capitis_share is not None:
-        table = {**table, "muscle": [dict(m, share=longus_capitis_share)
-                                     if m["name"] == "longus_capitis" else m
-                                     for m in table["muscle"]]}
+    if not hyoid_chain:
+        table = {**table, "muscle": [m for m in table["muscle"] if m["name"] != "hyoid_chain"]}
         monkeypatch.setattr(neck_muscles, "neck_muscle_table", lambda: table)
     st, m, prop = _check_inputs(1.753, 78.2, "male", None)
     segs = build_segments(st, m, "male", prop)
@@ -81,10 +79,10 @@ def test_analytic_co_contraction_balanced_in_the_reference_posture(longus_capiti
         tone = table["activation"][activation] * table["reference"]["flexion_strength"]
         assert net["c7"] == pytest.approx(0.0, abs=1e-9 * tone)
         capitis = force[model.muscle_names.index("left_capitis_extensors")]
-        if longus_capitis_share is None:    # -0.22 of the flexion tone (0.33 N m relaxed)
-            assert capitis == 0.0 and -0.25 * tone < net["oc"] < 0.0, net
-        else:
+        if hyoid_chain:
             assert capitis > 0.0 and net["oc"] == pytest.approx(0.0, abs=1e-9 * tone)
+        else:                               # -0.15 of the flexion tone (0.23 N m relaxed)
+            assert capitis == 0.0 and -0.25 * tone < net["oc"] < 0.0, net
 
 
 def test_reference_presets_and_reflex_timing():
