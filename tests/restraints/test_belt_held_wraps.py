@@ -266,7 +266,7 @@ def _common_tangent(c, r_below, r_above):
 # tangent points: not yet the belt's path. Placing it between their tangent points (branch
 # tangentpiece, commit 3a54c45, reverted) passes both tests and GS1 shipped runs clean, but its
 # Gauss-Seidel sweeps cycle where a straight piece would cross the crease of two overlapping
-# ellipsoids (GS1's barrier on the upper arm shell: scenarios/validation/README.md, tangentpiece)
+# ellipsoids (GS1's barrier on the upper arm shell: scenarios/validation/HISTORY.md, tangentpiece)
 TANGENT_PIECE = pytest.mark.xfail(strict=True, reason="held wraps placed between their "
                                   "neighbours' arc middles, not tangent points")
 
@@ -284,7 +284,7 @@ def test_analytic_held_wrap_and_a_post_that_starts_to_touch_on_the_tangent_piece
     neighbours' points: the post, on the chord from the top to b, does not touch there (the belt
     runs through it), then touches on that chord, and the held wrap jumps (1.4 mm at a 0.5 mm
     drop, 7 times its steps either side; GS1's shoulder wrap beside a barrier on the upper arm,
-    scenarios/validation/README.md, wayround): strict xfail (TANGENT_PIECE)."""
+    scenarios/validation/HISTORY.md, wayround): strict xfail (TANGENT_PIECE)."""
     a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
     model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), (0.15, 0.0, 0.12))
     bundle, data = model.bundle(base_table=None), model.make_data()
