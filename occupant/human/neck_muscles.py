@@ -95,9 +95,10 @@ def extensor_levels(segs, paths, f_max):
         m_c7 = moment_arm(segs, wa, pa, wb, pb, "c7")[0] if wa == "torso" else 0.0
         m_oc = moment_arm(segs, wa, pa, wb, pb, "oc")[0] if wb == "head" else 0.0
         rows.append((group, wb, f_max[n] * m_c7, f_max[n] * m_oc))
-    others = [r for r in rows if r[0] != "extension"]
-    head = [r for r in rows if r[0] == "extension" and r[1] == "head"]
-    neck = [r for r in rows if r[0] == "extension" and r[1] == "neck"]
+    ext = [r for r in rows if r[0].startswith("extension")]
+    others = [r for r in rows if not r[0].startswith("extension")]
+    head = [r for r in ext if r[1] == "head"]
+    neck = [r for r in ext if r[1] == "neck"]
     head_level = max(0.0, sum(r[3] for r in others) / -sum(r[3] for r in head))
     neck_level = (sum(r[2] for r in others) + head_level * sum(r[2] for r in head)) \
         / -sum(r[2] for r in neck)
@@ -124,13 +125,13 @@ def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
     reflex = act["reflex"] if activation == "reflex" else 0.0
     t_reflex = pulse_start + act["reflex_delay"] if activation == "reflex" else math.inf
     strength = {"flexion": ref["flexion_strength"], "flexion_oc": ref["flexion_strength"],
-                "extension": ref["extension_strength"]}
+                "extension": ref["extension_strength"], "extension_oc": ref["extension_strength"]}
     paths = muscle_paths(segs, stature)
     f_max = {}
     for name, side, wa, pa, wb, pb, group, share in paths:
         if group == "lateral":
             continue
-        about = "oc" if group == "flexion_oc" else "c7"
+        about = "oc" if group.endswith("_oc") else "c7"
         arm, _ = moment_arm(segs, wa, pa, wb, pb, about)
         if (arm > 0) != group.startswith("flexion"):
             raise ValueError(f"data/neck_muscles.toml: muscle '{name}' ({group}) has a flexion "
@@ -142,7 +143,7 @@ def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
     names = []
     for name, side, wa, pa, wb, pb, group, share in paths:
         length = moment_arm(segs, wa, pa, wb, pb, "c7")[1]
-        balance = 1.0 if group != "extension" else head_level if wb == "head" else neck_level
+        balance = 1.0 if not group.startswith("extension") else head_level if wb == "head" else neck_level
         ma = asm.add(Marker(f"{name}_origin", PARTS[wa], tuple(pa)))
         mb = asm.add(Marker(f"{name}_insertion", PARTS[wb], tuple(pb)))
         asm.add(Muscle(name, ma.name, mb.name, max_force=f_max[name], optimal_length=length,

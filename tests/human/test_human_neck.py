@@ -32,7 +32,11 @@ def test_analytic_muscles_deliver_the_published_neck_strength():
         # (Vasavada's path, 12.5 mm) is balanced by the extensors' tone (test below)
         left_lateral = 0.0
         for name, side, wa, pa, wb, pb, group, share in muscle_paths(segs, stature):
-            if group == "flexion_oc":       # spans the occipital condyles only, not C7/T1
+            if group.endswith("_oc"):       # spans the occipital condyles only: sized there
+                arm, _ = moment_arm(segs, wa, pa, wb, pb, "oc")
+                f_max = model.muscles.max_force[model.muscle_names.index(name)]
+                strength = ref[group.replace("_oc", "_strength")]
+                assert 2.0 * f_max * abs(arm) == pytest.approx(share * strength, rel=1e-12), name
                 continue
             arm, _ = moment_arm(segs, wa, pa, wb, pb, "c7")
             f_max = model.muscles.max_force[model.muscle_names.index(name)]
