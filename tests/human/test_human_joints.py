@@ -38,10 +38,18 @@ AP_POINTS = [
     ("left_ankle_y", -15.0, -_ap((-2.03, 38.11, 0.18, -12.12), (-0.74, 0.52), math.radians(15))),
     # subtalar inversion of the left foot (ours -x) 30 deg
     ("left_ankle_x", -30.0, -_ap((-60.21, 16.32, 60.21, -16.32), (-0.65, 0.65), math.radians(30))),
-    # lumbar: two joints in series, each at half the source's angle
+    # lumbar: two joints in series, each at its share of the chain's angle, the chain's clinical
+    # range / its range (joint_rom.toml's split by level: flexion 75 = 30.5 + 44.5 deg, lateral
+    # bending 35 = 18.8 + 16.2 deg)
     # (flexion only: the lumbar extension is the PMHS data of Demetropoulos et al., below)
-    ("thorax_lumbar_y", 10.0, -_ap((-0.35, 30.72, 0.25, -20.36), (-0.5236, 0.17), -math.radians(20))),
-    ("lumbar_pelvis_x", 15.0, _ap((-0.25, 20.36, 0.25, -20.36), (-0.3491, 0.3491), math.radians(30))),
+    ("thorax_lumbar_y", 10.0, -_ap((-0.35, 30.72, 0.25, -20.36), (-0.5236, 0.17),
+                                   -math.radians(10.0 * 75.0 / 30.5))),
+    ("lumbar_pelvis_y", 20.0, -_ap((-0.35, 30.72, 0.25, -20.36), (-0.5236, 0.17),
+                                   -math.radians(20.0 * 75.0 / 44.5))),
+    ("thorax_lumbar_x", -12.0, _ap((-0.25, 20.36, 0.25, -20.36), (-0.3491, 0.3491),
+                                   -math.radians(12.0 * 35.0 / 18.8))),
+    ("lumbar_pelvis_x", 15.0, _ap((-0.25, 20.36, 0.25, -20.36), (-0.3491, 0.3491),
+                                  math.radians(15.0 * 35.0 / 16.2))),
     # lumbar axial rotation: each joint at its share of the chain's angle, 45 / its range
     ("thorax_lumbar_z", 20.0, _ap((-0.25, 20.36, 0.25, -20.36), (-0.3491, 0.3491),
                                   math.radians(20.0 * 45.0 / 33.5))),
@@ -98,22 +106,26 @@ DEMETROPOULOS_END = (14.0, 160.8, 16.0)                       # deg, N m, N m/de
 DEMETROPOULOS_MH = 73.0 * 1.73
 
 
+# Each lumbar joint's share of the chain's extension, 30 deg (joint_rom.toml's split by level)
+LUMBAR_EXTENSION_SHARE = {"thorax_lumbar_y": 12.2 / 30.0, "lumbar_pelvis_y": 17.8 / 30.0}
+
+
 @pytest.mark.parametrize("joint", ["thorax_lumbar_y", "lumbar_pelvis_y"])
 def test_reference_lumbar_extension_is_the_pmhs_lumbar_spine(human, joint):
     """Each of the two lumbar joints in extension (negative y) carries the whole lumbar spine's
-    moment at half its angle (the two in series): at -3 and -6.5 deg the mean of Demetropoulos et
-    al.'s PMHS at 6 and 13 deg, scaled by m H to the reference subject (within the table's 0.5 %);
-    past their 14 deg the end slope (at -9 deg, 18 deg of the spine: 160.8 + 4 x 16.0 N m);
+    moment at its share of the spine's angle (the two in series): at 6 and 13 deg of the spine
+    the mean of Demetropoulos et al.'s PMHS, scaled by m H to the reference subject (within the
+    table's 0.5 %); past their 14 deg the end slope (18 deg of the spine: 160.8 + 4 x 16.0 N m);
     restoring (positive). The flexion side stays Anderson & Pandy's (AP_POINTS)."""
-    scale = REF_MH / DEMETROPOULOS_MH
+    scale, share = REF_MH / DEMETROPOULOS_MH, LUMBAR_EXTENSION_SHARE[joint]
     for spine_deg, moment in DEMETROPOULOS_MEAN.items():
-        assert _kernel_moment(human, joint, -spine_deg / 2.0) == pytest.approx(moment * scale, rel=0.006)
+        assert _kernel_moment(human, joint, -spine_deg * share) == pytest.approx(moment * scale, rel=0.006)
     end_deg, end_moment, slope = DEMETROPOULOS_END
-    assert _kernel_moment(human, joint, -9.0) == pytest.approx(
+    assert _kernel_moment(human, joint, -18.0 * share) == pytest.approx(
         (end_moment + slope * (18.0 - end_deg)) * scale, rel=0.006)
-    # the whole extension curve rises from zero with no free zone: 1 deg of a joint carries
-    # 17.2 N m of the data (2 deg of the spine), where Anderson & Pandy's gave under 0.01 N m
-    assert _kernel_moment(human, joint, -1.0) == pytest.approx(17.2 * scale, rel=0.006)
+    # the whole extension curve rises from zero with no free zone: 2 deg of the spine carry
+    # 17.2 N m of the data, where Anderson & Pandy's gave under 0.01 N m
+    assert _kernel_moment(human, joint, -2.0 * share) == pytest.approx(17.2 * scale, rel=0.006)
 
 
 def _riener_edrich_hip(hip_deg, knee_deg):
@@ -300,21 +312,69 @@ def test_analytic_oblique_bend_twists_the_neck_link(human):
 TRUNK_AXIAL_LEVELS = (3.0,) * 11 + (5.0,) + (1.0,) * 4 + (3.0,)
 
 
-def test_analytic_trunk_axial_split_by_vertebral_level():
-    """The trunk's 45 deg of axial rotation splits by level over the builder's joints at T9/T10
-    and L3/L4 (validation.UPPER_TORSO_BODIES, LUMBAR_BODIES): the rigid upper torso's levels and
-    T9/T10 at thorax_lumbar, the pelvis's (L3/L4 down) at lumbar_pelvis, the lumbar segment's own
-    levels halved between its ends; the two ranges sum to the clinical 45."""
-    from occupant.human.builder import human_range
+def _trunk_split(levels):
+    """(thorax_lumbar, lumbar_pelvis) sums of per-level ranges listed T1/T2 ... L5/S1 over the
+    builder's joints at T9/T10 and L3/L4 (validation.UPPER_TORSO_BODIES, LUMBAR_BODIES): the
+    rigid upper torso's levels and T9/T10 at thorax_lumbar, the pelvis's (L3/L4 down) at
+    lumbar_pelvis, the lumbar segment's own levels halved between its ends."""
     from occupant.human.validation import LUMBAR_BODIES, UPPER_TORSO_BODIES
     top = UPPER_TORSO_BODIES                      # levels T1/T2 ... T9/T10
-    inner = TRUNK_AXIAL_LEVELS[top:top + LUMBAR_BODIES - 1]
-    upper = sum(TRUNK_AXIAL_LEVELS[:top]) + sum(inner) / 2.0
-    lower = sum(inner) / 2.0 + sum(TRUNK_AXIAL_LEVELS[top + LUMBAR_BODIES - 1:])
-    deg = lambda joint: math.degrees(human_range(joint, 2, "spherical")[1])
+    inner = levels[top:top + LUMBAR_BODIES - 1]
+    return (sum(levels[:top]) + sum(inner) / 2.0,
+            sum(inner) / 2.0 + sum(levels[top + LUMBAR_BODIES - 1:]))
+
+
+def _trunk_range_deg(joint, component):
+    from occupant.human.builder import human_range
+    return tuple(math.degrees(a) for a in human_range(joint, component, "spherical"))
+
+
+def test_analytic_trunk_axial_split_by_vertebral_level():
+    """The trunk's 45 deg of axial rotation splits by level (_trunk_split); the two ranges sum to
+    the clinical 45."""
+    upper, lower = _trunk_split(TRUNK_AXIAL_LEVELS)
     assert upper + lower == pytest.approx(45.0)
-    assert deg("thorax_lumbar") == pytest.approx(upper, abs=0.05)
-    assert deg("lumbar_pelvis") == pytest.approx(lower, abs=0.05)
+    assert _trunk_range_deg("thorax_lumbar", 2)[1] == pytest.approx(upper, abs=0.05)
+    assert _trunk_range_deg("lumbar_pelvis", 2)[1] == pytest.approx(lower, abs=0.05)
+
+
+# Trunk flexion plus extension in vivo (joint_rom.toml), deg per level T1/T2 ... L5/S1: Morita et
+# al.'s (2014) T1/L1 31.7 of which T12/L1 4.2, the rest spread as Wilke et al.'s (2017) in vitro
+# ranges (T1/T2 14, the other levels 7); Pearcy et al.'s (1984) 14 at each lumbar level
+WILKE_2017_FE_SHAPE = (14.0,) + (7.0,) * 10
+TRUNK_SAGITTAL_LEVELS = (tuple((31.7 - 4.2) * w / sum(WILKE_2017_FE_SHAPE) for w in WILKE_2017_FE_SHAPE)
+                         + (4.2,) + (14.0,) * 5)
+
+
+def test_analytic_trunk_sagittal_split_by_vertebral_level():
+    """The trunk's clinical flexion 75 and extension 30 deg split in the shares of the in vivo
+    per-level flexion-plus-extension (_trunk_split): thorax_lumbar 40.6 %, lumbar_pelvis 59.4 %."""
+    upper, lower = _trunk_split(TRUNK_SAGITTAL_LEVELS)
+    share = upper / (upper + lower)
+    assert share == pytest.approx(0.406, abs=0.001)
+    for joint, s in (("thorax_lumbar", share), ("lumbar_pelvis", 1.0 - share)):
+        ext, flex = _trunk_range_deg(joint, 1)
+        assert flex == pytest.approx(75.0 * s, abs=0.05)
+        assert -ext == pytest.approx(30.0 * s, abs=0.05)
+
+
+# Trunk lateral bending, one side (joint_rom.toml), deg per level T1/T2 ... L5/S1: half of Pearcy &
+# Tibrewal's (1984) in vivo 10, 10, 10, 6, 3 at L1/L2-L5/S1; the thoracic levels T1/T2-T12/L1 the
+# rest of the clinical 35, spread as Wilke et al.'s (2017) in vitro ranges (11 to T6/T7, 8.5 below)
+PEARCY_TIBREWAL_LATERAL = (5.0, 5.0, 5.0, 3.0, 1.5)
+WILKE_2017_LATERAL_SHAPE = (11.0,) * 6 + (8.5,) * 6
+TRUNK_LATERAL_LEVELS = (tuple((35.0 - sum(PEARCY_TIBREWAL_LATERAL)) * w / sum(WILKE_2017_LATERAL_SHAPE)
+                              for w in WILKE_2017_LATERAL_SHAPE) + PEARCY_TIBREWAL_LATERAL)
+
+
+def test_analytic_trunk_lateral_split_by_vertebral_level():
+    """The trunk's 35 deg of lateral bending splits by level (_trunk_split): 18.8 / 16.2 deg; the
+    optional thoracic joint takes the thoracic levels but T12/L1, 14.4 deg."""
+    upper, lower = _trunk_split(TRUNK_LATERAL_LEVELS)
+    assert upper + lower == pytest.approx(35.0)
+    assert _trunk_range_deg("thorax_lumbar", 0) == pytest.approx((-upper, upper), abs=0.05)
+    assert _trunk_range_deg("lumbar_pelvis", 0) == pytest.approx((-lower, lower), abs=0.05)
+    assert _trunk_range_deg("thoracic", 0)[1] == pytest.approx(sum(TRUNK_LATERAL_LEVELS[:11]), abs=0.05)
 
 
 @pytest.mark.parametrize("joint", ["upper_neck", "lower_neck"])
