@@ -227,7 +227,6 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
     runs on neighbouring ellipsoids together on the belt's path over all of them
     (``place_chain``), or, where a wrap among them keeps its place across the belt,
     from their places (``place_held``)."""
-    before = call_if(el.held, touched_before, -1, el, out, p0, p1, o_pts)
     for k in range(p0, p1):
         if el.point_kind[k] != BELT_WRAP:
             j = o_pts + 3 * (k - p0)
@@ -243,41 +242,9 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
             place_run(data, el, out, k, m, o_pts, p0, z, (out[j], out[j + 1], out[j + 2]),
                       (out[jb], out[jb + 1], out[jb + 2]))
         elif call_if(el.held, held_in_chain, False, el, k):   # compiled where a wrap is held
-            call_if(el.held, place_held, None, data, el, out, k, o_pts, p0, z, before)
+            call_if(el.held, place_held, None, data, el, out, k, o_pts, p0, z)
         else:
             place_chain(data, el, out, k, o_pts, p0, z)
-
-
-@njit(**JIT_STAGE)
-def touched_before(el, out, p0, p1, o_pts):
-    """The belt's wraps that touched in the previous evaluation, read from its points still in
-    the outputs: bit k - p0 set where wrap k's belt turns (not on the line of its nearest
-    distinct neighbours, as ``merged`` judges); -1 where every point is still zero (no previous
-    evaluation). ``wrap_chain.place_held`` keeps that set (its hysteresis)."""
-    fresh = True
-    for j in range(o_pts, o_pts + 3 * (p1 - p0)):
-        fresh = fresh and out[j] == 0.0
-    if fresh:
-        return -1
-    bits = 0
-    for k in range(p0 + 1, p1 - 1):
-        if el.point_kind[k] != BELT_WRAP:
-            continue
-        j = o_pts + 3 * (k - p0)
-        i, n = j - 3, j + 3
-        while i > o_pts and _norm(out[i] - out[j], out[i + 1] - out[j + 1],
-                                  out[i + 2] - out[j + 2]) <= SAME_POINT:
-            i -= 3
-        while n < o_pts + 3 * (p1 - p0 - 1) and _norm(out[n] - out[j], out[n + 1] - out[j + 1],
-                                                      out[n + 2] - out[j + 2]) <= SAME_POINT:
-            n += 3
-        ax, ay, az = out[j] - out[i], out[j + 1] - out[i + 1], out[j + 2] - out[i + 2]
-        bx, by, bz = out[n] - out[j], out[n + 1] - out[j + 1], out[n + 2] - out[j + 2]
-        cross = _norm(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx)
-        if ax * bx + ay * by + az * bz <= 0.0 \
-                or cross > MERGE_TURN * _norm(ax, ay, az) * _norm(bx, by, bz):
-            bits |= 1 << (k - p0)
-    return bits
 
 
 @njit(**JIT_STAGE)

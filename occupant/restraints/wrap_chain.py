@@ -42,19 +42,14 @@ from occupant.contact.carrier import carrier_travel
 from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_geometry import (
-    _norm, _to_base, _to_local, _unit, ellipsoid_frame, line_fraction, line_point, wrap_arc_point,
+    _norm, _to_base, _to_local, ellipsoid_frame, line_fraction, line_point, wrap_arc_point,
 )
 
 KINK = 1.0e-10        # largest kink |u1 - u2| (rad) of the solved path at its joins
 FD_STEP = 1.0e-7      # m: step of the differences that give the length's Hessian at a join
 ITERATIONS = 60       # Newton sweeps at most
-HELD_MOVE = 1.0e-12   # m: ``place_held``'s sweeps stop when no group's end tangent moves this far
-TOUCH_DEPTH = 1.0e-4  # [E] scaled radius below 1 the straight piece past a wrap that does not
-                      # touch must reach before it touches (``place_held``'s hysteresis)
-CREASE_STEPS = 3      # Newton steps along a crease per sweep (``_crease_point``)
-CREASE_MOVE = 1.0e-3   # m: the longest Newton step along a crease
-CREASE_PROJECTIONS = 8  # alternate projections onto the two surfaces of a crease per step
-TOPOLOGY_ROUNDS = 4   # ``place_held``'s changes of the touching set in one evaluation at most
+HELD_SWEEPS = 6       # Gauss-Seidel sweeps over neighbouring held wraps (``place_held``; the
+                      # error shrinks about 4 times a sweep)
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 
 
@@ -181,14 +176,13 @@ def _on_surface(data, el, k, x):
 
 
 @njit(**JIT_STAGE)
-def _tangent(data, el, k, m, w, z, a, b, frac):
-    """Run k's (m wraps) tangent point in B0 on its wrap from a to b in wrap w's plane (w one of
-    the run's wraps): a's (frac 0) or b's (frac 1); where the wrap does not touch, the far end
-    of the straight line (b or a)."""
+def _tangent(data, el, k, m, z, a, b, frac):
+    """Run k's (m wraps) tangent point in B0 on its wrap from a to b: a's (frac 0) or b's
+    (frac 1); where the wrap does not touch, the far end of the straight line (b or a)."""
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     P, active = wrap_arc_point(D, run_way(el, z, k, m), _to_local(c, E, a[0], a[1], a[2]),
-                               _to_local(c, E, b[0], b[1], b[2]), wrap_place(el, z, w), frac)
+                               _to_local(c, E, b[0], b[1], b[2]), wrap_place(el, z, k), frac)
     if not active:
         return b if frac == 0.0 else a
     return _to_base(c, E, P[0], P[1], P[2])
@@ -253,8 +247,8 @@ def _kink(data, el, z, k, m, n, mn, a, b, x):
     """At the join x between run k (m wraps, from a) and run n (mn wraps, to b): the length's
     gradient u1 - u2 (3), the unit vector from t1 to t2 and the lengths l1, l2 (module
     docstring)."""
-    t1 = _tangent(data, el, k, m, k, z, a, x, 1.0)
-    t2 = _tangent(data, el, n, mn, n, z, x, b, 0.0)
+    t1 = _tangent(data, el, k, m, z, a, x, 1.0)
+    t2 = _tangent(data, el, n, mn, z, x, b, 0.0)
     d10, d11, d12 = x[0] - t1[0], x[1] - t1[1], x[2] - t1[2]
     d20, d21, d22 = t2[0] - x[0], t2[1] - x[1], t2[2] - x[2]
     l1, l2 = _norm(d10, d11, d12), _norm(d20, d21, d22)
@@ -411,7 +405,7 @@ def held_length(el, k):
 
 
 @njit(**JIT_STAGE)
-def place_held(data, el, out, k0, o_pts, p0, z, before):
+def place_held(data, el, out, k0, o_pts, p0, z):
     """Place the wraps from k0 to the next fixed point where some keep their place across the
     belt (``across``). Consecutive held wraps on one ellipsoid (``held_length``) are placed
     together, each in the plane through its place at its fraction of the wrap from the point
@@ -421,27 +415,11 @@ def place_held(data, el, out, k0, o_pts, p0, z, before):
     surface, with no tangent point: the wrap fell onto it, and the sweeps cycled, the wraps
     returning crossed (the side barrier's lap belt over the pelvis: force steps of 85-800 kN
     in a step, the wraps 24 -> 178 mm apart; issue 11). Held wraps on one ellipsoid between
-    fixed points (all that ship) are so placed exactly.
-
-    Groups on different ellipsoids are placed on the belt's straight pieces, with the set of
-    groups that touch kept from the previous evaluation (``before``: bit k - p0 set where wrap k
-    touched, ``belt.touched_before``; -1: no previous evaluation, every group may touch). Only
-    the groups of that set are placed, in Gauss-Seidel sweeps (``_sweep_held``, until no end
-    tangent moves HELD_MOVE, ITERATIONS at most): each group's wrap runs between the tangent
-    points of its neighbours that touch (``touching_ends``), the sweeps holding each group's
-    end tangent point in its last slot; at their fixed point each straight piece is tangent to
-    both wraps it joins (where two touching ellipsoids overlap, ``_toward``'s crease). Then the
-    set changes with hysteresis (``_retouch``): a group of the set whose arc has shrunk to
-    nothing (the piece between its neighbours clears it) leaves it; a group outside it joins
-    when that piece enters its ellipsoid deeper than TOUCH_DEPTH; and the sweeps run again,
-    TOPOLOGY_ROUNDS times at most. Placed from the places alone, the sweeps had two fixed
-    points where a wrap barely touched and no memory of the one the belt was on: GS1 with a
-    barrier wrap on the upper arm switched every 1-3 samples between the paths with and without
-    the shoulder and chest wraps, 5-21 kN steps (branch wayround), and with the tangent
-    placement cycled where the arm and shoulder shells overlap (branches tangentpiece,
-    tangentship; scenarios/validation/HISTORY.md). The wraps that do not touch are then put on
-    the straight pieces between the points of those that do (``_straighten``: their segments
-    merge, ``belt.merged``)."""
+    fixed points (all that ship) are so placed exactly. Groups on different ellipsoids are
+    placed between their neighbours that touch (``touching_ends``) in HELD_SWEEPS Gauss-Seidel
+    sweeps: each held group starts at its places on its surface, a shortest-path run on the
+    line to the fixed point after it; an iterate, not a converged fixed point. The wraps that
+    do not touch are then put on the straight pieces between those that do (``_straighten``)."""
     kf = k0
     while el.point_kind[kf] == BELT_WRAP:
         kf += 1
@@ -449,190 +427,21 @@ def place_held(data, el, out, k0, o_pts, p0, z, before):
         _place_between(data, el, out, k0, kf - k0, o_pts, p0, z)
         return
     jf = o_pts + 3 * (kf - p0)
-    touch = 0                     # bit k - p0: the group ending at wrap k is in the set
     k = k0
     while k != kf:
-        m = held_length(el, k)
-        if before < 0 or before & (1 << (k + m - 1 - p0)):
-            touch |= 1 << (k + m - 1 - p0)
+        m = run_length(el, k)
+        if not _put_at_place(data, el, out, k, o_pts, p0, z):
+            j = o_pts + 3 * (k + m - p0)
+            out[j], out[j + 1], out[j + 2] = out[jf], out[jf + 1], out[jf + 2]
+            _place_between(data, el, out, k, m, o_pts, p0, z)
         k += m
-    for _ in range(TOPOLOGY_ROUNDS):
-        _start_held(data, el, out, k0, kf, jf, o_pts, p0, z, touch)
-        for sweep in range(ITERATIONS):
-            moved = 0.0
-            k = k0
-            while k != kf:
-                m = held_length(el, k)
-                if touch & (1 << (k + m - 1 - p0)):
-                    moved = max(moved, _sweep_held(data, el, out, k, m, kf, o_pts, p0, z))
-                k += m
-            if moved < HELD_MOVE:
-                break
-        changed = _retouch(data, el, out, k0, kf, o_pts, p0, z, touch)
-        if changed == touch:
-            break
-        touch = changed
-    # the groups that touch at their fractions between their neighbours' tangent points (the
-    # end tangent of the one before kept in a, as its slots are overwritten)
-    a = _read(out, o_pts + 3 * (k0 - 1 - p0))
-    k = k0
-    while k != kf:
-        m = held_length(el, k)
-        if not lifted(data, el, out, k + m - 1, o_pts, p0, False):
-            e = _read(out, o_pts + 3 * (k + m - 1 - p0))
-            n = touching_ends(data, el, out, k, m, o_pts, p0, False)[1]
-            place_run(data, el, out, k, m, o_pts, p0, z, a,
-                      _toward(data, el, out, k, m, n, kf, o_pts, p0, z, a, e))
-            a = e
-        k += m
+    for sweep in range(HELD_SWEEPS - 1):
+        k = k0
+        while k != kf:
+            m = held_length(el, k)
+            _place_between_touching(data, el, out, k, m, o_pts, p0, z)
+            k += m
     _straighten(data, el, out, k0, kf, o_pts, p0)
-
-
-@njit(**JIT_STAGE)
-def _start_held(data, el, out, k0, kf, jf, o_pts, p0, z, touch):
-    """The start of ``place_held``'s sweeps: each group of the set ``touch`` at its places on
-    its surface (a shortest-path run on the line to the fixed point kf after it, at jf); each
-    group outside it off every surface, at the fixed point (``lifted``)."""
-    k = k0
-    while k != kf:
-        m = held_length(el, k)
-        if touch & (1 << (k + m - 1 - p0)):
-            r = k
-            while r != k + m:
-                mr = run_length(el, r)
-                if not _put_at_place(data, el, out, r, o_pts, p0, z):
-                    j = o_pts + 3 * (r + mr - p0)
-                    out[j], out[j + 1], out[j + 2] = out[jf], out[jf + 1], out[jf + 2]
-                    _place_between(data, el, out, r, mr, o_pts, p0, z)
-                r += mr
-        else:
-            for w in range(k, k + m):
-                j = o_pts + 3 * (w - p0)
-                out[j], out[j + 1], out[j + 2] = out[jf], out[jf + 1], out[jf + 2]
-        k += m
-
-
-@njit(**JIT_STAGE)
-def _retouch(data, el, out, k0, kf, o_pts, p0, z, touch):
-    """The set of groups that touch after ``place_held``'s sweeps under the set ``touch``: less
-    those lying off their surfaces (their arcs shrunk to nothing: the straight piece between
-    their neighbours' tangent points clears them), plus those outside it that this piece enters
-    deeper than TOUCH_DEPTH (scaled radius of its point nearest the centre)."""
-    changed = touch
-    k = k0
-    while k != kf:
-        m = held_length(el, k)
-        bit = 1 << (k + m - 1 - p0)
-        if touch & bit:
-            if lifted(data, el, out, k + m - 1, o_pts, p0, False):
-                changed &= ~bit
-        else:
-            i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
-            a = _read(out, o_pts + 3 * (i - p0))
-            b = _read(out, o_pts + 3 * (n - p0))
-            if n != kf:
-                mn = held_length(el, n)
-                b = _tangent(data, el, n, mn, n, z, a, _read(out, o_pts + 3 * (n + mn - 1 - p0)),
-                             0.0)
-            c, E = ellipsoid_frame(data, el, k)
-            D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
-            L = line_point(D, _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2]))
-            if _norm(L[0] / D[0], L[1] / D[1], L[2] / D[2]) < 1.0 - TOUCH_DEPTH:
-                changed |= bit
-        k += m
-    return changed
-
-
-@njit(**JIT_STAGE)
-def _toward(data, el, out, k, m, n, kf, o_pts, p0, z, a, e):
-    """During ``place_held``'s sweeps: the point the group of m wraps from k (from a, its end
-    tangent e) is placed towards: the tangent point seen from e of the group from n (its end
-    tangent in its last slot), or n itself when it is the fixed point kf. Where the straight
-    piece between the two would cross into either ellipsoid (they overlap, and the belt passes
-    their crease), the junction is a point of both surfaces: the point on each is taken along
-    the ray from its centre (scaled frame) through the other's, so the sweeps project each end
-    onto the other's surface and settle on the crease; a tangent point seen from a point near
-    a surface lies sqrt(2 (rho - 1)) round (scaled radius rho), and there the sweeps cycled
-    (GS1's barrier wrap on the upper arm shell, overlapping the shoulder shell)."""
-    jn = o_pts + 3 * (n - p0)
-    if n == kf:
-        return _read(out, jn)
-    mn = held_length(el, n)
-    s = _tangent(data, el, n, mn, n, z, e, _read(out, jn + 3 * (mn - 1)), 0.0)
-    crease = False
-    if _inside(data, el, k + m - 1, s):
-        s = _onto(data, el, n, e)
-        crease = True
-    if _inside(data, el, n, _tangent(data, el, k, m, k + m - 1, z, a, s, 1.0)):
-        s = _onto(data, el, k + m - 1, s)
-        crease = True
-    if crease:
-        s = _crease_point(data, el, k + m - 1, n, a, _read(out, jn + 3 * (mn - 1)), s)
-    return s
-
-
-@njit(**JIT_STAGE)
-def _normal(data, el, k, x):
-    """The outward normal (B0, not unit) of point k's ellipsoid through the B0 point x."""
-    c, E = ellipsoid_frame(data, el, k)
-    p = _to_local(c, E, x[0], x[1], x[2])
-    D = el.point_size[k]
-    n0, n1, n2 = p[0] / (D[0] * D[0]), p[1] / (D[1] * D[1]), p[2] / (D[2] * D[2])
-    return (E[0] * n0 + E[1] * n1 + E[2] * n2, E[3] * n0 + E[4] * n1 + E[5] * n2,
-            E[6] * n0 + E[7] * n1 + E[8] * n2)
-
-
-@njit(**JIT_STAGE)
-def _crease_point(data, el, k, n, a, b, x):
-    """The point of the crease of point k's and point n's ellipsoids (both surfaces) near x where
-    the straight distances from a and to b sum least: Newton steps along the crease (its
-    tangent, the normals' cross product), each taken back onto both surfaces by alternate
-    projections (``_onto``); ends on k's surface. Every crease point is a fixed point of
-    ``place_held``'s sweeps with the projections alone, so where they settled depended on
-    where they started (GS1's barrier on the upper arm: the points 20-47 mm apart in one
-    step, the set of touching groups unchanged)."""
-    for _ in range(CREASE_STEPS):
-        for _ in range(CREASE_PROJECTIONS):
-            x = _onto(data, el, n, _onto(data, el, k, x))
-        nk, nn = _normal(data, el, k, x), _normal(data, el, n, x)
-        t0, t1, t2 = _unit(nk[1] * nn[2] - nk[2] * nn[1], nk[2] * nn[0] - nk[0] * nn[2],
-                           nk[0] * nn[1] - nk[1] * nn[0])
-        da0, da1, da2 = x[0] - a[0], x[1] - a[1], x[2] - a[2]
-        db0, db1, db2 = x[0] - b[0], x[1] - b[1], x[2] - b[2]
-        la, lb = max(_norm(da0, da1, da2), 1e-9), max(_norm(db0, db1, db2), 1e-9)
-        g = (da0 / la + db0 / lb) * t0 + (da1 / la + db1 / lb) * t1 + (da2 / la + db2 / lb) * t2
-        step = min(max(-g / (1.0 / la + 1.0 / lb), -CREASE_MOVE), CREASE_MOVE)
-        x = (x[0] + step * t0, x[1] + step * t1, x[2] + step * t2)
-    for _ in range(CREASE_PROJECTIONS):
-        x = _onto(data, el, n, _onto(data, el, k, x))
-    return _onto(data, el, k, x)
-
-
-@njit(**JIT_INLINE)
-def _onto(data, el, k, x):
-    """The B0 point x moved onto point k's ellipsoid along the ray from its centre (scaled
-    frame)."""
-    c, E = ellipsoid_frame(data, el, k)
-    p = _to_local(c, E, x[0], x[1], x[2])
-    D = el.point_size[k]
-    r = max(_norm(p[0] / D[0], p[1] / D[1], p[2] / D[2]), 1e-300)
-    return _to_base(c, E, p[0] / r, p[1] / r, p[2] / r)
-
-
-@njit(**JIT_STAGE)
-def _sweep_held(data, el, out, k, m, kf, o_pts, p0, z):
-    """One Gauss-Seidel step of ``place_held``: the group of m wraps from k placed between the
-    tangent points of its ``touching_ends`` (the one before: its end tangent, held in its last
-    slot; the one after: ``_toward``), its last slot then holding its end tangent (a point off
-    its surface where it does not touch: ``lifted``). Returns how far that slot moved."""
-    i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
-    jl = o_pts + 3 * (k + m - 1 - p0)
-    x = _read(out, jl)
-    a = _read(out, o_pts + 3 * (i - p0))
-    b = _toward(data, el, out, k, m, n, kf, o_pts, p0, z, a, x)
-    if place_run(data, el, out, k, m, o_pts, p0, z, a, b):
-        out[jl], out[jl + 1], out[jl + 2] = _tangent(data, el, k, m, k + m - 1, z, a, b, 1.0)
-    return _norm(out[jl] - x[0], out[jl + 1] - x[1], out[jl + 2] - x[2])
 
 
 @njit(**JIT_INLINE)
@@ -711,6 +520,18 @@ def _straighten(data, el, out, k0, kf, o_pts, p0):
             out[j], out[j + 1], out[j + 2] = (a[0] + q * (b[0] - a[0]), a[1] + q * (b[1] - a[1]),
                                               a[2] + q * (b[2] - a[2]))
         k = n
+
+
+@njit(**JIT_STAGE)
+def _place_between_touching(data, el, out, k, m, o_pts, p0, z):
+    """``place_run`` of the run k (m wraps) between its ``touching_ends``. Placed between its
+    neighbours as they stood, a held wrap whose neighbour did not touch and lay on the wrap's own
+    point (the end of its straight piece) had no tangent point there: its arc shrank with every
+    sweep and it left its surface (GS1 with a barrier wrap on the upper arm: the shoulder wrap
+    off the shoulder, 39 kN; tests/restraints/test_belt_held_wraps.py)."""
+    i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
+    place_run(data, el, out, k, m, o_pts, p0, z, _read(out, o_pts + 3 * (i - p0)),
+              _read(out, o_pts + 3 * (n - p0)))
 
 
 @njit(**JIT_INLINE)
