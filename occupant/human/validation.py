@@ -172,11 +172,13 @@ def _check_sled(check, scenario, base_dir):
     for key in ("ax_g", "az_g", "rot_y_rad"):
         check.string(inputs, key, "inputs", required=True, what="column name")
     if isinstance(scenario.get("rotation"), list):        # several rotations, a prefix each
-        rotations = check.strings(scenario, "rotation", "", choices=ROTATIONS, what="head rotation")
+        rotations = check.strings(scenario, "rotation", "", choices=ROTATIONS,
+                                  what="head rotation")
         prefixes = check.strings(scenario, "response_prefix", "", required=True,
                                  what="column prefix of the runs")
         if len(prefixes) != len(rotations):
-            check.fail("response_prefix", f"{len(prefixes)} prefixes for {len(rotations)} rotations",
+            check.fail("response_prefix",
+                       f"{len(prefixes)} prefixes for {len(rotations)} rotations",
                        "one column prefix per rotation")
     else:
         check.string(scenario, "response_prefix", "", required=True,
