@@ -506,7 +506,7 @@ def test_regression_kang_oblique_axial_mechanism(validated):
     coupling of its flexion and bending (test_analytic_head_rotation_reads_axial_turn), so the
     axial peak inside (23.8 deg at 100 ms) is that coupling, not a turn. After it the head twists
     towards the side it lags to, -26 deg at 200 ms, the upper neck's axial joint turning -21 deg
-    under at most 5 N m (its soft range): the PMHS end turned the other way."""
+    under about 2 N m at most (its soft range): the PMHS end turned the other way."""
     from scipy.spatial.transform import Rotation
 
     out = validated("human_neck_kang_oblique_check")
