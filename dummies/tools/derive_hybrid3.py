@@ -326,6 +326,18 @@ DUMMY_ROM = {
     ("ankle", "z"): (-15.0, 15.0, "[E] as the human table"),
     ("shoulder", "z"): (-80.0, 80.0, "[E] symmetric 80: the human internal 70-90 / external "
                                      "90 [U HROM rom-exrx] rounded to one figure"),
+    ("thorax_lumbar", "x"): (-17.5, 17.5, "[E] half of the human trunk's lateral bending 35 deg "
+                                          "[U HROM rom-lumbar] (the human's per-level split is not "
+                                          "the dummy's)"),
+    ("lumbar_pelvis", "x"): (-17.5, 17.5, "[E] half of the human trunk's lateral bending 35 deg "
+                                          "[U HROM rom-lumbar] (the human's per-level split is not "
+                                          "the dummy's)"),
+    ("thorax_lumbar", "y"): (-15.0, 37.5, "[E] half of the human trunk's extension 30 / flexion 75 "
+                                          "deg [U HROM rom-lumbar] (the human's per-level split is "
+                                          "not the dummy's)"),
+    ("lumbar_pelvis", "y"): (-15.0, 37.5, "[E] half of the human trunk's extension 30 / flexion 75 "
+                                          "deg [U HROM rom-lumbar] (the human's per-level split is "
+                                          "not the dummy's)"),
     ("thorax_lumbar", "z"): (-22.5, 22.5, "[E] half of the human trunk's axial rotation 45 deg "
                                           "[U HROM rom-ama] (the human's per-level split is not "
                                           "the dummy's)"),

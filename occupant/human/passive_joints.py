@@ -19,15 +19,22 @@ REL_TOL, ABS_TOL = 0.005, 0.01   # ... and kept where linear interpolation misse
 
 @functools.lru_cache(maxsize=None)
 def passive_table():
-    """data/joint_passive.toml with ``same_as`` entries resolved, a joint's own coordinates
-    replacing the named joint's (read once; do not modify)."""
+    """data/joint_passive.toml with ``same_as`` entries resolved: a joint's own coordinate
+    replaces the named joint's, or, without a ``law`` of its own, overrides only the keys it
+    gives (read once; do not modify)."""
     raw = read_toml(DATA / "joint_passive.toml")
     out = {}
     for joint, spec in raw.items():
         if joint == "reference":
             continue
-        own = {k: v for k, v in spec.items() if k != "same_as"}
-        out[joint] = {**raw[spec["same_as"]], **own} if "same_as" in spec else spec
+        if "same_as" not in spec:
+            out[joint] = spec
+            continue
+        base = raw[spec["same_as"]]
+        out[joint] = dict(base)
+        for coord, own in spec.items():
+            if coord != "same_as":
+                out[joint][coord] = own if "law" in own else {**base[coord], **own}
     return raw["reference"], out
 
 

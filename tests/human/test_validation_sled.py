@@ -205,6 +205,11 @@ def test_reference_gs1_shoulder_belt_forces_inside_the_pmhs_corridors(gs1):
     _assert_inside(gs1, "shoulder_belt_force_kN")
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "6.72 kN, OUT (over 6.52), since the trunk's flexion and extension split by vertebral level "
+    "(joint_rom.toml: lumbar_pelvis 59 %, thorax_lumbar 41 % of the clinical range, was 50 / 50; "
+    "the lateral split alone leaves 6.45): not tuned back (scenarios/validation/README.md, "
+    "'Latest findings', spinesplits)"))
 def test_reference_gs1_lower_shoulder_belt_force_inside_the_pmhs_corridor(gs1):
     """The lower shoulder belt's peak force inside the eight GS1 PMHS tests' own peaks
     (5.07-6.52 kN; the history: test above): 6.45 kN since the body's proportions and the
@@ -389,27 +394,60 @@ def test_regression_gs1_figures(gs1):
     shoulder belt 6.53 -> 6.45 kN (inside), T8 165.4 -> 163.7 mm, L2 108.4 -> 107.7 mm, L4 85.1
     -> 84.1 mm, rises of T1 35.0 -> 33.9 and T8 24.9 -> 23.9 mm, T1, T8 and L2 decelerations
     55.0 -> 54.1, 39.7 -> 38.7 and 28.7 -> 28.7 g, acromia 173.3 -> 171.4 and 306.0 -> 302.4 mm,
-    head 3 ms 56.5 -> 56.0 g."""
+    head 3 ms 56.5 -> 56.0 g. Since the neck's axial curves are its lateral ones scaled by the in
+    vitro axial / lateral flexibility of each joint's levels (joint_passive.toml: 10 N m at the
+    range ends, was 5; branches 8.6 / 32.0 deg past them at C7/T1 / condyles, were 25 / 25 [E]):
+    head 402.8 -> 401.8 mm, T1 250.7 -> 248.3 mm, T8 deceleration 38.7 -> 40.4 g, acromia 171.4
+    -> 171.2 and 302.4 -> 301.6 mm, chest 59.9 -> 60.0 mm, head 3 ms 56.0 -> 55.3 g, the rest
+    within 0.3 mm, 0.02 g, 0.01 kN (the neck's axial peaks: test_regression_gs1_neck_axial_peaks).
+    Since the trunk's lateral and sagittal ranges split by vertebral level (joint_rom.toml: lateral
+    18.8 / 16.2, flexion 30.5 / 44.5, extension 12.2 / 17.8 deg at thorax-lumbar / lumbar-pelvis,
+    were 17.5, 37.5 and 15 each [E]; each joint's passive curve at its share of the chain's
+    angle): lower shoulder belt 6.45 -> 6.72 kN (OUT, over 6.52), upper 8.17 -> 8.07 kN, head
+    401.8 -> 400.2 mm, T1 248.3 -> 249.7 mm, T8 163.4 -> 161.5 mm, L4 84.1 -> 85.2 mm, T1, T8 and
+    L2 decelerations 54.1 -> 53.5, 40.4 -> 36.3 and 28.7 -> 26.9 g, chest 60.0 -> 59.7 mm, lap
+    belt 0.95 -> 0.93 kN, acromia 171.2 -> 170.5 and 301.6 -> 303.2 mm, head 3 ms 55.3 -> 51.4 g,
+    the rest within 0.3 mm (before the neck's axial curves changed, the lateral split alone gave
+    head 403.3 mm, T8 37.9 g and the rest within 0.2 mm, 0.01 kN of its main: the belt and spine
+    figures are the sagittal split's)."""
     fig = gs1["figures"]
-    measured = {"head_x_excursion_mm": 402.8, "t1_x_excursion_mm": 250.7,
-                "shoulder_belt_force_kN": 8.16, "lap_belt_force_kN": 0.95,
-                "lower_shoulder_belt_force_kN": 6.45,
-                "hip_x_excursion_mm": 26.7, "t8_x_excursion_mm": 163.7, "l2_x_excursion_mm": 107.7,
-                "l4_x_excursion_mm": 84.1, "chest_deflection_mm": 59.9,
-                "knee_x_excursion_mm": 25.2, "t1_x_deceleration_g": 54.1,
-                "t8_x_deceleration_g": 38.7, "l2_x_deceleration_g": 28.7,
-                "right_acromion_x_excursion_mm": 171.4, "left_acromion_x_excursion_mm": 302.4}
+    measured = {"head_x_excursion_mm": 400.2, "t1_x_excursion_mm": 249.7,
+                "shoulder_belt_force_kN": 8.07, "lap_belt_force_kN": 0.93,
+                "lower_shoulder_belt_force_kN": 6.72,
+                "hip_x_excursion_mm": 26.8, "t8_x_excursion_mm": 161.5, "l2_x_excursion_mm": 108.0,
+                "l4_x_excursion_mm": 85.2, "chest_deflection_mm": 59.7,
+                "knee_x_excursion_mm": 25.2, "t1_x_deceleration_g": 53.5,
+                "t8_x_deceleration_g": 36.3, "l2_x_deceleration_g": 26.9,
+                "right_acromion_x_excursion_mm": 170.5, "left_acromion_x_excursion_mm": 303.2}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
-    assert fig["t1_z_rise_mm"] == pytest.approx(33.9, rel=0.03)
+    assert fig["t1_z_rise_mm"] == pytest.approx(34.1, rel=0.03)
     assert fig["t8_z_rise_mm"] == pytest.approx(23.9, rel=0.03)
     assert fig["pelvis_z_rise_mm"] == pytest.approx(0.0, abs=0.5)
     assert not gs1["checks"]["lap_belt_force_kN"][1]
     t, lap = gs1["t"], gs1["history"]["lap_belt_kN"]
     assert 0.06 < t[np.argmax(lap)] < 0.075        # the lap belt's peak is in the crash
-    assert lap[t < 0.1].max() == pytest.approx(0.95, rel=0.03)
+    assert lap[t < 0.1].max() == pytest.approx(0.93, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(56.0, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(51.4, rel=0.03)
+
+
+def test_regression_gs1_neck_axial_peaks(gs1):
+    """The neck's axial rotation (rotation-vector z of each joint, deg) peaks at C7/T1 -20.8 deg
+    (89 ms; its range 9.2, its branch 8.6 past it) and at the condyles +30.4 deg (128 ms; range
+    60.8): the neck link still turns against the head, driven by its lower joint's bending (an
+    oblique bend's flexion moment has a part about the link's axis, scenarios/validation/README.md
+    "Latest findings", test_analytic_oblique_bend_twists_the_neck_link). Before the axial curves
+    were scaled from the lateral ones by in vitro flexibility (joint_passive.toml): -30.4 deg
+    (93 ms), 21 deg into its branch, and +37.3 deg (94 ms). Since the trunk's lateral and
+    sagittal ranges split by vertebral level (joint_rom.toml): C7/T1 -20.8 -> -20.6 deg (89.5
+    ms), condyles +30.4 -> +28.9 deg (128 ms)."""
+    out, t = gs1["results"].outputs, gs1["t"]
+    for name, value, ms in (("lower_neck_z", -20.6, 89.0), ("upper_neck_z", 28.9, 128.0)):
+        angle = np.degrees(np.asarray(out[f"{name}.deflection"]))
+        k = int(np.argmax(np.abs(angle)))
+        assert angle[k] == pytest.approx(value, abs=0.5), name
+        assert 1e3 * t[k] == pytest.approx(ms, abs=3.0), name
 
 
 def test_reference_gs1_chest_is_not_loaded_before_the_belt(gs1):
@@ -766,12 +804,16 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
     lumbar-pelvis extension 8.0 -> 7.5 deg with 208 -> 191 N m. Since the body's proportions
     and the sternum's place follow their sources (body_proportions.toml, thorax.toml): pelvis
     tilt 27.4 -> 27.2 deg at most, thorax-lumbar extension 8.2 -> 8.4 deg with 217 -> 223 N m,
-    lumbar-pelvis 7.5 -> 7.1 deg with 190 -> 176 N m."""
+    lumbar-pelvis 7.5 -> 7.1 deg with 190 -> 176 N m. Since the trunk's sagittal range splits by
+    vertebral level (joint_rom.toml: extension 12.2 / 17.8 deg, was 15 each; the PMHS lumbar
+    spine's moment reached at each joint's share of its angle): pelvis tilt 27.2 -> 27.6 deg at
+    most, thorax-lumbar extension 8.4 -> 7.0 deg with 223 -> 228 N m, lumbar-pelvis 7.1 -> 8.6
+    deg with 176 -> 183 N m."""
     t, tilt = gs1["t"], gs1_pelvis_tilt_deg(gs1)
-    assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(7.1, abs=1.0)
-    assert tilt.max() == pytest.approx(27.2, abs=1.5)
+    assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(7.2, abs=1.0)
+    assert tilt.max() == pytest.approx(27.6, abs=1.5)
     out = gs1["results"].outputs
-    for joint, deg, moment in (("thorax_lumbar", -8.4, 223.0), ("lumbar_pelvis", -7.1, 176.0)):
+    for joint, deg, moment in (("thorax_lumbar", -7.0, 228.0), ("lumbar_pelvis", -8.6, 183.0)):
         assert np.degrees(out[f"{joint}_y.deflection"]).min() == pytest.approx(deg, abs=0.5)
         assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
     for side in ("left", "right"):
@@ -1575,6 +1617,11 @@ def test_reference_gs1_lap_belt_lies_on_the_body(gs1):
     assert max(worst.values()) < PATH_DEPTH, worst
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "20.1 mm in the pelvis flesh while loaded (17.8 mm before), since the trunk's sagittal range "
+    "splits by vertebral level (joint_rom.toml: lumbar-pelvis flexion 44.5 deg, was 37.5; it "
+    "flexes 29.6 deg by 150 ms, was 26.0): the lower shoulder belt's straight piece from the "
+    "abdomen wrap to the buckle cuts deeper into the pelvis flesh's top"))
 def test_reference_gs1_shoulder_belt_lies_on_the_body(gs1):
     """While loaded (over 10 % of its peak) the shoulder belt's path lies no more than
     PATH_DEPTH inside any torso or thigh ellipsoid of the human it does not wrap: 12.8 mm in the
