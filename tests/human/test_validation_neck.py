@@ -462,9 +462,10 @@ def test_reference_kang_oblique_corridor_is_the_two_specimens():
     pulse = read_series(side, pathlib.Path(side_path).parent)[1]["ay_g"]
     np.testing.assert_allclose(t1["ax_g"], -0.7071 * pulse, atol=1e-5)
     np.testing.assert_allclose(t1["ay_g"], 0.7071 * pulse, atol=1e-5)
-    expected = {"lateral": {"peak": (36.02, 50.27), "time": (77.0, 127.0), "final": (-15.85, 29.45)},
-                "flexion": {"peak": (40.27, 54.74), "time": (92.0, 139.0), "final": (19.99, 36.19)},
-                "axial": {"peak": (19.56, 26.74), "final": (19.56, 26.74)}}
+    expected = {
+        "lateral": {"peak": (36.02, 50.27), "time": (77.0, 127.0), "final": (-15.85, 29.45)},
+        "flexion": {"peak": (40.27, 54.74), "time": (92.0, 139.0), "final": (19.99, 36.19)},
+        "axial": {"peak": (19.56, 26.74), "final": (19.56, 26.74)}}
     assert [r for r, _ in sled_responses(sc)] == list(expected)
     for rotation, prefix in sled_responses(sc):
         runs = read_series(sc, base, prefix)[2]
