@@ -283,7 +283,7 @@ def volunteer_corridor(t, runs, t_end, rotation="flexion", read_at_ms=(), unit="
 
 def head_neck_on_t1(scenario, pulse_start=0.0, head_scale=1.0):
     """The case's human (``[human]``) cut to its head-neck on T1 (``head_neck_assembly``), B0 at
-    C7/T1 (the lower neck joint at B0's origin), compiled; the head's mass and inertia times
+    C7/T1 (the lower neck joint at B0's origin), an Assembly; the head's mass and inertia times
     ``head_scale``."""
     from dataclasses import replace
 
@@ -299,7 +299,7 @@ def head_neck_on_t1(scenario, pulse_start=0.0, head_scale=1.0):
     head = asm.parts["head"]
     asm.parts["head"] = replace(head, mass=head.mass * head_scale,
                                 inertia=np.asarray(head.inertia) * head_scale)
-    return asm.compile()
+    return asm
 
 
 def _run_sled(scenario, path, dt):
@@ -308,7 +308,7 @@ def _run_sled(scenario, path, dt):
     base_dir = pathlib.Path(path).parent
     t, t1, _ = read_series(scenario, base_dir)
     onset = t[np.argmax(np.abs(t1["ax_g"]) >= scenario["onset_g"])]
-    model = head_neck_on_t1(scenario, onset)
+    model = head_neck_on_t1(scenario, onset).compile()
     base = t1_motion(t, t1["ax_g"], t1["az_g"], t1["rot_y_rad"], t1.get("ay_g"))
     step = dt or scenario.get("dt", 2e-5)
     res = simulate(model, scenario["t_end"], base_motion=base, integrator="rk4", dt=step,
@@ -371,18 +371,24 @@ def twist_moment_Nm(res, turn_sign=1.0):
     return turn_sign * np.asarray(res.outputs[f"{TWIST_JOINT}_z.load"])
 
 
-def _run_twist(scenario, path, dt):
+def twist_run(model, t, turn, t_end, dt):
+    """Results of ``model`` (a head-neck on T1 from ``head_neck_on_t1``, its head held by
+    HEAD_HOLD_SCALE) with B0 turned about its z by ``turn`` (rad at times ``t`` s, at rest at
+    t[0]: the sled starts at rest), gravity off, RK4 at ``dt``, sampled every ms."""
     from occupant import simulate
     from occupant.model import BaseMotion
 
+    return simulate(model, t_end, base_motion=BaseMotion(**_turn(t, turn, 2, at_rest=True)),
+                    integrator="rk4", dt=dt, output_dt=1e-3, gravity=(0.0, 0.0, 0.0))
+
+
+def _run_twist(scenario, path, dt):
     base_dir = pathlib.Path(path).parent
     header, col = read_columns(scenario, base_dir)
     t = col["t_ms"] * 1e-3
     turn = np.radians(col[scenario["inputs"]["rot_z_deg"]])
-    model = head_neck_on_t1(scenario, head_scale=HEAD_HOLD_SCALE)
-    base = BaseMotion(**_turn(t, turn, 2, at_rest=True))   # the sled starts at rest [S]
-    res = simulate(model, scenario["t_end"], base_motion=base, integrator="rk4",
-                   dt=dt or scenario.get("dt", 2e-5), output_dt=1e-3, gravity=(0.0, 0.0, 0.0))
+    model = head_neck_on_t1(scenario, head_scale=HEAD_HOLD_SCALE).compile()
+    res = twist_run(model, t, turn, scenario["t_end"], dt or scenario.get("dt", 2e-5))
     sign = float(np.sign(turn[np.argmax(np.abs(turn))]))
     moment = twist_moment_Nm(res, sign)
     runs = np.array([col[n] for n in header if n.startswith(scenario["response_prefix"])])
