@@ -14,6 +14,9 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
   of them with one ``response_prefix`` each) read against the range of the runs' own figures
   computed from the same data file (the volunteers' runs, the specimens' runs, or a corridor's
   two boundaries).
+- ``head_neck_twist``: the same head-neck, its head clamped still (HEAD_HOLD_SCALE) while T1 turns
+  about its vertical axis by a measured history; the figures are the neck's twisting moment at
+  its base (peak, its time, last value) against the range of the measured moments.
 - ``belted_sled``: the whole human in a belted sled scenario (``occupant.scenario``, the file
   named by ``sled``, its ``occupant.human`` replaced by the case's ``[human]``); the figures are
   the peak forward excursions of the head centre of gravity, of T1, T8, L2, L4 and of the hip (the
@@ -159,10 +162,15 @@ def sled_responses(scenario):
     return list(zip(rotation, prefix))
 
 
-def _check_sled(check, scenario, base_dir):
+def _check_data(check, scenario, base_dir):
+    """``data``: a CSV file next to the scenario."""
     data = check.string(scenario, "data", "", required=True, what="CSV file of the series")
     if not (base_dir / data).is_file():
         check.fail("data", f"no file {data!r} next to the scenario", "a CSV file path relative to it")
+
+
+def _check_sled(check, scenario, base_dir):
+    _check_data(check, scenario, base_dir)
     for key in ("t_end", "onset_g"):
         check.number(scenario, key, "", positive=True, required=True)
     check.number(scenario, "dt", "", positive=True)
@@ -193,20 +201,26 @@ def _check_sled(check, scenario, base_dir):
                   choices=[n for r in rotations for n in sled_figure_names(r, times)])
 
 
-def sled_figure_names(rotation="flexion", read_at_ms=()):
-    """Names of the figures ``sled_figures`` reads."""
-    return [f"peak_{rotation}_deg", f"peak_{rotation}_time_ms", f"final_{rotation}_deg"] + [
-        f"{rotation}_at_{ms:g}ms_deg" for ms in read_at_ms]
+def sled_figure_names(rotation="flexion", read_at_ms=(), unit="deg"):
+    """Names of the figures ``sled_figures`` reads (``unit``: the quantity's, in the names)."""
+    return [f"peak_{rotation}_{unit}", f"peak_{rotation}_time_ms", f"final_{rotation}_{unit}"] + [
+        f"{rotation}_at_{ms:g}ms_{unit}" for ms in read_at_ms]
+
+
+def read_columns(scenario, base_dir):
+    """(column names, {name: (n,) values}) of the case's CSV ``data``: its last comment line
+    names the columns."""
+    path = pathlib.Path(base_dir) / scenario["data"]
+    with open(path) as fh:
+        header = [ln for ln in fh if ln.startswith("#")][-1].lstrip("# ").strip().split(",")
+    A = np.loadtxt(path, delimiter=",", comments="#")
+    return header, {name: A[:, i] for i, name in enumerate(header)}
 
 
 def read_series(scenario, base_dir, prefix=None):
     """(t s, T1 columns {ax_g, az_g, rot_y_rad}, (runs, n) head rotation deg) of the CSV, the runs
     those whose column starts with ``prefix`` (default: the case's first ``response_prefix``)."""
-    path = pathlib.Path(base_dir) / scenario["data"]
-    with open(path) as fh:
-        header = [ln for ln in fh if ln.startswith("#")][-1].lstrip("# ").strip().split(",")
-    A = np.loadtxt(path, delimiter=",", comments="#")
-    col = {name: A[:, i] for i, name in enumerate(header)}
+    header, col = read_columns(scenario, base_dir)
     t = col["t_ms"] * 1e-3
     t1 = {k: col[v] for k, v in scenario["inputs"].items()}
     prefix = sled_responses(scenario)[0][1] if prefix is None else prefix
@@ -214,23 +228,32 @@ def read_series(scenario, base_dir, prefix=None):
     return t, t1, runs
 
 
+def _turn(t, angle, axis, at_rest=False):
+    """{rotation, angular_velocity, angular_acceleration} (BaseMotion's callables) of a turn by
+    ``angle`` (rad at times ``t``, through a cubic spline: its derivatives give the angular
+    velocity and acceleration; with ``at_rest`` its rate zero at t[0]) about the fixed world axis
+    ``axis`` (0, 1, 2: x, y, z)."""
+    from occupant.spatial import rot_x, rot_y, rot_z
+
+    spline = CubicSpline(t, angle, bc_type=((1, 0.0), "not-a-knot") if at_rest else "not-a-knot")
+    d1, d2 = spline.derivative(1), spline.derivative(2)
+    R, e = (rot_x, rot_y, rot_z)[axis], np.eye(3)[axis]
+    return {"rotation": lambda s: R(float(spline(s))),
+            "angular_velocity": lambda s: float(d1(s)) * e,
+            "angular_acceleration": lambda s: float(d2(s)) * e}
+
+
 def t1_motion(t, ax_g, az_g, rot_y, ay_g=None):
     """BaseMotion of T1 from its inertial x, z (and y) acceleration (g) and sagittal rotation
     (rad, flexion positive about y); velocity and position as ``BaseMotion.translational``
-    integrates them (zero at t[0]), the rotation through a cubic spline (its derivatives give the
-    angular velocity and acceleration)."""
+    integrates them (zero at t[0]), the rotation as ``_turn``."""
     from occupant.model import BaseMotion
-    from occupant.spatial import rot_y as Ry
 
     ay_g = np.zeros_like(ax_g) if ay_g is None else ay_g
     acc = np.column_stack([ax_g, ay_g, az_g]) * G0
     lin = BaseMotion.translational(t, acc)
-    spline = CubicSpline(t, rot_y)
-    d1, d2 = spline.derivative(1), spline.derivative(2)
     return BaseMotion(position=lin.position, velocity=lin.velocity, acceleration=lin.acceleration,
-                      rotation=lambda s: Ry(float(spline(s))),
-                      angular_velocity=lambda s: np.array([0.0, float(d1(s)), 0.0]),
-                      angular_acceleration=lambda s: np.array([0.0, float(d2(s)), 0.0]))
+                      **_turn(t, rot_y, 1))
 
 
 def head_rotation_deg(R, rotation):
@@ -246,36 +269,51 @@ def head_rotation_deg(R, rotation):
     return -flexion if rotation == "extension" else flexion
 
 
-def sled_figures(t, angle_deg, rotation="flexion", read_at_ms=()):
-    """Peak head rotation (deg, ``rotation`` positive) and its time (ms), the rotation at the
-    last sample and (linear between samples) at each time of ``read_at_ms``."""
+def sled_figures(t, angle_deg, rotation="flexion", read_at_ms=(), unit="deg"):
+    """Peak head rotation (deg, ``rotation`` positive; or another quantity in ``unit``) and its
+    time (ms), the value at the last sample and (linear between samples) at each time of
+    ``read_at_ms``."""
     k = int(np.argmax(angle_deg))
     values = [float(angle_deg[k]), float(t[k] * 1e3), float(angle_deg[-1])] + [
         float(np.interp(1e-3 * ms, t, angle_deg)) for ms in read_at_ms]
-    return dict(zip(sled_figure_names(rotation, read_at_ms), values))
+    return dict(zip(sled_figure_names(rotation, read_at_ms, unit), values))
 
 
-def volunteer_corridor(t, runs, t_end, rotation="flexion", read_at_ms=()):
+def volunteer_corridor(t, runs, t_end, rotation="flexion", read_at_ms=(), unit="deg"):
     """{figure: (min, max)} of the runs' own figures, each run read up to ``t_end``."""
     keep = t <= t_end + 1e-9
-    figs = [sled_figures(t[keep], r[keep], rotation, read_at_ms) for r in runs]
+    figs = [sled_figures(t[keep], r[keep], rotation, read_at_ms, unit) for r in runs]
     return {k: (min(f[k] for f in figs), max(f[k] for f in figs)) for k in figs[0]}
+
+
+def head_neck_on_t1(scenario, pulse_start=0.0, head_scale=1.0):
+    """The case's human (``[human]``) cut to its head-neck on T1 (``head_neck_assembly``), B0 at
+    C7/T1 (the lower neck joint at B0's origin), an Assembly; the head's mass and inertia times
+    ``head_scale``."""
+    from dataclasses import replace
+
+    from occupant.human.builder import build
+    from occupant.human.head_neck import head_neck_assembly
+
+    act = scenario["human"].get("neck_activation", "reflex")
+    human = build(**_human_args(scenario), neck_activation=None if act == "none" else act,
+                  pulse_start=float(pulse_start))
+    # B0 at C7/T1: the upper torso frame's origin sits the lower neck joint's offset below it
+    c7 = human.source.joints["lower_neck"].placement.position
+    asm = head_neck_assembly(human, t1_location=-np.asarray(c7, float))
+    head = asm.parts["head"]
+    asm.parts["head"] = replace(head, mass=head.mass * head_scale,
+                                inertia=np.asarray(head.inertia) * head_scale)
+    return asm
 
 
 def _run_sled(scenario, path, dt):
     from occupant import simulate
-    from occupant.human.builder import build
-    from occupant.human.head_neck import head_neck_assembly
 
     base_dir = pathlib.Path(path).parent
     t, t1, _ = read_series(scenario, base_dir)
     onset = t[np.argmax(np.abs(t1["ax_g"]) >= scenario["onset_g"])]
-    act = scenario["human"].get("neck_activation", "reflex")
-    human = build(**_human_args(scenario), neck_activation=None if act == "none" else act,
-                  pulse_start=float(onset))
-    # B0 at C7/T1: the upper torso frame's origin sits the lower neck joint's offset below it
-    c7 = human.source.joints["lower_neck"].placement.position
-    model = head_neck_assembly(human, t1_location=-np.asarray(c7, float)).compile()
+    model = head_neck_on_t1(scenario, onset).compile()
     base = t1_motion(t, t1["ax_g"], t1["az_g"], t1["rot_y_rad"], t1.get("ay_g"))
     step = dt or scenario.get("dt", 2e-5)
     res = simulate(model, scenario["t_end"], base_motion=base, integrator="rk4", dt=step,
@@ -297,6 +335,79 @@ def _run_sled(scenario, path, dt):
     return {"t": res.t, "scenario": str(path), "results": res, "model": model,
             "history": history, "figures": figures, "corridor": corridor,
             "checks": corridor_checks(figures, corridor), "onset_s": float(onset)}
+
+
+# ------------------------------------------------------------------------------------------
+# head-neck twist: T1 turned about its vertical axis under a clamped head (Kang et al. 2018)
+# ------------------------------------------------------------------------------------------
+# The clamp holds the head still in the inertial frame while B0 (T1) turns: by the large-mass
+# method of prescribed motion (the head's mass and inertia times HEAD_HOLD_SCALE, gravity off,
+# as the clamp carried the head's weight) [E]. An inertial clamp needs no new element: a spring
+# or motion to B0 would turn with T1, and a tabulated motion of the head relative to B0 is not
+# among the drivers' time functions (occupant.constraints.drivers). The head then turns by
+# about M t^2 / (2 I_zz HEAD_HOLD_SCALE): under 1e-3 deg for 50 N m over 0.1 s [D]
+HEAD_HOLD_SCALE = 1e6
+TWIST_QUANTITY, TWIST_UNIT = "axial_moment", "Nm"
+TWIST_JOINT = "lower_neck"     # the neck's base, C7/T1: the twisting moment's reading [E]
+
+
+def twist_figure_names():
+    """Names of the twist case's figures (``sled_figures`` of the moment)."""
+    return sled_figure_names(TWIST_QUANTITY, unit=TWIST_UNIT)
+
+
+def _check_twist(check, scenario, base_dir):
+    _check_data(check, scenario, base_dir)
+    check.number(scenario, "t_end", "", positive=True, required=True)
+    check.number(scenario, "dt", "", positive=True)
+    inputs = check.table(scenario, "inputs", "", required=True,
+                         accepted="the column of T1's turn about its vertical axis: rot_z_deg")
+    check.keys(inputs, ["rot_z_deg"], "inputs")
+    check.string(inputs, "rot_z_deg", "inputs", required=True, what="column name")
+    check.string(scenario, "response_prefix", "", required=True,
+                 what="column prefix of the measured moments")
+    check.strings(scenario, "figures", "", what="figure", choices=twist_figure_names())
+
+
+def twist_moment_Nm(res, turn_sign=1.0):
+    """The neck's twisting moment at TWIST_JOINT (N m): the axial load of its joint resistance,
+    the torque T1 puts on the neck about z, positive in the sense of T1's turn (``turn_sign``)."""
+    return turn_sign * np.asarray(res.outputs[f"{TWIST_JOINT}_z.load"])
+
+
+def twist_run(model, t, turn, t_end, dt):
+    """Results of ``model`` (a head-neck on T1 from ``head_neck_on_t1``, its head held by
+    HEAD_HOLD_SCALE) with B0 turned about its z by ``turn`` (rad at times ``t`` s, at rest at
+    t[0]: the sled starts at rest), gravity off, RK4 at ``dt``, sampled every ms."""
+    from occupant import simulate
+    from occupant.model import BaseMotion
+
+    return simulate(model, t_end, base_motion=BaseMotion(**_turn(t, turn, 2, at_rest=True)),
+                    integrator="rk4", dt=dt, output_dt=1e-3, gravity=(0.0, 0.0, 0.0))
+
+
+def _run_twist(scenario, path, dt):
+    base_dir = pathlib.Path(path).parent
+    header, col = read_columns(scenario, base_dir)
+    t = col["t_ms"] * 1e-3
+    turn = np.radians(col[scenario["inputs"]["rot_z_deg"]])
+    model = head_neck_on_t1(scenario, head_scale=HEAD_HOLD_SCALE).compile()
+    res = twist_run(model, t, turn, scenario["t_end"], dt or scenario.get("dt", 2e-5))
+    sign = float(np.sign(turn[np.argmax(np.abs(turn))]))
+    moment = twist_moment_Nm(res, sign)
+    runs = np.array([col[n] for n in header if n.startswith(scenario["response_prefix"])])
+    figures = sled_figures(res.t, moment, TWIST_QUANTITY, unit=TWIST_UNIT)
+    corridor = volunteer_corridor(t, runs, scenario["t_end"], TWIST_QUANTITY, unit=TWIST_UNIT)
+    corridor = {k: corridor[k] for k in scenario.get("figures", corridor)}
+    keep = t <= scenario["t_end"] + 1e-9
+    head = head_rotation_deg(res.body_poses[:, model.body("head"), :3, :3], "axial")
+    history = {"t1_turn_deg": np.degrees(np.interp(res.t, t, turn)), "moment_Nm": moment,
+               "upper_moment_Nm": sign * np.asarray(res.outputs["upper_neck_z.load"]),
+               "head_heading_deg": head,
+               "runs_min_Nm": np.interp(res.t, t[keep], runs[:, keep].min(axis=0)),
+               "runs_max_Nm": np.interp(res.t, t[keep], runs[:, keep].max(axis=0))}
+    return {"t": res.t, "results": res, "model": model, "history": history, "figures": figures,
+            "corridor": corridor, "checks": corridor_checks(figures, corridor)}
 
 
 # ------------------------------------------------------------------------------------------
@@ -529,6 +640,8 @@ class Validation:
 VALIDATIONS = {
     "thorax_pendulum": Validation(_check_thorax, _run_thorax, "thorax pendulum"),
     "head_neck_sled": Validation(_check_sled, _run_sled, "head-neck on the measured T1 motion"),
+    "head_neck_twist": Validation(_check_twist, _run_twist,
+                                  "head-neck, T1 turned under the clamped head"),
     "belted_sled": Validation(_check_belted_sled, _run_belted_sled, "whole body, belted sled"),
 }
 
