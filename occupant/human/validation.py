@@ -9,10 +9,11 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
 - ``head_neck_sled``: the human's head and neck on its T1, the T1 driven by the measured mean T1
   motion of a volunteer sled series (inertial x and z acceleration, sagittal rotation; the NBDL
   analyses prescribe T1 this way) or by the sled pulse of a head-neck potted at T1 (also
-  lateral); the figures are the head's rotation in the sled frame (``rotation``: flexion or
-  extension positive about y, or lateral bending about x) read against the range of the runs'
-  own figures computed from the same data file (the volunteers' runs, the specimens' runs, or a
-  corridor's two boundaries).
+  lateral or oblique); the figures are the head's rotation in the sled frame (``rotation``:
+  flexion or extension positive about y, lateral bending about x, axial turn about z; a list
+  of them with one ``response_prefix`` each) read against the range of the runs' own figures
+  computed from the same data file (the volunteers' runs, the specimens' runs, or a corridor's
+  two boundaries).
 - ``belted_sled``: the whole human in a belted sled scenario (``occupant.scenario``, the file
   named by ``sled``, its ``occupant.human`` replaced by the case's ``[human]``); the figures are
   the peak forward excursions of the head centre of gravity, of T1, T8, L2, L4 and of the hip (the
@@ -145,7 +146,17 @@ def _run_thorax(scenario, path, dt):
 # ------------------------------------------------------------------------------------------
 # head-neck on a measured T1 motion (NBDL volunteer sled series)
 # ------------------------------------------------------------------------------------------
-ROTATIONS = ("flexion", "extension", "lateral")
+ROTATIONS = ("flexion", "extension", "lateral", "axial")
+
+
+def sled_responses(scenario):
+    """[(rotation, column prefix of its runs)] of a head_neck_sled case: ``rotation`` and
+    ``response_prefix`` each a string, or lists of equal length."""
+    rotation = scenario.get("rotation", "flexion")
+    prefix = scenario["response_prefix"]
+    if isinstance(rotation, str):
+        return [(rotation, prefix)]
+    return list(zip(rotation, prefix))
 
 
 def _check_sled(check, scenario, base_dir):
@@ -160,15 +171,26 @@ def _check_sled(check, scenario, base_dir):
     check.keys(inputs, ["ax_g", "ay_g", "az_g", "rot_y_rad"], "inputs")
     for key in ("ax_g", "az_g", "rot_y_rad"):
         check.string(inputs, key, "inputs", required=True, what="column name")
-    check.string(scenario, "response_prefix", "", required=True, what="column prefix of the runs")
-    rotation = check.string(scenario, "rotation", "", choices=ROTATIONS,
-                            what="head rotation") or "flexion"
+    if isinstance(scenario.get("rotation"), list):        # several rotations, a prefix each
+        rotations = check.strings(scenario, "rotation", "", choices=ROTATIONS,
+                                  what="head rotation")
+        prefixes = check.strings(scenario, "response_prefix", "", required=True,
+                                 what="column prefix of the runs")
+        if len(prefixes) != len(rotations):
+            check.fail("response_prefix",
+                       f"{len(prefixes)} prefixes for {len(rotations)} rotations",
+                       "one column prefix per rotation")
+    else:
+        check.string(scenario, "response_prefix", "", required=True,
+                     what="column prefix of the runs")
+        rotations = [check.string(scenario, "rotation", "", choices=ROTATIONS,
+                                  what="head rotation") or "flexion"]
     times = scenario.get("read_at_ms", [])
     if not isinstance(times, list) or not all(
             isinstance(v, (int, float)) and 0 < v <= 1e3 * scenario["t_end"] for v in times):
         check.fail("read_at_ms", f"{times!r}", "a list of times in ms, each in (0, t_end]")
-    check.strings(scenario, "figures", "", choices=sled_figure_names(rotation, times),
-                  what="figure")
+    check.strings(scenario, "figures", "", what="figure",
+                  choices=[n for r in rotations for n in sled_figure_names(r, times)])
 
 
 def sled_figure_names(rotation="flexion", read_at_ms=()):
@@ -177,8 +199,9 @@ def sled_figure_names(rotation="flexion", read_at_ms=()):
         f"{rotation}_at_{ms:g}ms_deg" for ms in read_at_ms]
 
 
-def read_series(scenario, base_dir):
-    """(t s, T1 columns {ax_g, az_g, rot_y_rad}, (runs, n) head rotation deg) of the CSV."""
+def read_series(scenario, base_dir, prefix=None):
+    """(t s, T1 columns {ax_g, az_g, rot_y_rad}, (runs, n) head rotation deg) of the CSV, the runs
+    those whose column starts with ``prefix`` (default: the case's first ``response_prefix``)."""
     path = pathlib.Path(base_dir) / scenario["data"]
     with open(path) as fh:
         header = [ln for ln in fh if ln.startswith("#")][-1].lstrip("# ").strip().split(",")
@@ -186,7 +209,8 @@ def read_series(scenario, base_dir):
     col = {name: A[:, i] for i, name in enumerate(header)}
     t = col["t_ms"] * 1e-3
     t1 = {k: col[v] for k, v in scenario["inputs"].items()}
-    runs = np.array([col[n] for n in header if n.startswith(scenario["response_prefix"])])
+    prefix = sled_responses(scenario)[0][1] if prefix is None else prefix
+    runs = np.array([col[n] for n in header if n.startswith(prefix)])
     return t, t1, runs
 
 
@@ -211,10 +235,13 @@ def t1_motion(t, ax_g, az_g, rot_y, ay_g=None):
 
 def head_rotation_deg(R, rotation):
     """The head's rotation (deg) from its orientation ``R`` (n, 3, 3) in the sled frame: about y,
-    flexion positive (negated for extension), or about x for lateral bending (positive when the
-    head's top moves towards -y, away from a T1 pushed along +y)."""
+    flexion positive (negated for extension), about x for lateral bending (positive when the
+    head's top moves towards -y, away from a T1 pushed along +y), or its axial turn: the heading
+    of its x axis about z (positive when the nose turns towards +y)."""
     if rotation == "lateral":
         return np.degrees(np.arctan2(R[:, 2, 1], R[:, 2, 2]))
+    if rotation == "axial":
+        return np.degrees(np.arctan2(R[:, 1, 0], R[:, 0, 0]))
     flexion = np.degrees(np.arctan2(R[:, 0, 2], R[:, 2, 2]))
     return -flexion if rotation == "extension" else flexion
 
@@ -240,7 +267,8 @@ def _run_sled(scenario, path, dt):
     from occupant.human.builder import build
     from occupant.human.head_neck import head_neck_assembly
 
-    t, t1, runs = read_series(scenario, pathlib.Path(path).parent)
+    base_dir = pathlib.Path(path).parent
+    t, t1, _ = read_series(scenario, base_dir)
     onset = t[np.argmax(np.abs(t1["ax_g"]) >= scenario["onset_g"])]
     act = scenario["human"].get("neck_activation", "reflex")
     human = build(**_human_args(scenario), neck_activation=None if act == "none" else act,
@@ -252,19 +280,23 @@ def _run_sled(scenario, path, dt):
     step = dt or scenario.get("dt", 2e-5)
     res = simulate(model, scenario["t_end"], base_motion=base, integrator="rk4", dt=step,
                    output_dt=2e-3, gravity=STANDARD_GRAVITY)
-    rotation = scenario.get("rotation", "flexion")
-    angle = head_rotation_deg(res.body_poses[:, model.body("head"), :3, :3], rotation)
     times = scenario.get("read_at_ms", [])
-    figures = sled_figures(res.t, angle, rotation, times)
-    corridor = volunteer_corridor(t, runs, scenario["t_end"], rotation, times)
-    corridor = {k: corridor[k] for k in scenario.get("figures", corridor)}
     keep = t <= scenario["t_end"] + 1e-9
+    responses = sled_responses(scenario)
+    figures, corridor, history = {}, {}, {}
+    for rotation, prefix in responses:
+        runs = read_series(scenario, base_dir, prefix)[2]
+        angle = head_rotation_deg(res.body_poses[:, model.body("head"), :3, :3], rotation)
+        figures.update(sled_figures(res.t, angle, rotation, times))
+        corridor.update(volunteer_corridor(t, runs, scenario["t_end"], rotation, times))
+        tag = "" if len(responses) == 1 else f"{rotation}_"   # one rotation: the names as before
+        history.update({f"head_{rotation}_deg": angle,
+                        f"runs_min_{tag}deg": np.interp(res.t, t[keep], runs[:, keep].min(axis=0)),
+                        f"runs_max_{tag}deg": np.interp(res.t, t[keep], runs[:, keep].max(axis=0))})
+    corridor = {k: corridor[k] for k in scenario.get("figures", corridor)}
     return {"t": res.t, "scenario": str(path), "results": res, "model": model,
-            "history": {f"head_{rotation}_deg": angle,
-                        "runs_min_deg": np.interp(res.t, t[keep], runs[:, keep].min(axis=0)),
-                        "runs_max_deg": np.interp(res.t, t[keep], runs[:, keep].max(axis=0))},
-            "figures": figures, "corridor": corridor, "checks": corridor_checks(figures, corridor),
-            "onset_s": float(onset)}
+            "history": history, "figures": figures, "corridor": corridor,
+            "checks": corridor_checks(figures, corridor), "onset_s": float(onset)}
 
 
 # ------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ the places move across the sphere the wraps keep their order, touch the sphere a
 continuously."""
 import numpy as np
 import pytest
+from scipy.optimize import brentq
 
 from occupant.integrate.pipeline import evaluate
 from occupant.model.bundle import BELT_WRAP
@@ -262,6 +263,17 @@ def _common_tangent(c, r_below, r_above):
     return np.array([np.cos(phi), np.sin(phi)])
 
 
+def _on_post(c, b):
+    """Closed form in the plane y = 0 (x, z): the middle of the belt's arc round the post (radius
+    POST at c) from the common tangent of sphere and post (``_common_tangent``) to b's tangent
+    point on the post."""
+    n = _common_tangent(c, R, POST)
+    to_b = b - c
+    off_b = np.arctan2(to_b[1], to_b[0]) - np.arccos(POST / np.linalg.norm(to_b))
+    on_post = 0.5 * (np.arctan2(-n[1], -n[0]) + off_b)
+    return c + POST * np.array([np.cos(on_post), np.sin(on_post)])
+
+
 # place_held places a wrap between its neighbours' points (the middles of their arcs), not their
 # tangent points: not yet the belt's path. Placing it between their tangent points (branch
 # tangentpiece, commit 3a54c45, reverted) passes both tests and GS1 shipped runs clean, but its
@@ -294,13 +306,9 @@ def test_analytic_held_wrap_and_a_post_that_starts_to_touch_on_the_tangent_piece
     c = np.array([0.15, 0.12 - drop])
     n = _common_tangent(c, R, POST)
     on_sphere = 0.5 * (np.pi - np.arccos(R / 0.3) + np.arctan2(n[1], n[0]))
-    to_b = b[[0, 2]] - c
-    off_b = np.arctan2(to_b[1], to_b[0]) - np.arccos(POST / np.linalg.norm(to_b))
-    on_post = 0.5 * (np.arctan2(-n[1], -n[0]) + off_b)
     np.testing.assert_allclose(P[0, [0, 2]], R * np.array([np.cos(on_sphere), np.sin(on_sphere)]),
                                atol=1e-12)
-    np.testing.assert_allclose(P[1, [0, 2]], c + POST * np.array([np.cos(on_post),
-                                                                   np.sin(on_post)]), atol=1e-12)
+    np.testing.assert_allclose(P[1, [0, 2]], _on_post(c, b[[0, 2]]), atol=1e-12)
 
 
 @TANGENT_PIECE
@@ -322,3 +330,47 @@ def test_identity_held_wrap_moves_continuously_as_a_post_starts_to_touch():
     moves = np.linalg.norm(np.diff(points, axis=0), axis=1)
     assert moves[0] == 0.0 and moves[-1] > 0.0          # clear at first, touching at last
     assert moves.max() <= step
+
+
+# place_held decides from the places alone which wraps touch, each evaluation afresh: where the
+# belt has two paths (GS1's shoulder wrap beside a barrier on the upper arm, branch wayround) it
+# may switch between them from one step to the next. Kept from the previous evaluation, with a
+# hysteresis (branch heldtouch: tried with the tangent placement, not adopted; scenarios/
+# validation/README.md, Latest findings), a post that touched keeps touching until its arc
+# vanishes
+TOUCHING_SET = pytest.mark.xfail(strict=True, reason="held wraps' touching set not kept from the "
+                                 "previous evaluation")
+
+
+@TOUCHING_SET
+def test_identity_post_that_touched_keeps_the_common_tangent_until_its_arc_vanishes():
+    """The post of the tests above lowered in 0.5 mm steps to 0.045 m, where it touches, then
+    raised back in 0.1 mm steps to 1 um short of the drop where its arc vanishes (the common
+    tangent of sphere and post through b): at every step the belt keeps the path round the post,
+    its point at the middle of its arc from the common tangent to b's tangent (closed form, as
+    above, to 1e-9 m). Lowered from clear of the belt to that drop, the post does not touch (the
+    straight piece enters it 1 um deep, less than a lifted wrap needs to touch again): the belt
+    keeps the path it was on."""
+    a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
+    model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), (0.15, 0.0, 0.12))
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    i = model.output_names.index
+
+    def post_point(drop):
+        evaluate(bundle, data, 0.0, np.array([0.0, -drop]), np.zeros(2), z, 0.0)
+        return np.array([data.outputs[i(f"belt.w1.{c}")] for c in "xz"])
+
+    def centre(drop):
+        return np.array([0.15, 0.12 - drop])
+
+    # the common tangent (n . x = R) passes through b where the post's arc vanishes
+    vanish = brentq(lambda d: _common_tangent(centre(d), R, POST) @ b[[0, 2]] - R, 0.030, 0.045,
+                    xtol=1e-15)
+    last = vanish + 1e-6
+    for drop in np.arange(0.030, 0.0455, 0.0005):
+        post_point(drop)
+    for drop in [*np.arange(0.045, last, -0.0001), last]:
+        np.testing.assert_allclose(post_point(drop), _on_post(centre(drop), b[[0, 2]]), atol=1e-9)
+    for drop in [*np.arange(0.030, last, 0.0005), last]:
+        P = post_point(drop)
+    assert np.linalg.norm(P - centre(last)) > POST       # on the straight piece, off the post
