@@ -495,6 +495,12 @@ def test_reference_human_neck_is_softer_than_the_hybrid3(human):
         assert turn(human, moment) > 2.0 * turn(dummy, moment)
 
 
+# the sides whose moment past the range is the measured PMHS curve's (lateral bending both ways,
+# extension the lower side): their numerical stop at twice the range end (joint_passive.toml)
+MEASURED_SIDES = {"thorax_lumbar_x": (2.0, 2.0), "lumbar_pelvis_x": (2.0, 2.0),
+                  "thorax_lumbar_y": (2.0, 1.0), "lumbar_pelvis_y": (2.0, 1.0)}
+
+
 def test_identity_ranges_are_the_human_table(human):
     from occupant.human.builder import human_range
     el = human.joint_resistance
@@ -509,12 +515,6 @@ def test_identity_ranges_are_the_human_table(human):
             continue
         far_lo, far_hi = MEASURED_SIDES.get(name, (1.0, 1.0))
         assert el.lower[e] == pytest.approx(far_lo * lo) and el.upper[e] == pytest.approx(far_hi * hi)
-
-
-# the sides whose moment past the range is the measured PMHS curve's (lateral bending both ways,
-# extension the lower side): their numerical stop at twice the range end (joint_passive.toml)
-MEASURED_SIDES = {"thorax_lumbar_x": (2.0, 2.0), "lumbar_pelvis_x": (2.0, 2.0),
-                  "thorax_lumbar_y": (2.0, 1.0), "lumbar_pelvis_y": (2.0, 1.0)}
 
 
 @pytest.mark.parametrize("name", ["hip_x", "ankle_x", "shoulder_z", "hip_z"])
