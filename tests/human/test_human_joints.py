@@ -514,7 +514,8 @@ def test_identity_ranges_are_the_human_table(human):
             assert math.isinf(el.lower[e]) and math.isinf(el.upper[e])
             continue
         far_lo, far_hi = MEASURED_SIDES.get(name, (1.0, 1.0))
-        assert el.lower[e] == pytest.approx(far_lo * lo) and el.upper[e] == pytest.approx(far_hi * hi)
+        assert el.lower[e] == pytest.approx(far_lo * lo), name
+        assert el.upper[e] == pytest.approx(far_hi * hi), name
 
 
 @pytest.mark.parametrize("name", ["hip_x", "ankle_x", "shoulder_z", "hip_z"])
