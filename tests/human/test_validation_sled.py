@@ -1651,12 +1651,12 @@ def test_reference_gs1_shoulder_belt_lies_on_the_body(gs1):
     shoulder belt's straight piece from the abdomen wrap to the buckle cut deeper into the
     pelvis flesh's top); since the lumbar joints' lateral bending is the PMHS lumbar spine's
     (joint_passive.toml; the trunk no longer meets the Hybrid III's stops past its lateral
-    range) 18.4 mm, 5.9 mm in the thorax (not tuned: measured). Before (strict xfail): with the buckle
-    placed from the Hybrid III's belt middle its straight piece from the abdomen wrap passed up
-    to 19 mm through the pelvis flesh's inboard top and 30 mm through the inboard thigh while
-    loaded (a further wrap on the pelvis flesh cleared it but the run jumped: 22.5 kN at 150 ms).
-    Without the abdomen wrap the piece from the chest passed 106 mm through the abdomen and
-    100 mm through the pelvis flesh (scenarios/validation/HISTORY.md)."""
+    range) 18.4 mm, 5.9 mm in the thorax (not tuned: measured). Before (strict xfail): with the
+    buckle placed from the Hybrid III's belt middle its straight piece from the abdomen wrap
+    passed up to 19 mm through the pelvis flesh's inboard top and 30 mm through the inboard
+    thigh while loaded (a further wrap on the pelvis flesh cleared it but the run jumped: 22.5
+    kN at 150 ms). Without the abdomen wrap the piece from the chest passed 106 mm through the
+    abdomen and 100 mm through the pelvis flesh (scenarios/validation/HISTORY.md)."""
     worst = _deepest_while_loaded(gs1, "belt", "shoulder_belt_kN")
     assert max(worst.values()) < PATH_DEPTH, worst
 
