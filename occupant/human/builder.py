@@ -288,7 +288,9 @@ def _add_joint_characteristics(segs, H, M, neck_muscles):
     data/joint_passive.toml), moments and damping x (m H)/(m H)_reference, inside the human
     ranges of motion of data/joint_rom.toml; beyond them the Hybrid III 50M's numerical stops
     (sized to hold the distal mass under 250 g within 5 deg, dummies/hybrid3_50m.toml) x the
-    same factor; the neck's stops lie past the ligamentous branch of its table. Without neck
+    same factor, except where the human's own resistance goes on past the range: the neck's
+    ligamentous branch (no stop) and a measured side (the trunk's lateral bending and extension:
+    the stop at twice the range end, passive_joints.MEASURED_STOP). Without neck
     muscles (``neck_muscles`` False: a PMHS) the neck takes the passive tissue's damping
     (passive_joints.human_resistance)."""
     _, dummy = load_description("hybrid3_50m")

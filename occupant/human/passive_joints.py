@@ -13,6 +13,7 @@ from occupant.io.toml_files import read_toml
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 STOP_SPAN = 25.0                 # deg, neck: the ligamentous branch reaches its level this far past the range [E]
 STOP_CAP = 2.0                   # neck: the branch is tabulated up to this multiple of its level, then its end slope [E]
+MEASURED_STOP = 2.0              # a measured side's numerical stop: at this multiple of the range end [E]
 GRID = math.radians(0.1)         # the curve is evaluated this finely ...
 REL_TOL, ABS_TOL = 0.005, 0.01   # ... and kept where linear interpolation misses by more (-, N m)
 
@@ -42,25 +43,31 @@ def passive_moment(spec, theta, lower, upper, shape):
     """Passive moment (N m, reference subject) of one joint coordinate at theta (rad, array),
     ``lower``/``upper`` the range of motion (rad)."""
     theta = np.asarray(theta, float)
-    out = _law_moment(spec, theta, lower, upper, shape)
-    if "lower_table" in spec:
-        below = theta < 0.0
-        out = np.where(below, measured_moment(spec, -np.minimum(theta, 0.0)), out)
+    sides = spec.get("table_sides", "")
+    if sides not in ("", "lower", "upper", "both"):
+        raise ValueError(f"data/joint_passive.toml: unknown table_sides {sides!r} "
+                         "(accepted: lower, upper, both)")
+    # a coordinate measured on both sides needs no law
+    out = np.zeros_like(theta) if sides == "both" else _law_moment(spec, theta, lower, upper, shape)
+    if sides in ("lower", "both"):
+        out = np.where(theta < 0.0, measured_moment(spec, -np.minimum(theta, 0.0)), out)
+    if sides in ("upper", "both"):
+        out = np.where(theta > 0.0, -measured_moment(spec, np.maximum(theta, 0.0)), out)
     return out
 
 
 def measured_moment(spec, magnitude):
-    """The restoring moment (N m, reference subject) of ``spec``'s "lower_table" at the joint
+    """The restoring moment (N m, reference subject) of ``spec``'s measured "table" at the joint
     angle ``magnitude`` (rad, >= 0): its rows (whole-chain deg, N m) read at chain x magnitude,
     linear between rows and past the last with the end slope, scaled from the tested subjects'
-    m H (``lower_table_subject``) to the reference subject's (data/joint_passive.toml)."""
+    m H (``table_subject``) to the reference subject's (data/joint_passive.toml)."""
     ref, _ = passive_table()
-    rows = np.asarray(spec["lower_table"], float)
+    rows = np.asarray(spec["table"], float)
     x = spec.get("chain", 1.0) * np.degrees(np.asarray(magnitude, float))
     slope = (rows[-1, 1] - rows[-2, 1]) / (rows[-1, 0] - rows[-2, 0])
     m = np.where(x <= rows[-1, 0], np.interp(x, rows[:, 0], rows[:, 1]),
                  rows[-1, 1] + slope * (x - rows[-1, 0]))
-    mass, stature = spec["lower_table_subject"]
+    mass, stature = spec["table_subject"]
     return m * (ref["mass_kg"] * ref["stature_m"]) / (mass * stature)
 
 
@@ -186,7 +193,14 @@ def human_resistance(joint, dof, kind, lower, upper, scale, stop=None, neck_musc
         # the neck's discs and ligaments: viscoelastic, recovering (no permanent set)
         r.absorption, r.recovers = ligament_absorption(), True
     if stop is not None and "stop_upper" not in spec:
-        # the stop at the end of the range; the neck's ligamentous branch is its own stop
-        r.lower, r.upper = lower, upper
+        # the stop at the end of the range; the neck's ligamentous branch is its own stop; on a
+        # side with a measured table (its end slope carries the moment past the range) only a
+        # numerical stop, far beyond, at MEASURED_STOP x the range end
+        sides = spec.get("table_sides", "")
+        far_lo, far_hi = sides in ("lower", "both"), sides in ("upper", "both")
+        if mirror:
+            far_lo, far_hi = far_hi, far_lo
+        r.lower = lower * (MEASURED_STOP if far_lo else 1.0)
+        r.upper = upper * (MEASURED_STOP if far_hi else 1.0)
         r.stop_stiffness, r.stop_damping = stop
     return r
