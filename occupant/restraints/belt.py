@@ -962,6 +962,19 @@ def belt(el, points, out, zdot, drift, t, z, b):
             strain_rate = (rate - (1.0 + strain) * inflow) / webbing
         zdot[zs + 2 * s + 1] = largest_rate(strain, strain_rate, z[zs + 2 * s + 1],
                                             LARGEST_FOLLOW)
+    # in the band before merging, the largest strains on the two sides of the point meet too
+    # (the merged group unloads from the larger): both rise towards it at the weight's rate
+    for s in range(1, ns):
+        w = merge_weight(el.point_kind, out, p0 + s, o_pts + 3 * s, out[os + 4 * (s - 1) + 2],
+                         out[os + 4 * s + 2])
+        if 0.0 < w < 1.0:
+            g0 = group_of(el.point_kind, out, s - 1, ns, p0, o_pts, os)[0]
+            g1 = group_of(el.point_kind, out, s, ns, p0, o_pts, os)[1]
+            top = 0.0
+            for g in range(g0, g1 + 1):
+                top = max(top, z[zs + 2 * g + 1])
+            for g in range(g0, g1 + 1):
+                zdot[zs + 2 * g + 1] += w * (top - z[zs + 2 * g + 1]) / SHARE_TIME
     return power
 
 
