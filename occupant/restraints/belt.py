@@ -97,11 +97,12 @@ MERGE_LENGTH = 0.02      # m [E]: a segment shorter than this next to a wrap is 
                          # slip_damping l / EA, would be too short for the explicit steps:
                          # 12 us for 20 mm of GS1 webbing at 100 N s/m)
 MERGE_TURN = 1.0e-9      # sine of the turn below which a wrap point has no contact (on the line)
-MERGE_BAND = 2.0         # [E]: a segment shorter than this times MERGE_LENGTH shares its webbing
-                         # across the wrap in part (``merge_weight``), so its strain meets its
-                         # neighbour's before they merge and the tension does not step (GS1 with a
-                         # barrier wrap on the upper arm: 7.7 kN -> 0 at 20 mm); wide enough that
-                         # the sharing (SHARE_TIME) outruns a segment's approach to MERGE_LENGTH
+MERGE_BAND = 0.5         # [E]: a segment shorter than MERGE_LENGTH shares its webbing across the
+                         # wrap in part (``merge_weight``), down to this fraction of it, where it
+                         # merges, so its strain meets its neighbour's before they merge and the
+                         # tension does not step (GS1 with a barrier wrap on the upper arm:
+                         # 7.7 kN -> 0 at 20 mm); below MERGE_LENGTH, so that longer segments keep
+                         # their capstan friction (the 31 mm chord of test_belt_flow)
 MERGE_TURN_BAND = 1.0e-3  # [E]: sine of the turn up to which a wrap point's segments share in part
                           # (capstan ratio within exp(0.001 mu) of 1: friction negligible there)
 SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that coincide (a wrap
@@ -518,15 +519,14 @@ def merge_weight(kind, out, k, j, la, lb):
     """How far wrap point k (``kind``: BeltBlock.point_kind; its position at outputs j; the
     segments' lengths la before it and lb after it) joins its two segments into one, 0 to 1: 1
     with no contact (the point on the line of its neighbours, sine of the turn within
-    MERGE_TURN) or a segment shorter than MERGE_LENGTH (two wrap points fallen together),
-    falling linearly to 0 at MERGE_BAND times MERGE_LENGTH and at a sine of MERGE_TURN_BAND. At 1
+    MERGE_TURN) or a segment shorter than MERGE_BAND times MERGE_LENGTH (two wrap points
+    fallen together), falling linearly to 0 at MERGE_LENGTH and at a sine of MERGE_TURN_BAND. At 1
     the segments act as one (``merged``); between, their webbing is shared across the point at
     the weight's share of the merged rate (``belt``), so their strains meet before they merge."""
     if kind[k] != BELT_WRAP:
         return 0.0
     short = min(la, lb)
-    w = min(max((MERGE_BAND * MERGE_LENGTH - short) / ((MERGE_BAND - 1.0) * MERGE_LENGTH),
-                0.0), 1.0)
+    w = min(max((MERGE_LENGTH - short) / ((1.0 - MERGE_BAND) * MERGE_LENGTH), 0.0), 1.0)
     if w >= 1.0:
         return 1.0
     ax, ay, az = out[j] - out[j - 3], out[j + 1] - out[j - 2], out[j + 2] - out[j - 1]
