@@ -577,21 +577,35 @@ def add_webbing(kind, out, zdot, zs, os, s, ns, p0, o_pts, rate):
 
 
 @njit(**JIT_STAGE)
+def counted_length(data, el, out, os, s, p0, o_pts, z):
+    """Segment s's length as its strain counts it: to its ends' places (``wrap_lag``), at
+    least 0."""
+    return max(out[os + 4 * s + 2] + wrap_lag(data, el, out, z, p0 + s, p0, o_pts)
+               - wrap_lag(data, el, out, z, p0 + s + 1, p0, o_pts), 0.0)
+
+
+@njit(**JIT_STAGE)
 def share_across(kind, out, zdot, z, zs, os, s, ns, p0, o_pts, w):
-    """Share the webbing of the groups before and after point s (``group_of``) at w / SHARE_TIME
-    towards their summed webbing in proportion to their lengths as their strains count them
-    (``belt``: to their end wraps' places, ``wrap_lag``), i.e. equal strains, as merged segments
-    share theirs: webbing goes to the more strained side (dissipates)."""
+    """Share the webbing of the groups before and after point s (``group_of``) at w times the
+    rate that holds them at their summed webbing W in proportion to their lengths as their
+    strains count them (``belt``: to their end wraps' places, ``wrap_lag``), i.e. at equal
+    strains, as merged segments share theirs: towards W La / (La + Lb) at 1 / SHARE_TIME, plus
+    that share's own rate from the groups' length rates (else it lags them by SHARE_TIME, and
+    the tension stepped where the point merges them). Webbing goes to the more strained side."""
     g0 = group_of(kind, out, s - 1, ns, p0, o_pts, os)[0]
     g1 = group_of(kind, out, s, ns, p0, o_pts, os)[1]
-    wa, wb = 0.0, 0.0
+    wa, wb, ra, rb = 0.0, 0.0, 0.0, 0.0
     for g in range(g0, s):
         wa += z[zs + 2 * g]
+        ra += out[os + 4 * g + 3]
     for g in range(s, g1 + 1):
         wb += z[zs + 2 * g]
+        rb += out[os + 4 * g + 3]
     la = (1.0 + out[os + 4 * (s - 1) + 1]) * max(wa, 1e-6)
     lb = (1.0 + out[os + 4 * s + 1]) * max(wb, 1e-6)
-    q = w * (la * (wa + wb) / (la + lb) - wa) / SHARE_TIME
+    total = la + lb
+    q = w * ((la * (wa + wb) / total - wa) / SHARE_TIME
+             + (wa + wb) * (ra * lb - la * rb) / (total * total))
     add_webbing(kind, out, zdot, zs, os, s - 1, ns, p0, o_pts, q)
     add_webbing(kind, out, zdot, zs, os, s, ns, p0, o_pts, -q)
 
@@ -892,13 +906,18 @@ def belt(el, points, out, zdot, drift, t, z, b):
         if s > g1:
             g0, g1 = group_of(el.point_kind, out, s, ns, p0, o_pts, os)
             if g1 > g0:
-                length, webbing = 0.0, 0.0
+                # each in proportion to its length as its strain would count it, to its ends'
+                # places (``wrap_lag``; as ``share_across``, so the strains meet where it parts)
+                length, webbing, rate = 0.0, 0.0, 0.0
                 for g in range(g0, g1 + 1):
-                    length += out[os + 4 * g + 2]
+                    length += counted_length(points, el, out, os, g, p0, o_pts, z)
                     webbing += z[zs + 2 * g]
-                for g in range(g0, g1 + 1):
-                    zdot[zs + 2 * g] += (out[os + 4 * g + 2] * webbing / max(length, 1e-9)
-                                         - z[zs + 2 * g]) / SHARE_TIME
+                    rate += out[os + 4 * g + 3]
+                length = max(length, 1e-9)
+                for g in range(g0, g1 + 1):   # and the share's own rate (``share_across``)
+                    counted = counted_length(points, el, out, os, g, p0, o_pts, z)
+                    zdot[zs + 2 * g] += (counted * webbing / length - z[zs + 2 * g]) / SHARE_TIME \
+                        + webbing * (out[os + 4 * g + 3] * length - counted * rate) / (length * length)
     # a wrap point in the band before merging (``merge_weight`` between 0 and 1): the groups on
     # its two sides share their webbing at its weight's share of that rate, so their strains
     # meet by the time it merges them (else the tension stepped there)
