@@ -604,8 +604,7 @@ def share_across(kind, out, zdot, z, zs, os, s, ns, p0, o_pts, w):
     la = (1.0 + out[os + 4 * (s - 1) + 1]) * max(wa, 1e-6)
     lb = (1.0 + out[os + 4 * s + 1]) * max(wb, 1e-6)
     total = la + lb
-    q = w * ((la * (wa + wb) / total - wa) / SHARE_TIME
-             + (wa + wb) * (ra * lb - la * rb) / (total * total))
+    q = w * (la * (wa + wb) / total - wa) / SHARE_TIME
     add_webbing(kind, out, zdot, zs, os, s - 1, ns, p0, o_pts, q)
     add_webbing(kind, out, zdot, zs, os, s, ns, p0, o_pts, -q)
 
@@ -916,8 +915,7 @@ def belt(el, points, out, zdot, drift, t, z, b):
                 length = max(length, 1e-9)
                 for g in range(g0, g1 + 1):   # and the share's own rate (``share_across``)
                     counted = counted_length(points, el, out, os, g, p0, o_pts, z)
-                    zdot[zs + 2 * g] += (counted * webbing / length - z[zs + 2 * g]) / SHARE_TIME \
-                        + webbing * (out[os + 4 * g + 3] * length - counted * rate) / (length * length)
+                    zdot[zs + 2 * g] += (counted * webbing / length - z[zs + 2 * g]) / SHARE_TIME
     # a wrap point in the band before merging (``merge_weight`` between 0 and 1): the groups on
     # its two sides share their webbing at its weight's share of that rate, so their strains
     # meet by the time it merges them (else the tension stepped there)
