@@ -97,14 +97,6 @@ MERGE_LENGTH = 0.02      # m [E]: a segment shorter than this next to a wrap is 
                          # slip_damping l / EA, would be too short for the explicit steps:
                          # 12 us for 20 mm of GS1 webbing at 100 N s/m)
 MERGE_TURN = 1.0e-9      # sine of the turn below which a wrap point has no contact (on the line)
-MERGE_BAND = 0.5         # [E]: a segment shorter than MERGE_LENGTH shares its webbing across the
-                         # wrap in part (``merge_weight``), down to this fraction of it, where it
-                         # merges, so its strain meets its neighbour's before they merge and the
-                         # tension does not step (GS1 with a barrier wrap on the upper arm:
-                         # 7.7 kN -> 0 at 20 mm); below MERGE_LENGTH, so that longer segments keep
-                         # their capstan friction (the 31 mm chord of test_belt_flow)
-MERGE_TURN_BAND = 1.0e-3  # [E]: sine of the turn up to which a wrap point's segments share in part
-                          # (capstan ratio within exp(0.001 mu) of 1: friction negligible there)
 SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that coincide (a wrap
                          # that does not touch at the end of its straight piece, to rounding):
                          # it has no direction of its own (``_beside``)
@@ -515,35 +507,19 @@ def pretensioner_at(el, b, t, payout):
 
 
 @njit(**JIT_STAGE)
-def merge_weight(kind, out, k, j, la, lb):
-    """How far wrap point k (``kind``: BeltBlock.point_kind; its position at outputs j; the
-    segments' lengths la before it and lb after it) joins its two segments into one, 0 to 1: 1
-    with no contact (the point on the line of its neighbours, sine of the turn within
-    MERGE_TURN) or a segment shorter than MERGE_BAND times MERGE_LENGTH (two wrap points
-    fallen together), falling linearly to 0 at MERGE_LENGTH and at a sine of MERGE_TURN_BAND. At 1
-    the segments act as one (``merged``); between, their webbing is shared across the point at
-    the weight's share of the merged rate (``belt``), so their strains meet before they merge."""
+def merged(kind, out, k, j, la, lb):
+    """Whether wrap point k (``kind``: BeltBlock.point_kind; its position at outputs j; the
+    segments' lengths la before it and lb after it) joins its two segments into one: no contact
+    (the point on the line of its neighbours: collinear) or a segment shorter than MERGE_LENGTH
+    (two wrap points fallen together)."""
     if kind[k] != BELT_WRAP:
-        return 0.0
-    short = min(la, lb)
-    w = min(max((MERGE_LENGTH - short) / ((1.0 - MERGE_BAND) * MERGE_LENGTH), 0.0), 1.0)
-    if w >= 1.0:
-        return 1.0
+        return False
+    if la < MERGE_LENGTH or lb < MERGE_LENGTH:
+        return True
     ax, ay, az = out[j] - out[j - 3], out[j + 1] - out[j - 2], out[j + 2] - out[j - 1]
     bx, by, bz = out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2]
-    if ax * bx + ay * by + az * bz <= 0.0:
-        return w
-    sine = _norm(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx) / (la * lb)
-    if sine <= MERGE_TURN:
-        return 1.0
-    return max(w, min(max((MERGE_TURN_BAND - sine) / (MERGE_TURN_BAND - MERGE_TURN), 0.0), 1.0))
-
-
-@njit(**JIT_STAGE)
-def merged(kind, out, k, j, la, lb):
-    """Whether wrap point k joins its two segments into one (``merge_weight`` 1): they act as
-    one segment of their summed length and webbing."""
-    return merge_weight(kind, out, k, j, la, lb) >= 1.0
+    cross = _norm(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx)
+    return ax * bx + ay * by + az * bz > 0.0 and cross <= MERGE_TURN * la * lb
 
 
 @njit(**JIT_STAGE)
@@ -574,39 +550,6 @@ def add_webbing(kind, out, zdot, zs, os, s, ns, p0, o_pts, rate):
     for g in range(g0, g1 + 1):
         w = out[os + 4 * g + 2] / total if total > 0.0 else 1.0 / (g1 - g0 + 1)
         zdot[zs + 2 * g] += w * rate
-
-
-@njit(**JIT_STAGE)
-def counted_length(data, el, out, os, s, p0, o_pts, z):
-    """Segment s's length as its strain counts it: to its ends' places (``wrap_lag``), at
-    least 0."""
-    return max(out[os + 4 * s + 2] + wrap_lag(data, el, out, z, p0 + s, p0, o_pts)
-               - wrap_lag(data, el, out, z, p0 + s + 1, p0, o_pts), 0.0)
-
-
-@njit(**JIT_STAGE)
-def share_across(kind, out, zdot, z, zs, os, s, ns, p0, o_pts, w):
-    """Share the webbing of the groups before and after point s (``group_of``) at w times the
-    rate that holds them at their summed webbing W in proportion to their lengths as their
-    strains count them (``belt``: to their end wraps' places, ``wrap_lag``), i.e. at equal
-    strains, as merged segments share theirs: towards W La / (La + Lb) at 1 / SHARE_TIME, plus
-    that share's own rate from the groups' length rates (else it lags them by SHARE_TIME, and
-    the tension stepped where the point merges them). Webbing goes to the more strained side."""
-    g0 = group_of(kind, out, s - 1, ns, p0, o_pts, os)[0]
-    g1 = group_of(kind, out, s, ns, p0, o_pts, os)[1]
-    wa, wb, ra, rb = 0.0, 0.0, 0.0, 0.0
-    for g in range(g0, s):
-        wa += z[zs + 2 * g]
-        ra += out[os + 4 * g + 3]
-    for g in range(s, g1 + 1):
-        wb += z[zs + 2 * g]
-        rb += out[os + 4 * g + 3]
-    la = (1.0 + out[os + 4 * (s - 1) + 1]) * max(wa, 1e-6)
-    lb = (1.0 + out[os + 4 * s + 1]) * max(wb, 1e-6)
-    total = la + lb
-    q = w * (la * (wa + wb) / total - wa) / SHARE_TIME
-    add_webbing(kind, out, zdot, zs, os, s - 1, ns, p0, o_pts, q)
-    add_webbing(kind, out, zdot, zs, os, s, ns, p0, o_pts, -q)
 
 
 @njit(**JIT_STAGE)
@@ -674,10 +617,7 @@ def flow_terms(drift, el, out, z, zs, os, s, ns, p0, o_pts, e, damping):
     point (``merged``)."""
     k, j = p0 + s, o_pts + 3 * s
     la, lb = out[os + 4 * (s - 1) + 2], out[os + 4 * s + 2]
-    if el.point_kind[k] == BELT_ANCHOR:
-        return 0.0, 0.0, 0.0, False
-    keep = 1.0 - merge_weight(el.point_kind, out, k, j, la, lb)
-    if keep <= 0.0:
+    if el.point_kind[k] == BELT_ANCHOR or merged(el.point_kind, out, k, j, la, lb):
         return 0.0, 0.0, 0.0, False
     cos_turn = 1.0
     if la > 0.0 and lb > 0.0:
@@ -695,10 +635,10 @@ def flow_terms(drift, el, out, z, zs, os, s, ns, p0, o_pts, e, damping):
     w = drift[k] if el.point_friction[k] > 0.0 else 0.0
     stuck = w / (1.0 + out[os + 4 * s + 1]) if w > 0.0 else w / (1.0 + out[os + 4 * (s - 1) + 1])
     if f_in > ratio * f_out:
-        return keep * (stuck + (f_in - ratio * f_out) / damping), keep * ka, keep * ratio * kb, True
+        return stuck + (f_in - ratio * f_out) / damping, ka, ratio * kb, True
     if f_out > ratio * f_in:
-        return keep * (stuck - (f_out - ratio * f_in) / damping), keep * ratio * ka, keep * kb, True
-    return keep * stuck, 0.0, 0.0, True
+        return stuck - (f_out - ratio * f_in) / damping, ratio * ka, kb, True
+    return stuck, 0.0, 0.0, True
 
 
 @njit(**JIT_INLINE)
@@ -905,25 +845,13 @@ def belt(el, points, out, zdot, drift, t, z, b):
         if s > g1:
             g0, g1 = group_of(el.point_kind, out, s, ns, p0, o_pts, os)
             if g1 > g0:
-                # each in proportion to its length as its strain would count it, to its ends'
-                # places (``wrap_lag``; as ``share_across``, so the strains meet where it parts)
-                length, webbing, rate = 0.0, 0.0, 0.0
+                length, webbing = 0.0, 0.0
                 for g in range(g0, g1 + 1):
-                    length += counted_length(points, el, out, os, g, p0, o_pts, z)
+                    length += out[os + 4 * g + 2]
                     webbing += z[zs + 2 * g]
-                    rate += out[os + 4 * g + 3]
-                length = max(length, 1e-9)
-                for g in range(g0, g1 + 1):   # and the share's own rate (``share_across``)
-                    counted = counted_length(points, el, out, os, g, p0, o_pts, z)
-                    zdot[zs + 2 * g] += (counted * webbing / length - z[zs + 2 * g]) / SHARE_TIME
-    # a wrap point in the band before merging (``merge_weight`` between 0 and 1): the groups on
-    # its two sides share their webbing at its weight's share of that rate, so their strains
-    # meet by the time it merges them (else the tension stepped there)
-    for s in range(1, ns):
-        w = merge_weight(el.point_kind, out, p0 + s, o_pts + 3 * s, out[os + 4 * (s - 1) + 2],
-                         out[os + 4 * s + 2])
-        if 0.0 < w < 1.0:
-            share_across(el.point_kind, out, zdot, z, zs, os, s, ns, p0, o_pts, w)
+                for g in range(g0, g1 + 1):
+                    zdot[zs + 2 * g] += (out[os + 4 * g + 2] * webbing / max(length, 1e-9)
+                                         - z[zs + 2 * g]) / SHARE_TIME
 
     # retractor and pretensioner at the first point
     locked = 0.0
@@ -979,19 +907,6 @@ def belt(el, points, out, zdot, drift, t, z, b):
             strain_rate = (rate - (1.0 + strain) * inflow) / webbing
         zdot[zs + 2 * s + 1] = largest_rate(strain, strain_rate, z[zs + 2 * s + 1],
                                             LARGEST_FOLLOW)
-    # in the band before merging, the largest strains on the two sides of the point meet too
-    # (the merged group unloads from the larger): both rise towards it at the weight's rate
-    for s in range(1, ns):
-        w = merge_weight(el.point_kind, out, p0 + s, o_pts + 3 * s, out[os + 4 * (s - 1) + 2],
-                         out[os + 4 * s + 2])
-        if 0.0 < w < 1.0:
-            g0 = group_of(el.point_kind, out, s - 1, ns, p0, o_pts, os)[0]
-            g1 = group_of(el.point_kind, out, s, ns, p0, o_pts, os)[1]
-            top = 0.0
-            for g in range(g0, g1 + 1):
-                top = max(top, z[zs + 2 * g + 1])
-            for g in range(g0, g1 + 1):
-                zdot[zs + 2 * g + 1] += w * (top - z[zs + 2 * g + 1]) / SHARE_TIME
     return power
 
 
