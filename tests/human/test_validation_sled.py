@@ -455,6 +455,39 @@ def test_regression_gs1_trunk_lateral_bending_past_its_range(gs1):
         assert x.min() > 2.0 * lo and x.max() < 2.0 * hi, joint
 
 
+def test_regression_gs1_limbs_past_their_ranges(gs1):
+    """Of the limbs' joint coordinates (shoulders, elbows, hips, knees, ankles) only three pass
+    their human ranges (joint_rom.toml) into the Hybrid III's numerical stops: the elbows full
+    extension by 1.8 and 2.0 deg, entering at 54 and 66 rad/s (the forearms whip from 70 deg of
+    flexion to full extension in about 15 ms, 75-90 ms), the stops taking 27 and 44 J; the right
+    shoulder its adduction end by 1.1 deg (5 J). No moment-angle data past these ranges was
+    found (joint_passive.toml, "Arms"); the PMHS elbow's injury level, 56-93 N m (Duma et al.
+    2004, DTIC ADA481665), would need 17-27 deg of hyperextension to take that work: it cannot
+    bound the stop without modelling the injury (scenarios/validation/README.md, branch
+    limbstops). The energies are the loading work past the range, -sum(load dx) moving out."""
+    from occupant.human.builder import human_range
+    out = gs1["results"].outputs
+    past = {}
+    for limb in ("shoulder", "elbow", "hip", "knee", "ankle"):
+        for side in ("left", "right"):
+            joint = f"{side}_{limb}"
+            kind = "revolute" if limb in ("elbow", "knee") else "spherical"
+            for dof in range(1 if kind == "revolute" else 3):
+                key = f"{joint}_flexion" if kind == "revolute" else f"{joint}_{'xyz'[dof]}"
+                lo, hi = human_range(joint, dof, kind)
+                x = np.asarray(out[f"{key}.deflection"])
+                beyond = np.degrees(max(lo - x.min(), x.max() - hi))
+                if beyond > 0.0:
+                    dx, load = np.diff(x), 0.5 * (out[f"{key}.load"][1:] + out[f"{key}.load"][:-1])
+                    outward = np.where(x[1:] < lo, dx < 0.0, np.where(x[1:] > hi, dx > 0.0, False))
+                    past[key] = (beyond, -np.sum((load * dx)[outward]))
+    assert sorted(past) == ["left_elbow_flexion", "right_elbow_flexion", "right_shoulder_x"]
+    for key, angle, work in (("left_elbow_flexion", 1.78, 26.8), ("right_elbow_flexion", 2.01, 43.7),
+                             ("right_shoulder_x", 1.06, 5.4)):
+        assert past[key][0] == pytest.approx(angle, abs=0.3), key
+        assert past[key][1] == pytest.approx(work, rel=0.1), key
+
+
 def test_regression_gs1_neck_axial_peaks(gs1):
     """The neck's axial rotation (rotation-vector z of each joint, deg) peaks at C7/T1 -20.8 deg
     (89 ms; its range 9.2, its branch 8.6 past it) and at the condyles +30.4 deg (128 ms; range
