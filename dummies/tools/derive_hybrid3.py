@@ -326,25 +326,17 @@ DUMMY_ROM = {
     ("ankle", "z"): (-15.0, 15.0, "[E] as the human table"),
     ("shoulder", "z"): (-80.0, 80.0, "[E] symmetric 80: the human internal 70-90 / external "
                                      "90 [U HROM rom-exrx] rounded to one figure"),
-    ("thorax_lumbar", "x"): (-17.5, 17.5, "[E] half of the human trunk's lateral bending 35 deg "
-                                          "[U HROM rom-lumbar] (the human's per-level split is not "
-                                          "the dummy's)"),
-    ("lumbar_pelvis", "x"): (-17.5, 17.5, "[E] half of the human trunk's lateral bending 35 deg "
-                                          "[U HROM rom-lumbar] (the human's per-level split is not "
-                                          "the dummy's)"),
-    ("thorax_lumbar", "y"): (-15.0, 37.5, "[E] half of the human trunk's extension 30 / flexion 75 "
-                                          "deg [U HROM rom-lumbar] (the human's per-level split is "
-                                          "not the dummy's)"),
-    ("lumbar_pelvis", "y"): (-15.0, 37.5, "[E] half of the human trunk's extension 30 / flexion 75 "
-                                          "deg [U HROM rom-lumbar] (the human's per-level split is "
-                                          "not the dummy's)"),
-    ("thorax_lumbar", "z"): (-22.5, 22.5, "[E] half of the human trunk's axial rotation 45 deg "
-                                          "[U HROM rom-ama] (the human's per-level split is not "
-                                          "the dummy's)"),
-    ("lumbar_pelvis", "z"): (-22.5, 22.5, "[E] half of the human trunk's axial rotation 45 deg "
-                                          "[U HROM rom-ama] (the human's per-level split is not "
-                                          "the dummy's)"),
 }
+# the two lumbar joints take half of the human trunk's range each (the human's per-level split,
+# occupant/human/data/joint_rom.toml, is not the dummy's)
+DUMMY_ROM.update({
+    (joint, dof): (lo, hi, f"[E] half of the human trunk's {what} [U HROM {source}] (the "
+                           "human's per-level split is not the dummy's)")
+    for joint in ("thorax_lumbar", "lumbar_pelvis")
+    for dof, lo, hi, what, source in (
+        ("x", -17.5, 17.5, "lateral bending 35 deg", "rom-lumbar"),
+        ("y", -15.0, 37.5, "extension 30 / flexion 75 deg", "rom-lumbar"),
+        ("z", -22.5, 22.5, "axial rotation 45 deg", "rom-ama"))})
 
 
 def rom(joint, dof):
