@@ -130,12 +130,13 @@ POST = 0.03                                      # m: the barrier post's radius
 POST_AT = np.array([-0.10, 0.0, 0.25])           # m: its centre, above the sphere, behind its top
 
 
-def _held_then_barrier(a, b, at, post_at=POST_AT, barrier=True):
+def _held_then_barrier(a, b, at, post_at=POST_AT, barrier=True, held=True):
     """A belt from anchor a over one wrap held on the sphere of ``_held_pair`` (radius R at the
     origin) and a barrier wrap on a post (a sphere of radius POST at ``post_at``, on its shortest
     path, its side facing the sphere's top: it pushes only a belt that would pass through it; on
     a slider of its own; left out of the belt without ``barrier``) to anchor b, the held wrap
-    fitted at ``at``: (model, fitted state)."""
+    fitted at ``at``; without ``held`` the sphere's wrap is on its shortest path round the side
+    ``at``: (model, fitted state)."""
     asm = Assembly("barrier")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "body", Pose()))
@@ -146,7 +147,9 @@ def _held_then_barrier(a, b, at, post_at=POST_AT, barrier=True):
     asm.add(Marker("post_centre", "stand", tuple(post_at)))
     asm.add(Ellipsoid("post", "post_centre", (POST, POST, POST)))
     post = [Wrap("w1", "post", friction=0.3, side=(0.1, 0.0, -0.25 + R))] if barrier else []
-    asm.add(Belt("belt", [Anchor("a", a), Wrap("w0", "shell", friction=0.3, across=0.3, at=at),
+    on_sphere = Wrap("w0", "shell", friction=0.3, across=0.3, at=at) if held else \
+        Wrap("w0", "shell", friction=0.3, side=at)
+    asm.add(Belt("belt", [Anchor("a", a), on_sphere,
                           *post, Anchor("b", b)], LINEAR, pretension=10.0))
     model = asm.compile()
     z = fit_belts(model, [0.0, 0.0])
@@ -374,3 +377,43 @@ def test_identity_post_that_touched_keeps_the_common_tangent_until_its_arc_vanis
     for drop in [*np.arange(0.030, last, 0.0005), last]:
         P = post_point(drop)
     assert np.linalg.norm(P - centre(last)) > POST       # on the straight piece, off the post
+
+
+# A segment is measured along its chord, from point to point, not along the belt's path (tangent
+# pieces and arcs): a wrap that starts to touch moves its point from the straight piece to the
+# middle of its arc and the chords' path steps, while the path's length is continuous (GS1 with
+# a barrier wrap on the upper arm: 5.7 mm at 81.6 ms; scenarios/validation/README.md, firsttouch)
+CHORDS = pytest.mark.xfail(strict=True, reason="segments measured along chords, not along the "
+                           "belt's path")
+
+
+@CHORDS
+def test_identity_belt_length_moves_no_more_than_twice_a_post_that_starts_to_touch():
+    """The belt of the tests above with the sphere's wrap on its shortest path over its top, the
+    post lowered in 1 um steps from 0.1 mm above its first touch of the belt's path (closed form:
+    the tangent piece from the sphere to b meets the post) to 0.2 mm past it: the belt's length
+    as its segments count it (their summed lengths) changes in each step by no more than twice
+    the post's move (a taut string over an obstacle that moves by d lengthens by at most 2 d:
+    |u_in - u_out| <= 2). Measured along chords it steps 0.057 mm as the post starts to touch
+    (0.083 mm of drop past the path's first touch: touching judged on the chord from the
+    sphere's point, the middle of its arc, to b), the post's point moving 3.0 mm from the straight
+    piece to the middle of its arc; the path's own length then 4.6e-8 m past its value before:
+    strict xfail (CHORDS)."""
+    a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
+    model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), (0.15, 0.0, 0.12), held=False)
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    i = model.output_names.index
+    off_b = np.arccos(R / 0.3)                     # b's tangent point on the sphere, from +x
+    piece = np.array([np.cos(off_b), np.sin(off_b)])   # the unit normal of its tangent piece
+    touch = brentq(lambda d: piece @ np.array([0.15, 0.12 - d]) - R - POST, 0.0, 0.05,
+                   xtol=1e-15)
+    step = 1e-6
+    lengths, posts = [], []
+    for drop in np.arange(touch - 1e-4, touch + 2e-4, step):
+        evaluate(bundle, data, 0.0, np.array([0.0, -drop]), np.zeros(2), z, 0.0)
+        lengths.append(sum(data.outputs[i(f"belt.{s}.length")] for s in ("a-w0", "w0-w1", "w1-b")))
+        posts.append([data.outputs[i(f"belt.w1.{c}")] for c in "xz"])
+    centre = np.array([0.15, 0.12 - touch - 2e-4])
+    assert np.linalg.norm(posts[0] - centre) > POST + 1e-5      # on the straight piece at first
+    assert np.linalg.norm(posts[-1] - centre) == pytest.approx(POST, abs=1e-9)   # then on it
+    assert np.abs(np.diff(lengths)).max() <= 2.0 * step
