@@ -108,7 +108,7 @@ MERGE_BAND = 0.5         # [E]: a wrap point next to a segment shorter than MERG
                          # it; below MERGE_LENGTH, not above: a 20-40 mm band changed the 31 mm
                          # chord of test_belt_flow (its Euler step off the fine one by 37 N, 7 N
                          # allowed) and the GS1 barrier probes did worse (scenarios/validation/
-                         # README.md, mergeblend)
+                         # HISTORY.md, mergeblend)
 MERGE_TURN_BAND = 1.0e-3  # [E]: sine of the turn under which a wrap point merges its segments in
                           # part (capstan ratio within exp(0.001 mu) of 1: friction negligible)
 SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that coincide (a wrap

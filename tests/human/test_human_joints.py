@@ -310,7 +310,7 @@ def _neck_loads(model, joint, rotvec):
 
 
 def test_analytic_oblique_bend_twists_the_neck_link(human):
-    """What twists the neck link in GS1 (scenarios/validation/README.md, "Latest findings"): at
+    """What twists the neck link in GS1 (scenarios/validation/HISTORY.md, necktwist): at
     C7/T1 bent 29.5 deg in flexion and 23 deg sideways (as at 82 ms there), untwisted, the
     elements' loads L (minus the gradient of their energy in the rotation vector p) do work
     sum_c L_c dp_c when the neck turns by d about its own axis: the torque about its axis is

@@ -339,7 +339,7 @@ def test_identity_held_wrap_moves_continuously_as_a_post_starts_to_touch():
 # belt has two paths (GS1's shoulder wrap beside a barrier on the upper arm, branch wayround) it
 # may switch between them from one step to the next. Kept from the previous evaluation, with a
 # hysteresis (branch heldtouch: tried with the tangent placement, not adopted; scenarios/
-# validation/README.md, Latest findings), a post that touched keeps touching until its arc
+# validation/HISTORY.md, Stop 35), a post that touched keeps touching until its arc
 # vanishes
 TOUCHING_SET = pytest.mark.xfail(strict=True, reason="held wraps' touching set not kept from the "
                                  "previous evaluation")
@@ -382,7 +382,7 @@ def test_identity_post_that_touched_keeps_the_common_tangent_until_its_arc_vanis
 # A segment is measured along its chord, from point to point, not along the belt's path (tangent
 # pieces and arcs): a wrap that starts to touch moves its point from the straight piece to the
 # middle of its arc and the chords' path steps, while the path's length is continuous (GS1 with
-# a barrier wrap on the upper arm: 5.7 mm at 81.6 ms; scenarios/validation/README.md, firsttouch)
+# a barrier wrap on the upper arm: 5.7 mm at 81.6 ms; scenarios/validation/HISTORY.md, firsttouch)
 CHORDS = pytest.mark.xfail(strict=True, reason="segments measured along chords, not along the "
                            "belt's path")
 
