@@ -488,6 +488,33 @@ def test_regression_gs1_limbs_past_their_ranges(gs1):
         assert past[key][1] == pytest.approx(work, rel=0.1), key
 
 
+def test_regression_gs1_elbows_whip_work_inside_the_range(gs1):
+    """From the seated 70 deg of flexion to full extension (85 and 91 ms) the elbows' resistance
+    takes 5.0 (left) and 6.9 J (right) from the forearms: the reference passive damping (0.1 N m
+    s/rad) 5.4 and 7.3 J, while the "end_moment" law, whose neutral is full extension, gives
+    0.4 J back; the stops then take 27 and 44 J (above). A living elbow's measured passive
+    stiffness (Wiegner & Watts 1986, at most 1.8 N m/rad, joint_passive.toml [elbow.flexion])
+    would take at most 2.8 J over this arc: no passive curve of the data read bounds the stop
+    (scenarios/validation/HISTORY.md, branch elbowpassive). Energies: -sum(load dx) over the arc."""
+    from occupant.human.builder import human_range
+    from occupant.human.passive_joints import passive_moment, passive_table
+    ref, table = passive_table()
+    out = gs1["results"].outputs
+    for side, taken, damping in (("left", 5.0, 5.4), ("right", 6.9, 7.3)):
+        x = np.asarray(out[f"{side}_elbow_flexion.deflection"])
+        load = np.asarray(out[f"{side}_elbow_flexion.load"])
+        arc = slice(0, int(np.argmax(x < 0.0)) + 1)
+        assert np.degrees(x[0]) == pytest.approx(70.0, abs=0.5), side
+        assert np.all(np.diff(x[arc]) <= 0.0), side      # one extension, no flexion on the way
+        lo, hi = human_range(f"{side}_elbow", 0, "revolute")
+        law = passive_moment(table["elbow"]["flexion"], x[arc], lo, hi, ref["shape"])
+        dx = np.diff(x[arc])
+        work = lambda m: -np.sum(0.5 * (m[1:] + m[:-1]) * dx)
+        assert work(load[arc]) == pytest.approx(taken, rel=0.1), side
+        assert work(law) == pytest.approx(-0.40, abs=0.05), side
+        assert work(load[arc] - law) == pytest.approx(damping, rel=0.1), side
+
+
 def test_regression_gs1_neck_axial_peaks(gs1):
     """The neck's axial rotation (rotation-vector z of each joint, deg) peaks at C7/T1 -20.8 deg
     (89 ms; its range 9.2, its branch 8.6 past it) and at the condyles +30.4 deg (128 ms; range
