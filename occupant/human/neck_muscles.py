@@ -143,7 +143,9 @@ def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
     names = []
     for name, side, wa, pa, wb, pb, group, share in paths:
         length = moment_arm(segs, wa, pa, wb, pb, "c7")[1]
-        balance = 1.0 if not group.startswith("extension") else head_level if wb == "head" else neck_level
+        balance = 1.0                                     # the levels are the flexors'
+        if group.startswith("extension"):
+            balance = head_level if wb == "head" else neck_level
         ma = asm.add(Marker(f"{name}_origin", PARTS[wa], tuple(pa)))
         mb = asm.add(Marker(f"{name}_insertion", PARTS[wb], tuple(pb)))
         asm.add(Muscle(name, ma.name, mb.name, max_force=f_max[name], optimal_length=length,

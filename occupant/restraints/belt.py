@@ -538,7 +538,10 @@ def merge_weight(kind, out, k, j, la, lb):
     bx, by, bz = out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2]
     if ax * bx + ay * by + az * bz <= 0.0:
         return w
-    sine = _norm(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx) / (la * lb)
+    cross = _norm(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx)
+    if cross >= MERGE_TURN_BAND * la * lb:   # turned past the band (most points): no division
+        return w
+    sine = cross / (la * lb)
     if sine <= MERGE_TURN:
         return 1.0
     return max(w, min(max((MERGE_TURN_BAND - sine) / (MERGE_TURN_BAND - MERGE_TURN), 0.0), 1.0))
@@ -579,14 +582,6 @@ def add_webbing(kind, out, zdot, zs, os, s, ns, p0, o_pts, rate):
     for g in range(g0, g1 + 1):
         w = out[os + 4 * g + 2] / total if total > 0.0 else 1.0 / (g1 - g0 + 1)
         zdot[zs + 2 * g] += w * rate
-
-
-@njit(**JIT_STAGE)
-def counted_length(data, el, out, os, s, p0, o_pts, z):
-    """Segment s's length as its strain counts it: to its ends' places (``wrap_lag``), at
-    least 0."""
-    return max(out[os + 4 * s + 2] + wrap_lag(data, el, out, z, p0 + s, p0, o_pts)
-               - wrap_lag(data, el, out, z, p0 + s + 1, p0, o_pts), 0.0)
 
 
 @njit(**JIT_STAGE)
@@ -864,6 +859,8 @@ def belt(el, points, out, zdot, drift, t, z, b):
     power = 0.0
     g0, g1 = -1, -1
     tension, strain = 0.0, 0.0
+    w = 0.0           # the merge weight of the point after the last group: the next one's start
+    partial = False   # whether a point merges its segments in part (each such ends a group)
     prev = point_velocity(points, el, out, p0, p0, o_pts)
     for s in range(ns):
         k = p0 + s
@@ -874,17 +871,15 @@ def belt(el, points, out, zdot, drift, t, z, b):
             # at an end point that merges its segments in part (``merge_weight`` w), the
             # tension blended by w towards the one of the group the point would merge it into:
             # continuous where it merges them
-            if g0 > 0:
-                w = merge_weight(el.point_kind, out, p0 + g0, o_pts + 3 * g0,
-                                 out[os + 4 * (g0 - 1) + 2], out[os + 4 * g0 + 2])
-                if 0.0 < w < 1.0:
-                    a = group_of(el.point_kind, out, g0 - 1, ns, p0, o_pts, os)[0]
-                    tension += w * (span_tension(points, el, out, z, zs, os, a, g1, p0, o_pts,
-                                                 s0)[1] - own)
+            if g0 > 0 and 0.0 < w < 1.0:   # w: its start's, found as the last group's end
+                a = group_of(el.point_kind, out, g0 - 1, ns, p0, o_pts, os)[0]
+                tension += w * (span_tension(points, el, out, z, zs, os, a, g1, p0, o_pts,
+                                             s0)[1] - own)
             if g1 < ns - 1:
                 w = merge_weight(el.point_kind, out, p0 + g1 + 1, o_pts + 3 * (g1 + 1),
                                  out[os + 4 * g1 + 2], out[os + 4 * (g1 + 1) + 2])
                 if 0.0 < w < 1.0:
+                    partial = True
                     c = group_of(el.point_kind, out, g1 + 1, ns, p0, o_pts, os)[1]
                     tension += w * (span_tension(points, el, out, z, zs, os, g0, c, p0, o_pts,
                                                  s0)[1] - own)
@@ -934,19 +929,26 @@ def belt(el, points, out, zdot, drift, t, z, b):
             g0, g1 = group_of(el.point_kind, out, s, ns, p0, o_pts, os)
             if g1 > g0:
                 # each in proportion to its length as its strain would count it, to its ends'
-                # places (``wrap_lag``; as ``share_across``, so the strains meet where it parts)
+                # places (``wrap_lag``; as ``share_across``, so the strains meet where it
+                # parts); each point's lag found once a pass, carried to the next segment
                 length, webbing = 0.0, 0.0
+                lag = wrap_lag(points, el, out, z, p0 + g0, p0, o_pts)
                 for g in range(g0, g1 + 1):
-                    length += counted_length(points, el, out, os, g, p0, o_pts, z)
+                    after = wrap_lag(points, el, out, z, p0 + g + 1, p0, o_pts)
+                    length += max(out[os + 4 * g + 2] + lag - after, 0.0)
                     webbing += z[zs + 2 * g]
+                    lag = after
                 length = max(length, 1e-9)
+                lag = wrap_lag(points, el, out, z, p0 + g0, p0, o_pts)
                 for g in range(g0, g1 + 1):
-                    counted = counted_length(points, el, out, os, g, p0, o_pts, z)
+                    after = wrap_lag(points, el, out, z, p0 + g + 1, p0, o_pts)
+                    counted = max(out[os + 4 * g + 2] + lag - after, 0.0)
                     zdot[zs + 2 * g] += (counted * webbing / length - z[zs + 2 * g]) / SHARE_TIME
+                    lag = after
     # a wrap point that merges its segments in part (``merge_weight`` between 0 and 1): the
     # groups on its two sides share their webbing at its weight's share of that rate, so their
     # strains meet by the time it merges them
-    for s in range(1, ns):
+    for s in range(1, ns if partial else 1):
         w = merge_weight(el.point_kind, out, p0 + s, o_pts + 3 * s, out[os + 4 * (s - 1) + 2],
                          out[os + 4 * s + 2])
         if 0.0 < w < 1.0:
@@ -1008,7 +1010,7 @@ def belt(el, points, out, zdot, drift, t, z, b):
                                             LARGEST_FOLLOW)
     # at a point that merges its segments in part, the largest strains on its two sides meet
     # too (a merged group unloads from its largest): both rise towards it at w / SHARE_TIME
-    for s in range(1, ns):
+    for s in range(1, ns if partial else 1):
         w = merge_weight(el.point_kind, out, p0 + s, o_pts + 3 * s, out[os + 4 * (s - 1) + 2],
                          out[os + 4 * s + 2])
         if 0.0 < w < 1.0:

@@ -605,8 +605,8 @@ def test_reference_kang_twist_inside_the_records(validated):
 
 def test_regression_kang_twist_mechanism(validated):
     """What the rig and its figures read: the head held (its heading within 1e-3 deg of its
-    start, validation.HEAD_HOLD_SCALE); at the moment's peak the twist split 13 deg at C7/T1 and 74 deg at the condyles, each
-    past its share of the clinical 70 deg (9.2 / 60.8 deg, joint_rom.toml): the stops carry the
+    start, validation.HEAD_HOLD_SCALE); at the moment's peak the twist split 13 deg at C7/T1
+    and 74 deg at the condyles, each past its share of the clinical 70 deg (9.2 / 60.8 deg, joint_rom.toml): the stops carry the
     moment. The moments at C7/T1 and at the condyles differ by the neck link's axial ringing
     between the two (up to 11 N m at 25 ms, 4 N m from 100 ms on, their mean difference there
     under 0.1 N m): the condyles' moment peaks at 22.0 N m at 75 ms."""
