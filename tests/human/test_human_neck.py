@@ -48,6 +48,76 @@ def test_analytic_muscles_deliver_the_published_neck_strength():
         assert left_lateral == pytest.approx(ref["lateral_strength"], rel=1e-12)
 
 
+def _left_torso_lines(segs, stature):
+    """{name: (group, share, flexion arm, lateral arm about C7/T1 (m, towards its side +))} of the
+    left side's muscles from the torso."""
+    return {n: (group, share, moment_arm(segs, wa, pa, wb, pb, "c7")[0],
+                -moment_arm(segs, wa, pa, wb, pb, "c7", axis=0)[0])
+            for n, side, wa, pa, wb, pb, group, share in muscle_paths(segs, stature)
+            if side == "left" and wa == "torso"}
+
+
+def test_analytic_lateral_group_shares_what_flexion_and_extension_leave():
+    """The scalenes and the trapezius's two parts make up Fice et al.'s 32 N m of lateral bending
+    that the muscles sized on flexion and extension leave, each its share of that gap (the shares,
+    Vasavada's forces x lateral arms, sum to one), for any body size."""
+    ref = neck_muscle_table()["reference"]
+    for stature, mass in ((1.753, 78.2), (1.60, 60.0)):
+        model = build(stature=stature, mass=mass, neck_activation="relaxed")
+        st, m, prop = _check_inputs(stature, mass, "male", None)
+        lines = _left_torso_lines(build_segments(st, m, "male", prop), stature)
+        f_max = dict(zip(model.muscle_names, model.muscles.max_force))
+        others = sum(f_max[n] * lat for n, (g, _, _, lat) in lines.items() if g != "lateral")
+        lateral = {n: (share, f_max[n] * lat) for n, (g, share, _, lat) in lines.items()
+                   if g == "lateral"}
+        assert set(lateral) == {"left_scalenes", "left_trapezius_clavicular",
+                                "left_trapezius_acromial"}
+        assert sum(share for share, _ in lateral.values()) == pytest.approx(1.0, abs=1e-12)
+        for n, (share, moment) in lateral.items():
+            assert moment == pytest.approx(share * (ref["lateral_strength"] - others),
+                                           rel=1e-12), n
+
+
+def test_reference_trapezius_lines_keep_vasavadas_moment_arms():
+    """Each trapezius part is one line of Vasavada et al.'s model (two path points in Mortensen
+    et al.'s file), so it keeps the part's moment arms read from that file (scenarios/validation/
+    HISTORY.md, neckflexors' and neckextensors' sections; mm): the clavicular part flexes C7/T1
+    (+10.2) and extends the head at the condyles (-42.4), the acromial part extends C7/T1
+    (-1.7); both bend the neck towards their side (61.5, 15.2) far more than they flex or
+    extend it."""
+    st, m, prop = _check_inputs(1.753, 78.2, "male", None)
+    segs = build_segments(st, m, "male", prop)
+    lines = _left_torso_lines(segs, 1.753)
+    for n, flexion, lateral in (("left_trapezius_clavicular", 10.2, 61.5),
+                                ("left_trapezius_acromial", -1.7, 15.2)):
+        assert lines[n][2] * 1e3 == pytest.approx(flexion, abs=0.05), n
+        assert lines[n][3] * 1e3 == pytest.approx(lateral, abs=0.05), n
+    path = {p[0]: p for p in muscle_paths(segs, 1.753)}["left_trapezius_clavicular"]
+    arm_oc = moment_arm(segs, path[2], path[3], path[4], path[5], "oc")[0]
+    assert arm_oc * 1e3 == pytest.approx(-42.4, abs=0.05)
+
+
+def test_analytic_trapezius_at_the_extensors_scale_exceeds_the_lateral_strength(monkeypatch):
+    """Why the trapezius is sized on the lateral strength: at the extensors' scale of Vasavada's
+    forces (the capitis extensors' F_max over their 159.0 N; trap_cl 108.64 N, trap_acr 527.73 N,
+    Mortensen et al.'s file, data/neck_muscles.toml) its two parts alone add 23.6 N m of lateral
+    bending to the 29.2 N m the flexors and extensors give, over Fice et al.'s 32 N m:
+    lateral_max_forces refuses."""
+    from occupant.human import neck_muscles
+    table = neck_muscle_table()
+    model = build(stature=1.753, mass=78.2, neck_activation="relaxed")
+    f_max = dict(zip(model.muscle_names, model.muscles.max_force))
+    scale = f_max["left_capitis_extensors"] / 158.984
+    f_max["left_trapezius_clavicular"] = scale * 108.64
+    f_max["left_trapezius_acromial"] = scale * 527.73
+    moved = [{**m, "group": "extension"} if m["name"].startswith("trapezius") else m
+             for m in table["muscle"]]
+    monkeypatch.setattr(neck_muscles, "neck_muscle_table", lambda: {**table, "muscle": moved})
+    st, m, prop = _check_inputs(1.753, 78.2, "male", None)
+    with pytest.raises(ValueError, match=r"already give 52\.8 N m"):
+        neck_muscles.lateral_max_forces(build_segments(st, m, "male", prop), 1.753, f_max)
+
+
 def _net_tone(model, segs, stature, level="excitation"):
     """Net moment (N m, flexion positive) of the muscles' tone about C7/T1 and about the
     occipital condyles, isometric in the reference posture."""

@@ -78,8 +78,9 @@ def test_reference_nbdl_12g_inside_the_volunteers_range(nbdl12):
     # 1.25 (at 1.5: 70.7 deg, out; at 1.0: 174 ms, out) 73.5 -> 73.0 deg, 176 ms, 20.3 deg; with
     # the neck's extensors (capitis extensors from the neck, the cervicis extensors' added parts)
     # 73.0 -> 71.1 deg (out) at 1.25 / 9.5, re-fitted upper 1.25 -> 1.1 (72.5 deg, 174 ms, out),
-    # then lower 9.5 -> 11 (at 12: 71.3 deg, out): 71.8 deg, 176 ms, 15.9 deg
-    expected = {"peak_flexion_deg": 71.8, "peak_flexion_time_ms": 176.0, "final_flexion_deg": 15.9}
+    # then lower 9.5 -> 11 (at 12: 71.3 deg, out): 71.8 deg, 176 ms, 15.9 deg; with the
+    # trapezius in the lateral group (not re-fitted): 71.9 deg, 176 ms, 15.6 deg
+    expected = {"peak_flexion_deg": 71.9, "peak_flexion_time_ms": 176.0, "final_flexion_deg": 15.6}
     for k, v in expected.items():
         assert nbdl12["checks"][k][0] == pytest.approx(v, abs=1.0), k
 
@@ -95,10 +96,11 @@ def test_regression_nbdl_15g_independent_check(nbdl15):
     fitted): 85.9 deg at 170 ms (the volunteers' latest), 10.5 deg at 298 ms. Since the hyoid
     chain and the 12 g re-fit of the upper damping (run once, not fitted): 85.7 deg at 168 ms,
     13.7 deg at 298 ms. Since the neck's extensors and the 12 g re-fit of both dampings (run once,
-    not fitted): 84.9 deg at 168 ms, 9.5 deg at 298 ms."""
+    not fitted): 84.9 deg at 168 ms, 9.5 deg at 298 ms. Since the trapezius (lateral group; 12 g
+    not re-fitted): 84.9 deg at 168 ms, 9.1 deg at 298 ms."""
     c = nbdl15["checks"]
     assert all(ok for _, ok in c.values()), c
-    assert c["final_flexion_deg"][0] == pytest.approx(9.5, abs=1.0)
+    assert c["final_flexion_deg"][0] == pytest.approx(9.1, abs=1.0)
     assert c["peak_flexion_deg"][0] == pytest.approx(84.9, abs=1.0)
     assert c["peak_flexion_time_ms"][0] == pytest.approx(168.0, abs=2.0)
     lo, hi = nbdl15["corridor"]["peak_flexion_deg"]
@@ -116,17 +118,20 @@ def test_identity_sled_energy_balance_and_muscles_work(nbdl12):
 def test_analytic_neck_share_relaxed_tone(nbdl12):
     """At the start (upright, relaxed tone, no motion) the flexion group spanning C7/T1 pulls with
     the relaxed level times the flexion strength it was sized on, 0.05 x 30 = 1.5 N m
-    (data/neck_muscles.toml), the scalenes with their flexion arm besides, and the extensors,
-    balanced, as much the other way; about the condyles the longus capitis its share of 1.5 N m:
-    neck_share reads each joint's centre and each muscle's moment arm as neck_muscles sized
-    them."""
+    (data/neck_muscles.toml), the lateral group (scalenes, trapezius) with its sagittal arms
+    besides, and the extensors, balanced, as much the other way; about the condyles the longus
+    capitis its share of 1.5 N m: neck_share reads each joint's centre and each muscle's moment
+    arm as neck_muscles sized them."""
     table = neck_muscle_table()
     tone = table["activation"]["relaxed"] * table["reference"]["flexion_strength"]
     lower = sagittal_share(nbdl12["model"], nbdl12["results"])["lower"]["muscles"]
-    flexion = sum(a[0] + p[0] for n, (a, p) in lower.items()
-                  if "extensors" not in n and "scalenes" not in n)
-    flexors = sum(a[0] + p[0] for n, (a, p) in lower.items() if "extensors" not in n)
-    extensors = sum(a[0] + p[0] for n, (a, p) in lower.items() if "extensors" in n)
+    group = {m["name"]: m["group"] for m in table["muscle"]}
+    groups = {n: group[n.split("_", 1)[1]] for n in lower}      # "left_<muscle>"
+    flexion = sum(a[0] + p[0] for n, (a, p) in lower.items() if groups[n] == "flexion")
+    flexors = sum(a[0] + p[0] for n, (a, p) in lower.items()
+                  if not groups[n].startswith("extension"))
+    extensors = sum(a[0] + p[0] for n, (a, p) in lower.items()
+                    if groups[n].startswith("extension"))
     assert flexion == pytest.approx(-tone, rel=1e-3)      # resisting flexion positive
     assert extensors == pytest.approx(-flexors, rel=1e-3)
     assert not any("longus_capitis" in n for n in lower)   # spans the condyles only
@@ -159,10 +164,11 @@ def test_regression_nbdl_12g_neck_share(nbdl12):
     up = impulse_to_peak(t, share["upper"])
     assert up["muscle_active"] + up["muscle_passive"] == pytest.approx(0.55, abs=0.05)
     # after the peak the balanced reflex pulls towards flexion at C7/T1 (eccentric flexors): at
-    # most -11.2 N m before the neck's extensors, -9.4 since (measured, not traced)
+    # most -11.2 N m before the neck's extensors, -9.4 since, -9.0 since the trapezius (measured,
+    # not traced)
     net = sum(a + p for a, p in share["lower"]["muscles"].values())
     late = (t > 0.18) & (t < 0.28)
-    assert net[late].max() == pytest.approx(-9.4, abs=0.5)
+    assert net[late].max() == pytest.approx(-9.0, abs=0.5)
 
 
 # ------------------------------------------------------------------------------------------
