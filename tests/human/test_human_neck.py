@@ -29,7 +29,7 @@ def test_analytic_muscles_deliver_the_published_neck_strength():
         segs = build_segments(st, m, "male", prop)
         ref = neck_muscle_table()["reference"]
         total = {"flexion": 0.0, "extension": 0.0, "lateral": 0.0}   # the scalenes' flexion arm
-        # (Vasavada's path, 12.5 mm) is balanced by the extensors' tone (test below)
+        # (Vasavada's path, 10.1 mm) is balanced by the extensors' tone (test below)
         left_lateral = 0.0
         for name, side, wa, pa, wb, pb, group, share in muscle_paths(segs, stature):
             if group.endswith("_oc"):       # spans the occipital condyles only: sized there
