@@ -23,6 +23,7 @@ from occupant.human.assemble import assemble
 from occupant.human.description import EllipsoidSpec, Resistance, Segment
 from occupant.human.errors import HumanParameterError
 from occupant.human.loader import load_description
+from occupant.human.neck_mid import range_table, split_neck
 from occupant.human.neck_muscles import add_neck_muscles
 from occupant.human.passive_joints import human_resistance, passive_table
 from occupant.human.thoracic_spine import split_upper_torso
@@ -94,12 +95,14 @@ def _cross_section(m, L, density, ratio=1.0):
     return a, ab / a
 
 
-def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=False):
+def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=False,
+                   neck_mid=False):
     """SegmentSpecs of the human with their joints' resistance; ``neck_muscles``: whether the
     body will carry neck muscles (False: a PMHS, the neck's passive tissue damping);
     ``thoracic_spine``: the upper torso split at half its height on a flexible thoracic joint
     (thoracic_spine.py), False: one rigid upper torso from the xiphion's level (T9/T10) to
-    C7/T1. The thorax pendulum cases (validation._run_thorax) keep the default: the chest was
+    C7/T1; ``neck_mid``: the neck link split at C4 on a third neck joint (neck_mid.py).
+    The thorax pendulum cases (validation._run_thorax) keep the default: the chest was
     calibrated with the NBDL neck damping (with the passive one the Kroell 16 mph deflection
     reads 65.8 mm, 68.1 calibrated)."""
     H, M = stature, mass
@@ -203,6 +206,8 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
                                 np.array([Lf / 2, wf, ah / 2]))])
     if thoracic_spine:
         segs = split_upper_torso(segs)
+    if neck_mid:
+        segs = split_neck(segs)
     _add_joint_characteristics(segs, H, M, neck_muscles)
     return segs
 
@@ -269,13 +274,15 @@ def _add_sternum(segs, seg, torso, mass):
         stop_stiffness=ch["stop_stiffness"], stop_damping=ch["stop_damping"])]
 
 
-def human_range(joint_name, dof, kind):
+def human_range(joint_name, dof, kind, table=None):
     """(lower, upper) rad of a joint dof from the human range-of-motion table
     (data/joint_rom.toml, left side, sources there); right joints are the mirror image (x and z
-    components change sign and swap ends)."""
+    components change sign and swap ends). ``table``: the section to read in place of the
+    joint's own (a neck joint of three: neck_mid.RANGE_TABLES)."""
     side, _, base = joint_name.partition("_")
     if side not in ("left", "right"):
         base = joint_name
+    base = table or base
     key = "flexion" if kind == "revolute" else "xyz"[dof]
     lo, hi = _load("joint_rom.toml")[base][key]
     if side == "right" and key in ("x", "z"):
@@ -304,28 +311,30 @@ def _add_joint_characteristics(segs, H, M, neck_muscles):
         if s.joint_kind not in ("spherical", "revolute"):
             continue
         out = []
+        table = range_table(segs, s.joint_name)
         for dof in range(3 if s.joint_kind == "spherical" else 1):
-            lo, hi = human_range(s.joint_name, dof, s.joint_kind)
+            lo, hi = human_range(s.joint_name, dof, s.joint_kind, table)
             stop = stops.get((s.joint_name, dof))
             if stop is not None:
                 stop = (stop[0] * k, stop[1] * k)
             out.append(human_resistance(s.joint_name, dof, s.joint_kind, lo, hi, k, stop,
-                                        neck_muscles))
+                                        neck_muscles, table))
         s.resistances = out
 
 
 def build(stature=None, mass=None, sex="male", percentile=None, name=None,
-          neck_activation="reflex", pulse_start=0.0, thoracic_spine=False):
+          neck_activation="reflex", pulse_start=0.0, thoracic_spine=False, neck_mid=False):
     """Compiled runtime Model of a human of ``stature`` (m), ``mass`` (kg) and ``sex`` ("male",
     "female"); ``percentile`` (5, 50, 95 where tabulated) fills stature and mass that are not
     given. Same segment and joint names as the dummies; the Assembly is ``model.source``.
     ``neck_activation``: the neck muscles' activation, "relaxed", "braced" or "reflex" (relaxed,
     then a reflex from ``pulse_start`` (s) plus the reflex delay), or None for no muscles
     (neck_muscles.py). ``thoracic_spine``: a flexible thoracic spine (thoracic_spine.py; off by
-    default: one rigid upper torso)."""
+    default: one rigid upper torso); ``neck_mid``: a neck of three joints (neck_mid.py; off by
+    default: two)."""
     stature, mass, prop = _check_inputs(stature, mass, sex, percentile)
     segs = build_segments(stature, mass, sex, prop, neck_muscles=neck_activation is not None,
-                          thoracic_spine=thoracic_spine)
+                          thoracic_spine=thoracic_spine, neck_mid=neck_mid)
     asm = assemble(name or f"human_{sex}_{stature:.3f}m_{mass:.1f}kg", segs)
     if neck_activation is not None:
         add_neck_muscles(asm, segs, stature, neck_activation, pulse_start)

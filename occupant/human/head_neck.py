@@ -2,9 +2,10 @@
 frame B0: the configuration of the volunteer sled analyses (NBDL: head response to the measured
 T1 motion) and of component tests. Copies the upper torso, neck and head with their joints,
 joint resistance, markers, contact ellipsoids and neck muscles from a body's Assembly."""
+from occupant.human.neck_mid import UPPER
 from occupant.modeling import Assembly, Joint, Pose
 
-KEEP = ("upper_torso", "neck", "head")
+KEEP = ("upper_torso", "neck", UPPER, "head")      # UPPER: with three neck joints (neck_mid.py)
 
 
 def head_neck_assembly(source, name=None, t1_location=(0.0, 0.0, 0.0)):
@@ -14,7 +15,8 @@ def head_neck_assembly(source, name=None, t1_location=(0.0, 0.0, 0.0)):
     asm_in = getattr(source, "source", None) or source
     out = Assembly(name or f"{asm_in.name}_head_neck")
     for p in KEEP:
-        out.add(asm_in.parts[p])
+        if p in asm_in.parts:
+            out.add(asm_in.parts[p])
     out.add(Joint("t1_fixed", "fixed", None, "upper_torso", Pose(tuple(t1_location))))
     markers = [m for m in asm_in.markers.values() if m.part in KEEP]
     out.add(*markers)

@@ -11,10 +11,12 @@ range and started the run with ~48 N m in the neck's ligamentous branch.
 
 Only the flexion components (rotation-vector y) are shared: two turns about one axis add, so
 the head's orientation is unchanged whenever the neck joints turn about y alone (the shipped
-postures); the head's position moves with the neck's curve.
+postures); the head's position moves with the neck's curve. A neck of three joints
+(neck_mid.py) shares the turn among the three in the same way, by their own ranges.
 """
 import numpy as np
 
+from occupant.human.neck_mid import JOINT as MID_JOINT, RANGE_TABLES
 from occupant.spatial.rotation import quat_exp, quat_log
 
 NECK_JOINTS = ("lower_neck", "upper_neck")
@@ -41,10 +43,13 @@ def share_neck_flexion(model, q):
         return q
     from occupant.human.builder import human_range
     q = np.array(q, float)
-    idx = [_q_index(model, j) for j in NECK_JOINTS]
+    three = MID_JOINT in model.joint_names
+    joints = NECK_JOINTS + (MID_JOINT,) if three else NECK_JOINTS
+    idx = [_q_index(model, j) for j in joints]
     rotvec = [quat_log(q[k:k + 4]) for k in idx]
     total = sum(r[FLEXION_DOF] for r in rotvec)
-    ranges = [human_range(j, FLEXION_DOF, "spherical") for j in NECK_JOINTS]
+    ranges = [human_range(j, FLEXION_DOF, "spherical", RANGE_TABLES[j] if three else None)
+              for j in joints]
     reach = [hi if total >= 0.0 else -lo for lo, hi in ranges]
     for k, r, share in zip(idx, rotvec, reach):
         r = np.array(r, float)

@@ -8,6 +8,7 @@ import pathlib
 import numpy as np
 
 from occupant.human.errors import HumanParameterError
+from occupant.human.neck_mid import UPPER, attachment
 from occupant.io.toml_files import read_toml
 from occupant.modeling import Marker, Muscle
 
@@ -22,10 +23,13 @@ def neck_muscle_table():
 
 def _frames(segs):
     """Origin of the upper torso, neck and head frames relative to C7/T1 (reference posture,
-    all frames parallel), and the occipital condyles."""
+    all frames parallel), and the occipital condyles; "neck" the rigid neck's frame (with three
+    neck joints, neck_mid.py, its lower piece's)."""
     by = {s.name: s for s in segs}
     c7 = by["neck"].location            # in the upper torso frame
-    oc = by["head"].location            # in the neck frame
+    oc = by["head"].location            # in the neck frame (the upper piece's with three joints)
+    if UPPER in by:
+        oc = oc + by[UPPER].location
     return {"torso": -c7, "neck": np.zeros(3), "head": oc.copy()}, oc
 
 
@@ -146,8 +150,10 @@ def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
         balance = 1.0                                     # the levels are the flexors'
         if group.startswith("extension"):
             balance = head_level if wb == "head" else neck_level
-        ma = asm.add(Marker(f"{name}_origin", PARTS[wa], tuple(pa)))
-        mb = asm.add(Marker(f"{name}_insertion", PARTS[wb], tuple(pb)))
+        (part_a, pa), (part_b, pb) = (attachment(segs, p) if w == "neck" else (PARTS[w], p)
+                                      for w, p in ((wa, pa), (wb, pb)))
+        ma = asm.add(Marker(f"{name}_origin", part_a, tuple(pa)))
+        mb = asm.add(Marker(f"{name}_insertion", part_b, tuple(pb)))
         asm.add(Muscle(name, ma.name, mb.name, max_force=f_max[name], optimal_length=length,
                        damping=ref["damping"], excitation=preset * balance,
                        reflex_excitation=reflex * balance,

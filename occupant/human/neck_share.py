@@ -13,9 +13,12 @@ order, so it lags nothing but is only as fine as the output step)."""
 import numpy as np
 
 from occupant.forces.muscles import passive_force
+from occupant.human.neck_mid import UPPER
 
-# joint: (its sagittal resistance element, the body whose frame origin is the joint's centre)
-JOINTS = {"lower": ("lower_neck_y", "neck"), "upper": ("upper_neck_y", "head")}
+# joint: (its sagittal resistance element, the body whose frame origin is the joint's centre);
+# "mid" with three neck joints only (neck_mid.py)
+JOINTS = {"lower": ("lower_neck_y", "neck"), "mid": ("mid_neck_y", UPPER),
+          "upper": ("upper_neck_y", "head")}
 
 
 def _subtree(model, body):
@@ -49,10 +52,13 @@ def muscle_tension_parts(model, res, e):
 
 def sagittal_share(model, res):
     """{joint: {"angle_deg", "spring", "damping", "muscles": {name: (active, passive)}}} for
-    "lower" (C7/T1) and "upper" (condyles): arrays over res.t, moments in N m resisting flexion."""
+    "lower" (C7/T1), "mid" (C4, with three neck joints) and "upper" (condyles): arrays over
+    res.t, moments in N m resisting flexion."""
     t, poses = np.asarray(res.t), res.body_poses
     out = {}
     for joint, (element, body) in JOINTS.items():
+        if element not in model.joint_resistance_names:
+            continue
         e = model.joint_resistance_names.index(element)
         angle = np.asarray(res.outputs[f"{element}.deflection"], float)
         resisting = -np.asarray(res.outputs[f"{element}.load"], float)

@@ -165,18 +165,21 @@ def _reference_rows(base, key, lower, upper):
     return rows
 
 
-def human_resistance(joint, dof, kind, lower, upper, scale, stop=None, neck_muscles=True):
+def human_resistance(joint, dof, kind, lower, upper, scale, stop=None, neck_muscles=True,
+                     table_name=None):
     """Resistance record of one coordinate of a left/right/midline human joint. ``lower``,
     ``upper``: the range (rad, this side); ``scale``: m H / (m H)_reference; ``stop``:
     (stop_stiffness, stop_damping) of the stop at the end of the range, not used where the table
     has a ligamentous branch (the neck), which is a progressive stop of its own and dissipates
     ligament_absorption() of each loading cycle's work. ``neck_muscles``: False for a body
     without neck muscles (a PMHS), whose joints take the reference (passive tissue) damping in
-    place of the ``damping_with_muscles`` calibrated on the living neck."""
+    place of the ``damping_with_muscles`` calibrated on the living neck. ``table_name``: the
+    data section to read in place of the joint's own (a neck joint of three)."""
     ref, table = passive_table()
     side, _, base = joint.partition("_")
     if side not in ("left", "right"):
         base, side = joint, "mid"
+    base = table_name or base
     key = "flexion" if kind == "revolute" else "xyz"[dof]
     spec = table[base][key]
     mirror = side == "right" and key in ("x", "z")

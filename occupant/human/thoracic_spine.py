@@ -33,6 +33,17 @@ LEVEL_FRACTION = 0.5          # of the upper torso's height: the thorax ellipsoi
 HALF_COM = 3.0 / 8.0          # a half ellipsoid's centroid from its base, of the semi-axis [D]
 
 
+def halves(mass, com, inertia, d):
+    """(mass, lower centre of mass, upper centre of mass, central inertia) of each half of a body
+    symmetric about the plane z = com_z, cut there, each half's centre of mass ``d`` from the
+    plane: each takes half the mass and half of the body's central inertia less the pair's
+    parallel-axis term, so that together, at zero angle, they are the body exactly [D]."""
+    mh = 0.5 * mass
+    par = mass * d * d                         # both halves' parallel-axis terms about x and y
+    dz = np.array([0.0, 0.0, d])
+    return mh, com - dz, com + dz, 0.5 * (np.asarray(inertia, float) - np.diag([par, par, 0.0]))
+
+
 def split_upper_torso(segs):
     """The segment list with ``upper_torso`` split at half its height (module docstring); the
     upper piece's children and ellipsoids re-expressed in its new frame (origin at the joint). In
@@ -44,17 +55,13 @@ def split_upper_torso(segs):
     zj = LEVEL_FRACTION * top.location[2]
     if abs(thorax.center[2] - zj) > 1e-9:
         raise ValueError("the thorax ellipsoid's centre is not at half the upper torso's height")
-    m, c, I = ut.mass, ut.com.copy(), ut.inertia.copy()
-    d = HALF_COM * thorax.semi_axes[2]
-    mh = 0.5 * m
-    par = mh * d * d * 2.0                      # both halves' parallel-axis terms about x and y
-    Ih = 0.5 * (I - np.diag([par, par, 0.0]))
+    mh, c_lo, c_up, Ih = halves(ut.mass, ut.com, ut.inertia, HALF_COM * thorax.semi_axes[2])
     shift = np.array([0.0, 0.0, zj])
-    lower = Segment(name=LOWER, parent=ut.parent, mass=mh, com=c - np.array([0.0, 0.0, d]),
-                    inertia=Ih.copy(), joint_name=ut.joint_name, joint_kind=ut.joint_kind,
+    lower = Segment(name=LOWER, parent=ut.parent, mass=mh, com=c_lo, inertia=Ih.copy(),
+                    joint_name=ut.joint_name, joint_kind=ut.joint_kind,
                     location=ut.location.copy(), axis=ut.axis)
     ut.parent, ut.joint_name, ut.location = LOWER, JOINT, shift   # spherical, as the rigid torso's
-    ut.mass, ut.com, ut.inertia = mh, c + np.array([0.0, 0.0, d]) - shift, Ih
+    ut.mass, ut.com, ut.inertia = mh, c_up - shift, Ih
     for e in ut.ellipsoids:
         e.center = e.center - shift
     for s in segs:
