@@ -134,7 +134,7 @@ def test_identity_muscles_where_the_rigid_neck_had_them():
             assert rigid.source.markers[name].position[2] >= cut
         elif mk.part == "neck" and name != "neck_shell_frame":
             assert mk.position[2] < cut
-    assert on_upper == 10      # both sides' five neck attachments lie above C4 (Vasavada's lumping)
+    assert on_upper == 10      # both sides' five lumped neck attachments above C4; trap_acr's (C7) below
 
 
 def test_identity_shared_neck_flexion_over_three_joints():
