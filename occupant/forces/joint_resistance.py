@@ -6,10 +6,6 @@ curve), viscous damping and Coulomb friction smoothed by tanh over ``friction_sp
 stop: a quadratic spring with Hunt-Crossley damping proportional to penetration, clipped so that
 the stop only pushes; its loading/unloading asymmetry dissipates energy.
 
-The damping may grow with a muscle's activation (``muscle_damping`` per unit activation, read
-from that muscle's activation state): a living joint's muscles resist stretch in proportion to
-their activation.
-
 Hysteresis (``absorption`` eps > 0; the ATB/MADYMO loading/unloading characteristic with an
 energy-absorption factor, the law ``occupant.contact.compliant`` uses for contacts): on each side of
 the reference the largest deflection reached, m, is a producer state (z' = |x'| while the
@@ -200,11 +196,8 @@ def joint_resistance(bundle, data, t, q, v, z):
             load = -_hysteretic_spring(el, e, dx, peak if dx >= 0.0 else -peak)
         else:
             load = -_spring(el, e, dx)
+        load -= el.damping[e] * xdot
         rate = el.damping[e]
-        za = el.activation_z[e]
-        if za >= 0:  # the muscles' share, with their activation (clipped as the muscles clip it)
-            rate += el.muscle_damping[e] * min(max(el.activation_excitation[e] + z[za], 0.0), 1.0)
-        load -= rate * xdot
         if el.friction[e] > 0.0:
             th = np.tanh(xdot / el.friction_speed[e])
             load -= el.friction[e] * th

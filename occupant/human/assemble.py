@@ -81,8 +81,7 @@ def assemble(name, segments):
                 reference=r.reference, damping=r.damping, friction=friction,
                 friction_speed=r.friction_speed, lower=r.lower, upper=r.upper,
                 stop_stiffness=r.stop_stiffness, stop_damping=r.stop_damping, table=r.table,
-                absorption=r.absorption, recovers=r.recovers, muscle_damping=r.muscle_damping,
-                activation_muscle=r.activation_muscle))
+                absorption=r.absorption, recovers=r.recovers))
         for e in s.ellipsoids:
             marker = asm.add(Marker(f"{e.name}_frame", s.name, e.center, e.R_segment_ellipsoid))
             asm.add(Ellipsoid(e.name, marker.name, e.semi_axes))

@@ -24,7 +24,7 @@ from occupant.human.description import EllipsoidSpec, Resistance, Segment
 from occupant.human.errors import HumanParameterError
 from occupant.human.loader import load_description
 from occupant.human.neck_mid import range_table, split_neck
-from occupant.human.neck_muscles import add_neck_muscles, level_muscle
+from occupant.human.neck_muscles import add_neck_muscles
 from occupant.human.passive_joints import human_resistance, passive_table
 from occupant.human.thoracic_spine import split_upper_torso
 from occupant.io.toml_files import read_toml
@@ -96,14 +96,12 @@ def _cross_section(m, L, density, ratio=1.0):
 
 
 def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=False,
-                   neck_mid=False, activation_muscle=None):
+                   neck_mid=False):
     """SegmentSpecs of the human with their joints' resistance; ``neck_muscles``: whether the
     body will carry neck muscles (False: a PMHS, the neck's passive tissue damping);
     ``thoracic_spine``: the upper torso split at half its height on a flexible thoracic joint
     (thoracic_spine.py), False: one rigid upper torso from the xiphion's level (T9/T10) to
-    C7/T1; ``neck_mid``: the neck link split at C4 on a third neck joint (neck_mid.py);
-    ``activation_muscle``: the neck muscle whose activation the neck's damping follows
-    (passive_joints.human_resistance; None: the constant damping fitted with the muscles).
+    C7/T1; ``neck_mid``: the neck link split at C4 on a third neck joint (neck_mid.py).
     The thorax pendulum cases (validation._run_thorax) keep the default: the chest was
     calibrated with the NBDL neck damping (with the passive one the Kroell 16 mph deflection
     reads 65.8 mm, 68.1 calibrated)."""
@@ -210,7 +208,7 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         segs = split_upper_torso(segs)
     if neck_mid:
         segs = split_neck(segs)
-    _add_joint_characteristics(segs, H, M, neck_muscles, activation_muscle)
+    _add_joint_characteristics(segs, H, M, neck_muscles)
     return segs
 
 
@@ -292,7 +290,7 @@ def human_range(joint_name, dof, kind, table=None):
     return math.radians(lo), math.radians(hi)
 
 
-def _add_joint_characteristics(segs, H, M, neck_muscles, activation_muscle=None):
+def _add_joint_characteristics(segs, H, M, neck_muscles):
     """Human passive resistance of every joint coordinate (passive_joints, sources in
     data/joint_passive.toml), moments and damping x (m H)/(m H)_reference, inside the human
     ranges of motion of data/joint_rom.toml; beyond them the Hybrid III 50M's numerical stops
@@ -320,7 +318,7 @@ def _add_joint_characteristics(segs, H, M, neck_muscles, activation_muscle=None)
             if stop is not None:
                 stop = (stop[0] * k, stop[1] * k)
             out.append(human_resistance(s.joint_name, dof, s.joint_kind, lo, hi, k, stop,
-                                        neck_muscles, table, activation_muscle))
+                                        neck_muscles, table))
         s.resistances = out
 
 
@@ -336,8 +334,7 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
     default: two)."""
     stature, mass, prop = _check_inputs(stature, mass, sex, percentile)
     segs = build_segments(stature, mass, sex, prop, neck_muscles=neck_activation is not None,
-                          thoracic_spine=thoracic_spine, neck_mid=neck_mid,
-                          activation_muscle=None if neck_activation is None else level_muscle())
+                          thoracic_spine=thoracic_spine, neck_mid=neck_mid)
     asm = assemble(name or f"human_{sex}_{stature:.3f}m_{mass:.1f}kg", segs)
     if neck_activation is not None:
         add_neck_muscles(asm, segs, stature, neck_activation, pulse_start)

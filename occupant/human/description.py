@@ -59,8 +59,6 @@ class Resistance:
     stop_damping: float = 0.0   # N m s/rad^2
     absorption: float = 0.0     # energy-absorption factor of the spring's hysteresis
     recovers: bool = False      # the hysteretic spring unloads to the origin (no permanent set)
-    muscle_damping: float = 0.0  # N m s/rad per unit activation of activation_muscle
-    activation_muscle: str | None = None  # muscle whose activation scales muscle_damping
 
 
 @dataclass

@@ -21,14 +21,6 @@ def neck_muscle_table():
     return read_toml(DATA / "neck_muscles.toml")
 
 
-def level_muscle():
-    """Name of the muscle whose activation is the neck's level (the flexors' activation, which
-    the presets and the reflex give; the extensors' are that times their balance): the left
-    side's first flexor."""
-    first = next(m for m in neck_muscle_table()["muscle"] if m["group"] == "flexion")
-    return f"left_{first['name']}"
-
-
 def _frames(segs):
     """Origin of the upper torso, neck and head frames relative to C7/T1 (reference posture,
     all frames parallel), and the occipital condyles; "neck" the rigid neck's frame (with three

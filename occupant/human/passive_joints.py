@@ -166,7 +166,7 @@ def _reference_rows(base, key, lower, upper):
 
 
 def human_resistance(joint, dof, kind, lower, upper, scale, stop=None, neck_muscles=True,
-                     table_name=None, activation_muscle=None):
+                     table_name=None):
     """Resistance record of one coordinate of a left/right/midline human joint. ``lower``,
     ``upper``: the range (rad, this side); ``scale``: m H / (m H)_reference; ``stop``:
     (stop_stiffness, stop_damping) of the stop at the end of the range, not used where the table
@@ -174,10 +174,7 @@ def human_resistance(joint, dof, kind, lower, upper, scale, stop=None, neck_musc
     ligament_absorption() of each loading cycle's work. ``neck_muscles``: False for a body
     without neck muscles (a PMHS), whose joints take the reference (passive tissue) damping in
     place of the ``damping_with_muscles`` calibrated on the living neck. ``table_name``: the
-    data section to read in place of the joint's own (a neck joint of three).
-    ``activation_muscle``: the neck muscle whose activation is the neck's level (a body that
-    carries its neck muscles): where the table gives ``damping_per_activation`` the joint takes
-    the passive tissue's damping plus that much per unit of the muscle's activation."""
+    data section to read in place of the joint's own (a neck joint of three)."""
     ref, table = passive_table()
     side, _, base = joint.partition("_")
     if side not in ("left", "right"):
@@ -195,10 +192,6 @@ def human_resistance(joint, dof, kind, lower, upper, scale, stop=None, neck_musc
     rows = rows * np.array([1.0, -scale])
     damping = spec.get("damping_with_muscles", ref["damping"]) if neck_muscles else ref["damping"]
     r = Resistance(dof=dof, table=rows, damping=damping * scale)
-    if neck_muscles and activation_muscle is not None and "damping_per_activation" in spec:
-        r.damping = ref["damping"] * scale
-        r.muscle_damping = spec["damping_per_activation"] * scale
-        r.activation_muscle = activation_muscle
     if "stop_upper" in spec:
         # the neck's discs and ligaments: viscoelastic, recovering (no permanent set)
         r.absorption, r.recovers = ligament_absorption(), True

@@ -40,7 +40,7 @@ def _element_rates(model):
         else:
             k = el.stiffness[e]
         k = max(k, 2 * el.stop_stiffness[e] * STOP_PENETRATION)
-        c = el.damping[e] + el.muscle_damping[e] + el.friction[e] / el.friction_speed[e] + el.stop_damping[e] * STOP_PENETRATION
+        c = el.damping[e] + el.friction[e] / el.friction_speed[e] + el.stop_damping[e] * STOP_PENETRATION
         out.append((j, c, k))
     return out
 

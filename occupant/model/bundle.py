@@ -38,10 +38,6 @@ JointResistanceBlock = namedtuple("JointResistanceBlock", [
     "recovers",       # (ne,) int, 1: the hysteretic spring unloads to the origin (no permanent set)
     "z_index",        # (ne,) int, first of the element's two states (largest deflection above and
                       # below the reference, both >= 0), -1 without hysteresis
-    "muscle_damping", # (ne,) N m s/rad or N s/m per unit activation, added to damping
-    "activation_z",   # (ne,) int, z state of the muscle whose activation scales muscle_damping
-                      # (activation - excitation, occupant.forces.muscles), -1: none
-    "activation_excitation",  # (ne,) that muscle's preset excitation (its activation less z)
 ])
 JOINT_RESISTANCE_OUTPUTS = (("deflection", "rad"), ("load", "N m"))
 

@@ -192,8 +192,6 @@ def compile_assembly(asm):
     airbags, airbag_contacts = airbag_block(asm, marker_index, marker_body, body_link, marker_R,
                                             marker_p, outputs, states, tree, bidx)
     muscles = muscle_block(asm, marker_index, marker_body, body_link, marker_p, outputs, states)
-    joint_resistance = freeze_block(JointResistanceBlock, {
-        **joint_resistance._asdict(), **_activation_damping(asm, muscles)})
     belts = belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
                        tree=tree, body_index=bidx)
     marker_forces = marker_force_block(asm, marker_index, marker_body, body_link, marker_R,
@@ -278,31 +276,7 @@ def _joint_resistance_block(asm, joint_names, joint_links, jtypes, outputs):
     cols["absorption"] = np.array([e.absorption for e in elements], dtype=float)
     cols["recovers"] = np.array([e.recovers for e in elements], dtype=int)
     cols["z_index"] = np.full(len(elements), -1, dtype=int)
-    cols.update(muscle_damping=np.zeros(len(elements)),
-                activation_z=np.full(len(elements), -1, dtype=int),
-                activation_excitation=np.zeros(len(elements)))
     return freeze_block(JointResistanceBlock, cols)
-
-
-def _activation_damping(asm, muscles):
-    """Columns of the joint resistances' damping that follows a muscle's activation: per
-    element its damping per unit activation, the z state of the muscle's activation (-1: none)
-    and the muscle's preset excitation (its activation less that state)."""
-    index = {n: k for k, n in enumerate(asm.muscles)}
-    damping, z, excitation = [], [], []
-    for e in asm.joint_resistances.values():
-        k = -1
-        if e.activation_muscle is not None:
-            if e.activation_muscle not in index:
-                raise ModelError(f"joint resistance '{e.name}'.activation_muscle: unknown muscle "
-                                 f"'{e.activation_muscle}' (known: {', '.join(index) or 'none'})")
-            k = index[e.activation_muscle]
-        damping.append(e.muscle_damping)
-        z.append(-1 if k < 0 else muscles.z_start + k)
-        excitation.append(0.0 if k < 0 else muscles.excitation[k])
-    return {"muscle_damping": np.array(damping, dtype=float),
-            "activation_z": np.array(z, dtype=int),
-            "activation_excitation": np.array(excitation, dtype=float)}
 
 
 def _hysteresis_states(asm, states):

@@ -279,9 +279,6 @@ class JointResistance:
     the loading work; 0 (default) is elastic. ``recovers``: the spring unloads from that peak to
     the origin instead, with no permanent set (``occupant.forces.joint_resistance``), as an elastic
     structure whose hysteresis comes from damping material (the Hybrid III chest).
-    ``muscle_damping``: damping per unit activation of the Muscle named ``activation_muscle``
-    (checked at compile), added to ``damping``: the resistance of muscles to stretch, which grows
-    with their activation (a living joint: passive tissue, then the muscles as they activate).
     """
     name: str
     joint: str
@@ -298,8 +295,6 @@ class JointResistance:
     table: object = None
     absorption: float = 0.0
     recovers: bool = False
-    muscle_damping: float = 0.0
-    activation_muscle: str | None = None
 
     def __post_init__(self):
         what = f"joint resistance '{self.name}'"
@@ -308,14 +303,10 @@ class JointResistance:
         if self.recovers and not self.absorption > 0:
             raise ModelingError(f"{what}.recovers: unloading to the origin is a hysteresis law; "
                                 f"give 0 < absorption < 1 with it")
-        for key in ("stiffness", "damping", "friction", "stop_stiffness", "stop_damping",
-                    "muscle_damping"):
+        for key in ("stiffness", "damping", "friction", "stop_stiffness", "stop_damping"):
             val = getattr(self, key)
             if not (np.isfinite(val) and val >= 0):
                 raise ModelingError(f"{what}.{key}: must be a finite number >= 0, got {val!r}")
-        if self.muscle_damping > 0 and self.activation_muscle is None:
-            raise ModelingError(f"{what}.muscle_damping: give the activation_muscle whose "
-                                f"activation scales it")
         if not self.friction_speed > 0:
             raise ModelingError(f"{what}.friction_speed: must be > 0, got {self.friction_speed!r}")
         if not self.lower < self.upper:

@@ -6,9 +6,7 @@ import pytest
 import occupant
 from occupant.dynamics import forward_dynamics
 from occupant.integrate.pipeline import evaluate
-from occupant.model.model import ModelError
-from occupant.modeling import (Assembly, Part, Joint, Pose, JointResistance, Marker, Muscle,
-                               ModelingError)
+from occupant.modeling import Assembly, Part, Joint, Pose, JointResistance
 
 I_ZZ = 0.02  # kg m^2 about the hinge
 
@@ -165,38 +163,3 @@ def test_identity_spherical_stop_impact_conserves_or_dissipates_energy(damping):
     else:
         assert np.diff(energy).max() < 1e-9 * energy[0]
         assert energy[-1] < 0.9 * energy[0]
-
-
-def test_analytic_damping_follows_the_muscle_activation():
-    """A block coasting on a slider against damping c0 + c1 a(t), a the activation of a muscle
-    (no force of its own) rising from its preset 0.2 towards the reflex's 0.8 from the start with
-    Thelen's first-order activation: v = v0 exp(-(c0 t + c1 A(t)) / m), A the activation's
-    integral."""
-    m, c0, c1, v0 = 2.0, 1.0, 40.0, 1.0
-    asm = Assembly("slider")
-    asm.add(Part("anchor", 1.0, inertia=(0.01, 0.01, 0.01)))
-    asm.add(Joint("ground", "fixed", None, "anchor", Pose()))
-    asm.add(Part("block", m, inertia=(0.01, 0.01, 0.01)))
-    asm.add(Joint("slide", "prismatic", None, "block", Pose()))
-    asm.add(Marker("origin", "anchor", (0.0, 0.0, 1.0)))
-    asm.add(Marker("insertion", "block", (0.0, 0.0, 0.0)))
-    muscle = asm.add(Muscle("muscle", "origin", "insertion", max_force=0.0, optimal_length=1.0,
-                            excitation=0.2, reflex_excitation=0.8, reflex_time=0.0))
-    asm.add(JointResistance("r", "slide", damping=c0, muscle_damping=c1,
-                            activation_muscle="muscle"))
-    res = occupant.simulate(asm.compile(), 0.06, v0=[v0], dt=1e-5, integrator="rk4",
-                            gravity=(0, 0, 0), output_dt=1e-3)
-    tau = muscle.activation_time
-    area = 0.8 * res.t - 0.6 * tau * (1.0 - np.exp(-res.t / tau))
-    np.testing.assert_allclose(res.v[:, 0], v0 * np.exp(-(c0 * res.t + c1 * area) / m), rtol=1e-9)
-
-
-def test_activation_muscle_must_exist():
-    asm = Assembly("slider")
-    asm.add(Part("block", 1.0, inertia=(0.01, 0.01, 0.01)))
-    asm.add(Joint("slide", "prismatic", None, "block", Pose()))
-    asm.add(JointResistance("r", "slide", muscle_damping=1.0, activation_muscle="neck"))
-    with pytest.raises(ModelError, match="unknown muscle 'neck'"):
-        asm.compile()
-    with pytest.raises(ModelingError, match="activation_muscle"):
-        JointResistance("r", "slide", muscle_damping=1.0)
