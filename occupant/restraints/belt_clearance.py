@@ -11,7 +11,8 @@ next run's arc is seen from (``belt_path``). So a chain of runs between fixed po
 shoulder belt: D-ring, neck, shoulder, chest, buckle) is rebuilt whole: its straight pieces,
 the arcs and the straight joins between runs. A
 point carried by a part deflecting into its ellipsoid (a sternum) is taken on the surface (the
-scaled point's direction)."""
+scaled point's direction). ``belt_depths`` does this for a run's belt at one sample, from the
+points its producer recorded and the ellipsoids' poses (``ellipsoids_at``)."""
 import numpy as np
 
 
