@@ -11,7 +11,8 @@ next run's arc is seen from (``belt_path``). So a chain of runs between fixed po
 shoulder belt: D-ring, neck, shoulder, chest, buckle) is rebuilt whole: its straight pieces,
 the arcs and the straight joins between runs. A
 point carried by a part deflecting into its ellipsoid (a sternum) is taken on the surface (the
-scaled point's direction)."""
+scaled point's direction). ``belt_depths`` does this for a run's belt at one sample, from the
+points its producer recorded and the ellipsoids' poses (``ellipsoids_at``)."""
 import numpy as np
 
 
@@ -108,3 +109,34 @@ def deepest(path, on, points, ellipsoids):
             worst = max(worst, depth(x, ell))
         out[name] = worst
     return out
+
+
+def ellipsoids_at(run, k, names):
+    """{name: (centre, axes R, semi-axes)} of a run's ellipsoids ``names`` in B0 at sample k
+    (``run``: an ``occupant.scenario.run.Run``, its model's Assembly and its results' poses)."""
+    res, model = run.results, run.model
+    src, base = model.source, np.linalg.inv(res.base_poses[k])
+    E = {}
+    for name in names:
+        g = src.geometries[name]
+        marker = src.markers[g.marker]
+        P = base @ res.body_poses[k, model.body(marker.part)]
+        R = P[:3, :3] @ (np.eye(3) if getattr(marker, "rotation", None) is None
+                         else np.asarray(marker.rotation, float))
+        E[name] = (P[:3, :3] @ np.asarray(marker.position, float) + P[:3, 3], R,
+                   np.asarray(g.semi_axes, float))
+    return E
+
+
+def belt_depths(run, belt, k, names):
+    """{ellipsoid: how deep the run's belt ``belt`` lies inside it} at sample k, over ``names``:
+    its path rebuilt from its recorded points (``belt_path``: straight pieces and arcs over its
+    wraps); the arcs on an ellipsoid the belt wraps are not checked against it (``deepest``)."""
+    points = run.model.source.belts[belt].points
+    wrapped = {p.geometry for p in points if hasattr(p, "geometry")}
+    E = ellipsoids_at(run, k, set(names) | wrapped)
+    out = run.results.outputs
+    chain = [(np.array([out[f"{belt}.{p.name}.{a}"][k] for a in "xyz"]),
+              E[p.geometry] if hasattr(p, "geometry") else None) for p in points]
+    path, on = belt_path(chain)
+    return deepest(path, on, chain, {n: E[n] for n in names})

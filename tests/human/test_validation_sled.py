@@ -17,7 +17,7 @@ from occupant.human.validation import (acromion_points, CHEST_OUTPUT, G0, LAP_SE
                                        belted_sled_figures, peak_deceleration_g, read_scenario,
                                        run_validation, spine_accelerometers)
 from occupant.io.toml_files import InputFileError
-from occupant.restraints.belt_clearance import belt_path, deepest
+from occupant.restraints.belt_clearance import belt_depths, ellipsoids_at
 from occupant.scenario.load import load
 from occupant.scenario.run import run_scenario
 from occupant.sensors import evaluate
@@ -1551,36 +1551,6 @@ TORSO_AND_THIGHS = ("thorax", "abdomen", "pelvis_flesh", "buttock", "left_thigh_
                     "right_thigh_shell")
 
 
-def _ellipsoids_at(run, k, names):
-    """{name: (centre, axes R, semi-axes)} of the run's ellipsoids ``names`` in B0 at sample k."""
-    res, model = run.results, run.model
-    src, base = model.source, np.linalg.inv(res.base_poses[k])
-    E = {}
-    for name in names:
-        g = src.geometries[name]
-        marker = src.markers[g.marker]
-        P = base @ res.body_poses[k, model.body(marker.part)]
-        R = P[:3, :3] @ (np.eye(3) if getattr(marker, "rotation", None) is None
-                         else np.asarray(marker.rotation, float))
-        E[name] = (P[:3, :3] @ np.asarray(marker.position, float) + P[:3, 3], R,
-                   np.asarray(g.semi_axes, float))
-    return E
-
-
-def belt_depths(run, belt, k, names=TORSO_AND_THIGHS):
-    """{ellipsoid: how deep the belt's path (restraints.belt_clearance: rebuilt from its points,
-    straight pieces and arcs over its wraps) lies inside it} at sample k, over ``names``; the
-    arcs on an ellipsoid the belt wraps are not checked against it."""
-    points = run.model.source.belts[belt].points
-    wrapped = {p.geometry for p in points if hasattr(p, "geometry")}
-    E = _ellipsoids_at(run, k, set(names) | wrapped)
-    out = run.results.outputs
-    chain = [(np.array([out[f"{belt}.{p.name}.{a}"][k] for a in "xyz"]),
-              E[p.geometry] if hasattr(p, "geometry") else None) for p in points]
-    path, on = belt_path(chain)
-    return deepest(path, on, chain, {n: E[n] for n in names})
-
-
 @pytest.fixture(scope="module")
 def gs1_over_the_shoulder():
     """The GS1 case's belt fitted with ``[restraints.belt] shoulder = "right_shoulder_shell"``
@@ -1600,7 +1570,7 @@ def test_reference_gs1_belt_fitted_over_the_shoulder_shell_crosses_the_chest(gs1
     deep = belt_depths(run, "belt", 0, UPPER_BODY)
     assert max(deep.values()) < 1e-3, deep
     out = run.results.outputs
-    c, R, _ = _ellipsoids_at(run, 0, ["thorax"])["thorax"]
+    c, R, _ = ellipsoids_at(run, 0, ["thorax"])["thorax"]
     sh, ch = (R.T @ (np.array([out[f"belt.{n}.{a}"][0] for a in "xyz"]) - c)
               for n in ("shoulder", "chest"))
     assert sh[1] < -0.06 and ch[1] < 0.0 and ch[0] > 0.0 and sh[2] > ch[2]
@@ -1642,7 +1612,7 @@ def test_reference_gs1_belt_fitted_at_mid_clavicle_crosses_the_sternum(gs1_fitte
     the right shoulder shell, which the shoulder wrap now lies on: test below."""
     run = gs1_fitted_mid_clavicle
     out = run.results.outputs
-    c, R, _ = _ellipsoids_at(run, 0, ["thorax"])["thorax"]
+    c, R, _ = ellipsoids_at(run, 0, ["thorax"])["thorax"]
     sh, ch = (np.array([out[f"belt.{n}.{a}"][0] for a in "xyz"]) for n in ("shoulder", "chest"))
     assert -0.14 < sh[1] < -0.06
     local_sh, local_ch = R.T @ (sh - c), R.T @ (ch - c)
@@ -1675,7 +1645,8 @@ def gs1_belt_depths(gs1, belt, force):
     its peak at those times) of the run's belt ``belt`` (its force history ``force``)."""
     t, F = gs1["t"], gs1["history"][force]
     ks = [int(np.argmin(abs(t - s))) for s in np.arange(0.0, 0.1501, 0.005)]
-    return (t[ks], [belt_depths(gs1["run"], belt, k) for k in ks], F[ks] > 0.1 * F.max())
+    return (t[ks], [belt_depths(gs1["run"], belt, k, TORSO_AND_THIGHS) for k in ks],
+            F[ks] > 0.1 * F.max())
 
 
 def _deepest_while_loaded(gs1, belt, force):
@@ -1731,7 +1702,7 @@ def test_reference_gs1_abdomen_wrap_is_built(gs1):
     assert [p.name for p in points][-3:] == ["chest", "abdomen", "buckle"]
     assert points[-2].geometry == "abdomen" and points[-2].across == points[-2].friction == 0.3
     x = np.array([run.results.outputs[f"belt.abdomen.{a}"][0] for a in "xyz"])
-    c, R, D = _ellipsoids_at(run, 0, ["abdomen"])["abdomen"]
+    c, R, D = ellipsoids_at(run, 0, ["abdomen"])["abdomen"]
     assert np.linalg.norm(R.T @ (x - c) / D) == pytest.approx(1.0, abs=1e-6)
 
 
@@ -1845,6 +1816,6 @@ def test_regression_gs1_lap_belt_at_the_asis_lies_in_the_pelvis_flesh(gs1_at_the
                         ("lap_anchor", GS1_DECK_LAP_ANCHOR_FROM_MIDDLE)):
         assert np.array(AT_THE_ASIS[f"restraints.belt.{end}"])[[0, 2]] == pytest.approx(
             middle + offset, abs=1.5e-3)
-    depth = belt_depths(run, "lap_belt", 0)
+    depth = belt_depths(run, "lap_belt", 0, TORSO_AND_THIGHS)
     assert 1e3 * depth["pelvis_flesh"] == pytest.approx(29.2, abs=2.0)
     assert depth["pelvis_flesh"] > PATH_DEPTH
