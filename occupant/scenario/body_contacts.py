@@ -16,7 +16,8 @@ TOP_KEYS = ("kind", "contact_characteristic", "contact")
 
 
 def _present(c, value, where, geometries):
-    """The first of ``value`` (a geometry name or a list of alternatives) the model has, or None."""
+    """The first of ``value`` (a geometry name or a list of alternatives) the model has, or
+    None."""
     names = [value] if isinstance(value, str) else value
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         c.fail(where, f"expected a geometry name or a list of alternatives, got {value!r}",

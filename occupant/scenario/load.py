@@ -6,7 +6,8 @@ A scenario names the occupant (dummy, posture, H-point in the vehicle frame B0),
 (``occupant.scenario.pulse``), the restraints (``occupant.scenario.restraints``), the contact
 pairs between the occupant's ellipsoids and the interior's surfaces
 (``occupant.modeling.contacts_toml``; the occupant's own pairs, chin on chest, hands on the
-wheel, leg on leg, come from ``occupant.scenario.body_contacts``), sensors, criteria, solver settings and outputs::
+wheel, leg on leg, come from ``occupant.scenario.body_contacts``), sensors, criteria, solver
+settings and outputs::
 
     kind = "scenario"
     name = "fmvss208_sled_48_unbelted"

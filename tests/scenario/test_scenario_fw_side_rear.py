@@ -410,9 +410,10 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     past the end of its table) and the energy balance closes; head and neck figures pass
     FMVSS 208 and femur loads stay below its 10 kN. The belt loads the sternum (its chest wrap
     rides on it, as does the bag's patch over the ribcage): chest deflection 35 mm (37 before the
-    hands held the rim, dummies/body_contacts.toml), inside FMVSS 208's 63 mm, and the chest recovers once
-    the belt unloads (the Hybrid III's ribs spring back: under a quarter of the peak is left at
-    150 ms; the earlier unloading line to a permanent set kept 30 mm, 0.72 of it). On the
+    hands held the rim, dummies/body_contacts.toml), inside FMVSS 208's 63 mm, and the chest
+    recovers once the belt unloads (the Hybrid III's ribs spring back: under a quarter of the
+    peak is left at 150 ms; the earlier unloading line to a permanent set kept 30 mm, 0.72 of
+    it). On the
     vehicle pulse of a real NCAP test (NHTSA 11391) chest 3 ms is 45 g (48 before the hands held
     the rim), inside FMVSS 208's
     60 g (54 g unsettled; 67.7 g on the idealised 80 ms half-sine with an 80 mm pull-in
@@ -605,10 +606,10 @@ def test_reference_us_ncap_upper_neck_holds_the_head_forward_against_the_bag(nca
     assert 0 < first and rest[:first].max() < 1e-6
     assert 3.0e3 < out["driver_airbag_head_shell.force"].max() < 5.0e3   # measured 3.47 kN (3.84)
     k = int(np.argmax(neck[:, 2]))
-    assert 0.070 < t[k] < 0.080 and neck[k, 0] > 0.0                  # 77.0 ms, +0.32 kN (75.6, +0.28)
+    assert 0.070 < t[k] < 0.080 and neck[k, 0] > 0.0       # 77.0 ms, +0.32 kN (75.6, +0.28)
     R = res.base_poses[k, :3, :3].T @ res.body_poses[k, head, :3, :3]   # head axes in the vehicle's
     pull = R @ (neck[k] * np.array([1.0, -1.0, -1.0]))                 # J211 -> segment axes
-    assert pull[2] < -2.0 * abs(pull[0])                               # down 1.06, x +0.15 kN (1.12, 0.13)
+    assert pull[2] < -2.0 * abs(pull[0])                    # down 1.06, x +0.15 kN (1.12, 0.13)
     pitch = np.degrees(np.arctan2(-R[2, 0], R[0, 0]))                   # nose down positive
     assert 0.0 < pitch < 25.0                                           # 8.8 deg (6.4)
 
@@ -622,11 +623,11 @@ def belted():
 SHELL_GRAZE = 0.005     # m
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11: the chin-chest pair (dummies/body_contacts.toml, "
-                   "the chest jacket's law) holds the belted sled's chin 14 mm inside the chest "
-                   "shell (99 ms, 0.70 kN), not a graze (18 mm without it); a pair stiff enough "
-                   "for a graze (the head skin's) stopped it with 11 kN and 9.7 kN of neck "
-                   "tension, scenarios/README.md, 'The occupant's own contacts'")
+@pytest.mark.xfail(strict=True, reason="issue 11: the chin-chest pair (dummies/body_contacts."
+                   "toml, the chest jacket's law) holds the belted sled's chin 14 mm inside the "
+                   "chest shell (99 ms, 0.70 kN), not a graze (18 mm without it); a pair "
+                   "stiff enough for a graze (the head skin's) stopped it with 11 kN and 9.7 kN "
+                   "of neck tension, scenarios/README.md, 'The occupant's own contacts'")
 def test_reference_belted_sled_chin_stays_out_of_the_chest(belted):
     """The belted passenger's head, flexing forward over the held chest, stops on it: no point
     of the head shell lies more than SHELL_GRAZE inside the thorax shell (depth along the
@@ -702,9 +703,11 @@ def test_reference_side_barrier_legs_do_not_pass_through_each_other(side):
     body_contacts.toml): the knee spheres overlap by less than both knees' flesh, and neither
     foot's centre enters the other foot's shell (before the pairs: knees 60 mm, each foot's
     centre inside the other for 42-44 ms)."""
-    u, v = np.meshgrid(np.linspace(0.0, np.pi, 13), np.linspace(0.0, 2.0 * np.pi, 24, endpoint=False))
+    u, v = np.meshgrid(np.linspace(0.0, np.pi, 13),
+                       np.linspace(0.0, 2.0 * np.pi, 24, endpoint=False))
     unit = np.stack([np.sin(u) * np.cos(v), np.sin(u) * np.sin(v), np.cos(u)], -1).reshape(-1, 3)
-    knees, feet = ("left_knee_contact", "right_knee_contact"), ("left_foot_shell", "right_foot_shell")
+    knees = ("left_knee_contact", "right_knee_contact")
+    feet = ("left_foot_shell", "right_foot_shell")
     worst = 0.0
     for k in range(0, len(side.results.t), 10):
         s = shells_at(side, k, knees + feet)
