@@ -632,3 +632,58 @@ def test_reference_belted_sled_chin_stays_out_of_the_chest(belted):
         c, R, semi = shells["head_shell"]
         worst = max(worst, max(depth(c + R @ (semi * p), shells["thorax"]) for p in unit))
     assert worst < SHELL_GRAZE
+
+
+# The pelvis's moments about the hips (tests/conftest.py pelvis_moments), N m, top forward
+# positive, as measured (branch lumbarstop): means over 30-60 and 60-90 ms of the lap belt, the
+# seat cushion (normal and friction), the hips and the lumbar-pelvis joint's force and moment;
+# the tilt's peak (deg) and its time (ms).
+PELVIS_MOMENTS = {
+    "belted": dict(lap=(210, 254), seat=(61, -92), hips=(-155, 93), lumbar_force=(-112, -219),
+                   lumbar_moment=(-41, -179), tilt=(32.4, 73)),
+    "ncap": dict(lap=(240, 161), seat=(-62, -25), hips=(-154, 28), lumbar_force=(-131, -207),
+                 lumbar_moment=(-31, -30), tilt=(23.8, 87)),
+    "full_width": dict(lap=(133, 150), seat=(129, 82), hips=(-67, 50), lumbar_force=(-87, -140),
+                       lumbar_moment=(-175, -189), tilt=(21.3, 72)),
+}
+
+
+@pytest.mark.parametrize("which", ["belted", "ncap", "full_width"])
+def test_regression_frontal_what_tilts_the_pelvis(request, which, pelvis_moments):
+    """What tips the belted dummies' pelvis forward (scenarios/README.md, 'What tips the frontal
+    pelvis'): the balance about the hips closes within a millionth of its largest term; the lap
+    belt tips it forward, the largest forward term over 30-90 ms, its resultant on the wraps
+    passing 25-40 mm below the hips (31-35 measured from 30 to 75 ms); the lumbar spine holds it
+    back (its force and moment negative over 30-90 ms). Means as measured (PELVIS_MOMENTS), within
+    25 N m, the tilt's peak within 2 deg and 5 ms."""
+    run, want = request.getfixturevalue(which), PELVIS_MOMENTS[which]
+    M, _, t = pelvis_moments(run.model, run.results,
+                             (("pelvis_flesh", "seat_cushion"), ("pelvis_flesh", "seat_back")),
+                             "belt", ("buckle", "hip_inboard", "lap", "hip_outboard", "lap_anchor"))
+    assert np.abs(sum(M.values())).max() < 1e-6 * max(np.abs(v).max() for v in M.values())
+    windows = [(t >= 0.03) & (t <= 0.06), (t >= 0.06) & (t <= 0.09)]
+    got = {key: [float(np.mean(sum(M[n] for n in names)[w])) for w in windows]
+           for key, names in (("lap", ["lap belt"]), ("seat", ["seat normal", "seat friction"]),
+                              ("hips", ["hips"]), ("lumbar_force", ["lumbar joint force"]),
+                              ("lumbar_moment", ["lumbar joint moment"]))}
+    for key, means in got.items():
+        assert means == pytest.approx(want[key], abs=25.0), key
+    forward = [k for k in M if k != "pelvis turn"]
+    w = (t >= 0.03) & (t <= 0.09)
+    assert max(forward, key=lambda k: np.mean(M[k][w])) == "lap belt"
+    out = run.results.outputs
+    X = {p: np.stack([out[f"belt.{p}.{a}"] for a in "xyz"], 1)
+         for p in ("buckle", "hip_inboard", "hip_outboard", "lap_anchor")}
+    # the webbing's pull on the wraps: its two end segments, towards the buckle and the anchor
+    F = sum(out[segment][:, None] * (X[a] - X[b]) / np.linalg.norm(X[a] - X[b], axis=1)[:, None]
+            for segment, a, b in (("belt.buckle-hip_inboard.force", "buckle", "hip_inboard"),
+                                  ("belt.hip_outboard-lap_anchor.force", "lap_anchor", "hip_outboard")))
+    w = (t >= 0.03) & (t <= 0.075)
+    lever = M["lap belt"][w] / np.hypot(F[w, 0], F[w, 2])     # m, + where the line passes below
+    assert 0.025 < lever.min() and lever.max() < 0.040
+    R = np.einsum("nji,njk->nik", run.results.base_poses[:, :3, :3],
+                  run.results.body_poses[:, run.model.body("pelvis"), :3, :3])
+    tilt = np.degrees(np.arctan2(R[:, 0, 2], R[:, 2, 2]))
+    tilt = tilt - tilt[0]
+    assert tilt.max() == pytest.approx(want["tilt"][0], abs=2.0)
+    assert 1e3 * t[tilt.argmax()] == pytest.approx(want["tilt"][1], abs=5.0)
