@@ -93,7 +93,7 @@ from occupant.model.bundle import (
 )
 from occupant.restraints.wrap_chain import (
     carried_travel, held_in_chain, held_length, lifted, place_chain, place_held, place_run,
-    run_length, run_way, touching_ends, undeformed_point, wrap_place,
+    run_length, touching_ends, undeformed_point, wrap_place,
 )
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
     _norm, _to_local, _unit, _wrap_plane, arc_at, arc_length, ellipsoid_frame, wrap_arc,
@@ -118,6 +118,9 @@ MERGE_TURN_BAND = 1.0e-3  # [E]: sine of the turn under which a wrap point merge
 SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that coincide (a wrap
                          # that does not touch at the end of its straight piece, to rounding):
                          # it has no direction of its own (``_beside``)
+SAME_PIECE = 1.0e-6      # m: a piece of belt shorter than this between a point and a wrap's point
+                         # is counted straight (``_piece``: its arc within 1e-13 m of its chord,
+                         # c^3 / (24 R^2), on a body of 1 mm radius)
 SHARE_TIME = 2.0e-5      # s [E]: time constant with which merged segments share their webbing
                          # in proportion to their lengths (explicit steps up to 2e-5 s; the
                          # scenarios' Euler steps are 1e-5 s)
@@ -539,66 +542,70 @@ def wrap_paths(data, el, out, path, z, p0, p1, o_pts):
 
 @njit(**JIT_STAGE)
 def _run_path(data, el, out, path, z, k, m, p0, o_pts):
-    """``wrap_paths``' terms of the run of m touching wraps from k on one ellipsoid, placed as
-    ``wrap_chain.place_run`` places them: wrap q in its plane (``wrap_arc``, through its place
-    or, on its shortest path, the centre) at the fraction (q + 1) / (m + 1) of its arc from A's
-    tangent point to B's (A, B the run's touching ends). The path of the segment before wrap q
-    (after wrap q - 1): the tangent piece from A and the arc to wrap q's angle (q = 0); the arc
-    between their angles, the mean of the two wraps' planes (on the shortest path one plane);
-    after the last, the arc from its angle and the tangent piece to B; each less its chord, on
-    the undeformed ellipsoid (``_run_end``). The arc by
-    quadrature (``arc_length``: a plane section of the ellipsoid, an ellipse). Where the term
-    acts: the gradient in A of the first segment's, in B of the last's (B0), each its tangent
-    piece's direction less its chord's (the arc's end moves along the arc and the inner
-    segments' planes turn: not counted, so the force on A is the tension along the tangent
-    piece, exact for the path as a whole with one tension, the envelope theorem of the
-    shortest path)."""
+    """``wrap_paths``' terms of the run of m touching wraps from k on one ellipsoid, each segment's
+    on its own (``_piece``): the path from the touching end A before the run (``touching_ends``)
+    over the ellipsoid to the first wrap's point (the tangent piece and the arc, in the plane
+    through A, the point and its place, or on its shortest path the centre: so along the wrap
+    ``wrap_chain.place_run`` places), between neighbouring wraps' points the arc over it, and from
+    the last point to the touching end B, each less its chord, on the undeformed ellipsoid
+    (``_run_end``). Each piece is at least its chord and follows its points: taken as fractions of
+    the one wrap from A to B, the terms did not follow a point that a held chain's sweeps had
+    placed between other neighbours (``place_held``), whose lag then followed it twice: 19 mm
+    terms and 39 kN as a barrier on GS1's upper arm began to touch. Where the term acts: the
+    gradient in A of the first segment's, in B of the last's (B0), each its tangent piece's
+    direction less its chord's (the envelope theorem of the shortest path; exact on a sphere)."""
     i, n = touching_ends(data, el, out, k, m, o_pts, p0, True)
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     A = _run_end(data, el, out, c, E, i, k, p0, o_pts)
-    B = _run_end(data, el, out, c, E, n, k + m - 1, p0, o_pts)
-    side = run_way(el, z, k, m)
-    held = el.point_across[k] != 0.0
     x = undeformed_point(data, el, out, k, o_pts + 3 * (k - p0))
     P = _to_local(c, E, x[0], x[1], x[2])
-    o, r, u, e, start, middle, active = wrap_arc(D, side, A, B, wrap_place(el, z, k))
-    if not active:
-        return
-    span = 2.0 * (middle - start) / (m + 1.0)     # the angle between neighbouring wraps
-    t = arc_at(D, o, r, u, e, start)
-    d0, d1, d2 = _unit(A[0] - t[0], A[1] - t[1], A[2] - t[2])
-    h0, h1, h2 = _unit(A[0] - P[0], A[1] - P[1], A[2] - P[2])
-    path[k, 0] += _norm(A[0] - t[0], A[1] - t[1], A[2] - t[2]) \
-        + arc_length(D, r, u, e, start, start + span) \
-        - _norm(A[0] - P[0], A[1] - P[1], A[2] - P[2])
+    length, t = _piece(D, A, P, wrap_place(el, z, k))
+    path[k, 0] += length - _norm(A[0] - P[0], A[1] - P[1], A[2] - P[2])
     path[k, 1] = i
-    path[k, 2] = E[0] * (d0 - h0) + E[1] * (d1 - h1) + E[2] * (d2 - h2)
-    path[k, 3] = E[3] * (d0 - h0) + E[4] * (d1 - h1) + E[5] * (d2 - h2)
-    path[k, 4] = E[6] * (d0 - h0) + E[7] * (d1 - h1) + E[8] * (d2 - h2)
+    path[k, 2], path[k, 3], path[k, 4] = _pull_direction(E, A, t, P)
     for q in range(1, m):
-        length = arc_length(D, r, u, e, start + q * span, start + (q + 1) * span)
-        if held:   # the next wrap's plane
-            o, r, u, e, start, middle, active = wrap_arc(D, side, A, B, wrap_place(el, z, k + q))
-            if not active:
-                return
-            span = 2.0 * (middle - start) / (m + 1.0)
-            length = 0.5 * (length + arc_length(D, r, u, e, start + q * span,
-                                                start + (q + 1) * span))
         x = undeformed_point(data, el, out, k + q, o_pts + 3 * (k + q - p0))
         Q = _to_local(c, E, x[0], x[1], x[2])
+        length = _piece(D, P, Q, (0.0, 0.0, 0.0))[0]
         path[k + q, 0] += length - _norm(Q[0] - P[0], Q[1] - P[1], Q[2] - P[2])
         P = Q
-    t = arc_at(D, o, r, u, e, 2.0 * middle - start)
-    d0, d1, d2 = _unit(B[0] - t[0], B[1] - t[1], B[2] - t[2])
-    h0, h1, h2 = _unit(B[0] - P[0], B[1] - P[1], B[2] - P[2])
-    path[k + m, 0] += arc_length(D, r, u, e, 2.0 * middle - start - span, 2.0 * middle - start) \
-        + _norm(B[0] - t[0], B[1] - t[1], B[2] - t[2]) \
-        - _norm(B[0] - P[0], B[1] - P[1], B[2] - P[2])
+    B = _run_end(data, el, out, c, E, n, k + m - 1, p0, o_pts)
+    length, t = _piece(D, B, P, wrap_place(el, z, k + m - 1))
+    path[k + m, 0] += length - _norm(B[0] - P[0], B[1] - P[1], B[2] - P[2])
     path[k + m, 5] = n
-    path[k + m, 6] = E[0] * (d0 - h0) + E[1] * (d1 - h1) + E[2] * (d2 - h2)
-    path[k + m, 7] = E[3] * (d0 - h0) + E[4] * (d1 - h1) + E[5] * (d2 - h2)
-    path[k + m, 8] = E[6] * (d0 - h0) + E[7] * (d1 - h1) + E[8] * (d2 - h2)
+    path[k + m, 6], path[k + m, 7], path[k + m, 8] = _pull_direction(E, B, t, P)
+
+
+@njit(**JIT_STAGE)
+def _piece(D, a, p, s):
+    """The belt's path from a (ellipsoid frame) over the ellipsoid of semi-axes D to its point p
+    on it, and the tangent point where it meets the body: ``wrap_arc``'s wrap from a to p in the
+    plane through a, p and the place s (zero: the centre), round the way p faces (the normal
+    there); the straight piece where it does not wrap, or from a point within SAME_PIECE of p
+    (two wraps fallen together: the plane through both and the centre is not defined, and the
+    arc's excess over the chord is of the third order in its length)."""
+    chord = _norm(a[0] - p[0], a[1] - p[1], a[2] - p[2])
+    if chord <= SAME_PIECE:
+        return chord, p
+    o, r, u, e, start, middle, active = wrap_arc(
+        D, (p[0] / (D[0] * D[0]), p[1] / (D[1] * D[1]), p[2] / (D[2] * D[2])), a, p, s)
+    if not active:
+        return chord, p
+    t = arc_at(D, o, r, u, e, start)
+    return _norm(a[0] - t[0], a[1] - t[1], a[2] - t[2]) \
+        + arc_length(D, r, u, e, start, 2.0 * middle - start), t
+
+
+@njit(**JIT_INLINE)
+def _pull_direction(E, a, t, p):
+    """The gradient (B0; axes E) in the end a of a run's piece to its point p with the tangent
+    point t: the unit vector from t to a less the one from p to a."""
+    d0, d1, d2 = _unit(a[0] - t[0], a[1] - t[1], a[2] - t[2])
+    h0, h1, h2 = _unit(a[0] - p[0], a[1] - p[1], a[2] - p[2])
+    return (E[0] * (d0 - h0) + E[1] * (d1 - h1) + E[2] * (d2 - h2),
+            E[3] * (d0 - h0) + E[4] * (d1 - h1) + E[5] * (d2 - h2),
+            E[6] * (d0 - h0) + E[7] * (d1 - h1) + E[8] * (d2 - h2))
 
 
 @njit(**JIT_STAGE)

@@ -224,8 +224,8 @@ def test_analytic_ball_turning_under_a_held_strap_passes_webbing_as_a_pulley():
     into the left, from the start. Closed form: the segments' lengths L stay (the wrap point at
     the ball's bottom), the left's webbing l0 + R angle / (1 + e0) and the right's l0 less that
     (e0 = 200 N / EA, the fitted strain), each tension EA (L_p / l - 1), L_p half the strap's
-    path (``_hammock_path``: the belt counts its path, ``belt.wrap_paths``). Before, a segment's strain
-    counted its length to the wrap's point while its webbing followed the wrap's place,
+    path (``_hammock_path``: the belt counts its path, ``belt.wrap_paths``). Before, a segment's
+    strain counted its length to the wrap's point while its webbing followed the wrap's place,
     WRAP_FOLLOW behind the point: the left tension rose 10.2 N by 0.8 ms, not 32.8 (the same
     bookkeeping made a wrap point that jumps along the belt stretch its segment on the same
     webbing: GS1 at mid-clavicle, 16.4 kN for a sample)."""
