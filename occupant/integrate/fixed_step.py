@@ -272,15 +272,14 @@ def _rk4_entry(bundle, data, rec):
     return compiled_entry(stage, *argtypes)
 
 
-def outputs_at_rest(model, q, z, data=None):
+def outputs_at_rest(model, q, z):
     """The producers' outputs at t = 0 at (q, v = 0, z), through ``run_euler`` (zero steps, the
     state recorded): the run's own compiled loop, so that a run needs no further compiled copy
-    of the pipeline (``pipeline.evaluate`` would cost ~15 s of compilation on first use).
-    ``data`` (``model.make_data()``): the scratch to evaluate in, left as that evaluation's."""
+    of the pipeline (``pipeline.evaluate`` would cost ~15 s of compilation on first use)."""
     from occupant.integrate.events import never
     from occupant.integrate.pipeline import make_recording
     y = np.concatenate([np.asarray(q, dtype=float), np.zeros(model.nv), np.asarray(z, dtype=float)])
     rec = make_recording(model, 1)
-    run_euler(model.bundle(), model.make_data() if data is None else data, 0, y, 1.0, 0, 1, rec,
-              True, (never,), np.zeros(1), np.ones(1), np.zeros((2, len(y))))
+    run_euler(model.bundle(), model.make_data(), 0, y, 1.0, 0, 1, rec, True, (never,),
+              np.zeros(1), np.ones(1), np.zeros((2, len(y))))
     return rec.outputs[0]

@@ -21,19 +21,16 @@ Per belt, every evaluation:
    directly); runs on neighbouring ellipsoids together on the belt's path over all of them
    (``wrap_chain.place_chain``: common tangents between their wraps, solved by Newton's
    method on the path's length). Where the line passes outside on that side, P lies on it (no
-   force on the ellipsoid). The segments A-P and P-B cut a shallow chord into the body near
-   P; their counted lengths add what the belt's path over the wrap (its tangent pieces from
-   the touching neighbours' points and its arc) is longer (``wrap_paths``), and that term's
-   force pairs (neighbour and body) turn the pull on both from the chords to the tangent
-   pieces. The force T (u_A + u_B) acts at P on the ellipsoid's body (or on its carrier, a
-   sternum on its prismatic chest joint: P found on the undeformed chest, then moved by the
-   carrier's travel, ``modeling.belts.Wrap``); where it is not normal to the
+   force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
+   P, the price of one point per wrap; a wide wrap takes several wraps (several ellipsoids).
+   The force T (u_A + u_B) acts at P on the ellipsoid's body (or on its carrier, a sternum on
+   its prismatic chest joint: P found on the undeformed chest, then moved by the carrier's
+   travel, ``modeling.belts.Wrap``); where it is not normal to the
    surface (only an unsymmetric wrap), the point's motion over the surface makes the work of the
    forces differ slightly from minus the webbing's strain energy: the energy balance, which
    counts the work done on the bodies, still closes.
 2. segments: strain e = L / l - 1 of the length L over the unstretched webbing l (a state),
-   L along the belt's path over the touching wraps (``wrap_paths``) and counted to its end
-   wraps' places, which the webbing follows (``wrap_lag``);
+   L counted to its end wraps' places, which the webbing follows (``wrap_lag``);
    tension F(e) from the webbing's loading table, below the largest strain reached (a state,
    tracked as the contact penetration history is, ``occupant.contact.compliant``) from the
    shifted unloading table; slack (e <= 0) carries none. The force acts on both end points'
@@ -92,12 +89,11 @@ from occupant.model.bundle import (
     PRETENSIONER_PULL_IN,
 )
 from occupant.restraints.wrap_chain import (
-    carried_travel, held_in_chain, held_length, lifted, place_chain, place_held, place_run,
-    run_length, touching_ends, undeformed_point, wrap_place,
+    carried_travel, held_in_chain, lifted, place_chain, place_held, place_run, run_length,
+    touching_ends, undeformed_point,
 )
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
-    _norm, _to_local, _unit, _wrap_plane, arc_at, arc_length, ellipsoid_frame, wrap_arc,
-    wrap_point,
+    _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,
 )
 
 WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
@@ -118,9 +114,6 @@ MERGE_TURN_BAND = 1.0e-3  # [E]: sine of the turn under which a wrap point merge
 SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that coincide (a wrap
                          # that does not touch at the end of its straight piece, to rounding):
                          # it has no direction of its own (``_beside``)
-SAME_PIECE = 1.0e-6      # m: a piece of belt shorter than this between a point and a wrap's point
-                         # is counted straight (``_piece``: its arc within 1e-13 m of its chord,
-                         # c^3 / (24 R^2), on a body of 1 mm radius)
 SHARE_TIME = 2.0e-5      # s [E]: time constant with which merged segments share their webbing
                          # in proportion to their lengths (explicit steps up to 2e-5 s; the
                          # scenarios' Euler steps are 1e-5 s)
@@ -271,23 +264,16 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
 @njit(**JIT_STAGE)
 def point_velocity(data, el, out, k, p0, o_pts):
     """Velocity (B0) of the material of belt point k's body (BeltBlock.point_carrier) where the
-    point lies; the forces' power uses it, as it must (``body_velocity_at``). A
+    point lies; the forces' power uses it, as it must. A carried wrap's point with a share c of
+    its carrier's travel (``Wrap.share``) moves as (1 - c) the geometry's part's material plus c
+    the carrier's, where its force acts in those shares (``add_point_share``). A
     wrap point's own motion over the surface along the belt is added to the segment length
     rates afterwards (``wrap_drift``, with the webbing it carries across)."""
     j = o_pts + 3 * (k - p0)
-    return body_velocity_at(data, el, k, out[j], out[j + 1], out[j + 2])
-
-
-@njit(**JIT_STAGE)
-def body_velocity_at(data, el, k, x, y, z):
-    """Velocity (B0) of the material of belt point k's body at the B0 position (x, y, z): of
-    its carrier, or for a carried wrap's point with a share c of its carrier's travel
-    (``Wrap.share``) (1 - c) the geometry's part's material plus c the carrier's, where its
-    force acts in those shares (``add_point_share``)."""
-    v = link_velocity_at(data, el.point_carrier[k], x, y, z)
+    v = link_velocity_at(data, el.point_carrier[k], out[j], out[j + 1], out[j + 2])
     c = el.point_share[k]
     if c != 1.0:
-        w = link_velocity_at(data, el.point_link[k], x, y, z)
+        w = link_velocity_at(data, el.point_link[k], out[j], out[j + 1], out[j + 2])
         v = (w[0] + c * (v[0] - w[0]), w[1] + c * (v[1] - w[1]), w[2] + c * (v[2] - w[2]))
     return v
 
@@ -509,172 +495,6 @@ def wrap_drift(data, el, out, zdot, z, k, p0, o_pts):
     return _along_belt(E, out, j, w0, w1, w2)
 
 
-@separate
-def wrap_paths(data, el, out, path, z, p0, p1, o_pts):
-    """Each segment's term (``path``: Data.belt_path, its rows p0 + 1 to p1 - 1 the segments'
-    ends) that makes its counted length the belt's path, not its chord: each run of touching
-    wraps on one ellipsoid (``held_length``: placed together) adds to its segments the path
-    from the touching end before it (``touching_ends``) over its arc to the one after, less
-    their chords (``_run_path``). Measured along chords, a wrap that starts to touch moved its
-    point from the straight piece to the middle of its arc and the belt's length stepped by
-    0.057 mm in 1 um of drop (28 times what a taut string can lengthen; tests/restraints/
-    test_belt_held_wraps.py, ``CHORDS``; scenarios/validation/HISTORY.md, firsttouch), and the
-    chords cut the body (a 38.9 deg wrap of a 0.1 m sphere 1.2 mm short of its path). Each
-    run's term is its own (it takes its neighbours' points, not their tangent points), so a
-    segment between two touching wraps adds both (the excess of the path over the chord near
-    each end). A run with a wrap that does not touch adds none (a shortest-path run touches or
-    lifts off as one)."""
-    for k in range(p0, p1):
-        path[k, 0], path[k, 1], path[k, 5] = 0.0, -1.0, -1.0
-    k = p0 + 1
-    while k < p1 - 1:
-        if el.point_kind[k] != BELT_WRAP:
-            k += 1
-            continue
-        m = max(held_length(el, k), 1)
-        touching = True
-        for w in range(k, k + m):
-            touching = touching and not lifted(data, el, out, w, o_pts, p0, True)
-        if touching:
-            _run_path(data, el, out, path, z, k, m, p0, o_pts)
-        k += m
-
-
-@njit(**JIT_STAGE)
-def _run_path(data, el, out, path, z, k, m, p0, o_pts):
-    """``wrap_paths``' terms of the run of m touching wraps from k on one ellipsoid, each segment's
-    on its own (``_piece``): the path from the touching end A before the run (``touching_ends``)
-    over the ellipsoid to the first wrap's point (the tangent piece and the arc, in the plane
-    through A, the point and its place, or on its shortest path the centre: so along the wrap
-    ``wrap_chain.place_run`` places), between neighbouring wraps' points the arc over it, and from
-    the last point to the touching end B, each less its chord, on the undeformed ellipsoid
-    (``_run_end``). Each piece is at least its chord and follows its points: taken as fractions of
-    the one wrap from A to B, the terms did not follow a point that a held chain's sweeps had
-    placed between other neighbours (``place_held``), whose lag then followed it twice: 19 mm
-    terms and 39 kN as a barrier on GS1's upper arm began to touch. Where the term acts: the
-    gradient in A of the first segment's, in B of the last's (B0), each its tangent piece's
-    direction less its chord's (the envelope theorem of the shortest path; exact on a sphere)."""
-    i, n = touching_ends(data, el, out, k, m, o_pts, p0, True)
-    c, E = ellipsoid_frame(data, el, k)
-    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
-    A = _run_end(data, el, out, c, E, i, k, p0, o_pts)
-    x = undeformed_point(data, el, out, k, o_pts + 3 * (k - p0))
-    P = _to_local(c, E, x[0], x[1], x[2])
-    length, t = _piece(D, A, P, wrap_place(el, z, k))
-    path[k, 0] += length - _norm(A[0] - P[0], A[1] - P[1], A[2] - P[2])
-    path[k, 1] = i
-    path[k, 2], path[k, 3], path[k, 4] = _pull_direction(E, A, t, P)
-    for q in range(1, m):
-        x = undeformed_point(data, el, out, k + q, o_pts + 3 * (k + q - p0))
-        Q = _to_local(c, E, x[0], x[1], x[2])
-        length = _piece(D, P, Q, (0.0, 0.0, 0.0))[0]
-        path[k + q, 0] += length - _norm(Q[0] - P[0], Q[1] - P[1], Q[2] - P[2])
-        P = Q
-    B = _run_end(data, el, out, c, E, n, k + m - 1, p0, o_pts)
-    length, t = _piece(D, B, P, wrap_place(el, z, k + m - 1))
-    path[k + m, 0] += length - _norm(B[0] - P[0], B[1] - P[1], B[2] - P[2])
-    path[k + m, 5] = n
-    path[k + m, 6], path[k + m, 7], path[k + m, 8] = _pull_direction(E, B, t, P)
-
-
-@njit(**JIT_STAGE)
-def _piece(D, a, p, s):
-    """The belt's path from a (ellipsoid frame) over the ellipsoid of semi-axes D to its point p
-    on it, and the tangent point where it meets the body: ``wrap_arc``'s wrap from a to p in the
-    plane through a, p and the place s (zero: the centre), round the way p faces (the normal
-    there); the straight piece where it does not wrap, or from a point within SAME_PIECE of p
-    (two wraps fallen together: the plane through both and the centre is not defined, and the
-    arc's excess over the chord is of the third order in its length)."""
-    chord = _norm(a[0] - p[0], a[1] - p[1], a[2] - p[2])
-    if chord <= SAME_PIECE:
-        return chord, p
-    o, r, u, e, start, middle, active = wrap_arc(
-        D, (p[0] / (D[0] * D[0]), p[1] / (D[1] * D[1]), p[2] / (D[2] * D[2])), a, p, s)
-    if not active:
-        return chord, p
-    t = arc_at(D, o, r, u, e, start)
-    return _norm(a[0] - t[0], a[1] - t[1], a[2] - t[2]) \
-        + arc_length(D, r, u, e, start, 2.0 * middle - start), t
-
-
-@njit(**JIT_INLINE)
-def _pull_direction(E, a, t, p):
-    """The gradient (B0; axes E) in the end a of a run's piece to its point p with the tangent
-    point t: the unit vector from t to a less the one from p to a."""
-    d0, d1, d2 = _unit(a[0] - t[0], a[1] - t[1], a[2] - t[2])
-    h0, h1, h2 = _unit(a[0] - p[0], a[1] - p[1], a[2] - p[2])
-    return (E[0] * (d0 - h0) + E[1] * (d1 - h1) + E[2] * (d2 - h2),
-            E[3] * (d0 - h0) + E[4] * (d1 - h1) + E[5] * (d2 - h2),
-            E[6] * (d0 - h0) + E[7] * (d1 - h1) + E[8] * (d2 - h2))
-
-
-@njit(**JIT_STAGE)
-def _run_end(data, el, out, c, E, a, w, p0, o_pts):
-    """The touching end a of a run, in its ellipsoid's frame (centre c, axes E), less the
-    travel of the run's wrap w next to it (``carried_travel``; none where it is not carried): so
-    the wrap's body there is the ellipsoid moved with its point (the chord from a to its point,
-    both moved alike, is the one the belt measures), and the term moves with the body its force
-    acts on (``body_velocity_at``)."""
-    j = o_pts + 3 * (a - p0)
-    x, y, v = out[j], out[j + 1], out[j + 2]
-    if el.point_carrier[w] != el.point_link[w]:
-        dx, dy, dz = carried_travel(data, el, w)
-        x, y, v = x - dx, y - dy, v - dz
-    return _to_local(c, E, x, y, v)
-
-
-@njit(**JIT_STAGE)
-def _path_pull(data, el, out, path, e, p0, o_pts):
-    """The rate (m/s) of the term of the segment ending at point e (``wrap_paths``) from its
-    touching ends' motion against the wraps' bodies: g . (v_end - v_body) at each end."""
-    return _end_pull(data, el, out, path, e, nonliteral(1), e, p0, o_pts) \
-        + _end_pull(data, el, out, path, e, nonliteral(5), e - 1, p0, o_pts)
-
-
-@njit(**JIT_STAGE)
-def _end_pull(data, el, out, path, e, col, body, p0, o_pts):
-    """``_path_pull`` at one end (columns col to col + 3 of row e: the end's point and g),
-    against the body of belt point ``body``."""
-    a = int(path[e, col])
-    if a < 0:
-        return 0.0
-    j = o_pts + 3 * (a - p0)
-    va = point_velocity(data, el, out, a, p0, o_pts)
-    vb = body_velocity_at(data, el, body, out[j], out[j + 1], out[j + 2])
-    return path[e, col + 1] * (va[0] - vb[0]) + path[e, col + 2] * (va[1] - vb[1]) \
-        + path[e, col + 3] * (va[2] - vb[2])
-
-
-@njit(**JIT_STAGE)
-def _path_forces(data, el, out, path, e, p0, o_pts, tension):
-    """The term's forces of the segment ending at point e (``wrap_paths``) at its tension: at
-    each touching end a, -T g on its point and T g on the wrap's body there (a pair: the
-    tension along the tangent piece, less along the chord); returns their power."""
-    return _end_force(data, el, out, path, e, nonliteral(1), e, p0, o_pts, tension) \
-        + _end_force(data, el, out, path, e, nonliteral(5), e - 1, p0, o_pts, tension)
-
-
-@njit(**JIT_STAGE)
-def _end_force(data, el, out, path, e, col, body, p0, o_pts, tension):
-    """``_path_forces`` at one end (as ``_end_pull``); returns their power."""
-    a = int(path[e, col])
-    if a < 0:
-        return 0.0
-    j = o_pts + 3 * (a - p0)
-    fx, fy, fz = -tension * path[e, col + 1], -tension * path[e, col + 2], \
-        -tension * path[e, col + 3]
-    add_point_share(data, el, a, out[j], out[j + 1], out[j + 2], fx, fy, fz)
-    add_point_share(data, el, body, out[j], out[j + 1], out[j + 2], -fx, -fy, -fz)
-    power = 0.0
-    if el.point_carrier[a] >= 0:
-        va = point_velocity(data, el, out, a, p0, o_pts)
-        power += fx * va[0] + fy * va[1] + fz * va[2]
-    if el.point_carrier[body] >= 0:
-        vb = body_velocity_at(data, el, body, out[j], out[j + 1], out[j + 2])
-        power -= fx * vb[0] + fy * vb[1] + fz * vb[2]
-    return power
-
-
 @njit(**JIT_STAGE)
 def pretensioner_at(el, b, t, payout):
     """What a fired pretensioner does to the spool at t: the least spool force (N) and the
@@ -765,14 +585,13 @@ def add_webbing(kind, out, zdot, zs, os, s, ns, p0, o_pts, rate):
 
 
 @njit(**JIT_STAGE)
-def span_tension(data, el, out, path, z, zs, os, a, c, p0, o_pts, s0):
-    """(strain, tension) of segments a to c acting as one: their summed length, along the
-    belt's path over touching wraps (``path``: ``wrap_paths``' terms) and counted to the places
-    of its end points (``wrap_lag``), over their summed webbing (at least 1e-6 m), on the
-    webbing's law below the largest of their largest strains."""
+def span_tension(data, el, out, z, zs, os, a, c, p0, o_pts, s0):
+    """(strain, tension) of segments a to c acting as one: their summed length, counted to the
+    places of its end points (``wrap_lag``), over their summed webbing (at least 1e-6 m), on
+    the webbing's law below the largest of their largest strains."""
     length, webbing, largest = 0.0, 0.0, 0.0
     for g in range(a, c + 1):
-        length += out[os + 4 * g + 2] + path[p0 + g + 1, 0]
+        length += out[os + 4 * g + 2]
         webbing += z[zs + 2 * g]
         largest = max(largest, z[zs + 2 * g + 1])
     webbing = max(webbing, 1e-6)
@@ -995,12 +814,10 @@ def _beside(out, os, o_pts, s, ns):
 
 
 @separate
-def belt(el, points, out, zdot, drift, path, t, z, b):
+def belt(el, points, out, zdot, drift, t, z, b):
     """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
     the power of its forces on the tree (``points``: ``forces.points.point_data``; ``drift``:
-    Data.belt_drift, each wrap's ``wrap_drift``, found once for the length rates and the flow;
-    ``path``: Data.belt_path, the terms that make the segments' counted lengths the belt's
-    path over its touching wraps, ``wrap_paths``)."""
+    Data.belt_drift, each wrap's ``wrap_drift``, found once for the length rates and the flow)."""
     p0, p1 = el.point_start[b], el.point_start[b + 1]
     n = p1 - p0
     ns = n - 1
@@ -1010,7 +827,6 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
     o_belt = o_pts + 3 * n
     zb = zs + 2 * ns                 # payout, free payout, limiter payout, lock timer
     place_points(points, el, out, p0, p1, o_pts, z)
-    wrap_paths(points, el, out, path, z, p0, p1, o_pts)
 
     # segments: lengths and rates, then tensions and forces on the bodies; segments joined at a
     # merged wrap point (``merged``) act as one of their summed length and webbing, at one
@@ -1030,8 +846,7 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
             length = 0.0
         j = os + 4 * s
         out[j + 2] = length
-        out[j + 3] = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) + uz * (vel[2] - prev[2]) \
-            + _path_pull(points, el, out, path, p0 + s + 1, p0, o_pts)
+        out[j + 3] = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) + uz * (vel[2] - prev[2])
         prev = vel
     for s in range(ns):   # a segment of no length: its rate along the piece beside it
         if out[os + 4 * s + 2] == 0.0:
@@ -1040,8 +855,7 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
                                out[jb + 2] - out[ja + 2])
             va = point_velocity(points, el, out, p0 + s, p0, o_pts)
             vb = point_velocity(points, el, out, p0 + s + 1, p0, o_pts)
-            out[os + 4 * s + 3] = ux * (vb[0] - va[0]) + uy * (vb[1] - va[1]) \
-                + uz * (vb[2] - va[2]) + _path_pull(points, el, out, path, p0 + s + 1, p0, o_pts)
+            out[os + 4 * s + 3] = ux * (vb[0] - va[0]) + uy * (vb[1] - va[1]) + uz * (vb[2] - va[2])
     power = 0.0
     g0, g1 = -1, -1
     tension, strain = 0.0, 0.0
@@ -1052,23 +866,23 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
         k = p0 + s
         if s > g1:
             g0, g1 = group_of(el.point_kind, out, s, ns, p0, o_pts, os)
-            strain, own = span_tension(points, el, out, path, z, zs, os, g0, g1, p0, o_pts, s0)
+            strain, own = span_tension(points, el, out, z, zs, os, g0, g1, p0, o_pts, s0)
             tension = own
             # at an end point that merges its segments in part (``merge_weight`` w), the
             # tension blended by w towards the one of the group the point would merge it into:
             # continuous where it merges them
             if g0 > 0 and 0.0 < w < 1.0:   # w: its start's, found as the last group's end
                 a = group_of(el.point_kind, out, g0 - 1, ns, p0, o_pts, os)[0]
-                tension += w * (span_tension(points, el, out, path, z, zs, os, a, g1, p0,
-                                             o_pts, s0)[1] - own)
+                tension += w * (span_tension(points, el, out, z, zs, os, a, g1, p0, o_pts,
+                                             s0)[1] - own)
             if g1 < ns - 1:
                 w = merge_weight(el.point_kind, out, p0 + g1 + 1, o_pts + 3 * (g1 + 1),
                                  out[os + 4 * g1 + 2], out[os + 4 * (g1 + 1) + 2])
                 if 0.0 < w < 1.0:
                     partial = True
                     c = group_of(el.point_kind, out, g1 + 1, ns, p0, o_pts, os)[1]
-                    tension += w * (span_tension(points, el, out, path, z, zs, os, g0, c, p0,
-                                                 o_pts, s0)[1] - own)
+                    tension += w * (span_tension(points, el, out, z, zs, os, g0, c, p0, o_pts,
+                                                 s0)[1] - own)
         vel = point_velocity(points, el, out, k + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         j = os + 4 * s
@@ -1089,8 +903,6 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
             if el.point_carrier[k + 1] >= 0:
                 pw -= fx * vel[0] + fy * vel[1] + fz * vel[2]
             power += pw
-        if tension > 0.0:   # along the path over the touching wraps: its term's forces
-            power += _path_forces(points, el, out, path, k + 1, p0, o_pts, tension)
         out[j], out[j + 1] = tension, strain
         prev = vel
 
@@ -1123,14 +935,14 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
                 lag = wrap_lag(points, el, out, z, p0 + g0, p0, o_pts)
                 for g in range(g0, g1 + 1):
                     after = wrap_lag(points, el, out, z, p0 + g + 1, p0, o_pts)
-                    length += max(out[os + 4 * g + 2] + path[p0 + g + 1, 0] + lag - after, 0.0)
+                    length += max(out[os + 4 * g + 2] + lag - after, 0.0)
                     webbing += z[zs + 2 * g]
                     lag = after
                 length = max(length, 1e-9)
                 lag = wrap_lag(points, el, out, z, p0 + g0, p0, o_pts)
                 for g in range(g0, g1 + 1):
                     after = wrap_lag(points, el, out, z, p0 + g + 1, p0, o_pts)
-                    counted = max(out[os + 4 * g + 2] + path[p0 + g + 1, 0] + lag - after, 0.0)
+                    counted = max(out[os + 4 * g + 2] + lag - after, 0.0)
                     zdot[zs + 2 * g] += (counted * webbing / length - z[zs + 2 * g]) / SHARE_TIME
                     lag = after
     # a wrap point that merges its segments in part (``merge_weight`` between 0 and 1): the
@@ -1218,6 +1030,5 @@ def belts(bundle, data, t, q, v, z):
     points = point_data(data)   # what the point routines read
     power = 0.0
     for b in range(el.retractor.shape[0]):
-        power += belt(el, points, data.outputs, data.zdot, data.belt_drift, data.belt_path, t,
-                      z, b)
+        power += belt(el, points, data.outputs, data.zdot, data.belt_drift, t, z, b)
     data.power[POWER_BELTS] = power

@@ -1,7 +1,6 @@
 """Fitting belts at the initial configuration: each wrap point's place on its ellipsoid (where
 the wrap says it is fitted, ``modeling.belts.Wrap.at``, else the middle of its shortest wrap),
-then each segment's unstretched webbing: its length there (along the belt's path over its
-touching wraps, as the belt counts it) shortened to the belt's pretension on
+then each segment's unstretched webbing: its length there shortened to the belt's pretension on
 the webbing's loading curve (MADYMO likewise takes the initial belt lengths from the initial
 positions, with an optional initial strain)."""
 import numpy as np
@@ -66,16 +65,13 @@ def fit_belts(model, q0, z0=None):
     # (``belt.wrap_drift``), carrying its webbing across: GS1's shoulder-chest segment between
     # the thorax's two wraps, 44 mm long, was drained to 16.7 kN within 0.7 ms and pushed the
     # sternum 7.8 mm in before the pulse
-    data = model.make_data()
     for _ in range(FIT_PASSES):
         _wrap_places(model, q0, z, outputs, follow=True)
         for jz in el.point_z[el.point_z >= 0]:
             slack[jz:jz + 3] = z[jz:jz + 3]
-        outputs = outputs_at_rest(model, q0, slack, data)
+        outputs = outputs_at_rest(model, q0, slack)
     for b in range(n_belts):
-        p0 = el.point_start[b]
-        for s in range(el.point_start[b + 1] - p0 - 1):
-            # counted along the path over the touching wraps (``belt.wrap_paths``' term)
-            length = outputs[el.out_start[b] + 4 * s + 2] + data.belt_path[p0 + s + 1, 0]
+        for s in range(el.point_start[b + 1] - el.point_start[b] - 1):
+            length = outputs[el.out_start[b] + 4 * s + 2]
             z[el.z_start[b] + 2 * s] = length / (1.0 + el.fit_strain[b])
     return z

@@ -89,62 +89,14 @@ def wrap_point(D, side, a, b, s):
 @njit(**JIT)
 def wrap_arc_point(D, side, a, b, s, frac):
     """``wrap_point``'s wrap, the point at the fraction ``frac`` of its arc from a's tangent
-    point (angles in the scaled frame; the way round chosen by the arc's middle, ``wrap_arc``)."""
-    o, r, u, e, start, middle, active = wrap_arc(D, side, a, b, s)
-    if not active:
-        return line_point(D, a, b), False
-    return arc_at(D, o, r, u, e, start + 2.0 * frac * (middle - start)), True
-
-
-@njit(**JIT)
-def arc_at(D, o, r, u, e, phi):
-    """The point (ellipsoid frame) at the angle phi of a wrap's arc (``wrap_arc``)."""
-    cp, sp = np.cos(phi), np.sin(phi)
-    return (D[0] * (o[0] + r * (cp * u[0] + sp * e[0])),
-            D[1] * (o[1] + r * (cp * u[1] + sp * e[1])),
-            D[2] * (o[2] + r * (cp * u[2] + sp * e[2])))
-
-
-# Gauss-Legendre quadrature, 6 points on [-1, 1]: nodes and weights (Abramowitz & Stegun 1964,
-# table 25.4, n = 6); 6 points measure a half-ellipse's quarter (axes 2:1, 90 deg of angle) to
-# 1e-7 m on a 0.15 m axis (against scipy.integrate.quad)
-GAUSS_NODES = (-0.932469514203152, -0.661209386466265, -0.238619186083197,
-               0.238619186083197, 0.661209386466265, 0.932469514203152)
-GAUSS_WEIGHTS = (0.171324492379170, 0.360761573048139, 0.467913934572691,
-                 0.467913934572691, 0.360761573048139, 0.171324492379170)
-
-
-@njit(**JIT)
-def arc_length(D, r, u, e, phi0, phi1):
-    """Length of a wrap's arc (``wrap_arc``) from the angle phi0 to phi1 on the ellipsoid of
-    semi-axes D: a plane section, an ellipse, whose speed |dx/dphi| = r |D (-sin u + cos e)|
-    is integrated by Gauss-Legendre quadrature (GAUSS_NODES)."""
-    half, mid = 0.5 * (phi1 - phi0), 0.5 * (phi0 + phi1)
-    total = 0.0
-    for i in range(6):
-        phi = mid + half * GAUSS_NODES[i]
-        cp, sp = np.cos(phi), np.sin(phi)
-        total += GAUSS_WEIGHTS[i] * _norm(D[0] * (cp * e[0] - sp * u[0]),
-                                          D[1] * (cp * e[1] - sp * u[1]),
-                                          D[2] * (cp * e[2] - sp * u[2]))
-    return abs(half) * r * total
-
-
-@njit(**JIT)
-def wrap_arc(D, side, a, b, s):
-    """``wrap_point``'s wrap from a to b (ellipsoid frame) as an arc of the plane's circle in
-    the scaled frame: (o (3), r, u (3), e (3), start, middle, active); the point at the angle
-    phi is D (o + r (cos phi u + sin phi e)) (``arc_at``), the arc runs from a's tangent point
-    (start) through its middle to b's tangent point (2 middle - start). Not active: the line a-b
-    passes outside on that side (no wrap; the rest unused).
+    point (angles in the scaled frame; the way round chosen by the arc's middle).
 
     A neighbour inside the ellipsoid (a wrap on an overlapping ellipsoid: GS1's chest point
     under the shoulder shell) has no tangent point: a path to it enters the body, least deep
     (in the wrap's plane) through its nearest point on the plane's circle, where the arc ends.
     Where the other neighbour sees that point directly (its angle from it within that
-    neighbour's tangent angle), the arc has shrunk to it: the wrap touches there alone, at
-    that point (start = middle), active (as the arc shrinks to it, and as the neighbour leaves
-    the body)."""
+    neighbour's tangent angle), the arc has shrunk to it: the wrap touches there alone, P is
+    that point, active (as the arc shrinks to it, and as the neighbour leaves the body)."""
     sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
     sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
     n, h, r = _wrap_plane((sa0, sa1, sa2), (sb0, sb1, sb2), s)
@@ -158,8 +110,6 @@ def wrap_arc(D, side, a, b, s):
         sb0, sb1, sb2 = (sb0 - o0) / r, (sb1 - o1) / r, (sb2 - o2) / r
         t = c0 * n[0] + c1 * n[1] + c2 * n[2]
         c0, c1, c2 = c0 - t * n[0], c1 - t * n[1], c2 - t * n[2]
-    else:
-        r = 1.0
     na, nb = _norm(sa0, sa1, sa2), _norm(sb0, sb1, sb2)
     ua0, ua1, ua2 = sa0 / na, sa1 / na, sa2 / na
     cos_ab = min(max((ua0 * sb0 + ua1 * sb1 + ua2 * sb2) / nb, -1.0), 1.0)
@@ -180,15 +130,21 @@ def wrap_arc(D, side, a, b, s):
     phi_s = 0.5 * (alpha_a + phi_b - alpha_b)
     phi_l = 0.5 * (alpha_a + 2.0 * np.pi - phi_b - alpha_b)
     cu, ce = c0 * ua0 + c1 * ua1 + c2 * ua2, c0 * e0 + c1 * e1 + c2 * e2
-    o, u = (o0, o1, o2), (ua0, ua1, ua2)
     if cu * np.cos(phi_s) + ce * np.sin(phi_s) >= cu * np.cos(phi_l) - ce * np.sin(phi_l):
         if alpha_a + alpha_b >= phi_b:
             if na >= 1.0 and nb >= 1.0:  # the line passes outside on that side: no wrap
-                return o, r, u, (e0, e1, e2), 0.0, 0.0, False
+                return line_point(D, a, b), False
             phi = phi_b if nb < 1.0 else 0.0  # the inside neighbour's nearest point alone
-            return o, r, u, (e0, e1, e2), phi, phi, True
-        return o, r, u, (e0, e1, e2), alpha_a, phi_s, True
-    return o, r, u, (-e0, -e1, -e2), alpha_a, phi_l, True
+        else:
+            phi = alpha_a + 2.0 * frac * (phi_s - alpha_a)
+    else:
+        e0, e1, e2 = -e0, -e1, -e2
+        phi = alpha_a + 2.0 * frac * (phi_l - alpha_a)
+    cp, sp = np.cos(phi), np.sin(phi)
+    if not placed:
+        r = 1.0
+    return (D[0] * (o0 + r * (cp * ua0 + sp * e0)), D[1] * (o1 + r * (cp * ua1 + sp * e1)),
+            D[2] * (o2 + r * (cp * ua2 + sp * e2))), True
 
 
 @njit(**JIT_STAGE)

@@ -170,8 +170,7 @@ def test_analytic_held_wrap_beside_a_barrier_that_does_not_touch():
     chest wrap round the thorax's back, 39 kN). The barrier's point on the held wrap's point
     leaves a segment of no length, whose tension acts along the piece after it
     (``belt._beside``): before, its force pair fell away, and the post was pulled towards b
-    and the sphere only towards a. The belt pulls the sphere along its tangent pieces (its
-    path, ``belt.wrap_paths``; before, along the chords from the top, 5 % less)."""
+    and the sphere only towards a."""
     a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
     model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0))
     bundle, data = model.bundle(base_table=None), model.make_data()
@@ -182,11 +181,10 @@ def test_analytic_held_wrap_beside_a_barrier_that_does_not_touch():
     np.testing.assert_allclose(P[2], P[1], atol=1e-12)
     length = sum(data.outputs[i(f"belt.{s}.length")] for s in ("a-w0", "w0-w1", "w1-b"))
     assert length == pytest.approx(2.0 * np.hypot(0.3, R), abs=1e-12)
-    # the belt pushes the sphere with T (u_a + u_b), u along its tangent pieces (at asin(R / 0.3)
-    # to the line a-b; ``belt.wrap_paths``), and not the post
+    # the belt pushes the sphere with T (u_a + u_b) at its top, and not the post
     T = data.outputs[i("belt.a-w0.force")]
     assert T > 0.0 and data.outputs[i("belt.w1-b.force")] == T
-    push = -2.0 * T * R / 0.3
+    push = -2.0 * T * R / np.hypot(0.3, R)
     np.testing.assert_allclose(data.f_ext[model.body("body")], (0, 0, 0, 0, 0, push), atol=1e-9 * T)
     assert not data.f_ext[model.body("stand")].any()
 
@@ -381,25 +379,26 @@ def test_identity_post_that_touched_keeps_the_common_tangent_until_its_arc_vanis
     assert np.linalg.norm(P - centre(last)) > POST       # on the straight piece, off the post
 
 
-# A segment was measured along its chord, from point to point, not along the belt's path (tangent
+# A segment is measured along its chord, from point to point, not along the belt's path (tangent
 # pieces and arcs): a wrap that starts to touch moves its point from the straight piece to the
 # middle of its arc and the chords' path steps, while the path's length is continuous (GS1 with
-# a barrier wrap on the upper arm: 5.7 mm at 81.6 ms; scenarios/validation/HISTORY.md, firsttouch).
-# Each touching wrap's term (``belt.wrap_paths``) now counts its path.
+# a barrier wrap on the upper arm: 5.7 mm at 81.6 ms; scenarios/validation/HISTORY.md, firsttouch)
+CHORDS = pytest.mark.xfail(strict=True, reason="segments measured along chords, not along the "
+                           "belt's path")
 
 
+@CHORDS
 def test_identity_belt_length_moves_no_more_than_twice_a_post_that_starts_to_touch():
     """The belt of the tests above with the sphere's wrap on its shortest path over its top, the
     post lowered in 1 um steps from 0.1 mm above its first touch of the belt's path (closed form:
     the tangent piece from the sphere to b meets the post) to 0.2 mm past it: the belt's length
-    as its segments count it (their strains' lengths, (1 + e) l, summed) changes in each step by
-    no more than twice the post's move (a taut string over an obstacle that moves by d
-    lengthens by at most 2 d: |u_in - u_out| <= 2). Before the touch it is the closed-form path
-    (tangent pieces and the arc), to 1e-9 m. Measured along chords it stepped 0.057 mm as the
-    post starts to touch (0.083 mm of drop past the path's first touch: touching judged on the
-    chord from the sphere's point, the middle of its arc, to b), the post's point moving 3.0 mm
-    from the straight piece to the middle of its arc; the path's own length then 4.6e-8 m past
-    its value before (``belt.wrap_paths``: each touching wrap's path less its chords added)."""
+    as its segments count it (their summed lengths) changes in each step by no more than twice
+    the post's move (a taut string over an obstacle that moves by d lengthens by at most 2 d:
+    |u_in - u_out| <= 2). Measured along chords it steps 0.057 mm as the post starts to touch
+    (0.083 mm of drop past the path's first touch: touching judged on the chord from the
+    sphere's point, the middle of its arc, to b), the post's point moving 3.0 mm from the straight
+    piece to the middle of its arc; the path's own length then 4.6e-8 m past its value before:
+    strict xfail (CHORDS)."""
     a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
     model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), (0.15, 0.0, 0.12), held=False)
     bundle, data = model.bundle(base_table=None), model.make_data()
@@ -408,18 +407,12 @@ def test_identity_belt_length_moves_no_more_than_twice_a_post_that_starts_to_tou
     piece = np.array([np.cos(off_b), np.sin(off_b)])   # the unit normal of its tangent piece
     touch = brentq(lambda d: piece @ np.array([0.15, 0.12 - d]) - R - POST, 0.0, 0.05,
                    xtol=1e-15)
-    segments = ("a-w0", "w0-w1", "w1-b")
-    webbing = [z[model.z_names.index(f"belt.{s}.webbing")] for s in segments]
     step = 1e-6
     lengths, posts = [], []
     for drop in np.arange(touch - 1e-4, touch + 2e-4, step):
         evaluate(bundle, data, 0.0, np.array([0.0, -drop]), np.zeros(2), z, 0.0)
-        lengths.append(sum((1.0 + data.outputs[i(f"belt.{s}.strain")]) * w
-                           for s, w in zip(segments, webbing)))
+        lengths.append(sum(data.outputs[i(f"belt.{s}.length")] for s in ("a-w0", "w0-w1", "w1-b")))
         posts.append([data.outputs[i(f"belt.w1.{c}")] for c in "xz"])
-    # the path before the touch: the tangent pieces 2 sqrt(0.3^2 - R^2) and the arc between them
-    assert lengths[0] == pytest.approx(2.0 * np.sqrt(0.3**2 - R * R) + R * (np.pi - 2 * off_b),
-                                       abs=1e-9)
     centre = np.array([0.15, 0.12 - touch - 2e-4])
     assert np.linalg.norm(posts[0] - centre) > POST + 1e-5      # on the straight piece at first
     assert np.linalg.norm(posts[-1] - centre) == pytest.approx(POST, abs=1e-9)   # then on it

@@ -145,17 +145,6 @@ RISE_SPEED = 0.5         # m/s: the ball's start upwards, off its strap
 SPIN = np.pi * GRAVITY / (2.0 * RISE_SPEED)   # rad/s: half a turn while it is off the strap
 
 
-def _hammock_path(q):
-    """Closed form: the strap's path from HAMMOCK's anchors (+-X, Z) round the bottom of the ball
-    (radius BALL) centred at (0, q): twice the tangent piece sqrt(d^2 - R^2) from an anchor at
-    the distance d from the centre and the arc R (pi / 2 + theta - acos(R / d)) from its tangent
-    point to the bottom, theta the anchor's direction from the centre above the horizontal."""
-    x, z = HAMMOCK
-    d = np.hypot(x, z - q)
-    return 2.0 * (np.sqrt(d * d - BALL**2)
-                  + BALL * (0.5 * np.pi + np.arctan2(z - q, x) - np.arccos(BALL / d)))
-
-
 def _spinning_ball_in_hammock():
     """A ball (BALL) on a slider along B0 z and a hinge about B0 y through its centre, hanging in
     a frictionless strap of LINEAR webbing between anchors above it (HAMMOCK): the strap runs
@@ -181,8 +170,7 @@ def test_analytic_strap_round_a_spinning_ball_goes_slack_and_tightens_again():
     spinning at SPIN (half a turn while it is off the strap): the strap stays round the ball's
     bottom, wherever the side it was fitted on has turned to, since a belt cannot pass through
     the body it is hooked round. Closed form: the wrap point at the ball's bottom (0, 0, q - R),
-    the path L over the ball (``_hammock_path``: the belt counts its path, ``belt.wrap_paths``;
-    before, its chords 2 sqrt(X^2 + (Z - q + R)^2)), the tension
+    the path L = 2 sqrt(X^2 + (Z - q + R)^2) (anchors at (+-X, Z)), the tension
     EA max(L / l0 - 1, 0) with the webbing l0 fitted at PRETENSION; slack carries exactly
     nothing and the strap takes up its load again continuously; the frictionless strap puts no
     moment on the ball (its spin stays) and keeps the energy. Before, the way round the ball was
@@ -194,7 +182,8 @@ def test_analytic_strap_round_a_spinning_ball_goes_slack_and_tightens_again():
                             gravity=(0.0, 0.0, -GRAVITY))
     assert res.status == "finished"
     q = res.q[:, 0]
-    length = _hammock_path(q)
+    x, z = HAMMOCK
+    length = 2.0 * np.sqrt(x**2 + (z - q + BALL) ** 2)
     l0 = length[0] / (1.0 + PRETENSION / EA)
     tension = EA * np.maximum(length / l0 - 1.0, 0.0)
     under = np.stack([res.outputs[f"belt.under.{a}"] for a in "xyz"], 1)
@@ -223,9 +212,8 @@ def test_analytic_ball_turning_under_a_held_strap_passes_webbing_as_a_pulley():
     lying on it round as a pulley does, R of it per radian of its turn from the right segment
     into the left, from the start. Closed form: the segments' lengths L stay (the wrap point at
     the ball's bottom), the left's webbing l0 + R angle / (1 + e0) and the right's l0 less that
-    (e0 = 200 N / EA, the fitted strain), each tension EA (L_p / l - 1), L_p half the strap's
-    path (``_hammock_path``: the belt counts its path, ``belt.wrap_paths``). Before, a segment's
-    strain counted its length to the wrap's point while its webbing followed the wrap's place,
+    (e0 = 200 N / EA, the fitted strain), each tension EA (L / l - 1). Before, a segment's strain
+    counted its length to the wrap's point while its webbing followed the wrap's place,
     WRAP_FOLLOW behind the point: the left tension rose 10.2 N by 0.8 ms, not 32.8 (the same
     bookkeeping made a wrap point that jumps along the belt stretch its segment on the same
     webbing: GS1 at mid-clavicle, 16.4 kN for a sample)."""
@@ -244,10 +232,10 @@ def test_analytic_ball_turning_under_a_held_strap_passes_webbing_as_a_pulley():
     length = res.outputs["belt.left-under.length"]
     np.testing.assert_allclose(res.outputs["belt.under-right.length"], length[0], rtol=1e-12)
     np.testing.assert_allclose(length, length[0], rtol=1e-12)
-    e0, path = 200.0 / EA, 0.5 * _hammock_path(0.0)
-    l0, passed = path / (1.0 + e0), BALL * res.q[:, 0] / (1.0 + e0)
-    left = EA * (path / (l0 - passed) - 1.0)
-    right = EA * (path / (l0 + passed) - 1.0)
+    e0 = 200.0 / EA
+    l0, passed = length[0] / (1.0 + e0), BALL * res.q[:, 0] / (1.0 + e0)
+    left = EA * (length[0] / (l0 - passed) - 1.0)
+    right = EA * (length[0] / (l0 + passed) - 1.0)
     assert left[-1] - 200.0 > 30.0                       # held: 32.8 N passed by 0.8 ms
     np.testing.assert_allclose(res.outputs["belt.left-under.force"], left, atol=0.05)
     np.testing.assert_allclose(res.outputs["belt.under-right.force"], right, atol=0.05)
