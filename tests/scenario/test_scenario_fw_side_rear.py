@@ -634,6 +634,29 @@ def test_reference_belted_sled_chin_stays_out_of_the_chest(belted):
     assert worst < SHELL_GRAZE
 
 
+# FMVSS 210 (49 CFR 571.210) S4.3.1.1(a): in side view, a line from the seating reference point
+# to the belt's nearest contact point with the lap belt anchorage extends forward from it at 30-75
+# deg to the horizontal (as NHTSA's 1995 letter to Busick quotes it, nhtsa.gov/interpretations/
+# 10694) [C]
+FMVSS210_LAP_ANGLE = (30.0, 75.0)     # deg
+
+
+@pytest.mark.parametrize("which", ["belted", "ncap", "full_width"])
+def test_reference_lap_belt_anchorages_meet_fmvss210(request, which):
+    """The belted frontal scenarios' buckle and lap anchor, seen from the side from the seated
+    dummy's H-point at t = 0 (the seating reference point it stands for), lie behind and below it
+    at FMVSS210_LAP_ANGLE (49.5-53.4 deg measured, scenarios/README.md, 'Where the lap belt bears
+    on the dummy's pelvis')."""
+    run = request.getfixturevalue(which)
+    res, out = run.results, run.results.outputs
+    H = res.base_poses[0, :3, :3].T @ (res.body_poses[0, run.model.body("pelvis"), :3, 3]
+                                       - res.base_poses[0, :3, 3])
+    for point in ("buckle", "lap_anchor"):
+        d = np.array([out[f"belt.{point}.{a}"][0] for a in "xyz"]) - H
+        angle = np.degrees(np.arctan2(-d[2], -d[0]))
+        assert FMVSS210_LAP_ANGLE[0] < angle < FMVSS210_LAP_ANGLE[1], (point, angle)
+
+
 # The pelvis's moments about the hips (tests/conftest.py pelvis_moments), N m, top forward
 # positive, as measured (branch lumbarstop): means over 30-60 and 60-90 ms of the lap belt, the
 # seat cushion (normal and friction), the hips and the lumbar-pelvis joint's force and moment;
