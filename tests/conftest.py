@@ -21,3 +21,103 @@ def ran_alone(request):
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
         return True
     return ran
+
+
+@pytest.fixture(scope="session")
+def pelvis_moments():
+    """``pelvis_moments(model, results, contacts, lap_belt, lap_points)``: the moments on the
+    pelvis about the hips by source (pelvis_moments_about_the_hips)."""
+    return pelvis_moments_about_the_hips
+
+
+def pelvis_moments_about_the_hips(model, results, contacts, lap_belt, lap_points):
+    """The moments (N m, about the base's y axis through the H-point, the hips' axis; positive
+    tilts the pelvis's top forward) on the pelvis of a run, each computed on its own, by source:
+    the seat's normal forces and its friction on the pelvis's ``contacts`` ((ellipsoid, plane)
+    pairs; the friction against the sliding of the pelvis's point at the contact, as the contact
+    law takes it; a plane named seat_back counted apart), the lap belt's wraps (``lap_belt``'s
+    outputs, ``lap_points`` its five points in order, the middle three on the pelvis), gravity,
+    the hips' and the lumbar-pelvis joint's reactions on the pelvis (the lumbar joint's force at
+    the joint and its moment apart), from the inverse dynamics of the bodies beyond each joint
+    (load cells, occupant.sensors), and the pelvis's inertia, -(I alpha + omega x I omega + r_cg
+    x m a_cg), from its recorded acceleration, in two: its mass decelerating with its hips, -r_cg
+    x m a_H, and its turn about them (the rest). Returns (moments, {contact: sliding speed of the
+    pelvis's point up the plane, forward, m/s}, times). Their sum is zero but for what none of
+    them holds."""
+    import numpy as np
+
+    from occupant.constants import G0
+    from occupant.sensors import evaluate
+    from occupant.sensors.declarations import (Accelerometer, AngularAccelerationSensor,
+                                               AngularVelocitySensor, LoadCell)
+
+    res, t = results, results.t
+    out, dt, body = res.outputs, float(t[1] - t[0]), model.body("pelvis")
+    m, com, inertia = model.body_mass[body], model.body_com[body], model.body_inertia[body]
+    P, R_base = res.body_poses[:, body], res.base_poses[:, :3, :3]
+
+    def in_base(x):                  # world vectors in the base's axes (contact and belt points)
+        return np.einsum("nji,nj->ni", R_base, x)
+    H = in_base(P[:, :3, 3] - res.base_poses[:, :3, 3])
+    R = np.einsum("nji,njk->nik", R_base, P[:, :3, :3])   # R_base_pelvis
+    cg = R @ com + H
+    g = in_base(np.tile([0.0, 0.0, -G0], (len(t), 1)))
+
+    def moment(r, F):
+        return r[:, 2] * F[:, 0] - r[:, 0] * F[:, 2]
+
+    sensors = [LoadCell(name=f"{joint} {at}", body="pelvis", joint=joint, point=point)
+               for joint, at, point in (("lumbar_pelvis", "H", (0.0, 0.0, 0.0)),
+                                        ("lumbar_pelvis", "joint", None),
+                                        ("left_hip", "H", (0.0, 0.0, 0.0)),
+                                        ("right_hip", "H", (0.0, 0.0, 0.0)))]
+    sensors += [Accelerometer(name="cg", body="pelvis", point="cg"),
+                Accelerometer(name="H", body="pelvis", point=(0.0, 0.0, 0.0)),
+                AngularAccelerationSensor(name="pelvis alpha", body="pelvis"),
+                AngularVelocitySensor(name="pelvis omega", body="pelvis")]
+    channels = {c.name: c.values for c in evaluate(model, res, sensors, rate=1.0 / dt)}
+
+    def read(name):                  # J211 pelvis axes back to the model's (a half turn about x)
+        return np.stack([channels[f"{name} {a}"] for a in "XYZ"], 1) * [1.0, -1.0, -1.0]
+
+    omega = read("pelvis omega angular velocity")
+    # the H-point's velocity relative to the base, pelvis axes: the free root joint's linear
+    # velocity coordinates
+    v_H = res.v[:, [model.dof(f"root_v{a}") for a in "xyz"]]
+    M = {"seat normal": 0.0, "seat friction": 0.0, "seat back": 0.0}
+    slides = {}
+    for g_name, surface in contacts:
+        n = np.asarray(model.source.geometries[surface].normal, float)   # the plane's, base axes
+        c = f"{g_name}__{surface}"
+        r = np.stack([out[f"{c}.point_{a}"] for a in "xyz"], 1) - H
+        # the pelvis's point at the contact and its sliding on the plane
+        v = np.einsum("nij,nj->ni", R, v_H + np.cross(omega, np.einsum("nji,nj->ni", R, r)))
+        v_t = v - (v @ n)[:, None] * n
+        slip = np.linalg.norm(v_t, axis=1)[:, None]
+        toward = np.divide(v_t, slip, out=np.zeros_like(v_t), where=slip > 0.0)
+        normal = moment(r, out[f"{c}.normal_force"][:, None] * n)
+        friction = moment(r, -out[f"{c}.friction_force"][:, None] * toward)
+        if surface == "seat_back":
+            M["seat back"] = M["seat back"] + normal + friction
+        else:
+            M["seat normal"], M["seat friction"] = M["seat normal"] + normal, M["seat friction"] + friction
+        slides[c] = v_t @ np.array([n[2], 0.0, -n[0]])
+    X = [np.stack([out[f"{lap_belt}.{p}.{a}"] for a in "xyz"], 1) for p in lap_points]
+    T = [out[f"{lap_belt}.{a}-{b}.force"] for a, b in zip(lap_points, lap_points[1:])]
+    M["lap belt"] = 0.0
+    for k in (1, 2, 3):
+        u = [(X[j] - X[k]) / np.linalg.norm(X[j] - X[k], axis=1)[:, None] for j in (k - 1, k + 1)]
+        M["lap belt"] = M["lap belt"] + moment(X[k] - H, T[k - 1][:, None] * u[0] + T[k][:, None] * u[1])
+    M["gravity"] = moment(cg - H, m * g)
+
+    def about_y(moment_pelvis):      # the base-y part of a moment in pelvis axes
+        return np.einsum("nj,nj->n", R[:, 1], moment_pelvis)
+    M["hips"] = about_y(read("left_hip H moment") + read("right_hip H moment"))
+    M["lumbar joint moment"] = about_y(read("lumbar_pelvis joint moment"))
+    M["lumbar joint force"] = about_y(read("lumbar_pelvis H moment")) - M["lumbar joint moment"]
+    a_cg, a_H = (np.einsum("nij,nj->ni", R, read(f"{p} acceleration")) + g   # gravity back
+                 for p in ("cg", "H"))
+    spin = read("pelvis alpha angular acceleration") @ inertia + np.cross(omega, omega @ inertia)
+    M["hips' deceleration"] = -moment(cg - H, m * a_H)
+    M["pelvis turn"] = -(about_y(spin) + moment(cg - H, m * (a_cg - a_H)))
+    return M, slides, t

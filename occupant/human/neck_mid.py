@@ -6,7 +6,7 @@ into the ``neck`` (on the ``lower_neck`` joint, C7/T1: its frame unchanged) and 
 carries the head on the ``upper_neck`` joint.
 
 Why: a head that translates forward before it turns, as the volunteers' does, was thought to
-need more than two joints. Measured (scenarios/validation/README.md, "neckmid"): the onset and the
+need more than two joints. Measured (scenarios/validation/HISTORY.md, "neckmid"): the onset and the
 translation stay as with two joints (the fitted damping sets them), the PMHS checks are worse;
 hence off by default.
 

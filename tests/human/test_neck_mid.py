@@ -2,7 +2,7 @@
 ``neck_mid``, off by default): the split is the rigid neck at zero angle, the three joints' ranges
 are the chord argument link by link on Panjabi et al.'s per-level figures, the chain keeps the
 two-joint neck's moment-angle curve, the muscles stay where they were, and the measured
-validation figures (scenarios/validation/README.md, "neckmid")."""
+validation figures (scenarios/validation/HISTORY.md, "neckmid")."""
 import math
 
 import numpy as np

@@ -906,93 +906,17 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
         assert np.abs(out[f"{side}_hip_y.load"]).max() < 12.0
 
 
-def _gs1_pelvis_moments_about_the_hips(gs1):
-    """The moments (N m, about the sled's y axis through the H-point, the hips' axis; positive
-    tilts the pelvis's top forward) on the pelvis of the GS1 run, each computed on its own, by
-    source: the seat pan's normal forces and its friction (on the buttock and the pelvis flesh;
-    the friction against the sliding of the pelvis's point at the contact, as the contact law
-    takes it), the seat back's on the pelvis flesh, the lap belt's wraps, gravity, the hips'
-    and the lumbar-pelvis joint's reactions on the pelvis (the lumbar joint's force at the joint
-    and its moment apart), from the inverse dynamics of the bodies beyond each joint (load
-    cells, occupant.sensors), and the pelvis's inertia, -(I alpha + omega x I omega + r_cg x m
-    a_cg), from its recorded acceleration, in two: its mass decelerating with its hips, -r_cg x
-    m a_H, and its turn about them (the rest); with the buttock's sliding speed along the pan
-    (m/s) and the times. Their sum is zero but for what none of them holds."""
-    from occupant.sensors import evaluate
-    from occupant.sensors.declarations import (Accelerometer, AngularAccelerationSensor,
-                                               AngularVelocitySensor, LoadCell)
-
-    res, model, t = gs1["results"], gs1["model"], gs1["t"]
-    out, dt, body = res.outputs, float(t[1] - t[0]), model.body("pelvis")
-    m, com, inertia = model.body_mass[body], model.body_com[body], model.body_inertia[body]
-    P, sled = res.body_poses[:, body], res.base_poses[:, :3, 3]
-    H = P[:, :3, 3] - sled                      # contact and belt points are in the sled's frame
-    R = np.einsum("nji,njk->nik", res.base_poses[:, :3, :3], P[:, :3, :3])   # R_sled_pelvis
-    cg = R @ com + H
-
-    def moment(r, F):
-        return r[:, 2] * F[:, 0] - r[:, 0] * F[:, 2]
-
-    sensors = [LoadCell(name=f"{joint} {at}", body="pelvis", joint=joint, point=point)
-               for joint, at, point in (("lumbar_pelvis", "H", (0.0, 0.0, 0.0)),
-                                        ("lumbar_pelvis", "joint", None),
-                                        ("left_hip", "H", (0.0, 0.0, 0.0)),
-                                        ("right_hip", "H", (0.0, 0.0, 0.0)))]
-    sensors += [Accelerometer(name="cg", body="pelvis", point="cg"),
-                Accelerometer(name="H", body="pelvis", point=(0.0, 0.0, 0.0)),
-                AngularAccelerationSensor(name="pelvis alpha", body="pelvis"),
-                AngularVelocitySensor(name="pelvis omega", body="pelvis")]
-    channels = {c.name: c.values for c in evaluate(model, res, sensors, rate=1.0 / dt)}
-
-    def read(name):                  # J211 pelvis axes back to the model's (a half turn about x)
-        return np.stack([channels[f"{name} {a}"] for a in "XYZ"], 1) * [1.0, -1.0, -1.0]
-
-    omega = read("pelvis omega angular velocity")
-    # the H-point's velocity relative to the sled (which does not turn), pelvis axes: the free
-    # root joint's linear velocity coordinates
-    v_H = res.v[:, [model.dof(f"root_v{a}") for a in "xyz"]]
-    M = {"seat normal": 0.0, "seat friction": 0.0, "seat back": 0.0}
-    for g, surface, key in (("buttock", "seat_cushion", None), ("pelvis_flesh", "seat_cushion", None),
-                            ("pelvis_flesh", "seat_back", "seat back")):
-        n = np.asarray(model.source.geometries[surface].normal, float)   # the plane's, B0
-        c = f"{g}__{surface}"
-        r = np.stack([out[f"{c}.point_{a}"] for a in "xyz"], 1) - H
-        # the pelvis's point at the contact and its sliding on the plane
-        v = np.einsum("nij,nj->ni", R, v_H + np.cross(omega, np.einsum("nji,nj->ni", R, r)))
-        v_t = v - (v @ n)[:, None] * n
-        slip = np.linalg.norm(v_t, axis=1)[:, None]
-        toward = np.divide(v_t, slip, out=np.zeros_like(v_t), where=slip > 0.0)
-        normal = moment(r, out[f"{c}.normal_force"][:, None] * n)
-        friction = moment(r, -out[f"{c}.friction_force"][:, None] * toward)
-        if key:
-            M[key] = M[key] + normal + friction
-        else:
-            M["seat normal"], M["seat friction"] = M["seat normal"] + normal, M["seat friction"] + friction
-        if g == "buttock":
-            buttock_slide = v_t @ np.array([n[2], 0.0, -n[0]])   # up the pan, forward
-    names = ("lap_anchor", "hip_outboard", "lap", "hip_inboard", "buckle")
-    X = [np.stack([out[f"lap_belt.{p}.{a}"] for a in "xyz"], 1) for p in names]
-    T = [out[f"lap_belt.{a}-{b}.force"] for a, b in zip(names, names[1:])]
-    M["lap belt"] = 0.0
-    for k in (1, 2, 3):
-        u = [(X[j] - X[k]) / np.linalg.norm(X[j] - X[k], axis=1)[:, None] for j in (k - 1, k + 1)]
-        M["lap belt"] = M["lap belt"] + moment(X[k] - H, T[k - 1][:, None] * u[0] + T[k][:, None] * u[1])
-    M["gravity"] = moment(cg - H, np.tile([0.0, 0.0, -G0 * m], (len(t), 1)))
-
-    def about_y(moment_pelvis):      # the sled-y part of a moment in pelvis axes
-        return np.einsum("nj,nj->n", R[:, 1], moment_pelvis)
-    M["hips"] = about_y(read("left_hip H moment") + read("right_hip H moment"))
-    M["lumbar joint moment"] = about_y(read("lumbar_pelvis joint moment"))
-    M["lumbar joint force"] = about_y(read("lumbar_pelvis H moment")) - M["lumbar joint moment"]
-    a_cg, a_H = (np.einsum("nij,nj->ni", R, read(f"{p} acceleration")) + [0.0, 0.0, -G0]
-                 for p in ("cg", "H"))                                          # gravity back
-    spin = read("pelvis alpha angular acceleration") @ inertia + np.cross(omega, omega @ inertia)
-    M["hips' deceleration"] = -moment(cg - H, m * a_H)
-    M["pelvis turn"] = -(about_y(spin) + moment(cg - H, m * (a_cg - a_H)))
-    return M, buttock_slide, t
+def _gs1_pelvis_moments_about_the_hips(gs1, pelvis_moments):
+    """pelvis_moments (tests/conftest.py) of the GS1 run, its seat's and lap belt's names:
+    (moments, the buttock's sliding up the pan, times)."""
+    M, slides, t = pelvis_moments(
+        gs1["model"], gs1["results"],
+        (("buttock", "seat_cushion"), ("pelvis_flesh", "seat_cushion"), ("pelvis_flesh", "seat_back")),
+        "lap_belt", ("lap_anchor", "hip_outboard", "lap", "hip_inboard", "buckle"))
+    return M, slides["buttock__seat_cushion"], t
 
 
-def test_regression_gs1_what_tilts_the_pelvis(gs1):
+def test_regression_gs1_what_tilts_the_pelvis(gs1, pelvis_moments):
     """The pelvis's moment balance about the hips (_gs1_pelvis_moments_about_the_hips) closes:
     its terms, each computed on its own, sum to zero within a millionth of the largest at every
     sample (1e-11 of 233 N m measured; leave out the lap belt and it is 37 N m off over 40-80 ms).
@@ -1009,7 +933,7 @@ def test_regression_gs1_what_tilts_the_pelvis(gs1):
     Edrich's knee-dependent one, the knee at 73 deg, would give 10 per hip at the 104 deg reached,
     and four times the hips' curve, measured, moved the tilt 8.2 -> 8.0 deg at 40 ms and 29.9 ->
     29.4 at most). The seat back does not reach the pelvis (0)."""
-    M, slide, t = _gs1_pelvis_moments_about_the_hips(gs1)
+    M, slide, t = _gs1_pelvis_moments_about_the_hips(gs1, pelvis_moments)
     largest = max(np.abs(v).max() for v in M.values())
     assert np.abs(sum(M.values())).max() < 1e-6 * largest
     w = (t >= 0.04) & (t <= 0.08)
@@ -1025,7 +949,7 @@ def test_regression_gs1_what_tilts_the_pelvis(gs1):
     assert slide[(t >= 0.05) & (t <= 0.06)].max() < -0.5
 
 
-def test_regression_gs1_what_tilts_the_pelvis_by_40_ms(gs1):
+def test_regression_gs1_what_tilts_the_pelvis_by_40_ms(gs1, pelvis_moments):
     """The pelvis's tilt split by source: each moment about the hips (but the pelvis's own turn)
     integrated twice over the pelvis's moment of inertia about the hip axis, I_H (0.085 kg m^2),
     is that source's share of the tilt, and the shares add up to the tilt: within 0.01 deg to 60
@@ -1041,7 +965,7 @@ def test_regression_gs1_what_tilts_the_pelvis_by_40_ms(gs1):
     ms +157 of 27.6)."""
     from scipy.integrate import cumulative_trapezoid
 
-    M, _, t = _gs1_pelvis_moments_about_the_hips(gs1)
+    M, _, t = _gs1_pelvis_moments_about_the_hips(gs1, pelvis_moments)
     model, body = gs1["model"], gs1["model"].body("pelvis")
     m, com = model.body_mass[body], model.body_com[body]
     I_H = model.body_inertia[body][1, 1] + m * (com[0] ** 2 + com[2] ** 2)
