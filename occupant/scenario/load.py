@@ -230,7 +230,8 @@ class Scenario:
             defaults.update({s[0]: s[3] for s in self.front.surfaces})
         _, pairs = read_contacts(c, data, list(asm.geometries), characteristics=characteristics,
                                  defaults=defaults)
-        for pair in pairs + body_pairs(list(asm.geometries), pairs, characteristics, defaults):
+        for pair in pairs + body_pairs(list(asm.geometries), pairs, characteristics, defaults,
+                                       occupant=asm.name):
             asm.add(pair)
         for kind, table in self.restraints.items():
             if kind == "belt":   # the seat's anchorages where the scenario gives none; on a

@@ -8,7 +8,6 @@ import pytest
 from occupant.io.toml_files import FileChecker
 from occupant.restraints.belt_clearance import belt_depths, depth, ellipsoids_at
 from occupant.scenario import ScenarioError, load
-from occupant.scenario.body_contacts import shells_at
 from occupant.scenario.interior import InteriorFileError, load_interior
 from occupant.constants import G0
 from occupant.scenario.pulse import KMH, read_pulse
@@ -756,7 +755,7 @@ def _past_rim(run, hand):
     y = np.cross(n, x)
     out = []
     for k in range(0, len(run.results.t), 10):
-        d = shells_at(run, k, [hand])[hand][0] - np.asarray(rim.point, float)
+        d = ellipsoids_at(run, k, [hand])[hand][0] - np.asarray(rim.point, float)
         out.append((-(d @ n), abs(d @ x) < rim.half_size[0] and abs(d @ y) < rim.half_size[1]))
     return out
 
@@ -790,7 +789,7 @@ def test_reference_side_barrier_legs_do_not_pass_through_each_other(side):
     feet = ("left_foot_shell", "right_foot_shell")
     worst = 0.0
     for k in range(0, len(side.results.t), 10):
-        s = shells_at(side, k, knees + feet)
+        s = ellipsoids_at(side, k, knees + feet)
         c, R, semi = s[knees[0]]
         worst = max(worst, max(depth(c + R @ (semi * p), s[knees[1]]) for p in unit))
         assert depth(s[feet[0]][0], s[feet[1]]) == 0.0 and depth(s[feet[1]][0], s[feet[0]]) == 0.0
