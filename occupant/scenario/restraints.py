@@ -293,6 +293,10 @@ def build_belt(asm, table, c, path):
     centre = c.vector(table, "shoulder_center", path)
     if centre is not None:   # placed together on their shortest path (no ``across``)
         upper = shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu)
+    if kind == "three_point" and shoulder is None and centre is None \
+            and "neck_shell" in asm.geometries:   # the belt kept out of the neck, no force else
+        upper.insert(0, Wrap("neck", "neck_shell", friction=mu, side=(0.0, outboard, 0.0),
+                             barrier=True))
     belly = c.string(table, "abdomen", path, choices=list(asm.geometries), what="geometry")
     on, held = held_on(asm, table, c, path, torso, "chest", mu, across)
     lower = [Wrap("chest", on, friction=mu, **carried, **held)] + (
