@@ -212,8 +212,11 @@ def build_belt(asm, table, c, path):
     ``buckle`` tongue and over the ``pelvis`` ellipsoid (inboard hip, front, outboard hip;
     default ``lap_belt_pelvis``, the front of the pelvis) to the ``lap_anchor`` (all points m in
     the vehicle frame B0; the outboard side is the D-ring's side of the occupant's midplane
-    y = 0). An occupant with a ``sternum`` part (on its chest joint to the torso's part) carries
-    the chest wrap on it, so the belt loads the chest through the chest joint
+    y = 0). An occupant with a ``neck_shell`` has a barrier wrap on it after the D-ring
+    (``Wrap.barrier``: no force while the belt passes outboard of the neck; none with
+    ``shoulder`` or ``shoulder_center``, which wrap the neck their own way). An occupant with
+    a ``sternum`` part (on its chest joint to the torso's part) carries the chest wrap on it, so
+    the belt loads the chest through the chest joint
     (``modeling.belts.Wrap``). ``ribcage`` (on by default for a parametric human occupant,
     ``scenario.load``; off for a dummy): both wraps on the torso, the shoulder's
     too, carried by the sternum, each bearing the human's belt share of their force
