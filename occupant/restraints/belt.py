@@ -96,7 +96,6 @@ from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the b
     _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,
 )
 
-BARRIER_SWEEPS = 2      # barrier wrap and the wraps after it placed in turn (``_place_barriers``)
 WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
                          # (the middle of the wrap) within the wrap's plane, and off the body
 MERGE_LENGTH = 0.02      # m [E]: a segment shorter than this next to a wrap is merged with the
@@ -254,22 +253,15 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
         m = run_length(el, k)
         if m == 0 or chained(el, k - 1):
             continue
-        place_wraps_from(data, el, out, k, m, o_pts, p0, z)
+        if not chained(el, k + m):
+            j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
+            place_run(data, el, out, k, m, o_pts, p0, z, (out[j], out[j + 1], out[j + 2]),
+                      (out[jb], out[jb + 1], out[jb + 2]))
+        elif call_if(el.held, held_in_chain, False, el, k):   # compiled where a wrap is held
+            call_if(el.held, place_held, None, data, el, out, k, o_pts, p0, z)
+        else:
+            place_chain(data, el, out, k, o_pts, p0, z)
     call_if(el.barrier, _place_barriers, None, data, el, out, p0, p1, o_pts, z)
-
-
-@njit(**JIT_STAGE)
-def place_wraps_from(data, el, out, k, m, o_pts, p0, z):
-    """The wraps from k (its run m long) to the next fixed point, from the point before k as
-    it stands in the outputs (``place_on_surfaces``)."""
-    if not chained(el, k + m):
-        j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
-        place_run(data, el, out, k, m, o_pts, p0, z, (out[j], out[j + 1], out[j + 2]),
-                  (out[jb], out[jb + 1], out[jb + 2]))
-    elif call_if(el.held, held_in_chain, False, el, k):   # compiled where a wrap is held
-        call_if(el.held, place_held, None, data, el, out, k, o_pts, p0, z)
-    else:
-        place_chain(data, el, out, k, o_pts, p0, z)
 
 
 @njit(**JIT_STAGE)
@@ -283,24 +275,9 @@ def _stand_in_barriers(el, out, p0, p1, o_pts):
 
 @njit(**JIT_STAGE)
 def _place_barriers(data, el, out, p0, p1, o_pts, z):
-    """``place_barrier`` of each barrier wrap of the belt (points p0 to p1); where it touches,
-    the wraps after it placed again from its wrap's end (its slot holding that end meanwhile)
-    and it again between them, BARRIER_SWEEPS times (Gauss-Seidel: placed once from the path
-    that ignores the barrier, the belt's path rebuilt from its points, ``belt_clearance``, ran
-    from the barrier's end over the chest's top into the neck, 45 mm in the side barrier)."""
+    """``place_barrier`` of each barrier wrap of the belt (points p0 to p1)."""
     for k in range(p0 + 1, p1 - 1):
-        if el.point_barrier[k] == 0.0:
-            continue
-        m = run_length(el, k + 1)
-        touching = m > 0
-        for _ in range(BARRIER_SWEEPS):
-            touching, end = place_barrier(data, el, out, k, o_pts, p0, z)
-            if not touching or m == 0:
-                break
-            j = o_pts + 3 * (k - p0)
-            out[j], out[j + 1], out[j + 2] = end
-            place_wraps_from(data, el, out, k + 1, m, o_pts, p0, z)
-        if touching and m > 0:
+        if el.point_barrier[k] != 0.0:
             place_barrier(data, el, out, k, o_pts, p0, z)
 
 

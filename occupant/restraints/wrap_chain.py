@@ -596,10 +596,7 @@ def _put_on_line(data, el, out, k, m, o_pts, p0, a, b):
 def place_barrier(data, el, out, k, o_pts, p0, z):
     """Place barrier wrap k (``Wrap.barrier``; after a fixed point) once the wraps after it are
     placed as if it were not there (``chained``): between the fixed point before it and the
-    nearest point after it that touches (``touching_ends``; a wrap's tangent point seen from
-    the fixed point, so the piece is the belt's, not a chord through that wrap's body: a chord to
-    the wrap's middle grazed the neck as the belted sled's belt slid up, and the shoulder wrap,
-    placed again from there, jumped 20 mm, 1.1 kN in a sample) the belt is straight unless that
+    nearest point after it that touches (``touching_ends``) the belt is straight unless that
     piece enters its ellipsoid from the side the wrap declares; then the wrap is
     ``wrap_arc_point``'s middle round that side, else the piece's point nearest the centre
     (scaled frame, ``line_point``), on the piece (its segments merge: no force,
@@ -611,13 +608,12 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     the ellipsoid the wrap's arc shrinks to its nearest point: it touches without a jump. A
     shortest-path wrap there (placed with its neighbours by ``place_chain``) jumped between two
     paths round the neck (US NCAP's shoulder belt, 299 kN in a sample), and one held across the
-    belt never lifted off (scenarios/validation/HISTORY.md, beltneck). Returns whether it
-    touches and the end of its wrap towards the point after it (B0; where it does not touch,
-    its point), from which the wraps after it are placed again (``belt.place_on_surfaces``)."""
+    belt never lifted off (scenarios/validation/HISTORY.md, beltneck). Limit: the wraps after
+    it are not placed again from it (placed again from its wrap's end, the shoulder wrap jumped
+    20 mm in a sample as the barrier touched in the belted sled, 1.1 kN; scenarios/README.md,
+    neckbarrier)."""
     i, n = touching_ends(data, el, out, k, 1, o_pts, p0, False)
     a, b = _read(out, o_pts + 3 * (i - p0)), _read(out, o_pts + 3 * (n - p0))
-    if el.point_kind[n] == BELT_WRAP:   # the piece ends where the belt reaches that wrap
-        b = _tangent(data, el, n, max(run_length(el, n), 1), z, a, b, 0.0)
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     al, bl = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])
@@ -630,9 +626,7 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     touching = _norm(L[0] / D[0], L[1] / D[1], L[2] / D[2]) < 1.0 \
         and m0 * side[0] + m1 * side[1] + m2 * side[2] > 0.0
     if touching:
-        s = (z[jz], z[jz + 1], z[jz + 2])
-        P = wrap_arc_point(D, side, al, bl, s, 0.5)[0]
-        T = wrap_arc_point(D, side, al, bl, s, 1.0)[0]
+        P = wrap_arc_point(D, side, al, bl, (z[jz], z[jz + 1], z[jz + 2]), 0.5)[0]
     else:
         # that nearest point, but BARRIER_END from the piece's ends (a segment shorter than
         # MERGE_LENGTH merges the wrap beside it, ``belt.merge_weight``: the shoulder wrap lost
@@ -642,7 +636,5 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
         q = min(max(q, end), 1.0 - end)
         P = (al[0] + q * (bl[0] - al[0]), al[1] + q * (bl[1] - al[1]),
              al[2] + q * (bl[2] - al[2]))
-        T = P
     j = o_pts + 3 * (k - p0)
     out[j], out[j + 1], out[j + 2] = _to_base(c, E, P[0], P[1], P[2])
-    return touching, _to_base(c, E, T[0], T[1], T[2])
