@@ -117,6 +117,10 @@ SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that 
 SHARE_TIME = 2.0e-5      # s [E]: time constant with which merged segments share their webbing
                          # in proportion to their lengths (explicit steps up to 2e-5 s; the
                          # scenarios' Euler steps are 1e-5 s)
+BARRIER_SHARE_TIME = 1.0e-4  # s [E]: SHARE_TIME of a group merged across a barrier wrap off
+                         # its ellipsoid, always merged (``_off_barrier``): explicit steps up to
+                         # 2e-4 s, so the settling's 5e-5 s (``scenario.settle.SETTLE_DT``; at
+                         # SHARE_TIME US NCAP's settling diverged, scenarios/README.md, neckbarrier2)
 STEP_FLOOR = 1.0e-9      # strain below which ``group_stiffness`` takes the slope ahead, not the
                          # secant (two tensions' difference over a vanishing step: rounding)
 LARGEST_FOLLOW = 2.0e-5  # s [E]: time constant with which a segment's largest strain closes the
@@ -457,6 +461,13 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     zdot[jz + 2] = r2 - rs * u2 + grow * u2
 
 
+@njit(**JIT_INLINE)
+def _off_barrier(data, el, out, k, p0, o_pts):
+    """Whether belt point k is a barrier wrap off its ellipsoid (``wrap_chain.place_barrier``):
+    a point on its neighbours' straight piece, not on the body, so no webbing lies on it."""
+    return el.point_barrier[k] != 0.0 and lifted(data, el, out, k, o_pts, p0, False)
+
+
 @njit(**JIT_STAGE)
 def wrap_lag(data, el, out, z, k, p0, o_pts):
     """How far (m) wrap point k lies ahead of its place along the belt (towards the next point):
@@ -469,7 +480,8 @@ def wrap_lag(data, el, out, z, k, p0, o_pts):
     Zero for a point that is not a wrap, or a frictionless one (it carries no webbing: its
     segments' webbing flows freely through it, each counted to the point)."""
     jz = el.point_z[k]
-    if el.point_kind[k] != BELT_WRAP or jz < 0 or el.point_friction[k] == 0.0:
+    if el.point_kind[k] != BELT_WRAP or jz < 0 or el.point_friction[k] == 0.0 \
+            or _off_barrier(data, el, out, k, p0, o_pts):
         return 0.0
     ns = _norm(z[jz], z[jz + 1], z[jz + 2])
     if ns == 0.0:
@@ -500,7 +512,7 @@ def wrap_drift(data, el, out, zdot, z, k, p0, o_pts):
     tangential on the unit sphere, scaled to the ellipsoid and taken along the belt there
     (from the point before to the one after). Zero for a point that is not a wrap."""
     jz = el.point_z[k]
-    if el.point_kind[k] != BELT_WRAP or jz < 0:
+    if el.point_kind[k] != BELT_WRAP or jz < 0 or _off_barrier(data, el, out, k, p0, o_pts):
         return 0.0
     j = o_pts + 3 * (k - p0)
     ns = _norm(z[jz], z[jz + 1], z[jz + 2])
@@ -951,19 +963,21 @@ def belt(el, points, out, zdot, drift, t, z, b):
                 # each in proportion to its length as its strain would count it, to its ends'
                 # places (``wrap_lag``; as ``share_across``, so the strains meet where it
                 # parts); each point's lag found once a pass, carried to the next segment
-                length, webbing = 0.0, 0.0
+                length, webbing, share = 0.0, 0.0, SHARE_TIME
                 lag = wrap_lag(points, el, out, z, p0 + g0, p0, o_pts)
                 for g in range(g0, g1 + 1):
                     after = wrap_lag(points, el, out, z, p0 + g + 1, p0, o_pts)
                     length += max(out[os + 4 * g + 2] + lag - after, 0.0)
                     webbing += z[zs + 2 * g]
                     lag = after
+                    if g > g0 and _off_barrier(points, el, out, p0 + g, p0, o_pts):
+                        share = BARRIER_SHARE_TIME
                 length = max(length, 1e-9)
                 lag = wrap_lag(points, el, out, z, p0 + g0, p0, o_pts)
                 for g in range(g0, g1 + 1):
                     after = wrap_lag(points, el, out, z, p0 + g + 1, p0, o_pts)
                     counted = max(out[os + 4 * g + 2] + lag - after, 0.0)
-                    zdot[zs + 2 * g] += (counted * webbing / length - z[zs + 2 * g]) / SHARE_TIME
+                    zdot[zs + 2 * g] += (counted * webbing / length - z[zs + 2 * g]) / share
                     lag = after
     # a wrap point that merges its segments in part (``merge_weight`` between 0 and 1): the
     # groups on its two sides share their webbing at its weight's share of that rate, so their
