@@ -726,7 +726,8 @@ def test_reference_body_pairs_follow_the_occupant_and_the_seat():
     """dummies/body_contacts.toml gives every occupant its own pairs where it has the geometry:
     the chin on the chest and the legs on each other everywhere, the scenario's knee spheres
     before the dummy's knee pads, the hands on the rim only in a driver's seat, and a pair the
-    scenario declares itself (the pedestrian's thighs) stays the scenario's."""
+    scenario declares itself (the pedestrian's thighs) stays the scenario's; the thighs on each
+    other for the dummies only (the parametric human's thigh shells overlap at rest)."""
     from occupant.scenario.body_contacts import body_pairs
     driver, passenger = load("us_ncap_frontal_56"), load("fmvss208_sled_48_belted")
     for sc in (driver, passenger):
@@ -736,12 +737,16 @@ def test_reference_body_pairs_follow_the_occupant_and_the_seat():
         assert "right_knee_pad__left_knee_pad" not in pairs
     assert "left_hand_shell__steering_wheel_rim" in driver.model.source.contact_pairs
     assert not any("steering_wheel" in n for n in passenger.model.source.contact_pairs)
-    # the human has no knee pads: without knee spheres it has no knee pair
+    # the human has no knee pads: without knee spheres it has no knee pair, nor a thigh pair
     geometries = ["head_shell", "thorax", "right_thigh_shell", "left_thigh_shell"]
-    assert {(p.geometry_a, p.geometry_b) for p in body_pairs(geometries)} == {
-        ("head_shell", "thorax"), ("right_thigh_shell", "left_thigh_shell")}
-    own = body_pairs(geometries, declared=[p for p in body_pairs(geometries)
-                                            if p.geometry_a == "right_thigh_shell"])
+    both = {("head_shell", "thorax"), ("right_thigh_shell", "left_thigh_shell")}
+    assert {(p.geometry_a, p.geometry_b) for p in body_pairs(geometries, occupant="hybrid3_50m")
+            } == both
+    human = body_pairs(geometries, occupant="human_male_1.753m_77.3kg")
+    assert [(p.geometry_a, p.geometry_b) for p in human] == [("head_shell", "thorax")]
+    dummy = body_pairs(geometries, occupant="hybrid3_50m")
+    own = body_pairs(geometries, occupant="hybrid3_50m",
+                     declared=[p for p in dummy if p.geometry_a == "right_thigh_shell"])
     assert [(p.geometry_a, p.geometry_b) for p in own] == [("head_shell", "thorax")]
 
 
