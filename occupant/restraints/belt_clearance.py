@@ -113,19 +113,17 @@ def deepest(path, on, points, ellipsoids):
 
 def ellipsoids_at(run, k, names):
     """{name: (centre, axes R, semi-axes)} of a run's ellipsoids ``names`` in B0 at sample k
-    (``run``: an ``occupant.scenario.run.Run``, its model's Assembly and its results' poses)."""
-    res, model = run.results, run.model
-    src, base = model.source, np.linalg.inv(res.base_poses[k])
-    E = {}
+    (``run``: an ``occupant.scenario.run.Run``), placed by the compiled model's markers: a
+    limb's link frame is not its segment's frame, so the Assembly's marker offsets are not used."""
+    model, src = run.model, run.model.source
+    base = np.linalg.inv(run.results.base_poses[k])
+    out = {}
     for name in names:
-        g = src.geometries[name]
-        marker = src.markers[g.marker]
-        P = base @ res.body_poses[k, model.body(marker.part)]
-        R = P[:3, :3] @ (np.eye(3) if getattr(marker, "rotation", None) is None
-                         else np.asarray(marker.rotation, float))
-        E[name] = (P[:3, :3] @ np.asarray(marker.position, float) + P[:3, 3], R,
-                   np.asarray(g.semi_axes, float))
-    return E
+        i = model.marker(src.geometries[name].marker)
+        P = base @ run.results.body_poses[k, model.marker_body[i]]
+        out[name] = (P[:3, :3] @ model.marker_p[i] + P[:3, 3], P[:3, :3] @ model.marker_R[i],
+                     np.asarray(src.geometries[name].semi_axes, float))
+    return out
 
 
 def belt_depths(run, belt, k, names):

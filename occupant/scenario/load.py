@@ -5,7 +5,9 @@ A scenario names the occupant (dummy, posture, H-point in the vehicle frame B0),
 (an interior file of contact surfaces on B0, ``occupant.scenario.interior``), the crash pulse
 (``occupant.scenario.pulse``), the restraints (``occupant.scenario.restraints``), the contact
 pairs between the occupant's ellipsoids and the interior's surfaces
-(``occupant.modeling.contacts_toml``), sensors, criteria, solver settings and outputs::
+(``occupant.modeling.contacts_toml``; the occupant's own pairs, chin on chest, hands on the
+wheel, leg on leg, come from ``occupant.scenario.body_contacts``), sensors, criteria, solver
+settings and outputs::
 
     kind = "scenario"
     name = "fmvss208_sled_48_unbelted"
@@ -62,6 +64,7 @@ from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.human.neck_levelling import share_neck_flexion
 from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
 from occupant.modeling.contacts_toml import read_contacts
+from occupant.scenario.body_contacts import body_pairs
 from occupant.scenario.interior import load_interior
 from occupant.scenario.overrides import apply_overrides, parse_override
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
@@ -227,7 +230,8 @@ class Scenario:
             defaults.update({s[0]: s[3] for s in self.front.surfaces})
         _, pairs = read_contacts(c, data, list(asm.geometries), characteristics=characteristics,
                                  defaults=defaults)
-        for pair in pairs:
+        for pair in pairs + body_pairs(list(asm.geometries), pairs, characteristics, defaults,
+                                       occupant=asm.name):
             asm.add(pair)
         for kind, table in self.restraints.items():
             if kind == "belt":   # the seat's anchorages where the scenario gives none; on a

@@ -368,10 +368,12 @@ def test_reference_rear_whiplash_head_extension_grows_with_backset(rear):
 def test_reference_run_summary_counts_the_interiors_hinged_surfaces(rear):
     """The command's summary counts the interior's surfaces: the whiplash seat's cushion and
     floor on B0 and its seat back and head restraint on the hinged back frame, 4 (before, only
-    the surfaces fixed to B0 were counted: 2)."""
+    the surfaces fixed to B0 were counted: 2), and the contact pairs: the scenario's 11 and
+    the occupant's own 6 (dummies/body_contacts.toml: chin-chest, thighs, knee pads, shanks,
+    foot-shank, feet)."""
     from occupant.scenario.command import summary_lines
     assert len(rear.interior.surfaces) == 4
-    assert "interior whiplash_sled_seat (4 surfaces, 11 contact pairs)" in summary_lines(rear)[2]
+    assert "interior whiplash_sled_seat (4 surfaces, 17 contact pairs)" in summary_lines(rear)[2]
 
 
 def test_reference_rear_whiplash_femur_moment_is_the_knee_friction(rear):
@@ -406,16 +408,19 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     the pelvis mostly forward, so the pelvis stays within the cushion's table (no pair runs
     past the end of its table) and the energy balance closes; head and neck figures pass
     FMVSS 208 and femur loads stay below its 10 kN. The belt loads the sternum (its chest wrap
-    rides on it, as does the bag's patch over the ribcage): chest deflection 37 mm, inside FMVSS
-    208's 63 mm, and the chest recovers once
-    the belt unloads (the Hybrid III's ribs spring back: under a quarter of the peak is left at
-    150 ms; the earlier unloading line to a permanent set kept 30 mm, 0.72 of it). On the
-    vehicle pulse of a real NCAP test (NHTSA 11391) chest 3 ms is 48 g, inside FMVSS 208's
+    rides on it, as does the bag's patch over the ribcage): chest deflection 35 mm (37 before the
+    hands held the rim, dummies/body_contacts.toml), inside FMVSS 208's 63 mm, and the chest
+    recovers once the belt unloads (the Hybrid III's ribs spring back: under a quarter of the
+    peak is left at 150 ms; the earlier unloading line to a permanent set kept 30 mm, 0.72 of
+    it). On the
+    vehicle pulse of a real NCAP test (NHTSA 11391) chest 3 ms is 45 g (48 before the hands held
+    the rim), inside FMVSS 208's
     60 g (54 g unsettled; 67.7 g on the idealised 80 ms half-sine with an 80 mm pull-in
     prescribed without a force limit); the Hybrid III 50M drivers of NHTSA 11391 and 14084
     measured HIC15 328 / 278, head 3 ms 58 / 55 g, chest deflection 27 / 31 mm (pyisomme
-    docs/report.ipynb on NHTSA's data [C]); here, settled, HIC15 534 and head 3 ms 68 g
-    (test_reference_us_ncap_head_matches_nhtsa_11391, a strict xfail). The
+    docs/report.ipynb on NHTSA's data [C]); here, settled, HIC15 438 and head 3 ms 62.7 g with
+    the hands on the rim (546 and 69.1 g without; test_reference_us_ncap_head_matches_nhtsa_11391,
+    a strict xfail). The figures from here on were measured before the hands held the rim: the
     37 mm of chest deflection (36.8; 36.4 while the webbing's largest strain lagged behind its
     strain, restraints.belt.LARGEST_FOLLOW) are the belt's and the bag's on the sternum: the
     limiter holds 4.0 kN at the retractor, the D-ring's capstan factor exp(0.2 x 114 deg) = 1.49
@@ -431,11 +436,7 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     the 0.26 m deep bag used before it bottomed with 6.8 kN on the hub, HIC15 1052). Since a
     segment's strain counts its length to its wraps' places (restraints.belt.wrap_lag): HIC15
     545.1 -> 545.8, chest deflection 36.79 -> 36.68 mm, lower diagonal 6.55 -> 6.51 kN, the lap
-    belt's segments 5.59 / 5.11 -> 5.33 / 5.35 kN, neck compression 59 -> 67 N. Since the locked
-    spool keeps the pretensioner's stall tension (restraints.belt, 2.0 kN at its end, 20 ms,
-    where it fell to 1.19 kN): HIC15 545.8 -> 534.3, head 3 ms 69.1 -> 68.4 g, chest deflection
-    36.68 -> 36.54 mm, lower diagonal 6.51 -> 6.59 kN, the lap belt's segments 5.33 / 5.35 ->
-    5.40 / 5.42 kN, neck compression 67 -> 97 N (the same bounds hold them)."""
+    belt's segments 5.59 / 5.11 -> 5.33 / 5.35 kN, neck compression 59 -> 67 N."""
     run = ncap
     _closes_and_stays_out(run)
     out, rows = run.results.outputs, _rows(run)
@@ -453,9 +454,10 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     assert rows["chest 3 ms"]["pass"] is True and 40 < rows["chest 3 ms"]["value"] < 60
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11: HIC15 534 and head 3 ms 68.4 g against NHTSA "
+@pytest.mark.xfail(strict=True, reason="issue 11: HIC15 438 and head 3 ms 62.7 g (546 and 69.1 g "
+                   "before the hands held the rim; the rest measured then) against NHTSA "
                    "11391's 328 and 57.6 g: the head pulse near the test's shape (HIC15 / (0.015 s "
-                   "a_3ms^2.5) 0.92, the test's 0.87) at 1.19 times its level, the bag's dimple pushing "
+                   "a_3ms^2.5) 0.92, the test's 0.87) at 1.20 times its level, the bag's dimple pushing "
                    "the head with 3.8 kN against the test's 3.3-3.5 kN balance at an unsourced 49 kPa "
                    "(2 x 30 mm vents [U]; 2 x 40 mm gave 370 and 59.5 g before the bag punched out) "
                    "without fabric stretch")
@@ -572,10 +574,11 @@ def test_regression_driver_left_foot_starts_on_the_toe_board(request, which, low
 def test_reference_us_ncap_upper_neck_holds_the_head_forward_against_the_bag(ncap):
     """The upper-neck cell of the US NCAP driver (issue 11) reads NHTSA 11391's kind of load: the
     bag's dimple (the default law, occupant.restraints.airbag_dimple) holds the head with up to
-    3.8 kN (the test's head-frame balance puts 3.3-3.5 kN on its face) and the neck holds the
-    head forward against it, +Fx as the test's +1.05 kN at 78 ms (here +0.85 kN at most, CFC
-    600), its tension peaking at 76 ms (1.10 kN, the test's 0.70 kN at 75 ms) with the head
-    pitched 6 deg nose down (14-19 deg at 70-75 ms by the ratio of its CG's z to x
+    3.5 kN (3.8 before the hands held the rim, dummies/body_contacts.toml; the test's head-frame
+    balance puts 3.3-3.5 kN on its face) and the neck holds the head forward against it, +Fx as
+    the test's +1.05 kN at 78 ms (here +0.81 kN at most, CFC 600; 0.85 before), its tension
+    peaking at 77 ms (1.02 kN, 1.10 before; the test's 0.70 kN at 75 ms) with the head pitched
+    9 deg nose down (6 before) (14-19 deg at 70-75 ms by the ratio of its CG's z to x
     acceleration, the test's 15-25): the neck pulls the head down in the vehicle, not back.
     With the lens law (the body's cross-section, 1.3 kN at most on the head) the belted torso
     pulled the head rearward through the neck (1.4 kN rearward, 0.5 kN down, Fx -0.61 kN) in a
@@ -600,14 +603,14 @@ def test_reference_us_ncap_upper_neck_holds_the_head_forward_against_the_bag(nca
     np.testing.assert_allclose(rest[on], bag[on], rtol=1e-9)
     first = np.argmax(bag > 0.0)
     assert 0 < first and rest[:first].max() < 1e-6
-    assert 3.0e3 < out["driver_airbag_head_shell.force"].max() < 5.0e3   # measured 3.84 kN
+    assert 3.0e3 < out["driver_airbag_head_shell.force"].max() < 5.0e3   # measured 3.47 kN (3.84)
     k = int(np.argmax(neck[:, 2]))
-    assert 0.070 < t[k] < 0.080 and neck[k, 0] > 0.0                  # 75.6 ms, +0.28 kN
+    assert 0.070 < t[k] < 0.080 and neck[k, 0] > 0.0       # 77.0 ms, +0.32 kN (75.6, +0.28)
     R = res.base_poses[k, :3, :3].T @ res.body_poses[k, head, :3, :3]   # head axes in the vehicle's
     pull = R @ (neck[k] * np.array([1.0, -1.0, -1.0]))                 # J211 -> segment axes
-    assert pull[2] < -2.0 * abs(pull[0])                               # down 1.12, x +0.13 kN
+    assert pull[2] < -2.0 * abs(pull[0])                    # down 1.06, x +0.15 kN (1.12, 0.13)
     pitch = np.degrees(np.arctan2(-R[2, 0], R[0, 0]))                   # nose down positive
-    assert 0.0 < pitch < 25.0                                           # 6.4 deg
+    assert 0.0 < pitch < 25.0                                           # 8.8 deg (6.4)
 
 
 @pytest.fixture(scope="module")
@@ -619,10 +622,11 @@ def belted():
 SHELL_GRAZE = 0.005     # m
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11: no scenario pairs the head with the thorax: "
-                   "in the belted sled the chin passes 18 mm into the chest (84-121 ms), while "
-                   "the upper neck carries its flexion peak (72-76 N m, 90-114 ms), "
-                   "scenarios/README.md, 'The shipped scenarios' motion audited'")
+@pytest.mark.xfail(strict=True, reason="issue 11: the chin-chest pair (dummies/body_contacts."
+                   "toml, the chest jacket's law) holds the belted sled's chin 14 mm inside the "
+                   "chest shell (99 ms, 0.70 kN), not a graze (18 mm without it); a pair "
+                   "stiff enough for a graze (the head skin's) stopped it with 11 kN and 9.7 kN "
+                   "of neck tension, scenarios/README.md, 'The occupant's own contacts'")
 def test_reference_belted_sled_chin_stays_out_of_the_chest(belted):
     """The belted passenger's head, flexing forward over the held chest, stops on it: no point
     of the head shell lies more than SHELL_GRAZE inside the thorax shell (depth along the
@@ -638,15 +642,40 @@ def test_reference_belted_sled_chin_stays_out_of_the_chest(belted):
     assert worst < SHELL_GRAZE
 
 
+# FMVSS 210 (49 CFR 571.210) S4.3.1.1(a): in side view, a line from the seating reference point
+# to the belt's nearest contact point with the lap belt anchorage extends forward from it at 30-75
+# deg to the horizontal (as NHTSA's 1995 letter to Busick quotes it, nhtsa.gov/interpretations/
+# 10694) [C]
+FMVSS210_LAP_ANGLE = (30.0, 75.0)     # deg
+
+
+@pytest.mark.parametrize("which", ["belted", "ncap", "full_width"])
+def test_reference_lap_belt_anchorages_meet_fmvss210(request, which):
+    """The belted frontal scenarios' buckle and lap anchor, seen from the side from the seated
+    dummy's H-point at t = 0 (the seating reference point it stands for), lie behind and below it
+    at FMVSS210_LAP_ANGLE (49.5-53.4 deg measured, scenarios/README.md, 'Where the lap belt bears
+    on the dummy's pelvis')."""
+    run = request.getfixturevalue(which)
+    res, out = run.results, run.results.outputs
+    H = res.base_poses[0, :3, :3].T @ (res.body_poses[0, run.model.body("pelvis"), :3, 3]
+                                       - res.base_poses[0, :3, 3])
+    for point in ("buckle", "lap_anchor"):
+        d = np.array([out[f"belt.{point}.{a}"][0] for a in "xyz"]) - H
+        angle = np.degrees(np.arctan2(-d[2], -d[0]))
+        assert FMVSS210_LAP_ANGLE[0] < angle < FMVSS210_LAP_ANGLE[1], (point, angle)
+
+
 # The pelvis's moments about the hips (tests/conftest.py pelvis_moments), N m, top forward
-# positive, as measured (branch lumbarstop): means over 30-60 and 60-90 ms of the lap belt, the
-# seat cushion (normal and friction), the hips and the lumbar-pelvis joint's force and moment;
-# the tilt's peak (deg) and its time (ms).
+# positive, as measured (branch lumbarstop; branch bodycontacts, with the occupant's own pairs,
+# dummies/body_contacts.toml: the hands on the rim moved US NCAP's, re-measured, and the 5F's
+# within the tolerances, left): means over 30-60 and 60-90 ms of the lap belt, the seat cushion
+# (normal and friction), the hips and the lumbar-pelvis joint's force and moment; the tilt's
+# peak (deg) and its time (ms).
 PELVIS_MOMENTS = {
     "belted": dict(lap=(210, 254), seat=(61, -92), hips=(-155, 93), lumbar_force=(-112, -219),
                    lumbar_moment=(-41, -179), tilt=(32.4, 73)),
-    "ncap": dict(lap=(240, 161), seat=(-62, -25), hips=(-154, 28), lumbar_force=(-131, -207),
-                 lumbar_moment=(-31, -30), tilt=(23.8, 87)),
+    "ncap": dict(lap=(241, 177), seat=(-54, -52), hips=(-154, 17), lumbar_force=(-132, -190),
+                 lumbar_moment=(-37, -18), tilt=(22.9, 91)),
     "full_width": dict(lap=(133, 150), seat=(129, 82), hips=(-67, 50), lumbar_force=(-87, -140),
                        lumbar_moment=(-175, -189), tilt=(21.3, 72)),
 }
@@ -691,3 +720,77 @@ def test_regression_frontal_what_tilts_the_pelvis(request, which, pelvis_moments
     tilt = tilt - tilt[0]
     assert tilt.max() == pytest.approx(want["tilt"][0], abs=2.0)
     assert 1e3 * t[tilt.argmax()] == pytest.approx(want["tilt"][1], abs=5.0)
+
+
+def test_reference_body_pairs_follow_the_occupant_and_the_seat():
+    """dummies/body_contacts.toml gives every occupant its own pairs where it has the geometry:
+    the chin on the chest and the legs on each other everywhere, the scenario's knee spheres
+    before the dummy's knee pads, the hands on the rim only in a driver's seat, and a pair the
+    scenario declares itself (the pedestrian's thighs) stays the scenario's."""
+    from occupant.scenario.body_contacts import body_pairs
+    driver, passenger = load("us_ncap_frontal_56"), load("fmvss208_sled_48_belted")
+    for sc in (driver, passenger):
+        pairs = sc.model.source.contact_pairs
+        assert "head_shell__thorax" in pairs and "right_foot_shell__left_foot_shell" in pairs
+        assert "right_knee_contact__left_knee_contact" in pairs
+        assert "right_knee_pad__left_knee_pad" not in pairs
+    assert "left_hand_shell__steering_wheel_rim" in driver.model.source.contact_pairs
+    assert not any("steering_wheel" in n for n in passenger.model.source.contact_pairs)
+    # the human has no knee pads: without knee spheres it has no knee pair
+    geometries = ["head_shell", "thorax", "right_thigh_shell", "left_thigh_shell"]
+    assert {(p.geometry_a, p.geometry_b) for p in body_pairs(geometries)} == {
+        ("head_shell", "thorax"), ("right_thigh_shell", "left_thigh_shell")}
+    own = body_pairs(geometries, declared=[p for p in body_pairs(geometries)
+                                            if p.geometry_a == "right_thigh_shell"])
+    assert [(p.geometry_a, p.geometry_b) for p in own] == [("head_shell", "thorax")]
+
+
+def _past_rim(run, hand):
+    """(depth m, inside the rim's square) per millisecond: how far the hand's centre lies past
+    the rim's plane (steering_wheel_rim, towards the dashboard), and whether it lies within
+    the plane's bounds there (outside them the hand passes beside the wheel)."""
+    rim = run.model.source.geometries["steering_wheel_rim"]
+    n = np.asarray(rim.normal, float) / np.linalg.norm(rim.normal)
+    x = np.asarray(rim.x_axis, float)
+    y = np.cross(n, x)
+    out = []
+    for k in range(0, len(run.results.t), 10):
+        d = ellipsoids_at(run, k, [hand])[hand][0] - np.asarray(rim.point, float)
+        out.append((-(d @ n), abs(d @ x) < rim.half_size[0] and abs(d @ y) < rim.half_size[1]))
+    return out
+
+
+@pytest.mark.parametrize("which", ["ncap", "full_width"])
+def test_reference_driver_hands_do_not_pass_through_the_wheel(request, which):
+    """The drivers' hands hold the rim (dummies/body_contacts.toml): no hand centre lies more
+    than SHELL_GRAZE past the rim's plane while within its square; past it they go beside the
+    wheel (before the pair the 50M's right hand passed 140 mm through it, the 5F's 162 mm)."""
+    run = request.getfixturevalue(which)
+    for hand in ("left_hand_shell", "right_hand_shell"):
+        rows = _past_rim(run, hand)
+        assert max(d for d, inside in rows if inside) < SHELL_GRAZE, hand
+        assert run.results.outputs[f"{hand}__steering_wheel_rim.normal_force"].max() > 100.0
+
+
+# The flesh over a knee [E]: the knee sphere's 65 mm radius (scenarios' knee_contact) less half
+# a male femur's bicondylar width, about 85-90 mm [U]; past twice this, bone meets bone
+KNEE_FLESH = 0.020      # m
+
+
+def test_reference_side_barrier_legs_do_not_pass_through_each_other(side):
+    """The inboard leg swinging against the outboard one is stopped by it (dummies/
+    body_contacts.toml): the knee spheres overlap by less than both knees' flesh, and neither
+    foot's centre enters the other foot's shell (before the pairs: knees 60 mm, each foot's
+    centre inside the other for 42-44 ms)."""
+    u, v = np.meshgrid(np.linspace(0.0, np.pi, 13),
+                       np.linspace(0.0, 2.0 * np.pi, 24, endpoint=False))
+    unit = np.stack([np.sin(u) * np.cos(v), np.sin(u) * np.sin(v), np.cos(u)], -1).reshape(-1, 3)
+    knees = ("left_knee_contact", "right_knee_contact")
+    feet = ("left_foot_shell", "right_foot_shell")
+    worst = 0.0
+    for k in range(0, len(side.results.t), 10):
+        s = ellipsoids_at(side, k, knees + feet)
+        c, R, semi = s[knees[0]]
+        worst = max(worst, max(depth(c + R @ (semi * p), s[knees[1]]) for p in unit))
+        assert depth(s[feet[0]][0], s[feet[1]]) == 0.0 and depth(s[feet[1]][0], s[feet[0]]) == 0.0
+    assert worst < 2 * KNEE_FLESH
