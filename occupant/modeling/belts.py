@@ -90,8 +90,9 @@ class Retractor:
     webbing acceleration: a speed threshold stands in for it), or when the pretensioner fires.
     Locked, the spool gives ``spool_stiffness`` (N/m, film-spool effect) beyond the webbing it
     had paid out when it locked (or was wound in to since: the spool's ratchet holds what a
-    pretensioner wound in), up to ``load_limit`` (N; inf: none), at which a torsion-bar load
-    limiter pays out at constant force (plastically: the limiter's payout is kept). The spool
+    pretensioner wound in, under the tension it wound in against), up to ``load_limit`` (N;
+    inf: none), at which a torsion-bar load limiter pays out at constant force (plastically:
+    the limiter's payout is kept). The spool
     moves at speed (tension - spool force) / ``spool_damping`` (N s/m), a regularisation; a
     yielding limiter also pays out what keeps the belt's strain, so the belt force stays at the
     limit whatever the payout speed (``occupant.restraints.belt``). ``compliance`` (optional):

@@ -61,7 +61,9 @@ Per belt, every evaluation:
 4. retractor at the first point: payout p' = (F_0 - F_spool) / spool_damping; F_spool the rewind
    force while unlocked; once locked (``lock_delay`` after the vehicle- or webbing-sensitive
    sensor or the pretensioner's firing) rewind force + spool stiffness times the payout beyond
-   where it locked or was since wound in to (a ratchet: a pretensioner's pull-in is held), or
+   where it locked or was since wound in to (a ratchet: a pretensioner's pull-in is held, the
+   hold wound in beyond the webbing while the pretensioner holds more than the spring, until
+   the spring carries the webbing's tension: at its end the spool keeps that tension), or
    with a series compliance (``Retractor.compliance``) the force of their combined table,
    capped by the load limit, where the limiter's payout is kept (a state) so the
    unloading spool does not wind it back; a yielding limiter pays out, besides that, the
@@ -1011,6 +1013,7 @@ def belt(el, points, out, zdot, drift, t, z, b):
                 spool += el.spool_stiffness[b] * beyond
             if spool >= el.load_limit[b]:
                 spool, yielding = el.load_limit[b], True
+        spring = spool              # the spool's own force, without the pretensioner's
         pt_force, pt_speed = pretensioner_at(el, b, t, payout)
         spool = max(spool, pt_force)
         speed = max((f0 - spool) / el.spool_damping[b], -pt_speed)
@@ -1022,7 +1025,14 @@ def belt(el, points, out, zdot, drift, t, z, b):
             speed += max(rate / (1.0 + out[os + 1]) - inflow, 0.0)
         zdot[zb] = speed
         add_webbing(el.point_kind, out, zdot, zs, os, nonliteral(0), ns, p0, o_pts, speed)
-        if not is_locked or (speed < 0.0 and payout <= free):
+        if is_locked and pt_force > spring and not yielding:
+            # the pretensioner, not the spring, holds the webbing: the hold winds in with the
+            # webbing and beyond it, at the spool's damping, until the spring carries the
+            # webbing's tension (at most the pretensioner's force), so at its end the spool
+            # keeps the tension it stalled at
+            zdot[zb + 1] = min(speed, 0.0) - max(min(pt_force, f0) - spring, 0.0) \
+                / el.spool_damping[b]
+        elif not is_locked or (speed < 0.0 and payout <= free):
             zdot[zb + 1] = speed    # the locked spool's ratchet: winding in moves its hold
         elif yielding and speed > 0.0:
             zdot[zb + 2] = speed
