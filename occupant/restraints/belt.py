@@ -466,7 +466,7 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
 @njit(**JIT_INLINE)
 def _off_barrier(data, el, out, k, p0, o_pts):
     """Whether belt point k is a barrier wrap off its ellipsoid (``wrap_chain.place_barrier``):
-    a point on its neighbours' straight piece, not on the body, so no webbing lies on it."""
+    a point on its neighbours' straight piece, its two segments merged."""
     return el.point_barrier[k] != 0.0 and lifted(data, el, out, k, o_pts, p0, False)
 
 
@@ -482,8 +482,7 @@ def wrap_lag(data, el, out, z, k, p0, o_pts):
     Zero for a point that is not a wrap, or a frictionless one (it carries no webbing: its
     segments' webbing flows freely through it, each counted to the point)."""
     jz = el.point_z[k]
-    if el.point_kind[k] != BELT_WRAP or jz < 0 or el.point_friction[k] == 0.0 \
-            or _off_barrier(data, el, out, k, p0, o_pts):
+    if el.point_kind[k] != BELT_WRAP or jz < 0 or el.point_friction[k] == 0.0:
         return 0.0
     ns = _norm(z[jz], z[jz + 1], z[jz + 2])
     if ns == 0.0:
@@ -514,7 +513,7 @@ def wrap_drift(data, el, out, zdot, z, k, p0, o_pts):
     tangential on the unit sphere, scaled to the ellipsoid and taken along the belt there
     (from the point before to the one after). Zero for a point that is not a wrap."""
     jz = el.point_z[k]
-    if el.point_kind[k] != BELT_WRAP or jz < 0 or _off_barrier(data, el, out, k, p0, o_pts):
+    if el.point_kind[k] != BELT_WRAP or jz < 0:
         return 0.0
     j = o_pts + 3 * (k - p0)
     ns = _norm(z[jz], z[jz + 1], z[jz + 2])
