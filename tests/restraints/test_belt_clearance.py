@@ -110,12 +110,13 @@ def test_identity_held_wrap_rebuilt_in_the_plane_the_step_places_it():
 
 
 def test_identity_wrap_after_a_barrier_rebuilt_from_the_point_before_it():
-    """A barrier wrap (a sphere of radius 0.02 m whose centre lies 0.01 m off the straight piece
-    from A to the top of the big sphere, on the side away from the declared one) is placed by
+    """A barrier wrap (a sphere of radius 0.02 m whose centre lies 0.01 m below the straight
+    piece from A to the big sphere; its side up and sideways) is placed by
     the step (wrap_geometry.wrap_arc_point between A and the next touching point, the big
     sphere's wrap) and the big sphere's wrap as if it were not there, from A: rebuilt so, the
-    big sphere's arc starts at A's tangent point, the barrier's arc lies on its sphere, and
-    the straight pieces pass outside both spheres."""
+    big sphere's arc starts at A's tangent point, the barrier's arc lies on its sphere in the
+    plane through A, its point and the next, and the straight pieces pass outside both spheres
+    (on a great circle of the barrier, the arc leaves that plane)."""
     from occupant.restraints.wrap_geometry import wrap_arc_point
     top = np.array([0.0, 0.0, R0])
     t1 = _tangent(A, -1.0)
@@ -123,12 +124,17 @@ def test_identity_wrap_after_a_barrier_rebuilt_from_the_point_before_it():
     up = np.array([-u[2], 0.0, u[0]]) * np.sign(u[0])      # normal to the piece, upwards
     c3 = 0.5 * (A + t1) - 0.01 * up
     small = (c3, np.eye(3), np.full(3, 0.02))
-    side = tuple(up)
+    side = tuple((up + np.array([0.0, 0.5, 0.0])) / np.linalg.norm(up + np.array([0.0, 0.5, 0.0])))
     p = c3 + np.array(wrap_arc_point((0.02, 0.02, 0.02), side, tuple(A - c3), tuple(top - c3),
                                      side, 0.5)[0])
     points = [(A, None), (p, small), (top, SPHERE), (B, None)]
     path, on = belt_path(points, samples=400, barriers={1})
     np.testing.assert_allclose(path[on == 2][0], t1, atol=1e-12)
     np.testing.assert_allclose(np.linalg.norm(path[on == 1] - c3, axis=1), 0.02, atol=1e-12)
+    n = np.cross(top - A, p - A)
+    n /= np.linalg.norm(n)
+    np.testing.assert_allclose((path[on == 1] - A) @ n, 0.0, atol=1e-12)
     got = deepest(path, on, points, {"small": small, "ball": SPHERE})
     assert max(got.values()) < 1e-9
+    plain, on0 = belt_path(points, samples=400)                 # on a great circle of it
+    assert np.abs((plain[on0 == 1] - A) @ n).max() > 1e-5     # 34 um off, against 1e-12
