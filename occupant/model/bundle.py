@@ -272,6 +272,7 @@ BeltBlock = namedtuple("BeltBlock", [
     "point_side",     # (np, 3) side of the ellipsoid the belt lies on, ellipsoid frame
     "point_friction", # (np,) Coulomb coefficient of the webbing sliding through the point
     "point_across",   # (np,) a wrap's Coulomb coefficient across the belt (0: shortest path)
+    "point_barrier",  # (np,) 1: a barrier wrap (``Wrap.barrier``), placed after the others
     "point_carrier",  # (np,) int, link the point's force acts on: point_link, or for a carried
                       # wrap a child link of it on a prismatic joint (a sternum)
     "point_carrier_r",    # (np, 3) m, the carrier link's origin at rest in point_link's frame
@@ -313,6 +314,7 @@ BeltBlock = namedtuple("BeltBlock", [
     "z_start",        # (nbelt,) int, first state of each belt: BELT_STATES layout
     "out_start",      # (nbelt,) int, first output of each belt: BELT_*_OUTPUTS layout
     "held",           # ``marker`` of wraps held across the belt (point_across > 0)
+    "barrier",        # ``marker`` of barrier wraps (point_barrier > 0)
 ])
 # per segment, then per point, then per belt (in this order for each belt)
 BELT_SEGMENT_OUTPUTS = (("force", "N"), ("strain", "1"), ("length", "m"), ("length_rate", "m/s"))
@@ -445,7 +447,7 @@ by_reference(Bundle, JointResistanceBlock, SpringDamperBlock, ContactBlock, Pair
 # (``jit.call_if``: us_ncap_frontal_56's contacts compile in 0.7 of the CPU time without the
 # routines of its absent plane, cylinder and mesh pairs; the plane's, which the airbags also
 # call, is now compiled with them).
-MARKERS = dict(contacts=("kinds",), belts=("held",), airbags=("dimple",))
+MARKERS = dict(contacts=("kinds",), belts=("held", "barrier"), airbags=("dimple",))
 
 
 def marker(present):

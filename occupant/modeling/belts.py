@@ -226,7 +226,10 @@ class Wrap:
     Within it the place is held by friction as above; at its bound it slides no further across
     the belt (the bound takes the belt's pull across itself beyond the friction: the body's
     shape the ellipsoid lacks, e.g. a flat shoulder top where the ellipsoid is a dome,
-    ``restraints.belt.flank_bound``)."""
+    ``restraints.belt.flank_bound``). ``barrier`` (a wrap after an anchor or slip ring, with
+    no ``across`` or carrier): the wrap only keeps the belt out of its ellipsoid, from the side
+    ``side`` points to; it lies on the straight piece of its neighbours (no force) until that
+    piece would enter the ellipsoid on that side (``restraints.wrap_chain.place_barrier``)."""
     name: str
     geometry: str
     friction: float = 0.3
@@ -236,6 +239,7 @@ class Wrap:
     at: tuple | None = None
     flank: tuple | None = None
     share: float = 1.0
+    barrier: bool = False
 
     def __post_init__(self):
         self.friction = _nonnegative(self.friction, f"wrap '{self.name}'.friction", "")
@@ -258,6 +262,9 @@ class Wrap:
                 raise ModelingError(f"wrap '{self.name}'.flank: bounds a place held across the "
                                     "belt; set across > 0")
             self.flank = np.concatenate([f[:3] / np.linalg.norm(f[:3]), f[3:]])
+        if self.barrier and (self.across or self.carrier is not None):
+            raise ModelingError(f"wrap '{self.name}'.barrier: a barrier keeps no place across "
+                                "the belt and has no carrier; drop across and carrier")
         if not (np.isfinite(self.share) and 0.0 < self.share <= 1.0):
             raise ModelingError(f"wrap '{self.name}'.share: must lie in (0, 1], got {self.share!r}")
         if self.share != 1.0 and self.carrier is None:
@@ -302,6 +309,9 @@ class Belt:
             if not end and not isinstance(p, (SlipRing, Wrap)):
                 raise ModelingError(f"{what}.points[{k}]: between the ends only SlipRing and "
                                     f"Wrap points are accepted, got {type(p).__name__}")
+            if getattr(p, "barrier", False) and isinstance(self.points[k - 1], Wrap):
+                raise ModelingError(f"{what}.points[{k}]: a barrier wrap follows an Anchor or a "
+                                    f"SlipRing (it is placed from it), got a Wrap")
         names = [p.name for p in self.points]
         if len(set(names)) != len(names):
             raise ModelingError(f"{what}.points: point names must differ, got {names}")
@@ -397,6 +407,7 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
             cols["point_flank"].append(flank)
             cols["point_friction"].append(getattr(p, "friction", 0.0))
             cols["point_across"].append(getattr(p, "across", None) or 0.0)
+            cols["point_barrier"].append(1.0 if getattr(p, "barrier", False) else 0.0)
         cols["point_start"].append(cols["point_start"][-1] + len(belt.points))
         w = belt.webbing
         load = (sum(len(r) for r in rows), len(w.loading))
@@ -466,10 +477,11 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
         cols[key] = np.array(cols[key], dtype=float).reshape(n_pts, 3)
     cols["point_R"] = np.array(cols["point_R"], dtype=float).reshape(n_pts, 3, 3)
     cols["point_flank"] = np.array(cols["point_flank"], dtype=float).reshape(n_pts, 4)
-    for key in ("point_friction", "point_across", "point_share", "stiffness", "exponent", "absorption"):
+    for key in ("point_friction", "point_across", "point_barrier", "point_share", "stiffness", "exponent", "absorption"):
         cols[key] = np.array(cols[key], dtype=float).reshape(-1)
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
     cols["pt_tables"] = np.concatenate(pt_rows) if pt_rows else np.zeros((0, 2))
     cols["held"] = marker(np.any(cols["point_across"] > 0.0))
+    cols["barrier"] = marker(np.any(cols["point_barrier"] > 0.0))
     assert len(cols["stiffness"]) == n_seg
     return freeze_block(BeltBlock, cols)

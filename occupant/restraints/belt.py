@@ -91,8 +91,8 @@ from occupant.model.bundle import (
     PRETENSIONER_PULL_IN,
 )
 from occupant.restraints.wrap_chain import (
-    carried_travel, held_in_chain, lifted, place_chain, place_held, place_run, run_length,
-    touching_ends, undeformed_point,
+    carried_travel, chained, held_in_chain, lifted, place_barrier, place_chain, place_held,
+    place_run, run_length, touching_ends, undeformed_point,
 )
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
     _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,
@@ -119,6 +119,10 @@ SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that 
 SHARE_TIME = 2.0e-5      # s [E]: time constant with which merged segments share their webbing
                          # in proportion to their lengths (explicit steps up to 2e-5 s; the
                          # scenarios' Euler steps are 1e-5 s)
+BARRIER_SHARE_TIME = 1.0e-4  # s [E]: SHARE_TIME of a group merged across a barrier wrap off
+                         # its ellipsoid, always merged (``_off_barrier``): explicit steps up to
+                         # 2e-4 s, so the settling's 5e-5 s (``scenario.settle.SETTLE_DT``; at
+                         # SHARE_TIME US NCAP's settling diverged, scenarios/README.md, neckbarrier2)
 STEP_FLOOR = 1.0e-9      # strain below which ``group_stiffness`` takes the slope ahead, not the
                          # secant (two tensions' difference over a vanishing step: rounding)
 LARGEST_FOLLOW = 2.0e-5  # s [E]: time constant with which a segment's largest strain closes the
@@ -242,18 +246,20 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
     on one ellipsoid placed together between the fixed points around it (``place_run``), and
     runs on neighbouring ellipsoids together on the belt's path over all of them
     (``place_chain``), or, where a wrap among them keeps its place across the belt,
-    from their places (``place_held``)."""
+    from their places (``place_held``); barrier wraps last (``place_barrier``), the wraps after
+    each placed from the point before it (its slot holds that point's position meanwhile)."""
     for k in range(p0, p1):
         if el.point_kind[k] != BELT_WRAP:
             j = o_pts + 3 * (k - p0)
             x, y, z_, _, _, _ = point_state(data, el.point_link[k], el.point_r[k, 0],
                                             el.point_r[k, 1], el.point_r[k, 2])
             out[j], out[j + 1], out[j + 2] = x, y, z_
+    call_if(el.barrier, _stand_in_barriers, None, el, out, p0, p1, o_pts)
     for k in range(p0 + 1, p1 - 1):
         m = run_length(el, k)
-        if m == 0 or el.point_kind[k - 1] == BELT_WRAP:
+        if m == 0 or chained(el, k - 1):
             continue
-        if el.point_kind[k + m] != BELT_WRAP:
+        if not chained(el, k + m):
             j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
             place_run(data, el, out, k, m, o_pts, p0, z, (out[j], out[j + 1], out[j + 2]),
                       (out[jb], out[jb + 1], out[jb + 2]))
@@ -261,6 +267,24 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
             call_if(el.held, place_held, None, data, el, out, k, o_pts, p0, z)
         else:
             place_chain(data, el, out, k, o_pts, p0, z)
+    call_if(el.barrier, _place_barriers, None, data, el, out, p0, p1, o_pts, z)
+
+
+@njit(**JIT_STAGE)
+def _stand_in_barriers(el, out, p0, p1, o_pts):
+    """Each barrier wrap's slot set to the fixed point before it (``place_on_surfaces``)."""
+    for k in range(p0 + 1, p1 - 1):
+        if el.point_barrier[k] != 0.0:
+            j = o_pts + 3 * (k - p0)
+            out[j], out[j + 1], out[j + 2] = out[j - 3], out[j - 2], out[j - 1]
+
+
+@njit(**JIT_STAGE)
+def _place_barriers(data, el, out, p0, p1, o_pts, z):
+    """``place_barrier`` of each barrier wrap of the belt (points p0 to p1)."""
+    for k in range(p0 + 1, p1 - 1):
+        if el.point_barrier[k] != 0.0:
+            place_barrier(data, el, out, k, o_pts, p0, z)
 
 
 @njit(**JIT_STAGE)
@@ -437,6 +461,13 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     zdot[jz] = r0 - rs * u0 + grow * u0
     zdot[jz + 1] = r1 - rs * u1 + grow * u1
     zdot[jz + 2] = r2 - rs * u2 + grow * u2
+
+
+@njit(**JIT_INLINE)
+def _off_barrier(data, el, out, k, p0, o_pts):
+    """Whether belt point k is a barrier wrap off its ellipsoid (``wrap_chain.place_barrier``):
+    a point on its neighbours' straight piece, its two segments merged."""
+    return el.point_barrier[k] != 0.0 and lifted(data, el, out, k, o_pts, p0, False)
 
 
 @njit(**JIT_STAGE)
@@ -933,19 +964,21 @@ def belt(el, points, out, zdot, drift, t, z, b):
                 # each in proportion to its length as its strain would count it, to its ends'
                 # places (``wrap_lag``; as ``share_across``, so the strains meet where it
                 # parts); each point's lag found once a pass, carried to the next segment
-                length, webbing = 0.0, 0.0
+                length, webbing, share = 0.0, 0.0, SHARE_TIME
                 lag = wrap_lag(points, el, out, z, p0 + g0, p0, o_pts)
                 for g in range(g0, g1 + 1):
                     after = wrap_lag(points, el, out, z, p0 + g + 1, p0, o_pts)
                     length += max(out[os + 4 * g + 2] + lag - after, 0.0)
                     webbing += z[zs + 2 * g]
                     lag = after
+                    if g > g0 and _off_barrier(points, el, out, p0 + g, p0, o_pts):
+                        share = BARRIER_SHARE_TIME
                 length = max(length, 1e-9)
                 lag = wrap_lag(points, el, out, z, p0 + g0, p0, o_pts)
                 for g in range(g0, g1 + 1):
                     after = wrap_lag(points, el, out, z, p0 + g + 1, p0, o_pts)
                     counted = max(out[os + 4 * g + 2] + lag - after, 0.0)
-                    zdot[zs + 2 * g] += (counted * webbing / length - z[zs + 2 * g]) / SHARE_TIME
+                    zdot[zs + 2 * g] += (counted * webbing / length - z[zs + 2 * g]) / share
                     lag = after
     # a wrap point that merges its segments in part (``merge_weight`` between 0 and 1): the
     # groups on its two sides share their webbing at its weight's share of that rate, so their

@@ -11,8 +11,14 @@ next run's arc is seen from (``belt_path``). So a chain of runs between fixed po
 shoulder belt: D-ring, neck, shoulder, chest, buckle) is rebuilt whole: its straight pieces,
 the arcs and the straight joins between runs. A
 point carried by a part deflecting into its ellipsoid (a sternum) is taken on the surface (the
-scaled point's direction). ``belt_depths`` does this for a run's belt at one sample, from the
-points its producer recorded and the ellipsoids' poses (``ellipsoids_at``)."""
+scaled point's direction). A wrap held across the belt (``Wrap.across``) or a barrier
+(``Wrap.barrier``) is rebuilt as the step places it (``wrap_geometry.wrap_arc_point``): on
+the circle of the plane through its point and the touching points beside its run, from one's
+tangent point to it (consecutive held wraps: between their points on the great circle through
+them, then on to the other's); a barrier's from the fixed point before it, and the wraps
+after a barrier from that fixed point too (placed as if it were not there,
+``wrap_chain.place_barrier``). ``belt_depths`` does this for a run's belt at one
+sample, from the points its producer recorded and the ellipsoids' poses (``ellipsoids_at``)."""
 import numpy as np
 
 
@@ -38,20 +44,70 @@ def _arc(f, p, m):
     return u, e, start, start + (m + 1) * (first - start)
 
 
+def _placed_arc(a, b, p):
+    """The wrap of a point p placed across the belt between the points a and b (all scaled):
+    on the circle the plane through a, b and p cuts from the unit sphere, from a's tangent point
+    to b's the way round through p (``wrap_geometry.wrap_arc_point``; a neighbour inside the
+    sphere from its own direction): (the circle's point at an angle, the angles of a's tangent
+    point, of p and of b's tangent point), or None where a, b and p give no plane or no arc."""
+    n = np.cross(b - a, p - a)
+    if np.linalg.norm(n) < 1e-12:
+        return None
+    n /= np.linalg.norm(n)
+    h = n @ (p / np.linalg.norm(p))
+    r = np.sqrt(max(1.0 - h * h, 0.0))
+    if r < 1e-6:
+        return None
+    o = h * n
+    ia, ib, ip = (a - o) / r, (b - o) / r, (p - o) / r
+    u = ia / np.linalg.norm(ia)
+    for e in (np.cross(n, u), -np.cross(n, u)):
+        phi_b = np.arctan2(ib @ e, ib @ u) % (2.0 * np.pi)
+        phi_p = np.arctan2(ip @ e, ip @ u) % (2.0 * np.pi)
+        a0 = np.arccos(min(1.0, 1.0 / max(np.linalg.norm(ia), 1.0)))
+        a1 = phi_b - np.arccos(min(1.0, 1.0 / max(np.linalg.norm(ib), 1.0)))
+        if a0 - 1e-6 <= phi_p <= a1 + 1e-6:
+            return (lambda phi, e=e: o + r * (np.cos(phi) * u + np.sin(phi) * e)), a0, phi_p, a1
+    return None
+
+
+def _placed_run(a, b, ps, ell, samples):
+    """The path over a run of wraps placed across the belt (``_placed_arc``; ``ps`` their
+    points, a and b the points beside the run, B0): from a's tangent point to the first point
+    in that point's plane, between points on the great circle through them (scaled), from the
+    last point to b's tangent point in its plane; None where a plane is missing."""
+    a, b = _scaled(a, ell), _scaled(b, ell)
+    ps = [_scaled(p, ell) for p in ps]
+    first, last = _placed_arc(a, b, ps[0]), _placed_arc(a, b, ps[-1])
+    if first is None or last is None:
+        return None
+    out = [first[0](t) for t in np.linspace(first[1], first[2], samples + 1)]
+    for p, q in zip(ps[:-1], ps[1:]):
+        p, q = p / np.linalg.norm(p), q / np.linalg.norm(q)
+        w = np.arccos(np.clip(p @ q, -1.0, 1.0))
+        if w > 1e-9:
+            out += [(np.sin((1.0 - t) * w) * p + np.sin(t * w) * q) / np.sin(w)
+                    for t in np.linspace(0.0, 1.0, samples + 1)[1:]]
+    out += [last[0](t) for t in np.linspace(last[2], last[3], samples + 1)[1:]]
+    return [_unscaled(x, ell) for x in out]
+
+
 def _touches(x, ell):
     """Whether a wrap point lies on (or, carried by a deflecting part, in) its ellipsoid: a
     wrap that does not touch has its point on the straight line past it."""
     return np.linalg.norm(_scaled(x, ell)) < 1.0 + 1e-6
 
 
-def belt_path(points, samples=40):
+def belt_path(points, samples=40, held=(), barriers=()):
     """The belt's path through ``points``, in belt order, each (x in B0, ellipsoid) with the
-    ellipsoid (centre (3), axes R (3 x 3, columns), semi-axes (3)) for a wrap on its shortest
-    path, None for a fixed point: (polyline (n, 3), index of the first point of the run whose
-    ellipsoid each sample lies on, -1 on straight pieces). Each run is rebuilt from the fixed
-    point before it, else from the end of the run before it (its straight piece to this run is
-    tangent to both when the chain is solved), and the last from the fixed point after it; a
-    run that does not touch is passed straight."""
+    ellipsoid (centre (3), axes R (3 x 3, columns), semi-axes (3)) for a wrap, None for a fixed
+    point: (polyline (n, 3), index of the first point of the run whose ellipsoid each sample
+    lies on, -1 on straight pieces). Each run is rebuilt from the fixed point before it, else
+    from the end of the run before it (its straight piece to this run is tangent to both when
+    the chain is solved), and the last from the fixed point after it; a run that does not touch
+    is passed straight. Runs of the indices ``held`` (wraps held across the belt) and
+    ``barriers`` (barrier wraps) are rebuilt through their points (``_placed_run``) and joined
+    straight to the runs beside them."""
     n = len(points)
     runs, k = [], 0
     while k < n:                                     # runs that touch: (first, count)
@@ -65,6 +121,16 @@ def belt_path(points, samples=40):
             runs.append((k, m))
         k += m
     path, on = [np.asarray(points[0][0], float)], [-1]
+    touching = {first for first, _ in runs}
+
+    def beside(k, step):
+        """The touching point (or fixed point) the step places wrap k from, on one side: a
+        barrier is passed (its slot holds the fixed point before it) unless k is one."""
+        i = k + step
+        while points[i][1] is not None and (i not in touching
+                                             or (i in barriers and k not in barriers)):
+            i += step
+        return np.asarray(points[i][0], float)
 
     def straight(x):
         a = path[-1]
@@ -74,11 +140,23 @@ def belt_path(points, samples=40):
 
     for r, (first, m) in enumerate(runs):
         ell = points[first][1]
+        arc = None
+        if all(i in held for i in range(first, first + m)) or first in barriers:
+            arc = _placed_run(beside(first, -1), beside(first + m - 1, 1),
+                              [points[i][0] for i in range(first, first + m)], ell, samples)
+        if arc is not None:
+            straight(arc[0])
+            path.extend(arc)
+            on.extend([first] * len(arc))
+            continue
+        if first in barriers:            # on its straight piece (its line point): no arc
+            continue
         if r == len(runs) - 1 and points[first + m][1] is None:
             f, p = _scaled(points[first + m][0], ell), _scaled(points[first + m - 1][0], ell)
             u, e, a1, a0 = _arc(f, p, m)
         else:
-            f, p = _scaled(path[-1], ell), _scaled(points[first][0], ell)
+            f = beside(first - 1, -1) if first - 1 in barriers else path[-1]
+            f, p = _scaled(f, ell), _scaled(points[first][0], ell)
             u, e, a0, a1 = _arc(f, p, m)
         arc = [_unscaled(np.cos(a) * u + np.sin(a) * e, ell) for a in np.linspace(a0, a1, samples + 1)]
         straight(arc[0])
@@ -131,10 +209,12 @@ def belt_depths(run, belt, k, names):
     its path rebuilt from its recorded points (``belt_path``: straight pieces and arcs over its
     wraps); the arcs on an ellipsoid the belt wraps are not checked against it (``deepest``)."""
     points = run.model.source.belts[belt].points
+    held = {k for k, p in enumerate(points) if getattr(p, "across", None)}
+    barriers = {k for k, p in enumerate(points) if getattr(p, "barrier", False)}
     wrapped = {p.geometry for p in points if hasattr(p, "geometry")}
     E = ellipsoids_at(run, k, set(names) | wrapped)
     out = run.results.outputs
     chain = [(np.array([out[f"{belt}.{p.name}.{a}"][k] for a in "xyz"]),
               E[p.geometry] if hasattr(p, "geometry") else None) for p in points]
-    path, on = belt_path(chain)
+    path, on = belt_path(chain, held=held, barriers=barriers)
     return deepest(path, on, chain, {n: E[n] for n in names})

@@ -25,7 +25,7 @@ RESTRAINTS = {
          "pretensioner_force": "positive", "friction": "nonneg",
          "d_ring_friction": "nonneg", "across": "nonneg", "retractor": "vector", "d_ring": "vector",
          "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string",
-         "abdomen": "string", "ribcage": "bool", "end_springs": "nonneg",
+         "abdomen": "string", "ribcage": "bool", "neck_barrier": "bool", "end_springs": "nonneg",
          "lap_end_springs": "nonneg",
          "shoulder": "string", "shoulder_center": "vector", "shoulder_semi_axes": "vector",
          "shoulder_at": "vector", "shoulder_flank": "vector4", "chest_at": "vector",
@@ -212,8 +212,12 @@ def build_belt(asm, table, c, path):
     ``buckle`` tongue and over the ``pelvis`` ellipsoid (inboard hip, front, outboard hip;
     default ``lap_belt_pelvis``, the front of the pelvis) to the ``lap_anchor`` (all points m in
     the vehicle frame B0; the outboard side is the D-ring's side of the occupant's midplane
-    y = 0). An occupant with a ``sternum`` part (on its chest joint to the torso's part) carries
-    the chest wrap on it, so the belt loads the chest through the chest joint
+    y = 0). ``neck_barrier`` (default off; not with ``shoulder`` or ``shoulder_center``, which
+    wrap the neck their own way): a barrier wrap on the occupant's ``neck_shell`` after the
+    D-ring (``Wrap.barrier``: no force while the belt passes outboard of the neck; measured,
+    not adopted: scenarios/README.md, neckbarrier2). An occupant with
+    a ``sternum`` part (on its chest joint to the torso's part) carries the chest wrap on it, so
+    the belt loads the chest through the chest joint
     (``modeling.belts.Wrap``). ``ribcage`` (on by default for a parametric human occupant,
     ``scenario.load``; off for a dummy): both wraps on the torso, the shoulder's
     too, carried by the sternum, each bearing the human's belt share of their force
@@ -293,6 +297,13 @@ def build_belt(asm, table, c, path):
     centre = c.vector(table, "shoulder_center", path)
     if centre is not None:   # placed together on their shortest path (no ``across``)
         upper = shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu)
+    if c.boolean(table, "neck_barrier", path, default=False):  # kept out of the neck
+        if kind != "three_point" or shoulder is not None or centre is not None \
+                or "neck_shell" not in asm.geometries:
+            c.fail(path, "neck_barrier: a three-point belt with no shoulder or shoulder_center "
+                         "over an occupant with a neck_shell")
+        upper.insert(0, Wrap("neck", "neck_shell", friction=mu, side=(0.0, outboard, 0.0),
+                             barrier=True))
     belly = c.string(table, "abdomen", path, choices=list(asm.geometries), what="geometry")
     on, held = held_on(asm, table, c, path, torso, "chest", mu, across)
     lower = [Wrap("chest", on, friction=mu, **carried, **held)] + (

@@ -81,3 +81,60 @@ def test_run_between_runs_is_seen_from_the_run_before():
     np.testing.assert_allclose(path[on == 2][0], c2 + r2 * n, atol=1e-9)
     got = deepest(path, on, points, {"one": SPHERE, "two": second})
     assert max(got.values()) < 1e-9
+
+
+def test_identity_held_wrap_rebuilt_in_the_plane_the_step_places_it():
+    """A wrap held across the belt at a place tilted 0.5 rad off the top of the sphere lies, as
+    the step places it (wrap_geometry.wrap_arc_point), on the circle of the plane through A, B
+    and its place: rebuilt as held, the arc runs on the sphere in that plane through its point,
+    from A's tangent point to B's (the pieces from A and B meet it at right angles to its
+    radius in the plane); rebuilt on the great circle through the centre it leaves the plane."""
+    from occupant.restraints.wrap_geometry import wrap_arc_point
+    s = (0.0, np.sin(0.5), np.cos(0.5))
+    D = (R0, R0, R0)
+    p = np.array(wrap_arc_point(D, s, tuple(A), tuple(B), s, 0.5)[0])
+    n = np.cross(B - A, np.array(s) - A / R0)
+    n /= np.linalg.norm(n)
+    h = n @ np.array(s) * R0                          # the plane: n . x = h
+    points = [(A, None), (p, SPHERE), (B, None)]
+    path, on = belt_path(points, samples=400, held={1})
+    arc = path[on == 1]
+    np.testing.assert_allclose(np.linalg.norm(arc, axis=1), R0, atol=1e-12)
+    np.testing.assert_allclose(arc @ n, h, atol=1e-12)
+    assert np.linalg.norm(arc - p, axis=1).min() < 1e-3
+    o = h * n
+    for t, x in ((arc[0], A), (arc[-1], B)):
+        assert abs((t - o) @ (x - t)) < 1e-12
+    shortest, on0 = belt_path(points, samples=400)
+    assert np.abs(shortest[on0 == 1] @ n - h).max() > 0.01
+
+
+def test_identity_wrap_after_a_barrier_rebuilt_from_the_point_before_it():
+    """A barrier wrap (a sphere of radius 0.02 m whose centre lies 0.01 m below the straight
+    piece from A to the big sphere; its side up and sideways) is placed by
+    the step (wrap_geometry.wrap_arc_point between A and the next touching point, the big
+    sphere's wrap) and the big sphere's wrap as if it were not there, from A: rebuilt so, the
+    big sphere's arc starts at A's tangent point, the barrier's arc lies on its sphere in the
+    plane through A, its point and the next, and the straight pieces pass outside both spheres
+    (on a great circle of the barrier, the arc leaves that plane)."""
+    from occupant.restraints.wrap_geometry import wrap_arc_point
+    top = np.array([0.0, 0.0, R0])
+    t1 = _tangent(A, -1.0)
+    u = (t1 - A) / np.linalg.norm(t1 - A)
+    up = np.array([-u[2], 0.0, u[0]]) * np.sign(u[0])      # normal to the piece, upwards
+    c3 = 0.5 * (A + t1) - 0.01 * up
+    small = (c3, np.eye(3), np.full(3, 0.02))
+    side = tuple((up + np.array([0.0, 0.5, 0.0])) / np.linalg.norm(up + np.array([0.0, 0.5, 0.0])))
+    p = c3 + np.array(wrap_arc_point((0.02, 0.02, 0.02), side, tuple(A - c3), tuple(top - c3),
+                                     side, 0.5)[0])
+    points = [(A, None), (p, small), (top, SPHERE), (B, None)]
+    path, on = belt_path(points, samples=400, barriers={1})
+    np.testing.assert_allclose(path[on == 2][0], t1, atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(path[on == 1] - c3, axis=1), 0.02, atol=1e-12)
+    n = np.cross(top - A, p - A)
+    n /= np.linalg.norm(n)
+    np.testing.assert_allclose((path[on == 1] - A) @ n, 0.0, atol=1e-12)
+    got = deepest(path, on, points, {"small": small, "ball": SPHERE})
+    assert max(got.values()) < 1e-9
+    plain, on0 = belt_path(points, samples=400)                 # on a great circle of it
+    assert np.abs((plain[on0 == 1] - A) @ n).max() > 1e-5     # 34 um off, against 1e-12

@@ -139,3 +139,14 @@ def test_reference_seated_scenarios_start_settled(name):
     forces = [out[k][0] for k in out if k.startswith("belt.") and k.endswith(".force")]
     if forces:
         np.testing.assert_allclose(forces, 10.0, atol=0.5)
+
+
+def test_regression_settling_with_the_neck_barrier_keeps_the_coarse_step():
+    """With the belt's barrier on the neck (``neck_barrier``), off the neck its two segments
+    stay merged and share their webbing at restraints.belt.BARRIER_SHARE_TIME: settling does
+    not diverge at the coarse step (at SHARE_TIME, 2e-5 s, it did at 5.4 ms and fell back to
+    the run's 1e-5 s; scenarios/README.md, neckbarrier2)."""
+    import occupant.scenario.settle as S
+    sc = load("us_ncap_frontal_56", overrides={"restraints.belt.neck_barrier": True})
+    q, info = settle(sc.model, sc.q0, 0.05)
+    assert info["dt"] == S.SETTLE_DT and np.all(np.isfinite(q))
