@@ -54,12 +54,14 @@ def test_the_step_pattern_tells_apart_bundles_with_other_markers():
     from occupant.scenario import load
     bundle = load("us_ncap_frontal_56").model.bundle()
     # its bags on the default "dimple" law (marked); a model with only "lens" bags is not
-    assert step_pattern(bundle)[1] == (PairKinds(None, 1, 1, None, None), None, 1)
+    # (contact kinds, held wraps, barrier wraps, dimple bags)
+    assert step_pattern(bundle)[1] == (PairKinds(None, 1, 1, None, None), None, None, 1)
     plane_only = bundle._replace(contacts=bundle.contacts._replace(
         kinds=PairKinds(1, None, None, None, None)))
     held = bundle._replace(belts=bundle.belts._replace(held=1))
+    barrier = bundle._replace(belts=bundle.belts._replace(barrier=1))
     lens = bundle._replace(airbags=bundle.airbags._replace(dimple=None))   # no bag on the dimple
-    assert len({step_pattern(b) for b in (bundle, plane_only, held, lens)}) == 4
+    assert len({step_pattern(b) for b in (bundle, plane_only, held, barrier, lens)}) == 5
 
 
 def test_the_belts_mark_wraps_held_across_the_belt():
