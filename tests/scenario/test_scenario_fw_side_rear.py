@@ -55,7 +55,8 @@ def test_reference_driver_belt_anchorages_are_the_seats_and_shared(tmp_path):
     """The driver's belt anchorages live once, in the seat's interior ([belt] of
     midsize_sedan_driver): the door-side interior built on it has them, and a scenario whose
     [restraints.belt] names no point (side_barrier, us_ncap_frontal_56) routes its belt through
-    them; a point the scenario gives replaces the seat's; an unknown key is named."""
+    them; a point the scenario gives replaces the seat's; an unknown key is named, and a neck
+    barrier on a belt that wraps the neck its own way is refused."""
     seat = load_interior("midsize_sedan_driver").belt
     assert seat == {"retractor": [-0.35, 0.30, -0.10], "d_ring": [-0.30, 0.25, 0.60],
                     "buckle": [-0.10, -0.22, -0.15], "lap_anchor": [-0.15, 0.25, -0.20]}
@@ -73,6 +74,11 @@ def test_reference_driver_belt_anchorages_are_the_seats_and_shared(tmp_path):
         load_interior(tmp_path / "x.toml")
     with pytest.raises(ScenarioError, match=r"restraints.belt.across"):
         load("side_barrier", overrides={"restraints.belt.across": -0.3})
+    # the neck barrier with a belt that wraps the neck its own way (the shoulder option)
+    with pytest.raises(ScenarioError, match=r"restraints.belt: neck_barrier: a three-point belt "
+                                            r"with no shoulder or shoulder_center"):
+        load("us_ncap_frontal_56", overrides={"restraints.belt.neck_barrier": True,
+                                              "restraints.belt.shoulder": "thorax"})
 
 
 def test_reference_criteria_show_and_reference_are_checked():
