@@ -191,43 +191,32 @@ def test_reference_gs1_head_excursion_inside_the_pmhs_corridor(gs1):
 
 
 def test_reference_gs1_shoulder_belt_forces_inside_the_pmhs_corridors(gs1):
-    """Upper and lower shoulder belt peak forces inside the ranges of the eight GS1 PMHS tests'
-    own peaks (5.64-8.22 and 5.07-6.52 kN): 8.18 and 6.46 kN since the buttock is concentric with
-    the ischium's underside (body_proportions.toml). Before, OUT: 8.39 and 6.78 kN (8.95 and 7.76
-    before the GS1 rig's belt-end springs and the deck's buckle and lap anchorage, 9.45 before the
-    belt's load on the thorax's front reached the ribcage, 10.02 before the lumbar extension was
-    the PMHS lumbar spine's, 10.71 on the trapezoid pulse): the belt takes up the upper body
-    arriving at 5.3 m/s relative to the sled at 50 ms and stops it in 25 ms (PMHS T1 travels on to
-    116-125 ms), rising 0.35 kN/ms at 60-70 ms (PMHS about 0.17); over the torso the belt loses to
-    friction what the capstan law allows on the model's own wrap angles
-    (test_identity_gs1_shoulder_belt_keeps_the_capstan_law), its share of the upper's that of the
-    PMHS (test_reference_gs1_shoulder_belt_share_is_the_pmhs_tests). The lower: next test."""
+    """The upper shoulder belt's peak force inside the range of the eight GS1 PMHS tests' own
+    peaks (5.64-8.22 kN): 8.08 kN (earlier figures, from 10.71 on the trapezoid pulse:
+    scenarios/validation/HISTORY.md). The belt takes up the upper body arriving at about 5 m/s
+    relative to the sled at 50 ms and stops it in some 25 ms (PMHS T1 travels on to 116-125 ms);
+    over the torso the belt loses to friction what the capstan law allows on the model's own wrap
+    angles (test_identity_gs1_shoulder_belt_keeps_the_capstan_law), its share of the upper's that
+    of the PMHS (test_reference_gs1_shoulder_belt_share_is_the_pmhs_tests). The lower: next test."""
     _assert_inside(gs1, "shoulder_belt_force_kN")
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "6.82 kN, OUT (over 6.52; 6.72 before the lumbar lateral curves of trunkstops), since the "
-    "trunk's flexion and extension split by vertebral level "
-    "(joint_rom.toml: lumbar_pelvis 59 %, thorax_lumbar 41 % of the clinical range, was 50 / 50; "
-    "the lateral split alone leaves 6.45): not tuned back (scenarios/validation/HISTORY.md, "
-    "'Stop 35', spinesplits)"))
+    "6.82 kN, over 6.52, since the trunk's flexion and extension split by vertebral level "
+    "(joint_rom.toml: lumbar_pelvis 59 %, thorax_lumbar 41 % of the clinical range): not tuned "
+    "back (earlier figures: scenarios/validation/HISTORY.md, 'Stop 35', spinesplits)"))
 def test_reference_gs1_lower_shoulder_belt_force_inside_the_pmhs_corridor(gs1):
     """The lower shoulder belt's peak force inside the eight GS1 PMHS tests' own peaks
-    (5.07-6.52 kN; the history: test above): 6.82 kN now, OUT (reason above); 6.45 kN, inside,
-    once the body's proportions and the sternum's place followed their sources
-    (body_proportions.toml, thorax.toml); 6.53 before, OUT, since a belt segment's strain counts its length to its wraps' places
-    (belt.wrap_lag)."""
+    (5.07-6.52 kN): 6.82 kN, OUT (reason above)."""
     _assert_inside(gs1, "lower_shoulder_belt_force_kN")
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "outboard lap belt 0.93 kN (0.95 before the trunk's per-level ranges; 1.02 at 70 ms before the body's proportions followed their "
-    "sources, body_proportions.toml; 0.98 before the buttock was concentric with the "
-    "ischium's underside; 0.82 before the lap retractor's pre-load; 2.29 at the rebound, 1.22 in "
-    "the crash before the rig's springs and anchorages); PMHS 1.60-2.21 kN at 78-82 ms, the SAFER "
+    "outboard lap belt 0.93 kN (earlier figures: scenarios/validation/HISTORY.md, GS1 'Why the "
+    "lap belt carries little'); PMHS 1.60-2.21 kN at 78-82 ms, the SAFER "
     "folder's corridor files, not verified: it holds no per-test lap belt traces, and its shoulder "
     "belts' corridor files lie 1.6-2.6 times below their tests' own traces; were these as low, the "
-    "crash's 1.02 kN would be further below): held at the knees, the pelvis tilts forward 28 deg "
+    "crash's 0.93 kN would be further below): held at the knees, the pelvis tilts forward 28 deg "
     "about the hips; measured in scenarios/validation/HISTORY.md"))
 def test_reference_gs1_lap_belt_force_inside_the_pmhs_corridor(gs1):
     """Outboard lap belt peak inside the peaks of Shaw et al.'s (2009) corridor boundaries
@@ -566,19 +555,12 @@ GS1_PMHS_PELVIS_MAX_DROP = 0.0033   # m [S]
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the H-point sinks 20.2 mm at 96 ms (23.5 before the buttock was concentric with the "
-    "ischium's underside; 30.1 before the GS1 rig's springs and the deck's "
-    "anchorages; the pan carrying 8.9-12.9 kN at 80-100 ms, the lower shoulder belt pulling "
-    "4.6-6.5 kN down: test_regression_gs1_what_holds_the_pelvis_down, where the SAFER HBM on the "
-    "deck's rigid seat rises 49 mm: test_reference_gs1_safer_hbm_rises_inside_the_pmhs_corridors) "
-    "into the rigid pan's flesh (27.7 before the lumbar extension was "
-    "the PMHS lumbar spine's, 30.7 before the belt fit set every "
-    "wrap's place at its point, 31.3 on the trapezoid pulse; its "
-    "buttock and thighs carrying 8-15 kN at 80-100 ms, where the shoulder belt pulls the upper "
-    "body down 3.3-5.8 kN net (its piece from the abdomen to the buckle straight down with "
-    "5.3-7.2 kN, its upper piece up with 1.5-2.0 kN) and the lumbar spine pushes the pelvis down "
-    "4-8 kN, and the knee supports 2 kN; the "
-    "pelvis held at the knees, tilted forward 30 deg at 87 ms) "
+    "the H-point sinks 20.2 mm at 96 ms into the rigid pan's flesh (the pan carrying 8.9-12.9 kN "
+    "at 80-100 ms, the lower shoulder belt pulling 4.6-6.5 kN down: "
+    "test_regression_gs1_what_holds_the_pelvis_down, where the SAFER HBM on the deck's rigid "
+    "seat rises 49 mm: test_reference_gs1_safer_hbm_rises_inside_the_pmhs_corridors; the pelvis "
+    "held at the knees, tilted forward 30 deg at 87 ms; earlier figures in "
+    "scenarios/validation/HISTORY.md) "
     "where the PMHS's pelvis point never goes more than 3.3 mm down and rises 36-57 mm by 100-108 "
     "ms (their T1 rises 50 mm too): the human does not rise out of the seat as the PMHS do; with "
     "the knee supports facing straight back, 36.1 mm (scenarios/validation/HISTORY.md)"))
@@ -664,20 +646,15 @@ GS1_FIGURES_OUT = {
     "t8": (("t8_x_excursion_mm",),
            "T8, read at its level on the upper torso (1.5 of its nine bodies above the "
            "thorax-lumbar joint, de Leva's xiphion, level with the T9/T10 disc; validation.py), "
-           "goes 165.8 mm forward, 9.3 mm short of the PMHS corridor's 175.1-235.6 mm (173.3 "
-           "before the buttock was concentric with the ischium's underside; read 4.5 "
+           "goes 161.3 mm forward, 13.8 mm short of the PMHS corridor's 175.1-235.6 mm (read 4.5 "
            "of twelve bodies above the joint taken for T12/L1, 189.6 mm, inside): the human's "
            "upper torso is one rigid body from T9/T10 to T1 that stays near upright on the "
            "extended lumbar spine to 60 ms, so its base, where T8 is, goes forward with the "
            "thorax-lumbar joint, where the PMHS's trunk bends along its thoracic spine "
            "(scenarios/validation/HISTORY.md, GS1 'The pelvis against the PMHS's')"),
     "rises": (("t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm"),
-              "the human's T1 rises 34.9 mm, T8 24.9 mm and its H-point 0.0 mm (32.2, 23.2 and "
-              "0.7 before the buttock was concentric with the ischium's underside; T8 read at its "
-              "level since branch "
-              "gs1pelvis, 25.4 at 4.5 of 12 bodies above T12/L1; 36.7, 29.8 "
-              "and 0.0 before the GS1 rig's springs and the deck's anchorages; it sinks 30 "
-              "mm) where the PMHS's T1 rises 42.0-63.7 mm, T8 60.4-90.6 mm and the pelvis point "
+              "the human's T1 rises 34.0 mm, T8 23.7 mm and its H-point 0.0 mm (it sinks; "
+              "earlier figures in scenarios/validation/HISTORY.md) where the PMHS's T1 rises 42.0-63.7 mm, T8 60.4-90.6 mm and the pelvis point "
               "35.7-57.1 mm by 90-108 ms: the whole body starts 11 mm lower by 40 ms (the pelvis "
               "held at the knees tilts forward about the hips while the knee supports, square to "
               "the thighs, push the knees 1.8 kN down) and from 60 ms the shoulder belt pulls "
@@ -696,43 +673,25 @@ GS1_FIGURES_OUT = {
               "behind the H-point rises 38 mm; not the start (the human placed 4 mm lower: 7.0 "
               "mm) nor the knee supports' friction (0: 0.0 mm)"),
     "accelerations": (("t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g"),
-                      "T1, T8 and L2 decelerate at most 55.7, 35.8 and 31.0 g (CFC 180; 56.3, "
-                      "39.6 and 29.3 before the buttock was concentric with the ischium's "
-                      "underside; T8 and L2 "
-                      "read at their levels since branch gs1pelvis, 33.8 and 37.3 g before; 64.1, "
-                      "39.8 and 43.7 before the belt's load on the thorax's front reached the "
-                      "ribcage; 100.7, 60.3 and 59.4 while the lumbar joints rattled against "
-                      "their extension wall) where the PMHS's peak at 8.35-22.09, 19.97-23.60 and "
-                      "18.65-24.92 g. Traced (HISTORY.md GS1 'The spine's decelerations traced'): T1's "
-                      "56 g at 68 ms is 35.6 g of the upper torso's own x deceleration (12.0 kg) "
-                      "and 20.6 g of its pitch (-1.6 krad/s^2); on it the belt's two thorax wraps "
-                      "push 4.5 kN back (their two thirds not on the sternum, risen from 0.9 kN at "
-                      "54 ms) and the chest spring 2.1 kN. The belt lies on the thorax's top by "
-                      "the neck (its shoulder point 47 mm inboard to 15 mm outboard of the "
-                      "midline, where GS1's crosses mid-clavicle), so it stops the torso square: "
-                      "it turns 2.3 deg about the vertical by 70 ms and 8 by 90 where the PMHS's "
-                      "acromia give 12 and 32 (the belted shoulder stopped at 96-139 mm, the far "
-                      "one going on to 340-416: the 'acromia' figures). Not the shoulder girdle's "
-                      "compliance: the midpoint of the PMHS's two acromia stays 8-13 mm behind T1 "
-                      "at 70-100 ms, the human's 10-24 mm. Fitted at mid-clavicle (shoulder_at, "
-                      "chest_at; on the shoulder shell, modeling.outer_surface) the torso turns as "
-                      "the PMHS's to 90 ms, T1 30 g before 95 ms, T8 37.2 g, but from 90 ms the "
+                      "T1, T8 and L2 decelerate at most 54.3, 36.0 and 27.6 g (CFC 180) where "
+                      "the PMHS's peak at 8.35-22.09, 19.97-23.60 and 18.65-24.92 g. Traced "
+                      "(HISTORY.md GS1 'The spine's decelerations traced', with the earlier "
+                      "figures): T1's peak is mostly the upper torso's own x deceleration and its "
+                      "pitch, the belt's two thorax wraps pushing it back. The belt lies on the "
+                      "thorax's top by the neck, where GS1's crosses mid-clavicle, so it stops "
+                      "the torso square (it turns 2.3 deg about the vertical by 70 ms and 8 by 90 "
+                      "where the PMHS's acromia give 12 and 32). Fitted at mid-clavicle on the "
+                      "shoulder shell the torso turns as the PMHS's to 90 ms, but from 90 ms the "
                       "belt slides off the shell over the acromion and snaps back at 116-120 ms "
-                      "(139 g; on the thorax under the shell, before: T8 23.1 g, T1 91 g at 122 ms) "
                       "(HISTORY.md GS1 'The shoulder belt on the shoulder's surface')"),
     "acromia": (("right_acromion_x_excursion_mm", "left_acromion_x_excursion_mm"),
-                "the belted (right) acromion goes 174.1 mm forward and the far one 289.1 mm "
-                "(175.9 and 282.2 read at the shoulder joints' centres, 15 mm inboard; 176.0 and "
-                "284.7 before the buttock was concentric with the ischium's underside) where the PMHS's acromia go 96.4-139.0 and 339.8-416.2 mm "
-                "(Ash et "
-                "al. 2012, kinematics.csv): the human's torso is stopped square by the belt, which "
-                "lies on the thorax's top by the neck, not over the clavicle (it turns 2.3 deg "
-                "about the vertical by 70 ms and 8.2 by 90, the PMHS's about 12 and 32); fitted "
-                "at mid-clavicle on the shoulder shell the belt holds the right shoulder at 71-80 "
-                "mm to 100 ms (under the PMHS's) and the left goes inside Ash's corridor at 70-90 "
-                "ms, but the belt then slides off over the acromion (right 250, left 524 mm read "
-                "at the acromion; 258 and 513 read at the joints, as measured before; on the "
-                "thorax under the shell, before: 98-104 mm to 100 ms, then 234 and 491 mm) (HISTORY.md "
+                "the belted (right) acromion goes 168.2 mm forward and the far one 303.8 mm "
+                "where the PMHS's acromia go 96.4-139.0 and 339.8-416.2 mm (Ash et al. 2012, "
+                "kinematics.csv): the human's torso is stopped square by the belt, which lies on "
+                "the thorax's top by the neck, not over the clavicle; fitted at mid-clavicle on "
+                "the shoulder shell the belt holds the right shoulder at 71-80 mm to 100 ms and "
+                "the left goes inside Ash's corridor at 70-90 ms, but the belt then slides off "
+                "over the acromion (earlier figures: HISTORY.md "
                 "GS1 'The shoulder belt on the shoulder's surface')"),
 }
 
