@@ -25,10 +25,6 @@ from occupant.model.bundle import POWER_MUSCLES
 HILL_A = 0.25          # a/F0 of Hill's (1938) hyperbola [S]
 ECCENTRIC_MAX = 1.8    # lengthening force plateau, F_max multiples [S Thelen 2003; Katz 1939]
 ECCENTRIC_B = (ECCENTRIC_MAX - 1.0) / (1.0 + 1.0 / HILL_A)   # slope continuity at v = 0 [D]
-# PROBE (branch onsettone, reverted): short-range stiffness anchored at the optimal length (the
-# reference posture's path length): a F_max SRS_REACH (l - 1) / SRS_RANGE while |l - 1| <= SRS_RANGE, none beyond (slipped)
-SRS_REACH = 10.0
-SRS_RANGE = 0.01
 
 
 @njit(**JIT_INLINE)
@@ -90,12 +86,6 @@ def muscles(bundle, data, t, q, v, z):
                                      + passive_force(l, el.passive_strain[e],
                                                      el.passive_shape[e]))
         tension += el.damping[e] * rate
-        if SRS_REACH > 0.0:
-            d = l - 1.0
-            if abs(d) <= SRS_RANGE:       # beyond the range the cross-bridges have slipped
-                tension += el.max_force[e] * a * SRS_REACH * d / SRS_RANGE
-            if tension < 0.0:
-                tension = 0.0
         fx, fy, fz = tension * ux, tension * uy, tension * uz
         power += add_force_pair(data, la, el.point_a[e, 0], el.point_a[e, 1], el.point_a[e, 2],
                                 vax, vay, vaz, lb, el.point_b[e, 0], el.point_b[e, 1],
