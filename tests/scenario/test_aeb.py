@@ -122,14 +122,14 @@ HALF_SINE_AMPLIFICATION = 1.77
 def test_reference_aeb_hands_held_by_the_rim_carry_only_the_arms(aeb_run, scenario):
     """The hands on the steering wheel's rim (dummies/body_contacts.toml) hold in the crash
     after braking: no hand centre more than SHELL_GRAZE past the rim's plane within its
-    square (they slide off its sides at 536-544 ms and pass beside the wheel), and the rim
-    carries the arms, not the torso behind them: each hand's rim force stays below the arm
-    (upper and lower arm with the hand, 4.32 kg) on the rim's spring under the crash's
-    half-sine, HALF_SINE_AMPLIFICATION x m_arm x peak (1.83 kN at 24.4 g), and its impulse in
-    the crash below m_arm x the impact speed (52.6 N s), the most that stopping the arm
-    takes. Measured: 0.58 / 1.11 kN (left / right, 536 / 540 ms; the arms' own mass times
-    their deceleration along the rim's normal, 0.65 / 1.17 kN, then), 10.7 / 17.6 N s
-    (scenarios/README.md, sideknees)."""
+    square (57 mm short of it at most; the rim lets go of them at 539 / 544 ms and they pass
+    beside the wheel). The rim carries the arms, not the torso behind them: each hand's rim
+    force stays below the arm (upper and lower arm with the hand, 4.32 kg) on the rim's
+    spring under the crash's half-sine, HALF_SINE_AMPLIFICATION x m_arm x peak (1.83 kN at
+    24.4 g), and its impulse in the crash below m_arm x the impact speed (52.6 N s), the most
+    that stopping the arm takes. Measured: 0.58 / 1.11 kN (left / right, 536 / 540 ms; the
+    arms' own mass times their deceleration along the rim's normal, 0.65 / 1.17 kN, then),
+    10.7 / 17.6 N s (scenarios/README.md, sideknees)."""
     res, model, p = aeb_run.results, aeb_run.model, scenario.pulse
     peak = np.pi * p.impact_speed / (2.0 * p.crash_duration)      # delta-v = 2 A T / pi
     crash = res.t >= p.impact
