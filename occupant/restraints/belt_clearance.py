@@ -107,7 +107,10 @@ def belt_path(points, samples=40, held=(), barriers=()):
     the chain is solved), and the last from the fixed point after it; a run that does not touch
     is passed straight. Runs of the indices ``held`` (wraps held across the belt) and
     ``barriers`` (barrier wraps) are rebuilt through their points (``_placed_run``) and joined
-    straight to the runs beside them."""
+    straight to the runs beside them. The path passes every fixed point: without the ones
+    between runs, a three-point belt's path ran from the retractor straight past its D-ring
+    (the side barrier's belt then read 0.0 mm in the neck shell where, through the D-ring, it
+    lies 54 mm deep: scenarios/README.md, forceline)."""
     n = len(points)
     runs, k = [], 0
     while k < n:                                     # runs that touch: (first, count)
@@ -138,8 +141,18 @@ def belt_path(points, samples=40, held=(), barriers=()):
             path.append(a + s * (np.asarray(x, float) - a))
             on.append(-1)
 
+    def through_fixed(stop):
+        """On straight through the fixed points (a D-ring, a buckle) before point ``stop``
+        that the path has not passed yet."""
+        for i in range(passed[0] + 1, stop):
+            if points[i][1] is None:
+                straight(points[i][0])
+
+    passed = [0]                      # the last point the path has passed (set in the loop)
     for r, (first, m) in enumerate(runs):
         ell = points[first][1]
+        through_fixed(first)
+        passed[0] = first + m - 1
         arc = None
         if all(i in held for i in range(first, first + m)) or first in barriers:
             arc = _placed_run(beside(first, -1), beside(first + m - 1, 1),
@@ -162,7 +175,7 @@ def belt_path(points, samples=40, held=(), barriers=()):
         straight(arc[0])
         path.extend(arc)
         on.extend([first] * len(arc))
-    straight(points[-1][0])
+    through_fixed(n)
     return np.array(path), np.array(on)
 
 

@@ -214,8 +214,9 @@ def build_belt(asm, table, c, path):
     the vehicle frame B0; the outboard side is the D-ring's side of the occupant's midplane
     y = 0). ``neck_barrier`` (default off; not with ``shoulder`` or ``shoulder_center``, which
     wrap the neck their own way): a barrier wrap on the occupant's ``neck_shell`` after the
-    D-ring (``Wrap.barrier``: no force while the belt passes outboard of the neck; measured,
-    not adopted: scenarios/README.md, neckbarrier2). An occupant with
+    D-ring (``Wrap.barrier``: no force while the belt passes outboard of the neck; on in
+    side_barrier, whose shoulder belt passes through the neck without it: scenarios/README.md,
+    forceline). An occupant with
     a ``sternum`` part (on its chest joint to the torso's part) carries the chest wrap on it, so
     the belt loads the chest through the chest joint
     (``modeling.belts.Wrap``). ``ribcage`` (on by default for a parametric human occupant,

@@ -138,3 +138,29 @@ def test_identity_wrap_after_a_barrier_rebuilt_from_the_point_before_it():
     assert max(got.values()) < 1e-9
     plain, on0 = belt_path(points, samples=400)                 # on a great circle of it
     assert np.abs((plain[on0 == 1] - A) @ n).max() > 1e-5     # 34 um off, against 1e-12
+
+
+def test_analytic_path_passes_a_fixed_point_between_the_anchor_and_a_run():
+    """A belt from a retractor R through a ring at A over the sphere to B (a three-point
+    belt's retractor, D-ring and shoulder): the path runs R -> A straight, then as the belt
+    from A alone (A's tangent point, the same arc), so a sphere the piece from A crosses 0.02 m
+    deep reads 0.02 m, one that only the line from R to the tangent point would cross reads
+    nothing. Before, the path ran from R straight to A's tangent point, past A."""
+    R = np.array([-0.3, 0.0, -0.6])
+    top = np.array([0.0, 0.0, R0])
+    ringed, on = belt_path([(R, None), (A, None), (top, SPHERE), (B, None)], samples=400)
+    alone, on_alone = belt_path([(A, None), (top, SPHERE), (B, None)], samples=400)
+    np.testing.assert_allclose(ringed[400:], alone, atol=1e-12)     # R to A: 400 samples after R
+    np.testing.assert_allclose(ringed[:401], R + np.linspace(0, 1, 401)[:, None] * (A - R), atol=1e-12)
+    t1 = _tangent(A, -1.0)
+    u = (t1 - A) / np.linalg.norm(t1 - A)
+    normal = np.array([-u[2], 0.0, u[0]])
+    mid = 0.5 * (A + t1)
+    crossed = (mid - 0.03 * np.sign(normal[2]) * normal, np.eye(3), np.full(3, 0.05))
+    skipped = 0.5 * (R + t1)                                # on the line from R past A
+    missed = (skipped, np.eye(3), np.full(3, 0.01))
+    assert depth(skipped + [0.0, 0.0, 0.005], missed) == pytest.approx(0.005)   # inside it
+    points = [(R, None), (A, None), (top, SPHERE), (B, None)]
+    got = deepest(ringed, on, points, {"crossed": crossed, "missed": missed})
+    assert got["crossed"] == pytest.approx(0.02, abs=1e-6)
+    assert got["missed"] == 0.0
