@@ -409,11 +409,11 @@ def test_reference_run_summary_counts_the_interiors_hinged_surfaces(rear):
     """The command's summary counts the interior's surfaces: the whiplash seat's cushion and
     floor on B0 and its seat back and head restraint on the hinged back frame, 4 (before, only
     the surfaces fixed to B0 were counted: 2), and the contact pairs: the scenario's 11 and
-    the occupant's own 6 (dummies/body_contacts.toml: chin-chest, thighs, knee pads, shanks,
-    foot-shank, feet)."""
+    the occupant's own 8 (dummies/body_contacts.toml: head shell and chin on the chest, the
+    chin on the sternum's jacket, thighs, knee pads, shanks, foot-shank, feet)."""
     from occupant.scenario.command import summary_lines
     assert len(rear.interior.surfaces) == 4
-    assert "interior whiplash_sled_seat (4 surfaces, 17 contact pairs)" in summary_lines(rear)[2]
+    assert "interior whiplash_sled_seat (4 surfaces, 19 contact pairs)" in summary_lines(rear)[2]
 
 
 def test_reference_rear_whiplash_femur_moment_is_the_knee_friction(rear):
