@@ -9,11 +9,13 @@ import numpy as np
 import pytest
 
 import occupant
+from occupant.dynamics.api import body_poses
 from occupant.human.builder import _check_inputs, build, build_segments
 from occupant.human.errors import HumanParameterError
 from occupant.human.head_neck import head_neck_assembly
 from occupant.human.neck_muscles import moment_arm, muscle_paths, neck_muscle_table
 from occupant.model import BaseMotion
+from occupant.spatial.rotation import quat_exp, quat_multiply
 
 G = 9.81
 
@@ -95,6 +97,44 @@ def test_reference_trapezius_lines_keep_vasavadas_moment_arms():
     path = {p[0]: p for p in muscle_paths(segs, 1.753)}["left_trapezius_clavicular"]
     arm_oc = moment_arm(segs, path[2], path[3], path[4], path[5], "oc")[0]
     assert arm_oc * 1e3 == pytest.approx(-42.4, abs=0.05)
+
+
+def test_identity_moment_arms_are_the_compiled_paths_length_slope():
+    """The moment arms the sizing uses (moment_arm: tension times lever about the joint centre)
+    are r = -dL/dtheta of the compiled model's own muscle paths, theta turning the neck joint
+    about each of its three axes in the reference posture (central differences), for every
+    muscle about each joint it spans."""
+    model = build(stature=1.753, mass=78.2, neck_activation="relaxed")
+    st, m, prop = _check_inputs(1.753, 78.2, "male", None)
+    segs = build_segments(st, m, "male", prop)
+    data, q0, h = model.make_data(), model.neutral_configuration(), 1e-6
+
+    def lengths(q):
+        X = body_poses(model, data, q)
+        ends = {}
+        for k, name in enumerate(model.marker_names):
+            b = model.marker_body[k]
+            ends[name] = X[b][:3, :3] @ model.marker_p[k] + X[b][:3, 3]
+        return {n: np.linalg.norm(ends[f"{n}_origin"] - ends[f"{n}_insertion"])
+                for n in model.muscle_names}
+
+    checked = 0
+    for joint, about, part in (("lower_neck", "c7", "torso"), ("upper_neck", "oc", "head")):
+        k = int(model.tree.qidx[model.joint_links[model.joint_names.index(joint)][-1]])
+        for axis in range(3):
+            turned = []
+            for sign in (1.0, -1.0):
+                q = q0.copy()
+                q[k:k + 4] = quat_multiply(q0[k:k + 4], quat_exp(sign * h * np.eye(3)[axis]))
+                turned.append(lengths(q))
+            for n, _, wa, pa, wb, pb, _, _ in muscle_paths(segs, 1.753):
+                if part not in (wa, wb):
+                    continue                 # spans the other joint only
+                slope = (turned[0][n] - turned[1][n]) / (2.0 * h)
+                arm = moment_arm(segs, wa, pa, wb, pb, about, axis=axis)[0]
+                assert -slope == pytest.approx(arm, abs=1e-8), (n, joint, axis)
+                checked += 1
+    assert checked == 3 * (16 + 12)          # 16 lines from the torso, 12 onto the head
 
 
 def test_analytic_trapezius_at_the_extensors_scale_exceeds_the_lateral_strength(monkeypatch):
