@@ -123,7 +123,16 @@ BASE = [
          ellipsoids=[dict(name="head_shell", center=(0.044, 0.0, 0.057),
                           semi=(0.101, 0.085, None), orient=(0.0, 0.0, 0.0),
                           src="[D] fore-aft/lateral half-extents of the 95M head shell; vertical "
-                              "semi-axis FITTED to the 50M erect sitting height 0.884 m [C]")]),
+                              "semi-axis FITTED to the 50M erect sitting height 0.884 m [C]"),
+                     # the head shell, sized along the head's axes, leaves the open 95M head
+                     # shell's chin 33-38 mm outside it (scenarios/README.md, branch chinpad)
+                     dict(name="chin", center=(0.0969, 0.0, -0.0499),
+                          semi=(0.0248, 0.0430, 0.0184), orient=(0.0, 0.0, 0.0),
+                          src="[D] the chin and jaw of the 95M head shell [S]: least-squares "
+                              "ellipsoid through its 14 nodes more than 95 mm below and 40 mm "
+                              "ahead of the head shell's centre (residuals 5.1 mm at most), its "
+                              "bottom at the lowest node, its half-width capped at the jaw's "
+                              "43 mm")]),
     dict(name="upper_arm", parent="upper_torso", mirror=True, region="arm", mass=2.70,
          mass_src="[S] upper arm rigid body",
          com=(0.0, 0.0, -0.116), com_src="[D] 0.116 m from the shoulder centre along the humerus",
