@@ -21,6 +21,10 @@ after a barrier from that fixed point too (placed as if it were not there,
 sample, from the points its producer recorded and the ellipsoids' poses (``ellipsoids_at``)."""
 import numpy as np
 
+from occupant.restraints.wrap_geometry import _wrap_plane, wrap_arc_point
+
+UNIT = (1.0, 1.0, 1.0)      # the semi-axes of the scaled frame's ellipsoid, the unit sphere
+
 
 def _scaled(x, ell):
     c, R, D = ell
@@ -44,51 +48,52 @@ def _arc(f, p, m):
     return u, e, start, start + (m + 1) * (first - start)
 
 
-def _placed_arc(a, b, p):
-    """The wrap of a point p placed across the belt between the points a and b (all scaled):
-    on the circle the plane through a, b and p cuts from the unit sphere, from a's tangent point
-    to b's the way round through p (``wrap_geometry.wrap_arc_point``; a neighbour inside the
-    sphere from its own direction): (the circle's point at an angle, the angles of a's tangent
-    point, of p and of b's tangent point), or None where a, b and p give no plane or no arc."""
-    n = np.cross(b - a, p - a)
-    if np.linalg.norm(n) < 1e-12:
+def _placed_arc(a, b, p, side):
+    """The wrap of a point p placed across the belt between the points a and b (all scaled) as
+    the step places it (``wrap_geometry.wrap_arc_point`` on the unit sphere with p as its place:
+    in the plane through a, b and p's direction, the way round whose middle faces ``side``
+    more): (its point at a fraction of its arc from a's tangent point to b's, p's fraction), or
+    None where a, b and p give no plane, the wrap does not touch or p lies off its arc."""
+    a, b, s, side = tuple(a), tuple(b), tuple(p), tuple(side)
+
+    def point(f):
+        return np.array(wrap_arc_point(UNIT, side, a, b, s, f)[0])
+
+    n, h, r = _wrap_plane(a, b, s)
+    if r == 0.0 or not wrap_arc_point(UNIT, side, a, b, s, 0.5)[1]:
         return None
-    n /= np.linalg.norm(n)
-    h = n @ (p / np.linalg.norm(p))
-    r = np.sqrt(max(1.0 - h * h, 0.0))
-    if r < 1e-6:
+    o = h * np.array(n)
+    t0, mid, t1 = point(0.0) - o, point(0.5) - o, point(1.0) - o
+    y = np.cross(n, mid)                     # along the arc at its middle, towards b's end
+    y *= np.sign((t1 - t0) @ y)
+    half = np.arctan2(np.linalg.norm(np.cross(mid, t0)), mid @ t0)
+    psi = np.arctan2((p - o) @ y, (p - o) @ mid)                   # p's angle from the middle
+    if abs(psi) > half + 1e-6:
         return None
-    o = h * n
-    ia, ib, ip = (a - o) / r, (b - o) / r, (p - o) / r
-    u = ia / np.linalg.norm(ia)
-    for e in (np.cross(n, u), -np.cross(n, u)):
-        phi_b = np.arctan2(ib @ e, ib @ u) % (2.0 * np.pi)
-        phi_p = np.arctan2(ip @ e, ip @ u) % (2.0 * np.pi)
-        a0 = np.arccos(min(1.0, 1.0 / max(np.linalg.norm(ia), 1.0)))
-        a1 = phi_b - np.arccos(min(1.0, 1.0 / max(np.linalg.norm(ib), 1.0)))
-        if a0 - 1e-6 <= phi_p <= a1 + 1e-6:
-            return (lambda phi, e=e: o + r * (np.cos(phi) * u + np.sin(phi) * e)), a0, phi_p, a1
-    return None
+    return point, (0.5 + 0.5 * psi / half if half > 0.0 else 0.5)
 
 
 def _placed_run(a, b, ps, ell, samples):
     """The path over a run of wraps placed across the belt (``_placed_arc``; ``ps`` their
     points, a and b the points beside the run, B0): from a's tangent point to the first point
     in that point's plane, between points on the great circle through them (scaled), from the
-    last point to b's tangent point in its plane; None where a plane is missing."""
+    last point to b's tangent point in its plane; the way round the one the points face (the
+    step's ``wrap_chain.run_way``, their places taken as their directions); None where a plane
+    is missing."""
     a, b = _scaled(a, ell), _scaled(b, ell)
     ps = [_scaled(p, ell) for p in ps]
-    first, last = _placed_arc(a, b, ps[0]), _placed_arc(a, b, ps[-1])
+    side = np.sum([p / np.linalg.norm(p) for p in ps], axis=0)
+    first, last = _placed_arc(a, b, ps[0], side), _placed_arc(a, b, ps[-1], side)
     if first is None or last is None:
         return None
-    out = [first[0](t) for t in np.linspace(first[1], first[2], samples + 1)]
+    out = [first[0](f) for f in np.linspace(0.0, first[1], samples + 1)]
     for p, q in zip(ps[:-1], ps[1:]):
         p, q = p / np.linalg.norm(p), q / np.linalg.norm(q)
         w = np.arccos(np.clip(p @ q, -1.0, 1.0))
         if w > 1e-9:
             out += [(np.sin((1.0 - t) * w) * p + np.sin(t * w) * q) / np.sin(w)
                     for t in np.linspace(0.0, 1.0, samples + 1)[1:]]
-    out += [last[0](t) for t in np.linspace(last[2], last[3], samples + 1)[1:]]
+    out += [last[0](f) for f in np.linspace(last[1], 1.0, samples + 1)[1:]]
     return [_unscaled(x, ell) for x in out]
 
 
