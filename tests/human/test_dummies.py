@@ -291,7 +291,7 @@ def _head_ellipsoid(asm, name):
 def test_reference_95m_occiput_bounds_the_back_of_the_head_shell():
     """The occiput ellipsoid passes through the open 95M shell's back-of-head nodes within the
     residual its file states (the radial distance of each node from the ellipsoid, as fitted),
-    where the head shell ellipsoid leaves them up to 36 mm outside (33.6 mm behind it at the
+    where the head shell ellipsoid leaves them up to 36 mm outside (33.5 mm behind it at the
     rearmost node) and its top stays at the head shell's, the sitting height that is fitted to."""
     import re
     from occupant.io.toml_files import resolve_shipped
