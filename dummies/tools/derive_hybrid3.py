@@ -132,7 +132,16 @@ BASE = [
                               "ellipsoid through its 14 nodes more than 95 mm below and 40 mm "
                               "ahead of the head shell's centre (residuals 5.1 mm at most), its "
                               "bottom at the lowest node, its half-width capped at the jaw's "
-                              "43 mm")]),
+                              "43 mm"),
+                     # and the back of the head 25-45 mm outside it, horizontally, from the neck
+                     # opening up to the crown (scenarios/README.md, branch occiput)
+                     dict(name="occiput", center=(-0.0085, 0.0, 0.0775),
+                          semi=(0.0823, 0.0877, 0.0875), orient=(0.0, 0.0, 0.0),
+                          src="[D] the back of the 95M head shell [S]: least-squares ellipsoid "
+                              "through its 63 nodes more than 40 mm behind the head shell's "
+                              "centre (residuals 5.2 mm at most, 2.4 rms), its top at the head "
+                              "shell's (the sitting height that is fitted to), its surface within "
+                              "6.6 mm outside the shell above the neck opening")]),
     dict(name="upper_arm", parent="upper_torso", mirror=True, region="arm", mass=2.70,
          mass_src="[S] upper arm rigid body",
          com=(0.0, 0.0, -0.116), com_src="[D] 0.116 m from the shoulder centre along the humerus",

@@ -119,8 +119,8 @@ def _rear_values(channels, dummy, results, model):
     out = {}
     contact = None
     if results is not None:
-        force = [v for k, v in results.outputs.items()
-                 if k.endswith(f"__{HEAD_RESTRAINT}.normal_force") and k.startswith("head")]
+        force = [results.outputs[f"{name}.normal_force"] for name in _head_restraint_pairs(model)
+                 if f"{name}.normal_force" in results.outputs]
         if force:
             on = np.flatnonzero(np.sum(force, axis=0) > 0.0)
             if on.size:
@@ -141,6 +141,18 @@ def _rear_values(channels, dummy, results, model):
                     **({"Nkm": r["nkm"]} if "nkm" in r else {})}
         _group(out, ("NIC", "T1 acceleration", "Nkm"), _rear)
     return out
+
+
+def _head_restraint_pairs(model):
+    """Names of the contact pairs of the head's own geometries (head shell, occiput, ...) with
+    the ``head_restraint`` surface."""
+    asm = getattr(model, "source", None)
+    if asm is None or "head" not in model.body_names:
+        return []
+    head = model.body("head")
+    return [name for name, pair in asm.contact_pairs.items() if pair.geometry_b == HEAD_RESTRAINT
+            and model.marker_body[model.marker_names.index(asm.geometries[pair.geometry_a].marker)]
+            == head]
 
 
 def _head_motion(results, model, t_end=None):

@@ -256,3 +256,58 @@ def test_reference_prismatic_resistance_takes_lengths_not_angles(tmp_path):
         with pytest.raises(DummyFileError) as err:
             load_description(str(path))
         assert expected in str(err.value) and str(path) in str(err.value)
+
+
+# The back of the open 95M Hybrid III's head shell (OpenRadioss ModelExchange,
+# Safety/Hybrid_III_95th_RG_Articulated, part 15000000, CC BY-NC: node positions, facts only): its
+# 63 nodes more than 40 mm behind the head shell ellipsoid's centre, mm, in the head's axes
+# (x forward, z up) from that centre (the deck's reference posture, H-point origin, the head box
+# centre at (38, 0, 722) mm; dummies/tools/derive_hybrid3.py; scenarios/README.md, branch occiput).
+BACK_OF_HEAD_95M = 1e-3 * np.array([
+    (-40.1, -71.4, -36.4), (-40.1, 71.2, -36.4), (-67.9, -66.9, -33.1), (-67.9, 66.7, -33.1),
+    (-87.1, -60.3, -31.2), (-87.1, 60.1, -31.2), (-92.2, -59.1, -31.1), (-92.2, 58.9, -31.1),
+    (-117.4, -30.1, -26.2), (-117.4, 30.0, -26.2), (-124.9, -0.1, -24.2), (-61.7, -77.5, -9.2),
+    (-61.7, 77.3, -9.2), (-81.5, -73.8, -5.7), (-81.5, 73.7, -5.7), (-111.4, -58.9, 1.0),
+    (-111.4, 58.8, 1.0), (-130.0, -30.6, 5.7), (-130.0, 30.5, 5.7), (-134.5, -0.1, 7.0),
+    (-55.1, -83.3, 16.3), (-55.1, 83.2, 16.3), (-77.6, -80.3, 21.0), (-77.6, 80.1, 21.0),
+    (-113.2, -58.9, 28.5), (-113.2, 58.7, 28.8), (-128.7, -30.1, 32.6), (-128.7, 29.9, 32.6),
+    (-128.8, -0.1, 33.7), (-48.4, -84.9, 42.2), (-48.4, 84.7, 42.2), (-74.4, -79.5, 47.7),
+    (-74.4, 79.4, 47.7), (-104.4, -58.5, 55.6), (-104.4, 58.3, 55.6), (-120.2, -29.9, 58.5),
+    (-120.2, 29.7, 58.5), (-123.1, -0.1, 60.4), (-41.9, -79.3, 67.5), (-41.9, 79.1, 67.5),
+    (-69.8, -70.6, 74.6), (-69.8, 70.5, 74.6), (-85.3, -58.7, 78.5), (-85.3, 58.5, 78.5),
+    (-95.8, -45.5, 80.8), (-95.8, 45.3, 80.8), (-103.6, -30.1, 82.6), (-103.6, 30.0, 82.6),
+    (-107.5, -0.1, 84.1), (-68.8, -60.8, 85.2), (-68.8, 60.7, 85.2), (-84.2, -40.4, 92.0),
+    (-84.2, 40.3, 92.0), (-67.7, -51.8, 92.5), (-67.7, 51.6, 92.5), (-86.9, -30.2, 95.4),
+    (-86.9, 30.0, 95.4), (-90.7, -0.1, 96.0), (-67.0, -41.5, 98.9), (-67.0, 41.3, 98.9),
+    (-66.9, -30.1, 103.8), (-66.9, 30.0, 103.8), (-67.7, -0.1, 107.4)])
+
+
+def _head_ellipsoid(asm, name):
+    """(centre, axes R, semi-axes) of one of the head's ellipsoids in the head part's frame."""
+    marker = asm.markers[asm.geometries[name].marker]
+    return marker.position, marker.rotation, np.asarray(asm.geometries[name].semi_axes)
+
+
+def test_reference_95m_occiput_bounds_the_back_of_the_head_shell():
+    """The occiput ellipsoid passes through the open 95M shell's back-of-head nodes within the
+    residual its file states (the radial distance of each node from the ellipsoid, as fitted),
+    where the head shell ellipsoid leaves them up to 36 mm outside (33.5 mm behind it at the
+    rearmost node) and its top stays at the head shell's, the sitting height that is fitted to."""
+    import re
+    from occupant.io.toml_files import resolve_shipped
+    text = resolve_shipped("hybrid3_95m", "dummies", "dummy").read_text()
+    stated = re.search(r'name = "occiput"\n.*\n.*residuals ([\d.]+) mm at most, ([\d.]+) rms', text)
+    most, rms = 1e-3 * float(stated[1]), 1e-3 * float(stated[2])
+    asm = load_dummy("hybrid3_95m").source
+    c_head, R_head, semi_head = _head_ellipsoid(asm, "head_shell")
+    c, R, semi = _head_ellipsoid(asm, "occiput")
+    nodes = c_head + BACK_OF_HEAD_95M @ R_head.T
+    local = (nodes - c) @ R
+    rho = np.linalg.norm(local / semi, axis=1)
+    residual = np.linalg.norm(local, axis=1) * (1.0 - 1.0 / rho)
+    assert np.abs(residual).max() <= most + 5e-5          # the statement rounded to 0.1 mm
+    assert np.sqrt(np.mean(residual ** 2)) <= rms + 5e-5
+    rho_head = np.linalg.norm(BACK_OF_HEAD_95M / semi_head, axis=1)
+    outside = np.linalg.norm(BACK_OF_HEAD_95M, axis=1) * (1.0 - 1.0 / rho_head)
+    assert 0.030 < outside.max() < 0.040
+    assert c[2] + semi[2] == pytest.approx(c_head[2] + semi_head[2], abs=1e-4)
