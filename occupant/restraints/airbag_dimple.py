@@ -190,12 +190,20 @@ def disc_overlap(r1, r2, s):
 # share). The shares follow the bodies as they move; area = dV/dd holds at fixed shares (the
 # gas's work and the bodies' close while they are constant, as for the carried share of
 # occupant.restraints.airbag).
+# Bodies of one link (a dummy's head shell and its chin) are one rigid surface: the fabric turns
+# one dimple over them, not two that share it, and nothing of the fabric's push is the other's
+# to take. Their dimple is the union of their discs: the larger disc whole (at equal areas the
+# earlier pair's), each smaller one less all its overlap with the larger ones of its link (two
+# coincident bodies push as one; three overlapping ones may lose a common part twice, floored
+# at 0: the dummies put at most two of a link in a bag). Against other links' pairs the halves
+# stand.
 
 
 @njit(**JIT)
-def dimple_shares(geo, start, end, radius, R, face):
+def dimple_shares(geo, start, end, radius, R, face, link):
     """Each pair's share of its own dimple, for the bag whose pairs are start..end - 1, into
-    geo[7, k, 0]: 1 less half its overlap with each other pair's dimple over its area, floored
+    geo[7, k, 0]: 1 less half its overlap with each other link's pair's dimple and all its
+    overlap with each larger dimple of its own link (``link[k]``) over its area, floored
     at 0, the dimples discs of their areas (``dimple``, body radius ``radius[k]``, face curvature
     radius R, at most the bag's ``face`` m^2) about their contact points (geo[3]) across their
     mean normal (geo[2]), depths geo[4, k, 0] less the unfolded depths geo[7, k, 2] (the depth the
@@ -222,6 +230,10 @@ def dimple_shares(geo, start, end, radius, R, face):
                 along = dx * nx + dy * ny + dz * nz
                 dx, dy, dz = dx - along * nx, dy - along * ny, dz - along * nz
                 s = np.sqrt(dx * dx + dy * dy + dz * dz)
-                kept -= 0.5 * disc_overlap(rho, np.sqrt(geo[7, j, 1] / np.pi), s)
+                lost = 0.5
+                if link[j] == link[k]:
+                    larger = geo[7, j, 1] > area or (geo[7, j, 1] == area and j < k)
+                    lost = 1.0 if larger else 0.0
+                kept -= lost * disc_overlap(rho, np.sqrt(geo[7, j, 1] / np.pi), s)
         geo[7, k, 0] = max(kept, 0.0) / area if area > 0.0 else 1.0
     return 0.0

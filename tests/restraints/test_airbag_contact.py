@@ -834,7 +834,8 @@ def test_analytic_overlapping_dimples_share_the_face():
     def shares(points, depths=None):
         depths = [d] * len(points) if depths is None else depths
         geo = _pairs(points, [up] * len(points), depths)
-        assert dimple_shares(geo, 0, len(points), radius, R, face) == 0.0
+        assert dimple_shares(geo, 0, len(points), radius, R, face,
+                             np.arange(len(points))) == 0.0
         np.testing.assert_allclose(geo[7, :, 1], [own if x > 0 else 0.0 for x in depths],
                                    rtol=1e-12)
         return geo[7, :, 0]
@@ -849,6 +850,45 @@ def test_analytic_overlapping_dimples_share_the_face():
     np.testing.assert_allclose(shares([(0, 0, 0), (0, 0, 0)], [d, -0.01]), [1.0, 1.0],
                                rtol=1e-12)
     np.testing.assert_allclose(shares([(0, 0, 0)] * 3), [0.0] * 3, atol=1e-15)
+
+
+def test_analytic_bodies_of_one_link_turn_one_dimple():
+    """airbag_dimple.dimple_shares, bodies of one link (a head shell and its chin): one rigid
+    surface under the fabric, whose dimple is the union of their discs. Two coincident bodies
+    push as one (the first whole, the second nothing, where two links' bodies took half each);
+    the smaller of two offset ones keeps its area less all the overlap (the pair's kept areas
+    sum to the discs' union, disc_overlap), the larger its whole; apart each keeps its own; a
+    third pair, of another link, overlapping the larger shares half of that overlap with it."""
+    R, face = 0.43, np.pi * 0.25 * 0.172
+    r_big, r_small, d = 0.09, 0.03, 0.04
+    up = (1.0, 0.0, 0.0)
+
+    def shares(points, radius, link, depths):
+        geo = _pairs(points, [up] * len(points), depths)
+        assert dimple_shares(geo, 0, len(points), np.array(radius), R, face,
+                             np.array(link)) == 0.0
+        return geo[7, :, 0], geo[7, :, 1]
+
+    kept, area = shares([(0, 0, 0)] * 2, [r_big] * 2, [4, 4], [d, d])
+    np.testing.assert_array_equal(kept, [1.0, 0.0])
+    np.testing.assert_allclose(area, [dimple(d, r_big, R, face)[1]] * 2, rtol=1e-12)
+    a_big, a_small = dimple(d, r_big, R, face)[1], dimple(0.6 * d, r_small, R, face)[1]
+    rho_big, rho_small = np.sqrt(a_big / np.pi), np.sqrt(a_small / np.pi)
+    s = rho_big
+    overlap = disc_overlap(rho_big, rho_small, s)
+    assert 0.0 < overlap < a_small
+    for order in (1, -1):
+        kept, area = shares([(0, 0, 0), (0, 0, s)][::order], [r_big, r_small][::order], [4, 4],
+                            [d, 0.6 * d][::order])
+        np.testing.assert_allclose(kept[::order], [1.0, 1.0 - overlap / a_small], rtol=1e-12)
+        np.testing.assert_allclose((kept * area).sum(), a_big + a_small - overlap, rtol=1e-12)
+    kept, _ = shares([(0, 0, 0), (0, 0, 1.0)], [r_big, r_small], [4, 4], [d, 0.6 * d])
+    np.testing.assert_array_equal(kept, [1.0, 1.0])
+    kept, _ = shares([(0, 0, 0), (0, 0, s), (0, 0, -s)], [r_big, r_small, r_big], [4, 4, 7],
+                     [d, 0.6 * d, d])
+    half = 0.5 * disc_overlap(rho_big, rho_big, s) / a_big
+    np.testing.assert_allclose(kept, [1.0 - half, 1.0 - overlap / a_small, 1.0 - half],
+                               rtol=1e-12)
 
 
 def test_analytic_two_bodies_at_one_place_push_as_one():
