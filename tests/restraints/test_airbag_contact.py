@@ -854,11 +854,12 @@ def test_analytic_overlapping_dimples_share_the_face():
 
 def test_analytic_bodies_of_one_link_turn_one_dimple():
     """airbag_dimple.dimple_shares, bodies of one link (a head shell and its chin): one rigid
-    surface under the fabric, whose dimple is the union of their discs. Two coincident bodies
-    push as one (the first whole, the second nothing, where two links' bodies took half each);
-    the smaller of two offset ones keeps its area less all the overlap (the pair's kept areas
-    sum to the discs' union, disc_overlap), the larger its whole; apart each keeps its own; a
-    third pair, of another link, overlapping the larger shares half of that overlap with it."""
+    surface under the fabric, one dimple, the law's at the link's deepest depth for its widest
+    body, split in proportion to the pairs' own dimples. Two coincident equal bodies push as one
+    (half each); a small body deeper than a large one: together the large body's dimple at the
+    small one's depth, the small one bearing its own dimple's part of it; the split is
+    continuous where the two depths cross (variant A, the larger disc whole, jumped there); a
+    pair of another link overlapping both still shares half of each overlap with each."""
     R, face = 0.43, np.pi * 0.25 * 0.172
     r_big, r_small, d = 0.09, 0.03, 0.04
     up = (1.0, 0.0, 0.0)
@@ -870,25 +871,27 @@ def test_analytic_bodies_of_one_link_turn_one_dimple():
         return geo[7, :, 0], geo[7, :, 1]
 
     kept, area = shares([(0, 0, 0)] * 2, [r_big] * 2, [4, 4], [d, d])
-    np.testing.assert_array_equal(kept, [1.0, 0.0])
+    np.testing.assert_allclose(kept, [0.5, 0.5], rtol=1e-12)
     np.testing.assert_allclose(area, [dimple(d, r_big, R, face)[1]] * 2, rtol=1e-12)
-    a_big, a_small = dimple(d, r_big, R, face)[1], dimple(0.6 * d, r_small, R, face)[1]
-    rho_big, rho_small = np.sqrt(a_big / np.pi), np.sqrt(a_small / np.pi)
-    s = rho_big
-    overlap = disc_overlap(rho_big, rho_small, s)
-    assert 0.0 < overlap < a_small
-    for order in (1, -1):
-        kept, area = shares([(0, 0, 0), (0, 0, s)][::order], [r_big, r_small][::order], [4, 4],
-                            [d, 0.6 * d][::order])
-        np.testing.assert_allclose(kept[::order], [1.0, 1.0 - overlap / a_small], rtol=1e-12)
-        np.testing.assert_allclose((kept * area).sum(), a_big + a_small - overlap, rtol=1e-12)
-    kept, _ = shares([(0, 0, 0), (0, 0, 1.0)], [r_big, r_small], [4, 4], [d, 0.6 * d])
-    np.testing.assert_array_equal(kept, [1.0, 1.0])
+    s = 0.05
+    for d_small in (0.6 * d, 1.3 * d):
+        kept, area = shares([(0, 0, 0), (0, 0, s)], [r_big, r_small], [4, 4], [d, d_small])
+        one = dimple(max(d, d_small), r_big, R, face)[1]
+        np.testing.assert_allclose(kept, [one / area.sum()] * 2, rtol=1e-12)
+        np.testing.assert_allclose((kept * area).sum(), one, rtol=1e-12)
+    below, _ = shares([(0, 0, 0), (0, 0, s)], [r_big, r_small], [4, 4], [d, d * (1 - 1e-9)])
+    above, _ = shares([(0, 0, 0), (0, 0, s)], [r_big, r_small], [4, 4], [d, d * (1 + 1e-9)])
+    np.testing.assert_allclose(above, below, rtol=1e-7)
     kept, _ = shares([(0, 0, 0), (0, 0, s), (0, 0, -s)], [r_big, r_small, r_big], [4, 4, 7],
                      [d, 0.6 * d, d])
-    half = 0.5 * disc_overlap(rho_big, rho_big, s) / a_big
-    np.testing.assert_allclose(kept, [1.0 - half, 1.0 - overlap / a_small, 1.0 - half],
-                               rtol=1e-12)
+    a_big, a_small = dimple(d, r_big, R, face)[1], dimple(0.6 * d, r_small, R, face)[1]
+    rho_big, rho_small = np.sqrt(a_big / np.pi), np.sqrt(a_small / np.pi)
+    half_big = 0.5 * disc_overlap(rho_big, rho_big, s) / a_big
+    apart = 0.5 * disc_overlap(rho_small, rho_big, 2 * s)
+    one = a_big / (a_big + a_small)
+    np.testing.assert_allclose(
+        kept, [one - half_big, one - apart / a_small, 1.0 - half_big - apart / a_big],
+        rtol=1e-12)
 
 
 def test_analytic_two_bodies_at_one_place_push_as_one():
