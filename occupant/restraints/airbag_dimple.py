@@ -191,26 +191,26 @@ def disc_overlap(r1, r2, s):
 # gas's work and the bodies' close while they are constant, as for the carried share of
 # occupant.restraints.airbag).
 # Bodies of one link (a dummy's head shell and its chin) are one rigid surface: the fabric turns
-# one dimple over them, not two that share it. That dimple is the law's for the link's deepest
-# depth and its widest body [E: the fabric cannot follow the narrower body's curvature where the
-# wider lies beside it], split among its pairs in proportion to their own dimples (the deeper
-# pair bears more), so it follows the bodies continuously (taking the larger disc whole moved
-# the whole overlap from one pair to the other as their areas crossed: the unbelted sled's head
-# 3.15 kN -> 0 and chin 0 -> 2.12 kN in 0.5 ms). A link's pairs share it whether or not their
-# dimples overlap (the dummies' do: the chin 33-38 mm outside the head shell, the knee sphere on
-# the shank's top); against other links' pairs the halves stand.
+# one dimple over them, the union of their discs as for any two bodies, but none of the two owns
+# the overlap's push more than its dimple does: each gives up the overlap in proportion to the
+# other's dimple, a_j / (a_k + a_j), so the larger bears the most of it and the split follows
+# the bodies continuously. Splitting it evenly (as between links) moved the face's push to the
+# chin (scenarios/README.md `chinpairs`); the larger disc whole (variant A, branch chinbag's
+# history) moved the whole overlap from one pair to the other as their areas crossed (the
+# unbelted sled's head 3.15 kN -> 0 and chin 0 -> 2.12 kN in 0.5 ms); one dimple of the link's
+# widest body at its deepest depth (variant B) was too small for discs that lie apart (the
+# unbelted sled's chin went through the bag to the panel top).
 
 
 @njit(**JIT)
 def dimple_shares(geo, start, end, radius, R, face, link):
     """Each pair's share of its own dimple, for the bag whose pairs are start..end - 1, into
-    geo[7, k, 0]: its link's (``link[k]``) one dimple (the law at the link's deepest depth and
-    for its widest body) over the sum of its pairs' own dimples, less half its overlap with each
-    other link's pair's dimple over its area, floored at 0 (a lone pair: 1 less those halves).
-    The dimples are discs of their areas (``dimple``, body radius ``radius[k]``, face curvature
-    radius R, at most the bag's ``face`` m^2) about their contact points (geo[3]) across their
+    geo[7, k, 0]: 1 less, over its area, half its overlap with each other link's pair's dimple
+    and the share a_j / (a_k + a_j) of its overlap with each dimple a_j of its own link
+    (``link[k]``), floored at 0. The dimples are discs of their areas (``dimple``, body radius
+    ``radius[k]``, face curvature radius R, at most the bag's ``face`` m^2) about their contact points (geo[3]) across their
     mean normal (geo[2]), depths geo[4, k, 0] less the unfolded depths geo[7, k, 2] (the depth the
-    body pushed in itself, ``occupant.restraints.airbag.patch``); the own areas are left in
+    body pushed in itself, ``occupant.restraints.airbag.patch``); the areas are left in
     geo[7, k, 1]. Returns 0.0."""
     for k in range(start, end):
         d = geo[4, k, 0] - geo[7, k, 2]
@@ -220,14 +220,8 @@ def dimple_shares(geo, start, end, radius, R, face, link):
         kept = area
         if area > 0.0:
             rho = np.sqrt(area / np.pi)
-            depth, wide, total = 0.0, 0.0, 0.0
             for j in range(start, end):
                 if j == k or geo[7, j, 1] <= 0.0:
-                    continue
-                if link[j] == link[k]:
-                    depth = max(depth, geo[4, j, 0] - geo[7, j, 2])
-                    wide = max(wide, radius[j])
-                    total += geo[7, j, 1]
                     continue
                 nx, ny, nz = geo[2, k, 0] + geo[2, j, 0], geo[2, k, 1] + geo[2, j, 1], \
                     geo[2, k, 2] + geo[2, j, 2]
@@ -239,10 +233,9 @@ def dimple_shares(geo, start, end, radius, R, face, link):
                 along = dx * nx + dy * ny + dz * nz
                 dx, dy, dz = dx - along * nx, dy - along * ny, dz - along * nz
                 s = np.sqrt(dx * dx + dy * dy + dz * dz)
-                kept -= 0.5 * disc_overlap(rho, np.sqrt(geo[7, j, 1] / np.pi), s)
-            if total > 0.0:
-                depth = max(depth, geo[4, k, 0] - geo[7, k, 2])
-                wide = max(wide, radius[k])
-                kept += area * (dimple(depth, wide, R, face)[1] / (total + area) - 1.0)
+                lost = 0.5
+                if link[j] == link[k]:
+                    lost = geo[7, j, 1] / (area + geo[7, j, 1])
+                kept -= lost * disc_overlap(rho, np.sqrt(geo[7, j, 1] / np.pi), s)
         geo[7, k, 0] = max(kept, 0.0) / area if area > 0.0 else 1.0
     return 0.0
