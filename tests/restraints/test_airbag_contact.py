@@ -858,8 +858,10 @@ def test_analytic_bodies_of_one_link_share_their_overlap_by_their_dimples():
     overlap in proportion to the other's dimple. Two coincident equal bodies push as one (half
     each); a large and a small body offset keep together the discs' union (disc_overlap), the
     larger dimple losing the smaller one's part of the overlap, less than half of it (two links'
-    pairs lose half each), whichever body is deeper; apart each keeps its own; a pair of another link overlapping both still
-    shares half of each overlap with each."""
+    pairs lose half each), whichever body is deeper; apart each keeps its own. A pair of another
+    link overlapping both keeps its dimple less half of each overlap; each of the link's two
+    gives up half of its overlap with it times the share it keeps within the link (the part of
+    its disc it keeps), so the link as a whole gives up about half, not twice half."""
     R, face = 0.43, np.pi * 0.25 * 0.172
     r_big, r_small, d = 0.09, 0.03, 0.04
     up = (1.0, 0.0, 0.0)
@@ -896,8 +898,9 @@ def test_analytic_bodies_of_one_link_share_their_overlap_by_their_dimples():
     half_big = 0.5 * disc_overlap(rho_big, rho_big, s)
     apart = 0.5 * disc_overlap(rho_small, rho_big, 2 * s)
     lost_big = own * a_small / (a_big + a_small)
+    in_big, in_small = 1.0 - lost_big / a_big, 1.0 - (own - lost_big) / a_small
     np.testing.assert_allclose(
-        kept, [1.0 - (lost_big + half_big) / a_big, 1.0 - (own - lost_big + apart) / a_small,
+        kept, [in_big * (1.0 - half_big / a_big), in_small * (1.0 - apart / a_small),
                1.0 - (half_big + apart) / a_big], rtol=1e-12)
 
 
