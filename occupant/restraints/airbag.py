@@ -344,7 +344,7 @@ def airbags(bundle, data, t, q, v, z):
         # the taut fabric's dimples share the face where they overlap (airbag_dimple.dimple_shares)
         if taut > 0.0:
             call_if(el.dimple, dimple_shares, 0.0, geo, el.pair_start[b], el.pair_start[b + 1],
-                    el.radius_a, radius_b, face, el.link_a)
+                    el.radius_a, radius_b, face)
         # the displaced volume
         displaced = 0.0
         for k in range(el.pair_start[b], el.pair_start[b + 1]):

@@ -190,29 +190,14 @@ def disc_overlap(r1, r2, s):
 # share). The shares follow the bodies as they move; area = dV/dd holds at fixed shares (the
 # gas's work and the bodies' close while they are constant, as for the carried share of
 # occupant.restraints.airbag).
-# Bodies of one link (a dummy's head shell and its chin) are one rigid surface: the fabric turns
-# one dimple over them, the union of their discs as for any two bodies, but none of the two owns
-# the overlap's push more than its dimple does: each gives up the overlap in proportion to the
-# other's dimple, a_j / (a_k + a_j), so the larger bears the most of it and the split follows
-# the bodies continuously. Against another link's dimple each gives up half of the overlap of
-# the part it keeps, taken as its whole disc's overlap times that part's share (giving up half
-# of each whole disc's took the link's twice: variant C, the unbelted sled's head 319 mm into the
-# bag). Splitting it evenly (as between links) moved the face's push to the
-# chin (scenarios/README.md `chinpairs`); the larger disc whole (variant A, branch chinbag's
-# history) moved the whole overlap from one pair to the other as their areas crossed (the
-# unbelted sled's head 3.15 kN -> 0 and chin 0 -> 2.12 kN in 0.5 ms); one dimple of the link's
-# widest body at its deepest depth (variant B) was too small for discs that lie apart (the
-# unbelted sled's chin went through the bag to the panel top).
 
 
 @njit(**JIT)
-def dimple_shares(geo, start, end, radius, R, face, link):
+def dimple_shares(geo, start, end, radius, R, face):
     """Each pair's share of its own dimple, for the bag whose pairs are start..end - 1, into
-    geo[7, k, 0]: 1 less, over its area a_k, half its overlap with each other link's pair's
-    dimple, floored at 0; a pair with others of its own link (``link[k]``) keeps of that the
-    part of its dimple it keeps within the link, 1 less the share a_j / (a_k + a_j) of its
-    overlap with each of their dimples a_j over a_k. The dimples are discs of their areas (``dimple``, body radius
-    ``radius[k]``, face curvature radius R, at most the bag's ``face`` m^2) about their contact points (geo[3]) across their
+    geo[7, k, 0]: 1 less half its overlap with each other pair's dimple over its area, floored
+    at 0, the dimples discs of their areas (``dimple``, body radius ``radius[k]``, face curvature
+    radius R, at most the bag's ``face`` m^2) about their contact points (geo[3]) across their
     mean normal (geo[2]), depths geo[4, k, 0] less the unfolded depths geo[7, k, 2] (the depth the
     body pushed in itself, ``occupant.restraints.airbag.patch``); the areas are left in
     geo[7, k, 1]. Returns 0.0."""
@@ -221,7 +206,7 @@ def dimple_shares(geo, start, end, radius, R, face, link):
         geo[7, k, 1] = dimple(d, radius[k], R, face)[1] if d > 0.0 else 0.0
     for k in range(start, end):
         area = geo[7, k, 1]
-        kept, own = area, area
+        kept = area
         if area > 0.0:
             rho = np.sqrt(area / np.pi)
             for j in range(start, end):
@@ -237,12 +222,6 @@ def dimple_shares(geo, start, end, radius, R, face, link):
                 along = dx * nx + dy * ny + dz * nz
                 dx, dy, dz = dx - along * nx, dy - along * ny, dz - along * nz
                 s = np.sqrt(dx * dx + dy * dy + dz * dz)
-                overlap = disc_overlap(rho, np.sqrt(geo[7, j, 1] / np.pi), s)
-                if link[j] == link[k]:
-                    own -= overlap * geo[7, j, 1] / (area + geo[7, j, 1])
-                else:
-                    kept -= 0.5 * overlap
-            if own < area:
-                kept *= max(own, 0.0) / area
+                kept -= 0.5 * disc_overlap(rho, np.sqrt(geo[7, j, 1] / np.pi), s)
         geo[7, k, 0] = max(kept, 0.0) / area if area > 0.0 else 1.0
     return 0.0

@@ -834,8 +834,7 @@ def test_analytic_overlapping_dimples_share_the_face():
     def shares(points, depths=None):
         depths = [d] * len(points) if depths is None else depths
         geo = _pairs(points, [up] * len(points), depths)
-        assert dimple_shares(geo, 0, len(points), radius, R, face,
-                             np.arange(len(points))) == 0.0
+        assert dimple_shares(geo, 0, len(points), radius, R, face) == 0.0
         np.testing.assert_allclose(geo[7, :, 1], [own if x > 0 else 0.0 for x in depths],
                                    rtol=1e-12)
         return geo[7, :, 0]
@@ -850,58 +849,6 @@ def test_analytic_overlapping_dimples_share_the_face():
     np.testing.assert_allclose(shares([(0, 0, 0), (0, 0, 0)], [d, -0.01]), [1.0, 1.0],
                                rtol=1e-12)
     np.testing.assert_allclose(shares([(0, 0, 0)] * 3), [0.0] * 3, atol=1e-15)
-
-
-def test_analytic_bodies_of_one_link_share_their_overlap_by_their_dimples():
-    """airbag_dimple.dimple_shares, bodies of one link (a head shell and its chin): one rigid
-    surface under the fabric whose dimple is the union of their discs, each giving up the
-    overlap in proportion to the other's dimple. Two coincident equal bodies push as one (half
-    each); a large and a small body offset keep together the discs' union (disc_overlap), the
-    larger dimple losing the smaller one's part of the overlap, less than half of it (two links'
-    pairs lose half each), whichever body is deeper; apart each keeps its own. A pair of another
-    link overlapping both keeps its dimple less half of each overlap; each of the link's two
-    gives up half of its overlap with it times the share it keeps within the link (the part of
-    its disc it keeps), so the link as a whole gives up about half, not twice half."""
-    R, face = 0.43, np.pi * 0.25 * 0.172
-    r_big, r_small, d = 0.09, 0.03, 0.04
-    up = (1.0, 0.0, 0.0)
-
-    def shares(points, radius, link, depths):
-        geo = _pairs(points, [up] * len(points), depths)
-        assert dimple_shares(geo, 0, len(points), np.array(radius), R, face,
-                             np.array(link)) == 0.0
-        return geo[7, :, 0], geo[7, :, 1]
-
-    kept, area = shares([(0, 0, 0)] * 2, [r_big] * 2, [4, 4], [d, d])
-    np.testing.assert_allclose(kept, [0.5, 0.5], rtol=1e-12)
-    np.testing.assert_allclose(area, [dimple(d, r_big, R, face)[1]] * 2, rtol=1e-12)
-    s = 0.05
-    for d_small in (0.6 * d, 1.3 * d):
-        a_big, a_small = dimple(d, r_big, R, face)[1], dimple(d_small, r_small, R, face)[1]
-        overlap = disc_overlap(np.sqrt(a_big / np.pi), np.sqrt(a_small / np.pi), s)
-        assert 0.0 < overlap < min(a_big, a_small)
-        lost_big = overlap * a_small / (a_big + a_small)
-        kept, area = shares([(0, 0, 0), (0, 0, s)], [r_big, r_small], [4, 4], [d, d_small])
-        np.testing.assert_allclose(kept, [1.0 - lost_big / a_big,
-                                          1.0 - (overlap - lost_big) / a_small], rtol=1e-12)
-        np.testing.assert_allclose((kept * area).sum(), a_big + a_small - overlap, rtol=1e-12)
-        two_links, _ = shares([(0, 0, 0), (0, 0, s)], [r_big, r_small], [4, 7], [d, d_small])
-        larger = np.argmax(area)   # the small body's dimple at 1.3 d: the larger one
-        assert kept[larger] > two_links[larger] and kept[1 - larger] < two_links[1 - larger]
-    kept, _ = shares([(0, 0, 0), (0, 0, 1.0)], [r_big, r_small], [4, 4], [d, 0.6 * d])
-    np.testing.assert_array_equal(kept, [1.0, 1.0])
-    kept, _ = shares([(0, 0, 0), (0, 0, s), (0, 0, -s)], [r_big, r_small, r_big], [4, 4, 7],
-                     [d, 0.6 * d, d])
-    a_big, a_small = dimple(d, r_big, R, face)[1], dimple(0.6 * d, r_small, R, face)[1]
-    rho_big, rho_small = np.sqrt(a_big / np.pi), np.sqrt(a_small / np.pi)
-    own = disc_overlap(rho_big, rho_small, s)
-    half_big = 0.5 * disc_overlap(rho_big, rho_big, s)
-    apart = 0.5 * disc_overlap(rho_small, rho_big, 2 * s)
-    lost_big = own * a_small / (a_big + a_small)
-    in_big, in_small = 1.0 - lost_big / a_big, 1.0 - (own - lost_big) / a_small
-    np.testing.assert_allclose(
-        kept, [in_big * (1.0 - half_big / a_big), in_small * (1.0 - apart / a_small),
-               1.0 - (half_big + apart) / a_big], rtol=1e-12)
 
 
 def test_analytic_two_bodies_at_one_place_push_as_one():
