@@ -180,7 +180,10 @@ def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     belt over the same anchorages carries in us_ncap_frontal_56 [E] (2.24 kN measured at 63 ms,
     where the belt's path is 32 mm longer than without the neck in its way; 0.85 kN when the
     belt passed through the neck; no published near-side belt load was found: the 2 kN of this
-    bound was set at 0.94 kN measured without a source, scenarios/README.md, forceline). The
+    bound was set at 0.94 kN measured without a source, scenarios/README.md, forceline and
+    sidebelt; that the belted shoulder on the struck side loads the shoulder belt on the neck,
+    more as the impact turns lateral, is reported without a figure: Horsch, SAE 801310, 1980
+    [S abstract]). The
     lap belt engages (3.2 kN at the buckle, 4.26 kN at the lap anchor, which the pelvis slides
     past, dragging its webbing along, restraints.belt.wrap_drift); the door still stops the
     pelvis and thorax (over 5 kN each). The lap belt's three wraps keep their places on one ellipsoid
