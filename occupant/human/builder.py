@@ -8,7 +8,7 @@ radii of gyration from de Leva (1996) Table 4 (data/deleva1996.toml). The ATB lo
 upper torso are de Leva's lower, middle and upper trunk; de Leva's head+neck is split into neck
 and head with the proportions of data/body_proportions.toml. Contact ellipsoids: long semi-axis
 half the segment length, cross-section from the segment volume (mass / Contini's body
-density); the chin at ANSUR II's menton (chin). Joint characteristics: human passive moment-angle curves and damping (passive_joints.py,
+density). Joint characteristics: human passive moment-angle curves and damping (passive_joints.py,
 data/joint_passive.toml: Anderson & Pandy 1999 for hip, knee, ankle and lumbar spine; Bishop et
 al. 1994 and Mertz & Patrick 1971 for the neck; estimates for the arms), scaled by m H, over the
 human ranges of motion of data/joint_rom.toml (clinical tables, sources there). The neck carries
@@ -157,8 +157,7 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
     I_head = _principal(m_head, hn["r"], Lhn) - 0.0  # head+neck radii about the head's own com [D]
     a_h, b_h = _cross_section(m_head, L_head, rho, prop["head_depth_to_width"])
     seg("head", "neck", m_head, (0, 0, z_head), I_head, "upper_neck", "spherical", (0, 0, L_neck),
-        ells=[EllipsoidSpec("head_shell", np.array([0, 0, L_head / 2]), np.array([a_h, b_h, L_head / 2])),
-              chin(L_head, H, prop)])
+        ells=[EllipsoidSpec("head_shell", np.array([0, 0, L_head / 2]), np.array([a_h, b_h, L_head / 2]))])
     # arms: forearm and hand lumped (ATB lower arm)
     ua, fa, hd = t["upper_arm"], t["forearm"], t["hand"]
     sy, sz = prop["shoulder_half_breadth"] * H, L["upper_trunk"] - prop["shoulder_below_c7"] * H
@@ -229,14 +228,6 @@ def shoulder_shells(thorax, H, prop):
     a = thorax.semi_axes[0] * math.sqrt(1.0 - ((z0 - thorax.center[2]) / thorax.semi_axes[2]) ** 2)
     return [EllipsoidSpec(f"{side}_shoulder_shell", np.array([thorax.center[0], sgn * b, z0]),
                           np.array([a, b, c])) for side, sgn in (("left", 1.0), ("right", -1.0))]
-
-
-def chin(L_head, H, prop):
-    """The chin, ``chin`` on the head (head frame: origin the occipital condyles, the vertex
-    ``L_head`` above; data/body_proportions.toml, sources there): its bottom at the menton."""
-    D = H * np.array(prop["chin_semi_axes"], float)
-    return EllipsoidSpec("chin", np.array([prop["chin_ahead_of_oc"] * H, 0.0,
-                                           L_head - prop["menton_below_vertex"] * H + D[2]]), D)
 
 
 def asis_flesh(H, prop):

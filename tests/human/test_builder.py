@@ -227,22 +227,6 @@ def test_reference_head_foot_and_density_from_their_sources(stature, mass):
         assert density == pytest.approx(1059.0, abs=0.5)
 
 
-@pytest.mark.parametrize("stature, mass", [(1.753, 78.2), (1.88, 101.2), (1.501, 49.0)])
-def test_reference_chin_at_the_survey_menton_outside_the_head_shell(stature, mass):
-    """The chin's bottom lies at ANSUR II's menton, 0.1347 H below the vertex (the head shell's
-    top), 0.09035 / 1.753 H ahead of the occipital condyles as the Hybrid III 50M's chin
-    (body_proportions.toml); the head shell, which ends at the condyles, leaves that menton
-    outside, so the chin is the part of the head that meets the chest."""
-    asm = build(stature=stature, mass=mass, sex="male").source
-    c_head, head = _ellipsoid(asm, "head_shell", "head")
-    c_chin, chin = _ellipsoid(asm, "chin", "head")
-    menton = c_chin - [0.0, 0.0, chin[2]]
-    assert (c_head[2] + head[2]) - menton[2] == pytest.approx(0.1347 * stature, rel=1e-12)
-    assert c_chin[0] == pytest.approx(0.09035 / 1.753 * stature, rel=1e-4)   # the file's 4 digits
-    assert np.sum(((menton - c_head) / head) ** 2) > 1.0
-    assert menton[2] < 0.0          # below the condyles, where the head shell ends
-
-
 @pytest.mark.parametrize("stature, mass", [(1.753, 78.2), (1.88, 101.2)])
 def test_reference_thorax_depth_is_the_survey_chest_depth(stature, mass):
     """The thorax ellipsoid (de Leva's mass and length at the body's density, 0.65 deep to wide)
