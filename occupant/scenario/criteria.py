@@ -151,8 +151,7 @@ def _head_restraint_pairs(model):
         return []
     head = model.body("head")
     return [name for name, pair in asm.contact_pairs.items() if pair.geometry_b == HEAD_RESTRAINT
-            and model.marker_body[model.marker_names.index(asm.geometries[pair.geometry_a].marker)]
-            == head]
+            and model.marker_body[model.marker(asm.geometries[pair.geometry_a].marker)] == head]
 
 
 def _head_motion(results, model, t_end=None):
