@@ -385,3 +385,26 @@ def test_reference_chin_clears_the_thorax_seated_with_the_levelled_neck():
     model = build(stature=1.753, mass=78.2, sex="male", face=True)
     q = share_neck_flexion(model, position(model, "passenger_seated"))
     assert _chin_gap(model, q, "thorax") > 0.0
+
+
+def test_identity_neck_case_unchanged_by_the_face():
+    """The head-neck cases carry no chest and no contact: with the chin and the occiput on the
+    head the NBDL 15 g case's head motion is the same to the last bit (the other ten cases'
+    figures too, scenarios/validation/README.md, humanface)."""
+    from occupant.human.validation import VALIDATIONS, read_scenario
+    runs = []
+    for face in (False, True):
+        scenario, path = read_scenario("human_neck_nbdl_15g_frontal_check")
+        scenario["human"]["face"] = face
+        runs.append(VALIDATIONS[scenario["test"]].run(scenario, path, None))
+    assert {"chin", "occiput"} <= set(runs[1]["model"].source.geometries)
+    np.testing.assert_array_equal(runs[0]["results"].body_poses, runs[1]["results"].body_poses)
+
+
+def test_bad_face_names_file_and_key(edited_case):
+    from occupant.io.toml_files import InputFileError
+    from occupant.human.validation import read_scenario
+    path = edited_case("human_neck_nbdl_12g_frontal", 'neck_activation = "reflex"',
+                       'neck_activation = "reflex"\nface = 1')
+    with pytest.raises(InputFileError, match="face"):
+        read_scenario(str(path))
