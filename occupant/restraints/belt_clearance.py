@@ -78,8 +78,8 @@ def _placed_run(a, b, ps, ell, samples):
     points, a and b the points beside the run, B0): from a's tangent point to the first point
     in that point's plane, between points on the great circle through them (scaled), from the
     last point to b's tangent point in its plane; the way round the one the points face (the
-    step's ``wrap_chain.run_way``, their places taken as their directions); None where a plane
-    is missing."""
+    step's ``wrap_chain.run_way``, their places taken as their directions), with each sample's
+    count of the run's points before it; None where a plane is missing."""
     a, b = _scaled(a, ell), _scaled(b, ell)
     ps = [_scaled(p, ell) for p in ps]
     side = np.sum([p / np.linalg.norm(p) for p in ps], axis=0)
@@ -87,14 +87,17 @@ def _placed_run(a, b, ps, ell, samples):
     if first is None or last is None:
         return None
     out = [first[0](f) for f in np.linspace(0.0, first[1], samples + 1)]
-    for p, q in zip(ps[:-1], ps[1:]):
+    before = [0] * len(out)
+    for i, (p, q) in enumerate(zip(ps[:-1], ps[1:])):
         p, q = p / np.linalg.norm(p), q / np.linalg.norm(q)
         w = np.arccos(np.clip(p @ q, -1.0, 1.0))
         if w > 1e-9:
             out += [(np.sin((1.0 - t) * w) * p + np.sin(t * w) * q) / np.sin(w)
                     for t in np.linspace(0.0, 1.0, samples + 1)[1:]]
+            before += [i + 1] * samples
     out += [last[0](f) for f in np.linspace(last[1], 1.0, samples + 1)[1:]]
-    return [_unscaled(x, ell) for x in out]
+    before += [len(ps)] * samples
+    return [_unscaled(x, ell) for x in out], before
 
 
 def _touches(x, ell):
@@ -107,7 +110,8 @@ def belt_path(points, samples=40, held=(), barriers=()):
     """The belt's path through ``points``, in belt order, each (x in B0, ellipsoid) with the
     ellipsoid (centre (3), axes R (3 x 3, columns), semi-axes (3)) for a wrap, None for a fixed
     point: (polyline (n, 3), index of the first point of the run whose ellipsoid each sample
-    lies on, -1 on straight pieces). Each run is rebuilt from the fixed point before it, else
+    lies on, -1 on straight pieces, index of the piece each sample lies on: i between the
+    points i and i + 1). Each run is rebuilt from the fixed point before it, else
     from the end of the run before it (its straight piece to this run is tangent to both when
     the chain is solved), and the last from the fixed point after it; a run that does not touch
     is passed straight. Runs of the indices ``held`` (wraps held across the belt) and
@@ -128,7 +132,7 @@ def belt_path(points, samples=40, held=(), barriers=()):
         if _touches(points[k][0], points[k][1]):
             runs.append((k, m))
         k += m
-    path, on = [np.asarray(points[0][0], float)], [-1]
+    path, on, piece = [np.asarray(points[0][0], float)], [-1], [0]
     touching = {first for first, _ in runs}
 
     def beside(k, step):
@@ -140,18 +144,27 @@ def belt_path(points, samples=40, held=(), barriers=()):
             i += step
         return np.asarray(points[i][0], float)
 
-    def straight(x):
+    def straight(x, k):
+        """On straight to x along the piece k."""
         a = path[-1]
         for s in np.linspace(0.0, 1.0, samples + 1)[1:]:
             path.append(a + s * (np.asarray(x, float) - a))
             on.append(-1)
+            piece.append(k)
+
+    def along(arc, first, before):
+        """On over the arc of the run from point ``first``, ``before`` its points before each
+        sample."""
+        path.extend(arc)
+        on.extend([first] * len(arc))
+        piece.extend(first - 1 + np.asarray(before))
 
     def through_fixed(stop):
         """On straight through the fixed points (a D-ring, a buckle) before point ``stop``
         that the path has not passed yet."""
         for i in range(passed[0] + 1, stop):
             if points[i][1] is None:
-                straight(points[i][0])
+                straight(points[i][0], i - 1)
 
     passed = [0]                      # the last point the path has passed (set in the loop)
     for r, (first, m) in enumerate(runs):
@@ -163,9 +176,8 @@ def belt_path(points, samples=40, held=(), barriers=()):
             arc = _placed_run(beside(first, -1), beside(first + m - 1, 1),
                               [points[i][0] for i in range(first, first + m)], ell, samples)
         if arc is not None:
-            straight(arc[0])
-            path.extend(arc)
-            on.extend([first] * len(arc))
+            straight(arc[0][0], first - 1)
+            along(arc[0], first, arc[1])
             continue
         if first in barriers:            # on its straight piece (its line point): no arc
             continue
@@ -177,11 +189,10 @@ def belt_path(points, samples=40, held=(), barriers=()):
             f, p = _scaled(f, ell), _scaled(points[first][0], ell)
             u, e, a0, a1 = _arc(f, p, m)
         arc = [_unscaled(np.cos(a) * u + np.sin(a) * e, ell) for a in np.linspace(a0, a1, samples + 1)]
-        straight(arc[0])
-        path.extend(arc)
-        on.extend([first] * len(arc))
+        straight(arc[0], first - 1)                    # the run's points divide its arc evenly
+        along(arc, first, np.minimum(np.arange(samples + 1) * (m + 1) // samples, m))
     through_fixed(n)
-    return np.array(path), np.array(on)
+    return np.array(path), np.array(on), np.array(piece)
 
 
 def depth(x, ell):
@@ -192,15 +203,17 @@ def depth(x, ell):
     return 0.0 if rho >= 1.0 else float(np.linalg.norm(local) * (1.0 / max(rho, 1e-12) - 1.0))
 
 
-def deepest(path, on, points, ellipsoids):
+def deepest(path, on, points, ellipsoids, checked=None):
     """{name: the deepest any sample of the path (``belt_path``) lies inside that ellipsoid}
-    over ``ellipsoids`` ({name: ellipsoid}); the samples of an arc on an ellipsoid are not
-    checked against that ellipsoid (they lie on it)."""
+    over ``ellipsoids`` ({name: ellipsoid}), of the samples ``checked`` (a flag per sample; all
+    when None); the samples of an arc on an ellipsoid are not checked against that ellipsoid
+    (they lie on it)."""
+    checked = np.ones(len(path), bool) if checked is None else checked
     out = {}
     for name, ell in ellipsoids.items():
         worst = 0.0
-        for x, k in zip(path, on):
-            if k >= 0 and points[k][1] is ell:
+        for x, k, c in zip(path, on, checked):
+            if not c or (k >= 0 and points[k][1] is ell):
                 continue
             worst = max(worst, depth(x, ell))
         out[name] = worst
@@ -222,10 +235,12 @@ def ellipsoids_at(run, k, names):
     return out
 
 
-def belt_depths(run, belt, k, names):
+def belt_depths(run, belt, k, names, pieces=None):
     """{ellipsoid: how deep the run's belt ``belt`` lies inside it} at sample k, over ``names``:
     its path rebuilt from its recorded points (``belt_path``: straight pieces and arcs over its
-    wraps); the arcs on an ellipsoid the belt wraps are not checked against it (``deepest``)."""
+    wraps), over its pieces ``pieces`` only (indices, i between its points i and i + 1; all
+    when None); the arcs on an ellipsoid the belt wraps are not checked against it
+    (``deepest``)."""
     points = run.model.source.belts[belt].points
     held = {k for k, p in enumerate(points) if getattr(p, "across", None)}
     barriers = {k for k, p in enumerate(points) if getattr(p, "barrier", False)}
@@ -234,5 +249,6 @@ def belt_depths(run, belt, k, names):
     out = run.results.outputs
     chain = [(np.array([out[f"{belt}.{p.name}.{a}"][k] for a in "xyz"]),
               E[p.geometry] if hasattr(p, "geometry") else None) for p in points]
-    path, on = belt_path(chain, held=held, barriers=barriers)
-    return deepest(path, on, chain, {n: E[n] for n in names})
+    path, on, piece = belt_path(chain, held=held, barriers=barriers)
+    checked = None if pieces is None else np.isin(piece, list(pieces))
+    return deepest(path, on, chain, {n: E[n] for n in names}, checked)

@@ -1523,25 +1523,33 @@ def test_reference_gs1_belt_fitted_at_mid_clavicle_clears_the_shoulder(gs1_fitte
 PATH_DEPTH = 0.020      # m
 
 
-def gs1_belt_depths(gs1, belt, force):
-    """(times, [{ellipsoid: depth}] every 5 ms to 150 ms, loaded: the belt's force over 10 % of
-    its peak at those times) of the run's belt ``belt`` (its force history ``force``)."""
-    t, F = gs1["t"], gs1["history"][force]
+def gs1_belt_depths(gs1, belt):
+    """(times, [{ellipsoid: depth}], [{ellipsoid: depth over the loaded pieces}]) every 5 ms to
+    150 ms of the run's belt ``belt``: a piece (between two of its points) loaded while its own
+    force is over 10 % of its own peak. Judged by one force for the whole path, the lower
+    shoulder belt's piece through the pelvis flesh read loaded by the upper belt's force while
+    it was slack (0.00 kN at 140 ms), and unloaded while it carried 0.97 kN at 135 ms (branch
+    humanface, scenarios/validation/README.md)."""
+    run, t = gs1["run"], gs1["t"]
+    names = [p.name for p in run.model.source.belts[belt].points]
+    F = np.array([run.results.outputs[f"{belt}.{a}-{b}.force"] for a, b in zip(names, names[1:])])
+    loaded = F > 0.1 * F.max(axis=1, keepdims=True)
     ks = [int(np.argmin(abs(t - s))) for s in np.arange(0.0, 0.1501, 0.005)]
-    return (t[ks], [belt_depths(gs1["run"], belt, k, TORSO_AND_THIGHS) for k in ks],
-            F[ks] > 0.1 * F.max())
+    return (t[ks], [belt_depths(run, belt, k, TORSO_AND_THIGHS) for k in ks],
+            [belt_depths(run, belt, k, TORSO_AND_THIGHS, np.flatnonzero(loaded[:, k]))
+             for k in ks])
 
 
-def _deepest_while_loaded(gs1, belt, force):
-    """{ellipsoid: the deepest the belt's path lies inside it while loaded}, printing every
-    torso and thigh ellipsoid's deepest over the whole run too."""
-    times, depths, loaded = gs1_belt_depths(gs1, belt, force)
+def _deepest_while_loaded(gs1, belt):
+    """{ellipsoid: the deepest the belt's loaded pieces lie inside it}, printing every torso and
+    thigh ellipsoid's deepest over the whole run too."""
+    times, depths, loaded = gs1_belt_depths(gs1, belt)
     worst = {}
     for name in TORSO_AND_THIGHS:
-        d = np.array([x[name] for x in depths])
+        d, dl = np.array([x[name] for x in depths]), np.array([x[name] for x in loaded])
         print(f"{belt} in {name}: {1e3 * d.max():.1f} mm at {1e3 * times[d.argmax()]:.0f} ms, "
-              f"{1e3 * d[loaded].max():.1f} mm while loaded")
-        worst[name] = d[loaded].max()
+              f"{1e3 * dl.max():.1f} mm at {1e3 * times[dl.argmax()]:.0f} ms while loaded")
+        worst[name] = dl.max()
     return worst
 
 
@@ -1551,12 +1559,19 @@ def test_reference_gs1_lap_belt_lies_on_the_body(gs1):
     the human (thorax, abdomen, buttock, thighs; the pelvis flesh it wraps is checked off its
     arcs): it lies on the pelvis, not through the abdomen or the thighs. On lap_belt_pelvis (the
     Hybrid III's belt line) it lay 31-44 mm inside the pelvis flesh and 56-97 mm through the
-    inboard thigh; over the pelvis flesh at most 11.5 mm while loaded (in the abdomen, at 150 ms
-    in the rebound's re-loading), nothing through the thighs."""
-    worst = _deepest_while_loaded(gs1, "lap_belt", "lap_belt_kN")
+    inboard thigh; over the pelvis flesh at most 12.5 mm while loaded (in the abdomen, at 150 ms
+    in the rebound's re-loading, the pieces either side of the belt's middle), 4.2 mm in the
+    outboard (left) thigh at 125 ms (its pieces judged by their own forces)."""
+    worst = _deepest_while_loaded(gs1, "lap_belt")
     assert max(worst.values()) < PATH_DEPTH, worst
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "judged piece by piece, the lower shoulder belt's straight piece from the abdomen wrap to "
+    "the buckle lies 20.6 mm inside the pelvis flesh at 135 ms carrying 0.97 kN (14 % of its "
+    "6.82 kN peak; bound PATH_DEPTH 20 mm): 12-13 mm at 0-80 ms, deeper in the rebound as the "
+    "abdomen wrap comes 63 mm down and 78 mm forward over the pelvis (80 -> 130 ms) and the "
+    "buckle 30-70 mm back; the whole path's one flag read it 18.4 mm"))
 def test_reference_gs1_shoulder_belt_lies_on_the_body(gs1):
     """While loaded (over 10 % of its peak) the shoulder belt's path lies no more than
     PATH_DEPTH inside any torso or thigh ellipsoid of the human it does not wrap: 12.8 mm in the
@@ -1566,13 +1581,15 @@ def test_reference_gs1_shoulder_belt_lies_on_the_body(gs1):
     shoulder belt's straight piece from the abdomen wrap to the buckle cut deeper into the
     pelvis flesh's top); since the lumbar joints' lateral bending is the PMHS lumbar spine's
     (joint_passive.toml; the trunk no longer meets the Hybrid III's stops past its lateral
-    range) 18.4 mm, 5.9 mm in the thorax (not tuned: measured). Before (strict xfail): with the
+    range) 18.4 mm, 5.9 mm in the thorax (not tuned: measured); judged piece by piece (each by
+    its own force, gs1_belt_depths) 20.6 mm in the pelvis flesh, 6.4 mm in the thorax (strict
+    xfail). Before (strict xfail): with the
     buckle placed from the Hybrid III's belt middle its straight piece from the abdomen wrap
     passed up to 19 mm through the pelvis flesh's inboard top and 30 mm through the inboard
     thigh while loaded (a further wrap on the pelvis flesh cleared it but the run jumped: 22.5
     kN at 150 ms). Without the abdomen wrap the piece from the chest passed 106 mm through the
     abdomen and 100 mm through the pelvis flesh (scenarios/validation/HISTORY.md)."""
-    worst = _deepest_while_loaded(gs1, "belt", "shoulder_belt_kN")
+    worst = _deepest_while_loaded(gs1, "belt")
     assert max(worst.values()) < PATH_DEPTH, worst
 
 

@@ -24,7 +24,7 @@ def test_analytic_path_over_a_sphere_ends_at_the_tangent_points():
     rebuilt arc runs from A's tangent point to B's, on the sphere, and the path's length is
     the two tangents plus the arc between the tangent points."""
     points = [(A, None), (np.array([0.0, 0.0, R0]), SPHERE), (B, None)]
-    path, on = belt_path(points, samples=400)
+    path, on, _ = belt_path(points, samples=400)
     arc = path[on == 1]
     np.testing.assert_allclose(arc[0], _tangent(A, -1.0), atol=1e-12)
     np.testing.assert_allclose(arc[-1], _tangent(B, 1.0), atol=1e-12)
@@ -45,8 +45,8 @@ def test_analytic_run_of_three_wraps_and_a_second_sphere_crossed():
     p1, p2 = np.arctan2(t1[2], t1[0]), np.arctan2(t2[2], t2[0])
     on_arc = [np.array([R0 * np.cos(p), 0.0, R0 * np.sin(p)]) for p in
               (p1 + (p2 - p1) * f for f in (0.25, 0.5, 0.75))]
-    path3, on3 = belt_path([(A, None)] + [(x, SPHERE) for x in on_arc] + [(B, None)], samples=400)
-    path1, _ = belt_path([(A, None), (on_arc[1], SPHERE), (B, None)], samples=400)
+    path3, on3, _ = belt_path([(A, None)] + [(x, SPHERE) for x in on_arc] + [(B, None)], samples=400)
+    path1, _, _ = belt_path([(A, None), (on_arc[1], SPHERE), (B, None)], samples=400)
     np.testing.assert_allclose(path3, path1, atol=1e-12)
     u = (t1 - A) / np.linalg.norm(t1 - A)
     normal = np.array([-u[2], 0.0, u[0]])                   # in the plane, normal to the piece
@@ -58,6 +58,31 @@ def test_analytic_run_of_three_wraps_and_a_second_sphere_crossed():
     assert got["ball"] < 1e-12
     assert got["other"] == pytest.approx(0.02, abs=1e-6)
 
+
+def test_analytic_each_sample_knows_its_piece():
+    """Over a run of three wraps at 1/4, 1/2, 3/4 of the arc between A's and B's tangent
+    points, the samples from A to the first wrap lie on the piece 0, those between the wraps i
+    and i + 1 on the piece i (their angles between the wraps'), those after the last on the
+    piece 3; the sphere crossed by the piece from A reads 0 when only the pieces 1-3 are
+    checked (a slack piece judged by its own force)."""
+    t1, t2 = _tangent(A, -1.0), _tangent(B, 1.0)
+    p1, p2 = np.arctan2(t1[2], t1[0]), np.arctan2(t2[2], t2[0])
+    angles = [p1 + (p2 - p1) * f for f in (0.25, 0.5, 0.75)]
+    points = ([(A, None)] + [(np.array([R0 * np.cos(a), 0.0, R0 * np.sin(a)]), SPHERE)
+                             for a in angles] + [(B, None)])
+    path, on, piece = belt_path(points, samples=400)
+    bounds = [p1] + angles + [p2]
+    for i in range(4):
+        phi = np.arctan2(path[(piece == i) & (on == 1), 2], path[(piece == i) & (on == 1), 0])
+        lo, hi = sorted(bounds[i:i + 2])
+        assert phi.min() > lo - 1e-9 and phi.max() < hi + 1e-9
+    assert np.all(piece[on == -1][:400] == 0) and np.all(piece[on == -1][-400:] == 3)
+    mid = 0.5 * (A + t1)
+    u = (t1 - A) / np.linalg.norm(t1 - A)
+    normal = np.array([-u[2], 0.0, u[0]])
+    other = (mid - 0.03 * np.sign(normal[2]) * normal, np.eye(3), np.full(3, 0.05))
+    assert deepest(path, on, points, {"other": other})["other"] == pytest.approx(0.02, abs=1e-6)
+    assert deepest(path, on, points, {"other": other}, piece > 0)["other"] == 0.0
 
 def test_run_between_runs_is_seen_from_the_run_before():
     """Two spheres side by side under a belt over both (the two-sphere case of
@@ -76,7 +101,7 @@ def test_run_between_runs_is_seen_from_the_run_before():
     pb = np.arctan2(tb[2] - c2[2], tb[0] - c2[0])
     w2 = c2 + r2 * np.array([np.cos(0.5 * (pn + pb)), 0.0, np.sin(0.5 * (pn + pb))])
     points = [(a, None), (w1, SPHERE), (w2, second), (b, None)]
-    path, on = belt_path(points, samples=400)
+    path, on, _ = belt_path(points, samples=400)
     np.testing.assert_allclose(path[on == 1][-1], R0 * n, atol=1e-9)
     np.testing.assert_allclose(path[on == 2][0], c2 + r2 * n, atol=1e-9)
     got = deepest(path, on, points, {"one": SPHERE, "two": second})
@@ -102,7 +127,7 @@ def test_identity_held_wrap_rebuilt_in_the_plane_the_step_places_it(carried):
     n /= np.linalg.norm(n)
     h = n @ np.array(s) * R0                          # the plane: n . x = h
     points = [(A, None), (carried * p, SPHERE), (B, None)]
-    path, on = belt_path(points, samples=400, held={1})
+    path, on, _ = belt_path(points, samples=400, held={1})
     arc = path[on == 1]
     np.testing.assert_allclose(np.linalg.norm(arc, axis=1), R0, atol=1e-12)
     np.testing.assert_allclose(arc @ n, h, atol=1e-12)
@@ -110,7 +135,7 @@ def test_identity_held_wrap_rebuilt_in_the_plane_the_step_places_it(carried):
     o = h * n
     for t, x in ((arc[0], A), (arc[-1], B)):
         assert abs((t - o) @ (x - t)) < 1e-12
-    shortest, on0 = belt_path(points, samples=400)
+    shortest, on0, _ = belt_path(points, samples=400)
     assert np.abs(shortest[on0 == 1] @ n - h).max() > 0.01
 
 
@@ -133,7 +158,7 @@ def test_identity_wrap_after_a_barrier_rebuilt_from_the_point_before_it():
     p = c3 + np.array(wrap_arc_point((0.02, 0.02, 0.02), side, tuple(A - c3), tuple(top - c3),
                                      side, 0.5)[0])
     points = [(A, None), (p, small), (top, SPHERE), (B, None)]
-    path, on = belt_path(points, samples=400, barriers={1})
+    path, on, _ = belt_path(points, samples=400, barriers={1})
     np.testing.assert_allclose(path[on == 2][0], t1, atol=1e-12)
     np.testing.assert_allclose(np.linalg.norm(path[on == 1] - c3, axis=1), 0.02, atol=1e-12)
     n = np.cross(top - A, p - A)
@@ -141,7 +166,7 @@ def test_identity_wrap_after_a_barrier_rebuilt_from_the_point_before_it():
     np.testing.assert_allclose((path[on == 1] - A) @ n, 0.0, atol=1e-12)
     got = deepest(path, on, points, {"small": small, "ball": SPHERE})
     assert max(got.values()) < 1e-9
-    plain, on0 = belt_path(points, samples=400)                 # on a great circle of it
+    plain, on0, _ = belt_path(points, samples=400)                 # on a great circle of it
     assert np.abs((plain[on0 == 1] - A) @ n).max() > 1e-5     # 34 um off, against 1e-12
 
 
@@ -153,8 +178,8 @@ def test_analytic_path_passes_a_fixed_point_between_the_anchor_and_a_run():
     nothing. Before, the path ran from R straight to A's tangent point, past A."""
     R = np.array([-0.3, 0.0, -0.6])
     top = np.array([0.0, 0.0, R0])
-    ringed, on = belt_path([(R, None), (A, None), (top, SPHERE), (B, None)], samples=400)
-    alone, on_alone = belt_path([(A, None), (top, SPHERE), (B, None)], samples=400)
+    ringed, on, _ = belt_path([(R, None), (A, None), (top, SPHERE), (B, None)], samples=400)
+    alone, on_alone, _ = belt_path([(A, None), (top, SPHERE), (B, None)], samples=400)
     np.testing.assert_allclose(ringed[400:], alone, atol=1e-12)     # R to A: 400 samples after R
     np.testing.assert_allclose(ringed[:401], R + np.linspace(0, 1, 401)[:, None] * (A - R), atol=1e-12)
     t1 = _tangent(A, -1.0)

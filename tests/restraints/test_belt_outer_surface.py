@@ -63,7 +63,7 @@ def _fitted(geometry, at):
     spheres = {"inner": (np.zeros(3), np.eye(3), np.full(3, R_IN)),
                "outer": (C, np.eye(3), np.full(3, R_OUT))}
     chain = [(A, None), (P, spheres[geometry]), (B, None)]
-    path, on = belt_path(chain)
+    path, on, _ = belt_path(chain)
     return P, deepest(path, on, chain, spheres)
 
 
