@@ -592,16 +592,6 @@ def _put_on_line(data, el, out, k, m, o_pts, p0, a, b):
         out[j], out[j + 1], out[j + 2] = P
 
 
-@njit(**JIT_INLINE)
-def _moved_end(data, el, k, x):
-    """Belt point k at x (B0) moved by its carrier's travel if it is a carried wrap that touches
-    (``carried_travel``), else x."""
-    if el.point_kind[k] != BELT_WRAP or el.point_carrier[k] == el.point_link[k]:
-        return x
-    dx, dy, dz = carried_travel(data, el, k)
-    return x[0] + dx, x[1] + dy, x[2] + dz
-
-
 @njit(**JIT_STAGE)
 def place_barrier(data, el, out, k, o_pts, p0, z):
     """Place barrier wrap k (``Wrap.barrier``; after a fixed point) once the wraps after it are
@@ -626,13 +616,7 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     a, b = _read(out, o_pts + 3 * (i - p0)), _read(out, o_pts + 3 * (n - p0))
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
-    # touching judged and wrapped on the piece to where the belt's ends will lie, a carried end
-    # moved by its carrier (``carried_travel``; off, the point is moved with them afterwards,
-    # ``belt.carry_lifted``): from its place on the undeformed body, the wrap touching at a
-    # carried end inside its ellipsoid turned the belt there (GS1's shoulder wrap, on the
-    # sternum, into the upper arm shell: the path 22 mm longer in a sample, 4.4 kN -> 0)
-    am, bm = _moved_end(data, el, i, a), _moved_end(data, el, n, b)
-    al, bl = _to_local(c, E, am[0], am[1], am[2]), _to_local(c, E, bm[0], bm[1], bm[2])
+    al, bl = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])
     L = line_point(D, al, bl)
     side = (el.point_side[k, 0], el.point_side[k, 1], el.point_side[k, 2])
     jz = el.point_z[k]
@@ -646,9 +630,7 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     else:
         # that nearest point, but BARRIER_END from the piece's ends (a segment shorter than
         # MERGE_LENGTH merges the wrap beside it, ``belt.merge_weight``: the shoulder wrap lost
-        # its force where the point lay on it, US NCAP 0.73 kN in one sample), on the piece
-        # between the undeformed places
-        al, bl = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])
+        # its force where the point lay on it, US NCAP 0.73 kN in one sample)
         q = line_fraction(D, al, bl)
         end = min(BARRIER_END / max(_norm(b[0] - a[0], b[1] - a[1], b[2] - a[2]), 1e-300), 0.5)
         q = min(max(q, end), 1.0 - end)
