@@ -40,7 +40,7 @@ from occupant.human.certification import CFC_CLASSES, _check_corridor, corridor_
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 
 SCENARIO_FOLDER = "scenarios/validation"
-HUMAN_KEYS = ("percentile", "stature", "mass", "sex", "neck_activation", "neck_mid")
+HUMAN_KEYS = ("percentile", "stature", "mass", "sex", "neck_activation", "neck_mid", "face")
 
 
 def available_scenarios():
@@ -72,11 +72,12 @@ def _check_human(check, scenario):
     check.string(human, "neck_activation", "human", choices=("relaxed", "braced", "reflex", "none"),
                  what="neck activation")
     check.boolean(human, "neck_mid", "human")
+    check.boolean(human, "face", "human")
 
 
 def _human_args(scenario):
     h = scenario["human"]
-    return {k: h[k] for k in ("percentile", "stature", "mass", "sex", "neck_mid") if k in h}
+    return {k: h[k] for k in ("percentile", "stature", "mass", "sex", "neck_mid", "face") if k in h}
 
 
 # ------------------------------------------------------------------------------------------

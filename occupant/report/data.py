@@ -50,7 +50,7 @@ def _marker_frame(asm, model, marker):
     if marker is None:
         return -1, X
     if marker in model.marker_names:
-        k = model.marker_names.index(marker)
+        k = model.marker(marker)
         X[:3, :3], X[:3, 3] = model.marker_R[k], model.marker_p[k]
         return int(model.marker_body[k]), X
     m = asm.markers[marker]

@@ -18,6 +18,7 @@ settings and outputs::
     # human = {sex = "male", percentile = 50}   # or stature (m), mass (kg); neck_activation;
     #   thoracic_spine = true: the upper torso split at T6/T7 (occupant.human.thoracic_spine)
     #   neck_mid = true: a third neck joint at C4 (occupant.human.neck_mid)
+    #   face = true: a chin and an occiput on the head (occupant.human.builder.face_shells)
     posture = "passenger_seated"    # occupant.human.position: a shipped name or a path
     h_point = [0.0, 0.0, 0.0]       # m in B0: where the posture's H-point goes
     seat = "front_right"            # ISO-MME position (code character 2), see SEATS
@@ -75,7 +76,7 @@ TOP_KEYS = ("kind", "name", "title", "description", "occupant", "vehicle", "puls
             "contact_characteristic", "contact", "sensors", "sensor", "criteria", "solver", "outputs", "precrash")
 OCCUPANT_KEYS = ("dummy", "posture", "h_point", "seat", "ellipsoid", "yaw_deg", "human", "settle")
 HUMAN_KEYS = ("sex", "percentile", "stature", "mass", "neck_activation", "thoracic_spine",
-              "neck_mid")
+              "neck_mid", "face")
 ELLIPSOID_KEYS = ("name", "segment", "center", "semi_axes")
 VEHICLE_KEYS = ("interior", "front", "speed_kmh", "front_position", "model", "backset")
 SENSORS_KEYS = ("standard",)
@@ -331,6 +332,7 @@ class Scenario:
             kwargs["neck_activation"] = None
         kwargs["thoracic_spine"] = c.boolean(h, "thoracic_spine", "occupant.human", default=False)
         kwargs["neck_mid"] = c.boolean(h, "neck_mid", "occupant.human", default=False)
+        kwargs["face"] = c.boolean(h, "face", "occupant.human", default=False)
         try:
             return build(**kwargs)
         except HumanParameterError as err:

@@ -49,7 +49,7 @@ def marker_frame(model, q, marker):
     from occupant.dynamics.api import link_poses
     if marker is None:
         return np.eye(3), np.zeros(3), np.eye(3)
-    k = model.marker_names.index(marker)
+    k = model.marker(marker)
     R, p = link_poses(model, model.make_data(), q)
     link = model.body_link[model.marker_body[k]]
     return R[link] @ model.marker_R[k], R[link] @ model.marker_p[k] + p[link], R[link]

@@ -95,6 +95,19 @@ def test_identity_standing_thorax_is_the_seated_one_turned_back_about_w(describe
     assert 0.0 < math.degrees(derived["beta"]) < 14.0     # less than the seated lean of W -> OC
 
 
+def test_identity_pedestrian_head_is_the_base_head(described):
+    """The variant moves the head's joint (the OC turned with the neck) and gives nothing of its
+    shape, so the head carries the base's head shell, chin and occiput, one definition
+    (dummies/hybrid3_50m.toml), placed alike in the head's frame: what the seated dummies'
+    contacts with chin and occiput rest on holds for the pedestrian's."""
+    p, b = described[PED]["head"], described[BASE]["head"]
+    assert [e.name for e in p.ellipsoids] == [e.name for e in b.ellipsoids] == ["head_shell", "chin", "occiput"]
+    for e, f in zip(p.ellipsoids, b.ellipsoids):
+        for key in ("center", "semi_axes", "R_segment_ellipsoid"):
+            assert np.array_equal(getattr(e, key), getattr(f, key)), (e.name, key)
+    assert np.array_equal(p.com, b.com) and np.array_equal(p.inertia, b.inertia)
+
+
 def test_identity_pedestrian_hips_adduct_the_human_range(described):
     """The hips' adduction limit is the human 30 deg of occupant/human/data/joint_rom.toml
     (mirrored on the right); abduction stays the base's 45 deg."""

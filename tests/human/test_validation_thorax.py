@@ -180,3 +180,64 @@ def test_unload_level_required_only_when_its_figure_is_judged(tmp_path):
     with pytest.raises(InputFileError, match=r"bad\.toml.*unload_level_N.*missing"):
         read_scenario(str(bad))
     assert "unload_level_N" not in read_scenario("human_thorax_hub_4_3ms_check")[0]
+
+
+# ------------------------------------------------------------------------------------------
+# INDEPENDENT CHECK beyond the 50th-percentile male (issue 14 section 4): the 5th-percentile
+# female against the two female PMHS (12FF, 14FF) of Kroell et al.'s 1971 16 mph series.
+# ------------------------------------------------------------------------------------------
+SKIN_IN = 0.5          # in: total deflection = skeletal + 0.5 in, and
+OFFSET_LBF = 150.0     # lbf: measured force = skeletal - 150 lbf (ARCGen's
+                       # TestCase_KroellThoraxCorridors.m, relating the traces to Lobdell 1972)
+
+
+def _kroell_female_traces():
+    _, path = read_scenario("human_thorax_kroell_16mph_female_check")
+    rows = [ln.strip().split(",") for ln in open(pathlib.Path(path).parent / "data"
+                                                 / "kroell_1971_16mph_female.csv")
+            if not ln.startswith("#")]
+    return {s: np.array([[float(r[1]), float(r[2])] for r in rows if r[0] == s])
+            for s in ("12FF", "14FF")}
+
+
+def test_reference_kroell_female_corridor_numbers_are_the_data_file():
+    """The case's corridor is the range of the two female PMHS's figures, each trace put on the
+    skeletal basis of Lobdell's corridor and read by the human's own figure reader."""
+    sc, _ = read_scenario("human_thorax_kroell_16mph_female_check")
+    assert sc["human"] == {"percentile": 5, "sex": "female"}
+    assert sc["probe"]["mass"] == 22.68 and sc["impact_speed"] == 7.152
+    readings = [r[0] for r in sc["force_at"]]
+    figs = [thorax_figures(a[:, 1] + OFFSET_LBF * 4.44822, a[:, 0] - SKIN_IN * 25.4, readings,
+                           sc["unload_level_N"]) for a in _kroell_female_traces().values()]
+    expected = {f"force_at_{d:g}mm_N": [lo, hi] for d, lo, hi in sc["force_at"]}
+    expected.update(sc["corridor"])
+    assert set(expected) == set(figs[0])
+    for name, (lo, hi) in expected.items():
+        values = sorted(f[name] for f in figs)
+        assert [lo, hi] == pytest.approx(values, abs=0.06), name
+
+
+@pytest.mark.xfail(strict=True, reason="finding of the independent check: the 5th-percentile "
+                   "female's chest forces are 17-29 % below the lower end of the two female "
+                   "PMHS's (at 25.4 and 38.1 mm and the peak: 2833, 2913, 3489 N against "
+                   "3703-4079, 3499-4588, 4938-5187 N); her deflections are inside; the PMHS's "
+                   "own size is not known")
+def test_reference_kroell_female_check_inside_the_pmhs_range(validated):
+    run = validated("human_thorax_kroell_16mph_female_check")
+    bad = {k: v for k, (v, ok) in run["checks"].items() if not ok}
+    assert not bad, bad
+
+
+def test_regression_kroell_female_figures(validated):
+    """The figures as measured (scenarios/validation/README.md), 1 %, and which are out. The
+    chest's forces scale as lambda^2 (lambda = (49.0 / 78.2)^(1/3) = 0.856, thorax.toml): the
+    5th female's peak 3489 N is 0.756 of the 50th male's 4615 N on the same probe."""
+    run = validated("human_thorax_kroell_16mph_female_check")
+    expected = {"force_at_6.35mm_N": 3183.1, "force_at_25.4mm_N": 2833.5,
+                "force_at_38.1mm_N": 2912.8, "peak_force_N": 3488.7,
+                "peak_deflection_mm": 64.64, "unloaded_deflection_mm": 61.13}
+    assert set(run["checks"]) == set(expected)
+    for k, v in expected.items():
+        assert run["checks"][k][0] == pytest.approx(v, rel=0.01), k
+    assert [k for k, (_, ok) in run["checks"].items() if not ok] == [
+        "force_at_25.4mm_N", "force_at_38.1mm_N", "peak_force_N"]

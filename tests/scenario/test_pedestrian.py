@@ -70,9 +70,9 @@ def _copy(tmp_path, edit, name="pedestrian_40"):
 
 
 def _human(text):
-    """pedestrian_40 with the parametric human in place of the dummy (no knee pads)."""
+    """pedestrian_40 with the parametric human in place of the dummy (no knee pads, no chin)."""
     return (text.replace('dummy = "hybrid3_50m_pedestrian"', 'human = {sex = "male", percentile = 50}')
-            .replace('"left_knee_pad", "right_knee_pad",', ""))
+            .replace('"left_knee_pad", "right_knee_pad",', "").replace('"chin", ', ""))
 
 
 @pytest.mark.parametrize("edit, where, message", [
@@ -339,3 +339,42 @@ def test_reference_pedestrian_40_knee_is_met_once(scenario, run):
         hip, knee = X[ku, :3, 3], X[kl, :3, 3]
         point = np.array([res.outputs[f"{pair}.point_{a}"][k] for a in "xyz"])
         assert (point - knee) @ (knee - hip) < 0.0, (res.t[k], point, knee)
+
+
+def test_reference_pedestrian_40_head_shell_stands_for_the_back_of_the_head(scenario, run):
+    """The head meets the car and the road through its head shell and its chin; its occiput is
+    not paired: its centre lies inside the head shell, so both paired with a surface would crush
+    it twice (test_scenario_files.py's test_reference_one_body_region_crushes_a_surface_once).
+    That holds while the shell reaches further beyond each of those surfaces than the occiput:
+    whenever the occiput's deepest point along a surface's normal lies beyond it, within its
+    bounds, the shell's lies deeper. The head strikes the windscreen with its right side, where
+    the shell is the outer one (measured: the occiput beyond it for 60 ms, 36.4 mm at most, the
+    shell 7.8 mm deeper or more; scenarios/README.md, branch pedface); a head turning its back
+    to the car would fail this and need the occiput paired in the shell's place."""
+    from occupant.restraints.belt_clearance import ellipsoids_at
+    res, src = run.results, scenario.model.source
+    qi, _ = vehicle_indices(scenario.model)
+    planes = {"road", *scenario.front.surface_names}
+    surfaces = {p.geometry_b for p in src.contact_pairs.values()
+                if p.geometry_a == "head_shell" and p.geometry_b in planes}
+    assert surfaces == {"road", "bonnet", "windscreen"}
+
+    def deepest(ell, g, point):              # (depth beyond the plane, in-plane u, w) of the
+        c, R, D = ell                        # ellipsoid's support point along -normal
+        M = R @ np.diag(D ** 2) @ R.T
+        x = c - M @ g.normal / math.sqrt(g.normal @ M @ g.normal)
+        u, w, n = g.axes.T @ (x - point)
+        return -n, u, w
+
+    beyond = 0
+    for k in range(len(res.t)):
+        E = ellipsoids_at(run, k, ["head_shell", "occiput"])
+        for name in surfaces:
+            g = src.geometries[name]
+            point = g.point + ([scenario.front_position + res.q[k, qi], 0.0, 0.0]
+                               if g.marker == "vehicle_frame" else 0.0)
+            d, u, w = deepest(E["occiput"], g, point)
+            if d > 0.0 and (g.half_size is None or (abs(u) <= g.half_size[0] and abs(w) <= g.half_size[1])):
+                beyond += 1
+                assert deepest(E["head_shell"], g, point)[0] > d, (name, res.t[k])
+    assert beyond > 0        # the occiput does pass the windscreen

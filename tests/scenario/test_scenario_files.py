@@ -235,14 +235,7 @@ def test_reference_one_body_region_crushes_a_surface_once(name):
     assert not knees or sorted(knees) == ["left_lower_leg", "right_lower_leg"], knees
 
 
-# pedestrian_40 also takes the parametric human, whose head has no chin (test_pedestrian.py's
-# _human); the dummy's chin pushed none of its surfaces when paired (scenarios/README.md, branch
-# chinpairs)
-CHIN_NOT_PAIRED = {"pedestrian_40"}
-
-
-@pytest.mark.parametrize("name", sorted(p.stem for p in _resolve("side_barrier").parent.glob("*.toml")
-                                         if p.stem not in CHIN_NOT_PAIRED))
+@pytest.mark.parametrize("name", sorted(p.stem for p in _resolve("side_barrier").parent.glob("*.toml")))
 def test_reference_chin_meets_whatever_the_head_shell_meets(name):
     """The dummies' chin lies 33-38 mm outside their head shell (dummies/hybrid3_50m.toml), so
     a surface paired with the head shell alone lets the chin pass through it unseen: every
