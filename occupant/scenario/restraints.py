@@ -10,7 +10,7 @@ import numpy as np
 @dataclass
 class RestraintKind:
     keys: dict                  # key -> check: "bool", "positive", "nonneg", "number", "string",
-                                # "vector", "vector4" (4 numbers), "names"
+                                # "vector", "vector4" (4 numbers), "names", "table"
     what: str                   # human name for messages
     build: object = None        # callable(assembly, table, checker, path)
 
@@ -25,7 +25,8 @@ RESTRAINTS = {
          "pretensioner_force": "positive", "friction": "nonneg",
          "d_ring_friction": "nonneg", "across": "nonneg", "retractor": "vector", "d_ring": "vector",
          "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string",
-         "abdomen": "string", "ribcage": "bool", "neck_barrier": "bool", "end_springs": "nonneg",
+         "abdomen": "string", "ribcage": "bool", "neck_barrier": "bool", "barriers": "table",
+         "end_springs": "nonneg",
          "lap_end_springs": "nonneg",
          "shoulder": "string", "shoulder_center": "vector", "shoulder_semi_axes": "vector",
          "shoulder_at": "vector", "shoulder_flank": "vector4", "chest_at": "vector",
@@ -171,6 +172,42 @@ def shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu):
             Wrap("clavicle", torso, friction=mu)]
 
 
+def barrier_wraps(asm, table, c, path, outboard, mu, wraps):
+    """The belt's barrier wrap after its upper anchorage (``Wrap.barrier``: no force while the
+    belt passes outside the ellipsoid, kept out of it from ``side``), as a list of none or one:
+    ``barriers`` ({occupant ellipsoid: side, a direction in its frame}) or ``neck_barrier`` (the
+    ``neck_shell``'s outboard side, (0, outboard, 0)). One at most: a barrier is placed from the
+    fixed point before it (``Belt``), and none on an ellipsoid one of ``wraps`` (the belt's
+    wraps after it) lies on."""
+    from occupant.modeling import Ellipsoid, Sphere
+    from occupant.modeling.belts import Wrap
+    where = c.where(path, "barriers")
+    sides = dict(c.table(table, "barriers", path))
+    if c.boolean(table, "neck_barrier", path, default=False):
+        if "neck_shell" in sides:
+            c.fail(c.where(where, "neck_shell"), "the neck barrier is set twice (neck_barrier)",
+                   "neck_barrier or barriers.neck_shell")
+        sides["neck_shell"] = [0.0, outboard, 0.0]
+    if len(sides) > 1:
+        c.fail(where, f"one barrier at most (it lies on the straight piece from the upper "
+                      f"anchorage), got {sorted(sides)}", "one occupant ellipsoid")
+    out = []
+    for name in sides:
+        if not isinstance(asm.geometries.get(name), (Ellipsoid, Sphere)):
+            c.fail(c.where(where, name), "unknown ellipsoid", ", ".join(
+                n for n, g in asm.geometries.items() if isinstance(g, (Ellipsoid, Sphere))))
+        if any(w.geometry == name for w in wraps):
+            c.fail(c.where(where, name), "the belt wraps this ellipsoid already",
+                   "an ellipsoid the belt does not wrap")
+        side = c.vector(sides, name, where)
+        if not np.any(side):
+            c.fail(c.where(where, name), "the side must be a non-zero direction",
+                   "three numbers, not all 0")
+        out.append(Wrap(name.removesuffix("_shell"), name, friction=mu, side=tuple(side),
+                        barrier=True))
+    return out
+
+
 GS1_LAP_PRELOAD = 100.0   # N: the GS1 deck's lap belt pre-load (crash-domain-facts 6.4) [S]; the
 # deck pulls it by its lap retractor until the trigger (GS1_belt_V11.key: force-time pretensioner
 # 90000013 on retractor 90000001, 0.1 kN to 300 ms) [S], so it is the lap retractor's rewind
@@ -216,7 +253,10 @@ def build_belt(asm, table, c, path):
     wrap the neck their own way): a barrier wrap on the occupant's ``neck_shell`` after the
     D-ring (``Wrap.barrier``: no force while the belt passes outboard of the neck; on in
     side_barrier, whose shoulder belt passes through the neck without it: scenarios/README.md,
-    forceline). An occupant with
+    forceline). ``barriers`` ({occupant ellipsoid: side}, e.g. ``{right_upper_arm_shell = [0,
+    1, 0]}``): such a barrier on any ellipsoid, from ``side`` (a direction in its frame); one
+    barrier per belt, neck_barrier's included (``barrier_wraps``; none shipped but the neck's:
+    GS1's upper arm measured, scenarios/validation/README.md, armbarrier). An occupant with
     a ``sternum`` part (on its chest joint to the torso's part) carries the chest wrap on it, so
     the belt loads the chest through the chest joint
     (``modeling.belts.Wrap``). ``ribcage`` (on by default for a parametric human occupant,
@@ -303,13 +343,12 @@ def build_belt(asm, table, c, path):
                 or "neck_shell" not in asm.geometries:
             c.fail(path, "neck_barrier: a three-point belt with no shoulder or shoulder_center "
                          "over an occupant with a neck_shell")
-        upper.insert(0, Wrap("neck", "neck_shell", friction=mu, side=(0.0, outboard, 0.0),
-                             barrier=True))
     belly = c.string(table, "abdomen", path, choices=list(asm.geometries), what="geometry")
     on, held = held_on(asm, table, c, path, torso, "chest", mu, across)
     lower = [Wrap("chest", on, friction=mu, **carried, **held)] + (
         [] if belly is None else [Wrap("abdomen", belly, friction=mu,
                                        across=mu if across is None else across)])
+    upper = barrier_wraps(asm, table, c, path, outboard, mu, upper + lower) + upper
     lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=across),
            Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=across),
            Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=across)]
@@ -365,6 +404,8 @@ def read_restraints(c, data, test_title):
                 c.vector(table, key, path, n=4 if check == "vector4" else 3)
             elif check == "names":
                 c.strings(table, key, path)
+            elif check == "table":
+                c.table(table, key, path)
             else:
                 c.number(table, key, path, positive=check == "positive", nonneg=check == "nonneg")
         if not c.boolean(table, "enabled", path, default=True):

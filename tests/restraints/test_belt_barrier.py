@@ -2,46 +2,53 @@
 between two anchors whose straight line passes a distance c from its centre, the wrap lies on
 that line with no force while the line clears the sphere or enters it from the far side, and
 on the sphere, at the middle of the wrap round the declared side, when the line enters it from
-that side."""
+that side; the same barrier named by a scenario (``[restraints.belt] barriers``)."""
 import numpy as np
 import pytest
 
 from occupant.integrate.pipeline import evaluate
 from occupant.modeling import Assembly, Ellipsoid, Joint, Marker, ModelingError, Part, Pose
 from occupant.modeling.belts import Anchor, Belt, Webbing, Wrap
+from occupant.io.toml_files import FileChecker
 from occupant.restraints import fit_belts
+from occupant.scenario.load import ScenarioError, load
+from occupant.scenario.restraints import barrier_wraps
 
 LINEAR = Webbing([(0.0, 0.0), (0.1, 16000.0)])
 R = 0.1                                          # m: the sphere's radius
 
 
-def _belt(c, before=()):
+def _belt(c, before=(), barrier=None):
     """A belt from (c, 0.3, 0) over a barrier on a sphere of radius R at the origin (side +x)
-    to (c, -0.3, 0); ``before``: points put before the barrier."""
+    to (c, -0.3, 0); ``before``: points put before the barrier; ``barrier``: (name, wraps of
+    the sphere "shell" as a function of the assembly) in place of ``Wrap.barrier``'s own."""
     asm = Assembly("barrier")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "body", Pose()))
     asm.add(Marker("centre", "body"))
     asm.add(Ellipsoid("shell", "centre", (R, R, R)))
-    asm.add(Belt("belt", [Anchor("a", (c, 0.3, 0.0)), *before,
-                          Wrap("w", "shell", friction=0.3, side=(1.0, 0.0, 0.0), barrier=True),
+    wraps = ([Wrap("w", "shell", friction=0.3, side=(1.0, 0.0, 0.0), barrier=True)]
+             if barrier is None else barrier(asm))
+    asm.add(Belt("belt", [Anchor("a", (c, 0.3, 0.0)), *before, *wraps,
                           Anchor("b", (c, -0.3, 0.0))], LINEAR, pretension=10.0))
     return asm.compile()
 
 
-def _point_and_forces(c):
-    """The barrier's point and its two segments' forces, the belt stretched 1 % on its fit."""
-    model = _belt(c)
+def _point_and_forces(c, barrier=None, w="w"):
+    """The barrier's point (named ``w``) and its two segments' forces, the belt stretched 1 %
+    on its fit (``barrier`` as ``_belt``'s)."""
+    model = _belt(c, barrier=barrier)
     z = fit_belts(model, [0.0])
     bundle, data = model.bundle(base_table=None), model.make_data()
     evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
     i = model.output_names.index
     zs = model.belts.z_start[0]
-    for s, name in enumerate(("belt.a-w", "belt.w-b")):
-        z[zs + 2 * s] = data.outputs[i(f"{name}.length")] / 1.01
+    segments = (f"a-{w}", f"{w}-b")
+    for s, name in enumerate(segments):
+        z[zs + 2 * s] = data.outputs[i(f"belt.{name}.length")] / 1.01
     evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
-    p = np.array([data.outputs[i(f"belt.w.{a}")] for a in "xyz"])
-    return p, [data.outputs[i(f"belt.{s}.force")] for s in ("a-w", "w-b")]
+    p = np.array([data.outputs[i(f"belt.{w}.{a}")] for a in "xyz"])
+    return p, [data.outputs[i(f"belt.{s}.force")] for s in segments]
 
 
 @pytest.mark.parametrize("c", [1.2 * R, -0.5 * R])
@@ -64,3 +71,56 @@ def test_reference_barrier_follows_a_fixed_point():
     """A barrier is placed from the fixed point before it: after a wrap it is refused."""
     with pytest.raises(ModelingError, match="barrier wrap follows an Anchor"):
         _belt(1.2 * R, before=(Wrap("v", "shell", friction=0.3),))
+
+
+def _scenario_barrier(asm):
+    """The sphere's barrier as a scenario names it (``[restraints.belt] barriers``, occupant.
+    scenario.restraints.barrier_wraps): from its +x side."""
+    checker = FileChecker("x.toml", ScenarioError)
+    return barrier_wraps(asm, {"barriers": {"shell": [2.0, 0.0, 0.0]}}, checker,
+                         "restraints.belt", 1.0, 0.3, [])
+
+
+@pytest.mark.parametrize("c", [1.2 * R, 0.5 * R])
+def test_analytic_scenario_barrier_pushes_a_crossing_piece_round_the_sphere_only(c):
+    """The scenario's barrier (``barriers = {shell = [2, 0, 0]}``, its wrap named after the
+    ellipsoid): the straight piece at c = 1.2 R passes outside, the point on it at (c, 0, 0)
+    and the two segments one piece, so the belt pushes the sphere with nothing; at c = 0.5 R it
+    crosses the sphere and is pushed round its +x side, the point at (R, 0, 0), where the
+    segments' pulls towards the anchors (c, +-0.3, 0) push the sphere back along -x."""
+    p, (fa, fb) = _point_and_forces(c, barrier=_scenario_barrier, w="shell")
+    anchors = np.array([(c, 0.3, 0.0), (c, -0.3, 0.0)])
+    u = (anchors - p) / np.linalg.norm(anchors - p, axis=1)[:, None]
+    push = fa * u[0] + fb * u[1]                     # the belt's force on the sphere at p
+    if c > R:
+        assert np.allclose(p, (c, 0.0, 0.0), atol=1e-12)
+        assert fa > 0.0 and fa == pytest.approx(fb, rel=1e-12)
+        assert np.allclose(push, 0.0, atol=1e-9 * fa)
+    else:
+        assert np.allclose(p, (R, 0.0, 0.0), atol=1e-12)
+        assert fa > 0.0 and fb > 0.0
+        slope = (c - R) / np.hypot(c - R, 0.3)       # cosine of each segment's angle to x
+        assert push == pytest.approx([(fa + fb) * slope, (fa - fb) * 0.3 / np.hypot(c - R, 0.3),
+                                      0.0], abs=1e-9 * fa)
+        assert push[0] < 0.0
+
+
+@pytest.mark.parametrize("barriers, match", [
+    ({"ball": [0.0, 1.0, 0.0]}, r"restraints.belt.barriers.ball: unknown ellipsoid.*thorax"),
+    ({"right_upper_arm_shell": [0.0, 0.0, 0.0]}, r"barriers.right_upper_arm_shell: the side must "
+                                                  r"be a non-zero direction"),
+    ({"right_upper_arm_shell": [0.0, 1.0]}, r"barriers.right_upper_arm_shell: expected a list of 3"),
+    ({"right_upper_arm_shell": [0.0, 1.0, 0.0], "neck_shell": [0.0, -1.0, 0.0]},
+     r"restraints.belt.barriers: one barrier at most"),
+    ({"thorax": [1.0, 0.0, 0.0]}, r"barriers.thorax: the belt wraps this ellipsoid already"),
+])
+def test_bad_scenario_barrier_names_its_key(barriers, match):
+    """A scenario's barrier on no ellipsoid, from no side, a second one, or on an ellipsoid the
+    belt wraps: one message with the key's path."""
+    with pytest.raises(ScenarioError, match=match):
+        load("us_ncap_frontal_56", overrides={"restraints.belt.barriers": barriers})
+
+
+def test_bad_scenario_neck_barrier_set_twice():
+    with pytest.raises(ScenarioError, match=r"barriers.neck_shell: the neck barrier is set twice"):
+        load("side_barrier", overrides={"restraints.belt.barriers": {"neck_shell": [0.0, 1.0, 0.0]}})
