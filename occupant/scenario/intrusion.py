@@ -15,6 +15,10 @@ from occupant.modeling import ModelingError, SurfaceMotion
 from occupant.modeling.contacts_toml import curve_rows
 
 KEYS = ("name", "surfaces", "direction", "velocity")
+# the file's key and what it accepts, per field of SurfaceMotion
+FIELDS = {"geometries": ("surfaces", "a list of the interior's surfaces"),
+          "direction": ("direction", "a non-zero [x, y, z] in B0"),
+          "velocity": ("velocity", "rows [t s, v m/s] with t from 0 on, strictly increasing")}
 
 
 def read_intrusions(c, vehicle, surfaces):
@@ -38,6 +42,8 @@ def read_intrusions(c, vehicle, surfaces):
             out.append(SurfaceMotion(name, names, c.vector(table, "direction", p, required=True),
                                      curve_rows(c, table, "velocity", p, x="time s",
                                                 y="velocity m/s")))
-        except ModelingError as err:
-            c.fail(p, str(err))
+        except ModelingError as err:     # "surface motion '<name>'.<field>: <problem>"
+            field, _, problem = str(err).partition(": ")
+            key, accepted = FIELDS[field.rsplit(".", 1)[-1]]
+            c.fail(f"{p}.{key}", problem, accepted)
     return out
