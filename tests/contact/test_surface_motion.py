@@ -143,3 +143,18 @@ def test_reference_bad_input_says_what_is_wrong():
     with pytest.raises(ModelError, match="moved by 'one' already"):
         _ball_and_floor(SurfaceMotion("one", ("floor",), (0, 1, 0), [[0.0, 1.0]]),
                         SurfaceMotion("two", ("floor",), (0, 1, 0), [[0.0, 1.0]]))
+
+
+def test_identity_report_draws_the_moving_plane_where_it_has_moved():
+    """The report's surfaces (occupant.report.data) follow the displacement output."""
+    from occupant.report import data as D
+    model = _ball_and_floor(SurfaceMotion("lift_floor", ("floor",), (0, 0, 2.0),
+                                          [[0.0, 0.0], [0.01, 1.0]]))
+    res = occupant.simulate(model, 0.02, q0=[0.5], v0=[0.0], integrator="rk4", dt=1e-4,
+                            gravity=(0, 0, 0), output_dt=1e-3)
+    floor, = D.surfaces(model, res)
+    s = res.outputs["lift_floor.displacement"]
+    X = D.surface_pose(D.relative_poses(res), floor)
+    np.testing.assert_array_equal(X[:, 2, 3], s)
+    np.testing.assert_array_equal(X[:, :2, 3], 0.0)
+    assert D.surfaces(model)[0].shift is None
