@@ -34,8 +34,8 @@ Outputs per pair: ``CONTACT_OUTPUTS``; the power of the forces on the tree is th
 A plane on B0 under a prescribed translation (``occupant.modeling.surface_motions``: displacement
 s(t) and velocity s'(t) along the unit u) is met where it has moved to, p_b + s u, and its points
 move at B0's velocity plus s' u (in d' and the friction's sliding velocity); the power of its
-contact forces F (on the occupant) through that motion, F . u s', goes to the surface_motions
-slot, the rest, F . (v_a - s' u), to the contact slot: the two together are the power F . v_a
+contact forces F (on the occupant) through that motion, F . u s', goes to the motions slot
+(the work of prescribed motions), the rest, F . (v_a - s' u), to the contact slot: the two together are the power F . v_a
 on the tree, so the energy balance closes as with a plane at rest in B0. Outputs per
 translation: ``SURFACE_MOTION_OUTPUTS``; pairs with a moving plane skip the broad phase.
 Broad phase: the pairs are declared (in the model or the scenario), so the work is linear in
@@ -59,7 +59,7 @@ from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_ELLIPSOID,
     CONTACT_ELLIPSOID_MESH, CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_POWER, POWER_CONTACTS,
-    POWER_SURFACE_MOTIONS,
+    POWER_MOTIONS,
 )
 from occupant.modeling.surface_motions import translation_at
 
@@ -323,7 +323,7 @@ def contacts(bundle, data, t, q, v, z):
         data.outputs[k + 5] = cy
         data.outputs[k + 6] = cz
     data.power[POWER_CONTACTS] = power
-    data.power[POWER_SURFACE_MOTIONS] = moving_power
+    data.power[POWER_MOTIONS] += moving_power
 
 
 @njit(**JIT_INLINE)

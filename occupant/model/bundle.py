@@ -13,11 +13,13 @@ from occupant.byref import by_reference
 
 # Slots of Data.power (and of the work accumulators at the end of z), in this order.
 POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts",
-               "airbags", "muscles", "belts", "tyres", "couplers", "marker_forces", "motions",
-               "surface_motions")
+               "airbags", "muscles", "belts", "tyres", "couplers", "marker_forces", "motions")
+# "motions": the work of prescribed motions other than B0's, the rheonomic constraints' forces
+# (occupant.constraints.state_space) and the contact forces of surfaces under a prescribed
+# translation (occupant.contact.compliant); the forces stage zeroes it, each adds to it
 (POWER_BASE, POWER_APPLIED, POWER_JOINT_RESISTANCE, POWER_SPRING_DAMPERS,
  POWER_CONTACTS, POWER_AIRBAGS, POWER_MUSCLES, POWER_BELTS, POWER_TYRES,
- POWER_COUPLERS, POWER_MARKER_FORCES, POWER_MOTIONS, POWER_SURFACE_MOTIONS) = range(len(POWER_NAMES))
+ POWER_COUPLERS, POWER_MARKER_FORCES, POWER_MOTIONS) = range(len(POWER_NAMES))
 
 JointResistanceBlock = namedtuple("JointResistanceBlock", [
     "link",           # (ne,) int, link whose coordinate the element acts on

@@ -8,7 +8,7 @@ before the first row, linear between rows, the last velocity kept after the last
 table with 0 to stop the part). Their displacement, the integral of that velocity, is exact
 (piecewise quadratic). The contacts with them see the moved plane and its velocity
 (``occupant.contact.compliant``); the work their contact forces do through this motion is the
-``surface_motions`` slot of Results.work.
+``motions`` slot of Results.work (the work of prescribed motions).
 """
 from dataclasses import dataclass
 

@@ -83,7 +83,7 @@ def surfaces(model, results=None):
     if asm is None:
         return out
     shifts = {}
-    for m in asm.surface_motions.values():
+    for m in getattr(asm, "surface_motions", {}).values():   # an Assembly has the table
         key = f"{m.name}.displacement"
         if results is not None and key in results.outputs:
             shifts.update({name: np.asarray(results.outputs[key])[:, None] * m.direction

@@ -61,7 +61,7 @@ def test_analytic_plane_at_constant_speed_strikes_a_ball_at_rest():
     assert res.v[-1, 0] == pytest.approx(2 * V, rel=(w * dt) ** 2)
     # energy: the moving floor did the work, the elastic contact kept none of it
     E = 0.5 * M * res.v[:, 0] ** 2
-    np.testing.assert_allclose(res.work["surface_motions"][-1], 2 * M * V**2, rtol=1e-6)
+    np.testing.assert_allclose(res.work["motions"][-1], 2 * M * V**2, rtol=1e-6)
     assert abs(res.work["contacts"][-1]) < 1e-6 * M * V**2
     assert np.max(np.abs(res.energy["balance"])) < 1e-6 * E.max()
 
@@ -103,7 +103,7 @@ def test_identity_friction_and_damping_see_the_moving_plane():
     """The floor slides along x at constant speed under a ball pressed into it by gravity on a
     linear, damped contact with friction: the ball's own energy and the work of the slots
     balance (the friction of the moving floor drags the free ball along: its work is the
-    surface_motions slot), and d' counts the floor's motion along its normal only (none here)."""
+    motions slot), and d' counts the floor's motion along its normal only (none here)."""
     asm = Assembly("dragged")
     asm.add(Part("ball", M, inertia=(0.002, 0.002, 0.002)))
     asm.add(Joint("free", "free", None, "ball", Pose()))
@@ -118,9 +118,9 @@ def test_identity_friction_and_damping_see_the_moving_plane():
     q0[3] = 1.0                                 # unit quaternion (w first)
     q0[2] = -M * 9.81 / K                       # resting on the floor
     res = occupant.simulate(model, 0.1, q0=q0, integrator="rk4", dt=1e-5, gravity=(0, 0, -9.81))
-    assert res.work["surface_motions"][-1] > 0.0
+    assert res.work["motions"][-1] > 0.0
     E = res.energy["kinetic"]
-    assert np.max(np.abs(res.energy["balance"])) < 1e-4 * max(E.max(), res.work["surface_motions"][-1])
+    assert np.max(np.abs(res.energy["balance"])) < 1e-4 * max(E.max(), res.work["motions"][-1])
     assert res.body_com[-1, 0, 0] - res.body_com[0, 0, 0] > 0.0       # dragged along +x
     np.testing.assert_allclose(res.outputs["ball_floor.penetration_rate"][-50:], 0.0, atol=1e-6)
 
