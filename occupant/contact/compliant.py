@@ -34,9 +34,9 @@ Outputs per pair: ``CONTACT_OUTPUTS``; the power of the forces on the tree is th
 A plane on B0 under a prescribed translation (``occupant.modeling.surface_motions``: displacement
 s(t) and velocity s'(t) along the unit u) is met where it has moved to, p_b + s u, and its points
 move at B0's velocity plus s' u (in d' and the friction's sliding velocity); the power of its
-contact forces F (on the occupant) through that motion, F . u s', goes to the motions slot
-(the work of prescribed motions), the rest, F . (v_a - s' u), to the contact slot: the two together are the power F . v_a
-on the tree, so the energy balance closes as with a plane at rest in B0. Outputs per
+contact forces F (on the occupant) through that motion, F . u s', goes to the motions slot (the
+work of prescribed motions), the rest, F . (v_a - s' u), to the contact slot: together the power
+F . v_a on the tree, so the energy balance closes as with a plane at rest in B0. Outputs per
 translation: ``SURFACE_MOTION_OUTPUTS``; pairs with a moving plane skip the broad phase.
 Broad phase: the pairs are declared (in the model or the scenario), so the work is linear in
 the declared pairs, never in the square of the surfaces; a pair whose bounding spheres (one per

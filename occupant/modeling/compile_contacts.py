@@ -263,8 +263,8 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
                 cols[f"{k}_start"].append(start)
                 cols[f"{k}_len"].append(length)
     n = len(names)
-    for k in ("pair_type", "mover_b", "link_a", "link_b", "law", "load_start", "load_len", "unload_start",
-              "unload_len", "recovers"):
+    for k in ("pair_type", "mover_b", "link_a", "link_b", "law", "load_start", "load_len",
+              "unload_start", "unload_len", "recovers"):
         cols[k] = np.array(cols[k], dtype=np.int64)
     for k in ("R_a", "R_b"):
         cols[k] = np.array(cols[k], dtype=float).reshape(n, 3, 3)
