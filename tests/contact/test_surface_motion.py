@@ -158,3 +158,25 @@ def test_identity_report_draws_the_moving_plane_where_it_has_moved():
     np.testing.assert_array_equal(X[:, 2, 3], s)
     np.testing.assert_array_equal(X[:, :2, 3], 0.0)
     assert D.surfaces(model)[0].shift is None
+
+
+def test_identity_moving_plane_and_a_joint_driver_share_the_motions_slot():
+    """A second body on a prismatic joint driven by a JointMotion, q = c t^2 (a rheonomic
+    constraint, integrated by radau in the constrained state space), beside the ball the
+    floor strikes at V: the motions slot holds the driver's work, its body's kinetic energy
+    2 m c^2 t^2, plus the floor's 2 m V^2 on the ball, and the balance closes."""
+    from occupant.modeling import JointMotion
+    V, c = 1.5, 3.0
+    asm = _ball_and_floor(SurfaceMotion("lift_floor", ("floor",), (0, 0, 1), [[0.0, V]])).source
+    asm.add(Part("sled", M, inertia=(0.002, 0.002, 0.002)))
+    asm.add(Joint("rail", "prismatic", None, "sled", Pose()))
+    asm.add(JointMotion("pull", "rail", {"polynomial": (0.0, 0.0, c)}))
+    model = asm.compile()
+    res = occupant.simulate(model, 0.05, q0=np.zeros(model.nq), v0=np.zeros(model.nv),
+                            integrator="radau", rtol=1e-10, atol=1e-12, gravity=(0, 0, 0))
+    assert res.status == "finished", res.message
+    t = res.t[-1]
+    np.testing.assert_allclose(res.q[-1, model.dof("rail")], c * t**2, rtol=1e-9)
+    np.testing.assert_allclose(res.work["motions"][-1], 2 * M * c**2 * t**2 + 2 * M * V**2,
+                               rtol=1e-6)
+    assert np.max(np.abs(res.energy["balance"])) < 1e-6 * res.work["motions"][-1]
