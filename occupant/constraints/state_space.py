@@ -403,7 +403,7 @@ def constrained_accelerations(bundle, data, cw, t, q, v, z, factored):
     p = 0.0
     for a in range(r):
         p -= cw.lam[cw.rows[a]] * cw.phit[cw.rows[a]]
-    data.power[POWER_MOTIONS] = p
+    data.power[POWER_MOTIONS] += p      # after the moving surfaces' contacts (loads stage)
     for k in range(data.power.shape[0]):
         data.zdot[bundle.work_start + k] = data.power[k]
     for j in range(nv):

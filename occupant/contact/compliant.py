@@ -31,6 +31,13 @@ the dynamics (the FMVSS 208-style sled's lumbar joint loaded to 12 kN m, chest 3
 instead of 47 g); they stay explicit.
 Forces act at the contact point, +F n + friction on geometry a's link, the opposite on b's.
 Outputs per pair: ``CONTACT_OUTPUTS``; the power of the forces on the tree is the contact slot.
+A plane on B0 under a prescribed translation (``occupant.modeling.surface_motions``: displacement
+s(t) and velocity s'(t) along the unit u) is met where it has moved to, p_b + s u, and its points
+move at B0's velocity plus s' u (in d' and the friction's sliding velocity); the power of its
+contact forces F (on the occupant) through that motion, F . u s', goes to the motions slot (the
+work of prescribed motions), the rest, F . (v_a - s' u), to the contact slot: together the power
+F . v_a on the tree, so the energy balance closes as with a plane at rest in B0. Outputs per
+translation: ``SURFACE_MOTION_OUTPUTS``; pairs with a moving plane skip the broad phase.
 Broad phase: the pairs are declared (in the model or the scenario), so the work is linear in
 the declared pairs, never in the square of the surfaces; a pair whose bounding spheres (one per
 geometry, centres moved with their links each evaluation) are apart costs their distance and
@@ -44,7 +51,7 @@ from numba import njit
 from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, call_if, nonliteral, separate
 from occupant.contact.convex_pairs import ellipsoid_box, ellipsoid_cylinder
 from occupant.contact.geometry_pairs import (
-    NO_CONTACT, ellipsoid_ellipsoid, ellipsoid_plane, pair_geometry, point_in_link,
+    NO_CONTACT, PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link,
 )
 from occupant.contact.mesh_pairs import ellipsoid_mesh
 from occupant.forces.joint_resistance import recovering_unload, table_load, table_slope
@@ -52,7 +59,9 @@ from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_ELLIPSOID,
     CONTACT_ELLIPSOID_MESH, CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_POWER, POWER_CONTACTS,
+    POWER_MOTIONS,
 )
+from occupant.modeling.surface_motions import translation_at
 
 # The fields of a loading and unloading law (``bundle.ContactBlock``'s names, which the BeltBlock
 # repeats for its webbing): what the contacts and the belts hand the law's functions, so that
@@ -246,15 +255,18 @@ def normal_and_friction(normal, mu, v_s, nx, ny, nz, wx, wy, wz):
 @separate
 def contacts(bundle, data, t, q, v, z):
     el = bundle.contacts
-    power = 0.0
+    power, moving_power = 0.0, 0.0
     R_links, p_links = data.R_base_link, data.p_base_link
+    p_b = moved_points(el, data.contact_p_b, data.outputs, t)
     # what the geometry, point and force routines read
-    geo, law, points = pair_geometry(el), contact_law(el), point_data(data)
+    geo = PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b, p_b, el.size_b)
+    law, points = contact_law(el), point_data(data)
     for e in range(el.link_a.shape[0]):
         la, lb = el.link_a[e], el.link_b[e]
         kind = el.pair_type[e]
+        mover = el.mover_b[e]
         gap = bounding_gap(el, R_links, p_links, e)
-        if el.broad_phase and gap > 0.0:
+        if el.broad_phase and gap > 0.0 and mover < 0:
             d, d_rate, nx, ny, nz, cx, cy, cz, inside = (-gap, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
                                                          False)
         # each type's routine compiled only where the block holds pairs of it (``el.kinds``)
@@ -275,6 +287,11 @@ def contacts(bundle, data, t, q, v, z):
                                                                 NO_CONTACT, points, el, e)
             if not inside:
                 d = -max(gap, 0.0)
+        ux, uy, uz, rate = 0.0, 0.0, 0.0, 0.0       # the moving plane's velocity s' u
+        if mover >= 0:
+            _, rate = translation_at(el.mover_table, el.mover_start[mover], el.mover_len[mover], t)
+            ux, uy, uz = el.mover_axis[mover, 0], el.mover_axis[mover, 1], el.mover_axis[mover, 2]
+            d_rate += rate * (nx * ux + ny * uy + nz * uz)
         normal, friction = 0.0, 0.0
         if d > 0.0 and inside:
             zk = el.z_start + e
@@ -286,11 +303,17 @@ def contacts(bundle, data, t, q, v, z):
             rbx, rby, rbz = point_in_link(points, lb, cx, cy, cz)
             _, _, _, vax, vay, vaz = point_state(points, la, rax, ray, raz)
             _, _, _, vbx, vby, vbz = point_state(points, lb, rbx, rby, rbz)
+            vbx, vby, vbz = vbx + rate * ux, vby + rate * uy, vbz + rate * uz
             friction, fx, fy, fz = normal_and_friction(normal, el.friction[e],
                                                        el.friction_speed[e], nx, ny, nz,
                                                        vax - vbx, vay - vby, vaz - vbz)
-            power += add_force_pair(points, la, rax, ray, raz, vax, vay, vaz, lb, rbx, rby, rbz,
-                                    vbx, vby, vbz, fx, fy, fz)
+            pair_power = add_force_pair(points, la, rax, ray, raz, vax, vay, vaz, lb, rbx, rby,
+                                        rbz, vbx, vby, vbz, fx, fy, fz)
+            if mover >= 0:
+                driven = rate * (fx * ux + fy * uy + fz * uz)
+                moving_power += driven
+                pair_power -= driven
+            power += pair_power
         k = el.out_start + 7 * e
         data.outputs[k] = d
         data.outputs[k + 1] = d_rate
@@ -300,3 +323,23 @@ def contacts(bundle, data, t, q, v, z):
         data.outputs[k + 5] = cy
         data.outputs[k + 6] = cz
     data.power[POWER_CONTACTS] = power
+    data.power[POWER_MOTIONS] += moving_power
+
+
+@njit(**JIT_INLINE)
+def moved_points(el, p_b, outputs, t):
+    """``p_b`` (Data.contact_p_b) filled with each pair's point of geometry b at t, moved by its
+    prescribed translation (SurfaceMotion) if any; each translation's outputs written."""
+    for e in range(p_b.shape[0]):
+        for k in range(3):
+            p_b[e, k] = el.p_b[e, k]
+        m = el.mover_b[e]
+        if m >= 0:
+            s, _ = translation_at(el.mover_table, el.mover_start[m], el.mover_len[m], t)
+            for k in range(3):
+                p_b[e, k] += s * el.mover_axis[m, k]
+    for m in range(el.mover_axis.shape[0]):
+        s, rate = translation_at(el.mover_table, el.mover_start[m], el.mover_len[m], t)
+        outputs[el.mover_out_start + 2 * m] = s
+        outputs[el.mover_out_start + 2 * m + 1] = rate
+    return p_b

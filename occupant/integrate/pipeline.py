@@ -33,7 +33,7 @@ from occupant.forces.muscles import muscles
 from occupant.restraints.belt import belts
 from occupant.vehicle.tyre import couplers, tyres
 from occupant.forces.marker_forces import marker_forces
-from occupant.model.bundle import POWER_APPLIED, POWER_BASE, PRODUCER_BUNDLE
+from occupant.model.bundle import POWER_APPLIED, POWER_BASE, POWER_MOTIONS, PRODUCER_BUNDLE
 from occupant.model.data import forward_data
 from occupant.model.joint_motion import normalize_quaternions, q_derivative
 
@@ -91,6 +91,7 @@ def forces(bundle, data, t, q, v, z):
         data.slope[j] = 0.0
     data.f_ext[:, :] = 0.0
     data.zdot[:] = 0.0
+    data.power[POWER_MOTIONS] = 0.0     # the contacts and the constraints add to it
     # the registered producers, one line each (a family the model lacks is None in the bundle,
     # model.bundle.step_bundle, and compiles to nothing)
     produce(joint_resistance, bundle.joint_resistance, bundle, data, t, q, v, z)

@@ -14,6 +14,9 @@ from occupant.byref import by_reference
 # Slots of Data.power (and of the work accumulators at the end of z), in this order.
 POWER_NAMES = ("base_motion", "applied_forces", "joint_resistance", "spring_dampers", "contacts",
                "airbags", "muscles", "belts", "tyres", "couplers", "marker_forces", "motions")
+# "motions": the work of prescribed motions other than B0's, the rheonomic constraints' forces
+# (occupant.constraints.state_space) and the contact forces of surfaces under a prescribed
+# translation (occupant.contact.compliant); the forces stage zeroes it, each adds to it
 (POWER_BASE, POWER_APPLIED, POWER_JOINT_RESISTANCE, POWER_SPRING_DAMPERS,
  POWER_CONTACTS, POWER_AIRBAGS, POWER_MUSCLES, POWER_BELTS, POWER_TYRES,
  POWER_COUPLERS, POWER_MARKER_FORCES, POWER_MOTIONS) = range(len(POWER_NAMES))
@@ -105,6 +108,13 @@ ContactBlock = namedtuple("ContactBlock", [
     "tables",         # (nt, 2) (penetration m, force N) rows
     "z_start",        # int, first producer state: per pair the maximum penetration (m)
     "out_start",      # int, first output: per pair CONTACT_OUTPUTS
+    # prescribed translations of planes on B0 (occupant.modeling.surface_motions), nm of them
+    "mover_b",        # (nc,) int, the translation moving geometry b (-1: none)
+    "mover_axis",     # (nm, 3) unit direction in B0
+    "mover_start",    # (nm,) int, first row of its knots in mover_table
+    "mover_len",      # (nm,) int
+    "mover_table",    # (nk, 3) rows (t s, velocity m/s, displacement m at t)
+    "mover_out_start",# int, first output: per translation SURFACE_MOTION_OUTPUTS
     "kinds",          # PairKinds (``pair_kinds``): which pair types the block holds
 ])
 # Per pair type (in CONTACT_ELLIPSOID_* order) a ``marker``: the compiled contacts hold the
@@ -115,6 +125,7 @@ PairKinds = namedtuple("PairKinds", ["plane", "ellipsoid", "box", "cylinder", "m
 # and its rate, the normal and friction force magnitudes (0 out of contact), the contact point
 CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("normal_force", "N"),
                    ("friction_force", "N"), ("point_x", "m"), ("point_y", "m"), ("point_z", "m"))
+SURFACE_MOTION_OUTPUTS = (("displacement", "m"), ("velocity", "m/s"))
 
 # Uniform-pressure airbags (occupant.restraints.airbag, declared with occupant.modeling.Airbag and
 # AirbagContact). Per bag its mounting frame, shape, inflator tables, gas and orifices; per contact

@@ -11,7 +11,7 @@ coordinates; "base" is the vehicle frame B0. Stages, in the order the step runs 
    ``v``, ``c``;
 3. forces (every force producer adds to these): ``tau``, ``f_ext``, ``slope``, ``outputs``,
    ``power``, ``zdot`` (producer states); a producer's own intermediate results
-   (``airbag_pairs``, ``belt_drift``);
+   (``airbag_pairs``, ``contact_p_b``, ``belt_drift``);
 4. accelerations (ABA): ``a``, ``I_A``, ``p_A``, ``U``, ``D_inv``, ``u``, ``armature``, ``vdot``;
    then the base-motion power and the work rates in ``zdot``.
 Also used outside the step: ``f`` (RNEA joint forces), ``I_C`` and ``M`` (CRBA), ``scratch``.
@@ -52,6 +52,8 @@ Data = namedtuple("Data", [
                     #   put the body in m) of the "dimple" law
                     #   (occupant.restraints.airbag_dimple.dimple_shares)
                     #   (occupant.restraints.airbag)
+    "contact_p_b",  # (nc, 3) m, each contact pair's point of geometry b (its link frame) as
+                    #   moved by its prescribed translation, if any (occupant.contact.compliant)
     "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,
                     #   found once per evaluation for the segments' length rates and the
                     #   webbing it carries (occupant.restraints.belt.wrap_drift)
@@ -81,6 +83,7 @@ def make_data(model):
                 tau=z(nv), f_ext=z((nl, 6)), slope=z(nv), outputs=z(len(model.output_names)),
                 power=z(len(model.power_names)), zdot=z(model.nz),
                 airbag_pairs=z((8, len(model.airbags.pair_bag), 3)),
+                contact_p_b=z((len(model.contacts.pair_type), 3)),
                 belt_drift=z(len(model.belts.point_kind)), a=z((nl, 6)),
                 I_A=z((nl, 6, 6)), p_A=z((nl, 6)), U=z((nl, 6, 6)), D_inv=z((nl, 6, 6)),
                 u=z((nl, 6)), armature=z(nv), vdot=z(nv), f=z((nl, 6)), I_C=z((nl, 6, 6)),

@@ -17,6 +17,7 @@ from occupant.modeling.environment import Gravity, Units
 from occupant.modeling.motions import TimeFunction, JointMotion, MarkerMotion
 from occupant.modeling.curves import Curve
 from occupant.modeling.higher_pairs import PointOnCurve, CurveOnCurve
+from occupant.modeling.surface_motions import SurfaceMotion
 
 __all__ = [
     "Part", "Marker", "Joint", "MDH", "Pose", "JointResistance", "SpringDamper", "ModelingError",
@@ -26,5 +27,5 @@ __all__ = [
     "ContactCharacteristic", "ContactPair", "Muscle",
     "VirtualPart", "Link", "Frustum", "Torus", "Material", "Primitive", "Coupler", "MarkerForce",
     "Gravity", "Units", "TimeFunction", "JointMotion", "MarkerMotion", "Curve", "PointOnCurve",
-    "CurveOnCurve",
+    "CurveOnCurve", "SurfaceMotion",
 ]

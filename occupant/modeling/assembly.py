@@ -27,6 +27,7 @@ from occupant.modeling.environment import Gravity
 from occupant.modeling.velocity_constraints import KnifeEdge
 from occupant.modeling.motions import JointMotion, MarkerMotion
 from occupant.modeling.higher_pairs import PointOnCurve, CurveOnCurve
+from occupant.modeling.surface_motions import SurfaceMotion
 
 # reference key (last component of an element's ``refs`` key) -> the tables it may name
 _TARGETS = {
@@ -56,6 +57,7 @@ _FAMILIES = (
     ("velocity_constraints", KnifeEdge),   # linear non-holonomic constraints
     ("motions", (JointMotion, MarkerMotion)),   # rheonomic constraints
     ("higher_pairs", (PointOnCurve, CurveOnCurve)),
+    ("surface_motions", SurfaceMotion),   # prescribed translations of planes on B0
 )
 
 

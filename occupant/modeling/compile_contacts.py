@@ -6,7 +6,7 @@ import numpy as np
 from occupant.model.bundle import (
     ContactBlock, CONTACT_OUTPUTS, CONTACT_ELLIPSOID_PLANE, CONTACT_ELLIPSOID_ELLIPSOID,
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_MESH, CONTACT_LINEAR,
-    CONTACT_POWER, CONTACT_TABLE, freeze_block, pair_kinds,
+    CONTACT_POWER, CONTACT_TABLE, SURFACE_MOTION_OUTPUTS, freeze_block, pair_kinds,
 )
 from occupant.model.model import ModelError
 from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sphere
@@ -195,6 +195,24 @@ def _stack_meshes(meshes):
     return out
 
 
+def _surface_motions(asm):
+    """(the assembly's SurfaceMotions, {plane name: index of the one moving it}); each moves
+    planes fixed to B0, none moved twice."""
+    movers, moved = list(asm.surface_motions.values()), {}
+    for i, m in enumerate(movers):
+        for name in m.geometries:
+            g = asm.geometries[name]
+            if not isinstance(g, Plane) or g.marker is not None:
+                raise ModelError(f"surface motion '{m.name}': '{name}' is a "
+                                 f"{type(g).__name__}{'' if g.marker is None else ' on a marker'}; "
+                                 f"a surface motion moves planes fixed to B0 (marker None) only")
+            if name in moved:
+                raise ModelError(f"surface motion '{m.name}': '{name}' is moved by "
+                                 f"'{movers[moved[name]].name}' already (one motion per plane)")
+            moved[name] = i
+    return movers, moved
+
+
 def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
                   broad_phase=True):
     """(ContactBlock, compiled pair names) of the assembly's contact pairs (a mesh with patches
@@ -211,6 +229,7 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
         rows.append(t)
         return start, len(t)
 
+    movers, moved = _surface_motions(asm)
     names = []
     for pair in pairs:
         _, la, R_a, p_a, size_a, _, bound_a = _geometry(pair, "geometry_a", ACCEPTED_A, asm, geo,
@@ -226,6 +245,7 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
                                  f"rigid link {la} (-1: B0), so they cannot touch")
             names.append(pair.name if i == 0 else f"{pair.name}_patch{i}")
             cols["pair_type"].append(kind)
+            cols["mover_b"].append(moved.get(pair.geometry_b, -1))
             for k, val in (("link_a", la), ("R_a", R_a), ("p_a", p_a), ("size_a", size_a),
                            ("bound_a", bound_a), ("link_b", lb), ("R_b", R_b), ("p_b", p_b),
                            ("size_b", size_b), ("centre_b", centre_b), ("bound_b", bound_b)):
@@ -243,8 +263,8 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
                 cols[f"{k}_start"].append(start)
                 cols[f"{k}_len"].append(length)
     n = len(names)
-    for k in ("pair_type", "link_a", "link_b", "law", "load_start", "load_len", "unload_start",
-              "unload_len", "recovers"):
+    for k in ("pair_type", "mover_b", "link_a", "link_b", "law", "load_start", "load_len",
+              "unload_start", "unload_len", "recovers"):
         cols[k] = np.array(cols[k], dtype=np.int64)
     for k in ("R_a", "R_b"):
         cols[k] = np.array(cols[k], dtype=float).reshape(n, 3, 3)
@@ -257,5 +277,11 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
     cols["out_start"] = outputs.reserve(names, CONTACT_OUTPUTS)
     cols["z_start"] = states.reserve(names, (("max_penetration", "m"),))
+    cols["mover_axis"] = np.array([m.direction for m in movers], dtype=float).reshape(-1, 3)
+    knots = [m.knots for m in movers]
+    cols["mover_len"] = np.array([len(k) for k in knots], dtype=np.int64)
+    cols["mover_start"] = np.cumsum([0] + [len(k) for k in knots])[:-1].astype(np.int64)
+    cols["mover_table"] = np.concatenate(knots) if knots else np.zeros((0, 3))
+    cols["mover_out_start"] = outputs.reserve([m.name for m in movers], SURFACE_MOTION_OUTPUTS)
     cols["kinds"] = pair_kinds(cols["pair_type"])
     return freeze_block(ContactBlock, cols), names

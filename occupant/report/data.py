@@ -35,10 +35,12 @@ class Shape:
 @dataclass
 class Surface:
     """A bounded plane of the vehicle or of a body: ``corners`` (4, 3) in the frame of ``body``
-    (-1: B0), counter-clockwise about its normal."""
+    (-1: B0), counter-clockwise about its normal; ``shift`` (n, 3) m in B0 per sample of a plane
+    under a prescribed translation (an intrusion: occupant.modeling.surface_motions), else None."""
     name: str
     body: int
     corners: np.ndarray
+    shift: np.ndarray | None = None
 
 
 def _marker_frame(asm, model, marker):
@@ -73,12 +75,19 @@ def shapes(model):
     return out
 
 
-def surfaces(model):
-    """Surface for every Plane of the model's Assembly (half size PLANE_EXTENT when unbounded)."""
+def surfaces(model, results=None):
+    """Surface for every Plane of the model's Assembly (half size PLANE_EXTENT when unbounded),
+    with ``results`` the shift of those a SurfaceMotion moves (its displacement output)."""
     asm = getattr(model, "source", None)
     out = []
     if asm is None:
         return out
+    shifts = {}
+    for m in getattr(asm, "surface_motions", {}).values():   # an Assembly has the table
+        key = f"{m.name}.displacement"
+        if results is not None and key in results.outputs:
+            shifts.update({name: np.asarray(results.outputs[key])[:, None] * m.direction
+                           for name in m.geometries})
     for g in asm.geometries.values():
         if isinstance(g, Plane):
             body, X = _marker_frame(asm, model, g.marker)
@@ -86,8 +95,18 @@ def surfaces(model):
             u, w = g.axes[:, 0], g.axes[:, 1]
             local = np.array([g.point + su * half[0] * u + sw * half[1] * w
                               for su, sw in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
-            out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3]))
+            out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], shifts.get(g.name)))
     return out
+
+
+def surface_pose(rel, surface):
+    """(n, 4, 4) pose of ``surface``'s frame in B0 (pose_of its body, moved by its shift)."""
+    X = pose_of(rel, surface.body)
+    if surface.shift is None:
+        return X
+    X = np.array(X)
+    X[:, :3, 3] += surface.shift
+    return X
 
 
 # a surface turned more than 20 deg from edge-on to a view faces it: its shadow is no line [E]

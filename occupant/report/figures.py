@@ -80,7 +80,7 @@ def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
     sign = -1.0 if depth == 1 else 1.0   # side view seen from +y, front view from +x: far side first
     add = ax.add_artist
     for s in surfaces:
-        X = D.pose_of(rel, s.body)[i]
+        X = D.surface_pose(rel, s)[i]
         c = s.corners @ X[:3, :3].T + X[:3, 3]
         if D.facing(c, depth):   # outlined: filled, the dashboard and seat back of a front view hid the occupant
             add(Polygon(c[:, list(axes)], closed=True, fill=False, ec=VEHICLE_COLOUR, lw=0.8, alpha=0.6))
@@ -108,7 +108,7 @@ def scene_box(rel, shapes, surfaces, idx, pad=0.03):
         r = float(np.max(s.semi_axes))
         pts += [c - r, c + r]
     for s in surfaces:
-        X = D.pose_of(rel, s.body)[idx]
+        X = D.surface_pose(rel, s)[idx]
         pts.append(np.einsum("tij,kj->tki", X[:, :3, :3], s.corners).reshape(-1, 3)
                    + np.repeat(X[:, :3, 3], 4, axis=0))
     p = np.concatenate(pts) if pts else np.zeros((1, 3))
@@ -127,7 +127,7 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
     res, model = run.results, run.model
     name, axes, labels = view
     rel = D.relative_poses(res)
-    shapes, surfaces = D.shapes(model), D.surfaces(model)
+    shapes, surfaces = D.shapes(model), D.surfaces(model, res)
     bags, belts = D.airbags(model, res), D.belt_routes(model, res)
     idx = D.sample_index(res.t, times)
     lim = scene_limits(rel, shapes, surfaces, idx, axes)

@@ -47,7 +47,7 @@ def render(run, indices, size=(300, 330)):
     vtkLogger.SetStderrVerbosity(vtkLogger.VERBOSITY_ERROR)
     res, model = run.results, run.model
     rel = D.relative_poses(res)
-    shapes, surfaces = D.shapes(model), D.surfaces(model)
+    shapes, surfaces = D.shapes(model), D.surfaces(model, res)
     bags, belts = D.airbags(model, res), D.belt_routes(model, res)
     ren = vtkRenderer()
     ren.SetBackground(1.0, 1.0, 1.0)
@@ -123,7 +123,7 @@ def render(run, indices, size=(300, 330)):
             a.SetVisibility(bool(scale[i].min() > 0.05))
             set_matrix(a, D.pose_of(rel, shape.body)[i], D.scaled(shape, np.maximum(scale[i], 0.05)))
         for s, a in quads:
-            X = D.pose_of(rel, s.body)[i]
+            X = D.surface_pose(rel, s)[i]
             m = vtkMatrix4x4()
             m.DeepCopy(X.ravel())
             a.SetUserMatrix(m)

@@ -49,7 +49,7 @@ def _scene_vertices(rel, i, shapes, surfaces, bags, sphere):
         s = D.scaled(shape, np.maximum(scale[i], 1e-3))
         parts.append((sphere * s.semi_axes) @ (X[:3, :3] @ s.R).T + X[:3, :3] @ s.center + X[:3, 3])
     for s in surfaces:
-        X = D.pose_of(rel, s.body)[i]
+        X = D.surface_pose(rel, s)[i]
         parts.append(s.corners @ X[:3, :3].T + X[:3, 3])
     return np.vstack(parts) if parts else np.zeros((0, 3))
 
@@ -66,7 +66,7 @@ def figure(run, frame_dt=FRAME_DT):
     animated over time; ``plotly.graph_objects.Figure(...)`` of it makes a Figure."""
     res, model = run.results, run.model
     rel = D.relative_poses(res)
-    shapes, surfaces = D.shapes(model), D.surfaces(model)
+    shapes, surfaces = D.shapes(model), D.surfaces(model, res)
     bags, belts = D.airbags(model, res), D.belt_routes(model, res)
     sphere, tri = _unit_sphere()
     faces, colours, offset = [], [], 0

@@ -35,6 +35,8 @@ settings and outputs::
     # model = "midsize_sedan"         # vehicles/<model>.toml, with a [precrash] table
     # backset = 0.050                 # m: the head restraint placed this far behind the head of
                                       # the settled occupant (occupant.scenario.placement)
+    # [[vehicle.intrusion]]           # interior surfaces pushed in by a velocity-time profile
+                                      # (a side door: occupant.scenario.intrusion)
     [pulse]                         # occupant.scenario.pulse (none with a vehicle front)
     [restraints.airbag]             # occupant.scenario.restraints
     [restraints.knee_airbag]        # a second bag (kind = "knee": the driver's knee bag)
@@ -67,6 +69,7 @@ from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resol
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.body_contacts import body_pairs
 from occupant.scenario.interior import load_interior
+from occupant.scenario.intrusion import read_intrusions
 from occupant.scenario.overrides import apply_overrides, parse_override
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
 from occupant.scenario.restraints import RESTRAINTS, read_restraints
@@ -78,7 +81,7 @@ OCCUPANT_KEYS = ("dummy", "posture", "h_point", "seat", "ellipsoid", "yaw_deg", 
 HUMAN_KEYS = ("sex", "percentile", "stature", "mass", "neck_activation", "thoracic_spine",
               "neck_mid", "face")
 ELLIPSOID_KEYS = ("name", "segment", "center", "semi_axes")
-VEHICLE_KEYS = ("interior", "front", "speed_kmh", "front_position", "model", "backset")
+VEHICLE_KEYS = ("interior", "front", "speed_kmh", "front_position", "model", "backset", "intrusion")
 SENSORS_KEYS = ("standard",)
 CRITERIA_KEYS = ("regulation", "show", "reference")
 SOLVER_KEYS = ("t_end", "integrator", "dt", "output_dt")
@@ -224,6 +227,12 @@ class Scenario:
                 c.fail("vehicle.interior", f"surface {surface.name!r} of {self.interior.name} has "
                        f"the name of an element of {self.dummy}", "distinct names")
             asm.add(surface)
+        for motion in read_intrusions(c, veh, [s.name for s in self.interior.surfaces
+                                               if s.marker is None]):
+            if asm.find(motion.name) is not None:
+                c.fail("vehicle.intrusion", f"intrusion {motion.name!r} has the name of an "
+                       f"element of the model", "distinct names")
+            asm.add(motion)
         characteristics, defaults = dict(self.interior.characteristics), dict(self.interior.defaults)
         if self.front is not None:
             add_front(self.front, asm, self.front_position, c, "vehicle.front")

@@ -7,7 +7,8 @@ stays within 3 deg and 2 mm; with the neck springs loaded by the 20 deg of flexi
 the head it fell back 64 mm), which under a pre-crash braking pulse reads as motion. MADYMO and ATB users settle the dummy by a pre-simulation
 under gravity before the crash run [U: common practice]; ``settle`` does that:
 
-- the model with its restraints held (``held``: airbags and pretensioners never fire),
+- the model with its restraints held (``held``: airbags and pretensioners never fire, the
+  interior's intruding surfaces stay where they start),
   under gravity alone (B0 at rest, no pulse), from the posture at rest;
 - dynamic relaxation with kinetic damping [U: Cundall's kinetic damping for dynamic
   relaxation, as commonly described (e.g. Underwood 1983); not read here]: the motion is followed
@@ -43,9 +44,14 @@ class SettleError(ValueError):
 
 
 def held(model):
-    """A shallow copy of ``model`` whose airbags and pretensioners never fire (firing times inf).
-    The arrays stay read-only (``bundle.frozen``), as the compiled step was compiled for."""
+    """A shallow copy of ``model`` whose airbags and pretensioners never fire (firing times inf)
+    and whose surface motions (intrusions) stay at rest. The arrays stay read-only
+    (``bundle.frozen``), as the compiled step was compiled for."""
     out = copy.copy(model)
+    contacts = model.contacts
+    if len(contacts.mover_axis):
+        out.contacts = contacts._replace(mover_b=frozen(np.full(len(contacts.mover_b), -1),
+                                                        integer=True))
     bags = model.airbags
     out.airbags = bags._replace(firing_time=frozen(np.full(len(bags.firing_time), np.inf)))
     belts = model.belts

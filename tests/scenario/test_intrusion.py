@@ -1,0 +1,64 @@
+"""``[[vehicle.intrusion]]`` of a scenario (occupant.scenario.intrusion): interior surfaces moved
+by a velocity-time profile; errors name the key, the bad value and what is accepted; the
+surfaces are held at rest while the occupant settles."""
+import numpy as np
+import pytest
+
+from occupant.scenario import ScenarioError, load
+from occupant.scenario.load import _resolve
+from occupant.scenario.settle import held
+
+DOOR = '''[vehicle]
+interior = "midsize_sedan_driver_side"
+
+[[vehicle.intrusion]]
+name = "door"
+surfaces = ["door_panel", "armrest"]
+direction = [0.0, -1.0, 0.0]
+velocity = [[0.0, 0.0], [0.01, 2.0], [0.02, 0.0]]
+'''
+
+
+def _side(tmp_path, intrusion=DOOR):
+    text = _resolve("side_barrier").read_text()
+    text = text.replace('[vehicle]\ninterior = "midsize_sedan_driver_side"\n', intrusion)
+    path = tmp_path / "side_barrier.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("edit, where, message", [
+    (lambda s: s.replace('"door_panel", "armrest"', '"door_panel", "dor"'),
+     "vehicle.intrusion[0].surfaces", "unknown surface 'dor'"),
+    (lambda s: s.replace("[[0.0, 0.0], [0.01, 2.0], [0.02, 0.0]]", "[[0.0, 0.0], [0.0, 2.0]]"),
+     "vehicle.intrusion[0].velocity", "times must start at 0 or later and increase strictly"),
+    (lambda s: s.replace("[[0.0, 0.0], [0.01, 2.0], [0.02, 0.0]]", "[[0.0, 0.0]]"),
+     "vehicle.intrusion[0].velocity", "expected >= 2 rows [time s, velocity m/s]"),
+    (lambda s: s.replace("[0.0, -1.0, 0.0]", "[0.0, 0.0, 0.0]"),
+     "vehicle.intrusion[0].direction", "expected a non-zero"),
+    (lambda s: s.replace('name = "door"\n', 'name = "door"\ncolour = 1\n'),
+     "vehicle.intrusion[0].colour", "unknown key"),
+    (lambda s: s + s[s.index("[[vehicle.intrusion]]"):].replace('"door"', '"window"'),
+     "vehicle.intrusion[1].surfaces", "'door_panel' is moved by another intrusion already"),
+])
+def test_reference_intrusion_errors_name_the_key(tmp_path, edit, where, message):
+    path = _side(tmp_path, edit(DOOR))
+    with pytest.raises(ScenarioError) as err:
+        load(path)
+    text = str(err.value)
+    assert text.startswith(f"{path}: {where}: ") and message in text, text
+    assert "(accepted: " in text, text
+
+
+def test_reference_intrusion_moves_its_surfaces_and_is_held_while_settling(tmp_path):
+    scenario = load(_side(tmp_path))
+    contacts = scenario.model.contacts
+    assert len(contacts.mover_axis) == 1
+    np.testing.assert_allclose(contacts.mover_axis[0], [0.0, -1.0, 0.0])
+    model = scenario.model
+    moved = {n for n, m in zip(model.contact_names, contacts.mover_b) if m >= 0}
+    pairs = model.source.contact_pairs
+    door = {n for n in model.contact_names if pairs[n].geometry_b in ("door_panel", "armrest")}
+    assert moved and moved == door
+    assert "door.displacement" in model.output_names
+    assert np.all(held(model).contacts.mover_b == -1)
