@@ -323,8 +323,8 @@ def test_analytic_face_shells_scale_with_the_head(stature, mass, sex):
 
 
 def test_reference_face_is_off_by_default():
-    """Without face=True the head carries its head shell alone (GS1 and the pedestrian as
-    before: scenarios/validation/README.md, humanface)."""
+    """Without face=True the head carries its head shell alone (the pedestrian as before:
+    scenarios/validation/README.md, humanface; GS1 sets ``face`` in its case file, gs1chin)."""
     asm = build(stature=1.753, mass=78.2, sex="male").source
     assert not {"chin", "occiput"} & set(asm.geometries)
 
