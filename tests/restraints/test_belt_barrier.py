@@ -2,7 +2,8 @@
 between two anchors whose straight line passes a distance c from its centre, the wrap lies on
 that line with no force while the line clears the sphere or enters it from the far side, and
 on the sphere, at the middle of the wrap round the declared side, when the line enters it from
-that side; the same barrier named by a scenario (``[restraints.belt] barriers``)."""
+that side; the same barrier named by a scenario (``[restraints.belt] barriers``); its point
+continuous as the piece's end enters the sphere."""
 import numpy as np
 import pytest
 
