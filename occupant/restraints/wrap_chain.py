@@ -593,6 +593,41 @@ def _put_on_line(data, el, out, k, m, o_pts, p0, a, b):
 
 
 @njit(**JIT_STAGE)
+def _off_ends(D, side, a, b, s, P):
+    """Barrier point P (the middle of its wrap from a to b, ellipsoid frame) moved along the
+    belt's path to BARRIER_END from its ends at least (half the path's length where shorter),
+    as ``place_barrier`` puts it on a straight piece: the path a, the arc's tangent points and
+    P (the arc taken as its two chords), b. So the point is continuous as the wrap touches
+    where that piece enters the ellipsoid at its end (a neighbour's place entering it: the arc
+    of no length at that place; there P jumped BARRIER_END from the piece onto it: GS1 with a
+    barrier on the upper arm, 35 mm, the belt unloaded, scenarios/validation/README.md,
+    armbarrier and barriertouch)."""
+    ta = wrap_arc_point(D, side, a, b, s, 0.0)[0]
+    tb = wrap_arc_point(D, side, a, b, s, 1.0)[0]
+    l0 = _norm(ta[0] - a[0], ta[1] - a[1], ta[2] - a[2])
+    l1 = _norm(P[0] - ta[0], P[1] - ta[1], P[2] - ta[2])
+    l2 = _norm(tb[0] - P[0], tb[1] - P[1], tb[2] - P[2])
+    l3 = _norm(b[0] - tb[0], b[1] - tb[1], b[2] - tb[2])
+    total = l0 + l1 + l2 + l3
+    end = min(BARRIER_END, 0.5 * total)
+    at = min(max(l0 + l1, end), total - end)
+    if at <= l0:
+        return _toward(a, ta, at, l0)
+    if at <= l0 + l1:
+        return _toward(ta, P, at - l0, l1)
+    if at <= l0 + l1 + l2:
+        return _toward(P, tb, at - l0 - l1, l2)
+    return _toward(tb, b, at - l0 - l1 - l2, l3)
+
+
+@njit(**JIT_INLINE)
+def _toward(u, v, d, l):
+    """The point d along the piece from u to v of length l (u where l is zero)."""
+    f = d / l if l > 0.0 else 0.0
+    return u[0] + f * (v[0] - u[0]), u[1] + f * (v[1] - u[1]), u[2] + f * (v[2] - u[2])
+
+
+@njit(**JIT_STAGE)
 def place_barrier(data, el, out, k, o_pts, p0, z):
     """Place barrier wrap k (``Wrap.barrier``; after a fixed point) once the wraps after it are
     placed as if it were not there (``chained``): between the fixed point before it and the
@@ -605,7 +640,10 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     the nearest point's; so the wrap holds the belt on that side while the body moves under it
     past the ellipsoid's centre, and a piece that reaches the ellipsoid from the other side
     passes through it (no wrap round the far side in one step). As the piece comes to graze
-    the ellipsoid the wrap's arc shrinks to its nearest point: it touches without a jump. A
+    the ellipsoid the wrap's arc shrinks to its nearest point, and the point is kept
+    BARRIER_END along the path from its ends as on the piece (``_off_ends``): it touches without
+    a jump, also where the piece enters at its end (a neighbour's place entering the
+    ellipsoid). A
     shortest-path wrap there (placed with its neighbours by ``place_chain``) jumped between two
     paths round the neck (US NCAP's shoulder belt, 299 kN in a sample), and one held across the
     belt never lifted off (scenarios/validation/HISTORY.md, beltneck). Limit: the wraps after
@@ -626,7 +664,11 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     touching = _norm(L[0] / D[0], L[1] / D[1], L[2] / D[2]) < 1.0 \
         and m0 * side[0] + m1 * side[1] + m2 * side[2] > 0.0
     if touching:
-        P = wrap_arc_point(D, side, al, bl, (z[jz], z[jz + 1], z[jz + 2]), 0.5)[0]
+        s = (z[jz], z[jz + 1], z[jz + 2])
+        P = wrap_arc_point(D, side, al, bl, s, 0.5)[0]
+        if min(_norm(P[0] - al[0], P[1] - al[1], P[2] - al[2]),
+               _norm(P[0] - bl[0], P[1] - bl[1], P[2] - bl[2])) < BARRIER_END:
+            P = _off_ends(D, side, al, bl, s, P)
     else:
         # that nearest point, but BARRIER_END from the piece's ends (a segment shorter than
         # MERGE_LENGTH merges the wrap beside it, ``belt.merge_weight``: the shoulder wrap lost
