@@ -837,7 +837,9 @@ def gs1_pelvis_tilt_deg(gs1):
     "the thorax-lumbar and lumbar-pelvis joints carry up to 235 and 183 N m in extension, 7.1 "
     "and 8.6 deg (54 and 93 ms; in flexion, late, 391 N m at 116 ms, 20.7 deg, as the chin "
     "leaves the chest, and 708 N m at 149 ms, 32.1 deg, the lumbar-pelvis joint flexing 12 deg "
-    "in 10 ms in the rebound: 205 and 240 N m before the face was on in GS1; 217 and 208 N m, "
+    "in 10 ms in the rebound, both the springs' (test_regression_gs1_late_lumbar_flexion_is_the_"
+    "spring): 205 and 240 N m before the face was on in GS1, the latter cut by the run's end "
+    "(696 N m at 154 ms run on); 217 and 208 N m, "
     "8.2 and 8.0 deg in extension at 54 and 91 ms as first read; 246 and 284 N m, 9.1 and 10.2 deg at 77 and 88 ms, before the "
     "buttock was concentric with the ischium's underside; 314 and 334 N m, 11.0 and 11.6 deg, "
     "before the "
@@ -908,6 +910,37 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
         assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
     for side in ("left", "right"):
         assert np.abs(out[f"{side}_hip_y.load"]).max() < 12.0
+
+
+def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
+    """The lumbar joints' largest flexion moments, late in the run, are their springs': Anderson &
+    Pandy's flexion curve where it passes joint_passive.toml's moment_cap (300 N m, at 20.3 and
+    29.6 deg of the two joints) and its end slope on (238 and 165 N m/deg), not their damping
+    (0.1 N m s/rad, under 4 N m at 31 rad/s) nor a stop (the ranges end at 30.5 and 44.5 deg).
+    Thorax-lumbar 391 N m at 116 ms, 20.7 deg, as the upper torso pitches on after the chin
+    leaves the chest; lumbar-pelvis 708 N m at 149 ms, 32.1 deg, as the pelvis turns back about
+    the hips in the rebound (27 deg of tilt at 100 ms to -4.5 at 148 ms) under the upper body's
+    pull at the lumbar joint while the upper torso keeps its 42 deg of pitch: the joint crosses
+    Anderson & Pandy's flat 0-25 deg at 31 rad/s. Face off the same fold meets the same wall
+    later (240 N m at the run's end, 150 ms; 696 N m at 154 ms in a run to 170 ms). Measured
+    alike at half the step and with RK4 (scenarios/validation/README.md, branch gs1lumbar)."""
+    from occupant.forces.joint_resistance import table_load
+    res, model = gs1["results"], gs1["model"]
+    el, t, out = model.joint_resistance, res.t, res.outputs
+    for joint, moment, ms, deg in (("thorax_lumbar", 391.0, 116.1, 20.7),
+                                   ("lumbar_pelvis", 708.0, 148.7, 32.1)):
+        e = model.joint_resistance_names.index(f"{joint}_y")
+        x, load = np.asarray(out[f"{joint}_y.deflection"]), np.asarray(out[f"{joint}_y.load"])
+        i = int(np.argmin(load))                 # flexion: the restoring load is negative
+        assert -load[i] == pytest.approx(moment, rel=0.05), joint
+        assert 1e3 * t[i] == pytest.approx(ms, abs=2.0), joint
+        assert np.degrees(x[i]) == pytest.approx(deg, abs=0.5), joint
+        assert x[i] < el.upper[e], joint         # inside the range: no stop
+        spring = -table_load.py_func(el.tables, el.table_start[e], el.table_len[e],
+                                     x[i] - el.reference[e])   # compiled without a Python entry
+        damping = -el.damping[e] * np.gradient(x, t)[i]
+        assert abs(damping) < 0.01 * moment, joint
+        assert load[i] == pytest.approx(spring + damping, abs=0.01 * moment), joint
 
 
 def _gs1_pelvis_moments_about_the_hips(gs1, pelvis_moments):
