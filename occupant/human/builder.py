@@ -349,7 +349,8 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
     then a reflex from ``pulse_start`` (s) plus the reflex delay), or None for no muscles
     (neck_muscles.py). ``thoracic_spine``: a flexible thoracic spine (thoracic_spine.py; off by
     default: one rigid upper torso); ``neck_mid``: a neck of three joints (neck_mid.py; off by
-    default: two); ``face``: a chin and an occiput on the head (face_shells; off by default)."""
+    default: two); ``face``: the head shell from the survey and a chin (face_shells; off by
+    default)."""
     stature, mass, prop = _check_inputs(stature, mass, sex, percentile)
     segs = build_segments(stature, mass, sex, prop, neck_muscles=neck_activation is not None,
                           thoracic_spine=thoracic_spine, neck_mid=neck_mid, face=face)
