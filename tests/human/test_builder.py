@@ -281,43 +281,55 @@ HEAD_RATIOS = 2e-3
 
 
 def _face(stature, mass, sex="male"):
-    """(head shell, chin, occiput) as (centre, semi-axes) in the head's frame (origin the
-    occipital condyles), of build(face=True)."""
+    """(head shell, chin) as (centre, semi-axes) in the head's frame (origin the occipital
+    condyles), of build(face=True)."""
     asm = build(stature=stature, mass=mass, sex=sex, face=True).source
-    return tuple(_ellipsoid(asm, name, "head") for name in ("head_shell", "chin", "occiput"))
+    return tuple(_ellipsoid(asm, name, "head") for name in ("head_shell", "chin"))
 
 
 def test_reference_face_shells_at_the_survey_head():
-    """At the survey's mean man (1.7562 m): the chin's bottom, the menton, lies ANSUR II's
-    vertex-menton (sitting height - eye height, sitting + menton-sellion length) below the vertex,
-    the head shell's top, and outside the head shell, which ends at the condyles; the occiput
-    is head length deep and head breadth wide, its top at the vertex and its widest section at
-    the eye's level."""
-    H = ANSUR_MEN["stature"] / 1e3
-    (c_head, head), (c_chin, chin), (c_occ, occ) = _face(H, ANSUR_MEN["weight_kg"])
-    vertex = c_head[2] + head[2]
+    """At the survey's mean man (1.7562 m) the head shell is the braincase: head length deep,
+    head breadth wide, its top at the vertex (the face-off shell's top, de Leva's) and its
+    widest section at the eye's level, on the condyles' axis; the chin's bottom, the menton,
+    lies ANSUR II's vertex-menton (sitting height - eye height, sitting + menton-sellion length)
+    below the vertex, outside the head shell, below the condyles."""
+    H, M = ANSUR_MEN["stature"] / 1e3, ANSUR_MEN["weight_kg"]
+    (c_head, head), (c_chin, chin) = _face(H, M)
+    c_off, off = _ellipsoid(build(stature=H, mass=M, sex="male").source, "head_shell", "head")
+    vertex = c_off[2] + off[2]
+    assert c_head[2] + head[2] == pytest.approx(vertex, abs=1e-12)
+    assert 2e3 * head[0] == pytest.approx(ANSUR_MEN["head_length"], rel=HEAD_RATIOS)
+    assert 2e3 * head[1] == pytest.approx(ANSUR_MEN["head_breadth"], rel=HEAD_RATIOS)
+    assert 1e3 * head[2] == pytest.approx(ANSUR_MEN["vertex_eye"], rel=HEAD_RATIOS)
+    assert c_head[0] == c_head[1] == 0.0
     menton = c_chin - [0.0, 0.0, chin[2]]
     assert 1e3 * (vertex - menton[2]) == pytest.approx(ANSUR_MEN["vertex_menton"], rel=HEAD_RATIOS)
     assert np.sum(((menton - c_head) / head) ** 2) > 1.0 and menton[2] < 0.0
-    assert 2e3 * occ[0] == pytest.approx(ANSUR_MEN["head_length"], rel=HEAD_RATIOS)
-    assert 2e3 * occ[1] == pytest.approx(ANSUR_MEN["head_breadth"], rel=HEAD_RATIOS)
-    assert c_occ[2] + occ[2] == pytest.approx(vertex, abs=1e-12)
-    assert 1e3 * occ[2] == pytest.approx(ANSUR_MEN["vertex_eye"], rel=HEAD_RATIOS)
-    assert c_occ[0] == c_occ[1] == c_head[0] == 0.0        # on the head shell's axis
+
+
+def test_identity_face_changes_the_head_surface_only():
+    """The face replaces the head's contact surface (one head shell, no second braincase: a
+    region must not crush a surface twice); the head's mass, centre of mass and inertia stay
+    the segment's (de Leva's), every other body's too."""
+    off, on = (build(stature=1.753, mass=78.2, sex="male", face=f) for f in (False, True))
+    heads = [sorted(n for n, g in m.source.geometries.items()
+                    if m.source.markers[g.marker].part == "head") for m in (off, on)]
+    assert heads == [["head_shell"], ["chin", "head_shell"]]
+    np.testing.assert_array_equal(on.body_mass, off.body_mass)
+    np.testing.assert_array_equal(on.body_com, off.body_com)
+    np.testing.assert_array_equal(on.body_inertia, off.body_inertia)
 
 
 @pytest.mark.parametrize("stature, mass, sex", [(1.88, 101.2, "male"), (1.501, 49.0, "female")])
 def test_analytic_face_shells_scale_with_the_head(stature, mass, sex):
-    """The chin and the occiput scale with stature as the head's length does (the head shell's
-    height), and do not change with mass (their sources are lengths)."""
+    """The head shell and the chin scale with stature as the head's length does, and do not
+    change with mass (their sources are lengths; the face-off shell's volume is the mass's)."""
     ref = _face(1.753, 78.2, sex)
     k = stature / 1.753
-    scaled = _face(stature, mass, sex)
-    assert scaled[0][1][2] == pytest.approx(k * ref[0][1][2], rel=1e-12)   # the head's length
-    for (c, s), (c0, s0) in zip(scaled[1:], ref[1:]):
+    for (c, s), (c0, s0) in zip(_face(stature, mass, sex), ref):
         np.testing.assert_allclose(c, k * c0, rtol=1e-12, atol=1e-15)
         np.testing.assert_allclose(s, k * s0, rtol=1e-12)
-    for (c, s), (c0, s0) in zip(_face(1.753, 60.0, sex)[1:], ref[1:]):
+    for (c, s), (c0, s0) in zip(_face(1.753, 60.0, sex), ref):
         np.testing.assert_array_equal(c, c0)
         np.testing.assert_array_equal(s, s0)
 
@@ -326,7 +338,7 @@ def test_reference_face_is_off_by_default():
     """Without face=True the head carries its head shell alone (the pedestrian as before:
     scenarios/validation/README.md, humanface; GS1 sets ``face`` in its case file, gs1chin)."""
     asm = build(stature=1.753, mass=78.2, sex="male").source
-    assert not {"chin", "occiput"} & set(asm.geometries)
+    assert "chin" not in asm.geometries
 
 
 def test_reference_chin_meets_the_chest_as_the_head_shell_does():
@@ -388,16 +400,16 @@ def test_reference_chin_clears_the_thorax_seated_with_the_levelled_neck():
 
 
 def test_identity_neck_case_unchanged_by_the_face():
-    """The head-neck cases carry no chest and no contact: with the chin and the occiput on the
-    head the NBDL 15 g case's head motion is the same to the last bit (the other ten cases'
-    figures too, scenarios/validation/README.md, humanface)."""
+    """The head-neck cases carry no chest and no contact: with the face's head shell and chin
+    the NBDL 15 g case's head motion is the same to the last bit (the other ten cases' figures
+    too, scenarios/validation/README.md, humanface)."""
     from occupant.human.validation import VALIDATIONS, read_scenario
     runs = []
     for face in (False, True):
         scenario, path = read_scenario("human_neck_nbdl_15g_frontal_check")
         scenario["human"]["face"] = face
         runs.append(VALIDATIONS[scenario["test"]].run(scenario, path, None))
-    assert {"chin", "occiput"} <= set(runs[1]["model"].source.geometries)
+    assert "chin" in runs[1]["model"].source.geometries
     np.testing.assert_array_equal(runs[0]["results"].body_poses, runs[1]["results"].body_poses)
 
 
