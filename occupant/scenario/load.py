@@ -298,7 +298,7 @@ class Scenario:
     def _backset(self, c, veh):
         """``vehicle.backset``: the head restraint moved so that its backset from the occupant
         at the start (settled when occupant.settle > 0) is this (occupant.scenario.placement)."""
-        from occupant.scenario.placement import (MAX_BACKSET, PlacementError, head_restraint,
+        from occupant.scenario.placement import (MAX_BACKSET, PlacementError, cleared,
                                                  place_head_restraint)
         from occupant.scenario.settle import settle
         accepted = f"0 < backset <= {MAX_BACKSET} m, with a head_restraint surface paired with the head"
@@ -309,9 +309,9 @@ class Scenario:
             c.fail("vehicle.backset", "a pedestrian scenario has no seat", "leave backset out "
                    "in a scenario with a vehicle front")
         try:
-            head_restraint(self.model)      # a missing surface or pair fails before settling
-            if self.settle and not self.settled:
-                self.q0, _ = settle(self.model, self.q0, self.settle)
+            clear = cleared(self.model, self.q0)   # a missing surface or pair fails before settling
+            if self.settle and not self.settled:    # the head settles clear of the restraint
+                self.q0, _ = settle(clear, self.q0, self.settle)
                 self.settled = True
             self.model, self.backset_before = place_head_restraint(self.model, self.q0, value)
         except PlacementError as err:

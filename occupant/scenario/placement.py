@@ -23,9 +23,14 @@ closer to the seated head than stated. Here the occupant's own head is the measu
   the horizontal distance is g / |n_h| along n's horizontal part n_h (the shortest horizontal
   way to a plane is along n_h); the face is taken as unbounded (its rectangle is not checked);
 - the plane is moved horizontally along -n_h by (target - b) in the frame it rides in (B0 or
-  a hinged seat back, at the pose it has in q), which changes the backset by exactly that:
-  the compiled pairs' plane points and the assembly's plane (what renders draw) move alike.
-The occupant must not lean on the restraint while settling (b > 0 before it is moved).
+  a hinged seat back, at the pose it has in q), which changes the backset by exactly that,
+  forward (b > target) or rearward (b < target, also b < 0: a head placed inside the
+  restraint): the compiled pairs' plane points and the assembly's plane (what renders draw)
+  move alike.
+The restraint is placed for whoever sits in the seat, not the seat for the occupant: while the
+occupant settles it is moved CLEAR rearward (``cleared``), so a head postured into it (the
+parametric human's braincase, 125 mm inside rear_whiplash's) is not shoved forward; an occupant
+that settles without touching it settles exactly as with it in place.
 """
 import copy
 
@@ -37,6 +42,8 @@ from occupant.modeling import Ellipsoid
 HEAD_RESTRAINT = "head_restraint"   # the interior surface a [vehicle] backset places
 MAX_BACKSET = 0.3   # m [E: well past any seat; IIHS links backsets past about 4 in to more neck
                     # symptoms [C: IIHS Status Report 38(9), 2003]]
+CLEAR = 1.0         # m the restraint moves rearward while the occupant settles [E: more than a
+                    # head's length (about 0.2 m) past any postured head inside it and any settling]
 
 
 class PlacementError(ValueError):
@@ -93,17 +100,12 @@ def measure_backset(model, q):
     return gap / horizontal, np.array([n[0], n[1], 0.0]) / horizontal
 
 
-def place_head_restraint(model, q, target):
-    """(model, backset before) with the head restraint moved so that its backset at q is
-    ``target`` m: a shallow copy whose contact pairs with the restraint have their plane points
-    moved; the assembly's plane (model.source) is moved with them."""
+def _shifted(model, q, shift):
+    """A shallow copy of ``model`` whose contact pairs with the head restraint have their plane
+    points moved by ``shift`` (B0, at configuration q), and the frame's rotation R_m that maps
+    the shift into the plane's marker frame (for the assembly's plane)."""
     plane, _ = head_restraint(model)
-    before, along = measure_backset(model, q)
-    if before <= 0.0:
-        raise PlacementError(f"the head rests on {HEAD_RESTRAINT!r} in the starting position "
-                             f"(backset {1e3 * before:.1f} mm): move it back in the interior file")
     R_m, _, R_link = marker_frame(model, q, plane.marker)
-    shift = -(target - before) * along                     # B0: away from the head to enlarge it
     block = model.contacts
     rows = [i for i, name in enumerate(model.contact_names)
             if getattr(model.source.contact_pairs.get(name), "geometry_b", None) == HEAD_RESTRAINT]
@@ -112,5 +114,23 @@ def place_head_restraint(model, q, target):
     centre_b[rows] += R_link.T @ shift
     out = copy.copy(model)
     out.contacts = block._replace(p_b=frozen(p_b), centre_b=frozen(centre_b))
+    return out, R_m
+
+
+def cleared(model, q):
+    """A shallow copy of ``model`` with the head restraint CLEAR m further from the head at q
+    (to settle in; the assembly's plane is not moved)."""
+    _, along = measure_backset(model, q)
+    return _shifted(model, q, -CLEAR * along)[0]
+
+
+def place_head_restraint(model, q, target):
+    """(model, backset before) with the head restraint moved forward or rearward so that its
+    backset at q is ``target`` m: a shallow copy whose contact pairs with the restraint have
+    their plane points moved; the assembly's plane (model.source) is moved with them."""
+    plane, _ = head_restraint(model)
+    before, along = measure_backset(model, q)
+    shift = -(target - before) * along                     # B0: away from the head to enlarge it
+    out, R_m = _shifted(model, q, shift)
     plane.point = plane.point + R_m.T @ shift
     return out, before
