@@ -27,10 +27,10 @@ closer to the seated head than stated. Here the occupant's own head is the measu
   forward (b > target) or rearward (b < target, also b < 0: a head placed inside the
   restraint): the compiled pairs' plane points and the assembly's plane (what renders draw)
   move alike.
-The restraint is placed for whoever sits in the seat, not the seat for the occupant: while the
-occupant settles it is moved CLEAR rearward (``cleared``), so a head postured into it (the
-parametric human's braincase, 125 mm inside rear_whiplash's) is not shoved forward; an occupant
-that settles without touching it settles exactly as with it in place.
+The restraint is placed for whoever sits in the seat: while the occupant settles it is moved
+CLEAR rearward (``cleared``), so a head postured into it (the parametric human's braincase, 125
+mm inside rear_whiplash's as postured) is not shoved forward; an occupant that settles without
+touching it settles exactly as with it in place.
 """
 import copy
 

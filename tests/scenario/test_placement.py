@@ -5,8 +5,10 @@ import pytest
 
 from occupant.scenario import load
 from occupant.scenario.load import ScenarioError
-from occupant.scenario.placement import (head_restraint, marker_frame, measure_backset,
-                                         place_head_restraint)
+from occupant.modeling import (Assembly, ContactCharacteristic, ContactPair, Joint, Marker, Part,
+                               Plane, Pose, Sphere)
+from occupant.scenario.placement import (CLEAR, HEAD_RESTRAINT, cleared, head_restraint, marker_frame,
+                                         measure_backset, place_head_restraint)
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +32,94 @@ def _sampled_backset(model, q, n=400):
         pts = (unit * head.semi_axes) @ R_e.T + c
         gaps.append(np.min((pts - point) @ nrm / (h @ nrm)))
     return float(min(gaps))
+
+
+R_HEAD = 0.1   # m, the sphere head's radius
+
+
+def _sphere_head(tilt_deg, restraint_x):
+    """A sphere head of radius R_HEAD on a fore-aft slider (its centre at x = q) and a head
+    restraint plane through (restraint_x, 0, 0) facing forward, tilted tilt_deg back from upright."""
+    a = np.radians(tilt_deg)
+    asm = Assembly("sphere_head")
+    asm.add(Part("head", 4.0, inertia=(0.02, 0.02, 0.02)))
+    asm.add(Joint("slide", "prismatic", None, "head", Pose(rotation=[[0, 0, 1], [0, 1, 0], [-1, 0, 0]])))
+    asm.add(Marker("centre", "head"))
+    asm.add(Sphere("skull", "centre", R_HEAD))
+    asm.add(Plane(HEAD_RESTRAINT, None, point=(restraint_x, 0.0, 0.0),
+                  normal=(np.cos(a), 0.0, np.sin(a)), x_axis=(0.0, 1.0, 0.0)))
+    asm.add(ContactPair("skull__head_restraint", "skull", HEAD_RESTRAINT,
+                        ContactCharacteristic(stiffness=1e5)))
+    return asm.compile()
+
+
+@pytest.mark.parametrize("tilt_deg", [0.0, 20.0])
+@pytest.mark.parametrize("restraint_x", [-0.30, -0.12, -0.02])   # backset 200, 20, -80 mm (upright)
+def test_analytic_sphere_head_placed_at_the_backset_from_either_side(tilt_deg, restraint_x):
+    """The head's support point s = c - R n (n the face normal) lies 50 mm in front of the
+    placed plane along the horizontal: s - 0.05 x_hat is on it, whether the restraint started
+    behind the stated backset (moved forward), in front of it or inside the head (moved rearward);
+    the backset before is the plane's horizontal distance from s, n.(s - p) / n_x."""
+    model = _sphere_head(tilt_deg, restraint_x)
+    q = np.array([0.0])
+    x_c = marker_frame(model, q, "centre")[1]
+    np.testing.assert_allclose(x_c, 0.0, atol=1e-15)       # the slider puts the centre at x = q
+    a = np.radians(tilt_deg)
+    n = np.array([np.cos(a), 0.0, np.sin(a)])
+    s = x_c - R_HEAD * n
+    placed, before = place_head_restraint(model, q, 0.050)
+    assert before == pytest.approx(n @ (s - [restraint_x, 0.0, 0.0]) / n[0], abs=1e-14)
+    row = placed.contact_names.index("skull__head_restraint")
+    p_new = np.array(placed.contacts.p_b[row])
+    assert n @ (s - [0.050, 0.0, 0.0] - p_new) == pytest.approx(0.0, abs=1e-14)
+    np.testing.assert_allclose(p_new[1:], [0.0, 0.0], atol=1e-15)     # moved horizontally only
+    np.testing.assert_allclose(head_restraint(placed)[0].point, p_new, atol=1e-15)  # and its drawing
+    assert measure_backset(placed, q)[0] == pytest.approx(0.050, abs=1e-14)
+
+
+def test_analytic_cleared_moves_the_restraint_clear_back_without_the_drawing():
+    """cleared: the pairs' plane CLEAR m further back along the horizontal, the assembly's plane
+    (what renders draw, and what the run's placement starts from) not moved."""
+    model = _sphere_head(0.0, -0.02)
+    q = np.array([0.0])
+    clear = cleared(model, q)
+    row = clear.contact_names.index("skull__head_restraint")
+    np.testing.assert_allclose(clear.contacts.p_b[row], [-0.02 - CLEAR, 0.0, 0.0], atol=1e-15)
+    np.testing.assert_allclose(model.contacts.p_b[row], [-0.02, 0.0, 0.0], atol=1e-15)
+    np.testing.assert_allclose(head_restraint(model)[0].point, [-0.02, 0.0, 0.0], atol=1e-15)
+
+
+def test_face_turned_from_upright_has_no_backset():
+    """A face turned more than 60 deg from upright: no horizontal backset, said so."""
+    from occupant.scenario.placement import PlacementError
+    with pytest.raises(PlacementError, match=r"'head_restraint' face turns 70 deg from upright"):
+        place_head_restraint(_sphere_head(70.0, -0.3), np.array([0.0]), 0.05)
+
+
+def _human_seat(text):
+    """rear_whiplash with the parametric human (face on) in the dummy's place: its braincase
+    paired with the restraint, T1 at its C7/T1 joint, its own head accelerometer, no regulation."""
+    return (text.replace('dummy = "hybrid3_50m"', 'human = {sex = "male", percentile = 50, face = true}')
+            .replace('a = ["occiput"]', 'a = ["head_shell"]')
+            .replace("standard = true ", "standard = false")
+            .replace('regulation = "fmvss202a_hybrid3_50m"\n', ""))
+
+
+def test_human_is_placed_in_rear_whiplash_seat(tmp_path):
+    """The human loads in the dummy's seat: it settles with the restraint clear (its braincase
+    ends 150-170 mm behind where the restraint stood, which settling with the restraint's
+    contact on would have shoved 130 mm forward, scenarios/README.md branch rearplace) and the
+    restraint is moved rearward to 50 mm behind the head shell."""
+    import pathlib
+    text = (pathlib.Path(__file__).parents[2] / "scenarios" / "rear_whiplash.toml").read_text()
+    path = tmp_path / "rear_human.toml"
+    path.write_text(_human_seat(text))
+    sc = load(path)
+    assert sc.settled and sc.model.name.startswith("human_male")
+    _, heads = head_restraint(sc.model)
+    assert [g.name for g in heads] == ["head_shell"]
+    assert -0.170 < sc.backset_before < -0.150
+    assert measure_backset(sc.model, sc.q0)[0] == pytest.approx(0.050, abs=1e-12)
 
 
 def test_analytic_backset_is_the_smallest_horizontal_distance(rear):
