@@ -214,8 +214,8 @@ def carry_lifted(data, el, out, p0, p1, o_pts):
             r += 1
         any_carried = any_carried or carried
         for w in range(k, r if carried else k):
-            if not lifted(data, el, out, w, o_pts, p0, False):
-                continue
+            if el.point_barrier[w] != 0.0 or not lifted(data, el, out, w, o_pts, p0, False):
+                continue        # a barrier is placed from its ends as moved (place_barrier)
             off |= 1 << (w - p0)
             i, n = touching_ends(data, el, out, w, 1, o_pts, p0, False)
             ci = el.point_carrier[i] != el.point_link[i]

@@ -478,6 +478,18 @@ def undeformed_point(data, el, out, k, j):
 
 
 @njit(**JIT_INLINE)
+def placed_point(data, el, out, k, o_pts, p0):
+    """Belt point k (B0) where it will lie: a carried wrap's point moved by its carrier's travel
+    (``carried_travel``, as ``belt.place_points`` moves a touching one)."""
+    j = o_pts + 3 * (k - p0)
+    x, y, w = out[j], out[j + 1], out[j + 2]
+    if el.point_kind[k] == BELT_WRAP and el.point_carrier[k] != el.point_link[k]:
+        dx, dy, dz = carried_travel(data, el, k)
+        x, y, w = x + dx, y + dy, w + dz
+    return x, y, w
+
+
+@njit(**JIT_INLINE)
 def carried_travel(data, el, k):
     """How far (B0) carried wrap k's point lies from its place on the undeformed ellipsoid: its
     carrier's travel times its share (``Wrap.share``; 1: the whole travel)."""
@@ -649,9 +661,13 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     belt never lifted off (scenarios/validation/HISTORY.md, beltneck). Limit: the wraps after
     it are not placed again from it (placed again from its wrap's end, the shoulder wrap jumped
     20 mm in a sample as the barrier touched in the belted sled, 1.1 kN; scenarios/README.md,
-    neckbarrier)."""
+    neckbarrier). Its ends are taken where they will lie (``placed_point``: a carried end moved
+    by its carrier) and the barrier is not carried (``belt.carry_lifted``): judged from the
+    undeformed end and carried only while off its ellipsoid, it stepped by the end's travel as
+    it came onto it (GS1 with a barrier on the upper arm beside the sternum-carried shoulder
+    wrap, 13 mm; scenarios/validation/README.md, barrierstep)."""
     i, n = touching_ends(data, el, out, k, 1, o_pts, p0, False)
-    a, b = _read(out, o_pts + 3 * (i - p0)), _read(out, o_pts + 3 * (n - p0))
+    a, b = placed_point(data, el, out, i, o_pts, p0), placed_point(data, el, out, n, o_pts, p0)
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     al, bl = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])

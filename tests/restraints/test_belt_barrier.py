@@ -3,7 +3,8 @@ between two anchors whose straight line passes a distance c from its centre, the
 that line with no force while the line clears the sphere or enters it from the far side, and
 on the sphere, at the middle of the wrap round the declared side, when the line enters it from
 that side; the same barrier named by a scenario (``[restraints.belt] barriers``); its point
-continuous as the piece's end enters the sphere."""
+continuous as the piece's end enters the sphere, and as it comes onto the sphere beside a
+carried wrap."""
 import numpy as np
 import pytest
 
@@ -12,8 +13,11 @@ from occupant.modeling import Assembly, Ellipsoid, Joint, Marker, ModelingError,
 from occupant.modeling.belts import Anchor, Belt, Webbing, Wrap
 from occupant.io.toml_files import FileChecker
 from occupant.restraints import fit_belts
+from occupant.restraints.wrap_chain import BARRIER_END
 from occupant.scenario.load import ScenarioError, load
 from occupant.scenario.restraints import barrier_wraps
+
+from chest_rig import chest_rig
 
 LINEAR = Webbing([(0.0, 0.0), (0.1, 16000.0)])
 R = 0.1                                          # m: the sphere's radius
@@ -153,3 +157,58 @@ def test_analytic_barrier_touches_without_a_jump_as_its_neighbour_enters():
             lengths.append(data.outputs[i("belt.a-w.length")])
         assert np.max(np.linalg.norm(np.diff(points, axis=0), axis=1)) < step
         assert np.max(np.abs(np.diff(lengths))) < step
+
+
+def _beside_carried(lift_at):
+    """The rig's strap (chest_rig: a chest ellipsoid, a plate on a prismatic joint along x, a
+    sternum) from a = (-0.05, 0.4, 0.3) over a barrier (side +z) on a sphere of radius R on a
+    second prismatic joint along z, placed 1.1 R below ``lift_at``, then round the chest's
+    front on a wrap carried by the plate to (-0.05, -0.4, 0); q = (plate travel, lift)."""
+    asm = chest_rig("beside", (0.12, 0.15, 0.12), 2.0e4, 0.0)
+    asm.add(Part("ball", 1.0, inertia=(1e-3, 1e-3, 1e-3)))
+    asm.add(Joint("lift", "prismatic", "torso", "ball",
+                  Pose(position=(lift_at[0], lift_at[1], lift_at[2] - 1.1 * R))))
+    asm.add(Marker("ball_centre", "ball"))
+    asm.add(Ellipsoid("shell", "ball_centre", (R, R, R)))
+    asm.add(Belt("belt", [Anchor("a", (-0.05, 0.4, 0.3)),
+                          Wrap("w", "shell", side=(0.0, 0.0, 1.0), barrier=True),
+                          Wrap("front", "chest", carrier="plate"), Anchor("b", (-0.05, -0.4, 0.0))],
+                 LINEAR, pretension=1000.0))
+    model = asm.compile()
+    return model, fit_belts(model, [0.0, 0.0])
+
+
+def _sweep(model, z, travel, lifts):
+    """The barrier's point, the front wrap's point and the segment a-w's length at each lift."""
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    i = model.output_names.index
+    rows = []
+    for q in lifts:
+        evaluate(bundle, data, 0.0, np.array([travel, q]), np.zeros(2), z, 0.0)
+        rows.append([data.outputs[i(f"belt.{p}.{a}")] for p in ("w", "front") for a in "xyz"]
+                    + [data.outputs[i("belt.a-w.length")]])
+    rows = np.array(rows)
+    return rows[:, :3], rows[:, 3:6], rows[:, 6]
+
+
+def test_analytic_barrier_beside_a_carried_wrap_comes_onto_its_sphere_without_a_step():
+    """A barrier between an anchor a and a wrap carried by a sternum plate moved 20 mm into the
+    chest, its sphere raised in 10 um steps over 80 mm from below the front wrap's place
+    through the piece: off the sphere the point lies on the piece from a to the front wrap's
+    moved point, BARRIER_END from it (``place_barrier``, its ends where they will lie); and it
+    moves at most 2 um per 1 um of lift, as does the segment a-w, on the piece, over the touch
+    and onto the sphere. On main the barrier was judged from the undeformed front point and
+    carried by its fraction of the plate's travel only while off the sphere: it stepped 19.3 mm
+    (0.97 of the travel) as it came onto it (GS1's 13 mm at 89.0 ms, scenarios/validation/
+    README.md, barrierstep)."""
+    probe, z = _beside_carried((0.0, 0.0, -1.0))
+    front = _sweep(probe, z, 0.0, [0.0])[1][0]          # the front wrap's undeformed place
+    model, z = _beside_carried(front)
+    lifts = np.arange(0.0, 0.08, 1e-5)
+    points, fronts, lengths = _sweep(model, z, -0.02, lifts)
+    assert fronts[0] == pytest.approx(front + (-0.02, 0.0, 0.0), abs=1e-12)
+    a = np.array([-0.05, 0.4, 0.3])
+    u = (a - fronts[0]) / np.linalg.norm(a - fronts[0])
+    assert points[0] == pytest.approx(fronts[0] + BARRIER_END * u, abs=1e-9)
+    assert np.max(np.linalg.norm(np.diff(points, axis=0), axis=1)) < 2e-5
+    assert np.max(np.abs(np.diff(lengths))) < 2e-5
