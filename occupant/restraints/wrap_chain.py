@@ -612,7 +612,7 @@ def _off_ends(D, side, a, b, s, P):
     P (the arc taken as its two chords), b. So the point is continuous as the wrap touches
     where that piece enters the ellipsoid at its end (a neighbour's place entering it: the arc
     of no length at that place; there P jumped BARRIER_END from the piece onto it: GS1 with a
-    barrier on the upper arm, 35 mm, the belt unloaded, scenarios/validation/README.md,
+    barrier on the upper arm, 35 mm, the belt unloaded, scenarios/validation/HISTORY.md,
     armbarrier and barriertouch)."""
     ta = wrap_arc_point(D, side, a, b, s, 0.0)[0]
     tb = wrap_arc_point(D, side, a, b, s, 1.0)[0]
@@ -665,7 +665,7 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     by its carrier) and the barrier is not carried (``belt.carry_lifted``): judged from the
     undeformed end and carried only while off its ellipsoid, it stepped by the end's travel as
     it came onto it (GS1 with a barrier on the upper arm beside the sternum-carried shoulder
-    wrap, 13 mm; scenarios/validation/README.md, barrierstep)."""
+    wrap, 13 mm; scenarios/validation/HISTORY.md, barrierstep)."""
     i, n = touching_ends(data, el, out, k, 1, o_pts, p0, False)
     a, b = placed_point(data, el, out, i, o_pts, p0), placed_point(data, el, out, n, o_pts, p0)
     c, E = ellipsoid_frame(data, el, k)

@@ -256,7 +256,7 @@ def build_belt(asm, table, c, path):
     forceline). ``barriers`` ({occupant ellipsoid: side}, e.g. ``{right_upper_arm_shell = [0,
     1, 0]}``): such a barrier on any ellipsoid, from ``side`` (a direction in its frame); one
     barrier per belt, neck_barrier's included (``barrier_wraps``; none shipped but the neck's:
-    GS1's upper arm measured, scenarios/validation/README.md, armbarrier). An occupant with
+    GS1's upper arm measured, scenarios/validation/HISTORY.md, armbarrier). An occupant with
     a ``sternum`` part (on its chest joint to the torso's part) carries the chest wrap on it, so
     the belt loads the chest through the chest joint
     (``modeling.belts.Wrap``). ``ribcage`` (on by default for a parametric human occupant,

@@ -336,7 +336,7 @@ def test_analytic_face_shells_scale_with_the_head(stature, mass, sex):
 
 def test_reference_face_is_off_by_default():
     """Without face=True the head carries its head shell alone (the pedestrian as before:
-    scenarios/validation/README.md, humanface; GS1 sets ``face`` in its case file, gs1chin)."""
+    scenarios/validation/HISTORY.md, humanface; GS1 sets ``face`` in its case file, gs1chin)."""
     asm = build(stature=1.753, mass=78.2, sex="male").source
     assert "chin" not in asm.geometries
 
@@ -388,7 +388,7 @@ def test_reference_chin_clears_the_chest_erect_and_as_postured(other):
     "with the levelling flexion shared by the neck's ranges (neck_levelling: 5.3 deg at C7/T1, "
     "14.7 at the condyles) the chin is tucked 27 mm back and rests 1.3 mm inside the thorax "
     "ellipsoid's top, above the suprasternal notch where the sternum pad begins (0.0448 H below "
-    "C7, ANSUR II): 61 N at GS1's start (scenarios/validation/README.md, humanface)"))
+    "C7, ANSUR II): 61 N at GS1's start (scenarios/validation/HISTORY.md, humanface)"))
 def test_reference_chin_clears_the_thorax_seated_with_the_levelled_neck():
     """As a scenario seats the human (the posture's neck flexion shared by the neck joints'
     ranges), the chin clears the thorax ellipsoid."""
@@ -402,7 +402,7 @@ def test_reference_chin_clears_the_thorax_seated_with_the_levelled_neck():
 def test_identity_neck_case_unchanged_by_the_face():
     """The head-neck cases carry no chest and no contact: with the face's head shell and chin
     the NBDL 15 g case's head motion is the same to the last bit (the other ten cases' figures
-    too, scenarios/validation/README.md, humanface)."""
+    too, scenarios/validation/HISTORY.md, humanface)."""
     from occupant.human.validation import VALIDATIONS, read_scenario
     runs = []
     for face in (False, True):

@@ -493,7 +493,7 @@ def test_regression_gs1_elbows_whip_work_inside_the_range(gs1):
     0.4 J back; the stops then take 27 and 43 J (above). Before the face was on in GS1 the
     right's were 6.9 and 7.3 J: the face's only change before 100 ms is the chin's 61 N rest
     contact, clear by 15 ms, which turns the head 1.2 deg by 20 ms (scenarios/validation/
-    README.md, gs1face); how that reaches the right forearm's whip was not traced. A living elbow's measured passive
+    HISTORY.md, gs1face); how that reaches the right forearm's whip was not traced. A living elbow's measured passive
     stiffness (Wiegner & Watts 1986, at most 1.8 N m/rad, joint_passive.toml [elbow.flexion])
     would take at most 2.8 J over this arc: no passive curve of the data read bounds the stop
     (scenarios/validation/HISTORY.md, branch elbowpassive). Energies: -sum(load dx) over the arc."""
@@ -786,7 +786,7 @@ def test_reference_gs1_chin_stays_off_the_chests_rigid_parts(gs1):
     sternum pad never; the head turns on the upper torso 44.6, 50.4 and 71.3 deg at 110, 130 and
     150 ms (20.0 at rest). The same chin placed on the run with the face off: 38.2 mm at 113 ms,
     the head turned 94.7-97.9 deg at 130-150 ms, the chin through the neck's base
-    (scenarios/validation/README.md, gs1chin)."""
+    (scenarios/validation/HISTORY.md, gs1chin)."""
     run, t = gs1["run"], gs1["t"]
     sphere = _unit_sphere()
     deepest = {"thorax": 0.0, "sternum_pad": 0.0}
@@ -923,7 +923,7 @@ def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
     pull at the lumbar joint while the upper torso keeps its 42 deg of pitch: the joint crosses
     Anderson & Pandy's flat 0-25 deg at 31 rad/s. Face off the same fold meets the same wall
     later (240 N m at the run's end, 150 ms; 696 N m at 154 ms in a run to 170 ms). Measured
-    alike at half the step and with RK4 (scenarios/validation/README.md, branch gs1lumbar)."""
+    alike at half the step and with RK4 (scenarios/validation/HISTORY.md, branch gs1lumbar)."""
     from occupant.forces.joint_resistance import table_load
     res, model = gs1["results"], gs1["model"]
     el, t, out = model.joint_resistance, res.t, res.outputs
@@ -1608,7 +1608,7 @@ def gs1_belt_depths(gs1, belt):
     force is over 10 % of its own peak. Judged by one force for the whole path, the lower
     shoulder belt's piece through the pelvis flesh read loaded by the upper belt's force while
     it was slack (0.00 kN at 140 ms), and unloaded while it carried 0.97 kN at 135 ms (branch
-    humanface, scenarios/validation/README.md)."""
+    humanface, scenarios/validation/HISTORY.md)."""
     run, t = gs1["run"], gs1["t"]
     names = [p.name for p in run.model.source.belts[belt].points]
     F = np.array([run.results.outputs[f"{belt}.{a}-{b}.force"] for a, b in zip(names, names[1:])])

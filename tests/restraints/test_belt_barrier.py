@@ -137,7 +137,7 @@ def test_analytic_barrier_touches_without_a_jump_as_its_neighbour_enters():
     """A barrier (side +z) between a = (0.3, 0, 0.3) and b = (0, 0, 1.1 R), its sphere raised
     along z through b (b the piece's point nearest the centre, so the piece first enters the
     sphere at b, as GS1's shoulder wrap's place entered the arm shell: scenarios/validation/
-    README.md, armbarrier). Off the sphere the point lies on the piece BARRIER_END from b; with b
+    HISTORY.md, armbarrier). Off the sphere the point lies on the piece BARRIER_END from b; with b
     inside, the belt runs to b's nearest point on the sphere (``wrap_arc_point``), a wrap of no
     arc. Raised in 1 um steps over the entry (at 10 mm) and in 0.1 mm steps to 60 mm (b 50 mm
     deep), the point moves at most 2 um a step along the fine sweep and 0.2 mm along the coarse
@@ -200,7 +200,7 @@ def test_analytic_barrier_beside_a_carried_wrap_comes_onto_its_sphere_without_a_
     and onto the sphere. On main the barrier was judged from the undeformed front point and
     carried by its fraction of the plate's travel only while off the sphere: it stepped 19.3 mm
     (0.97 of the travel) as it came onto it (GS1's 13 mm at 89.0 ms, scenarios/validation/
-    README.md, barrierstep)."""
+    HISTORY.md, barrierstep)."""
     probe, z = _beside_carried((0.0, 0.0, -1.0))
     front = _sweep(probe, z, 0.0, [0.0])[1][0]          # the front wrap's undeformed place
     model, z = _beside_carried(front)
