@@ -288,8 +288,8 @@ def contacts(bundle, data, t, q, v, z):
             if not inside:
                 d = -max(gap, 0.0)
         ux, uy, uz, rate = 0.0, 0.0, 0.0, 0.0       # the moving plane's velocity s' u
-        if mover >= 0:
-            _, rate = translation_at(el.mover_table, el.mover_start[mover], el.mover_len[mover], t)
+        if mover >= 0:                              # moved_points wrote (s, s') per translation
+            rate = data.outputs[el.mover_out_start + 2 * mover + 1]
             ux, uy, uz = el.mover_axis[mover, 0], el.mover_axis[mover, 1], el.mover_axis[mover, 2]
             d_rate += rate * (nx * ux + ny * uy + nz * uz)
         normal, friction = 0.0, 0.0
@@ -329,17 +329,17 @@ def contacts(bundle, data, t, q, v, z):
 @njit(**JIT_INLINE)
 def moved_points(el, p_b, outputs, t):
     """``p_b`` (Data.contact_p_b) filled with each pair's point of geometry b at t, moved by its
-    prescribed translation (SurfaceMotion) if any; each translation's outputs written."""
+    prescribed translation (SurfaceMotion) if any: each translation is evaluated once, into its
+    outputs (displacement, velocity), which the pairs it moves then read."""
+    o = el.mover_out_start
+    for m in range(el.mover_axis.shape[0]):
+        outputs[o + 2 * m], outputs[o + 2 * m + 1] = translation_at(
+            el.mover_table, el.mover_start[m], el.mover_len[m], t)
     for e in range(p_b.shape[0]):
+        m = el.mover_b[e]
         for k in range(3):
             p_b[e, k] = el.p_b[e, k]
-        m = el.mover_b[e]
         if m >= 0:
-            s, _ = translation_at(el.mover_table, el.mover_start[m], el.mover_len[m], t)
             for k in range(3):
-                p_b[e, k] += s * el.mover_axis[m, k]
-    for m in range(el.mover_axis.shape[0]):
-        s, rate = translation_at(el.mover_table, el.mover_start[m], el.mover_len[m], t)
-        outputs[el.mover_out_start + 2 * m] = s
-        outputs[el.mover_out_start + 2 * m + 1] = rate
+                p_b[e, k] += outputs[o + 2 * m] * el.mover_axis[m, k]
     return p_b
