@@ -159,18 +159,18 @@ def belt_path(points, samples=40, held=(), barriers=()):
         on.extend([first] * len(arc))
         piece.extend(first - 1 + np.asarray(before))
 
-    def through_fixed(stop):
-        """On straight through the fixed points (a D-ring, a buckle) before point ``stop``
-        that the path has not passed yet."""
-        for i in range(passed[0] + 1, stop):
+    def through_fixed(passed, stop):
+        """On straight through the fixed points (a D-ring, a buckle) after point ``passed``
+        (the last the path has passed) and before point ``stop``."""
+        for i in range(passed + 1, stop):
             if points[i][1] is None:
                 straight(points[i][0], i - 1)
 
-    passed = [0]                      # the last point the path has passed (set in the loop)
+    passed = 0                        # the last point the path has passed
     for r, (first, m) in enumerate(runs):
         ell = points[first][1]
-        through_fixed(first)
-        passed[0] = first + m - 1
+        through_fixed(passed, first)
+        passed = first + m - 1
         arc = None
         if all(i in held for i in range(first, first + m)) or first in barriers:
             arc = _placed_run(beside(first, -1), beside(first + m - 1, 1),
@@ -191,7 +191,7 @@ def belt_path(points, samples=40, held=(), barriers=()):
         arc = [_unscaled(np.cos(a) * u + np.sin(a) * e, ell) for a in np.linspace(a0, a1, samples + 1)]
         straight(arc[0], first - 1)                    # the run's points divide its arc evenly
         along(arc, first, np.minimum(np.arange(samples + 1) * (m + 1) // samples, m))
-    through_fixed(n)
+    through_fixed(passed, n)
     return np.array(path), np.array(on), np.array(piece)
 
 
