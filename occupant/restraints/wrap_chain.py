@@ -467,26 +467,31 @@ def lifted(data, el, out, k, o_pts, p0, moved):
 
 
 @njit(**JIT_INLINE)
-def undeformed_point(data, el, out, k, j):
-    """Wrap k's point (B0, at output slot j) back on its undeformed ellipsoid: less its
-    carrier's travel (``carried_travel``) where it is carried."""
+def _carrier_shifted(data, el, out, k, j, sign):
+    """Wrap k's point (B0, at output slot j) plus ``sign`` times its carrier's travel
+    (``carried_travel``) where it is carried."""
     x, y, w = out[j], out[j + 1], out[j + 2]
     if el.point_carrier[k] != el.point_link[k]:
         dx, dy, dz = carried_travel(data, el, k)
-        x, y, w = x - dx, y - dy, w - dz
+        x, y, w = x + sign * dx, y + sign * dy, w + sign * dz
     return x, y, w
+
+
+@njit(**JIT_INLINE)
+def undeformed_point(data, el, out, k, j):
+    """Wrap k's point (B0, at output slot j) back on its undeformed ellipsoid: less its
+    carrier's travel where it is carried."""
+    return _carrier_shifted(data, el, out, k, j, -1.0)
 
 
 @njit(**JIT_INLINE)
 def placed_point(data, el, out, k, o_pts, p0):
     """Belt point k (B0) where it will lie: a carried wrap's point moved by its carrier's travel
-    (``carried_travel``, as ``belt.place_points`` moves a touching one)."""
+    (as ``belt.place_points`` moves a touching one)."""
     j = o_pts + 3 * (k - p0)
-    x, y, w = out[j], out[j + 1], out[j + 2]
-    if el.point_kind[k] == BELT_WRAP and el.point_carrier[k] != el.point_link[k]:
-        dx, dy, dz = carried_travel(data, el, k)
-        x, y, w = x + dx, y + dy, w + dz
-    return x, y, w
+    if el.point_kind[k] == BELT_WRAP:
+        return _carrier_shifted(data, el, out, k, j, 1.0)
+    return out[j], out[j + 1], out[j + 2]
 
 
 @njit(**JIT_INLINE)
