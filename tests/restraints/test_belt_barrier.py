@@ -4,7 +4,7 @@ that line with no force while the line clears the sphere or enters it from the f
 on the sphere, at the middle of the wrap round the declared side, when the line enters it from
 that side; the same barrier named by a scenario (``[restraints.belt] barriers``); its point
 continuous as the piece's end enters the sphere, and as it comes onto the sphere beside a
-carried wrap."""
+carried wrap; its way round the one its place lies on, kept as an end goes inside."""
 import numpy as np
 import pytest
 
