@@ -14,8 +14,7 @@ from occupant.dynamics.api import body_poses
 from occupant.human import build, position
 from occupant.human.assemble import reference_origins
 from occupant.human.builder import _check_inputs, build_segments, human_range
-from occupant.human.neck_levelling import (LEVELS_BELOW_MID, SUBAXIAL_SHARE, levelling_shares,
-                                            share_neck_flexion)
+from occupant.human.neck_levelling import share_neck_flexion
 from occupant.human.neck_mid import JOINT, RANGE_TABLES, UPPER
 from occupant.human.neck_share import sagittal_share
 from occupant.human.validation import read_scenario, VALIDATIONS
@@ -139,10 +138,8 @@ def test_identity_muscles_where_the_rigid_neck_had_them():
 
 
 def test_identity_shared_neck_flexion_over_three_joints():
-    """The seated posture's neck flexion shared among the three joints by the chord argument
-    link by link (neck_levelling: C7/T1 L/2, the mid joint (L + M)/2 = B/2, the condyles the
-    rest); the mid joint takes what the two-joint neck's C7/T1 takes; the head's orientation
-    unchanged."""
+    """The seated posture's neck flexion shared among the three joints by their flexion ranges;
+    the head's orientation unchanged."""
     human = build(stature=1.753, mass=77.3, neck_mid=True)
     q = position(human, "passenger_seated")
     shared = share_neck_flexion(human, q)
@@ -152,11 +149,9 @@ def test_identity_shared_neck_flexion_over_three_joints():
         return quat_log(qq[k:k + 4])[1]
     total = sum(flexion(q, j) for j in NECK)
     assert math.degrees(total) == pytest.approx(20.0, abs=1e-9)
-    two = levelling_shares()
-    assert flexion(shared, JOINT) == pytest.approx(total * two["lower_neck"], abs=1e-12)
-    assert flexion(shared, "lower_neck") == pytest.approx(
-        total * SUBAXIAL_SHARE * LEVELS_BELOW_MID / 2, abs=1e-12)
-    assert sum(flexion(shared, j) for j in NECK) == pytest.approx(total, abs=1e-12)
+    reach = [human_range(j, 1, "spherical", RANGE_TABLES[j])[1] for j in NECK]
+    for j, r in zip(NECK, reach):
+        assert flexion(shared, j) == pytest.approx(total * r / sum(reach), abs=1e-12)
     head = human.body("head")
     data = human.make_data()
     np.testing.assert_allclose(body_poses(human, data, shared)[head][:3, :3],
