@@ -21,6 +21,7 @@ from occupant.restraints.belt_clearance import belt_depths, depth, ellipsoids_at
 from occupant.scenario.load import load
 from occupant.scenario.run import run_scenario
 from occupant.sensors import evaluate
+from tests.human.test_human_joints import BELWADI_YANG_FAILURE
 from tests.scenario.test_scenario_fw_side_rear import CHIN_PADDING, FOAM_BOTTOMED
 
 
@@ -941,6 +942,36 @@ def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
         damping = -el.damping[e] * np.gradient(x, t)[i]
         assert abs(damping) < 0.01 * moment, joint
         assert load[i] == pytest.approx(spring + damping, abs=0.01 * moment), joint
+
+
+def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks(gs1):
+    """Where GS1's lumbar joints pass the PMHS segments' flexion failure moment (Belwadi & Yang
+    2008, 140.4 N m, test_human_joints.BELWADI_YANG_FAILURE; Anderson & Pandy's curve reaches it
+    at their failure angle): thorax-lumbar at 113.3 ms (19.5 deg), lumbar-pelvis at 145.0 ms
+    (28.5 deg), 16 ms and more after T8, L2 and L4 peak (96.6, 85.3, 91.8 ms). Up to 110 ms,
+    while T8 falls behind its corridor (from 97 ms; back 20 mm by 115 ms), neither joint resists
+    flexion with more than 13.3 N m (Anderson & Pandy's flat zone): the flexion curve's stiff part
+    and its continuation past the failure moment (moment_cap, end slope [E]) shape none of the
+    spine's excursion peaks. Past the failure moment the springs take 5.5 and 26.4 J up to their
+    peaks, which a spine holding the failure moment would take in 2.2 and 10.8 deg more, inside
+    both ranges (30.5 and 44.5 deg): the trunk there flexes no further than a PMHS's can."""
+    res, model, hist = gs1["results"], gs1["model"], gs1["history"]
+    t, out = res.t, res.outputs
+    failure = BELWADI_YANG_FAILURE["flexion"][0]
+    spine_peaks = [t[int(np.argmax(hist[f"{p}_x_mm"]))] for p in ("t8", "l2", "l4")]
+    for joint, ms, deg, work in (("thorax_lumbar", 113.3, 19.5, 5.5),
+                                 ("lumbar_pelvis", 145.0, 28.5, 26.4)):
+        e = model.joint_resistance_names.index(f"{joint}_y")
+        x, m = np.asarray(out[f"{joint}_y.deflection"]), -np.asarray(out[f"{joint}_y.load"])
+        assert m[t <= 0.110].max() < 15.0, joint
+        i = int(np.argmax(m > failure))
+        assert 1e3 * t[i] == pytest.approx(ms, abs=2.0), joint
+        assert np.degrees(x[i]) == pytest.approx(deg, abs=0.5), joint
+        assert t[i] > max(spine_peaks) + 0.015, joint
+        k = int(np.argmax(m))
+        w = float(np.sum(0.5 * (m[i + 1:k + 1] + m[i:k]) * np.diff(x[i:k + 1])))
+        assert w == pytest.approx(work, rel=0.15), joint
+        assert x[i] + w / failure < model.joint_resistance.upper[e], joint
 
 
 def _gs1_pelvis_moments_about_the_hips(gs1, pelvis_moments):
