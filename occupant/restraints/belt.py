@@ -38,14 +38,13 @@ Per belt, every evaluation:
    point without contact (on the line of its neighbours) or next to a segment shorter than
    MERGE_LENGTH (wrap points fallen together) act as one: strain from their summed length
    and webbing, the largest strain their webbing-weighted mean (``span_largest``), one
-   tension, no flow at that point, their webbing shared in proportion to
-   their lengths; so a wrap that lifts off or comes back keeps the tension continuous. Before
-   they merge, in a band of the shorter segment's length (MERGE_BAND) and of the turn
-   (MERGE_TURN_BAND), a point merges them in part (``merge_weight`` w, 0 to 1): each side's
-   tension is blended by w towards the tension of the two as one, their webbing shared and
-   their largest strains meeting (at that mean) at w / SHARE_TIME, the flow at the point
-   faded by 1 - w; so
-   the tension is continuous where the point merges them (GS1 with a barrier wrap on the upper
+   tension, no flow at that point, their webbing shared in proportion to their lengths; so a
+   wrap that lifts off or comes back keeps the tension continuous. Before they merge, in a
+   band of the shorter segment's length (MERGE_BAND) and of the turn (MERGE_TURN_BAND), a
+   point merges them in part (``merge_weight`` w, 0 to 1): each side's tension is blended by
+   w towards the tension of the two as one, their webbing shared and their largest strains
+   meeting (at that mean) at w / SHARE_TIME, the flow at the point faded by 1 - w; so the
+   tension is continuous where the point merges them (GS1 with a barrier wrap on the upper
    arm: 5.4 kN -> 0 where shoulder-barrier fell under 20 mm).
 3. webbing flow through a slip ring or over a wrap: when the tension ratio of the two segments
    exceeds the capstan ratio exp(mu theta) (Euler-Eytelwein; theta the angle the belt turns
@@ -630,7 +629,9 @@ def span_largest(z, zs, a, c):
     the strains of its inverse plus each piece's shift, so their mean strain is that of one
     piece with the webbing-weighted mean shift: exact where the shift is affine in the largest
     strain (linear laws; piecewise for the GS1 table). The largest of them where the group has
-    no webbing."""
+    no webbing; a lone segment's own (not its webbing times it over its webbing: rounding)."""
+    if a == c:
+        return z[zs + 2 * a + 1]
     webbing, history, top = 0.0, 0.0, 0.0
     for g in range(a, c + 1):
         web = max(z[zs + 2 * g], 0.0)
