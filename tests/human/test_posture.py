@@ -221,8 +221,9 @@ def test_reference_seated_human_hip_to_eye_angle(name, sex, percentile):
     hip_to_eye = glabella - point_position(model, q, "pelvis", np.zeros(3))
     heel = next(p for p in load_posture(name)["targets"]["point"]
                 if p["body"] == "right_foot" and p["point"] == "heel")
-    head = model.source.header
-    want, rmse = _hip_to_eye_angle_deg(sex, head["stature"], head["total_mass"], -1000.0 * heel["z"])
+    header = model.source.header
+    want, rmse = _hip_to_eye_angle_deg(sex, header["stature"], header["total_mass"],
+                                       -1000.0 * heel["z"])
     assert math.degrees(math.atan2(-hip_to_eye[0], hip_to_eye[2])) <= want + rmse
 
 
