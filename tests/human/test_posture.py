@@ -200,11 +200,11 @@ def _hip_to_eye_angle_deg(sex, stature, mass, h30_mm):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the human's trunk is one straight line set to the J826 manikin's 25 deg, where a seated "
-    "person's thorax stands more upright over a flexed lumbar spine: the glabella lies 15-16 deg "
-    "behind the hips (the regressions' 5-5.5); a 15 deg H-point -> C7 line meets them, but GS1 "
-    "then loses its head and T1 excursions (8 -> 7 of 19 inside; scenarios/validation/README.md, "
-    "humanseat)"))
+    "the glabella lies 15-16 deg behind the hips (the regressions' 5-5.5): the human's condyles "
+    "stand straight above C7, a skin point (craniovertebral angle 90 deg standing, 108 seated; a "
+    "person's 50.6, the tragion 88 mm ahead of C7), and its straight trunk takes the J826 "
+    "manikin's 25 deg; a 15 deg trunk meets the regressions but GS1 then loses its head and T1 "
+    "excursions (8 -> 7 of 19 inside; scenarios/validation/README.md, humanseat)"))
 @pytest.mark.parametrize("name", ["driver_seated", "passenger_seated"])
 @pytest.mark.parametrize("sex, percentile", [("female", 5), ("male", 50), ("male", 95)])
 def test_reference_seated_human_hip_to_eye_angle(name, sex, percentile):
