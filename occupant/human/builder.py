@@ -8,7 +8,8 @@ radii of gyration from de Leva (1996) Table 4 (data/deleva1996.toml). The ATB lo
 upper torso are de Leva's lower, middle and upper trunk; de Leva's head+neck is split into neck
 and head with the proportions of data/body_proportions.toml. Contact ellipsoids: long semi-axis
 half the segment length, cross-section from the segment volume (mass / Contini's body
-density); the head's from the survey (head_shell), the trunk's and shoulders' partly. Joint characteristics: human passive moment-angle curves and damping (passive_joints.py,
+density); the head's from the survey (head_shell), the shoulders' partly. Joint
+characteristics: human passive moment-angle curves and damping (passive_joints.py,
 data/joint_passive.toml: Anderson & Pandy 1999 for hip, knee, ankle and lumbar spine; Bishop et
 al. 1994 and Mertz & Patrick 1971 for the neck; estimates for the arms), scaled by m H, over the
 human ranges of motion of data/joint_rom.toml (clinical tables, sources there). The neck carries
