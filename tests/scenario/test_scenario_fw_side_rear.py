@@ -742,7 +742,7 @@ def test_reference_lap_belt_stays_below_the_asis(request, which):
     """Over the whole run the lap belt's three wraps on the pelvis lie below the ASIS's height in
     the pelvis frame (HYBRID3_50M_ASIS, the 5F's scaled by her pelvis flesh's depth as her
     lap_belt_pelvis is) and ahead of the ASIS: the belt stays on the front of the pelvis.
-    Measured 44-88 mm above the H-point for the 50M, 53-83 mm for the 5F (scenarios/README.md,
+    Measured 46-94 mm above the H-point for the 50M, 49-83 mm for the 5F (scenarios/README.md,
     'The lap belt under the Hybrid III's iliac spines')."""
     run = request.getfixturevalue(which)
     res, out = run.results, run.results.outputs
