@@ -108,21 +108,21 @@ PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Aut
                                    # are done in 5-10 ms (occupant.modeling.belts.Pretensioner) [U]
 
 
-# The front of a Hybrid III 50th male's pelvis under the lap belt, in the pelvis frame (origin
-# the H-point, between the hip joint centres). Wrapped over the whole pelvis flesh (its top 0.2 m
-# above the H-point) the lap belt's shortest path ran over that ellipsoid's top, on the abdomen,
-# and pressed the pelvis down into the cushion (us_ncap_frontal_56: 10 kN downward, the pelvis
-# sank 92 mm and bottomed the cushion): the belt wraps this smaller ellipsoid instead, whose
-# crown stands at the height of the dummy's anterior superior iliac spines (ASIS), so that the
-# belt lies on the front of the pelvis and never above the ASIS. The ASIS: the pelvis bone's
-# anterior-superior corners, where its iliac crest turns down into the wing's front edge, 8.9 mm
-# ahead of, 108.4 mm either side of and 108.8 mm above the H-point [S: the open FE Hybrid III
-# 50th, OpenRadioss ModelExchange Safety/Hybrid_III_50th_Percentile (SISW 2026, CC BY-NC 4.0,
-# facts only), part H350_PART_LOW_TORSO_PELVIS_BONE_RG, rim node 15000280, from the H-point node
-# 15040160 midway between the hip joint nodes; the deck's axes are the pelvis frame's: its
-# lumbar joint lies 34.3 deg above rearward of the H-point there as here]. The deck's sled example
-# lays its lap belt across them with its middle 8-12 mm below and 55-66 mm in front of them [S:
-# the same, example_h350_sled_belt_0000.inc]. Fore-aft place and semi-axes [E] (the earlier ellipsoid,
+# The front of a Hybrid III 50th male's pelvis under the lap belt, in the pelvis frame (origin the
+# H-point, between the hip joint centres). Wrapped over the whole pelvis flesh (its top 0.2 m above
+# the H-point) the lap belt's shortest path ran over that ellipsoid's top, on the abdomen, and
+# pressed the pelvis down into the cushion (us_ncap_frontal_56: 10 kN downward, the pelvis sank 92
+# mm and bottomed the cushion): the belt wraps this smaller ellipsoid instead, whose crown stands
+# at the height of the dummy's anterior superior iliac spines (ASIS), so that the belt lies on the
+# front of the pelvis and never above the ASIS. The ASIS: the pelvis bone's anterior-superior
+# corners, where its iliac crest turns down into the wing's front edge, 8.9 mm ahead of, 108.4 mm
+# either side of and 108.8 mm above the H-point [S: the open FE Hybrid III 50th, OpenRadioss
+# ModelExchange Safety/Hybrid_III_50th_Percentile (SISW 2026, CC BY-NC 4.0, facts only), part
+# H350_PART_LOW_TORSO_PELVIS_BONE_RG, rim node 15000280, from the H-point (nodes 15040160/15040164)
+# midway between the hip joint nodes; the deck's axes are the pelvis frame's: its lumbar joint lies
+# 34.3 deg above rearward of the H-point there as here]. The deck's sled example lays its lap belt
+# across them with its middle 8-12 mm below and 55-66 mm in front of them [S: the same,
+# example_h350_sled_belt_0000.inc]. Fore-aft place and semi-axes [E] (the earlier ellipsoid,
 # centred 30 mm below the H-point, kept its crown near a human-regression ASIS 0.07 m above the
 # hips, Bell, Pedersen and Brand, J Biomech 23 (1990) 617 [C]). Other occupants: scaled by their
 # pelvis flesh's fore-aft semi-axis over the 50th male's 0.165 m (dummies/hybrid3_50m.toml).

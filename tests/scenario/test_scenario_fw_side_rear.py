@@ -717,7 +717,7 @@ def test_reference_lap_belt_anchorages_meet_fmvss210(request, which):
 # The Hybrid III 50th's anterior superior iliac spines in its pelvis frame (origin the H-point), m:
 # the pelvis bone's anterior-superior corners, 8.9 mm ahead, 108.4 mm either side and 108.8 mm
 # above [S: the open FE Hybrid III 50th, OpenRadioss ModelExchange (SISW 2026, CC BY-NC 4.0),
-# part H350_PART_LOW_TORSO_PELVIS_BONE_RG, node 15000280, from the H-point node 15040160]
+# part H350_PART_LOW_TORSO_PELVIS_BONE_RG, node 15000280, from the H-point nodes 15040160/4]
 HYBRID3_50M_ASIS = (0.0089, 0.1084, 0.1088)
 
 
