@@ -388,7 +388,10 @@ def test_reference_chin_clears_the_chest_erect_and_as_postured(other):
     "with the levelling flexion shared by the neck's ranges (neck_levelling: 5.3 deg at C7/T1, "
     "14.7 at the condyles) the chin is tucked 27 mm back and rests 1.3 mm inside the thorax "
     "ellipsoid's top, above the suprasternal notch where the sternum pad begins (0.0448 H below "
-    "C7, ANSUR II): 61 N at GS1's start (scenarios/validation/HISTORY.md, humanface)"))
+    "C7, ANSUR II): 61 N at GS1's start (scenarios/validation/HISTORY.md, humanface). A seated "
+    "person's split (Hey et al. 2017: 13.0 / 7.0 deg) clears it by 4.1 mm, but a passive neck "
+    "does not rest there: in GS1 it swung back 11 deg at each joint by 40 ms and the chin met "
+    "the thorax again (scenarios/validation/README.md, branch neckposture)"))
 def test_reference_chin_clears_the_thorax_seated_with_the_levelled_neck():
     """As a scenario seats the human (the posture's neck flexion shared by the neck joints'
     ranges), the chin clears the thorax ellipsoid."""
