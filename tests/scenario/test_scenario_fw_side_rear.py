@@ -650,13 +650,35 @@ def test_reference_us_ncap_upper_neck_holds_the_head_forward_against_the_bag(nca
     first = np.argmax(bag > 0.0)
     assert 0 < first and rest[:first].max() < 1e-6
     assert 3.0e3 < out["driver_airbag_head_shell.force"].max() < 5.0e3   # measured 3.59 kN (3.47)
-    k = int(np.argmax(neck[:, 2]))
+    k, R = _head_at_neck_tension_peak(ncap, neck)
     assert 0.070 < t[k] < 0.080 and neck[k, 0] > 0.0       # 78.6 ms, +0.17 kN (77.0, +0.32)
-    R = res.base_poses[k, :3, :3].T @ res.body_poses[k, head, :3, :3]   # head axes in the vehicle's
     pull = R @ (neck[k] * np.array([1.0, -1.0, -1.0]))                 # J211 -> segment axes
     assert pull[2] < -2.0 * abs(pull[0])                    # down 1.31, x +0.11 kN (1.06, 0.15)
+
+
+def _head_at_neck_tension_peak(run, neck):
+    """(sample, the head's axes in the vehicle's) at the upper neck's tension peak; ``neck`` the
+    upper-neck force channels (J211, N) on the run's time grid."""
+    res = run.results
+    k = int(np.argmax(neck[:, 2]))
+    head = run.model.body("head")
+    return k, res.base_poses[k, :3, :3].T @ res.body_poses[k, head, :3, :3]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 11: at the upper neck's tension peak (79 ms) the head "
+                   "is level (-0.1 deg) since the lap belt's wrap crown stands at the Hybrid III's "
+                   "ASIS (scenarios/README.md, hiiipelvis; 8.8 deg nose down before); NHTSA 11391's "
+                   "head was 15-25 deg nose down then")
+def test_reference_us_ncap_head_pitched_nose_down_at_the_neck_peak(ncap):
+    """At the upper neck's tension peak the US NCAP driver's head is pitched nose down, as
+    NHTSA 11391's was (15-25 deg at 70-75 ms by the ratio of its CG's z to x acceleration):
+    between 0 and 25 deg."""
+    t = ncap.results.t
+    neck = np.stack([np.interp(t, c.t, c.values) for ax in "XYZ" for c in ncap.results.channels
+                     if c.name == f"Upper neck force {ax}"], axis=1)
+    R = _head_at_neck_tension_peak(ncap, neck)[1]
     pitch = np.degrees(np.arctan2(-R[2, 0], R[0, 0]))                   # nose down positive
-    assert -5.0 < pitch < 25.0                                          # -0.1 deg (8.8, 6.4)
+    assert 0.0 < pitch < 25.0                                           # -0.1 deg (8.8, 6.4)
 
 
 @pytest.fixture(scope="module")
