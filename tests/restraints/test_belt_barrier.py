@@ -272,3 +272,24 @@ def test_analytic_barrier_keeps_its_way_round_as_its_end_goes_inside():
                   ends=(tuple(d * ARM_A), tuple(d * ARM_B)), size=ARM)
     points = _barrier_points(model, _with_place(model, ARM_PLACE), np.arange(0.0, 0.03, 1e-4))
     assert np.max(np.linalg.norm(np.diff(points, axis=0), axis=1)) < 2e-4
+
+
+# GS1's arm barrier at 87.92 ms (rounded; ARM's scaled frame): b 6.1 % inside, the place near
+# the line from a to b (scenarios/README.md, barrierwraps)
+ENTRY_A, ENTRY_B, ENTRY_PLACE = (1.8123, -2.826, 3.2081), (0.9077, 0.1042, 0.2155), \
+    (0.9428, -0.0097, 0.3334)
+
+
+def test_analytic_barrier_plane_holds_as_its_place_nears_the_line_of_its_ends():
+    """GS1's barrier (ENTRY_*), the shell slid along its axis in 10 um steps over 6 mm (b 5.6 %
+    to 6.5 % inside): the place lies near the line from a to b, where the plane through a, b
+    and the place tilts; through the place raised by b's depth (``_inside_plane``) the point
+    moves at most 20 um a step (a point on the piece whose end moves d moves by about d;
+    measured 4.9 um). Through the place itself it moved 2.6 mm in a step at -0.21 mm (GS1: 9.5
+    mm in 10 us at 87.93 ms)."""
+    d = np.array(ARM)
+    model = _belt(0.0, barrier=lambda asm: [Wrap("w", "shell", friction=0.3, side=(0.0, 1.0, 1.0),
+                                                 barrier=True)],
+                  ends=(tuple(d * ENTRY_A), tuple(d * ENTRY_B)), size=ARM)
+    points = _barrier_points(model, _with_place(model, ENTRY_PLACE), np.arange(-0.003, 0.003, 1e-5))
+    assert np.max(np.linalg.norm(np.diff(points, axis=0), axis=1)) < 2e-5
