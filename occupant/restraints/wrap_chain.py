@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from occupant.contact.carrier import carrier_travel
-from occupant.jit import JIT_INLINE, JIT_STAGE, call_if
+from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_geometry import (
     _norm, _to_base, _to_local, ellipsoid_frame, line_fraction, line_point, wrap_arc_point,
@@ -53,7 +53,6 @@ HELD_SWEEPS = 6       # Gauss-Seidel sweeps over neighbouring held wraps (``plac
                       # error shrinks about 4 times a sweep)
 BARRIER_END = 0.025   # m: a barrier off its ellipsoid lies this far from its piece's ends at
                       # least (``place_barrier``; over MERGE_LENGTH, 0.02 m, of ``restraints.belt``)
-BARRIER_SWEEPS = 2    # placements of a touching barrier and of the wraps after it (``place_barrier``)
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 
 
@@ -676,49 +675,7 @@ def _inside_plane(D, a, b, s):
 @njit(**JIT_STAGE)
 def place_barrier(data, el, out, k, o_pts, p0, z):
     """Place barrier wrap k (``Wrap.barrier``; after a fixed point) once the wraps after it are
-    placed as if it were not there (``chained``, from the fixed point before it): its point
-    (``_put_barrier``), and where it touches, the wraps after it placed again from that point,
-    the end of the belt's straight piece to them (``_place_after``), and it again from them
-    (BARRIER_SWEEPS Gauss-Seidel sweeps). Placed from the fixed point, as if the barrier were
-    not there, GS1's shoulder wrap lifted 52 mm off the shoulder at 122.5 ms (the D-ring's
-    straight piece to the chest passed it, the belt's from the arm did not; scenarios/README.md,
-    wayround, barrierwraps). A barrier that does not touch lies on the straight piece from the
-    fixed point, and the wraps stay as placed from that point. (Placed again from its wrap's
-    end, not its point, the shoulder wrap jumped 20 mm in a sample as the barrier touched in
-    the belted sled, 1.1 kN; scenarios/README.md, neckbarrier.)"""
-    for _ in range(BARRIER_SWEEPS):
-        if not _put_barrier(data, el, out, k, o_pts, p0, z):
-            return
-        _place_after(data, el, out, k, o_pts, p0, z)
-
-
-@njit(**JIT_STAGE)
-def _place_after(data, el, out, k, o_pts, p0, z):
-    """Place the wraps from barrier k to the next fixed point again, as ``belt.
-    place_on_surfaces`` places them, from the barrier's point: the slot of the fixed point
-    before the barrier holds that point meanwhile (as the barrier's holds the fixed point's
-    while they are first placed, ``belt._stand_in_barriers``), so that wraps looking past a
-    barrier off its ellipsoid (``touching_ends``; ``_off_ends`` puts it on the path) see it."""
-    k1 = k + 1
-    if not chained(el, k1):
-        return
-    j, jf = o_pts + 3 * (k - p0), o_pts + 3 * (k - 1 - p0)
-    keep = _read(out, jf)
-    out[jf], out[jf + 1], out[jf + 2] = out[j], out[j + 1], out[j + 2]
-    m = run_length(el, k1)
-    if not chained(el, k1 + m):
-        _place_between(data, el, out, k1, m, o_pts, p0, z)
-    elif call_if(el.held, held_in_chain, False, el, k1):   # compiled where a wrap is held
-        call_if(el.held, place_held, None, data, el, out, k1, o_pts, p0, z)
-    else:
-        place_chain(data, el, out, k1, o_pts, p0, z)
-    out[jf], out[jf + 1], out[jf + 2] = keep
-
-
-@njit(**JIT_STAGE)
-def _put_barrier(data, el, out, k, o_pts, p0, z):
-    """Put barrier wrap k's point into the outputs from its ends as they stand; returns whether
-    it touches. Between the fixed point before it and the
+    placed as if it were not there (``chained``): between the fixed point before it and the
     nearest point after it that touches (``touching_ends``) the belt is straight unless that
     piece enters its ellipsoid from the side the wrap declares; then the wrap is
     ``wrap_arc_point``'s middle round that side, else the piece's point nearest the centre
@@ -739,7 +696,10 @@ def _put_barrier(data, el, out, k, o_pts, p0, z):
     ellipsoid). A
     shortest-path wrap there (placed with its neighbours by ``place_chain``) jumped between two
     paths round the neck (US NCAP's shoulder belt, 299 kN in a sample), and one held across the
-    belt never lifted off (scenarios/validation/HISTORY.md, beltneck). Its ends are taken where they will lie (``placed_point``: a carried end moved
+    belt never lifted off (scenarios/validation/HISTORY.md, beltneck). Limit: the wraps after
+    it are not placed again from it (placed again from its wrap's end, the shoulder wrap jumped
+    20 mm in a sample as the barrier touched in the belted sled, 1.1 kN; scenarios/README.md,
+    neckbarrier). Its ends are taken where they will lie (``placed_point``: a carried end moved
     by its carrier) and the barrier is not carried (``belt.carry_lifted``): judged from the
     undeformed end and carried only while off its ellipsoid, it stepped by the end's travel as
     it came onto it (GS1 with a barrier on the upper arm beside the sternum-carried shoulder
@@ -774,4 +734,3 @@ def _put_barrier(data, el, out, k, o_pts, p0, z):
              al[2] + q * (bl[2] - al[2]))
     j = o_pts + 3 * (k - p0)
     out[j], out[j + 1], out[j + 2] = _to_base(c, E, P[0], P[1], P[2])
-    return touching
