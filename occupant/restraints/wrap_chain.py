@@ -648,15 +648,17 @@ def _toward(u, v, d, l):
 @njit(**JIT_INLINE)
 def _inside_plane(D, a, b, s):
     """The place that fixes the plane of a barrier's wrap from a to b (ellipsoid frame) where an
-    end lies inside its ellipsoid: the unit point (scaled frame) where the segment from the
-    deeper end e to the place raised along its normal by that end's depth, (2 - |e|) s, leaves
-    the sphere; so the plane passes through a, b and that raised point. Through a, b and the
-    place itself (``wrap_place``'s plane), it tilted where the place lay near the line of its
-    ends, as the belt enters the body at its place (GS1 with a barrier on the upper arm, b 6 %
-    inside, the plane's normal turned 60 deg in 40 us and the point chattered 9.5 mm an output,
-    the arm-shoulder segment 0 / 13.7 / 0 / 12.8 kN; scenarios/README.md, barrierwraps). The
-    raised point keeps the plane off that line by the depth, and at the entry (depth 0) it is
-    the place: the plane as outside. s unchanged where no end lies inside."""
+    end lies inside its ellipsoid: a unit point (scaled frame) of the plane through a and b along
+    the place's normal (s in the scaled frame), where the line from the deeper end along s meets
+    the sphere farther from it. Through a, b and the place itself (``wrap_place``'s plane), the
+    plane tilted where the place lay near the line of its ends, as the belt enters the body at
+    its place (GS1 with a barrier on the upper arm, b 6 % inside: its normal turned 60 deg in 40
+    us and the point chattered 9.5 mm an output, the arm-shoulder segment 0 / 13.7 / 0 / 12.8
+    kN; scenarios/README.md, barrierwraps); through the place raised along its normal by the
+    end's depth, it tilted where that raised point neared the line (the wayround rig, 4.3 mm).
+    As the end enters, the point is its own nearest on either plane where the other end sees
+    it directly (``wrap_arc_point``: an arc of no length, GS1's case); where it does not, the
+    plane changes there. s unchanged where no end lies inside."""
     sa = (a[0] / D[0], a[1] / D[1], a[2] / D[2])
     sb = (b[0] / D[0], b[1] / D[1], b[2] / D[2])
     na, nb = _norm(sa[0], sa[1], sa[2]), _norm(sb[0], sb[1], sb[2])
@@ -664,12 +666,11 @@ def _inside_plane(D, a, b, s):
     if min(na, nb) >= 1.0 or ns == 0.0:
         return s
     e, ne = (sa, na) if na < nb else (sb, nb)
-    lift = (2.0 - ne) / ns
-    w0, w1, w2 = lift * s[0] - e[0], lift * s[1] - e[1], lift * s[2] - e[2]
-    A = w0 * w0 + w1 * w1 + w2 * w2
-    B = e[0] * w0 + e[1] * w1 + e[2] * w2
-    t = (-B + np.sqrt(B * B + A * (1.0 - ne * ne))) / A
-    return e[0] + t * w0, e[1] + t * w1, e[2] + t * w2
+    u0, u1, u2 = s[0] / ns, s[1] / ns, s[2] / ns
+    B = e[0] * u0 + e[1] * u1 + e[2] * u2
+    root = np.sqrt(B * B + 1.0 - ne * ne)
+    t = -B - root if B > 0.0 else -B + root
+    return e[0] + t * u0, e[1] + t * u1, e[2] + t * u2
 
 
 @njit(**JIT_STAGE)
