@@ -652,7 +652,7 @@ def _inside_plane(D, a, b, s):
     the place's normal (s in the scaled frame), where the line from the deeper end along s meets
     the sphere farther from it. Through a, b and the place itself (``wrap_place``'s plane), the
     plane tilted where the place lay near the line of its ends, as the belt enters the body at
-    its place (GS1 with a barrier on the upper arm, b 6 % inside: its normal turned 60 deg in 40
+    its place (GS1 with a barrier on the upper arm, b 6 % inside: its normal turned 64 deg in 50
     us and the point chattered 9.5 mm an output, the arm-shoulder segment 0 / 13.7 / 0 / 12.8
     kN; scenarios/README.md, barrierwraps); through the place raised along its normal by the
     end's depth, it tilted where that raised point neared the line (the wayround rig, 4.3 mm).
