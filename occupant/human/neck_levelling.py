@@ -7,7 +7,14 @@ neck joints taking the share of the turn that it takes of the neck's range of mo
 direction (data/joint_rom.toml: flexion 12.0 deg at C7/T1 and 33.0 deg at the condyles,
 extension 8.4 and 36.6 deg [D, from the per-level in vitro ranges of Panjabi et al. 2001]).
 Given to the lower joint alone, the 20 deg of the seated postures lay 8 deg past its flexion
-range and started the run with ~48 N m in the neck's ligamentous branch.
+range and started the run with ~48 N m in the neck's ligamentous branch. The two joints' passive
+curves take the same moment at the same fraction of their ranges (joint_passive.toml: 10 N m
+at either end, one shape), so this split is where the neck's two joints in series rest without
+muscles: their moments equal, but for the ~1.6 N m the head's weight adds at C7/T1 over the
+neck link's lean [E]. A seated person's own split differs (C2-C7 taking 16.6 / 12.8 of
+the trunk's tilt, Hey et al. 2017 [S abstract]; 13.0 / 7.0 deg here by joint_rom.toml's chord
+argument): it clears the chin but is not at rest on a passive neck, which in GS1 swung back
+11 deg at each joint in 40 ms (scenarios/validation/README.md, branch neckposture).
 
 Only the flexion components (rotation-vector y) are shared: two turns about one axis add, so
 the head's orientation is unchanged whenever the neck joints turn about y alone (the shipped

@@ -37,13 +37,14 @@ Per belt, every evaluation:
    bodies along the segment (``forces.points.add_force_pair``). Segments joined at a wrap
    point without contact (on the line of its neighbours) or next to a segment shorter than
    MERGE_LENGTH (wrap points fallen together) act as one: strain from their summed length
-   and webbing, one tension, no flow at that point, their webbing shared in proportion to
-   their lengths; so a wrap that lifts off or comes back keeps the tension continuous. Before
-   they merge, in a band of the shorter segment's length (MERGE_BAND) and of the turn
-   (MERGE_TURN_BAND), a point merges them in part (``merge_weight`` w, 0 to 1): each side's
-   tension is blended by w towards the tension of the two as one, their webbing shared and
-   their largest strains meeting at w / SHARE_TIME, the flow at the point faded by 1 - w; so
-   the tension is continuous where the point merges them (GS1 with a barrier wrap on the upper
+   and webbing, the largest strain their webbing-weighted mean (``span_largest``), one
+   tension, no flow at that point, their webbing shared in proportion to their lengths; so a
+   wrap that lifts off or comes back keeps the tension continuous. Before they merge, in a
+   band of the shorter segment's length (MERGE_BAND) and of the turn (MERGE_TURN_BAND), a
+   point merges them in part (``merge_weight`` w, 0 to 1): each side's tension is blended by
+   w towards the tension of the two as one, their webbing shared and their largest strains
+   meeting (at that mean) at w / SHARE_TIME, the flow at the point faded by 1 - w; so the
+   tension is continuous where the point merges them (GS1 with a barrier wrap on the upper
    arm: 5.4 kN -> 0 where shoulder-barrier fell under 20 mm).
 3. webbing flow through a slip ring or over a wrap: when the tension ratio of the two segments
    exceeds the capstan ratio exp(mu theta) (Euler-Eytelwein; theta the angle the belt turns
@@ -618,15 +619,38 @@ def add_webbing(kind, out, zdot, zs, os, s, ns, p0, o_pts, rate):
 
 
 @njit(**JIT_STAGE)
+def span_largest(z, zs, a, c):
+    """The largest strain (hysteresis state) of segments a to c acting as one: the mean of
+    theirs weighted by their webbing, so a merge spreads over the group only what its webbing
+    went through (the sum of webbing times largest strain is kept; the largest of theirs gave
+    a short segment's, 16 mm stretched 0.06 by a wrap point's 1 mm step, to 0.57 m of
+    neighbours that never passed 0.02: the belt slack, tests/restraints/test_belt_merge.py).
+    Pieces in series on a shifted unloading curve (``compliant._branch``) at one tension have
+    the strains of its inverse plus each piece's shift, so their mean strain is that of one
+    piece with the webbing-weighted mean shift: exact where the shift is affine in the largest
+    strain (linear laws; piecewise for the GS1 table). The largest of them where the group has
+    no webbing; a lone segment's own (not its webbing times it over its webbing: rounding)."""
+    if a == c:
+        return z[zs + 2 * a + 1]
+    webbing, history, top = 0.0, 0.0, 0.0
+    for g in range(a, c + 1):
+        web = max(z[zs + 2 * g], 0.0)
+        webbing += web
+        history += web * z[zs + 2 * g + 1]
+        top = max(top, z[zs + 2 * g + 1])
+    return history / webbing if webbing > 0.0 else top
+
+
+@njit(**JIT_STAGE)
 def span_tension(data, el, out, z, zs, os, a, c, p0, o_pts, s0):
     """(strain, tension) of segments a to c acting as one: their summed length, counted to the
     places of its end points (``wrap_lag``), over their summed webbing (at least 1e-6 m), on
-    the webbing's law below the largest of their largest strains."""
-    length, webbing, largest = 0.0, 0.0, 0.0
+    the webbing's law below their largest strain (``span_largest``)."""
+    length, webbing = 0.0, 0.0
     for g in range(a, c + 1):
         length += out[os + 4 * g + 2]
         webbing += z[zs + 2 * g]
-        largest = max(largest, z[zs + 2 * g + 1])
+    largest = span_largest(z, zs, a, c)
     webbing = max(webbing, 1e-6)
     length += wrap_lag(data, el, out, z, p0 + a, p0, o_pts) \
         - wrap_lag(data, el, out, z, p0 + c + 1, p0, o_pts)
@@ -690,11 +714,11 @@ def group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e):
     (1e-6 s steps). A group whose strain the flow alone moves (no stretch) takes the slope
     ahead still."""
     g0, g1 = group_of(el.point_kind, out, s, ns, p0, o_pts, os)
-    webbing, largest, rate = 0.0, 0.0, 0.0
+    webbing, rate = 0.0, 0.0
     for g in range(g0, g1 + 1):
         webbing += z[zs + 2 * g]
-        largest = max(largest, z[zs + 2 * g + 1])
         rate += out[os + 4 * g + 3]
+    largest = span_largest(z, zs, g0, g1)
     webbing = max(webbing, 1e-6)
     strain = out[os + 4 * s + 1]
     if strain < 0.0:
@@ -1052,18 +1076,17 @@ def belt(el, points, out, zdot, drift, t, z, b):
         zdot[zs + 2 * s + 1] = largest_rate(strain, strain_rate, z[zs + 2 * s + 1],
                                             LARGEST_FOLLOW)
     # at a point that merges its segments in part, the largest strains on its two sides meet
-    # too (a merged group unloads from its largest): both rise towards it at w / SHARE_TIME
+    # too, at the one they would have merged (``span_largest``: webbing-weighted, so the
+    # meeting keeps the sum of webbing times largest strain): each towards it at w / SHARE_TIME
     for s in range(1, ns if partial else 1):
         w = merge_weight(el.point_kind, out, p0 + s, o_pts + 3 * s, out[os + 4 * (s - 1) + 2],
                          out[os + 4 * s + 2])
         if 0.0 < w < 1.0:
             g0 = group_of(el.point_kind, out, s - 1, ns, p0, o_pts, os)[0]
             g1 = group_of(el.point_kind, out, s, ns, p0, o_pts, os)[1]
-            top = 0.0
+            mean = span_largest(z, zs, g0, g1)
             for g in range(g0, g1 + 1):
-                top = max(top, z[zs + 2 * g + 1])
-            for g in range(g0, g1 + 1):
-                zdot[zs + 2 * g + 1] += w * (top - z[zs + 2 * g + 1]) / SHARE_TIME
+                zdot[zs + 2 * g + 1] += w * (mean - z[zs + 2 * g + 1]) / SHARE_TIME
     return power
 
 

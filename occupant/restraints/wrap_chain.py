@@ -656,7 +656,12 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     place (its state, following the point, ``belt.wrap_slide``), or before it is set (the fit)
     the nearest point's; so the wrap holds the belt on that side while the body moves under it
     past the ellipsoid's centre, and a piece that reaches the ellipsoid from the other side
-    passes through it (no wrap round the far side in one step). As the piece comes to graze
+    passes through it (no wrap round the far side in one step). The way round the wrap takes is
+    chosen by that place too (``run_way``; the declared side before it is set): chosen by the
+    declared side, where both ways' middles faced away from it (the belt on the arm's front, the
+    side inboard-up) the choice tied as an end inside the ellipsoid moved, and the point jumped
+    round the far side (GS1 with a barrier on the upper arm, 112 mm in 10 us, 1305 kN;
+    scenarios/README.md, wayround). As the piece comes to graze
     the ellipsoid the wrap's arc shrinks to its nearest point, and the point is kept
     BARRIER_END along the path from its ends as on the piece (``_off_ends``): it touches without
     a jump, also where the piece enters at its end (a neighbour's place entering the
@@ -685,11 +690,11 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     touching = _norm(L[0] / D[0], L[1] / D[1], L[2] / D[2]) < 1.0 \
         and m0 * side[0] + m1 * side[1] + m2 * side[2] > 0.0
     if touching:
-        s = (z[jz], z[jz + 1], z[jz + 2])
-        P = wrap_arc_point(D, side, al, bl, s, 0.5)[0]
+        s, way = (z[jz], z[jz + 1], z[jz + 2]), run_way(el, z, k, 1)
+        P = wrap_arc_point(D, way, al, bl, s, 0.5)[0]
         if min(_norm(P[0] - al[0], P[1] - al[1], P[2] - al[2]),
                _norm(P[0] - bl[0], P[1] - bl[1], P[2] - bl[2])) < BARRIER_END:
-            P = _off_ends(D, side, al, bl, s, P)
+            P = _off_ends(D, way, al, bl, s, P)
     else:
         # that nearest point, but BARRIER_END from the piece's ends (a segment shorter than
         # MERGE_LENGTH merges the wrap beside it, ``belt.merge_weight``: the shoulder wrap lost

@@ -384,6 +384,44 @@ def test_analytic_trunk_sagittal_split_by_vertebral_level():
         assert -ext == pytest.approx(30.0 * s, abs=0.05)
 
 
+# Belwadi & Yang (2008, IRCOBI, "Cadaveric lumbar spine responses to flexion with and without
+# anterior shear displacement") [S abstract]: PMHS three-vertebra (two-disc) lumbar segments
+# flexed to failure, six in flexion alone, 140.4 +- 18.4 N m at 12.7 +- 2.29 deg, thirteen with
+# anterior shear, 174.2 +- 58.21 N m at 14.12 +- 2.3 deg: (N m; deg per disc, its SD), the
+# segment's angle halved [D]
+BELWADI_YANG_FAILURE = {"flexion": (140.4, 12.7 / 2.0, 2.29 / 2.0),
+                        "flexion with shear": (174.2, 14.12 / 2.0, 2.3 / 2.0)}
+PEARCY_LUMBAR_LEVEL = 14.0   # deg, flexion plus extension of one lumbar level in vivo (above)
+
+
+def _flexion_at(model, name, moment, top_deg):
+    """The joint angle (deg) where the element's flexion moment reaches ``moment`` (N m), by
+    bisection on the kernel's moment between 0 and ``top_deg`` (it rises monotonically)."""
+    lo, hi = 0.0, top_deg
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if -_kernel_moment(model, name, mid) < moment else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+@pytest.mark.parametrize("loading", sorted(BELWADI_YANG_FAILURE))
+def test_reference_lumbar_flexion_reaches_pmhs_failure_at_its_angle(human, loading):
+    """Anderson & Pandy's lumbar flexion curve (living subjects) passes the PMHS segments'
+    flexion failure moment (Belwadi & Yang 2008) at their failure angle: read per lumbar level
+    (each level of a joint flexing in the share of its in vivo flexion-plus-extension, the
+    split's premise: a lumbar level's 14 of the joint's 41.3 / 60.4 deg), 6.6 and 6.7 deg per level
+    against 6.35 +- 1.15 and 7.06 +- 1.15 deg per disc, both joints alike. So the curve is the
+    PMHS spine's up to its failure; past it (the table's moment_cap, 300 N m, and its end slope,
+    joint_passive.toml) no intact spine carries a moment."""
+    moment, per_disc, sd = BELWADI_YANG_FAILURE[loading]
+    upper, lower = _trunk_split(TRUNK_SAGITTAL_LEVELS)
+    per_level = []
+    for joint, levels in (("thorax_lumbar", upper), ("lumbar_pelvis", lower)):
+        top = _trunk_range_deg(joint, 1)[1]
+        per_level.append(_flexion_at(human, f"{joint}_y", moment, top) * PEARCY_LUMBAR_LEVEL / levels)
+    assert per_level[0] == pytest.approx(per_level[1], abs=0.05)
+    assert abs(per_level[0] - per_disc) < sd
+
 # Trunk lateral bending, one side (joint_rom.toml), deg per level T1/T2 ... L5/S1: half of Pearcy &
 # Tibrewal's (1984) in vivo 10, 10, 10, 6, 3 at L1/L2-L5/S1; the thoracic levels T1/T2-T12/L1 the
 # rest of the clinical 35, spread as Wilke et al.'s (2017) in vitro ranges (11 to T6/T7, 8.5 below)

@@ -44,6 +44,25 @@ def test_identity_shared_neck_flexion_keeps_the_head_level(seated):
     assert np.array_equal(q, position(human, "passenger_seated"))   # the input left unchanged
 
 
+def test_identity_shared_neck_rests_with_equal_moments(seated):
+    """Shared by the ranges, the two neck joints' passive curves (joint_passive.toml) take the same
+    moment: the series chain's rest without muscles, which a split sourced from seated posture
+    (13.0 / 7.0 deg) is not (C7/T1 12.1 N m into its branch, the condyles 0.5 N m;
+    scenarios/validation/README.md, branch neckposture)."""
+    from occupant.human.passive_joints import passive_moment, passive_table
+    human, q = seated
+    shared = share_neck_flexion(human, q)
+    ref, table = passive_table()
+    moments = []
+    for joint in ("lower_neck", "upper_neck"):
+        lo, hi = human_range(joint, 1, "spherical")
+        theta = _flexion(human, shared, joint)[1]
+        moments.append(float(passive_moment(table[joint]["y"], np.array([theta]), lo, hi,
+                                            ref["shape"])[0]))
+    assert moments[0] < 0.0
+    assert moments[0] == pytest.approx(moments[1], rel=1e-9)
+
+
 def test_reference_dummies_keep_their_bracket_posture():
     """The Hybrid III's head is levelled by its bracket: its q is returned as given."""
     from occupant.human import load_dummy

@@ -21,6 +21,7 @@ from occupant.restraints.belt_clearance import belt_depths, depth, ellipsoids_at
 from occupant.scenario.load import load
 from occupant.scenario.run import run_scenario
 from occupant.sensors import evaluate
+from tests.human.test_human_joints import BELWADI_YANG_FAILURE
 from tests.scenario.test_scenario_fw_side_rear import CHIN_PADDING, FOAM_BOTTOMED
 
 
@@ -942,6 +943,81 @@ def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
         assert abs(damping) < 0.01 * moment, joint
         assert load[i] == pytest.approx(spring + damping, abs=0.01 * moment), joint
 
+
+def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks(gs1):
+    """Where GS1's lumbar joints pass the PMHS segments' flexion failure moment (Belwadi & Yang
+    2008, 140.4 N m, test_human_joints.BELWADI_YANG_FAILURE; Anderson & Pandy's curve reaches it
+    at their failure angle): thorax-lumbar at 113.3 ms (19.5 deg), lumbar-pelvis at 145.0 ms
+    (28.5 deg), 16 ms and more after T8, L2 and L4 peak (96.6, 85.3, 91.8 ms). Up to 110 ms,
+    while T8 falls behind its corridor (from 97 ms; back 20 mm by 115 ms), neither joint resists
+    flexion with more than 13.3 N m (Anderson & Pandy's flat zone): the flexion curve's stiff part
+    and its continuation past the failure moment (moment_cap, end slope [E]) shape none of the
+    spine's excursion peaks. Past the failure moment the springs take 5.5 and 26.4 J up to their
+    peaks, which a spine holding the failure moment would take in 2.2 and 10.8 deg more, inside
+    both ranges (30.5 and 44.5 deg): the trunk there flexes no further than a PMHS's can."""
+    res, model, hist = gs1["results"], gs1["model"], gs1["history"]
+    t, out = res.t, res.outputs
+    failure = BELWADI_YANG_FAILURE["flexion"][0]
+    spine_peaks = [t[int(np.argmax(hist[f"{p}_x_mm"]))] for p in ("t8", "l2", "l4")]
+    for joint, ms, deg, work in (("thorax_lumbar", 113.3, 19.5, 5.5),
+                                 ("lumbar_pelvis", 145.0, 28.5, 26.4)):
+        e = model.joint_resistance_names.index(f"{joint}_y")
+        x, m = np.asarray(out[f"{joint}_y.deflection"]), -np.asarray(out[f"{joint}_y.load"])
+        assert m[t <= 0.110].max() < 15.0, joint
+        i = int(np.argmax(m > failure))
+        assert 1e3 * t[i] == pytest.approx(ms, abs=2.0), joint
+        assert np.degrees(x[i]) == pytest.approx(deg, abs=0.5), joint
+        assert t[i] > max(spine_peaks) + 0.015, joint
+        k = int(np.argmax(m))
+        w = float(np.sum(0.5 * (m[i + 1:k + 1] + m[i:k]) * np.diff(x[i:k + 1])))
+        assert w == pytest.approx(work, rel=0.15), joint
+        assert x[i] + w / failure < model.joint_resistance.upper[e], joint
+
+
+def test_regression_gs1_t8_stops_as_the_lumbar_segment_turns_back(gs1):
+    """Why GS1's T8 stops at 161-162 mm (88-100 ms, under its corridor's 175.1) and goes back
+    (scenarios/validation/README.md, t8trace). T8 (thoracic_spine.t8_point) lies 41 mm above the
+    thorax-lumbar joint on the upper torso; its forward travel relative to the sled is the sum of
+    the changes of the chain's four vectors: the hip (the pelvis's origin), the pelvis's turn
+    (hip -> lumbar-pelvis joint), the lumbar segment's turn (-> thorax-lumbar joint) and the upper
+    torso's turn (-> T8). From 80 ms to T8's peak (96.6 ms) the lumbar segment turns back (-7.2
+    mm) as the upper torso turns forward over it (+7.4 mm) while the hip and the pelvis hold
+    (+0.4, +2.1); from the peak to 115 ms the hip (-7.5), the pelvis (-8.5) and the lumbar segment
+    (-12.9) all go back and the upper torso's turn (+8.1) does not make up for them. Meanwhile T8
+    stays 53-55 mm ahead of L2 (the lumbar segment T10-L3 one body) where the PMHS's T8 gets from
+    61 to 89 mm ahead of its L2 (Ash et al.'s corridors' mid-lines, 80 -> 110 ms): the human's
+    missing excursion lies between L2 and T8."""
+    from occupant.human.thoracic_spine import t8_point
+
+    res, model, t = gs1["results"], gs1["model"], gs1["t"]
+    R_base, p_base = res.base_poses[:, :3, :3], res.base_poses[:, :3, 3]
+
+    def pose(body):                  # the body's rotation and origin in the sled's frame
+        P = res.body_poses[:, model.body(body)]
+        return (np.einsum("nji,njk->nik", R_base, P[:, :3, :3]),
+                np.einsum("nji,nj->ni", R_base, P[:, :3, 3] - p_base))
+    (Rp, hip), (Rl, lumbar), (Ru, upper) = pose("pelvis"), pose("lumbar"), pose("upper_torso")
+    body, t8 = t8_point(model)
+    assert body == "upper_torso"
+    joints = model.source.joints
+    chain = {"hip": hip, "pelvis": Rp @ joints["lumbar_pelvis"].placement.position,
+             "lumbar": Rl @ joints["thorax_lumbar"].placement.position, "upper": Ru @ t8}
+    assert np.allclose(lumbar, hip + chain["pelvis"]) and np.allclose(upper, lumbar + chain["lumbar"])
+    x = {k: 1e3 * (v[:, 0] - v[0, 0]) for k, v in chain.items()}
+    assert np.allclose(sum(x.values()), gs1["history"]["t8_x_mm"], atol=1e-6)
+    i80, peak, i115 = (int(np.argmin(abs(t - s))) for s in (0.080, 0.0966, 0.115))
+    assert int(np.argmax(gs1["history"]["t8_x_mm"])) == pytest.approx(peak, abs=5)   # 0.1 ms samples
+    up_to_peak = {k: v[peak] - v[i80] for k, v in x.items()}
+    after = {k: v[i115] - v[peak] for k, v in x.items()}
+    assert up_to_peak["lumbar"] < -5.0 and up_to_peak["upper"] > 5.0
+    assert abs(up_to_peak["hip"]) < 3.0 and abs(up_to_peak["pelvis"]) < 3.0
+    assert max(after["hip"], after["pelvis"], after["lumbar"]) < -5.0 and after["upper"] > 5.0
+    w = (t >= 0.080) & (t <= 0.110)
+    ahead = (gs1["history"]["t8_x_mm"] - gs1["history"]["l2_x_mm"])[w]
+    assert 50.0 < ahead.min() and ahead.max() < 58.0
+    ash = _ash_corridors()
+    pmhs = [0.5 * (ash["t8Xl"][ms] + ash["t8Xu"][ms] - ash["l2Xl"][ms] - ash["l2Xu"][ms]) for ms in (80, 110)]
+    assert pmhs[0] < 65.0 and pmhs[1] > 85.0
 
 def _gs1_pelvis_moments_about_the_hips(gs1, pelvis_moments):
     """pelvis_moments (tests/conftest.py) of the GS1 run, its seat's and lap belt's names:

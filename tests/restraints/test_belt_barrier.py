@@ -4,7 +4,7 @@ that line with no force while the line clears the sphere or enters it from the f
 on the sphere, at the middle of the wrap round the declared side, when the line enters it from
 that side; the same barrier named by a scenario (``[restraints.belt] barriers``); its point
 continuous as the piece's end enters the sphere, and as it comes onto the sphere beside a
-carried wrap."""
+carried wrap; its way round the one its place lies on, kept as an end goes inside."""
 import numpy as np
 import pytest
 
@@ -23,16 +23,17 @@ LINEAR = Webbing([(0.0, 0.0), (0.1, 16000.0)])
 R = 0.1                                          # m: the sphere's radius
 
 
-def _belt(c, before=(), barrier=None, ends=None):
+def _belt(c, before=(), barrier=None, ends=None, size=(R, R, R)):
     """A belt from (c, 0.3, 0) over a barrier on a sphere of radius R at the origin (side +x)
     to (c, -0.3, 0); ``before``: points put before the barrier; ``barrier``: (name, wraps of
     the sphere "shell" as a function of the assembly) in place of ``Wrap.barrier``'s own;
-    ``ends``: the two anchors' positions in place of those (the sphere slides along z)."""
+    ``ends``: the two anchors' positions in place of those (the sphere slides along z);
+    ``size``: the ellipsoid's semi-axes in place of the sphere's."""
     asm = Assembly("barrier")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "body", Pose()))
     asm.add(Marker("centre", "body"))
-    asm.add(Ellipsoid("shell", "centre", (R, R, R)))
+    asm.add(Ellipsoid("shell", "centre", size))
     wraps = ([Wrap("w", "shell", friction=0.3, side=(1.0, 0.0, 0.0), barrier=True)]
              if barrier is None else barrier(asm))
     a, b = ((c, 0.3, 0.0), (c, -0.3, 0.0)) if ends is None else ends
@@ -212,3 +213,62 @@ def test_analytic_barrier_beside_a_carried_wrap_comes_onto_its_sphere_without_a_
     assert points[0] == pytest.approx(fronts[0] + BARRIER_END * u, abs=1e-9)
     assert np.max(np.linalg.norm(np.diff(points, axis=0), axis=1)) < 2e-5
     assert np.max(np.abs(np.diff(lengths))) < 2e-5
+
+
+def _with_place(model, place):
+    """The fitted belt's z with the barrier's (point 1) place set to ``place`` (scaled frame)."""
+    z = fit_belts(model, np.zeros(model.nq))
+    jz = model.belts.point_z[1]
+    z[jz:jz + 3] = place
+    return z
+
+
+def _barrier_points(model, z, lifts):
+    """The barrier's point w at each value of the slide's coordinate."""
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    i = model.output_names.index
+    points = []
+    for q in lifts:
+        evaluate(bundle, data, 0.0, np.array([q]), np.zeros(1), z, 0.0)
+        points.append([data.outputs[i(f"belt.w.{a}")] for a in "xyz"])
+    return np.array(points)
+
+
+def test_analytic_barrier_takes_the_way_round_its_place_lies_on():
+    """A barrier sphere (side (0.05, 1, 0), nearly +y) between a = (2R, -3R, 0) and b = (0.9R, 0,
+    0), inside it, its place at (1, 0, 0), b's nearest point, where the belt lies: the plane of
+    the wrap is z = 0, a sees that point directly, so the belt runs straight from a to it (the
+    short way, an arc of no length) and the point lies BARRIER_END along the path from b: on the
+    piece from (R, 0, 0) towards a, BARRIER_END - 0.1 R from it. The long way round (the far
+    side from a, its middle facing +y more) is not taken: chosen by the declared side it was,
+    the point (-0.042, 0.091, 0) m (GS1's 112 mm jump, scenarios/README.md, wayround)."""
+    a, b = (2.0 * R, -3.0 * R, 0.0), (0.9 * R, 0.0, 0.0)
+    model = _belt(0.0, barrier=lambda asm: [Wrap("w", "shell", friction=0.3, side=(0.05, 1.0, 0.0),
+                                                 barrier=True)], ends=(a, b))
+    p = _barrier_points(model, _with_place(model, (1.0, 0.0, 0.0)), [0.0])[0]
+    u = (np.array(a) - (R, 0.0, 0.0)) / np.linalg.norm(np.array(a) - (R, 0.0, 0.0))
+    assert p == pytest.approx(np.array([R, 0.0, 0.0]) + (BARRIER_END - 0.1 * R) * u, abs=1e-12)
+
+
+# GS1's arm barrier at 87.47 ms (rounded), in the scaled frame of the upper arm shell (ARM, its
+# semi-axes, m):
+# the D-ring (a), the shoulder wrap's moved point (b, its x and y; its z swept here) and the
+# barrier's place; the declared side (0, 1, 1) (scenarios/validation/HISTORY.md, barrierstep)
+ARM = (0.058, 0.058, 0.142)
+ARM_A, ARM_B, ARM_PLACE = (1.83, -2.8, 3.21), (0.931, 0.127, 0.40), (0.938, 0.023, 0.345)
+
+
+def test_analytic_barrier_keeps_its_way_round_as_its_end_goes_inside():
+    """GS1's barrier on the upper arm (ARM_*): the shell raised along its axis in 0.1 mm steps
+    over 30 mm, b going from 2.1 % outside to 4.1 % inside (scaled radius 1.021 -> 0.959). Both
+    ways' middles face away from the declared side there (the belt lies on the arm's front),
+    and chosen by it the way round flipped at 24.2 mm (b 3.3 % inside), the point 114 mm round
+    the far side in one step (GS1: 112 mm at 87.48 ms). Chosen by the place, the point moves at
+    most 0.2 mm a step (a point on the piece whose end moves 0.1 mm moves by about as much;
+    measured 0.093 mm)."""
+    d = np.array(ARM)
+    model = _belt(0.0, barrier=lambda asm: [Wrap("w", "shell", friction=0.3, side=(0.0, 1.0, 1.0),
+                                                 barrier=True)],
+                  ends=(tuple(d * ARM_A), tuple(d * ARM_B)), size=ARM)
+    points = _barrier_points(model, _with_place(model, ARM_PLACE), np.arange(0.0, 0.03, 1e-4))
+    assert np.max(np.linalg.norm(np.diff(points, axis=0), axis=1)) < 2e-4
