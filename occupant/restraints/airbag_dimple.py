@@ -372,23 +372,127 @@ def _three_meet(geo, start, end, k):
     return False
 
 
+# One rigid surface of several bodies (a dummy's head shell and its chin, a knee sphere and the
+# shank shell of its leg: pairs of one link) presses one dimple: a chin under a head already in
+# the fabric only deepens the head's dimple locally (scenarios/README.md `chinunion`: pairwise,
+# the chin 66 mm in turned a dimple nearly as wide as the head's, 80-100 mm lower, and took 27 %
+# of the head's push). The link's dimple is that of its widest body at the link's depth D, a
+# smooth maximum of its pairs' depths x_k (the depths they pushed in themselves): with
+# w_k = max(0, x_k - D + LINK_BAND), sum_k w_k^2 = LINK_BAND^2, so D is the deepest's own depth
+# while the others lie a band or more below it, and at most LINK_BAND (1 - 1/sqrt(n)) above it
+# when n are equally deep. dD/dx_k = w_k / sum w, so the link's dimple, split among its pairs in
+# those parts at their own points, pushes with the power the gas does on it: p dV = sum of the
+# pairs' F_k dx_k exactly, at fixed shares (the parts concentrate on the deepest pair; two equally
+# deep split it evenly; nothing switches). The link's disc (its dimple's area about the parts'
+# weighted point, across their weighted normal) shares the union with other links' (above).
+LINK_BAND = 0.005   # m [E: a few mm, below the chin's 20-60 mm under the head's depth in the
+#                     driver bag (chinunion), above a step's motion]
+# Rows of Data.airbag_pairs the link law adds: (D - x_k, the link's dimple's body radius, the
+# pair's part) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's lead
+# pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's.
+ROWS = 11
+
+
 @njit(**JIT)
-def dimple_shares(geo, start, end, radius, R, face, link):
-    """Each pair's share of its own dimple, for the bag whose pairs are start..end - 1, into
-    geo[7, k, 0]: the mean over its disc of its part of each point, 1 over the links (``link``,
-    the pairs' links) whose discs cover the point times its dimple over its own link's covering
-    dimples; the shares sum to the discs' union. The dimples are discs of their areas
-    (``dimple``, body radius ``radius[k]``, face curvature radius R, at most the bag's ``face``
-    m^2) about their contact points (geo[3]) across their mean normal (geo[2]), depths
-    geo[4, k, 0] less the unfolded depths geo[7, k, 2] (the depth the body pushed in itself,
-    ``occupant.restraints.airbag.patch``); the areas are left in geo[7, k, 1]. In closed form
-    each pair keeps its disc less its part given up of each common area with another disc
-    (``_given``, ``disc_overlap``), exact where no three discs meet; where they do, what the
-    parts exceed that is integrated (``_excess_share``; geo[5] and geo[6] serve it as scratch,
-    ``airbags`` writes them after). Returns 0.0."""
+def _pushed(geo, k):
+    """The depth (m) pair k's body pushed into the bag itself: its depth less the unfolding's."""
+    return max(geo[4, k, 0] - geo[7, k, 2], 0.0)
+
+
+@njit(**JIT)
+def _link_level(geo, start, end, link, lead, band):
+    """(level s = D - band, how many pairs lie above it, the deepest pair) of ``lead``'s link:
+    its pairs taken deepest first (ties: lower index first), s the smaller root of
+    sum (x_k - s)^2 = band^2 over them, until the next lies at or below s."""
+    top, top_k, deepest = np.inf, -1, -1
+    n, s1, s2, level = 0, 0.0, 0.0, -np.inf
+    while True:
+        best, best_k = 0.0, -1
+        for j in range(start, end):
+            if link[j] != link[lead]:
+                continue
+            x = _pushed(geo, j)
+            if x > 0.0 and (x < top or (x == top and j > top_k)) and (best_k < 0 or x > best):
+                best, best_k = x, j
+        if best_k < 0 or (n > 0 and best <= level):
+            break
+        n += 1
+        s1 += best
+        s2 += best * best
+        top, top_k = best, best_k
+        if n == 1:
+            deepest, level = best_k, best - band
+        else:
+            level = (s1 - np.sqrt(max(s1 * s1 - n * (s2 - band * band), 0.0))) / n
+    return level, n, deepest
+
+
+@njit(**JIT)
+def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
+    """Write the link law's row 8 for the pairs of ``lead``'s link (the first of them in the bag)
+    and the link's disc into its deepest pair (its area into geo[7, k, 1], the weighted point
+    and normal into rows 2 and 3, its own kept in rows 9 and 10); the others' areas 0. Returns
+    the deepest pair, -1 if none pushed in."""
+    r_w = 0.0
+    for j in range(start, end):
+        if link[j] == link[lead]:
+            r_w = max(r_w, radius[j])
+            geo[7, j, 1] = 0.0
+            geo[8, j, 0], geo[8, j, 1], geo[8, j, 2] = 0.0, r_w, 0.0
+    level, n, deepest = _link_level(geo, start, end, link, lead, band)
+    if deepest < 0:
+        return -1
+    depth = _pushed(geo, deepest) if n == 1 else level + band
+    for r in range(3):
+        geo[9, deepest, r], geo[10, deepest, r] = geo[2, deepest, r], geo[3, deepest, r]
+    if n == 1:
+        geo[8, deepest, 2] = 1.0
+    else:
+        total = 0.0   # over the pairs pushed in (x_k > 0) above the level
+        for j in range(start, end):
+            if link[j] == link[lead] and _pushed(geo, j) > 0.0:
+                total += max(_pushed(geo, j) - level, 0.0)
+        nx, ny, nz, px, py, pz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        for j in range(start, end):
+            if link[j] != link[lead] or _pushed(geo, j) <= max(level, 0.0):
+                continue
+            part = (_pushed(geo, j) - level) / total
+            geo[8, j, 0], geo[8, j, 2] = depth - _pushed(geo, j), part
+            nx, ny, nz = nx + part * geo[2, j, 0], ny + part * geo[2, j, 1], \
+                nz + part * geo[2, j, 2]
+            px, py, pz = px + part * geo[3, j, 0], py + part * geo[3, j, 1], \
+                pz + part * geo[3, j, 2]
+        norm = np.sqrt(nx * nx + ny * ny + nz * nz)
+        geo[2, deepest, 0], geo[2, deepest, 1], geo[2, deepest, 2] = nx / norm, ny / norm, \
+            nz / norm
+        geo[3, deepest, 0], geo[3, deepest, 1], geo[3, deepest, 2] = px, py, pz
+    for j in range(start, end):
+        if link[j] == link[lead]:
+            geo[8, j, 1] = r_w
+    geo[7, deepest, 1] = dimple(depth, r_w, R, face)[1]
+    return deepest
+
+
+@njit(**JIT)
+def dimple_shares(geo, start, end, radius, R, face, link, band=LINK_BAND):
+    """Each pair's share of its link's dimple, for the bag whose pairs are start..end - 1, into
+    geo[7, k, 0], and the link law's row 8 (``_link_dimple``): one dimple per link (``link``,
+    the pairs' links) in the bag, of its widest body (``radius``) at the link's smooth maximum
+    depth (``LINK_BAND``), split among its pairs by their parts. The links' dimples are discs of
+    their areas (``dimple``, face curvature radius R, at most the bag's ``face`` m^2) about
+    their weighted contact points (geo[3]) across their mean normal (geo[2]), depths geo[4, k, 0]
+    less the unfolded depths geo[7, k, 2] (the depth the body pushed in itself,
+    ``occupant.restraints.airbag.patch``); the link's area is left in geo[7, k, 1] of its deepest
+    pair (0 in the others'). The share: the mean over the disc of 1 over the links whose discs
+    cover each point, in closed form each disc keeping its area less half of each common area
+    with another (``_given``, ``disc_overlap``), exact where no three discs meet; where they
+    do, what the parts exceed that is integrated (``_excess_share``; geo[5] and geo[6] serve it
+    as scratch, ``airbags`` writes them after). Returns 0.0."""
     for k in range(start, end):
-        d = geo[4, k, 0] - geo[7, k, 2]
-        geo[7, k, 1] = dimple(d, radius[k], R, face)[1] if d > 0.0 else 0.0
+        geo[7, k, 1] = -1.0
+    for k in range(start, end):
+        if geo[7, k, 1] < 0.0:
+            _link_dimple(geo, start, end, radius, R, face, link, k, band)
     for k in range(start, end):
         area = geo[7, k, 1]
         geo[7, k, 0] = 1.0
@@ -409,4 +513,13 @@ def dimple_shares(geo, start, end, radius, R, face, link):
         if meeting > 1 and _three_meet(geo, start, end, k):
             share += _excess_share(geo, start, end, link, k)
         geo[7, k, 0] = max(share, 0.0)
+    # the link's share to all its pairs, the deepest's own normal and point back
+    for k in range(start, end):
+        if geo[7, k, 1] <= 0.0:
+            continue
+        for j in range(start, end):
+            if link[j] == link[k] and j != k:
+                geo[7, j, 0] = geo[7, k, 0]
+        for r in range(3):
+            geo[2, k, r], geo[3, k, r] = geo[9, k, r], geo[10, k, r]
     return 0.0

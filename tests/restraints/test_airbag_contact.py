@@ -20,7 +20,8 @@ from occupant.modeling.airbags import N2_CP, N2_CV, unfolded_fraction
 from occupant.model import ModelError
 from occupant.restraints.airbag import lens, patch
 from occupant.restraints.airbag_dimple import (
-    C0, D_MAX, K_DEPTH, N_EXP, cap_depth, dimple, dimple_shares, disc_overlap, tautness,
+    C0, D_MAX, K_DEPTH, LINK_BAND, N_EXP, ROWS, cap_depth, dimple, dimple_shares, disc_overlap,
+    tautness,
 )
 
 from chest_rig import chest_rig
@@ -810,7 +811,7 @@ def test_analytic_disc_overlap_against_quadrature(r1, r2, s):
 
 def _pairs(points, normals, depths):
     """Data.airbag_pairs rows of pairs at contact ``points`` (B0) with ``normals`` and depths."""
-    geo = np.zeros((8, len(depths), 3))
+    geo = np.zeros((ROWS, len(depths), 3))
     geo[2], geo[3], geo[4, :, 0] = normals, points, depths
     return geo
 
@@ -885,16 +886,15 @@ def _union_parts(centres, radii, links, k):
     return share, union
 
 
-@pytest.mark.parametrize("links", [(0, 1, 2), (0, 0, 1), (0, 1, 1)])
-def test_analytic_dimples_share_their_union(links):
-    """airbag_dimple.dimple_shares, three partly overlapping dimples of different depths: each
-    point of the discs' union is shared evenly between the links whose discs cover it and within
-    a link in proportion to its pairs' dimples, so the pairs' dimples times their shares sum to
-    the union (giving up half of each pairwise overlap, the law before, lost the region all
-    three share: 2 % of this union). Against a quadrature of the same parts in slices across
-    the plane (``_union_parts``); the kernel's 32 rings (N_RINGS), which integrate only what the
-    parts exceed the pairwise law by, resolve them within 5e-4 (3.9e-4 here).
-    Two pairs of one link with no third keep the proportional split in closed form."""
+def test_analytic_dimples_share_their_union():
+    """airbag_dimple.dimple_shares, three partly overlapping dimples of different depths and
+    links: each point of the discs' union is shared evenly between the links whose discs cover
+    it, so the pairs' dimples times their shares sum to the union (giving up half of each
+    pairwise overlap, the law before, lost the region all three share: 2 % of this union).
+    Against a quadrature of the same parts in slices across the plane (``_union_parts``); the
+    kernel's 32 rings (N_RINGS), which integrate only what the parts exceed the pairwise law by,
+    resolve them within 5e-4 (3.9e-4 here)."""
+    links = (0, 1, 2)
     r, R, face = 0.065, 0.43, np.pi * 0.25 * 0.172
     rho = np.sqrt(dimple(0.04, r, R, face)[1] / np.pi)
     points = [(0.0, 0.0, 0.0), (0.0, 0.8 * rho, 0.3 * rho), (0.0, -0.2 * rho, 1.1 * rho)]
@@ -912,11 +912,79 @@ def test_analytic_dimples_share_their_union(links):
     halves = [1.0 - 0.5 * sum(disc_overlap(radii[k], radii[j], np.hypot(*np.subtract(
         centres[k], centres[j]))) for j in range(3) if j != k) / areas[k] for k in range(3)]
     assert np.dot(halves, areas) < 0.99 * union
-    two = _pairs(points[:2], [(1.0, 0.0, 0.0)] * 2, depths[:2])
-    dimple_shares(two, 0, 2, np.full(2, r), R, face, np.array([0, 0]))
-    common = disc_overlap(radii[0], radii[1], np.hypot(*np.subtract(centres[0], centres[1])))
-    np.testing.assert_allclose(two[7, :, 0], [1.0 - common * areas[1 - k] / (areas[0] + areas[1])
-                                              / areas[k] for k in range(2)], rtol=1e-12)
+
+
+HEAD, CHIN = 0.09, 0.03   # m, the bodies' radii of one link: the widest's dimple is the link's
+
+
+def _link(depths, points, links=(0, 0), radius=(HEAD, CHIN), slack=None):
+    """dimple_shares on pairs along the bag's normal x at ``points``; the rows it leaves."""
+    r, R, face = 0.065, 0.43, np.pi * 0.25 * 0.172
+    geo = _pairs(points, [(1.0, 0.0, 0.0)] * len(depths), depths)
+    if slack is not None:
+        geo[7, :, 2] = slack
+    dimple_shares(geo, 0, len(depths), np.asarray(radius, float), R, face, np.asarray(links))
+    return geo
+
+
+def test_analytic_one_link_presses_one_dimple():
+    """airbag_dimple.dimple_shares, a head and a chin of one link (the chin 90 mm below): the
+    link presses one dimple, the widest body's at the link's depth. The chin a band or more
+    below the head: the link's dimple is the head's own at its point, the chin takes none (the
+    pairwise law turned the chin a dimple of its own); equally deep: each takes half the
+    dimple at 1 - 1/sqrt(2) band below their depth (sum w^2 = band^2), the disc at their mid
+    point; a pair out of the bag, or a link alone, keeps its own dimple bit for bit."""
+    R, face = 0.43, np.pi * 0.25 * 0.172
+    head, chin = (0.0, 0.0, 0.0), (0.0, 0.0, -0.09)
+    geo = _link([0.08, 0.08 - 1.5 * LINK_BAND], [head, chin])
+    assert geo[7, 0, 1] == dimple(0.08, HEAD, R, face)[1] and geo[7, 1, 1] == 0.0
+    assert list(geo[8, :, 2]) == [1.0, 0.0] and list(geo[8, :, 0]) == [0.0, 0.0]
+    assert list(geo[7, :, 0]) == [1.0, 1.0]
+    np.testing.assert_array_equal(geo[3, :2], [head, chin])
+    d = 0.05
+    geo = _link([d, d], [head, chin])
+    np.testing.assert_allclose(geo[8, :, 2], [0.5, 0.5], rtol=1e-12)
+    lift = LINK_BAND * (1.0 - np.sqrt(0.5))
+    np.testing.assert_allclose(geo[8, :, 0], [lift, lift], rtol=1e-12)
+    assert geo[7, 0, 1] == pytest.approx(dimple(d + lift, HEAD, R, face)[1], rel=1e-12)
+    assert list(geo[8, :, 1]) == [HEAD, HEAD]
+    np.testing.assert_array_equal(geo[3, :2], [head, chin])   # the rows put back
+    # out of the bag, or through the unfolding's slack only: the other's own law
+    for geo in (_link([d, -0.01], [head, chin]), _link([d, 0.02], [head, chin],
+                                                        slack=[0.0, 0.02])):
+        assert geo[7, 0, 1] == dimple(d, HEAD, R, face)[1] and geo[8, 0, 2] == 1.0
+    alone = _link([d, d], [head, chin], links=(0, 1), radius=(HEAD, HEAD))
+    assert alone[7, 0, 1] == alone[7, 1, 1] == dimple(d, HEAD, R, face)[1]
+    assert list(alone[8, :, 0]) == [0.0, 0.0] and list(alone[8, :, 2]) == [1.0, 1.0]
+
+
+def test_analytic_link_dimple_is_continuous_and_does_the_gas_work():
+    """The chin rising through the band under the head (0.1 mm steps): the link's depth D, its
+    pairs' parts and the disc's point move continuously (no step above 0.1 mm of depth or 2 %
+    of part per step; at the switch, the chin a band below, D is the head's depth), and
+    dD/dx_k is the part w_k / sum w (the link's dimple pushes the pairs with the gas's power,
+    p dA dV = sum F_k dx_k), by central differences."""
+    head, chin = (0.0, 0.0, 0.0), (0.0, 0.0, -0.09)
+    x_head = 0.06
+
+    def state(x_chin, x=x_head):
+        geo = _link([x, x_chin], [head, chin])
+        return x + geo[8, 0, 0], geo[8, :, 2].copy(), geo[3, 0].copy()
+
+    previous = None
+    for x_chin in np.arange(x_head - 2 * LINK_BAND, x_head + 1e-9, 1e-4):
+        depth, parts, point = state(x_chin)
+        if previous is not None:
+            assert abs(depth - previous[0]) < 1e-4 and np.abs(parts - previous[1]).max() < 0.02
+        previous = depth, parts, point
+    assert state(x_head - LINK_BAND)[0] == pytest.approx(x_head, abs=1e-15)
+    assert state(x_head - LINK_BAND + 1e-12)[0] == pytest.approx(x_head, abs=1e-11)
+    h = 1e-7
+    for x_chin in (x_head - 0.7 * LINK_BAND, x_head - 0.2 * LINK_BAND, x_head):
+        parts = state(x_chin)[1]
+        dd_head = (state(x_chin, x_head + h)[0] - state(x_chin, x_head - h)[0]) / (2 * h)
+        dd_chin = (state(x_chin + h)[0] - state(x_chin - h)[0]) / (2 * h)
+        np.testing.assert_allclose([dd_head, dd_chin], parts, atol=1e-6)
 
 
 def test_analytic_two_bodies_at_one_place_push_as_one():
