@@ -185,12 +185,10 @@ def disc_overlap(r1, r2, s):
 # so the gas pushes them together with the union of the dimples, not their sum (each body's
 # counted alone took that region twice: the knee sphere and the shank shell of one leg, at one
 # place on the knee bag). The dimple of a pair is taken as the disc of its area about its contact
-# point, across the pair's normal, and each point of the union is shared by the pairs whose discs
-# cover it: evenly between links [E: the shared fabric's push split evenly between the bodies],
-# and within a link (a dummy's head shell and its chin, one rigid surface) in proportion to its
-# pairs' dimples [E: none owns the common fabric's push more than its dimple does, and the
-# split follows the bodies continuously]. A pair's share of its own dimple is the mean of its
-# part over its disc; its dimple's volume and area are scaled alike. The shares sum to the
+# point, across the pair's normal (one per link: the pairs of a link press one dimple, below),
+# and each point of the union is shared evenly by the links whose discs cover it [E: the shared
+# fabric's push split evenly between the bodies]. A link's share of its own dimple is the mean
+# of its part over its disc; its dimple's volume and area are scaled alike. The shares sum to the
 # union for any number of overlapping discs: giving up half of each pairwise overlap, as the
 # law did before, took a region three dimples share more than once (three bodies at one place
 # pushed nothing), and where the head's, the neck's and the thorax's dimples meet in the
@@ -256,36 +254,17 @@ def _covers(geo, k, j, x, y):
 
 
 @njit(**JIT)
-def _given(geo, link, k, j):
-    """The part of a point pair k gives up to pair j's disc where only the two cover it: half
-    to another link's, a_j / (a_k + a_j) to one of its own."""
-    if link[j] != link[k]:
-        return 0.5
-    return geo[7, j, 1] / (geo[7, k, 1] + geo[7, j, 1])
-
-
-@njit(**JIT)
-def _excess(geo, start, end, link, k, x, y):
-    """Pair k's part of the point (x, y) of its disc, 1 over the links whose discs cover it
-    times its dimple over those of its link's pairs that cover it, less what the pairwise law
-    leaves it there (1 less ``_given`` to each other disc covering it): 0 where at most one
-    other disc covers the point."""
-    links, own, pairwise = 0, 0.0, 1.0
+def _excess(geo, start, end, k, x, y):
+    """Pair k's part of the point (x, y) of its disc (one disc per link, ``_link_dimple``), 1
+    over the discs that cover it, less what the pairwise law leaves it there (1 less half to each
+    other disc covering it): 0 where at most one other disc covers the point."""
+    covering, pairwise = 0, 1.0
     for j in range(start, end):
-        if not _covers(geo, k, j, x, y):
-            continue
-        first = True
-        for i in range(start, j):
-            if link[i] == link[j] and _covers(geo, k, i, x, y):
-                first = False
-                break
-        if first:
-            links += 1
-        if link[j] == link[k]:
-            own += geo[7, j, 1]
-        if j != k:
-            pairwise -= _given(geo, link, k, j)
-    return geo[7, k, 1] / own / links - pairwise
+        if _covers(geo, k, j, x, y):
+            covering += 1
+            if j != k:
+                pairwise -= 0.5
+    return 1.0 / covering - pairwise
 
 
 NO_ARC = 4.0   # an arc end beyond pi: no arc
@@ -323,7 +302,7 @@ def _next_end(geo, start, end, after):
 
 
 @njit(**JIT)
-def _excess_share(geo, start, end, link, k):
+def _excess_share(geo, start, end, k):
     """What pair k's share of its dimple exceeds the pairwise law's: ``_excess`` averaged over
     its disc, on N_RINGS rings of equal area, exactly along each ring between the ends of its
     arcs in other discs."""
@@ -343,7 +322,7 @@ def _excess_share(geo, start, end, link, k):
         while a < np.pi:
             b = _next_end(geo, start, end, a)
             mid = 0.5 * (a + b)
-            total += (b - a) * _excess(geo, start, end, link, k, r * np.cos(mid),
+            total += (b - a) * _excess(geo, start, end, k, r * np.cos(mid),
                                        r * np.sin(mid))
             a = b
     return total / (2.0 * np.pi * N_RINGS)
@@ -474,7 +453,7 @@ def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
 
 
 @njit(**JIT)
-def dimple_shares(geo, start, end, radius, R, face, link, band=LINK_BAND):
+def dimple_shares(geo, start, end, radius, R, face, link):
     """Each pair's share of its link's dimple, for the bag whose pairs are start..end - 1, into
     geo[7, k, 0], and the link law's row 8 (``_link_dimple``): one dimple per link (``link``,
     the pairs' links) in the bag, of its widest body (``radius``) at the link's smooth maximum
@@ -485,14 +464,14 @@ def dimple_shares(geo, start, end, radius, R, face, link, band=LINK_BAND):
     ``occupant.restraints.airbag.patch``); the link's area is left in geo[7, k, 1] of its deepest
     pair (0 in the others'). The share: the mean over the disc of 1 over the links whose discs
     cover each point, in closed form each disc keeping its area less half of each common area
-    with another (``_given``, ``disc_overlap``), exact where no three discs meet; where they
+    with another (``disc_overlap``), exact where no three discs meet; where they
     do, what the parts exceed that is integrated (``_excess_share``; geo[5] and geo[6] serve it
     as scratch, ``airbags`` writes them after). Returns 0.0."""
     for k in range(start, end):
         geo[7, k, 1] = -1.0
     for k in range(start, end):
         if geo[7, k, 1] < 0.0:
-            _link_dimple(geo, start, end, radius, R, face, link, k, band)
+            _link_dimple(geo, start, end, radius, R, face, link, k, LINK_BAND)
     for k in range(start, end):
         area = geo[7, k, 1]
         geo[7, k, 0] = 1.0
@@ -507,11 +486,11 @@ def dimple_shares(geo, start, end, radius, R, face, link, band=LINK_BAND):
             common = disc_overlap(rho, np.sqrt(geo[7, j, 1] / np.pi),
                                   np.sqrt(dx * dx + dy * dy + dz * dz))
             if common > 0.0:
-                kept -= _given(geo, link, k, j) * common
+                kept -= 0.5 * common
                 meeting += 1
         share = kept / area
         if meeting > 1 and _three_meet(geo, start, end, k):
-            share += _excess_share(geo, start, end, link, k)
+            share += _excess_share(geo, start, end, k)
         geo[7, k, 0] = max(share, 0.0)
     # the link's share to all its pairs, the deepest's own normal and point back
     for k in range(start, end):
