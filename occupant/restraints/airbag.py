@@ -40,8 +40,9 @@ curvature radius (beta b)(beta c) / (alpha a):
   folds, the unfolded share of the bag) the dimple the wrinkling fabric turns around the body,
   much wider than the body (``airbag_dimple.dimple``, fitted to that membrane reference, within
   2 %), its area at most the face, pi beta^2 b c; bodies whose dimples overlap share them
-  (``airbag_dimple.dimple_shares``: discs about the contact points, each point of their union
-  shared by the discs covering it, so one region of fabric pushes once); where it is slack (still
+  (``airbag_dimple.dimple_shares``: one disc per link, the pairs of a link, a head shell and its
+  chin, pressing one dimple; each point of the discs' union shared by the discs covering it, so
+  one region of fabric pushes once); where it is slack (still
   folded), the lens: a blend at the taut share. The dimple covers only the depth the body
   pushed in itself: the depth the unfolding bag put it in (the pair's state G,
   ``_unfolded_depth``: the bag's surface moving into the body as it unfolds) is met by fabric
