@@ -23,6 +23,7 @@ from numba import njit
 
 from occupant.byref import by_reference
 from occupant.jit import JIT_INLINE
+from occupant.restraints.airbag_dimple import ROWS as AIRBAG_ROWS
 
 Data = namedtuple("Data", [
     # base motion
@@ -43,14 +44,15 @@ Data = namedtuple("Data", [
     "outputs",      # (nout,) every producer's outputs (model.output_names)
     "power",        # (npower,) W: power of base motion, applied forces and each producer family
     "zdot",         # (nz,) rates of the extra states z
-    "airbag_pairs", # (8, npair, 3) eight rows per airbag contact pair (each row one contiguous
+    "airbag_pairs", # (11, npair, 3) eleven rows per airbag contact pair (each row one contiguous
                     #   (npair, 3) array, as the contact geometry's own): the bag's current centre and
                     #   semi-axes (mounting link frame), the normal and contact point (B0),
                     #   (penetration m, its rate m/s, contact area m^2), and of the share on a
                     #   carrier (share, penetration m, its rate m/s) and its contact point (B0),
                     #   (share of its dimple, the dimple's area m^2, the depth the unfolding
-                    #   put the body in m) of the "dimple" law
-                    #   (occupant.restraints.airbag_dimple.dimple_shares)
+                    #   put the body in m) of the "dimple" law, and its link's dimple
+                    #   (the link's depth less the pair's, its body radius, the pair's part;
+                    #   two rows of scratch) (occupant.restraints.airbag_dimple.dimple_shares)
                     #   (occupant.restraints.airbag)
     "contact_p_b",  # (nc, 3) m, each contact pair's point of geometry b (its link frame) as
                     #   moved by its prescribed translation, if any (occupant.contact.compliant)
@@ -82,7 +84,7 @@ def make_data(model):
                 R_base_link=z((nl, 3, 3)), p_base_link=z((nl, 3)), v=z((nl, 6)), c=z((nl, 6)),
                 tau=z(nv), f_ext=z((nl, 6)), slope=z(nv), outputs=z(len(model.output_names)),
                 power=z(len(model.power_names)), zdot=z(model.nz),
-                airbag_pairs=z((8, len(model.airbags.pair_bag), 3)),
+                airbag_pairs=z((AIRBAG_ROWS, len(model.airbags.pair_bag), 3)),
                 contact_p_b=z((len(model.contacts.pair_type), 3)),
                 belt_drift=z(len(model.belts.point_kind)), a=z((nl, 6)),
                 I_A=z((nl, 6, 6)), p_A=z((nl, 6)), U=z((nl, 6, 6)), D_inv=z((nl, 6, 6)),

@@ -185,43 +185,320 @@ def disc_overlap(r1, r2, s):
 # so the gas pushes them together with the union of the dimples, not their sum (each body's
 # counted alone took that region twice: the knee sphere and the shank shell of one leg, at one
 # place on the knee bag). The dimple of a pair is taken as the disc of its area about its contact
-# point, across the pair's normal; each pair gives up half of each overlap [E: the shared fabric's
-# push split evenly between the two bodies], its dimple's volume and area scaled alike (its
-# share). The shares follow the bodies as they move; area = dV/dd holds at fixed shares (the
-# gas's work and the bodies' close while they are constant, as for the carried share of
-# occupant.restraints.airbag).
+# point, across the pair's normal (one per link: the pairs of a link press one dimple, below),
+# and each point of the union is shared evenly by the links whose discs cover it [E: the shared
+# fabric's push split evenly between the bodies]. A link's share of its own dimple is the mean
+# of its part over its disc; its dimple's volume and area are scaled alike. The shares sum to the
+# union for any number of overlapping discs: giving up half of each pairwise overlap, as the
+# law did before, took a region three dimples share more than once (three bodies at one place
+# pushed nothing), and where the head's, the neck's and the thorax's dimples meet in the
+# passenger bag of fmvss208_sled_48_unbelted it lost their common fabric (scenarios/README.md
+# `unbeltedneck`). The shares follow the bodies as they move; area = dV/dd holds at fixed
+# shares (the gas's work and the bodies' close while they are constant, as for the carried
+# share of occupant.restraints.airbag).
+# The pairwise law, in closed form (disc_overlap), is exact where no three discs meet; where they
+# do, what the parts exceed it by (zero wherever at most two discs cover a point, so it grows
+# from zero as a third disc comes to meet two) is integrated over N_RINGS rings of equal area,
+# exactly along each ring (its arcs inside the other discs), at the ring's middle radius across
+# it: within 5e-4 of a quadrature in slices (tests/restraints/test_airbag_contact.py).
+N_RINGS = 32
 
 
 @njit(**JIT)
-def dimple_shares(geo, start, end, radius, R, face):
-    """Each pair's share of its own dimple, for the bag whose pairs are start..end - 1, into
-    geo[7, k, 0]: 1 less half its overlap with each other pair's dimple over its area, floored
-    at 0, the dimples discs of their areas (``dimple``, body radius ``radius[k]``, face curvature
-    radius R, at most the bag's ``face`` m^2) about their contact points (geo[3]) across their
-    mean normal (geo[2]), depths geo[4, k, 0] less the unfolded depths geo[7, k, 2] (the depth the
-    body pushed in itself, ``occupant.restraints.airbag.patch``); the areas are left in
-    geo[7, k, 1]. Returns 0.0."""
+def _offset(geo, k, j):
+    """Pair j's contact point from pair k's across their mean normal: the vector (B0, m)."""
+    nx, ny, nz = geo[2, k, 0] + geo[2, j, 0], geo[2, k, 1] + geo[2, j, 1], \
+        geo[2, k, 2] + geo[2, j, 2]
+    norm = np.sqrt(nx * nx + ny * ny + nz * nz)
+    if norm > 0.0:
+        nx, ny, nz = nx / norm, ny / norm, nz / norm
+    dx, dy, dz = geo[3, j, 0] - geo[3, k, 0], geo[3, j, 1] - geo[3, k, 1], \
+        geo[3, j, 2] - geo[3, k, 2]
+    along = dx * nx + dy * ny + dz * nz
+    return dx - along * nx, dy - along * ny, dz - along * nz
+
+
+@njit(**JIT)
+def _place_discs(geo, start, end, k, basis):
+    """Write the other pairs' discs into pair k's plane (``basis``: two unit vectors across k's
+    normal), scratch rows of Data.airbag_pairs that ``airbags`` fills after the shares: the
+    centre (u, v) at its distance across their mean normal (``_offset``) and the radius into
+    geo[5, j], 1.0 into geo[6, j, 0] where the disc meets k's (else 0.0); ``_ring_arcs`` uses
+    geo[6, j, 1:3]."""
+    rho = np.sqrt(geo[7, k, 1] / np.pi)
+    for j in range(start, end):
+        geo[6, j, 0] = 0.0
+        if j == k or geo[7, j, 1] <= 0.0:
+            continue
+        dx, dy, dz = _offset(geo, k, j)
+        s = np.sqrt(dx * dx + dy * dy + dz * dz)
+        u = dx * basis[0] + dy * basis[1] + dz * basis[2]
+        v = dx * basis[3] + dy * basis[4] + dz * basis[5]
+        w = np.sqrt(u * u + v * v)
+        if w > 0.0:
+            u, v = u * s / w, v * s / w
+        r = np.sqrt(geo[7, j, 1] / np.pi)
+        geo[5, j, 0], geo[5, j, 1], geo[5, j, 2] = u, v, r
+        if s < rho + r:
+            geo[6, j, 0] = 1.0
+
+
+@njit(**JIT)
+def _covers(geo, k, j, x, y):
+    """Whether pair j's disc covers the point (x, y) of pair k's plane (k's disc: always), the
+    discs as ``_place_discs`` left them."""
+    if j == k:
+        return True
+    return geo[6, j, 0] > 0.0 and (x - geo[5, j, 0]) ** 2 + (y - geo[5, j, 1]) ** 2 \
+        < geo[5, j, 2] ** 2
+
+
+@njit(**JIT)
+def _excess(geo, start, end, k, x, y):
+    """Pair k's part of the point (x, y) of its disc (one disc per link, ``_link_dimple``), 1
+    over the discs that cover it, less what the pairwise law leaves it there (1 less half to each
+    other disc covering it): 0 where at most one other disc covers the point."""
+    covering, pairwise = 0, 1.0
+    for j in range(start, end):
+        if _covers(geo, k, j, x, y):
+            covering += 1
+            if j != k:
+                pairwise -= 0.5
+    return 1.0 / covering - pairwise
+
+
+NO_ARC = 4.0   # an arc end beyond pi: no arc
+
+
+@njit(**JIT)
+def _ring_arcs(geo, start, end, r):
+    """Write into geo[6, j, 1:3] the ends (in (-pi, pi]) of the arc the circle of radius r about
+    pair k's point has inside pair j's disc, for the discs ``_place_discs`` left meeting k's;
+    NO_ARC for none."""
+    for j in range(start, end):
+        geo[6, j, 1], geo[6, j, 2] = NO_ARC, NO_ARC
+        if geo[6, j, 0] <= 0.0:
+            continue
+        u, v, rj = geo[5, j, 0], geo[5, j, 1], geo[5, j, 2]
+        s = np.sqrt(u * u + v * v)
+        if s <= 0.0:
+            continue
+        c = (r * r + s * s - rj * rj) / (2.0 * r * s)
+        if -1.0 < c < 1.0:
+            phi, half = np.arctan2(v, u), np.arccos(c)
+            geo[6, j, 1] = (phi - half + np.pi) % (2.0 * np.pi) - np.pi
+            geo[6, j, 2] = (phi + half + np.pi) % (2.0 * np.pi) - np.pi
+
+
+@njit(**JIT)
+def _next_end(geo, start, end, after):
+    """The first arc end (``_ring_arcs``) above ``after``, pi if none."""
+    first = np.pi
+    for j in range(start, end):
+        for e in (geo[6, j, 1], geo[6, j, 2]):
+            if after < e < first:
+                first = e
+    return first
+
+
+@njit(**JIT)
+def _excess_share(geo, start, end, k):
+    """What pair k's share of its dimple exceeds the pairwise law's: ``_excess`` averaged over
+    its disc, on N_RINGS rings of equal area, exactly along each ring between the ends of its
+    arcs in other discs."""
+    nx, ny, nz = geo[2, k, 0], geo[2, k, 1], geo[2, k, 2]
+    ax, ay, az = (1.0, 0.0, 0.0) if abs(nx) < 0.9 else (0.0, 1.0, 0.0)
+    ux, uy, uz = ay * nz - az * ny, az * nx - ax * nz, ax * ny - ay * nx
+    norm = np.sqrt(ux * ux + uy * uy + uz * uz)
+    ux, uy, uz = ux / norm, uy / norm, uz / norm
+    _place_discs(geo, start, end, k, (ux, uy, uz, ny * uz - nz * uy, nz * ux - nx * uz,
+                                      nx * uy - ny * ux))
+    rho = np.sqrt(geo[7, k, 1] / np.pi)
+    total = 0.0
+    for i in range(N_RINGS):
+        r = rho * np.sqrt((i + 0.5) / N_RINGS)
+        _ring_arcs(geo, start, end, r)
+        a = -np.pi
+        while a < np.pi:
+            b = _next_end(geo, start, end, a)
+            mid = 0.5 * (a + b)
+            total += (b - a) * _excess(geo, start, end, k, r * np.cos(mid),
+                                       r * np.sin(mid))
+            a = b
+    return total / (2.0 * np.pi * N_RINGS)
+
+
+@njit(**JIT)
+def _meet(geo, k, j):
+    """Whether pair j's disc overlaps pair k's (both of positive area)."""
+    if j == k or geo[7, j, 1] <= 0.0 or geo[7, k, 1] <= 0.0:
+        return False
+    dx, dy, dz = _offset(geo, k, j)
+    return np.sqrt(dx * dx + dy * dy + dz * dz) < np.sqrt(geo[7, k, 1] / np.pi) \
+        + np.sqrt(geo[7, j, 1] / np.pi)
+
+
+@njit(**JIT)
+def _three_meet(geo, start, end, k):
+    """Whether two of the discs meeting pair k's meet each other (else no point of k's disc lies
+    in three and the pairwise law is exact)."""
+    for j in range(start, end):
+        if not _meet(geo, k, j):
+            continue
+        for i in range(start, j):
+            if _meet(geo, k, i) and _meet(geo, i, j):
+                return True
+    return False
+
+
+# One rigid surface of several bodies (a dummy's head shell and its chin, a knee sphere and the
+# shank shell of its leg: pairs of one link) presses one dimple: a chin under a head already in
+# the fabric only deepens the head's dimple locally (scenarios/README.md `chinunion`: pairwise,
+# the chin 66 mm in turned a dimple nearly as wide as the head's, 80-100 mm lower, and took 27 %
+# of the head's push). The link's dimple is that of its widest body at the link's depth D, a
+# smooth maximum of its pairs' depths x_k (the depths they pushed in themselves): with
+# w_k = max(0, x_k - D + LINK_BAND), sum_k w_k^2 = LINK_BAND^2, so D is the deepest's own depth
+# while the others lie a band or more below it, and at most LINK_BAND (1 - 1/sqrt(n)) above it
+# when n are equally deep. dD/dx_k = w_k / sum w, so the link's dimple, split among its pairs in
+# those parts at their own points, pushes with the power the gas does on it: p dV = sum of the
+# pairs' F_k dx_k exactly, at fixed shares (the parts concentrate on the deepest pair; two equally
+# deep split it evenly; nothing switches). The link's disc (its dimple's area about the parts'
+# weighted point, across their weighted normal) shares the union with other links' (above).
+LINK_BAND = 0.005   # m [E: a few mm, below the chin's 20-60 mm under the head's depth in the
+#                     driver bag (chinunion), above a step's motion]
+# Rows of Data.airbag_pairs the link law adds: (D - x_k, the link's dimple's body radius, the
+# pair's part) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's lead
+# pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's.
+ROWS = 11
+
+
+@njit(**JIT)
+def _pushed(geo, k):
+    """The depth (m) pair k's body pushed into the bag itself: its depth less the unfolding's."""
+    return max(geo[4, k, 0] - geo[7, k, 2], 0.0)
+
+
+@njit(**JIT)
+def _link_level(geo, start, end, link, lead, band):
+    """(level s = D - band, how many pairs lie above it, the deepest pair) of ``lead``'s link:
+    its pairs taken deepest first (ties: lower index first), s the smaller root of
+    sum (x_k - s)^2 = band^2 over them, until the next lies at or below s."""
+    top, top_k, deepest = np.inf, -1, -1
+    n, s1, s2, level = 0, 0.0, 0.0, -np.inf
+    while True:
+        best, best_k = 0.0, -1
+        for j in range(start, end):
+            if link[j] != link[lead]:
+                continue
+            x = _pushed(geo, j)
+            if x > 0.0 and (x < top or (x == top and j > top_k)) and (best_k < 0 or x > best):
+                best, best_k = x, j
+        if best_k < 0 or (n > 0 and best <= level):
+            break
+        n += 1
+        s1 += best
+        s2 += best * best
+        top, top_k = best, best_k
+        if n == 1:
+            deepest, level = best_k, best - band
+        else:
+            level = (s1 - np.sqrt(max(s1 * s1 - n * (s2 - band * band), 0.0))) / n
+    return level, n, deepest
+
+
+@njit(**JIT)
+def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
+    """Write the link law's row 8 for the pairs of ``lead``'s link (the first of them in the bag)
+    and the link's disc into its deepest pair (its area into geo[7, k, 1], the weighted point
+    and normal into rows 2 and 3, its own kept in rows 9 and 10); the others' areas 0. Returns
+    the deepest pair, -1 if none pushed in."""
+    r_w = 0.0
+    for j in range(start, end):
+        if link[j] == link[lead]:
+            r_w = max(r_w, radius[j])
+            geo[7, j, 1] = 0.0
+            geo[8, j, 0], geo[8, j, 1], geo[8, j, 2] = 0.0, r_w, 0.0
+    level, n, deepest = _link_level(geo, start, end, link, lead, band)
+    if deepest < 0:
+        return -1
+    depth = _pushed(geo, deepest) if n == 1 else level + band
+    for r in range(3):
+        geo[9, deepest, r], geo[10, deepest, r] = geo[2, deepest, r], geo[3, deepest, r]
+    if n == 1:
+        geo[8, deepest, 2] = 1.0
+    else:
+        total = 0.0   # over the pairs pushed in (x_k > 0) above the level
+        for j in range(start, end):
+            if link[j] == link[lead] and _pushed(geo, j) > 0.0:
+                total += max(_pushed(geo, j) - level, 0.0)
+        nx, ny, nz, px, py, pz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        for j in range(start, end):
+            if link[j] != link[lead] or _pushed(geo, j) <= max(level, 0.0):
+                continue
+            part = (_pushed(geo, j) - level) / total
+            geo[8, j, 0], geo[8, j, 2] = depth - _pushed(geo, j), part
+            nx, ny, nz = nx + part * geo[2, j, 0], ny + part * geo[2, j, 1], \
+                nz + part * geo[2, j, 2]
+            px, py, pz = px + part * geo[3, j, 0], py + part * geo[3, j, 1], \
+                pz + part * geo[3, j, 2]
+        norm = np.sqrt(nx * nx + ny * ny + nz * nz)
+        geo[2, deepest, 0], geo[2, deepest, 1], geo[2, deepest, 2] = nx / norm, ny / norm, \
+            nz / norm
+        geo[3, deepest, 0], geo[3, deepest, 1], geo[3, deepest, 2] = px, py, pz
+    for j in range(start, end):
+        if link[j] == link[lead]:
+            geo[8, j, 1] = r_w
+    geo[7, deepest, 1] = dimple(depth, r_w, R, face)[1]
+    return deepest
+
+
+@njit(**JIT)
+def dimple_shares(geo, start, end, radius, R, face, link):
+    """Each pair's share of its link's dimple, for the bag whose pairs are start..end - 1, into
+    geo[7, k, 0], and the link law's row 8 (``_link_dimple``): one dimple per link (``link``,
+    the pairs' links) in the bag, of its widest body (``radius``) at the link's smooth maximum
+    depth (``LINK_BAND``), split among its pairs by their parts. The links' dimples are discs of
+    their areas (``dimple``, face curvature radius R, at most the bag's ``face`` m^2) about
+    their weighted contact points (geo[3]) across their mean normal (geo[2]), depths geo[4, k, 0]
+    less the unfolded depths geo[7, k, 2] (the depth the body pushed in itself,
+    ``occupant.restraints.airbag.patch``); the link's area is left in geo[7, k, 1] of its deepest
+    pair (0 in the others'). The share: the mean over the disc of 1 over the links whose discs
+    cover each point, in closed form each disc keeping its area less half of each common area
+    with another (``disc_overlap``), exact where no three discs meet; where they
+    do, what the parts exceed that is integrated (``_excess_share``; geo[5] and geo[6] serve it
+    as scratch, ``airbags`` writes them after). Returns 0.0."""
     for k in range(start, end):
-        d = geo[4, k, 0] - geo[7, k, 2]
-        geo[7, k, 1] = dimple(d, radius[k], R, face)[1] if d > 0.0 else 0.0
+        geo[7, k, 1] = -1.0
+    for k in range(start, end):
+        if geo[7, k, 1] < 0.0:
+            _link_dimple(geo, start, end, radius, R, face, link, k, LINK_BAND)
     for k in range(start, end):
         area = geo[7, k, 1]
-        kept = area
-        if area > 0.0:
-            rho = np.sqrt(area / np.pi)
-            for j in range(start, end):
-                if j == k or geo[7, j, 1] <= 0.0:
-                    continue
-                nx, ny, nz = geo[2, k, 0] + geo[2, j, 0], geo[2, k, 1] + geo[2, j, 1], \
-                    geo[2, k, 2] + geo[2, j, 2]
-                norm = np.sqrt(nx * nx + ny * ny + nz * nz)
-                if norm > 0.0:
-                    nx, ny, nz = nx / norm, ny / norm, nz / norm
-                dx, dy, dz = geo[3, j, 0] - geo[3, k, 0], geo[3, j, 1] - geo[3, k, 1], \
-                    geo[3, j, 2] - geo[3, k, 2]
-                along = dx * nx + dy * ny + dz * nz
-                dx, dy, dz = dx - along * nx, dy - along * ny, dz - along * nz
-                s = np.sqrt(dx * dx + dy * dy + dz * dz)
-                kept -= 0.5 * disc_overlap(rho, np.sqrt(geo[7, j, 1] / np.pi), s)
-        geo[7, k, 0] = max(kept, 0.0) / area if area > 0.0 else 1.0
+        geo[7, k, 0] = 1.0
+        if area <= 0.0:
+            continue
+        rho = np.sqrt(area / np.pi)
+        kept, meeting = area, 0
+        for j in range(start, end):
+            if j == k or geo[7, j, 1] <= 0.0:
+                continue
+            dx, dy, dz = _offset(geo, k, j)
+            common = disc_overlap(rho, np.sqrt(geo[7, j, 1] / np.pi),
+                                  np.sqrt(dx * dx + dy * dy + dz * dz))
+            if common > 0.0:
+                kept -= 0.5 * common
+                meeting += 1
+        share = kept / area
+        if meeting > 1 and _three_meet(geo, start, end, k):
+            share += _excess_share(geo, start, end, k)
+        geo[7, k, 0] = max(share, 0.0)
+    # the link's share to all its pairs, the deepest's own normal and point back
+    for k in range(start, end):
+        if geo[7, k, 1] <= 0.0:
+            continue
+        for j in range(start, end):
+            if link[j] == link[k] and j != k:
+                geo[7, j, 0] = geo[7, k, 0]
+        for r in range(3):
+            geo[2, k, r], geo[3, k, r] = geo[9, k, r], geo[10, k, r]
     return 0.0
