@@ -1510,9 +1510,11 @@ def gs1_mid_clavicle_run():
     joints = model.source.joints
     t1, top = joints["lower_neck"].placement.position, joints["thorax_lumbar"].placement.position
     acromia = acromion_points(model.source)
-    channels = evaluate(model, res, spine_accelerometers(t1, top), rate=1.0 / float(res.t[1] - res.t[0]))
+    from occupant.human.thoracic_spine import t8_point
+    t8 = t8_point(model)
+    channels = evaluate(model, res, spine_accelerometers(t1, top, t8), rate=1.0 / float(res.t[1] - res.t[0]))
     fig, hist = belted_sled_figures(res, model, t1, top, [c for c in channels if c.name.endswith(" X")],
-                                    acromia=acromia, lumbar_base=joints["lumbar_pelvis"].placement.position)
+                                    t8, acromia=acromia, lumbar_base=joints["lumbar_pelvis"].placement.position)
     return fig, hist, res.t
 
 
