@@ -372,7 +372,7 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
     neck = next(s for s in segs if s.joint_name == "lower_neck")
     asm.add(Marker(CERVICALE, neck.parent, tuple(neck.location - c7t1_from_cervicale(stature, prop))))
     if neck_activation is not None:
-        add_neck_muscles(asm, segs, stature, neck_activation, pulse_start)
+        add_neck_muscles(asm, segs, neck_activation, pulse_start)
     asm.header = {"kind": "human", "name": asm.name, "total_mass": mass, "stature": stature,
                   "sex": sex}
     return asm.compile()
