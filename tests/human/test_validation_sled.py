@@ -674,14 +674,16 @@ GS1_FIGURES_OUT = {
     "t8": (("t8_x_excursion_mm",),
            "T8, read at its level on the upper torso (1.5 of its nine bodies above the "
            "thorax-lumbar joint, de Leva's xiphion, level with the T9/T10 disc; validation.py), "
-           "goes 161.8 mm forward, 13.3 mm short of the PMHS corridor's 175.1-235.6 mm (read 4.5 "
+           "goes 164.3 mm forward (161.8 before the neck's base moved to C7/T1), 10.8 mm short "
+           "of the PMHS corridor's 175.1-235.6 mm (read 4.5 "
            "of twelve bodies above the joint taken for T12/L1, 189.6 mm, inside): the human's "
            "upper torso is one rigid body from T9/T10 to T1 that stays near upright on the "
            "extended lumbar spine to 60 ms, so its base, where T8 is, goes forward with the "
            "thorax-lumbar joint, where the PMHS's trunk bends along its thoracic spine "
            "(scenarios/validation/HISTORY.md, GS1 'The pelvis against the PMHS's')"),
     "rises": (("t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm"),
-              "the human's T1 rises 34.2 mm, T8 23.7 mm and its H-point 0.0 mm (it sinks; "
+              "the human's T1 rises 19.6 mm (34.2 before the neck's base moved to C7/T1, T1 "
+              "read at the joint), T8 24.2 mm and its H-point 0.0 mm (it sinks; "
               "earlier figures in scenarios/validation/HISTORY.md) where the PMHS's T1 rises 42.0-63.7 mm, T8 60.4-90.6 mm and the pelvis point "
               "35.7-57.1 mm by 90-108 ms: the whole body starts 11 mm lower by 40 ms (the pelvis "
               "held at the knees tilts forward about the hips while the knee supports, square to "
@@ -701,7 +703,8 @@ GS1_FIGURES_OUT = {
               "behind the H-point rises 38 mm; not the start (the human placed 4 mm lower: 7.0 "
               "mm) nor the knee supports' friction (0: 0.0 mm)"),
     "accelerations": (("t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g"),
-                      "T1, T8 and L2 decelerate at most 55.4, 35.5 and 27.6 g (CFC 180) where "
+                      "T1, T8 and L2 decelerate at most 53.5, 31.2 and 31.0 g (55.4, 35.5 and "
+                      "27.6 before the neck's base moved to C7/T1; CFC 180) where "
                       "the PMHS's peak at 8.35-22.09, 19.97-23.60 and 18.65-24.92 g. Traced "
                       "(HISTORY.md GS1 'The spine's decelerations traced', with the earlier "
                       "figures): T1's peak is mostly the upper torso's own x deceleration and its "
@@ -713,7 +716,8 @@ GS1_FIGURES_OUT = {
                       "belt slides off the shell over the acromion and snaps back at 116-120 ms "
                       "(HISTORY.md GS1 'The shoulder belt on the shoulder's surface')"),
     "acromia": (("right_acromion_x_excursion_mm", "left_acromion_x_excursion_mm"),
-                "the belted (right) acromion goes 169.0 mm forward and the far one 311.7 mm "
+                "the belted (right) acromion goes 175.3 mm forward and the far one 288.2 mm "
+                "(169.0 and 311.7 before the neck's base moved to C7/T1) "
                 "where the PMHS's acromia go 96.4-139.0 and 339.8-416.2 mm (Ash et al. 2012, "
                 "kinematics.csv): the human's torso is stopped square by the belt, which lies on "
                 "the thorax's top by the neck, not over the clavicle; fitted at mid-clavicle on "
