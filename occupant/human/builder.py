@@ -8,7 +8,8 @@ radii of gyration from de Leva (1996) Table 4 (data/deleva1996.toml). The ATB lo
 upper torso are de Leva's lower, middle and upper trunk; de Leva's head+neck is split into neck
 and head with the proportions of data/body_proportions.toml. Contact ellipsoids: long semi-axis
 half the segment length, cross-section from the segment volume (mass / Contini's body
-density). Joint characteristics: human passive moment-angle curves and damping (passive_joints.py,
+density); the head's from the survey (head_shell), the shoulders' partly. Joint
+characteristics: human passive moment-angle curves and damping (passive_joints.py,
 data/joint_passive.toml: Anderson & Pandy 1999 for hip, knee, ankle and lumbar spine; Bishop et
 al. 1994 and Mertz & Patrick 1971 for the neck; estimates for the arms), scaled by m H, over the
 human ranges of motion of data/joint_rom.toml (clinical tables, sources there). The neck carries
@@ -103,8 +104,7 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
     ``thoracic_spine``: the upper torso split at half its height on a flexible thoracic joint
     (thoracic_spine.py), False: one rigid upper torso from the xiphion's level (T9/T10) to
     C7/T1; ``neck_mid``: the neck link split at C4 on a third neck joint (neck_mid.py);
-    ``face``: the head's surface is face_shells' (its head shell the survey's braincase, and a
-    chin), False: the head shell holds the head's volume between the condyles and the vertex.
+    ``face``: the head carries a chin besides its head shell (the survey's braincase either way).
     The thorax pendulum cases (validation._run_thorax) keep the default: the chest was
     calibrated with the NBDL neck damping (with the passive one the Kroell 16 mph deflection
     reads 65.8 mm, 68.1 calibrated)."""
@@ -162,10 +162,8 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         np.array([0.0, 0.0, L["upper_trunk"]]) + c7t1,
         ells=[EllipsoidSpec("neck_shell", np.array([0, 0, L_link / 2]), np.array([a_n, a_n, L_link / 2]))])
     I_head = _principal(m_head, hn["r"], Lhn) - 0.0  # head+neck radii about the head's own com [D]
-    a_h, b_h = _cross_section(m_head, L_head, rho, prop["head_depth_to_width"])
     seg("head", "neck", m_head, (0, 0, z_head), I_head, "upper_neck", "spherical", (0, 0, L_link),
-        ells=face_shells(L_head, H, prop) if face else
-        [EllipsoidSpec("head_shell", np.array([0, 0, L_head / 2]), np.array([a_h, b_h, L_head / 2]))])
+        ells=[head_shell(L_head, H, prop)] + ([chin(L_head, H, prop)] if face else []))
     # arms: forearm and hand lumped (ATB lower arm)
     ua, fa, hd = t["upper_arm"], t["forearm"], t["hand"]
     sy, sz = prop["shoulder_half_breadth"] * H, L["upper_trunk"] - prop["shoulder_below_c7"] * H
@@ -247,18 +245,22 @@ def shoulder_shells(thorax, H, prop):
                           np.array([a, b, c])) for side, sgn in (("left", 1.0), ("right", -1.0))]
 
 
-def face_shells(L_head, H, prop):
-    """The head's surface from the survey, ``head_shell`` and ``chin`` (head frame: origin the
-    occipital condyles, the vertex ``L_head`` above; data/body_proportions.toml, sources there).
-    The head shell, the braincase: head length deep, head breadth wide, from the vertex down to
-    its widest section at the eye's level, on the condyles' axis; the chin's bottom at the menton."""
-    D = H * np.array(prop["chin_semi_axes"], float)
-    chin = EllipsoidSpec("chin", np.array([prop["chin_ahead_of_oc"] * H, 0.0,
-                                           L_head - prop["menton_below_vertex"] * H + D[2]]), D)
+def head_shell(L_head, H, prop):
+    """The head's contact surface ``head_shell``, the braincase from the survey (head frame:
+    origin the occipital condyles, the vertex ``L_head`` above; data/body_proportions.toml,
+    sources there): head length deep, head breadth wide, from the vertex down to its widest
+    section at the eye's level, on the condyles' axis. The face on or off alike."""
     c = prop["eye_below_vertex"] * H
-    braincase = EllipsoidSpec("head_shell", np.array([0.0, 0.0, L_head - c]),
-                              np.array([prop["head_length"] * H / 2, prop["head_breadth"] * H / 2, c]))
-    return [braincase, chin]
+    return EllipsoidSpec("head_shell", np.array([0.0, 0.0, L_head - c]),
+                         np.array([prop["head_length"] * H / 2, prop["head_breadth"] * H / 2, c]))
+
+
+def chin(L_head, H, prop):
+    """The face's ``chin`` (build(face=True)), in the head frame as head_shell: its bottom at the
+    survey's menton, its place ahead of the condyles and its size the Hybrid III 50M's scaled."""
+    D = H * np.array(prop["chin_semi_axes"], float)
+    return EllipsoidSpec("chin", np.array([prop["chin_ahead_of_oc"] * H, 0.0,
+                                           L_head - prop["menton_below_vertex"] * H + D[2]]), D)
 
 
 def asis_flesh(H, prop):
@@ -363,8 +365,7 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
     then a reflex from ``pulse_start`` (s) plus the reflex delay), or None for no muscles
     (neck_muscles.py). ``thoracic_spine``: a flexible thoracic spine (thoracic_spine.py; off by
     default: one rigid upper torso); ``neck_mid``: a neck of three joints (neck_mid.py; off by
-    default: two); ``face``: the head shell from the survey and a chin (face_shells; off by
-    default)."""
+    default: two); ``face``: a chin on the head (builder.chin; off by default)."""
     stature, mass, prop = _check_inputs(stature, mass, sex, percentile)
     segs = build_segments(stature, mass, sex, prop, neck_muscles=neck_activation is not None,
                           thoracic_spine=thoracic_spine, neck_mid=neck_mid, face=face)

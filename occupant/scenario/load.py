@@ -18,7 +18,7 @@ settings and outputs::
     # human = {sex = "male", percentile = 50}   # or stature (m), mass (kg); neck_activation;
     #   thoracic_spine = true: the upper torso split at T6/T7 (occupant.human.thoracic_spine)
     #   neck_mid = true: a third neck joint at C4 (occupant.human.neck_mid)
-    #   face = true: the head shell from the survey and a chin (occupant.human.builder.face_shells)
+    #   face = true: a chin on the head (occupant.human.builder.chin)
     posture = "passenger_seated"    # occupant.human.position: a shipped name or a path
     h_point = [0.0, 0.0, 0.0]       # m in B0: where the posture's H-point goes
     seat = "front_right"            # ISO-MME position (code character 2), see SEATS

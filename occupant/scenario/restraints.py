@@ -108,19 +108,25 @@ PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Aut
                                    # are done in 5-10 ms (occupant.modeling.belts.Pretensioner) [U]
 
 
-# The front of a Hybrid III 50th male's pelvis under the lap belt, in the pelvis frame (origin
-# the H-point, between the hip joint centres) [E]: wrapped over the whole pelvis flesh (its top
-# 0.2 m above the H-point) the lap belt's shortest path ran over that ellipsoid's top, on the
-# abdomen (0.14-0.18 m above the H-point at t = 0), and in a crash pressed the pelvis down into
-# the cushion (us_ncap_frontal_56: 10 kN downward, the pelvis sank 92 mm and bottomed the
-# cushion). A belted occupant's lap belt lies low across the front of the pelvis below the
-# anterior superior iliac spines (ASIS) [U: FMVSS 208 S10 belt positioning, not read here],
-# which lie about 0.30 x the inter-ASIS distance above and 0.19 x IAD ahead of the hip joint
-# centres (Bell, Pedersen and Brand, J Biomech 23 (1990) 617 [C]): about 0.07 m above and
-# 0.05 m ahead for an IAD near 0.25 m [E]. Over this ellipsoid the belt's path lies 0.12 m ahead
-# of and 0.07 m above the H-point at t = 0, below the ASIS. Other occupants: scaled by their
+# The front of a Hybrid III 50th male's pelvis under the lap belt, in the pelvis frame (origin the
+# H-point, between the hip joint centres). Wrapped over the whole pelvis flesh (its top 0.2 m above
+# the H-point) the lap belt's shortest path ran over that ellipsoid's top, on the abdomen, and
+# pressed the pelvis down into the cushion (us_ncap_frontal_56: 10 kN downward, the pelvis sank 92
+# mm and bottomed the cushion): the belt wraps this smaller ellipsoid instead, whose crown stands
+# at the height of the dummy's anterior superior iliac spines (ASIS), so that the belt lies on the
+# front of the pelvis and never above the ASIS. The ASIS: the pelvis bone's anterior-superior
+# corners, where its iliac crest turns down into the wing's front edge, 8.9 mm ahead of, 108.4 mm
+# either side of and 108.8 mm above the H-point [S: the open FE Hybrid III 50th, OpenRadioss
+# ModelExchange Safety/Hybrid_III_50th_Percentile (SISW 2026, CC BY-NC 4.0, facts only), part
+# H350_PART_LOW_TORSO_PELVIS_BONE_RG, rim node 15000280, from the H-point (nodes 15040160/15040164)
+# midway between the hip joint nodes; the deck's axes are the pelvis frame's: its lumbar joint lies
+# 34.3 deg above rearward of the H-point there as here]. The deck's sled example lays its lap belt
+# across them with its middle 8-12 mm below and 55-66 mm in front of them [S: the same,
+# example_h350_sled_belt_0000.inc]. Fore-aft place and semi-axes [E] (the earlier ellipsoid,
+# centred 30 mm below the H-point, kept its crown near a human-regression ASIS 0.07 m above the
+# hips, Bell, Pedersen and Brand, J Biomech 23 (1990) 617 [C]). Other occupants: scaled by their
 # pelvis flesh's fore-aft semi-axis over the 50th male's 0.165 m (dummies/hybrid3_50m.toml).
-LAP_BELT_PELVIS = {"center": (0.02, 0.0, -0.03), "semi_axes": (0.15, 0.17, 0.08),
+LAP_BELT_PELVIS = {"asis_height": 0.1088, "ahead": 0.02, "semi_axes": (0.15, 0.17, 0.08),
                    "flesh_depth": 0.165}
 
 
@@ -138,7 +144,9 @@ def lap_belt_pelvis(asm, c, path):
                "lap belt's pelvis on", "pelvis = the ellipsoid the lap belt wraps")
     scale = flesh.semi_axes[0] / LAP_BELT_PELVIS["flesh_depth"]
     part = asm.markers[flesh.marker].part
-    asm.add(Marker(f"{name}_frame", part, tuple(scale * x for x in LAP_BELT_PELVIS["center"])))
+    centre = (LAP_BELT_PELVIS["ahead"], 0.0,
+              LAP_BELT_PELVIS["asis_height"] - LAP_BELT_PELVIS["semi_axes"][2])   # crown at the ASIS
+    asm.add(Marker(f"{name}_frame", part, tuple(scale * x for x in centre)))
     asm.add(Ellipsoid(name, f"{name}_frame", tuple(scale * x for x in LAP_BELT_PELVIS["semi_axes"])))
     return name
 

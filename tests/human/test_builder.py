@@ -231,21 +231,20 @@ def test_reference_acromia_read_at_the_survey_acromion(stature, mass):
 
 
 @pytest.mark.parametrize("stature, mass", [(1.753, 78.2), (1.88, 101.2), (1.501, 49.0)])
-def test_reference_head_foot_and_density_from_their_sources(stature, mass):
-    """The head shell is 1.29 times as deep as wide (ANSUR II head length / breadth), the foot
-    shell as high as the lateral malleolus (0.0415 H, ANSUR II), and the head's mass fills its
-    shell at Contini's (1972) whole-body density, 690 + 900 H / M^(1/3) kg/m^3 (1059 at 1.753 m
-    and 78.2 kg) (body_proportions.toml)."""
+def test_reference_foot_and_density_from_their_sources(stature, mass):
+    """The foot shell is as high as the lateral malleolus (0.0415 H, ANSUR II), and the neck's
+    mass fills its shell at Contini's (1972) whole-body density, 690 + 900 H / M^(1/3) kg/m^3
+    (1059 at 1.753 m and 78.2 kg) (body_proportions.toml; the head shell is the survey's head,
+    test_reference_head_shell_is_the_survey_head_face_on_and_off)."""
     model = build(stature=stature, mass=mass, sex="male")
     asm = model.source
-    _, head = _ellipsoid(asm, "head_shell", "head")
-    assert head[0] / head[1] == pytest.approx(1.29, rel=1e-12)
     for side in ("left", "right"):
         _, foot = _ellipsoid(asm, f"{side}_foot_shell", f"{side}_foot")
         assert 2.0 * foot[2] == pytest.approx(0.0415 * stature, rel=1e-12)
     density = 690.0 + 900.0 * stature / mass ** (1.0 / 3.0)
-    volume = 4.0 / 3.0 * np.pi * np.prod(head)
-    assert volume * density == pytest.approx(model.body_mass[model.body("head")], rel=1e-9)
+    _, neck = _ellipsoid(asm, "neck_shell", "neck")
+    volume = 4.0 / 3.0 * np.pi * np.prod(neck)
+    assert volume * density == pytest.approx(model.body_mass[model.body("neck")], rel=1e-9)
     if stature == 1.753:
         assert density == pytest.approx(1059.0, abs=0.5)
 
@@ -310,16 +309,24 @@ def _face(stature, mass, sex="male"):
     return tuple(_ellipsoid(asm, name, "head") for name in ("head_shell", "chin"))
 
 
+def _vertex_above_oc(stature, sex):
+    """The vertex's height (m) over the occipital condyles: de Leva's head+neck length (vertex to
+    C7) less the neck's share below the OC."""
+    from occupant.human.builder import DATA, segment_table
+    from occupant.io.toml_files import read_toml
+    oc = read_toml(DATA / "body_proportions.toml")["oc_fraction_of_head_neck_length"]
+    return (1.0 - oc) * segment_table(sex)["head_neck"]["length"] * stature
+
+
 def test_reference_face_shells_at_the_survey_head():
     """At the survey's mean man (1.7562 m) the head shell is the braincase: head length deep,
-    head breadth wide, its top at the vertex (the face-off shell's top, de Leva's) and its
-    widest section at the eye's level, on the condyles' axis; the chin's bottom, the menton,
-    lies ANSUR II's vertex-menton (sitting height - eye height, sitting + menton-sellion length)
-    below the vertex, outside the head shell, below the condyles."""
+    head breadth wide, its top at the vertex (de Leva's) and its widest section at the eye's
+    level, on the condyles' axis; the chin's bottom, the menton, lies ANSUR II's vertex-menton
+    (sitting height - eye height, sitting + menton-sellion length) below the vertex, outside the
+    head shell, below the condyles."""
     H, M = ANSUR_MEN["stature"] / 1e3, ANSUR_MEN["weight_kg"]
     (c_head, head), (c_chin, chin) = _face(H, M)
-    c_off, off = _ellipsoid(build(stature=H, mass=M, sex="male").source, "head_shell", "head")
-    vertex = c_off[2] + off[2]
+    vertex = _vertex_above_oc(H, "male")
     assert c_head[2] + head[2] == pytest.approx(vertex, abs=1e-12)
     assert 2e3 * head[0] == pytest.approx(ANSUR_MEN["head_length"], rel=HEAD_RATIOS)
     assert 2e3 * head[1] == pytest.approx(ANSUR_MEN["head_breadth"], rel=HEAD_RATIOS)
@@ -330,14 +337,34 @@ def test_reference_face_shells_at_the_survey_head():
     assert np.sum(((menton - c_head) / head) ** 2) > 1.0 and menton[2] < 0.0
 
 
-def test_identity_face_changes_the_head_surface_only():
-    """The face replaces the head's contact surface (one head shell, no second braincase: a
-    region must not crush a surface twice); the head's mass, centre of mass and inertia stay
+@pytest.mark.parametrize("face", [False, True])
+@pytest.mark.parametrize("sex, percentile", [("female", 5), ("male", 50), ("male", 95)])
+def test_reference_head_shell_is_the_survey_head_face_on_and_off(sex, percentile, face):
+    """The 5F, 50M and 95M heads, the face on or off: the head shell is ANSUR II's men's head
+    (length, breadth, vertex-eye; their ratios to stature, a woman's too, body_proportions.toml)
+    scaled to the stature, its top at de Leva's vertex, on the condyles' axis."""
+    model = build(sex=sex, percentile=percentile, face=face)
+    H = model.source.header["stature"]
+    c, head = _ellipsoid(model.source, "head_shell", "head")
+    k = 1e3 * H / ANSUR_MEN["stature"]                  # mm of the survey's mean man -> m here
+    assert 2.0 * head[0] == pytest.approx(k * ANSUR_MEN["head_length"] / 1e3, rel=HEAD_RATIOS)
+    assert 2.0 * head[1] == pytest.approx(k * ANSUR_MEN["head_breadth"] / 1e3, rel=HEAD_RATIOS)
+    assert head[2] == pytest.approx(k * ANSUR_MEN["vertex_eye"] / 1e3, rel=HEAD_RATIOS)
+    assert c[2] + head[2] == pytest.approx(_vertex_above_oc(H, sex), abs=1e-12)
+    assert c[0] == c[1] == 0.0
+
+
+@pytest.mark.parametrize("sex, percentile", [("female", 5), ("male", 50), ("male", 95)])
+def test_identity_face_changes_the_head_surface_only(sex, percentile):
+    """The face adds the chin and nothing else: the same head shell bit for bit (one braincase:
+    a region must not crush a surface twice); the head's mass, centre of mass and inertia stay
     the segment's (de Leva's), every other body's too."""
-    off, on = (build(stature=1.753, mass=78.2, sex="male", face=f) for f in (False, True))
+    off, on = (build(sex=sex, percentile=percentile, face=f) for f in (False, True))
     heads = [sorted(n for n, g in m.source.geometries.items()
                     if m.source.markers[g.marker].part == "head") for m in (off, on)]
     assert heads == [["head_shell"], ["chin", "head_shell"]]
+    for a, b in zip(*(_ellipsoid(m.source, "head_shell", "head") for m in (off, on))):
+        np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(on.body_mass, off.body_mass)
     np.testing.assert_array_equal(on.body_com, off.body_com)
     np.testing.assert_array_equal(on.body_inertia, off.body_inertia)
@@ -346,7 +373,7 @@ def test_identity_face_changes_the_head_surface_only():
 @pytest.mark.parametrize("stature, mass, sex", [(1.88, 101.2, "male"), (1.501, 49.0, "female")])
 def test_analytic_face_shells_scale_with_the_head(stature, mass, sex):
     """The head shell and the chin scale with stature as the head's length does, and do not
-    change with mass (their sources are lengths; the face-off shell's volume is the mass's)."""
+    change with mass (their sources are lengths)."""
     ref = _face(1.753, 78.2, sex)
     k = stature / 1.753
     for (c, s), (c0, s0) in zip(_face(stature, mass, sex), ref):
@@ -358,8 +385,8 @@ def test_analytic_face_shells_scale_with_the_head(stature, mass, sex):
 
 
 def test_reference_face_is_off_by_default():
-    """Without face=True the head carries its head shell alone (the pedestrian as before:
-    scenarios/validation/HISTORY.md, humanface; GS1 sets ``face`` in its case file, gs1chin)."""
+    """Without face=True the head carries its head shell alone (no chin: the pedestrian human
+    variant, scenarios/validation/README.md faceoff; GS1 sets ``face`` in its case file)."""
     asm = build(stature=1.753, mass=78.2, sex="male").source
     assert "chin" not in asm.geometries
 

@@ -215,7 +215,7 @@ BEHIND = pytest.mark.xfail(strict=True, reason=(
 def test_reference_seated_human_hip_to_eye_angle(name, sex, percentile):
     """Seated, the human's eyes lie no further behind its hips than one root-mean-square error
     beyond UMTRI's drivers' mean hip-to-eye angle (above). Its eye is bounded by the glabella,
-    the head shell's front at the eye's level (builder.face_shells): the eye lies behind it, so
+    the head shell's front at the eye's level (builder.head_shell): the eye lies behind it, so
     the glabella's angle is the eye's least."""
     model = build(sex=sex, percentile=percentile, face=True)
     q = share_neck_flexion(model, position(model, name))     # as a scenario seats it

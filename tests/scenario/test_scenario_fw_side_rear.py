@@ -8,6 +8,7 @@ import pytest
 from occupant.io.toml_files import FileChecker
 from occupant.restraints.belt_clearance import belt_depths, depth, ellipsoids_at
 from occupant.scenario import ScenarioError, load
+from occupant.scenario.restraints import LAP_BELT_PELVIS
 from occupant.scenario.interior import InteriorFileError, load_interior
 from occupant.constants import G0
 from occupant.scenario.pulse import KMH, read_pulse
@@ -184,12 +185,13 @@ def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     sidebelt; that the belted shoulder on the struck side loads the shoulder belt on the neck,
     more as the impact turns lateral, is reported without a figure: Horsch, SAE 801310, 1980
     [S abstract]). The
-    lap belt engages (3.2 kN at the buckle, 4.26 kN at the lap anchor, which the pelvis slides
-    past, dragging its webbing along, restraints.belt.wrap_drift); the door still stops the
+    lap belt engages (3.2 kN at the buckle, 5.84 kN at the lap anchor, 4.26 before its wrap's
+    crown stood at the dummy's ASIS, scenarios/README.md; the pelvis slides past the anchor,
+    dragging its webbing along, restraints.belt.wrap_drift); the door still stops the
     pelvis and thorax (over 5 kN each). The lap belt's three wraps keep their places on one ellipsoid
     (the pelvis): placed by the joint solve for wraps on neighbouring ellipsoids
     (restraints.wrap_chain.place_chain) they jumped 73 mm in a sample and the lap belt spiked
-    to 50 kN: no lap segment reaches 5 kN nor steps by more than 0.5 kN between samples (0.15
+    to 50 kN: no lap segment reaches 6.5 kN nor steps by more than 0.5 kN between samples (0.15
     kN measured). Cause of the bound: with the belt free to slide across the body (shortest
     path over the thorax) it slid off the shoulder as the torso passed the D-ring and wrapped
     the thorax's door-side flank: 7.0 kN at the D-ring, 11.2 kN on the lower diagonal, the
@@ -200,7 +202,7 @@ def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     assert out["belt.chest-buckle.force"].max() < 2000
     for segment in ("buckle-hip_inboard", "hip_inboard-lap", "lap-hip_outboard",
                     "hip_outboard-lap_anchor"):
-        assert out[f"belt.{segment}.force"].max() < 5000, segment
+        assert out[f"belt.{segment}.force"].max() < 6500, segment
         assert np.abs(np.diff(out[f"belt.{segment}.force"])).max() < 500, segment
     assert out["belt.buckle-hip_inboard.force"].max() > 500
     assert out["pelvis_flesh__door_panel.normal_force"].max() > 5000
@@ -440,9 +442,10 @@ def ncap():
 
 def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     """The shipped US NCAP 56 km/h belted driver (issue 13 section 1): the lap belt starts on
-    the front of the pelvis, below the ASIS (within 0.10 m above the H-point and ahead of it,
-    Bell et al. 1990 place the ASIS about 0.07 m above the hip joint centres), not on the
-    abdomen (it lay 0.18 m up before, wrapped over the pelvis flesh's top); it then restrains
+    the front of the pelvis, up to the ASIS (within 0.12 m above the H-point and ahead of it in
+    the vehicle's axes: 85-109 mm up, 56-74 mm ahead measured, the wrap's crown at the dummy's
+    ASIS, test_reference_lap_belt_stays_below_the_asis), not on the abdomen (it lay 0.18 m up
+    before, wrapped over the pelvis flesh's top); it then restrains
     the pelvis mostly forward, so the pelvis stays within the cushion's table (no pair runs
     past the end of its table) and the energy balance closes; head and neck figures pass
     FMVSS 208 and femur loads stay below its 10 kN. The belt loads the sternum (its chest wrap
@@ -480,7 +483,7 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     _closes_and_stays_out(run)
     out, rows = run.results.outputs, _rows(run)
     for point in ("hip_inboard", "lap", "hip_outboard"):
-        assert 0.0 < out[f"belt.{point}.z"][0] < 0.10, point       # B0 origin at the H-point
+        assert 0.0 < out[f"belt.{point}.z"][0] < 0.12, point       # B0 origin at the H-point
         assert out[f"belt.{point}.x"][0] > 0.05, point
     assert out["pelvis_flesh__seat_cushion.penetration"].max() < 0.12   # short of the pan row
     assert rows["HIC15"]["pass"] is True and 100 < rows["HIC15"]["value"] < 700
@@ -493,7 +496,8 @@ def test_reference_us_ncap_driver_is_held_by_lap_belt_and_cushion(ncap):
     assert rows["chest 3 ms"]["pass"] is True and 40 < rows["chest 3 ms"]["value"] < 60
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11: HIC15 429 and head 3 ms 62.3 g (438 and 62.7 g "
+@pytest.mark.xfail(strict=True, reason="issue 11: HIC15 459 and head 3 ms 64.3 g (429 and 62.3 g "
+                   "before the lap belt's wrap crown stood at the dummy's ASIS, 438 and 62.7 g "
                    "before the spool kept the pretensioner's stall tension, 546 and 69.1 g before the "
                    "hands held the rim; the rest measured then) against NHTSA "
                    "11391's 328 and 57.6 g: the head pulse near the test's shape (HIC15 / (0.015 s "
@@ -617,9 +621,11 @@ def test_reference_us_ncap_upper_neck_holds_the_head_forward_against_the_bag(nca
     3.5 kN (3.8 before the hands held the rim, dummies/body_contacts.toml; the test's head-frame
     balance puts 3.3-3.5 kN on its face) and the neck holds the head forward against it, +Fx as
     the test's +1.05 kN at 78 ms (here +0.81 kN at most, CFC 600; 0.85 before), its tension
-    peaking at 77 ms (1.02 kN, 1.10 before; the test's 0.70 kN at 75 ms) with the head pitched
-    9 deg nose down (6 before) (14-19 deg at 70-75 ms by the ratio of its CG's z to x
-    acceleration, the test's 15-25): the neck pulls the head down in the vehicle, not back.
+    peaking at 79 ms (1.32 kN; 1.02 at 77 ms before the lap belt's wrap stood at the dummy's
+    ASIS, 1.10 before that; the test's 0.70 kN at 75 ms) with the head level (-0.1 deg; 9 deg
+    nose down before the wrap stood at the ASIS, 6 before that; 14-19 deg at 70-75 ms by the
+    ratio of its CG's z to x acceleration, the test's 15-25): the neck pulls the head down in the
+    vehicle, not back.
     With the lens law (the body's cross-section, 1.3 kN at most on the head) the belted torso
     pulled the head rearward through the neck (1.4 kN rearward, 0.5 kN down, Fx -0.61 kN) in a
     head pitched 45 deg, the head 259 mm into the 333 mm deep bag. The cell is right: the load
@@ -643,14 +649,36 @@ def test_reference_us_ncap_upper_neck_holds_the_head_forward_against_the_bag(nca
     np.testing.assert_allclose(rest[on], bag[on], rtol=1e-9)
     first = np.argmax(bag > 0.0)
     assert 0 < first and rest[:first].max() < 1e-6
-    assert 3.0e3 < out["driver_airbag_head_shell.force"].max() < 5.0e3   # measured 3.47 kN (3.84)
-    k = int(np.argmax(neck[:, 2]))
-    assert 0.070 < t[k] < 0.080 and neck[k, 0] > 0.0       # 77.0 ms, +0.32 kN (75.6, +0.28)
-    R = res.base_poses[k, :3, :3].T @ res.body_poses[k, head, :3, :3]   # head axes in the vehicle's
+    assert 3.0e3 < out["driver_airbag_head_shell.force"].max() < 5.0e3   # measured 3.59 kN (3.47)
+    k, R = _head_at_neck_tension_peak(ncap, neck)
+    assert 0.070 < t[k] < 0.080 and neck[k, 0] > 0.0       # 78.6 ms, +0.17 kN (77.0, +0.32)
     pull = R @ (neck[k] * np.array([1.0, -1.0, -1.0]))                 # J211 -> segment axes
-    assert pull[2] < -2.0 * abs(pull[0])                    # down 1.06, x +0.15 kN (1.12, 0.13)
+    assert pull[2] < -2.0 * abs(pull[0])                    # down 1.31, x +0.11 kN (1.06, 0.15)
+
+
+def _head_at_neck_tension_peak(run, neck):
+    """(sample, the head's axes in the vehicle's) at the upper neck's tension peak; ``neck`` the
+    upper-neck force channels (J211, N) on the run's time grid."""
+    res = run.results
+    k = int(np.argmax(neck[:, 2]))
+    head = run.model.body("head")
+    return k, res.base_poses[k, :3, :3].T @ res.body_poses[k, head, :3, :3]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 11: at the upper neck's tension peak (79 ms) the head "
+                   "is level (-0.1 deg) since the lap belt's wrap crown stands at the Hybrid III's "
+                   "ASIS (scenarios/README.md, hiiipelvis; 8.8 deg nose down before); NHTSA 11391's "
+                   "head was 15-25 deg nose down then")
+def test_reference_us_ncap_head_pitched_nose_down_at_the_neck_peak(ncap):
+    """At the upper neck's tension peak the US NCAP driver's head is pitched nose down, as
+    NHTSA 11391's was (15-25 deg at 70-75 ms by the ratio of its CG's z to x acceleration):
+    between 0 and 25 deg."""
+    t = ncap.results.t
+    neck = np.stack([np.interp(t, c.t, c.values) for ax in "XYZ" for c in ncap.results.channels
+                     if c.name == f"Upper neck force {ax}"], axis=1)
+    R = _head_at_neck_tension_peak(ncap, neck)[1]
     pitch = np.degrees(np.arctan2(-R[2, 0], R[0, 0]))                   # nose down positive
-    assert 0.0 < pitch < 25.0                                           # 8.8 deg (6.4)
+    assert 0.0 < pitch < 25.0                                           # -0.1 deg (8.8, 6.4)
 
 
 @pytest.fixture(scope="module")
@@ -709,31 +737,79 @@ def test_reference_lap_belt_anchorages_meet_fmvss210(request, which):
         assert FMVSS210_LAP_ANGLE[0] < angle < FMVSS210_LAP_ANGLE[1], (point, angle)
 
 
+# The Hybrid III 50th's anterior superior iliac spines in its pelvis frame (origin the H-point), m:
+# the pelvis bone's anterior-superior corners, 8.9 mm ahead, 108.4 mm either side and 108.8 mm
+# above [S: the open FE Hybrid III 50th, OpenRadioss ModelExchange (SISW 2026, CC BY-NC 4.0),
+# part H350_PART_LOW_TORSO_PELVIS_BONE_RG, node 15000280, from the H-point nodes 15040160/4]
+HYBRID3_50M_ASIS = (0.0089, 0.1084, 0.1088)
+
+
+def test_reference_lap_belt_pelvis_crown_at_the_hybrid3_asis():
+    """The Hybrid III 50th's lap belt wraps an ellipsoid (lap_belt_pelvis) on its pelvis whose
+    crown stands at the height of the dummy's ASIS (HYBRID3_50M_ASIS, within 0.1 mm), the ASIS
+    themselves outside it: the belt can lie on the front of the pelvis up to the ASIS, not above."""
+    asm = load("fmvss208_sled_48_belted").model.source
+    shape = asm.geometries["lap_belt_pelvis"]
+    frame = asm.markers[shape.marker]
+    assert frame.part == "pelvis" and np.allclose(frame.rotation, np.eye(3))
+    assert frame.position[1] == 0.0
+    assert frame.position[2] + shape.semi_axes[2] == pytest.approx(HYBRID3_50M_ASIS[2], abs=1e-4)
+    x, y, z = HYBRID3_50M_ASIS
+    for side in (1.0, -1.0):
+        r = (np.array([x, side * y, z]) - np.asarray(frame.position)) / np.asarray(shape.semi_axes)
+        assert r @ r > 1.0
+
+
+@pytest.mark.parametrize("which", ["belted", "ncap", "full_width"])
+def test_reference_lap_belt_stays_below_the_asis(request, which):
+    """Over the whole run the lap belt's three wraps on the pelvis lie below the ASIS's height in
+    the pelvis frame (HYBRID3_50M_ASIS, the 5F's scaled by her pelvis flesh's depth as her
+    lap_belt_pelvis is) and ahead of the ASIS: the belt stays on the front of the pelvis.
+    Measured 46-94 mm above the H-point for the 50M, 49-83 mm for the 5F (scenarios/README.md,
+    'The lap belt under the Hybrid III's iliac spines')."""
+    run = request.getfixturevalue(which)
+    res, out = run.results, run.results.outputs
+    pelvis = run.model.body("pelvis")
+    R = np.einsum("nji,njk->nik", res.base_poses[:, :3, :3], res.body_poses[:, pelvis, :3, :3])
+    H = np.einsum("nji,nj->ni", res.base_poses[:, :3, :3],
+                  res.body_poses[:, pelvis, :3, 3] - res.base_poses[:, :3, 3])
+    scale = (run.model.source.geometries["pelvis_flesh"].semi_axes[0]
+             / LAP_BELT_PELVIS["flesh_depth"])
+    for point in ("hip_inboard", "lap", "hip_outboard"):
+        X = np.stack([out[f"belt.{point}.{a}"] for a in "xyz"], 1)
+        local = np.einsum("nji,nj->ni", R, X - H)
+        assert local[:, 2].max() < scale * HYBRID3_50M_ASIS[2], point
+        assert local[:, 0].min() > scale * HYBRID3_50M_ASIS[0], point
+
+
 # The pelvis's moments about the hips (tests/conftest.py pelvis_moments), N m, top forward
 # positive, as measured (branch lumbarstop; branch bodycontacts, with the occupant's own pairs,
 # dummies/body_contacts.toml: the hands on the rim moved US NCAP's, re-measured, and the 5F's
 # within the tolerances, left; branch pretlock, the locked spool keeping the pretensioner's stall
-# tension, both re-measured, same tolerances: it moved them by 4 N m at most): means over 30-60 and 60-90 ms of the lap belt, the seat cushion
-# (normal and friction), the hips and the lumbar-pelvis joint's force and moment; the tilt's
-# peak (deg) and its time (ms).
+# tension, both re-measured, same tolerances: it moved them by 4 N m at most; branch
+# hiiipelvis, the lap belt's wrap with its crown at the Hybrid III's ASIS, re-measured: the lap
+# belt's term changed sign, +210..+254 -> -137..-242 N m on the 50M): means over 30-60 and 60-90
+# ms of the lap belt, the seat cushion (normal and friction), the hips and the lumbar-pelvis
+# joint's force and moment; the tilt's peak (deg) and its time (ms).
 PELVIS_MOMENTS = {
-    "belted": dict(lap=(210, 254), seat=(61, -92), hips=(-155, 93), lumbar_force=(-112, -219),
-                   lumbar_moment=(-41, -179), tilt=(32.4, 73)),
-    "ncap": dict(lap=(241, 179), seat=(-54, -56), hips=(-154, 20), lumbar_force=(-132, -189),
-                 lumbar_moment=(-39, -17), tilt=(22.8, 91)),
-    "full_width": dict(lap=(133, 163), seat=(135, 62), hips=(-71, 50), lumbar_force=(-90, -131),
-                       lumbar_moment=(-171, -190), tilt=(20.8, 71)),
+    "belted": dict(lap=(-218, -242), seat=(138, 64), hips=(-156, 147), lumbar_force=(74, -91),
+                   lumbar_moment=(102, 89), tilt=(8.2, 62)),
+    "ncap": dict(lap=(-137, -154), seat=(221, 80), hips=(-152, 39), lumbar_force=(-97, -132),
+                 lumbar_moment=(111, 110), tilt=(6.3, 88)),
+    "full_width": dict(lap=(-57, -101), seat=(194, 136), hips=(-60, 57), lumbar_force=(-65, -89),
+                       lumbar_moment=(-66, -50), tilt=(13.9, 50)),
 }
 
 
 @pytest.mark.parametrize("which", ["belted", "ncap", "full_width"])
 def test_regression_frontal_what_tilts_the_pelvis(request, which, pelvis_moments):
-    """What tips the belted dummies' pelvis forward (scenarios/README.md, 'What tips the frontal
-    pelvis'): the balance about the hips closes within a millionth of its largest term; the lap
-    belt tips it forward, the largest forward term over 30-90 ms, its resultant on the wraps
-    passing 25-40 mm below the hips (31-35 measured from 30 to 75 ms); the lumbar spine holds it
-    back (its force and moment negative over 30-90 ms). Means as measured (PELVIS_MOMENTS), within
-    25 N m, the tilt's peak within 2 deg and 5 ms."""
+    """What turns the belted dummies' pelvis (scenarios/README.md, 'What tips the frontal pelvis'
+    and 'The lap belt under the Hybrid III's iliac spines'): the balance about the hips closes
+    within a millionth of its largest term; the lap belt holds the pelvis's top back over 30-90
+    ms, its resultant on the wraps passing 10-30 mm above the hips from 30 to 75 ms (13-25
+    measured; 31-35 mm below them before its wrap's crown stood at the ASIS); the seat's load
+    tips it forward. Means as measured (PELVIS_MOMENTS), within 25 N m, the tilt's peak within
+    2 deg and 5 ms."""
     run, want = request.getfixturevalue(which), PELVIS_MOMENTS[which]
     M, _, t = pelvis_moments(run.model, run.results,
                              (("pelvis_flesh", "seat_cushion"), ("pelvis_flesh", "seat_back")),
@@ -746,9 +822,9 @@ def test_regression_frontal_what_tilts_the_pelvis(request, which, pelvis_moments
                               ("lumbar_moment", ["lumbar joint moment"]))}
     for key, means in got.items():
         assert means == pytest.approx(want[key], abs=25.0), key
-    forward = [k for k in M if k != "pelvis turn"]
     w = (t >= 0.03) & (t <= 0.09)
-    assert max(forward, key=lambda k: np.mean(M[k][w])) == "lap belt"
+    assert np.mean(M["lap belt"][w]) < 0.0
+    assert np.mean((M["seat normal"] + M["seat friction"])[w]) > 0.0
     out = run.results.outputs
     X = {p: np.stack([out[f"belt.{p}.{a}"] for a in "xyz"], 1)
          for p in ("buckle", "hip_inboard", "hip_outboard", "lap_anchor")}
@@ -758,7 +834,7 @@ def test_regression_frontal_what_tilts_the_pelvis(request, which, pelvis_moments
                                   ("belt.hip_outboard-lap_anchor.force", "lap_anchor", "hip_outboard")))
     w = (t >= 0.03) & (t <= 0.075)
     lever = M["lap belt"][w] / np.hypot(F[w, 0], F[w, 2])     # m, + where the line passes below
-    assert 0.025 < lever.min() and lever.max() < 0.040
+    assert -0.030 < lever.min() and lever.max() < -0.010
     R = np.einsum("nji,njk->nik", run.results.base_poses[:, :3, :3],
                   run.results.body_poses[:, run.model.body("pelvis"), :3, :3])
     tilt = np.degrees(np.arctan2(R[:, 0, 2], R[:, 2, 2]))
