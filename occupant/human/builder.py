@@ -21,7 +21,7 @@ import pathlib
 import numpy as np
 
 from occupant.human.assemble import assemble
-from occupant.human.description import EllipsoidSpec, Resistance, Segment
+from occupant.human.description import CERVICALE, EllipsoidSpec, Resistance, Segment
 from occupant.human.errors import HumanParameterError
 from occupant.human.loader import load_description
 from occupant.human.neck_mid import range_table, split_neck
@@ -29,6 +29,7 @@ from occupant.human.neck_muscles import add_neck_muscles
 from occupant.human.passive_joints import human_resistance, passive_table
 from occupant.human.thoracic_spine import split_upper_torso
 from occupant.io.toml_files import read_toml
+from occupant.modeling import Marker
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 SEXES = ("male", "female")
@@ -147,17 +148,21 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
     Lhn, mhn = L["head_neck"], m["head_neck"]
     m_neck = prop["neck_fraction_of_head_neck_mass"] * mhn
     m_head = mhn - m_neck
-    L_neck = prop["oc_fraction_of_head_neck_length"] * Lhn
+    L_neck = prop["oc_fraction_of_head_neck_length"] * Lhn  # the condyles above the cervicale
     L_head = Lhn - L_neck
     z_hn = (1 - hn["com"]) * Lhn                       # head+neck com above C7
     z_head = (mhn * z_hn - m_neck * L_neck / 2) / m_head - L_neck  # head com above the OC
-    a_n, _ = _cross_section(m_neck, L_neck, rho)
-    I_neck = (m_neck * (3 * a_n ** 2 + L_neck ** 2) / 12,) * 2 + (m_neck * a_n ** 2 / 2,)
-    seg("neck", "upper_torso", m_neck, (0, 0, L_neck / 2), I_neck, "lower_neck", "spherical",
-        (0, 0, L["upper_trunk"]),
-        ells=[EllipsoidSpec("neck_shell", np.array([0, 0, L_neck / 2]), np.array([a_n, a_n, L_neck / 2]))])
+    # the neck link: from C7/T1 (below and ahead of the cervicale) to the condyles at their
+    # height, straight above the joint standing; de Leva's neck mass over the link's length
+    c7t1 = c7t1_from_cervicale(H, prop)
+    L_link = L_neck - c7t1[2]
+    a_n, _ = _cross_section(m_neck, L_link, rho)
+    I_neck = (m_neck * (3 * a_n ** 2 + L_link ** 2) / 12,) * 2 + (m_neck * a_n ** 2 / 2,)
+    seg("neck", "upper_torso", m_neck, (0, 0, L_link / 2), I_neck, "lower_neck", "spherical",
+        np.array([0.0, 0.0, L["upper_trunk"]]) + c7t1,
+        ells=[EllipsoidSpec("neck_shell", np.array([0, 0, L_link / 2]), np.array([a_n, a_n, L_link / 2]))])
     I_head = _principal(m_head, hn["r"], Lhn) - 0.0  # head+neck radii about the head's own com [D]
-    seg("head", "neck", m_head, (0, 0, z_head), I_head, "upper_neck", "spherical", (0, 0, L_neck),
+    seg("head", "neck", m_head, (0, 0, z_head), I_head, "upper_neck", "spherical", (0, 0, L_link),
         ells=[head_shell(L_head, H, prop)] + ([chin(L_head, H, prop)] if face else []))
     # arms: forearm and hand lumped (ATB lower arm)
     ua, fa, hd = t["upper_arm"], t["forearm"], t["hand"]
@@ -206,11 +211,20 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
             ells=[EllipsoidSpec(f"{side}_foot_shell", np.array([(0.5 - hb) * Lf, 0, -ah / 2]),
                                 np.array([Lf / 2, wf, ah / 2]))])
     if thoracic_spine:
-        segs = split_upper_torso(segs)
+        segs = split_upper_torso(segs, L["upper_trunk"])
     if neck_mid:
         segs = split_neck(segs)
     _add_joint_characteristics(segs, H, M, neck_muscles)
     return segs
+
+
+def c7t1_from_cervicale(H, prop):
+    """(3,) m: the C7/T1 joint centre (the lower neck joint) from the cervicale, upper torso
+    frame, standing (data/body_proportions.toml, Reed et al. 1999's rule, sources there)."""
+    below, ahead = prop["suprasternale_below_c7"] * H, 2.0 * prop["neck_base_radius"] * H
+    d = prop["c7t1_fraction"] * math.hypot(below, ahead)
+    down = math.atan2(below, ahead) - math.radians(prop["c7t1_turn_deg"])
+    return np.array([d * math.cos(down), 0.0, -d * math.sin(down)])
 
 
 def shoulder_shells(thorax, H, prop):
@@ -356,8 +370,10 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
     segs = build_segments(stature, mass, sex, prop, neck_muscles=neck_activation is not None,
                           thoracic_spine=thoracic_spine, neck_mid=neck_mid, face=face)
     asm = assemble(name or f"human_{sex}_{stature:.3f}m_{mass:.1f}kg", segs)
+    neck = next(s for s in segs if s.joint_name == "lower_neck")
+    asm.add(Marker(CERVICALE, neck.parent, tuple(neck.location - c7t1_from_cervicale(stature, prop))))
     if neck_activation is not None:
-        add_neck_muscles(asm, segs, stature, neck_activation, pulse_start)
+        add_neck_muscles(asm, segs, neck_activation, pulse_start)
     asm.header = {"kind": "human", "name": asm.name, "total_mass": mass, "stature": stature,
                   "sex": sex}
     return asm.compile()

@@ -15,6 +15,8 @@ from occupant.human.errors import DummyFileError
 from occupant.io.toml_files import FileChecker
 from occupant.spatial import rot_x, rot_y, rot_z
 
+CERVICALE = "cervicale"  # a parametric human's marker at C7's spinous process on the upper torso:
+                         # the top of its torso line (posture.torso_angle)
 DEFAULT_FRICTION_SPEED = 0.1  # rad/s, speed over which Coulomb friction is smoothed
 
 TOP_KEYS = {"kind": str, "name": str, "description": str, "total_mass": float, "stature": float,

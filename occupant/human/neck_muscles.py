@@ -33,12 +33,13 @@ def _frames(segs):
     return {"torso": -c7, "neck": np.zeros(3), "head": oc.copy()}, oc
 
 
-def muscle_paths(segs, stature):
+def muscle_paths(segs):
     """[(name, side, part_a, point_a, part_b, point_b, group, share)] with points (m) in their
-    part's frame, both sides."""
+    part's frame, both sides; the table's points scaled to the body's C7/T1 -> condyles length
+    (data/neck_muscles.toml [reference] neck_length_mm)."""
     tab = neck_muscle_table()
-    s = stature / tab["reference"]["stature_m"]
-    frame, _ = _frames(segs)
+    frame, oc = _frames(segs)
+    s = np.linalg.norm(oc) / (1e-3 * tab["reference"]["neck_length_mm"])
     out = []
     for m in tab["muscle"]:
         for side, sy in (("left", 1.0), ("right", -1.0)):
@@ -64,13 +65,13 @@ def moment_arm(segs, where_a, pa, where_b, pb, about, axis=1):
     return float(np.cross(b - centre, u)[axis]), float(np.linalg.norm(a - b))
 
 
-def lateral_max_forces(segs, stature, f_max):
+def lateral_max_forces(segs, f_max):
     """F_max (N) of each "lateral" muscle of the left side: the lateral bending strength about
     C7/T1 (data/neck_muscles.toml) less that of the left side's other muscles spanning C7/T1
     (``f_max``: {name: N}) at full activation, shared by the group's ``share`` over each one's
     lateral moment arm [D]."""
     tab = neck_muscle_table()
-    paths = [p for p in muscle_paths(segs, stature) if p[1] == "left" and p[2] == "torso"]
+    paths = [p for p in muscle_paths(segs) if p[1] == "left" and p[2] == "torso"]
     others = sum(f_max[n] * -moment_arm(segs, wa, pa, wb, pb, "c7", axis=0)[0]
                  for n, _, wa, pa, wb, pb, group, _ in paths if group != "lateral")
     gap = tab["reference"]["lateral_strength"] - others
@@ -112,7 +113,7 @@ def extensor_levels(segs, paths, f_max):
     return head_level, neck_level
 
 
-def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
+def add_neck_muscles(asm, segs, activation="reflex", pulse_start=0.0):
     """Add the neck muscles and their attachment markers to the Assembly of a human; returns the
     muscle names. ``activation``: "relaxed", "braced" or "reflex" (relaxed, then the reflex
     excitation from pulse_start + the reflex delay)."""
@@ -130,7 +131,7 @@ def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
     t_reflex = pulse_start + act["reflex_delay"] if activation == "reflex" else math.inf
     strength = {"flexion": ref["flexion_strength"], "flexion_oc": ref["flexion_strength"],
                 "extension": ref["extension_strength"], "extension_oc": ref["extension_strength"]}
-    paths = muscle_paths(segs, stature)
+    paths = muscle_paths(segs)
     f_max = {}
     for name, side, wa, pa, wb, pb, group, share in paths:
         if group == "lateral":
@@ -141,7 +142,7 @@ def add_neck_muscles(asm, segs, stature, activation="reflex", pulse_start=0.0):
             raise ValueError(f"data/neck_muscles.toml: muscle '{name}' ({group}) has a flexion "
                              f"moment arm of {arm * 1e3:.1f} mm about {about}: wrong side")
         f_max[name] = share * strength[group] / (2.0 * abs(arm))
-    lateral = lateral_max_forces(segs, stature, f_max)
+    lateral = lateral_max_forces(segs, f_max)
     f_max.update({n.replace("left_", "right_", 1): f for n, f in lateral.items()}, **lateral)
     head_level, neck_level = extensor_levels(segs, paths, f_max)
     names = []

@@ -13,7 +13,8 @@ Posture file (TOML, ``kind = "posture"``, in ``dummies/postures/``)::
     hip_deg = [0.0, -85.0, 0.0]  # rotation-vector components for spherical ones; a joint given
     right_knee_deg = 95.0        # without side applies to both, the right one mirrored
     [targets]
-    torso_angle_deg = 25.0       # H-point -> lower-neck joint line, from vertical, + rearward
+    torso_angle_deg = 25.0       # H-point -> torso top line (the lower neck joint, a human's
+                                 # cervicale: torso_top), from vertical, + rearward
     h_point = [0.0, 0.0, 0.0]    # m in B0; or, instead, a seat track the H-point slides on:
     seat_track = {rear = [-0.12, 0.0, 0.0], front = [0.12, 0.0, 0.0]}
     [[targets.point]]
@@ -56,6 +57,7 @@ import numpy as np
 from scipy.optimize import least_squares
 
 from occupant.dynamics import body_poses, point_jacobian
+from occupant.human.description import CERVICALE
 from occupant.human.errors import DummyFileError
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 from occupant.spatial.rotation import quat_exp, quat_log
@@ -367,11 +369,21 @@ def point_position(model, q, body, local, data=None):
     return X[:3, :3] @ local + X[:3, 3]
 
 
+def torso_top(model):
+    """(body, link-frame point) of the torso line's top: a parametric human's cervicale (its
+    marker, C7's spinous process), else the lower neck joint, the neck's origin (a dummy's)."""
+    if CERVICALE in model.index["marker"]:
+        k = model.marker(CERVICALE)
+        return model.marker_body[k], np.asarray(model.marker_p[k], float)
+    return model.body("neck"), np.zeros(3)
+
+
 def torso_angle(model, q, data=None):
-    """Angle (rad) from vertical of the H-point -> lower-neck-joint line in the x-z plane of B0,
-    positive when the torso leans rearward (towards -x)."""
+    """Angle (rad) from vertical of the H-point -> torso top (torso_top) line in the x-z plane
+    of B0, positive when the torso leans rearward (towards -x)."""
     X = body_poses(model, data or model.make_data(), q)
-    d = X[model.body("neck"), :3, 3] - X[model.body("pelvis"), :3, 3]
+    b, local = torso_top(model)
+    d = X[b, :3, :3] @ local + X[b, :3, 3] - X[model.body("pelvis"), :3, 3]
     return math.atan2(-d[0], d[2])
 
 
@@ -404,7 +416,8 @@ def position(model, posture_or_path, targets=None, return_info=False):
         q = layout.to_q(x0)
         return (q, {"max_point_error": 0.0, "status": "angles only", "sagittal": True}) if return_info else q
     data = model.make_data()
-    ipelvis, ineck = model.body("pelvis"), model.body("neck")
+    ipelvis = model.body("pelvis")
+    itop, top = torso_top(model)
     reg = np.full(len(x0), REG_WEIGHT)
     reg[:3] = ROOT_PULL  # the targets place the body; the pull only settles what they leave free
     track = tg.get("seat_track")
@@ -420,7 +433,7 @@ def position(model, posture_or_path, targets=None, return_info=False):
         if track is not None:
             r.append(off_track @ (X[ipelvis, :3, 3] - track[0]))
         if "torso_angle" in tg:
-            d = X[ineck, :3, 3] - X[ipelvis, :3, 3]
+            d = X[itop, :3, :3] @ top + X[itop, :3, 3] - X[ipelvis, :3, 3]
             r.append([TORSO_LENGTH * (math.atan2(-d[0], d[2]) - tg["torso_angle"])])
         for b, local, A, target in tg["points"]:
             r.append(A @ (X[b, :3, :3] @ local + X[b, :3, 3]) - target)
@@ -437,8 +450,8 @@ def position(model, posture_or_path, targets=None, return_info=False):
             rows.append(off_track @ point_jacobian(model, data, q, ipelvis) @ M)
         if "torso_angle" in tg:
             X = body_poses(model, data, q)
-            d = X[ineck, :3, 3] - X[ipelvis, :3, 3]
-            Jd = (point_jacobian(model, data, q, ineck) - point_jacobian(model, data, q, ipelvis)) @ M
+            d = X[itop, :3, :3] @ top + X[itop, :3, 3] - X[ipelvis, :3, 3]
+            Jd = (point_jacobian(model, data, q, itop, top) - point_jacobian(model, data, q, ipelvis)) @ M
             rows.append(TORSO_LENGTH * (-d[2] * Jd[0] + d[0] * Jd[2])[None, :] / (d[0] ** 2 + d[2] ** 2))
         for b, local, A, _ in tg["points"]:
             rows.append(A @ point_jacobian(model, data, q, b, local) @ M)

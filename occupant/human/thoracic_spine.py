@@ -25,7 +25,7 @@ zero angle the two pieces are the rigid torso (mass, centre of mass and inertia)
 """
 import numpy as np
 
-from occupant.human.description import Segment
+from occupant.human.description import CERVICALE, Segment
 
 JOINT = "thoracic"
 LOWER = "lower_thorax"
@@ -44,15 +44,15 @@ def halves(mass, com, inertia, d):
     return mh, com - dz, com + dz, 0.5 * (np.asarray(inertia, float) - np.diag([par, par, 0.0]))
 
 
-def split_upper_torso(segs):
-    """The segment list with ``upper_torso`` split at half its height (module docstring); the
-    upper piece's children and ellipsoids re-expressed in its new frame (origin at the joint). In
-    place on the records; returns the new list (``lower_thorax`` before ``upper_torso``)."""
+def split_upper_torso(segs, height):
+    """The segment list with ``upper_torso`` split at half its ``height`` (m, the cervicale
+    above its frame's origin; module docstring); the upper piece's children and ellipsoids
+    re-expressed in its new frame (origin at the joint). In place on the records; returns the
+    new list (``lower_thorax`` before ``upper_torso``)."""
     i = next(k for k, s in enumerate(segs) if s.name == "upper_torso")
     ut = segs[i]
     thorax = next(e for e in ut.ellipsoids if e.name == "thorax")
-    top = next(s for s in segs if s.parent == "upper_torso" and s.joint_name == "lower_neck")
-    zj = LEVEL_FRACTION * top.location[2]
+    zj = LEVEL_FRACTION * height
     if abs(thorax.center[2] - zj) > 1e-9:
         raise ValueError("the thorax ellipsoid's centre is not at half the upper torso's height")
     mh, c_lo, c_up, Ih = halves(ut.mass, ut.com, ut.inertia, HALF_COM * thorax.semi_axes[2])
@@ -72,13 +72,13 @@ def split_upper_torso(segs):
 
 def t8_point(model):
     """(body, point m in its frame) of T8 (validation.T8_FRACTION: 1.5 of the upper torso's nine
-    bodies above the thorax-lumbar joint, level with the T9/T10 disc [E]): on the upper torso of a
-    rigid one, on the lower thorax of a split one."""
+    bodies, thorax-lumbar joint -> cervicale, above that joint, level with the T9/T10 disc [E]):
+    on the upper torso of a rigid one, on the lower thorax of a split one."""
     from occupant.human.validation import T8_FRACTION
 
     joints = model.source.joints
-    t1 = np.asarray(joints["lower_neck"].placement.position, float)
+    c7 = np.asarray(model.source.markers[CERVICALE].position, float)
     if JOINT not in joints:
-        return "upper_torso", T8_FRACTION * t1
+        return "upper_torso", T8_FRACTION * c7
     level = np.asarray(joints[JOINT].placement.position, float)
-    return LOWER, T8_FRACTION * (t1 + level)
+    return LOWER, T8_FRACTION * (c7 + level)

@@ -5,6 +5,7 @@ import pytest
 
 from occupant.dynamics import body_com_positions, forward_dynamics, mass_matrix
 from occupant.human import HumanParameterError, build, load_dummy
+from occupant.human.builder import segment_table
 
 
 def _by_region(model):
@@ -109,7 +110,7 @@ def test_reference_shoulder_shells_from_the_survey(stature, mass):
     the thorax ellipsoid: its top at mid-clavicle above the thorax's dome there, the acromion
     outside the thorax."""
     asm = build(stature=stature, mass=mass, sex="male").source
-    c7 = asm.joints["lower_neck"].placement.position[2]
+    c7 = asm.markers["cervicale"].position[2]
     thorax = asm.geometries["thorax"]
     tc, ts = np.asarray(asm.markers[thorax.marker].position), np.asarray(thorax.semi_axes)
     for side, sgn in (("left", 1.0), ("right", -1.0)):
@@ -193,6 +194,28 @@ def test_reference_asis_flesh_at_the_belts_distance_from_the_asis():
     assert 1e3 * r == pytest.approx(np.hypot(33.0, 31.0), abs=0.5)
 
 
+@pytest.mark.parametrize("stature, mass, sex", [(1.753, 78.2, "male"), (1.501, 49.0, "female")])
+def test_analytic_lower_neck_joint_at_reeds_c7t1(stature, mass, sex):
+    """The lower neck joint (C7/T1) lies 0.55 of the way from the cervicale to the
+    suprasternale, turned 8 deg headward (Reed, Manary & Schneider 1999, the men's rule, used for
+    both sexes), the suprasternale 0.0448 H below and two neck base radii (0.0788 H) ahead of the
+    cervicale (body_proportions.toml): 81.2 mm ahead, 32.2 mm below at 1.753 m; the condyles
+    stand straight above it at the cervicale's height plus de Leva's neck share."""
+    asm = build(stature=stature, mass=mass, sex=sex).source
+    c7 = np.asarray(asm.markers["cervicale"].position)
+    joint = np.asarray(asm.joints["lower_neck"].placement.position) - c7
+    sup = np.array([0.0788, 0.0, -0.0448]) * stature
+    assert np.linalg.norm(joint) == pytest.approx(0.55 * np.linalg.norm(sup), rel=1e-9)
+    turn = np.degrees(np.arctan2(-sup[2], sup[0]) - np.arctan2(-joint[2], joint[0]))
+    assert turn == pytest.approx(8.0, abs=1e-9)
+    if stature == 1.753:
+        assert 1e3 * joint[[0, 2]] == pytest.approx([81.2, -32.2], abs=0.05)
+    oc = np.asarray(asm.joints["upper_neck"].placement.position)
+    assert oc[:2] == pytest.approx([0.0, 0.0], abs=1e-12)
+    head_neck = segment_table(sex)["head_neck"]["length"] * stature
+    assert joint[2] + oc[2] == pytest.approx(0.45 * head_neck, rel=1e-9)
+
+
 @pytest.mark.parametrize("stature, mass", [(1.753, 78.2), (1.88, 101.2)])
 def test_reference_acromia_read_at_the_survey_acromion(stature, mass):
     """The validation cases read the acromia (validation.acromion_points) at the shoulder shells'
@@ -200,7 +223,7 @@ def test_reference_acromia_read_at_the_survey_acromion(stature, mass):
     upper torso; not at the shoulder joints' centres (0.1096 H out: the Hybrid III's)."""
     from occupant.human.validation import acromion_points
     asm = build(stature=stature, mass=mass, sex="male").source
-    c7 = asm.joints["lower_neck"].placement.position[2]
+    c7 = asm.markers["cervicale"].position[2]
     acromia = acromion_points(asm)
     for side, sgn in (("left", 1.0), ("right", -1.0)):
         assert asm.markers[asm.geometries[f"{side}_shoulder_shell"].marker].part == "upper_torso"
@@ -404,24 +427,18 @@ def _chin_gap(model, q, other):
 def test_reference_chin_clears_the_chest_erect_and_as_postured(other):
     """Erect (every joint at zero) and in the seated posture as its file gives the neck (the
     head levelled at C7/T1, 20 deg; dummies/postures/passenger_seated.toml) the chin clears the
-    chest it is paired with: by 8.4 mm from the thorax ellipsoid's top seated."""
+    chest it is paired with: by 75.7 mm from the thorax ellipsoid's top seated."""
     from occupant.human.posture import position
     model = build(stature=1.753, mass=78.2, sex="male", face=True)
     assert _chin_gap(model, np.asarray(model.q_neutral), other) > 0.0
     assert _chin_gap(model, position(model, "passenger_seated"), other) > 0.0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "with the levelling flexion shared by the neck's ranges (neck_levelling: 5.3 deg at C7/T1, "
-    "14.7 at the condyles) the chin is tucked 27 mm back and rests 1.3 mm inside the thorax "
-    "ellipsoid's top, above the suprasternal notch where the sternum pad begins (0.0448 H below "
-    "C7, ANSUR II): 61 N at GS1's start (scenarios/validation/HISTORY.md, humanface). A seated "
-    "person's split (Hey et al. 2017: 13.0 / 7.0 deg) clears it by 4.1 mm, but a passive neck "
-    "does not rest there: in GS1 it swung back 11 deg at each joint by 40 ms and the chin met "
-    "the thorax again (scenarios/validation/README.md, branch neckposture)"))
 def test_reference_chin_clears_the_thorax_seated_with_the_levelled_neck():
     """As a scenario seats the human (the posture's neck flexion shared by the neck joints'
-    ranges), the chin clears the thorax ellipsoid."""
+    ranges), the chin clears the thorax ellipsoid: by 52 mm with the neck's base at C7/T1 (Reed
+    et al. 1999's place, 81 mm ahead of the cervicale; data/body_proportions.toml); from the
+    cervicale it rested 1.2 mm inside the thorax's top (scenarios/validation/README.md, c7t1)."""
     from occupant.human.neck_levelling import share_neck_flexion
     from occupant.human.posture import position
     model = build(stature=1.753, mass=78.2, sex="male", face=True)

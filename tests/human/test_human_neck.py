@@ -33,7 +33,7 @@ def test_analytic_muscles_deliver_the_published_neck_strength():
         total = {"flexion": 0.0, "extension": 0.0, "lateral": 0.0}   # the scalenes' flexion arm
         # (Vasavada's path, 10.1 mm) is balanced by the extensors' tone (test below)
         left_lateral = 0.0
-        for name, side, wa, pa, wb, pb, group, share in muscle_paths(segs, stature):
+        for name, side, wa, pa, wb, pb, group, share in muscle_paths(segs):
             if group.endswith("_oc"):       # spans the occipital condyles only: sized there
                 arm, _ = moment_arm(segs, wa, pa, wb, pb, "oc")
                 f_max = model.muscles.max_force[model.muscle_names.index(name)]
@@ -50,12 +50,12 @@ def test_analytic_muscles_deliver_the_published_neck_strength():
         assert left_lateral == pytest.approx(ref["lateral_strength"], rel=1e-12)
 
 
-def _left_torso_lines(segs, stature):
+def _left_torso_lines(segs):
     """{name: (group, share, flexion arm, lateral arm about C7/T1 (m, towards its side +))} of the
     left side's muscles from the torso."""
     return {n: (group, share, moment_arm(segs, wa, pa, wb, pb, "c7")[0],
                 -moment_arm(segs, wa, pa, wb, pb, "c7", axis=0)[0])
-            for n, side, wa, pa, wb, pb, group, share in muscle_paths(segs, stature)
+            for n, side, wa, pa, wb, pb, group, share in muscle_paths(segs)
             if side == "left" and wa == "torso"}
 
 
@@ -67,7 +67,7 @@ def test_analytic_lateral_group_shares_what_flexion_and_extension_leave():
     for stature, mass in ((1.753, 78.2), (1.60, 60.0)):
         model = build(stature=stature, mass=mass, neck_activation="relaxed")
         st, m, prop = _check_inputs(stature, mass, "male", None)
-        lines = _left_torso_lines(build_segments(st, m, "male", prop), stature)
+        lines = _left_torso_lines(build_segments(st, m, "male", prop))
         f_max = dict(zip(model.muscle_names, model.muscles.max_force))
         others = sum(f_max[n] * lat for n, (g, _, _, lat) in lines.items() if g != "lateral")
         lateral = {n: (share, f_max[n] * lat) for n, (g, share, _, lat) in lines.items()
@@ -83,20 +83,21 @@ def test_analytic_lateral_group_shares_what_flexion_and_extension_leave():
 def test_reference_trapezius_lines_keep_vasavadas_moment_arms():
     """Each trapezius part is one line of Vasavada et al.'s model (two path points in Mortensen
     et al.'s file), so it keeps the part's moment arms read from that file (scenarios/validation/
-    HISTORY.md, neckflexors' and neckextensors' sections; mm): the clavicular part flexes C7/T1
-    (+10.2) and extends the head at the condyles (-42.4), the acromial part extends C7/T1
-    (-1.7); both bend the neck towards their side (61.5, 15.2) far more than they flex or
-    extend it."""
+    HISTORY.md, neckflexors' and neckextensors' sections; mm, scaled to the neck link from the
+    cervicale, 110.1 / 135.9; here to the link from C7/T1, 142.3 / 135.9, x 1.2926): the
+    clavicular part flexes C7/T1 (+10.2: 13.1) and extends the head at the condyles (-42.4:
+    -54.8), the acromial part extends C7/T1 (-1.7: -2.2); both bend the neck towards their side
+    (61.5, 15.2: 79.5, 19.6) far more than they flex or extend it."""
     st, m, prop = _check_inputs(1.753, 78.2, "male", None)
     segs = build_segments(st, m, "male", prop)
-    lines = _left_torso_lines(segs, 1.753)
-    for n, flexion, lateral in (("left_trapezius_clavicular", 10.2, 61.5),
-                                ("left_trapezius_acromial", -1.7, 15.2)):
+    lines = _left_torso_lines(segs)
+    for n, flexion, lateral in (("left_trapezius_clavicular", 13.14, 79.49),
+                                ("left_trapezius_acromial", -2.21, 19.64)):
         assert lines[n][2] * 1e3 == pytest.approx(flexion, abs=0.05), n
         assert lines[n][3] * 1e3 == pytest.approx(lateral, abs=0.05), n
-    path = {p[0]: p for p in muscle_paths(segs, 1.753)}["left_trapezius_clavicular"]
+    path = {p[0]: p for p in muscle_paths(segs)}["left_trapezius_clavicular"]
     arm_oc = moment_arm(segs, path[2], path[3], path[4], path[5], "oc")[0]
-    assert arm_oc * 1e3 == pytest.approx(-42.4, abs=0.05)
+    assert arm_oc * 1e3 == pytest.approx(-54.78, abs=0.05)
 
 
 def test_identity_moment_arms_are_the_compiled_paths_length_slope():
@@ -127,7 +128,7 @@ def test_identity_moment_arms_are_the_compiled_paths_length_slope():
                 q = q0.copy()
                 q[k:k + 4] = quat_multiply(q0[k:k + 4], quat_exp(sign * h * np.eye(3)[axis]))
                 turned.append(lengths(q))
-            for n, _, wa, pa, wb, pb, _, _ in muscle_paths(segs, 1.753):
+            for n, _, wa, pa, wb, pb, _, _ in muscle_paths(segs):
                 if part not in (wa, wb):
                     continue                 # spans the other joint only
                 slope = (turned[0][n] - turned[1][n]) / (2.0 * h)
@@ -155,14 +156,14 @@ def test_analytic_trapezius_at_the_extensors_scale_exceeds_the_lateral_strength(
     monkeypatch.setattr(neck_muscles, "neck_muscle_table", lambda: {**table, "muscle": moved})
     st, m, prop = _check_inputs(1.753, 78.2, "male", None)
     with pytest.raises(ValueError, match=r"already give 52\.8 N m"):
-        neck_muscles.lateral_max_forces(build_segments(st, m, "male", prop), 1.753, f_max)
+        neck_muscles.lateral_max_forces(build_segments(st, m, "male", prop), f_max)
 
 
-def _net_tone(model, segs, stature, level="excitation"):
+def _net_tone(model, segs, level="excitation"):
     """Net moment (N m, flexion positive) of the muscles' tone about C7/T1 and about the
     occipital condyles, isometric in the reference posture."""
     net = {"c7": 0.0, "oc": 0.0}
-    for name, side, wa, pa, wb, pb, group, share in muscle_paths(segs, stature):
+    for name, side, wa, pa, wb, pb, group, share in muscle_paths(segs):
         i = model.muscle_names.index(name)
         f = model.muscles.max_force[i] * getattr(model.muscles, level)[i]
         net["c7"] += f * moment_arm(segs, wa, pa, wb, pb, "c7")[0] if wa == "torso" else 0.0
@@ -188,7 +189,7 @@ def test_analytic_co_contraction_balanced_in_the_reference_posture(hyoid_chain, 
     for activation, level in (("relaxed", "excitation"), ("braced", "excitation"),
                               ("reflex", "reflex_excitation")):
         model = build(stature=1.753, mass=78.2, neck_activation=activation)
-        net = _net_tone(model, segs, 1.753, level)
+        net = _net_tone(model, segs, level)
         force = model.muscles.max_force * getattr(model.muscles, level)
         tone = table["activation"][activation] * table["reference"]["flexion_strength"]
         assert net["c7"] == pytest.approx(0.0, abs=1e-9 * tone)

@@ -199,14 +199,19 @@ def _hip_to_eye_angle_deg(sex, stature, mass, h30_mm):
     return 0.32 + 0.214 * mass / stature ** 2, 4.1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the glabella lies 15-16 deg behind the hips (the regressions' 5-5.5): the human's condyles "
-    "stand straight above C7, a skin point (craniovertebral angle 90 deg standing, 108 seated; a "
-    "person's 50.6, the tragion 88 mm ahead of C7), and its straight trunk takes the J826 "
-    "manikin's 25 deg; a 15 deg trunk meets the regressions but GS1 then loses its head and T1 "
-    "excursions (8 -> 7 of 19 inside; scenarios/validation/README.md, humanseat)"))
-@pytest.mark.parametrize("name", ["driver_seated", "passenger_seated"])
-@pytest.mark.parametrize("sex, percentile", [("female", 5), ("male", 50), ("male", 95)])
+BEHIND = pytest.mark.xfail(strict=True, reason=(
+    "the glabella lies 9.0-9.6 deg behind the hips seated as a passenger, 8.8 as the 50th "
+    "male driver, beyond the regressions' 5.0-5.5 + RMSE by 0.01-0.5 deg: the straight trunk "
+    "takes the J826 manikin's 25 deg on the H-point -> cervicale line, and the neck link, "
+    "condyles straight above C7/T1 (standing craniovertebral angle 54 deg, a person's 50.6), "
+    "still leans back seated (scenarios/validation/README.md, humanseat and c7t1)"))
+
+
+@pytest.mark.parametrize("name, sex, percentile", [
+    ("driver_seated", "female", 5), pytest.param("driver_seated", "male", 50, marks=BEHIND),
+    ("driver_seated", "male", 95), pytest.param("passenger_seated", "female", 5, marks=BEHIND),
+    pytest.param("passenger_seated", "male", 50, marks=BEHIND),
+    pytest.param("passenger_seated", "male", 95, marks=BEHIND)])
 def test_reference_seated_human_hip_to_eye_angle(name, sex, percentile):
     """Seated, the human's eyes lie no further behind its hips than one root-mean-square error
     beyond UMTRI's drivers' mean hip-to-eye angle (above). Its eye is bounded by the glabella,
@@ -225,6 +230,25 @@ def test_reference_seated_human_hip_to_eye_angle(name, sex, percentile):
     want, rmse = _hip_to_eye_angle_deg(sex, header["stature"], header["total_mass"],
                                        -1000.0 * heel["z"])
     assert math.degrees(math.atan2(-hip_to_eye[0], hip_to_eye[2])) <= want + rmse
+
+
+@pytest.mark.parametrize("name", ["driver_seated", "passenger_seated"])
+def test_reference_torso_line_ends_at_the_lower_neck_joint_or_the_cervicale(family, name):
+    """The torso angle target is met on the H-point -> lower neck joint line for the dummies and
+    on the H-point -> cervicale line for the human (its C7/T1 joint lies 81 mm ahead of the
+    cervicale, a skin point, as the dummies' lower neck joint does not): the human's thorax stands
+    where it stood with its neck joint at the cervicale, the dummies' postures unchanged."""
+    target = math.radians(load_posture(name)["targets"]["torso_angle_deg"])
+    human = build(percentile=50)
+    for model in (*family.values(), human):
+        q = position(model, name)
+        top = ("upper_torso", np.asarray(human.source.markers["cervicale"].position)) \
+            if model is human else ("neck", np.zeros(3))
+        d = point_position(model, q, *top) - point_position(model, q, "pelvis", np.zeros(3))
+        assert math.atan2(-d[0], d[2]) == pytest.approx(target, abs=TARGET_TOLERANCE / 0.5)
+        assert torso_angle(model, q) == pytest.approx(math.atan2(-d[0], d[2]), abs=1e-12)
+    d = point_position(human, q, "neck", np.zeros(3)) - point_position(human, q, "pelvis", np.zeros(3))
+    assert math.atan2(-d[0], d[2]) < target - math.radians(5.0)
 
 
 def test_analytic_angles_round_trip(h3):

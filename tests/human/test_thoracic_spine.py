@@ -91,9 +91,9 @@ def test_identity_t8_is_where_the_rigid_torso_had_it():
     body, p = t8_point(split)
     assert body == LOWER
     assert t8_point(rigid)[0] == "upper_torso"
-    t1 = np.asarray(rigid.source.joints["lower_neck"].placement.position, float)
+    c7 = np.asarray(rigid.source.markers["cervicale"].position, float)
     # both frames' origin: the thorax-lumbar joint
-    np.testing.assert_allclose(p, T8_FRACTION * t1, atol=1e-12)
+    np.testing.assert_allclose(p, T8_FRACTION * c7, atol=1e-12)
 
 
 @pytest.fixture(scope="module")
