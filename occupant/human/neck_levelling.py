@@ -14,7 +14,7 @@ muscles: their moments equal, but for the ~1.6 N m the head's weight adds at C7/
 neck link's lean [E]. A seated person's own split differs (C2-C7 taking 16.6 / 12.8 of
 the trunk's tilt, Hey et al. 2017 [S abstract]; 13.0 / 7.0 deg here by joint_rom.toml's chord
 argument): it clears the chin but is not at rest on a passive neck, which in GS1 swung back
-11 deg at each joint in 40 ms (scenarios/validation/README.md, branch neckposture).
+11 deg at each joint in 40 ms (scenarios/validation/HISTORY.md Stop 39, branch neckposture).
 
 Only the flexion components (rotation-vector y) are shared: two turns about one axis add, so
 the head's orientation is unchanged whenever the neck joints turn about y alone (the shipped

@@ -386,7 +386,8 @@ def test_analytic_face_shells_scale_with_the_head(stature, mass, sex):
 
 def test_reference_face_is_off_by_default():
     """Without face=True the head carries its head shell alone (no chin: the pedestrian human
-    variant, scenarios/validation/README.md faceoff; GS1 sets ``face`` in its case file)."""
+    variant, scenarios/validation/HISTORY.md Stop 39 faceoff; GS1 sets ``face`` in its case
+    file)."""
     asm = build(stature=1.753, mass=78.2, sex="male").source
     assert "chin" not in asm.geometries
 
@@ -438,7 +439,8 @@ def test_reference_chin_clears_the_thorax_seated_with_the_levelled_neck():
     """As a scenario seats the human (the posture's neck flexion shared by the neck joints'
     ranges), the chin clears the thorax ellipsoid: by 52 mm with the neck's base at C7/T1 (Reed
     et al. 1999's place, 81 mm ahead of the cervicale; data/body_proportions.toml); from the
-    cervicale it rested 1.2 mm inside the thorax's top (scenarios/validation/README.md, c7t1)."""
+    cervicale it rested 1.2 mm inside the thorax's top (scenarios/validation/HISTORY.md Stop 39,
+    c7t1)."""
     from occupant.human.neck_levelling import share_neck_flexion
     from occupant.human.posture import position
     model = build(stature=1.753, mass=78.2, sex="male", face=True)

@@ -48,7 +48,7 @@ def test_identity_shared_neck_rests_with_equal_moments(seated):
     """Shared by the ranges, the two neck joints' passive curves (joint_passive.toml) take the same
     moment: the series chain's rest without muscles, which a split sourced from seated posture
     (13.0 / 7.0 deg) is not (C7/T1 12.1 N m into its branch, the condyles 0.5 N m;
-    scenarios/validation/README.md, branch neckposture)."""
+    scenarios/validation/HISTORY.md Stop 39, branch neckposture)."""
     from occupant.human.passive_joints import passive_moment, passive_table
     human, q = seated
     shared = share_neck_flexion(human, q)

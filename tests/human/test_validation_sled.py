@@ -416,8 +416,8 @@ def test_regression_gs1_figures(gs1):
     6.82 -> 6.81 kN, head 3 ms 52.1 -> 52.8 g, the rest within 0.04 mm, 0.03 g, 0.01 kN. Since
     the neck's base at C7/T1 (builder.c7t1_from_cervicale; T1 read at the moved joint, 81 mm
     ahead of and 32 mm below the cervicale; the torso line on the cervicale keeps the thorax;
-    scenarios/validation/README.md c7t1): head 395.0 -> 405.1 mm, T1 252.3 -> 234.6 mm, T1 rise
-    34.2 -> 19.6 mm, T8 161.8 -> 164.3 mm, L2 108.0 -> 110.3, L4 85.3 -> 88.0 mm, T1, T8 and L2
+    scenarios/validation/HISTORY.md Stop 39 c7t1): head 395.0 -> 405.1 mm, T1 252.3 -> 234.6 mm,
+    T1 rise 34.2 -> 19.6 mm, T8 161.8 -> 164.3 mm, L2 108.0 -> 110.3, L4 85.3 -> 88.0 mm, T1, T8 and L2
     decelerations 55.4 -> 53.5, 35.5 -> 31.2 and 27.6 -> 31.0 g, acromia 169.0 -> 175.3 and
     311.7 -> 288.2 mm, upper and lower shoulder belt 8.07 -> 7.98 and 6.81 -> 6.72 kN, lap belt
     0.93 -> 0.95 kN, head 3 ms 52.8 -> 53.4 g, the rest within 0.5 mm."""
@@ -946,7 +946,7 @@ def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
     rebound), now comes later, as it did face off (240 N m at 150 ms, 696 at 154 ms in a run to
     170 ms). Before the neck's base moved to C7/T1 thorax-lumbar 391 N m at 116 ms, 20.7 deg.
     Measured alike at half the step and with RK4 before (scenarios/validation/HISTORY.md, branch
-    gs1lumbar); since, run once (scenarios/validation/README.md, c7t1)."""
+    gs1lumbar); since, run once (scenarios/validation/HISTORY.md Stop 39, c7t1)."""
     from occupant.forces.joint_resistance import table_load
     res, model = gs1["results"], gs1["model"]
     el, t, out = model.joint_resistance, res.t, res.outputs
@@ -1000,8 +1000,8 @@ def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks
 
 def test_regression_gs1_t8_stops_as_the_lumbar_segment_turns_back(gs1):
     """Why GS1's T8 stops at 164 mm (99 ms, under its corridor's 175.1) and goes back
-    (scenarios/validation/README.md, t8trace). T8 (thoracic_spine.t8_point) lies 41 mm above the
-    thorax-lumbar joint on the upper torso; its forward travel relative to the sled is the sum of
+    (scenarios/validation/HISTORY.md Stop 39, t8trace). T8 (thoracic_spine.t8_point) lies 41 mm
+    above the thorax-lumbar joint on the upper torso; its forward travel relative to the sled is the sum of
     the changes of the chain's four vectors: the hip (the pelvis's origin), the pelvis's turn
     (hip -> lumbar-pelvis joint), the lumbar segment's turn (-> thorax-lumbar joint) and the upper
     torso's turn (-> T8). From 80 ms to T8's peak (98.9 ms) the lumbar segment turns back (-7.2
@@ -1240,7 +1240,7 @@ def test_reference_gs1_upper_torso_does_not_rattle_on_the_lumbar_spine(gs1):
 @pytest.mark.xfail(strict=True, reason=(
     "since the neck's base at C7/T1 (the head and neck 81 mm further forward over the trunk) "
     "the settled H-point moves 15.6 mm (13.9 rearward, 7.1 down; 12.4 / 5.5 before), the "
-    "buttock still loaded (scenarios/validation/README.md, c7t1)"))
+    "buttock still loaded (scenarios/validation/HISTORY.md Stop 39, c7t1)"))
 def test_reference_gs1_human_sits_on_its_buttock():
     """At its posture the human rests on the rigid pan: settled under gravity for the SAFER
     deck's 350 ms (occupant.scenario.settle) its H-point moves under 15 mm (12.4 mm rearward, 5.5
@@ -1636,7 +1636,7 @@ def gs1_over_the_shoulder():
     "since the neck's base at C7/T1 the neck shell stands 81 mm further forward (radius 75 -> "
     "66 mm) and the belt fitted over the shoulder shell lies at its outboard end, the acromion "
     "(200 mm outboard of the thorax's centre), its path 51.5 mm into the right upper arm shell "
-    "(scenarios/validation/README.md, c7t1); not the shipped case's routing"))
+    "(scenarios/validation/HISTORY.md Stop 39, c7t1); not the shipped case's routing"))
 def test_reference_gs1_belt_fitted_over_the_shoulder_shell_crosses_the_chest(gs1_over_the_shoulder):
     """Routed over the human's right shoulder shell (behind a barrier wrap on the neck) and then
     the chest, the fitted shoulder belt lies over the shoulder's top outboard of the neck and
