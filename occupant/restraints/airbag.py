@@ -360,6 +360,9 @@ def airbags(bundle, data, t, q, v, z):
             lift, r_link, part = geo[8, k, 0], geo[8, k, 1], geo[8, k, 2]
             vol_c, area, rim_area = _patch(el.dimple, d, el.radius_a[k], radius_b, taut, face,
                                            share_k, slack, lift, r_link, part)
+            # a link's lead takes the reaction of its other pairs' dimples under its own
+            reaction = taut * geo[9, k, 0]
+            area += reaction
             # the share over the carrier's front, at its own depth (occupant.contact.carrier)
             share, d_s, area_s, sx, sy, sz = 0.0, d, area, cx, cy, cz
             la, carrier = el.link_a[k], el.carrier[k]
@@ -372,6 +375,7 @@ def airbags(bundle, data, t, q, v, z):
                                                 nx, ny, nz, cx, cy, cz)
                 vol_s, area_s, _ = _patch(el.dimple, d_s, el.radius_a[k], radius_b, taut, face,
                                           share_k, slack, lift, r_link, part)
+                area_s += reaction
                 vol_c = (1.0 - share) * vol_c + share * vol_s
             displaced += vol_c
             geo[4, k, 2] = area

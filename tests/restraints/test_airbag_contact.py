@@ -20,7 +20,7 @@ from occupant.modeling.airbags import N2_CP, N2_CV, unfolded_fraction
 from occupant.model import ModelError
 from occupant.restraints.airbag import lens, patch
 from occupant.restraints.airbag_dimple import (
-    C0, D_MAX, K_DEPTH, LINK_BAND, N_EXP, ROWS, cap_depth, dimple, dimple_shares, disc_overlap,
+    C0, D_MAX, K_DEPTH, N_EXP, ROWS, cap_depth, dimple, dimple_shares, disc_overlap,
     tautness,
 )
 
