@@ -51,8 +51,8 @@ Data = namedtuple("Data", [
                     #   carrier (share, penetration m, its rate m/s) and its contact point (B0),
                     #   (share of its dimple, the dimple's area m^2, the depth the unfolding
                     #   put the body in m) of the "dimple" law, and its link's law (its
-                    #   effective depth less its own m, its body radius m, 1.0; a lead's
-                    #   reaction area m^2) (occupant.restraints.airbag_dimple.dimple_shares)
+                    #   effective depth less its own m; a lead's reaction area m^2, column 0
+                    #   of each) (occupant.restraints.airbag_dimple.dimple_shares)
                     #   (occupant.restraints.airbag)
     "contact_p_b",  # (nc, 3) m, each contact pair's point of geometry b (its link frame) as
                     #   moved by its prescribed translation, if any (occupant.contact.compliant)

@@ -372,9 +372,9 @@ def _three_meet(geo, start, end, k, link):
 # (central difference in x_L, both delta's factors), and p dV = sum F_k dx_k along the normals at
 # fixed shares; what the lateral motion of rho_k does to V is not returned as a force (its work is
 # left to the runs' energy balances, scenarios/README.md `kneedimple`).
-# Rows of Data.airbag_pairs the link law adds: (e_k - x_k = -delta_L(rho_k), the pair's own body
-# radius, 1.0) in row 8 (``occupant.restraints.airbag._blend`` reads them), the lead's reaction
-# area (m^2, before the taut share) in row 9, column 0.
+# Rows of Data.airbag_pairs the link law adds, column 0 of each: e_k - x_k = -delta_L(rho_k) (m)
+# in row 8 (``occupant.restraints.airbag._blend`` reads it), the lead's reaction area (m^2, before
+# the taut share) in row 9.
 ROWS = 10
 LEAD_STEP = 1e-7   # m, the central difference of delta_L in x_L [E: 1e-6 of a depth of cm]
 
@@ -415,8 +415,7 @@ def _link_dimples(geo, start, end, radius, R, face, link, first):
     for j in range(start, end):
         if link[j] == link[first]:
             geo[7, j, 1] = 0.0
-            geo[8, j, 0], geo[8, j, 1], geo[8, j, 2] = 0.0, radius[j], 1.0
-            geo[9, j, 0], geo[9, j, 1], geo[9, j, 2] = 0.0, 0.0, 0.0
+            geo[8, j, 0], geo[9, j, 0] = 0.0, 0.0
     if lead < 0:
         return
     x_lead = _pushed(geo, lead)
