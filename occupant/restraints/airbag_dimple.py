@@ -219,16 +219,16 @@ def _offset(geo, k, j):
 
 
 @njit(**JIT)
-def _place_discs(geo, start, end, k, basis, link):
+def _place_discs(geo, start, end, k, basis):
     """Write the other pairs' discs into pair k's plane (``basis``: two unit vectors across k's
     normal), scratch rows of Data.airbag_pairs that ``airbags`` fills after the shares: the
     centre (u, v) at its distance across their mean normal (``_offset``) and the radius into
     geo[5, j], 1.0 into geo[6, j, 0] where the disc meets k's (else 0.0); ``_ring_arcs`` uses
-    geo[6, j, 1:3]. Pairs of k's link lay no disc on it (``_link_dimples``)."""
+    geo[6, j, 1:3]."""
     rho = np.sqrt(geo[7, k, 1] / np.pi)
     for j in range(start, end):
         geo[6, j, 0] = 0.0
-        if link[j] == link[k] or geo[7, j, 1] <= 0.0:
+        if j == k or geo[7, j, 1] <= 0.0:
             continue
         dx, dy, dz = _offset(geo, k, j)
         s = np.sqrt(dx * dx + dy * dy + dz * dz)
@@ -255,7 +255,7 @@ def _covers(geo, k, j, x, y):
 
 @njit(**JIT)
 def _excess(geo, start, end, k, x, y):
-    """Pair k's part of the point (x, y) of its disc (its link's other pairs' discs not counted, ``_place_discs``), 1
+    """Pair k's part of the point (x, y) of its disc (one disc per link, ``_link_dimple``), 1
     over the discs that cover it, less what the pairwise law leaves it there (1 less half to each
     other disc covering it): 0 where at most one other disc covers the point."""
     covering, pairwise = 0, 1.0
@@ -302,7 +302,7 @@ def _next_end(geo, start, end, after):
 
 
 @njit(**JIT)
-def _excess_share(geo, start, end, k, link):
+def _excess_share(geo, start, end, k):
     """What pair k's share of its dimple exceeds the pairwise law's: ``_excess`` averaged over
     its disc, on N_RINGS rings of equal area, exactly along each ring between the ends of its
     arcs in other discs."""
@@ -312,7 +312,7 @@ def _excess_share(geo, start, end, k, link):
     norm = np.sqrt(ux * ux + uy * uy + uz * uz)
     ux, uy, uz = ux / norm, uy / norm, uz / norm
     _place_discs(geo, start, end, k, (ux, uy, uz, ny * uz - nz * uy, nz * ux - nx * uz,
-                                      nx * uy - ny * ux), link)
+                                      nx * uy - ny * ux))
     rho = np.sqrt(geo[7, k, 1] / np.pi)
     total = 0.0
     for i in range(N_RINGS):
@@ -329,9 +329,9 @@ def _excess_share(geo, start, end, k, link):
 
 
 @njit(**JIT)
-def _meet(geo, k, j, link):
-    """Whether pair j's disc overlaps pair k's (both of positive area, of different links)."""
-    if link[j] == link[k] or geo[7, j, 1] <= 0.0 or geo[7, k, 1] <= 0.0:
+def _meet(geo, k, j):
+    """Whether pair j's disc overlaps pair k's (both of positive area)."""
+    if j == k or geo[7, j, 1] <= 0.0 or geo[7, k, 1] <= 0.0:
         return False
     dx, dy, dz = _offset(geo, k, j)
     return np.sqrt(dx * dx + dy * dy + dz * dz) < np.sqrt(geo[7, k, 1] / np.pi) \
@@ -339,44 +339,37 @@ def _meet(geo, k, j, link):
 
 
 @njit(**JIT)
-def _three_meet(geo, start, end, k, link):
+def _three_meet(geo, start, end, k):
     """Whether two of the discs meeting pair k's meet each other (else no point of k's disc lies
     in three and the pairwise law is exact)."""
     for j in range(start, end):
-        if not _meet(geo, k, j, link):
+        if not _meet(geo, k, j):
             continue
         for i in range(start, j):
-            if _meet(geo, k, i, link) and _meet(geo, i, j, link):
+            if _meet(geo, k, i) and _meet(geo, i, j):
                 return True
     return False
 
 
-# Bodies of one link in a bag (a dummy's head shell and its chin, a knee sphere and the shank
-# shell of its leg) are one rigid surface: a body under another's dimple presses only what it
-# protrudes beyond that dimple's surface. The link's lead, its deepest pair (own depth x_L, the
-# depth it pushed in itself; ties: lower index), presses its own dimple; each other pair k of the
-# link presses its own dimple at its EFFECTIVE depth e_k = x_k - delta_L(rho_k), rho_k its
-# point's distance from the lead's across their mean normal, delta_L the lead's dimple's depth
-# there: the mirror-buckled cap's profile (the inverted cap's meridian, to first order in
-# rho / R a parabola, Pogorelov's mirror buckling), delta_L = x_L (1 - rho^2 / rho_L^2) inside
-# the lead's disc of radius rho_L = sqrt(A_L / pi), 0 outside. So a pair at the lead's point no
-# deeper than it presses nothing, a pair outside the lead's disc its own dimple (the union of
-# two dimples, as before one dimple per link), and e_k is continuous as it moves out through the
-# rim. (The one-dimple-per-link law before this, the widest body's dimple at the link's smooth
-# maximum depth, pressed a knee sphere and the shank shell of its leg as one disc of the
-# shank's radius: US NCAP's femurs fell 1.02 / 0.90 -> 0.70 / 0.62 kN against the test's 1.13 /
-# 1.49, scenarios/README.md `chinlink`.) The pairs of one link do not share each other's discs
-# (the effective depth already took the lead's dimple out of the others'); each shares the union
-# with the other links' discs as above. Energy: the link's volume sum_k share_k V(e_k) depends on
-# x_L through delta_L, so the lead takes the reaction -sum_k share_k A(e_k) d delta_L / d x_L
-# (central difference in x_L, both delta's factors), and p dV = sum F_k dx_k along the normals at
-# fixed shares; what the lateral motion of rho_k does to V is not returned as a force (its work is
-# left to the runs' energy balances, scenarios/README.md `kneedimple`).
-# Rows of Data.airbag_pairs the link law adds, column 0 of each: e_k - x_k = -delta_L(rho_k) (m)
-# in row 8 (``occupant.restraints.airbag._blend`` reads it), the lead's reaction area (m^2, before
-# the taut share) in row 9.
-ROWS = 10
-LEAD_STEP = 1e-7   # m, the central difference of delta_L in x_L [E: 1e-6 of a depth of cm]
+# One rigid surface of several bodies (a dummy's head shell and its chin, a knee sphere and the
+# shank shell of its leg: pairs of one link) presses one dimple: a chin under a head already in
+# the fabric only deepens the head's dimple locally (scenarios/README.md `chinunion`: pairwise,
+# the chin 66 mm in turned a dimple nearly as wide as the head's, 80-100 mm lower, and took 27 %
+# of the head's push). The link's dimple is that of its widest body at the link's depth D, a
+# smooth maximum of its pairs' depths x_k (the depths they pushed in themselves): with
+# w_k = max(0, x_k - D + LINK_BAND), sum_k w_k^2 = LINK_BAND^2, so D is the deepest's own depth
+# while the others lie a band or more below it, and at most LINK_BAND (1 - 1/sqrt(n)) above it
+# when n are equally deep. dD/dx_k = w_k / sum w, so the link's dimple, split among its pairs in
+# those parts at their own points, pushes with the power the gas does on it: p dV = sum of the
+# pairs' F_k dx_k exactly, at fixed shares (the parts concentrate on the deepest pair; two equally
+# deep split it evenly; nothing switches). The link's disc (its dimple's area about the parts'
+# weighted point, across their weighted normal) shares the union with other links' (above).
+LINK_BAND = 0.005   # m [E: a few mm, below the chin's 20-60 mm under the head's depth in the
+#                     driver bag (chinunion), above a step's motion]
+# Rows of Data.airbag_pairs the link law adds: (D - x_k, the link's dimple's body radius, the
+# pair's part) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's lead
+# pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's.
+ROWS = 11
 
 
 @njit(**JIT)
@@ -386,89 +379,99 @@ def _pushed(geo, k):
 
 
 @njit(**JIT)
-def _lead(geo, start, end, link, first):
-    """The deepest pair (own depth > 0; ties: lower index) of ``first``'s link, -1 if none."""
-    best, best_k = 0.0, -1
-    for j in range(start, end):
-        if link[j] == link[first] and _pushed(geo, j) > best:
-            best, best_k = _pushed(geo, j), j
-    return best_k
+def _link_level(geo, start, end, link, lead, band):
+    """(level s = D - band, how many pairs lie above it, the deepest pair) of ``lead``'s link:
+    its pairs taken deepest first (ties: lower index first), s the smaller root of
+    sum (x_k - s)^2 = band^2 over them, until the next lies at or below s."""
+    top, top_k, deepest = np.inf, -1, -1
+    n, s1, s2, level = 0, 0.0, 0.0, -np.inf
+    while True:
+        best, best_k = 0.0, -1
+        for j in range(start, end):
+            if link[j] != link[lead]:
+                continue
+            x = _pushed(geo, j)
+            if x > 0.0 and (x < top or (x == top and j > top_k)) and (best_k < 0 or x > best):
+                best, best_k = x, j
+        if best_k < 0 or (n > 0 and best <= level):
+            break
+        n += 1
+        s1 += best
+        s2 += best * best
+        top, top_k = best, best_k
+        if n == 1:
+            deepest, level = best_k, best - band
+        else:
+            level = (s1 - np.sqrt(max(s1 * s1 - n * (s2 - band * band), 0.0))) / n
+    return level, n, deepest
 
 
 @njit(**JIT)
-def lead_depth_at(x_lead, area_lead, rho):
-    """delta_L: the depth (m) of the lead's dimple (own depth ``x_lead``, area ``area_lead``) at
-    the distance ``rho`` (m) from its point across the normal, the mirror-buckled cap's parabola,
-    0 at and outside its disc's rim."""
-    rim2 = area_lead / np.pi
-    if rim2 <= 0.0 or rho * rho >= rim2:
-        return 0.0
-    return x_lead * (1.0 - rho * rho / rim2)
-
-
-@njit(**JIT)
-def _link_dimples(geo, start, end, radius, R, face, link, first):
-    """Write the link law's rows 8 and 9 and each pair's own disc area (geo[7, k, 1]) for the
-    pairs of ``first``'s link (the first of them in the bag): the lead's own dimple, the others'
-    at their effective depths; rows 9's reaction is finished by ``dimple_shares``."""
-    lead = _lead(geo, start, end, link, first)
+def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
+    """Write the link law's row 8 for the pairs of ``lead``'s link (the first of them in the bag)
+    and the link's disc into its deepest pair (its area into geo[7, k, 1], the weighted point
+    and normal into rows 2 and 3, its own kept in rows 9 and 10); the others' areas 0. Returns
+    the deepest pair, -1 if none pushed in."""
+    r_w = 0.0
     for j in range(start, end):
-        if link[j] == link[first]:
+        if link[j] == link[lead]:
+            r_w = max(r_w, radius[j])
             geo[7, j, 1] = 0.0
-            geo[8, j, 0], geo[9, j, 0] = 0.0, 0.0
-    if lead < 0:
-        return
-    x_lead = _pushed(geo, lead)
-    geo[7, lead, 1] = dimple(x_lead, radius[lead], R, face)[1]
+            geo[8, j, 0], geo[8, j, 1], geo[8, j, 2] = 0.0, r_w, 0.0
+    level, n, deepest = _link_level(geo, start, end, link, lead, band)
+    if deepest < 0:
+        return -1
+    depth = _pushed(geo, deepest) if n == 1 else level + band
+    for r in range(3):
+        geo[9, deepest, r], geo[10, deepest, r] = geo[2, deepest, r], geo[3, deepest, r]
+    if n == 1:
+        geo[8, deepest, 2] = 1.0
+    else:
+        total = 0.0   # over the pairs pushed in (x_k > 0) above the level
+        for j in range(start, end):
+            if link[j] == link[lead] and _pushed(geo, j) > 0.0:
+                total += max(_pushed(geo, j) - level, 0.0)
+        nx, ny, nz, px, py, pz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        for j in range(start, end):
+            if link[j] != link[lead] or _pushed(geo, j) <= max(level, 0.0):
+                continue
+            part = (_pushed(geo, j) - level) / total
+            geo[8, j, 0], geo[8, j, 2] = depth - _pushed(geo, j), part
+            nx, ny, nz = nx + part * geo[2, j, 0], ny + part * geo[2, j, 1], \
+                nz + part * geo[2, j, 2]
+            px, py, pz = px + part * geo[3, j, 0], py + part * geo[3, j, 1], \
+                pz + part * geo[3, j, 2]
+        norm = np.sqrt(nx * nx + ny * ny + nz * nz)
+        geo[2, deepest, 0], geo[2, deepest, 1], geo[2, deepest, 2] = nx / norm, ny / norm, \
+            nz / norm
+        geo[3, deepest, 0], geo[3, deepest, 1], geo[3, deepest, 2] = px, py, pz
     for j in range(start, end):
-        if link[j] != link[first] or j == lead or _pushed(geo, j) <= 0.0:
-            continue
-        dx, dy, dz = _offset(geo, lead, j)
-        rho = np.sqrt(dx * dx + dy * dy + dz * dz)
-        delta = lead_depth_at(x_lead, geo[7, lead, 1], rho)
-        geo[8, j, 0] = -delta
-        geo[7, j, 1] = dimple(_pushed(geo, j) - delta, radius[j], R, face)[1]
-
-
-@njit(**JIT)
-def _lead_reaction(geo, start, end, radius, R, face, link, lead):
-    """-sum_k share_k A(e_k) d delta_L(rho_k) / d x_L over the other pairs of ``lead``'s link
-    (m^2): the lead's part of the link's dV / dx_L beyond its own dimple."""
-    x_lead, r_lead = _pushed(geo, lead), radius[lead]
-    h = min(LEAD_STEP, 0.5 * x_lead)
-    a_up = dimple(x_lead + h, r_lead, R, face)[1]
-    a_down = dimple(x_lead - h, r_lead, R, face)[1]
-    total = 0.0
-    for j in range(start, end):
-        if link[j] != link[lead] or j == lead or geo[7, j, 1] <= 0.0:
-            continue
-        dx, dy, dz = _offset(geo, lead, j)
-        rho = np.sqrt(dx * dx + dy * dy + dz * dz)
-        slope = (lead_depth_at(x_lead + h, a_up, rho)
-                 - lead_depth_at(x_lead - h, a_down, rho)) / (2.0 * h)
-        total -= geo[7, j, 0] * geo[7, j, 1] * slope
-    return total
+        if link[j] == link[lead]:
+            geo[8, j, 1] = r_w
+    geo[7, deepest, 1] = dimple(depth, r_w, R, face)[1]
+    return deepest
 
 
 @njit(**JIT)
 def dimple_shares(geo, start, end, radius, R, face, link):
-    """Each pair's share of its dimple, for the bag whose pairs are start..end - 1, into
-    geo[7, k, 0], and the link law's rows 8 and 9 (``_link_dimples``): each link's (``link``,
-    the pairs' links) lead presses its own dimple, its other pairs theirs at their effective
-    depths under the lead's (``radius``: the bodies' radii). The dimples are discs of their
-    areas (``dimple``, face curvature radius R, at most the bag's ``face`` m^2) about the pairs'
-    contact points (geo[3]) across their mean normal (geo[2]), depths geo[4, k, 0] less the
-    unfolded depths geo[7, k, 2] (``occupant.restraints.airbag.patch``); each area is left in
-    geo[7, k, 1]. The share: the mean over the disc of 1 over the links whose discs cover each
-    point (a link's own other pairs not counted), in closed form each disc keeping its area less
-    half of each common area with another (``disc_overlap``), exact where no three discs meet;
-    where they do, what the parts exceed that is integrated (``_excess_share``; geo[5] and
-    geo[6] serve it as scratch, ``airbags`` writes them after). Returns 0.0."""
+    """Each pair's share of its link's dimple, for the bag whose pairs are start..end - 1, into
+    geo[7, k, 0], and the link law's row 8 (``_link_dimple``): one dimple per link (``link``,
+    the pairs' links) in the bag, of its widest body (``radius``) at the link's smooth maximum
+    depth (``LINK_BAND``), split among its pairs by their parts. The links' dimples are discs of
+    their areas (``dimple``, face curvature radius R, at most the bag's ``face`` m^2) about
+    their weighted contact points (geo[3]) across their mean normal (geo[2]), depths geo[4, k, 0]
+    less the unfolded depths geo[7, k, 2] (the depth the body pushed in itself,
+    ``occupant.restraints.airbag.patch``); the link's area is left in geo[7, k, 1] of its deepest
+    pair (0 in the others'). The share: the mean over the disc of 1 over the links whose discs
+    cover each point, in closed form each disc keeping its area less half of each common area
+    with another (``disc_overlap``), exact where no three discs meet; where they
+    do, what the parts exceed that is integrated (``_excess_share``; geo[5] and geo[6] serve it
+    as scratch, ``airbags`` writes them after). Returns 0.0."""
     for k in range(start, end):
         geo[7, k, 1] = -1.0
     for k in range(start, end):
         if geo[7, k, 1] < 0.0:
-            _link_dimples(geo, start, end, radius, R, face, link, k)
+            _link_dimple(geo, start, end, radius, R, face, link, k, LINK_BAND)
     for k in range(start, end):
         area = geo[7, k, 1]
         geo[7, k, 0] = 1.0
@@ -477,7 +480,7 @@ def dimple_shares(geo, start, end, radius, R, face, link):
         rho = np.sqrt(area / np.pi)
         kept, meeting = area, 0
         for j in range(start, end):
-            if link[j] == link[k] or geo[7, j, 1] <= 0.0:
+            if j == k or geo[7, j, 1] <= 0.0:
                 continue
             dx, dy, dz = _offset(geo, k, j)
             common = disc_overlap(rho, np.sqrt(geo[7, j, 1] / np.pi),
@@ -486,11 +489,16 @@ def dimple_shares(geo, start, end, radius, R, face, link):
                 kept -= 0.5 * common
                 meeting += 1
         share = kept / area
-        if meeting > 1 and _three_meet(geo, start, end, k, link):
-            share += _excess_share(geo, start, end, k, link)
+        if meeting > 1 and _three_meet(geo, start, end, k):
+            share += _excess_share(geo, start, end, k)
         geo[7, k, 0] = max(share, 0.0)
-    # the leads' reactions, at the shares
+    # the link's share to all its pairs, the deepest's own normal and point back
     for k in range(start, end):
-        if geo[7, k, 1] > 0.0 and geo[8, k, 0] == 0.0 and _lead(geo, start, end, link, k) == k:
-            geo[9, k, 0] = _lead_reaction(geo, start, end, radius, R, face, link, k)
+        if geo[7, k, 1] <= 0.0:
+            continue
+        for j in range(start, end):
+            if link[j] == link[k] and j != k:
+                geo[7, j, 0] = geo[7, k, 0]
+        for r in range(3):
+            geo[2, k, r], geo[3, k, r] = geo[9, k, r], geo[10, k, r]
     return 0.0

@@ -20,7 +20,7 @@ from occupant.modeling.airbags import N2_CP, N2_CV, unfolded_fraction
 from occupant.model import ModelError
 from occupant.restraints.airbag import lens, patch
 from occupant.restraints.airbag_dimple import (
-    C0, D_MAX, K_DEPTH, N_EXP, ROWS, cap_depth, dimple, dimple_shares, disc_overlap,
+    C0, D_MAX, K_DEPTH, LINK_BAND, N_EXP, ROWS, cap_depth, dimple, dimple_shares, disc_overlap,
     tautness,
 )
 
@@ -914,86 +914,77 @@ def test_analytic_dimples_share_their_union():
     assert np.dot(halves, areas) < 0.99 * union
 
 
-HEAD, CHIN = 0.09, 0.03   # m, the bodies' radii of one link: the head shell leads
-R_FACE, FACE_AREA = 0.43, np.pi * 0.25 * 0.172   # m, m^2: the face of _link's bag
+HEAD, CHIN = 0.09, 0.03   # m, the bodies' radii of one link: the widest's dimple is the link's
 
 
 def _link(depths, points, links=(0, 0), radius=(HEAD, CHIN), slack=None):
     """dimple_shares on pairs along the bag's normal x at ``points``; the rows it leaves."""
+    r, R, face = 0.065, 0.43, np.pi * 0.25 * 0.172
     geo = _pairs(points, [(1.0, 0.0, 0.0)] * len(depths), depths)
     if slack is not None:
         geo[7, :, 2] = slack
-    dimple_shares(geo, 0, len(depths), np.asarray(radius, float), R_FACE, FACE_AREA,
-                  np.asarray(links))
+    dimple_shares(geo, 0, len(depths), np.asarray(radius, float), R, face, np.asarray(links))
     return geo
 
 
-def _effective(x_head, x_chin, rho):
-    """The chin's effective depth (m) ``rho`` below a head ``x_head`` deep: its own depth less the
-    head's dimple's parabola there, x_head (1 - rho^2 / rho_rim^2), 0 past the rim."""
-    rim2 = dimple(x_head, HEAD, R_FACE, FACE_AREA)[1] / np.pi
-    return x_chin - x_head * max(1.0 - rho * rho / rim2, 0.0)
+def test_analytic_one_link_presses_one_dimple():
+    """airbag_dimple.dimple_shares, a head and a chin of one link (the chin 90 mm below): the
+    link presses one dimple, the widest body's at the link's depth. The chin a band or more
+    below the head: the link's dimple is the head's own at its point, the chin takes none (the
+    pairwise law turned the chin a dimple of its own); equally deep: each takes half the
+    dimple at 1 - 1/sqrt(2) band below their depth (sum w^2 = band^2), the disc at their mid
+    point; a pair out of the bag, or a link alone, keeps its own dimple bit for bit."""
+    R, face = 0.43, np.pi * 0.25 * 0.172
+    head, chin = (0.0, 0.0, 0.0), (0.0, 0.0, -0.09)
+    geo = _link([0.08, 0.08 - 1.5 * LINK_BAND], [head, chin])
+    assert geo[7, 0, 1] == dimple(0.08, HEAD, R, face)[1] and geo[7, 1, 1] == 0.0
+    assert list(geo[8, :, 2]) == [1.0, 0.0] and list(geo[8, :, 0]) == [0.0, 0.0]
+    assert list(geo[7, :, 0]) == [1.0, 1.0]
+    np.testing.assert_array_equal(geo[3, :2], [head, chin])
+    d = 0.05
+    geo = _link([d, d], [head, chin])
+    np.testing.assert_allclose(geo[8, :, 2], [0.5, 0.5], rtol=1e-12)
+    lift = LINK_BAND * (1.0 - np.sqrt(0.5))
+    np.testing.assert_allclose(geo[8, :, 0], [lift, lift], rtol=1e-12)
+    assert geo[7, 0, 1] == pytest.approx(dimple(d + lift, HEAD, R, face)[1], rel=1e-12)
+    assert list(geo[8, :, 1]) == [HEAD, HEAD]
+    np.testing.assert_array_equal(geo[3, :2], [head, chin])   # the rows put back
+    # out of the bag, or through the unfolding's slack only: the other's own law
+    for geo in (_link([d, -0.01], [head, chin]), _link([d, 0.02], [head, chin],
+                                                        slack=[0.0, 0.02])):
+        assert geo[7, 0, 1] == dimple(d, HEAD, R, face)[1] and geo[8, 0, 2] == 1.0
+    alone = _link([d, d], [head, chin], links=(0, 1), radius=(HEAD, HEAD))
+    assert alone[7, 0, 1] == alone[7, 1, 1] == dimple(d, HEAD, R, face)[1]
+    assert list(alone[8, :, 0]) == [0.0, 0.0] and list(alone[8, :, 2]) == [1.0, 1.0]
 
 
-def test_analytic_a_links_other_body_presses_what_it_protrudes():
-    """airbag_dimple.dimple_shares, a head shell and a chin of one link: the head (the deeper)
-    presses its own dimple; the chin presses its own dimple at its effective depth, its depth
-    less the head's dimple's (the mirror-buckled cap's parabola) at its distance from the head's
-    point. Far outside the head's disc: the chin's own dimple; at the head's point and no deeper
-    than it: nothing; a link alone, or a pair out of the bag, its own dimple bit for bit."""
-    x_head, x_chin = 0.08, 0.05
-    rim = np.sqrt(dimple(x_head, HEAD, R_FACE, FACE_AREA)[1] / np.pi)
-    head = (0.0, 0.0, 0.0)
-    far = _link([x_head, x_chin], [head, (0.0, 0.0, -1.5 * rim)])
-    assert far[7, 0, 1] == dimple(x_head, HEAD, R_FACE, FACE_AREA)[1]
-    assert far[7, 1, 1] == dimple(x_chin, CHIN, R_FACE, FACE_AREA)[1]
-    assert list(far[8, :, 0]) == [0.0, 0.0] and list(far[9, :, 0]) == [0.0, 0.0]
-    for x in (x_chin, x_head):   # at the head's point, no deeper than it
-        under = _link([x_head, x], [head, head])
-        assert under[7, 1, 1] == 0.0 and under[7, 0, 1] == far[7, 0, 1]
-    x_in = x_head - 0.005   # 90 mm under the head's point, 5 mm less deep
-    inside = _link([x_head, x_in], [head, (0.0, 0.0, -0.09)])
-    e = _effective(x_head, x_in, 0.09)
-    assert 0.0 < e < x_in and inside[8, 1, 0] + x_in == pytest.approx(e, rel=1e-12)
-    assert inside[7, 1, 1] == pytest.approx(dimple(e, CHIN, R_FACE, FACE_AREA)[1], rel=1e-12)
-    assert list(inside[7, :, 0]) == [1.0, 1.0]   # one link's discs do not share each other
-    np.testing.assert_array_equal(inside[3, :2], [head, (0.0, 0.0, -0.09)])
-    for geo in (_link([x_head, -0.01], [head, head]),
-                _link([x_head, 0.02], [head, head], slack=[0.0, 0.02]),
-                _link([x_head, x_head], [head, head], links=(0, 1), radius=(HEAD, HEAD))):
-        assert geo[7, 0, 1] == dimple(x_head, HEAD, R_FACE, FACE_AREA)[1]
-        assert geo[8, 0, 0] == 0.0 and geo[9, 0, 0] == 0.0
+def test_analytic_link_dimple_is_continuous_and_does_the_gas_work():
+    """The chin rising through the band under the head (0.1 mm steps): the link's depth D, its
+    pairs' parts and the disc's point move continuously (no step above 0.1 mm of depth or 2 %
+    of part per step; at the switch, the chin a band below, D is the head's depth), and
+    dD/dx_k is the part w_k / sum w (the link's dimple pushes the pairs with the gas's power,
+    p dA dV = sum F_k dx_k), by central differences."""
+    head, chin = (0.0, 0.0, 0.0), (0.0, 0.0, -0.09)
+    x_head = 0.06
 
+    def state(x_chin, x=x_head):
+        geo = _link([x, x_chin], [head, chin])
+        return x + geo[8, 0, 0], geo[8, :, 2].copy(), geo[3, 0].copy()
 
-def test_analytic_other_body_is_continuous_through_the_rim_and_does_the_gas_work():
-    """The chin moving out from the head's point through its dimple's rim (0.5 mm steps): its
-    dimple's area changes by no more than the law's Lipschitz bound, the area's slope in depth
-    (below pi R) times the parabola's in rho (below 2 x_head / rim), per step (no jump at the
-    rim, where delta reaches 0);
-    and the link's volume sum_k share_k V(e_k) has d/dx_k = the pairs' areas (the head's with
-    its reaction, row 9), by central differences."""
-    x_head, x_chin = 0.08, 0.075
-    rim = np.sqrt(dimple(x_head, HEAD, R_FACE, FACE_AREA)[1] / np.pi)
-    previous, step = None, 5e-4
-    for rho in np.arange(0.0, 1.5 * rim, step):
-        area = _link([x_head, x_chin], [(0.0, 0.0, 0.0), (0.0, 0.0, -rho)])[7, 1, 1]
+    previous = None
+    for x_chin in np.arange(x_head - 2 * LINK_BAND, x_head + 1e-9, 1e-4):
+        depth, parts, point = state(x_chin)
         if previous is not None:
-            assert abs(area - previous) < np.pi * R_FACE * 2.0 * x_head / rim * step
-        previous = area
+            assert abs(depth - previous[0]) < 1e-4 and np.abs(parts - previous[1]).max() < 0.02
+        previous = depth, parts, point
+    assert state(x_head - LINK_BAND)[0] == pytest.approx(x_head, abs=1e-15)
+    assert state(x_head - LINK_BAND + 1e-12)[0] == pytest.approx(x_head, abs=1e-11)
     h = 1e-7
-
-    def volume(xh, xc, rho):
-        geo = _link([xh, xc], [(0.0, 0.0, 0.0), (0.0, 0.0, -rho)])
-        return sum(geo[7, k, 0] * dimple(d + geo[8, k, 0], r, R_FACE, FACE_AREA)[0]
-                   for k, (d, r) in enumerate(((xh, HEAD), (xc, CHIN)))), geo
-
-    for rho in (0.3 * rim, 0.7 * rim, 0.95 * rim):
-        geo = volume(x_head, x_chin, rho)[1]
-        head_area = geo[7, 0, 1] + geo[9, 0, 0]
-        d_head = (volume(x_head + h, x_chin, rho)[0] - volume(x_head - h, x_chin, rho)[0]) / (2 * h)
-        d_chin = (volume(x_head, x_chin + h, rho)[0] - volume(x_head, x_chin - h, rho)[0]) / (2 * h)
-        assert geo[9, 0, 0] < 0.0
-        np.testing.assert_allclose([d_head, d_chin], [head_area, geo[7, 1, 1]], rtol=1e-5)
+    for x_chin in (x_head - 0.7 * LINK_BAND, x_head - 0.2 * LINK_BAND, x_head):
+        parts = state(x_chin)[1]
+        dd_head = (state(x_chin, x_head + h)[0] - state(x_chin, x_head - h)[0]) / (2 * h)
+        dd_chin = (state(x_chin + h)[0] - state(x_chin - h)[0]) / (2 * h)
+        np.testing.assert_allclose([dd_head, dd_chin], parts, atol=1e-6)
 
 
 def test_analytic_two_bodies_at_one_place_push_as_one():
