@@ -150,12 +150,14 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
     m_head = mhn - m_neck
     L_neck = prop["oc_fraction_of_head_neck_length"] * Lhn  # the condyles above the cervicale
     L_head = Lhn - L_neck
-    z_hn = (1 - hn["com"]) * Lhn                       # head+neck com above C7
-    z_head = (mhn * z_hn - m_neck * L_neck / 2) / m_head - L_neck  # head com above the OC
     # the neck link: from C7/T1 (below and ahead of the cervicale) to the condyles at their
     # height, straight above the joint standing; de Leva's neck mass over the link's length
     c7t1 = c7t1_from_cervicale(H, prop)
     L_link = L_neck - c7t1[2]
+    # the head's com where head and neck together keep de Leva's com height, the neck's com at
+    # its link's middle (c7t1[2] + L_link / 2 above the cervicale)
+    z_hn = (1 - hn["com"]) * Lhn                       # head+neck com above C7
+    z_head = (mhn * z_hn - m_neck * (c7t1[2] + L_link / 2)) / m_head - L_neck  # head com above the OC
     a_n, _ = _cross_section(m_neck, L_link, rho)
     I_neck = (m_neck * (3 * a_n ** 2 + L_link ** 2) / 12,) * 2 + (m_neck * a_n ** 2 / 2,)
     seg("neck", "upper_torso", m_neck, (0, 0, L_link / 2), I_neck, "lower_neck", "spherical",

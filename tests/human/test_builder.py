@@ -216,6 +216,22 @@ def test_analytic_lower_neck_joint_at_reeds_c7t1(stature, mass, sex):
     assert joint[2] + oc[2] == pytest.approx(0.45 * head_neck, rel=1e-9)
 
 
+@pytest.mark.parametrize("stature, mass, sex", [(1.753, 78.2, "male"), (1.501, 49.0, "female")])
+def test_reference_head_and_neck_keep_de_levas_com_height(stature, mass, sex):
+    """Head and neck together have de Leva's head+neck com height over the cervicale, standing,
+    with the neck's base at C7/T1 (below the cervicale): the head's com is placed for the neck's
+    com where the link has it, not where a link from the cervicale had it."""
+    asm = build(stature=stature, mass=mass, sex=sex).source
+    neck, head = asm.parts["neck"], asm.parts["head"]
+    z_neck = asm.joints["lower_neck"].placement.position[2]
+    z_head = z_neck + asm.joints["upper_neck"].placement.position[2]
+    com = (neck.mass * (z_neck + neck.com[2]) + head.mass * (z_head + head.com[2])) / (
+        neck.mass + head.mass)
+    hn = segment_table(sex)["head_neck"]
+    expected = (1.0 - hn["com"]) * hn["length"] * stature
+    assert com - asm.markers["cervicale"].position[2] == pytest.approx(expected, abs=1e-9)
+
+
 @pytest.mark.parametrize("stature, mass", [(1.753, 78.2), (1.88, 101.2)])
 def test_reference_acromia_read_at_the_survey_acromion(stature, mass):
     """The validation cases read the acromia (validation.acromion_points) at the shoulder shells'

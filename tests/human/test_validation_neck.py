@@ -82,8 +82,10 @@ def test_reference_nbdl_12g_inside_the_volunteers_range(nbdl12):
     # trapezius in the lateral group (not re-fitted): 71.9 deg, 176 ms, 15.6 deg; with the neck's
     # base at C7/T1 (builder.c7t1_from_cervicale: the neck link 32 mm longer, the muscles' points
     # scaled to it, neck_muscles.toml) 74.5 deg at 174 ms (out), lower damping re-fitted 11 ->
-    # 11.5 (12 and 12.5 fit too): 74.4 deg, 176 ms, 14.8 deg
-    expected = {"peak_flexion_deg": 74.4, "peak_flexion_time_ms": 176.0, "final_flexion_deg": 14.8}
+    # 11.5 (12 and 12.5 fit too): 74.4 deg, 176 ms, 14.8 deg; with the head's com placed for the
+    # neck's com on that link (builder.build_segments) 77.0 deg at 172 ms, 14.2 deg (both out),
+    # lower damping re-fitted 11.5 -> 14.5 (12-14: 174 ms): 75.6 deg, 176 ms, 15.2 deg
+    expected = {"peak_flexion_deg": 75.6, "peak_flexion_time_ms": 176.0, "final_flexion_deg": 15.2}
     for k, v in expected.items():
         assert nbdl12["checks"][k][0] == pytest.approx(v, abs=1.0), k
 
@@ -101,11 +103,12 @@ def test_regression_nbdl_15g_independent_check(nbdl15):
     13.7 deg at 298 ms. Since the neck's extensors and the 12 g re-fit of both dampings (run once,
     not fitted): 84.9 deg at 168 ms, 9.5 deg at 298 ms. Since the trapezius (lateral group; 12 g
     not re-fitted): 84.9 deg at 168 ms, 9.1 deg at 298 ms. Since the neck's base at C7/T1 and the
-    12 g re-fit of the lower damping (run once, not fitted): 87.3 deg at 168 ms, 7.5 deg."""
+    12 g re-fit of the lower damping (run once, not fitted): 87.3 deg at 168 ms, 7.5 deg. Since
+    the head's com on the C7/T1 link and the 12 g re-fit (not fitted): 88.4 deg at 168 ms, 7.6."""
     c = nbdl15["checks"]
     assert all(ok for _, ok in c.values()), c
     assert c["final_flexion_deg"][0] == pytest.approx(7.5, abs=1.0)
-    assert c["peak_flexion_deg"][0] == pytest.approx(87.3, abs=1.0)
+    assert c["peak_flexion_deg"][0] == pytest.approx(88.4, abs=1.0)
     assert c["peak_flexion_time_ms"][0] == pytest.approx(168.0, abs=2.0)
     lo, hi = nbdl15["corridor"]["peak_flexion_deg"]
     assert (lo, hi) == pytest.approx((77.91, 93.52), abs=0.01)
@@ -155,25 +158,27 @@ def test_regression_nbdl_12g_neck_share(nbdl12):
     condyles 0.39, the capitis extensors' tone and reflex resisting there; since the neck's
     extensors and both dampings' re-fit (lower 9.5 -> 11) 3.41, 4.62, 0.18, condyles 0.55, their
     passive part 0.16 -> 0.33; since the neck's base at C7/T1 and the lower damping's re-fit 4.32,
-    5.15, 0.17, condyles 0.54): the muscles' resistance is not counted twice in any amount that
+    5.15, 0.17, condyles 0.54; since the head's com on that link and the lower damping's re-fit
+    3.96, 6.44, 0.24, condyles 0.55): the muscles' resistance is not counted twice in any amount that
     matters. Strengthening
     the muscles without taking their share out of the joint would fail here."""
     t = nbdl12["results"].t
     share = sagittal_share(nbdl12["model"], nbdl12["results"])
     low = impulse_to_peak(t, share["lower"])
     muscles = low["muscle_active"] + low["muscle_passive"]
-    assert low["spring"] == pytest.approx(4.32, abs=0.1)
-    assert low["damping"] == pytest.approx(5.15, abs=0.1)
-    assert muscles == pytest.approx(0.17, abs=0.05)
+    assert low["spring"] == pytest.approx(3.96, abs=0.1)
+    assert low["damping"] == pytest.approx(6.44, abs=0.1)
+    assert muscles == pytest.approx(0.24, abs=0.05)
     assert abs(muscles) < 0.05 * (low["spring"] + low["damping"] + muscles)
     up = impulse_to_peak(t, share["upper"])
-    assert up["muscle_active"] + up["muscle_passive"] == pytest.approx(0.54, abs=0.05)
+    assert up["muscle_active"] + up["muscle_passive"] == pytest.approx(0.55, abs=0.05)
     # after the peak the balanced reflex pulls towards flexion at C7/T1 (eccentric flexors): at
     # most -11.2 N m before the neck's extensors, -9.4 since, -9.0 since the trapezius, -10.0
-    # since the neck's base at C7/T1 (measured, not traced)
+    # since the neck's base at C7/T1, -8.75 since the head's com on its link and the lower
+    # damping's re-fit (measured, not traced)
     net = sum(a + p for a, p in share["lower"]["muscles"].values())
     late = (t > 0.18) & (t < 0.28)
-    assert net[late].max() == pytest.approx(-10.0, abs=0.5)
+    assert net[late].max() == pytest.approx(-8.75, abs=0.5)
 
 
 # ------------------------------------------------------------------------------------------
@@ -221,12 +226,12 @@ def test_reference_stemper_checks_inside_the_corridor(case, validated):
 
 
 @pytest.mark.parametrize("case, expected", [
-    ("human_neck_stemper_rear_2_6ms_check", {"peak_extension_deg": 47.62, "extension_at_40ms_deg": 0.44,
-                   "extension_at_60ms_deg": 3.08, "extension_at_80ms_deg": 10.55,
-                   "extension_at_100ms_deg": 24.06, "extension_at_120ms_deg": 42.14}),
-    ("human_neck_stemper_rear_1_8ms_check", {"peak_extension_deg": 35.31, "extension_at_40ms_deg": 0.33,
-                   "extension_at_60ms_deg": 2.15, "extension_at_80ms_deg": 7.61,
-                   "extension_at_100ms_deg": 17.48, "extension_at_120ms_deg": 31.00})])
+    ("human_neck_stemper_rear_2_6ms_check", {"peak_extension_deg": 50.41, "extension_at_40ms_deg": 0.44,
+                   "extension_at_60ms_deg": 3.25, "extension_at_80ms_deg": 11.24,
+                   "extension_at_100ms_deg": 25.62, "extension_at_120ms_deg": 44.75}),
+    ("human_neck_stemper_rear_1_8ms_check", {"peak_extension_deg": 37.59, "extension_at_40ms_deg": 0.33,
+                   "extension_at_60ms_deg": 2.26, "extension_at_80ms_deg": 8.10,
+                   "extension_at_100ms_deg": 18.65, "extension_at_120ms_deg": 33.05})])
 def test_regression_stemper_figures(case, expected, validated):
     """The figures as measured (HISTORY.md), 0.5 deg: the passive neck (no muscles, reference
     damping and Voo et al.'s hysteresis). With the equal sagittal split it extended in the upper
@@ -235,7 +240,8 @@ def test_regression_stemper_figures(case, expected, validated):
     (joint_rom.toml, from Panjabi et al. 2001's per-level curves) the lower neck meets its
     ligamentous branch sooner: peaks 50.8 and 39.3 deg, nearer the middle (run once, not fitted).
     Since the neck's base at C7/T1 (the neck link 32 mm longer, T1's motion applied there; run
-    once): peaks 47.6 and 35.3 deg, every reading lower."""
+    once): peaks 47.6 and 35.3 deg, every reading lower. Since the head's com keeps de Leva's
+    head+neck com on that link (5.5 mm higher; run once): peaks 50.4 and 37.6 deg."""
     out = validated(case)
     for k, v in expected.items():
         assert out["checks"][k][0] == pytest.approx(v, abs=0.5), k
@@ -289,11 +295,13 @@ def test_regression_kang_side_figures(validated):
     the split is read one side from the digitised per-level curves (16.2 / 28.8 deg; the
     abstract's 7.9 deg per level is left plus right): peak 66.5 deg (0.5 deg out), bending at
     200 ms -11.6 deg (1.5 deg out). Since the neck's base at C7/T1 (run once): peak 72.5 deg at
-    90 ms, bending at 200 ms -20.4 deg (10.3 deg out)."""
+    90 ms, bending at 200 ms -20.4 deg (10.3 deg out). Since the head's com keeps de Leva's
+    head+neck com on that link (5.5 mm higher; run once): peak 73.9 deg at 90 ms, bending at 200 ms
+    -1.9 deg, inside."""
     c = validated("human_neck_kang_side_check")["checks"]
-    assert c["peak_lateral_deg"][0] == pytest.approx(72.5, abs=1.0)
+    assert c["peak_lateral_deg"][0] == pytest.approx(73.9, abs=1.0)
     assert c["peak_lateral_time_ms"][0] == pytest.approx(90.0, abs=2.0)
-    assert c["final_lateral_deg"][0] == pytest.approx(-20.4, abs=1.0)
+    assert c["final_lateral_deg"][0] == pytest.approx(-1.9, abs=1.0)
     assert not c["peak_lateral_deg"][1] and c["peak_lateral_time_ms"][1]
 
 
@@ -358,9 +366,8 @@ def test_reference_kang_frontal_corridor_is_the_two_boundaries():
 
 KANG_SIDE_OUT = (
     "finding of the independent check: the human's head bends "
-    "sideways as the PMHS's up to about 65 ms, then on to 72.5 deg (45.8-66.0), and "
-    "ends at "
-    "-20.4 deg at 200 ms (-10.1-33.3): lagging "
+    "sideways as the PMHS's up to about 65 ms, then on to 73.9 deg (45.8-66.0) "
+    "(it ends at -1.9 deg at 200 ms, inside -10.1-33.3): lagging "
     "26 deg about the condyles at 50 ms, the head swings through the upper "
     "joint's soft range at up to 49 rad/s, resisted by neither its curve (< 10 N m) nor "
     "its passive damping (5 N m), and is stopped by the ligamentous branch at "
@@ -370,10 +377,10 @@ KANG_SIDE_OUT = (
     "(test_regression_kang_side_mechanism)")
 KANG_FRONTAL_OUT = (
     "finding of the independent check: the human's head flexes "
-    "as the PMHS's to about 80 ms (inside at 60 and 80 ms, its peak 54.2 deg at 78 ms; the "
-    "PMHS 52.9-75.0 at 89-116 ms) and springs back into extension (-36.2 deg at "
+    "as the PMHS's to about 80 ms (inside at 60 and 80 ms, its peak 56.1 deg at 76 ms; the "
+    "PMHS 52.9-75.0 at 89-116 ms) and springs back into extension (-34.1 deg at "
     "200 ms; the PMHS stay flexed, 22-45 deg): the lower neck, bent into its "
-    "ligamentous branch at 48 ms (28 deg, 246 N m, 22 J) while the head lags, "
+    "ligamentous branch at 48 ms (28 deg, 232 N m, 21 J) while the head lags, "
     "returns that work (test_regression_kang_frontal_mechanism): at most 69 % of it under the "
     "neck's sourced hysteresis (Voo et al. 1998), no less when unloading to Panjabi et "
     "al. 2001's residual set; to stay flexed the head needs 20-40 % (HISTORY.md). The "
@@ -384,9 +391,9 @@ KANG_FRONTAL_OUT = (
 
 KANG_OBLIQUE_OUT = (
     "finding of the independent check (run once, as it came out): the head bends and flexes "
-    "further than the two PMHS (peaks 77.6 and 74.4 deg at 100-102 ms; PMHS 36.0-50.3 and "
-    "40.3-54.7 deg) and springs back to -9.5 deg of flexion at 200 ms (PMHS 20-36); its axial "
-    "turn peaks at 28.2 deg (19.6-26.7) and ends at -31.9 deg, towards the side the head lags "
+    "further than the two PMHS (peaks 80.7 and 78.3 deg at 100-102 ms; PMHS 36.0-50.3 and "
+    "40.3-54.7 deg) and springs back to 3.1 deg of flexion at 200 ms (PMHS 20-36); its axial "
+    "turn peaks at 30.3 deg (19.6-26.7) and ends at -28.4 deg, towards the side the head lags "
     "to, where both PMHS end turned 19.6-26.7 deg the other way: the upper neck's axial joint "
     "turns freely in its soft range (test_regression_kang_oblique_axial_mechanism)")
 
@@ -409,11 +416,13 @@ def test_regression_kang_frontal_figures(validated):
     """As measured when the case was written (HISTORY.md), every figure out: the flexion above the
     corridor at 60 ms (it rises 5-10 ms early), below it from 80 ms on (peak 50.0, 60 ms 35.2,
     80 ms 45.0 deg). Since the neck's base at C7/T1 (run once): the peak and the flexion at 60
-    and 80 ms inside, below the corridor from 100 ms on."""
+    and 80 ms inside, below the corridor from 100 ms on. Since the head's com keeps de Leva's
+    head+neck com on that link (run once): peak 56.1, 60 / 80 / 100 / 150 / 200 ms 30.8 / 54.4 /
+    27.2 / -9.5 / -34.1 deg."""
     c = validated("human_neck_kang_frontal_check")["checks"]
-    expected = {"peak_flexion_deg": 54.2, "flexion_at_60ms_deg": 28.5,
-                "flexion_at_80ms_deg": 53.4, "flexion_at_100ms_deg": 25.2,
-                "flexion_at_150ms_deg": -24.4, "final_flexion_deg": -36.2}
+    expected = {"peak_flexion_deg": 56.1, "flexion_at_60ms_deg": 30.8,
+                "flexion_at_80ms_deg": 54.4, "flexion_at_100ms_deg": 27.2,
+                "flexion_at_150ms_deg": -9.5, "final_flexion_deg": -34.1}
     for name, value in expected.items():
         assert c[name][0] == pytest.approx(value, abs=1.0), name
 
@@ -429,7 +438,10 @@ def test_regression_kang_frontal_mechanism(validated):
     C7/T1 (the link 32 mm longer): the lower neck 28.3 deg at 48 ms with 246 N m, the head -20.5
     deg about the condyles at 40 ms, 7.0 deg at C7/T1 by the head's peak (78 ms), returning 14.5
     of 22.5 J, the head stopped at 47.2 deg with 162 N m; the spike 186 N m (44 ms), then 70 N m
-    at 56 ms, 32 at 60 and under 10 N m from 65 to 100 ms: the PMHS's T1 load cell
+    at 56 ms, 32 at 60 and under 10 N m from 65 to 100 ms (since the head's com keeps de Leva's
+    head+neck com on that link: 28.0 deg at 48 ms with 232 N m, 8.8 deg at C7/T1 by the head's
+    peak (76 ms), returning 13.6 of 21.2 J, the head stopped at 47.3 deg with 167 N m, the spike
+    178 N m, 66 N m at 56 ms, 30 at 60, 25.1 N m at most from 65 to 100 ms): the PMHS's T1 load cell
     (Kang et al. 2018 as digitised by SAFER, HISTORY.md) read 64-94 N m at 40-45 ms and carried
     10-63 N m at 60 ms, 61-122 N m at 100 ms. Searched for a sourced change (branches
     neckpassive, neckhyst, neckflex, HISTORY.md): none; a softer lower branch moves the peak and 60-80 ms
@@ -448,13 +460,13 @@ def test_regression_kang_frontal_mechanism(validated):
     assert t[k] < 50.0 and deg["lower"][k] == pytest.approx(28.3, abs=1.5)
     assert abs(load["lower"][k]) > 150.0
     assert deg["upper"][np.argmin(np.abs(t - 40.0))] < -15.0             # the head lagging
-    assert deg["lower"][peak] < 8.0 and stored[k] - stored[peak] > 8.0   # the recoil
+    assert deg["lower"][peak] < 10.0 and stored[k] - stored[peak] > 8.0  # the recoil
     assert deg["upper"][peak] == pytest.approx(47.2, abs=1.5)
     assert head[-1] < -20.0
     spike = (t >= 30.0) & (t <= 45.0)
     swing = (t >= 65.0) & (t <= 100.0)
-    assert np.abs(load["lower"][spike]).max() == pytest.approx(186.0, abs=10.0)
-    assert np.abs(load["lower"][swing]).max() < 25.0
+    assert np.abs(load["lower"][spike]).max() == pytest.approx(178.0, abs=10.0)
+    assert np.abs(load["lower"][swing]).max() < 26.0
 
 
 # ------------------------------------------------------------------------------------------
@@ -513,13 +525,15 @@ def test_regression_kang_oblique_figures(validated):
     200 ms 6.6 / 6.1 / -25.6 deg, axial peak 23.8): the peaks' times, the lateral bending at
     200 ms and the axial turn's peak inside; the lateral and flexion peaks over, the flexion at
     200 ms under, the axial turn at 200 ms of the other sign. Since the neck's base at C7/T1 the
-    axial turn's peak is over too (28.2 deg against 19.6-26.7)."""
+    axial turn's peak is over too (28.2 deg against 19.6-26.7). Since the head's com keeps de
+    Leva's head+neck com on that link (run once): peaks 80.7 / 78.3 / 30.3 deg, at 200 ms 19.2 /
+    3.1 / -28.4 deg; the same three inside."""
     c = validated("human_neck_kang_oblique_check")["checks"]
     # since the neck's base at C7/T1 (run once; before 70.5, 96, 7.9, 66.0, 94, 7.2, 23.0,
     # -25.1): the axial peak out
-    expected = {"peak_lateral_deg": 77.6, "peak_lateral_time_ms": 102.0, "final_lateral_deg": 10.2,
-                "peak_flexion_deg": 74.4, "peak_flexion_time_ms": 100.0, "final_flexion_deg": -9.5,
-                "peak_axial_deg": 28.2, "final_axial_deg": -31.9}
+    expected = {"peak_lateral_deg": 80.7, "peak_lateral_time_ms": 102.0, "final_lateral_deg": 19.2,
+                "peak_flexion_deg": 78.3, "peak_flexion_time_ms": 100.0, "final_flexion_deg": 3.1,
+                "peak_axial_deg": 30.3, "final_axial_deg": -28.4}
     for name, value in expected.items():
         tol = 2.0 if name.endswith("_ms") else 1.0
         assert c[name][0] == pytest.approx(value, abs=tol), name
@@ -534,7 +548,9 @@ def test_regression_kang_oblique_axial_mechanism(validated):
     axial peak inside (23.0 deg at 90 ms) is that coupling, not a turn. After it the head twists
     towards the side it lags to, -26 deg at 200 ms (-31.5 since the neck's base at C7/T1), the
     upper neck's axial joint turning -22 deg (-25.8) under about 2 N m at most (its soft range):
-    the PMHS end turned the other way."""
+    the PMHS end turned the other way. Since the head's com keeps de Leva's head+neck com on that
+    link the head ends bent 19 deg sideways, so its heading (-28.3 deg) no longer equals its
+    twist (-30.8)."""
     from scipy.spatial.transform import Rotation
 
     out = validated("human_neck_kang_oblique_check")
@@ -546,7 +562,7 @@ def test_regression_kang_oblique_axial_mechanism(validated):
     k80 = int(np.argmin(np.abs(t - 80.0)))
     assert abs(twist[k80]) < 5.0 and heading[k80] > 12.0
     assert twist[-1] == pytest.approx(-31.5, abs=1.5)
-    assert heading[-1] == pytest.approx(twist[-1], abs=1.5)      # the head upright again
+    assert heading[-1] == pytest.approx(-28.3, abs=1.5)
     upper = np.degrees(res.outputs["upper_neck_z.deflection"])
     assert upper[-1] == pytest.approx(-25.8, abs=1.5)
     assert np.abs(res.outputs["upper_neck_z.load"]).max() < 5.0
