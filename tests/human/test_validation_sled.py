@@ -949,7 +949,7 @@ def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
     170 ms). Before the neck's base moved to C7/T1 thorax-lumbar 391 N m at 116 ms, 20.7 deg.
     Measured alike at half the step and with RK4 before (scenarios/validation/HISTORY.md, branch
     gs1lumbar); since, run once (scenarios/validation/HISTORY.md Stop 39, c7t1). Since the head's
-    com keeps de Leva's head+neck com on that link (run once, scenarios/validation/README.md
+    com keeps de Leva's head+neck com on that link (run once, scenarios/validation/HISTORY.md Stop 39
     kangside): thorax-lumbar 207 N m at 141 ms, 19.9 deg; lumbar-pelvis 141 N m at the run's end
     (150 ms), 28.3 deg, its fold begun (damping 3.4 N m of it)."""
     from occupant.forces.joint_resistance import table_load
