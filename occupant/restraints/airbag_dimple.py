@@ -416,6 +416,8 @@ def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
     for j in range(start, end):
         if link[j] == link[lead]:
             r_w = max(r_w, radius[j])
+    for j in range(start, end):
+        if link[j] == link[lead]:
             geo[7, j, 1] = 0.0
             geo[8, j, 0], geo[8, j, 1], geo[8, j, 2] = 0.0, r_w, 0.0
     level, n, deepest = _link_level(geo, start, end, link, lead, band)
@@ -445,9 +447,6 @@ def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
         geo[2, deepest, 0], geo[2, deepest, 1], geo[2, deepest, 2] = nx / norm, ny / norm, \
             nz / norm
         geo[3, deepest, 0], geo[3, deepest, 1], geo[3, deepest, 2] = px, py, pz
-    for j in range(start, end):
-        if link[j] == link[lead]:
-            geo[8, j, 1] = r_w
     geo[7, deepest, 1] = dimple(depth, r_w, R, face)[1]
     return deepest
 
