@@ -301,8 +301,9 @@ def build_belt(asm, table, c, path):
     ``shoulder_flank``, ``chest_flank`` ((n_x, n_y, n_z, d) there): the shoulder or chest wrap
     fitted at that point (on the body's outer surface there: the ellipsoid of the same part
     standing over it, ``modeling.outer_surface``) and held across the belt by friction, its
-    place kept to n . x >= d (``held_on``, ``Wrap.flank``); none shipped (GS1 measured with them:
-    scenarios/validation/HISTORY.md, "The shoulder belt held where it is fitted")."""
+    place kept to n . x >= d (``held_on``, ``Wrap.flank``; carried into that ellipsoid's frame);
+    none shipped (GS1 measured with them: scenarios/validation/HISTORY.md, "The shoulder belt held
+    where it is fitted"; GS1 held on the clavicle: scenarios/validation/README.md)."""
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,
