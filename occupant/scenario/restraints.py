@@ -125,15 +125,19 @@ PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Aut
 # example_h350_sled_belt_0000.inc]. Fore-aft place and semi-axes [E] (the earlier ellipsoid,
 # centred 30 mm below the H-point, kept its crown near a human-regression ASIS 0.07 m above the
 # hips, Bell, Pedersen and Brand, J Biomech 23 (1990) 617 [C]). Other occupants: scaled by their
-# pelvis flesh's fore-aft semi-axis over the 50th male's 0.165 m (dummies/hybrid3_50m.toml).
+# pelvis flesh's fore-aft semi-axis over the 50th male's 0.165 m (dummies/hybrid3_50m.toml), the
+# crown at the height of their own ASIS where their file has it (ASIS_MARKER on the pelvis: the
+# 5th female's, dummies/hybrid3_05f.toml).
 LAP_BELT_PELVIS = {"asis_height": 0.1088, "ahead": 0.02, "semi_axes": (0.15, 0.17, 0.08),
                    "flesh_depth": 0.165}
+ASIS_MARKER = "left_asis"
 
 
 def lap_belt_pelvis(asm, c, path):
     """The name of the ellipsoid the lap belt wraps: ``lap_belt_pelvis`` when the occupant (or
     the scenario's [[occupant.ellipsoid]]) has it, else one added to the part of the occupant's
-    ``pelvis_flesh`` from LAP_BELT_PELVIS scaled to that flesh."""
+    ``pelvis_flesh`` from LAP_BELT_PELVIS scaled to that flesh, its crown at the height of the
+    occupant's ASIS_MARKER on that part if it has one."""
     from occupant.modeling import Ellipsoid, Marker
     name = "lap_belt_pelvis"
     if name in asm.geometries:
@@ -146,7 +150,11 @@ def lap_belt_pelvis(asm, c, path):
     part = asm.markers[flesh.marker].part
     centre = (LAP_BELT_PELVIS["ahead"], 0.0,
               LAP_BELT_PELVIS["asis_height"] - LAP_BELT_PELVIS["semi_axes"][2])   # crown at the ASIS
-    asm.add(Marker(f"{name}_frame", part, tuple(scale * x for x in centre)))
+    centre = [scale * x for x in centre]
+    asis = asm.markers.get(ASIS_MARKER)
+    if asis is not None and asis.part == part:
+        centre[2] = asis.position[2] - scale * LAP_BELT_PELVIS["semi_axes"][2]
+    asm.add(Marker(f"{name}_frame", part, tuple(centre)))
     asm.add(Ellipsoid(name, f"{name}_frame", tuple(scale * x for x in LAP_BELT_PELVIS["semi_axes"])))
     return name
 
