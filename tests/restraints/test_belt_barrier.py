@@ -306,8 +306,6 @@ def _tangent_point(x, c, r):
     return min(points, key=lambda p: p[0])
 
 
-@pytest.mark.xfail(strict=True, reason="the wraps after a barrier are placed from the fixed point "
-                   "before it (place_barrier's limit; scenarios/README.md, barrierwraps)")
 def test_analytic_wraps_after_a_barrier_are_placed_from_its_point():
     """A belt from a = (0, 0.5, 0) over a barrier (side +x) on a sphere of radius R at (-0.05,
     0.2, 0), its line crossing it ahead of its centre, then over a shortest-path wrap s (side
