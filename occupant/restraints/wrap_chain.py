@@ -713,7 +713,7 @@ def _gap(D, p):
 @njit(**JIT_STAGE)
 def place_barrier(data, el, out, k, o_pts, p0, z):
     """Place barrier wrap k (``Wrap.barrier``; after a fixed point) once the wraps after it are
-    placed as if it were not there (``chained``): between the fixed point before it and the
+    placed (``chained``; first as if it were not there, ``belt._place_barriers``): between the fixed point before it and the
     nearest point after it that touches (``touching_ends``) the belt is straight unless that
     piece enters its ellipsoid from the side the wrap declares; then the wrap is
     ``wrap_arc_point``'s middle round that side, else the piece's point nearest the centre
@@ -734,10 +734,12 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     ellipsoid). A
     shortest-path wrap there (placed with its neighbours by ``place_chain``) jumped between two
     paths round the neck (US NCAP's shoulder belt, 299 kN in a sample), and one held across the
-    belt never lifted off (scenarios/validation/HISTORY.md, beltneck). Limit: the wraps after
-    it are not placed again from it (placed again from its wrap's end, the shoulder wrap jumped
-    20 mm in a sample as the barrier touched in the belted sled, 1.1 kN; scenarios/README.md,
-    neckbarrier). Its ends are taken where they will lie (``placed_point``: a carried end moved
+    belt never lifted off (scenarios/validation/HISTORY.md, beltneck). Returns the weight with
+    which the wraps after it are placed from its point (``barrier_start``): 1 where its piece
+    enters the ellipsoid, falling to 0 as the piece's gap to it grows to BARRIER_BAND, so they
+    move without a step as it lets go (placed from its point while it touched and from the
+    fixed point once it did not, side_barrier's shoulder wrap jumped 17.6 mm; scenarios/
+    README.md, barrierwraps). Its ends are taken where they will lie (``placed_point``: a carried end moved
     by its carrier) and the barrier is not carried (``belt.carry_lifted``): judged from the
     undeformed end and carried only while off its ellipsoid, it stepped by the end's travel as
     it came onto it (GS1 with a barrier on the upper arm beside the sternum-carried shoulder
