@@ -380,9 +380,9 @@ def test_analytic_wraps_after_a_barrier_move_without_a_step_as_it_lets_go():
     """The let-go rig's barrier sphere slid along -x in 10 um steps over 100 mm, through its
     letting go of the belt (its point leaving the sphere) and BARRIER_BAND beyond: while it
     touches, s is the middle of its wrap from w, and past the band of its wrap from a, as if
-    the barrier were not there (both to 1e-12, closed form); the two differ by 3.7 mm where it
-    lets go, and s moves at most as far as the sphere in a step (measured 0.46 of it). Placed
-    from the barrier's point while it touched and from a once it did not, s jumped the 3.7 mm
+    the barrier were not there (both to 1e-12, closed form); the two differ by 3.6 mm where it
+    lets go, and s moves at most as far as the sphere in a step (measured 0.47 of it). Placed
+    from the barrier's point while it touched and from a once it did not, s jumped 4.0 mm
     in one step (side_barrier's shoulder wrap, 17.6 mm; scenarios/README.md, barrierwraps)."""
     model, z = _after(LETGO_C2, LETGO_R2, LETGO_B)
     step = 1e-5
