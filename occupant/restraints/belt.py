@@ -92,8 +92,9 @@ from occupant.model.bundle import (
     PRETENSIONER_PULL_IN,
 )
 from occupant.restraints.wrap_chain import (
-    BARRIER_STILL, BARRIER_SWEEPS, barrier_start, carried_travel, chained, held_in_chain, lifted, place_barrier, place_chain,
-    place_held, place_run, run_length, touching_ends, undeformed_point,
+    BARRIER_STILL, BARRIER_SWEEPS, barrier_start, carried_travel, chained, held_in_chain, lifted,
+    place_barrier, place_chain, place_held, place_run, run_length, touching_ends,
+    undeformed_point,
 )
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
     _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,

@@ -713,11 +713,11 @@ def _gap(D, p):
 @njit(**JIT_STAGE)
 def place_barrier(data, el, out, k, o_pts, p0, z):
     """Place barrier wrap k (``Wrap.barrier``; after a fixed point) once the wraps after it are
-    placed (``chained``; first as if it were not there, ``belt._place_barriers``): between the fixed point before it and the
-    nearest point after it that touches (``touching_ends``) the belt is straight unless that
-    piece enters its ellipsoid from the side the wrap declares; then the wrap is
-    ``wrap_arc_point``'s middle round that side, else the piece's point nearest the centre
-    (scaled frame, ``line_point``), on the piece (its segments merge: no force,
+    placed (``chained``; first as if it were not there, ``belt._place_barriers``): between the
+    fixed point before it and the nearest point after it that touches (``touching_ends``) the
+    belt is straight unless that piece enters its ellipsoid from the side the wrap declares;
+    then the wrap is ``wrap_arc_point``'s middle round that side, else the piece's point nearest
+    the centre (scaled frame, ``line_point``), on the piece (its segments merge: no force,
     ``belt.merged``). The side the piece enters from is where the belt last lay: the wrap's
     place (its state, following the point, ``belt.wrap_slide``), or before it is set (the fit)
     the nearest point's; so the wrap holds the belt on that side while the body moves under it
@@ -727,23 +727,22 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     declared side, where both ways' middles faced away from it (the belt on the arm's front, the
     side inboard-up) the choice tied as an end inside the ellipsoid moved, and the point jumped
     round the far side (GS1 with a barrier on the upper arm, 112 mm in 10 us, 1305 kN;
-    scenarios/README.md, wayround). As the piece comes to graze
-    the ellipsoid the wrap's arc shrinks to its nearest point, and the point is kept
-    BARRIER_END along the path from its ends as on the piece (``_off_ends``): it touches without
-    a jump, also where the piece enters at its end (a neighbour's place entering the
-    ellipsoid). A
-    shortest-path wrap there (placed with its neighbours by ``place_chain``) jumped between two
-    paths round the neck (US NCAP's shoulder belt, 299 kN in a sample), and one held across the
-    belt never lifted off (scenarios/validation/HISTORY.md, beltneck). Returns the weight with
-    which the wraps after it are placed from its point (``barrier_start``): 1 where its piece
-    enters the ellipsoid, falling to 0 as the piece's gap to it grows to BARRIER_BAND, so they
-    move without a step as it lets go (placed from its point while it touched and from the
-    fixed point once it did not, side_barrier's shoulder wrap jumped 17.6 mm; scenarios/
-    README.md, barrierwraps). Its ends are taken where they will lie (``placed_point``: a carried end moved
-    by its carrier) and the barrier is not carried (``belt.carry_lifted``): judged from the
-    undeformed end and carried only while off its ellipsoid, it stepped by the end's travel as
-    it came onto it (GS1 with a barrier on the upper arm beside the sternum-carried shoulder
-    wrap, 13 mm; scenarios/validation/HISTORY.md, barrierstep)."""
+    scenarios/README.md, wayround). As the piece comes to graze the ellipsoid the wrap's arc
+    shrinks to its nearest point, and the point is kept BARRIER_END along the path from its ends
+    as on the piece (``_off_ends``): it touches without a jump, also where the piece enters at
+    its end (a neighbour's place entering the ellipsoid). A shortest-path wrap there (placed
+    with its neighbours by ``place_chain``) jumped between two paths round the neck (US NCAP's
+    shoulder belt, 299 kN in a sample), and one held across the belt never lifted off
+    (scenarios/validation/HISTORY.md, beltneck). Returns the weight with which the wraps after
+    it are placed from its point (``barrier_start``): 1 where its piece enters the ellipsoid,
+    falling to 0 as the piece's gap to it grows to BARRIER_BAND, so they move without a step as
+    it lets go (placed from its point while it touched and from the fixed point once it did not,
+    side_barrier's shoulder wrap jumped 17.6 mm; scenarios/README.md, barrierwraps). Its ends
+    are taken where they will lie (``placed_point``: a carried end moved by its carrier) and the
+    barrier is not carried (``belt.carry_lifted``): judged from the undeformed end and carried
+    only while off its ellipsoid, it stepped by the end's travel as it came onto it (GS1 with a
+    barrier on the upper arm beside the sternum-carried shoulder wrap, 13 mm;
+    scenarios/validation/HISTORY.md, barrierstep)."""
     i, n = touching_ends(data, el, out, k, 1, o_pts, p0, False)
     a, b = placed_point(data, el, out, i, o_pts, p0), placed_point(data, el, out, n, o_pts, p0)
     c, E = ellipsoid_frame(data, el, k)

@@ -388,13 +388,15 @@ def test_analytic_wraps_after_a_barrier_move_without_a_step_as_it_lets_go():
     step = 1e-5
     slides = -np.arange(0.0, 0.1, step)
     w, s = _after_points(model, z, slides)
-    on = np.abs(np.linalg.norm(w - (slides[:, None] * (1.0, 0.0, 0.0) + AFTER_C1), axis=1) - R) < 1e-9
+    centres = slides[:, None] * (1.0, 0.0, 0.0) + AFTER_C1
+    on = np.abs(np.linalg.norm(w - centres, axis=1) - R) < 1e-9
     last = np.flatnonzero(on)[-1]
     assert on[:last + 1].all() and 0 < last < len(slides) - 1
     for k in (0, last):
         assert s[k] == pytest.approx(_middle_from(w[k], LETGO_C2, LETGO_R2, LETGO_B), abs=1e-12)
     alone = _middle_from(AFTER_A, LETGO_C2, LETGO_R2, LETGO_B)
     past = np.flatnonzero(np.linalg.norm(s - alone, axis=1) < 1e-12)
-    assert len(past) > 0 and past[0] > last and np.all(np.diff(past) == 1) and past[-1] == len(s) - 1
+    assert len(past) > 0 and past[0] > last
+    assert np.all(np.diff(past) == 1) and past[-1] == len(s) - 1
     assert np.linalg.norm(_middle_from(w[last], LETGO_C2, LETGO_R2, LETGO_B) - alone) > 3e-3
     assert np.max(np.linalg.norm(np.diff(s, axis=0), axis=1)) < step
