@@ -341,6 +341,28 @@ def test_reference_pulse_from_csv_and_isomme(tmp_path):
         read_pulse(c, {"shape": "csv", "file": "bad.csv"}, "pulse", tmp_path, 0.1)
 
 
+@pytest.mark.parametrize("name, content, message", [
+    ("one.csv", b"time [s],acceleration [g]\n0.0\n0.1\n", "one.csv: a row is not two numbers"),
+    ("mixed.csv", b"time [s],acceleration [g]\n0.0,1.0\n0.1\n", "mixed.csv: a row is not two numbers"),
+    ("head.csv", b"time [s],acceleration [g]\n", "head.csv: need >= 2 rows"),
+    ("pulse.xlsx", b"PK\x03\x04\xff\xfe\x80\x81", "pulse.xlsx: not a UTF-8 text file"),
+    ("text.mme", b"this is not\nan mme file\n", "text.mme: no channels read from it"),
+])
+def test_reference_damaged_pulse_files_name_the_file_and_key(tmp_path, capsys, name, content, message):
+    """A pulse file ``occupant run`` cannot read: one line with the scenario, pulse.file and the
+    file's name, exit code 2 (a one-column CSV was an IndexError, a binary one a bare codec
+    message naming neither)."""
+    (tmp_path / name).write_bytes(content)
+    pulse = (f'shape = "isomme"\nfile = "{name}"\nchannel = "10VEHC0000ACXD"' if name.endswith(".mme")
+             else f'shape = "csv"\nfile = "{name}"')
+    path = _scenario_copy(tmp_path, edit=lambda s: s.replace(
+        'shape = "half_sine"\ndelta_v_kmh = 48.0\nduration = 0.100', pulse))
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"occupant: error: {path}: pulse.file: {message}") and "(accepted: " in err, err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "out").exists()
+
+
 def test_reference_contact_tables_one_reader_with_key_paths():
     c = FileChecker("f.toml", InputFileError)
     data = {"contact_characteristic": {"foam": {"table": [[0.0, 0.0], [0.01, 100.0]], "friction": 0.5}},
