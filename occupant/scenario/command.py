@@ -129,8 +129,9 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     start = time.perf_counter()
     precompile.standby()   # a first run's compile worker starting while the model loads
     from occupant.scenario import load, write_run
+    from occupant.scenario.run import make_folder
     sc = load(scenario, overrides=overrides)
-    folder = pathlib.Path(out_dir) if out_dir else pathlib.Path("reports") / sc.name
+    folder = make_folder(out_dir if out_dir else pathlib.Path("reports") / sc.name)
     braking = " and its pre-crash vehicle run done" if "precrash" in sc.data else ""   # the long part
     out(f"occupant run: {sc.name}: loaded and checked{braking} in {time.perf_counter() - start:.1f} s")
     bar = _Progress("simulating") if progress and sys.stderr.isatty() else None

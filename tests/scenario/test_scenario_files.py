@@ -93,6 +93,23 @@ def test_reference_user_errors_exit_2_with_one_message(capsys, args, message):
     assert len(cap.err.strip().splitlines()) == 1
 
 
+def test_reference_an_output_folder_that_cannot_be_is_named_before_the_run(tmp_path, capsys):
+    """``--out`` naming a file (or a folder under one): one line naming --out and the path, exit
+    code 2, before the simulation (it was "x: File exists" once the run had been simulated)."""
+    (tmp_path / "taken").write_text("")
+    for out, problem in (("taken", "a file, not a folder"), ("taken/run", "cannot make this folder")):
+        folder = tmp_path / out
+        assert main(["run", "fmvss208_sled_48_unbelted", "--out", str(folder), "--quiet"]) == 2
+        cap = capsys.readouterr()
+        assert cap.err == (f"occupant: error: --out: {folder}: {problem}"
+                           f"{': Not a directory' if '/' in out else ''} (accepted: a folder to write "
+                           "into, new or existing)\n"), cap.err
+        assert "simulated" not in cap.out, cap.out
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "solver.t_end=0.001,0.002",
+                 "--out", str(tmp_path / "taken")]) == 2
+    assert "--out: " in capsys.readouterr().err
+
+
 def test_reference_override_error_names_the_set(tmp_path):
     """A key only the override brought in is reported against the --set, not the file."""
     with pytest.raises(ScenarioError, match=r"\(--set solver.colour\): solver.colour: unknown key"):
