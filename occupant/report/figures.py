@@ -441,26 +441,42 @@ def pulse(runs, labels=None):
     return fig
 
 
-def text_page(title, sections):
-    """A PDF page of titled two-column tables: ``sections`` [(heading, [(key, text)])]."""
-    fig = plt.figure(figsize=PAGE)
-    lines = textwrap.wrap(title, 95) or [""]
-    fig.text(0.04, 0.965, "\n".join(lines), fontsize=15, weight="bold", va="top")
-    y = 0.90 - 0.035 * (len(lines) - 1)
+TEXT_WIDTH = 100   # characters of a value's column in a text page (8 pt monospace, 0.36-0.97 of the width)
+
+
+def text_pages(title, sections):
+    """PDF pages of titled two-column tables: ``sections`` [(heading, [(key, text)])]; a long
+    text wrapped over lines, a table longer than a page continued on the next (it was cut with
+    "..." at the first page's foot: the settings after the airbag never reached the PDF)."""
+    pages, y = [], 0.0
+
+    def new_page(heading):
+        nonlocal y
+        fig = plt.figure(figsize=PAGE)
+        lines = textwrap.wrap(title + (" (continued)" if pages else ""), 95) or [""]
+        fig.text(0.04, 0.965, "\n".join(lines), fontsize=15, weight="bold", va="top")
+        y = 0.90 - 0.035 * (len(lines) - 1)
+        pages.append(fig)
+        if heading:
+            fig.text(0.04, y, f"{heading} (continued)", fontsize=11, weight="bold")
+            y -= 0.032
+
+    new_page(None)
     for heading, rows in sections:
-        if y < 0.08:
-            break
-        fig.text(0.04, y, heading, fontsize=11, weight="bold")
+        if y < 0.12:
+            new_page(None)
+        pages[-1].text(0.04, y, heading, fontsize=11, weight="bold")
         y -= 0.032
         for key, text in rows:
-            if y < 0.05:
-                fig.text(0.06, y, "...", fontsize=8)
-                break
-            fig.text(0.06, y, key, fontsize=8, family="monospace")
-            fig.text(0.36, y, text, fontsize=8, family="monospace")
-            y -= 0.024
+            lines = textwrap.wrap(str(text), TEXT_WIDTH) or [""]
+            if y - 0.024 * (len(lines) - 1) < 0.05:
+                new_page(heading)
+            pages[-1].text(0.06, y, key, fontsize=8, family="monospace")
+            for line in lines:
+                pages[-1].text(0.36, y, line, fontsize=8, family="monospace")
+                y -= 0.024
         y -= 0.02
-    return fig
+    return pages
 
 
 class _Pixels(Artist):

@@ -423,3 +423,38 @@ def test_regression_whole_run_figures_mark_the_crash_start(run):
         finally:
             for fig in figs:
                 plt.close(fig)
+
+
+def test_regression_settings_list_every_contact_pair_and_bag_contact():
+    """The settings table wrote ``[[contact]]`` as one line cut at 90 characters ("[13 values:
+    {'a': [...], 'b': 'seat...") and a bag's contact list as its first three names: each pair is
+    now a row per key, and names are listed whole; long lists of numbers stay shortened."""
+    from occupant.report import tables as T
+    names = [f"body_{i}_shell" for i in range(11)]
+    rows = T.flatten({"contact": [{"a": ["pelvis_flesh", "thorax"], "b": "seat_back"},
+                                  {"a": "chin", "b": "windshield", "characteristic": "glass"}],
+                      "restraints": {"airbag": {"contact": names}},
+                      "pulse": {"table": list(range(20))}})
+    assert rows == [("contact[0].a", "['pelvis_flesh', 'thorax']"), ("contact[0].b", "seat_back"),
+                    ("contact[1].a", "chin"), ("contact[1].b", "windshield"),
+                    ("contact[1].characteristic", "glass"),
+                    ("restraints.airbag.contact", repr(names)),
+                    ("pulse.table", "[20 values: 0, 1, 2, ...]")]
+
+
+def test_regression_text_pages_continue_a_long_table_instead_of_cutting_it():
+    """The PDF's first page cut the scenario settings at its foot with "..." (us_ncap_frontal_56:
+    everything after restraints.knee_airbag.kind missing): a table longer than a page goes on
+    to the next, each key once, every line on the page, a long value wrapped."""
+    import matplotlib.pyplot as plt
+    from occupant.report import figures as F
+    rows = [(f"key_{i}", "x" * (250 if i == 7 else 5)) for i in range(70)]
+    pages = F.text_pages("Title", [("Run", [("run", "r")]), ("Settings", rows)])
+    texts = [(t.get_text(), t.get_position()[1]) for fig in pages for t in fig.texts]
+    assert len(pages) == 3 and texts[0][0] == "Title" and pages[1].texts[0].get_text() == "Title (continued)"
+    assert pages[1].texts[1].get_text() == "Settings (continued)"
+    assert [s for s, _ in texts if s.startswith("key_")] == [k for k, _ in rows]
+    assert sum(s.startswith("x") for s, _ in texts) == 70 + 2   # the 250 characters on 3 lines
+    assert all(0.04 < y < 1.0 for _, y in texts) and not any(s == "..." for s, _ in texts)
+    for fig in pages:
+        plt.close(fig)
