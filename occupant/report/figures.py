@@ -274,7 +274,7 @@ def channels(runs, groups=None, labels=None, window=None):
             ax.set_xlim(1e3 * window[0], 1e3 * window[1])
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=6, loc="upper left", ncol=len(runs))
+    axes[0].legend(fontsize=6, loc="best", ncol=len(runs))   # upper left hid the head's first 10 ms
     for ax in axes[grid.nrows * grid.ncols - 3:]:   # the last row's places
         ax.set_xlabel("time (ms)", fontsize=8)
     return fig
@@ -323,8 +323,9 @@ def restraints(run, window=None):
                                                            for name in shown}, 1e-3))
     for k, (title, unit, series, factor) in enumerate(rows):
         ax = fig.add_subplot(grid[first + k, :ncol - 1])
-        for label, v in series.items():
-            ax.plot(t_ms, factor * v, lw=1.2, label=label)
+        for j, (label, v) in enumerate(series.items()):   # past tab10's 10 colours, dashed: a bag's
+            # 11th contact (right_hand_shell) was drawn as its 1st (head_shell), blue and solid
+            ax.plot(t_ms, factor * v, lw=1.2, label=label, color=f"C{j % 10}", ls=("-", "--", ":")[j // 10 % 3])
         _restraint_axes(ax, title, unit, window)
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return fig
@@ -354,7 +355,7 @@ def energy(run):
     ax.set_title("Energy change and work done since t = 0", fontsize=10)
     ax.set_ylabel("kJ")
     ax.set_xlabel("time (ms)")
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=7, loc="best")   # upper left hid every term's first 20 ms (us_ncap_frontal_56)
     ax.grid(alpha=0.3)
     mark_crash(ax, run)
     fig.subplots_adjust(left=0.06, right=0.99, bottom=0.16, top=0.9, wspace=0.18)

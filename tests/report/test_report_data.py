@@ -458,3 +458,40 @@ def test_regression_text_pages_continue_a_long_table_instead_of_cutting_it():
     assert all(0.04 < y < 1.0 for _, y in texts) and not any(s == "..." for s, _ in texts)
     for fig in pages:
         plt.close(fig)
+
+
+def _points_under_legend(ax):
+    """Number of the axes' line vertices drawn inside its legend's box."""
+    ax.figure.canvas.draw()
+    box = ax.get_legend().get_window_extent()
+    inside = 0
+    for line in ax.lines:
+        x, y = line.get_transform().transform(line.get_xydata()).T
+        inside += int(np.sum((box.x0 <= x) & (x <= box.x1) & (box.y0 <= y) & (y <= box.y1)))
+    return inside
+
+
+def test_regression_energy_and_channel_legends_hide_no_curve():
+    """The legends of the energy balance and of the first channel panel sat in the upper left,
+    over the first 10-20 ms of every curve of a frontal run (us_ncap_frontal_56's PDF, energy
+    and channel pages): they now go where no curve is."""
+    import types
+    import matplotlib.pyplot as plt
+    from occupant import Channel
+    from occupant.report import figures as F
+    t = np.arange(0.0, 0.1501, 1e-4)
+    ramp = np.clip((t - 0.02) / 0.05, 0.0, 1.0)   # zero for 20 ms, then falls as a crash's
+    work = {"contacts": -3.4e3 * ramp, "airbags": -1.1e3 * ramp, "belts": -4.3e3 * ramp}
+    kinetic = 9.7e3 - 8.8e3 * ramp
+    energy = dict(kinetic=kinetic, potential=np.zeros_like(t), work=sum(work.values()),
+                  balance=kinetic - kinetic[0] - sum(work.values()))
+    run = types.SimpleNamespace(results=types.SimpleNamespace(t=t, energy=energy, work=work, channels=[]))
+    fig = F.energy(run)
+    assert _points_under_legend(fig.axes[0]) == 0
+    plt.close(fig)
+    pulse = -60.0 * 9.81 * np.sin(np.pi * np.clip((t - 0.03) / 0.06, 0.0, 1.0))   # m/s^2
+    run.results.channels = [Channel(f"Head CG acceleration {a}", t, k * pulse, "m/s^2")
+                            for a, k in zip("XYZ", (1.0, 0.05, -0.3))]
+    fig = F.channels([run])
+    assert _points_under_legend(fig.axes[0]) == 0
+    plt.close(fig)
