@@ -82,6 +82,11 @@ def test_reference_overrides_apply_and_are_type_checked():
     (["run", "fmvss208_sled_48_unbelted", "--set", "occupant.dummy=hybrid3_99m"],
      "occupant.dummy: unknown dummy (accepted: hybrid3_05f, hybrid3_50m, hybrid3_50m_pedestrian, hybrid3_95m"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end"], "expected KEY=VALUE"),
+    # a belt into a seat without anchorages read "restraints.belt.retractor: missing", not the --set
+    (["run", "fmvss208_sled_48_unbelted", "--set", "restraints.belt.load_limit=4000"],
+     "(--set restraints.belt.load_limit): restraints.belt: the interior sled_buck_passenger has no belt "
+     "anchorages (no [belt] table) and this belt does not give them (accepted: an interior with a [belt] "
+     "table, or retractor, d_ring, buckle and lap_anchor (m in B0) in [restraints.belt])"),
     (["show", "nothing_known"], "nothing_known: unknown dummy or scenario"),
     (["export", "hybrid3_50m", "--urdf", "--out", "/dev/null/x.urdf"], "URDF has no spherical joints"),
 ])
