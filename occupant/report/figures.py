@@ -274,7 +274,7 @@ def channels(runs, groups=None, labels=None, window=None):
             ax.set_xlim(1e3 * window[0], 1e3 * window[1])
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=6, loc="best", ncol=len(runs))   # upper left hid the head's first 10 ms
+    axes[0].legend(fontsize=6, loc="best", ncol=len(runs))   # upper left hid the unbelted sled's head
     for ax in axes[grid.nrows * grid.ncols - 3:]:   # the last row's places
         ax.set_xlabel("time (ms)", fontsize=8)
     return fig
@@ -355,7 +355,7 @@ def energy(run):
     ax.set_title("Energy change and work done since t = 0", fontsize=10)
     ax.set_ylabel("kJ")
     ax.set_xlabel("time (ms)")
-    ax.legend(fontsize=7, loc="best")   # upper left hid every term's first 20 ms (us_ncap_frontal_56)
+    ax.legend(fontsize=7, loc="best")   # upper left hid the terms' first 20 ms (us_ncap_frontal_56)
     ax.grid(alpha=0.3)
     mark_crash(ax, run)
     fig.subplots_adjust(left=0.06, right=0.99, bottom=0.16, top=0.9, wspace=0.18)

@@ -473,8 +473,9 @@ def _points_under_legend(ax):
 
 def test_regression_energy_and_channel_legends_hide_no_curve():
     """The legends of the energy balance and of the first channel panel sat in the upper left,
-    over the first 10-20 ms of every curve of a frontal run (us_ncap_frontal_56's PDF, energy
-    and channel pages): they now go where no curve is."""
+    over 2044 points of us_ncap_frontal_56's energy terms (their first 20 ms) and 390 of
+    fmvss208_sled_48_unbelted's head acceleration (its early rise): they now go where no curve
+    is. Synthetic curves of those shapes."""
     import types
     import matplotlib.pyplot as plt
     from occupant import Channel
@@ -489,9 +490,10 @@ def test_regression_energy_and_channel_legends_hide_no_curve():
     fig = F.energy(run)
     assert _points_under_legend(fig.axes[0]) == 0
     plt.close(fig)
-    pulse = -60.0 * 9.81 * np.sin(np.pi * np.clip((t - 0.03) / 0.06, 0.0, 1.0))   # m/s^2
-    run.results.channels = [Channel(f"Head CG acceleration {a}", t, k * pulse, "m/s^2")
-                            for a, k in zip("XYZ", (1.0, 0.05, -0.3))]
+    def bump(g, start, end):   # a half-sine of g between start and end, m/s^2
+        return g * 9.81 * np.sin(np.pi * np.clip((t - start) / (end - start), 0.0, 1.0))
+    run.results.channels = [Channel(f"Head CG acceleration {a}", t, v, "m/s^2") for a, v in
+                            zip("XYZ", (bump(-60, 0.03, 0.09), bump(3, 0.02, 0.1), bump(20, 0.01, 0.04)))]
     fig = F.channels([run])
     assert _points_under_legend(fig.axes[0]) == 0
     plt.close(fig)
