@@ -246,6 +246,13 @@ class Scenario:
         for kind, table in self.restraints.items():
             if kind == "belt":   # the seat's anchorages where the scenario gives none; on a
                 # parametric human the belt loads the ribcage (restraints.build_belt)
+                anchors = ("d_ring", "buckle", "lap_anchor")
+                if not self.interior.belt and not all(k in table for k in anchors):   # (a belt
+                    # --set into a scenario whose seat has none read "retractor: missing")
+                    c.fail("restraints.belt", f"the interior {self.interior.name} has no belt "
+                           "anchorages (no [belt] table) and this belt does not give them",
+                           "an interior with a [belt] table, or retractor, d_ring, buckle and "
+                           "lap_anchor (m in B0) in [restraints.belt]")
                 table = {**self.interior.belt, **({"ribcage": True} if self.human else {}),
                          **table}
             RESTRAINTS[kind].build(asm, table, c, f"restraints.{kind}")
