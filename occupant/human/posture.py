@@ -134,6 +134,15 @@ class _Layout:
         self.root = next(n for n, j in self.joints.items() if j["kind"] == "free")
 
     # parameter vector x: root position (3), root rotation vector (3), then per angle joint
+    def offset(self, name):
+        """Index in x of joint ``name``'s first coordinate."""
+        k = 6
+        for n in self.angle_joints:
+            if n == name:
+                return k
+            k += 3 if self.joints[n]["kind"] == "spherical" else 1
+        raise KeyError(name)
+
     def x_size(self):
         return 6 + sum(3 if self.joints[n]["kind"] == "spherical" else 1 for n in self.angle_joints)
 
@@ -334,6 +343,18 @@ def _targets(model, posture, extra, c):
     return out
 
 
+def _trunk_share(layout):
+    """(nx,) row s with s @ x = 0 when the trunk's joints (TRUNK_JOINTS) flex by the same
+    fraction of their flexion ranges: their passive curves are one chain's, each at its share of
+    the chain's angle (data/joint_passive.toml), so there they rest with equal moments, as the
+    neck's two joints do at neck_levelling's split."""
+    s = np.zeros(layout.x_size())
+    (a, b) = TRUNK_JOINTS
+    for n, sign in ((a, 1.0), (b, -1.0)):
+        s[layout.offset(n) + 1] = sign / layout.joints[n]["upper"][1]
+    return s
+
+
 def _human_thorax_angle(model, tg, c):
     """The thorax line's target (rad): UMTRI's drivers' mean for the human's sex, stature and
     mass, H30 the H-point's height (``h_point`` or the seat track's rear end) above the lowest
@@ -447,6 +468,7 @@ def position(model, posture_or_path, targets=None, return_info=False):
         lines.append((tg["torso_angle"], (ipelvis, np.zeros(3)), torso_top(model)))
     if "thorax_angle" in tg:
         lines.append((tg["thorax_angle"], *((model.body(b), p) for b, p in line_ends(model, "thorax"))))
+    share = _trunk_share(layout) if "thorax_angle" in tg else None
     reg = np.full(len(x0), REG_WEIGHT)
     reg[:3] = ROOT_PULL  # the targets place the body; the pull only settles what they leave free
     track = tg.get("seat_track")
@@ -466,6 +488,8 @@ def position(model, posture_or_path, targets=None, return_info=False):
             r.append([TORSO_LENGTH * (math.atan2(-d[0], d[2]) - angle)])
         for b, local, A, target in tg["points"]:
             r.append(A @ (X[b, :3, :3] @ local + X[b, :3, 3]) - target)
+        if share is not None:
+            r.append([TORSO_LENGTH * (share @ x)])
         r.append(reg * (x - x0))
         return np.concatenate(r)
 
@@ -484,6 +508,8 @@ def position(model, posture_or_path, targets=None, return_info=False):
             rows.append(TORSO_LENGTH * (-d[2] * Jd[0] + d[0] * Jd[2])[None, :] / (d[0] ** 2 + d[2] ** 2))
         for b, local, A, _ in tg["points"]:
             rows.append(A @ point_jacobian(model, data, q, b, local) @ M)
+        if share is not None:
+            rows.append(TORSO_LENGTH * share[None, :])
         rows.append(np.diag(reg))
         return np.vstack(rows)
 
@@ -491,7 +517,7 @@ def position(model, posture_or_path, targets=None, return_info=False):
     if track is not None:  # the H-point (root origin) stays between the track's ends
         lo[0], hi[0] = track[0][0], track[2][0]
         x0[0] = min(max(x0[0], lo[0]), hi[0])
-    n_rows = (3 * (("h_point" in tg) + (track is not None)) + len(lines)
+    n_rows = (3 * (("h_point" in tg) + (track is not None)) + len(lines) + (share is not None)
               + sum(len(p[2]) for p in tg["points"]))
 
     def solve(x_start, free):
