@@ -17,7 +17,9 @@ Posture file (TOML, ``kind = "posture"``, in ``dummies/postures/``)::
                                  # cervicale: torso_top), from vertical, + rearward
     human_thorax = "umtri_drivers"  # a parametric human only (dummies ignore it): its thorax
                                  # line (T12/L1 -> C7/T1) at UMTRI's drivers' mean for its body
-                                 # (occupant.human.seated_posture; H30 from the heel targets)
+                                 # (occupant.human.seated_posture; H30 from the heel targets),
+                                 # the trunk's two joints at one fraction of their flexion
+                                 # ranges; "file_angles": no such target
     h_point = [0.0, 0.0, 0.0]    # m in B0; or, instead, a seat track the H-point slides on:
     seat_track = {rear = [-0.12, 0.0, 0.0], front = [0.12, 0.0, 0.0]}
     [[targets.point]]
@@ -70,7 +72,9 @@ POSTURE_FOLDER = "dummies/postures"
 TOP_KEYS = ("kind", "name", "description", "root", "angles", "targets")
 ROOT_KEYS = ("position", "rotation_deg")
 TARGET_KEYS = ("torso_angle_deg", "h_point", "seat_track", "point", "human_thorax")
-HUMAN_THORAX = ("umtri_drivers",)   # the thorax line's sources (occupant.human.seated_posture)
+HUMAN_THORAX = ("umtri_drivers", "file_angles")  # a human's thorax line: UMTRI's drivers'
+                                                 # (occupant.human.seated_posture), or none: the
+                                                 # trunk's joints pulled to the file's angles
 TRACK_KEYS = ("rear", "front")
 POINT_KEYS = ("body", "point", "offset", "position", "x", "y", "z", "plane")
 PLANE_KEYS = ("point", "normal")
@@ -322,8 +326,8 @@ def _targets(model, posture, extra, c):
     if "seat_track" in tg:
         out["seat_track"] = _seat_track(c, tg)
     if "human_thorax" in tg:
-        c.string(tg, "human_thorax", "targets", choices=HUMAN_THORAX, what="human_thorax")
-        if CERVICALE in model.index["marker"]:   # a parametric human
+        source = c.string(tg, "human_thorax", "targets", choices=HUMAN_THORAX, what="human_thorax")
+        if source == "umtri_drivers" and CERVICALE in model.index["marker"]:   # a parametric human
             out["thorax_angle"] = _human_thorax_angle(model, tg, c)
     for k, pt in enumerate(c.tables(tg, "point", "targets")):
         where = f"targets.point[{k}]"
