@@ -369,3 +369,13 @@ def test_reference_posture_file_errors(h3, tmp_path):
 def test_reference_target_errors_are_clear(h3, targets, match):
     with pytest.raises(DummyFileError, match=match):
         position(h3, {"kind": "posture", "targets": targets})
+
+
+def test_reference_human_thorax_errors_are_clear(h3):
+    """An unknown thorax source is refused for any model; a human's thorax target needs a heel
+    target with z, which gives H30."""
+    with pytest.raises(DummyFileError, match=r"targets.human_thorax.*umtri_drivers, file_angles"):
+        position(h3, {"kind": "posture", "targets": {"human_thorax": "reed"}})
+    with pytest.raises(DummyFileError, match=r"targets.human_thorax: needs a heel point target"):
+        position(build(percentile=50), {"kind": "posture", "targets": {
+            "h_point": [0.0, 0.0, 0.0], "human_thorax": "umtri_drivers"}})
