@@ -505,7 +505,7 @@ def position(model, posture_or_path, targets=None, return_info=False):
             rows.append(point_jacobian(model, data, q, ipelvis) @ M)
         if track is not None:
             rows.append(off_track @ point_jacobian(model, data, q, ipelvis) @ M)
-        X = body_poses(model, data, q)
+        X = body_poses(model, data, q) if lines else None
         for _, (a, pa), (b, pb) in lines:
             d = X[b, :3, :3] @ pb + X[b, :3, 3] - X[a, :3, :3] @ pa - X[a, :3, 3]
             Jd = (point_jacobian(model, data, q, b, pb) - point_jacobian(model, data, q, a, pa)) @ M
