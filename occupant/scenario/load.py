@@ -20,7 +20,7 @@ settings and outputs::
     #   neck_mid = true: a third neck joint at C4 (occupant.human.neck_mid)
     #   face = true: a chin on the head (occupant.human.builder.chin)
     posture = "passenger_seated"    # occupant.human.position: a shipped name or a path
-    posture_targets = {human_thorax = "file_angles"}   # replaces the posture's [targets] keys
+    posture_targets = {human_thorax = "file_angles"}   # the posture's [targets] keys replaced (points added)
     h_point = [0.0, 0.0, 0.0]       # m in B0: where the posture's H-point goes
     seat = "front_right"            # ISO-MME position (code character 2), see SEATS
     yaw_deg = 0.0                   # turns the posture about B0's z (a pedestrian's heading)
