@@ -5,7 +5,8 @@ A line's angle is measured in the side view (the x-z plane of B0) from the verti
 when its upper end lies behind its lower one. The human's ends of the lines [E]: the hips'
 midpoint is the pelvis frame's origin (the H-point); T12/L1 lies half-way up the lumbar segment
 (T10-L3: three of its six bodies, taken as equally tall, as validation.LUMBAR_FRACTIONS); C7/T1
-is the lower neck joint and the head/neck joint the upper one, at the occipital condyles; the eye
+is the lower neck joint, and the neck line's top, the tragion in UMTRI's, is taken at the upper
+one, the occipital condyles, as the transcription's manikin takes its atlanto-axial joint; the eye
 is bounded by the glabella, the head shell's front at the eye's level (builder.head_shell): the
 eye lies behind it, so the glabella's hip-to-eye angle is the eye's least.
 """
