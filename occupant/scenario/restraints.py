@@ -230,9 +230,10 @@ def held_on(asm, table, c, path, torso, name, mu, across):
     ellipsoid of ``torso``'s part that stands over the point, if one does, e.g. the human's
     shoulder shell over its thorax at mid-clavicle; the wrap's geometry is then that one), at its
     direction in the scaled frame, and with it or ``<name>_flank`` ((n_x, n_y, n_z, d) in
-    ``torso``'s frame: its place kept to n . x >= d, ``Wrap.flank``) it is held across the belt
+    ``torso``'s frame, carried into the outer ellipsoid's when the wrap lies on one: its place
+    kept to n . x >= d, ``Wrap.flank``) it is held across the belt
     by friction (``across``, default ``friction``); else ``across`` as given on ``torso``."""
-    from occupant.modeling.outer_surface import outer_place
+    from occupant.modeling.outer_surface import outer_place, plane_in
     at = c.vector(table, f"{name}_at", path)
     flank = c.vector(table, f"{name}_flank", path, n=4)
     if at is None and flank is None:
@@ -241,9 +242,7 @@ def held_on(asm, table, c, path, torso, name, mu, across):
     if at is not None:
         geometry, at = outer_place(asm, torso, at)
         if flank is not None and geometry != torso:
-            c.fail(c.where(path, f"{name}_flank"), f"the wrap fitted at {name}_at lies on "
-                   f"'{geometry}', over '{torso}': a flank in '{torso}''s frame does not bound it",
-                   f"{name}_at on the outer surface, or no {name}_flank")
+            flank = plane_in(asm, torso, geometry, flank)
     g = asm.geometries[geometry]
     size = np.asarray(g.semi_axes if hasattr(g, "semi_axes") else (g.radius,) * 3, float)
     return geometry, {"across": mu if across is None else across, "flank": flank,
@@ -302,8 +301,9 @@ def build_belt(asm, table, c, path):
     ``shoulder_flank``, ``chest_flank`` ((n_x, n_y, n_z, d) there): the shoulder or chest wrap
     fitted at that point (on the body's outer surface there: the ellipsoid of the same part
     standing over it, ``modeling.outer_surface``) and held across the belt by friction, its
-    place kept to n . x >= d (``held_on``, ``Wrap.flank``); none shipped (GS1 measured with them:
-    scenarios/validation/HISTORY.md, "The shoulder belt held where it is fitted")."""
+    place kept to n . x >= d (``held_on``, ``Wrap.flank``; carried into that ellipsoid's frame);
+    none shipped (GS1 measured with them: scenarios/validation/HISTORY.md, "The shoulder belt held
+    where it is fitted"; GS1 held on the clavicle: scenarios/validation/README.md)."""
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,
