@@ -17,7 +17,7 @@ Posture file (TOML, ``kind = "posture"``, in ``dummies/postures/``)::
                                  # cervicale: torso_top), from vertical, + rearward
     human_thorax = "umtri_drivers"  # a parametric human only (dummies ignore it): its thorax
                                  # line (T12/L1 -> C7/T1) at UMTRI's drivers' mean for its body
-                                 # (occupant.human.seated_posture; H30 from the heel targets),
+                                 # (occupant.human.seated_posture; H30 from the right heel's target),
                                  # the trunk's two joints at one fraction of their flexion
                                  # ranges; "file_angles": no such target
     h_point = [0.0, 0.0, 0.0]    # m in B0; or, instead, a seat track the H-point slides on:
@@ -361,16 +361,17 @@ def _trunk_share(layout):
 
 def _human_thorax_angle(model, tg, c):
     """The thorax line's target (rad): UMTRI's drivers' mean for the human's sex, stature and
-    mass, H30 the H-point's height (``h_point`` or the seat track's rear end) above the lowest
-    heel target."""
-    heels = [p["z"] for p in tg.get("point", []) if p.get("point") == "heel" and "z" in p]
-    if not heels:
-        c.fail("targets.human_thorax", "needs a heel point target with z (the heel's height "
-               "gives H30)", "a [[targets.point]] with point = \"heel\" and z")
+    mass, H30 the H-point's height (``h_point`` or the seat track's rear end) above the right
+    heel's target, the accelerator heel point's stand-in."""
+    heel = next((p["z"] for p in tg.get("point", []) if p.get("body") == "right_foot"
+                 and p.get("point") == "heel" and "z" in p), None)
+    if heel is None:
+        c.fail("targets.human_thorax", "needs the right heel's target with z (its height gives "
+               "H30)", "a [[targets.point]] with body = \"right_foot\", point = \"heel\" and z")
     hz = tg["h_point"][2] if "h_point" in tg else tg["seat_track"]["rear"][2]
     header = model.source.header
     return predicted_angle("thorax", header["sex"], header["stature"], header["total_mass"],
-                           hz - min(heels))[0]
+                           hz - heel)[0]
 
 
 def _seat_track(c, tg):
