@@ -46,6 +46,8 @@ def _scenario_copy(tmp_path, name="fmvss208_sled_48_unbelted", edit=None):
      "expected true or false"),
     (lambda s: s.replace("[restraints.airbag]", "[restraints.seatbelt]"), "restraints.seatbelt",
      "unknown key (accepted: belt, airbag, knee_airbag)"),
+    (lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "hybrid3_50m"\nposture_targets = {torso = 20.0}'),
+     "occupant.posture_targets.torso", "unknown key"),
 ])
 def test_reference_load_errors_name_file_key_and_accepted(tmp_path, edit, where, message):
     path = _scenario_copy(tmp_path, edit=edit)
