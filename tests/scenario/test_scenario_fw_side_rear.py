@@ -522,14 +522,14 @@ def test_reference_us_ncap_knee_airbag_loads_the_femurs(ncap):
     what the knees and shins displace while it holds pressure (to 122 ms); it meets the knees
     and shins while unfolding (about 27 ms) and loads the femurs in compression at 30-45 ms,
     when NHTSA 11391's own driver's femurs carried 1.13 / 1.49 kN (left / right, pyisomme docs
-    on NHTSA's data, scenarios/README.md): here -0.69 / -0.65 kN at 41 ms since the knee sphere
-    and the shank shell press one dimple of their link (-1.06 / -0.96 kN at 40 / 39 ms with the
-    two dimples' union, scenarios/README.md `chinlink`;
+    on NHTSA's data, scenarios/README.md): here -0.93 / -0.88 kN at 40 ms, the knee sphere and
+    the shank shell pressing the union of their dimples (scenarios/README.md `kneeunion`; -0.69
+    / -0.65 kN at 41 ms with one dimple of their link, `chinlink`;
     test_reference_us_ncap_knee_airbag_femur_loads_near_nhtsa_11391; 0.04 / 0.08 kN without the
     bag, the knees never reaching the bolster). The taut fabric's dimple
     (occupant.restraints.airbag_dimple, the default law) pushes each leg's knee sphere and shank
-    shell, one dimple of their link, with up to 0.040 / 0.042 m^2 (left / right; the knee
-    sphere's own dimple 0.020 m^2 before `chinlink`), past the knee sphere's great circle (pi
+    shell, the union of their dimples, with up to 0.042 / 0.043 m^2 (left / right; 0.040 / 0.042
+    as one dimple of their link, `chinlink`; the knee sphere's own dimple 0.020 m^2 before), past the knee sphere's great circle (pi
     0.065^2 = 0.0133 m^2, the bound of the lens law, which gave -0.58 / -0.54 kN), within the bag's face (pi 0.25 x 0.172 m^2). Neither knee nor
     shin flattens the bag (no bottoming force, the bag 0.2 m deep) or reaches the bolster
     behind it."""
@@ -560,14 +560,12 @@ def test_reference_us_ncap_knee_airbag_loads_the_femurs(ncap):
         assert 0.030 <= ft[k] <= 0.045, (side, ft[k])   # within the test's 30-45 ms
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11: femurs -0.69 / -0.65 kN at 41 ms since the knee "
-                   "sphere and the shank shell of each leg press one dimple of their link, the "
-                   "shank's at the link's depth (scenarios/README.md, chinlink); -1.06 / -0.96 kN "
-                   "with the two dimples' union before, against NHTSA 11391's 1.13 / 1.49 kN")
 def test_reference_us_ncap_knee_airbag_femur_loads_near_nhtsa_11391(ncap):
     """The US NCAP driver's femur compression peaks from the knee bag between -1.3 and -0.8 kN,
     near NHTSA 11391's -1.13 / -1.49 kN at 30-45 ms (pyisomme docs on NHTSA's data,
-    scenarios/README.md)."""
+    scenarios/README.md): -0.93 / -0.88 kN at 40 ms with the union of each leg's knee-sphere and
+    shank-shell dimples (scenarios/README.md `kneeunion`; -0.69 / -0.65 with their link's one
+    disc, `chinlink`)."""
     for code in ("11FEMRLE00H3FOZ0", "11FEMRRI00H3FOZ0"):
         fz = np.asarray(next(c for c in ncap.results.channels if c.code == code).values)
         assert -1.3e3 < fz.min() < -0.8e3, (code, fz.min())
