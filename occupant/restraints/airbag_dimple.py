@@ -185,7 +185,7 @@ def disc_overlap(r1, r2, s):
 # so the gas pushes them together with the union of the dimples, not their sum (each body's
 # counted alone took that region twice: the knee sphere and the shank shell of one leg, at one
 # place on the knee bag). The dimple of a pair is taken as the disc of its area about its contact
-# point, across the pair's normal (one per link: the pairs of a link press one dimple, below),
+# point, across the pair's normal (one per link: its pairs' union of dimples, below),
 # and each point of the union is shared evenly by the links whose discs cover it [E: the shared
 # fabric's push split evenly between the bodies]. A link's share of its own dimple is the mean
 # of its part over its disc; its dimple's volume and area are scaled alike. The shares sum to the
