@@ -376,8 +376,9 @@ def _three_meet(geo, start, end, k):
 # dO / dx_k m^2, 0) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's disc's
 # pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's.
 ROWS = 11
-# Gauss-Legendre nodes on each smooth piece of the overlap's integral across the axis: 16 resolve
-# it within 1e-10 of a quadrature to 1e-13 (tests/restraints/test_airbag_contact.py)
+# Gauss-Legendre nodes on each smooth piece of the overlap's integral along the axis: 16 resolve
+# it within 1e-10 of scipy's nested quadrature (6e-11 at most in tests/restraints/
+# test_airbag_contact.py's five cases)
 GAUSS_U, GAUSS_W = np.polynomial.legendre.leggauss(16)
 
 

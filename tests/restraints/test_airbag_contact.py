@@ -920,7 +920,8 @@ R_LINK, FACE_LINK = 0.43, np.pi * 0.25 * 0.172
 
 def _slope(x, r, h=1e-7):
     """dA/dx of the dimple law at x, by central differences."""
-    return (dimple(x + h, r, R_LINK, FACE_LINK)[1] - dimple(x - h, r, R_LINK, FACE_LINK)[1]) / (2 * h)
+    return (dimple(x + h, r, R_LINK, FACE_LINK)[1]
+            - dimple(x - h, r, R_LINK, FACE_LINK)[1]) / (2 * h)
 
 
 def _overlap_quadrature(x1, a1, x2, a2, s):
@@ -951,7 +952,7 @@ def test_analytic_paraboloid_overlap_against_quadrature(x1, x2, s):
     equally deep, one at the other's point, apart; symmetric in the bodies."""
     a1, a2 = dimple(x1, HEAD, R_LINK, FACE_LINK)[1], dimple(x2, CHIN, R_LINK, FACE_LINK)[1]
     o = paraboloid_overlap(x1, a1, _slope(x1, HEAD), x2, a2, _slope(x2, CHIN), s)
-    assert o[0] == pytest.approx(_overlap_quadrature(x1, a1, x2, a2, s), rel=1e-8, abs=1e-15)
+    assert o[0] == pytest.approx(_overlap_quadrature(x1, a1, x2, a2, s), rel=1e-9, abs=1e-15)
     swapped = paraboloid_overlap(x2, a2, _slope(x2, CHIN), x1, a1, _slope(x1, HEAD), s)
     np.testing.assert_allclose(swapped, (o[0], o[2], o[1]), rtol=1e-9, atol=1e-15)
 

@@ -529,8 +529,9 @@ def test_reference_us_ncap_knee_airbag_loads_the_femurs(ncap):
     bag, the knees never reaching the bolster). The taut fabric's dimple
     (occupant.restraints.airbag_dimple, the default law) pushes each leg's knee sphere and shank
     shell, the union of their dimples, with up to 0.042 / 0.043 m^2 (left / right; 0.040 / 0.042
-    as one dimple of their link, `chinlink`; the knee sphere's own dimple 0.020 m^2 before), past the knee sphere's great circle (pi
-    0.065^2 = 0.0133 m^2, the bound of the lens law, which gave -0.58 / -0.54 kN), within the bag's face (pi 0.25 x 0.172 m^2). Neither knee nor
+    as one dimple of their link, `chinlink`; the knee sphere's own dimple 0.020 m^2 before),
+    past the knee sphere's great circle (pi 0.065^2 = 0.0133 m^2, the bound of the lens law,
+    which gave -0.58 / -0.54 kN), within the bag's face (pi 0.25 x 0.172 m^2). Neither knee nor
     shin flattens the bag (no bottoming force, the bag 0.2 m deep) or reaches the bolster
     behind it."""
     from occupant.modeling.airbags import KNEE_BAG
