@@ -371,7 +371,8 @@ def _three_meet(geo, start, end, k):
 # occupant.restraints.airbag); a pair alone in the bag keeps its own dimple bit for bit. The
 # link's disc for the union sharing between links has the link's pushing area about the pairs'
 # points and normals weighted by their areas. Exact for two pairs in a link (every link of the
-# shipped scenarios); with three the pairwise sum takes a region all three cover once too often.
+# shipped scenarios); with three the pairwise sum takes a region all three cover off once too
+# often (three equal bodies at one place press nothing).
 # Rows of Data.airbag_pairs the link law adds: (the pair's part of the overlaps' volume m^3, its
 # dO / dx_k m^2, 0) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's disc's
 # pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's.
