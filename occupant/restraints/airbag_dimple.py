@@ -371,8 +371,10 @@ def _three_meet(geo, start, end, k):
 # occupant.restraints.airbag); a pair alone in the bag keeps its own dimple bit for bit. The
 # link's disc for the union sharing between links has the link's pushing area about the pairs'
 # points and normals weighted by their areas. Exact for two pairs in a link (every link of the
-# shipped scenarios); with three the pairwise sum takes a region all three cover off once too
-# often (three equal bodies at one place press nothing).
+# shipped scenarios); a link of n > 2 pairs in the bag's list takes 2 / n of each overlap, so n
+# equal bodies at one place press one paraboloid's worth as two do (the pairwise sum whole left
+# them nothing), a region fewer of them cover taken off too little (a constant of the model,
+# so nothing steps as pairs come into contact).
 # Rows of Data.airbag_pairs the link law adds: (the pair's part of the overlaps' volume m^3, its
 # dO / dx_k m^2, 0) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's disc's
 # pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's.
@@ -515,6 +517,10 @@ def _link_union(geo, start, end, radius, R, face, link, first):
             n += 1
     if n == 1:
         return
+    members = 0   # the link's pairs in the bag's list, in contact or not
+    for j in range(start, end):
+        members += link[j] == link[first]
+    weight = 2.0 / members if members > 2 else 1.0
     for i in range(lead, end):
         if link[i] != link[first] or geo[7, i, 1] <= 0.0:
             continue
@@ -527,6 +533,7 @@ def _link_union(geo, start, end, radius, R, face, link, first):
             common, d_i, d_j = paraboloid_overlap(
                 x_i, a_i, _area_slope(x_i, radius[i], R, face), x_j, a_j,
                 _area_slope(x_j, radius[j], R, face), np.sqrt(dx * dx + dy * dy + dz * dz))
+            common, d_i, d_j = weight * common, weight * d_i, weight * d_j
             geo[8, i, 0], geo[8, i, 1] = geo[8, i, 0] + 0.5 * common, geo[8, i, 1] + d_i
             geo[8, j, 0], geo[8, j, 1] = geo[8, j, 0] + 0.5 * common, geo[8, j, 1] + d_j
     total, nx, ny, nz, px, py, pz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0

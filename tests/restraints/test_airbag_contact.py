@@ -998,7 +998,7 @@ def test_analytic_one_link_presses_the_union_of_its_dimples():
     Far apart, their own dimples, the link's disc their sum; 90 mm apart (the chin 14 mm
     shallower), the link's volume the sum less the overlap; a pair out of the bag, through the
     unfolding's slack only, or alone on its link keeps its own dimple bit for bit (row 8 zero,
-    its rows 2 and 3 put back)."""
+    its rows 2 and 3 put back); n equal bodies at one place give up n - 1 paraboloids."""
     head, chin = (0.0, 0.0, 0.0), (0.0, 0.0, -0.09)
     own = [dimple(0.05, r, R_LINK, FACE_LINK)[1] for r in (HEAD, CHIN)]
     far = _link([0.05, 0.05], [head, (0.0, 0.0, -1.0)])
@@ -1019,6 +1019,13 @@ def test_analytic_one_link_presses_the_union_of_its_dimples():
     alone = _link([0.05, 0.05], [head, head], links=(0, 1), radius=(HEAD, HEAD))
     assert alone[7, 0, 1] == alone[7, 1, 1] == own[0]
     assert not alone[8].any()
+    # n equal bodies of one link at one place: the n dimples less 2 / n of each overlap (for n
+    # > 2), the n - 1 paraboloids' worth the two of them give up
+    for n in (2, 3, 4):
+        geo = _link([0.05] * n, [head] * n, links=(0,) * n, radius=(HEAD,) * n)
+        vol, area = dimple(0.05, HEAD, R_LINK, FACE_LINK)
+        taken = (n - 1) * 0.05 * area / 2          # the paraboloid's volume x A / 2
+        assert geo[8, :, 0].sum() == pytest.approx(taken, rel=1e-9)
 
 
 @pytest.mark.parametrize("offset", [0.09, 0.02, 0.0])
