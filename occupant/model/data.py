@@ -50,9 +50,9 @@ Data = namedtuple("Data", [
                     #   (penetration m, its rate m/s, contact area m^2), and of the share on a
                     #   carrier (share, penetration m, its rate m/s) and its contact point (B0),
                     #   (share of its dimple, the dimple's area m^2, the depth the unfolding
-                    #   put the body in m) of the "dimple" law, and its link's union (the
-                    #   pair's part of the overlaps' volume m^3, their d / dx m^2, 0; two rows
-                    #   of scratch) (occupant.restraints.airbag_dimple.dimple_shares)
+                    #   put the body in m) of the "dimple" law, and its link's dimple
+                    #   (the link's depth less the pair's, its body radius, the pair's part;
+                    #   two rows of scratch) (occupant.restraints.airbag_dimple.dimple_shares)
                     #   (occupant.restraints.airbag)
     "contact_p_b",  # (nc, 3) m, each contact pair's point of geometry b (its link frame) as
                     #   moved by its prescribed translation, if any (occupant.contact.compliant)

@@ -40,9 +40,9 @@ curvature radius (beta b)(beta c) / (alpha a):
   folds, the unfolded share of the bag) the dimple the wrinkling fabric turns around the body,
   much wider than the body (``airbag_dimple.dimple``, fitted to that membrane reference, within
   2 %), its area at most the face, pi beta^2 b c; bodies whose dimples overlap share them
-  (``airbag_dimple.dimple_shares``: the pairs of a link, a head shell and its chin, pressing the
-  union of their dimples, one disc per link; each point of the discs' union shared by the discs
-  covering it, so one region of fabric pushes once); where it is slack (still
+  (``airbag_dimple.dimple_shares``: one disc per link, the pairs of a link, a head shell and its
+  chin, pressing one dimple; each point of the discs' union shared by the discs covering it, so
+  one region of fabric pushes once); where it is slack (still
   folded), the lens: a blend at the taut share. The dimple covers only the depth the body
   pushed in itself: the depth the unfolding bag put it in (the pair's state G,
   ``_unfolded_depth``: the bag's surface moving into the body as it unfolds) is met by fabric
@@ -143,32 +143,31 @@ def patch(d, r, R, taut, face, share, slack=0.0):
     vol_l, area_l = lens(d, r, R)
     if taut <= 0.0:
         return vol_l, area_l, area_l
-    return _blend(vol_l, area_l, d, r, R, taut, face, share, slack, 0.0, 0.0)
+    return _blend(vol_l, area_l, d, r, R, taut, face, share, slack, 0.0, r, 1.0)
 
 
 @njit(**JIT)
-def _blend(vol_l, area_l, d, r, R, taut, face, share, slack, overlap, overlap_area):
+def _blend(vol_l, area_l, d, r, R, taut, face, share, slack, lift, r_link, part):
     """``patch`` of a taut share ``taut`` > 0 from the lens' volume and area already known, the
-    pair's own dimple less its part of its link's overlaps (``airbag_dimple.dimple_shares``):
-    ``overlap`` m^3 off its volume, ``overlap_area`` m^2 (their d / dx) off its area (0.0, 0.0:
-    its own)."""
+    dimple its link's (``airbag_dimple.dimple_shares``): of body radius ``r_link`` at the link's
+    depth, ``lift`` below the pair's own, the pair taking ``part`` of it (0.0, r, 1.0: its own)."""
     x = max(d - slack, 0.0)
-    vol_d, area_d = dimple(x, r, R, max(face, area_l))
+    vol_d, area_d = dimple(x + lift, r_link, R, max(face, area_l))
     vol_x, area_x = (vol_l, area_l) if x >= d else lens(x, r, R)
-    return ((1.0 - taut) * vol_l + taut * (vol_l - vol_x + share * (vol_d - overlap)),
-            (1.0 - taut) * area_l + taut * (area_l - area_x + share * (area_d - overlap_area)),
-            area_l)
+    share = share * part
+    return ((1.0 - taut) * vol_l + taut * (vol_l - vol_x + share * vol_d),
+            (1.0 - taut) * area_l + taut * (area_l - area_x + share * area_d), area_l)
 
 
 @njit(**JIT)
-def _patch(dimple, d, r, R, taut, face, share, slack, overlap, overlap_area):
+def _patch(dimple, d, r, R, taut, face, share, slack, lift, r_link, part):
     """``patch`` where the model has a bag on the "dimple" law (the block's marker ``dimple``),
     else the lens alone: a model without it compiles nothing of the dimple (``jit.call_if``);
-    the link's overlaps as ``_blend`` takes them."""
+    the link's dimple as ``_blend`` takes it."""
     vol, area = lens(d, r, R)
     if taut > 0.0:
         return call_if(dimple, _blend, (vol, area, area), vol, area, d, r, R, taut, face, share,
-                       slack, overlap, overlap_area)
+                       slack, lift, r_link, part)
     return vol, area, area
 
 
@@ -358,9 +357,9 @@ def airbags(bundle, data, t, q, v, z):
             nx, ny, nz = geo[2, k, 0], geo[2, k, 1], geo[2, k, 2]
             cx, cy, cz = geo[3, k, 0], geo[3, k, 1], geo[3, k, 2]
             share_k, slack = geo[7, k, 0], geo[7, k, 2]
-            overlap, overlap_area = geo[8, k, 0], geo[8, k, 1]
+            lift, r_link, part = geo[8, k, 0], geo[8, k, 1], geo[8, k, 2]
             vol_c, area, rim_area = _patch(el.dimple, d, el.radius_a[k], radius_b, taut, face,
-                                           share_k, slack, overlap, overlap_area)
+                                           share_k, slack, lift, r_link, part)
             # the share over the carrier's front, at its own depth (occupant.contact.carrier)
             share, d_s, area_s, sx, sy, sz = 0.0, d, area, cx, cy, cz
             la, carrier = el.link_a[k], el.carrier[k]
@@ -372,7 +371,7 @@ def airbags(bundle, data, t, q, v, z):
                 _, d_s, _, sx, sy, sz = carried(points, la, carrier, el.carrier_r[k], d, d_rate,
                                                 nx, ny, nz, cx, cy, cz)
                 vol_s, area_s, _ = _patch(el.dimple, d_s, el.radius_a[k], radius_b, taut, face,
-                                          share_k, slack, overlap, overlap_area)
+                                          share_k, slack, lift, r_link, part)
                 vol_c = (1.0 - share) * vol_c + share * vol_s
             displaced += vol_c
             geo[4, k, 2] = area

@@ -185,7 +185,7 @@ def disc_overlap(r1, r2, s):
 # so the gas pushes them together with the union of the dimples, not their sum (each body's
 # counted alone took that region twice: the knee sphere and the shank shell of one leg, at one
 # place on the knee bag). The dimple of a pair is taken as the disc of its area about its contact
-# point, across the pair's normal (one per link: its pairs' union of dimples, below),
+# point, across the pair's normal (one per link: the pairs of a link press one dimple, below),
 # and each point of the union is shared evenly by the links whose discs cover it [E: the shared
 # fabric's push split evenly between the bodies]. A link's share of its own dimple is the mean
 # of its part over its disc; its dimple's volume and area are scaled alike. The shares sum to the
@@ -255,7 +255,7 @@ def _covers(geo, k, j, x, y):
 
 @njit(**JIT)
 def _excess(geo, start, end, k, x, y):
-    """Pair k's part of the point (x, y) of its disc (one disc per link, ``_link_union``), 1
+    """Pair k's part of the point (x, y) of its disc (one disc per link, ``_link_dimple``), 1
     over the discs that cover it, less what the pairwise law leaves it there (1 less half to each
     other disc covering it): 0 where at most one other disc covers the point."""
     covering, pairwise = 0, 1.0
@@ -352,139 +352,24 @@ def _three_meet(geo, start, end, k):
 
 
 # One rigid surface of several bodies (a dummy's head shell and its chin, a knee sphere and the
-# shank shell of its leg: pairs of one link) presses the union of their dimples: where two
-# bodies' dimples overlap the fabric follows the deeper, so the region is pushed in once. Each
-# pair's dimple is taken, for the overlap only, as the paraboloid of its depth x_k (the depth it
-# pushed in itself) and rim radius a_k (pi a_k^2 its area A_k): delta_k = x_k (1 - rho^2 / a_k^2)
-# at the distance rho from its point across the pairs' mean normal (the mirror-buckled cap's
-# profile to first order in rho / R, Pogorelov's mirror buckling). The link's volume is the sum
-# of its pairs' own dimples less, for each two of them, the volume the smaller of their
-# paraboloids covers (``paraboloid_overlap``): V = sum_k V_k - sum_{i<j} O_ij, symmetric in the
-# bodies and continuous, with continuous derivatives, where the deepest changes (the law before,
-# one disc of the widest body at the link's smooth maximum depth, pressed a knee sphere and the
-# shank shell of its leg as one disc of the shank's radius: US NCAP's femurs fell from 1.02 /
-# 0.90 to 0.70 / 0.62 kN against the test's 1.13 / 1.49, scenarios/README.md `chinlink`; taking
-# the deepest as a lead whose dimple the others protrude from, `kneedimple`, jumped by 1.4-2.6 kN
-# where the lead changed). Pair k pushes with A_k - sum_j dO_kj / dx_k, the link's dV / dx_k, so
-# p dV = sum_k F_k dx_k at fixed shares (the overlap's change with the pairs' lateral offset is
-# not returned as a force, as the contact point's motion over a rotating body is not,
-# occupant.restraints.airbag); a pair alone in the bag keeps its own dimple bit for bit. The
-# link's disc for the union sharing between links has the link's pushing area about the pairs'
-# points and normals weighted by their areas. Exact for two pairs in a link (every link of the
-# shipped scenarios); a link of n > 2 pairs in the bag's list takes 2 / n of each overlap, so n
-# equal bodies at one place press one paraboloid's worth as two do (the pairwise sum whole left
-# them nothing), a region fewer of them cover taken off too little (a constant of the model,
-# so nothing steps as pairs come into contact).
-# Rows of Data.airbag_pairs the link law adds: (the pair's part of the overlaps' volume m^3, its
-# dO / dx_k m^2, 0) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's disc's
+# shank shell of its leg: pairs of one link) presses one dimple: a chin under a head already in
+# the fabric only deepens the head's dimple locally (scenarios/README.md `chinunion`: pairwise,
+# the chin 66 mm in turned a dimple nearly as wide as the head's, 80-100 mm lower, and took 27 %
+# of the head's push). The link's dimple is that of its widest body at the link's depth D, a
+# smooth maximum of its pairs' depths x_k (the depths they pushed in themselves): with
+# w_k = max(0, x_k - D + LINK_BAND), sum_k w_k^2 = LINK_BAND^2, so D is the deepest's own depth
+# while the others lie a band or more below it, and at most LINK_BAND (1 - 1/sqrt(n)) above it
+# when n are equally deep. dD/dx_k = w_k / sum w, so the link's dimple, split among its pairs in
+# those parts at their own points, pushes with the power the gas does on it: p dV = sum of the
+# pairs' F_k dx_k exactly, at fixed shares (the parts concentrate on the deepest pair; two equally
+# deep split it evenly; nothing switches). The link's disc (its dimple's area about the parts'
+# weighted point, across their weighted normal) shares the union with other links' (above).
+LINK_BAND = 0.005   # m [E: a few mm, below the chin's 20-60 mm under the head's depth in the
+#                     driver bag (chinunion), above a step's motion]
+# Rows of Data.airbag_pairs the link law adds: (D - x_k, the link's dimple's body radius, the
+# pair's part) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's lead
 # pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's.
 ROWS = 11
-# Gauss-Legendre nodes on each smooth piece of the overlap's integral along the axis: 16 resolve
-# it within 1e-10 of scipy's nested quadrature (6e-11 at most in tests/restraints/
-# test_airbag_contact.py's five cases)
-GAUSS_U, GAUSS_W = np.polynomial.legendre.leggauss(16)
-
-
-@njit(**JIT)
-def _area_slope(d, r, R, cap):
-    """dA/dd (m) of ``dimple``'s area at depth d > 0: the uncapped law's, 0 where the area is held
-    at the cap (or past D_MAX R)."""
-    x = min(r / R, 1.0)
-    c = C0 + (1.0 - C0) * x ** N_EXP
-    k = K_DEPTH * (1.0 - x)
-    if d > D_MAX * R or dimple(d, r, R, cap)[1] != _uncapped(d, R, c, k)[1]:
-        return 0.0
-    return c * np.pi * ((R - 0.5 * d) * (1.0 - k * d / R) - (R * d - 0.25 * d * d) * k / R)
-
-
-@njit(**JIT)
-def _chord(u, x1, k1, b1, x2, k2, b2, s, w):
-    """The overlap's integrand at u along the axis (pair 1's point at 0, pair 2's at s): over the
-    chord |v| < w, the integral of min(delta_1, delta_2) and of d delta_k / dx_k where delta_k is
-    the smaller (delta_k = x_k - k_k rho_k^2, d delta_k / dx_k = 1 - b_k rho_k^2)."""
-    c1, c2 = x1 - k1 * u * u, x2 - k2 * (u - s) ** 2
-    e1, e2 = 1.0 - b1 * u * u, 1.0 - b2 * (u - s) ** 2
-    gap, dk = c1 - c2, k2 - k1          # delta_1 - delta_2 = gap + dk v^2
-    if dk > 0.0:                        # pair 1 the smaller within |v| < m
-        m = min(np.sqrt(max(-gap / dk, 0.0)), w)
-        lo1, hi1, lo2, hi2 = 0.0, m, m, w
-    elif dk < 0.0:                      # pair 2 the smaller within |v| < m
-        m = min(np.sqrt(max(gap / -dk, 0.0)), w)
-        lo1, hi1, lo2, hi2 = m, w, 0.0, m
-    elif gap < 0.0:
-        lo1, hi1, lo2, hi2 = 0.0, w, w, w
-    else:
-        lo1, hi1, lo2, hi2 = 0.0, 0.0, 0.0, w
-    cube1, cube2 = (hi1 ** 3 - lo1 ** 3) / 3.0, (hi2 ** 3 - lo2 ** 3) / 3.0
-    volume = c1 * (hi1 - lo1) - k1 * cube1 + c2 * (hi2 - lo2) - k2 * cube2
-    return 2.0 * volume, 2.0 * (e1 * (hi1 - lo1) - b1 * cube1), \
-        2.0 * (e2 * (hi2 - lo2) - b2 * cube2)
-
-
-@njit(**JIT)
-def _piece(a, b, x1, k1, b1, x2, k2, b2, s, r1s, r2s):
-    """``_chord`` integrated over u in [a, b] (a smooth piece: its ends square-root points at
-    most), by Gauss-Legendre in phi, u = a + (b - a)(1 - cos phi) / 2."""
-    half = 0.5 * (b - a)
-    volume, d1, d2 = 0.0, 0.0, 0.0
-    for g in range(GAUSS_U.size):
-        phi = 0.5 * np.pi * (GAUSS_U[g] + 1.0)
-        u = a + half * (1.0 - np.cos(phi))
-        w2 = min(r1s - u * u, r2s - (u - s) ** 2)
-        if w2 <= 0.0:
-            continue
-        weight = 0.5 * np.pi * GAUSS_W[g] * half * np.sin(phi)
-        o, o1, o2 = _chord(u, x1, k1, b1, x2, k2, b2, s, np.sqrt(w2))
-        volume, d1, d2 = volume + weight * o, d1 + weight * o1, d2 + weight * o2
-    return volume, d1, d2
-
-
-@njit(**JIT)
-def paraboloid_overlap(x1, area1, slope1, x2, area2, slope2, s):
-    """(O m^3, dO/dx1 m^2, dO/dx2 m^2): the volume the smaller of two paraboloid dimples covers,
-    delta_k = x_k (1 - rho_k^2 / a_k^2) inside their rims pi a_k^2 = ``area_k`` (m^2, its depth
-    slope dA/dx ``slope_k``), their points s (m) apart; dO/dx_k at fixed s, the rims following
-    the depths. Integrated along the line of their points, exactly across it, by Gauss-Legendre
-    on the pieces between the rims' ends, the radical line and where the equal-depth circle
-    crosses the line, each mapped u = lo + (hi - lo)(1 - cos phi) / 2 (the pieces' ends are
-    square-root points, smooth in phi)."""
-    if x1 <= 0.0 or x2 <= 0.0 or area1 <= 0.0 or area2 <= 0.0:
-        return 0.0, 0.0, 0.0
-    r1s, r2s = area1 / np.pi, area2 / np.pi
-    r1, r2 = np.sqrt(r1s), np.sqrt(r2s)
-    lo, hi = max(-r1, s - r2), min(r1, s + r2)
-    if hi <= lo:
-        return 0.0, 0.0, 0.0
-    k1, k2 = x1 / r1s, x2 / r2s
-    b1, b2 = (1.0 - x1 * slope1 / area1) / r1s, (1.0 - x2 * slope2 / area2) / r2s
-    # the pieces' inner ends (inf: none), ascending
-    e1, e2, e3 = np.inf, np.inf, np.inf
-    if s > 0.0:
-        radical = (r1s - r2s + s * s) / (2.0 * s)
-        if lo < radical < hi:
-            e1 = radical
-    # the equal-depth circle on the line: (k2 - k1) u^2 - 2 k2 s u + k2 s^2 + x1 - x2 = 0
-    qa, qb, qc = k2 - k1, -2.0 * k2 * s, k2 * s * s + x1 - x2
-    disc = qb * qb - 4.0 * qa * qc
-    if disc >= 0.0 and (qa != 0.0 or qb != 0.0):
-        h = -0.5 * (qb + np.copysign(np.sqrt(disc), qb))
-        root = h / qa if qa != 0.0 else np.inf
-        if lo < root < hi:
-            e2 = root
-        root = qc / h if h != 0.0 else np.inf
-        if lo < root < hi:
-            e3 = root
-    e1, e2 = min(e1, e2), max(e1, e2)
-    e2, e3 = min(e2, e3), max(e2, e3)
-    e1, e2 = min(e1, e2), max(e1, e2)
-    volume, d1, d2 = 0.0, 0.0, 0.0
-    a = lo
-    for b in (e1, e2, e3, hi):
-        if b > hi:
-            continue
-        o, o1, o2 = _piece(a, b, x1, k1, b1, x2, k2, b2, s, r1s, r2s)
-        volume, d1, d2, a = volume + o, d1 + o1, d2 + o2, b
-    return volume, d1, d2
 
 
 @njit(**JIT)
@@ -494,84 +379,98 @@ def _pushed(geo, k):
 
 
 @njit(**JIT)
-def _link_union(geo, start, end, radius, R, face, link, first):
-    """Write the link law's row 8 for the pairs of ``first``'s link (the first of them in the
-    bag) and the link's disc into its first pair pushed in (its area into geo[7, k, 1], the
-    area-weighted point and normal into rows 2 and 3, its own kept in rows 9 and 10); the
-    others' areas 0."""
-    lead = -1
-    for j in range(start, end):
-        if link[j] == link[first]:
-            geo[7, j, 1] = 0.0
-            geo[8, j, 0], geo[8, j, 1], geo[8, j, 2] = 0.0, 0.0, 0.0
-            if lead < 0 and _pushed(geo, j) > 0.0:
-                lead = j
-    if lead < 0:
-        return
-    for r in range(3):
-        geo[9, lead, r], geo[10, lead, r] = geo[2, lead, r], geo[3, lead, r]
-    n = 0
-    for j in range(lead, end):          # the pairs' own dimples' areas (row 7 column 1: scratch)
-        if link[j] == link[first] and _pushed(geo, j) > 0.0:
-            geo[7, j, 1] = dimple(_pushed(geo, j), radius[j], R, face)[1]
-            n += 1
-    if n == 1:
-        return
-    members = 0   # the link's pairs in the bag's list, in contact or not
-    for j in range(start, end):
-        members += link[j] == link[first]
-    weight = 2.0 / members if members > 2 else 1.0
-    for i in range(lead, end):
-        if link[i] != link[first] or geo[7, i, 1] <= 0.0:
-            continue
-        x_i, a_i = _pushed(geo, i), geo[7, i, 1]
-        for j in range(i + 1, end):
-            if link[j] != link[first] or geo[7, j, 1] <= 0.0:
+def _link_level(geo, start, end, link, lead, band):
+    """(level s = D - band, how many pairs lie above it, the deepest pair) of ``lead``'s link:
+    its pairs taken deepest first (ties: lower index first), s the smaller root of
+    sum (x_k - s)^2 = band^2 over them, until the next lies at or below s."""
+    top, top_k, deepest = np.inf, -1, -1
+    n, s1, s2, level = 0, 0.0, 0.0, -np.inf
+    while True:
+        best, best_k = 0.0, -1
+        for j in range(start, end):
+            if link[j] != link[lead]:
                 continue
-            x_j, a_j = _pushed(geo, j), geo[7, j, 1]
-            dx, dy, dz = _offset(geo, i, j)
-            common, d_i, d_j = paraboloid_overlap(
-                x_i, a_i, _area_slope(x_i, radius[i], R, face), x_j, a_j,
-                _area_slope(x_j, radius[j], R, face), np.sqrt(dx * dx + dy * dy + dz * dz))
-            common, d_i, d_j = weight * common, weight * d_i, weight * d_j
-            geo[8, i, 0], geo[8, i, 1] = geo[8, i, 0] + 0.5 * common, geo[8, i, 1] + d_i
-            geo[8, j, 0], geo[8, j, 1] = geo[8, j, 0] + 0.5 * common, geo[8, j, 1] + d_j
-    total, nx, ny, nz, px, py, pz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    for j in range(lead, end):
-        if link[j] != link[first] or geo[7, j, 1] <= 0.0:
-            continue
-        part = max(geo[7, j, 1] - geo[8, j, 1], 0.0)
-        total += part
-        nx, ny, nz = nx + part * geo[2, j, 0], ny + part * geo[2, j, 1], nz + part * geo[2, j, 2]
-        px, py, pz = px + part * geo[3, j, 0], py + part * geo[3, j, 1], pz + part * geo[3, j, 2]
-        geo[7, j, 1] = 0.0
-    norm = np.sqrt(nx * nx + ny * ny + nz * nz)
-    if total <= 0.0 or norm <= 0.0:
-        return
-    geo[2, lead, 0], geo[2, lead, 1], geo[2, lead, 2] = nx / norm, ny / norm, nz / norm
-    geo[3, lead, 0], geo[3, lead, 1], geo[3, lead, 2] = px / total, py / total, pz / total
-    geo[7, lead, 1] = total
+            x = _pushed(geo, j)
+            if x > 0.0 and (x < top or (x == top and j > top_k)) and (best_k < 0 or x > best):
+                best, best_k = x, j
+        if best_k < 0 or (n > 0 and best <= level):
+            break
+        n += 1
+        s1 += best
+        s2 += best * best
+        top, top_k = best, best_k
+        if n == 1:
+            deepest, level = best_k, best - band
+        else:
+            level = (s1 - np.sqrt(max(s1 * s1 - n * (s2 - band * band), 0.0))) / n
+    return level, n, deepest
+
+
+@njit(**JIT)
+def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
+    """Write the link law's row 8 for the pairs of ``lead``'s link (the first of them in the bag)
+    and the link's disc into its deepest pair (its area into geo[7, k, 1], the weighted point
+    and normal into rows 2 and 3, its own kept in rows 9 and 10); the others' areas 0. Returns
+    the deepest pair, -1 if none pushed in."""
+    r_w = 0.0
+    for j in range(start, end):
+        if link[j] == link[lead]:
+            r_w = max(r_w, radius[j])
+    for j in range(start, end):
+        if link[j] == link[lead]:
+            geo[7, j, 1] = 0.0
+            geo[8, j, 0], geo[8, j, 1], geo[8, j, 2] = 0.0, r_w, 0.0
+    level, n, deepest = _link_level(geo, start, end, link, lead, band)
+    if deepest < 0:
+        return -1
+    depth = _pushed(geo, deepest) if n == 1 else level + band
+    for r in range(3):
+        geo[9, deepest, r], geo[10, deepest, r] = geo[2, deepest, r], geo[3, deepest, r]
+    if n == 1:
+        geo[8, deepest, 2] = 1.0
+    else:
+        total = 0.0   # over the pairs pushed in (x_k > 0) above the level
+        for j in range(start, end):
+            if link[j] == link[lead] and _pushed(geo, j) > 0.0:
+                total += max(_pushed(geo, j) - level, 0.0)
+        nx, ny, nz, px, py, pz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        for j in range(start, end):
+            if link[j] != link[lead] or _pushed(geo, j) <= max(level, 0.0):
+                continue
+            part = (_pushed(geo, j) - level) / total
+            geo[8, j, 0], geo[8, j, 2] = depth - _pushed(geo, j), part
+            nx, ny, nz = nx + part * geo[2, j, 0], ny + part * geo[2, j, 1], \
+                nz + part * geo[2, j, 2]
+            px, py, pz = px + part * geo[3, j, 0], py + part * geo[3, j, 1], \
+                pz + part * geo[3, j, 2]
+        norm = np.sqrt(nx * nx + ny * ny + nz * nz)
+        geo[2, deepest, 0], geo[2, deepest, 1], geo[2, deepest, 2] = nx / norm, ny / norm, \
+            nz / norm
+        geo[3, deepest, 0], geo[3, deepest, 1], geo[3, deepest, 2] = px, py, pz
+    geo[7, deepest, 1] = dimple(depth, r_w, R, face)[1]
+    return deepest
 
 
 @njit(**JIT)
 def dimple_shares(geo, start, end, radius, R, face, link):
     """Each pair's share of its link's dimple, for the bag whose pairs are start..end - 1, into
-    geo[7, k, 0], and the link law's row 8 (``_link_union``): each link (``link``, the pairs'
-    links) in the bag presses the union of its pairs' dimples (``radius``: the bodies' radii).
-    The links' dimples are discs of their pushing areas (``dimple``, face curvature radius R, at
-    most the bag's ``face`` m^2) about their area-weighted contact points (geo[3]) across their
-    weighted normal (geo[2]), depths geo[4, k, 0] less the unfolded depths geo[7, k, 2] (the
-    depth the body pushed in itself, ``occupant.restraints.airbag.patch``); the link's area is
-    left in geo[7, k, 1] of its first pair pushed in (0 in the others'). The share: the mean over
-    the disc of 1 over the links whose discs cover each point, in closed form each disc keeping
-    its area less half of each common area with another (``disc_overlap``), exact where no three
-    discs meet; where they do, what the parts exceed that is integrated (``_excess_share``;
-    geo[5] and geo[6] serve it as scratch, ``airbags`` writes them after). Returns 0.0."""
+    geo[7, k, 0], and the link law's row 8 (``_link_dimple``): one dimple per link (``link``,
+    the pairs' links) in the bag, of its widest body (``radius``) at the link's smooth maximum
+    depth (``LINK_BAND``), split among its pairs by their parts. The links' dimples are discs of
+    their areas (``dimple``, face curvature radius R, at most the bag's ``face`` m^2) about
+    their weighted contact points (geo[3]) across their mean normal (geo[2]), depths geo[4, k, 0]
+    less the unfolded depths geo[7, k, 2] (the depth the body pushed in itself,
+    ``occupant.restraints.airbag.patch``); the link's area is left in geo[7, k, 1] of its deepest
+    pair (0 in the others'). The share: the mean over the disc of 1 over the links whose discs
+    cover each point, in closed form each disc keeping its area less half of each common area
+    with another (``disc_overlap``), exact where no three discs meet; where they
+    do, what the parts exceed that is integrated (``_excess_share``; geo[5] and geo[6] serve it
+    as scratch, ``airbags`` writes them after). Returns 0.0."""
     for k in range(start, end):
         geo[7, k, 1] = -1.0
     for k in range(start, end):
         if geo[7, k, 1] < 0.0:
-            _link_union(geo, start, end, radius, R, face, link, k)
+            _link_dimple(geo, start, end, radius, R, face, link, k, LINK_BAND)
     for k in range(start, end):
         area = geo[7, k, 1]
         geo[7, k, 0] = 1.0
@@ -592,7 +491,7 @@ def dimple_shares(geo, start, end, radius, R, face, link):
         if meeting > 1 and _three_meet(geo, start, end, k):
             share += _excess_share(geo, start, end, k)
         geo[7, k, 0] = max(share, 0.0)
-    # the link's share to all its pairs, the disc's pair's own normal and point back
+    # the link's share to all its pairs, the deepest's own normal and point back
     for k in range(start, end):
         if geo[7, k, 1] <= 0.0:
             continue

@@ -20,8 +20,8 @@ from occupant.modeling.airbags import N2_CP, N2_CV, unfolded_fraction
 from occupant.model import ModelError
 from occupant.restraints.airbag import lens, patch
 from occupant.restraints.airbag_dimple import (
-    C0, D_MAX, K_DEPTH, N_EXP, ROWS, cap_depth, dimple, dimple_shares, disc_overlap,
-    paraboloid_overlap, tautness,
+    C0, D_MAX, K_DEPTH, LINK_BAND, N_EXP, ROWS, cap_depth, dimple, dimple_shares, disc_overlap,
+    tautness,
 )
 
 from chest_rig import chest_rig
@@ -914,143 +914,77 @@ def test_analytic_dimples_share_their_union():
     assert np.dot(halves, areas) < 0.99 * union
 
 
-HEAD, CHIN = 0.09, 0.03   # m, the bodies' radii of one link
-R_LINK, FACE_LINK = 0.43, np.pi * 0.25 * 0.172
-
-
-def _slope(x, r, h=1e-7):
-    """dA/dx of the dimple law at x, by central differences."""
-    return (dimple(x + h, r, R_LINK, FACE_LINK)[1]
-            - dimple(x - h, r, R_LINK, FACE_LINK)[1]) / (2 * h)
-
-
-def _overlap_quadrature(x1, a1, x2, a2, s):
-    """Reference for paraboloid_overlap: the smaller of the two paraboloids (rims pi a_k^2 = a_k)
-    integrated across the line of their points (scipy's quad, the chord's breaks given) and
-    along it."""
-    r1, r2 = np.sqrt(a1 / np.pi), np.sqrt(a2 / np.pi)
-
-    def depth(u, v):
-        return min(max(x1 * (1 - (u * u + v * v) / r1**2), 0.0),
-                   max(x2 * (1 - ((u - s) ** 2 + v * v) / r2**2), 0.0))
-
-    def chord(u):
-        w = np.sqrt(max(min(r1 * r1 - u * u, r2 * r2 - (u - s) ** 2), 0.0))
-        return 2.0 * quad(lambda v: depth(u, v), 0.0, w, limit=200, epsabs=1e-16,
-                          epsrel=1e-12)[0]
-    lo, hi = max(-r1, s - r2), min(r1, s + r2)
-    if hi <= lo:
-        return 0.0
-    return quad(chord, lo, hi, limit=400, epsabs=1e-16, epsrel=1e-11)[0]
-
-
-@pytest.mark.parametrize("x1, x2, s", [(0.08, 0.066, 0.09), (0.05, 0.05, 0.03), (0.06, 0.02, 0.0),
-                                       (0.03, 0.05, 0.15), (0.04, 0.045, 0.3)])
-def test_analytic_paraboloid_overlap_against_quadrature(x1, x2, s):
-    """airbag_dimple.paraboloid_overlap, the volume the smaller of two bodies' paraboloid dimples
-    (the dimple law's areas at their depths) covers, against a quadrature of it: crossing,
-    equally deep, one at the other's point, apart; symmetric in the bodies."""
-    a1, a2 = dimple(x1, HEAD, R_LINK, FACE_LINK)[1], dimple(x2, CHIN, R_LINK, FACE_LINK)[1]
-    o = paraboloid_overlap(x1, a1, _slope(x1, HEAD), x2, a2, _slope(x2, CHIN), s)
-    assert o[0] == pytest.approx(_overlap_quadrature(x1, a1, x2, a2, s), rel=1e-9, abs=1e-15)
-    swapped = paraboloid_overlap(x2, a2, _slope(x2, CHIN), x1, a1, _slope(x1, HEAD), s)
-    np.testing.assert_allclose(swapped, (o[0], o[2], o[1]), rtol=1e-9, atol=1e-15)
-
-
-def test_analytic_paraboloid_overlap_limits():
-    """The overlap's closed-form limits: two equal paraboloids at one place cover each other's
-    volume, x pi a^2 / 2; a shallow narrow one inside a deep wide one at its point all of its
-    own, its d / dx the paraboloid's, a / 2 + x (dA/dx) / 2, the other's 0; apart, nothing."""
-    x, a, slope = 0.05, 0.06, 1.1
-    assert paraboloid_overlap(x, a, slope, x, a, slope, 0.0)[0] == pytest.approx(x * a / 2,
-                                                                                   rel=1e-12)
-    o = paraboloid_overlap(0.08, 0.09, 1.3, 0.01, 0.02, 1.5, 0.0)
-    np.testing.assert_allclose(o, (0.01 * 0.02 / 2, 0.0, 0.02 / 2 + 0.01 * 1.5 / 2),
-                               rtol=1e-12, atol=1e-18)
-    gap = np.sqrt(a / np.pi) * 2.0 + 1e-6
-    assert paraboloid_overlap(x, a, slope, x, a, slope, gap) == (0.0, 0.0, 0.0)
-    assert paraboloid_overlap(0.0, 0.0, 0.0, x, a, slope, 0.0) == (0.0, 0.0, 0.0)
+HEAD, CHIN = 0.09, 0.03   # m, the bodies' radii of one link: the widest's dimple is the link's
 
 
 def _link(depths, points, links=(0, 0), radius=(HEAD, CHIN), slack=None):
     """dimple_shares on pairs along the bag's normal x at ``points``; the rows it leaves."""
+    r, R, face = 0.065, 0.43, np.pi * 0.25 * 0.172
     geo = _pairs(points, [(1.0, 0.0, 0.0)] * len(depths), depths)
     if slack is not None:
         geo[7, :, 2] = slack
-    dimple_shares(geo, 0, len(depths), np.asarray(radius, float), R_LINK, FACE_LINK,
-                  np.asarray(links))
+    dimple_shares(geo, 0, len(depths), np.asarray(radius, float), R, face, np.asarray(links))
     return geo
 
 
-def _link_law(depths, points):
-    """(the link's volume, the pairs' areas) as occupant.restraints.airbag._blend takes them from
-    dimple_shares' rows, the fabric taut and no slack: each pair's own dimple less its part of
-    the overlaps, times the link's share."""
-    geo = _link(depths, points)
-    own = [dimple(x, r, R_LINK, FACE_LINK) for x, r in zip(depths, (HEAD, CHIN))]
-    volume = sum(geo[7, k, 0] * (own[k][0] - geo[8, k, 0]) for k in range(2))
-    return volume, np.array([geo[7, k, 0] * (own[k][1] - geo[8, k, 1]) for k in range(2)])
-
-
-def test_analytic_one_link_presses_the_union_of_its_dimples():
-    """airbag_dimple.dimple_shares, a head and a chin of one link: each presses its own dimple
-    less its part of their paraboloids' overlap (row 8: half the overlap's volume, its d / dx).
-    Far apart, their own dimples, the link's disc their sum; 90 mm apart (the chin 14 mm
-    shallower), the link's volume the sum less the overlap; a pair out of the bag, through the
-    unfolding's slack only, or alone on its link keeps its own dimple bit for bit (row 8 zero,
-    its rows 2 and 3 put back); n equal bodies at one place give up n - 1 paraboloids."""
+def test_analytic_one_link_presses_one_dimple():
+    """airbag_dimple.dimple_shares, a head and a chin of one link (the chin 90 mm below): the
+    link presses one dimple, the widest body's at the link's depth. The chin a band or more
+    below the head: the link's dimple is the head's own at its point, the chin takes none (the
+    pairwise law turned the chin a dimple of its own); equally deep: each takes half the
+    dimple at 1 - 1/sqrt(2) band below their depth (sum w^2 = band^2), the disc at their mid
+    point; a pair out of the bag, or a link alone, keeps its own dimple bit for bit."""
+    R, face = 0.43, np.pi * 0.25 * 0.172
     head, chin = (0.0, 0.0, 0.0), (0.0, 0.0, -0.09)
-    own = [dimple(0.05, r, R_LINK, FACE_LINK)[1] for r in (HEAD, CHIN)]
-    far = _link([0.05, 0.05], [head, (0.0, 0.0, -1.0)])
-    assert list(far[8, :, 0]) == [0.0, 0.0] and list(far[8, :, 1]) == [0.0, 0.0]
-    assert far[7, 0, 1] == pytest.approx(sum(own), rel=1e-12) and far[7, 1, 1] == 0.0
-    x_head, x_chin = 0.08, 0.066
-    geo = _link([x_head, x_chin], [head, chin])
-    a = [dimple(x, r, R_LINK, FACE_LINK)[1] for x, r in ((x_head, HEAD), (x_chin, CHIN))]
-    o = paraboloid_overlap(x_head, a[0], _slope(x_head, HEAD), x_chin, a[1],
-                           _slope(x_chin, CHIN), 0.09)
-    np.testing.assert_allclose(geo[8, :, 0], [o[0] / 2, o[0] / 2], rtol=1e-6)
-    np.testing.assert_allclose(geo[8, :, 1], o[1:], rtol=1e-6)
-    assert 0.0 < geo[8, 1, 1] < a[1] and 0.0 < geo[8, 0, 1] < a[0]
+    geo = _link([0.08, 0.08 - 1.5 * LINK_BAND], [head, chin])
+    assert geo[7, 0, 1] == dimple(0.08, HEAD, R, face)[1] and geo[7, 1, 1] == 0.0
+    assert list(geo[8, :, 2]) == [1.0, 0.0] and list(geo[8, :, 0]) == [0.0, 0.0]
+    assert list(geo[7, :, 0]) == [1.0, 1.0]
+    np.testing.assert_array_equal(geo[3, :2], [head, chin])
+    d = 0.05
+    geo = _link([d, d], [head, chin])
+    np.testing.assert_allclose(geo[8, :, 2], [0.5, 0.5], rtol=1e-12)
+    lift = LINK_BAND * (1.0 - np.sqrt(0.5))
+    np.testing.assert_allclose(geo[8, :, 0], [lift, lift], rtol=1e-12)
+    assert geo[7, 0, 1] == pytest.approx(dimple(d + lift, HEAD, R, face)[1], rel=1e-12)
+    assert list(geo[8, :, 1]) == [HEAD, HEAD]
     np.testing.assert_array_equal(geo[3, :2], [head, chin])   # the rows put back
-    for geo in (_link([0.05, -0.01], [head, chin]), _link([0.05, 0.02], [head, chin],
-                                                           slack=[0.0, 0.02])):
-        assert geo[7, 0, 1] == own[0] and list(geo[8, 0]) == [0.0, 0.0, 0.0]
-    alone = _link([0.05, 0.05], [head, head], links=(0, 1), radius=(HEAD, HEAD))
-    assert alone[7, 0, 1] == alone[7, 1, 1] == own[0]
-    assert not alone[8].any()
-    # n equal bodies of one link at one place: the n dimples less 2 / n of each overlap (for n
-    # > 2), the n - 1 paraboloids' worth the two of them give up
-    for n in (2, 3, 4):
-        geo = _link([0.05] * n, [head] * n, links=(0,) * n, radius=(HEAD,) * n)
-        vol, area = dimple(0.05, HEAD, R_LINK, FACE_LINK)
-        taken = (n - 1) * 0.05 * area / 2          # the paraboloid's volume x A / 2
-        assert geo[8, :, 0].sum() == pytest.approx(taken, rel=1e-9)
+    # out of the bag, or through the unfolding's slack only: the other's own law
+    for geo in (_link([d, -0.01], [head, chin]), _link([d, 0.02], [head, chin],
+                                                        slack=[0.0, 0.02])):
+        assert geo[7, 0, 1] == dimple(d, HEAD, R, face)[1] and geo[8, 0, 2] == 1.0
+    alone = _link([d, d], [head, chin], links=(0, 1), radius=(HEAD, HEAD))
+    assert alone[7, 0, 1] == alone[7, 1, 1] == dimple(d, HEAD, R, face)[1]
+    assert list(alone[8, :, 0]) == [0.0, 0.0] and list(alone[8, :, 2]) == [1.0, 1.0]
 
 
-@pytest.mark.parametrize("offset", [0.09, 0.02, 0.0])
-def test_analytic_link_union_is_continuous_where_the_deepest_changes(offset):
-    """The chin rising past the head's depth (90, 20 or 0 mm below it): the pairs' areas (their
-    pushes at a pressure) move continuously, their largest change over the millimetre about the
-    switch a tenth as large in steps ten times smaller (a jump would stay: kneedimple's lead
-    switch stepped the head's push by 1.4 kN of 3.4 in one sample); and they are the link's
-    volume's derivatives, p dV = sum F_k dx_k, by central differences."""
-    head, chin = (0.0, 0.0, 0.0), (0.0, 0.0, -offset)
+def test_analytic_link_dimple_is_continuous_and_does_the_gas_work():
+    """The chin rising through the band under the head (0.1 mm steps): the link's depth D, its
+    pairs' parts and the disc's point move continuously (no step above 0.1 mm of depth or 2 %
+    of part per step; at the switch, the chin a band below, D is the head's depth), and
+    dD/dx_k is the part w_k / sum w (the link's dimple pushes the pairs with the gas's power,
+    p dA dV = sum F_k dx_k), by central differences."""
+    head, chin = (0.0, 0.0, 0.0), (0.0, 0.0, -0.09)
     x_head = 0.06
 
-    def largest_step(step):
-        areas = np.array([_link_law([x_head, x], [head, chin])[1]
-                          for x in np.arange(x_head - 5e-4, x_head + 5e-4, step)])
-        return np.abs(np.diff(areas, axis=0)).max()
-    assert largest_step(5e-6) < 0.11 * largest_step(5e-5)
+    def state(x_chin, x=x_head):
+        geo = _link([x, x_chin], [head, chin])
+        return x + geo[8, 0, 0], geo[8, :, 2].copy(), geo[3, 0].copy()
+
+    previous = None
+    for x_chin in np.arange(x_head - 2 * LINK_BAND, x_head + 1e-9, 1e-4):
+        depth, parts, point = state(x_chin)
+        if previous is not None:
+            assert abs(depth - previous[0]) < 1e-4 and np.abs(parts - previous[1]).max() < 0.02
+        previous = depth, parts, point
+    assert state(x_head - LINK_BAND)[0] == pytest.approx(x_head, abs=1e-15)
+    assert state(x_head - LINK_BAND + 1e-12)[0] == pytest.approx(x_head, abs=1e-11)
     h = 1e-7
-    for x_chin in (x_head - 0.01, x_head - 1e-3, x_head + 3e-4, x_head + 4e-3):
-        area = _link_law([x_head, x_chin], [head, chin])[1]
-        dv = [(_link_law([x_head + h, x_chin], [head, chin])[0]
-               - _link_law([x_head - h, x_chin], [head, chin])[0]) / (2 * h),
-              (_link_law([x_head, x_chin + h], [head, chin])[0]
-               - _link_law([x_head, x_chin - h], [head, chin])[0]) / (2 * h)]
-        np.testing.assert_allclose(dv, area, rtol=1e-6)
+    for x_chin in (x_head - 0.7 * LINK_BAND, x_head - 0.2 * LINK_BAND, x_head):
+        parts = state(x_chin)[1]
+        dd_head = (state(x_chin, x_head + h)[0] - state(x_chin, x_head - h)[0]) / (2 * h)
+        dd_chin = (state(x_chin + h)[0] - state(x_chin - h)[0]) / (2 * h)
+        np.testing.assert_allclose([dd_head, dd_chin], parts, atol=1e-6)
 
 
 def test_analytic_two_bodies_at_one_place_push_as_one():
