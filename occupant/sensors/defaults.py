@@ -22,8 +22,9 @@ def default_sensors(model):
     """Sensor declarations for a Hybrid III model (``hybrid3_50m``, ``hybrid3_05f``,
     ``hybrid3_95m``). The dummy files place the head frame's origin at the occipital condyle
     and the femur's distal end at the knee; the femur cells are read across the knee (the load
-    of the lower leg on the femur, moments about the knee centre; the physical cell sits a
-    little above it)."""
+    of the lower leg on the femur, moments about the knee centre, so femur My is the knee
+    hinge's own torque: its friction and damping; the physical cell sits a little above it and
+    adds the shear times that offset)."""
     if dummy_code(model.name) == "00":
         raise SensorError(f"default_sensors: no default sensor set for model '{model.name}' "
                           f"(known: {', '.join(DUMMY_CODES)})")

@@ -108,3 +108,22 @@ def test_identity_channels_from_results_read_back_from_hdf5(tmp_path):
     assert [c.code for c in a] == [c.code for c in b]
     for x, y in zip(a, b):
         np.testing.assert_array_equal(x.values, y.values)
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_identity_femur_cell_moment_y_is_the_knee_joint_torque(seed):
+    # the default femur cells are read across the knee hinge, about its centre: the moment along
+    # the hinge axis is the torque the joint applies, nothing else (in a run, the knee's friction
+    # and damping: the +-19 N m steps of its 1.5 g setting, scenarios/README.md "femurmy")
+    from occupant.dynamics import inverse_dynamics
+    from occupant.sensors import default_sensors
+    m = load_dummy("hybrid3_50m")
+    rng = np.random.default_rng(seed)
+    q, v, vdot = m.random_configuration(rng), rng.normal(size=m.nv), rng.normal(size=m.nv) * 10
+    base = rng.normal(size=12) * [1, 1, 1, 5, 5, 5, 10, 10, 10, 100, 100, 100]
+    tau = inverse_dynamics(m, m.make_data(), q, v, vdot, base=base)
+    ch = {c.name: c.values[0] for c in evaluate(m, one_sample(m, q, v, vdot, base), default_sensors(m))}
+    for side in ("left", "right"):
+        k = list(m.dof_names).index(f"{side}_knee")
+        assert abs(tau[k]) > 1.0
+        np.testing.assert_allclose(ch[f"{side.capitalize()} femur moment Y"], tau[k], rtol=1e-9)
