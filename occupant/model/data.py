@@ -44,16 +44,15 @@ Data = namedtuple("Data", [
     "outputs",      # (nout,) every producer's outputs (model.output_names)
     "power",        # (npower,) W: power of base motion, applied forces and each producer family
     "zdot",         # (nz,) rates of the extra states z
-    "airbag_pairs", # (12, npair, 3) twelve rows per airbag contact pair (each row one contiguous
+    "airbag_pairs", # (11, npair, 3) eleven rows per airbag contact pair (each row one contiguous
                     #   (npair, 3) array, as the contact geometry's own): the bag's current centre and
                     #   semi-axes (mounting link frame), the normal and contact point (B0),
                     #   (penetration m, its rate m/s, contact area m^2), and of the share on a
                     #   carrier (share, penetration m, its rate m/s) and its contact point (B0),
                     #   (share of its dimple, the dimple's area m^2, the depth the unfolding
                     #   put the body in m) of the "dimple" law, and its link's dimple
-                    #   (the link's depth less the pair's, its body radius, the pair's part of
-                    #   the area; two rows of scratch; its part of the volume, 0, 0)
-                    #   (occupant.restraints.airbag_dimple.dimple_shares)
+                    #   (the link's depth less the pair's, its body radius, the pair's part;
+                    #   two rows of scratch) (occupant.restraints.airbag_dimple.dimple_shares)
                     #   (occupant.restraints.airbag)
     "contact_p_b",  # (nc, 3) m, each contact pair's point of geometry b (its link frame) as
                     #   moved by its prescribed translation, if any (occupant.contact.compliant)

@@ -143,31 +143,31 @@ def patch(d, r, R, taut, face, share, slack=0.0):
     vol_l, area_l = lens(d, r, R)
     if taut <= 0.0:
         return vol_l, area_l, area_l
-    return _blend(vol_l, area_l, d, r, R, taut, face, share, slack, 0.0, r, 1.0, 1.0)
+    return _blend(vol_l, area_l, d, r, R, taut, face, share, slack, 0.0, r, 1.0)
 
 
 @njit(**JIT)
-def _blend(vol_l, area_l, d, r, R, taut, face, share, slack, lift, r_link, part, vol_part):
+def _blend(vol_l, area_l, d, r, R, taut, face, share, slack, lift, r_link, part):
     """``patch`` of a taut share ``taut`` > 0 from the lens' volume and area already known, the
     dimple its link's (``airbag_dimple.dimple_shares``): of body radius ``r_link`` at the link's
-    depth, ``lift`` below the pair's own, the pair taking ``part`` of its area and ``vol_part``
-    of its volume (0.0, r, 1.0, 1.0: its own)."""
+    depth, ``lift`` below the pair's own, the pair taking ``part`` of it (0.0, r, 1.0: its own)."""
     x = max(d - slack, 0.0)
     vol_d, area_d = dimple(x + lift, r_link, R, max(face, area_l))
     vol_x, area_x = (vol_l, area_l) if x >= d else lens(x, r, R)
-    return ((1.0 - taut) * vol_l + taut * (vol_l - vol_x + share * vol_part * vol_d),
-            (1.0 - taut) * area_l + taut * (area_l - area_x + share * part * area_d), area_l)
+    share = share * part
+    return ((1.0 - taut) * vol_l + taut * (vol_l - vol_x + share * vol_d),
+            (1.0 - taut) * area_l + taut * (area_l - area_x + share * area_d), area_l)
 
 
 @njit(**JIT)
-def _patch(dimple, d, r, R, taut, face, share, slack, lift, r_link, part, vol_part):
+def _patch(dimple, d, r, R, taut, face, share, slack, lift, r_link, part):
     """``patch`` where the model has a bag on the "dimple" law (the block's marker ``dimple``),
     else the lens alone: a model without it compiles nothing of the dimple (``jit.call_if``);
     the link's dimple as ``_blend`` takes it."""
     vol, area = lens(d, r, R)
     if taut > 0.0:
         return call_if(dimple, _blend, (vol, area, area), vol, area, d, r, R, taut, face, share,
-                       slack, lift, r_link, part, vol_part)
+                       slack, lift, r_link, part)
     return vol, area, area
 
 
@@ -357,10 +357,9 @@ def airbags(bundle, data, t, q, v, z):
             nx, ny, nz = geo[2, k, 0], geo[2, k, 1], geo[2, k, 2]
             cx, cy, cz = geo[3, k, 0], geo[3, k, 1], geo[3, k, 2]
             share_k, slack = geo[7, k, 0], geo[7, k, 2]
-            lift, r_link, part, vol_part = geo[8, k, 0], geo[8, k, 1], geo[8, k, 2], \
-                geo[11, k, 0]
+            lift, r_link, part = geo[8, k, 0], geo[8, k, 1], geo[8, k, 2]
             vol_c, area, rim_area = _patch(el.dimple, d, el.radius_a[k], radius_b, taut, face,
-                                           share_k, slack, lift, r_link, part, vol_part)
+                                           share_k, slack, lift, r_link, part)
             # the share over the carrier's front, at its own depth (occupant.contact.carrier)
             share, d_s, area_s, sx, sy, sz = 0.0, d, area, cx, cy, cz
             la, carrier = el.link_a[k], el.carrier[k]
@@ -372,7 +371,7 @@ def airbags(bundle, data, t, q, v, z):
                 _, d_s, _, sx, sy, sz = carried(points, la, carrier, el.carrier_r[k], d, d_rate,
                                                 nx, ny, nz, cx, cy, cz)
                 vol_s, area_s, _ = _patch(el.dimple, d_s, el.radius_a[k], radius_b, taut, face,
-                                          share_k, slack, lift, r_link, part, vol_part)
+                                          share_k, slack, lift, r_link, part)
                 vol_c = (1.0 - share) * vol_c + share * vol_s
             displaced += vol_c
             geo[4, k, 2] = area

@@ -89,12 +89,6 @@ D_MAX = 1.0   # d / R beyond which the uncapped dimple is held (the fit reaches 
 
 
 @njit(**JIT)
-def fit_c(r, R):
-    """The fitted fraction c(r / R) of the mirror-buckled cap's area (``C0``, ``N_EXP``)."""
-    return C0 + (1.0 - C0) * min(r / R, 1.0) ** N_EXP
-
-
-@njit(**JIT)
 def _uncapped(d, R, c, k):
     """(volume, area) of the uncapped dimple law at depth 0 <= d, k = K_DEPTH (1 - x)."""
     area = c * np.pi * (R * d - 0.25 * d * d) * (1.0 - k * d / R)
@@ -140,7 +134,7 @@ def dimple(d, r, R, cap, margin=CAP_MARGIN):
     if d <= 0.0:
         return 0.0, 0.0
     x = min(r / R, 1.0)
-    c = fit_c(r, R)
+    c = C0 + (1.0 - C0) * x ** N_EXP
     k = K_DEPTH * (1.0 - x)
     if d <= D_MAX * R:
         volume, area = _uncapped(d, R, c, k)
@@ -361,33 +355,21 @@ def _three_meet(geo, start, end, k):
 # shank shell of its leg: pairs of one link) presses one dimple: a chin under a head already in
 # the fabric only deepens the head's dimple locally (scenarios/README.md `chinunion`: pairwise,
 # the chin 66 mm in turned a dimple nearly as wide as the head's, 80-100 mm lower, and took 27 %
-# of the head's push). The link presses one mirror dent (Pogorelov's single dent of a rigid
-# indenter), the dimple of its widest body at the depth D of the shallowest paraboloid of the
-# dimple's curvature kappa that holds all its pairs' points: the dimple's rim pi a^2 = A ~ c pi R
-# D (``dimple``'s leading term) gives the profile D - rho^2 / (c R), kappa = 1 / (c(r_w / R) R).
-# For two pairs at depths x_i, x_j (the depths they pushed in themselves) s apart across their
-# mean normal, D_ij = min over the apex t on the line between them of max(x_i + kappa t^2,
-# x_j + kappa (s - t)^2): t = (x_j - x_i + kappa s^2) / (2 kappa s) in [0, s], D_ij = x_i + kappa
-# t^2, dD_ij/dx = (1 - t / s, t / s) (``mirror_dent``). A pair entering the bag outside the dent
-# would widen it at once (kneeunion's runs: 74 N in one sample); the dent is entered over
-# ``ENTRY_BAND`` of each pair's depth: the pairs' distance taken as sigma = s w(x_i) w(x_j), w the
-# smoothstep, so an entering pair starts from zero push (at sigma = 0, D = max(x_i, x_j)), and
-# nothing switches with the pairs' order (taking the band on the shallower's depth switched where
-# the two were equally deep within it: 290 N in one sample on US NCAP's knee). Pair k pushes with
-# A(D) dD/dx_k, dD/dx_i = lam_i + 2 kappa t (sigma - t) / sigma s w'(x_i) w(x_j), and the volume
-# V(D) is split in the parts (lam, 1 - lam), so p dV = sum F_k dx_k at fixed shares; the
-# lateral motion's work through s is not returned as a force (as the contact point's motion over
-# a rotating body is not). A link alone in the bag presses its own law bit for bit. Three or
-# more pairs of a link in the bag: the largest of the pairwise dents (a lower bound of the dent
-# holding all, exact where it holds the others; its parts step where the largest pair changes).
-ENTRY_BAND = 0.005   # m [E: a few mm, below the chin's 20-60 mm under the head's depth in the
-#                      driver bag (chinunion), above a step's motion; chinlink's LINK_BAND. The
-#                      knee bag's loads depend on it: scenarios/README.md `mirrordent`]
+# of the head's push). The link's dimple is that of its widest body at the link's depth D, a
+# smooth maximum of its pairs' depths x_k (the depths they pushed in themselves): with
+# w_k = max(0, x_k - D + LINK_BAND), sum_k w_k^2 = LINK_BAND^2, so D is the deepest's own depth
+# while the others lie a band or more below it, and at most LINK_BAND (1 - 1/sqrt(n)) above it
+# when n are equally deep. dD/dx_k = w_k / sum w, so the link's dimple, split among its pairs in
+# those parts at their own points, pushes with the power the gas does on it: p dV = sum of the
+# pairs' F_k dx_k exactly, at fixed shares (the parts concentrate on the deepest pair; two equally
+# deep split it evenly; nothing switches). The link's disc (its dimple's area about the parts'
+# weighted point, across their weighted normal) shares the union with other links' (above).
+LINK_BAND = 0.005   # m [E: a few mm, below the chin's 20-60 mm under the head's depth in the
+#                     driver bag (chinunion), above a step's motion]
 # Rows of Data.airbag_pairs the link law adds: (D - x_k, the link's dimple's body radius, the
-# pair's part of the area) in row 8 and (its part of the volume, 0, 0) in row 11
-# (``occupant.restraints.airbag._blend`` reads them), the link's lead pair's own normal and
-# point kept in rows 9 and 10 while its rows 2 and 3 hold the link's.
-ROWS = 12
+# pair's part) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's lead
+# pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's.
+ROWS = 11
 
 
 @njit(**JIT)
@@ -397,90 +379,74 @@ def _pushed(geo, k):
 
 
 @njit(**JIT)
-def _entry(x, band):
-    """(w, dw/dx) of a pair at depth x: the smoothstep of x / band, 1 beyond the band."""
-    if x >= band:
-        return 1.0, 0.0
-    u = x / band
-    return u * u * (3.0 - 2.0 * u), 6.0 * u * (1.0 - u) / band
-
-
-@njit(**JIT)
-def mirror_dent(x_i, x_j, s, kappa, band):
-    """(D, volume part of i, area parts dD/dx_i, dD/dx_j) of the mirror dent of curvature
-    ``kappa`` (1/m) holding two pairs at depths x_i, x_j > 0 s apart, entered over ``band``
-    of each one's depth (``ENTRY_BAND``); j's volume part is 1 less i's."""
-    w_i, dw_i = _entry(x_i, band)
-    w_j, dw_j = _entry(x_j, band)
-    sigma = s * w_i * w_j
-    if x_i >= x_j + kappa * sigma * sigma:
-        return x_i, 1.0, 1.0, 0.0
-    if x_j >= x_i + kappa * sigma * sigma:
-        return x_j, 0.0, 0.0, 1.0
-    t = (x_j - x_i + kappa * sigma * sigma) / (2.0 * kappa * sigma)   # the apex from i
-    lam = 1.0 - t / sigma
-    widen = 2.0 * kappa * t * (sigma - t) / sigma * s   # dD/d sigma times s
-    return (x_i + kappa * t * t, lam, lam + widen * dw_i * w_j,
-            1.0 - lam + widen * w_i * dw_j)
+def _link_level(geo, start, end, link, lead, band):
+    """(level s = D - band, how many pairs lie above it, the deepest pair) of ``lead``'s link:
+    its pairs taken deepest first (ties: lower index first), s the smaller root of
+    sum (x_k - s)^2 = band^2 over them, until the next lies at or below s."""
+    top, top_k, deepest = np.inf, -1, -1
+    n, s1, s2, level = 0, 0.0, 0.0, -np.inf
+    while True:
+        best, best_k = 0.0, -1
+        for j in range(start, end):
+            if link[j] != link[lead]:
+                continue
+            x = _pushed(geo, j)
+            if x > 0.0 and (x < top or (x == top and j > top_k)) and (best_k < 0 or x > best):
+                best, best_k = x, j
+        if best_k < 0 or (n > 0 and best <= level):
+            break
+        n += 1
+        s1 += best
+        s2 += best * best
+        top, top_k = best, best_k
+        if n == 1:
+            deepest, level = best_k, best - band
+        else:
+            level = (s1 - np.sqrt(max(s1 * s1 - n * (s2 - band * band), 0.0))) / n
+    return level, n, deepest
 
 
 @njit(**JIT)
 def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
-    """Write the link law's rows 8 and 11 for the pairs of ``lead``'s link (the first of them in
-    the bag) and the link's disc into its deepest pair (its area into geo[7, k, 1], the point
-    and normal weighted by the area parts into rows 2 and 3, its own kept in rows 9 and 10); the
-    others' areas 0. Returns the deepest pair, -1 if none pushed in."""
+    """Write the link law's row 8 for the pairs of ``lead``'s link (the first of them in the bag)
+    and the link's disc into its deepest pair (its area into geo[7, k, 1], the weighted point
+    and normal into rows 2 and 3, its own kept in rows 9 and 10); the others' areas 0. Returns
+    the deepest pair, -1 if none pushed in."""
     r_w = 0.0
     for j in range(start, end):
         if link[j] == link[lead]:
             r_w = max(r_w, radius[j])
-    deepest, n = -1, 0
     for j in range(start, end):
         if link[j] == link[lead]:
             geo[7, j, 1] = 0.0
             geo[8, j, 0], geo[8, j, 1], geo[8, j, 2] = 0.0, r_w, 0.0
-            geo[11, j, 0], geo[11, j, 1], geo[11, j, 2] = 0.0, 0.0, 0.0
-            x = _pushed(geo, j)
-            if x > 0.0:
-                n += 1
-                if deepest < 0 or x > _pushed(geo, deepest):
-                    deepest = j
+    level, n, deepest = _link_level(geo, start, end, link, lead, band)
     if deepest < 0:
         return -1
+    depth = _pushed(geo, deepest) if n == 1 else level + band
     for r in range(3):
         geo[9, deepest, r], geo[10, deepest, r] = geo[2, deepest, r], geo[3, deepest, r]
-    depth, pi_, pj_, lam, a_i, a_j = _pushed(geo, deepest), deepest, deepest, 1.0, 1.0, 0.0
-    if n > 1:
-        kappa = 1.0 / (fit_c(r_w, R) * R)
-        depth = -1.0
-        for i in range(start, end):
-            if link[i] != link[lead] or _pushed(geo, i) <= 0.0:
+    if n == 1:
+        geo[8, deepest, 2] = 1.0
+    else:
+        total = 0.0   # over the pairs pushed in (x_k > 0) above the level
+        for j in range(start, end):
+            if link[j] == link[lead] and _pushed(geo, j) > 0.0:
+                total += max(_pushed(geo, j) - level, 0.0)
+        nx, ny, nz, px, py, pz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        for j in range(start, end):
+            if link[j] != link[lead] or _pushed(geo, j) <= max(level, 0.0):
                 continue
-            for j in range(i + 1, end):
-                if link[j] != link[lead] or _pushed(geo, j) <= 0.0:
-                    continue
-                dx, dy, dz = _offset(geo, i, j)
-                d, l_ij, ai, aj = mirror_dent(_pushed(geo, i), _pushed(geo, j),
-                                              np.sqrt(dx * dx + dy * dy + dz * dz), kappa, band)
-                if d > depth:
-                    depth, pi_, pj_, lam, a_i, a_j = d, i, j, l_ij, ai, aj
-    geo[8, pi_, 0], geo[8, pi_, 2], geo[11, pi_, 0] = depth - _pushed(geo, pi_), a_i, lam
-    if pj_ != pi_:
-        geo[8, pj_, 0], geo[8, pj_, 2], geo[11, pj_, 0] = depth - _pushed(geo, pj_), a_j, 1.0 - lam
-    if pj_ != pi_ and a_i > 0.0 and a_j > 0.0:   # the disc about the area parts' point
-        u, v = a_i / (a_i + a_j), a_j / (a_i + a_j)
-        nx, ny, nz = u * geo[2, pi_, 0] + v * geo[2, pj_, 0], \
-            u * geo[2, pi_, 1] + v * geo[2, pj_, 1], u * geo[2, pi_, 2] + v * geo[2, pj_, 2]
+            part = (_pushed(geo, j) - level) / total
+            geo[8, j, 0], geo[8, j, 2] = depth - _pushed(geo, j), part
+            nx, ny, nz = nx + part * geo[2, j, 0], ny + part * geo[2, j, 1], \
+                nz + part * geo[2, j, 2]
+            px, py, pz = px + part * geo[3, j, 0], py + part * geo[3, j, 1], \
+                pz + part * geo[3, j, 2]
         norm = np.sqrt(nx * nx + ny * ny + nz * nz)
-        px, py, pz = u * geo[3, pi_, 0] + v * geo[3, pj_, 0], \
-            u * geo[3, pi_, 1] + v * geo[3, pj_, 1], u * geo[3, pi_, 2] + v * geo[3, pj_, 2]
         geo[2, deepest, 0], geo[2, deepest, 1], geo[2, deepest, 2] = nx / norm, ny / norm, \
             nz / norm
         geo[3, deepest, 0], geo[3, deepest, 1], geo[3, deepest, 2] = px, py, pz
-    else:   # one pair pushes: its own point and normal
-        k = pi_ if a_i > 0.0 else pj_
-        for r in range(3):
-            geo[2, deepest, r], geo[3, deepest, r] = geo[2, k, r], geo[3, k, r]
     geo[7, deepest, 1] = dimple(depth, r_w, R, face)[1]
     return deepest
 
@@ -488,9 +454,9 @@ def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
 @njit(**JIT)
 def dimple_shares(geo, start, end, radius, R, face, link):
     """Each pair's share of its link's dimple, for the bag whose pairs are start..end - 1, into
-    geo[7, k, 0], and the link law's rows 8 and 11 (``_link_dimple``): one dimple per link
-    (``link``, the pairs' links) in the bag, of its widest body (``radius``) at the depth of its
-    mirror dent (``mirror_dent``), split among its pairs by their parts. The links' dimples are discs of
+    geo[7, k, 0], and the link law's row 8 (``_link_dimple``): one dimple per link (``link``,
+    the pairs' links) in the bag, of its widest body (``radius``) at the link's smooth maximum
+    depth (``LINK_BAND``), split among its pairs by their parts. The links' dimples are discs of
     their areas (``dimple``, face curvature radius R, at most the bag's ``face`` m^2) about
     their weighted contact points (geo[3]) across their mean normal (geo[2]), depths geo[4, k, 0]
     less the unfolded depths geo[7, k, 2] (the depth the body pushed in itself,
@@ -504,7 +470,7 @@ def dimple_shares(geo, start, end, radius, R, face, link):
         geo[7, k, 1] = -1.0
     for k in range(start, end):
         if geo[7, k, 1] < 0.0:
-            _link_dimple(geo, start, end, radius, R, face, link, k, ENTRY_BAND)
+            _link_dimple(geo, start, end, radius, R, face, link, k, LINK_BAND)
     for k in range(start, end):
         area = geo[7, k, 1]
         geo[7, k, 0] = 1.0
