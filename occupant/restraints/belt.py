@@ -93,10 +93,10 @@ from occupant.model.bundle import (
 )
 from occupant.restraints.wrap_chain import (
     carried_travel, chained, held_in_chain, lifted, place_barrier, place_chain, place_held,
-    place_run, run_length, touching_ends, undeformed_point,
+    place_run, run_length, same_ellipsoid, touching_ends, undeformed_point,
 )
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
-    _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,
+    _norm, _to_base, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_half, wrap_point,
 )
 
 WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
@@ -755,10 +755,12 @@ def flow_terms(drift, el, out, z, zs, os, s, ns, p0, o_pts, e, damping):
     if keep <= 0.0:
         return 0.0, 0.0, 0.0, False
     cos_turn = 1.0
-    if la > 0.0 and lb > 0.0:
+    if la > 0.0 and lb > 0.0:   # the turn between the chords (the lengths: the path's)
         cos_turn = ((out[j] - out[j - 3]) * (out[j + 3] - out[j])
                     + (out[j + 1] - out[j - 2]) * (out[j + 4] - out[j + 1])
-                    + (out[j + 2] - out[j - 1]) * (out[j + 5] - out[j + 2])) / (la * lb)
+                    + (out[j + 2] - out[j - 1]) * (out[j + 5] - out[j + 2])) \
+            / (_norm(out[j] - out[j - 3], out[j + 1] - out[j - 2], out[j + 2] - out[j - 1])
+               * _norm(out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2]))
         cos_turn = min(max(cos_turn, -1.0), 1.0)
     ratio = np.exp(el.point_friction[k] * np.arccos(cos_turn))
     f_in, f_out = out[os + 4 * (s - 1)], out[os + 4 * s]
@@ -852,6 +854,93 @@ def flow_solve(drift, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
 
 
 @njit(**JIT_STAGE)
+def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
+    """Touching wrap k's path from its point on to point n, the belt coming from point i
+    (``wrap_half``): round its ellipsoid in its plane (through the centre, or for a wrap held
+    across the belt through i, n and its place, ``wrap_point``), in B0: (length, where it
+    leaves the ellipsoid, moved as k's point is by its carrier's travel)."""
+    j, ji, jn = o_pts + 3 * (k - p0), o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
+    c, E = ellipsoid_frame(data, el, k)
+    x, y, w = undeformed_point(data, el, out, k, j)
+    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
+    B = _to_local(c, E, out[jn], out[jn + 1], out[jn + 2])
+    o, r = (0.0, 0.0, 0.0), 1.0
+    if el.point_across[k] > 0.0:
+        jz = el.point_z[k]
+        A = _to_local(c, E, out[ji], out[ji + 1], out[ji + 2])
+        m, h, r = _wrap_plane((A[0] / D[0], A[1] / D[1], A[2] / D[2]),
+                              (B[0] / D[0], B[1] / D[1], B[2] / D[2]),
+                              (z[jz], z[jz + 1], z[jz + 2]))
+        if r > 0.0:
+            o = (h * m[0], h * m[1], h * m[2])
+        else:
+            r = 1.0
+    length, t = wrap_half(D, _to_local(c, E, x, y, w), B, o, r)
+    tx, ty, tz = _to_base(c, E, t[0], t[1], t[2])
+    return length, (tx + out[j] - x, ty + out[j + 1] - y, tz + out[j + 2] - w)
+
+
+@njit(**JIT_INLINE)
+def _toward(x, y, fallback):
+    """Unit vector from x to y, or ``fallback`` where they lie within SAME_POINT."""
+    d0, d1, d2 = y[0] - x[0], y[1] - x[1], y[2] - x[2]
+    n = _norm(d0, d1, d2)
+    return (d0 / n, d1 / n, d2 / n) if n >= SAME_POINT else fallback
+
+
+@njit(**JIT_STAGE)
+def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
+    """Each segment's length along the belt's path, into its output, and the direction its
+    tension acts in (``path``, by its first point; zero where it has none: ``_beside``).
+    Between two points the belt reaches straight from each other (a and b: ``touching_ends``,
+    the wraps between them lying on their chord, ``wrap_chain.lifted``) the path is
+    h_a + h_b - |P_a P_b|: h of a touching wrap the path from its point (the middle of its
+    arc) round its ellipsoid to the other's tangent point and straight on to the other
+    (``_piece_from``; h_b not counted again where both wrap one ellipsoid: the arc between
+    them), of any other point the chord. So the belt's summed length is its path's (tangent pieces and arcs) where its wraps
+    lie at their arcs' middles between tangent points, and continuous as a wrap starts or
+    stops touching; before, chords from point to point, it stepped as a wrap started to touch
+    (GS1 with a barrier on the upper arm: 5.7 mm at 81.6 ms; scenarios/validation/HISTORY.md,
+    firsttouch). Its rate is d . (v_b - v_a) for d = u1 + u2 - u3 (units along the straight
+    pieces from a's tangent point to P_b and from P_a to b's, and the chord), so the tension
+    acts as T d at P_a and -T d at P_b: the force pairs of those three lengths, with each
+    tangent point's force moved to its wrap's point on the same body (where the two balance
+    about the centre of a circular section, exact; the arcs move with the body). The wraps
+    between share a and b's d (no force on them: they do not touch) and the length in
+    proportion to their chords."""
+    k = p0
+    while k < p1 - 1:
+        n = k + 1
+        while n < p1 - 1 and lifted(data, el, out, n, o_pts, p0, True):
+            n += 1
+        ja, jb = o_pts + 3 * (k - p0), o_pts + 3 * (n - p0)
+        pa = (out[ja], out[ja + 1], out[ja + 2])
+        pb = (out[jb], out[jb + 1], out[jb + 2])
+        chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
+        length, d = 0.0, (0.0, 0.0, 0.0)
+        if chord >= SAME_POINT:
+            u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
+            ha, hb, u1, u2 = chord, chord, u3, u3
+            if el.point_kind[k] == BELT_WRAP:
+                i = touching_ends(data, el, out, k, 1, o_pts, p0, True)[0]
+                ha, ta = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
+                u1 = _toward(ta, pb, u3)
+            if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
+                m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
+                hb, tb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
+                u2 = _toward(pa, tb, u3)
+            length = ha + hb - chord
+            d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
+        for g in range(k, n):
+            jg = o_pts + 3 * (g - p0)
+            part = _norm(out[jg + 3] - out[jg], out[jg + 4] - out[jg + 1],
+                         out[jg + 5] - out[jg + 2])
+            out[os + 4 * (g - p0) + 2] = part * length / chord if chord >= SAME_POINT else 0.0
+            path[g, 0], path[g, 1], path[g, 2] = d
+        k = n
+
+
+@njit(**JIT_STAGE)
 def _beside(out, os, o_pts, s, ns):
     """Output slots of the ends of the segment nearest segment s of no length (SAME_POINT; the
     first after it, else before it, of the belt's ns) that has one: the direction s's tension
@@ -871,10 +960,11 @@ def _beside(out, os, o_pts, s, ns):
 
 
 @separate
-def belt(el, points, out, zdot, drift, t, z, b):
+def belt(el, points, out, zdot, drift, path, t, z, b):
     """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
     the power of its forces on the tree (``points``: ``forces.points.point_data``; ``drift``:
-    Data.belt_drift, each wrap's ``wrap_drift``, found once for the length rates and the flow)."""
+    Data.belt_drift, each wrap's ``wrap_drift``, found once for the length rates and the flow;
+    ``path``: Data.belt_path, each segment's direction, ``path_lengths``)."""
     p0, p1 = el.point_start[b], el.point_start[b + 1]
     n = p1 - p0
     ns = n - 1
@@ -890,23 +980,16 @@ def belt(el, points, out, zdot, drift, t, z, b):
     # tension, so a wrap's lift-off or two wraps falling together neither creates nor loses
     # webbing, and merged segments share their webbing in proportion to their lengths (time
     # constant SHARE_TIME), so each has the group's strain when the wrap separates them again
+    path_lengths(points, el, out, path, z, p0, p1, o_pts, os)
     prev = point_velocity(points, el, out, p0, p0, o_pts)
     for s in range(ns):
         vel = point_velocity(points, el, out, p0 + s + 1, p0, o_pts)
-        ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
-        dx, dy, dz = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
-        length = _norm(dx, dy, dz)
-        ux, uy, uz = 0.0, 0.0, 0.0
-        if length >= SAME_POINT:
-            ux, uy, uz = dx / length, dy / length, dz / length
-        else:
-            length = 0.0
-        j = os + 4 * s
-        out[j + 2] = length
-        out[j + 3] = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) + uz * (vel[2] - prev[2])
+        ux, uy, uz = path[p0 + s, 0], path[p0 + s, 1], path[p0 + s, 2]
+        out[os + 4 * s + 3] = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) \
+            + uz * (vel[2] - prev[2])
         prev = vel
-    for s in range(ns):   # a segment of no length: its rate along the piece beside it
-        if out[os + 4 * s + 2] == 0.0:
+    for s in range(ns):   # a segment with no direction: its rate along the piece beside it
+        if path[p0 + s, 0] == 0.0 and path[p0 + s, 1] == 0.0 and path[p0 + s, 2] == 0.0:
             ja, jb = _beside(out, os, o_pts, s, ns)
             ux, uy, uz = _unit(out[jb] - out[ja], out[jb + 1] - out[ja + 1],
                                out[jb + 2] - out[ja + 2])
@@ -943,14 +1026,13 @@ def belt(el, points, out, zdot, drift, t, z, b):
         vel = point_velocity(points, el, out, k + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         j = os + 4 * s
-        length = out[j + 2]
-        if tension > 0.0 and length == 0.0:   # along its group's straight piece next to it
-            ja, jb = _beside(out, os, o_pts, s, ns)
-            length = _norm(out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2])
-        if tension > 0.0 and length > 0.0:
-            fx = tension * (out[jb] - out[ja]) / length
-            fy = tension * (out[jb + 1] - out[ja + 1]) / length
-            fz = tension * (out[jb + 2] - out[ja + 2]) / length
+        ux, uy, uz = path[k, 0], path[k, 1], path[k, 2]
+        if tension > 0.0 and ux == 0.0 and uy == 0.0 and uz == 0.0:
+            ja, jb = _beside(out, os, o_pts, s, ns)   # along its group's straight piece next to it
+            ux, uy, uz = _unit(out[jb] - out[ja], out[jb + 1] - out[ja + 1],
+                               out[jb + 2] - out[ja + 2])
+        if tension > 0.0 and (ux != 0.0 or uy != 0.0 or uz != 0.0):
+            fx, fy, fz = tension * ux, tension * uy, tension * uz
             ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
             add_point_share(points, el, k, out[ja], out[ja + 1], out[ja + 2], fx, fy, fz)
             add_point_share(points, el, k + 1, out[jb], out[jb + 1], out[jb + 2], -fx, -fy, -fz)
@@ -1096,5 +1178,6 @@ def belts(bundle, data, t, q, v, z):
     points = point_data(data)   # what the point routines read
     power = 0.0
     for b in range(el.retractor.shape[0]):
-        power += belt(el, points, data.outputs, data.zdot, data.belt_drift, t, z, b)
+        power += belt(el, points, data.outputs, data.zdot, data.belt_drift, data.belt_path, t, z,
+                      b)
     data.power[POWER_BELTS] = power
