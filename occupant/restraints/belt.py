@@ -906,8 +906,11 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
     acts as T d at P_a and -T d at P_b: the force pairs of those three lengths, with each
     tangent point's force moved to its wrap's point on the same body (where the two balance
     about the centre of a circular section, exact; the arcs move with the body). The wraps
-    between share a and b's d (no force on them: they do not touch) and the length in
-    proportion to their chords."""
+    between share a and b's d (no force on them: they do not touch); each segment between
+    counts its chord, the first also h_a less the chord a-b, the last h_b less it (a wrap's
+    part stays next to it as a wrap between starts to touch: shared in proportion to the
+    chords, a barrier's segment from its anchor stepped 9.9 mm as it came onto its sphere,
+    tests/restraints/test_belt_barrier.py)."""
     k = p0
     while k < p1 - 1:
         n = k + 1
@@ -917,7 +920,7 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         pa = (out[ja], out[ja + 1], out[ja + 2])
         pb = (out[jb], out[jb + 1], out[jb + 2])
         chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
-        length, d = 0.0, (0.0, 0.0, 0.0)
+        ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
         if chord >= SAME_POINT:
             u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
             ha, hb, u1, u2 = chord, chord, u3, u3
@@ -929,13 +932,17 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
                 hb, tb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
                 u2 = _toward(pa, tb, u3)
-            length = ha + hb - chord
+            ea, eb = ha - chord, hb - chord
             d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
         for g in range(k, n):
             jg = o_pts + 3 * (g - p0)
-            part = _norm(out[jg + 3] - out[jg], out[jg + 4] - out[jg + 1],
-                         out[jg + 5] - out[jg + 2])
-            out[os + 4 * (g - p0) + 2] = part * length / chord if chord >= SAME_POINT else 0.0
+            length = _norm(out[jg + 3] - out[jg], out[jg + 4] - out[jg + 1],
+                           out[jg + 5] - out[jg + 2])
+            if g == k:
+                length += ea
+            if g == n - 1:
+                length += eb
+            out[os + 4 * (g - p0) + 2] = length if length >= SAME_POINT else 0.0
             path[g, 0], path[g, 1], path[g, 2] = d
         k = n
 
