@@ -858,7 +858,9 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
     """Touching wrap k's path from its point on to point n, the belt coming from point i
     (``wrap_half``): round its ellipsoid in its plane (through the centre, or for a wrap held
     across the belt through i, n and its place, ``wrap_point``), in B0: (length, where it
-    leaves the ellipsoid, moved as k's point is by its carrier's travel)."""
+    leaves the ellipsoid, moved as k's point is by its carrier's travel), the length less the
+    chord to n found on the undeformed ellipsoid (a carried wrap's arc does not move with the
+    carrier: its chord does)."""
     j, ji, jn = o_pts + 3 * (k - p0), o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
     c, E = ellipsoid_frame(data, el, k)
     x, y, w = undeformed_point(data, el, out, k, j)
@@ -877,7 +879,8 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
             r = 1.0
     length, t = wrap_half(D, _to_local(c, E, x, y, w), B, o, r)
     tx, ty, tz = _to_base(c, E, t[0], t[1], t[2])
-    return length, (tx + out[j] - x, ty + out[j + 1] - y, tz + out[j + 2] - w)
+    return length - _norm(out[jn] - x, out[jn + 1] - y, out[jn + 2] - w), \
+        (tx + out[j] - x, ty + out[j + 1] - y, tz + out[j + 2] - w)
 
 
 @njit(**JIT_INLINE)
@@ -921,18 +924,18 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         pb = (out[jb], out[jb + 1], out[jb + 2])
         chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
         ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
+        u1 = u2 = u3 = d
         if chord >= SAME_POINT:
             u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
-            ha, hb, u1, u2 = chord, chord, u3, u3
+            u1, u2 = u3, u3
             if el.point_kind[k] == BELT_WRAP:
                 i = touching_ends(data, el, out, k, 1, o_pts, p0, True)[0]
-                ha, ta = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
+                ea, ta = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
                 u1 = _toward(ta, pb, u3)
             if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
                 m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
-                hb, tb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
+                eb, tb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
                 u2 = _toward(pa, tb, u3)
-            ea, eb = ha - chord, hb - chord
             d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
         for g in range(k, n):
             jg = o_pts + 3 * (g - p0)
@@ -944,7 +947,46 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 length += eb
             out[os + 4 * (g - p0) + 2] = length if length >= SAME_POINT else 0.0
             path[g, 0], path[g, 1], path[g, 2] = d
+            for c in range(3, 9):
+                path[g, c] = 0.0
+        # a carried end: the parts of its tangent piece off the chord (u1 - u3 at a,
+        # u2 - u3 at b) act on its geometry's part, whose motion moves them (the wrap found on
+        # the undeformed ellipsoid), the rest shared with its carrier (``_carried_parts``)
+        if d[0] != 0.0 or d[1] != 0.0 or d[2] != 0.0:
+            if el.point_carrier[k] != el.point_link[k]:
+                path[k, 3], path[k, 4], path[k, 5] = u1[0] - u3[0], u1[1] - u3[1], u1[2] - u3[2]
+            if el.point_carrier[n] != el.point_link[n]:
+                path[n - 1, 6], path[n - 1, 7], path[n - 1, 8] = \
+                    u2[0] - u3[0], u2[1] - u3[1], u2[2] - u3[2]
         k = n
+
+
+@njit(**JIT_STAGE)
+def _carried_parts(data, el, out, path, s, p0, o_pts, tension, va, vb, apply):
+    """Segment s's carried ends (``path_lengths``: ca at its first point a, cb at its last b):
+    the length rate they add, -ca . (w_a - v_a) + cb . (w_b - v_b) (w the geometry's part's
+    material at the point, v the point's: ``point_velocity``), and with ``apply`` the forces
+    T ca at a and -T cb at b moved from the point (carrier and geometry in their shares) to
+    the geometry's part; returns (rate, power)."""
+    k = p0 + s
+    rate, power = 0.0, 0.0
+    for end in range(2):
+        c0, c1, c2 = path[k, 3 + 3 * end], path[k, 4 + 3 * end], path[k, 5 + 3 * end]
+        if c0 == 0.0 and c1 == 0.0 and c2 == 0.0:
+            continue
+        m, v, sign = (k, va, -1.0) if end == 0 else (k + 1, vb, 1.0)
+        j = o_pts + 3 * (m - p0)
+        w = link_velocity_at(data, el.point_link[m], out[j], out[j + 1], out[j + 2])
+        part = c0 * (w[0] - v[0]) + c1 * (w[1] - v[1]) + c2 * (w[2] - v[2])
+        rate += sign * part
+        if apply:
+            f = -sign * tension
+            add_point_share(data, el, m, out[j], out[j + 1], out[j + 2], -f * c0, -f * c1,
+                            -f * c2)
+            rx, ry, rz = point_in_link(data, el.point_link[m], out[j], out[j + 1], out[j + 2])
+            add_point_force(data, el.point_link[m], rx, ry, rz, f * c0, f * c1, f * c2)
+            power += f * part
+    return rate, power
 
 
 @njit(**JIT_STAGE)
@@ -993,7 +1035,8 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
         vel = point_velocity(points, el, out, p0 + s + 1, p0, o_pts)
         ux, uy, uz = path[p0 + s, 0], path[p0 + s, 1], path[p0 + s, 2]
         out[os + 4 * s + 3] = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) \
-            + uz * (vel[2] - prev[2])
+            + uz * (vel[2] - prev[2]) \
+            + _carried_parts(points, el, out, path, s, p0, o_pts, 0.0, prev, vel, False)[0]
         prev = vel
     for s in range(ns):   # a segment with no direction: its rate along the piece beside it
         if path[p0 + s, 0] == 0.0 and path[p0 + s, 1] == 0.0 and path[p0 + s, 2] == 0.0:
@@ -1048,7 +1091,8 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
                 pw += fx * prev[0] + fy * prev[1] + fz * prev[2]
             if el.point_carrier[k + 1] >= 0:
                 pw -= fx * vel[0] + fy * vel[1] + fz * vel[2]
-            power += pw
+            power += pw + _carried_parts(points, el, out, path, s, p0, o_pts, tension, prev, vel,
+                                         True)[1]
         out[j], out[j + 1] = tension, strain
         prev = vel
 
