@@ -865,7 +865,10 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
     c, E = ellipsoid_frame(data, el, k)
     x, y, w = undeformed_point(data, el, out, k, j)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
-    B = _to_local(c, E, out[jn], out[jn + 1], out[jn + 2])
+    bx, by, bz = out[jn], out[jn + 1], out[jn + 2]
+    if same_ellipsoid(el, k, n):     # n on k's own surface: the arc between their places
+        bx, by, bz = undeformed_point(data, el, out, n, jn)
+    B = _to_local(c, E, bx, by, bz)
     o, r = (0.0, 0.0, 0.0), 1.0
     if el.point_across[k] > 0.0:
         jz = el.point_z[k]
@@ -879,7 +882,7 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
             r = 1.0
     length, t = wrap_half(D, _to_local(c, E, x, y, w), B, o, r)
     tx, ty, tz = _to_base(c, E, t[0], t[1], t[2])
-    return length - _norm(out[jn] - x, out[jn + 1] - y, out[jn + 2] - w), \
+    return length - _norm(bx - x, by - y, bz - w), \
         (tx + out[j] - x, ty + out[j + 1] - y, tz + out[j + 2] - w)
 
 
@@ -900,9 +903,9 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
     h_a + h_b - |P_a P_b|: h of a touching wrap the path from its point (the middle of its
     arc) round its ellipsoid to the other's tangent point and straight on to the other
     (``_piece_from``; h_b not counted again where both wrap one ellipsoid: the arc between
-    them), of any other point the chord. So the belt's summed length is its path's (tangent pieces and arcs) where its wraps
-    lie at their arcs' middles between tangent points, and continuous as a wrap starts or
-    stops touching; before, chords from point to point, it stepped as a wrap started to touch
+    their places on it, its tension along the chord), of any other point the chord. So the
+    belt's summed length is its path's (tangent pieces and arcs) where its wraps lie at their
+    arcs' middles between tangent points, and continuous as a wrap starts or stops touching; before, chords from point to point, it stepped as a wrap started to touch
     (GS1 with a barrier on the upper arm: 5.7 mm at 81.6 ms; scenarios/validation/HISTORY.md,
     firsttouch). Its rate is d . (v_b - v_a) for d = u1 + u2 - u3 (units along the straight
     pieces from a's tangent point to P_b and from P_a to b's, and the chord), so the tension
@@ -931,7 +934,8 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
             if el.point_kind[k] == BELT_WRAP:
                 i = touching_ends(data, el, out, k, 1, o_pts, p0, True)[0]
                 ea, ta = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
-                u1 = _toward(ta, pb, u3)
+                if not same_ellipsoid(el, k, n):   # else along the chord, on one body
+                    u1 = _toward(ta, pb, u3)
             if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
                 m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
                 eb, tb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
