@@ -21,16 +21,17 @@ Per belt, every evaluation:
    directly); runs on neighbouring ellipsoids together on the belt's path over all of them
    (``wrap_chain.place_chain``: common tangents between their wraps, solved by Newton's
    method on the path's length). Where the line passes outside on that side, P lies on it (no
-   force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
-   P, the price of one point per wrap; a wide wrap takes several wraps (several ellipsoids).
-   The force T (u_A + u_B) acts at P on the ellipsoid's body (or on its carrier, a sternum on
+   force on the ellipsoid). The chords A-P and P-B cut a shallow chord into the body near P;
+   the segments are measured along the belt's path (tangent pieces and arcs, ``path_lengths``),
+   so its length is continuous as a wrap starts or stops touching.
+   The force T (u_A + u_B) (u along the tangent pieces) acts at P on the ellipsoid's body (or on its carrier, a sternum on
    its prismatic chest joint: P found on the undeformed chest, then moved by the carrier's
    travel, ``modeling.belts.Wrap``); where it is not normal to the
    surface (only an unsymmetric wrap), the point's motion over the surface makes the work of the
    forces differ slightly from minus the webbing's strain energy: the energy balance, which
    counts the work done on the bodies, still closes.
-2. segments: strain e = L / l - 1 of the length L over the unstretched webbing l (a state),
-   L counted to its end wraps' places, which the webbing follows (``wrap_lag``);
+2. segments: strain e = L / l - 1 of the length L (along the path) over the unstretched
+   webbing l (a state), L counted to its end wraps' places, which the webbing follows (``wrap_lag``);
    tension F(e) from the webbing's loading table, below the largest strain reached (a state,
    tracked as the contact penetration history is, ``occupant.contact.compliant``) from the
    shifted unloading table; slack (e <= 0) carries none. The force acts on both end points'
