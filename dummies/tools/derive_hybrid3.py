@@ -516,6 +516,23 @@ OVERRIDE_05F = {
                      "mm scaled from the 95M); height above the OC still scaled from the 95M [D]"),
 }
 
+# The 5F's landmarks on her own pelvis (not scaled from the 50M), in her pelvis frame (origin the
+# H-point). The anterior superior iliac spine (ASIS; the left, the right its mirror image): the open
+# FE 5F's pelvis bone's anterior-superior corner, where its iliac crest (82.6-89.9 mm above the
+# H-point) turns down into the wing's front edge, rim node 15004103 (its wing's outer face, node
+# 15004104, at (2.1, 107.9, 74.1) mm; the mirror node 15005174 at y -98.3) [S: OpenRadioss
+# ModelExchange Safety/Hybrid_III_05th_Percentile/Hybrid_III_05TH_0000.rad, CC BY-NC 4.0, facts
+# only: part 15000039 H305_PART_PELVIS_BONE_RGBD; H-point node 15003990, midway between the hip
+# joint nodes 15004032 / 15004035; axes those of the /HPOINT card's skew 15000031, its x forward
+# and 9.8 deg above the deck's (Ry 9.8): the deck seats the dummy reclined by that much, so in the
+# skew's axes her head-neck and neck-chest joints lie over the H-point as this file's (33 / 58 mm
+# behind against 5 / 39; 128 / 130 mm behind in the deck's axes)]. The lap belt's wrap crown
+# stands at its height (occupant.scenario.restraints.lap_belt_pelvis).
+MARKERS_05F = {"pelvis": [dict(name="left_asis", position=(0.0047, 0.0983, 0.0762),
+                               src="[S] open FE HIII 5F (OpenRadioss ModelExchange, CC BY-NC): "
+                                   "the pelvis bone's anterior-superior corner, node 15004103, "
+                                   "in the /HPOINT skew's axes (derive_hybrid3.py MARKERS_05F)")]}
+
 
 # 50M head CG relative to the occipital condyle (issue 10 section 3, "cite both"). No published
 # Hybrid III 50M head CG or inertia was found (dummies/README.md lists the search). The open FE
@@ -785,6 +802,9 @@ def write(kind):
                     f"semi_axes = {fmt(np.multiply(semi, L), 4)}  # m; {e['src']}"]
             if any(e["orient"]):
                 out.append(f"orientation_deg = {fmt(e['orient'], 3)}")
+        for mk in {"05f": MARKERS_05F}.get(kind, {}).get(s["name"], []):
+            out += ["[[segment.marker]]", f'name = "{mk["name"]}"',
+                    f"position = {fmt(mk['position'], 4)}  # m; {mk['src']}"]
     path = HERE / f"{name}.toml"
     path.write_text("\n".join(out) + "\n")
     return path

@@ -41,10 +41,18 @@ def read_scenario(name_or_path):
     path = resolve_shipped(name_or_path, SCENARIO_FOLDER, "certification scenario")
     scenario = read_toml(path)
     check = FileChecker(path)
-    test = check.string(scenario, "test", "", required=True, choices=tuple(TESTS),
-                        what="certification test")
+    test = read_test_key(check, scenario, TESTS, "certification")
     TESTS[test].check(check, scenario)
     return scenario, path
+
+
+def read_test_key(check, scenario, tests, what):
+    """The ``test`` key of a certification or validation (``what``) scenario, one of ``tests``; a
+    crash scenario given instead (it read "test: missing") is told to go to ``occupant run``."""
+    if "test" not in scenario and scenario.get("kind") == "scenario":
+        check.fail("kind", f"a crash scenario, not a {what} test: run it with occupant run",
+                   f"a {what} scenario with a test key: {', '.join(tests)}")
+    return check.string(scenario, "test", "", required=True, choices=tuple(tests), what=f"{what} test")
 
 
 def _check_corridor(check, scenario, figures):

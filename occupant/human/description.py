@@ -23,7 +23,7 @@ TOP_KEYS = {"kind": str, "name": str, "description": str, "total_mass": float, "
             "sitting_height": float, "segment": list}
 SEGMENT_KEYS = {"name": str, "mirror": bool, "parent": str, "mass": float, "com": list,
                 "principal_inertia": list, "principal_axes_deg": list, "joint": dict,
-                "ellipsoid": list}
+                "ellipsoid": list, "marker": list}
 JOINT_KEYS = {"name": str, "kind": str, "location": list, "axis": list, "resistance": list}
 RESIST_KEYS = {"dof": str, "stiffness": float, "table_deg": list, "damping": float,
                "friction": float, "friction_g": float, "friction_speed_deg": float,
@@ -35,6 +35,7 @@ LINEAR_KEYS = ("table", "lower", "upper")
 ANGULAR_ONLY = ("table_deg", "lower_deg", "upper_deg", "reference_deg", "friction_speed_deg",
                 "friction_g")
 ELLIPSOID_KEYS = {"name": str, "center": list, "semi_axes": list, "orientation_deg": list}
+MARKER_KEYS = {"name": str, "position": list}
 ROOT_KINDS = ("free", "fixed")
 CHILD_KINDS = ("spherical", "revolute", "prismatic", "universal", "fixed")
 AXIS_KINDS = ("revolute", "prismatic")  # joints that take an axis
@@ -84,6 +85,7 @@ class Segment:
     axis: np.ndarray | None = None  # (3,) unit axis of a revolute/prismatic joint, parent = child frame at q = 0
     resistances: list = field(default_factory=list)
     ellipsoids: list = field(default_factory=list)
+    markers: dict = field(default_factory=dict)   # name -> (3,) m, a landmark in the segment frame
 
 
 def rotation_xyz(angles):
@@ -227,9 +229,17 @@ def _parse_segment(c, s, p, root):
                    f"{semi.tolist()}", "three positive lengths in m")
         orient = c.vector(e, "orientation_deg", ep, default=(0.0, 0.0, 0.0))
         ells.append(EllipsoidSpec(ename, center, semi, rotation_xyz(np.radians(orient))))
+    markers = {}
+    for k, m in enumerate(c.tables(s, "marker", p)):
+        mp = f"{p}.marker[{k}]"
+        c.keys(m, sorted(MARKER_KEYS), mp)
+        mname = c.string(m, "name", mp, required=True)
+        if mname in markers:
+            c.fail(f"{mp}.name", f"marker '{mname}' is defined twice", "unique marker names")
+        markers[mname] = c.vector(m, "position", mp, required=True)
     return Segment(name=name, parent=s.get("parent"), mass=mass, com=com, inertia=inertia,
                    joint_name=jname, joint_kind=jkind, location=location, axis=axis,
-                   resistances=resist, ellipsoids=ells)
+                   resistances=resist, ellipsoids=ells, markers=markers)
 
 
 def _parse_resistance(c, r, rp, jkind):
@@ -316,6 +326,8 @@ def mirror_segment(seg, mirrored):
         s.ellipsoids = [EllipsoidSpec(f"{side}_{e.name}", e.center.copy(), e.semi_axes.copy(),
                                       e.R_segment_ellipsoid.copy()) for e in seg.ellipsoids]
         s.resistances = [Resistance(**vars(r)) for r in seg.resistances]
+        s.markers = {f"{side}_{k}": (MIRROR @ x if side == "right" else x.copy())
+                     for k, x in seg.markers.items()}
         if side == "right":
             s.com = MIRROR @ seg.com
             s.location = MIRROR @ seg.location

@@ -15,6 +15,11 @@ Posture file (TOML, ``kind = "posture"``, in ``dummies/postures/``)::
     [targets]
     torso_angle_deg = 25.0       # H-point -> torso top line (the lower neck joint, a human's
                                  # cervicale: torso_top), from vertical, + rearward
+    human_thorax = "umtri_drivers"  # a parametric human only (dummies ignore it): its thorax
+                                 # line (T12/L1 -> C7/T1) at UMTRI's drivers' mean for its body
+                                 # (occupant.human.seated_posture; H30 from the right heel's target),
+                                 # the trunk's two joints at one fraction of their flexion
+                                 # ranges; "file_angles": no such target
     h_point = [0.0, 0.0, 0.0]    # m in B0; or, instead, a seat track the H-point slides on:
     seat_track = {rear = [-0.12, 0.0, 0.0], front = [0.12, 0.0, 0.0]}
     [[targets.point]]
@@ -59,13 +64,17 @@ from scipy.optimize import least_squares
 from occupant.dynamics import body_poses, point_jacobian
 from occupant.human.description import CERVICALE
 from occupant.human.errors import DummyFileError
+from occupant.human.seated_posture import line_angle, line_ends, predicted_angle
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 from occupant.spatial.rotation import quat_exp, quat_log
 
 POSTURE_FOLDER = "dummies/postures"
 TOP_KEYS = ("kind", "name", "description", "root", "angles", "targets")
 ROOT_KEYS = ("position", "rotation_deg")
-TARGET_KEYS = ("torso_angle_deg", "h_point", "seat_track", "point")
+TARGET_KEYS = ("torso_angle_deg", "h_point", "seat_track", "point", "human_thorax")
+HUMAN_THORAX = ("umtri_drivers", "file_angles")  # a human's thorax line: UMTRI's drivers'
+                                                 # (occupant.human.seated_posture), or none: the
+                                                 # trunk's joints pulled to the file's angles
 TRACK_KEYS = ("rear", "front")
 POINT_KEYS = ("body", "point", "offset", "position", "x", "y", "z", "plane")
 PLANE_KEYS = ("point", "normal")
@@ -74,6 +83,7 @@ REG_WEIGHT = 1e-3   # m per rad: pull of the file's angles against the targets i
 ROOT_PULL = 1e-6    # pull of the root position towards the file's, only to settle free directions
 IK_FREE_RANGE = math.radians(15.0)  # rad, see _Layout.bounds [E]
 SPINE_JOINTS = ("lumbar_pelvis", "thorax_lumbar", "lower_neck", "upper_neck")
+TRUNK_JOINTS = SPINE_JOINTS[:2]
 TORSO_LENGTH = 0.5  # m, scale of the torso-angle residual (about the H-point -> C7 length)
 TARGET_TOLERANCE = 1e-3  # m, a target residual counts as reached below this (the torso angle
                          # below TARGET_TOLERANCE / TORSO_LENGTH = 0.11 deg) [E]
@@ -128,6 +138,15 @@ class _Layout:
         self.root = next(n for n, j in self.joints.items() if j["kind"] == "free")
 
     # parameter vector x: root position (3), root rotation vector (3), then per angle joint
+    def offset(self, name):
+        """Index in x of joint ``name``'s first coordinate."""
+        k = 6
+        for n in self.angle_joints:
+            if n == name:
+                return k
+            k += 3 if self.joints[n]["kind"] == "spherical" else 1
+        raise KeyError(name)
+
     def x_size(self):
         return 6 + sum(3 if self.joints[n]["kind"] == "spherical" else 1 for n in self.angle_joints)
 
@@ -169,17 +188,18 @@ class _Layout:
             k += 3 if kind == "spherical" else 1
         return mask
 
-    def bounds(self, x0):
+    def bounds(self, x0, trunk_in_range=False):
         """IK bounds: the range of motion; spine and neck joints (SPINE_JOINTS) and a component
         without a range may move at most IK_FREE_RANGE either side of the posture's angle [E],
         within their range, so that the solver bends the spine no more than a seated or standing
-        dummy does."""
+        dummy does; with ``trunk_in_range`` (a human's thorax target) the trunk's joints
+        (TRUNK_JOINTS) are bounded by their ranges alone."""
         lo, hi = [np.full(6, -np.inf)], [np.full(6, np.inf)]
         k = 6
         for n in self.angle_joints:
             lo_j, hi_j = self.joints[n]["lower"].copy(), self.joints[n]["upper"].copy()
             free = ~np.isfinite(lo_j) & ~np.isfinite(hi_j)
-            if n in SPINE_JOINTS:
+            if n in SPINE_JOINTS and not (trunk_in_range and n in TRUNK_JOINTS):
                 free[:] = True
             x_j = x0[k:k + len(lo_j)]
             lo_j[free] = np.maximum(lo_j[free], x_j[free] - IK_FREE_RANGE)
@@ -305,6 +325,10 @@ def _targets(model, posture, extra, c):
         out["h_point"] = c.vector(tg, "h_point", "targets")
     if "seat_track" in tg:
         out["seat_track"] = _seat_track(c, tg)
+    if "human_thorax" in tg:
+        source = c.string(tg, "human_thorax", "targets", choices=HUMAN_THORAX, what="human_thorax")
+        if source == "umtri_drivers" and CERVICALE in model.index["marker"]:   # a parametric human
+            out["thorax_angle"] = _human_thorax_angle(model, tg, c)
     for k, pt in enumerate(c.tables(tg, "point", "targets")):
         where = f"targets.point[{k}]"
         c.keys(pt, POINT_KEYS, where)
@@ -321,6 +345,33 @@ def _targets(model, posture, extra, c):
         rows, target = _point_target(c, pt, where)
         out["points"].append((model.body(body), local, rows, target))
     return out
+
+
+def _trunk_share(layout):
+    """(nx,) row s with s @ x = 0 when the trunk's joints (TRUNK_JOINTS) flex by the same
+    fraction of their flexion ranges: their passive curves are one chain's, each at its share of
+    the chain's angle (data/joint_passive.toml), so there they rest with equal moments, as the
+    neck's two joints do at neck_levelling's split."""
+    s = np.zeros(layout.x_size())
+    (a, b) = TRUNK_JOINTS
+    for n, sign in ((a, 1.0), (b, -1.0)):
+        s[layout.offset(n) + 1] = sign / layout.joints[n]["upper"][1]
+    return s
+
+
+def _human_thorax_angle(model, tg, c):
+    """The thorax line's target (rad): UMTRI's drivers' mean for the human's sex, stature and
+    mass, H30 the H-point's height (``h_point`` or the seat track's rear end) above the right
+    heel's target, the accelerator heel point's stand-in."""
+    heel = next((p["z"] for p in tg.get("point", []) if p.get("body") == "right_foot"
+                 and p.get("point") == "heel" and "z" in p), None)
+    if heel is None:
+        c.fail("targets.human_thorax", "needs the right heel's target with z (its height gives "
+               "H30)", "a [[targets.point]] with body = \"right_foot\", point = \"heel\" and z")
+    hz = tg["h_point"][2] if "h_point" in tg else tg["seat_track"]["rear"][2]
+    header = model.source.header
+    return predicted_angle("thorax", header["sex"], header["stature"], header["total_mass"],
+                           hz - heel)[0]
 
 
 def _seat_track(c, tg):
@@ -412,12 +463,17 @@ def position(model, posture_or_path, targets=None, return_info=False):
     layout = _Layout(model)
     x0 = _angles(model, layout, posture, c)
     tg = _targets(model, posture, targets, c)
-    if not tg["points"] and not {"torso_angle", "h_point", "seat_track"} & tg.keys():
+    if not tg["points"] and not {"torso_angle", "thorax_angle", "h_point", "seat_track"} & tg.keys():
         q = layout.to_q(x0)
         return (q, {"max_point_error": 0.0, "status": "angles only", "sagittal": True}) if return_info else q
     data = model.make_data()
     ipelvis = model.body("pelvis")
-    itop, top = torso_top(model)
+    lines = []   # (target angle, lower end, upper end): the lines' angles from vertical
+    if "torso_angle" in tg:
+        lines.append((tg["torso_angle"], (ipelvis, np.zeros(3)), torso_top(model)))
+    if "thorax_angle" in tg:
+        lines.append((tg["thorax_angle"], *((model.body(b), p) for b, p in line_ends(model, "thorax"))))
+    share = _trunk_share(layout) if "thorax_angle" in tg else None
     reg = np.full(len(x0), REG_WEIGHT)
     reg[:3] = ROOT_PULL  # the targets place the body; the pull only settles what they leave free
     track = tg.get("seat_track")
@@ -432,11 +488,13 @@ def position(model, posture_or_path, targets=None, return_info=False):
             r.append(X[ipelvis, :3, 3] - tg["h_point"])
         if track is not None:
             r.append(off_track @ (X[ipelvis, :3, 3] - track[0]))
-        if "torso_angle" in tg:
-            d = X[itop, :3, :3] @ top + X[itop, :3, 3] - X[ipelvis, :3, 3]
-            r.append([TORSO_LENGTH * (math.atan2(-d[0], d[2]) - tg["torso_angle"])])
+        for angle, (a, pa), (b, pb) in lines:
+            d = X[b, :3, :3] @ pb + X[b, :3, 3] - X[a, :3, :3] @ pa - X[a, :3, 3]
+            r.append([TORSO_LENGTH * (math.atan2(-d[0], d[2]) - angle)])
         for b, local, A, target in tg["points"]:
             r.append(A @ (X[b, :3, :3] @ local + X[b, :3, 3]) - target)
+        if share is not None:
+            r.append([TORSO_LENGTH * (share @ x)])
         r.append(reg * (x - x0))
         return np.concatenate(r)
 
@@ -448,21 +506,23 @@ def position(model, posture_or_path, targets=None, return_info=False):
             rows.append(point_jacobian(model, data, q, ipelvis) @ M)
         if track is not None:
             rows.append(off_track @ point_jacobian(model, data, q, ipelvis) @ M)
-        if "torso_angle" in tg:
-            X = body_poses(model, data, q)
-            d = X[itop, :3, :3] @ top + X[itop, :3, 3] - X[ipelvis, :3, 3]
-            Jd = (point_jacobian(model, data, q, itop, top) - point_jacobian(model, data, q, ipelvis)) @ M
+        X = body_poses(model, data, q) if lines else None
+        for _, (a, pa), (b, pb) in lines:
+            d = X[b, :3, :3] @ pb + X[b, :3, 3] - X[a, :3, :3] @ pa - X[a, :3, 3]
+            Jd = (point_jacobian(model, data, q, b, pb) - point_jacobian(model, data, q, a, pa)) @ M
             rows.append(TORSO_LENGTH * (-d[2] * Jd[0] + d[0] * Jd[2])[None, :] / (d[0] ** 2 + d[2] ** 2))
         for b, local, A, _ in tg["points"]:
             rows.append(A @ point_jacobian(model, data, q, b, local) @ M)
+        if share is not None:
+            rows.append(TORSO_LENGTH * share[None, :])
         rows.append(np.diag(reg))
         return np.vstack(rows)
 
-    lo, hi = layout.bounds(x0)
+    lo, hi = layout.bounds(x0, trunk_in_range="thorax_angle" in tg)
     if track is not None:  # the H-point (root origin) stays between the track's ends
         lo[0], hi[0] = track[0][0], track[2][0]
         x0[0] = min(max(x0[0], lo[0]), hi[0])
-    n_rows = (3 * (("h_point" in tg) + (track is not None)) + ("torso_angle" in tg)
+    n_rows = (3 * (("h_point" in tg) + (track is not None)) + len(lines) + (share is not None)
               + sum(len(p[2]) for p in tg["points"]))
 
     def solve(x_start, free):
@@ -487,4 +547,6 @@ def position(model, posture_or_path, targets=None, return_info=False):
             "h_point": point_position(model, q, ipelvis, np.zeros(3), data)}
     if "torso_angle" in tg:
         info["torso_angle_error"] = torso_angle(model, q, data) - tg["torso_angle"]
+    if "thorax_angle" in tg:
+        info["thorax_angle_error"] = line_angle(model, q, "thorax") - tg["thorax_angle"]
     return (q, info) if return_info else q

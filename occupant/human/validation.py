@@ -36,7 +36,7 @@ from scipy.interpolate import CubicSpline
 
 from occupant.constants import G0, STANDARD_GRAVITY
 from occupant.human import impact_tests
-from occupant.human.certification import CFC_CLASSES, _check_corridor, corridor_checks
+from occupant.human.certification import CFC_CLASSES, _check_corridor, corridor_checks, read_test_key
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 
 SCENARIO_FOLDER = "scenarios/validation"
@@ -53,8 +53,7 @@ def read_scenario(name_or_path):
     path = resolve_shipped(name_or_path, SCENARIO_FOLDER, "validation scenario")
     scenario = read_toml(path)
     check = FileChecker(path)
-    test = check.string(scenario, "test", "", required=True, choices=tuple(VALIDATIONS),
-                        what="validation test")
+    test = read_test_key(check, scenario, VALIDATIONS, "validation")
     check.string(scenario, "name", "", required=True)
     _check_human(check, scenario)
     VALIDATIONS[test].check(check, scenario, pathlib.Path(path).parent)

@@ -60,3 +60,13 @@ def outer_place(asm, geometry, point):
         x = x + step[name] * n
     _, ck, Rk, _ = others.get(name, (part, c, R, D))
     return name, Rk.T @ (x - ck)
+
+
+def plane_in(asm, geometry, other, plane):
+    """The plane ``plane`` ((n_x, n_y, n_z, d): n . x >= d in the frame of the ellipsoid
+    ``geometry``) in the frame of the ellipsoid ``other`` of the same part (a fixed change of
+    frame: x = R^T (R_o x_o + c_o - c), so (R_o^T R n) . x_o >= d - (R n) . (c_o - c))."""
+    _, c, R, _ = _frame(asm, geometry)
+    _, co, Ro, _ = _frame(asm, other)
+    n = R @ np.asarray(plane[:3], float)
+    return (*(Ro.T @ n), float(plane[3]) - float(n @ (co - c)))

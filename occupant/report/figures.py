@@ -274,7 +274,7 @@ def channels(runs, groups=None, labels=None, window=None):
             ax.set_xlim(1e3 * window[0], 1e3 * window[1])
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=6, loc="upper left", ncol=len(runs))
+    axes[0].legend(fontsize=6, loc="best", ncol=len(runs))   # upper left hid the unbelted sled's head
     for ax in axes[grid.nrows * grid.ncols - 3:]:   # the last row's places
         ax.set_xlabel("time (ms)", fontsize=8)
     return fig
@@ -323,8 +323,9 @@ def restraints(run, window=None):
                                                            for name in shown}, 1e-3))
     for k, (title, unit, series, factor) in enumerate(rows):
         ax = fig.add_subplot(grid[first + k, :ncol - 1])
-        for label, v in series.items():
-            ax.plot(t_ms, factor * v, lw=1.2, label=label)
+        for j, (label, v) in enumerate(series.items()):   # past tab10's 10 colours, dashed: a bag's
+            # 11th contact (right_hand_shell) was drawn as its 1st (head_shell), blue and solid
+            ax.plot(t_ms, factor * v, lw=1.2, label=label, color=f"C{j % 10}", ls=("-", "--", ":")[j // 10 % 3])
         _restraint_axes(ax, title, unit, window)
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return fig
@@ -354,7 +355,7 @@ def energy(run):
     ax.set_title("Energy change and work done since t = 0", fontsize=10)
     ax.set_ylabel("kJ")
     ax.set_xlabel("time (ms)")
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=7, loc="best")   # upper left hid the terms' first 20 ms (us_ncap_frontal_56)
     ax.grid(alpha=0.3)
     mark_crash(ax, run)
     fig.subplots_adjust(left=0.06, right=0.99, bottom=0.16, top=0.9, wspace=0.18)
@@ -441,26 +442,42 @@ def pulse(runs, labels=None):
     return fig
 
 
-def text_page(title, sections):
-    """A PDF page of titled two-column tables: ``sections`` [(heading, [(key, text)])]."""
-    fig = plt.figure(figsize=PAGE)
-    lines = textwrap.wrap(title, 95) or [""]
-    fig.text(0.04, 0.965, "\n".join(lines), fontsize=15, weight="bold", va="top")
-    y = 0.90 - 0.035 * (len(lines) - 1)
+TEXT_WIDTH = 100   # characters of a value's column in a text page (8 pt monospace, 0.36-0.97 of the width)
+
+
+def text_pages(title, sections):
+    """PDF pages of titled two-column tables: ``sections`` [(heading, [(key, text)])]; a long
+    text wrapped over lines, a table longer than a page continued on the next (it was cut with
+    "..." at the first page's foot: the settings after the airbag never reached the PDF)."""
+    pages, y = [], 0.0
+
+    def new_page(heading):
+        nonlocal y
+        fig = plt.figure(figsize=PAGE)
+        lines = textwrap.wrap(title + (" (continued)" if pages else ""), 95) or [""]
+        fig.text(0.04, 0.965, "\n".join(lines), fontsize=15, weight="bold", va="top")
+        y = 0.90 - 0.035 * (len(lines) - 1)
+        pages.append(fig)
+        if heading:
+            fig.text(0.04, y, f"{heading} (continued)", fontsize=11, weight="bold")
+            y -= 0.032
+
+    new_page(None)
     for heading, rows in sections:
-        if y < 0.08:
-            break
-        fig.text(0.04, y, heading, fontsize=11, weight="bold")
+        if y < 0.12:
+            new_page(None)
+        pages[-1].text(0.04, y, heading, fontsize=11, weight="bold")
         y -= 0.032
         for key, text in rows:
-            if y < 0.05:
-                fig.text(0.06, y, "...", fontsize=8)
-                break
-            fig.text(0.06, y, key, fontsize=8, family="monospace")
-            fig.text(0.36, y, text, fontsize=8, family="monospace")
-            y -= 0.024
+            lines = textwrap.wrap(str(text), TEXT_WIDTH) or [""]
+            if y - 0.024 * (len(lines) - 1) < 0.05:
+                new_page(heading)
+            pages[-1].text(0.06, y, key, fontsize=8, family="monospace")
+            for line in lines:
+                pages[-1].text(0.36, y, line, fontsize=8, family="monospace")
+                y -= 0.024
         y -= 0.02
-    return fig
+    return pages
 
 
 class _Pixels(Artist):

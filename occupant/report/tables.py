@@ -9,17 +9,23 @@ PASS_COLOURS = {True: "#c8ecc8", False: "#f6c6c6", None: "#eeeeee"}
 
 
 def flatten(d, prefix=""):
-    """[(dotted key, value text)] of a nested dict (long sequences shortened)."""
+    """[(dotted key, value text)] of a nested dict: a list of tables (``[[contact]]``) as
+    ``contact[0].a``, ... (it was one line cut at 90 characters: which pairs a run had could not
+    be read), a list of names whole, a long list of numbers shortened."""
     rows = []
     for k, v in (d or {}).items():
         key = f"{prefix}{k}"
         if isinstance(v, dict):
             rows += flatten(v, key + ".")
+        elif isinstance(v, (list, tuple)) and v and all(isinstance(x, dict) for x in v):
+            for i, table in enumerate(v):
+                rows += flatten(table, f"{key}[{i}].")
+        elif isinstance(v, str):
+            rows.append((key, v))
+        elif isinstance(v, (list, tuple, np.ndarray)) and len(v) > 6 and not all(isinstance(x, str) for x in v):
+            rows.append((key, f"[{len(v)} values: {', '.join(map(str, list(v)[:3]))}, ...]"))
         else:
-            text = repr(v) if not isinstance(v, str) else v
-            if isinstance(v, (list, tuple, np.ndarray)) and len(v) > 6:
-                text = f"[{len(v)} values: {', '.join(map(str, list(v)[:3]))}, ...]"
-            rows.append((key, text if len(text) <= 90 else text[:87] + "..."))
+            rows.append((key, repr(v)))
     return rows
 
 

@@ -1,6 +1,7 @@
 """The interactive 3D view of the HTML report: plotly (plotly.js embedded, so the page works
-offline) with one animation frame every FRAME_DT and a time slider. All ellipsoids, surfaces and
-airbags of an instant form one Mesh3d whose vertices the frames move; belts are lines.
+offline) with one animation frame every FRAME_DT and a time slider. The occupant's ellipsoids form
+one opaque Mesh3d, the airbags and vehicle surfaces a see-through one, whose vertices the frames
+move; belts are lines.
 
 The figure and its frames are plain dicts whose coordinates are plotly.js typed arrays (float32:
 the vertices are rounded to the mm anyway), not graph objects: validating some hundred graph
@@ -69,20 +70,23 @@ def figure(run, frame_dt=FRAME_DT):
     shapes, surfaces = D.shapes(model), D.surfaces(model, res)
     bags, belts = D.airbags(model, res), D.belt_routes(model, res)
     sphere, tri = _unit_sphere()
-    faces, colours, offset = [], [], 0
+    # two meshes: the occupant's ellipsoids opaque, and the bags and vehicle surfaces seen through
+    # (opaque, the knee bolster and panel hid the far leg and the lap, as the VTK views do not)
+    faces, colours = [[], []], [[], []]
     for s in shapes:
-        faces.append(tri + offset)
-        colours += [colour(s.name, s.segment)] * len(tri)
-        offset += len(sphere)
+        faces[0].append(tri + len(sphere) * len(faces[0]))
+        colours[0] += [colour(s.name, s.segment)] * len(tri)
+    offset = 0
     for _ in bags:
-        faces.append(tri + offset)
-        colours += [AIRBAG_COLOUR] * len(tri)
+        faces[1].append(tri + offset)
+        colours[1] += [AIRBAG_COLOUR] * len(tri)
         offset += len(sphere)
     for _ in surfaces:
-        faces.append(np.array([(0, 1, 2), (0, 2, 3)]) + offset)
-        colours += [VEHICLE_COLOUR] * 2
+        faces[1].append(np.array([(0, 1, 2), (0, 2, 3)]) + offset)
+        colours[1] += [VEHICLE_COLOUR] * 2
         offset += 4
-    faces = np.vstack(faces)
+    faces = [np.vstack(f) if f else np.zeros((0, 3), int) for f in faces]
+    n_occupant = len(shapes) * len(sphere)   # the occupant's vertices come first (_scene_vertices)
     idx = D.sample_index(res.t, np.arange(res.t[0], res.t[-1] + 1e-9, frame_dt))
     idx = np.unique(np.append(idx, len(res.t) - 1))
 
@@ -90,15 +94,19 @@ def figure(run, frame_dt=FRAME_DT):
         v = np.round(_scene_vertices(rel, i, shapes, surfaces, bags, sphere), 3)
         return v.astype(np.float32), _belt_points(rel, i, belts).astype(np.float32)
 
-    def traces(i):
+    def traces(i):   # occupant, belts, bags and vehicle (the belts second, as before the split)
         v, b = coords(i)
-        return [dict(type="mesh3d", **{a: _typed(v[:, k]) for k, a in enumerate("xyz")}),
-                dict(type="scatter3d", mode="lines", **{a: _typed(b[:, k]) for k, a in enumerate("xyz")})]
+        return [dict(type="mesh3d", **{a: _typed(v[:n_occupant, k]) for k, a in enumerate("xyz")}),
+                dict(type="scatter3d", mode="lines", **{a: _typed(b[:, k]) for k, a in enumerate("xyz")}),
+                dict(type="mesh3d", **{a: _typed(v[n_occupant:, k]) for k, a in enumerate("xyz")})]
 
-    mesh, line = traces(idx[0])
-    mesh.update(i=_typed(faces[:, 0], "i4"), j=_typed(faces[:, 1], "i4"), k=_typed(faces[:, 2], "i4"),
-                facecolor=colours, flatshading=False, lighting=dict(ambient=0.55, diffuse=0.7, specular=0.1),
-                name="occupant and vehicle", hoverinfo="skip")
+    mesh, line, vehicle = traces(idx[0])
+    for trace, f, c, name in ((mesh, faces[0], colours[0], "occupant"),
+                              (vehicle, faces[1], colours[1], "airbags and vehicle")):
+        trace.update(i=_typed(f[:, 0], "i4"), j=_typed(f[:, 1], "i4"), k=_typed(f[:, 2], "i4"),
+                     facecolor=c, flatshading=False, lighting=dict(ambient=0.55, diffuse=0.7, specular=0.1),
+                     name=name, hoverinfo="skip")
+    vehicle.update(opacity=0.45)   # the VTK views' 0.55 for surfaces, bags a little clearer
     line.update(line=dict(color=BELT_COLOUR, width=6), name="belts", hoverinfo="skip")
     lo, hi = scene_box(rel, shapes, surfaces, idx)
     names = [f"{1e3 * res.t[i]:.0f} ms" for i in idx]
@@ -123,8 +131,8 @@ def figure(run, frame_dt=FRAME_DT):
         height=620, margin=dict(l=0, r=0, t=30, b=20), showlegend=False, sliders=[slider],
         updatemenus=[play], uirevision="keep", scene=axis,
         title=dict(text=f"Occupant in the {D.frame_name(run)} (drag to rotate, slider for time)", font=dict(size=13)))
-    return dict(data=[mesh, line], layout=layout,
-                frames=[dict(data=traces(i), name=n, traces=[0, 1]) for i, n in zip(idx, names)])
+    return dict(data=[mesh, line, vehicle], layout=layout,
+                frames=[dict(data=traces(i), name=n, traces=[0, 1, 2]) for i, n in zip(idx, names)])
 
 
 def _typed(a, dtype="f4"):

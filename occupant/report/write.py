@@ -172,8 +172,9 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
             scenario = T.flatten(run.scenario)
             if scenario:
                 page.html("<h3>Scenario settings</h3>" + table_html(("key", "value"), scenario))
-            page.pdf_page(F.text_page(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),
-                                              ("Scenario settings", scenario)]))
+            for sheet in F.text_pages(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),
+                                              ("Scenario settings", scenario)]):
+                page.pdf_page(sheet)
             page.figure(later["pulse"], "vehicle pulse",
                         "The car's motion along the road (B0, the road, stands still)."
                         if D.frame_name(run) == "road frame"
@@ -223,7 +224,8 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
                 page.figure(later["energy"], "energy balance",
                             "E(t) - E(0) = W(t): kinetic plus potential change equals the work of all "
                             "force producers (negative: dissipated or absorbed); the residual closes it.")
-            page.pdf_page(F.text_page("Solver statistics", [("Solver", solver)]))
+            for sheet in F.text_pages("Solver statistics", [("Solver", solver)]):
+                page.pdf_page(sheet)
             if pages is not None:
                 pages.infodict()["Title"] = title
         if later["viewer"] is not None:

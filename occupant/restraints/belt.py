@@ -93,8 +93,9 @@ from occupant.model.bundle import (
     PRETENSIONER_PULL_IN,
 )
 from occupant.restraints.wrap_chain import (
-    carried_travel, chained, held_in_chain, lifted, place_barrier, place_chain, place_held,
-    place_run, run_length, same_ellipsoid, touching_ends, undeformed_point,
+    BARRIER_STILL, BARRIER_SWEEPS, barrier_start, carried_travel, chained, held_in_chain, lifted,
+    place_barrier, place_chain, place_held, place_run, run_length, same_ellipsoid, touching_ends,
+    undeformed_point,
 )
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
     _norm, _to_base, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_half, wrap_point,
@@ -261,18 +262,26 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
             out[j], out[j + 1], out[j + 2] = x, y, z_
     call_if(el.barrier, _stand_in_barriers, None, el, out, p0, p1, o_pts)
     for k in range(p0 + 1, p1 - 1):
-        m = run_length(el, k)
-        if m == 0 or chained(el, k - 1):
-            continue
-        if not chained(el, k + m):
-            j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
-            place_run(data, el, out, k, m, o_pts, p0, z, (out[j], out[j + 1], out[j + 2]),
-                      (out[jb], out[jb + 1], out[jb + 2]))
-        elif call_if(el.held, held_in_chain, False, el, k):   # compiled where a wrap is held
-            call_if(el.held, place_held, None, data, el, out, k, o_pts, p0, z)
-        else:
-            place_chain(data, el, out, k, o_pts, p0, z)
+        if run_length(el, k) != 0 and not chained(el, k - 1):
+            _place_wraps(data, el, out, k, o_pts, p0, z)
     call_if(el.barrier, _place_barriers, None, data, el, out, p0, p1, o_pts, z)
+
+
+@njit(**JIT_STAGE)
+def _place_wraps(data, el, out, k, o_pts, p0, z):
+    """The wraps from k (the first after a fixed point or a barrier) to the next fixed point,
+    from the points before and after them as they stand in the outputs: one run together
+    (``place_run``), runs on neighbouring ellipsoids on the path over all (``place_chain``), or
+    from their places where one keeps its place across the belt (``place_held``)."""
+    m = run_length(el, k)
+    if not chained(el, k + m):
+        j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
+        place_run(data, el, out, k, m, o_pts, p0, z, (out[j], out[j + 1], out[j + 2]),
+                  (out[jb], out[jb + 1], out[jb + 2]))
+    elif call_if(el.held, held_in_chain, False, el, k):   # compiled where a wrap is held
+        call_if(el.held, place_held, None, data, el, out, k, o_pts, p0, z)
+    else:
+        place_chain(data, el, out, k, o_pts, p0, z)
 
 
 @njit(**JIT_STAGE)
@@ -286,10 +295,28 @@ def _stand_in_barriers(el, out, p0, p1, o_pts):
 
 @njit(**JIT_STAGE)
 def _place_barriers(data, el, out, p0, p1, o_pts, z):
-    """``place_barrier`` of each barrier wrap of the belt (points p0 to p1)."""
+    """``place_barrier`` of each barrier wrap of the belt (points p0 to p1), the wraps after it
+    placed again from ``barrier_start``'s point (the barrier's own where it touches, the fixed
+    point before it far from touching), in turn, until that point moves less than BARRIER_STILL
+    (BARRIER_SWEEPS at most): the wraps after a barrier that touches run from it, not on the
+    line from the fixed point as if it were not there (GS1 with a barrier on the upper arm: the
+    shoulder wrap off the shoulder, 52 mm in a sample; scenarios/README.md, wayround)."""
     for k in range(p0 + 1, p1 - 1):
-        if el.point_barrier[k] != 0.0:
-            place_barrier(data, el, out, k, o_pts, p0, z)
+        if el.point_barrier[k] == 0.0:
+            continue
+        j = o_pts + 3 * (k - p0)
+        x = (out[j], out[j + 1], out[j + 2])     # the stand-in: the fixed point before it
+        w = place_barrier(data, el, out, k, o_pts, p0, z)
+        if run_length(el, k + 1) == 0:
+            continue
+        for _ in range(BARRIER_SWEEPS):
+            y = barrier_start(data, el, out, k, o_pts, p0, w)
+            if _norm(y[0] - x[0], y[1] - x[1], y[2] - x[2]) <= BARRIER_STILL:
+                break
+            out[j], out[j + 1], out[j + 2] = y
+            _place_wraps(data, el, out, k + 1, o_pts, p0, z)
+            x = y
+            w = place_barrier(data, el, out, k, o_pts, p0, z)
 
 
 @njit(**JIT_STAGE)

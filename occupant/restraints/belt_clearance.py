@@ -16,8 +16,9 @@ scaled point's direction). A wrap held across the belt (``Wrap.across``) or a ba
 the circle of the plane through its point and the touching points beside its run, from one's
 tangent point to it (consecutive held wraps: between their points on the great circle through
 them, then on to the other's); a barrier's from the fixed point before it, and the wraps
-after a barrier from that fixed point too (placed as if it were not there,
-``wrap_chain.place_barrier``). ``belt_depths`` does this for a run's belt at one
+after a barrier from that fixed point too (limit: the step places them so only where the
+barrier's piece passes BARRIER_BAND or more off its ellipsoid, and from the barrier's point where
+it touches, ``wrap_chain.barrier_start``). ``belt_depths`` does this for a run's belt at one
 sample, from the points its producer recorded and the ellipsoids' poses (``ellipsoids_at``)."""
 import numpy as np
 

@@ -53,6 +53,12 @@ HELD_SWEEPS = 6       # Gauss-Seidel sweeps over neighbouring held wraps (``plac
                       # error shrinks about 4 times a sweep)
 BARRIER_END = 0.025   # m: a barrier off its ellipsoid lies this far from its piece's ends at
                       # least (``place_barrier``; over MERGE_LENGTH, 0.02 m, of ``restraints.belt``)
+BARRIER_BAND = 0.025  # m [E]: gap between a barrier's ellipsoid and its straight piece over which
+                      # the wraps after it come to be placed from the fixed point before it, not
+                      # from the barrier's point (``barrier_start``)
+BARRIER_STILL = 1.0e-13   # m: the wraps after a barrier are placed again from its point until
+                          # that point moves less than this (``belt._place_barriers``)
+BARRIER_SWEEPS = 40   # their placements after a barrier at most
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 
 
@@ -674,13 +680,44 @@ def _inside_plane(D, a, b, s):
 
 
 @njit(**JIT_STAGE)
+def barrier_start(data, el, out, k, o_pts, p0, w):
+    """The point the wraps after barrier k are placed from: w g of the way from the fixed point
+    before it to its point (w: ``place_barrier``'s weight; g: that point's gap to the ellipsoid
+    of the wrap after it, ``_gap``, over BARRIER_BAND, at most 1), the point taken back by that
+    wrap's travel where it is carried (they are placed on their undeformed ellipsoids, the
+    barrier from their moved points, ``placed_point``). Placed from a point in or near their
+    ellipsoid (the barrier's point lies BARRIER_END from theirs where the wrap is short), they
+    had no tangent point from it, and their placements and the barrier's did not settle: the
+    wrap went round its ellipsoid (the carried rig of tests/restraints/test_belt_barrier.py,
+    198 mm in 10 um of lift)."""
+    j = o_pts + 3 * (k - p0)
+    x, y, v = out[j], out[j + 1], out[j + 2]
+    if el.point_carrier[k + 1] != el.point_link[k + 1]:
+        dx, dy, dz = carried_travel(data, el, k + 1)
+        x, y, v = x - dx, y - dy, v - dz
+    c, E = ellipsoid_frame(data, el, k + 1)
+    D = (el.point_size[k + 1, 0], el.point_size[k + 1, 1], el.point_size[k + 1, 2])
+    w *= min(_gap(D, _to_local(c, E, x, y, v)) / BARRIER_BAND, 1.0)
+    return (out[j - 3] + w * (x - out[j - 3]), out[j - 2] + w * (y - out[j - 2]),
+            out[j - 1] + w * (v - out[j - 1]))
+
+
+@njit(**JIT_INLINE)
+def _gap(D, p):
+    """How far the point p (ellipsoid frame) lies outside the ellipsoid of semi-axes D, along
+    its ray from the centre (0 inside)."""
+    rho = _norm(p[0] / D[0], p[1] / D[1], p[2] / D[2])
+    return _norm(p[0], p[1], p[2]) * (1.0 - 1.0 / rho) if rho > 1.0 else 0.0
+
+
+@njit(**JIT_STAGE)
 def place_barrier(data, el, out, k, o_pts, p0, z):
     """Place barrier wrap k (``Wrap.barrier``; after a fixed point) once the wraps after it are
-    placed as if it were not there (``chained``): between the fixed point before it and the
-    nearest point after it that touches (``touching_ends``) the belt is straight unless that
-    piece enters its ellipsoid from the side the wrap declares; then the wrap is
-    ``wrap_arc_point``'s middle round that side, else the piece's point nearest the centre
-    (scaled frame, ``line_point``), on the piece (its segments merge: no force,
+    placed (``chained``; first as if it were not there, ``belt._place_barriers``): between the
+    fixed point before it and the nearest point after it that touches (``touching_ends``) the
+    belt is straight unless that piece enters its ellipsoid from the side the wrap declares;
+    then the wrap is ``wrap_arc_point``'s middle round that side, else the piece's point nearest
+    the centre (scaled frame, ``line_point``), on the piece (its segments merge: no force,
     ``belt.merged``). The side the piece enters from is where the belt last lay: the wrap's
     place (its state, following the point, ``belt.wrap_slide``), or before it is set (the fit)
     the nearest point's; so the wrap holds the belt on that side while the body moves under it
@@ -690,21 +727,22 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     declared side, where both ways' middles faced away from it (the belt on the arm's front, the
     side inboard-up) the choice tied as an end inside the ellipsoid moved, and the point jumped
     round the far side (GS1 with a barrier on the upper arm, 112 mm in 10 us, 1305 kN;
-    scenarios/README.md, wayround). As the piece comes to graze
-    the ellipsoid the wrap's arc shrinks to its nearest point, and the point is kept
-    BARRIER_END along the path from its ends as on the piece (``_off_ends``): it touches without
-    a jump, also where the piece enters at its end (a neighbour's place entering the
-    ellipsoid). A
-    shortest-path wrap there (placed with its neighbours by ``place_chain``) jumped between two
-    paths round the neck (US NCAP's shoulder belt, 299 kN in a sample), and one held across the
-    belt never lifted off (scenarios/validation/HISTORY.md, beltneck). Limit: the wraps after
-    it are not placed again from it (placed again from its wrap's end, the shoulder wrap jumped
-    20 mm in a sample as the barrier touched in the belted sled, 1.1 kN; scenarios/README.md,
-    neckbarrier). Its ends are taken where they will lie (``placed_point``: a carried end moved
-    by its carrier) and the barrier is not carried (``belt.carry_lifted``): judged from the
-    undeformed end and carried only while off its ellipsoid, it stepped by the end's travel as
-    it came onto it (GS1 with a barrier on the upper arm beside the sternum-carried shoulder
-    wrap, 13 mm; scenarios/validation/HISTORY.md, barrierstep)."""
+    scenarios/README.md, wayround). As the piece comes to graze the ellipsoid the wrap's arc
+    shrinks to its nearest point, and the point is kept BARRIER_END along the path from its ends
+    as on the piece (``_off_ends``): it touches without a jump, also where the piece enters at
+    its end (a neighbour's place entering the ellipsoid). A shortest-path wrap there (placed
+    with its neighbours by ``place_chain``) jumped between two paths round the neck (US NCAP's
+    shoulder belt, 299 kN in a sample), and one held across the belt never lifted off
+    (scenarios/validation/HISTORY.md, beltneck). Returns the weight with which the wraps after
+    it are placed from its point (``barrier_start``): 1 where its piece enters the ellipsoid,
+    falling to 0 as the piece's gap to it grows to BARRIER_BAND, so they move without a step as
+    it lets go (placed from its point while it touched and from the fixed point once it did not,
+    side_barrier's shoulder wrap jumped 17.6 mm; scenarios/README.md, barrierwraps). Its ends
+    are taken where they will lie (``placed_point``: a carried end moved by its carrier) and the
+    barrier is not carried (``belt.carry_lifted``): judged from the undeformed end and carried
+    only while off its ellipsoid, it stepped by the end's travel as it came onto it (GS1 with a
+    barrier on the upper arm beside the sternum-carried shoulder wrap, 13 mm;
+    scenarios/validation/HISTORY.md, barrierstep)."""
     i, n = touching_ends(data, el, out, k, 1, o_pts, p0, False)
     a, b = placed_point(data, el, out, i, o_pts, p0), placed_point(data, el, out, n, o_pts, p0)
     c, E = ellipsoid_frame(data, el, k)
@@ -735,3 +773,4 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
              al[2] + q * (bl[2] - al[2]))
     j = o_pts + 3 * (k - p0)
     out[j], out[j + 1], out[j + 2] = _to_base(c, E, P[0], P[1], P[2])
+    return max(1.0 - _gap(D, L) / BARRIER_BAND, 0.0)

@@ -129,8 +129,9 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     start = time.perf_counter()
     precompile.standby()   # a first run's compile worker starting while the model loads
     from occupant.scenario import load, write_run
+    from occupant.scenario.run import make_folder
     sc = load(scenario, overrides=overrides)
-    folder = pathlib.Path(out_dir) if out_dir else pathlib.Path("reports") / sc.name
+    folder = make_folder(out_dir if out_dir else pathlib.Path("reports") / sc.name)
     braking = " and its pre-crash vehicle run done" if "precrash" in sc.data else ""   # the long part
     out(f"occupant run: {sc.name}: loaded and checked{braking} in {time.perf_counter() - start:.1f} s")
     bar = _Progress("simulating") if progress and sys.stderr.isatty() else None
@@ -253,7 +254,12 @@ def export_command(name_or_path, fmt, out_path, out=print):
 def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", samples=None, seed=None,
                   scheduler=None, reports=False, out=print):
     from occupant.scenario.sweep import check_workers, design as make_design, parse_vary, sweep
-    varied = dict(parse_vary(v, ranges=design == "lhs") for v in vary)
+    pairs = [parse_vary(v, ranges=design == "lhs") for v in vary]
+    twice = [k for n, (k, _) in enumerate(pairs) if k in [j for j, _ in pairs[:n]]]
+    if twice:   # (the last one was kept: a sweep of 0.002,0.001 and then 0.003 ran 0.003 alone)
+        from occupant.scenario.load import ScenarioError
+        raise ScenarioError("--vary", twice[0], "given more than once", "each key once, all its values in one --vary")
+    varied = dict(pairs)
     fixed = dict(parse_override(o) for o in overrides)
     check_workers(workers)
     n = len(make_design(varied, design, samples, seed or 0))   # a bad design fails before the header

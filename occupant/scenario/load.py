@@ -20,6 +20,7 @@ settings and outputs::
     #   neck_mid = true: a third neck joint at C4 (occupant.human.neck_mid)
     #   face = true: a chin on the head (occupant.human.builder.chin)
     posture = "passenger_seated"    # occupant.human.position: a shipped name or a path
+    posture_targets = {human_thorax = "file_angles"}   # the posture's [targets] keys replaced (points added)
     h_point = [0.0, 0.0, 0.0]       # m in B0: where the posture's H-point goes
     seat = "front_right"            # ISO-MME position (code character 2), see SEATS
     yaw_deg = 0.0                   # turns the posture about B0's z (a pedestrian's heading)
@@ -65,6 +66,7 @@ import numpy as np
 
 from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.human.neck_levelling import share_neck_flexion
+from occupant.human.posture import TARGET_KEYS
 from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.body_contacts import body_pairs
@@ -77,7 +79,8 @@ from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_f
 
 TOP_KEYS = ("kind", "name", "title", "description", "occupant", "vehicle", "pulse", "restraints",
             "contact_characteristic", "contact", "sensors", "sensor", "criteria", "solver", "outputs", "precrash")
-OCCUPANT_KEYS = ("dummy", "posture", "h_point", "seat", "ellipsoid", "yaw_deg", "human", "settle")
+OCCUPANT_KEYS = ("dummy", "posture", "posture_targets", "h_point", "seat", "ellipsoid", "yaw_deg",
+                 "human", "settle")
 HUMAN_KEYS = ("sex", "percentile", "stature", "mass", "neck_activation", "thoracic_spine",
               "neck_mid", "face")
 ELLIPSOID_KEYS = ("name", "segment", "center", "semi_axes")
@@ -246,6 +249,13 @@ class Scenario:
         for kind, table in self.restraints.items():
             if kind == "belt":   # the seat's anchorages where the scenario gives none; on a
                 # parametric human the belt loads the ribcage (restraints.build_belt)
+                anchors = ("d_ring", "buckle", "lap_anchor")
+                if not self.interior.belt and not all(k in table for k in anchors):   # (a belt
+                    # --set into a scenario whose seat has none read "retractor: missing")
+                    c.fail("restraints.belt", f"the interior {self.interior.name} has no belt "
+                           "anchorages (no [belt] table) and this belt does not give them",
+                           "an interior with a [belt] table, or retractor, d_ring, buckle and "
+                           "lap_anchor (m in B0) in [restraints.belt]")
                 table = {**self.interior.belt, **({"ribcage": True} if self.human else {}),
                          **table}
             RESTRAINTS[kind].build(asm, table, c, f"restraints.{kind}")
@@ -259,7 +269,10 @@ class Scenario:
         # with a vehicle front (the car) or hinged seat parts the model has more bodies than the
         # dummy: posture the whole model
         posed = dummy if self.front is None and not self.interior.hinges else self.model
-        posture = _named(c, occ, "posture", "occupant", lambda p: position(posed, p))
+        targets = c.table(occ, "posture_targets", "occupant")
+        c.keys(targets, TARGET_KEYS, "occupant.posture_targets")
+        posture = _named(c, occ, "posture", "occupant",
+                         lambda p: position(posed, p, targets=targets or None))
         self.q0 = np.array(posture, float)
         yaw = c.number(occ, "yaw_deg", "occupant", default=0.0)
         if yaw:

@@ -150,13 +150,17 @@ def from_csv(c, p, path, base_dir):
             rows = [r for r in csv.reader(fh) if r and not r[0].lstrip().startswith("#")]
     except OSError as exc:
         c.fail(f"{path}.file", f"cannot read {str(fp)!r}: {exc.strerror}")
+    except UnicodeDecodeError:   # a binary file (an .xlsx, a .mat): not a CSV text
+        c.fail(f"{path}.file", f"{fp.name}: not a UTF-8 text file", "a CSV text file")
     head = rows[0] if rows else []
     units = [re.search(r"\[(.*)\]", h) for h in head]
     if len(head) < 2 or units[0] is None or units[0][1] != "s" or units[1] is None or units[1][1] not in _UNITS:
         c.fail(f"{path}.file", f"{fp.name}: the first row must name the columns with units, got {head!r}",
                "time [s],acceleration [g] (or [m/s^2])")
     try:
-        data = np.array([[float(x) for x in r[:2]] for r in rows[1:]])
+        if any(len(r) < 2 for r in rows[1:]):   # a row of one value
+            raise ValueError
+        data = np.array([[float(x) for x in r[:2]] for r in rows[1:]]).reshape(-1, 2)
     except ValueError:
         c.fail(f"{path}.file", f"{fp.name}: a row is not two numbers", "rows of time, acceleration")
     if data.shape[0] < 2 or not np.all(np.isfinite(data)) or np.any(np.diff(data[:, 0]) <= 0):
@@ -173,6 +177,8 @@ def from_isomme(c, p, path, base_dir):
         channels = isomme.read(fp)
     except (isomme.IsoMmeError, ValueError) as err:
         c.fail(f"{path}.file", str(err))
+    if not channels:   # a text file that is no .mme: nothing read from it
+        c.fail(f"{path}.file", f"{fp.name}: no channels read from it", "an ISO-MME test folder or its .mme file")
     match = [ch for ch in channels if ch.code == code]
     if not match:
         c.fail(f"{path}.channel", f"no channel {code!r} in {fp.name}",

@@ -125,15 +125,19 @@ PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Aut
 # example_h350_sled_belt_0000.inc]. Fore-aft place and semi-axes [E] (the earlier ellipsoid,
 # centred 30 mm below the H-point, kept its crown near a human-regression ASIS 0.07 m above the
 # hips, Bell, Pedersen and Brand, J Biomech 23 (1990) 617 [C]). Other occupants: scaled by their
-# pelvis flesh's fore-aft semi-axis over the 50th male's 0.165 m (dummies/hybrid3_50m.toml).
+# pelvis flesh's fore-aft semi-axis over the 50th male's 0.165 m (dummies/hybrid3_50m.toml), the
+# crown at the height of their own ASIS where their file has it (ASIS_MARKER on the pelvis: the
+# 5th female's, dummies/hybrid3_05f.toml).
 LAP_BELT_PELVIS = {"asis_height": 0.1088, "ahead": 0.02, "semi_axes": (0.15, 0.17, 0.08),
                    "flesh_depth": 0.165}
+ASIS_MARKER = "left_asis"
 
 
 def lap_belt_pelvis(asm, c, path):
     """The name of the ellipsoid the lap belt wraps: ``lap_belt_pelvis`` when the occupant (or
     the scenario's [[occupant.ellipsoid]]) has it, else one added to the part of the occupant's
-    ``pelvis_flesh`` from LAP_BELT_PELVIS scaled to that flesh."""
+    ``pelvis_flesh`` from LAP_BELT_PELVIS scaled to that flesh, its crown at the height of the
+    occupant's ASIS_MARKER on that part if it has one."""
     from occupant.modeling import Ellipsoid, Marker
     name = "lap_belt_pelvis"
     if name in asm.geometries:
@@ -146,7 +150,11 @@ def lap_belt_pelvis(asm, c, path):
     part = asm.markers[flesh.marker].part
     centre = (LAP_BELT_PELVIS["ahead"], 0.0,
               LAP_BELT_PELVIS["asis_height"] - LAP_BELT_PELVIS["semi_axes"][2])   # crown at the ASIS
-    asm.add(Marker(f"{name}_frame", part, tuple(scale * x for x in centre)))
+    centre = [scale * x for x in centre]
+    asis = asm.markers.get(ASIS_MARKER)
+    if asis is not None and asis.part == part:
+        centre[2] = asis.position[2] - scale * LAP_BELT_PELVIS["semi_axes"][2]
+    asm.add(Marker(f"{name}_frame", part, tuple(centre)))
     asm.add(Ellipsoid(name, f"{name}_frame", tuple(scale * x for x in LAP_BELT_PELVIS["semi_axes"])))
     return name
 
@@ -230,9 +238,10 @@ def held_on(asm, table, c, path, torso, name, mu, across):
     ellipsoid of ``torso``'s part that stands over the point, if one does, e.g. the human's
     shoulder shell over its thorax at mid-clavicle; the wrap's geometry is then that one), at its
     direction in the scaled frame, and with it or ``<name>_flank`` ((n_x, n_y, n_z, d) in
-    ``torso``'s frame: its place kept to n . x >= d, ``Wrap.flank``) it is held across the belt
+    ``torso``'s frame, carried into the outer ellipsoid's when the wrap lies on one: its place
+    kept to n . x >= d, ``Wrap.flank``) it is held across the belt
     by friction (``across``, default ``friction``); else ``across`` as given on ``torso``."""
-    from occupant.modeling.outer_surface import outer_place
+    from occupant.modeling.outer_surface import outer_place, plane_in
     at = c.vector(table, f"{name}_at", path)
     flank = c.vector(table, f"{name}_flank", path, n=4)
     if at is None and flank is None:
@@ -241,9 +250,7 @@ def held_on(asm, table, c, path, torso, name, mu, across):
     if at is not None:
         geometry, at = outer_place(asm, torso, at)
         if flank is not None and geometry != torso:
-            c.fail(c.where(path, f"{name}_flank"), f"the wrap fitted at {name}_at lies on "
-                   f"'{geometry}', over '{torso}': a flank in '{torso}''s frame does not bound it",
-                   f"{name}_at on the outer surface, or no {name}_flank")
+            flank = plane_in(asm, torso, geometry, flank)
     g = asm.geometries[geometry]
     size = np.asarray(g.semi_axes if hasattr(g, "semi_axes") else (g.radius,) * 3, float)
     return geometry, {"across": mu if across is None else across, "flank": flank,
@@ -302,8 +309,9 @@ def build_belt(asm, table, c, path):
     ``shoulder_flank``, ``chest_flank`` ((n_x, n_y, n_z, d) there): the shoulder or chest wrap
     fitted at that point (on the body's outer surface there: the ellipsoid of the same part
     standing over it, ``modeling.outer_surface``) and held across the belt by friction, its
-    place kept to n . x >= d (``held_on``, ``Wrap.flank``); none shipped (GS1 measured with them:
-    scenarios/validation/HISTORY.md, "The shoulder belt held where it is fitted")."""
+    place kept to n . x >= d (``held_on``, ``Wrap.flank``; carried into that ellipsoid's frame);
+    none shipped (GS1 measured with them: scenarios/validation/HISTORY.md, "The shoulder belt held
+    where it is fitted"; GS1 held on the clavicle: scenarios/validation/README.md)."""
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,

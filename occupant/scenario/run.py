@@ -120,6 +120,22 @@ def _test_number(name):
     return "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in name) or "OCCUPANT"
 
 
+def make_folder(folder, option="--out"):
+    """``folder`` made with its parents, as a Path; one that cannot be (a file there, a parent
+    that is a file or not writable) is a ScenarioError naming ``option`` and the folder. Called
+    before a run, so that a mistyped --out ends the command at once, not after the simulation."""
+    from occupant.scenario.load import ScenarioError
+    folder = pathlib.Path(folder)
+    accepted = "a folder to write into, new or existing"
+    if folder.exists() and not folder.is_dir():
+        raise ScenarioError(option, str(folder), "a file, not a folder", accepted)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ScenarioError(option, str(folder), f"cannot make this folder: {err.strerror}", accepted) from None
+    return folder
+
+
 def write_run(run, folder, out=None, ahead=None):
     """Write the run folder (module docstring); ``out`` receives progress lines; ``ahead``, an
     occupant.scenario.report_ahead.ReportAhead, writes the report while this process writes the
@@ -127,8 +143,7 @@ def write_run(run, folder, out=None, ahead=None):
     from occupant.io import isomme
     from occupant.io.results_h5 import write_results
 
-    folder = pathlib.Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = make_folder(folder)
     outputs = run.scenario.get("outputs", {})
 
     started = []

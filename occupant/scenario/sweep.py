@@ -220,7 +220,8 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers
     except ScenarioError as err:   # load names every override --set: say which were --vary
         raise ScenarioError(err.file.replace("(--set ", "(--vary ") if any(f"(--set {k})" in err.file
                             for k in vary) else err.file, err.path, err.problem, err.accepted) from None
-    out.mkdir(parents=True, exist_ok=True)
+    from occupant.scenario.run import make_folder
+    make_folder(out)
     _check_design(out, {"scenario": str(scenario), "design": design_kind, "samples": samples, "seed": seed,
                         "vary": {k: list(v) for k, v in vary.items()}, "overrides": overrides,
                         "range_keys": sorted(k for k, v in vary.items() if isinstance(v, tuple))})

@@ -280,7 +280,9 @@ def test_reference_thorax_depth_is_the_survey_chest_depth(stature, mass):
     "1.753 m against ANSUR II's 0.289 (0.1649 H). Sized to the survey (its masses and inertias "
     "unchanged), every human case is unchanged but GS1, whose shoulder belt, one wrap on the "
     "thorax, then wraps round its inboard flank: head 396 -> 733 mm, 9 -> 5 of 19 inside "
-    "(scenarios/validation/HISTORY.md, \"The thorax's breadth\")"))
+    "(scenarios/validation/HISTORY.md, \"The thorax's breadth\"); fitted at mid-clavicle and "
+    "held on the clavicle (not shipped) the belt stays on the shoulder at either breadth, 8 of 19 "
+    "at the survey's (scenarios/validation/README.md, branch gs1clavicle)"))
 def test_reference_thorax_breadth_is_the_survey_chest_breadth():
     """The thorax ellipsoid is as broad as ANSUR II's men's chest at the nipples (0.1649 H:
     289.4 mm, body_proportions.toml), where the ribcage is broadest below the shoulders."""

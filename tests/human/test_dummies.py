@@ -311,3 +311,28 @@ def test_reference_95m_occiput_bounds_the_back_of_the_head_shell():
     outside = np.linalg.norm(BACK_OF_HEAD_95M, axis=1) * (1.0 - 1.0 / rho_head)
     assert 0.030 < outside.max() < 0.040
     assert c[2] + semi[2] == pytest.approx(c_head[2] + semi_head[2], abs=1e-4)
+
+
+def test_reference_markers_mirror_and_are_named_once(tmp_path):
+    """A [[segment.marker]] is a landmark on its segment's part: the 5F's left_asis on her
+    pelvis as her file gives it; on a mirrored segment the left_ copy as given and the right_ its
+    mirror image (y -> -y); a name given twice on a segment is refused with the file and the key."""
+    from occupant.human.errors import DummyFileError
+    from occupant.io.toml_files import resolve_shipped
+    asis = load_dummy("hybrid3_05f").source.markers["left_asis"]
+    assert asis.part == "pelvis" and np.allclose(asis.position, [0.0047, 0.0983, 0.0762])
+    text = resolve_shipped("hybrid3_05f", "dummies", "dummy").read_text()
+    knee = '[[segment.marker]]\nname = "knee_front"\nposition = [0.05, 0.01, -0.3]\n'
+    old = '[[segment.ellipsoid]]\nname = "thigh_shell"'
+    assert old in text
+    path = tmp_path / "d.toml"
+    path.write_text(text.replace(old, knee + old))
+    markers = load_dummy(str(path)).source.markers
+    for side, y in (("left", 0.01), ("right", -0.01)):
+        assert markers[f"{side}_knee_front"].part == f"{side}_upper_leg"
+        assert np.allclose(markers[f"{side}_knee_front"].position, [0.05, y, -0.3])
+    path.write_text(text.replace(old, knee + knee + old))
+    with pytest.raises(DummyFileError) as err:
+        load_description(str(path))
+    assert "marker[1].name: marker 'knee_front' is defined twice" in str(err.value)
+    assert str(path) in str(err.value)

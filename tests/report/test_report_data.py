@@ -423,3 +423,77 @@ def test_regression_whole_run_figures_mark_the_crash_start(run):
         finally:
             for fig in figs:
                 plt.close(fig)
+
+
+def test_regression_settings_list_every_contact_pair_and_bag_contact():
+    """The settings table wrote ``[[contact]]`` as one line cut at 90 characters ("[13 values:
+    {'a': [...], 'b': 'seat...") and a bag's contact list as its first three names: each pair is
+    now a row per key, and names are listed whole; long lists of numbers stay shortened."""
+    from occupant.report import tables as T
+    names = [f"body_{i}_shell" for i in range(11)]
+    rows = T.flatten({"contact": [{"a": ["pelvis_flesh", "thorax"], "b": "seat_back"},
+                                  {"a": "chin", "b": "windshield", "characteristic": "glass"}],
+                      "restraints": {"airbag": {"contact": names}},
+                      "pulse": {"table": list(range(20))}})
+    assert rows == [("contact[0].a", "['pelvis_flesh', 'thorax']"), ("contact[0].b", "seat_back"),
+                    ("contact[1].a", "chin"), ("contact[1].b", "windshield"),
+                    ("contact[1].characteristic", "glass"),
+                    ("restraints.airbag.contact", repr(names)),
+                    ("pulse.table", "[20 values: 0, 1, 2, ...]")]
+
+
+def test_regression_text_pages_continue_a_long_table_instead_of_cutting_it():
+    """The PDF's first page cut the scenario settings at its foot with "..." (us_ncap_frontal_56:
+    everything after restraints.knee_airbag.kind missing): a table longer than a page goes on
+    to the next, each key once, every line on the page, a long value wrapped."""
+    import matplotlib.pyplot as plt
+    from occupant.report import figures as F
+    rows = [(f"key_{i}", "x" * (250 if i == 7 else 5)) for i in range(70)]
+    pages = F.text_pages("Title", [("Run", [("run", "r")]), ("Settings", rows)])
+    texts = [(t.get_text(), t.get_position()[1]) for fig in pages for t in fig.texts]
+    assert len(pages) == 3 and texts[0][0] == "Title" and pages[1].texts[0].get_text() == "Title (continued)"
+    assert pages[1].texts[1].get_text() == "Settings (continued)"
+    assert [s for s, _ in texts if s.startswith("key_")] == [k for k, _ in rows]
+    assert sum(s.startswith("x") for s, _ in texts) == 70 + 2   # the 250 characters on 3 lines
+    assert all(0.04 < y < 1.0 for _, y in texts) and not any(s == "..." for s, _ in texts)
+    for fig in pages:
+        plt.close(fig)
+
+
+def _points_under_legend(ax):
+    """Number of the axes' line vertices drawn inside its legend's box."""
+    ax.figure.canvas.draw()
+    box = ax.get_legend().get_window_extent()
+    inside = 0
+    for line in ax.lines:
+        x, y = line.get_transform().transform(line.get_xydata()).T
+        inside += int(np.sum((box.x0 <= x) & (x <= box.x1) & (box.y0 <= y) & (y <= box.y1)))
+    return inside
+
+
+def test_regression_energy_and_channel_legends_hide_no_curve():
+    """The legends of the energy balance and of the first channel panel sat in the upper left,
+    over 2044 points of us_ncap_frontal_56's energy terms (their first 20 ms) and 390 of
+    fmvss208_sled_48_unbelted's head acceleration (its early rise): they now go where no curve
+    is. Synthetic curves of those shapes."""
+    import types
+    import matplotlib.pyplot as plt
+    from occupant import Channel
+    from occupant.report import figures as F
+    t = np.arange(0.0, 0.1501, 1e-4)
+    ramp = np.clip((t - 0.02) / 0.05, 0.0, 1.0)   # zero for 20 ms, then falls as a crash's
+    work = {"contacts": -3.4e3 * ramp, "airbags": -1.1e3 * ramp, "belts": -4.3e3 * ramp}
+    kinetic = 9.7e3 - 8.8e3 * ramp
+    energy = dict(kinetic=kinetic, potential=np.zeros_like(t), work=sum(work.values()),
+                  balance=kinetic - kinetic[0] - sum(work.values()))
+    run = types.SimpleNamespace(results=types.SimpleNamespace(t=t, energy=energy, work=work, channels=[]))
+    fig = F.energy(run)
+    assert _points_under_legend(fig.axes[0]) == 0
+    plt.close(fig)
+    def bump(g, start, end):   # a half-sine of g between start and end, m/s^2
+        return g * 9.81 * np.sin(np.pi * np.clip((t - start) / (end - start), 0.0, 1.0))
+    run.results.channels = [Channel(f"Head CG acceleration {a}", t, v, "m/s^2") for a, v in
+                            zip("XYZ", (bump(-60, 0.03, 0.09), bump(3, 0.02, 0.1), bump(20, 0.01, 0.04)))]
+    fig = F.channels([run])
+    assert _points_under_legend(fig.axes[0]) == 0
+    plt.close(fig)

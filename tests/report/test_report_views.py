@@ -117,3 +117,21 @@ def test_regression_viewer_figure_is_what_plotly_makes_of_it(run):
     checked = go.Figure(fig).to_dict()   # raises on a property plotly does not know
     assert plain(checked) == plain(fig)
     assert fig["layout"]["template"] and len(fig["frames"]) > 10
+
+
+def test_regression_viewer_shows_the_occupant_through_the_vehicle(run):
+    """The interactive view drew the vehicle's surfaces opaque in the occupant's mesh: the knee
+    bolster and panel hid the far leg and the lap of us_ncap_frontal_56's driver. The surfaces
+    (and bags) are now a see-through mesh of their own, the occupant's ellipsoids opaque."""
+    import base64
+    from occupant.report import data as D
+    fig = viewer.figure(run, frame_dt=0.05)
+    occupant, belts, vehicle = fig["data"]
+
+    def n_vertices(trace):
+        return len(np.frombuffer(base64.b64decode(trace["x"]["bdata"]), trace["x"]["dtype"]))
+    assert occupant.get("opacity", 1.0) == 1.0 and 0.0 < vehicle["opacity"] < 1.0
+    assert n_vertices(occupant) == len(D.shapes(run.model)) * len(viewer._unit_sphere()[0])
+    assert n_vertices(vehicle) == 4 * len(D.surfaces(run.model, run.results)) > 0
+    assert belts["type"] == "scatter3d"
+    assert all(f["traces"] == [0, 1, 2] and len(f["data"]) == 3 for f in fig["frames"])

@@ -230,3 +230,25 @@ def test_regression_hinged_seat_back_rotation_and_moment_plotted():
             {a.get_title() for a in fig.axes}
     finally:
         F.plt.close(fig)
+
+
+def test_regression_a_bag_with_eleven_contacts_tells_each_curve_apart():
+    """The passenger bag of fmvss208_sled_48_unbelted meets eleven body parts: its panel drew the
+    eleventh (right_hand_shell) in the first one's colour and line (head_shell); each curve now
+    has its own colour and line style, and the legend says which."""
+    import matplotlib.pyplot as plt
+    t = np.linspace(0.0, 0.1, 201)
+    parts = [f"part_{k}" for k in range(11)]
+    contacts = {f"pab_{g}": types.SimpleNamespace(name=f"pab_{g}", airbag="pab", geometry=g) for g in parts}
+    source = types.SimpleNamespace(belts={}, airbags={}, airbag_contacts=contacts)
+    outputs = {f"pab_{g}.force": (1000.0 + 100 * k) * np.sin(np.pi * t / 0.1) for k, g in enumerate(parts)}
+    fig = F.restraints(_belt_run(outputs, t, source))
+    try:
+        ax = next(a for a in fig.axes if a.get_title() == "pab: force on each body part")
+        styles = [(line.get_color(), line.get_linestyle()) for line in ax.get_lines()]
+        assert len(set(styles)) == len(styles) == 11
+        legend = ax.get_legend()
+        assert [(h.get_color(), h.get_linestyle()) for h in legend.legend_handles] == styles
+        assert [x.get_text() for x in legend.get_texts()] == parts
+    finally:
+        plt.close(fig)

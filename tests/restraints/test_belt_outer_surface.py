@@ -10,7 +10,7 @@ import pytest
 from occupant.integrate.pipeline import evaluate
 from occupant.modeling import Assembly, Ellipsoid, Joint, Marker, Part, Pose
 from occupant.modeling.belts import Anchor, Belt, Webbing, Wrap
-from occupant.modeling.outer_surface import outer_place
+from occupant.modeling.outer_surface import outer_place, plane_in
 from occupant.restraints import fit_belts
 from occupant.restraints.belt_clearance import belt_path, deepest
 
@@ -81,3 +81,22 @@ def test_analytic_belt_fitted_on_the_inner_sphere_lies_on_the_outer_one():
     P, deep = _fitted("inner", (1.0, 0.0, 0.0))
     assert np.allclose(P, (R_IN, 0.0, 0.0), atol=1e-9)
     assert deep["outer"] == pytest.approx(0.04, abs=1e-3)
+
+
+def test_analytic_plane_in_the_outer_ellipsoids_frame():
+    """A plane n . x >= d given in the inner sphere's frame (the torso's, as a flank is given) is
+    the same set of points in the outer ellipsoid's frame (``plane_in``): the outer's centre at
+    C = (0.08, 0, 0), its axes turned 90 deg about z (its x along the inner's y, its y along -x).
+    Closed form: z >= 0.02 stays z >= 0.02; x >= 0.10 is -y_o >= 0.10 - 0.08 = 0.02; and a point
+    of the outer frame on either side of each plane lies on the same side of the given one."""
+    asm = _body()
+    turn = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    asm.markers["outer_frame"].rotation = turn
+    assert np.allclose(plane_in(asm, "inner", "outer", (0.0, 0.0, 1.0, 0.02)), (0, 0, 1, 0.02))
+    assert np.allclose(plane_in(asm, "inner", "outer", (1.0, 0.0, 0.0, 0.10)), (0, -1, 0, 0.02))
+    rng = np.random.default_rng(1)
+    for plane in rng.normal(size=(5, 4)):
+        m = plane_in(asm, "inner", "outer", plane)
+        for x_o in rng.normal(scale=0.1, size=(20, 3)):
+            x = C + turn @ x_o
+            assert (plane[:3] @ x >= plane[3]) == (np.asarray(m[:3]) @ x_o >= m[3])

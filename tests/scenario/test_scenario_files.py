@@ -46,6 +46,8 @@ def _scenario_copy(tmp_path, name="fmvss208_sled_48_unbelted", edit=None):
      "expected true or false"),
     (lambda s: s.replace("[restraints.airbag]", "[restraints.seatbelt]"), "restraints.seatbelt",
      "unknown key (accepted: belt, airbag, knee_airbag)"),
+    (lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "hybrid3_50m"\nposture_targets = {torso = 20.0}'),
+     "occupant.posture_targets.torso", "unknown key"),
 ])
 def test_reference_load_errors_name_file_key_and_accepted(tmp_path, edit, where, message):
     path = _scenario_copy(tmp_path, edit=edit)
@@ -82,6 +84,11 @@ def test_reference_overrides_apply_and_are_type_checked():
     (["run", "fmvss208_sled_48_unbelted", "--set", "occupant.dummy=hybrid3_99m"],
      "occupant.dummy: unknown dummy (accepted: hybrid3_05f, hybrid3_50m, hybrid3_50m_pedestrian, hybrid3_95m"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end"], "expected KEY=VALUE"),
+    # a belt into a seat without anchorages read "restraints.belt.retractor: missing", not the --set
+    (["run", "fmvss208_sled_48_unbelted", "--set", "restraints.belt.load_limit=4000"],
+     "(--set restraints.belt.load_limit): restraints.belt: the interior sled_buck_passenger has no belt "
+     "anchorages (no [belt] table) and this belt does not give them (accepted: an interior with a [belt] "
+     "table, or retractor, d_ring, buckle and lap_anchor (m in B0) in [restraints.belt])"),
     (["show", "nothing_known"], "nothing_known: unknown dummy or scenario"),
     (["export", "hybrid3_50m", "--urdf", "--out", "/dev/null/x.urdf"], "URDF has no spherical joints"),
 ])
@@ -91,6 +98,23 @@ def test_reference_user_errors_exit_2_with_one_message(capsys, args, message):
     assert message in cap.err, cap.err
     assert cap.err.startswith("occupant: error: ") and "Traceback" not in cap.err
     assert len(cap.err.strip().splitlines()) == 1
+
+
+def test_reference_an_output_folder_that_cannot_be_is_named_before_the_run(tmp_path, capsys):
+    """``--out`` naming a file (or a folder under one): one line naming --out and the path, exit
+    code 2, before the simulation (it was "x: File exists" once the run had been simulated)."""
+    (tmp_path / "taken").write_text("")
+    for out, problem in (("taken", "a file, not a folder"), ("taken/run", "cannot make this folder")):
+        folder = tmp_path / out
+        assert main(["run", "fmvss208_sled_48_unbelted", "--out", str(folder), "--quiet"]) == 2
+        cap = capsys.readouterr()
+        assert cap.err == (f"occupant: error: --out: {folder}: {problem}"
+                           f"{': Not a directory' if '/' in out else ''} (accepted: a folder to write "
+                           "into, new or existing)\n"), cap.err
+        assert "simulated" not in cap.out, cap.out
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "solver.t_end=0.001,0.002",
+                 "--out", str(tmp_path / "taken")]) == 2
+    assert "--out: " in capsys.readouterr().err
 
 
 def test_reference_override_error_names_the_set(tmp_path):
@@ -339,6 +363,28 @@ def test_reference_pulse_from_csv_and_isomme(tmp_path):
     (tmp_path / "bad.csv").write_text("t,a\n0,0\n1,1\n")
     with pytest.raises(ScenarioError, match=r"pulse.file: bad.csv: the first row must name the columns with units"):
         read_pulse(c, {"shape": "csv", "file": "bad.csv"}, "pulse", tmp_path, 0.1)
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("one.csv", b"time [s],acceleration [g]\n0.0\n0.1\n", "one.csv: a row is not two numbers"),
+    ("mixed.csv", b"time [s],acceleration [g]\n0.0,1.0\n0.1\n", "mixed.csv: a row is not two numbers"),
+    ("head.csv", b"time [s],acceleration [g]\n", "head.csv: need >= 2 rows"),
+    ("pulse.xlsx", b"PK\x03\x04\xff\xfe\x80\x81", "pulse.xlsx: not a UTF-8 text file"),
+    ("text.mme", b"this is not\nan mme file\n", "text.mme: no channels read from it"),
+])
+def test_reference_damaged_pulse_files_name_the_file_and_key(tmp_path, capsys, name, content, message):
+    """A pulse file ``occupant run`` cannot read: one line with the scenario, pulse.file and the
+    file's name, exit code 2 (a one-column CSV was an IndexError, a binary one a bare codec
+    message naming neither)."""
+    (tmp_path / name).write_bytes(content)
+    pulse = (f'shape = "isomme"\nfile = "{name}"\nchannel = "10VEHC0000ACXD"' if name.endswith(".mme")
+             else f'shape = "csv"\nfile = "{name}"')
+    path = _scenario_copy(tmp_path, edit=lambda s: s.replace(
+        'shape = "half_sine"\ndelta_v_kmh = 48.0\nduration = 0.100', pulse))
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"occupant: error: {path}: pulse.file: {message}") and "(accepted: " in err, err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "out").exists()
 
 
 def test_reference_contact_tables_one_reader_with_key_paths():

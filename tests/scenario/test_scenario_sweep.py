@@ -131,11 +131,14 @@ def test_reference_a_diverging_variant_is_recorded_and_not_run_again(tmp_path):
 
 def test_reference_sweep_command_checks_its_arguments_before_any_output(tmp_path, capsys):
     """A design that cannot run (no --samples for a Latin hypercube, --workers 0, an unknown
-    varied key) is one message on stderr naming the option, exit 2, no header, nothing run."""
+    varied key, a key varied twice) is one message on stderr naming the option, exit 2, no header, nothing run."""
     base = ["sweep", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=0.005", "--out", str(tmp_path)]
     cases = ((["--vary", "pulse.delta_v_kmh=40:56", "--design", "lhs"], "--samples: a Latin hypercube"),
              (["--vary", "pulse.delta_v_kmh=40:56:2", "--workers", "0"], "--workers: 0: not a number"),
-             (["--vary", "solver.colour=1,2"], "(--vary solver.colour): solver.colour: unknown key"))
+             (["--vary", "solver.colour=1,2"], "(--vary solver.colour): solver.colour: unknown key"),
+             # a key varied twice ran the last --vary alone, silently
+             (["--vary", "pulse.delta_v_kmh=40,48", "--vary", "pulse.delta_v_kmh=56"],
+              "--vary: pulse.delta_v_kmh: given more than once (accepted: each key once, all its values in one --vary)"))
     for extra, message in cases:
         assert main(base + extra) == 2
         captured = capsys.readouterr()
