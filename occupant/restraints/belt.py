@@ -893,7 +893,10 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
     length less the chord to n found on the undeformed ellipsoid (a carried wrap's arc does not
     move with the carrier: its chord does), times ``keep``: 1 where n lies outside k's
     ellipsoid by INSIDE_BAND of its scaled radius, falling to 0 as it comes to its surface and
-    inside it (n on an overlapping body, which the belt reaches through the overlap: round k's
+    inside it, as 3 x^2 - 2 x^3 of the scaled radius's x = (r - 1) / INSIDE_BAND (its slope 0 at
+    the band's ends: linear in x, side_barrier's belt length kinked there, its second
+    difference 0.08 mm at 62.7 ms; the fourth value: that product's gradient in n's place from
+    ``keep`` alone, B0) (n on an overlapping body, which the belt reaches through the overlap: round k's
     section to n's nearest point the side barrier's shoulder wrap measured 39 mm more than its
     chord to the neck barrier inside the torso, 4.4 kN against 1.7 on main at 65 ms)."""
     j, ji, jn = o_pts + 3 * (k - p0), o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
@@ -917,12 +920,17 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
             r = 1.0
     length, t = wrap_half(D, _to_local(c, E, x, y, w), B, o, r)
     tx, ty, tz = _to_base(c, E, t[0], t[1], t[2])
-    keep = 1.0
+    keep, g = 1.0, (0.0, 0.0, 0.0)
+    excess = length - _norm(bx - x, by - y, bz - w)
     if not same_ellipsoid(el, k, n):
-        keep = min(max((_norm(B[0] / D[0], B[1] / D[1], B[2] / D[2]) - 1.0) / INSIDE_BAND, 0.0),
-                   1.0)
-    return keep * (length - _norm(bx - x, by - y, bz - w)), \
-        (tx + out[j] - x, ty + out[j + 1] - y, tz + out[j + 2] - w), keep
+        sr = _norm(B[0] / D[0], B[1] / D[1], B[2] / D[2])
+        keep = min(max((sr - 1.0) / INSIDE_BAND, 0.0), 1.0)
+        if 0.0 < keep < 1.0:    # the fade's gradient in n's place: excess d(keep)/d(P_n)
+            f = excess * 6.0 * keep * (1.0 - keep) / (INSIDE_BAND * sr)
+            g = _to_base((0.0, 0.0, 0.0), E, f * B[0] / (D[0] * D[0]), f * B[1] / (D[1] * D[1]),
+                         f * B[2] / (D[2] * D[2]))
+            keep = keep * keep * (3.0 - 2.0 * keep)   # smooth at the band's ends: no kink
+    return keep * excess, (tx + out[j] - x, ty + out[j + 1] - y, tz + out[j + 2] - w), keep, g
 
 
 @njit(**JIT_INLINE)
@@ -966,20 +974,20 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         pb = (out[jb], out[jb + 1], out[jb + 2])
         chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
         ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
-        u1 = u2 = u3 = d
+        u1 = u2 = u3 = ga = gb = d
         if chord >= SAME_POINT:
             u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
             u1, u2 = u3, u3
             if el.point_kind[k] == BELT_WRAP:
                 i = touching_ends(data, el, out, k, 1, o_pts, p0, True)[0]
-                ea, ta, keep = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
+                ea, ta, keep, ga = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
                 if not same_ellipsoid(el, k, n):   # else along the chord, on one body
                     u1 = _toward(ta, pb, u3)
                     u1 = (u3[0] + keep * (u1[0] - u3[0]), u3[1] + keep * (u1[1] - u3[1]),
                           u3[2] + keep * (u1[2] - u3[2]))
             if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
                 m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
-                eb, tb, keep = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
+                eb, tb, keep, gb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
                 u2 = _toward(pa, tb, u3)
                 u2 = (u3[0] + keep * (u2[0] - u3[0]), u3[1] + keep * (u2[1] - u3[1]),
                       u3[2] + keep * (u2[2] - u3[2]))
@@ -994,7 +1002,7 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 length += eb
             out[os + 4 * (g - p0) + 2] = length if length >= SAME_POINT else 0.0
             path[g, 0], path[g, 1], path[g, 2] = d
-            for c in range(3, 9):
+            for c in range(3, 17):
                 path[g, c] = 0.0
         # a carried end: the parts of its tangent piece off the chord (u1 - u3 at a,
         # u2 - u3 at b) act on its geometry's part, whose motion moves them (the wrap found on
@@ -1005,6 +1013,13 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
             if el.point_carrier[n] != el.point_link[n]:
                 path[n - 1, 6], path[n - 1, 7], path[n - 1, 8] = \
                     u2[0] - u3[0], u2[1] - u3[1], u2[2] - u3[2]
+        # a fading arc (``_piece_from``'s keep): its excess's change with the far end's place
+        # in the wrap's ellipsoid, between that end's point and the wrap's body (``_fade_parts``)
+        if ga[0] != 0.0 or ga[1] != 0.0 or ga[2] != 0.0:
+            path[k, 9], path[k, 10], path[k, 11], path[k, 15] = ga[0], ga[1], ga[2], n
+        if gb[0] != 0.0 or gb[1] != 0.0 or gb[2] != 0.0:
+            path[n - 1, 12], path[n - 1, 13], path[n - 1, 14], path[n - 1, 16] = \
+                gb[0], gb[1], gb[2], k
         k = n
 
 
@@ -1033,6 +1048,38 @@ def _carried_parts(data, el, out, path, s, p0, o_pts, tension, va, vb, apply):
             rx, ry, rz = point_in_link(data, el.point_link[m], out[j], out[j + 1], out[j + 2])
             add_point_force(data, el.point_link[m], rx, ry, rz, f * c0, f * c1, f * c2)
             power += f * part
+    return rate, power
+
+
+@njit(**JIT_STAGE)
+def _fade_parts(data, el, out, path, s, p0, o_pts, tension, apply):
+    """Segment s's fading arcs (``path_lengths``: the excess of its first point's wrap faded by
+    the place of the run's far end m in that wrap's ellipsoid, g at columns 9-11, m at 15; its
+    last point's by the run's first, 12-14, 16): the length rate g . (v_m - w) (w the wrap's
+    body's material at m; the fade is that body's frame's alone), and with ``apply`` the forces
+    -T g at m (``add_point_share``) and T g on the wrap's body there; returns (rate, power)."""
+    k = p0 + s
+    rate, power = 0.0, 0.0
+    for end in range(2):
+        g0, g1, g2 = path[k, 9 + 3 * end], path[k, 10 + 3 * end], path[k, 11 + 3 * end]
+        if g0 == 0.0 and g1 == 0.0 and g2 == 0.0:
+            continue
+        m, link = int(path[k, 15 + end]), el.point_link[k + end]
+        j = o_pts + 3 * (m - p0)
+        v = point_velocity(data, el, out, m, p0, o_pts)
+        w = link_velocity_at(data, link, out[j], out[j + 1], out[j + 2])
+        part = g0 * (v[0] - w[0]) + g1 * (v[1] - w[1]) + g2 * (v[2] - w[2])
+        rate += part
+        if apply:
+            f = tension
+            add_point_share(data, el, m, out[j], out[j + 1], out[j + 2], -f * g0, -f * g1,
+                            -f * g2)
+            rx, ry, rz = point_in_link(data, link, out[j], out[j + 1], out[j + 2])
+            add_point_force(data, link, rx, ry, rz, f * g0, f * g1, f * g2)
+            if el.point_carrier[m] >= 0:
+                power -= f * (g0 * v[0] + g1 * v[1] + g2 * v[2])
+            if link >= 0:
+                power += f * (g0 * w[0] + g1 * w[1] + g2 * w[2])
     return rate, power
 
 
@@ -1083,7 +1130,8 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
         ux, uy, uz = path[p0 + s, 0], path[p0 + s, 1], path[p0 + s, 2]
         out[os + 4 * s + 3] = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) \
             + uz * (vel[2] - prev[2]) \
-            + _carried_parts(points, el, out, path, s, p0, o_pts, 0.0, prev, vel, False)[0]
+            + _carried_parts(points, el, out, path, s, p0, o_pts, 0.0, prev, vel, False)[0] \
+            + _fade_parts(points, el, out, path, s, p0, o_pts, 0.0, False)[0]
         prev = vel
     for s in range(ns):   # a segment with no direction: its rate along the piece beside it
         if path[p0 + s, 0] == 0.0 and path[p0 + s, 1] == 0.0 and path[p0 + s, 2] == 0.0:
@@ -1139,7 +1187,8 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
             if el.point_carrier[k + 1] >= 0:
                 pw -= fx * vel[0] + fy * vel[1] + fz * vel[2]
             power += pw + _carried_parts(points, el, out, path, s, p0, o_pts, tension, prev, vel,
-                                         True)[1]
+                                         True)[1] \
+                + _fade_parts(points, el, out, path, s, p0, o_pts, tension, True)[1]
         out[j], out[j + 1] = tension, strain
         prev = vel
 
