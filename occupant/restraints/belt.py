@@ -893,12 +893,13 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
     length less the chord to n found on the undeformed ellipsoid (a carried wrap's arc does not
     move with the carrier: its chord does), times ``keep``: 1 where n lies outside k's
     ellipsoid by INSIDE_BAND of its scaled radius, falling to 0 as it comes to its surface and
-    inside it, as 3 x^2 - 2 x^3 of the scaled radius's x = (r - 1) / INSIDE_BAND (its slope 0 at
-    the band's ends: linear in x, side_barrier's belt length kinked there, its second
-    difference 0.08 mm at 62.7 ms; the fourth value: that product's gradient in n's place from
-    ``keep`` alone, B0) (n on an overlapping body, which the belt reaches through the overlap: round k's
+    inside it (n on an overlapping body, which the belt reaches through the overlap: round k's
     section to n's nearest point the side barrier's shoulder wrap measured 39 mm more than its
-    chord to the neck barrier inside the torso, 4.4 kN against 1.7 on main at 65 ms)."""
+    chord to the neck barrier inside the torso, 4.4 kN against 1.7 on main at 65 ms), as
+    3 x^2 - 2 x^3 of x = (r - 1) / INSIDE_BAND, r n's scaled radius (its slope 0 at the band's
+    ends: linear in x, side_barrier's belt length kinked there, its second difference 0.08 mm
+    at 62.7 ms). The fourth value: that product's gradient in n's place from ``keep`` alone
+    (B0, ``_fade_parts``)."""
     j, ji, jn = o_pts + 3 * (k - p0), o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
     c, E = ellipsoid_frame(data, el, k)
     x, y, w = undeformed_point(data, el, out, k, j)

@@ -501,7 +501,8 @@ def test_regression_gs1_limbs_past_their_ranges(gs1):
                     outward = np.where(x[1:] < lo, dx < 0.0, np.where(x[1:] > hi, dx > 0.0, False))
                     past[key] = (beyond, -np.sum((load * dx)[outward]))
     assert sorted(past) == ["left_elbow_flexion", "right_elbow_flexion", "right_shoulder_x"]
-    for key, angle, work in (("left_elbow_flexion", 1.85, 31.2), ("right_elbow_flexion", 1.95, 38.9),
+    for key, angle, work in (("left_elbow_flexion", 1.85, 31.2),
+                             ("right_elbow_flexion", 1.95, 38.9),
                              ("right_shoulder_x", 0.96, 3.87)):
         assert past[key][0] == pytest.approx(angle, abs=0.3), key
         assert past[key][1] == pytest.approx(work, rel=0.1), key
