@@ -533,6 +533,50 @@ MARKERS_05F = {"pelvis": [dict(name="left_asis", position=(0.0047, 0.0983, 0.076
                                    "the pelvis bone's anterior-superior corner, node 15004103, "
                                    "in the /HPOINT skew's axes (derive_hybrid3.py MARKERS_05F)")]}
 
+# The femur load cell's measuring point (the point its moments are taken about), as the distance
+# d above the knee's pivot along the femur (the hip-knee line), one per deck [S: OpenRadioss
+# ModelExchange, CC BY-NC 4.0, facts only; deck X rearward]: in each deck the femur load cell is
+# a rigid spring between the femur and the knee, its two nodes at one point, and the knee is the
+# revolute joint spring between the upper and lower leg.
+# - 50M (Safety/Hybrid_III_50th_Percentile/SET_Modelling/Hybrid_III_50TH_0000.rad, read by offset
+#   through the file index): /TH/SPRING "D0FEMRLE00H3FO" = spring 15059099 of part 15000104
+#   H350_PART_LOAD_CELL_FEMUR_LEFT_RG, nodes 15040396 / 15040400 at (-406.37, 73.61, 162.95) mm;
+#   the knee spring 15059126 (H350_PART_LEFT_LOWER_LEG_REVOLUTE_JOINT), nodes 15040264 / 15040268
+#   at (-513.51, 73.61, 176.11); the hip spring 15059110, node 15040172 at (-120.0, 82.69,
+#   120.0): 107.9 mm along the 397.6 mm hip-knee line, 3.2 mm off it; the right side the same.
+# - 5F (Safety/Hybrid_III_05th_Percentile/Hybrid_III_05TH_0000.rad): /TH/SPRING "Left Femur" =
+#   spring 15005364 (part 15000062 H305_PART_FEMUR_L_RIGID_SPR), nodes 15005551 / 15005552 at
+#   (-547.26, -685.83, 352.75); "Left KNEE" spring 15005372, node 15004033 at (-647.05, -685.83,
+#   366.26); "Left HIP" spring 15005370, node 15004032 at (-306.0, -685.83, 341.0): 100.5 mm
+#   along the 342.0 mm line, 6.1 mm below it (the cell's skew 15000034 is 8.6 deg off the line).
+# - 95M (Safety/Hybrid_III_95th_RG_Articulated/RG_Articulated_Hybrid_III_95TH_0000.rad):
+#   "Left Femur" spring 15005168 (part 15000033 FEMUR_L RIGID SPR), node 15005258 at (-607.89,
+#   -716.78, 391.51); "Left KNEE" spring 15005176, node 15005210 at (-723.86, -715.38, 409.87);
+#   "Left HIP" spring 15005174, node 15005209 at (-289.0, -700.0, 341.0): 117.3 mm along the
+#   440.6 mm line, 5.5 mm outboard of it (its skew 15000037 along the line).
+# The few mm off the line differ in direction from deck to deck and are not carried: the cell's
+# point is put on this file's femur axis, its axes the femur's. d is each deck's own (a distance
+# in the knee's hardware, not scaled); the default femur cells read their moments there
+# (occupant.sensors.defaults), so femur My = the knee's torque + d x the femur shear Fx.
+FEMUR_LOAD_CELL = {"50m": 0.1079, "05f": 0.1005, "95m": 0.1173}   # m, see above
+FEMUR_LOAD_CELL_SRC = {
+    "50m": "open FE HIII 50M, spring 15059099 (D0FEMRLE00H3FO) vs the knee joint spring 15059126",
+    "05f": "open FE HIII 5F, spring 15005364 (Left Femur) vs the knee joint spring 15005372",
+    "95m": "open FE HIII 95M, spring 15005168 (Left Femur) vs the knee joint spring 15005176"}
+
+
+def markers(kind, seg, L):
+    """The [[segment.marker]] landmarks of segment ``seg`` (BASE entry, length factor L)."""
+    out = list({"05f": MARKERS_05F}.get(kind, {}).get(seg["name"], []))
+    if seg["name"] == "upper_leg":
+        knee = np.multiply(next(s for s in BASE if s["name"] == "lower_leg")["joint"]["location"], L)
+        d = FEMUR_LOAD_CELL[kind]
+        out.append(dict(name="femur_load_cell", position=knee + (0.0, 0.0, d),
+                        src=f"[S] the femur load cell's measuring point, {1000 * d:.1f} mm above "
+                            f"the knee's pivot on the hip-knee line ({FEMUR_LOAD_CELL_SRC[kind]}, "
+                            "OpenRadioss ModelExchange, CC BY-NC; derive_hybrid3.py FEMUR_LOAD_CELL)"))
+    return out
+
 
 # 50M head CG relative to the occipital condyle (issue 10 section 3, "cite both"). No published
 # Hybrid III 50M head CG or inertia was found (dummies/README.md lists the search). The open FE
@@ -802,7 +846,7 @@ def write(kind):
                     f"semi_axes = {fmt(np.multiply(semi, L), 4)}  # m; {e['src']}"]
             if any(e["orient"]):
                 out.append(f"orientation_deg = {fmt(e['orient'], 3)}")
-        for mk in {"05f": MARKERS_05F}.get(kind, {}).get(s["name"], []):
+        for mk in markers(kind, s, L):
             out += ["[[segment.marker]]", f'name = "{mk["name"]}"',
                     f"position = {fmt(mk['position'], 4)}  # m; {mk['src']}"]
     path = HERE / f"{name}.toml"

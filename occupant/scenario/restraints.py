@@ -311,7 +311,8 @@ def build_belt(asm, table, c, path):
     standing over it, ``modeling.outer_surface``) and held across the belt by friction, its
     place kept to n . x >= d (``held_on``, ``Wrap.flank``; carried into that ellipsoid's frame);
     none shipped (GS1 measured with them: scenarios/validation/HISTORY.md, "The shoulder belt held
-    where it is fitted"; GS1 held on the clavicle: scenarios/validation/README.md)."""
+    where it is fitted"; GS1 held on the clavicle: scenarios/validation/HISTORY.md Stop 40,
+    gs1clavicle)."""
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,

@@ -10,20 +10,25 @@ from __future__ import annotations
 from occupant.sensors.declarations import Accelerometer, DisplacementSensor, LoadCell, SensorError
 from occupant.sensors.evaluate import DUMMY_CODES, dummy_code
 
-__all__ = ["default_sensors", "UPPER_NECK_LOAD_CELL_OFFSET"]
+__all__ = ["default_sensors", "UPPER_NECK_LOAD_CELL_OFFSET", "FEMUR_LOAD_CELL_MARKER"]
 
 #: The upper-neck load cell sits this far above the occipital condyle along the head z axis, so
 #: that M_OC = My - Fx * d [S: crash-domain-facts.md 2.1, pyisomme; Oasys T/HIS Nij] (HIII 5F,
 #: 50M and 95M alike, as occupant.injury.criteria.OC_OFFSET).
 UPPER_NECK_LOAD_CELL_OFFSET = 0.01778  # m
 
+#: The femur cells' measuring point: the upper leg's marker of that name in the dummy files
+#: (dummies/tools/derive_hybrid3.py FEMUR_LOAD_CELL gives its place and source).
+FEMUR_LOAD_CELL_MARKER = "{side}_femur_load_cell"
+
 
 def default_sensors(model):
     """Sensor declarations for a Hybrid III model (``hybrid3_50m``, ``hybrid3_05f``,
     ``hybrid3_95m``). The dummy files place the head frame's origin at the occipital condyle
     and the femur's distal end at the knee; the femur cells are read across the knee (the load
-    of the lower leg on the femur, moments about the knee centre; the physical cell sits a
-    little above it)."""
+    of the lower leg on the femur) with moments about each upper leg's ``femur_load_cell``
+    marker, on the femur d above the knee's pivot (the open FE decks' cell, the dummy files),
+    so femur My is the knee hinge's own torque (friction, damping) plus d times the shear Fx."""
     if dummy_code(model.name) == "00":
         raise SensorError(f"default_sensors: no default sensor set for model '{model.name}' "
                           f"(known: {', '.join(DUMMY_CODES)})")
@@ -38,11 +43,14 @@ def default_sensors(model):
         DisplacementSensor("Chest deflection", location="CHST", body="upper_torso", point="cg",
                            to_body="sternum", to_point=(0.0, 0.0, 0.0), directions=("x",)),
         Accelerometer("Pelvis", location="PELV", body="pelvis", point="cg"),
-        LoadCell("Left femur", location="FEMR", fine1="LE", body="left_upper_leg", joint="left_knee"),
-        LoadCell("Right femur", location="FEMR", fine1="RI", body="right_upper_leg", joint="right_knee"),
+        LoadCell("Left femur", location="FEMR", fine1="LE", body="left_upper_leg", joint="left_knee",
+                 marker=FEMUR_LOAD_CELL_MARKER.format(side="left")),
+        LoadCell("Right femur", location="FEMR", fine1="RI", body="right_upper_leg", joint="right_knee",
+                 marker=FEMUR_LOAD_CELL_MARKER.format(side="right")),
     )
     missing = sorted({n for s in sensors for n in (s.body,) if n not in model.index["body"]}
-                     | {s.joint for s in sensors if isinstance(s, LoadCell) and s.joint not in model.index["joint"]})
+                     | {s.joint for s in sensors if isinstance(s, LoadCell) and s.joint not in model.index["joint"]}
+                     | {s.marker for s in sensors if s.marker is not None and s.marker not in model.index["marker"]})
     if missing:
         raise SensorError(f"default_sensors: model '{model.name}' lacks {', '.join(missing)}; "
                           f"the Hybrid III set needs the full dummy")

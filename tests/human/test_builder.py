@@ -282,7 +282,7 @@ def test_reference_thorax_depth_is_the_survey_chest_depth(stature, mass):
     "thorax, then wraps round its inboard flank: head 396 -> 733 mm, 9 -> 5 of 19 inside "
     "(scenarios/validation/HISTORY.md, \"The thorax's breadth\"); fitted at mid-clavicle and "
     "held on the clavicle (not shipped) the belt stays on the shoulder at either breadth, 8 of 19 "
-    "at the survey's (scenarios/validation/README.md, branch gs1clavicle)"))
+    "at the survey's (scenarios/validation/HISTORY.md Stop 40, branch gs1clavicle)"))
 def test_reference_thorax_breadth_is_the_survey_chest_breadth():
     """The thorax ellipsoid is as broad as ANSUR II's men's chest at the nipples (0.1649 H:
     289.4 mm, body_proportions.toml), where the ribcage is broadest below the shoulders."""

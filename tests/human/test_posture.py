@@ -244,7 +244,7 @@ NECK_BEHIND = pytest.mark.xfail(strict=True, reason=(
     "the neck line (C7/T1 -> condyles) leans 7.0-9.5 deg rearward seated, UMTRI's drivers' 7.2-9.9 "
     "forward (RMSE 5.7-6.5): 2.6-2.9 RMSE; the two-joint neck rests at its ranges' split "
     "(neck_levelling), and a lower neck flexed to the drivers' line lies past its 12 deg range "
-    "(scenarios/validation/README.md, hipeye)"))
+    "(scenarios/validation/HISTORY.md Stop 40, hipeye)"))
 
 
 @pytest.mark.parametrize("key", [pytest.param(k, marks=NECK_BEHIND) for k in SEATED_HUMANS])

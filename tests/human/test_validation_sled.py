@@ -1762,7 +1762,7 @@ def test_reference_gs1_belt_fitted_at_mid_clavicle_clears_the_shoulder(gs1_fitte
     assert deep["right_shoulder_shell"] < 1e-3, deep
 
 
-# The clavicle under GS1's shoulder belt (branch gs1clavicle; scenarios/validation/README.md): the
+# The clavicle under GS1's shoulder belt (branch gs1clavicle; scenarios/validation/HISTORY.md Stop 40): the
 # belt fitted with MID_CLAVICLE_FIT, its place on the shoulder shell kept at or above the clavicle
 # (``shoulder_flank``, n . x >= d in the thorax's frame, carried into the shell's:
 # ``modeling.outer_surface.plane_in``). ANSUR II men put the acromion 0.0436 H and the
@@ -1837,7 +1837,7 @@ def test_reference_gs1_belt_on_the_clavicle_stays_on_the_shoulder(gs1_on_the_cla
     "forward (head 493.6 mm), and the late lumbar flexion moments (thorax-lumbar -1.2 kN m at "
     "123 ms, lumbar-pelvis -0.85 kN m at 118 ms) stop it: T1 / T8 / L2 x 84.5 / 38.0 / 33.9 g "
     "at 123.5 / 117.4 / 123.6 ms (27.9 / 23.7 / 25.5 g before 95 ms) "
-    "(scenarios/validation/README.md, branch gs1clavicle)"))
+    "(scenarios/validation/HISTORY.md Stop 40, branch gs1clavicle)"))
 def test_reference_gs1_belt_on_the_clavicle_keeps_the_spine_in_its_corridors(gs1_on_the_clavicle):
     """On the clavicle the spine's x decelerations lie inside the PMHS's corridors (T1 8.35-22.09,
     T8 19.97-23.60, L2 18.65-24.92 g), as do the head's and the far acromion's excursions."""

@@ -254,14 +254,14 @@ LOWER_LEG_PAIRS = ("right_shank_shell__bumper", "right_foot_shell__bumper", "rig
 
 def _lower_leg_on_femur(m, res, k):
     """Newton-Euler free body of the right lower leg and foot at sample k: the moment (J211 axes
-    of the femur, about the knee centre) of their load on the femur, sum of r x F of the bumper
-    on the shank minus the rate of their angular momentum about the knee, m (r - knee) x (a - g)
-    + d(I w)/dt, from central differences of the recorded centres of mass and body poses. Also
-    the bumper's own share, r x F, on the femur's x axis."""
+    of the femur, about the femur cell's point) of their load on the femur, sum of r x F of the
+    bumper on the shank minus the rate of their angular momentum about that point,
+    m (r - cell) x (a - g) + d(I w)/dt, from central differences of the recorded centres of mass
+    and body poses. Also the bumper's own share, r x F, on the femur's x axis."""
     kl, kf, ku = m.body("right_lower_leg"), m.body("right_foot"), m.body("right_upper_leg")
     h = res.t[k + 1] - res.t[k]
     X = [body_poses(m, m.make_data(), res.q[j]) for j in range(k - 2, k + 3)]
-    knee = X[2][kl, :3, 3]
+    knee = X[2][ku, :3, :3] @ m.marker_p[m.marker("right_femur_load_cell")] + X[2][ku, :3, 3]
 
     def spin(j):                        # sum of R I R^T w of the two bodies at sample k - 2 + j
         out = np.zeros(3)
@@ -284,23 +284,26 @@ def _lower_leg_on_femur(m, res, k):
 
 def test_identity_pedestrian_40_femur_bending_is_the_rigid_knee_dragging_the_lower_leg(scenario, run):
     """The femur cells are read across the knee (occupant.sensors.defaults): the lower leg's load
-    on the femur about the knee centre, in the femur's J211 axes, by inverse dynamics (RNEA). A
+    on the femur about the femur cell's point (107.9 mm up the femur from the knee's pivot, the
+    dummy file's femur_load_cell marker), in the femur's J211 axes, by inverse dynamics (RNEA). A
     free body of the lower leg and foot (no other contact on them then) gives the same bending Mx
     and torsion Mz within 5 % of the peak, at the shank's peak bumper load (15 ms), at the
     channel's peak (15 ms) and at the hip's rotation stop (27 ms): section, frame and sign are
     the cell's. What they show is a rigid leg's load, not a femur's: the Hybrid III's knee is a
     hinge that neither bends sideways nor twists. At 15 ms the car drives the knee (knee pad on
-    the bumper, 9.0 kN) ahead of the lower leg, and the knee drags its 5.5 kg along (-3.6 kN m);
-    the bumper's 8.8 kN on the shank 0.14 m below the knee gives back +1.5 kN m, of the opposite
-    sign (-2.9 kN m at the peak, 14.6 ms). The knee is met once (the thigh shell ends at the knee
+    the bumper, 9.0 kN) ahead of the lower leg, and the knee drags its 5.5 kg along (-4.8 kN m
+    about the cell; -3.6 about the knee centre); the bumper's 8.8 kN on the shank 0.14 m below
+    the knee gives back +2.4 kN m (+1.5), of the opposite sign (-3.25 kN m at the peak, 14.6 ms;
+    -2.9 about the knee centre). The knee is met once (the thigh shell ends at the knee
     centre): with the thigh's end on the bonnet leading edge's corner as well (6.9 kN beside the
-    knee pad's 6.9 kN) the peak was -2.7 kN m, so the double contact did not make the bending.
-    At 27 ms nothing touches the lower leg: the hip meets its 45 deg rotation stop (the human
-    range [U]) at 59 rad/s, the leg having spun about the femur's axis (the bumper's push on the
-    flexed, trailing shank lies 0.05 m off it), and the knee stops the lower leg with it (-2.6 kN
-    m). A human knee gives way in valgus at 134 +- 7 N m [U: SAE 2003-01-0895, abstract] and a
-    femur breaks at 458 +- 95 N m [S: Funk, Kerrigan and Crandall 2004, AAAM 48:215-233,
-    abstract]."""
+    knee pad's 6.9 kN) the peak was -2.7 kN m about the knee centre, so the double contact did
+    not make the bending. At 27 ms nothing touches the lower leg: the hip meets its 45 deg
+    rotation stop (the human range [U]) at 59 rad/s, the leg having spun about the femur's axis
+    (the bumper's push on the flexed, trailing shank lies 0.05 m off it), and the knee stops
+    the lower leg with it (-3.1 kN m; -2.6 about the knee centre, the lateral shear 4.8 kN times
+    the 0.108 m adding the rest). A human knee gives way in valgus at 134 +- 7 N m [U: SAE
+    2003-01-0895, abstract] and a femur breaks at 458 +- 95 N m [S: Funk, Kerrigan and
+    Crandall 2004, AAAM 48:215-233, abstract]."""
     res, m = run.results, scenario.model
     mx, mz = _channel(run, "Right femur moment X"), _channel(run, "Right femur moment Z")
     peak = float(np.max(np.abs(mx.values)))

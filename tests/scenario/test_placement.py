@@ -108,7 +108,7 @@ def _human_seat(text):
 def test_human_is_placed_in_rear_whiplash_seat(tmp_path):
     """The human loads in the dummy's seat: it settles with the restraint clear (its braincase
     ends 30-45 mm behind where the restraint stood: 38 mm with its thorax line at UMTRI's drivers'
-    mean, scenarios/validation/README.md hipeye; 69 mm with the straight trunk and its neck's base
+    mean, scenarios/validation/HISTORY.md Stop 40 hipeye; 69 mm with the straight trunk and its neck's base
     at C7/T1, 160 mm with it at the cervicale, scenarios/validation/HISTORY.md Stop 39 c7t1; settling with the
     restraint's contact on would shove it forward, scenarios/README.md branch rearplace) and
     the restraint is moved rearward to 50 mm behind the head shell."""

@@ -108,3 +108,43 @@ def test_identity_channels_from_results_read_back_from_hdf5(tmp_path):
     assert [c.code for c in a] == [c.code for c in b]
     for x, y in zip(a, b):
         np.testing.assert_array_equal(x.values, y.values)
+
+
+@pytest.mark.parametrize("dummy, seed", [("hybrid3_50m", 6), ("hybrid3_50m", 7), ("hybrid3_05f", 8),
+                                         ("hybrid3_95m", 9)])
+def test_identity_femur_cell_moment_y_is_the_knee_torque_plus_shear_times_offset(dummy, seed):
+    # the default femur cells are read across the knee hinge about the femur_load_cell marker, d
+    # up the femur from the hinge: the moment along the hinge axis is the torque the joint applies
+    # (its friction and damping, scenarios/README.md "femurmy") plus d times the shear Fx; the
+    # forces and Mz are those about the hinge, Mx takes -d Fy (J211 axes, y and z flipped)
+    from occupant.dynamics import inverse_dynamics
+    from occupant.sensors import default_sensors
+    m = load_dummy(dummy)
+    rng = np.random.default_rng(seed)
+    q, v, vdot = m.random_configuration(rng), rng.normal(size=m.nv), rng.normal(size=m.nv) * 10
+    base = rng.normal(size=12) * [1, 1, 1, 5, 5, 5, 10, 10, 10, 100, 100, 100]
+    tau = inverse_dynamics(m, m.make_data(), q, v, vdot, base=base)
+    sensors = default_sensors(m)
+    at_hinge = [LoadCell(f"{side} hinge", joint=f"{side}_knee", body=f"{side}_upper_leg")
+                for side in ("left", "right")]
+    ch = {c.name: c.values[0] for c in evaluate(m, one_sample(m, q, v, vdot, base), (*sensors, *at_hinge))}
+    R, p = link_poses(m, m.make_data(), q)
+    for side in ("left", "right"):
+        cell = next(s for s in sensors if s.name == f"{side.capitalize()} femur")
+        mk, b = m.marker(cell.marker), m.body(f"{side}_upper_leg")
+        lk, knee = m.body_link[b], m.joint_links[m.joint(f"{side}_knee")][-1]
+        point, hinge, hip = p[lk] + R[lk] @ m.marker_p[mk], p[knee], p[lk]
+        d = np.linalg.norm(point - hinge)
+        assert 0.05 < d < 0.5 * np.linalg.norm(hip - hinge)          # on the femur, near the knee
+        np.testing.assert_allclose(np.cross(point - hinge, hip - hinge), 0.0, atol=1e-12)
+        k = list(m.dof_names).index(f"{side}_knee")
+        cap, F = side.capitalize(), {a: ch[f"{side} hinge force {a}"] for a in "XYZ"}
+        assert abs(tau[k]) > 1.0 and abs(d * F["X"]) > 1.0
+        np.testing.assert_allclose(ch[f"{side} hinge moment Y"], tau[k], rtol=1e-9)
+        np.testing.assert_allclose(ch[f"{cap} femur moment Y"], tau[k] + d * F["X"], rtol=1e-9)
+        np.testing.assert_allclose(ch[f"{cap} femur moment X"], ch[f"{side} hinge moment X"] - d * F["Y"],
+                                   rtol=1e-9)
+        for a in "XYZ":
+            np.testing.assert_array_equal(ch[f"{cap} femur force {a}"], F[a])
+        np.testing.assert_allclose(ch[f"{cap} femur moment Z"], ch[f"{side} hinge moment Z"], rtol=1e-12,
+                                   atol=1e-12)
