@@ -30,6 +30,30 @@ def pelvis_moments():
     return pelvis_moments_about_the_hips
 
 
+def _belt_directions(model, results, belt, points):
+    """Each segment's direction (B0, per sample: Data.belt_path, ``restraints.belt.path_lengths``)
+    between the consecutive ``points`` of ``belt``: its tension T acts as T d at its first point
+    and -T d at its last (along the tangent pieces), found by evaluating the model at each
+    recorded state."""
+    import numpy as np
+
+    from occupant.integrate.pipeline import evaluate
+
+    el, names = model.belts, model.output_names
+    b = next(i for i in range(len(el.point_start) - 1)
+             if names[el.out_start[i]].startswith(belt + "."))
+    p0 = el.point_start[b]
+    o_pts = el.out_start[b] + 4 * (el.point_start[b + 1] - p0 - 1)
+    first = [p0 + (names.index(f"{belt}.{p}.x") - o_pts) // 3 for p in points[:-1]]
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    d = np.zeros((len(first), len(results.t), 3))
+    for n, t in enumerate(results.t):
+        evaluate(bundle, data, t, results.q[n], results.v[n], results.z[n], 0.0)
+        for s, k in enumerate(first):
+            d[s, n] = data.belt_path[k, :3]
+    return d
+
+
 def pelvis_moments_about_the_hips(model, results, contacts, lap_belt, lap_points):
     """The moments (N m, about the base's y axis through the H-point, the hips' axis; positive
     tilts the pelvis's top forward) on the pelvis of a run, each computed on its own, by source:
@@ -104,10 +128,11 @@ def pelvis_moments_about_the_hips(model, results, contacts, lap_belt, lap_points
         slides[c] = v_t @ np.array([n[2], 0.0, -n[0]])
     X = [np.stack([out[f"{lap_belt}.{p}.{a}"] for a in "xyz"], 1) for p in lap_points]
     T = [out[f"{lap_belt}.{a}-{b}.force"] for a, b in zip(lap_points, lap_points[1:])]
+    d = _belt_directions(model, res, lap_belt, lap_points)
     M["lap belt"] = 0.0
     for k in (1, 2, 3):
-        u = [(X[j] - X[k]) / np.linalg.norm(X[j] - X[k], axis=1)[:, None] for j in (k - 1, k + 1)]
-        M["lap belt"] = M["lap belt"] + moment(X[k] - H, T[k - 1][:, None] * u[0] + T[k][:, None] * u[1])
+        M["lap belt"] = M["lap belt"] + moment(X[k] - H, T[k][:, None] * d[k]
+                                               - T[k - 1][:, None] * d[k - 1])
     M["gravity"] = moment(cg - H, m * g)
 
     def about_y(moment_pelvis):      # the base-y part of a moment in pelvis axes

@@ -11,7 +11,7 @@ coordinates; "base" is the vehicle frame B0. Stages, in the order the step runs 
    ``v``, ``c``;
 3. forces (every force producer adds to these): ``tau``, ``f_ext``, ``slope``, ``outputs``,
    ``power``, ``zdot`` (producer states); a producer's own intermediate results
-   (``airbag_pairs``, ``contact_p_b``, ``belt_drift``);
+   (``airbag_pairs``, ``contact_p_b``, ``belt_drift``, ``belt_path``);
 4. accelerations (ABA): ``a``, ``I_A``, ``p_A``, ``U``, ``D_inv``, ``u``, ``armature``, ``vdot``;
    then the base-motion power and the work rates in ``zdot``.
 Also used outside the step: ``f`` (RNEA joint forces), ``I_C`` and ``M`` (CRBA), ``scratch``.
@@ -59,6 +59,10 @@ Data = namedtuple("Data", [
     "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,
                     #   found once per evaluation for the segments' length rates and the
                     #   webbing it carries (occupant.restraints.belt.wrap_drift)
+    "belt_path",    # (np, 17) per belt segment (by its first point): the direction (B0, not
+                    #   unit) its tension acts in at that point, the parts of it at its carried
+                    #   ends that act on the geometry's part, and its fading arcs' gradients and
+                    #   points (occupant.restraints.belt.path_lengths)
     # accelerations
     "a",            # (nl, 6) link spatial acceleration (minus gravity)
     "I_A",          # (nl, 6, 6) articulated-body inertias
@@ -86,7 +90,8 @@ def make_data(model):
                 power=z(len(model.power_names)), zdot=z(model.nz),
                 airbag_pairs=z((AIRBAG_ROWS, len(model.airbags.pair_bag), 3)),
                 contact_p_b=z((len(model.contacts.pair_type), 3)),
-                belt_drift=z(len(model.belts.point_kind)), a=z((nl, 6)),
+                belt_drift=z(len(model.belts.point_kind)),
+                belt_path=z((len(model.belts.point_kind), 17)), a=z((nl, 6)),
                 I_A=z((nl, 6, 6)), p_A=z((nl, 6)), U=z((nl, 6, 6)), D_inv=z((nl, 6, 6)),
                 u=z((nl, 6)), armature=z(nv), vdot=z(nv), f=z((nl, 6)), I_C=z((nl, 6, 6)),
                 M=z((nv, nv)), scratch=z((3, 6, 12)))

@@ -21,16 +21,17 @@ Per belt, every evaluation:
    directly); runs on neighbouring ellipsoids together on the belt's path over all of them
    (``wrap_chain.place_chain``: common tangents between their wraps, solved by Newton's
    method on the path's length). Where the line passes outside on that side, P lies on it (no
-   force on the ellipsoid). The segments A-P and P-B then cut a shallow chord into the body near
-   P, the price of one point per wrap; a wide wrap takes several wraps (several ellipsoids).
-   The force T (u_A + u_B) acts at P on the ellipsoid's body (or on its carrier, a sternum on
+   force on the ellipsoid). The chords A-P and P-B cut a shallow chord into the body near P;
+   the segments are measured along the belt's path (tangent pieces and arcs, ``path_lengths``),
+   so its length is continuous as a wrap starts or stops touching.
+   The force T (u_A + u_B) (u along the tangent pieces) acts at P on the ellipsoid's body (or on its carrier, a sternum on
    its prismatic chest joint: P found on the undeformed chest, then moved by the carrier's
    travel, ``modeling.belts.Wrap``); where it is not normal to the
    surface (only an unsymmetric wrap), the point's motion over the surface makes the work of the
    forces differ slightly from minus the webbing's strain energy: the energy balance, which
    counts the work done on the bodies, still closes.
-2. segments: strain e = L / l - 1 of the length L over the unstretched webbing l (a state),
-   L counted to its end wraps' places, which the webbing follows (``wrap_lag``);
+2. segments: strain e = L / l - 1 of the length L (along the path) over the unstretched
+   webbing l (a state), L counted to its end wraps' places, which the webbing follows (``wrap_lag``);
    tension F(e) from the webbing's loading table, below the largest strain reached (a state,
    tracked as the contact penetration history is, ``occupant.contact.compliant``) from the
    shifted unloading table; slack (e <= 0) carries none. The force acts on both end points'
@@ -93,11 +94,11 @@ from occupant.model.bundle import (
 )
 from occupant.restraints.wrap_chain import (
     BARRIER_STILL, BARRIER_SWEEPS, barrier_start, carried_travel, chained, held_in_chain, lifted,
-    place_barrier, place_chain, place_held, place_run, run_length, touching_ends,
+    place_barrier, place_chain, place_held, place_run, run_length, same_ellipsoid, touching_ends,
     undeformed_point,
 )
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
-    _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_point,
+    _norm, _to_base, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_half, wrap_point,
 )
 
 WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
@@ -125,6 +126,9 @@ BARRIER_SHARE_TIME = 1.0e-4  # s [E]: SHARE_TIME of a group merged across a barr
                          # its ellipsoid, always merged (``_off_barrier``): explicit steps up to
                          # 2e-4 s, so the settling's 5e-5 s (``scenario.settle.SETTLE_DT``; at
                          # SHARE_TIME US NCAP's settling diverged, scenarios/README.md, neckbarrier2)
+INSIDE_BAND = 0.05       # [E]: a wrap's path to a neighbour counts its arc fully where the
+                         # neighbour lies outside the wrap's ellipsoid by this fraction of its
+                         # scaled radius, none inside it (``_piece_from``)
 STEP_FLOOR = 1.0e-9      # strain below which ``group_stiffness`` takes the slope ahead, not the
                          # secant (two tensions' difference over a vanishing step: rounding)
 LARGEST_FOLLOW = 2.0e-5  # s [E]: time constant with which a segment's largest strain closes the
@@ -782,10 +786,12 @@ def flow_terms(drift, el, out, z, zs, os, s, ns, p0, o_pts, e, damping):
     if keep <= 0.0:
         return 0.0, 0.0, 0.0, False
     cos_turn = 1.0
-    if la > 0.0 and lb > 0.0:
+    if la > 0.0 and lb > 0.0:   # the turn between the chords (the lengths: the path's)
         cos_turn = ((out[j] - out[j - 3]) * (out[j + 3] - out[j])
                     + (out[j + 1] - out[j - 2]) * (out[j + 4] - out[j + 1])
-                    + (out[j + 2] - out[j - 1]) * (out[j + 5] - out[j + 2])) / (la * lb)
+                    + (out[j + 2] - out[j - 1]) * (out[j + 5] - out[j + 2])) \
+            / (_norm(out[j] - out[j - 3], out[j + 1] - out[j - 2], out[j + 2] - out[j - 1])
+               * _norm(out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2]))
         cos_turn = min(max(cos_turn, -1.0), 1.0)
     ratio = np.exp(el.point_friction[k] * np.arccos(cos_turn))
     f_in, f_out = out[os + 4 * (s - 1)], out[os + 4 * s]
@@ -879,6 +885,206 @@ def flow_solve(drift, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
 
 
 @njit(**JIT_STAGE)
+def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
+    """Touching wrap k's path from its point on to point n, the belt coming from point i
+    (``wrap_half``): round its ellipsoid in its plane (through the centre, or for a wrap held
+    across the belt through i, n and its place, ``wrap_point``), in B0: (length, where it
+    leaves the ellipsoid, moved as k's point is by its carrier's travel, and ``keep``), the
+    length less the chord to n found on the undeformed ellipsoid (a carried wrap's arc does not
+    move with the carrier: its chord does), times ``keep``: 1 where n lies outside k's
+    ellipsoid by INSIDE_BAND of its scaled radius, falling to 0 as it comes to its surface and
+    inside it (n on an overlapping body, which the belt reaches through the overlap: round k's
+    section to n's nearest point the side barrier's shoulder wrap measured 39 mm more than its
+    chord to the neck barrier inside the torso, 4.4 kN against 1.7 on main at 65 ms), as
+    3 x^2 - 2 x^3 of x = (r - 1) / INSIDE_BAND, r n's scaled radius (its slope 0 at the band's
+    ends: linear in x, side_barrier's belt length kinked there, its second difference 0.08 mm
+    at 62.7 ms). The fourth value: that product's gradient in n's place from ``keep`` alone
+    (B0, ``_fade_parts``)."""
+    j, ji, jn = o_pts + 3 * (k - p0), o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
+    c, E = ellipsoid_frame(data, el, k)
+    x, y, w = undeformed_point(data, el, out, k, j)
+    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
+    bx, by, bz = out[jn], out[jn + 1], out[jn + 2]
+    if same_ellipsoid(el, k, n):     # n on k's own surface: the arc between their places
+        bx, by, bz = undeformed_point(data, el, out, n, jn)
+    B = _to_local(c, E, bx, by, bz)
+    o, r = (0.0, 0.0, 0.0), 1.0
+    if el.point_across[k] > 0.0:
+        jz = el.point_z[k]
+        A = _to_local(c, E, out[ji], out[ji + 1], out[ji + 2])
+        m, h, r = _wrap_plane((A[0] / D[0], A[1] / D[1], A[2] / D[2]),
+                              (B[0] / D[0], B[1] / D[1], B[2] / D[2]),
+                              (z[jz], z[jz + 1], z[jz + 2]))
+        if r > 0.0:
+            o = (h * m[0], h * m[1], h * m[2])
+        else:
+            r = 1.0
+    length, t = wrap_half(D, _to_local(c, E, x, y, w), B, o, r)
+    tx, ty, tz = _to_base(c, E, t[0], t[1], t[2])
+    keep, g = 1.0, (0.0, 0.0, 0.0)
+    excess = length - _norm(bx - x, by - y, bz - w)
+    if not same_ellipsoid(el, k, n):
+        sr = _norm(B[0] / D[0], B[1] / D[1], B[2] / D[2])
+        keep = min(max((sr - 1.0) / INSIDE_BAND, 0.0), 1.0)
+        if 0.0 < keep < 1.0:    # the fade's gradient in n's place: excess d(keep)/d(P_n)
+            f = excess * 6.0 * keep * (1.0 - keep) / (INSIDE_BAND * sr)
+            g = _to_base((0.0, 0.0, 0.0), E, f * B[0] / (D[0] * D[0]), f * B[1] / (D[1] * D[1]),
+                         f * B[2] / (D[2] * D[2]))
+            keep = keep * keep * (3.0 - 2.0 * keep)   # smooth at the band's ends: no kink
+    return keep * excess, (tx + out[j] - x, ty + out[j + 1] - y, tz + out[j + 2] - w), keep, g
+
+
+@njit(**JIT_INLINE)
+def _toward(x, y, fallback):
+    """Unit vector from x to y, or ``fallback`` where they lie within SAME_POINT."""
+    d0, d1, d2 = y[0] - x[0], y[1] - x[1], y[2] - x[2]
+    n = _norm(d0, d1, d2)
+    return (d0 / n, d1 / n, d2 / n) if n >= SAME_POINT else fallback
+
+
+@njit(**JIT_STAGE)
+def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
+    """Each segment's length along the belt's path, into its output, and the direction its
+    tension acts in (``path``, by its first point; zero where it has none: ``_beside``).
+    Between two points the belt reaches straight from each other (a and b: ``touching_ends``,
+    the wraps between them lying on their chord, ``wrap_chain.lifted``) the path is
+    h_a + h_b - |P_a P_b|: h of a touching wrap the path from its point (the middle of its
+    arc) round its ellipsoid to the other's tangent point and straight on to the other
+    (``_piece_from``; h_b not counted again where both wrap one ellipsoid: the arc between
+    their places on it, its tension along the chord), of any other point the chord. So the
+    belt's summed length is its path's (tangent pieces and arcs) where its wraps lie at their
+    arcs' middles between tangent points, and continuous as a wrap starts or stops touching; before, chords from point to point, it stepped as a wrap started to touch
+    (GS1 with a barrier on the upper arm: 5.7 mm at 81.6 ms; scenarios/validation/HISTORY.md,
+    firsttouch). Its rate is d . (v_b - v_a) for d = u1 + u2 - u3 (units along the straight
+    pieces from a's tangent point to P_b and from P_a to b's, and the chord), so the tension
+    acts as T d at P_a and -T d at P_b: the force pairs of those three lengths, with each
+    tangent point's force moved to its wrap's point on the same body (where the two balance
+    about the centre of a circular section, exact; the arcs move with the body). The wraps
+    between share a and b's d (no force on them: they do not touch); each segment between
+    counts its chord, the first also h_a less the chord a-b, the last h_b less it (a wrap's
+    part stays next to it as a wrap between starts to touch: shared in proportion to the
+    chords, a barrier's segment from its anchor stepped 9.9 mm as it came onto its sphere,
+    tests/restraints/test_belt_barrier.py)."""
+    k = p0
+    while k < p1 - 1:
+        n = k + 1
+        while n < p1 - 1 and lifted(data, el, out, n, o_pts, p0, True):
+            n += 1
+        ja, jb = o_pts + 3 * (k - p0), o_pts + 3 * (n - p0)
+        pa = (out[ja], out[ja + 1], out[ja + 2])
+        pb = (out[jb], out[jb + 1], out[jb + 2])
+        chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
+        ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
+        u1 = u2 = u3 = ga = gb = d
+        if chord >= SAME_POINT:
+            u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
+            u1, u2 = u3, u3
+            if el.point_kind[k] == BELT_WRAP:
+                i = touching_ends(data, el, out, k, 1, o_pts, p0, True)[0]
+                ea, ta, keep, ga = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
+                if not same_ellipsoid(el, k, n):   # else along the chord, on one body
+                    u1 = _toward(ta, pb, u3)
+                    u1 = (u3[0] + keep * (u1[0] - u3[0]), u3[1] + keep * (u1[1] - u3[1]),
+                          u3[2] + keep * (u1[2] - u3[2]))
+            if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
+                m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
+                eb, tb, keep, gb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
+                u2 = _toward(pa, tb, u3)
+                u2 = (u3[0] + keep * (u2[0] - u3[0]), u3[1] + keep * (u2[1] - u3[1]),
+                      u3[2] + keep * (u2[2] - u3[2]))
+            d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
+        for g in range(k, n):
+            jg = o_pts + 3 * (g - p0)
+            length = _norm(out[jg + 3] - out[jg], out[jg + 4] - out[jg + 1],
+                           out[jg + 5] - out[jg + 2])
+            if g == k:
+                length += ea
+            if g == n - 1:
+                length += eb
+            out[os + 4 * (g - p0) + 2] = length if length >= SAME_POINT else 0.0
+            path[g, 0], path[g, 1], path[g, 2] = d
+            for c in range(3, 17):
+                path[g, c] = 0.0
+        # a carried end: the parts of its tangent piece off the chord (u1 - u3 at a,
+        # u2 - u3 at b) act on its geometry's part, whose motion moves them (the wrap found on
+        # the undeformed ellipsoid), the rest shared with its carrier (``_carried_parts``)
+        if d[0] != 0.0 or d[1] != 0.0 or d[2] != 0.0:
+            if el.point_carrier[k] != el.point_link[k]:
+                path[k, 3], path[k, 4], path[k, 5] = u1[0] - u3[0], u1[1] - u3[1], u1[2] - u3[2]
+            if el.point_carrier[n] != el.point_link[n]:
+                path[n - 1, 6], path[n - 1, 7], path[n - 1, 8] = \
+                    u2[0] - u3[0], u2[1] - u3[1], u2[2] - u3[2]
+        # a fading arc (``_piece_from``'s keep): its excess's change with the far end's place
+        # in the wrap's ellipsoid, between that end's point and the wrap's body (``_fade_parts``)
+        if ga[0] != 0.0 or ga[1] != 0.0 or ga[2] != 0.0:
+            path[k, 9], path[k, 10], path[k, 11], path[k, 15] = ga[0], ga[1], ga[2], n
+        if gb[0] != 0.0 or gb[1] != 0.0 or gb[2] != 0.0:
+            path[n - 1, 12], path[n - 1, 13], path[n - 1, 14], path[n - 1, 16] = \
+                gb[0], gb[1], gb[2], k
+        k = n
+
+
+@njit(**JIT_STAGE)
+def _carried_parts(data, el, out, path, s, p0, o_pts, tension, va, vb, apply):
+    """Segment s's carried ends (``path_lengths``: ca at its first point a, cb at its last b):
+    the length rate they add, -ca . (w_a - v_a) + cb . (w_b - v_b) (w the geometry's part's
+    material at the point, v the point's: ``point_velocity``), and with ``apply`` the forces
+    T ca at a and -T cb at b moved from the point (carrier and geometry in their shares) to
+    the geometry's part; returns (rate, power)."""
+    k = p0 + s
+    rate, power = 0.0, 0.0
+    for end in range(2):
+        c0, c1, c2 = path[k, 3 + 3 * end], path[k, 4 + 3 * end], path[k, 5 + 3 * end]
+        if c0 == 0.0 and c1 == 0.0 and c2 == 0.0:
+            continue
+        m, v, sign = (k, va, -1.0) if end == 0 else (k + 1, vb, 1.0)
+        j = o_pts + 3 * (m - p0)
+        w = link_velocity_at(data, el.point_link[m], out[j], out[j + 1], out[j + 2])
+        part = c0 * (w[0] - v[0]) + c1 * (w[1] - v[1]) + c2 * (w[2] - v[2])
+        rate += sign * part
+        if apply:
+            f = -sign * tension
+            add_point_share(data, el, m, out[j], out[j + 1], out[j + 2], -f * c0, -f * c1,
+                            -f * c2)
+            rx, ry, rz = point_in_link(data, el.point_link[m], out[j], out[j + 1], out[j + 2])
+            add_point_force(data, el.point_link[m], rx, ry, rz, f * c0, f * c1, f * c2)
+            power += f * part
+    return rate, power
+
+
+@njit(**JIT_STAGE)
+def _fade_parts(data, el, out, path, s, p0, o_pts, tension, apply):
+    """Segment s's fading arcs (``path_lengths``: the excess of its first point's wrap faded by
+    the place of the run's far end m in that wrap's ellipsoid, g at columns 9-11, m at 15; its
+    last point's by the run's first, 12-14, 16): the length rate g . (v_m - w) (w the wrap's
+    body's material at m; the fade is that body's frame's alone), and with ``apply`` the forces
+    -T g at m (``add_point_share``) and T g on the wrap's body there; returns (rate, power)."""
+    k = p0 + s
+    rate, power = 0.0, 0.0
+    for end in range(2):
+        g0, g1, g2 = path[k, 9 + 3 * end], path[k, 10 + 3 * end], path[k, 11 + 3 * end]
+        if g0 == 0.0 and g1 == 0.0 and g2 == 0.0:
+            continue
+        m, link = int(path[k, 15 + end]), el.point_link[k + end]
+        j = o_pts + 3 * (m - p0)
+        v = point_velocity(data, el, out, m, p0, o_pts)
+        w = link_velocity_at(data, link, out[j], out[j + 1], out[j + 2])
+        part = g0 * (v[0] - w[0]) + g1 * (v[1] - w[1]) + g2 * (v[2] - w[2])
+        rate += part
+        if apply:
+            f = tension
+            add_point_share(data, el, m, out[j], out[j + 1], out[j + 2], -f * g0, -f * g1,
+                            -f * g2)
+            rx, ry, rz = point_in_link(data, link, out[j], out[j + 1], out[j + 2])
+            add_point_force(data, link, rx, ry, rz, f * g0, f * g1, f * g2)
+            if el.point_carrier[m] >= 0:
+                power -= f * (g0 * v[0] + g1 * v[1] + g2 * v[2])
+            if link >= 0:
+                power += f * (g0 * w[0] + g1 * w[1] + g2 * w[2])
+    return rate, power
+
+
+@njit(**JIT_STAGE)
 def _beside(out, os, o_pts, s, ns):
     """Output slots of the ends of the segment nearest segment s of no length (SAME_POINT; the
     first after it, else before it, of the belt's ns) that has one: the direction s's tension
@@ -898,10 +1104,11 @@ def _beside(out, os, o_pts, s, ns):
 
 
 @separate
-def belt(el, points, out, zdot, drift, t, z, b):
+def belt(el, points, out, zdot, drift, path, t, z, b):
     """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
     the power of its forces on the tree (``points``: ``forces.points.point_data``; ``drift``:
-    Data.belt_drift, each wrap's ``wrap_drift``, found once for the length rates and the flow)."""
+    Data.belt_drift, each wrap's ``wrap_drift``, found once for the length rates and the flow;
+    ``path``: Data.belt_path, each segment's direction, ``path_lengths``)."""
     p0, p1 = el.point_start[b], el.point_start[b + 1]
     n = p1 - p0
     ns = n - 1
@@ -917,23 +1124,18 @@ def belt(el, points, out, zdot, drift, t, z, b):
     # tension, so a wrap's lift-off or two wraps falling together neither creates nor loses
     # webbing, and merged segments share their webbing in proportion to their lengths (time
     # constant SHARE_TIME), so each has the group's strain when the wrap separates them again
+    path_lengths(points, el, out, path, z, p0, p1, o_pts, os)
     prev = point_velocity(points, el, out, p0, p0, o_pts)
     for s in range(ns):
         vel = point_velocity(points, el, out, p0 + s + 1, p0, o_pts)
-        ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
-        dx, dy, dz = out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2]
-        length = _norm(dx, dy, dz)
-        ux, uy, uz = 0.0, 0.0, 0.0
-        if length >= SAME_POINT:
-            ux, uy, uz = dx / length, dy / length, dz / length
-        else:
-            length = 0.0
-        j = os + 4 * s
-        out[j + 2] = length
-        out[j + 3] = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) + uz * (vel[2] - prev[2])
+        ux, uy, uz = path[p0 + s, 0], path[p0 + s, 1], path[p0 + s, 2]
+        out[os + 4 * s + 3] = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) \
+            + uz * (vel[2] - prev[2]) \
+            + _carried_parts(points, el, out, path, s, p0, o_pts, 0.0, prev, vel, False)[0] \
+            + _fade_parts(points, el, out, path, s, p0, o_pts, 0.0, False)[0]
         prev = vel
-    for s in range(ns):   # a segment of no length: its rate along the piece beside it
-        if out[os + 4 * s + 2] == 0.0:
+    for s in range(ns):   # a segment with no direction: its rate along the piece beside it
+        if path[p0 + s, 0] == 0.0 and path[p0 + s, 1] == 0.0 and path[p0 + s, 2] == 0.0:
             ja, jb = _beside(out, os, o_pts, s, ns)
             ux, uy, uz = _unit(out[jb] - out[ja], out[jb + 1] - out[ja + 1],
                                out[jb + 2] - out[ja + 2])
@@ -970,14 +1172,13 @@ def belt(el, points, out, zdot, drift, t, z, b):
         vel = point_velocity(points, el, out, k + 1, p0, o_pts)
         ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
         j = os + 4 * s
-        length = out[j + 2]
-        if tension > 0.0 and length == 0.0:   # along its group's straight piece next to it
-            ja, jb = _beside(out, os, o_pts, s, ns)
-            length = _norm(out[jb] - out[ja], out[jb + 1] - out[ja + 1], out[jb + 2] - out[ja + 2])
-        if tension > 0.0 and length > 0.0:
-            fx = tension * (out[jb] - out[ja]) / length
-            fy = tension * (out[jb + 1] - out[ja + 1]) / length
-            fz = tension * (out[jb + 2] - out[ja + 2]) / length
+        ux, uy, uz = path[k, 0], path[k, 1], path[k, 2]
+        if tension > 0.0 and ux == 0.0 and uy == 0.0 and uz == 0.0:
+            ja, jb = _beside(out, os, o_pts, s, ns)   # along its group's straight piece next to it
+            ux, uy, uz = _unit(out[jb] - out[ja], out[jb + 1] - out[ja + 1],
+                               out[jb + 2] - out[ja + 2])
+        if tension > 0.0 and (ux != 0.0 or uy != 0.0 or uz != 0.0):
+            fx, fy, fz = tension * ux, tension * uy, tension * uz
             ja, jb = o_pts + 3 * s, o_pts + 3 * s + 3
             add_point_share(points, el, k, out[ja], out[ja + 1], out[ja + 2], fx, fy, fz)
             add_point_share(points, el, k + 1, out[jb], out[jb + 1], out[jb + 2], -fx, -fy, -fz)
@@ -986,7 +1187,9 @@ def belt(el, points, out, zdot, drift, t, z, b):
                 pw += fx * prev[0] + fy * prev[1] + fz * prev[2]
             if el.point_carrier[k + 1] >= 0:
                 pw -= fx * vel[0] + fy * vel[1] + fz * vel[2]
-            power += pw
+            power += pw + _carried_parts(points, el, out, path, s, p0, o_pts, tension, prev, vel,
+                                         True)[1] \
+                + _fade_parts(points, el, out, path, s, p0, o_pts, tension, True)[1]
         out[j], out[j + 1] = tension, strain
         prev = vel
 
@@ -1123,5 +1326,6 @@ def belts(bundle, data, t, q, v, z):
     points = point_data(data)   # what the point routines read
     power = 0.0
     for b in range(el.retractor.shape[0]):
-        power += belt(el, points, data.outputs, data.zdot, data.belt_drift, t, z, b)
+        power += belt(el, points, data.outputs, data.zdot, data.belt_drift, data.belt_path, t, z,
+                      b)
     data.power[POWER_BELTS] = power

@@ -169,3 +169,50 @@ def line_fraction(D, a, b):
     d0, d1, d2 = b[0] / D[0] - sa0, b[1] / D[1] - sa1, b[2] / D[2] - sa2
     dd = d0 * d0 + d1 * d1 + d2 * d2
     return min(max(-(sa0 * d0 + sa1 * d1 + sa2 * d2) / dd, 0.0), 1.0) if dd > 0.0 else 0.0
+
+
+# Gauss-Legendre nodes and weights on [-1, 1], 8 points (Abramowitz & Stegun 1964, table 25.4)
+_GL_X = (-0.9602898564975363, -0.7966664774136267, -0.5255324099163290, -0.1834346424956498,
+         0.1834346424956498, 0.5255324099163290, 0.7966664774136267, 0.9602898564975363)
+_GL_W = (0.1012285362903763, 0.2223810344533745, 0.3137066458778873, 0.3626837833783620,
+         0.3626837833783620, 0.3137066458778873, 0.2223810344533745, 0.1012285362903763)
+
+
+@njit(**JIT)
+def wrap_half(D, p, b, o, r):
+    """The belt's path from its wrap point p (ellipsoid frame, on the ellipsoid of semi-axes D)
+    on to its neighbour b: in the scaled frame (the unit sphere), round the circle of centre o
+    and radius r through p (the wrap's plane, which holds b) from p to b's tangent point on p's
+    side of b (b inside the circle: its nearest point there, where a path to it enters the
+    body least deep, as ``wrap_arc_point``'s), then straight to b; where b sees p directly
+    (p within b's tangent angle of b's direction) straight from p. (length, where it leaves
+    the ellipsoid): the arc's length in the ellipsoid frame (an ellipse's, a plane section) by
+    8-point Gauss-Legendre quadrature over the circle's angle (exact on a sphere: R times the
+    angle), plus the straight piece. Continuous as p passes b's tangent point."""
+    q0, q1, q2 = p[0] / D[0] - o[0], p[1] / D[1] - o[1], p[2] / D[2] - o[2]
+    c0, c1, c2 = b[0] / D[0] - o[0], b[1] / D[1] - o[1], b[2] / D[2] - o[2]
+    nq, db = _norm(q0, q1, q2), _norm(c0, c1, c2)
+    chord = _norm(b[0] - p[0], b[1] - p[1], b[2] - p[2])
+    if nq == 0.0 or db == 0.0:
+        return chord, (p[0], p[1], p[2])
+    q0, q1, q2 = q0 / nq, q1 / nq, q2 / nq
+    c0, c1, c2 = c0 / db, c1 / db, c2 / db
+    cos_p = q0 * c0 + q1 * c1 + q2 * c2
+    w0, w1, w2 = q0 - cos_p * c0, q1 - cos_p * c1, q2 - cos_p * c2
+    sin_p = _norm(w0, w1, w2)
+    psi = np.arctan2(sin_p, cos_p)                  # p's angle from b's direction
+    alpha = np.arccos(min(1.0, r / db))             # the tangent point's
+    if psi <= alpha or sin_p == 0.0:
+        return chord, (p[0], p[1], p[2])
+    w0, w1, w2 = w0 / sin_p, w1 / sin_p, w2 / sin_p
+    arc = 0.0
+    for i in range(8):
+        phi = alpha + 0.5 * (psi - alpha) * (1.0 + _GL_X[i])
+        cp, sp = np.cos(phi), np.sin(phi)
+        arc += _GL_W[i] * _norm(D[0] * (cp * w0 - sp * c0), D[1] * (cp * w1 - sp * c1),
+                                D[2] * (cp * w2 - sp * c2))
+    arc *= 0.5 * (psi - alpha) * r
+    cp, sp = np.cos(alpha), np.sin(alpha)
+    t = (D[0] * (o[0] + r * (cp * c0 + sp * w0)), D[1] * (o[1] + r * (cp * c1 + sp * w1)),
+         D[2] * (o[2] + r * (cp * c2 + sp * w2)))
+    return arc + _norm(b[0] - t[0], b[1] - t[1], b[2] - t[2]), t

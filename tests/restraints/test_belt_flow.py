@@ -112,7 +112,8 @@ def test_identity_wrap_drift_found_once_is_the_one_in_the_length_rates():
     without it): the place's rate (its state's, tangential on the unit sphere) times the radius,
     along the belt from the point before to the one after (``wrap_drift``, here with the
     ball's axes those of B0); equal and opposite at the two wraps (symmetric); what each segment's length rate has beyond the material one (the anchors
-    fixed, the wraps on the ball: u . v_ball for the outer ones)."""
+    fixed, the wraps on the ball: u . v_ball for the outer ones, u along the tangent piece from
+    the anchor to its tangent point on the ball, closed form, ``belt.path_lengths``)."""
     from occupant.integrate.pipeline import evaluate
     radius = 0.15
     model = _ball_in_strap(radius)
@@ -135,9 +136,21 @@ def test_identity_wrap_drift_found_once_is_the_one_in_the_length_rates():
     w0, w1 = data.belt_drift[1], data.belt_drift[2]
     assert w0 < -0.01 and w1 == pytest.approx(-w0, rel=1e-6)     # spreading, symmetric
     v_ball = np.array([res.v[-1, 0], 0.0, 0.0])
+    centre = np.array([res.q[-1, 0], 0.0, 0.0])
+
+    def tangent_piece(anchor, point):
+        """Unit from the anchor to its tangent point on the ball, in the plane of the centre,
+        the anchor and the wrap's point."""
+        u = (anchor - centre) / np.linalg.norm(anchor - centre)
+        w = point - centre - ((point - centre) @ u) * u
+        alpha = np.arccos(radius / np.linalg.norm(anchor - centre))
+        t = centre + radius * (np.cos(alpha) * u + np.sin(alpha) * w / np.linalg.norm(w))
+        return (t - anchor) / np.linalg.norm(t - anchor)
+
     for a, b, material, w in (("left", "w0", 1.0, w0), ("w0", "w1", 0.0, w1 - w0),
                               ("w1", "right", -1.0, -w1)):
-        u = (x[b] - x[a]) / np.linalg.norm(x[b] - x[a])
+        u = {"left": tangent_piece(x["left"], x["w0"]), "w0": np.zeros(3),
+             "w1": -tangent_piece(x["right"], x["w1"])}[a]
         assert out[i(f"belt.{a}-{b}.length_rate")] == pytest.approx(material * u @ v_ball + w,
                                                                      abs=1e-12)
 

@@ -161,7 +161,10 @@ def test_analytic_held_wrap_beside_a_barrier_that_does_not_touch():
     the belt wraps the top from a's tangent point to b's, its wrap point at the top (0, 0, R),
     and the barrier post (behind the top and above it, 0.18 m from the belt: no contact) lies on
     the straight piece from that point to b, where it is nearest the post (the point itself), so
-    the belt's segments (straight, point to point) measure 2 sqrt(0.3^2 + R^2). Before, the held
+    the belt's segments measure its path (``belt.path_lengths``: tangent pieces and arc),
+    2 (sqrt(0.3^2 - R^2) + R (pi / 2 - acos(R / 0.3))), and its tension acts along the tangent
+    pieces, pushing the sphere down with 2 T R / 0.3 (measured point to point, 2 sqrt(0.3^2 +
+    R^2) and 2 T R / sqrt(0.3^2 + R^2), until branch beltarcs). Before, the held
     wrap was placed between its neighbours as they stood, and its neighbour after was the
     barrier's point, lying at the straight piece's end, its own point: a wrap to a point on its
     own surface has no tangent point there, so the sweeps shrank its arc and it left the
@@ -180,11 +183,13 @@ def test_analytic_held_wrap_beside_a_barrier_that_does_not_touch():
     np.testing.assert_allclose(P[1], (0.0, 0.0, R), atol=1e-12)
     np.testing.assert_allclose(P[2], P[1], atol=1e-12)
     length = sum(data.outputs[i(f"belt.{s}.length")] for s in ("a-w0", "w0-w1", "w1-b"))
-    assert length == pytest.approx(2.0 * np.hypot(0.3, R), abs=1e-12)
-    # the belt pushes the sphere with T (u_a + u_b) at its top, and not the post
+    arc = R * (0.5 * np.pi - np.arccos(R / 0.3))
+    assert length == pytest.approx(2.0 * (np.sqrt(0.3**2 - R**2) + arc), abs=1e-12)
+    # the belt pushes the sphere with T (u_a + u_b) at its top (u along the tangent pieces),
+    # and not the post
     T = data.outputs[i("belt.a-w0.force")]
     assert T > 0.0 and data.outputs[i("belt.w1-b.force")] == T
-    push = -2.0 * T * R / np.hypot(0.3, R)
+    push = -2.0 * T * R / 0.3
     np.testing.assert_allclose(data.f_ext[model.body("body")], (0, 0, 0, 0, 0, push), atol=1e-9 * T)
     assert not data.f_ext[model.body("stand")].any()
 
@@ -379,26 +384,18 @@ def test_identity_post_that_touched_keeps_the_common_tangent_until_its_arc_vanis
     assert np.linalg.norm(P - centre(last)) > POST       # on the straight piece, off the post
 
 
-# A segment is measured along its chord, from point to point, not along the belt's path (tangent
-# pieces and arcs): a wrap that starts to touch moves its point from the straight piece to the
-# middle of its arc and the chords' path steps, while the path's length is continuous (GS1 with
-# a barrier wrap on the upper arm: 5.7 mm at 81.6 ms; scenarios/validation/HISTORY.md, firsttouch)
-CHORDS = pytest.mark.xfail(strict=True, reason="segments measured along chords, not along the "
-                           "belt's path")
-
-
-@CHORDS
 def test_identity_belt_length_moves_no_more_than_twice_a_post_that_starts_to_touch():
     """The belt of the tests above with the sphere's wrap on its shortest path over its top, the
     post lowered in 1 um steps from 0.1 mm above its first touch of the belt's path (closed form:
     the tangent piece from the sphere to b meets the post) to 0.2 mm past it: the belt's length
     as its segments count it (their summed lengths) changes in each step by no more than twice
     the post's move (a taut string over an obstacle that moves by d lengthens by at most 2 d:
-    |u_in - u_out| <= 2). Measured along chords it steps 0.057 mm as the post starts to touch
-    (0.083 mm of drop past the path's first touch: touching judged on the chord from the
-    sphere's point, the middle of its arc, to b), the post's point moving 3.0 mm from the straight
-    piece to the middle of its arc; the path's own length then 4.6e-8 m past its value before:
-    strict xfail (CHORDS)."""
+    |u_in - u_out| <= 2). The post starts to touch 0.083 mm of drop past the path's first touch
+    (judged on the chord from the sphere's point, the middle of its arc, to b), its point
+    moving 3.0 mm from the straight piece to the middle of its arc; the segments measured along
+    the path (``belt.path_lengths``) step 4.6e-8 m there, the path's own growth since its first
+    touch. Measured along chords (until branch beltarcs) they stepped 0.057 mm
+    (scenarios/validation/HISTORY.md, firsttouch)."""
     a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
     model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), (0.15, 0.0, 0.12), held=False)
     bundle, data = model.bundle(base_table=None), model.make_data()

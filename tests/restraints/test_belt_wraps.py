@@ -170,7 +170,10 @@ def test_analytic_strap_round_a_spinning_ball_goes_slack_and_tightens_again():
     spinning at SPIN (half a turn while it is off the strap): the strap stays round the ball's
     bottom, wherever the side it was fitted on has turned to, since a belt cannot pass through
     the body it is hooked round. Closed form: the wrap point at the ball's bottom (0, 0, q - R),
-    the path L = 2 sqrt(X^2 + (Z - q + R)^2) (anchors at (+-X, Z)), the tension
+    the path L = 2 (sqrt(d^2 - R^2) + R (th - acos(R / d) + pi / 2)) (anchors at (+-X, Z), at
+    d = |(X, Z - q)| from the centre and th = atan2(Z - q, X) from the horizontal: the tangent
+    pieces and the arc between their tangent points round the bottom,
+    ``belt.path_lengths``; measured point to point until branch beltarcs), the tension
     EA max(L / l0 - 1, 0) with the webbing l0 fitted at PRETENSION; slack carries exactly
     nothing and the strap takes up its load again continuously; the frictionless strap puts no
     moment on the ball (its spin stays) and keeps the energy. Before, the way round the ball was
@@ -183,7 +186,10 @@ def test_analytic_strap_round_a_spinning_ball_goes_slack_and_tightens_again():
     assert res.status == "finished"
     q = res.q[:, 0]
     x, z = HAMMOCK
-    length = 2.0 * np.sqrt(x**2 + (z - q + BALL) ** 2)
+    d = np.hypot(x, z - q)
+    arc = np.arctan2(z - q, x) - np.arccos(BALL / d) + 0.5 * np.pi
+    assert arc.min() > 0.0                       # round the bottom throughout
+    length = 2.0 * (np.sqrt(d**2 - BALL**2) + BALL * arc)
     l0 = length[0] / (1.0 + PRETENSION / EA)
     tension = EA * np.maximum(length / l0 - 1.0, 0.0)
     under = np.stack([res.outputs[f"belt.under.{a}"] for a in "xyz"], 1)
