@@ -396,12 +396,19 @@ def table_page(title, header, rows, colours=None, notes=(), cell_colours=None):
 
 
 def image_page(title, images, captions):
-    """A PDF page of rendered images (arrays) side by side with captions."""
+    """A PDF page of rendered images (arrays) with captions, in a grid as near square as their
+    number allows (2 x 2 for four: in one row four renders filled a third of the page), each cut
+    to the box that holds every image's non-white pixels (the same box for all: they stay
+    comparable)."""
     n = len(images)
-    ncol = min(n, 4)
+    ncol = int(np.ceil(np.sqrt(n)))
     nrow = int(np.ceil(n / ncol))
+    drawn = np.any(np.stack(images) < 250, axis=(0, 3))   # (h, w) any image not white there
+    rows, cols = np.flatnonzero(drawn.any(axis=1)), np.flatnonzero(drawn.any(axis=0))
+    if len(rows):
+        images = [img[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1] for img in images]
     fig, axes = plt.subplots(nrow, ncol, figsize=PAGE, squeeze=False)
-    fig.subplots_adjust(left=0.01, right=0.99, bottom=0.02, top=0.88, wspace=0.02)
+    fig.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.9, wspace=0.02, hspace=0.1)
     for ax in axes.flat:
         ax.axis("off")
     for ax, img, cap in zip(axes.flat, images, captions):
