@@ -298,8 +298,8 @@ def channel_groups(channels):
 RESTRAINT_WORDS = ("belt", "airbag", "retractor", "pretension", "load_limit")
 # quantities of belts and airbags the report plots, and how: (panel title, display unit, factor)
 RESTRAINT_QUANTITIES = {
-    "force": ("webbing force", "kN", 1e-3), "payout": ("payout and pull-in", "mm", 1e3),
-    "pull_in": ("payout and pull-in", "mm", 1e3), "gauge_pressure": ("gauge pressure", "kPa", 1e-3),
+    "force": ("webbing force", "kN", 1e-3), "payout": ("payout (below 0: pulled in)", "mm", 1e3),
+    "pull_in": ("pull-in", "mm", 1e3), "gauge_pressure": ("gauge pressure", "kPa", 1e-3),
     "volume": ("volume", "L", 1e3), "contact_force": ("force on the occupant", "kN", 1e-3),
 }
 
@@ -312,8 +312,8 @@ def _restraint_names(model):
 def restraint_outputs(model, results):
     """{panel title: (display unit, {series label: (n,) values})} of the belts' and airbags'
     outputs (those of the model's belts and airbags, or named with a RESTRAINT_WORDS word):
-    webbing forces per segment, payout and pull-in, gauge pressure, volume and force on the
-    occupant per bag, and one panel per bag of its force on each body part (its contacts,
+    webbing forces per segment, payout (a belt's pull-in only where it has no payout: it is the
+    payout below 0), gauge pressure, volume and force on the occupant per bag, and one panel per bag of its force on each body part (its contacts,
     ``<contact>.force``); identically zero series left out."""
     names = _restraint_names(model)
     bag_contacts = getattr(getattr(model, "source", None), "airbag_contacts", {})
@@ -331,15 +331,13 @@ def restraint_outputs(model, results):
         how = RESTRAINT_QUANTITIES.get(parts[-1])
         if how is None or not np.any(np.asarray(values) != 0):
             continue
+        if parts[-1] == "pull_in" and ".".join(parts[:-1] + ["payout"]) in results.outputs:
+            continue   # the belt's pull-in is its payout below 0 (max(0, -payout)): drawn once, there
         title, unit, factor = how
         label = ".".join(parts[1:-1]) or parts[-1]
-        if title == "payout and pull-in":
-            label = f"{label} {parts[-1]}".strip() if parts[1:-1] else parts[-1]
         panel = panels.setdefault(f"{parts[0]}: {title}", (unit, {}))
         panel[1][label] = np.asarray(values) * factor
-    # a belt with payout or pull-in alone: the panel named by it (its sign says which way)
-    return {(f"{k.split(':')[0]}: {next(iter(v[1])).replace('_', '-')}"
-             if k.endswith(": payout and pull-in") and len(v[1]) == 1 else k): v for k, v in panels.items()}
+    return panels
 
 
 def hinge_outputs(model, results):

@@ -396,12 +396,19 @@ def table_page(title, header, rows, colours=None, notes=(), cell_colours=None):
 
 
 def image_page(title, images, captions):
-    """A PDF page of rendered images (arrays) side by side with captions."""
+    """A PDF page of rendered images (arrays) with captions, in a grid as near square as their
+    number allows (2 x 2 for four: in one row four renders filled a third of the page), each cut
+    to the box that holds every image's non-white pixels (the same box for all: they stay
+    comparable)."""
     n = len(images)
-    ncol = min(n, 4)
+    ncol = int(np.ceil(np.sqrt(n)))
     nrow = int(np.ceil(n / ncol))
+    drawn = np.any(np.stack(images) < 250, axis=(0, 3))   # (h, w) any image not white there
+    rows, cols = np.flatnonzero(drawn.any(axis=1)), np.flatnonzero(drawn.any(axis=0))
+    if len(rows):
+        images = [img[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1] for img in images]
     fig, axes = plt.subplots(nrow, ncol, figsize=PAGE, squeeze=False)
-    fig.subplots_adjust(left=0.01, right=0.99, bottom=0.02, top=0.88, wspace=0.02)
+    fig.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.9, wspace=0.02, hspace=0.1)
     for ax in axes.flat:
         ax.axis("off")
     for ax, img, cap in zip(axes.flat, images, captions):
@@ -413,23 +420,26 @@ def image_page(title, images, captions):
 
 def pulse(runs, labels=None):
     """The vehicle's acceleration (g) and speed (km/h) against time along each axis it moves on
-    (data.vehicle_motion: B0's axes, or a pedestrian run's car along the road)."""
+    (data.vehicle_motion: B0's axes, or a pedestrian run's car along the road). A legend only
+    where it tells curves apart: a single run along a single axis names the axis in the titles."""
     fig, (ax, axv) = plt.subplots(1, 2, figsize=(PAGE[0], 2.8))
     fig.subplots_adjust(left=0.06, right=0.99, bottom=0.17, top=0.88, wspace=0.15)
     styles = ("-", "--", ":", "-.")
     colours = {"x": "#1f77b4", "y": "#2ca02c", "z": "#d62728"}
-    what, series = "vehicle", {}
-    for r, run in enumerate(runs):
+    motions = [D.vehicle_motion(run) for run in runs]
+    what = motions[-1][0]
+    axes = sorted({axis for _, series in motions for axis in series})
+    for r, (run, (_, series)) in enumerate(zip(runs, motions)):
         t_ms = 1e3 * run.results.t
         name = (labels or [x.name for x in runs])[r]
-        what, series = D.vehicle_motion(run)
         for axis, (a, v) in series.items():
-            label = axis if len(runs) == 1 else f"{axis} {name}"
+            label = axis if len(runs) == 1 else name if len(axes) == 1 else f"{axis} {name}"
             ax.plot(t_ms, a, ls=styles[r % 4], color=colours[axis], label=label)
             axv.plot(t_ms, v, ls=styles[r % 4], color=colours[axis], label=label)
         for a in (ax, axv):
             mark_crash(a, run, label=r == 0)
-    where = "along the road's x" if what == "car" else "in the vehicle axes (B0)"
+    where = ("along the road's x" if what == "car" else f"along the vehicle's {axes[0]} (B0)"
+             if len(axes) == 1 else "in the vehicle axes (B0)")
     ax.set_title(f"{what.capitalize()} acceleration {where}", fontsize=10)
     ax.set_ylabel("g")
     axv.set_title(f"{what.capitalize()} speed {where}", fontsize=10)
@@ -437,7 +447,7 @@ def pulse(runs, labels=None):
     for a in (ax, axv):
         a.set_xlabel("time (ms)")
         a.grid(alpha=0.3)
-    if len(runs) > 1 or what == "vehicle":
+    if len(ax.get_legend_handles_labels()[0]) > 1:   # one entry ("axis x") said what the title can
         ax.legend(fontsize=7, title="axis" if len(runs) == 1 else None, title_fontsize=7)
     return fig
 

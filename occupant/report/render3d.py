@@ -38,7 +38,7 @@ def key_instants(run):
     return out
 
 
-def render(run, indices, size=(300, 330)):
+def render(run, indices, size=(600, 660)):
     """RGB arrays (h, w, 3) uint8, one per sample index, of the scene seen from the front above
     and one side (data.camera_side), in B0 (data.frame_name), one camera framing the bounding
     box of every body and surface over all the instants."""

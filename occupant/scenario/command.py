@@ -315,6 +315,9 @@ def _criteria_of(arg):
         path = folder / "criteria.csv"
         with open(path, newline="", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
+        if not rows:   # a table of only a header would print one: say which run has nothing
+            raise InputFileError(path, "", "no criteria in it", "criterion,value,unit,limit,pass rows "
+                                 "as occupant run writes")
         try:
             return folder.name, {r["criterion"]: (float(r["value"]) if r["value"] else None, r["unit"],
                                                   {"true": True, "false": False}.get(r["pass"]))
@@ -328,6 +331,8 @@ def _criteria_of(arg):
     sc = load(arg)
     print(f"occupant compare: running {sc.name} (a scenario, not a run folder)", file=sys.stderr, flush=True)
     run = sc.run()
+    if not run.criteria:
+        raise InputFileError(arg, "", "its run gives no criteria", "a scenario with injury criteria")
     return run.name, {r["criterion"]: (r["value"], r["unit"], r["pass"]) for r in run.criteria}
 
 

@@ -497,3 +497,24 @@ def test_regression_energy_and_channel_legends_hide_no_curve():
     fig = F.channels([run])
     assert _points_under_legend(fig.axes[0]) == 0
     plt.close(fig)
+
+
+@pytest.mark.parametrize("axes, legend", [("x", None), ("xz", ["x", "z"])])
+def test_regression_pulse_legend_only_where_it_tells_curves_apart(axes, legend):
+    """One run along one axis: no legend, the axis named in the titles (the frontal reports
+    carried a one-entry legend "axis x"); two axes keep theirs."""
+    import matplotlib.pyplot as plt
+    from occupant.report import figures as F
+    n = 61
+    t = np.linspace(0.0, 0.06, n)
+    a = np.zeros((n, 3))
+    for k in axes:
+        a[:, "xyz".index(k)] = -20.0 * D.G0 * np.sin(np.pi * t / 0.06)
+    fig = F.pulse([_moving_run(a, np.zeros((n, 3)))])
+    drawn = fig.axes[0].get_legend()
+    titles = [ax.get_title() for ax in fig.axes]
+    plt.close(fig)
+    assert (drawn and [x.get_text() for x in drawn.get_texts()]) == legend
+    if legend is None:
+        assert titles == ["Vehicle acceleration along the vehicle's x (B0)",
+                          "Vehicle speed along the vehicle's x (B0)"]

@@ -135,3 +135,21 @@ def test_regression_viewer_shows_the_occupant_through_the_vehicle(run):
     assert n_vertices(vehicle) == 4 * len(D.surfaces(run.model, run.results)) > 0
     assert belts["type"] == "scatter3d"
     assert all(f["traces"] == [0, 1, 2] and len(f["data"]) == 3 for f in fig["frames"])
+
+
+def test_regression_image_page_fills_the_page_two_by_two():
+    """Four renders: a 2 x 2 grid, each cut to the box of what any of them draws (in one row
+    at their rendered size they filled a third of the PDF page)."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from occupant.report import figures as F
+    images = [np.full((66, 60, 3), 255, np.uint8) for _ in range(4)]
+    for k, img in enumerate(images):
+        img[20:40, 10 + k:30 + k] = 0   # a dark square moving right by a pixel each instant
+    fig = F.image_page("views", images, list("abcd"))
+    shown = [ax for ax in fig.axes if ax.images]
+    boxes = [ax.get_position() for ax in shown]
+    sizes = [ax.images[0].get_array().shape for ax in shown]
+    plt.close(fig)
+    assert len({round(b.y0, 3) for b in boxes}) == 2 and len({round(b.x0, 3) for b in boxes}) == 2
+    assert sizes == [(20, 23, 3)] * 4

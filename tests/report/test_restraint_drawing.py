@@ -82,15 +82,15 @@ def test_restraints_drawn_and_plotted(restrained, tmp_path):
     panels = D.restraint_outputs(r.model, r.results)
     # belt point positions are drawn, not plotted; forces in kN, payout in mm, volume in litres
     # the bag's contact forces in one panel per bag, by body part (not as webbing forces)
-    # payout alone: the panel is named by it (test_regression_payout_panel_names_what_it_shows)
-    assert set(panels) == {"lap: webbing force", "lap: payout", "dab: volume", "dab: gauge pressure",
+    # payout: the panel says its sign (test_regression_pretensioner_pull_in_drawn_once)
+    assert set(panels) == {"lap: webbing force", "lap: payout (below 0: pulled in)", "dab: volume", "dab: gauge pressure",
                            "dab: force on each body part"}
     unit, series = panels["dab: force on each body part"]
     assert unit == "kN" and set(series) == {"head_shell"} and series["head_shell"].max() == pytest.approx(1.5)
     unit, series = panels["lap: webbing force"]
     assert unit == "kN" and set(series) == {"segment_1", "segment_2"} and series["segment_1"].max() == pytest.approx(3.0, rel=1e-3)
     assert panels["dab: volume"][1]["volume"].max() == pytest.approx(1e3 * 4 / 3 * np.pi * 0.13 * 0.09)
-    assert panels["lap: payout"][1]["payout"].max() == pytest.approx(20.0)
+    assert panels["lap: payout (below 0: pulled in)"][1]["payout"].max() == pytest.approx(20.0)
     fig = F.restraints(r)
     titles = [ax.get_title() for ax in fig.axes]
     assert {"lap: webbing force", "dab: gauge pressure", "contact normal forces"} <= set(titles)
@@ -179,7 +179,7 @@ def test_regression_belt_segments_keep_their_legend_beside_the_curves():
     import matplotlib.pyplot as plt
     t = np.linspace(0.0, 0.1, 201)
     outputs = {f"belt.seg{k}.force": (1000.0 + 500 * k) * np.sin(np.pi * t / 0.1) for k in range(8)}
-    outputs.update({"belt.payout": 0.05 * t, "belt.pull_in": 0.01 * t})
+    outputs.update({"lap_belt.seg0.force": 1000.0 * t, "lap_belt.seg1.force": 2000.0 * t})
     fig = F.restraints(_belt_run(outputs, t))
     try:
         fig.canvas.draw()
@@ -187,23 +187,28 @@ def test_regression_belt_segments_keep_their_legend_beside_the_curves():
         box, frame, plot = force.get_legend().get_window_extent(), fig.bbox, force.get_window_extent()
         assert len(force.get_legend().get_texts()) == 8
         assert box.x0 >= plot.x1 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
-        payout = next(a for a in fig.axes if a.get_title() == "belt: payout and pull-in")
-        legend, plot = payout.get_legend().get_window_extent(), payout.get_window_extent()
+        two = next(a for a in fig.axes if a.get_title() == "lap_belt: webbing force")
+        legend, plot = two.get_legend().get_window_extent(), two.get_window_extent()
         assert plot.x0 <= legend.x0 and legend.x1 <= plot.x1
     finally:
         plt.close(fig)
 
 
-def test_regression_payout_panel_names_what_it_shows():
-    """A belt recording payout alone (the side barrier's, negative: webbing drawn in) had one
-    unlabelled curve under "payout and pull-in"; the panel is now named by the one it has."""
+def test_regression_pretensioner_pull_in_drawn_once():
+    """A belt's pull-in is its payout below 0 (max(0, -payout)): drawn once, as the payout,
+    whose panel says so (the US NCAP panel showed the pretensioner's 20 mm twice, as payout -20
+    and pull-in +20); a pull-in recorded without a payout is drawn, named by it."""
     t = np.linspace(0.0, 0.1, 11)
-    for keys, title in ((("payout",), "belt: payout"), (("pull_in",), "belt: pull-in"),
-                        (("payout", "pull_in"), "belt: payout and pull-in")):
-        run = _belt_run({f"belt.{k}": -0.01 * t for k in keys}, t)
+    payout = 0.02 - 0.4 * t
+    for outputs, title, label in (
+            ({"belt.payout": payout, "belt.pull_in": np.maximum(0.0, -payout)}, "belt: payout (below 0: pulled in)",
+             "payout"),
+            ({"belt.payout": payout}, "belt: payout (below 0: pulled in)", "payout"),
+            ({"belt.pull_in": np.maximum(0.0, -payout)}, "belt: pull-in", "pull_in")):
+        run = _belt_run(outputs, t)
         panels = D.restraint_outputs(run.model, run.results)
         assert list(panels) == [title]
-        assert list(panels[title][1]) == list(keys) and panels[title][0] == "mm"
+        assert list(panels[title][1]) == [label] and panels[title][0] == "mm"
 
 
 def test_regression_hinged_seat_back_rotation_and_moment_plotted():

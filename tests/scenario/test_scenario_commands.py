@@ -119,3 +119,15 @@ def test_the_command_leaves_its_heap_out_of_the_exits_collections_once(capsys, m
     capsys.readouterr()
     assert handlers.count(gc.freeze) == 1
     assert gc.get_freeze_count() == frozen
+
+
+def test_reference_a_run_folder_without_criteria_is_named(tmp_path, capsys):
+    """A criteria.csv that is empty or only a header: the file named, exit 2 (compare printed
+    the header line alone and exited 0)."""
+    for name, text in (("a", ""), ("b", "criterion,value,unit,limit,pass\n")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "criteria.csv").write_text(text)
+        assert main(["compare", str(tmp_path / name), str(tmp_path / name)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err.startswith(f"occupant: error: {tmp_path / name / 'criteria.csv'}: no criteria in it")
