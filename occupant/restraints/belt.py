@@ -942,6 +942,14 @@ def _toward(x, y, fallback):
     return (d0 / n, d1 / n, d2 / n) if n >= SAME_POINT else fallback
 
 
+@njit(**JIT_INLINE)
+def _faded(chord, piece, keep):
+    """The direction of a tangent piece whose arc is faded by ``keep`` (``_piece_from``): the
+    chord's, moved by keep towards the piece's."""
+    return (chord[0] + keep * (piece[0] - chord[0]), chord[1] + keep * (piece[1] - chord[1]),
+            chord[2] + keep * (piece[2] - chord[2]))
+
+
 @njit(**JIT_STAGE)
 def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
     """Each segment's length along the belt's path, into its output, and the direction its
@@ -983,15 +991,11 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 i = touching_ends(data, el, out, k, 1, o_pts, p0, True)[0]
                 ea, ta, keep, ga = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
                 if not same_ellipsoid(el, k, n):   # else along the chord, on one body
-                    u1 = _toward(ta, pb, u3)
-                    u1 = (u3[0] + keep * (u1[0] - u3[0]), u3[1] + keep * (u1[1] - u3[1]),
-                          u3[2] + keep * (u1[2] - u3[2]))
+                    u1 = _faded(u3, _toward(ta, pb, u3), keep)
             if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
                 m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
                 eb, tb, keep, gb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
-                u2 = _toward(pa, tb, u3)
-                u2 = (u3[0] + keep * (u2[0] - u3[0]), u3[1] + keep * (u2[1] - u3[1]),
-                      u3[2] + keep * (u2[2] - u3[2]))
+                u2 = _faded(u3, _toward(pa, tb, u3), keep)
             d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
         for g in range(k, n):
             jg = o_pts + 3 * (g - p0)
@@ -1025,6 +1029,16 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
 
 
 @njit(**JIT_STAGE)
+def _moved_to(data, el, out, m, j, link, fx, fy, fz):
+    """The force f (B0) moved from belt point m (its place at out[j]) to ``link`` at that
+    place: -f on m's carrier and geometry in their shares (``add_point_share``), f on link
+    (``_carried_parts``, ``_fade_parts``)."""
+    add_point_share(data, el, m, out[j], out[j + 1], out[j + 2], -fx, -fy, -fz)
+    rx, ry, rz = point_in_link(data, link, out[j], out[j + 1], out[j + 2])
+    add_point_force(data, link, rx, ry, rz, fx, fy, fz)
+
+
+@njit(**JIT_STAGE)
 def _carried_parts(data, el, out, path, s, p0, o_pts, tension, va, vb, apply):
     """Segment s's carried ends (``path_lengths``: ca at its first point a, cb at its last b):
     the length rate they add, -ca . (w_a - v_a) + cb . (w_b - v_b) (w the geometry's part's
@@ -1044,10 +1058,7 @@ def _carried_parts(data, el, out, path, s, p0, o_pts, tension, va, vb, apply):
         rate += sign * part
         if apply:
             f = -sign * tension
-            add_point_share(data, el, m, out[j], out[j + 1], out[j + 2], -f * c0, -f * c1,
-                            -f * c2)
-            rx, ry, rz = point_in_link(data, el.point_link[m], out[j], out[j + 1], out[j + 2])
-            add_point_force(data, el.point_link[m], rx, ry, rz, f * c0, f * c1, f * c2)
+            _moved_to(data, el, out, m, j, el.point_link[m], f * c0, f * c1, f * c2)
             power += f * part
     return rate, power
 
@@ -1073,10 +1084,7 @@ def _fade_parts(data, el, out, path, s, p0, o_pts, tension, apply):
         rate += part
         if apply:
             f = tension
-            add_point_share(data, el, m, out[j], out[j + 1], out[j + 2], -f * g0, -f * g1,
-                            -f * g2)
-            rx, ry, rz = point_in_link(data, link, out[j], out[j + 1], out[j + 2])
-            add_point_force(data, link, rx, ry, rz, f * g0, f * g1, f * g2)
+            _moved_to(data, el, out, m, j, link, f * g0, f * g1, f * g2)
             if el.point_carrier[m] >= 0:
                 power -= f * (g0 * v[0] + g1 * v[1] + g2 * v[2])
             if link >= 0:

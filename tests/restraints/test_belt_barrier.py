@@ -225,15 +225,18 @@ def _with_place(model, place):
     return z
 
 
-def _barrier_points(model, z, lifts):
-    """The barrier's point w at each value of the slide's coordinate."""
+def _barrier_points(model, z, lifts, names="w"):
+    """The belt's points ``names`` (the barrier's w by default) at each value of the slide's
+    coordinate: an array (lifts, 3) per name, or one for the single default."""
     bundle, data = model.bundle(base_table=None), model.make_data()
     i = model.output_names.index
-    points = []
+    rows = []
     for q in lifts:
         evaluate(bundle, data, 0.0, np.array([q]), np.zeros(1), z, 0.0)
-        points.append([data.outputs[i(f"belt.w.{a}")] for a in "xyz"])
-    return np.array(points)
+        rows.append([data.outputs[i(f"belt.{p}.{a}")] for p in names for a in "xyz"])
+    rows = np.array(rows)
+    points = [rows[:, 3 * n:3 * n + 3] for n in range(len(names))]
+    return points[0] if len(names) == 1 else points
 
 
 def test_analytic_barrier_takes_the_way_round_its_place_lies_on():
@@ -336,18 +339,6 @@ def _after(c2=AFTER_C2, r2=AFTER_R2, b=AFTER_B):
     return model, fit_belts(model, [0.0])
 
 
-def _after_points(model, z, slides):
-    """The barrier's point w and the wrap's point s at each slide of the barrier's sphere."""
-    bundle, data = model.bundle(base_table=None), model.make_data()
-    i = model.output_names.index
-    rows = []
-    for q in slides:
-        evaluate(bundle, data, 0.0, np.array([q]), np.zeros(1), z, 0.0)
-        rows.append([data.outputs[i(f"belt.{p}.{a}")] for p in "ws" for a in "xyz"])
-    rows = np.array(rows)
-    return rows[:, :3], rows[:, 3:]
-
-
 def _middle_from(x, c2=AFTER_C2, r2=AFTER_R2, b=AFTER_B):
     """The middle of the wrap over the wrap's sphere (centre c2, radius r2) from x to b (plane
     z = 0), counter-clockwise: half way round from one tangent point to the other."""
@@ -366,7 +357,7 @@ def test_analytic_wraps_after_a_barrier_are_placed_from_its_point():
     line a-b, 10 mm off its sphere (GS1's shoulder wrap off the shoulder, 52 mm at 122.5 ms;
     scenarios/README.md, wayround)."""
     model, z = _after()
-    w, s = (p[0] for p in _after_points(model, z, [0.0]))
+    w, s = (p[0] for p in _barrier_points(model, z, [0.0], "ws"))
     assert np.linalg.norm(w - AFTER_C1) == pytest.approx(R, abs=1e-12)
     assert s == pytest.approx(_middle_from(w), abs=1e-12)
 
@@ -387,7 +378,7 @@ def test_analytic_wraps_after_a_barrier_move_without_a_step_as_it_lets_go():
     model, z = _after(LETGO_C2, LETGO_R2, LETGO_B)
     step = 1e-5
     slides = -np.arange(0.0, 0.1, step)
-    w, s = _after_points(model, z, slides)
+    w, s = _barrier_points(model, z, slides, "ws")
     centres = slides[:, None] * (1.0, 0.0, 0.0) + AFTER_C1
     on = np.abs(np.linalg.norm(w - centres, axis=1) - R) < 1e-9
     last = np.flatnonzero(on)[-1]
