@@ -19,6 +19,7 @@ import pathlib
 import numpy as np
 
 from occupant.dynamics import body_poses
+from occupant.human.builder import proportions
 from occupant.io.toml_files import read_toml
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
@@ -51,7 +52,6 @@ def head_points(model):
     eye's level; the tragion, tragion_below_vertex below the vertex and tragion_behind_head_com
     behind the head's centre of gravity; the eye, at the eye's level (the shell's centre),
     eye_behind_glabella behind the glabella (data/body_proportions.toml, sources there)."""
-    from occupant.human.builder import proportions
     prop, H = proportions(), model.source.header["stature"]
     shell = next(g for g in model.geometries if g.name == "head_shell")
     k = model.marker(shell.marker)
