@@ -578,8 +578,10 @@ def joint_location(kind, seg, lam):
 # 39-7. Above 60 mm the ellipsoid's front falls back to its crown while the skin stays within 10
 # mm of its front to 80 mm up (73 -> 70 at the midline): the belt meets the skin's front lower
 # down and the crown above the bone.
+LAP_BELT_SEMI_Z_05F = 0.0712   # m [E] LAP_BELT_PELVIS's 0.08 x her pelvis flesh 0.1469 / 0.165
 ELLIPSOIDS_05F = {"pelvis": [dict(
-    name="lap_belt_pelvis", center=(0.0071, 0.0, 0.0762 - 0.0712), semi=(0.0772, 0.1428, 0.0712),
+    name="lap_belt_pelvis", semi=(0.0772, 0.1428, LAP_BELT_SEMI_Z_05F),
+    center=(0.0071, 0.0, MARKERS_05F["pelvis"][0]["position"][2] - LAP_BELT_SEMI_Z_05F),
     src="[S] the lap belt's wrap on her pelvis: its crown at her left_asis height, its front fitted "
         "to the open FE HIII 5F's skin 30-60 mm above the H-point (OpenRadioss ModelExchange, "
         "commit 86dbea3, CC BY-NC; derive_hybrid3.py ELLIPSOIDS_05F: rms 11.4 mm); vertical "
