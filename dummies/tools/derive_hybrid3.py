@@ -516,6 +516,39 @@ OVERRIDE_05F = {
                      "mm scaled from the 95M); height above the OC still scaled from the 95M [D]"),
 }
 
+# The 50M's landmarks on its pelvis, in its pelvis frame (origin the H-point). The anterior superior
+# iliac spine (ASIS; the left, the right its mirror image): the pelvis bone's anterior-superior
+# corner, where its iliac crest (124 mm above the H-point at 49-70 mm behind, 126 mm out) turns
+# down into the wing's front edge, rim node 15000280 at (8.9, 108.4, 108.8) mm from the H-point
+# [S: OpenRadioss ModelExchange Safety/Hybrid_III_50th_Percentile/SET_Modelling/
+# Hybrid_III_50TH_0000.rad (SISW 2026, CC BY-NC 4.0, facts only), part 15000001
+# H350_PART_LOW_TORSO_PELVIS_BONE_RG; H-point node 15040164 (joined to the /HPOINT node 15040160),
+# midway between the hip joint nodes 15040168 / 15040176; deck X rearward, Y right, Z up, so
+# x = -X, y = -Y: the deck's axes are the pelvis frame's (its /HPOINT card reads 0, 0, 0; its
+# lumbar joint lies 34.3 deg above rearward of the H-point there as in this file)]. The lap
+# belt's wrap crown stands at its height (occupant.scenario.restraints.lap_belt_pelvis), and the
+# parametric human's lap-belt surface takes it scaled (the same function).
+# The 95M: its open deck (RG_Articulated_Hybrid_III_95TH) is rigid and has the pelvis's flesh
+# shell only (part 15000004 PELVIS), no bone, so its ASIS is the 50M's scaled by the 95M/50M
+# length ratio 1/lambda (the rule every 50M length follows here, region_factors) [D].
+ASIS_50M = (0.0089, 0.1084, 0.1088)   # m, see above
+ASIS_SRC_50M = ("[S] open FE HIII 50M (OpenRadioss ModelExchange, CC BY-NC): the pelvis bone's "
+                "anterior-superior corner, node 15000280, from the H-point node 15040164 "
+                "(derive_hybrid3.py ASIS_50M)")
+
+
+def pelvis_markers(kind):
+    """The [[segment.marker]] landmarks of the pelvis of dummy ``kind``."""
+    if kind == "05f":
+        return MARKERS_05F["pelvis"]
+    if kind == "50m":
+        return [dict(name="left_asis", position=ASIS_50M, src=ASIS_SRC_50M)]
+    f = region_factors("95m")[0]["torso"] / region_factors("50m")[0]["torso"]
+    return [dict(name="left_asis", position=tuple(f * x for x in ASIS_50M),
+                 src=f"[D] the 50M's ASIS x {f:.4f} (95M/50M length ratio): the rigid open FE "
+                     "95M has no pelvis bone (derive_hybrid3.py ASIS_50M)")]
+
+
 # The 5F's landmarks on her own pelvis (not scaled from the 50M), in her pelvis frame (origin the
 # H-point). The anterior superior iliac spine (ASIS; the left, the right its mirror image): the open
 # FE 5F's pelvis bone's anterior-superior corner, where its iliac crest (82.6-89.9 mm above the
@@ -567,7 +600,7 @@ FEMUR_LOAD_CELL_SRC = {
 
 def markers(kind, seg, L):
     """The [[segment.marker]] landmarks of segment ``seg`` (BASE entry, length factor L)."""
-    out = list({"05f": MARKERS_05F}.get(kind, {}).get(seg["name"], []))
+    out = list(pelvis_markers(kind)) if seg["name"] == "pelvis" else []
     if seg["name"] == "upper_leg":
         knee = np.multiply(next(s for s in BASE if s["name"] == "lower_leg")["joint"]["location"], L)
         d = FEMUR_LOAD_CELL[kind]
