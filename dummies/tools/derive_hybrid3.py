@@ -592,6 +592,57 @@ MARKERS_05F = {"pelvis": [dict(name="left_asis", position=(0.0047, 0.0983, 0.076
 # in the knee's hardware, not scaled); the default femur cells read their moments there
 # (occupant.sensors.defaults), so femur My = the knee's torque + d x the femur shear Fx.
 FEMUR_LOAD_CELL = {"50m": 0.1079, "05f": 0.1005, "95m": 0.1173}   # m, see above
+
+# The femur load cell's own axes (the axes its forces and moments are read in), from each deck's
+# cell skew (the /PROP/SPR_GENE of the cell's spring names it; /SKEW/MOV, Dir X: X along N1->N2,
+# Z = X x N1N3, Y = Z x X [S: Radioss reference guide, /SKEW/MOV]): X runs along the femur towards
+# the knee, Y to the right, Z down. Node coordinates in mm, deck X rearward, Y right, Z up [S:
+# OpenRadioss ModelExchange, CC BY-NC 4.0, facts only]:
+# - 50M (SET_Modelling/Hybrid_III_50TH_0000.rad): the left cell's spring property 15000107
+#   H350_PROP_FEMUR_L_RIGID_SPR names skew 15000067 H350_SKEW_LEFT_UPPER_LOADCELL, nodes
+#   15040396 / 15040399 / 15040398 (the right cell's, 15000068, is parallel to it).
+# - 5F (Hybrid_III_05TH_0000.rad): property 15000062 H305_PROP_FEMUR_L_RIGID_SPR, skew 15000034
+#   H305_FEMUR_L_RGID_SPR_1, nodes 15005551 / 15006423 / 15006424.
+# - 95M (RG_Articulated_Hybrid_III_95TH_0000.rad): property 15000033 FEMUR_L RIGID SPR, skew
+#   15000037 LEFT RG SPR SKEW, nodes 15005258 / 15005410 / 15005411: along the hip-knee line
+#   within 0.01 deg (computed as below), so its cell keeps the femur's axes.
+# The hip and knee nodes are FEMUR_LOAD_CELL's. In the file's femur frame (z from the knee to the
+# hip, y to the left, x = y x z) the cell's axes (z = -X, y = -Y, x = y x z) are turned 3.6 deg
+# about y and -1.3 deg about x for the 50M (its cell axis is 3.8 deg off the line: the deck's
+# thighs splay 1.3 deg outward, its cell's axes stay in the deck's x-z plane) and -8.6 deg about
+# y for the 5F: in the seated dummy the 50M's cell axis points 3.6 deg lower towards the knee than
+# the hip-knee line, the 5F's 8.6 deg higher [D, from the [S] nodes].
+FEMUR_CELL_NODES = {   # mm: hip, knee, skew N1, N2, N3
+    "50m": ((-120.0, 82.69, 120.0), (-513.51465, 73.61343, 176.10913),
+            (-406.36908, 73.60724, 162.95451), (-416.33817, 73.60720, 163.74071),
+            (-406.36917, 83.60724, 162.95384)),
+    "05f": ((-306.0, -685.83, 341.0), (-647.05428, -685.83001, 366.25906),
+            (-547.26160, -685.83, 352.75322), (-549.21190, -685.83, 353.19632),
+            (-547.26160, -683.83, 352.75322)),
+}
+
+
+def femur_cell_orientation_deg(kind):
+    """The left femur load cell's axes in the upper leg's frame as x-y-z angles (deg; the
+    convention of orientation_deg), from FEMUR_CELL_NODES; None where the cell's axes are the
+    femur's."""
+    if kind not in FEMUR_CELL_NODES:
+        return None
+    hip, knee, n1, n2, n3 = (np.asarray(v, float) for v in FEMUR_CELL_NODES[kind])
+
+    def unit(v):
+        return v / np.linalg.norm(v)
+    z = unit(hip - knee)
+    left = np.array([0.0, -1.0, 0.0])
+    y = unit(left - (left @ z) * z)
+    F = np.column_stack([np.cross(y, z), y, z])
+    X = unit(n2 - n1)
+    Z = unit(np.cross(X, n3 - n1))
+    zc, yc = -X, -np.cross(Z, X)
+    R = F.T @ np.column_stack([np.cross(yc, zc), yc, zc])   # = Rx(a) Ry(b) Rz(c)
+    deg = np.degrees([math.atan2(-R[1, 2], R[2, 2]), math.asin(R[0, 2]),
+                      math.atan2(-R[0, 1], R[0, 0])])
+    return np.round(deg, 2) + 0.0   # to 0.01 deg, the nodes' precision (no -0.0)
 FEMUR_LOAD_CELL_SRC = {
     "50m": "open FE HIII 50M, spring 15059099 (D0FEMRLE00H3FO) vs the knee joint spring 15059126",
     "05f": "open FE HIII 5F, spring 15005364 (Left Femur) vs the knee joint spring 15005372",
@@ -605,6 +656,7 @@ def markers(kind, seg, L):
         knee = np.multiply(next(s for s in BASE if s["name"] == "lower_leg")["joint"]["location"], L)
         d = FEMUR_LOAD_CELL[kind]
         out.append(dict(name="femur_load_cell", position=knee + (0.0, 0.0, d),
+                        orient=femur_cell_orientation_deg(kind),
                         src=f"[S] the femur load cell's measuring point, {1000 * d:.1f} mm above "
                             f"the knee's pivot on the hip-knee line ({FEMUR_LOAD_CELL_SRC[kind]}, "
                             "OpenRadioss ModelExchange, CC BY-NC; derive_hybrid3.py FEMUR_LOAD_CELL)"))
@@ -882,6 +934,9 @@ def write(kind):
         for mk in markers(kind, s, L):
             out += ["[[segment.marker]]", f'name = "{mk["name"]}"',
                     f"position = {fmt(mk['position'], 4)}  # m; {mk['src']}"]
+            if mk.get("orient") is not None:
+                out.append(f"orientation_deg = {fmt(mk['orient'], 3)}  # x-y-z; [D] the cell's own "
+                           "axes, its deck's skew (derive_hybrid3.py FEMUR_CELL_NODES)")
     path = HERE / f"{name}.toml"
     path.write_text("\n".join(out) + "\n")
     return path
