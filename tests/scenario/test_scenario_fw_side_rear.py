@@ -806,6 +806,25 @@ def test_reference_lap_belt_pelvis_crown_at_the_hybrid3_asis(scenario):
         assert r @ r > 1.0
 
 
+@pytest.mark.parametrize("own", [True, False])
+def test_reference_lap_belt_pelvis_crown_at_the_own_or_the_50m_scaled_asis(own):
+    """The ASIS lives in the dummy files only: lap_belt_pelvis puts its crown at the occupant's
+    own left_asis height (the 95M's, the 50M's scaled in its file by the 95M/50M length ratio:
+    116.7 mm), and without one (the parametric human) at the 50M file's marker (reference_asis,
+    HYBRID3_50M_ASIS) scaled by the pelvis flesh's depth, 0.177 / 0.165 (116.71 mm)."""
+    from occupant.human import load_dummy
+    from occupant.scenario.restraints import lap_belt_pelvis, reference_asis
+    assert reference_asis() == HYBRID3_50M_ASIS
+    asm = load_dummy("hybrid3_95m").source
+    if not own:
+        del asm.markers["left_asis"]
+    shape = asm.geometries[lap_belt_pelvis(asm, None, "restraints.belt")]
+    frame = asm.markers[shape.marker]
+    expected = 0.1167 if own else 0.177 / 0.165 * HYBRID3_50M_ASIS[2]
+    assert frame.part == "pelvis"
+    assert frame.position[2] + shape.semi_axes[2] == pytest.approx(expected, abs=1e-9)
+
+
 @pytest.mark.parametrize("which", ["belted", "ncap", "full_width"])
 def test_reference_lap_belt_stays_below_the_asis(request, which):
     """Over the whole run the lap belt's three wraps on the pelvis lie below the height of the
