@@ -30,9 +30,10 @@ def default_sensors(model):
     of the lower leg on the femur) with moments about each upper leg's ``femur_load_cell``
     marker, on the femur d above the knee's pivot (the open FE decks' cell, the dummy files),
     and components along that marker's axes (the decks' cell skews: the 50M's turned 3.6 deg
-    and the 5F's -8.6 deg about the femur's y from the hip-knee line, the 95M's along it), so
-    femur My is the knee hinge's own torque (friction, damping) plus d times the shear Fx
-    across the cell's axis, and Fz the load along that axis."""
+    about the femur's y and -1.3 deg about its x from the hip-knee line, the 5F's -8.6 deg about
+    y, the 95M's along the line). In the femur's axes the moment about y there is the knee
+    hinge's own torque (friction, damping) plus d times the shear Fx; the cell reads that load
+    along its own axes (its My the femur's for a pure pitch, the 5F's)."""
     if dummy_code(model.name) == "00":
         raise SensorError(f"default_sensors: no default sensor set for model '{model.name}' "
                           f"(known: {', '.join(DUMMY_CODES)})")
