@@ -588,9 +588,10 @@ MARKERS_05F = {"pelvis": [dict(name="left_asis", position=(0.0047, 0.0983, 0.076
 #   "Left HIP" spring 15005174, node 15005209 at (-289.0, -700.0, 341.0): 117.3 mm along the
 #   440.6 mm line, 5.5 mm outboard of it (its skew 15000037 along the line).
 # The few mm off the line differ in direction from deck to deck and are not carried: the cell's
-# point is put on this file's femur axis, its axes the deck's cell axes (FEMUR_CELL_NODES). d is each deck's own (a distance
-# in the knee's hardware, not scaled); the default femur cells read their moments there
-# (occupant.sensors.defaults), so femur My = the knee's torque + d x the femur shear Fx.
+# point is put on this file's femur axis, its axes the deck's cell axes (FEMUR_CELL_NODES). d is
+# each deck's own (a distance in the knee's hardware, not scaled); the default femur cells read
+# their moments there (occupant.sensors.defaults): in the femur's axes My = the knee's torque +
+# d x the femur shear Fx, read along the cell's axes.
 FEMUR_LOAD_CELL = {"50m": 0.1079, "05f": 0.1005, "95m": 0.1173}   # m, see above
 
 # The femur load cell's own axes (the axes its forces and moments are read in), from each deck's
