@@ -516,6 +516,39 @@ OVERRIDE_05F = {
                      "mm scaled from the 95M); height above the OC still scaled from the 95M [D]"),
 }
 
+# The 50M's landmarks on its pelvis, in its pelvis frame (origin the H-point). The anterior superior
+# iliac spine (ASIS; the left, the right its mirror image): the pelvis bone's anterior-superior
+# corner, where its iliac crest (124 mm above the H-point at 49-70 mm behind, 126 mm out) turns
+# down into the wing's front edge, rim node 15000280 at (8.9, 108.4, 108.8) mm from the H-point
+# [S: OpenRadioss ModelExchange Safety/Hybrid_III_50th_Percentile/SET_Modelling/
+# Hybrid_III_50TH_0000.rad (SISW 2026, CC BY-NC 4.0, facts only), part 15000001
+# H350_PART_LOW_TORSO_PELVIS_BONE_RG; H-point node 15040164 (joined to the /HPOINT node 15040160),
+# midway between the hip joint nodes 15040168 / 15040176; deck X rearward, Y right, Z up, so
+# x = -X, y = -Y: the deck's axes are the pelvis frame's (its /HPOINT card reads 0, 0, 0; its
+# lumbar joint lies 34.3 deg above rearward of the H-point there as in this file)]. The lap
+# belt's wrap crown stands at its height (occupant.scenario.restraints.lap_belt_pelvis), and the
+# parametric human's lap-belt surface takes it scaled (the same function).
+# The 95M: its open deck (RG_Articulated_Hybrid_III_95TH) is rigid and has the pelvis's flesh
+# shell only (part 15000004 PELVIS), no bone, so its ASIS is the 50M's scaled by the 95M/50M
+# length ratio 1/lambda (the rule every 50M length follows here, region_factors) [D].
+ASIS_50M = (0.0089, 0.1084, 0.1088)   # m, see above
+ASIS_SRC_50M = ("[S] open FE HIII 50M (OpenRadioss ModelExchange, CC BY-NC): the pelvis bone's "
+                "anterior-superior corner, node 15000280, from the H-point node 15040164 "
+                "(derive_hybrid3.py ASIS_50M)")
+
+
+def pelvis_markers(kind):
+    """The [[segment.marker]] landmarks of the pelvis of dummy ``kind``."""
+    if kind == "05f":
+        return MARKERS_05F["pelvis"]
+    if kind == "50m":
+        return [dict(name="left_asis", position=ASIS_50M, src=ASIS_SRC_50M)]
+    f = region_factors("95m")[0]["torso"] / region_factors("50m")[0]["torso"]
+    return [dict(name="left_asis", position=tuple(f * x for x in ASIS_50M),
+                 src=f"[D] the 50M's ASIS x {f:.4f} (95M/50M length ratio): the rigid open FE "
+                     "95M has no pelvis bone (derive_hybrid3.py ASIS_50M)")]
+
+
 # The 5F's landmarks on her own pelvis (not scaled from the 50M), in her pelvis frame (origin the
 # H-point). The anterior superior iliac spine (ASIS; the left, the right its mirror image): the open
 # FE 5F's pelvis bone's anterior-superior corner, where its iliac crest (82.6-89.9 mm above the
@@ -611,10 +644,62 @@ ELLIPSOIDS_05F = {"pelvis": [dict(
 #   "Left HIP" spring 15005174, node 15005209 at (-289.0, -700.0, 341.0): 117.3 mm along the
 #   440.6 mm line, 5.5 mm outboard of it (its skew 15000037 along the line).
 # The few mm off the line differ in direction from deck to deck and are not carried: the cell's
-# point is put on this file's femur axis, its axes the femur's. d is each deck's own (a distance
-# in the knee's hardware, not scaled); the default femur cells read their moments there
-# (occupant.sensors.defaults), so femur My = the knee's torque + d x the femur shear Fx.
+# point is put on this file's femur axis, its axes the deck's cell axes (FEMUR_CELL_NODES). d is
+# each deck's own (a distance in the knee's hardware, not scaled); the default femur cells read
+# their moments there (occupant.sensors.defaults): in the femur's axes My = the knee's torque +
+# d x the femur shear Fx, read along the cell's axes.
 FEMUR_LOAD_CELL = {"50m": 0.1079, "05f": 0.1005, "95m": 0.1173}   # m, see above
+
+# The femur load cell's own axes (the axes its forces and moments are read in), from each deck's
+# cell skew (the /PROP/SPR_GENE of the cell's spring names it; /SKEW/MOV, Dir X: X along N1->N2,
+# Z = X x N1N3, Y = Z x X [S: Radioss reference guide, /SKEW/MOV]): X runs along the femur towards
+# the knee, Y to the right, Z down. Node coordinates in mm, deck X rearward, Y right, Z up [S:
+# OpenRadioss ModelExchange, CC BY-NC 4.0, facts only]:
+# - 50M (SET_Modelling/Hybrid_III_50TH_0000.rad): the left cell's spring property 15000107
+#   H350_PROP_FEMUR_L_RIGID_SPR names skew 15000067 H350_SKEW_LEFT_UPPER_LOADCELL, nodes
+#   15040396 / 15040399 / 15040398 (the right cell's, 15000068, is parallel to it).
+# - 5F (Hybrid_III_05TH_0000.rad): property 15000062 H305_PROP_FEMUR_L_RIGID_SPR, skew 15000034
+#   H305_FEMUR_L_RGID_SPR_1, nodes 15005551 / 15006423 / 15006424.
+# - 95M (RG_Articulated_Hybrid_III_95TH_0000.rad): property 15000033 FEMUR_L RIGID SPR, skew
+#   15000037 LEFT RG SPR SKEW, nodes 15005258 / 15005410 / 15005411: along the hip-knee line
+#   within 0.01 deg (computed as below), so its cell keeps the femur's axes.
+# The hip and knee nodes are FEMUR_LOAD_CELL's. In the file's femur frame (z from the knee to the
+# hip, y to the left, x = y x z) the cell's axes (z = -X, y = -Y, x = y x z) are turned 3.6 deg
+# about y and -1.3 deg about x for the 50M (its cell axis is 3.8 deg off the line: the deck's
+# thighs splay 1.3 deg outward, its cell's axes stay in the deck's x-z plane) and -8.6 deg about
+# y for the 5F: in the seated dummy the 50M's cell axis points 3.6 deg lower towards the knee than
+# the hip-knee line, the 5F's 8.6 deg higher [D, from the [S] nodes].
+FEMUR_CELL_NODES = {   # mm: hip, knee, skew N1, N2, N3
+    "50m": ((-120.0, 82.69, 120.0), (-513.51465, 73.61343, 176.10913),
+            (-406.36908, 73.60724, 162.95451), (-416.33817, 73.60720, 163.74071),
+            (-406.36917, 83.60724, 162.95384)),
+    "05f": ((-306.0, -685.83, 341.0), (-647.05428, -685.83001, 366.25906),
+            (-547.26160, -685.83, 352.75322), (-549.21190, -685.83, 353.19632),
+            (-547.26160, -683.83, 352.75322)),
+}
+
+
+def femur_cell_orientation_deg(kind):
+    """The left femur load cell's axes in the upper leg's frame as x-y-z angles (deg; the
+    convention of orientation_deg), from FEMUR_CELL_NODES; None where the cell's axes are the
+    femur's."""
+    if kind not in FEMUR_CELL_NODES:
+        return None
+    hip, knee, n1, n2, n3 = (np.asarray(v, float) for v in FEMUR_CELL_NODES[kind])
+
+    def unit(v):
+        return v / np.linalg.norm(v)
+    z = unit(hip - knee)
+    left = np.array([0.0, -1.0, 0.0])
+    y = unit(left - (left @ z) * z)
+    F = np.column_stack([np.cross(y, z), y, z])
+    X = unit(n2 - n1)
+    Z = unit(np.cross(X, n3 - n1))
+    zc, yc = -X, -np.cross(Z, X)
+    R = F.T @ np.column_stack([np.cross(yc, zc), yc, zc])   # = Rx(a) Ry(b) Rz(c)
+    deg = np.degrees([math.atan2(-R[1, 2], R[2, 2]), math.asin(R[0, 2]),
+                      math.atan2(-R[0, 1], R[0, 0])])
+    return np.round(deg, 2) + 0.0   # to 0.01 deg, the nodes' precision (no -0.0)
 FEMUR_LOAD_CELL_SRC = {
     "50m": "open FE HIII 50M, spring 15059099 (D0FEMRLE00H3FO) vs the knee joint spring 15059126",
     "05f": "open FE HIII 5F, spring 15005364 (Left Femur) vs the knee joint spring 15005372",
@@ -623,11 +708,12 @@ FEMUR_LOAD_CELL_SRC = {
 
 def markers(kind, seg, L):
     """The [[segment.marker]] landmarks of segment ``seg`` (BASE entry, length factor L)."""
-    out = list({"05f": MARKERS_05F}.get(kind, {}).get(seg["name"], []))
+    out = list(pelvis_markers(kind)) if seg["name"] == "pelvis" else []
     if seg["name"] == "upper_leg":
         knee = np.multiply(next(s for s in BASE if s["name"] == "lower_leg")["joint"]["location"], L)
         d = FEMUR_LOAD_CELL[kind]
         out.append(dict(name="femur_load_cell", position=knee + (0.0, 0.0, d),
+                        orient=femur_cell_orientation_deg(kind),
                         src=f"[S] the femur load cell's measuring point, {1000 * d:.1f} mm above "
                             f"the knee's pivot on the hip-knee line ({FEMUR_LOAD_CELL_SRC[kind]}, "
                             "OpenRadioss ModelExchange, CC BY-NC; derive_hybrid3.py FEMUR_LOAD_CELL)"))
@@ -907,6 +993,9 @@ def write(kind):
         for mk in markers(kind, s, L):
             out += ["[[segment.marker]]", f'name = "{mk["name"]}"',
                     f"position = {fmt(mk['position'], 4)}  # m; {mk['src']}"]
+            if mk.get("orient") is not None:
+                out.append(f"orientation_deg = {fmt(mk['orient'], 3)}  # x-y-z; [D] the cell's own "
+                           "axes, its deck's skew (derive_hybrid3.py FEMUR_CELL_NODES)")
     path = HERE / f"{name}.toml"
     path.write_text("\n".join(out) + "\n")
     return path

@@ -85,6 +85,6 @@ def assemble(name, segments):
         for e in s.ellipsoids:
             marker = asm.add(Marker(f"{e.name}_frame", s.name, e.center, e.R_segment_ellipsoid))
             asm.add(Ellipsoid(e.name, marker.name, e.semi_axes))
-        for marker, position in s.markers.items():
-            asm.add(Marker(marker, s.name, position))
+        for marker, m in s.markers.items():
+            asm.add(Marker(marker, s.name, m.position, m.R_segment_marker))
     return asm

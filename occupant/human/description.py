@@ -35,7 +35,7 @@ LINEAR_KEYS = ("table", "lower", "upper")
 ANGULAR_ONLY = ("table_deg", "lower_deg", "upper_deg", "reference_deg", "friction_speed_deg",
                 "friction_g")
 ELLIPSOID_KEYS = {"name": str, "center": list, "semi_axes": list, "orientation_deg": list}
-MARKER_KEYS = {"name": str, "position": list}
+MARKER_KEYS = {"name": str, "position": list, "orientation_deg": list}
 ROOT_KINDS = ("free", "fixed")
 CHILD_KINDS = ("spherical", "revolute", "prismatic", "universal", "fixed")
 AXIS_KINDS = ("revolute", "prismatic")  # joints that take an axis
@@ -73,6 +73,15 @@ class EllipsoidSpec:
 
 
 @dataclass
+class MarkerSpec:
+    """A landmark on a segment (``[[segment.marker]]``): its origin (m) in the segment frame and,
+    where the file gives ``orientation_deg``, its axes (a sensor mounted at an angle reads along
+    them, occupant.sensors); None: the segment's axes."""
+    position: np.ndarray                  # (3,) m in the segment frame
+    R_segment_marker: np.ndarray | None = None
+
+
+@dataclass
 class Segment:
     name: str
     parent: str | None
@@ -85,7 +94,7 @@ class Segment:
     axis: np.ndarray | None = None  # (3,) unit axis of a revolute/prismatic joint, parent = child frame at q = 0
     resistances: list = field(default_factory=list)
     ellipsoids: list = field(default_factory=list)
-    markers: dict = field(default_factory=dict)   # name -> (3,) m, a landmark in the segment frame
+    markers: dict = field(default_factory=dict)   # name -> MarkerSpec, a landmark on the segment
 
 
 def rotation_xyz(angles):
@@ -236,7 +245,9 @@ def _parse_segment(c, s, p, root):
         mname = c.string(m, "name", mp, required=True)
         if mname in markers:
             c.fail(f"{mp}.name", f"marker '{mname}' is defined twice", "unique marker names")
-        markers[mname] = c.vector(m, "position", mp, required=True)
+        orient = c.vector(m, "orientation_deg", mp, default=None)
+        markers[mname] = MarkerSpec(c.vector(m, "position", mp, required=True),
+                                    None if orient is None else rotation_xyz(np.radians(orient)))
     return Segment(name=name, parent=s.get("parent"), mass=mass, com=com, inertia=inertia,
                    joint_name=jname, joint_kind=jkind, location=location, axis=axis,
                    resistances=resist, ellipsoids=ells, markers=markers)
@@ -326,8 +337,10 @@ def mirror_segment(seg, mirrored):
         s.ellipsoids = [EllipsoidSpec(f"{side}_{e.name}", e.center.copy(), e.semi_axes.copy(),
                                       e.R_segment_ellipsoid.copy()) for e in seg.ellipsoids]
         s.resistances = [Resistance(**vars(r)) for r in seg.resistances]
-        s.markers = {f"{side}_{k}": (MIRROR @ x if side == "right" else x.copy())
-                     for k, x in seg.markers.items()}
+        s.markers = {f"{side}_{k}": (MarkerSpec(MIRROR @ m.position, None if m.R_segment_marker is None
+                                                else MIRROR @ m.R_segment_marker @ MIRROR)
+                                     if side == "right" else MarkerSpec(m.position.copy(), m.R_segment_marker))
+                     for k, m in seg.markers.items()}
         if side == "right":
             s.com = MIRROR @ seg.com
             s.location = MIRROR @ seg.location

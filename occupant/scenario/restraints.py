@@ -2,6 +2,7 @@
 and how each is built into the occupant's assembly before it is compiled (``build_belt``,
 ``build_airbag``). A declared restraint that is disabled is said in the run's notes.
 """
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -114,30 +115,35 @@ PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Aut
 # pressed the pelvis down into the cushion (us_ncap_frontal_56: 10 kN downward, the pelvis sank 92
 # mm and bottomed the cushion): the belt wraps this smaller ellipsoid instead, whose crown stands
 # at the height of the dummy's anterior superior iliac spines (ASIS), so that the belt lies on the
-# front of the pelvis and never above the ASIS. The ASIS: the pelvis bone's anterior-superior
-# corners, where its iliac crest turns down into the wing's front edge, 8.9 mm ahead of, 108.4 mm
-# either side of and 108.8 mm above the H-point [S: the open FE Hybrid III 50th, OpenRadioss
-# ModelExchange Safety/Hybrid_III_50th_Percentile (SISW 2026, CC BY-NC 4.0, facts only), part
-# H350_PART_LOW_TORSO_PELVIS_BONE_RG, rim node 15000280, from the H-point (nodes 15040160/15040164)
-# midway between the hip joint nodes; the deck's axes are the pelvis frame's: its lumbar joint lies
-# 34.3 deg above rearward of the H-point there as here]. The deck's sled example lays its lap belt
-# across them with its middle 8-12 mm below and 55-66 mm in front of them [S: the same,
-# example_h350_sled_belt_0000.inc]. Fore-aft place and semi-axes [E] (the earlier ellipsoid,
+# front of the pelvis and never above the ASIS. The ASIS: the pelvis's ASIS_MARKER in the dummy
+# file (the 50M's 108.8 mm above its H-point, from the open FE Hybrid III 50th, the 5F's from
+# hers: dummies/tools/derive_hybrid3.py gives each with its source); the open FE 50M's sled
+# example lays its lap belt across them with its middle 8-12 mm below and 55-66 mm in front of
+# them [S: OpenRadioss ModelExchange Safety/Hybrid_III_50th_Percentile, example_h350_sled_belt_
+# 0000.inc, CC BY-NC 4.0, facts only]. Fore-aft place and semi-axes [E] (the earlier ellipsoid,
 # centred 30 mm below the H-point, kept its crown near a human-regression ASIS 0.07 m above the
 # hips, Bell, Pedersen and Brand, J Biomech 23 (1990) 617 [C]). Other occupants: scaled by their
 # pelvis flesh's fore-aft semi-axis over the 50th male's 0.165 m (dummies/hybrid3_50m.toml), the
-# crown at the height of their own ASIS where their file has it (ASIS_MARKER on the pelvis: the
-# 5th female's, dummies/hybrid3_05f.toml).
-LAP_BELT_PELVIS = {"asis_height": 0.1088, "ahead": 0.02, "semi_axes": (0.15, 0.17, 0.08),
-                   "flesh_depth": 0.165}
+# crown at the height of their own ASIS where their file has it on the pelvis, else at the
+# REFERENCE_DUMMY's scaled likewise (the parametric human).
+LAP_BELT_PELVIS = {"ahead": 0.02, "semi_axes": (0.15, 0.17, 0.08), "flesh_depth": 0.165}
 ASIS_MARKER = "left_asis"
+REFERENCE_DUMMY = "hybrid3_50m"   # the dummy LAP_BELT_PELVIS is drawn for
+
+
+@functools.lru_cache(maxsize=None)
+def reference_asis():
+    """The REFERENCE_DUMMY's ASIS_MARKER (m, in its pelvis frame), read from its dummy file."""
+    from occupant.human.loader import load_description
+    _, segments = load_description(REFERENCE_DUMMY)
+    return tuple(next(s for s in segments if s.name == "pelvis").markers[ASIS_MARKER].position)
 
 
 def lap_belt_pelvis(asm, c, path):
     """The name of the ellipsoid the lap belt wraps: ``lap_belt_pelvis`` when the occupant (or
     the scenario's [[occupant.ellipsoid]]) has it, else one added to the part of the occupant's
     ``pelvis_flesh`` from LAP_BELT_PELVIS scaled to that flesh, its crown at the height of the
-    occupant's ASIS_MARKER on that part if it has one."""
+    occupant's ASIS_MARKER on that part if it has one, else at the REFERENCE_DUMMY's scaled."""
     from occupant.modeling import Ellipsoid, Marker
     name = "lap_belt_pelvis"
     if name in asm.geometries:
@@ -149,7 +155,7 @@ def lap_belt_pelvis(asm, c, path):
     scale = flesh.semi_axes[0] / LAP_BELT_PELVIS["flesh_depth"]
     part = asm.markers[flesh.marker].part
     centre = (LAP_BELT_PELVIS["ahead"], 0.0,
-              LAP_BELT_PELVIS["asis_height"] - LAP_BELT_PELVIS["semi_axes"][2])   # crown at the ASIS
+              reference_asis()[2] - LAP_BELT_PELVIS["semi_axes"][2])   # crown at the ASIS
     centre = [scale * x for x in centre]
     asis = asm.markers.get(ASIS_MARKER)
     if asis is not None and asis.part == part:

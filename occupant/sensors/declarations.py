@@ -143,7 +143,9 @@ class LoadCell(_OnSegment):
 
     The reading is the load exerted *on* ``body`` (the joint's parent or child segment) by the
     segment on the other side of the joint, moments taken about ``point`` (segment frame of
-    ``body``; ``None``: the joint centre), components in ``body``'s J211 axes. J211 wants the
+    ``body``; ``None``: the joint centre), components in ``body``'s J211 axes; given by a
+    ``marker`` instead, about the marker's origin and in its axes (J211 polarity), so a cell
+    mounted at an angle to its segment carries its own orientation. J211 wants the
     load on the part above the cell in the standing posture, so ``body`` is that part: the head
     for the upper neck (Fz > 0 tension, My > 0 flexion), the upper leg for a femur cell read
     across the knee (Fz < 0 compression). Mass between the joint and ``point`` is neglected

@@ -17,8 +17,9 @@ __all__ = ["default_sensors", "UPPER_NECK_LOAD_CELL_OFFSET", "FEMUR_LOAD_CELL_MA
 #: 50M and 95M alike, as occupant.injury.criteria.OC_OFFSET).
 UPPER_NECK_LOAD_CELL_OFFSET = 0.01778  # m
 
-#: The femur cells' measuring point: the upper leg's marker of that name in the dummy files
-#: (dummies/tools/derive_hybrid3.py FEMUR_LOAD_CELL gives its place and source).
+#: The femur cells' measuring point and axes: the upper leg's marker of that name in the dummy
+#: files (dummies/tools/derive_hybrid3.py FEMUR_LOAD_CELL and FEMUR_CELL_NODES give its place,
+#: its orientation and their sources).
 FEMUR_LOAD_CELL_MARKER = "{side}_femur_load_cell"
 
 
@@ -28,7 +29,11 @@ def default_sensors(model):
     and the femur's distal end at the knee; the femur cells are read across the knee (the load
     of the lower leg on the femur) with moments about each upper leg's ``femur_load_cell``
     marker, on the femur d above the knee's pivot (the open FE decks' cell, the dummy files),
-    so femur My is the knee hinge's own torque (friction, damping) plus d times the shear Fx."""
+    and components along that marker's axes (the decks' cell skews: the 50M's turned 3.6 deg
+    about the femur's y and -1.3 deg about its x from the hip-knee line, the 5F's -8.6 deg about
+    y, the 95M's along the line). In the femur's axes the moment about y there is the knee
+    hinge's own torque (friction, damping) plus d times the shear Fx; the cell reads that load
+    along its own axes (its My the femur's for a pure pitch, the 5F's)."""
     if dummy_code(model.name) == "00":
         raise SensorError(f"default_sensors: no default sensor set for model '{model.name}' "
                           f"(known: {', '.join(DUMMY_CODES)})")

@@ -179,9 +179,10 @@ def _point_in_link(model, sensor, b, point, marker, what):
     return R_ls @ np.asarray(point, float) + p_ls
 
 
-def _to_j211(model, b, vec_link):
-    """(n, 3) link-coordinate vectors of body b -> segment axes with J211 polarity."""
-    R_ls, _ = segment_frame(model, b)
+def _to_j211(model, b, vec_link, marker=None):
+    """(n, 3) link-coordinate vectors of body b -> segment axes with J211 polarity; with
+    ``marker`` (a marker on b) that marker's axes instead (a sensor mounted at an angle)."""
+    R_ls = segment_frame(model, b)[0] if marker is None else model.marker_R[model.marker(marker)]
     return (vec_link @ R_ls) * _TO_J211
 
 
@@ -232,8 +233,8 @@ def _load_cell(model, s, st):
     r = _point_in_link(model, s, b, s.point, s.marker, "")
     if r is not None:  # M_r = M_o + (o - r) x F
         moment = moment + np.cross(origin - r, force)
-    return [("force", "N", "FO", _AXES, _to_j211(model, b, force)),
-            ("moment", "N*m", "MO", _AXES, _to_j211(model, b, moment))]
+    return [("force", "N", "FO", _AXES, _to_j211(model, b, force, s.marker)),
+            ("moment", "N*m", "MO", _AXES, _to_j211(model, b, moment, s.marker))]
 
 
 def _displacement(model, s, st, first_only=False):

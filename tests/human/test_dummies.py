@@ -314,23 +314,35 @@ def test_reference_95m_occiput_bounds_the_back_of_the_head_shell():
 
 
 def test_reference_markers_mirror_and_are_named_once(tmp_path):
-    """A [[segment.marker]] is a landmark on its segment's part: the 5F's left_asis on her
-    pelvis as her file gives it; on a mirrored segment the left_ copy as given and the right_ its
-    mirror image (y -> -y); a name given twice on a segment is refused with the file and the key."""
+    """A [[segment.marker]] is a landmark on its segment's part: the 5F's, 50M's and 95M's
+    left_asis on the pelvis as their files give them (no axes given: the segment's); its
+    orientation_deg, x-y-z angles as an ellipsoid's, gives its axes; on a mirrored segment the
+    left_ copy as given and the right_ its mirror image (y -> -y, axes M R M); a name given twice
+    on a segment is refused with the file and the key."""
     from occupant.human.errors import DummyFileError
     from occupant.io.toml_files import resolve_shipped
-    asis = load_dummy("hybrid3_05f").source.markers["left_asis"]
-    assert asis.part == "pelvis" and np.allclose(asis.position, [0.0047, 0.0983, 0.0762])
+    for dummy, position in (("hybrid3_05f", [0.0047, 0.0983, 0.0762]), ("hybrid3_50m", [0.0089, 0.1084, 0.1088]),
+                            ("hybrid3_95m", [0.009545, 0.1163, 0.1167])):
+        asis = load_dummy(dummy).source.markers["left_asis"]
+        assert asis.part == "pelvis" and np.allclose(asis.position, position, rtol=0, atol=1e-12)
+        assert np.array_equal(asis.rotation, np.eye(3))
     text = resolve_shipped("hybrid3_05f", "dummies", "dummy").read_text()
-    knee = '[[segment.marker]]\nname = "knee_front"\nposition = [0.05, 0.01, -0.3]\n'
+    knee = ('[[segment.marker]]\nname = "knee_front"\nposition = [0.05, 0.01, -0.3]\n'
+            'orientation_deg = [10.0, 20.0, 30.0]\n')
     old = '[[segment.ellipsoid]]\nname = "thigh_shell"'
     assert old in text
     path = tmp_path / "d.toml"
     path.write_text(text.replace(old, knee + old))
     markers = load_dummy(str(path)).source.markers
-    for side, y in (("left", 0.01), ("right", -0.01)):
+    a, b, c = np.radians([10.0, 20.0, 30.0])
+    Rx = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
+    Ry = np.array([[np.cos(b), 0, np.sin(b)], [0, 1, 0], [-np.sin(b), 0, np.cos(b)]])
+    Rz = np.array([[np.cos(c), -np.sin(c), 0], [np.sin(c), np.cos(c), 0], [0, 0, 1]])
+    M = np.diag([1.0, -1.0, 1.0])
+    for side, y, R in (("left", 0.01, Rx @ Ry @ Rz), ("right", -0.01, M @ Rx @ Ry @ Rz @ M)):
         assert markers[f"{side}_knee_front"].part == f"{side}_upper_leg"
         assert np.allclose(markers[f"{side}_knee_front"].position, [0.05, y, -0.3])
+        np.testing.assert_allclose(markers[f"{side}_knee_front"].rotation, R, atol=1e-15)
     path.write_text(text.replace(old, knee + knee + old))
     with pytest.raises(DummyFileError) as err:
         load_description(str(path))

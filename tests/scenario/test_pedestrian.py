@@ -254,7 +254,7 @@ LOWER_LEG_PAIRS = ("right_shank_shell__bumper", "right_foot_shell__bumper", "rig
 
 def _lower_leg_on_femur(m, res, k):
     """Newton-Euler free body of the right lower leg and foot at sample k: the moment (J211 axes
-    of the femur, about the femur cell's point) of their load on the femur, sum of r x F of the
+    of the femur cell, its marker's, about the cell's point) of their load on the femur, sum of r x F of the
     bumper on the shank minus the rate of their angular momentum about that point,
     m (r - cell) x (a - g) + d(I w)/dt, from central differences of the recorded centres of mass
     and body poses. Also the bumper's own share, r x F, on the femur's x axis."""
@@ -278,14 +278,16 @@ def _lower_leg_on_femur(m, res, k):
     point = np.array([res.outputs[f"{pair}.point_{a}"][k] for a in "xyz"])
     bumper = np.cross(point - knee, [res.outputs[f"{pair}.normal_force"][k], 0.0, 0.0])  # along the car's x
     R_seg = X[2][ku, :3, :3] @ segment_frame(m, ku)[0]
+    R_cell = X[2][ku, :3, :3] @ m.marker_R[m.marker("right_femur_load_cell")]   # the cell's own axes
     on_femur = -(lin + (spin(3) - spin(1)) / (2.0 * h) - bumper)
-    return (R_seg.T @ on_femur) * np.array([1.0, -1.0, -1.0]), (R_seg.T @ bumper)[0]
+    return (R_cell.T @ on_femur) * np.array([1.0, -1.0, -1.0]), (R_seg.T @ bumper)[0]
 
 
 def test_identity_pedestrian_40_femur_bending_is_the_rigid_knee_dragging_the_lower_leg(scenario, run):
     """The femur cells are read across the knee (occupant.sensors.defaults): the lower leg's load
     on the femur about the femur cell's point (107.9 mm up the femur from the knee's pivot, the
-    dummy file's femur_load_cell marker), in the femur's J211 axes, by inverse dynamics (RNEA). A
+    dummy file's femur_load_cell marker), in the cell's J211 axes (the marker's: the open FE 50M's
+    cell skew, 3.6 deg about the femur's y and -1.3 about its x), by inverse dynamics (RNEA). A
     free body of the lower leg and foot (no other contact on them then) gives the same bending Mx
     and torsion Mz within 5 % of the peak, at the shank's peak bumper load (15 ms), at the
     channel's peak (15 ms) and at the hip's rotation stop (27 ms): section, frame and sign are

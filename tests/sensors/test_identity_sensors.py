@@ -114,9 +114,11 @@ def test_identity_channels_from_results_read_back_from_hdf5(tmp_path):
                                          ("hybrid3_95m", 9)])
 def test_identity_femur_cell_moment_y_is_the_knee_torque_plus_shear_times_offset(dummy, seed):
     # the default femur cells are read across the knee hinge about the femur_load_cell marker, d
-    # up the femur from the hinge: the moment along the hinge axis is the torque the joint applies
-    # (its friction and damping, scenarios/README.md "femurmy") plus d times the shear Fx; the
-    # forces and Mz are those about the hinge, Mx takes -d Fy (J211 axes, y and z flipped)
+    # up the femur from the hinge: in the femur's axes (a cell at the marker's point read in its
+    # segment's axes; the cells themselves read along the marker's axes, the next test) the
+    # moment along the hinge axis is the torque the joint applies (its friction and damping,
+    # scenarios/README.md "femurmy") plus d times the shear Fx; the forces and Mz are those about
+    # the hinge, Mx takes -d Fy (J211 axes, y and z flipped)
     from occupant.dynamics import inverse_dynamics
     from occupant.sensors import default_sensors
     m = load_dummy(dummy)
@@ -124,14 +126,13 @@ def test_identity_femur_cell_moment_y_is_the_knee_torque_plus_shear_times_offset
     q, v, vdot = m.random_configuration(rng), rng.normal(size=m.nv), rng.normal(size=m.nv) * 10
     base = rng.normal(size=12) * [1, 1, 1, 5, 5, 5, 10, 10, 10, 100, 100, 100]
     tau = inverse_dynamics(m, m.make_data(), q, v, vdot, base=base)
-    sensors = default_sensors(m)
+    sensors = [femur_axes_cell(m, side) for side in ("Left", "Right")]
     at_hinge = [LoadCell(f"{side} hinge", joint=f"{side}_knee", body=f"{side}_upper_leg")
                 for side in ("left", "right")]
     ch = {c.name: c.values[0] for c in evaluate(m, one_sample(m, q, v, vdot, base), (*sensors, *at_hinge))}
     R, p = link_poses(m, m.make_data(), q)
     for side in ("left", "right"):
-        cell = next(s for s in sensors if s.name == f"{side.capitalize()} femur")
-        mk, b = m.marker(cell.marker), m.body(f"{side}_upper_leg")
+        mk, b = m.marker(f"{side}_femur_load_cell"), m.body(f"{side}_upper_leg")
         lk, knee = m.body_link[b], m.joint_links[m.joint(f"{side}_knee")][-1]
         point, hinge, hip = p[lk] + R[lk] @ m.marker_p[mk], p[knee], p[lk]
         d = np.linalg.norm(point - hinge)
@@ -148,3 +149,64 @@ def test_identity_femur_cell_moment_y_is_the_knee_torque_plus_shear_times_offset
             np.testing.assert_array_equal(ch[f"{cap} femur force {a}"], F[a])
         np.testing.assert_allclose(ch[f"{cap} femur moment Z"], ch[f"{side} hinge moment Z"], rtol=1e-12,
                                    atol=1e-12)
+
+
+def femur_axes_cell(model, side):
+    """The default femur cell of ``side`` ("Left", "Right") read at its marker's point but in
+    the femur's (the segment's) axes, under the default cell's name."""
+    from occupant.sensors import default_sensors
+    cell = next(s for s in default_sensors(model) if s.name == f"{side} femur")
+    point = model.source.markers[cell.marker].position
+    return LoadCell(cell.name, location=cell.location, fine1=cell.fine1, body=cell.body,
+                    joint=cell.joint, point=tuple(point))
+
+
+# The femur load cells' axes against the femur's (the hip-knee line), from the open FE decks'
+# cell skews [S: OpenRadioss ModelExchange, CC BY-NC 4.0; dummies/tools/derive_hybrid3.py
+# FEMUR_CELL_NODES]: the angle between the cell's axis and the line, deg, and its pitch about
+# the femur's y (+: the cell's hip end towards the femur's +x, the seated dummy's up).
+FEMUR_CELL_TILT = {"hybrid3_50m": (3.84, 3.61), "hybrid3_05f": (8.56, -8.56), "hybrid3_95m": (0.0, 0.0)}
+
+
+@pytest.mark.parametrize("dummy, seed", [("hybrid3_50m", 6), ("hybrid3_05f", 8), ("hybrid3_95m", 9)])
+def test_identity_femur_cell_reads_along_its_own_axes(dummy, seed):
+    """The default femur cells read along their marker's axes (the decks' cell skews,
+    FEMUR_CELL_TILT, the right the left's mirror image): their forces and moments are the
+    femur-axis readings at the same point turned into the cell's axes by hand (R the marker's
+    rotation in the femur's frame; J211 flips y and z, so the J211 reading turns by P R^T P), and
+    for the 5F's pure pitch b, Fx = cos b Fx_f + sin b Fz_f, Fz = cos b Fz_f - sin b Fx_f and
+    My = My_f. Fails if the cell kept the femur's axes or turned the wrong way (Fx_f, Fz_f above
+    10 N here)."""
+    from occupant.sensors import default_sensors
+    m = load_dummy(dummy)
+    rng = np.random.default_rng(seed)
+    q, v, vdot = m.random_configuration(rng), rng.normal(size=m.nv), rng.normal(size=m.nv) * 10
+    base = rng.normal(size=12) * [1, 1, 1, 5, 5, 5, 10, 10, 10, 100, 100, 100]
+    sample = one_sample(m, q, v, vdot, base)
+    cells = default_sensors(m)
+    femur = [femur_axes_cell(m, side) for side in ("Left", "Right")]
+    own = {c.name: c.values[0] for c in evaluate(m, sample, cells) if "femur" in c.name}
+    axes = {c.name: c.values[0] for c in evaluate(m, sample, femur)}
+    P = np.diag(J211)
+    angle, pitch = FEMUR_CELL_TILT[dummy]
+    R_left = m.source.markers["left_femur_load_cell"].rotation
+    for side in ("Left", "Right"):
+        R = m.source.markers[f"{side.lower()}_femur_load_cell"].rotation
+        if side == "Right":
+            np.testing.assert_allclose(R, np.diag([1.0, -1.0, 1.0]) @ R_left @ np.diag([1.0, -1.0, 1.0]),
+                                       atol=1e-15)
+        assert np.degrees(np.arccos(R[2, 2])) == pytest.approx(angle, abs=0.01)
+        assert np.degrees(np.arctan2(R[0, 2], R[2, 2])) == pytest.approx(pitch, abs=0.01)
+        for kind in ("force", "moment"):
+            f = np.array([axes[f"{side} femur {kind} {a}"] for a in "XYZ"])
+            c = np.array([own[f"{side} femur {kind} {a}"] for a in "XYZ"])
+            np.testing.assert_allclose(c, P @ R.T @ P @ f, rtol=1e-12, atol=1e-9 * np.abs(f).max())
+        if dummy == "hybrid3_05f":
+            b = np.radians(pitch)
+            F = {a: axes[f"{side} femur force {a}"] for a in "XZ"}
+            assert min(abs(F["X"]), abs(F["Z"])) > 10.0
+            np.testing.assert_allclose(own[f"{side} femur force X"], np.cos(b) * F["X"] + np.sin(b) * F["Z"],
+                                       rtol=1e-9)
+            np.testing.assert_allclose(own[f"{side} femur force Z"], np.cos(b) * F["Z"] - np.sin(b) * F["X"],
+                                       rtol=1e-9)
+            np.testing.assert_allclose(own[f"{side} femur moment Y"], axes[f"{side} femur moment Y"], rtol=1e-9)
