@@ -33,11 +33,12 @@ import numpy as np
 
 from occupant.constants import G0
 from occupant.model import BaseMotion
+from occupant.scenario.keys import KEYS as _KEYS, read
 
 KMH = 1.0 / 3.6    # m/s per km/h
 SAMPLE_DT = 1e-4   # s, the analytic shapes are tabulated at 10 kHz (the channel rate)
-SHAPES = ("half_sine", "trapezoid", "csv", "isomme")
-KEYS = {
+SHAPES = _KEYS["pulse.shape"].choices
+KEYS = {   # the keys each shape takes (each key's type, unit and range: occupant.scenario.keys)
     "half_sine": ("shape", "delta_v_kmh", "peak_g", "duration", "speed_kmh", "start", "direction"),
     "trapezoid": ("shape", "delta_v_kmh", "peak_g", "rise", "fall", "speed_kmh", "start", "direction"),
     "csv": ("shape", "file", "speed_kmh", "start", "scale", "direction"),
@@ -192,7 +193,7 @@ def from_isomme(c, p, path, base_dir):
 
 def read_pulse(c, p, path, base_dir, t_end):
     """The validated Pulse of a scenario's [pulse] table (checker ``c``, key path ``path``)."""
-    shape = c.string(p, "shape", path, required=True, choices=SHAPES, what="pulse shape")
+    shape = read(c, p, path, "shape")
     c.keys(p, KEYS[shape], path)
     if shape == "half_sine":
         t, a, what = half_sine(c, p, path)
@@ -202,14 +203,14 @@ def read_pulse(c, p, path, base_dir, t_end):
         t, a, what = from_csv(c, p, path, base_dir)
     else:
         t, a, what = from_isomme(c, p, path, base_dir)
-    scale = c.number(p, "scale", path, default=1.0)
-    start = c.number(p, "start", path, nonneg=True, default=0.0)
+    scale = read(c, p, path, "scale")
+    start = read(c, p, path, "start")
     t, a = _pad(t, a * scale, start, t_end)
-    d = np.asarray(c.vector(p, "direction", path, default=(1.0, 0.0, 0.0)), float)
+    d = read(c, p, path, "direction")
     if not np.linalg.norm(d) > 0:
         c.fail(c.where(path, "direction"), "must not be zero", "a vector in the vehicle frame B0")
     pulse = Pulse(t, a, 0.0, what, tuple(float(x) for x in d / np.linalg.norm(d)))
-    speed = c.number(p, "speed_kmh", path, nonneg=True)
+    speed = read(c, p, path, "speed_kmh")
     pulse.speed0 = pulse.delta_v if speed is None else speed * KMH
     return pulse
 
