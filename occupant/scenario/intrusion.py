@@ -13,7 +13,7 @@ At rest before the first row, the velocity linear between rows and kept after th
 """
 from occupant.modeling import ModelingError, SurfaceMotion
 from occupant.modeling.contacts_toml import curve_rows
-from occupant.scenario.keys import names, read
+from occupant.scenario.keys import names as keys_of, read
 
 # the file's key and what it accepts, per field of SurfaceMotion
 FIELDS = {"geometries": ("surfaces", "a list of the interior's surfaces"),
@@ -27,7 +27,7 @@ def read_intrusions(c, vehicle, surfaces):
     out = []
     for i, table in enumerate(c.tables(vehicle, "intrusion", "vehicle")):
         p = f"vehicle.intrusion[{i}]"
-        c.keys(table, names(p), p)
+        c.keys(table, keys_of(p), p)
         name = read(c, table, p, "name")
         if any(m.name == name for m in out):
             c.fail(f"{p}.name", f"intrusion {name!r} is declared twice", "unique names")

@@ -79,7 +79,6 @@ from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_f
 
 # the keys each table takes, their types, units, ranges and defaults: occupant.scenario.keys
 MAX_SAMPLES = 200_000   # recorded samples at most (t_end / output_dt): 20 s at the 1e-4 s default
-OUTPUTS_KEYS = ("results", "isomme", "report")
 
 
 class ScenarioError(InputFileError):
@@ -397,8 +396,8 @@ class Scenario:
             out.extend(load_sensors({"sensor": data.get("sensor", [])}, self.model))
         except SensorFileError as err:
             c.fail(err.path, err.problem, err.accepted)
-        names = [s.name for s in out]
-        dup = sorted({n for n in names if names.count(n) > 1})
+        given = [s.name for s in out]
+        dup = sorted({n for n in given if given.count(n) > 1})
         if dup:
             c.fail("sensor", f"sensor name {dup[0]!r} is used twice (the standard set has it)",
                    "names not in the standard set: " + ", ".join(s.name for s in out[:6]))
