@@ -139,14 +139,16 @@ class _Checker:
     ({"t_end": 11}, "t_end", "f.toml: solver.t_end: 11 s is outside the range accepted (accepted: a number, "
                              "0 < t_end <= 10 s)"),
     ({"integrator": "leapfrog"}, "integrator", "f.toml: solver.integrator: unknown integrator 'leapfrog' "
-                                               "(accepted: euler, rk4, dopri5)"),
+                                               "(accepted: {integrators})"),
     ({"dt": "small"}, "dt", "f.toml: solver.dt: expected a finite number, got 'small' (accepted: a number, "
                             "dt > 0 s)"),
 ])
 def test_regression_read_names_file_key_and_what_is_accepted(table, key, message):
     with pytest.raises(ScenarioError) as err:
         read(_Checker(), table, "solver", key)
-    assert str(err.value) == message
+    # (the integrators registered so far: occupant.integrate.implicit's once it is imported)
+    from occupant.integrate.integrators import INTEGRATORS
+    assert str(err.value) == message.format(integrators=", ".join(INTEGRATORS))
 
 
 def test_regression_read_gives_defaults():
