@@ -76,8 +76,8 @@ class Key:
         return self.choices() if callable(self.choices) else self.choices
 
     def accepted(self):
-        """What is accepted, in words: "0 < t_end <= 10 s", "euler, rk4, ...", "a list of 3
-        numbers (m)"."""
+        """What is accepted, in words: "a number, 0 < t_end <= 10 s", "euler, rk4, ...", "a list
+        of 3 numbers (m)"."""
         unit = f" {self.unit}" if self.unit and self.unit != "-" else ""
         if self.kind == "number" and self.high is not None:
             low = "" if self.low is None else f"{self.low:g} {'<' if self.low_open else '<='} "
@@ -115,7 +115,7 @@ class Key:
             names = self.names()
             bad = [x for x in items if names and x not in names]
             return f"unknown {self.what} {bad[0]!r}" if bad else None
-        if self.kind == "point" and value == "cg":
+        if self.kind == "point" and isinstance(value, str) and value == "cg":
             return None
         if self.kind in ("vector", "vector4", "point"):
             n = 4 if self.kind == "vector4" else 3

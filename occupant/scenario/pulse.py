@@ -98,7 +98,7 @@ def _pad(t, a, start, t_end):
 
 def half_sine(c, p, path):
     """(t, a) of A sin(pi t / T), from two of delta-v, peak and duration (delta-v = 2 A T / pi)."""
-    dv, peak, T = (c.number(p, k, path, positive=True) for k in ("delta_v_kmh", "peak_g", "duration"))
+    dv, peak, T = (read(c, p, path, k) for k in ("delta_v_kmh", "peak_g", "duration"))
     given = [k for k, v in (("delta_v_kmh", dv), ("peak_g", peak), ("duration", T)) if v is not None]
     if len(given) != 2:
         c.fail(path, f"a half-sine takes exactly two of delta_v_kmh, peak_g, duration; got "
@@ -116,10 +116,13 @@ def half_sine(c, p, path):
 
 def trapezoid(c, p, path):
     """(t, a): linear rise to the peak A, plateau, linear fall; plateau from delta-v."""
-    dv = c.number(p, "delta_v_kmh", path, positive=True, required=True) * KMH
-    peak = c.number(p, "peak_g", path, positive=True, required=True) * G0
-    rise = c.number(p, "rise", path, nonneg=True, required=True)
-    fall = c.number(p, "fall", path, nonneg=True, required=True)
+    for k in ("delta_v_kmh", "peak_g", "rise", "fall"):   # each required with a trapezoid
+        if k not in p:
+            c.fail(c.where(path, k), "missing", _KEYS[f"pulse.{k}"].accepted())
+    dv = read(c, p, path, "delta_v_kmh") * KMH
+    peak = read(c, p, path, "peak_g") * G0
+    rise = read(c, p, path, "rise")
+    fall = read(c, p, path, "fall")
     plateau = dv / peak - 0.5 * (rise + fall)
     if plateau < 0:
         c.fail(f"{path}.peak_g", f"rise {rise} s and fall {fall} s at {peak / G0:g} g already lose "
