@@ -57,7 +57,9 @@ def _parser():
         description="Print the criteria of two or more runs side by side: each argument is a run "
         "folder (with criteria.csv) or a scenario name or path, which is run first.")
     compare.add_argument("runs", nargs="+", metavar="RUN_OR_SCENARIO")
-    sub.add_parser("list", help="list the shipped scenarios, dummies, postures and vehicle interiors")
+    lister = sub.add_parser("list", help="list the shipped scenarios, dummies, postures and vehicle interiors")
+    lister.add_argument("--keys", action="store_true", help="list the keys a scenario file takes instead: "
+                        "each with what it accepts, its unit, default and meaning")
     show = sub.add_parser("show", help="show a model: bodies, joints, dofs, geometry, contacts",
                           description="Show the model of a dummy or scenario (name or path): its "
                           "tree of bodies with joints and dofs, masses, contact geometry and pairs.")
@@ -112,7 +114,7 @@ def main(argv=None):
             return compare_command(args.runs)
         if args.command == "list":
             from occupant.scenario.command import list_command
-            return list_command()
+            return list_command(keys=args.keys)
         if args.command == "show":
             from occupant.vehicle.show import is_vehicle_file, show_vehicle
             if is_vehicle_file(args.file):

@@ -29,6 +29,18 @@ def flatten(d, prefix=""):
     return rows
 
 
+def with_units(rows):
+    """``flatten``'s rows with each value's unit after it (occupant.scenario.keys: "0.15 s",
+    "[0.3, -0.2, 0.6] m"; a unit of two columns in brackets, "(m, N)"); keys without a unit or
+    unknown to the registry as they are."""
+    from occupant.scenario.keys import unit
+    out = []
+    for key, text in rows:
+        u = unit_text(unit(key))
+        out.append((key, text if not u else f"{text} ({u})" if "," in u else f"{text} {u}"))
+    return out
+
+
 def number(v):
     if v is None:
         return "-"

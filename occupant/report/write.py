@@ -169,7 +169,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
                           f'({H.escape(res.status)}): {H.escape(res.message)}. Everything below covers '
                           f'0-{1e3 * res.t[-1]:.1f} ms only.</p>')
             page.html(table_html(None, T.summary_rows(run)))
-            scenario = T.flatten(run.scenario)
+            scenario = T.with_units(T.flatten(run.scenario))
             if scenario:
                 page.html("<h3>Scenario settings</h3>" + table_html(("key", "value"), scenario))
             for sheet in F.text_pages(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),

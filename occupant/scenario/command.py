@@ -163,7 +163,13 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     return 0
 
 
-def list_command(out=print):
+def list_command(out=print, keys=False):
+    if keys:   # the scenario file's keys (occupant.scenario.keys)
+        from occupant.scenario.keys import describe
+        out("scenario file keys ([] any entry of an array of tables, * any name):")
+        for line in describe():
+            out(line)
+        return 0
     from occupant.human.loader import available_dummies
     from occupant.human.posture import available_postures
     from occupant.scenario import available_interiors, available_scenarios

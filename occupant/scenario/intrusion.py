@@ -13,8 +13,8 @@ At rest before the first row, the velocity linear between rows and kept after th
 """
 from occupant.modeling import ModelingError, SurfaceMotion
 from occupant.modeling.contacts_toml import curve_rows
+from occupant.scenario.keys import names as keys_of, read
 
-KEYS = ("name", "surfaces", "direction", "velocity")
 # the file's key and what it accepts, per field of SurfaceMotion
 FIELDS = {"geometries": ("surfaces", "a list of the interior's surfaces"),
           "direction": ("direction", "a non-zero [x, y, z] in B0"),
@@ -27,8 +27,8 @@ def read_intrusions(c, vehicle, surfaces):
     out = []
     for i, table in enumerate(c.tables(vehicle, "intrusion", "vehicle")):
         p = f"vehicle.intrusion[{i}]"
-        c.keys(table, KEYS, p)
-        name = c.string(table, "name", p, required=True)
+        c.keys(table, keys_of(p), p)
+        name = read(c, table, p, "name")
         if any(m.name == name for m in out):
             c.fail(f"{p}.name", f"intrusion {name!r} is declared twice", "unique names")
         names = c.strings(table, "surfaces", p, required=True, choices=surfaces, what="surface")

@@ -66,34 +66,19 @@ import numpy as np
 
 from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.human.neck_levelling import share_neck_flexion
-from occupant.human.posture import TARGET_KEYS
 from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.body_contacts import body_pairs
 from occupant.scenario.interior import load_interior
 from occupant.scenario.intrusion import read_intrusions
+from occupant.scenario.keys import MAX_BACKSET, SEATS, names, read
 from occupant.scenario.overrides import apply_overrides, parse_override
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
 from occupant.scenario.restraints import RESTRAINTS, read_restraints
 from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_front, turn_root, vehicle_indices
 
-TOP_KEYS = ("kind", "name", "title", "description", "occupant", "vehicle", "pulse", "restraints",
-            "contact_characteristic", "contact", "sensors", "sensor", "criteria", "solver", "outputs", "precrash")
-OCCUPANT_KEYS = ("dummy", "posture", "posture_targets", "h_point", "seat", "ellipsoid", "yaw_deg",
-                 "human", "settle")
-HUMAN_KEYS = ("sex", "percentile", "stature", "mass", "neck_activation", "thoracic_spine",
-              "neck_mid", "face")
-ELLIPSOID_KEYS = ("name", "segment", "center", "semi_axes")
-VEHICLE_KEYS = ("interior", "front", "speed_kmh", "front_position", "model", "backset", "intrusion")
-SENSORS_KEYS = ("standard",)
-CRITERIA_KEYS = ("regulation", "show", "reference")
-SOLVER_KEYS = ("t_end", "integrator", "dt", "output_dt")
-MAX_T_END = 10.0        # s: solver.t_end at most [E: a crash ~0.2 s, with pre-crash braking ~1 s]
+# the keys each table takes, their types, units, ranges and defaults: occupant.scenario.keys
 MAX_SAMPLES = 200_000   # recorded samples at most (t_end / output_dt): 20 s at the 1e-4 s default
-OUTPUTS_KEYS = ("results", "isomme", "report")
-#: ISO-MME position (second code character) of a seat [S: crash-domain-facts.md 3.4]
-SEATS = {"front_left": "1", "front_middle": "2", "front_right": "3", "second_left": "4",
-         "second_middle": "5", "second_right": "6"}
 
 
 class ScenarioError(InputFileError):
@@ -142,31 +127,28 @@ class Scenario:
         from occupant.injury.limits import PROTOCOLS
         from occupant.integrate.integrators import INTEGRATORS
 
-        c.keys(data, TOP_KEYS, "")
-        c.string(data, "kind", "", required=True, choices=("scenario",), what="kind")
-        self.name = c.string(data, "name", "", required=True)
-        self.title = c.string(data, "title", "", required=True)
+        c.keys(data, names(""), "")
+        read(c, data, "", "kind")
+        self.name = read(c, data, "", "name")
+        self.title = read(c, data, "", "title")
         # solver first: the pulse table needs t_end
         solver = c.table(data, "solver", "", required=True)
-        c.keys(solver, SOLVER_KEYS, "solver")
-        self.t_end = c.number(solver, "t_end", "solver", positive=True, required=True)
-        self.integrator = c.string(solver, "integrator", "solver", choices=tuple(INTEGRATORS),
-                                   what="integrator") or "euler"
-        self.dt = c.number(solver, "dt", "solver", positive=True)
+        c.keys(solver, names("solver"), "solver")
+        # (keys.MAX_T_END: a longer run is a typo, and t_end = 1e9 went on to allocate 728 TiB
+        # for the pulse table)
+        self.t_end = read(c, solver, "solver", "t_end")
+        self.integrator = read(c, solver, "solver", "integrator")
+        self.dt = read(c, solver, "solver", "dt")
         if self.dt is not None and self.dt > self.t_end:
             c.fail("solver.dt", f"the step {self.dt} s is longer than t_end {self.t_end} s",
                    "0 < dt <= t_end")
-        self.output_dt = c.number(solver, "output_dt", "solver", positive=True, default=1e-4)
-        # a crash lasts ~0.2 s, an AEB manoeuvre before it ~1 s [E]: a longer run is a typo, and
-        # t_end = 1e9 went on to allocate 728 TiB for the pulse table
-        if self.t_end > MAX_T_END:
-            c.fail("solver.t_end", f"{self.t_end} s is longer than a scenario runs", f"0 < t_end <= {MAX_T_END} s")
+        self.output_dt = read(c, solver, "solver", "output_dt")
         if self.t_end / self.output_dt > MAX_SAMPLES:
             c.fail("solver.output_dt", f"{self.output_dt} s over t_end {self.t_end} s is more than "
                    f"{MAX_SAMPLES} samples", f"output_dt >= t_end / {MAX_SAMPLES}")
 
         occ = c.table(data, "occupant", "", required=True)
-        c.keys(occ, OCCUPANT_KEYS, "occupant")
+        c.keys(occ, names("occupant"), "occupant")
         if ("dummy" in occ) == ("human" in occ):
             c.fail("occupant", "give exactly one of dummy and human", "dummy = a dummy name, or "
                    "human = {sex, percentile or stature and mass}")
@@ -179,12 +161,12 @@ class Scenario:
             self.dummy = dummy.name
         # a dummy variant (occupant.human.variants) takes its base dummy's injury criteria
         self.criteria_dummy = getattr(dummy.source, "header", {}).get("base", self.dummy)
-        h_point = c.vector(occ, "h_point", "occupant", default=(0.0, 0.0, 0.0))
-        seat = c.string(occ, "seat", "occupant", choices=tuple(SEATS), what="seat") or "front_left"
+        h_point = read(c, occ, "occupant", "h_point")
+        seat = read(c, occ, "occupant", "seat")
         self.position_code = SEATS[seat]
 
         veh = c.table(data, "vehicle", "", required=True)
-        c.keys(veh, VEHICLE_KEYS, "vehicle")
+        c.keys(veh, names("vehicle"), "vehicle")
         self.interior = _named(c, veh, "interior", "vehicle", load_interior)
         self.front = self._front(c, veh, data)
         if "precrash" in data:   # braking with the full-car model, then the crash
@@ -198,17 +180,15 @@ class Scenario:
             self.pulse = road_at_rest(self.t_end)
 
         crit = c.table(data, "criteria", "")
-        c.keys(crit, CRITERIA_KEYS, "criteria")
-        reg = c.string(crit, "regulation", "criteria", choices=tuple(PROTOCOLS), what="regulation")
+        c.keys(crit, names("criteria"), "criteria")
+        reg = read(c, crit, "criteria", "regulation")
         self.protocol = PROTOCOLS[reg] if reg else None
         if self.protocol is not None and not self.dummy.startswith(self.protocol.dummy):
             c.fail("criteria.regulation", f"{reg} judges the {self.protocol.dummy}, the occupant is "
                    f"{self.dummy}", ", ".join(k for k, p in PROTOCOLS.items() if self.dummy.startswith(p.dummy))
                    or "no regulation for this occupant: leave it out")
-        from occupant.scenario.criteria import OPTIONAL_ROWS
-        self.show = tuple(c.strings(crit, "show", "criteria", choices=[r[0] for r in OPTIONAL_ROWS],
-                                    what="criterion") or ())
-        ref = c.string(crit, "reference", "criteria", choices=tuple(PROTOCOLS), what="regulation")
+        self.show = tuple(read(c, crit, "criteria", "show") or ())
+        ref = read(c, crit, "criteria", "reference")
         self.reference = PROTOCOLS[ref] if ref else None
         self.restraints, self.notes, self.judged = read_restraints(c, data, self.title)
         if self.reference is not None:
@@ -258,7 +238,7 @@ class Scenario:
                            "lap_anchor (m in B0) in [restraints.belt]")
                 table = {**self.interior.belt, **({"ribcage": True} if self.human else {}),
                          **table}
-            RESTRAINTS[kind].build(asm, table, c, f"restraints.{kind}")
+            RESTRAINTS[kind](asm, table, c, f"restraints.{kind}")
         self.model = asm.compile()
         # a first run's compile worker (integrate.precompile) given its jobs now: it compiles
         # while the posture is fitted
@@ -270,11 +250,11 @@ class Scenario:
         # dummy: posture the whole model
         posed = dummy if self.front is None and not self.interior.hinges else self.model
         targets = c.table(occ, "posture_targets", "occupant")
-        c.keys(targets, TARGET_KEYS, "occupant.posture_targets")
+        c.keys(targets, names("occupant.posture_targets"), "occupant.posture_targets")
         posture = _named(c, occ, "posture", "occupant",
                          lambda p: position(posed, p, targets=targets or None))
         self.q0 = np.array(posture, float)
-        yaw = c.number(occ, "yaw_deg", "occupant", default=0.0)
+        yaw = read(c, occ, "occupant", "yaw_deg")
         if yaw:
             turn_root(self.q0, np.radians(yaw))
         self.q0[0:3] += h_point     # the free root's position: the H-point moves with the seat
@@ -295,12 +275,12 @@ class Scenario:
             lift_onto(self.model, self.q0, [x.name for x in self.interior.surfaces])
 
         sensors = c.table(data, "sensors", "")
-        c.keys(sensors, SENSORS_KEYS, "sensors")
-        self.sensors = self._sensors(c, data, c.boolean(sensors, "standard", "sensors", default=True))
+        c.keys(sensors, names("sensors"), "sensors")
+        self.sensors = self._sensors(c, data, read(c, sensors, "sensors", "standard"))
 
         outputs = c.table(data, "outputs", "")
-        c.keys(outputs, OUTPUTS_KEYS, "outputs")
-        self.outputs = {k: c.boolean(outputs, k, "outputs", default=True) for k in OUTPUTS_KEYS}
+        c.keys(outputs, names("outputs"), "outputs")
+        self.outputs = {k: read(c, outputs, "outputs", k) for k in names("outputs")}
         self.settled = False     # True: q0 is settled already (for the backset, or a run's start)
         if start is not None and np.shape(start) == self.q0.shape:
             self.q0, self.settled = np.array(start, float), bool(self.settle)
@@ -311,13 +291,10 @@ class Scenario:
     def _backset(self, c, veh):
         """``vehicle.backset``: the head restraint moved so that its backset from the occupant
         at the start (settled when occupant.settle > 0) is this (occupant.scenario.placement)."""
-        from occupant.scenario.placement import (MAX_BACKSET, PlacementError, cleared,
-                                                 place_head_restraint)
+        from occupant.scenario.placement import PlacementError, cleared, place_head_restraint
         from occupant.scenario.settle import settle
         accepted = f"0 < backset <= {MAX_BACKSET} m, with a head_restraint surface paired with the head"
-        value = c.number(veh, "backset", "vehicle", required=True)
-        if not 0.0 < value <= MAX_BACKSET:
-            c.fail("vehicle.backset", f"{value!r} m is outside the backsets accepted", accepted)
+        value = read(c, veh, "vehicle", "backset")
         if self.front is not None:
             c.fail("vehicle.backset", "a pedestrian scenario has no seat", "leave backset out "
                    "in a scenario with a vehicle front")
@@ -332,11 +309,7 @@ class Scenario:
 
     def _settle(self, c, occ):
         """``occupant.settle``: seconds of settling under gravity before the run (0: none)."""
-        from occupant.scenario.settle import MAX_SETTLE
-        accepted = f"0 <= settle <= {MAX_SETTLE} s (0: the run starts from the posture as placed)"
-        value = c.number(occ, "settle", "occupant", default=0.0)
-        if not 0.0 <= value <= MAX_SETTLE:
-            c.fail("occupant.settle", f"{value!r} s is outside the settling accepted", accepted)
+        value = read(c, occ, "occupant", "settle")
         if value and self.front is not None:
             c.fail("occupant.settle", "a pedestrian stands on the road: there is no seat to settle "
                    "into", "leave settle out (0) in a scenario with a vehicle front")
@@ -346,15 +319,10 @@ class Scenario:
     def _human(c, h):
         """``occupant.human``: the parametric human of occupant.human.build."""
         from occupant.human import HumanParameterError, build
-        c.keys(h, HUMAN_KEYS, "occupant.human")
-        kwargs = {k: c.number(h, k, "occupant.human", positive=True) for k in ("percentile", "stature", "mass")}
-        kwargs["sex"] = c.string(h, "sex", "occupant.human") or "male"
-        kwargs["neck_activation"] = c.string(h, "neck_activation", "occupant.human") or "reflex"
+        c.keys(h, names("occupant.human"), "occupant.human")
+        kwargs = {k: read(c, h, "occupant.human", k) for k in names("occupant.human")}
         if kwargs["neck_activation"] == "none":     # no neck muscles (a PMHS), as build's None
             kwargs["neck_activation"] = None
-        kwargs["thoracic_spine"] = c.boolean(h, "thoracic_spine", "occupant.human", default=False)
-        kwargs["neck_mid"] = c.boolean(h, "neck_mid", "occupant.human", default=False)
-        kwargs["face"] = c.boolean(h, "face", "occupant.human", default=False)
         try:
             return build(**kwargs)
         except HumanParameterError as err:
@@ -373,19 +341,22 @@ class Scenario:
         if "pulse" in data:
             c.fail("pulse", "a scenario with a vehicle front has B0 at rest on the road; the car's "
                    "motion is its speed_kmh", "no [pulse] table with vehicle.front")
-        self.speed = c.number(veh, "speed_kmh", "vehicle", positive=True, required=True) * KMH
-        self.front_position = c.number(veh, "front_position", "vehicle", required=True)
+        for key in ("speed_kmh", "front_position"):   # required with a front
+            if key not in veh:
+                c.fail(f"vehicle.{key}", "missing", "a number")
+        self.speed = read(c, veh, "vehicle", "speed_kmh") * KMH
+        self.front_position = read(c, veh, "vehicle", "front_position")
         return front
 
     def _precrash(self, c, veh, data):
         """``[precrash]`` with ``[vehicle] model``: occupant.scenario.precrash."""
-        from occupant.io.toml_files import shipped_names as names
         from occupant.scenario.precrash import read_precrash
         if self.front is not None or "pulse" in data:
             c.fail("precrash", "a pre-crash scenario makes its own crash pulse from the speed left "
                    "after braking", "no [pulse] table and no vehicle.front with [precrash]")
-        models = names("vehicles", kind="vehicle")
-        model = c.string(veh, "model", "vehicle", required=True, choices=tuple(models), what="vehicle model")
+        if "model" not in veh:
+            c.fail("vehicle.model", "missing", "a vehicle model of vehicles/ with [precrash]")
+        model = read(c, veh, "vehicle", "model")
         return read_precrash(c, c.table(data, "precrash", ""), "precrash", model, self.t_end)
 
     @staticmethod
@@ -396,16 +367,20 @@ class Scenario:
         from occupant.modeling import Ellipsoid, Marker, ModelingError
         for i, e in enumerate(c.tables(occ, "ellipsoid", "occupant")):
             p = f"occupant.ellipsoid[{i}]"
-            c.keys(e, ELLIPSOID_KEYS, p)
-            name = c.string(e, "name", p, required=True)
-            seg = c.string(e, "segment", p, required=True)
+            c.keys(e, names(p), p)
+            name = read(c, e, p, "name")
+            seg = read(c, e, p, "segment")
             if seg not in asm.parts:
                 c.fail(f"{p}.segment", f"unknown segment {seg!r}", ", ".join(asm.parts))
             if asm.find(name) is not None or asm.find(f"{name}_frame") is not None:
                 c.fail(f"{p}.name", f"{name!r} is taken by an element of the occupant", "a new name")
             try:
-                asm.add(Marker(f"{name}_frame", seg, c.vector(e, "center", p, required=True)))
-                asm.add(Ellipsoid(name, f"{name}_frame", c.vector(e, "semi_axes", p, required=True, positive=True)))
+                asm.add(Marker(f"{name}_frame", seg, read(c, e, p, "center")))
+                semi_axes = read(c, e, p, "semi_axes")
+                if np.any(semi_axes <= 0):
+                    c.fail(f"{p}.semi_axes", f"every value must be > 0, got {list(semi_axes)}",
+                           "3 positive lengths in m")
+                asm.add(Ellipsoid(name, f"{name}_frame", semi_axes))
             except ModelingError as err:
                 c.fail(p, str(err))
 
@@ -421,8 +396,8 @@ class Scenario:
             out.extend(load_sensors({"sensor": data.get("sensor", [])}, self.model))
         except SensorFileError as err:
             c.fail(err.path, err.problem, err.accepted)
-        names = [s.name for s in out]
-        dup = sorted({n for n in names if names.count(n) > 1})
+        given = [s.name for s in out]
+        dup = sorted({n for n in given if given.count(n) > 1})
         if dup:
             c.fail("sensor", f"sensor name {dup[0]!r} is used twice (the standard set has it)",
                    "names not in the standard set: " + ", ".join(s.name for s in out[:6]))

@@ -4,12 +4,14 @@
 The value is read as a TOML value (``0.05``, ``true``, ``[0.0, 0.1, 0.0]``, ``"text"``); a bare
 word that is no TOML value is taken as a string (``occupant.dummy=hybrid3_05f``). Where the
 scenario already has the key, the new value must have the same type (a whole number may replace
-a float and the other way round); the scenario's validation then checks it as it checks the file.
+a float and the other way round), the message saying what the key accepts
+(``occupant.scenario.keys``); the scenario's validation then checks it as it checks the file.
 """
 import copy
 import tomllib
 
 from occupant.io.toml_files import InputFileError
+from occupant.scenario.keys import entry
 
 
 class OverrideError(InputFileError):
@@ -66,7 +68,9 @@ def apply_overrides(data, overrides):
             table = nxt
         last = parts[-1]
         if last in table and _kind(table[last]) != _kind(value):
+            known = entry(key)
             raise OverrideError(where, key, f"the scenario has {_kind(table[last])} here "
-                                f"({table[last]!r}), got {value!r}", _kind(table[last]))
+                                f"({table[last]!r}), got {value!r}",
+                                known.accepted() if known else _kind(table[last]))
         table[last] = value
     return out

@@ -40,8 +40,6 @@ from occupant.model.bundle import frozen
 from occupant.modeling import Ellipsoid
 
 HEAD_RESTRAINT = "head_restraint"   # the interior surface a [vehicle] backset places
-MAX_BACKSET = 0.3   # m [E: well past any seat; IIHS links backsets past about 4 in to more neck
-                    # symptoms [C: IIHS Status Report 38(9), 2003]]
 CLEAR = 1.0         # m the restraint moves rearward while the occupant settles [E: more than a
                     # head's length (about 0.2 m) past any postured head inside it and any settling]
 

@@ -33,11 +33,12 @@ import numpy as np
 
 from occupant.constants import G0
 from occupant.model import BaseMotion
+from occupant.scenario.keys import KEYS as _KEYS, read
 
 KMH = 1.0 / 3.6    # m/s per km/h
 SAMPLE_DT = 1e-4   # s, the analytic shapes are tabulated at 10 kHz (the channel rate)
-SHAPES = ("half_sine", "trapezoid", "csv", "isomme")
-KEYS = {
+SHAPES = _KEYS["pulse.shape"].choices
+KEYS = {   # the keys each shape takes (each key's type, unit and range: occupant.scenario.keys)
     "half_sine": ("shape", "delta_v_kmh", "peak_g", "duration", "speed_kmh", "start", "direction"),
     "trapezoid": ("shape", "delta_v_kmh", "peak_g", "rise", "fall", "speed_kmh", "start", "direction"),
     "csv": ("shape", "file", "speed_kmh", "start", "scale", "direction"),
@@ -97,7 +98,7 @@ def _pad(t, a, start, t_end):
 
 def half_sine(c, p, path):
     """(t, a) of A sin(pi t / T), from two of delta-v, peak and duration (delta-v = 2 A T / pi)."""
-    dv, peak, T = (c.number(p, k, path, positive=True) for k in ("delta_v_kmh", "peak_g", "duration"))
+    dv, peak, T = (read(c, p, path, k) for k in ("delta_v_kmh", "peak_g", "duration"))
     given = [k for k, v in (("delta_v_kmh", dv), ("peak_g", peak), ("duration", T)) if v is not None]
     if len(given) != 2:
         c.fail(path, f"a half-sine takes exactly two of delta_v_kmh, peak_g, duration; got "
@@ -115,10 +116,13 @@ def half_sine(c, p, path):
 
 def trapezoid(c, p, path):
     """(t, a): linear rise to the peak A, plateau, linear fall; plateau from delta-v."""
-    dv = c.number(p, "delta_v_kmh", path, positive=True, required=True) * KMH
-    peak = c.number(p, "peak_g", path, positive=True, required=True) * G0
-    rise = c.number(p, "rise", path, nonneg=True, required=True)
-    fall = c.number(p, "fall", path, nonneg=True, required=True)
+    for k in ("delta_v_kmh", "peak_g", "rise", "fall"):   # each required with a trapezoid
+        if k not in p:
+            c.fail(c.where(path, k), "missing", _KEYS[f"pulse.{k}"].accepted())
+    dv = read(c, p, path, "delta_v_kmh") * KMH
+    peak = read(c, p, path, "peak_g") * G0
+    rise = read(c, p, path, "rise")
+    fall = read(c, p, path, "fall")
     plateau = dv / peak - 0.5 * (rise + fall)
     if plateau < 0:
         c.fail(f"{path}.peak_g", f"rise {rise} s and fall {fall} s at {peak / G0:g} g already lose "
@@ -192,7 +196,7 @@ def from_isomme(c, p, path, base_dir):
 
 def read_pulse(c, p, path, base_dir, t_end):
     """The validated Pulse of a scenario's [pulse] table (checker ``c``, key path ``path``)."""
-    shape = c.string(p, "shape", path, required=True, choices=SHAPES, what="pulse shape")
+    shape = read(c, p, path, "shape")
     c.keys(p, KEYS[shape], path)
     if shape == "half_sine":
         t, a, what = half_sine(c, p, path)
@@ -202,14 +206,14 @@ def read_pulse(c, p, path, base_dir, t_end):
         t, a, what = from_csv(c, p, path, base_dir)
     else:
         t, a, what = from_isomme(c, p, path, base_dir)
-    scale = c.number(p, "scale", path, default=1.0)
-    start = c.number(p, "start", path, nonneg=True, default=0.0)
+    scale = read(c, p, path, "scale")
+    start = read(c, p, path, "start")
     t, a = _pad(t, a * scale, start, t_end)
-    d = np.asarray(c.vector(p, "direction", path, default=(1.0, 0.0, 0.0)), float)
+    d = read(c, p, path, "direction")
     if not np.linalg.norm(d) > 0:
         c.fail(c.where(path, "direction"), "must not be zero", "a vector in the vehicle frame B0")
     pulse = Pulse(t, a, 0.0, what, tuple(float(x) for x in d / np.linalg.norm(d)))
-    speed = c.number(p, "speed_kmh", path, nonneg=True)
+    speed = read(c, p, path, "speed_kmh")
     pulse.speed0 = pulse.delta_v if speed is None else speed * KMH
     return pulse
 

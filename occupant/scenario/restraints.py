@@ -3,41 +3,14 @@ and how each is built into the occupant's assembly before it is compiled (``buil
 ``build_airbag``). A declared restraint that is disabled is said in the run's notes.
 """
 import functools
-from dataclasses import dataclass
 
 import numpy as np
 
+from occupant.scenario.keys import KEYS, names, read
 
-@dataclass
-class RestraintKind:
-    keys: dict                  # key -> check: "bool", "positive", "nonneg", "number", "string",
-                                # "vector", "vector4" (4 numbers), "names", "table"
-    what: str                   # human name for messages
-    build: object = None        # callable(assembly, table, checker, path)
-
-
-AIRBAG_KEYS = {"enabled": "bool", "kind": "string", "fire_time": "nonneg", "volume": "positive",
-               "vent_area": "nonneg", "inflator_mass": "positive", "position": "vector",
-               "direction": "vector", "contact": "names", "contact_law": "string"}
-RESTRAINTS = {
-    "belt": RestraintKind(
-        {"enabled": "bool", "kind": "string", "load_limit": "positive", "pretensioner": "bool",
-         "pretensioner_time": "nonneg", "pretensioner_pull": "nonneg",
-         "pretensioner_force": "positive", "friction": "nonneg",
-         "d_ring_friction": "nonneg", "across": "nonneg", "retractor": "vector", "d_ring": "vector",
-         "buckle": "vector", "lap_anchor": "vector", "torso": "string", "pelvis": "string",
-         "abdomen": "string", "ribcage": "bool", "neck_barrier": "bool", "barriers": "table",
-         "end_springs": "nonneg",
-         "lap_end_springs": "nonneg",
-         "shoulder": "string", "shoulder_center": "vector", "shoulder_semi_axes": "vector",
-         "shoulder_at": "vector", "shoulder_flank": "vector4", "chest_at": "vector",
-         "chest_flank": "vector4"},
-        "a three-point belt with retractor, pretensioner and load limiter"),
-    "airbag": RestraintKind(AIRBAG_KEYS, "an airbag"),
-    # a second bag beside the frontal one (the driver's knee bag), declared as [restraints.airbag]
-    "knee_airbag": RestraintKind(AIRBAG_KEYS, "a knee airbag"),
-}
-AIRBAG_KINDS = ("driver", "passenger", "knee")
+#: how each restraint kind of [restraints] is built into the occupant's assembly:
+#: callable(assembly, table, checker, path); its keys are occupant.scenario.keys'
+RESTRAINTS = {}
 
 
 def build_airbag(asm, table, c, path):
@@ -56,12 +29,12 @@ def build_airbag(asm, table, c, path):
     import numpy as np
     from occupant.modeling import (AirbagContact, Ellipsoid, ModelingError, driver_airbag,
                                    knee_airbag, passenger_airbag)
-    from occupant.modeling.airbags import CONTACT_LAWS, DRIVER_BAG, KNEE_BAG, PASSENGER_BAG
-    kind = c.string(table, "kind", path, required=True, choices=AIRBAG_KINDS, what="airbag kind")
+    from occupant.modeling.airbags import DRIVER_BAG, KNEE_BAG, PASSENGER_BAG
+    kind = read(c, table, path, "kind")
     preset, make = {"driver": (DRIVER_BAG, driver_airbag), "knee": (KNEE_BAG, knee_airbag),
                     "passenger": (PASSENGER_BAG, passenger_airbag)}[kind]
-    position = np.array(c.vector(table, "position", path, required=True), float)
-    x = np.array(c.vector(table, "direction", path, required=True), float)
+    position = read(c, table, path, "position")
+    x = read(c, table, path, "direction")
     if not np.linalg.norm(x) > 0:
         c.fail(c.where(path, "direction"), "must not be zero", "a vector in the vehicle frame")
     x /= np.linalg.norm(x)
@@ -72,20 +45,20 @@ def build_airbag(asm, table, c, path):
     contacts = c.strings(table, "contact", path, required=True, choices=list(asm.geometries),
                          what="occupant geometry")
     options = dict(position=position, rotation=rotation,
-                   firing_time=c.number(table, "fire_time", path, required=True, nonneg=True))
+                   firing_time=read(c, table, path, "fire_time"))
     semi_axes = np.array(preset["semi_axes"], float)
-    volume = c.number(table, "volume", path, positive=True)
+    volume = read(c, table, path, "volume")
     if volume is not None:
         options["semi_axes"] = semi_axes * (volume / (4 / 3 * np.pi * semi_axes.prod())) ** (1 / 3)
-    mass = c.number(table, "inflator_mass", path, positive=True)
+    mass = read(c, table, path, "inflator_mass")
     if mass is not None:
         flow = np.array(preset["mass_flow"], float)
         delivered = np.trapezoid(flow[:, 1], flow[:, 0])
         options["mass_flow"] = np.column_stack([flow[:, 0], flow[:, 1] * mass / delivered])
-    law = c.string(table, "contact_law", path, choices=CONTACT_LAWS, what="airbag contact law")
+    law = read(c, table, path, "contact_law")
     if law is not None:
         options["contact_law"] = law
-    vent = c.number(table, "vent_area", path, nonneg=True)
+    vent = read(c, table, path, "vent_area")
     if vent is not None:
         options["vent_area"] = vent
     name = f"{kind}_airbag"
@@ -102,9 +75,8 @@ def build_airbag(asm, table, c, path):
         c.fail(path, str(err))
 
 
-RESTRAINTS["airbag"].build = RESTRAINTS["knee_airbag"].build = build_airbag
+RESTRAINTS["airbag"] = RESTRAINTS["knee_airbag"] = build_airbag
 
-BELT_KINDS = ("three_point", "separate")
 PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Autoliv pretensioners
                                    # are done in 5-10 ms (occupant.modeling.belts.Pretensioner) [U]
 
@@ -165,15 +137,11 @@ def lap_belt_pelvis(asm, c, path):
     return name
 
 
-SHOULDER_SEMI_AXES = (0.06, 0.07, 0.06)   # m [E]: the Hybrid III 50th's shoulder between its
-                                          # neck shell and shoulder joint (validation HISTORY.md)
-
-
 def shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu):
     """The shoulder belt's wraps above the chest with ``shoulder_center`` (m, in the frame of the
     torso ellipsoid's part, y towards the belt's outboard side): a wrap on the neck shell's
     outboard side (a barrier: no force while the belt passes outboard of the neck), the shoulder
-    wrap on a shoulder ellipsoid there (``shoulder_semi_axes``, default SHOULDER_SEMI_AXES), and
+    wrap on a shoulder ellipsoid there (``shoulder_semi_axes``, its default in keys.KEYS), and
     a clavicle wrap on the rigid torso ellipsoid before the chest wrap; the wraps on the neck,
     shoulder and torso are placed together (``restraints.wrap_chain``)."""
     from occupant.modeling import Ellipsoid, Marker
@@ -181,8 +149,7 @@ def shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu):
     if "neck_shell" not in asm.geometries:
         c.fail(c.where(path, "shoulder_center"), "the occupant has no neck_shell ellipsoid to "
                "keep the shoulder belt off the neck", "an occupant with a neck_shell")
-    size = c.vector(table, "shoulder_semi_axes", path)
-    size = SHOULDER_SEMI_AXES if size is None else tuple(float(x) for x in size)
+    size = tuple(float(x) for x in read(c, table, path, "shoulder_semi_axes"))
     if min(size) <= 0.0:
         c.fail(c.where(path, "shoulder_semi_axes"), f"must be positive, got {list(size)}",
                "three semi-axes in m")
@@ -323,29 +290,34 @@ def build_belt(asm, table, c, path):
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,
                                          gs1_end_spring, gs1_webbing)
-    kind = c.string(table, "kind", path, choices=BELT_KINDS, what="belt kind") or "three_point"
-    point = {k: c.vector(table, k, path, required=k != "retractor" or kind == "three_point")
-             for k in ("retractor", "d_ring", "buckle", "lap_anchor")}
-    torso = c.string(table, "torso", path, choices=list(asm.geometries), what="geometry") or "thorax"
+    kind = read(c, table, path, "kind")
+    point = {}
+    for k in ("retractor", "d_ring", "buckle", "lap_anchor"):   # (the interior's: scenario.load)
+        if k not in table and (k != "retractor" or kind == "three_point"):
+            c.fail(c.where(path, k), "missing", KEYS[f"restraints.belt.{k}"].accepted())
+        point[k] = read(c, table, path, k)
+    torso = (c.string(table, "torso", path, choices=list(asm.geometries), what="geometry")
+             or KEYS["restraints.belt.torso"].default)
     pelvis = (c.string(table, "pelvis", path, choices=list(asm.geometries), what="geometry")
               or lap_belt_pelvis(asm, c, path))
     sternum = "sternum" if "sternum" in asm.parts else None
-    mu = c.number(table, "friction", path, nonneg=True, default=0.3)   # GS1 belt-body (facts 6.4) [S]
-    mu_ring = c.number(table, "d_ring_friction", path, nonneg=True, default=0.2)   # [E]
-    across = c.number(table, "across", path, nonneg=True)
+    mu = read(c, table, path, "friction")
+    mu_ring = read(c, table, path, "d_ring_friction")
+    across = read(c, table, path, "across")
     outboard = 1.0 if point["d_ring"][1] >= 0.0 else -1.0
-    retractor = Retractor(load_limit=c.number(table, "load_limit", path, positive=True,
-                                              default=np.inf))
+    retractor = Retractor(load_limit=read(c, table, path, "load_limit", default=np.inf))
     pretensioner = None
-    if c.boolean(table, "pretensioner", path, default=False):
-        pull = c.number(table, "pretensioner_pull", path, nonneg=True, required=True)
+    if read(c, table, path, "pretensioner"):
+        for k in ("pretensioner_pull", "pretensioner_time"):   # required with a pretensioner
+            if k not in table:
+                c.fail(c.where(path, k), "missing", KEYS[f"restraints.belt.{k}"].accepted())
+        pull = read(c, table, path, "pretensioner_pull")
         pretensioner = Pretensioner(
-            c.number(table, "pretensioner_time", path, nonneg=True, required=True),
+            read(c, table, path, "pretensioner_time"),
             pull_in=[[0.0, 0.0], [PRETENSIONER_STROKE_TIME, pull]],
-            capacity=c.number(table, "pretensioner_force", path, positive=True,
-                              default=Pretensioner.capacity))
+            capacity=read(c, table, path, "pretensioner_force", default=Pretensioner.capacity))
     carried = {"carrier": sternum}
-    if c.boolean(table, "ribcage", path, default=False):
+    if read(c, table, path, "ribcage"):
         if sternum is None:
             c.fail(path, "ribcage: the occupant has no sternum to carry the torso's wraps")
         from occupant.human.builder import thorax_table
@@ -361,7 +333,7 @@ def build_belt(asm, table, c, path):
     centre = c.vector(table, "shoulder_center", path)
     if centre is not None:   # placed together on their shortest path (no ``across``)
         upper = shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu)
-    if c.boolean(table, "neck_barrier", path, default=False):  # kept out of the neck
+    if read(c, table, path, "neck_barrier"):  # kept out of the neck
         if kind != "three_point" or shoulder is not None or centre is not None \
                 or "neck_shell" not in asm.geometries:
             c.fail(path, "neck_barrier: a three-point belt with no shoulder or shoulder_center "
@@ -377,7 +349,7 @@ def build_belt(asm, table, c, path):
            Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=across)]
     if kind == "separate":
         def springs(key):   # n of the GS1 rig's belt-end springs in series [D]
-            n = c.number(table, key, path, nonneg=True, default=0.0)
+            n = read(c, table, path, key)
             return None if n == 0.0 else gs1_end_spring() * [1.0, n]
         try:
             asm.add(Belt("belt", [
@@ -405,34 +377,23 @@ def build_belt(asm, table, c, path):
         c.fail(path, str(err))
 
 
-RESTRAINTS["belt"].build = build_belt
+RESTRAINTS["belt"] = build_belt
 
 
 def read_restraints(c, data, test_title):
     """(enabled {kind: table}, notes [str], judged bool) from the scenario's ``[restraints]``."""
     section = c.table(data, "restraints", "")
-    c.keys(section, tuple(RESTRAINTS), "restraints")
+    c.keys(section, names("restraints"), "restraints")
     enabled, notes, judged = {}, [], True
     for kind, table in section.items():
         path = f"restraints.{kind}"
-        spec = RESTRAINTS[kind]
         table = c.table(section, kind, "restraints")
-        c.keys(table, tuple(spec.keys), path)
-        for key, check in spec.keys.items():
-            if check == "bool":
-                c.boolean(table, key, path)
-            elif check == "string":
-                c.string(table, key, path)
-            elif check in ("vector", "vector4"):
-                c.vector(table, key, path, n=4 if check == "vector4" else 3)
-            elif check == "names":
-                c.strings(table, key, path)
-            elif check == "table":
-                c.table(table, key, path)
-            else:
-                c.number(table, key, path, positive=check == "positive", nonneg=check == "nonneg")
-        if not c.boolean(table, "enabled", path, default=True):
-            notes.append(f"{path} is disabled: this run has no {spec.what.split(' ', 1)[1]}")
+        c.keys(table, names(path), path)
+        for key in names(path):   # every value's type and range first (the builders read them)
+            if key in table:
+                read(c, table, path, key)
+        if not read(c, table, path, "enabled"):
+            notes.append(f"{path} is disabled: this run has no {KEYS[path].meaning.split(' ', 1)[1]}")
             continue
         enabled[kind] = table
     return enabled, notes, judged

@@ -31,7 +31,6 @@ from occupant.model.bundle import frozen
 CHUNK = 2e-3        # s of motion between kinetic-energy checks: at most this much is followed
                     # past a peak [E: the seated occupant's energy peaks come 20-80 ms apart]
 SAMPLE = 1e-4       # s between the recorded states a restart can start from
-MAX_SETTLE = 2.0    # s: the longest settling accepted [E: it converges in ~0.2-0.3 s]
 SETTLE_DT = 5e-5    # s, the longest settling step [E: the joint resistance limits the seated
                     # Hybrid III 50M to 6.7e-5 s (lumbar z, 2.26e4 rad/s); contacts, outside that
                     # limit, were stable up to 6e-5 s; settled at 5e-5 s the US NCAP driver rests

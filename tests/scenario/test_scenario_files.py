@@ -68,7 +68,7 @@ def test_reference_overrides_apply_and_are_type_checked():
     assert parse_override("pulse.delta_v_kmh = 30") == ("pulse.delta_v_kmh", 30)
     assert parse_override("occupant.h_point=[0.0, 0.01, 0.0]") == ("occupant.h_point", [0.0, 0.01, 0.0])
     with pytest.raises(OverrideError, match=r"solver.t_end: the scenario has a number here \(0.15\), "
-                                            r"got 'fast' \(accepted: a number\)"):
+                                            r"got 'fast' \(accepted: a number, 0 < t_end <= 10 s\)"):
         apply_overrides(data, ["solver.t_end=fast"])
     with pytest.raises(OverrideError, match=r"^--set solver.t_end.x=1: solver.t_end: is a number in the scenario, not a table"):
         apply_overrides(data, ["solver.t_end.x=1"])

@@ -1,0 +1,483 @@
+"""The keys of a scenario file in one place: for each, its type, unit, accepted range or
+choices, default and a one-line meaning (``KEYS``).
+
+The loader (``occupant.scenario.load`` and the readers it calls for the pulse, the pre-crash
+braking, the intrusions and the restraints) checks a table's keys against ``names`` and reads a
+value through ``read``, so that every error names the file, the key and what is accepted in
+the same words; the report's settings table takes each key's unit from ``unit``; ``occupant
+list --keys`` prints ``describe``. Tables read by a reader shared with other files (contact
+characteristics and pairs, sensors, posture targets) are described here and checked there
+(``Key.reader``); tests/scenario/test_keys.py holds both lists together.
+
+Key paths are dotted: ``[]`` stands for any entry of an array of tables (``contact[].a``),
+``*`` for any name (``contact_characteristic.*.stiffness``, the name of a characteristic).
+Units are SI except where the key's name says otherwise (``_kmh``, ``_deg``, ``_g``: conventions
+rule 7, units at the edge).
+"""
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+# bounds of the values a run accepts
+MAX_T_END = 10.0        # s: solver.t_end at most [E: a crash ~0.2 s, with pre-crash braking ~1 s]
+MAX_SETTLE = 2.0        # s: the longest settling accepted [E: it converges in ~0.2-0.3 s]
+MAX_BACKSET = 0.3       # m [E: well past any seat; IIHS links backsets past about 4 in to more neck
+                        # symptoms [C: IIHS Status Report 38(9), 2003]]
+MAX_BRAKING = 3.0       # s of pre-crash braking at most [E: the full-car model takes about 13 s of
+                        # CPU per second simulated; 0.5-0.8 s is AEB's last phase]
+
+#: the value types of a key, and what a value of each is in words
+KINDS = {"number": "a number", "bool": "true or false", "string": "a string",
+         "strings": "a list of strings", "name_or_names": "a name or a list of names",
+         "vector": "a list of 3 numbers", "vector4": "a list of 4 numbers",
+         "point": "\"cg\" or a list of 3 numbers",
+         "rows": "rows [[x, y], ...]", "table": "a table", "tables": "an array of tables"}
+REQUIRED = "required"   # Key.default of a key that must be given
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of a scenario file.
+
+    ``low``/``high``: the accepted range of a number (None: unbounded), ``low`` excluded when
+    ``low_open``; ``choices``: the accepted strings (a tuple, or a function giving them, for
+    lists known only once their module is imported); ``default``: the value taken when the key
+    is absent (``REQUIRED``: it must be given; None: none, the meaning says what then);
+    ``reader``: the module that checks it (a table shared with other files), else this one."""
+    path: str
+    kind: str
+    unit: str
+    meaning: str
+    default: object = None
+    low: float = None
+    high: float = None
+    low_open: bool = False
+    choices: object = None
+    reader: str = ""
+    label: str = ""     # the key's name in a message ("belt kind"; default: the key's name)
+
+    @property
+    def name(self):
+        return self.path.rsplit(".", 1)[-1]
+
+    @property
+    def what(self):
+        """The key's name in a message: "integrator", "belt kind" (a ``kind`` says whose)."""
+        if self.label:
+            return self.label
+        parts = self.path.replace("[]", "").split(".")
+        return f"{parts[-2].replace('_', ' ')} kind" if parts[-1] == "kind" and len(parts) > 1 \
+            else parts[-1].replace("_", " ")
+
+    def names(self):
+        """The accepted strings (a tuple), or None."""
+        return self.choices() if callable(self.choices) else self.choices
+
+    def accepted(self):
+        """What is accepted, in words: "a number, 0 < t_end <= 10 s", "euler, rk4, ...", "a list
+        of 3 numbers (m)"."""
+        unit = f" {self.unit}" if self.unit and self.unit != "-" else ""
+        if self.kind == "number" and self.high is not None:
+            low = "" if self.low is None else f"{self.low:g} {'<' if self.low_open else '<='} "
+            return f"a number, {low}{self.name} <= {self.high:g}{unit}"
+        if self.kind == "number" and self.low is not None:
+            return f"a number, {self.name} {'>' if self.low_open else '>='} {self.low:g}{unit}"
+        names = self.names() if self.kind in ("string", "strings") else None
+        if names:
+            return ", ".join(names)
+        return f"{KINDS[self.kind]}{f' ({self.unit})' if unit else ''}"
+
+    def check(self, value):
+        """The problem with ``value`` for this key (a string), or None when it is accepted
+        (the checks ``read`` makes of a value given in the file)."""
+        if self.kind == "number":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                return f"expected a finite number, got {value!r}"
+            if self.low is not None and (value <= self.low if self.low_open else value < self.low):
+                return f"must be {'>' if self.low_open else '>='} {self.low:g}, got {value!r}"
+            if self.high is not None and value > self.high:
+                return f"{value!r}{f' {self.unit}' if self.unit not in ('', '-') else ''} is outside the range accepted"
+            return None
+        if self.kind == "bool":
+            return None if isinstance(value, bool) else f"expected true or false, got {value!r}"
+        if self.kind == "string":
+            if not isinstance(value, str) or not value.strip():
+                return f"expected a non-empty string, got {value!r}"
+            names = self.names()
+            return f"unknown {self.what} {value!r}" if names and value not in names else None
+        if self.kind in ("strings", "name_or_names"):
+            items = [value] if self.kind == "name_or_names" and isinstance(value, str) else value
+            if not isinstance(items, list) or not items or not all(
+                    isinstance(x, str) and x.strip() for x in items):
+                return f"expected {KINDS[self.kind]}, got {value!r}"
+            names = self.names()
+            bad = [x for x in items if names and x not in names]
+            return f"unknown {self.what} {bad[0]!r}" if bad else None
+        if self.kind == "point" and isinstance(value, str) and value == "cg":
+            return None
+        if self.kind in ("vector", "vector4", "point"):
+            n = 4 if self.kind == "vector4" else 3
+            ok = (isinstance(value, (list, tuple, np.ndarray)) and len(value) == n
+                  and all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                          and math.isfinite(x) for x in value))
+            return None if ok else f"expected a list of {n} finite numbers, got {value!r}"
+        if self.kind == "rows":
+            ok = isinstance(value, list) and len(value) >= 2 and all(
+                isinstance(r, list) and len(r) == 2 for r in value)
+            return None if ok else f"expected >= 2 rows [x, y], got {value!r}"
+        if self.kind == "table":
+            return None if isinstance(value, dict) else f"expected a table, got {value!r}"
+        if self.kind == "tables":
+            ok = isinstance(value, list) and all(isinstance(x, dict) for x in value)
+            return None if ok else "expected an array of tables"
+        raise AssertionError(self.kind)
+
+
+# lists known once their module is imported (kept out of this module's import)
+def _integrators():
+    from occupant.integrate.integrators import INTEGRATORS
+    return tuple(INTEGRATORS)
+
+
+def _protocols():
+    from occupant.injury.limits import PROTOCOLS
+    return tuple(PROTOCOLS)
+
+
+def _optional_rows():
+    from occupant.scenario.criteria import OPTIONAL_ROWS
+    return tuple(r[0] for r in OPTIONAL_ROWS)
+
+
+def _sexes():
+    from occupant.human.builder import SEXES
+    return tuple(SEXES)
+
+
+def _vehicle_models():
+    from occupant.io.toml_files import shipped_names
+    return tuple(shipped_names("vehicles", kind="vehicle"))
+
+
+def _contact_laws():
+    from occupant.modeling.airbags import CONTACT_LAWS
+    return CONTACT_LAWS
+
+
+def _airbag_keys(path):
+    return [
+        Key(f"{path}.enabled", "bool", "", "false: declared but left out of the run (said in its notes)", True),
+        Key(f"{path}.kind", "string", "", "the preset bag: its shape, inflator and vents",
+            REQUIRED, choices=("driver", "passenger", "knee"), label="airbag kind"),
+        Key(f"{path}.fire_time", "number", "s", "when the inflator fires", REQUIRED, low=0.0),
+        Key(f"{path}.volume", "number", "m^3", "the bag's volume, its preset shape scaled (default: the preset's)",
+            low=0.0, low_open=True),
+        Key(f"{path}.vent_area", "number", "m^2", "the vents' area (default: the preset's)", low=0.0),
+        Key(f"{path}.inflator_mass", "number", "kg", "the gas mass the inflator delivers, its preset flow "
+            "scaled (default: the preset's)", low=0.0, low_open=True),
+        Key(f"{path}.position", "vector", "m", "the bag's mount in the vehicle frame B0", REQUIRED),
+        Key(f"{path}.direction", "vector", "-", "the direction the bag unfolds along, in B0", REQUIRED),
+        Key(f"{path}.contact", "strings", "", "the occupant ellipsoids the bag pushes", REQUIRED),
+        Key(f"{path}.contact_law", "string", "", "the area the gas pushes a body with "
+            "(default: occupant.modeling.Airbag.contact_law's)", choices=_contact_laws, label="airbag contact law"),
+    ]
+
+
+#: ISO-MME position (second code character) of a seat [S: crash-domain-facts.md 3.4]
+SEATS = {"front_left": "1", "front_middle": "2", "front_right": "3", "second_left": "4",
+         "second_middle": "5", "second_right": "6"}
+_TOP = [
+    Key("kind", "string", "", "what the file is", REQUIRED, choices=("scenario",), label="kind"),
+    Key("name", "string", "", "the scenario's name (its run folder's default name)", REQUIRED),
+    Key("title", "string", "", "the test it represents, for the summary and the report", REQUIRED),
+    Key("description", "string", "", "free text"),
+    Key("occupant", "table", "", "the occupant: a dummy or a parametric human, its posture and place", REQUIRED),
+    Key("vehicle", "table", "", "the interior's surfaces, a vehicle front or a full-car model", REQUIRED),
+    Key("pulse", "table", "", "the vehicle's (B0's) crash pulse (occupant.scenario.pulse)"),
+    Key("precrash", "table", "", "braking before the crash with the full-car model (occupant.scenario.precrash)"),
+    Key("restraints", "table", "", "belt and airbags (occupant.scenario.restraints)"),
+    Key("contact_characteristic", "table", "", "contact characteristics by name, beside the interior's"),
+    Key("contact", "tables", "", "contact pairs between occupant ellipsoids and surfaces"),
+    Key("sensors", "table", "", "the dummy's standard channel set"),
+    Key("sensor", "tables", "", "more sensors (occupant.sensors' form)", reader="occupant.sensors.loader"),
+    Key("criteria", "table", "", "the injury protocol the criteria are judged against"),
+    Key("solver", "table", "", "the integrator and the run's length", REQUIRED),
+    Key("outputs", "table", "", "the files a run writes"),
+]
+_SOLVER = [
+    Key("solver.t_end", "number", "s", "the run's length", REQUIRED, low=0.0, low_open=True, high=MAX_T_END),
+    Key("solver.integrator", "string", "", "the integrator (occupant.integrate.INTEGRATORS)", "euler",
+        choices=_integrators),
+    Key("solver.dt", "number", "s", "the time step (default: the integrator's)", low=0.0, low_open=True),
+    Key("solver.output_dt", "number", "s", "the interval between recorded samples", 1e-4, low=0.0, low_open=True),
+]
+_OCCUPANT = [
+    Key("occupant.dummy", "string", "", "a shipped dummy (occupant list) or a path; or human"),
+    Key("occupant.human", "table", "", "a parametric human (occupant.human.build) instead of a dummy"),
+    Key("occupant.posture", "string", "", "a shipped posture (occupant list) or a path", REQUIRED),
+    Key("occupant.posture_targets", "table", "", "the posture's [targets] keys replaced (points added)",
+        reader="occupant.human.posture"),
+    Key("occupant.h_point", "vector", "m", "where the posture's H-point goes, in B0", (0.0, 0.0, 0.0)),
+    Key("occupant.seat", "string", "", "the seating position (ISO-MME position code)", "front_left",
+        choices=tuple(SEATS), label="seat"),
+    Key("occupant.yaw_deg", "number", "deg", "the posture turned about B0's z (a pedestrian's heading)", 0.0),
+    Key("occupant.settle", "number", "s", "settling into the seat under gravity before the run "
+        "(0: starts as postured)", 0.0, low=0.0, high=MAX_SETTLE),
+    Key("occupant.ellipsoid", "tables", "", "contact ellipsoids added to the occupant's segments"),
+    Key("occupant.ellipsoid[].name", "string", "", "the ellipsoid's name (its frame: <name>_frame)", REQUIRED),
+    Key("occupant.ellipsoid[].segment", "string", "", "the segment it is fixed to", REQUIRED),
+    Key("occupant.ellipsoid[].center", "vector", "m", "its centre in the segment frame", REQUIRED),
+    Key("occupant.ellipsoid[].semi_axes", "vector", "m", "its semi-axes (each > 0)", REQUIRED),
+    Key("occupant.human.sex", "string", "", "the human's sex", "male", choices=_sexes),
+    Key("occupant.human.percentile", "number", "-", "the stature and mass percentile "
+        "(or stature and mass)", low=0.0, low_open=True),
+    Key("occupant.human.stature", "number", "m", "the human's standing height", low=0.0, low_open=True),
+    Key("occupant.human.mass", "number", "kg", "the human's mass", low=0.0, low_open=True),
+    Key("occupant.human.neck_activation", "string", "", "the neck muscles' activation: relaxed, braced or "
+        "reflex (none: no muscles, a PMHS)", "reflex", reader="occupant.human.builder"),
+    Key("occupant.human.thoracic_spine", "bool", "", "the upper torso split at T6/T7", False),
+    Key("occupant.human.neck_mid", "bool", "", "a third neck joint at C4", False),
+    Key("occupant.human.face", "bool", "", "a chin on the head", False),
+]
+_TARGETS = [
+    Key("occupant.posture_targets.torso_angle_deg", "number", "deg", "the torso line's angle from vertical",
+        reader="occupant.human.posture"),
+    Key("occupant.posture_targets.h_point", "vector", "m", "the H-point target", reader="occupant.human.posture"),
+    Key("occupant.posture_targets.seat_track", "table", "", "the seat track the H-point slides on",
+        reader="occupant.human.posture"),
+    Key("occupant.posture_targets.point", "tables", "", "point targets (a foot on a pedal, hands on the wheel)",
+        reader="occupant.human.posture"),
+    Key("occupant.posture_targets.human_thorax", "string", "", "a human's thorax line",
+        reader="occupant.human.posture", choices=("umtri_drivers", "file_angles")),
+]
+_VEHICLE = [
+    Key("vehicle.interior", "string", "", "the interior's surfaces on B0 (occupant list)", REQUIRED),
+    Key("vehicle.front", "string", "", "a vehicle front striking a pedestrian (B0 the road)"),
+    Key("vehicle.speed_kmh", "number", "km/h", "the vehicle front's speed at t = 0", low=0.0, low_open=True),
+    Key("vehicle.front_position", "number", "m", "x in B0 of the car's foremost point at t = 0"),
+    Key("vehicle.model", "string", "", "the full-car model of a pre-crash scenario (vehicles/<model>.toml)",
+        choices=_vehicle_models, label="vehicle model"),
+    Key("vehicle.backset", "number", "m", "the head restraint placed this far behind the head of the "
+        "settled occupant", low=0.0, low_open=True, high=MAX_BACKSET),
+    Key("vehicle.intrusion", "tables", "", "interior surfaces pushed in by a velocity-time profile"),
+    Key("vehicle.intrusion[].name", "string", "", "its name (outputs <name>.displacement, .velocity)", REQUIRED),
+    Key("vehicle.intrusion[].surfaces", "strings", "", "the interior's planes it moves", REQUIRED),
+    Key("vehicle.intrusion[].direction", "vector", "-", "towards the occupant, in B0 (normalised)", REQUIRED),
+    Key("vehicle.intrusion[].velocity", "rows", "s, m/s", "rows (t, v) relative to the vehicle", REQUIRED),
+]
+_PULSE = [
+    Key("pulse.shape", "string", "", "the pulse's form", REQUIRED,
+        choices=("half_sine", "trapezoid", "csv", "isomme"), label="pulse shape"),
+    Key("pulse.delta_v_kmh", "number", "km/h", "the speed change (half_sine: two of delta_v_kmh, peak_g, "
+        "duration; trapezoid: required)", low=0.0, low_open=True),
+    Key("pulse.peak_g", "number", "g", "the peak deceleration", low=0.0, low_open=True),
+    Key("pulse.duration", "number", "s", "the half-sine's length", low=0.0, low_open=True),
+    Key("pulse.rise", "number", "s", "the trapezoid's rise", low=0.0),
+    Key("pulse.fall", "number", "s", "the trapezoid's fall", low=0.0),
+    Key("pulse.speed_kmh", "number", "km/h", "the vehicle's speed when the pulse starts (default: delta-v)",
+        low=0.0),
+    Key("pulse.start", "number", "s", "the pulse's start in the run", 0.0, low=0.0),
+    Key("pulse.file", "string", "", "csv: a table time [s], acceleration [g]; isomme: a test folder or "
+        ".mme (relative to the scenario)"),
+    Key("pulse.channel", "string", "", "isomme: the channel's 16-character code"),
+    Key("pulse.scale", "number", "-", "csv, isomme: a factor on the acceleration", 1.0),
+    Key("pulse.direction", "vector", "-", "the B0 axis along which the vehicle loses delta-v",
+        (1.0, 0.0, 0.0)),
+]
+_PRECRASH = [
+    Key("precrash.manoeuvre", "string", "", "the braking manoeuvre", REQUIRED, choices=("hard_brake",)),
+    Key("precrash.speed_kmh", "number", "km/h", "the vehicle's speed when braking starts", REQUIRED,
+        low=0.0, low_open=True),
+    Key("precrash.duration", "number", "s", "braking before the crash (the crash starts here)", REQUIRED,
+        low=0.0, low_open=True, high=MAX_BRAKING),
+    Key("precrash.crash_duration", "number", "s", "the crash half-sine's length (delta-v: the speed left)",
+        REQUIRED, low=0.0, low_open=True),
+]
+_BELT = "restraints.belt"
+_RESTRAINTS = [
+    Key(_BELT, "table", "", "a three-point belt with retractor, pretensioner and load limiter"),
+    Key("restraints.airbag", "table", "", "an airbag"),
+    # a second bag beside the frontal one (the driver's knee bag), declared as [restraints.airbag]
+    Key("restraints.knee_airbag", "table", "", "a knee airbag"),
+    Key(f"{_BELT}.enabled", "bool", "", "false: declared but left out of the run (said in its notes)", True),
+    Key(f"{_BELT}.kind", "string", "", "three_point (one webbing, slip rings) or separate (GS1's two belts)",
+        "three_point", choices=("three_point", "separate")),
+    Key(f"{_BELT}.load_limit", "number", "N", "the retractor's load limiter (default: none)",
+        low=0.0, low_open=True),
+    Key(f"{_BELT}.pretensioner", "bool", "", "a pretensioner winds the retractor in", False),
+    Key(f"{_BELT}.pretensioner_time", "number", "s", "when the pretensioner fires (with pretensioner)", low=0.0),
+    Key(f"{_BELT}.pretensioner_pull", "number", "m", "the webbing it winds in over 8 ms (with pretensioner)",
+        low=0.0),
+    Key(f"{_BELT}.pretensioner_force", "number", "N", "the belt force at the retractor where it stalls "
+        "(default: occupant.modeling.belts.Pretensioner.capacity)", low=0.0, low_open=True),
+    # GS1 belt-body friction (crash-domain-facts 6.4) [S]
+    Key(f"{_BELT}.friction", "number", "-", "Coulomb coefficient of the belt on the body and the buckle", 0.3,
+        low=0.0),
+    Key(f"{_BELT}.d_ring_friction", "number", "-", "Coulomb coefficient at the D-ring", 0.2, low=0.0),   # [E]
+    Key(f"{_BELT}.across", "number", "-", "the belt keeps its place while its pull across itself is within "
+        "this times its push (default: shortest path)", low=0.0),
+    Key(f"{_BELT}.retractor", "vector", "m", "the retractor in B0 (default: the interior's)"),
+    Key(f"{_BELT}.d_ring", "vector", "m", "the D-ring (upper anchorage) in B0 (default: the interior's)"),
+    Key(f"{_BELT}.buckle", "vector", "m", "the buckle in B0 (default: the interior's)"),
+    Key(f"{_BELT}.lap_anchor", "vector", "m", "the outboard lap anchorage in B0 (default: the interior's)"),
+    Key(f"{_BELT}.torso", "string", "", "the occupant ellipsoid the shoulder belt wraps", "thorax"),
+    Key(f"{_BELT}.pelvis", "string", "", "the occupant ellipsoid the lap belt wraps "
+        "(default: lap_belt_pelvis, the front of the pelvis)"),
+    Key(f"{_BELT}.abdomen", "string", "", "an occupant ellipsoid the shoulder belt wraps after the chest"),
+    Key(f"{_BELT}.ribcage", "bool", "", "the torso's wraps carried by the sternum, with the human's belt "
+        "share (default: on for a human, off for a dummy)"),
+    Key(f"{_BELT}.neck_barrier", "bool", "", "a barrier wrap keeps the belt outboard of the neck_shell", False),
+    Key(f"{_BELT}.barriers", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any ellipsoid"),
+    Key(f"{_BELT}.barriers.*", "vector", "-", "the side the belt is kept on, in the ellipsoid's frame"),
+    Key(f"{_BELT}.end_springs", "number", "-", "separate: GS1 belt-end springs in series with the shoulder "
+        "belt (count)", 0.0, low=0.0),
+    Key(f"{_BELT}.lap_end_springs", "number", "-", "separate: GS1 belt-end springs in series with the lap "
+        "belt (count)", 0.0, low=0.0),
+    Key(f"{_BELT}.shoulder", "string", "", "an occupant ellipsoid the shoulder wrap lies on, before the chest"),
+    Key(f"{_BELT}.shoulder_center", "vector", "m", "a shoulder ellipsoid's centre in the torso's part frame"),
+    # [E]: the Hybrid III 50th's shoulder between its neck shell and shoulder joint (validation HISTORY.md)
+    Key(f"{_BELT}.shoulder_semi_axes", "vector", "m", "that shoulder ellipsoid's semi-axes",
+        (0.06, 0.07, 0.06)),
+    Key(f"{_BELT}.shoulder_at", "vector", "m", "the shoulder wrap fitted at this point of its ellipsoid"),
+    Key(f"{_BELT}.shoulder_flank", "vector4", "-, m", "(n_x, n_y, n_z, d): the shoulder wrap kept to "
+        "n . x >= d"),
+    Key(f"{_BELT}.chest_at", "vector", "m", "the chest wrap fitted at this point of its ellipsoid"),
+    Key(f"{_BELT}.chest_flank", "vector4", "-, m", "(n_x, n_y, n_z, d): the chest wrap kept to n . x >= d"),
+    *_airbag_keys("restraints.airbag"),
+    *_airbag_keys("restraints.knee_airbag"),
+]
+_CONTACTS = "occupant.modeling.contacts_toml"
+_CONTACT = [
+    Key("contact[].a", "name_or_names", "", "occupant ellipsoid(s) (one pair each)", REQUIRED, reader=_CONTACTS),
+    Key("contact[].b", "string", "", "an interior surface or another ellipsoid", REQUIRED, reader=_CONTACTS),
+    Key("contact[].characteristic", "string", "", "the contact characteristic (default: the surface's)",
+        reader=_CONTACTS),
+    Key("contact[].name", "string", "", "the pair's name (default <a>__<b>)", reader=_CONTACTS),
+    Key("contact_characteristic.*", "table", "", "a contact characteristic, by name", reader=_CONTACTS),
+    Key("contact_characteristic.*.stiffness", "number", "N/m^exponent", "force = stiffness x "
+        "penetration^exponent (or table)", reader=_CONTACTS),
+    Key("contact_characteristic.*.exponent", "number", "-", "the exponent of the stiffness law", reader=_CONTACTS),
+    Key("contact_characteristic.*.table", "rows", "m, N", "the loading curve, rows (penetration, force)",
+        reader=_CONTACTS),
+    Key("contact_characteristic.*.unloading_table", "rows", "m, N", "the unloading curve", reader=_CONTACTS),
+    Key("contact_characteristic.*.absorption", "number", "-", "the share of energy absorbed on unloading",
+        low=0.0, reader=_CONTACTS),
+    Key("contact_characteristic.*.damping", "number", "N s/m^2", "Hunt-Crossley damping", reader=_CONTACTS),
+    Key("contact_characteristic.*.friction", "number", "-", "Coulomb coefficient", reader=_CONTACTS),
+    Key("contact_characteristic.*.friction_speed", "number", "m/s", "the sliding speed friction is full at",
+        reader=_CONTACTS),
+    Key("contact_characteristic.*.recovers", "bool", "", "absorption unloads to the origin", False,
+        reader=_CONTACTS),
+]
+_SENSORS = "occupant.sensors.loader"
+_SENSOR = [
+    Key("sensors.standard", "bool", "", "the dummy's standard channel set (occupant.sensors)", True),
+    Key("sensor[].kind", "string", "", "accelerometer, angular_velocity, angular_acceleration, load_cell, "
+        "displacement or array", REQUIRED, reader=_SENSORS),
+    Key("sensor[].name", "string", "", "the channel's name", REQUIRED, reader=_SENSORS),
+    Key("sensor[].location", "string", "", "the ISO-MME location code", reader=_SENSORS),
+    Key("sensor[].fine1", "string", "", "the ISO-MME fine location 1", reader=_SENSORS),
+    Key("sensor[].fine2", "string", "", "the ISO-MME fine location 2", reader=_SENSORS),
+    Key("sensor[].body", "string", "", "the segment it is on", reader=_SENSORS),
+    Key("sensor[].point", "point", "m", "its place in the segment frame (cg: the segment's centre of mass)",
+        "cg", reader=_SENSORS),
+    Key("sensor[].marker", "string", "", "its place: a marker", reader=_SENSORS),
+    Key("sensor[].joint", "string", "", "load_cell: the joint it measures", reader=_SENSORS),
+    Key("sensor[].to_body", "string", "", "displacement: the other segment", reader=_SENSORS),
+    Key("sensor[].to_point", "point", "m", "displacement: the point on it", "cg", reader=_SENSORS),
+    Key("sensor[].to_marker", "string", "", "displacement: the marker on it", reader=_SENSORS),
+    Key("sensor[].directions", "strings", "", "displacement: the components (x, y, z, r)", reader=_SENSORS),
+    Key("sensor[].relative", "bool", "", "displacement: measured from the start", reader=_SENSORS),
+    Key("sensor[].source", "string", "", "array: the recorded output it reads", reader=_SENSORS),
+    Key("sensor[].unit", "string", "", "array: the output's unit", reader=_SENSORS),
+    Key("sensor[].dimension", "string", "", "array: the ISO-MME dimension code", reader=_SENSORS),
+    Key("sensor[].direction", "string", "", "array: the ISO-MME direction code", reader=_SENSORS),
+    Key("sensor[].index", "number", "-", "array: the output's column", reader=_SENSORS),
+]
+_CRITERIA = [
+    Key("criteria.regulation", "string", "", "the protocol the criteria are judged against "
+        "(occupant.injury.limits)", choices=_protocols, label="regulation"),
+    Key("criteria.show", "strings", "", "more criteria rows", choices=_optional_rows, label="criterion"),
+    Key("criteria.reference", "string", "", "a protocol whose limits are shown, never judged", choices=_protocols,
+        label="regulation"),
+]
+_OUTPUTS = [
+    Key("outputs.results", "bool", "", "DIR/results.h5", True),
+    Key("outputs.isomme", "bool", "", "DIR/isomme/", True),
+    Key("outputs.report", "bool", "", "DIR/report.html, report.pdf (occupant.report)", True),
+]
+
+#: every key of a scenario file, by path
+KEYS = {k.path: k for k in (_TOP + _SOLVER + _OCCUPANT + _TARGETS + _VEHICLE + _PULSE + _PRECRASH
+                            + _RESTRAINTS + _CONTACT + _SENSOR + _CRITERIA + _OUTPUTS)}
+
+
+def pattern(path):
+    """The registry path of a key path as a file or a message spells it:
+    ``contact[3].a`` -> ``contact[].a``; a name under a by-name table becomes ``*``
+    (``contact_characteristic.foam.table`` -> ``contact_characteristic.*.table``)."""
+    parts = re.sub(r"\[\d+\]", "[]", path).split(".")
+    out = []
+    for part in parts:
+        here = ".".join(out + [part])
+        star = ".".join(out + ["*"])
+        out.append(part if here in KEYS or any(p.startswith(here + ".") for p in KEYS)
+                   or not any(p == star or p.startswith(star + ".") for p in KEYS) else "*")
+    return ".".join(out)
+
+
+def entry(path):
+    """The Key of a key path (``contact[0].a`` as well as ``contact[].a``), or None."""
+    return KEYS.get(pattern(path))
+
+
+def names(path):
+    """The keys a table at ``path`` accepts, in the registry's order (``""``: the top level)."""
+    base = pattern(path) if path else ""
+    prefix = f"{base}." if base else ""
+    return tuple(p[len(prefix):] for p in KEYS
+                 if p.startswith(prefix) and "." not in p[len(prefix):].replace("[]", ""))
+
+
+def read(c, table, path, key, *, default=None):
+    """The value of ``key`` in ``table`` (at ``path``) checked as the registry says, with its
+    default when absent (``default`` given here for a key whose default the caller knows, e.g.
+    the interior's belt points); a bad value fails through the FileChecker ``c`` naming the key
+    and what is accepted. Numbers come back as float, vectors as arrays."""
+    k = KEYS[pattern(c.where(path, key))]
+    where = c.where(path, key)
+    if key not in table:
+        if k.default is REQUIRED:
+            c.fail(where, "missing", k.accepted())
+        value = k.default if default is None else default
+        return np.array(value, float) if k.kind in ("vector", "vector4") and value is not None else value
+    problem = k.check(table[key])
+    if problem:
+        c.fail(where, problem, k.accepted())
+    value = table[key]
+    if k.kind == "number":
+        return float(value)
+    if k.kind in ("vector", "vector4"):
+        return np.array(value, float)
+    return value
+
+
+def unit(path):
+    """The unit of a key path (as the report's settings table spells it: ``contact[0].a``),
+    "" for none or an unknown key."""
+    k = entry(path)
+    return "" if k is None or k.unit == "-" else k.unit
+
+
+def describe():
+    """Lines for ``occupant list --keys``: each key, its type, unit, default and meaning."""
+    lines = []
+    width = max(len(p) for p in KEYS)
+    for p, k in KEYS.items():
+        default = ("required" if k.default is REQUIRED else "" if k.default is None
+                   else f"default {k.default!r}")
+        lines.append(f"{p:<{width}}  {k.accepted()}" + (f"; {default}" if default else ""))
+        lines.append(f"{'':<{width}}    {k.meaning}" + (f" (checked by {k.reader})" if k.reader else ""))
+    return lines
