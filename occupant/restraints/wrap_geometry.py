@@ -6,10 +6,11 @@ from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 
-HOOK_RATIO = 0.5   # [E]: a held wrap's hook, where its short way does not wrap, is handed over to
-                   # the line as its place's facing margin q falls below HOOK_RATIO times the
-                   # short way's miss g (``hook_weight``); a hook held round its place's side
-                   # (q about 2 r) is kept whole to g = 4 r
+HOOK_FACING = 0.05  # [E]: a held wrap's hook, where its short way does not wrap, is handed over to
+HOOK_RATIO = 0.5    # the line as its place's facing margin q (scaled frame: of the order of the
+                    # circle's radius r) falls below HOOK_FACING, or below HOOK_RATIO times the
+                    # short way's miss g (rad) where that is less (``hook_weight``): a hook held
+                    # round its place's side (q about 2 r) is kept whole down to r = 0.025
 
 
 @njit(**JIT)
@@ -119,19 +120,23 @@ def held_arc_point(D, side, a, b, s, frac):
 @njit(**JIT_INLINE)
 def hook_weight(q, g):
     """How much of a held wrap's hook is kept where its short way round does not wrap (``_arc``):
-    1 - smooth(1 - x) of x = q / (HOOK_RATIO g), q how much more its place faces the long way's
-    middle than the short way's (0 where the ways tie, the place's part in the plane of norm r,
-    the circle's radius, for one wrap), g by how much (rad) the short way misses wrapping (0
-    where the line a-b touches the circle), smooth(y) = 3 y^2 - 2 y^3 on [0, 1]: 1 where
-    q >= HOOK_RATIO g (the short way just stops wrapping, or the place lies well round the long
-    way), falling to 0 as the ways come to tie, where the point is the line's, as on the short
-    way that does not wrap. Kept whole up to the tie, the hook of a circle its plane shrank to
-    the place went to the line in one step as the ways tied (GS1's abdomen wrap at 143.45 ms:
-    the shoulder, chest and abdomen points 21.0, 17.7, 17.1 mm in one 10 us step, the
-    shoulder-chest segment 10.8 kN; scenarios/README.md, abdomenlift and heldhandover)."""
-    if q >= HOOK_RATIO * g:
+    smooth(x) of x = q / min(HOOK_FACING, HOOK_RATIO g), q how much more its place faces the
+    long way's middle than the short way's (0 where the ways tie; the place's part in the plane
+    has norm r, the circle's radius, for one wrap), g by how much (rad) the short way misses
+    wrapping (0 where the line a-b touches the circle), smooth(y) = 3 y^2 - 2 y^3 on [0, 1]: 1
+    where q passes that band (the short way just stops wrapping, or the place lies well round
+    the long way), falling to 0 as the ways come to tie, where the point is the line's, as on
+    the short way that does not wrap. Kept whole up to the tie, the hook of a circle its plane
+    shrank to the place went to the line in one step as the ways tied (GS1's abdomen wrap at
+    143.45 ms: the shoulder, chest and abdomen points 21.0, 17.7, 17.1 mm in one 10 us step,
+    the shoulder-chest segment 10.8 kN; scenarios/README.md, abdomenlift and heldhandover).
+    Banded by HOOK_RATIO g alone, a hook far round a large circle (the line far from it, g large)
+    was handed over too: GS1 fitted at mid-clavicle, its belt over the shoulder's top, let go of
+    the shoulder from 125 ms."""
+    band = min(HOOK_FACING, HOOK_RATIO * g)
+    if q >= band:
         return 1.0
-    x = q / (HOOK_RATIO * g)
+    x = q / band
     return x * x * (3.0 - 2.0 * x)
 
 
