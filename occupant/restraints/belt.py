@@ -93,14 +93,15 @@ from occupant.model.bundle import (
     PRETENSIONER_PULL_IN,
 )
 from occupant.restraints.wrap_chain import (
-    BARRIER_STILL, BARRIER_SWEEPS, barrier_start, carried_travel, chained, held_in_chain, lifted,
-    place_barrier, place_chain, place_held, place_run, run_length, same_ellipsoid, touching_ends,
-    undeformed_point,
+    BARRIER_STILL, BARRIER_SWEEPS, barrier_start, carried_travel, chained, held_in_chain,
+    held_hook, lifted, place_barrier, place_chain, place_held, place_run, run_length,
+    same_ellipsoid, touching_ends, undeformed_point,
 )
 from occupant.restraints.wrap_geometry import (  # noqa: F401 (wrap_point: the belt's API)
     _norm, _to_base, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_half, wrap_point,
 )
 
+NO_HOOK = (1.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))   # ``held_hook`` not compiled
 WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
                          # (the middle of the wrap) within the wrap's plane, and off the body
 MERGE_LENGTH = 0.02      # m [E]: a segment shorter than this next to a wrap is merged with the
@@ -277,7 +278,7 @@ def _place_wraps(data, el, out, k, o_pts, p0, z):
     if not chained(el, k + m):
         j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
         place_run(data, el, out, k, m, o_pts, p0, z, (out[j], out[j + 1], out[j + 2]),
-                  (out[jb], out[jb + 1], out[jb + 2]))
+                  (out[jb], out[jb + 1], out[jb + 2]), -1.0)
     elif call_if(el.held, held_in_chain, False, el, k):   # compiled where a wrap is held
         call_if(el.held, place_held, None, data, el, out, k, o_pts, p0, z)
     else:
@@ -470,10 +471,17 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     there (regularised Coulomb friction, as the webbing's flow; the shortest path on the side
     the wrap declares is the belt's rest across it). Along the belt, and where the belt left the
     body, the place follows the point (the middle of the wrap, in the plane: the plane stays)
-    with time constant WRAP_FOLLOW."""
+    with time constant WRAP_FOLLOW; a hook being handed over to the line (``wrap_chain.held_hook``,
+    its point off the body) follows its hook's point, not the point moved towards the line (which
+    drew the place off the hook and the hand-over ran its course in 20 us: GS1, the abdomen wrap,
+    142.34-142.36 ms)."""
     j, jz = o_pts + 3 * (k - p0), el.point_z[k]
     c, E = ellipsoid_frame(data, el, k)
     x, y, w = undeformed_point(data, el, out, k, j)
+    if el.point_across[k] > 0.0:    # a hook being handed over: its place follows the hook
+        hook, Ph, _, _ = call_if(el.held, held_hook, NO_HOOK, data, el, out, z, k, o_pts, p0)
+        if 0.0 < hook < 1.0:
+            x, y, w = Ph
     D0, D1, D2 = el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2]
     P = _to_local(c, E, x, y, w)
     s0, s1, s2 = z[jz], z[jz + 1], z[jz + 2]
@@ -899,19 +907,33 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
     3 x^2 - 2 x^3 of x = (r - 1) / INSIDE_BAND, r n's scaled radius (its slope 0 at the band's
     ends: linear in x, side_barrier's belt length kinked there, its second difference 0.08 mm
     at 62.7 ms). The fourth value: that product's gradient in n's place from ``keep`` alone
-    (B0, ``_fade_parts``)."""
+    (B0, ``_fade_parts``). A held wrap's hook being handed over to the line
+    (``wrap_chain.held_hook``, its point off the body) counts that weight of its hook's excess,
+    measured from the hook's point and its ends as placed (from its own point, off the circle,
+    the path stepped as that point passed the far end's tangent point: 8.8 mm in the rig of
+    tests/restraints/test_belt_held_wraps.py), and its tangent piece's direction the same part
+    (``keep`` times it); the weight's own gradient is left out of the force."""
     j, ji, jn = o_pts + 3 * (k - p0), o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
     c, E = ellipsoid_frame(data, el, k)
     x, y, w = undeformed_point(data, el, out, k, j)
+    x0, y0, w0 = x, y, w
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     bx, by, bz = out[jn], out[jn + 1], out[jn + 2]
     if same_ellipsoid(el, k, n):     # n on k's own surface: the arc between their places
         bx, by, bz = undeformed_point(data, el, out, n, jn)
     B = _to_local(c, E, bx, by, bz)
-    o, r = (0.0, 0.0, 0.0), 1.0
+    o, r, hook = (0.0, 0.0, 0.0), 1.0, 1.0
     if el.point_across[k] > 0.0:
         jz = el.point_z[k]
         A = _to_local(c, E, out[ji], out[ji + 1], out[ji + 2])
+        hook, Ph, ha, hb = call_if(el.held, held_hook, NO_HOOK, data, el, out, z, k, o_pts, p0)
+        if hook < 1.0:    # a hook handed over to the line: from its hook's point, as placed
+            x, y, w = Ph
+            if not chained(el, i) or not same_ellipsoid(el, i, k):
+                A = _to_local(c, E, ha[0], ha[1], ha[2])
+            if not same_ellipsoid(el, k, n):
+                bx, by, bz = hb
+                B = _to_local(c, E, bx, by, bz)
         m, h, r = _wrap_plane((A[0] / D[0], A[1] / D[1], A[2] / D[2]),
                               (B[0] / D[0], B[1] / D[1], B[2] / D[2]),
                               (z[jz], z[jz + 1], z[jz + 2]))
@@ -922,7 +944,7 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
     length, t = wrap_half(D, _to_local(c, E, x, y, w), B, o, r)
     tx, ty, tz = _to_base(c, E, t[0], t[1], t[2])
     keep, g = 1.0, (0.0, 0.0, 0.0)
-    excess = length - _norm(bx - x, by - y, bz - w)
+    excess = hook * (length - _norm(bx - x, by - y, bz - w))
     if not same_ellipsoid(el, k, n):
         sr = _norm(B[0] / D[0], B[1] / D[1], B[2] / D[2])
         keep = min(max((sr - 1.0) / INSIDE_BAND, 0.0), 1.0)
@@ -931,7 +953,8 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
             g = _to_base((0.0, 0.0, 0.0), E, f * B[0] / (D[0] * D[0]), f * B[1] / (D[1] * D[1]),
                          f * B[2] / (D[2] * D[2]))
             keep = keep * keep * (3.0 - 2.0 * keep)   # smooth at the band's ends: no kink
-    return keep * excess, (tx + out[j] - x, ty + out[j + 1] - y, tz + out[j + 2] - w), keep, g
+    return keep * excess, (tx + out[j] - x0, ty + out[j + 1] - y0, tz + out[j + 2] - w0), \
+        keep * hook, g
 
 
 @njit(**JIT_INLINE)

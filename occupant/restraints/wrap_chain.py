@@ -43,7 +43,8 @@ from occupant.contact.carrier import carrier_travel
 from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_geometry import (
-    _norm, _to_base, _to_local, ellipsoid_frame, line_fraction, line_point, wrap_arc_point,
+    _norm, _to_base, _to_local, ellipsoid_frame, held_arc_point, hook_point, line_fraction,
+    line_point, wrap_arc_point,
 )
 
 KINK = 1.0e-10        # largest kink |u1 - u2| (rad) of the solved path at its joins
@@ -60,6 +61,8 @@ BARRIER_STILL = 1.0e-13   # m: the wraps after a barrier are placed again from i
                           # that point moves less than this (``belt._place_barriers``)
 BARRIER_SWEEPS = 40   # their placements after a barrier at most
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
+ON_LINE = 1.0e-9      # m: a held wrap off its ellipsoid this near the line of the points beside
+                      # it does not touch (``lifted``; placed there to rounding, 1e-16 m)
 
 
 @njit(**JIT_INLINE)
@@ -147,7 +150,7 @@ def run_way(el, z, k, m):
 
 
 @njit(**JIT_STAGE)
-def place_run(data, el, out, k, m, o_pts, p0, z, a, b):
+def place_run(data, el, out, k, m, o_pts, p0, z, a, b, hook):
     """Place the m wrap points from k (global index; belt's first point p0; wraps over one
     ellipsoid) on the belt's wrap from a to b (B0), writing them into the outputs; returns
     whether the last one's wrap touches. Point i lies at the fraction (i + 1) / (m + 1) of the
@@ -158,7 +161,9 @@ def place_run(data, el, out, k, m, o_pts, p0, z, a, b):
     seek, found directly (on one ellipsoid those sweeps need not converge: they can cycle
     between the ways round and put two points onto one, a jump of the belt's path through the
     body). Held wraps (``across``) keep each its plane through its place, and so their order
-    along the belt (``place_held``)."""
+    along the belt (``place_held``); a held wrap's hook is handed over to the line a-b as its
+    short way does not wrap (``held_arc_point``) with the weight ``hook`` (below 0: its own, from
+    a and b; 1: kept whole)."""
     c, E = ellipsoid_frame(data, el, k)
     j = o_pts + 3 * (k - p0)
     al = _to_local(c, E, a[0], a[1], a[2])
@@ -167,8 +172,17 @@ def place_run(data, el, out, k, m, o_pts, p0, z, a, b):
     side = run_way(el, z, k, m)
     active = True
     for i in range(m):
-        P, active = wrap_arc_point(D, side, al, bl, wrap_place(el, z, k + i),
-                                   (i + 1.0) / (m + 1.0))
+        s = wrap_place(el, z, k + i)
+        frac = (i + 1.0) / (m + 1.0)
+        if hook < 0.0:
+            P, active, _ = held_arc_point(D, side, al, bl, s, frac)
+        elif hook < 1.0:      # from the hook, whichever way the place now faces
+            P, L = hook_point(D, side, al, bl, s, frac), line_point(D, al, bl)
+            P = (L[0] + hook * (P[0] - L[0]), L[1] + hook * (P[1] - L[1]),
+                 L[2] + hook * (P[2] - L[2]))
+            active = hook > 0.0
+        else:
+            P, active = wrap_arc_point(D, side, al, bl, s, frac)
         ji = j + 3 * i
         out[ji], out[ji + 1], out[ji + 2] = _to_base(c, E, P[0], P[1], P[2])
     return active
@@ -374,7 +388,8 @@ def place_chain(data, el, out, k0, o_pts, p0, z):
     while True:
         m = run_length(el, k)
         b = _read(out, o_pts + 3 * ((kf if k == last else k + m - 1) - p0))
-        if place_run(data, el, out, k, m, o_pts, p0, z, _read(out, o_pts + 3 * (k - 1 - p0)), b):
+        if place_run(data, el, out, k, m, o_pts, p0, z, _read(out, o_pts + 3 * (k - 1 - p0)), b,
+                     1.0):
             touching |= 1 << r
         if k == k0:
             break
@@ -436,12 +451,17 @@ def place_held(data, el, out, k0, o_pts, p0, z):
     placed between their neighbours that touch (``touching_ends``) in HELD_SWEEPS Gauss-Seidel
     sweeps: each held group starts at its places on its surface, a shortest-path run on the
     line to the fixed point after it; an iterate, not a converged fixed point. The wraps that
-    do not touch are then put on the straight pieces between those that do (``_straighten``)."""
+    do not touch are then put on the straight pieces between those that do (``_straighten``).
+    A group whose hook is being handed over to the line (``held_arc_point``: its weight below 1
+    in the chain so placed, every hook whole) is placed again with its neighbours at that
+    weight (up to two such groups; ``_place_between_touching``): weighed in the chain that
+    holds it, the hook moved the chest wrap towards the line, which lowered its weight again,
+    and it went to the line in 20 us (GS1's abdomen wrap, 142.34-142.36 ms)."""
     kf = k0
     while chained(el, kf):
         kf += 1
     if held_length(el, k0) == kf - k0:
-        _place_between(data, el, out, k0, kf - k0, o_pts, p0, z)
+        _place_between(data, el, out, k0, kf - k0, o_pts, p0, z, -1.0)
         return
     jf = o_pts + 3 * (kf - p0)
     k = k0
@@ -450,13 +470,34 @@ def place_held(data, el, out, k0, o_pts, p0, z):
         if not _put_at_place(data, el, out, k, o_pts, p0, z):
             j = o_pts + 3 * (k + m - p0)
             out[j], out[j + 1], out[j + 2] = out[jf], out[jf + 1], out[jf + 2]
-            _place_between(data, el, out, k, m, o_pts, p0, z)
+            _place_between(data, el, out, k, m, o_pts, p0, z, 1.0)
         k += m
+    _held_sweeps(data, el, out, k0, kf, o_pts, p0, z, -1, 1.0, -1, 1.0)
+    # hooks handed over (``held_arc_point``): their weights from the chain placed with every
+    # hook whole, the chain placed again at those weights
+    h1, w1, h2, w2 = -1, 1.0, -1, 1.0
+    k = k0
+    while k != kf:
+        m = held_length(el, k)
+        w = _group_hook(data, el, out, z, k, m, o_pts, p0)
+        if w < 1.0 and h1 < 0:
+            h1, w1 = k, w
+        elif w < 1.0 and h2 < 0:
+            h2, w2 = k, w
+        k += m
+    if h1 >= 0:
+        _held_sweeps(data, el, out, k0, kf, o_pts, p0, z, h1, w1, h2, w2)
+
+
+@njit(**JIT_STAGE)
+def _held_sweeps(data, el, out, k0, kf, o_pts, p0, z, h1, w1, h2, w2):
+    """``place_held``'s HELD_SWEEPS - 1 sweeps over the groups from k0 to the fixed point kf
+    (``_place_between_touching``, hooks h1, h2 handed over at w1, w2), then ``_straighten``."""
     for sweep in range(HELD_SWEEPS - 1):
         k = k0
         while k != kf:
             m = held_length(el, k)
-            _place_between_touching(data, el, out, k, m, o_pts, p0, z)
+            _place_between_touching(data, el, out, k, m, o_pts, p0, z, h1, w1, h2, w2)
             k += m
     _straighten(data, el, out, k0, kf, o_pts, p0)
 
@@ -464,13 +505,70 @@ def place_held(data, el, out, k0, o_pts, p0, z):
 @njit(**JIT_INLINE)
 def lifted(data, el, out, k, o_pts, p0, moved):
     """Whether belt point k is a wrap lying off its (undeformed) ellipsoid: one that does not
-    touch, on the straight piece of its neighbours; ``moved``: the carried wraps that touch have
-    been moved by their carriers' travel (``belt.place_points``), taken back here."""
+    touch, on the straight piece of its neighbours (a held wrap off it being handed over to it,
+    ``_on_line``, touches); ``moved``: the carried wraps that touch have been moved by their
+    carriers' travel (``belt.place_points``), taken back here."""
     if el.point_kind[k] != BELT_WRAP:
         return False
     j = o_pts + 3 * (k - p0)
     x = undeformed_point(data, el, out, k, j) if moved else _read(out, j)
-    return not _on_surface(data, el, k, x)
+    if _on_surface(data, el, k, x):
+        return False
+    return el.point_across[k] == 0.0 or _on_line(out, j)
+
+
+@njit(**JIT_INLINE)
+def _on_line(out, j):
+    """Whether the belt point at output slot j lies on the line of the points beside it (within
+    ON_LINE): a held wrap off its ellipsoid there does not touch; off that line it is a hook
+    being handed over to it (``held_arc_point``), which touches while its weight lasts."""
+    d0, d1, d2 = out[j + 3] - out[j - 3], out[j + 4] - out[j - 2], out[j + 5] - out[j - 1]
+    x0, x1, x2 = out[j] - out[j - 3], out[j + 1] - out[j - 2], out[j + 2] - out[j - 1]
+    dd = d0 * d0 + d1 * d1 + d2 * d2
+    q = (x0 * d0 + x1 * d1 + x2 * d2) / dd if dd > 0.0 else 0.0
+    return _norm(x0 - q * d0, x1 - q * d1, x2 - q * d2) <= ON_LINE
+
+
+@njit(**JIT_STAGE)
+def held_hook(data, el, out, z, k, o_pts, p0):
+    """Held wrap k's hook as placed (``place_held``, ``held_arc_point``): (its weight, the point
+    on the hook at its fraction of its group's wrap (``held_length``) on its undeformed
+    ellipsoid, that group's touching ends before and after: B0, taken back by their carriers'
+    travel as they stood when it was placed). The weight is read off k's point: 1 on its
+    ellipsoid (the hook whole), else the fraction of the way from the line's point
+    (``line_point``) to the hook's at which it lies (0 on the line). Weight 1 and k's own point
+    for a wrap not held."""
+    j = o_pts + 3 * (k - p0)
+    x = undeformed_point(data, el, out, k, j)
+    if el.point_across[k] == 0.0 or _on_surface(data, el, k, x):
+        return 1.0, x, x, x
+    g = k
+    while el.point_across[g - 1] != 0.0 and same_ellipsoid(el, g - 1, g):
+        g -= 1
+    m = held_length(el, g)
+    i, n = touching_ends(data, el, out, g, m, o_pts, p0, True)
+    a, b = _as_placed(data, el, out, i, o_pts, p0), _as_placed(data, el, out, n, o_pts, p0)
+    c, E = ellipsoid_frame(data, el, k)
+    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
+    al, bl = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])
+    P = hook_point(D, run_way(el, z, g, m), al, bl, wrap_place(el, z, k),
+                   (k - g + 1.0) / (m + 1.0))
+    L = line_point(D, al, bl)
+    p = _to_local(c, E, x[0], x[1], x[2])
+    d0, d1, d2 = P[0] - L[0], P[1] - L[1], P[2] - L[2]
+    dd = d0 * d0 + d1 * d1 + d2 * d2
+    w = ((p[0] - L[0]) * d0 + (p[1] - L[1]) * d1 + (p[2] - L[2]) * d2) / dd if dd > 0.0 else 1.0
+    return min(max(w, 0.0), 1.0), _to_base(c, E, P[0], P[1], P[2]), a, b
+
+
+@njit(**JIT_INLINE)
+def _as_placed(data, el, out, k, o_pts, p0):
+    """Belt point k (B0) as it stood when the wraps were placed: a wrap's taken back by its
+    carrier's travel (``undeformed_point``)."""
+    j = o_pts + 3 * (k - p0)
+    if el.point_kind[k] == BELT_WRAP:
+        return undeformed_point(data, el, out, k, j)
+    return _read(out, j)
 
 
 @njit(**JIT_INLINE)
@@ -557,23 +655,62 @@ def _straighten(data, el, out, k0, kf, o_pts, p0):
 
 
 @njit(**JIT_STAGE)
-def _place_between_touching(data, el, out, k, m, o_pts, p0, z):
+def _place_between_touching(data, el, out, k, m, o_pts, p0, z, h1, w1, h2, w2):
     """``place_run`` of the run k (m wraps) between its ``touching_ends``. Placed between its
     neighbours as they stood, a held wrap whose neighbour did not touch and lay on the wrap's own
     point (the end of its straight piece) had no tangent point there: its arc shrank with every
     sweep and it left its surface (GS1 with a barrier wrap on the upper arm: the shoulder wrap
-    off the shoulder, 39 kN; tests/restraints/test_belt_held_wraps.py)."""
+    off the shoulder, 39 kN; tests/restraints/test_belt_held_wraps.py). Held groups h1 and h2
+    (-1: none) are hooks handed over with the weights w1 and w2 (``place_held``): such a group
+    is placed at its weight, and an end that is such a group's point is taken w of the way from
+    the touching point beyond it (``_handed_end``), so the run moves on to that point as the
+    hook goes (placed towards the hook's point while it went to the line, GS1's chest wrap
+    stepped 16 mm as it lifted)."""
     i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
-    place_run(data, el, out, k, m, o_pts, p0, z, _read(out, o_pts + 3 * (i - p0)),
-              _read(out, o_pts + 3 * (n - p0)))
+    a, b = _read(out, o_pts + 3 * (i - p0)), _read(out, o_pts + 3 * (n - p0))
+    a = _handed_end(data, el, out, i, -1, o_pts, p0, h1, w1, h2, w2, a)
+    b = _handed_end(data, el, out, n, 1, o_pts, p0, h1, w1, h2, w2, b)
+    hook = w1 if k == h1 else (w2 if k == h2 else 1.0)
+    place_run(data, el, out, k, m, o_pts, p0, z, a, b, hook)
+
+
+@njit(**JIT_STAGE)
+def _handed_end(data, el, out, e, way, o_pts, p0, h1, w1, h2, w2, x):
+    """End point x (B0) of a run, belt point e (``way`` -1: before the run, 1: after it): where e
+    is a wrap of a hook handed over with weight w (held group h1 or h2), the point w of the way
+    from the touching point beyond that group to x; else x."""
+    for h, w in ((h1, w1), (h2, w2)):
+        if h < 0 or e < h or e >= h + held_length(el, h):
+            continue
+        i, n = touching_ends(data, el, out, h, held_length(el, h), o_pts, p0, False)
+        f = _read(out, o_pts + 3 * ((n if way > 0 else i) - p0))
+        return (f[0] + w * (x[0] - f[0]), f[1] + w * (x[1] - f[1]), f[2] + w * (x[2] - f[2]))
+    return x
+
+
+@njit(**JIT_STAGE)
+def _group_hook(data, el, out, z, k, m, o_pts, p0):
+    """The weight (``held_arc_point``) of the hook of held group k (m wraps) between its
+    ``touching_ends`` as they stand: the least of its wraps'; 1 for a group not held."""
+    if el.point_across[k] == 0.0:
+        return 1.0
+    i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
+    c, E = ellipsoid_frame(data, el, k)
+    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
+    a, b = _read(out, o_pts + 3 * (i - p0)), _read(out, o_pts + 3 * (n - p0))
+    al, bl = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])
+    w = 1.0
+    for g in range(k, k + m):
+        w = min(w, held_arc_point(D, run_way(el, z, k, m), al, bl, wrap_place(el, z, g), 0.5)[2])
+    return w
 
 
 @njit(**JIT_INLINE)
-def _place_between(data, el, out, k, m, o_pts, p0, z):
+def _place_between(data, el, out, k, m, o_pts, p0, z, hook):
     """``place_run`` of the run k (m wraps) between the points before and after it as they
-    stand in the outputs."""
+    stand in the outputs (``hook`` as ``place_run``'s)."""
     j, jb = o_pts + 3 * (k - 1 - p0), o_pts + 3 * (k + m - p0)
-    place_run(data, el, out, k, m, o_pts, p0, z, _read(out, j), _read(out, jb))
+    place_run(data, el, out, k, m, o_pts, p0, z, _read(out, j), _read(out, jb), hook)
 
 
 @njit(**JIT_INLINE)

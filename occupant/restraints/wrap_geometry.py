@@ -6,6 +6,12 @@ from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE, JIT_STAGE
 
+HOOK_FACING = 0.05  # [E]: a held wrap's hook, where its short way does not wrap, is handed over to
+HOOK_RATIO = 0.5    # the line as its place's facing margin q (scaled frame: of the order of the
+                    # circle's radius r) falls below HOOK_FACING, or below HOOK_RATIO times the
+                    # short way's miss g (rad) where that is less (``hook_weight``): a hook held
+                    # round its place's side (q about 2 r) is kept whole down to r = 0.025
+
 
 @njit(**JIT)
 def _norm(x, y, z):
@@ -89,7 +95,63 @@ def wrap_point(D, side, a, b, s):
 @njit(**JIT)
 def wrap_arc_point(D, side, a, b, s, frac):
     """``wrap_point``'s wrap, the point at the fraction ``frac`` of its arc from a's tangent
-    point (angles in the scaled frame; the way round chosen by the arc's middle).
+    point (angles in the scaled frame; the way round chosen by the arc's middle): ``_arc``'s
+    point and whether it touches."""
+    P, active, _ = _arc(D, side, a, b, s, frac, False)
+    return P, active
+
+
+@njit(**JIT)
+def held_arc_point(D, side, a, b, s, frac):
+    """``wrap_arc_point`` of a wrap held across the belt, its hook handed over to the line as
+    its short way does not wrap: (P, active, w), P on the line a-b (``line_point``) moved w of
+    the way to ``_arc``'s hooked point (``hook_weight``), active where w > 0 (w 0 where it does
+    not touch). Equal to ``wrap_arc_point`` wherever w is 1: the short way, a hook held firmly,
+    any wrap not held (s zero)."""
+    P, active, w = _arc(D, side, a, b, s, frac, False)
+    if not active:
+        return P, False, 0.0
+    if w < 1.0:
+        L = line_point(D, a, b)
+        P = (L[0] + w * (P[0] - L[0]), L[1] + w * (P[1] - L[1]), L[2] + w * (P[2] - L[2]))
+    return P, w > 0.0, w
+
+
+@njit(**JIT_INLINE)
+def hook_weight(q, g):
+    """How much of a held wrap's hook is kept where its short way round does not wrap (``_arc``):
+    smooth(x) of x = q / min(HOOK_FACING, HOOK_RATIO g), q how much more its place faces the
+    long way's middle than the short way's (0 where the ways tie; the place's part in the plane
+    has norm r, the circle's radius, for one wrap), g by how much (rad) the short way misses
+    wrapping (0 where the line a-b touches the circle), smooth(y) = 3 y^2 - 2 y^3 on [0, 1]: 1
+    where q passes that band (the short way just stops wrapping, or the place lies well round
+    the long way), falling to 0 as the ways come to tie, where the point is the line's, as on
+    the short way that does not wrap. Kept whole up to the tie, the hook of a circle its plane
+    shrank to the place went to the line in one step as the ways tied (GS1's abdomen wrap at
+    143.45 ms: the shoulder, chest and abdomen points 21.0, 17.7, 17.1 mm in one 10 us step,
+    the shoulder-chest segment 10.8 kN; scenarios/README.md, abdomenlift and heldhandover).
+    Banded by HOOK_RATIO g alone, a hook far round a large circle (the line far from it, g large)
+    was handed over too: GS1 fitted at mid-clavicle, its belt over the shoulder's top, let go of
+    the shoulder from 125 ms."""
+    band = min(HOOK_FACING, HOOK_RATIO * g)
+    if q >= band:
+        return 1.0
+    x = q / band
+    return x * x * (3.0 - 2.0 * x)
+
+
+@njit(**JIT)
+def hook_point(D, side, a, b, s, frac):
+    """The point of ``wrap_arc_point``'s wrap the long way round (the hook), whichever way its
+    place faces: a hook being handed over to the line is placed from it (``place_run``)."""
+    return _arc(D, side, a, b, s, frac, True)[0]
+
+
+@njit(**JIT)
+def _arc(D, side, a, b, s, frac, hooked):
+    """``wrap_arc_point``'s wrap and point (``hooked``: the long way round whichever way the
+    place faces), and the hook's weight (``hook_weight``; 1 but on the long way round a plane
+    through a held place whose short way does not wrap).
 
     A neighbour inside the ellipsoid (a wrap on an overlapping ellipsoid: GS1's chest point
     under the shoulder shell) has no tangent point: a path to it enters the body, least deep
@@ -130,21 +192,26 @@ def wrap_arc_point(D, side, a, b, s, frac):
     phi_s = 0.5 * (alpha_a + phi_b - alpha_b)
     phi_l = 0.5 * (alpha_a + 2.0 * np.pi - phi_b - alpha_b)
     cu, ce = c0 * ua0 + c1 * ua1 + c2 * ua2, c0 * e0 + c1 * e1 + c2 * e2
-    if cu * np.cos(phi_s) + ce * np.sin(phi_s) >= cu * np.cos(phi_l) - ce * np.sin(phi_l):
+    facing_s = cu * np.cos(phi_s) + ce * np.sin(phi_s)
+    facing_l = cu * np.cos(phi_l) - ce * np.sin(phi_l)
+    w = 1.0
+    if facing_s >= facing_l and not hooked:
         if alpha_a + alpha_b >= phi_b:
             if na >= 1.0 and nb >= 1.0:  # the line passes outside on that side: no wrap
-                return line_point(D, a, b), False
+                return line_point(D, a, b), False, 0.0
             phi = phi_b if nb < 1.0 else 0.0  # the inside neighbour's nearest point alone
         else:
             phi = alpha_a + 2.0 * frac * (phi_s - alpha_a)
     else:
         e0, e1, e2 = -e0, -e1, -e2
         phi = alpha_a + 2.0 * frac * (phi_l - alpha_a)
+        if placed and na >= 1.0 and nb >= 1.0 and alpha_a + alpha_b > phi_b:
+            w = hook_weight(max(facing_l - facing_s, 0.0), alpha_a + alpha_b - phi_b)
     cp, sp = np.cos(phi), np.sin(phi)
     if not placed:
         r = 1.0
     return (D[0] * (o0 + r * (cp * ua0 + sp * e0)), D[1] * (o1 + r * (cp * ua1 + sp * e1)),
-            D[2] * (o2 + r * (cp * ua2 + sp * e2))), True
+            D[2] * (o2 + r * (cp * ua2 + sp * e2))), True, w
 
 
 @njit(**JIT_STAGE)

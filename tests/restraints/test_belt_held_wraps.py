@@ -414,3 +414,77 @@ def test_identity_belt_length_moves_no_more_than_twice_a_post_that_starts_to_tou
     assert np.linalg.norm(posts[0] - centre) > POST + 1e-5      # on the straight piece at first
     assert np.linalg.norm(posts[-1] - centre) == pytest.approx(POST, abs=1e-9)   # then on it
     assert np.abs(np.diff(lengths)).max() <= 2.0 * step
+
+
+def _hook_through_tangency(steps):
+    """The held wrap of ``_held_then_barrier`` (no post) between anchors 1.5 R below the ball's
+    centre at x = -+0.3 m (their line passes outside it), its place (0, sin t, cos t) turned
+    from the top about the x axis in ``steps`` equal steps over t_T - 0.3 to t_T + 0.05 rad, t_T
+    = acos(-2 / 3) where the plane through the anchors and the place touches the ball (the
+    place, seen from the line, at 1 / 1.5 of the way round): (t, the wrap's point (B0), the
+    belt's summed length) at each."""
+    a, b = np.array([-0.3, 0.0, -1.5 * R]), np.array([0.3, 0.0, -1.5 * R])
+    model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), barrier=False)
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    jz, i = model.belts.point_z[1], model.output_names.index
+    turn = np.linspace(np.arccos(-2.0 / 3.0) - 0.3, np.arccos(-2.0 / 3.0) + 0.05, steps + 1)
+    points, lengths = [], []
+    for t in turn:
+        z[jz:jz + 3] = (0.0, np.sin(t), np.cos(t))
+        evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
+        points.append([data.outputs[i(f"belt.w0.{c}")] for c in "xyz"])
+        lengths.append(data.outputs[i("belt.a-w0.length")] + data.outputs[i("belt.w0-b.length")])
+    return turn, np.array(points), np.array(lengths), a, b
+
+
+def test_identity_hooked_held_wrap_hands_over_to_the_line_continuously():
+    """A held wrap hooked round the ball the long way (its anchors' line passes below it) as its
+    place turns towards where its plane touches the ball (the circle shrinking to the place,
+    GS1's abdomen wrap from 134 ms): first the closed-form hook (``_hook_length``, the place's
+    facing margin past ``hook_weight``'s band: today's placement), past the touching plane the
+    line (its point (0, 0, -1.5 R), the length |a - b|), and between them the wrap point and the
+    belt's length move by steps that shrink with the turn's step (ten times finer: ten times
+    smaller, asserted eight), at most 100 R and 50 R per radian (measured 67.6 R and 32.6 R at
+    0.00175 and 0.000175 rad a step). Before (main 632adcc), the hook was kept whole up to the
+    touching plane, where the ways round tie, and the point went to the line in one step
+    whatever the step: 0.112 m, the length 40 mm (GS1: 21.0 / 17.7 / 17.1 mm in one 10 us
+    step, 10.8 kN)."""
+    largest = []
+    for steps in (200, 2000):
+        turn, P, L, a, b = _hook_through_tangency(steps)
+        dt = turn[1] - turn[0]
+        assert L[0] == pytest.approx(_hook_length(a, b, (0.0, np.sin(turn[0]), np.cos(turn[0]))),
+                                     abs=1e-12)
+        np.testing.assert_allclose(P[-1], (0.0, 0.0, -1.5 * R), atol=1e-12)
+        assert L[-1] == pytest.approx(0.6, abs=1e-12)
+        dP, dL = np.linalg.norm(np.diff(P, axis=0), axis=1).max(), np.abs(np.diff(L)).max()
+        assert dP <= 100.0 * R * dt and dL <= 50.0 * R * dt
+        largest.append((dP, dL))
+    assert largest[0][0] > 8.0 * largest[1][0] and largest[0][1] > 8.0 * largest[1][1]
+
+
+def test_identity_held_arc_point_is_wrap_arc_point_but_for_a_hook_handed_over():
+    """``held_arc_point`` returns ``wrap_arc_point``'s point bit for bit wherever the hook's
+    weight is 1 (the short way, a wrap not held, a hook held firmly), and where it is below 1 a
+    point on the segment from the line's point (``line_point``) to the hook's, at that weight:
+    2000 random ends (1.05-3 times the semi-axes out, along random directions), places (a fifth
+    of them zero: not held) and sides on an ellipsoid."""
+    from occupant.restraints.wrap_geometry import held_arc_point, line_point, wrap_arc_point
+    rng = np.random.default_rng(11)
+    D = (0.12, 0.09, 0.15)
+    handed = 0
+    for _ in range(2000):
+        a, b, s, side = (rng.normal(size=3) for _ in range(4))
+        a *= rng.uniform(1.05, 3.0) * np.array(D) / np.linalg.norm(a)
+        b *= rng.uniform(1.05, 3.0) * np.array(D) / np.linalg.norm(b)
+        s = s if rng.uniform() < 0.8 else np.zeros(3)
+        args = (D, tuple(side), tuple(a), tuple(b), tuple(s), rng.uniform())
+        P, active = wrap_arc_point(*args)
+        H, touching, w = held_arc_point(*args)
+        if w == 1.0 or not active:
+            assert H == P and touching == active
+        else:
+            handed += 1
+            L = np.array(line_point(D, tuple(a), tuple(b)))
+            np.testing.assert_allclose(H, L + w * (np.array(P) - L), atol=1e-15)
+    assert handed > 20
