@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 from scipy.integrate import quad
 
+import occupant
+from occupant.constants import G0
 from occupant.integrate.pipeline import evaluate
-from occupant.modeling import Assembly, Ellipsoid, Joint, Marker, Part, Pose
+from occupant.modeling import Assembly, Ellipsoid, Joint, JointResistance, Marker, Part, Pose
 from occupant.modeling.belts import Anchor, Belt, Webbing, Wrap
 from occupant.restraints import fit_belts
 from occupant.restraints.wrap_geometry import wrap_half
@@ -176,3 +178,44 @@ def test_analytic_fading_arc_pulls_along_its_length_gradient(radius, angle):
     assert -data.f_ext[model.body("body")][5] / T == pytest.approx(slope, rel=1e-8)
     rate = sum(_out(model, moving, f"{s}.length_rate") for s in segments)
     assert rate == pytest.approx(slope, rel=1e-8)
+
+
+def _quarter_wrap(friction, mass=10.0):
+    """A strap from a B0 anchor level with the top of a fixed ball (radius R, centre (-R, 0, 1))
+    0.2 m from it, over the ball's top and right side (one wrap, ``friction``), down to a
+    mass on a vertical slider through x = 0 (overdamped: the hanging side tightens without
+    overshoot, so the webbing stops slipping at the capstan bound), its hook 0.15 m below the
+    ball's equator:
+    the pieces leave the ball at its top and at (0, 0, 1), so the belt turns through exactly
+    theta = pi / 2 over the wrap, whatever the slider's place. The chords from the anchor and the
+    hook to the wrap point (the arc's middle, 45 deg) turn through 80.6 deg at it."""
+    asm = Assembly("quarter")
+    asm.add(Part("mass", mass, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("slide", "prismatic", None, "mass", Pose()))
+    asm.add(Marker("hook", "mass", position=(0.0, 0.0, 0.85)))
+    asm.add(JointResistance("slide_damper", "slide", damping=2 * mass * 400.0))
+    asm.add(Part("post", 1.0, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("base", "fixed", None, "post", Pose()))
+    asm.add(Marker("centre", "post", position=(-R, 0.0, 1.0)))
+    asm.add(Ellipsoid("ball", "centre", (R, R, R)))
+    asm.add(Belt("strap", [Anchor("wall", (-R - 0.2, 0.0, 1.0 + R)),
+                           Wrap("w", "ball", friction=friction, side=(1.0, 0.0, 1.0)),
+                           Anchor("hook", marker="hook")], LINEAR, pretension=10.0))
+    return asm.compile()
+
+
+@pytest.mark.parametrize("friction", [0.3, 0.6])
+def test_analytic_capstan_ratio_over_a_wrap_is_its_paths_turn(friction):
+    """Released under gravity, the hanging side tightens and webbing slides over the ball until
+    the tension ratio is at most exp(mu theta) (Euler-Eytelwein), theta the angle the belt's
+    path turns through over the wrap, pi / 2 (``_quarter_wrap``; ``belt.path_turn``): at rest
+    the hanging side carries m g and the wall's m g exp(-mu pi / 2), to 1e-6 (measured 1e-10).
+    The chords' turn (until branch capstanpath), 80.6 deg,
+    held the wall's side at m g exp(-mu 1.407): 5.0 % (mu 0.3) and 10.3 % (mu 0.6) high."""
+    mass = 10.0
+    model = _quarter_wrap(friction, mass)
+    res = occupant.simulate(model, 0.4, integrator="rk4", dt=1e-5, gravity=(0, 0, -G0))
+    hang, wall = res.outputs["strap.w-hook.force"], res.outputs["strap.wall-w.force"]
+    assert abs(res.v[-1, 0]) < 1e-6
+    assert hang[-1] == pytest.approx(mass * G0, rel=1e-6)
+    assert wall[-1] / hang[-1] == pytest.approx(np.exp(-friction * np.pi / 2), rel=1e-6)
