@@ -773,7 +773,7 @@ def path_turn(path, k):
     leaving it (segment k's). At a wrap it holds the arcs on either side of the point (to the
     tangent points of its neighbours, or to the chord's middle of a run's arc between two wraps
     on one ellipsoid): the wrap's whole turn, which the chords A-P-B cut short (a quarter wrap
-    of a ball 0.06 m in radius between pieces of 0.2 and 0.15 m: 80.6 deg between the chords,
+    of a ball 0.1 m in radius between pieces of 0.2 and 0.15 m: 76.3 deg between the chords,
     tests/restraints/test_belt_path.py); at a slip ring, the turn between those pieces. The
     capstan angle theta of exp(mu theta) (Euler-Eytelwein: ``flow_terms``)."""
     a0, a1, a2 = path[k - 1, 20], path[k - 1, 21], path[k - 1, 22]

@@ -1,7 +1,7 @@
 """A belt's segments measured along its path (occupant.restraints.belt.path_lengths): the
 tangent pieces and the arcs over its wraps' ellipsoids, against closed forms (over a sphere,
-R times the angle; over an ellipsoid's elliptic section, its arc by quadrature), and the
-tension acting along the tangent pieces."""
+R times the angle; over an ellipsoid's elliptic section, its arc by quadrature), the
+tension acting along the tangent pieces, and the capstan angle the path's turn."""
 import numpy as np
 import pytest
 from scipy.integrate import quad
@@ -188,7 +188,7 @@ def _quarter_wrap(friction, mass=10.0):
     ball's equator:
     the pieces leave the ball at its top and at (0, 0, 1), so the belt turns through exactly
     theta = pi / 2 over the wrap, whatever the slider's place. The chords from the anchor and the
-    hook to the wrap point (the arc's middle, 45 deg) turn through 80.6 deg at it."""
+    hook to the wrap point (the arc's middle, 45 deg) turn through 76.3 deg at it (R 0.1 m)."""
     asm = Assembly("quarter")
     asm.add(Part("mass", mass, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "mass", Pose()))
@@ -210,8 +210,8 @@ def test_analytic_capstan_ratio_over_a_wrap_is_its_paths_turn(friction):
     the tension ratio is at most exp(mu theta) (Euler-Eytelwein), theta the angle the belt's
     path turns through over the wrap, pi / 2 (``_quarter_wrap``; ``belt.path_turn``): at rest
     the hanging side carries m g and the wall's m g exp(-mu pi / 2), to 1e-6 (measured 1e-10).
-    The chords' turn (until branch capstanpath), 80.6 deg,
-    held the wall's side at m g exp(-mu 1.407): 5.0 % (mu 0.3) and 10.3 % (mu 0.6) high."""
+    The chords' turn (until branch capstanpath), 76.3 deg, held the wall's side at
+    m g exp(-mu 1.331): 0.6707 and 0.4499 of m g (mu 0.3, 0.6), 7.5 and 15.5 % high (measured)."""
     mass = 10.0
     model = _quarter_wrap(friction, mass)
     res = occupant.simulate(model, 0.4, integrator="rk4", dt=1e-5, gravity=(0, 0, -G0))
