@@ -533,6 +533,62 @@ MARKERS_05F = {"pelvis": [dict(name="left_asis", position=(0.0047, 0.0983, 0.076
                                    "the pelvis bone's anterior-superior corner, node 15004103, "
                                    "in the /HPOINT skew's axes (derive_hybrid3.py MARKERS_05F)")]}
 
+# The 5F's hip joints, her own (not scaled from the 95M's 0.176 m by the leg-length ratio, which
+# gave 0.1348 m): the open FE 5F's hip joint springs 15005370 ("Left HIP", node 15004032 at
+# (-306.0, -685.83, 341.0) mm) and 15005371 (right, node 15004035 at (-306.0, -522.17, 341.0))
+# lie 163.66 mm apart across the deck's Y, level and abreast, the H-point node 15003990 midway
+# [S: OpenRadioss ModelExchange Safety/Hybrid_III_05th_Percentile/Hybrid_III_05TH_0000.rad, commit
+# 86dbea3, CC BY-NC 4.0, facts only]. Its knees (springs 15005372 / 15005373) and ankles (15005374
+# / 15005375) stand at the same |Y| (the legs parallel), and the thigh skin (parts 15000023 /
+# 15000024) spans 9.2-154.0 mm from the midline, centred 81.6 mm out. No primary figure (the
+# Part 572 subpart O drawings, the 5F user's manual, SAE J2856) was found in the store; the NHTSA
+# 5F page's stored excerpt ends before its external dimensions' hip rows.
+JOINTS_05F = {"hip": dict(location=(0.0, 0.08183, 0.0),
+                          src="[S] hip spacing 163.66 mm: open FE HIII 5F (OpenRadioss "
+                              "ModelExchange, commit 86dbea3, CC BY-NC), hip joint springs "
+                              "15005370 / 15005371 (derive_hybrid3.py JOINTS_05F; was the 95M's "
+                              "0.176 m x the leg-length ratio, 134.8 mm)")}
+
+
+def joint_location(kind, seg, lam):
+    """(location in the parent frame in m, source) of segment ``seg``'s joint for dummy ``kind``:
+    the dummy's own figure where it has one (JOINTS_05F), else the 95M's scaled by the region's
+    length factor in ``lam``."""
+    j = seg["joint"]
+    own = {"05f": JOINTS_05F}.get(kind, {}).get(j["name"])
+    if own is not None:
+        return np.array(own["location"], dtype=float), own["src"]
+    return np.multiply(j["location"], lam[seg["region"]]), j["src"]
+
+
+# The 5F's lap belt pelvis (occupant.scenario.restraints.lap_belt_pelvis takes an occupant's own
+# ``lap_belt_pelvis`` where its file has one): the 50M's LAP_BELT_PELVIS scaled to her pelvis
+# flesh reached 151 mm ahead of her H-point and put her lap belt's wraps 87-106 mm ahead of it,
+# where the open FE 5F's skin stands 25-35 mm ahead beside her ASIS. Its crown stays at her ASIS
+# (MARKERS_05F, 76.2 mm up) and its vertical semi-axis the 50M's scaled, 71.2 mm [E]; its
+# fore-aft centre and semi-axis and its half-width are fitted (least squares on x) to the front of
+# her skin where the belt lies, 30-60 mm above the H-point and within 120 mm of the midline
+# (91 points on a 10 x 5 mm grid, each the foremost crossing of a fore-aft line with the outer
+# surfaces of parts 15000037 / 15000058 (pelvis skin, shell and solid), 15000038 (pelvis foam),
+# 15000041 / 15000042 (abdomen skin and foam), in the /HPOINT skew's axes as MARKERS_05F): rms
+# 11.4 mm, at most 26.6 mm off (both in the fitted band) [S: OpenRadioss ModelExchange
+# Safety/Hybrid_III_05th_Percentile/Hybrid_III_05TH_0000.rad, commit 86dbea3, CC BY-NC 4.0, facts
+# only]. That skin, ahead of the H-point, mm (skin / this ellipsoid): at the midline 73-74 / 79-67
+# over 30-50 mm up; 100 mm out 48-30 / 55-33 (the ASIS 4.7 mm ahead there); 120 mm out 13-4 /
+# 39-7. Above 60 mm the ellipsoid's front falls back to its crown while the skin stays within 10
+# mm of its front to 80 mm up (73 -> 70 at the midline): the belt meets the skin's front lower
+# down and the crown above the bone.
+LAP_BELT_SEMI_Z_05F = 0.0712   # m [E] LAP_BELT_PELVIS's 0.08 x her pelvis flesh 0.1469 / 0.165
+ELLIPSOIDS_05F = {"pelvis": [dict(
+    name="lap_belt_pelvis", semi=(0.0772, 0.1428, LAP_BELT_SEMI_Z_05F),
+    center=(0.0071, 0.0, MARKERS_05F["pelvis"][0]["position"][2] - LAP_BELT_SEMI_Z_05F),
+    src="[S] the lap belt's wrap on her pelvis: its crown at her left_asis height, its front fitted "
+        "to the open FE HIII 5F's skin 30-60 mm above the H-point (OpenRadioss ModelExchange, "
+        "commit 86dbea3, CC BY-NC; derive_hybrid3.py ELLIPSOIDS_05F: rms 11.4 mm); vertical "
+        "semi-axis the 50M's scaled [E] (was the 50M's LAP_BELT_PELVIS scaled to her, its front "
+        "151 mm ahead of the H-point)")]}
+
+
 # The femur load cell's measuring point (the point its moments are taken about), as the distance
 # d above the knee's pivot along the femur (the hip-knee line), one per deck [S: OpenRadioss
 # ModelExchange, CC BY-NC 4.0, facts only; deck X rearward]: in each deck the femur load cell is
@@ -635,7 +691,7 @@ def masses(kind):
     return m, why
 
 
-def distal_loads(m, lam):
+def distal_loads(kind, m, lam):
     """{joint name: (mass distal to the joint in kg, distance of its centre of mass from the joint
     centre in m)} in the reference posture, from the dummy's own masses ``m`` and the region
     length factors ``lam``; a limb chain is one side, the torso joints carry both arms [D]."""
@@ -643,7 +699,7 @@ def distal_loads(m, lam):
     origin, cg = {}, {}
     for s in BASE:  # parents come first in BASE
         L = lam[s["region"]]
-        o = np.multiply(s["joint"]["location"], L)
+        o = joint_location(kind, s, lam)[0]
         origin[s["name"]] = o + (origin[s["parent"]] if s["parent"] else 0.0)
         cg[s["name"]] = origin[s["name"]] + np.multiply(s["com"], L)
 
@@ -669,7 +725,7 @@ def distal_loads(m, lam):
     return loads
 
 
-def own_inertia(s, m, lam, dof):
+def own_inertia(kind, s, m, lam, dof):
     """The smaller of the moments of inertia (kg m^2) of segment s alone and of its parent alone
     about the axis of one of s's joint dofs through the joint centre (principal moments taken
     along the segment axes, their small tilt ignored) [D]; revolute joints turn about y. The stop
@@ -685,7 +741,7 @@ def own_inertia(s, m, lam, dof):
     own = about(s, np.zeros(3))
     if s["parent"]:
         parent = seg[s["parent"]]
-        own = min(own, about(parent, np.multiply(s["joint"]["location"], lam[s["region"]])))
+        own = min(own, about(parent, joint_location(kind, s, lam)[0]))
     return own
 
 
@@ -753,7 +809,7 @@ def write(kind):
         mscale = {s["name"]: m[s["name"]] / s["mass"] for s in BASE}
         moment = {r: lam[r] ** 3 for r in lam}
     semi_z_head = head_semi_z()
-    distal = distal_loads(m, lam)
+    distal = distal_loads(kind, m, lam)
     for s in BASE:
         L = lam[s["region"]]
         mass = m[s["name"]]
@@ -783,8 +839,9 @@ def write(kind):
             out.append(f"principal_axes_deg = {fmt(s['axes'], 3)}  # x-y-z rotation of the principal "
                        "axes in the segment frame [S] (sign of the deck's pitch assumed)")
         j = s["joint"]
+        location, location_src = joint_location(kind, s, lam)
         out += ["[segment.joint]", f'name = "{j["name"]}"', f'kind = "{j["kind"]}"',
-                f"location = {fmt(np.multiply(j['location'], L), 4)}  # m in the parent frame; {j['src']}"]
+                f"location = {fmt(location, 4)}  # m in the parent frame; {location_src}"]
         if "axis" in j:
             out.append(f"axis = {fmt(j['axis'], 3)}")
         if j["kind"] == "prismatic":
@@ -825,7 +882,7 @@ def write(kind):
             out.append(f"upper_deg = {fmt(hi, 4)}")
             out.append(f"stop_stiffness = {fmt(k_stop, 4)}  # N m/rad^2 [D] holds {m_d:.3g} kg at "
                        f"{r_d:.3g} m under {STOP_DESIGN_G:g} g within {STOP_PENETRATION_DEG:g} deg")
-            i_own = own_inertia(s, m, lam, r.get("dof"))
+            i_own = own_inertia(kind, s, m, lam, r.get("dof"))
             c_cap = STOP_DAMPING_RATE * i_own / STOP_RATING_PEN
             if STOP_DAMPING_TIME * k_stop <= c_cap:
                 out.append(f"stop_damping = {fmt(STOP_DAMPING_TIME * k_stop, 4)}  # N m s/rad^2 [E] "
@@ -837,14 +894,15 @@ def write(kind):
                            f"be {STOP_DAMPING_TIME * k_stop:.3g})")
             scale_note = "" if kind == "95m" else f"; moments x {ms:.4f} (L^3), damping x L^4"
             out.append(f"# source: {r['src']}{scale_note}")
-        for e in s["ellipsoids"]:
+        own = {"05f": ELLIPSOIDS_05F}.get(kind, {}).get(s["name"], [])
+        for e, scale in [(e, L) for e in s["ellipsoids"]] + [(e, 1.0) for e in own]:
             semi = list(e["semi"])
             if semi[2] is None:
                 semi[2] = semi_z_head
             out += ["[[segment.ellipsoid]]", f'name = "{e["name"]}"',
-                    f"center = {fmt(np.multiply(e['center'], L), 4)}  # m",
-                    f"semi_axes = {fmt(np.multiply(semi, L), 4)}  # m; {e['src']}"]
-            if any(e["orient"]):
+                    f"center = {fmt(np.multiply(e['center'], scale), 4)}  # m",
+                    f"semi_axes = {fmt(np.multiply(semi, scale), 4)}  # m; {e['src']}"]
+            if any(e.get("orient", (0.0, 0.0, 0.0))):
                 out.append(f"orientation_deg = {fmt(e['orient'], 3)}")
         for mk in markers(kind, s, L):
             out += ["[[segment.marker]]", f'name = "{mk["name"]}"',

@@ -40,6 +40,11 @@ def _load(name):
     return read_toml(DATA / name)
 
 
+def proportions():
+    """data/body_proportions.toml as a dict (the human's proportions, sources there)."""
+    return _load("body_proportions.toml")
+
+
 def segment_table(sex):
     """de Leva table for one sex: {segment: {mass (fraction), com (fraction), r_sag, r_trans,
     r_long (fractions), length (fraction of stature)}}."""
@@ -55,7 +60,7 @@ def segment_table(sex):
 
 
 def _check_inputs(stature, mass, sex, percentile):
-    prop = _load("body_proportions.toml")
+    prop = proportions()
     if sex not in SEXES:
         raise HumanParameterError("sex", f"unknown value {sex!r}", ", ".join(SEXES))
     if percentile is not None:

@@ -20,6 +20,8 @@ Posture file (TOML, ``kind = "posture"``, in ``dummies/postures/``)::
                                  # (occupant.human.seated_posture; H30 from the right heel's target),
                                  # the trunk's two joints at one fraction of their flexion
                                  # ranges; "file_angles": no such target
+    human_head = "umtri_drivers"    # likewise its head line (tragion -> eye, from the horizontal)
+                                 # at UMTRI's drivers' mean, reached with the neck's joints
     h_point = [0.0, 0.0, 0.0]    # m in B0; or, instead, a seat track the H-point slides on:
     seat_track = {rear = [-0.12, 0.0, 0.0], front = [0.12, 0.0, 0.0]}
     [[targets.point]]
@@ -64,17 +66,19 @@ from scipy.optimize import least_squares
 from occupant.dynamics import body_poses, point_jacobian
 from occupant.human.description import CERVICALE
 from occupant.human.errors import DummyFileError
-from occupant.human.seated_posture import line_angle, line_ends, predicted_angle
+from occupant.human.seated_posture import line_angle, line_ends, predicted_angle, vertical_angle
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 from occupant.spatial.rotation import quat_exp, quat_log
 
 POSTURE_FOLDER = "dummies/postures"
 TOP_KEYS = ("kind", "name", "description", "root", "angles", "targets")
 ROOT_KEYS = ("position", "rotation_deg")
-TARGET_KEYS = ("torso_angle_deg", "h_point", "seat_track", "point", "human_thorax")
-HUMAN_THORAX = ("umtri_drivers", "file_angles")  # a human's thorax line: UMTRI's drivers'
+TARGET_KEYS = ("torso_angle_deg", "h_point", "seat_track", "point", "human_thorax", "human_head")
+HUMAN_THORAX = ("umtri_drivers", "file_angles")  # a human's thorax (human_thorax) or head
+                                                 # (human_head) line: UMTRI's drivers'
                                                  # (occupant.human.seated_posture), or none: the
-                                                 # trunk's joints pulled to the file's angles
+                                                 # joints pulled to the file's angles
+HUMAN_LINES = {"human_thorax": ("thorax", "thorax_angle"), "human_head": ("head", "head_angle")}
 TRACK_KEYS = ("rear", "front")
 POINT_KEYS = ("body", "point", "offset", "position", "x", "y", "z", "plane")
 PLANE_KEYS = ("point", "normal")
@@ -325,10 +329,11 @@ def _targets(model, posture, extra, c):
         out["h_point"] = c.vector(tg, "h_point", "targets")
     if "seat_track" in tg:
         out["seat_track"] = _seat_track(c, tg)
-    if "human_thorax" in tg:
-        source = c.string(tg, "human_thorax", "targets", choices=HUMAN_THORAX, what="human_thorax")
-        if source == "umtri_drivers" and CERVICALE in model.index["marker"]:   # a parametric human
-            out["thorax_angle"] = _human_thorax_angle(model, tg, c)
+    for key, (line, name) in HUMAN_LINES.items():
+        if key in tg:
+            source = c.string(tg, key, "targets", choices=HUMAN_THORAX, what=key)
+            if source == "umtri_drivers" and CERVICALE in model.index["marker"]:   # a parametric human
+                out[name] = _human_line_angle(model, tg, c, key, line)
     for k, pt in enumerate(c.tables(tg, "point", "targets")):
         where = f"targets.point[{k}]"
         c.keys(pt, POINT_KEYS, where)
@@ -359,19 +364,20 @@ def _trunk_share(layout):
     return s
 
 
-def _human_thorax_angle(model, tg, c):
-    """The thorax line's target (rad): UMTRI's drivers' mean for the human's sex, stature and
-    mass, H30 the H-point's height (``h_point`` or the seat track's rear end) above the right
-    heel's target, the accelerator heel point's stand-in."""
+def _human_line_angle(model, tg, c, key, line):
+    """The target (rad, from the vertical: seated_posture.vertical_angle) of ``line`` asked by
+    target ``key``: UMTRI's drivers' mean for the human's sex, stature and mass, H30 the
+    H-point's height (``h_point`` or the seat track's rear end) above the right heel's target,
+    the accelerator heel point's stand-in."""
     heel = next((p["z"] for p in tg.get("point", []) if p.get("body") == "right_foot"
                  and p.get("point") == "heel" and "z" in p), None)
     if heel is None:
-        c.fail("targets.human_thorax", "needs the right heel's target with z (its height gives "
+        c.fail(f"targets.{key}", "needs the right heel's target with z (its height gives "
                "H30)", "a [[targets.point]] with body = \"right_foot\", point = \"heel\" and z")
     hz = tg["h_point"][2] if "h_point" in tg else tg["seat_track"]["rear"][2]
     header = model.source.header
-    return predicted_angle("thorax", header["sex"], header["stature"], header["total_mass"],
-                           hz - heel)[0]
+    return vertical_angle(line, predicted_angle(line, header["sex"], header["stature"],
+                                                header["total_mass"], hz - heel)[0])
 
 
 def _seat_track(c, tg):
@@ -463,7 +469,8 @@ def position(model, posture_or_path, targets=None, return_info=False):
     layout = _Layout(model)
     x0 = _angles(model, layout, posture, c)
     tg = _targets(model, posture, targets, c)
-    if not tg["points"] and not {"torso_angle", "thorax_angle", "h_point", "seat_track"} & tg.keys():
+    if not tg["points"] and not {"torso_angle", "thorax_angle", "head_angle", "h_point",
+                                 "seat_track"} & tg.keys():
         q = layout.to_q(x0)
         return (q, {"max_point_error": 0.0, "status": "angles only", "sagittal": True}) if return_info else q
     data = model.make_data()
@@ -471,8 +478,9 @@ def position(model, posture_or_path, targets=None, return_info=False):
     lines = []   # (target angle, lower end, upper end): the lines' angles from vertical
     if "torso_angle" in tg:
         lines.append((tg["torso_angle"], (ipelvis, np.zeros(3)), torso_top(model)))
-    if "thorax_angle" in tg:
-        lines.append((tg["thorax_angle"], *((model.body(b), p) for b, p in line_ends(model, "thorax"))))
+    for line, name in HUMAN_LINES.values():
+        if name in tg:
+            lines.append((tg[name], *((model.body(b), p) for b, p in line_ends(model, line))))
     share = _trunk_share(layout) if "thorax_angle" in tg else None
     reg = np.full(len(x0), REG_WEIGHT)
     reg[:3] = ROOT_PULL  # the targets place the body; the pull only settles what they leave free
@@ -547,6 +555,7 @@ def position(model, posture_or_path, targets=None, return_info=False):
             "h_point": point_position(model, q, ipelvis, np.zeros(3), data)}
     if "torso_angle" in tg:
         info["torso_angle_error"] = torso_angle(model, q, data) - tg["torso_angle"]
-    if "thorax_angle" in tg:
-        info["thorax_angle_error"] = line_angle(model, q, "thorax") - tg["thorax_angle"]
+    for line, name in HUMAN_LINES.values():
+        if name in tg:
+            info[f"{name}_error"] = vertical_angle(line, line_angle(model, q, line)) - tg[name]
     return (q, info) if return_info else q

@@ -1,12 +1,15 @@
-"""A seated human against drivers' postures: UMTRI's regressions of the hip-to-eye, thorax and
-neck angles (data/seated_posture.toml, sources there) and the same lines on a parametric human.
+"""A seated human against drivers' postures: UMTRI's regressions of the hip-to-eye, thorax, neck
+and head angles (data/seated_posture.toml, sources there) and the same lines on a parametric human.
 
 A line's angle is measured in the side view (the x-z plane of B0) from the vertical, positive
-when its upper end lies behind its lower one. The human's ends of the lines [E]: the hips'
-midpoint is the pelvis frame's origin (the H-point); T12/L1 lies half-way up the lumbar segment
-(T10-L3: three of its six bodies, taken as equally tall, as validation.LUMBAR_FRACTIONS); C7/T1
-is the lower neck joint, and the neck line's top, the tragion in UMTRI's, is taken at the upper
-one, the occipital condyles, as the transcription's manikin takes its atlanto-axial joint; the eye
+when its upper end lies behind its lower one; the head line's, as UMTRI's, from the horizontal,
+positive when the eye lies above the tragion (FROM_HORIZONTAL). The human's ends of the lines
+[E]: the hips' midpoint is the pelvis frame's origin (the H-point); T12/L1 lies half-way up the
+lumbar segment (T10-L3: three of its six bodies, taken as equally tall, as
+validation.LUMBAR_FRACTIONS); C7/T1 is the lower neck joint; the tragion (the neck line's top and
+the head line's start, UMTRI's own point) lies at the survey's height below the vertex and
+behind the head's centre of gravity by a cadaver mean (head_points, data/body_proportions.toml);
+the eye of the head line lies at the eye's level behind the glabella; the hip-to-eye line's eye
 is bounded by the glabella, the head shell's front at the eye's level (builder.head_shell): the
 eye lies behind it, so the glabella's hip-to-eye angle is the eye's least.
 """
@@ -16,10 +19,12 @@ import pathlib
 import numpy as np
 
 from occupant.dynamics import body_poses
+from occupant.human.builder import proportions
 from occupant.io.toml_files import read_toml
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
-LINES = ("hip_to_eye", "thorax", "neck")
+LINES = ("hip_to_eye", "thorax", "neck", "head")
+FROM_HORIZONTAL = ("head",)   # lines whose angle is the eye's elevation above the horizontal
 T12L1_FRACTION = 3.0 / 6.0   # of the lumbar segment (T10-L3, six bodies) from L3/L4 [D, see above]
 
 
@@ -41,25 +46,54 @@ def predicted_angle(line, sex, stature, mass, h30):
     return math.radians(angle), math.radians(rmse)
 
 
+def head_points(model):
+    """{"glabella", "tragion", "eye"}: link-frame points of a parametric human's head body (its
+    head shell's frame, the vertex at the shell's top): the glabella, the shell's front at the
+    eye's level; the tragion, tragion_below_vertex below the vertex and tragion_behind_head_com
+    behind the head's centre of gravity; the eye, at the eye's level (the shell's centre),
+    eye_behind_glabella behind the glabella (data/body_proportions.toml, sources there)."""
+    prop, H = proportions(), model.source.header["stature"]
+    shell = next(g for g in model.geometries if g.name == "head_shell")
+    k = model.marker(shell.marker)
+    c, R, a = model.marker_p[k], model.marker_R[k], shell.semi_axes
+    vertex = c + R @ np.array([0.0, 0.0, a[2]])
+    com = model.body_com[model.marker_body[k]]
+    tragion = np.array([com[0] - prop["tragion_behind_head_com"] * H, 0.0,
+                        vertex[2] - prop["tragion_below_vertex"] * H])
+    glabella = c + R @ np.array([a[0], 0.0, 0.0])
+    return {"glabella": glabella, "tragion": tragion,
+            "eye": glabella - R @ np.array([prop["eye_behind_glabella"] * H, 0.0, 0.0])}
+
+
 def line_ends(model, line):
     """((body, link-frame point), (body, link-frame point)): the lower and upper end of ``line``
-    on a parametric human (module docstring)."""
-    if line == "hip_to_eye":
-        shell = next(g for g in model.geometries if g.name == "head_shell")
-        k = model.marker(shell.marker)
-        glabella = model.marker_p[k] + model.marker_R[k] @ np.array([shell.semi_axes[0], 0.0, 0.0])
-        return ("pelvis", np.zeros(3)), (model.body_names[model.marker_body[k]], glabella)
+    on a parametric human (module docstring); the head line's from the tragion to the eye."""
+    if line not in LINES:
+        raise ValueError(f"unknown line {line!r} (known: {', '.join(LINES)})")
     if line == "thorax":
         top = np.asarray(model.source.joints["thorax_lumbar"].placement.position, float)
         return ("lumbar", T12L1_FRACTION * top), ("neck", np.zeros(3))
+    head = next(g for g in model.geometries if g.name == "head_shell")
+    body = model.body_names[model.marker_body[model.marker(head.marker)]]
+    p = head_points(model)
+    if line == "hip_to_eye":
+        return ("pelvis", np.zeros(3)), (body, p["glabella"])
     if line == "neck":
-        return ("neck", np.zeros(3)), ("head", np.zeros(3))
-    raise ValueError(f"unknown line {line!r} (known: {', '.join(LINES)})")
+        return ("neck", np.zeros(3)), (body, p["tragion"])
+    return (body, p["tragion"]), (body, p["eye"])
+
+
+def vertical_angle(line, angle):
+    """``line``'s angle (rad) from the vertical, + rearward, for its own ``angle`` (rad; module
+    docstring): a head line's elevation a is a - 90 deg from the vertical (the eye ahead)."""
+    return angle - math.pi / 2 if line in FROM_HORIZONTAL else angle
 
 
 def line_angle(model, q, line):
-    """Angle (rad) of ``line`` on the human in configuration ``q`` (module docstring)."""
+    """Angle (rad) of ``line`` on the human in configuration ``q`` (module docstring): from the
+    vertical, + rearward; the head line's from the horizontal, + the eye above the tragion."""
     X = body_poses(model, model.make_data(), q)
     (a, pa), (b, pb) = ((X[model.body(n)], p) for n, p in line_ends(model, line))
     d = b[:3, :3] @ pb + b[:3, 3] - a[:3, :3] @ pa - a[:3, 3]
-    return math.atan2(-d[0], d[2])
+    angle = math.atan2(-d[0], d[2])
+    return angle + math.pi / 2 if line in FROM_HORIZONTAL else angle

@@ -138,10 +138,11 @@ def test_identity_muscles_where_the_rigid_neck_had_them():
 
 
 def test_identity_shared_neck_flexion_over_three_joints():
-    """The seated posture's neck flexion shared among the three joints by their flexion ranges;
-    the head's orientation unchanged."""
+    """The seated posture's neck flexion (the file's 20 deg: its head line's target off, posture.py
+    human_head) shared among the three joints by their flexion ranges; the head's orientation
+    unchanged."""
     human = build(stature=1.753, mass=77.3, neck_mid=True)
-    q = position(human, "passenger_seated")
+    q = position(human, "passenger_seated", targets={"human_head": "file_angles"})
     shared = share_neck_flexion(human, q)
 
     def flexion(qq, joint):
