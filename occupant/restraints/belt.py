@@ -48,18 +48,18 @@ Per belt, every evaluation:
    tension is continuous where the point merges them (GS1 with a barrier wrap on the upper
    arm: 5.4 kN -> 0 where shoulder-barrier fell under 20 mm).
 3. webbing flow through a slip ring or over a wrap: when the tension ratio of the two segments
-   exceeds the capstan ratio exp(mu theta) (Euler-Eytelwein; theta the angle the belt turns
-   through at the point), webbing slides over the body towards the tighter side at (excess
-   tension) / slip_damping, so the lengths' rates are -q and +q; within the ratio it sticks to
-   the body. A wrap point moving over its body along the belt (the middle of a wrap that grows,
-   shrinks or shifts as the body moves) lengthens the one segment as it shortens the other (the
-   segments' length rates include it) and, with friction, passes the webbing lying there from
-   one to the other besides, without slip (``wrap_drift``; a frictionless wrap holds no webbing
-   to the body). Counted as slip, the chord between two wraps on one ellipsoid, lengthening as
-   they spread, would be fed only through friction at both ends (US NCAP: shoulder-chest and
-   lower diagonal 8.8 and 9.4 kN over B3 6.3 kN when it was). Linearly
-   implicit in the webbing of a short segment between two such points, which would otherwise
-   relax faster than the explicit step resolves (``flow_solve``).
+   exceeds the capstan ratio exp(mu theta) (Euler-Eytelwein; theta the angle the belt's path turns
+   through at the point, its arcs included: ``path_turn``), webbing slides over the body towards
+   the tighter side at (excess tension) / slip_damping, so the lengths' rates are -q and +q; within
+   the ratio it sticks to the body. A wrap point moving over its body along the belt (the middle of
+   a wrap that grows, shrinks or shifts as the body moves) lengthens the one segment as it shortens
+   the other (the segments' length rates include it) and, with friction, passes the webbing lying
+   there from one to the other besides, without slip (``wrap_drift``; a frictionless wrap holds no
+   webbing to the body). Counted as slip, the chord between two wraps on one ellipsoid, lengthening
+   as they spread, would be fed only through friction at both ends (US NCAP: shoulder-chest and
+   lower diagonal 8.8 and 9.4 kN over B3 6.3 kN when it was). Linearly implicit in the webbing of a
+   short segment between two such points, which would otherwise relax faster than the explicit step
+   resolves (``flow_solve``).
 4. retractor at the first point: payout p' = (F_0 - F_spool) / spool_damping; F_spool the rewind
    force while unlocked; once locked (``lock_delay`` after the vehicle- or webbing-sensitive
    sensor or the pretensioner's firing) rewind force + spool stiffness times the payout beyond
@@ -775,11 +775,30 @@ def group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e):
 
 
 @njit(**JIT_STAGE)
-def flow_terms(drift, el, out, z, zs, os, s, ns, p0, o_pts, e, damping):
+def path_turn(path, k):
+    """The angle (rad) the belt's path turns through at point k (``path``: Data.belt_path,
+    ``path_lengths``): between its straight piece reaching k (segment k - 1's) and the one
+    leaving it (segment k's). At a wrap it holds the arcs on either side of the point (to the
+    tangent points of its neighbours, or to the chord's middle of a run's arc between two wraps
+    on one ellipsoid): the wrap's whole turn, which the chords A-P-B cut short (a quarter wrap
+    of a ball 0.1 m in radius between pieces of 0.2 and 0.15 m: 76.3 deg between the chords,
+    tests/restraints/test_belt_path.py); at a slip ring, the turn between those pieces. The
+    capstan angle theta of exp(mu theta) (Euler-Eytelwein: ``flow_terms``)."""
+    a0, a1, a2 = path[k - 1, 20], path[k - 1, 21], path[k - 1, 22]
+    b0, b1, b2 = path[k, 17], path[k, 18], path[k, 19]
+    n = _norm(a0, a1, a2) * _norm(b0, b1, b2)
+    if n == 0.0:
+        return 0.0
+    return np.arccos(min(max((a0 * b0 + a1 * b1 + a2 * b2) / n, -1.0), 1.0))
+
+
+@njit(**JIT_STAGE)
+def flow_terms(drift, el, out, path, z, zs, os, s, ns, p0, o_pts, e, damping):
     """Point s's webbing flow (between segments s - 1 and s; segment law e: the belt's webbing;
-    ``drift``: Data.belt_drift, the wraps' ``wrap_drift`` of this evaluation):
-    (q0, a, b, flows). q0 (m/s): the explicit flow, webbing moving from segment s into s - 1:
-    beyond the capstan ratio exp(mu theta) of the two tensions (theta the turn at the point), the
+    ``drift``: Data.belt_drift, the wraps' ``wrap_drift`` of this evaluation; ``path``:
+    Data.belt_path): (q0, a, b, flows). q0 (m/s): the explicit flow, webbing moving from
+    segment s into s - 1: beyond the capstan ratio exp(mu theta) of the two tensions (theta the
+    turn of the belt's path at the point, ``path_turn``), the
     excess tension over ``damping``, towards the tighter side; within it none. a, b (1/s): how
     fast q0 falls with the webbing of the group (``group_of``) before the point and rises with
     that of the group after it: the tighter side's stiffness (``group_stiffness``), the
@@ -793,15 +812,8 @@ def flow_terms(drift, el, out, z, zs, os, s, ns, p0, o_pts, e, damping):
     keep = 1.0 - merge_weight(el.point_kind, out, k, j, la, lb)
     if keep <= 0.0:
         return 0.0, 0.0, 0.0, False
-    cos_turn = 1.0
-    if la > 0.0 and lb > 0.0:   # the turn between the chords (the lengths: the path's)
-        cos_turn = ((out[j] - out[j - 3]) * (out[j + 3] - out[j])
-                    + (out[j + 1] - out[j - 2]) * (out[j + 4] - out[j + 1])
-                    + (out[j + 2] - out[j - 1]) * (out[j + 5] - out[j + 2])) \
-            / (_norm(out[j] - out[j - 3], out[j + 1] - out[j - 2], out[j + 2] - out[j - 1])
-               * _norm(out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2]))
-        cos_turn = min(max(cos_turn, -1.0), 1.0)
-    ratio = np.exp(el.point_friction[k] * np.arccos(cos_turn))
+    turn = path_turn(path, k) if la > 0.0 and lb > 0.0 else 0.0
+    ratio = np.exp(el.point_friction[k] * turn)
     f_in, f_out = out[os + 4 * (s - 1)], out[os + 4 * s]
     ka = group_stiffness(el, out, z, zs, os, s - 1, ns, p0, o_pts, e) / damping
     kb = group_stiffness(el, out, z, zs, os, s, ns, p0, o_pts, e) / damping
@@ -833,7 +845,7 @@ def _stretch_rate(el, out, zdot, z, zs, os, s, ns, p0, o_pts):
 
 
 @njit(**JIT_STAGE)
-def flow_solve(drift, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
+def flow_solve(drift, el, out, path, zdot, z, zs, os, ns, p0, o_pts, e, damping):
     """Add the webbing flow through the belt's slip rings and wraps (capstan friction) to the
     segments' webbing rates, linearly implicit (a Rosenbrock-Euler step) in the webbing of each
     group between two flowing points over T_g = FLOW_TIME - 1 / rate_g (``_implicit_time``;
@@ -857,14 +869,16 @@ def flow_solve(drift, el, out, zdot, z, zs, os, ns, p0, o_pts, e, damping):
         if s == ahead:
             q0, a, b, flows = ahead_terms
         else:
-            q0, a, b, flows = flow_terms(drift, el, out, z, zs, os, s, ns, p0, o_pts, e, damping)
+            q0, a, b, flows = flow_terms(drift, el, out, path, z, zs, os, s, ns, p0, o_pts, e,
+                                         damping)
         if not flows:
             coupled = coupled and el.point_kind[p0 + s] != BELT_ANCHOR
             continue
         ta = _implicit_time(a + b_prev) if coupled else 0.0
         n, tb = group_of(el.point_kind, out, s, ns, p0, o_pts, os)[1] + 1, 0.0
         if n < ns and el.point_kind[p0 + n] != BELT_ANCHOR:
-            ahead, ahead_terms = n, flow_terms(drift, el, out, z, zs, os, n, ns, p0, o_pts, e, damping)
+            ahead, ahead_terms = n, flow_terms(drift, el, out, path, z, zs, os, n, ns, p0, o_pts,
+                                               e, damping)
             tb = _implicit_time(b + ahead_terms[1])
         b_prev, a, b = b, ta * a, tb * b
         if a > 0.0:
@@ -1020,6 +1034,12 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 eb, tb, keep, gb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
                 u2 = _faded(u3, _toward(pa, tb, u3), keep)
             d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
+        # the path's straight piece as it leaves k and as it reaches n (``path_turn``): from a
+        # touching wrap's tangent point (u1 at k, u2 at n), else towards the other's (u2 from
+        # k, u1 into n); between two wraps on one ellipsoid the chord (u1 = u2 = u3 there);
+        # the lifted points between lie on the chord, which neither turns at
+        leave = u1 if el.point_kind[k] == BELT_WRAP else u2
+        arrive = u2 if el.point_kind[n] == BELT_WRAP else u1
         for g in range(k, n):
             jg = o_pts + 3 * (g - p0)
             length = _norm(out[jg + 3] - out[jg], out[jg + 4] - out[jg + 1],
@@ -1032,6 +1052,8 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
             path[g, 0], path[g, 1], path[g, 2] = d
             for c in range(3, 17):
                 path[g, c] = 0.0
+            path[g, 17], path[g, 18], path[g, 19] = leave if g == k else u3
+            path[g, 20], path[g, 21], path[g, 22] = arrive if g == n - 1 else u3
         # a carried end: the parts of its tangent piece off the chord (u1 - u3 at a,
         # u2 - u3 at b) act on its geometry's part, whose motion moves them (the wrap found on
         # the undeformed ellipsoid), the rest shared with its carrier (``_carried_parts``)
@@ -1240,7 +1262,7 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
 
     # webbing flow through slip rings and over wraps (capstan friction), then the merged
     # segments' sharing of their webbing
-    flow_solve(drift, el, out, zdot, z, zs, os, ns, p0, o_pts, s0, el.slip_damping[b])
+    flow_solve(drift, el, out, path, zdot, z, zs, os, ns, p0, o_pts, s0, el.slip_damping[b])
     g1 = -1
     for s in range(ns):
         if s > g1:
