@@ -251,6 +251,8 @@ _TARGETS = [
         reader="occupant.human.posture"),
     Key("occupant.posture_targets.human_thorax", "string", "", "a human's thorax line",
         reader="occupant.human.posture", choices=("umtri_drivers", "file_angles")),
+    Key("occupant.posture_targets.human_head", "string", "", "a human's head line (tragion -> eye)",
+        reader="occupant.human.posture", choices=("umtri_drivers", "file_angles")),
 ]
 _VEHICLE = [
     Key("vehicle.interior", "string", "", "the interior's surfaces on B0 (occupant list)", REQUIRED),
