@@ -215,7 +215,7 @@ def test_reference_seated_human_hip_to_eye_angle(seated_humans, key):
     hip-to-eye angle (occupant/human/data/seated_posture.toml: men 5.48 +- 3.3 deg, women 4.97 +-
     4.1 at H30 320 mm); the eye bounded by the glabella (seated_posture), so this is the eye's
     least angle: 6.8 deg for the men, 7.8 for the 5F (6.8 / 7.7 before the head line's target,
-    scenarios/validation/README.md, tragion). Before the thorax line was set to the
+    scenarios/validation/HISTORY.md Stop 41, tragion). Before the thorax line was set to the
     drivers' (the trunk straight, 25 deg on the H-point -> cervicale line alone) the glabella lay
     8.3-9.6 deg behind, four of six beyond the mean + RMSE (scenarios/validation/README.md,
     hipeye)."""
@@ -246,7 +246,7 @@ NECK_BEHIND = pytest.mark.xfail(strict=True, reason=(
     "the neck line (C7/T1 -> tragion) leans 9.6-12.5 deg rearward seated, UMTRI's drivers' 7.2-9.9 "
     "forward (RMSE 5.7-6.5): 3.0-3.5 RMSE (to the condyles 7.0-9.5, 2.6-2.9 RMSE: the tragion lies "
     "8 mm behind them); the two-joint neck rests at its ranges' split (neck_levelling), and a lower "
-    "neck flexed to the drivers' line lies past its 12 deg range (scenarios/validation/README.md, "
+    "neck flexed to the drivers' line lies past its 12 deg range (scenarios/validation/HISTORY.md Stop 41, "
     "tragion)"))
 
 
@@ -266,7 +266,7 @@ def test_reference_seated_human_head_line_at_the_drivers_mean_within_the_neck_ra
     met by the neck's joints inside their flexion ranges (12.0 and 33.0 deg, neck_levelling's
     split); the thorax line keeps its target. Without the target (the file's 20 deg of neck
     flexion) the head line lay at 3.6 (men) / 6.0 deg (5F), inside the RMSE (5.0 / 5.3 deg)
-    already (scenarios/validation/README.md, tragion)."""
+    already (scenarios/validation/HISTORY.md Stop 41, tragion)."""
     model, q = seated_humans[key]
     assert line_angle(model, q, "head") == pytest.approx(_umtri(model, key[0], "head")[0], abs=1e-4)
     assert line_angle(model, q, "thorax") == pytest.approx(_umtri(model, key[0], "thorax")[0],
