@@ -292,7 +292,7 @@ BeltBlock = namedtuple("BeltBlock", [
     "point_z",        # (np,) int, a wrap's first BELT_WRAP_STATES state (-1 for the others)
     "point_fit",      # (np, 3) a wrap's fitted place, scaled frame (0: its shortest wrap; fitting)
     "point_flank",    # (np, 4) a held wrap's bound g . u >= d on its place u (scaled frame; g = 0:
-                      # none; ``Wrap.flank``, ``restraints.belt.flank_bound``)
+                      # none; ``Wrap.flank``, ``restraints.belt_wraps.flank_bound``)
     "law",            # (ns,) int, per segment (ns = np - nbelt): CONTACT_TABLE (strain -> N)
     "stiffness",      # (ns,) unused by tables (ContactBlock layout)
     "exponent",       # (ns,)

@@ -58,12 +58,12 @@ Data = namedtuple("Data", [
                     #   moved by its prescribed translation, if any (occupant.contact.compliant)
     "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,
                     #   found once per evaluation for the segments' length rates and the
-                    #   webbing it carries (occupant.restraints.belt.wrap_drift)
+                    #   webbing it carries (occupant.restraints.belt_wraps.wrap_drift)
     "belt_path",    # (np, 23) per belt segment (by its first point): the direction (B0, not
                     #   unit) its tension acts in at that point, the parts of it at its carried
                     #   ends that act on the geometry's part, its fading arcs' gradients and
                     #   points, and its path's directions as it leaves its first point and
-                    #   reaches its last (occupant.restraints.belt.path_lengths)
+                    #   reaches its last (occupant.restraints.belt_path.path_lengths)
     # accelerations
     "a",            # (nl, 6) link spatial acceleration (minus gravity)
     "I_A",          # (nl, 6, 6) articulated-body inertias

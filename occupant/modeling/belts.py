@@ -226,7 +226,7 @@ class Wrap:
     Within it the place is held by friction as above; at its bound it slides no further across
     the belt (the bound takes the belt's pull across itself beyond the friction: the body's
     shape the ellipsoid lacks, e.g. a flat shoulder top where the ellipsoid is a dome,
-    ``restraints.belt.flank_bound``). ``barrier`` (a wrap after an anchor or slip ring, with
+    ``restraints.belt_wraps.flank_bound``). ``barrier`` (a wrap after an anchor or slip ring, with
     no ``across`` or carrier): the wrap only keeps the belt out of its ellipsoid, from the side
     ``side`` points to; it lies on the straight piece of its neighbours (no force) until that
     piece would enter the ellipsoid on that side (``restraints.wrap_chain.place_barrier``)."""
@@ -273,7 +273,7 @@ class Wrap:
         self.share = float(self.share)
 
 
-# The compiled belt marks its points in one 64-bit word (restraints.belt.carry_lifted,
+# The compiled belt marks its points in one 64-bit word (restraints.belt_points.carry_lifted,
 # restraints.wrap_chain.place_chain): bits 0-62, so at most 64 points with both anchors.
 MAX_POINTS = 64
 

@@ -53,7 +53,7 @@ ITERATIONS = 60       # Newton sweeps at most
 HELD_SWEEPS = 6       # Gauss-Seidel sweeps over neighbouring held wraps (``place_held``; the
                       # error shrinks about 4 times a sweep)
 BARRIER_END = 0.025   # m: a barrier off its ellipsoid lies this far from its piece's ends at
-                      # least (``place_barrier``; over MERGE_LENGTH, 0.02 m, of ``restraints.belt``)
+                      # least (``place_barrier``; over MERGE_LENGTH, 0.02 m, of ``restraints.belt_flow``)
 BARRIER_BAND = 0.025  # m [E]: gap between a barrier's ellipsoid and its straight piece over which
                       # the wraps after it come to be placed from the fixed point before it, not
                       # from the barrier's point (``barrier_start``)

@@ -654,7 +654,7 @@ SEMI = np.array([0.10, 0.20, 0.15])            # an ellipsoid's semi-axes, m
 
 
 def _wrap(side, a, b):
-    from occupant.restraints.belt import wrap_point
+    from occupant.restraints.wrap_geometry import wrap_point
     P, active = wrap_point(tuple(SEMI), tuple(side), tuple(SEMI * a), tuple(SEMI * b), (0.0, 0.0, 0.0))
     return np.array(P) / SEMI, active          # in the scaled frame (the unit sphere)
 
@@ -678,7 +678,7 @@ def test_analytic_wrap_point_is_the_shortest_path_in_front():
     circle: on the unit sphere from a = (2, -1, 0.3) to b = (-1, 2, 0.3), symmetric about the
     line's nearest point to the centre p = (0.5, 0.5, 0.3) (40 deg off the side (1, 1, 0)), the
     middle of the wrap is p / |p| and the belt's push (u_a + u_b) is normal there."""
-    from occupant.restraints.belt import wrap_point
+    from occupant.restraints.wrap_geometry import wrap_point
     a, b = np.array([2.0, -1.0, 0.3]), np.array([-1.0, 2.0, 0.3])
     P, active = wrap_point((1.0, 1.0, 1.0), (1.0, 1.0, 0.0), tuple(a), tuple(b), (0.0, 0.0, 0.0))
     P = np.array(P)

@@ -8,7 +8,7 @@ from occupant.integrate.driver import Event
 from occupant.integrate.pipeline import evaluate
 from occupant.modeling import Assembly, Part, Joint, Pose, Marker, Ellipsoid
 from occupant.modeling.belts import Anchor, Belt, Webbing, Wrap, gs1_webbing
-from occupant.restraints.belt import MERGE_BAND, MERGE_LENGTH, SHARE_TIME
+from occupant.restraints.belt_flow import MERGE_BAND, MERGE_LENGTH, SHARE_TIME
 
 MU = 0.3                     # belt-body Coulomb coefficient (GS1, crash-domain-facts 6.4)
 SEGMENTS = ("left-w0", "w0-w1", "w1-right")

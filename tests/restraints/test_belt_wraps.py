@@ -11,7 +11,7 @@ from occupant.integrate.pipeline import evaluate
 from occupant.modeling import Assembly, Ellipsoid, Joint, Marker, Part, Pose
 from occupant.modeling.belts import Anchor, Belt, Webbing, Wrap
 from occupant.restraints import fit_belts
-from occupant.restraints.belt import wrap_point
+from occupant.restraints.wrap_geometry import wrap_point
 
 EA = 160000.0                                   # N per unit strain
 LINEAR = Webbing([(0.0, 0.0), (0.1, 0.1 * EA)])

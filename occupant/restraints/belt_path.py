@@ -1,0 +1,300 @@
+"""A seat belt's path (``occupant.restraints.belt``): each segment's length along the belt's path
+over its wraps (tangent pieces and arcs, ``path_lengths``) and the direction its tension acts in,
+the angle the path turns through at a point (``path_turn``, the capstan angle), and the parts of a
+segment's length rate and forces from its carried ends and fading arcs (``_carried_parts``,
+``_fade_parts``).
+"""
+import numpy as np
+from numba import njit
+
+from occupant.forces.points import add_point_force
+from occupant.jit import JIT_INLINE, JIT_STAGE, call_if
+from occupant.model.bundle import BELT_WRAP
+from occupant.restraints.belt_points import (
+    add_point_share, link_velocity_at, point_in_link, point_velocity,
+)
+from occupant.restraints.belt_wraps import NO_HOOK
+from occupant.restraints.wrap_chain import (
+    chained, held_hook, lifted, same_ellipsoid, touching_ends, undeformed_point,
+)
+from occupant.restraints.wrap_geometry import (
+    _norm, _to_base, _to_local, _wrap_plane, ellipsoid_frame, wrap_half,
+)
+
+SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that coincide (a wrap
+                         # that does not touch at the end of its straight piece, to rounding):
+                         # it has no direction of its own (``_beside``)
+INSIDE_BAND = 0.05       # [E]: a wrap's path to a neighbour counts its arc fully where the
+                         # neighbour lies outside the wrap's ellipsoid by this fraction of its
+                         # scaled radius, none inside it (``_piece_from``)
+
+# Helpers compiled as stages, the large ones ``jit.separate``, the small ones linked where LLVM
+# inlines them: ``occupant.restraints.belt`` says why.
+
+
+@njit(**JIT_STAGE)
+def path_turn(path, k):
+    """The angle (rad) the belt's path turns through at point k (``path``: Data.belt_path,
+    ``path_lengths``): between its straight piece reaching k (segment k - 1's) and the one
+    leaving it (segment k's). At a wrap it holds the arcs on either side of the point (to the
+    tangent points of its neighbours, or to the chord's middle of a run's arc between two wraps
+    on one ellipsoid): the wrap's whole turn, which the chords A-P-B cut short (a quarter wrap
+    of a ball 0.1 m in radius between pieces of 0.2 and 0.15 m: 76.3 deg between the chords,
+    tests/restraints/test_belt_path.py); at a slip ring, the turn between those pieces. The
+    capstan angle theta of exp(mu theta) (Euler-Eytelwein: ``flow_terms``)."""
+    a0, a1, a2 = path[k - 1, 20], path[k - 1, 21], path[k - 1, 22]
+    b0, b1, b2 = path[k, 17], path[k, 18], path[k, 19]
+    n = _norm(a0, a1, a2) * _norm(b0, b1, b2)
+    if n == 0.0:
+        return 0.0
+    return np.arccos(min(max((a0 * b0 + a1 * b1 + a2 * b2) / n, -1.0), 1.0))
+
+
+@njit(**JIT_STAGE)
+def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
+    """Touching wrap k's path from its point on to point n, the belt coming from point i
+    (``wrap_half``): round its ellipsoid in its plane (through the centre, or for a wrap held
+    across the belt through i, n and its place, ``wrap_point``), in B0: (length, where it
+    leaves the ellipsoid, moved as k's point is by its carrier's travel, and ``keep``), the
+    length less the chord to n found on the undeformed ellipsoid (a carried wrap's arc does not
+    move with the carrier: its chord does), times ``keep``: 1 where n lies outside k's
+    ellipsoid by INSIDE_BAND of its scaled radius, falling to 0 as it comes to its surface and
+    inside it (n on an overlapping body, which the belt reaches through the overlap: round k's
+    section to n's nearest point the side barrier's shoulder wrap measured 39 mm more than its
+    chord to the neck barrier inside the torso, 4.4 kN against 1.7 on main at 65 ms), as
+    3 x^2 - 2 x^3 of x = (r - 1) / INSIDE_BAND, r n's scaled radius (its slope 0 at the band's
+    ends: linear in x, side_barrier's belt length kinked there, its second difference 0.08 mm
+    at 62.7 ms). The fourth value: that product's gradient in n's place from ``keep`` alone
+    (B0, ``_fade_parts``). A held wrap's hook being handed over to the line
+    (``wrap_chain.held_hook``, its point off the body) counts that weight of its hook's excess,
+    measured from the hook's point and its ends as placed (from its own point, off the circle,
+    the path stepped as that point passed the far end's tangent point: 8.8 mm in the rig of
+    tests/restraints/test_belt_held_wraps.py), and its tangent piece's direction the same part
+    (``keep`` times it); the weight's own gradient is left out of the force."""
+    j, ji, jn = o_pts + 3 * (k - p0), o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
+    c, E = ellipsoid_frame(data, el, k)
+    x, y, w = undeformed_point(data, el, out, k, j)
+    x0, y0, w0 = x, y, w
+    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
+    bx, by, bz = out[jn], out[jn + 1], out[jn + 2]
+    if same_ellipsoid(el, k, n):     # n on k's own surface: the arc between their places
+        bx, by, bz = undeformed_point(data, el, out, n, jn)
+    B = _to_local(c, E, bx, by, bz)
+    o, r, hook = (0.0, 0.0, 0.0), 1.0, 1.0
+    if el.point_across[k] > 0.0:
+        jz = el.point_z[k]
+        A = _to_local(c, E, out[ji], out[ji + 1], out[ji + 2])
+        hook, Ph, ha, hb = call_if(el.held, held_hook, NO_HOOK, data, el, out, z, k, o_pts, p0)
+        if hook < 1.0:    # a hook handed over to the line: from its hook's point, as placed
+            x, y, w = Ph
+            if not chained(el, i) or not same_ellipsoid(el, i, k):
+                A = _to_local(c, E, ha[0], ha[1], ha[2])
+            if not same_ellipsoid(el, k, n):
+                bx, by, bz = hb
+                B = _to_local(c, E, bx, by, bz)
+        m, h, r = _wrap_plane((A[0] / D[0], A[1] / D[1], A[2] / D[2]),
+                              (B[0] / D[0], B[1] / D[1], B[2] / D[2]),
+                              (z[jz], z[jz + 1], z[jz + 2]))
+        if r > 0.0:
+            o = (h * m[0], h * m[1], h * m[2])
+        else:
+            r = 1.0
+    length, t = wrap_half(D, _to_local(c, E, x, y, w), B, o, r)
+    tx, ty, tz = _to_base(c, E, t[0], t[1], t[2])
+    keep, g = 1.0, (0.0, 0.0, 0.0)
+    excess = hook * (length - _norm(bx - x, by - y, bz - w))
+    if not same_ellipsoid(el, k, n):
+        sr = _norm(B[0] / D[0], B[1] / D[1], B[2] / D[2])
+        keep = min(max((sr - 1.0) / INSIDE_BAND, 0.0), 1.0)
+        if 0.0 < keep < 1.0:    # the fade's gradient in n's place: excess d(keep)/d(P_n)
+            f = excess * 6.0 * keep * (1.0 - keep) / (INSIDE_BAND * sr)
+            g = _to_base((0.0, 0.0, 0.0), E, f * B[0] / (D[0] * D[0]), f * B[1] / (D[1] * D[1]),
+                         f * B[2] / (D[2] * D[2]))
+            keep = keep * keep * (3.0 - 2.0 * keep)   # smooth at the band's ends: no kink
+    return keep * excess, (tx + out[j] - x0, ty + out[j + 1] - y0, tz + out[j + 2] - w0), \
+        keep * hook, g
+
+
+@njit(**JIT_INLINE)
+def _toward(x, y, fallback):
+    """Unit vector from x to y, or ``fallback`` where they lie within SAME_POINT."""
+    d0, d1, d2 = y[0] - x[0], y[1] - x[1], y[2] - x[2]
+    n = _norm(d0, d1, d2)
+    return (d0 / n, d1 / n, d2 / n) if n >= SAME_POINT else fallback
+
+
+@njit(**JIT_INLINE)
+def _faded(chord, piece, keep):
+    """The direction of a tangent piece whose arc is faded by ``keep`` (``_piece_from``): the
+    chord's, moved by keep towards the piece's."""
+    return (chord[0] + keep * (piece[0] - chord[0]), chord[1] + keep * (piece[1] - chord[1]),
+            chord[2] + keep * (piece[2] - chord[2]))
+
+
+@njit(**JIT_STAGE)
+def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
+    """Each segment's length along the belt's path, into its output, and the direction its
+    tension acts in (``path``, by its first point; zero where it has none: ``_beside``).
+    Between two points the belt reaches straight from each other (a and b: ``touching_ends``,
+    the wraps between them lying on their chord, ``wrap_chain.lifted``) the path is
+    h_a + h_b - |P_a P_b|: h of a touching wrap the path from its point (the middle of its
+    arc) round its ellipsoid to the other's tangent point and straight on to the other
+    (``_piece_from``; h_b not counted again where both wrap one ellipsoid: the arc between
+    their places on it, its tension along the chord), of any other point the chord. So the
+    belt's summed length is its path's (tangent pieces and arcs) where its wraps lie at their
+    arcs' middles between tangent points, and continuous as a wrap starts or stops touching; before, chords from point to point, it stepped as a wrap started to touch
+    (GS1 with a barrier on the upper arm: 5.7 mm at 81.6 ms; scenarios/validation/HISTORY.md,
+    firsttouch). Its rate is d . (v_b - v_a) for d = u1 + u2 - u3 (units along the straight
+    pieces from a's tangent point to P_b and from P_a to b's, and the chord), so the tension
+    acts as T d at P_a and -T d at P_b: the force pairs of those three lengths, with each
+    tangent point's force moved to its wrap's point on the same body (where the two balance
+    about the centre of a circular section, exact; the arcs move with the body). The wraps
+    between share a and b's d (no force on them: they do not touch); each segment between
+    counts its chord, the first also h_a less the chord a-b, the last h_b less it (a wrap's
+    part stays next to it as a wrap between starts to touch: shared in proportion to the
+    chords, a barrier's segment from its anchor stepped 9.9 mm as it came onto its sphere,
+    tests/restraints/test_belt_barrier.py)."""
+    k = p0
+    while k < p1 - 1:
+        n = k + 1
+        while n < p1 - 1 and lifted(data, el, out, n, o_pts, p0, True):
+            n += 1
+        ja, jb = o_pts + 3 * (k - p0), o_pts + 3 * (n - p0)
+        pa = (out[ja], out[ja + 1], out[ja + 2])
+        pb = (out[jb], out[jb + 1], out[jb + 2])
+        chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
+        ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
+        u1 = u2 = u3 = ga = gb = d
+        if chord >= SAME_POINT:
+            u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
+            u1, u2 = u3, u3
+            if el.point_kind[k] == BELT_WRAP:
+                i = touching_ends(data, el, out, k, 1, o_pts, p0, True)[0]
+                ea, ta, keep, ga = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
+                if not same_ellipsoid(el, k, n):   # else along the chord, on one body
+                    u1 = _faded(u3, _toward(ta, pb, u3), keep)
+            if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
+                m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
+                eb, tb, keep, gb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
+                u2 = _faded(u3, _toward(pa, tb, u3), keep)
+            d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
+        # the path's straight piece as it leaves k and as it reaches n (``path_turn``): from a
+        # touching wrap's tangent point (u1 at k, u2 at n), else towards the other's (u2 from
+        # k, u1 into n); between two wraps on one ellipsoid the chord (u1 = u2 = u3 there);
+        # the lifted points between lie on the chord, which neither turns at
+        leave = u1 if el.point_kind[k] == BELT_WRAP else u2
+        arrive = u2 if el.point_kind[n] == BELT_WRAP else u1
+        for g in range(k, n):
+            jg = o_pts + 3 * (g - p0)
+            length = _norm(out[jg + 3] - out[jg], out[jg + 4] - out[jg + 1],
+                           out[jg + 5] - out[jg + 2])
+            if g == k:
+                length += ea
+            if g == n - 1:
+                length += eb
+            out[os + 4 * (g - p0) + 2] = length if length >= SAME_POINT else 0.0
+            path[g, 0], path[g, 1], path[g, 2] = d
+            for c in range(3, 17):
+                path[g, c] = 0.0
+            path[g, 17], path[g, 18], path[g, 19] = leave if g == k else u3
+            path[g, 20], path[g, 21], path[g, 22] = arrive if g == n - 1 else u3
+        # a carried end: the parts of its tangent piece off the chord (u1 - u3 at a,
+        # u2 - u3 at b) act on its geometry's part, whose motion moves them (the wrap found on
+        # the undeformed ellipsoid), the rest shared with its carrier (``_carried_parts``)
+        if d[0] != 0.0 or d[1] != 0.0 or d[2] != 0.0:
+            if el.point_carrier[k] != el.point_link[k]:
+                path[k, 3], path[k, 4], path[k, 5] = u1[0] - u3[0], u1[1] - u3[1], u1[2] - u3[2]
+            if el.point_carrier[n] != el.point_link[n]:
+                path[n - 1, 6], path[n - 1, 7], path[n - 1, 8] = \
+                    u2[0] - u3[0], u2[1] - u3[1], u2[2] - u3[2]
+        # a fading arc (``_piece_from``'s keep): its excess's change with the far end's place
+        # in the wrap's ellipsoid, between that end's point and the wrap's body (``_fade_parts``)
+        if ga[0] != 0.0 or ga[1] != 0.0 or ga[2] != 0.0:
+            path[k, 9], path[k, 10], path[k, 11], path[k, 15] = ga[0], ga[1], ga[2], n
+        if gb[0] != 0.0 or gb[1] != 0.0 or gb[2] != 0.0:
+            path[n - 1, 12], path[n - 1, 13], path[n - 1, 14], path[n - 1, 16] = \
+                gb[0], gb[1], gb[2], k
+        k = n
+
+
+@njit(**JIT_STAGE)
+def _moved_to(data, el, out, m, j, link, fx, fy, fz):
+    """The force f (B0) moved from belt point m (its place at out[j]) to ``link`` at that
+    place: -f on m's carrier and geometry in their shares (``add_point_share``), f on link
+    (``_carried_parts``, ``_fade_parts``)."""
+    add_point_share(data, el, m, out[j], out[j + 1], out[j + 2], -fx, -fy, -fz)
+    rx, ry, rz = point_in_link(data, link, out[j], out[j + 1], out[j + 2])
+    add_point_force(data, link, rx, ry, rz, fx, fy, fz)
+
+
+@njit(**JIT_STAGE)
+def _carried_parts(data, el, out, path, s, p0, o_pts, tension, va, vb, apply):
+    """Segment s's carried ends (``path_lengths``: ca at its first point a, cb at its last b):
+    the length rate they add, -ca . (w_a - v_a) + cb . (w_b - v_b) (w the geometry's part's
+    material at the point, v the point's: ``point_velocity``), and with ``apply`` the forces
+    T ca at a and -T cb at b moved from the point (carrier and geometry in their shares) to
+    the geometry's part; returns (rate, power)."""
+    k = p0 + s
+    rate, power = 0.0, 0.0
+    for end in range(2):
+        c0, c1, c2 = path[k, 3 + 3 * end], path[k, 4 + 3 * end], path[k, 5 + 3 * end]
+        if c0 == 0.0 and c1 == 0.0 and c2 == 0.0:
+            continue
+        m, v, sign = (k, va, -1.0) if end == 0 else (k + 1, vb, 1.0)
+        j = o_pts + 3 * (m - p0)
+        w = link_velocity_at(data, el.point_link[m], out[j], out[j + 1], out[j + 2])
+        part = c0 * (w[0] - v[0]) + c1 * (w[1] - v[1]) + c2 * (w[2] - v[2])
+        rate += sign * part
+        if apply:
+            f = -sign * tension
+            _moved_to(data, el, out, m, j, el.point_link[m], f * c0, f * c1, f * c2)
+            power += f * part
+    return rate, power
+
+
+@njit(**JIT_STAGE)
+def _fade_parts(data, el, out, path, s, p0, o_pts, tension, apply):
+    """Segment s's fading arcs (``path_lengths``: the excess of its first point's wrap faded by
+    the place of the run's far end m in that wrap's ellipsoid, g at columns 9-11, m at 15; its
+    last point's by the run's first, 12-14, 16): the length rate g . (v_m - w) (w the wrap's
+    body's material at m; the fade is that body's frame's alone), and with ``apply`` the forces
+    -T g at m (``add_point_share``) and T g on the wrap's body there; returns (rate, power)."""
+    k = p0 + s
+    rate, power = 0.0, 0.0
+    for end in range(2):
+        g0, g1, g2 = path[k, 9 + 3 * end], path[k, 10 + 3 * end], path[k, 11 + 3 * end]
+        if g0 == 0.0 and g1 == 0.0 and g2 == 0.0:
+            continue
+        m, link = int(path[k, 15 + end]), el.point_link[k + end]
+        j = o_pts + 3 * (m - p0)
+        v = point_velocity(data, el, out, m, p0, o_pts)
+        w = link_velocity_at(data, link, out[j], out[j + 1], out[j + 2])
+        part = g0 * (v[0] - w[0]) + g1 * (v[1] - w[1]) + g2 * (v[2] - w[2])
+        rate += part
+        if apply:
+            f = tension
+            _moved_to(data, el, out, m, j, link, f * g0, f * g1, f * g2)
+            if el.point_carrier[m] >= 0:
+                power -= f * (g0 * v[0] + g1 * v[1] + g2 * v[2])
+            if link >= 0:
+                power += f * (g0 * w[0] + g1 * w[1] + g2 * w[2])
+    return rate, power
+
+
+@njit(**JIT_STAGE)
+def _beside(out, os, o_pts, s, ns):
+    """Output slots of the ends of the segment nearest segment s of no length (SAME_POINT; the
+    first after it, else before it, of the belt's ns) that has one: the direction s's tension
+    acts and its length changes in (a segment of no length is merged with its neighbours,
+    ``merged``, so that one is in its group). A wrap point that does not touch lies on the
+    straight piece of its neighbours (``wrap_chain``), possibly at its end, on a wrap point that
+    does touch: there, to rounding, its segment's direction was noise, carrying the full
+    tension (GS1 with a barrier on the upper arm: the belt pulled the arm, and its shoulder
+    wrap with no push into the shoulder)."""
+    for g in range(s + 1, ns):
+        if out[os + 4 * g + 2] > 0.0:
+            return o_pts + 3 * g, o_pts + 3 * g + 3
+    for g in range(s - 1, -1, -1):
+        if out[os + 4 * g + 2] > 0.0:
+            return o_pts + 3 * g, o_pts + 3 * g + 3
+    return o_pts + 3 * s, o_pts + 3 * s + 3

@@ -1,0 +1,231 @@
+"""The states of a seat belt's wrap points (``occupant.restraints.belt``): each wrap's place on
+its body (``wrap_slide``: following the point, or held across the belt by friction and sliding
+beyond it, kept to its flank, ``flank_bound``), how far the point lies ahead of its place along
+the belt (``wrap_lag``) and how fast it moves over its body along the belt (``wrap_drift``).
+"""
+from numba import njit
+
+from occupant.jit import JIT_INLINE, JIT_STAGE, call_if
+from occupant.model.bundle import BELT_WRAP
+from occupant.restraints.wrap_chain import held_hook, lifted, touching_ends, undeformed_point
+from occupant.restraints.wrap_geometry import _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame
+
+NO_HOOK = (1.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))   # ``held_hook`` not compiled
+WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
+                         # (the middle of the wrap) within the wrap's plane, and off the body
+
+# Helpers compiled as stages, the large ones ``jit.separate``, the small ones linked where LLVM
+# inlines them: ``occupant.restraints.belt`` says why.
+
+
+@njit(**JIT_STAGE)
+def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping, r):
+    """``wrap_slide``'s rate ``r`` of the place of wrap k held across the belt, with its slide
+    towards the shortest path where the belt's pull across itself exceeds the friction (``c``,
+    ``E``: its ellipsoid's frame; ``P`` the point, ``u`` the place in it). The belt's plane is
+    the one the wrap is placed in, through its ``touching_ends``: through the points beside it,
+    a neighbour that does not touch (on the straight piece to the touching end, ending at this
+    wrap's point, not at its tangent point) gave another plane, in which the slide that lowered
+    |h| raised the placed plane's (GS1 at mid-clavicle, the chest wrap beside the lifted
+    shoulder wrap, 115-129 ms: +2 to +7 /s): its circle shrank from r 0.45 to 0.01 and the
+    belt went the long way round it until the wraps lifted off together (19.6 kN)."""
+    mu = el.point_across[k]
+    u0, u1, u2 = u
+    r0, r1, r2 = r
+    D0, D1, D2 = el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2]
+    a0, a1, a2 = _unit(out[j - 3] - out[j], out[j - 2] - out[j + 1], out[j - 1] - out[j + 2])
+    b0, b1, b2 = _unit(out[j + 3] - out[j], out[j + 4] - out[j + 1], out[j + 5] - out[j + 2])
+    m0, m1, m2 = P[0] / (D0 * D0), P[1] / (D1 * D1), P[2] / (D2 * D2)   # outward normal
+    n0, n1, n2 = _unit(E[0] * m0 + E[1] * m1 + E[2] * m2, E[3] * m0 + E[4] * m1 + E[5] * m2,
+                       E[6] * m0 + E[7] * m1 + E[8] * m2)
+    normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
+               + (f_in * a2 + f_out * b2) * n2)
+    i, m = touching_ends(data, el, out, k, 1, o_pts, p0, True)
+    ja, jb = o_pts + 3 * (i - p0), o_pts + 3 * (m - p0)
+    A = _to_local(c, E, out[ja], out[ja + 1], out[ja + 2])
+    B = _to_local(c, E, out[jb], out[jb + 1], out[jb + 2])
+    n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
+                          (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))
+    excess = normal * (abs(h) / r - mu) if r > 0.0 and normal > 0.0 else 0.0
+    if excess > 0.0:
+        # across the belt (the plane normal's part in the surface) towards the shortest
+        # path on the wrap's side: the way |h| falls (tried a step of 1e-7 along it), or rises
+        # where the place has passed to the other side or the belt is hooked (``_slides_up``)
+        hu = n[0] * u0 + n[1] * u1 + n[2] * u2
+        t0, t1, t2 = n[0] - hu * u0, n[1] - hu * u1, n[2] - hu * u2
+        _, h2, _ = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
+                               (B[0] / D0, B[1] / D1, B[2] / D2),
+                               (u0 + 1e-7 * t0, u1 + 1e-7 * t1, u2 + 1e-7 * t2))
+        g = 1.0 if abs(h2) < abs(h) else -1.0
+        if _slides_up(el, k, A, B, u):
+            g = -g
+        d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
+        v = excess / damping
+        r0, r1, r2 = r0 + v * d0 / D0, r1 + v * d1 / D1, r2 + v * d2 / D2
+    return flank_bound(el, k, u, (r0, r1, r2))
+
+
+@njit(**JIT_STAGE)
+def _slides_up(el, k, A, B, u):
+    """Whether held wrap k's place u (unit sphere of the scaled frame; neighbours A and B in the
+    ellipsoid frame) slides the way |h| rises: where the line A-B passes outside the ellipsoid
+    (a touching wrap is hooked round it, the long way: its path shortens as its plane turns
+    towards touching the ellipsoid, where it lifts off; towards h = 0 it lengthened, round the
+    far side: GS1 at mid-clavicle, the chest wrap over the thorax's top once the belt had left
+    the shoulder, 72 kN), or where the place lies past the smallest circle of its belt's planes,
+    on the other side from the one the wrap declares (``Wrap.side``). Every plane of the belt
+    passes through the line A-B; where the line passes through the ellipsoid, the planes' circles shrink from the great
+    circle's half on one side of the line (through the centre) to the smallest (the plane
+    normal to the centre's offset w from the line) and grow to the other half. The shortest
+    path on the declared side, the held wrap's rest across the belt, is the half on that side;
+    |h| falls towards either half, so a place that passed the smallest circle (the body turning
+    under it while the belt was slack) slid round the other half: GS1's shoulder belt, fitted
+    on the front of the shoulder shell, round its back and through the thorax (597 -> 729 mm
+    from the anchorage to the chest in 4 ms, 24 kN). There the place slides the way |h|
+    rises, back over the smallest circle."""
+    D0, D1, D2 = el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2]
+    sa0, sa1, sa2 = A[0] / D0, A[1] / D1, A[2] / D2
+    d0, d1, d2 = _unit(B[0] / D0 - sa0, B[1] / D1 - sa1, B[2] / D2 - sa2)
+    along = -(sa0 * d0 + sa1 * d1 + sa2 * d2)
+    w0, w1, w2 = -sa0 - along * d0, -sa1 - along * d1, -sa2 - along * d2   # line -> centre
+    if _norm(w0, w1, w2) >= 1.0:        # the line passes outside: hooked
+        return True
+    along = (u[0] - sa0) * d0 + (u[1] - sa1) * d1 + (u[2] - sa2) * d2
+    v0, v1, v2 = u[0] - sa0 - along * d0, u[1] - sa1 - along * d1, u[2] - sa2 - along * d2
+    c0, c1, c2 = (el.point_side[k, 0] * D0, el.point_side[k, 1] * D1,
+                  el.point_side[k, 2] * D2)   # the declared side's scaled normal direction
+    return (v0 * w0 + v1 * w1 + v2 * w2) * (c0 * w0 + c1 * w1 + c2 * w2) < 0.0
+
+
+@njit(**JIT_STAGE)
+def flank_bound(el, k, u, r):
+    """The rate ``r`` of held wrap k's place ``u`` (unit sphere of its ellipsoid's scaled frame)
+    kept to its flank (``Wrap.flank``: n . x >= d in the ellipsoid frame, g . u >= d with
+    g = D n): within it unchanged; at or past its bound, the part of the rate that would take it
+    further out is removed (the bound takes the belt's pull across itself beyond the friction)
+    and the gap closes with time constant WRAP_FOLLOW, along t, the tangential part of g (the
+    way g . u grows fastest on the sphere: d(g . u)/dt = r . t)."""
+    g0, g1, g2, d = el.point_flank[k, 0], el.point_flank[k, 1], el.point_flank[k, 2], \
+        el.point_flank[k, 3]
+    gu = g0 * u[0] + g1 * u[1] + g2 * u[2]
+    if (g0 == 0.0 and g1 == 0.0 and g2 == 0.0) or gu >= d:
+        return r
+    t0, t1, t2 = g0 - gu * u[0], g1 - gu * u[1], g2 - gu * u[2]
+    tt = t0 * t0 + t1 * t1 + t2 * t2
+    if tt == 0.0:
+        return r
+    rt = r[0] * t0 + r[1] * t1 + r[2] * t2
+    c = (d - gu) / WRAP_FOLLOW / tt - min(rt, 0.0) / tt
+    return r[0] + c * t0, r[1] + c * t1, r[2] + c * t2
+
+
+@njit(**JIT_STAGE)
+def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
+    """Rate of the place of wrap point k (its states). A wrap on its shortest path (no
+    ``across``): the place follows the point with time constant WRAP_FOLLOW, a memory of where
+    the belt lies that picks the way round (``wrap_chain.run_way``). A wrap held across the
+    belt: the belt over the wrap lies in the plane
+    through its neighbours and the place (``wrap_point``), at offset h from the centre in the
+    scaled frame: a circle on the sphere whose geodesic curvature over its normal curvature is
+    h / sqrt(1 - h^2), the belt's pull across itself over its push into the body. The place
+    stays on the body while that ratio is within the friction coefficient; beyond it, it
+    slides towards the shortest path (h = 0) at (excess force) / damping, the excess
+    N (|h| / sqrt(1 - h^2) - mu), N the normal part of the belt's force T_in u_in + T_out u_out
+    there (regularised Coulomb friction, as the webbing's flow; the shortest path on the side
+    the wrap declares is the belt's rest across it). Along the belt, and where the belt left the
+    body, the place follows the point (the middle of the wrap, in the plane: the plane stays)
+    with time constant WRAP_FOLLOW; a hook being handed over to the line (``wrap_chain.held_hook``,
+    its point off the body) follows its hook's point, not the point moved towards the line (which
+    drew the place off the hook and the hand-over ran its course in 20 us: GS1, the abdomen wrap,
+    142.34-142.36 ms)."""
+    j, jz = o_pts + 3 * (k - p0), el.point_z[k]
+    c, E = ellipsoid_frame(data, el, k)
+    x, y, w = undeformed_point(data, el, out, k, j)
+    if el.point_across[k] > 0.0:    # a hook being handed over: its place follows the hook
+        hook, Ph, _, _ = call_if(el.held, held_hook, NO_HOOK, data, el, out, z, k, o_pts, p0)
+        if 0.0 < hook < 1.0:
+            x, y, w = Ph
+    D0, D1, D2 = el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2]
+    P = _to_local(c, E, x, y, w)
+    s0, s1, s2 = z[jz], z[jz + 1], z[jz + 2]
+    ns = _norm(s0, s1, s2)
+    u0, u1, u2 = _unit(P[0] / D0, P[1] / D1, P[2] / D2) if ns == 0.0 else (s0 / ns, s1 / ns, s2 / ns)
+    r0 = (P[0] / D0 - u0) / WRAP_FOLLOW
+    r1 = (P[1] / D1 - u1) / WRAP_FOLLOW
+    r2 = (P[2] / D2 - u2) / WRAP_FOLLOW
+    if el.point_across[k] > 0.0:   # held across the belt (compiled where a wrap is held)
+        r = (r0, r1, r2)
+        r0, r1, r2 = call_if(el.held, _held_slide, r, data, el, out, k, j, o_pts, p0, c, E, P,
+                             (u0, u1, u2), f_in,
+                             f_out, damping, r)
+    # on the sphere: the rate's tangential part, and the length drawn back to 1
+    rs = r0 * u0 + r1 * u1 + r2 * u2
+    grow = (1.0 - ns) / WRAP_FOLLOW
+    zdot[jz] = r0 - rs * u0 + grow * u0
+    zdot[jz + 1] = r1 - rs * u1 + grow * u1
+    zdot[jz + 2] = r2 - rs * u2 + grow * u2
+
+
+@njit(**JIT_INLINE)
+def _off_barrier(data, el, out, k, p0, o_pts):
+    """Whether belt point k is a barrier wrap off its ellipsoid (``wrap_chain.place_barrier``):
+    a point on its neighbours' straight piece, its two segments merged."""
+    return el.point_barrier[k] != 0.0 and lifted(data, el, out, k, o_pts, p0, False)
+
+
+@njit(**JIT_STAGE)
+def wrap_lag(data, el, out, z, k, p0, o_pts):
+    """How far (m) wrap point k lies ahead of its place along the belt (towards the next point):
+    the webbing's bookkeeping follows the place (``wrap_drift`` carries the webbing with the
+    place's motion, WRAP_FOLLOW behind the point), so a segment's strain counts its length to
+    its ends' places, continuous where the point jumps along the belt (GS1 at mid-clavicle,
+    136.5 ms: the shoulder and chest wraps lift off, the abdomen wrap's point jumps 45 mm along
+    the belt towards the D-ring, and the abdomen-buckle segment, 45 mm longer on the same
+    webbing, went 1.3 -> 17.8 kN in one 1e-5 s step).
+    Zero for a point that is not a wrap, or a frictionless one (it carries no webbing: its
+    segments' webbing flows freely through it, each counted to the point)."""
+    jz = el.point_z[k]
+    if el.point_kind[k] != BELT_WRAP or jz < 0 or el.point_friction[k] == 0.0:
+        return 0.0
+    ns = _norm(z[jz], z[jz + 1], z[jz + 2])
+    if ns == 0.0:
+        return 0.0
+    j = o_pts + 3 * (k - p0)
+    x, y, w = undeformed_point(data, el, out, k, j)
+    c, E = ellipsoid_frame(data, el, k)
+    P = _to_local(c, E, x, y, w)
+    d0 = P[0] - el.point_size[k, 0] * z[jz] / ns
+    d1 = P[1] - el.point_size[k, 1] * z[jz + 1] / ns
+    d2 = P[2] - el.point_size[k, 2] * z[jz + 2] / ns
+    return _along_belt(E, out, j, d0, d1, d2)
+
+
+@njit(**JIT_INLINE)
+def _along_belt(E, out, j, d0, d1, d2):
+    """The part along the belt at the point of output slot j (from the point before to the one
+    after) of the vector d, given in the axes E of its wrap's ellipsoid."""
+    t0, t1, t2 = _unit(out[j + 3] - out[j - 3], out[j + 4] - out[j - 2], out[j + 5] - out[j - 1])
+    return ((E[0] * d0 + E[1] * d1 + E[2] * d2) * t0 + (E[3] * d0 + E[4] * d1 + E[5] * d2) * t1
+            + (E[6] * d0 + E[7] * d1 + E[8] * d2) * t2)
+
+
+@njit(**JIT_STAGE)
+def wrap_drift(data, el, out, zdot, z, k, p0, o_pts):
+    """Speed (m/s) at which wrap point k moves over its body along the belt, towards the next
+    point: its place's rate (``wrap_slide``, within WRAP_FOLLOW of the point's own motion),
+    tangential on the unit sphere, scaled to the ellipsoid and taken along the belt there
+    (from the point before to the one after). Zero for a point that is not a wrap."""
+    jz = el.point_z[k]
+    if el.point_kind[k] != BELT_WRAP or jz < 0:
+        return 0.0
+    j = o_pts + 3 * (k - p0)
+    ns = _norm(z[jz], z[jz + 1], z[jz + 2])
+    if ns == 0.0:
+        return 0.0
+    u0, u1, u2 = z[jz] / ns, z[jz + 1] / ns, z[jz + 2] / ns
+    r = zdot[jz] * u0 + zdot[jz + 1] * u1 + zdot[jz + 2] * u2
+    w0 = el.point_size[k, 0] * (zdot[jz] - r * u0)
+    w1 = el.point_size[k, 1] * (zdot[jz + 1] - r * u1)
+    w2 = el.point_size[k, 2] * (zdot[jz + 2] - r * u2)
+    _, E = ellipsoid_frame(data, el, k)
+    return _along_belt(E, out, j, w0, w1, w2)
