@@ -155,6 +155,8 @@ AirbagBlock = namedtuple("AirbagBlock", [
     "vent_area",      # (nbag,) m^2
     "discharge_coefficient",  # (nbag,) of the vents (< 0: Browning's 0.9 - 0.3 p_a / p)
     "leakage_area",   # (nbag,) m^2, effective fabric-leakage orifice (discharge coefficient 1)
+    "compliance",     # (nbag,) m^3/Pa, the deployed bag's volume gained per Pa of gauge pressure
+                      # by its fabric's stretch (modeling.airbags.fabric_compliance; 0: none)
     "ambient_pressure",     # (nbag,) Pa
     "mass0",          # (nbag,) kg, gas mass at z = 0 (initial content)
     "sigma0",         # (nbag,) Pa m^(3 gamma), p V^gamma at z = 0
@@ -195,7 +197,8 @@ AIRBAG_CONTACT_STATES = (("unfolded_depth", "m"),)
 AIRBAG_OUTPUTS = (("pressure", "Pa"), ("gauge_pressure", "Pa"), ("volume", "m^3"),
                   ("gas_mass", "kg"), ("temperature", "K"), ("internal_energy", "J"),
                   ("mass_inflow", "kg/s"), ("mass_outflow", "kg/s"), ("enthalpy_inflow", "W"),
-                  ("enthalpy_outflow", "W"), ("contact_force", "N"), ("contact_area", "m^2"))
+                  ("enthalpy_outflow", "W"), ("contact_force", "N"), ("contact_area", "m^2"),
+                  ("fabric_energy", "J"))
 AIRBAG_CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("force", "N"),
                           ("area", "m^2"), ("displaced_volume", "m^3"), ("friction_force", "N"),
                           ("bottoming_penetration", "m"), ("bottoming_force", "N"),

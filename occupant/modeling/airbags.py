@@ -107,6 +107,9 @@ class Airbag:
     ``leakage_area`` (m^2, discharge coefficient 1), isentropic orifice flow, choked or not;
     outflow stops at the ambient ``ambient_pressure`` (Pa), below which the fabric is slack
     (it holds no vacuum); ``ambient_temperature`` (K) is the initial temperature's default.
+    Fabric stretch: ``fabric_stiffness`` (N/m, the fabric's membrane stiffness E t; 0: the
+    inextensible fabric) makes the volume grow with the gauge pressure,
+    V = f V_nominal (1 + c (p - p_a)) - displaced, c = ``fabric_compliance`` (1/Pa).
     Initial content: gas at ``initial_pressure`` (Pa, default ambient) and
     ``initial_temperature`` (K, default ambient) filling the volume at t = 0 (a pre-inflated
     bag: ``firing_time`` <= -``deployment_time`` and an initial pressure).
@@ -137,6 +140,7 @@ class Airbag:
     vent_area: float = 0.0
     discharge_coefficient: float | None = None
     leakage_area: float = 0.0
+    fabric_stiffness: float = 0.0
     ambient_pressure: float = STANDARD_PRESSURE
     ambient_temperature: float = ROOM_TEMPERATURE
     initial_pressure: float | None = None
@@ -191,6 +195,8 @@ class Airbag:
                 raise ModelingError(f"{what}.discharge_coefficient: must be in (0, 1], got {c!r}")
             self.discharge_coefficient = c
         self.leakage_area = _number(self.leakage_area, f"{what}.leakage_area", "m^2", strict=False)
+        self.fabric_stiffness = _number(self.fabric_stiffness, f"{what}.fabric_stiffness", "N/m",
+                                        strict=False)
         self.ambient_pressure = _number(self.ambient_pressure, f"{what}.ambient_pressure", "Pa")
         self.ambient_temperature = _number(self.ambient_temperature,
                                            f"{what}.ambient_temperature", "K")
@@ -216,6 +222,12 @@ class Airbag:
         """Nominal (deployed) volume, m^3."""
         a, b, c = self.semi_axes
         return 4.0 / 3.0 * np.pi * a * b * c
+
+    @property
+    def compliance(self):
+        """The fabric's stretch, 1/Pa: the full bag's relative volume gained per Pa of gauge
+        pressure (``fabric_compliance``; 0 without a ``fabric_stiffness``)."""
+        return fabric_compliance(self.semi_axes, self.fabric_stiffness)
 
     @property
     def depth_time(self):
@@ -306,6 +318,23 @@ def unfolded_scales(f0, t_fire, td, tx, t):
     return f, alpha, beta, rate, alpha_rate, 0.5 * beta * (rate / f - alpha_rate / alpha)
 
 
+def fabric_compliance(semi_axes, stiffness):
+    """c (1/Pa) of a bag of ``semi_axes`` (m) whose fabric has the membrane stiffness
+    ``stiffness`` = E t (N/m; 0: inextensible, c = 0): its volume V_0 (1 + c p_g) at the gauge
+    pressure p_g. The closed membrane as the sphere of the bag's volume, radius
+    r = (a b c)^(1/3) [D]: tension p_g r / 2 in every direction, the strain of a biaxially loaded
+    sheet p_g r (1 - nu) / (2 E t), taken at nu = 0 [E: the woven fabric's Poisson ratio left out,
+    the larger stretch], and the volume 3 times the strain to first order:
+    c = 3 r / (2 E t). The ellipsoid's own tensions differ: on ``DRIVER_BAG``'s (a = 0.167 m,
+    b = c = 0.290 m, r = 0.241 m) face, curvature radius b^2 / a, 2.1 times the sphere's; along
+    its equator's meridians, p_g b / 2, 1.2 times; its equator's hoop, p_g b (1 - b^2 / (2 a^2)),
+    compressed (wrinkled) since b > a sqrt(2) [D, the equilibrium of a membrane of revolution]:
+    the sphere stands for their mean."""
+    if stiffness <= 0.0:
+        return 0.0
+    return 1.5 * _equivalent_radius(semi_axes) / stiffness
+
+
 def _equivalent_radius(semi_axes):
     """Radius of the sphere of the same volume, (a b c)^(1/3), m: the occupant geometry's size in
     the penetrated-volume estimate [E]."""
@@ -383,9 +412,12 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
         cols["discharge_coefficient"].append(-1.0 if cd is None else cd)
         cols["leakage_area"].append(bag.leakage_area)
         cols["ambient_pressure"].append(bag.ambient_pressure)
+        cols["compliance"].append(bag.volume * bag.compliance)
         # as Python (py_func, the same double): compiled here it cost a first run's load 0.1-0.4 s
         v0 = bag.volume * unfolded_fraction.py_func(bag.folded_volume / bag.volume, bag.firing_time,
                                                     bag.deployment_time, 0.0)
+        # an initial over-pressure stretches the fabric as the kernel's volume does
+        v0 *= 1.0 + bag.compliance * max(bag.initial_pressure - bag.ambient_pressure, 0.0)
         cols["mass0"].append(bag.initial_pressure * v0 / (gas_constant * bag.initial_temperature))
         cols["sigma0"].append(bag.initial_pressure * v0 ** gamma)
         cols["friction"].append(bag.friction)

@@ -50,7 +50,11 @@ curvature radius (beta b)(beta c) / (alpha a):
   5th female, 0.10 m inside the full shape, had 65 mm of her head's depth from the unfolding and
   her head pushed out of the bag with 3.7 kN as a dimple; us_ncap_frontal_56's 50th male 6 mm).
   Its scenario figures beside the lens': ``airbag_dimple``.
-V = f V_nominal - sum V_c. The force (p - p_a)^+ A acts along the normal on the occupant
+V = f V_nominal (1 + c (p - p_a)) - sum V_c: a fabric of membrane stiffness E t
+(``Airbag.fabric_stiffness``; c = ``modeling.airbags.fabric_compliance``, 0 for the inextensible
+fabric: then exactly the geometry's volume) stretches with the gauge pressure, p and V solved
+together with p V^gamma = sigma (``stretched``), its strain energy f V_nominal c (p - p_a)^2 / 2
+(output ``fabric_energy``). The force (p - p_a)^+ A acts along the normal on the occupant
 at the contact point, its reaction on the mounting link; with it the fabric's regularised Coulomb
 friction (``contact.compliant.normal_and_friction``; dummy-airbag mu 0.1-0.3, crash-domain-facts
 6.3). Pressure alone cannot hold a body whose load exceeds (p - p_a) times its area:
@@ -80,7 +84,8 @@ ellipsoid do not (carrying the whole patch overloaded the chest: unbelted FMVSS 
 Energy: the "airbags" power slot is the power of those forces on the bodies,
 -(p - p_a) A d' with d' the penetration rate from the bodies' motion, so the mechanical balance
 closes with it (friction and bottoming add their power to the same slot). Because A = dV_c/dd, the gas gives up exactly that work in its p dV term: for a
-deployed bag without inflow and outflow, kinetic + potential + U + p_a V is constant (the
+deployed bag without inflow and outflow, kinetic + potential + U + p_a V (+ the fabric's strain
+energy) is constant (the
 p_a V term is the work done on the atmosphere), exactly while each pair's share s is constant
 (V_c does not depend on the unfolded depth G where G moves after the deployment: there G >= d)
 (a changing share exchanges p (V_c(d) - V_c(d_s)) s'). Not in that sum: the gas's work on unfolding the
@@ -99,11 +104,12 @@ from occupant.contact.geometry_pairs import (
 )
 from occupant.forces.joint_resistance import table_load
 from occupant.forces.points import add_force_pair, point_data, point_state
-from occupant.model.bundle import AIRBAG_CONTACT_OUTPUTS, POWER_AIRBAGS
+from occupant.model.bundle import AIRBAG_CONTACT_OUTPUTS, AIRBAG_OUTPUTS, POWER_AIRBAGS
 from occupant.modeling.airbags import DIMPLE_LAW, unfolded_scales
 from occupant.restraints.airbag_dimple import dimple, dimple_shares, tautness
 
 N_PAIR_OUTPUTS = len(AIRBAG_CONTACT_OUTPUTS)
+N_BAG_OUTPUTS = len(AIRBAG_OUTPUTS)
 
 @njit(**JIT)
 def lens(d, r1, r2):
@@ -220,6 +226,33 @@ def orifice_flow(cda, p_up, rho_up, p_down, gamma):
     else:
         psi = _flow_function(r, gamma)
     return cda * psi * np.sqrt(rho_up * p_up)
+
+
+# Newton's iterations of ``stretched`` stop at this relative change of the pressure [E: a few
+# units of the last place of a double].
+STRETCH_TOLERANCE = 1e-14
+
+
+@njit(**JIT)
+def stretched(sigma, volume, stretch, p_a, gamma):
+    """(p Pa, V m^3) of gas of sigma = p V^gamma in a bag of unstretched volume ``volume`` whose
+    fabric stretches by ``stretch`` (m^3/Pa) per Pa of gauge pressure, V = volume +
+    stretch (p - p_a), given sigma >= p_a volume^gamma (the gauge pressure >= 0): the root of
+    h(p) = ln p + gamma ln V(p) - ln sigma by Newton's method from the unstretched pressure
+    sigma / volume^gamma (h is increasing and concave: the first step lands at or below the root,
+    the next ones climb to it), held at p_a or above."""
+    log_sigma = np.log(sigma)
+    p = sigma / volume ** gamma
+    for _ in range(50):
+        v = volume + stretch * (p - p_a)
+        h = np.log(p) + gamma * np.log(v) - log_sigma
+        step = h / (1.0 / p + gamma * stretch / v)
+        p_new = max(p - step, p_a)
+        done = abs(p_new - p) <= STRETCH_TOLERANCE * p
+        p = p_new
+        if done:
+            break
+    return p, volume + stretch * (p - p_a)
 
 
 @njit(**JIT_STAGE)
@@ -390,9 +423,12 @@ def airbags(bundle, data, t, q, v, z):
         mass = el.mass0[b] + z[zk]
         sigma = el.sigma0[b] + z[zk + 1]
         p = sigma / volume ** gamma
+        stretch = f * el.compliance[b]   # m^3/Pa, the fabric's stretch (0: inextensible)
         if p < p_a:   # the fabric holds no vacuum: a slack bag at ambient pressure
             p = p_a
             volume = (sigma / p_a) ** (1.0 / gamma)
+        elif stretch > 0.0:
+            p, volume = stretched(sigma, volume, stretch, p_a, gamma)
         T = p * volume / (mass * R_gas)
         # inflator
         t_fire = t - el.firing_time[b]
@@ -464,7 +500,7 @@ def airbags(bundle, data, t, q, v, z):
             data.outputs[o + 6] = d_bottom
             data.outputs[o + 7] = f_bottom
             data.outputs[o + 8] = carried_force
-        o = el.out_start + 12 * b
+        o = el.out_start + N_BAG_OUTPUTS * b
         data.outputs[o] = p
         data.outputs[o + 1] = p - p_a
         data.outputs[o + 2] = volume
@@ -477,4 +513,5 @@ def airbags(bundle, data, t, q, v, z):
         data.outputs[o + 9] = h_out
         data.outputs[o + 10] = force_total
         data.outputs[o + 11] = area_total
+        data.outputs[o + 12] = 0.5 * stretch * gauge * gauge
     data.power[POWER_AIRBAGS] = power

@@ -175,6 +175,8 @@ def _airbag_keys(path):
         Key(f"{path}.volume", "number", "m^3", "the bag's volume, its preset shape scaled (default: the preset's)",
             low=0.0, low_open=True),
         Key(f"{path}.vent_area", "number", "m^2", "the vents' area (default: the preset's)", low=0.0),
+        Key(f"{path}.fabric_stiffness", "number", "N/m", "the fabric's membrane stiffness E t, its "
+            "stretch under pressure (default: the preset's, 0: inextensible)", low=0.0),
         Key(f"{path}.inflator_mass", "number", "kg", "the gas mass the inflator delivers, its preset flow "
             "scaled (default: the preset's)", low=0.0, low_open=True),
         Key(f"{path}.position", "vector", "m", "the bag's mount in the vehicle frame B0", REQUIRED),

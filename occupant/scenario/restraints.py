@@ -23,7 +23,8 @@ def build_airbag(asm, table, c, path):
     ``sternum`` slides on, the share of the patch within the outline of the sternum's ellipsoid
     (the sternum pad) is carried by the sternum (``AirbagContact.front``). ``volume`` (m^3)
     scales the preset's shape, ``inflator_mass`` (kg) its inflator's mass flow, ``vent_area``
-    (m^2) replaces its vents. ``contact_law`` ("dimple", the default, or "lens"): the area the
+    (m^2) replaces its vents, ``fabric_stiffness`` (N/m) gives its fabric a stretch
+    (``occupant.modeling.Airbag.fabric_stiffness``). ``contact_law`` ("dimple", the default, or "lens"): the area the
     gas pushes a body with (``occupant.modeling.Airbag.contact_law``;
     ``occupant.restraints.airbag_dimple`` gives both laws' figures)."""
     import numpy as np
@@ -61,6 +62,9 @@ def build_airbag(asm, table, c, path):
     vent = read(c, table, path, "vent_area")
     if vent is not None:
         options["vent_area"] = vent
+    stiffness = read(c, table, path, "fabric_stiffness")
+    if stiffness is not None:
+        options["fabric_stiffness"] = stiffness
     name = f"{kind}_airbag"
     # the ribcage's front (the sternum pad's outline) is carried by the sternum on its chest joint
     chest = [j.parent for j in asm.joints.values() if j.child == "sternum"]

@@ -202,6 +202,19 @@ def test_analytic_airbag_volume_and_inflator_overrides_scale_the_preset():
     assert np.trapezoid(flow[:, 1], flow[:, 0]) == pytest.approx(0.080, rel=1e-12)
 
 
+def test_analytic_airbag_fabric_stiffness_override_sets_the_stretch():
+    """``fabric_stiffness`` (N/m) reaches the bag (its compliance 3 r / (2 E t), r the
+    equal-volume sphere's radius, occupant.modeling.airbags.fabric_compliance); unset, the
+    preset's inextensible fabric."""
+    import numpy as np
+    sc = load("fmvss208_sled_48_unbelted", overrides={"restraints.airbag.fabric_stiffness": 114e3})
+    bag = sc.model.source.airbags["passenger_airbag"]
+    assert bag.fabric_stiffness == 114e3
+    r = np.prod(bag.semi_axes) ** (1 / 3)
+    assert bag.compliance == pytest.approx(1.5 * r / 114e3, rel=1e-12)
+    assert load("fmvss208_sled_48_unbelted").model.source.airbags["passenger_airbag"].compliance == 0.0
+
+
 def test_reference_airbag_contact_law_option_changes_the_head_force():
     """``contact_law = "lens"`` (here through the --set form of the override) compiles the
     driver bag of euro_ncap_full_width_50 with the slack fabric's lens (the body's own
