@@ -74,10 +74,9 @@ POSTURE_FOLDER = "dummies/postures"
 TOP_KEYS = ("kind", "name", "description", "root", "angles", "targets")
 ROOT_KEYS = ("position", "rotation_deg")
 TARGET_KEYS = ("torso_angle_deg", "h_point", "seat_track", "point", "human_thorax", "human_head")
-HUMAN_THORAX = ("umtri_drivers", "file_angles")  # a human's thorax (human_thorax) or head
-                                                 # (human_head) line: UMTRI's drivers'
-                                                 # (occupant.human.seated_posture), or none: the
-                                                 # joints pulled to the file's angles
+# a human's thorax (human_thorax) or head (human_head) line: UMTRI's drivers'
+# (occupant.human.seated_posture), or none: the joints pulled to the file's angles
+HUMAN_LINE_SOURCES = ("umtri_drivers", "file_angles")
 HUMAN_LINES = {"human_thorax": ("thorax", "thorax_angle"), "human_head": ("head", "head_angle")}
 TRACK_KEYS = ("rear", "front")
 POINT_KEYS = ("body", "point", "offset", "position", "x", "y", "z", "plane")
@@ -331,7 +330,7 @@ def _targets(model, posture, extra, c):
         out["seat_track"] = _seat_track(c, tg)
     for key, (line, name) in HUMAN_LINES.items():
         if key in tg:
-            source = c.string(tg, key, "targets", choices=HUMAN_THORAX, what=key)
+            source = c.string(tg, key, "targets", choices=HUMAN_LINE_SOURCES, what=key)
             if source == "umtri_drivers" and CERVICALE in model.index["marker"]:   # a parametric human
                 out[name] = _human_line_angle(model, tg, c, key, line)
     for k, pt in enumerate(c.tables(tg, "point", "targets")):

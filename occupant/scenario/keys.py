@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from occupant.human.posture import HUMAN_LINE_SOURCES
+
 # bounds of the values a run accepts
 MAX_T_END = 10.0        # s: solver.t_end at most [E: a crash ~0.2 s, with pre-crash braking ~1 s]
 MAX_SETTLE = 2.0        # s: the longest settling accepted [E: it converges in ~0.2-0.3 s]
@@ -252,9 +254,9 @@ _TARGETS = [
     Key("occupant.posture_targets.point", "tables", "", "point targets (a foot on a pedal, hands on the wheel)",
         reader="occupant.human.posture"),
     Key("occupant.posture_targets.human_thorax", "string", "", "a human's thorax line",
-        reader="occupant.human.posture", choices=("umtri_drivers", "file_angles")),
+        reader="occupant.human.posture", choices=HUMAN_LINE_SOURCES),
     Key("occupant.posture_targets.human_head", "string", "", "a human's head line (tragion -> eye)",
-        reader="occupant.human.posture", choices=("umtri_drivers", "file_angles")),
+        reader="occupant.human.posture", choices=HUMAN_LINE_SOURCES),
 ]
 _VEHICLE = [
     Key("vehicle.interior", "string", "", "the interior's surfaces on B0 (occupant list)", REQUIRED),
