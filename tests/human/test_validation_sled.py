@@ -1676,7 +1676,7 @@ def test_reference_gs1_belt_at_mid_clavicle_stays_on_the_shoulder(gs1_mid_clavic
     "638, T1 463 mm): not set in the case (scenarios/validation/HISTORY.md); held at or above "
     "the clavicle as well (CLAVICLE_FLANK) it stays on the shoulder to 150 ms but the spine's "
     "late decelerations rise (T1 84.5 g): not set either (tests below, scenarios/validation/"
-    "README.md, branch gs1clavicle)"))
+    "HISTORY.md Stop 40, branch gs1clavicle)"))
 def test_reference_gs1_shoulder_belt_crosses_mid_clavicle(gs1):
     """At the start the shoulder belt's shoulder point lies outboard of the midline, between the
     neck and the shoulder joint (60-140 mm outboard, mid-clavicle 100 mm [E]), and its chest point
