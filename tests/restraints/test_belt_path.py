@@ -136,7 +136,7 @@ def test_analytic_half_path_straight_where_the_neighbour_sees_the_point():
     for deg in (30.0, 60.0, 90.0, 150.0):
         angle = np.radians(deg)
         b = 2.0 * np.array([np.cos(angle), np.sin(angle), 0.0])
-        length, _ = wrap_half((1.0, 1.0, 1.0), (1.0, 0.0, 0.0), tuple(b), (0.0, 0.0, 0.0), 1.0)
+        length, _, _ = wrap_half((1.0, 1.0, 1.0), (1.0, 0.0, 0.0), tuple(b), (0.0, 0.0, 0.0), 1.0)
         if deg <= 60.0:
             expected = np.linalg.norm(b - (1.0, 0.0, 0.0))
         else:
