@@ -25,8 +25,8 @@ from occupant.byref import by_reference
 from occupant.jit import JIT_INLINE
 from occupant.restraints.airbag_dimple import ROWS as AIRBAG_ROWS
 
-PATH_COLUMNS = 39   # Data.belt_path's columns a belt segment (occupant.restraints.belt_path:
-                    # path_lengths, MOVED)
+PATH_COLUMNS = 51   # Data.belt_path's columns a belt segment (occupant.restraints.belt_path:
+                    # path_lengths, MOVED, _tangent_parts)
 
 Data = namedtuple("Data", [
     # base motion
@@ -66,7 +66,8 @@ Data = namedtuple("Data", [
                     #   unit) its tension acts in at that point, the parts of it at its carried
                     #   ends that act on the geometry's part, its fading arcs' gradients and
                     #   points, its path's directions as it leaves its first point and
-                    #   reaches its last, and its arcs' plane-turn gradients and points
+                    #   reaches its last, its arcs' plane-turn gradients and points, and
+                    #   its tangent pieces' pulls and tangent points
                     #   (occupant.restraints.belt_path.path_lengths)
     # accelerations
     "a",            # (nl, 6) link spatial acceleration (minus gravity)

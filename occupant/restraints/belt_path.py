@@ -1,8 +1,9 @@
 """A seat belt's path (``occupant.restraints.belt``): each segment's length along the belt's path
 over its wraps (tangent pieces and arcs, ``path_lengths``) and the direction its tension acts in,
 the angle the path turns through at a point (``path_turn``, the capstan angle), and the parts of a
-segment's length rate and forces from its carried ends, its fading arcs and its arcs' planes'
-turn (``_carried_parts``, ``_fade_parts``).
+segment's length rate and forces from its carried ends, its fading arcs, its arcs' planes'
+turn and its tangent pieces' pull at their tangent points (``_carried_parts``, ``_fade_parts``,
+``_tangent_parts``).
 """
 import numpy as np
 from numba import njit
@@ -90,6 +91,13 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
     if same_ellipsoid(el, k, n):     # n on k's own surface: the arc between their places
         bx, by, bz = undeformed_point(data, el, out, n, jn)
     B = _to_local(c, E, bx, by, bz)
+    if same_ellipsoid(el, k, n) and el.point_across[k] == 0.0:
+        # on the surface to rounding: put on it, so the arc reaches it (outside by 1e-16 of
+        # the scaled radius its tangent angle was 1.4e-8 rad, an arc left out of the turn's
+        # gradient: the turning moment of a run of three wraps 2.6e-7 of its length's slope)
+        sr = _norm(B[0] / D[0], B[1] / D[1], B[2] / D[2])
+        B = (B[0] / sr, B[1] / sr, B[2] / sr)
+        bx, by, bz = _to_base(c, E, B[0], B[1], B[2])
     o, r, hook = (0.0, 0.0, 0.0), 1.0, 1.0
     if el.point_across[k] > 0.0:
         jz = el.point_z[k]
@@ -217,7 +225,7 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         pb = (out[jb], out[jb + 1], out[jb + 2])
         chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
         ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
-        u1 = u2 = u3 = ga = gb = ta0 = ta1 = tb0 = tb1 = d
+        u1 = u2 = u3 = ga = gb = ta0 = ta1 = tb0 = tb1 = fa = fb = ta = tb = d
         ia0 = ia1 = ib0 = ib1 = -1
         if chord >= SAME_POINT:
             u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
@@ -227,12 +235,16 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 ea, ta, keep, ga, ta0, ta1, ia0, ia1 = _piece_from(data, el, out, z, k, i, n,
                                                                    o_pts, p0)
                 if not same_ellipsoid(el, k, n):   # else along the chord, on one body
-                    u1 = _faded(u3, _toward(ta, pb, u3), keep)
+                    pa_ = _toward(ta, pb, u3)
+                    u1 = _faded(u3, pa_, keep)
+                    fa = (keep * pa_[0], keep * pa_[1], keep * pa_[2])
             if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
                 m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
                 eb, tb, keep, gb, tb0, tb1, ib0, ib1 = _piece_from(data, el, out, z, n, m, k,
                                                                    o_pts, p0)
-                u2 = _faded(u3, _toward(pa, tb, u3), keep)
+                pb_ = _toward(pa, tb, u3)
+                u2 = _faded(u3, pb_, keep)
+                fb = (-keep * pb_[0], -keep * pb_[1], -keep * pb_[2])
             d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
         # the path's straight piece as it leaves k and as it reaches n (``path_turn``): from a
         # touching wrap's tangent point (u1 at k, u2 at n), else towards the other's (u2 from
@@ -280,6 +292,12 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         if ib0 >= 0:
             _store(path, n - 1, 29, 37, tb0, ib0)
             _store(path, n - 1, 32, 38, tb1, ib1)
+        # a touching wrap's tangent piece pulls its body at its tangent point, not its point
+        # (``_tangent_parts``)
+        if fa[0] != 0.0 or fa[1] != 0.0 or fa[2] != 0.0:
+            _store_at(path, k, 39, fa, ta)
+        if fb[0] != 0.0 or fb[1] != 0.0 or fb[2] != 0.0:
+            _store_at(path, n - 1, 45, fb, tb)
         k = n
 
 
@@ -287,6 +305,13 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
 def _store(path, row, col, at, g, m):
     """Gradient g at point m into Data.belt_path's row, columns col to col + 2 and at."""
     path[row, col], path[row, col + 1], path[row, col + 2], path[row, at] = g[0], g[1], g[2], m
+
+
+@njit(**JIT_INLINE)
+def _store_at(path, row, col, f, x):
+    """Pull f and its point x (B0) into Data.belt_path's row, columns col to col + 5."""
+    path[row, col], path[row, col + 1], path[row, col + 2] = f[0], f[1], f[2]
+    path[row, col + 3], path[row, col + 4], path[row, col + 5] = x[0], x[1], x[2]
 
 
 @njit(**JIT_STAGE)
@@ -352,6 +377,45 @@ def _fade_parts(data, el, out, path, s, p0, o_pts, tension, apply):
                 power -= f * (g0 * v[0] + g1 * v[1] + g2 * v[2])
             if link >= 0:
                 power += f * (g0 * w[0] + g1 * w[1] + g2 * w[2])
+    return rate, power
+
+
+@njit(**JIT_STAGE)
+def _tangent_parts(data, el, out, path, s, p0, o_pts, tension, apply):
+    """Segment s's tangent pieces' pulls moved from its wraps' points to their tangent points
+    (``path_lengths``: f at columns 39-41 and the tangent point t (B0) at 42-44 for its first
+    point's wrap, 45-50 for its last's; f = keep u for the first, -keep u for the last, u the
+    piece's unit from its tangent point): T d acts at the wrap's point, whose keep u part is
+    the pull of a tangent piece whose length is a function of the far end's place in the wrap's
+    body alone, so it acts along that piece, through t (where both balance about the centre of
+    a circular section, as on a sphere, the moment is the same: for an ellipse off its
+    symmetry it is not, 0.05 % of the belt's turning moment on an ellipsoid of semi-axes 0.08,
+    0.12, 0.06 m, tests/restraints/test_belt_path.py). The length rate -f . (w_t - w_P) (w the
+    body's material at t and at the wrap's point P), and with ``apply`` the forces T f at t and
+    -T f at P on the wrap's body (a couple); returns (rate, power)."""
+    k = p0 + s
+    rate, power = 0.0, 0.0
+    for end in range(2):
+        c = 39 + 6 * end
+        f0, f1, f2 = path[k, c], path[k, c + 1], path[k, c + 2]
+        if f0 == 0.0 and f1 == 0.0 and f2 == 0.0:
+            continue
+        t0, t1, t2 = path[k, c + 3], path[k, c + 4], path[k, c + 5]
+        link = el.point_link[k + end]
+        j = o_pts + 3 * (k + end - p0)
+        wt = link_velocity_at(data, link, t0, t1, t2)
+        wp = link_velocity_at(data, link, out[j], out[j + 1], out[j + 2])
+        part = f0 * (wt[0] - wp[0]) + f1 * (wt[1] - wp[1]) + f2 * (wt[2] - wp[2])
+        rate -= part
+        if apply:
+            r = point_in_link(data, link, t0, t1, t2)
+            add_point_force(data, link, r[0], r[1], r[2], tension * f0, tension * f1,
+                            tension * f2)
+            r = point_in_link(data, link, out[j], out[j + 1], out[j + 2])
+            add_point_force(data, link, r[0], r[1], r[2], -tension * f0, -tension * f1,
+                            -tension * f2)
+            if link >= 0:
+                power += tension * part
     return rate, power
 
 
