@@ -136,7 +136,7 @@ def test_analytic_half_path_straight_where_the_neighbour_sees_the_point():
     for deg in (30.0, 60.0, 90.0, 150.0):
         angle = np.radians(deg)
         b = 2.0 * np.array([np.cos(angle), np.sin(angle), 0.0])
-        length, _, _ = wrap_half((1.0, 1.0, 1.0), (1.0, 0.0, 0.0), tuple(b), (0.0, 0.0, 0.0), 1.0)
+        length, _ = wrap_half((1.0, 1.0, 1.0), (1.0, 0.0, 0.0), tuple(b), (0.0, 0.0, 0.0), 1.0)
         if deg <= 60.0:
             expected = np.linalg.norm(b - (1.0, 0.0, 0.0))
         else:
@@ -254,6 +254,15 @@ def test_analytic_lopsided_fading_arc_pulls_along_its_full_length_gradient(radiu
     assert -data.f_ext[model.body("body")][5] / T == pytest.approx(slope, rel=1e-8)
 
 
+SECTION_TURN = pytest.mark.xfail(strict=True, reason=(
+    "the path over an ellipsoid is its section by the plane through the centre and the "
+    "neighbours (scaled frame), not a geodesic: its length changes with the plane's turn, which "
+    "the tangent pieces' pull does not carry, and they pull at the wrap point, not their "
+    "tangent points (built and measured on branch beltgradient, 6e5b0ba / a91145a, not shipped: "
+    "scenarios/README.md, beltgradient)"))
+
+
+@SECTION_TURN
 @pytest.mark.parametrize("wraps", [1, 3])
 def test_analytic_belt_over_an_ellipsoid_pulls_along_its_length_gradient(wraps):
     """The askew anchors of the sphere's tests over an ellipsoid of semi-axes (0.08, 0.12,
@@ -261,9 +270,10 @@ def test_analytic_belt_over_an_ellipsoid_pulls_along_its_length_gradient(wraps):
     of the summed lengths, to 1e-8 of it (on the sphere it is, to 1e-9: measured alike, branch
     capstanpath). The path over the ellipsoid is its section by the plane through the centre
     and the anchors (scaled frame), not a geodesic, so its length changes as the anchors turn
-    that plane; that part acts through ``belt_path._turn_gradient`` (wrap_half's turn vector).
-    Measured: force / T 0.2540 against the slope 0.3131, one wrap or three (19 % short), until
-    branch beltgradient; 0.3130735885 against 0.3130735882 after (measured). With both anchors
+    that plane, a part the tangent pieces' pull does not carry (strict xfail: SECTION_TURN).
+    Measured: force / T 0.2540 against the slope 0.3131, one wrap or three (19 % short); with
+    the plane's turn carried (branch beltgradient, 6e5b0ba, not shipped) 0.3130735885 against
+    0.3130735882 (measured). With both anchors
     in the principal plane y = 0 they agreed before as well (0.264873, measured): the section
     through the centre is the shortest path only on a sphere (every such section a great
     circle) or in a principal plane."""
@@ -313,17 +323,20 @@ def _hinged(size, wraps):
 
 
 @pytest.mark.parametrize("wraps", [1, 3])
-@pytest.mark.parametrize("size", [(R, R, R), (0.08, 0.12, 0.06)])
+@pytest.mark.parametrize("size", [(R, R, R),
+                                  pytest.param((0.08, 0.12, 0.06), marks=SECTION_TURN)])
 def test_analytic_belt_turns_an_ellipsoid_by_its_length_gradient(size, wraps):
     """``_hinged``: the belt's moment about the hinge is minus the tension times the central
     difference (1e-5 rad either way) of the summed lengths in the hinge's angle, and the
     length rates at unit angular speed sum to that difference, to 1e-8 of it: the belt's work
-    is T dL under rotation as well. Each tangent piece pulls its ellipsoid at its tangent
-    point (``belt_path._tangent_parts``), not at the wrap's point where d acts: on a sphere the
-    two are the same (measured alike before), off an ellipse's symmetry not. Measured with
-    semi-axes (0.08, 0.12, 0.06) m: moment / T 2.71999e-3 m with one wrap, 2.72092e-3 with
-    three, against the slope 2.72123e-3 (4.6e-4 and 1.1e-4 short), until branch beltgradient;
-    after, 2.7212349649e-3 against 2.7212349651e-3 (one wrap)."""
+    is T dL under rotation as well. On the sphere it is (the tangent pieces' pull through the
+    centre, the wrap point's place there immaterial). Over the ellipsoid of semi-axes (0.08,
+    0.12, 0.06) m (strict xfail, SECTION_TURN) the tangent pieces pull at the wrap's point, not
+    their tangent points, and the plane's turn is not carried: moment / T 2.71999e-3 m with one
+    wrap, 2.72092e-3 with three, against the slope 2.72123e-3 (4.6e-4 and 1.1e-4 short;
+    measured). With both carried (branch beltgradient, a91145a, not shipped: the plane's turn
+    as a force at the run's ends, each tangent piece's pull moved to its tangent point by a
+    couple) 2.7212349649e-3 against 2.7212349651e-3, one wrap or three."""
     model, z = _hinged(size, wraps)
     bundle = model.bundle(base_table=None)
     names = ["a", *[f"w{i}" for i in range(wraps)], "b"]
@@ -347,6 +360,7 @@ def test_analytic_belt_turns_an_ellipsoid_by_its_length_gradient(size, wraps):
         pytest.approx(slope, rel=1e-8)
 
 
+@SECTION_TURN
 def test_identity_belt_over_a_swinging_ellipsoid_conserves_energy():
     """A 20 kg ball on a 0.8 m pendulum (hinged at B0's origin about y), an ellipsoid of
     semi-axes (0.10, 0.14, 0.08) m turned off the swing's plane (x-y-z angles 0.4, -0.3, 0.6
@@ -356,9 +370,11 @@ def test_identity_belt_over_a_swinging_ellipsoid_conserves_energy():
     recorded samples), and the tree's energy plus the webbing's strain energy (w E(e) per
     segment) stays within 1e-3 of the largest strain energy (the webbing's flow over the wrap
     between its two segments takes a time, FLOW_TIME, so their tensions differ by 0.1 % and
-    some energy goes there: measured 2.7e-4). Until branch beltgradient (the plane's turn and
-    the tangent points' moment not carried) the rate was 4.6 % short at the start, and the
-    energy rose by 4.3e-2 of it (measured): the belt did work it did not store."""
+    some energy goes there). Strict xfail (SECTION_TURN): with the plane's turn and the
+    tangent points' moment not carried the rate is 4.6 % short at the start (2.447 against
+    2.565 m/s) and the energy rises by 4.3e-2 of the largest strain energy (measured): the belt
+    does work it does not store. With both carried (branch beltgradient, a91145a, not shipped)
+    the rate is the difference's to 1e-6 and the energy closes to 2.7e-4 (measured)."""
     from scipy.spatial.transform import Rotation
     shell = (0.10, 0.14, 0.08)
     asm = Assembly("pendulum")
