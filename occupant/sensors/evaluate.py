@@ -25,8 +25,8 @@ from occupant.sensors.declarations import (
     DisplacementSensor, LoadCell, SensorError, check_code_part,
 )
 
-__all__ = ["evaluate", "load_cell_sources", "dummy_code", "channel_code", "segment_frame", "SensorWarning",
-           "UNFILTERED", "DUMMY_CODES"]
+__all__ = ["evaluate", "load_cell_sources", "dummy_code", "channel_code", "segment_frame",
+           "SensorWarning", "UNFILTERED", "DUMMY_CODES"]
 
 #: model-frame (x fwd, y left, z up) -> J211 (x fwd, y right, z down): a half turn about x, the
 #: same for forces, moments, accelerations and angular rates (proper rotation)
@@ -347,11 +347,11 @@ def load_cell_sources(model, results, sensor, rate=10000.0):
     """What makes ``sensor``'s reading (a ``LoadCell``): its channels split by source, as a dict
     {source: {channel name: values}}. The joint's reaction is linear in the external loads at
     fixed motion, so the reading is the sum of "inertia" (the recorded motion with no external
-    load: the far side's bodies' mass accelerating, gravity and B0's motion included) and, for
-    each link of the joint's subtree (its child and what hangs on it) on which the force producers acted (``results.f_ext``), that
-    link's external loads alone, keyed by its bodies' names joined by "+". The parts sum to
-    ``evaluate``'s channels (to round-off). Sources of one link (two contacts on one segment) stay
-    together: f_ext is recorded per link."""
+    load: the subtree's mass accelerating, gravity and B0's motion included) and, for each link
+    of the joint's subtree (its child and what hangs on it) on which the force producers acted
+    (``results.f_ext``), that link's external loads alone, keyed by its bodies' names joined by
+    "+". The parts sum to ``evaluate``'s channels (to round-off). Sources on one link (two
+    contacts on one segment) stay together: f_ext is recorded per link."""
     if not isinstance(sensor, LoadCell):
         raise SensorError(f"load_cell_sources: '{getattr(sensor, 'name', sensor)}' is not a LoadCell")
     f_ext = getattr(results, "f_ext", None)
