@@ -25,8 +25,8 @@ from occupant.sensors.declarations import (
     DisplacementSensor, LoadCell, SensorError, check_code_part,
 )
 
-__all__ = ["evaluate", "dummy_code", "channel_code", "segment_frame", "SensorWarning",
-           "UNFILTERED", "DUMMY_CODES"]
+__all__ = ["evaluate", "load_cell_sources", "dummy_code", "channel_code", "segment_frame",
+           "SensorWarning", "UNFILTERED", "DUMMY_CODES"]
 
 #: model-frame (x fwd, y left, z up) -> J211 (x fwd, y right, z down): a half turn about x, the
 #: same for forces, moments, accelerations and angular rates (proper rotation)
@@ -341,3 +341,42 @@ def evaluate(model, results, sensors, rate=10000.0, *, f_ext=None, test_object="
                 out.append(Channel(f"{s.name} {quantity} {axis}", grid, values[:, k], unit,
                                    code=channel_code(test_object, position, s, dummy, dim, axis)))
     return out
+
+
+def load_cell_sources(model, results, sensor, rate=10000.0):
+    """What makes ``sensor``'s reading (a ``LoadCell``): its channels split by source, as a dict
+    {source: {channel name: values}}. The joint's reaction is linear in the external loads at
+    fixed motion, so the reading is the sum of "inertia" (the recorded motion with no external
+    load: the subtree's mass accelerating, gravity and B0's motion included) and, for each link
+    of the joint's subtree (its child and what hangs on it) on which the force producers acted
+    (``results.f_ext``), that link's external loads alone, keyed by its bodies' names joined by
+    "+". The parts sum to ``evaluate``'s channels (to round-off). Sources on one link (two
+    contacts on one segment) stay together: f_ext is recorded per link."""
+    if not isinstance(sensor, LoadCell):
+        raise SensorError(f"load_cell_sources: '{getattr(sensor, 'name', sensor)}' is not a LoadCell")
+    f_ext = getattr(results, "f_ext", None)
+    if f_ext is None:
+        raise SensorError("load_cell_sources: results.f_ext is missing (occupant.simulate records it)")
+    fe = np.asarray(f_ext, float)
+    j = model.joint(sensor.joint)
+    child = int(model.joint_body[j])
+    beyond, grown = {child}, True      # the joint's subtree, whose loads its reaction carries
+    while grown:
+        more = {b for b in range(model.nb) if int(model.body_parent[b]) in beyond} - beyond
+        beyond |= more
+        grown = bool(more)
+    links = sorted({int(model.body_link[b]) for b in beyond})
+
+    def read(loads):
+        return {c.name: np.asarray(c.values) for c in evaluate(model, results, [sensor], rate=rate,
+                                                               f_ext=loads)}
+    inertia = read(np.zeros_like(fe))
+    parts = {"inertia": inertia}
+    for lk in links:
+        if not np.any(fe[:, lk]):
+            continue
+        only = np.zeros_like(fe)
+        only[:, lk] = fe[:, lk]
+        name = "+".join(model.body_names[b] for b in sorted(beyond) if int(model.body_link[b]) == lk)
+        parts[name] = {k: v - inertia[k] for k, v in read(only).items()}
+    return parts

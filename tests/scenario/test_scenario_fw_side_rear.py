@@ -538,8 +538,10 @@ def test_reference_us_ncap_knee_airbag_loads_the_femurs(ncap):
     what the knees and shins displace while it holds pressure (to 122 ms); it meets the knees
     and shins while unfolding (about 27 ms) and loads the femurs in compression at 30-45 ms,
     when NHTSA 11391's own driver's femurs carried 1.13 / 1.49 kN (left / right, pyisomme docs
-    on NHTSA's data, scenarios/README.md): here -0.70 / -0.64 kN at 40 ms (-0.69 / -0.65 at 41 ms
-    before `beltarcs`) since the knee sphere and the shank shell press one dimple of their link
+    on NHTSA's data, scenarios/README.md): here -0.69 / -0.62 kN at 40.3 / 40.7 ms along the
+    cells' own axes (-0.70 / -0.64 kN along the femur's before `markers50m`; -0.69 / -0.65 at 41
+    ms before `beltarcs`; traced in
+    test_reference_us_ncap_femur_peak_is_the_knee_bag_less_the_lower_leg_deceleration) since the knee sphere and the shank shell press one dimple of their link
     (-1.06 / -0.96 kN at 40 / 39 ms with the
     two dimples' union, scenarios/README.md `chinlink`;
     test_reference_us_ncap_knee_airbag_femur_loads_near_nhtsa_11391; 0.04 / 0.08 kN without the
@@ -577,8 +579,50 @@ def test_reference_us_ncap_knee_airbag_loads_the_femurs(ncap):
         assert 0.030 <= ft[k] <= 0.045, (side, ft[k])   # within the test's 30-45 ms
 
 
+def test_reference_us_ncap_femur_peak_is_the_knee_bag_less_the_lower_leg_deceleration(ncap):
+    """What the US NCAP femur cells read at their compression peak (40.3 / 40.7 ms, left /
+    right), split by source (occupant.sensors.evaluate.load_cell_sources; scenarios/README.md
+    `kneefemur`): the knee bag's push on the knee sphere and the shank shell (their lower leg's
+    external loads) -1.24 / -1.15 kN along the cell's axis (its 0.45 / 0.47 kN on the knee and
+    0.86 / 0.81 kN on the shin at 44 kPa, pressure times each dimple's area), of which the lower
+    leg and foot (5.47 kg) take +0.55 / +0.69 kN to decelerate with the car (10-13 g along the
+    femur), the feet on the toe pan 0 / -0.16 kN (lifted off it from 40 ms: the shins pushed back
+    below the knees flex them), the knee bolster behind the bag untouched (the knees 33 mm into
+    its 0.2 m). So the femur reads the bag's excess over the lower leg's own deceleration; NHTSA
+    11391's 1.13 / 1.49 kN would need 1.7-2.2 kN of bag push along the femur. The parts sum to
+    the cell's reading."""
+    from occupant.sensors.defaults import default_sensors
+    from occupant.sensors.evaluate import evaluate, load_cell_sources
+    res, model = ncap.results, ncap.model
+    out, t = res.outputs, res.t
+    rate = 1.0 / float(t[1] - t[0])
+    for cell in (s for s in default_sensors(model) if "femur" in s.name.lower()):
+        side = cell.name.split()[0].lower()
+        key = f"{cell.name} force Z"
+        fz = next(c for c in evaluate(model, res, [cell], rate=rate) if c.name == key).values
+        parts = {k: v[key] for k, v in load_cell_sources(model, res, cell, rate=rate).items()}
+        k = int(np.argmin(fz))
+        assert sum(v[k] for v in parts.values()) == pytest.approx(fz[k], abs=1e-6)
+        assert 0.030 <= t[k] <= 0.045
+        leg, foot = parts[f"{side}_lower_leg"][k], parts.get(f"{side}_foot", np.zeros(1))[k]
+        assert leg < -1.0e3 and leg < fz[k] - 300.0, (side, leg)      # measured -1243 / -1154
+        assert 300.0 < parts["inertia"][k] < 1.0e3, side                # measured +553 / +687
+        assert foot > -250.0, (side, foot)                               # measured 0 / -156
+        assert out[f"{side}_knee_contact__knee_bolster.normal_force"][k] == 0.0
+        push = (out[f"knee_airbag_{side}_knee_contact.force"][k]
+                + out[f"knee_airbag_{side}_shank_shell.force"][k])
+        area = (out[f"knee_airbag_{side}_knee_contact.area"][k]
+                + out[f"knee_airbag_{side}_shank_shell.area"][k])
+        assert push == pytest.approx(out["knee_airbag.gauge_pressure"][k] * area, rel=1e-6)
+
+
 @pytest.mark.xfail(strict=True, reason="issue 11: femurs -0.69 / -0.63 kN at 40 ms along the cells' "
-                   "own axes (-0.70 / -0.64 along the femur's, markers50m; with capstanpath) since the knee "
+                   "own axes: the knee bag's push, 43 kPa on 0.030 m^2 a leg, less the lower leg's "
+                   "deceleration (+0.55 / +0.69 kN), the feet off the toe pan; the test's needs 61-79 kPa. "
+                   "The gauge pressure is a third of the absolute: the inflator's gas, fitted [D] within "
+                   "10 %, and the fabric's leakage, an [E] 3e-4 m^2 orifice, set it (+10 % gas: -1.00 / "
+                   "-0.92 kN; sealed -1.10 / -1.04; scenarios/README.md kneefemur). "
+                   "(-0.70 / -0.64 along the femur's, markers50m; with capstanpath) since the knee "
                    "sphere and the shank shell of each leg press one dimple of their link, the "
                    "shank's at the link's depth (scenarios/README.md, chinlink); -1.06 / -0.96 kN "
                    "with the two dimples' union before, against NHTSA 11391's 1.13 / 1.49 kN")

@@ -14,6 +14,7 @@ from occupant.sensors import (
     Accelerometer, AngularAccelerationSensor, AngularVelocitySensor, DisplacementSensor, LoadCell,
     SensorWarning, UPPER_NECK_LOAD_CELL_OFFSET, evaluate,
 )
+from occupant.sensors.evaluate import load_cell_sources
 
 G = 9.81
 GRAVITY = (0.0, 0.0, -G)
@@ -142,6 +143,31 @@ def test_analytic_hanging_mass_load_cell_reads_m_g():
     np.testing.assert_allclose(ch["Cell offset moment Y"].values, -M_model[1], rtol=1e-12)
     assert ch["Cell force Z"].unit == "N" and ch["Cell moment Y"].unit == "N*m"
     assert ch["Cell force Z"].code == "11NECKLO0000FOZ0"
+
+
+def test_analytic_load_cell_sources_split_weight_and_an_external_pull():
+    # The hanging bob pulled down by P at its hinge besides its weight: the cell on the support
+    # reads m g + P (tension, J211 +z); load_cell_sources gives m g as "inertia" (the motion with
+    # no external load: the bob at rest under gravity) and P as the bob's own, the support's link
+    # (above the cell) not among them; the parts sum to evaluate's reading.
+    mass, pull = 3.0, 250.0
+    m = hanging_mass(mass)
+    t = np.arange(3) * 1e-4
+    r = results_of(m, t, m.neutral_configuration(), np.zeros(m.nv), np.zeros(m.nv))
+    f_ext = np.zeros((len(t), m.nl, 6))
+    f_ext[:, m.body_link[m.body("bob")], 5] = -pull      # (moment, force) at the link's origin
+    r.f_ext = f_ext
+    cell = LoadCell("Cell", joint="hinge", body="support", location="NECK", fine1="LO")
+    parts = load_cell_sources(m, r, cell)
+    assert list(parts) == ["inertia", "bob"]
+    np.testing.assert_allclose(parts["inertia"]["Cell force Z"], mass * G, rtol=1e-12)
+    np.testing.assert_allclose(parts["bob"]["Cell force Z"], pull, rtol=1e-12)
+    whole = by_name(evaluate(m, r, [cell]))
+    for name, c in whole.items():
+        np.testing.assert_allclose(parts["inertia"][name] + parts["bob"][name], c.values,
+                                   atol=1e-9)
+    with pytest.raises(Exception, match="not a LoadCell"):
+        load_cell_sources(m, r, Accelerometer("Acc", body="bob", location="HEAD"))
 
 
 def test_analytic_upper_neck_load_cell_and_occipital_condyle_moment():
