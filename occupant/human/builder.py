@@ -234,6 +234,22 @@ def c7t1_from_cervicale(H, prop):
     return np.array([d * math.cos(down), 0.0, -d * math.sin(down)])
 
 
+def l5s1_from_hips(H, prop):
+    """(3,) m: the L5/S1 joint centre in the pelvis frame (origin the hips' midpoint), standing:
+    Reed et al. 1999's place relative to the hips and the ASIS (data/body_proportions.toml,
+    sources there), carried onto the human's own hip -> ASIS vector by a turn and a scale in the
+    sagittal plane [D]. The human has no joint there (its lumbar-pelvis joint stands at L3/L4);
+    the point says where its vertebral column meets the pelvis."""
+    reed_asis = -np.asarray(prop["hip_from_asis_reed"], float)            # hip -> ASIS, Reed
+    reed_l5s1 = np.asarray(prop["l5s1_from_asis_reed"], float) + reed_asis  # hip -> L5/S1, Reed
+    own = H * np.array([prop["asis_ahead_of_hips"], prop["asis_above_hips"]])
+    turn = math.atan2(own[0], own[1]) - math.atan2(reed_asis[0], reed_asis[1])  # forward, about y
+    scale = math.hypot(*own) / math.hypot(*reed_asis)
+    c, s = math.cos(turn), math.sin(turn)
+    x, z = reed_l5s1
+    return scale * np.array([c * x + s * z, 0.0, -s * x + c * z])
+
+
 def shoulder_shells(thorax, H, prop):
     """The shoulders' tops over the thorax ellipsoid (whose top is C7), the ellipsoids
     ``left_shoulder_shell`` and ``right_shoulder_shell`` on the upper torso, from the survey
