@@ -9,7 +9,7 @@ from occupant.scenario.load import _resolve
 from occupant.scenario.settle import held
 
 DOOR = '''[vehicle]
-interior = "midsize_sedan_driver_side"
+interior = "midsize_sedan_driver"
 
 [[vehicle.intrusion]]
 name = "door"
@@ -21,7 +21,7 @@ velocity = [[0.0, 0.0], [0.01, 2.0], [0.02, 0.0]]
 
 def _side(tmp_path, intrusion=DOOR):
     text = _resolve("side_barrier").read_text()
-    text = text.replace('[vehicle]\ninterior = "midsize_sedan_driver_side"\n', intrusion)
+    text = text.replace('[vehicle]\ninterior = "midsize_sedan_driver"\n', intrusion)
     path = tmp_path / "side_barrier.toml"
     path.write_text(text)
     return path
