@@ -613,7 +613,7 @@ def joint_location(kind, seg, lam):
 # down and the crown above the bone.
 LAP_BELT_SEMI_Z_05F = 0.0712   # m [E] LAP_BELT_PELVIS's 0.08 x her scaled pelvis flesh's 0.1469 / 0.165
 
-# The 5F's pelvis flesh (the pelvis's contact with the seat, the seat back, the bag, the other
+# The 5F's pelvis flesh (her pelvis's contact surface with the seat, the seat back and other
 # bodies) and thigh shells, her own: the 95M's shells scaled to her reached 139 mm ahead of her
 # H-point and 174 mm above it, and her thighs were 67.4 mm half-wide against the FE skin's 70.
 # Each is fitted by least squares (the distance from the surface point to the ellipsoid along the
