@@ -611,7 +611,44 @@ def joint_location(kind, seg, lam):
 # 39-7. Above 60 mm the ellipsoid's front falls back to its crown while the skin stays within 10
 # mm of its front to 80 mm up (73 -> 70 at the midline): the belt meets the skin's front lower
 # down and the crown above the bone.
-LAP_BELT_SEMI_Z_05F = 0.0712   # m [E] LAP_BELT_PELVIS's 0.08 x her pelvis flesh 0.1469 / 0.165
+LAP_BELT_SEMI_Z_05F = 0.0712   # m [E] LAP_BELT_PELVIS's 0.08 x her scaled pelvis flesh's 0.1469 / 0.165
+
+# The 5F's pelvis flesh (her pelvis's contact surface with the seat, the seat back and other
+# bodies) and thigh shells, her own: the 95M's shells scaled to her reached 139 mm ahead of her
+# H-point and 174 mm above it, and her thighs were 67.4 mm half-wide against the FE skin's 70.
+# Each is fitted by least squares (the distance from the surface point to the ellipsoid along the
+# line to its centre) to the outer surface of the open FE 5F's skin [S: OpenRadioss ModelExchange
+# Safety/Hybrid_III_05th_Percentile/Hybrid_III_05TH_0000.rad, commit 86dbea3, CC BY-NC 4.0, facts
+# only], in her pelvis frame (the /HPOINT skew's axes, origin the H-point node 15003990, as
+# MARKERS_05F) and her femur's:
+# - pelvis_flesh: the farthest crossing with the outer faces of parts 15000037 / 15000058 (pelvis
+#   skin, shell and solid) of 3000 rays (evenly spread directions) from (-30, 0, 0) mm; 2271 hit
+#   (the rest leave through the openings at the waist and the thighs). Centre x and z and the
+#   three semi-axes free: rms 16.4 mm, at most 54.8, mean -0.2 (the scaled one: rms 28.2, mean
+#   -12.1: 31 mm outside the skin above 60 mm up, 25 ahead of it). Her skin, mm from the H-point
+#   (skin / this ellipsoid / the scaled one): front at the midline 0 / 30 / 60 mm up 72 / 73 / 74,
+#   102 / 98 / 81, 134 / 139 / 138; back at the midline 30 mm up -140 / -149 / -154; bottom 50
+#   mm out, 0 / 50 mm behind, -87 / -84, -90 / -90, -92 / -86 (lowest -93.6 / -96.8 / -97.9);
+#   half-width 152 (greatest) / 166 / 174; top 98.4 (the solid skin's) / 105 / 174 (the abdomen
+#   carries the front above it).
+# - thigh_shell: the farthest crossing with the outer faces of part 15000023 (left thigh skin)
+#   of rays square to the hip-knee line (hip spring node 15004032 to knee spring node 15004033,
+#   342.0 mm) every 10 deg round it from 110 to 330 mm down the line (774 hit); its distal pole
+#   on the knee centre as before (the knee pad takes the knee), its length, half-width,
+#   half-thickness and its centre's offset square to the femur in the leg's plane fitted: rms
+#   10.5 mm, at most 31.8, mean 0.2 (the scaled one, 95-338 mm down the line: rms 14.1, 41.9,
+#   2.5). Her skin's section 150 / 200 / 250 / 300 mm down the line: 70.2 / 68.7 / 65.8 / 56.9
+#   mm half-wide, from -68 / -58 / -47 / -35 mm (below the line) to 57 / 65 / 71 / 63 (the
+#   ellipsoid: 71.3 / 74.6 / 69.1 / 52.1 half-wide, -60 / -63 / -58 / -43 to 68 / 71 / 66 / 51).
+#   In the file her femur is 337.9 mm (the 95M's scaled): the shell is placed from its knee
+#   centre.
+THIGH_05F = dict(semi_along=0.1482, half_width=0.0747, half_thickness=0.0669, offset=0.0038)  # m [S]
+PELVIS_FLESH_05F = dict(
+    name="pelvis_flesh", center=(-0.0256, 0.0, 0.0040), semi=(0.1277, 0.1664, 0.1007),
+    src="[S] least-squares ellipsoid through the outer surface of the open FE HIII 5F's pelvis "
+        "skin, parts 15000037 / 15000058 (OpenRadioss ModelExchange, commit 86dbea3, CC BY-NC; "
+        "derive_hybrid3.py PELVIS_FLESH_05F: rms 16.4 mm); was the 95M's pelvis shell scaled, "
+        "its front 139 mm ahead of the H-point where her skin's is 72-74")
 ELLIPSOIDS_05F = {"pelvis": [dict(
     name="lap_belt_pelvis", semi=(0.0772, 0.1428, LAP_BELT_SEMI_Z_05F),
     center=(0.0071, 0.0, MARKERS_05F["pelvis"][0]["position"][2] - LAP_BELT_SEMI_Z_05F),
@@ -619,7 +656,29 @@ ELLIPSOIDS_05F = {"pelvis": [dict(
         "to the open FE HIII 5F's skin 30-60 mm above the H-point (OpenRadioss ModelExchange, "
         "commit 86dbea3, CC BY-NC; derive_hybrid3.py ELLIPSOIDS_05F: rms 11.4 mm); vertical "
         "semi-axis the 50M's scaled [E] (was the 50M's LAP_BELT_PELVIS scaled to her, its front "
-        "151 mm ahead of the H-point)")]}
+        "151 mm ahead of the H-point)"),
+    PELVIS_FLESH_05F]}
+
+
+def thigh_shell_05f():
+    """The 5F's own thigh shell (THIGH_05F) in her upper leg's frame, its distal pole on her
+    file's knee centre (the 95M's hip-knee length scaled by the leg factor)."""
+    knee = 0.441 * region_factors("05f")[0]["leg"]
+    t = THIGH_05F
+    return dict(name="thigh_shell", center=(t["offset"], 0.0, -(knee - t["semi_along"])),
+                semi=(t["half_thickness"], t["half_width"], t["semi_along"]),
+                src="[S] least-squares ellipsoid through the outer surface of the open FE HIII "
+                    "5F's thigh skin, part 15000023 (OpenRadioss ModelExchange, commit 86dbea3, "
+                    "CC BY-NC; derive_hybrid3.py THIGH_05F: rms 10.5 mm), its distal pole on the "
+                    "knee centre; was the 95M's upper-leg shell scaled, 67.4 mm half-wide "
+                    "against her skin's 70")
+
+
+def own_ellipsoids(kind, segment):
+    """The ellipsoids dummy ``kind`` has of its own on ``segment`` (not scaled from the 95M)."""
+    if kind != "05f":
+        return []
+    return ELLIPSOIDS_05F.get(segment, []) + ([thigh_shell_05f()] if segment == "upper_leg" else [])
 
 
 # The femur load cell's measuring point (the point its moments are taken about), as the distance
@@ -980,8 +1039,10 @@ def write(kind):
                            f"be {STOP_DAMPING_TIME * k_stop:.3g})")
             scale_note = "" if kind == "95m" else f"; moments x {ms:.4f} (L^3), damping x L^4"
             out.append(f"# source: {r['src']}{scale_note}")
-        own = {"05f": ELLIPSOIDS_05F}.get(kind, {}).get(s["name"], [])
-        for e, scale in [(e, L) for e in s["ellipsoids"]] + [(e, 1.0) for e in own]:
+        # the dummy's own ellipsoids replace the scaled ones of the same name, the rest follow
+        own = {e["name"]: e for e in own_ellipsoids(kind, s["name"])}
+        ells = [(own.pop(e["name"]), 1.0) if e["name"] in own else (e, L) for e in s["ellipsoids"]]
+        for e, scale in ells + [(e, 1.0) for e in own.values()]:
             semi = list(e["semi"])
             if semi[2] is None:
                 semi[2] = semi_z_head

@@ -414,12 +414,123 @@ def test_reference_hybrid3_05f_lap_belt_pelvis_front_on_the_fe_skin():
     r = _front(centre, semi, y, z) - FE_05F_SKIN_FRONT
     assert np.sqrt(np.mean(r ** 2)) < 11.5 and np.abs(r).max() < 27.0
     assert np.abs(r[1:5, 0]).max() < 7.0
-    flesh = asm.geometries["pelvis_flesh"]
-    s = flesh.semi_axes[0] / LAP_BELT_PELVIS["flesh_depth"]
+    # her pelvis flesh's depth then, the 95M's scaled (her own since branch fivefflesh)
+    s = SCALED_05F_PELVIS_FLESH[1][0] / LAP_BELT_PELVIS["flesh_depth"]
     scaled = (1e3 * s * LAP_BELT_PELVIS["ahead"], 0.0,
               asis[2] - 1e3 * s * LAP_BELT_PELVIS["semi_axes"][2])
     r = _front(scaled, 1e3 * s * np.asarray(LAP_BELT_PELVIS["semi_axes"]), y, z) - FE_05F_SKIN_FRONT
     assert np.mean(r) > 40.0 and np.sqrt(np.mean(r ** 2)) > 11.5
+
+
+# - her pelvis skin's outer surface (parts 15000037 / 15000058, pelvis skin, shell and solid):
+#   the farthest crossing, from (-30, y, z), of a forward line (FE_05F_PELVIS_FRONT, x) and a
+#   rearward one (FE_05F_PELVIS_BACK, x) at y = FE_05F_PELVIS_Y (columns) and z = FE_05F_PELVIS_Z
+#   (rows), and of a downward line from (x, y, 0) at x = FE_05F_PELVIS_X (rows) (FE_05F_PELVIS_
+#   BOTTOM, z); nan where a line leaves through an opening of the skin. Forward below the hips
+#   and 25 mm or more out the lines end at the skin's seam with the thighs' (x 87-92) [D from S].
+# Its lowest node -94.3 mm, its greatest half-width 152.0 mm (parts 15000037 / 15000038) [S].
+FE_05F_PELVIS_LOWEST, FE_05F_PELVIS_HALF_WIDTH = -94.3, 152.0
+FE_05F_PELVIS_Y = np.array([0.0, 25.0, 50.0, 75.0, 100.0])
+FE_05F_PELVIS_Z = np.array([-60.0, -30.0, 0.0, 30.0, 60.0])
+FE_05F_PELVIS_X = np.array([-100.0, -50.0, 0.0, 50.0])
+FE_05F_PELVIS_FRONT = np.array([(60.3, 86.9, 86.7, 86.9, 86.9), (67.9, 88.5, 88.5, np.nan, np.nan),
+                                (72.3, 90.1, 90.1, 90.1, 90.1), (72.7, 70.0, 67.1, 91.6, 48.2),
+                                (73.5, 70.0, 63.7, 51.7, 27.4)])
+FE_05F_PELVIS_BACK = np.array([(-112.5, np.nan, np.nan, -107.5, -102.8),
+                               (np.nan, np.nan, np.nan, -124.4, -116.8),
+                               (np.nan, np.nan, np.nan, -132.6, -124.9),
+                               (-140.3, -139.3, -136.7, -133.0, -124.6),
+                               (-150.1, -143.7, -136.7, -130.1, -123.7)])
+FE_05F_PELVIS_BOTTOM = np.array([(-63.7, -68.0, -72.9, -67.9, -62.5),
+                                 (-69.2, -73.0, -83.7, -88.2, -84.9),
+                                 (-72.3, -77.9, -87.0, -89.6, -86.8),
+                                 (-75.9, -79.5, -89.1, -92.0, -88.9)])
+# - her left thigh skin's outer surface (part 15000023), across the hip-knee line (hip spring node
+#   15004032 to knee spring node 15004033, 342.0 mm) at 150, 200, 250 and 300 mm from the hip:
+#   (distance, half-width, lowest, highest, mm square to the line in the leg's plane, + up) [D
+#   from S: the farthest crossing of rays square to the line every 10 deg round it].
+FE_05F_HIP_KNEE = 342.0
+FE_05F_THIGH = np.array([(150.0, 70.2, -67.8, 56.7), (200.0, 68.7, -58.1, 64.9),
+                         (250.0, 65.8, -47.1, 70.7), (300.0, 56.9, -35.4, 62.5)])
+# The 5F's pelvis flesh and thigh shell before branch fivefflesh, the 95M's scaled (centre, semi-
+# axes, mm; the thigh's centre 216.4 mm down its femur of 337.9 mm)
+SCALED_05F_PELVIS_FLESH = ((-7.471, 0.0, 38.19), (146.9, 173.5, 136.1))
+SCALED_05F_THIGH = ((0.0, 0.0, -216.4), (75.85, 67.42, 121.4))
+
+
+def _pelvis_flesh_off_the_fe_skin(centre, semi):
+    """Signed distances (mm, + where the ellipsoid stands outside the skin) of an axis-aligned
+    ellipsoid from the open FE 5F's pelvis skin along the lines of FE_05F_PELVIS_*."""
+    y, z = np.meshgrid(FE_05F_PELVIS_Y, FE_05F_PELVIS_Z)
+    front = _front(centre, semi, y, z) - FE_05F_PELVIS_FRONT
+    back = FE_05F_PELVIS_BACK - (2 * centre[0] - _front(centre, semi, y, z))
+    x, y = np.meshgrid(FE_05F_PELVIS_X, FE_05F_PELVIS_Y, indexing="ij")
+    q = 1.0 - ((x - centre[0]) / semi[0]) ** 2 - ((y - centre[1]) / semi[1]) ** 2
+    bottom = FE_05F_PELVIS_BOTTOM - (centre[2] - semi[2] * np.sqrt(np.clip(q, 0.0, None)))
+    r = np.concatenate([front.ravel(), back.ravel(), bottom.ravel()])
+    return r[~np.isnan(r)], front
+
+
+def test_reference_hybrid3_05f_pelvis_flesh_on_the_fe_skin():
+    """The 5F's pelvis_flesh (her file; derive_hybrid3.py PELVIS_FLESH_05F, a least-squares fit
+    to 2271 points of the open FE 5F's pelvis skin, rms 16.4 mm) lies on that skin along the 60
+    lines of FE_05F_PELVIS_*: within 18 mm rms (16.9 measured), 5 mm on average (0.5), and its
+    front at the midline within 31 mm of the skin's 72-74 mm (7-30 measured, 81-102 mm ahead of
+    the H-point); its bottom, where the seat bears, within 5 mm of the skin's lowest node and its
+    half-width within 15 mm of the skin's greatest (FE_05F_PELVIS_LOWEST / _HALF_WIDTH; measured
+    2.4 lower / 14.4 wider). The 95M's pelvis shell scaled to her, as before branch fivefflesh
+    (SCALED_05F_PELVIS_FLESH: its front 134-139 mm ahead of the H-point), fails: rms 33.3, mean
+    14.2, midline front 34-66 mm ahead of the skin."""
+    asm = load_dummy("hybrid3_05f").source
+    shape = asm.geometries["pelvis_flesh"]
+    frame = asm.markers[shape.marker]
+    assert frame.part == "pelvis" and np.allclose(frame.rotation, np.eye(3))
+
+    def judged(centre, semi):
+        r, front = _pelvis_flesh_off_the_fe_skin(centre, semi)
+        return (np.sqrt(np.mean(r ** 2)) < 18.0 and abs(np.mean(r)) < 5.0
+                and np.abs(front[:, 0]).max() < 31.0)
+    centre, semi = 1e3 * np.asarray(frame.position), 1e3 * np.asarray(shape.semi_axes)
+    assert centre[1] == 0.0 and judged(centre, semi)
+    assert abs((centre[2] - semi[2]) - FE_05F_PELVIS_LOWEST) < 5.0
+    assert abs(semi[1] - FE_05F_PELVIS_HALF_WIDTH) < 15.0
+    assert not judged(*(np.asarray(v) for v in SCALED_05F_PELVIS_FLESH))
+
+
+def _thigh_sections(centre, semi, knee):
+    """(half-width, lowest, highest) in mm of an upper leg's axis-aligned ellipsoid (its frame: z
+    up the femur from the knee centre at z = -knee, x the thickness) at FE_05F_THIGH's stations,
+    taken at their distances from the knee centre (FE_05F_HIP_KNEE)."""
+    out = []
+    for along in FE_05F_THIGH[:, 0]:
+        z = -knee + (FE_05F_HIP_KNEE - along)
+        f = np.sqrt(np.clip(1.0 - ((z - centre[2]) / semi[2]) ** 2, 0.0, None))
+        out.append((f * semi[1], centre[0] - f * semi[0], centre[0] + f * semi[0]))
+    return np.array(out)
+
+
+def test_reference_hybrid3_05f_thigh_shell_on_the_fe_skin():
+    """The 5F's thigh shells (derive_hybrid3.py THIGH_05F: a least-squares fit to 774 points of
+    the open FE 5F's left thigh skin, rms 10.5 mm, its distal pole on the knee centre) across her
+    femur as the FE skin (FE_05F_THIGH, 150-300 mm from the hip): half-width, lowest and highest
+    within 8.5 mm rms (7.4 measured) and 13 mm at most (12.0), the half-width within 6.5 mm
+    (-4.8..5.9); the distal pole on the knee centre. The 95M's upper-leg shell scaled to her, as
+    before branch fivefflesh (SCALED_05F_THIGH: 67.4 mm half-wide, centred on the femur), fails:
+    rms 12.7, 26.5 at most, 15.3 mm narrow 150 mm from the hip."""
+    model = load_dummy("hybrid3_05f")
+    asm = model.source
+    knee = -1e3 * asm.joints["left_knee"].placement.position[2]
+    for side, sign in (("left", 1.0), ("right", -1.0)):
+        shape = asm.geometries[f"{side}_thigh_shell"]
+        frame = asm.markers[shape.marker]
+        assert frame.part == f"{side}_upper_leg" and np.allclose(frame.rotation, np.eye(3))
+        centre, semi = 1e3 * np.asarray(frame.position), 1e3 * np.asarray(shape.semi_axes)
+        assert centre[1] == 0.0 and centre[2] - semi[2] == pytest.approx(-knee, abs=1e-9)
+        r = _thigh_sections(centre, semi, knee) - FE_05F_THIGH[:, 1:]
+        assert np.sqrt(np.mean(r ** 2)) < 8.5 and np.abs(r).max() < 13.0, side
+        assert np.abs(r[:, 0]).max() < 6.5, side
+    old = _thigh_sections(*(np.asarray(v) for v in SCALED_05F_THIGH), 337.9) - FE_05F_THIGH[:, 1:]
+    assert np.sqrt(np.mean(old ** 2)) > 8.5 and np.abs(old[:, 0]).max() > 6.5
 
 
 # - her spine's joints, (x, z) from the H-point: the lower and upper spine joint springs 15005380
