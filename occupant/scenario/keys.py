@@ -390,7 +390,8 @@ _SENSOR = [
     Key("sensor[].body", "string", "", "the segment it is on", reader=_SENSORS),
     Key("sensor[].point", "point", "m", "its place in the segment frame (cg: the segment's centre of mass)",
         "cg", reader=_SENSORS),
-    Key("sensor[].marker", "string", "", "its place: a marker", reader=_SENSORS),
+    Key("sensor[].marker", "string", "", "its place and axes: a marker (read in its axes; a displacement "
+        "sensor in its segment's)", reader=_SENSORS),
     Key("sensor[].joint", "string", "", "load_cell: the joint it measures", reader=_SENSORS),
     Key("sensor[].to_body", "string", "", "displacement: the other segment", reader=_SENSORS),
     Key("sensor[].to_point", "point", "m", "displacement: the point on it", "cg", reader=_SENSORS),
