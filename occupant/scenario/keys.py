@@ -458,6 +458,10 @@ def value_problem(path, value):
     parts = path.split(".")
     for i, part in enumerate(parts):
         here, table = ".".join(parts[:i + 1]), ".".join(parts[:i])
+        if "[" in part:   # (a --set writes into tables by name only)
+            array = part.partition("[")[0]
+            return here, "an entry of an array of tables is not given by its index", \
+                f"the whole array, {'.'.join(parts[:i] + [array])}=[{{...}}, ...]"
         base = pattern(here)
         if base not in KEYS and not any(p.startswith(base + ".") for p in KEYS):
             leaf = KEYS.get(pattern(table)) if table else None

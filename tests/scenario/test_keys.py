@@ -195,6 +195,8 @@ def test_regression_override_of_another_type_says_what_the_key_accepts():
                                                    "a number, load_limit > 0 N")),
     ("contact_characteristic.foam.colour", 1, ("contact_characteristic.foam.colour", "unknown key",
                                                ", ".join(names("contact_characteristic.foam")))),
+    ("contact[0].a", "head", ("contact[0]", "an entry of an array of tables is not given by its index",
+                              "the whole array, contact=[{...}, ...]")),
     ("solver.integrator", "radau", None),
     ("contact_characteristic.foam", {"stiffness": 1e5, "exponent": 1.5}, None),
 ])
