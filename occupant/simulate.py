@@ -4,7 +4,7 @@ import numpy as np
 from occupant import __version__
 from occupant.constants import STANDARD_GRAVITY
 from occupant.integrate import precompile
-from occupant.integrate.implicit import ImplicitIntegrator  # also registers newmark, radau, bdf
+from occupant.integrate.implicit import ImplicitIntegrator
 from occupant.integrate.divergence import penetration_guard, penetration_message, where
 from occupant.integrate.driver import solve
 from occupant.integrate.events import compile_event_function, never

@@ -118,9 +118,9 @@ def test_output_into_a_closed_pipe_ends_quietly():
 def test_a_crash_scenario_given_to_certify_or_validate_points_to_run():
     """``occupant validate`` / ``certify`` of a crash scenario read "test: missing (accepted:
     thorax_pendulum, ...)": it now says what the file is and which command runs it."""
-    from occupant.scenario.load import _resolve
+    from occupant.scenario.load import resolve
     for command, what in (("certify", "certification"), ("validate", "validation")):
-        proc = _run(command, str(_resolve("fmvss208_sled_48_unbelted")))
+        proc = _run(command, str(resolve("fmvss208_sled_48_unbelted")))
         assert proc.returncode == 2 and "Traceback" not in proc.stderr
         assert (f"fmvss208_sled_48_unbelted.toml: kind: a crash scenario, not a {what} test: run it "
                 f"with occupant run (accepted: a {what} scenario with a test key: ") in proc.stderr, proc.stderr

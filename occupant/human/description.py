@@ -236,8 +236,7 @@ def _parse_segment(c, s, p, root):
         if np.any(semi <= 0):
             c.fail(f"{ep}.semi_axes", f"ellipsoid '{ename}' has a non-positive semi-axis "
                    f"{semi.tolist()}", "three positive lengths in m")
-        orient = c.vector(e, "orientation_deg", ep, default=(0.0, 0.0, 0.0))
-        ells.append(EllipsoidSpec(ename, center, semi, rotation_xyz(np.radians(orient))))
+        ells.append(EllipsoidSpec(ename, center, semi, _axes(c, e, ep, default=(0.0, 0.0, 0.0))))
     markers = {}
     for k, m in enumerate(c.tables(s, "marker", p)):
         mp = f"{p}.marker[{k}]"
@@ -245,12 +244,17 @@ def _parse_segment(c, s, p, root):
         mname = c.string(m, "name", mp, required=True)
         if mname in markers:
             c.fail(f"{mp}.name", f"marker '{mname}' is defined twice", "unique marker names")
-        orient = c.vector(m, "orientation_deg", mp, default=None)
-        markers[mname] = MarkerSpec(c.vector(m, "position", mp, required=True),
-                                    None if orient is None else rotation_xyz(np.radians(orient)))
+        markers[mname] = MarkerSpec(c.vector(m, "position", mp, required=True), _axes(c, m, mp))
     return Segment(name=name, parent=s.get("parent"), mass=mass, com=com, inertia=inertia,
                    joint_name=jname, joint_kind=jkind, location=location, axis=axis,
                    resistances=resist, ellipsoids=ells, markers=markers)
+
+
+def _axes(c, table, path, default=None):
+    """The rotation segment <- axes of an ellipsoid's or a marker's ``orientation_deg`` (x-y-z
+    angles in degrees, ``rotation_xyz``); absent, that of ``default`` angles, or None."""
+    angles = c.vector(table, "orientation_deg", path, default=default)
+    return None if angles is None else rotation_xyz(np.radians(angles))
 
 
 def _parse_resistance(c, r, rp, jkind):

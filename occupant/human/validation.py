@@ -600,7 +600,9 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(),
     return figures, hist
 
 
-def _run_belted_sled(scenario, path, dt):
+def _run_belted_sled(scenario, path, dt, changes=None):
+    """``changes``: more overrides of the sled's scenario ({dotted key: value}; a variant of the
+    case, e.g. the belt fitted elsewhere), its figures held against the case's corridors."""
     from occupant.scenario.load import load
     from occupant.scenario.run import run_scenario
     from occupant.human.thoracic_spine import t8_point
@@ -611,6 +613,7 @@ def _run_belted_sled(scenario, path, dt):
     for key in ("t_end", "dt"):
         if key in scenario or (key == "dt" and dt):
             overrides[f"solver.{key}"] = dt if key == "dt" and dt else scenario[key]
+    overrides.update(changes or {})
     sled = load(pathlib.Path(path).parent / scenario["sled"], overrides)
     run = run_scenario(sled)
     model, res = run.model, run.results

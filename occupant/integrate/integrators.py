@@ -1,5 +1,10 @@
 """Integrators: one class per method, registered by name in ``INTEGRATORS`` (no string tests
-anywhere else). One interface: ``step()`` advances (t, y), ``dense_output()`` interpolates over
+anywhere else). Every method's name is in ``INTEGRATORS`` once this module is imported, whatever
+else has been: the implicit methods (newmark, radau, bdf) are named here with their module
+(``occupant.integrate.implicit``), imported when one of them is first looked up
+(``INTEGRATORS["radau"]``). Not at this module's import: that module imports
+``occupant.constraints.state_space``, which imports this package, so registered from here eagerly
+an import of ``state_space`` first would run in a circle. One interface: ``step()`` advances (t, y), ``dense_output()`` interpolates over
 the last step, ``reset(t, y)`` restarts after an event changed the state (an impact), work
 counters count steps and function evaluations, and ``jacobian(t, y)`` is the hook through
 which implicit methods ask for df/dy. Fixed-step methods also have a compiled ``loop``
@@ -11,6 +16,9 @@ adaptive methods), ``stability`` (the bounds on (h lambda, h omega) of the metho
 region for the fastest damping rate lambda and natural frequency omega; None: adaptive) and
 ``evaluations_per_step``.
 """
+import importlib
+from collections.abc import Mapping
+
 import numpy as np
 
 from occupant.integrate.fixed_step import euler_step, rk4_step, run_euler, run_rk4
@@ -19,12 +27,47 @@ from occupant.jit import FastCall
 
 _euler_step, _rk4_step = FastCall(euler_step), FastCall(rk4_step)
 
-INTEGRATORS = {}
+class Registry(Mapping):
+    """Integrator classes by name. A name whose class lives in a module not imported yet holds
+    that module's name until first looked up, when the module is imported (its classes register
+    themselves) and the class is returned. Iterating, ``in`` and ``len`` give every name without
+    importing anything; ``[name]``, ``get``, ``values`` and ``items`` give classes."""
+
+    def __init__(self):
+        self._entries = {}   # name -> class, or the name of the module that registers it
+
+    def __getitem__(self, name):
+        value = self._entries[name]
+        if isinstance(value, str):
+            importlib.import_module(value)   # its @register puts the class in place
+            value = self._entries[name]
+            if isinstance(value, str):
+                raise AssertionError(f"module {value} did not register integrator {name!r}")
+        return value
+
+    def __contains__(self, name):
+        return name in self._entries   # (Mapping's would look the name up, importing its module)
+
+    def __iter__(self):
+        return iter(self._entries)
+
+    def __len__(self):
+        return len(self._entries)
+
+    def add(self, cls):
+        self._entries[cls.name] = cls
+
+    def add_lazily(self, module, name):
+        """Name an integrator whose class ``module`` registers when imported."""
+        self._entries.setdefault(name, module)
+
+
+INTEGRATORS = Registry()
 
 
 def register(cls):
     """Class decorator: make the integrator available by its ``name``."""
-    INTEGRATORS[cls.name] = cls
+    INTEGRATORS.add(cls)
     return cls
 
 
@@ -238,3 +281,8 @@ class DormandPrince5(Integrator):
             th1 = 1.0 - th
             return r1 + th * (r2 + th1 * (r3 + th * (r4 + th1 * r5)))
         return interp
+
+
+# the state-space implicit methods, named after the explicit ones (module docstring)
+for _name in ("newmark", "radau", "bdf"):
+    INTEGRATORS.add_lazily("occupant.integrate.implicit", _name)

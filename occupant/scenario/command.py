@@ -173,10 +173,10 @@ def list_command(out=print, keys=False):
     from occupant.human.loader import available_dummies
     from occupant.human.posture import available_postures
     from occupant.scenario import available_interiors, available_scenarios
-    from occupant.scenario.load import _resolve
+    from occupant.scenario.load import resolve
     out("scenarios (occupant run NAME):")
     for name in available_scenarios():
-        out(f"  {name:<32} {read_toml(_resolve(name)).get('title', '')}")
+        out(f"  {name:<32} {read_toml(resolve(name)).get('title', '')}")
     out("dummies:")
     out("  " + ", ".join(available_dummies()))
     out("postures:")

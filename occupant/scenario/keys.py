@@ -3,7 +3,8 @@ choices, default and a one-line meaning (``KEYS``).
 
 The loader (``occupant.scenario.load`` and the readers it calls for the pulse, the pre-crash
 braking, the intrusions and the restraints) checks a table's keys against ``names`` and reads a
-value through ``read``, so that every error names the file, the key and what is accepted in
+value through ``read``; ``--set`` and ``--vary`` values are checked by ``value_problem`` before the
+scenario loads (``occupant.scenario.overrides.check``), so that every error names the file, the key and what is accepted in
 the same words; the report's settings table takes each key's unit from ``unit``; ``occupant
 list --keys`` prints ``describe``. Tables read by a reader shared with other files (contact
 characteristics and pairs, sensors, posture targets) are described here and checked there
@@ -389,7 +390,8 @@ _SENSOR = [
     Key("sensor[].body", "string", "", "the segment it is on", reader=_SENSORS),
     Key("sensor[].point", "point", "m", "its place in the segment frame (cg: the segment's centre of mass)",
         "cg", reader=_SENSORS),
-    Key("sensor[].marker", "string", "", "its place: a marker", reader=_SENSORS),
+    Key("sensor[].marker", "string", "", "its place and axes: a marker (read in its axes; a displacement "
+        "sensor in its segment's)", reader=_SENSORS),
     Key("sensor[].joint", "string", "", "load_cell: the joint it measures", reader=_SENSORS),
     Key("sensor[].to_body", "string", "", "displacement: the other segment", reader=_SENSORS),
     Key("sensor[].to_point", "point", "m", "displacement: the point on it", "cg", reader=_SENSORS),
@@ -445,6 +447,42 @@ def names(path):
     prefix = f"{base}." if base else ""
     return tuple(p[len(prefix):] for p in KEYS
                  if p.startswith(prefix) and "." not in p[len(prefix):].replace("[]", ""))
+
+
+def value_problem(path, value):
+    """What is wrong with ``value`` given at the dotted key path ``path`` (a ``--set`` or a
+    ``--vary`` value), as the registry alone can tell: (the key path at fault, the problem, what
+    is accepted), or None. An unknown key is named at its first unknown part, with the keys its
+    table accepts; a table given whole is checked key by key. Checks that need the rest of the
+    scenario (names of bodies, files, combinations of keys) are the loader's."""
+    parts = path.split(".")
+    for i, part in enumerate(parts):
+        here, table = ".".join(parts[:i + 1]), ".".join(parts[:i])
+        if "[" in part:   # (a --set writes into tables by name only)
+            array = part.partition("[")[0]
+            return here, "an entry of an array of tables is not given by its index", \
+                f"the whole array, {'.'.join(parts[:i] + [array])}=[{{...}}, ...]"
+        base = pattern(here)
+        if base not in KEYS and not any(p.startswith(base + ".") for p in KEYS):
+            leaf = KEYS.get(pattern(table)) if table else None
+            if leaf is not None and leaf.kind != "table":
+                return table, f"is {KINDS[leaf.kind]}, not a table of keys", "a key path through tables"
+            known = names(table)
+            if f"{part}_deg" in known:
+                return here, "angles are given in degrees with the _deg suffix", f"{part}_deg"
+            return here, "unknown key", ", ".join(known)
+    base = pattern(path)
+    if isinstance(value, dict) and any(p.startswith(base + ".") for p in KEYS):
+        for key, item in value.items():   # a table given whole: each of its keys
+            found = value_problem(f"{path}.{key}", item)
+            if found:
+                return found
+        return None
+    k = KEYS.get(base)
+    if k is None:   # a table the registry knows only by its keys
+        return path, f"expected a table, got {value!r}", "a table"
+    found = k.check(value)
+    return None if found is None else (path, found, k.accepted())
 
 
 def read(c, table, path, key, *, default=None):

@@ -73,6 +73,7 @@ from occupant.scenario.interior import load_interior
 from occupant.scenario.intrusion import read_intrusions
 from occupant.scenario.keys import MAX_BACKSET, SEATS, names, read
 from occupant.scenario.overrides import apply_overrides, parse_override
+from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
 from occupant.scenario.restraints import RESTRAINTS, read_restraints
 from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_front, turn_root, vehicle_indices
@@ -90,7 +91,8 @@ def available_scenarios():
     return shipped_names("scenarios", kind="scenario")
 
 
-def _resolve(name_or_path):
+def resolve(name_or_path):
+    """The path of a shipped scenario's name (``scenarios/<name>.toml``) or of a .toml path."""
     return resolve_shipped(name_or_path, "scenarios", "scenario", kind="scenario", error=ScenarioError)
 
 
@@ -417,13 +419,14 @@ class Scenario:
 def load(path_or_name, overrides=None):
     """The validated Scenario of a shipped name (``scenarios/<name>.toml``) or a path, with
     ``overrides`` ({dotted key: value} or ["KEY=VALUE", ...]) applied first."""
-    path = _resolve(path_or_name)
+    path = resolve(path_or_name)
     raw = read_toml(path, ScenarioError)
-    data = apply_overrides(raw, overrides)
+    keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
+    check_overrides(path, keys.items(), error=ScenarioError)
+    data = apply_overrides(raw, keys)
     try:
         return Scenario(data, path)
     except ScenarioError as err:  # a value the override brought in: say which --set it was
-        keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
         for key in keys:
             if err.path == key or err.path.startswith(f"{key}.") or key.startswith(f"{err.path}."):
                 raise ScenarioError(f"{path} (--set {key})", err.path, err.problem, err.accepted) from None

@@ -5,13 +5,15 @@ The value is read as a TOML value (``0.05``, ``true``, ``[0.0, 0.1, 0.0]``, ``"t
 word that is no TOML value is taken as a string (``occupant.dummy=hybrid3_05f``). Where the
 scenario already has the key, the new value must have the same type (a whole number may replace
 a float and the other way round), the message saying what the key accepts
-(``occupant.scenario.keys``); the scenario's validation then checks it as it checks the file.
+(``occupant.scenario.keys``). ``check`` holds every key and value against the key registry
+before the scenario loads (a sweep's every varied value before any run); the scenario's
+validation then checks them as it checks the file.
 """
 import copy
 import tomllib
 
 from occupant.io.toml_files import InputFileError
-from occupant.scenario.keys import entry
+from occupant.scenario.keys import entry, value_problem
 
 
 class OverrideError(InputFileError):
@@ -74,3 +76,13 @@ def apply_overrides(data, overrides):
                                 known.accepted() if known else _kind(table[last]))
         table[last] = value
     return out
+
+
+def check(file, items, option="--set", error=OverrideError):
+    """Every (dotted key, value) of ``items`` checked against the key registry
+    (``keys.value_problem``); the first bad one raises ``error`` as ``<file> (<option> <key>):
+    <key path>: <problem> (accepted: ...)``."""
+    for key, value in items:
+        found = value_problem(key, value)
+        if found:
+            raise error(f"{file} ({option} {key})", *found)

@@ -36,8 +36,8 @@ import time
 
 import numpy as np
 
-from occupant.scenario.load import ScenarioError, load
-from occupant.scenario.overrides import parse_override
+from occupant.scenario.load import ScenarioError, load, resolve
+from occupant.scenario.overrides import check as check_overrides, parse_override
 
 DESIGNS = ("full", "lhs")
 
@@ -214,6 +214,11 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers
     variants = design(vary, design_kind, samples, seed)
     if not variants:
         raise ScenarioError("--vary", "", "no variants", "at least one KEY=start:stop:n")
+    # every varied value against the key registry (and the fixed ones, in load below): a bad one
+    # fails here, before any run, not when its variant comes
+    path = resolve(scenario)
+    check_overrides(path, overrides.items(), "--set", ScenarioError)
+    check_overrides(path, [(k, x) for k, spec in vary.items() for x in spec], "--vary", ScenarioError)
     variants = [{**overrides, **v} for v in variants]
     try:
         load(scenario, overrides=variants[0])   # a bad key or value fails here, before any run

@@ -5,7 +5,10 @@ model file (for the dummies: origin at the segment's proximal joint centre, x fo
 z up in the reference posture), as three numbers in m, as ``"cg"`` (the segment's centre of
 mass) or through a marker of that segment. Readings come out in the segment's axes with SAE
 J211 polarity (x forward, y right, z down), i.e. the model-frame components (x, y, z) become
-(x, -y, -z) at the sensor edge (crash-domain-facts.md 0.1).
+(x, -y, -z) at the sensor edge (crash-domain-facts.md 0.1); an accelerometer, angular sensor or
+load cell given by a marker reads in that marker's axes instead (a sensor mounted at an angle:
+a marker's ``orientation_deg`` in the dummy file; a marker given no axes has its segment's).
+A displacement sensor reads in its first segment's axes, whatever its markers.
 
 ISO/TS 13499 channel codes are assembled from the sensor's ``location`` (4 characters, e.g.
 ``HEAD``), ``fine1`` and ``fine2`` (2 characters each, e.g. ``UP`` and ``00``); the test object,
@@ -119,7 +122,7 @@ class _OnSegment(_Located):
 class Accelerometer(_OnSegment):
     """Tri-axial linear accelerometer fixed to ``body`` at ``point``: the acceleration of that
     point relative to the inertial frame minus gravity (specific force, m/s^2), in the segment's
-    J211 axes. At rest upright it reads -1 g along z (J211 z points down, the specific
+    J211 axes (given by a ``marker``: at its origin, in its J211 axes). At rest upright it reads -1 g along z (J211 z points down, the specific
     force of a body resting against gravity points up)."""
     kind = "accelerometer"
 
@@ -127,13 +130,14 @@ class Accelerometer(_OnSegment):
 @dataclass(frozen=True)
 class AngularVelocitySensor(_OnSegment):
     """Tri-axial angular rate sensor: the segment's absolute angular velocity (rad/s) in its J211
-    axes (the base's rotation included)."""
+    axes (the base's rotation included; given by a ``marker``, in the marker's)."""
     kind = "angular_velocity"
 
 
 @dataclass(frozen=True)
 class AngularAccelerationSensor(_OnSegment):
-    """The segment's absolute angular acceleration (rad/s^2) in its J211 axes."""
+    """The segment's absolute angular acceleration (rad/s^2) in its J211 axes (given by a
+    ``marker``, in the marker's)."""
     kind = "angular_acceleration"
 
 

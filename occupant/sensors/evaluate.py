@@ -181,7 +181,8 @@ def _point_in_link(model, sensor, b, point, marker, what):
 
 def _to_j211(model, b, vec_link, marker=None):
     """(n, 3) link-coordinate vectors of body b -> segment axes with J211 polarity; with
-    ``marker`` (a marker on b) that marker's axes instead (a sensor mounted at an angle)."""
+    ``marker`` (a marker on b) that marker's axes instead (a sensor mounted at an angle; a
+    marker given no axes has its segment's)."""
     R_ls = segment_frame(model, b)[0] if marker is None else model.marker_R[model.marker(marker)]
     return (vec_link @ R_ls) * _TO_J211
 
@@ -194,15 +195,17 @@ def _accelerometer(model, s, st):
     w, vo, alpha, ao = V[:, lk, :3], V[:, lk, 3:], A[:, lk, :3], A[:, lk, 3:]
     v_p = vo + np.cross(w, r)
     a = ao + np.cross(alpha, r) + np.cross(w, v_p)   # classical acceleration minus gravity
-    return [("acceleration", "m/s^2", "AC", _AXES, _to_j211(model, b, a))]
+    return [("acceleration", "m/s^2", "AC", _AXES, _to_j211(model, b, a, s.marker))]
 
 
 def _angular(model, s, st, which):
     b = _body(model, s, s.body, "body")
     lk = model.body_link[b]
+    if s.marker is not None:
+        _point_in_link(model, s, b, None, s.marker, "")   # the marker is on the body
     vec = (st[0] if which == "velocity" else st[1])[:, lk, :3]
     unit, dim = ("rad/s", "AV") if which == "velocity" else ("rad/s^2", "AA")
-    return [(f"angular {which}", unit, dim, _AXES, _to_j211(model, b, vec))]
+    return [(f"angular {which}", unit, dim, _AXES, _to_j211(model, b, vec, s.marker))]
 
 
 def _load_cell(model, s, st):

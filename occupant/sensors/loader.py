@@ -7,6 +7,7 @@ Example (a scenario or model file, or a file of its own)::
     name = "Head CG"                #   | load_cell | displacement | array
     body = "head"
     point = "cg"                    # "cg" or [x, y, z] m in the segment frame; or marker = "..."
+                                    #   (at its origin, read in its axes)
 
     [[sensor]]
     kind = "load_cell"

@@ -350,6 +350,47 @@ def test_reference_markers_mirror_and_are_named_once(tmp_path):
     assert str(path) in str(err.value)
 
 
+def test_identity_ellipsoids_and_markers_read_their_axes_alike(tmp_path):
+    """An ellipsoid's and a marker's orientation_deg are read by one reader: the same angles give
+    the same axes bit for bit (Rx Ry Rz of the angles in rad), the same malformed value the same
+    message; absent, an ellipsoid's axes are its segment's and a marker's None (the segment's)."""
+    from occupant.human.errors import DummyFileError
+    from occupant.io.toml_files import resolve_shipped
+    text = resolve_shipped("hybrid3_05f", "dummies", "dummy").read_text()
+    old = '[[segment.ellipsoid]]\nname = "thigh_shell"'
+    assert old in text
+
+    def added(angles):
+        return ('[[segment.marker]]\nname = "probe"\nposition = [0.05, 0.01, -0.3]\n'
+                f'orientation_deg = {angles}\n'
+                '[[segment.ellipsoid]]\nname = "probe"\ncenter = [0.05, 0.01, -0.3]\n'
+                f'semi_axes = [0.01, 0.02, 0.03]\norientation_deg = {angles}\n')
+    path = tmp_path / "d.toml"
+    path.write_text(text.replace(old, added("[10.0, -20.0, 30.0]") + old))
+    thigh = next(s for s in load_description(str(path))[1] if s.name == "left_upper_leg")
+    ellipsoid = next(e for e in thigh.ellipsoids if e.name == "left_probe")
+    a, b, c = np.radians([10.0, -20.0, 30.0])
+    Rx = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
+    Ry = np.array([[np.cos(b), 0, np.sin(b)], [0, 1, 0], [-np.sin(b), 0, np.cos(b)]])
+    Rz = np.array([[np.cos(c), -np.sin(c), 0], [np.sin(c), np.cos(c), 0], [0, 0, 1]])
+    np.testing.assert_allclose(ellipsoid.R_segment_ellipsoid, Rx @ Ry @ Rz, rtol=0, atol=1e-15)
+    assert np.array_equal(thigh.markers["left_probe"].R_segment_marker, ellipsoid.R_segment_ellipsoid)
+    assert np.array_equal(next(e for e in thigh.ellipsoids if e.name == "left_thigh_shell").R_segment_ellipsoid,
+                          np.eye(3)) and thigh.markers["left_femur_load_cell"].R_segment_marker is not None
+    pelvis = next(s for s in load_description(str(path))[1] if s.name == "pelvis")
+    assert pelvis.markers["left_asis"].R_segment_marker is None
+    problems = []
+    for bad in ('[[segment.marker]]\nname = "probe"\nposition = [0.0, 0.0, 0.0]\norientation_deg = [10.0, 20.0]\n',
+                '[[segment.ellipsoid]]\nname = "probe"\ncenter = [0.0, 0.0, 0.0]\nsemi_axes = [0.01, 0.02, 0.03]\n'
+                'orientation_deg = [10.0, 20.0]\n'):
+        path.write_text(text.replace(old, bad + old))
+        with pytest.raises(DummyFileError) as err:
+            load_description(str(path))
+        problems.append((err.value.path.rsplit(".", 1)[-1], err.value.problem, err.value.accepted))
+    assert problems[0] == problems[1] == ("orientation_deg", "expected a list of 3 finite numbers, got [10.0, 20.0]",
+                                          "a list of 3 numbers")
+
+
 # The open FE Hybrid III 5th (OpenRadioss ModelExchange Safety/Hybrid_III_05th_Percentile/
 # Hybrid_III_05TH_0000.rad, commit 86dbea3, CC BY-NC 4.0; facts only), read in the axes of its
 # /HPOINT skew 15000031 from its H-point node 15003990 (x forward 9.8 deg above the deck's, y left,

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from occupant.scenario import ScenarioError, load
-from occupant.scenario.load import _resolve
+from occupant.scenario.load import resolve
 from occupant.scenario.settle import held
 
 DOOR = '''[vehicle]
@@ -20,7 +20,7 @@ velocity = [[0.0, 0.0], [0.01, 2.0], [0.02, 0.0]]
 
 
 def _side(tmp_path, intrusion=DOOR):
-    text = _resolve("side_barrier").read_text()
+    text = resolve("side_barrier").read_text()
     text = text.replace('[vehicle]\ninterior = "midsize_sedan_driver"\n', intrusion)
     path = tmp_path / "side_barrier.toml"
     path.write_text(text)

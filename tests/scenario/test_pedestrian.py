@@ -10,7 +10,7 @@ from occupant.constants import STANDARD_GRAVITY
 from occupant.dynamics import body_poses
 from occupant.io.toml_files import resolve_shipped
 from occupant.scenario import ScenarioError, load
-from occupant.scenario.load import _resolve
+from occupant.scenario.load import resolve
 from occupant.scenario.pedestrian import head_impact
 from occupant.scenario.pulse import KMH
 from occupant.sensors.evaluate import segment_frame
@@ -65,7 +65,7 @@ def test_identity_pedestrian_starts_on_the_road(scenario):
 
 def _copy(tmp_path, edit, name="pedestrian_40"):
     path = tmp_path / f"{name}.toml"
-    path.write_text(edit(_resolve(name).read_text()))
+    path.write_text(edit(resolve(name).read_text()))
     return path
 
 

@@ -24,26 +24,31 @@ def test_analytic_design_and_vary_syntax():
 
 
 def test_reference_sweep_writes_resumes_and_records_failures(tmp_path):
-    vary = {"solver.t_end": [0.005], "pulse.duration": [0.1, -0.1, 0.08]}
+    """The failing variants ask for a CSV pulse with the half-sine's keys, which the loader
+    refuses when their turn comes; a value the key registry refuses (pulse.duration = -0.1, the
+    failing variant here before branch keyslate) stops the sweep before any run (test below)."""
+    vary = {"solver.t_end": [0.005], "pulse.duration": [0.1, 0.08], "pulse.shape": ["half_sine", "csv"]}
     calls = []
     rows = sweep("fmvss208_sled_48_unbelted", vary, tmp_path, workers=1,
                  progress=lambda done, total, *_: calls.append(done))
-    assert [r["variant"] for r in rows] == ["v0001", "v0002", "v0003"] and len(calls) == 3
+    assert [r["variant"] for r in rows] == ["v0001", "v0002", "v0003", "v0004"] and len(calls) == 4
     assert rows[0]["status"] == "ok" and rows[2]["status"] == "ok"
-    assert rows[1]["status"].startswith("error: ") and "pulse.duration: must be > 0" in rows[1]["status"]
-    assert (tmp_path / "v0002" / "error.txt").exists() and not (tmp_path / "v0002" / "criteria.csv").exists()
+    for r in (rows[1], rows[3]):
+        assert r["status"].startswith("error: ") and "pulse.delta_v_kmh: unknown key" in r["status"]
+    for v in ("v0002", "v0004"):
+        assert (tmp_path / v / "error.txt").exists() and not (tmp_path / v / "criteria.csv").exists()
     for v in ("v0001", "v0003"):
         assert (tmp_path / v / "criteria.csv").exists() and (tmp_path / v / "results.h5").exists()
     with open(tmp_path / "sweep.csv", newline="") as fh:
         table = list(csv.DictReader(fh))
-    assert list(table[0])[:4] == ["variant", "status", "solver.t_end", "pulse.duration"]
+    assert list(table[0])[:5] == ["variant", "status", "solver.t_end", "pulse.duration", "pulse.shape"]
     assert table[0]["pulse.duration"] == "0.1" and float(table[0]["HIC15"]) >= 0 and table[1]["HIC15"] == ""
-    # again on the same folder: the finished variants are read back, only the failed one reruns
+    # again on the same folder: the finished variants are read back, only the failed ones rerun
     stamp = (tmp_path / "v0001" / "results.h5").stat().st_mtime_ns
     calls.clear()
     again = sweep("fmvss208_sled_48_unbelted", vary, tmp_path, workers=1,
                   progress=lambda done, total, *_: calls.append(done))
-    assert calls == [3] and (tmp_path / "v0001" / "results.h5").stat().st_mtime_ns == stamp
+    assert calls == [3, 4] and (tmp_path / "v0001" / "results.h5").stat().st_mtime_ns == stamp
     assert again[0]["HIC15"] == pytest.approx(rows[0]["HIC15"], rel=1e-12)
 
 
@@ -51,6 +56,29 @@ def test_reference_sweep_rejects_a_bad_key_before_running(tmp_path):
     with pytest.raises(ScenarioError, match=r"solver.colour: unknown key"):
         sweep("fmvss208_sled_48_unbelted", {"solver.colour": [1, 2]}, tmp_path, workers=1)
     assert not list(tmp_path.glob("v*"))
+
+
+@pytest.mark.parametrize("vary, fixed, message", [
+    # a later variant's value: on main the first variant ran and this one failed in its turn
+    ({"pulse.duration": [0.1, -0.1]}, {}, "(--vary pulse.duration): pulse.duration: must be > 0, got -0.1 "
+                                          "(accepted: a number, duration > 0 s)"),
+    ({"solver.integrator": ["euler", "leapfrog"]}, {}, "(--vary solver.integrator): solver.integrator: unknown "
+     "integrator 'leapfrog' (accepted: euler, rk4, dopri5, newmark, radau, bdf)"),
+    ({"pulse.duration": (0.0, 0.1)}, {}, "(--vary pulse.duration): pulse.duration: must be > 0, got 0.0 "
+                                         "(accepted: a number, duration > 0 s)"),   # a range's ends
+    ({"pulse.duration": [0.1, 0.08]}, {"solver.t_end": -1.0},
+     "(--set solver.t_end): solver.t_end: must be > 0, got -1.0 (accepted: a number, 0 < t_end <= 10 s)"),
+])
+def test_reference_sweep_checks_every_varied_value_before_running(tmp_path, vary, fixed, message):
+    """Every key and value of --vary and --set is held against the key registry before the
+    first variant loads: one message naming the scenario, the option and the key, nothing
+    written."""
+    kind = "lhs" if any(isinstance(v, tuple) for v in vary.values()) else "full"
+    with pytest.raises(ScenarioError) as err:
+        sweep("fmvss208_sled_48_unbelted", vary, tmp_path, workers=1, overrides=fixed, design_kind=kind,
+              samples=2)
+    assert str(err.value).endswith(f"fmvss208_sled_48_unbelted.toml {message}"), str(err.value)
+    assert not list(tmp_path.iterdir())
 
 
 def test_analytic_latin_hypercube_has_one_sample_per_stratum():
@@ -136,13 +164,16 @@ def test_reference_sweep_command_checks_its_arguments_before_any_output(tmp_path
     cases = ((["--vary", "pulse.delta_v_kmh=40:56", "--design", "lhs"], "--samples: a Latin hypercube"),
              (["--vary", "pulse.delta_v_kmh=40:56:2", "--workers", "0"], "--workers: 0: not a number"),
              (["--vary", "solver.colour=1,2"], "(--vary solver.colour): solver.colour: unknown key"),
+             # a later variant's bad value: on main the first variant ran, this one failed in its turn
+             (["--vary", "pulse.duration=0.1,-0.1"], "(--vary pulse.duration): pulse.duration: must be > 0, "
+              "got -0.1 (accepted: a number, duration > 0 s)\n"),
              # a key varied twice ran the last --vary alone, silently
              (["--vary", "pulse.delta_v_kmh=40,48", "--vary", "pulse.delta_v_kmh=56"],
               "--vary: pulse.delta_v_kmh: given more than once (accepted: each key once, all its values in one --vary)"))
     for extra, message in cases:
         assert main(base + extra) == 2
         captured = capsys.readouterr()
-        assert captured.out == "" and message in captured.err, (extra, captured)
+        assert captured.out == "" and message in captured.err and captured.err.count("\n") == 1, (extra, captured)
     assert not list(tmp_path.glob("v*"))
 
 

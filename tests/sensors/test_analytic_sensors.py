@@ -113,6 +113,51 @@ def test_analytic_spinning_body_angular_velocity_and_centripetal_acceleration():
     np.testing.assert_allclose(ch["Rim acceleration Z"].values, -G, rtol=1e-12)
 
 
+def test_analytic_sensors_on_a_turned_marker_read_in_its_axes():
+    """Sensors mounted at an angle (given by a marker with axes, a dummy file's orientation_deg)
+    read in the marker's J211 axes. A block carried by a base accelerating at A along x, with
+    gravity: the specific force is (A, 0, g) in the block's axes. A marker pitched by b about y
+    (its x forward and down) reads X = A cos b - g sin b, Z = -(A sin b + g cos b); one rolled
+    90 deg about x (its y along the block's z, its z along the block's -y) reads (A, -g, 0). The
+    block spinning at w about its z: the rolled marker's rate sensor reads (0, -w, 0) where the
+    block's reads (0, 0, -w). A marker given no axes reads as its segment. Read in the segment's
+    axes (as before branch keyslate), the pitched marker read (A, 0, -g)."""
+    A, b, w = -150.0, np.radians(30.0), 7.0
+    c_, s_ = np.cos(b), np.sin(b)
+    pitch = np.array([[c_, 0.0, s_], [0.0, 1.0, 0.0], [-s_, 0.0, c_]])   # R_block_marker, about y
+    roll = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])  # 90 deg about x
+    asm = Assembly("block")
+    asm.add(Part("block", 2.0, com=(0.05, 0.0, 0.1), inertia=(0.01, 0.02, 0.03)))
+    asm.add(Joint("mount", "revolute", None, "block", Pose()))
+    asm.add(Marker("pitched", "block", (0.0, 0.0, 0.0), pitch), Marker("rolled", "block", (0.0, 0.0, 0.0), roll),
+            Marker("plain", "block", (0.0, 0.0, 0.0)))
+    m = asm.compile()
+    t = np.arange(4) * 1e-3
+    bm = BaseMotion.translational(np.array([0.0, 1.0]), np.array([A, A]))
+    r = results_of(m, t, [0.0], [0.0], [0.0], bm)
+    sensors = [Accelerometer(name, body="block", marker=name, location="CHST")
+               for name in ("pitched", "rolled", "plain")]
+    sensors.append(Accelerometer("segment", body="block", point=(0.0, 0.0, 0.0), location="CHST"))
+    ch = by_name(evaluate(m, r, sensors, rate=1000.0))
+
+    def read(name, what="acceleration"):
+        return np.array([ch[f"{name} {what} {a}"].values for a in "XYZ"]).T
+
+    np.testing.assert_allclose(read("pitched"), [[A * c_ - G * s_, 0.0, -(A * s_ + G * c_)]] * len(t),
+                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(read("rolled"), [[A, -G, 0.0]] * len(t), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(read("plain"), read("segment"), rtol=0.0, atol=1e-12)
+    np.testing.assert_allclose(read("segment"), [[A, 0.0, -G]] * len(t), rtol=1e-12, atol=1e-12)
+    # spinning at w about the block's z (the revolute axis): the rate in the rolled marker's axes
+    r = results_of(m, t, [0.0], [w], [0.0])
+    r.q[:, 0] = w * t
+    sensors = [AngularVelocitySensor("rolled", body="block", marker="rolled", location="CHST"),
+               AngularVelocitySensor("segment", body="block", location="CHST")]
+    ch = by_name(evaluate(m, r, sensors, rate=1000.0))
+    np.testing.assert_allclose(read("rolled", "angular velocity"), [[0.0, -w, 0.0]] * len(t), atol=1e-12)
+    np.testing.assert_allclose(read("segment", "angular velocity"), [[0.0, 0.0, -w]] * len(t), atol=1e-12)
+
+
 def hanging_mass(mass=3.0, length=0.4):
     asm = Assembly("hanging")
     asm.add(Part("support", 1.0))
