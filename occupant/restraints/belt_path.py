@@ -1,9 +1,8 @@
 """A seat belt's path (``occupant.restraints.belt``): each segment's length along the belt's path
 over its wraps (tangent pieces and arcs, ``path_lengths``) and the direction its tension acts in,
 the angle the path turns through at a point (``path_turn``, the capstan angle), and the parts of a
-segment's length rate and forces from its carried ends, its fading arcs, its arcs' planes'
-turn and its tangent pieces' pull at their tangent points (``_carried_parts``, ``_fade_parts``,
-``_tangent_parts``).
+segment's length rate and forces from its carried ends and fading arcs (``_carried_parts``,
+``_fade_parts``).
 """
 import numpy as np
 from numba import njit
@@ -11,14 +10,12 @@ from numba import njit
 from occupant.forces.points import add_point_force
 from occupant.jit import JIT_INLINE, JIT_STAGE, call_if
 from occupant.model.bundle import BELT_WRAP
-from occupant.model.data import PATH_COLUMNS
 from occupant.restraints.belt_points import (
     add_point_share, link_velocity_at, point_in_link, point_velocity,
 )
 from occupant.restraints.belt_wraps import NO_HOOK
 from occupant.restraints.wrap_chain import (
-    chained, held_hook, lifted, run_length, same_ellipsoid, same_surface, touching_ends,
-    undeformed_point,
+    chained, held_hook, lifted, same_ellipsoid, touching_ends, undeformed_point,
 )
 from occupant.restraints.wrap_geometry import (
     _norm, _to_base, _to_local, _wrap_plane, ellipsoid_frame, wrap_half,
@@ -30,13 +27,6 @@ SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that 
 INSIDE_BAND = 0.05       # [E]: a wrap's path to a neighbour counts its arc fully where the
                          # neighbour lies outside the wrap's ellipsoid by this fraction of its
                          # scaled radius, none inside it (``_piece_from``)
-MOVED = ((9, 15, 0, -1), (12, 16, 1, -1), (23, 35, 0, 51), (26, 36, 0, 52), (29, 37, 1, 53),
-         (32, 38, 1, 54))
-                         # Data.belt_path's gradients moved from a point to a wrap's body
-                         # (``_fade_parts``): (first column of g, column of the point, 0 for the
-                         # segment's first point's wrap, 1 its last's, column of the part of
-                         # its force carried, -1 all): the fades, then the planes' turn at the
-                         # first wrap's run's ends, then the last wrap's
 
 # Helpers compiled as stages, the large ones ``jit.separate``, the small ones linked where LLVM
 # inlines them: ``occupant.restraints.belt`` says why.
@@ -80,10 +70,7 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
     measured from the hook's point and its ends as placed (from its own point, off the circle,
     the path stepped as that point passed the far end's tangent point: 8.8 mm in the rig of
     tests/restraints/test_belt_held_wraps.py), and its tangent piece's direction the same part
-    (``keep`` times it); the weight's own gradient is left out of the force. Then, for a wrap
-    on its shortest path (no ``across``), the gradient of its arc's length in the places of
-    its run's ends as they turn the arc's plane (``_turn_gradient``; times ``keep``): g_a
-    (B0) at point ia, g_b at ib (zero, and -1, where it has none)."""
+    (``keep`` times it); the weight's own gradient is left out of the force."""
     j, ji, jn = o_pts + 3 * (k - p0), o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
     c, E = ellipsoid_frame(data, el, k)
     x, y, w = undeformed_point(data, el, out, k, j)
@@ -93,13 +80,6 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
     if same_ellipsoid(el, k, n):     # n on k's own surface: the arc between their places
         bx, by, bz = undeformed_point(data, el, out, n, jn)
     B = _to_local(c, E, bx, by, bz)
-    if same_ellipsoid(el, k, n) and el.point_across[k] == 0.0:
-        # on the surface to rounding: put on it, so the arc reaches it (outside by 1e-16 of
-        # the scaled radius its tangent angle was 1.4e-8 rad, an arc left out of the turn's
-        # gradient: the turning moment of a run of three wraps 2.6e-7 of its length's slope)
-        sr = _norm(B[0] / D[0], B[1] / D[1], B[2] / D[2])
-        B = (B[0] / sr, B[1] / sr, B[2] / sr)
-        bx, by, bz = _to_base(c, E, B[0], B[1], B[2])
     o, r, hook = (0.0, 0.0, 0.0), 1.0, 1.0
     if el.point_across[k] > 0.0:
         jz = el.point_z[k]
@@ -119,8 +99,7 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
             o = (h * m[0], h * m[1], h * m[2])
         else:
             r = 1.0
-    length, t, Q, Qc = wrap_half(D, _to_local(c, E, x, y, w), B, o, r,
-                                 el.point_friction[k])   # across the belt as along it [D]
+    length, t = wrap_half(D, _to_local(c, E, x, y, w), B, o, r)
     tx, ty, tz = _to_base(c, E, t[0], t[1], t[2])
     keep, g = 1.0, (0.0, 0.0, 0.0)
     excess = hook * (length - _norm(bx - x, by - y, bz - w))
@@ -132,54 +111,8 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
             g = _to_base((0.0, 0.0, 0.0), E, f * B[0] / (D[0] * D[0]), f * B[1] / (D[1] * D[1]),
                          f * B[2] / (D[2] * D[2]))
             keep = keep * keep * (3.0 - 2.0 * keep)   # smooth at the band's ends: no kink
-    ga, gb, ia, ib = (0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 0.0, 1.0), -1, -1
-    if el.point_across[k] == 0.0 and (Q[0] != 0.0 or Q[1] != 0.0 or Q[2] != 0.0):
-        ga, gb, ia, ib = _turn_gradient(data, el, out, k, o_pts, p0, c, E, D, Q, Qc, keep)
     return keep * excess, (tx + out[j] - x0, ty + out[j + 1] - y0, tz + out[j + 2] - w0), \
-        keep * hook, g, ga, gb, ia, ib
-
-
-@njit(**JIT_STAGE)
-def _turn_gradient(data, el, out, k, o_pts, p0, c, E, D, Q, Qc, keep):
-    """The gradient of a shortest-path wrap's arc (wrap k's part of it: ``wrap_half``'s turn
-    vector Q, scaled frame) in the places of its run's ends ia and ib (``touching_ends`` of the
-    wraps placed together with k, ``wrap_chain.run_length``), times ``keep``: (g_a, g_b (B0),
-    ia, ib). The arc lies in the plane through the ellipsoid's centre and the ends (scaled frame,
-    a and b; ``wrap_point``), a section, not a geodesic, so its length changes as the ends turn
-    that plane, which the tangent pieces' pull does not carry (19 % of the push of a belt over
-    an ellipsoid of semi-axes 0.08, 0.12, 0.06 m, tests/restraints/test_belt_path.py). Moving a
-    by da turns the plane about b's direction b^ by -(n . da) / |a x b^| (n = a x b / |a x b|),
-    so the length changes by omega . Q = g_a . da, g_a = -n (b^ . Q) / |a x b^|, and alike
-    g_b = n (a^ . Q) / |a^ x b|; in the ellipsoid frame D^-1 g, in B0 turned by its axes. The
-    arc's length is the ends' places in its body's frame alone, so its rate is g_a . (v_a - w_a)
-    + g_b . (v_b - w_b) (w the body's material there) and its forces -T g at each end and T g on
-    the body there (``_fade_parts``). None where the ends lie in line with the centre (the plane
-    is not defined, 1e-9) or are not found."""
-    none = (0.0, 0.0, 0.0)
-    k0 = k
-    while same_surface(el, k0 - 1, k0):
-        k0 -= 1
-    ia, ib = touching_ends(data, el, out, k0, run_length(el, k0), o_pts, p0, True)
-    ja, jb = o_pts + 3 * (ia - p0), o_pts + 3 * (ib - p0)
-    a = _to_local(c, E, out[ja], out[ja + 1], out[ja + 2])
-    b = _to_local(c, E, out[jb], out[jb + 1], out[jb + 2])
-    a = (a[0] / D[0], a[1] / D[1], a[2] / D[2])
-    b = (b[0] / D[0], b[1] / D[1], b[2] / D[2])
-    na, nb = _norm(a[0], a[1], a[2]), _norm(b[0], b[1], b[2])
-    n0, n1, n2 = a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]
-    nn = _norm(n0, n1, n2)
-    if nn <= 1e-9 * na * nb:
-        return (0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 0.0, 1.0), -1, -1
-    n0, n1, n2 = n0 / nn, n1 / nn, n2 / nn
-    # |a x b^| = |b x a^| = |a x b| / |b|, |a^ x b| = |a x b| / |a|
-    bq, aq = b[0] * Q[0] + b[1] * Q[1] + b[2] * Q[2], a[0] * Q[0] + a[1] * Q[1] + a[2] * Q[2]
-    fa, fb = -keep * bq / nn, keep * aq / nn
-    ga = _to_base(none, E, fa * n0 / D[0], fa * n1 / D[1], fa * n2 / D[2])
-    gb = _to_base(none, E, fb * n0 / D[0], fb * n1 / D[1], fb * n2 / D[2])
-    # the part friction carries (``wrap_half``'s Qc): g_a and g_b keep their direction n
-    ca = (b[0] * Qc[0] + b[1] * Qc[1] + b[2] * Qc[2]) / bq if bq != 0.0 else 1.0
-    cb = (a[0] * Qc[0] + a[1] * Qc[1] + a[2] * Qc[2]) / aq if aq != 0.0 else 1.0
-    return (ga[0], ga[1], ga[2], ca), (gb[0], gb[1], gb[2], cb), ia, ib
+        keep * hook, g
 
 
 @njit(**JIT_INLINE)
@@ -231,27 +164,19 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         pb = (out[jb], out[jb + 1], out[jb + 2])
         chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
         ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
-        u1 = u2 = u3 = ga = gb = fa = fb = ta = tb = d
-        ta0 = ta1 = tb0 = tb1 = (0.0, 0.0, 0.0, 1.0)
-        ia0 = ia1 = ib0 = ib1 = -1
+        u1 = u2 = u3 = ga = gb = d
         if chord >= SAME_POINT:
             u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
             u1, u2 = u3, u3
             if el.point_kind[k] == BELT_WRAP:
                 i = touching_ends(data, el, out, k, 1, o_pts, p0, True)[0]
-                ea, ta, keep, ga, ta0, ta1, ia0, ia1 = _piece_from(data, el, out, z, k, i, n,
-                                                                   o_pts, p0)
+                ea, ta, keep, ga = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
                 if not same_ellipsoid(el, k, n):   # else along the chord, on one body
-                    pa_ = _toward(ta, pb, u3)
-                    u1 = _faded(u3, pa_, keep)
-                    fa = (keep * pa_[0], keep * pa_[1], keep * pa_[2])
+                    u1 = _faded(u3, _toward(ta, pb, u3), keep)
             if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
                 m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
-                eb, tb, keep, gb, tb0, tb1, ib0, ib1 = _piece_from(data, el, out, z, n, m, k,
-                                                                   o_pts, p0)
-                pb_ = _toward(pa, tb, u3)
-                u2 = _faded(u3, pb_, keep)
-                fb = (-keep * pb_[0], -keep * pb_[1], -keep * pb_[2])
+                eb, tb, keep, gb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
+                u2 = _faded(u3, _toward(pa, tb, u3), keep)
             d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
         # the path's straight piece as it leaves k and as it reaches n (``path_turn``): from a
         # touching wrap's tangent point (u1 at k, u2 at n), else towards the other's (u2 from
@@ -271,8 +196,6 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
             path[g, 0], path[g, 1], path[g, 2] = d
             for c in range(3, 17):
                 path[g, c] = 0.0
-            for c in range(23, PATH_COLUMNS):
-                path[g, c] = 0.0
             path[g, 17], path[g, 18], path[g, 19] = leave if g == k else u3
             path[g, 20], path[g, 21], path[g, 22] = arrive if g == n - 1 else u3
         # a carried end: the parts of its tangent piece off the chord (u1 - u3 at a,
@@ -291,36 +214,7 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         if gb[0] != 0.0 or gb[1] != 0.0 or gb[2] != 0.0:
             path[n - 1, 12], path[n - 1, 13], path[n - 1, 14], path[n - 1, 16] = \
                 gb[0], gb[1], gb[2], k
-        # the arcs' planes' turn (``_turn_gradient``): at the ends of each wrap's run, moved
-        # to the wrap's body there (``_fade_parts``)
-        if ia0 >= 0:
-            _store(path, k, 23, 35, ta0, ia0, 51)
-            _store(path, k, 26, 36, ta1, ia1, 52)
-        if ib0 >= 0:
-            _store(path, n - 1, 29, 37, tb0, ib0, 53)
-            _store(path, n - 1, 32, 38, tb1, ib1, 54)
-        # a touching wrap's tangent piece pulls its body at its tangent point, not its point
-        # (``_tangent_parts``)
-        if fa[0] != 0.0 or fa[1] != 0.0 or fa[2] != 0.0:
-            _store_at(path, k, 39, fa, ta)
-        if fb[0] != 0.0 or fb[1] != 0.0 or fb[2] != 0.0:
-            _store_at(path, n - 1, 45, fb, tb)
         k = n
-
-
-@njit(**JIT_INLINE)
-def _store(path, row, col, at, g, m, part):
-    """Gradient g (and the part of it carried, g[3]) at point m into Data.belt_path's row,
-    columns col to col + 2, at and part."""
-    path[row, col], path[row, col + 1], path[row, col + 2], path[row, at] = g[0], g[1], g[2], m
-    path[row, part] = g[3]
-
-
-@njit(**JIT_INLINE)
-def _store_at(path, row, col, f, x):
-    """Pull f and its point x (B0) into Data.belt_path's row, columns col to col + 5."""
-    path[row, col], path[row, col + 1], path[row, col + 2] = f[0], f[1], f[2]
-    path[row, col + 3], path[row, col + 4], path[row, col + 5] = x[0], x[1], x[2]
 
 
 @njit(**JIT_STAGE)
@@ -360,73 +254,30 @@ def _carried_parts(data, el, out, path, s, p0, o_pts, tension, va, vb, apply):
 
 @njit(**JIT_STAGE)
 def _fade_parts(data, el, out, path, s, p0, o_pts, tension, apply):
-    """Segment s's parts of length that are functions of a point m's place in a wrap's body
-    (MOVED: ``path_lengths``'s fading arcs, the excess of its first point's wrap faded by the
-    place of the run's far end m in that wrap's ellipsoid, g at columns 9-11, m at 15, its
-    last point's by the run's first, 12-14, 16; and the arcs' planes' turn, ``_turn_gradient``):
-    the length rate g . (v_m - w) (w the wrap's body's material at m; the part is that body's
-    frame's alone), and with ``apply`` the forces -T g at m (``add_point_share``) and T g on the
-    wrap's body there, times the part of them friction across the belt carries for the turn
-    (``wrap_geometry._turn_term``: the rest leaves the belt's work short of T dL, a part of the
-    length that returns as the plane turns back); returns (rate, power)."""
+    """Segment s's fading arcs (``path_lengths``: the excess of its first point's wrap faded by
+    the place of the run's far end m in that wrap's ellipsoid, g at columns 9-11, m at 15; its
+    last point's by the run's first, 12-14, 16): the length rate g . (v_m - w) (w the wrap's
+    body's material at m; the fade is that body's frame's alone), and with ``apply`` the forces
+    -T g at m (``add_point_share``) and T g on the wrap's body there; returns (rate, power)."""
     k = p0 + s
     rate, power = 0.0, 0.0
-    for col, at, end, carried in MOVED:
-        g0, g1, g2 = path[k, col], path[k, col + 1], path[k, col + 2]
+    for end in range(2):
+        g0, g1, g2 = path[k, 9 + 3 * end], path[k, 10 + 3 * end], path[k, 11 + 3 * end]
         if g0 == 0.0 and g1 == 0.0 and g2 == 0.0:
             continue
-        m, link = int(path[k, at]), el.point_link[k + end]
+        m, link = int(path[k, 15 + end]), el.point_link[k + end]
         j = o_pts + 3 * (m - p0)
         v = point_velocity(data, el, out, m, p0, o_pts)
         w = link_velocity_at(data, link, out[j], out[j + 1], out[j + 2])
         part = g0 * (v[0] - w[0]) + g1 * (v[1] - w[1]) + g2 * (v[2] - w[2])
         rate += part
         if apply:
-            f = tension if carried < 0 else tension * path[k, carried]
+            f = tension
             _moved_to(data, el, out, m, j, link, f * g0, f * g1, f * g2)
             if el.point_carrier[m] >= 0:
                 power -= f * (g0 * v[0] + g1 * v[1] + g2 * v[2])
             if link >= 0:
                 power += f * (g0 * w[0] + g1 * w[1] + g2 * w[2])
-    return rate, power
-
-
-@njit(**JIT_STAGE)
-def _tangent_parts(data, el, out, path, s, p0, o_pts, tension, apply):
-    """Segment s's tangent pieces' pulls moved from its wraps' points to their tangent points
-    (``path_lengths``: f at columns 39-41 and the tangent point t (B0) at 42-44 for its first
-    point's wrap, 45-50 for its last's; f = keep u for the first, -keep u for the last, u the
-    piece's unit from its tangent point): T d acts at the wrap's point, whose keep u part is
-    the pull of a tangent piece whose length is a function of the far end's place in the wrap's
-    body alone, so it acts along that piece, through t (where both balance about the centre of
-    a circular section, as on a sphere, the moment is the same: for an ellipse off its
-    symmetry it is not, 0.05 % of the belt's turning moment on an ellipsoid of semi-axes 0.08,
-    0.12, 0.06 m, tests/restraints/test_belt_path.py). The length rate -f . (w_t - w_P) (w the
-    body's material at t and at the wrap's point P), and with ``apply`` the forces T f at t and
-    -T f at P on the wrap's body (a couple); returns (rate, power)."""
-    k = p0 + s
-    rate, power = 0.0, 0.0
-    for end in range(2):
-        c = 39 + 6 * end
-        f0, f1, f2 = path[k, c], path[k, c + 1], path[k, c + 2]
-        if f0 == 0.0 and f1 == 0.0 and f2 == 0.0:
-            continue
-        t0, t1, t2 = path[k, c + 3], path[k, c + 4], path[k, c + 5]
-        link = el.point_link[k + end]
-        j = o_pts + 3 * (k + end - p0)
-        wt = link_velocity_at(data, link, t0, t1, t2)
-        wp = link_velocity_at(data, link, out[j], out[j + 1], out[j + 2])
-        part = f0 * (wt[0] - wp[0]) + f1 * (wt[1] - wp[1]) + f2 * (wt[2] - wp[2])
-        rate -= part
-        if apply:
-            r = point_in_link(data, link, t0, t1, t2)
-            add_point_force(data, link, r[0], r[1], r[2], tension * f0, tension * f1,
-                            tension * f2)
-            r = point_in_link(data, link, out[j], out[j + 1], out[j + 2])
-            add_point_force(data, link, r[0], r[1], r[2], -tension * f0, -tension * f1,
-                            -tension * f2)
-            if link >= 0:
-                power += tension * part
     return rate, power
 
 

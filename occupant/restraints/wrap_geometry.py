@@ -246,7 +246,7 @@ _GL_W = (0.1012285362903763, 0.2223810344533745, 0.3137066458778873, 0.362683783
 
 
 @njit(**JIT)
-def wrap_half(D, p, b, o, r, mu=np.inf):
+def wrap_half(D, p, b, o, r):
     """The belt's path from its wrap point p (ellipsoid frame, on the ellipsoid of semi-axes D)
     on to its neighbour b: in the scaled frame (the unit sphere), round the circle of centre o
     and radius r through p (the wrap's plane, which holds b) from p to b's tangent point on p's
@@ -255,21 +255,13 @@ def wrap_half(D, p, b, o, r, mu=np.inf):
     (p within b's tangent angle of b's direction) straight from p. (length, where it leaves
     the ellipsoid): the arc's length in the ellipsoid frame (an ellipse's, a plane section) by
     8-point Gauss-Legendre quadrature over the circle's angle (exact on a sphere: R times the
-    angle), plus the straight piece. Continuous as p passes b's tangent point. Third: the arc's
-    turn vector Q (scaled frame; ``_turn_term``), by the same quadrature: turning the circle's
-    plane about the centre by a small rotation omega (scaled frame) lengthens the path by
-    omega . Q (zero on a sphere, on a principal section, and where there is no arc; meaningful
-    only for a plane through the centre, o zero). Fourth: the part of Q friction across the
-    belt carries (coefficient ``mu``; default none's limit, all of it), each point's part only
-    up to the friction there (``_turn_term``): the part of the turn's gradient with which the
-    body can hold the belt on its section."""
+    angle), plus the straight piece. Continuous as p passes b's tangent point."""
     q0, q1, q2 = p[0] / D[0] - o[0], p[1] / D[1] - o[1], p[2] / D[2] - o[2]
     c0, c1, c2 = b[0] / D[0] - o[0], b[1] / D[1] - o[1], b[2] / D[2] - o[2]
     nq, db = _norm(q0, q1, q2), _norm(c0, c1, c2)
     chord = _norm(b[0] - p[0], b[1] - p[1], b[2] - p[2])
-    none = (0.0, 0.0, 0.0)
     if nq == 0.0 or db == 0.0:
-        return chord, (p[0], p[1], p[2]), none, none
+        return chord, (p[0], p[1], p[2])
     q0, q1, q2 = q0 / nq, q1 / nq, q2 / nq
     c0, c1, c2 = c0 / db, c1 / db, c2 / db
     cos_p = q0 * c0 + q1 * c1 + q2 * c2
@@ -278,62 +270,16 @@ def wrap_half(D, p, b, o, r, mu=np.inf):
     psi = np.arctan2(sin_p, cos_p)                  # p's angle from b's direction
     alpha = np.arccos(min(1.0, r / db))             # the tangent point's
     if psi <= alpha or sin_p == 0.0:
-        return chord, (p[0], p[1], p[2]), none, none
+        return chord, (p[0], p[1], p[2])
     w0, w1, w2 = w0 / sin_p, w1 / sin_p, w2 / sin_p
-    arc, Q0, Q1, Q2, C0, C1, C2 = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    arc = 0.0
     for i in range(8):
         phi = alpha + 0.5 * (psi - alpha) * (1.0 + _GL_X[i])
         cp, sp = np.cos(phi), np.sin(phi)
-        g = (cp * c0 + sp * w0, cp * c1 + sp * w1, cp * c2 + sp * w2)
-        v = (D[0] * (cp * w0 - sp * c0), D[1] * (cp * w1 - sp * c1), D[2] * (cp * w2 - sp * c2))
-        speed = _norm(v[0], v[1], v[2])
-        arc += _GL_W[i] * speed
-        q, s = _turn_term(D, g, v, speed, mu)
-        Q0, Q1, Q2 = Q0 + _GL_W[i] * q[0], Q1 + _GL_W[i] * q[1], Q2 + _GL_W[i] * q[2]
-        s *= _GL_W[i]
-        C0, C1, C2 = C0 + s * q[0], C1 + s * q[1], C2 + s * q[2]
-    f = 0.5 * (psi - alpha) * r
-    arc *= f
+        arc += _GL_W[i] * _norm(D[0] * (cp * w0 - sp * c0), D[1] * (cp * w1 - sp * c1),
+                                D[2] * (cp * w2 - sp * c2))
+    arc *= 0.5 * (psi - alpha) * r
     cp, sp = np.cos(alpha), np.sin(alpha)
     t = (D[0] * (o[0] + r * (cp * c0 + sp * w0)), D[1] * (o[1] + r * (cp * c1 + sp * w1)),
          D[2] * (o[2] + r * (cp * c2 + sp * w2)))
-    return arc + _norm(b[0] - t[0], b[1] - t[1], b[2] - t[2]), t, (f * Q0, f * Q1, f * Q2), \
-        (f * C0, f * C1, f * C2)
-
-
-@njit(**JIT_INLINE)
-def _turn_term(D, g, v, speed, mu):
-    """The integrand of ``wrap_half``'s turn vector Q at a point of its arc: g the point on the
-    unit circle (scaled frame, its plane through the centre), v = D g' its velocity in the
-    ellipsoid frame (per radian of the circle's angle), speed = |v|. The arc x = D g has x'' =
-    -D g, so its curvature vector is k = (x'' - (x'' . t) t) / |v|^2, t = v / |v|. Turning the
-    plane by omega moves the arc by D (omega x g) (along the surface: (D n) . (D^-1 g) = n . g =
-    0), which changes a C1 path of fixed ends by -integral of k . dx ds (the first variation of
-    length; its straight pieces have no curvature), = omega . Q for Q the integral of
-    -(g x D k) |v| over the angle. Zero on a sphere (D k along g) and on a principal section
-    (g x D k along the plane's normal, a turn that only slides the circle along itself); else
-    the section's geodesic curvature's part, which the tangent pieces' pull does not carry.
-    Only k's part in the surface, k_g (the geodesic curvature; the normal part kappa_n nu, nu
-    along D^-1 g, gives D nu along g, no moment), counts, and it is T k_g per length that the
-    body must push across the belt to hold it on the section: friction, at most mu T |kappa_n|.
-    So the point's part is carried times min(1, mu |kappa_n| / |k_g|) (all of it where friction
-    holds the belt, sticking; the friction's limit where it would slide): (the part, that
-    factor)."""
-    a = -(D[0] * g[0] * v[0] + D[1] * g[1] * v[1] + D[2] * g[2] * v[2]) / (speed * speed)
-    s2 = speed * speed
-    k0 = (-D[0] * g[0] - a * v[0]) / s2
-    k1 = (-D[1] * g[1] - a * v[1]) / s2
-    k2 = (-D[2] * g[2] - a * v[2]) / s2
-    m0, m1, m2 = D[0] * k0, D[1] * k1, D[2] * k2
-    q = (-(g[1] * m2 - g[2] * m1) * speed, -(g[2] * m0 - g[0] * m2) * speed,
-         -(g[0] * m1 - g[1] * m0) * speed)
-    if mu == np.inf:
-        return q, 1.0
-    n0, n1, n2 = g[0] / D[0], g[1] / D[1], g[2] / D[2]       # the surface's normal
-    nn = _norm(n0, n1, n2)
-    n0, n1, n2 = n0 / nn, n1 / nn, n2 / nn
-    kn = k0 * n0 + k1 * n1 + k2 * n2
-    kg = _norm(k0 - kn * n0, k1 - kn * n1, k2 - kn * n2)
-    if kg <= mu * abs(kn):
-        return q, 1.0
-    return q, mu * abs(kn) / kg
+    return arc + _norm(b[0] - t[0], b[1] - t[1], b[2] - t[2]), t

@@ -18,23 +18,19 @@ LINEAR = Webbing([(0.0, 0.0), (0.1, 16000.0)])
 R = 0.1                                          # m: the sphere's radius
 A = np.array([-0.3, 0.04, 0.03])                 # m: the anchors, askew, their line through
 B = np.array([0.25, -0.05, 0.02])                # the sphere above its centre
-STICK = 5.0       # a wrap's friction that holds the belt on its section all along its arcs in
-                  # the rigs below (more than their geodesic over normal curvature anywhere)
 
 
-def _belt_over(size, a, b, wraps=1, side=(0.0, 0.0, 1.0), friction=0.0):
+def _belt_over(size, a, b, wraps=1, side=(0.0, 0.0, 1.0)):
     """An ellipsoid of semi-axes ``size`` at the origin (on a slider along z, at q = 0) and a
-    belt from anchor a over ``wraps`` wraps on it (``friction``, frictionless by default) round
-    the side ``side`` to anchor b, fitted 1 % short so it pulls: (model, data) evaluated at
-    rest."""
+    frictionless belt from anchor a over ``wraps`` wraps on it round the side ``side`` to
+    anchor b, fitted 1 % short so it pulls: (model, data) evaluated at rest."""
     asm = Assembly("path")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "body", Pose()))
     asm.add(Marker("centre", "body"))
     asm.add(Ellipsoid("shell", "centre", size))
     asm.add(Belt("belt", [Anchor("a", tuple(a)),
-                          *[Wrap(f"w{i}", "shell", friction=friction, side=side)
-                            for i in range(wraps)],
+                          *[Wrap(f"w{i}", "shell", friction=0.0, side=side) for i in range(wraps)],
                           Anchor("b", tuple(b))], LINEAR, pretension=10.0))
     model = asm.compile()
     z = fit_belts(model, [0.0])
@@ -140,7 +136,7 @@ def test_analytic_half_path_straight_where_the_neighbour_sees_the_point():
     for deg in (30.0, 60.0, 90.0, 150.0):
         angle = np.radians(deg)
         b = 2.0 * np.array([np.cos(angle), np.sin(angle), 0.0])
-        length, _, _, _ = wrap_half((1.0, 1.0, 1.0), (1.0, 0.0, 0.0), tuple(b), (0.0, 0.0, 0.0), 1.0)
+        length, _ = wrap_half((1.0, 1.0, 1.0), (1.0, 0.0, 0.0), tuple(b), (0.0, 0.0, 0.0), 1.0)
         if deg <= 60.0:
             expected = np.linalg.norm(b - (1.0, 0.0, 0.0))
         else:
@@ -258,6 +254,15 @@ def test_analytic_lopsided_fading_arc_pulls_along_its_full_length_gradient(radiu
     assert -data.f_ext[model.body("body")][5] / T == pytest.approx(slope, rel=1e-8)
 
 
+SECTION_TURN = pytest.mark.xfail(strict=True, reason=(
+    "the path over an ellipsoid is its section by the plane through the centre and the "
+    "neighbours (scaled frame), not a geodesic: its length changes with the plane's turn, which "
+    "the tangent pieces' pull does not carry, and they pull at the wrap point, not their "
+    "tangent points (built and measured on branch beltgradient, 6e5b0ba / a91145a, not shipped: "
+    "scenarios/README.md, beltgradient)"))
+
+
+@SECTION_TURN
 @pytest.mark.parametrize("wraps", [1, 3])
 def test_analytic_belt_over_an_ellipsoid_pulls_along_its_length_gradient(wraps):
     """The askew anchors of the sphere's tests over an ellipsoid of semi-axes (0.08, 0.12,
@@ -265,15 +270,14 @@ def test_analytic_belt_over_an_ellipsoid_pulls_along_its_length_gradient(wraps):
     of the summed lengths, to 1e-8 of it (on the sphere it is, to 1e-9: measured alike, branch
     capstanpath). The path over the ellipsoid is its section by the plane through the centre
     and the anchors (scaled frame), not a geodesic, so its length changes as the anchors turn
-    that plane; that part acts through ``belt_path._turn_gradient`` (wrap_half's turn vector).
-    Measured: force / T 0.2540 against the slope 0.3131, one wrap or three (19 % short), until
-    branch beltgradient; 0.3130735885 against 0.3130735882 after (measured). With both anchors
+    that plane, a part the tangent pieces' pull does not carry (strict xfail: SECTION_TURN).
+    Measured: force / T 0.2540 against the slope 0.3131, one wrap or three (19 % short); with
+    the plane's turn carried (branch beltgradient, 6e5b0ba, not shipped) 0.3130735885 against
+    0.3130735882 (measured). With both anchors
     in the principal plane y = 0 they agreed before as well (0.264873, measured): the section
     through the centre is the shortest path only on a sphere (every such section a great
-    circle) or in a principal plane. That part is what friction across the belt must push to hold
-    it on the section (``wrap_geometry._turn_term``): here the wraps' friction (STICK) holds it
-    everywhere, so all of it is carried (branch lapgrip; without friction none is, next test)."""
-    model, data = _belt_over((0.08, 0.12, 0.06), A, B, wraps, friction=STICK)
+    circle) or in a principal plane."""
+    model, data = _belt_over((0.08, 0.12, 0.06), A, B, wraps)
     bundle = model.bundle(base_table=None)
     z = fit_belts(model, [0.0])
     for k, name in enumerate(model.z_names):
@@ -293,66 +297,11 @@ def test_analytic_belt_over_an_ellipsoid_pulls_along_its_length_gradient(wraps):
     assert -data.f_ext[model.body("body")][5] / T == pytest.approx(slope, rel=1e-8)
 
 
-@pytest.mark.parametrize("wraps", [1, 3])
-def test_identity_belt_sliding_across_an_ellipsoid_carries_the_friction_alone(wraps):
-    """The askew rig of the test above with wraps of little friction (0.02 and 0.04; 0 none):
-    where the belt's pull across itself exceeds the friction everywhere on its arcs (it slides
-    across, towards a shorter path), the turn's part carried is the friction's limit, mu times
-    the push into the body, point by point: linear in mu, so the force's change from the
-    frictionless wraps' doubles with mu, to 1e-9 of it; and it lies between the frictionless
-    force (tangent pulls alone, main's model until branch beltgradient: force / T 0.2540) and
-    the sticking one (the slope, 0.3131)."""
-    forces = []
-    for mu in (0.0, 0.02, 0.04, STICK):
-        model, data = _belt_over((0.08, 0.12, 0.06), A, B, wraps, friction=mu)
-        forces.append(-data.f_ext[model.body("body")][5] / _out(model, data, "belt.a-w0.force"))
-    free, f1, f2, stick = forces
-    assert free == pytest.approx(0.2540, abs=1e-4)
-    assert stick == pytest.approx(0.3130735882, rel=1e-8)
-    assert 0.0 < f1 - free < f2 - free < stick - free
-    assert f2 - free == pytest.approx(2.0 * (f1 - free), rel=1e-9)
-
-
-def test_analytic_half_path_turn_vector_carried_up_to_the_friction():
-    """``wrap_half``'s turn vector Q's part carried by the friction across the belt mu
-    (``_turn_term``; Q itself, and the length, are mu's alone), on
-    the US NCAP pelvis's semi-axes (0.15, 0.17, 0.08) m from a point on it to a far neighbour:
-    no mu (the exact gradient) and a mu that holds the belt everywhere on the arc (5) give the
-    same Q; mu 0 none; a mu below the geodesic over normal curvature everywhere on the arc
-    (1e-3, 1e-2, 0.3: that ratio lies between 0.70 and 0.78 at the quadrature points,
-    measured, as on the pelvis in US NCAP, branch beltgradient) Q proportional to mu (Q / mu
-    equal to 1e-12); in between (0.74: part of the arc sticks, part slides) |Q| less than both
-    the exact |Q| and the sliding limit 0.74 |Q(1e-2)| / 1e-2, by 1e-4 m each (measured 2.3e-4
-    and 2.6e-4; each point carries the lesser of the two); the length
-    never changes. On a sphere Q is zero for any mu (every section through the centre a geodesic)."""
-    D = (0.15, 0.17, 0.08)
-    p = np.array([0.05, 0.1, 0.05])
-    p = tuple(p / np.linalg.norm(p / np.array(D)))
-    b = (0.3, -0.25, 0.02)
-    o = (0.0, 0.0, 0.0)
-    L, _, Q, carried = wrap_half(D, p, b, o, 1.0)
-    assert carried == Q
-    assert np.linalg.norm(Q) > 1e-2 * L       # the section is not a geodesic here
-    runs = {mu: wrap_half(D, p, b, o, 1.0, mu) for mu in (5.0, 0.3, 1e-2, 1e-3, 0.0)}
-    assert all(r[0] == L and r[2] == Q for r in runs.values())
-    assert np.array(runs[5.0][3]) == pytest.approx(np.array(Q), rel=1e-15, abs=0.0)
-    assert np.all(np.array(runs[0.0][3]) == 0.0)
-    slide = np.array(runs[1e-2][3]) / 1e-2
-    assert np.array(runs[1e-3][3]) / 1e-3 == pytest.approx(slide, rel=1e-12)
-    assert np.array(runs[0.3][3]) / 0.3 == pytest.approx(slide, rel=1e-12)
-    mid = np.linalg.norm(wrap_half(D, p, b, o, 1.0, 0.74)[3])
-    assert mid < 0.74 * np.linalg.norm(slide) - 1e-4 and mid < np.linalg.norm(Q) - 1e-4
-    for mu in (np.inf, 0.3, 0.0):
-        Ls, _, Qs, Cs = wrap_half((R, R, R), (0.0, 0.0, R), (0.3, 0.05, 0.02), o, 1.0, mu)
-        assert np.linalg.norm(Qs) < 1e-15 * Ls and np.linalg.norm(Cs) < 1e-15 * Ls
-
-
-def _hinged(size, wraps, friction=0.0):
+def _hinged(size, wraps):
     """An ellipsoid of semi-axes ``size``, its centre at (0.02, 0.01, -0.03) m and its axes
     turned (x-y-z angles 0.3, -0.2, 0.5 rad) on a body hinged at B0's origin (revolute about
-    the joint frame's z, B0's z turned 1.2 rad about y), under the belt of ``_belt_over`` (askew
-    anchors A and B, ``wraps`` wraps of ``friction`` over its top), fitted 1 % short: (model,
-    z)."""
+    the joint frame's z, B0's z turned 1.2 rad about y), under the belt of ``_belt_over`` (askew anchors A
+    and B, ``wraps`` frictionless wraps over its top), fitted 1 % short: (model, z)."""
     from scipy.spatial.transform import Rotation
     asm = Assembly("hinged")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
@@ -362,7 +311,7 @@ def _hinged(size, wraps, friction=0.0):
                    Rotation.from_euler("xyz", [0.3, -0.2, 0.5]).as_matrix()))
     asm.add(Ellipsoid("shell", "centre", size))
     asm.add(Belt("belt", [Anchor("a", tuple(A)),
-                          *[Wrap(f"w{i}", "shell", friction=friction, side=(0.0, 0.0, 1.0))
+                          *[Wrap(f"w{i}", "shell", friction=0.0, side=(0.0, 0.0, 1.0))
                             for i in range(wraps)],
                           Anchor("b", tuple(B))], LINEAR, pretension=10.0))
     model = asm.compile()
@@ -374,19 +323,21 @@ def _hinged(size, wraps, friction=0.0):
 
 
 @pytest.mark.parametrize("wraps", [1, 3])
-@pytest.mark.parametrize("size", [(R, R, R), (0.08, 0.12, 0.06)])
+@pytest.mark.parametrize("size", [(R, R, R),
+                                  pytest.param((0.08, 0.12, 0.06), marks=SECTION_TURN)])
 def test_analytic_belt_turns_an_ellipsoid_by_its_length_gradient(size, wraps):
     """``_hinged``: the belt's moment about the hinge is minus the tension times the central
     difference (1e-5 rad either way) of the summed lengths in the hinge's angle, and the
     length rates at unit angular speed sum to that difference, to 1e-8 of it: the belt's work
-    is T dL under rotation as well. Each tangent piece pulls its ellipsoid at its tangent
-    point (``belt_path._tangent_parts``), not at the wrap's point where d acts: on a sphere the
-    two are the same (measured alike before), off an ellipse's symmetry not. Measured with
-    semi-axes (0.08, 0.12, 0.06) m: moment / T 2.71999e-3 m with one wrap, 2.72092e-3 with
-    three, against the slope 2.72123e-3 (4.6e-4 and 1.1e-4 short), until branch beltgradient;
-    after, 2.7212349649e-3 against 2.7212349651e-3 (one wrap). The wraps' friction (STICK)
-    holds the belt on the section (branch lapgrip: the turn's part is carried up to it)."""
-    model, z = _hinged(size, wraps, STICK)
+    is T dL under rotation as well. On the sphere it is (the tangent pieces' pull through the
+    centre, the wrap point's place there immaterial). Over the ellipsoid of semi-axes (0.08,
+    0.12, 0.06) m (strict xfail, SECTION_TURN) the tangent pieces pull at the wrap's point, not
+    their tangent points, and the plane's turn is not carried: moment / T 2.71999e-3 m with one
+    wrap, 2.72092e-3 with three, against the slope 2.72123e-3 (4.6e-4 and 1.1e-4 short;
+    measured). With both carried (branch beltgradient, a91145a, not shipped: the plane's turn
+    as a force at the run's ends, each tangent piece's pull moved to its tangent point by a
+    couple) 2.7212349649e-3 against 2.7212349651e-3, one wrap or three."""
+    model, z = _hinged(size, wraps)
     bundle = model.bundle(base_table=None)
     names = ["a", *[f"w{i}" for i in range(wraps)], "b"]
     segments = [f"belt.{p}-{n}" for p, n in zip(names, names[1:])]
@@ -409,9 +360,21 @@ def test_analytic_belt_turns_an_ellipsoid_by_its_length_gradient(size, wraps):
         pytest.approx(slope, rel=1e-8)
 
 
-def _swing(friction):
-    """The pendulum of the test below, its wrap of ``friction``: (model, results, the webbing's
-    strain energy per sample, the tree's energy plus it less its start)."""
+@SECTION_TURN
+def test_identity_belt_over_a_swinging_ellipsoid_conserves_energy():
+    """A 20 kg ball on a 0.8 m pendulum (hinged at B0's origin about y), an ellipsoid of
+    semi-axes (0.10, 0.14, 0.08) m turned off the swing's plane (x-y-z angles 0.4, -0.3, 0.6
+    rad), swung at 2.5 m/s into an elastic strap from askew anchors behind it over a
+    frictionless wrap, which stops it and throws it back: the belt's length rate is its
+    summed length's central difference along the motion (1e-6 s; to 1e-6 of it at the
+    recorded samples), and the tree's energy plus the webbing's strain energy (w E(e) per
+    segment) stays within 1e-3 of the largest strain energy (the webbing's flow over the wrap
+    between its two segments takes a time, FLOW_TIME, so their tensions differ by 0.1 % and
+    some energy goes there). Strict xfail (SECTION_TURN): with the plane's turn and the
+    tangent points' moment not carried the rate is 4.6 % short at the start (2.447 against
+    2.565 m/s) and the energy rises by 4.3e-2 of the largest strain energy (measured): the belt
+    does work it does not store. With both carried (branch beltgradient, a91145a, not shipped)
+    the rate is the difference's to 1e-6 and the energy closes to 2.7e-4 (measured)."""
     from scipy.spatial.transform import Rotation
     shell = (0.10, 0.14, 0.08)
     asm = Assembly("pendulum")
@@ -421,7 +384,7 @@ def _swing(friction):
     asm.add(Marker("ball", "arm", position=(0, -0.8, 0),
                    rotation=Rotation.from_euler("xyz", [0.4, -0.3, 0.6]).as_matrix()))
     asm.add(Ellipsoid("shell", "ball", shell))
-    asm.add(Belt("strap", [Anchor("left", (-0.2, 0.4, -0.72)), Wrap("w", "shell", friction),
+    asm.add(Belt("strap", [Anchor("left", (-0.2, 0.4, -0.72)), Wrap("w", "shell", 0.0),
                            Anchor("right", (-0.15, -0.35, -0.9))], LINEAR, pretension=10.0))
     model = asm.compile()
     res = occupant.simulate(model, 0.03, v0=[2.5], integrator="rk4", dt=1e-5,
@@ -432,36 +395,9 @@ def _swing(friction):
     for s in segments:
         e = np.maximum(res.outputs[f"{s}.strain"], 0.0)
         strain = strain + res.z[:, model.z_names.index(f"{s}.webbing")] * 0.5 * ea * e**2
-    return model, res, strain, res.energy["total"] + strain - (res.energy["total"][0] + strain[0])
-
-
-@pytest.mark.parametrize("friction", [
-    STICK, 0.3,
-    pytest.param(0.0, marks=pytest.mark.xfail(strict=True, reason=(
-        "a frictionless wrap cannot hold the belt on its section, so none of the section's "
-        "turn is carried (branch lapgrip), while the length is the section's: energy 4.3e-2 "
-        "of the largest strain energy off at 13 ms, back to 3e-4 at 30 ms (measured)")))])
-def test_identity_belt_over_a_swinging_ellipsoid_conserves_energy(friction):
-    """A 20 kg ball on a 0.8 m pendulum (hinged at B0's origin about y), an ellipsoid of
-    semi-axes (0.10, 0.14, 0.08) m turned off the swing's plane (x-y-z angles 0.4, -0.3, 0.6
-    rad), swung at 2.5 m/s into an elastic strap from askew anchors behind it over a wrap of
-    ``friction``, which stops it and throws it back: the belt's length rate is its summed
-    length's central difference along the motion (1e-6 s; to 1e-6 of it at the recorded
-    samples), and the tree's energy plus the webbing's strain energy (w E(e) per segment)
-    stays within 1e-3 of the largest strain energy (the webbing's flow over the wrap between
-    its two segments takes a time, FLOW_TIME, so their tensions differ by 0.1 % and some
-    energy goes there: measured 2.7e-4 frictionless with the whole turn carried, branch
-    beltgradient). Until branch beltgradient (the plane's turn and the tangent points' moment
-    not carried) the rate was 4.6 % short at the start, and the energy rose by 4.3e-2 of it
-    (measured): the belt did work it did not store. Since branch lapgrip the turn is carried
-    up to the wrap's friction across the belt: with STICK all of it, 3.4e-4 (measured); with
-    0.3 7.1e-4, at 13 ms, where the section's pull across exceeds the friction in part, its
-    rest not carried; the same at 30 ms to 6e-6 (the part not carried is a function of the
-    place, so it returns: not dissipated); frictionless none, 4.3e-2 (strict xfail)."""
-    model, res, strain, total = _swing(friction)
-    segments = ("strap.left-w", "strap.w-right")
     assert strain.max() > 0.9 * res.energy["kinetic"][0]    # the swing goes into it
-    assert np.abs(total).max() < 1e-3 * strain.max()
+    total = res.energy["total"] + strain
+    assert np.abs(total - total[0]).max() < 1e-3 * strain.max()
     bundle = model.bundle(base_table=None)
 
     def length(q, v, z):
