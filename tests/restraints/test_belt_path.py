@@ -411,3 +411,42 @@ def test_identity_belt_over_a_swinging_ellipsoid_conserves_energy():
         q, v, z = res.q[n], res.v[n], res.z[n]
         slope = (length(q + h * v, v, z)[0] - length(q - h * v, v, z)[0]) / (2.0 * h)
         assert length(q, v, z)[1] == pytest.approx(slope, rel=1e-6), res.t[n]
+
+
+@pytest.mark.parametrize("size", [(R, R, R), (0.08, 0.12, 0.06)])
+def test_analytic_belt_turns_an_ellipsoid_by_its_pulls_at_the_tangent_points(size):
+    """Statics of the belt's arc: a belt of one tension lying on a body (held there by its push,
+    and by friction across it where the arc is no geodesic) is in equilibrium under its two
+    ends' pulls and the body's push, so its wrench on the body is that of T u_a at its tangent
+    point t_a and T u_b at t_b, whatever path the arc takes between them. ``_hinged`` with one
+    wrap (moment about the hinge's axis): the closed form from the tangent points of A and B on
+    the section through the centre and both (scaled frame: at acos(1 / |x|) from x's direction
+    towards the other's, then the ellipsoid's axes) against the belt's moment, to 1e-12 of it.
+    Until branch lapgrip the whole pull acted at the wrap's point P: on the sphere the same
+    (-1.849060 N m both), on the ellipsoid -1.935639 against -1.937669 N m (1.0e-3 short,
+    measured). The section's turn (``SECTION_TURN``) is no force on the body: its work is the
+    friction's as the belt slides across (branch lapgrip's write-up)."""
+    from scipy.spatial.transform import Rotation
+    model, z = _hinged(size, 1)
+    data = model.make_data()
+    evaluate(model.bundle(base_table=None), data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
+    joint = Rotation.from_euler("y", 1.2).as_matrix()
+    c = joint @ np.array([0.02, 0.01, -0.03])
+    axes = joint @ Rotation.from_euler("xyz", [0.3, -0.2, 0.5]).as_matrix()
+    D = np.array(size)
+
+    def tangent_point(x, y):
+        xs, ys = axes.T @ (x - c) / D, axes.T @ (y - c) / D
+        u = xs / np.linalg.norm(xs)
+        w = ys - (ys @ u) * u
+        w /= np.linalg.norm(w)
+        angle = np.arccos(1.0 / np.linalg.norm(xs))
+        return c + axes @ (D * (np.cos(angle) * u + np.sin(angle) * w))
+
+    moment = 0.0
+    for x, y, segment in ((A, B, "belt.a-w0"), (B, A, "belt.w0-b")):
+        t = tangent_point(x, y)
+        moment += np.cross(t, _out(model, data, f"{segment}.force") * (x - t)
+                           / np.linalg.norm(x - t)) @ (joint @ np.array([0.0, 0.0, 1.0]))
+    assert abs(moment) > 1.0
+    assert data.f_ext[model.body("body")][2] == pytest.approx(moment, rel=1e-12)
