@@ -257,9 +257,9 @@ def test_analytic_lopsided_fading_arc_pulls_along_its_full_length_gradient(radiu
 SECTION_TURN = pytest.mark.xfail(strict=True, reason=(
     "the path over an ellipsoid is its section by the plane through the centre and the "
     "neighbours (scaled frame), not a geodesic: its length changes with the plane's turn, which "
-    "the tangent pieces' pull does not carry, and they pull at the wrap point, not their "
-    "tangent points (built and measured on branch beltgradient, 6e5b0ba / a91145a, not shipped: "
-    "scenarios/README.md, beltgradient)"))
+    "the tangent pieces' pull does not carry (built and measured on branch beltgradient, "
+    "6e5b0ba, and carried up to the friction across the belt on branch lapgrip, 441f85a: not "
+    "shipped, no force the belt puts on the body; scenarios/README.md, beltgradient, lapgrip)"))
 
 
 @SECTION_TURN
