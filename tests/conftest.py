@@ -31,11 +31,10 @@ def pelvis_moments():
 
 
 def _belt_directions(model, results, belt, points):
-    """Each segment's row of Data.belt_path (B0, per sample: ``restraints.belt.path_lengths``)
-    between the consecutive ``points`` of ``belt``: its direction d (columns 0-2; its tension T
-    acts as T d at its first point and -T d at its last, along the tangent pieces) and its
-    tangent pieces' pulls moved to their tangent points (23-34, ``belt_path._tangent_parts``),
-    found by evaluating the model at each recorded state."""
+    """Each segment's direction (B0, per sample: Data.belt_path, ``restraints.belt.path_lengths``)
+    between the consecutive ``points`` of ``belt``: its tension T acts as T d at its first point
+    and -T d at its last (along the tangent pieces), found by evaluating the model at each
+    recorded state."""
     import numpy as np
 
     from occupant.integrate.pipeline import evaluate
@@ -47,11 +46,11 @@ def _belt_directions(model, results, belt, points):
     o_pts = el.out_start[b] + 4 * (el.point_start[b + 1] - p0 - 1)
     first = [p0 + (names.index(f"{belt}.{p}.x") - o_pts) // 3 for p in points[:-1]]
     bundle, data = model.bundle(base_table=None), model.make_data()
-    d = np.zeros((len(first), len(results.t), data.belt_path.shape[1]))
+    d = np.zeros((len(first), len(results.t), 3))
     for n, t in enumerate(results.t):
         evaluate(bundle, data, t, results.q[n], results.v[n], results.z[n], 0.0)
         for s, k in enumerate(first):
-            d[s, n] = data.belt_path[k]
+            d[s, n] = data.belt_path[k, :3]
     return d
 
 
@@ -132,13 +131,8 @@ def pelvis_moments_about_the_hips(model, results, contacts, lap_belt, lap_points
     d = _belt_directions(model, res, lap_belt, lap_points)
     M["lap belt"] = 0.0
     for k in (1, 2, 3):
-        M["lap belt"] = M["lap belt"] + moment(X[k] - H, T[k][:, None] * d[k][:, :3]
-                                               - T[k - 1][:, None] * d[k - 1][:, :3])
-    # each tangent piece's pull moved from its wrap's point to its tangent point: a couple
-    for s, end, c in ((s, end, c) for s in range(4) for end, c in ((0, 23), (1, 29))):
-        if s + end in (1, 2, 3):
-            f, tangent = T[s][:, None] * d[s][:, c:c + 3], d[s][:, c + 3:c + 6]
-            M["lap belt"] = M["lap belt"] + moment(tangent - H, f) - moment(X[s + end] - H, f)
+        M["lap belt"] = M["lap belt"] + moment(X[k] - H, T[k][:, None] * d[k]
+                                               - T[k - 1][:, None] * d[k - 1])
     M["gravity"] = moment(cg - H, m * g)
 
     def about_y(moment_pelvis):      # the base-y part of a moment in pelvis axes

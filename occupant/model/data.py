@@ -25,9 +25,6 @@ from occupant.byref import by_reference
 from occupant.jit import JIT_INLINE
 from occupant.restraints.airbag_dimple import ROWS as AIRBAG_ROWS
 
-PATH_COLUMNS = 35   # Data.belt_path's columns a belt segment (occupant.restraints.belt_path:
-                    # path_lengths, _tangent_parts)
-
 Data = namedtuple("Data", [
     # base motion
     "base",         # (12,) B0 spatial velocity and acceleration minus gravity, B0 coordinates
@@ -62,12 +59,11 @@ Data = namedtuple("Data", [
     "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,
                     #   found once per evaluation for the segments' length rates and the
                     #   webbing it carries (occupant.restraints.belt_wraps.wrap_drift)
-    "belt_path",    # (np, PATH_COLUMNS) per belt segment (by its first point): the direction (B0, not
+    "belt_path",    # (np, 23) per belt segment (by its first point): the direction (B0, not
                     #   unit) its tension acts in at that point, the parts of it at its carried
                     #   ends that act on the geometry's part, its fading arcs' gradients and
-                    #   points, its path's directions as it leaves its first point and
-                    #   reaches its last, and its tangent pieces' pulls and tangent points
-                    #   (occupant.restraints.belt_path.path_lengths)
+                    #   points, and its path's directions as it leaves its first point and
+                    #   reaches its last (occupant.restraints.belt_path.path_lengths)
     # accelerations
     "a",            # (nl, 6) link spatial acceleration (minus gravity)
     "I_A",          # (nl, 6, 6) articulated-body inertias
@@ -96,7 +92,7 @@ def make_data(model):
                 airbag_pairs=z((AIRBAG_ROWS, len(model.airbags.pair_bag), 3)),
                 contact_p_b=z((len(model.contacts.pair_type), 3)),
                 belt_drift=z(len(model.belts.point_kind)),
-                belt_path=z((len(model.belts.point_kind), PATH_COLUMNS)), a=z((nl, 6)),
+                belt_path=z((len(model.belts.point_kind), 23)), a=z((nl, 6)),
                 I_A=z((nl, 6, 6)), p_A=z((nl, 6)), U=z((nl, 6, 6)), D_inv=z((nl, 6, 6)),
                 u=z((nl, 6)), armature=z(nv), vdot=z(nv), f=z((nl, 6)), I_C=z((nl, 6, 6)),
                 M=z((nv, nv)), scratch=z((3, 6, 12)))

@@ -10,7 +10,6 @@ from numba import njit
 from occupant.forces.points import add_point_force
 from occupant.jit import JIT_INLINE, JIT_STAGE, call_if
 from occupant.model.bundle import BELT_WRAP
-from occupant.model.data import PATH_COLUMNS
 from occupant.restraints.belt_points import (
     add_point_share, link_velocity_at, point_in_link, point_velocity,
 )
@@ -165,7 +164,7 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         pb = (out[jb], out[jb + 1], out[jb + 2])
         chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
         ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
-        u1 = u2 = u3 = ga = gb = fa = fb = ta = tb = d
+        u1 = u2 = u3 = ga = gb = d
         if chord >= SAME_POINT:
             u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
             u1, u2 = u3, u3
@@ -173,15 +172,11 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 i = touching_ends(data, el, out, k, 1, o_pts, p0, True)[0]
                 ea, ta, keep, ga = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
                 if not same_ellipsoid(el, k, n):   # else along the chord, on one body
-                    pull = _toward(ta, pb, u3)
-                    u1 = _faded(u3, pull, keep)
-                    fa = (keep * pull[0], keep * pull[1], keep * pull[2])
+                    u1 = _faded(u3, _toward(ta, pb, u3), keep)
             if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
                 m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
                 eb, tb, keep, gb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
-                pull = _toward(pa, tb, u3)
-                u2 = _faded(u3, pull, keep)
-                fb = (-keep * pull[0], -keep * pull[1], -keep * pull[2])
+                u2 = _faded(u3, _toward(pa, tb, u3), keep)
             d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
         # the path's straight piece as it leaves k and as it reaches n (``path_turn``): from a
         # touching wrap's tangent point (u1 at k, u2 at n), else towards the other's (u2 from
@@ -201,8 +196,6 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
             path[g, 0], path[g, 1], path[g, 2] = d
             for c in range(3, 17):
                 path[g, c] = 0.0
-            for c in range(23, PATH_COLUMNS):
-                path[g, c] = 0.0
             path[g, 17], path[g, 18], path[g, 19] = leave if g == k else u3
             path[g, 20], path[g, 21], path[g, 22] = arrive if g == n - 1 else u3
         # a carried end: the parts of its tangent piece off the chord (u1 - u3 at a,
@@ -221,20 +214,7 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         if gb[0] != 0.0 or gb[1] != 0.0 or gb[2] != 0.0:
             path[n - 1, 12], path[n - 1, 13], path[n - 1, 14], path[n - 1, 16] = \
                 gb[0], gb[1], gb[2], k
-        # a touching wrap's tangent piece pulls its body at its tangent point, not its point
-        # (``_tangent_parts``)
-        if fa[0] != 0.0 or fa[1] != 0.0 or fa[2] != 0.0:
-            _store_at(path, k, 23, fa, ta)
-        if fb[0] != 0.0 or fb[1] != 0.0 or fb[2] != 0.0:
-            _store_at(path, n - 1, 29, fb, tb)
         k = n
-
-
-@njit(**JIT_INLINE)
-def _store_at(path, row, col, f, x):
-    """Pull f and its point x (B0) into Data.belt_path's row, columns col to col + 5."""
-    path[row, col], path[row, col + 1], path[row, col + 2] = f[0], f[1], f[2]
-    path[row, col + 3], path[row, col + 4], path[row, col + 5] = x[0], x[1], x[2]
 
 
 @njit(**JIT_STAGE)
@@ -298,47 +278,6 @@ def _fade_parts(data, el, out, path, s, p0, o_pts, tension, apply):
                 power -= f * (g0 * v[0] + g1 * v[1] + g2 * v[2])
             if link >= 0:
                 power += f * (g0 * w[0] + g1 * w[1] + g2 * w[2])
-    return rate, power
-
-
-@njit(**JIT_STAGE)
-def _tangent_parts(data, el, out, path, s, p0, o_pts, tension, apply):
-    """Segment s's tangent pieces' pulls moved from its wraps' points to their tangent points
-    (``path_lengths``: f at columns 23-25 and the tangent point t (B0) at 26-28 for its first
-    point's wrap, 29-34 for its last's; f = keep u for the first, -keep u for the last, u the
-    piece's unit from its tangent point). T d acts at the wrap's point P; its keep u part is a
-    tangent piece's pull, which the belt's arc (in equilibrium under its two ends' pulls and
-    the body's push, normal and friction) hands to the body at the tangent point: the wrench
-    of a belt lying on a body with one tension is that of its ends' pulls at their tangent
-    points, whatever holds it there (beltgradient's a91145a; branch lapgrip). Where both pulls
-    balance about the centre of a circular section (a sphere) the moment is the same; for an
-    ellipse off its symmetry it is not (0.10 % of the turning moment in the askew rig of
-    tests/restraints/test_belt_path.py, measured). The length rate -f . (w_t - w_P) (w the
-    body's material at t and at P), and with ``apply`` the forces T f at t and -T f at P on
-    the wrap's body (a couple); returns (rate, power)."""
-    k = p0 + s
-    rate, power = 0.0, 0.0
-    for end in range(2):
-        c = 23 + 6 * end
-        f0, f1, f2 = path[k, c], path[k, c + 1], path[k, c + 2]
-        if f0 == 0.0 and f1 == 0.0 and f2 == 0.0:
-            continue
-        t0, t1, t2 = path[k, c + 3], path[k, c + 4], path[k, c + 5]
-        link = el.point_link[k + end]
-        j = o_pts + 3 * (k + end - p0)
-        wt = link_velocity_at(data, link, t0, t1, t2)
-        wp = link_velocity_at(data, link, out[j], out[j + 1], out[j + 2])
-        part = f0 * (wt[0] - wp[0]) + f1 * (wt[1] - wp[1]) + f2 * (wt[2] - wp[2])
-        rate -= part
-        if apply:
-            r = point_in_link(data, link, t0, t1, t2)
-            add_point_force(data, link, r[0], r[1], r[2], tension * f0, tension * f1,
-                            tension * f2)
-            r = point_in_link(data, link, out[j], out[j + 1], out[j + 2])
-            add_point_force(data, link, r[0], r[1], r[2], -tension * f0, -tension * f1,
-                            -tension * f2)
-            if link >= 0:
-                power += tension * part
     return rate, power
 
 
