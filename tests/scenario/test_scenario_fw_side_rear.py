@@ -697,15 +697,14 @@ def test_reference_us_ncap_femur_peak_is_the_knee_bag_less_the_lower_leg_deceler
 
 
 @pytest.mark.xfail(strict=True, reason="issue 11: femurs -0.69 / -0.63 kN at 40 ms along the cells' "
-                   "own axes: the knee bag's push, 43 kPa on 0.030 m^2 a leg, less the lower leg's "
-                   "deceleration (+0.55 / +0.69 kN), the feet off the toe pan; the test's needs 61-79 kPa. "
-                   "The gauge pressure is a third of the absolute: the inflator's gas, fitted [D] within "
-                   "10 %, and the fabric's leakage, an [E] 3e-4 m^2 orifice, set it (+10 % gas: -1.00 / "
-                   "-0.92 kN; sealed -1.10 / -1.04; scenarios/README.md kneefemur). "
-                   "(-0.70 / -0.64 along the femur's, markers50m; with capstanpath) since the knee "
-                   "sphere and the shank shell of each leg press one dimple of their link, the "
-                   "shank's at the link's depth (scenarios/README.md, chinlink); -1.06 / -0.96 kN "
-                   "with the two dimples' union before, against NHTSA 11391's 1.13 / 1.49 kN")
+                   "own axes against NHTSA 11391's 1.13 / 1.49 kN: the knee bag's push, 43 kPa on "
+                   "0.030 m^2 a leg, less the lower leg's deceleration (+0.55 / +0.69 kN), the feet "
+                   "off the toe pan; the test's needs 61-79 kPa. The gauge pressure is a third of the "
+                   "absolute: the inflator's gas, fitted [D] within 10 %, and the fabric's leakage, an "
+                   "[E] 3e-4 m^2 orifice, set it (+10 % gas: -1.00 / -0.92 kN; sealed -1.10 / -1.04; "
+                   "scenarios/README.md kneefemur). Before: -0.70 / -0.64 along the femur's axis "
+                   "(markers50m); -1.06 / -0.96 kN with the knee sphere's and shank shell's dimples' "
+                   "union, before each link pressed one dimple (chinlink)")
 def test_reference_us_ncap_knee_airbag_femur_loads_near_nhtsa_11391(ncap):
     """The US NCAP driver's femur compression peaks from the knee bag between -1.3 and -0.8 kN,
     near NHTSA 11391's -1.13 / -1.49 kN at 30-45 ms (pyisomme docs on NHTSA's data,
