@@ -132,6 +132,9 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         return EllipsoidSpec(name, np.array([0.0, 0.0, z0 + L[key] / 2]),
                              np.array([a, b, L[key] / 2]))
 
+    thorax = trunk_ell("thorax", "upper_trunk", 0.0)
+    thorax.center[0] = thorax_ahead_of_axis(thorax, H, prop)
+
     # torso: proximal landmarks are the upper ends, so the com lies (1 - com) L above the lower end
     lt, mt, ut = t["lower_trunk"], t["middle_trunk"], t["upper_trunk"]
     seg("pelvis", None, m["lower_trunk"], (0, 0, (1 - lt["com"]) * L["lower_trunk"]),
@@ -145,8 +148,7 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         (0, 0, L["lower_trunk"]), ells=[trunk_ell("abdomen", "middle_trunk", 0.0)])
     seg("upper_torso", "lumbar", m["upper_trunk"], (0, 0, (1 - ut["com"]) * L["upper_trunk"]),
         _principal(m["upper_trunk"], ut["r"], L["upper_trunk"]), "thorax_lumbar", "spherical",
-        (0, 0, L["middle_trunk"]), ells=[thorax := trunk_ell("thorax", "upper_trunk", 0.0)]
-        + shoulder_shells(thorax, H, prop))
+        (0, 0, L["middle_trunk"]), ells=[thorax] + shoulder_shells(thorax, H, prop))
     _add_sternum(segs, seg, segs[-1], M)
     # neck and head from de Leva's head+neck (vertex -> C7)
     hn = t["head_neck"]
@@ -250,6 +252,20 @@ def l5s1_from_hips(H, prop):
     return scale * np.array([c * x + s * z, 0.0, -s * x + c * z])
 
 
+def thorax_ahead_of_axis(thorax, H, prop):
+    """x (m, upper torso frame) of the thorax ellipsoid's centre: the trunk's axis (hips ->
+    cervicale, where the trunk joints stand) is a line of the skeleton's frame, not the chest's
+    middle. At T8's level (validation.T8_FRACTION of the way up to C7/T1) the ellipsoid's
+    back lies ``back_behind_t8_body`` behind T8's vertebral body, which stands
+    ``t8_body_ahead_of_axis`` ahead of the axis (data/body_proportions.toml, sources there);
+    its size (de Leva's volume) is kept, only its place moves."""
+    from occupant.human.validation import T8_FRACTION
+
+    z = T8_FRACTION * (2.0 * thorax.semi_axes[2] + c7t1_from_cervicale(H, prop)[2]) - thorax.center[2]
+    back = thorax.semi_axes[0] * math.sqrt(1.0 - (z / thorax.semi_axes[2]) ** 2)
+    return H * (prop["t8_body_ahead_of_axis"] - prop["back_behind_t8_body"]) + back
+
+
 def shoulder_shells(thorax, H, prop):
     """The shoulders' tops over the thorax ellipsoid (whose top is C7), the ellipsoids
     ``left_shoulder_shell`` and ``right_shoulder_shell`` on the upper torso, from the survey
@@ -313,7 +329,7 @@ def _add_sternum(segs, seg, torso, mass):
     thorax = next(e for e in torso.ellipsoids if e.name == "thorax")
     z = st["height_fraction"] * 2.0 * thorax.semi_axes[2]
     skin = st["skin_thickness"] * lam
-    x = thorax.semi_axes[0] - skin
+    x = thorax.center[0] + thorax.semi_axes[0] - skin
     where = np.array([x, 0.0, z])
     m_s = st["mass"] * lam ** 3
     m_t = torso.mass - m_s

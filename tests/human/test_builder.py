@@ -533,3 +533,37 @@ def test_bad_face_names_file_and_key(edited_case):
                        'neck_activation = "reflex"\nface = 1')
     with pytest.raises(InputFileError, match="face"):
         read_scenario(str(path))
+
+
+@pytest.mark.parametrize("stature, mass, sex", [(1.753, 78.2, "male"), (1.501, 49.0, "female"),
+                                                (1.88, 101.2, "male")])
+def test_reference_thorax_back_behind_the_thoracic_spine(stature, mass, sex):
+    """The thorax ellipsoid stands where a man's back lies behind his thoracic spine
+    (builder.thorax_ahead_of_axis, body_proportions.toml): at T8's level its back is 69.1 mm
+    behind T8's vertebral body at 1.753 m (skin -> epidural space 43.7 mm on CT [C], the canal
+    15 mm [E], half a 20.8 mm body [S]), the body 24.5 mm ahead of the trunk's axis (the column
+    through Reed's L5/S1 and C7/T1, a 34 deg kyphosis; spinedepth) [D]: the ellipsoid's centre
+    41.6 mm ahead of the axis (before: on it, its back 115.6 mm behind T8's body). Its size and
+    the shoulder shells' and sternum's places on it follow; at C7/T1's level its back still lies
+    122.6 mm behind Reed's C7/T1 (Reed: 81.2, the cervicale; before 164.3): one rigid ellipsoid
+    from the xiphion to the cervicale cannot stand right at both ends (scenarios/validation/
+    README.md, chestplace)."""
+    from occupant.human.validation import T8_FRACTION
+
+    asm = build(stature=stature, mass=mass, sex=sex).source
+    c, s = _ellipsoid(asm, "thorax", "upper_torso")
+    c7t1 = np.asarray(asm.joints["lower_neck"].placement.position)
+    z8 = T8_FRACTION * c7t1[2]
+    back8 = c[0] - s[0] * np.sqrt(1.0 - ((z8 - c[2]) / s[2]) ** 2)
+    t8_body = 24.5e-3 * stature / 1.753
+    assert t8_body - back8 == pytest.approx((43.7 + 15.0 + 20.8 / 2) * 1e-3 * stature / 1.753,
+                                            rel=1e-3)
+    for side in ("left", "right"):
+        shell, _ = _ellipsoid(asm, f"{side}_shoulder_shell", "upper_torso")
+        assert shell[0] == pytest.approx(c[0], abs=1e-12)
+    pad = np.asarray(asm.joints["chest"].placement.position)
+    assert pad[0] > c[0] + s[0] - 0.02 * stature / 1.753
+    if stature == 1.753:
+        assert 1e3 * c[0] == pytest.approx(41.6, abs=0.1)
+        back1 = c[0] - s[0] * np.sqrt(1.0 - ((c7t1[2] - c[2]) / s[2]) ** 2)
+        assert 1e3 * (c7t1[0] - back1) == pytest.approx(122.6, abs=0.2)
