@@ -132,8 +132,6 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         return EllipsoidSpec(name, np.array([0.0, 0.0, z0 + L[key] / 2]),
                              np.array([a, b, L[key] / 2]))
 
-    thorax = trunk_ell("thorax", "upper_trunk", 0.0)
-    thorax.center[0] = thorax_ahead_of_axis(thorax, H, prop)
 
     # torso: proximal landmarks are the upper ends, so the com lies (1 - com) L above the lower end
     lt, mt, ut = t["lower_trunk"], t["middle_trunk"], t["upper_trunk"]
@@ -148,7 +146,8 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         (0, 0, L["lower_trunk"]), ells=[trunk_ell("abdomen", "middle_trunk", 0.0)])
     seg("upper_torso", "lumbar", m["upper_trunk"], (0, 0, (1 - ut["com"]) * L["upper_trunk"]),
         _principal(m["upper_trunk"], ut["r"], L["upper_trunk"]), "thorax_lumbar", "spherical",
-        (0, 0, L["middle_trunk"]), ells=[thorax] + shoulder_shells(thorax, H, prop))
+        (0, 0, L["middle_trunk"]), ells=[thorax := trunk_ell("thorax", "upper_trunk", 0.0)]
+        + shoulder_shells(thorax, H, prop))
     _add_sternum(segs, seg, segs[-1], M)
     # neck and head from de Leva's head+neck (vertex -> C7)
     hn = t["head_neck"]
@@ -253,12 +252,13 @@ def l5s1_from_hips(H, prop):
 
 
 def thorax_ahead_of_axis(thorax, H, prop):
-    """x (m, upper torso frame) of the thorax ellipsoid's centre: the trunk's axis (hips ->
-    cervicale, where the trunk joints stand) is a line of the skeleton's frame, not the chest's
-    middle. At T8's level (validation.T8_FRACTION of the way up to C7/T1) the ellipsoid's
-    back lies ``back_behind_t8_body`` behind T8's vertebral body, which stands
-    ``t8_body_ahead_of_axis`` ahead of the axis (data/body_proportions.toml, sources there);
-    its size (de Leva's volume) is kept, only its place moves."""
+    """x (m, upper torso frame) where the source puts the ``thorax`` ellipsoid's centre (its
+    EllipsoidSpec as built, on the trunk's axis): at T8's level (validation.T8_FRACTION of the
+    way up to C7/T1) its back ``back_behind_t8_body`` behind T8's vertebral body, which stands
+    ``t8_body_ahead_of_axis`` ahead of the axis (data/body_proportions.toml, sources there), its
+    size (de Leva's volume) kept. A check, not applied: the human's thorax stays centred on the
+    axis (placed there, GS1 lost figures: scenarios/validation/README.md, chestplace); the
+    shoulder shells and the sternum stand on the thorax wherever it is."""
     from occupant.human.validation import T8_FRACTION
 
     z = T8_FRACTION * (2.0 * thorax.semi_axes[2] + c7t1_from_cervicale(H, prop)[2]) - thorax.center[2]
