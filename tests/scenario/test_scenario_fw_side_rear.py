@@ -185,6 +185,41 @@ def test_reference_euro_ncap_full_width_5f_driver_is_plausible(full_width):
     assert run.results.outputs["driver_airbag_head_shell.force"].max() > 300
 
 
+def test_reference_euro_ncap_5f_knee_airbag_is_the_cars(full_width):
+    """The 5F drives the US NCAP scenario's car (the GV80's pulse scaled), which carries a driver
+    knee bag as standard (scenarios/README.md, branch fivefknee [S]), and Euro NCAP rates the car
+    as sold: her scenario has the bag, mounted where the car has it, at the knee bolster of her
+    interior, which is the base car's (only her seat moves forward on its track), unfolding along
+    the bolster's normal. Her knees sit 70-130 mm below the bag's axis (the 50M's on it), so they
+    meet its thinner lower part: her left knee (foot on the toe board) 46 mm in, 0.72 kN at 41 ms,
+    her right (foot on the accelerator, knee bent) 36 mm in, 0.30 kN, later (56 ms); neither
+    knee reaches the bolster behind the bag, nor flattens it. Her left femur reads -0.67 kN at
+    43 ms (-0.06 kN without the bag, the knees stopping 124-131 mm short of the bolster), her
+    right -0.04 kN: both well under Euro NCAP's 2.6 kN higher performance limit."""
+    run = full_width
+    res, asm = run.results, run.model.source
+    out, t = res.outputs, res.t
+    bolster = next(x for x in load_interior("midsize_sedan_driver_05f").surfaces
+                   if x.name == "knee_bolster")
+    car = next(x for x in load_interior("midsize_sedan_driver").surfaces if x.name == "knee_bolster")
+    np.testing.assert_allclose(bolster.point, car.point, atol=1e-12)
+    bag = asm.airbags["knee_airbag"]
+    np.testing.assert_allclose(bag.position, bolster.point, atol=5e-4)   # the file's 3 decimals
+    np.testing.assert_allclose(np.asarray(bag.rotation)[:, 0], bolster.normal, atol=5e-4)
+    for side, low in (("left", 500.0), ("right", 150.0)):               # measured 717 / 295 N
+        assert out[f"knee_airbag_{side}_knee_contact.force"].max() > low, side
+        assert out[f"{side}_knee_contact__knee_bolster.normal_force"].max() == 0.0, side
+        for g in ("knee_contact", "shank_shell"):
+            assert out[f"knee_airbag_{side}_{g}.bottoming_force"].max() == 0.0, (side, g)
+    rows = _rows(run)
+    left = next(c for c in res.channels if c.code == "11FEMRLE00HFFOZ0")
+    fz, ft = np.asarray(left.values), np.asarray(left.t)
+    k = int(np.argmin(fz))
+    assert 0.030 <= ft[k] <= 0.050 and -1.0e3 < fz[k] < -0.4e3, (ft[k], fz[k])   # -673 N, 42.6 ms
+    assert rows["femur force left"]["value"] == pytest.approx(-fz[k], rel=0.02)
+    assert max(rows["femur force left"]["value"], rows["femur force right"]["value"]) < 2600.0
+
+
 @pytest.fixture(scope="module")
 def side():
     return load("side_barrier").run()
