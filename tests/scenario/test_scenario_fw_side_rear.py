@@ -747,9 +747,27 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
     +0.01 kN at 30 ms); NHTSA 11391's tibias read -2.1 to -2.85 kN at 30 ms. With the
     dorsiflexion blocked from 10 deg (a scratch dummy file, not the Hybrid III) the heels stay
     down to 74-77 ms and the cells read -1.11 / -1.31 kN at 30 ms: the foot's free rolling is
-    the cause. Bounds measured on main 76f1358's run."""
-    out, t = ncap.results.outputs, ncap.results.t
+    the cause. Why the heel does not hold the foot: the shell's lowest point, its floor contact,
+    lies 14.2 / 12.8 mm ahead of the ankle at the start, 84.6 / 84.0 mm below it, and rises as
+    the foot pitches up (82.8 / 81.4 mm below at 30 ms), so the floor's push turns the foot toe up
+    as the board's does (a heel behind the ankle would resist; a scratch heel sphere there gave
+    -2.2 / -2.0 kN at 23-25 ms). Bounds measured on main 76f1358's run."""
+    res, model = ncap.results, ncap.model
+    out, t = res.outputs, res.t
     at = lambda ms: int(np.argmin(np.abs(t - ms / 1e3)))
+    to_b0 = np.linalg.inv(res.base_poses)
+    for side in ("left", "right"):
+        geo = next(g for g in model.geometries if g.name == f"{side}_foot_shell")
+        mk = model.marker(geo.marker)
+        c, R, a = model.marker_p[mk], model.marker_R[mk], np.asarray(geo.semi_axes)
+        pose = to_b0 @ res.body_poses[:, res.body_names.index(f"{side}_foot")]
+        lowest = []
+        for k in (at(0), at(30)):
+            rb = pose[k, :3, :3]                       # the foot's origin is the ankle's centre
+            e = R.T @ (rb.T @ np.array([0.0, 0.0, -1.0]))
+            lowest.append(rb @ (c + R @ (a ** 2 * e / np.sqrt(np.sum(a ** 2 * e ** 2)))))
+        assert lowest[0][0] > 0.008, (side, lowest[0])             # measured +14.2 / +12.8 mm
+        assert lowest[1][2] > lowest[0][2] + 0.001, (side, lowest)  # rises 1.8 / 2.6 mm
     for side, (fz, parts) in _ankle_cells(ncap).items():
         k = at(30)
         assert sum(v[k] for v in parts.values()) == pytest.approx(fz[k], abs=1e-6)
@@ -773,9 +791,10 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
 
 @pytest.mark.xfail(strict=True, reason="issue 11: the ankle cells read -0.27 / +0.01 kN at 30 ms "
                    "(left / right): the feet roll up the toe board on the free ankle and the heels "
-                   "leave the floor at 29-32 ms (the ellipsoid foot's two point contacts; the test's "
-                   "foot, placed on the toe board per FMVSS 208, has a flat sole); with the "
-                   "dorsiflexion blocked (scratch) -1.11 / -1.31 kN (scenarios/README.md, feetload)")
+                   "leave the floor at 29-32 ms: the foot shell's floor contact lies 13-14 mm ahead of "
+                   "the ankle, no heel behind it (the Hybrid III foot's heel not found); with the "
+                   "dorsiflexion blocked (scratch) -1.11 / -1.31 kN, with a scratch [E] heel -0.46 / "
+                   "-0.69 kN at 30 ms after -2.2 / -2.0 kN at 23-25 ms (scenarios/README.md, feetload)")
 def test_reference_us_ncap_tibias_near_nhtsa_11391_at_30_ms(ncap):
     """The US NCAP driver's lower tibias (the ankle cells of
     test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle) carry -1.8 to -3.0 kN
