@@ -257,7 +257,7 @@ def thorax_ahead_of_axis(thorax, H, prop):
     way up to C7/T1) its back ``back_behind_t8_body`` behind T8's vertebral body, which stands
     ``t8_body_ahead_of_axis`` ahead of the axis (data/body_proportions.toml, sources there), its
     size (de Leva's volume) kept. A check, not applied: the human's thorax stays centred on the
-    axis (placed there, GS1 lost figures: scenarios/validation/README.md, chestplace); the
+    axis (placed there, GS1 lost figures: scenarios/validation/HISTORY.md Stop 42, chestplace); the
     shoulder shells and the sternum stand on the thorax wherever it is."""
     from occupant.human.validation import T8_FRACTION
 

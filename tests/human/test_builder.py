@@ -224,7 +224,7 @@ def test_analytic_spine_base_at_reeds_l5s1(stature):
     as long as the hips -> ASIS one and turned 44.7 deg back from it. Carried onto the human's own
     ASIS (65 mm ahead, 74 mm above the hips at 1.753 m) it keeps both, and lies on the trunk's
     axis, the line the builder puts the trunk joints on (x = 0): 7.3 mm behind it and 115.4 mm
-    above the hips at 1.753 m (branch spinedepth; scenarios/validation/README.md)."""
+    above the hips at 1.753 m (branch spinedepth; scenarios/validation/HISTORY.md Stop 42)."""
     from occupant.human.builder import l5s1_from_hips, proportions
 
     prop = proportions()
@@ -246,7 +246,7 @@ def test_analytic_spine_base_at_reeds_l5s1(stature):
     "read as the L3/L4 disc (validation.py), 31.3 mm above Reed's L5/S1 (115.4 mm) where two of "
     "the lumbar segment's own levels (its six bodies T10-L3 equally tall over 217 mm) are 72.3 "
     "mm: the joint, or the L3/L4 level read at it, 41 mm low against Reed's pelvis. Measured "
-    "(scratch, not shipped; scenarios/validation/README.md 'spinedepth'): the joint moved 25 / "
+    "(scratch, not shipped; scenarios/validation/HISTORY.md Stop 42 'spinedepth'): the joint moved 25 / "
     "35 mm up with every body's geometry kept, GS1's T8 158.5 -> 166.1 / 168.5 mm (still under "
     "175.1), L4 (read half a level under the joint) 84.8 -> 100.5 / 106.5 mm (out of 51.6-96.2), "
     "the rises within 1.5 mm (T1 18.0 -> 19.1 / 19.5, T8 22.8 -> 22.7)"))
@@ -564,7 +564,7 @@ def test_reference_thorax_place_behind_the_thoracic_spine(stature, mass, sex):
     axis (the human as built) its back lies 110.7 mm behind T8's body and 164.2 mm behind C7/T1
     (Reed: 81.2, the cervicale); placed, 122.6 mm behind C7/T1: its sagittal section is a circle
     (0.1225 x 0.1219 m), so one ellipsoid from the xiphion to the cervicale stands right at T8 or
-    at C7/T1, not both (scenarios/validation/README.md, chestplace)."""
+    at C7/T1, not both (scenarios/validation/HISTORY.md Stop 42, chestplace)."""
     _, c, x, back, c7t1 = _thorax_against_the_spine(stature, mass, sex)
     scale = stature / 1.753
     t8_body = 24.5e-3 * scale
@@ -584,7 +584,7 @@ def test_reference_thorax_place_behind_the_thoracic_spine(stature, mass, sex):
     "front of the chest by the suprasternal notch (49 mm inboard of the midline at the start, "
     "111 on the axis) and holds the torso back: T1 231.5 -> 198.9 mm (OUT), L2 106.2 -> 84.0 mm "
     "(OUT), right acromion 173.1 -> 123.0 mm (IN), GS1 8 -> 7 of 19, `occupant validate` 52 -> "
-    "50 of 79 (scenarios/validation/README.md, chestplace)"))
+    "50 of 79 (scenarios/validation/HISTORY.md Stop 42, chestplace)"))
 @pytest.mark.parametrize("stature, mass, sex", [(1.753, 78.2, "male"), (1.501, 49.0, "female")])
 def test_reference_thorax_stands_where_the_back_lies_behind_the_spine(stature, mass, sex):
     """The human's thorax ellipsoid, and the shoulder shells and the sternum on it, stand where
