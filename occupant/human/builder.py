@@ -132,6 +132,7 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         return EllipsoidSpec(name, np.array([0.0, 0.0, z0 + L[key] / 2]),
                              np.array([a, b, L[key] / 2]))
 
+
     # torso: proximal landmarks are the upper ends, so the com lies (1 - com) L above the lower end
     lt, mt, ut = t["lower_trunk"], t["middle_trunk"], t["upper_trunk"]
     seg("pelvis", None, m["lower_trunk"], (0, 0, (1 - lt["com"]) * L["lower_trunk"]),
@@ -250,6 +251,21 @@ def l5s1_from_hips(H, prop):
     return scale * np.array([c * x + s * z, 0.0, -s * x + c * z])
 
 
+def thorax_ahead_of_axis(thorax, H, prop):
+    """x (m, upper torso frame) where the source puts the ``thorax`` ellipsoid's centre (its
+    EllipsoidSpec as built, on the trunk's axis): at T8's level (validation.T8_FRACTION of the
+    way up to C7/T1) its back ``back_behind_t8_body`` behind T8's vertebral body, which stands
+    ``t8_body_ahead_of_axis`` ahead of the axis (data/body_proportions.toml, sources there), its
+    size (de Leva's volume) kept. A check, not applied: the human's thorax stays centred on the
+    axis (placed there, GS1 lost figures: scenarios/validation/HISTORY.md Stop 42, chestplace); the
+    shoulder shells and the sternum stand on the thorax wherever it is."""
+    from occupant.human.validation import T8_FRACTION
+
+    z = T8_FRACTION * (2.0 * thorax.semi_axes[2] + c7t1_from_cervicale(H, prop)[2]) - thorax.center[2]
+    back = thorax.semi_axes[0] * math.sqrt(1.0 - (z / thorax.semi_axes[2]) ** 2)
+    return H * (prop["t8_body_ahead_of_axis"] - prop["back_behind_t8_body"]) + back
+
+
 def shoulder_shells(thorax, H, prop):
     """The shoulders' tops over the thorax ellipsoid (whose top is C7), the ellipsoids
     ``left_shoulder_shell`` and ``right_shoulder_shell`` on the upper torso, from the survey
@@ -313,7 +329,7 @@ def _add_sternum(segs, seg, torso, mass):
     thorax = next(e for e in torso.ellipsoids if e.name == "thorax")
     z = st["height_fraction"] * 2.0 * thorax.semi_axes[2]
     skin = st["skin_thickness"] * lam
-    x = thorax.semi_axes[0] - skin
+    x = thorax.center[0] + thorax.semi_axes[0] - skin
     where = np.array([x, 0.0, z])
     m_s = st["mass"] * lam ** 3
     m_t = torso.mass - m_s

@@ -1141,8 +1141,8 @@ def _spine_column_ahead_of_the_trunk_axis(model):
 
 
 def test_regression_gs1_rises_lag_with_the_pelvis_not_where_the_spine_is_read(gs1):
-    """Where T1 and T8 are read does not make their rises (scenarios/validation/README.md
-    'spinedepth'). T8 is read on the trunk's axis, where the builder puts the trunk joints; the
+    """Where T1 and T8 are read does not make their rises (scenarios/validation/HISTORY.md
+    Stop 42, 'spinedepth'). T8 is read on the trunk's axis, where the builder puts the trunk joints; the
     vertebral column derived from Reed et al. 1999's L5/S1 and C7/T1 (both joint centres) runs
     48.4 mm ahead of the axis at T8's level, 24.5 mm with a 34 deg kyphosis's arc: read anywhere
     from the axis to the chord, T8 rises 14.3-22.8 mm (18.4 on the arc; its corridor 60.4-90.6),

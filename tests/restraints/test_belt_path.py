@@ -33,13 +33,27 @@ def _belt_over(size, a, b, wraps=1, side=(0.0, 0.0, 1.0)):
                           *[Wrap(f"w{i}", "shell", friction=0.0, side=side) for i in range(wraps)],
                           Anchor("b", tuple(b))], LINEAR, pretension=10.0))
     model = asm.compile()
+    z = _fitted_short(model)
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
+    return model, data
+
+
+def _fitted_short(model):
+    """The states of ``model``'s belts fitted at q = 0, their webbing 1 % short so they pull."""
     z = fit_belts(model, [0.0])
     for k, name in enumerate(model.z_names):
         if name.endswith(".webbing"):
             z[k] *= 0.99
-    bundle, data = model.bundle(base_table=None), model.make_data()
-    evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
-    return model, data
+    return z
+
+
+def _summed_length(model, bundle, z, segments, q, v):
+    """(data, summed length of ``segments``) of ``model`` evaluated at (q, v, z)."""
+    d = model.make_data()
+    evaluate(bundle, d, 0.0, np.atleast_1d(np.asarray(q, float)),
+             np.atleast_1d(np.asarray(v, float)), z.copy(), 0.0)
+    return d, sum(_out(model, d, f"{s}.length") for s in segments)
 
 
 def _out(model, data, name):
@@ -159,16 +173,11 @@ def test_analytic_fading_arc_pulls_along_its_length_gradient(radius, angle):
     b = radius * R * np.array([np.cos(np.radians(angle)), 0.0, up])
     model, data = _belt_over((R, R, R), a, b)
     bundle = model.bundle(base_table=None)
-    z = fit_belts(model, [0.0])
-    for k, name in enumerate(model.z_names):
-        if name.endswith(".webbing"):
-            z[k] *= 0.99
+    z = _fitted_short(model)
     segments = ("belt.a-w0", "belt.w0-b")
 
     def lengths(q, qd=0.0):
-        d = model.make_data()
-        evaluate(bundle, d, 0.0, np.array([q]), np.array([qd]), z.copy(), 0.0)
-        return d, sum(_out(model, d, f"{s}.length") for s in segments)
+        return _summed_length(model, bundle, z, segments, q, qd)
 
     h = 1.0e-7
     slope = (lengths(h)[1] - lengths(-h)[1]) / (2.0 * h)
@@ -237,15 +246,10 @@ def test_analytic_lopsided_fading_arc_pulls_along_its_full_length_gradient(radiu
     a = radius * R * np.array([-np.cos(np.radians(angle)), 0.0, up])
     model, data = _belt_over((R, R, R), a, np.array([0.3, 0.0, 0.1]))
     bundle = model.bundle(base_table=None)
-    z = fit_belts(model, [0.0])
-    for k, name in enumerate(model.z_names):
-        if name.endswith(".webbing"):
-            z[k] *= 0.99
+    z = _fitted_short(model)
 
     def length(q):
-        d = model.make_data()
-        evaluate(bundle, d, 0.0, np.array([q]), np.zeros(1), z.copy(), 0.0)
-        return sum(_out(model, d, f"{s}.length") for s in ("belt.a-w0", "belt.w0-b"))
+        return _summed_length(model, bundle, z, ("belt.a-w0", "belt.w0-b"), q, 0.0)[1]
 
     h = 1.0e-7
     slope = (length(h) - length(-h)) / (2.0 * h)
@@ -279,16 +283,12 @@ def test_analytic_belt_over_an_ellipsoid_pulls_along_its_length_gradient(wraps):
     circle) or in a principal plane."""
     model, data = _belt_over((0.08, 0.12, 0.06), A, B, wraps)
     bundle = model.bundle(base_table=None)
-    z = fit_belts(model, [0.0])
-    for k, name in enumerate(model.z_names):
-        if name.endswith(".webbing"):
-            z[k] *= 0.99
+    z = _fitted_short(model)
     names = ["a", *[f"w{i}" for i in range(wraps)], "b"]
+    segments = [f"belt.{p}-{n}" for p, n in zip(names, names[1:])]
 
     def length(q):
-        d = model.make_data()
-        evaluate(bundle, d, 0.0, np.array([q]), np.zeros(1), z.copy(), 0.0)
-        return sum(_out(model, d, f"belt.{p}-{n}.length") for p, n in zip(names, names[1:]))
+        return _summed_length(model, bundle, z, segments, q, 0.0)[1]
 
     h = 1.0e-7
     slope = (length(h) - length(-h)) / (2.0 * h)
@@ -315,10 +315,7 @@ def _hinged(size, wraps):
                             for i in range(wraps)],
                           Anchor("b", tuple(B))], LINEAR, pretension=10.0))
     model = asm.compile()
-    z = fit_belts(model, [0.0])
-    for k, name in enumerate(model.z_names):
-        if name.endswith(".webbing"):
-            z[k] *= 0.99
+    z = _fitted_short(model)
     return model, z
 
 
@@ -343,9 +340,7 @@ def test_analytic_belt_turns_an_ellipsoid_by_its_length_gradient(size, wraps):
     segments = [f"belt.{p}-{n}" for p, n in zip(names, names[1:])]
 
     def evaluated(q, qd=0.0):
-        d = model.make_data()
-        evaluate(bundle, d, 0.0, np.array([q]), np.array([qd]), z.copy(), 0.0)
-        return d, sum(_out(model, d, f"{s}.length") for s in segments)
+        return _summed_length(model, bundle, z, segments, q, qd)
 
     h = 1.0e-5
     slope = (evaluated(h)[1] - evaluated(-h)[1]) / (2.0 * h)
