@@ -24,18 +24,17 @@ from occupant.restraints.airbag_dimple import (
     tautness,
 )
 
+from bag_rig import P_A, SEMI_AXES, UP_X, bag_and_ball
 from chest_rig import chest_rig
 
-SEMI_AXES = (0.13, 0.33, 0.33)       # m, driver bag of 59 L (crash-domain-facts 6.2: 30-60 L)
 A_, B_, C_ = SEMI_AXES
 V_BAG = 4.0 / 3.0 * np.pi * A_ * B_ * C_
 R_BAG = B_ * C_ / A_                 # front-face curvature radius the kernel uses
 FACE = np.pi * B_ * C_               # the face's projected area: a bag's only pair's cap
 R_GAS, GAMMA = N2_CP - N2_CV, N2_CP / N2_CV
-P_A, T_A = 101325.0, 293.15
+T_A = 293.15                         # K
 IMPACTOR_MASS = 10.0                 # kg, an impactor of 10-20 kg (issue 11) [E]
 IMPACTOR_RADIUS = 0.15               # m [E]
-UP_X = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])  # bag x along B0 z
 
 
 def _lens_quadrature(d, r1, r2):
@@ -176,7 +175,7 @@ def test_analytic_unfolding_bag_meets_a_body_with_slack_fabric(speed):
     dimple, euro_ncap_full_width_50's 5th female's head pushed out of the bag with 3.7 kN)."""
     R, depth, td = 0.12, 0.1, 0.03
     f0 = 1e-3 / V_BAG
-    model = _bag_and_ball(1e6, R, firing_time=0.0, deployment_time=td, folded_volume=1e-3,
+    model = bag_and_ball(1e6, R, firing_time=0.0, deployment_time=td, folded_volume=1e-3,
                           mass_flow=UNFOLD_FLOW, gas_temperature=650.0, vent_area=0.0,
                           contact_law="dimple")
     q0 = 2 * A_ + R - depth
@@ -215,21 +214,6 @@ def test_analytic_unfolding_bag_meets_a_body_with_slack_fabric(speed):
         assert out["bag_ball.area"][-1] > 1.25 * lens_area[-1]   # measured 1.38
 
 
-def _bag_and_ball(mass, radius, vent_area=0.0, p0=P_A, gravity_free=True, **bag):
-    """A deployed bag on B0 with its x axis up (front pole at z = 2 a) and a ball on a vertical
-    prismatic joint (q = height of its centre): penetration d = 2 a + R - q."""
-    asm = Assembly("drop")
-    asm.add(Part("ball", mass, inertia=(0.4 * mass * radius**2,) * 3))
-    asm.add(Joint("lift", "prismatic", None, "ball", Pose()))
-    asm.add(Marker("centre", "ball"))
-    asm.add(Sphere("shell", "centre", radius))
-    bag = {"firing_time": -1.0, "deployment_time": 0.0, "initial_pressure": p0,
-           "vent_area": vent_area, **bag}
-    asm.add(Airbag("bag", None, rotation=UP_X, semi_axes=SEMI_AXES, **bag))
-    asm.add(AirbagContact("bag_ball", "bag", "shell"))
-    return asm.compile()
-
-
 @pytest.mark.parametrize("law", ["lens", "dimple"])
 def test_analytic_sealed_bag_compressed_by_a_piston(law):
     """A 20 kg ball (R 0.2 m) moving at 4 m/s into a sealed bag at ambient pressure, no gravity:
@@ -238,7 +222,7 @@ def test_analytic_sealed_bag_compressed_by_a_piston(law):
     (p - p_a) times its area; the process is reversible, so the ball leaves at its entry speed
     and ball energy + U + p_a V is constant."""
     mass, R, v0 = 20.0, 0.2, 4.0
-    model = _bag_and_ball(mass, R, contact_law=law)
+    model = bag_and_ball(mass, R, contact_law=law)
     q0 = 2 * A_ + R + 0.01
     res = occupant.simulate(model, 0.2, q0=[q0], v0=[-v0], integrator="rk4", dt=2e-5,
                             gravity=(0, 0, 0), output_dt=2e-4)
@@ -339,7 +323,7 @@ def test_reference_impactor_drop_on_vented_bag(law):
     the lens law the penetration stays below the depth where the lens area saturates, where the
     reference's sphere-intersection formulas hold."""
     g, v0, t_end = 9.81, 6.0, 0.1
-    model = _bag_and_ball(IMPACTOR_MASS, IMPACTOR_RADIUS, vent_area=VENT, p0=P0, discharge_coefficient=CD,
+    model = bag_and_ball(IMPACTOR_MASS, IMPACTOR_RADIUS, vent_area=VENT, p0=P0, discharge_coefficient=CD,
                           initial_temperature=T0, contact_law=law)
     q0 = 2 * A_ + IMPACTOR_RADIUS + 0.005
     res = occupant.simulate(model, t_end, q0=[q0], v0=[-v0], integrator="rk4", dt=1e-5,
@@ -374,7 +358,7 @@ def test_analytic_vented_bag_goes_slack_at_ambient_pressure(law):
     the "dimple" law two 40 mm vents (with one the taut bag's shorter stroke leaves the ball too
     soon: 4 Pa left)."""
     vents = 1 if law == "lens" else 2
-    model = _bag_and_ball(IMPACTOR_MASS, IMPACTOR_RADIUS, vent_area=vents * VENT, p0=P0,
+    model = bag_and_ball(IMPACTOR_MASS, IMPACTOR_RADIUS, vent_area=vents * VENT, p0=P0,
                           discharge_coefficient=CD, initial_temperature=T0, contact_law=law)
     q0 = 2 * A_ + IMPACTOR_RADIUS + 0.005
     res = occupant.simulate(model, 0.15, q0=[q0], v0=[-6.0], integrator="rk4", dt=1e-5,
@@ -432,7 +416,7 @@ def test_analytic_deployment_reaches_a_resting_ball():
     when f = (0.15 / (2 a))^3 (solved here by bisection); the volume before contact is f V."""
     fire, t_dep, folded = 0.005, 0.03, 2e-3
     R, gap = 0.05, 0.15
-    model = _bag_and_ball(1.0, R, firing_time=fire, deployment_time=t_dep, folded_volume=folded,
+    model = bag_and_ball(1.0, R, firing_time=fire, deployment_time=t_dep, folded_volume=folded,
                           mass_flow=[[0.0, 2.0], [0.03, 2.0], [0.031, 0.0]])
     res = occupant.simulate(model, 0.05, q0=[gap + R], integrator="rk4", dt=1e-5,
                             gravity=(0, 0, 0), output_dt=1e-4, tau=[0.0])
@@ -547,7 +531,7 @@ def test_analytic_bottoming_out_on_the_backing_plane():
     mass, R, v0 = 20.0, 0.15, 6.0
     # 100 J taken over the first 10 mm, 600 J over 20 mm: the ball's 360 J stop it between
     table = [[0.0, 0.0], [0.01, 20000.0], [0.02, 80000.0], [0.04, 200000.0]]
-    model = _bag_and_ball(mass, R, vent_area=0.5, bottoming=table, bottoming_thickness=0.02,
+    model = bag_and_ball(mass, R, vent_area=0.5, bottoming=table, bottoming_thickness=0.02,
                           bottoming_damping=0.0, friction=0.0)
     res = occupant.simulate(model, 0.15, q0=[2 * A_ + R + 0.01], v0=[-v0], integrator="rk4",
                             dt=1e-5, gravity=(0, 0, 0), output_dt=1e-4)
@@ -622,16 +606,8 @@ def test_analytic_body_past_the_bags_centre_is_pushed_out_by_its_front(height):
     the smaller) took over before and pushed it on towards the mount (``ellipsoid_in_bag``).
     The backing plane (0.02 m ahead of the mount) stays below the ball."""
     R, mass = 0.05, 2.0
-    asm = Assembly("deep")
-    asm.add(Part("ball", mass, inertia=(0.4 * mass * R**2,) * 3))
-    asm.add(Joint("lift", "prismatic", None, "ball", Pose()))
-    asm.add(Marker("centre", "ball"))
-    asm.add(Sphere("shell", "centre", R))
-    asm.add(Airbag("bag", None, rotation=UP_X, semi_axes=SEMI_AXES, firing_time=-1.0,
-                   deployment_time=0.0, initial_pressure=P_A + 30e3, bottoming_thickness=0.02,
-                   friction=0.0))
-    asm.add(AirbagContact("bag_ball", "bag", "shell"))
-    res = occupant.simulate(asm.compile(), 1e-4, q0=[height], integrator="rk4", dt=1e-5,
+    model = bag_and_ball(mass, R, p0=P_A + 30e3, bottoming_thickness=0.02, friction=0.0)
+    res = occupant.simulate(model, 1e-4, q0=[height], integrator="rk4", dt=1e-5,
                             gravity=(0, 0, 0), output_dt=1e-4)
     out = res.outputs
     assert out["bag_ball.penetration"][0] == pytest.approx(2 * A_ + R - height, rel=1e-9)
