@@ -32,7 +32,6 @@ V_BAG = 4.0 / 3.0 * np.pi * A_ * B_ * C_
 R_BAG = B_ * C_ / A_                 # front-face curvature radius the kernel uses
 FACE = np.pi * B_ * C_               # the face's projected area: a bag's only pair's cap
 R_GAS, GAMMA = N2_CP - N2_CV, N2_CP / N2_CV
-T_A = 293.15                         # K
 IMPACTOR_MASS = 10.0                 # kg, an impactor of 10-20 kg (issue 11) [E]
 IMPACTOR_RADIUS = 0.15               # m [E]
 
