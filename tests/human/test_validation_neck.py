@@ -503,7 +503,6 @@ def test_regression_kang_frontal_mechanism(validated):
     assert np.abs(load["lower"][swing]).max() < 26.0
 
 
-
 def test_regression_kang_frontal_rebound_ledger(validated):
     """Why the head springs back into extension where the PMHS stay flexed (issue 14; branch
     kangrebound, README "Latest findings"), the sagittal neck's work over time. What cannot
