@@ -25,7 +25,7 @@ from occupant.sensors.declarations import (
     DisplacementSensor, LoadCell, SensorError, check_code_part,
 )
 
-__all__ = ["evaluate", "load_cell_sources", "dummy_code", "channel_code", "segment_frame",
+__all__ = ["evaluate", "load_cell_sources", "joint_load_in_base", "dummy_code", "channel_code", "segment_frame",
            "SensorWarning", "UNFILTERED", "DUMMY_CODES"]
 
 #: model-frame (x fwd, y left, z up) -> J211 (x fwd, y right, z down): a half turn about x, the
@@ -383,3 +383,19 @@ def load_cell_sources(model, results, sensor, rate=10000.0):
         name = "+".join(model.body_names[b] for b in sorted(beyond) if int(model.body_link[b]) == lk)
         parts[name] = {k: v - inertia[k] for k, v in read(only).items()}
     return parts
+
+
+def joint_load_in_base(model, results, joint, point):
+    """(force, moment), each (n, 3) in B0's axes at the results' own samples: the load the parent
+    side of ``joint`` puts on its child (the subtree's inertia, gravity, B0's motion and the
+    recorded external loads, as ``evaluate``'s load cells), the moment about ``point`` (m, fixed in
+    B0), M_p = M_o + (o - p) x F with o the child link's origin. A load cell bolted to B0 (a
+    specimen potted on a sled) reads minus these."""
+    t = np.asarray(results.t, float)
+    q, v, vdot, base = _sample_states(model, results, t, t, True)
+    fe = getattr(results, "f_ext", None)
+    F, R, P = _link_states(model, q, v, vdot, base, None if fe is None else np.asarray(fe, float))[2:]
+    c = model.joint_links[model.joint(joint)][-1]
+    force = np.einsum("nij,nj->ni", R[:, c], F[:, c, 3:])
+    moment = np.einsum("nij,nj->ni", R[:, c], F[:, c, :3])
+    return force, moment + np.cross(P[:, c] - np.asarray(point, float), force)
