@@ -156,8 +156,9 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
     firsttouch). Its rate is d . (v_b - v_a) for d = u1 + u2 - u3 (units along the straight
     pieces from a's tangent point to P_b and from P_a to b's, and the chord), so the tension
     acts as T d at P_a and -T d at P_b: the force pairs of those three lengths, with each
-    tangent point's force moved to its wrap's point on the same body (where the two balance
-    about the centre of a circular section, exact; the arcs move with the body). The wraps
+    tangent point's force moved to its wrap's point on the same body and a couple on that body
+    that moves it back to its tangent point (``_tangent_parts``; on a circular section the two
+    pieces' couples cancel about its centre). The wraps
     between share a and b's d (no force on them: they do not touch); each segment between
     counts its chord, the first also h_a less the chord a-b, the last h_b less it (a wrap's
     part stays next to it as a wrap between starts to touch: shared in proportion to the
