@@ -153,11 +153,16 @@ class LoadCell(_OnSegment):
     load on the part above the cell in the standing posture, so ``body`` is that part: the head
     for the upper neck (Fz > 0 tension, My > 0 flexion), the upper leg for a femur cell read
     across the knee (Fz < 0 compression). Mass between the joint and ``point`` is neglected
-    (the moment is transferred statically). External forces on the subtree count only if
+    (the moment is transferred statically). With ``reaction`` the reading is the load ``body``
+    exerts on the segment across the joint instead: a cell inside ``body`` whose part above
+    is the joint's end of ``body`` (the upper tibia cell below the knee: the load on the knee's
+    end of the tibia from the tibia below the cell is, the few cm between neglected, minus the
+    femur's load on the lower leg). External forces on the subtree count only if
     ``evaluate`` is given them (``f_ext``)."""
     kind = "load_cell"
     point: object = None     # (x, y, z) m in the segment frame of body; None: the joint centre
     joint: str = ""
+    reaction: bool = False   # read the load body exerts across the joint (see above)
 
     def __post_init__(self):
         super().__post_init__()

@@ -236,6 +236,8 @@ def _load_cell(model, s, st):
     r = _point_in_link(model, s, b, s.point, s.marker, "")
     if r is not None:  # M_r = M_o + (o - r) x F
         moment = moment + np.cross(origin - r, force)
+    if s.reaction:     # the load body exerts on the other side: the same about the same point, negated
+        force, moment = -force, -moment
     return [("force", "N", "FO", _AXES, _to_j211(model, b, force, s.marker)),
             ("moment", "N*m", "MO", _AXES, _to_j211(model, b, moment, s.marker))]
 
