@@ -338,9 +338,12 @@ DUMMY_ROM = {
                                   "[E]"),
     ("ankle", "x"): (-15.0, 15.0, "[E] narrower than the human inversion/eversion 35/25: the "
                                   "dummy's ankle rubber bumper (NHTSA 5F page [C], no angle)"),
-    ("ankle", "y"): (-30.0, 45.0, "dorsiflexion 30, plantar flexion 45: SAE J2856 (EA-23 1998) "
-                                  "calls for feet with a 45 deg range of motion [C abstract "
-                                  "wording; split assumed]"),
+    ("ankle", "y"): (-45.0, 45.0, "dorsiflexion 45 [S: SAE J2949:2015 foreword: the 1986 rule's "
+                                  "ankle had about 30 deg, NHTSA's 1996 final rule (61 FR 67953, "
+                                  "drawings 78051-600/-601/-611) allows 45 deg dorsiflexion, with a "
+                                  "rubber bumper; SAE J2856 (EA-23 1998): feet with a 45 deg range "
+                                  "of motion rather than 30; the 5F's and 95M's taken as the 50M's "
+                                  "[E]]; plantar flexion 45 [E]"),
     ("ankle", "z"): (-15.0, 15.0, "[E] as the human table"),
     ("shoulder", "z"): (-80.0, 80.0, "[E] symmetric 80: the human internal 70-90 / external "
                                      "90 [U HROM rom-exrx] rounded to one figure"),
