@@ -44,8 +44,9 @@ def default_sensors(model):
     the load on the part above each cell in the lower leg's J211 axes (Fz < 0 compression), about
     the lower leg's ``upper_tibia_load_cell`` / ``lower_tibia_load_cell`` markers: the lower one
     across the ankle (the foot's load on the lower leg), the upper one across the knee as the
-    reaction (the lower leg's load on the femur), the tibia's mass between each cell and its
-    joint neglected."""
+    reaction (the lower leg's load on the femur) less the loads on the lower leg itself (its
+    contacts counted at the knee, above the cell: the sled scenarios' knee spheres), the tibia's
+    mass between each cell and its joint neglected."""
     if dummy_code(model.name) == "00":
         raise SensorError(f"default_sensors: no default sensor set for model '{model.name}' "
                           f"(known: {', '.join(DUMMY_CODES)})")
@@ -66,7 +67,7 @@ def default_sensors(model):
                  marker=FEMUR_LOAD_CELL_MARKER.format(side="right")),
     ) + tuple(
         LoadCell(f"{side.title()} {level} tibia", location="TIBI", fine1=fine1, fine2=fine2,
-                 body=f"{side}_lower_leg", joint=f"{side}_{joint}", reaction=level == "upper",
+                 body=f"{side}_lower_leg", joint=f"{side}_{joint}", reaction=level == "upper", body_loads_above=level == "upper",
                  marker=TIBIA_LOAD_CELL_MARKER.format(side=side, level=level))
         for side, fine1 in (("left", "LE"), ("right", "RI"))
         for level, fine2, joint in (("upper", "UP", "knee"), ("lower", "LO", "ankle")))

@@ -5,7 +5,10 @@ centre by a force P = (Px, 0, Pz) in B0 on the foot. Each cell then carries the 
 lower leg and foot do not accelerate), read as the load on the part above the cell in the lower
 leg's J211 axes (x forward, y right, z down): Fx = Px, Fz = -Pz (an upward push is compression,
 negative), and about its own point, d above the ankle, My = d Px (the push ahead of the ankle's
-line turns the part above, about J211 y, by r x F with r = (0, 0, -d) in B0, y flipped)."""
+line turns the part above, about J211 y, by r x F with r = (0, 0, -d) in B0, y flipped). A load on the
+lower leg itself counts at the knee, above the upper cell (the sled scenarios' knee contact
+spheres at the knee's centre): a 5 kN push there leaves both cells' readings as they were (the
+femur takes it)."""
 import numpy as np
 import pytest
 
@@ -49,6 +52,15 @@ def test_closed_form_tibia_cells_under_a_push_at_the_ankle(dummy):
     cells = [s for s in default_sensors(m) if "tibia" in s.name]
     assert len(cells) == 4
     ch = {c.name: c for c in evaluate(m, _static(m, f), cells)}
+    knee = f.copy()
+    for side in ("left", "right"):
+        lk = m.body_link[m.body(f"{side}_lower_leg")]
+        at = p[m.joint_links[m.joint(f"{side}_knee")][-1]]
+        push = np.array([-5000.0, 0.0, 0.0])
+        knee[lk] = np.concatenate([R[lk].T @ np.cross(at - p[lk], push), R[lk].T @ push])
+    pushed = {c.name: c.values[0] for c in evaluate(m, _static(m, knee), cells)}
+    for name, c in ch.items():
+        assert pushed[name] == pytest.approx(c.values[0], abs=1e-6), name
     for side in ("Left", "Right"):
         for level in ("upper", "lower"):
             d = ABOVE_ANKLE[dummy][level]
