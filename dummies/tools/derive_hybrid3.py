@@ -338,9 +338,12 @@ DUMMY_ROM = {
                                   "[E]"),
     ("ankle", "x"): (-15.0, 15.0, "[E] narrower than the human inversion/eversion 35/25: the "
                                   "dummy's ankle rubber bumper (NHTSA 5F page [C], no angle)"),
-    ("ankle", "y"): (-30.0, 45.0, "dorsiflexion 30, plantar flexion 45: SAE J2856 (EA-23 1998) "
-                                  "calls for feet with a 45 deg range of motion [C abstract "
-                                  "wording; split assumed]"),
+    ("ankle", "y"): (-45.0, 45.0, "dorsiflexion 45 [S: SAE J2949:2015 foreword: the 1986 rule's "
+                                  "ankle had about 30 deg, NHTSA's 1996 final rule (61 FR 67953, "
+                                  "drawings 78051-600/-601/-611) allows 45 deg dorsiflexion, with a "
+                                  "rubber bumper; SAE J2856 (EA-23 1998): feet with a 45 deg range "
+                                  "of motion rather than 30; the 5F's and 95M's taken as the 50M's "
+                                  "[E]]; plantar flexion 45 [E]"),
     ("ankle", "z"): (-15.0, 15.0, "[E] as the human table"),
     ("shoulder", "z"): (-80.0, 80.0, "[E] symmetric 80: the human internal 70-90 / external "
                                      "90 [U HROM rom-exrx] rounded to one figure"),
@@ -765,6 +768,35 @@ FEMUR_LOAD_CELL_SRC = {
     "95m": "open FE HIII 95M, spring 15005168 (Left Femur) vs the knee joint spring 15005176"}
 
 
+# The tibia load cells (49 CFR 572 subpart E's lower leg carries an upper tibia cell below the knee
+# and a lower tibia cell above the ankle; ISO-MME TIBI, fine locations LE/RI and UP/LO, as NHTSA's
+# 11TIBILEUPH3FOZ channels), from the open FE decks' /TH/SPRING cells (OpenRadioss ModelExchange,
+# CC BY-NC 4.0, node coordinates read, nothing copied), in mm along the knee-ankle line (the
+# knee and ankle joint springs' nodes) [S]:
+# - 5F (Hybrid_III_05TH_0000.rad): "Left Upper Tibia" spring 15005366, node 15005555 at
+#   (-704.17, -685.83, 297.38); "Left Lower Tibia" 15005368, node 15005559 at (-759.70, -685.83,
+#   121.73); "Left KNEE" 15005372 at (-647.05, -685.83, 366.26), "Left ANKLE" 15005374 at
+#   (-795.23, -685.83, 58.60): the upper cell 86.8 mm below the knee along the 341.5 mm line
+#   (21.6 mm off it, ahead), the lower 72.3 mm above the ankle (4.6 mm off it).
+# - 95M (RG_Articulated_Hybrid_III_95TH_0000.rad): "Left Upper Tibia" 15005170, node 15005262 at
+#   (-822.98, -724.05, 365.53); "Left Lower Tibia" 15005172, node 15005266 at (-1004.78, -729.38,
+#   194.12); "Left KNEE" 15005176 at (-723.86, -715.38, 409.87), "Left ANKLE" 15005178 at
+#   (-1071.10, -725.91, 148.05): 106.0 mm below the knee along the 435.0 mm line (25.0 mm off it,
+#   ahead), 80.6 mm above the ankle (6.3 mm off it).
+# - 50M: its deck's file is not in the store's snapshot (the femur's figures were read before);
+#   the two distances interpolated between the 5F's and the 95M's by the decks' knee-ankle
+#   lengths at this file's 405.6 mm [D]: 100.0 below the knee, 78.0 above the ankle.
+# The points are put on this file's knee-ankle axis (as the femur cell's; the upper cell's 22-25
+# mm ahead of the line is the deck's tibia shaft ahead of the knee's pivot, not carried), the
+# cells' axes the lower leg's [E: the decks' cell skews not read]. Distances are each deck's own
+# (hardware, not scaled).
+TIBIA_LOAD_CELLS = {"50m": (0.1000, 0.0780), "05f": (0.0868, 0.0723), "95m": (0.1060, 0.0806)}  # m: below the knee, above the ankle
+TIBIA_LOAD_CELL_SRC = {
+    "50m": "[D] interpolated by the knee-ankle length between the open FE HIII 5F's and 95M's cells",
+    "05f": "[S] open FE HIII 5F, springs 15005366 / 15005368 (Left Upper / Lower Tibia) vs the knee and ankle joint springs",
+    "95m": "[S] open FE HIII 95M, springs 15005170 / 15005172 (Left Upper / Lower Tibia) vs the knee and ankle joint springs"}
+
+
 def markers(kind, seg, L):
     """The [[segment.marker]] landmarks of segment ``seg`` (BASE entry, length factor L)."""
     out = list(pelvis_markers(kind)) if seg["name"] == "pelvis" else []
@@ -776,6 +808,14 @@ def markers(kind, seg, L):
                         src=f"[S] the femur load cell's measuring point, {1000 * d:.1f} mm above "
                             f"the knee's pivot on the hip-knee line ({FEMUR_LOAD_CELL_SRC[kind]}, "
                             "OpenRadioss ModelExchange, CC BY-NC; derive_hybrid3.py FEMUR_LOAD_CELL)"))
+    if seg["name"] == "lower_leg":
+        ankle = np.multiply(next(s for s in BASE if s["name"] == "foot")["joint"]["location"], L)
+        below, above = TIBIA_LOAD_CELLS[kind]
+        for name, z, what in (("upper_tibia_load_cell", -below, f"{1000 * below:.1f} mm below the knee's pivot"),
+                              ("lower_tibia_load_cell", ankle[2] + above, f"{1000 * above:.1f} mm above the ankle's centre")):
+            out.append(dict(name=name, position=(0.0, 0.0, z), orient=None,
+                            src=f"the {name.split('_')[0]} tibia load cell's measuring point, {what} on "
+                                f"the knee-ankle line ({TIBIA_LOAD_CELL_SRC[kind]}; derive_hybrid3.py TIBIA_LOAD_CELLS)"))
     return out
 
 

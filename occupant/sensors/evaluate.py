@@ -219,6 +219,10 @@ def _load_cell(model, s, st):
     parent = int(model.body_parent[child])
     c = model.joint_links[j][-1]
     n_c, f_c = F[:, c, :3], F[:, c, 3:]   # parent -> child, at the child link origin, child axes
+    if s.body_loads_above and b != child:
+        raise SensorError(f"sensor '{s.name}'.body_loads_above: body must be joint '{s.joint}''s child")
+    if s.body_loads_above and st[5] is not None:   # the child's own external loads: on the joint's side
+        n_c, f_c = n_c + st[5][:, c, :3], f_c + st[5][:, c, 3:]
     if b == child:
         lk = c
         moment, force = n_c, f_c
@@ -236,6 +240,8 @@ def _load_cell(model, s, st):
     r = _point_in_link(model, s, b, s.point, s.marker, "")
     if r is not None:  # M_r = M_o + (o - r) x F
         moment = moment + np.cross(origin - r, force)
+    if s.reaction:     # the load body exerts on the other side: the same about the same point, negated
+        force, moment = -force, -moment
     return [("force", "N", "FO", _AXES, _to_j211(model, b, force, s.marker)),
             ("moment", "N*m", "MO", _AXES, _to_j211(model, b, moment, s.marker))]
 
@@ -320,7 +326,7 @@ def evaluate(model, results, sensors, rate=10000.0, *, f_ext=None, test_object="
             if fe.shape != (t.size, model.nl, 6):
                 raise SensorError(f"evaluate: f_ext must have shape ({t.size}, {model.nl}, 6), got {fe.shape}")
             fe = fe if same else _interp_columns(grid, t, fe)
-        st = _link_states(model, q, v, vdot, base, fe)
+        st = _link_states(model, q, v, vdot, base, fe) + (fe,)
     out = []
     for s in sensors:
         if isinstance(s, ArraySensor):

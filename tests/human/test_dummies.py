@@ -599,3 +599,19 @@ def test_reference_hybrid3_05f_spine_joints_as_the_open_fe_5f():
         assert np.allclose(joints[name].placement.rotation, np.eye(3))
         at = at + joints[name].placement.position
         assert np.hypot(*(1e3 * at[[0, 2]] - FE_05F_SPINE[name])) < 10.0, name
+
+
+@pytest.mark.parametrize("dummy", ["hybrid3_50m", "hybrid3_05f", "hybrid3_95m"])
+def test_reference_hybrid3_ankle_dorsiflexes_to_45_deg(dummy):
+    """The Hybrid III ankle's dorsiflexion (negative y) stops at 45 deg, plantar flexion at 45
+    [E]: NHTSA's 1996 final rule raised it from about 30 deg to 45 with a rubber bumper [S: SAE
+    J2949:2015 foreword; SAE J2856 (EA-23 1998): feet with a 45 deg range of motion rather than
+    30]; the 5F's and 95M's taken as the 50M's [E]. The files before branch tibia stopped it at
+    30 deg (J2856's range read as a split of 30 / 45): that fails."""
+    from occupant.human.loader import load_description
+    _, segments = load_description(dummy)
+    ankles = [seg for seg in segments if seg.joint_name.endswith("ankle")]
+    assert ankles
+    for seg in ankles:
+        y = next(r for r in seg.resistances if r.dof == 1)
+        assert np.degrees(y.lower) == pytest.approx(-45.0) and np.degrees(y.upper) == pytest.approx(45.0)

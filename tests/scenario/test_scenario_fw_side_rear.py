@@ -791,18 +791,17 @@ def test_reference_us_ncap_knee_airbag_femur_loads_near_nhtsa_11391(ncap):
 
 
 def _ankle_cells(run):
-    """The US NCAP driver's lower tibias as load cells across each ankle (the foot's load on the
-    lower leg at the ankle's centre, in the lower leg's J211 axes, Fz < 0 compression; the
-    Hybrid III's lower tibia cell sits just above the ankle, its few cm of tibia neglected), each
-    with its reading's split by source (occupant.sensors.evaluate.load_cell_sources)."""
-    from occupant.sensors.declarations import LoadCell
+    """The US NCAP driver's lower tibia cells (occupant.sensors.defaults: read across each
+    ankle, the foot's load on the lower leg in the lower leg's J211 axes, Fz < 0 compression,
+    the few cm of tibia between the cell and the ankle neglected), each with its reading's split
+    by source (occupant.sensors.evaluate.load_cell_sources)."""
+    from occupant.sensors.defaults import default_sensors
     from occupant.sensors.evaluate import evaluate, load_cell_sources
     res, model = run.results, run.model
     rate = 1.0 / float(res.t[1] - res.t[0])
     cells = {}
     for side in ("left", "right"):
-        cell = LoadCell(f"{side.title()} ankle", location="TIBI", body=f"{side}_lower_leg",
-                        joint=f"{side}_ankle")
+        cell = next(s for s in default_sensors(model) if s.name == f"{side.title()} lower tibia")
         key = f"{cell.name} force Z"
         fz = next(c for c in evaluate(model, res, [cell], rate=rate) if c.name == key).values
         parts = {k: v[key] for k, v in load_cell_sources(model, res, cell, rate=rate).items()}

@@ -103,7 +103,8 @@ def test_default_sensors_cover_the_standard_hybrid3_set():
     for name, code in (("hybrid3_50m", "H3"), ("hybrid3_05f", "HF"), ("hybrid3_95m", "HM")):
         s = default_sensors(load_dummy(name))
         assert [x.name for x in s] == ["Head CG", "Upper neck", "Chest", "Chest deflection", "Pelvis", "Left femur",
-                                        "Right femur"]
+                                        "Right femur", "Left upper tibia", "Left lower tibia",
+                                        "Right upper tibia", "Right lower tibia"]
     from occupant.samples import pendulum
     with pytest.raises(SensorError, match="no default sensor set.*hybrid3_50m"):
         default_sensors(pendulum())
