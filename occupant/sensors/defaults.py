@@ -67,7 +67,8 @@ def default_sensors(model):
                  marker=FEMUR_LOAD_CELL_MARKER.format(side="right")),
     ) + tuple(
         LoadCell(f"{side.title()} {level} tibia", location="TIBI", fine1=fine1, fine2=fine2,
-                 body=f"{side}_lower_leg", joint=f"{side}_{joint}", reaction=level == "upper", body_loads_above=level == "upper",
+                 body=f"{side}_lower_leg", joint=f"{side}_{joint}", reaction=level == "upper",
+                 body_loads_above=level == "upper",
                  marker=TIBIA_LOAD_CELL_MARKER.format(side=side, level=level))
         for side, fine1 in (("left", "LE"), ("right", "RI"))
         for level, fine2, joint in (("upper", "UP", "knee"), ("lower", "LO", "ankle")))
