@@ -101,6 +101,21 @@ def design(vary, kind="full", samples=None, seed=None):
     return out
 
 
+def _named_kinds(variants, vary):
+    """The variants to load before any run, each with its varied keys whose values are not
+    numbers: the first variant, and the first with each further combination of those values (a
+    dummy, an interior, a belt kind, a pulse shape), whose checks against the model they build (a
+    body, a surface, a regulation's dummy) the key registry cannot make; numbers it checks
+    itself."""
+    def named(value):
+        return isinstance(value, bool) or not isinstance(value, (int, float))
+    kinds = {}
+    for variant in variants:
+        keys = tuple(k for k in vary if named(variant[k]))
+        kinds.setdefault(tuple(repr(variant[k]) for k in keys), (variant, keys))
+    return list(kinds.values())
+
+
 def run_variant(scenario, overrides, folder, reports=False):
     """Run one variant into ``folder``; returns (status, {criterion: value}, seconds).
     status: "ok", "stopped early: ..." (a run that diverged: what it computed is written) or
@@ -220,11 +235,17 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers
     check_overrides(path, overrides.items(), "--set", ScenarioError)
     check_overrides(path, [(k, x) for k, spec in vary.items() for x in spec], "--vary", ScenarioError)
     variants = [{**overrides, **v} for v in variants]
-    try:
-        load(scenario, overrides=variants[0])   # a bad key or value fails here, before any run
-    except ScenarioError as err:   # load names every override --set: say which were --vary
-        raise ScenarioError(err.file.replace("(--set ", "(--vary ") if any(f"(--set {k})" in err.file
-                            for k in vary) else err.file, err.path, err.problem, err.accepted) from None
+    for variant, named in _named_kinds(variants, vary):   # a bad key or value fails here, before any run
+        try:
+            load(scenario, overrides=variant)
+        except ScenarioError as err:   # load names the override it blames --set: say which were --vary
+            if any(f"(--set {k})" in err.file for k in vary):
+                where = err.file.replace("(--set ", "(--vary ")
+            elif named and "(--set " not in err.file:   # a check against the model a name built
+                where = f"{err.file} (--vary {', '.join(f'{k}={variant[k]}' for k in named)})"
+            else:
+                where = err.file
+            raise ScenarioError(where, err.path, err.problem, err.accepted) from None
     from occupant.scenario.run import make_folder
     make_folder(out)
     _check_design(out, {"scenario": str(scenario), "design": design_kind, "samples": samples, "seed": seed,
