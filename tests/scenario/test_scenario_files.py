@@ -117,14 +117,15 @@ _SLED = "fmvss208_sled_48_belted"
 
 
 @pytest.mark.parametrize("label", ["interior", "dummy", "posture", "normal", "semi_axes", "output_dt",
-                                   "unknown_name"])
+                                   "unknown_name", "self_pair"])
 def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys, label):
     """The badinput audit (scenarios/README.md "Bad input: ..."): each case one whole line, exit 2.
     Before: a malformed interior, dummy or posture file was reported against the scenario
     ("scenario.toml: vehicle.interior: not valid TOML ..."), the broken file itself unnamed; a zero
     semi-axis and a zero plane normal printed numpy reprs ([np.float64(0.0), ...], array([0., 0.,
     0.])); output_dt longer than t_end was accepted (one sample, at t = 0); an unknown dummy did
-    not repeat the name given."""
+    not repeat the name given; a pair of a geometry with itself read "characteristic: missing, and
+    surface 'pelvis_flesh' names no default"."""
     if label == "interior":
         bad = _named_file_copy(tmp_path, "vehicles", "sled_buck_passenger", "[[surface]]", "[[surface]")
         old, new = 'interior = "sled_buck_passenger"', f'interior = "{bad}"'
@@ -153,6 +154,10 @@ def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys
         old, new = "[solver]\n", "[solver]\noutput_dt = 1.0\n"
         line = ("{path}: solver.output_dt: the interval 1.0 s is longer than t_end 0.15 s (accepted: "
                 "t_end / 200000 <= output_dt <= t_end)")
+    elif label == "self_pair":
+        old, new = 'b = "seat_cushion"', 'b = "pelvis_flesh"'
+        line = ("{path}: contact[0].b: 'pelvis_flesh' is also in a: a geometry cannot touch itself "
+                "(accepted: another geometry than those of a)")
     else:
         old, new = 'dummy = "hybrid3_50m"', 'dummy = "hybrid4"'
         line = ("{path}: occupant.dummy: unknown dummy 'hybrid4' (accepted: hybrid3_05f, hybrid3_50m, "
