@@ -210,6 +210,28 @@ def test_reference_export_out_is_checked_before_the_model(tmp_path, capsys):
     assert (tmp_path / "new" / "x.xml").is_file()
 
 
+def test_reference_a_diverging_run_says_when_and_why_and_keeps_its_results(tmp_path):
+    """A step 24 times the stable one: exit code 3, the time and the cause on one line, the
+    results kept. Before the badinput audit the cause ended "for euler: use a smaller dt, or
+    integrator='euler', which takes joint damping implicitly" (euler told to use euler), and the
+    sampling warning came as Python's "run.py:77: SensorWarning: ..." with a line of source."""
+    import subprocess
+    import sys
+    out = tmp_path / "run"
+    proc = subprocess.run([sys.executable, "-m", "occupant.cli", "run", _SLED, "--set", "solver.t_end=0.03",
+                           "--set", "solver.dt=0.002", "--set", "occupant.settle=0", "--set",
+                           "outputs.report=false", "--out", str(out), "--quiet"], capture_output=True, text=True)
+    assert proc.returncode == 3, proc.stderr
+    err = proc.stderr.splitlines()   # (a process of its own: pytest would catch the warning)
+    assert err[0] == ("occupant: warning: results are sampled every 0.002 s, coarser than the channel "
+                      "rate 10000 Hz; channels are linear interpolations (run simulate with output_dt = "
+                      "1/rate for full content)")
+    assert len(err) == 2 and err[1].startswith("occupant: error: the run stopped early at "), err
+    assert err[1].endswith(f"for euler: use a smaller dt; what it computed is in {out}, its criteria "
+                           "not judged"), err[1]
+    assert (out / "results.h5").is_file() and (out / "criteria.csv").is_file()
+
+
 def test_reference_an_output_folder_that_cannot_be_is_named_before_the_run(tmp_path, capsys):
     """``--out`` naming a file (or a folder under one): one line naming --out and the path, exit
     code 2, before the simulation (it was "x: File exists" once the run had been simulated)."""
