@@ -41,8 +41,8 @@ from occupant.scenario.load import ScenarioError, load, resolve
 from occupant.scenario.overrides import check as check_overrides, parse_override
 
 DESIGNS = ("full", "lhs")
-# variants a sweep takes at most [E]: at 1-2 min a run, 10000 are one to two weeks of a
-# 10-core machine; more is a typo (start:stop:n with n = 1e8 filled the memory until the
+# variants a sweep takes at most [E]: at 1-2 min a run, 10000 are 7-14 days of one core, a day
+# or so of a 10-core machine; more is a typo (start:stop:n with n = 1e8 filled the memory until the
 # system killed the sweep, before any run)
 MAX_VARIANTS = 10_000
 
