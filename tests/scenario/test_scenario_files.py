@@ -117,7 +117,7 @@ _SLED = "fmvss208_sled_48_belted"
 
 
 @pytest.mark.parametrize("label", ["interior", "dummy", "posture", "normal", "semi_axes", "output_dt",
-                                   "unknown_name", "self_pair"])
+                                   "unknown_name", "self_pair", "x_axis"])
 def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys, label):
     """The badinput audit (scenarios/README.md "Bad input: ..."): each case one whole line, exit 2.
     Before: a malformed interior, dummy or posture file was reported against the scenario
@@ -146,6 +146,12 @@ def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys
                                "normal = [0.0, 0.0, 0.0]")
         old, new = 'interior = "sled_buck_passenger"', f'interior = "{bad}"'
         line = f"{bad}: surface[2]: plane 'floor'.normal: must be a non-zero vector, got [0.0, 0.0, 0.0]"
+    elif label == "x_axis":   # (was "must not be parallel to the normal, got array([0., 0., 0.])")
+        bad = _named_file_copy(tmp_path, "vehicles", "sled_buck_passenger", "x_axis = [0.9659, 0.0, 0.2588]",
+                               "x_axis = [0.0, 0.0, 0.0]")
+        old, new = 'interior = "sled_buck_passenger"', f'interior = "{bad}"'
+        line = (f"{bad}: surface[0]: plane 'seat_cushion'.x_axis: must not be zero or parallel to the "
+                "normal, got [0.0, 0.0, 0.0]")
     elif label == "semi_axes":
         old, new = "semi_axes = [0.065, 0.065, 0.065]", "semi_axes = [0.0, 0.065, 0.065]"
         line = ("{path}: occupant.ellipsoid[0].semi_axes: every value must be > 0, got [0.0, 0.065, 0.065] "
