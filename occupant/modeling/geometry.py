@@ -129,12 +129,14 @@ class Plane:
         self.point = _vec3(self.point, f"{what}.point")
         n = _vec3(self.normal, f"{what}.normal")
         if np.linalg.norm(n) == 0:
-            raise ModelingError(f"{what}.normal: must be a non-zero vector, got {self.normal!r}")
+            raise ModelingError(f"{what}.normal: must be a non-zero vector, got "
+                                f"{np.asarray(self.normal, float).tolist()}")
         self.normal = n / np.linalg.norm(n)
         x = _vec3(self.x_axis, f"{what}.x_axis")
         u = x - (x @ self.normal) * self.normal
         if np.linalg.norm(u) < 1e-9 * max(np.linalg.norm(x), 1e-300):
-            raise ModelingError(f"{what}.x_axis: must not be parallel to the normal, got {self.x_axis!r}")
+            raise ModelingError(f"{what}.x_axis: must not be zero or parallel to the normal, got "
+                                f"{np.asarray(self.x_axis, float).tolist()}")
         self.x_axis = u / np.linalg.norm(u)
         if self.half_size is not None:
             self.half_size = _positive(self.half_size, f"{what}.half_size")
