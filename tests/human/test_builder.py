@@ -275,17 +275,22 @@ def test_analytic_spine_base_at_reeds_l5s1(stature, sex):
     "(scratch, not shipped; scenarios/validation/HISTORY.md Stop 42 'spinedepth'): the joint moved 25 / "
     "35 mm up with every body's geometry kept, GS1's T8 158.5 -> 166.1 / 168.5 mm (still under "
     "175.1), L4 (read half a level under the joint) 84.8 -> 100.5 / 106.5 mm (out of 51.6-96.2), "
-    "the rises within 1.5 mm (T1 18.0 -> 19.1 / 19.5, T8 22.8 -> 22.7)"))
-def test_reference_lumbar_pelvis_joint_two_levels_above_l5s1():
+    "the rises within 1.5 mm (T1 18.0 -> 19.1 / 19.5, T8 22.8 -> 22.7). The 5th female (1.501 m; "
+    "branch fivefc7): the joint 157.0 mm above the hips, 44.0 mm above her L5/S1 by Reed's women's "
+    "rule (113.0 mm) where two levels are 59.2 mm: 15 mm low (58.2, inside, with the men's rule)"))
+@pytest.mark.parametrize("percentile, sex", [(50, "male"), (5, "female")])
+def test_reference_lumbar_pelvis_joint_two_levels_above_l5s1(percentile, sex):
     """If the lumbar-pelvis joint is the L3/L4 disc, it lies two vertebral levels (L4 and L5,
-    each a body and a disc) above Reed's L5/S1, taken as two of the lumbar segment's six equal
-    levels, within 10 mm."""
+    each a body and a disc) above Reed's L5/S1 (each sex's rule), taken as two of the lumbar
+    segment's six equal levels, within 10 mm."""
     from occupant.human.builder import l5s1_from_hips, proportions
 
-    asm = build(percentile=50, sex="male").source
+    model = build(percentile=percentile, sex=sex)
+    asm = model.source
     joint = asm.joints["lumbar_pelvis"].placement.position[2]
     level = asm.joints["thorax_lumbar"].placement.position[2] / 6.0
-    assert joint - l5s1_from_hips(1.753, proportions())[2] == pytest.approx(2.0 * level, abs=0.010)
+    l5s1 = l5s1_from_hips(asm.header["stature"], proportions(), sex)[2]
+    assert joint - l5s1 == pytest.approx(2.0 * level, abs=0.010)
 
 
 @pytest.mark.parametrize("stature, mass, sex", [(1.753, 78.2, "male"), (1.501, 49.0, "female")])
