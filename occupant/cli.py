@@ -85,6 +85,11 @@ def _parser():
     return parser
 
 
+def _warning_line(message, category, filename, lineno, line=None):
+    """A warning as one line for the user, not Python's file, line number and source line."""
+    return f"occupant: warning: {message}\n"
+
+
 def main(argv=None):
     # at the program's exit, the heap it leaves (numba's compiled functions, types and IR) out of
     # the interpreter's last garbage collections, which went through all of it: 0.95-1.0 -> 0.13-0.21 s
@@ -92,6 +97,8 @@ def main(argv=None):
     # nothing is collected earlier than without it (once registered, however often called)
     atexit.unregister(gc.freeze)
     atexit.register(gc.freeze)
+    import warnings
+    warnings.formatwarning = _warning_line
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:

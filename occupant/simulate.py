@@ -122,9 +122,11 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
         message += f". At t = {t[-1]:.6g} s, the last sample kept: {where(model, rec.vdot, rec.outputs, len(t) - 1)}"
     if status == "diverged" and dt is not None and "penetrated" not in message:
         if dt > limit.dt:
+            # (euler itself was told to use euler: "for euler: use a smaller dt, or integrator='euler'")
+            other = "" if integrator == "euler" else ", or integrator='euler', which takes joint damping implicitly"
             message += (f". Likely cause: the step {dt:g} s exceeds the stable step {limit.dt:.3g} s of "
                         f"joint resistance '{limit.element}' ({limit.reason}) for {integrator}: use a "
-                        f"smaller dt, or integrator='euler', which takes joint damping implicitly")
+                        f"smaller dt{other}")
         else:
             message += (". The step is within the stability estimate of every joint resistance "
                         "element: look for loads out of proportion or a joint far outside its range")

@@ -37,7 +37,8 @@ from scipy.interpolate import CubicSpline
 
 from occupant.constants import G0, STANDARD_GRAVITY
 from occupant.human import impact_tests
-from occupant.human.certification import CFC_CLASSES, _check_corridor, corridor_checks, read_test_key
+from occupant.human.certification import (CFC_CLASSES, TOP_KEYS, _check_corridor, check_characteristic,
+                                          corridor_checks, read_test_key)
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 
 SCENARIO_FOLDER = "scenarios/validation"
@@ -55,6 +56,7 @@ def read_scenario(name_or_path):
     scenario = read_toml(path)
     check = FileChecker(path)
     test = read_test_key(check, scenario, VALIDATIONS, "validation")
+    check.keys(scenario, TOP_KEYS + ("human",) + VALIDATIONS[test].keys, "")
     check.string(scenario, "name", "", required=True)
     _check_human(check, scenario)
     VALIDATIONS[test].check(check, scenario, pathlib.Path(path).parent)
@@ -97,10 +99,8 @@ def _check_thorax(check, scenario, base_dir):
         if cfc not in CFC_CLASSES:
             check.fail(key, f"{cfc!r} is not an SAE J211 channel class",
                        ", ".join(map(str, CFC_CLASSES)))
-    for key, accepted in (("contact", "a table of contact characteristic keys"),
-                          ("seat_contact", "a table of contact characteristic keys")):
-        table = check.table(scenario, key, "", required=True, accepted=accepted)
-        check.keys(table, list(impact_tests.CONTACT_KEYS), key)
+    for key in ("contact", "seat_contact"):
+        check_characteristic(check, scenario, key)
     probe = check.table(scenario, "probe", "", required=True,
                         accepted="a table with mass (kg) and face_radius (m)")
     for key in ("mass", "face_radius"):
@@ -691,18 +691,26 @@ def _run_belted_sled(scenario, path, dt, changes=None):
 class Validation:
     """One kind of validation case: ``check(checker, scenario, base_dir)`` validates its keys,
     ``run(scenario, path, dt)`` returns a dict with t, history, corridor and checks
-    ({figure: (value, inside)}); ``title`` says what it is in the report."""
+    ({figure: (value, inside)}); ``title`` says what it is in the report; ``keys``: the
+    top-level keys it takes besides certification.TOP_KEYS and human."""
     check: object
     run: object
     title: str
+    keys: tuple
 
 
 VALIDATIONS = {
-    "thorax_pendulum": Validation(_check_thorax, _run_thorax, "thorax pendulum"),
-    "head_neck_sled": Validation(_check_sled, _run_sled, "head-neck on the measured T1 motion"),
+    "thorax_pendulum": Validation(_check_thorax, _run_thorax, "thorax pendulum",
+                                  ("t_end", "impact_speed", "cfc", "deflection_cfc", "contact", "probe",
+                                   "seat_contact", "corridor", "force_at", "unload_level_N")),
+    "head_neck_sled": Validation(_check_sled, _run_sled, "head-neck on the measured T1 motion",
+                                 ("t_end", "dt", "data", "inputs", "response_prefix", "figures",
+                                  "onset_g", "read_at_ms", "rotation")),
     "head_neck_twist": Validation(_check_twist, _run_twist,
-                                  "head-neck, T1 turned under the clamped head"),
-    "belted_sled": Validation(_check_belted_sled, _run_belted_sled, "whole body, belted sled"),
+                                  "head-neck, T1 turned under the clamped head",
+                                  ("t_end", "dt", "data", "inputs", "response_prefix", "figures")),
+    "belted_sled": Validation(_check_belted_sled, _run_belted_sled, "whole body, belted sled",
+                              ("t_end", "sled", "corridor")),
 }
 
 

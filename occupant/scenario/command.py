@@ -250,6 +250,13 @@ def show_command(name_or_path, out=print):
 
 def export_command(name_or_path, fmt, out_path, out=print):
     from occupant.io import export_mjcf, export_urdf
+    from occupant.scenario.load import ScenarioError
+    from occupant.scenario.run import make_folder
+    if out_path is not None:   # before the model: a mistyped --out is one line naming it
+        if pathlib.Path(out_path).is_dir():
+            raise ScenarioError("--out", str(out_path), "a folder, not a file",
+                                "a file to write (its folder is made if missing)")
+        make_folder(pathlib.Path(out_path).parent)
     _, model = _model_of(name_or_path)
     path = pathlib.Path(out_path or f"{model.name}.{'xml' if fmt == 'mjcf' else 'urdf'}")
     (export_mjcf if fmt == "mjcf" else export_urdf)(model, path)

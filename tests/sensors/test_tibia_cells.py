@@ -18,11 +18,11 @@ from occupant.sensors import evaluate, segment_frame
 from occupant.sensors.defaults import default_sensors
 
 # each cell's height above the ankle's centre, m: the knee-ankle length of the file (50M 405.6,
-# 5F 333.3, 95M 435.0 mm) less the upper cell's distance below the knee (50M 100.0 [D], 5F 86.8
+# 5F 341.5 (its own, fivefleg), 95M 435.0 mm) less the upper cell's distance below the knee (50M 100.0 [D], 5F 86.8
 # [S], 95M 106.0 mm [S]), and the lower cell's above the ankle (78.0 [D], 72.3 [S], 80.6 mm [S];
 # the open FE decks' cells, dummies/tools/derive_hybrid3.py TIBIA_LOAD_CELLS)
 ABOVE_ANKLE = {"hybrid3_50m": {"upper": 0.4056 - 0.1000, "lower": 0.0780},
-               "hybrid3_05f": {"upper": 0.3333 - 0.0868, "lower": 0.0723},
+               "hybrid3_05f": {"upper": 0.3415 - 0.0868, "lower": 0.0723},
                "hybrid3_95m": {"upper": 0.4350 - 0.1060, "lower": 0.0806}}
 
 
