@@ -705,7 +705,7 @@ VALIDATIONS = {
                                    "seat_contact", "corridor", "force_at", "unload_level_N")),
     "head_neck_sled": Validation(_check_sled, _run_sled, "head-neck on the measured T1 motion",
                                  ("t_end", "dt", "data", "inputs", "response_prefix", "figures",
-                                  "onset_g", "read_at_ms", "rotation")),
+                                  "onset_g", "read_at_ms", "rotation", "t1_cell")),
     "head_neck_twist": Validation(_check_twist, _run_twist,
                                   "head-neck, T1 turned under the clamped head",
                                   ("t_end", "dt", "data", "inputs", "response_prefix", "figures")),

@@ -325,6 +325,8 @@ _RESTRAINTS = [
     Key(f"{_BELT}.d_ring_friction", "number", "-", "Coulomb coefficient at the D-ring", 0.2, low=0.0),   # [E]
     Key(f"{_BELT}.across", "number", "-", "the belt keeps its place while its pull across itself is within "
         "this times its push (default: shortest path)", low=0.0),
+    Key(f"{_BELT}.lap_across", "number", "-", "as across, for the lap belt's wraps on the pelvis only "
+        "(default: across)", low=0.0),
     Key(f"{_BELT}.retractor", "vector", "m", "the retractor in B0 (default: the interior's)"),
     Key(f"{_BELT}.d_ring", "vector", "m", "the D-ring (upper anchorage) in B0 (default: the interior's)"),
     Key(f"{_BELT}.buckle", "vector", "m", "the buckle in B0 (default: the interior's)"),
