@@ -40,8 +40,9 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     poses, producer outputs and energy are recorded every ``output_dt`` (default 1e-4 s, or the
     step when that is longer), inside the compiled loop for fixed steps without events.
     ``energy``: add the energy balance to Results.energy. ``progress``: callable receiving the
-    fraction done (default: the current ``occupant.progress`` reporter's, when a command set one). A run that diverges (a state no longer finite, a step size collapse, a
-    contact penetrating through the whole of its shape: ``integrate.divergence``) stops there,
+    fraction done (default: the current ``occupant.progress`` reporter's, when a command set
+    one). A run that diverges (a state no longer finite, a step size collapse, a contact
+    penetrating through the whole of its shape: ``integrate.divergence``) stops there,
     keeps what it computed and says when, where and why in ``Results.status``/``message``.
     """
     method = INTEGRATORS.get(integrator)
