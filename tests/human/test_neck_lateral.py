@@ -2,7 +2,7 @@
 against published human cervical data: the two joints in series (C7/T1 and the occipital
 condyles, each carrying the whole moment) as one head-to-T1 moment-angle curve, quasi-static
 (the tabulated spring of occupant.human.passive_joints, reference subject), and what the Kang
-side PMHS check asks of it dynamically (scenarios/validation/README.md, "Latest findings",
+side PMHS check asks of it dynamically (scenarios/validation/HISTORY.md Stop 43,
 kanglateral).
 
 Sources (each figure beside its use):

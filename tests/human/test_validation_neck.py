@@ -509,7 +509,7 @@ def test_regression_kang_frontal_mechanism(validated):
 
 def test_regression_kang_frontal_rebound_ledger(validated):
     """Why the head springs back into extension where the PMHS stay flexed (issue 14; branch
-    kangrebound, README "Latest findings"), the sagittal neck's work over time. What cannot
+    kangrebound, scenarios/validation/HISTORY.md Stop 43), the sagittal neck's work over time. What cannot
     contribute, as built: T1 is held on the sled (the case's T1 rotation input is zero
     throughout: no torso rebound), the neck has no muscles (a PMHS: no muscle element, passive
     or active) and no bottoming stop at either joint (the ligamentous branches are the stops:

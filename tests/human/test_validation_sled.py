@@ -1459,7 +1459,7 @@ SETTLED_KINETIC = 0.1   # J: at rest after settling [E: 0.008 J after 1.0 s of G
     "settling's last kinetic energy 4.26 J (elbows 3.4 rad/s, shoulders 2.0 rad/s, the neck "
     "1.2-1.6 rad/s; the H-point at rest from 280 ms); 0.33 J after 0.6 s, 0.008 J after 1.0 "
     "s; the run from 1.0 s of settling loses the belt as from 0.35 s (head 814 mm) "
-    "(scenarios/validation/README.md, gs1settle2)"))
+    "(scenarios/validation/HISTORY.md Stop 43, gs1settle2)"))
 def test_reference_gs1_settled_as_the_deck_comes_to_rest():
     """Settled for the SAFER deck's 350 ms (occupant.scenario.settle: kinetic damping, restarted
     from rest at each kinetic energy peak), the human is at rest: the largest kinetic energy
@@ -1489,7 +1489,7 @@ FITTED_FRONT = 0.35   # the least forward part of a fitted wrap point's directio
         "the outboard flank (0.05, away from the buckle): the crash run from there loses the belt "
         "(head 784 mm). With the belt held where it lies on the PMHS (MID_CLAVICLE_FIT) the same "
         "settled body keeps it across the front (head 596 mm, 587 from the posture) "
-        "(scenarios/validation/README.md, gs1settle2)")))])
+        "(scenarios/validation/HISTORY.md Stop 43, gs1settle2)")))])
 def test_reference_gs1_shoulder_belt_fitted_across_the_front(settle):
     """Fitted at the start of the run (``restraints.fit_belts``; after ``occupant.settle`` s of
     settling), the shoulder belt lies across the body's front: its shoulder and chest wraps on the
@@ -2339,8 +2339,8 @@ def _pelvis_point_in_sled_frame(gs1, point):
 
 
 def test_regression_gs1_pelvis_moves_as_the_pmhs_behind_its_hips(gs1):
-    """Why the H-point sinks where the PMHS's pelvis point rises (branch pelvisrise; HISTORY.md /
-    README "Latest findings"): the human's pelvis moves as the PMHS's, read behind its hips.
+    """Why the H-point sinks where the PMHS's pelvis point rises (branch pelvisrise;
+    scenarios/validation/HISTORY.md Stop 43): the human's pelvis moves as the PMHS's, read behind its hips.
     Ash et al.'s (2012) mean trajectories of the eight tests (data/gs1_ash_2012_pelvis_l4_means
     .csv, z turned up, 0-100 ms in 2 ms steps): the H-point misses their pelvis point's by 25.4 mm
     rms (it sinks 21 mm where theirs rises 46); the point of the human's pelvis that follows it
