@@ -395,6 +395,10 @@ _SENSOR = [
     Key("sensor[].marker", "string", "", "its place and axes: a marker (read in its axes; a displacement "
         "sensor in its segment's)", reader=_SENSORS),
     Key("sensor[].joint", "string", "", "load_cell: the joint it measures", reader=_SENSORS),
+    Key("sensor[].reaction", "bool", "", "load_cell: read the load body exerts across the joint (a cell "
+        "inside body beyond it)", reader=_SENSORS),
+    Key("sensor[].body_loads_above", "bool", "", "load_cell with reaction: body's own contacts count on "
+        "the joint's side", reader=_SENSORS),
     Key("sensor[].to_body", "string", "", "displacement: the other segment", reader=_SENSORS),
     Key("sensor[].to_point", "point", "m", "displacement: the point on it", "cg", reader=_SENSORS),
     Key("sensor[].to_marker", "string", "", "displacement: the marker on it", reader=_SENSORS),
