@@ -110,11 +110,7 @@ def load_interior(name_or_path):
         half = s.get("half_size")
         if half is not None:
             half = c.vector(s, "half_size", p, n=2, positive=True)
-        thickness = s.get("thickness")
-        if thickness is not None:
-            if half is None:
-                c.fail(f"{p}.thickness", "only a bounded plane has a thickness", "half_size as well")
-            thickness = c.number(s, "thickness", p, positive=True)
+        thickness = c.number(s, "thickness", p, positive=True)   # only a bounded one's: Plane's check
         on = c.string(s, "on", p)
         if on is not None and on not in hinges:
             c.fail(f"{p}.on", f"unknown hinge {on!r}", ", ".join(hinges) or "a [[hinge]] of this file")
