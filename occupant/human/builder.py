@@ -138,7 +138,6 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         return EllipsoidSpec(name, np.array([0.0, 0.0, z0 + L[key] / 2]),
                              np.array([a, b, L[key] / 2]))
 
-
     # torso: proximal landmarks are the upper ends, so the com lies (1 - com) L above the lower end
     lt, mt, ut = t["lower_trunk"], t["middle_trunk"], t["upper_trunk"]
     seg("pelvis", None, m["lower_trunk"], (0, 0, (1 - lt["com"]) * L["lower_trunk"]),
