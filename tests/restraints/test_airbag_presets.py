@@ -41,6 +41,38 @@ def test_reference_free_deployment(make, t_full):
     assert 0 < out["bag.gauge_pressure"][-1] < 10e3
 
 
+def test_reference_driver_inflator_in_a_60_L_tank():
+    """DRIVER_BAG's inflator fired into a closed rigid 60 L tank (the tank test by which
+    inflators are specified; 60 L for a driver inflator [U]): no vent, no leakage, the volume
+    fixed. The kernel's pressure follows the adiabatic closed form dp/dt = (gamma - 1) c_p T_in
+    m_dot / V [D, the energy balance of occupant.restraints.airbag with dV = 0]: 212 kPa in all,
+    at most 90 kPa in any 10 ms, on the plateau of 2 kg/s. Held against the one tank-test figure
+    reached (issue 11, `airbagdeck`): driver modules were predicted to abrade skin above a peak
+    tank-pressure slope of 160-180 kPa / 10 ms (Sugimoto, Shindo and Reed, ESV 1994, 94-S4-W-23
+    [C abstract, swov.nl]; its tank's volume not given there). The adiabatic tank keeps all the
+    gas's heat, so this is the most the fitted inflator could read; it stays below the lower
+    end. It does not set the inflator: no driver inflator's tank-test curve was reached."""
+    volume = 0.060                                                   # m^3
+    r = (volume / (4.0 / 3.0 * np.pi)) ** (1.0 / 3.0)
+    bag = driver_airbag("bag", semi_axes=(r, r, r), folded_volume=1e-4, deployment_time=0.0,
+                        leading_edge_speed=None, vent_area=0.0)
+    res = _deploy(bag)
+    t, out = res.t, res.outputs
+    assert np.allclose(out["bag.volume"], volume, rtol=1e-12)
+    flow = np.asarray(bag.mass_flow)
+    delivered = np.array([np.trapezoid(np.interp(np.linspace(0, ti, 2001), flow[:, 0], flow[:, 1]),
+                                       np.linspace(0, ti, 2001)) for ti in t])
+    gamma = bag.cp / bag.cv
+    rise = (gamma - 1.0) * bag.cp * bag.gas_temperature[0, 1] * delivered / volume   # Pa [D]
+    np.testing.assert_allclose(out["bag.pressure"] - out["bag.pressure"][0], rise,
+                               rtol=1e-6, atol=1.0)
+    assert rise[-1] == pytest.approx(211.6e3, rel=1e-3)
+    k = int(round(0.010 / (t[1] - t[0])))
+    slope = (out["bag.pressure"][k:] - out["bag.pressure"][:-k]).max()   # Pa per 10 ms
+    assert slope == pytest.approx(90.0e3, rel=1e-2)
+    assert slope < 160e3
+
+
 @pytest.mark.parametrize("law", ["lens", "dimple"])
 def test_reference_torso_into_a_driver_bag(law):
     """A torso-sized ellipsoid (Hybrid III 5F upper torso, 12.02 kg, crash-domain-facts 1.2 [C];
