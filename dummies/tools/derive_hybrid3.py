@@ -606,15 +606,113 @@ JOINTS_05F = {"hip": dict(location=(0.0, 0.08183, 0.0),
                                 "the 95M's 0.435 m x the leg-length ratio, 333.3 mm)")}
 
 
+# Her spine, her own (not the 95M rigid model's scaled by her sitting-height ratio): the open FE
+# 5F's spine joint springs, in her pelvis frame (the /HPOINT skew 15000031's axes from the H-point
+# node 15003990, as MARKERS_05F), x forward and z up, mm [S: OpenRadioss ModelExchange
+# Safety/Hybrid_III_05th_Percentile/Hybrid_III_05TH_0000.rad, commit 86dbea3, CC BY-NC 4.0, facts
+# only; its SET_Modelling/ version has the same nodes]: lower spine 15005380 (node 15006157, the
+# butyl lumbar column's bottom), upper spine 15005381 (node 15006159, its top), neck-chest
+# 15005382 (node 15003992), head-neck 15005383 (node 15003993). The file had (-73.0, 49.8),
+# (-95.5, 187.6), (-39.0, 433.3), (-5.0, 552.0): the FE spine lies 19-29 mm further back, its
+# lumbar column 108.2 mm long against 140.0, its thorax (upper spine to neck-chest) 276.6 against
+# 252.1, its neck 134.0 against 123.5.
+SPINE_05F = {"lumbar_pelvis": (-102.55, 52.98), "thorax_lumbar": (-120.39, 159.66),
+             "lower_neck": (-57.71, 429.00), "upper_neck": (-33.29, 560.76)}   # mm [S], see above
+SPINE_05F_SRC = {"lumbar_pelvis": "lower spine joint spring 15005380",
+                 "thorax_lumbar": "upper spine joint spring 15005381",
+                 "lower_neck": "neck-chest joint spring 15005382",
+                 "upper_neck": "head-neck joint spring 15005383"}
+SPINE_05F_PARENT = {"thorax_lumbar": "lumbar_pelvis", "lower_neck": "thorax_lumbar",
+                    "upper_neck": "lower_neck"}
+for _j, (_x, _z) in SPINE_05F.items():
+    _px, _pz = SPINE_05F.get(SPINE_05F_PARENT.get(_j), (0.0, 0.0))
+    JOINTS_05F[_j] = dict(location=(round((_x - _px) / 1000.0, 5), 0.0, round((_z - _pz) / 1000.0, 5)),
+                          src=f"[S] open FE HIII 5F (OpenRadioss ModelExchange, commit 86dbea3, CC "
+                              f"BY-NC): its {SPINE_05F_SRC[_j]} at ({_x}, 0, {_z}) mm in her pelvis "
+                              "frame (derive_hybrid3.py SPINE_05F)")
+# Her lumbar spine's and thorax's bodies stay where they were in her body when their joints move
+# to the FE's places (the abdomen and thorax ellipsoids, the upper torso's CG, the sternum and the
+# shoulders: the outside shape does not move); her neck and head move with their joints (their
+# ellipsoids and CGs keep their places from the neck-chest and head-neck joints): in the same
+# axes the FE's neck (part 15000002, the vertebral rubber) spans x -90.9 to -3.1 mm, its centre
+# 22 mm behind the file's neck shell's, and its head skin (part 15000001) x -106.8 to 92.0 mm, z
+# up to 704.7 mm, where the file's head had -80.4 to 115.4 mm, 689.0 [S, same deck]: moved with
+# the head-neck joint, -108.7 to 87.1, 697.8.
+KEPT_IN_BODY_05F = ("lumbar", "upper_torso")
+# Her lumbar's CG, her own: the volume centroid of the FE's butyl lumbar column (part 15000035,
+# 189 nodes, 346.0 cm^3 at 1.4e-6 kg/mm^3, 0.484 kg), (-112.8, 0, 103.8) mm in her pelvis frame
+# [D from S, same deck]; with its end plates (rigid bodies 15003986 / 15003985, 0.3 kg each at
+# their main nodes) the lumbar's 1.08 kg centre lies within 0.6 mm of it. The file had the 95M's
+# scaled, (-95.5, 0, 123.7) mm. Its mass stays NHTSA's lower torso split [C, D].
+COM_05F = {"lumbar": dict(position=(-112.8, 0.0, 103.8),
+                          src="[D] the volume centroid of the open FE HIII 5F's butyl lumbar column "
+                              "(part 15000035; OpenRadioss ModelExchange, commit 86dbea3, CC BY-NC), "
+                              "(-112.8, 0, 103.8) mm in her pelvis frame (derive_hybrid3.py COM_05F; "
+                              "was the 95M's scaled, 19 mm higher and 17 mm further forward)")}
+
+
+def _scaled_origin(name, lam):
+    """Origin of segment ``name`` in the pelvis frame (m) with every joint the 95M's scaled."""
+    seg = {s["name"]: s for s in BASE}
+    out = np.zeros(3)
+    while seg[name]["parent"]:
+        out = out + np.multiply(seg[name]["joint"]["location"], lam[seg[name]["region"]])
+        name = seg[name]["parent"]
+    return out
+
+
+def segment_origin(kind, name, lam):
+    """Origin of segment ``name`` in the pelvis frame (m) for dummy ``kind``."""
+    seg = {s["name"]: s for s in BASE}
+    out = np.zeros(3)
+    while seg[name]["parent"]:
+        out = out + joint_location(kind, seg[name], lam)[0]
+        name = seg[name]["parent"]
+    return out
+
+
+def body_shift(kind, name, lam):
+    """What keeps segment ``name``'s body (its CG, its ellipsoids, its other children's joints)
+    where the 95M's scaled frame had it in the body when its joint moved (KEPT_IN_BODY_05F): the
+    old origin less the new one, m in its frame; zero for every other segment [D]."""
+    if kind != "05f" or name not in KEPT_IN_BODY_05F:
+        return np.zeros(3)
+    return _scaled_origin(name, lam) - segment_origin(kind, name, lam)
+
+
 def joint_location(kind, seg, lam):
     """(location in the parent frame in m, source) of segment ``seg``'s joint for dummy ``kind``:
     the dummy's own figure where it has one (JOINTS_05F), else the 95M's scaled by the region's
-    length factor in ``lam``."""
+    length factor in ``lam``, kept in place in the body where its parent's joint moved
+    (body_shift)."""
     j = seg["joint"]
     own = {"05f": JOINTS_05F}.get(kind, {}).get(j["name"])
     if own is not None:
         return np.array(own["location"], dtype=float), own["src"]
-    return np.multiply(j["location"], lam[seg["region"]]), j["src"]
+    at = np.multiply(j["location"], lam[seg["region"]])
+    if seg["parent"] and body_shift(kind, seg["parent"], lam).any():
+        return at + body_shift(kind, seg["parent"], lam), j["src"] + (
+            "; kept in place in her body when her spine's joints moved to the open FE 5F's "
+            "(derive_hybrid3.py KEPT_IN_BODY_05F)")
+    return at, j["src"]
+
+
+def com_location(kind, seg, lam):
+    """(CG of segment ``seg`` in its frame in m, source) for dummy ``kind``: its own figure where it
+    has one (COM_05F, given in the pelvis frame), else the 95M's scaled, kept in place in the
+    body (body_shift)."""
+    own = {"05f": COM_05F}.get(kind, {}).get(seg["name"])
+    if own is not None:
+        return (np.array(own["position"]) / 1000.0 - segment_origin(kind, seg["name"], lam),
+                own["src"])
+    L = lam[seg["region"]]
+    at = np.multiply(seg["com"], L)
+    src = f"{seg['com_src']}; x {L:.4f}"
+    if body_shift(kind, seg["name"], lam).any():
+        return at + body_shift(kind, seg["name"], lam), src + (
+            "; kept in place in her body when her spine's joints moved to the open FE 5F's "
+            "(derive_hybrid3.py KEPT_IN_BODY_05F)")
+    return at, src
 
 
 # The 5F's lap belt pelvis (occupant.scenario.restraints.lap_belt_pelvis takes an occupant's own
@@ -933,7 +1031,7 @@ def distal_loads(kind, m, lam):
         L = lam[s["region"]]
         o = joint_location(kind, s, lam)[0]
         origin[s["name"]] = o + (origin[s["parent"]] if s["parent"] else 0.0)
-        cg[s["name"]] = origin[s["name"]] + np.multiply(s["com"], L)
+        cg[s["name"]] = origin[s["name"]] + com_location(kind, s, lam)[0]
 
     def subtree(name):
         out = [name]
@@ -968,7 +1066,7 @@ def own_inertia(kind, s, m, lam, dof):
     def about(b, offset):
         L = lam[b["region"]]
         inertia = np.multiply(b["inertia"], m[b["name"]] / b["mass"] * L ** 2)
-        c = np.multiply(b["com"], L) - offset
+        c = com_location(kind, b, lam)[0] - offset
         return float(inertia[axis] + m[b["name"]] * (c @ c - c[axis] ** 2))
     own = about(s, np.zeros(3))
     if s["parent"]:
@@ -1053,11 +1151,11 @@ def write(kind):
         msrc = S95 + ": " + s["mass_src"] + "; " + mwhy[s["name"]] if kind == "95m" else mwhy[s["name"]]
         out.append(f"mass = {fmt(mass, 5)}  # kg; {msrc}")
         over = {"05f": OVERRIDE_05F, "50m": OVERRIDE_50M}.get(kind, {}).get(s["name"], {})
-        com = np.multiply(s["com"], L)
+        com, com_src = com_location(kind, s, lam)
         if "com_x" in over:
             out.append(f"com = {fmt([over['com_x'], com[1], com[2]], 4)}  # m; {over['src']}")
         else:
-            out.append(f"com = {fmt(com, 4)}  # m; {s['com_src']}; x {L:.4f}")
+            out.append(f"com = {fmt(com, 4)}  # m; {com_src}")
         inertia = np.multiply(s["inertia"], mscale[s["name"]] * L ** 2)
         if "inertia" in over:
             out.append(f"principal_inertia = {fmt(over['inertia'], 4)}  # kg m^2 about the com; {over['src']}")
@@ -1127,14 +1225,21 @@ def write(kind):
             scale_note = "" if kind == "95m" else f"; moments x {ms:.4f} (L^3), damping x L^4"
             out.append(f"# source: {r['src']}{scale_note}")
         # the dummy's own ellipsoids replace the scaled ones of the same name, the rest follow
+        # (the own ones are given in the segment's frame; the scaled ones are kept in place in the
+        # body where the segment's joint moved, body_shift)
         own = {e["name"]: e for e in own_ellipsoids(kind, s["name"])}
-        ells = [(own.pop(e["name"]), 1.0) if e["name"] in own else (e, L) for e in s["ellipsoids"]]
-        for e, scale in ells + [(e, 1.0) for e in own.values()]:
+        shift = body_shift(kind, s["name"], lam)
+        ells = [(own.pop(e["name"]), 1.0, np.zeros(3)) if e["name"] in own else (e, L, shift)
+                for e in s["ellipsoids"]]
+        for e, scale, moved in ells + [(e, 1.0, np.zeros(3)) for e in own.values()]:
             semi = list(e["semi"])
             if semi[2] is None:
                 semi[2] = semi_z_head
+            centre = np.multiply(e['center'], scale) + moved
+            kept = ("; kept in place in her body when her spine's joints moved to the open FE 5F's "
+                    "(derive_hybrid3.py KEPT_IN_BODY_05F)" if moved.any() else "")
             out += ["[[segment.ellipsoid]]", f'name = "{e["name"]}"',
-                    f"center = {fmt(np.multiply(e['center'], scale), 4)}  # m",
+                    f"center = {fmt(centre, 4)}  # m{kept}",
                     f"semi_axes = {fmt(np.multiply(semi, scale), 4)}  # m; {e['src']}"]
             if any(e.get("orient", (0.0, 0.0, 0.0))):
                 out.append(f"orientation_deg = {fmt(e['orient'], 3)}")
