@@ -1007,12 +1007,16 @@ def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
     (branch tangentcouple; main 09f90cd -> the branch): thorax-lumbar 280 -> 262 N m (142.4 ->
     141.7 ms, 20.2 deg, under the cap: on the curve's steep part); lumbar-pelvis 438 -> 148 N m
     at the run's end, 30.5 -> 28.4 deg: the rebound's fold reaches the end slope no more within
-    the run (the cap at 29.6 deg), as before beltarcs."""
+    the run (the cap at 29.6 deg), as before beltarcs. With the knee's damping of the relaxed
+    knee's pendulum test (0.41 N m s/rad in place of 0.1; branch armtone, main ebfdf79 -> the
+    branch): thorax-lumbar 262.4 -> 275.7 N m (141.7 -> 141.9 ms, 20.16 -> 20.21 deg: 0.05 deg
+    further up the curve's steep part under the cap); lumbar-pelvis 147.7 -> 169.9 N m at the
+    run's end, 28.42 -> 28.66 deg (its damping 3.4 N m of it), still short of the cap."""
     from occupant.forces.joint_resistance import table_load
     res, model = gs1["results"], gs1["model"]
     el, t, out = model.joint_resistance, res.t, res.outputs
-    for joint, moment, ms, deg, damped in (("thorax_lumbar", 262.4, 141.7, 20.2, 0.01),
-                                           ("lumbar_pelvis", 147.6, 150.0, 28.4, 0.12)):
+    for joint, moment, ms, deg, damped in (("thorax_lumbar", 275.7, 141.9, 20.2, 0.01),
+                                           ("lumbar_pelvis", 169.9, 150.0, 28.7, 0.12)):
         e = model.joint_resistance_names.index(f"{joint}_y")
         x, load = np.asarray(out[f"{joint}_y.deflection"]), np.asarray(out[f"{joint}_y.load"])
         i = int(np.argmin(load))                 # flexion: the restoring load is negative
