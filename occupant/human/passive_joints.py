@@ -190,7 +190,10 @@ def human_resistance(joint, dof, kind, lower, upper, scale, stop=None, neck_musc
     # the joint-resistance table holds the spring's load, signed as the deflection (the kernel
     # applies minus it): minus the passive moment
     rows = rows * np.array([1.0, -scale])
-    damping = spec.get("damping_with_muscles", ref["damping"]) if neck_muscles else ref["damping"]
+    # a coordinate's own passive damping (data/joint_passive.toml ``damping``, sources there) or
+    # the [reference] one; the neck's fitted ``damping_with_muscles`` only with neck muscles
+    passive = spec.get("damping", ref["damping"])
+    damping = spec.get("damping_with_muscles", passive) if neck_muscles else passive
     r = Resistance(dof=dof, table=rows, damping=damping * scale)
     if "stop_upper" in spec:
         # the neck's discs and ligaments: viscoelastic, recovering (no permanent set)

@@ -572,3 +572,35 @@ def test_analytic_moments_scale_with_mass_times_stature(human):
             k * _kernel_moment(human, name, angle), rel=1e-9)
     e = human.joint_resistance_names.index("left_knee_flexion")
     assert other.joint_resistance.damping[e] == pytest.approx(k * human.joint_resistance.damping[e])
+
+
+# the living relaxed knee's leg-drop record (J. Sports Med. Doping Stud. S6-001, Figure 1): its
+# first four flexion peaks (rad), one a cycle [S figure caption]
+LEG_DROP_PEAKS = (0.94, 0.60, 0.38, 0.26)
+
+
+def test_reference_knee_damping_ratio_of_the_relaxed_leg_drop(human):
+    """The human's knee damping (data/joint_passive.toml: 0.41 N m s/rad, the relaxed denervated
+    knee's pendulum test [S abstract]) gives its shank and foot, hanging from the knee, a damping
+    ratio within a factor 2 [E: one subject against a population's mean] of the living relaxed
+    knee's leg-drop record, whose flexion peaks decay by 0.64 a cycle (ratio 0.070). Small
+    oscillation about hanging, gravity the spring (the passive curve is flat there): the
+    compiled model's shank and foot at the neutral configuration about the knee axis. Before
+    (the [reference] 0.1 N m s/rad) the ratio was 0.023, a third of the record's."""
+    decrement = np.mean(np.log(np.array(LEG_DROP_PEAKS[:-1]) / LEG_DROP_PEAKS[1:]))
+    zeta_record = decrement / math.hypot(2.0 * math.pi, decrement)
+    from occupant.human.builder import build_segments, proportions
+    segs = {s.name: s for s in build_segments(1.753, 78.2, "male", proportions(),
+                                              neck_muscles=False)}
+    shank, foot = segs["left_lower_leg"], segs["left_foot"]
+    assert np.allclose(shank.axis, (0.0, 1.0, 0.0))
+    parts = [(shank.mass, shank.com, shank.inertia), (foot.mass, foot.location + foot.com,
+                                                      foot.inertia)]
+    mass = sum(m for m, _, _ in parts)
+    first = sum(m * r for m, r, _ in parts)             # (3,) kg m about the knee
+    inertia = sum(i[1, 1] + m * (r[0] ** 2 + r[2] ** 2) for m, r, i in parts)
+    gravity = 9.81 * math.hypot(first[0], first[2])     # N m/rad, hanging
+    e = human.joint_resistance_names.index("left_knee_flexion")
+    zeta = human.joint_resistance.damping[e] / (2.0 * math.sqrt(inertia * gravity))
+    assert mass == pytest.approx(4.46, abs=0.05)
+    assert 0.5 * zeta_record <= zeta <= 2.0 * zeta_record
