@@ -7,7 +7,9 @@ from numba import njit
 
 from occupant.jit import JIT_INLINE, JIT_STAGE, call_if
 from occupant.model.bundle import BELT_WRAP
-from occupant.restraints.wrap_chain import held_hook, lifted, touching_ends, undeformed_point
+from occupant.restraints.wrap_chain import (
+    held_group, held_hook, lifted, touching_ends, undeformed_point,
+)
 from occupant.restraints.wrap_geometry import _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame
 
 NO_HOOK = (1.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))   # ``held_hook`` not compiled
@@ -28,7 +30,15 @@ def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping
     wrap's point, not at its tangent point) gave another plane, in which the slide that lowered
     |h| raised the placed plane's (GS1 at mid-clavicle, the chest wrap beside the lifted
     shoulder wrap, 115-129 ms: +2 to +7 /s): its circle shrank from r 0.45 to 0.01 and the
-    belt went the long way round it until the wraps lifted off together (19.6 kN)."""
+    belt went the long way round it until the wraps lifted off together (19.6 kN). A wrap held
+    beside another held on the same ellipsoid is placed with it, in the plane through its place
+    and the touching ends of their group (``wrap_chain.held_group``, ``place_held``): judged in
+    the plane through its neighbour's point instead, the slide was not the placed plane's, a
+    place within the friction there slid on and raised its |h| (tests/restraints/
+    test_belt_held_wraps.py), and held across (``across``) the shoulder and chest wraps of the
+    frontal scenarios drew together, the piece between them 72 -> 31 mm at 80 ms and
+    chattering 0 <-> 32 kN from one sample to the next (us_ncap_frontal_56; scenarios/README.md,
+    torsoheld)."""
     mu = el.point_across[k]
     u0, u1, u2 = u
     r0, r1, r2 = r
@@ -40,7 +50,8 @@ def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping
                        E[6] * m0 + E[7] * m1 + E[8] * m2)
     normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
                + (f_in * a2 + f_out * b2) * n2)
-    i, m = touching_ends(data, el, out, k, 1, o_pts, p0, True)
+    g, mg = held_group(el, k)
+    i, m = touching_ends(data, el, out, g, mg, o_pts, p0, True)
     ja, jb = o_pts + 3 * (i - p0), o_pts + 3 * (m - p0)
     A = _to_local(c, E, out[ja], out[ja + 1], out[ja + 2])
     B = _to_local(c, E, out[jb], out[jb + 1], out[jb + 2])

@@ -436,6 +436,17 @@ def held_length(el, k):
     return m
 
 
+@njit(**JIT_INLINE)
+def held_group(el, k):
+    """(first wrap, number of wraps) of held wrap k's group: the held wraps on its ellipsoid
+    placed together with it (``held_length``), in the planes through their places and the
+    group's ``touching_ends``."""
+    g = k
+    while el.point_across[g - 1] != 0.0 and same_ellipsoid(el, g - 1, g):
+        g -= 1
+    return g, held_length(el, g)
+
+
 @njit(**JIT_STAGE)
 def place_held(data, el, out, k0, o_pts, p0, z):
     """Place the wraps from k0 to the next fixed point where some keep their place across the
@@ -542,10 +553,7 @@ def held_hook(data, el, out, z, k, o_pts, p0):
     x = undeformed_point(data, el, out, k, j)
     if el.point_across[k] == 0.0 or _on_surface(data, el, k, x):
         return 1.0, x, x, x
-    g = k
-    while el.point_across[g - 1] != 0.0 and same_ellipsoid(el, g - 1, g):
-        g -= 1
-    m = held_length(el, g)
+    g, m = held_group(el, k)
     i, n = touching_ends(data, el, out, g, m, o_pts, p0, True)
     a, b = _as_placed(data, el, out, i, o_pts, p0), _as_placed(data, el, out, n, o_pts, p0)
     c, E = ellipsoid_frame(data, el, k)
