@@ -35,6 +35,25 @@ import numpy as np
 HERE = pathlib.Path(__file__).resolve().parent.parent
 S95 = "[S] OpenRadioss ModelExchange RG_Articulated_Hybrid_III_95TH (via H3SD 1.4)"
 
+# The foot's heel, behind and below the ankle (the foot shell alone put the foot's floor contact
+# 13-14 mm ahead of the ankle: scenarios/README.md, feetload and heelfoot). From the open FE 95M's
+# foot [S: OpenRadioss ModelExchange Safety/Hybrid_III_95th_RG_Articulated/
+# RG_Articulated_Hybrid_III_95TH_0000.rad, CC BY-NC 4.0, facts only: the nodes of part 15000017
+# LEFT FEET (565 nodes of its shell mesh) relative to the ankle spring 15005178's node 15005211,
+# deck X rearward, Y right, Z up, turned 53.0 deg about y so that the knee-ankle line (knee spring
+# 15005176's node 15005210) is vertical, as the foot shell]: the mesh's rearmost point lies 57.7
+# mm behind the ankle at 54.3 mm below it; under the heel its lowest points lie 94-95 mm below the
+# ankle from 25 mm behind to 5 mm ahead, 88 / 82 / 75 mm below at 40 / 50 / 55 mm behind; the heel
+# is 76 mm wide. The sole drops on to 106 mm below under the ball (140-170 mm ahead) and ends 230
+# mm ahead: 288 mm long. An ellipsoid through the rearmost point and the heel's bottom, its
+# curve between [D]: centre 12.7 mm behind, 54.3 below; semi-axes 45 / 38 / 40.2 mm (at 40 / 50
+# mm behind it passes 1.6 / 5.3 mm above the mesh). Put on the ankle's line as the foot shell
+# (the mesh's heel lies 19 mm outboard of the ankle node).
+HEEL_CENTER = (-0.0127, 0.0, -0.0543)
+HEEL_SEMI = (0.045, 0.038, 0.0402)
+HEEL_SRC = ("[D] the open FE 95M's heel (OpenRadioss ModelExchange, CC BY-NC; part 15000017 LEFT "
+            "FEET's nodes about the ankle, derive_hybrid3.py HEEL_CENTER)")
+
 # ---------------------------------------------------------------------------------------------
 # 95M base data in our frame (m, kg, kg m^2). Positions relative to the parent segment origin
 # (= the segment's proximal joint centre). Conversions from H3SD 1.4.1-1.4.4 [D]; see comments.
@@ -207,7 +226,9 @@ BASE = [
                     src="[D] knee-ankle length 0.435 m"),
          ellipsoids=[dict(name="foot_shell", center=(0.088, 0.0, -0.055),
                           semi=(0.145, 0.054, 0.052), orient=(0.0, 0.0, 0.0),
-                          src="[D] 95M foot shell, tibia rotated to vertical")]),
+                          src="[D] 95M foot shell, tibia rotated to vertical"),
+                     dict(name="heel", center=HEEL_CENTER, semi=HEEL_SEMI, orient=(0.0, 0.0, 0.0),
+                          src=HEEL_SRC)]),
 ]
 
 # 50M segment masses [U] (H3SD 1.2; commonly quoted user-manual values), lower torso and lower
