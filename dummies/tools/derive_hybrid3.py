@@ -51,8 +51,11 @@ S95 = "[S] OpenRadioss ModelExchange RG_Articulated_Hybrid_III_95TH (via H3SD 1.
 # (the mesh's heel lies 19 mm outboard of the ankle node).
 HEEL_CENTER = (-0.0127, 0.0, -0.0543)
 HEEL_SEMI = (0.045, 0.038, 0.0402)
-# Not on the 5F yet: driver_seated's heel_pad targets, on her heel, put her foot shell 5.4 mm into
-# the floor at the start (scenarios/README.md, heelfoot).
+# Not paired with any surface yet: its centre lies inside the foot shell, so paired with the same
+# surface as the shell the two crush it twice where they overlap (tests/scenario/
+# test_scenario_files.py, one region crushes a surface once); measured paired at branch heelfoot
+# 9ca0920 (scenarios/README.md, heelfoot). Not on the 5F: there the posture's heel point on her
+# heel put her foot shell 5.4 mm into the floor at the start.
 HEEL_KINDS = ("95m", "50m")
 HEEL_SRC = ("[D] the open FE 95M's heel (OpenRadioss ModelExchange, CC BY-NC; part 15000017 LEFT "
             "FEET's nodes about the ankle, derive_hybrid3.py HEEL_CENTER)")

@@ -26,7 +26,7 @@ Posture file (TOML, ``kind = "posture"``, in ``dummies/postures/``)::
     seat_track = {rear = [-0.12, 0.0, 0.0], front = [0.12, 0.0, 0.0]}
     [[targets.point]]
     body = "left_lower_arm"      # a body of the model
-    point = "hand"               # hand, heel, heel_pad, ball, origin; or offset = [x, y, z] (link frame)
+    point = "hand"               # hand, heel, ball, origin; or offset = [x, y, z] (link frame)
     position = [0.5, 0.18, 0.4]  # m in B0; or some of x = .., y = .., z = .. (e.g. z alone:
                                  # the point on a floor, free to slide on it); or, alone or
                                  # with some of x, y, z, a plane the point lies on (the ball of
@@ -81,7 +81,7 @@ HUMAN_LINES = {"human_thorax": ("thorax", "thorax_angle"), "human_head": ("head"
 TRACK_KEYS = ("rear", "front")
 POINT_KEYS = ("body", "point", "offset", "position", "x", "y", "z", "plane")
 PLANE_KEYS = ("point", "normal")
-NAMED_POINTS = ("hand", "heel", "heel_pad", "ball", "origin")
+NAMED_POINTS = ("hand", "heel", "ball", "origin")
 REG_WEIGHT = 1e-3   # m per rad: pull of the file's angles against the targets in the IK
 ROOT_PULL = 1e-6    # pull of the root position towards the file's, only to settle free directions
 IK_FREE_RANGE = math.radians(15.0)  # rad, see _Layout.bounds [E]
@@ -255,12 +255,9 @@ def _named_point(model, body, point, file, where):
     side = body.split("_", 1)[0] if body.startswith(("left_", "right_")) else ""
     if point == "origin":
         return np.zeros(3)
-    # heel_pad: the heel point on the foot's heel where it has one (the Hybrid III's: dummies/
-    # tools/derive_hybrid3.py HEEL_CENTER), else on the foot shell as heel
-    names = {"hand": ("hand_shell",), "heel": ("foot_shell",), "heel_pad": ("heel", "foot_shell"),
-             "ball": ("foot_shell",)}
-    prefix = f"{side}_" if side else ""
-    geo = next((g for n in names[point] for g in model.geometries if g.name == prefix + n), None)
+    names = {"hand": "hand_shell", "heel": "foot_shell", "ball": "foot_shell"}
+    geo_name = f"{side}_{names[point]}" if side else names[point]
+    geo = next((g for g in model.geometries if g.name == geo_name), None)
     mk = model.marker(geo.marker) if geo is not None else None
     if geo is None or model.body_names[model.marker_body[mk]] != body:
         raise DummyFileError(file, where, f"body '{body}' has no '{point}' point",
@@ -270,7 +267,7 @@ def _named_point(model, body, point, file, where):
         return c.copy()
     s = 1.0 / math.sqrt(2.0)
     # ellipsoid surface point half-way between its rearmost (heel) or foremost (ball) and lowest
-    return c + R @ np.array([(a[0] if point == "ball" else -a[0]) * s, 0.0, -a[2] * s])
+    return c + R @ np.array([(-a[0] if point == "heel" else a[0]) * s, 0.0, -a[2] * s])
 
 
 def _angles(model, layout, posture, c):
@@ -372,7 +369,7 @@ def _human_line_angle(model, tg, c, key, line):
     H-point's height (``h_point`` or the seat track's rear end) above the right heel's target,
     the accelerator heel point's stand-in."""
     heel = next((p["z"] for p in tg.get("point", []) if p.get("body") == "right_foot"
-                 and p.get("point") in ("heel", "heel_pad") and "z" in p), None)
+                 and p.get("point") == "heel" and "z" in p), None)
     if heel is None:
         c.fail(f"targets.{key}", "needs the right heel's target with z (its height gives "
                "H30)", "a [[targets.point]] with body = \"right_foot\", point = \"heel\" and z")

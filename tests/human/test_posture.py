@@ -169,7 +169,7 @@ def test_reference_driver_left_foot_rests_on_the_toe_board(family, dummy):
     m = family[dummy]
     q = position(m, "driver_seated")
     ball, heel = (point_position(m, q, "left_foot", _named_point(m, "left_foot", k, "", ""))
-                  for k in ("ball", "heel_pad"))
+                  for k in ("ball", "heel"))
     assert n @ (ball - np.asarray(toe.point)) == pytest.approx(0.004, abs=1e-3)
     assert heel[2] == pytest.approx(-0.3265, abs=1e-3) and 0.55 < heel[0] < 0.77
 
@@ -204,7 +204,7 @@ def _umtri(model, name, line):
     """(mean, root-mean-square error), rad, of UMTRI's drivers' regression of ``line`` for the
     human in posture ``name`` (H30: the H-point 0.32 m above the heel targets of both files)."""
     heel = next(p for p in load_posture(name)["targets"]["point"]
-                if p["body"] == "right_foot" and p["point"] in ("heel", "heel_pad"))
+                if p["body"] == "right_foot" and p["point"] == "heel")
     header = model.source.header
     return predicted_angle(line, header["sex"], header["stature"], header["total_mass"], -heel["z"])
 
