@@ -21,7 +21,8 @@ def _parser():
     run.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                      help="override a scenario value by its dotted key path, e.g. solver.t_end=0.05 "
                      "(repeatable)")
-    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.add_argument("--quiet", action="store_true", help="no progress on stderr (a bar on a terminal, "
+                     "a line each tenth of the simulated time elsewhere)")
     sweep = sub.add_parser(
         "sweep", help="run a design of experiments (full factorial or Latin hypercube) over keys of a scenario",
         description="Run the variants of a design over scenario keys on a local process pool (or a "
@@ -77,12 +78,21 @@ def _parser():
     cert.add_argument("scenarios", nargs="*", metavar="NAME_OR_PATH",
                       help="scenario names or .toml paths (default: all shipped ones)")
     cert.add_argument("--out", metavar="DIR", help="also write each test's time history to DIR/<name>.csv")
+    cert.add_argument("--quiet", action="store_true", help="no progress on stderr (each test's start "
+                      "and, past a few seconds, its simulated time)")
     valid = sub.add_parser("validate", help="run the human model's validation cases "
                            "(scenarios/validation) and print each figure against its corridor")
     valid.add_argument("scenarios", nargs="*", metavar="NAME_OR_PATH",
                        help="scenario names or .toml paths (default: all shipped ones)")
     valid.add_argument("--out", metavar="DIR", help="also write each case's time history to DIR/<name>.csv")
+    valid.add_argument("--quiet", action="store_true", help="no progress on stderr (each case's start "
+                       "and, past a few seconds, its simulated time)")
     return parser
+
+
+def _warning_line(message, category, filename, lineno, line=None):
+    """A warning as one line for the user, not Python's file, line number and source line."""
+    return f"occupant: warning: {message}\n"
 
 
 def main(argv=None):
@@ -92,6 +102,8 @@ def main(argv=None):
     # nothing is collected earlier than without it (once registered, however often called)
     atexit.unregister(gc.freeze)
     atexit.register(gc.freeze)
+    import warnings
+    warnings.formatwarning = _warning_line
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -125,9 +137,9 @@ def main(argv=None):
             from occupant.scenario.command import export_command
             return export_command(args.file, "mjcf" if args.mjcf else "urdf", args.out)
         if args.command == "certify":
-            return _certify(args.scenarios, args.out)
+            return _certify(args.scenarios, args.out, progress=not args.quiet)
         if args.command == "validate":
-            return _certify(args.scenarios, args.out, "occupant.human.validation")
+            return _certify(args.scenarios, args.out, "occupant.human.validation", progress=not args.quiet)
     except BrokenPipeError:   # the reader went away (occupant list | head): stop quietly
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no error at exit's flush
@@ -143,10 +155,16 @@ def main(argv=None):
     return 0
 
 
-def _certify(names, out_dir, runners="occupant.human.certification"):
+# s of wall time a certification test or validation case runs before its simulated time is shown
+# (most are done in under a second: one line each; a belted sled case takes minutes)
+CASE_PROGRESS_AFTER_S = 3.0
+
+
+def _certify(names, out_dir, runners="occupant.human.certification", progress=True):
     """Exit code 0 when every figure of every test is inside its corridor, 1 otherwise. Each
     scenario's ``test`` key selects its runner (occupant.human.certification.TESTS, or for
-    ``occupant validate`` occupant.human.validation.VALIDATIONS)."""
+    ``occupant validate`` occupant.human.validation.VALIDATIONS). ``progress``: on stderr, a line
+    as each case starts and its simulated time once it has run a few seconds (occupant.progress)."""
     import importlib
     import pathlib
 
@@ -160,9 +178,15 @@ def _certify(names, out_dir, runners="occupant.human.certification"):
     if out_dir is not None:
         out_dir = pathlib.Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
+    from occupant.progress import Progress, reporting
+    what = "occupant " + ("validate" if runners.endswith("validation") else "certify")
+    shown = Progress(after_s=CASE_PROGRESS_AFTER_S) if progress else None
     all_ok = True
-    for sc, path in scenarios:
-        res = run_certification(str(path))
+    for i, (sc, path) in enumerate(scenarios, 1):
+        if shown is not None:
+            shown.case(i, len(scenarios), sc["name"], what)
+        with reporting(shown):
+            res = run_certification(str(path))
         print("\n".join(report_lines(res, sc)), flush=True)
         all_ok &= all(ok for _, ok in res["checks"].values())
         if out_dir is not None:

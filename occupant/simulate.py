@@ -13,6 +13,7 @@ from occupant.integrate.integrators import INTEGRATORS
 from occupant.integrate.pipeline import make_recording, record_samples
 from occupant.integrate.stability import step_limit
 from occupant.integrate.system import MultibodySystem
+from occupant.progress import simulation_progress
 from occupant.restraints import fit_belts
 from occupant.results import Results
 
@@ -39,8 +40,9 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     poses, producer outputs and energy are recorded every ``output_dt`` (default 1e-4 s, or the
     step when that is longer), inside the compiled loop for fixed steps without events.
     ``energy``: add the energy balance to Results.energy. ``progress``: callable receiving the
-    fraction done. A run that diverges (a state no longer finite, a step size collapse, a
-    contact penetrating through the whole of its shape: ``integrate.divergence``) stops there,
+    fraction done (default: the current ``occupant.progress`` reporter's, when a command set
+    one). A run that diverges (a state no longer finite, a step size collapse, a contact
+    penetrating through the whole of its shape: ``integrate.divergence``) stops there,
     keeps what it computed and says when, where and why in ``Results.status``/``message``.
     """
     method = INTEGRATORS.get(integrator)
@@ -65,6 +67,8 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
         raise SimulationError(f"simulate: q0, v0 and z0 must have shapes ({model.nq},), "
                               f"({model.nv},) and ({model.nz},), got {q0.shape}, {v0.shape} and "
                               f"{None if z0 is None else z0.shape}")
+    if progress is None:
+        progress = simulation_progress(t_end)
     precompile.ahead(model, method.loop if method.default_dt is not None else None)
     if z0 is None:
         z0 = fit_belts(model, q0)   # zeros, with the belts' webbing fitted at q0
@@ -122,9 +126,11 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
         message += f". At t = {t[-1]:.6g} s, the last sample kept: {where(model, rec.vdot, rec.outputs, len(t) - 1)}"
     if status == "diverged" and dt is not None and "penetrated" not in message:
         if dt > limit.dt:
+            # (euler itself was told to use euler: "for euler: use a smaller dt, or integrator='euler'")
+            other = "" if integrator == "euler" else ", or integrator='euler', which takes joint damping implicitly"
             message += (f". Likely cause: the step {dt:g} s exceeds the stable step {limit.dt:.3g} s of "
                         f"joint resistance '{limit.element}' ({limit.reason}) for {integrator}: use a "
-                        f"smaller dt, or integrator='euler', which takes joint damping implicitly")
+                        f"smaller dt{other}")
         else:
             message += (". The step is within the stability estimate of every joint resistance "
                         "element: look for loads out of proportion or a joint far outside its range")

@@ -33,8 +33,9 @@ def pelvis_moments():
 def _belt_directions(model, results, belt, points):
     """Each segment's direction (B0, per sample: Data.belt_path, ``restraints.belt.path_lengths``)
     between the consecutive ``points`` of ``belt``: its tension T acts as T d at its first point
-    and -T d at its last (along the tangent pieces), found by evaluating the model at each
-    recorded state."""
+    and -T d at its last (along the tangent pieces), and its tangent pieces' couples per unit
+    tension on its first and last points' wrap bodies (``belt_path._tangent_parts``), found by
+    evaluating the model at each recorded state: (d, couple at the first, couple at the last)."""
     import numpy as np
 
     from occupant.integrate.pipeline import evaluate
@@ -47,11 +48,13 @@ def _belt_directions(model, results, belt, points):
     first = [p0 + (names.index(f"{belt}.{p}.x") - o_pts) // 3 for p in points[:-1]]
     bundle, data = model.bundle(base_table=None), model.make_data()
     d = np.zeros((len(first), len(results.t), 3))
+    ma, mb = np.zeros_like(d), np.zeros_like(d)
     for n, t in enumerate(results.t):
         evaluate(bundle, data, t, results.q[n], results.v[n], results.z[n], 0.0)
         for s, k in enumerate(first):
             d[s, n] = data.belt_path[k, :3]
-    return d
+            ma[s, n], mb[s, n] = data.belt_path[k, 23:26], data.belt_path[k, 26:29]
+    return d, ma, mb
 
 
 def pelvis_moments_about_the_hips(model, results, contacts, lap_belt, lap_points):
@@ -128,11 +131,12 @@ def pelvis_moments_about_the_hips(model, results, contacts, lap_belt, lap_points
         slides[c] = v_t @ np.array([n[2], 0.0, -n[0]])
     X = [np.stack([out[f"{lap_belt}.{p}.{a}"] for a in "xyz"], 1) for p in lap_points]
     T = [out[f"{lap_belt}.{a}-{b}.force"] for a, b in zip(lap_points, lap_points[1:])]
-    d = _belt_directions(model, res, lap_belt, lap_points)
+    d, ma, mb = _belt_directions(model, res, lap_belt, lap_points)
     M["lap belt"] = 0.0
-    for k in (1, 2, 3):
+    for k in (1, 2, 3):      # the pulls at the wrap points, and the couples to the tangent points
         M["lap belt"] = M["lap belt"] + moment(X[k] - H, T[k][:, None] * d[k]
-                                               - T[k - 1][:, None] * d[k - 1])
+                                               - T[k - 1][:, None] * d[k - 1]) \
+            + T[k] * ma[k][:, 1] + T[k - 1] * mb[k - 1][:, 1]
     M["gravity"] = moment(cg - H, m * g)
 
     def about_y(moment_pelvis):      # the base-y part of a moment in pelvis axes

@@ -3,6 +3,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 import occupant
 
 
@@ -97,6 +99,32 @@ def test_certify_bad_scenario_file_names_file_and_key(tmp_path):
     proc = _run("certify", str(path))
     assert proc.returncode == 2 and f"{path}: not valid TOML" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("command, name, old, new, line", [
+    # an unknown key ran the test with the runner's default and exit code 0 (badinput audit)
+    ("certify", "certification/hybrid3_50m_knee", 'side = "left"', 'side = "left"\ncolour = 1',
+     "colour: unknown key (accepted: kind, name, title, description, test, dummy, t_end, "
+     "impact_speed, cfc, contact, probe, side, corridor)"),
+    ("validate", "validation/human_thorax_kroell_16mph", 'kind = "scenario"', 'kind = "scenario"\ncolour = 1',
+     "colour: unknown key (accepted: kind, name, title, description, test, human, t_end, impact_speed, "
+     "cfc, deflection_cfc, contact, probe, seat_contact, corridor, force_at, unload_level_N)"),
+    # was "hybrid9: unknown dummy (...)", neither this file nor its key named
+    ("certify", "certification/hybrid3_50m_knee", 'dummy = "hybrid3_50m"', 'dummy = "hybrid9"',
+     "dummy: unknown dummy 'hybrid9' (accepted: hybrid3_05f, hybrid3_50m, hybrid3_50m_pedestrian, "
+     "hybrid3_95m, or a path to a .toml file)"),
+    # was "contact characteristic 'knee'.stiffness: ...", found when the test ran, no file named
+    ("certify", "certification/hybrid3_50m_knee", "stiffness = 1.2485e6", "stiffness = -1.0",
+     "contact.stiffness: must be a finite number >= 0, got -1.0"),
+])
+def test_bad_certification_and_validation_files_one_whole_line(tmp_path, command, name, old, new, line):
+    from occupant.shipped import shipped_dir
+    text = (shipped_dir("scenarios") / f"{name}.toml").read_text()
+    assert old in text
+    path = tmp_path / "case.toml"
+    path.write_text(text.replace(old, new, 1))
+    proc = _run(command, str(path))
+    assert (proc.returncode, proc.stderr) == (2, f"occupant: error: {path}: {line}\n")
 
 
 def test_certify_unknown_scenario_is_a_clear_error():

@@ -382,9 +382,12 @@ DUMMY_ROM = {
                                   "[E]"),
     ("ankle", "x"): (-15.0, 15.0, "[E] narrower than the human inversion/eversion 35/25: the "
                                   "dummy's ankle rubber bumper (NHTSA 5F page [C], no angle)"),
-    ("ankle", "y"): (-30.0, 45.0, "dorsiflexion 30, plantar flexion 45: SAE J2856 (EA-23 1998) "
-                                  "calls for feet with a 45 deg range of motion [C abstract "
-                                  "wording; split assumed]"),
+    ("ankle", "y"): (-45.0, 45.0, "dorsiflexion 45 [S: SAE J2949:2015 foreword: the 1986 rule's "
+                                  "ankle had about 30 deg, NHTSA's 1996 final rule (61 FR 67953, "
+                                  "drawings 78051-600/-601/-611) allows 45 deg dorsiflexion, with a "
+                                  "rubber bumper; SAE J2856 (EA-23 1998): feet with a 45 deg range "
+                                  "of motion rather than 30; the 5F's and 95M's taken as the 50M's "
+                                  "[E]]; plantar flexion 45 [E]"),
     ("ankle", "z"): (-15.0, 15.0, "[E] as the human table"),
     ("shoulder", "z"): (-80.0, 80.0, "[E] symmetric 80: the human internal 70-90 / external "
                                      "90 [U HROM rom-exrx] rounded to one figure"),
@@ -620,11 +623,31 @@ MARKERS_05F = {"pelvis": [dict(name="left_asis", position=(0.0047, 0.0983, 0.076
 # 15000024) spans 9.2-154.0 mm from the midline, centred 81.6 mm out. No primary figure (the
 # Part 572 subpart O drawings, the 5F user's manual, SAE J2856) was found in the store; the NHTSA
 # 5F page's stored excerpt ends before its external dimensions' hip rows.
+# Her femur and shank, her own too (not the 95M's 0.441 / 0.435 m scaled by the leg-length ratio,
+# 337.9 / 333.3 mm): the same deck's knee joint springs 15005372 / 15005373 (nodes 15004033 /
+# 15004036 at (-647.05, -685.83 / -522.17, 366.26) mm) stand 341.99 mm from the hip nodes, and
+# its ankle joint springs 15005374 / 15005375 (nodes 15004034 / 15004037 at (-795.23, -685.83 /
+# -522.17, 58.60) mm) 341.48 mm from the knee nodes, both sides alike [S, same deck and commit].
+# Seated in the deck her femur runs 5.6 deg below the /HPOINT skew's x axis and her shank 25.7
+# deg ahead of the deck's vertical: only the lengths carry over (the posture is the scenario's).
+# The shells that hang from the knee follow it (thigh_shell_05f, knee_pad_05f, the femur load
+# cell, markers); the shank shell is stretched along the shank with it (shank_shell_05f).
 JOINTS_05F = {"hip": dict(location=(0.0, 0.08183, 0.0),
                           src="[S] hip spacing 163.66 mm: open FE HIII 5F (OpenRadioss "
                               "ModelExchange, commit 86dbea3, CC BY-NC), hip joint springs "
                               "15005370 / 15005371 (derive_hybrid3.py JOINTS_05F; was the 95M's "
-                              "0.176 m x the leg-length ratio, 134.8 mm)")}
+                              "0.176 m x the leg-length ratio, 134.8 mm)"),
+              "knee": dict(location=(0.0, 0.0, -0.34199),
+                           src="[S] hip-knee length 341.99 mm: open FE HIII 5F (OpenRadioss "
+                               "ModelExchange, commit 86dbea3, CC BY-NC), hip and knee joint "
+                               "springs 15005370 / 15005372 (derive_hybrid3.py JOINTS_05F; was "
+                               "the 95M's 0.441 m x the leg-length ratio, 337.9 mm); axis +y so "
+                               "that flexion is positive"),
+              "ankle": dict(location=(0.0, 0.0, -0.34148),
+                            src="[S] knee-ankle length 341.48 mm: open FE HIII 5F (OpenRadioss "
+                                "ModelExchange, commit 86dbea3, CC BY-NC), knee and ankle joint "
+                                "springs 15005372 / 15005374 (derive_hybrid3.py JOINTS_05F; was "
+                                "the 95M's 0.435 m x the leg-length ratio, 333.3 mm)")}
 
 
 def joint_location(kind, seg, lam):
@@ -706,8 +729,8 @@ ELLIPSOIDS_05F = {"pelvis": [dict(
 
 def thigh_shell_05f():
     """The 5F's own thigh shell (THIGH_05F) in her upper leg's frame, its distal pole on her
-    file's knee centre (the 95M's hip-knee length scaled by the leg factor)."""
-    knee = 0.441 * region_factors("05f")[0]["leg"]
+    own knee centre (JOINTS_05F)."""
+    knee = -JOINTS_05F["knee"]["location"][2]
     t = THIGH_05F
     return dict(name="thigh_shell", center=(t["offset"], 0.0, -(knee - t["semi_along"])),
                 semi=(t["half_thickness"], t["half_width"], t["semi_along"]),
@@ -718,11 +741,37 @@ def thigh_shell_05f():
                     "against her skin's 70")
 
 
+def along_own_limb_05f(segment, name):
+    """The 95M ellipsoid ``name`` of ``segment`` scaled to the 5F across her limb (the leg factor)
+    and placed along it by her own joint: its centre and semi-axis along the limb (z) scaled by
+    her own joint's distance over the 95M's (JOINTS_05F: the knee for the knee pad, whose centre
+    is the knee centre; the ankle for the shank shell, which spans the shank) [D]."""
+    base = next(s for s in BASE if s["name"] == segment)
+    e = next(x for x in base["ellipsoids"] if x["name"] == name)
+    L = region_factors("05f")[0]["leg"]
+    if segment == "upper_leg":
+        ratio = JOINTS_05F["knee"]["location"][2] / next(
+            s for s in BASE if s["name"] == "lower_leg")["joint"]["location"][2]
+        semi_z = e["semi"][2] * L   # the knee's own size: only its place follows the knee
+    else:
+        ratio = JOINTS_05F["ankle"]["location"][2] / next(
+            s for s in BASE if s["name"] == "foot")["joint"]["location"][2]
+        semi_z = e["semi"][2] * ratio
+    return dict(name=name, center=(e["center"][0] * L, e["center"][1] * L, e["center"][2] * ratio),
+                semi=(e["semi"][0] * L, e["semi"][1] * L, semi_z),
+                src=e["src"] + f"; x {L:.4f} across, placed along her own "
+                     + ("knee (derive_hybrid3.py JOINTS_05F)" if segment == "upper_leg" else
+                        "shank: along it x her knee-ankle length over the 95M's "
+                        "(derive_hybrid3.py JOINTS_05F)") + " [D]")
+
+
 def own_ellipsoids(kind, segment):
     """The ellipsoids dummy ``kind`` has of its own on ``segment`` (not scaled from the 95M)."""
     if kind != "05f":
         return []
-    return ELLIPSOIDS_05F.get(segment, []) + ([thigh_shell_05f()] if segment == "upper_leg" else [])
+    own = {"upper_leg": [thigh_shell_05f(), along_own_limb_05f("upper_leg", "knee_pad")],
+           "lower_leg": [along_own_limb_05f("lower_leg", "shank_shell")]}
+    return ELLIPSOIDS_05F.get(segment, []) + own.get(segment, [])
 
 
 # The femur load cell's measuring point (the point its moments are taken about), as the distance
@@ -809,17 +858,55 @@ FEMUR_LOAD_CELL_SRC = {
     "95m": "open FE HIII 95M, spring 15005168 (Left Femur) vs the knee joint spring 15005176"}
 
 
+# The tibia load cells (49 CFR 572 subpart E's lower leg carries an upper tibia cell below the knee
+# and a lower tibia cell above the ankle; ISO-MME TIBI, fine locations LE/RI and UP/LO, as NHTSA's
+# 11TIBILEUPH3FOZ channels), from the open FE decks' /TH/SPRING cells (OpenRadioss ModelExchange,
+# CC BY-NC 4.0, node coordinates read, nothing copied), in mm along the knee-ankle line (the
+# knee and ankle joint springs' nodes) [S]:
+# - 5F (Hybrid_III_05TH_0000.rad): "Left Upper Tibia" spring 15005366, node 15005555 at
+#   (-704.17, -685.83, 297.38); "Left Lower Tibia" 15005368, node 15005559 at (-759.70, -685.83,
+#   121.73); "Left KNEE" 15005372 at (-647.05, -685.83, 366.26), "Left ANKLE" 15005374 at
+#   (-795.23, -685.83, 58.60): the upper cell 86.8 mm below the knee along the 341.5 mm line
+#   (21.6 mm off it, ahead), the lower 72.3 mm above the ankle (4.6 mm off it).
+# - 95M (RG_Articulated_Hybrid_III_95TH_0000.rad): "Left Upper Tibia" 15005170, node 15005262 at
+#   (-822.98, -724.05, 365.53); "Left Lower Tibia" 15005172, node 15005266 at (-1004.78, -729.38,
+#   194.12); "Left KNEE" 15005176 at (-723.86, -715.38, 409.87), "Left ANKLE" 15005178 at
+#   (-1071.10, -725.91, 148.05): 106.0 mm below the knee along the 435.0 mm line (25.0 mm off it,
+#   ahead), 80.6 mm above the ankle (6.3 mm off it).
+# - 50M: its deck's file is not in the store's snapshot (the femur's figures were read before);
+#   the two distances interpolated between the 5F's and the 95M's by the decks' knee-ankle
+#   lengths at this file's 405.6 mm [D]: 100.0 below the knee, 78.0 above the ankle.
+# The points are put on this file's knee-ankle axis (as the femur cell's; the upper cell's 22-25
+# mm ahead of the line is the deck's tibia shaft ahead of the knee's pivot, not carried), the
+# cells' axes the lower leg's [E: the decks' cell skews not read]. Distances are each deck's own
+# (hardware, not scaled).
+TIBIA_LOAD_CELLS = {"50m": (0.1000, 0.0780), "05f": (0.0868, 0.0723), "95m": (0.1060, 0.0806)}  # m: below the knee, above the ankle
+TIBIA_LOAD_CELL_SRC = {
+    "50m": "[D] interpolated by the knee-ankle length between the open FE HIII 5F's and 95M's cells",
+    "05f": "[S] open FE HIII 5F, springs 15005366 / 15005368 (Left Upper / Lower Tibia) vs the knee and ankle joint springs",
+    "95m": "[S] open FE HIII 95M, springs 15005170 / 15005172 (Left Upper / Lower Tibia) vs the knee and ankle joint springs"}
+
+
 def markers(kind, seg, L):
     """The [[segment.marker]] landmarks of segment ``seg`` (BASE entry, length factor L)."""
     out = list(pelvis_markers(kind)) if seg["name"] == "pelvis" else []
     if seg["name"] == "upper_leg":
-        knee = np.multiply(next(s for s in BASE if s["name"] == "lower_leg")["joint"]["location"], L)
+        lam = region_factors(kind)[0]
+        knee = joint_location(kind, next(s for s in BASE if s["name"] == "lower_leg"), lam)[0]
         d = FEMUR_LOAD_CELL[kind]
         out.append(dict(name="femur_load_cell", position=knee + (0.0, 0.0, d),
                         orient=femur_cell_orientation_deg(kind),
                         src=f"[S] the femur load cell's measuring point, {1000 * d:.1f} mm above "
                             f"the knee's pivot on the hip-knee line ({FEMUR_LOAD_CELL_SRC[kind]}, "
                             "OpenRadioss ModelExchange, CC BY-NC; derive_hybrid3.py FEMUR_LOAD_CELL)"))
+    if seg["name"] == "lower_leg":
+        ankle = joint_location(kind, next(s for s in BASE if s["name"] == "foot"), region_factors(kind)[0])[0]
+        below, above = TIBIA_LOAD_CELLS[kind]
+        for name, z, what in (("upper_tibia_load_cell", -below, f"{1000 * below:.1f} mm below the knee's pivot"),
+                              ("lower_tibia_load_cell", ankle[2] + above, f"{1000 * above:.1f} mm above the ankle's centre")):
+            out.append(dict(name=name, position=(0.0, 0.0, z), orient=None,
+                            src=f"the {name.split('_')[0]} tibia load cell's measuring point, {what} on "
+                                f"the knee-ankle line ({TIBIA_LOAD_CELL_SRC[kind]}; derive_hybrid3.py TIBIA_LOAD_CELLS)"))
     return out
 
 

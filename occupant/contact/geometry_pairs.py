@@ -185,7 +185,12 @@ def ellipsoid_in_bag(data, el, e):
     centre-to-centre start, a body whose centre has passed the bag's centre converges to the
     overlap through the bag's back, and is pushed on through the bag towards its mount (seen: the
     Hybrid III's head in us_ncap_frontal_56 at 245 mm, its neck tension jumping 1.36 -> 2.56 kN
-    in 0.1 ms); mirrored, it keeps the overlap through the front it came in by."""
+    in 0.1 ms); mirrored, it keeps the overlap through the front it came in by. A body whose
+    centre lies behind the bag's back (its mount, a steering wheel's face) did not come in by the
+    front and is not mirrored: mirrored it was pushed through the whole bag from behind (seen:
+    the US NCAP driver's left hand, swung round the wheel's rim and back inboard behind it, 68 mm
+    clear of the bag, then 520 mm into it in 0.1 ms at 1e11 N; scenarios/README.md,
+    lapfriction)."""
     return ellipsoid_overlap(data, el, e, nonliteral(True))
 
 
@@ -221,7 +226,7 @@ def ellipsoid_overlap(data, el, e, entered):
         m0, m1, m2 = 0.0, 0.0, 1.0
     if entered:   # b's +x axis points out of its front: a centre past b's mid-plane, mirrored
         s = m0 * gb[0][0] + m1 * gb[0][1] + m2 * gb[0][2]
-        if s > 0.0:
+        if s > 0.0 and norm * s < el.size_b[e, 0]:     # and not behind b's back
             m0, m1, m2 = m0 - 2.0 * s * gb[0][0], m1 - 2.0 * s * gb[0][1], m2 - 2.0 * s * gb[0][2]
     for _ in range(NEWTON_ITERATIONS):
         ha = np.sqrt(_quad(a2, ga, m0, m1, m2, m0, m1, m2))

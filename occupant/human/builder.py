@@ -45,6 +45,12 @@ def proportions():
     return _load("body_proportions.toml")
 
 
+def sex_value(prop, key, sex):
+    """``prop[key + "_female"]`` for a woman where the file gives the women's own value (Reed et
+    al.'s landmark rules), else ``prop[key]`` (the men's, used for both sexes elsewhere)."""
+    return prop.get(f"{key}_female", prop[key]) if sex == "female" else prop[key]
+
+
 def segment_table(sex):
     """de Leva table for one sex: {segment: {mass (fraction), com (fraction), r_sag, r_trans,
     r_long (fractions), length (fraction of stature)}}."""
@@ -132,7 +138,6 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         return EllipsoidSpec(name, np.array([0.0, 0.0, z0 + L[key] / 2]),
                              np.array([a, b, L[key] / 2]))
 
-
     # torso: proximal landmarks are the upper ends, so the com lies (1 - com) L above the lower end
     lt, mt, ut = t["lower_trunk"], t["middle_trunk"], t["upper_trunk"]
     seg("pelvis", None, m["lower_trunk"], (0, 0, (1 - lt["com"]) * L["lower_trunk"]),
@@ -158,7 +163,7 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
     L_head = Lhn - L_neck
     # the neck link: from C7/T1 (below and ahead of the cervicale) to the condyles at their
     # height, straight above the joint standing; de Leva's neck mass over the link's length
-    c7t1 = c7t1_from_cervicale(H, prop)
+    c7t1 = c7t1_from_cervicale(H, prop, sex)
     L_link = L_neck - c7t1[2]
     # the head's com where head and neck together keep de Leva's com height, the neck's com at
     # its link's middle (c7t1[2] + L_link / 2 above the cervicale)
@@ -226,23 +231,24 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
     return segs
 
 
-def c7t1_from_cervicale(H, prop):
+def c7t1_from_cervicale(H, prop, sex="male"):
     """(3,) m: the C7/T1 joint centre (the lower neck joint) from the cervicale, upper torso
-    frame, standing (data/body_proportions.toml, Reed et al. 1999's rule, sources there)."""
+    frame, standing (data/body_proportions.toml, Reed et al. 1999's rule for ``sex``, sources
+    there)."""
     below, ahead = prop["suprasternale_below_c7"] * H, 2.0 * prop["neck_base_radius"] * H
-    d = prop["c7t1_fraction"] * math.hypot(below, ahead)
-    down = math.atan2(below, ahead) - math.radians(prop["c7t1_turn_deg"])
+    d = sex_value(prop, "c7t1_fraction", sex) * math.hypot(below, ahead)
+    down = math.atan2(below, ahead) - math.radians(sex_value(prop, "c7t1_turn_deg", sex))
     return np.array([d * math.cos(down), 0.0, -d * math.sin(down)])
 
 
-def l5s1_from_hips(H, prop):
+def l5s1_from_hips(H, prop, sex="male"):
     """(3,) m: the L5/S1 joint centre in the pelvis frame (origin the hips' midpoint), standing:
     Reed et al. 1999's place relative to the hips and the ASIS (data/body_proportions.toml,
     sources there), carried onto the human's own hip -> ASIS vector by a turn and a scale in the
     sagittal plane [D]. The human has no joint there (its lumbar-pelvis joint stands at L3/L4);
     the point says where its vertebral column meets the pelvis."""
-    reed_asis = -np.asarray(prop["hip_from_asis_reed"], float)            # hip -> ASIS, Reed
-    reed_l5s1 = np.asarray(prop["l5s1_from_asis_reed"], float) + reed_asis  # hip -> L5/S1, Reed
+    reed_asis = -np.asarray(sex_value(prop, "hip_from_asis_reed", sex), float)  # hip -> ASIS, Reed
+    reed_l5s1 = np.asarray(sex_value(prop, "l5s1_from_asis_reed", sex), float) + reed_asis  # hip -> L5/S1
     own = H * np.array([prop["asis_ahead_of_hips"], prop["asis_above_hips"]])
     turn = math.atan2(own[0], own[1]) - math.atan2(reed_asis[0], reed_asis[1])  # forward, about y
     scale = math.hypot(*own) / math.hypot(*reed_asis)
@@ -251,7 +257,7 @@ def l5s1_from_hips(H, prop):
     return scale * np.array([c * x + s * z, 0.0, -s * x + c * z])
 
 
-def thorax_ahead_of_axis(thorax, H, prop):
+def thorax_ahead_of_axis(thorax, H, prop, sex="male"):
     """x (m, upper torso frame) where the source puts the ``thorax`` ellipsoid's centre (its
     EllipsoidSpec as built, on the trunk's axis): at T8's level (validation.T8_FRACTION of the
     way up to C7/T1) its back ``back_behind_t8_body`` behind T8's vertebral body, which stands
@@ -261,7 +267,7 @@ def thorax_ahead_of_axis(thorax, H, prop):
     shoulder shells and the sternum stand on the thorax wherever it is."""
     from occupant.human.validation import T8_FRACTION
 
-    z = T8_FRACTION * (2.0 * thorax.semi_axes[2] + c7t1_from_cervicale(H, prop)[2]) - thorax.center[2]
+    z = T8_FRACTION * (2.0 * thorax.semi_axes[2] + c7t1_from_cervicale(H, prop, sex)[2]) - thorax.center[2]
     back = thorax.semi_axes[0] * math.sqrt(1.0 - (z / thorax.semi_axes[2]) ** 2)
     return H * (prop["t8_body_ahead_of_axis"] - prop["back_behind_t8_body"]) + back
 
@@ -410,7 +416,7 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
                           thoracic_spine=thoracic_spine, neck_mid=neck_mid, face=face)
     asm = assemble(name or f"human_{sex}_{stature:.3f}m_{mass:.1f}kg", segs)
     neck = next(s for s in segs if s.joint_name == "lower_neck")
-    asm.add(Marker(CERVICALE, neck.parent, tuple(neck.location - c7t1_from_cervicale(stature, prop))))
+    asm.add(Marker(CERVICALE, neck.parent, tuple(neck.location - c7t1_from_cervicale(stature, prop, sex))))
     if neck_activation is not None:
         add_neck_muscles(asm, segs, neck_activation, pulse_start)
     asm.header = {"kind": "human", "name": asm.name, "total_mass": mass, "stature": stature,

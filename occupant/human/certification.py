@@ -24,8 +24,9 @@ from occupant.constants import G0, STANDARD_GRAVITY
 from occupant.human import impact_tests
 from occupant.human.assemble import assemble
 from occupant.human.loader import load_description
-from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
+from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
 from occupant.model import BaseMotion
+from occupant.modeling import ModelingError
 from occupant.spatial import rot_y
 
 SCENARIO_FOLDER = "scenarios/certification"
@@ -42,8 +43,15 @@ def read_scenario(name_or_path):
     scenario = read_toml(path)
     check = FileChecker(path)
     test = read_test_key(check, scenario, TESTS, "certification")
+    check.keys(scenario, TOP_KEYS + TESTS[test].keys, "")
     TESTS[test].check(check, scenario)
     return scenario, path
+
+
+# the top-level keys of every certification and validation scenario; each test adds its own
+# (CertificationTest.keys, validation.Validation.keys): a key no runner reads is refused (a
+# misspelt one ran the test with the runner's default, exit code 0)
+TOP_KEYS = ("kind", "name", "title", "description", "test")
 
 
 def read_test_key(check, scenario, tests, what):
@@ -68,10 +76,34 @@ def _check_corridor(check, scenario, figures):
             check.fail(f"corridor.{key}", f"lower {lo:g} above upper {hi:g}", "[lower, upper]")
 
 
+def _check_dummy(check, scenario):
+    """``dummy``: a shipped dummy or a dummy file (was found only when the test ran, in a message
+    naming neither this file nor the key)."""
+    name = check.string(scenario, "dummy", "", required=True, what="dummy name")
+    try:
+        resolve_shipped(name, "dummies", "dummy", kind="dummy")
+    except InputFileError as err:
+        check.fail("dummy", f"{err.problem} {name!r}", err.accepted)
+
+
+def check_characteristic(check, scenario, key):
+    """[contact] or [seat_contact]: the characteristic's keys, and the characteristic they make
+    (its own checks, ContactCharacteristic's, here at load with this file and key named)."""
+    table = check.table(scenario, key, "", required=True, accepted="a table of contact characteristic keys")
+    check.keys(table, list(impact_tests.CONTACT_KEYS), key)
+    try:
+        impact_tests.characteristic(table, key)
+    except (ModelingError, TypeError) as err:   # "contact characteristic 'contact'.stiffness: ..."
+        field, sep, problem = str(err).removeprefix(f"contact characteristic '{key}'.").partition(": ")
+        if sep and field in impact_tests.CONTACT_KEYS:
+            check.fail(f"{key}.{field}", problem)
+        check.fail(key, str(err))
+
+
 def _check_contact_test(check, scenario, numbers, figures, probe=False):
     """Keys of a contact test: dummy, t_end and ``numbers`` (positive), [contact] (the
     characteristic's keys), [probe] mass and face_radius, and the corridor of ``figures``."""
-    check.string(scenario, "dummy", "", required=True, what="dummy name")
+    _check_dummy(check, scenario)
     for key in ("t_end",) + tuple(numbers):
         check.number(scenario, key, "", positive=True, required=True)
     for key in ("cfc",) + (("deflection_cfc",) if "peak_deflection_mm" in figures else ()):
@@ -79,9 +111,7 @@ def _check_contact_test(check, scenario, numbers, figures, probe=False):
         if cfc not in CFC_CLASSES:
             check.fail(key, f"{cfc!r} is not an SAE J211 channel class",
                        ", ".join(map(str, CFC_CLASSES)))
-    contact = check.table(scenario, "contact", "", required=True,
-                          accepted="a table of contact characteristic keys")
-    check.keys(contact, list(impact_tests.CONTACT_KEYS), "contact")
+    check_characteristic(check, scenario, "contact")
     if probe:
         table = check.table(scenario, "probe", "", required=True,
                             accepted="a table with mass (kg) and face_radius (m)")
@@ -100,7 +130,8 @@ def _check_neck_pendulum(check, scenario):
                            accepted="a table with accelerometer_radius and neck_base_radius")
     for key in ("accelerometer_radius", "neck_base_radius"):
         check.number(pendulum, key, "pendulum", positive=True, required=True)
-    for key in ("dummy", "pulse_ms_g", "corridor"):
+    _check_dummy(check, scenario)
+    for key in ("pulse_ms_g", "corridor"):
         if key not in scenario:
             check.fail(key, "missing")
 
@@ -112,9 +143,7 @@ def _check_head_drop(check, scenario):
 
 def _check_thorax(check, scenario):
     _check_contact_test(check, scenario, ("impact_speed",), THORAX_FIGURES, probe=True)
-    seat = check.table(scenario, "seat_contact", "", required=True,
-                       accepted="a table of contact characteristic keys (pelvis on the seat)")
-    check.keys(seat, list(impact_tests.CONTACT_KEYS), "seat_contact")
+    check_characteristic(check, scenario, "seat_contact")
 
 
 def _check_knee(check, scenario):
@@ -327,10 +356,12 @@ class CertificationTest:
     """One kind of certification test: ``check(checker, scenario)`` validates the scenario's
     keys, ``run(scenario, path, dt)`` returns a dict with t, history ({column: (n,) array}) and
     checks ({figure: (value, inside)}); ``title`` says what it is in the report; ``input_checks``
-    (optional) returns the ({figure: (lower, upper)}, checks) of the test's input (a pulse)."""
+    (optional) returns the ({figure: (lower, upper)}, checks) of the test's input (a pulse);
+    ``keys``: the top-level keys it takes besides TOP_KEYS."""
     check: object
     run: object
     title: str
+    keys: tuple
     input_checks: object = None
 
 
@@ -346,14 +377,20 @@ THORAX_FIGURES = ("peak_force_N", "peak_deflection_mm", "hysteresis_percent",
 KNEE_FIGURES = ("peak_force_N",)
 TESTS = {
     "neck_pendulum": CertificationTest(_check_neck_pendulum, _run_neck, "neck {mode} pendulum",
+                                       ("dummy", "mode", "impact_speed", "t_end", "pendulum",
+                                        "pulse_ms_g", "pulse_corridor", "corridor"),
                                        _neck_pulse),
     "head_drop": CertificationTest(_check_head_drop, _run_contact(impact_tests.run_head_drop),
-                                   "head drop"),
+                                   "head drop", ("dummy", "t_end", "drop_height", "pitch_deg", "cfc",
+                                                 "contact", "corridor")),
     "thorax_pendulum": CertificationTest(_check_thorax,
                                          _run_contact(impact_tests.run_thorax_pendulum),
-                                         "thorax pendulum"),
+                                         "thorax pendulum",
+                                         ("dummy", "t_end", "impact_speed", "cfc", "deflection_cfc",
+                                          "contact", "probe", "seat_contact", "corridor")),
     "knee_impact": CertificationTest(_check_knee, _run_contact(impact_tests.run_knee_impact),
-                                     "knee impact"),
+                                     "knee impact", ("dummy", "t_end", "impact_speed", "cfc", "contact",
+                                                     "probe", "side", "corridor")),
 }
 
 

@@ -13,7 +13,8 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
   flexion or extension positive about y, lateral bending about x, axial turn about z; a list
   of them with one ``response_prefix`` each) read against the range of the runs' own figures
   computed from the same data file (the volunteers' runs, the specimens' runs, or a corridor's
-  two boundaries).
+  two boundaries); with ``[t1_cell]`` also the moment on a load cell fixed to T1 below C7/T1
+  about each rotation's axis (``t1_cell_moment_Nm``), against the specimens' cells.
 - ``head_neck_twist``: the same head-neck, its head clamped still (HEAD_HOLD_SCALE) while T1 turns
   about its vertical axis by a measured history; the figures are the neck's twisting moment at
   its base (peak, its time, last value) against the range of the measured moments.
@@ -36,7 +37,8 @@ from scipy.interpolate import CubicSpline
 
 from occupant.constants import G0, STANDARD_GRAVITY
 from occupant.human import impact_tests
-from occupant.human.certification import CFC_CLASSES, _check_corridor, corridor_checks, read_test_key
+from occupant.human.certification import (CFC_CLASSES, TOP_KEYS, _check_corridor, check_characteristic,
+                                          corridor_checks, read_test_key)
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 
 SCENARIO_FOLDER = "scenarios/validation"
@@ -54,6 +56,7 @@ def read_scenario(name_or_path):
     scenario = read_toml(path)
     check = FileChecker(path)
     test = read_test_key(check, scenario, VALIDATIONS, "validation")
+    check.keys(scenario, TOP_KEYS + ("human",) + VALIDATIONS[test].keys, "")
     check.string(scenario, "name", "", required=True)
     _check_human(check, scenario)
     VALIDATIONS[test].check(check, scenario, pathlib.Path(path).parent)
@@ -96,10 +99,8 @@ def _check_thorax(check, scenario, base_dir):
         if cfc not in CFC_CLASSES:
             check.fail(key, f"{cfc!r} is not an SAE J211 channel class",
                        ", ".join(map(str, CFC_CLASSES)))
-    for key, accepted in (("contact", "a table of contact characteristic keys"),
-                          ("seat_contact", "a table of contact characteristic keys")):
-        table = check.table(scenario, key, "", required=True, accepted=accepted)
-        check.keys(table, list(impact_tests.CONTACT_KEYS), key)
+    for key in ("contact", "seat_contact"):
+        check_characteristic(check, scenario, key)
     probe = check.table(scenario, "probe", "", required=True,
                         accepted="a table with mass (kg) and face_radius (m)")
     for key in ("mass", "face_radius"):
@@ -198,8 +199,53 @@ def _check_sled(check, scenario, base_dir):
     if not isinstance(times, list) or not all(
             isinstance(v, (int, float)) and 0 < v <= 1e3 * scenario["t_end"] for v in times):
         check.fail("read_at_ms", f"{times!r}", "a list of times in ms, each in (0, t_end]")
+    cell = _check_t1_cell(check, scenario, rotations)
     check.strings(scenario, "figures", "", what="figure",
-                  choices=[n for r in rotations for n in sled_figure_names(r, times)])
+                  choices=[n for r in rotations for n in sled_figure_names(r, times)] + cell)
+
+
+# The PMHS's own neck load (Kang et al. 2018): a load cell under the potting, fixed to T1 (B0),
+# some way below C7/T1 (B0's origin, ``head_neck_on_t1``); its moment about the axis of each
+# rotation, positive in the rotation's sense (the moment the head-neck puts on the cell while the
+# head bends that way) [D]. ``[t1_cell]``: offset_m (the cell below C7/T1 along B0's -z), read_at_ms,
+# prefix {rotation: column prefix of the runs' moments, N m}.
+T1_CELL_AXES = {"lateral": (0, 1.0), "flexion": (1, 1.0), "extension": (1, -1.0), "axial": (2, 1.0)}
+
+
+def t1_cell_figure_names(rotation, read_at_ms=()):
+    """Names of the T1 load cell's figures about ``rotation``'s axis (``sled_figures``')."""
+    return sled_figure_names(f"{rotation}_t1_moment", read_at_ms, "Nm")
+
+
+def _check_t1_cell(check, scenario, rotations):
+    """The ``[t1_cell]`` table's keys; the names of its figures."""
+    if "t1_cell" not in scenario:
+        return []
+    cell = check.table(scenario, "t1_cell", "", accepted="offset_m, read_at_ms, prefix")
+    check.keys(cell, ["offset_m", "read_at_ms", "prefix"], "t1_cell")
+    check.number(cell, "offset_m", "t1_cell", required=True)
+    times = cell.get("read_at_ms", [])
+    if not isinstance(times, list) or not all(
+            isinstance(v, (int, float)) and 0 < v <= 1e3 * scenario["t_end"] for v in times):
+        check.fail("t1_cell.read_at_ms", f"{times!r}", "a list of times in ms, each in (0, t_end]")
+        times = []
+    prefix = check.table(cell, "prefix", "t1_cell", required=True,
+                         accepted="{rotation: column prefix of the runs' moments}")
+    check.keys(prefix, list(rotations), "t1_cell.prefix")
+    for r in prefix:
+        check.string(prefix, r, "t1_cell.prefix", required=True, what="column prefix")
+    return [n for r in prefix for n in t1_cell_figure_names(r, times)]
+
+
+def t1_cell_moment_Nm(model, res, offset_m, rotation):
+    """The moment (N m, (n,)) the head-neck puts on a cell fixed to T1 ``offset_m`` below C7/T1,
+    about ``rotation``'s axis in B0, positive in its sense: the lower neck joint's load carried
+    down by its shear (``joint_load_in_base``)."""
+    from occupant.sensors.evaluate import joint_load_in_base
+
+    axis, sign = T1_CELL_AXES[rotation]
+    moment = joint_load_in_base(model, res, "lower_neck", (0.0, 0.0, -float(offset_m)))[1]
+    return -sign * moment[:, axis]
 
 
 def sled_figure_names(rotation="flexion", read_at_ms=(), unit="deg"):
@@ -332,6 +378,16 @@ def _run_sled(scenario, path, dt):
         history.update({f"head_{rotation}_deg": angle,
                         f"runs_min_{tag}deg": np.interp(res.t, t[keep], runs[:, keep].min(axis=0)),
                         f"runs_max_{tag}deg": np.interp(res.t, t[keep], runs[:, keep].max(axis=0))})
+    cell = scenario.get("t1_cell")
+    for rotation, prefix in (cell or {}).get("prefix", {}).items():
+        runs = read_series(scenario, base_dir, prefix)[2]
+        quantity, cell_times = f"{rotation}_t1_moment", cell.get("read_at_ms", [])
+        moment = t1_cell_moment_Nm(model, res, cell["offset_m"], rotation)
+        figures.update(sled_figures(res.t, moment, quantity, cell_times, "Nm"))
+        corridor.update(volunteer_corridor(t, runs, scenario["t_end"], quantity, cell_times, "Nm"))
+        history.update({f"{quantity}_Nm": moment,
+                        f"runs_min_{quantity}_Nm": np.interp(res.t, t[keep], runs[:, keep].min(axis=0)),
+                        f"runs_max_{quantity}_Nm": np.interp(res.t, t[keep], runs[:, keep].max(axis=0))})
     corridor = {k: corridor[k] for k in scenario.get("figures", corridor)}
     return {"t": res.t, "scenario": str(path), "results": res, "model": model,
             "history": history, "figures": figures, "corridor": corridor,
@@ -635,18 +691,26 @@ def _run_belted_sled(scenario, path, dt, changes=None):
 class Validation:
     """One kind of validation case: ``check(checker, scenario, base_dir)`` validates its keys,
     ``run(scenario, path, dt)`` returns a dict with t, history, corridor and checks
-    ({figure: (value, inside)}); ``title`` says what it is in the report."""
+    ({figure: (value, inside)}); ``title`` says what it is in the report; ``keys``: the
+    top-level keys it takes besides certification.TOP_KEYS and human."""
     check: object
     run: object
     title: str
+    keys: tuple
 
 
 VALIDATIONS = {
-    "thorax_pendulum": Validation(_check_thorax, _run_thorax, "thorax pendulum"),
-    "head_neck_sled": Validation(_check_sled, _run_sled, "head-neck on the measured T1 motion"),
+    "thorax_pendulum": Validation(_check_thorax, _run_thorax, "thorax pendulum",
+                                  ("t_end", "impact_speed", "cfc", "deflection_cfc", "contact", "probe",
+                                   "seat_contact", "corridor", "force_at", "unload_level_N")),
+    "head_neck_sled": Validation(_check_sled, _run_sled, "head-neck on the measured T1 motion",
+                                 ("t_end", "dt", "data", "inputs", "response_prefix", "figures",
+                                  "onset_g", "read_at_ms", "rotation", "t1_cell")),
     "head_neck_twist": Validation(_check_twist, _run_twist,
-                                  "head-neck, T1 turned under the clamped head"),
-    "belted_sled": Validation(_check_belted_sled, _run_belted_sled, "whole body, belted sled"),
+                                  "head-neck, T1 turned under the clamped head",
+                                  ("t_end", "dt", "data", "inputs", "response_prefix", "figures")),
+    "belted_sled": Validation(_check_belted_sled, _run_belted_sled, "whole body, belted sled",
+                              ("t_end", "sled", "corridor")),
 }
 
 

@@ -128,6 +128,11 @@ def _geometry(pair, key, accepted, asm, geo, meshes):
             return (CONTACT_ELLIPSOID_PLANE, link, axes, point, np.array([np.inf, np.inf, 0.0]),
                     point, np.inf)
         hu, hw = g.half_size
+        if g.thickness is not None:   # a plate: the box behind the rectangle (Plane.thickness)
+            half = 0.5 * g.thickness
+            centre = point - half * axes[:, 2]
+            return (CONTACT_ELLIPSOID_BOX, link, axes, centre, np.array([hu, hw, half]), centre,
+                    float(np.linalg.norm((hu, hw, half))))
         return (CONTACT_ELLIPSOID_BOX, link, axes, point, np.array([hu, hw, -1.0]), point,
                 float(np.hypot(hu, hw)))
     if isinstance(g, (Ellipsoid, Sphere)):

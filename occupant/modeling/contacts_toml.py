@@ -98,6 +98,9 @@ def read_contacts(checker, data, geometries, *, characteristics=None, defaults=N
         for key, value in [("a", x) for x in a_list] + [("b", b)]:
             if value not in geometries:
                 checker.fail(f"{pp}.{key}", f"unknown geometry {value!r}", ", ".join(geometries))
+        if b in a_list:   # (read "characteristic: missing, and surface ... names no default")
+            checker.fail(f"{pp}.b", f"{b!r} is also in a: a geometry cannot touch itself",
+                         "another geometry than those of a")
         cname = checker.string(p, "characteristic", pp)
         if cname is None:
             cname = (defaults or {}).get(b)

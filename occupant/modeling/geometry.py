@@ -116,30 +116,42 @@ class Plane:
     marker's frame, or in the vehicle frame B0 when ``marker`` is None (floor, seat pan, knee
     bolster face). Default: the marker's x-y plane, normal along its +z. ``half_size`` (m, m)
     bounds it to the rectangle |(x - point).u| <= half_size[0], |(x - point).w| <= half_size[1],
-    u = ``x_axis`` made orthogonal to the normal, w = normal x u; None: unbounded."""
+    u = ``x_axis`` made orthogonal to the normal, w = normal x u; None: unbounded. ``thickness``
+    (m, bounded planes only): the rectangle is the face of a plate of that thickness behind it
+    (the box of the rectangle over -thickness <= (x - point).normal <= 0), so that a shape which
+    went round the plate's edge and comes back behind it meets the plate's back face; None: a
+    rectangle of no thickness, whose face pushes out whatever lies behind it within its bounds
+    (``contact.convex_pairs``)."""
     name: str
     marker: str | None = None
     point: tuple = (0.0, 0.0, 0.0)
     normal: tuple = (0.0, 0.0, 1.0)
     x_axis: tuple = (1.0, 0.0, 0.0)
     half_size: tuple | None = None
+    thickness: float | None = None
 
     def __post_init__(self):
         what = f"plane '{self.name}'"
         self.point = _vec3(self.point, f"{what}.point")
         n = _vec3(self.normal, f"{what}.normal")
         if np.linalg.norm(n) == 0:
-            raise ModelingError(f"{what}.normal: must be a non-zero vector, got {self.normal!r}")
+            raise ModelingError(f"{what}.normal: must be a non-zero vector, got "
+                                f"{np.asarray(self.normal, float).tolist()}")
         self.normal = n / np.linalg.norm(n)
         x = _vec3(self.x_axis, f"{what}.x_axis")
         u = x - (x @ self.normal) * self.normal
         if np.linalg.norm(u) < 1e-9 * max(np.linalg.norm(x), 1e-300):
-            raise ModelingError(f"{what}.x_axis: must not be parallel to the normal, got {self.x_axis!r}")
+            raise ModelingError(f"{what}.x_axis: must not be zero or parallel to the normal, got "
+                                f"{np.asarray(self.x_axis, float).tolist()}")
         self.x_axis = u / np.linalg.norm(u)
         if self.half_size is not None:
             self.half_size = _positive(self.half_size, f"{what}.half_size")
             if self.half_size.shape != (2,):
                 raise ModelingError(f"{what}.half_size: expected 2 values (m), got {self.half_size!r}")
+        if self.thickness is not None:
+            if self.half_size is None:
+                raise ModelingError(f"{what}.thickness: only a bounded plane (half_size) has a thickness")
+            self.thickness = float(_positive(self.thickness, f"{what}.thickness")[0])
 
     @property
     def axes(self):

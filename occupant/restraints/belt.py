@@ -101,7 +101,9 @@ from occupant.restraints.belt_flow import (
     SHARE_TIME, add_webbing, flow_solve, group_of, group_rates, merge_weight, merged,
     share_across, span_largest, span_tension,
 )
-from occupant.restraints.belt_path import _beside, _carried_parts, _fade_parts, path_lengths
+from occupant.restraints.belt_path import (
+    _beside, _carried_parts, _fade_parts, _tangent_parts, path_lengths,
+)
 from occupant.restraints.belt_points import add_point_share, place_points, point_velocity
 from occupant.restraints.belt_wraps import _off_barrier, wrap_drift, wrap_lag, wrap_slide
 from occupant.restraints.wrap_geometry import _unit
@@ -180,7 +182,8 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
         out[os + 4 * s + 3] = ux * (vel[0] - prev[0]) + uy * (vel[1] - prev[1]) \
             + uz * (vel[2] - prev[2]) \
             + _carried_parts(points, el, out, path, s, p0, o_pts, 0.0, prev, vel, False)[0] \
-            + _fade_parts(points, el, out, path, s, p0, o_pts, 0.0, False)[0]
+            + _fade_parts(points, el, out, path, s, p0, o_pts, 0.0, False)[0] \
+            + _tangent_parts(points, el, path, s, p0, 0.0, False)[0]
         prev = vel
     for s in range(ns):   # a segment with no direction: its rate along the piece beside it
         if path[p0 + s, 0] == 0.0 and path[p0 + s, 1] == 0.0 and path[p0 + s, 2] == 0.0:
@@ -237,7 +240,8 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
                 pw -= fx * vel[0] + fy * vel[1] + fz * vel[2]
             power += pw + _carried_parts(points, el, out, path, s, p0, o_pts, tension, prev, vel,
                                          True)[1] \
-                + _fade_parts(points, el, out, path, s, p0, o_pts, tension, True)[1]
+                + _fade_parts(points, el, out, path, s, p0, o_pts, tension, True)[1] \
+                + _tangent_parts(points, el, path, s, p0, tension, True)[1]
         out[j], out[j + 1] = tension, strain
         prev = vel
 

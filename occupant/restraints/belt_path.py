@@ -1,8 +1,8 @@
 """A seat belt's path (``occupant.restraints.belt``): each segment's length along the belt's path
 over its wraps (tangent pieces and arcs, ``path_lengths``) and the direction its tension acts in,
 the angle the path turns through at a point (``path_turn``, the capstan angle), and the parts of a
-segment's length rate and forces from its carried ends and fading arcs (``_carried_parts``,
-``_fade_parts``).
+segment's length rate and forces from its carried ends, fading arcs and its tangent pieces'
+couples (``_carried_parts``, ``_fade_parts``, ``_tangent_parts``).
 """
 import numpy as np
 from numba import njit
@@ -88,9 +88,10 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
         if hook < 1.0:    # a hook handed over to the line: from its hook's point, as placed
             x, y, w = Ph
             if not chained(el, i) or not same_ellipsoid(el, i, k):
+                ha = _where_it_lies(data, el, out, i, ji, ha)
                 A = _to_local(c, E, ha[0], ha[1], ha[2])
             if not same_ellipsoid(el, k, n):
-                bx, by, bz = hb
+                bx, by, bz = _where_it_lies(data, el, out, n, jn, hb)
                 B = _to_local(c, E, bx, by, bz)
         m, h, r = _wrap_plane((A[0] / D[0], A[1] / D[1], A[2] / D[2]),
                               (B[0] / D[0], B[1] / D[1], B[2] / D[2]),
@@ -116,6 +117,22 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
 
 
 @njit(**JIT_INLINE)
+def _where_it_lies(data, el, out, e, je, x):
+    """A held hook's touching end ``x`` (``held_hook``: B0, as placed, a carried wrap's point
+    taken back by its carrier's travel) where the belt meets it: where that end is the
+    neighbour e itself, e's point as it lies (output slot je, moved by its carrier's travel), as
+    the whole hook's piece counts it (``_piece_from``); else x. Taken as placed, the piece's
+    length stepped by its end's travel as the hand-over began: GS1 fitted at mid-clavicle, the
+    shoulder wrap's piece to the chest wrap (carried by the sternum) 1.5 mm shorter in one
+    0.1 ms sample at 146.7 ms, the shoulder-chest segment 1.24 kN -> 0 (scenarios/README.md,
+    beltslack)."""
+    u = undeformed_point(data, el, out, e, je)
+    if u[0] == x[0] and u[1] == x[1] and u[2] == x[2]:
+        return out[je], out[je + 1], out[je + 2]
+    return x
+
+
+@njit(**JIT_INLINE)
 def _toward(x, y, fallback):
     """Unit vector from x to y, or ``fallback`` where they lie within SAME_POINT."""
     d0, d1, d2 = y[0] - x[0], y[1] - x[1], y[2] - x[2]
@@ -129,6 +146,15 @@ def _faded(chord, piece, keep):
     chord's, moved by keep towards the piece's."""
     return (chord[0] + keep * (piece[0] - chord[0]), chord[1] + keep * (piece[1] - chord[1]),
             chord[2] + keep * (piece[2] - chord[2]))
+
+
+@njit(**JIT_INLINE)
+def _couple(t, p, u, keep):
+    """The moment (B0, per unit tension) that moves a tangent piece's pull u from its wrap's
+    point p to its tangent point t: keep (t - p) x u, ``keep`` the piece's weight (its fade and
+    a held wrap's hook, ``_piece_from``), so it comes in as the arc does."""
+    r0, r1, r2 = keep * (t[0] - p[0]), keep * (t[1] - p[1]), keep * (t[2] - p[2])
+    return (r1 * u[2] - r2 * u[1], r2 * u[0] - r0 * u[2], r0 * u[1] - r1 * u[0])
 
 
 @njit(**JIT_STAGE)
@@ -147,8 +173,9 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
     firsttouch). Its rate is d . (v_b - v_a) for d = u1 + u2 - u3 (units along the straight
     pieces from a's tangent point to P_b and from P_a to b's, and the chord), so the tension
     acts as T d at P_a and -T d at P_b: the force pairs of those three lengths, with each
-    tangent point's force moved to its wrap's point on the same body (where the two balance
-    about the centre of a circular section, exact; the arcs move with the body). The wraps
+    tangent point's force moved to its wrap's point on the same body and a couple on that body
+    that moves it back to its tangent point (``_tangent_parts``; on a circular section the two
+    pieces' couples cancel about its centre). The wraps
     between share a and b's d (no force on them: they do not touch); each segment between
     counts its chord, the first also h_a less the chord a-b, the last h_b less it (a wrap's
     part stays next to it as a wrap between starts to touch: shared in proportion to the
@@ -164,7 +191,7 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         pb = (out[jb], out[jb + 1], out[jb + 2])
         chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
         ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
-        u1 = u2 = u3 = ga = gb = d
+        u1 = u2 = u3 = ga = gb = ma = mb = d
         if chord >= SAME_POINT:
             u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
             u1, u2 = u3, u3
@@ -173,10 +200,12 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 ea, ta, keep, ga = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
                 if not same_ellipsoid(el, k, n):   # else along the chord, on one body
                     u1 = _faded(u3, _toward(ta, pb, u3), keep)
+                    ma = _couple(ta, pa, u1, keep)
             if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
                 m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
                 eb, tb, keep, gb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
                 u2 = _faded(u3, _toward(pa, tb, u3), keep)
+                mb = _couple(tb, pb, (-u2[0], -u2[1], -u2[2]), keep)
             d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
         # the path's straight piece as it leaves k and as it reaches n (``path_turn``): from a
         # touching wrap's tangent point (u1 at k, u2 at n), else towards the other's (u2 from
@@ -198,6 +227,8 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 path[g, c] = 0.0
             path[g, 17], path[g, 18], path[g, 19] = leave if g == k else u3
             path[g, 20], path[g, 21], path[g, 22] = arrive if g == n - 1 else u3
+            for c in range(23, 29):
+                path[g, c] = 0.0
         # a carried end: the parts of its tangent piece off the chord (u1 - u3 at a,
         # u2 - u3 at b) act on its geometry's part, whose motion moves them (the wrap found on
         # the undeformed ellipsoid), the rest shared with its carrier (``_carried_parts``)
@@ -207,6 +238,11 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
             if el.point_carrier[n] != el.point_link[n]:
                 path[n - 1, 6], path[n - 1, 7], path[n - 1, 8] = \
                     u2[0] - u3[0], u2[1] - u3[1], u2[2] - u3[2]
+        # each touching wrap's tangent piece pulls its body at its tangent point, not at the
+        # wrap's point: the couple that moves it there, per unit tension (``_tangent_parts``)
+        if d[0] != 0.0 or d[1] != 0.0 or d[2] != 0.0:
+            path[k, 23], path[k, 24], path[k, 25] = ma
+            path[n - 1, 26], path[n - 1, 27], path[n - 1, 28] = mb
         # a fading arc (``_piece_from``'s keep): its excess's change with the far end's place
         # in the wrap's ellipsoid, between that end's point and the wrap's body (``_fade_parts``)
         if ga[0] != 0.0 or ga[1] != 0.0 or ga[2] != 0.0:
@@ -278,6 +314,37 @@ def _fade_parts(data, el, out, path, s, p0, o_pts, tension, apply):
                 power -= f * (g0 * v[0] + g1 * v[1] + g2 * v[2])
             if link >= 0:
                 power += f * (g0 * w[0] + g1 * w[1] + g2 * w[2])
+    return rate, power
+
+
+@njit(**JIT_STAGE)
+def _tangent_parts(data, el, path, s, p0, tension, apply):
+    """Segment s's tangent pieces' couples (``path_lengths``: m_a at columns 23-25 on its first
+    point's wrap body, m_b at 26-28 on its last's; per unit tension, B0): by the statics of the
+    belt's arc, held on its body by the push and the friction across it, its wrench on the body
+    is its two ends' pulls T u at their tangent points, whatever path the arc takes, so the
+    pull at the wrap's point is moved there by T m. The length rate they add, -m . omega (omega
+    the body's angular velocity, B0; the power T m . omega), and with ``apply`` the moments on
+    the body; returns (rate, power). On a sphere the two pieces' couples at one wrap cancel."""
+    k = p0 + s
+    rate, power = 0.0, 0.0
+    for end in range(2):
+        m0, m1, m2 = path[k, 23 + 3 * end], path[k, 24 + 3 * end], path[k, 25 + 3 * end]
+        link = el.point_link[k + end]
+        if (m0 == 0.0 and m1 == 0.0 and m2 == 0.0) or link < 0:
+            continue
+        R = data.R_base_link
+        # the moment in the link's axes, R^T m, and the link's angular velocity there
+        l0 = R[link, 0, 0] * m0 + R[link, 1, 0] * m1 + R[link, 2, 0] * m2
+        l1 = R[link, 0, 1] * m0 + R[link, 1, 1] * m1 + R[link, 2, 1] * m2
+        l2 = R[link, 0, 2] * m0 + R[link, 1, 2] * m1 + R[link, 2, 2] * m2
+        part = l0 * data.v[link, 0] + l1 * data.v[link, 1] + l2 * data.v[link, 2]
+        rate -= part
+        if apply:
+            data.f_ext[link, 0] += tension * l0
+            data.f_ext[link, 1] += tension * l1
+            data.f_ext[link, 2] += tension * l2
+            power += tension * part
     return rate, power
 
 

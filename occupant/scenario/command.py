@@ -11,26 +11,9 @@ import numpy as np
 from occupant.constants import G0
 from occupant.display import unit_text, value_text
 from occupant.io.toml_files import InputFileError, read_toml
+from occupant.progress import Progress, reporting
 from occupant.scenario.overrides import parse_override
 from occupant.scenario.report_ahead import ReportAhead
-
-
-class _Progress:
-    """A one-line progress bar on stderr (only when it is a terminal, or when forced)."""
-
-    def __init__(self, label, stream=sys.stderr):
-        self.label, self.stream, self.last = label, stream, -1
-
-    def __call__(self, fraction):
-        pct = int(100 * min(max(fraction, 0.0), 1.0))
-        if pct == self.last:
-            return
-        self.last = pct
-        bar = "#" * (pct // 5) + "." * (20 - pct // 5)
-        self.stream.write(f"\r  {self.label} [{bar}] {pct:3d} %")
-        if pct == 100:
-            self.stream.write("\n")
-        self.stream.flush()
 
 
 def summary_lines(run):
@@ -134,14 +117,16 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     folder = make_folder(out_dir if out_dir else pathlib.Path("reports") / sc.name)
     braking = " and its pre-crash vehicle run done" if "precrash" in sc.data else ""   # the long part
     out(f"occupant run: {sc.name}: loaded and checked{braking} in {time.perf_counter() - start:.1f} s")
-    bar = _Progress("simulating") if progress and sys.stderr.isatty() else None
+    # the simulated time on stderr: a bar on a terminal, a line each tenth elsewhere (occupant.progress)
+    bar = Progress("simulating") if progress else None
     report = sc.outputs.get("report", True) and importlib.util.find_spec("occupant.report") is not None
     # the report's process, started before the run: it imports the report's modules meanwhile
     # (before the preload thread starts: it forks)
     ahead = ReportAhead() if report else None
     try:
         preloading = _preload(sc, report and ahead.pid is None)
-        run = sc.run(progress=bar)
+        with reporting(bar):
+            run = sc.run()
         preloading.join()
         for line in summary_lines(run)[1:]:
             out(line)
@@ -250,6 +235,13 @@ def show_command(name_or_path, out=print):
 
 def export_command(name_or_path, fmt, out_path, out=print):
     from occupant.io import export_mjcf, export_urdf
+    from occupant.scenario.load import ScenarioError
+    from occupant.scenario.run import make_folder
+    if out_path is not None:   # before the model: a mistyped --out is one line naming it
+        if pathlib.Path(out_path).is_dir():
+            raise ScenarioError("--out", str(out_path), "a folder, not a file",
+                                "a file to write (its folder is made if missing)")
+        make_folder(pathlib.Path(out_path).parent)
     _, model = _model_of(name_or_path)
     path = pathlib.Path(out_path or f"{model.name}.{'xml' if fmt == 'mjcf' else 'urdf'}")
     (export_mjcf if fmt == "mjcf" else export_urdf)(model, path)

@@ -41,7 +41,15 @@ OPTIONAL_ROWS = (
     ("head restraint contact time", "head_restraint_contact_time", "ms", 1e3),
     ("rebound velocity", "rebound_velocity", "m/s", 1.0),
     ("head rotation", "head_rotation_deg", "deg", 1.0),
+    ("tibia compression left upper", "tibia_compression", "N", 1.0),
+    ("tibia compression left lower", "tibia_compression", "N", 1.0),
+    ("tibia compression right upper", "tibia_compression", "N", 1.0),
+    ("tibia compression right lower", "tibia_compression", "N", 1.0),
+    ("tibia index left", "tibia_index", "-", 1.0),
+    ("tibia index right", "tibia_index", "-", 1.0),
 )
+#: the tibia cells' fine location 2 by level (ISO-MME, as NHTSA's 11TIBILEUPH3FOZ channels)
+TIBIA_LEVELS = (("upper", "UP"), ("lower", "LO"))
 #: The T1 accelerometer of a rear-impact run: a [[sensor]] on the upper torso at the lower-neck
 #: joint (C7/T1) with this ISO-MME location and fine location 1 [U: the code a BioRID T1 channel
 #: carries, not checked against ISO/TS 13499]
@@ -50,11 +58,13 @@ T1_CODE = ("THSP", "01")
 HEAD_RESTRAINT = "head_restraint"
 
 
-def find(channels, location, fine1, dimension, direction):
-    """The channel whose code has this main location, fine location 1, dimension and direction."""
+def find(channels, location, fine1, dimension, direction, fine2=None):
+    """The channel whose code has this main location, fine location 1, dimension and direction
+    (and fine location 2, when given)."""
     for ch in channels:
         code = ch.code or ""
         if (len(code) == 16 and code[2:6] == location and code[6:8] == fine1
+                and (fine2 is None or code[8:10] == fine2)
                 and code[12:14] == dimension and code[14] == direction):
             return ch
     return None
@@ -102,10 +112,29 @@ def _values(channels, dummy):
         if f is not None:
             name = f"femur force {side}"
             _group(out, (name,), lambda f=f, name=name: {name: injury.femur(f)["femur_compression"]})
+    for side, fine in (("left", "LE"), ("right", "RI")):
+        _group(out, tuple(f"tibia compression {side} {level}" for level, _ in TIBIA_LEVELS)
+               + (f"tibia index {side}",), lambda side=side, fine=fine: _tibias(channels, dummy, side, fine))
     pelvis = [find(channels, "PELV", "00", "AC", a) for a in "XYZ"]
     if all(pelvis):
         _group(out, ("pelvis acceleration",), lambda: {
             "pelvis acceleration": injury.pelvis(*pelvis)["pelvis_acceleration_g"]})
+    return out
+
+
+def _tibias(channels, dummy, side, fine):
+    """One leg's tibia compression at each cell the channels have and its tibia index, the
+    larger of its cells' (Euro NCAP and UN R94 judge the worse of the upper and lower tibia)."""
+    out, index = {}, None
+    for level, fine2 in TIBIA_LEVELS:
+        cell = [find(channels, "TIBI", fine, d, a, fine2) for d, a in (("MO", "X"), ("MO", "Y"), ("FO", "Z"))]
+        if all(cell):
+            r = injury.tibia(*cell, dummy=dummy)
+            out[f"tibia compression {side} {level}"] = r["tibia_compression"]
+            if index is None or r["tibia_index"].value > index.value:
+                index = r["tibia_index"]
+    if index is not None:
+        out[f"tibia index {side}"] = index
     return out
 
 

@@ -18,6 +18,7 @@ shifts it). File form::
     normal = [-0.26, 0.0, 0.97]               # towards the occupant (normalised on load)
     x_axis = [1.0, 0.0, 0.0]                  # in-plane direction of half_size[0] (optional)
     half_size = [0.35, 0.25]                  # m, bounded rectangle (optional: unbounded)
+    thickness = 0.03                          # m, a plate behind the rectangle (optional)
     characteristic = "seat_foam"              # default characteristic of pairs with it
     [belt]                                    # the seat's belt anchorages (optional), m in B0
     retractor = [-0.35, 0.30, -0.10]          # also d_ring, buckle, lap_anchor
@@ -46,7 +47,8 @@ from occupant.scenario.interior_hinge import frame_marker, read_hinges
 TOP_KEYS = ("kind", "name", "description", "contact_characteristic", "surface", "base", "hinge",
             "belt")
 BELT_KEYS = ("retractor", "d_ring", "buckle", "lap_anchor")
-SURFACE_KEYS = ("name", "shape", "point", "normal", "x_axis", "half_size", "characteristic", "on")
+SURFACE_KEYS = ("name", "shape", "point", "normal", "x_axis", "half_size", "thickness", "characteristic",
+                "on")
 SHAPES = ("plane",)
 
 
@@ -108,13 +110,14 @@ def load_interior(name_or_path):
         half = s.get("half_size")
         if half is not None:
             half = c.vector(s, "half_size", p, n=2, positive=True)
+        thickness = c.number(s, "thickness", p, positive=True)   # only a bounded one's: Plane's check
         on = c.string(s, "on", p)
         if on is not None and on not in hinges:
             c.fail(f"{p}.on", f"unknown hinge {on!r}", ", ".join(hinges) or "a [[hinge]] of this file")
         try:
             surfaces.append(Plane(sname, on and frame_marker(on), c.vector(s, "point", p, required=True),
                                   c.vector(s, "normal", p, required=True),
-                                  c.vector(s, "x_axis", p, default=(1.0, 0.0, 0.0)), half))
+                                  c.vector(s, "x_axis", p, default=(1.0, 0.0, 0.0)), half, thickness))
         except ModelingError as err:
             c.fail(p, str(err))
         cname = c.string(s, "characteristic", p)

@@ -325,6 +325,8 @@ _RESTRAINTS = [
     Key(f"{_BELT}.d_ring_friction", "number", "-", "Coulomb coefficient at the D-ring", 0.2, low=0.0),   # [E]
     Key(f"{_BELT}.across", "number", "-", "the belt keeps its place while its pull across itself is within "
         "this times its push (default: shortest path)", low=0.0),
+    Key(f"{_BELT}.lap_across", "number", "-", "as across, for the lap belt's wraps on the pelvis only "
+        "(default: across)", low=0.0),
     Key(f"{_BELT}.retractor", "vector", "m", "the retractor in B0 (default: the interior's)"),
     Key(f"{_BELT}.d_ring", "vector", "m", "the D-ring (upper anchorage) in B0 (default: the interior's)"),
     Key(f"{_BELT}.buckle", "vector", "m", "the buckle in B0 (default: the interior's)"),
@@ -393,6 +395,10 @@ _SENSOR = [
     Key("sensor[].marker", "string", "", "its place and axes: a marker (read in its axes; a displacement "
         "sensor in its segment's)", reader=_SENSORS),
     Key("sensor[].joint", "string", "", "load_cell: the joint it measures", reader=_SENSORS),
+    Key("sensor[].reaction", "bool", "", "load_cell: read the load body exerts across the joint (a cell "
+        "inside body beyond it)", reader=_SENSORS),
+    Key("sensor[].body_loads_above", "bool", "", "load_cell with reaction: body's own contacts count on "
+        "the joint's side", reader=_SENSORS),
     Key("sensor[].to_body", "string", "", "displacement: the other segment", reader=_SENSORS),
     Key("sensor[].to_point", "point", "m", "displacement: the point on it", "cg", reader=_SENSORS),
     Key("sensor[].to_marker", "string", "", "displacement: the marker on it", reader=_SENSORS),

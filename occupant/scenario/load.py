@@ -102,8 +102,10 @@ def _named(c, table, key, path, loader):
     try:
         return loader(value)
     except InputFileError as err:
-        if err.file == value and not err.path:   # an unknown name: say where it came from
-            c.fail(c.where(path, key), err.problem, err.accepted)
+        # an unknown name or a missing file: say where it came from; an existing file that
+        # cannot be read (not TOML...) keeps its own message, which names that file
+        if err.file == value and not err.path and not pathlib.Path(value).is_file():
+            c.fail(c.where(path, key), f"{err.problem} {value!r}", err.accepted)
         raise
 
 
@@ -145,6 +147,9 @@ class Scenario:
             c.fail("solver.dt", f"the step {self.dt} s is longer than t_end {self.t_end} s",
                    "0 < dt <= t_end")
         self.output_dt = read(c, solver, "solver", "output_dt")
+        if self.output_dt > self.t_end:   # one sample, at t = 0: nothing to judge the crash by
+            c.fail("solver.output_dt", f"the interval {self.output_dt} s is longer than t_end "
+                   f"{self.t_end} s", f"t_end / {MAX_SAMPLES} <= output_dt <= t_end")
         if self.t_end / self.output_dt > MAX_SAMPLES:
             c.fail("solver.output_dt", f"{self.output_dt} s over t_end {self.t_end} s is more than "
                    f"{MAX_SAMPLES} samples", f"output_dt >= t_end / {MAX_SAMPLES}")
@@ -380,7 +385,7 @@ class Scenario:
                 asm.add(Marker(f"{name}_frame", seg, read(c, e, p, "center")))
                 semi_axes = read(c, e, p, "semi_axes")
                 if np.any(semi_axes <= 0):
-                    c.fail(f"{p}.semi_axes", f"every value must be > 0, got {list(semi_axes)}",
+                    c.fail(f"{p}.semi_axes", f"every value must be > 0, got {semi_axes.tolist()}",
                            "3 positive lengths in m")
                 asm.add(Ellipsoid(name, f"{name}_frame", semi_axes))
             except ModelingError as err:

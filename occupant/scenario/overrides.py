@@ -20,13 +20,13 @@ class OverrideError(InputFileError):
     """A ``--set`` that cannot apply: names the override, the key path and what is accepted."""
 
 
-def parse_override(text):
-    """``"a.b=1"`` -> ("a.b", 1)."""
+def parse_override(text, option="--set", accepted="solver.t_end=0.05, restraints.belt.load_limit=4000"):
+    """``"a.b=1"`` -> ("a.b", 1); ``option`` (--set, --vary) and ``accepted`` (its forms) go
+    into the message of a text that is not KEY=VALUE."""
     key, sep, raw = str(text).partition("=")
     key = key.strip()
     if not sep or not key or any(not part.strip() for part in key.split(".")):
-        raise OverrideError(f"--set {text}", "", "expected KEY=VALUE with a dotted key path",
-                            "solver.t_end=0.05, restraints.belt.load_limit=4000")
+        raise OverrideError(f"{option} {text}", "", "expected KEY=VALUE with a dotted key path", accepted)
     raw = raw.strip()
     try:
         value = tomllib.loads(f"v = {raw}")["v"]

@@ -260,7 +260,8 @@ def build_belt(asm, table, c, path):
     the D-ring. ``across`` (optional): the belt keeps its place on the body while its pull across
     itself is within ``across`` times its push into it (``modeling.belts.Wrap``; the same Coulomb
     coefficient as ``friction`` for a belt whose friction is isotropic); without it the belt
-    lies on its shortest path over each ellipsoid. With ``pretensioner`` the retractor winds in
+    lies on its shortest path over each ellipsoid. ``lap_across``: the same for the lap belt's
+    three wraps on the pelvis only (default ``across``). With ``pretensioner`` the retractor winds in
     up to ``pretensioner_pull`` m over 8 ms from ``pretensioner_time`` s, stalling where the belt
     at the retractor reaches ``pretensioner_force`` N (default ``modeling.belts.Pretensioner.capacity``).
     ``kind = "separate"``: the Gold Standard sled's belt (SAFER HBM validation deck
@@ -308,6 +309,7 @@ def build_belt(asm, table, c, path):
     mu = read(c, table, path, "friction")
     mu_ring = read(c, table, path, "d_ring_friction")
     across = read(c, table, path, "across")
+    lap_across = read(c, table, path, "lap_across", default=across)
     outboard = 1.0 if point["d_ring"][1] >= 0.0 else -1.0
     retractor = Retractor(load_limit=read(c, table, path, "load_limit", default=np.inf))
     pretensioner = None
@@ -348,9 +350,9 @@ def build_belt(asm, table, c, path):
         [] if belly is None else [Wrap("abdomen", belly, friction=mu,
                                        across=mu if across is None else across)])
     upper = barrier_wraps(asm, table, c, path, outboard, mu, upper + lower) + upper
-    lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=across),
-           Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=across),
-           Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=across)]
+    lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=lap_across),
+           Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=lap_across),
+           Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=lap_across)]
     if kind == "separate":
         def springs(key):   # n of the GS1 rig's belt-end springs in series [D]
             n = read(c, table, path, key)

@@ -30,6 +30,7 @@ import concurrent.futures
 import csv
 import itertools
 import json
+import math
 import os
 import pathlib
 import time
@@ -40,13 +41,19 @@ from occupant.scenario.load import ScenarioError, load, resolve
 from occupant.scenario.overrides import check as check_overrides, parse_override
 
 DESIGNS = ("full", "lhs")
+# variants a sweep takes at most [E]: at 1-2 min a run, 10000 are 7-14 days of one core, a day
+# or so of a 10-core machine; more is a typo (start:stop:n with n = 1e8 filled the memory until the
+# system killed the sweep, before any run)
+MAX_VARIANTS = 10_000
 
 
 def parse_vary(text, ranges=False):
     """``"KEY=start:stop:n"`` (n values evenly spaced, both ends included) or ``"KEY=a,b,c"``
     -> (key, [values]). With ``ranges`` (Latin hypercube) ``start:stop[:n]`` gives the range
     (start, stop) (a tuple; n, if given, is not used)."""
-    key, value = parse_override(text)
+    accepted = ("KEY=start:stop (start < stop) or KEY=a,b,c" if ranges else
+                "KEY=start:stop:n (n >= 1) or KEY=a,b,c")
+    key, value = parse_override(text, "--vary", accepted)
     raw = str(text).partition("=")[2].strip()
     try:
         if ":" in raw:
@@ -60,14 +67,17 @@ def parse_vary(text, ranges=False):
             n = int(n)
             if n < 1:
                 raise ValueError
+            if n > MAX_VARIANTS:
+                raise ScenarioError(f"--vary {text}", key, f"{n} values are more than a sweep runs",
+                                    f"n <= {MAX_VARIANTS}")
             # 12 significant digits: 0.018, not linspace's 0.018000000000000002, in sweep.csv
             return key, [float(f"{x:.12g}") for x in np.linspace(float(start), float(stop), n)]
         if isinstance(value, list):
             return key, value
         return key, [parse_override(f"{key}={v}")[1] for v in raw.split(",")]
+    except ScenarioError:
+        raise
     except ValueError:
-        accepted = ("KEY=start:stop (start < stop) or KEY=a,b,c" if ranges else
-                    "KEY=start:stop:n (n >= 1) or KEY=a,b,c")
         raise ScenarioError(f"--vary {text}", key, f"cannot read {raw!r}", accepted) from None
 
 
@@ -79,6 +89,11 @@ def design(vary, kind="full", samples=None, seed=None):
             if isinstance(vary[k], tuple):
                 raise ScenarioError("--vary", k, f"a range {vary[k]} in a full-factorial design",
                                     "a list of values (KEY=start:stop:n), or --design lhs")
+        n = math.prod(len(vary[k]) for k in keys)
+        if n > MAX_VARIANTS:
+            raise ScenarioError("--vary", "", f"{n} variants in the full factorial are more than a "
+                                "sweep runs", f"at most {MAX_VARIANTS} (fewer values per key, or "
+                                "--design lhs)")
         return [dict(zip(keys, combo)) for combo in itertools.product(*(vary[k] for k in keys))]
     if kind != "lhs":
         raise ScenarioError("--design", "", f"unknown design {kind!r}", ", ".join(DESIGNS))
@@ -86,6 +101,9 @@ def design(vary, kind="full", samples=None, seed=None):
         got = "" if samples is None else f", got {samples!r}"
         raise ScenarioError("--samples", "", f"a Latin hypercube needs a number of samples{got}",
                             "--samples N, N >= 1")
+    if samples > MAX_VARIANTS:
+        raise ScenarioError("--samples", "", f"{samples} samples are more than a sweep runs",
+                            f"--samples N, 1 <= N <= {MAX_VARIANTS}")
     from scipy.stats import qmc
     u = qmc.LatinHypercube(d=len(keys), seed=seed).random(int(samples))
     out = []
@@ -99,6 +117,21 @@ def design(vary, kind="full", samples=None, seed=None):
                 variant[k] = spec[min(int(x * len(spec)), len(spec) - 1)]
         out.append(variant)
     return out
+
+
+def _named_kinds(variants, vary):
+    """The variants to load before any run, each with its varied keys whose values are not
+    numbers: the first variant, and the first with each further combination of those values (a
+    dummy, an interior, a belt kind, a pulse shape), whose checks against the model they build (a
+    body, a surface, a regulation's dummy) the key registry cannot make; numbers it checks
+    itself."""
+    def named(value):
+        return isinstance(value, bool) or not isinstance(value, (int, float))
+    kinds = {}
+    for variant in variants:
+        keys = tuple(k for k in vary if named(variant[k]))
+        kinds.setdefault(tuple(repr(variant[k]) for k in keys), (variant, keys))
+    return list(kinds.values())
 
 
 def run_variant(scenario, overrides, folder, reports=False):
@@ -174,7 +207,7 @@ def _executor(workers, scheduler):
         owns = not isinstance(scheduler, Client)
         try:
             client = Client(scheduler, timeout="10s") if owns else scheduler
-        except OSError as err:
+        except (OSError, ValueError) as err:   # ValueError: not an address ("missing port number")
             raise ScenarioError("--scheduler", "", f"cannot reach the Dask scheduler {scheduler}: {err}",
                                 "the address of a running scheduler, tcp://host:port") from None
         close = client.close if owns else (lambda: None)
@@ -220,11 +253,17 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers
     check_overrides(path, overrides.items(), "--set", ScenarioError)
     check_overrides(path, [(k, x) for k, spec in vary.items() for x in spec], "--vary", ScenarioError)
     variants = [{**overrides, **v} for v in variants]
-    try:
-        load(scenario, overrides=variants[0])   # a bad key or value fails here, before any run
-    except ScenarioError as err:   # load names every override --set: say which were --vary
-        raise ScenarioError(err.file.replace("(--set ", "(--vary ") if any(f"(--set {k})" in err.file
-                            for k in vary) else err.file, err.path, err.problem, err.accepted) from None
+    for variant, named in _named_kinds(variants, vary):   # a bad key or value fails here, before any run
+        try:
+            load(scenario, overrides=variant)
+        except ScenarioError as err:   # load names the override it blames --set: say which were --vary
+            if any(f"(--set {k})" in err.file for k in vary):
+                where = err.file.replace("(--set ", "(--vary ")
+            elif named and "(--set " not in err.file:   # a check against the model a name built
+                where = f"{err.file} (--vary {', '.join(f'{k}={variant[k]}' for k in named)})"
+            else:
+                where = err.file
+            raise ScenarioError(where, err.path, err.problem, err.accepted) from None
     from occupant.scenario.run import make_folder
     make_folder(out)
     _check_design(out, {"scenario": str(scenario), "design": design_kind, "samples": samples, "seed": seed,

@@ -153,14 +153,26 @@ class LoadCell(_OnSegment):
     load on the part above the cell in the standing posture, so ``body`` is that part: the head
     for the upper neck (Fz > 0 tension, My > 0 flexion), the upper leg for a femur cell read
     across the knee (Fz < 0 compression). Mass between the joint and ``point`` is neglected
-    (the moment is transferred statically). External forces on the subtree count only if
+    (the moment is transferred statically). With ``reaction`` the reading is the load ``body``
+    exerts on the segment across the joint instead: a cell inside ``body`` whose part above
+    is the joint's end of ``body`` (the upper tibia cell below the knee: the load on the knee's
+    end of the tibia from the tibia below the cell is, the few cm between neglected, minus the
+    femur's load on the lower leg). With ``body_loads_above`` as well, the loads the force
+    producers put on ``body`` itself count as acting between the joint and the cell, so they
+    are not in the reading (the sled scenarios' knee contact spheres at the knee's centre, on
+    the lower leg, press the knee, not the tibia below the upper cell; a rigid segment cannot
+    tell where along it a contact acts). External forces on the subtree count only if
     ``evaluate`` is given them (``f_ext``)."""
     kind = "load_cell"
     point: object = None     # (x, y, z) m in the segment frame of body; None: the joint centre
     joint: str = ""
+    reaction: bool = False   # read the load body exerts across the joint (see above)
+    body_loads_above: bool = False   # with reaction: body's own external loads are not read
 
     def __post_init__(self):
         super().__post_init__()
+        if self.body_loads_above and not self.reaction:
+            raise SensorError(f"sensor '{self.name}'.body_loads_above: only with reaction")
         if _is_cg(self.point):
             raise SensorError(f"sensor '{self.name}'.point: a load cell needs [x, y, z] or the joint centre (omit point)")
         if not isinstance(self.joint, str) or not self.joint:

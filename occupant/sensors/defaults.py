@@ -2,15 +2,17 @@
 
 Head CG, chest (thoracic spine, at the upper-torso centre of mass) and pelvis accelerometers,
 the chest (sternum-to-spine) deflection,
-the upper-neck six-axis load cell and the left and right femur load cells (49 CFR 572 subpart E
-instrumentation; FMVSS 208 and Euro NCAP frontal criteria read these channels).
+the upper-neck six-axis load cell, the left and right femur load cells and the upper and lower
+tibia load cells of each lower leg (49 CFR 572 subpart E instrumentation; FMVSS 208, Euro NCAP
+and UN R94 frontal criteria read these channels).
 """
 from __future__ import annotations
 
 from occupant.sensors.declarations import Accelerometer, DisplacementSensor, LoadCell, SensorError
 from occupant.sensors.evaluate import DUMMY_CODES, dummy_code
 
-__all__ = ["default_sensors", "UPPER_NECK_LOAD_CELL_OFFSET", "FEMUR_LOAD_CELL_MARKER"]
+__all__ = ["default_sensors", "UPPER_NECK_LOAD_CELL_OFFSET", "FEMUR_LOAD_CELL_MARKER",
+           "TIBIA_LOAD_CELL_MARKER"]
 
 #: The upper-neck load cell sits this far above the occipital condyle along the head z axis, so
 #: that M_OC = My - Fx * d [S: crash-domain-facts.md 2.1, pyisomme; Oasys T/HIS Nij] (HIII 5F,
@@ -21,6 +23,11 @@ UPPER_NECK_LOAD_CELL_OFFSET = 0.01778  # m
 #: files (dummies/tools/derive_hybrid3.py FEMUR_LOAD_CELL and FEMUR_CELL_NODES give its place,
 #: its orientation and their sources).
 FEMUR_LOAD_CELL_MARKER = "{side}_femur_load_cell"
+
+#: The tibia cells' measuring points: the lower leg's markers of that name in the dummy files,
+#: ``level`` upper (below the knee) or lower (above the ankle) (dummies/tools/derive_hybrid3.py
+#: TIBIA_LOAD_CELLS gives their places and sources); their axes the lower leg's.
+TIBIA_LOAD_CELL_MARKER = "{side}_{level}_tibia_load_cell"
 
 
 def default_sensors(model):
@@ -33,7 +40,13 @@ def default_sensors(model):
     about the femur's y and -1.3 deg about its x from the hip-knee line, the 5F's -8.6 deg about
     y, the 95M's along the line). In the femur's axes the moment about y there is the knee
     hinge's own torque (friction, damping) plus d times the shear Fx; the cell reads that load
-    along its own axes (its My the femur's for a pure pitch, the 5F's)."""
+    along its own axes (its My the femur's for a pure pitch, the 5F's). The tibia cells read
+    the load on the part above each cell in the lower leg's J211 axes (Fz < 0 compression), about
+    the lower leg's ``upper_tibia_load_cell`` / ``lower_tibia_load_cell`` markers: the lower one
+    across the ankle (the foot's load on the lower leg), the upper one across the knee as the
+    reaction (the lower leg's load on the femur) less the loads on the lower leg itself (its
+    contacts counted at the knee, above the cell: the sled scenarios' knee spheres), the tibia's
+    mass between each cell and its joint neglected."""
     if dummy_code(model.name) == "00":
         raise SensorError(f"default_sensors: no default sensor set for model '{model.name}' "
                           f"(known: {', '.join(DUMMY_CODES)})")
@@ -52,7 +65,13 @@ def default_sensors(model):
                  marker=FEMUR_LOAD_CELL_MARKER.format(side="left")),
         LoadCell("Right femur", location="FEMR", fine1="RI", body="right_upper_leg", joint="right_knee",
                  marker=FEMUR_LOAD_CELL_MARKER.format(side="right")),
-    )
+    ) + tuple(
+        LoadCell(f"{side.title()} {level} tibia", location="TIBI", fine1=fine1, fine2=fine2,
+                 body=f"{side}_lower_leg", joint=f"{side}_{joint}", reaction=level == "upper",
+                 body_loads_above=level == "upper",
+                 marker=TIBIA_LOAD_CELL_MARKER.format(side=side, level=level))
+        for side, fine1 in (("left", "LE"), ("right", "RI"))
+        for level, fine2, joint in (("upper", "UP", "knee"), ("lower", "LO", "ankle")))
     missing = sorted({n for s in sensors for n in (s.body,) if n not in model.index["body"]}
                      | {s.joint for s in sensors if isinstance(s, LoadCell) and s.joint not in model.index["joint"]}
                      | {s.marker for s in sensors if s.marker is not None and s.marker not in model.index["marker"]})

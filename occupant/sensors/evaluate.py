@@ -25,7 +25,7 @@ from occupant.sensors.declarations import (
     DisplacementSensor, LoadCell, SensorError, check_code_part,
 )
 
-__all__ = ["evaluate", "load_cell_sources", "dummy_code", "channel_code", "segment_frame",
+__all__ = ["evaluate", "load_cell_sources", "joint_load_in_base", "dummy_code", "channel_code", "segment_frame",
            "SensorWarning", "UNFILTERED", "DUMMY_CODES"]
 
 #: model-frame (x fwd, y left, z up) -> J211 (x fwd, y right, z down): a half turn about x, the
@@ -219,6 +219,10 @@ def _load_cell(model, s, st):
     parent = int(model.body_parent[child])
     c = model.joint_links[j][-1]
     n_c, f_c = F[:, c, :3], F[:, c, 3:]   # parent -> child, at the child link origin, child axes
+    if s.body_loads_above and b != child:
+        raise SensorError(f"sensor '{s.name}'.body_loads_above: body must be joint '{s.joint}''s child")
+    if s.body_loads_above and st[5] is not None:   # the child's own external loads: on the joint's side
+        n_c, f_c = n_c + st[5][:, c, :3], f_c + st[5][:, c, 3:]
     if b == child:
         lk = c
         moment, force = n_c, f_c
@@ -236,6 +240,8 @@ def _load_cell(model, s, st):
     r = _point_in_link(model, s, b, s.point, s.marker, "")
     if r is not None:  # M_r = M_o + (o - r) x F
         moment = moment + np.cross(origin - r, force)
+    if s.reaction:     # the load body exerts on the other side: the same about the same point, negated
+        force, moment = -force, -moment
     return [("force", "N", "FO", _AXES, _to_j211(model, b, force, s.marker)),
             ("moment", "N*m", "MO", _AXES, _to_j211(model, b, moment, s.marker))]
 
@@ -320,7 +326,7 @@ def evaluate(model, results, sensors, rate=10000.0, *, f_ext=None, test_object="
             if fe.shape != (t.size, model.nl, 6):
                 raise SensorError(f"evaluate: f_ext must have shape ({t.size}, {model.nl}, 6), got {fe.shape}")
             fe = fe if same else _interp_columns(grid, t, fe)
-        st = _link_states(model, q, v, vdot, base, fe)
+        st = _link_states(model, q, v, vdot, base, fe) + (fe,)
     out = []
     for s in sensors:
         if isinstance(s, ArraySensor):
@@ -383,3 +389,19 @@ def load_cell_sources(model, results, sensor, rate=10000.0):
         name = "+".join(model.body_names[b] for b in sorted(beyond) if int(model.body_link[b]) == lk)
         parts[name] = {k: v - inertia[k] for k, v in read(only).items()}
     return parts
+
+
+def joint_load_in_base(model, results, joint, point):
+    """(force, moment), each (n, 3) in B0's axes at the results' own samples: the load the parent
+    side of ``joint`` puts on its child (the subtree's inertia, gravity, B0's motion and the
+    recorded external loads, as ``evaluate``'s load cells), the moment about ``point`` (m, fixed in
+    B0), M_p = M_o + (o - p) x F with o the child link's origin. A load cell bolted to B0 (a
+    specimen potted on a sled) reads minus these."""
+    t = np.asarray(results.t, float)
+    q, v, vdot, base = _sample_states(model, results, t, t, True)
+    fe = getattr(results, "f_ext", None)
+    F, R, P = _link_states(model, q, v, vdot, base, None if fe is None else np.asarray(fe, float))[2:]
+    c = model.joint_links[model.joint(joint)][-1]
+    force = np.einsum("nij,nj->ni", R[:, c], F[:, c, 3:])
+    moment = np.einsum("nij,nj->ni", R[:, c], F[:, c, :3])
+    return force, moment + np.cross(P[:, c] - np.asarray(point, float), force)

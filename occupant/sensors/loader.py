@@ -17,6 +17,8 @@ Example (a scenario or model file, or a file of its own)::
     point = [0.0, 0.0, 0.01778]     # omit for the joint centre
     location = "NECK"
     fine1 = "UP"
+    # reaction = true: the load body exerts across the joint (a cell inside body beyond it);
+    # body_loads_above = true (with reaction): body's own contacts count on the joint's side
 
 ``location`` defaults from the segment (head HEAD, upper_torso CHST, pelvis PELV, neck NECK,
 lumbar LUSP, upper_leg FEMR, lower_leg TIBI; other segments must give it), ``fine1`` from the
@@ -36,7 +38,7 @@ _KEYS = {
     "accelerometer": _COMMON | {"body", "point", "marker"},
     "angular_velocity": _COMMON | {"body", "point", "marker"},
     "angular_acceleration": _COMMON | {"body", "point", "marker"},
-    "load_cell": _COMMON | {"joint", "body", "point", "marker"},
+    "load_cell": _COMMON | {"joint", "body", "point", "marker", "reaction", "body_loads_above"},
     "displacement": _COMMON | {"body", "point", "marker", "to_body", "to_point", "to_marker",
                                "directions", "relative"},
     "array": _COMMON | {"source", "unit", "dimension", "direction", "index"},
@@ -88,6 +90,9 @@ def _one(e, c, path, model):
         if not isinstance(d, list) or not d or any(x not in DIRECTIONS for x in d):
             c.fail(f"{path}.directions", f"bad value {d!r}", "a list of x, y, z, r")
         c.boolean(e, "relative", path)
+    if kind == "load_cell":
+        c.boolean(e, "reaction", path)
+        c.boolean(e, "body_loads_above", path)
     kwargs = dict(e)
     kwargs.pop("kind")
     if "directions" in kwargs:

@@ -106,6 +106,9 @@ def load_subsystem(path, name=None, _stack=()):
         c.keys(entry, _SUB_KEYS, where)
         child_name = c.string(entry, "name", where, required=True)
         file = c.string(entry, "file", where, required=True)
+        if not (path.parent / file).is_file():   # (read "sedan_chassis.toml: no such file", whose file?)
+            c.fail(f"{where}.file", f"no such file {str(path.parent / file)!r}",
+                   "a subsystem file, its path relative to this file")
         child = load_subsystem(path.parent / file, child_name, _stack + (path.resolve(),))
         pos = units.si(c.vector(entry, "position", where, default=(0.0, 0.0, 0.0)), "length")
         rot = c.vector(entry, "rotation_deg", where, default=(0.0, 0.0, 0.0))

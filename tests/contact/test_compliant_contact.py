@@ -374,7 +374,7 @@ def test_errors_name_the_element():
         ContactCharacteristic(stiffness=1e4, absorption=0.2, unloading_table=[(0, 0), (1, 1)])
     with pytest.raises(ModelingError, match=r"table: expected >= 2 finite rows"):
         ContactCharacteristic(table=[(0.0, 0.0), (0.01, -5.0)])
-    with pytest.raises(ModelingError, match=r"plane 'x'.x_axis: must not be parallel"):
+    with pytest.raises(ModelingError, match=r"plane 'x'.x_axis: must not be zero or parallel"):
         Plane("x", normal=(0, 0, 2), x_axis=(0, 0, 1))
     # removing a geometry removes the pairs that use it
     asm.remove("c")

@@ -194,51 +194,77 @@ def test_reference_asis_flesh_at_the_belts_distance_from_the_asis():
     assert 1e3 * r == pytest.approx(np.hypot(33.0, 31.0), abs=0.5)
 
 
-@pytest.mark.parametrize("stature, mass, sex", [(1.753, 78.2, "male"), (1.501, 49.0, "female")])
+# Reed, Manary & Schneider 1999's C7/T1 rule [C: as Dumas & Wojtusch 2018 and kineticstoolkit give
+# it; body_proportions.toml]: the fraction of C7 -> suprasternale and the turn headward, per sex
+REED_C7T1 = {"male": (0.55, 8.0), "female": (0.53, 14.0)}
+
+
+@pytest.mark.parametrize("stature, mass, sex", [(1.753, 78.2, "male"), (1.501, 49.0, "female"),
+                                                (1.65, 60.0, "female")])
 def test_analytic_lower_neck_joint_at_reeds_c7t1(stature, mass, sex):
     """The lower neck joint (C7/T1) lies 0.55 of the way from the cervicale to the
-    suprasternale, turned 8 deg headward (Reed, Manary & Schneider 1999, the men's rule, used for
-    both sexes), the suprasternale 0.0448 H below and two neck base radii (0.0788 H) ahead of the
-    cervicale (body_proportions.toml): 81.2 mm ahead, 32.2 mm below at 1.753 m; the condyles
-    stand straight above it at the cervicale's height plus de Leva's neck share."""
+    suprasternale, turned 8 deg headward, for a man, 0.53 of it turned 14 deg for a woman (Reed,
+    Manary & Schneider 1999, each sex's own rule; the female took the men's until branch
+    fivefc7), the suprasternale 0.0448 H below and two neck base radii (0.0788 H) ahead of the
+    cervicale for both (body_proportions.toml, ANSUR II men's ratios): 81.2 mm ahead, 32.2 mm
+    below at 1.753 m (man); 69.4 mm ahead, 19.4 mm below at 1.501 m (woman; 69.6 / 27.6 with the
+    men's rule); the condyles stand straight above it at the cervicale's height plus de Leva's
+    neck share."""
+    fraction, turn_deg = REED_C7T1[sex]
     asm = build(stature=stature, mass=mass, sex=sex).source
     c7 = np.asarray(asm.markers["cervicale"].position)
     joint = np.asarray(asm.joints["lower_neck"].placement.position) - c7
     sup = np.array([0.0788, 0.0, -0.0448]) * stature
-    assert np.linalg.norm(joint) == pytest.approx(0.55 * np.linalg.norm(sup), rel=1e-9)
+    assert np.linalg.norm(joint) == pytest.approx(fraction * np.linalg.norm(sup), rel=1e-9)
     turn = np.degrees(np.arctan2(-sup[2], sup[0]) - np.arctan2(-joint[2], joint[0]))
-    assert turn == pytest.approx(8.0, abs=1e-9)
+    assert turn == pytest.approx(turn_deg, abs=1e-9)
     if stature == 1.753:
         assert 1e3 * joint[[0, 2]] == pytest.approx([81.2, -32.2], abs=0.05)
+    if stature == 1.501:
+        assert 1e3 * joint[[0, 2]] == pytest.approx([69.4, -19.4], abs=0.05)
     oc = np.asarray(asm.joints["upper_neck"].placement.position)
     assert oc[:2] == pytest.approx([0.0, 0.0], abs=1e-12)
     head_neck = segment_table(sex)["head_neck"]["length"] * stature
     assert joint[2] + oc[2] == pytest.approx(0.45 * head_neck, rel=1e-9)
 
 
-@pytest.mark.parametrize("stature", [1.753, 1.52, 1.88])
-def test_analytic_spine_base_at_reeds_l5s1(stature):
-    """The spine's base (builder.l5s1_from_hips): Reed, Manary & Schneider 1999 put L5/S1
+# Reed, Manary & Schneider 1999's pelvis rule [C: kineticstoolkit's transcription;
+# body_proportions.toml]: L5/S1 and the hips from the ASIS midpoint, (x, z) of the ASIS breadth
+REED_PELVIS = {"male": {"l5s1": (-0.264, 0.126), "hip": (-0.208, -0.278)},
+               "female": {"l5s1": (-0.289, 0.172), "hip": (-0.197, -0.270)}}
+
+
+@pytest.mark.parametrize("stature, sex", [(1.753, "male"), (1.52, "male"), (1.88, "male"),
+                                          (1.501, "female"), (1.65, "female")])
+def test_analytic_spine_base_at_reeds_l5s1(stature, sex):
+    """The spine's base (builder.l5s1_from_hips): Reed, Manary & Schneider 1999 put a man's L5/S1
     0.056 of the ASIS breadth behind and 0.404 above the hips, the ASIS midpoint 0.208 ahead and
-    0.278 above them (the men's rule; body_proportions.toml): the hips -> L5/S1 vector 1.175 times
-    as long as the hips -> ASIS one and turned 44.7 deg back from it. Carried onto the human's own
-    ASIS (65 mm ahead, 74 mm above the hips at 1.753 m) it keeps both, and lies on the trunk's
-    axis, the line the builder puts the trunk joints on (x = 0): 7.3 mm behind it and 115.4 mm
-    above the hips at 1.753 m (branch spinedepth; scenarios/validation/HISTORY.md Stop 42)."""
+    0.278 above them: the hips -> L5/S1 vector 1.175 times as long as the hips -> ASIS one and
+    turned 44.7 deg back from it; a woman's L5/S1 0.092 behind and 0.442 above her hips, the ASIS
+    0.197 ahead and 0.270 above: 1.351 times as long, 47.9 deg back (each sex's own rule since
+    branch fivefc7; body_proportions.toml). Carried onto the human's own ASIS (65 mm ahead, 74 mm
+    above the hips at 1.753 m) it keeps both; a man's lies on the trunk's axis, the line the
+    builder puts the trunk joints on (x = 0): 7.3 mm behind it and 115.4 mm above the hips at
+    1.753 m (branch spinedepth; scenarios/validation/HISTORY.md Stop 42); a woman's 13.4 mm behind
+    and 113.0 mm above at 1.501 m (6.2 / 98.8 with the men's rule)."""
     from occupant.human.builder import l5s1_from_hips, proportions
 
     prop = proportions()
-    l5s1 = l5s1_from_hips(stature, prop)
+    l5s1 = l5s1_from_hips(stature, prop, sex)
     asis = stature * np.array([prop["asis_ahead_of_hips"], 0.0, prop["asis_above_hips"]])
-    reed_asis, reed_l5s1 = np.array([0.208, 0.278]), np.array([-0.264 + 0.208, 0.126 + 0.278])
+    reed = REED_PELVIS[sex]
+    reed_asis = -np.array(reed["hip"])
+    reed_l5s1 = np.array(reed["l5s1"]) + reed_asis
     assert np.linalg.norm(l5s1) / np.linalg.norm(asis) == pytest.approx(
         np.linalg.norm(reed_l5s1) / np.linalg.norm(reed_asis), rel=1e-9)
     angle = lambda u, v: np.degrees(np.arccos(np.dot(u, v) / np.linalg.norm(u) / np.linalg.norm(v)))
     assert angle(l5s1[[0, 2]], asis[[0, 2]]) == pytest.approx(angle(reed_l5s1, reed_asis), abs=1e-9)
-    assert angle(reed_l5s1, reed_asis) == pytest.approx(44.7, abs=0.05)
+    assert angle(reed_l5s1, reed_asis) == pytest.approx({"male": 44.7, "female": 47.9}[sex], abs=0.05)
     assert l5s1[1] == 0.0 and -0.01 * stature < l5s1[0] < 0.0
     if stature == 1.753:
         assert 1e3 * l5s1[[0, 2]] == pytest.approx([-7.3, 115.4], abs=0.05)
+    if stature == 1.501:
+        assert 1e3 * l5s1[[0, 2]] == pytest.approx([-13.4, 113.0], abs=0.05)
 
 
 @pytest.mark.xfail(strict=True, reason=(
@@ -249,17 +275,22 @@ def test_analytic_spine_base_at_reeds_l5s1(stature):
     "(scratch, not shipped; scenarios/validation/HISTORY.md Stop 42 'spinedepth'): the joint moved 25 / "
     "35 mm up with every body's geometry kept, GS1's T8 158.5 -> 166.1 / 168.5 mm (still under "
     "175.1), L4 (read half a level under the joint) 84.8 -> 100.5 / 106.5 mm (out of 51.6-96.2), "
-    "the rises within 1.5 mm (T1 18.0 -> 19.1 / 19.5, T8 22.8 -> 22.7)"))
-def test_reference_lumbar_pelvis_joint_two_levels_above_l5s1():
+    "the rises within 1.5 mm (T1 18.0 -> 19.1 / 19.5, T8 22.8 -> 22.7). The 5th female (1.501 m; "
+    "branch fivefc7): the joint 157.0 mm above the hips, 44.0 mm above her L5/S1 by Reed's women's "
+    "rule (113.0 mm) where two levels are 59.2 mm: 15 mm low (58.2, inside, with the men's rule)"))
+@pytest.mark.parametrize("percentile, sex", [(50, "male"), (5, "female")])
+def test_reference_lumbar_pelvis_joint_two_levels_above_l5s1(percentile, sex):
     """If the lumbar-pelvis joint is the L3/L4 disc, it lies two vertebral levels (L4 and L5,
-    each a body and a disc) above Reed's L5/S1, taken as two of the lumbar segment's six equal
-    levels, within 10 mm."""
+    each a body and a disc) above Reed's L5/S1 (each sex's rule), taken as two of the lumbar
+    segment's six equal levels, within 10 mm."""
     from occupant.human.builder import l5s1_from_hips, proportions
 
-    asm = build(percentile=50, sex="male").source
+    model = build(percentile=percentile, sex=sex)
+    asm = model.source
     joint = asm.joints["lumbar_pelvis"].placement.position[2]
     level = asm.joints["thorax_lumbar"].placement.position[2] / 6.0
-    assert joint - l5s1_from_hips(1.753, proportions())[2] == pytest.approx(2.0 * level, abs=0.010)
+    l5s1 = l5s1_from_hips(asm.header["stature"], proportions(), sex)[2]
+    assert joint - l5s1 == pytest.approx(2.0 * level, abs=0.010)
 
 
 @pytest.mark.parametrize("stature, mass, sex", [(1.753, 78.2, "male"), (1.501, 49.0, "female")])
@@ -549,7 +580,7 @@ def _thorax_against_the_spine(stature, mass, sex):
     c, s = _ellipsoid(asm, "thorax", "upper_torso")
     c7t1 = np.asarray(asm.joints["lower_neck"].placement.position)
     back = [-s[0] * np.sqrt(1.0 - ((z - c[2]) / s[2]) ** 2) for z in (T8_FRACTION * c7t1[2], c7t1[2])]
-    x = thorax_ahead_of_axis(SimpleNamespace(center=c, semi_axes=s), stature, proportions())
+    x = thorax_ahead_of_axis(SimpleNamespace(center=c, semi_axes=s), stature, proportions(), sex)
     return asm, c, x, back, c7t1
 
 

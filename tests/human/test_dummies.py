@@ -428,6 +428,31 @@ def test_reference_hybrid3_05f_hips_as_the_open_fe_5f():
         assert joints[f"left_{joint}"].placement.position[1] == 0.0
 
 
+def test_reference_hybrid3_05f_leg_lengths_as_the_open_fe_5f():
+    """Her femur (hip to knee pivot) and shank (knee to ankle pivot) are the open FE 5F's
+    (FE_05F_HIP_KNEE, FE_05F_KNEE_ANKLE: 342.0 / 341.5 mm), not the 95M's 0.441 / 0.435 m scaled
+    by her leg-length ratio (337.9 / 333.3 mm, the file before branch fivefleg), on both sides;
+    what hangs from her knee follows it: the knee pad centred on the knee pivot, the femur load
+    cell 100.5 mm above it (FEMUR_LOAD_CELL in derive_hybrid3.py), the shank shell's distal end
+    the same 0.35 % of the shank past the ankle as the 95M's (0.4365 of 0.435 m)."""
+    asm = load_dummy("hybrid3_05f").source
+    for side in ("left", "right"):
+        knee = asm.joints[f"{side}_knee"].placement.position
+        ankle = asm.joints[f"{side}_ankle"].placement.position
+        assert np.allclose([knee[0], knee[1], ankle[0], ankle[1]], 0.0, atol=1e-12)
+        assert -1e3 * knee[2] == pytest.approx(FE_05F_HIP_KNEE, abs=0.05)
+        assert -1e3 * ankle[2] == pytest.approx(FE_05F_KNEE_ANKLE, abs=0.05)
+        pad = asm.markers[asm.geometries[f"{side}_knee_pad"].marker]
+        assert pad.part == f"{side}_upper_leg" and np.allclose(pad.position, knee, atol=1e-9)
+        cell = asm.markers[f"{side}_femur_load_cell"]
+        assert 1e3 * (cell.position[2] - knee[2]) == pytest.approx(100.5, abs=0.05)
+        shank = asm.geometries[f"{side}_shank_shell"]
+        frame = asm.markers[shank.marker]
+        end = frame.position[2] - shank.semi_axes[2]
+        # the file gives it to 0.1 mm (four figures)
+        assert 1e3 * end == pytest.approx(1e3 * ankle[2] * 0.4365 / 0.435, abs=0.15)
+
+
 def _front(centre, semi, y, z):
     """x of an axis-aligned ellipsoid's front along the fore-aft line at (y, z); its centre's x
     where the line misses it."""
@@ -491,6 +516,10 @@ FE_05F_PELVIS_BOTTOM = np.array([(-63.7, -68.0, -72.9, -67.9, -62.5),
 #   (distance, half-width, lowest, highest, mm square to the line in the leg's plane, + up) [D
 #   from S: the farthest crossing of rays square to the line every 10 deg round it].
 FE_05F_HIP_KNEE = 342.0
+# - her shank: the knee joint spring's node 15004033 to the ankle joint spring's node 15004034
+#   (springs 15005372 / 15005374; the right side's 15004036 / 15004037 the same), mm [D from S];
+#   her hip-knee line is 341.99 mm, FE_05F_HIP_KNEE to 0.01.
+FE_05F_KNEE_ANKLE = 341.48
 FE_05F_THIGH = np.array([(150.0, 70.2, -67.8, 56.7), (200.0, 68.7, -58.1, 64.9),
                          (250.0, 65.8, -47.1, 70.7), (300.0, 56.9, -35.4, 62.5)])
 # The 5F's pelvis flesh and thigh shell before branch fivefflesh, the 95M's scaled (centre, semi-
@@ -599,3 +628,19 @@ def test_reference_hybrid3_05f_spine_joints_as_the_open_fe_5f():
         assert np.allclose(joints[name].placement.rotation, np.eye(3))
         at = at + joints[name].placement.position
         assert np.hypot(*(1e3 * at[[0, 2]] - FE_05F_SPINE[name])) < 10.0, name
+
+
+@pytest.mark.parametrize("dummy", ["hybrid3_50m", "hybrid3_05f", "hybrid3_95m"])
+def test_reference_hybrid3_ankle_dorsiflexes_to_45_deg(dummy):
+    """The Hybrid III ankle's dorsiflexion (negative y) stops at 45 deg, plantar flexion at 45
+    [E]: NHTSA's 1996 final rule raised it from about 30 deg to 45 with a rubber bumper [S: SAE
+    J2949:2015 foreword; SAE J2856 (EA-23 1998): feet with a 45 deg range of motion rather than
+    30]; the 5F's and 95M's taken as the 50M's [E]. The files before branch tibia stopped it at
+    30 deg (J2856's range read as a split of 30 / 45): that fails."""
+    from occupant.human.loader import load_description
+    _, segments = load_description(dummy)
+    ankles = [seg for seg in segments if seg.joint_name.endswith("ankle")]
+    assert ankles
+    for seg in ankles:
+        y = next(r for r in seg.resistances if r.dof == 1)
+        assert np.degrees(y.lower) == pytest.approx(-45.0) and np.degrees(y.upper) == pytest.approx(45.0)

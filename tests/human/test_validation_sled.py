@@ -425,27 +425,33 @@ def test_regression_gs1_figures(gs1):
     shoulder belt 7.98 -> 7.80 kN, lower shoulder belt 6.72 -> 6.91 kN, lap belt 0.95 -> 1.06 kN,
     T8 164.3 -> 158.1 mm, L2 110.3 -> 106.1 mm, L4 88.0 -> 84.6 mm, chest 60.1 -> 58.6 mm, T1, T8
     and L2 decelerations 53.5 -> 54.8, 31.2 -> 32.4 and 31.0 -> 28.8 g, rises of T1 19.6 -> 17.9
-    and T8 24.2 -> 22.7 mm, head 3 ms 53.4 -> 51.0 g, the rest within 2 %."""
+    and T8 24.2 -> 22.7 mm, head 3 ms 53.4 -> 51.0 g, the rest within 2 %. Since the tangent
+    pieces pull at their tangent points (branch tangentcouple; main 09f90cd -> the branch, both
+    measured): head 408.9 -> 405.0 mm, T1 231.5 -> 229.8 mm, shoulder belt 7.80 -> 7.69 kN,
+    lower shoulder belt 6.98 -> 7.41 kN, lap belt 1.07 -> 1.10 kN, T8 158.5 -> 160.7 mm, L2 106.2
+    -> 107.2, L4 84.8 -> 85.6 mm, T1, T8 and L2 decelerations 54.6 -> 54.4, 32.5 -> 33.2 and
+    28.8 -> 28.7 g, acromia 173.1 -> 170.5 and 287.5 -> 292.1 mm, rises of T1 18.0 -> 18.2 and
+    T8 22.8 -> 22.8 mm, head 3 ms 51.1 -> 51.8 g, the rest within 0.4 %."""
     fig = gs1["figures"]
-    measured = {"head_x_excursion_mm": 405.1, "t1_x_excursion_mm": 234.6,
-                "shoulder_belt_force_kN": 7.80, "lap_belt_force_kN": 1.06,
-                "lower_shoulder_belt_force_kN": 6.91,
-                "hip_x_excursion_mm": 26.7, "t8_x_excursion_mm": 158.1, "l2_x_excursion_mm": 106.1,
-                "l4_x_excursion_mm": 84.6, "chest_deflection_mm": 58.6,
-                "knee_x_excursion_mm": 25.1, "t1_x_deceleration_g": 54.8,
-                "t8_x_deceleration_g": 32.4, "l2_x_deceleration_g": 28.8,
-                "right_acromion_x_excursion_mm": 175.3, "left_acromion_x_excursion_mm": 288.2}
+    measured = {"head_x_excursion_mm": 405.0, "t1_x_excursion_mm": 229.8,
+                "shoulder_belt_force_kN": 7.69, "lap_belt_force_kN": 1.10,
+                "lower_shoulder_belt_force_kN": 7.41,
+                "hip_x_excursion_mm": 26.6, "t8_x_excursion_mm": 160.7, "l2_x_excursion_mm": 107.2,
+                "l4_x_excursion_mm": 85.6, "chest_deflection_mm": 58.7,
+                "knee_x_excursion_mm": 24.8, "t1_x_deceleration_g": 54.4,
+                "t8_x_deceleration_g": 33.2, "l2_x_deceleration_g": 28.7,
+                "right_acromion_x_excursion_mm": 170.5, "left_acromion_x_excursion_mm": 292.1}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
-    assert fig["t1_z_rise_mm"] == pytest.approx(17.9, rel=0.03)
-    assert fig["t8_z_rise_mm"] == pytest.approx(22.7, rel=0.03)
+    assert fig["t1_z_rise_mm"] == pytest.approx(18.2, rel=0.03)
+    assert fig["t8_z_rise_mm"] == pytest.approx(22.8, rel=0.03)
     assert fig["pelvis_z_rise_mm"] == pytest.approx(0.0, abs=0.5)
     assert not gs1["checks"]["lap_belt_force_kN"][1]
     t, lap = gs1["t"], gs1["history"]["lap_belt_kN"]
     assert 0.06 < t[np.argmax(lap)] < 0.075        # the lap belt's peak is in the crash
-    assert lap[t < 0.1].max() == pytest.approx(1.06, rel=0.03)
+    assert lap[t < 0.1].max() == pytest.approx(1.10, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(51.0, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(51.8, rel=0.03)
 
 
 def test_regression_gs1_trunk_lateral_bending_past_its_range(gs1):
@@ -522,12 +528,14 @@ def test_regression_gs1_elbows_whip_work_inside_the_range(gs1):
     5.4 -> 7.1), right 8.0 -> 7.0 J (8.4 -> 7.4); the law's -0.40 J unchanged (the arc is the
     same: the whip's speed, which the damping takes, changed). Since the capstan angle is the
     belt path's turn (branch capstanpath): left 6.65 -> 6.13 J (damping 7.05 -> 6.53), right
-    7.03 -> 6.23 J (7.43 -> 6.63); the law's -0.40 J unchanged."""
+    7.03 -> 6.23 J (7.43 -> 6.63); the law's -0.40 J unchanged. Since the tangent pieces pull at
+    their tangent points (branch tangentcouple; main 09f90cd -> the branch): left 6.13 -> 6.21 J
+    (damping 6.53 -> 6.61), right 6.23 -> 5.57 J (6.63 -> 5.97); the law's -0.40 J unchanged."""
     from occupant.human.builder import human_range
     from occupant.human.passive_joints import passive_moment, passive_table
     ref, table = passive_table()
     out = gs1["results"].outputs
-    for side, taken, damping in (("left", 6.1, 6.5), ("right", 6.2, 6.6)):
+    for side, taken, damping in (("left", 6.2, 6.6), ("right", 5.6, 6.0)):
         x = np.asarray(out[f"{side}_elbow_flexion.deflection"])
         load = np.asarray(out[f"{side}_elbow_flexion.load"])
         arc = slice(0, int(np.argmax(x < 0.0)) + 1)
@@ -560,9 +568,11 @@ def test_regression_gs1_neck_axial_peaks(gs1):
     peak again). Since the head's com keeps de Leva's head+neck com on that link: -22.9 deg (88.6
     ms), +33.8 deg at 127.4 ms. Since the capstan angle is the belt path's turn (branch
     capstanpath): C7/T1 -22.79 -> -22.87 deg (88.4 ms), condyles +33.95 -> +32.84 deg (129.3 ->
-    129.4 ms)."""
+    129.4 ms). Since the tangent pieces pull at their tangent points (branch tangentcouple;
+    main 09f90cd -> the branch): C7/T1 -22.87 -> -23.07 deg (88.4 ms), condyles +32.84 -> +32.57
+    deg (129.4 -> 121.4 ms: the same late peak, reached sooner)."""
     out, t = gs1["results"].outputs, gs1["t"]
-    for name, value, ms in (("lower_neck_z", -22.9, 88.6), ("upper_neck_z", 32.8, 127.4)):
+    for name, value, ms in (("lower_neck_z", -23.1, 88.4), ("upper_neck_z", 32.6, 121.4)):
         angle = np.degrees(np.asarray(out[f"{name}.deflection"]))
         k = int(np.argmax(np.abs(angle)))
         assert angle[k] == pytest.approx(value, abs=0.5), name
@@ -726,7 +736,10 @@ GS1_FIGURES_OUT = {
               "10.6 mm low where the PMHS's L4 rises 29 mm, and T8 rises 17-19 mm over L4 where "
               "the PMHS's rises 39-44 (the human's T12-T1 one rigid body); a pelvis point 112 mm "
               "behind the H-point rises 38 mm; not the start (the human placed 4 mm lower: 7.0 "
-              "mm) nor the knee supports' friction (0: 0.0 mm)"),
+              "mm) nor the knee supports' friction (0: 0.0 mm); the human's pelvis follows the "
+              "PMHS's mean pelvis point and L4 within 3.9 and 5.1 mm rms from points about 120 mm "
+              "behind its hips, whose place on the PMHS's bones is not stored "
+              "(test_regression_gs1_pelvis_moves_as_the_pmhs_behind_its_hips)"),
     "accelerations": (("t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g"),
                       "T1, T8 and L2 decelerate at most 53.5, 31.2 and 31.0 g (55.4, 35.5 and "
                       "27.6 before the neck's base moved to C7/T1; CFC 180) where "
@@ -990,12 +1003,16 @@ def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
     abdomen in the rebound; thorax-lumbar unchanged. With the capstan angle the belt path's turn too
     (branch capstanpath; measured on the merge of both): thorax-lumbar 286 -> 280 N m (142.4 ms,
     20.2 deg); lumbar-pelvis 488 -> 438 N m at the run's end, 30.8 -> 30.5 deg (on the end
-    slope, 300 + 165 x 0.8 = 432 N m)."""
+    slope, 300 + 165 x 0.8 = 432 N m). Since the tangent pieces pull at their tangent points
+    (branch tangentcouple; main 09f90cd -> the branch): thorax-lumbar 280 -> 262 N m (142.4 ->
+    141.7 ms, 20.2 deg, under the cap: on the curve's steep part); lumbar-pelvis 438 -> 148 N m
+    at the run's end, 30.5 -> 28.4 deg: the rebound's fold reaches the end slope no more within
+    the run (the cap at 29.6 deg), as before beltarcs."""
     from occupant.forces.joint_resistance import table_load
     res, model = gs1["results"], gs1["model"]
     el, t, out = model.joint_resistance, res.t, res.outputs
-    for joint, moment, ms, deg, damped in (("thorax_lumbar", 279.9, 142.4, 20.2, 0.01),
-                                           ("lumbar_pelvis", 437.8, 150.0, 30.5, 0.12)):
+    for joint, moment, ms, deg, damped in (("thorax_lumbar", 262.4, 141.7, 20.2, 0.01),
+                                           ("lumbar_pelvis", 147.6, 150.0, 28.4, 0.12)):
         e = model.joint_resistance_names.index(f"{joint}_y")
         x, load = np.asarray(out[f"{joint}_y.deflection"]), np.asarray(out[f"{joint}_y.load"])
         i = int(np.argmin(load))                 # flexion: the restoring load is negative
@@ -1026,7 +1043,10 @@ def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks
     its peak), lumbar-pelvis at the run's last sample (150 ms, 28.3 deg: its fold begins). Since
     the belts are measured along their path (branch beltarcs; T8, L2 and L4 peak at 96.0, 87.3,
     93.0 ms): thorax-lumbar at 127.7 -> 118.9 ms (19.46 deg, 1.3 -> 2.9 J to its peak),
-    lumbar-pelvis at 148.6 ms (28.44 deg), 52 ms after the spine peaks, in the rebound's fold."""
+    lumbar-pelvis at 148.6 ms (28.44 deg), 52 ms after the spine peaks, in the rebound's fold.
+    Since the tangent pieces pull at their tangent points (branch tangentcouple; main 09f90cd ->
+    the branch): thorax-lumbar at 119.7 -> 125.2 ms (19.47 -> 19.45 deg, 2.77 -> 2.44 J to its
+    peak), lumbar-pelvis at 148.9 -> 150.0 ms (the run's last sample)."""
     res, model, hist = gs1["results"], gs1["model"], gs1["history"]
     t, out = res.t, res.outputs
     failure = BELWADI_YANG_FAILURE["flexion"][0]
@@ -1035,16 +1055,16 @@ def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks
         m = -np.asarray(out[f"{joint}_y.load"])
         assert m[t <= 0.110].max() < 15.0, joint
     m = -np.asarray(out["lumbar_pelvis_y.load"])
-    assert 1e3 * t[int(np.argmax(m > failure))] == pytest.approx(148.6, abs=2.0)
+    assert 1e3 * t[int(np.argmax(m > failure))] == pytest.approx(150.0, abs=2.0)
     e = model.joint_resistance_names.index("thorax_lumbar_y")
     x, m = np.asarray(out["thorax_lumbar_y.deflection"]), -np.asarray(out["thorax_lumbar_y.load"])
     i = int(np.argmax(m > failure))
-    assert 1e3 * t[i] == pytest.approx(118.9, abs=2.0)
+    assert 1e3 * t[i] == pytest.approx(125.2, abs=2.0)
     assert np.degrees(x[i]) == pytest.approx(19.45, abs=0.5)
     assert t[i] > max(spine_peaks) + 0.015
     k = int(np.argmax(m))
     w = float(np.sum(0.5 * (m[i + 1:k + 1] + m[i:k]) * np.diff(x[i:k + 1])))
-    assert w == pytest.approx(2.94, rel=0.15)
+    assert w == pytest.approx(2.44, rel=0.15)
     assert x[i] + w / failure < model.joint_resistance.upper[e]
 
 
@@ -1068,7 +1088,12 @@ def test_regression_gs1_t8_stops_as_the_lumbar_segment_turns_back(gs1):
     -3.8 -> -7.4, upper +5.8 mm: the same chain, the lumbar segment turning back further. Since
     the capstan angle is the belt path's turn (branch capstanpath): peak 158.15 -> 158.45 mm at
     96.0 -> 96.9 ms; to it hip +0.6, pelvis +4.8, lumbar -11.0, upper +8.1 mm; after it hip
-    -8.0, pelvis -8.5, lumbar -7.1, upper +5.4 mm: the same chain."""
+    -8.0, pelvis -8.5, lumbar -7.1, upper +5.4 mm: the same chain. Since the tangent pieces
+    pull at their tangent points (branch tangentcouple; main 09f90cd -> the branch): peak
+    158.45 -> 160.7 mm at 96.9 -> 98.2 ms (sample 969 -> 982); to it hip +0.6 -> +0.5, pelvis
+    +4.8, lumbar -11.0 -> -8.3, upper +8.1 -> +7.7 mm; after it (to 115 ms) hip -8.0 -> -7.2,
+    pelvis -8.5 -> -8.2, lumbar -7.1 -> -5.9, upper +5.4 -> +4.6 mm: the same chain, the lumbar
+    segment turning back less."""
     from occupant.human.thoracic_spine import t8_point
 
     res, model, t = gs1["results"], gs1["model"], gs1["t"]
@@ -1087,13 +1112,13 @@ def test_regression_gs1_t8_stops_as_the_lumbar_segment_turns_back(gs1):
     assert np.allclose(lumbar, hip + chain["pelvis"]) and np.allclose(upper, lumbar + chain["lumbar"])
     x = {k: 1e3 * (v[:, 0] - v[0, 0]) for k, v in chain.items()}
     assert np.allclose(sum(x.values()), gs1["history"]["t8_x_mm"], atol=1e-6)
-    i80, peak, i115 = (int(np.argmin(abs(t - s))) for s in (0.080, 0.0969, 0.115))
+    i80, peak, i115 = (int(np.argmin(abs(t - s))) for s in (0.080, 0.0982, 0.115))
     assert int(np.argmax(gs1["history"]["t8_x_mm"])) == pytest.approx(peak, abs=5)   # 0.1 ms samples
     up_to_peak = {k: v[peak] - v[i80] for k, v in x.items()}
     after = {k: v[i115] - v[peak] for k, v in x.items()}
-    assert up_to_peak == pytest.approx({"hip": 0.6, "pelvis": 4.8, "lumbar": -11.0, "upper": 8.1},
+    assert up_to_peak == pytest.approx({"hip": 0.5, "pelvis": 4.8, "lumbar": -8.3, "upper": 7.7},
                                        abs=1.5)
-    assert after == pytest.approx({"hip": -8.0, "pelvis": -8.5, "lumbar": -7.1, "upper": 5.4},
+    assert after == pytest.approx({"hip": -7.2, "pelvis": -8.2, "lumbar": -5.9, "upper": 4.6},
                                   abs=1.5)
     assert sum(after.values()) < -10.0
     w = (t >= 0.080) & (t <= 0.110)
@@ -1384,8 +1409,9 @@ def test_reference_gs1_upper_torso_does_not_rattle_on_the_lumbar_spine(gs1):
 
 @pytest.mark.xfail(strict=True, reason=(
     "since the neck's base at C7/T1 (the head and neck 81 mm further forward over the trunk) "
-    "the settled H-point moves 15.6 mm (13.9 rearward, 7.1 down; 12.4 / 5.5 before), the "
-    "buttock still loaded (scenarios/validation/HISTORY.md Stop 39, c7t1)"))
+    "the settled H-point moves 15.6 mm (13.9 rearward, 7.1 down; 12.4 / 5.5 before; 16.2 mm, "
+    "14.6 rearward, at stop 43's main, gs1settle2), the buttock still loaded "
+    "(scenarios/validation/HISTORY.md Stop 39, c7t1)"))
 def test_reference_gs1_human_sits_on_its_buttock():
     """At its posture the human rests on the rigid pan: settled under gravity for the SAFER
     deck's 350 ms (occupant.scenario.settle) its H-point moves under 15 mm (12.4 mm rearward, 5.5
@@ -1405,8 +1431,11 @@ def test_reference_gs1_human_sits_on_its_buttock():
 @pytest.mark.xfail(strict=True, reason=(
     "settled for the deck's 350 ms the torso reclines 6 deg onto the seat back, and the shoulder "
     "belt fitted there runs off the sternum (the shortest path puts the abdomen wrap on the "
-    "abdomen's outboard flank, the chest wrap 90 mm lower): the torso slides out under it, head "
-    "738 mm (792 before the face was on in GS1; head 701 mm, T1 542 mm as first read); carried through the settling as the deck's, its thorax wraps slide 130 mm "
+    "abdomen's outboard flank, the chest wrap 90 mm lower; test_reference_gs1_shoulder_belt_"
+    "fitted_across_the_front): the torso slides out under it, head 784 mm at stop 43's main (877 "
+    "at stop 42's, 738 with the face on at stop 38, 792 before; head 701 mm, T1 542 mm as first "
+    "read, by the head's centre of gravity, 657 mm by its origin as read here); carried "
+    "through the settling as the deck's, its thorax wraps slide 130 mm "
     "back under the belts' 10 N and it loads with 16-30 kN at 40 ms (scenarios/validation/"
     "HISTORY.md, GS1 'Settled as the deck')"))
 def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
@@ -1420,6 +1449,70 @@ def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
     res, model = run.results, run.model
     head = res.body_poses[:, model.body("head"), 0, 3] - res.base_poses[:, 0, 3]
     assert 1e3 * (head.max() - head[0]) <= sc["corridor"]["head_x_excursion_mm"][1]
+
+
+SETTLED_KINETIC = 0.1   # J: at rest after settling [E: 0.008 J after 1.0 s of GS1's settling]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the human's arms, without muscle tone, still swing at the end of the deck's 350 ms: the "
+    "settling's last kinetic energy 4.26 J (elbows 3.4 rad/s, shoulders 2.0 rad/s, the neck "
+    "1.2-1.6 rad/s; the H-point at rest from 280 ms); 0.33 J after 0.6 s, 0.008 J after 1.0 "
+    "s; the run from 1.0 s of settling loses the belt as from 0.35 s (head 814 mm) "
+    "(scenarios/validation/HISTORY.md Stop 43, gs1settle2)"))
+def test_reference_gs1_settled_as_the_deck_comes_to_rest():
+    """Settled for the SAFER deck's 350 ms (occupant.scenario.settle: kinetic damping, restarted
+    from rest at each kinetic energy peak), the human is at rest: the largest kinetic energy
+    since the last restart under SETTLED_KINETIC."""
+    from occupant.scenario.settle import settle
+
+    sc, path = read_scenario("human_sled_gs1_40")
+    over = {"occupant.human." + k: v for k, v in sc["human"].items()}
+    over.update({"solver.t_end": 0.001})
+    scenario = load(pathlib.Path(path).parent / sc["sled"], over)
+    _, info = settle(scenario.model, scenario.q0, 0.35)
+    assert info["kinetic"] < SETTLED_KINETIC
+
+
+FITTED_FRONT = 0.35   # the least forward part of a fitted wrap point's direction from its
+                      # ellipsoid's centre (scaled frame) for the belt to lie over the body's
+                      # front, about 20 deg round from the flank [E]; fitted at the posture the
+                      # shoulder, chest and abdomen wraps give 0.50, 0.59 and 0.50
+
+
+@pytest.mark.parametrize("settle", [0.0, pytest.param(0.35, marks=pytest.mark.xfail(
+    strict=True, reason=(
+        "fitted on the body settled for the deck's 350 ms (the pelvis 7 deg further reclined, the "
+        "upper torso 50 mm back, 27 mm down and 4 deg more upright) the shoulder belt's "
+        "frictionless thorax run goes round over the thorax's inboard flank (forward parts 0.13 / "
+        "0.27) and the abdomen wrap, its way round a near tie of its declared forward side, round "
+        "the outboard flank (0.05, away from the buckle): the crash run from there loses the belt "
+        "(head 784 mm). With the belt held where it lies on the PMHS (MID_CLAVICLE_FIT) the same "
+        "settled body keeps it across the front (head 596 mm, 587 from the posture) "
+        "(scenarios/validation/HISTORY.md Stop 43, gs1settle2)")))])
+def test_reference_gs1_shoulder_belt_fitted_across_the_front(settle):
+    """Fitted at the start of the run (``restraints.fit_belts``; after ``occupant.settle`` s of
+    settling), the shoulder belt lies across the body's front: its shoulder and chest wraps on the
+    thorax and its abdomen wrap each at least FITTED_FRONT forward of their ellipsoid's centre
+    (scaled frame), and the abdomen wrap on the buckle's side of the abdomen. Guards the fit that
+    the crash runs from: fitted over the flanks, the belt let the torso out under it."""
+    run = gs1_start({"occupant.settle": settle})
+    points = run.model.source.belts["belt"].points
+    base = np.linalg.inv(run.results.base_poses[0])
+    def at(name):   # the belt point's place in B0 at the start
+        x = np.array([run.results.outputs[f"belt.{name}.{a}"][0] for a in "xyz"])
+        return base[:3, :3] @ x + base[:3, 3]
+    wraps = {p.name: p.geometry for p in points if p.name in ("shoulder", "chest", "abdomen")}
+    assert len(wraps) == 3
+    E = ellipsoids_at(run, 0, set(wraps.values()))
+    front = {}
+    for name, geometry in wraps.items():
+        c, R, D = E[geometry]
+        d = R.T @ (at(name) - c) / D
+        front[name] = d[0] / np.linalg.norm(d)
+    c, R, D = E[wraps["abdomen"]]
+    across = (R.T @ (at("abdomen") - c))[1] * (R.T @ (at("buckle") - c))[1]
+    assert min(front.values()) >= FITTED_FRONT and across > 0.0, (front, across)
 
 
 def test_reference_gs1_shoulder_belt_corridor_is_the_pmhs_tests_peaks():
@@ -1896,21 +1989,88 @@ def _shoulder_points_mm(run, t, times):
     return np.array(pts)
 
 
+def _shoulder_chest_taut(run, t, times):
+    """Whether the belt's shoulder-chest segment carries tension at ``times``."""
+    force = run.results.outputs["belt.shoulder-chest.force"]
+    return np.array([force[int(np.argmin(abs(t - s)))] > 0.0 for s in times])
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the shoulder wrap's hook is handed over to the line (``wrap_geometry.hook_weight``, a rule "
+    "of the geometry alone) from 146.7 ms while the shoulder-chest segment still carries 1.18 kN: "
+    "the point under the bound at 147.1 ms (0.39 kN), slack at 147.3 ms; the hand-over shortens "
+    "the belt's effective length, and the webbing's steep unloading (492 kN per unit strain, the "
+    "GS1 deck's; 4.3 kN per mm on the segment's 113 mm) slackens it in 0.6 ms. Main 93f589f read "
+    "slack first (146.7 ms) only through the path's 1.5 mm step in one sample "
+    "(scenarios/README.md, beltslack)"))
+def test_reference_gs1_belt_on_the_clavicle_leaves_it_only_when_slack(gs1_on_the_clavicle):
+    """Fitted at mid-clavicle and held there, the belt's shoulder point first comes under the
+    clavicle's height (45.5 mm over the thorax's centre, less 2 mm: the bound of the test below)
+    after its shoulder-chest segment first goes slack, late in the rebound (after 140 ms), every
+    0.1 ms: the held wrap's hold does not let go under load; a slack belt's point lies on the line
+    between its neighbours, under the clavicle. Measured: slack at 150.1 ms and under at 150.8
+    ms on main 09f90cd (run to 175 ms); with the tangent pieces' couples (branch tangentcouple)
+    slack at 146.7 ms, under at 147.1 ms (the tensions 1.29 / 1.70 kN 1 ms before: the
+    webbing's unloading; scenarios/README.md, tangentcouple). Until branch beltslack the test
+    read the points 10.1 ms early (``_shoulder_points_mm`` handed the late samples' times for
+    the run's), saw none under the bound and returned unchecked; read at its samples, the
+    point is under it at 147.1 ms, the segment slack at 147.3 (strict xfail above)."""
+    run, t = gs1_on_the_clavicle["run"], gs1_on_the_clavicle["t"]
+    late = t > 0.01
+    p = _shoulder_points_mm(run, t, t[late])
+    slack = ~_shoulder_chest_taut(run, t, t[late])
+    low = p[:, 2] <= 45.5 - 2.0
+    if not low.any():
+        return
+    assert slack.any()
+    first_slack, first_low = t[late][slack][0], t[late][low][0]
+    assert first_slack > 0.140, first_slack
+    assert first_slack <= first_low, (first_slack, first_low)
+
+
+def test_reference_gs1_belt_on_the_clavicle_path_moves_continuously(gs1_on_the_clavicle):
+    """Fitted at mid-clavicle and held there, the shoulder-chest segment's path (round the
+    shoulder shell and the thorax) less its chord moves by under 0.5 mm between samples, every
+    0.1 ms to 150 ms, through the shoulder wrap's hook being handed over to the line in the
+    rebound (from 146.7 ms): the hooked piece counts to the chest wrap's point as it lies
+    (carried by the sternum) both while its hook is whole and as it is handed over
+    (``belt_path._where_it_lies``). Measured: largest 0.24 mm at 150.0 ms (smooth: the next
+    0.235). Before (main 93f589f) the handed-over piece counted to the chest wrap's place on the
+    undeformed thorax: 1.54 mm in the one sample at 146.7 ms, the segment 1.24 kN -> 0 and the
+    D-ring segment 1.63 -> 1.03 kN in it (scenarios/README.md, beltslack)."""
+    run, t = gs1_on_the_clavicle["run"], gs1_on_the_clavicle["t"]
+    out = run.results.outputs
+    a, b = (np.stack([out[f"belt.{n}.{c}"] for c in "xyz"], axis=1) for n in ("shoulder", "chest"))
+    excess = out["belt.shoulder-chest.length"] - np.linalg.norm(b - a, axis=1)
+    steps = np.abs(np.diff(excess[t <= 0.1501]))
+    assert steps.max() < 5e-4, (steps.max(), t[1:][np.argmax(steps)])
+
+
 def test_reference_gs1_belt_on_the_clavicle_stays_on_the_shoulder(gs1_on_the_clavicle):
-    """Held at or above the clavicle, the belt fitted at mid-clavicle stays over it to the end of
-    the run: its shoulder point 60-140 mm outboard of the midline (mid-clavicle 100 mm [E], the
-    shoulder shell from 0 to 208 mm) and at or above the clavicle's height (45.5 mm over the
-    thorax's centre, less 2 mm: the bound closes its gap with a time constant,
-    ``restraints.belt.flank_bound``; 44.0 mm at 100 ms) every 5 ms to 150 ms, where fitted there alone it slides outboard
+    """Held at or above the clavicle, the belt fitted at mid-clavicle stays over it while it is
+    taut: its shoulder point 60-140 mm outboard of the midline (mid-clavicle 100 mm [E], the
+    shoulder shell from 0 to 208 mm) every 5 ms to 150 ms, and at or above the clavicle's height
+    (45.5 mm over the thorax's centre, less 2 mm: the bound closes its gap with a time constant,
+    ``restraints.belt.flank_bound``; 44.0 mm at 100 ms) every 5 ms to 150 ms where the
+    shoulder-chest segment carries tension, which it does at every sample to 140 ms. A slack
+    belt's point lies on the line between its neighbours (test below): in the rebound the
+    segment goes slack at 150.1 ms on main 09f90cd (its point down to 6.6 mm at 155 ms, back
+    over the clavicle by 162 ms), at 146.7 ms with the tangent pieces' couples (branch
+    tangentcouple; -30.4 mm at 150 ms), which the test read to 150 ms as the belt leaving the
+    shoulder (measured; the points of the taut samples 45.4 mm and over after 100 ms on both).
+    Fitted there alone it slides outboard
     down over the acromion from 90 ms (137 mm outboard, 23 mm up at 100 ms) and leaves the
     shoulder at 115 ms (test above). The torso turns about the belted shoulder as the PMHS's: the
     left acromion inside Ash et al.'s corridor at 70, 80, 90 and 100 ms (measured 205, 266, 321,
     369 mm; 406 at 110 ms, 2 mm over), T1 under 30 g before 95 ms (27.9), and the shoulder belts
     and the right acromion's peak inside their corridors (6.64 / 5.63 kN, 121.9 mm)."""
     hist, t, run = gs1_on_the_clavicle["history"], gs1_on_the_clavicle["t"], gs1_on_the_clavicle["run"]
-    p = _shoulder_points_mm(run, t, np.arange(0.0, 0.1501, 0.005))
+    times = np.arange(0.0, 0.1501, 0.005)
+    p = _shoulder_points_mm(run, t, times)
+    taut = _shoulder_chest_taut(run, t, times)
+    assert taut[times < 0.1401].all(), times[~taut]
     assert (60.0 < p[:, 1]).all() and (p[:, 1] < 140.0).all(), p
-    assert (p[:, 2] > 45.5 - 2.0).all(), p
+    assert (p[taut, 2] > 45.5 - 2.0).all(), p
     ash = _ash_corridors()
     for ms in (70, 80, 90, 100):
         left = hist["left_acromion_x_mm"][np.argmin(abs(t - ms / 1e3))]
@@ -1988,13 +2148,6 @@ def test_reference_gs1_lap_belt_lies_on_the_body(gs1):
     assert max(worst.values()) < PATH_DEPTH, worst
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "judged piece by piece, the lower shoulder belt's straight piece from the abdomen wrap to "
-    "the buckle lies 22.4 mm inside the pelvis flesh at 135 ms carrying 1.16 kN (17 % of its "
-    "6.81 kN peak; bound PATH_DEPTH 20 mm; 20.6 mm, 0.97 kN, before the face was on in GS1): "
-    "12-13 mm at 0-80 ms, deeper in the rebound as the abdomen wrap comes 63 mm down and 78 mm "
-    "forward over the pelvis (80 -> 130 ms) and the buckle 30-70 mm back; the whole path's one "
-    "flag read it 18.4 mm"))
 def test_reference_gs1_shoulder_belt_lies_on_the_body(gs1):
     """While loaded (over 10 % of its peak) the shoulder belt's path lies no more than
     PATH_DEPTH inside any torso or thigh ellipsoid of the human it does not wrap: 12.8 mm in the
@@ -2006,8 +2159,12 @@ def test_reference_gs1_shoulder_belt_lies_on_the_body(gs1):
     (joint_passive.toml; the trunk no longer meets the Hybrid III's stops past its lateral
     range) 18.4 mm, 5.9 mm in the thorax (not tuned: measured); judged piece by piece (each by
     its own force, gs1_belt_depths) 20.6 mm in the pelvis flesh, 6.4 mm in the thorax (strict
-    xfail); since the face is on in GS1, 22.4 mm and 6.4 mm (strict xfail). Before (strict
-    xfail): with the
+    xfail); since the face is on in GS1, 22.4 mm and 6.4 mm (strict xfail: the lower shoulder
+    belt's straight piece from the abdomen wrap to the buckle at 135 ms carrying 1.16 kN, 17 % of
+    its 6.81 kN peak, deeper in the rebound as the abdomen wrap came 63 mm down and 78 mm forward
+    over the pelvis and the buckle 30-70 mm back). Since the tangent pieces pull at their tangent
+    points (branch tangentcouple): 22.4 -> 18.3 mm in the pelvis flesh (135 ms), 6.4 -> 6.3 mm in
+    the thorax (measured; passes). Before (strict xfail): with the
     buckle placed from the Hybrid III's belt middle its straight piece from the abdomen wrap
     passed up to 19 mm through the pelvis flesh's inboard top and 30 mm through the inboard
     thigh while loaded (a further wrap on the pelvis flesh cleared it but the run jumped: 22.5
@@ -2083,7 +2240,10 @@ def test_regression_gs1_why_the_lap_belt_carries_little(gs1):
     and arcs over the wraps (branch beltarcs): the peak 0.95 -> 1.06 kN, the path lengthens
     15.6 -> 18.3 mm with 4.4 -> 6.0 mm of payout, its pull at 75 ms (the end segments' tensions
     along their chords) 0.71 -> 0.78 kN back and 2.04 -> 2.30 kN down, the knee supports
-    8.3-9.1 kN."""
+    8.3-9.1 kN. Since the tangent pieces pull at their tangent points (branch tangentcouple;
+    main 09f90cd -> the branch): the peak 1.07 -> 1.10 kN, its pull at 75 ms 0.77 -> 0.70 kN
+    back and 2.27 -> 2.00 kN down (measured, not traced), the path 18.3 -> 18.2 mm longer with 6.0 -> 6.3 mm of payout,
+    the knee supports 8.3-9.1 kN."""
     out, t = gs1["results"].outputs, gs1["t"]
     res, model = gs1["results"], gs1["model"]
     pt = {n: np.stack([out[f"lap_belt.{n}.{a}"] for a in "xyz"], 1)
@@ -2108,7 +2268,7 @@ def test_regression_gs1_why_the_lap_belt_carries_little(gs1):
     on_body = (out["lap_belt.lap_anchor-hip_outboard.force"][:, None] * u_a
                + out["lap_belt.hip_inboard-buckle.force"][:, None] * u_b)
     i = np.argmin(abs(t - 0.075))
-    assert 1e-3 * on_body[i, [0, 2]] == pytest.approx([-0.78, -2.30], abs=0.1)
+    assert 1e-3 * on_body[i, [0, 2]] == pytest.approx([-0.70, -2.00], abs=0.1)
     knees = sum(out[f"{s}_knee_contact__knee_support.normal_force"] for s in ("left", "right"))
     peak = (t >= 0.06) & (t <= 0.08)
     assert 1e-3 * knees[peak].min() == pytest.approx(8.38, abs=0.3)
@@ -2150,3 +2310,71 @@ def test_regression_gs1_lap_belt_at_the_asis_lies_in_the_pelvis_flesh(gs1_at_the
     depth = belt_depths(run, "lap_belt", 0, TORSO_AND_THIGHS)
     assert 1e3 * depth["pelvis_flesh"] == pytest.approx(29.2, abs=2.0)
     assert depth["pelvis_flesh"] > PATH_DEPTH
+
+
+def _point_following(gs1, body, x_mm, z_up_mm, ms):
+    """The point of ``body`` whose sagittal motion relative to the sled best follows a measured
+    trajectory (``x_mm``, ``z_up_mm`` from the start, at the times ``ms``): a body point's
+    displacement is linear in where it lies, (R(t) R(0)^T - I) r + (o(t) - o(0)), so the least
+    squares over x and z give its start r (x, z mm from the body's origin in the sled's frame at
+    the start, its lateral offset 0): (r, the rms residual mm)."""
+    res, model, t = gs1["results"], gs1["model"], gs1["t"]
+    P = res.body_poses[:, model.body(body)]
+    R, o = P[:, :3, :3], P[:, :3, 3] - res.base_poses[:, :3, 3]
+    rows, rhs = [], []
+    for m, x, z in zip(ms, x_mm, z_up_mm):
+        k = int(np.argmin(abs(t - m / 1e3)))
+        rows.append((R[k] @ R[0].T - np.eye(3))[np.ix_([0, 2], [0, 2])])
+        rhs.append(1e-3 * np.array([x, z]) - (o[k] - o[0])[[0, 2]])
+    A, b = np.concatenate(rows), np.concatenate(rhs)
+    r = np.linalg.lstsq(A, b, rcond=None)[0]
+    return 1e3 * r, 1e3 * float(np.sqrt(np.mean((A @ r - b) ** 2)))
+
+
+def _pelvis_point_in_sled_frame(gs1, point):
+    """A point of the pelvis (m, its frame) as x, z mm from the H-point in the sled's frame at
+    the start."""
+    P = gs1["results"].body_poses[0, gs1["model"].body("pelvis")]
+    return 1e3 * (P[:3, :3] @ np.asarray(point, float))[[0, 2]]
+
+
+def test_regression_gs1_pelvis_moves_as_the_pmhs_behind_its_hips(gs1):
+    """Why the H-point sinks where the PMHS's pelvis point rises (branch pelvisrise;
+    scenarios/validation/HISTORY.md Stop 43): the human's pelvis moves as the PMHS's, read behind its hips.
+    Ash et al.'s (2012) mean trajectories of the eight tests (data/gs1_ash_2012_pelvis_l4_means
+    .csv, z turned up, 0-100 ms in 2 ms steps): the H-point misses their pelvis point's by 25.4 mm
+    rms (it sinks 21 mm where theirs rises 46); the point of the human's pelvis that follows it
+    best lies 122.6 mm behind and 40.8 mm below the H-point at the start (the sled's frame) and
+    follows it within 3.9 mm rms (so it rises into the corridor, 35.7-57.1 mm). The PMHS's L4
+    likewise: L4 as read (half a body under the lumbar-pelvis joint) misses theirs by 17.0 mm rms;
+    the human's pelvis point that follows it best lies 121.0 mm behind and 53.0 mm above the
+    H-point, 52 mm behind L4 as read, within 5.1 mm rms. Both of Ash et al.'s points follow the
+    human's pelvis's own motion from about 120 mm behind its hip joint centres, where no bone
+    centre lies (the sacrum's back and L4's spinous process lie there [E]); where on each bone
+    Ash et al. report their points is not in the stored sources, so the figure stays read at the
+    H-point and OUT. Probed, none lifts the H-point (its lowest, mm; HISTORY/README): knee supports
+    square to the sled -23.0, the pan's flesh five times stiffer -10.0, the pan's friction 0.3
+    -20.7, the pan at 5 deg -34.8 (shipped -21.0)."""
+    data = np.loadtxt(_gs1_data("gs1_ash_2012_pelvis_l4_means.csv"), delimiter=",", comments="#")
+    keep = (data[:, 0] <= 100) & (data[:, 0] % 2 == 0)
+    ms, pX, pZ, l4X, l4Z = data[keep].T
+    at_hips = _point_following(gs1, "pelvis", pX, -pZ, ms)
+    res, model, t = gs1["results"], gs1["model"], gs1["t"]
+    # the H-point's own residual: the displacement of the origin against the PMHS's pelvis point
+    h = (res.body_poses[:, model.body("pelvis"), :3, 3] - res.base_poses[:, :3, 3])[:, [0, 2]]
+    k = [int(np.argmin(abs(t - m / 1e3))) for m in ms]
+    miss = 1e3 * (h[k] - h[0]) - np.stack([pX, -pZ], 1)
+    assert float(np.sqrt(np.mean(miss ** 2))) == pytest.approx(25.4, abs=2.0)
+    r, rms = at_hips
+    assert r == pytest.approx([-122.6, -40.8], abs=10.0) and rms < 5.0
+    lumbar_base = np.asarray(model.source.joints["lumbar_pelvis"].placement.position)
+    lumbar_top = np.asarray(model.source.joints["thorax_lumbar"].placement.position)
+    l4_read = _pelvis_point_in_sled_frame(gs1, lumbar_base + LUMBAR_FRACTIONS["l4"] * lumbar_top)
+    r4, rms4 = _point_following(gs1, "pelvis", l4X, -l4Z, ms)
+    assert r4 == pytest.approx([-121.0, 53.0], abs=10.0) and rms4 < 6.0
+    assert r4[0] < l4_read[0] - 40.0
+    # L4 as read, against the PMHS's L4
+    P = res.body_poses[:, model.body("pelvis")]
+    q = P[:, :3, :3] @ (lumbar_base + LUMBAR_FRACTIONS["l4"] * lumbar_top) + P[:, :3, 3] - res.base_poses[:, :3, 3]
+    miss4 = 1e3 * (q[k][:, [0, 2]] - q[0, [0, 2]]) - np.stack([l4X, -l4Z], 1)
+    assert float(np.sqrt(np.mean(miss4 ** 2))) == pytest.approx(17.0, abs=2.0)

@@ -614,6 +614,35 @@ def test_analytic_body_past_the_bags_centre_is_pushed_out_by_its_front(height):
     assert res.vdot[0, 0] == pytest.approx(out["bag_ball.force"][0] / mass, rel=1e-9)   # up
 
 
+def test_analytic_body_behind_the_bags_mount_meets_its_back_only():
+    """A ball of R 0.05 m 0.1 m off the axis of a bag 2 a = 0.26 m deep, its centre 0.03 m behind
+    the mount (a hand that went round a steering wheel's rim and came back inboard behind it):
+    it never came in by the front, so its overlap is the sphere's with the bag's back, R less the
+    distance from its centre to the bag's ellipsoid (here 0.0142 m), and the gas pushes it away
+    from the bag (down). Mirrored as a body past the bag's centre, it was taken 0.33 m deep
+    through the front and pushed up through the whole bag (main 6ac0d4c; in us_ncap_frontal_56
+    with the lap belt held across, the left hand at 1e11 N, ``ellipsoid_in_bag``)."""
+    R, mass, lateral, height = 0.05, 2.0, 0.1, -0.03
+    asm = Assembly("behind")
+    asm.add(Part("ball", mass, inertia=(0.4 * mass * R**2,) * 3))
+    asm.add(Joint("lift", "prismatic", None, "ball", Pose(position=(lateral, 0.0, 0.0))))
+    asm.add(Marker("centre", "ball"))
+    asm.add(Sphere("shell", "centre", R))
+    asm.add(Airbag("bag", None, rotation=UP_X, semi_axes=SEMI_AXES, firing_time=-1.0,
+                   deployment_time=0.0, initial_pressure=P_A + 30e3, friction=0.0))
+    asm.add(AirbagContact("bag_ball", "bag", "shell"))
+    res = occupant.simulate(asm.compile(), 1e-4, q0=[height], integrator="rk4", dt=1e-5,
+                            gravity=(0, 0, 0), output_dt=1e-4)
+    out = res.outputs
+    # the distance from (lateral, height) to the bag's section, r = b sin t, z = a (1 - cos t)
+    a, b = A_, SEMI_AXES[1]
+    t = np.linspace(0.0, np.pi, 200001)
+    distance = np.hypot(b * np.sin(t) - lateral, a * (1.0 - np.cos(t)) - height).min()
+    assert R - distance == pytest.approx(0.0142, abs=1e-4)
+    assert out["bag_ball.penetration"][0] == pytest.approx(R - distance, abs=1e-8)
+    assert out["bag_ball.force"][0] > 0 and res.vdot[0, 0] < 0.0        # pushed away, down
+
+
 def test_identity_fabric_friction_brakes_a_spinning_ball():
     """A ball held at a fixed depth d in a pre-inflated bag, on its axis, spinning about a
     horizontal axis through its centre: penetration, normal and pressure force stay constant,

@@ -261,9 +261,9 @@ def test_analytic_lopsided_fading_arc_pulls_along_its_full_length_gradient(radiu
 SECTION_TURN = pytest.mark.xfail(strict=True, reason=(
     "the path over an ellipsoid is its section by the plane through the centre and the "
     "neighbours (scaled frame), not a geodesic: its length changes with the plane's turn, which "
-    "the tangent pieces' pull does not carry, and they pull at the wrap point, not their "
-    "tangent points (built and measured on branch beltgradient, 6e5b0ba / a91145a, not shipped: "
-    "scenarios/README.md, beltgradient)"))
+    "the tangent pieces' pull does not carry (built and measured on branch beltgradient, "
+    "6e5b0ba / a91145a, not shipped: scenarios/README.md, beltgradient; the pulls at their "
+    "tangent points shipped from branch tangentcouple)"))
 
 
 @SECTION_TURN
@@ -408,15 +408,7 @@ def test_identity_belt_over_a_swinging_ellipsoid_conserves_energy():
         assert length(q, v, z)[1] == pytest.approx(slope, rel=1e-6), res.t[n]
 
 
-TANGENT_POINTS = pytest.mark.xfail(strict=True, reason=(
-    "the tangent pieces pull the ellipsoid at the wrap's point, not at their tangent points: "
-    "moved there by a couple on branch lapgrip (33036e6, beltgradient's a91145a part), it "
-    "passed, but GS1's shoulder belt then left the clavicle in the held-at-the-clavicle variant "
-    "and 8 more GS1 regressions moved: not shipped (scenarios/README.md, lapgrip)"))
-
-
-@pytest.mark.parametrize("size", [(R, R, R),
-                                  pytest.param((0.08, 0.12, 0.06), marks=TANGENT_POINTS)])
+@pytest.mark.parametrize("size", [(R, R, R), (0.08, 0.12, 0.06)])
 def test_analytic_belt_turns_an_ellipsoid_by_its_pulls_at_the_tangent_points(size):
     """Statics of the belt's arc: a belt of one tension lying on a body (held there by its push,
     and by friction across it where the arc is no geodesic) is in equilibrium under its two
@@ -425,9 +417,11 @@ def test_analytic_belt_turns_an_ellipsoid_by_its_pulls_at_the_tangent_points(siz
     wrap (moment about the hinge's axis): the closed form from the tangent points of A and B on
     the section through the centre and both (scaled frame: at acos(1 / |x|) from x's direction
     towards the other's, then the ellipsoid's axes) against the belt's moment, to 1e-12 of it.
-    The whole pull acts at the wrap's point P: on the sphere the same (-1.849060 N m both), on
-    the ellipsoid -1.935639 against -1.937669 N m (1.0e-3 short, measured; equal to 1e-14 with
-    the couple of branch lapgrip's 33036e6, not shipped). The section's turn (``SECTION_TURN``)
+    Each tangent piece's pull is moved from the wrap's point P to its tangent point by a couple
+    on the wrap's body (``belt_path._tangent_parts``): on the sphere the two pieces' couples
+    cancel (-1.849060 N m with and without); on the ellipsoid -1.937669 N m as the closed form,
+    where the whole pull at P gave -1.935639 (1.0e-3 short, measured; strict xfail
+    TANGENT_POINTS until branch tangentcouple). The section's turn (``SECTION_TURN``)
     is no force on the body: its work is the friction's as the belt slides across (branch
     lapgrip's write-up)."""
     from scipy.spatial.transform import Rotation

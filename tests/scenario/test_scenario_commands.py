@@ -84,10 +84,15 @@ def test_reference_compare_aligns_long_criterion_names_and_units(tmp_path, capsy
 
 
 def test_reference_a_file_that_cannot_be_written_is_one_plain_line(tmp_path, capsys):
-    """An --out in a folder that does not exist: the path and the reason, exit 2."""
-    path = tmp_path / "no_such_folder" / "h3.xml"
+    """An --out that cannot be written: the option, the path and the reason, exit 2. (Until the
+    badinput audit an --out in a missing folder was this case, "PATH: No such file or directory";
+    export now makes the folder, as run's --out does, and checks --out before the model: a
+    folder under a file is the case.)"""
+    (tmp_path / "a_file").write_text("")
+    path = tmp_path / "a_file" / "h3.xml"
     assert main(["export", "hybrid3_50m", "--mjcf", "--out", str(path)]) == 2
-    assert capsys.readouterr().err == f"occupant: error: {path}: No such file or directory\n"
+    assert capsys.readouterr().err == (f"occupant: error: --out: {tmp_path / 'a_file'}: a file, not a "
+                                       "folder (accepted: a folder to write into, new or existing)\n")
 
 
 def test_reference_damaged_run_folders_are_named_in_one_line(tmp_path, capsys):

@@ -93,3 +93,42 @@ def test_regression_csv_keeps_its_public_columns_when_every_criterion_is_computa
                    tmp_path / "criteria.csv")
     with open(tmp_path / "criteria.csv", encoding="utf-8") as fh:
         assert next(csv.reader(fh)) == ["criterion", "value", "unit", "limit", "pass"]
+
+
+def _tibia_channels(fz_peak=-3000.0, my_peak=100.0):
+    """Upper and lower tibia cells of both legs (ISO-MME TIBI LE/RI UP/LO): a 20 ms half-sine of
+    compression fz_peak (N) with My my_peak (N m) at the left upper cell, half of both elsewhere."""
+    t = np.arange(0.0, 0.1, 1e-4)
+    shape = np.where(t < 0.02, np.sin(np.pi * t / 0.02), 0.0)
+    out = []
+    for side in ("LE", "RI"):
+        for level in ("UP", "LO"):
+            k = 1.0 if (side, level) == ("LE", "UP") else 0.5
+            for dim, a, peak in (("MO", "X", 0.0), ("MO", "Y", my_peak), ("FO", "Z", fz_peak)):
+                out.append(Channel(f"{side} {level} {dim} {a}", t, k * peak * shape,
+                                   "N*m" if dim == "MO" else "N", code=f"11TIBI{side}{level}H3{dim}{a}0"))
+    return out
+
+
+def test_reference_tibia_rows_where_the_regulation_judges_them():
+    """UN R94 judges the tibia compression (8 kN) and tibia index (1.3) [S: pyisomme, limits]:
+    its rows are there, each cell's compression its peak -Fz and each leg's index the worse
+    cell's, |My| / 225 N m + |Fz| / 35.9 kN for the 50M [S: TIBIA_CRITICAL] (the CFC 600 filter
+    barely touches a 25 Hz half-sine); FMVSS 208 judges neither, and its table has no tibia row
+    unless the scenario's ``show`` names it."""
+    ch = _channels() + _tibia_channels()
+    rows = {r["criterion"]: r for r in criteria_rows(ch, "hybrid3_50m", PROTOCOLS["un_r94_hybrid3_50m"])}
+    assert rows["tibia compression left upper"]["value"] == pytest.approx(3000.0, rel=0.01)
+    for name in ("left lower", "right upper", "right lower"):
+        assert rows[f"tibia compression {name}"]["value"] == pytest.approx(1500.0, rel=0.01)
+    assert rows["tibia compression left upper"]["limit"] == 8000.0
+    assert rows["tibia compression left upper"]["pass"] is True
+    assert rows["tibia index left"]["value"] == pytest.approx(100.0 / 225.0 + 3.0 / 35.9, rel=0.01)
+    assert rows["tibia index right"]["value"] == pytest.approx(0.5 * (100.0 / 225.0 + 3.0 / 35.9), rel=0.01)
+    assert rows["tibia index left"]["limit"] == 1.3 and rows["tibia index left"]["unit"] == "-"
+    fmvss = {r["criterion"] for r in criteria_rows(ch, "hybrid3_50m", PROTOCOLS["fmvss208_hybrid3_50m"])}
+    assert not any(name.startswith("tibia") for name in fmvss)
+    shown = {r["criterion"]: r for r in criteria_rows(ch, "hybrid3_50m", PROTOCOLS["fmvss208_hybrid3_50m"],
+                                                      show=("tibia index left",))}
+    assert shown["tibia index left"]["limit"] is None and shown["tibia index left"]["pass"] is None
+    assert "tibia index right" not in shown

@@ -83,7 +83,8 @@ def test_reference_overrides_apply_and_are_type_checked():
      "0 < t_end <= 10 s)"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "solver.colour=1"], "solver.colour: unknown key"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "occupant.dummy=hybrid3_99m"],
-     "occupant.dummy: unknown dummy (accepted: hybrid3_05f, hybrid3_50m, hybrid3_50m_pedestrian, hybrid3_95m"),
+     "occupant.dummy: unknown dummy 'hybrid3_99m' (accepted: hybrid3_05f, hybrid3_50m, hybrid3_50m_pedestrian, "
+     "hybrid3_95m"),
     (["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end"], "expected KEY=VALUE"),
     # a belt into a seat without anchorages read "restraints.belt.retractor: missing", not the --set
     (["run", "fmvss208_sled_48_unbelted", "--set", "restraints.belt.load_limit=4000"],
@@ -91,7 +92,8 @@ def test_reference_overrides_apply_and_are_type_checked():
      "anchorages (no [belt] table) and this belt does not give them (accepted: an interior with a [belt] "
      "table, or retractor, d_ring, buckle and lap_anchor (m in B0) in [restraints.belt])"),
     (["show", "nothing_known"], "nothing_known: unknown dummy or scenario"),
-    (["export", "hybrid3_50m", "--urdf", "--out", "/dev/null/x.urdf"], "URDF has no spherical joints"),
+    # (no --out: the URDF refuses the model before anything is written)
+    (["export", "hybrid3_50m", "--urdf"], "URDF has no spherical joints"),
 ])
 def test_reference_user_errors_exit_2_with_one_message(capsys, args, message):
     assert main(args) == 2
@@ -99,6 +101,141 @@ def test_reference_user_errors_exit_2_with_one_message(capsys, args, message):
     assert message in cap.err, cap.err
     assert cap.err.startswith("occupant: error: ") and "Traceback" not in cap.err
     assert len(cap.err.strip().splitlines()) == 1
+
+
+def _named_file_copy(tmp_path, folder, name, old, new):
+    """A shipped dummy, posture or interior copied to tmp_path with ``old`` replaced by ``new``."""
+    from occupant.shipped import shipped_dir
+    text = (shipped_dir(folder.split("/")[0]).joinpath(*folder.split("/")[1:]) / f"{name}.toml").read_text()
+    assert old in text
+    path = tmp_path / f"broken_{name}.toml"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+_SLED = "fmvss208_sled_48_belted"
+
+
+@pytest.mark.parametrize("label", ["interior", "dummy", "posture", "normal", "semi_axes", "output_dt",
+                                   "unknown_name", "self_pair", "x_axis"])
+def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys, label):
+    """The badinput audit (scenarios/README.md "Bad input: ..."): each case one whole line, exit 2.
+    Before: a malformed interior, dummy or posture file was reported against the scenario
+    ("scenario.toml: vehicle.interior: not valid TOML ..."), the broken file itself unnamed; a zero
+    semi-axis and a zero plane normal printed numpy reprs ([np.float64(0.0), ...], array([0., 0.,
+    0.])); output_dt longer than t_end was accepted (one sample, at t = 0); an unknown dummy did
+    not repeat the name given; a pair of a geometry with itself read "characteristic: missing, and
+    surface 'pelvis_flesh' names no default"."""
+    if label == "interior":
+        bad = _named_file_copy(tmp_path, "vehicles", "sled_buck_passenger", "[[surface]]", "[[surface]")
+        old, new = 'interior = "sled_buck_passenger"', f'interior = "{bad}"'
+        line = (f"{bad}: not valid TOML: Expected ']]' at the end of an array declaration (at line 91, "
+                "column 10) (accepted: TOML 1.0)")
+    elif label == "dummy":
+        bad = _named_file_copy(tmp_path, "dummies", "hybrid3_50m", "[[segment]]", "[[segment]")
+        old, new = 'dummy = "hybrid3_50m"', f'dummy = "{bad}"'
+        line = (f"{bad}: not valid TOML: Expected ']]' at the end of an array declaration (at line 15, "
+                "column 10) (accepted: TOML 1.0)")
+    elif label == "posture":
+        bad = _named_file_copy(tmp_path, "dummies/postures", "passenger_seated", "[angles]", "[angles")
+        old, new = 'posture = "passenger_seated"', f'posture = "{bad}"'
+        line = (f"{bad}: not valid TOML: Expected ']' at the end of a table declaration (at line 16, "
+                "column 8) (accepted: TOML 1.0)")
+    elif label == "normal":
+        bad = _named_file_copy(tmp_path, "vehicles", "sled_buck_passenger", "normal = [0.0, 0.0, 1.0]",
+                               "normal = [0.0, 0.0, 0.0]")
+        old, new = 'interior = "sled_buck_passenger"', f'interior = "{bad}"'
+        line = f"{bad}: surface[2]: plane 'floor'.normal: must be a non-zero vector, got [0.0, 0.0, 0.0]"
+    elif label == "x_axis":   # (was "must not be parallel to the normal, got array([0., 0., 0.])")
+        bad = _named_file_copy(tmp_path, "vehicles", "sled_buck_passenger", "x_axis = [0.9659, 0.0, 0.2588]",
+                               "x_axis = [0.0, 0.0, 0.0]")
+        old, new = 'interior = "sled_buck_passenger"', f'interior = "{bad}"'
+        line = (f"{bad}: surface[0]: plane 'seat_cushion'.x_axis: must not be zero or parallel to the "
+                "normal, got [0.0, 0.0, 0.0]")
+    elif label == "semi_axes":
+        old, new = "semi_axes = [0.065, 0.065, 0.065]", "semi_axes = [0.0, 0.065, 0.065]"
+        line = ("{path}: occupant.ellipsoid[0].semi_axes: every value must be > 0, got [0.0, 0.065, 0.065] "
+                "(accepted: 3 positive lengths in m)")
+    elif label == "output_dt":
+        old, new = "[solver]\n", "[solver]\noutput_dt = 1.0\n"
+        line = ("{path}: solver.output_dt: the interval 1.0 s is longer than t_end 0.15 s (accepted: "
+                "t_end / 200000 <= output_dt <= t_end)")
+    elif label == "self_pair":
+        old, new = 'b = "seat_cushion"', 'b = "pelvis_flesh"'
+        line = ("{path}: contact[0].b: 'pelvis_flesh' is also in a: a geometry cannot touch itself "
+                "(accepted: another geometry than those of a)")
+    else:
+        old, new = 'dummy = "hybrid3_50m"', 'dummy = "hybrid4"'
+        line = ("{path}: occupant.dummy: unknown dummy 'hybrid4' (accepted: hybrid3_05f, hybrid3_50m, "
+                "hybrid3_50m_pedestrian, hybrid3_95m, or a path to a .toml file)")
+    path = _scenario_copy(tmp_path, _SLED, edit=lambda s: s.replace(old, new, 1))
+    assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    assert capsys.readouterr().err == f"occupant: error: {line.format(path=path)}\n"
+
+
+@pytest.mark.parametrize("args, line", [
+    # was "--set solver.t_end: ..." for a --vary, and its forms
+    (["--vary", "solver.t_end"], "--vary solver.t_end: expected KEY=VALUE with a dotted key path "
+     "(accepted: KEY=start:stop:n (n >= 1) or KEY=a,b,c)"),
+    # was a 0.8 GB list and more, until the system killed the sweep
+    (["--vary", "solver.t_end=0.1:0.2:100000000"], "--vary solver.t_end=0.1:0.2:100000000: solver.t_end: "
+     "100000000 values are more than a sweep runs (accepted: n <= 10000)"),
+    (["--vary", "solver.t_end=0.1:0.2:200", "--vary", "occupant.settle=0:0.2:200"], "--vary: 40000 "
+     "variants in the full factorial are more than a sweep runs (accepted: at most 10000 (fewer values "
+     "per key, or --design lhs))"),
+    (["--vary", "solver.t_end=0.1:0.2", "--design", "lhs", "--samples", "100000"], "--samples: 100000 "
+     "samples are more than a sweep runs (accepted: --samples N, 1 <= N <= 10000)"),
+])
+def test_reference_bad_sweep_options_one_whole_line(tmp_path, capsys, args, line):
+    assert main(["sweep", _SLED, *args, "--out", str(tmp_path / "sweep")]) == 2
+    assert capsys.readouterr().err == f"occupant: error: {line}\n"
+    assert not (tmp_path / "sweep").exists()
+
+
+def test_reference_bad_scheduler_address_names_the_option(tmp_path, capsys):
+    """Was "occupant: error: missing port number in address 'nonsense'" (distributed's ValueError)."""
+    pytest.importorskip("distributed")
+    assert main(["sweep", _SLED, "--vary", "solver.t_end=0.1,0.2", "--scheduler", "nonsense",
+                 "--out", str(tmp_path / "sweep")]) == 2
+    assert capsys.readouterr().err == (
+        "occupant: error: --scheduler: cannot reach the Dask scheduler nonsense: missing port number in "
+        "address 'nonsense' (accepted: the address of a running scheduler, tcp://host:port)\n")
+
+
+def test_reference_export_out_is_checked_before_the_model(tmp_path, capsys):
+    """Was "occupant: error: DIR: Is a directory" / "...: No such file or directory"; a missing
+    folder is now made, as run's --out."""
+    assert main(["export", "hybrid3_50m", "--mjcf", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (f"occupant: error: --out: {tmp_path}: a folder, not a file "
+                                       "(accepted: a file to write (its folder is made if missing))\n")
+    (tmp_path / "afile").write_text("")
+    assert main(["export", "hybrid3_50m", "--mjcf", "--out", str(tmp_path / "afile" / "x.xml")]) == 2
+    assert capsys.readouterr().err == (f"occupant: error: --out: {tmp_path / 'afile'}: a file, not a "
+                                       "folder (accepted: a folder to write into, new or existing)\n")
+    assert main(["export", "hybrid3_50m", "--mjcf", "--out", str(tmp_path / "new" / "x.xml")]) == 0
+    assert (tmp_path / "new" / "x.xml").is_file()
+
+
+def test_reference_a_diverging_run_says_when_and_why_and_keeps_its_results(tmp_path):
+    """A step 24 times the stable one: exit code 3, the time and the cause on one line, the
+    results kept. Before the badinput audit the cause ended "for euler: use a smaller dt, or
+    integrator='euler', which takes joint damping implicitly" (euler told to use euler), and the
+    sampling warning came as Python's "run.py:77: SensorWarning: ..." with a line of source."""
+    import subprocess
+    import sys
+    out = tmp_path / "run"
+    proc = subprocess.run([sys.executable, "-m", "occupant.cli", "run", _SLED, "--set", "solver.t_end=0.03",
+                           "--set", "solver.dt=0.002", "--set", "occupant.settle=0", "--set",
+                           "outputs.report=false", "--out", str(out), "--quiet"], capture_output=True, text=True)
+    assert proc.returncode == 3, proc.stderr
+    err = proc.stderr.splitlines()   # (a process of its own: pytest would catch the warning)
+    assert err[0] == ("occupant: warning: results are sampled every 0.002 s, coarser than the channel "
+                      "rate 10000 Hz; channels are linear interpolations (run simulate with output_dt = "
+                      "1/rate for full content)")
+    assert len(err) == 2 and err[1].startswith("occupant: error: the run stopped early at "), err
+    assert err[1].endswith(f"for euler: use a smaller dt; what it computed is in {out}, its criteria "
+                           "not judged"), err[1]
+    assert (out / "results.h5").is_file() and (out / "criteria.csv").is_file()
 
 
 def test_reference_an_output_folder_that_cannot_be_is_named_before_the_run(tmp_path, capsys):

@@ -31,11 +31,13 @@ def test_sled_pulse_channels_and_criteria():
     assert res.status == "finished"
     chans = evaluate(model, res, default_sensors(model))
     ch = {c.name: c for c in chans}
-    assert len(chans) == 3 + 6 + 3 + 1 + 3 + 6 + 6
+    assert len(chans) == 3 + 6 + 3 + 1 + 3 + 6 + 6 + 4 * 6     # and the four tibia cells
     assert all(len(c) == 1001 and np.all(np.isfinite(c.values)) for c in chans)
     assert ch["Head CG acceleration X"].code == "11HEAD0000H3ACX0"
     assert ch["Upper neck moment Y"].code == "11NECKUP00H3MOY0"
     assert ch["Left femur force Z"].code == "11FEMRLE00H3FOZ0"
+    assert ch["Left upper tibia force Z"].code == "11TIBILEUPH3FOZ0"
+    assert ch["Right lower tibia moment Y"].code == "11TIBIRILOH3MOY0"
     # welded pelvis: it reads the pulse and -1 g (J211 z down)
     np.testing.assert_allclose(ch["Pelvis acceleration X"].values, np.interp(res.t, tp, pulse), atol=1e-8)
     np.testing.assert_allclose(ch["Pelvis acceleration Z"].values, STANDARD_GRAVITY[2], atol=1e-8)

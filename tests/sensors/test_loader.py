@@ -73,6 +73,10 @@ def test_a_sensor_table_loads_with_defaults(tmp_path):
     ('kind = "displacement"\nname = "a"\nbody = "head"\nto_body = "neck"\ndirections = ["w"]', "sensor[0].directions", "x, y, z, r"),
     ('kind = "load_cell"\nname = "a"\nbody = "head"\njoint = "upper_neck"\npoint = "cg"', "sensor[0].point", "joint centre"),
     ('kind = "array"\nname = "a"\nsource = "belt"\nlocation = "SEBE"', "sensor[0].unit", "missing"),
+    ('kind = "load_cell"\nname = "a"\nbody = "left_lower_leg"\njoint = "left_knee"\nreaction = 1',
+     "sensor[0].reaction", "true or false"),
+    ('kind = "load_cell"\nname = "a"\nbody = "left_lower_leg"\njoint = "left_knee"\nbody_loads_above = true',
+     "sensor[0].body_loads_above", "only with reaction"),
 ])
 def test_invalid_sensor_tables_are_rejected_with_the_key_path(tmp_path, entry, key, fragment):
     path = tmp_path / "bad.toml"
@@ -81,6 +85,17 @@ def test_invalid_sensor_tables_are_rejected_with_the_key_path(tmp_path, entry, k
         load_sensors(path, load_dummy("hybrid3_50m"))
     msg = str(err.value)
     assert msg.startswith(f"{path}: {key}: ") and fragment in msg, msg
+
+
+def test_the_upper_tibia_cell_reads_from_a_sensor_file_as_the_default_set_declares_it():
+    """A sensor file can declare every load cell the default set has: the upper tibia cell,
+    read across the knee as the reaction, its own leg's contacts on the knee's side."""
+    model = load_dummy("hybrid3_50m")
+    default = next(s for s in default_sensors(model) if s.name == "Left upper tibia")
+    table = {"sensor": [{"kind": "load_cell", "name": "Left upper tibia", "body": "left_lower_leg",
+                         "joint": "left_knee", "marker": "left_upper_tibia_load_cell", "location": "TIBI",
+                         "fine1": "LE", "fine2": "UP", "reaction": True, "body_loads_above": True}]}
+    assert load_sensors(table, model) == (default,)
 
 
 def test_duplicate_names_and_bad_sources_are_rejected(tmp_path):
@@ -103,7 +118,8 @@ def test_default_sensors_cover_the_standard_hybrid3_set():
     for name, code in (("hybrid3_50m", "H3"), ("hybrid3_05f", "HF"), ("hybrid3_95m", "HM")):
         s = default_sensors(load_dummy(name))
         assert [x.name for x in s] == ["Head CG", "Upper neck", "Chest", "Chest deflection", "Pelvis", "Left femur",
-                                        "Right femur"]
+                                        "Right femur", "Left upper tibia", "Left lower tibia",
+                                        "Right upper tibia", "Right lower tibia"]
     from occupant.samples import pendulum
     with pytest.raises(SensorError, match="no default sensor set.*hybrid3_50m"):
         default_sensors(pendulum())

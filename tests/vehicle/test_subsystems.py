@@ -149,6 +149,18 @@ def test_regression_error_dangling_reference(tmp_path):
     assert "front_suspension.l_lowerarm" in msg
 
 
+def test_regression_error_missing_subsystem_file_names_the_vehicle_file(tmp_path):
+    """A vehicle file whose subsystem file is not beside it (badinput audit: it read
+    "<dir>/sedan_chassis.toml: no such file (accepted: an existing .toml file)", the vehicle
+    file and its key unnamed)."""
+    path = tmp_path / "midsize_sedan.toml"
+    shutil.copy(SEDAN, path)
+    with pytest.raises(VehicleFileError) as err:
+        occupant.vehicle.load(path)
+    assert str(err.value) == (f"{path}: subsystem[0].file: no such file '{tmp_path / 'sedan_chassis.toml'}' "
+                              "(accepted: a subsystem file, its path relative to this file)")
+
+
 def test_regression_error_missing_binding(tmp_path):
     path = _copy_sedan(tmp_path)
     _edit(path, 'bind = { chassis = "chassis.chassis", steering_rack = "steering.rack" }',

@@ -1,0 +1,173 @@
+"""Progress of long work (occupant.progress): what ``occupant run``, ``certify`` and ``validate``
+show on stderr while they simulate, through a pipe (a CI log) as a user reads it, and silence
+with --quiet. Results and exit codes are the same with or without it."""
+import contextlib
+import io
+import re
+import subprocess
+import sys
+
+from occupant import cli
+from occupant.progress import Progress, reporting, simulation_progress
+
+# a plain progress line: "  simulating  40 % (80.0 of 200.0 ms), 3 s"
+LINE = re.compile(r"^  simulating +(\d{1,3}) % \((\d+\.\d) of (\d+\.\d) ms\), \d+ s$")
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+
+def _steps(lines):
+    """The percentages of the plain progress lines among ``lines``, each checked against LINE."""
+    out = []
+    for ln in lines:
+        if ln.startswith("  simulating"):
+            m = LINE.match(ln)
+            assert m, ln
+            assert abs(float(m[1]) / 100 * float(m[3]) - float(m[2])) <= 0.01 * float(m[3]) + 0.05, ln
+            out.append(int(m[1]))
+    return out
+
+
+def test_plain_lines_each_tenth_at_most_one_a_second():
+    """Not a terminal: a line at each tenth of the simulated time (none at 0 %), with the
+    simulated time in ms; a tenth reached less than EVERY_S after the last line is skipped, the
+    next one after it is shown."""
+    clock, out = Clock(), io.StringIO()
+    p = Progress(stream=out, terminal=False, clock=clock)
+    cb = p.simulation(0.2)
+    for k in range(0, 21):           # 5 % chunks, 2 s each
+        clock.t += 2.0
+        cb(k / 20)
+    lines = out.getvalue().splitlines()
+    assert _steps(lines) == [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]
+    assert lines[0] == "  simulating  10 % (20.0 of 200.0 ms), 6 s" and "\r" not in out.getvalue()
+    out.truncate(0), out.seek(0)
+    cb = p.simulation(0.2)           # a blink: the first tenth, then nothing for a second
+    for k in range(0, 21):
+        clock.t += 0.01
+        cb(k / 20)
+    clock.t += 1.0
+    cb(1.0)
+    assert _steps(out.getvalue().splitlines()) == [10, 100]
+
+
+def test_after_s_holds_back_a_short_case():
+    """A case done within ``after_s`` of its start prints its start line only; a longer one its
+    simulated time from then on."""
+    clock, out = Clock(), io.StringIO()
+    p = Progress(stream=out, terminal=False, clock=clock, after_s=3.0)
+    p.case(1, 2, "short", "occupant certify")
+    cb = p.simulation(0.1)
+    for k in range(21):
+        clock.t += 0.1
+        cb(k / 20)
+    p.case(2, 2, "long", "occupant certify")
+    cb = p.simulation(0.1)
+    for k in range(21):
+        clock.t += 1.0
+        cb(k / 20)
+    lines = out.getvalue().splitlines()
+    assert lines[:2] == ["occupant certify: [1/2] short", "occupant certify: [2/2] long"]
+    assert _steps(lines[2:]) == [10, 20, 30, 40, 50, 60, 70, 80, 90, 100]
+    assert lines[2] == "  simulating  10 % (10.0 of 100.0 ms), 3 s"   # the gate opens at 3 s
+
+
+def test_terminal_bar_redrawn_in_place_and_ended():
+    """On a terminal: one line redrawn with carriage returns, ended by a newline at 100 %, or
+    by the next line when a run stopped short of its end."""
+    clock, out = Clock(), io.StringIO()
+    p = Progress(stream=out, terminal=True, clock=clock)
+    cb = p.simulation(0.05)
+    for k in range(0, 21):
+        cb(k / 20)
+    text = out.getvalue()
+    assert text.count("\n") == 1 and text.endswith("\r  simulating [####################] 100 % (50.0 of 50.0 ms)\n")
+    assert "\r  simulating [##########..........]  50 % (25.0 of 50.0 ms)" in text
+    out.truncate(0), out.seek(0)
+    with reporting(p):
+        simulation_progress(0.05)(0.3)     # a run that diverged at 30 %
+    assert out.getvalue().endswith("30 % (15.0 of 50.0 ms)\n")
+
+
+def test_reporting_scopes_the_current_progress():
+    assert simulation_progress(1.0) is None
+    p = Progress(stream=io.StringIO(), terminal=False)
+    with reporting(p):
+        assert simulation_progress(1.0) is p and p.t_end == 1.0
+        with reporting(None):
+            assert simulation_progress(1.0) is None
+    assert simulation_progress(1.0) is None
+
+
+def _merged(argv):
+    """main(argv) with stdout and stderr into one buffer (not a terminal), as ``2>&1 | cat``."""
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+        code = cli.main(argv)
+    return code, buf.getvalue()
+
+
+def test_certify_through_a_pipe_start_lines_simulated_time_and_quiet(monkeypatch):
+    """`occupant certify A B`: "[i/n] name" before each test's figures, its simulated time
+    in plain lines (gate and spacing set to 0 here so that every tenth shows), the same figures
+    and exit code as with --quiet, which prints nothing else."""
+    names = ["hybrid3_05f_neck_flexion", "hybrid3_50m_neck_flexion"]
+    monkeypatch.setattr(cli, "CASE_PROGRESS_AFTER_S", 0.0)
+    monkeypatch.setattr(Progress, "EVERY_S", 0.0)
+    code, text = _merged(["certify", *names])
+    quiet_code, quiet = _merged(["certify", *names, "--quiet"])
+    assert code == quiet_code == 0
+    lines = text.splitlines()
+    starts = [i for i, ln in enumerate(lines) if ln.startswith("occupant certify: ")]
+    assert [lines[i] for i in starts] == [f"occupant certify: [{i}/2] {n}" for i, n in enumerate(names, 1)]
+    heads = [lines.index(f"{n}: hybrid3_{n[8:11]} neck flexion pendulum") for n in names]
+    assert starts[0] < heads[0] < starts[1] < heads[1]
+    for a, b in ((starts[0], heads[0]), (starts[1], heads[1])):
+        steps = _steps(lines[a + 1:b])
+        assert [s // 10 for s in steps] == list(range(1, 11)) and steps[-1] == 100
+    assert [ln for ln in lines if not ln.startswith(("occupant certify: ", "  simulating"))] == quiet.splitlines()
+    assert "simulating" not in quiet and "occupant certify:" not in quiet
+
+
+def _pipe(*args):
+    return subprocess.run([sys.executable, "-m", "occupant.cli", *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+
+
+def test_validate_through_a_pipe_says_which_case_starts():
+    """A short validation case through a pipe: its start line first, then its figures (it is
+    done within CASE_PROGRESS_AFTER_S, or shows plain lines); --quiet: the figures alone, the
+    same, and the same exit code."""
+    proc = _pipe("validate", "human_neck_nbdl_12g_frontal")
+    quiet = _pipe("validate", "human_neck_nbdl_12g_frontal", "--quiet")
+    assert proc.returncode == quiet.returncode
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "occupant validate: [1/1] human_neck_nbdl_12g_frontal"
+    _steps(lines)
+    assert [ln for ln in lines[1:] if not ln.startswith("  simulating")] == quiet.stdout.splitlines()
+    assert quiet.stdout.startswith("human_neck_nbdl_12g_frontal: human head-neck")
+
+
+def test_run_through_a_pipe_prints_plain_lines_of_simulated_time(tmp_path):
+    """`occupant run` through a pipe: plain lines (no carriage return) of the simulated time
+    between the "loaded" line and the summary, the tenths increasing; --quiet: none, the same
+    summary and criteria."""
+    args = ["run", "fmvss208_sled_48_belted", "--set", "solver.t_end=0.005", "--set", "outputs.report=false"]
+    proc = _pipe(*args, "--out", str(tmp_path / "a"))
+    quiet = _pipe(*args, "--out", str(tmp_path / "b"), "--quiet")
+    assert proc.returncode == quiet.returncode == 0, proc.stdout
+    assert "\r" not in proc.stdout
+    lines = proc.stdout.splitlines()
+    loaded = next(i for i, ln in enumerate(lines) if ln.startswith("occupant run: fmvss208_sled_48_belted: loaded"))
+    title = next(i for i, ln in enumerate(lines) if ln.startswith("  FMVSS 208-style 48 km/h belted"))
+    steps = _steps(lines[loaded + 1:title])
+    assert steps and steps == sorted(set(steps)) and all("5.0 ms)" in ln for ln in lines[loaded + 1:title])
+    assert not _steps(lines[:loaded] + lines[title:])
+    assert not _steps(quiet.stdout.splitlines())
+    assert ((tmp_path / "a" / "criteria.csv").read_text() == (tmp_path / "b" / "criteria.csv").read_text())
