@@ -35,6 +35,45 @@ import numpy as np
 HERE = pathlib.Path(__file__).resolve().parent.parent
 S95 = "[S] OpenRadioss ModelExchange RG_Articulated_Hybrid_III_95TH (via H3SD 1.4)"
 
+# The foot as two ellipsoids, a heel and a forefoot (sole and ball), apart (the foot shell alone,
+# one ellipsoid over the whole foot, put the foot's floor contact 13-14 mm ahead of the ankle:
+# scenarios/README.md, feetload, heelfoot and footsplit). From the open FE 95M's foot [S:
+# OpenRadioss ModelExchange Safety/Hybrid_III_95th_RG_Articulated/
+# RG_Articulated_Hybrid_III_95TH_0000.rad, CC BY-NC 4.0, facts only: the nodes of part 15000017
+# LEFT FEET (565 nodes of its shell mesh) relative to the ankle spring 15005178's node 15005211,
+# deck X rearward, Y right, Z up, turned 53.0 deg about y so that the knee-ankle line (knee spring
+# 15005176's node 15005210) is vertical, as the foot shell]: the mesh's rearmost point lies 57.7
+# mm behind the ankle at 54.3 mm below it; under the heel its lowest points lie 94-96 mm below the
+# ankle from 30 mm behind to 10 mm ahead, 88 / 82 / 75 mm below at 40 / 50 / 55 mm behind; the
+# sole rises to 87-91 mm below at 20-80 mm ahead (the arch), drops to 106 mm below under the ball
+# (140-170 mm ahead) and ends 230 mm ahead: 288 mm long. Cut at the arch, 35 mm ahead of the
+# ankle: each part an ellipsoid fitted to its nodes (least squares of the nodes' distance to the
+# surface along the line to the centre, its lowest point on the part's lowest node, the heel's
+# front and the forefoot's rear at most / at least at the cut, so a plane parts them) [D]:
+# - heel (162 nodes behind the cut): centre 10.0 mm behind, 49.8 below; semi-axes 45.0 / 47.7 /
+#   45.8 mm; from 54.9 behind to 35.0 ahead, lowest 95.6 below; rms 6.8 mm (the ellipsoid of
+#   heelfoot, through the rearmost point and the heel's bottom: 9.6 mm)
+# - forefoot (403 nodes ahead): centre 130.6 mm ahead, 66.4 below, pitched 11.1 deg toe down;
+#   semi-axes 97.2 / 53.3 / 35.7 mm; from 35.0 to 226.2 ahead, lowest 106.1 below; rms 11.2 mm
+#   (the dorsum's rise to the ankle is what it misses, up to 46 mm; the one foot shell against
+#   all 565 nodes: 17.4 mm).
+# Both on the ankle's line as the foot shell was (the mesh lies 20-22 mm outboard of the ankle
+# node). The forefoot keeps the name foot_shell (what the scenarios pair and the posture's ball
+# point names); the heel carries the posture's heel point (occupant/human/posture.py).
+HEEL_CENTER = (-0.0100, 0.0, -0.0498)
+HEEL_SEMI = (0.0450, 0.0477, 0.0458)
+FOREFOOT_CENTER = (0.1306, 0.0, -0.0664)
+FOREFOOT_SEMI = (0.0972, 0.0533, 0.0357)
+FOREFOOT_PITCH_DEG = 11.1
+# Not on the 5F yet: her posture's heel target (driver_seated, set for the one shell) put her
+# foot 5.4 mm into the floor with the heel's point (heelfoot); she keeps the one foot shell.
+HEEL_KINDS = ("95m", "50m")
+HEEL_SRC = ("[D] the open FE 95M's heel (OpenRadioss ModelExchange, CC BY-NC; part 15000017 LEFT "
+            "FEET's nodes behind the arch, fitted: derive_hybrid3.py HEEL_CENTER)")
+FOREFOOT_SRC = ("[D] the open FE 95M's forefoot, sole and ball (OpenRadioss ModelExchange, CC BY-NC; "
+                "part 15000017 LEFT FEET's nodes ahead of the arch, fitted: derive_hybrid3.py "
+                "FOREFOOT_CENTER)")
+
 # ---------------------------------------------------------------------------------------------
 # 95M base data in our frame (m, kg, kg m^2). Positions relative to the parent segment origin
 # (= the segment's proximal joint centre). Conversions from H3SD 1.4.1-1.4.4 [D]; see comments.
@@ -207,7 +246,12 @@ BASE = [
                     src="[D] knee-ankle length 0.435 m"),
          ellipsoids=[dict(name="foot_shell", center=(0.088, 0.0, -0.055),
                           semi=(0.145, 0.054, 0.052), orient=(0.0, 0.0, 0.0),
-                          src="[D] 95M foot shell, tibia rotated to vertical")]),
+                          src="[D] 95M foot shell, tibia rotated to vertical",
+                          kinds=tuple(k for k in ("95m", "50m", "05f") if k not in HEEL_KINDS)),
+                     dict(name="foot_shell", center=FOREFOOT_CENTER, semi=FOREFOOT_SEMI,
+                          orient=(0.0, FOREFOOT_PITCH_DEG, 0.0), src=FOREFOOT_SRC, kinds=HEEL_KINDS),
+                     dict(name="heel", center=HEEL_CENTER, semi=HEEL_SEMI, orient=(0.0, 0.0, 0.0),
+                          src=HEEL_SRC, kinds=HEEL_KINDS)]),
 ]
 
 # 50M segment masses [U] (H3SD 1.2; commonly quoted user-manual values), lower torso and lower
@@ -1230,7 +1274,7 @@ def write(kind):
         own = {e["name"]: e for e in own_ellipsoids(kind, s["name"])}
         shift = body_shift(kind, s["name"], lam)
         ells = [(own.pop(e["name"]), 1.0, np.zeros(3)) if e["name"] in own else (e, L, shift)
-                for e in s["ellipsoids"]]
+                for e in s["ellipsoids"] if kind in e.get("kinds", (kind,))]
         for e, scale, moved in ells + [(e, 1.0, np.zeros(3)) for e in own.values()]:
             semi = list(e["semi"])
             if semi[2] is None:

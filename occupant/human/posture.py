@@ -255,9 +255,11 @@ def _named_point(model, body, point, file, where):
     side = body.split("_", 1)[0] if body.startswith(("left_", "right_")) else ""
     if point == "origin":
         return np.zeros(3)
-    names = {"hand": "hand_shell", "heel": "foot_shell", "ball": "foot_shell"}
-    geo_name = f"{side}_{names[point]}" if side else names[point]
-    geo = next((g for g in model.geometries if g.name == geo_name), None)
+    # the heel point on the foot's heel where it has one (the Hybrid III's heel and forefoot:
+    # dummies/tools/derive_hybrid3.py HEEL_CENTER), else on the foot shell
+    names = {"hand": ("hand_shell",), "heel": ("heel", "foot_shell"), "ball": ("foot_shell",)}
+    prefix = f"{side}_" if side else ""
+    geo = next((g for n in names[point] for g in model.geometries if g.name == prefix + n), None)
     mk = model.marker(geo.marker) if geo is not None else None
     if geo is None or model.body_names[model.marker_body[mk]] != body:
         raise DummyFileError(file, where, f"body '{body}' has no '{point}' point",

@@ -62,7 +62,7 @@ def test_poses_and_planes_in_the_vehicle_frame(run):
     assert np.allclose(c[:, 0], 0.52) and np.allclose(sorted(set(np.round(c[:, 2], 9))), [-0.04, 0.20])
     assert np.allclose(sorted(set(np.round(c[:, 1], 9))), [-0.3, 0.3])
     shapes = {s.name: s for s in D.shapes(run.model)}
-    assert len(shapes) == 22 and shapes["head_shell"].body == head  # 17 + chin, occiput, sternum, knee pads
+    assert len(shapes) == 24 and shapes["head_shell"].body == head  # 17 + chin, occiput, sternum, knee pads, heels (22 before footsplit)
 
 
 def test_channels_filtered_as_their_criteria_prescribe(run):

@@ -220,11 +220,15 @@ def test_reference_a_diverging_run_says_when_and_why_and_keeps_its_results(tmp_p
     """A step 24 times the stable one: exit code 3, the time and the cause on one line, the
     results kept. Before the badinput audit the cause ended "for euler: use a smaller dt, or
     integrator='euler', which takes joint damping implicitly" (euler told to use euler), and the
-    sampling warning came as Python's "run.py:77: SensorWarning: ..." with a line of source."""
+    sampling warning came as Python's "run.py:77: SensorWarning: ..." with a line of source.
+    Run to 50 ms, was 30 (branch heelfoot, heelmerge): with the Hybrid III's heels paired the
+    state stays finite to the 30 ms end (non-finite after 28 ms with the one foot shell), so the
+    penetration check, not the step's, stopped the run and named a contact; run on, it stops
+    at 30 ms with the stable step as its cause, as main's at 28 ms."""
     import subprocess
     import sys
     out = tmp_path / "run"
-    proc = subprocess.run([sys.executable, "-m", "occupant.cli", "run", _SLED, "--set", "solver.t_end=0.03",
+    proc = subprocess.run([sys.executable, "-m", "occupant.cli", "run", _SLED, "--set", "solver.t_end=0.05",
                            "--set", "solver.dt=0.002", "--set", "occupant.settle=0", "--set",
                            "outputs.report=false", "--out", str(out), "--quiet"], capture_output=True, text=True)
     assert proc.returncode == 3, proc.stderr
@@ -473,7 +477,8 @@ def test_reference_seated_occupant_starts_on_the_seat_not_inside_the_interior():
         res = simulate(sc.model, 2e-5, dt=1e-5, q0=sc.q0, integrator="euler", output_dt=1e-5)
         pen = {n: res.outputs[f"{n}.penetration"][0] for n in sc.model.contact_names
                if res.outputs[f"{n}.normal_force"][0] > 0}
-        assert res.outputs["left_foot_shell__floor.penetration"][0] > -0.002, name   # heel on the floor
+        heel = "left_heel" if "left_heel" in sc.model.source.geometries else "left_foot_shell"
+        assert res.outputs[f"{heel}__floor.penetration"][0] > -0.002, name   # heel on the floor
         worst = max(pen, key=pen.get, default=None)
         assert worst is None or pen[worst] < 0.002, (name, worst, pen[worst])
         assert res.outputs["pelvis_flesh__seat_cushion.penetration"][0] > -0.005, name
