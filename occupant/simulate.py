@@ -5,6 +5,7 @@ from occupant import __version__
 from occupant.constants import STANDARD_GRAVITY
 from occupant.integrate import precompile
 from occupant.integrate.implicit import CHUNKS, ImplicitIntegrator
+from occupant.integrate import implicit_loop
 from occupant.integrate.divergence import penetration_guard, penetration_message, where
 from occupant.integrate.driver import solve
 from occupant.integrate.events import compile_event_function, never
@@ -69,7 +70,8 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
                               f"{None if z0 is None else z0.shape}")
     if progress is None:
         progress = simulation_progress(t_end)
-    precompile.ahead(model, method.loop if method.default_dt is not None else None)
+    precompile.ahead(model, method.loop if method.default_dt is not None else None,
+                     (implicit_loop.implicit,) if issubclass(method, ImplicitIntegrator) else ())
     if z0 is None:
         z0 = fit_belts(model, q0)   # zeros, with the belts' webbing fitted at q0
     if output_dt is not None and not (np.isfinite(output_dt) and output_dt > 0):
