@@ -135,8 +135,8 @@ class Plane:
         self.point = _vec3(self.point, f"{what}.point")
         n = _vec3(self.normal, f"{what}.normal")
         if np.linalg.norm(n) == 0:
-            raise ModelingError(f"{what}.normal: a zero vector, got {np.asarray(self.normal, float).tolist()}",
-                                "a non-zero vector")
+            raise ModelingError(f"{what}.normal: a zero vector, got "
+                                f"{np.asarray(self.normal, float).tolist()}", "a non-zero vector")
         self.normal = n / np.linalg.norm(n)
         x = _vec3(self.x_axis, f"{what}.x_axis")
         u = x - (x @ self.normal) * self.normal
