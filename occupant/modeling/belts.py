@@ -320,13 +320,6 @@ class Belt:
         names = [p.name for p in self.points]
         if len(set(names)) != len(names):
             raise ModelingError(f"{what}.points: point names must differ, got {names}")
-        for k, (a, b) in enumerate(zip(self.points[:-1], self.points[1:]), 1):
-            fixed = all(isinstance(p, (Anchor, SlipRing)) for p in (a, b)) and a.marker == b.marker
-            if fixed and np.linalg.norm(a.point - b.point) < MIN_FIXED_GAP:
-                raise ModelingError(f"{what}.points[{k}]: '{b.name}' at {b.point.tolist()} m is "
-                                    f"where '{a.name}' is (a segment of no length)",
-                                    f"neighbouring anchors and slip rings at least "
-                                    f"{MIN_FIXED_GAP * 1e3:g} mm apart")
         if not isinstance(self.webbing, Webbing):
             raise ModelingError(f"{what}.webbing: expected a Webbing, got "
                                 f"{type(self.webbing).__name__}")
@@ -348,6 +341,13 @@ class Belt:
         if not (np.isfinite(self.slip_damping) and self.slip_damping > 0):
             raise ModelingError(f"{what}.slip_damping: must be a number > 0 N s/m, "
                                 f"got {self.slip_damping!r}")
+        for k, (a, b) in enumerate(zip(self.points[:-1], self.points[1:]), 1):
+            fixed = all(isinstance(p, (Anchor, SlipRing)) for p in (a, b)) and a.marker == b.marker
+            if fixed and np.linalg.norm(a.point - b.point) < MIN_FIXED_GAP:
+                raise ModelingError(f"{what}.points[{k}]: '{b.name}' at {b.point.tolist()} m is "
+                                    f"where '{a.name}' is (a segment of no length)",
+                                    f"neighbouring anchors and slip rings at least "
+                                    f"{MIN_FIXED_GAP * 1e3:g} mm apart")
 
     @property
     def segment_names(self):
