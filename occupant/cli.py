@@ -58,6 +58,8 @@ def _parser():
         description="Print the criteria of two or more runs side by side: each argument is a run "
         "folder (with criteria.csv) or a scenario name or path, which is run first.")
     compare.add_argument("runs", nargs="+", metavar="RUN_OR_SCENARIO")
+    compare.add_argument("--quiet", action="store_true", help="no progress on stderr (a line as "
+                         "each scenario starts, then its simulated time as occupant run shows it)")
     lister = sub.add_parser("list", help="list the shipped scenarios, dummies, postures and vehicle interiors")
     lister.add_argument("--keys", action="store_true", help="list the keys a scenario file takes instead: "
                         "each with what it accepts, its unit, default and meaning")
@@ -123,7 +125,7 @@ def main(argv=None):
             return report_command(args.run_dir, html=args.html, pdf=args.pdf)
         if args.command == "compare":
             from occupant.scenario.command import compare_command
-            return compare_command(args.runs)
+            return compare_command(args.runs, progress=not args.quiet)
         if args.command == "list":
             from occupant.scenario.command import list_command
             return list_command(keys=args.keys)

@@ -6,13 +6,16 @@ case's runs), reports to it the simulated time as it advances (``simulation``). 
 is a one-line bar redrawn in place; elsewhere (a pipe, a CI log, where a carriage return piles up
 as one long line) a plain line at each tenth of the simulated time, at most one a second. ``after_s``: nothing is shown
 of a simulation until that many wall seconds since the Progress began, so that a case done in a
-second prints no bar. ``case`` writes the line saying what starts (``[i/n] name``)."""
+second prints no bar. ``case`` writes the line saying what starts (``[i/n] name``);
+``compiling``, once, the line saying a first run's compilation starts (nothing else shows
+while numba compiles the step on a cold cache)."""
 import contextlib
 import contextvars
 import sys
 import time
 
 _CURRENT = contextvars.ContextVar("occupant_progress", default=None)
+COMPILING = "compiling the step (first run only) ..."
 
 
 class Progress:
@@ -32,6 +35,7 @@ class Progress:
         self.start = clock()
         self.open = False      # a bar drawn on a terminal and not yet ended by a newline
         self.last, self.t_end, self.shown_at = -1, None, None
+        self.compile_said = False   # the compile line (``compiling``) written
 
     def _write(self, text):
         self.stream.write(text)
@@ -48,7 +52,21 @@ class Progress:
         ``after_s`` starts again."""
         self.end_line()
         self._write(f"{what}: [{index}/{total}] {name}\n")
+        self.begin()
+
+    def begin(self):
+        """The wall clock of ``after_s`` and of the plain lines' seconds starts again now."""
         self.start, self.last = self.clock(), -1
+
+    def compiling(self):
+        """The line saying the step is being compiled (numba's cache is cold: a first run on a
+        fresh install or after an update waits tens of seconds with nothing else to show),
+        once per Progress, whatever its ``after_s`` (the wait is the long part)."""
+        if self.compile_said:
+            return
+        self.compile_said = True
+        self.end_line()
+        self._write(f"  {COMPILING}\n")
 
     def simulation(self, t_end):
         """The callback of one simulation to ``t_end`` (s): it takes the fraction done."""
@@ -92,3 +110,16 @@ def simulation_progress(t_end):
     """The callback a ``simulate`` to ``t_end`` (s) reports to: the current Progress's, or None."""
     progress = _CURRENT.get()
     return None if progress is None else progress.simulation(t_end)
+
+
+def current():
+    """The current Progress, or None (silence)."""
+    return _CURRENT.get()
+
+
+def compiling():
+    """Say on the current Progress (if any) that the step is being compiled (``Progress.compiling``):
+    occupant.integrate.precompile calls it when numba's cache lacks what a run needs."""
+    progress = _CURRENT.get()
+    if progress is not None:
+        progress.compiling()

@@ -4,7 +4,8 @@ import numpy as np
 from occupant import __version__
 from occupant.constants import STANDARD_GRAVITY
 from occupant.integrate import precompile
-from occupant.integrate.implicit import ImplicitIntegrator
+from occupant.integrate.implicit import CHUNKS, ImplicitIntegrator
+from occupant.integrate import implicit_loop
 from occupant.integrate.divergence import penetration_guard, penetration_message, where
 from occupant.integrate.driver import solve
 from occupant.integrate.events import compile_event_function, never
@@ -69,7 +70,8 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
                               f"{None if z0 is None else z0.shape}")
     if progress is None:
         progress = simulation_progress(t_end)
-    precompile.ahead(model, method.loop if method.default_dt is not None else None)
+    precompile.ahead(model, method.loop if method.default_dt is not None else None,
+                     (implicit_loop.implicit,) if issubclass(method, ImplicitIntegrator) else ())
     if z0 is None:
         z0 = fit_belts(model, q0)   # zeros, with the belts' webbing fitted at q0
     if output_dt is not None and not (np.isfinite(output_dt) and output_dt > 0):
@@ -166,7 +168,7 @@ def _truncate(rec, n):
 
 
 def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progress, guard):
-    """The run in the method's compiled loop, in chunks. At a step over which an event fired,
+    """The run in the method's compiled loop, in ``CHUNKS`` chunks. At a step over which an event fired,
     that step is taken again by the Python driver, which locates the event, applies its handler
     and ends the step on the grid; the compiled loop then goes on. After each chunk the samples
     it recorded are checked against the penetration ``guard``."""
@@ -178,7 +180,8 @@ def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progres
     direction = np.array([float(ev.direction) for ev in events] or [0.0])
     y_last = np.zeros((2, len(y0)))
     g_old = np.array([ev.function(0.0, y0) for ev in events] or [1.0], float)
-    chunk = int(np.ceil(n_steps / (20 if progress or len(guard.columns) else 1) / stride)) * stride
+    # the same chunks with and without progress (a report after each; the guard checks each)
+    chunk = int(np.ceil(n_steps / CHUNKS / stride)) * stride
     done, y, status, message, found = 0, y0, "finished", "", []
     checked = 0   # samples checked against the guard
     last = n_steps  # the last step whose starting state is recorded (when on a stride)

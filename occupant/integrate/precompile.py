@@ -150,16 +150,20 @@ def _off():
 _STANDBY = []   # the worker ``standby`` started, until ``ahead`` takes it
 
 
-def standby():
-    """Start the worker now, before the model exists, if the cache holds no compiled loop for
-    this version of the code (a first run: a later one would find its jobs cached and have
-    started its worker for nothing); ``ahead`` gives it its jobs."""
+def cold():
+    """True if numba's cache holds no compiled loop for this version of the code (a first run,
+    on a fresh install or after an update: tens of seconds of compiling ahead)."""
     from occupant.integrate.fixed_step import _run_euler
-    if _off() or _STANDBY:
+    return _never_compiled(_run_euler)
+
+
+def standby():
+    """Start the worker now, before the model exists, if the cache is ``cold`` (a first run: a
+    later one would find its jobs cached and have started its worker for nothing); ``ahead``
+    gives it its jobs."""
+    if _off() or _STANDBY or not cold():
         return
-    with contextlib.suppress(Exception):   # no cache or numba's internals moved: no standby
-        if _run_euler._cache._cache_file._load_index():
-            return
+    with contextlib.suppress(Exception):   # (as before: a worker that cannot start, no standby)
         _STANDBY.append(_Worker(None))
         # not left compiling (given its jobs ``early``) if this process ends before ``ahead``
         atexit.register(lambda: _STANDBY and _STANDBY.pop().stop())
@@ -178,14 +182,34 @@ def early(model, loop):
         _STANDBY[0].give(theirs)
 
 
-def ahead(model, loop):
+def _never_compiled(dispatcher):
+    """True if numba's cache holds no version of ``dispatcher`` and none is compiled here (an
+    implicit integrator's loop, compiled for the model when the run starts: one whose cache
+    holds another model's version is not told apart from a warm one)."""
+    if dispatcher.overloads:
+        return False
+    try:
+        return not dispatcher._cache._cache_file._load_index()
+    except Exception:   # no cache (NullCache), or numba's internals moved: say nothing
+        return False
+
+
+def ahead(model, loop, others=()):
     """Compile what a run of ``model`` with ``loop`` needs, here and in one worker process (the
     one ``standby`` started, else a new one): the jobs it was given ``early`` (those of the
-    same argument types) left to it, the rest compiled here; else the jobs split."""
+    same argument types) left to it, the rest compiled here; else the jobs split. When any is
+    missing from the cache, or ``others`` (dispatchers the run compiles itself: the implicit
+    loop) were never compiled, the current Progress says so (``occupant.progress.compiling``)."""
+    from occupant.progress import compiling, current
     waiting = _STANDBY.pop() if _STANDBY else None
-    if _off():
+    off = _off()
+    if off and current() is None:
         return
     todo = [job for job in jobs(model, loop) if not _cached(job[1], job[2])]
+    if todo or any(_never_compiled(d) for d in others):
+        compiling()
+    if off:
+        return
     if waiting is not None and waiting.given:
         mine, worker = [job for job in order(todo) if (job[0], job[2]) not in waiting.given], waiting
     else:

@@ -34,6 +34,7 @@ HDF5 reader) to open. Layout (format version 1)::
     /run                    attrs record: JSON text of what the run's record adds to its
                             results (scenario as run, criteria, notes; occupant.scenario.run)
                             [optional]
+    /run/<name>             (m,) float64 per array of the record (the run's pulse) [optional]
     /stats                  group; attrs: key -> int, float or text (solver statistics)
     /provenance             group; attrs: key -> str (package versions, scenario file hash ...)
 
@@ -106,11 +107,13 @@ def _strings(group, name, items):
     group.create_dataset(name, data=np.array([str(s) for s in items], dtype=object), dtype=_str_dtype())
 
 
-def write_results(results, path, record=None) -> Path:
+def write_results(results, path, record=None, record_arrays=None) -> Path:
     """Write ``results`` (attributes t, q, v, z, vdot, body_com, body_poses, base_poses,
     base_states, energy, work, outputs (with output_units), channels, events,
     stats, provenance, body_names, dof_names, status, message; any but ``t`` may be None) to HDF5
-    at ``path``; ``record``: a dict of JSON values stored in /run (read back as ``.record``)."""
+    at ``path``; ``record``: a dict of JSON values stored in /run (read back as ``.record``);
+    ``record_arrays``: name -> 1-D array, stored beside it (read back as ``.record_arrays``;
+    arrays, not JSON text: an HDF5 attribute holds at most 64 KiB)."""
     import h5py
 
     path = Path(path)
@@ -152,7 +155,10 @@ def write_results(results, path, record=None) -> Path:
         f.attrs["status"] = str(getattr(results, "status", None) or "finished")
         f.attrs["message"] = str(getattr(results, "message", None) or "")
         if record is not None:
-            f.create_group("run").attrs["record"] = json.dumps(record)
+            run = f.create_group("run")
+            run.attrs["record"] = json.dumps(record)
+            for name, arr in (record_arrays or {}).items():
+                _dataset(run, name, np.asarray(arr, dtype=float).ravel())
         _dataset(f, "t", t, unit="s")
         for name, (_, unit) in _ARRAYS.items():
             arr = getattr(results, name, None)
@@ -206,7 +212,7 @@ def read_results(path):
     with the attributes t, q, v, z, vdot, body_com, body_poses, base_poses, base_states, energy,
     work, outputs, output_units, channels, events, stats,
     provenance, body_names, dof_names, status, message, record (absent arrays and record are
-    None)."""
+    None), record_arrays (a dict, empty when absent)."""
     import h5py
 
     path = Path(path)
@@ -223,6 +229,7 @@ def read_results(path):
         out.status = str(f.attrs.get("status", "finished"))
         out.message = str(f.attrs.get("message", ""))
         out.record = json.loads(f["run"].attrs["record"]) if "run" in f else None
+        out.record_arrays = {k: f["run"][k][()] for k in f["run"]} if "run" in f else {}
         for name in _ARRAYS:
             setattr(out, name, f[name][()] if name in f else None)
         out.body_names = _read_strings(f["body_names"])

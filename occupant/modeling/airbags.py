@@ -162,8 +162,9 @@ class Airbag:
         self.semi_axes = axes
         self.folded_volume = _number(self.folded_volume, f"{what}.folded_volume", "m^3")
         if self.folded_volume >= self.volume:
-            raise ModelingError(f"{what}.folded_volume: must be below the nominal volume "
-                                f"{self.volume:.4g} m^3, got {self.folded_volume!r}")
+            raise ModelingError(f"{what}.folded_volume: {self.folded_volume:.4g} m^3 is not below "
+                                f"the nominal volume {self.volume:.4g} m^3",
+                                f"a nominal volume above the folded {self.folded_volume:.4g} m^3")
         self.firing_time = _number(self.firing_time, f"{what}.firing_time", "s", -np.inf, False)
         self.deployment_time = _number(self.deployment_time, f"{what}.deployment_time", "s",
                                        strict=False)

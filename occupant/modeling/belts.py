@@ -276,6 +276,11 @@ class Wrap:
 # The compiled belt marks its points in one 64-bit word (restraints.belt_points.carry_lifted,
 # restraints.wrap_chain.place_chain): bits 0-62, so at most 64 points with both anchors.
 MAX_POINTS = 64
+# m: the least distance between neighbouring points fixed in one frame (anchors, slip rings) [E]:
+# at zero the segment has no direction (its force along it is undefined; a D-ring placed on the
+# retractor diverged in the first step of the settling, badinput audit); a real belt's fixed
+# points lie centimetres apart at least
+MIN_FIXED_GAP = 1e-3
 
 
 @dataclass
@@ -336,6 +341,13 @@ class Belt:
         if not (np.isfinite(self.slip_damping) and self.slip_damping > 0):
             raise ModelingError(f"{what}.slip_damping: must be a number > 0 N s/m, "
                                 f"got {self.slip_damping!r}")
+        for k, (a, b) in enumerate(zip(self.points[:-1], self.points[1:]), 1):
+            fixed = all(isinstance(p, (Anchor, SlipRing)) for p in (a, b)) and a.marker == b.marker
+            if fixed and np.linalg.norm(a.point - b.point) < MIN_FIXED_GAP:
+                raise ModelingError(f"{what}.points[{k}]: '{b.name}' at {b.point.tolist()} m is "
+                                    f"where '{a.name}' is (a segment of no length)",
+                                    f"neighbouring anchors and slip rings at least "
+                                    f"{MIN_FIXED_GAP * 1e3:g} mm apart")
 
     @property
     def segment_names(self):

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occupant.modeling.elements import ModelingError
+from occupant.modeling.elements import ModelingError, hysteresis_checks
 
 
 @dataclass
@@ -42,25 +42,22 @@ class ContactCharacteristic:
         for key in ("stiffness", "damping", "friction"):
             val = getattr(self, key)
             if not (np.isfinite(val) and val >= 0):
-                raise ModelingError(f"{what}.{key}: must be a finite number >= 0, got {val!r}")
+                raise ModelingError(f"{what}.{key}: got {val!r}", "a finite number >= 0")
         if not (np.isfinite(self.exponent) and self.exponent > 0):
-            raise ModelingError(f"{what}.exponent: must be a finite number > 0, got {self.exponent!r}")
+            raise ModelingError(f"{what}.exponent: got {self.exponent!r}", "a finite number > 0")
         if not (np.isfinite(self.friction_speed) and self.friction_speed > 0):
-            raise ModelingError(f"{what}.friction_speed: must be a finite number > 0 m/s, "
-                                f"got {self.friction_speed!r}")
-        if not (np.isfinite(self.absorption) and 0 <= self.absorption < 1):
-            raise ModelingError(f"{what}.absorption: must be in [0, 1), got {self.absorption!r}")
-        if self.recovers and not self.absorption > 0:
-            raise ModelingError(f"{what}.recovers: unloading to the origin is a hysteresis law; "
-                                f"give 0 < absorption < 1 with it")
+            raise ModelingError(f"{what}.friction_speed: got {self.friction_speed!r}",
+                                "a finite number > 0, m/s")
+        hysteresis_checks(self, what)
         if self.table is None and self.stiffness == 0:
-            raise ModelingError(f"{what}: give a stiffness > 0 or a loading table")
+            raise ModelingError(f"{what}: neither a stiffness nor a loading table",
+                                "stiffness > 0, or a loading table")
         if self.table is not None:
             self.table = _curve(self.table, f"{what}.table")
         if self.unloading_table is not None:
             if self.absorption > 0:
-                raise ModelingError(f"{what}: give either unloading_table or absorption, not both "
-                                    f"(absorption {self.absorption!r})")
+                raise ModelingError(f"{what}: both unloading_table and absorption "
+                                    f"{self.absorption!r} given", "one of them")
             self.unloading_table = _curve(self.unloading_table, f"{what}.unloading_table",
                                           strict=True)
 
@@ -95,7 +92,7 @@ def _curve(table, what, strict=False):
     slopes_ok = ok and (np.all(np.diff(t[:, 1]) > 0) if strict else np.all(np.diff(t[:, 1]) >= 0))
     if not slopes_ok:
         rises = "increasing" if strict else "non-decreasing"
-        raise ModelingError(f"{what}: expected >= 2 finite rows of (penetration m, force N) "
-                            f"starting at (0, 0), penetration increasing and force {rises}, "
-                            f"got {table!r}")
+        raise ModelingError(f"{what}: got {np.asarray(table).tolist()}",
+                            f">= 2 finite rows of (penetration m, force N) starting at (0, 0), "
+                            f"penetration increasing and force {rises}")
     return t

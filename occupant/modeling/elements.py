@@ -9,7 +9,14 @@ from occupant.model.joint_types import JOINT_KINDS
 
 
 class ModelingError(ValueError):
-    """An element whose values are impossible, or that refers to something unknown."""
+    """An element whose values are impossible, or that refers to something unknown.
+    ``accepted`` (optional): what the value may be, appended as ``(accepted: ...)``, the form of
+    the input files' messages (``occupant.io.toml_files.InputFileError``), so that a file loader
+    passing the message on names the file, the key and what is accepted."""
+
+    def __init__(self, message, accepted=None):
+        self.accepted = accepted
+        super().__init__(f"{message} (accepted: {accepted})" if accepted else message)
 
 
 def element_kind(element):
@@ -33,6 +40,10 @@ def _rotation(value, what):
     return R
 
 
+_INERTIA = ("3 principal moments, (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) or a 3x3 matrix, kg m^2: "
+            "symmetric, positive-definite, each principal moment at most the sum of the others")
+
+
 def inertia_tensor(value, what):
     """3x3 inertia from a 3x3 matrix, principal moments (3,) or (Ixx, Iyy, Izz, Ixy, Ixz, Iyz);
     checked symmetric positive-definite with principal moments obeying the triangle inequality."""
@@ -45,18 +56,17 @@ def inertia_tensor(value, what):
     elif a.shape == (3, 3):
         I = a
     else:
-        raise ModelingError(f"{what}: expected a 3x3 matrix, 3 principal moments or "
-                            f"(Ixx, Iyy, Izz, Ixy, Ixz, Iyz), got shape {a.shape}")
+        raise ModelingError(f"{what}: got shape {a.shape}", _INERTIA)
     if not np.all(np.isfinite(I)) or not np.allclose(I, I.T, rtol=1e-9, atol=1e-12):
-        raise ModelingError(f"{what}: inertia tensor must be finite and symmetric")
+        raise ModelingError(f"{what}: the inertia tensor is not finite and symmetric", _INERTIA)
     moments = np.linalg.eigvalsh(I)
     if moments[0] <= 0:
-        raise ModelingError(f"{what}: inertia tensor must be positive-definite "
-                            f"(principal moments {moments.tolist()} kg m^2)")
+        raise ModelingError(f"{what}: the inertia tensor is not positive-definite (principal "
+                            f"moments {moments.tolist()} kg m^2)", _INERTIA)
     tol = 1e-9 * moments.sum()
     if moments[0] + moments[1] < moments[2] - tol:
         raise ModelingError(f"{what}: principal moments {moments.tolist()} kg m^2 violate the "
-                            f"triangle inequality I1 + I2 >= I3 (no rigid body has them)")
+                            f"triangle inequality I1 + I2 >= I3 (no rigid body has them)", _INERTIA)
     return 0.5 * (I + I.T)
 
 
@@ -97,11 +107,11 @@ class Part:
     def __post_init__(self):
         what = f"part '{self.name}'"
         if self.mass is None and self.material is None:
-            raise ModelingError(f"{what}.mass: give a positive mass in kg, or a material whose "
-                                f"density gives it from the part's geometry")
+            raise ModelingError(f"{what}.mass: missing", "a positive mass in kg, or a material "
+                                "whose density gives it from the part's geometry")
         if self.mass is not None:
             if not (np.isfinite(self.mass) and self.mass > 0):
-                raise ModelingError(f"{what}.mass: must be a positive number of kg, got {self.mass!r}")
+                raise ModelingError(f"{what}.mass: got {self.mass!r}", "a positive number of kg")
             self.mass = float(self.mass)
             self.inertia = inertia_tensor(self.inertia, f"{what}.inertia")
         self.com = _vec3(self.com, f"{what}.com")
@@ -298,20 +308,16 @@ class JointResistance:
 
     def __post_init__(self):
         what = f"joint resistance '{self.name}'"
-        if not (np.isfinite(self.absorption) and 0 <= self.absorption < 1):
-            raise ModelingError(f"{what}.absorption: must be in [0, 1), got {self.absorption!r}")
-        if self.recovers and not self.absorption > 0:
-            raise ModelingError(f"{what}.recovers: unloading to the origin is a hysteresis law; "
-                                f"give 0 < absorption < 1 with it")
+        hysteresis_checks(self, what)
         for key in ("stiffness", "damping", "friction", "stop_stiffness", "stop_damping"):
             val = getattr(self, key)
             if not (np.isfinite(val) and val >= 0):
-                raise ModelingError(f"{what}.{key}: must be a finite number >= 0, got {val!r}")
+                raise ModelingError(f"{what}.{key}: got {val!r}", "a finite number >= 0")
         if not self.friction_speed > 0:
-            raise ModelingError(f"{what}.friction_speed: must be > 0, got {self.friction_speed!r}")
+            raise ModelingError(f"{what}.friction_speed: got {self.friction_speed!r}", "a number > 0")
         if not self.lower < self.upper:
-            raise ModelingError(f"{what}: range of motion reversed or empty "
-                                f"(lower {self.lower!r} >= upper {self.upper!r})")
+            raise ModelingError(f"{what}: range of motion reversed or empty (lower {self.lower!r} "
+                                f">= upper {self.upper!r})", "lower < upper")
         if self.table is not None:
             self.table = _load_table(self.table, f"{what}.table", "(deflection, load)")
 
@@ -359,6 +365,18 @@ def _load_table(table, what, columns):
     t = np.asarray(table, dtype=float)
     if t.ndim != 2 or t.shape[1] != 2 or len(t) < 2 or np.any(np.diff(t[:, 0]) <= 0) \
             or not np.all(np.isfinite(t)):
-        raise ModelingError(f"{what}: expected >= 2 finite rows of {columns} with increasing "
-                            f"first column")
+        raise ModelingError(f"{what}: got {np.asarray(table).tolist()}",
+                            f">= 2 finite rows of {columns} with increasing first column")
     return t
+
+
+def hysteresis_checks(element, what):
+    """The absorption (a share of a load-unload cycle's work, in [0, 1)) and ``recovers`` (to
+    the origin, a hysteresis law: with 0 < absorption < 1) of a joint resistance or contact
+    characteristic."""
+    if not (np.isfinite(element.absorption) and 0 <= element.absorption < 1):
+        raise ModelingError(f"{what}.absorption: got {element.absorption!r}", "0 <= absorption < 1")
+    if element.recovers and not element.absorption > 0:
+        raise ModelingError(f"{what}.recovers: unloading to the origin is a hysteresis law, and "
+                            f"absorption is {element.absorption!r}",
+                            "recovers with 0 < absorption < 1, or recovers = false")

@@ -30,7 +30,7 @@ from occupant.modeling.elements import ModelingError, _rotation, _vec3
 def _positive(values, what):
     a = np.atleast_1d(np.asarray(values, dtype=float))
     if not np.all(np.isfinite(a)) or np.any(a <= 0):
-        raise ModelingError(f"{what}: must be positive lengths in m, got {values!r}")
+        raise ModelingError(f"{what}: got {np.asarray(values, float).tolist()}", "lengths > 0, m")
     return a
 
 
@@ -135,14 +135,15 @@ class Plane:
         self.point = _vec3(self.point, f"{what}.point")
         n = _vec3(self.normal, f"{what}.normal")
         if np.linalg.norm(n) == 0:
-            raise ModelingError(f"{what}.normal: must be a non-zero vector, got "
-                                f"{np.asarray(self.normal, float).tolist()}")
+            raise ModelingError(f"{what}.normal: a zero vector, got "
+                                f"{np.asarray(self.normal, float).tolist()}", "a non-zero vector")
         self.normal = n / np.linalg.norm(n)
         x = _vec3(self.x_axis, f"{what}.x_axis")
         u = x - (x @ self.normal) * self.normal
         if np.linalg.norm(u) < 1e-9 * max(np.linalg.norm(x), 1e-300):
-            raise ModelingError(f"{what}.x_axis: must not be zero or parallel to the normal, got "
-                                f"{np.asarray(self.x_axis, float).tolist()}")
+            raise ModelingError(f"{what}.x_axis: zero or parallel to the normal, got "
+                                f"{np.asarray(self.x_axis, float).tolist()}",
+                                "a vector not parallel to the normal (default [1, 0, 0])")
         self.x_axis = u / np.linalg.norm(u)
         if self.half_size is not None:
             self.half_size = _positive(self.half_size, f"{what}.half_size")
@@ -150,7 +151,8 @@ class Plane:
                 raise ModelingError(f"{what}.half_size: expected 2 values (m), got {self.half_size!r}")
         if self.thickness is not None:
             if self.half_size is None:
-                raise ModelingError(f"{what}.thickness: only a bounded plane (half_size) has a thickness")
+                raise ModelingError(f"{what}.thickness: given without half_size: only a bounded plane "
+                                    "has a thickness", "a thickness with half_size, or no thickness")
             self.thickness = float(_positive(self.thickness, f"{what}.thickness")[0])
 
     @property

@@ -107,18 +107,29 @@ def _preload(scenario, report):
     return thread
 
 
-def run_command(scenario, out_dir, overrides, progress=True, out=print):
+def _first_run(progress):
+    """Before a scenario loads: a first run's compile worker started (occupant.integrate.precompile),
+    and on a cold cache ``progress`` (a Progress, or None) says the wait is compiling, before
+    the load (which compiles too) and the run's (nothing else shows for tens of seconds)."""
     from occupant.integrate import precompile
-    start = time.perf_counter()
     precompile.standby()   # a first run's compile worker starting while the model loads
+    if progress is not None and precompile.cold():
+        progress.compiling()
+
+
+def run_command(scenario, out_dir, overrides, progress=True, out=print):
+    start = time.perf_counter()
+    # the simulated time on stderr: a bar on a terminal, a line each tenth elsewhere (occupant.progress)
+    bar = Progress("simulating") if progress else None
+    _first_run(bar)
     from occupant.scenario import load, write_run
     from occupant.scenario.run import make_folder
     sc = load(scenario, overrides=overrides)
     folder = make_folder(out_dir if out_dir else pathlib.Path("reports") / sc.name)
     braking = " and its pre-crash vehicle run done" if "precrash" in sc.data else ""   # the long part
     out(f"occupant run: {sc.name}: loaded and checked{braking} in {time.perf_counter() - start:.1f} s")
-    # the simulated time on stderr: a bar on a terminal, a line each tenth elsewhere (occupant.progress)
-    bar = Progress("simulating") if progress else None
+    if bar is not None:
+        bar.begin()   # its seconds from the run's start (made before the load, to say a compile)
     report = sc.outputs.get("report", True) and importlib.util.find_spec("occupant.report") is not None
     # the report's process, started before the run: it imports the report's modules meanwhile
     # (before the preload thread starts: it forks)
@@ -305,8 +316,10 @@ def report_command(run_dir, html=False, pdf=False, out=print):
     return 0
 
 
-def _criteria_of(arg):
-    """(label, {criterion: (value, unit, pass)}) of a run folder or a scenario (run here)."""
+def _criteria_of(arg, progress=True):
+    """(label, {criterion: (value, unit, pass)}) of a run folder or a scenario (run here, with
+    ``progress`` on stderr as ``occupant run`` shows it: a line saying it runs, the simulated
+    time)."""
     import csv
     folder = pathlib.Path(arg)
     if folder.is_dir() and (folder / "criteria.csv").exists():
@@ -326,18 +339,23 @@ def _criteria_of(arg):
     if folder.is_dir():
         raise InputFileError(folder, "", "no criteria.csv in this folder", "a run folder of occupant run")
     from occupant.scenario import load
+    from occupant.integrate import precompile
+    precompile.standby()   # (as run_command: a first run's compile worker)
     sc = load(arg)
-    print(f"occupant compare: running {sc.name} (a scenario, not a run folder)", file=sys.stderr, flush=True)
-    run = sc.run()
+    bar = Progress("simulating") if progress else None
+    if bar is not None:   # (a first run's compile wait: said from the run, precompile.ahead)
+        print(f"occupant compare: running {sc.name} (a scenario, not a run folder)", file=sys.stderr, flush=True)
+    with reporting(bar):
+        run = sc.run()
     if not run.criteria:
         raise InputFileError(arg, "", "its run gives no criteria", "a scenario with injury criteria")
     return run.name, {r["criterion"]: (r["value"], r["unit"], r["pass"]) for r in run.criteria}
 
 
-def compare_command(args, out=print):
+def compare_command(args, out=print, progress=True):
     if len(args) < 2:
         raise InputFileError("compare", "", "needs at least two runs", "two or more run folders or scenarios")
-    runs = [_criteria_of(a) for a in args]
+    runs = [_criteria_of(a, progress) for a in args]
     names = []
     for _, crit in runs:
         names += [n for n in crit if n not in names]

@@ -119,14 +119,16 @@ class Scenario:
     False when the criteria must not be judged against the regulation's limits.
 
     ``start``: the configuration a run of this scenario started from (its record's initial
-    state), taken as q0 so that a run folder's model is rebuilt without settling again."""
+    state), taken as q0 so that a run folder's model is rebuilt without settling again;
+    ``pulse``: the Pulse it ran with (its record's), taken for the ``[pulse]`` table, whose
+    CSV or ISO-MME file may have moved since (a run folder stands on its own)."""
 
-    def __init__(self, data, file, start=None):
+    def __init__(self, data, file, start=None, pulse=None):
         self.data, self.file = data, str(file)
         c = FileChecker(self.file, ScenarioError)
-        self._check(c, data, pathlib.Path(file).parent, start)
+        self._check(c, data, pathlib.Path(file).parent, start, pulse)
 
-    def _check(self, c, data, base_dir, start=None):
+    def _check(self, c, data, base_dir, start=None, pulse=None):
         from occupant.human import load_dummy, position
         from occupant.injury.limits import PROTOCOLS
         from occupant.integrate.integrators import INTEGRATORS
@@ -182,7 +184,8 @@ class Scenario:
             c.fail("vehicle.model", "a vehicle model drives B0 only in a pre-crash scenario",
                    "a [precrash] table, or leave vehicle.model out")
         elif self.front is None:
-            self.pulse = read_pulse(c, c.table(data, "pulse", "", required=True), "pulse", base_dir, self.t_end)
+            self.pulse = pulse if pulse is not None else read_pulse(
+                c, c.table(data, "pulse", "", required=True), "pulse", base_dir, self.t_end)
         else:
             self.pulse = road_at_rest(self.t_end)
 

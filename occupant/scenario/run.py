@@ -4,7 +4,8 @@
 reads exactly these fields). ``write_run(run, folder)`` writes::
 
     folder/results.h5      occupant.io.results_h5 (states, poses, outputs, energy, channels,
-                           status) with the run's record (scenario as run, criteria, notes), from
+                           status) with the run's record (scenario as run, criteria, notes,
+                           the pulse as run), from
                            which ``read_run(folder)`` makes the Run again for a new report
     folder/scenario.toml   the scenario as run (file plus overrides)
     folder/isomme/         ISO-MME test folder with every sensor channel (raw, filter class 0)
@@ -150,7 +151,8 @@ def write_run(run, folder, out=None, ahead=None):
 
     def files():
         started.append(True)
-        write_results(run.results, folder / "results.h5", record=_record(run))
+        write_results(run.results, folder / "results.h5", record=_record(run),
+                      record_arrays=_pulse_arrays(run.pulse))
         (folder / "scenario.toml").write_text(
             f"# the scenario as run (file plus overrides)\n{dumps(run.scenario)}", encoding="utf-8")
         if outputs.get("isomme", True) and run.results.channels:
@@ -192,12 +194,34 @@ def _record(run):
     rec["scenario"] = json.loads(json.dumps(rec["scenario"], default=str))
     rec["scenario_file"] = str(run.results.provenance.get("scenario_file", ""))
     rec["initial_state"] = None if run.initial_state is None else [float(x) for x in run.initial_state]
+    if run.pulse is not None:   # its table in the arrays beside (_pulse_arrays)
+        p = run.pulse
+        rec["pulse"] = {"speed0": float(p.speed0), "source": p.source,
+                        "direction": [float(x) for x in p.direction]}
     return rec
+
+
+def _pulse_arrays(pulse):
+    """The pulse as run (its table after scale, start and padding), stored in results.h5 beside
+    the record: read_run takes it instead of reading the scenario's pulse file again, which may
+    have moved (a run folder stands on its own)."""
+    return {} if pulse is None else {"pulse_t": pulse.t, "pulse_a": pulse.a}
+
+
+def _read_pulse(rec, arrays):
+    """The Pulse a record stored (``_record``, ``_pulse_arrays``), or None (a results.h5 written
+    before it was stored: the scenario's pulse file is read again)."""
+    from occupant.scenario.pulse import Pulse
+    p = rec.get("pulse")
+    if p is None or "pulse_t" not in arrays or "pulse_a" not in arrays:
+        return None
+    return Pulse(arrays["pulse_t"], arrays["pulse_a"], p["speed0"], p["source"], tuple(p["direction"]))
 
 
 def read_run(folder):
     """The Run of a run folder, from its results.h5 (no simulation): the results as stored and
-    the model built again from the scenario as run (file plus overrides)."""
+    the model built again from the scenario as run (file plus overrides), with the pulse as
+    run (stored there: the scenario's own file, and a CSV pulse beside it, need not exist)."""
     import numpy as np
 
     from occupant.io.results_h5 import read_results
@@ -216,7 +240,8 @@ def read_run(folder):
         raise ScenarioError(str(path), "run", "the file has no run record (written by an older version "
                             "or by occupant.io directly)", "a results.h5 written by occupant run")
     start = None if rec["initial_state"] is None else np.array(rec["initial_state"])
-    sc = Scenario(rec["scenario"], rec["scenario_file"] or path, start=start)
+    sc = Scenario(rec["scenario"], rec["scenario_file"] or path, start=start,
+                  pulse=_read_pulse(rec, res.record_arrays))
     return Run(name=rec["name"], title=rec["title"], scenario=rec["scenario"], model=sc.model, results=res,
                criteria=rec["criteria"], regulation=rec["regulation"], notes=rec["notes"],
                judged=rec["judged"], pulse=sc.pulse, wall_time=rec["wall_time"],

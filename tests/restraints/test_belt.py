@@ -503,6 +503,13 @@ def test_bad_input_names_the_element_and_key():
     with pytest.raises(ModelingError, match=r"belt 'b'.pretension: 100 N is above its "
                                             r"retractor's rewind force 10 N"):
         Belt("b", [Anchor("a"), Anchor("c")], LINEAR, retractor=Retractor(), pretension=100.0)
+    # (runsolid: a D-ring on the retractor was accepted and diverged in the first step)
+    with pytest.raises(ModelingError, match=r"belt 'b'.points\[1\]: 'r' at \[0.0, 0.0, 0.0005\] m is where "
+                                            r"'a' is \(a segment of no length\) \(accepted: neighbouring "
+                                            r"anchors and slip rings at least 1 mm apart\)"):
+        Belt("b", [Anchor("a"), SlipRing("r", (0.0, 0.0, 0.0005)), Anchor("c", (1.0, 0.0, 0.0))], LINEAR)
+    Belt("b", [Anchor("a"), SlipRing("r", (0.0, 0.0, 0.002)), Anchor("c", (1.0, 0.0, 0.0))], LINEAR)
+    Belt("b", [Anchor("a"), SlipRing("r", marker="hook"), Anchor("c", (1.0, 0.0, 0.0))], LINEAR)
     with pytest.raises(ModelingError, match="either force"):
         Pretensioner(0.01)
     with pytest.raises(ModelingError, match="pull-in from 0 m that never decreases"):

@@ -145,13 +145,14 @@ def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys
         bad = _named_file_copy(tmp_path, "vehicles", "sled_buck_passenger", "normal = [0.0, 0.0, 1.0]",
                                "normal = [0.0, 0.0, 0.0]")
         old, new = 'interior = "sled_buck_passenger"', f'interior = "{bad}"'
-        line = f"{bad}: surface[2]: plane 'floor'.normal: must be a non-zero vector, got [0.0, 0.0, 0.0]"
+        line = (f"{bad}: surface[2]: plane 'floor'.normal: a zero vector, got [0.0, 0.0, 0.0] (accepted: "
+                "a non-zero vector)")
     elif label == "x_axis":   # (was "must not be parallel to the normal, got array([0., 0., 0.])")
         bad = _named_file_copy(tmp_path, "vehicles", "sled_buck_passenger", "x_axis = [0.9659, 0.0, 0.2588]",
                                "x_axis = [0.0, 0.0, 0.0]")
         old, new = 'interior = "sled_buck_passenger"', f'interior = "{bad}"'
-        line = (f"{bad}: surface[0]: plane 'seat_cushion'.x_axis: must not be zero or parallel to the "
-                "normal, got [0.0, 0.0, 0.0]")
+        line = (f"{bad}: surface[0]: plane 'seat_cushion'.x_axis: zero or parallel to the normal, got "
+                "[0.0, 0.0, 0.0] (accepted: a vector not parallel to the normal (default [1, 0, 0]))")
     elif label == "semi_axes":
         old, new = "semi_axes = [0.065, 0.065, 0.065]", "semi_axes = [0.0, 0.065, 0.065]"
         line = ("{path}: occupant.ellipsoid[0].semi_axes: every value must be > 0, got [0.0, 0.065, 0.065] "
@@ -170,6 +171,55 @@ def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys
                 "hybrid3_50m_pedestrian, hybrid3_95m, or a path to a .toml file)")
     path = _scenario_copy(tmp_path, _SLED, edit=lambda s: s.replace(old, new, 1))
     assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    assert capsys.readouterr().err == f"occupant: error: {line.format(path=path)}\n"
+
+
+@pytest.mark.parametrize("label", ["characteristic", "no_stiffness", "hinge", "inertia", "d_ring", "airbag"])
+def test_reference_model_layer_errors_say_what_is_accepted(tmp_path, capsys, label):
+    """Checks of the model layer (occupant.modeling) reached through a bad scenario or interior
+    file: one whole line naming the file, the key and what is accepted, exit 2. Before (runsolid):
+    "contact_characteristic.mine.stiffness: must be a finite number >= 0, got -5.0", "...: give a
+    stiffness > 0 or a loading table", "... principal moments ... (no rigid body has them)", the
+    folded volume's "must be below the nominal volume ..., got 0.001", no "accepted" part; a
+    D-ring placed on the retractor (a belt segment of no length) was accepted and diverged in
+    the settling ("occupant.settle: settling under gravity diverged after 0.000 s ..."), the
+    file and the belt unnamed."""
+    sets = []
+    if label in ("characteristic", "no_stiffness"):
+        law = "stiffness = -5.0" if label == "characteristic" else "friction = 0.5"
+        path = _scenario_copy(tmp_path, _SLED, edit=lambda s: s.replace(
+            "[restraints.belt]", f"[contact_characteristic.mine]\n{law}\n\n[restraints.belt]", 1))
+        line = ("{path}: contact_characteristic.mine.stiffness: got -5.0 (accepted: a finite number >= 0)"
+                if label == "characteristic" else "{path}: contact_characteristic.mine: neither a "
+                "stiffness nor a loading table (accepted: stiffness > 0, or a loading table)")
+    elif label in ("hinge", "inertia"):
+        old, new = (("absorption = 0.7      # [E] the yielding", "absorption = 1.7      # [E] the yielding")
+                    if label == "hinge" else ("inertia = [0.55, 0.55, 0.2]", "inertia = [0.55, 0.55, 2.0]"))
+        bad = _named_file_copy(tmp_path, "vehicles", "whiplash_sled_seat", old, new)
+        path = _scenario_copy(tmp_path, "rear_whiplash", edit=lambda s: s.replace(
+            'interior = "whiplash_sled_seat"', f'interior = "{bad}"', 1))
+        line = (f"{bad}: hinge[0]: joint resistance 'seat_back_frame_resistance'.absorption: got 1.7 "
+                "(accepted: 0 <= absorption < 1)" if label == "hinge" else
+                f"{bad}: hinge[0]: part 'seat_back_frame'.inertia: principal moments [0.55, 0.55, 2.0] "
+                "kg m^2 violate the triangle inequality I1 + I2 >= I3 (no rigid body has them) (accepted: "
+                "3 principal moments, (Ixx, Iyy, Izz, Ixy, Ixz, Iyz) or a 3x3 matrix, kg m^2: symmetric, "
+                "positive-definite, each principal moment at most the sum of the others)")
+    else:
+        path = resolve("us_ncap_frontal_56")
+        if label == "d_ring":
+            sets = ["restraints.belt.d_ring=[-0.35,-0.30,-0.10]", "restraints.belt.retractor=[-0.35,-0.30,-0.10]"]
+            line = ("{path} (--set restraints.belt.d_ring): restraints.belt: belt 'belt'.points[1]: 'd_ring' "
+                    "at [-0.35, -0.3, -0.1] m is where 'retractor' is (a segment of no length) (accepted: "
+                    "neighbouring anchors and slip rings at least 1 mm apart)")
+        else:
+            sets = ["restraints.airbag.volume=0.0001"]
+            line = ("{path} (--set restraints.airbag.volume): restraints.airbag: airbag 'driver_airbag'"
+                    ".folded_volume: 0.001 m^3 is not below the nominal volume 0.0001 m^3 (accepted: a "
+                    "nominal volume above the folded 0.001 m^3)")
+    args = ["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]
+    for s in sets:
+        args += ["--set", s]
+    assert main(args) == 2
     assert capsys.readouterr().err == f"occupant: error: {line.format(path=path)}\n"
 
 
@@ -554,7 +604,7 @@ def test_reference_contact_tables_one_reader_with_key_paths():
     assert [p.name for p in pairs] == ["x__wall", "y__wall", "x_floor"]
     assert pairs[0].characteristic is known["foam"] and known["foam"].friction == 0.5
     bad = {"contact_characteristic": {"foam": {"stiffness": 1.0, "absorption": 1.5}}}
-    with pytest.raises(InputFileError, match=r"^f.toml: contact_characteristic.foam.absorption: must be in \[0, 1\)"):
+    with pytest.raises(InputFileError, match=r"^f.toml: contact_characteristic.foam.absorption: got 1.5 \(accepted: 0 <= absorption < 1\)$"):
         read_contacts(c, bad, [])
     with pytest.raises(InputFileError, match=r"contact\[0\].characteristic: missing, and surface 'wall' names no default"):
         read_contacts(c, {"contact": [{"a": "x", "b": "wall"}]}, ["x", "wall"])
@@ -564,7 +614,8 @@ def test_reference_contact_tables_one_reader_with_key_paths():
     seat = {"contact_characteristic": {"foam": {"stiffness": 1.0, "absorption": 0.45, "recovers": True}}}
     assert read_contacts(c, seat, [])[0]["foam"].recovers is True
     with pytest.raises(InputFileError, match=r"^f.toml: contact_characteristic.foam.recovers: unloading "
-                                             r"to the origin is a hysteresis law"):
+                                             r"to the origin is a hysteresis law, and absorption is 0.0 "
+                                             r"\(accepted: recovers with 0 < absorption < 1, or recovers = false\)$"):
         read_contacts(c, {"contact_characteristic": {"foam": {"stiffness": 1.0, "recovers": True}}}, [])
     with pytest.raises(InputFileError, match=r"contact_characteristic.foam.recovers: expected true or false"):
         read_contacts(c, {"contact_characteristic": {"foam": {"stiffness": 1.0, "recovers": "yes"}}}, [])

@@ -70,3 +70,28 @@ def test_reference_run_files_written_when_the_report_fails_before_them(tmp_path,
     for name in ("results.h5", "criteria.csv", "scenario.toml"):
         assert (tmp_path / "run" / name).is_file()
     assert any((tmp_path / "run" / "isomme").iterdir())
+
+
+def test_identity_run_folder_stands_on_its_own_when_the_scenario_and_its_pulse_are_gone(tmp_path):
+    """A run of a scenario copied elsewhere with its CSV pulse (us_ncap_frontal_56's NHTSA test
+    11391): both copies deleted, ``read_run`` of the folder still builds the Run, with bitwise
+    the pulse the run had (stored in results.h5; before, the record named only the scenario
+    file, against which the pulse's relative path was read again: "pulse.file: no such file")."""
+    import shutil
+
+    from occupant.scenario.load import resolve
+    original = resolve("us_ncap_frontal_56")
+    (tmp_path / "copy" / "data").mkdir(parents=True)
+    scenario = tmp_path / "copy" / "us_ncap_frontal_56.toml"
+    shutil.copyfile(original, scenario)
+    csv = "us_ncap_56_nhtsa_11391.csv"
+    shutil.copyfile(original.parent / "data" / csv, tmp_path / "copy" / "data" / csv)
+    run = load(str(scenario), overrides={"solver.t_end": 0.005, "outputs.report": False}).run()
+    folder = write_run(run, tmp_path / "run")
+    shutil.rmtree(tmp_path / "copy")
+    again = read_run(folder)
+    assert again.pulse.source == run.pulse.source == f"CSV {csv}"
+    assert np.array_equal(again.pulse.t, run.pulse.t) and np.array_equal(again.pulse.a, run.pulse.a)
+    assert (again.pulse.speed0, again.pulse.direction) == (run.pulse.speed0, run.pulse.direction)
+    assert again.name == "us_ncap_frontal_56" and again.results.status == "finished"
+    assert again.model.nv == run.model.nv
