@@ -124,7 +124,7 @@ def test_regression_kang_t1_cell_gap_at_30ms_beyond_the_sourced_rate_factor(vali
     would carry 10.4-29.7 N m against the PMHS's least 25.5-51.8. The gap is 5-15 times that share;
     at the same angle and rate it would take the in-range curve times 3.3-8.0, or a lumped damping
     of 1.2-1.6 N m s/rad at C7/T1 (the passive tissue's 0.1 as built) [D]. Run once each, not
-    kept (scenarios/validation/README.md, necktake): the in-range curves of both neck joints x 1.46
+    kept (scenarios/validation/HISTORY.md Stop 44, necktake): the in-range curves of both neck joints x 1.46
     (flexion and lateral) give 30.6 / 18.8 / 10.8 / 15.0 N m at 30 ms (24.3 / 15.8 / 9.3 / 12.3),
     the NBDL 12 g final flexion going out (13.1 deg); a damping of 1.4 N m s/rad at C7/T1 gives
     42.5 / 36.9 / 25.0 / 27.0, each still just under the PMHS's least."""
