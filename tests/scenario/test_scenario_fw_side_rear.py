@@ -679,7 +679,9 @@ def test_reference_us_ncap_outboard_arm_stays_inside_the_door(ncap):
     assert out["left_hand_shell__door_panel.penetration"].max() < 0.010
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11: HIC15 450 and head 3 ms 63.6 g (454 and 63.9 g before the Hybrid III's heels and the held wraps judged in their own planes, heelfoot, torsoheld; 449 and 63.6 g before the "
+@pytest.mark.xfail(strict=True, reason="issue 11: HIC15 450 and head 3 ms 63.6 g (454 and 63.9 g before the "
+                   "Hybrid III's heels and the held wraps judged in their own planes, heelfoot, "
+                   "torsoheld; 449 and 63.6 g before the "
                    "belt's pull at its tangent points and the lap belt held on the pelvis by friction, "
                    "tangentcouple, lapfriction; 448 before the driver's door, "
                    "frontaldoor; 449 "
