@@ -3,9 +3,8 @@ import numpy as np
 
 from occupant import __version__
 from occupant.constants import STANDARD_GRAVITY
-from occupant.integrate import precompile
+from occupant.integrate import implicit_loop, precompile
 from occupant.integrate.implicit import CHUNKS, ImplicitIntegrator
-from occupant.integrate import implicit_loop
 from occupant.integrate.divergence import penetration_guard, penetration_message, where
 from occupant.integrate.driver import solve
 from occupant.integrate.events import compile_event_function, never
