@@ -137,13 +137,15 @@ def test_a_worker_started_before_its_jobs_takes_them_later_or_ends_without():
 
 def test_standby_starts_no_worker_once_the_loop_is_cached(monkeypatch):
     """A run whose loop the cache holds (any run after the first) starts no worker ahead: it
-    would have nothing to compile."""
+    would have nothing to compile; a first run (the cache empty, nothing compiled in this
+    process: the suite's earlier tests compiled the loop here, so that is set too) starts one."""
     from occupant.integrate.fixed_step import _run_euler
     monkeypatch.setattr(precompile, "_STANDBY", [])
     monkeypatch.setattr(type(_run_euler._cache._cache_file), "_load_index", lambda self: {1: 2})
     precompile.standby()
     assert precompile._STANDBY == []
     monkeypatch.setattr(type(_run_euler._cache._cache_file), "_load_index", lambda self: {})
+    monkeypatch.setattr(_run_euler, "overloads", {})
     monkeypatch.delenv("OCCUPANT_COMPILE_PROCESSES", raising=False)
     precompile.standby()
     assert len(precompile._STANDBY) == 1
