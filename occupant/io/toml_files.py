@@ -67,6 +67,13 @@ def shipped_names(folder, kind=None):
     return [p.stem for p in files if kind is None or _kind_of(p) == kind]
 
 
+def given_as_path(name_or_path):
+    """True when ``name_or_path`` is a file's path, not a shipped name (``resolve_shipped``):
+    it ends in .toml, names a folder or is an existing file."""
+    p = pathlib.Path(name_or_path)
+    return p.suffix == ".toml" or len(p.parts) > 1 or p.is_file()
+
+
 def resolve_shipped(name_or_path, folder, kind_label, *, kind=None, error=InputFileError):
     """Path of a shipped file given by name (``"hybrid3_50m"`` -> <shipped folder>/hybrid3_50m.toml)
     or of a file given by path. It is a path when it ends in .toml, names a folder or is an
@@ -74,7 +81,7 @@ def resolve_shipped(name_or_path, folder, kind_label, *, kind=None, error=InputF
     unknown name raises ``error`` listing what is available; ``kind_label`` ("dummy", "posture",
     ...) names what was looked for."""
     p = pathlib.Path(name_or_path)
-    if p.suffix == ".toml" or len(p.parts) > 1 or p.is_file():
+    if given_as_path(name_or_path):
         if not p.is_file():
             raise error(p, "", "no such file", f"an existing .toml file, or a shipped {kind_label}: "
                         + ", ".join(shipped_names(folder, kind)))

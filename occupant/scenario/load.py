@@ -66,7 +66,7 @@ import numpy as np
 
 from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.human.neck_levelling import share_neck_flexion
-from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
+from occupant.io.toml_files import FileChecker, InputFileError, given_as_path, read_toml, resolve_shipped, shipped_names
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.body_contacts import body_pairs
 from occupant.scenario.interior import load_interior
@@ -94,6 +94,24 @@ def available_scenarios():
 def resolve(name_or_path):
     """The path of a shipped scenario's name (``scenarios/<name>.toml``) or of a .toml path."""
     return resolve_shipped(name_or_path, "scenarios", "scenario", kind="scenario", error=ScenarioError)
+
+
+# the keys whose value is a shipped file's name or a file's path, read by ``_named`` (relative
+# to the working directory, as a path on the command line)
+NAMED_FILES = (("occupant", "dummy"), ("occupant", "posture"), ("vehicle", "interior"),
+               ("vehicle", "front"))
+
+
+def anchored(data):
+    """A copy of the scenario ``data`` whose NAMED_FILES given as relative paths are absolute
+    (against the working directory, where the loader reads them): a run's record, read again
+    from another directory (occupant.scenario.run.read_run), reads the same files."""
+    out = {k: dict(v) if isinstance(v, dict) else v for k, v in data.items()}
+    for table, key in NAMED_FILES:
+        value = out[table].get(key) if isinstance(out.get(table), dict) else None
+        if isinstance(value, str) and given_as_path(value) and not pathlib.Path(value).is_absolute():
+            out[table][key] = str(pathlib.Path(value).absolute())
+    return out
 
 
 def _named(c, table, key, path, loader):
@@ -302,7 +320,7 @@ class Scenario:
         """``vehicle.backset``: the head restraint moved so that its backset from the occupant
         at the start (settled when occupant.settle > 0) is this (occupant.scenario.placement)."""
         from occupant.scenario.placement import PlacementError, cleared, place_head_restraint
-        from occupant.scenario.settle import settle
+        from occupant.scenario.settle import settle_scenario
         accepted = f"0 < backset <= {MAX_BACKSET} m, with a head_restraint surface paired with the head"
         value = read(c, veh, "vehicle", "backset")
         if self.front is not None:
@@ -311,7 +329,7 @@ class Scenario:
         try:
             clear = cleared(self.model, self.q0)   # a missing surface or pair fails before settling
             if self.settle and not self.settled:    # the head settles clear of the restraint
-                self.q0, _ = settle(clear, self.q0, self.settle)
+                self.q0, _ = settle_scenario(self.file, clear, self.q0, self.settle)
                 self.settled = True
             self.model, self.backset_before = place_head_restraint(self.model, self.q0, value)
         except PlacementError as err:

@@ -58,8 +58,8 @@ def run_scenario(scenario, progress=None):
     if getattr(scenario, "settle", 0.0) and not getattr(scenario, "settled", False):
         # settled into the seat (unless the loader did, to place the head restraint); belts
         # fitted there by simulate
-        from occupant.scenario.settle import settle
-        q0, _ = settle(scenario.model, q0, scenario.settle)
+        from occupant.scenario.settle import settle_scenario
+        q0, _ = settle_scenario(scenario.file, scenario.model, q0, scenario.settle)
     res = simulate(scenario.model, scenario.t_end, dt=scenario.dt, q0=q0,
                    v0=getattr(scenario, "v0", None),
                    integrator=scenario.integrator, base_motion=scenario.pulse.base_motion(),
@@ -190,8 +190,11 @@ RECORD_FIELDS = ("name", "title", "scenario", "criteria", "regulation", "notes",
 def _record(run):
     """What a Run adds to its Results, as JSON values (stored in results.h5 /run)."""
     import json
+
+    from occupant.scenario.load import anchored
     rec = {k: getattr(run, k) for k in RECORD_FIELDS}
-    rec["scenario"] = json.loads(json.dumps(rec["scenario"], default=str))
+    # its dummy, posture and interior files by absolute path when given by a relative one
+    rec["scenario"] = json.loads(json.dumps(anchored(rec["scenario"]), default=str))
     rec["scenario_file"] = str(run.results.provenance.get("scenario_file", ""))
     rec["initial_state"] = None if run.initial_state is None else [float(x) for x in run.initial_state]
     if run.pulse is not None:   # its table in the arrays beside (_pulse_arrays)

@@ -38,8 +38,24 @@ SETTLE_DT = 5e-5    # s, the longest settling step [E: the joint resistance limi
 
 
 class SettleError(ValueError):
-    """The settling pre-simulation did not finish (it diverged): the command line says it
-    without a traceback, as its other ValueErrors."""
+    """The settling pre-simulation did not finish (it diverged after ``after`` s of settling);
+    ``settle_scenario`` makes it its scenario's error."""
+
+    def __init__(self, message, after=None):
+        super().__init__(message)
+        self.after = after
+
+
+def settle_scenario(file, model, q0, duration):
+    """``settle`` for the scenario of ``file`` (its ``occupant.settle``): a divergence is that
+    file's ScenarioError at that key, with what to try (the command line says it in one line)."""
+    from occupant.scenario.load import ScenarioError
+    try:
+        return settle(model, q0, duration)
+    except SettleError as err:
+        shorter = f"settle < {err.after:.3f} s, or " if err.after else ""
+        raise ScenarioError(file, "occupant.settle", str(err),
+                            f"{shorter}0 to run from the posture as placed") from None
 
 
 def held(model):
@@ -109,9 +125,8 @@ def _relax(model, q0, duration, method, dt):
         _, code = method.loop(system.bundle, system.data, done, y, dt, chunk, stride, rec,
                               False, (never,), np.zeros(1), np.ones(1), y_last)
         if code == DIVERGED:
-            raise SettleError(f"occupant.settle: settling under gravity diverged after "
-                              f"{done * dt:.3f} s (a posture deep inside the seat or interior?); "
-                              f"set settle = 0 to run from the posture as placed")
+            raise SettleError(f"settling under gravity diverged after {done * dt:.3f} s (a "
+                              f"posture deep inside the seat or interior?)", after=done * dt)
         done += chunk
         ke = rec.kinetic[first:done // stride]
         peak = first + int(np.argmax(ke))

@@ -95,3 +95,29 @@ def test_identity_run_folder_stands_on_its_own_when_the_scenario_and_its_pulse_a
     assert (again.pulse.speed0, again.pulse.direction) == (run.pulse.speed0, run.pulse.direction)
     assert again.name == "us_ncap_frontal_56" and again.results.status == "finished"
     assert again.model.nv == run.model.nv
+
+
+def test_identity_run_folder_read_from_another_directory_reads_its_files_given_by_path(tmp_path, monkeypatch):
+    """A scenario naming its posture and interior by relative paths (copies of the shipped
+    files beside it), run from its folder: ``read_run`` from another working directory builds
+    the same model (bodies, contact pairs). Before, the record kept the relative paths, read
+    again against the new working directory: "vehicle.interior: no such file ..."."""
+    import shutil
+
+    from occupant.io.toml_files import resolve_shipped
+    here = tmp_path / "here"
+    here.mkdir()
+    shutil.copyfile(resolve_shipped("passenger_seated", "dummies/postures", "posture"), here / "seat.toml")
+    shutil.copyfile(resolve_shipped("sled_buck_passenger", "vehicles", "interior"), here / "buck.toml")
+    monkeypatch.chdir(here)
+    run = load("fmvss208_sled_48_belted", overrides={
+        "solver.t_end": 0.002, "occupant.settle": 0.0, "outputs.report": False,
+        "occupant.posture": "seat.toml", "vehicle.interior": "buck.toml"}).run()
+    assert run.scenario["vehicle"]["interior"] == "buck.toml"   # the scenario as given
+    folder = write_run(run, tmp_path / "run")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    again = read_run(folder)
+    assert again.model.nb == run.model.nb and again.model.contact_names == run.model.contact_names
+    assert len(again.model.contact_names) > 0 and again.interior.name == run.interior.name

@@ -152,3 +152,25 @@ def test_regression_settling_with_the_neck_barrier_keeps_the_coarse_step():
     sc = load("us_ncap_frontal_56", overrides={"restraints.belt.neck_barrier": True})
     q, info = settle(sc.model, sc.q0, 0.05)
     assert info["dt"] == S.SETTLE_DT and np.all(np.isfinite(q))
+
+
+def test_regression_settle_divergence_is_one_line_naming_file_key_and_what_to_try(monkeypatch, capsys):
+    """A settling that diverges (made to here: the step itself is not needed) ends ``occupant
+    run`` with exit code 2 and one line naming the scenario file, occupant.settle and what is
+    accepted, no traceback. Before: "occupant.settle: settling under gravity diverged ..."
+    without the file, its advice not in the accepted part."""
+    import occupant.scenario.settle as S
+    from occupant.cli import main
+
+    def diverging(model, q0, duration):
+        raise S.SettleError("settling under gravity diverged after 0.012 s (a posture deep "
+                            "inside the seat or interior?)", after=0.012)
+    monkeypatch.setattr(S, "settle", diverging)
+    code = main(["run", "us_ncap_frontal_56", "--quiet", "--set", "solver.t_end=0.002"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert err.strip().endswith(
+        "us_ncap_frontal_56.toml: occupant.settle: settling under gravity diverged after 0.012 s "
+        "(a posture deep inside the seat or interior?) (accepted: settle < 0.012 s, or 0 to run "
+        "from the posture as placed)"), err
+    assert err.startswith("occupant: error: ")
