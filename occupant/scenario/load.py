@@ -66,7 +66,9 @@ import numpy as np
 
 from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.human.neck_levelling import share_neck_flexion
-from occupant.io.toml_files import FileChecker, InputFileError, given_as_path, read_toml, resolve_shipped, shipped_names
+from occupant.io.toml_files import (
+    FileChecker, InputFileError, given_as_path, read_toml, resolve_shipped, shipped_names,
+)
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.body_contacts import body_pairs
 from occupant.scenario.interior import load_interior
