@@ -695,24 +695,24 @@ COM_05F = {"lumbar": dict(position=(-112.8, 0.0, 103.8),
                               "was the 95M's scaled, 19 mm higher and 17 mm further forward)")}
 
 
-def _scaled_origin(name, lam):
-    """Origin of segment ``name`` in the pelvis frame (m) with every joint the 95M's scaled."""
+KEPT_NOTE = ("; kept in place in her body when her spine's joints moved to the open FE 5F's "
+             "(derive_hybrid3.py KEPT_IN_BODY_05F)")
+
+
+def _origin(name, location):
+    """Origin of segment ``name`` in the pelvis frame (m): the sum of ``location(segment)``, its
+    joint's place in its parent's frame, down the chain from the pelvis."""
     seg = {s["name"]: s for s in BASE}
     out = np.zeros(3)
     while seg[name]["parent"]:
-        out = out + np.multiply(seg[name]["joint"]["location"], lam[seg[name]["region"]])
+        out = out + location(seg[name])
         name = seg[name]["parent"]
     return out
 
 
 def segment_origin(kind, name, lam):
     """Origin of segment ``name`` in the pelvis frame (m) for dummy ``kind``."""
-    seg = {s["name"]: s for s in BASE}
-    out = np.zeros(3)
-    while seg[name]["parent"]:
-        out = out + joint_location(kind, seg[name], lam)[0]
-        name = seg[name]["parent"]
-    return out
+    return _origin(name, lambda s: joint_location(kind, s, lam)[0])
 
 
 def body_shift(kind, name, lam):
@@ -721,7 +721,8 @@ def body_shift(kind, name, lam):
     old origin less the new one, m in its frame; zero for every other segment [D]."""
     if kind != "05f" or name not in KEPT_IN_BODY_05F:
         return np.zeros(3)
-    return _scaled_origin(name, lam) - segment_origin(kind, name, lam)
+    scaled = _origin(name, lambda s: np.multiply(s["joint"]["location"], lam[s["region"]]))
+    return scaled - segment_origin(kind, name, lam)
 
 
 def joint_location(kind, seg, lam):
@@ -734,11 +735,8 @@ def joint_location(kind, seg, lam):
     if own is not None:
         return np.array(own["location"], dtype=float), own["src"]
     at = np.multiply(j["location"], lam[seg["region"]])
-    if seg["parent"] and body_shift(kind, seg["parent"], lam).any():
-        return at + body_shift(kind, seg["parent"], lam), j["src"] + (
-            "; kept in place in her body when her spine's joints moved to the open FE 5F's "
-            "(derive_hybrid3.py KEPT_IN_BODY_05F)")
-    return at, j["src"]
+    shift = body_shift(kind, seg["parent"], lam) if seg["parent"] else np.zeros(3)
+    return (at + shift, j["src"] + KEPT_NOTE) if shift.any() else (at, j["src"])
 
 
 def com_location(kind, seg, lam):
@@ -752,11 +750,8 @@ def com_location(kind, seg, lam):
     L = lam[seg["region"]]
     at = np.multiply(seg["com"], L)
     src = f"{seg['com_src']}; x {L:.4f}"
-    if body_shift(kind, seg["name"], lam).any():
-        return at + body_shift(kind, seg["name"], lam), src + (
-            "; kept in place in her body when her spine's joints moved to the open FE 5F's "
-            "(derive_hybrid3.py KEPT_IN_BODY_05F)")
-    return at, src
+    shift = body_shift(kind, seg["name"], lam)
+    return (at + shift, src + KEPT_NOTE) if shift.any() else (at, src)
 
 
 # The 5F's lap belt pelvis (occupant.scenario.restraints.lap_belt_pelvis takes an occupant's own
@@ -1280,8 +1275,7 @@ def write(kind):
             if semi[2] is None:
                 semi[2] = semi_z_head
             centre = np.multiply(e['center'], scale) + moved
-            kept = ("; kept in place in her body when her spine's joints moved to the open FE 5F's "
-                    "(derive_hybrid3.py KEPT_IN_BODY_05F)" if moved.any() else "")
+            kept = KEPT_NOTE if moved.any() else ""
             out += ["[[segment.ellipsoid]]", f'name = "{e["name"]}"',
                     f"center = {fmt(centre, 4)}  # m{kept}",
                     f"semi_axes = {fmt(np.multiply(semi, scale), 4)}  # m; {e['src']}"]
