@@ -59,20 +59,98 @@ S95 = "[S] OpenRadioss ModelExchange RG_Articulated_Hybrid_III_95TH (via H3SD 1.
 #   all 565 nodes: 17.4 mm).
 # Both on the ankle's line as the foot shell was (the mesh lies 20-22 mm outboard of the ankle
 # node). The forefoot keeps the name foot_shell (what the scenarios pair and the posture's ball
-# point names); the heel carries the posture's heel point (occupant/human/posture.py).
+# point names); the heel carries the posture's heel point (occupant/human/posture.py). The fit is
+# dummies/tools/fit_foot.py's (written down at branch fivefheel: it gives these figures again to
+# 0.4 mm, rms 6.9 / 11.2 mm).
 HEEL_CENTER = (-0.0100, 0.0, -0.0498)
 HEEL_SEMI = (0.0450, 0.0477, 0.0458)
 FOREFOOT_CENTER = (0.1306, 0.0, -0.0664)
 FOREFOOT_SEMI = (0.0972, 0.0533, 0.0357)
 FOREFOOT_PITCH_DEG = 11.1
-# Not on the 5F yet: her posture's heel target (driver_seated, set for the one shell) put her
-# foot 5.4 mm into the floor with the heel's point (heelfoot); she keeps the one foot shell.
-HEEL_KINDS = ("95m", "50m")
 HEEL_SRC = ("[D] the open FE 95M's heel (OpenRadioss ModelExchange, CC BY-NC; part 15000017 LEFT "
             "FEET's nodes behind the arch, fitted: derive_hybrid3.py HEEL_CENTER)")
 FOREFOOT_SRC = ("[D] the open FE 95M's forefoot, sole and ball (OpenRadioss ModelExchange, CC BY-NC; "
                 "part 15000017 LEFT FEET's nodes ahead of the arch, fitted: derive_hybrid3.py "
                 "FOREFOOT_CENTER)")
+# The 5F's heel and forefoot, her own (not the 95M's scaled), fitted the same way
+# (dummies/tools/fit_foot.py) to her shoe [S: OpenRadioss ModelExchange Safety/
+# Hybrid_III_05th_Percentile/Hybrid_III_05TH_0000.rad, commit 86dbea3, CC BY-NC 4.0, facts only:
+# part 15000032 H305_PART_LEFT_SHOE, 57 bricks in one layer over the foot skin 15000031; its 64
+# nodes not shared with the skin are the shoe's outside; about the ankle spring 15005374's node
+# 15004034, the knee spring 15005372's node 15004033 straight above it]: the shoe spans 41.1 mm
+# behind the ankle to 202.5 ahead (244 mm), 101 mm wide, and has a heel: its tread lies 94-95 mm
+# below the ankle from 40 mm behind to 10 ahead (92.6 at 24.5 ahead, its front), the sole 80-82
+# below at 45-81 mm ahead (the shank), 77-79 under the ball (111-160 ahead), 60-67 at the toe
+# (173-203 ahead); her deck's tibia leans 25.7 deg from its vertical. Cut at 30 mm ahead, between
+# the heel's front and the shank's first node (the 95M's 35 mm x her foot's length over his, 30):
+# - heel (21 nodes): centre 8.3 mm behind, 44.6 below; semi-axes 38.3 / 52.3 / 50.1 mm; from 46.6
+#   behind to 30.0 ahead, lowest 94.7 below; rms 12.2 mm (the heel's square corners, 40 behind
+#   and 25 ahead, are what it misses: up to 24 mm)
+# - forefoot (43 nodes): centre 113.0 mm ahead, 35.3 below, pitched 5.2 deg toe down; semi-axes
+#   83.3 / 60.8 / 46.5 mm; from 30.0 to 196.1 ahead, lowest 82.2 below; rms 13.6 mm (its bottom
+#   0.5-3.6 mm below the sole under the ball, 140-160 ahead). Her one foot shell (the 95M's
+#   scaled) against the 64 nodes: rms 23.8 mm, its lowest point 82.0 mm below the ankle, 12.7 mm
+#   above her shoe's heel.
+# Both on the ankle's line (the shoe's nodes centre 1-3 mm outboard of it).
+HEEL_05F = dict(center=(-0.0083, 0.0, -0.0446), semi=(0.0383, 0.0523, 0.0501))   # m [D]
+FOREFOOT_05F = dict(center=(0.1130, 0.0, -0.0353), semi=(0.0833, 0.0608, 0.0465),
+                    pitch_deg=5.2)                                                    # m [D]
+FOOT_05F_SRC = ("[D] the open FE 5F's shoe (OpenRadioss ModelExchange, commit 86dbea3, CC BY-NC; "
+                "part 15000032 LEFT_SHOE's outside nodes {}, fitted: derive_hybrid3.py {})")
+# Her foot's mass, centre and inertia, her own (not the NHTSA lower leg + foot split in the 95M's
+# proportion, 0.896 kg, with the 95M deck's CG and moments scaled in his foot frame), summed from
+# the same deck (dummies/tools/fe_mass.py; its element and rigid-body masses give the whole deck
+# 49.28 kg, NHTSA's 49.0 [C]): the foot rigid body 15000021 H305_RBODY_RG_LEFT_FOOT_INT (0.57 kg
+# added on its main node 15003794, 52.9 mm ahead of and 31.3 below the ankle; its secondary nodes
+# the ankle's visual trusses with the ankle springs' foot node 15004004 and 20 inner nodes of the
+# foot skin) with the foot skin (part 15000031, 24 bricks, 659 cm^3 at 0.4 g/cm^3: 0.264 kg) and
+# the shoe (part 15000032, 57 bricks, 613 cm^3 at 0.5 g/cm^3: 0.306 kg) it carries, and half the
+# two ankle springs' 0.01 kg each [S: OpenRadioss ModelExchange Safety/Hybrid_III_05th_Percentile/
+# Hybrid_III_05TH_0000.rad, commit 86dbea3, CC BY-NC 4.0, facts only]: 1.150 kg [D], its centre
+# 62.5 mm ahead of the ankle, 37.3 below, 1.9 outboard, in fit_foot's foot frame (the knee-ankle
+# line vertical, as the heel and forefoot above); principal moments about it 0.000966 (along the
+# foot), 0.003124 (pitch), 0.002938 (yaw) kg m^2, their axes within 2.1 deg of the frame's
+# (ignored) [D]. The deck's 36 joint springs each carry 250 kg mm^2 of nodal rotational inertia
+# alike (a figure for the solver, not the foot's matter): the foot's share, 0.00025 kg m^2 on each
+# axis, is left out. 49 CFR 572.131 gives no segment masses (it defines the dummy by its drawings,
+# parts list and PADI) [S]; NHTSA's 5F page gives the lower leg + foot, 4.06 kg a side [C], where
+# the deck's lower leg (its three lower-leg rigid bodies with the leg skin, 3.170 kg) and foot
+# make 4.320: the foot keeps the deck's mass and the lower leg takes NHTSA's remainder (3.164 ->
+# 2.910 kg), so her total stays 49.0 kg.
+FOOT_05F_MASS = dict(mass=1.150, com=(0.0625, 0.0019, -0.0373), inertia=(0.000966, 0.003124, 0.002938))
+FOOT_05F_MASS_SRC = ("[D] the open FE 5F's foot (OpenRadioss ModelExchange, commit 86dbea3, CC BY-NC): "
+                     "rigid body 15000021 with the foot skin 15000031 and shoe 15000032, summed by "
+                     "dummies/tools/fe_mass.py (derive_hybrid3.py FOOT_05F_MASS")
+
+# The shoulders' outboard ends and backs, one ellipsoid each side on the upper torso (issue 11
+# section 4, scenarios/README.md shoulderheld). The thorax ellipsoid (the shell's half-extents) is
+# a dome: over the shoulders it falls away outboard faster than the dummy does. From the open 95M's
+# upper-torso shell [S: OpenRadioss ModelExchange Safety/Hybrid_III_95th_RG_Articulated/
+# RG_Articulated_Hybrid_III_95TH_0000.rad, CC BY-NC 4.0, facts only: the nodes of part 15000002
+# UPPER TORSO (305 nodes of its shell mesh) relative to the upper spine joint spring 15000029's
+# node 15005195 (W), deck X rearward, Y right, Z up; its left shoulder joint spring 15000024's node
+# 15005201 lies at (35.9, 206.3, 213.0) mm from W in our axes, as the file's shoulder]: the 71
+# nodes outboard of the neck (part 15000001 reaches 47.2 mm from the midline) and over 200 mm above
+# W. The shell's top, mm above W (its highest node within 12.5 mm of each y, x within 40 mm of
+# 20 ahead of W) / the thorax ellipsoid's: 300 / 327 at 100 mm out, 283 / 300 at 150, 265 / 253
+# at 200, 250 / 208 at 225; the outboard end at 236.1 mm out (node 15001521, 246.8 mm up) where the
+# thorax ellipsoid ends at 236. 20 of the 71 nodes lie outside the thorax ellipsoid and nearer
+# this one: the shoulder's end outboard of 190 mm and its back (x -62 to -18 mm, 108 to 175 mm out,
+# 217 to 268 mm up), the thorax ellipsoid 18.9 mm rms off them (mean 16.2 outside). Fitted [D]:
+# the least-squares ellipsoid (the distance along the line to each ellipsoid's centre) for which
+# the union with the thorax ellipsoid, the nearer surface at each node, lies nearest the 71 nodes:
+# rms 15.5 mm against the thorax alone's 18.1; on its 20 nodes 6.3 mm rms, mean 0.3, at most 12.1
+# (tests/human/test_shoulder_shells.py). What it cannot mend: inboard of 150 mm the thorax's dome
+# stands 7-56 mm above the shell's top (the shell's 298-313 mm at 80-100 mm out); the shipped
+# belt spans over the shoulder from the D-ring to the chest's front, touching neither (scenarios/
+# README.md, shoulderheld). Not on the 5F (her FE jacket's top is level,
+# 265-280 mm above her W from 50 to 140 mm out, and her thorax is the 50M's scaled: not measured).
+SHOULDER_CENTER = (0.0220, 0.1138, 0.2304)   # m, the left; the right its mirror image
+SHOULDER_SEMI = (0.0836, 0.1185, 0.0531)
+SHOULDER_KINDS = ("95m", "50m")
+SHOULDER_SRC = ("[D] the open FE 95M's upper-torso shell over the shoulder (OpenRadioss "
+                "ModelExchange, CC BY-NC; part 15000002's nodes outboard of the neck, fitted with the "
+                "thorax: derive_hybrid3.py SHOULDER_CENTER)")
 
 # ---------------------------------------------------------------------------------------------
 # 95M base data in our frame (m, kg, kg m^2). Positions relative to the parent segment origin
@@ -112,7 +190,11 @@ BASE = [
                     src="[D] joint W (chest-lumbar) relative to P"),
          ellipsoids=[dict(name="thorax", center=(0.055, 0.0, 0.149),
                           semi=(0.143, 0.236, 0.196), orient=(0.0, 0.0, 0.0),
-                          src="[D] half-extents of the 95M upper-torso shell incl. shoulders")]),
+                          src="[D] half-extents of the 95M upper-torso shell incl. shoulders")] + [
+             dict(name=f"{side}_shoulder_shell", orient=(0.0, 0.0, 0.0), semi=SHOULDER_SEMI,
+                  center=(SHOULDER_CENTER[0], sgn * SHOULDER_CENTER[1], SHOULDER_CENTER[2]),
+                  src=SHOULDER_SRC, kinds=SHOULDER_KINDS)
+             for side, sgn in (("left", 1.0), ("right", -1.0))]),
     # The deformable chest (issue 11 section 6), as the open model builds it: a sternum plate on
     # the chest's compliance springs, sliding along the chest x axis; its deflection is the chest
     # deflection channel. Location: the plate's CG, on the front of the thorax shell.
@@ -244,14 +326,10 @@ BASE = [
          inertia_src="[S] x toward the toes",
          joint=dict(name="ankle", kind="spherical", location=(0.0, 0.0, -0.435),
                     src="[D] knee-ankle length 0.435 m"),
-         ellipsoids=[dict(name="foot_shell", center=(0.088, 0.0, -0.055),
-                          semi=(0.145, 0.054, 0.052), orient=(0.0, 0.0, 0.0),
-                          src="[D] 95M foot shell, tibia rotated to vertical",
-                          kinds=tuple(k for k in ("95m", "50m", "05f") if k not in HEEL_KINDS)),
-                     dict(name="foot_shell", center=FOREFOOT_CENTER, semi=FOREFOOT_SEMI,
-                          orient=(0.0, FOREFOOT_PITCH_DEG, 0.0), src=FOREFOOT_SRC, kinds=HEEL_KINDS),
+         ellipsoids=[dict(name="foot_shell", center=FOREFOOT_CENTER, semi=FOREFOOT_SEMI,
+                          orient=(0.0, FOREFOOT_PITCH_DEG, 0.0), src=FOREFOOT_SRC),
                      dict(name="heel", center=HEEL_CENTER, semi=HEEL_SEMI, orient=(0.0, 0.0, 0.0),
-                          src=HEEL_SRC, kinds=HEEL_KINDS)]),
+                          src=HEEL_SRC)]),
 ]
 
 # 50M segment masses [U] (H3SD 1.2; commonly quoted user-manual values), lower torso and lower
@@ -468,9 +546,16 @@ TUNED_50M = {
 # extension stop at -50 deg leaned on that stop, so the stop was moved beyond the excursion and the
 # fit repeated). Both extension branches stay progressive (end x 0.69 on branches x 0.96 OC and
 # x 2.23 C7/T1; it was end x 1.95 with the 95M-scaled head CG).
+# Refitted again (stop 45) for her neck as built from her FE deck's joint springs (SPINE_05F: the
+# neck-chest to head-neck joint 134.0 mm, 10.5 mm longer): the issue-10 fit (upper neck damping
+# 0.1831, flexion 0.487, extension 0.9585; lower neck 0.3481, 1.374, 2.234; end 0.688) rotated
+# her head 88.2 deg in flexion (77-91) with 81.6 N m (69-83). The fit from START (tune_neck.py
+# hybrid3_05f: six numbers, the lower neck's damping held at 1.0 [E], see its docstring; 9
+# evaluations, 69 s) puts every one of the six figures at its corridor middle. Both extension
+# branches stay progressive (end x 0.905 on branches x 0.690 OC and x 2.02 C7/T1).
 TUNED_05F = {
-    ("upper_neck", "y"): dict(damping=0.1831, flexion=0.487, extension=0.9585, end=0.688),
-    ("lower_neck", "y"): dict(damping=0.3481, flexion=1.374, extension=2.234, end=0.688),
+    ("upper_neck", "y"): dict(damping=0.144, flexion=0.5438, extension=0.6902, end=0.905),
+    ("lower_neck", "y"): dict(damping=1.0, flexion=1.165, extension=2.024, end=0.905),
 }
 # 95M: no Part 572 subpart, so no pendulum corridor. Its open-model neck locked the head-neck
 # joint viscously (90 N m s/rad), so head and neck struck the C7/T1 flexion stop as one body and
@@ -558,6 +643,9 @@ OVERRIDE_05F = {
     "lower_arm": dict(inertia_transverse=0.0112,
                       src=f"{FE05}: lower arm + hand transverse 0.0112 (was 0.0183 scaled from the "
                           "95M); axial moment still scaled from the 95M [D]"),
+    "foot": dict(inertia=FOOT_05F_MASS["inertia"],
+                 src=f"{FOOT_05F_MASS_SRC}; the springs' nodal inertia left out; was the 95M's "
+                     "scaled, 0.00036 / 0.00296 / 0.00321, in his foot frame)"),
     "head": dict(com_x=0.021,
                  src=f"{FE05}: head CG 15-27 mm ahead of the head-neck joint, middle 21 mm (was 44 "
                      "mm scaled from the 95M); height above the OC still scaled from the 95M [D]"),
@@ -692,7 +780,11 @@ COM_05F = {"lumbar": dict(position=(-112.8, 0.0, 103.8),
                           src="[D] the volume centroid of the open FE HIII 5F's butyl lumbar column "
                               "(part 15000035; OpenRadioss ModelExchange, commit 86dbea3, CC BY-NC), "
                               "(-112.8, 0, 103.8) mm in her pelvis frame (derive_hybrid3.py COM_05F; "
-                              "was the 95M's scaled, 19 mm higher and 17 mm further forward)")}
+                              "was the 95M's scaled, 19 mm higher and 17 mm further forward)"),
+           # in the foot's own frame (about the ankle), m
+           "foot": dict(local=FOOT_05F_MASS["com"],
+                        src=f"{FOOT_05F_MASS_SRC}; was the 95M's scaled, (38.3, 0, -26.1) mm, in his "
+                            "foot frame, his tibia turned 52.9 deg to vertical)")}
 
 
 KEPT_NOTE = ("; kept in place in her body when her spine's joints moved to the open FE 5F's "
@@ -744,6 +836,8 @@ def com_location(kind, seg, lam):
     has one (COM_05F, given in the pelvis frame), else the 95M's scaled, kept in place in the
     body (body_shift)."""
     own = {"05f": COM_05F}.get(kind, {}).get(seg["name"])
+    if own is not None and "local" in own:
+        return np.array(own["local"], dtype=float), own["src"]
     if own is not None:
         return (np.array(own["position"]) / 1000.0 - segment_origin(kind, seg["name"], lam),
                 own["src"])
@@ -863,7 +957,12 @@ def own_ellipsoids(kind, segment):
     if kind != "05f":
         return []
     own = {"upper_leg": [thigh_shell_05f(), along_own_limb_05f("upper_leg", "knee_pad")],
-           "lower_leg": [along_own_limb_05f("lower_leg", "shank_shell")]}
+           "lower_leg": [along_own_limb_05f("lower_leg", "shank_shell")],
+           "foot": [dict(name="foot_shell", center=FOREFOOT_05F["center"], semi=FOREFOOT_05F["semi"],
+                         orient=(0.0, FOREFOOT_05F["pitch_deg"], 0.0),
+                         src=FOOT_05F_SRC.format("ahead of the arch", "FOREFOOT_05F")),
+                    dict(name="heel", center=HEEL_05F["center"], semi=HEEL_05F["semi"],
+                         src=FOOT_05F_SRC.format("behind the arch", "HEEL_05F"))]}
     return ELLIPSOIDS_05F.get(segment, []) + own.get(segment, [])
 
 
@@ -1051,6 +1150,12 @@ def masses(kind):
         why[k] = tag + " lower torso, split in the 95M pelvis/lumbar proportion [D]"
     for k in ("lower_leg", "foot"):
         why[k] = tag + " lower leg + foot, split in the 95M proportion [D]"
+    if kind == "05f":   # her foot her deck's own, the lower leg NHTSA's remainder
+        m["foot"] = FOOT_05F_MASS["mass"]
+        m["lower_leg"] = tab["lower_leg_foot"] - m["foot"]
+        why["foot"] = FOOT_05F_MASS_SRC + "; was NHTSA's lower leg + foot split in the 95M proportion)"
+        why["lower_leg"] = (tag + f" lower leg + foot {tab['lower_leg_foot']} kg less her FE deck's foot "
+                            "(derive_hybrid3.py FOOT_05F_MASS) [D]")
     total = sum(v * (2 if s.get("mirror") else 1) for s in BASE for k, v in m.items() if k == s["name"])
     published = 78.2 if kind == "50m" else 49.0
     f = published / total

@@ -146,12 +146,16 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
               EllipsoidSpec("buttock", H * np.array(prop["buttock_center"], float),
                             H * np.array(prop["buttock_semi_axes"], float)),
               asis_flesh(H, prop)])
-    seg("lumbar", "pelvis", m["middle_trunk"], (0, 0, (1 - mt["com"]) * L["middle_trunk"]),
+    # the lumbar-pelvis joint (L3/L4) two levels above L5/S1; de Leva's trunk bodies (masses,
+    # coms, shells, the omphalion between them) and the thorax-lumbar joint stay where they stand
+    z_lp = lumbar_pelvis_height(H, prop, sex, L["lower_trunk"] + L["middle_trunk"])
+    drop = L["lower_trunk"] - z_lp      # the omphalion in the lumbar frame (< 0: below the joint)
+    seg("lumbar", "pelvis", m["middle_trunk"], (0, 0, drop + (1 - mt["com"]) * L["middle_trunk"]),
         _principal(m["middle_trunk"], mt["r"], L["middle_trunk"]), "lumbar_pelvis", "spherical",
-        (0, 0, L["lower_trunk"]), ells=[trunk_ell("abdomen", "middle_trunk", 0.0)])
+        (0, 0, z_lp), ells=[trunk_ell("abdomen", "middle_trunk", drop)])
     seg("upper_torso", "lumbar", m["upper_trunk"], (0, 0, (1 - ut["com"]) * L["upper_trunk"]),
         _principal(m["upper_trunk"], ut["r"], L["upper_trunk"]), "thorax_lumbar", "spherical",
-        (0, 0, L["middle_trunk"]), ells=[thorax := trunk_ell("thorax", "upper_trunk", 0.0)]
+        (0, 0, drop + L["middle_trunk"]), ells=[thorax := trunk_ell("thorax", "upper_trunk", 0.0)]
         + shoulder_shells(thorax, H, prop))
     _add_sternum(segs, seg, segs[-1], M)
     # neck and head from de Leva's head+neck (vertex -> C7)
@@ -245,8 +249,9 @@ def l5s1_from_hips(H, prop, sex="male"):
     """(3,) m: the L5/S1 joint centre in the pelvis frame (origin the hips' midpoint), standing:
     Reed et al. 1999's place relative to the hips and the ASIS (data/body_proportions.toml,
     sources there), carried onto the human's own hip -> ASIS vector by a turn and a scale in the
-    sagittal plane [D]. The human has no joint there (its lumbar-pelvis joint stands at L3/L4);
-    the point says where its vertebral column meets the pelvis."""
+    sagittal plane [D]. The human has no joint there (its lumbar-pelvis joint stands at L3/L4,
+    two levels above it: lumbar_pelvis_height); the point says where its vertebral column meets
+    the pelvis."""
     reed_asis = -np.asarray(sex_value(prop, "hip_from_asis_reed", sex), float)  # hip -> ASIS, Reed
     reed_l5s1 = np.asarray(sex_value(prop, "l5s1_from_asis_reed", sex), float) + reed_asis  # hip -> L5/S1
     own = H * np.array([prop["asis_ahead_of_hips"], prop["asis_above_hips"]])
@@ -255,6 +260,23 @@ def l5s1_from_hips(H, prop, sex="male"):
     c, s = math.cos(turn), math.sin(turn)
     x, z = reed_l5s1
     return scale * np.array([c * x + s * z, 0.0, -s * x + c * z])
+
+
+def lumbar_pelvis_height(H, prop, sex, z_thorax_lumbar):
+    """m: the lumbar-pelvis joint's height above the hips (pelvis frame, on the trunk's axis),
+    standing. The joint is the L3/L4 disc (the vertebrae each trunk segment carries:
+    occupant/human/validation.py); it stands PELVIS_LEVELS (L4, L5: each a body and its disc
+    below) above L5/S1 (l5s1_from_hips: Reed et al. 1999's rule for ``sex`` [C]), each level as
+    tall as each of the lumbar segment's LUMBAR_BODIES above it (T10-L3) up to the thorax-lumbar
+    joint (T9/T10, ``z_thorax_lumbar`` m above the hips, at de Leva's xiphion): the span from
+    L5/S1 to T9/T10 cut into equal levels [E: the bodies taken as equally tall, as the readings
+    of validation.LUMBAR_FRACTIONS]. Scales with stature, as both ends do. Before (to stop 44)
+    at de Leva's omphalion, 41 mm low for the 50th male, 15 mm for the 5th female
+    (scenarios/validation/HISTORY.md Stop 45, lumbarheight)."""
+    from occupant.human.validation import LUMBAR_BODIES, PELVIS_LEVELS
+
+    base = l5s1_from_hips(H, prop, sex)[2]
+    return base + PELVIS_LEVELS * (z_thorax_lumbar - base) / (PELVIS_LEVELS + LUMBAR_BODIES)
 
 
 def thorax_ahead_of_axis(thorax, H, prop, sex="male"):

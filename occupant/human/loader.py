@@ -16,14 +16,15 @@ def _read(name_or_path):
     return read_toml(path, DummyFileError), path
 
 
-def load_description(name_or_path):
+def load_description(name_or_path, bases=None):
     """(header, segments) of a dummy file, validated; a variant (``base = ...``) is applied to
-    its base first (occupant.human.variants) and the header names it (``base``)."""
+    its base first (occupant.human.variants) and the header names it (``base``); ``bases``:
+    {a ``base`` value: the file read for it} (a run folder's copies, occupant.scenario.load)."""
     data, path = _read(name_or_path)
 
     def read_base(name):
         try:
-            return _read(name)
+            return _read(str((bases or {}).get(name, name)))
         except DummyFileError as err:
             raise DummyFileError(path, "base", f"{name!r}: {err.problem}", err.accepted) from None
 
@@ -34,11 +35,11 @@ def load_description(name_or_path):
     return header, segments
 
 
-def load_dummy(name_or_path):
+def load_dummy(name_or_path, bases=None):
     """Compiled runtime Model of a dummy: ``"hybrid3_50m"``, ``"hybrid3_05f"``, ``"hybrid3_95m"``
-    or a path to a dummy file. The editable Assembly is ``model.source``; the file header
-    (published totals) is ``model.source.header``."""
-    header, segments = load_description(name_or_path)
+    or a path to a dummy file (``bases``: as load_description). The editable Assembly is
+    ``model.source``; the file header (published totals) is ``model.source.header``."""
+    header, segments = load_description(name_or_path, bases)
     asm = assemble(header["name"], segments)
     asm.header = header
     return asm.compile()

@@ -318,7 +318,12 @@ def _targets(model, posture, extra, c):
     tg = dict(c.table(posture, "targets", ""))
     if extra:
         FileChecker("position() targets argument", DummyFileError).keys(extra, TARGET_KEYS, "")
-        points = list(tg.get("point", [])) + list(extra.get("point", []))
+        # an added point target replaces the file's for the same body's named point (one
+        # occupant's own heel height in a posture shared by every size)
+        named = {(p.get("body"), p.get("point")) for p in extra.get("point", []) if "point" in p}
+        points = [p for p in tg.get("point", [])
+                  if "point" not in p or (p.get("body"), p["point"]) not in named]
+        points += list(extra.get("point", []))
         tg.update(extra)
         tg["point"] = points
     out = {"points": []}
@@ -459,13 +464,17 @@ def joint_angles(model, q):
     return out
 
 
-def position(model, posture_or_path, targets=None, return_info=False):
+def position(model, posture_or_path, targets=None, return_info=False, angles=None):
     """Configuration vector q (nq,) of ``model`` in a posture: a name in dummies/postures/, a path,
     or an already loaded posture dict. Targets in the file (or ``targets``, a dict with the same
-    keys as the [targets] table, added to them) are reached by inverse kinematics; with
+    keys as the [targets] table, added to them; a point target there replaces the file's for the
+    same body and named point) are reached by inverse kinematics; ``angles`` (a dict with the
+    keys of the [angles] table) replaces the file's angles of the same keys; with
     ``return_info`` also a dict of the residual errors (m, rad), the solver's status and
     ``sagittal`` (True when the targets were reached with the midline in its plane)."""
     posture = posture_or_path if isinstance(posture_or_path, dict) else load_posture(posture_or_path)
+    if angles:
+        posture = {**posture, "angles": {**posture.get("angles", {}), **angles}}
     c = FileChecker(posture.get("_file", "posture"), DummyFileError)
     layout = _Layout(model)
     x0 = _angles(model, layout, posture, c)

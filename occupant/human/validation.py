@@ -484,19 +484,21 @@ LAP_SEGMENT_SEPARATE = "lap_belt.lap_anchor-hip_outboard"   # a belt of kind "se
 # buckle's anchor or slip ring), where GS1's lower shoulder belt load cell sat
 LOWER_SHOULDER_SUFFIX = "-buckle.force"
 CHEST_OUTPUT = "chest_translation.deflection"   # the human's sternum travel (m, to the spine < 0)
-# Where the vertebrae lie on the human's trunk segments. The builder puts the trunk joints at de
-# Leva's (1996) trunk landmarks (occupant/human/data/deleva1996.toml): the lumbar-pelvis joint at
-# the omphalion (the navel), the thorax-lumbar joint at the xiphion (the sterno-xiphoid
-# junction [U]), not at L5/S1 and T12/L1. The umbilical plane lies level with the L3/L4 disc and
+# Where the vertebrae lie on the human's trunk segments. The builder's trunk segments are de
+# Leva's (1996) (occupant/human/data/deleva1996.toml), cut at the omphalion (the navel) and the
+# xiphion (the sterno-xiphoid junction [U]); the umbilical plane lies level with the L3/L4 disc and
 # the sterno-xiphoid plane with the T9/T10 disc (L.B. Rawling, "Landmarks and Surface Markings of
 # the Human Body", "Other transverse planes with their corresponding vertebral levels"; Gray's
 # Anatomy (1918), surface anatomy of the abdomen: the umbilicus at the L3/L4 disc, the
 # sterno-xiphoid junction at T10) [S]. So the upper torso carries T1-T9 (its frame's origin the
-# T9/T10 level, T1 its lower neck joint), the lumbar segment T10-L3 (six bodies, its origin the
-# L3/L4 level) and the pelvis L4, L5 and the sacrum; the bodies of a segment taken as equally tall
-# [E]. T8's centre lies 1.5 of the upper torso's nine bodies above its origin (read before as 4.5
-# of twelve above T12/L1)
+# T9/T10 level at the xiphion, T1 its lower neck joint), the lumbar segment T10-L3 (six bodies,
+# its origin the L3/L4 level) and the pelvis L4, L5 and the sacrum; the bodies taken as equally
+# tall [E]. The lumbar-pelvis joint, L3/L4, stands the pelvis's two levels above Reed et al.'s
+# L5/S1 (builder.lumbar_pelvis_height; at the omphalion to stop 44, 41 mm lower for the 50th
+# male). T8's centre lies 1.5 of the upper torso's nine bodies above its origin (read before as
+# 4.5 of twelve above T12/L1)
 UPPER_TORSO_BODIES, LUMBAR_BODIES = 9, 6     # T1-T9, T10-L3 [D] of the levels above
+PELVIS_LEVELS = 2                            # L4, L5 (L5/S1 -> L3/L4) [D] of the levels above
 T8_FRACTION = 1.5 / UPPER_TORSO_BODIES
 # The acromia read at the shoulder shells' outboard ends on the upper torso (builder.shoulder_shells:
 # ANSUR II's acromion, 0.1184 H from the midline, 0.0436 H below C7) [D]. Read before at the

@@ -148,6 +148,8 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     written = ["results.h5", "criteria.csv", "scenario.toml"]
     if (folder / "isomme").is_dir():
         written.insert(2, f"isomme/ ({len(run.results.channels)} channels)")
+    if run.inputs:   # copies of the files it was run from (occupant.scenario.run.copy_inputs)
+        written.append(f"inputs/ ({len(run.inputs)} files it ran from)")
     written += [name for name in ("report.html", "report.pdf") if (folder / name).exists()]
     out(f"  written to {folder}: {', '.join(written)}")
     out(f"  total wall time {time.perf_counter() - start:.1f} s")

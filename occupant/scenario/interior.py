@@ -77,8 +77,9 @@ def available_interiors():
     return shipped_names("vehicles", kind="interior")
 
 
-def load_interior(name_or_path):
-    """The validated Interior of a shipped name (``vehicles/<name>.toml``) or a path."""
+def load_interior(name_or_path, bases=None):
+    """The validated Interior of a shipped name (``vehicles/<name>.toml``) or a path; ``bases``:
+    {a ``base`` value: the file read for it} (a run folder's copies, occupant.scenario.load)."""
     path, data, c = open_shipped(name_or_path, "vehicles", "interior", "vehicle interior",
                                  TOP_KEYS, InteriorFileError)
     name = c.string(data, "name", "", required=True)
@@ -88,7 +89,7 @@ def load_interior(name_or_path):
         if base_name in (name, str(path)):
             c.fail("base", f"{base_name!r} names this interior itself", "another interior")
         try:
-            base = load_interior(base_name)
+            base = load_interior(str((bases or {}).get(base_name, base_name)), bases)
         except InputFileError as err:
             c.fail("base", f"{base_name!r}: {err.problem}", err.accepted)
     characteristics, _ = read_contacts(c, {"contact_characteristic": data.get("contact_characteristic", {})}, ())

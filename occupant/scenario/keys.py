@@ -222,8 +222,10 @@ _OCCUPANT = [
     Key("occupant.dummy", "string", "", "a shipped dummy (occupant list) or a path; or human"),
     Key("occupant.human", "table", "", "a parametric human (occupant.human.build) instead of a dummy"),
     Key("occupant.posture", "string", "", "a shipped posture (occupant list) or a path", REQUIRED),
-    Key("occupant.posture_targets", "table", "", "the posture's [targets] keys replaced (points added)",
-        reader="occupant.human.posture"),
+    Key("occupant.posture_targets", "table", "", "the posture's [targets] keys replaced (points "
+        "added; one naming a body's point the posture targets replaces it)", reader="occupant.human.posture"),
+    Key("occupant.posture_angles", "table", "", "the posture's [angles] keys replaced (<joint>_deg; a "
+        "joint without side both, the right mirrored)", reader="occupant.human.posture"),
     Key("occupant.h_point", "vector", "m", "where the posture's H-point goes, in B0", (0.0, 0.0, 0.0)),
     Key("occupant.seat", "string", "", "the seating position (ISO-MME position code)", "front_left",
         choices=tuple(SEATS), label="seat"),

@@ -20,7 +20,9 @@ settings and outputs::
     #   neck_mid = true: a third neck joint at C4 (occupant.human.neck_mid)
     #   face = true: a chin on the head (occupant.human.builder.chin)
     posture = "passenger_seated"    # occupant.human.position: a shipped name or a path
-    posture_targets = {human_thorax = "file_angles"}   # the posture's [targets] keys replaced (points added)
+    posture_targets = {human_thorax = "file_angles"}   # the posture's [targets] keys replaced (points added;
+                                    # one naming a body's point the posture targets replaces it)
+    posture_angles = {elbow_deg = 60.0}   # the posture's [angles] keys replaced
     h_point = [0.0, 0.0, 0.0]       # m in B0: where the posture's H-point goes
     seat = "front_right"            # ISO-MME position (code character 2), see SEATS
     yaw_deg = 0.0                   # turns the posture about B0's z (a pedestrian's heading)
@@ -66,6 +68,7 @@ import numpy as np
 
 from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.human.neck_levelling import share_neck_flexion
+from occupant.human.posture import POSTURE_FOLDER
 from occupant.io.toml_files import (
     FileChecker, InputFileError, given_as_path, read_toml, resolve_shipped, shipped_names,
 )
@@ -98,10 +101,35 @@ def resolve(name_or_path):
     return resolve_shipped(name_or_path, "scenarios", "scenario", kind="scenario", error=ScenarioError)
 
 
-# the keys whose value is a shipped file's name or a file's path, read by ``_named`` (relative
-# to the working directory, as a path on the command line)
-NAMED_FILES = (("occupant", "dummy"), ("occupant", "posture"), ("vehicle", "interior"),
-               ("vehicle", "front"))
+# the keys whose value is a shipped file's name or a file's path, read by ``Scenario._named``
+# (relative to the working directory, as a path on the command line), with the shipped folder
+# and file kind a name is looked up in (the loader's own: occupant.io.toml_files.resolve_shipped)
+NAMED_FILES = (("occupant", "dummy", "dummies", "dummy"),
+               ("occupant", "posture", POSTURE_FOLDER, None),
+               ("vehicle", "interior", "vehicles", "interior"),
+               ("vehicle", "front", "vehicles", "vehicle_front"))
+
+
+def base_chain(path, resolve):
+    """[(value, Path)]: the files the ``base`` key of the file at ``path`` names in turn (a
+    dummy variant's base; an interior's base, its base...), ``resolve(value, depth)`` giving
+    the file of a value (None: the chain is not followed further)."""
+    out, seen = [], {pathlib.Path(path).resolve()}
+    value = read_toml(path).get("base")
+    while isinstance(value, str):
+        file = resolve(value, len(out) + 1)
+        if file is None or pathlib.Path(file).resolve() in seen:
+            break
+        seen.add(pathlib.Path(file).resolve())
+        out.append((value, pathlib.Path(file).absolute()))
+        value = read_toml(file).get("base")
+    return out
+
+
+def base_key(key, depth):
+    """The inputs key of the base at ``depth`` of the file of ``key``: interior_base,
+    interior_base2, ..."""
+    return f"{key}_base{depth if depth > 1 else ''}"
 
 
 def anchored(data):
@@ -109,24 +137,11 @@ def anchored(data):
     (against the working directory, where the loader reads them): a run's record, read again
     from another directory (occupant.scenario.run.read_run), reads the same files."""
     out = {k: dict(v) if isinstance(v, dict) else v for k, v in data.items()}
-    for table, key in NAMED_FILES:
+    for table, key, _, _ in NAMED_FILES:
         value = out[table].get(key) if isinstance(out.get(table), dict) else None
         if isinstance(value, str) and given_as_path(value) and not pathlib.Path(value).is_absolute():
             out[table][key] = str(pathlib.Path(value).absolute())
     return out
-
-
-def _named(c, table, key, path, loader):
-    """Load what ``table[key]`` names; an unknown name becomes this file's error at this key."""
-    value = c.string(table, key, path, required=True)
-    try:
-        return loader(value)
-    except InputFileError as err:
-        # an unknown name or a missing file: say where it came from; an existing file that
-        # cannot be read (not TOML...) keeps its own message, which names that file
-        if err.file == value and not err.path and not pathlib.Path(value).is_file():
-            c.fail(c.where(path, key), f"{err.problem} {value!r}", err.accepted)
-        raise
 
 
 class Scenario:
@@ -141,12 +156,51 @@ class Scenario:
     ``start``: the configuration a run of this scenario started from (its record's initial
     state), taken as q0 so that a run folder's model is rebuilt without settling again;
     ``pulse``: the Pulse it ran with (its record's), taken for the ``[pulse]`` table, whose
-    CSV or ISO-MME file may have moved since (a run folder stands on its own)."""
+    CSV or ISO-MME file may have moved since (a run folder stands on its own), and, a
+    PrecrashPulse, for the ``[precrash]`` braking, not run again;
+    ``files``: {key: path} read for a NAMED_FILES key ("dummy", "posture", "interior",
+    "front") instead of the file its value names, and for the bases that file names (keys
+    ``base_key``: "interior_base", ...): a run folder's copies of them (read_run).
 
-    def __init__(self, data, file, start=None, pulse=None):
+    ``inputs``: {key: Path} of the files it was loaded from: those of NAMED_FILES (a shipped
+    name's file too), the bases they name ("dummy_base", "interior_base", "interior_base2"...)
+    and "pulse", a CSV pulse (occupant.scenario.run copies them into its folder)."""
+
+    def __init__(self, data, file, start=None, pulse=None, files=None):
         self.data, self.file = data, str(file)
+        self.inputs, self._files = {}, dict(files or {})
         c = FileChecker(self.file, ScenarioError)
         self._check(c, data, pathlib.Path(file).parent, start, pulse)
+
+    def _named(self, c, table, key, path, loader):
+        """Load what ``table[key]`` names (or the file ``files`` gives for ``key``); an unknown
+        name becomes this file's error at this key. The file read goes in ``inputs``."""
+        value = c.string(table, key, path, required=True)
+        source = str(self._files.get(key, value))
+        bases = {}   # a copy's bases read from their copies (only dummy and interior files have one)
+        if key in self._files:
+            bases = dict(base_chain(source, lambda v, depth: self._files.get(base_key(key, depth))))
+        try:
+            loaded = loader(source, bases) if bases else loader(source)
+        except InputFileError as err:
+            # an unknown name or a missing file: say where it came from; an existing file that
+            # cannot be read (not TOML...) keeps its own message, which names that file
+            if err.file == source and not err.path and not pathlib.Path(source).is_file():
+                c.fail(c.where(path, key), f"{err.problem} {source!r}", err.accepted)
+            raise
+        folder, kind = next((f, k) for t, n, f, k in NAMED_FILES if (t, n) == (path, key))
+
+        def resolved(value, depth):   # a base as its loader reads it
+            if value in bases:
+                return bases[value]
+            try:
+                return resolve_shipped(value, folder, key, kind=kind)
+            except InputFileError:
+                return None
+        self.inputs[key] = resolve_shipped(source, folder, key, kind=kind).absolute()
+        for depth, (_, file) in enumerate(base_chain(self.inputs[key], resolved), 1):
+            self.inputs[base_key(key, depth)] = file
+        return loaded
 
     def _check(self, c, data, base_dir, start=None, pulse=None):
         from occupant.human import load_dummy, position
@@ -183,7 +237,7 @@ class Scenario:
                    "human = {sex, percentile or stature and mass}")
         self.human = "human" in occ
         if "dummy" in occ:
-            dummy = _named(c, occ, "dummy", "occupant", load_dummy)
+            dummy = self._named(c, occ, "dummy", "occupant", load_dummy)
             self.dummy = occ["dummy"]
         else:
             dummy = self._human(c, c.table(occ, "human", "occupant"))
@@ -196,10 +250,10 @@ class Scenario:
 
         veh = c.table(data, "vehicle", "", required=True)
         c.keys(veh, names("vehicle"), "vehicle")
-        self.interior = _named(c, veh, "interior", "vehicle", load_interior)
+        self.interior = self._named(c, veh, "interior", "vehicle", load_interior)
         self.front = self._front(c, veh, data)
         if "precrash" in data:   # braking with the full-car model, then the crash
-            self.pulse = self._precrash(c, veh, data)
+            self.pulse = self._precrash(c, veh, data, pulse)
         elif "model" in veh:
             c.fail("vehicle.model", "a vehicle model drives B0 only in a pre-crash scenario",
                    "a [precrash] table, or leave vehicle.model out")
@@ -208,6 +262,8 @@ class Scenario:
                 c, c.table(data, "pulse", "", required=True), "pulse", base_dir, self.t_end)
         else:
             self.pulse = road_at_rest(self.t_end)
+        if getattr(self.pulse, "file", None) is not None:   # a CSV pulse
+            self.inputs["pulse"] = pathlib.Path(self.pulse.file).absolute()
 
         crit = c.table(data, "criteria", "")
         c.keys(crit, names("criteria"), "criteria")
@@ -281,8 +337,10 @@ class Scenario:
         posed = dummy if self.front is None and not self.interior.hinges else self.model
         targets = c.table(occ, "posture_targets", "occupant")
         c.keys(targets, names("occupant.posture_targets"), "occupant.posture_targets")
-        posture = _named(c, occ, "posture", "occupant",
-                         lambda p: position(posed, p, targets=targets or None))
+        angles = c.table(occ, "posture_angles", "occupant")
+        posture = self._named(c, occ, "posture", "occupant",
+                              lambda p: position(posed, p, targets=targets or None,
+                                                 angles=angles or None))
         self.q0 = np.array(posture, float)
         yaw = read(c, occ, "occupant", "yaw_deg")
         if yaw:
@@ -367,7 +425,7 @@ class Scenario:
                     c.fail(f"vehicle.{key}", "only a scenario with a vehicle front (a pedestrian "
                            "scenario) takes it", "vehicle.front = a vehicle front, or leave it out")
             return None
-        front = _named(c, veh, "front", "vehicle", load_vehicle_front)
+        front = self._named(c, veh, "front", "vehicle", load_vehicle_front)
         if "pulse" in data:
             c.fail("pulse", "a scenario with a vehicle front has B0 at rest on the road; the car's "
                    "motion is its speed_kmh", "no [pulse] table with vehicle.front")
@@ -378,16 +436,19 @@ class Scenario:
         self.front_position = read(c, veh, "vehicle", "front_position")
         return front
 
-    def _precrash(self, c, veh, data):
-        """``[precrash]`` with ``[vehicle] model``: occupant.scenario.precrash."""
-        from occupant.scenario.precrash import read_precrash
+    def _precrash(self, c, veh, data, stored=None):
+        """``[precrash]`` with ``[vehicle] model``: occupant.scenario.precrash; ``stored``: the
+        pulse a run of it stored (read_run), its braking as run when a PrecrashPulse (then the
+        model is a name on record, which this occupant need not ship)."""
+        from occupant.scenario.precrash import PrecrashPulse, read_precrash
         if self.front is not None or "pulse" in data:
             c.fail("precrash", "a pre-crash scenario makes its own crash pulse from the speed left "
                    "after braking", "no [pulse] table and no vehicle.front with [precrash]")
         if "model" not in veh:
             c.fail("vehicle.model", "missing", "a vehicle model of vehicles/ with [precrash]")
-        model = read(c, veh, "vehicle", "model")
-        return read_precrash(c, c.table(data, "precrash", ""), "precrash", model, self.t_end)
+        stored = stored if isinstance(stored, PrecrashPulse) else None
+        model = read(c, veh, "vehicle", "model") if stored is None else c.string(veh, "model", "vehicle")
+        return read_precrash(c, c.table(data, "precrash", ""), "precrash", model, self.t_end, stored)
 
     @staticmethod
     def _ellipsoids(c, occ, asm):

@@ -20,6 +20,10 @@ linearly to zero over the crash pulse, so that B0's velocity stays continuous th
 once, the 0.05 rad/s pitch rate left made the occupant's kinetic energy jump by 5 J with no
 work done: the energy balance's step at the impact). The vehicle
 runs are kept in memory per (model, manoeuvre, speed, duration) for the life of the process.
+
+A run folder stores the braking as run (PrecrashPulse.record: the chassis tables and the crash's
+length, in results.h5 beside the pulse's table): read again (occupant.scenario.run.read_run), the
+scenario takes it instead of running the vehicle model, which need not be installed.
 """
 import math
 
@@ -53,12 +57,17 @@ def braking_run(model, speed, duration):
 class PrecrashPulse(Pulse):
     """The braking then crash motion of B0. ``t``, ``a``: the longitudinal (world x) acceleration
     of B0's origin (for summaries and plots); ``impact``: the crash's start (s);
-    ``impact_speed`` (m/s); ``chassis``: the BaseMotion of the braking phase."""
+    ``impact_speed`` (m/s); ``tables``: the chassis' motion during braking
+    (occupant.vehicle.manoeuvre.chassis_tables), ``chassis`` its BaseMotion."""
 
-    def __init__(self, man, chassis, crash_duration, source):
-        tb = float(man.t[-1])
-        s = man.t
-        self.chassis, self.impact, self.crash_duration = chassis, tb, crash_duration
+    KIND = "precrash"   # its record's kind (record, stored)
+
+    def __init__(self, tables, crash_duration, source):
+        from occupant.vehicle.manoeuvre import tabled_motion
+        s = tables["t"]
+        tb = float(s[-1])
+        chassis = tabled_motion(tables)
+        self.tables, self.chassis, self.impact, self.crash_duration = tables, chassis, tb, crash_duration
         p0 = chassis.position(0.0)
         pos = np.array([chassis.position(x) - p0 for x in s])
         vel = np.array([chassis.velocity(x) for x in s])
@@ -83,6 +92,24 @@ class PrecrashPulse(Pulse):
         self._R_end = np.asarray(chassis.rotation(tb), float)
         self._w_end = np.asarray(chassis.angular_velocity(tb), float)
         super().__init__(t=self._t, a=self._acc[:, 0], speed0=float(vel[0, 0]), source=source)
+
+    def record(self):
+        """Pulse.record with the braking as run: its kind, the crash's length and the chassis
+        tables (``chassis_<name>``, flattened)."""
+        values, arrays = super().record()
+        values.update(kind=self.KIND, crash_duration=float(self.crash_duration))
+        arrays.update({f"chassis_{k}": np.asarray(v, float).ravel() for k, v in self.tables.items()})
+        return values, arrays
+
+    @classmethod
+    def stored(cls, values, arrays):
+        """The PrecrashPulse a record holds (``record``), or None when its tables are not all there."""
+        from occupant.vehicle.manoeuvre import CHASSIS_TABLES
+        if not all(f"chassis_{k}" in arrays for k in CHASSIS_TABLES):
+            return None
+        tables = {k: arrays[f"chassis_{k}"] if k == "t" else arrays[f"chassis_{k}"].reshape(-1, 3)
+                  for k in CHASSIS_TABLES}
+        return cls(tables, values["crash_duration"], values["source"])
 
     def base_motion(self):
         from scipy.spatial.transform import Rotation
@@ -130,8 +157,10 @@ def _fade_slowing(tau, T):
 _FADE = (_fade_shift, _fade_rate, _fade_slowing)   # a rate falling linearly to zero over the crash
 
 
-def read_precrash(c, table, path, model, t_end):
-    """The PrecrashPulse of a ``[precrash]`` table for vehicles/<model>.toml (validated)."""
+def read_precrash(c, table, path, model, t_end, stored=None):
+    """The PrecrashPulse of a ``[precrash]`` table for vehicles/<model>.toml (validated);
+    ``stored``: the PrecrashPulse a run of this table stored (read_run), taken instead of
+    running the vehicle model again."""
     c.keys(table, names(path), path)
     man = read(c, table, path, "manoeuvre")
     speed = read(c, table, path, "speed_kmh") * KMH
@@ -140,12 +169,14 @@ def read_precrash(c, table, path, model, t_end):
     if duration + crash > t_end:
         c.fail(f"{path}.duration", f"braking {duration} s plus the crash {crash} s end after "
                f"solver.t_end {t_end} s", "solver.t_end >= duration + crash_duration")
+    if stored is not None:
+        return stored
     run = braking_run(model, speed, duration)
     if run.results.status != "finished":
         c.fail(path, f"the vehicle run of {model} stopped: {run.results.message}")
-    from occupant.vehicle.manoeuvre import chassis_base_motion
+    from occupant.vehicle.manoeuvre import chassis_tables
     if float(run.velocity[-1, 0]) <= 0.0:
         c.fail(f"{path}.duration", f"the car stops within {duration} s of braking from "
                f"{speed / KMH:g} km/h: nothing is left for a crash", "a shorter duration or higher speed")
-    return PrecrashPulse(run, chassis_base_motion(run), crash,
+    return PrecrashPulse(chassis_tables(run), crash,
                          f"{man} of {model} from {speed / KMH:g} km/h")

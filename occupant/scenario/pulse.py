@@ -54,6 +54,7 @@ class Pulse:
     speed0: float        # m/s, vehicle speed along ``direction`` at t = 0
     source: str          # what it is, for the summary and the report
     direction: tuple = (1.0, 0.0, 0.0)   # unit vector in B0 (= world at t = 0)
+    file: object = None  # the CSV file it was read from (None: from its table, an ISO-MME test, stored)
 
     @property
     def delta_v(self):
@@ -75,6 +76,19 @@ class Pulse:
         """The vehicle's motion: B0 translating along ``direction``."""
         d = np.asarray(self.direction, float)
         return BaseMotion.translational(self.t, np.outer(self.a, d), velocity0=self.speed0 * d)
+
+    def record(self):
+        """The pulse as run, as a run folder stores it (occupant.scenario.run): (JSON values,
+        {name: 1-D array}); ``stored`` builds it again from them."""
+        return ({"speed0": float(self.speed0), "source": self.source,
+                 "direction": [float(x) for x in self.direction]}, {"t": self.t, "a": self.a})
+
+    @classmethod
+    def stored(cls, values, arrays):
+        """The Pulse a record holds (``record``), or None when its arrays are not there."""
+        if "t" not in arrays or "a" not in arrays:
+            return None
+        return cls(arrays["t"], arrays["a"], values["speed0"], values["source"], tuple(values["direction"]))
 
     def describe(self):
         if not np.any(self.a) and self.speed0 == 0:
@@ -147,8 +161,8 @@ def _resolve(c, p, path, base_dir):
     return fp
 
 
-def from_csv(c, p, path, base_dir):
-    fp = _resolve(c, p, path, base_dir)
+def from_csv(c, fp, path):
+    """(t, a, what) of the CSV file ``fp`` of the [pulse] table at ``path``."""
     try:
         with open(fp, newline="", encoding="utf-8") as fh:
             rows = [r for r in csv.reader(fh) if r and not r[0].lstrip().startswith("#")]
@@ -198,12 +212,14 @@ def read_pulse(c, p, path, base_dir, t_end):
     """The validated Pulse of a scenario's [pulse] table (checker ``c``, key path ``path``)."""
     shape = read(c, p, path, "shape")
     c.keys(p, KEYS[shape], path)
+    file = None   # a CSV's path (an ISO-MME test folder is not kept: the run stores the pulse)
     if shape == "half_sine":
         t, a, what = half_sine(c, p, path)
     elif shape == "trapezoid":
         t, a, what = trapezoid(c, p, path)
     elif shape == "csv":
-        t, a, what = from_csv(c, p, path, base_dir)
+        file = _resolve(c, p, path, base_dir)
+        t, a, what = from_csv(c, file, path)
     else:
         t, a, what = from_isomme(c, p, path, base_dir)
     scale = read(c, p, path, "scale")
@@ -212,7 +228,7 @@ def read_pulse(c, p, path, base_dir, t_end):
     d = read(c, p, path, "direction")
     if not np.linalg.norm(d) > 0:
         c.fail(c.where(path, "direction"), "must not be zero", "a vector in the vehicle frame B0")
-    pulse = Pulse(t, a, 0.0, what, tuple(float(x) for x in d / np.linalg.norm(d)))
+    pulse = Pulse(t, a, 0.0, what, tuple(float(x) for x in d / np.linalg.norm(d)), file=file)
     speed = read(c, p, path, "speed_kmh")
     pulse.speed0 = pulse.delta_v if speed is None else speed * KMH
     return pulse

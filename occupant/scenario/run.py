@@ -5,9 +5,21 @@ reads exactly these fields). ``write_run(run, folder)`` writes::
 
     folder/results.h5      occupant.io.results_h5 (states, poses, outputs, energy, channels,
                            status) with the run's record (scenario as run, criteria, notes,
-                           the pulse as run), from
+                           the pulse as run, a pre-crash scenario's braking as run), from
                            which ``read_run(folder)`` makes the Run again for a new report
     folder/scenario.toml   the scenario as run (file plus overrides)
+    folder/inputs/         copies of the files it was loaded from, named <key>-<file name>:
+                           scenario-<its file>, dummy-, posture-, interior-, front- (a shipped
+                           name's file too), the bases a dummy variant or an interior names
+                           (dummy_base-, interior_base-, interior_base2- ...) and pulse- (a CSV
+                           pulse); the record names them relative to the folder and read_run
+                           reads them (not the files where they were), so that the folder,
+                           moved to another machine, stands on its own (45-80 kB a run). Not
+                           copied: the package's own data (dummies/body_contacts.toml, the
+                           airbag presets...), read from the installed occupant; an ISO-MME
+                           pulse and a pre-crash scenario's vehicle model (vehicles/<model>.toml
+                           and its subsystems): the pulse as run, the braking's chassis motion
+                           too, is stored in results.h5 and read_run builds from it
     folder/isomme/         ISO-MME test folder with every sensor channel (raw, filter class 0)
     folder/criteria.csv    criterion,value,unit,limit,pass (pass: true, false, or empty when
                            the regulation sets no limit or the run is not judged); written
@@ -41,6 +53,8 @@ class Run:
     wall_time: float = 0.0      # s, simulation and criteria
     initial_state: object = None  # q0 (nq,)
     interior: object = None     # occupant.scenario.interior.Interior (its surfaces, hinges)
+    inputs: dict = field(default_factory=dict)   # {key: Path} the files it was loaded from:
+    #                             "scenario" and Scenario.inputs (dummy, posture, interior, ...)
 
     @property
     def ok(self):
@@ -92,7 +106,12 @@ def run_scenario(scenario, progress=None):
                regulation=scenario.protocol.title if scenario.protocol else "",
                notes=notes, judged=judged, pulse=scenario.pulse,
                wall_time=time.perf_counter() - start, initial_state=q0,
-               interior=getattr(scenario, "interior", None))
+               interior=getattr(scenario, "interior", None), inputs=_inputs(scenario))
+
+
+def _inputs(scenario):
+    """Run.inputs: the scenario's file and the files it read (Scenario.inputs)."""
+    return {"scenario": pathlib.Path(scenario.file).absolute(), **scenario.inputs}
 
 
 def _cell(v):
@@ -151,7 +170,8 @@ def write_run(run, folder, out=None, ahead=None):
 
     def files():
         started.append(True)
-        write_results(run.results, folder / "results.h5", record=_record(run),
+        record = _record(run, copy_inputs(run.inputs, folder))
+        write_results(run.results, folder / "results.h5", record=record,
                       record_arrays=_pulse_arrays(run.pulse))
         (folder / "scenario.toml").write_text(
             f"# the scenario as run (file plus overrides)\n{dumps(run.scenario)}", encoding="utf-8")
@@ -187,8 +207,35 @@ def write_run(run, folder, out=None, ahead=None):
 RECORD_FIELDS = ("name", "title", "scenario", "criteria", "regulation", "notes", "judged", "wall_time")
 
 
-def _record(run):
-    """What a Run adds to its Results, as JSON values (stored in results.h5 /run)."""
+INPUTS = "inputs"   # the folder of a run folder that holds the files it was loaded from
+
+
+def copy_inputs(inputs, folder):
+    """The files of ``inputs`` (Run.inputs) copied into ``folder``/inputs/ as <key>-<file name>:
+    {key: the copy's path relative to the folder, with /}. A file that is not there (a run
+    read again from a folder of an older version) is left out; nothing else in inputs/ is
+    touched (a copy an earlier run into the same folder left under another name stays, not
+    named by this run's record)."""
+    import shutil
+    out = {}
+    for key, src in inputs.items():
+        src = pathlib.Path(src)
+        if not src.is_file():
+            continue
+        # a copy in a run folder's inputs/ (a Run read from a folder, written again) keeps its name
+        name = src.name.removeprefix(f"{key}-") if src.parent.name == INPUTS else src.name
+        target = folder / INPUTS / f"{key}-{name}"
+        target.parent.mkdir(exist_ok=True)
+        if not (target.exists() and target.samefile(src)):
+            shutil.copyfile(src, target)
+        out[key] = f"{INPUTS}/{target.name}"
+    return out
+
+
+def _record(run, inputs):
+    """What a Run adds to its Results, as JSON values (stored in results.h5 /run); ``inputs``:
+    {key: path relative to the folder} of the copies of the files it was loaded from
+    (copy_inputs)."""
     import json
 
     from occupant.scenario.load import anchored
@@ -196,35 +243,45 @@ def _record(run):
     # its dummy, posture and interior files by absolute path when given by a relative one
     rec["scenario"] = json.loads(json.dumps(anchored(rec["scenario"]), default=str))
     rec["scenario_file"] = str(run.results.provenance.get("scenario_file", ""))
+    rec["inputs"] = inputs
     rec["initial_state"] = None if run.initial_state is None else [float(x) for x in run.initial_state]
-    if run.pulse is not None:   # its table in the arrays beside (_pulse_arrays)
-        p = run.pulse
-        rec["pulse"] = {"speed0": float(p.speed0), "source": p.source,
-                        "direction": [float(x) for x in p.direction]}
+    if run.pulse is not None:   # its arrays beside (_pulse_arrays)
+        rec["pulse"] = run.pulse.record()[0]
     return rec
 
 
+PULSE = "pulse_"   # the prefix of the pulse's arrays in results.h5 /run (pulse_t, pulse_a, ...)
+
+
 def _pulse_arrays(pulse):
-    """The pulse as run (its table after scale, start and padding), stored in results.h5 beside
-    the record: read_run takes it instead of reading the scenario's pulse file again, which may
-    have moved (a run folder stands on its own)."""
-    return {} if pulse is None else {"pulse_t": pulse.t, "pulse_a": pulse.a}
+    """The pulse as run (its table after scale, start and padding; a pre-crash pulse's braking
+    as run too: occupant.scenario.precrash), stored in results.h5 beside the record: read_run
+    takes it instead of reading the scenario's pulse file again, which may have moved, or
+    running the braking again (a run folder stands on its own)."""
+    return {} if pulse is None else {f"{PULSE}{k}": v for k, v in pulse.record()[1].items()}
 
 
 def _read_pulse(rec, arrays):
     """The Pulse a record stored (``_record``, ``_pulse_arrays``), or None (a results.h5 written
-    before it was stored: the scenario's pulse file is read again)."""
+    before it was stored: the scenario's pulse file is read again, a pre-crash scenario's
+    braking run again)."""
+    from occupant.scenario.precrash import PrecrashPulse
     from occupant.scenario.pulse import Pulse
     p = rec.get("pulse")
-    if p is None or "pulse_t" not in arrays or "pulse_a" not in arrays:
+    if p is None:
         return None
-    return Pulse(arrays["pulse_t"], arrays["pulse_a"], p["speed0"], p["source"], tuple(p["direction"]))
+    kind = PrecrashPulse if p.get("kind") == PrecrashPulse.KIND else Pulse
+    return kind.stored(p, {k.removeprefix(PULSE): v for k, v in arrays.items() if k.startswith(PULSE)})
 
 
 def read_run(folder):
     """The Run of a run folder, from its results.h5 (no simulation): the results as stored and
     the model built again from the scenario as run (file plus overrides), with the pulse as
-    run (stored there: the scenario's own file, and a CSV pulse beside it, need not exist)."""
+    run (stored there: the scenario's own file, and a CSV pulse beside it, need not exist; a
+    pre-crash scenario's braking is not run again, its vehicle model need not be installed),
+    from the folder's copies of the files it was loaded from (inputs/: the dummy, posture,
+    interior... where they were need not exist). A folder written before it had copies (or
+    one whose copy is gone) reads the files its record names, as before."""
     import numpy as np
 
     from occupant.io.results_h5 import read_results
@@ -243,10 +300,14 @@ def read_run(folder):
         raise ScenarioError(str(path), "run", "the file has no run record (written by an older version "
                             "or by occupant.io directly)", "a results.h5 written by occupant run")
     start = None if rec["initial_state"] is None else np.array(rec["initial_state"])
-    sc = Scenario(rec["scenario"], rec["scenario_file"] or path, start=start,
-                  pulse=_read_pulse(rec, res.record_arrays))
+    copies = {k: folder / v for k, v in rec.get("inputs", {}).items() if (folder / v).is_file()}
+    pulse_copy = copies.pop("pulse", None)   # the pulse as run is stored (_pulse_arrays), not read
+    file = copies.pop("scenario", None) or rec["scenario_file"] or path
+    sc = Scenario(rec["scenario"], file, start=start, pulse=_read_pulse(rec, res.record_arrays),
+                  files=copies)
+    inputs = {**(_inputs(sc) if file != path else sc.inputs), **({"pulse": pulse_copy} if pulse_copy else {})}
     return Run(name=rec["name"], title=rec["title"], scenario=rec["scenario"], model=sc.model, results=res,
                criteria=rec["criteria"], regulation=rec["regulation"], notes=rec["notes"],
                judged=rec["judged"], pulse=sc.pulse, wall_time=rec["wall_time"],
                initial_state=start,
-               interior=sc.interior)
+               interior=sc.interior, inputs=inputs)

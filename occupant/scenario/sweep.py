@@ -9,7 +9,9 @@ variant, one table of inputs and criteria and plots of each criterion against ea
     out/v0001/ ...          the run folder of each variant (occupant.scenario.run.write_run,
                             without the HTML/PDF report unless ``reports=True``: ``occupant report
                             out/v0001`` makes it later from results.h5); criteria.csv is written
-                            last, so that it marks a finished variant
+                            last, so that it marks a finished variant. Each has its own inputs/
+                            (copies of the files it ran from, 45-80 kB; its results.h5 is 1-12 MB),
+                            so that a variant's folder stands on its own
     out/v0002/error.txt     a variant that failed (bad parameters, divergence): its message
     out/sweep.csv           variant, status, the varied keys, then every criterion's value
     out/plots/<criterion>.png   the criterion against each varied key (occupant.report.sweep_plots)

@@ -134,12 +134,18 @@ def _rotation_zyx(yaw, pitch, roll):
     return Rz @ Ry @ Rx
 
 
-def chassis_base_motion(man, marker="chassis.driver_h_point"):
+CHASSIS_TABLES = ("t", "angles", "position", "velocity", "acceleration", "angular_velocity",
+                  "angular_acceleration")   # chassis_tables' keys, in the order stored (precrash)
+
+
+def chassis_tables(man, marker="chassis.driver_h_point"):
     """The motion of the chassis frame at ``marker`` (its origin, axes of the chassis) during the
-    manoeuvre ``man``, as a BaseMotion: the prescribed B0 of an occupant whose interior is given
-    in that frame. Position, velocity and acceleration from the floating joint's coordinates,
-    rates and recorded accelerations; the angular acceleration by differentiating the angular
-    velocity at the output times; linear interpolation between samples."""
+    manoeuvre ``man`` as tables at its output times (CHASSIS_TABLES): ``t`` (n,) s, ``angles``
+    (n, 3) yaw, pitch, roll (rad), ``position``, ``velocity``, ``acceleration`` (n, 3) of the
+    marker, ``angular_velocity``, ``angular_acceleration`` (n, 3), world frame. Position,
+    velocity and acceleration from the floating joint's coordinates, rates and recorded
+    accelerations; the angular acceleration by differentiating the angular velocity at the
+    output times."""
     model, r = man.model, man.results
     dofs = _chassis_dofs(model)
     q, v, a = r.q[:, dofs], r.v[:, dofs], r.vdot[:, dofs]
@@ -158,12 +164,26 @@ def chassis_base_motion(man, marker="chassis.driver_h_point"):
     pos = q[:, :3] + arm
     vel = v[:, :3] + np.cross(omega, arm)
     acc = a[:, :3] + np.cross(alpha, arm) + np.cross(omega, np.cross(omega, arm))
-    t = r.t
+    return dict(zip(CHASSIS_TABLES, (r.t, q[:, 3:], pos, vel, acc, omega, alpha)))
+
+
+def tabled_motion(tables):
+    """The BaseMotion of chassis_tables' ``tables``: linear interpolation between samples (the
+    attitude's angles interpolated)."""
+    t = tables["t"]
 
     def table(values):
         return lambda s: np.array([np.interp(s, t, values[:, k]) for k in range(values.shape[1])])
 
-    angles = table(q[:, 3:])
-    return BaseMotion(position=table(pos), rotation=lambda s: _rotation_zyx(*angles(s)),
-                      velocity=table(vel), angular_velocity=table(omega),
-                      acceleration=table(acc), angular_acceleration=table(alpha))
+    angles = table(tables["angles"])
+    return BaseMotion(position=table(tables["position"]), rotation=lambda s: _rotation_zyx(*angles(s)),
+                      velocity=table(tables["velocity"]), angular_velocity=table(tables["angular_velocity"]),
+                      acceleration=table(tables["acceleration"]),
+                      angular_acceleration=table(tables["angular_acceleration"]))
+
+
+def chassis_base_motion(man, marker="chassis.driver_h_point"):
+    """The motion of the chassis frame at ``marker`` during the manoeuvre ``man`` as a BaseMotion:
+    the prescribed B0 of an occupant whose interior is given in that frame (chassis_tables,
+    tabled_motion)."""
+    return tabled_motion(chassis_tables(man, marker))

@@ -5,6 +5,7 @@ import pytest
 from occupant.dynamics import body_poses, forward_dynamics, mass_matrix
 from occupant.human import load_dummy
 from occupant.human.loader import load_description
+from tests.dummy_tools import dummy_tool
 
 G0 = 9.80665
 
@@ -680,3 +681,225 @@ def test_reference_hybrid3_ankle_dorsiflexes_to_45_deg(dummy):
     for seg in ankles:
         y = next(r for r in seg.resistances if r.dof == 1)
         assert np.degrees(y.lower) == pytest.approx(-45.0) and np.degrees(y.upper) == pytest.approx(45.0)
+
+
+# - her left shoe's outside (part 15000032 H305_PART_LEFT_SHOE, 57 bricks in one layer over the
+#   foot skin 15000031: its 64 nodes not shared with the skin), about the ankle joint spring's
+#   node 15004034 in the foot frame of the dummy files (the knee node 15004033 straight above, y
+#   to her left, x forward), mm, rounded to 0.1 [D from S, same deck; dummies/tools/fit_foot.py
+#   reads them]. The tread of her shoe's heel lies 94-95 mm below the ankle, her ball's 76-79.
+FE_05F_SHOE = np.array([
+    (-41.1, 15.3, -51.7), (-40.7, 11.4, -1.0), (-39.5, 18.0, -94.1), (-37.8, -16.4, -94.0),
+    (-36.7, -18.7, -52.3), (-36.3, -20.1, -6.4), (-24.0, 31.6, -15.1), (-17.6, 37.8, -52.4),
+    (-13.8, 38.3, -94.7), (-13.5, -36.9, -56.3), (-12.6, -34.2, -17.8), (-9.8, -36.8, -94.5),
+    (3.5, 38.3, -14.2), (12.8, -37.1, -18.3), (15.1, 42.3, -49.5), (18.9, -37.5, -50.8),
+    (24.5, 20.1, -92.6), (24.7, -8.5, -92.6), (26.4, 41.2, -92.5), (27.7, 41.0, -8.3),
+    (28.7, -31.0, -92.4), (34.1, -33.7, -9.0), (43.8, 44.9, -36.2), (44.6, -6.7, -82.2),
+    (45.1, 22.9, -82.2), (48.4, -35.1, -36.4), (49.3, 45.2, -82.0), (52.9, -30.2, -81.8),
+    (53.5, 33.0, 12.5), (59.0, -24.0, 16.1), (64.6, 15.6, 23.6), (65.2, -3.6, 22.5),
+    (77.7, 45.6, -31.9), (78.2, 23.0, -80.4), (78.4, 49.1, -80.4), (80.9, -44.4, -22.3),
+    (81.3, -8.6, -80.3), (82.9, -36.0, -80.2), (97.0, -12.1, 7.8), (98.4, 17.0, 5.9),
+    (108.3, 46.6, -32.3), (111.0, -47.0, -36.8), (111.1, 52.7, -78.7), (114.5, -48.2, -78.5),
+    (114.5, 15.6, -0.2), (116.9, 21.3, -78.3), (116.9, -15.4, -3.5), (119.7, -14.6, -78.2),
+    (136.7, 43.2, -28.7), (142.7, -45.5, -35.2), (144.0, 49.7, -76.9), (148.4, 16.6, -9.0),
+    (150.3, -48.8, -76.5), (151.1, -16.3, -9.7), (156.6, 19.8, -76.2), (160.3, -15.4, -76.0),
+    (165.4, 38.3, -21.8), (173.4, 40.1, -66.6), (174.8, -39.9, -25.1), (182.6, 18.5, -17.6),
+    (183.0, -40.0, -66.1), (189.7, -19.8, -15.5), (196.7, 19.9, -60.9), (202.5, -14.7, -59.9)])
+FE_05F_FOOT_CUT = 30.0   # mm ahead of the ankle: derive_hybrid3.py HEEL_05F's cut at her arch
+# her one foot shell before branch fivefheel, the 95M's scaled (centre, semi-axes, mm)
+SCALED_05F_FOOT_SHELL = ((67.42, 0.0, -42.14), (111.1, 41.37, 39.84))
+
+
+def _foot_shape(asm, name):
+    """(centre mm, semi-axes mm, pitch rad toe down) of a left-foot ellipsoid of a dummy file."""
+    shape = asm.geometries[f"left_{name}"]
+    frame = asm.markers[shape.marker]
+    assert frame.part == "left_foot"
+    R = np.asarray(frame.rotation)
+    assert np.allclose(R[1], [0.0, 1.0, 0.0], atol=1e-12)     # pitched about y alone
+    return 1e3 * np.asarray(frame.position), 1e3 * np.asarray(shape.semi_axes), float(np.arctan2(R[0, 2], R[0, 0]))
+
+
+def test_reference_hybrid3_05f_heel_and_forefoot_fitted_to_her_fe_shoe():
+    """The 5F's foot is her own heel and forefoot (foot_shell), fitted to her FE shoe's outside
+    (FE_05F_SHOE) as the 95M's to his foot (dummies/tools/fit_foot.py): the heel's nodes (behind
+    the cut at 30 mm) within 12.4 mm rms (12.3 measured), the forefoot's within 13.7 (13.6),
+    each lowest point on its part's lowest node (the heel's tread 94.7 mm below the ankle, the
+    forefoot's 82.2) to 0.15 mm (the file's 0.1 mm figures), and the plane at the cut parts them
+    (no surface crushed by both). Her one foot shell before branch fivefheel (the 95M's scaled,
+    SCALED_05F_FOOT_SHELL) missed the same nodes by 23.8 mm rms, its lowest point 12.7 mm above
+    her heel's tread: it fails."""
+    tool = dummy_tool("fit_foot")
+    asm = load_dummy("hybrid3_05f").source
+    cut = FE_05F_FOOT_CUT
+    heel, fore = FE_05F_SHOE[FE_05F_SHOE[:, 0] < cut], FE_05F_SHOE[FE_05F_SHOE[:, 0] >= cut]
+    for name, nodes, bound in (("heel", heel, 12.4), ("foot_shell", fore, 13.7)):
+        centre, semi, pitch = _foot_shape(asm, name)
+        rms = np.sqrt(np.mean(tool.radial_misses(nodes, centre, semi, pitch) ** 2))
+        assert rms < bound, (name, rms)
+        ex, ez = tool.extents(semi, pitch)
+        assert centre[2] - ez == pytest.approx(nodes[:, 2].min(), abs=0.15), name
+        if name == "heel":
+            assert centre[0] + ex <= cut + 0.1
+        else:
+            assert centre[0] - ex >= cut - 0.1
+    centre, semi = (np.asarray(v) for v in SCALED_05F_FOOT_SHELL)
+    rms = np.sqrt(np.mean(tool.radial_misses(FE_05F_SHOE, centre, semi) ** 2))
+    assert rms > 20.0 and (centre[2] - semi[2]) - FE_05F_SHOE[:, 2].min() > 10.0
+
+
+def test_identity_hybrid3_05f_foot_is_the_fit_of_her_fe_shoe():
+    """The file's heel and forefoot are what dummies/tools/fit_foot.py fits to FE_05F_SHOE cut
+    at FE_05F_FOOT_CUT, to the file's 0.1 mm (0.1 deg), placed on the ankle's line (the fit's
+    lateral centres, 3.1 / 1.1 mm outboard, dropped as the 95M's were)."""
+    tool = dummy_tool("fit_foot")
+    asm = load_dummy("hybrid3_05f").source
+    fits = tool.fit_foot(FE_05F_SHOE, FE_05F_FOOT_CUT)
+    for name, key in (("heel", "heel"), ("foot_shell", "forefoot")):
+        centre, semi, pitch = _foot_shape(asm, name)
+        c, s, p, _ = fits[key]
+        assert np.allclose(centre[[0, 2]], c[[0, 2]], atol=0.1) and centre[1] == 0.0, name
+        assert np.allclose(semi, s, atol=0.1), name
+        assert np.degrees(pitch) == pytest.approx(np.degrees(p), abs=0.1), name
+
+
+def test_analytic_fit_foot_recovers_an_ellipsoid_from_its_surface():
+    """fit_foot.fit_part on points of a known pitched ellipsoid's surface (the lower front half,
+    its rear on the cut) gives that ellipsoid back: rms 0, centre, semi-axes and pitch to 0.05
+    mm / 0.05 deg; and a heel's fit keeps its front at the cut when its points reach past it."""
+    tool = dummy_tool("fit_foot")
+    centre, semi, pitch = np.array([100.0, 2.0, -40.0]), np.array([80.0, 50.0, 40.0]), np.radians(6.0)
+    u, v = np.meshgrid(np.linspace(0.05, np.pi - 0.05, 15), np.linspace(0.0, 2 * np.pi, 24, endpoint=False))
+    unit = np.c_[(np.sin(u) * np.cos(v)).ravel(), (np.sin(u) * np.sin(v)).ravel(), np.cos(u).ravel()]
+    pts = centre + (unit * semi) @ tool._axes(pitch).T
+    rear = centre[0] - tool.extents(semi, pitch)[0]
+    c, s, p, rms = tool.fit_part(pts, "forefoot", rear - 1.0, pitched=True)
+    assert rms < 0.05
+    assert np.allclose(c, centre, atol=0.05) and np.allclose(s, semi, atol=0.05)
+    assert np.degrees(p) == pytest.approx(6.0, abs=0.05)
+    c, s, p, rms = tool.fit_part(pts, "heel", centre[0] + 40.0, pitched=False)
+    assert c[0] + s[0] == pytest.approx(centre[0] + 40.0, abs=0.01) and rms > 1.0
+
+
+# Her foot's mass, centre and inertia as her open FE deck gives them [D from S: OpenRadioss
+# ModelExchange Safety/Hybrid_III_05th_Percentile/Hybrid_III_05TH_0000.rad, commit 86dbea3, CC
+# BY-NC 4.0, facts only; summed by dummies/tools/fe_mass.py]: the foot rigid body 15000021 (0.57
+# kg added), the foot skin 15000031 (0.264 kg) and the shoe 15000032 (0.306 kg) and half the two
+# ankle springs' 0.01 kg each: 1.1502 kg; its centre in the foot frame about the ankle node
+# 15004034 (the knee node 15004033 straight above), mm; its principal moments, kg m^2 (x along
+# the foot, y pitch, z yaw; their axes within 2.1 deg of the frame's), the joint springs' nodal
+# rotational inertia left out. The whole deck sums to 49.28 kg (NHTSA's 49.0 [C]).
+FE_05F_FOOT = dict(mass=1.1502, com=(62.52, 1.86, -37.29), moments=(0.0009661, 0.0031238, 0.0029382))
+# before branch fivefmass: NHTSA's lower leg + foot split in the 95M's proportion, the 95M deck's
+# CG and moments scaled in his foot frame
+SCALED_05F_FOOT = dict(mass=0.89644, com=(38.31, 0.0, -26.05), moments=(0.0003598, 0.00296, 0.003205))
+
+
+def _foot_figures(part):
+    return part.mass, 1e3 * np.asarray(part.com), np.asarray([part.inertia[i, i] for i in range(3)])
+
+
+def test_reference_hybrid3_05f_foot_mass_centre_and_inertia_are_her_fe_decks():
+    """The 5F's foot (dummies/tools/derive_hybrid3.py FOOT_05F_MASS) weighs what her FE deck's
+    foot does (FE_05F_FOOT) to 1 g, its centre lies where the deck's does to 0.1 mm (the file's
+    0.1 mm figures) and its principal moments are the deck's to 0.1 %; her lower leg takes
+    NHTSA's lower leg + foot (4.06 kg [C]) less it, so her total stays 49.0 kg. The figures she
+    had before (SCALED_05F_FOOT: 0.896 kg, centre 24 mm further back) fail."""
+    src = load_dummy("hybrid3_05f").source
+    foot, leg = src.parts["left_foot"], src.parts["left_lower_leg"]
+    mass, com, moments = _foot_figures(foot)
+    assert mass == pytest.approx(FE_05F_FOOT["mass"], abs=1e-3)
+    assert np.allclose(com, FE_05F_FOOT["com"], atol=0.1)
+    assert np.allclose(moments, FE_05F_FOOT["moments"], rtol=1e-3)
+    assert np.allclose(foot.inertia, np.diag(moments), atol=1e-12)
+    assert mass + leg.mass == pytest.approx(NHTSA_5F_LB["lower_legs_feet"] * LB / 2, abs=0.01)
+    old = SCALED_05F_FOOT
+    assert abs(old["mass"] - FE_05F_FOOT["mass"]) > 1e-3
+    assert not np.allclose(old["com"], FE_05F_FOOT["com"], atol=0.1)
+    assert not np.allclose(old["moments"], FE_05F_FOOT["moments"], rtol=1e-3)
+
+
+def test_analytic_fe_mass_hexahedron_volumes():
+    """fe_mass.hex_volume: a box a b c; a parallelepiped (the box sheared) |det|; a brick
+    degenerated to a wedge (its top face's back edge collapsed: half the box); a trilinear
+    brick with one corner moved (the volume of a box with one corner raised by h: a b c + a b h
+    / 8 ... is not closed-form simple, so its mirror twin must match it)."""
+    tool = dummy_tool("fe_mass")
+    a, b, c = 20.0, 10.0, 6.0
+    box = tool.HEX * 0.5 * np.array([a, b, c]) + 0.5 * np.array([a, b, c])
+    assert tool.hex_volume(box) == pytest.approx(a * b * c, rel=1e-12)
+    shear = np.array([[1.0, 0.3, 0.2], [0.0, 1.0, 0.4], [0.0, 0.0, 1.0]])
+    assert tool.hex_volume(box @ shear.T) == pytest.approx(a * b * c * abs(np.linalg.det(shear)), rel=1e-12)
+    wedge = box.copy()
+    wedge[7], wedge[6] = wedge[4], wedge[5]          # the top's y = b edge onto its y = 0 edge
+    assert tool.hex_volume(wedge) == pytest.approx(a * b * c / 2, rel=1e-12)
+    # one corner of the top raised by h: the trilinear volume is a b (c + h / 4)
+    h = 4.0
+    raised = box.copy()
+    raised[6, 2] += h
+    assert tool.hex_volume(raised) == pytest.approx(a * b * (c + h / 4), rel=1e-12)
+
+
+def _fixed(*values):
+    """One fixed-width Radioss data line: ints in 10 columns, floats in 20."""
+    return "".join(f"{v:10d}" if isinstance(v, int) else f"{v:20.10g}" for v in values)
+
+
+def test_analytic_fe_mass_of_a_block_with_its_rigid_body_and_spring(tmp_path):
+    """fe_mass.body on a small deck written here: a 40 x 20 x 10 mm block of two bricks (density
+    2e-6 kg/mm^3: 0.016 kg) whose bottom nodes are a rigid body's secondary nodes, the rigid
+    body's main node at (0, 0, -20) mm with 0.1 kg added, and a general spring of 0.01 kg
+    between the ankle node (0, 0, 0) and a block node: the mass, centre and inertia tensor are
+    the closed forms (the block's m (b^2 + c^2) / 12 and its kin, the points' parallel axes)."""
+    tool = dummy_tool("fe_mass")
+    a, b, c, rho, m_rb, m_spr = 40.0, 20.0, 10.0, 2e-6, 0.1, 0.01
+    xs, ys, zs = (0.0, a / 2, a), (-b / 2, b / 2), (0.0, c)
+    ids, nodes = {}, []
+    for i, x in enumerate(xs):
+        for j, y in enumerate(ys):
+            for k, z in enumerate(zs):
+                ids[i, j, k] = 100 + 10 * i + 2 * j + k
+                nodes.append((ids[i, j, k], x, y, z))
+    nodes += [(1, 0.0, 0.0, 0.0), (2, 0.0, 0.0, 500.0), (3, 0.0, 0.0, -20.0)]  # ankle, knee, main
+    bricks = [[ids[i, 0, 0], ids[i + 1, 0, 0], ids[i + 1, 1, 0], ids[i, 1, 0],
+               ids[i, 0, 1], ids[i + 1, 0, 1], ids[i + 1, 1, 1], ids[i, 1, 1]] for i in range(2)]
+    bottom = [ids[i, j, 0] for i in range(3) for j in range(2)]
+    deck = ["/NODE"] + [f"{n:10d}{x:20.10g}{y:20.10g}{z:20.10g}" for n, x, y, z in nodes]
+    deck += ["/PART/7", "BLOCK", _fixed(7, 7, 0), "/MAT/ELAST/7", "STEEL", _fixed(rho, 0.0),
+             "/PROP/SOLID/7", "BLOCK", _fixed(1, 0),
+             "/BRICK/7"] + [_fixed(1 + e, *conn) for e, conn in enumerate(bricks)]
+    deck += ["/PART/8", "SPRING", _fixed(8, 0, 0), "/PROP/SPR_GENE/8", "SPRING", _fixed(m_spr, 250.0),
+             "/SPRING/8", _fixed(9, 1, ids[2, 1, 1])]
+    deck += ["/RBODY/5", "BODY", _fixed(3, 0, 0, 0) + _fixed(m_rb) + _fixed(55, 0, 0, 0),
+             _fixed(0.0, 0.0, 0.0), _fixed(0.0, 0.0, 0.0), _fixed(0, 0, 0),
+             "/GRNOD/NODE/55", "BOTTOM", " ".join(f"{n:10d}" for n in bottom)]
+    path = tmp_path / "block.rad"
+    path.write_text("\n".join(deck) + "\n")
+    f = tool.body(tool.read_cards(path), rbody=5, parts=(7,), ankle=1, knee=2)
+    m_block = rho * a * b * c
+    assert f["deck_total"] == pytest.approx(m_block + m_rb + m_spr, rel=1e-12)
+    # the body: the block, the main node's mass and the spring's half on the block's corner
+    pts = [(m_block, np.array([a / 2, 0.0, c / 2]), np.diag([b * b + c * c, a * a + c * c, a * a + b * b]) * m_block / 12),
+           (m_rb, np.array([0.0, 0.0, -20.0]), np.zeros((3, 3))),
+           (m_spr / 2, np.array([a, b / 2, c]), np.zeros((3, 3)))]
+    m = sum(p[0] for p in pts)
+    com = sum(p[0] * p[1] for p in pts) / m
+    tensor = sum(p[2] + p[0] * ((p[1] - com) @ (p[1] - com) * np.eye(3) - np.outer(p[1] - com, p[1] - com))
+                 for p in pts)
+    # the foot frame (fit_foot.foot_frame): z up the ankle-knee line, y to the dummy's left (the
+    # decks' -Y), x = y cross z, the decks' -X (their X points rearward)
+    flip = np.diag([-1.0, -1.0, 1.0])
+    assert f["mass"] == pytest.approx(m, rel=1e-12)
+    assert np.allclose(f["com"], flip @ com, atol=1e-9)
+    # the block's own inertia lumped on its 12 nodes is not the solid's: the nodes' about x, y, z
+    lumped = np.zeros((3, 3))
+    w = m_block / 16   # a brick's eighth on each slot; the middle nodes take two
+    for i, x in enumerate(xs):
+        for y in ys:
+            for z in zs:
+                r = flip @ (np.array([x, y, z]) - com)
+                lumped += (2 if i == 1 else 1) * w * (r @ r * np.eye(3) - np.outer(r, r))
+    others = sum(p[0] * ((flip @ (p[1] - com)) @ (flip @ (p[1] - com)) * np.eye(3)
+                         - np.outer(flip @ (p[1] - com), flip @ (p[1] - com))) for p in pts[1:])
+    assert np.allclose(f["tensor"], lumped + others, rtol=1e-9, atol=1e-12)
+    assert f["spin"] == pytest.approx(125.0)   # the spring's half, reported, not added

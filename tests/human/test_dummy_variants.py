@@ -1,8 +1,6 @@
 """Dummy variants (occupant.human.variants): a file naming a ``base`` dummy and only what differs,
 here the pedestrian Hybrid III 50th male (dummies/hybrid3_50m_pedestrian.toml)."""
-import importlib.util
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,6 +9,7 @@ from occupant.dynamics import body_poses
 from occupant.human import DummyFileError, load_dummy
 from occupant.human.loader import load_description
 from occupant.spatial import rot_y
+from tests.dummy_tools import dummy_tool
 
 from test_dummies import _ellipsoid_extremes
 
@@ -31,11 +30,7 @@ def described():
 @pytest.fixture(scope="module")
 def derived():
     """The derivation record's figures (dummies/tools/derive_pedestrian.py)."""
-    spec = importlib.util.spec_from_file_location(
-        "derive_pedestrian", Path(__file__).parents[2] / "dummies" / "tools" / "derive_pedestrian.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.derive()
+    return dummy_tool("derive_pedestrian").derive()
 
 
 def test_identity_variant_keeps_every_value_of_its_base_it_does_not_give(described):

@@ -22,6 +22,7 @@ Sources (each figure beside its use):
   SAFER_11.0/Kang-2018.ipynb) [S]: tests meant not to break them [D]; and their lateral
   moments at the T1 load cell (same repository, side.csv) [C]."""
 import math
+import pathlib
 
 import numpy as np
 import pytest
@@ -172,5 +173,64 @@ def test_reference_neck_axial_moment_at_the_kang_twist_end_reaches_the_pmhs_spin
     The model's quasi-static axial curve gives 16.4 N m there and reaches 18.7 N m at 84.6 deg
     (at 87.2 deg, 20.9 N m). Compared, not fitted (the twist case is an independent check);
     the oblique case's axial figures (30.3 deg peak, -28.4 at 200 ms against +19.6-26.7) are
-    the head's twist in the condyles' soft range (README), which this branch does not reach."""
+    the head's twist in the condyles' soft range (README), which this branch does not reach.
+    (Branch kangtwist: the record is still relaxing at 200 ms, 19.86 -> 19.10 N m over 183-193
+    ms, so 18.7 N m bounds the spine's relaxed moment at 81.5 deg from above; this reference is
+    weaker than written. test_regression_kang_twist_holds_the_pmhs_spines_shape_at_two_thirds_
+    its_level reads the dynamic comparison.)"""
     assert neck_moment_at("z", 81.52) >= 18.68
+
+
+def joint_moment_at(joint, key, angle):
+    """The joint's quasi-static restoring moment (N m, positive) at ``angle`` (rad, either side),
+    reference subject: its tabulated curve (range, then ligamentous branch)."""
+    lo, hi = (math.radians(v) for v in read_toml(DATA / "joint_rom.toml")[joint][key])
+    rows = np.asarray(_reference_rows(joint, key, lo, hi))
+    return -np.interp(np.abs(angle), rows[:, 0], rows[:, 1])
+
+
+def test_regression_kang_twist_holds_the_pmhs_spines_shape_at_two_thirds_its_level(validated):
+    """Why the twist case's three figures are out (scenarios/validation/HISTORY.md Stop 45, "kangtwist:
+    why the neck is 0 of 3"), measured on main 897485a. Not the input: T1's turn is the record's
+    at every sample (the spline through it), and the two joints' twists sum to it (87.25 deg at
+    89 ms against 87.22). Not the rate: while the turn runs (40-83 ms, up to 1810 deg/s) the two
+    joints' mean moment stays within -0.5 / +1.5 N m of their quasi-static curves at their own
+    twists (the passive damping, 0.1 N m s/rad, adds little); held (83-110 ms) it sits 0.3-1.8 N m
+    under them (the curve's unloading, joint_passive.toml [reference] hysteresis). The level:
+    from the turn's end to 200 ms the model carries 0.56-0.71 of the PMHS spine's moment (the
+    T3 cell, data/kang_2018_twist.csv [S]; 0.60-0.67 as means over 83-100, 100-130, 130-160 and
+    160-200 ms), and both relax by nearly the same share from their peaks to 200 ms (model 43 %,
+    PMHS 45 %) while the turn backs off 87.2 -> 81.6 deg: the spine's shape held, at about two
+    thirds of its level (the axial branch past the clinical range, 57 N m [E], joint_passive.toml).
+    The peak's time: the joints' mean peaks at 88 ms (20.7 N m), inside the records' 71-89 ms;
+    the C7/T1 reading adds the neck link's axial ringing (C7/T1 minus condyles = I_zz of the
+    link times its angular acceleration), whose crest puts the figure at 99 ms."""
+    from occupant.human.validation import read_columns, read_scenario
+
+    out = validated("human_neck_kang_twist_check")
+    res, h, t = out["results"], out["history"], out["t"] * 1e3
+    sc, path = read_scenario("human_neck_kang_twist_check")
+    _, col = read_columns(sc, pathlib.Path(path).parent)
+    assert np.abs(h["t1_turn_deg"] - np.interp(t, col["t_ms"], col["t1_rotz_deg"])).max() < 1e-6
+    low, up = (res.outputs[f"{j}_neck_z.deflection"] for j in ("lower", "upper"))
+    k89 = int(np.argmin(np.abs(t - 89.0)))
+    assert -np.degrees(low[k89] + up[k89]) == pytest.approx(h["t1_turn_deg"][k89], abs=0.1)
+    mean = 0.5 * (h["moment_Nm"] + h["upper_moment_Nm"])
+    static = 0.5 * (joint_moment_at("lower_neck", "z", low) + joint_moment_at("upper_neck", "z", up))
+    turning, held = (t >= 40.0) & (t <= 83.0), (t >= 83.0) & (t <= 110.0)
+    assert -1.0 < (mean - static)[turning].min() and (mean - static)[turning].max() < 2.0
+    assert -2.5 < (mean - static)[held].min() and (mean - static)[held].max() < 0.0
+    cell = np.interp(t, col["t_ms"], col["mz_t3_cell_Nm"])
+    after = t >= 83.0
+    ratio = mean[after] / cell[after]
+    assert 0.5 < ratio.min() and ratio.max() < 0.75
+    for a, b in ((83, 100), (100, 130), (130, 160), (160, 200)):
+        s = (t >= a) & (t <= b)
+        assert 0.58 < mean[s].mean() / cell[s].mean() < 0.69, (a, b)
+    relax_model, relax_pmhs = 1.0 - mean[-1] / mean.max(), 1.0 - cell[-1] / cell.max()
+    assert relax_model == pytest.approx(0.43, abs=0.03) and relax_pmhs == pytest.approx(0.45, abs=0.01)
+    k = int(np.argmax(mean))
+    assert t[k] == pytest.approx(88.0, abs=2.0) and 71.0 <= t[k] <= 89.0
+    assert mean[k] == pytest.approx(20.7, abs=0.5)
+    kc = int(np.argmax(h["moment_Nm"]))
+    assert t[kc] == pytest.approx(99.0, abs=2.0) and h["moment_Nm"][kc] - mean[kc] > 1.0

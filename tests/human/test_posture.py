@@ -156,6 +156,45 @@ def test_identity_plane_target_is_its_component_target_on_a_level_plane(h3):
     assert np.linalg.norm(pz - pp) < 1e-9
 
 
+def test_identity_added_point_target_replaces_the_files_for_that_point(h3):
+    """A point target given beside the posture's (a scenario's occupant.posture_targets) replaces
+    the file's target for the same body's named point, so the solve meets it alone: the left heel
+    at z = -0.317 (euro_ncap_full_width_50's for the 5F) instead of driver_seated's -0.3265;
+    added, not replaced, the two heights would be fought over and neither met. A point target
+    for another point (an offset) is added as before."""
+    local = _named_point(h3, "left_foot", "heel", "", "")
+    q = position(h3, "driver_seated", targets={"point": [
+        {"body": "left_foot", "point": "heel", "y": 0.14, "z": -0.317}]})
+    assert point_position(h3, q, "left_foot", local)[2] == pytest.approx(-0.317, abs=1e-4)
+    q0 = position(h3, "driver_seated")
+    assert point_position(h3, q0, "left_foot", local)[2] == pytest.approx(-0.3265, abs=1e-4)
+    q = position(h3, "driver_seated", targets={"point": [
+        {"body": "left_foot", "offset": list(local), "y": 0.14, "z": -0.317}]})
+    assert abs(point_position(h3, q, "left_foot", local)[2] + 0.317) > 1e-3
+
+
+def test_identity_given_angles_replace_the_files_for_those_joints(h3):
+    """Angles given beside the posture's (a scenario's occupant.posture_angles) replace the
+    file's of the same keys and no other: passenger_seated's arms (shoulder [0, -20, 0] deg,
+    elbow 70 deg) at GS1's (shoulder [-7.66, -5.26, -6.70], elbow 59.14: the hands on the thighs'
+    tops, scenarios/validation/data/gs1_sled_40_human.toml), the side-less keys on both sides,
+    the right shoulder mirrored (x and z negated); the legs, targets and all, where the file
+    alone puts them; an unknown joint refused as in the file."""
+    shoulder = [-7.66, -5.26, -6.70]
+    q = position(h3, "passenger_seated", angles={"shoulder_deg": shoulder, "elbow_deg": 59.14})
+    q0 = position(h3, "passenger_seated")
+    a, a0 = joint_angles(h3, q), joint_angles(h3, q0)
+    for side, sign in (("left", 1.0), ("right", -1.0)):
+        assert a[f"{side}_elbow"] == pytest.approx(59.14, abs=1e-6)
+        assert a0[f"{side}_elbow"] == pytest.approx(70.0, abs=1e-6)
+        assert a[f"{side}_shoulder"] == pytest.approx(np.array(shoulder) * [sign, 1.0, sign], abs=1e-6)
+        for joint in ("hip", "knee", "ankle"):
+            assert np.allclose(a[f"{side}_{joint}"], a0[f"{side}_{joint}"], atol=1e-9), joint
+    assert np.allclose(q[:7], q0[:7], atol=1e-9)
+    with pytest.raises(DummyFileError, match="unknown joint 'wrist'"):
+        position(h3, "passenger_seated", angles={"wrist_deg": 10.0})
+
+
 @pytest.mark.parametrize("dummy", ["hybrid3_05f", "hybrid3_50m", "hybrid3_95m"])
 def test_reference_driver_left_foot_rests_on_the_toe_board(family, dummy):
     """The driver's left foot is placed as FMVSS 208 places it (S10.5, as commonly quoted [U]):

@@ -101,9 +101,11 @@ def test_analytic_belted_sled_figures_of_known_motion():
 
 
 def test_reference_spine_points_at_the_trunk_joints_vertebral_levels():
-    """The human's trunk joints stand at de Leva's landmarks (builder): the lumbar-pelvis joint at
-    the omphalion, level with the L3/L4 disc, the thorax-lumbar joint at the xiphion, level with
-    the T9/T10 disc (validation.py, sources there). So the upper torso carries nine thoracic
+    """The human's trunk segments are de Leva's, cut at the omphalion, level with the L3/L4 disc,
+    and the xiphion, level with the T9/T10 disc (validation.py, sources there); the thorax-lumbar
+    joint stands at the xiphion, the lumbar-pelvis joint at L3/L4 two levels above Reed et al.'s
+    L5/S1 (at the omphalion to stop 44; test_builder
+    test_analytic_lumbar_pelvis_joint_two_levels_above_l5s1). So the upper torso carries nine thoracic
     bodies (T1-T9), the lumbar segment six (T10-L3), and the points read as the PMHS's
     vertebrae lie at their centres with each segment's bodies equally tall: T8 1.5 bodies above
     the upper torso's base, L2 1.5 above the lumbar's, L4 half a body below it, on the pelvis.
@@ -171,6 +173,14 @@ def _assert_inside(gs1, *names):
         assert inside, (name, value, gs1["corridor"][name])
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "T1 goes 225.7 mm forward, 0.3 mm under Shaw et al.'s 226.0: since the lumbar-pelvis joint "
+    "(L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher than at de Leva's "
+    "omphalion (branch lumbarheight; 229.9 mm before), the pelvis, rigid up to the joint, tilts "
+    "further (27.4 -> 29.1 deg at most) and the trunk above it turns less (the lumbar segment's "
+    "forward turn 22.1 -> 20.5 deg, the upper torso's 41.7 -> 40.8): T1 4.2 mm and the head 9.1 "
+    "mm less far (scenarios/validation/HISTORY.md Stop 45, lumbarheight); 223.3 mm since the hands rest on "
+    "the thighs' tops (branch gs1hands)"))
 def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
     """Head and T1 peak forward excursions relative to the sled inside the peaks of Shaw et al.'s
     (2009) corridor boundaries (head 322-455 mm, T1 226-281 mm): 360 and 257 mm on GS1's rigid
@@ -182,7 +192,8 @@ def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
     over the pelvis flesh (283.8 and 197.8 mm with the lap belt alone); since the neck's sagittal
     range splits between its joints (joint_rom.toml) T1 229.3 mm inside, the head 312.4 mm out
     while the seated posture levelled the head at C7/T1 alone (8 deg past its flexion range);
-    352.5 and 234.9 mm since both neck joints level it (occupant.human.neck_levelling)."""
+    352.5 and 234.9 mm since both neck joints level it (occupant.human.neck_levelling); 405.2
+    and 229.9 mm before the lumbar-pelvis joint moved up to L3/L4 (396.1 and 225.7 since: xfail)."""
     _assert_inside(gs1, "t1_x_excursion_mm")
 
 
@@ -431,27 +442,42 @@ def test_regression_gs1_figures(gs1):
     lower shoulder belt 6.98 -> 7.41 kN, lap belt 1.07 -> 1.10 kN, T8 158.5 -> 160.7 mm, L2 106.2
     -> 107.2, L4 84.8 -> 85.6 mm, T1, T8 and L2 decelerations 54.6 -> 54.4, 32.5 -> 33.2 and
     28.8 -> 28.7 g, acromia 173.1 -> 170.5 and 287.5 -> 292.1 mm, rises of T1 18.0 -> 18.2 and
-    T8 22.8 -> 22.8 mm, head 3 ms 51.1 -> 51.8 g, the rest within 0.4 %."""
+    T8 22.8 -> 22.8 mm, head 3 ms 51.1 -> 51.8 g, the rest within 0.4 %. Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): head 405.2 ->
+    396.1 mm, T1 229.9 -> 225.7 mm (OUT), shoulder belt 7.69 -> 7.89 kN, lower shoulder belt 7.40
+    -> 7.70 kN, lap belt 1.09 -> 1.18 kN, T8 160.7 -> 170.0 mm, L2 107.2 -> 123.3 mm, L4 85.5 ->
+    104.9 mm (OUT; 15.3 mm of it where L4 is read, half a level under the raised joint), chest
+    58.7 -> 59.9 mm, T1, T8 and L2 decelerations 54.4 -> 52.5, 33.2 -> 30.5 and 28.7 -> 33.4 g,
+    acromia 170.5 -> 171.1 and 292.3 -> 299.7 mm, rises of T1 18.1 -> 19.4 and T8 22.8 -> 22.7
+    mm, head 3 ms 51.8 -> 49.8 g, the rest within 1.5 %. On the merge with main c87f8e8 (gs1rest: the seat back at the human's back): T8's
+    deceleration 30.5 -> 31.2 g, the rest within 1.7 % of the branch's (T1 225.8, L4 104.9 mm).
+    Since the hands rest on the thighs' tops where the SAFER deck's hand cables end (the case's
+    posture_angles: shoulders [-7.66, -5.26, -6.70] deg, elbows 59.14, were [0, -20, 0] and 70;
+    branch gs1hands, main 7168433 -> the branch): head 396.7 -> 401.0 mm, T1 225.8 -> 223.3 mm
+    (OUT), shoulder belts 7.87 -> 7.61 and 7.67 -> 7.49 kN, T8 169.8 -> 167.2 mm, L2 123.3 ->
+    121.4 mm, L4 104.9 -> 103.4 mm, chest 59.8 -> 58.9 mm, T1, T8 and L2 decelerations 52.7 ->
+    53.3, 31.2 -> 32.0 and 32.8 -> 32.7 g, acromia 170.9 -> 169.7 and 299.7 -> 304.3 mm, rises
+    of T1 19.4 -> 19.6 and T8 22.6 -> 22.5 mm, head 3 ms 49.3 -> 49.6 g, the rest within 0.2 mm,
+    0.01 kN: GS1 6 of 19 inside before and after."""
     fig = gs1["figures"]
-    measured = {"head_x_excursion_mm": 405.0, "t1_x_excursion_mm": 229.8,
-                "shoulder_belt_force_kN": 7.69, "lap_belt_force_kN": 1.10,
-                "lower_shoulder_belt_force_kN": 7.41,
-                "hip_x_excursion_mm": 26.6, "t8_x_excursion_mm": 160.7, "l2_x_excursion_mm": 107.2,
-                "l4_x_excursion_mm": 85.6, "chest_deflection_mm": 58.7,
-                "knee_x_excursion_mm": 24.8, "t1_x_deceleration_g": 54.4,
-                "t8_x_deceleration_g": 33.2, "l2_x_deceleration_g": 28.7,
-                "right_acromion_x_excursion_mm": 170.5, "left_acromion_x_excursion_mm": 292.1}
+    measured = {"head_x_excursion_mm": 401.0, "t1_x_excursion_mm": 223.3,
+                "shoulder_belt_force_kN": 7.61, "lap_belt_force_kN": 1.17,
+                "lower_shoulder_belt_force_kN": 7.49,
+                "hip_x_excursion_mm": 26.5, "t8_x_excursion_mm": 167.2, "l2_x_excursion_mm": 121.4,
+                "l4_x_excursion_mm": 103.4, "chest_deflection_mm": 58.9,
+                "knee_x_excursion_mm": 24.6, "t1_x_deceleration_g": 53.3,
+                "t8_x_deceleration_g": 32.0, "l2_x_deceleration_g": 32.7,
+                "right_acromion_x_excursion_mm": 169.7, "left_acromion_x_excursion_mm": 304.3}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
-    assert fig["t1_z_rise_mm"] == pytest.approx(18.2, rel=0.03)
-    assert fig["t8_z_rise_mm"] == pytest.approx(22.8, rel=0.03)
+    assert fig["t1_z_rise_mm"] == pytest.approx(19.6, rel=0.03)
+    assert fig["t8_z_rise_mm"] == pytest.approx(22.5, rel=0.03)
     assert fig["pelvis_z_rise_mm"] == pytest.approx(0.0, abs=0.5)
     assert not gs1["checks"]["lap_belt_force_kN"][1]
     t, lap = gs1["t"], gs1["history"]["lap_belt_kN"]
     assert 0.06 < t[np.argmax(lap)] < 0.075        # the lap belt's peak is in the crash
-    assert lap[t < 0.1].max() == pytest.approx(1.10, rel=0.03)
+    assert lap[t < 0.1].max() == pytest.approx(1.17, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(51.8, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(49.6, rel=0.03)
 
 
 def test_regression_gs1_trunk_lateral_bending_past_its_range(gs1):
@@ -464,10 +490,14 @@ def test_regression_gs1_trunk_lateral_bending_past_its_range(gs1):
     further forward over the trunk): 3.0 and 1.4 deg with 380 and 355 N m. Since the head's com
     keeps de Leva's head+neck com on that link (5.5 mm higher): 2.7 and 1.6 deg, 374 and 359 N m.
     Since the belts are measured along their path (branch beltarcs): thorax-lumbar 2.7 -> 3.1 deg,
-    374 -> 382 N m; lumbar-pelvis 1.6 deg, 359 -> 358 N m."""
+    374 -> 382 N m; lumbar-pelvis 1.6 deg, 359 -> 358 N m. Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): thorax-lumbar
+    3.1 -> 4.5 deg, 382 -> 410 N m; lumbar-pelvis 1.6 -> 6.5 deg, 358 -> 469 N m (its lever to the
+    upper body shorter, the lumbar segment now 186 mm long, was 217). Since the hands rest on the
+    thighs' tops (the case's posture_angles; branch gs1hands, main 7168433 -> the branch):
+    thorax-lumbar 4.64 -> 4.83 deg, 412 -> 416 N m; lumbar-pelvis 6.52 -> 6.28 deg, 469 -> 463 N m."""
     from occupant.human.builder import human_range
     out = gs1["results"].outputs
-    for joint, past, moment in (("thorax_lumbar", 3.1, 382.0), ("lumbar_pelvis", 1.6, 358.0)):
+    for joint, past, moment in (("thorax_lumbar", 4.8, 416.0), ("lumbar_pelvis", 6.3, 463.0)):
         lo, hi = human_range(joint, 0, "spherical")
         x = np.asarray(out[f"{joint}_x.deflection"])
         beyond = np.degrees(max(lo - x.min(), x.max() - hi))
@@ -488,7 +518,13 @@ def test_regression_gs1_limbs_past_their_ranges(gs1):
     bound the stop without modelling the injury (scenarios/validation/HISTORY.md, branch
     limbstops). The energies are the loading work past the range, -sum(load dx) moving out. Since
     the belts are measured along their path (branch beltarcs): the right shoulder's 4.34 -> 3.87 J
-    (0.96 deg), the elbows' 30.1 -> 31.2 and 38.3 -> 38.9 J."""
+    (0.96 deg), the elbows' 30.1 -> 31.2 and 38.3 -> 38.9 J. Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): the elbows 1.85 -> 1.79 and
+    1.95 -> 1.94 deg, 31.2 -> 27.8 and 38.9 -> 36.8 J; the right shoulder 0.96 -> 1.06 deg, 3.87
+    -> 5.03 J. Since the hands rest on the thighs' tops (the case's posture_angles: the forearms
+    whip from 59 deg, not 70; branch gs1hands, main 7168433 -> the branch): the elbows 1.79 ->
+    1.58 and 1.95 -> 1.85 deg, 27.9 -> 17.9 and 37.3 -> 32.5 J, entering at 56 -> 44 and 63 -> 58
+    rad/s; the right shoulder (1.06 deg, 5.05 J past its adduction end at main) stays inside its
+    range: two joints pass, not three."""
     from occupant.human.builder import human_range
     out = gs1["results"].outputs
     past = {}
@@ -505,10 +541,9 @@ def test_regression_gs1_limbs_past_their_ranges(gs1):
                     dx, load = np.diff(x), 0.5 * (out[f"{key}.load"][1:] + out[f"{key}.load"][:-1])
                     outward = np.where(x[1:] < lo, dx < 0.0, np.where(x[1:] > hi, dx > 0.0, False))
                     past[key] = (beyond, -np.sum((load * dx)[outward]))
-    assert sorted(past) == ["left_elbow_flexion", "right_elbow_flexion", "right_shoulder_x"]
-    for key, angle, work in (("left_elbow_flexion", 1.85, 31.2),
-                             ("right_elbow_flexion", 1.95, 38.9),
-                             ("right_shoulder_x", 0.96, 3.87)):
+    assert sorted(past) == ["left_elbow_flexion", "right_elbow_flexion"]
+    for key, angle, work in (("left_elbow_flexion", 1.58, 17.9),
+                             ("right_elbow_flexion", 1.85, 32.5)):
         assert past[key][0] == pytest.approx(angle, abs=0.3), key
         assert past[key][1] == pytest.approx(work, rel=0.1), key
 
@@ -530,23 +565,34 @@ def test_regression_gs1_elbows_whip_work_inside_the_range(gs1):
     belt path's turn (branch capstanpath): left 6.65 -> 6.13 J (damping 7.05 -> 6.53), right
     7.03 -> 6.23 J (7.43 -> 6.63); the law's -0.40 J unchanged. Since the tangent pieces pull at
     their tangent points (branch tangentcouple; main 09f90cd -> the branch): left 6.13 -> 6.21 J
-    (damping 6.53 -> 6.61), right 6.23 -> 5.57 J (6.63 -> 5.97); the law's -0.40 J unchanged."""
+    (damping 6.53 -> 6.61), right 6.23 -> 5.57 J (6.63 -> 5.97); the law's -0.40 J unchanged.
+    Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): left 6.2 -> 6.0 J (damping 6.6 -> 6.4), right 5.6 -> 7.4 J (6.0 -> 7.8); the law's
+    -0.40 J unchanged. On the merge with main c87f8e8 (gs1rest: the seat back at the human's back): left 6.0 -> 5.2 J (damping 6.4 -> 5.6), right
+    7.4 -> 6.0 J (7.8 -> 6.4). Since the hands rest on the thighs' tops (the case's
+    posture_angles: the elbows start at 59.14 deg, not 70; branch gs1hands, main 7168433 -> the
+    branch): left 5.2 -> 3.5 J (damping 5.6 -> 3.8), right 6.0 -> 5.3 J (6.4 -> 5.5), the law's
+    -0.40 -> -0.26 J (the shorter arc: its moment is largest near full flexion's end). The hands
+    bear on the thighs to 44-46 ms (at most 43 and 53 N at 37-39 ms), which flexes the elbows by
+    up to 0.05 (right) and 0.14 deg (left) before the whip: the arc is one extension from the
+    hands' last contact on, where it was from the start."""
     from occupant.human.builder import human_range
     from occupant.human.passive_joints import passive_moment, passive_table
     ref, table = passive_table()
     out = gs1["results"].outputs
-    for side, taken, damping in (("left", 6.2, 6.6), ("right", 5.6, 6.0)):
+    seated = gs1["run"].scenario["occupant"]["posture_angles"]["elbow_deg"]
+    for side, taken, damping in (("left", 3.5, 3.8), ("right", 5.3, 5.5)):
         x = np.asarray(out[f"{side}_elbow_flexion.deflection"])
         load = np.asarray(out[f"{side}_elbow_flexion.load"])
         arc = slice(0, int(np.argmax(x < 0.0)) + 1)
-        assert np.degrees(x[0]) == pytest.approx(70.0, abs=0.5), side
-        assert np.all(np.diff(x[arc]) <= 0.0), side      # one extension, no flexion on the way
+        assert np.degrees(x[0]) == pytest.approx(seated, abs=0.5), side
+        on_thigh = np.nonzero(out[f"{side}_hand_shell__{side}_thigh_shell.normal_force"])[0][-1]
+        assert np.all(np.diff(x[on_thigh:arc.stop]) <= 0.0), side   # one extension once off the thigh
         lo, hi = human_range(f"{side}_elbow", 0, "revolute")
         law = passive_moment(table["elbow"]["flexion"], x[arc], lo, hi, ref["shape"])
         dx = np.diff(x[arc])
         work = lambda m: -np.sum(0.5 * (m[1:] + m[:-1]) * dx)
         assert work(load[arc]) == pytest.approx(taken, rel=0.1), side
-        assert work(law) == pytest.approx(-0.40, abs=0.05), side
+        assert work(law) == pytest.approx(-0.26, abs=0.05), side
         assert work(load[arc] - law) == pytest.approx(damping, rel=0.1), side
 
 
@@ -570,9 +616,12 @@ def test_regression_gs1_neck_axial_peaks(gs1):
     capstanpath): C7/T1 -22.79 -> -22.87 deg (88.4 ms), condyles +33.95 -> +32.84 deg (129.3 ->
     129.4 ms). Since the tangent pieces pull at their tangent points (branch tangentcouple;
     main 09f90cd -> the branch): C7/T1 -22.87 -> -23.07 deg (88.4 ms), condyles +32.84 -> +32.57
-    deg (129.4 -> 121.4 ms: the same late peak, reached sooner)."""
+    deg (129.4 -> 121.4 ms: the same late peak, reached sooner). Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): C7/T1 -23.1 -> -22.7 deg
+    (88.4 -> 87.6 ms), condyles +32.6 -> +38.6 deg (121.5 ms). Since the hands rest on the
+    thighs' tops (the case's posture_angles; branch gs1hands, main 7168433 -> the branch): C7/T1
+    -22.6 -> -22.1 deg (87.6 -> 87.2 ms), condyles +38.5 -> +39.5 deg (121.5 -> 122.2 ms)."""
     out, t = gs1["results"].outputs, gs1["t"]
-    for name, value, ms in (("lower_neck_z", -23.1, 88.4), ("upper_neck_z", 32.6, 121.4)):
+    for name, value, ms in (("lower_neck_z", -22.1, 87.2), ("upper_neck_z", 39.5, 122.2)):
         angle = np.degrees(np.asarray(out[f"{name}.deflection"]))
         k = int(np.argmax(np.abs(angle)))
         assert angle[k] == pytest.approx(value, abs=0.5), name
@@ -675,7 +724,8 @@ def test_regression_gs1_what_holds_the_pelvis_down(gs1):
     Since the belts are measured along their path (branch beltarcs): H-point 19.7 -> 21.0 mm
     down, the point behind 35.7 -> 30.6 mm up (the pelvis tilts less, below). Since the capstan
     angle is the belt path's turn (branch capstanpath): lower belt 4.11-6.52 -> 4.00-6.55 kN down,
-    pan 9.6-11.9 kN, H-point and the point behind as before."""
+    pan 9.6-11.9 kN, H-point and the point behind as before. Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): H-point 21.0 -> 21.8 mm
+    down, the point behind 30.6 -> 36.3 mm up (the pelvis tilts 27.4 -> 29.1 deg at most)."""
     res, model, t = gs1["results"], gs1["model"], gs1["t"]
     out = res.outputs
     seat = sum(out[f"{c}__seat_cushion.normal_force"]
@@ -691,8 +741,8 @@ def test_regression_gs1_what_holds_the_pelvis_down(gs1):
     sled = res.base_poses[:, :3, 3]
     h = P[:, :3, 3] - sled
     behind = P[:, :3, :3] @ np.array([-0.10, 0.0, 0.05]) + P[:, :3, 3] - sled
-    assert 1e3 * (h[:, 2].min() - h[0, 2]) == pytest.approx(-21.0, abs=2.0)
-    assert 1e3 * (behind[:, 2].max() - behind[0, 2]) == pytest.approx(30.6, abs=3.0)
+    assert 1e3 * (h[:, 2].min() - h[0, 2]) == pytest.approx(-21.8, abs=2.0)
+    assert 1e3 * (behind[:, 2].max() - behind[0, 2]) == pytest.approx(36.3, abs=3.0)
 
 
 def test_reference_gs1_knee_excursion_inside_the_pmhs_corridor(gs1):
@@ -716,6 +766,16 @@ GS1_FIGURES_OUT = {
            "extended lumbar spine to 60 ms, so its base, where T8 is, goes forward with the "
            "thorax-lumbar joint, where the PMHS's trunk bends along its thoracic spine "
            "(scenarios/validation/HISTORY.md, GS1 'The pelvis against the PMHS's')"),
+    "l4": (("l4_x_excursion_mm",),
+           "L4, read half a level under the lumbar-pelvis joint (L3/L4) on the pelvis, goes 104.9 mm "
+           "forward, over Ash et al.'s 51.6-96.2 mm: since the joint stands two levels above Reed "
+           "et al.'s L5/S1 (branch lumbarheight) L4 is read 161.9 mm above the hips (128.6 before, "
+           "85.5 mm, inside). The old run read at the new place gives 100.8 mm: 15.3 of the 19.4 "
+           "mm are where L4 is read, 4.1 the pelvis's further tilt (27.4 -> 29.1 deg at most); read "
+           "at Reed's L5/S1 + 1.5 of the old levels (169.6 mm) it went 103.6 mm before (Stop 42, "
+           "spinedepth). The pelvis's forward tilt is larger than the PMHS's: the point of the "
+           "pelvis that follows the PMHS's L4 lies 37 mm behind L4 as read "
+           "(test_regression_gs1_pelvis_moves_as_the_pmhs_behind_its_hips)"),
     "rises": (("t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm"),
               "the human's T1 rises 19.6 mm (34.2 before the neck's base moved to C7/T1, T1 "
               "read at the joint), T8 24.2 mm and its H-point 0.0 mm (it sinks; "
@@ -785,8 +845,10 @@ def test_reference_gs1_lumbar_excursions_inside_the_pmhs_corridors(gs1):
     joints_vertebral_levels): 114.9 and 91.1 mm. Read two vertebrae too high before (at 3.5 and
     1.5 of five bodies above the lumbar-pelvis joint taken for L5/S1) they went 142.1 and 117.8
     mm, L4 OUT, which had been read as the pelvis's forward tilt being two to three times the
-    PMHS's (scenarios/validation/HISTORY.md, GS1 'The pelvis against the PMHS's')."""
-    _assert_inside(gs1, "l2_x_excursion_mm", "l4_x_excursion_mm")
+    PMHS's (scenarios/validation/HISTORY.md, GS1 'The pelvis against the PMHS's'). Since the
+    lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1 (branch lumbarheight):
+    L2 107.2 -> 123.3 mm (inside); L4 85.5 -> 104.9 mm, OUT (GS1_FIGURES_OUT "l4")."""
+    _assert_inside(gs1, "l2_x_excursion_mm")
 
 
 def test_reference_gs1_chest_deflection_inside_the_pmhs_corridor(gs1):
@@ -962,12 +1024,15 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
     extension 7.0 -> 6.2 deg with 228 -> 198 N m, lumbar-pelvis 8.6 -> 9.9 deg with 183 -> 220
     N m. Since the belts are measured along their path (branch beltarcs): pelvis tilt 7.2 deg at
     40 ms, 28.6 -> 26.9 deg at most, thorax-lumbar extension 6.2 -> 6.4 deg with 198 -> 204 N m,
-    lumbar-pelvis 9.9 -> 9.0 deg with 220 -> 195 N m."""
+    lumbar-pelvis 9.9 -> 9.0 deg with 220 -> 195 N m. Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): pelvis tilt 7.2 -> 6.9 deg at 40 ms,
+    26.9 -> 29.1 deg at most, thorax-lumbar extension 6.4 -> 6.0 deg with 204 -> 187 N m,
+    lumbar-pelvis 9.0 -> 11.4 deg with 195 -> 266 N m. On the merge with main c87f8e8 (gs1rest: the seat back at the human's back): thorax-lumbar
+    extension 6.0 -> 6.2 deg with 187 -> 196 N m, the rest within 0.2 deg, 2 N m."""
     t, tilt = gs1["t"], gs1_pelvis_tilt_deg(gs1)
-    assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(7.2, abs=1.0)
-    assert tilt.max() == pytest.approx(26.9, abs=1.5)
+    assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(6.9, abs=1.0)
+    assert tilt.max() == pytest.approx(29.1, abs=1.5)
     out = gs1["results"].outputs
-    for joint, deg, moment in (("thorax_lumbar", -6.4, 204.0), ("lumbar_pelvis", -9.0, 195.0)):
+    for joint, deg, moment in (("thorax_lumbar", -6.2, 196.0), ("lumbar_pelvis", -11.4, 266.0)):
         assert np.degrees(out[f"{joint}_y.deflection"]).min() == pytest.approx(deg, abs=0.5)
         assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
     for side in ("left", "right"):
@@ -1011,12 +1076,28 @@ def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
     knee's pendulum test (0.41 N m s/rad in place of 0.1; branch armtone, main ebfdf79 -> the
     branch): thorax-lumbar 262.4 -> 275.7 N m (141.7 -> 141.9 ms, 20.16 -> 20.21 deg: 0.05 deg
     further up the curve's steep part under the cap); lumbar-pelvis 147.7 -> 169.9 N m at the
-    run's end, 28.42 -> 28.66 deg (its damping 3.4 N m of it), still short of the cap."""
+    run's end, 28.42 -> 28.66 deg (its damping 3.4 N m of it), still short of the cap. With the
+    seat back at the human's back (36 mm further forward, vehicles/gs1_sled_buck.toml; branch
+    gs1rest), which the pelvis flesh meets in the rebound from 142 ms (561 N at 150 ms):
+    lumbar-pelvis 169.9 -> 160.9 N m at the run's end, 28.66 -> 28.57 deg; thorax-lumbar 275.7 ->
+    277.0 N m (141.9 ms, 20.22 deg). Since the lumbar-pelvis joint (L3/L4) stands two levels
+    above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch,
+    before gs1rest's merge): thorax-lumbar 275.7 -> 439.1 N m (141.9 -> 143.8 ms, 20.2 -> 20.9
+    deg, inside its range); lumbar-pelvis 169.9 -> 4.8 N m at the run's end, 28.7 -> 19.9 deg: the
+    pelvis, rigid up to the raised joint, takes more of the trunk's late flexion, the
+    lumbar-pelvis joint less; it stays in Anderson & Pandy's flat 0-25 deg, its largest moment
+    now its damping's (3.9 of the 4.8 N m), so only the thorax-lumbar's is checked to be the
+    spring's. On the merge of both (main c87f8e8): as the branch's within the tests' bounds.
+    Since the hands rest on the thighs' tops (the case's posture_angles; branch gs1hands, main
+    7168433 -> the branch): thorax-lumbar 445.6 -> 429.9 N m (143.8 -> 142.3 ms, 20.93 -> 20.86
+    deg); lumbar-pelvis 20.3 -> 21.5 deg at most, 5.0 -> 6.0 N m (its damping 3.9 -> 3.7 of it)."""
     from occupant.forces.joint_resistance import table_load
     res, model = gs1["results"], gs1["model"]
     el, t, out = model.joint_resistance, res.t, res.outputs
-    for joint, moment, ms, deg, damped in (("thorax_lumbar", 275.7, 141.9, 20.2, 0.01),
-                                           ("lumbar_pelvis", 169.9, 150.0, 28.7, 0.12)):
+    x = np.degrees(np.asarray(out["lumbar_pelvis_y.deflection"]))
+    assert -np.asarray(out["lumbar_pelvis_y.load"]).min() < 10.0
+    assert x.max() == pytest.approx(21.5, abs=0.5) and x.max() < 25.0
+    for joint, moment, ms, deg, damped in (("thorax_lumbar", 429.9, 142.3, 20.9, 0.01),):
         e = model.joint_resistance_names.index(f"{joint}_y")
         x, load = np.asarray(out[f"{joint}_y.deflection"]), np.asarray(out[f"{joint}_y.load"])
         i = int(np.argmin(load))                 # flexion: the restoring load is negative
@@ -1050,7 +1131,9 @@ def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks
     lumbar-pelvis at 148.6 ms (28.44 deg), 52 ms after the spine peaks, in the rebound's fold.
     Since the tangent pieces pull at their tangent points (branch tangentcouple; main 09f90cd ->
     the branch): thorax-lumbar at 119.7 -> 125.2 ms (19.47 -> 19.45 deg, 2.77 -> 2.44 J to its
-    peak), lumbar-pelvis at 148.9 -> 150.0 ms (the run's last sample)."""
+    peak), lumbar-pelvis at 148.9 -> 150.0 ms (the run's last sample). Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): thorax-lumbar at
+    125.2 -> 140.9 ms (19.45 -> 19.49 deg, 2.44 -> 6.90 J to its peak; T8, L2 and L4 peak at
+    100.3, 86.0, 88.1 ms); lumbar-pelvis not within the run (4.8 N m at most, at its end)."""
     res, model, hist = gs1["results"], gs1["model"], gs1["history"]
     t, out = res.t, res.outputs
     failure = BELWADI_YANG_FAILURE["flexion"][0]
@@ -1059,21 +1142,23 @@ def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks
         m = -np.asarray(out[f"{joint}_y.load"])
         assert m[t <= 0.110].max() < 15.0, joint
     m = -np.asarray(out["lumbar_pelvis_y.load"])
-    assert 1e3 * t[int(np.argmax(m > failure))] == pytest.approx(150.0, abs=2.0)
+    assert m.max() < 0.1 * failure
     e = model.joint_resistance_names.index("thorax_lumbar_y")
     x, m = np.asarray(out["thorax_lumbar_y.deflection"]), -np.asarray(out["thorax_lumbar_y.load"])
     i = int(np.argmax(m > failure))
-    assert 1e3 * t[i] == pytest.approx(125.2, abs=2.0)
-    assert np.degrees(x[i]) == pytest.approx(19.45, abs=0.5)
+    assert 1e3 * t[i] == pytest.approx(140.9, abs=2.0)
+    assert np.degrees(x[i]) == pytest.approx(19.49, abs=0.5)
     assert t[i] > max(spine_peaks) + 0.015
     k = int(np.argmax(m))
     w = float(np.sum(0.5 * (m[i + 1:k + 1] + m[i:k]) * np.diff(x[i:k + 1])))
-    assert w == pytest.approx(2.44, rel=0.15)
+    assert w == pytest.approx(6.90, rel=0.15)
     assert x[i] + w / failure < model.joint_resistance.upper[e]
 
 
-def test_regression_gs1_t8_stops_as_the_lumbar_segment_turns_back(gs1):
-    """Why GS1's T8 stops at 158 mm (96 ms, under its corridor's 175.1) and goes back
+def test_regression_gs1_t8_stops_as_the_pelvis_turns_back(gs1):
+    """Why GS1's T8 stops at 170 mm (100.3 ms, under its corridor's 175.1) and goes back. Named
+    test_regression_gs1_t8_stops_as_the_lumbar_segment_turns_back until branch lumbarheight (the
+    figures below to its last paragraph are from then: T8 stopped at 158-164 mm at 96-99 ms)
     (scenarios/validation/HISTORY.md Stop 39, t8trace). T8 (thoracic_spine.t8_point) lies 41 mm
     above the thorax-lumbar joint on the upper torso; its forward travel relative to the sled is the sum of
     the changes of the chain's four vectors: the hip (the pelvis's origin), the pelvis's turn
@@ -1097,7 +1182,14 @@ def test_regression_gs1_t8_stops_as_the_lumbar_segment_turns_back(gs1):
     158.45 -> 160.7 mm at 96.9 -> 98.2 ms (sample 969 -> 982); to it hip +0.6 -> +0.5, pelvis
     +4.8, lumbar -11.0 -> -8.3, upper +8.1 -> +7.7 mm; after it (to 115 ms) hip -8.0 -> -7.2,
     pelvis -8.5 -> -8.2, lumbar -7.1 -> -5.9, upper +5.4 -> +4.6 mm: the same chain, the lumbar
-    segment turning back less."""
+    segment turning back less. Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed
+    et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): peak 160.7
+    -> 170.0 mm at 98.2 -> 100.3 ms (sample 982 -> 1003); to it hip +0.5 -> -0.4, pelvis +4.8 ->
+    +1.6, lumbar -8.3 -> +1.8, upper +7.7 -> +6.9 mm; after it (to 115 ms) hip -7.2 -> -6.6,
+    pelvis -8.2 -> -9.3, lumbar -5.9 -> +0.8, upper +4.6 -> +3.1 mm: the lumbar segment, shorter
+    (186 mm, was 217) on a joint 31 mm higher, no longer turns back; T8 stops as the hip and the
+    pelvis go back. T8 stays 40-51 mm ahead of L2 at 80-110 ms (51-57 before; L2 now read 1.5
+    of the shorter segment's six levels above the raised joint)."""
     from occupant.human.thoracic_spine import t8_point
 
     res, model, t = gs1["results"], gs1["model"], gs1["t"]
@@ -1116,18 +1208,18 @@ def test_regression_gs1_t8_stops_as_the_lumbar_segment_turns_back(gs1):
     assert np.allclose(lumbar, hip + chain["pelvis"]) and np.allclose(upper, lumbar + chain["lumbar"])
     x = {k: 1e3 * (v[:, 0] - v[0, 0]) for k, v in chain.items()}
     assert np.allclose(sum(x.values()), gs1["history"]["t8_x_mm"], atol=1e-6)
-    i80, peak, i115 = (int(np.argmin(abs(t - s))) for s in (0.080, 0.0982, 0.115))
+    i80, peak, i115 = (int(np.argmin(abs(t - s))) for s in (0.080, 0.1003, 0.115))
     assert int(np.argmax(gs1["history"]["t8_x_mm"])) == pytest.approx(peak, abs=5)   # 0.1 ms samples
     up_to_peak = {k: v[peak] - v[i80] for k, v in x.items()}
     after = {k: v[i115] - v[peak] for k, v in x.items()}
-    assert up_to_peak == pytest.approx({"hip": 0.5, "pelvis": 4.8, "lumbar": -8.3, "upper": 7.7},
+    assert up_to_peak == pytest.approx({"hip": -0.4, "pelvis": 1.6, "lumbar": 1.8, "upper": 6.9},
                                        abs=1.5)
-    assert after == pytest.approx({"hip": -7.2, "pelvis": -8.2, "lumbar": -5.9, "upper": 4.6},
+    assert after == pytest.approx({"hip": -6.6, "pelvis": -9.3, "lumbar": 0.8, "upper": 3.1},
                                   abs=1.5)
     assert sum(after.values()) < -10.0
     w = (t >= 0.080) & (t <= 0.110)
     ahead = (gs1["history"]["t8_x_mm"] - gs1["history"]["l2_x_mm"])[w]
-    assert 50.0 < ahead.min() and ahead.max() < 58.0
+    assert 38.0 < ahead.min() and ahead.max() < 53.0
     ash = _ash_corridors()
     pmhs = [0.5 * (ash["t8Xl"][ms] + ash["t8Xu"][ms] - ash["l2Xl"][ms] - ash["l2Xu"][ms]) for ms in (80, 110)]
     assert pmhs[0] < 65.0 and pmhs[1] > 85.0
@@ -1181,7 +1273,10 @@ def test_regression_gs1_rises_lag_with_the_pelvis_not_where_the_spine_is_read(gs
     the corridor (68.5 mm), a place no source gives for the PMHS's T8 (Ash et al.'s point on the
     bone not read). What lags is the pelvis: over the H-point T8 rises 27-37 mm at 80-110 ms as
     the PMHS's T8 over their pelvis point (26-29 mm, Ash et al.'s corridors' mid-lines), while
-    the H-point sinks 16-21 mm where the PMHS's pelvis point rises 34-46 mm."""
+    the H-point sinks 16-21 mm where the PMHS's pelvis point rises 34-46 mm. Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): the
+    column with the arc 24.5 -> 25.9 mm ahead of the axis at T8 (T12/L1, three of the lumbar
+    segment's six levels above its base, 15.3 mm higher); T8 on the axis rises 22.8 -> 22.7 mm,
+    T1 at C7/T1 18.1 -> 19.4 mm."""
     from occupant.human.thoracic_spine import t8_point
 
     res, model, t = gs1["results"], gs1["model"], gs1["t"]
@@ -1193,7 +1288,7 @@ def test_regression_gs1_rises_lag_with_the_pelvis_not_where_the_spine_is_read(gs
         return 1e3 * (z - z[0])
 
     chord, column = _spine_column_ahead_of_the_trunk_axis(model)
-    assert 1e3 * chord == pytest.approx(48.4, abs=0.5) and 1e3 * column == pytest.approx(24.5, abs=0.5)
+    assert 1e3 * chord == pytest.approx(48.4, abs=0.5) and 1e3 * column == pytest.approx(25.9, abs=0.5)
     _, t8 = t8_point(model)
     lo8 = gs1["corridor"]["t8_z_rise_mm"][0]
     band = [rise("upper_torso", t8 + [x, 0.0, 0.0]).max() for x in np.linspace(0.0, chord, 5)]
@@ -1249,20 +1344,30 @@ def test_regression_gs1_what_tilts_the_pelvis(gs1, pelvis_moments):
     belts are measured along their path and their moment taken along the segments' path
     directions (branch beltarcs; tests/conftest.py): joint force +159, deceleration +70, normal
     +46, friction -205, the lumbar joint's moment -18, lap belt -37 -> -49 (its peak 0.95 ->
-    1.06 kN)."""
+    1.06 kN). Since the seat back is at the human's back (36 mm further forward,
+    vehicles/gs1_sled_buck.toml; branch gs1rest) it reaches the pelvis in the rebound, from 142
+    ms (33 N m at 150 ms, tilting it forward); not before (0), the 40-80 ms means unchanged.
+    Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm
+    higher (branch lumbarheight; main 97e82ed -> the branch, before gs1rest's merge): joint force
+    +159 -> +198 (its lever, the joint's height above the hips, 147 -> 177 mm), deceleration +70
+    -> +71, normal +46 -> +44, friction -205 -> -198, the lumbar joint's moment -18 -> -66
+    (lumbar-pelvis extension 9.0 -> 11.4 deg at most), lap belt -49 -> -48. On the merge with main c87f8e8 (gs1rest: the seat back at the human's back): the seat
+    back's moment at most 33 -> 19 N m (its 40-80 ms means 0; joint force +200, the lumbar
+    joint's moment -70)."""
     M, slide, t = _gs1_pelvis_moments_about_the_hips(gs1, pelvis_moments)
     largest = max(np.abs(v).max() for v in M.values())
     assert np.abs(sum(M.values())).max() < 1e-6 * largest
     w = (t >= 0.04) & (t <= 0.08)
     mean = {k: float(np.mean(v[w])) for k, v in M.items()}
-    assert mean["lumbar joint force"] == pytest.approx(159.0, abs=25.0)
-    assert mean["hips' deceleration"] == pytest.approx(70.0, abs=15.0)
-    assert mean["seat friction"] == pytest.approx(-205.0, abs=25.0)
-    assert mean["seat normal"] == pytest.approx(46.0, abs=15.0)
-    assert mean["lumbar joint moment"] == pytest.approx(-18.0, abs=20.0)
-    assert mean["lap belt"] == pytest.approx(-49.0, abs=10.0)
+    assert mean["lumbar joint force"] == pytest.approx(198.0, abs=25.0)
+    assert mean["hips' deceleration"] == pytest.approx(71.0, abs=15.0)
+    assert mean["seat friction"] == pytest.approx(-198.0, abs=25.0)
+    assert mean["seat normal"] == pytest.approx(44.0, abs=15.0)
+    assert mean["lumbar joint moment"] == pytest.approx(-66.0, abs=20.0)
+    assert mean["lap belt"] == pytest.approx(-48.0, abs=10.0)
     assert np.abs(M["hips"][w]).max() < 10.0
-    assert np.abs(M["seat back"]).max() == 0.0
+    assert np.abs(M["seat back"][t < 0.142]).max() == 0.0
+    assert M["seat back"].max() == pytest.approx(19.0, abs=5.0)
     assert slide[(t >= 0.05) & (t <= 0.06)].max() < -0.5
 
 
@@ -1411,17 +1516,16 @@ def test_reference_gs1_upper_torso_does_not_rattle_on_the_lumbar_spine(gs1):
     assert np.sqrt(np.mean(rattle ** 2)) < UPPER_TORSO_RATTLE_RMS
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "since the neck's base at C7/T1 (the head and neck 81 mm further forward over the trunk) "
-    "the settled H-point moves 15.6 mm (13.9 rearward, 7.1 down; 12.4 / 5.5 before; 16.2 mm, "
-    "14.6 rearward, at stop 43's main, gs1settle2), the buttock still loaded "
-    "(scenarios/validation/HISTORY.md Stop 39, c7t1)"))
 def test_reference_gs1_human_sits_on_its_buttock():
     """At its posture the human rests on the rigid pan: settled under gravity for the SAFER
     deck's 350 ms (occupant.scenario.settle) its H-point moves under 15 mm (12.4 mm rearward, 5.5
     mm down, the lap belt's retractor pulling the deck's 100 N; 10.9 and 4.3 mm with the lap belt
     locked by its pre-load, before); hanging on its thighs, without the buttock under the ischial tuberosities, it sank
-    76 mm."""
+    76 mm. From the neck's base at C7/T1 (scenarios/validation/HISTORY.md Stop 39, c7t1) a strict
+    xfail: 15.6-16.4 mm (16.4 mm: 14.7 rearward, 7.2 down, at stop 45's main), the toneless torso,
+    placed 36-49 mm in front of the buck's seat back, falling back onto it and reclining the
+    pelvis 7 deg. With the seat back at the human's back (vehicles/gs1_sled_buck.toml; branch
+    gs1rest): 7.2 mm (3.7 rearward, 1.1 sideways, 6.1 down), the buttock 677 N."""
     sc, path = read_scenario("human_sled_gs1_40")
     over = {"occupant.human." + k: v for k, v in sc["human"].items()}
     over.update({"occupant.settle": 0.35, "solver.t_end": 0.001})
@@ -1432,21 +1536,19 @@ def test_reference_gs1_human_sits_on_its_buttock():
     assert res.outputs["buttock__seat_cushion.normal_force"][0] > 0.0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "settled for the deck's 350 ms the torso reclines 6 deg onto the seat back, and the shoulder "
-    "belt fitted there runs off the sternum (the shortest path puts the abdomen wrap on the "
-    "abdomen's outboard flank, the chest wrap 90 mm lower; test_reference_gs1_shoulder_belt_"
-    "fitted_across_the_front): the torso slides out under it, head 837 mm with the hands and "
-    "forearms paired with the thighs (873 before, main d7c188b), 784 mm at stop 43's main (877 "
-    "at stop 42's, 738 with the face on at stop 38, 792 before; head 701 mm, T1 542 mm as first "
-    "read, by the head's centre of gravity, 657 mm by its origin as read here); carried "
-    "through the settling as the deck's, its thorax wraps slide 130 mm "
-    "back under the belts' 10 N and it loads with 16-30 kN at 40 ms (scenarios/validation/"
-    "HISTORY.md, GS1 'Settled as the deck')"))
 def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
     """Run from the posture the deck's procedure gives (350 ms under gravity in the unlocked
     belts, occupant.settle), the head goes no further forward than the PMHS corridor's upper
-    boundary (455.3 mm)."""
+    boundary (455.3 mm): 340.2 mm (137.6 ms) since the hands rest on the thighs' tops where the
+    SAFER deck's hand cables put them (the case's posture_angles; branch gs1hands, main 7168433
+    -> the branch). Before, a strict xfail: 719.9 mm at main 7168433 (the seat back at the
+    human's back since branch gs1rest: fitted on the settled body the belt lies across the front,
+    test_reference_gs1_shoulder_belt_fitted_across_the_front, but during the settling its thorax
+    wraps slid round the thorax's flank, locked the retractor and tipped the trunk sideways);
+    837 mm before gs1rest, the torso reclined 6 deg onto the seat back and the shoulder belt
+    fitted there ran off the sternum, the torso sliding out under it (873 before the hands and
+    forearms were paired with the thighs, main d7c188b; 784 at stop 43's main, 877 at stop 42's;
+    scenarios/validation/HISTORY.md, GS1 'Settled as the deck'); head read by its origin."""
     sc, path = read_scenario("human_sled_gs1_40")
     over = {"occupant.human." + k: v for k, v in sc["human"].items()}
     over.update({"occupant.settle": 0.35, "solver.t_end": sc["t_end"]})
@@ -1457,32 +1559,43 @@ def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
 
 
 SETTLED_KINETIC = 0.1   # J: at rest after settling [E: 0.012 J after 1.0 s of GS1's settling]
+STILL_AT_REST_AFTER = 0.15   # s: the settling run on past the deck's 350 ms, long enough for a
+                             # forearm falling off the thighs to show (0.1-0.25 s) [E]
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "the human's forearms slide off the thighs: placed at 70 deg of elbow flexion with the "
-    "hands 0.16 m above the thighs and 96 mm outboard of their centre lines (at the shoulders' "
-    "width), they fall onto the thighs' outer flanks, paired with them (flesh, friction 0.3: "
-    "GS1's case file), caught at 42 deg by 320 ms: 0.14 J at 0.35 s (4.26 J unpaired), then "
-    "slide off outboard: 3.15 J at 0.5 s, 6.67 J at 0.6 s (elbows 21 deg), at rest fully "
-    "extended by 1.0 s (0.002 J). With the hands put on the thighs' tops (the posture's hand "
-    "targets at the SAFER deck's cable ends, +-101 mm) the elbows hold (63 deg at 0.35 s, 72 at "
-    "0.6 s) but the torso still reclines onto the backrest and drags the hands back along the "
-    "thighs: 0.99 J at 0.35 s, 0.20 J at 0.6 s, off outboard by 1.0 s (1.14 J). No sourced "
-    "joint damping stops the fall (the elbows and shoulders at 1.0 N m s/rad, 2.09 J unpaired) "
-    "(scenarios/validation/HISTORY.md Stop 43, gs1settle2; README.md, armtone, handrest)"))
+    "1.21 J at 0.35 s, 0.57 J at 0.5 s with the hands on the thighs' tops (the case's "
+    "posture_angles, branch gs1hands; 3.36 and 3.40 J at main 7168433, 0.91 and 4.70 J at branch "
+    "gs1rest before the lumbar-pelvis joint moved up): "
+    "the trunk tips sideways (upper torso 13 mm by 0.35 s, 37 mm by 0.5 s; the thorax-lumbar joint "
+    "17-19 deg off its posture), as gs1rest traced to the shoulder belt's thorax wraps hooking "
+    "(not re-traced here), the head drops (lower neck 18 deg by 0.35 s) and the forearms slide "
+    "back along the thighs (15-22 mm by 0.35 s, 27-33 mm by 0.5 s); before, the arms, placed with "
+    "the hands at the shoulders' width (hand centres 192 mm from the midline, the thigh shells' "
+    "centre lines 96 mm, radius 108 mm), fell until the hands met the thighs' outer flanks and "
+    "slid off outboard; the shoulder belt's two thorax wraps slide round the thorax's flank and "
+    "lock the retractor (branch gs1rest); the head drops onto the chest on the toneless neck. "
+    "Probe (gs1rest, not shipped): with the belt also held at mid-clavicle (MID_CLAVICLE_FIT) "
+    "0.050 J at 0.35 s, 0.0012 J at 0.5 s (scenarios/validation/HISTORY.md Stop 45, gs1rest, gs1hands; "
+    "HISTORY.md Stop 44 armtone, handrest)"))
 def test_reference_gs1_settled_as_the_deck_comes_to_rest():
     """Settled for the SAFER deck's 350 ms (occupant.scenario.settle: kinetic damping, restarted
     from rest at each kinetic energy peak), the human is at rest: the largest kinetic energy
-    since the last restart under SETTLED_KINETIC."""
+    since the last restart under SETTLED_KINETIC, and still so when settled STILL_AT_REST_AFTER
+    longer (a rest, not a restart that fell between two swings: at main 97e82ed, before the seat
+    back was put at the human's back, with the belt fitted and held at mid-clavicle,
+    MID_CLAVICLE_FIT, the 0.35 s figure was 0.048 J, its last restart at 0.329 s, while the
+    forearms still fell off the thighs, 2.46 J at 0.5 s; scenarios/validation/HISTORY.md Stop 45,
+    gs1rest)."""
     from occupant.scenario.settle import settle
 
     sc, path = read_scenario("human_sled_gs1_40")
     over = {"occupant.human." + k: v for k, v in sc["human"].items()}
     over.update({"solver.t_end": 0.001})
     scenario = load(pathlib.Path(path).parent / sc["sled"], over)
-    _, info = settle(scenario.model, scenario.q0, 0.35)
-    assert info["kinetic"] < SETTLED_KINETIC
+    for duration in (0.35, 0.35 + STILL_AT_REST_AFTER):
+        _, info = settle(scenario.model, scenario.q0, duration)
+        assert info["kinetic"] < SETTLED_KINETIC, (duration, info)
 
 
 FITTED_FRONT = 0.35   # the least forward part of a fitted wrap point's direction from its
@@ -1491,22 +1604,19 @@ FITTED_FRONT = 0.35   # the least forward part of a fitted wrap point's directio
                       # shoulder, chest and abdomen wraps give 0.50, 0.59 and 0.50
 
 
-@pytest.mark.parametrize("settle", [0.0, pytest.param(0.35, marks=pytest.mark.xfail(
-    strict=True, reason=(
-        "fitted on the body settled for the deck's 350 ms (the pelvis 7 deg further reclined, the "
-        "upper torso 50 mm back, 27 mm down and 4 deg more upright) the shoulder belt's "
-        "frictionless thorax run goes round over the thorax's inboard flank (forward parts 0.13 / "
-        "0.27) and the abdomen wrap, its way round a near tie of its declared forward side, round "
-        "the outboard flank (0.05, away from the buckle): the crash run from there loses the belt "
-        "(head 784 mm). With the belt held where it lies on the PMHS (MID_CLAVICLE_FIT) the same "
-        "settled body keeps it across the front (head 596 mm, 587 from the posture) "
-        "(scenarios/validation/HISTORY.md Stop 43, gs1settle2)")))])
+@pytest.mark.parametrize("settle", [0.0, 0.35])
 def test_reference_gs1_shoulder_belt_fitted_across_the_front(settle):
     """Fitted at the start of the run (``restraints.fit_belts``; after ``occupant.settle`` s of
     settling), the shoulder belt lies across the body's front: its shoulder and chest wraps on the
     thorax and its abdomen wrap each at least FITTED_FRONT forward of their ellipsoid's centre
     (scaled frame), and the abdomen wrap on the buckle's side of the abdomen. Guards the fit that
-    the crash runs from: fitted over the flanks, the belt let the torso out under it."""
+    the crash runs from: fitted over the flanks, the belt let the torso out under it. Measured
+    forward parts (shoulder, chest, abdomen): 0.50, 0.59, 0.50 as postured; settled 0.53, 0.59,
+    0.92 since the seat back is at the human's back (branch gs1rest). Before (a strict xfail,
+    scenarios/validation/HISTORY.md Stop 43, gs1settle2) the settled body, its pelvis 7 deg
+    further reclined and its upper torso 50 mm back and 27 mm down onto the seat back, had the
+    thorax run round the thorax's inboard flank (0.13 / 0.27) and the abdomen wrap round the
+    abdomen's outboard flank (0.05, away from the buckle)."""
     run = gs1_start({"occupant.settle": settle})
     points = run.model.source.belts["belt"].points
     base = np.linalg.inv(run.results.base_poses[0])
@@ -2006,14 +2116,18 @@ def _shoulder_chest_taut(run, t, times):
     return np.array([force[int(np.argmin(abs(t - s)))] > 0.0 for s in times])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the shoulder wrap's hook is handed over to the line (``wrap_geometry.hook_weight``, a rule "
-    "of the geometry alone) from 146.7 ms while the shoulder-chest segment still carries 1.18 kN: "
-    "the point under the bound at 147.1 ms (0.39 kN), slack at 147.3 ms; the hand-over shortens "
-    "the belt's effective length, and the webbing's steep unloading (492 kN per unit strain, the "
-    "GS1 deck's; 4.3 kN per mm on the segment's 113 mm) slackens it in 0.6 ms. Main 93f589f read "
-    "slack first (146.7 ms) only through the path's 1.5 mm step in one sample "
-    "(scenarios/README.md, beltslack)"))
+CLAVICLE_HOLD_LAGS = (
+    "the belt's shoulder point comes 0.2 mm under the bound while taut: 43.29 mm over the thorax's "
+    "centre at 101.0 ms (the clavicle 45.5, the bound 43.5), under it at 98.0-104.2 ms, the "
+    "shoulder-chest segment at least 1.0 kN after 140 ms and never slack; since the hands rest on "
+    "the thighs' tops (the case's posture_angles, branch gs1hands; 43.62 mm at 100.2 ms at main "
+    "7168433, 44.0 as the test was written): the flank bound holds the wrap's place on the "
+    "shoulder shell, closing its gap with WRAP_FOLLOW's lag (restraints.belt_wraps.flank_bound), "
+    "and the belt's point at the shoulder's hardest pull (90-105 ms) lags further under the ridge "
+    "the harder the pull: a hold, not a stop")
+
+
+@pytest.mark.xfail(strict=True, reason=CLAVICLE_HOLD_LAGS)
 def test_reference_gs1_belt_on_the_clavicle_leaves_it_only_when_slack(gs1_on_the_clavicle):
     """Fitted at mid-clavicle and held there, the belt's shoulder point first comes under the
     clavicle's height (45.5 mm over the thorax's centre, less 2 mm: the bound of the test below)
@@ -2025,7 +2139,14 @@ def test_reference_gs1_belt_on_the_clavicle_leaves_it_only_when_slack(gs1_on_the
     webbing's unloading; scenarios/README.md, tangentcouple). Until branch beltslack the test
     read the points 10.1 ms early (``_shoulder_points_mm`` handed the late samples' times for
     the run's), saw none under the bound and returned unchecked; read at its samples, the
-    point is under it at 147.1 ms, the segment slack at 147.3 (strict xfail above)."""
+    point is under it at 147.1 ms, the segment slack at 147.3 (a strict xfail: the shoulder
+    wrap's hook handed over to the line from 146.7 ms while the segment still carried 1.18 kN).
+    Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1 (branch
+    lumbarheight) the point never comes under the bound within the run (lowest 43.6 mm at 100.2
+    ms, the bound 43.5) and the segment never goes slack (0.71 kN at least after 140 ms): the test
+    returns unchecked in this run (the xfail's hand-over is not reached). Since the hands rest on
+    the thighs' tops (branch gs1hands) a strict xfail (CLAVICLE_HOLD_LAGS): under the bound at
+    98.0-104.2 ms, taut throughout."""
     run, t = gs1_on_the_clavicle["run"], gs1_on_the_clavicle["t"]
     late = t > 0.01
     p = _shoulder_points_mm(run, t, t[late])
@@ -2074,14 +2195,32 @@ def test_reference_gs1_belt_on_the_clavicle_stays_on_the_shoulder(gs1_on_the_cla
     shoulder at 115 ms (test above). The torso turns about the belted shoulder as the PMHS's: the
     left acromion inside Ash et al.'s corridor at 70, 80, 90 and 100 ms (measured 205, 266, 321,
     369 mm; 406 at 110 ms, 2 mm over), T1 under 30 g before 95 ms (27.9), and the shoulder belts
-    and the right acromion's peak inside their corridors (6.64 / 5.63 kN, 121.9 mm)."""
+    and the right acromion's peak inside their corridors (6.64 / 5.63 kN, 121.9 mm). Since the
+    hands rest on the thighs' tops (branch gs1hands, main 7168433 -> the branch): the height
+    check moved to the strict xfail below (the point 43.29 mm at 101 ms); the shoulder point
+    105.5-132.5 mm outboard, the left acromion 202.8 -> 203.7, 262.8 -> 264.4, 317.3 -> 317.0 and
+    366.6 -> 364.9 mm at 70-100 ms, T1 28.5 -> 27.8 g before 95 ms, the shoulder belts 6.70 ->
+    6.89 and 5.67 -> 5.45 kN, the right acromion 132.0 -> 138.7 mm (its corridor's top 139.0)."""
+
+
+@pytest.mark.xfail(strict=True, reason=CLAVICLE_HOLD_LAGS)
+def test_reference_gs1_belt_on_the_clavicle_stays_at_its_height(gs1_on_the_clavicle):
+    """Held at or above the clavicle, the belt fitted at mid-clavicle stays at or above the
+    clavicle's height (45.5 mm over the thorax's centre, less 2 mm: the bound closes its gap with
+    a time constant, ``restraints.belt.flank_bound``; 44.0 mm at 100 ms as written, 43.62 mm at
+    100.2 ms at main 7168433) every 5 ms to 150 ms where the shoulder-chest segment carries
+    tension (split from the test above, where it stood until branch gs1hands)."""
+    run, t = gs1_on_the_clavicle["run"], gs1_on_the_clavicle["t"]
+    times = np.arange(0.0, 0.1501, 0.005)
+    p = _shoulder_points_mm(run, t, times)
+    taut = _shoulder_chest_taut(run, t, times)
+    assert (p[taut, 2] > 45.5 - 2.0).all(), p[taut, 2].min()
     hist, t, run = gs1_on_the_clavicle["history"], gs1_on_the_clavicle["t"], gs1_on_the_clavicle["run"]
     times = np.arange(0.0, 0.1501, 0.005)
     p = _shoulder_points_mm(run, t, times)
     taut = _shoulder_chest_taut(run, t, times)
     assert taut[times < 0.1401].all(), times[~taut]
     assert (60.0 < p[:, 1]).all() and (p[:, 1] < 140.0).all(), p
-    assert (p[taut, 2] > 45.5 - 2.0).all(), p
     ash = _ash_corridors()
     for ms in (70, 80, 90, 100):
         left = hist["left_acromion_x_mm"][np.argmin(abs(t - ms / 1e3))]
@@ -2254,7 +2393,9 @@ def test_regression_gs1_why_the_lap_belt_carries_little(gs1):
     8.3-9.1 kN. Since the tangent pieces pull at their tangent points (branch tangentcouple;
     main 09f90cd -> the branch): the peak 1.07 -> 1.10 kN, its pull at 75 ms 0.77 -> 0.70 kN
     back and 2.27 -> 2.00 kN down (measured, not traced), the path 18.3 -> 18.2 mm longer with 6.0 -> 6.3 mm of payout,
-    the knee supports 8.3-9.1 kN."""
+    the knee supports 8.3-9.1 kN. Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): the peak 1.09 -> 1.18 kN, its pull at 75 ms 0.70 ->
+    0.85 kN back and 2.00 -> 2.41 kN down, the path 18.2 -> 19.7 mm longer with 6.3 -> 6.8 mm of
+    payout, the knee supports 8.4-9.2 -> 8.1-9.0 kN."""
     out, t = gs1["results"].outputs, gs1["t"]
     res, model = gs1["results"], gs1["model"]
     pt = {n: np.stack([out[f"lap_belt.{n}.{a}"] for a in "xyz"], 1)
@@ -2271,19 +2412,19 @@ def test_regression_gs1_why_the_lap_belt_carries_little(gs1):
     segments = ("lap_anchor-hip_outboard", "hip_outboard-lap", "lap-hip_inboard", "hip_inboard-buckle")
     length = sum(out[f"lap_belt.{s}.length"] for s in segments)
     k = np.argmax(length)
-    assert 1e3 * (length[k] - length[0]) == pytest.approx(18.3, abs=1.5)
-    assert 1e3 * out["lap_belt.payout"][k] == pytest.approx(6.0, abs=1.0)
+    assert 1e3 * (length[k] - length[0]) == pytest.approx(19.7, abs=1.5)
+    assert 1e3 * out["lap_belt.payout"][k] == pytest.approx(6.8, abs=1.0)
     u_a = leg / np.linalg.norm(leg, axis=1)[:, None]
     u_b = pt["buckle"] - pt["hip_inboard"]
     u_b /= np.linalg.norm(u_b, axis=1)[:, None]
     on_body = (out["lap_belt.lap_anchor-hip_outboard.force"][:, None] * u_a
                + out["lap_belt.hip_inboard-buckle.force"][:, None] * u_b)
     i = np.argmin(abs(t - 0.075))
-    assert 1e-3 * on_body[i, [0, 2]] == pytest.approx([-0.70, -2.00], abs=0.1)
+    assert 1e-3 * on_body[i, [0, 2]] == pytest.approx([-0.85, -2.41], abs=0.1)
     knees = sum(out[f"{s}_knee_contact__knee_support.normal_force"] for s in ("left", "right"))
     peak = (t >= 0.06) & (t <= 0.08)
-    assert 1e-3 * knees[peak].min() == pytest.approx(8.38, abs=0.3)
-    assert 1e-3 * knees[peak].max() == pytest.approx(9.18, abs=0.3)
+    assert 1e-3 * knees[peak].min() == pytest.approx(8.11, abs=0.3)
+    assert 1e-3 * knees[peak].max() == pytest.approx(8.96, abs=0.3)
 
 
 GS1_DECK_BUCKLE_FROM_MIDDLE = np.array([-0.0854, -0.2822])   # m (x, z), B0: the deck's buckle
@@ -2365,7 +2506,12 @@ def test_regression_gs1_pelvis_moves_as_the_pmhs_behind_its_hips(gs1):
     Ash et al. report their points is not in the stored sources, so the figure stays read at the
     H-point and OUT. Probed, none lifts the H-point (its lowest, mm; HISTORY/README): knee supports
     square to the sled -23.0, the pan's flesh five times stiffer -10.0, the pan's friction 0.3
-    -20.7, the pan at 5 deg -34.8 (shipped -21.0)."""
+    -20.7, the pan at 5 deg -34.8 (shipped -21.0). Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): the H-point's miss 25.4 -> 25.6 mm rms;
+    the point following the PMHS's pelvis point 122.6 / 40.8 -> 112.8 / 38.2 mm behind / below the
+    H-point, 3.9 -> 4.3 mm rms; the one following their L4 121.0 / 53.0 -> 112.6 / 47.9 mm behind /
+    above, 5.1 -> 5.4 mm rms, 52 -> 37 mm behind L4 as read (now half a level under the raised
+    joint, 143 mm above the H-point in the sled's frame), which misses theirs by 17.0 -> 22.5 mm
+    rms."""
     data = np.loadtxt(_gs1_data("gs1_ash_2012_pelvis_l4_means.csv"), delimiter=",", comments="#")
     keep = (data[:, 0] <= 100) & (data[:, 0] % 2 == 0)
     ms, pX, pZ, l4X, l4Z = data[keep].T
@@ -2375,17 +2521,17 @@ def test_regression_gs1_pelvis_moves_as_the_pmhs_behind_its_hips(gs1):
     h = (res.body_poses[:, model.body("pelvis"), :3, 3] - res.base_poses[:, :3, 3])[:, [0, 2]]
     k = [int(np.argmin(abs(t - m / 1e3))) for m in ms]
     miss = 1e3 * (h[k] - h[0]) - np.stack([pX, -pZ], 1)
-    assert float(np.sqrt(np.mean(miss ** 2))) == pytest.approx(25.4, abs=2.0)
+    assert float(np.sqrt(np.mean(miss ** 2))) == pytest.approx(25.6, abs=2.0)
     r, rms = at_hips
-    assert r == pytest.approx([-122.6, -40.8], abs=10.0) and rms < 5.0
+    assert r == pytest.approx([-112.8, -38.2], abs=10.0) and rms < 5.0
     lumbar_base = np.asarray(model.source.joints["lumbar_pelvis"].placement.position)
     lumbar_top = np.asarray(model.source.joints["thorax_lumbar"].placement.position)
     l4_read = _pelvis_point_in_sled_frame(gs1, lumbar_base + LUMBAR_FRACTIONS["l4"] * lumbar_top)
     r4, rms4 = _point_following(gs1, "pelvis", l4X, -l4Z, ms)
-    assert r4 == pytest.approx([-121.0, 53.0], abs=10.0) and rms4 < 6.0
-    assert r4[0] < l4_read[0] - 40.0
+    assert r4 == pytest.approx([-112.6, 47.9], abs=10.0) and rms4 < 6.0
+    assert r4[0] < l4_read[0] - 30.0
     # L4 as read, against the PMHS's L4
     P = res.body_poses[:, model.body("pelvis")]
     q = P[:, :3, :3] @ (lumbar_base + LUMBAR_FRACTIONS["l4"] * lumbar_top) + P[:, :3, 3] - res.base_poses[:, :3, 3]
     miss4 = 1e3 * (q[k][:, [0, 2]] - q[0, [0, 2]]) - np.stack([l4X, -l4Z], 1)
-    assert float(np.sqrt(np.mean(miss4 ** 2))) == pytest.approx(17.0, abs=2.0)
+    assert float(np.sqrt(np.mean(miss4 ** 2))) == pytest.approx(22.5, abs=2.0)

@@ -62,7 +62,10 @@ def test_poses_and_planes_in_the_vehicle_frame(run):
     assert np.allclose(c[:, 0], 0.52) and np.allclose(sorted(set(np.round(c[:, 2], 9))), [-0.04, 0.20])
     assert np.allclose(sorted(set(np.round(c[:, 1], 9))), [-0.3, 0.3])
     shapes = {s.name: s for s in D.shapes(run.model)}
-    assert len(shapes) == 24 and shapes["head_shell"].body == head  # 17 + chin, occiput, sternum, knee pads, heels (22 before footsplit)
+    # 17 + chin, occiput, sternum, knee pads, heels, shoulder shells (22 before footsplit, 24
+    # before shoulderheld)
+    assert len(shapes) == 26 and shapes["head_shell"].body == head
+    assert {"left_shoulder_shell", "right_shoulder_shell"} <= set(shapes)
 
 
 def test_channels_filtered_as_their_criteria_prescribe(run):

@@ -1,0 +1,221 @@
+"""A run folder carries the files it was run from (occupant.scenario.run.copy_inputs): its
+scenario file, dummy, posture, interior and CSV pulse copied into DIR/inputs/, named by the
+record relative to the folder and read by ``read_run`` and ``occupant report DIR``, so that
+the folder, moved to another machine, needs none of them where they were."""
+import shutil
+
+import numpy as np
+import pytest
+
+from occupant.cli import main
+from occupant.io.toml_files import read_toml, resolve_shipped
+from occupant.scenario import load, write_run
+from occupant.scenario import run as run_module
+from occupant.scenario.load import resolve
+from occupant.scenario.run import read_run
+from occupant.scenario.toml_write import dumps
+
+SHORT = {"solver.t_end": 0.002, "occupant.settle": 0.0, "outputs.report": False}
+
+
+def _sources(folder):
+    """Copies of fmvss208_sled_48_belted's files in ``folder``: the scenario (its pulse a CSV
+    beside it, the half-sine it gives sampled), its posture and its interior by path."""
+    folder.mkdir()
+    data = read_toml(resolve("fmvss208_sled_48_belted"))
+    t = np.linspace(0.0, 0.1, 101)
+    rows = "\n".join(f"{x:.6g},{-21.4 * np.sin(np.pi * x / 0.1):.6g}" for x in t)
+    (folder / "pulse.csv").write_text(f"time [s],acceleration [g]\n{rows}\n", encoding="utf-8")
+    data["pulse"] = {"shape": "csv", "file": "pulse.csv", "speed_kmh": 48.0}
+    shutil.copyfile(resolve_shipped("passenger_seated", "dummies/postures", "posture"), folder / "seat.toml")
+    shutil.copyfile(resolve_shipped("sled_buck_passenger", "vehicles", "interior"), folder / "buck.toml")
+    data["occupant"]["posture"] = str(folder / "seat.toml")
+    data["vehicle"]["interior"] = str(folder / "buck.toml")
+    (folder / "sled.toml").write_text(dumps(data), encoding="utf-8")
+    return folder / "sled.toml"
+
+
+def _same_build(again, run):
+    """The Run read from a folder builds the model, interior and pulse the run had."""
+    assert again.model.nb == run.model.nb and again.model.nv == run.model.nv
+    np.testing.assert_array_equal(again.model.body_mass, run.model.body_mass)
+    assert again.model.contact_names == run.model.contact_names and len(run.model.contact_names) > 0
+    assert again.interior.name == run.interior.name
+    assert [s.name for s in again.interior.surfaces] == [s.name for s in run.interior.surfaces]
+    np.testing.assert_array_equal(again.initial_state, run.initial_state)
+    assert np.array_equal(again.pulse.t, run.pulse.t) and np.array_equal(again.pulse.a, run.pulse.a)
+    np.testing.assert_array_equal(again.results.q, run.results.q)
+
+
+def test_identity_run_folder_moved_reads_its_copies_with_its_files_gone(tmp_path, monkeypatch, capsys):
+    """Run, the folder moved, the scenario, posture, interior and pulse files deleted and the
+    working directory changed: read_run and ``occupant report DIR`` build the same bodies,
+    contact pairs, interior and pulse from DIR/inputs/. Before (runsolid2), the record named
+    the files where they were: "vehicle.interior: no such file ..."."""
+    scenario = _sources(tmp_path / "src")
+    run = load(str(scenario), overrides=SHORT).run()
+    folder = write_run(run, tmp_path / "run")
+    copies = read_run(folder).inputs
+    assert sorted(copies) == ["dummy", "interior", "posture", "pulse", "scenario"]
+    for key, name in (("scenario", "sled.toml"), ("posture", "seat.toml"), ("interior", "buck.toml"),
+                      ("pulse", "pulse.csv")):
+        assert (folder / "inputs" / f"{key}-{name}").read_bytes() == (tmp_path / "src" / name).read_bytes()
+    moved = tmp_path / "elsewhere" / "moved"
+    moved.parent.mkdir()
+    shutil.move(folder, moved)
+    shutil.rmtree(tmp_path / "src")
+    monkeypatch.chdir(moved.parent)
+    again = read_run(moved)
+    _same_build(again, run)
+    assert again.scenario == run.scenario   # the scenario as given (its paths where they were)
+    assert all(p.parent == moved / "inputs" for p in again.inputs.values())
+    assert main(["report", str(moved), "--html"]) == 0
+    assert (moved / "report.html").is_file() and "occupant report:" in capsys.readouterr().out
+
+
+def test_identity_run_folder_carries_an_interiors_bases(tmp_path, monkeypatch):
+    """An interior that names its base by a relative path (read against the working directory,
+    as the loader reads it), whose base names the shipped sled buck: both bases are copied
+    (interior_base-, interior_base2-) and read from the copies, the sources gone and the working
+    directory another."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "buck.toml").write_text('kind = "interior"\nname = "buck"\nbase = "middle.toml"\n', encoding="utf-8")
+    (src / "middle.toml").write_text('kind = "interior"\nname = "middle"\nbase = "sled_buck_passenger"\n',
+                                     encoding="utf-8")
+    monkeypatch.chdir(src)
+    run = load("fmvss208_sled_48_belted", overrides={**SHORT, "vehicle.interior": "buck.toml"}).run()
+    folder = write_run(run, tmp_path / "run")
+    names = sorted(p.name for p in (folder / "inputs").iterdir())
+    assert names == ["dummy-hybrid3_50m.toml", "interior-buck.toml", "interior_base-middle.toml",
+                     "interior_base2-sled_buck_passenger.toml", "posture-passenger_seated.toml",
+                     "scenario-fmvss208_sled_48_belted.toml"]
+    shutil.rmtree(src)
+    monkeypatch.chdir(tmp_path)
+    again = read_run(folder)
+    _same_build(again, run)
+    assert again.interior.name == "buck" and again.inputs["interior_base2"].parent == folder / "inputs"
+
+
+def test_identity_run_folder_reads_its_copy_of_a_shipped_dummy(tmp_path):
+    """A shipped name's file is copied too (dummy-hybrid3_50m.toml) and the folder reads its
+    copy, not the installed file: a copy whose head mass is changed builds a model with that
+    mass (the same occupant version reads the same model; another reads the run's)."""
+    run = load("fmvss208_sled_48_belted", overrides=SHORT).run()
+    folder = write_run(run, tmp_path / "run")
+    copy = folder / "inputs" / "dummy-hybrid3_50m.toml"
+    assert copy.read_bytes() == resolve_shipped("hybrid3_50m", "dummies", "dummy").read_bytes()
+    _same_build(read_run(folder), run)
+    text = copy.read_text(encoding="utf-8")
+    line = 'name = "head"\nparent = "neck"\nmass = 4.5651'
+    assert text.count(line) == 1
+    copy.write_text(text.replace(line, line.replace("4.5651", "9.1302")), encoding="utf-8")
+    again = read_run(folder)
+    i = run.model.body("head")
+    assert run.model.body_mass[i] == 4.5651 and again.model.body_mass[i] == 9.1302
+    assert again.scenario["occupant"]["dummy"] == "hybrid3_50m"   # still judged as that dummy
+
+
+def test_identity_run_folder_without_copies_reads_as_before(tmp_path, monkeypatch):
+    """A folder written before the copies (its record with no "inputs", no inputs/ folder)
+    reads the files its record names, as before; so does a folder whose inputs/ is gone."""
+    run = load("fmvss208_sled_48_belted", overrides=SHORT).run()
+    record = run_module._record
+
+    def old_record(run, inputs):
+        rec = record(run, inputs)
+        del rec["inputs"]
+        return rec
+    monkeypatch.setattr(run_module, "_record", old_record)
+    monkeypatch.setattr(run_module, "copy_inputs", lambda inputs, folder: {})
+    old = write_run(run, tmp_path / "old")
+    assert not (old / "inputs").exists()
+    again = read_run(old)
+    _same_build(again, run)
+    assert again.inputs["dummy"] == resolve_shipped("hybrid3_50m", "dummies", "dummy").absolute()
+    monkeypatch.undo()
+    folder = write_run(run, tmp_path / "new")
+    shutil.rmtree(folder / "inputs")
+    _same_build(read_run(folder), run)
+
+
+def test_reference_run_folder_written_again_into_itself(tmp_path):
+    """A run written twice into the same folder, and a Run read from a folder written back
+    into it: its copies are its own inputs (not copied onto themselves), the record the same."""
+    run = load("fmvss208_sled_48_belted", overrides=SHORT).run()
+    folder = write_run(run, tmp_path / "run")
+    before = {p.name: p.read_bytes() for p in (folder / "inputs").iterdir()}
+    write_run(read_run(folder), folder)
+    assert {p.name: p.read_bytes() for p in (folder / "inputs").iterdir()} == before
+    assert {p.name for p in read_run(folder).inputs.values()} == set(before)
+
+
+# aeb_precrash_frontal cut short: 5 ms of braking, a 2 ms crash (the vehicle model settles
+# 0.1 s first, occupant.scenario.precrash.SETTLE)
+PRECRASH = {"precrash.duration": 0.005, "precrash.crash_duration": 0.002, "solver.t_end": 0.008,
+            "occupant.settle": 0.0, "outputs.report": False, "outputs.isomme": False}
+
+
+def _same_motion(again, run):
+    """The two runs' B0 motions are the same, bit for bit, in braking, crash and after."""
+    a, b = again.pulse.base_motion(), run.pulse.base_motion()
+    for s in np.linspace(0.0, 0.012, 25):
+        for f in ("position", "velocity", "acceleration", "rotation", "angular_velocity",
+                  "angular_acceleration"):
+            assert np.array_equal(getattr(a, f)(s), getattr(b, f)(s)), (f, s)
+
+
+def test_identity_precrash_run_folder_stores_its_braking(tmp_path, monkeypatch):
+    """A pre-crash run folder stores its braking as run (the chassis tables beside the pulse in
+    results.h5): read_run, the folder moved, does not run the vehicle model (braking_run
+    fails here) and needs none of its files (this occupant made to ship no vehicle model: the
+    record's ``midsize_sedan`` is not checked against the installed ones), and builds the same
+    model, pulse and B0 motion. Before (runcarry), read_run ran the braking again from
+    vehicles/midsize_sedan.toml and its subsystem files."""
+    from occupant.io import toml_files
+    from occupant.scenario import precrash
+    run = load("aeb_precrash_frontal", overrides=PRECRASH).run()
+    assert isinstance(run.pulse, precrash.PrecrashPulse) and run.pulse.impact == 0.005
+    folder = write_run(run, tmp_path / "run")
+    moved = tmp_path / "elsewhere" / "moved"
+    moved.parent.mkdir()
+    shutil.move(folder, moved)
+
+    def no_braking(*args):
+        raise AssertionError("the braking was run again")
+    shipped = toml_files.shipped_names
+    monkeypatch.setattr(precrash, "braking_run", no_braking)
+    monkeypatch.setattr(toml_files, "shipped_names", lambda folder, kind=None: (
+        [] if kind == "vehicle" else shipped(folder, kind)))
+    monkeypatch.chdir(moved.parent)
+    again = read_run(moved)
+    _same_build(again, run)
+    _same_motion(again, run)
+    assert isinstance(again.pulse, precrash.PrecrashPulse)
+    assert (again.pulse.impact, again.pulse.impact_speed, again.pulse.crash_duration) == (
+        run.pulse.impact, run.pulse.impact_speed, run.pulse.crash_duration)
+    assert again.pulse.describe() == run.pulse.describe()
+    # without the stored braking (shipped names as installed) the scenario runs it: it fails here
+    monkeypatch.setattr(toml_files, "shipped_names", shipped)
+    with pytest.raises(AssertionError, match="the braking was run again"):
+        load("aeb_precrash_frontal", overrides=PRECRASH)
+
+
+def test_identity_precrash_run_folder_without_its_braking_reads_as_before(tmp_path, monkeypatch):
+    """A pre-crash folder written before its braking was stored (the pulse's table only, as
+    runsolid2 stored it) reads as before: the braking run again from the vehicle model, the
+    same pulse and B0 motion."""
+    from occupant.scenario import precrash
+    from occupant.scenario.pulse import Pulse
+    run = load("aeb_precrash_frontal", overrides=PRECRASH).run()
+    monkeypatch.setattr(precrash.PrecrashPulse, "record", Pulse.record)
+    folder = write_run(run, tmp_path / "old")
+    monkeypatch.undo()
+    calls = []
+    braking = precrash.braking_run
+    monkeypatch.setattr(precrash, "_RUNS", {})
+    monkeypatch.setattr(precrash, "braking_run", lambda *args: calls.append(args) or braking(*args))
+    again = read_run(folder)
+    assert len(calls) == 1 and isinstance(again.pulse, precrash.PrecrashPulse)
+    _same_build(again, run)
+    _same_motion(again, run)
