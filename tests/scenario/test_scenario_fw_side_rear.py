@@ -957,6 +957,47 @@ def test_reference_us_ncap_tibias_near_nhtsa_11391_at_30_ms(ncap):
         assert -3.0e3 < fz[k] < -1.8e3, (side, fz[k])
 
 
+def _us_ncap_feet_slide_and_the_knee_bag_pushes_across_the_shins(run):
+    """The assertions of the test below, on any US NCAP run (scenarios/README.md, tibia30)."""
+    res = run.results
+    out, t = res.outputs, res.t
+    at = lambda ms: int(np.argmin(np.abs(t - ms / 1e3)))
+    to_b0 = np.linalg.inv(res.base_poses)
+    bag = np.asarray(run.scenario["restraints"]["knee_airbag"]["direction"], float)
+    bag /= np.linalg.norm(bag)
+    pose = lambda body: np.einsum("nij,njk->nik", to_b0, res.body_poses[:, res.body_names.index(body)])
+    cells = _ankle_cells(run)
+    for side in ("left", "right"):
+        normal = out[f"{side}_heel__floor.normal_force"]
+        friction = out[f"{side}_heel__floor.friction_force"]
+        sliding = (t >= 0.015) & (t <= 0.030) & (normal > 100.0)
+        assert sliding.sum() > 20, side                                  # measured 151 / 91 samples
+        assert np.allclose(friction[sliding] / normal[sliding], 0.7, atol=0.005), side
+        ankle = pose(f"{side}_foot")[:, :3, 3]
+        assert ankle[at(30), 0] - ankle[at(0), 0] > 0.020, side         # measured 29 / 40 mm
+        knee = pose(f"{side}_lower_leg")[:, :3, 3]
+        axis = (ankle - knee) / np.linalg.norm(ankle - knee, axis=1)[:, None]
+        for ms in (30, 35, 40):
+            along = float(bag @ axis[at(ms)])
+            assert -0.5 < along < 0.0, (side, ms, along)     # measured -0.35 to -0.45: across it
+        fz, _ = cells[side]
+        assert fz[at(30)] > -1.0e3, (side, fz[at(30)])                   # measured -0.58 / +0.06 kN
+
+
+def test_reference_us_ncap_feet_slide_on_the_carpet_and_the_knee_bag_pushes_across_the_shins(ncap):
+    """Why the US NCAP lower tibias carry -0.58 / +0.06 kN at 30 ms against NHTSA 11391's -1.65 /
+    -2.84 (lower) and -2.20 / -2.26 kN (upper) (scenarios/README.md, tibia30): from 15 ms both of
+    each foot's contacts slide at the carpet's friction limit (0.7 [P]), the heel forward along
+    the floor as the forefoot up the toe pan (test_reference_us_ncap_feet_roll_up_the_toe_board_
+    on_the_free_ankle), the ankles 29 / 40 mm forward of where they started by 30 ms (left /
+    right), so the foot passes on only what the sliding lets through; and the knee bag, from 27
+    ms, pushes each leg mostly across its tibia (its axis's cosine with the knee-to-ankle line
+    -0.35 to -0.45 at 30-40 ms, pulling the knee away from the ankle, not pressing the shin onto the foot). With
+    the carpet's friction 1.0 (a scratch sensitivity, unsourced) the feet stay put (ankles 4-6 mm)
+    and this fails: the friction is what lets the feet go."""
+    _us_ncap_feet_slide_and_the_knee_bag_pushes_across_the_shins(ncap)
+
+
 def test_regression_seat_foam_springs_back(ncap):
     """The seat cushion's foam recovers (vehicles/midsize_sedan_driver.toml: polyurethane seat
     foam loses 21-40 % of a slow cycle's work, 45 % of an impact's, and regains its height): after
