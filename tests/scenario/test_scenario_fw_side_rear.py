@@ -945,7 +945,10 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
                    "Hybrid III heel's floor contact lies 11-12 mm ahead of the ankle at the settled "
                    "foot angle (heelfoot, footsplit: the heel fitted to the open FE 95M foot); with the "
                    "dorsiflexion blocked (scratch) -1.11 / -1.31 kN, with a scratch [E] heel -0.46 / "
-                   "-0.69 kN at 30 ms after -2.2 / -2.0 kN at 23-25 ms (scenarios/README.md, feetload)")
+                   "-0.69 kN at 30 ms after -2.2 / -2.0 kN at 23-25 ms (scenarios/README.md, feetload); both "
+                   "contacts of each foot slide at the carpet's 0.7 from 15 ms and the knee bag pushes "
+                   "across the shins (tibia30: the heel's grip 1.0 on the floor, scratch, gives -1.56 / "
+                   "-0.75 kN)")
 def test_reference_us_ncap_tibias_near_nhtsa_11391_at_30_ms(ncap):
     """The US NCAP driver's lower tibias (the ankle cells of
     test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle) carry -1.8 to -3.0 kN
