@@ -945,7 +945,10 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
                    "Hybrid III heel's floor contact lies 11-12 mm ahead of the ankle at the settled "
                    "foot angle (heelfoot, footsplit: the heel fitted to the open FE 95M foot); with the "
                    "dorsiflexion blocked (scratch) -1.11 / -1.31 kN, with a scratch [E] heel -0.46 / "
-                   "-0.69 kN at 30 ms after -2.2 / -2.0 kN at 23-25 ms (scenarios/README.md, feetload)")
+                   "-0.69 kN at 30 ms after -2.2 / -2.0 kN at 23-25 ms (scenarios/README.md, feetload); both "
+                   "contacts of each foot slide at the carpet's 0.7 from 15 ms and the knee bag pushes "
+                   "across the shins (tibia30: the heel's grip 1.0 on the floor, scratch, gives -1.56 / "
+                   "-0.75 kN)")
 def test_reference_us_ncap_tibias_near_nhtsa_11391_at_30_ms(ncap):
     """The US NCAP driver's lower tibias (the ankle cells of
     test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle) carry -1.8 to -3.0 kN
@@ -955,6 +958,47 @@ def test_reference_us_ncap_tibias_near_nhtsa_11391_at_30_ms(ncap):
     k = int(np.argmin(np.abs(t - 0.030)))
     for side, (fz, _) in _ankle_cells(ncap).items():
         assert -3.0e3 < fz[k] < -1.8e3, (side, fz[k])
+
+
+def _us_ncap_feet_slide_and_the_knee_bag_pushes_across_the_shins(run):
+    """The assertions of the test below, on any US NCAP run (scenarios/README.md, tibia30)."""
+    res = run.results
+    out, t = res.outputs, res.t
+    at = lambda ms: int(np.argmin(np.abs(t - ms / 1e3)))
+    to_b0 = np.linalg.inv(res.base_poses)
+    bag = np.asarray(run.scenario["restraints"]["knee_airbag"]["direction"], float)
+    bag /= np.linalg.norm(bag)
+    pose = lambda body: np.einsum("nij,njk->nik", to_b0, res.body_poses[:, res.body_names.index(body)])
+    cells = _ankle_cells(run)
+    for side in ("left", "right"):
+        normal = out[f"{side}_heel__floor.normal_force"]
+        friction = out[f"{side}_heel__floor.friction_force"]
+        sliding = (t >= 0.015) & (t <= 0.030) & (normal > 100.0)
+        assert sliding.sum() > 20, side                                  # measured 151 / 91 samples
+        assert np.allclose(friction[sliding] / normal[sliding], 0.7, atol=0.005), side
+        ankle = pose(f"{side}_foot")[:, :3, 3]
+        assert ankle[at(30), 0] - ankle[at(0), 0] > 0.020, side         # measured 29 / 40 mm
+        knee = pose(f"{side}_lower_leg")[:, :3, 3]
+        axis = (ankle - knee) / np.linalg.norm(ankle - knee, axis=1)[:, None]
+        for ms in (30, 35, 40):
+            along = float(bag @ axis[at(ms)])
+            assert -0.5 < along < 0.0, (side, ms, along)     # measured -0.35 to -0.45: across it
+        fz, _ = cells[side]
+        assert fz[at(30)] > -1.0e3, (side, fz[at(30)])                   # measured -0.58 / +0.06 kN
+
+
+def test_reference_us_ncap_feet_slide_on_the_carpet_and_the_knee_bag_pushes_across_the_shins(ncap):
+    """Why the US NCAP lower tibias carry -0.58 / +0.06 kN at 30 ms against NHTSA 11391's -1.65 /
+    -2.84 (lower) and -2.20 / -2.26 kN (upper) (scenarios/README.md, tibia30): from 15 ms both of
+    each foot's contacts slide at the carpet's friction limit (0.7 [P]), the heel forward along
+    the floor as the forefoot up the toe pan (test_reference_us_ncap_feet_roll_up_the_toe_board_
+    on_the_free_ankle), the ankles 29 / 40 mm forward of where they started by 30 ms (left /
+    right), so the foot passes on only what the sliding lets through; and the knee bag, from 27
+    ms, pushes each leg mostly across its tibia (its axis's cosine with the knee-to-ankle line
+    -0.35 to -0.45 at 30-40 ms, pulling the knee away from the ankle, not pressing the shin onto the foot). With
+    the carpet's friction 1.0 (a scratch sensitivity, unsourced) the feet stay put (ankles 4-6 mm)
+    and this fails: the friction is what lets the feet go."""
+    _us_ncap_feet_slide_and_the_knee_bag_pushes_across_the_shins(ncap)
 
 
 def test_regression_seat_foam_springs_back(ncap):
