@@ -332,9 +332,10 @@ def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     """The side-test driver is belted (NHTSA's side NCAP fits the car's belt), and the occupant
     slides towards the belt's outboard anchorages, so the belt holds its torso little; the
     shoulder belt is loaded by the neck, which bears on it as the driver slides outboard under
-    it (the neck barrier, test below; its 3 kN bound at the D-ring is a strict xfail since the
-    door's hip-room place, test_reference_side_barrier_shoulder_belt_load_on_the_neck): it was
-    under 3 kN at the D-ring, half the 6.25 kN the same belt over the same anchorages carries in us_ncap_frontal_56 [E] (2.24 kN measured at 63 ms,
+    it (the neck barrier, test below; its bound at the D-ring, the US-SID's 2.5 kN of SAE 902313
+    since branch doorsource, is a strict xfail, test_reference_side_barrier_shoulder_belt_load_
+    on_the_neck): it was under 3 kN at the D-ring, half the 6.25 kN the same belt over the same
+    anchorages carries in us_ncap_frontal_56 [E], before the door's hip-room place (2.24 kN measured at 63 ms,
     where the belt's path is 32 mm longer than without the neck in its way; 0.85 kN when the
     belt passed through the neck; no published near-side belt load was found: the 2 kN of this
     bound was set at 0.94 kN measured without a source, scenarios/README.md, forceline and
@@ -364,18 +365,29 @@ def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     assert out["thorax__door_panel.normal_force"].max() > 5000
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11 section 6: 3.36 kN at the D-ring since the "
-                   "door trim stands at the medium car's hip room (0.350 m from the seat centreline, "
-                   "was 0.33 m [E]; frontaldoor): the driver slides 20 mm further outboard under the "
-                   "shoulder belt, and the neck bears on it harder (2.04 kN before); no published "
-                   "near-side belt load to hold either against")
+# The shoulder belt's load when the occupant slides towards its upper anchorage and bears on it
+# with the neck: 2.5 kN on average on the US-SID, 1.6 kN on the cadavers, in seven 50 km/h
+# car-to-car lateral collisions of belted far-side rear occupants with an inboard-anchored
+# shoulder belt [S: SAE 902313, 1990, abstract (sae.org)], the near-side driver's geometry
+# mirrored (the belt over the shoulder on the side it slides to). There the belt holds the
+# torso alone; here the door takes most of it, so the dummy's 2.5 kN bounds the near side from
+# above [E: the argument, not a measurement]
+NEAR_SIDE_SHOULDER_BELT = 2500.0    # N
+
+
+@pytest.mark.xfail(strict=True, reason="issue 11 section 6: 3.41 kN at the D-ring (main a8232fa; "
+                   "3.36 kN since the door trim stands at the medium car's hip room, frontaldoor), "
+                   "over the US-SID's 2.5 kN in the same belt-on-neck geometry (SAE 902313; the "
+                   "bound was 3 kN [E] before branch doorsource)")
 def test_reference_side_barrier_shoulder_belt_load_on_the_neck(side):
-    """The shoulder belt at the D-ring under 3 kN, half the 6.25 kN the same belt over the same
-    anchorages carries in us_ncap_frontal_56 [E] (test above: 2.24 kN measured at 63 ms, 2.04
-    kN at main 4fda862, 3.36 kN with the door 20 mm further out). Still no published near-side
-    shoulder belt load to replace the bound with: searched for FMVSS 214 / side NCAP / IIHS side
-    tests' belt channels and side-impact papers' belt forces (scenarios/README.md, doorsource)."""
-    assert side.results.outputs["belt.d_ring-neck.force"].max() < 3000
+    """The shoulder belt at the D-ring under NEAR_SIDE_SHOULDER_BELT, the US-SID's average in
+    far-side car-to-car tests where the occupant slid towards the shoulder belt's upper
+    anchorage and bore on it with the neck (SAE 902313 [S]), as this driver does sliding
+    towards the door under its outboard D-ring; before branch doorsource the bound was half
+    the 6.25 kN of us_ncap_frontal_56's belt [E] (2.24 kN measured at 63 ms when it was set,
+    2.04 kN at main 4fda862, 3.36 kN with the door 20 mm further out, 3.41 kN at main
+    a8232fa). No near-side figure was found (scenarios/README.md, doorsource)."""
+    assert side.results.outputs["belt.d_ring-neck.force"].max() < NEAR_SIDE_SHOULDER_BELT
 
 
 # How far a belt's path may lie inside the neck shell, a belt it does not wrap [E]: a graze,
