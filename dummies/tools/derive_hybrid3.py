@@ -141,8 +141,8 @@ FOOT_05F_MASS_SRC = ("[D] the open FE 5F's foot (OpenRadioss ModelExchange, comm
 # rigid bodies' J cards are 0), so only the skin turns about the axis (radius of gyration 14 mm
 # in a leg about 100 mm across): the axial moment stays the 95M's scaled [D] (his deck's tibia
 # bodies carry their own J [S]). Her transverse figure misses those bodies' own transverse
-# moments too: in the 95M deck they are 0.0194 of his 0.1334 kg m^2 (15 %), so hers may be up to
-# about that much low.
+# moments too: in the 95M deck they are 0.0194 of the 0.1149 kg m^2 his three rigid bodies
+# make (17 %), so hers may be up to about that much low.
 LOWER_LEG_05F_MASS = dict(mass=3.1701, com=(0.00485, 0.00021, -0.15872),
                           inertia_transverse=(0.031064, 0.031009), inertia_axial_deck=0.000601)
 LOWER_LEG_05F_MASS_SRC = ("[D] the open FE 5F's lower leg (OpenRadioss ModelExchange, commit 86dbea3, CC "
