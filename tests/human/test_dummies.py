@@ -826,7 +826,7 @@ def test_reference_hybrid3_05f_foot_mass_centre_and_inertia_are_her_fe_decks():
 # about the knee node 15004033 (the foot's axes), mm; its moments about x and y, kg m^2 (their
 # axes within 2.2 deg of the frame's). Her file's lower leg weighs NHTSA's remainder (2.910 kg),
 # so her moments are the deck's times 2.910 / 3.1701; her axial moment stays the 95M's scaled
-# (the deck's 0.000601 is its skin alone: its tibia's masses are points on the axis).
+# (the deck's 0.000601 is its skin alone: its tibia's masses are points within 8 mm of the axis).
 FE_05F_LOWER_LEG = dict(mass=3.1701, com=(4.85, 0.21, -158.72), transverse=(0.031064, 0.031009))
 # before branch legmass5f: the 95M's lumped tibia scaled by her leg-length ratio
 SCALED_05F_LOWER_LEG = dict(com=(0.0, 0.0, -147.1), moments=(0.03591, 0.03591, 0.005558))
