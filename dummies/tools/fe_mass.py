@@ -19,9 +19,9 @@ Lumped as Radioss lumps them [the deck's units mm, ms, kg]:
     or the deck's, added to the body's tensor.
 A body is a set of nodes (its rigid bodies' main and secondary nodes and the nodes of the parts
 that move with them); its inertia sums the nodes as point masses, plus the rigid bodies' given
-inertia. The general springs' nodal
-rotational inertia (250 kg mm^2 on 35 of the 5F deck's 36 joint springs alike, whatever the
-joint: a figure for the solver's time step, not the parts' matter) is reported, not added.
+inertia. The general springs' nodal rotational inertia (250 kg mm^2 on 35 of the 5F deck's 36
+joint springs alike, whatever the joint: a figure for the solver's time step, not the parts'
+matter) is reported, not added.
 """
 import argparse
 import importlib.util
@@ -200,7 +200,8 @@ def skew_axes(cards, nodes, sid):
 
 def rbody_inertia(cards, nodes, rid):
     """Rigid body ``rid``'s given inertia tensor about its centre (kg mm^2, deck axes): its
-    JXX JYY JZZ / JXY JYZ JXZ card lines in its skew's axes."""
+    JXX JYY JZZ / JXY JYZ JXZ card lines in its skew's axes, JXY... taken as the tensor's
+    off-diagonal terms (0 in every rigid body of the 5F and 95M decks)."""
     lines = cards[("RBODY", str(rid))]
     jxx, jyy, jzz = (field(lines[2], 20 * i, 20 * i + 20) for i in range(3))
     jxy, jyz, jxz = (field(lines[3], 20 * i, 20 * i + 20) for i in range(3))
