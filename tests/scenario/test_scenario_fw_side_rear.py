@@ -992,7 +992,7 @@ def _us_ncap_feet_slide_and_the_knee_bag_pushes_across_the_shins(run):
         normal = out[f"{side}_heel__floor.normal_force"]
         friction = out[f"{side}_heel__floor.friction_force"]
         sliding = (t >= 0.015) & (t <= 0.030) & (normal > 100.0)
-        assert sliding.sum() > 20, side                                  # measured 151 / 91 samples
+        assert sliding.sum() > 20, side                                  # measured 151 / 96 samples
         assert np.allclose(friction[sliding] / normal[sliding], 0.7, atol=0.005), side
         ankle = pose(f"{side}_foot")[:, :3, 3]
         assert ankle[at(30), 0] - ankle[at(0), 0] > 0.020, side         # measured 29 / 40 mm
@@ -1000,13 +1000,15 @@ def _us_ncap_feet_slide_and_the_knee_bag_pushes_across_the_shins(run):
         axis = (ankle - knee) / np.linalg.norm(ankle - knee, axis=1)[:, None]
         for ms in (30, 35, 40):
             along = float(bag @ axis[at(ms)])
-            assert -0.5 < along < 0.0, (side, ms, along)     # measured -0.35 to -0.45: across it
+            assert -0.5 < along < 0.0, (side, ms, along)     # measured -0.36 to -0.46: across it
         fz, _ = cells[side]
-        assert fz[at(30)] > -1.0e3, (side, fz[at(30)])                   # measured -0.58 / +0.06 kN
+        assert fz[at(30)] > -1.0e3, (side, fz[at(30)])                   # measured -0.50 / +0.06 kN
 
 
 def test_reference_us_ncap_feet_slide_on_the_carpet_and_the_knee_bag_pushes_across_the_shins(ncap):
-    """Why the US NCAP lower tibias carry -0.58 / +0.06 kN at 30 ms against NHTSA 11391's -1.65 /
+    """Why the US NCAP lower tibias carry -0.50 / +0.06 kN at 30 ms (-0.58 / +0.06 before both heels
+    started on the floor, heeltarget; the rest of the figures here as measured then and again
+    there, within 0.01 and 1 mm) against NHTSA 11391's -1.65 /
     -2.84 (lower) and -2.20 / -2.26 kN (upper) (scenarios/README.md, tibia30): from 15 ms both of
     each foot's contacts slide at the carpet's friction limit (0.7 [P]), the heel forward along
     the floor as the forefoot up the toe pan (test_reference_us_ncap_feet_roll_up_the_toe_board_
