@@ -126,7 +126,9 @@ NBDL_8G_OUT = (
     "and falls 36.3 deg from its peak by 298 ms where they fall 19.3-34.5 "
     "(test_regression_nbdl_8g_return); neither the reflex nor its clock sets it (relaxed, "
     "braced, onset_g 0.5 or 2 g: 194-198 ms, 22.0-26.2 deg; scenarios/validation/README.md or "
-    "HISTORY.md, nbdl8g)")
+    "HISTORY.md, nbdl8g); the neck's elastic return does, chiefly at the condyles, the capitis "
+    "extensors' passive tension and the joint's spring (test_regression_nbdl_8g_return_mechanism): "
+    "no sourced dissipation found to change it (neckreturn)")
 
 
 def test_reference_nbdl_8g_series_as_converted():
