@@ -640,7 +640,7 @@ def _following(u, P):
 
 def test_identity_hooked_held_wrap_does_not_slide_against_its_belts_pull():
     """The hooked trio's middle place turned 45 deg across the belt (|h| / r 0.51 in its placed
-    plane, over the friction 0.3), its neighbours' 10 deg (0.11, within it): the belt pulls the
+    plane, over the friction 0.3), its neighbours' 10 deg (0.10, within it): the belt pulls the
     middle wrap back towards them (the sum of its tensions along its chords to their points,
     taken along the way its |h| rises, is negative), so it does not slide: its place only
     follows its point (here at it: rate 0), to 1e-9 /s. Before, hooked, it slid the way its own plane's |h| rises (its
