@@ -2,7 +2,8 @@
 (occupant.restraints.wrap_chain.place_held): each lies in the plane through the anchors and its
 own place, at its fraction of the wrap there, against the closed-form wrap over a circle; and as
 the places move across the sphere the wraps keep their order, touch the sphere and move
-continuously."""
+continuously. Three held wraps hooked over a sphere: a wrap slides across only the way its belt
+pulls it (``belt_wraps._held_slide``)."""
 import numpy as np
 import pytest
 from scipy.optimize import brentq
@@ -573,8 +574,8 @@ def _held_trio_rates(places):
     outside it: the belt hooks over its top, as the lap belt over the pelvis from anchorages
     behind and below it) and three wraps held on the ball (friction 0.3 along and across), their
     places set to ``places`` and then to where their points lie (in the planes they set), each
-    segment's webbing 1 % short of its length there (every segment taut), at rest: per wrap (its place u, its rate, its point (B0)), and the tensions
-    of its segments."""
+    segment's webbing 1 % short of its length there (every segment taut), at rest: per wrap
+    (its place u, its rate, its point (B0)), and the tensions of its segments."""
     asm = Assembly("trio")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "body", Pose()))
@@ -643,11 +644,11 @@ def test_identity_hooked_held_wrap_does_not_slide_against_its_belts_pull():
     plane, over the friction 0.3), its neighbours' 10 deg (0.10, within it): the belt pulls the
     middle wrap back towards them (the sum of its tensions along its chords to their points,
     taken along the way its |h| rises, is negative), so it does not slide: its place only
-    follows its point (here at it: rate 0), to 1e-9 /s. Before, hooked, it slid the way its own plane's |h| rises (its
-    wrap alone would shorten), away from its neighbours, lengthening the belt: the faster the
-    tighter, the tension rising with the slide (US NCAP with the carpet's friction 1.0: the lap
-    belt's middle wrap over the pelvis's crown, its segments 107 -> 133 and 105 -> 153 mm in
-    14 ms, 77.7 kN at 84 ms; scenarios/README.md, lapblowup)."""
+    follows its point (here at it: rate 0), to 1e-9 /s. Before, hooked, it slid the way its own
+    plane's |h| rises (its wrap alone would shorten), away from its neighbours, lengthening the
+    belt: the faster the tighter, the tension rising with the slide (US NCAP with the carpet's
+    friction 1.0: the lap belt's middle wrap over the pelvis's crown, its segments 107 -> 133
+    and 105 -> 153 mm in 14 ms, 77.7 kN at 84 ms; scenarios/README.md, lapblowup)."""
     rates, tension = _held_trio_rates([_across(d, x) for d, x in zip((10.0, 45.0, 10.0), ALONG)])
     (_, _, P0), (u, rate, P), (_, _, P2) = rates
     assert _placed_h(HOOK_A, HOOK_B, u) > 0.3 > _placed_h(HOOK_A, HOOK_B, _across(10.0, ALONG[0]))
