@@ -548,8 +548,14 @@ def load(path_or_name, overrides=None):
     data = apply_overrides(raw, keys)
     try:
         return Scenario(data, path)
-    except ScenarioError as err:  # a value the override brought in: say which --set it was
-        for key in keys:
-            if err.path == key or err.path.startswith(f"{key}.") or key.startswith(f"{err.path}."):
-                raise ScenarioError(f"{path} (--set {key})", err.path, err.problem, err.accepted) from None
-        raise
+    except ScenarioError as err:
+        raise said_by_override(err, keys, path) from None
+
+
+def said_by_override(err, keys, file):
+    """The ScenarioError ``err`` of the scenario ``file`` loaded with the overrides ``keys``,
+    said as the error of the --set whose value it is, when one is (else ``err``)."""
+    for key in keys:
+        if err.path == key or err.path.startswith(f"{key}.") or key.startswith(f"{err.path}."):
+            return ScenarioError(f"{file} (--set {key})", err.path, err.problem, err.accepted)
+    return err

@@ -319,14 +319,28 @@ def folder_scenario(folder, overrides=None):
     with no copy (a table's shape, a pre-crash braking) is the one stored in results.h5 unless
     ``overrides`` are given (then made again from the table: a braking from the installed
     vehicle model)."""
-    from occupant.scenario.load import Scenario, ScenarioError
+    from occupant.scenario.load import Scenario, ScenarioError, said_by_override
     from occupant.scenario.overrides import apply_overrides
     from occupant.scenario.overrides import check as check_overrides
     res, rec, copies, file = _read_folder(folder)
     keys = dict(overrides or {})
     check_overrides(file, keys.items(), error=ScenarioError)
     pulse = None if keys or "pulse" in copies else _read_pulse(rec, res.record_arrays)
-    return Scenario(apply_overrides(rec["scenario"], keys), file, pulse=pulse, files=copies)
+    try:
+        return Scenario(apply_overrides(rec["scenario"], keys), file, pulse=pulse,
+                        files=_still_read(copies, keys))
+    except ScenarioError as err:
+        raise said_by_override(err, keys, file) from None
+
+
+def _still_read(copies, keys):
+    """The ``copies`` a run again with the overrides ``keys`` reads: not those of a file an
+    override names anew (--set occupant.dummy=... leaves out the dummy's copy and its bases',
+    pulse.file the pulse's, vehicle.model the vehicle model's)."""
+    from occupant.scenario.load import NAMED_FILES, VEHICLE_MODEL
+    named = {f"{t}.{k}": k for t, k, _, _ in NAMED_FILES} | {"pulse.file": "pulse", "vehicle.model": VEHICLE_MODEL}
+    dropped = {named[k] for k in keys if k in named}
+    return {k: v for k, v in copies.items() if k.split("_base")[0].split("_sub")[0] not in dropped}
 
 
 def read_run(folder):

@@ -56,7 +56,8 @@ def test_identity_run_folder_moved_reads_its_copies_with_its_files_gone(tmp_path
     run = load(str(scenario), overrides=SHORT).run()
     folder = write_run(run, tmp_path / "run")
     copies = read_run(folder).inputs
-    assert sorted(copies) == ["dummy", "interior", "posture", "pulse", "scenario"]
+    assert sorted(copies) == ["body_contacts", "dummy", "interior", "posture", "pulse",
+                              "reference_dummy", "scenario"]
     for key, name in (("scenario", "sled.toml"), ("posture", "seat.toml"), ("interior", "buck.toml"),
                       ("pulse", "pulse.csv")):
         assert (folder / "inputs" / f"{key}-{name}").read_bytes() == (tmp_path / "src" / name).read_bytes()
@@ -87,8 +88,9 @@ def test_identity_run_folder_carries_an_interiors_bases(tmp_path, monkeypatch):
     run = load("fmvss208_sled_48_belted", overrides={**SHORT, "vehicle.interior": "buck.toml"}).run()
     folder = write_run(run, tmp_path / "run")
     names = sorted(p.name for p in (folder / "inputs").iterdir())
-    assert names == ["dummy-hybrid3_50m.toml", "interior-buck.toml", "interior_base-middle.toml",
-                     "interior_base2-sled_buck_passenger.toml", "posture-passenger_seated.toml",
+    assert names == ["body_contacts-body_contacts.toml", "dummy-hybrid3_50m.toml", "interior-buck.toml",
+                     "interior_base-middle.toml", "interior_base2-sled_buck_passenger.toml",
+                     "posture-passenger_seated.toml", "reference_dummy-hybrid3_50m.toml",
                      "scenario-fmvss208_sled_48_belted.toml"]
     shutil.rmtree(src)
     monkeypatch.chdir(tmp_path)
@@ -351,3 +353,19 @@ def test_identity_run_folder_runs_again_from_its_inputs_alone(tmp_path, monkeypa
     np.testing.assert_array_equal(read_results(tmp_path / "again" / "results.h5").q, run.results.q)
     assert sorted(p.name for p in (tmp_path / "again" / "inputs").iterdir()) == names
     _same_build(read_run(tmp_path / "again"), run)
+
+
+def test_identity_run_folder_runs_again_with_a_set(tmp_path):
+    """``occupant run RUN_DIR --set ...``: the override goes on top of the scenario as run; one
+    that names a file anew (occupant.posture) reads that file, not the folder's copy of the
+    one it replaces (the other copies still read); a bad value is said as its --set's error."""
+    from occupant.scenario.load import ScenarioError
+    run = load("fmvss208_sled_48_belted", overrides=SHORT).run()
+    folder = write_run(run, tmp_path / "run")
+    sc = load(str(folder), overrides={"occupant.posture": "driver_seated", "solver.t_end": 0.004})
+    assert sc.t_end == 0.004 and sc.data["occupant"]["settle"] == 0.0   # the run's own override kept
+    assert sc.inputs["posture"] == resolve_shipped("driver_seated", "dummies/postures", "posture").absolute()
+    assert sc.inputs["dummy"].parent == sc.inputs["body_contacts"].parent == folder / "inputs"
+    with pytest.raises(ScenarioError, match=r"scenario-fmvss208_sled_48_belted.toml \(--set "
+                       r"occupant.posture\): occupant.posture: unknown posture 'sitting'"):
+        load(str(folder), overrides=["occupant.posture=sitting"])
