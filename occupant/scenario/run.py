@@ -20,7 +20,7 @@ reads exactly these fields). ``write_run(run, folder)`` writes::
                            tables, human_stops-, the dummy its joint stops scale); the record
                            names them relative to the folder and read_run reads them (not the
                            files where they were), so that the folder, moved to another machine,
-                           stands on its own (45-100 kB a run), and ``occupant run RUN_DIR``
+                           stands on its own (57-124 kB a shipped scenario), and ``occupant run RUN_DIR``
                            runs it again from them (folder_scenario). The pulse as run, a
                            pre-crash braking too, is stored in results.h5 besides: read_run
                            builds from it, not from the pulse's copy or the vehicle model's; a
