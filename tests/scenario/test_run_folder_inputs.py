@@ -1,7 +1,8 @@
-"""A run folder carries the files it was run from (occupant.scenario.run.copy_inputs): its
-scenario file, dummy, posture, interior and CSV pulse copied into DIR/inputs/, named by the
-record relative to the folder and read by ``read_run`` and ``occupant report DIR``, so that
-the folder, moved to another machine, needs none of them where they were."""
+"""A run folder carries every file its run read (occupant.scenario.run.copy_inputs): its
+scenario file, dummy, posture, interior, pulse file or ISO-MME test and the package's own data
+it read copied into DIR/inputs/, named by the record relative to the folder and read by
+``read_run``, ``occupant report DIR`` and ``occupant run DIR`` (run again), so that the folder,
+moved to another machine, needs none of them where they were."""
 import shutil
 
 import numpy as np
@@ -225,8 +226,9 @@ def test_identity_precrash_run_folder_without_its_braking_reads_as_before(tmp_pa
 
 # a script run in its own process (no file read earlier is cached there): every regular file
 # the load and run of a scenario open, but the Python modules, numba's caches, the
-# interpreter's own files, packages' metadata (numba's entry points) and the reads of occupant.io.toml_files._kind_of (the look-up of a
-# shipped name's kind among its folder's files, not a file the run uses), then Run.inputs
+# interpreter's own files, packages' metadata (numba's entry points) and the reads of
+# occupant.io.toml_files._kind_of (the look-up of a shipped name's kind among its folder's
+# files, not a file the run uses), then Run.inputs
 _TRACE = r"""
 import json, os, sys
 opened, on = [], [False]
