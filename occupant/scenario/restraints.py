@@ -130,7 +130,7 @@ def lap_belt_pelvis(asm, c, path, reference=reference_dummy_file):
     ``pelvis_flesh`` from LAP_BELT_PELVIS scaled to that flesh, its crown at the height of the
     occupant's ASIS_MARKER on that part if it has one, else at the REFERENCE_DUMMY's scaled;
     ``reference()`` gives the REFERENCE_DUMMY's file, called only when it is read (the scenario
-    loader's notes it among the run's inputs: occupant.scenario.load.Scenario)."""
+    loader notes it among the run's inputs: occupant.scenario.load.Scenario)."""
     from occupant.modeling import Ellipsoid, Marker
     name = "lap_belt_pelvis"
     if name in asm.geometries:
