@@ -16,7 +16,8 @@ def _parser():
         description="Run a crash scenario: simulate it, evaluate its sensors and injury criteria, "
         "print a summary with each criterion against its limit, and write DIR/results.h5, "
         "criteria.csv, isomme/, scenario.toml (and the report when occupant.report is installed).")
-    run.add_argument("scenario", metavar="SCENARIO", help="shipped scenario name (occupant list) or path")
+    run.add_argument("scenario", metavar="SCENARIO", help="shipped scenario name (occupant list) or path, "
+                     "or a run folder: run again from the copies of its inputs (DIR/inputs/)")
     run.add_argument("--out", metavar="DIR", help="output folder (default: reports/<scenario name>)")
     run.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                      help="override a scenario value by its dotted key path, e.g. solver.t_end=0.05 "

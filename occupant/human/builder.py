@@ -36,8 +36,19 @@ SEXES = ("male", "female")
 PAD_PROUD = 0.005  # m [E] the sternum pad's front this far ahead of the thorax ellipsoid (50th male)
 
 
+STOPS_DUMMY = "hybrid3_50m"   # the dummy whose numerical joint stops the human's are scaled from
+
+
 def _load(name):
     return read_toml(DATA / name)
+
+
+def data_files():
+    """{key: path} of what a parametric human is built from, beside its parameters: the data
+    folder (its sourced tables) and STOPS_DUMMY's file (a run folder copies them:
+    occupant.scenario.run.copy_inputs)."""
+    from occupant.io.toml_files import resolve_shipped
+    return {"human": DATA, "human_stops": resolve_shipped(STOPS_DUMMY, "dummies", "dummy", kind="dummy")}
 
 
 def proportions():
@@ -400,7 +411,7 @@ def _add_joint_characteristics(segs, H, M, neck_muscles):
     the stop at twice the range end, passive_joints.MEASURED_STOP). Without neck
     muscles (``neck_muscles`` False: a PMHS) the neck takes the passive tissue's damping
     (passive_joints.human_resistance)."""
-    _, dummy = load_description("hybrid3_50m")
+    _, dummy = load_description(STOPS_DUMMY)
     stops = {(s.joint_name, r.dof): (r.stop_stiffness, r.stop_damping)
              for s in dummy for r in s.resistances}
     # the thoracic joint (thoracic_spine.py) takes the Hybrid III's thorax-lumbar stops [E]

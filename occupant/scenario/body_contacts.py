@@ -7,7 +7,7 @@ other and the outboard arm, shoulder, pelvis and thigh on the driver's door, dec
 file for an assembly's geometries: a pair whose geometries the model lacks is left out (no
 steering wheel in a passenger seat, no knee pads on the parametric human), and so is a pair the
 scenario declares itself."""
-from occupant.io.toml_files import FileChecker, InputFileError, open_shipped
+from occupant.io.toml_files import FileChecker, InputFileError, open_shipped, resolve_shipped
 from occupant.modeling.contacts_toml import read_contacts
 
 FILE = "body_contacts"          # dummies/body_contacts.toml
@@ -35,12 +35,18 @@ def _applies(c, value, where, occupant):
     return any(occupant.startswith(n) for n in value)
 
 
-def body_pairs(geometries, declared=(), characteristics=None, defaults=None, occupant=""):
-    """[ContactPair] of dummies/body_contacts.toml whose geometries are among ``geometries``
-    and whose ``occupants`` (if given) take in the model named ``occupant``, leaving out those
-    whose (a, b) the pairs ``declared`` already join (either order); ``characteristics`` and
-    ``defaults`` as ``read_contacts`` takes them (the interior's)."""
-    path, data, c = open_shipped(FILE, "dummies", "body_contacts", "body contacts", TOP_KEYS,
+def shipped_file():
+    """The path of the shipped dummies/body_contacts.toml."""
+    return resolve_shipped(FILE, "dummies", "body contacts", kind="body_contacts")
+
+
+def body_pairs(geometries, declared=(), characteristics=None, defaults=None, occupant="", file=FILE):
+    """[ContactPair] of dummies/body_contacts.toml (or of ``file``, a path: a run folder's copy
+    of it) whose geometries are among ``geometries`` and whose ``occupants`` (if given) take in
+    the model named ``occupant``, leaving out those whose (a, b) the pairs ``declared`` already
+    join (either order); ``characteristics`` and ``defaults`` as ``read_contacts`` takes them
+    (the interior's)."""
+    path, data, c = open_shipped(file, "dummies", "body_contacts", "body contacts", TOP_KEYS,
                                  InputFileError)
     taken = {frozenset((p.geometry_a, p.geometry_b)) for p in declared}
     chosen = []

@@ -74,13 +74,14 @@ from occupant.io.toml_files import (
 )
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.body_contacts import body_pairs
+from occupant.scenario.body_contacts import shipped_file as body_contacts_file
 from occupant.scenario.interior import load_interior
 from occupant.scenario.intrusion import read_intrusions
 from occupant.scenario.keys import MAX_BACKSET, SEATS, names, read
 from occupant.scenario.overrides import apply_overrides, parse_override
 from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
-from occupant.scenario.restraints import RESTRAINTS, read_restraints
+from occupant.scenario.restraints import REFERENCE, RESTRAINTS, read_restraints, reference_dummy_file
 from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_front, turn_root, vehicle_indices
 
 # the keys each table takes, their types, units, ranges and defaults: occupant.scenario.keys
@@ -126,6 +127,10 @@ def base_chain(path, resolve):
     return out
 
 
+VEHICLE_MODEL = "vehicle_model"   # the inputs key of a pre-crash scenario's vehicle model file
+#                                  (its subsystems': vehicle_model_sub1, _sub2, ...)
+
+
 def base_key(key, depth):
     """The inputs key of the base at ``depth`` of the file of ``key``: interior_base,
     interior_base2, ..."""
@@ -159,12 +164,17 @@ class Scenario:
     CSV or ISO-MME file may have moved since (a run folder stands on its own), and, a
     PrecrashPulse, for the ``[precrash]`` braking, not run again;
     ``files``: {key: path} read for a NAMED_FILES key ("dummy", "posture", "interior",
-    "front") instead of the file its value names, and for the bases that file names (keys
-    ``base_key``: "interior_base", ...): a run folder's copies of them (read_run).
+    "front") instead of the file its value names, for the bases that file names (keys
+    ``base_key``: "interior_base", ...), for the package's own data ("body_contacts",
+    "reference_dummy") and for "pulse" (the CSV file or ISO-MME test a [pulse] table names):
+    a run folder's copies of them (occupant.scenario.run.read_run, folder_scenario).
 
-    ``inputs``: {key: Path} of the files it was loaded from: those of NAMED_FILES (a shipped
-    name's file too), the bases they name ("dummy_base", "interior_base", "interior_base2"...)
-    and "pulse", a CSV pulse (occupant.scenario.run copies them into its folder)."""
+    ``inputs``: {key: Path} of every file it read: those of NAMED_FILES (a shipped name's file
+    too), the bases they name ("dummy_base", "interior_base", "interior_base2"...), the
+    package's data ("body_contacts"; "reference_dummy" when the lap belt's pelvis is drawn
+    from it), "pulse" (a CSV file, an ISO-MME test's folder), a pre-crash scenario's vehicle
+    model (VEHICLE_MODEL and its subsystems) and a parametric human's data
+    (occupant.human.builder.data_files); occupant.scenario.run copies them into its folder."""
 
     def __init__(self, data, file, start=None, pulse=None, files=None):
         self.data, self.file = data, str(file)
@@ -201,6 +211,12 @@ class Scenario:
         for depth, (_, file) in enumerate(base_chain(self.inputs[key], resolved), 1):
             self.inputs[base_key(key, depth)] = file
         return loaded
+
+    def _data(self, key, shipped):
+        """The path of the package's own data file ``key`` the run reads ("body_contacts",
+        "reference_dummy"): ``files``' copy of it, else ``shipped()``; noted in ``inputs``."""
+        self.inputs[key] = pathlib.Path(self._files.get(key) or shipped()).absolute()
+        return self.inputs[key]
 
     def _check(self, c, data, base_dir, start=None, pulse=None):
         from occupant.human import load_dummy, position
@@ -240,8 +256,10 @@ class Scenario:
             dummy = self._named(c, occ, "dummy", "occupant", load_dummy)
             self.dummy = occ["dummy"]
         else:
+            from occupant.human.builder import data_files
             dummy = self._human(c, c.table(occ, "human", "occupant"))
             self.dummy = dummy.name
+            self.inputs.update(data_files())   # copied, not read from a copy: the installed data
         # a dummy variant (occupant.human.variants) takes its base dummy's injury criteria
         self.criteria_dummy = getattr(dummy.source, "header", {}).get("base", self.dummy)
         h_point = read(c, occ, "occupant", "h_point")
@@ -259,10 +277,11 @@ class Scenario:
                    "a [precrash] table, or leave vehicle.model out")
         elif self.front is None:
             self.pulse = pulse if pulse is not None else read_pulse(
-                c, c.table(data, "pulse", "", required=True), "pulse", base_dir, self.t_end)
+                c, c.table(data, "pulse", "", required=True), "pulse", base_dir, self.t_end,
+                self._files.get("pulse"))
         else:
             self.pulse = road_at_rest(self.t_end)
-        if getattr(self.pulse, "file", None) is not None:   # a CSV pulse
+        if getattr(self.pulse, "file", None) is not None:   # a CSV pulse, an ISO-MME test
             self.inputs["pulse"] = pathlib.Path(self.pulse.file).absolute()
 
         crit = c.table(data, "criteria", "")
@@ -310,7 +329,8 @@ class Scenario:
         _, pairs = read_contacts(c, data, list(asm.geometries), characteristics=characteristics,
                                  defaults=defaults)
         for pair in pairs + body_pairs(list(asm.geometries), pairs, characteristics, defaults,
-                                       occupant=asm.name):
+                                       occupant=asm.name,
+                                       file=self._data("body_contacts", body_contacts_file)):
             asm.add(pair)
         for kind, table in self.restraints.items():
             if kind == "belt":   # the seat's anchorages where the scenario gives none; on a
@@ -323,7 +343,8 @@ class Scenario:
                            "an interior with a [belt] table, or retractor, d_ring, buckle and "
                            "lap_anchor (m in B0) in [restraints.belt]")
                 table = {**self.interior.belt, **({"ribcage": True} if self.human else {}),
-                         **table}
+                         **table,
+                         REFERENCE: lambda: self._data("reference_dummy", reference_dummy_file)}
             RESTRAINTS[kind](asm, table, c, f"restraints.{kind}")
         self.model = asm.compile()
         # a first run's compile worker (integrate.precompile) given its jobs now: it compiles
@@ -440,15 +461,23 @@ class Scenario:
         """``[precrash]`` with ``[vehicle] model``: occupant.scenario.precrash; ``stored``: the
         pulse a run of it stored (read_run), its braking as run when a PrecrashPulse (then the
         model is a name on record, which this occupant need not ship)."""
-        from occupant.scenario.precrash import PrecrashPulse, read_precrash
+        from occupant.scenario.precrash import PrecrashPulse, model_file, read_precrash
         if self.front is not None or "pulse" in data:
             c.fail("precrash", "a pre-crash scenario makes its own crash pulse from the speed left "
                    "after braking", "no [pulse] table and no vehicle.front with [precrash]")
         if "model" not in veh:
             c.fail("vehicle.model", "missing", "a vehicle model of vehicles/ with [precrash]")
+        from occupant.vehicle.files import vehicle_files
         stored = stored if isinstance(stored, PrecrashPulse) else None
         model = read(c, veh, "vehicle", "model") if stored is None else c.string(veh, "model", "vehicle")
-        return read_precrash(c, c.table(data, "precrash", ""), "precrash", model, self.t_end, stored)
+        pulse = read_precrash(c, c.table(data, "precrash", ""), "precrash", model, self.t_end, stored)
+        if stored is None:   # the files braking_run read: VEHICLE_MODEL, then its subsystems'
+            for i, file in enumerate(vehicle_files(model_file(model))):
+                self.inputs[f"{VEHICLE_MODEL}_sub{i}" if i else VEHICLE_MODEL] = file.absolute()
+        else:   # the braking stored: a run folder's copies of them carried on, not read
+            self.inputs.update({k: pathlib.Path(v) for k, v in self._files.items()
+                                if k == VEHICLE_MODEL or k.startswith(f"{VEHICLE_MODEL}_sub")})
+        return pulse
 
     @staticmethod
     def _ellipsoids(c, occ, asm):
@@ -506,17 +535,27 @@ class Scenario:
 
 
 def load(path_or_name, overrides=None):
-    """The validated Scenario of a shipped name (``scenarios/<name>.toml``) or a path, with
+    """The validated Scenario of a shipped name (``scenarios/<name>.toml``), a path or a run
+    folder (occupant.scenario.run.folder_scenario: run again from its inputs/), with
     ``overrides`` ({dotted key: value} or ["KEY=VALUE", ...]) applied first."""
+    from occupant.scenario.run import folder_scenario, is_run_folder
+    keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
+    if is_run_folder(path_or_name):
+        return folder_scenario(path_or_name, keys)
     path = resolve(path_or_name)
     raw = read_toml(path, ScenarioError)
-    keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
     check_overrides(path, keys.items(), error=ScenarioError)
     data = apply_overrides(raw, keys)
     try:
         return Scenario(data, path)
-    except ScenarioError as err:  # a value the override brought in: say which --set it was
-        for key in keys:
-            if err.path == key or err.path.startswith(f"{key}.") or key.startswith(f"{err.path}."):
-                raise ScenarioError(f"{path} (--set {key})", err.path, err.problem, err.accepted) from None
-        raise
+    except ScenarioError as err:
+        raise said_by_override(err, keys, path) from None
+
+
+def said_by_override(err, keys, file):
+    """The ScenarioError ``err`` of the scenario ``file`` loaded with the overrides ``keys``,
+    said as the error of the --set whose value it is, when one is (else ``err``)."""
+    for key in keys:
+        if err.path == key or err.path.startswith(f"{key}.") or key.startswith(f"{err.path}."):
+            return ScenarioError(f"{file} (--set {key})", err.path, err.problem, err.accepted)
+    return err

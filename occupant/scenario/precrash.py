@@ -39,15 +39,20 @@ VEHICLE_DT = 1e-3     # s, output step of the vehicle run (the chassis motion is
 _RUNS = {}            # in-memory cache of vehicle runs, never written to disk
 
 
+def model_file(model):
+    """The path of vehicles/<model>.toml, the vehicle model a braking runs."""
+    from occupant.shipped import shipped_dir
+    return shipped_dir("vehicles") / f"{model}.toml"
+
+
 def braking_run(model, speed, duration):
     """The ``hard_brake`` Manoeuvre of vehicles/<model>.toml from ``speed`` (m/s) over
     ``duration`` s, after settling; cached in memory."""
     key = (model, "hard_brake", float(speed), float(duration))
     if key not in _RUNS:
-        from occupant.shipped import shipped_dir
         from occupant.vehicle import load
         from occupant.vehicle import manoeuvre as M
-        vehicle = load(shipped_dir("vehicles") / f"{model}.toml")
+        vehicle = load(model_file(model))
         settled = M.settle(vehicle, t_end=SETTLE, output_dt=0.005)
         _RUNS[key] = M.hard_brake(vehicle, settled.results.q[-1], speed=speed, t_end=duration,
                                   output_dt=VEHICLE_DT)

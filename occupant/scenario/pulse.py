@@ -54,7 +54,8 @@ class Pulse:
     speed0: float        # m/s, vehicle speed along ``direction`` at t = 0
     source: str          # what it is, for the summary and the report
     direction: tuple = (1.0, 0.0, 0.0)   # unit vector in B0 (= world at t = 0)
-    file: object = None  # the CSV file it was read from (None: from its table, an ISO-MME test, stored)
+    file: object = None  # what it was read from: the CSV file, the ISO-MME test's folder (or its
+    #                      .zip) (None: from its table, stored)
 
     @property
     def delta_v(self):
@@ -151,8 +152,13 @@ def trapezoid(c, p, path):
     return fine, np.interp(fine, t, a), f"trapezoid {peak / G0:.1f} g, rise {rise * 1e3:.0f} ms, plateau {plateau * 1e3:.0f} ms"
 
 
-def _resolve(c, p, path, base_dir):
+def _resolve(c, p, path, base_dir, copy=None):
+    """The path of the table's ``file`` (relative to ``base_dir``, the scenario file's folder);
+    ``copy``: a run folder's copy of what it names (read_pulse), read instead."""
     f = c.string(p, "file", path, required=True)
+    if copy is not None:   # an ISO-MME .mme: the copy is its test folder (isomme_source)
+        copy = pathlib.Path(copy)
+        return copy / pathlib.PurePath(f).name if copy.is_dir() and f.lower().endswith(".mme") else copy
     fp = pathlib.Path(f)
     if not fp.is_absolute():
         fp = pathlib.Path(base_dir) / fp
@@ -187,9 +193,15 @@ def from_csv(c, fp, path):
     return data[:, 0] - data[0, 0], data[:, 1] * _UNITS[units[1][1]], f"CSV {fp.name}"
 
 
-def from_isomme(c, p, path, base_dir):
+def isomme_source(fp):
+    """What occupant.io.isomme.read reads of the ISO-MME pulse ``fp``: a test folder, the
+    folder of a .mme file (all of it), or a .zip."""
+    fp = pathlib.Path(fp)
+    return fp.parent if fp.is_file() and fp.suffix.lower() == ".mme" else fp
+
+
+def from_isomme(c, fp, p, path):
     from occupant.io import isomme
-    fp = _resolve(c, p, path, base_dir)
     code = c.string(p, "channel", path, required=True)
     try:
         channels = isomme.read(fp)
@@ -208,20 +220,24 @@ def from_isomme(c, p, path, base_dir):
     return ch.t - ch.t[0], ch.values * _UNITS[ch.unit], f"ISO-MME {fp.name} {code}"
 
 
-def read_pulse(c, p, path, base_dir, t_end):
-    """The validated Pulse of a scenario's [pulse] table (checker ``c``, key path ``path``)."""
+def read_pulse(c, p, path, base_dir, t_end, copy=None):
+    """The validated Pulse of a scenario's [pulse] table (checker ``c``, key path ``path``);
+    ``copy``: a run folder's copy of its CSV file or ISO-MME test (Pulse.file), read instead of
+    the one the table names."""
     shape = read(c, p, path, "shape")
     c.keys(p, KEYS[shape], path)
-    file = None   # a CSV's path (an ISO-MME test folder is not kept: the run stores the pulse)
+    file = None   # what a CSV or ISO-MME pulse was read from (the run folder copies it)
     if shape == "half_sine":
         t, a, what = half_sine(c, p, path)
     elif shape == "trapezoid":
         t, a, what = trapezoid(c, p, path)
     elif shape == "csv":
-        file = _resolve(c, p, path, base_dir)
+        file = _resolve(c, p, path, base_dir, copy)
         t, a, what = from_csv(c, file, path)
     else:
-        t, a, what = from_isomme(c, p, path, base_dir)
+        fp = _resolve(c, p, path, base_dir, copy)
+        t, a, what = from_isomme(c, fp, p, path)
+        file = isomme_source(fp)
     scale = read(c, p, path, "scale")
     start = read(c, p, path, "start")
     t, a = _pad(t, a * scale, start, t_end)

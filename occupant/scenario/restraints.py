@@ -105,21 +105,32 @@ PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Aut
 LAP_BELT_PELVIS = {"ahead": 0.02, "semi_axes": (0.15, 0.17, 0.08), "flesh_depth": 0.165}
 ASIS_MARKER = "left_asis"
 REFERENCE_DUMMY = "hybrid3_50m"   # the dummy LAP_BELT_PELVIS is drawn for
+REFERENCE = "reference_dummy"     # a belt table's entry the scenario loader gives (no file key):
+#                                   the callable giving REFERENCE_DUMMY's file (lap_belt_pelvis)
+
+
+def reference_dummy_file():
+    """The path of the REFERENCE_DUMMY's shipped dummy file."""
+    from occupant.io.toml_files import resolve_shipped
+    return resolve_shipped(REFERENCE_DUMMY, "dummies", "dummy", kind="dummy")
 
 
 @functools.lru_cache(maxsize=None)
-def reference_asis():
-    """The REFERENCE_DUMMY's ASIS_MARKER (m, in its pelvis frame), read from its dummy file."""
+def reference_asis(file=REFERENCE_DUMMY):
+    """The REFERENCE_DUMMY's ASIS_MARKER (m, in its pelvis frame), read from its dummy file (or
+    from ``file``, a path: a run folder's copy of it)."""
     from occupant.human.loader import load_description
-    _, segments = load_description(REFERENCE_DUMMY)
+    _, segments = load_description(str(file))
     return tuple(next(s for s in segments if s.name == "pelvis").markers[ASIS_MARKER].position)
 
 
-def lap_belt_pelvis(asm, c, path):
+def lap_belt_pelvis(asm, c, path, reference=reference_dummy_file):
     """The name of the ellipsoid the lap belt wraps: ``lap_belt_pelvis`` when the occupant (or
     the scenario's [[occupant.ellipsoid]]) has it, else one added to the part of the occupant's
     ``pelvis_flesh`` from LAP_BELT_PELVIS scaled to that flesh, its crown at the height of the
-    occupant's ASIS_MARKER on that part if it has one, else at the REFERENCE_DUMMY's scaled."""
+    occupant's ASIS_MARKER on that part if it has one, else at the REFERENCE_DUMMY's scaled;
+    ``reference()`` gives the REFERENCE_DUMMY's file, called only when it is read (the scenario
+    loader notes it among the run's inputs: occupant.scenario.load.Scenario)."""
     from occupant.modeling import Ellipsoid, Marker
     name = "lap_belt_pelvis"
     if name in asm.geometries:
@@ -131,7 +142,7 @@ def lap_belt_pelvis(asm, c, path):
     scale = flesh.semi_axes[0] / LAP_BELT_PELVIS["flesh_depth"]
     part = asm.markers[flesh.marker].part
     centre = (LAP_BELT_PELVIS["ahead"], 0.0,
-              reference_asis()[2] - LAP_BELT_PELVIS["semi_axes"][2])   # crown at the ASIS
+              reference_asis(str(reference()))[2] - LAP_BELT_PELVIS["semi_axes"][2])   # crown at the ASIS
     centre = [scale * x for x in centre]
     asis = asm.markers.get(ASIS_MARKER)
     if asis is not None and asis.part == part:
@@ -304,7 +315,7 @@ def build_belt(asm, table, c, path):
     torso = (c.string(table, "torso", path, choices=list(asm.geometries), what="geometry")
              or KEYS["restraints.belt.torso"].default)
     pelvis = (c.string(table, "pelvis", path, choices=list(asm.geometries), what="geometry")
-              or lap_belt_pelvis(asm, c, path))
+              or lap_belt_pelvis(asm, c, path, table.get(REFERENCE, reference_dummy_file)))
     sternum = "sternum" if "sternum" in asm.parts else None
     mu = read(c, table, path, "friction")
     mu_ring = read(c, table, path, "d_ring_friction")

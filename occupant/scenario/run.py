@@ -8,18 +8,23 @@ reads exactly these fields). ``write_run(run, folder)`` writes::
                            the pulse as run, a pre-crash scenario's braking as run), from
                            which ``read_run(folder)`` makes the Run again for a new report
     folder/scenario.toml   the scenario as run (file plus overrides)
-    folder/inputs/         copies of the files it was loaded from, named <key>-<file name>:
+    folder/inputs/         copies of every file the run read, named <key>-<file name>:
                            scenario-<its file>, dummy-, posture-, interior-, front- (a shipped
                            name's file too), the bases a dummy variant or an interior names
-                           (dummy_base-, interior_base-, interior_base2- ...) and pulse- (a CSV
-                           pulse); the record names them relative to the folder and read_run
-                           reads them (not the files where they were), so that the folder,
-                           moved to another machine, stands on its own (45-80 kB a run). Not
-                           copied: the package's own data (dummies/body_contacts.toml, the
-                           airbag presets...), read from the installed occupant; an ISO-MME
-                           pulse and a pre-crash scenario's vehicle model (vehicles/<model>.toml
-                           and its subsystems): the pulse as run, the braking's chassis motion
-                           too, is stored in results.h5 and read_run builds from it
+                           (dummy_base-, interior_base-, interior_base2- ...), the package's own
+                           data it read (body_contacts-, the occupant's own contact pairs;
+                           reference_dummy-, the dummy the lap belt's pelvis is drawn for),
+                           pulse- (a CSV file, or an ISO-MME test's folder copied whole), a
+                           pre-crash scenario's vehicle model (vehicle_model-, vehicle_model_sub1-
+                           ... its subsystems) and a parametric human's data (human-data/, its
+                           tables, human_stops-, the dummy its joint stops scale); the record
+                           names them relative to the folder and read_run reads them (not the
+                           files where they were), so that the folder, moved to another machine,
+                           stands on its own (57-124 kB a shipped scenario), and ``occupant run RUN_DIR``
+                           runs it again from them (folder_scenario). The pulse as run, a
+                           pre-crash braking too, is stored in results.h5 besides: read_run
+                           builds from it, not from the pulse's copy or the vehicle model's; a
+                           parametric human is built from the installed data, its copy a record
     folder/isomme/         ISO-MME test folder with every sensor channel (raw, filter class 0)
     folder/criteria.csv    criterion,value,unit,limit,pass (pass: true, false, or empty when
                            the regulation sets no limit or the run is not judged); written
@@ -220,14 +225,18 @@ def copy_inputs(inputs, folder):
     out = {}
     for key, src in inputs.items():
         src = pathlib.Path(src)
-        if not src.is_file():
+        if not src.exists():
             continue
         # a copy in a run folder's inputs/ (a Run read from a folder, written again) keeps its name
         name = src.name.removeprefix(f"{key}-") if src.parent.name == INPUTS else src.name
         target = folder / INPUTS / f"{key}-{name}"
         target.parent.mkdir(exist_ok=True)
         if not (target.exists() and target.samefile(src)):
-            shutil.copyfile(src, target)
+            if src.is_dir():   # an ISO-MME test folder: copied whole, in place of an earlier copy
+                shutil.rmtree(target, ignore_errors=True)
+                shutil.copytree(src, target)
+            else:
+                shutil.copyfile(src, target)
         out[key] = f"{INPUTS}/{target.name}"
     return out
 
@@ -274,18 +283,11 @@ def _read_pulse(rec, arrays):
     return kind.stored(p, {k.removeprefix(PULSE): v for k, v in arrays.items() if k.startswith(PULSE)})
 
 
-def read_run(folder):
-    """The Run of a run folder, from its results.h5 (no simulation): the results as stored and
-    the model built again from the scenario as run (file plus overrides), with the pulse as
-    run (stored there: the scenario's own file, and a CSV pulse beside it, need not exist; a
-    pre-crash scenario's braking is not run again, its vehicle model need not be installed),
-    from the folder's copies of the files it was loaded from (inputs/: the dummy, posture,
-    interior... where they were need not exist). A folder written before it had copies (or
-    one whose copy is gone) reads the files its record names, as before."""
-    import numpy as np
-
+def _read_folder(folder):
+    """(Results, its run record, {key: Path} of the folder's copies of its inputs, the file the
+    scenario is read as from) of a run folder's results.h5 (read_run, folder_scenario)."""
     from occupant.io.results_h5 import read_results
-    from occupant.scenario.load import Scenario, ScenarioError
+    from occupant.scenario.load import ScenarioError
     folder = pathlib.Path(folder)
     path = folder / "results.h5"
     if not path.is_file():
@@ -299,13 +301,67 @@ def read_run(folder):
     if rec is None:
         raise ScenarioError(str(path), "run", "the file has no run record (written by an older version "
                             "or by occupant.io directly)", "a results.h5 written by occupant run")
-    start = None if rec["initial_state"] is None else np.array(rec["initial_state"])
-    copies = {k: folder / v for k, v in rec.get("inputs", {}).items() if (folder / v).is_file()}
-    pulse_copy = copies.pop("pulse", None)   # the pulse as run is stored (_pulse_arrays), not read
+    copies = {k: folder / v for k, v in rec.get("inputs", {}).items() if (folder / v).exists()}
     file = copies.pop("scenario", None) or rec["scenario_file"] or path
+    return res, rec, copies, file
+
+
+def is_run_folder(path):
+    """True when ``path`` is a folder with a results.h5 (a run folder: folder_scenario)."""
+    return pathlib.Path(path).is_dir() and (pathlib.Path(path) / "results.h5").is_file()
+
+
+def folder_scenario(folder, overrides=None):
+    """The Scenario of a run folder, to run again (``occupant run RUN_DIR``): the scenario as
+    run (its record: file plus overrides, ``overrides`` ({dotted key: value}) applied on top)
+    read from the folder's copies of every file it read (inputs/: the dummy, posture,
+    interior, the package's own data, the CSV pulse or ISO-MME test), settled again. A pulse
+    with no copy (a table's shape, a pre-crash braking) is the one stored in results.h5 unless
+    ``overrides`` are given (then made again from the table: a braking from the installed
+    vehicle model)."""
+    from occupant.scenario.load import Scenario, ScenarioError, said_by_override
+    from occupant.scenario.overrides import apply_overrides
+    from occupant.scenario.overrides import check as check_overrides
+    res, rec, copies, file = _read_folder(folder)
+    keys = dict(overrides or {})
+    check_overrides(file, keys.items(), error=ScenarioError)
+    pulse = None if keys or "pulse" in copies else _read_pulse(rec, res.record_arrays)
+    try:
+        return Scenario(apply_overrides(rec["scenario"], keys), file, pulse=pulse,
+                        files=_still_read(copies, keys))
+    except ScenarioError as err:
+        raise said_by_override(err, keys, file) from None
+
+
+def _still_read(copies, keys):
+    """The ``copies`` a run again with the overrides ``keys`` reads: not those of a file an
+    override names anew (--set occupant.dummy=... leaves out the dummy's copy and its bases',
+    pulse.file the pulse's, vehicle.model the vehicle model's)."""
+    from occupant.scenario.load import NAMED_FILES, VEHICLE_MODEL
+    named = {f"{t}.{k}": k for t, k, _, _ in NAMED_FILES}
+    named.update({"pulse.file": "pulse", "vehicle.model": VEHICLE_MODEL})
+    dropped = {named[k] for k in keys if k in named}
+    return {k: v for k, v in copies.items() if k.split("_base")[0].split("_sub")[0] not in dropped}
+
+
+def read_run(folder):
+    """The Run of a run folder, from its results.h5 (no simulation): the results as stored and
+    the model built again from the scenario as run (file plus overrides), with the pulse as
+    run (stored there: the scenario's own file, and a CSV pulse beside it, need not exist; a
+    pre-crash scenario's braking is not run again, its vehicle model need not be installed),
+    from the folder's copies of the files it was loaded from (inputs/: the dummy, posture,
+    interior... where they were need not exist). A folder written before it had copies (or
+    one whose copy is gone) reads the files its record names, as before."""
+    import numpy as np
+
+    from occupant.scenario.load import Scenario
+    res, rec, copies, file = _read_folder(folder)
+    start = None if rec["initial_state"] is None else np.array(rec["initial_state"])
     sc = Scenario(rec["scenario"], file, start=start, pulse=_read_pulse(rec, res.record_arrays),
-                  files=copies)
-    inputs = {**(_inputs(sc) if file != path else sc.inputs), **({"pulse": pulse_copy} if pulse_copy else {})}
+                  files={k: v for k, v in copies.items() if k != "pulse"})   # the pulse as run is stored
+    results = pathlib.Path(folder) / "results.h5"
+    # the copies it has, read or not (the pulse; a parametric human's data, read as installed)
+    inputs = {**(_inputs(sc) if file != results else sc.inputs), **copies}
     return Run(name=rec["name"], title=rec["title"], scenario=rec["scenario"], model=sc.model, results=res,
                criteria=rec["criteria"], regulation=rec["regulation"], notes=rec["notes"],
                judged=rec["judged"], pulse=sc.pulse, wall_time=rec["wall_time"],

@@ -71,6 +71,18 @@ def load_vehicle(path):
     return vehicle
 
 
+def vehicle_files(path):
+    """[Path] of the vehicle (or subsystem) file ``path`` and of every subsystem file it names,
+    in turn, depth first, each once: the files load_vehicle reads (a run folder copies them)."""
+    path = pathlib.Path(path)
+    out = [path]
+    for entry in read_toml(path, VehicleFileError).get("subsystem", []):
+        file = entry.get("file") if isinstance(entry, dict) else None
+        if isinstance(file, str) and (path.parent / file).is_file():
+            out += [f for f in vehicle_files(path.parent / file) if f not in out]
+    return out
+
+
 def load_subsystem(path, name=None, _stack=()):
     path = pathlib.Path(path)
     if path.resolve() in _stack:

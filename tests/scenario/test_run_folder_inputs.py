@@ -1,7 +1,8 @@
-"""A run folder carries the files it was run from (occupant.scenario.run.copy_inputs): its
-scenario file, dummy, posture, interior and CSV pulse copied into DIR/inputs/, named by the
-record relative to the folder and read by ``read_run`` and ``occupant report DIR``, so that
-the folder, moved to another machine, needs none of them where they were."""
+"""A run folder carries every file its run read (occupant.scenario.run.copy_inputs): its
+scenario file, dummy, posture, interior, pulse file or ISO-MME test and the package's own data
+it read copied into DIR/inputs/, named by the record relative to the folder and read by
+``read_run``, ``occupant report DIR`` and ``occupant run DIR`` (run again), so that the folder,
+moved to another machine, needs none of them where they were."""
 import shutil
 
 import numpy as np
@@ -56,7 +57,8 @@ def test_identity_run_folder_moved_reads_its_copies_with_its_files_gone(tmp_path
     run = load(str(scenario), overrides=SHORT).run()
     folder = write_run(run, tmp_path / "run")
     copies = read_run(folder).inputs
-    assert sorted(copies) == ["dummy", "interior", "posture", "pulse", "scenario"]
+    assert sorted(copies) == ["body_contacts", "dummy", "interior", "posture", "pulse",
+                              "reference_dummy", "scenario"]
     for key, name in (("scenario", "sled.toml"), ("posture", "seat.toml"), ("interior", "buck.toml"),
                       ("pulse", "pulse.csv")):
         assert (folder / "inputs" / f"{key}-{name}").read_bytes() == (tmp_path / "src" / name).read_bytes()
@@ -87,8 +89,9 @@ def test_identity_run_folder_carries_an_interiors_bases(tmp_path, monkeypatch):
     run = load("fmvss208_sled_48_belted", overrides={**SHORT, "vehicle.interior": "buck.toml"}).run()
     folder = write_run(run, tmp_path / "run")
     names = sorted(p.name for p in (folder / "inputs").iterdir())
-    assert names == ["dummy-hybrid3_50m.toml", "interior-buck.toml", "interior_base-middle.toml",
-                     "interior_base2-sled_buck_passenger.toml", "posture-passenger_seated.toml",
+    assert names == ["body_contacts-body_contacts.toml", "dummy-hybrid3_50m.toml", "interior-buck.toml",
+                     "interior_base-middle.toml", "interior_base2-sled_buck_passenger.toml",
+                     "posture-passenger_seated.toml", "reference_dummy-hybrid3_50m.toml",
                      "scenario-fmvss208_sled_48_belted.toml"]
     shutil.rmtree(src)
     monkeypatch.chdir(tmp_path)
@@ -219,3 +222,152 @@ def test_identity_precrash_run_folder_without_its_braking_reads_as_before(tmp_pa
     assert len(calls) == 1 and isinstance(again.pulse, precrash.PrecrashPulse)
     _same_build(again, run)
     _same_motion(again, run)
+
+
+# a script run in its own process (no file read earlier is cached there): every regular file
+# the load and run of a scenario open, but the Python modules, numba's caches, the
+# interpreter's own files, packages' metadata (numba's entry points) and the reads of
+# occupant.io.toml_files._kind_of (the look-up of a shipped name's kind among its folder's
+# files, not a file the run uses), then Run.inputs
+_TRACE = r"""
+import json, os, sys
+opened, on = [], [False]
+def hook(event, args):
+    if on[0] and event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+        f = sys._getframe(1)
+        while f is not None:
+            if f.f_code.co_name == "_kind_of":
+                return
+            f = f.f_back
+        opened.append(os.fsdecode(args[0]))
+sys.addaudithook(hook)
+from occupant.scenario import load
+name, overrides = sys.argv[1], json.loads(sys.argv[2])
+on[0] = True
+run = load(name, overrides=overrides).run()
+on[0] = False
+skip = (sys.prefix, sys.base_prefix, os.path.realpath(sys.prefix))
+print(json.dumps({"opened": sorted({os.path.realpath(p) for p in opened if os.path.isfile(p)
+                                    and not p.endswith((".py", ".pyc", ".nbi", ".nbc", ".so"))
+                                    and not any(d.endswith((".egg-info", ".dist-info"))
+                                                for d in p.split(os.sep))
+                                    and not os.path.realpath(p).startswith(skip)}),
+                  "inputs": {k: os.path.realpath(v) for k, v in run.inputs.items()}}))
+"""
+
+
+def _reads(name, overrides):
+    """(files the load and run of ``name`` opened, its Run.inputs), traced in a new process."""
+    import json
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", _TRACE, name, json.dumps(overrides)],
+                          capture_output=True, text=True, check=True)
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    return out["opened"], out["inputs"]
+
+
+def _pedestrian_human(folder):
+    """pedestrian_40 with the parametric human in place of its dummy (its foot one shell: no
+    heels, no knee pads, no chin; a head accelerometer), a file in ``folder``."""
+    sensors = ('[sensors]\nstandard = false\n\n[[sensor]]\nkind = "accelerometer"\n'
+               'name = "Head CG"\nbody = "head"\npoint = "cg"\n')
+    text = (resolve("pedestrian_40").read_text(encoding="utf-8")
+            .replace('dummy = "hybrid3_50m_pedestrian"', 'human = {sex = "male", percentile = 50}')
+            .replace('"left_knee_pad", "right_knee_pad",', "").replace('"chin", ', "")
+            .replace(', "left_heel"', "").replace(', "right_heel"', "")
+            .replace("[sensors]\nstandard = true\n", sensors))
+    (folder / "walker.toml").write_text(text, encoding="utf-8")
+    return str(folder / "walker.toml")
+
+
+@pytest.mark.parametrize("name, overrides", [
+    ("us_ncap_frontal_56", {}),      # a CSV pulse, the belt's reference dummy, the airbag
+    ("pedestrian_40", {}),           # a dummy variant and its base, a vehicle front
+    ("aeb_precrash_frontal", PRECRASH),   # the vehicle model and its subsystems
+    (_pedestrian_human, {}),         # a parametric human's data
+])
+def test_identity_every_file_a_run_reads_is_among_its_inputs(tmp_path, name, overrides):
+    """Every file a run opens (audited by Python's "open" event, in a process of its own) is
+    one of Run.inputs or inside one of them (an ISO-MME test's folder, a parametric human's
+    data folder): write_run copies them all into DIR/inputs/. Before (runcarry2), the
+    occupant's own contacts (dummies/body_contacts.toml), the dummy the lap belt is drawn for,
+    a pre-crash scenario's vehicle model files and a human's data were read and not copied."""
+    import os
+    opened, inputs = _reads(name if isinstance(name, str) else name(tmp_path), {**SHORT, **overrides})
+    assert opened and any(p.endswith("body_contacts.toml") for p in opened)
+    # (a folder only where a reader takes one whole: no inputs key holds all of dummies/)
+    assert all(os.path.isfile(v) or k in ("pulse", "human") for k, v in inputs.items())
+
+    def carried(p):
+        return any(p == v or p.startswith(v + os.sep) for v in inputs.values())
+    assert [p for p in opened if not carried(p)] == []
+
+
+def _isomme_sled(folder, file):
+    """fmvss208_sled_48_belted in ``folder``, its 48 km/h half-sine as the x channel of an
+    ISO-MME test (folder/sled_test, a y channel beside) that its pulse names by ``file``."""
+    from occupant import Channel
+    from occupant.io import isomme
+    folder.mkdir()
+    t = np.arange(0.0, 0.1001, 1e-4)
+    a = -21.4 * np.sin(np.pi * t / 0.1)   # g
+    isomme.write([Channel("sled x", t, a, "g", code="S0SLED000000ACXD"),
+                  Channel("sled y", t, 0.0 * t, "g", code="S0SLED000000ACYD")],
+                 folder / "sled_test", "T1")
+    data = read_toml(resolve("fmvss208_sled_48_belted"))
+    data["pulse"] = {"shape": "isomme", "file": file, "channel": "S0SLED000000ACXD", "speed_kmh": 48.0}
+    (folder / "sled.toml").write_text(dumps(data), encoding="utf-8")
+    return folder / "sled.toml"
+
+
+@pytest.mark.parametrize("file", ["sled_test", "sled_test/T1.mme"])
+def test_identity_run_folder_runs_again_from_its_inputs_alone(tmp_path, monkeypatch, capsys, file):
+    """A run whose pulse is an ISO-MME test (its folder, or its .mme file, named), run again
+    from its folder (``occupant run RUN_DIR``) with the test gone and the package's shipped
+    data (dummies/, vehicles/, scenarios/) made empty: the same criteria, the same motion
+    bit for bit, from DIR/inputs/ alone (the test's folder copied whole as pulse-sled_test/,
+    body_contacts-, reference_dummy-). Before (runcarry2), the test was not copied and the
+    occupant's own contacts were read from the installed dummies/body_contacts.toml."""
+    from occupant import shipped
+    from occupant.io import toml_files
+    from occupant.io.results_h5 import read_results
+    scenario = _isomme_sled(tmp_path / "src", file)
+    run = load(str(scenario), overrides=SHORT).run()
+    folder = write_run(run, tmp_path / "run")
+    names = sorted(p.name for p in (folder / "inputs").iterdir())
+    assert names == ["body_contacts-body_contacts.toml", "dummy-hybrid3_50m.toml",
+                     "interior-sled_buck_passenger.toml", "posture-passenger_seated.toml",
+                     "pulse-sled_test", "reference_dummy-hybrid3_50m.toml", "scenario-sled.toml"]
+    test = tmp_path / "src" / "sled_test"
+    copied = sorted(p.relative_to(test) for p in test.rglob("*") if p.is_file())
+    assert len(copied) >= 4 and copied == sorted(
+        p.relative_to(folder / "inputs" / "pulse-sled_test")
+        for p in (folder / "inputs" / "pulse-sled_test").rglob("*") if p.is_file())
+    shutil.rmtree(tmp_path / "src")
+    empty = tmp_path / "no_data"
+    monkeypatch.setattr(shipped, "shipped_dir", lambda name: empty / name)
+    monkeypatch.setattr(toml_files, "shipped_dir", lambda name: empty / name)
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", str(folder), "--out", str(tmp_path / "again"), "--quiet"]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "again" / "criteria.csv").read_bytes() == (folder / "criteria.csv").read_bytes()
+    np.testing.assert_array_equal(read_results(tmp_path / "again" / "results.h5").q, run.results.q)
+    assert sorted(p.name for p in (tmp_path / "again" / "inputs").iterdir()) == names
+    _same_build(read_run(tmp_path / "again"), run)
+
+
+def test_identity_run_folder_runs_again_with_a_set(tmp_path):
+    """``occupant run RUN_DIR --set ...``: the override goes on top of the scenario as run; one
+    that names a file anew (occupant.posture) reads that file, not the folder's copy of the
+    one it replaces (the other copies still read); a bad value is said as its --set's error."""
+    from occupant.scenario.load import ScenarioError
+    run = load("fmvss208_sled_48_belted", overrides=SHORT).run()
+    folder = write_run(run, tmp_path / "run")
+    sc = load(str(folder), overrides={"occupant.posture": "driver_seated", "solver.t_end": 0.004})
+    assert sc.t_end == 0.004 and sc.data["occupant"]["settle"] == 0.0   # the run's own override kept
+    assert sc.inputs["posture"] == resolve_shipped("driver_seated", "dummies/postures", "posture").absolute()
+    assert sc.inputs["dummy"].parent == sc.inputs["body_contacts"].parent == folder / "inputs"
+    with pytest.raises(ScenarioError, match=r"scenario-fmvss208_sled_48_belted.toml \(--set "
+                       r"occupant.posture\): occupant.posture: unknown posture 'sitting'"):
+        load(str(folder), overrides=["occupant.posture=sitting"])
