@@ -1214,7 +1214,7 @@ def distal_loads(kind, m, lam):
         L = lam[s["region"]]
         o = joint_location(kind, s, lam)[0]
         origin[s["name"]] = o + (origin[s["parent"]] if s["parent"] else 0.0)
-        cg[s["name"]] = origin[s["name"]] + com_location(kind, s, lam)[0]
+        cg[s["name"]] = origin[s["name"]] + shipped_mass_properties(kind, s, m, lam)[0]
 
     def subtree(name):
         out = [name]
@@ -1238,19 +1238,55 @@ def distal_loads(kind, m, lam):
     return loads
 
 
+def shipped_mass_properties(kind, s, m, lam):
+    """(CG in m in the segment frame, its source, principal moments about it in kg m^2, their
+    source) of segment ``s`` as the dummy's file ships them: the dummy's own figures where it has
+    them (OVERRIDE_05F / OVERRIDE_50M, com_location's COM_05F), else the 95M's scaled by mass and
+    L^2. The one source for the file (write) and for the stops' design (distal_loads,
+    own_inertia) [D]."""
+    over = {"05f": OVERRIDE_05F, "50m": OVERRIDE_50M}.get(kind, {}).get(s["name"], {})
+    mass, L = m[s["name"]], lam[s["region"]]
+    com, com_src = com_location(kind, s, lam)
+    if "com_x" in over:
+        com, com_src = np.array([over["com_x"], com[1], com[2]]), over["src"]
+    inertia = np.multiply(s["inertia"], mass / s["mass"] * L ** 2)
+    inertia_src = f"{s['inertia_src']}; x (m/m95) L^2 = {mass / s['mass'] * L ** 2:.4f}"
+    if "inertia" in over:
+        inertia, inertia_src = np.array(over["inertia"], dtype=float), over["src"]
+    elif "inertia_transverse" in over:   # a deck's moments scale with the mass given them
+        inertia[:2] = np.multiply(over["inertia_transverse"], mass / over.get("deck_mass", mass))
+        inertia_src = over["src"]
+    return com, com_src, inertia, inertia_src
+
+
+def _rotation_xyz(angles_deg):
+    """R = Rx Ry Rz of x-y-z angles in degrees, the convention of a file's principal_axes_deg
+    (occupant.human.description.rotation_xyz)."""
+    a, b, c = np.radians(angles_deg)
+    rx = np.array([[1, 0, 0], [0, math.cos(a), -math.sin(a)], [0, math.sin(a), math.cos(a)]])
+    ry = np.array([[math.cos(b), 0, math.sin(b)], [0, 1, 0], [-math.sin(b), 0, math.cos(b)]])
+    rz = np.array([[math.cos(c), -math.sin(c), 0], [math.sin(c), math.cos(c), 0], [0, 0, 1]])
+    return rx @ ry @ rz
+
+
 def own_inertia(kind, s, m, lam, dof):
     """The smaller of the moments of inertia (kg m^2) of segment s alone and of its parent alone
-    about the axis of one of s's joint dofs through the joint centre (principal moments taken
-    along the segment axes, their small tilt ignored) [D]; revolute joints turn about y. The stop
-    acts between the two, so the lighter one sets how fast its damping acts."""
-    axis = {"x": 0, "y": 1, "z": 2, None: 1}[dof]
+    about the axis of one of s's joint dofs through the joint centre, from the mass properties the
+    file ships (shipped_mass_properties; principal moments turned by principal_axes_deg, then
+    the parallel-axis term) [D]; a ball joint's dofs turn about the segment axes (all parallel in
+    the reference posture), a revolute joint about its axis. The stop acts between the two, so
+    the lighter one sets how fast its damping acts."""
     seg = {b["name"]: b for b in BASE}
+    axis = np.asarray(s["joint"].get("axis") or np.eye(3)[{"x": 0, "y": 1, "z": 2, None: 1}[dof]],
+                      dtype=float)
+    axis = axis / np.linalg.norm(axis)
 
     def about(b, offset):
-        L = lam[b["region"]]
-        inertia = np.multiply(b["inertia"], m[b["name"]] / b["mass"] * L ** 2)
-        c = com_location(kind, b, lam)[0] - offset
-        return float(inertia[axis] + m[b["name"]] * (c @ c - c[axis] ** 2))
+        com, _, principal, _ = shipped_mass_properties(kind, b, m, lam)
+        R = _rotation_xyz(b["axes"])
+        c = com - offset
+        return float(axis @ (R @ np.diag(principal) @ R.T) @ axis
+                     + m[b["name"]] * (c @ c - (c @ axis) ** 2))
     own = about(s, np.zeros(3))
     if s["parent"]:
         parent = seg[s["parent"]]
@@ -1315,12 +1351,7 @@ def write(kind):
         out += [f"total_mass = {M95_TOTAL}       # kg {M95_TOTAL_SRC}; the open model's rigid "
                 "bodies (lower arms averaged) sum to 98.63 kg [D] and are scaled to it",
                 "stature = 1.88           # m [U] Wikipedia 'Hybrid III' (secondary)"]
-    if kind == "95m":
-        mscale = {s["name"]: m[s["name"]] / s["mass"] for s in BASE}
-        moment = {r: 1.0 for r in lam}
-    else:
-        mscale = {s["name"]: m[s["name"]] / s["mass"] for s in BASE}
-        moment = {r: lam[r] ** 3 for r in lam}
+    moment = {r: 1.0 if kind == "95m" else lam[r] ** 3 for r in lam}
     semi_z_head = head_semi_z()
     distal = distal_loads(kind, m, lam)
     for s in BASE:
@@ -1333,21 +1364,9 @@ def write(kind):
             out.append(f'parent = "{s["parent"]}"')
         msrc = S95 + ": " + s["mass_src"] + "; " + mwhy[s["name"]] if kind == "95m" else mwhy[s["name"]]
         out.append(f"mass = {fmt(mass, 5)}  # kg; {msrc}")
-        over = {"05f": OVERRIDE_05F, "50m": OVERRIDE_50M}.get(kind, {}).get(s["name"], {})
-        com, com_src = com_location(kind, s, lam)
-        if "com_x" in over:
-            out.append(f"com = {fmt([over['com_x'], com[1], com[2]], 4)}  # m; {over['src']}")
-        else:
-            out.append(f"com = {fmt(com, 4)}  # m; {com_src}")
-        inertia = np.multiply(s["inertia"], mscale[s["name"]] * L ** 2)
-        if "inertia" in over:
-            out.append(f"principal_inertia = {fmt(over['inertia'], 4)}  # kg m^2 about the com; {over['src']}")
-        elif "inertia_transverse" in over:   # a deck's moments scale with the mass given them
-            inertia[:2] = np.multiply(over["inertia_transverse"], mass / over.get("deck_mass", mass))
-            out.append(f"principal_inertia = {fmt(inertia, 4)}  # kg m^2 about the com; {over['src']}")
-        else:
-            out.append(f"principal_inertia = {fmt(inertia, 4)}  # kg m^2 about the com; {s['inertia_src']}"
-                       + f"; x (m/m95) L^2 = {mscale[s['name']] * L ** 2:.4f}")
+        com, com_src, inertia, inertia_src = shipped_mass_properties(kind, s, m, lam)
+        out.append(f"com = {fmt(com, 4)}  # m; {com_src}")
+        out.append(f"principal_inertia = {fmt(inertia, 4)}  # kg m^2 about the com; {inertia_src}")
         if any(s["axes"]):
             out.append(f"principal_axes_deg = {fmt(s['axes'], 3)}  # x-y-z rotation of the principal "
                        "axes in the segment frame [S] (sign of the deck's pitch assumed)")
