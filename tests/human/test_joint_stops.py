@@ -171,3 +171,52 @@ def test_reference_5f_and_95m_sled_runs_stay_within_stop_penetration(name):
     worst.pop("chest_translation")   # a slide (m), not an angle
     name_ = max(worst, key=worst.get)
     assert worst[name_] <= STOP_PENETRATION, f"{name_} {math.degrees(worst[name_]):.2f} deg past its stop"
+
+
+def _own_moment(seg, axis, offset):
+    """Moment of inertia (kg m^2) of one segment of a description about ``axis`` through the
+    point ``offset`` of its frame: its file's tensor about the CG plus the parallel-axis term."""
+    c = seg.com - offset
+    return float(axis @ seg.inertia @ axis + seg.mass * (c @ c - (c @ axis) ** 2))
+
+
+@pytest.mark.parametrize("name", ["hybrid3_05f", "hybrid3_50m", "hybrid3_95m"])
+def test_stop_design_reads_the_segments_the_file_ships(name):
+    """Each rotational stop of a dummy file is designed (derive_hybrid3.py distal_loads,
+    own_inertia) from the segments that file ships, recomputed here from the file alone:
+    stiffness m_d r_d a / pen^2 (m_d the mass distal to the joint, r_d the distance of its CG from
+    the joint centre in the reference posture, all frames parallel) and damping
+    min(tau k, rate I_own / 0.1 rad), I_own the smaller moment of the joint's two segments about
+    the dof's axis through the joint centre. The design used to read the 95M's scaled inertia and
+    head CG where a file ships its own (the 5F's foot from her FE deck moved her ankle x damping
+    from 103.3 to 128.5 N m s/rad^2; the head CG from the FE decks the neck stops' r_d)."""
+    tool = dummy_tool("derive_hybrid3")
+    _, segs = load_description(name)
+    by_name = {s.name: s for s in segs}
+    origin = {}
+    for s in segs:   # parents come first
+        origin[s.name] = s.location + (origin[s.parent] if s.parent else 0.0)
+
+    def subtree(n):
+        return [n] + [m for s in segs if s.parent == n for m in subtree(s.name)]
+    a = tool.STOP_DESIGN_G * 9.80665 / math.radians(tool.STOP_PENETRATION_DEG) ** 2
+    checked = 0
+    for s in segs:
+        if s.parent is None or s.joint_kind == "prismatic":
+            continue
+        parts = [by_name[n] for n in subtree(s.name)]
+        m_d = sum(p.mass for p in parts)
+        cg = sum(p.mass * (origin[p.name] + p.com) for p in parts) / m_d
+        k = m_d * np.linalg.norm(cg - origin[s.name]) * a
+        for r in s.resistances:
+            axis = s.axis if s.axis is not None else np.eye(3)[r.dof]
+            i_own = min(_own_moment(s, axis, np.zeros(3)),
+                        _own_moment(by_name[s.parent], axis, s.location))
+            c = min(tool.STOP_DAMPING_TIME * r.stop_stiffness,
+                    tool.STOP_DAMPING_RATE * i_own / tool.STOP_RATING_PEN)
+            where = f"{name} {s.joint_name} dof {r.dof}"
+            # the file gives four significant figures
+            assert r.stop_stiffness == pytest.approx(k, rel=2e-3), where
+            assert r.stop_damping == pytest.approx(c, rel=2e-3), where
+            checked += 1
+    assert checked >= 30
