@@ -520,28 +520,30 @@ def rom(joint, dof):
     return lo, hi, "human range [U] from occupant/human/data/joint_rom.toml (sources there)"
 
 
-# Stops (ATB joint stops; quadratic spring k pen^2 beyond the range plus Hunt-Crossley damping
-# c pen rate, occupant/forces/joint_resistance.py). Design [D/E]: a stop holds the segments
-# distal to its joint under a design acceleration STOP_DESIGN_G (the distal mass m_d at the
-# distance r_d of its centre of mass from the joint centre in the reference posture, both from the
-# dummy's own segments) within STOP_PENETRATION_DEG: k = m_d r_d a / pen^2. The design
-# acceleration is a multiple of the 20 g demo sled pulse [E] because a swinging limb or torso
-# arrives at its stop with the kinetic energy of its free travel, not only its static load. 250 g
-# is the round figure with which the unrestrained 50M and 5F on the demo's sled (test
-# tests/human/test_joint_stops.py, measured 3.9 and 4.8 deg at worst) stay within the stated
-# penetration at every stop: 150 g held the 50M (4.6 deg) but not the 5F (5.2 deg at the
+# Stops (ATB joint stops; quadratic spring k pen^2 beyond the range plus Hunt-Crossley damping c
+# pen rate, occupant/forces/joint_resistance.py). Design [D/E]: a stop holds the segments distal to
+# its joint under a design acceleration STOP_DESIGN_G (the distal mass m_d at the distance r_d of
+# its centre of mass from the joint centre in the reference posture, both from the segments as the
+# dummy's file ships them, shipped_mass_properties) within STOP_PENETRATION_DEG: k = m_d r_d a /
+# pen^2. The design acceleration is a multiple of the 20 g demo sled pulse [E] because a swinging
+# limb or torso arrives at its stop with the kinetic energy of its free travel, not only its static
+# load. 250 g is the round figure with which the unrestrained 50M and 5F on the demo's sled (test
+# tests/human/test_joint_stops.py, measured 3.9 and 4.8 deg at worst when the 250 g was chosen;
+# 4.29 and 4.77 deg since the stops read the shipped segments, branch stopinertia) stay within the
+# stated penetration at every stop: 150 g held the 50M (4.6 deg) but not the 5F (5.2 deg at the
 # occipital condyle), 200 g left the 5F at 4.99 deg. The 95M is not held (7.2 deg at its C7/T1
-# flexion stop): its untuned open-model neck locks the head-neck joint viscously (90 N m s/rad),
-# so head and neck arrive at C7/T1 as one; a stiffer design only creeps (8.4, 7.7, 7.2 deg at
-# 150, 200, 250 g), because the stop's damping is capped for the light neck segment.
-# Damping (N m s/rad^2, load c pen rate): c = STOP_DAMPING_TIME k [E] -- at a closing rate w and
-# penetration p the damping load is w tau / p times the spring's, so a stop hit at a few rad/s
-# dissipates most of its arrival energy (rubber bump stops, soft tissue) -- but at most
-# STOP_DAMPING_RATE I_own / 0.1 rad, I_own the smaller of the own moments of inertia of the
-# joint's two segments about the joint centre (own_inertia): at the 0.1 rad penetration at which occupant.integrate.stability rates stops,
-# the damping alone then gives that segment a rate of STOP_DAMPING_RATE, so that the light lumbar
-# segment between the two torso stops does not drive RK4's stable step (bound 2.5/rate) below the
-# 3.75e-5 s the open model's head-neck twist damping already sets [D].
+# flexion stop): its untuned open-model neck locks the head-neck joint viscously (90 N m s/rad), so
+# head and neck arrive at C7/T1 as one; a stiffer design only creeps (8.4, 7.7, 7.2 deg at 150,
+# 200, 250 g), because the stop's damping is capped for the light neck segment. Damping (N m
+# s/rad^2, load c pen rate): c = STOP_DAMPING_TIME k [E] -- at a closing rate w and penetration p
+# the damping load is w tau / p times the spring's, so a stop hit at a few rad/s dissipates most of
+# its arrival energy (rubber bump stops, soft tissue) -- but at most STOP_DAMPING_RATE I_own / 0.1
+# rad, I_own the smaller of the own moments of inertia of the joint's two segments about the dof's
+# axis through the joint centre (own_inertia, from the shipped CG, principal moments and principal
+# axes): at the 0.1 rad penetration at which occupant.integrate.stability rates stops, the damping
+# alone then gives that segment a rate of STOP_DAMPING_RATE, so that the light lumbar segment
+# between the two torso stops does not drive RK4's stable step (bound 2.5/rate) below the 3.75e-5 s
+# the open model's head-neck twist damping already sets [D].
 STOP_PENETRATION_DEG = 5.0
 STOP_DESIGN_G = 250.0
 STOP_DAMPING_TIME = 0.05  # s

@@ -158,8 +158,9 @@ def test_reference_5f_and_95m_sled_runs_stay_within_stop_penetration(name):
     """The demo's sled run with the 5F and the 95M (pelvis welded, reference posture, the same
     pulse): no joint passes its stop by more than the stated penetration. The 95M passed its
     C7/T1 flexion stop by 7.2 deg with the open model's viscously locked head-neck joint; with
-    the 50M's tuned neck scaled to it (derive_hybrid3.py TUNED_95M) measured 4.3 deg; the 5F
-    4.76 deg at her C7/T1 flexion stop (main 97e82ed 4.96 deg with the issue-10 neck fit on her
+    the 50M's tuned neck scaled to it (derive_hybrid3.py TUNED_95M) measured 4.3 deg (4.04 at
+    main 9de904e and since); the 5F 4.76 deg at her C7/T1 flexion stop (4.77 since the stops read
+    her shipped segments, stopinertia) (main 97e82ed 4.96 deg with the issue-10 neck fit on her
     longer neck; 5.01 deg with the stop-45 refit's lower-neck damping fitted freely, 0.52 N m
     s/rad, so it is held at 1.0: dummies/tools/tune_neck.py)."""
     model = welded_model(name)
