@@ -1525,7 +1525,9 @@ def test_reference_gs1_human_sits_on_its_buttock():
     xfail: 15.6-16.4 mm (16.4 mm: 14.7 rearward, 7.2 down, at stop 45's main), the toneless torso,
     placed 36-49 mm in front of the buck's seat back, falling back onto it and reclining the
     pelvis 7 deg. With the seat back at the human's back (vehicles/gs1_sled_buck.toml; branch
-    gs1rest): 7.2 mm (3.7 rearward, 1.1 sideways, 6.1 down), the buttock 677 N."""
+    gs1rest): 7.2 mm (3.7 rearward, 1.1 sideways, 6.1 down), the buttock 677 N; 7.0 mm (2.4
+    rearward, 1.6 sideways, 6.3 down), the buttock 843 N, since the belts settle at their own
+    step (restraints.belt.EXPLICIT_STEP; branch gs1settle)."""
     sc, path = read_scenario("human_sled_gs1_40")
     over = {"occupant.human." + k: v for k, v in sc["human"].items()}
     over.update({"occupant.settle": 0.35, "solver.t_end": 0.001})
@@ -1536,6 +1538,16 @@ def test_reference_gs1_human_sits_on_its_buttock():
     assert res.outputs["buttock__seat_cushion.normal_force"][0] > 0.0
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "720.2 mm (138.4 ms; shoulder belt 9.11 kN) since the belts settle at their own step "
+    "(restraints.belt.EXPLICIT_STEP, 1e-5 s; branch gs1settle): the 340.2 mm pass came from a "
+    "settling at 5e-5 s in which the belts' webbing flow flipped every step. Settled at the belts' "
+    "step, the shoulder belt's thorax wraps (on their shortest path, the line from the anchorage "
+    "to the held abdomen wrap 0.19-0.24 of the thorax's size from its centre) roll round the "
+    "thorax's inboard flank together with the abdomen wrap's held place from 0.22 s, the belt "
+    "goes from 3 N to 0.7 kN in 10 ms from rest and locks its retractor, and the trunk is pulled "
+    "aside (upper torso 16 mm outboard by 0.35 s): the run starts from a belt that has left the "
+    "front (scenarios/validation/README.md, gs1settle)"))
 def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
     """Run from the posture the deck's procedure gives (350 ms under gravity in the unlocked
     belts, occupant.settle), the head goes no further forward than the PMHS corridor's upper
@@ -1564,6 +1576,12 @@ STILL_AT_REST_AFTER = 0.15   # s: the settling run on past the deck's 350 ms, lo
 
 
 @pytest.mark.xfail(strict=True, reason=(
+    "1.63 J at 0.35 s, 0.24 J at 0.5 s since the belts settle at their own step "
+    "(restraints.belt.EXPLICIT_STEP; branch gs1settle: the shoulder belt's thorax wraps roll round "
+    "the thorax with the held abdomen wrap and lock the retractor at 0.22-0.26 s; with the "
+    "abdomen wrap held fast (scratch) the belt stays at 10 N and 1.24 / 0.25 J remain: the head "
+    "falls back 55 mm on the toneless neck and the forearms creep 54 mm back along the thighs by "
+    "0.6 s; scenarios/validation/README.md, gs1settle). Before, at 5e-5 s, "
     "1.21 J at 0.35 s, 0.57 J at 0.5 s with the hands on the thighs' tops (the case's "
     "posture_angles, branch gs1hands; 3.36 and 3.40 J at main 7168433, 0.91 and 4.70 J at branch "
     "gs1rest before the lumbar-pelvis joint moved up): "
