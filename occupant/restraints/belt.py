@@ -119,10 +119,10 @@ LARGEST_FOLLOW = 2.0e-5  # s [E]: time constant with which a segment's largest s
                          # off dL/dt), and the state fell up to 1.9e-3 behind the strain;
                          # h / 2e-5 = 0.5 under the scenarios' 1e-5 s Euler steps (monotone)
 EXPLICIT_STEP = 0.5 * min(FLOW_TIME, SHARE_TIME, LARGEST_FOLLOW)
-                         # s: the longest step a model with belts is integrated at (the run's
-                         # 1e-5 s Euler step): the webbing's flow, sharing and largest strain
-                         # relax explicitly with those time constants, h / tau = 0.5 (monotone).
-                         # Settled at 5e-5 s (h / tau = 2.5, ``scenario.settle.SETTLE_DT``)
+                         # s: the longest step at which the webbing's flow, sharing and largest
+                         # strain, explicit with those time constants, relax monotonely (h / tau
+                         # = 0.5: the run's 1e-5 s Euler step); the settling keeps to it
+                         # (``scenario.settle``). Settled at 5e-5 s (h / tau = 2.5, ``scenario.settle.SETTLE_DT``)
                          # GS1's short shoulder-chest segment and its lap belt's wraps flipped
                          # every step (0 <-> 37 N, 0 <-> 430 N: a period-2 cycle of the flow,
                          # hidden in a record sampled every second step; scenarios/validation/

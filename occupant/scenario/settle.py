@@ -35,8 +35,9 @@ CHUNK = 2e-3        # s of motion between kinetic-energy checks: at most this mu
 SAMPLE = 1e-4       # s between the recorded states a restart can start from
 SETTLE_DT = 5e-5    # s, the longest settling step [E: the joint resistance limits the seated
                     # Hybrid III 50M to 6.7e-5 s (lumbar z, 2.26e4 rad/s); contacts, outside that
-                    # limit, were stable up to 6e-5 s; settled at 5e-5 s the US NCAP driver rests
-                    # within 0.05 mm and 0.2 deg of where 1e-5 s steps put it]
+                    # limit, were stable up to 6e-5 s; settled at 5e-5 s the US NCAP driver rested
+                    # within 0.05 mm and 0.2 deg of where 1e-5 s steps put it, the unbelted sled's
+                    # passenger 0.16 mm; a model with belts settles at their EXPLICIT_STEP]
 
 
 class SettleError(ValueError):
