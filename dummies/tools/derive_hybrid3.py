@@ -121,6 +121,34 @@ FOOT_05F_MASS = dict(mass=1.150, com=(0.0625, 0.0019, -0.0373), inertia=(0.00096
 FOOT_05F_MASS_SRC = ("[D] the open FE 5F's foot (OpenRadioss ModelExchange, commit 86dbea3, CC BY-NC): "
                      "rigid body 15000021 with the foot skin 15000031 and shoe 15000032, summed by "
                      "dummies/tools/fe_mass.py (derive_hybrid3.py FOOT_05F_MASS")
+# Her lower leg's centre and moments, her own too (not the 95M rigid model's lumped tibia scaled
+# by her leg-length ratio: centre 147.1 mm below the knee on the knee-ankle line, moments 0.0359 /
+# 0.0359 / 0.00556 kg m^2), summed the same way (dummies/tools/fe_mass.py --segment lower_leg)
+# from what moves with her tibia between the knee and ankle joint springs [S: same deck and
+# commit]: her three lower-leg rigid bodies 15000015 / 15000016 / 15000017 (0.7 / 1.29 / 0.6 kg
+# added on their main nodes, within 8 mm of the tibia's axis), their tibia bone shells (part
+# 15000029) and the leg skin over them (part 15000027, 152 bricks: 0.430 kg on its own nodes),
+# with the tibia halves of the knee and ankle springs: 3.170 kg, its centre 158.7 mm below the
+# knee (46.5 % of her 341.5 mm shank), 4.9 mm ahead of the knee-ankle line, 0.2 mm outboard, in
+# the lower leg's frame (the foot's axes about the knee); principal moments about it 0.031064
+# (about x), 0.031009 (about y), 0.000601 (about the shank's axis) kg m^2, the long axis 2.2 deg
+# off the knee-ankle line (ignored) [D]. No published 5F lower-leg centre or inertia was found (49
+# CFR 572 subpart O gives none; NHTSA's 5F page only the lower leg + foot weight, 4.06 kg a side
+# [C]). Her lower leg's mass stays NHTSA's remainder (4.06 - 1.150 = 2.910 kg; the deck's leg and
+# foot make 4.320), so her moments take the deck's times 2.910 / 3.170 (the deck's radii of
+# gyration) [D]. Her transverse moments are the deck's; her axial moment is NOT: the deck puts
+# 2.59 of its 3.17 kg as point masses within 8 mm of the tibia's axis with no inertia of their own
+# (its rigid bodies' J cards are 0), so only the skin turns about the axis (radius of gyration 14
+# mm in a leg about 100 mm across): the axial moment stays the 95M's scaled [D] (his deck's tibia
+# bodies carry their own J [S]). Her transverse figure misses those bodies' own transverse moments
+# too: in the 95M deck they are 0.0194 of the 0.1149 kg m^2 his three rigid bodies make (17 %), so
+# hers may be up to about that much low.
+LOWER_LEG_05F_MASS = dict(mass=3.1701, com=(0.00485, 0.00021, -0.15872),
+                          inertia_transverse=(0.031064, 0.031009), inertia_axial_deck=0.000601)
+LOWER_LEG_05F_MASS_SRC = ("[D] the open FE 5F's lower leg (OpenRadioss ModelExchange, commit 86dbea3, CC "
+                          "BY-NC): rigid bodies 15000015 / 15000016 / 15000017 with the tibia bone "
+                          "shells 15000029 and leg skin 15000027, summed by dummies/tools/fe_mass.py "
+                          "(derive_hybrid3.py LOWER_LEG_05F_MASS")
 
 # The shoulders' outboard ends and backs, one ellipsoid each side on the upper torso (issue 11
 # section 4, scenarios/README.md shoulderheld). The thorax ellipsoid (the shell's half-extents) is
@@ -643,6 +671,13 @@ OVERRIDE_05F = {
     "lower_arm": dict(inertia_transverse=0.0112,
                       src=f"{FE05}: lower arm + hand transverse 0.0112 (was 0.0183 scaled from the "
                           "95M); axial moment still scaled from the 95M [D]"),
+    "lower_leg": dict(inertia_transverse=LOWER_LEG_05F_MASS["inertia_transverse"],
+                      deck_mass=LOWER_LEG_05F_MASS["mass"],
+                      src=f"{LOWER_LEG_05F_MASS_SRC}: x and y moments {LOWER_LEG_05F_MASS['inertia_transverse'][0]} "
+                          f"/ {LOWER_LEG_05F_MASS['inertia_transverse'][1]} at its {LOWER_LEG_05F_MASS['mass']} "
+                          "kg, times her mass over it; was the 95M's lumped tibia scaled, 0.0359); axial "
+                          "moment the 95M's scaled [D] (the deck's, 0.0006, holds only its skin: its "
+                          "tibia's masses are points within 8 mm of the axis)"),
     "foot": dict(inertia=FOOT_05F_MASS["inertia"],
                  src=f"{FOOT_05F_MASS_SRC}; the springs' nodal inertia left out; was the 95M's "
                      "scaled, 0.00036 / 0.00296 / 0.00321, in his foot frame)"),
@@ -781,6 +816,10 @@ COM_05F = {"lumbar": dict(position=(-112.8, 0.0, 103.8),
                               "(part 15000035; OpenRadioss ModelExchange, commit 86dbea3, CC BY-NC), "
                               "(-112.8, 0, 103.8) mm in her pelvis frame (derive_hybrid3.py COM_05F; "
                               "was the 95M's scaled, 19 mm higher and 17 mm further forward)"),
+           # in the lower leg's own frame (about the knee), m
+           "lower_leg": dict(local=LOWER_LEG_05F_MASS["com"],
+                             src=f"{LOWER_LEG_05F_MASS_SRC}; was the 95M's lumped tibia scaled, (0, 0, "
+                                 "-147.1) mm)"),
            # in the foot's own frame (about the ankle), m
            "foot": dict(local=FOOT_05F_MASS["com"],
                         src=f"{FOOT_05F_MASS_SRC}; was the 95M's scaled, (38.3, 0, -26.1) mm, in his "
@@ -1303,8 +1342,8 @@ def write(kind):
         inertia = np.multiply(s["inertia"], mscale[s["name"]] * L ** 2)
         if "inertia" in over:
             out.append(f"principal_inertia = {fmt(over['inertia'], 4)}  # kg m^2 about the com; {over['src']}")
-        elif "inertia_transverse" in over:
-            inertia[:2] = over["inertia_transverse"]
+        elif "inertia_transverse" in over:   # a deck's moments scale with the mass given them
+            inertia[:2] = np.multiply(over["inertia_transverse"], mass / over.get("deck_mass", mass))
             out.append(f"principal_inertia = {fmt(inertia, 4)}  # kg m^2 about the com; {over['src']}")
         else:
             out.append(f"principal_inertia = {fmt(inertia, 4)}  # kg m^2 about the com; {s['inertia_src']}"

@@ -38,7 +38,14 @@ def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping
     test_belt_held_wraps.py), and held across (``across``) the shoulder and chest wraps of the
     frontal scenarios drew together, the piece between them 72 -> 31 mm at 80 ms and
     chattering 0 <-> 32 kN from one sample to the next (us_ncap_frontal_56; scenarios/README.md,
-    torsoheld)."""
+    torsoheld). Sliding the way |h| rises (``_slides_up``), the excess is at most the belt's own
+    pull that way through the points beside it (``_pull_along``; none where it pulls back):
+    that way the wrap's own plane's path from its touching ends shortens, but a wrap of a held
+    group whose neighbours on the same body stayed rose past them and lengthened the belt, the
+    tension and with it the slide growing (US NCAP with the carpet's friction 1.0: the lap
+    belt's middle wrap over the pelvis's crown against a pull of -2.6 kN, 77.7 kN at 84 ms;
+    scenarios/README.md, lapblowup). A wrap whose neighbours lie in its plane is pulled that way
+    by N |h| / r over its chords, more than the excess: no bound there."""
     mu = el.point_across[k]
     u0, u1, u2 = u
     r0, r1, r2 = r
@@ -68,12 +75,28 @@ def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping
                                (B[0] / D0, B[1] / D1, B[2] / D2),
                                (u0 + 1e-7 * t0, u1 + 1e-7 * t1, u2 + 1e-7 * t2))
         g = 1.0 if abs(h2) < abs(h) else -1.0
-        if _slides_up(el, k, A, B, u):
+        up = _slides_up(el, k, A, B, u)
+        if up:
             g = -g
         d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
+        if up:   # no faster than the belt's own pull that way, through its neighbouring points
+            excess = min(excess, max(_pull_along(E, f_in, f_out, (a0, a1, a2), (b0, b1, b2),
+                                                 (d0, d1, d2)), 0.0))
         v = excess / damping
         r0, r1, r2 = r0 + v * d0 / D0, r1 + v * d1 / D1, r2 + v * d2 / D2
     return flank_bound(el, k, u, (r0, r1, r2))
+
+
+@njit(**JIT_INLINE)
+def _pull_along(E, f_in, f_out, a, b, d):
+    """The belt's pull on a wrap point along the direction d (ellipsoid frame, unit): the
+    tensions f_in and f_out along the unit vectors a and b (B0) to the points before and after
+    it, their sum taken along d in B0 (E the ellipsoid's axes)."""
+    e0 = E[0] * d[0] + E[1] * d[1] + E[2] * d[2]
+    e1 = E[3] * d[0] + E[4] * d[1] + E[5] * d[2]
+    e2 = E[6] * d[0] + E[7] * d[1] + E[8] * d[2]
+    return ((f_in * a[0] + f_out * b[0]) * e0 + (f_in * a[1] + f_out * b[1]) * e1
+            + (f_in * a[2] + f_out * b[2]) * e2)
 
 
 @njit(**JIT_STAGE)

@@ -819,6 +819,37 @@ def test_reference_hybrid3_05f_foot_mass_centre_and_inertia_are_her_fe_decks():
     assert not np.allclose(old["moments"], FE_05F_FOOT["moments"], rtol=1e-3)
 
 
+# Her lower leg as her open FE deck gives it [D from S: same deck and commit; summed by
+# dummies/tools/fe_mass.py --segment lower_leg]: the rigid bodies 15000015 / 15000016 / 15000017
+# (0.7 / 1.29 / 0.6 kg added), the tibia bone shells 15000029, the leg skin 15000027 and the
+# tibia halves of the knee and ankle springs: 3.1701 kg; its centre in the lower leg's frame
+# about the knee node 15004033 (the foot's axes), mm; its moments about x and y, kg m^2 (their
+# axes within 2.2 deg of the frame's). Her file's lower leg weighs NHTSA's remainder (2.910 kg),
+# so her moments are the deck's times 2.910 / 3.1701; her axial moment stays the 95M's scaled
+# (the deck's 0.000601 is its skin alone: its tibia's masses are points within 8 mm of the axis).
+FE_05F_LOWER_LEG = dict(mass=3.1701, com=(4.85, 0.21, -158.72), transverse=(0.031064, 0.031009))
+# before branch legmass5f: the 95M's lumped tibia scaled by her leg-length ratio
+SCALED_05F_LOWER_LEG = dict(com=(0.0, 0.0, -147.1), moments=(0.03591, 0.03591, 0.005558))
+
+
+def test_reference_hybrid3_05f_lower_leg_centre_and_moments_are_her_fe_decks():
+    """The 5F's lower leg (derive_hybrid3.py LOWER_LEG_05F_MASS): its centre is her FE deck's
+    (FE_05F_LOWER_LEG) to 0.1 mm, its x and y moments the deck's at the deck's radii of gyration
+    (times her mass over the deck's) to 0.1 %, its axial moment the 95M-scaled one; the figures
+    she had before (SCALED_05F_LOWER_LEG: centre 11.6 mm higher, moments 26 % larger) fail."""
+    leg = load_dummy("hybrid3_05f").source.parts["left_lower_leg"]
+    mass, com, moments = _foot_figures(leg)
+    assert mass == pytest.approx(NHTSA_5F_LB["lower_legs_feet"] * LB / 2 - FE_05F_FOOT["mass"], abs=0.01)
+    assert np.allclose(com, FE_05F_LOWER_LEG["com"], atol=0.1)
+    want = np.array(FE_05F_LOWER_LEG["transverse"]) * mass / FE_05F_LOWER_LEG["mass"]
+    assert np.allclose(moments[:2], want, rtol=1e-3)
+    assert moments[2] == pytest.approx(SCALED_05F_LOWER_LEG["moments"][2], rel=1e-3)
+    assert np.allclose(leg.inertia, np.diag(moments), atol=1e-12)
+    old = SCALED_05F_LOWER_LEG
+    assert not np.allclose(old["com"], FE_05F_LOWER_LEG["com"], atol=0.1)
+    assert not np.allclose(old["moments"][:2], want, rtol=1e-3)
+
+
 def test_analytic_fe_mass_hexahedron_volumes():
     """fe_mass.hex_volume: a box a b c; a parallelepiped (the box sheared) |det|; a brick
     degenerated to a wedge (its top face's back edge collapsed: half the box); a trilinear
@@ -903,3 +934,50 @@ def test_analytic_fe_mass_of_a_block_with_its_rigid_body_and_spring(tmp_path):
                          - np.outer(flip @ (p[1] - com), flip @ (p[1] - com))) for p in pts[1:])
     assert np.allclose(f["tensor"], lumped + others, rtol=1e-9, atol=1e-12)
     assert f["spin"] == pytest.approx(125.0)   # the spring's half, reported, not added
+
+
+def test_analytic_fe_mass_of_two_rigid_bodies_with_given_inertia_in_their_skews(tmp_path):
+    """fe_mass.body on a deck written here, a lower leg's kind: two rigid bodies, each its added
+    mass on its main node and its inertia given in a moving skew (/SKEW/MOV: x along N1-N2, z =
+    x cross N1-N3), the first skew turned 30 deg about the deck's Y, the second the deck's own
+    axes, and a beam of density rho between their main nodes (its third node orients it, no
+    mass); the frame about the knee (the foot's axes, its origin on the knee node): the mass,
+    centre and tensor are the closed forms (each given tensor turned into the frame, R J R^T,
+    plus the point masses' parallel axes). Without the given inertia or with it unturned the
+    tensor differs; without the beam's two ends the mass does."""
+    tool = dummy_tool("fe_mass")
+    m1, m2, rho, area = 0.7, 1.3, 4e-6, 2.0
+    j1, j2 = np.array([300.0, 200.0, 50.0]), np.array([900.0, 800.0, 100.0])   # kg mm^2
+    t = np.radians(30.0)
+    x1 = np.array([np.cos(t), 0.0, -np.sin(t)])          # the first skew's x, turned about Y
+    nodes = {1: (0.0, 0.0, -400.0), 2: (0.0, 0.0, 0.0),   # ankle, knee
+             3: (0.0, 0.0, -100.0), 4: (10.0, 0.0, -300.0),  # main nodes
+             5: tuple(np.array([0.0, 0.0, -100.0]) + 5 * x1), 6: (0.0, 5.0, -100.0),   # skew 1
+             7: (5.0, 0.0, -300.0), 8: (0.0, 5.0, -300.0), 9: (50.0, 50.0, 50.0)}      # skew 2; orientation
+    deck = ["/NODE"] + [f"{n:10d}{x:20.10g}{y:20.10g}{z:20.10g}" for n, (x, y, z) in nodes.items()]
+    deck += ["/SKEW/MOV/11", "S1", _fixed(3, 5, 6), "/SKEW/MOV/12", "S2", _fixed(4, 7, 8)]
+    deck += ["/PART/7", "BEAM", _fixed(7, 7, 0), "/MAT/ELAST/7", "STEEL", _fixed(rho, 0.0),
+             "/PROP/BEAM/7", "BEAM", _fixed(0), _fixed(0.0, 0.0), _fixed(area, 1.0, 1.0, 2.0),
+             "/BEAM/7", _fixed(1, 3, 4, 9)]
+    for rid, main, skew, m, j, grp in ((5, 3, 11, m1, j1, 55), (6, 4, 12, m2, j2, 56)):
+        deck += [f"/RBODY/{rid}", "BODY", _fixed(main, 0, skew, 0) + _fixed(m) + _fixed(grp, 0, 0, 0),
+                 _fixed(*j), _fixed(0.0, 0.0, 0.0), _fixed(0, 0, 0),
+                 f"/GRNOD/NODE/{grp}", "NONE", f"{main:10d}"]
+    path = tmp_path / "leg.rad"
+    path.write_text("\n".join(deck) + "\n")
+    f = tool.body(tool.read_cards(path), rbody=(5, 6), parts=(7,), ankle=1, knee=2, origin="knee")
+    m_beam = rho * area * np.linalg.norm(np.subtract(nodes[4], nodes[3]))
+    # the frame: z up the ankle-knee line (the deck's Z), y the deck's -Y, x the deck's -X; about the knee
+    flip = np.diag([-1.0, -1.0, 1.0])
+    pts = [(m1 + m_beam / 2, flip @ np.array(nodes[3])), (m2 + m_beam / 2, flip @ np.array(nodes[4]))]
+    m = sum(p[0] for p in pts)
+    com = sum(p[0] * p[1] for p in pts) / m
+    r1 = np.vstack([x1, [0.0, 1.0, 0.0], np.cross(x1, [0.0, 1.0, 0.0])]).T   # columns: skew 1's axes
+    given = flip @ (r1 @ np.diag(j1) @ r1.T + np.diag(j2)) @ flip.T
+    points = sum(p[0] * ((p[1] - com) @ (p[1] - com) * np.eye(3) - np.outer(p[1] - com, p[1] - com)) for p in pts)
+    assert f["mass"] == pytest.approx(m, rel=1e-12) and m_beam > 1e-6
+    assert np.allclose(f["com"], com, atol=1e-9)
+    assert np.allclose(f["given"], given, rtol=1e-9, atol=1e-9)
+    assert np.allclose(f["tensor"], points + given, rtol=1e-9, atol=1e-9)
+    assert not np.allclose(f["tensor"], points, rtol=1e-3)
+    assert not np.allclose(f["tensor"], points + flip @ (np.diag(j1) + np.diag(j2)) @ flip.T, rtol=1e-3)

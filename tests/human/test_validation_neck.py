@@ -3,7 +3,9 @@ and neck on T1 driven by the volunteers' mean measured T1 motion:
 - 12 g series (10 runs): CALIBRATION of the neck's flexion/extension damping (joint_passive.toml);
 - 15 g series (7 runs): the INDEPENDENT CHECK, not fitted; its figures are held as they came out
   (since the neck's progressive stops and the 12 g re-calibration, all inside the volunteers'
-  range).
+  range);
+- 8 g series (10 runs): an INDEPENDENT CHECK at a lower level than calibrated, not fitted, held
+  as it came out (the peak's time and the flexion at 298 ms out: xfail).
 And in extension, the Stemper et al. (2004) PMHS head-neck rear impacts at 2.6 and 1.8 m/s (all
 inside since a neck without muscles takes the passive tissue's damping), and in lateral bending,
 the Kang et al. (2018) PMHS head-neck side mini-sled, and in combined flexion, lateral bending and
@@ -113,6 +115,99 @@ def test_regression_nbdl_15g_independent_check(nbdl15):
     assert c["peak_flexion_time_ms"][0] == pytest.approx(168.0, abs=2.0)
     lo, hi = nbdl15["corridor"]["peak_flexion_deg"]
     assert (lo, hi) == pytest.approx((77.91, 93.52), abs=0.01)
+
+
+NBDL_8G_CASE = "human_neck_nbdl_8g_frontal_check"
+NBDL_8G_OUT = (
+    "finding of the independent check at a lower level than the 12 g calibration (run once, as it "
+    "came out): the head peaks early, 62.4 deg at 196 ms (the 10 volunteers 58.3-86.1 deg at "
+    "202-224 ms), and returns further, 26.1 deg at 298 ms (29.8-61.3): it starts 6 ms before "
+    "the earliest volunteer (the known early onset), peaks near the low end of their range "
+    "and falls 36.3 deg from its peak by 298 ms where they fall 19.3-34.5 "
+    "(test_regression_nbdl_8g_return); neither the reflex nor its clock sets it (relaxed, "
+    "braced, onset_g 0.5 or 2 g: 194-198 ms, 22.0-26.2 deg; scenarios/validation/README.md or "
+    "HISTORY.md, nbdl8g); the neck's elastic return does, chiefly at the condyles, the capitis "
+    "extensors' passive tension and the joint's spring (test_regression_nbdl_8g_return_mechanism): "
+    "no sourced dissipation found to change it (neckreturn)")
+
+
+def test_reference_nbdl_8g_series_as_converted():
+    """The 8 g data as converted from ARCGen (header): 10 runs, the volunteers' peak head flexion
+    58.3-86.1 deg, and the mean T1 rotation read as rad (peak 0.195 rad = 11 deg; in degrees
+    T1 would turn 0.2 deg while the head turns 58 deg or more)."""
+    sc, path = read_scenario(NBDL_8G_CASE)
+    t, t1, runs = read_series(sc, pathlib.Path(path).parent)
+    assert runs.shape[0] == 10
+    corridor = volunteer_corridor(t, runs, sc["t_end"])
+    assert corridor["peak_flexion_deg"] == pytest.approx((58.30, 86.14), abs=0.01)
+    assert t1["rot_y_rad"].max() == pytest.approx(0.195, abs=0.001)
+    assert t1["ax_g"].min() == pytest.approx(-16.69, abs=0.01)     # the 12 g series' -21.95
+
+
+def test_regression_nbdl_8g_independent_check(validated):
+    """Independent check at 8 g, run once after the 12 g calibration (nothing fitted, nothing
+    changed after it): peak 62.4 deg (58.3-86.1) inside, at 196 ms (202-224) and 26.1 deg at
+    298 ms (29.8-61.3) out (NBDL_8G_OUT)."""
+    out = validated(NBDL_8G_CASE)
+    c = out["checks"]
+    assert c["peak_flexion_deg"] == (pytest.approx(62.4, abs=1.0), True)
+    assert c["peak_flexion_time_ms"] == (pytest.approx(196.0, abs=2.0), False)
+    assert c["final_flexion_deg"] == (pytest.approx(26.1, abs=1.0), False)
+    assert out["corridor"]["peak_flexion_time_ms"] == (202.0, 224.0)
+    assert out["corridor"]["final_flexion_deg"] == pytest.approx((29.825, 61.285), abs=0.01)
+
+
+def test_regression_nbdl_8g_return(validated):
+    """Why the 8 g end figure is out: the model's head falls 36.3 deg from its peak by 298 ms,
+    more than any of the 10 volunteers' (19.3-34.5 deg), and peaks 6 ms before the earliest of
+    them; its peak, 62.4 deg, lies below their mean (68.5)."""
+    out = validated(NBDL_8G_CASE)
+    sc, path = read_scenario(NBDL_8G_CASE)
+    t, _, runs = read_series(sc, pathlib.Path(path).parent)
+    runs = runs[:, t <= sc["t_end"] + 1e-9]
+    angle = out["history"]["head_flexion_deg"]
+    drop = angle.max() - angle[-1]
+    drops = runs.max(axis=1) - runs[:, -1]
+    assert drop == pytest.approx(36.3, abs=1.0)
+    assert (drops.min(), drops.max()) == pytest.approx((19.3, 34.5), abs=0.1)
+    assert drop > drops.max()
+    assert angle.max() < runs.max(axis=1).mean() == pytest.approx(68.5, abs=0.1)
+
+
+def test_regression_nbdl_8g_return_mechanism(validated):
+    """What the 8 g head's 36.3 deg fall from its peak to 298 ms is made of (branch neckreturn):
+    the measured T1 turning back 12.5 deg, the lower neck (C7/T1) 4.9 deg and the upper neck
+    (condyles) 18.8 deg; the work given back from the peak on, by the springs (with their 31 %
+    hysteresis, Voo 1998) 3.0 J of 6.4 stored at C7/T1 and 1.0 of 1.6 at the condyles, and at
+    the condyles by the capitis extensors' passive (elastic, Thelen 2003) tension 1.44 of 1.64 J:
+    the springs and the muscles' passive part drive the return, the damping resists it."""
+    out = validated(NBDL_8G_CASE)
+    t, head = np.asarray(out["t"]), out["history"]["head_flexion_deg"]
+    kp = int(np.argmax(head))
+    share = sagittal_share(out["model"], out["results"])
+    fall = {j: share[j]["angle_deg"][kp] - share[j]["angle_deg"][-1] for j in ("lower", "upper")}
+    t1 = head[kp] - head[-1] - fall["lower"] - fall["upper"]
+    assert (fall["lower"], fall["upper"], t1) == pytest.approx((4.9, 18.8, 12.5), abs=0.5)
+
+    def work(j, part):
+        """(stored to the head's peak, given back after it), J, of one part of joint j."""
+        s = share[j]
+        moment = s[part] if part != "passive" else sum(p for _, p in s["muscles"].values())
+        power = np.asarray(moment) * np.gradient(np.radians(s["angle_deg"]), t)
+        return (np.trapezoid(power[:kp + 1], t[:kp + 1]), -np.trapezoid(power[kp:], t[kp:]))
+
+    assert work("lower", "spring") == pytest.approx((6.37, 3.01), abs=0.1)
+    assert work("upper", "spring") == pytest.approx((1.61, 1.00), abs=0.1)
+    assert work("upper", "passive") == pytest.approx((1.64, 1.44), abs=0.1)
+    assert work("lower", "passive")[1] < 0.2                     # slack below the condyles
+    assert work("upper", "damping")[1] < 0 and work("lower", "damping")[1] < 0   # resists the return
+
+
+@pytest.mark.xfail(strict=True, reason=NBDL_8G_OUT)
+def test_reference_nbdl_8g_inside_the_volunteers_range(validated):
+    """Every figure of the 8 g independent check inside the 10 volunteers' range."""
+    bad = figures_out(validated(NBDL_8G_CASE))
+    assert not bad, bad
 
 
 def test_identity_sled_energy_balance_and_muscles_work(nbdl12):

@@ -2,7 +2,8 @@
 (occupant.restraints.wrap_chain.place_held): each lies in the plane through the anchors and its
 own place, at its fraction of the wrap there, against the closed-form wrap over a circle; and as
 the places move across the sphere the wraps keep their order, touch the sphere and move
-continuously."""
+continuously. Three held wraps hooked over a sphere: a wrap slides across only the way its belt
+pulls it (``belt_wraps._held_slide``)."""
 import numpy as np
 import pytest
 from scipy.optimize import brentq
@@ -563,3 +564,114 @@ def test_identity_held_pair_beyond_the_friction_slides_to_its_placed_planes_rest
     assert slid < -10.0 * abs(followed)
     r = (P1 / R - u1) / WRAP_FOLLOW
     np.testing.assert_allclose(rate1, r - np.dot(r, u1) * u1, rtol=1e-9, atol=1e-9 * np.linalg.norm(r))
+
+
+HOOK_A, HOOK_B = np.array([-0.3, 0.0, -1.5 * R]), np.array([0.3, 0.0, -1.5 * R])
+
+
+def _held_trio_rates(places):
+    """Anchors HOOK_A, HOOK_B 1.5 R below the centre of the ball of radius R (their line passes
+    outside it: the belt hooks over its top, as the lap belt over the pelvis from anchorages
+    behind and below it) and three wraps held on the ball (friction 0.3 along and across), their
+    places set to ``places`` and then to where their points lie (in the planes they set), each
+    segment's webbing 1 % short of its length there (every segment taut), at rest: per wrap
+    (its place u, its rate, its point (B0)), and the tensions of its segments."""
+    asm = Assembly("trio")
+    asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("slide", "prismatic", None, "body", Pose()))
+    asm.add(Marker("centre", "body"))
+    asm.add(Ellipsoid("shell", "centre", (R, R, R)))
+    names = ("w0", "w1", "w2")
+    asm.add(Belt("belt", [Anchor("a", HOOK_A)]
+                 + [Wrap(n, "shell", friction=0.3, across=0.3, side=(0.0, 0.0, 1.0)) for n in names]
+                 + [Anchor("b", HOOK_B)], LINEAR, pretension=10.0))
+    model = asm.compile()
+    el = model.belts
+    jz = [el.point_z[k] for k in range(len(el.point_kind)) if el.point_kind[k] == BELT_WRAP]
+    z = fit_belts(model, [0.0])
+    for j, s in zip(jz, places):
+        z[j:j + 3] = np.asarray(s, float) / np.linalg.norm(s)
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    i = model.output_names.index
+    evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
+    for j, n in zip(jz, names):   # each place at its point, in the plane it set (no lag)
+        P = np.array([data.outputs[i(f"belt.{n}.{c}")] for c in "xyz"])
+        z[j:j + 3] = P / np.linalg.norm(P)
+    evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
+    for k, name in enumerate(model.z_names):
+        if name.endswith(".webbing"):
+            z[k] = 0.99 * data.outputs[i(name.replace(".webbing", ".length"))]
+    evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
+    tension = [data.outputs[i(f"belt.{p}-{n}.force")]
+               for p, n in zip(("a",) + names, names + ("b",))]
+    return [(z[j:j + 3].copy(), data.zdot[j:j + 3].copy(),
+             np.array([data.outputs[i(f"belt.{n}.{c}")] for c in "xyz"]))
+            for j, n in zip(jz, names)], tension
+
+
+def _across(deg, along=0.0):
+    """A place on the ball turned ``deg`` across the belt from its top (about the belt's line,
+    x), ``along`` the belt (its x on the unit sphere)."""
+    c = np.sqrt(1.0 - along * along)
+    return (along, c * np.sin(np.radians(deg)), c * np.cos(np.radians(deg)))
+
+
+ALONG = (-0.37, 0.0, 0.37)   # the trio's places along the belt (x), near where the belt fits
+
+
+def _in_plane(deg, along):
+    """The place ``along`` the belt (its x on the unit sphere) in the plane through the anchors
+    HOOK_A, HOOK_B and ``_across(deg)`` (scaled frame; the plane holds the belt's line, x): on
+    that plane's circle (centre h n, radius r), on the side of ``_across(deg)``."""
+    m = np.array(_across(deg))
+    n = np.cross((HOOK_B - HOOK_A) / R, m - HOOK_A / R)
+    n /= np.linalg.norm(n)
+    o = np.dot(n, m) * n
+    r = np.linalg.norm(m - o)
+    return o + along * np.array([1.0, 0.0, 0.0]) + np.sqrt(r * r - along * along) * (m - o) / r
+
+
+def _following(u, P):
+    """A place's rate when it only follows its point P (``belt_wraps.wrap_slide``): (P / R - u)
+    / WRAP_FOLLOW, its part tangent to the unit sphere."""
+    from occupant.restraints.belt_wraps import WRAP_FOLLOW
+    r = (P / R - u) / WRAP_FOLLOW
+    return r - np.dot(r, u) * u
+
+
+def test_identity_hooked_held_wrap_does_not_slide_against_its_belts_pull():
+    """The hooked trio's middle place turned 45 deg across the belt (|h| / r 0.51 in its placed
+    plane, over the friction 0.3), its neighbours' 10 deg (0.10, within it): the belt pulls the
+    middle wrap back towards them (the sum of its tensions along its chords to their points,
+    taken along the way its |h| rises, is negative), so it does not slide: its place only
+    follows its point (here at it: rate 0), to 1e-9 /s. Before, hooked, it slid the way its own
+    plane's |h| rises (its wrap alone would shorten), away from its neighbours, lengthening the
+    belt: the faster the tighter, the tension rising with the slide (US NCAP with the carpet's
+    friction 1.0: the lap belt's middle wrap over the pelvis's crown, its segments 107 -> 133
+    and 105 -> 153 mm in 14 ms, 77.7 kN at 84 ms; scenarios/README.md, lapblowup)."""
+    rates, tension = _held_trio_rates([_across(d, x) for d, x in zip((10.0, 45.0, 10.0), ALONG)])
+    (_, _, P0), (u, rate, P), (_, _, P2) = rates
+    assert _placed_h(HOOK_A, HOOK_B, u) > 0.3 > _placed_h(HOOK_A, HOOK_B, _across(10.0, ALONG[0]))
+    assert P[2] > 0.0 and P[1] > P0[1] + 0.01       # on the top, across beyond its neighbours
+    assert _placed_h(HOOK_A, HOOK_B, _across(45.01)) > _placed_h(HOOK_A, HOOK_B, u)
+    further = np.array(_across(46.0)) - np.array(_across(44.0))   # the way its |h| rises
+    pull = tension[1] * (P0 - P) / np.linalg.norm(P0 - P) \
+        + tension[2] * (P2 - P) / np.linalg.norm(P2 - P)
+    assert min(tension) > 100.0 and np.dot(pull, further) < 0.0
+    np.testing.assert_allclose(rate, _following(u, P), rtol=0.0, atol=1e-9)   # 1 / s
+
+
+def test_identity_hooked_held_trio_in_one_plane_slides_the_way_its_belt_shortens():
+    """The hooked trio's places all turned 45 deg across the belt (one plane through the anchors,
+    |h| / r 0.51, over the friction): the belt's pull on each wrap through its neighbours lies
+    the way |h| rises, and each place slides that way, faster than its following alone (the
+    belt lifts off the top as a whole, shortening: ``_hook_length``), as a single hooked wrap
+    does (``test_analytic_hooked_held_wrap_slides_the_way_its_belt_shortens``)."""
+    rates, tension = _held_trio_rates([_in_plane(45.0, x) for x in ALONG])
+    assert min(tension) > 100.0
+    for u, rate, P in rates:
+        assert _placed_h(HOOK_A, HOOK_B, u) > 0.3
+        slid = rate - _following(u, P)
+        assert np.linalg.norm(slid) > 1.0
+        dt = 1e-4 / np.linalg.norm(rate)
+        assert _hook_length(HOOK_A, HOOK_B, u + dt * rate) < _hook_length(HOOK_A, HOOK_B, u)

@@ -534,6 +534,30 @@ def test_reference_seated_occupant_starts_on_the_seat_not_inside_the_interior():
         assert res.outputs["pelvis_flesh__seat_cushion.penetration"][0] > -0.005, name
 
 
+@pytest.mark.parametrize("name", ["us_ncap_frontal_56", "aeb_precrash_frontal"])
+def test_reference_50m_driver_heels_start_on_the_floor(name):
+    """The 50M driver's two heels start on the floor pan, as FMVSS 208 and NCAP place them (the
+    right heel on the floor in the pedal's line, the left near the toe board): each heel
+    ellipsoid's lowest point (its centre less its support along -z) within 0.5 mm of the
+    interior's floor, as placed (unsettled). Before the scenario's heel targets (branch
+    heeltarget) driver_seated's heights put the right heel 5.5 mm above the carpet and the left
+    1.6 mm into it (measured 0.02 / 0.05 mm into it since)."""
+    from occupant.dynamics import body_poses
+    from occupant.scenario.interior import load_interior
+    sc = load(name, overrides={"occupant.settle": 0.0})
+    m = sc.model
+    floor = next(s for s in load_interior("midsize_sedan_driver").surfaces if s.name == "floor")
+    assert np.allclose(floor.normal, (0.0, 0.0, 1.0))
+    poses = body_poses(m, m.make_data(), sc.q0)
+    for side in ("left", "right"):
+        geo = next(g for g in m.geometries if g.name == f"{side}_heel")
+        mk = m.marker(geo.marker)
+        X = poses[m.marker_body[mk]]
+        R = X[:3, :3] @ m.marker_R[mk]
+        lowest = (X[:3, :3] @ m.marker_p[mk] + X[:3, 3])[2] - np.linalg.norm(R[2] * geo.semi_axes)
+        assert abs(lowest - floor.point[2]) < 5e-4, (name, side, lowest - floor.point[2])
+
+
 def test_analytic_pulse_shapes_lose_their_delta_v():
     """crash-domain-facts.md 4.2: a half-sine A sin(pi t / T) loses 2 A T / pi; a trapezoid
     with rise r, plateau p, fall f loses A (p + (r + f) / 2)."""

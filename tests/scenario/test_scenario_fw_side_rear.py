@@ -332,9 +332,10 @@ def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     """The side-test driver is belted (NHTSA's side NCAP fits the car's belt), and the occupant
     slides towards the belt's outboard anchorages, so the belt holds its torso little; the
     shoulder belt is loaded by the neck, which bears on it as the driver slides outboard under
-    it (the neck barrier, test below; its 3 kN bound at the D-ring is a strict xfail since the
-    door's hip-room place, test_reference_side_barrier_shoulder_belt_load_on_the_neck): it was
-    under 3 kN at the D-ring, half the 6.25 kN the same belt over the same anchorages carries in us_ncap_frontal_56 [E] (2.24 kN measured at 63 ms,
+    it (the neck barrier, test below; its bound at the D-ring, the US-SID's 2.5 kN of SAE 902313
+    since branch doorsource, is a strict xfail, test_reference_side_barrier_shoulder_belt_load_
+    on_the_neck): it was under 3 kN at the D-ring, half the 6.25 kN the same belt over the same
+    anchorages carries in us_ncap_frontal_56 [E], before the door's hip-room place (2.24 kN measured at 63 ms,
     where the belt's path is 32 mm longer than without the neck in its way; 0.85 kN when the
     belt passed through the neck; no published near-side belt load was found: the 2 kN of this
     bound was set at 0.94 kN measured without a source, scenarios/README.md, forceline and
@@ -364,18 +365,29 @@ def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     assert out["thorax__door_panel.normal_force"].max() > 5000
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11 section 6: 3.36 kN at the D-ring since the "
-                   "door trim stands at the medium car's hip room (0.350 m from the seat centreline, "
-                   "was 0.33 m [E]; frontaldoor): the driver slides 20 mm further outboard under the "
-                   "shoulder belt, and the neck bears on it harder (2.04 kN before); no published "
-                   "near-side belt load to hold either against")
+# The shoulder belt's load when the occupant slides towards its upper anchorage and bears on it
+# with the neck: 2.5 kN on average on the US-SID, 1.6 kN on the cadavers, in seven 50 km/h
+# car-to-car lateral collisions of belted far-side rear occupants with an inboard-anchored
+# shoulder belt [S: SAE 902313, 1990, abstract (sae.org)], the near-side driver's geometry
+# mirrored (the belt over the shoulder on the side it slides to). There the belt holds the
+# torso alone; here the door takes most of it, so the dummy's 2.5 kN bounds the near side from
+# above [E: the argument, not a measurement]
+NEAR_SIDE_SHOULDER_BELT = 2500.0    # N
+
+
+@pytest.mark.xfail(strict=True, reason="issue 11 section 6: 3.41 kN at the D-ring (main a8232fa; "
+                   "3.36 kN since the door trim stands at the medium car's hip room, frontaldoor), "
+                   "over the US-SID's 2.5 kN in the same belt-on-neck geometry (SAE 902313; the "
+                   "bound was 3 kN [E] before branch doorsource)")
 def test_reference_side_barrier_shoulder_belt_load_on_the_neck(side):
-    """The shoulder belt at the D-ring under 3 kN, half the 6.25 kN the same belt over the same
-    anchorages carries in us_ncap_frontal_56 [E] (test above: 2.24 kN measured at 63 ms, 2.04
-    kN at main 4fda862, 3.36 kN with the door 20 mm further out). Still no published near-side
-    shoulder belt load to replace the bound with: searched for FMVSS 214 / side NCAP / IIHS side
-    tests' belt channels and side-impact papers' belt forces (scenarios/README.md, doorsource)."""
-    assert side.results.outputs["belt.d_ring-neck.force"].max() < 3000
+    """The shoulder belt at the D-ring under NEAR_SIDE_SHOULDER_BELT, the US-SID's average in
+    far-side car-to-car tests where the occupant slid towards the shoulder belt's upper
+    anchorage and bore on it with the neck (SAE 902313 [S]), as this driver does sliding
+    towards the door under its outboard D-ring; before branch doorsource the bound was half
+    the 6.25 kN of us_ncap_frontal_56's belt [E] (2.24 kN measured at 63 ms when it was set,
+    2.04 kN at main 4fda862, 3.36 kN with the door 20 mm further out, 3.41 kN at main
+    a8232fa). No near-side figure was found (scenarios/README.md, doorsource)."""
+    assert side.results.outputs["belt.d_ring-neck.force"].max() < NEAR_SIDE_SHOULDER_BELT
 
 
 # How far a belt's path may lie inside the neck shell, a belt it does not wrap [E]: a graze,
@@ -899,7 +911,12 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
     this foot angle), rising 1.7 / 3.3 mm by 30 ms; dorsiflexion 15-35 ms 12.2 / 13.5 -> 11.2 /
     12.1 deg; heels off the floor 39.1 / 31.1 -> 37.4 / 28.1 ms; early cell -933 / -598 -> -1000 /
     -456 N; 25-35 ms -951 / -430 -> -933 / -153 N; -0.61 / -0.11 -> -0.58 / +0.06 kN at 30 ms; the
-    forefoot never on the floor."""
+    forefoot never on the floor. Re-measured with both heels starting on the floor (branch
+    heeltarget: the right was 5.5 mm above it, the left 1.6 mm in; main a8232fa's run -> the
+    branch's, no bound changed): floor contact 10.7 / 11.8 -> 10.8 / 12.1 mm ahead of the ankle,
+    rising 1.8 / 3.4 mm by 30 ms; dorsiflexion 11.2 / 12.1 -> 11.2 / 11.9 deg; heels off 37.4 /
+    28.1 -> 36.9 / 27.8 ms; early cell -1000 / -456 -> -1004 / -445 N; 25-35 ms -933 / -153 ->
+    -935 / -120 N; -0.58 / +0.06 -> -0.50 / +0.06 kN at 30 ms."""
     res, model = ncap.results, ncap.model
     out, t = res.outputs, res.t
     at = lambda ms: int(np.argmin(np.abs(t - ms / 1e3)))
@@ -914,8 +931,8 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
             rb = pose[k, :3, :3]                       # the foot's origin is the ankle's centre
             e = R.T @ (rb.T @ np.array([0.0, 0.0, -1.0]))
             lowest.append(rb @ (c + R @ (a ** 2 * e / np.sqrt(np.sum(a ** 2 * e ** 2)))))
-        assert lowest[0][0] > 0.008, (side, lowest[0])             # measured +10.7 / +11.8 mm
-        assert lowest[1][2] > lowest[0][2] + 0.001, (side, lowest)  # rises 1.7 / 3.3 mm
+        assert lowest[0][0] > 0.008, (side, lowest[0])             # measured +10.8 / +12.1 mm
+        assert lowest[1][2] > lowest[0][2] + 0.001, (side, lowest)  # rises 1.8 / 3.4 mm
     for side, (fz, parts) in _ankle_cells(ncap).items():
         k = at(30)
         assert sum(v[k] for v in parts.values()) == pytest.approx(fz[k], abs=1e-6)
@@ -927,25 +944,29 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
         moment = out[f"{side}_ankle_y.load"][(t > 0.012) & (t < 0.045)]
         assert np.abs(moment).max() < 1.05, side                      # measured 1.00 N m
         turn = np.degrees(out[f"{side}_ankle_y.deflection"][at(15)] - out[f"{side}_ankle_y.deflection"][at(35)])
-        assert turn > 8.0, (side, turn)                                # measured 11.2 / 12.1 deg
+        assert turn > 8.0, (side, turn)                                # measured 11.2 / 11.9 deg
         assert out[f"{side}_foot_shell__floor.normal_force"].max() == 0.0, side   # the heel's floor
         floor = out[f"{side}_heel__floor.normal_force"]
         heel_off = t[(t > 0.02) & (floor == 0.0)][0]
-        assert 0.025 < heel_off < 0.042, (side, heel_off)              # measured 37.4 / 28.1 ms
+        assert 0.025 < heel_off < 0.042, (side, heel_off)              # measured 36.9 / 27.8 ms
         early = (t >= 0.015) & (t <= 0.025)
-        assert fz[early].min() < -400.0, side                          # measured -1000 / -456 N
+        assert fz[early].min() < -400.0, side                          # measured -1004 / -445 N
         late = (t >= 0.025) & (t <= 0.035)
-        assert fz[late].min() > -1100.0, (side, fz[late].min())        # measured -933 / -153 N
+        assert fz[late].min() > -1100.0, (side, fz[late].min())        # measured -935 / -120 N
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11: the ankle cells read -0.58 / +0.06 kN at 30 ms "
-                   "(left / right; -0.61 / -0.11 with the one foot shell, main ebfdf79; -0.27 / "
+@pytest.mark.xfail(strict=True, reason="issue 11: the ankle cells read -0.50 / +0.06 kN at 30 ms "
+                   "(left / right; -0.58 / +0.06 before both heels started on the floor, "
+                   "heeltarget; -0.61 / -0.11 with the one foot shell, main ebfdf79; -0.27 / "
                    "+0.01 before the lap belt was held by friction, lapfriction): the feet roll up "
                    "the toe board on the free ankle and the heels leave the floor at 28-37 ms: the "
                    "Hybrid III heel's floor contact lies 11-12 mm ahead of the ankle at the settled "
                    "foot angle (heelfoot, footsplit: the heel fitted to the open FE 95M foot); with the "
                    "dorsiflexion blocked (scratch) -1.11 / -1.31 kN, with a scratch [E] heel -0.46 / "
-                   "-0.69 kN at 30 ms after -2.2 / -2.0 kN at 23-25 ms (scenarios/README.md, feetload)")
+                   "-0.69 kN at 30 ms after -2.2 / -2.0 kN at 23-25 ms (scenarios/README.md, feetload); both "
+                   "contacts of each foot slide at the carpet's 0.7 from 15 ms and the knee bag pushes "
+                   "across the shins (tibia30: the heel's grip 1.0 on the floor, scratch, gives -1.56 / "
+                   "-0.75 kN)")
 def test_reference_us_ncap_tibias_near_nhtsa_11391_at_30_ms(ncap):
     """The US NCAP driver's lower tibias (the ankle cells of
     test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle) carry -1.8 to -3.0 kN
@@ -955,6 +976,66 @@ def test_reference_us_ncap_tibias_near_nhtsa_11391_at_30_ms(ncap):
     k = int(np.argmin(np.abs(t - 0.030)))
     for side, (fz, _) in _ankle_cells(ncap).items():
         assert -3.0e3 < fz[k] < -1.8e3, (side, fz[k])
+
+
+def _us_ncap_feet_slide_and_the_knee_bag_pushes_across_the_shins(run):
+    """The assertions of the test below, on any US NCAP run (scenarios/README.md, tibia30)."""
+    res = run.results
+    out, t = res.outputs, res.t
+    at = lambda ms: int(np.argmin(np.abs(t - ms / 1e3)))
+    to_b0 = np.linalg.inv(res.base_poses)
+    bag = np.asarray(run.scenario["restraints"]["knee_airbag"]["direction"], float)
+    bag /= np.linalg.norm(bag)
+    pose = lambda body: np.einsum("nij,njk->nik", to_b0, res.body_poses[:, res.body_names.index(body)])
+    cells = _ankle_cells(run)
+    for side in ("left", "right"):
+        normal = out[f"{side}_heel__floor.normal_force"]
+        friction = out[f"{side}_heel__floor.friction_force"]
+        sliding = (t >= 0.015) & (t <= 0.030) & (normal > 100.0)
+        assert sliding.sum() > 20, side                                  # measured 151 / 96 samples
+        assert np.allclose(friction[sliding] / normal[sliding], 0.7, atol=0.005), side
+        ankle = pose(f"{side}_foot")[:, :3, 3]
+        assert ankle[at(30), 0] - ankle[at(0), 0] > 0.020, side         # measured 29 / 40 mm
+        knee = pose(f"{side}_lower_leg")[:, :3, 3]
+        axis = (ankle - knee) / np.linalg.norm(ankle - knee, axis=1)[:, None]
+        for ms in (30, 35, 40):
+            along = float(bag @ axis[at(ms)])
+            assert -0.5 < along < 0.0, (side, ms, along)     # measured -0.36 to -0.46: across it
+        fz, _ = cells[side]
+        assert fz[at(30)] > -1.0e3, (side, fz[at(30)])                   # measured -0.50 / +0.06 kN
+
+
+def test_reference_us_ncap_feet_slide_on_the_carpet_and_the_knee_bag_pushes_across_the_shins(ncap):
+    """Why the US NCAP lower tibias carry -0.50 / +0.06 kN at 30 ms (-0.58 / +0.06 before both heels
+    started on the floor, heeltarget; the rest of the figures here as measured then and again
+    there, within 0.01 and 1 mm) against NHTSA 11391's -1.65 /
+    -2.84 (lower) and -2.20 / -2.26 kN (upper) (scenarios/README.md, tibia30): from 15 ms both of
+    each foot's contacts slide at the carpet's friction limit (0.7 [P]), the heel forward along
+    the floor as the forefoot up the toe pan (test_reference_us_ncap_feet_roll_up_the_toe_board_
+    on_the_free_ankle), the ankles 29 / 40 mm forward of where they started by 30 ms (left /
+    right), so the foot passes on only what the sliding lets through; and the knee bag, from 27
+    ms, pushes each leg mostly across its tibia (its axis's cosine with the knee-to-ankle line
+    -0.35 to -0.45 at 30-40 ms, pulling the knee away from the ankle, not pressing the shin onto the foot). With
+    the carpet's friction 1.0 (a scratch sensitivity, unsourced) the feet stay put (ankles 4-6 mm)
+    and this fails: the friction is what lets the feet go."""
+    _us_ncap_feet_slide_and_the_knee_bag_pushes_across_the_shins(ncap)
+
+
+def _heels_on_the_floor_settled(run):
+    """Each heel's push on the floor (N) at the run's start, after the settling."""
+    out = run.results.outputs
+    return {side: float(out[f"{side}_heel__floor.normal_force"][0]) for side in ("left", "right")}
+
+
+def test_reference_us_ncap_heels_stay_on_the_floor_through_the_settling(ncap):
+    """The heels placed on the floor (the scenario's heel targets, scenarios/README.md heeltarget)
+    are still on it when the pulse starts, after the 0.3 s settling: a target met at placement
+    can be lost in the settling (tibia30: heels placed in the floor / toe-board corner or on a
+    lowered floor hung 35-43 mm above it, settled). Each bears more than 50 N (measured 154 /
+    104 N, left / right; 181 / 112 N with driver_seated's heights, the right heel settling onto
+    the floor from 5.5 mm above it)."""
+    for side, force in _heels_on_the_floor_settled(ncap).items():
+        assert force > 50.0, (side, force)
 
 
 def test_regression_seat_foam_springs_back(ncap):
@@ -1333,11 +1414,16 @@ def test_reference_lap_belt_stays_below_the_asis(request, which):
 # tilt 13.9 deg at 53 ms -> 13.5 at 63, the line 5.7-11.8 mm above her hips. The tilt's peak
 # is a plateau, within 0.1 deg of it from 52 to 70 ms in both runs (main's 13.84 deg at 52 ms,
 # 13.79 at 64; the branch's 13.37 at 52, 13.45 at 64): its time moved along the plateau.
+# Branch heeltarget (the 50M driver's heels start on the floor: the scenario's heel targets; main
+# a8232fa's run -> the branch's; same tolerances and band): ncap lap -200 / -354 -> -200 / -356,
+# seat 310 / 95 -> 307 / 95, hips -152 / 130 -> -151 / 130, lumbar force -102 / -69 -> -99 / -64,
+# moment 93 / 125 -> 92 / 124, tilt 7.2 deg at 64 ms -> 7.3 at 64, the line 30-44 mm above the
+# hips as before.
 PELVIS_MOMENTS = {
     "belted": dict(lap=(-304, -248), seat=(225, 235), hips=(-155, 66), lumbar_force=(78, -152),
                    lumbar_moment=(113, 54), tilt=(6.4, 79), lever=(-0.075, -0.020)),
-    "ncap": dict(lap=(-200, -354), seat=(310, 95), hips=(-152, 130), lumbar_force=(-102, -69),
-                 lumbar_moment=(93, 125), tilt=(7.2, 64), lever=(-0.055, -0.025)),
+    "ncap": dict(lap=(-200, -356), seat=(307, 95), hips=(-151, 130), lumbar_force=(-99, -64),
+                 lumbar_moment=(92, 124), tilt=(7.3, 64), lever=(-0.055, -0.025)),
     "full_width": dict(lap=(-19, -50), seat=(215, 122), hips=(-56, 60), lumbar_force=(-139, -127),
                        lumbar_moment=(-53, -48), tilt=(13.5, 63), lever=(-0.015, -0.003)),
 }
