@@ -18,7 +18,9 @@ under gravity before the crash run [U: common practice]; ``settle`` does that:
 - only the end state matters, not the path to it: the motion is followed at the largest step
   the joint resistance allows (integrate.stability.step_limit, its 0.8 margin as ``simulate``),
   up to SETTLE_DT, not at the run's accuracy step; a settling that diverges at that step is
-  done again at the run's step;
+  done again at the run's step. A model with belts settles at most at the belts' explicit step
+  (``restraints.belt.EXPLICIT_STEP``, the run's 1e-5 s): their webbing's flow relaxes
+  explicitly, and at 5e-5 s it flipped from step to step (GS1's shoulder and lap belts);
 - the run then starts from the settled configuration at rest, with the belts fitted there
   (``simulate``'s default z0: ``restraints.fit_belts``).
 """
@@ -33,8 +35,9 @@ CHUNK = 2e-3        # s of motion between kinetic-energy checks: at most this mu
 SAMPLE = 1e-4       # s between the recorded states a restart can start from
 SETTLE_DT = 5e-5    # s, the longest settling step [E: the joint resistance limits the seated
                     # Hybrid III 50M to 6.7e-5 s (lumbar z, 2.26e4 rad/s); contacts, outside that
-                    # limit, were stable up to 6e-5 s; settled at 5e-5 s the US NCAP driver rests
-                    # within 0.05 mm and 0.2 deg of where 1e-5 s steps put it]
+                    # limit, were stable up to 6e-5 s; settled at 5e-5 s the US NCAP driver rested
+                    # within 0.05 mm and 0.2 deg of where 1e-5 s steps put it, the unbelted sled's
+                    # passenger 0.16 mm; a model with belts settles at their EXPLICIT_STEP]
 
 
 class SettleError(ValueError):
@@ -80,10 +83,12 @@ def settle(model, q0, duration):
     after ``duration`` seconds of kinetic-damped motion (module docstring), and a dict of what
     it did: ``restarts``, ``kinetic`` (J, the largest kinetic energy of the last chunk) and
     ``dt`` (s, the step it settled at). Semi-implicit Euler through its compiled loop in chunks,
-    at the largest stable step up to SETTLE_DT, else (diverged there) at the run's step."""
+    at the largest stable step up to SETTLE_DT (with belts up to their EXPLICIT_STEP), else
+    (diverged there) at the run's step."""
     from occupant.integrate import precompile
     from occupant.integrate.integrators import INTEGRATORS
     from occupant.integrate.stability import step_limit
+    from occupant.restraints.belt import EXPLICIT_STEP
     from occupant.simulate import default_step
 
     model = held(model)
@@ -93,6 +98,8 @@ def settle(model, q0, duration):
     limit = step_limit(model, q0, method.stability)
     run_dt = default_step(method, limit)
     coarse = min(SETTLE_DT, 0.8 * limit.dt)
+    if model.belts is not None and len(model.belts.fire_time):
+        coarse = min(coarse, EXPLICIT_STEP)
     if coarse > run_dt:
         try:
             return _relax(model, q0, duration, method, coarse)
