@@ -26,7 +26,10 @@ Posture file (TOML, ``kind = "posture"``, in ``dummies/postures/``)::
     seat_track = {rear = [-0.12, 0.0, 0.0], front = [0.12, 0.0, 0.0]}
     [[targets.point]]
     body = "left_lower_arm"      # a body of the model
-    point = "hand"               # hand, heel, ball, origin; or offset = [x, y, z] (link frame)
+    point = "hand"               # hand, heel, heel_bottom, ball, origin; or offset = [x, y, z]
+                                 # (link frame); heel_bottom: the heel's lowest point at the
+                                 # solved pose (its ellipsoid's support point along -z), so
+                                 # z = the floor's height seats every foot's heel on the floor
     position = [0.5, 0.18, 0.4]  # m in B0; or some of x = .., y = .., z = .. (e.g. z alone:
                                  # the point on a floor, free to slide on it); or, alone or
                                  # with some of x, y, z, a plane the point lies on (the ball of
@@ -63,7 +66,7 @@ import math
 import numpy as np
 from scipy.optimize import least_squares
 
-from occupant.dynamics import body_poses, point_jacobian
+from occupant.dynamics import body_jacobian, body_poses, point_jacobian
 from occupant.human.description import CERVICALE
 from occupant.human.errors import DummyFileError
 from occupant.human.seated_posture import line_angle, line_ends, predicted_angle, vertical_angle
@@ -81,7 +84,7 @@ HUMAN_LINES = {"human_thorax": ("thorax", "thorax_angle"), "human_head": ("head"
 TRACK_KEYS = ("rear", "front")
 POINT_KEYS = ("body", "point", "offset", "position", "x", "y", "z", "plane")
 PLANE_KEYS = ("point", "normal")
-NAMED_POINTS = ("hand", "heel", "ball", "origin")
+NAMED_POINTS = ("hand", "heel", "heel_bottom", "ball", "origin")
 REG_WEIGHT = 1e-3   # m per rad: pull of the file's angles against the targets in the IK
 ROOT_PULL = 1e-6    # pull of the root position towards the file's, only to settle free directions
 IK_FREE_RANGE = math.radians(15.0)  # rad, see _Layout.bounds [E]
@@ -257,7 +260,8 @@ def _named_point(model, body, point, file, where):
         return np.zeros(3)
     # the heel point on the foot's heel where it has one (the Hybrid III's heel and forefoot:
     # dummies/tools/derive_hybrid3.py HEEL_CENTER), else on the foot shell
-    names = {"hand": ("hand_shell",), "heel": ("heel", "foot_shell"), "ball": ("foot_shell",)}
+    names = {"hand": ("hand_shell",), "heel": ("heel", "foot_shell"),
+             "heel_bottom": ("heel", "foot_shell"), "ball": ("foot_shell",)}
     prefix = f"{side}_" if side else ""
     geo = next((g for n in names[point] for g in model.geometries if g.name == prefix + n), None)
     mk = model.marker(geo.marker) if geo is not None else None
@@ -267,9 +271,44 @@ def _named_point(model, body, point, file, where):
     c, R, a = model.marker_p[mk], model.marker_R[mk], geo.semi_axes
     if point == "hand":
         return c.copy()
+    if point == "heel_bottom":
+        return _LowestPoint(np.array(c, float), np.array(R, float), np.array(a, float))
     s = 1.0 / math.sqrt(2.0)
     # ellipsoid surface point half-way between its rearmost (heel) or foremost (ball) and lowest
     return c + R @ np.array([(-a[0] if point == "heel" else a[0]) * s, 0.0, -a[2] * s])
+
+
+class _LowestPoint:
+    """A body's ellipsoid (centre ``c``, axes ``R`` and semi-axes ``a`` in the link frame) whose
+    named point is its lowest in B0: the support point along -z, which moves on the surface as
+    the body turns. Called with the body's rotation (B0 from link) it gives that point in the
+    link frame: with Q = R_body R, e = Q^T (-z), the point is c + R a^2 e / sqrt(e . a^2 e)
+    (the support point of an ellipsoid)."""
+
+    def __init__(self, c, R, a):
+        self.c, self.R, self.a2 = c, R, a * a
+
+    def __call__(self, R_body):
+        e = -(R_body @ self.R)[2]
+        return self.c + self.R @ (self.a2 * e) / math.sqrt(e @ (self.a2 * e))
+
+    def jacobian(self, R_body, J):
+        """(3, nv) Jacobian of the point in B0 from the body's (6, nv) ``J`` (body_jacobian at
+        the point): the material point's velocity plus the point's slide on the surface,
+        Q S Q^T [d]x omega with d = -z, S = (A2 - A2 e (A2 e)^T / (e . A2 e)) / sqrt(e . A2 e)
+        the derivative of the support point in e (de = Q^T (d x omega) as Q turns by omega)."""
+        Q = R_body @ self.R
+        e = -Q[2]
+        g = self.a2 * e
+        h = e @ g
+        S = (np.diag(self.a2) - np.outer(g, g) / h) / math.sqrt(h)
+        dx = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 0.0]])  # [d]x, d = -z
+        return J[3:] + Q @ S @ Q.T @ dx @ J[:3]
+
+
+def _local(local, R_body):
+    """Link-frame coordinates of a target's point: fixed, or a _LowestPoint at this rotation."""
+    return local(R_body) if callable(local) else local
 
 
 def _angles(model, layout, posture, c):
@@ -320,9 +359,8 @@ def _targets(model, posture, extra, c):
         FileChecker("position() targets argument", DummyFileError).keys(extra, TARGET_KEYS, "")
         # an added point target replaces the file's for the same body's named point (one
         # occupant's own heel height in a posture shared by every size)
-        named = {(p.get("body"), p.get("point")) for p in extra.get("point", []) if "point" in p}
-        points = [p for p in tg.get("point", [])
-                  if "point" not in p or (p.get("body"), p["point"]) not in named]
+        named = {_slot(p) for p in extra.get("point", []) if "point" in p}
+        points = [p for p in tg.get("point", []) if "point" not in p or _slot(p) not in named]
         points += list(extra.get("point", []))
         tg.update(extra)
         tg["point"] = points
@@ -358,6 +396,12 @@ def _targets(model, posture, extra, c):
     return out
 
 
+def _slot(pt):
+    """(body, point) a point target holds: heel and heel_bottom are one slot (the heel), so a
+    target for either replaces one for the other."""
+    return pt.get("body"), "heel" if pt.get("point") == "heel_bottom" else pt.get("point")
+
+
 def _trunk_share(layout):
     """(nx,) row s with s @ x = 0 when the trunk's joints (TRUNK_JOINTS) flex by the same
     fraction of their flexion ranges: their passive curves are one chain's, each at its share of
@@ -374,9 +418,10 @@ def _human_line_angle(model, tg, c, key, line):
     """The target (rad, from the vertical: seated_posture.vertical_angle) of ``line`` asked by
     target ``key``: UMTRI's drivers' mean for the human's sex, stature and mass, H30 the
     H-point's height (``h_point`` or the seat track's rear end) above the right heel's target,
-    the accelerator heel point's stand-in."""
+    the accelerator heel point's stand-in (the heel's lowest point on the floor covering, as
+    SAE J1100's accelerator heel point, with point = "heel_bottom")."""
     heel = next((p["z"] for p in tg.get("point", []) if p.get("body") == "right_foot"
-                 and p.get("point") == "heel" and "z" in p), None)
+                 and p.get("point") in ("heel", "heel_bottom") and "z" in p), None)
     if heel is None:
         c.fail(f"targets.{key}", "needs the right heel's target with z (its height gives "
                "H30)", "a [[targets.point]] with body = \"right_foot\", point = \"heel\" and z")
@@ -510,7 +555,7 @@ def position(model, posture_or_path, targets=None, return_info=False, angles=Non
             d = X[b, :3, :3] @ pb + X[b, :3, 3] - X[a, :3, :3] @ pa - X[a, :3, 3]
             r.append([TORSO_LENGTH * (math.atan2(-d[0], d[2]) - angle)])
         for b, local, A, target in tg["points"]:
-            r.append(A @ (X[b, :3, :3] @ local + X[b, :3, 3]) - target)
+            r.append(A @ (X[b, :3, :3] @ _local(local, X[b, :3, :3]) + X[b, :3, 3]) - target)
         if share is not None:
             r.append([TORSO_LENGTH * (share @ x)])
         r.append(reg * (x - x0))
@@ -524,13 +569,18 @@ def position(model, posture_or_path, targets=None, return_info=False, angles=Non
             rows.append(point_jacobian(model, data, q, ipelvis) @ M)
         if track is not None:
             rows.append(off_track @ point_jacobian(model, data, q, ipelvis) @ M)
-        X = body_poses(model, data, q) if lines else None
+        X = body_poses(model, data, q)
         for _, (a, pa), (b, pb) in lines:
             d = X[b, :3, :3] @ pb + X[b, :3, 3] - X[a, :3, :3] @ pa - X[a, :3, 3]
             Jd = (point_jacobian(model, data, q, b, pb) - point_jacobian(model, data, q, a, pa)) @ M
             rows.append(TORSO_LENGTH * (-d[2] * Jd[0] + d[0] * Jd[2])[None, :] / (d[0] ** 2 + d[2] ** 2))
         for b, local, A, _ in tg["points"]:
-            rows.append(A @ point_jacobian(model, data, q, b, local) @ M)
+            if callable(local):
+                R_b = X[b, :3, :3]
+                J = local.jacobian(R_b, body_jacobian(model, data, q, b, local(R_b)))
+            else:
+                J = point_jacobian(model, data, q, b, local)
+            rows.append(A @ J @ M)
         if share is not None:
             rows.append(TORSO_LENGTH * share[None, :])
         rows.append(np.diag(reg))

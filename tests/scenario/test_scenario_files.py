@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from occupant.cli import main
-from occupant.io.toml_files import FileChecker, InputFileError, read_toml
+from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario import OverrideError, ScenarioError, apply_overrides, load, parse_override
 from occupant.scenario.load import resolve
@@ -534,19 +534,36 @@ def test_reference_seated_occupant_starts_on_the_seat_not_inside_the_interior():
         assert res.outputs["pelvis_flesh__seat_cushion.penetration"][0] > -0.005, name
 
 
-@pytest.mark.parametrize("name", ["us_ncap_frontal_56", "aeb_precrash_frontal"])
-def test_reference_50m_driver_heels_start_on_the_floor(name):
-    """The 50M driver's two heels start on the floor pan, as FMVSS 208 and NCAP place them (the
-    right heel on the floor in the pedal's line, the left near the toe board): each heel
+def _driver_scenarios():
+    """The shipped scenarios that seat their occupant in driver_seated."""
+    from occupant.scenario import available_scenarios
+    return [n for n in available_scenarios() if read_toml(resolve_shipped(n, "scenarios", "scenario"))
+            .get("occupant", {}).get("posture") == "driver_seated"]
+
+
+def test_every_seated_driver_scenario_is_checked_for_its_heels():
+    """The list below is every shipped driver_seated scenario (a new one joins the check)."""
+    assert sorted(_driver_scenarios()) == sorted(DRIVER_SCENARIOS)
+
+
+DRIVER_SCENARIOS = ["us_ncap_frontal_56", "aeb_precrash_frontal", "side_barrier",
+                    "euro_ncap_full_width_50"]
+
+
+@pytest.mark.parametrize("name", DRIVER_SCENARIOS)
+def test_reference_driver_heels_start_on_the_floor(name):
+    """Every seated driver's two heels start on the floor pan, as FMVSS 208 and NCAP place them
+    (the right heel on the floor in the pedal's line, the left near the toe board): each heel
     ellipsoid's lowest point (its centre less its support along -z) within 0.5 mm of the
-    interior's floor, as placed (unsettled). Before the scenario's heel targets (branch
-    heeltarget) driver_seated's heights put the right heel 5.5 mm above the carpet and the left
-    1.6 mm into it (measured 0.02 / 0.05 mm into it since)."""
+    interior's floor, as placed (unsettled), by driver_seated's heel_bottom targets alone (no
+    scenario gives its own). Before (branch sideheels) driver_seated's half-way heel points put
+    the 50M's right heel 5.5 mm above the carpet and the left 1.6 mm into it (side_barrier; US
+    NCAP and AEB had their own targets), the 5F's right heel 1.7 mm above it."""
     from occupant.dynamics import body_poses
-    from occupant.scenario.interior import load_interior
     sc = load(name, overrides={"occupant.settle": 0.0})
+    assert "posture_targets" not in sc.data["occupant"], name
     m = sc.model
-    floor = next(s for s in load_interior("midsize_sedan_driver").surfaces if s.name == "floor")
+    floor = next(s for s in sc.interior.surfaces if s.name == "floor")
     assert np.allclose(floor.normal, (0.0, 0.0, 1.0))
     poses = body_poses(m, m.make_data(), sc.q0)
     for side in ("left", "right"):
