@@ -424,7 +424,8 @@ def _human_line_angle(model, tg, c, key, line):
                  and p.get("point") in ("heel", "heel_bottom") and "z" in p), None)
     if heel is None:
         c.fail(f"targets.{key}", "needs the right heel's target with z (its height gives "
-               "H30)", "a [[targets.point]] with body = \"right_foot\", point = \"heel\" and z")
+               "H30)", "a [[targets.point]] with body = \"right_foot\", point = \"heel_bottom\" (or "
+               "\"heel\") and z")
     hz = tg["h_point"][2] if "h_point" in tg else tg["seat_track"]["rear"][2]
     header = model.source.header
     return vertical_angle(line, predicted_angle(line, header["sex"], header["stature"],
@@ -472,9 +473,10 @@ def _point_target(c, pt, where):
 
 
 def point_position(model, q, body, local, data=None):
-    """Position in B0 of a link-frame point of a body."""
+    """Position in B0 of a link-frame point of a body (or of a named point that moves on it, such
+    as heel_bottom's lowest point, as _named_point gives it)."""
     X = body_poses(model, data or model.make_data(), q)[model.body(body) if isinstance(body, str) else body]
-    return X[:3, :3] @ local + X[:3, 3]
+    return X[:3, :3] @ _local(local, X[:3, :3]) + X[:3, 3]
 
 
 def torso_top(model):
