@@ -575,6 +575,32 @@ def test_reference_driver_heels_start_on_the_floor(name):
         assert abs(lowest - floor.point[2]) < 5e-4, (name, side, lowest - floor.point[2])
 
 
+def test_reference_5f_seat_is_fitted_to_her_as_placed():
+    """vehicles/midsize_sedan_driver_05f.toml fits her seat to her as driver_seated places her:
+    the cushion tangent to her pelvis flesh and right thigh, the back to her pelvis flesh (each
+    gap, the ellipsoid's least distance to the plane, within 0.2 mm). With her heels placed by
+    their lowest points (sideheels) the old cushion stood 1.7 mm into her right thigh, which
+    held her right heel 2.5 mm above the floor once settled, and the back 0.5 mm off her."""
+    from occupant.dynamics import body_poses
+    sc = load("euro_ncap_full_width_50", overrides={"occupant.settle": 0.0})
+    m = sc.model
+    poses = body_poses(m, m.make_data(), sc.q0)
+    surfaces = {s.name: s for s in sc.interior.surfaces}
+
+    def gap(name, surface):
+        geo = next(g for g in m.geometries if g.name == name)
+        mk = m.marker(geo.marker)
+        X = poses[m.marker_body[mk]]
+        n = np.asarray(surfaces[surface].normal, float)
+        n = n / np.linalg.norm(n)
+        c = X[:3, :3] @ m.marker_p[mk] + X[:3, 3]
+        R = X[:3, :3] @ m.marker_R[mk]
+        return n @ (c - surfaces[surface].point) - np.linalg.norm(geo.semi_axes * (R.T @ n))
+    for name, surface in (("pelvis_flesh", "seat_cushion"), ("right_thigh_shell", "seat_cushion"),
+                          ("pelvis_flesh", "seat_back")):
+        assert abs(gap(name, surface)) < 2e-4, (name, surface, gap(name, surface))
+
+
 def test_analytic_pulse_shapes_lose_their_delta_v():
     """crash-domain-facts.md 4.2: a half-sine A sin(pi t / T) loses 2 A T / pi; a trapezoid
     with rise r, plateau p, fall f loses A (p + (r + f) / 2)."""
