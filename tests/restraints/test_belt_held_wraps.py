@@ -689,7 +689,7 @@ def test_identity_held_wrap_over_the_near_side_does_not_slide_against_its_belts_
     near side, its rest the great circle over the top, as the shoulder belt over the thorax from
     the D-ring to the buckle): the trio's middle place turned 60 deg across the belt (|h| / r
     0.35 in its placed plane, over the friction 0.3), its neighbours' 85 deg, further across
-    (|h| / r 0.45). The belt pulls the middle wrap towards them (its tensions along its chords,
+    (|h| / r 0.47). The belt pulls the middle wrap towards them (its tensions along its chords,
     taken along the way its |h| falls, sum to -2.9 kN), so it does not slide: its place only
     follows its point (here at it: rate 0), to 1e-9 /s. Before, it slid the way its placed
     plane's |h| falls, against that pull (the bound on the slide against the belt's pull held
