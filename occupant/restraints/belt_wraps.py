@@ -38,14 +38,22 @@ def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping
     test_belt_held_wraps.py), and held across (``across``) the shoulder and chest wraps of the
     frontal scenarios drew together, the piece between them 72 -> 31 mm at 80 ms and
     chattering 0 <-> 32 kN from one sample to the next (us_ncap_frontal_56; scenarios/README.md,
-    torsoheld). Sliding the way |h| rises (``_slides_up``), the excess is at most the belt's own
-    pull that way through the points beside it (``_pull_along``; none where it pulls back):
-    that way the wrap's own plane's path from its touching ends shortens, but a wrap of a held
-    group whose neighbours on the same body stayed rose past them and lengthened the belt, the
-    tension and with it the slide growing (US NCAP with the carpet's friction 1.0: the lap
-    belt's middle wrap over the pelvis's crown against a pull of -2.6 kN, 77.7 kN at 84 ms;
-    scenarios/README.md, lapblowup). A wrap whose neighbours lie in its plane is pulled that way
-    by N |h| / r over its chords, more than the excess: no bound there."""
+    torsoheld). Sliding the way |h| rises (``_slides_up``), and either way for a wrap of a held
+    group of more than one, the excess is at most the belt's own pull that way through the
+    points beside it (``_pull_along``; none where it pulls back): the way |h| rises the wrap's
+    own plane's path from its touching ends shortens, but a wrap of a held group whose
+    neighbours on the same body stayed rose past them and lengthened the belt, the tension and
+    with it the slide growing (US NCAP with the carpet's friction 1.0: the lap belt's middle
+    wrap over the pelvis's crown against a pull of -2.6 kN, 77.7 kN at 84 ms;
+    scenarios/README.md, lapblowup); the way |h| falls, over the near side, a group's wrap
+    placed in the plane through the group's ends, its neighbours further across, slid away
+    from them against the belt's pull (tests/restraints/test_belt_held_wraps.py; heldacross2).
+    A wrap held alone is placed in the plane through its own neighbours, whose |h| / r is its
+    belt's pull across over its push (tests/restraints/test_belt_flank.py): the way |h| falls
+    it is not bounded, its chords from its middle to neighbours off the body (anchors behind
+    a sphere) running through the body, not along the belt where it leaves it (bounded, that
+    single wrap stayed 70 deg up). A wrap whose neighbours lie in its plane is pulled the way
+    |h| rises by N |h| / r over its chords, more than the excess: no bound there."""
     mu = el.point_across[k]
     u0, u1, u2 = u
     r0, r1, r2 = r
@@ -79,7 +87,7 @@ def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping
         if up:
             g = -g
         d0, d1, d2 = _unit(g * D0 * t0, g * D1 * t1, g * D2 * t2)
-        if up:   # no faster than the belt's own pull that way, through its neighbouring points
+        if up or mg > 1:   # no faster than the belt's own pull that way, through its neighbours
             excess = min(excess, max(_pull_along(E, f_in, f_out, (a0, a1, a2), (b0, b1, b2),
                                                  (d0, d1, d2)), 0.0))
         v = excess / damping

@@ -2,8 +2,8 @@
 (occupant.restraints.wrap_chain.place_held): each lies in the plane through the anchors and its
 own place, at its fraction of the wrap there, against the closed-form wrap over a circle; and as
 the places move across the sphere the wraps keep their order, touch the sphere and move
-continuously. Three held wraps hooked over a sphere: a wrap slides across only the way its belt
-pulls it (``belt_wraps._held_slide``)."""
+continuously. Three held wraps hooked over a sphere, or over its near side: a wrap slides across
+only the way its belt pulls it (``belt_wraps._held_slide``)."""
 import numpy as np
 import pytest
 from scipy.optimize import brentq
@@ -547,15 +547,19 @@ def test_identity_held_pair_within_the_friction_in_their_planes_does_not_slide(s
 
 def test_identity_held_pair_beyond_the_friction_slides_to_its_placed_planes_rest():
     """The pair's first place turned across the belt beyond the friction in its placed plane
-    (anchors 0.6 R to its side, the first place on the circle y = 0.6 R: |h| / r 0.75), the
-    second within it (|h| / r 0.03): the first slides the way its placed plane's |h| falls
-    (towards the shortest path over the side it faces), at over 10 times the rate its
-    following alone moves |h| by; the second does not slide (as above)."""
+    (anchors 0.6 R to its side, the first place just past the circle y = 0.6 R towards the
+    second: |h| / r 0.74), the second within it (|h| / r 0.03): the first slides the way its
+    placed plane's |h| falls, towards the second wrap and the shortest path over the side it
+    faces, at over 10 times the rate its following alone moves |h| by; the second does not
+    slide (as above). On that circle (|h| / r 0.75, the largest) |h| falls both ways, and the
+    way the law took was the rounding's; the belt's pull bounds the slide (``_held_slide``),
+    so the place is set where the way is the belt's."""
     from occupant.restraints.belt_wraps import WRAP_FOLLOW
     a, b = np.array([-0.3, 0.6 * R, 0.0]), np.array([0.3, 0.6 * R, 0.0])
-    s0, s1 = (0.0, 0.6, 0.8), (0.0, 1.0, 0.02)
+    s0, s1 = (0.0, 0.7, 0.714), (0.0, 1.0, 0.02)
     (u0, rate0, P0), (u1, rate1, P1) = _pair_rates(a, b, s0, s1)
     assert _placed_h(a, b, u0) > 0.3 > _placed_h(a, b, u1)
+    assert rate0[1] > 0.0 > rate0[2]                   # towards the second wrap, off the top
     dt = 1e-7
     follow = (P0 / R - u0) / WRAP_FOLLOW
     follow -= np.dot(follow, u0) * u0
@@ -569,10 +573,10 @@ def test_identity_held_pair_beyond_the_friction_slides_to_its_placed_planes_rest
 HOOK_A, HOOK_B = np.array([-0.3, 0.0, -1.5 * R]), np.array([0.3, 0.0, -1.5 * R])
 
 
-def _held_trio_rates(places):
-    """Anchors HOOK_A, HOOK_B 1.5 R below the centre of the ball of radius R (their line passes
-    outside it: the belt hooks over its top, as the lap belt over the pelvis from anchorages
-    behind and below it) and three wraps held on the ball (friction 0.3 along and across), their
+def _held_trio_rates(places, a=HOOK_A, b=HOOK_B):
+    """Anchors a, b (by default HOOK_A, HOOK_B, 1.5 R below the centre of the ball of radius R:
+    their line passes outside it, the belt hooks over its top, as the lap belt over the pelvis
+    from anchorages behind and below it) and three wraps held on the ball (friction 0.3 along and across), their
     places set to ``places`` and then to where their points lie (in the planes they set), each
     segment's webbing 1 % short of its length there (every segment taut), at rest: per wrap
     (its place u, its rate, its point (B0)), and the tensions of its segments."""
@@ -582,9 +586,9 @@ def _held_trio_rates(places):
     asm.add(Marker("centre", "body"))
     asm.add(Ellipsoid("shell", "centre", (R, R, R)))
     names = ("w0", "w1", "w2")
-    asm.add(Belt("belt", [Anchor("a", HOOK_A)]
+    asm.add(Belt("belt", [Anchor("a", a)]
                  + [Wrap(n, "shell", friction=0.3, across=0.3, side=(0.0, 0.0, 1.0)) for n in names]
-                 + [Anchor("b", HOOK_B)], LINEAR, pretension=10.0))
+                 + [Anchor("b", b)], LINEAR, pretension=10.0))
     model = asm.compile()
     el = model.belts
     jz = [el.point_z[k] for k in range(len(el.point_kind)) if el.point_kind[k] == BELT_WRAP]
@@ -675,3 +679,46 @@ def test_identity_hooked_held_trio_in_one_plane_slides_the_way_its_belt_shortens
         assert np.linalg.norm(slid) > 1.0
         dt = 1e-4 / np.linalg.norm(rate)
         assert _hook_length(HOOK_A, HOOK_B, u + dt * rate) < _hook_length(HOOK_A, HOOK_B, u)
+
+
+NEAR_A, NEAR_B = np.array([-0.3, 0.0, -0.5 * R]), np.array([0.3, 0.0, -0.5 * R])
+
+
+def test_identity_held_wrap_over_the_near_side_does_not_slide_against_its_belts_pull():
+    """Anchors 0.5 R below the ball's centre (their line passes through it: the belt lies over the
+    near side, its rest the great circle over the top, as the shoulder belt over the thorax from
+    the D-ring to the buckle): the trio's middle place turned 60 deg across the belt (|h| / r
+    0.35 in its placed plane, over the friction 0.3), its neighbours' 85 deg, further across
+    (|h| / r 0.47). The belt pulls the middle wrap towards them (its tensions along its chords,
+    taken along the way its |h| falls, sum to -2.9 kN), so it does not slide: its place only
+    follows its point (here at it: rate 0), to 1e-9 /s. Before, it slid the way its placed
+    plane's |h| falls, against that pull (the bound on the slide against the belt's pull held
+    only where the wrap slid the way |h| rises: scenarios/README.md, lapblowup, heldacross2)."""
+    places = [_across(d, x) for d, x in zip((85.0, 60.0, 85.0), ALONG)]
+    rates, tension = _held_trio_rates(places, NEAR_A, NEAR_B)
+    (_, _, P0), (u, rate, P), (_, _, P2) = rates
+    assert 0.3 < _placed_h(NEAR_A, NEAR_B, u) < _placed_h(NEAR_A, NEAR_B, _across(85.0, ALONG[0]))
+    assert P[1] < P0[1] - 0.01 and P[1] < P2[1] - 0.01      # on the top side of its neighbours
+    falls = np.array(_across(59.0)) - np.array(_across(61.0))          # the way its |h| falls
+    assert _placed_h(NEAR_A, NEAR_B, _across(59.0)) < _placed_h(NEAR_A, NEAR_B, u)
+    pull = tension[1] * (P0 - P) / np.linalg.norm(P0 - P) \
+        + tension[2] * (P2 - P) / np.linalg.norm(P2 - P)
+    assert min(tension) > 100.0 and np.dot(pull, falls) < 0.0
+    np.testing.assert_allclose(rate, _following(u, P), rtol=0.0, atol=1e-9)   # 1 / s
+
+
+def test_identity_held_wrap_over_the_near_side_slides_with_its_belts_pull():
+    """The same trio with its neighbours' places 30 deg across (nearer the rest than the middle's
+    60 deg): the belt pulls the middle wrap the way its |h| falls, and it slides that way,
+    faster than its following alone, its placed plane's |h| falling."""
+    places = [_across(d, x) for d, x in zip((30.0, 60.0, 30.0), ALONG)]
+    rates, tension = _held_trio_rates(places, NEAR_A, NEAR_B)
+    (_, _, P0), (u, rate, P), (_, _, P2) = rates
+    pull = tension[1] * (P0 - P) / np.linalg.norm(P0 - P) \
+        + tension[2] * (P2 - P) / np.linalg.norm(P2 - P)
+    falls = np.array(_across(59.0)) - np.array(_across(61.0))
+    assert min(tension) > 100.0 and np.dot(pull, falls) > 0.0
+    slid = rate - _following(u, P)
+    assert np.linalg.norm(slid) > 0.1
+    dt = 1e-4 / np.linalg.norm(rate)
+    assert _placed_h(NEAR_A, NEAR_B, u + dt * rate) < _placed_h(NEAR_A, NEAR_B, u)
