@@ -447,13 +447,13 @@ def airbags(model, results):
             fired = results.t >= getattr(bag, "firing_time", 0.0)   # folded in its module before
             if volume is not None:
                 v = np.clip(np.asarray(volume) / (4 / 3 * np.pi * np.prod(semi)), 0, None)
-                alpha = np.cbrt(v)
+                alpha = beta = np.cbrt(v)
                 if getattr(bag, "leading_edge_speed", None) is not None:
                     from occupant.modeling.airbags import unfolded_scales
                     alpha = np.array([unfolded_scales.py_func(
                         bag.folded_volume / bag.volume, bag.firing_time, bag.deployment_time,
                         bag.depth_time, x)[1] for x in results.t])
-                beta = np.sqrt(np.minimum(v, alpha) / np.maximum(alpha, 1e-12))
+                    beta = np.sqrt(np.minimum(v, alpha) / np.maximum(alpha, 1e-12))
                 scale = fired[:, None] * np.column_stack([alpha, beta, beta])
             else:
                 scale = np.repeat(fired.astype(float)[:, None], 3, axis=1)
