@@ -125,8 +125,8 @@ NBDL_8G_OUT = (
     "the earliest volunteer (the known early onset), peaks near the low end of their range "
     "and falls 36.3 deg from its peak by 298 ms where they fall 19.3-34.5 "
     "(test_regression_nbdl_8g_return); neither the reflex nor its clock sets it (relaxed, "
-    "braced, onset_g 0.5 or 2 g: 194-198 ms, 22.0-26.2 deg; scenarios/validation/README.md or "
-    "HISTORY.md, nbdl8g); the neck's elastic return does, chiefly at the condyles, the capitis "
+    "braced, onset_g 0.5 or 2 g: 194-198 ms, 22.0-26.2 deg; scenarios/validation/HISTORY.md "
+    "Stop 46, nbdl8g); the neck's elastic return does, chiefly at the condyles, the capitis "
     "extensors' passive tension and the joint's spring (test_regression_nbdl_8g_return_mechanism): "
     "no sourced dissipation found to change it (neckreturn)")
 

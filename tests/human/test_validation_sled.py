@@ -1557,7 +1557,7 @@ def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
     belts' webbing flow flipped every step); 416.8 mm (118.7 ms) merged with main 655afeb (a
     hooked held wrap's slide bounded, lapblowup), from a settled body whose shoulder belt has
     still locked during the settling (0.6 kN at 0.25 s) and pulled the trunk 12 mm outboard
-    (scenarios/validation/README.md, gs1settle)."""
+    (scenarios/validation/HISTORY.md Stop 46, gs1settle)."""
     sc, path = read_scenario("human_sled_gs1_40")
     over = {"occupant.human." + k: v for k, v in sc["human"].items()}
     over.update({"occupant.settle": 0.35, "solver.t_end": sc["t_end"]})
@@ -1579,7 +1579,7 @@ STILL_AT_REST_AFTER = 0.15   # s: the settling run on past the deck's 350 ms, lo
     "the thorax with the held abdomen wrap and lock the retractor at 0.22-0.26 s; with the "
     "abdomen wrap held fast (scratch) the belt stays at 10 N and 1.24 / 0.25 J remain: the head "
     "falls back 55 mm on the toneless neck and the forearms creep 54 mm back along the thighs by "
-    "0.6 s; scenarios/validation/README.md, gs1settle). Before, at 5e-5 s, "
+    "0.6 s; scenarios/validation/HISTORY.md Stop 46, gs1settle). Before, at 5e-5 s, "
     "1.21 J at 0.35 s, 0.57 J at 0.5 s with the hands on the thighs' tops (the case's "
     "posture_angles, branch gs1hands; 3.36 and 3.40 J at main 7168433, 0.91 and 4.70 J at branch "
     "gs1rest before the lumbar-pelvis joint moved up): "
@@ -1625,8 +1625,8 @@ FITTED_FRONT = 0.35   # the least forward part of a fitted wrap point's directio
     "gs1settle merged with main 655afeb: settled at the belts' step, the shoulder belt's thorax "
     "wraps rolled round the thorax's inboard flank and locked the retractor during the settling, "
     "the trunk 12 mm outboard, and the belt fitted on that body runs round the flank; it passed "
-    "on main a8232fa with gs1settle alone, and at 5e-5 s; scenarios/validation/README.md, "
-    "gs1settle)")))])
+    "on main a8232fa with gs1settle alone, and at 5e-5 s; scenarios/validation/HISTORY.md "
+    "Stop 46, gs1settle)")))])
 def test_reference_gs1_shoulder_belt_fitted_across_the_front(settle):
     """Fitted at the start of the run (``restraints.fit_belts``; after ``occupant.settle`` s of
     settling), the shoulder belt lies across the body's front: its shoulder and chest wraps on the

@@ -29,7 +29,7 @@ DURATION = 0.2      # s under gravity: past the belt's runaway at 0.155-0.175 s 
     "antipodal ends (in the kinetic-damped settling the line from the anchorage to the abdomen "
     "wrap passes 0.19-0.24 of the thorax's size from its centre, and the belt lengthens 15.6 mm "
     "in 12 ms from rest); with the abdomen wrap held fast (scratch) the belt stays under 46 N "
-    "over 0.6 s of settling (scenarios/validation/README.md, gs1settle)"))
+    "over 0.6 s of settling (scenarios/validation/HISTORY.md Stop 46, gs1settle)"))
 def test_reference_gs1_shoulder_belt_under_gravity_carries_at_most_the_body_weight():
     """Under gravity alone no segment of the shoulder belt carries more than the occupant's whole
     weight (m g [D]: the pan and the seat back carry most of it; the belt's own retractor pulls
