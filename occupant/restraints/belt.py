@@ -126,7 +126,7 @@ EXPLICIT_STEP = 0.5 * min(FLOW_TIME, SHARE_TIME, LARGEST_FOLLOW)
                          # GS1's short shoulder-chest segment and its lap belt's wraps flipped
                          # every step (0 <-> 37 N, 0 <-> 430 N: a period-2 cycle of the flow,
                          # hidden in a record sampled every second step; scenarios/validation/
-                         # README.md, gs1settle)
+                         # HISTORY.md Stop 46, gs1settle)
 
 # The helpers of ``belt`` and ``place_on_surfaces`` are compiled once each as stages (JIT_STAGE),
 # not inlined (JIT_INLINE): inlined, ``merged`` alone was copied 14 times into ``belt`` (through
