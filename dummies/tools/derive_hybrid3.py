@@ -31,6 +31,7 @@ import math
 import pathlib
 
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 HERE = pathlib.Path(__file__).resolve().parent.parent
 S95 = "[S] OpenRadioss ModelExchange RG_Articulated_Hybrid_III_95TH (via H3SD 1.4)"
@@ -1261,16 +1262,6 @@ def shipped_mass_properties(kind, s, m, lam):
     return com, com_src, inertia, inertia_src
 
 
-def _rotation_xyz(angles_deg):
-    """R = Rx Ry Rz of x-y-z angles in degrees, the convention of a file's principal_axes_deg
-    (occupant.human.description.rotation_xyz)."""
-    a, b, c = np.radians(angles_deg)
-    rx = np.array([[1, 0, 0], [0, math.cos(a), -math.sin(a)], [0, math.sin(a), math.cos(a)]])
-    ry = np.array([[math.cos(b), 0, math.sin(b)], [0, 1, 0], [-math.sin(b), 0, math.cos(b)]])
-    rz = np.array([[math.cos(c), -math.sin(c), 0], [math.sin(c), math.cos(c), 0], [0, 0, 1]])
-    return rx @ ry @ rz
-
-
 def own_inertia(kind, s, m, lam, dof):
     """The smaller of the moments of inertia (kg m^2) of segment s alone and of its parent alone
     about the axis of one of s's joint dofs through the joint centre, from the mass properties the
@@ -1285,7 +1276,8 @@ def own_inertia(kind, s, m, lam, dof):
 
     def about(b, offset):
         com, _, principal, _ = shipped_mass_properties(kind, b, m, lam)
-        R = _rotation_xyz(b["axes"])
+        # the file's principal_axes_deg: R = Rx Ry Rz (occupant.human.description.rotation_xyz)
+        R = Rotation.from_euler("XYZ", b["axes"], degrees=True).as_matrix()
         c = com - offset
         return float(axis @ (R @ np.diag(principal) @ R.T) @ axis
                      + m[b["name"]] * (c @ c - (c @ axis) ** 2))
