@@ -63,6 +63,7 @@ Every error names the file, the key path, the bad value and what is accepted
 (``InputFileError``); an override's error names the ``--set`` it came from.
 """
 import pathlib
+import re
 
 import numpy as np
 
@@ -135,6 +136,18 @@ def base_key(key, depth):
     """The inputs key of the base at ``depth`` of the file of ``key``: interior_base,
     interior_base2, ..."""
     return f"{key}_base{depth if depth > 1 else ''}"
+
+
+def sub_key(i):
+    """The inputs key of the pre-crash vehicle model's file ``i``: VEHICLE_MODEL (0), then its
+    subsystems' vehicle_model_sub1, _sub2, ..."""
+    return f"{VEHICLE_MODEL}_sub{i}" if i else VEHICLE_MODEL
+
+
+def owner_key(key):
+    """The inputs key whose file brought in ``key``'s: interior for interior_base2 (base_key),
+    vehicle_model for vehicle_model_sub3 (sub_key), else ``key`` itself."""
+    return re.sub(r"_(base\d*|sub\d+)$", "", key)
 
 
 def anchored(data):
@@ -473,10 +486,10 @@ class Scenario:
         pulse = read_precrash(c, c.table(data, "precrash", ""), "precrash", model, self.t_end, stored)
         if stored is None:   # the files braking_run read: VEHICLE_MODEL, then its subsystems'
             for i, file in enumerate(vehicle_files(model_file(model))):
-                self.inputs[f"{VEHICLE_MODEL}_sub{i}" if i else VEHICLE_MODEL] = file.absolute()
+                self.inputs[sub_key(i)] = file.absolute()
         else:   # the braking stored: a run folder's copies of them carried on, not read
             self.inputs.update({k: pathlib.Path(v) for k, v in self._files.items()
-                                if k == VEHICLE_MODEL or k.startswith(f"{VEHICLE_MODEL}_sub")})
+                                if owner_key(k) == VEHICLE_MODEL})
         return pulse
 
     @staticmethod

@@ -337,11 +337,11 @@ def _still_read(copies, keys):
     """The ``copies`` a run again with the overrides ``keys`` reads: not those of a file an
     override names anew (--set occupant.dummy=... leaves out the dummy's copy and its bases',
     pulse.file the pulse's, vehicle.model the vehicle model's)."""
-    from occupant.scenario.load import NAMED_FILES, VEHICLE_MODEL
+    from occupant.scenario.load import NAMED_FILES, VEHICLE_MODEL, owner_key
     named = {f"{t}.{k}": k for t, k, _, _ in NAMED_FILES}
     named.update({"pulse.file": "pulse", "vehicle.model": VEHICLE_MODEL})
     dropped = {named[k] for k in keys if k in named}
-    return {k: v for k, v in copies.items() if k.split("_base")[0].split("_sub")[0] not in dropped}
+    return {k: v for k, v in copies.items() if owner_key(k) not in dropped}
 
 
 def read_run(folder):
