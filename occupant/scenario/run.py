@@ -319,13 +319,16 @@ def folder_scenario(folder, overrides=None):
     with no copy (a table's shape, a pre-crash braking) is the one stored in results.h5 unless
     ``overrides`` are given (then made again from the table: a braking from the installed
     vehicle model)."""
-    from occupant.scenario.load import Scenario, ScenarioError, said_by_override
+    from occupant.scenario.load import VEHICLE_MODEL, Scenario, ScenarioError, said_by_override
     from occupant.scenario.overrides import apply_overrides
     from occupant.scenario.overrides import check as check_overrides
     res, rec, copies, file = _read_folder(folder)
     keys = dict(overrides or {})
     check_overrides(file, keys.items(), error=ScenarioError)
-    pulse = None if keys or "pulse" in copies else _read_pulse(rec, res.record_arrays)
+    # the pulse made again from its copies (a CSV file or ISO-MME test; a pre-crash braking run
+    # from the vehicle model's), or from the table's shape when overrides are given
+    made = keys or "pulse" in copies or VEHICLE_MODEL in copies
+    pulse = None if made else _read_pulse(rec, res.record_arrays)
     try:
         return Scenario(apply_overrides(rec["scenario"], keys), file, pulse=pulse,
                         files=_still_read(copies, keys))
