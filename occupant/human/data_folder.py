@@ -60,8 +60,14 @@ def read_data(name):
     path = data_path(name)
     data = read_toml(path, HumanDataError)
     if path.parent.resolve() != SHIPPED:
-        check_layout(data, read_toml(SHIPPED / name), path, SHIPPED / name)
+        check_copy(data, path, name)
     return data
+
+
+def check_copy(data, path, name):
+    """``data``, read from the copy ``path`` of the table ``name``, checked against the
+    installed file's layout (check_layout)."""
+    check_layout(data, read_toml(SHIPPED / name), path, SHIPPED / name)
 
 
 def stamp(name):
