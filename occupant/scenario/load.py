@@ -180,8 +180,11 @@ class Scenario:
     ``files``: {key: path} read for a NAMED_FILES key ("dummy", "posture", "interior",
     "front") instead of the file its value names, for the bases that file names (keys
     ``base_key``: "interior_base", ...), for the package's own data ("body_contacts",
-    "reference_dummy") and for "pulse" (the CSV file or ISO-MME test a [pulse] table names):
-    a run folder's copies of them (occupant.scenario.run.read_run, folder_scenario).
+    "reference_dummy"), for "pulse" (the CSV file or ISO-MME test a [pulse] table names), for
+    a parametric human's data ("human", its tables' folder; "human_stops":
+    occupant.human.data_folder) and for a pre-crash scenario's vehicle model (VEHICLE_MODEL
+    and its subsystems', ``sub_key``): a run folder's copies of them
+    (occupant.scenario.run.read_run, folder_scenario).
 
     ``inputs``: {key: Path} of every file it read: those of NAMED_FILES (a shipped name's file
     too), the bases they name ("dummy_base", "interior_base", "interior_base2"...), the
