@@ -34,10 +34,6 @@ SEXES = ("male", "female")
 PAD_PROUD = 0.005  # m [E] the sternum pad's front this far ahead of the thorax ellipsoid (50th male)
 
 
-def _load(name):
-    return read_data(name)
-
-
 def data_files():
     """{key: path} of what a parametric human is built from, beside its parameters: the data
     folder (its sourced tables) and the file of the dummy its joint stops are scaled from, as
@@ -50,7 +46,7 @@ def data_files():
 
 def proportions():
     """data/body_proportions.toml as a dict (the human's proportions, sources there)."""
-    return _load("body_proportions.toml")
+    return read_data("body_proportions.toml")
 
 
 def sex_value(prop, key, sex):
@@ -62,7 +58,7 @@ def sex_value(prop, key, sex):
 def segment_table(sex):
     """de Leva table for one sex: {segment: {mass (fraction), com (fraction), r_sag, r_trans,
     r_long (fractions), length (fraction of stature)}}."""
-    raw = _load("deleva1996.toml")[sex]
+    raw = read_data("deleva1996.toml")[sex]
     H = raw["stature_mm"]
     out = {}
     for seg, row in raw.items():
@@ -350,7 +346,7 @@ def asis_flesh(H, prop):
 
 
 def thorax_table():
-    return _load("thorax.toml")
+    return read_data("thorax.toml")
 
 
 def _add_sternum(segs, seg, torso, mass):
@@ -392,7 +388,7 @@ def human_range(joint_name, dof, kind, table=None):
         base = joint_name
     base = table or base
     key = "flexion" if kind == "revolute" else "xyz"[dof]
-    lo, hi = _load("joint_rom.toml")[base][key]
+    lo, hi = read_data("joint_rom.toml")[base][key]
     if side == "right" and key in ("x", "z"):
         lo, hi = -hi, -lo
     return math.radians(lo), math.radians(hi)

@@ -2,8 +2,8 @@
 folder's copy of it while a scenario is loaded from that folder (``reading_from``;
 occupant.scenario.load), so that a run read again builds the human the run was built from and an
 edit to the copy changes it. Every reader of the tables (builder, passive_joints, neck_muscles,
-seated_posture) takes its path from ``data_path``; the dummy whose joint stops the human's are
-scaled from from ``stops_dummy``.
+seated_posture) takes its path from ``data_path`` (``read_data``), and the builder takes the dummy
+its joint stops are scaled from (``stops_dummy``).
 
 A copy's file is checked against the installed file's layout (``check_layout``): the same keys,
 each value of the same kind (number, string, table; a list of numbers of the same length; a

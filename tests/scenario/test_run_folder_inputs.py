@@ -453,8 +453,8 @@ def test_identity_precrash_run_folder_brakes_again_from_its_copied_model(tmp_pat
     the vehicle model (the model file finds its subsystems among vehicle_model_sub1- ... by
     copies_locator), the installed vehicles/ made empty: the same criteria.csv bytes, states
     and B0 motion; an edit of a copied subsystem (the chassis' mass) changes the braking.
-    Before (paramcopy), the braking stored in results.h5 was taken and the copies were a record
-    only."""
+    A copy that cannot be read is one error naming it and the key. Before (paramcopy), the
+    braking stored in results.h5 was taken and the copies were a record only."""
     from occupant import shipped
     from occupant.io import toml_files
     from occupant.io.results_h5 import read_results
@@ -482,3 +482,8 @@ def test_identity_precrash_run_folder_brakes_again_from_its_copied_model(tmp_pat
     edited = load(str(folder))
     assert len(calls) == 2 and edited.inputs["vehicle_model_sub1"] == chassis
     assert any(not np.array_equal(edited.pulse.tables[k], run.pulse.tables[k]) for k in run.pulse.tables)
+    # a copy that cannot be read: its own file and key (the vehicle files' checks)
+    _edit(chassis, f"mass = {2.0 * mass}", 'mass = "heavy"')
+    with pytest.raises(ValueError, match=r"inputs/vehicle_model_sub1-sedan_chassis.toml: "
+                       r"parameters.mass: expected a finite number, got .heavy."):
+        load(str(folder))
