@@ -428,7 +428,8 @@ def _face(stature, mass, sex="male"):
 def _vertex_above_oc(stature, sex):
     """The vertex's height (m) over the occipital condyles: de Leva's head+neck length (vertex to
     C7) less the neck's share below the OC."""
-    from occupant.human.builder import DATA, segment_table
+    from occupant.human.builder import segment_table
+    from occupant.human.data_folder import SHIPPED as DATA
     from occupant.io.toml_files import read_toml
     oc = read_toml(DATA / "body_proportions.toml")["oc_fraction_of_head_neck_length"]
     return (1.0 - oc) * segment_table(sex)["head_neck"]["length"] * stature
