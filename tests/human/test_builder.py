@@ -200,13 +200,15 @@ def test_reference_asis_flesh_at_the_belts_distance_from_the_asis():
 # spacing
 SACRUM_MIDLINE_MM = {"gait2392": ((74.3, -36.2), -168.8, (-70.7, -66.1), 83.5),
                      "rajagopal2016": ((59.9, -62.6), -150.8, (-56.3, -78.5), 77.26)}
-SACRAL_CANAL_INSET = 0.010      # m at 1.753 m, inside the dorsal surface [E] (body_proportions.toml)
+# the canal's centre inside the dorsal surface at 1.753 m (body_proportions.toml): the dorsal wall,
+# 11.5 mm along the foramen's 28.2 deg axis, and half the canal's 10.1 mm
+SACRAL_CANAL_INSET = 1e-3 * (11.5 * np.cos(np.radians(28.2)) + 0.5 * 10.1)
 
 
 def test_reference_sacral_canal_inside_the_sacrums_back():
-    """builder.sacral_canal: at the sacrum's mid-height on its midline section, 10 mm inside its
+    """builder.sacral_canal: at the sacrum's mid-height on its midline section, 15.1 mm inside its
     dorsal surface, relative to the hips and scaled by the hip spacing, the mean of the two
-    meshes (98.4 mm behind and 82.8 mm above the hips at 1.753 m, less the inset: 88.4 mm)."""
+    meshes (98.4 mm behind and 82.8 mm above the hips at 1.753 m, less the inset: 83.3 mm)."""
     from occupant.human.builder import proportions, sacral_canal
     stature = 1.753
     asm = build(stature=stature, mass=78.2, sex="male").source
