@@ -334,6 +334,14 @@ def chin(L_head, H, prop):
                                            L_head - prop["menton_below_vertex"] * H + D[2]]), D)
 
 
+def sacral_canal(H, prop):
+    """(3,) m: the sacral canal's midline point in the pelvis frame (origin the hips' midpoint),
+    standing, at stature ``H`` (data/body_proportions.toml sacral_canal_from_hips, sources there):
+    the point the SAFER HBM's Gold Standard 1 deck reads as the PMHS's pelvis target."""
+    x, z = prop["sacral_canal_from_hips"]
+    return H * np.array([x, 0.0, z])
+
+
 def asis_flesh(H, prop):
     """The lap belt's bearing surface, ``asis_flesh`` on the pelvis (pelvis frame,
     data/body_proportions.toml, sources there): the tissue round the anterior superior iliac
