@@ -38,7 +38,7 @@ S95 = "[S] OpenRadioss ModelExchange RG_Articulated_Hybrid_III_95TH (via H3SD 1.
 
 # The foot as two ellipsoids, a heel and a forefoot (sole and ball), apart (the foot shell alone,
 # one ellipsoid over the whole foot, put the foot's floor contact 13-14 mm ahead of the ankle:
-# scenarios/README.md, feetload, heelfoot and footsplit). From the open FE 95M's foot [S:
+# scenarios/HISTORY.md, feetload, heelfoot and footsplit). From the open FE 95M's foot [S:
 # OpenRadioss ModelExchange Safety/Hybrid_III_95th_RG_Articulated/
 # RG_Articulated_Hybrid_III_95TH_0000.rad, CC BY-NC 4.0, facts only: the nodes of part 15000017
 # LEFT FEET (565 nodes of its shell mesh) relative to the ankle spring 15005178's node 15005211,
@@ -152,7 +152,7 @@ LOWER_LEG_05F_MASS_SRC = ("[D] the open FE 5F's lower leg (OpenRadioss ModelExch
                           "(derive_hybrid3.py LOWER_LEG_05F_MASS")
 
 # The shoulders' outboard ends and backs, one ellipsoid each side on the upper torso (issue 11
-# section 4, scenarios/README.md shoulderheld). The thorax ellipsoid (the shell's half-extents) is
+# section 4, scenarios/HISTORY.md shoulderheld). The thorax ellipsoid (the shell's half-extents) is
 # a dome: over the shoulders it falls away outboard faster than the dummy does. From the open 95M's
 # upper-torso shell [S: OpenRadioss ModelExchange Safety/Hybrid_III_95th_RG_Articulated/
 # RG_Articulated_Hybrid_III_95TH_0000.rad, CC BY-NC 4.0, facts only: the nodes of part 15000002
@@ -275,7 +275,7 @@ BASE = [
                           src="[D] fore-aft/lateral half-extents of the 95M head shell; vertical "
                               "semi-axis FITTED to the 50M erect sitting height 0.884 m [C]"),
                      # the head shell, sized along the head's axes, leaves the open 95M head
-                     # shell's chin 33-38 mm outside it (scenarios/README.md, branch chinpad)
+                     # shell's chin 33-38 mm outside it (scenarios/HISTORY.md, branch chinpad)
                      dict(name="chin", center=(0.0969, 0.0, -0.0499),
                           semi=(0.0248, 0.0430, 0.0184), orient=(0.0, 0.0, 0.0),
                           src="[D] the chin and jaw of the 95M head shell [S]: least-squares "
@@ -284,7 +284,7 @@ BASE = [
                               "bottom at the lowest node, its half-width capped at the jaw's "
                               "43 mm"),
                      # and the back of the head 25-45 mm outside it, horizontally, from the neck
-                     # opening up to the crown (scenarios/README.md, branch occiput)
+                     # opening up to the crown (scenarios/HISTORY.md, branch occiput)
                      dict(name="occiput", center=(-0.0085, 0.0, 0.0775),
                           semi=(0.0823, 0.0877, 0.0875), orient=(0.0, 0.0, 0.0),
                           src="[D] the back of the 95M head shell [S]: least-squares ellipsoid "

@@ -5,7 +5,7 @@ HEEL_05F / FOREFOOT_05F). Not imported by the package; the decks are not in the 
 (OpenRadioss ModelExchange, CC BY-NC 4.0: facts only; where each deck and part lies is in
 DECKS below and beside the figures in derive_hybrid3.py).
 
-Method (footsplit, scenarios/README.md; written down here at branch fivefheel):
+Method (footsplit, scenarios/HISTORY.md; written down here at branch fivefheel):
   1. The part's nodes about the ankle joint's node, in the foot frame of the dummy files: the
      knee-ankle line turned vertical (z up), y to the dummy's left, x = y cross z (forward).
   2. Cut at the arch, CUT mm ahead of the ankle: the nodes behind it are the heel's, the rest

@@ -189,7 +189,7 @@ def ellipsoid_in_bag(data, el, e):
     centre lies behind the bag's back (its mount, a steering wheel's face) did not come in by the
     front and is not mirrored: mirrored it was pushed through the whole bag from behind (seen:
     the US NCAP driver's left hand, swung round the wheel's rim and back inboard behind it, 68 mm
-    clear of the bag, then 520 mm into it in 0.1 ms at 1e11 N; scenarios/README.md,
+    clear of the bag, then 520 mm into it in 0.1 ms at 1e11 N; scenarios/HISTORY.md,
     lapfriction)."""
     return ellipsoid_overlap(data, el, e, nonliteral(True))
 

@@ -535,7 +535,7 @@ DRIVER_BAG = dict(
     # In a closed 60 L tank [U] it raises 212 kPa, at most 90 kPa in 10 ms (adiabatic [D],
     # test_reference_driver_inflator_in_a_60_L_tank), under the 160-180 kPa / 10 ms above
     # which driver modules abraded skin (Sugimoto, Shindo and Reed, ESV 1994 [C abstract]); no
-    # driver inflator's tank curve was reached (scenarios/README.md, `airbagdeck`).
+    # driver inflator's tank curve was reached (scenarios/HISTORY.md, `airbagdeck`).
     mass_flow=((0.0, 0.0), (0.008, 2.0), (0.02, 2.0), (0.035, 0.0)),   # kg/s, 47 g [D, fitted]
     gas_temperature=650.0,           # K [D, fitted to the 600 K of 6.4]
     vent_area=2 * np.pi * 0.015**2,  # m^2, two 30 mm vents (6.2: 2 x 25-40 mm [U])

@@ -192,7 +192,7 @@ def disc_overlap(r1, r2, s):
 # union for any number of overlapping discs: giving up half of each pairwise overlap, as the
 # law did before, took a region three dimples share more than once (three bodies at one place
 # pushed nothing), and where the head's, the neck's and the thorax's dimples meet in the
-# passenger bag of fmvss208_sled_48_unbelted it lost their common fabric (scenarios/README.md
+# passenger bag of fmvss208_sled_48_unbelted it lost their common fabric (scenarios/HISTORY.md
 # `unbeltedneck`). The shares follow the bodies as they move; area = dV/dd holds at fixed
 # shares (the gas's work and the bodies' close while they are constant, as for the carried
 # share of occupant.restraints.airbag).
@@ -353,7 +353,7 @@ def _three_meet(geo, start, end, k):
 
 # One rigid surface of several bodies (a dummy's head shell and its chin, a knee sphere and the
 # shank shell of its leg: pairs of one link) presses one dimple: a chin under a head already in
-# the fabric only deepens the head's dimple locally (scenarios/README.md `chinunion`: pairwise,
+# the fabric only deepens the head's dimple locally (scenarios/HISTORY.md `chinunion`: pairwise,
 # the chin 66 mm in turned a dimple nearly as wide as the head's, 80-100 mm lower, and took 27 %
 # of the head's push). The link's dimple is that of its widest body at the link's depth D, a
 # smooth maximum of its pairs' depths x_k (the depths they pushed in themselves): with

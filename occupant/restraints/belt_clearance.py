@@ -120,7 +120,7 @@ def belt_path(points, samples=40, held=(), barriers=()):
     straight to the runs beside them. The path passes every fixed point: without the ones
     between runs, a three-point belt's path ran from the retractor straight past its D-ring
     (the side barrier's belt then read 0.0 mm in the neck shell where, through the D-ring, it
-    lies 54 mm deep: scenarios/README.md, forceline)."""
+    lies 54 mm deep: scenarios/HISTORY.md, forceline)."""
     n = len(points)
     runs, k = [], 0
     while k < n:                                     # runs that touch: (first, count)

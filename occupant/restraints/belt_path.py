@@ -124,7 +124,7 @@ def _where_it_lies(data, el, out, e, je, x):
     the whole hook's piece counts it (``_piece_from``); else x. Taken as placed, the piece's
     length stepped by its end's travel as the hand-over began: GS1 fitted at mid-clavicle, the
     shoulder wrap's piece to the chest wrap (carried by the sternum) 1.5 mm shorter in one
-    0.1 ms sample at 146.7 ms, the shoulder-chest segment 1.24 kN -> 0 (scenarios/README.md,
+    0.1 ms sample at 146.7 ms, the shoulder-chest segment 1.24 kN -> 0 (scenarios/HISTORY.md,
     beltslack)."""
     u = undeformed_point(data, el, out, e, je)
     if u[0] == x[0] and u[1] == x[1] and u[2] == x[2]:

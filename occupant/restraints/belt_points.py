@@ -168,7 +168,7 @@ def _place_barriers(data, el, out, p0, p1, o_pts, z):
     point before it far from touching), in turn, until that point moves less than BARRIER_STILL
     (BARRIER_SWEEPS at most): the wraps after a barrier that touches run from it, not on the
     line from the fixed point as if it were not there (GS1 with a barrier on the upper arm: the
-    shoulder wrap off the shoulder, 52 mm in a sample; scenarios/README.md, wayround)."""
+    shoulder wrap off the shoulder, 52 mm in a sample; scenarios/HISTORY.md, wayround)."""
     for k in range(p0 + 1, p1 - 1):
         if el.point_barrier[k] == 0.0:
             continue

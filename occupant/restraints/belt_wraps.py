@@ -37,7 +37,7 @@ def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping
     place within the friction there slid on and raised its |h| (tests/restraints/
     test_belt_held_wraps.py), and held across (``across``) the shoulder and chest wraps of the
     frontal scenarios drew together, the piece between them 72 -> 31 mm at 80 ms and
-    chattering 0 <-> 32 kN from one sample to the next (us_ncap_frontal_56; scenarios/README.md,
+    chattering 0 <-> 32 kN from one sample to the next (us_ncap_frontal_56; scenarios/HISTORY.md,
     torsoheld). Sliding the way |h| rises (``_slides_up``), and either way for a wrap of a held
     group of more than one, the excess is at most the belt's own pull that way through the
     points beside it (``_pull_along``; none where it pulls back): the way |h| rises the wrap's
@@ -45,7 +45,7 @@ def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping
     neighbours on the same body stayed rose past them and lengthened the belt, the tension and
     with it the slide growing (US NCAP with the carpet's friction 1.0: the lap belt's middle
     wrap over the pelvis's crown against a pull of -2.6 kN, 77.7 kN at 84 ms;
-    scenarios/README.md, lapblowup); the way |h| falls, over the near side, a group's wrap
+    scenarios/HISTORY.md, lapblowup); the way |h| falls, over the near side, a group's wrap
     placed in the plane through the group's ends, its neighbours further across, slid away
     from them against the belt's pull (tests/restraints/test_belt_held_wraps.py; heldacross2).
     A wrap held alone is placed in the plane through its own neighbours, whose |h| / r is its

@@ -805,7 +805,7 @@ def _inside_plane(D, a, b, s):
     plane tilted where the place lay near the line of its ends, as the belt enters the body at
     its place (GS1 with a barrier on the upper arm, b 6 % inside: its normal turned 64 deg in 50
     us and the point chattered 9.5 mm an output, the arm-shoulder segment 0 / 13.7 / 0 / 12.8
-    kN; scenarios/README.md, barrierwraps); through the place raised along its normal by the
+    kN; scenarios/HISTORY.md, barrierwraps); through the place raised along its normal by the
     end's depth, it tilted where that raised point neared the line (the wayround rig, 4.3 mm).
     As the end enters, the point is its own nearest on either plane where the other end sees
     it directly (``wrap_arc_point``: an arc of no length, GS1's case); where it does not, the
@@ -872,7 +872,7 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     declared side, where both ways' middles faced away from it (the belt on the arm's front, the
     side inboard-up) the choice tied as an end inside the ellipsoid moved, and the point jumped
     round the far side (GS1 with a barrier on the upper arm, 112 mm in 10 us, 1305 kN;
-    scenarios/README.md, wayround). As the piece comes to graze the ellipsoid the wrap's arc
+    scenarios/HISTORY.md, wayround). As the piece comes to graze the ellipsoid the wrap's arc
     shrinks to its nearest point, and the point is kept BARRIER_END along the path from its ends
     as on the piece (``_off_ends``): it touches without a jump, also where the piece enters at
     its end (a neighbour's place entering the ellipsoid). A shortest-path wrap there (placed
@@ -882,7 +882,7 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     it are placed from its point (``barrier_start``): 1 where its piece enters the ellipsoid,
     falling to 0 as the piece's gap to it grows to BARRIER_BAND, so they move without a step as
     it lets go (placed from its point while it touched and from the fixed point once it did not,
-    side_barrier's shoulder wrap jumped 17.6 mm; scenarios/README.md, barrierwraps). Its ends
+    side_barrier's shoulder wrap jumped 17.6 mm; scenarios/HISTORY.md, barrierwraps). Its ends
     are taken where they will lie (``placed_point``: a carried end moved by its carrier) and the
     barrier is not carried (``belt.carry_lifted``): judged from the undeformed end and carried
     only while off its ellipsoid, it stepped by the end's travel as it came onto it (GS1 with a

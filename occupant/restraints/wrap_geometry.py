@@ -129,7 +129,7 @@ def hook_weight(q, g):
     the short way that does not wrap. Kept whole up to the tie, the hook of a circle its plane
     shrank to the place went to the line in one step as the ways tied (GS1's abdomen wrap at
     143.45 ms: the shoulder, chest and abdomen points 21.0, 17.7, 17.1 mm in one 10 us step,
-    the shoulder-chest segment 10.8 kN; scenarios/README.md, abdomenlift and heldhandover).
+    the shoulder-chest segment 10.8 kN; scenarios/HISTORY.md, abdomenlift and heldhandover).
     Banded by HOOK_RATIO g alone, a hook far round a large circle (the line far from it, g large)
     was handed over too: GS1 fitted at mid-clavicle, its belt over the shoulder's top, let go of
     the shoulder from 125 ms."""

@@ -255,7 +255,7 @@ def build_belt(asm, table, c, path):
     y = 0). ``neck_barrier`` (default off; not with ``shoulder`` or ``shoulder_center``, which
     wrap the neck their own way): a barrier wrap on the occupant's ``neck_shell`` after the
     D-ring (``Wrap.barrier``: no force while the belt passes outboard of the neck; on in
-    side_barrier, whose shoulder belt passes through the neck without it: scenarios/README.md,
+    side_barrier, whose shoulder belt passes through the neck without it: scenarios/HISTORY.md,
     forceline). ``barriers`` ({occupant ellipsoid: side}, e.g. ``{right_upper_arm_shell = [0,
     1, 0]}``): such a barrier on any ellipsoid, from ``side`` (a direction in its frame); one
     barrier per belt, neck_barrier's included (``barrier_wraps``; none shipped but the neck's:

@@ -202,7 +202,7 @@ def test_analytic_sphere_against_a_plate_with_thickness():
 # The US NCAP driver's left hand as it came back inboard behind the steering wheel's rim (main
 # 6ac0d4c with restraints.belt.across = 0.3, the last sample before the run stopped, 99.7 ms):
 # its shell's centre and axes in the rim's frame (x_axis, normal x x_axis, normal), and its
-# velocity there (m/s) [D: scenarios/README.md, lapfriction]
+# velocity there (m/s) [D: scenarios/HISTORY.md, lapfriction]
 HAND_CENTRE = np.array([0.0322, 0.1899, -0.1058])
 HAND_AXES = np.array([[0.3651, 0.0947, -0.9261], [0.2158, 0.9591, 0.1832], [0.9056, -0.2667, 0.3297]])
 HAND_VELOCITY = np.array([-1.27, -6.97, -0.36])

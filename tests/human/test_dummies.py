@@ -263,7 +263,7 @@ def test_reference_prismatic_resistance_takes_lengths_not_angles(tmp_path):
 # Safety/Hybrid_III_95th_RG_Articulated, part 15000000, CC BY-NC: node positions, facts only): its
 # 63 nodes more than 40 mm behind the head shell ellipsoid's centre, mm, in the head's axes
 # (x forward, z up) from that centre (the deck's reference posture, H-point origin, the head box
-# centre at (38, 0, 722) mm; dummies/tools/derive_hybrid3.py; scenarios/README.md, branch occiput).
+# centre at (38, 0, 722) mm; dummies/tools/derive_hybrid3.py; scenarios/HISTORY.md, branch occiput).
 BACK_OF_HEAD_95M = 1e-3 * np.array([
     (-40.1, -71.4, -36.4), (-40.1, 71.2, -36.4), (-67.9, -66.9, -33.1), (-67.9, 66.7, -33.1),
     (-87.1, -60.3, -31.2), (-87.1, 60.1, -31.2), (-92.2, -59.1, -31.1), (-92.2, 58.9, -31.1),

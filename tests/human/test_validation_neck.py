@@ -680,7 +680,7 @@ def test_regression_kang_frontal_rebound_ledger(validated):
 
 def test_regression_kang_frontal_return_is_not_gravity(validated, monkeypatch):
     """What returns the head is the springs' work, not its weight (branch kangrebound, stop 47,
-    scenarios/README.md): the same case run with gravity off (a diagnostic) flexes as far and
+    scenarios/HISTORY.md): the same case run with gravity off (a diagnostic) flexes as far and
     swings back further, -36.6 deg at 200 ms against -34.1 with gravity, 26.8 against 27.2 at
     100 ms. The head's weight (its com above C7/T1, the head starting upright) pulls it on past
     upright once it has swung back, but does not drive the return; were it the driver, the run

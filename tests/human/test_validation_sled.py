@@ -441,7 +441,7 @@ def test_regression_gs1_figures(gs1):
     311.7 -> 288.2 mm, upper and lower shoulder belt 8.07 -> 7.98 and 6.81 -> 6.72 kN, lap belt
     0.93 -> 0.95 kN, head 3 ms 52.8 -> 53.4 g, the rest within 0.5 mm. Since the belts' segments
     are measured along their path (tangent pieces and arcs) and pull along its tangent pieces
-    (branch beltarcs; scenarios/README.md 'Belt segments measured along the belt's path'):
+    (branch beltarcs; scenarios/HISTORY.md 'Belt segments measured along the belt's path'):
     shoulder belt 7.98 -> 7.80 kN, lower shoulder belt 6.72 -> 6.91 kN, lap belt 0.95 -> 1.06 kN,
     T8 164.3 -> 158.1 mm, L2 110.3 -> 106.1 mm, L4 88.0 -> 84.6 mm, chest 60.1 -> 58.6 mm, T1, T8
     and L2 decelerations 53.5 -> 54.8, 31.2 -> 32.4 and 31.0 -> 28.8 g, rises of T1 19.6 -> 17.9
@@ -2192,7 +2192,7 @@ def test_reference_gs1_belt_on_the_clavicle_leaves_it_only_when_slack(gs1_on_the
     between its neighbours, under the clavicle. Measured: slack at 150.1 ms and under at 150.8
     ms on main 09f90cd (run to 175 ms); with the tangent pieces' couples (branch tangentcouple)
     slack at 146.7 ms, under at 147.1 ms (the tensions 1.29 / 1.70 kN 1 ms before: the
-    webbing's unloading; scenarios/README.md, tangentcouple). Until branch beltslack the test
+    webbing's unloading; scenarios/HISTORY.md, tangentcouple). Until branch beltslack the test
     read the points 10.1 ms early (``_shoulder_points_mm`` handed the late samples' times for
     the run's), saw none under the bound and returned unchecked; read at its samples, the
     point is under it at 147.1 ms, the segment slack at 147.3 (a strict xfail: the shoulder
@@ -2225,7 +2225,7 @@ def test_reference_gs1_belt_on_the_clavicle_path_moves_continuously(gs1_on_the_c
     (``belt_path._where_it_lies``). Measured: largest 0.24 mm at 150.0 ms (smooth: the next
     0.235). Before (main 93f589f) the handed-over piece counted to the chest wrap's place on the
     undeformed thorax: 1.54 mm in the one sample at 146.7 ms, the segment 1.24 kN -> 0 and the
-    D-ring segment 1.63 -> 1.03 kN in it (scenarios/README.md, beltslack)."""
+    D-ring segment 1.63 -> 1.03 kN in it (scenarios/HISTORY.md, beltslack)."""
     run, t = gs1_on_the_clavicle["run"], gs1_on_the_clavicle["t"]
     out = run.results.outputs
     a, b = (np.stack([out[f"belt.{n}.{c}"] for c in "xyz"], axis=1) for n in ("shoulder", "chest"))

@@ -21,7 +21,7 @@ from bag_rig import P_A, SEMI_AXES, bag_and_ball
 V_BAG = 4.0 / 3.0 * np.pi * np.prod(SEMI_AXES)
 R_GAS, GAMMA = N2_CP - N2_CV, N2_CP / N2_CV
 T_A = 293.15                         # K
-# a fabric membrane stiffness E t of the order of nylon 6.6 bag fabric's (scenarios/README.md
+# a fabric membrane stiffness E t of the order of nylon 6.6 bag fabric's (scenarios/HISTORY.md
 # fabricstretch: 114 kN/m, a solver manual's example [U]); its compliance here 3.4e-6 1/Pa
 STIFFNESS = 114e3                          # N/m
 

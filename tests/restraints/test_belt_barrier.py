@@ -246,7 +246,7 @@ def test_analytic_barrier_takes_the_way_round_its_place_lies_on():
     short way, an arc of no length) and the point lies BARRIER_END along the path from b: on the
     piece from (R, 0, 0) towards a, BARRIER_END - 0.1 R from it. The long way round (the far
     side from a, its middle facing +y more) is not taken: chosen by the declared side it was,
-    the point (-0.042, 0.091, 0) m (GS1's 112 mm jump, scenarios/README.md, wayround)."""
+    the point (-0.042, 0.091, 0) m (GS1's 112 mm jump, scenarios/HISTORY.md, wayround)."""
     a, b = (2.0 * R, -3.0 * R, 0.0), (0.9 * R, 0.0, 0.0)
     model = _belt(0.0, barrier=lambda asm: [Wrap("w", "shell", friction=0.3, side=(0.05, 1.0, 0.0),
                                                  barrier=True)], ends=(a, b))
@@ -280,7 +280,7 @@ def test_analytic_barrier_keeps_its_way_round_as_its_end_goes_inside():
 
 
 # GS1's arm barrier at 87.92 ms (rounded; ARM's scaled frame): b 6.1 % inside, the place near
-# the line from a to b (scenarios/README.md, barrierwraps)
+# the line from a to b (scenarios/HISTORY.md, barrierwraps)
 ENTRY_A, ENTRY_B, ENTRY_PLACE = (1.8123, -2.826, 3.2081), (0.9077, 0.1042, 0.2155), \
     (0.9428, -0.0097, 0.3334)
 
@@ -355,7 +355,7 @@ def test_analytic_wraps_after_a_barrier_are_placed_from_its_point():
     point w does not: s lies on its sphere, at the middle of its wrap from w to b (the tangent
     points' bisector), to 1e-12. Placed from a, as if the barrier were not there, s lay on the
     line a-b, 10 mm off its sphere (GS1's shoulder wrap off the shoulder, 52 mm at 122.5 ms;
-    scenarios/README.md, wayround)."""
+    scenarios/HISTORY.md, wayround)."""
     model, z = _after()
     w, s = (p[0] for p in _barrier_points(model, z, [0.0], "ws"))
     assert np.linalg.norm(w - AFTER_C1) == pytest.approx(R, abs=1e-12)
@@ -374,7 +374,7 @@ def test_analytic_wraps_after_a_barrier_move_without_a_step_as_it_lets_go():
     the barrier were not there (both to 1e-12, closed form); the two differ by 3.6 mm where it
     lets go, and s moves at most as far as the sphere in a step (measured 0.47 of it). Placed
     from the barrier's point while it touched and from a once it did not, s jumped 4.0 mm
-    in one step (side_barrier's shoulder wrap, 17.6 mm; scenarios/README.md, barrierwraps)."""
+    in one step (side_barrier's shoulder wrap, 17.6 mm; scenarios/HISTORY.md, barrierwraps)."""
     model, z = _after(LETGO_C2, LETGO_R2, LETGO_B)
     step = 1e-5
     slides = -np.arange(0.0, 0.1, step)

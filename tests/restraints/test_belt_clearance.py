@@ -118,7 +118,7 @@ def test_identity_held_wrap_rebuilt_in_the_plane_the_step_places_it(carried):
     The same with the point carried 3 % into the sphere along its radius (a part deflecting
     under the belt: the side barrier's chest wrap on the sternum, 2.2 % at the most), rebuilt
     from its direction: through the plane of the point itself the arc left the sphere (0.26 mm
-    in the side barrier; scenarios/README.md, placedarc)."""
+    in the side barrier; scenarios/HISTORY.md, placedarc)."""
     from occupant.restraints.wrap_geometry import wrap_arc_point
     s = (0.0, np.sin(0.5), np.cos(0.5))
     D = (R0, R0, R0)

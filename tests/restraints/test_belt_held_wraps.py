@@ -536,7 +536,7 @@ def test_identity_held_pair_within_the_friction_in_their_planes_does_not_slide(s
     (the second) in the third, where they follow at 190-520 /s, the first place raising its
     placed plane's |h| (3.0e3 and 8.8e3 /s in the first two cases), the
     pair's places never at rest (US NCAP held across: the shoulder and chest wraps drew
-    together, 72 -> 31 mm, the piece between them chattering to 32 kN; scenarios/README.md,
+    together, 72 -> 31 mm, the piece between them chattering to 32 kN; scenarios/HISTORY.md,
     torsoheld)."""
     from occupant.restraints.belt_wraps import WRAP_FOLLOW
     for u, rate, P in _pair_rates(PAIR_A, PAIR_B, s0, s1):
@@ -652,7 +652,7 @@ def test_identity_hooked_held_wrap_does_not_slide_against_its_belts_pull():
     plane's |h| rises (its wrap alone would shorten), away from its neighbours, lengthening the
     belt: the faster the tighter, the tension rising with the slide (US NCAP with the carpet's
     friction 1.0: the lap belt's middle wrap over the pelvis's crown, its segments 107 -> 133
-    and 105 -> 153 mm in 14 ms, 77.7 kN at 84 ms; scenarios/README.md, lapblowup)."""
+    and 105 -> 153 mm in 14 ms, 77.7 kN at 84 ms; scenarios/HISTORY.md, lapblowup)."""
     rates, tension = _held_trio_rates([_across(d, x) for d, x in zip((10.0, 45.0, 10.0), ALONG)])
     (_, _, P0), (u, rate, P), (_, _, P2) = rates
     assert _placed_h(HOOK_A, HOOK_B, u) > 0.3 > _placed_h(HOOK_A, HOOK_B, _across(10.0, ALONG[0]))
@@ -693,7 +693,7 @@ def test_identity_held_wrap_over_the_near_side_does_not_slide_against_its_belts_
     taken along the way its |h| falls, sum to -2.9 kN), so it does not slide: its place only
     follows its point (here at it: rate 0), to 1e-9 /s. Before, it slid the way its placed
     plane's |h| falls, against that pull (the bound on the slide against the belt's pull held
-    only where the wrap slid the way |h| rises: scenarios/README.md, lapblowup, heldacross2)."""
+    only where the wrap slid the way |h| rises: scenarios/HISTORY.md, lapblowup, heldacross2)."""
     places = [_across(d, x) for d, x in zip((85.0, 60.0, 85.0), ALONG)]
     rates, tension = _held_trio_rates(places, NEAR_A, NEAR_B)
     (_, _, P0), (u, rate, P), (_, _, P2) = rates

@@ -262,7 +262,7 @@ SECTION_TURN = pytest.mark.xfail(strict=True, reason=(
     "the path over an ellipsoid is its section by the plane through the centre and the "
     "neighbours (scaled frame), not a geodesic: its length changes with the plane's turn, which "
     "the tangent pieces' pull does not carry (built and measured on branch beltgradient, "
-    "6e5b0ba / a91145a, not shipped: scenarios/README.md, beltgradient; the pulls at their "
+    "6e5b0ba / a91145a, not shipped: scenarios/HISTORY.md, beltgradient; the pulls at their "
     "tangent points shipped from branch tangentcouple)"))
 
 

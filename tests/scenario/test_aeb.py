@@ -130,7 +130,7 @@ def test_reference_aeb_hands_held_by_the_rim_carry_only_the_arms(aeb_run, scenar
     24.4 g), and its impulse in the crash below m_arm x the impact speed (52.6 N s), the most
     that stopping the arm takes. Measured: 0.58 / 1.11 kN (left / right, 536 / 540 ms; the
     arms' own mass times their deceleration along the rim's normal, 0.65 / 1.17 kN, then),
-    10.7 / 17.6 N s (scenarios/README.md, sideknees)."""
+    10.7 / 17.6 N s (scenarios/HISTORY.md, sideknees)."""
     res, model, p = aeb_run.results, aeb_run.model, scenario.pulse
     peak = np.pi * p.impact_speed / (2.0 * p.crash_duration)      # delta-v = 2 A T / pi
     crash = res.t >= p.impact
@@ -149,7 +149,7 @@ def test_reference_aeb_shoulder_belt_stays_out_of_the_neck(aeb_run):
     and the belted frontal runs' are checked in test_scenario_fw_side_rear.py): a belt against
     the neck loads it, it does not pass through it. On its shortest path, without the neck
     barrier, the belt entered it 1.0-2.3 mm over the braking and 16.6 mm at 650 ms, in the
-    rebound (main 1593cde; scenarios/README.md, beltneck)."""
+    rebound (main 1593cde; scenarios/HISTORY.md, beltneck)."""
     assert _deepest_in_the_neck(aeb_run) < NECK_GRAZE
 
 

@@ -356,7 +356,7 @@ def test_reference_pedestrian_40_head_shell_stands_for_the_back_of_the_head(scen
     whenever the occiput's deepest point along a surface's normal lies beyond it, within its
     bounds, the shell's lies deeper. The head strikes the windscreen with its right side, where
     the shell is the outer one (measured: the occiput beyond it for 60 ms, 36.4 mm at most, the
-    shell 7.8 mm deeper or more; scenarios/README.md, branch pedface); a head turning its back
+    shell 7.8 mm deeper or more; scenarios/HISTORY.md, branch pedface); a head turning its back
     to the car would fail this and need the occiput paired in the shell's place."""
     from occupant.restraints.belt_clearance import ellipsoids_at
     res, src = run.results, scenario.model.source

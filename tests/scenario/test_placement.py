@@ -111,7 +111,7 @@ def test_human_is_placed_in_rear_whiplash_seat(tmp_path):
     ends 30-45 mm behind where the restraint stood: 38 mm with its thorax line at UMTRI's drivers'
     mean, scenarios/validation/HISTORY.md Stop 40 hipeye; 69 mm with the straight trunk and its neck's base
     at C7/T1, 160 mm with it at the cervicale, scenarios/validation/HISTORY.md Stop 39 c7t1; settling with the
-    restraint's contact on would shove it forward, scenarios/README.md branch rearplace) and
+    restraint's contact on would shove it forward, scenarios/HISTORY.md branch rearplace) and
     the restraint is moved rearward to 50 mm behind the head shell."""
     import pathlib
     text = (pathlib.Path(__file__).parents[2] / "scenarios" / "rear_whiplash.toml").read_text()
@@ -139,7 +139,7 @@ def test_reference_rear_whiplash_starts_settled_at_its_stated_backset(rear):
     the run) with the head restraint 50 mm behind the settled head's back (the occiput, the
     dummy's real shell): measured 8.9 mm before it was moved (the dummy sinks into the seat
     back; 21.0 mm as postured). Measured from the head shell, which lies 26 mm inside the real
-    back of the head, these were 34.8 and 47.6 mm (scenarios/README.md, branch occiput)."""
+    back of the head, these were 34.8 and 47.6 mm (scenarios/HISTORY.md, branch occiput)."""
     assert rear.settled and rear.settle == 0.3
     assert measure_backset(rear.model, rear.q0)[0] == pytest.approx(0.050, abs=1e-12)
     assert 0.005 < rear.backset_before < 0.012

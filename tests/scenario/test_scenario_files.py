@@ -119,7 +119,7 @@ _SLED = "fmvss208_sled_48_belted"
 @pytest.mark.parametrize("label", ["interior", "dummy", "posture", "normal", "semi_axes", "output_dt",
                                    "unknown_name", "self_pair", "x_axis"])
 def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys, label):
-    """The badinput audit (scenarios/README.md "Bad input: ..."): each case one whole line, exit 2.
+    """The badinput audit (scenarios/HISTORY.md "Bad input: ..."): each case one whole line, exit 2.
     Before: a malformed interior, dummy or posture file was reported against the scenario
     ("scenario.toml: vehicle.interior: not valid TOML ..."), the broken file itself unnamed; a zero
     semi-axis and a zero plane normal printed numpy reprs ([np.float64(0.0), ...], array([0., 0.,
@@ -471,7 +471,7 @@ def test_reference_chin_meets_whatever_the_head_shell_meets(name):
     """The dummies' chin lies 33-38 mm outside their head shell (dummies/hybrid3_50m.toml), so
     a surface paired with the head shell alone lets the chin pass through it unseen: every
     surface or body the head shell is paired with is paired with the chin too (at main the
-    chin met none of the interiors' surfaces; scenarios/README.md, branch chinpairs). The
+    chin met none of the interiors' surfaces; scenarios/HISTORY.md, branch chinpairs). The
     airbags are not: their contact lists name the head shell only (left, same section)."""
     asm = load(name).model.source
     pairs = {(p.geometry_a, p.geometry_b) for p in asm.contact_pairs.values()}

@@ -254,7 +254,7 @@ def test_reference_euro_ncap_5f_stands_on_her_heels(full_width):
 
 def test_reference_euro_ncap_5f_knee_airbag_is_the_cars(full_width):
     """The 5F drives the US NCAP scenario's car (the GV80's pulse scaled), which carries a driver
-    knee bag as standard (scenarios/README.md, branch fivefknee [S]), and Euro NCAP rates the car
+    knee bag as standard (scenarios/HISTORY.md, branch fivefknee [S]), and Euro NCAP rates the car
     as sold: her scenario has the bag, mounted where the car has it, at the knee bolster of her
     interior, which is the base car's (only her seat moves forward on its track), unfolding along
     the bolster's normal. Her knees sit 70-130 mm below the bag's axis (the 50M's on it), so they
@@ -341,12 +341,12 @@ def test_reference_side_barrier_belt_stays_on_the_shoulder(side):
     anchorages carries in us_ncap_frontal_56 [E], before the door's hip-room place (2.24 kN measured at 63 ms,
     where the belt's path is 32 mm longer than without the neck in its way; 0.85 kN when the
     belt passed through the neck; no published near-side belt load was found: the 2 kN of this
-    bound was set at 0.94 kN measured without a source, scenarios/README.md, forceline and
+    bound was set at 0.94 kN measured without a source, scenarios/HISTORY.md, forceline and
     sidebelt; that the belted shoulder on the struck side loads the shoulder belt on the neck,
     more as the impact turns lateral, is reported without a figure: Horsch, SAE 801310, 1980
     [S abstract]). The
     lap belt engages (3.2 kN at the buckle, 5.84 kN at the lap anchor, 4.26 before its wrap's
-    crown stood at the dummy's ASIS, scenarios/README.md; the pelvis slides past the anchor,
+    crown stood at the dummy's ASIS, scenarios/HISTORY.md, hiiipelvis; the pelvis slides past the anchor,
     dragging its webbing along, restraints.belt.wrap_drift); the door still stops the
     pelvis and thorax (over 5 kN each). The lap belt's three wraps keep their places on one ellipsoid
     (the pelvis): placed by the joint solve for wraps on neighbouring ellipsoids
@@ -390,7 +390,7 @@ def test_reference_side_barrier_shoulder_belt_load_on_the_neck(side):
     towards the door under its outboard D-ring; before branch doorsource the bound was half
     the 6.25 kN of us_ncap_frontal_56's belt [E] (2.24 kN measured at 63 ms when it was set,
     2.04 kN at main 4fda862, 3.36 kN with the door 20 mm further out, 3.41 kN at main
-    a8232fa, 3.61 kN with the heels on the floor, sideheels). No near-side figure was found (scenarios/README.md, doorsource)."""
+    a8232fa, 3.61 kN with the heels on the floor, sideheels). No near-side figure was found (scenarios/HISTORY.md, doorsource)."""
     assert side.results.outputs["belt.d_ring-neck.force"].max() < NEAR_SIDE_SHOULDER_BELT
 
 
@@ -412,7 +412,7 @@ def test_reference_side_barrier_shoulder_belt_stays_out_of_the_neck(side):
     shell, sampled every millisecond: a belt against the neck loads it, it does not pass
     through it. The scenario's barrier wrap on the neck (``neck_barrier``, restraints.wrap_chain.
     place_barrier) holds it there: 0.8 mm measured; without it 54.5 mm at 49 ms (read 0.0 mm
-    while the rebuilt path skipped the D-ring, scenarios/README.md, forceline)."""
+    while the rebuilt path skipped the D-ring, scenarios/HISTORY.md, forceline)."""
     assert "belt.d_ring-neck.force" in side.results.outputs
     assert _deepest_in_the_neck(side) < NECK_GRAZE
 
@@ -421,7 +421,7 @@ def test_reference_side_barrier_shoulder_belt_stays_out_of_the_neck(side):
 def test_reference_frontal_shoulder_belt_stays_out_of_the_neck(request, which):
     """The belted frontal drivers' shoulder belt, with no barrier on the neck, lies no more than
     NECK_GRAZE inside the neck shell over the run, sampled every millisecond (its path rebuilt
-    from its points, ``_deepest_in_the_neck``). Measured (main 1593cde, scenarios/README.md,
+    from its points, ``_deepest_in_the_neck``). Measured (main 1593cde, scenarios/HISTORY.md,
     beltneck): US NCAP 2.0 mm, the shortest-path belt from the D-ring over the neck's base at
     0.957 of the shell's scaled radius for the first 10 ms, clear after (1.17-2.22 radii); the
     belted sled 0.0 mm (1.006 at the start, its least); the 5F 0.0 mm (1.69 at least). The
@@ -502,7 +502,7 @@ def test_reference_rear_whiplash_is_plausible(rear):
     50 mm from the settled head): HIC15 33 (20), NIC 14.7 (16.7), Nkm 0.68 (0.42), T1 12.9 g
     (11.9 g), rebound 1.8 m/s (1.2). Measured from the head shell, 26 mm inside the real back of
     the head, the real head lay 24 mm from the restraint and these were 66.8 ms, HIC15 31, NIC
-    15.1, Nkm 0.99, T1 13.1 g, rebound 1.7 m/s (scenarios/README.md, branch occiput). Before the
+    15.1, Nkm 0.99, T1 13.1 g, rebound 1.7 m/s (scenarios/HISTORY.md, branch occiput). Before the
     back frame was hinged, T1 reached 22 g and the torso sank 0.09 m past the restraint."""
     run = rear
     _closes_and_stays_out(run)
@@ -589,7 +589,7 @@ def test_reference_rear_whiplash_head_extension_grows_with_backset(rear):
     the real back of the head, met the restraint below the head's centre of gravity, its push
     along the restraint's leaning normal a little extending; the occiput meets it level with it
     and 32 mm further back, where that push flexes the head with a 21-24 mm lever:
-    scenarios/README.md, branch occiput). Unsettled (the restraint 21.0 mm from the
+    scenarios/HISTORY.md, branch occiput). Unsettled (the restraint 21.0 mm from the
     postured back of the head) the head meets it at 49.9 ms and stays flexed on the torso
     through the contact (0.0 deg); settled with the restraint left 8.9 mm away it arrives at
     43.3 ms, 0.0 deg.
@@ -758,7 +758,7 @@ def test_reference_us_ncap_outboard_arm_stays_inside_the_door(ncap):
                    "for 11.6 ms; the bag's dimple holds the head with 3.43 kN at 61 ms (88 mm in, "
                    "47 kPa peak gauge), at the top of the test's 3.3-3.5 kN balance, its vents "
                    "(2 x 30 mm), inflator, firing time and leakage unsourced [U] (a fourth search "
-                   "found no driver bag's data, scenarios/README.md driverbag; 2 x 40 mm gave 370 "
+                   "found no driver bag's data, scenarios/HISTORY.md driverbag; 2 x 40 mm gave 370 "
                    "and 59.5 g before the bag punched out), no fabric stretch")
 def test_reference_us_ncap_head_matches_nhtsa_11391(ncap):
     """The US NCAP driver's head against NHTSA 11391's own Hybrid III 50M (pyisomme docs on
@@ -787,7 +787,7 @@ def test_reference_us_ncap_knee_airbag_loads_the_femurs(ncap):
     ms before `beltarcs`; traced in
     test_reference_us_ncap_femur_peak_is_the_knee_bag_less_the_lower_leg_deceleration) since the knee sphere and the shank shell press one dimple of their link
     (-1.06 / -0.96 kN at 40 / 39 ms with the
-    two dimples' union, scenarios/README.md `chinlink`;
+    two dimples' union, scenarios/HISTORY.md `chinlink`;
     test_reference_us_ncap_knee_airbag_femur_loads_near_nhtsa_11391; 0.04 / 0.08 kN without the
     bag, the knees never reaching the bolster). The taut fabric's dimple
     (occupant.restraints.airbag_dimple, the default law) pushes each leg's knee sphere and shank
@@ -826,7 +826,7 @@ def test_reference_us_ncap_knee_airbag_loads_the_femurs(ncap):
 
 def test_reference_us_ncap_femur_peak_is_the_knee_bag_less_the_lower_leg_deceleration(ncap):
     """What the US NCAP femur cells read at their compression peak (40.3 / 40.7 ms, left /
-    right), split by source (occupant.sensors.evaluate.load_cell_sources; scenarios/README.md
+    right), split by source (occupant.sensors.evaluate.load_cell_sources; scenarios/HISTORY.md
     `kneefemur`): the knee bag's push on the knee sphere and the shank shell (their lower leg's
     external loads) -1.24 / -1.15 kN along the cell's axis (its 0.45 / 0.47 kN on the knee and
     0.86 / 0.81 kN on the shin at 44 kPa, pressure times each dimple's area), of which the lower
@@ -876,7 +876,7 @@ def test_reference_us_ncap_knee_airbag_femur_loads_near_nhtsa_11391(ncap):
     pelvis, less held by the lap belt's middle (9.8 -> 4.7 kN), loads the knees more. Before, a
     strict xfail: -0.69 / -0.62 kN at 40 ms along the cells' own axes, the knee bag's push, 43 kPa
     on 0.030 m^2 a leg, less the lower leg's deceleration (+0.55 / +0.69 kN), the feet off the
-    toe pan (scenarios/README.md kneefemur; -0.70 / -0.64 along the femur's axis, markers50m;
+    toe pan (scenarios/HISTORY.md kneefemur; -0.70 / -0.64 along the femur's axis, markers50m;
     -1.06 / -0.96 kN with the knee sphere's and shank shell's dimples' union, chinlink)."""
     for code in ("11FEMRLE00H3FOZ0", "11FEMRRI00H3FOZ0"):
         fz = np.asarray(next(c for c in ncap.results.channels if c.code == code).values)
@@ -903,7 +903,7 @@ def _ankle_cells(run):
 
 
 def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
-    """Why the US NCAP driver's tibias carry little at 30 ms (scenarios/README.md, feetload):
+    """Why the US NCAP driver's tibias carry little at 30 ms (scenarios/HISTORY.md, feetload):
     each foot touches the toe board with its shell's toe and the floor with its heel, and the
     toe slides up the 45 deg board at the carpet's friction limit (0.7 [P]) from 15 ms while the
     ankle, which resists with its 1.5 g friction alone (1.0 N m; the Hybrid III's ankle turns
@@ -927,7 +927,7 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
     (bound -800 -> -1100 N), -0.62 / -0.11 kN at 30 ms (-0.27 / +0.01 before; the test's -2.1 to
     -2.85 kN).
     Since the foot is a heel and a forefoot (branch heelfoot, task footsplit: dummies/tools/
-    derive_hybrid3.py HEEL_CENTER; scenarios/README.md), its floor contact is the heel's lowest
+    derive_hybrid3.py HEEL_CENTER; scenarios/HISTORY.md), its floor contact is the heel's lowest
     point and the forefoot (the foot_shell) meets the toe board; re-measured on main ebfdf79 merged
     (heelmerge), main's reference run -> the merge, no bound changed: floor contact 14.2 / 12.8 (76f1358)
     -> 10.7 / 11.8 mm ahead of the ankle at the start (the Hybrid III's heel lies under the ankle at
@@ -993,7 +993,7 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
                    "Hybrid III heel's floor contact lies 11-12 mm ahead of the ankle at the settled "
                    "foot angle (heelfoot, footsplit: the heel fitted to the open FE 95M foot); with the "
                    "dorsiflexion blocked (scratch) -1.11 / -1.31 kN, with a scratch [E] heel -0.46 / "
-                   "-0.69 kN at 30 ms after -2.2 / -2.0 kN at 23-25 ms (scenarios/README.md, feetload); both "
+                   "-0.69 kN at 30 ms after -2.2 / -2.0 kN at 23-25 ms (scenarios/HISTORY.md, feetload); both "
                    "contacts of each foot slide at the carpet's 0.7 from 15 ms and the knee bag pushes "
                    "across the shins (tibia30: the heel's grip 1.0 on the floor, scratch, gives -1.56 / "
                    "-0.75 kN)")
@@ -1009,7 +1009,7 @@ def test_reference_us_ncap_tibias_near_nhtsa_11391_at_30_ms(ncap):
 
 
 def _us_ncap_feet_slide_and_the_knee_bag_pushes_across_the_shins(run):
-    """The assertions of the test below, on any US NCAP run (scenarios/README.md, tibia30)."""
+    """The assertions of the test below, on any US NCAP run (scenarios/HISTORY.md, tibia30)."""
     res = run.results
     out, t = res.outputs, res.t
     at = lambda ms: int(np.argmin(np.abs(t - ms / 1e3)))
@@ -1040,7 +1040,7 @@ def test_reference_us_ncap_feet_slide_on_the_carpet_and_the_knee_bag_pushes_acro
     scenario's own heel targets, heeltarget, before the posture's heel_bottom targets, sideheels;
     -0.58 / +0.06 before both heels started on the floor; the rest of the figures here as measured
     then and again there, within 0.01 and 1 mm, the heel's sliding samples 151 / 93) against NHTSA 11391's -1.65 /
-    -2.84 (lower) and -2.20 / -2.26 kN (upper) (scenarios/README.md, tibia30): from 15 ms both of
+    -2.84 (lower) and -2.20 / -2.26 kN (upper) (scenarios/HISTORY.md, tibia30): from 15 ms both of
     each foot's contacts slide at the carpet's friction limit (0.7 [P]), the heel forward along
     the floor as the forefoot up the toe pan (test_reference_us_ncap_feet_roll_up_the_toe_board_
     on_the_free_ankle), the ankles 29 / 40 mm forward of where they started by 30 ms (left /
@@ -1059,7 +1059,7 @@ def _heels_on_the_floor_settled(run):
 
 
 def test_reference_us_ncap_heels_stay_on_the_floor_through_the_settling(ncap):
-    """The heels placed on the floor (driver_seated's heel_bottom targets, scenarios/README.md
+    """The heels placed on the floor (driver_seated's heel_bottom targets, scenarios/HISTORY.md
     sideheels; the scenario's own heel targets before, heeltarget)
     are still on it when the pulse starts, after the 0.3 s settling: a target met at placement
     can be lost in the settling (tibia30: heels placed in the floor / toe-board corner or on a
@@ -1197,7 +1197,7 @@ def test_reference_us_ncap_head_pitched_nose_down_at_the_neck_peak(ncap):
     NHTSA 11391's was (15-25 deg at 70-75 ms by the ratio of its CG's z to x acceleration):
     between 0 and 25 deg. Measured 7.8 deg at 76 ms with the chin in the bag (`chinlink`); level
     (-0.1 deg) without it once the lap belt's wrap crown stood at the Hybrid III's ASIS
-    (`hiiipelvis`), 8.8 deg before that (scenarios/README.md)."""
+    (`hiiipelvis`), 8.8 deg before that (scenarios/HISTORY.md, hiiipelvis)."""
     t = ncap.results.t
     neck = np.stack([np.interp(t, c.t, c.values) for ax in "XYZ" for c in ncap.results.channels
                      if c.name == f"Upper neck force {ax}"], axis=1)
@@ -1232,7 +1232,7 @@ def test_reference_belted_sled_chin_stays_off_the_chests_rigid_parts(belted):
     the shells are the skin's and the jacket's outer surfaces (the chin the open 95M head shell's,
     dummies/hybrid3_50m.toml), so a chin pressing the padding flat lies that deep inside them.
     Before the chin, the head shell lay 14 mm inside the chest shell, and the open 95M head
-    shell's own chin, carried by that head, 44 mm (scenarios/README.md, branch chinpad)."""
+    shell's own chin, carried by that head, 44 mm (scenarios/HISTORY.md, branch chinpad)."""
     out = belted.results.outputs
     pairs = ("chin__sternum_pad", "chin__thorax", "head_shell__thorax")
     deepest = {p: float(np.max(out[f"{p}.penetration"])) for p in pairs}    # 22, 19, 0.5 mm
@@ -1271,7 +1271,7 @@ HYBRID3_50M_ASIS = (0.0089, 0.1084, 0.1088)
 # [S: the open FE Hybrid III 5th, the same source, Hybrid_III_05TH_0000.rad, part
 # H305_PART_PELVIS_BONE_RGBD, node 15004103 (the corner's node on the wing's outer face 15004104
 # at 2.1, 107.9, 74.1 mm), from the H-point node 15003990 in the axes of its /HPOINT skew
-# 15000031 (x forward 9.8 deg above the deck's), scenarios/README.md 'The 5th female's lap belt
+# 15000031 (x forward 9.8 deg above the deck's), scenarios/HISTORY.md 'The 5th female's lap belt
 # under her own iliac spines']
 HYBRID3_05F_ASIS = (0.0047, 0.0983, 0.0762)
 ASIS = {"fmvss208_sled_48_belted": HYBRID3_50M_ASIS, "euro_ncap_full_width_50": HYBRID3_05F_ASIS}
@@ -1321,7 +1321,7 @@ def test_reference_lap_belt_stays_below_the_asis(request, which):
     ASIS: the belt stays on the front of the pelvis. Measured 46-94 mm above the H-point for the
     50M, 22-46 mm for the 5F, 30 mm below her ASIS (17-46, 30 below, before her own pelvis flesh
     and thigh shells and her seat fitted to them, branch fivefflesh; 36-59 mm, 17 below, before her own lap belt
-    pelvis, branch hiii5fhips) (scenarios/README.md, 'The lap belt under the
+    pelvis, branch hiii5fhips) (scenarios/HISTORY.md, 'The lap belt under the
     Hybrid III's iliac spines', 'The 5th female's lap belt under her own iliac spines'; with the
     50M's crown scaled to her the middle wrap rose to 83 mm, 7 mm above her ASIS)."""
     run = request.getfixturevalue(which)
@@ -1471,9 +1471,9 @@ PELVIS_MOMENTS = {
 
 @pytest.mark.parametrize("which", ["belted", "ncap", "full_width"])
 def test_regression_frontal_what_tilts_the_pelvis(request, which, pelvis_moments):
-    """What turns the belted dummies' pelvis (scenarios/README.md, 'What tips the frontal pelvis',
-    'The lap belt under the Hybrid III's iliac spines' and 'The 5th female's lap belt under her
-    own iliac spines'): the balance about the hips closes within a millionth of its largest term;
+    """What turns the belted dummies' pelvis (scenarios/README.md, 'What tips the frontal pelvis';
+    scenarios/HISTORY.md, 'The lap belt under the Hybrid III's iliac spines' and 'The 5th
+    female's lap belt under her own iliac spines'): the balance about the hips closes within a millionth of its largest term;
     the lap belt's resultant on the wraps passes within its band (PELVIS_MOMENTS lever) from 30
     to 75 ms: 20-75 mm above the 50M's hips on the sled and 25-55 in US NCAP, holding the
     pelvis's top back (26-66 and 31-48 measured since the lap belt is held on the pelvis by
@@ -1628,7 +1628,7 @@ def test_analytic_side_barrier_knee_on_knee_is_a_two_mass_impact(side):
     unloading, its friction and damping only take energy). Measured: 11.8 m/s (delta-v 8.06
     m/s), m 2.84 kg, v sqrt(k m) 15.7 kN, peak 14.3 kN; before the belt's neck barrier 12.0
     m/s (the outboard knee back off the door at 3.5 m/s), 2.78 kg, 15.8 and 14.8 kN
-    (scenarios/README.md, sideknees, forceline)."""
+    (scenarios/HISTORY.md, sideknees, forceline)."""
     out, pairs = side.results.outputs, side.model.source.contact_pairs
     law = pairs["right_knee_contact__left_knee_contact"].characteristic
     door = pairs["left_knee_contact__door_panel"].characteristic
@@ -1654,7 +1654,7 @@ def test_analytic_side_barrier_femurs_read_the_knee_blow_along_them(side):
     (branch markers50m; read along the femur's axis before, 1.38 / 3.29 kN under 7.1 / 8.8;
     0.96 / 3.40 under 7.7 / 9.4 at sideknees, 2.16 / 4.65 under 6.3 / 8.2 before the belt's
     neck barrier); the axial reading swings with the friction as the knees' sliding stops
-    (scenarios/README.md, sideknees, forceline, markers50m)."""
+    (scenarios/HISTORY.md, sideknees, forceline, markers50m)."""
     out, model = side.results.outputs, side.model
     law = side.model.source.contact_pairs["right_knee_contact__left_knee_contact"].characteristic
     force = out["right_knee_contact__left_knee_contact.normal_force"]

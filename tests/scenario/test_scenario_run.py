@@ -144,7 +144,7 @@ def test_reference_unbelted_sled_motion_is_plausible(unbelted_run):
       crush (0.12 + 0.16 m) and never drops through the cushion;
     - the airbag stops the head after 0.25-0.6 m of forward travel relative to the vehicle
       (the bag is 0.5 m deep, the head starts 0.6 m from the panel; the 0.25 m is judged [E]:
-      no published excursion of an unbelted 50M in a bag was found, scenarios/README.md,
+      no published excursion of an unbelted 50M in a bag was found, scenarios/HISTORY.md,
       unbeltedsource), loading it with a bag
       gauge pressure of tens of kPa (20-40 kPa typical for passenger bags, crash-domain-facts
       6.2 [U]); the head's penetration into the bag stays short of the bag's depth (it does

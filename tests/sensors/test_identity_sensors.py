@@ -117,7 +117,7 @@ def test_identity_femur_cell_moment_y_is_the_knee_torque_plus_shear_times_offset
     # up the femur from the hinge: in the femur's axes (a cell at the marker's point read in its
     # segment's axes; the cells themselves read along the marker's axes, the next test) the
     # moment along the hinge axis is the torque the joint applies (its friction and damping,
-    # scenarios/README.md "femurmy") plus d times the shear Fx; the forces and Mz are those about
+    # scenarios/HISTORY.md "femurmy") plus d times the shear Fx; the forces and Mz are those about
     # the hinge, Mx takes -d Fy (J211 axes, y and z flipped)
     from occupant.dynamics import inverse_dynamics
     from occupant.sensors import default_sensors
