@@ -1,8 +1,9 @@
 """A seat belt's path (``occupant.restraints.belt``): each segment's length along the belt's path
 over its wraps (tangent pieces and arcs, ``path_lengths``) and the direction its tension acts in,
 the angle the path turns through at a point (``path_turn``, the capstan angle), and the parts of a
-segment's length rate and forces from its carried ends, fading arcs and its tangent pieces'
-couples (``_carried_parts``, ``_fade_parts``, ``_tangent_parts``).
+segment's length rate and forces from its carried ends, fading arcs (their fade and their wrap
+point's slide, ``_slide_from``) and its tangent pieces' couples (``_carried_parts``,
+``_fade_parts``, ``_tangent_parts``).
 """
 import numpy as np
 from numba import njit
