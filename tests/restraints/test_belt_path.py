@@ -230,13 +230,14 @@ def test_analytic_capstan_ratio_over_a_wrap_is_its_paths_turn(friction):
     assert wall[-1] / hang[-1] == pytest.approx(np.exp(-friction * np.pi / 2), rel=1e-6)
 
 
-@pytest.mark.parametrize("radius, angle, size, wraps, side", [
-    (1.02, 20.0, (R, R, R), 1, 1.0), (1.04, 30.0, (R, R, R), 1, 1.0),
-    (1.03, -10.0, (R, R, R), 1, 1.0), (1.02, 20.0, (R, R, R), 2, 1.0),
-    (1.03, -10.0, (R, R, R), 1, -1.0), (1.02, 20.0, (0.08, 0.12, 0.06), 1, 1.0),
-    (1.03, 35.0, (0.08, 0.12, 0.06), 3, -1.0)])
+@pytest.mark.parametrize("radius, angle, size, wraps, side, mirrored", [
+    (1.02, 20.0, (R, R, R), 1, 1.0, False), (1.04, 30.0, (R, R, R), 1, 1.0, False),
+    (1.03, -10.0, (R, R, R), 1, 1.0, False), (1.02, 20.0, (R, R, R), 2, 1.0, False),
+    (1.03, -10.0, (R, R, R), 1, -1.0, False), (1.02, 20.0, (0.08, 0.12, 0.06), 1, 1.0, False),
+    (1.03, 35.0, (0.08, 0.12, 0.06), 3, -1.0, False), (1.02, 20.0, (R, R, R), 1, 1.0, True),
+    (1.03, 35.0, (0.08, 0.12, 0.06), 2, -1.0, True)])
 def test_analytic_lopsided_fading_arc_pulls_along_its_full_length_gradient(
-        radius, angle, size, wraps, side):
+        radius, angle, size, wraps, side, mirrored):
     """The rig of the test above with one anchor in the band (``radius`` times the scaled
     radius, ``angle`` deg above the equator) and the other far, at (0.3, 0, 0.1) m: the wrap
     point slides over the body as the slider moves, and the faded half's length changes with
@@ -247,14 +248,18 @@ def test_analytic_lopsided_fading_arc_pulls_along_its_full_length_gradient(
     wraps (points at a third and two thirds of the arc), the long way round the bottom
     (``side`` -1), and over an ellipsoid of semi-axes (0.08, 0.12, 0.06) m with the anchors in
     its principal plane y = 0 (its section there a geodesic: ``SECTION_TURN`` not met), one
-    wrap over the top or three round the bottom. Measured: force / T 0.7210553694,
+    wrap over the top or three round the bottom; ``mirrored`` (x turned) the anchor in the
+    band is the belt's last point, the faded piece the last wrap's to it. Measured: force / T 0.7210553694,
     0.6393197384, 1.1288794443 against slopes 0.7210553693, 0.6393197380, 1.1288794435 (the
     first three cases); without the slide term (main 93f7a72, a strict xfail) 0.682, 0.635,
     1.130 (off by 5.4, 0.66 and 0.10 %)."""
     D = np.array(size)
     up = np.sin(np.radians(angle))
     a = radius * D * np.array([-np.cos(np.radians(angle)), 0.0, up])
-    model, data = _belt_over(size, a, np.array([0.3, 0.0, 0.1]), wraps, (0.0, 0.0, side))
+    b = np.array([0.3, 0.0, 0.1])
+    if mirrored:
+        a, b = b * [-1.0, 1.0, 1.0], a * [-1.0, 1.0, 1.0]
+    model, data = _belt_over(size, a, b, wraps, (0.0, 0.0, side))
     bundle = model.bundle(base_table=None)
     z = _fitted_short(model)
     names = ["a", *[f"w{i}" for i in range(wraps)], "b"]
