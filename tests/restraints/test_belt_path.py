@@ -158,6 +158,48 @@ def test_analytic_half_path_straight_where_the_neighbour_sees_the_point():
         assert length == pytest.approx(expected, abs=1e-12), deg
 
 
+@pytest.mark.parametrize("side, frac, near", [((0.3, -0.2, 1.0), 0.5, 1.03),
+                                               ((0.3, -0.2, 1.0), 1.0 / 3.0, 1.3),
+                                               ((-0.2, 0.4, -1.0), 0.75, 1.02),
+                                               ((0.3, -0.2, 1.0), 0.5, 0.9)])
+def test_analytic_arc_point_slides_by_its_placement_gradient(side, frac, near):
+    """``wrap_geometry.arc_point_slide`` against central differences (1e-7 m) of the point
+    ``wrap_arc_point`` places, on an ellipsoid of semi-axes (0.08, 0.12, 0.06) m between askew
+    ends, the short way and the long way round (``side``), at a third, half and three quarters
+    of the arc, one end at ``near`` times its scaled radius (0.9: inside, its arc to the
+    nearest point): each end moved along each axis, the point's motion along its arc (scaled
+    frame: dP / D . t / D over |t / D|^2) is g . dx, to 1e-6 of the largest; its motion
+    across is the plane's turn (not counted)."""
+    from occupant.restraints.wrap_geometry import arc_point_slide, wrap_arc_point
+    D = (0.08, 0.12, 0.06)
+    a = near * np.array(D) * np.array([-0.8, 0.1, 0.55]) / np.linalg.norm([-0.8, 0.1, 0.55])
+    b = np.array([0.22, -0.04, 0.0])
+    zero = (0.0, 0.0, 0.0)
+
+    def placed(a, b):
+        P, active = wrap_arc_point(D, side, tuple(a), tuple(b), zero, frac)
+        assert active
+        return np.array(P)
+
+    P = placed(a, b)
+    g_a, g_b, t = (np.array(x) for x in arc_point_slide(D, tuple(a), tuple(b), tuple(P), frac))
+    ts = t / np.array(D)
+    h = 1.0e-7
+    along, expected = [], []
+    for end, g in ((0, g_a), (1, g_b)):
+        for axis in np.eye(3):
+            x = [a, b]
+            x[end] = x[end] + h * axis
+            up = placed(*x)
+            x[end] = x[end] - 2.0 * h * axis
+            down = placed(*x)
+            along.append((up - down) / (2.0 * h) / np.array(D) @ ts / (ts @ ts))
+            expected.append(g @ axis)
+    scale = np.abs(expected).max()
+    assert scale > 1.0
+    np.testing.assert_allclose(along, expected, atol=1e-6 * scale)
+
+
 @pytest.mark.parametrize("radius, angle", [(1.02, 20.0), (1.04, 30.0), (1.03, -10.0)])
 def test_analytic_fading_arc_pulls_along_its_length_gradient(radius, angle):
     """Anchors at ``radius`` times R from the sphere's centre (inside INSIDE_BAND, 1.05: each
