@@ -291,10 +291,10 @@ def test_analytic_lopsided_fading_arc_pulls_along_its_full_length_gradient(
     (``side`` -1), and over an ellipsoid of semi-axes (0.08, 0.12, 0.06) m with the anchors in
     its principal plane y = 0 (its section there a geodesic: ``SECTION_TURN`` not met), one
     wrap over the top or three round the bottom; ``mirrored`` (x turned) the anchor in the
-    band is the belt's last point, the faded piece the last wrap's to it. Measured: force / T 0.7210553694,
-    0.6393197384, 1.1288794443 against slopes 0.7210553693, 0.6393197380, 1.1288794435 (the
-    first three cases); without the slide term (main 93f7a72, a strict xfail) 0.682, 0.635,
-    1.130 (off by 5.4, 0.66 and 0.10 %)."""
+    band is the belt's last point, the faded piece the last wrap's to it. Measured: force / T
+    0.7210553694, 0.6393197384, 1.1288794443 against slopes 0.7210553693, 0.6393197380,
+    1.1288794435 (the first three cases); without the slide term (main 93f7a72, a strict
+    xfail) 0.682, 0.635, 1.130 (off by 5.4, 0.66 and 0.10 %)."""
     D = np.array(size)
     up = np.sin(np.radians(angle))
     a = radius * D * np.array([-np.cos(np.radians(angle)), 0.0, up])
