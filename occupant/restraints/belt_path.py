@@ -1,8 +1,9 @@
 """A seat belt's path (``occupant.restraints.belt``): each segment's length along the belt's path
 over its wraps (tangent pieces and arcs, ``path_lengths``) and the direction its tension acts in,
 the angle the path turns through at a point (``path_turn``, the capstan angle), and the parts of a
-segment's length rate and forces from its carried ends, fading arcs and its tangent pieces'
-couples (``_carried_parts``, ``_fade_parts``, ``_tangent_parts``).
+segment's length rate and forces from its carried ends, fading arcs (their fade and their wrap
+point's slide, ``_slide_from``) and its tangent pieces' couples (``_carried_parts``,
+``_fade_parts``, ``_tangent_parts``).
 """
 import numpy as np
 from numba import njit
@@ -15,10 +16,11 @@ from occupant.restraints.belt_points import (
 )
 from occupant.restraints.belt_wraps import NO_HOOK
 from occupant.restraints.wrap_chain import (
-    chained, held_hook, lifted, same_ellipsoid, touching_ends, undeformed_point,
+    chained, held_hook, lifted, run_length, same_ellipsoid, same_surface, touching_ends,
+    undeformed_point,
 )
 from occupant.restraints.wrap_geometry import (
-    _norm, _to_base, _to_local, _wrap_plane, ellipsoid_frame, wrap_half,
+    _norm, _to_base, _to_local, _wrap_plane, arc_point_slide, ellipsoid_frame, wrap_half,
 )
 
 SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that coincide (a wrap
@@ -116,6 +118,51 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
         keep * hook, g
 
 
+@njit(**JIT_STAGE)
+def _slide_from(data, el, out, k, x, keep, o_pts, p0):
+    """The fade's slide term of touching wrap k's piece to point x (``_piece_from``, faded by
+    ``keep``): as k's point slides along its arc over the body, the piece (its chord plus keep
+    times its excess) changes by (1 - keep) (d|P x| - dh) (h the path round the arc and on to
+    x), which the two pieces' arcs alone would cancel (the point the middle of its arc between
+    tangent points); (1 - keep) (1 - cos) per unit of slide towards x, cos between the chord to
+    x and the arc. The slide is the point's placement's: for a wrap of a run on its shortest
+    path between two points that are no wraps (``wrap_chain.place_run``, its points at
+    fractions of one arc), ``arc_point_slide``'s from those ends' motion over k's body. Returns
+    (g_a, a, g_b, b): the piece's length rate g_a . (v_a - w) + g_b . (v_b - w) (B0; w the
+    body's material at the end), a and b the run's ends; a = -1 where the wrap is placed
+    otherwise (a chain by Newton on the path's length, a held wrap from its place, a carried
+    or barrier wrap; not carried) or the piece is not faded."""
+    zero = (0.0, 0.0, 0.0)
+    if keep >= 1.0 or not chained(el, k) or el.point_across[k] != 0.0 \
+            or el.point_carrier[k] != el.point_link[k]:
+        return zero, -1, zero, -1
+    r = k
+    while same_surface(el, r - 1, r):
+        r -= 1
+    m = run_length(el, r)
+    a, b = r - 1, r + m
+    if el.point_kind[a] == BELT_WRAP or el.point_kind[b] == BELT_WRAP or (x != a and x != b):
+        return zero, -1, zero, -1
+    c, E = ellipsoid_frame(data, el, k)
+    j, ja, jb, jx = (o_pts + 3 * (k - p0), o_pts + 3 * (a - p0), o_pts + 3 * (b - p0),
+                     o_pts + 3 * (x - p0))
+    g_a, g_b, t = arc_point_slide(
+        (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2]),
+        _to_local(c, E, out[ja], out[ja + 1], out[ja + 2]),
+        _to_local(c, E, out[jb], out[jb + 1], out[jb + 2]),
+        _to_local(c, E, out[j], out[j + 1], out[j + 2]), (k - r + 1.0) / (m + 1.0))
+    o = (0.0, 0.0, 0.0)
+    t = _to_base(o, E, t[0], t[1], t[2])
+    u = _toward((out[j], out[j + 1], out[j + 2]), (out[jx], out[jx + 1], out[jx + 2]), zero)
+    # per unit of the arc's angle the way the belt runs, a to b: the chord's change -u . t,
+    # the path's round the arc |t| (away from a), -|t| (towards b)
+    way = 1.0 if x == a else -1.0
+    f = (1.0 - keep) * (-(u[0] * t[0] + u[1] * t[1] + u[2] * t[2]) - way * _norm(t[0], t[1], t[2]))
+    g_a = _to_base(o, E, f * g_a[0], f * g_a[1], f * g_a[2])
+    g_b = _to_base(o, E, f * g_b[0], f * g_b[1], f * g_b[2])
+    return g_a, a, g_b, b
+
+
 @njit(**JIT_INLINE)
 def _where_it_lies(data, el, out, e, je, x):
     """A held hook's touching end ``x`` (``held_hook``: B0, as placed, a carried wrap's point
@@ -191,7 +238,8 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         pb = (out[jb], out[jb + 1], out[jb + 2])
         chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
         ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
-        u1 = u2 = u3 = ga = gb = ma = mb = d
+        u1 = u2 = u3 = ga = gb = ma = mb = sa = sb = d
+        ia, ib, row, wrap = -1, -1, k, k
         if chord >= SAME_POINT:
             u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
             u1, u2 = u3, u3
@@ -201,11 +249,15 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 if not same_ellipsoid(el, k, n):   # else along the chord, on one body
                     u1 = _faded(u3, _toward(ta, pb, u3), keep)
                     ma = _couple(ta, pa, u1, keep)
+                    sa, ia, sb, ib = _slide_from(data, el, out, k, n, keep, o_pts, p0)
             if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
                 m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
                 eb, tb, keep, gb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
                 u2 = _faded(u3, _toward(pa, tb, u3), keep)
                 mb = _couple(tb, pb, (-u2[0], -u2[1], -u2[2]), keep)
+                if ia < 0:     # one wrap's slide at most: k's needs n a point, not a wrap
+                    sa, ia, sb, ib = _slide_from(data, el, out, n, k, keep, o_pts, p0)
+                    row, wrap = n - 1, n
             d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
         # the path's straight piece as it leaves k and as it reaches n (``path_turn``): from a
         # touching wrap's tangent point (u1 at k, u2 at n), else towards the other's (u2 from
@@ -227,7 +279,7 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 path[g, c] = 0.0
             path[g, 17], path[g, 18], path[g, 19] = leave if g == k else u3
             path[g, 20], path[g, 21], path[g, 22] = arrive if g == n - 1 else u3
-            for c in range(23, 29):
+            for c in range(23, 38):
                 path[g, c] = 0.0
         # a carried end: the parts of its tangent piece off the chord (u1 - u3 at a,
         # u2 - u3 at b) act on its geometry's part, whose motion moves them (the wrap found on
@@ -250,6 +302,12 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         if gb[0] != 0.0 or gb[1] != 0.0 or gb[2] != 0.0:
             path[n - 1, 12], path[n - 1, 13], path[n - 1, 14], path[n - 1, 16] = \
                 gb[0], gb[1], gb[2], k
+        # a faded piece's change as its wrap's point slides over the body, with the motion of
+        # the ends of that wrap's run over it (``_slide_from``), on the faded piece's segment
+        if ia >= 0:
+            path[row, 29], path[row, 30], path[row, 31], path[row, 32] = sa[0], sa[1], sa[2], ia
+            path[row, 33], path[row, 34], path[row, 35], path[row, 36] = sb[0], sb[1], sb[2], ib
+            path[row, 37] = wrap
         k = n
 
 
@@ -292,21 +350,26 @@ def _carried_parts(data, el, out, path, s, p0, o_pts, tension, va, vb, apply):
 def _fade_parts(data, el, out, path, s, p0, o_pts, tension, apply):
     """Segment s's fading arcs (``path_lengths``: the excess of its first point's wrap faded by
     the place of the run's far end m in that wrap's ellipsoid, g at columns 9-11, m at 15; its
-    last point's by the run's first, 12-14, 16): the length rate g . (v_m - w) (w the wrap's
-    body's material at m; the fade is that body's frame's alone), and with ``apply`` the forces
-    -T g at m (``add_point_share``) and T g on the wrap's body there; returns (rate, power)."""
+    last point's by the run's first, 12-14, 16) and a faded piece's slide (``_slide_from``: its
+    wrap at 37, the ends of that wrap's run at 32 and 36, their g at 29-31 and 33-35): the
+    length rate g . (v_m - w) (w the wrap's body's material at m; the fade and the slide are
+    that body's frame's alone), and with ``apply`` the forces -T g at m (``add_point_share``)
+    and T g on the wrap's body there; returns (rate, power)."""
     k = p0 + s
     rate, power = 0.0, 0.0
-    for end in range(2):
-        g0, g1, g2 = path[k, 9 + 3 * end], path[k, 10 + 3 * end], path[k, 11 + 3 * end]
+    for entry in range(4):
+        c = 9 + 3 * entry if entry < 2 else 29 + 4 * (entry - 2)
+        g0, g1, g2 = path[k, c], path[k, c + 1], path[k, c + 2]
         if g0 == 0.0 and g1 == 0.0 and g2 == 0.0:
             continue
-        m, link = int(path[k, 15 + end]), el.point_link[k + end]
+        if entry < 2:
+            m, link = int(path[k, 15 + entry]), el.point_link[k + entry]
+        else:
+            m, link = int(path[k, c + 3]), el.point_link[int(path[k, 37])]
         j = o_pts + 3 * (m - p0)
         v = point_velocity(data, el, out, m, p0, o_pts)
         w = link_velocity_at(data, link, out[j], out[j + 1], out[j + 2])
-        part = g0 * (v[0] - w[0]) + g1 * (v[1] - w[1]) + g2 * (v[2] - w[2])
-        rate += part
+        rate += g0 * (v[0] - w[0]) + g1 * (v[1] - w[1]) + g2 * (v[2] - w[2])
         if apply:
             f = tension
             _moved_to(data, el, out, m, j, link, f * g0, f * g1, f * g2)

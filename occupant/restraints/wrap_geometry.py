@@ -214,6 +214,59 @@ def _arc(D, side, a, b, s, frac, hooked):
             D[2] * (o2 + r * (cp * ua2 + sp * e2))), True, w
 
 
+@njit(**JIT)
+def arc_point_slide(D, a, b, p, frac):
+    """How the point p of a wrap on its shortest path (``wrap_arc_point``'s at ``frac`` of its
+    arc from a's tangent point to b's, the plane through the centre; ellipsoid frame) slides
+    along its arc as a and b move over the body: (g_a, g_b, t), the rate of its angle along the
+    arc in the scaled frame, the way the belt runs from a to b, g_a . da + g_b . db (da, db the
+    ends' velocities in the ellipsoid frame), and t the point's velocity per unit of that angle
+    (ellipsoid frame, along the arc). On the unit circle of the plane (scaled frame) p lies at
+    theta_a + alpha_a + frac (theta_b - alpha_b - theta_a - alpha_a), theta an end's angle and
+    alpha = acos(1 / |x|) its tangent point's from it (0 inside), the long way round with the
+    alphas' signs turned: d theta = e . dx / |x| (e the plane's unit normal to x, the way the
+    belt runs), d alpha = x^ . dx / (|x| sqrt(|x|^2 - 1)); an end's motion across the plane
+    turns the plane about the other's direction, moving p across its arc alone. All zero where
+    the wrap has no arc (the line passes, or the arc has shrunk to an inside end's nearest
+    point) or a and b lie in line with the centre."""
+    zero = (0.0, 0.0, 0.0)
+    sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
+    sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
+    sp0, sp1, sp2 = p[0] / D[0], p[1] / D[1], p[2] / D[2]
+    na, nb = _norm(sa0, sa1, sa2), _norm(sb0, sb1, sb2)
+    if na == 0.0 or nb == 0.0:
+        return zero, zero, zero
+    ua0, ua1, ua2 = sa0 / na, sa1 / na, sa2 / na
+    ub0, ub1, ub2 = sb0 / nb, sb1 / nb, sb2 / nb
+    cos_ab = min(max(ua0 * ub0 + ua1 * ub1 + ua2 * ub2, -1.0), 1.0)
+    e0, e1, e2 = ub0 - cos_ab * ua0, ub1 - cos_ab * ua1, ub2 - cos_ab * ua2
+    ne = _norm(e0, e1, e2)
+    if ne < 1e-9:
+        return zero, zero, zero
+    e0, e1, e2 = e0 / ne, e1 / ne, e2 / ne
+    phi_b = np.arccos(cos_ab)
+    alpha_a = np.arccos(min(1.0, 1.0 / max(na, 1.0)))
+    alpha_b = np.arccos(min(1.0, 1.0 / max(nb, 1.0)))
+    psi = np.arctan2(sp0 * e0 + sp1 * e1 + sp2 * e2, sp0 * ua0 + sp1 * ua1 + sp2 * ua2)
+    if psi < 0.0:
+        psi += 2.0 * np.pi
+    way = 1.0 if psi < phi_b else -1.0     # the short way (towards b) or the long way round
+    if way > 0.0 and alpha_a + alpha_b >= phi_b:
+        return zero, zero, zero
+    n0, n1, n2 = ua1 * e2 - ua2 * e1, ua2 * e0 - ua0 * e2, ua0 * e1 - ua1 * e0   # ua x e
+    f0, f1, f2 = n1 * ub2 - n2 * ub1, n2 * ub0 - n0 * ub2, n0 * ub1 - n1 * ub0   # n x ub
+    ta = 1.0 / (na * np.sqrt(na * na - 1.0)) if na > 1.0 else 0.0
+    tb = 1.0 / (nb * np.sqrt(nb * nb - 1.0)) if nb > 1.0 else 0.0
+    ca, cb = 1.0 - frac, frac
+    g_a = (ca * (way * e0 / na + ta * ua0) / D[0], ca * (way * e1 / na + ta * ua1) / D[1],
+           ca * (way * e2 / na + ta * ua2) / D[2])
+    g_b = (cb * (way * f0 / nb - tb * ub0) / D[0], cb * (way * f1 / nb - tb * ub1) / D[1],
+           cb * (way * f2 / nb - tb * ub2) / D[2])
+    t = (way * D[0] * (n1 * sp2 - n2 * sp1), way * D[1] * (n2 * sp0 - n0 * sp2),
+         way * D[2] * (n0 * sp1 - n1 * sp0))
+    return g_a, g_b, t
+
+
 @njit(**JIT_STAGE)
 def _unit(x, y, z):
     n = _norm(x, y, z)
