@@ -601,8 +601,8 @@ def test_reference_passenger_heels_start_on_the_floor(name):
     within 0.05 mm of its interior's floor as placed (the IK meets its targets to 0.01 mm), for the
     Hybrid III 50M of the sleds and rear_whiplash and the parametric 50th male of GS1's sled (the
     validation case's sled with its [human]). Before (branch passheel) passenger_seated held a
-    point on the heel's back at -0.32 m: the 50M's heels started 0.13 mm in the floor, the human's
-    2.67 mm in GS1's (then 8 mm lower than its base's), pushing up 533 N each at the start."""
+    point on the heel's back at -0.32 m: the 50M's heels started 0.13 mm in the floor (then at
+    -0.320 m), the human's 2.67 mm in GS1's (-0.328 m), pushing up 533 N each at the start."""
     if name == "human_sled_gs1_40":
         from pathlib import Path
         from occupant.human.validation import read_scenario
