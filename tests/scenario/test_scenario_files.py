@@ -139,7 +139,7 @@ def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys
     elif label == "posture":
         bad = _named_file_copy(tmp_path, "dummies/postures", "passenger_seated", "[angles]", "[angles")
         old, new = 'posture = "passenger_seated"', f'posture = "{bad}"'
-        line = (f"{bad}: not valid TOML: Expected ']' at the end of a table declaration (at line 16, "
+        line = (f"{bad}: not valid TOML: Expected ']' at the end of a table declaration (at line 25, "
                 "column 8) (accepted: TOML 1.0)")
     elif label == "normal":
         bad = _named_file_copy(tmp_path, "vehicles", "sled_buck_passenger", "normal = [0.0, 0.0, 1.0]",
