@@ -16,11 +16,11 @@ human ranges of motion of data/joint_rom.toml (clinical tables, sources there). 
 Hill-type muscles (neck_muscles.py).
 """
 import math
-import pathlib
 
 import numpy as np
 
 from occupant.human.assemble import assemble
+from occupant.human.data_folder import data_folder, read_data, stops_dummy
 from occupant.human.description import CERVICALE, EllipsoidSpec, Resistance, Segment
 from occupant.human.errors import HumanParameterError
 from occupant.human.loader import load_description
@@ -28,32 +28,25 @@ from occupant.human.neck_mid import range_table, split_neck
 from occupant.human.neck_muscles import add_neck_muscles
 from occupant.human.passive_joints import human_resistance, passive_table
 from occupant.human.thoracic_spine import split_upper_torso
-from occupant.io.toml_files import read_toml
 from occupant.modeling import Marker
 
-DATA = pathlib.Path(__file__).resolve().parent / "data"
 SEXES = ("male", "female")
 PAD_PROUD = 0.005  # m [E] the sternum pad's front this far ahead of the thorax ellipsoid (50th male)
 
 
-STOPS_DUMMY = "hybrid3_50m"   # the dummy whose numerical joint stops the human's are scaled from
-
-
-def _load(name):
-    return read_toml(DATA / name)
-
-
 def data_files():
     """{key: path} of what a parametric human is built from, beside its parameters: the data
-    folder (its sourced tables) and STOPS_DUMMY's file (a run folder copies them:
+    folder (its sourced tables) and the file of the dummy its joint stops are scaled from, as
+    read now (data_folder.reading_from: a run folder's copies; a run folder copies them:
     occupant.scenario.run.copy_inputs)."""
     from occupant.io.toml_files import resolve_shipped
-    return {"human": DATA, "human_stops": resolve_shipped(STOPS_DUMMY, "dummies", "dummy", kind="dummy")}
+    return {"human": data_folder(),
+            "human_stops": resolve_shipped(stops_dummy(), "dummies", "dummy", kind="dummy")}
 
 
 def proportions():
     """data/body_proportions.toml as a dict (the human's proportions, sources there)."""
-    return _load("body_proportions.toml")
+    return read_data("body_proportions.toml")
 
 
 def sex_value(prop, key, sex):
@@ -65,7 +58,7 @@ def sex_value(prop, key, sex):
 def segment_table(sex):
     """de Leva table for one sex: {segment: {mass (fraction), com (fraction), r_sag, r_trans,
     r_long (fractions), length (fraction of stature)}}."""
-    raw = _load("deleva1996.toml")[sex]
+    raw = read_data("deleva1996.toml")[sex]
     H = raw["stature_mm"]
     out = {}
     for seg, row in raw.items():
@@ -341,6 +334,14 @@ def chin(L_head, H, prop):
                                            L_head - prop["menton_below_vertex"] * H + D[2]]), D)
 
 
+def sacral_canal(H, prop):
+    """(3,) m: the sacral canal's midline point in the pelvis frame (origin the hips' midpoint),
+    standing, at stature ``H`` (data/body_proportions.toml sacral_canal_from_hips, sources there):
+    the point the SAFER HBM's Gold Standard 1 deck reads as the PMHS's pelvis target."""
+    x, z = prop["sacral_canal_from_hips"]
+    return H * np.array([x, 0.0, z])
+
+
 def asis_flesh(H, prop):
     """The lap belt's bearing surface, ``asis_flesh`` on the pelvis (pelvis frame,
     data/body_proportions.toml, sources there): the tissue round the anterior superior iliac
@@ -353,7 +354,7 @@ def asis_flesh(H, prop):
 
 
 def thorax_table():
-    return _load("thorax.toml")
+    return read_data("thorax.toml")
 
 
 def _add_sternum(segs, seg, torso, mass):
@@ -395,7 +396,7 @@ def human_range(joint_name, dof, kind, table=None):
         base = joint_name
     base = table or base
     key = "flexion" if kind == "revolute" else "xyz"[dof]
-    lo, hi = _load("joint_rom.toml")[base][key]
+    lo, hi = read_data("joint_rom.toml")[base][key]
     if side == "right" and key in ("x", "z"):
         lo, hi = -hi, -lo
     return math.radians(lo), math.radians(hi)
@@ -411,7 +412,7 @@ def _add_joint_characteristics(segs, H, M, neck_muscles):
     the stop at twice the range end, passive_joints.MEASURED_STOP). Without neck
     muscles (``neck_muscles`` False: a PMHS) the neck takes the passive tissue's damping
     (passive_joints.human_resistance)."""
-    _, dummy = load_description(STOPS_DUMMY)
+    _, dummy = load_description(stops_dummy())
     stops = {(s.joint_name, r.dof): (r.stop_stiffness, r.stop_damping)
              for s in dummy for r in s.resistances}
     # the thoracic joint (thoracic_spine.py) takes the Hybrid III's thorax-lumbar stops [E]

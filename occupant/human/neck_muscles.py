@@ -3,22 +3,21 @@
 the published neck strength and activated by a preset (relaxed, braced) or a delayed reflex
 after the pulse starts. Data and sources: data/neck_muscles.toml."""
 import math
-import pathlib
 
 import numpy as np
 
+from occupant.human.data_folder import data_path, read_data
 from occupant.human.errors import HumanParameterError
 from occupant.human.neck_mid import UPPER, attachment
-from occupant.io.toml_files import read_toml
 from occupant.modeling import Marker, Muscle
 
-DATA = pathlib.Path(__file__).resolve().parent / "data"
+TABLE = "neck_muscles.toml"
 ACTIVATIONS = ("relaxed", "braced", "reflex")
 PARTS = {"torso": "upper_torso", "neck": "neck", "head": "head"}
 
 
 def neck_muscle_table():
-    return read_toml(DATA / "neck_muscles.toml")
+    return read_data(TABLE)
 
 
 def _frames(segs):
@@ -76,14 +75,14 @@ def lateral_max_forces(segs, f_max):
                  for n, _, wa, pa, wb, pb, group, _ in paths if group != "lateral")
     gap = tab["reference"]["lateral_strength"] - others
     if gap <= 0.0:
-        raise ValueError(f"data/neck_muscles.toml: the other muscles already give {others:.1f} N m "
+        raise ValueError(f"{data_path(TABLE)}: the other muscles already give {others:.1f} N m "
                          "of lateral bending: no share left for the lateral group")
     out = {}
     for n, _, wa, pa, wb, pb, group, share in paths:
         if group == "lateral":
             arm = -moment_arm(segs, wa, pa, wb, pb, "c7", axis=0)[0]
             if arm <= 0.0:
-                raise ValueError(f"data/neck_muscles.toml: lateral muscle '{n}' does not bend the "
+                raise ValueError(f"{data_path(TABLE)}: lateral muscle '{n}' does not bend the "
                                  "neck towards its side")
             out[n] = share * gap / arm
     return out
@@ -108,7 +107,7 @@ def extensor_levels(segs, paths, f_max):
     neck_level = (sum(r[2] for r in others) + head_level * sum(r[2] for r in head)) \
         / -sum(r[2] for r in neck)
     if neck_level < 0.0:
-        raise ValueError("data/neck_muscles.toml: the extensors inserting on the head already "
+        raise ValueError(f"{data_path(TABLE)}: the extensors inserting on the head already "
                          "extend the neck about C7/T1 more than the flexors flex it")
     return head_level, neck_level
 
@@ -139,7 +138,7 @@ def add_neck_muscles(asm, segs, activation="reflex", pulse_start=0.0):
         about = "oc" if group.endswith("_oc") else "c7"
         arm, _ = moment_arm(segs, wa, pa, wb, pb, about)
         if (arm > 0) != group.startswith("flexion"):
-            raise ValueError(f"data/neck_muscles.toml: muscle '{name}' ({group}) has a flexion "
+            raise ValueError(f"{data_path(TABLE)}: muscle '{name}' ({group}) has a flexion "
                              f"moment arm of {arm * 1e3:.1f} mm about {about}: wrong side")
         f_max[name] = share * strength[group] / (2.0 * abs(arm))
     lateral = lateral_max_forces(segs, f_max)

@@ -3,14 +3,13 @@ data/joint_passive.toml (sources there) sampled into tables over the human range
 data/joint_rom.toml, with damping and stops, scaled with the body (mass x stature)."""
 import functools
 import math
-import pathlib
 
 import numpy as np
 
+from occupant.human.data_folder import data_path, read_data, stamp
 from occupant.human.description import Resistance
-from occupant.io.toml_files import read_toml
 
-DATA = pathlib.Path(__file__).resolve().parent / "data"
+TABLE = "joint_passive.toml"
 STOP_SPAN = 25.0                 # deg, neck: the ligamentous branch reaches its level this far past the range [E]
 STOP_CAP = 2.0                   # neck: the branch is tabulated up to this multiple of its level, then its end slope [E]
 MEASURED_STOP = 2.0              # a measured side's numerical stop: at this multiple of the range end [E]
@@ -18,12 +17,16 @@ GRID = math.radians(0.1)         # the curve is evaluated this finely ...
 REL_TOL, ABS_TOL = 0.005, 0.01   # ... and kept where linear interpolation misses by more (-, N m)
 
 
-@functools.lru_cache(maxsize=None)
 def passive_table():
     """data/joint_passive.toml with ``same_as`` entries resolved: a joint's own coordinate
     replaces the named joint's, or, without a ``law`` of its own, overrides only the keys it
-    gives (read once; do not modify)."""
-    raw = read_toml(DATA / "joint_passive.toml")
+    gives (read once per file read and edit, data_folder.stamp; do not modify)."""
+    return _passive_table(stamp(TABLE))
+
+
+@functools.lru_cache(maxsize=None)
+def _passive_table(_stamp):
+    raw = read_data(TABLE)
     out = {}
     for joint, spec in raw.items():
         if joint == "reference":
@@ -45,7 +48,7 @@ def passive_moment(spec, theta, lower, upper, shape):
     theta = np.asarray(theta, float)
     sides = spec.get("table_sides", "")
     if sides not in ("", "lower", "upper", "both"):
-        raise ValueError(f"data/joint_passive.toml: unknown table_sides {sides!r} "
+        raise ValueError(f"{data_path(TABLE)}: unknown table_sides {sides!r} "
                          "(accepted: lower, upper, both)")
     # a coordinate measured on both sides needs no law
     out = np.zeros_like(theta) if sides == "both" else _law_moment(spec, theta, lower, upper, shape)
@@ -89,7 +92,7 @@ def _law_moment(spec, theta, lower, upper, shape):
         return out
     if spec["law"] == "linear":
         return -math.degrees(spec["stiffness_deg"]) * theta
-    raise ValueError(f"data/joint_passive.toml: unknown law {spec['law']!r} "
+    raise ValueError(f"{data_path(TABLE)}: unknown law {spec['law']!r} "
                      "(accepted: double_exponential, end_moment, linear)")
 
 
@@ -156,9 +159,13 @@ def left_table(spec, lower, upper, ref):
     return np.column_stack([theta, m])
 
 
-@functools.lru_cache(maxsize=None)
 def _reference_rows(base, key, lower, upper):
     """left_table of one joint coordinate (cached: the same for every body size)."""
+    return _rows(stamp(TABLE), base, key, lower, upper)
+
+
+@functools.lru_cache(maxsize=None)
+def _rows(_stamp, base, key, lower, upper):
     ref, table = passive_table()
     rows = left_table(table[base][key], lower, upper, ref)
     rows.setflags(write=False)

@@ -14,22 +14,20 @@ is bounded by the glabella, the head shell's front at the eye's level (builder.h
 eye lies behind it, so the glabella's hip-to-eye angle is the eye's least.
 """
 import math
-import pathlib
 
 import numpy as np
 
 from occupant.dynamics import body_poses
 from occupant.human.builder import proportions
-from occupant.io.toml_files import read_toml
+from occupant.human.data_folder import read_data
 
-DATA = pathlib.Path(__file__).resolve().parent / "data"
 LINES = ("hip_to_eye", "thorax", "neck", "head")
 FROM_HORIZONTAL = ("head",)   # lines whose angle is the eye's elevation above the horizontal
 T12L1_FRACTION = 3.0 / 6.0   # of the lumbar segment (T10-L3, six bodies) from L3/L4 [D, see above]
 
 
 def _table():
-    return read_toml(DATA / "seated_posture.toml")
+    return read_data("seated_posture.toml")
 
 
 def predicted_angle(line, sex, stature, mass, h30):

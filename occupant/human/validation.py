@@ -22,7 +22,8 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
   named by ``sled``, its ``occupant.human`` replaced by the case's ``[human]``); the figures are
   the peak forward excursions of the head centre of gravity, of T1, T8, L2, L4 and of the hip (the
   H-point, midway between the hip joint centres) relative to the sled, the peak rises of T1, T8
-  and the H-point, the peak chest deflection, the peak belt forces (upper shoulder belt:
+  and the pelvis (at the sacral canal, where the case's source deck reads the PMHS's pelvis
+  target: builder.sacral_canal), the peak chest deflection, the peak belt forces (upper shoulder belt:
   D-ring to shoulder; lower shoulder belt: its segment into the buckle; outboard lap belt:
   outboard hip to lap anchor) and the peak x
   decelerations of accelerometers at T1, T8 and L2 and the peak forward excursions of the two
@@ -585,7 +586,7 @@ def _lower_shoulder_segment(outputs):
 
 
 def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(), t8=None,
-                        acromia=None, lumbar_base=None):
+                        acromia=None, lumbar_base=None, pelvis_point=(0.0, 0.0, 0.0)):
     """Figures of a belted sled run: peak forward (x) excursions (mm) of the head's centre of
     gravity, of T1 (``t1_point``, m in the upper torso frame), of T8 (T8_FRACTION of the way from
     the upper torso frame's origin to T1), of L2 and L4 (LUMBAR_FRACTIONS of ``lumbar_top``, the
@@ -593,8 +594,9 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(),
     ``lumbar_base``, the lumbar-pelvis joint in the pelvis frame) and of the hip (the pelvis frame's
     origin, the H-point between the hip joint centres) and of the knees (the midpoint of the
     lower legs' frame origins, the knee joint centres, when the run has lower legs) relative to
-    the sled (B0); the peak rises (up positive, mm) of T1, T8 and the H-point relative to the
-    sled; the peak chest deflection (mm, the sternum's travel towards the spine, when the body
+    the sled (B0); the peak rises (up positive, mm) of T1, T8 and of the pelvis at
+    ``pelvis_point`` (m in the pelvis frame; the H-point when not given) relative to the sled;
+    the peak chest deflection (mm, the sternum's travel towards the spine, when the body
     has one, CHEST_OUTPUT); the peak shoulder belt forces at the upper anchorage and, when the
     belt has a segment into the buckle, there (the lower shoulder belt), and the peak lap belt
     force (kN); and the peak x
@@ -613,11 +615,12 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(),
     t1 = on_body("upper_torso", t1_point)
     t8 = on_body(*(t8 if t8 is not None else ("upper_torso", T8_FRACTION * np.asarray(t1_point, float))))
     hip = res.body_poses[:, model.body("pelvis"), :3, 3] - sled
+    pelvis = on_body("pelvis", pelvis_point)
     lap = LAP_SEGMENT if f"{LAP_SEGMENT}.force" in res.outputs else LAP_SEGMENT_SEPARATE
     hist = {"head_x_mm": 1e3 * (head - head[0]), "t1_x_mm": 1e3 * (t1[:, 0] - t1[0, 0]),
             "t8_x_mm": 1e3 * (t8[:, 0] - t8[0, 0]), "hip_x_mm": 1e3 * (hip[:, 0] - hip[0, 0]),
             "t1_z_mm": 1e3 * (t1[:, 2] - t1[0, 2]), "t8_z_mm": 1e3 * (t8[:, 2] - t8[0, 2]),
-            "pelvis_z_mm": 1e3 * (hip[:, 2] - hip[0, 2]),
+            "pelvis_z_mm": 1e3 * (pelvis[:, 2] - pelvis[0, 2]),
             "shoulder_belt_kN": res.outputs[_first_segment(res.outputs, "belt.d_ring-")] / 1e3,
             "lap_belt_kN": res.outputs[f"{lap}.force"] / 1e3}
     peaks = {"head_x_excursion_mm": "head_x_mm", "t1_x_excursion_mm": "t1_x_mm",
@@ -663,6 +666,7 @@ def _run_belted_sled(scenario, path, dt, changes=None):
     case, e.g. the belt fitted elsewhere), its figures held against the case's corridors."""
     from occupant.scenario.load import load
     from occupant.scenario.run import run_scenario
+    from occupant.human.builder import proportions, sacral_canal
     from occupant.human.thoracic_spine import t8_point
     from occupant.sensors import evaluate
 
@@ -683,7 +687,8 @@ def _run_belted_sled(scenario, path, dt, changes=None):
     acromia = acromion_points(model.source)
     figures, hist = belted_sled_figures(res, model, t1_point, lumbar_top,
                                         [c for c in channels if c.name.endswith(" X")], t8, acromia,
-                                        model.source.joints["lumbar_pelvis"].placement.position)
+                                        model.source.joints["lumbar_pelvis"].placement.position,
+                                        sacral_canal(model.source.header["stature"], proportions()))
     corridor = dict(scenario["corridor"])
     return {"t": res.t, "results": res, "model": model, "run": run, "history": hist,
             "figures": figures, "corridor": corridor, "checks": corridor_checks(figures, corridor)}

@@ -67,6 +67,7 @@ import re
 
 import numpy as np
 
+from occupant.human.data_folder import reading_from
 from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.human.neck_levelling import share_neck_flexion
 from occupant.human.posture import POSTURE_FOLDER
@@ -179,8 +180,11 @@ class Scenario:
     ``files``: {key: path} read for a NAMED_FILES key ("dummy", "posture", "interior",
     "front") instead of the file its value names, for the bases that file names (keys
     ``base_key``: "interior_base", ...), for the package's own data ("body_contacts",
-    "reference_dummy") and for "pulse" (the CSV file or ISO-MME test a [pulse] table names):
-    a run folder's copies of them (occupant.scenario.run.read_run, folder_scenario).
+    "reference_dummy"), for "pulse" (the CSV file or ISO-MME test a [pulse] table names), for
+    a parametric human's data ("human", its tables' folder; "human_stops":
+    occupant.human.data_folder) and for a pre-crash scenario's vehicle model (VEHICLE_MODEL
+    and its subsystems', ``sub_key``): a run folder's copies of them
+    (occupant.scenario.run.read_run, folder_scenario).
 
     ``inputs``: {key: Path} of every file it read: those of NAMED_FILES (a shipped name's file
     too), the bases they name ("dummy_base", "interior_base", "interior_base2"...), the
@@ -193,7 +197,10 @@ class Scenario:
         self.data, self.file = data, str(file)
         self.inputs, self._files = {}, dict(files or {})
         c = FileChecker(self.file, ScenarioError)
-        self._check(c, data, pathlib.Path(file).parent, start, pulse)
+        # a parametric human's tables and stops dummy: files' copies of them, while it is built,
+        # postured and belted (the readers take their paths from occupant.human.data_folder)
+        with reading_from(self._files.get("human"), self._files.get("human_stops")):
+            self._check(c, data, pathlib.Path(file).parent, start, pulse)
 
     def _named(self, c, table, key, path, loader):
         """Load what ``table[key]`` names (or the file ``files`` gives for ``key``); an unknown
@@ -272,7 +279,7 @@ class Scenario:
             from occupant.human.builder import data_files
             dummy = self._human(c, c.table(occ, "human", "occupant"))
             self.dummy = dummy.name
-            self.inputs.update(data_files())   # copied, not read from a copy: the installed data
+            self.inputs.update(data_files())   # as read: installed, or files' copies
         # a dummy variant (occupant.human.variants) takes its base dummy's injury criteria
         self.criteria_dummy = getattr(dummy.source, "header", {}).get("base", self.dummy)
         h_point = read(c, occ, "occupant", "h_point")
@@ -473,8 +480,10 @@ class Scenario:
     def _precrash(self, c, veh, data, stored=None):
         """``[precrash]`` with ``[vehicle] model``: occupant.scenario.precrash; ``stored``: the
         pulse a run of it stored (read_run), its braking as run when a PrecrashPulse (then the
-        model is a name on record, which this occupant need not ship)."""
-        from occupant.scenario.precrash import PrecrashPulse, model_file, read_precrash
+        model is a name on record, which this occupant need not ship). Without it, the braking
+        runs the vehicle model's copies ``files`` gives (VEHICLE_MODEL, then its subsystems'
+        sub_key: a run folder's, folder_scenario), else vehicles/<model>.toml."""
+        from occupant.scenario.precrash import PrecrashPulse, model_files, read_precrash
         if self.front is not None or "pulse" in data:
             c.fail("precrash", "a pre-crash scenario makes its own crash pulse from the speed left "
                    "after braking", "no [pulse] table and no vehicle.front with [precrash]")
@@ -482,11 +491,17 @@ class Scenario:
             c.fail("vehicle.model", "missing", "a vehicle model of vehicles/ with [precrash]")
         from occupant.vehicle.files import vehicle_files
         stored = stored if isinstance(stored, PrecrashPulse) else None
-        model = read(c, veh, "vehicle", "model") if stored is None else c.string(veh, "model", "vehicle")
-        pulse = read_precrash(c, c.table(data, "precrash", ""), "precrash", model, self.t_end, stored)
+        copies = []   # in sub_key order, up to the first missing
+        while sub_key(len(copies)) in self._files:
+            copies.append(self._files[sub_key(len(copies))])
+        # a name on record: its files stored or copied, this occupant need not ship it
+        named = stored is not None or bool(copies)
+        model = c.string(veh, "model", "vehicle") if named else read(c, veh, "vehicle", "model")
+        pulse = read_precrash(c, c.table(data, "precrash", ""), "precrash", model, self.t_end, stored,
+                              copies)
         if stored is None:   # the files braking_run read: VEHICLE_MODEL, then its subsystems'
-            for i, file in enumerate(vehicle_files(model_file(model))):
-                self.inputs[sub_key(i)] = file.absolute()
+            for i, file in enumerate(vehicle_files(*model_files(model, copies))):
+                self.inputs[sub_key(i)] = pathlib.Path(file).absolute()
         else:   # the braking stored: a run folder's copies of them carried on, not read
             self.inputs.update({k: pathlib.Path(v) for k, v in self._files.items()
                                 if owner_key(k) == VEHICLE_MODEL})

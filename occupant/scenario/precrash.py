@@ -26,6 +26,7 @@ length, in results.h5 beside the pulse's table): read again (occupant.scenario.r
 scenario takes it instead of running the vehicle model, which need not be installed.
 """
 import math
+import pathlib
 
 import numpy as np
 
@@ -45,14 +46,28 @@ def model_file(model):
     return shipped_dir("vehicles") / f"{model}.toml"
 
 
-def braking_run(model, speed, duration):
-    """The ``hard_brake`` Manoeuvre of vehicles/<model>.toml from ``speed`` (m/s) over
-    ``duration`` s, after settling; cached in memory."""
-    key = (model, "hard_brake", float(speed), float(duration))
+def model_files(model, copies=()):
+    """(the model file, ``locate`` of occupant.vehicle.files.vehicle_files) of the vehicle model
+    a braking runs: vehicles/<model>.toml, or ``copies`` of its files (a run folder's, in
+    vehicle_files' order) read in their place."""
+    if copies:
+        from occupant.vehicle.files import copies_locator
+        return pathlib.Path(copies[0]), copies_locator(copies)
+    return model_file(model), None
+
+
+def braking_run(model, speed, duration, copies=()):
+    """The ``hard_brake`` Manoeuvre of vehicles/<model>.toml (or of ``copies`` of its files:
+    model_files) from ``speed`` (m/s) over ``duration`` s, after settling; cached in memory by
+    the files read and their modification times."""
+    from occupant.vehicle.files import vehicle_files
+    file, locate = model_files(model, copies)
+    read = tuple((str(f), f.stat().st_mtime_ns) for f in vehicle_files(file, locate))
+    key = (read, "hard_brake", float(speed), float(duration))
     if key not in _RUNS:
-        from occupant.vehicle import load
         from occupant.vehicle import manoeuvre as M
-        vehicle = load(model_file(model))
+        from occupant.vehicle.files import load_vehicle
+        vehicle = load_vehicle(file, locate)
         settled = M.settle(vehicle, t_end=SETTLE, output_dt=0.005)
         _RUNS[key] = M.hard_brake(vehicle, settled.results.q[-1], speed=speed, t_end=duration,
                                   output_dt=VEHICLE_DT)
@@ -162,10 +177,11 @@ def _fade_slowing(tau, T):
 _FADE = (_fade_shift, _fade_rate, _fade_slowing)   # a rate falling linearly to zero over the crash
 
 
-def read_precrash(c, table, path, model, t_end, stored=None):
+def read_precrash(c, table, path, model, t_end, stored=None, copies=()):
     """The PrecrashPulse of a ``[precrash]`` table for vehicles/<model>.toml (validated);
     ``stored``: the PrecrashPulse a run of this table stored (read_run), taken instead of
-    running the vehicle model again."""
+    running the vehicle model again; ``copies``: a run folder's copies of the model's files,
+    run in its place (braking_run)."""
     c.keys(table, names(path), path)
     man = read(c, table, path, "manoeuvre")
     speed = read(c, table, path, "speed_kmh") * KMH
@@ -176,7 +192,7 @@ def read_precrash(c, table, path, model, t_end, stored=None):
                f"solver.t_end {t_end} s", "solver.t_end >= duration + crash_duration")
     if stored is not None:
         return stored
-    run = braking_run(model, speed, duration)
+    run = braking_run(model, speed, duration, copies)
     if run.results.status != "finished":
         c.fail(path, f"the vehicle run of {model} stopped: {run.results.message}")
     from occupant.vehicle.manoeuvre import chassis_tables

@@ -21,10 +21,12 @@ reads exactly these fields). ``write_run(run, folder)`` writes::
                            names them relative to the folder and read_run reads them (not the
                            files where they were), so that the folder, moved to another machine,
                            stands on its own (57-124 kB a shipped scenario), and ``occupant run RUN_DIR``
-                           runs it again from them (folder_scenario). The pulse as run, a
-                           pre-crash braking too, is stored in results.h5 besides: read_run
-                           builds from it, not from the pulse's copy or the vehicle model's; a
-                           parametric human is built from the installed data, its copy a record
+                           runs it again from them (folder_scenario: a parametric human
+                           built from its tables' copies, a pre-crash braking run again from
+                           the vehicle model's, so that an edit of a copy changes the run).
+                           The pulse as run, a pre-crash braking too, is stored in results.h5
+                           besides: read_run builds from it, not from the pulse's copy or the
+                           vehicle model's
     folder/isomme/         ISO-MME test folder with every sensor channel (raw, filter class 0)
     folder/criteria.csv    criterion,value,unit,limit,pass (pass: true, false, or empty when
                            the regulation sets no limit or the run is not judged); written
@@ -315,17 +317,21 @@ def folder_scenario(folder, overrides=None):
     """The Scenario of a run folder, to run again (``occupant run RUN_DIR``): the scenario as
     run (its record: file plus overrides, ``overrides`` ({dotted key: value}) applied on top)
     read from the folder's copies of every file it read (inputs/: the dummy, posture,
-    interior, the package's own data, the CSV pulse or ISO-MME test), settled again. A pulse
-    with no copy (a table's shape, a pre-crash braking) is the one stored in results.h5 unless
-    ``overrides`` are given (then made again from the table: a braking from the installed
-    vehicle model)."""
-    from occupant.scenario.load import Scenario, ScenarioError, said_by_override
+    interior, the package's own data, a parametric human's tables, the CSV pulse or ISO-MME
+    test, a pre-crash scenario's vehicle model, its braking run again), settled again. A pulse
+    with no copy (a table's shape; a braking whose folder has no copy of its vehicle model) is
+    the one stored in results.h5 unless ``overrides`` are given (then made again from the
+    table: a braking from the installed vehicle model)."""
+    from occupant.scenario.load import VEHICLE_MODEL, Scenario, ScenarioError, said_by_override
     from occupant.scenario.overrides import apply_overrides
     from occupant.scenario.overrides import check as check_overrides
     res, rec, copies, file = _read_folder(folder)
     keys = dict(overrides or {})
     check_overrides(file, keys.items(), error=ScenarioError)
-    pulse = None if keys or "pulse" in copies else _read_pulse(rec, res.record_arrays)
+    # the pulse made again from its copies (a CSV file or ISO-MME test; a pre-crash braking run
+    # from the vehicle model's), or from the table's shape when overrides are given
+    made = keys or "pulse" in copies or VEHICLE_MODEL in copies
+    pulse = None if made else _read_pulse(rec, res.record_arrays)
     try:
         return Scenario(apply_overrides(rec["scenario"], keys), file, pulse=pulse,
                         files=_still_read(copies, keys))
@@ -360,7 +366,7 @@ def read_run(folder):
     sc = Scenario(rec["scenario"], file, start=start, pulse=_read_pulse(rec, res.record_arrays),
                   files={k: v for k, v in copies.items() if k != "pulse"})   # the pulse as run is stored
     results = pathlib.Path(folder) / "results.h5"
-    # the copies it has, read or not (the pulse; a parametric human's data, read as installed)
+    # the copies it has, read or not (the pulse; the vehicle model of a braking stored)
     inputs = {**(_inputs(sc) if file != results else sc.inputs), **copies}
     return Run(name=rec["name"], title=rec["title"], scenario=rec["scenario"], model=sc.model, results=res,
                criteria=rec["criteria"], regulation=rec["regulation"], notes=rec["notes"],

@@ -57,11 +57,12 @@ def _rotation_xyz(angles):
     return Rz @ Ry @ Rx
 
 
-def load_vehicle(path):
+def load_vehicle(path, locate=None):
     """The editable Subsystem tree of a vehicle (or subsystem) file; compiled once to check it
-    (mobility, references), so a bad file fails here with its file and key."""
+    (mobility, references), so a bad file fails here with its file and key. ``locate``: as
+    vehicle_files."""
     from occupant.vehicle.compile import VehicleError, compile_vehicle
-    vehicle = Vehicle(load_subsystem(path))
+    vehicle = Vehicle(load_subsystem(path, locate=locate))
     try:
         compile_vehicle(vehicle)
     except VehicleError:
@@ -71,19 +72,53 @@ def load_vehicle(path):
     return vehicle
 
 
-def vehicle_files(path):
+def _beside(parent, file):
+    """The file a subsystem entry of ``parent`` names: ``file`` relative to ``parent``'s folder."""
+    return parent.parent / file
+
+
+def vehicle_files(path, locate=None):
     """[Path] of the vehicle (or subsystem) file ``path`` and of every subsystem file it names,
-    in turn, depth first, each once: the files load_vehicle reads (a run folder copies them)."""
+    in turn, depth first, each once: the files load_vehicle reads (a run folder copies them).
+    ``locate(parent, file)``: the path of the file a subsystem entry of ``parent`` names
+    (default: relative to ``parent``; copies_locator: among a run folder's copies)."""
+    locate = locate or _beside
     path = pathlib.Path(path)
     out = [path]
     for entry in read_toml(path, VehicleFileError).get("subsystem", []):
         file = entry.get("file") if isinstance(entry, dict) else None
-        if isinstance(file, str) and (path.parent / file).is_file():
-            out += [f for f in vehicle_files(path.parent / file) if f not in out]
+        child = locate(path, file) if isinstance(file, str) else None
+        if child is not None and child.is_file():
+            out += [f for f in vehicle_files(child, locate) if f not in out]
     return out
 
 
-def load_subsystem(path, name=None, _stack=()):
+def copies_locator(copies):
+    """``locate`` (vehicle_files, load_vehicle) for copies of a vehicle model's files stored
+    under names of their own, in vehicle_files' order (the model file first): an entry's file
+    is the copy of the file it named beside its parent's original, the copies given out in the
+    order vehicle_files first meets the files (its first walk, made here, fixes them)."""
+    copies = [pathlib.Path(c) for c in copies]
+    spare = iter(copies[1:])
+    original = {copies[0]: pathlib.PurePosixPath(copies[0].name)}   # copy -> a stand-in path
+    copy_of = {original[copies[0]]: copies[0]}
+
+    def locate(parent, file):
+        named = original[parent].parent / file   # as _beside makes it from the original
+        if named not in copy_of:
+            copy = next(spare, None)
+            if copy is None:
+                return None
+            copy_of[named], original[copy] = copy, named
+        return copy_of[named]
+    vehicle_files(copies[0], locate)
+    return locate
+
+
+def load_subsystem(path, name=None, _stack=(), locate=None):
+    """The Subsystem of a vehicle or subsystem file, its nested subsystems' files found by
+    ``locate`` (as vehicle_files)."""
+    locate = locate or _beside
     path = pathlib.Path(path)
     if path.resolve() in _stack:
         raise VehicleFileError(path, "subsystem", "the file includes itself",
@@ -118,10 +153,11 @@ def load_subsystem(path, name=None, _stack=()):
         c.keys(entry, _SUB_KEYS, where)
         child_name = c.string(entry, "name", where, required=True)
         file = c.string(entry, "file", where, required=True)
-        if not (path.parent / file).is_file():   # (read "sedan_chassis.toml: no such file", whose file?)
-            c.fail(f"{where}.file", f"no such file {str(path.parent / file)!r}",
+        located = locate(path, file)
+        if located is None or not located.is_file():   # (read "sedan_chassis.toml: no such file", whose file?)
+            c.fail(f"{where}.file", f"no such file {str(located or path.parent / file)!r}",
                    "a subsystem file, its path relative to this file")
-        child = load_subsystem(path.parent / file, child_name, _stack + (path.resolve(),))
+        child = load_subsystem(located, child_name, _stack + (path.resolve(),), locate)
         pos = units.si(c.vector(entry, "position", where, default=(0.0, 0.0, 0.0)), "length")
         rot = c.vector(entry, "rotation_deg", where, default=(0.0, 0.0, 0.0))
         child.base = homogeneous(_rotation_xyz(np.radians(rot)), pos)

@@ -194,6 +194,32 @@ def test_reference_asis_flesh_at_the_belts_distance_from_the_asis():
     assert 1e3 * r == pytest.approx(np.hypot(33.0, 31.0), abs=0.5)
 
 
+# The sacrum's midline section (sacrum.vtp cut at its plane of symmetry) on the same two meshes,
+# mm in their pelvis frames (x forward, y up; opensim-models commit 20a888b9): its highest and
+# lowest points, the dorsal surface's x at its mid-height, the hip joint centre (x, y) and half
+# spacing
+SACRUM_MIDLINE_MM = {"gait2392": ((74.3, -36.2), -168.8, (-70.7, -66.1), 83.5),
+                     "rajagopal2016": ((59.9, -62.6), -150.8, (-56.3, -78.5), 77.26)}
+# the canal's centre inside the dorsal surface at 1.753 m (body_proportions.toml): the dorsal wall,
+# 11.5 mm along the foramen's 28.2 deg axis, and half the canal's 10.1 mm
+SACRAL_CANAL_INSET = 1e-3 * (11.5 * np.cos(np.radians(28.2)) + 0.5 * 10.1)
+
+
+def test_reference_sacral_canal_inside_the_sacrums_back():
+    """builder.sacral_canal: at the sacrum's mid-height on its midline section, 15.1 mm inside its
+    dorsal surface, relative to the hips and scaled by the hip spacing, the mean of the two
+    meshes (98.4 mm behind and 82.8 mm above the hips at 1.753 m, less the inset: 83.3 mm)."""
+    from occupant.human.builder import proportions, sacral_canal
+    stature = 1.753
+    asm = build(stature=stature, mass=78.2, sex="male").source
+    hip = abs(asm.joints["left_hip"].placement.position[1])
+    back = np.mean([[(x - h[0]) * hip / half, (0.5 * (top + low) - h[1]) * hip / half]
+                    for (top, low), x, h, half in SACRUM_MIDLINE_MM.values()], axis=0)   # m
+    p = sacral_canal(stature, proportions())
+    assert p[1] == 0.0
+    assert p[[0, 2]] == pytest.approx(back + [SACRAL_CANAL_INSET, 0.0], abs=0.5e-3)
+
+
 # Reed, Manary & Schneider 1999's C7/T1 rule [C: as Dumas & Wojtusch 2018 and kineticstoolkit give
 # it; body_proportions.toml]: the fraction of C7 -> suprasternale and the turn headward, per sex
 REED_C7T1 = {"male": (0.55, 8.0), "female": (0.53, 14.0)}
@@ -428,7 +454,8 @@ def _face(stature, mass, sex="male"):
 def _vertex_above_oc(stature, sex):
     """The vertex's height (m) over the occipital condyles: de Leva's head+neck length (vertex to
     C7) less the neck's share below the OC."""
-    from occupant.human.builder import DATA, segment_table
+    from occupant.human.builder import segment_table
+    from occupant.human.data_folder import SHIPPED as DATA
     from occupant.io.toml_files import read_toml
     oc = read_toml(DATA / "body_proportions.toml")["oc_fraction_of_head_neck_length"]
     return (1.0 - oc) * segment_table(sex)["head_neck"]["length"] * stature

@@ -27,7 +27,8 @@ import pathlib
 import numpy as np
 import pytest
 
-from occupant.human.passive_joints import DATA, _reference_rows
+from occupant.human.data_folder import SHIPPED as DATA
+from occupant.human.passive_joints import _reference_rows
 from occupant.io.toml_files import read_toml
 
 JOINTS = ("lower_neck", "upper_neck")

@@ -678,6 +678,25 @@ def test_regression_kang_frontal_rebound_ledger(validated):
     assert lower["rate"][-1] + upper["rate"][-1] == pytest.approx(-11.5, abs=1.0)
 
 
+def test_regression_kang_frontal_return_is_not_gravity(validated, monkeypatch):
+    """What returns the head is the springs' work, not its weight (branch kangrebound, stop 47,
+    scenarios/README.md): the same case run with gravity off (a diagnostic) flexes as far and
+    swings back further, -36.6 deg at 200 ms against -34.1 with gravity, 26.8 against 27.2 at
+    100 ms. The head's weight (its com above C7/T1, the head starting upright) pulls it on past
+    upright once it has swung back, but does not drive the return; were it the driver, the run
+    without it would end less extended."""
+    import occupant.human.validation as validation
+
+    case = "human_neck_kang_frontal_check"
+    with_g = validated(case)["checks"]
+    monkeypatch.setattr(validation, "STANDARD_GRAVITY", (0.0, 0.0, 0.0))
+    without = validation.run_validation(case)["checks"]
+    assert without["peak_flexion_deg"][0] == pytest.approx(with_g["peak_flexion_deg"][0], abs=1.0)
+    assert without["flexion_at_100ms_deg"][0] == pytest.approx(26.8, abs=1.0)
+    assert without["final_flexion_deg"][0] == pytest.approx(-36.6, abs=1.0)
+    assert without["final_flexion_deg"][0] < with_g["final_flexion_deg"][0]
+
+
 # ------------------------------------------------------------------------------------------
 # INDEPENDENT CHECK of the neck in oblique loading: Kang et al. (2018) PMHS head-necks on the
 # same mini-sled pulse at 45 deg (two specimens: their range stands as the corridor)

@@ -371,3 +371,119 @@ def test_identity_run_folder_runs_again_with_a_set(tmp_path):
     with pytest.raises(ScenarioError, match=r"scenario-fmvss208_sled_48_belted.toml \(--set "
                        r"occupant.posture\): occupant.posture: unknown posture 'sitting'"):
         load(str(folder), overrides=["occupant.posture=sitting"])
+
+
+def _gs1_human():
+    """The GS1 sled scenario's file (scenarios/validation/data): a parametric human, belted."""
+    from occupant.shipped import shipped_dir
+    return str(shipped_dir("scenarios") / "validation" / "data" / "gs1_sled_40_human.toml")
+
+
+def _edit(path, old, new):
+    """``path``'s one ``old`` replaced by ``new``."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _tables(model):
+    """{name: table} of a model's joint resistances (a human's passive moment-angle curves)."""
+    return {n: e.table for n, e in model.source.joint_resistances.items()}
+
+
+def test_identity_human_run_folder_runs_again_from_its_copied_data(tmp_path, monkeypatch, capsys):
+    """A parametric human's run folder, run again (``occupant run RUN_DIR``) with the installed
+    data made unreadable: the same criteria.csv bytes and states, from inputs/human-data/ and
+    human_stops-; an edit of a copied value changes the re-run (a head-neck mass of de Leva's
+    table, a hip flexion curve of joint_passive.toml, read through its cache). Before
+    (paramcopy), the copies were a record only: the installed data built the human."""
+    from occupant.human import data_folder
+    from occupant.io.results_h5 import read_results
+    run = load(_gs1_human(), overrides=SHORT).run()
+    folder = write_run(run, tmp_path / "run")
+    data = folder / "inputs" / "human-data"
+    assert sorted(p.name for p in data.iterdir()) == sorted(p.name for p in data_folder.SHIPPED.iterdir()
+                                                            if p.suffix == ".toml")
+    monkeypatch.setattr(data_folder, "SHIPPED", tmp_path / "no_data")   # no installed file read
+    monkeypatch.setattr(data_folder, "STOPS_DUMMY", "no_such_dummy")
+    monkeypatch.setattr(data_folder, "check_copy", lambda *args: None)   # (it reads the installed)
+    assert main(["run", str(folder), "--out", str(tmp_path / "again"), "--quiet"]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "again" / "criteria.csv").read_bytes() == (folder / "criteria.csv").read_bytes()
+    np.testing.assert_array_equal(read_results(tmp_path / "again" / "results.h5").q, run.results.q)
+    monkeypatch.undo()
+    _edit(data / "deleva1996.toml", "mass = 6.94\n", "mass = 8.94\n")   # the men's head + neck
+    _edit(data / "joint_passive.toml", "k = [-2.44, 5.05, 1.51, -21.88]", "k = [-4.88, 5.05, 3.02, -21.88]")
+    sc = load(str(folder))
+    assert sc.inputs["human"] == data and sc.inputs["human_stops"].parent == folder / "inputs"
+    head = run.model.body("head")
+    assert sc.model.body_mass[head] > run.model.body_mass[head] + 1.0
+    before, after = _tables(run.model), _tables(sc.model)
+    changed = sorted(n for n in before if not np.array_equal(before[n], after[n]))
+    assert changed and all("hip" in n for n in changed), changed
+    assert not np.array_equal(sc.run().results.q, run.results.q)
+    # the installed data as it was: a scenario loaded from its file builds the run's human
+    again = load(_gs1_human(), overrides=SHORT)
+    np.testing.assert_array_equal(again.model.body_mass, run.model.body_mass)
+    assert all(np.array_equal(t, before[n]) for n, t in _tables(again.model).items())
+
+
+def test_human_run_folder_bad_copied_data_is_one_clear_error(tmp_path, capsys):
+    """A copied table that this version cannot read (a value of another kind, a key renamed)
+    stops ``occupant run RUN_DIR`` with one message naming the copy, the key and what is
+    accepted (its installed file's layout), not an error deep in the builder."""
+    run = load(_gs1_human(), overrides=SHORT).run()
+    folder = write_run(run, tmp_path / "run")
+    copy = folder / "inputs" / "human-data" / "deleva1996.toml"
+    text = copy.read_text(encoding="utf-8")
+    _edit(copy, "mass = 6.94\n", 'mass = "heavy"\n')
+    assert main(["run", str(folder), "--out", str(tmp_path / "again"), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"occupant: error: {copy}: male.head_neck.mass: expected a number, got 'heavy' "
+                   "(accepted: a number, as in this version's deleva1996.toml)")
+    copy.write_text(text, encoding="utf-8")
+    _edit(folder / "inputs" / "human-data" / "joint_rom.toml", "[lower_neck]\n", "[lower_necks]\n")
+    with pytest.raises(ValueError, match=r"inputs/human-data/joint_rom.toml: lower_neck: missing "
+                       r"\(accepted: a table, as in this version's joint_rom.toml\)"):
+        load(str(folder))
+
+
+def test_identity_precrash_run_folder_brakes_again_from_its_copied_model(tmp_path, monkeypatch, capsys):
+    """``occupant run RUN_DIR`` of a pre-crash folder runs the braking again from its copies of
+    the vehicle model (the model file finds its subsystems among vehicle_model_sub1- ... by
+    copies_locator), the installed vehicles/ made empty: the same criteria.csv bytes, states
+    and B0 motion; an edit of a copied subsystem (the chassis' mass) changes the braking.
+    A copy that cannot be read is one error naming it and the key. Before (paramcopy), the
+    braking stored in results.h5 was taken and the copies were a record only."""
+    from occupant import shipped
+    from occupant.io import toml_files
+    from occupant.io.results_h5 import read_results
+    from occupant.scenario import precrash
+    run = load("aeb_precrash_frontal", overrides=PRECRASH).run()
+    folder = write_run(run, tmp_path / "run")
+    calls = []
+    braking = precrash.braking_run
+    monkeypatch.setattr(precrash, "braking_run", lambda *args: calls.append(args) or braking(*args))
+    empty, shipped_dir = tmp_path / "no_data", shipped.shipped_dir
+    monkeypatch.setattr(shipped, "shipped_dir", lambda name: empty / name if name == "vehicles"
+                        else shipped_dir(name))
+    monkeypatch.setattr(toml_files, "shipped_dir", shipped.shipped_dir)
+    assert main(["run", str(folder), "--out", str(tmp_path / "again"), "--quiet"]) == 0
+    capsys.readouterr()
+    assert len(calls) == 1 and all(p.parent == folder / "inputs" for p in calls[0][3])
+    assert [p.name for p in calls[0][3]][:2] == ["vehicle_model-midsize_sedan.toml",
+                                                 "vehicle_model_sub1-sedan_chassis.toml"]
+    assert (tmp_path / "again" / "criteria.csv").read_bytes() == (folder / "criteria.csv").read_bytes()
+    np.testing.assert_array_equal(read_results(tmp_path / "again" / "results.h5").q, run.results.q)
+    _same_motion(read_run(tmp_path / "again"), run)
+    chassis = folder / "inputs" / "vehicle_model_sub1-sedan_chassis.toml"
+    mass = read_toml(chassis)["parameters"]["mass"]
+    _edit(chassis, f"mass = {mass}", f"mass = {2.0 * mass}")
+    edited = load(str(folder))
+    assert len(calls) == 2 and edited.inputs["vehicle_model_sub1"] == chassis
+    assert any(not np.array_equal(edited.pulse.tables[k], run.pulse.tables[k]) for k in run.pulse.tables)
+    # a copy that cannot be read: its own file and key (the vehicle files' checks)
+    _edit(chassis, f"mass = {2.0 * mass}", 'mass = "heavy"')
+    with pytest.raises(ValueError, match=r"inputs/vehicle_model_sub1-sedan_chassis.toml: "
+                       r"parameters.mass: expected a finite number, got .heavy."):
+        load(str(folder))
