@@ -289,7 +289,7 @@ def seated_humans():
 def _umtri(model, name, line):
     """(mean, root-mean-square error), rad, of UMTRI's drivers' regression of ``line`` for the
     human in posture ``name`` (H30: the H-point above the right heel's target, 0.328 m in
-    driver_seated, 0.32 m in passenger_seated)."""
+    driver_seated and passenger_seated; 0.32 m in passenger_seated before branch passheel)."""
     heel = next(p for p in load_posture(name)["targets"]["point"]
                 if p["body"] == "right_foot" and p["point"] in ("heel", "heel_bottom"))
     header = model.source.header

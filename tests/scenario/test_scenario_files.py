@@ -139,7 +139,7 @@ def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys
     elif label == "posture":
         bad = _named_file_copy(tmp_path, "dummies/postures", "passenger_seated", "[angles]", "[angles")
         old, new = 'posture = "passenger_seated"', f'posture = "{bad}"'
-        line = (f"{bad}: not valid TOML: Expected ']' at the end of a table declaration (at line 16, "
+        line = (f"{bad}: not valid TOML: Expected ']' at the end of a table declaration (at line 25, "
                 "column 8) (accepted: TOML 1.0)")
     elif label == "normal":
         bad = _named_file_copy(tmp_path, "vehicles", "sled_buck_passenger", "normal = [0.0, 0.0, 1.0]",
@@ -534,16 +534,42 @@ def test_reference_seated_occupant_starts_on_the_seat_not_inside_the_interior():
         assert res.outputs["pelvis_flesh__seat_cushion.penetration"][0] > -0.005, name
 
 
-def _driver_scenarios():
-    """The shipped scenarios that seat their occupant in driver_seated."""
+def _posture_scenarios(posture):
+    """The shipped scenarios that seat their occupant in ``posture``."""
     from occupant.scenario import available_scenarios
     return [n for n in available_scenarios() if read_toml(resolve_shipped(n, "scenarios", "scenario"))
-            .get("occupant", {}).get("posture") == "driver_seated"]
+            .get("occupant", {}).get("posture") == posture]
 
 
 def test_every_seated_driver_scenario_is_checked_for_its_heels():
     """The list below is every shipped driver_seated scenario (a new one joins the check)."""
-    assert sorted(_driver_scenarios()) == sorted(DRIVER_SCENARIOS)
+    assert sorted(_posture_scenarios("driver_seated")) == sorted(DRIVER_SCENARIOS)
+
+
+def test_every_seated_passenger_scenario_is_checked_for_its_heels():
+    """The list below is every shipped passenger_seated scenario (a new one joins the check)."""
+    assert sorted(_posture_scenarios("passenger_seated")) == sorted(PASSENGER_SCENARIOS)
+
+
+def _heels_above_floor(sc):
+    """{side: the heel's lowest point above the interior's floor (m)} as placed: the heel
+    ellipsoid's (the Hybrid III's heel, a parametric human's foot shell, as
+    occupant.human.posture names the heel) centre less its support along -z."""
+    from occupant.dynamics import body_poses
+    m = sc.model
+    floor = next(s for s in sc.interior.surfaces if s.name == "floor")
+    assert np.allclose(floor.normal, (0.0, 0.0, 1.0))
+    poses = body_poses(m, m.make_data(), sc.q0)
+    names = {g.name: g for g in m.geometries}
+    out = {}
+    for side in ("left", "right"):
+        geo = names.get(f"{side}_heel") or names[f"{side}_foot_shell"]
+        mk = m.marker(geo.marker)
+        X = poses[m.marker_body[mk]]
+        R = X[:3, :3] @ m.marker_R[mk]
+        lowest = (X[:3, :3] @ m.marker_p[mk] + X[:3, 3])[2] - np.linalg.norm(R[2] * geo.semi_axes)
+        out[side] = lowest - floor.point[2]
+    return out
 
 
 DRIVER_SCENARIOS = ["us_ncap_frontal_56", "aeb_precrash_frontal", "side_barrier",
@@ -559,20 +585,36 @@ def test_reference_driver_heels_start_on_the_floor(name):
     scenario gives its own). Before (branch sideheels) driver_seated's half-way heel points put
     the 50M's right heel 5.5 mm above the carpet and the left 1.6 mm into it (side_barrier; US
     NCAP and AEB had their own targets), the 5F's right heel 1.7 mm above it."""
-    from occupant.dynamics import body_poses
     sc = load(name, overrides={"occupant.settle": 0.0})
     assert "posture_targets" not in sc.data["occupant"], name
-    m = sc.model
-    floor = next(s for s in sc.interior.surfaces if s.name == "floor")
-    assert np.allclose(floor.normal, (0.0, 0.0, 1.0))
-    poses = body_poses(m, m.make_data(), sc.q0)
-    for side in ("left", "right"):
-        geo = next(g for g in m.geometries if g.name == f"{side}_heel")
-        mk = m.marker(geo.marker)
-        X = poses[m.marker_body[mk]]
-        R = X[:3, :3] @ m.marker_R[mk]
-        lowest = (X[:3, :3] @ m.marker_p[mk] + X[:3, 3])[2] - np.linalg.norm(R[2] * geo.semi_axes)
-        assert abs(lowest - floor.point[2]) < 5e-4, (name, side, lowest - floor.point[2])
+    for side, height in _heels_above_floor(sc).items():
+        assert abs(height) < 5e-4, (name, side, height)
+
+
+PASSENGER_SCENARIOS = ["fmvss208_sled_48_belted", "fmvss208_sled_48_unbelted", "rear_whiplash"]
+
+
+@pytest.mark.parametrize("name", PASSENGER_SCENARIOS + ["human_sled_gs1_40"])
+def test_reference_passenger_heels_start_on_the_floor(name):
+    """Every seated passenger's two heels start on the floor, by passenger_seated's heel_bottom
+    targets alone (no scenario gives its own), as the drivers' (above): each heel's lowest point
+    within 0.05 mm of its interior's floor as placed (the IK meets its targets to 0.01 mm), for the
+    Hybrid III 50M of the sleds and rear_whiplash and the parametric 50th male of GS1's sled (the
+    validation case's sled with its [human]). Before (branch passheel) passenger_seated held a
+    point on the heel's back at -0.32 m: the 50M's heels started 0.13 mm in the floor (then at
+    -0.320 m), the human's 2.67 mm in GS1's (-0.328 m), pushing up 533 N each at the start."""
+    if name == "human_sled_gs1_40":
+        from pathlib import Path
+        from occupant.human.validation import read_scenario
+        case, path = read_scenario(name)
+        overrides = {"occupant.human." + k: v for k, v in case["human"].items()}
+        sc = load(Path(path).parent / case["sled"], overrides={**overrides, "occupant.settle": 0.0})
+    else:
+        sc = load(name, overrides={"occupant.settle": 0.0})
+    assert sc.data["occupant"]["posture"] == "passenger_seated", name
+    assert set(sc.data["occupant"].get("posture_targets", {})) <= {"human_thorax", "human_head"}, name
+    for side, height in _heels_above_floor(sc).items():
+        assert abs(height) < 5e-5, (name, side, height)
 
 
 def test_reference_5f_seat_is_fitted_to_her_as_placed():
