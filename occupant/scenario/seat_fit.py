@@ -1,0 +1,111 @@
+"""A seat fitted to the occupant a posture places: the rule the seat files state ("the cushion
+tangent to both [pelvis flesh and thighs] at N deg, its point kept at x = ...; the back moved
+along its normal to touch the pelvis flesh"), as one procedure every seat file uses.
+
+The cushion is a plane through the seat's lateral axis (y), its normal n(a) = (-sin a, 0, cos a)
+for a cushion rising a toward the front. An ellipsoid's lowest point along n lies at
+s(a) = n.c - |A R^T n| (occupant.scenario.placement.plane_gap with the plane through the
+origin); the plane n.x = d lies under every ellipsoid when d <= s for each and touches one where
+d = s. Tangent to the pelvis flesh and the thighs means s_pelvis(a) = min over the thighs of
+s_thigh(a) = d: the thighs lie ahead of the pelvis (larger x), so s_pelvis - s_thigh grows with a
+and the root is one (Brent's method). The thigh that sets the minimum touches; the other lies
+on or above the plane. The plane's point keeps its x and takes z = (d - n_x x) / n_z. The back
+keeps its angle and moves along its normal to touch the pelvis flesh.
+
+Command line (prints the planes' lines for the seat file):
+``python -m occupant.scenario.seat_fit SCENARIO``; the scenario is loaded unsettled
+(``occupant.settle = 0``), as the posture places its occupant.
+"""
+import sys
+
+import numpy as np
+from scipy.optimize import brentq
+
+from occupant.scenario.placement import plane_gap
+
+PELVIS = "pelvis_flesh"
+THIGHS = ("left_thigh_shell", "right_thigh_shell")
+ANGLE_RANGE = (np.radians(-10.0), np.radians(40.0))   # rad [E] cushions from tipped back to steep
+
+
+def cushion_normal(angle):
+    """Unit normal of a cushion rising ``angle`` (rad) toward the front (+x)."""
+    return np.array([-np.sin(angle), 0.0, np.cos(angle)])
+
+
+def lowest(model, q, geometry, normal):
+    """s = n.c - |A R^T n|: the ellipsoid's lowest point along ``normal`` (m, plane through 0)."""
+    return plane_gap(model, q, geometry, normal, np.zeros(3))
+
+
+def tangent_cushion(seat, legs):
+    """(angle rad, d) of the cushion n(angle).x = d tangent to ``seat`` and the lowest of ``legs``,
+    each a function of a unit normal giving the body's lowest point s(n) along it (module
+    docstring). ValueError when no angle in ANGLE_RANGE makes it tangent to both."""
+    def difference(angle):
+        n = cushion_normal(angle)
+        return seat(n) - min(leg(n) for leg in legs)
+    lo, hi = ANGLE_RANGE
+    if difference(lo) * difference(hi) > 0:
+        raise ValueError(f"no cushion between {np.degrees(lo):.0f} and {np.degrees(hi):.0f} deg "
+                         "is tangent to both the seat and the legs")
+    angle = brentq(difference, lo, hi, xtol=1e-12)
+    return angle, seat(cushion_normal(angle))
+
+
+def fit_cushion(model, q, x_point, pelvis=PELVIS, thighs=THIGHS):
+    """(angle rad, point, normal) of the cushion tangent to the ``pelvis`` geometry and the
+    lowest of the ``thighs`` at configuration q, its point at x = ``x_point``."""
+    geos = model.source.geometries
+    support = lambda name: (lambda n: lowest(model, q, geos[name], n))    # noqa: E731
+    angle, d = tangent_cushion(support(pelvis), [support(t) for t in thighs])
+    n = cushion_normal(angle)
+    return angle, np.array([x_point, 0.0, (d - n[0] * x_point) / n[2]]), n
+
+
+def fit_back(model, q, point, normal, pelvis=PELVIS):
+    """The back's point moved along its unit ``normal`` to touch the ``pelvis`` geometry."""
+    normal = np.asarray(normal, float) / np.linalg.norm(normal)
+    point = np.asarray(point, float)
+    return point + plane_gap(model, q, model.source.geometries[pelvis], normal, point) * normal
+
+
+def fitted_seat(scenario):
+    """The seat of ``scenario`` (a loaded Scenario, unsettled) fitted by the rule: a dict of
+    angle (deg), cushion point, normal, x_axis, back point, and the gaps (m) before and after."""
+    m, q = scenario.model, scenario.q0
+    surfaces = {s.name: s for s in scenario.interior.surfaces}
+    cushion, back = surfaces["seat_cushion"], surfaces["seat_back"]
+    angle, point, n = fit_cushion(m, q, float(cushion.point[0]))
+    back_point = fit_back(m, q, back.point, back.normal)
+    geos = m.source.geometries
+
+    def gaps(p, normal):
+        normal = np.asarray(normal, float) / np.linalg.norm(normal)
+        return {g: plane_gap(m, q, geos[g], normal, np.asarray(p, float)) for g in (PELVIS, *THIGHS)}
+    return {"angle": np.degrees(angle), "point": point, "normal": n,
+            "x_axis": np.array([n[2], 0.0, -n[0]]), "back_point": back_point,
+            "before": gaps(cushion.point, cushion.normal), "after": gaps(point, n),
+            "back_gap": plane_gap(m, q, geos[PELVIS], np.asarray(back.normal) / np.linalg.norm(back.normal),
+                                  np.asarray(back.point, float))}
+
+
+def main(argv=None):
+    from occupant.scenario.load import load
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python -m occupant.scenario.seat_fit SCENARIO", file=sys.stderr)
+        return 2
+    fit = fitted_seat(load(argv[0], overrides={"occupant.settle": 0.0}))
+    row = lambda v: "[" + ", ".join(f"{x:.4f}" for x in v) + "]"     # noqa: E731
+    print(f"# cushion tangent to the pelvis flesh and thighs at {fit['angle']:.2f} deg")
+    for when in ("before", "after"):
+        print(f"# gaps {when} (mm): " + ", ".join(f"{k} {1e3 * v:.2f}" for k, v in fit[when].items()))
+    print(f"# back: pelvis flesh {1e3 * fit['back_gap']:.2f} mm off, moved along its normal")
+    print(f"seat_cushion point = {row(fit['point'])}\nnormal = {row(fit['normal'])}\n"
+          f"x_axis = {row(fit['x_axis'])}\nseat_back point = {row(fit['back_point'])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
