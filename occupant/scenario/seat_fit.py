@@ -77,17 +77,16 @@ def fitted_seat(scenario):
     surfaces = {s.name: s for s in scenario.interior.surfaces}
     cushion, back = surfaces["seat_cushion"], surfaces["seat_back"]
     angle, point, n = fit_cushion(m, q, float(cushion.point[0]))
-    back_point = fit_back(m, q, back.point, back.normal)
-    geos = m.source.geometries
 
-    def gaps(p, normal):
+    def gaps(p, normal, names=(PELVIS, *THIGHS)):
         normal = np.asarray(normal, float) / np.linalg.norm(normal)
-        return {g: plane_gap(m, q, geos[g], normal, np.asarray(p, float)) for g in (PELVIS, *THIGHS)}
+        geos = m.source.geometries
+        return {g: plane_gap(m, q, geos[g], normal, np.asarray(p, float)) for g in names}
     return {"angle": np.degrees(angle), "point": point, "normal": n,
-            "x_axis": np.array([n[2], 0.0, -n[0]]), "back_point": back_point,
+            "x_axis": np.array([n[2], 0.0, -n[0]]),
+            "back_point": fit_back(m, q, back.point, back.normal),
             "before": gaps(cushion.point, cushion.normal), "after": gaps(point, n),
-            "back_gap": plane_gap(m, q, geos[PELVIS], np.asarray(back.normal) / np.linalg.norm(back.normal),
-                                  np.asarray(back.point, float))}
+            "back_gap": gaps(back.point, back.normal, (PELVIS,))[PELVIS]}
 
 
 def main(argv=None):
@@ -100,7 +99,8 @@ def main(argv=None):
     row = lambda v: "[" + ", ".join(f"{x:.4f}" for x in v) + "]"     # noqa: E731
     print(f"# cushion tangent to the pelvis flesh and thighs at {fit['angle']:.2f} deg")
     for when in ("before", "after"):
-        print(f"# gaps {when} (mm): " + ", ".join(f"{k} {1e3 * v:.2f}" for k, v in fit[when].items()))
+        print(f"# gaps {when} (mm): "
+              + ", ".join(f"{k} {1e3 * v:.2f}" for k, v in fit[when].items()))
     print(f"# back: pelvis flesh {1e3 * fit['back_gap']:.2f} mm off, moved along its normal")
     print(f"seat_cushion point = {row(fit['point'])}\nnormal = {row(fit['normal'])}\n"
           f"x_axis = {row(fit['x_axis'])}\nseat_back point = {row(fit['back_point'])}")
