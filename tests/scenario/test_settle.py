@@ -183,6 +183,37 @@ def test_reference_seated_scenarios_start_settled(name):
         np.testing.assert_allclose(forces, 10.0, atol=0.5)
 
 
+H_POINT_TOLERANCE = 0.013   # m, vertically and fore-aft: a test seats the dummy's H-point this
+# close to (6 mm below) the H-point the SAE J826 machine finds in that seat [S: the European
+# frontal-impact directive's dummy installation text, read as a bilingual FR/NL copy; FMVSS 208
+# S10.4.2.1 is commonly quoted with the same 13 mm, not read: U]
+SUNK = ("the 50M's settled H-point sinks 21.2 mm (US NCAP driver; 18.8-19.2 sled passenger) "
+        "into the cushion, placed tangent to its flesh (scenarios/HISTORY.md, hpoint): the cushion "
+        "at its rest height (branch hpoint_cushion, 21-22 mm up) meets the tolerance (-0.1 to "
+        "-0.5 mm) but fails 19 checks fitted on the sunk seating (shoulder belt 12.6-14.7 mm into "
+        "the neck, the side's 47 mm; heels off the floor; US NCAP HIC15 448 -> 607)")
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param("us_ncap_frontal_56", marks=pytest.mark.xfail(strict=True, reason=SUNK)),
+    "euro_ncap_full_width_50",
+    pytest.param("fmvss208_sled_48_belted", marks=pytest.mark.xfail(strict=True, reason=SUNK))])
+def test_reference_settled_h_point_meets_the_posture_target(name):
+    """Settled (occupant.settle 0.3 s), the occupant's H-point (the pelvis frame's origin) stays
+    within the dummy positioning tolerance (13 mm vertically and fore-aft) of where the posture
+    placed it (the scenario's H-point, or its seat track's). Measured on main 18fa545: the 50M
+    driver -21.2 mm up, +0.5 fore-aft (AEB and side: the same seat and figures); the 5F -11.5,
+    -1.1; the sled passenger -18.8 to -19.1, +3.6 to +3.7 over two runs (unbelted -18.9 to
+    -19.2; rear_whiplash's seat -18.5, +3.7)."""
+    from occupant.human.posture import point_position
+    sc = load(name)
+    q, _ = settle(sc.model, sc.q0, sc.settle)
+    miss = (point_position(sc.model, q, "pelvis", np.zeros(3))
+            - point_position(sc.model, sc.q0, "pelvis", np.zeros(3)))
+    print(f"{name}: settled H-point {miss[0] * 1e3:+.1f} mm fore-aft, {miss[2] * 1e3:+.1f} mm up")
+    assert abs(miss[0]) < H_POINT_TOLERANCE and abs(miss[2]) < H_POINT_TOLERANCE
+
+
 def test_regression_settling_with_the_neck_barrier_does_not_diverge():
     """With the belt's barrier on the neck (``neck_barrier``), off the neck its two segments
     stay merged and share their webbing at restraints.belt.BARRIER_SHARE_TIME: settling, at the
