@@ -235,3 +235,25 @@ def test_compare_out_bad_input_is_one_line_before_any_run(tmp_path, capsys):
         assert captured.out == "" and captured.err == message
     assert not (tmp_path / "c" / "fmvss208_sled_48_belted").exists()
     assert not list((tmp_path / "c").glob("comparison.*"))
+
+
+def test_compare_out_writes_a_scenarios_run_folder_beside_the_report(two_designs, tmp_path, capsys):
+    """A scenario among the arguments is run first, as without --out, and its run folder
+    written to DIR/<scenario name>/ (results.h5, criteria.csv...), then compared."""
+    from occupant.cli import main
+    from occupant.io.toml_files import read_toml
+    from occupant.scenario.load import resolve
+    from occupant.scenario.toml_write import dumps
+    data = read_toml(resolve("fmvss208_sled_48_belted"))
+    data["solver"]["t_end"], data["occupant"]["settle"] = 0.004, 0.0
+    data.setdefault("outputs", {})["report"] = False
+    (tmp_path / "short.toml").write_text(dumps(data), encoding="utf-8")
+    a, _ = two_designs
+    assert main(["compare", str(tmp_path / "short.toml"), str(a), "--out", str(tmp_path / "c"), "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[2:] == ["fmvss208_sled_48_belted", "run"]
+    ran = tmp_path / "c" / "fmvss208_sled_48_belted"
+    assert (ran / "results.h5").is_file() and (ran / "criteria.csv").is_file()
+    assert str(ran) in out[-1]
+    html = (tmp_path / "c" / "comparison.html").read_text(encoding="utf-8")
+    assert "<th>fmvss208_sled_48_belted</th><th>run</th>" in html
