@@ -88,10 +88,11 @@ def compare(runs, folder, *, labels=None, rating=True, html=True, pdf=True):
         page.html(table_html(header, rows) + "<p>The first run is the reference of the ratings.</p>")
         differ = settings_that_differ(runs)
         differ_header = ("setting", *labels)
-        if differ:
-            page.html("<h3>Settings that differ</h3>" + table_html(differ_header, differ))
+        page.html("<h3>Settings that differ</h3>" + (table_html(differ_header, differ) if differ else
+                                                      "<p>None: every run has the same scenario settings.</p>"))
         for sheet in F.text_pages(title, _runs_text(labels, rows, differ)):
             page.pdf_page(sheet)
+        page.html("<h3>Vehicle pulses</h3>")
         page.figure(F.pulse(runs, labels), "vehicle pulses")
         page.section("criteria", "Criteria side by side")
         ch, cr, cc = criteria_side_by_side(runs, labels)
