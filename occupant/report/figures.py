@@ -281,10 +281,26 @@ def channels(runs, groups=None, labels=None, window=None):
             ax.set_xlim(1e3 * window[0], 1e3 * window[1])
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=6, loc="best", ncol=len(runs))   # upper left hid the unbelted sled's head
+    if len(runs) == 1:
+        axes[0].legend(fontsize=6, loc="best")   # upper left hid the unbelted sled's head
+    else:   # a colour per axis, a line style per run, under the panels: inside the first, 3 n
+        # entries of a three-run comparison hid the head's X peak (comparecli)
+        from matplotlib.lines import Line2D
+        names = labels or [x.name for x in runs]
+        handles = [Line2D([], [], color=c, lw=1.1, label=axis) for axis, c in colours.items()]
+        handles += [Line2D([], [], color="0.3", lw=1.1, ls=styles[r % len(styles)], label=names[r])
+                    for r in range(len(runs))]
+        height = fig.get_figheight()
+        fig.set_figheight(height + LEGEND_ROW)
+        fig.subplots_adjust(bottom=(0.55 + LEGEND_ROW) / (height + LEGEND_ROW) + 0.02,
+                            top=1 - 0.35 / (height + LEGEND_ROW))
+        fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=8, frameon=False)
     for ax in axes[grid.nrows * grid.ncols - 3:]:   # the last row's places
         ax.set_xlabel("time (ms)", fontsize=8)
     return fig
+
+
+LEGEND_ROW = 0.3   # inches under a figure's panels for a legend of its own
 
 
 #: contact forces drawn in the restraints figure: those with the largest peaks, one colour each
