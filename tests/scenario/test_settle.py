@@ -76,6 +76,24 @@ def test_regression_settling_diverged_at_the_coarse_step_is_done_at_the_run_step
     assert steps == [S.SETTLE_DT, 1e-5] and info["dt"] == 1e-5 and np.all(np.isfinite(q))
 
 
+def test_identity_belted_settling_step_rests_where_the_run_step_does(ncap):
+    """A belted model settles at the belts' explicit step (restraints.belt.EXPLICIT_STEP, 2e-5 s:
+    h / tau = 1 for the webbing's flow, sharing and largest strain, at rest in one step), twice
+    the run's 1e-5 s, and rests where the run's step puts it: the US NCAP driver's H-point within
+    0.05 mm and every other coordinate within 0.002 (rad, or quaternion part) (measured 0.003 mm
+    and 0.00012; euro_ncap_full_width_50, side_barrier and aeb_precrash_frontal 0.001-0.011 mm,
+    the belted sled, not yet at rest, 0.21 mm and 0.0021). Fails where the belts settle at the
+    run's step (h / tau = 0.5, branch gs1settle to beltstep): twice the steps."""
+    import occupant.scenario.settle as S
+    from occupant.integrate.integrators import INTEGRATORS
+    from occupant.restraints.belt import EXPLICIT_STEP
+    fine, _ = S._relax(held(ncap.model), ncap.q0, 0.3, INTEGRATORS["euler"], 1e-5)
+    q, info = settle(ncap.model, ncap.q0, 0.3)
+    print(f"H-point {np.abs(q[:3] - fine[:3]).max() * 1e3:.4f} mm, rest {np.abs(q[3:] - fine[3:]).max():.5f}")
+    assert info["dt"] == EXPLICIT_STEP > 1e-5
+    assert np.abs(q[:3] - fine[:3]).max() < 5e-5 and np.abs(q[3:] - fine[3:]).max() < 0.002
+
+
 # the most a belt segment's tension may change from one settling step to the next while the
 # occupant settles from rest [E]: a tenth of the GS1 lap belt's 100 N pre-load
 BELT_STEP_CHANGE = 10.0   # N
@@ -85,7 +103,9 @@ def test_regression_settling_step_keeps_the_belts_flow_from_flipping():
     """A belted model settles at the belts' explicit step (restraints.belt.EXPLICIT_STEP): at
     the step the settling takes, from GS1's posture at rest under gravity (belts held as the
     settling holds them), no belt segment's tension changes by more than BELT_STEP_CHANGE from one
-    step to the next (measured 1.4 N over the first 10 ms at 1e-5 s; 281 N at 5e-5 s). At SETTLE_DT (5e-5 s, h / FLOW_TIME = 2.5) the
+    step to the next (measured over the first 10 ms: 4.2 N at EXPLICIT_STEP, 2e-5 s, the
+    shoulder-chest segment's first step; 1.4 N at 1e-5 s, the step before branch beltstep; 79 N
+    at 2.5e-5 s, 281 N at 5e-5 s). At SETTLE_DT (5e-5 s, h / FLOW_TIME = 2.5) the
     webbing's flow flipped every step: the lap belt's middle segments between 0 and 0.4 kN,
     GS1's shoulder-chest segment between 0 and 37-130 N (scenarios/validation/README.md,
     gs1settle); a record sampled every second step showed a steady pull."""
