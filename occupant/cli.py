@@ -52,13 +52,23 @@ def _parser():
         description="Write RUN_DIR/report.html and report.pdf again from RUN_DIR/results.h5 (no "
         "simulation). Without --html or --pdf, both.")
     report.add_argument("run_dir", metavar="RUN_DIR", help="a run folder of occupant run or sweep")
-    report.add_argument("--html", action="store_true", help="write report.html")
-    report.add_argument("--pdf", action="store_true", help="write report.pdf")
+    _format_flags(report, "report")
     compare = sub.add_parser(
-        "compare", help="criteria of several runs side by side (run folders or scenarios)",
+        "compare", help="criteria of several runs side by side (run folders or scenarios); with "
+        "--out, their overlay report",
         description="Print the criteria of two or more runs side by side: each argument is a run "
-        "folder (with criteria.csv) or a scenario name or path, which is run first.")
+        "folder (with criteria.csv) or a scenario name or path, which is run first. With --out DIR, "
+        "also write DIR/comparison.html and comparison.pdf: the settings that differ, criteria side "
+        "by side, pulses, trajectories and channels overlaid (a line style per run), and the "
+        "ISO/TS 18571 rating of each channel against the first run's; a run folder then needs its "
+        "results.h5, and each scenario's run is written to DIR/<scenario name>/ as occupant run "
+        "writes it. Runs are labelled by their folder's name (with its parent's where two are "
+        "alike) or scenario name. Two designs: occupant run SCENARIO --set KEY=A --out A, the "
+        "same with KEY=B --out B, then occupant compare A B --out C.")
     compare.add_argument("runs", nargs="+", metavar="RUN_OR_SCENARIO")
+    compare.add_argument("--out", metavar="DIR", help="also write the comparison report (and the "
+                         "scenarios' run folders) into DIR")
+    _format_flags(compare, "comparison")
     compare.add_argument("--quiet", action="store_true", help="no progress on stderr (a line as "
                          "each scenario starts, then its simulated time as occupant run shows it)")
     lister = sub.add_parser("list", help="list the shipped scenarios, dummies, postures and vehicle interiors")
@@ -91,6 +101,12 @@ def _parser():
     valid.add_argument("--quiet", action="store_true", help="no progress on stderr (each case's start "
                        "and, past a few seconds, its simulated time)")
     return parser
+
+
+def _format_flags(command, stem):
+    """--html and --pdf of a command writing ``stem``.html and ``stem``.pdf: without either, both."""
+    command.add_argument("--html", action="store_true", help=f"write {stem}.html")
+    command.add_argument("--pdf", action="store_true", help=f"write {stem}.pdf")
 
 
 def _warning_line(message, category, filename, lineno, line=None):
@@ -126,7 +142,8 @@ def main(argv=None):
             return report_command(args.run_dir, html=args.html, pdf=args.pdf)
         if args.command == "compare":
             from occupant.scenario.command import compare_command
-            return compare_command(args.runs, progress=not args.quiet)
+            return compare_command(args.runs, progress=not args.quiet, out_dir=args.out, html=args.html,
+                                   pdf=args.pdf)
         if args.command == "list":
             from occupant.scenario.command import list_command
             return list_command(keys=args.keys)

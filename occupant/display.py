@@ -32,3 +32,34 @@ def value_text(value, unit):
     if unit == "m/s":
         return f"{round(value, 2) + 0.0:.2f}"
     return f"{round(value, 1) + 0.0:.1f}"
+
+
+def distinct_labels(labels, folders=None):
+    """Column and legend labels of compared runs, ``labels`` made distinct: where runs share one
+    (two run folders of one scenario named alike, ``a/run`` and ``b/run``), each that is a run
+    folder (``folders[i]``, else None) is labelled with as many of its path's last parts as tell
+    them apart; any still alike (the same folder twice, a scenario named as a folder) gets
+    ``_2``, ``_3``... after it, in order."""
+    from pathlib import Path
+    folders = list(folders) if folders is not None else [None] * len(labels)
+    out = list(labels)
+    for label in dict.fromkeys(labels):
+        same = [i for i, x in enumerate(labels) if x == label and folders[i] is not None]
+        if labels.count(label) < 2 or len(same) < 2:
+            continue
+        parts = [Path(folders[i]).resolve().parts for i in same]
+        for n in range(2, max(len(p) for p in parts) + 1):
+            tails = ["/".join(p[-n:]) for p in parts]
+            if len(set(tails)) == len(tails):
+                for i, tail in zip(same, tails):
+                    out[i] = tail
+                break
+    used = set()
+    for i, label in enumerate(out):
+        k, candidate = 1, label
+        while candidate in used:
+            k += 1
+            candidate = f"{label}_{k}"
+        used.add(candidate)
+        out[i] = candidate
+    return out

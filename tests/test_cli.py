@@ -152,3 +152,111 @@ def test_a_crash_scenario_given_to_certify_or_validate_points_to_run():
         assert proc.returncode == 2 and "Traceback" not in proc.stderr
         assert (f"fmvss208_sled_48_unbelted.toml: kind: a crash scenario, not a {what} test: run it "
                 f"with occupant run (accepted: a {what} scenario with a test key: ") in proc.stderr, proc.stderr
+
+
+# two designs as a user makes them: one scenario run twice with a different --set, shortened
+# (the belt's load limiter, 3 kN against 6 kN), each into a folder named "run" under its own
+# parent, so that only the parents tell them apart
+SHORT_DESIGN = {"solver.t_end": 0.004, "occupant.settle": 0.0, "outputs.report": False}
+
+
+@pytest.fixture(scope="module")
+def two_designs(tmp_path_factory):
+    from occupant.scenario import load, write_run
+    root = tmp_path_factory.mktemp("designs")
+    for name, limit in (("ll3000", 3000.0), ("ll6000", 6000.0)):
+        run = load("fmvss208_sled_48_belted",
+                   overrides={**SHORT_DESIGN, "restraints.belt.load_limit": limit}).run()
+        write_run(run, root / name / "run")
+    return root / "ll3000" / "run", root / "ll6000" / "run"
+
+
+def test_compare_out_writes_the_overlay_report_of_two_designs(two_designs, tmp_path, capsys):
+    """``occupant compare A B --out C``: the criteria table printed as without --out, then
+    C/comparison.html and comparison.pdf, each run labelled by the part of its path that tells
+    it apart ("ll3000/run", not the scenario's name twice), the load limit named as the setting
+    that differs. Before (comparecli), compare had no --out: the overlay report was Python only."""
+    from occupant.cli import main
+    a, b = two_designs
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "c"), "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[2:] == ["ll3000/run", "ll6000/run"]
+    assert out[-1].startswith("occupant compare: written ") and "comparison.pdf" in out[-1]
+    html = (tmp_path / "c" / "comparison.html").read_text(encoding="utf-8")
+    assert (tmp_path / "c" / "comparison.pdf").read_bytes().startswith(b"%PDF")
+    assert "<title>Comparison: ll3000/run / ll6000/run</title>" in html
+    assert "<th>ll3000/run</th><th>ll6000/run</th>" in html   # the criteria's and the settings' columns
+    assert "<tr><td>restraints.belt.load_limit</td><td>3000.0 N</td><td>6000.0 N</td></tr>" in html
+    assert "Reference: ll3000/run." in html and "<td>ll6000/run</td>" in html   # the ratings' column
+    assert "fmvss208_sled_48_belted" in html   # the scenario of each, in the runs table
+
+
+def test_compare_html_or_pdf_alone(two_designs, tmp_path, capsys):
+    """--html or --pdf with --out writes that file only, as ``occupant report``'s flags; either
+    without --out is one line, exit 2."""
+    from occupant.cli import main
+    a, b = two_designs
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "h"), "--html"]) == 0
+    assert sorted(p.name for p in (tmp_path / "h").iterdir()) == ["comparison.html"]
+    # without --quiet, a line before the report's silent tens of seconds (its ratings)
+    assert capsys.readouterr().err == (f"occupant compare: writing the comparison into {tmp_path / 'h'} "
+                                       "(the ISO/TS 18571 rating of each channel takes most of the time)\n")
+    assert main(["compare", str(a), str(b), "--out", str(tmp_path / "p"), "--pdf", "--quiet"]) == 0
+    assert sorted(p.name for p in (tmp_path / "p").iterdir()) == ["comparison.pdf"]
+    capsys.readouterr()
+    assert main(["compare", str(a), str(b), "--pdf"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == (
+        "occupant: error: compare: --html and --pdf choose the files of the comparison report: give "
+        "its folder too (accepted: --out DIR with them)\n")
+
+
+def test_compare_out_bad_input_is_one_line_before_any_run(tmp_path, capsys):
+    """A run folder without results.h5, a single run, an --out that cannot be a folder: one
+    line naming it, exit 2, no traceback, and nothing run or written (the scenario argument is
+    never run: every argument and --out are checked first)."""
+    from occupant.cli import main
+    from occupant.scenario.run import write_criteria
+    (tmp_path / "old").mkdir()   # criteria.csv only: enough for the table, not for the report
+    write_criteria([dict(criterion="HIC15", value=300.0, unit="-", limit=700.0, **{"pass": True})],
+                   tmp_path / "old" / "criteria.csv")
+    cases = [
+        (["compare", "fmvss208_sled_48_belted", str(tmp_path / "old"), "--out", str(tmp_path / "c")],
+         f"occupant: error: {tmp_path / 'old'}: no results.h5 in this folder (accepted: a run folder "
+         "of occupant run or sweep)\n"),
+        (["compare", str(tmp_path / "old"), "--out", str(tmp_path / "c")],
+         "occupant: error: compare: needs at least two runs (accepted: two or more run folders or scenarios)\n"),
+    ]
+    (tmp_path / "a_file").write_text("")
+    cases.append((["compare", "fmvss208_sled_48_belted", "fmvss208_sled_48_belted", "--out",
+                   str(tmp_path / "a_file")],
+                  f"occupant: error: --out: {tmp_path / 'a_file'}: a file, not a folder (accepted: a "
+                  "folder to write into, new or existing)\n"))
+    for argv, message in cases:
+        assert main([*argv, "--quiet"]) == 2, argv
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err == message
+    assert not (tmp_path / "c" / "fmvss208_sled_48_belted").exists()
+    assert not list((tmp_path / "c").glob("comparison.*"))
+
+
+def test_compare_out_writes_a_scenarios_run_folder_beside_the_report(two_designs, tmp_path, capsys):
+    """A scenario among the arguments is run first, as without --out, and its run folder
+    written to DIR/<scenario name>/ (results.h5, criteria.csv...), then compared."""
+    from occupant.cli import main
+    from occupant.io.toml_files import read_toml
+    from occupant.scenario.load import resolve
+    from occupant.scenario.toml_write import dumps
+    data = read_toml(resolve("fmvss208_sled_48_belted"))
+    data["solver"]["t_end"], data["occupant"]["settle"] = 0.004, 0.0
+    data.setdefault("outputs", {})["report"] = False
+    (tmp_path / "short.toml").write_text(dumps(data), encoding="utf-8")
+    a, _ = two_designs
+    assert main(["compare", str(tmp_path / "short.toml"), str(a), "--out", str(tmp_path / "c"), "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[2:] == ["fmvss208_sled_48_belted", "run"]
+    ran = tmp_path / "c" / "fmvss208_sled_48_belted"
+    assert (ran / "results.h5").is_file() and (ran / "criteria.csv").is_file()
+    assert str(ran) in out[-1]
+    html = (tmp_path / "c" / "comparison.html").read_text(encoding="utf-8")
+    assert "<th>fmvss208_sled_48_belted</th><th>run</th>" in html

@@ -4,6 +4,10 @@ self-contained file that works offline) and ``report.pdf`` with the same content
 Matplotlib draws the static figures and the PDF, VTK renders the 3D views, plotly the
 interactive 3D view."""
 from occupant.report.write import write
+# the function, bound here: a wrapper importing the module on first call was replaced by that
+# module (a package's submodule is set as its attribute on import), so that a second
+# ``occupant.report.compare(...)`` in one process met "'module' object is not callable"
+from occupant.report.compare import compare  # noqa: E402
 
 __all__ = ["write", "compare", "preload"]
 
@@ -14,7 +18,3 @@ def preload():
     a thread while its first compilation waits on its worker (occupant.scenario.command)."""
     from occupant.report import render3d, viewer  # noqa: F401
 
-
-def compare(runs, folder, **kwargs):
-    from occupant.report.compare import compare as _compare
-    return _compare(runs, folder, **kwargs)

@@ -46,18 +46,19 @@ def rate(reference, comparison, scale=None):
     return float(ISO18571(ref, cmp_, dt=1.0 / RATE).overall_rating())
 
 
-def rate_runs(reference, others, names=None):
-    """[(channel name, comparison run name, rating or None)] for every channel of the reference
-    run found (same name) in each other run; ``names`` limits the channels."""
+def rate_runs(reference, others, names=None, labels=None):
+    """[(channel name, comparison run's label, rating or None)] for every channel of the reference
+    run found (same name) in each other run; ``names`` limits the channels; ``labels`` those of
+    ``others`` (default: their names)."""
     ref = {c.name: c for c in reference.results.channels}
     scale = {}
     for group in channel_groups(reference.results.channels).values():
         peak = max(float(np.max(np.abs(filtered_channel(c)[1]))) for c in group)
         scale.update({c.name: peak for c in group})
     out = []
-    for run in others:
+    for run, label in zip(others, labels or [run.name for run in others]):
         chans = {c.name: c for c in run.results.channels}
         for name, ch in ref.items():
             if (names is None or name in names) and name in chans:
-                out.append((name, run.name, rate(ch, chans[name], scale[name])))
+                out.append((name, label, rate(ch, chans[name], scale[name])))
     return out

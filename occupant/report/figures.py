@@ -202,9 +202,8 @@ def trajectories(runs, labels=None):
         tr = D.trajectories(run.model, run.results)
         t_ms = 1e3 * run.results.t
         for k, (label, p) in enumerate(tr.items()):
-            name_k = label if len(runs) == 1 else f"{label} ({(labels or [x.name for x in runs])[r]})"
             style = dict(color=cmap(k), ls=styles[r % len(styles)], lw=1.4)
-            plane.plot(1e3 * p[:, axes[0]], 1e3 * p[:, axes[1]], label=name_k, **style)
+            plane.plot(1e3 * p[:, axes[0]], 1e3 * p[:, axes[1]], label=label, **style)
             plane.plot(1e3 * p[0, axes[0]], 1e3 * p[0, axes[1]], "o", color=cmap(k), ms=3)
             impact = D.crash_start(run)
             if impact is not None:
@@ -219,7 +218,15 @@ def trajectories(runs, labels=None):
     plane.set_ylabel(axis_labels[1].replace("(m,", "(mm,"))
     crash = ", square: the crash's start" if any(D.crash_start(x) is not None for x in runs) else ""
     plane.set_title(f"Paths, {name.lower()} in the {frame} (dot: start{crash})", fontsize=10)
-    plane.legend(fontsize=7, loc="best")
+    if len(runs) == 1:
+        plane.legend(fontsize=7, loc="best")
+    else:   # a colour per body, a line style per run: n + 5 entries, not 5 n
+        from matplotlib.lines import Line2D
+        names = labels or [x.name for x in runs]
+        handles = [Line2D([], [], color=cmap(k), lw=1.4, label=label) for k, label in enumerate(tr)]
+        handles += [Line2D([], [], color="0.3", lw=1.4, ls=styles[r % len(styles)], label=names[r])
+                    for r in range(len(runs))]
+        plane.legend(handles=handles, fontsize=7, loc="best")
     plane.grid(alpha=0.3)
     vec = lambda d: "(" + ", ".join(f"{x:.2g}" for x in d + 0.0) + ")"   # noqa: E731
     panels[0].set_ylabel(f"along pulse {vec(along)}\n(mm)", fontsize=8)
@@ -274,10 +281,26 @@ def channels(runs, groups=None, labels=None, window=None):
             ax.set_xlim(1e3 * window[0], 1e3 * window[1])
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=6, loc="best", ncol=len(runs))   # upper left hid the unbelted sled's head
+    if len(runs) == 1:
+        axes[0].legend(fontsize=6, loc="best")   # upper left hid the unbelted sled's head
+    else:   # a colour per axis, a line style per run, under the panels: inside the first, 3 n
+        # entries of a three-run comparison hid the head's X peak (comparecli)
+        from matplotlib.lines import Line2D
+        names = labels or [x.name for x in runs]
+        handles = [Line2D([], [], color=c, lw=1.1, label=axis) for axis, c in colours.items()]
+        handles += [Line2D([], [], color="0.3", lw=1.1, ls=styles[r % len(styles)], label=names[r])
+                    for r in range(len(runs))]
+        height = fig.get_figheight()
+        fig.set_figheight(height + LEGEND_ROW)
+        fig.subplots_adjust(bottom=(0.55 + LEGEND_ROW) / (height + LEGEND_ROW) + 0.02,
+                            top=1 - 0.35 / (height + LEGEND_ROW))
+        fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=8, frameon=False)
     for ax in axes[grid.nrows * grid.ncols - 3:]:   # the last row's places
         ax.set_xlabel("time (ms)", fontsize=8)
     return fig
+
+
+LEGEND_ROW = 0.3   # inches under a figure's panels for a legend of its own
 
 
 #: contact forces drawn in the restraints figure: those with the largest peaks, one colour each

@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from occupant.constants import G0
-from occupant.display import unit_text, value_text
+from occupant.display import distinct_labels, unit_text, value_text
 from occupant.io.toml_files import InputFileError, read_toml
 from occupant.progress import Progress, reporting
 from occupant.scenario.overrides import parse_override
@@ -304,13 +304,17 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
     return 0 if not failed else 1
 
 
+def _formats(html, pdf):
+    """(html, pdf) a report command writes for its --html and --pdf: without either, both."""
+    return (True, True) if not (html or pdf) else (html, pdf)
+
+
 def report_command(run_dir, html=False, pdf=False, out=print):
     """The report of a finished run again, from its results.h5 (occupant.scenario.run.read_run)."""
     from occupant import report
     from occupant.scenario.run import read_run
     start = time.perf_counter()
-    if not (html or pdf):
-        html = pdf = True
+    html, pdf = _formats(html, pdf)
     run = read_run(run_dir)
     paths = [p for p in report.write(run, run_dir, html=html, pdf=pdf) if p is not None]
     out(f"occupant report: {run.name} ({run.results.status}, {1e3 * run.results.t[-1]:.0f} ms) -> "
@@ -318,46 +322,103 @@ def report_command(run_dir, html=False, pdf=False, out=print):
     return 0
 
 
-def _criteria_of(arg, progress=True):
-    """(label, {criterion: (value, unit, pass)}) of a run folder or a scenario (run here, with
-    ``progress`` on stderr as ``occupant run`` shows it: a line saying it runs, the simulated
-    time)."""
+def _folder_criteria(folder):
+    """{criterion: (value, unit, pass)} of a run folder's criteria.csv."""
     import csv
+    path = folder / "criteria.csv"
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    if not rows:   # a table of only a header would print one: say which run has nothing
+        raise InputFileError(path, "", "no criteria in it", "criterion,value,unit,limit,pass rows "
+                             "as occupant run writes")
+    try:
+        return {r["criterion"]: (float(r["value"]) if r["value"] else None, r["unit"],
+                                 {"true": True, "false": False}.get(r["pass"])) for r in rows}
+    except (KeyError, TypeError, ValueError) as err:   # a column missing, a value not a number
+        raise InputFileError(path, "", f"cannot read its rows ({type(err).__name__}: {err})",
+                             "criterion,value,unit,limit,pass as occupant run writes") from None
+
+
+def _compared(arg, report):
+    """What an argument of ``occupant compare`` names, checked before anything runs: (label,
+    run folder or None, its criteria or None, its Run or None, the Scenario to run or None). A
+    run folder needs criteria.csv and, for a ``report``, results.h5 (read here: occupant.scenario.run.
+    read_run); anything else is a scenario, loaded here and run later."""
     folder = pathlib.Path(arg)
-    if folder.is_dir() and (folder / "criteria.csv").exists():
-        path = folder / "criteria.csv"
-        with open(path, newline="", encoding="utf-8") as fh:
-            rows = list(csv.DictReader(fh))
-        if not rows:   # a table of only a header would print one: say which run has nothing
-            raise InputFileError(path, "", "no criteria in it", "criterion,value,unit,limit,pass rows "
-                                 "as occupant run writes")
-        try:
-            return folder.name, {r["criterion"]: (float(r["value"]) if r["value"] else None, r["unit"],
-                                                  {"true": True, "false": False}.get(r["pass"]))
-                                 for r in rows}
-        except (KeyError, TypeError, ValueError) as err:   # a column missing, a value not a number
-            raise InputFileError(path, "", f"cannot read its rows ({type(err).__name__}: {err})",
-                                 "criterion,value,unit,limit,pass as occupant run writes") from None
     if folder.is_dir():
-        raise InputFileError(folder, "", "no criteria.csv in this folder", "a run folder of occupant run")
+        if not (folder / "criteria.csv").exists():
+            raise InputFileError(folder, "", "no criteria.csv in this folder", "a run folder of occupant run")
+        criteria = _folder_criteria(folder)
+        run = None
+        if report:
+            from occupant.scenario.run import read_run
+            run = read_run(folder)   # no results.h5, or not HDF5: the folder or file named
+        return folder.resolve().name, folder, criteria, run, None
     from occupant.scenario import load
     from occupant.integrate import precompile
     precompile.standby()   # (as run_command: a first run's compile worker)
     sc = load(arg)
-    bar = Progress("simulating") if progress else None
-    if bar is not None:   # (a first run's compile wait: said from the run, precompile.ahead)
-        print(f"occupant compare: running {sc.name} (a scenario, not a run folder)", file=sys.stderr, flush=True)
-    with reporting(bar):
-        run = sc.run()
-    if not run.criteria:
-        raise InputFileError(arg, "", "its run gives no criteria", "a scenario with injury criteria")
-    return run.name, {r["criterion"]: (r["value"], r["unit"], r["pass"]) for r in run.criteria}
+    return sc.name, None, None, None, sc
 
 
-def compare_command(args, out=print, progress=True):
+def compare_command(args, out=print, progress=True, out_dir=None, html=False, pdf=False):
+    """Print the criteria of two or more runs side by side (run folders, or scenarios run here
+    first, with ``progress`` on stderr as ``occupant run`` shows it); with ``out_dir``, also
+    write the comparison report there (occupant.report.compare: ``html``/``pdf``, neither: both)
+    and each scenario's run folder as DIR/<its label>. Every argument is checked (folders read,
+    scenarios loaded) before the first run."""
     if len(args) < 2:
         raise InputFileError("compare", "", "needs at least two runs", "two or more run folders or scenarios")
-    runs = [_criteria_of(a, progress) for a in args]
+    start = time.perf_counter()
+    report = out_dir is not None
+    if (html or pdf) and not report:
+        raise InputFileError("compare", "", "--html and --pdf choose the files of the comparison "
+                             "report: give its folder too", "--out DIR with them")
+    if report:
+        if importlib.util.find_spec("occupant.report") is None:
+            raise InputFileError("--out", "", "writing the comparison needs occupant.report",
+                                 'its extra installed: pip install ".[report]"')
+        from occupant.scenario.run import make_folder
+        out_dir = make_folder(out_dir)   # a mistyped --out ends the command before any run
+    found = [_compared(a, report) for a in args]
+    labels = distinct_labels([f[0] for f in found], [f[1] for f in found])
+    if report:   # a scenario's run folder never one of the compared folders (a run of it again)
+        given = {f[1].resolve() for f in found if f[1] is not None}
+        labels = [label if f[4] is None or (out_dir / label).resolve() not in given else
+                  distinct_labels([label, *labels, label])[-1] for label, f in zip(labels, found)]
+    runs, tables = [], []
+    for arg, label, (_, _, criteria, run, sc) in zip(args, labels, found):
+        if sc is not None:
+            bar = Progress("simulating") if progress else None
+            if bar is not None:   # (a first run's compile wait: said from the run, precompile.ahead)
+                print(f"occupant compare: running {sc.name} (a scenario, not a run folder)", file=sys.stderr,
+                      flush=True)
+            with reporting(bar):
+                run = sc.run()
+            if not run.criteria:
+                raise InputFileError(arg, "", "its run gives no criteria", "a scenario with injury criteria")
+            criteria = {r["criterion"]: (r["value"], r["unit"], r["pass"]) for r in run.criteria}
+            if report:
+                from occupant.scenario import write_run
+                write_run(run, out_dir / label)
+        runs.append(run)
+        tables.append((label, criteria))
+    _print_side_by_side(tables, out)
+    if report:
+        from occupant import report as R
+        html, pdf = _formats(html, pdf)
+        if progress:   # silent otherwise for tens of seconds (a US NCAP pair: ~0.7 s per channel rated)
+            print(f"occupant compare: writing the comparison into {out_dir} (the ISO/TS 18571 rating "
+                  "of each channel takes most of the time)", file=sys.stderr, flush=True)
+        paths = [p for p in R.compare(runs, out_dir, labels=labels, html=html, pdf=pdf) if p is not None]
+        ran = [out_dir / label for label, f in zip(labels, found) if f[4] is not None]
+        out(f"occupant compare: written {', '.join(str(p) for p in paths + ran)} in "
+            f"{time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def _print_side_by_side(runs, out):
+    """The criteria table of ``runs`` [(label, {criterion: (value, unit, pass)})]: a column per run."""
     names = []
     for _, crit in runs:
         names += [n for n in crit if n not in names]

@@ -19,8 +19,8 @@ under gravity before the crash run [U: common practice]; ``settle`` does that:
   the joint resistance allows (integrate.stability.step_limit, its 0.8 margin as ``simulate``),
   up to SETTLE_DT, not at the run's accuracy step; a settling that diverges at that step is
   done again at the run's step. A model with belts settles at most at the belts' explicit step
-  (``restraints.belt.EXPLICIT_STEP``, the run's 1e-5 s): their webbing's flow relaxes
-  explicitly, and at 5e-5 s it flipped from step to step (GS1's shoulder and lap belts);
+  (``restraints.belt.EXPLICIT_STEP``, 2e-5 s, twice the run's step): their webbing's flow
+  relaxes explicitly, and at 5e-5 s it flipped from step to step (GS1's shoulder and lap belts);
 - the run then starts from the settled configuration at rest, with the belts fitted there
   (``simulate``'s default z0: ``restraints.fit_belts``).
 """

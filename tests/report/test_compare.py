@@ -1,0 +1,42 @@
+"""Pieces of the comparison report (occupant.report.compare) and of ``occupant compare``'s
+labels (occupant.display.distinct_labels) that need no run."""
+import types
+
+from occupant.display import distinct_labels
+from occupant.report.compare import settings_that_differ
+
+
+def test_distinct_labels_keep_distinct_names_and_tell_alike_folders_apart(tmp_path):
+    """Distinct labels stay as they are (the printed table unchanged); two run folders named
+    alike take their parents' names, as many as differ (a/x/run, b/x/run); the same folder
+    twice, or a scenario named as a folder, numbered."""
+    assert distinct_labels(["ll3000", "ll6000"], [tmp_path / "ll3000", tmp_path / "ll6000"]) == ["ll3000", "ll6000"]
+    assert distinct_labels(["run", "run"], [tmp_path / "a" / "run", tmp_path / "b" / "run"]) == ["a/run", "b/run"]
+    assert distinct_labels(["run", "run"], [tmp_path / "a" / "x" / "run", tmp_path / "b" / "x" / "run"]) == \
+        ["a/x/run", "b/x/run"]
+    assert distinct_labels(["run", "run"], [tmp_path / "run", tmp_path / "run"]) == ["run", "run_2"]
+    assert distinct_labels(["sled", "sled", "sled"], [None, tmp_path / "sled", None]) == ["sled", "sled_2", "sled_3"]
+    assert distinct_labels(["x", "x", "x_2"]) == ["x", "x_2", "x_2_2"]
+
+
+def test_settings_that_differ_names_the_overrides_between_designs():
+    """Only the keys whose values differ, each run's value with its unit (occupant.scenario.keys),
+    "-" where a run has no such key."""
+    def run(**belt):
+        return types.SimpleNamespace(scenario={"name": "s", "solver": {"t_end": 0.15},
+                                               "restraints": {"belt": belt}})
+    rows = settings_that_differ([run(load_limit=3000.0), run(load_limit=6000.0), run()])
+    assert rows == [("restraints.belt.load_limit", "3000.0 N", "6000.0 N", "-")]
+    assert settings_that_differ([run(load_limit=3000.0), run(load_limit=3000.0)]) == []
+
+
+def test_regression_report_compare_is_the_function_after_its_module_is_imported():
+    """``occupant.report.compare`` stays callable once occupant.report.compare (the module) is
+    imported: it was a wrapper importing that module on its first call, which set the module as
+    the package's attribute, so a second comparison in one process (``occupant compare --html``
+    then ``--pdf`` in a test) met "'module' object is not callable"."""
+    import importlib
+
+    import occupant.report
+    importlib.import_module("occupant.report.compare")
+    assert callable(occupant.report.compare) and occupant.report.compare.__name__ == "compare"
