@@ -207,7 +207,8 @@ H_POINT_TOLERANCE = 0.013   # m, vertically and fore-aft: a test seats the dummy
 # close to (6 mm below) the H-point the SAE J826 machine finds in that seat [S: the European
 # frontal-impact directive's dummy installation text, read as a bilingual FR/NL copy; FMVSS 208
 # S10.4.2.1 is commonly quoted with the same 13 mm, not read: U]
-SUNK = ("the 50M's settled H-point sinks 21.2 mm (US NCAP driver; 18.8-19.2 sled passenger) "
+SUNK = ("the 50M's settled H-point sinks 21.2 mm (US NCAP driver; the sled passenger 13.4 since "
+        "its cushion carries the thighs, sledcushion, 18.8-19.2 before) "
         "into the cushion, placed tangent to its flesh (scenarios/HISTORY.md, hpoint): the cushion "
         "at its rest height (branch hpoint_cushion, 21-22 mm up) meets the tolerance (-0.1 to "
         "-0.5 mm) but fails 19 checks fitted on the sunk seating (shoulder belt 12.6-14.7 mm into "
@@ -224,7 +225,8 @@ def test_reference_settled_h_point_meets_the_posture_target(name):
     placed it (the scenario's H-point, or its seat track's). Measured on main 18fa545: the 50M
     driver -21.2 mm up, +0.5 fore-aft (AEB and side: the same seat and figures); the 5F -11.5,
     -1.1; the sled passenger -18.8 to -19.1, +3.6 to +3.7 over two runs (unbelted -18.9 to
-    -19.2; rear_whiplash's seat -18.5, +3.7)."""
+    -19.2; rear_whiplash's seat -18.5, +3.7); with the sled's cushion under the thighs (branch
+    sledcushion) -13.4, +1.9."""
     from occupant.human.posture import point_position
     sc = load(name)
     q, _ = settle(sc.model, sc.q0, sc.settle)
