@@ -716,3 +716,31 @@ def test_analytic_h_point_moves_the_whole_occupant():
     np.testing.assert_allclose(Xb[:, :3, 3] - Xa[:, :3, 3], np.tile([-0.02, 0.0, 0.01], (a.model.nb, 1)),
                                atol=1e-12)
     np.testing.assert_allclose(Xb[:, :3, :3], Xa[:, :3, :3], atol=1e-12)
+
+
+def test_analytic_contact_share_scales_the_force_not_the_friction():
+    """A pair's ``share`` (several surfaces of one body part against one surface: the 5F's two
+    buttocks on the seat cushion) scales its characteristic's loading and unloading curves, its
+    stiffness and its damping by the share, not its friction coefficient; the two halves of a
+    pair list bear at the same penetration what one pair did; a share outside (0, 1] is refused
+    with the file and the key."""
+    c = FileChecker("f.toml", InputFileError)
+    foam = {"table": [[0.0, 0.0], [0.02, 500.0], [0.05, 1800.0]], "absorption": 0.45, "recovers": True,
+            "damping": 1.0e3, "friction": 0.7}
+    data = {"contact_characteristic": {"foam": foam},
+            "contact": [{"a": "p", "b": "seat", "characteristic": "foam"},
+                        {"a": ["l", "r"], "b": "seat", "characteristic": "foam", "share": 0.5}]}
+    known, pairs = read_contacts(c, data, ["p", "l", "r", "seat"])
+    whole, left, right = (p.characteristic for p in pairs)
+    assert whole is known["foam"] and left is right
+    np.testing.assert_array_equal(left.table, [[0.0, 0.0], [0.02, 250.0], [0.05, 900.0]])
+    np.testing.assert_array_equal(left.table[:, 1] + right.table[:, 1], whole.table[:, 1])
+    assert left.damping == 500.0 and left.friction == 0.7 and left.absorption == 0.45 and left.recovers
+    steel = known["foam"].__class__(stiffness=2.0e6, exponent=1.5, unloading_table=[[0.0, 0.0], [0.01, 10.0]])
+    half = steel.shared(0.25)
+    assert half.stiffness == 5.0e5 and half.exponent == 1.5
+    np.testing.assert_array_equal(half.unloading_table, [[0.0, 0.0], [0.01, 2.5]])
+    for bad in (0.0, 1.5, -0.5):
+        data["contact"][1]["share"] = bad
+        with pytest.raises(InputFileError, match=rf"^f.toml: contact\[1\].share: got {bad!r} \(accepted: a number in \(0, 1\]\)$"):
+            read_contacts(c, data, ["p", "l", "r", "seat"])

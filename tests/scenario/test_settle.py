@@ -155,6 +155,7 @@ def test_regression_settle_of_wrong_type_over_a_shipped_value_names_the_key():
                                    "finite number, got 'long' (accepted: a number, 0 <= settle <= 2 s)")
 
 
+PELVIS_ON_THE_CUSHION = ("pelvis_flesh", "left_buttock", "right_buttock")
 SETTLED = ("us_ncap_frontal_56", "euro_ncap_full_width_50", "fmvss208_sled_48_belted",
            "fmvss208_sled_48_unbelted", "side_barrier")
 
@@ -171,7 +172,9 @@ def test_reference_seated_scenarios_start_settled(name):
     run = sc.run()
     out, model = run.results.outputs, run.model
     assert run.results.status == "finished"
-    sunk = out["pelvis_flesh__seat_cushion.penetration"][0]
+    # the pelvis's surfaces on the cushion: its flesh, or the 5F's buttocks (branch dummyfit)
+    sunk = max(out[f"{p.name}.penetration"][0] for p in model.source.contact_pairs.values()
+               if p.geometry_b == "seat_cushion" and p.geometry_a in PELVIS_ON_THE_CUSHION)
     print(f"{name}: pelvis {sunk * 1e3:.1f} mm into the cushion at t = 0")
     assert 0.008 < sunk < 0.030
     for pair_name, pair in model.source.contact_pairs.items():
