@@ -164,8 +164,9 @@ SETTLED = ("us_ncap_frontal_56", "euro_ncap_full_width_50", "fmvss208_sled_48_be
 def test_reference_seated_scenarios_start_settled(name):
     """The shipped seated scenarios settle 0.3 s before the pulse (rear_whiplash does not: its
     backset is set on the placed head). Placed by the posture the pelvis only touches the
-    cushion (0 mm); settled it starts 8-30 mm in it (measured 18.5-19.8 mm for the 50M, 11.5 mm
-    for the lighter 5F), no contact runs past its table, and the belt is fitted there at its
+    cushion (0 mm); settled it starts 8-30 mm in it (measured 18.5-19.8 mm for the 50M, 12.5 mm
+    for the lighter 5F, whose buttocks bear on it since branch dummyfit: 11.5 on her pelvis flesh
+    before), no contact runs past its table, and the belt is fitted there at its
     10 N pre-load on every segment (no slack, no pull)."""
     sc = load(name, {"solver.t_end": 0.002})
     assert sc.settle == 0.3
