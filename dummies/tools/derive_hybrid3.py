@@ -706,8 +706,9 @@ OVERRIDE_05F = {
 # length ratio 1/lambda (the rule every 50M length follows here, region_factors) [D].
 # Checked again (branch dummyfit): none of the deck's 80 parts is a bone (15000003 LOWER TORSO
 # and 15000004 PELVIS are shells, 15000072 a null contact shell, the rest head, neck, torso,
-# limbs, joints and visual beams); its lumbar joint spring's node 15005193 reads (-88.4, 0, 60.4) mm from the
-# H-point (nodes 15005209 / 15005213 midway) as this file's (-88, 0, 60), so the axes agree.
+# limbs, joints and visual beams); its lumbar joint spring's node 15005193 reads (-88.4, 0,
+# 60.4) mm from the H-point (nodes 15005209 / 15005213 midway) as this file's (-88, 0, 60), so
+# the axes agree.
 # The pelvis shell's front stands 50 mm ahead of the scaled ASIS at its height and breadth
 # (59.5 mm ahead of the H-point; 109.5 at the midline) and its side 44 mm outboard of it; the
 # open FE 5F's skin stands 21 mm ahead of her measured ASIS (26.1 against 4.7). So the scaled
