@@ -704,6 +704,16 @@ OVERRIDE_05F = {
 # The 95M: its open deck (RG_Articulated_Hybrid_III_95TH) is rigid and has the pelvis's flesh
 # shell only (part 15000004 PELVIS), no bone, so its ASIS is the 50M's scaled by the 95M/50M
 # length ratio 1/lambda (the rule every 50M length follows here, region_factors) [D].
+# Checked again (branch dummyfit): none of the deck's 80 parts is a bone (15000003 LOWER TORSO
+# and 15000004 PELVIS are shells, 15000072 a null contact shell, the rest head, neck, torso,
+# limbs, joints and visual beams); its lumbar joint spring's node 15005193 reads (-88.4, 0,
+# 60.4) mm from the H-point (nodes 15005209 / 15005213 midway) as this file's (-88, 0, 60), so
+# the axes agree.
+# The pelvis shell's front stands 50 mm ahead of the scaled ASIS at its height and breadth
+# (59.5 mm ahead of the H-point; 109.5 at the midline) and its side 44 mm outboard of it; the
+# open FE 5F's skin stands 21 mm ahead of her measured ASIS (26.1 against 4.7). So the scaled
+# ASIS lies under 2.4 times her flesh depth: it may stand 20-30 mm too far back if his flesh
+# there is hers scaled, which the rigid shell (a visual surface, 642 facets) cannot settle.
 ASIS_50M = (0.0089, 0.1084, 0.1088)   # m, see above
 ASIS_SRC_50M = ("[S] open FE HIII 50M (OpenRadioss ModelExchange, CC BY-NC): the pelvis bone's "
                 "anterior-superior corner, node 15000280, from the H-point node 15040164 "
@@ -945,6 +955,30 @@ PELVIS_FLESH_05F = dict(
         "skin, parts 15000037 / 15000058 (OpenRadioss ModelExchange, commit 86dbea3, CC BY-NC; "
         "derive_hybrid3.py PELVIS_FLESH_05F: rms 16.4 mm); was the 95M's pelvis shell scaled, "
         "its front 139 mm ahead of the H-point where her skin's is 72-74")
+# The 5F's buttocks: her skin's underside is flat, 86-94 mm below her H-point from 60 mm behind it
+# to its seam with the thighs 92 mm ahead and 40-110 mm out (lowest 93.5 mm at 80 mm ahead, 70
+# mm out), where pelvis_flesh, one ellipsoid (its lowest 96.7 mm below at 26 mm behind), stands
+# 8-95 mm above the skin 40-80 mm ahead and 40-110 mm out. A pair of ellipsoids, the left
+# and its mirror image, fitted to that underside by dummies/tools/fit_buttock.py (the lowest
+# crossing of a downward line with the faces of parts 15000037 / 15000058 on a 10 mm grid, x -60
+# to 80 mm, y 0 to 140 mm, 224 points; least squares on z of the lower of the pair; front at most
+# at the seam, 92 mm) [S: OpenRadioss ModelExchange Safety/Hybrid_III_05th_Percentile/
+# Hybrid_III_05TH_0000.rad, commit 86dbea3, CC BY-NC 4.0, facts only; her pelvis frame as
+# MARKERS_05F]: rms 5.5 mm, mean 0.0; 45 mm at most, where the skin rises between her thighs at
+# the midline 70 mm ahead, outside the pair's footprints (pelvis_flesh on the same points: rms
+# 29.4 mm, mean +12.6). The seat cushion bears on them (euro_ncap_full_width_50), pelvis_flesh still on
+# the seat back, the door and the bags.
+BUTTOCK_05F = dict(center=(-0.0185, 0.0738, -0.0667), semi=(0.1112, 0.0607, 0.0225), pitch_deg=6.9)  # m [S]
+BUTTOCK_05F_SRC = ("[S] least-squares fit to the underside of the open FE HIII 5F's pelvis skin, parts "
+                   "15000037 / 15000058, 60 mm behind to 80 mm ahead of the H-point (OpenRadioss "
+                   "ModelExchange, commit 86dbea3, CC BY-NC; dummies/tools/fit_buttock.py, derive_hybrid3.py "
+                   "BUTTOCK_05F: rms 5.5 mm, pelvis_flesh's 29.4); pitched {:.1f} deg front down; the {} "
+                   "side's, the other its mirror image")
+BUTTOCKS_05F = [dict(name=f"{side}_buttock", center=(BUTTOCK_05F["center"][0], sign * BUTTOCK_05F["center"][1],
+                                                     BUTTOCK_05F["center"][2]),
+                     semi=BUTTOCK_05F["semi"], orient=(0.0, BUTTOCK_05F["pitch_deg"], 0.0),
+                     src=BUTTOCK_05F_SRC.format(BUTTOCK_05F["pitch_deg"], side))
+                for side, sign in (("left", 1.0), ("right", -1.0))]
 ELLIPSOIDS_05F = {"pelvis": [dict(
     name="lap_belt_pelvis", semi=(0.0772, 0.1428, LAP_BELT_SEMI_Z_05F),
     center=(0.0071, 0.0, MARKERS_05F["pelvis"][0]["position"][2] - LAP_BELT_SEMI_Z_05F),
@@ -953,7 +987,7 @@ ELLIPSOIDS_05F = {"pelvis": [dict(
         "commit 86dbea3, CC BY-NC; derive_hybrid3.py ELLIPSOIDS_05F: rms 11.4 mm); vertical "
         "semi-axis the 50M's scaled [E] (was the 50M's LAP_BELT_PELVIS scaled to her, its front "
         "151 mm ahead of the H-point)"),
-    PELVIS_FLESH_05F]}
+    PELVIS_FLESH_05F, *BUTTOCKS_05F]}
 
 
 def thigh_shell_05f():

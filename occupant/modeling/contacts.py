@@ -2,7 +2,7 @@
 it acts between (ATB/MADYMO contact model: force from penetration with hysteresis, damping and
 Coulomb friction; crash-domain-facts 6.3). The compiled kernel is ``occupant.contact.compliant``.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -60,6 +60,17 @@ class ContactCharacteristic:
                                     f"{self.absorption!r} given", "one of them")
             self.unloading_table = _curve(self.unloading_table, f"{what}.unloading_table",
                                           strict=True)
+
+    def shared(self, share):
+        """This characteristic with its forces (loading and unloading curves, stiffness, damping)
+        times ``share`` in (0, 1]: one of several surfaces of a body part against one surface,
+        which together press as the part's one surface did at the same penetration; friction is
+        a coefficient and stays."""
+        if not (np.isfinite(share) and 0.0 < share <= 1.0):
+            raise ModelingError(f"share: got {share!r}", "a number in (0, 1]")
+        scaled = {k: None if getattr(self, k) is None else getattr(self, k) * np.array([1.0, share])
+                  for k in ("table", "unloading_table")}
+        return replace(self, stiffness=self.stiffness * share, damping=self.damping * share, **scaled)
 
 
 @dataclass

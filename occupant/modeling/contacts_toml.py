@@ -18,6 +18,8 @@ File form::
     b = "knee_bolster"                       # a plane on B0, or another ellipsoid
     characteristic = "knee_bolster_foam"     # optional when b's surface names a default
     name = "left_knee_bolster"               # optional; default "<a>__<b>" (only with one a)
+    share = 0.5                              # optional: each pair bears this fraction of the
+                                             # characteristic's force (ContactCharacteristic.shared)
 
 The reader takes the caller's ``FileChecker`` (occupant.io.toml_files), so that errors name the
 caller's file and key path without this layer importing occupant.io (pyproject import-linter
@@ -28,7 +30,7 @@ from occupant.modeling.elements import ModelingError
 
 CHARACTERISTIC_KEYS = ("stiffness", "exponent", "table", "unloading_table", "absorption", "damping",
                        "friction", "friction_speed", "recovers")
-PAIR_KEYS = ("name", "a", "b", "characteristic")
+PAIR_KEYS = ("name", "a", "b", "characteristic", "share")
 
 
 def curve_rows(checker, table, key, path, x="penetration m", y="force N"):
@@ -114,13 +116,19 @@ def read_contacts(checker, data, geometries, *, characteristics=None, defaults=N
         if name is not None and len(a_list) > 1:
             checker.fail(f"{pp}.name", "a name needs a single geometry a (one pair)",
                          "no name with a list of geometries")
+        characteristic = known[cname]
+        share = checker.number(p, "share", pp)
+        if share is not None:
+            if not 0.0 < share <= 1.0:
+                checker.fail(f"{pp}.share", f"got {share!r}", "a number in (0, 1]")
+            characteristic = characteristic.shared(share)
         for a in a_list:
             pair_name = name or f"{a}__{b}"
             if pair_name in names:
                 checker.fail(pp, f"contact pair {pair_name!r} is declared twice", "each pair once")
             names.add(pair_name)
             try:
-                pairs.append(ContactPair(pair_name, a, b, known[cname]))
+                pairs.append(ContactPair(pair_name, a, b, characteristic))
             except ModelingError as err:
                 checker.fail(pp, str(err))
     return known, pairs

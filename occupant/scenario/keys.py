@@ -366,6 +366,9 @@ _CONTACT = [
     Key("contact[].characteristic", "string", "", "the contact characteristic (default: the surface's)",
         reader=_CONTACTS),
     Key("contact[].name", "string", "", "the pair's name (default <a>__<b>)", reader=_CONTACTS),
+    Key("contact[].share", "number", "-", "the fraction of the characteristic's force each pair bears "
+        "(several surfaces of one body part against one surface)", 1.0, low=0.0, high=1.0, low_open=True,
+        reader=_CONTACTS),
     Key("contact_characteristic.*", "table", "", "a contact characteristic, by name", reader=_CONTACTS),
     Key("contact_characteristic.*.stiffness", "number", "N/m^exponent", "force = stiffness x "
         "penetration^exponent (or table)", reader=_CONTACTS),

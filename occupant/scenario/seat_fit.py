@@ -10,7 +10,9 @@ d = s. Tangent to the pelvis flesh and the thighs means s_pelvis(a) = min over t
 s_thigh(a) = d: the thighs lie ahead of the pelvis (larger x), so s_pelvis - s_thigh grows with a
 and the root is one (Brent's method). The thigh that sets the minimum touches; the other lies
 on or above the plane. The plane's point keeps its x and takes z = (d - n_x x) / n_z. The back
-keeps its angle and moves along its normal to touch the pelvis flesh.
+keeps its angle and moves along its normal to touch the pelvis flesh. Where the cushion bears on
+other surfaces of the pelvis than its flesh (the 5F's buttocks, branch dummyfit: the scenario's
+contact pairs with ``seat_cushion``), the seat's lowest point is the lowest of theirs.
 
 Command line (prints the planes' lines for the seat file):
 ``python -m occupant.scenario.seat_fit SCENARIO``; the scenario is loaded unsettled
@@ -24,6 +26,7 @@ from scipy.optimize import brentq
 from occupant.scenario.placement import plane_gap
 
 PELVIS = "pelvis_flesh"
+SEAT_SURFACES = (PELVIS, "left_buttock", "right_buttock")   # the pelvis's, that a cushion may bear on
 THIGHS = ("left_thigh_shell", "right_thigh_shell")
 ANGLE_RANGE = (np.radians(-10.0), np.radians(40.0))   # rad [E] cushions from tipped back to steep
 
@@ -53,12 +56,23 @@ def tangent_cushion(seat, legs):
     return angle, seat(cushion_normal(angle))
 
 
-def fit_cushion(model, q, x_point, pelvis=PELVIS, thighs=THIGHS):
-    """(angle rad, point, normal) of the cushion tangent to the ``pelvis`` geometry and the
-    lowest of the ``thighs`` at configuration q, its point at x = ``x_point``."""
+def on_cushion(model):
+    """The pelvis's surfaces the model's ``seat_cushion`` bears on (SEAT_SURFACES paired with it;
+    the pelvis flesh when none is)."""
+    pairs = model.source.contact_pairs.values()
+    found = [g for g in SEAT_SURFACES
+             if any(p.geometry_a == g and p.geometry_b == "seat_cushion" for p in pairs)]
+    return tuple(found) or (PELVIS,)
+
+
+def fit_cushion(model, q, x_point, seat=None, thighs=THIGHS):
+    """(angle rad, point, normal) of the cushion tangent to the lowest of the ``seat``
+    geometries (default ``on_cushion``) and the lowest of the ``thighs`` at configuration q, its
+    point at x = ``x_point``."""
     geos = model.source.geometries
     support = lambda name: (lambda n: lowest(model, q, geos[name], n))    # noqa: E731
-    angle, d = tangent_cushion(support(pelvis), [support(t) for t in thighs])
+    seats = [support(g) for g in (seat or on_cushion(model))]
+    angle, d = tangent_cushion(lambda n: min(f(n) for f in seats), [support(t) for t in thighs])
     n = cushion_normal(angle)
     return angle, np.array([x_point, 0.0, (d - n[0] * x_point) / n[2]]), n
 
@@ -78,7 +92,7 @@ def fitted_seat(scenario):
     cushion, back = surfaces["seat_cushion"], surfaces["seat_back"]
     angle, point, n = fit_cushion(m, q, float(cushion.point[0]))
 
-    def gaps(p, normal, names=(PELVIS, *THIGHS)):
+    def gaps(p, normal, names=(*on_cushion(m), *THIGHS)):
         normal = np.asarray(normal, float) / np.linalg.norm(normal)
         geos = m.source.geometries
         return {g: plane_gap(m, q, geos[g], normal, np.asarray(p, float)) for g in names}
@@ -95,9 +109,11 @@ def main(argv=None):
     if len(argv) != 1:
         print("usage: python -m occupant.scenario.seat_fit SCENARIO", file=sys.stderr)
         return 2
-    fit = fitted_seat(load(argv[0], overrides={"occupant.settle": 0.0}))
+    scenario = load(argv[0], overrides={"occupant.settle": 0.0})
+    fit = fitted_seat(scenario)
     row = lambda v: "[" + ", ".join(f"{x:.4f}" for x in v) + "]"     # noqa: E731
-    print(f"# cushion tangent to the pelvis flesh and thighs at {fit['angle']:.2f} deg")
+    print(f"# cushion tangent to the seat ({', '.join(on_cushion(scenario.model))}) and thighs at "
+          f"{fit['angle']:.2f} deg")
     for when in ("before", "after"):
         print(f"# gaps {when} (mm): "
               + ", ".join(f"{k} {1e3 * v:.2f}" for k, v in fit[when].items()))

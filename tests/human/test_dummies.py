@@ -604,6 +604,96 @@ def test_reference_hybrid3_05f_thigh_shell_on_the_fe_skin():
     assert np.sqrt(np.mean(old ** 2)) > 8.5 and np.abs(old[:, 0]).max() > 6.5
 
 
+# - her pelvis skin's underside (parts 15000037 / 15000058): z of the lowest crossing of a
+#   downward line from (x, y, 0), x FE_05F_UNDERSIDE_X (rows), y FE_05F_UNDERSIDE_Y (columns,
+#   her left; the right its mirror image); nan where the line misses the skin [D from S;
+#   dummies/tools/fit_buttock.py underside, rounded to 0.1 mm]. Flat, 86-94 mm below the
+#   H-point, from 60 mm behind to 80 mm ahead, 40-110 mm out; rising between her thighs at the
+#   midline ahead of 60 mm.
+FE_05F_UNDERSIDE_X = np.arange(-100.0, 80.5, 10.0)
+FE_05F_UNDERSIDE_Y = np.arange(0.0, 140.5, 10.0)
+FE_05F_UNDERSIDE = np.array([
+    (-63.7, -63.7, -66.1, -69.9, -71.5, -72.9, -72.2, -69.3, -66.4, -63.9, -62.5, -56.0, -44.3, -27.1, np.nan),  # x -100
+    (-66.2, -66.2, -69.0, -72.8, -75.5, -77.0, -77.3, -76.4, -73.9, -71.2, -66.7, -64.8, -55.0, -41.5, -19.5),  # x -90
+    (-66.9, -66.9, -69.6, -73.4, -76.9, -80.0, -81.5, -81.3, -80.7, -78.4, -75.3, -70.4, -64.7, -52.9, -36.7),  # x -80
+    (-67.6, -67.6, -70.1, -74.0, -77.6, -81.5, -84.2, -84.5, -84.3, -81.5, -79.4, -74.9, -70.1, -59.9, -44.8),  # x -70
+    (-68.4, -68.3, -70.7, -74.5, -78.7, -83.2, -86.7, -87.1, -87.5, -85.7, -82.0, -78.1, -73.5, -65.9, -52.3),  # x -60
+    (-69.2, -68.8, -71.0, -75.0, -79.2, -83.7, -87.5, -87.9, -88.6, -88.6, -84.9, -80.5, -75.8, -70.4, -58.9),  # x -50
+    (-69.7, -69.3, -71.5, -75.5, -79.6, -83.9, -87.8, -88.2, -88.6, -88.9, -86.1, -81.7, -76.2, -70.8, -59.7),  # x -40
+    (-70.2, -69.9, -72.8, -76.8, -80.4, -84.0, -88.1, -88.5, -88.9, -89.2, -86.6, -83.2, -77.3, -71.2, -60.5),  # x -30
+    (-70.8, -70.8, -73.7, -78.4, -82.1, -84.3, -88.3, -88.6, -88.8, -89.2, -86.5, -83.8, -78.1, -71.6, -60.9),  # x -20
+    (-71.7, -71.7, -74.7, -79.5, -83.8, -86.0, -88.4, -89.2, -89.0, -89.2, -86.5, -83.8, -78.6, -72.1, -61.2),  # x -10
+    (-72.3, -72.3, -75.5, -80.3, -84.9, -87.0, -89.2, -89.7, -89.5, -89.3, -86.8, -83.6, -78.7, -72.6, -61.4),  # x 0
+    (-72.6, -72.6, -75.9, -80.9, -85.4, -87.3, -89.5, -90.1, -89.7, -89.5, -87.2, -84.0, -79.1, -73.1, -61.7),  # x 10
+    (-72.9, -72.9, -76.2, -81.5, -86.0, -87.9, -89.9, -90.6, -90.1, -89.7, -87.6, -84.4, -79.6, -73.6, -61.9),  # x 20
+    (-73.2, -73.2, -76.4, -81.7, -86.5, -88.4, -90.3, -91.2, -90.6, -90.0, -87.9, -84.8, -80.2, -74.1, -62.1),  # x 30
+    (-74.4, -74.4, -76.5, -81.6, -86.8, -88.8, -90.7, -91.7, -91.1, -90.6, -88.4, -85.3, -80.7, -74.7, -62.5),  # x 40
+    (-75.9, -75.9, -77.3, -81.6, -86.7, -89.1, -91.1, -92.3, -91.7, -91.1, -88.9, -85.8, -81.2, -75.2, -63.1),  # x 50
+    (-61.8, -64.6, -78.0, -82.3, -86.6, -89.2, -91.3, -92.8, -92.2, -91.6, -89.5, -86.4, -81.8, -75.7, -63.6),  # x 60
+    (-24.8, -57.2, -73.6, -81.3, -85.7, -89.1, -91.4, -93.5, -92.8, -92.2, -90.4, -87.0, -82.3, -76.2, -64.1),  # x 70
+    (np.nan, -52.7, -68.8, -79.6, -84.5, -88.8, -91.2, -93.5, -93.5, -92.8, -91.2, -87.6, -82.8, -76.8, -64.6),  # x 80
+])
+
+
+def _underside_points():
+    x, y = np.meshgrid(FE_05F_UNDERSIDE_X, FE_05F_UNDERSIDE_Y, indexing="ij")
+    pts = np.c_[x.ravel(), y.ravel(), FE_05F_UNDERSIDE.ravel()]
+    return pts[~np.isnan(pts[:, 2])]
+
+
+def _buttock(asm, side):
+    """(centre mm, semi-axes mm, pitch rad front down) of a buttock of a dummy file."""
+    shape = asm.geometries[f"{side}_buttock"]
+    frame = asm.markers[shape.marker]
+    assert frame.part == "pelvis"
+    R = np.asarray(frame.rotation)
+    assert np.allclose(R[1], [0.0, 1.0, 0.0], atol=1e-12)     # pitched about y alone
+    return 1e3 * np.asarray(frame.position), 1e3 * np.asarray(shape.semi_axes), float(np.arctan2(R[0, 2], R[0, 0]))
+
+
+def test_reference_hybrid3_05f_buttocks_on_her_fe_skin_underside():
+    """The 5F's buttocks (her file; derive_hybrid3.py BUTTOCK_05F), a pair on her pelvis mirror
+    images of each other, follow her FE skin's flat underside (FE_05F_UNDERSIDE, 100 mm behind
+    to 80 mm ahead of the H-point) where the seat cushion bears: within 7.5 mm rms (7.2
+    measured), 1 mm on average (0.25), and 40-80 mm ahead, 40-110 mm out (under and ahead of her
+    hips) within 22 mm (-1.8 to +20.9, the most at their front edge's corner, 80 mm ahead, 110
+    out); their lowest within 1.5 mm of the skin's (92.7 mm below against 93.5 at 80 mm ahead, 70
+    mm out). Her one pelvis_flesh on the same points fails: rms 26.6 mm, mean +10.0, 7.9-95.2 mm
+    above the skin under and ahead of her hips."""
+    tool = dummy_tool("fit_buttock")
+    asm = load_dummy("hybrid3_05f").source
+    (cl, sl, pl), (cr, sr, pr) = _buttock(asm, "left"), _buttock(asm, "right")
+    assert np.allclose(cr, cl * [1.0, -1.0, 1.0]) and np.allclose(sr, sl) and pr == pytest.approx(pl)
+    pts = _underside_points()
+    ahead = (pts[:, 0] >= 40.0) & (pts[:, 1] >= 40.0) & (pts[:, 1] <= 110.0)
+
+    def judged(misses):
+        return (np.sqrt(np.mean(misses ** 2)) < 7.5 and abs(np.mean(misses)) < 1.0
+                and np.abs(misses[ahead]).max() < 22.0)
+    assert judged(tool.pair_misses(cl, sl, pl, pts))
+    x, y = np.meshgrid(np.arange(-100.0, 80.5, 0.5), np.arange(0.0, 140.5, 0.5), indexing="ij")
+    lowest = np.nanmin(tool.bottom(cl, sl, pl, x.ravel(), y.ravel()))
+    assert lowest == pytest.approx(np.nanmin(FE_05F_UNDERSIDE), abs=1.5)
+    shape = asm.geometries["pelvis_flesh"]
+    c, s = 1e3 * np.asarray(asm.markers[shape.marker].position), 1e3 * np.asarray(shape.semi_axes)
+    z = tool.bottom(c, s, 0.0, pts[:, 0], pts[:, 1])
+    flesh = np.where(np.isnan(z), c[2] - pts[:, 2], z - pts[:, 2])
+    assert not judged(flesh) and flesh[ahead].min() > 5.0
+
+
+def test_identity_hybrid3_05f_buttocks_are_the_fit_of_her_fe_skin_underside():
+    """The file's buttocks are what dummies/tools/fit_buttock.py fits to FE_05F_UNDERSIDE (the
+    deck's grid rounded to 0.1 mm: the fit's figures move by 0.4 mm at most), to 0.5 mm and 0.3
+    deg."""
+    tool = dummy_tool("fit_buttock")
+    assert (tool.X_BACK, tool.X_FRONT, tool.Y_OUT, tool.STEP) == (
+        FE_05F_UNDERSIDE_X[0], FE_05F_UNDERSIDE_X[-1], FE_05F_UNDERSIDE_Y[-1], 10.0)
+    c, s, p, _ = tool.fit_pair(_underside_points())
+    centre, semi, pitch = _buttock(load_dummy("hybrid3_05f").source, "left")
+    assert np.allclose(centre, c, atol=0.5) and np.allclose(semi, s, atol=0.5)
+    assert np.degrees(pitch) == pytest.approx(np.degrees(p), abs=0.3)
+
+
 # - her spine's joints, (x, z) from the H-point: the lower and upper spine joint springs 15005380
 #   / 15005381 (nodes 15006157 / 15006159, the lumbar column's ends), neck-chest 15005382 (node
 #   15003992), head-neck 15005383 (node 15003993); the deck's SET_Modelling version has the same

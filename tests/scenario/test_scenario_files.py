@@ -531,7 +531,10 @@ def test_reference_seated_occupant_starts_on_the_seat_not_inside_the_interior():
         assert res.outputs[f"{heel}__floor.penetration"][0] > -0.002, name   # heel on the floor
         worst = max(pen, key=pen.get, default=None)
         assert worst is None or pen[worst] < 0.002, (name, worst, pen[worst])
-        assert res.outputs["pelvis_flesh__seat_cushion.penetration"][0] > -0.005, name
+        # the pelvis's surfaces on the cushion: its flesh, or the 5F's buttocks (branch dummyfit)
+        on_cushion = [f"{g}__seat_cushion.penetration" for g in ("pelvis_flesh", "left_buttock", "right_buttock")
+                      if f"{g}__seat_cushion.penetration" in res.outputs]
+        assert on_cushion and max(res.outputs[k][0] for k in on_cushion) > -0.005, name
 
 
 def _posture_scenarios(posture):
@@ -621,7 +624,8 @@ def test_reference_passenger_heels_start_on_the_floor(name):
                                   "fmvss208_sled_48_unbelted", "rear_whiplash"])
 def test_reference_seat_is_fitted_to_its_occupant_as_placed(name):
     """The seat files' rule (occupant.scenario.seat_fit): the cushion tangent to the occupant's
-    pelvis flesh and its lower thigh, the other thigh on or above it, the back touching the
+    pelvis flesh (the 5F's buttocks, on which her cushion bears since branch dummyfit) and its
+    lower thigh, the other thigh on or above it, the back touching the
     pelvis flesh, as the posture places it (each gap, the ellipsoid's least distance to the
     plane, within 0.2 mm). vehicles/midsize_sedan_driver_05f.toml (the 5F, driver_seated): with
     her heels placed by their lowest points (sideheels) the old cushion stood 1.7 mm into her
@@ -630,7 +634,7 @@ def test_reference_seat_is_fitted_to_its_occupant_as_placed(name):
     until branch sledcushion the 15 deg cushion lay 17.3 mm under both thighs, so the heels held
     the legs up (200 N each settled, 1.8 legs' weight)."""
     from occupant.scenario.placement import plane_gap
-    from occupant.scenario.seat_fit import PELVIS, THIGHS
+    from occupant.scenario.seat_fit import PELVIS, THIGHS, on_cushion
     sc = load(name, overrides={"occupant.settle": 0.0})
     m, geos = sc.model, sc.model.source.geometries
     surfaces = {s.name: s for s in sc.interior.surfaces}
@@ -640,7 +644,8 @@ def test_reference_seat_is_fitted_to_its_occupant_as_placed(name):
         return plane_gap(m, sc.q0, geos[geometry], n / np.linalg.norm(n),
                          np.asarray(surfaces[surface].point, float))
     thighs = sorted(gap(t, "seat_cushion") for t in THIGHS)
-    for what, value in (("pelvis on cushion", gap(PELVIS, "seat_cushion")),
+    seat = [gap(g, "seat_cushion") for g in on_cushion(m)]
+    for what, value in (("pelvis on cushion", min(seat)),
                         ("lower thigh on cushion", thighs[0]), ("pelvis on back", gap(PELVIS, "seat_back"))):
         assert abs(value) < 2e-4, (name, what, value)
     assert thighs[1] > -2e-4, (name, thighs)
@@ -796,3 +801,31 @@ def test_analytic_h_point_moves_the_whole_occupant():
     np.testing.assert_allclose(Xb[:, :3, 3] - Xa[:, :3, 3], np.tile([-0.02, 0.0, 0.01], (a.model.nb, 1)),
                                atol=1e-12)
     np.testing.assert_allclose(Xb[:, :3, :3], Xa[:, :3, :3], atol=1e-12)
+
+
+def test_analytic_contact_share_scales_the_force_not_the_friction():
+    """A pair's ``share`` (several surfaces of one body part against one surface: the 5F's two
+    buttocks on the seat cushion) scales its characteristic's loading and unloading curves, its
+    stiffness and its damping by the share, not its friction coefficient; the two halves of a
+    pair list bear at the same penetration what one pair did; a share outside (0, 1] is refused
+    with the file and the key."""
+    c = FileChecker("f.toml", InputFileError)
+    foam = {"table": [[0.0, 0.0], [0.02, 500.0], [0.05, 1800.0]], "absorption": 0.45, "recovers": True,
+            "damping": 1.0e3, "friction": 0.7}
+    data = {"contact_characteristic": {"foam": foam},
+            "contact": [{"a": "p", "b": "seat", "characteristic": "foam"},
+                        {"a": ["l", "r"], "b": "seat", "characteristic": "foam", "share": 0.5}]}
+    known, pairs = read_contacts(c, data, ["p", "l", "r", "seat"])
+    whole, left, right = (p.characteristic for p in pairs)
+    assert whole is known["foam"] and left is right
+    np.testing.assert_array_equal(left.table, [[0.0, 0.0], [0.02, 250.0], [0.05, 900.0]])
+    np.testing.assert_array_equal(left.table[:, 1] + right.table[:, 1], whole.table[:, 1])
+    assert left.damping == 500.0 and left.friction == 0.7 and left.absorption == 0.45 and left.recovers
+    steel = known["foam"].__class__(stiffness=2.0e6, exponent=1.5, unloading_table=[[0.0, 0.0], [0.01, 10.0]])
+    half = steel.shared(0.25)
+    assert half.stiffness == 5.0e5 and half.exponent == 1.5
+    np.testing.assert_array_equal(half.unloading_table, [[0.0, 0.0], [0.01, 2.5]])
+    for bad in (0.0, 1.5, -0.5):
+        data["contact"][1]["share"] = bad
+        with pytest.raises(InputFileError, match=rf"^f.toml: contact\[1\].share: got {bad!r} \(accepted: a number in \(0, 1\]\)$"):
+            read_contacts(c, data, ["p", "l", "r", "seat"])

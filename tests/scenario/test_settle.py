@@ -175,6 +175,7 @@ def test_regression_settle_of_wrong_type_over_a_shipped_value_names_the_key():
                                    "finite number, got 'long' (accepted: a number, 0 <= settle <= 2 s)")
 
 
+PELVIS_ON_THE_CUSHION = ("pelvis_flesh", "left_buttock", "right_buttock")
 SETTLED = ("us_ncap_frontal_56", "euro_ncap_full_width_50", "fmvss208_sled_48_belted",
            "fmvss208_sled_48_unbelted", "side_barrier")
 
@@ -183,15 +184,18 @@ SETTLED = ("us_ncap_frontal_56", "euro_ncap_full_width_50", "fmvss208_sled_48_be
 def test_reference_seated_scenarios_start_settled(name):
     """The shipped seated scenarios settle 0.3 s before the pulse (rear_whiplash does not: its
     backset is set on the placed head). Placed by the posture the pelvis only touches the
-    cushion (0 mm); settled it starts 8-30 mm in it (measured 18.5-19.8 mm for the 50M, 11.5 mm
-    for the lighter 5F), no contact runs past its table, and the belt is fitted there at its
+    cushion (0 mm); settled it starts 8-30 mm in it (measured 18.5-19.8 mm for the 50M, 12.5 mm
+    for the lighter 5F, whose buttocks bear on it since branch dummyfit: 11.5 on her pelvis flesh
+    before), no contact runs past its table, and the belt is fitted there at its
     10 N pre-load on every segment (no slack, no pull)."""
     sc = load(name, {"solver.t_end": 0.002})
     assert sc.settle == 0.3
     run = sc.run()
     out, model = run.results.outputs, run.model
     assert run.results.status == "finished"
-    sunk = out["pelvis_flesh__seat_cushion.penetration"][0]
+    # the pelvis's surfaces on the cushion: its flesh, or the 5F's buttocks (branch dummyfit)
+    sunk = max(out[f"{p.name}.penetration"][0] for p in model.source.contact_pairs.values()
+               if p.geometry_b == "seat_cushion" and p.geometry_a in PELVIS_ON_THE_CUSHION)
     print(f"{name}: pelvis {sunk * 1e3:.1f} mm into the cushion at t = 0")
     assert 0.008 < sunk < 0.030
     for pair_name, pair in model.source.contact_pairs.items():
