@@ -1658,6 +1658,48 @@ def test_reference_gs1_shoulder_belt_fitted_across_the_front(settle):
     assert min(front.values()) >= FITTED_FRONT and across > 0.0, (front, across)
 
 
+FIT_STEP = 0.005    # m: the most a fitted wrap point may move between fits 2 % of the settling's
+                    # motion apart [E: 0.3 mm measured per 5 %; the jump this guards was 132 mm]
+
+
+def test_reference_gs1_belt_fit_follows_the_settling():
+    """Fitted (``restraints.fit_belts``) on the body moved from its posture towards where 350 ms
+    of settling under gravity leave it (occupant.scenario.settle; the configuration q0 + f (q -
+    q0), its quaternions normalised, f in steps of 0.02), the shoulder belt's fitted wrap places
+    (points on their ellipsoids, each in its ellipsoid's frame) move less than FIT_STEP from one
+    fit to the next. Before (wrap_chain's
+    ``place_held`` sweeps cycling between two paths where its held abdomen wrap had no place
+    yet), the fit jumped between f 0.90 and 0.91: the shoulder wrap 132 mm round the thorax's
+    inboard flank, the abdomen wrap round the abdomen's far flank (scenarios/README.md,
+    gravitybelt2); now the shoulder, chest and abdomen wraps lie 0.77, 0.84, 0.36 forward of
+    their centres (scaled frame) on the posture and 0.80, 0.84, 0.30 on the settled body."""
+    from occupant.model.joint_motion import normalize_quaternions
+    from occupant.restraints import fit_belts
+    from occupant.scenario.settle import settle
+
+    sc, path = read_scenario("human_sled_gs1_40")
+    over = {"occupant.human." + k: v for k, v in sc["human"].items()}
+    over.update({"solver.t_end": 0.001})
+    scenario = load(pathlib.Path(path).parent / sc["sled"], over)
+    model, q0 = scenario.model, scenario.q0
+    q1, _ = settle(model, q0, 0.35)
+    el = model.belts
+    wraps = [k for k in range(el.point_start[0], el.point_start[1]) if el.point_z[k] >= 0]
+    assert len(wraps) == 3
+    before, steps = None, []
+    for f in np.linspace(0.0, 1.0, 51):
+        q = q0 + f * (q1 - q0)
+        normalize_quaternions(model.tree, q)
+        z = fit_belts(model, q)
+        # each wrap's fitted place on its ellipsoid (scaled-frame direction times semi-axes)
+        x = np.array([el.point_size[k] * z[el.point_z[k]:el.point_z[k] + 3] for k in wraps])
+        if before is not None:
+            steps.append(np.linalg.norm(x - before, axis=1).max())
+        before = x
+    print(f"largest step {1e3 * max(steps):.2f} mm")
+    assert max(steps) < FIT_STEP
+
+
 def test_reference_gs1_shoulder_belt_corridor_is_the_pmhs_tests_peaks():
     """The upper shoulder belt's corridor is the range of the eight GS1 PMHS tests' own peaks
     (data/gs1_upper_shoulder_belt.csv), each above the SAFER folder's corridor files (peaks
