@@ -1577,7 +1577,11 @@ STILL_AT_REST_AFTER = 0.15   # s: the settling run on past the deck's 350 ms, lo
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "0.086 J at 0.35 s (a restart 14 ms before), 0.103 J at 0.5 s since the belts settle at "
+    "under 0.1 J at 0.35 s, 0.261 J at 0.5 s (6 restarts) since the belt's held abdomen wrap is "
+    "placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2: "
+    "the belt stays under 46 N while settling, tests/restraints/test_belt_under_gravity.py; the "
+    "0.5 s figure not traced). Before: 0.086 J at 0.35 s (a restart 14 ms before), 0.103 J at "
+    "0.5 s since the belts settle at "
     "their own step (restraints.belt.EXPLICIT_STEP; branch gs1settle, merged with main 655afeb; "
     "1.63 and 0.24 J on main a8232fa: the shoulder belt's thorax wraps roll round "
     "the thorax with the held abdomen wrap and lock the retractor at 0.22-0.26 s; with the "
@@ -1625,7 +1629,11 @@ FITTED_FRONT = 0.35   # the least forward part of a fitted wrap point's directio
 
 
 @pytest.mark.parametrize("settle", [0.0, pytest.param(0.35, marks=pytest.mark.xfail(strict=True, reason=(
-    "shoulder / chest / abdomen 0.07 / 0.16 / 0.81, the abdomen wrap's across part 0.02 (branch "
+    "shoulder / chest / abdomen 0.80 / 0.84 / 0.29, the abdomen wrap's across part 0.04 (on the "
+    "buckle's side) since the held abdomen wrap is placed from the thorax run's tangent point and "
+    "the fit's sweeps settle (branch gravitybelt2): the thorax wraps across the sternum, the "
+    "abdomen wrap on the converged path near the abdomen's inboard flank (0.36 on the posture, "
+    "which passes). Before: 0.07 / 0.16 / 0.81, the abdomen wrap's across part 0.02 (branch "
     "gs1settle merged with main 655afeb: settled at the belts' step, the shoulder belt's thorax "
     "wraps rolled round the thorax's inboard flank and locked the retractor during the settling, "
     "the trunk 12 mm outboard, and the belt fitted on that body runs round the flank; it passed "
@@ -1663,7 +1671,7 @@ def test_reference_gs1_shoulder_belt_fitted_across_the_front(settle):
 
 
 FIT_STEP = 0.005    # m: the most a fitted wrap point may move between fits 2 % of the settling's
-                    # motion apart [E: 0.3 mm measured per 5 %; the jump this guards was 132 mm]
+                    # motion apart [E: 0.21 mm at most measured; 385 mm before, the jump]
 
 
 def test_reference_gs1_belt_fit_follows_the_settling():
