@@ -1107,14 +1107,17 @@ def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
     spring's. On the merge of both (main c87f8e8): as the branch's within the tests' bounds.
     Since the hands rest on the thighs' tops (the case's posture_angles; branch gs1hands, main
     7168433 -> the branch): thorax-lumbar 445.6 -> 429.9 N m (143.8 -> 142.3 ms, 20.93 -> 20.86
-    deg); lumbar-pelvis 20.3 -> 21.5 deg at most, 5.0 -> 6.0 N m (its damping 3.9 -> 3.7 of it)."""
+    deg); lumbar-pelvis 20.3 -> 21.5 deg at most, 5.0 -> 6.0 N m (its damping 3.9 -> 3.7 of it).
+    Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): thorax-lumbar 429.9 -> 351.1 N m
+    (142.3 -> 133.1 ms, 20.86 -> 20.53 deg); lumbar-pelvis 21.5 -> 25.0 deg at most, at the
+    run's last sample (150 ms), the end of Pandy's flat 0-25 deg, 6.0 -> 21.8 N m."""
     from occupant.forces.joint_resistance import table_load
     res, model = gs1["results"], gs1["model"]
     el, t, out = model.joint_resistance, res.t, res.outputs
     x = np.degrees(np.asarray(out["lumbar_pelvis_y.deflection"]))
-    assert -np.asarray(out["lumbar_pelvis_y.load"]).min() < 10.0
-    assert x.max() == pytest.approx(21.5, abs=0.5) and x.max() < 25.0
-    for joint, moment, ms, deg, damped in (("thorax_lumbar", 429.9, 142.3, 20.9, 0.01),):
+    assert -np.asarray(out["lumbar_pelvis_y.load"]).min() == pytest.approx(21.8, abs=2.0)
+    assert x.max() == pytest.approx(25.0, abs=0.5)
+    for joint, moment, ms, deg, damped in (("thorax_lumbar", 351.1, 133.1, 20.5, 0.01),):
         e = model.joint_resistance_names.index(f"{joint}_y")
         x, load = np.asarray(out[f"{joint}_y.deflection"]), np.asarray(out[f"{joint}_y.load"])
         i = int(np.argmin(load))                 # flexion: the restoring load is negative
@@ -1150,7 +1153,10 @@ def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks
     the branch): thorax-lumbar at 119.7 -> 125.2 ms (19.47 -> 19.45 deg, 2.77 -> 2.44 J to its
     peak), lumbar-pelvis at 148.9 -> 150.0 ms (the run's last sample). Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): thorax-lumbar at
     125.2 -> 140.9 ms (19.45 -> 19.49 deg, 2.44 -> 6.90 J to its peak; T8, L2 and L4 peak at
-    100.3, 86.0, 88.1 ms); lumbar-pelvis not within the run (4.8 N m at most, at its end)."""
+    100.3, 86.0, 88.1 ms); lumbar-pelvis not within the run (4.8 N m at most, at its end).
+    Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): thorax-lumbar at 140.9 -> 130.1 ms
+    (19.49 -> 19.46 deg, 6.90 -> 4.42 J to its peak; T8, L2 and L4 peak at 100.7, 80.2, 80.0 ms);
+    lumbar-pelvis 4.8 -> 21.8 N m at most, at the run's end (0.16 of the failure moment)."""
     res, model, hist = gs1["results"], gs1["model"], gs1["history"]
     t, out = res.t, res.outputs
     failure = BELWADI_YANG_FAILURE["flexion"][0]
@@ -1159,16 +1165,16 @@ def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks
         m = -np.asarray(out[f"{joint}_y.load"])
         assert m[t <= 0.110].max() < 15.0, joint
     m = -np.asarray(out["lumbar_pelvis_y.load"])
-    assert m.max() < 0.1 * failure
+    assert m.max() == pytest.approx(21.8, abs=2.0) and m.max() < 0.2 * failure
     e = model.joint_resistance_names.index("thorax_lumbar_y")
     x, m = np.asarray(out["thorax_lumbar_y.deflection"]), -np.asarray(out["thorax_lumbar_y.load"])
     i = int(np.argmax(m > failure))
-    assert 1e3 * t[i] == pytest.approx(140.9, abs=2.0)
-    assert np.degrees(x[i]) == pytest.approx(19.49, abs=0.5)
+    assert 1e3 * t[i] == pytest.approx(130.1, abs=2.0)
+    assert np.degrees(x[i]) == pytest.approx(19.46, abs=0.5)
     assert t[i] > max(spine_peaks) + 0.015
     k = int(np.argmax(m))
     w = float(np.sum(0.5 * (m[i + 1:k + 1] + m[i:k]) * np.diff(x[i:k + 1])))
-    assert w == pytest.approx(6.90, rel=0.15)
+    assert w == pytest.approx(4.42, rel=0.15)
     assert x[i] + w / failure < model.joint_resistance.upper[e]
 
 
@@ -1206,7 +1212,10 @@ def test_regression_gs1_t8_stops_as_the_pelvis_turns_back(gs1):
     pelvis -8.2 -> -9.3, lumbar -5.9 -> +0.8, upper +4.6 -> +3.1 mm: the lumbar segment, shorter
     (186 mm, was 217) on a joint 31 mm higher, no longer turns back; T8 stops as the hip and the
     pelvis go back. T8 stays 40-51 mm ahead of L2 at 80-110 ms (51-57 before; L2 now read 1.5
-    of the shorter segment's six levels above the raised joint)."""
+    of the shorter segment's six levels above the raised joint). Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): T8 peaks
+    at 150.6 mm (sample 1003 -> 1007); to it hip -0.4 -> -2.6, pelvis +1.6 -> -3.9, lumbar +1.8 ->
+    +11.6, upper +6.9 -> +5.5 mm; after it hip -6.6 -> -5.0, pelvis -9.3 -> -6.5, lumbar +0.8 ->
+    -5.7, upper +3.1 -> +4.7 mm; T8 30-46 mm ahead of L2 at 80-110 ms."""
     from occupant.human.thoracic_spine import t8_point
 
     res, model, t = gs1["results"], gs1["model"], gs1["t"]
@@ -1229,14 +1238,14 @@ def test_regression_gs1_t8_stops_as_the_pelvis_turns_back(gs1):
     assert int(np.argmax(gs1["history"]["t8_x_mm"])) == pytest.approx(peak, abs=5)   # 0.1 ms samples
     up_to_peak = {k: v[peak] - v[i80] for k, v in x.items()}
     after = {k: v[i115] - v[peak] for k, v in x.items()}
-    assert up_to_peak == pytest.approx({"hip": -0.4, "pelvis": 1.6, "lumbar": 1.8, "upper": 6.9},
+    assert up_to_peak == pytest.approx({"hip": -2.6, "pelvis": -3.9, "lumbar": 11.6, "upper": 5.5},
                                        abs=1.5)
-    assert after == pytest.approx({"hip": -6.6, "pelvis": -9.3, "lumbar": 0.8, "upper": 3.1},
+    assert after == pytest.approx({"hip": -5.0, "pelvis": -6.5, "lumbar": -5.7, "upper": 4.7},
                                   abs=1.5)
     assert sum(after.values()) < -10.0
     w = (t >= 0.080) & (t <= 0.110)
     ahead = (gs1["history"]["t8_x_mm"] - gs1["history"]["l2_x_mm"])[w]
-    assert 38.0 < ahead.min() and ahead.max() < 53.0
+    assert 28.0 < ahead.min() and ahead.max() < 48.0
     ash = _ash_corridors()
     pmhs = [0.5 * (ash["t8Xl"][ms] + ash["t8Xu"][ms] - ash["l2Xl"][ms] - ash["l2Xu"][ms]) for ms in (80, 110)]
     assert pmhs[0] < 65.0 and pmhs[1] > 85.0
@@ -2499,7 +2508,9 @@ def test_regression_gs1_why_the_lap_belt_carries_little(gs1):
     back and 2.27 -> 2.00 kN down (measured, not traced), the path 18.3 -> 18.2 mm longer with 6.0 -> 6.3 mm of payout,
     the knee supports 8.3-9.1 kN. Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): the peak 1.09 -> 1.18 kN, its pull at 75 ms 0.70 ->
     0.85 kN back and 2.00 -> 2.41 kN down, the path 18.2 -> 19.7 mm longer with 6.3 -> 6.8 mm of
-    payout, the knee supports 8.4-9.2 -> 8.1-9.0 kN."""
+    payout, the knee supports 8.4-9.2 -> 8.1-9.0 kN. Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): the peak
+    1.17 -> 0.82 kN, its pull at 75 ms 0.85 -> 0.74 kN back and 2.41 -> 2.19 kN down, the path
+    19.7 -> 15.3 mm longer with 6.8 -> 3.8 mm of payout, the knee supports 8.0-8.8 kN."""
     out, t = gs1["results"].outputs, gs1["t"]
     res, model = gs1["results"], gs1["model"]
     pt = {n: np.stack([out[f"lap_belt.{n}.{a}"] for a in "xyz"], 1)
@@ -2516,15 +2527,15 @@ def test_regression_gs1_why_the_lap_belt_carries_little(gs1):
     segments = ("lap_anchor-hip_outboard", "hip_outboard-lap", "lap-hip_inboard", "hip_inboard-buckle")
     length = sum(out[f"lap_belt.{s}.length"] for s in segments)
     k = np.argmax(length)
-    assert 1e3 * (length[k] - length[0]) == pytest.approx(19.7, abs=1.5)
-    assert 1e3 * out["lap_belt.payout"][k] == pytest.approx(6.8, abs=1.0)
+    assert 1e3 * (length[k] - length[0]) == pytest.approx(15.3, abs=1.5)
+    assert 1e3 * out["lap_belt.payout"][k] == pytest.approx(3.8, abs=1.0)
     u_a = leg / np.linalg.norm(leg, axis=1)[:, None]
     u_b = pt["buckle"] - pt["hip_inboard"]
     u_b /= np.linalg.norm(u_b, axis=1)[:, None]
     on_body = (out["lap_belt.lap_anchor-hip_outboard.force"][:, None] * u_a
                + out["lap_belt.hip_inboard-buckle.force"][:, None] * u_b)
     i = np.argmin(abs(t - 0.075))
-    assert 1e-3 * on_body[i, [0, 2]] == pytest.approx([-0.85, -2.41], abs=0.1)
+    assert 1e-3 * on_body[i, [0, 2]] == pytest.approx([-0.74, -2.19], abs=0.1)
     knees = sum(out[f"{s}_knee_contact__knee_support.normal_force"] for s in ("left", "right"))
     peak = (t >= 0.06) & (t <= 0.08)
     assert 1e-3 * knees[peak].min() == pytest.approx(8.11, abs=0.3)
@@ -2615,7 +2626,10 @@ def test_regression_gs1_pelvis_moves_as_the_pmhs_behind_its_hips(gs1):
     H-point, 3.9 -> 4.3 mm rms; the one following their L4 121.0 / 53.0 -> 112.6 / 47.9 mm behind /
     above, 5.1 -> 5.4 mm rms, 52 -> 37 mm behind L4 as read (now half a level under the raised
     joint, 143 mm above the H-point in the sled's frame), which misses theirs by 17.0 -> 22.5 mm
-    rms."""
+    rms. Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): the H-point's miss 25.6 mm rms; the point
+    following the PMHS's pelvis point 112.8 / 38.2 -> 122.6 / 38.8 mm behind / below the H-point
+    (under 5 mm rms); the one following their L4 112.6 / 47.9 -> 121.4 / 53.1 mm behind / above,
+    5.4 -> 6.6 mm rms; L4 as read misses theirs by 22.5 -> 21.0 mm rms."""
     data = np.loadtxt(_gs1_data("gs1_ash_2012_pelvis_l4_means.csv"), delimiter=",", comments="#")
     keep = (data[:, 0] <= 100) & (data[:, 0] % 2 == 0)
     ms, pX, pZ, l4X, l4Z = data[keep].T
@@ -2632,7 +2646,7 @@ def test_regression_gs1_pelvis_moves_as_the_pmhs_behind_its_hips(gs1):
     lumbar_top = np.asarray(model.source.joints["thorax_lumbar"].placement.position)
     l4_read = _pelvis_point_in_sled_frame(gs1, lumbar_base + LUMBAR_FRACTIONS["l4"] * lumbar_top)
     r4, rms4 = _point_following(gs1, "pelvis", l4X, -l4Z, ms)
-    assert r4 == pytest.approx([-112.6, 47.9], abs=10.0) and rms4 < 6.0
+    assert r4 == pytest.approx([-121.4, 53.1], abs=10.0) and rms4 < 7.0
     assert r4[0] < l4_read[0] - 30.0
     # L4 as read, against the PMHS's L4
     P = res.body_poses[:, model.body("pelvis")]
