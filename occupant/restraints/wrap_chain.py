@@ -708,7 +708,9 @@ def _place_halfway(data, el, out, k, m, o_pts, p0, z, a, b):
     its shoulder wrap between the sternum and the thorax's inboard flank from one sweep to the
     next; the fit's last sweep picked one, and the fitted belt jumped round the flanks for 1 %
     more of the settling's motion. Halved, the cycle's factor (about -1.2) becomes about -0.1
-    and the sweeps settle within three (tests/restraints/test_belt_fit_places.py)."""
+    and the sweeps settle within three (tests/human/test_validation_sled.py,
+    test_reference_gs1_belt_fit_follows_the_settling). Such a group's hook is whole (with no
+    place its wrap is not hooked, ``held_arc_point``), so ``hook`` does not enter."""
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     al = _to_local(c, E, a[0], a[1], a[2])
