@@ -28,7 +28,7 @@ def test_reference_gs1_shoulder_belt_under_gravity_carries_at_most_the_body_weig
     thorax run's arc, which swings far round the thorax for a small move of the run's nearly
     antipodal ends: 21.1 kN at 0.180 s, the abdomen wrap's held place sliding across the belly
     from 0.155 s while the thorax wraps rolled round the thorax's inboard flank
-    (scenarios/validation/HISTORY.md Stop 46, gs1settle; scenarios/README.md, gravitybelt2)."""
+    (scenarios/validation/HISTORY.md Stop 46, gs1settle; scenarios/HISTORY.md, gravitybelt2)."""
     sc, path = read_scenario("human_sled_gs1_40")
     over = {"occupant.human." + k: v for k, v in sc["human"].items()}
     scenario = load(pathlib.Path(path).parent / sc["sled"], {**over, "solver.t_end": 0.001})
