@@ -8,7 +8,7 @@ from numba import njit
 from occupant.jit import JIT_INLINE, JIT_STAGE, call_if
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_chain import (
-    held_group, held_hook, lifted, touching_ends, undeformed_point,
+    held_end, held_group, held_hook, lifted, touching_ends, undeformed_point,
 )
 from occupant.restraints.wrap_geometry import _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame
 
@@ -21,7 +21,7 @@ WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place f
 
 
 @njit(**JIT_STAGE)
-def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping, r):
+def _held_slide(data, el, out, z, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping, r):
     """``wrap_slide``'s rate ``r`` of the place of wrap k held across the belt, with its slide
     towards the shortest path where the belt's pull across itself exceeds the friction (``c``,
     ``E``: its ellipsoid's frame; ``P`` the point, ``u`` the place in it). The belt's plane is
@@ -68,8 +68,9 @@ def _held_slide(data, el, out, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damping
     g, mg = held_group(el, k)
     i, m = touching_ends(data, el, out, g, mg, o_pts, p0, True)
     ja, jb = o_pts + 3 * (i - p0), o_pts + 3 * (m - p0)
-    A = _to_local(c, E, out[ja], out[ja + 1], out[ja + 2])
-    B = _to_local(c, E, out[jb], out[jb + 1], out[jb + 2])
+    a = held_end(data, el, out, z, i, -1, (out[ja], out[ja + 1], out[ja + 2]), o_pts, p0, True)
+    b = held_end(data, el, out, z, m, 1, (out[jb], out[jb + 1], out[jb + 2]), o_pts, p0, True)
+    A, B = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])
     n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
                           (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))
     excess = normal * (abs(h) / r - mu) if r > 0.0 and normal > 0.0 else 0.0
@@ -197,7 +198,7 @@ def wrap_slide(data, el, out, zdot, z, k, p0, o_pts, f_in, f_out, damping):
     r2 = (P[2] / D2 - u2) / WRAP_FOLLOW
     if el.point_across[k] > 0.0:   # held across the belt (compiled where a wrap is held)
         r = (r0, r1, r2)
-        r0, r1, r2 = call_if(el.held, _held_slide, r, data, el, out, k, j, o_pts, p0, c, E, P,
+        r0, r1, r2 = call_if(el.held, _held_slide, r, data, el, out, z, k, j, o_pts, p0, c, E, P,
                              (u0, u1, u2), f_in,
                              f_out, damping, r)
     # on the sphere: the rate's tangential part, and the length drawn back to 1

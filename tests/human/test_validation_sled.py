@@ -190,7 +190,10 @@ def _assert_inside(gs1, *names):
     "forward turn 22.1 -> 20.5 deg, the upper torso's 41.7 -> 40.8): T1 4.2 mm and the head 9.1 "
     "mm less far (scenarios/validation/HISTORY.md Stop 45, lumbarheight); 223.3 mm since the hands rest on "
     "the thighs' tops (branch gs1hands); 222.8 mm since passenger_seated puts the heels' lowest "
-    "points on a floor 0.328 m below the H-point (branch passheel)"))
+    "points on a floor 0.328 m below the H-point (branch passheel); 197.7 mm (head 373.1, inside) "
+    "since the belt's held abdomen wrap is placed from the thorax run's tangent point and the "
+    "fit's sweeps settle (branch gravitybelt2 merged with main 62a71a8, branch gs1merge): the belt "
+    "fitted 0.77 forward on the thorax, across the sternum, holds the torso further back"))
 def test_reference_gs1_excursions_inside_the_pmhs_corridors(gs1):
     """Head and T1 peak forward excursions relative to the sled inside the peaks of Shaw et al.'s
     (2009) corridor boundaries (head 322-455 mm, T1 226-281 mm): 360 and 257 mm on GS1's rigid
@@ -223,14 +226,13 @@ def test_reference_gs1_shoulder_belt_forces_inside_the_pmhs_corridors(gs1):
     _assert_inside(gs1, "shoulder_belt_force_kN")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "6.81 kN, over 6.52 (6.82 before the face was on), since the trunk's flexion and extension "
-    "split by vertebral level (joint_rom.toml: lumbar_pelvis 59 %, thorax_lumbar 41 % of the "
-    "clinical range): not tuned back (earlier figures: scenarios/validation/HISTORY.md, 'Stop "
-    "35', spinesplits)"))
 def test_reference_gs1_lower_shoulder_belt_force_inside_the_pmhs_corridor(gs1):
     """The lower shoulder belt's peak force inside the eight GS1 PMHS tests' own peaks
-    (5.07-6.52 kN): 6.81 kN, OUT (reason above)."""
+    (5.07-6.52 kN): 6.47 kN, 0.05 kN inside, since the belt's held abdomen wrap is placed from the
+    thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2 merged with main
+    62a71a8, branch gs1merge; 6.55 kN on gravitybelt2 alone, 7.53 kN on main 62a71a8). Before, a
+    strict xfail: 6.81 kN since the trunk's flexion and extension split by vertebral level
+    (joint_rom.toml; scenarios/validation/HISTORY.md, 'Stop 35', spinesplits)."""
     _assert_inside(gs1, "lower_shoulder_belt_force_kN")
 
 
@@ -478,29 +480,44 @@ def test_regression_gs1_figures(gs1):
     103.9 mm, T1, T8 and L2 decelerations 53.3 -> 52.3, 32.0 -> 31.7 and 32.7 -> 33.4 g, left
     acromion 304.3 -> 305.9 mm, rises of T1 19.6 -> 20.1 and T8 22.5 -> 22.9 mm, head 3 ms 49.6 ->
     49.7 g, the rest within 0.2 mm, 0.01 kN; merged with main f41ec02 (gs1rise), the pelvis's
-    rise at the sacral canal 32.1 -> 32.7 mm: GS1 6 of 19 inside before and after."""
+    rise at the sacral canal 32.1 -> 32.7 mm: GS1 6 of 19 inside before and after. Since the
+    belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps
+    settle (branch gravitybelt2, main 93f7a72 -> the branch, without gs1rise and passheel; the
+    belt fitted 0.77, was 0.50, forward on the thorax): head 401.0 -> 374.7 mm, T1 223.3 -> 199.0
+    mm, shoulder belts 7.61 -> 7.36 and 7.49 -> 6.55 kN, lap belt 1.17 -> 0.82 kN, T8 167.2 ->
+    150.6 mm, L2 121.4 -> 110.1, L4 103.4 -> 95.0 mm (inside), chest 58.9 -> 55.9 mm, T1, T8 and
+    L2 decelerations 53.3 -> 40.9, 32.0 -> 28.4 and 32.7 -> 32.4 g, acromia 169.7 -> 136.1
+    (inside) and 304.3 -> 269.4 mm, rises of T1 19.6 -> 16.2 and T8 22.5 -> 17.3 mm, head 3 ms
+    49.6 -> 39.4 g, the rest within 0.5 mm: GS1 6 -> 8 of 19 inside. The three merged (branch
+    gs1merge, main 62a71a8 -> merged): head 400.1 -> 373.1 mm, T1 222.8 -> 197.7 mm (OUT),
+    shoulder belts 7.61 -> 7.37 and 7.53 -> 6.47 kN (now inside, 6.52), lap belt 1.21 -> 0.83
+    kN (OUT), hip 26.3 -> 26.5, knee 25.1 -> 24.7 mm, T8 168.2 -> 150.9 mm (OUT), L2 121.9 ->
+    110.4 mm, L4 103.9 -> 95.3 mm (now inside, 96.2), chest 58.9 -> 55.9 mm, T1, T8 and L2
+    decelerations 52.3 -> 39.3, 31.7 -> 28.2 and 33.4 -> 32.6 g, acromia 169.5 -> 135.5 (now
+    inside) and 305.9 -> 269.7 mm, rises of T1 20.1 -> 16.6, T8 22.9 -> 17.6 and the pelvis (at
+    the sacral canal) 32.7 -> 28.3 mm, head 3 ms 49.7 -> 39.1 g: GS1 6 -> 9 of 19 inside."""
     fig = gs1["figures"]
-    measured = {"head_x_excursion_mm": 400.1, "t1_x_excursion_mm": 222.8,
-                "shoulder_belt_force_kN": 7.61, "lap_belt_force_kN": 1.21,
-                "lower_shoulder_belt_force_kN": 7.53,
-                "hip_x_excursion_mm": 26.3, "t8_x_excursion_mm": 168.2, "l2_x_excursion_mm": 121.9,
-                "l4_x_excursion_mm": 103.9, "chest_deflection_mm": 58.9,
-                "knee_x_excursion_mm": 25.1, "t1_x_deceleration_g": 52.3,
-                "t8_x_deceleration_g": 31.7, "l2_x_deceleration_g": 33.4,
-                "right_acromion_x_excursion_mm": 169.5, "left_acromion_x_excursion_mm": 305.9}
+    measured = {"head_x_excursion_mm": 373.1, "t1_x_excursion_mm": 197.7,
+                "shoulder_belt_force_kN": 7.37, "lap_belt_force_kN": 0.83,
+                "lower_shoulder_belt_force_kN": 6.47,
+                "hip_x_excursion_mm": 26.5, "t8_x_excursion_mm": 150.9, "l2_x_excursion_mm": 110.4,
+                "l4_x_excursion_mm": 95.3, "chest_deflection_mm": 55.9,
+                "knee_x_excursion_mm": 24.7, "t1_x_deceleration_g": 39.3,
+                "t8_x_deceleration_g": 28.2, "l2_x_deceleration_g": 32.6,
+                "right_acromion_x_excursion_mm": 135.5, "left_acromion_x_excursion_mm": 269.7}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
-    assert fig["t1_z_rise_mm"] == pytest.approx(20.1, rel=0.03)
-    assert fig["t8_z_rise_mm"] == pytest.approx(22.9, rel=0.03)
+    assert fig["t1_z_rise_mm"] == pytest.approx(16.6, rel=0.03)
+    assert fig["t8_z_rise_mm"] == pytest.approx(17.6, rel=0.03)
     # the pelvis read at the sacral canal, where the SAFER deck reads the PMHS's pelvis target
     # (branch gs1rise, stop 47: 0.0 at the H-point, which sinks 22 mm)
-    assert fig["pelvis_z_rise_mm"] == pytest.approx(32.7, rel=0.03)
+    assert fig["pelvis_z_rise_mm"] == pytest.approx(28.3, rel=0.03)
     assert not gs1["checks"]["lap_belt_force_kN"][1]
     t, lap = gs1["t"], gs1["history"]["lap_belt_kN"]
     assert 0.06 < t[np.argmax(lap)] < 0.075        # the lap belt's peak is in the crash
-    assert lap[t < 0.1].max() == pytest.approx(1.21, rel=0.03)
+    assert lap[t < 0.1].max() == pytest.approx(0.83, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(49.7, rel=0.03)
+    assert rows["head 3 ms"] == pytest.approx(39.1, rel=0.03)
 
 
 def test_regression_gs1_trunk_lateral_bending_past_its_range(gs1):
@@ -517,10 +534,14 @@ def test_regression_gs1_trunk_lateral_bending_past_its_range(gs1):
     3.1 -> 4.5 deg, 382 -> 410 N m; lumbar-pelvis 1.6 -> 6.5 deg, 358 -> 469 N m (its lever to the
     upper body shorter, the lumbar segment now 186 mm long, was 217). Since the hands rest on the
     thighs' tops (the case's posture_angles; branch gs1hands, main 7168433 -> the branch):
-    thorax-lumbar 4.64 -> 4.83 deg, 412 -> 416 N m; lumbar-pelvis 6.52 -> 6.28 deg, 469 -> 463 N m."""
+    thorax-lumbar 4.64 -> 4.83 deg, 412 -> 416 N m; lumbar-pelvis 6.52 -> 6.28 deg, 469 -> 463 N m.
+    Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): thorax-lumbar 4.8 -> 3.3 deg past,
+    416 -> 386 N m; lumbar-pelvis 6.3 deg past -> 0.4 deg inside its range, 463 -> 312 N m.
+    The three merged (branch gs1merge, main 62a71a8 -> merged): thorax-lumbar 4.8 -> 3.1 deg past
+    its range, 416 -> 383 N m; lumbar-pelvis 6.3 deg past -> 0.5 deg inside, 463 -> 311 N m."""
     from occupant.human.builder import human_range
     out = gs1["results"].outputs
-    for joint, past, moment in (("thorax_lumbar", 4.8, 416.0), ("lumbar_pelvis", 6.3, 463.0)):
+    for joint, past, moment in (("thorax_lumbar", 3.1, 383.0), ("lumbar_pelvis", -0.5, 311.0)):
         lo, hi = human_range(joint, 0, "spherical")
         x = np.asarray(out[f"{joint}_x.deflection"])
         beyond = np.degrees(max(lo - x.min(), x.max() - hi))
@@ -547,7 +568,10 @@ def test_regression_gs1_limbs_past_their_ranges(gs1):
     whip from 59 deg, not 70; branch gs1hands, main 7168433 -> the branch): the elbows 1.79 ->
     1.58 and 1.95 -> 1.85 deg, 27.9 -> 17.9 and 37.3 -> 32.5 J, entering at 56 -> 44 and 63 -> 58
     rad/s; the right shoulder (1.06 deg, 5.05 J past its adduction end at main) stays inside its
-    range: two joints pass, not three."""
+    range: two joints pass, not three. Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): the elbows 1.58 -> 1.53
+    and 1.85 -> 1.82 deg, 17.9 -> 15.0 and 32.5 -> 30.0 J.
+    The three merged (branch gs1merge, main 62a71a8 -> merged): the elbows 1.58 -> 1.52 and 1.85 ->
+    1.81 deg, 17.9 -> 14.9 and 32.5 -> 29.9 J."""
     from occupant.human.builder import human_range
     out = gs1["results"].outputs
     past = {}
@@ -565,8 +589,8 @@ def test_regression_gs1_limbs_past_their_ranges(gs1):
                     outward = np.where(x[1:] < lo, dx < 0.0, np.where(x[1:] > hi, dx > 0.0, False))
                     past[key] = (beyond, -np.sum((load * dx)[outward]))
     assert sorted(past) == ["left_elbow_flexion", "right_elbow_flexion"]
-    for key, angle, work in (("left_elbow_flexion", 1.58, 17.9),
-                             ("right_elbow_flexion", 1.85, 32.5)):
+    for key, angle, work in (("left_elbow_flexion", 1.52, 14.9),
+                             ("right_elbow_flexion", 1.81, 29.9)):
         assert past[key][0] == pytest.approx(angle, abs=0.3), key
         assert past[key][1] == pytest.approx(work, rel=0.1), key
 
@@ -597,13 +621,18 @@ def test_regression_gs1_elbows_whip_work_inside_the_range(gs1):
     -0.40 -> -0.26 J (the shorter arc: its moment is largest near full flexion's end). The hands
     bear on the thighs to 44-46 ms (at most 43 and 53 N at 37-39 ms), which flexes the elbows by
     up to 0.05 (right) and 0.14 deg (left) before the whip: the arc is one extension from the
-    hands' last contact on, where it was from the start."""
+    hands' last contact on, where it was from the start. Since the belt's held abdomen wrap is
+    placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2,
+    main 93f7a72 -> the branch): left 3.5 -> 3.0 J (damping 3.8 -> 3.3), right 5.3 -> 4.0 J
+    (5.5 -> 4.3).
+    The three merged (branch gs1merge, main 62a71a8 -> merged): left 3.5 -> 3.2 J (damping 3.8 ->
+    3.4), right 5.3 -> 4.1 J (5.5 -> 4.3)."""
     from occupant.human.builder import human_range
     from occupant.human.passive_joints import passive_moment, passive_table
     ref, table = passive_table()
     out = gs1["results"].outputs
     seated = gs1["run"].scenario["occupant"]["posture_angles"]["elbow_deg"]
-    for side, taken, damping in (("left", 3.5, 3.8), ("right", 5.3, 5.5)):
+    for side, taken, damping in (("left", 3.2, 3.4), ("right", 4.1, 4.3)):
         x = np.asarray(out[f"{side}_elbow_flexion.deflection"])
         load = np.asarray(out[f"{side}_elbow_flexion.load"])
         arc = slice(0, int(np.argmax(x < 0.0)) + 1)
@@ -642,9 +671,14 @@ def test_regression_gs1_neck_axial_peaks(gs1):
     deg (129.4 -> 121.4 ms: the same late peak, reached sooner). Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): C7/T1 -23.1 -> -22.7 deg
     (88.4 -> 87.6 ms), condyles +32.6 -> +38.6 deg (121.5 ms). Since the hands rest on the
     thighs' tops (the case's posture_angles; branch gs1hands, main 7168433 -> the branch): C7/T1
-    -22.6 -> -22.1 deg (87.6 -> 87.2 ms), condyles +38.5 -> +39.5 deg (121.5 -> 122.2 ms)."""
+    -22.6 -> -22.1 deg (87.6 -> 87.2 ms), condyles +38.5 -> +39.5 deg (121.5 -> 122.2 ms). Since
+    the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps
+    settle (branch gravitybelt2, main 93f7a72 -> the branch): C7/T1 -22.1 -> -20.5 deg (87.2 ->
+    83.9 ms), condyles +39.5 -> +42.1 deg (122.2 -> 118.5 ms).
+    The three merged (branch gs1merge, main 62a71a8 -> merged): C7/T1 -22.1 -> -20.4 deg (87.2 ->
+    83.8 ms), condyles +39.5 -> +42.6 deg (122.2 -> 118.5 ms)."""
     out, t = gs1["results"].outputs, gs1["t"]
-    for name, value, ms in (("lower_neck_z", -22.1, 87.2), ("upper_neck_z", 39.5, 122.2)):
+    for name, value, ms in (("lower_neck_z", -20.4, 83.8), ("upper_neck_z", 42.6, 118.5)):
         angle = np.degrees(np.asarray(out[f"{name}.deflection"]))
         k = int(np.argmax(np.abs(angle)))
         assert angle[k] == pytest.approx(value, abs=0.5), name
@@ -707,18 +741,32 @@ def test_reference_gs1_pelvis_read_where_the_deck_reads_it(gs1):
     """The pelvis's rise is read at the sacral canal (builder.sacral_canal, 83 mm behind and 83
     mm above the hips in the pelvis frame at 1.753 m), as the SAFER HBM's GS1 deck reads the
     PMHS's pelvis target at its sacrum's spinal canal node (body_proportions.toml), not at the
-    H-point, which sinks 22 mm. Read there, the human's pelvis rises with the mean of the eight
-    PMHS's pelvis points (Ash et al. 2012, data/gs1_ash_2012_pelvis_l4_means.csv) to 80 ms:
-    0.1 / 15.5 / 32.1 mm at 40 / 60 / 80 ms against 3.7 / 15.8 / 35.1; after 80 ms it falls
-    back (24.1 mm at 100 ms) while the PMHS's goes on to 46 mm."""
+    H-point, which sinks 22 mm."""
     from occupant.human.builder import proportions, sacral_canal
-    model, res, t = gs1["model"], gs1["results"], gs1["t"]
+    model, res = gs1["model"], gs1["results"]
     P = res.body_poses[:, model.body("pelvis")]
     point = sacral_canal(model.source.header["stature"], proportions())
     z = (P[:, :3, :3] @ point)[:, 2] + P[:, 2, 3] - res.base_poses[:, 2, 3]
     np.testing.assert_allclose(gs1["history"]["pelvis_z_mm"], 1e3 * (z - z[0]), atol=1e-9)
     h = P[:, 2, 3] - res.base_poses[:, 2, 3]
     assert 1e3 * (h.min() - h[0]) < -15.0                     # the H-point sinks
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "-0.2 / 15.2 / 27.3 mm at 40 / 60 / 80 ms against the PMHS's 3.7 / 15.8 / 35.1 (7.8 mm short "
+    "at 80 ms, over 5) since the belt's held abdomen wrap is placed from the thorax run's tangent "
+    "point and the fit's sweeps settle (branch gravitybelt2 merged with main 62a71a8, branch "
+    "gs1merge; 0.1 / 15.5 / 32.1 mm on branch gs1rise, passing on main 62a71a8): the belt fitted "
+    "0.77 forward on the thorax, across the sternum, holds the torso back and the pelvis tilts "
+    "less (29.1 -> 25.8 deg at most; a point 100 mm behind and 50 mm above the H-point rises "
+    "36.3 -> 31.7 mm, test_regression_gs1_what_holds_the_pelvis_down); not traced further"))
+def test_reference_gs1_pelvis_rises_with_the_pmhs_mean_to_80_ms(gs1):
+    """Read at the sacral canal (test_reference_gs1_pelvis_read_where_the_deck_reads_it), the
+    human's pelvis rises with the mean of the eight PMHS's pelvis points (Ash et al. 2012,
+    data/gs1_ash_2012_pelvis_l4_means.csv) to 80 ms, within 5 mm at 40, 60 and 80 ms: 0.1 / 15.5 /
+    32.1 mm against 3.7 / 15.8 / 35.1 (branch gs1rise, main 93f7a72; after 80 ms it fell back,
+    24.1 mm at 100 ms, while the PMHS's goes on to 46 mm)."""
+    t = gs1["t"]
     ash = np.loadtxt(_gs1_data("gs1_ash_2012_pelvis_l4_means.csv"), delimiter=",", comments="#")
     for ms in (40.0, 60.0, 80.0):
         pmhs_up = -np.interp(ms, ash[:, 0], ash[:, 2])        # z down in the file
@@ -775,7 +823,11 @@ def test_regression_gs1_what_holds_the_pelvis_down(gs1):
     down, the point behind 35.7 -> 30.6 mm up (the pelvis tilts less, below). Since the capstan
     angle is the belt path's turn (branch capstanpath): lower belt 4.11-6.52 -> 4.00-6.55 kN down,
     pan 9.6-11.9 kN, H-point and the point behind as before. Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): H-point 21.0 -> 21.8 mm
-    down, the point behind 30.6 -> 36.3 mm up (the pelvis tilts 27.4 -> 29.1 deg at most)."""
+    down, the point behind 30.6 -> 36.3 mm up (the pelvis tilts 27.4 -> 29.1 deg at most).
+    Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): H-point 21.8 -> 20.0 mm down, the
+    point behind 36.3 -> 31.2 mm up (the pelvis tilts 29.1 -> 25.6 deg at most).
+    The three merged (branch gs1merge, main 62a71a8 -> merged): H-point 21.8 -> 20.4 mm down, the
+    point behind 36.3 -> 31.7 mm up (the pelvis tilts 29.1 -> 25.8 deg at most)."""
     res, model, t = gs1["results"], gs1["model"], gs1["t"]
     out = res.outputs
     seat = sum(out[f"{c}__seat_cushion.normal_force"]
@@ -791,8 +843,8 @@ def test_regression_gs1_what_holds_the_pelvis_down(gs1):
     sled = res.base_poses[:, :3, 3]
     h = P[:, :3, 3] - sled
     behind = P[:, :3, :3] @ np.array([-0.10, 0.0, 0.05]) + P[:, :3, 3] - sled
-    assert 1e3 * (h[:, 2].min() - h[0, 2]) == pytest.approx(-21.8, abs=2.0)
-    assert 1e3 * (behind[:, 2].max() - behind[0, 2]) == pytest.approx(36.3, abs=3.0)
+    assert 1e3 * (h[:, 2].min() - h[0, 2]) == pytest.approx(-20.4, abs=2.0)
+    assert 1e3 * (behind[:, 2].max() - behind[0, 2]) == pytest.approx(31.7, abs=3.0)
 
 
 def test_reference_gs1_knee_excursion_inside_the_pmhs_corridor(gs1):
@@ -816,16 +868,6 @@ GS1_FIGURES_OUT = {
            "extended lumbar spine to 60 ms, so its base, where T8 is, goes forward with the "
            "thorax-lumbar joint, where the PMHS's trunk bends along its thoracic spine "
            "(scenarios/validation/HISTORY.md, GS1 'The pelvis against the PMHS's')"),
-    "l4": (("l4_x_excursion_mm",),
-           "L4, read half a level under the lumbar-pelvis joint (L3/L4) on the pelvis, goes 104.9 mm "
-           "forward, over Ash et al.'s 51.6-96.2 mm: since the joint stands two levels above Reed "
-           "et al.'s L5/S1 (branch lumbarheight) L4 is read 161.9 mm above the hips (128.6 before, "
-           "85.5 mm, inside). The old run read at the new place gives 100.8 mm: 15.3 of the 19.4 "
-           "mm are where L4 is read, 4.1 the pelvis's further tilt (27.4 -> 29.1 deg at most); read "
-           "at Reed's L5/S1 + 1.5 of the old levels (169.6 mm) it went 103.6 mm before (Stop 42, "
-           "spinedepth). The pelvis's forward tilt is larger than the PMHS's: the point of the "
-           "pelvis that follows the PMHS's L4 lies 37 mm behind L4 as read "
-           "(test_regression_gs1_pelvis_moves_as_the_pmhs_behind_its_hips)"),
     "rises": (("t1_z_rise_mm", "t8_z_rise_mm", "pelvis_z_rise_mm"),
               "the human's T1 rises 19.6 mm, T8 22.5 mm and its pelvis 32.1 mm, read at the "
               "sacral canal where the SAFER deck reads the PMHS's pelvis target (branch gs1rise; "
@@ -842,7 +884,9 @@ GS1_FIGURES_OUT = {
               "more. The SAFER HBM on the deck's rigid seat meets all three (49.1 / 80.4 / 48.0 "
               "mm). Earlier readings and probes: scenarios/validation/HISTORY.md, GS1 'What holds "
               "the pelvis down', pelvisrise, spinedepth and 'GS1's pelvis read where the deck "
-              "reads it'"),
+              "reads it'). On the merged whole (branch gs1merge: gravitybelt2's belt fit on main "
+              "62a71a8) 16.6, 17.6 and 28.3 mm, the belt across the sternum holding the torso "
+              "further back; the figures above from main 62a71a8, not re-traced"),
     "accelerations": (("t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g"),
                       "T1, T8 and L2 decelerate at most 53.5, 31.2 and 31.0 g (55.4, 35.5 and "
                       "27.6 before the neck's base moved to C7/T1; CFC 180) where "
@@ -855,7 +899,9 @@ GS1_FIGURES_OUT = {
                       "where the PMHS's acromia give 12 and 32). Fitted at mid-clavicle on the "
                       "shoulder shell the torso turns as the PMHS's to 90 ms, but from 90 ms the "
                       "belt slides off the shell over the acromion and snaps back at 116-120 ms "
-                      "(HISTORY.md GS1 'The shoulder belt on the shoulder's surface')"),
+                      "(HISTORY.md GS1 'The shoulder belt on the shoulder's surface'). 39.3, "
+                      "28.2 and 32.6 g on the merged whole (branch gs1merge; 52.3, 31.7 and "
+                      "33.4 on main 62a71a8)"),
     "acromia": (("right_acromion_x_excursion_mm", "left_acromion_x_excursion_mm"),
                 "the belted (right) acromion goes 175.3 mm forward and the far one 288.2 mm "
                 "(169.0 and 311.7 before the neck's base moved to C7/T1) "
@@ -865,7 +911,10 @@ GS1_FIGURES_OUT = {
                 "the shoulder shell the belt holds the right shoulder at 71-80 mm to 100 ms and "
                 "the left goes inside Ash's corridor at 70-90 ms, but the belt then slides off "
                 "over the acromion (earlier figures: HISTORY.md "
-                "GS1 'The shoulder belt on the shoulder's surface')"),
+                "GS1 'The shoulder belt on the shoulder's surface'); since branch gravitybelt2 "
+                "(the belt's fit converged, its held abdomen wrap placed from the thorax run's "
+                "tangent point) 136.1 mm (inside) and 269.4 mm (OUT), were 169.7 and 304.3; "
+                "135.5 and 269.7 mm on the merged whole (branch gs1merge)"),
 }
 
 
@@ -890,8 +939,13 @@ def test_reference_gs1_lumbar_excursions_inside_the_pmhs_corridors(gs1):
     mm, L4 OUT, which had been read as the pelvis's forward tilt being two to three times the
     PMHS's (scenarios/validation/HISTORY.md, GS1 'The pelvis against the PMHS's'). Since the
     lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1 (branch lumbarheight):
-    L2 107.2 -> 123.3 mm (inside); L4 85.5 -> 104.9 mm, OUT (GS1_FIGURES_OUT "l4")."""
-    _assert_inside(gs1, "l2_x_excursion_mm")
+    L2 107.2 -> 123.3 mm (inside); L4 85.5 -> 104.9 mm, OUT (a strict xfail, its reason: L4 read
+    161.9 mm above the hips, 15.3 of the 19.4 mm where it is read, 4.1 the pelvis's further
+    tilt). Since the fit places the belt's held abdomen wrap on the thorax run's converged path
+    and from its tangent point (branch gravitybelt2; main 93f7a72 -> the branch): L2 121.4 ->
+    110.1 mm, L4 103.4 -> 95.0 mm, inside (the torso held further back by the belt fitted 0.77
+    forward on the thorax, was 0.66)."""
+    _assert_inside(gs1, "l2_x_excursion_mm", "l4_x_excursion_mm")
 
 
 def test_reference_gs1_chest_deflection_inside_the_pmhs_corridor(gs1):
@@ -1070,12 +1124,17 @@ def test_regression_gs1_pelvis_tilt_and_lumbar_extension(gs1):
     lumbar-pelvis 9.9 -> 9.0 deg with 220 -> 195 N m. Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): pelvis tilt 7.2 -> 6.9 deg at 40 ms,
     26.9 -> 29.1 deg at most, thorax-lumbar extension 6.4 -> 6.0 deg with 204 -> 187 N m,
     lumbar-pelvis 9.0 -> 11.4 deg with 195 -> 266 N m. On the merge with main c87f8e8 (gs1rest: the seat back at the human's back): thorax-lumbar
-    extension 6.0 -> 6.2 deg with 187 -> 196 N m, the rest within 0.2 deg, 2 N m."""
+    extension 6.0 -> 6.2 deg with 187 -> 196 N m, the rest within 0.2 deg, 2 N m. Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): pelvis tilt 6.9 -> 7.1 deg at 40 ms, 29.1 -> 25.6 deg at most,
+    thorax-lumbar extension 6.2 -> 6.3 deg with 196 -> 202 N m, lumbar-pelvis 11.4 -> 11.2 deg
+    with 266 -> 259 N m.
+    The three merged (branch gs1merge, main 62a71a8 -> merged): pelvis tilt 6.9 -> 6.8 deg at 40
+    ms, 29.1 -> 25.8 deg at most, thorax-lumbar extension 6.2 -> 6.1 deg with 196 -> 191 N m,
+    lumbar-pelvis 11.4 -> 11.5 deg with 266 -> 269 N m."""
     t, tilt = gs1["t"], gs1_pelvis_tilt_deg(gs1)
-    assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(6.9, abs=1.0)
-    assert tilt.max() == pytest.approx(29.1, abs=1.5)
+    assert tilt[np.argmin(abs(t - 0.04))] == pytest.approx(6.8, abs=1.0)
+    assert tilt.max() == pytest.approx(25.8, abs=1.5)
     out = gs1["results"].outputs
-    for joint, deg, moment in (("thorax_lumbar", -6.2, 196.0), ("lumbar_pelvis", -11.4, 266.0)):
+    for joint, deg, moment in (("thorax_lumbar", -6.1, 191.4), ("lumbar_pelvis", -11.5, 268.6)):
         assert np.degrees(out[f"{joint}_y.deflection"]).min() == pytest.approx(deg, abs=0.5)
         assert out[f"{joint}_y.load"].max() == pytest.approx(moment, rel=0.05)
     for side in ("left", "right"):
@@ -1136,14 +1195,21 @@ def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
     deg); lumbar-pelvis 20.3 -> 21.5 deg at most, 5.0 -> 6.0 N m (its damping 3.9 -> 3.7 of it).
     Since passenger_seated puts the heels' lowest points on the floor (branch passheel, main
     93f7a72 -> the branch): thorax-lumbar 429.9 -> 445.6 N m (142.3 -> 142.2 ms, 20.86 -> 20.93
-    deg); lumbar-pelvis 21.5 -> 20.9 deg at most."""
+    deg); lumbar-pelvis 21.5 -> 20.9 deg at most.
+    Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): thorax-lumbar 429.9 -> 351.1 N m
+    (142.3 -> 133.1 ms, 20.86 -> 20.53 deg); lumbar-pelvis 21.5 -> 25.0 deg at most, at the
+    run's last sample (150 ms), the end of Pandy's flat 0-25 deg, 6.0 -> 21.8 N m.
+    The three merged (branch gs1merge, main 62a71a8 -> merged): thorax-lumbar 445.6 -> 355.5 N m
+    (142.2 -> 133.2 ms, 20.93 -> 20.55 deg); lumbar-pelvis 20.9 -> 24.8 deg at most, at the run's
+    last sample (150 ms), the end of Pandy's flat 0-25 deg, 6.0 -> 19.2 N m: over the 10 N m bound,
+    test_reference_gs1_late_lumbar_pelvis_flexion_stays_in_the_flat_zone (a strict xfail)."""
     from occupant.forces.joint_resistance import table_load
     res, model = gs1["results"], gs1["model"]
     el, t, out = model.joint_resistance, res.t, res.outputs
     x = np.degrees(np.asarray(out["lumbar_pelvis_y.deflection"]))
-    assert -np.asarray(out["lumbar_pelvis_y.load"]).min() < 10.0
-    assert x.max() == pytest.approx(20.9, abs=0.5) and x.max() < 25.0
-    for joint, moment, ms, deg, damped in (("thorax_lumbar", 445.6, 142.2, 20.9, 0.01),):
+    assert -np.asarray(out["lumbar_pelvis_y.load"]).min() == pytest.approx(19.2, abs=2.0)
+    assert x.max() == pytest.approx(24.8, abs=0.5) and x.max() < 25.0
+    for joint, moment, ms, deg, damped in (("thorax_lumbar", 355.5, 133.2, 20.5, 0.01),):
         e = model.joint_resistance_names.index(f"{joint}_y")
         x, load = np.asarray(out[f"{joint}_y.deflection"]), np.asarray(out[f"{joint}_y.load"])
         i = int(np.argmin(load))                 # flexion: the restoring load is negative
@@ -1179,7 +1245,14 @@ def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks
     the branch): thorax-lumbar at 119.7 -> 125.2 ms (19.47 -> 19.45 deg, 2.77 -> 2.44 J to its
     peak), lumbar-pelvis at 148.9 -> 150.0 ms (the run's last sample). Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): thorax-lumbar at
     125.2 -> 140.9 ms (19.45 -> 19.49 deg, 2.44 -> 6.90 J to its peak; T8, L2 and L4 peak at
-    100.3, 86.0, 88.1 ms); lumbar-pelvis not within the run (4.8 N m at most, at its end)."""
+    100.3, 86.0, 88.1 ms); lumbar-pelvis not within the run (4.8 N m at most, at its end).
+    Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): thorax-lumbar at 140.9 -> 130.1 ms
+    (19.49 -> 19.46 deg, 6.90 -> 4.42 J to its peak; T8, L2 and L4 peak at 100.7, 80.2, 80.0 ms);
+    lumbar-pelvis 4.8 -> 21.8 N m at most, at the run's end (0.16 of the failure moment).
+    The three merged (branch gs1merge, main 62a71a8 -> merged): thorax-lumbar at 130.3 ms (19.46
+    deg, 4.51 J to its peak); lumbar-pelvis 19.2 N m at most, at the run's end (0.14 of the failure
+    moment, over the tenth test_reference_gs1_lumbar_pelvis_flexion_far_below_pmhs_failure asks: a
+    strict xfail)."""
     res, model, hist = gs1["results"], gs1["model"], gs1["history"]
     t, out = res.t, res.outputs
     failure = BELWADI_YANG_FAILURE["flexion"][0]
@@ -1188,21 +1261,49 @@ def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks
         m = -np.asarray(out[f"{joint}_y.load"])
         assert m[t <= 0.110].max() < 15.0, joint
     m = -np.asarray(out["lumbar_pelvis_y.load"])
-    assert m.max() < 0.1 * failure
+    assert m.max() == pytest.approx(19.2, abs=2.0)      # its bound: the next test
     e = model.joint_resistance_names.index("thorax_lumbar_y")
     x, m = np.asarray(out["thorax_lumbar_y.deflection"]), -np.asarray(out["thorax_lumbar_y.load"])
     i = int(np.argmax(m > failure))
-    assert 1e3 * t[i] == pytest.approx(140.9, abs=2.0)
-    assert np.degrees(x[i]) == pytest.approx(19.49, abs=0.5)
+    assert 1e3 * t[i] == pytest.approx(130.3, abs=2.0)
+    assert np.degrees(x[i]) == pytest.approx(19.46, abs=0.5)
     assert t[i] > max(spine_peaks) + 0.015
     k = int(np.argmax(m))
     w = float(np.sum(0.5 * (m[i + 1:k + 1] + m[i:k]) * np.diff(x[i:k + 1])))
-    assert w == pytest.approx(6.90, rel=0.15)
+    assert w == pytest.approx(4.51, rel=0.15)
     assert x[i] + w / failure < model.joint_resistance.upper[e]
 
 
+LUMBAR_PELVIS_REASON = (
+    "19.2 N m at the run's last sample (150 ms), the joint at 24.8 deg, the end of Anderson & "
+    "Pandy's flat 0-25 deg, since the belt's held abdomen wrap is placed from the thorax run's "
+    "tangent point and the fit's sweeps settle (branch gravitybelt2 merged with main 62a71a8, "
+    "branch gs1merge; 21.8 N m, 25.0 deg on gravitybelt2 alone; 6.0 N m, 20.9 deg on main "
+    "62a71a8): the belt fitted 0.77 forward on the thorax, across the sternum, holds the upper "
+    "torso back (thorax-lumbar 445.6 -> 355.5 N m at most, 20.93 -> 20.55 deg) and the pelvis "
+    "takes more of the rebound's flexion; not traced further")
+
+
+@pytest.mark.xfail(strict=True, reason=LUMBAR_PELVIS_REASON)
+def test_reference_gs1_late_lumbar_pelvis_flexion_stays_in_the_flat_zone(gs1):
+    """GS1's lumbar-pelvis joint (L3/L4) resists its late flexion with under 10 N m over the run:
+    it stays in Anderson & Pandy's flat 0-25 deg (test_regression_gs1_late_lumbar_flexion_is_
+    the_spring; 6.0 N m at most on main 62a71a8, its damping 3.7 of it)."""
+    assert -np.asarray(gs1["results"].outputs["lumbar_pelvis_y.load"]).min() < 10.0
+
+
+@pytest.mark.xfail(strict=True, reason=LUMBAR_PELVIS_REASON)
+def test_reference_gs1_lumbar_pelvis_flexion_far_below_pmhs_failure(gs1):
+    """GS1's lumbar-pelvis joint's flexion moment stays under a tenth of the PMHS segments'
+    flexion failure moment (Belwadi & Yang 2008, 140.4 N m, test_human_joints.BELWADI_YANG_
+    FAILURE) over the run: its failure is not near (test_regression_gs1_lumbar_flexion_passes_
+    pmhs_failure_after_the_spine_peaks)."""
+    m = -np.asarray(gs1["results"].outputs["lumbar_pelvis_y.load"])
+    assert m.max() < 0.1 * BELWADI_YANG_FAILURE["flexion"][0]
+
+
 def test_regression_gs1_t8_stops_as_the_pelvis_turns_back(gs1):
-    """Why GS1's T8 stops at 168 mm (101.6 ms, under its corridor's 175.1) and goes back. Named
+    """Why GS1's T8 stops at 151 mm (100.6 ms, under its corridor's 175.1) and goes back. Named
     test_regression_gs1_t8_stops_as_the_lumbar_segment_turns_back until branch lumbarheight (the
     figures below to its last paragraph are from then: T8 stopped at 158-164 mm at 96-99 ms)
     (scenarios/validation/HISTORY.md Stop 39, t8trace). T8 (thoracic_spine.t8_point) lies 41 mm
@@ -1241,7 +1342,17 @@ def test_regression_gs1_t8_stops_as_the_pelvis_turns_back(gs1):
     101.6 ms (sample 1016); to it hip -0.4 -> -0.9, pelvis +1.6 -> -0.4, lumbar +1.8 -> +4.7,
     upper +6.9 -> +7.1 mm; after it (to 115 ms) hip -6.6 -> -6.1, pelvis -9.3 -> -8.6, lumbar
     +0.8 -> +1.2, upper +3.1 mm: T8 still stops as the hip and the pelvis go back; T8 38.0-52.1 mm
-    ahead of L2 (the bounds below moved 0.5 mm down with it, their width kept)."""
+    ahead of L2 (the bounds below moved 0.5 mm down with it, their width kept). Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): T8 peaks
+    at 150.6 mm (sample 1003 -> 1007); to it hip -0.4 -> -2.6, pelvis +1.6 -> -3.9, lumbar +1.8 ->
+    +11.6, upper +6.9 -> +5.5 mm; after it hip -6.6 -> -5.0, pelvis -9.3 -> -6.5, lumbar +0.8 ->
+    -5.7, upper +3.1 -> +4.7 mm; T8 30-46 mm ahead of L2 at 80-110 ms.
+    The three merged (branch gs1merge, main 62a71a8 -> merged): T8 peaks at 150.9 mm at 100.6 ms
+    (sample 1016 -> 1006); to it hip -0.9 -> -2.8, pelvis -0.4 -> -4.6, lumbar +4.7 -> +13.2, upper
+    +7.1 -> +5.3 mm; after it hip -6.1 -> -5.2, pelvis -8.6 -> -6.5, lumbar +1.2 -> -5.6, upper
+    +3.1 -> +4.7 mm: T8 still stops as the hip and the pelvis go back; T8 38.0-52.1 -> 29.4-46.5 mm
+    ahead of L2 at 80-110 ms. Its span (17.1 mm) no longer fits the 15 mm band main held
+    (37.5-52.5), so its least and most are held as measured, each to 0.5 mm (main's margins were
+    0.5 and 0.4 mm); gravitybelt2 alone had widened the band to 28-48."""
     from occupant.human.thoracic_spine import t8_point
 
     res, model, t = gs1["results"], gs1["model"], gs1["t"]
@@ -1260,18 +1371,18 @@ def test_regression_gs1_t8_stops_as_the_pelvis_turns_back(gs1):
     assert np.allclose(lumbar, hip + chain["pelvis"]) and np.allclose(upper, lumbar + chain["lumbar"])
     x = {k: 1e3 * (v[:, 0] - v[0, 0]) for k, v in chain.items()}
     assert np.allclose(sum(x.values()), gs1["history"]["t8_x_mm"], atol=1e-6)
-    i80, peak, i115 = (int(np.argmin(abs(t - s))) for s in (0.080, 0.1016, 0.115))
+    i80, peak, i115 = (int(np.argmin(abs(t - s))) for s in (0.080, 0.1006, 0.115))
     assert int(np.argmax(gs1["history"]["t8_x_mm"])) == pytest.approx(peak, abs=5)   # 0.1 ms samples
     up_to_peak = {k: v[peak] - v[i80] for k, v in x.items()}
     after = {k: v[i115] - v[peak] for k, v in x.items()}
-    assert up_to_peak == pytest.approx({"hip": -0.9, "pelvis": -0.4, "lumbar": 4.7, "upper": 7.1},
+    assert up_to_peak == pytest.approx({"hip": -2.8, "pelvis": -4.6, "lumbar": 13.2, "upper": 5.3},
                                        abs=1.5)
-    assert after == pytest.approx({"hip": -6.1, "pelvis": -8.6, "lumbar": 1.2, "upper": 3.1},
+    assert after == pytest.approx({"hip": -5.2, "pelvis": -6.5, "lumbar": -5.6, "upper": 4.7},
                                   abs=1.5)
     assert sum(after.values()) < -10.0
     w = (t >= 0.080) & (t <= 0.110)
     ahead = (gs1["history"]["t8_x_mm"] - gs1["history"]["l2_x_mm"])[w]
-    assert 37.5 < ahead.min() and ahead.max() < 52.5
+    assert ahead.min() == pytest.approx(29.4, abs=0.5) and ahead.max() == pytest.approx(46.5, abs=0.5)
     ash = _ash_corridors()
     pmhs = [0.5 * (ash["t8Xl"][ms] + ash["t8Xu"][ms] - ash["l2Xl"][ms] - ash["l2Xu"][ms]) for ms in (80, 110)]
     assert pmhs[0] < 65.0 and pmhs[1] > 85.0
@@ -1406,21 +1517,27 @@ def test_regression_gs1_what_tilts_the_pelvis(gs1, pelvis_moments):
     -> +71, normal +46 -> +44, friction -205 -> -198, the lumbar joint's moment -18 -> -66
     (lumbar-pelvis extension 9.0 -> 11.4 deg at most), lap belt -49 -> -48. On the merge with main c87f8e8 (gs1rest: the seat back at the human's back): the seat
     back's moment at most 33 -> 19 N m (its 40-80 ms means 0; joint force +200, the lumbar
-    joint's moment -70)."""
+    joint's moment -70). Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): joint force +198 -> +219,
+    deceleration +71 -> +70, friction -198 -> -210, normal +44 -> +48, the lumbar joint's moment
+    -66 -> -112, lap belt -48 -> -33 (1.17 -> 0.82 kN).
+    The three merged (branch gs1merge, main 62a71a8 -> merged): joint force +198 -> +214,
+    deceleration +71 -> +70, friction -198 -> -206, normal +44 -> +47, the lumbar joint's moment
+    -66 -> -109, lap belt -48 -> -33 (1.21 -> 0.83 kN); the seat back's moment at most 19 -> 17 N
+    m."""
     M, slide, t = _gs1_pelvis_moments_about_the_hips(gs1, pelvis_moments)
     largest = max(np.abs(v).max() for v in M.values())
     assert np.abs(sum(M.values())).max() < 1e-6 * largest
     w = (t >= 0.04) & (t <= 0.08)
     mean = {k: float(np.mean(v[w])) for k, v in M.items()}
-    assert mean["lumbar joint force"] == pytest.approx(198.0, abs=25.0)
-    assert mean["hips' deceleration"] == pytest.approx(71.0, abs=15.0)
-    assert mean["seat friction"] == pytest.approx(-198.0, abs=25.0)
-    assert mean["seat normal"] == pytest.approx(44.0, abs=15.0)
-    assert mean["lumbar joint moment"] == pytest.approx(-66.0, abs=20.0)
-    assert mean["lap belt"] == pytest.approx(-48.0, abs=10.0)
+    assert mean["lumbar joint force"] == pytest.approx(214.0, abs=25.0)
+    assert mean["hips' deceleration"] == pytest.approx(70.0, abs=15.0)
+    assert mean["seat friction"] == pytest.approx(-206.0, abs=25.0)
+    assert mean["seat normal"] == pytest.approx(47.0, abs=15.0)
+    assert mean["lumbar joint moment"] == pytest.approx(-109.0, abs=20.0)
+    assert mean["lap belt"] == pytest.approx(-33.0, abs=10.0)
     assert np.abs(M["hips"][w]).max() < 10.0
     assert np.abs(M["seat back"][t < 0.142]).max() == 0.0
-    assert M["seat back"].max() == pytest.approx(19.0, abs=5.0)
+    assert M["seat back"].max() == pytest.approx(17.1, abs=5.0)
     assert slide[(t >= 0.05) & (t <= 0.06)].max() < -0.5
 
 
@@ -1437,7 +1554,10 @@ def test_regression_gs1_what_tilts_the_pelvis_by_40_ms(gs1, pelvis_moments):
     while the pelvis slid forward on it at 10-25 ms; the buttock now starts 2.2 mm above the pan,
     0.7 before)), against the lap belt -4.1 (-4.5), gravity -1.2, the lumbar joint's moment -0.6
     (-1.6) and the hips -0.5; the upper body's thrust through the lumbar joint +1.9 (+0.1; at 90
-    ms +157 of 27.6)."""
+    ms +157 of 27.6).
+    The three merged (branch gs1merge, main 62a71a8 -> merged): at 40 ms the seat 2.8 -> 2.1 deg,
+    the lap belt -4.1 -> -4.9 deg, the lumbar joint's force 1.9 -> 2.8 deg, the hips' deceleration
+    8.9 deg (main 62a71a8's figures as this test held them)."""
     from scipy.integrate import cumulative_trapezoid
 
     M, _, t = _gs1_pelvis_moments_about_the_hips(gs1, pelvis_moments)
@@ -1454,9 +1574,9 @@ def test_regression_gs1_what_tilts_the_pelvis_by_40_ms(gs1, pelvis_moments):
     assert np.abs(sum(shares.values())[upto] - tilt[upto]).max() < 0.01
     at40 = {k: float(v[k40]) for k, v in shares.items()}
     assert at40["hips' deceleration"] == pytest.approx(8.9, abs=1.0)
-    assert at40["seat normal"] + at40["seat friction"] == pytest.approx(2.8, abs=1.0)
-    assert at40["lap belt"] == pytest.approx(-4.1, abs=1.0)
-    assert at40["lumbar joint force"] == pytest.approx(1.9, abs=1.0)
+    assert at40["seat normal"] + at40["seat friction"] == pytest.approx(2.1, abs=1.0)
+    assert at40["lap belt"] == pytest.approx(-4.9, abs=1.0)
+    assert at40["lumbar joint force"] == pytest.approx(2.8, abs=1.0)
 
 
 def _pmhs_l4_turn_about_the_pelvis_point():
@@ -1593,19 +1713,6 @@ def test_reference_gs1_human_sits_on_its_buttock():
     assert res.outputs["buttock__seat_cushion.normal_force"][0] > 0.0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "723.2 mm at 139.4 ms since passenger_seated puts the heels' lowest points on the floor "
-    "(branch passheel; 416.8 mm at 118.7 ms on main 93f7a72): settled 0.35 s, the shoulder belt "
-    "is now fitted across the front (shoulder / chest / abdomen 0.44 / 0.50 / 0.89, "
-    "test_reference_gs1_shoulder_belt_fitted_across_the_front[0.35] passes; main 0.08 / 0.17 / "
-    "0.81 round the flank) on a trunk 19.5 mm outboard (main 11.6), and in the crash the torso "
-    "slides out under it: the webbing runs through the wraps to the anchorage (d_ring-shoulder "
-    "0.41 -> 0.82 m, shoulder-chest and chest-abdomen 0.03 and 0.30 -> 0 m by 90-130 ms), the "
-    "belt at 2.6 kN at 80 ms where main's holds 6.3; the settled start flips between the two "
-    "failures as gs1settle found (scenarios/validation/HISTORY.md Stop 46); 722.0 mm settled at "
-    "2e-5 s (branch beltstep), which outcome it takes flipping with the settling's step on main "
-    "93f7a72 too (414.6 / 416.2 / 720.1 / 413.9 / 416.8 / 720.1 / 717.3 mm at 5e-6 / 1e-5 / "
-    "1.25e-5 / 1.5e-5 / 1.67e-5 / 1.8e-5 / 2e-5 s; scenarios/HISTORY.md, beltstep)"))
 def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
     """Run from the posture the deck's procedure gives (350 ms under gravity in the unlocked
     belts, occupant.settle), the head goes no further forward than the PMHS corridor's upper
@@ -1624,7 +1731,15 @@ def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
     belts' webbing flow flipped every step); 416.8 mm (118.7 ms) merged with main 655afeb (a
     hooked held wrap's slide bounded, lapblowup), from a settled body whose shoulder belt has
     still locked during the settling (0.6 kN at 0.25 s) and pulled the trunk 12 mm outboard
-    (scenarios/validation/HISTORY.md Stop 46, gs1settle)."""
+    (scenarios/validation/HISTORY.md Stop 46, gs1settle). 385.1 mm (128.8 ms) since the held
+    abdomen wrap is placed from the thorax run's tangent point (the belt under 46 N while
+    settling) and the fit's sweeps settle (branch gravitybelt2); with the tangent point alone the
+    belt fitted on the settled body ran round the flanks and the head went 810 mm. 723.2 mm
+    (139.4 ms), a strict xfail, since passenger_seated puts the heels' lowest points on the floor
+    (branch passheel, main 93f7a72 -> the branch: the belt fitted across the front on a trunk
+    19.5 mm outboard, the torso sliding out under it). The three merged (branch gs1merge, main
+    62a71a8 -> merged): 384.8 mm (142.2 ms), inside; the settled start still flips with small
+    changes (scenarios/validation/HISTORY.md Stop 46, gs1settle)."""
     sc, path = read_scenario("human_sled_gs1_40")
     over = {"occupant.human." + k: v for k, v in sc["human"].items()}
     over.update({"occupant.settle": 0.35, "solver.t_end": sc["t_end"]})
@@ -1639,29 +1754,6 @@ STILL_AT_REST_AFTER = 0.15   # s: the settling run on past the deck's 350 ms, lo
                              # forearm falling off the thighs to show (0.1-0.25 s) [E]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "0.049 J at 0.35 s, 0.51 J at 0.5 s settled at 2e-5 s (branch beltstep on main 62a71a8); "
-    "0.086 J at 0.35 s (a restart 14 ms before), 0.103 J at 0.5 s since the belts settle at "
-    "their own step (restraints.belt.EXPLICIT_STEP; branch gs1settle, merged with main 655afeb; "
-    "1.63 and 0.24 J on main a8232fa: the shoulder belt's thorax wraps roll round "
-    "the thorax with the held abdomen wrap and lock the retractor at 0.22-0.26 s; with the "
-    "abdomen wrap held fast (scratch) the belt stays at 10 N and 1.24 / 0.25 J remain: the head "
-    "falls back 55 mm on the toneless neck and the forearms creep 54 mm back along the thighs by "
-    "0.6 s; scenarios/validation/HISTORY.md Stop 46, gs1settle). Before, at 5e-5 s, "
-    "1.21 J at 0.35 s, 0.57 J at 0.5 s with the hands on the thighs' tops (the case's "
-    "posture_angles, branch gs1hands; 3.36 and 3.40 J at main 7168433, 0.91 and 4.70 J at branch "
-    "gs1rest before the lumbar-pelvis joint moved up): "
-    "the trunk tips sideways (upper torso 13 mm by 0.35 s, 37 mm by 0.5 s; the thorax-lumbar joint "
-    "17-19 deg off its posture), as gs1rest traced to the shoulder belt's thorax wraps hooking "
-    "(not re-traced here), the head drops (lower neck 18 deg by 0.35 s) and the forearms slide "
-    "back along the thighs (15-22 mm by 0.35 s, 27-33 mm by 0.5 s); before, the arms, placed with "
-    "the hands at the shoulders' width (hand centres 192 mm from the midline, the thigh shells' "
-    "centre lines 96 mm, radius 108 mm), fell until the hands met the thighs' outer flanks and "
-    "slid off outboard; the shoulder belt's two thorax wraps slide round the thorax's flank and "
-    "lock the retractor (branch gs1rest); the head drops onto the chest on the toneless neck. "
-    "Probe (gs1rest, not shipped): with the belt also held at mid-clavicle (MID_CLAVICLE_FIT) "
-    "0.050 J at 0.35 s, 0.0012 J at 0.5 s (scenarios/validation/HISTORY.md Stop 45, gs1rest, gs1hands; "
-    "HISTORY.md Stop 44 armtone, handrest)"))
 def test_reference_gs1_settled_as_the_deck_comes_to_rest():
     """Settled for the SAFER deck's 350 ms (occupant.scenario.settle: kinetic damping, restarted
     from rest at each kinetic energy peak), the human is at rest: the largest kinetic energy
@@ -1670,7 +1762,12 @@ def test_reference_gs1_settled_as_the_deck_comes_to_rest():
     back was put at the human's back, with the belt fitted and held at mid-clavicle,
     MID_CLAVICLE_FIT, the 0.35 s figure was 0.048 J, its last restart at 0.329 s, while the
     forearms still fell off the thighs, 2.46 J at 0.5 s; scenarios/validation/HISTORY.md Stop 45,
-    gs1rest)."""
+    gs1rest). The three merged (branch gs1merge, main 62a71a8 -> merged): 0.055 J at 0.35 s (4
+    restarts), 0.0028 J at 0.5 s (5), at rest; a strict xfail before: 0.086 J at 0.35 s, 0.103 J
+    at 0.5 s on main 62a71a8 (the belts settling at their own step, branch gs1settle), 0.261 J at
+    0.5 s on gravitybelt2 alone (its held abdomen wrap placed from the thorax run's tangent point,
+    the belt under 46 N while settling); earlier reasons in scenarios/validation/HISTORY.md
+    Stop 46, gs1settle."""
     from occupant.scenario.settle import settle
 
     sc, path = read_scenario("human_sled_gs1_40")
@@ -1688,7 +1785,18 @@ FITTED_FRONT = 0.35   # the least forward part of a fitted wrap point's directio
                       # shoulder, chest and abdomen wraps give 0.50, 0.59 and 0.50
 
 
-@pytest.mark.parametrize("settle", [0.0, 0.35])
+@pytest.mark.parametrize("settle", [0.0, pytest.param(0.35, marks=pytest.mark.xfail(strict=True, reason=(
+    "shoulder / chest / abdomen 0.80 / 0.85 / 0.30, the abdomen wrap's across part 0.04 (on the "
+    "buckle's side; measured on gravitybelt2 merged with main 62a71a8, branch gs1merge: 0.80 / "
+    "0.84 / 0.29 on gravitybelt2 alone, 0.44 / 0.50 / 0.89 on main 62a71a8, which passed) since the held abdomen wrap is placed from the thorax run's tangent point and "
+    "the fit's sweeps settle (branch gravitybelt2): the thorax wraps across the sternum, the "
+    "abdomen wrap on the converged path near the abdomen's inboard flank (0.36 on the posture, "
+    "which passes). Before: 0.07 / 0.16 / 0.81, the abdomen wrap's across part 0.02 (branch "
+    "gs1settle merged with main 655afeb: settled at the belts' step, the shoulder belt's thorax "
+    "wraps rolled round the thorax's inboard flank and locked the retractor during the settling, "
+    "the trunk 12 mm outboard, and the belt fitted on that body runs round the flank; it passed "
+    "on main a8232fa with gs1settle alone, and at 5e-5 s; scenarios/validation/HISTORY.md "
+    "Stop 46, gs1settle)")))])
 def test_reference_gs1_shoulder_belt_fitted_across_the_front(settle):
     """Fitted at the start of the run (``restraints.fit_belts``; after ``occupant.settle`` s of
     settling), the shoulder belt lies across the body's front: its shoulder and chest wraps on the
@@ -1725,6 +1833,48 @@ def test_reference_gs1_shoulder_belt_fitted_across_the_front(settle):
     c, R, D = E[wraps["abdomen"]]
     across = (R.T @ (at("abdomen") - c))[1] * (R.T @ (at("buckle") - c))[1]
     assert min(front.values()) >= FITTED_FRONT and across > 0.0, (front, across)
+
+
+FIT_STEP = 0.005    # m: the most a fitted wrap point may move between fits 2 % of the settling's
+                    # motion apart [E: 0.21 mm at most measured; 385 mm before, the jump]
+
+
+def test_reference_gs1_belt_fit_follows_the_settling():
+    """Fitted (``restraints.fit_belts``) on the body moved from its posture towards where 350 ms
+    of settling under gravity leave it (occupant.scenario.settle; the configuration q0 + f (q -
+    q0), its quaternions normalised, f in steps of 0.02), the shoulder belt's fitted wrap places
+    (points on their ellipsoids, each in its ellipsoid's frame) move less than FIT_STEP from one
+    fit to the next. Before (wrap_chain's
+    ``place_held`` sweeps cycling between two paths where its held abdomen wrap had no place
+    yet), the fit jumped between f 0.90 and 0.91: the shoulder wrap 132 mm round the thorax's
+    inboard flank, the abdomen wrap round the abdomen's far flank (scenarios/HISTORY.md,
+    gravitybelt2); now the shoulder, chest and abdomen wraps lie 0.77, 0.84, 0.36 forward of
+    their centres (scaled frame) on the posture and 0.80, 0.84, 0.30 on the settled body."""
+    from occupant.model.joint_motion import normalize_quaternions
+    from occupant.restraints import fit_belts
+    from occupant.scenario.settle import settle
+
+    sc, path = read_scenario("human_sled_gs1_40")
+    over = {"occupant.human." + k: v for k, v in sc["human"].items()}
+    over.update({"solver.t_end": 0.001})
+    scenario = load(pathlib.Path(path).parent / sc["sled"], over)
+    model, q0 = scenario.model, scenario.q0
+    q1, _ = settle(model, q0, 0.35)
+    el = model.belts
+    wraps = [k for k in range(el.point_start[0], el.point_start[1]) if el.point_z[k] >= 0]
+    assert len(wraps) == 3
+    before, steps = None, []
+    for f in np.linspace(0.0, 1.0, 51):
+        q = q0 + f * (q1 - q0)
+        normalize_quaternions(model.tree, q)
+        z = fit_belts(model, q)
+        # each wrap's fitted place on its ellipsoid (scaled-frame direction times semi-axes)
+        x = np.array([el.point_size[k] * z[el.point_z[k]:el.point_z[k] + 3] for k in wraps])
+        if before is not None:
+            steps.append(np.linalg.norm(x - before, axis=1).max())
+        before = x
+    print(f"largest step {1e3 * max(steps):.2f} mm")
+    assert max(steps) < FIT_STEP
 
 
 def test_reference_gs1_shoulder_belt_corridor_is_the_pmhs_tests_peaks():
@@ -2389,6 +2539,17 @@ def test_reference_gs1_lap_belt_lies_on_the_body(gs1):
     assert max(worst.values()) < PATH_DEPTH, worst
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "34.2 mm in the pelvis flesh at 130 ms on gravitybelt2 merged with main 62a71a8 (branch "
+    "gs1merge); 34.9 mm at 135 ms on gravitybelt2 alone (the rebound, the lower shoulder belt's piece from the "
+    "abdomen wrap to the buckle carrying 1.3 kN) since the held abdomen wrap is placed and judged "
+    "from the thorax run's tangent point and the belt's fit converges (branch gravitybelt2; 18.3 "
+    "mm on main 93f7a72): from 100 ms the abdomen wrap slides towards the belly's middle and down "
+    "(its scaled-frame direction 0.52 / 0.85 / 0.08 -> 0.73 / 0.67 / -0.16 at 130 ms, main's "
+    "staying at 0.54 / 0.84 / -0.01) and the piece to the buckle passes over the pelvis flesh, "
+    "which the shoulder belt does not wrap; 34.3 mm at 140 ms with the tangent point alone; the "
+    "abdomen wrap's path length measured in the same plane (belt_path._piece_from) changed "
+    "nothing (scenarios/HISTORY.md, gravitybelt2)"))
 def test_reference_gs1_shoulder_belt_lies_on_the_body(gs1):
     """While loaded (over 10 % of its peak) the shoulder belt's path lies no more than
     PATH_DEPTH inside any torso or thigh ellipsoid of the human it does not wrap: 12.8 mm in the
@@ -2486,36 +2647,42 @@ def test_regression_gs1_why_the_lap_belt_carries_little(gs1):
     back and 2.27 -> 2.00 kN down (measured, not traced), the path 18.3 -> 18.2 mm longer with 6.0 -> 6.3 mm of payout,
     the knee supports 8.3-9.1 kN. Since the lumbar-pelvis joint (L3/L4) stands two levels above Reed et al.'s L5/S1, 30.7 mm higher (branch lumbarheight; main 97e82ed -> the branch): the peak 1.09 -> 1.18 kN, its pull at 75 ms 0.70 ->
     0.85 kN back and 2.00 -> 2.41 kN down, the path 18.2 -> 19.7 mm longer with 6.3 -> 6.8 mm of
-    payout, the knee supports 8.4-9.2 -> 8.1-9.0 kN."""
+    payout, the knee supports 8.4-9.2 -> 8.1-9.0 kN. Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): the peak
+    1.17 -> 0.82 kN, its pull at 75 ms 0.85 -> 0.74 kN back and 2.41 -> 2.19 kN down, the path
+    19.7 -> 15.3 mm longer with 6.8 -> 3.8 mm of payout, the knee supports 8.0-8.8 kN.
+    The three merged (branch gs1merge, main 62a71a8 -> merged): the peak 1.21 -> 0.83 kN, its pull
+    at 75 ms 0.76 kN back and 2.23 kN down, the path 16.1 mm longer with 4.5 mm of payout, the knee
+    supports 7.8-8.7 kN; the lap wrap placed 15.5 / 149.9 mm behind / above the H-point, its
+    outboard leg at 65.8-71.1 deg."""
     out, t = gs1["results"].outputs, gs1["t"]
     res, model = gs1["results"], gs1["model"]
     pt = {n: np.stack([out[f"lap_belt.{n}.{a}"] for a in "xyz"], 1)
           for n in ("lap_anchor", "hip_outboard", "lap", "hip_inboard", "buckle")}
     h = res.body_poses[:, model.body("pelvis"), :3, 3] - res.base_poses[:, :3, 3]
     middle = pt["lap"][0] - h[0]
-    assert 1e3 * middle[[0, 2]] == pytest.approx([-15.3, 150.0], abs=2.0)
+    assert 1e3 * middle[[0, 2]] == pytest.approx([-15.5, 149.9], abs=2.0)
     placed_from = pt["lap_anchor"][0, [0, 2]] - GS1_DECK_LAP_ANCHOR_FROM_MIDDLE
-    assert 1e3 * (pt["lap"][0, [0, 2]] - placed_from) == pytest.approx([-77.5, 85.1], abs=2.0)
+    assert 1e3 * (pt["lap"][0, [0, 2]] - placed_from) == pytest.approx([-77.7, 85.0], abs=2.0)
     leg = pt["lap_anchor"] - pt["hip_outboard"]
     crash = (t >= 0.03) & (t <= 0.10)
     angle = np.degrees(np.arctan2(-leg[crash, 2], -leg[crash, 0]))
-    assert (angle.min(), angle.max()) == pytest.approx((65.2, 71.1), abs=1.0)
+    assert (angle.min(), angle.max()) == pytest.approx((65.8, 71.1), abs=1.0)
     segments = ("lap_anchor-hip_outboard", "hip_outboard-lap", "lap-hip_inboard", "hip_inboard-buckle")
     length = sum(out[f"lap_belt.{s}.length"] for s in segments)
     k = np.argmax(length)
-    assert 1e3 * (length[k] - length[0]) == pytest.approx(19.7, abs=1.5)
-    assert 1e3 * out["lap_belt.payout"][k] == pytest.approx(6.8, abs=1.0)
+    assert 1e3 * (length[k] - length[0]) == pytest.approx(16.1, abs=1.5)
+    assert 1e3 * out["lap_belt.payout"][k] == pytest.approx(4.5, abs=1.0)
     u_a = leg / np.linalg.norm(leg, axis=1)[:, None]
     u_b = pt["buckle"] - pt["hip_inboard"]
     u_b /= np.linalg.norm(u_b, axis=1)[:, None]
     on_body = (out["lap_belt.lap_anchor-hip_outboard.force"][:, None] * u_a
                + out["lap_belt.hip_inboard-buckle.force"][:, None] * u_b)
     i = np.argmin(abs(t - 0.075))
-    assert 1e-3 * on_body[i, [0, 2]] == pytest.approx([-0.85, -2.41], abs=0.1)
+    assert 1e-3 * on_body[i, [0, 2]] == pytest.approx([-0.76, -2.23], abs=0.1)
     knees = sum(out[f"{s}_knee_contact__knee_support.normal_force"] for s in ("left", "right"))
     peak = (t >= 0.06) & (t <= 0.08)
-    assert 1e-3 * knees[peak].min() == pytest.approx(8.11, abs=0.3)
-    assert 1e-3 * knees[peak].max() == pytest.approx(8.96, abs=0.3)
+    assert 1e-3 * knees[peak].min() == pytest.approx(7.84, abs=0.3)
+    assert 1e-3 * knees[peak].max() == pytest.approx(8.73, abs=0.3)
 
 
 GS1_DECK_BUCKLE_FROM_MIDDLE = np.array([-0.0854, -0.2822])   # m (x, z), B0: the deck's buckle
@@ -2602,7 +2769,15 @@ def test_regression_gs1_pelvis_moves_as_the_pmhs_behind_its_hips(gs1):
     H-point, 3.9 -> 4.3 mm rms; the one following their L4 121.0 / 53.0 -> 112.6 / 47.9 mm behind /
     above, 5.1 -> 5.4 mm rms, 52 -> 37 mm behind L4 as read (now half a level under the raised
     joint, 143 mm above the H-point in the sled's frame), which misses theirs by 17.0 -> 22.5 mm
-    rms."""
+    rms. Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): the H-point's miss 25.6 mm rms; the point
+    following the PMHS's pelvis point 112.8 / 38.2 -> 122.6 / 38.8 mm behind / below the H-point
+    (under 5 mm rms); the one following their L4 112.6 / 47.9 -> 121.4 / 53.1 mm behind / above,
+    5.4 -> 6.6 mm rms; L4 as read misses theirs by 22.5 -> 21.0 mm rms. The three merged (branch
+    gs1merge, main 62a71a8 -> merged): the H-point's miss 25.6 mm rms; the point following the
+    PMHS's pelvis point 122.2 / 38.0 mm behind / below the H-point, 5.1 mm rms; the one following
+    their L4 121.0 / 53.8 mm behind / above, 6.6 mm rms; L4 as read misses theirs by 20.9 mm rms.
+    The fits' rms bounds (5 and 6 mm) are test_reference_gs1_pelvis_points_follow_the_pmhs_
+    closely's (a strict xfail)."""
     data = np.loadtxt(_gs1_data("gs1_ash_2012_pelvis_l4_means.csv"), delimiter=",", comments="#")
     keep = (data[:, 0] <= 100) & (data[:, 0] % 2 == 0)
     ms, pX, pZ, l4X, l4Z = data[keep].T
@@ -2614,15 +2789,34 @@ def test_regression_gs1_pelvis_moves_as_the_pmhs_behind_its_hips(gs1):
     miss = 1e3 * (h[k] - h[0]) - np.stack([pX, -pZ], 1)
     assert float(np.sqrt(np.mean(miss ** 2))) == pytest.approx(25.6, abs=2.0)
     r, rms = at_hips
-    assert r == pytest.approx([-112.8, -38.2], abs=10.0) and rms < 5.0
+    assert r == pytest.approx([-122.2, -38.0], abs=10.0)    # rms bound: the next test
     lumbar_base = np.asarray(model.source.joints["lumbar_pelvis"].placement.position)
     lumbar_top = np.asarray(model.source.joints["thorax_lumbar"].placement.position)
     l4_read = _pelvis_point_in_sled_frame(gs1, lumbar_base + LUMBAR_FRACTIONS["l4"] * lumbar_top)
     r4, rms4 = _point_following(gs1, "pelvis", l4X, -l4Z, ms)
-    assert r4 == pytest.approx([-112.6, 47.9], abs=10.0) and rms4 < 6.0
+    assert r4 == pytest.approx([-121.0, 53.8], abs=10.0)   # rms bound: the next test
     assert r4[0] < l4_read[0] - 30.0
     # L4 as read, against the PMHS's L4
     P = res.body_poses[:, model.body("pelvis")]
     q = P[:, :3, :3] @ (lumbar_base + LUMBAR_FRACTIONS["l4"] * lumbar_top) + P[:, :3, 3] - res.base_poses[:, :3, 3]
     miss4 = 1e3 * (q[k][:, [0, 2]] - q[0, [0, 2]]) - np.stack([l4X, -l4Z], 1)
-    assert float(np.sqrt(np.mean(miss4 ** 2))) == pytest.approx(22.5, abs=2.0)
+    assert float(np.sqrt(np.mean(miss4 ** 2))) == pytest.approx(20.9, abs=2.0)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "5.1 mm rms for the PMHS's pelvis point (bound 5), 6.6 mm rms for their L4 (bound 6) since "
+    "the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's "
+    "sweeps settle (branch gravitybelt2 merged with main 62a71a8, branch gs1merge; 6.6 mm for L4 "
+    "on gravitybelt2 alone; 4.3 and 5.4 mm on main 93f7a72): the best-following points moved "
+    "10 mm further behind the hips (pelvis 112.8 -> 122.2 mm, L4 112.6 -> 121.0 mm), the pelvis "
+    "tilting less (29.1 -> 25.8 deg at most); not traced further"))
+def test_reference_gs1_pelvis_points_follow_the_pmhs_closely(gs1):
+    """Of Ash et al.'s (2012) mean trajectories of the PMHS's pelvis point and L4 (data/gs1_ash_
+    2012_pelvis_l4_means.csv, 0-100 ms), each is followed by a point of the human's pelvis within
+    5 and 6 mm rms (_point_following; test_regression_gs1_pelvis_moves_as_the_pmhs_behind_its_hips):
+    the human's pelvis moves as the PMHS's, both read behind its hips."""
+    data = np.loadtxt(_gs1_data("gs1_ash_2012_pelvis_l4_means.csv"), delimiter=",", comments="#")
+    keep = (data[:, 0] <= 100) & (data[:, 0] % 2 == 0)
+    ms, pX, pZ, l4X, l4Z = data[keep].T
+    assert _point_following(gs1, "pelvis", pX, -pZ, ms)[1] < 5.0
+    assert _point_following(gs1, "pelvis", l4X, -l4Z, ms)[1] < 6.0

@@ -9,7 +9,6 @@ its posture under gravity alone, restraints held as the settling holds them
 import pathlib
 
 import numpy as np
-import pytest
 
 from occupant.human.validation import read_scenario
 from occupant.scenario.load import load
@@ -17,28 +16,19 @@ from occupant.scenario.settle import held
 from occupant.simulate import simulate
 
 G0 = 9.80665
-DURATION = 0.2      # s under gravity: past the belt's runaway at 0.155-0.175 s (measured)
+DURATION = 0.2      # s under gravity: past the belt's former runaway at 0.155-0.175 s (measured)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "21.1 kN on the shoulder belt at 0.180 s against a weight of 767 N (branch gs1settle merged "
-    "with main 655afeb, whose bound on a hooked held wrap's slide, lapblowup, does not reach it; "
-    "23.6 kN at 0.175 s on main a8232fa): on a8232fa, from 0.155 s the abdomen wrap's held place slides across the belly (170 mm from "
-    "the midline at 0.15 s, 135 at 0.170 s, -29 at 0.175 s) while the two thorax wraps roll back "
-    "round the thorax's inboard flank (the shoulder wrap's x -229 -> -274 mm in B0) over nearly "
-    "antipodal ends (in the kinetic-damped settling the line from the anchorage to the abdomen "
-    "wrap passes 0.19-0.24 of the thorax's size from its centre, and the belt lengthens 15.6 mm "
-    "in 12 ms from rest); with the abdomen wrap held fast (scratch) the belt stays under 46 N "
-    "over 0.6 s of settling (scenarios/validation/HISTORY.md Stop 46, gs1settle). Cause measured "
-    "(branch gravitybelt, not merged): the held abdomen wrap is placed from the chest wrap's "
-    "point, the middle of the thorax run's arc, which swings far for a small move of the run's "
-    "nearly antipodal ends; placed from the run's tangent point towards it, the belt peaks at "
-    "48.5 N (judging the slide there alone: 19.6 kN), but the GS1 case's belt fit on the settled "
-    "body then runs round the flanks and two GS1 reference tests fail (issue 11 note, stop 46)"))
 def test_reference_gs1_shoulder_belt_under_gravity_carries_at_most_the_body_weight():
     """Under gravity alone no segment of the shoulder belt carries more than the occupant's whole
     weight (m g [D]: the pan and the seat back carry most of it; the belt's own retractor pulls
-    10 N) over DURATION."""
+    10 N) over DURATION: 45.1 N at most (0.177 s) since the held abdomen wrap is placed, hooked
+    and judged from the thorax run's tangent point towards it (``wrap_chain.held_end``; branch
+    gravitybelt2). Before (a strict xfail), placed from the chest wrap's point, the middle of the
+    thorax run's arc, which swings far round the thorax for a small move of the run's nearly
+    antipodal ends: 21.1 kN at 0.180 s, the abdomen wrap's held place sliding across the belly
+    from 0.155 s while the thorax wraps rolled round the thorax's inboard flank
+    (scenarios/validation/HISTORY.md Stop 46, gs1settle; scenarios/HISTORY.md, gravitybelt2)."""
     sc, path = read_scenario("human_sled_gs1_40")
     over = {"occupant.human." + k: v for k, v in sc["human"].items()}
     scenario = load(pathlib.Path(path).parent / sc["sled"], {**over, "solver.t_end": 0.001})
