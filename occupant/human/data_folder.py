@@ -14,7 +14,7 @@ import contextlib
 import contextvars
 import pathlib
 
-from occupant.io.toml_files import InputFileError, read_toml
+from occupant.io.toml_files import InputFileError, read_toml, value_kind
 
 SHIPPED = pathlib.Path(__file__).resolve().parent / "data"
 STOPS_DUMMY = "hybrid3_50m"   # the dummy whose numerical joint stops the human's are scaled from
@@ -84,15 +84,9 @@ _PLURAL = {"a number": "numbers", "a string": "strings", "true or false": "true 
 
 
 def _kind(value):
-    """What ``value`` is, as the message says it."""
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, dict):
-        return "a table"
+    """What ``value`` is, as the message says it (a list by what it holds)."""
+    if not isinstance(value, list):
+        return value_kind(value)
     if not value:
         return "an empty list"
     if any(isinstance(v, (list, dict)) for v in value):

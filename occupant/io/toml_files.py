@@ -105,6 +105,21 @@ def open_shipped(name_or_path, folder, kind, label, keys, error=InputFileError):
     return path, data, c
 
 
+def value_kind(value):
+    """What a TOML ``value`` is, as a message says it ("a number", "a table", ...)."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__
+
+
 def _is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 

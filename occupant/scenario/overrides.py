@@ -12,7 +12,7 @@ validation then checks them as it checks the file.
 import copy
 import tomllib
 
-from occupant.io.toml_files import InputFileError
+from occupant.io.toml_files import InputFileError, value_kind
 from occupant.scenario.keys import entry, value_problem
 
 
@@ -35,20 +35,6 @@ def parse_override(text, option="--set", accepted="solver.t_end=0.05, restraints
     return key, value
 
 
-def _kind(value):
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table"
-    return type(value).__name__
-
-
 def apply_overrides(data, overrides):
     """A deep copy of the parsed scenario ``data`` with ``overrides`` applied: a dict
     {dotted key: value} (values already typed) or a list of "KEY=VALUE" strings."""
@@ -65,15 +51,15 @@ def apply_overrides(data, overrides):
             nxt = table.setdefault(part, {})
             if not isinstance(nxt, dict):
                 raise OverrideError(where, ".".join(parts[:i + 1]),
-                                    f"is {_kind(nxt)} in the scenario, not a table of keys",
+                                    f"is {value_kind(nxt)} in the scenario, not a table of keys",
                                     "a key path through tables")
             table = nxt
         last = parts[-1]
-        if last in table and _kind(table[last]) != _kind(value):
+        if last in table and value_kind(table[last]) != value_kind(value):
             known = entry(key)
-            raise OverrideError(where, key, f"the scenario has {_kind(table[last])} here "
+            raise OverrideError(where, key, f"the scenario has {value_kind(table[last])} here "
                                 f"({table[last]!r}), got {value!r}",
-                                known.accepted() if known else _kind(table[last]))
+                                known.accepted() if known else value_kind(table[last]))
         table[last] = value
     return out
 

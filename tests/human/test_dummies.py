@@ -643,12 +643,7 @@ def _underside_points():
 
 def _buttock(asm, side):
     """(centre mm, semi-axes mm, pitch rad front down) of a buttock of a dummy file."""
-    shape = asm.geometries[f"{side}_buttock"]
-    frame = asm.markers[shape.marker]
-    assert frame.part == "pelvis"
-    R = np.asarray(frame.rotation)
-    assert np.allclose(R[1], [0.0, 1.0, 0.0], atol=1e-12)     # pitched about y alone
-    return 1e3 * np.asarray(frame.position), 1e3 * np.asarray(shape.semi_axes), float(np.arctan2(R[0, 2], R[0, 0]))
+    return _pitched_shape(asm, f"{side}_buttock", "pelvis")
 
 
 def test_reference_hybrid3_05f_buttocks_on_her_fe_skin_underside():
@@ -800,14 +795,20 @@ FE_05F_FOOT_CUT = 30.0   # mm ahead of the ankle: derive_hybrid3.py HEEL_05F's c
 SCALED_05F_FOOT_SHELL = ((67.42, 0.0, -42.14), (111.1, 41.37, 39.84))
 
 
-def _foot_shape(asm, name):
-    """(centre mm, semi-axes mm, pitch rad toe down) of a left-foot ellipsoid of a dummy file."""
-    shape = asm.geometries[f"left_{name}"]
+def _pitched_shape(asm, geometry, part):
+    """(centre mm, semi-axes mm, pitch rad front down) of an ellipsoid of a dummy file on
+    ``part``, pitched about y alone."""
+    shape = asm.geometries[geometry]
     frame = asm.markers[shape.marker]
-    assert frame.part == "left_foot"
+    assert frame.part == part
     R = np.asarray(frame.rotation)
     assert np.allclose(R[1], [0.0, 1.0, 0.0], atol=1e-12)     # pitched about y alone
     return 1e3 * np.asarray(frame.position), 1e3 * np.asarray(shape.semi_axes), float(np.arctan2(R[0, 2], R[0, 0]))
+
+
+def _foot_shape(asm, name):
+    """(centre mm, semi-axes mm, pitch rad toe down) of a left-foot ellipsoid of a dummy file."""
+    return _pitched_shape(asm, f"left_{name}", "left_foot")
 
 
 def test_reference_hybrid3_05f_heel_and_forefoot_fitted_to_her_fe_shoe():
