@@ -4,6 +4,7 @@ overlaid, and the ISO/TS 18571 rating of each channel of every run against the f
 reference: a physical test or the baseline design)."""
 import contextlib
 import html as H
+from collections import Counter
 from pathlib import Path
 
 from occupant.display import distinct_labels, unit_text, value_text
@@ -47,11 +48,47 @@ def _cells_html(header, rows, colours):
 def settings_that_differ(runs):
     """[(dotted key, each run's value with its unit)] of the scenario settings (file plus
     overrides, as run) that are not the same in every run: what the compared designs differ in
-    (``--set restraints.belt.load_limit=3000`` against 6000); "-" where a run has no such key."""
-    tables = [dict(T.with_units(T.flatten(getattr(r, "scenario", None) or {}))) for r in runs]
+    (``--set restraints.belt.load_limit=3000`` against 6000); "-" where a run has no such key.
+    A list of tables (``[[contact]]``) is compared by its tables, not their places in it: one row,
+    "KEY (tables not in every run)", each run's tables that the others lack ("-" for none), so
+    that a table added or removed does not show every later one as changed."""
+    scenarios = [getattr(r, "scenario", None) or {} for r in runs]
+    lists = [_table_lists(s) for s in scenarios]
+    rows = []
+    for key in dict.fromkeys(k for found in lists for k in found):
+        entries = [[_table_text(t) for t in found.get(key, [])] for found in lists]
+        common = Counter(entries[0])
+        for e in entries[1:]:
+            common &= Counter(e)
+        extra = [list((Counter(e) - common).elements()) for e in entries]
+        if any(extra):
+            rows.append((f"{key} (tables not in every run)", *("; ".join(x) or "-" for x in extra)))
+    tables = [dict(T.with_units(T.flatten(_without(s, found)))) for s, found in zip(scenarios, lists)]
     keys = list(dict.fromkeys(k for table in tables for k in table))
-    rows = [(k, *(table.get(k, "-") for table in tables)) for k in keys]
-    return [row for row in rows if len(set(row[1:])) > 1]
+    plain = [(k, *(table.get(k, "-") for table in tables)) for k in keys]
+    return [row for row in plain if len(set(row[1:])) > 1] + rows
+
+
+def _table_lists(d, prefix=""):
+    """{dotted key: list of tables} of the lists of tables in a nested dict."""
+    found = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            found.update(_table_lists(v, f"{prefix}{k}."))
+        elif isinstance(v, (list, tuple)) and v and all(isinstance(x, dict) for x in v):
+            found[f"{prefix}{k}"] = list(v)
+    return found
+
+
+def _without(d, found, prefix=""):
+    """``d`` without the lists of tables ``found`` (_table_lists)."""
+    return {k: _without(v, found, f"{prefix}{k}.") if isinstance(v, dict) else v
+            for k, v in d.items() if f"{prefix}{k}" not in found}
+
+
+def _table_text(table):
+    """One table of a list, as its keys and values read (``a = ..., b = ...``)."""
+    return ", ".join(f"{k} = {v}" for k, v in T.with_units(T.flatten(table)))
 
 
 def _runs_text(labels, rows, differ):

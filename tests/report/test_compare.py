@@ -30,6 +30,22 @@ def test_settings_that_differ_names_the_overrides_between_designs():
     assert settings_that_differ([run(load_limit=3000.0), run(load_limit=3000.0)]) == []
 
 
+def test_settings_that_differ_match_a_list_of_tables_by_its_tables():
+    """A contact added at the front of ``[[contact]]`` (the 5F's buttocks before her other pairs,
+    branch dummyfit) is one row naming it, not every later pair as changed (contact[1].a, ...);
+    the same tables in another order differ in nothing."""
+    pairs = [{"a": "head_shell", "b": "airbag"}, {"a": "pelvis_flesh", "b": "seat_back"}]
+    added = {"a": ["left_buttock", "right_buttock"], "b": "seat_cushion"}
+
+    def run(contacts, t_end=0.15):
+        return types.SimpleNamespace(scenario={"solver": {"t_end": t_end}, "contact": contacts})
+    rows = settings_that_differ([run(pairs), run([added] + pairs, 0.1)])
+    assert rows == [("solver.t_end", "0.15 s", "0.1 s"),
+                    ("contact (tables not in every run)", "-",
+                     "a = ['left_buttock', 'right_buttock'], b = seat_cushion")]
+    assert settings_that_differ([run(pairs), run(pairs[::-1])]) == []
+
+
 def test_regression_report_compare_is_the_function_after_its_module_is_imported():
     """``occupant.report.compare`` stays callable once occupant.report.compare (the module) is
     imported: it was a wrapper importing that module on its first call, which set the module as
