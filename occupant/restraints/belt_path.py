@@ -16,7 +16,7 @@ from occupant.restraints.belt_points import (
 )
 from occupant.restraints.belt_wraps import NO_HOOK
 from occupant.restraints.wrap_chain import (
-    chained, held_hook, lifted, run_length, same_ellipsoid, same_surface, touching_ends,
+    chained, held_hook, lifted, run_length, run_start, same_ellipsoid, touching_ends,
     undeformed_point,
 )
 from occupant.restraints.wrap_geometry import (
@@ -136,9 +136,7 @@ def _slide_from(data, el, out, k, x, keep, o_pts, p0):
     if keep >= 1.0 or not chained(el, k) or el.point_across[k] != 0.0 \
             or el.point_carrier[k] != el.point_link[k]:
         return zero, -1, zero, -1
-    r = k
-    while same_surface(el, r - 1, r):
-        r -= 1
+    r = run_start(el, k)
     m = run_length(el, r)
     a, b = r - 1, r + m
     if el.point_kind[a] == BELT_WRAP or el.point_kind[b] == BELT_WRAP or (x != a and x != b):

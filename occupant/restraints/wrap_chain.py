@@ -119,6 +119,14 @@ def run_length(el, k):
     return m
 
 
+@njit(**JIT_STAGE)
+def run_start(el, k):
+    """The first wrap of the run wrap k is placed with (``same_surface``; ``run_length`` from it)."""
+    while same_surface(el, k - 1, k):
+        k -= 1
+    return k
+
+
 @njit(**JIT_INLINE)
 def run_side(el, k, m):
     """The side the run of m wraps from k faces: the sum of its points' sides."""
@@ -742,9 +750,7 @@ def held_end(data, el, out, z, e, way, x, o_pts, p0, moved):
     test_belt_under_gravity.py). ``moved`` as ``touching_ends``'."""
     if not chained(el, e) or el.point_across[e] != 0.0:
         return x
-    r = e
-    while same_surface(el, r - 1, r):
-        r -= 1
+    r = run_start(el, e)
     m = run_length(el, r)
     i, n = touching_ends(data, el, out, r, m, o_pts, p0, moved)
     if moved:
