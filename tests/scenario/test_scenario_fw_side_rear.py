@@ -985,6 +985,19 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
         assert fz[late].min() > -1100.0, (side, fz[late].min())        # measured -986 / -108 N
 
 
+def test_reference_us_ncap_right_forefoot_rests_on_the_toe_board(ncap):
+    """The interior has no accelerator pedal (vehicles/midsize_sedan_driver.toml, toe_pan): the
+    settled 50M's right forefoot already rests on the 45 deg toe board at the pulse's start (16 N
+    measured, c806109), the posture's ball target 13 mm off the board, so the board stands for
+    the pedal on its stop. A pedal added in front of it with an accelerator's travel (15 mm at
+    50 N [E]) left the right ankle cell at +0.05 kN at 30 ms and the right femur at 0.91 kN; the
+    same pad stiff at 55 deg, or the board itself at 50-60 deg, held the foot (scenarios/
+    HISTORY.md, `pedal`)."""
+    out = ncap.results.outputs
+    assert out["right_foot_shell__toe_pan.normal_force"][0] > 5.0      # measured 16 N
+    assert not any(k.startswith("right_foot_shell__") and "pedal" in k for k in out)
+
+
 @pytest.mark.xfail(strict=True, reason="issue 11: the ankle cells read -0.61 / +0.06 kN at 30 ms "
                    "(left / right; -0.50 / +0.06 with the scenario's own heel targets, heeltarget, "
                    "before the posture placed the heels by their lowest points, sideheels; -0.58 / "
