@@ -995,7 +995,6 @@ def test_reference_us_ncap_right_forefoot_rests_on_the_toe_board(ncap):
     HISTORY.md, `pedal`)."""
     out = ncap.results.outputs
     assert out["right_foot_shell__toe_pan.normal_force"][0] > 5.0      # measured 16 N
-    assert not any(k.startswith("right_foot_shell__") and "pedal" in k for k in out)
 
 
 @pytest.mark.xfail(strict=True, reason="issue 11: the ankle cells read -0.61 / +0.06 kN at 30 ms "
