@@ -350,7 +350,9 @@ def test_reference_side_barrier_near_side_driver_is_plausible(side):
     "wraps, one group on the thorax, slide across the belt as judged in the planes they are "
     "placed in since branch torsoheld (2002.8 N; through their neighbouring wrap's point before, "
     "a plane they do not lie in), and the Hybrid III's heels and forefeet since heelfoot (2041 N "
-    "alone; the right femur 3.27 -> 3.88 kN); the bound's 2 kN is [E] (test below)"))
+    "alone; the right femur 3.27 -> 3.88 kN); the bound's 2 kN is [E] (test below). Its peak at "
+    "60 ms is the D-ring segment's (test below); 1.36-1.39 kN with the D-ring at y 0.27-0.33 "
+    "(scenarios/HISTORY.md, sidedring)"))
 def test_reference_side_barrier_lower_diagonal_under_2_kN(side):
     """The side-test driver's lower shoulder belt (chest-buckle) stays under 2 kN: the belt holds
     its torso little as it slides outboard under it (test below)."""
@@ -408,7 +410,10 @@ NEAR_SIDE_SHOULDER_BELT = 2500.0    # N
                    "floor by their lowest points (sideheels; 3.41 kN at main a8232fa; "
                    "3.36 kN since the door trim stands at the medium car's hip room, frontaldoor), "
                    "over the US-SID's 2.5 kN in the same belt-on-neck geometry (SAE 902313; the "
-                   "bound was 3 kN [E] before branch doorsource)")
+                   "bound was 3 kN [E] before branch doorsource); set by the D-ring's place, 0.10 m "
+                   "inboard of its B-pillar, the neck sliding under it (2.38 kN at y 0.27; "
+                   "test_reference_driver_d_ring_is_on_its_b_pillar; scenarios/HISTORY.md, "
+                   "sidedring)")
 def test_reference_side_barrier_shoulder_belt_load_on_the_neck(side):
     """The shoulder belt at the D-ring under NEAR_SIDE_SHOULDER_BELT, the US-SID's average in
     far-side car-to-car tests where the occupant slid towards the shoulder belt's upper
