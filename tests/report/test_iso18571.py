@@ -84,3 +84,17 @@ def test_same_warping_path_as_dtwalign(name, ref, cmp_):
     path = dtw_low(cost, window=SakoechibaWindow(len(x), len(y), size=size), pattern=pattern).path
     path_x, path_y = banded_dtw_path(x, y, size)
     assert np.array_equal(path_x, path[:, 0]) and np.array_equal(path_y, path[:, 1])
+
+
+def test_rate_gives_the_packages_rating_of_a_channel_pair():
+    """occupant.report.correlation.rate (filtered, on the 10 kHz grid) rates with BandedISO18571
+    what the package rates: a 150 ms chest channel against one 8 % larger and 3 ms later."""
+    from occupant.channel import Channel
+    from occupant.report.correlation import pair_curves, rate
+    t = np.arange(0, 0.15 + 1e-12, 1e-4)
+    pulse = _pulse(np.random.default_rng(7), t)
+    ref = Channel("Chest acceleration X", t, pulse, "m/s^2", code="11CHST0000H3ACX0")
+    cmp_ = Channel("Chest acceleration X", t, 1.08 * np.interp(t - 0.003, t, pulse), "m/s^2",
+                   code="11CHST0000H3ACX0")
+    expected = ISO18571(*pair_curves(ref, cmp_), dt=DT).overall_rating()
+    assert 0.5 < expected < 1.0 and rate(ref, cmp_) == pytest.approx(expected, abs=1e-9)
