@@ -46,13 +46,15 @@ def _pairs():
         out.append((f"random {k} (n={n})", ref, cmp_))
     t = np.arange(1001) * DT
     ramp = t * 1e3
+    quiet_start = np.where(t > 0.05, ramp, 0.0)
+    wave = np.sin(2 * np.pi * 50 * t)
     out += [("identical", ramp ** 2, ramp ** 2),
             ("ramps: every shift's correlation 1", ramp, 2.0 * ramp + 3.0),
-            ("zeros then equal: equal DTW costs", np.where(t > 0.05, ramp, 0.0), np.where(t > 0.05, ramp, 0.0)),
+            ("zeros then equal: equal DTW costs", quiet_start, quiet_start.copy()),
             ("a step: DTW ties", np.where(t > 0.04, 1.0, 0.0), np.where(t > 0.06, 1.0, 0.0)),
             ("flat comparison: NaN correlations", np.sin(40 * t), np.full_like(t, 2.0)),
             ("flat after a step", np.where(t < 0.01, np.sin(900 * t), 0.0), np.sin(40 * t)),
-            ("periodic: shifts of equal correlation", np.sin(2 * np.pi * 50 * t), np.sin(2 * np.pi * 50 * t + 1.0))]
+            ("periodic: shifts of equal correlation", wave, np.sin(2 * np.pi * 50 * t + 1.0))]
     return [(name, np.column_stack([t_, r]), np.column_stack([t_, c]))
             for name, r, c in out for t_ in [np.arange(len(r)) * DT]]
 
@@ -67,7 +69,8 @@ def test_same_shift_and_ratings_as_the_package(name, ref, cmp_):
         theirs, ours = ISO18571(ref, cmp_, dt=DT), BandedISO18571(ref, cmp_, dt=DT)
         assert ours._n_eps == theirs._n_eps
         assert np.array_equal(ours._cae_ts, theirs._cae_ts) and np.array_equal(ours._t_ts, theirs._t_ts)
-        for rating in ("corridor_rating", "phase_rating", "magnitude_rating", "slope_rating", "overall_rating"):
+        for rating in ("corridor_rating", "phase_rating", "magnitude_rating", "slope_rating",
+                       "overall_rating"):
             a, b = getattr(ours, rating)(ndigits=-1), getattr(theirs, rating)(ndigits=-1)
             assert a == pytest.approx(b, abs=1e-9, nan_ok=True), rating
 
