@@ -1,9 +1,10 @@
 """ISO/TS 18571 as the objective-rating-metrics package rates two curves (its ``ISO18571``), with
 its two costly steps done in O(n w) instead of its O(n^2): the same ratings (to the bit where the
 steps choose the same shift and path, which tests/report/test_iso18571.py checks against the
-package). For a 150 ms pair at 10 kHz (n = 1501) the package took ~0.06 s per pair for these
-steps (a 1501 x 1501 distance matrix, window mask and cumulative cost for a band 10 % wide) and
-~0.03 s for 600 ``np.corrcoef`` calls, plus a numba compile of its DTW in every process (~4 s).
+package). For a 150 ms pair at 10 kHz (n = 1501) the package took ~0.07 s for its DTW (a
+1501 x 1501 distance matrix, window mask and cumulative cost for a band 10 % wide) and ~0.03 s
+for 600 ``np.corrcoef`` calls, plus an uncached numba compile of its DTW in every process (~8 s
+on the shared machine; scenarios/HISTORY.md, ratingspeed).
 
 - Phase: the shift of the comparison (up to ``1 - init_min`` = 20 % of the samples, left before
   right, the smallest on ties) with the largest Pearson correlation, ISO/TS 18571 5.3. All
