@@ -276,3 +276,19 @@ def test_compare_of_scenarios_shows_progress_and_quiet_hides_it(tmp_path):
     assert starts[0] == 0 and len(starts) == 2
     assert _steps(err[1:starts[1]]) and _steps(err[starts[1] + 1:])
     assert len(err) == 2 + len(_steps(err))
+
+
+@pytest.mark.parametrize("args", [["run", "no_such_scenario"],
+                                  ["run", "fmvss208_sled_48_unbelted", "--set", "solver.colour=1"],
+                                  ["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=soon"]])
+def test_misspelt_name_or_set_refused_before_the_compile_line(capsys, monkeypatch, args):
+    """On a cold cache (a fresh install) a misspelt scenario or --set is one error line: the name
+    and the overrides are checked (load.checked_source) before ``run`` says it compiles. Before,
+    the compile line came first and the worker started for nothing."""
+    from occupant.cli import main
+    from occupant.integrate import precompile
+    monkeypatch.setattr(precompile, "cold", lambda: True)
+    monkeypatch.setattr(precompile, "standby", lambda: None)
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert COMPILING not in err and err.startswith("occupant: error: ") and len(err.splitlines()) == 1

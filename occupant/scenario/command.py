@@ -121,6 +121,8 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     start = time.perf_counter()
     # the simulated time on stderr: a bar on a terminal, a line each tenth elsewhere (occupant.progress)
     bar = Progress("simulating") if progress else None
+    from occupant.scenario.load import checked_source
+    checked_source(scenario, overrides)   # a misspelt name or --set refused before the compile line
     _first_run(bar)
     from occupant.scenario import load, write_run
     from occupant.scenario.run import make_folder

@@ -562,17 +562,29 @@ class Scenario:
         return f"Scenario('{self.name}', {self.file})"
 
 
+def checked_source(path_or_name, overrides=None):
+    """(file, its TOML data or None for a run folder, {dotted key: value}) of what ``load``
+    loads, the name or path resolved and the overrides parsed and checked against the file: the
+    half of ``load`` that builds nothing, so that a command can refuse a misspelt name or --set
+    before a first run says it compiles (occupant.scenario.command)."""
+    from occupant.scenario.run import is_run_folder
+    keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
+    if is_run_folder(path_or_name):
+        return path_or_name, None, keys
+    path = resolve(path_or_name)
+    raw = read_toml(path, ScenarioError)
+    check_overrides(path, keys.items(), error=ScenarioError)
+    return path, raw, keys
+
+
 def load(path_or_name, overrides=None):
     """The validated Scenario of a shipped name (``scenarios/<name>.toml``), a path or a run
     folder (occupant.scenario.run.folder_scenario: run again from its inputs/), with
     ``overrides`` ({dotted key: value} or ["KEY=VALUE", ...]) applied first."""
-    from occupant.scenario.run import folder_scenario, is_run_folder
-    keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
-    if is_run_folder(path_or_name):
-        return folder_scenario(path_or_name, keys)
-    path = resolve(path_or_name)
-    raw = read_toml(path, ScenarioError)
-    check_overrides(path, keys.items(), error=ScenarioError)
+    from occupant.scenario.run import folder_scenario
+    path, raw, keys = checked_source(path_or_name, overrides)
+    if raw is None:
+        return folder_scenario(path, keys)
     data = apply_overrides(raw, keys)
     try:
         return Scenario(data, path)
