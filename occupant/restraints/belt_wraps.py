@@ -66,7 +66,7 @@ def _held_slide(data, el, out, z, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damp
     normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
                + (f_in * a2 + f_out * b2) * n2)
     g, mg = held_group(el, k)
-    _, _, a, b = held_ends(data, el, out, z, g, mg, o_pts, p0, True, False)
+    _, _, a, b, _ = held_ends(data, el, out, z, g, mg, o_pts, p0, True, False)
     A, B = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])
     n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
                           (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))

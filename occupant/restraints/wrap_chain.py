@@ -563,7 +563,7 @@ def held_hook(data, el, out, z, k, o_pts, p0):
     if el.point_across[k] == 0.0 or _on_surface(data, el, k, x):
         return 1.0, x, x, x
     g, m = held_group(el, k)
-    _, _, a, b = held_ends(data, el, out, z, g, m, o_pts, p0, True, True)
+    _, _, a, b, _ = held_ends(data, el, out, z, g, m, o_pts, p0, True, True)
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     al, bl = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])
@@ -683,7 +683,7 @@ def _place_between_touching(data, el, out, k, m, o_pts, p0, z, h1, w1, h2, w2):
     hook goes (placed towards the hook's point while it went to the line, GS1's chest wrap
     stepped 16 mm as it lifted)."""
     if el.point_across[k] != 0.0:
-        i, n, a, b = held_ends(data, el, out, z, k, m, o_pts, p0, False, False)
+        i, n, a, b, _ = held_ends(data, el, out, z, k, m, o_pts, p0, False, False)
     else:
         i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
         a = _run_end(data, el, out, z, i, -1, _read(out, o_pts + 3 * (i - p0)), o_pts, p0)
@@ -821,9 +821,10 @@ def held_ends(data, el, out, z, g, m, o_pts, p0, moved, placed):
                  o_pts, p0, moved)
     ra, rb = _is_run(el, i), _is_run(el, n)
     if not (ra or rb):
-        return i, n, a, b
+        return i, n, a, b, False
     ka, ma, fa = _far_end(data, el, out, i, -1, o_pts, p0, moved) if ra else (i, 0, a)
     kb, mb, fb = _far_end(data, el, out, n, 1, o_pts, p0, moved) if rb else (n, 0, b)
+    a0, b0 = a, b
     for _ in range(ITERATIONS):
         move = 0.0
         if rb:
@@ -835,8 +836,8 @@ def held_ends(data, el, out, z, g, m, o_pts, p0, moved, placed):
             move = max(move, _norm(y[0] - a[0], y[1] - a[1], y[2] - a[2]))
             a = y
         if move < TANGENT_MOVE:
-            break
-    return i, n, a, b
+            return i, n, a, b, True
+    return i, n, a0, b0, False
 
 
 @njit(**JIT_STAGE)
@@ -848,7 +849,9 @@ def _run_end(data, el, out, z, e, way, x, o_pts, p0):
     if not chained(el, e) or el.point_across[e] == 0.0:
         return x
     g, m = held_group(el, e)
-    _, _, a, b = held_ends(data, el, out, z, g, m, o_pts, p0, False, False)
+    _, _, a, b, common = held_ends(data, el, out, z, g, m, o_pts, p0, False, False)
+    if not common:
+        return x
     return group_tangent(data, el, z, g, m, a, b, -way)
 
 
@@ -874,7 +877,7 @@ def _group_hook(data, el, out, z, k, m, o_pts, p0):
         return 1.0
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
-    _, _, a, b = held_ends(data, el, out, z, k, m, o_pts, p0, False, False)
+    _, _, a, b, _ = held_ends(data, el, out, z, k, m, o_pts, p0, False, False)
     al, bl = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])
     w = 1.0
     for g in range(k, k + m):
