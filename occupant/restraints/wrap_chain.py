@@ -61,6 +61,9 @@ BARRIER_STILL = 1.0e-13   # m: the wraps after a barrier are placed again from i
                           # that point moves less than this (``belt._place_barriers``)
 BARRIER_SWEEPS = 40   # their placements after a barrier at most
 TANGENT_MOVE = 1.0e-13   # m: ``held_ends``' common tangent solved until its ends move less
+TANGENT_BAND = 0.01   # m [E]: gap between the ellipsoids of a held group and a run at their
+                      # common tangent over which ``held_ends`` hands over from the points beside
+                      # them (0: overlapping shells, the crease) to the common tangent
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 ON_LINE = 1.0e-9      # m: a held wrap off its ellipsoid this near the line of the points beside
                       # it does not touch (``lifted``; placed there to rounding, 1e-16 m)
@@ -821,7 +824,7 @@ def held_ends(data, el, out, z, g, m, o_pts, p0, moved, placed):
                  o_pts, p0, moved)
     ra, rb = _is_run(el, i), _is_run(el, n)
     if not (ra or rb):
-        return i, n, a, b, False
+        return i, n, a, b, 0.0
     ka, ma, fa = _far_end(data, el, out, i, -1, o_pts, p0, moved) if ra else (i, 0, a)
     kb, mb, fb = _far_end(data, el, out, n, 1, o_pts, p0, moved) if rb else (n, 0, b)
     a0, b0 = a, b
@@ -836,8 +839,34 @@ def held_ends(data, el, out, z, g, m, o_pts, p0, moved, placed):
             move = max(move, _norm(y[0] - a[0], y[1] - a[1], y[2] - a[2]))
             a = y
         if move < TANGENT_MOVE:
-            return i, n, a, b, True
-    return i, n, a0, b0, False
+            break
+    if move >= TANGENT_MOVE:
+        return i, n, a0, b0, 0.0
+    w = 1.0
+    if rb:
+        w = min(w, _apart(data, el, g, kb, group_tangent(data, el, z, g, m, a, b, 1), b))
+    if ra:
+        w = min(w, _apart(data, el, g, ka, group_tangent(data, el, z, g, m, a, b, -1), a))
+    if w <= 0.0:
+        return i, n, a0, b0, 0.0
+    if w < 1.0:
+        a = (a0[0] + w * (a[0] - a0[0]), a0[1] + w * (a[1] - a0[1]), a0[2] + w * (a[2] - a0[2]))
+        b = (b0[0] + w * (b[0] - b0[0]), b0[1] + w * (b[1] - b0[1]), b0[2] + w * (b[2] - b0[2]))
+    return i, n, a, b, w
+
+
+@njit(**JIT_STAGE)
+def _apart(data, el, g, r, t1, t2):
+    """How far apart the held group g's ellipsoid and run r's are where their common tangent
+    touches them (t1 on g's, t2 on r's, B0): the lesser gap of each point to the other ellipsoid
+    (``_gap``) over TANGENT_BAND, at most 1."""
+    c, E = ellipsoid_frame(data, el, r)
+    D = (el.point_size[r, 0], el.point_size[r, 1], el.point_size[r, 2])
+    gap = _gap(D, _to_local(c, E, t1[0], t1[1], t1[2]))
+    c, E = ellipsoid_frame(data, el, g)
+    D = (el.point_size[g, 0], el.point_size[g, 1], el.point_size[g, 2])
+    gap = min(gap, _gap(D, _to_local(c, E, t2[0], t2[1], t2[2])))
+    return min(gap / TANGENT_BAND, 1.0)
 
 
 @njit(**JIT_STAGE)
@@ -849,10 +878,13 @@ def _run_end(data, el, out, z, e, way, x, o_pts, p0):
     if not chained(el, e) or el.point_across[e] == 0.0:
         return x
     g, m = held_group(el, e)
-    _, _, a, b, common = held_ends(data, el, out, z, g, m, o_pts, p0, False, False)
-    if not common:
+    _, _, a, b, w = held_ends(data, el, out, z, g, m, o_pts, p0, False, False)
+    if w == 0.0:
         return x
-    return group_tangent(data, el, z, g, m, a, b, -way)
+    t = group_tangent(data, el, z, g, m, a, b, -way)
+    if w == 1.0:
+        return t
+    return x[0] + w * (t[0] - x[0]), x[1] + w * (t[1] - x[1]), x[2] + w * (t[2] - x[2])
 
 
 @njit(**JIT_STAGE)
