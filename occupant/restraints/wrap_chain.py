@@ -823,8 +823,10 @@ def held_ends(data, el, out, z, g, m, o_pts, p0, moved, placed):
     b = held_end(data, el, out, z, n, 1, _end_point(data, el, out, n, o_pts, p0, placed),
                  o_pts, p0, moved)
     ra, rb = _is_run(el, i), _is_run(el, n)
-    if not (ra or rb):
+    if moved:
         return i, n, a, b, 0.0
+    if not (ra or rb):
+        return i, n, a, b, 1.0
     ka, ma, fa = _far_end(data, el, out, i, -1, o_pts, p0, moved) if ra else (i, 0, a)
     kb, mb, fb = _far_end(data, el, out, n, 1, o_pts, p0, moved) if rb else (n, 0, b)
     a0, b0 = a, b
