@@ -8,7 +8,7 @@ from numba import njit
 from occupant.jit import JIT_INLINE, JIT_STAGE, call_if
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_chain import (
-    held_ends, held_group, held_hook, lifted, touching_ends, undeformed_point,
+    held_end, held_group, held_hook, lifted, touching_ends, undeformed_point,
 )
 from occupant.restraints.wrap_geometry import _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame
 
@@ -66,7 +66,10 @@ def _held_slide(data, el, out, z, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damp
     normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
                + (f_in * a2 + f_out * b2) * n2)
     g, mg = held_group(el, k)
-    _, _, a, b, _ = held_ends(data, el, out, z, g, mg, o_pts, p0, True, False)
+    i, m = touching_ends(data, el, out, g, mg, o_pts, p0, True)
+    ja, jb = o_pts + 3 * (i - p0), o_pts + 3 * (m - p0)
+    a = held_end(data, el, out, z, i, -1, (out[ja], out[ja + 1], out[ja + 2]), o_pts, p0, True)
+    b = held_end(data, el, out, z, m, 1, (out[jb], out[jb + 1], out[jb + 2]), o_pts, p0, True)
     A, B = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])
     n, h, r = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2),
                           (B[0] / D0, B[1] / D1, B[2] / D2), (u0, u1, u2))

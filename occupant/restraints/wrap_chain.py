@@ -60,10 +60,6 @@ BARRIER_BAND = 0.025  # m [E]: gap between a barrier's ellipsoid and its straigh
 BARRIER_STILL = 1.0e-13   # m: the wraps after a barrier are placed again from its point until
                           # that point moves less than this (``belt._place_barriers``)
 BARRIER_SWEEPS = 40   # their placements after a barrier at most
-TANGENT_MOVE = 1.0e-13   # m: ``held_ends``' common tangent solved until its ends move less
-TANGENT_BAND = 0.01   # m [E]: gap between the ellipsoids of a held group and a run at their
-                      # common tangent over which ``held_ends`` hands over from the points beside
-                      # them (0: overlapping shells, the crease) to the common tangent
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 ON_LINE = 1.0e-9      # m: a held wrap off its ellipsoid this near the line of the points beside
                       # it does not touch (``lifted``; placed there to rounding, 1e-16 m)
@@ -566,7 +562,9 @@ def held_hook(data, el, out, z, k, o_pts, p0):
     if el.point_across[k] == 0.0 or _on_surface(data, el, k, x):
         return 1.0, x, x, x
     g, m = held_group(el, k)
-    _, _, a, b, _ = held_ends(data, el, out, z, g, m, o_pts, p0, True, True)
+    i, n = touching_ends(data, el, out, g, m, o_pts, p0, True)
+    a = held_end(data, el, out, z, i, -1, _as_placed(data, el, out, i, o_pts, p0), o_pts, p0, True)
+    b = held_end(data, el, out, z, n, 1, _as_placed(data, el, out, n, o_pts, p0), o_pts, p0, True)
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     al, bl = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])
@@ -685,12 +683,11 @@ def _place_between_touching(data, el, out, k, m, o_pts, p0, z, h1, w1, h2, w2):
     the touching point beyond it (``_handed_end``), so the run moves on to that point as the
     hook goes (placed towards the hook's point while it went to the line, GS1's chest wrap
     stepped 16 mm as it lifted)."""
+    i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
+    a, b = _read(out, o_pts + 3 * (i - p0)), _read(out, o_pts + 3 * (n - p0))
     if el.point_across[k] != 0.0:
-        i, n, a, b, _ = held_ends(data, el, out, z, k, m, o_pts, p0, False, False)
-    else:
-        i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
-        a = _run_end(data, el, out, z, i, -1, _read(out, o_pts + 3 * (i - p0)), o_pts, p0)
-        b = _run_end(data, el, out, z, n, 1, _read(out, o_pts + 3 * (n - p0)), o_pts, p0)
+        a = held_end(data, el, out, z, i, -1, a, o_pts, p0, False)
+        b = held_end(data, el, out, z, n, 1, b, o_pts, p0, False)
     a = _handed_end(data, el, out, i, -1, o_pts, p0, h1, w1, h2, w2, a)
     b = _handed_end(data, el, out, n, 1, o_pts, p0, h1, w1, h2, w2, b)
     hook = w1 if k == h1 else (w2 if k == h2 else 1.0)
@@ -750,143 +747,17 @@ def held_end(data, el, out, z, e, way, x, o_pts, p0, moved):
     point, where the belt leaves it for the group, does not: placed from the middle, GS1's held
     abdomen wrap slid across the belly under gravity alone while the thorax run rolled round
     the thorax's flank, 21.1 kN on the shoulder belt (tests/restraints/
-    test_belt_under_gravity.py). ``moved`` as ``touching_ends``'. The start of ``held_ends``'
-    common tangent."""
+    test_belt_under_gravity.py). ``moved`` as ``touching_ends``'."""
     if not chained(el, e) or el.point_across[e] != 0.0:
         return x
     r = run_start(el, e)
     m = run_length(el, r)
     i, n = touching_ends(data, el, out, r, m, o_pts, p0, moved)
-    a, b = _end_point(data, el, out, i, o_pts, p0, moved), _end_point(data, el, out, n, o_pts, p0, moved)
+    if moved:
+        a, b = _as_placed(data, el, out, i, o_pts, p0), _as_placed(data, el, out, n, o_pts, p0)
+    else:
+        a, b = _read(out, o_pts + 3 * (i - p0)), _read(out, o_pts + 3 * (n - p0))
     return _tangent(data, el, r, m, z, a, b, 1.0 if way < 0 else 0.0)
-
-
-@njit(**JIT_INLINE)
-def _end_point(data, el, out, k, o_pts, p0, moved):
-    """Belt point k (B0) as a touching end: as placed (``_as_placed``) where ``moved``, else as
-    it stands in the outputs."""
-    if moved:
-        return _as_placed(data, el, out, k, o_pts, p0)
-    return _read(out, o_pts + 3 * (k - p0))
-
-
-@njit(**JIT_INLINE)
-def _is_run(el, e):
-    """Whether belt point e is a shortest-path run's wrap (chained, no ``across``)."""
-    return chained(el, e) and el.point_across[e] == 0.0
-
-
-@njit(**JIT_STAGE)
-def _far_end(data, el, out, e, way, o_pts, p0, moved):
-    """Of the shortest-path run holding wrap e, beside a held group (``way`` -1: before it, 1:
-    after it): (its first wrap, its length, its touching end away from the group, B0)."""
-    r = run_start(el, e)
-    m = run_length(el, r)
-    i, n = touching_ends(data, el, out, r, m, o_pts, p0, moved)
-    return r, m, _end_point(data, el, out, i if way < 0 else n, o_pts, p0, moved)
-
-
-@njit(**JIT_STAGE)
-def group_tangent(data, el, z, g, m, a, b, way):
-    """Held group g's (m wraps) tangent point in B0 on its wrap from a to b (``held_arc_point``,
-    in the plane of its wrap nearest that end): a's (``way`` -1) or b's (1); where the wrap does
-    not touch, the far end of the straight line (b or a), as ``_tangent``."""
-    c, E = ellipsoid_frame(data, el, g)
-    D = (el.point_size[g, 0], el.point_size[g, 1], el.point_size[g, 2])
-    w = g if way < 0 else g + m - 1
-    P, active, _ = held_arc_point(D, run_way(el, z, g, m), _to_local(c, E, a[0], a[1], a[2]),
-                                  _to_local(c, E, b[0], b[1], b[2]), wrap_place(el, z, w),
-                                  0.0 if way < 0 else 1.0)
-    if not active:
-        return b if way < 0 else a
-    return _to_base(c, E, P[0], P[1], P[2])
-
-
-@njit(**JIT_STAGE)
-def held_ends(data, el, out, z, g, m, o_pts, p0, moved, placed):
-    """Held group g's (m wraps) ``touching_ends`` i, n and the points a, b (B0) it is placed and
-    judged between: (i, n, a, b); ``moved`` as ``touching_ends``', an end not a run's taken as
-    placed (``_as_placed``) where ``placed``. Where an end is a shortest-path run's wrap (``held_end``), the
-    piece between group and run is their common tangent: the run's tangent point seen from the
-    group's tangent point towards it (``group_tangent``), the run's other touching end as it
-    stands, solved by turns from ``held_end``'s point until neither end moves TANGENT_MOVE
-    (ITERATIONS at most; two separate convex sections: a contraction). Judged from the run's
-    tangent point seen from the group's point (the middle of its arc), the piece was a chord
-    from that middle, not the belt's: a wrap beside it started to touch on that chord, past its
-    first touch of the belt's path, and the group jumped (a held wrap beside a post,
-    tests/restraints/test_belt_held_wraps.py, 1.4 mm in a 0.5 mm move of the post; GS1's
-    shoulder wrap beside a barrier on the upper arm, scenarios/validation/HISTORY.md,
-    tangentpiece)."""
-    i, n = touching_ends(data, el, out, g, m, o_pts, p0, moved)
-    a = held_end(data, el, out, z, i, -1, _end_point(data, el, out, i, o_pts, p0, placed),
-                 o_pts, p0, moved)
-    b = held_end(data, el, out, z, n, 1, _end_point(data, el, out, n, o_pts, p0, placed),
-                 o_pts, p0, moved)
-    ra, rb = _is_run(el, i), _is_run(el, n)
-    if moved:
-        return i, n, a, b, 0.0
-    if not (ra or rb):
-        return i, n, a, b, 1.0
-    ka, ma, fa = _far_end(data, el, out, i, -1, o_pts, p0, moved) if ra else (i, 0, a)
-    kb, mb, fb = _far_end(data, el, out, n, 1, o_pts, p0, moved) if rb else (n, 0, b)
-    a0, b0 = a, b
-    for _ in range(ITERATIONS):
-        move = 0.0
-        if rb:
-            y = _tangent(data, el, kb, mb, z, group_tangent(data, el, z, g, m, a, b, 1), fb, 0.0)
-            move = _norm(y[0] - b[0], y[1] - b[1], y[2] - b[2])
-            b = y
-        if ra:
-            y = _tangent(data, el, ka, ma, z, fa, group_tangent(data, el, z, g, m, a, b, -1), 1.0)
-            move = max(move, _norm(y[0] - a[0], y[1] - a[1], y[2] - a[2]))
-            a = y
-        if move < TANGENT_MOVE:
-            break
-    if move >= TANGENT_MOVE:
-        return i, n, a0, b0, 0.0
-    w = 1.0
-    if rb:
-        w = min(w, _apart(data, el, g, kb, group_tangent(data, el, z, g, m, a, b, 1), b))
-    if ra:
-        w = min(w, _apart(data, el, g, ka, group_tangent(data, el, z, g, m, a, b, -1), a))
-    if w <= 0.0:
-        return i, n, a0, b0, 0.0
-    if w < 1.0:
-        a = (a0[0] + w * (a[0] - a0[0]), a0[1] + w * (a[1] - a0[1]), a0[2] + w * (a[2] - a0[2]))
-        b = (b0[0] + w * (b[0] - b0[0]), b0[1] + w * (b[1] - b0[1]), b0[2] + w * (b[2] - b0[2]))
-    return i, n, a, b, w
-
-
-@njit(**JIT_STAGE)
-def _apart(data, el, g, r, t1, t2):
-    """How far apart the held group g's ellipsoid and run r's are where their common tangent
-    touches them (t1 on g's, t2 on r's, B0): the lesser gap of each point to the other ellipsoid
-    (``_gap``) over TANGENT_BAND, at most 1."""
-    c, E = ellipsoid_frame(data, el, r)
-    D = (el.point_size[r, 0], el.point_size[r, 1], el.point_size[r, 2])
-    gap = _gap(D, _to_local(c, E, t1[0], t1[1], t1[2]))
-    c, E = ellipsoid_frame(data, el, g)
-    D = (el.point_size[g, 0], el.point_size[g, 1], el.point_size[g, 2])
-    gap = min(gap, _gap(D, _to_local(c, E, t2[0], t2[1], t2[2])))
-    return min(gap / TANGENT_BAND, 1.0)
-
-
-@njit(**JIT_STAGE)
-def _run_end(data, el, out, z, e, way, x, o_pts, p0):
-    """End x (B0) of a shortest-path run, belt point e (``way`` -1: before the run, 1: after
-    it): where e is a held wrap, its group's tangent point towards the run on its wrap between
-    ``held_ends`` (the belt's straight piece from there, ``held_ends``' common tangent), else
-    x."""
-    if not chained(el, e) or el.point_across[e] == 0.0:
-        return x
-    g, m = held_group(el, e)
-    _, _, a, b, w = held_ends(data, el, out, z, g, m, o_pts, p0, False, False)
-    if w == 0.0:
-        return x
-    t = group_tangent(data, el, z, g, m, a, b, -way)
-    if w == 1.0:
-        return t
-    return x[0] + w * (t[0] - x[0]), x[1] + w * (t[1] - x[1]), x[2] + w * (t[2] - x[2])
 
 
 @njit(**JIT_STAGE)
@@ -909,9 +780,11 @@ def _group_hook(data, el, out, z, k, m, o_pts, p0):
     ``touching_ends`` as they stand: the least of its wraps'; 1 for a group not held."""
     if el.point_across[k] == 0.0:
         return 1.0
+    i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
-    _, _, a, b, _ = held_ends(data, el, out, z, k, m, o_pts, p0, False, False)
+    a = held_end(data, el, out, z, i, -1, _read(out, o_pts + 3 * (i - p0)), o_pts, p0, False)
+    b = held_end(data, el, out, z, n, 1, _read(out, o_pts + 3 * (n - p0)), o_pts, p0, False)
     al, bl = _to_local(c, E, a[0], a[1], a[2]), _to_local(c, E, b[0], b[1], b[2])
     w = 1.0
     for g in range(k, k + m):

@@ -283,6 +283,21 @@ def _on_post(c, b):
     return c + POST * np.array([np.cos(on_post), np.sin(on_post)])
 
 
+# place_held places a wrap between its neighbours' points (the middles of their arcs), not their
+# tangent points: not yet the belt's path. Placing it between their tangent points (branch
+# tangentpiece, commit 3a54c45, reverted) passes both tests and GS1 shipped runs clean, but its
+# Gauss-Seidel sweeps cycle where a straight piece would cross the crease of two overlapping
+# ellipsoids (GS1's barrier on the upper arm shell: scenarios/validation/HISTORY.md, tangentpiece).
+# Tried again at stop 48 (branch tangentpiece, commits 2d03c59-53843ca, reverted: a held group and
+# a run beside it solved for their common tangent, ``held_end``'s run tangent seen from the group's
+# tangent point, the run placed from that point): these tests pass (4e-17 m), and the raise half of
+# the TOUCHING_SET test, the shipped scenarios are identical to the bit, but GS1's shoulder belt
+# flips between two paths from 146.7 ms (scenarios/HISTORY.md, tangentpiece)
+TANGENT_PIECE = pytest.mark.xfail(strict=True, reason="held wraps placed between their "
+                                  "neighbours' arc middles, not tangent points")
+
+
+@TANGENT_PIECE
 @pytest.mark.parametrize("drop", [0.036, 0.040, 0.045])
 def test_analytic_held_wrap_and_a_post_that_starts_to_touch_on_the_tangent_piece(drop):
     """Anchors at x = -+0.3 m level with the sphere's centre, the held wrap's place on its top, a
@@ -291,13 +306,11 @@ def test_analytic_held_wrap_and_a_post_that_starts_to_touch_on_the_tangent_piece
     common tangent of sphere and post, round the post to b's tangent point on it, all in the
     plane y = 0; each wrap point is the middle of its arc (closed form: the common tangent's
     normal from n . c = R + POST). At 0.036 m the post cuts the tangent piece but not the chord
-    from the held wrap's point (the top) to b. Until branch tangentpiece (stop 48) the post's run
-    was placed from the held wrap's point, the middle of its arc, and the held wrap towards the
-    post's tangent point seen from that middle (``held_end``): judged on the chord from the top
-    to b, the post did not touch at 0.036 m (the belt ran through it; w0 0.36 mm off), and where
-    it touched the piece was no common tangent (GS1's shoulder wrap beside a barrier on the upper
-    arm, scenarios/validation/HISTORY.md, wayround and tangentpiece). Now both are placed from
-    the common tangent (``wrap_chain.held_ends``): ERR_ANALYTIC."""
+    from the held wrap's point (the top) to b. ``place_held`` places a wrap between its
+    neighbours' points: the post, on the chord from the top to b, does not touch there (the belt
+    runs through it), then touches on that chord, and the held wrap jumps (1.4 mm at a 0.5 mm
+    drop, 7 times its steps either side; GS1's shoulder wrap beside a barrier on the upper arm,
+    scenarios/validation/HISTORY.md, wayround): strict xfail (TANGENT_PIECE)."""
     a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
     model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), (0.15, 0.0, 0.12))
     bundle, data = model.bundle(base_table=None), model.make_data()
@@ -312,12 +325,13 @@ def test_analytic_held_wrap_and_a_post_that_starts_to_touch_on_the_tangent_piece
     np.testing.assert_allclose(P[1, [0, 2]], _on_post(c, b[[0, 2]]), atol=1e-12)
 
 
+@TANGENT_PIECE
 def test_identity_held_wrap_moves_continuously_as_a_post_starts_to_touch():
     """The post of the test above lowered in 0.5 mm steps from clear of the belt through its
     first touch: the held wrap's point moves no further than the post in each step (the wrap
-    follows the tangent piece the post pushes): MOVES_NOW. Placed between its neighbours'
-    points (until branch tangentpiece), it moved 1.4 mm in the step where the post met the
-    chord from its point."""
+    follows the tangent piece the post pushes). Placed between its neighbours' points
+    (``place_held``), it moves 1.4 mm in the step where the post meets the chord from its
+    point: strict xfail (TANGENT_PIECE)."""
     a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
     model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), (0.15, 0.0, 0.12))
     bundle, data = model.bundle(base_table=None), model.make_data()
@@ -332,10 +346,25 @@ def test_identity_held_wrap_moves_continuously_as_a_post_starts_to_touch():
     assert moves.max() <= step
 
 
-def _post_rig():
-    """The held wrap and post of the tests above: (evaluate at a drop -> the post's point (x, z),
-    the post's centre (x, z) at a drop, b, the drop where the post's arc vanishes as it rises
-    (the common tangent of sphere and post, n . x = R, passes through b))."""
+# place_held decides from the places alone which wraps touch, each evaluation afresh: where the
+# belt has two paths (GS1's shoulder wrap beside a barrier on the upper arm, branch wayround) it
+# may switch between them from one step to the next. Kept from the previous evaluation, with a
+# hysteresis (branch heldtouch: tried with the tangent placement, not adopted; scenarios/
+# validation/HISTORY.md, Stop 35), a post that touched keeps touching until its arc
+# vanishes
+TOUCHING_SET = pytest.mark.xfail(strict=True, reason="held wraps' touching set not kept from the "
+                                 "previous evaluation")
+
+
+@TOUCHING_SET
+def test_identity_post_that_touched_keeps_the_common_tangent_until_its_arc_vanishes():
+    """The post of the tests above lowered in 0.5 mm steps to 0.045 m, where it touches, then
+    raised back in 0.1 mm steps to 1 um short of the drop where its arc vanishes (the common
+    tangent of sphere and post through b): at every step the belt keeps the path round the post,
+    its point at the middle of its arc from the common tangent to b's tangent (closed form, as
+    above, to 1e-9 m). Lowered from clear of the belt to that drop, the post does not touch (the
+    straight piece enters it 1 um deep, less than a lifted wrap needs to touch again): the belt
+    keeps the path it was on."""
     a, b = np.array([-0.3, 0.0, 0.0]), np.array([0.3, 0.0, 0.0])
     model, z = _held_then_barrier(a, b, (0.0, 0.0, 1.0), (0.15, 0.0, 0.12))
     bundle, data = model.bundle(base_table=None), model.make_data()
@@ -348,46 +377,14 @@ def _post_rig():
     def centre(drop):
         return np.array([0.15, 0.12 - drop])
 
+    # the common tangent (n . x = R) passes through b where the post's arc vanishes
     vanish = brentq(lambda d: _common_tangent(centre(d), R, POST) @ b[[0, 2]] - R, 0.030, 0.045,
                     xtol=1e-15)
-    return post_point, centre, b, vanish
-
-
-def test_identity_post_that_touched_keeps_the_common_tangent_until_its_arc_vanishes():
-    """The post of the tests above lowered in 0.5 mm steps to 0.045 m, where it touches, then
-    raised back in 0.1 mm steps to 1 um short of the drop where its arc vanishes (the common
-    tangent of sphere and post through b): at every step the belt keeps the path round the post,
-    its point at the middle of its arc from the common tangent to b's tangent (closed form, as
-    above, to 1e-9 m). Until branch tangentpiece, judged on the chord from the held wrap's arc
-    middle, the post let go ARC_BEFORE."""
-    post_point, centre, b, vanish = _post_rig()
     last = vanish + 1e-6
     for drop in np.arange(0.030, 0.0455, 0.0005):
         post_point(drop)
     for drop in [*np.arange(0.045, last, -0.0001), last]:
         np.testing.assert_allclose(post_point(drop), _on_post(centre(drop), b[[0, 2]]), atol=1e-9)
-
-
-# place_held decides from the places alone which wraps touch, each evaluation afresh: the belt's
-# taut path, which at a drop 1 um past where the post's arc vanishes wraps it with a tiny arc
-# whichever way the post came there. Kept from the previous evaluation, with a hysteresis (branch
-# heldtouch: tried, not adopted; scenarios/validation/HISTORY.md, Stop 35; it needs a producer
-# state, data.py keeps nothing between steps), a post lowered from clear would not touch until
-# the piece entered it deeper
-TOUCHING_SET = pytest.mark.xfail(strict=True, reason="held wraps' touching set not kept from the "
-                                 "previous evaluation")
-
-
-@TOUCHING_SET
-def test_identity_post_lowered_to_a_graze_from_clear_does_not_touch():
-    """The post lowered from clear of the belt in 0.5 mm steps to 1 um past the drop where its
-    arc vanishes (``test_identity_post_that_touched_keeps_the_common_tangent_until_its_arc_
-    vanishes``): the straight piece enters it, less than a lifted wrap needs to touch again
-    (heldtouch's hysteresis, 1e-4 of its scaled radius), so the belt keeps the straight path it
-    was on. The placement has no such state: the post touches (its point on it): strict xfail
-    (TOUCHING_SET)."""
-    post_point, centre, b, vanish = _post_rig()
-    last = vanish + 1e-6
     for drop in [*np.arange(0.030, last, 0.0005), last]:
         P = post_point(drop)
     assert np.linalg.norm(P - centre(last)) > POST       # on the straight piece, off the post
