@@ -2621,6 +2621,33 @@ def test_reference_gs1_groin_wrap_keeps_the_shoulder_belt_on_the_body(gs1_groin_
     assert run["checks"]["head_x_excursion_mm"][0] == pytest.approx(369.1, abs=2.0)
 
 
+def _largest_force_step(run, belt):
+    """The largest change (N) of any of the run's ``belt`` segment forces from one output sample
+    (0.1 ms) to the next."""
+    out = run["run"].results.outputs
+    return max(np.abs(np.diff(out[k])).max() for k in out
+               if k.startswith(f"{belt}.") and k.endswith(".force"))
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the abdomen wrap lifts off at 109.0 ms (its held plane through its place shrinks to it: "
+    "h 0.91 -> 0.9996, r 0.41 -> 0.03 over 0.03 ms, then the short way no longer wraps, hook "
+    "weight 1 -> 0) and place_held places the chain with it handed over (_handed_end): the "
+    "groin run from the thorax run's point, the middle of its arc, not from the abdomen's point "
+    "on the straight piece between the thorax and groin tangent points; the groin wrap steps "
+    "9.4 mm, the shoulder-chest segment 6.43 -> 5.14 kN and the abdomen-groin 5.47 -> 6.77 kN in "
+    "one sample (1.30 kN; the case's own largest 0.47 kN). Placed from the runs' tangent points "
+    "(held_end) the step at 109 ms goes but the abdomen wrap then flips between touching and "
+    "handed over every 0.1-0.2 ms from 133 ms (steps to 1.6-2.1 kN): not kept (scenarios/"
+    "HISTORY.md, groinjump)"))
+def test_reference_gs1_groin_wrap_moves_the_belt_smoothly(gs1, gs1_groin_run):
+    """With the groin wrap (GROIN_WRAP) the shoulder belt's segment forces change from one sample
+    to the next by no more than 1.5 times the case's own largest change without it (0.47 kN on
+    main c806109, at 148 ms): the wrap adds no step of its own. Measured (branch groinjump):
+    1.30 kN at 109.0 ms."""
+    assert _largest_force_step(gs1_groin_run, "belt") < 1.5 * _largest_force_step(gs1, "belt")
+
+
 def test_reference_gs1_groin_must_name_an_occupant_ellipsoid():
     """``groin`` names an occupant ellipsoid; anything else is refused naming the key."""
     with pytest.raises(ScenarioError, match=r"restraints.belt.groin: unknown geometry "
