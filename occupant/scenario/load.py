@@ -327,6 +327,9 @@ class Scenario:
                    f"{self.dummy}", ", ".join(k for k, p in PROTOCOLS.items() if self.dummy.startswith(p.dummy))
                    or "no regulation for this occupant: leave it out")
         self.show = tuple(read(c, crit, "criteria", "show") or ())
+        twice = sorted({x for x in self.show if self.show.count(x) > 1})
+        if twice:   # (its row was shown once: the second was a slip)
+            c.fail("criteria.show", f"{twice[0]!r} is named twice", "each criterion once")
         ref = read(c, crit, "criteria", "reference")
         self.reference = PROTOCOLS[ref] if ref else None
         self.restraints, self.notes, self.judged = read_restraints(c, data, self.title)

@@ -64,6 +64,8 @@ def _scenario_copy(tmp_path, name="fmvss208_sled_48_unbelted", edit=None):
     # lay elsewhere
     (lambda s: s.replace('name = "fmvss208_sled_48_unbelted"', 'name = "../../elsewhere"'), "name",
      "'../../elsewhere' is not a folder name"),
+    (lambda s: s.replace('regulation = "fmvss208_hybrid3_50m"', 'regulation = "fmvss208_hybrid3_50m"\n'
+                         'show = ["VC", "neck shear", "VC"]'), "criteria.show", "'VC' is named twice"),
 ])
 def test_reference_load_errors_name_file_key_and_accepted(tmp_path, edit, where, message):
     path = _scenario_copy(tmp_path, edit=edit)
