@@ -35,7 +35,7 @@ def rate(reference, comparison, scale=None):
     None when they cannot be rated: too short an overlap, or a reference that is flat (peak below
     FLAT times ``scale``, e.g. the largest peak of its X, Y, Z group; the corridor and magnitude
     ratings scale with the reference's peak, so noise on a zero channel would be graded)."""
-    from objective_rating_metrics.rating import ISO18571
+    from occupant.report.iso18571 import BandedISO18571
     curves = pair_curves(reference, comparison)
     if curves is None:
         return None
@@ -43,7 +43,7 @@ def rate(reference, comparison, scale=None):
     peak = np.max(np.abs(ref[:, 1]))
     if peak == 0.0 or (scale is not None and peak < FLAT * scale):
         return None
-    return float(ISO18571(ref, cmp_, dt=1.0 / RATE).overall_rating())
+    return float(BandedISO18571(ref, cmp_, dt=1.0 / RATE).overall_rating())
 
 
 def rate_runs(reference, others, names=None, labels=None):

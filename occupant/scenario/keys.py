@@ -337,6 +337,8 @@ _RESTRAINTS = [
     Key(f"{_BELT}.pelvis", "string", "", "the occupant ellipsoid the lap belt wraps "
         "(default: lap_belt_pelvis, the front of the pelvis)"),
     Key(f"{_BELT}.abdomen", "string", "", "an occupant ellipsoid the shoulder belt wraps after the chest"),
+    Key(f"{_BELT}.groin", "string", "", "an occupant ellipsoid the shoulder belt wraps last, on its "
+        "way to the buckle (its shortest path)"),
     Key(f"{_BELT}.ribcage", "bool", "", "the torso's wraps carried by the sternum, with the human's belt "
         "share (default: on for a human, off for a dummy)"),
     Key(f"{_BELT}.neck_barrier", "bool", "", "a barrier wrap keeps the belt outboard of the neck_shell", False),

@@ -294,6 +294,11 @@ def build_belt(asm, table, c, path):
     by friction (``across``, default ``friction``): on their shortest path the wraps over the
     thorax and the abdomen have two of almost equal length, around the thorax's inboard and
     outboard flanks, and the chest wrap flipped between them from one step to the next.
+    ``groin`` (an occupant ellipsoid, e.g. ``pelvis_flesh``): a last wrap on it before the
+    buckle, on its shortest path round its front-inboard side (no ``across``), so the piece
+    from the abdomen to a buckle beside the hip lies over the pelvis, not through it (GS1's cut
+    34 mm into the pelvis flesh; with this wrap 0 mm, but its lower shoulder belt left its PMHS
+    corridor, so none shipped: scenarios/HISTORY.md, gs1belly).
     ``shoulder_at``, ``chest_at`` (points in the wrapped ellipsoid's frame, m) and
     ``shoulder_flank``, ``chest_flank`` ((n_x, n_y, n_z, d) there): the shoulder or chest wrap
     fitted at that point (on the body's outer surface there: the ellipsoid of the same part
@@ -360,6 +365,10 @@ def build_belt(asm, table, c, path):
     lower = [Wrap("chest", on, friction=mu, **carried, **held)] + (
         [] if belly is None else [Wrap("abdomen", belly, friction=mu,
                                        across=mu if across is None else across)])
+    groin = c.string(table, "groin", path, choices=list(asm.geometries), what="geometry")
+    if groin is not None:   # the last wrap before the buckle, on its shortest path round
+        # its front-inboard side (the buckle's) [E]; without a side it went round the back
+        lower.append(Wrap("groin", groin, friction=mu, side=(1.0, -outboard, 0.0)))
     upper = barrier_wraps(asm, table, c, path, outboard, mu, upper + lower) + upper
     lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=lap_across),
            Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=lap_across),
