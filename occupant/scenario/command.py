@@ -121,6 +121,12 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     start = time.perf_counter()
     # the simulated time on stderr: a bar on a terminal, a line each tenth elsewhere (occupant.progress)
     bar = Progress("simulating") if progress else None
+    # a scenario that is not there and a --set that is no KEY=VALUE: said before "compiling the
+    # step" on a first run (the load says the rest)
+    from occupant.scenario.load import scenario_file
+    scenario_file(scenario)
+    for text in overrides:
+        parse_override(text)
     _first_run(bar)
     from occupant.scenario import load, write_run
     from occupant.scenario.run import make_folder

@@ -581,19 +581,30 @@ class Scenario:
         return f"Scenario('{self.name}', {self.file})"
 
 
-def load(path_or_name, overrides=None):
-    """The validated Scenario of a shipped name (``scenarios/<name>.toml``), a path or a run
-    folder (occupant.scenario.run.folder_scenario: run again from its inputs/), with
-    ``overrides`` ({dotted key: value} or ["KEY=VALUE", ...]) applied first."""
-    from occupant.scenario.run import folder_scenario, is_run_folder
-    keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
+def scenario_file(path_or_name):
+    """The file of a shipped scenario's name or a .toml path, None for a run folder
+    (occupant.scenario.run.folder_scenario reads it); an unknown name, a missing file or a
+    folder that is no run folder raises ScenarioError (cheap: a command checks it before it
+    starts its long work)."""
+    from occupant.scenario.run import is_run_folder
     if is_run_folder(path_or_name):
-        return folder_scenario(path_or_name, keys)
+        return None
     if pathlib.Path(path_or_name).is_dir() and str(path_or_name) not in available_scenarios():
         raise ScenarioError(path_or_name, "", "a folder with no results.h5: not a run folder",
                             "a shipped scenario's name, a .toml file, or a run folder of occupant "
                             "run (with its results.h5 and inputs/)")
-    path = resolve(path_or_name)
+    return resolve(path_or_name)
+
+
+def load(path_or_name, overrides=None):
+    """The validated Scenario of a shipped name (``scenarios/<name>.toml``), a path or a run
+    folder (occupant.scenario.run.folder_scenario: run again from its inputs/), with
+    ``overrides`` ({dotted key: value} or ["KEY=VALUE", ...]) applied first."""
+    from occupant.scenario.run import folder_scenario
+    keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
+    path = scenario_file(path_or_name)
+    if path is None:
+        return folder_scenario(path_or_name, keys)
     raw = read_toml(path, ScenarioError)
     check_overrides(path, keys.items(), error=ScenarioError)
     data = apply_overrides(raw, keys)
