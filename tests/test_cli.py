@@ -154,6 +154,20 @@ def test_a_crash_scenario_given_to_certify_or_validate_points_to_run():
                 f"with occupant run (accepted: a {what} scenario with a test key: ") in proc.stderr, proc.stderr
 
 
+def test_a_file_of_another_kind_given_to_certify_or_validate_says_its_kind(capsys):
+    """(branch usercheck) An interior or posture file given to ``occupant validate`` /
+    ``certify`` read "test: missing (accepted: thorax_pendulum, ...)"."""
+    from occupant.cli import main
+    from occupant.shipped import shipped_dir
+    posture = shipped_dir("dummies") / "postures" / "passenger_seated.toml"
+    for command, what in (("certify", "certification"), ("validate", "validation")):
+        assert main([command, str(posture), "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"occupant: error: {posture}: kind: a file of kind 'posture', not a {what} "
+                              f"test (accepted: a {what} scenario: kind = \"scenario\" and a test key: "), err
+        assert len(err.splitlines()) == 1
+
+
 # two designs as a user makes them: one scenario run twice with a different --set, shortened
 # (the belt's load limiter, 3 kN against 6 kN), each into a folder named "run" under its own
 # parent, so that only the parents tell them apart

@@ -60,6 +60,9 @@ def read_test_key(check, scenario, tests, what):
     if "test" not in scenario and scenario.get("kind") == "scenario":
         check.fail("kind", f"a crash scenario, not a {what} test: run it with occupant run",
                    f"a {what} scenario with a test key: {', '.join(tests)}")
+    if "test" not in scenario and "kind" in scenario:   # an interior, a dummy: "test: missing"
+        check.fail("kind", f"a file of kind {scenario['kind']!r}, not a {what} test",
+                   f"a {what} scenario: kind = \"scenario\" and a test key: {', '.join(tests)}")
     return check.string(scenario, "test", "", required=True, choices=tuple(tests), what=f"{what} test")
 
 

@@ -123,8 +123,8 @@ def parse_description(data, file, kinds=("dummy", "human")):
     c = FileChecker(file, DummyFileError)
     if not isinstance(data, dict):
         c.fail("", "not a table of keys")
+    kind = c.kind(data, kinds)
     c.keys(data, sorted(TOP_KEYS), "")
-    kind = c.string(data, "kind", "", required=True, choices=kinds)
     name = c.string(data, "name", "", required=True)
     header = {"kind": kind, "name": name, "description": data.get("description", "")}
     for key in ("total_mass", "stature", "sitting_height"):

@@ -62,6 +62,7 @@ Without this the pull alone let the spine bend sideways to reach the pedal (issu
 the 5F driver's head 146 mm right of the seat centreline).
 """
 import math
+import re
 
 import numpy as np
 from scipy.optimize import least_squares
@@ -105,8 +106,8 @@ def load_posture(name_or_path):
     p = resolve_shipped(name_or_path, POSTURE_FOLDER, "posture", error=DummyFileError)
     data = read_toml(p, DummyFileError)
     c = FileChecker(p, DummyFileError)
+    c.kind(data, ("posture",))
     c.keys(data, TOP_KEYS, "")
-    c.string(data, "kind", "", required=True, choices=("posture",), what="kind")
     c.keys(c.table(data, "root", ""), ROOT_KEYS, "root")
     targets = c.table(data, "targets", "")
     c.keys(targets, TARGET_KEYS, "targets")
@@ -359,9 +360,7 @@ def _targets(model, posture, extra, c):
         FileChecker("position() targets argument", DummyFileError).keys(extra, TARGET_KEYS, "")
         # an added point target replaces the file's for the same body's named point (one
         # occupant's own heel height in a posture shared by every size)
-        named = {_slot(p) for p in extra.get("point", []) if "point" in p}
-        points = [p for p in tg.get("point", []) if "point" not in p or _slot(p) not in named]
-        points += list(extra.get("point", []))
+        points = _merged_points(tg.get("point", []), extra.get("point", []))
         tg.update(extra)
         tg["point"] = points
     out = {"points": []}
@@ -394,6 +393,41 @@ def _targets(model, posture, extra, c):
         rows, target = _point_target(c, pt, where)
         out["points"].append((model.body(body), local, rows, target))
     return out
+
+
+def _merged_points(own, added):
+    """The point targets of a posture's own ``own`` with those ``added`` by its caller: an added
+    one replaces the posture's for the same body's named point (one occupant's own heel height
+    in a posture shared by every size); the added ones come last."""
+    named = {_slot(p) for p in added if "point" in p}
+    return [p for p in own if "point" not in p or _slot(p) not in named] + list(added)
+
+
+def _caller_key(err, posture, targets, angles, given_in):
+    """The key path in the caller's file (``given_in``: its FileChecker and the paths of its
+    targets and angles tables) of the error ``err`` a posture check raised, when the value came
+    from the caller's ``targets`` or ``angles``, not the posture file; else None."""
+    _, targets_path, angles_path = given_in
+    m = re.fullmatch(r"(angles|targets)(?:\.(\w+))?(?:\[(\d+)\])?(.*)", err.path or "")
+    if m is None or m[2] is None:
+        return None
+    table, key, index, rest = m[1], m[2], m[3], m[4]
+    if table == "angles":
+        return f"{angles_path}.{key}{rest}" if key in (angles or {}) else None
+    if key not in (targets or {}):
+        return None
+    if key != "point" or index is None:
+        return f"{targets_path}.{key}{'' if index is None else f'[{index}]'}{rest}"
+    added = targets["point"]
+    first = len(_merged_points(_own_table(posture, "targets").get("point", []), added)) - len(added)
+    k = int(index) - first
+    return f"{targets_path}.point[{k}]{rest}" if k >= 0 else None
+
+
+def _own_table(table, key):
+    """``table[key]`` when it is a table, else {} (the posture's own tables, read leniently)."""
+    value = table.get(key)
+    return value if isinstance(value, dict) else {}
 
 
 def _slot(pt):
@@ -511,21 +545,31 @@ def joint_angles(model, q):
     return out
 
 
-def position(model, posture_or_path, targets=None, return_info=False, angles=None):
+def position(model, posture_or_path, targets=None, return_info=False, angles=None, given_in=None):
     """Configuration vector q (nq,) of ``model`` in a posture: a name in dummies/postures/, a path,
     or an already loaded posture dict. Targets in the file (or ``targets``, a dict with the same
     keys as the [targets] table, added to them; a point target there replaces the file's for the
     same body and named point) are reached by inverse kinematics; ``angles`` (a dict with the
     keys of the [angles] table) replaces the file's angles of the same keys; with
     ``return_info`` also a dict of the residual errors (m, rad), the solver's status and
-    ``sagittal`` (True when the targets were reached with the midline in its plane)."""
+    ``sagittal`` (True when the targets were reached with the midline in its plane).
+    ``given_in``: (FileChecker, targets key path, angles key path) of the file ``targets`` and
+    ``angles`` come from (a scenario's occupant.posture_targets): a bad value of theirs is that
+    file's error at that key, not the posture file's."""
     posture = posture_or_path if isinstance(posture_or_path, dict) else load_posture(posture_or_path)
+    original = posture
     if angles:
         posture = {**posture, "angles": {**posture.get("angles", {}), **angles}}
     c = FileChecker(posture.get("_file", "posture"), DummyFileError)
     layout = _Layout(model)
-    x0 = _angles(model, layout, posture, c)
-    tg = _targets(model, posture, targets, c)
+    try:
+        x0 = _angles(model, layout, posture, c)
+        tg = _targets(model, posture, targets, c)
+    except DummyFileError as err:   # a value the caller gave: its file's error at its key
+        where = None if given_in is None else _caller_key(err, original, targets, angles, given_in)
+        if where is None:
+            raise
+        given_in[0].fail(where, err.problem, err.accepted)
     if not tg["points"] and not {"torso_angle", "thorax_angle", "head_angle", "h_point",
                                  "seat_track"} & tg.keys():
         q = layout.to_q(x0)

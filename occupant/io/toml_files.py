@@ -100,8 +100,8 @@ def open_shipped(name_or_path, folder, kind, label, keys, error=InputFileError):
     path = resolve_shipped(name_or_path, folder, label, kind=kind, error=error)
     data = read_toml(path, error)
     c = FileChecker(path, error)
+    c.kind(data, (kind,))
     c.keys(data, keys, "")
-    c.string(data, "kind", "", required=True, choices=(kind,), what="kind")
     return path, data, c
 
 
@@ -136,6 +136,12 @@ class FileChecker:
     @staticmethod
     def where(path, key):
         return f"{path}.{key}" if path else key
+
+    def kind(self, data, kinds):
+        """The file's ``kind`` key checked against ``kinds``, before its other keys are: a file
+        of another kind (a posture given as a dummy) is said to be one, not a list of the keys
+        this kind has not."""
+        return self.string(data, "kind", "", required=True, choices=tuple(kinds), what="kind")
 
     def fail(self, path, problem, accepted=None):
         raise self.error(self.file, path, problem, accepted)

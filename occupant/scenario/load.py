@@ -216,7 +216,14 @@ class Scenario:
             # an unknown name or a missing file: say where it came from; an existing file that
             # cannot be read (not TOML...) keeps its own message, which names that file
             if err.file == source and not err.path and not pathlib.Path(source).is_file():
-                c.fail(c.where(path, key), f"{err.problem} {source!r}", err.accepted)
+                # (read from the working directory, as NAMED_FILES says; a pulse file is read
+                # from the scenario's folder, so a user may look for it there)
+                beside = pathlib.Path(self.file).parent / source
+                hint = (f" in the working directory (paths are read from there, not from the "
+                        f"scenario's folder: there is one at {str(beside)!r})"
+                        if given_as_path(source) and beside.is_file() and key not in self._files
+                        else "")
+                c.fail(c.where(path, key), f"{err.problem} {source!r}{hint}", err.accepted)
             raise
         folder, kind = next((f, k) for t, n, f, k in NAMED_FILES if (t, n) == (path, key))
 
@@ -243,9 +250,14 @@ class Scenario:
         from occupant.injury.limits import PROTOCOLS
         from occupant.integrate.integrators import INTEGRATORS
 
+        read(c, data, "", "kind")   # first: another kind of file is said to be one
         c.keys(data, names(""), "")
-        read(c, data, "", "kind")
         self.name = read(c, data, "", "name")
+        # the default run folder is reports/<name>: a name with a path in it would write elsewhere
+        if any(ch in self.name for ch in '/\\') or self.name.strip() in (".", "..") \
+                or self.name != self.name.strip():
+            c.fail("name", f"{self.name!r} is not a folder name", "a name without / or \\, "
+                   "not . or .., without leading or trailing spaces")
         self.title = read(c, data, "", "title")
         # solver first: the pulse table needs t_end
         solver = c.table(data, "solver", "", required=True)
@@ -274,7 +286,9 @@ class Scenario:
         self.human = "human" in occ
         if "dummy" in occ:
             dummy = self._named(c, occ, "dummy", "occupant", load_dummy)
-            self.dummy = occ["dummy"]
+            # a dummy file given by its path (a copy of a shipped one, changed) is the dummy its
+            # name key names: its criteria's constants and the regulations that judge it
+            self.dummy = dummy.name if given_as_path(occ["dummy"]) else occ["dummy"]
         else:
             from occupant.human.builder import data_files
             dummy = self._human(c, c.table(occ, "human", "occupant"))
@@ -313,6 +327,9 @@ class Scenario:
                    f"{self.dummy}", ", ".join(k for k, p in PROTOCOLS.items() if self.dummy.startswith(p.dummy))
                    or "no regulation for this occupant: leave it out")
         self.show = tuple(read(c, crit, "criteria", "show") or ())
+        twice = sorted({x for x in self.show if self.show.count(x) > 1})
+        if twice:   # (its row was shown once: the second was a slip)
+            c.fail("criteria.show", f"{twice[0]!r} is named twice", "each criterion once")
         ref = read(c, crit, "criteria", "reference")
         self.reference = PROTOCOLS[ref] if ref else None
         self.restraints, self.notes, self.judged = read_restraints(c, data, self.title)
@@ -381,7 +398,9 @@ class Scenario:
         angles = c.table(occ, "posture_angles", "occupant")
         posture = self._named(c, occ, "posture", "occupant",
                               lambda p: position(posed, p, targets=targets or None,
-                                                 angles=angles or None))
+                                                 angles=angles or None,
+                                                 given_in=(c, "occupant.posture_targets",
+                                                           "occupant.posture_angles")))
         self.q0 = np.array(posture, float)
         yaw = read(c, occ, "occupant", "yaw_deg")
         if yaw:
@@ -562,16 +581,29 @@ class Scenario:
         return f"Scenario('{self.name}', {self.file})"
 
 
+def scenario_file(path_or_name):
+    """The file of a shipped scenario's name or a .toml path, None for a run folder
+    (occupant.scenario.run.folder_scenario reads it); an unknown name, a missing file or a
+    folder that is no run folder raises ScenarioError."""
+    from occupant.scenario.run import is_run_folder
+    if is_run_folder(path_or_name):
+        return None
+    if pathlib.Path(path_or_name).is_dir() and str(path_or_name) not in available_scenarios():
+        raise ScenarioError(path_or_name, "", "a folder with no results.h5: not a run folder",
+                            "a shipped scenario's name, a .toml file, or a run folder of occupant "
+                            "run (with its results.h5 and inputs/)")
+    return resolve(path_or_name)
+
+
 def checked_source(path_or_name, overrides=None):
     """(file, its TOML data or None for a run folder, {dotted key: value}) of what ``load``
-    loads, the name or path resolved and the overrides parsed and checked against the file: the
-    half of ``load`` that builds nothing, so that a command can refuse a misspelt name or --set
-    before a first run says it compiles (occupant.scenario.command)."""
-    from occupant.scenario.run import is_run_folder
+    loads, the name or path resolved (``scenario_file``) and the overrides parsed and checked
+    against the file: the half of ``load`` that builds nothing, so that a command can refuse a
+    misspelt name or --set before a first run says it compiles (occupant.scenario.command)."""
     keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
-    if is_run_folder(path_or_name):
+    path = scenario_file(path_or_name)
+    if path is None:
         return path_or_name, None, keys
-    path = resolve(path_or_name)
     raw = read_toml(path, ScenarioError)
     check_overrides(path, keys.items(), error=ScenarioError)
     return path, raw, keys

@@ -168,28 +168,41 @@ def _resolve(c, p, path, base_dir, copy=None):
 
 
 def from_csv(c, fp, path):
-    """(t, a, what) of the CSV file ``fp`` of the [pulse] table at ``path``."""
+    """(t, a, what) of the CSV file ``fp`` of the [pulse] table at ``path``: a header row naming
+    the two columns with units, then rows of two numbers, times increasing (lines starting with
+    # and blank lines skipped). A bad row is named by its line in the file."""
+    where = f"{path}.file"
     try:
         with open(fp, newline="", encoding="utf-8") as fh:
-            rows = [r for r in csv.reader(fh) if r and not r[0].lstrip().startswith("#")]
+            reader = csv.reader(fh)
+            rows = [(reader.line_num, r) for r in reader if r and not r[0].lstrip().startswith("#")]
     except OSError as exc:
-        c.fail(f"{path}.file", f"cannot read {str(fp)!r}: {exc.strerror}")
+        c.fail(where, f"cannot read {str(fp)!r}: {exc.strerror}", "a CSV file")
     except UnicodeDecodeError:   # a binary file (an .xlsx, a .mat): not a CSV text
-        c.fail(f"{path}.file", f"{fp.name}: not a UTF-8 text file", "a CSV text file")
-    head = rows[0] if rows else []
+        c.fail(where, f"{fp.name}: not a UTF-8 text file", "a CSV text file")
+    head = rows[0][1] if rows else []
     units = [re.search(r"\[(.*)\]", h) for h in head]
-    if len(head) < 2 or units[0] is None or units[0][1] != "s" or units[1] is None or units[1][1] not in _UNITS:
-        c.fail(f"{path}.file", f"{fp.name}: the first row must name the columns with units, got {head!r}",
+    if len(head) != 2 or units[0] is None or units[0][1] != "s" or units[1] is None or units[1][1] not in _UNITS:
+        c.fail(where, f"{fp.name}: the first row must name the columns with units, got {head!r}",
                "time [s],acceleration [g] (or [m/s^2])")
-    try:
-        if any(len(r) < 2 for r in rows[1:]):   # a row of one value
-            raise ValueError
-        data = np.array([[float(x) for x in r[:2]] for r in rows[1:]]).reshape(-1, 2)
-    except ValueError:
-        c.fail(f"{path}.file", f"{fp.name}: a row is not two numbers", "rows of time, acceleration")
-    if data.shape[0] < 2 or not np.all(np.isfinite(data)) or np.any(np.diff(data[:, 0]) <= 0):
-        c.fail(f"{path}.file", f"{fp.name}: need >= 2 rows with increasing, finite times",
-               "rows of time, acceleration")
+    data = []
+    for line, r in rows[1:]:
+        try:
+            if len(r) != 2:
+                raise ValueError
+            data.append([float(x) for x in r])
+        except ValueError:
+            c.fail(where, f"{fp.name}: line {line}: {','.join(r)!r} is not two numbers",
+                   "rows of time, acceleration")
+        if not all(math.isfinite(x) for x in data[-1]):
+            c.fail(where, f"{fp.name}: line {line}: {','.join(r)!r} is not finite",
+                   "finite times and accelerations")
+        if len(data) > 1 and data[-1][0] <= data[-2][0]:
+            c.fail(where, f"{fp.name}: line {line}: time {data[-1][0]:g} s does not increase "
+                   f"(the row before: {data[-2][0]:g} s)", "rows of time, acceleration, times increasing")
+    if len(data) < 2:
+        c.fail(where, f"{fp.name}: {len(data)} row(s) of data", ">= 2 rows of time, acceleration")
+    data = np.array(data, float)
     return data[:, 0] - data[0, 0], data[:, 1] * _UNITS[units[1][1]], f"CSV {fp.name}"
 
 

@@ -293,7 +293,9 @@ def _read_folder(folder):
     folder = pathlib.Path(folder)
     path = folder / "results.h5"
     if not path.is_file():
-        raise ScenarioError(str(folder), "", "no results.h5 in this folder", "a run folder of occupant run or sweep")
+        problem = ("no results.h5 in this folder" if folder.is_dir() else
+                   "a file, not a folder" if folder.exists() else "no such folder")
+        raise ScenarioError(str(folder), "", problem, "a run folder of occupant run or sweep")
     try:
         res = read_results(path)
     except OSError as err:   # h5py's message names neither the file nor what it is

@@ -125,8 +125,8 @@ def load_subsystem(path, name=None, _stack=(), locate=None):
                                "a tree of subsystem files")
     data = read_toml(path, VehicleFileError)
     c = FileChecker(path, VehicleFileError)
+    kind = c.kind(data, ("subsystem", "vehicle"))
     c.keys(data, _TOP_KEYS, "")
-    kind = c.string(data, "kind", "", required=True, choices=("subsystem", "vehicle"), what="kind")
     name = name or c.string(data, "name", "") or path.stem
     template = c.string(data, "template", "", choices=tuple(TEMPLATES), what="template")
     units = _units(c, c.table(data, "units", ""))

@@ -374,6 +374,12 @@ def test_errors_name_the_element():
         ContactCharacteristic(stiffness=1e4, absorption=0.2, unloading_table=[(0, 0), (1, 1)])
     with pytest.raises(ModelingError, match=r"table: got .* \(accepted: >= 2 finite rows"):
         ContactCharacteristic(table=[(0.0, 0.0), (0.01, -5.0)])
+    # (branch usercheck) the table loaded and the power law given beside it was left out unsaid
+    with pytest.raises(ModelingError, match=r"'foam': both a loading table and stiffness 50000.0 given "
+                                            r"\(accepted: a loading table, or stiffness \(and exponent\)\)"):
+        ContactCharacteristic(table=[(0.0, 0.0), (0.01, 5.0)], stiffness=5e4, name="foam")
+    with pytest.raises(ModelingError, match=r"both a loading table and exponent 1.5 given"):
+        ContactCharacteristic(table=[(0.0, 0.0), (0.01, 5.0)], exponent=1.5)
     with pytest.raises(ModelingError, match=r"plane 'x'.x_axis: zero or parallel to the normal"):
         Plane("x", normal=(0, 0, 2), x_axis=(0, 0, 1))
     # removing a geometry removes the pairs that use it

@@ -48,6 +48,24 @@ def _scenario_copy(tmp_path, name="fmvss208_sled_48_unbelted", edit=None):
      "unknown key (accepted: belt, airbag, knee_airbag)"),
     (lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "hybrid3_50m"\nposture_targets = {torso = 20.0}'),
      "occupant.posture_targets.torso", "unknown key"),
+    # (branch usercheck) the scenario's own posture values were said to be the posture file's
+    # ("dummies/postures/passenger_seated.toml: angles.elbw_deg: unknown joint"), a key that file
+    # has not
+    (lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "hybrid3_50m"\nposture_angles = {elbw_deg = 60.0}'),
+     "occupant.posture_angles.elbw_deg", "unknown joint 'elbw'"),
+    (lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "hybrid3_50m"\nposture_angles = {elbow_deg = 720.0}'),
+     "occupant.posture_angles.elbow_deg", "outside the joint's range of motion"),
+    (lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "hybrid3_50m"\nposture_targets = {human_head = "x"}'),
+     "occupant.posture_targets.human_head", "unknown human_head 'x'"),
+    (lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "hybrid3_50m"\nposture_targets = {point = '
+                         '[{body = "left_foot", point = "heel_bottom", z = -0.3}, {body = "left_fot"}]}'),
+     "occupant.posture_targets.point[1].body", "unknown body 'left_fot'"),
+    # (usercheck) a name with a path in it was accepted: its default run folder reports/<name>
+    # lay elsewhere
+    (lambda s: s.replace('name = "fmvss208_sled_48_unbelted"', 'name = "../../elsewhere"'), "name",
+     "'../../elsewhere' is not a folder name"),
+    (lambda s: s.replace('regulation = "fmvss208_hybrid3_50m"', 'regulation = "fmvss208_hybrid3_50m"\n'
+                         'show = ["VC", "neck shear", "VC"]'), "criteria.show", "'VC' is named twice"),
 ])
 def test_reference_load_errors_name_file_key_and_accepted(tmp_path, edit, where, message):
     path = _scenario_copy(tmp_path, edit=edit)
@@ -176,6 +194,73 @@ def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys
     path = _scenario_copy(tmp_path, _SLED, edit=lambda s: s.replace(old, new, 1))
     assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 2
     assert capsys.readouterr().err == f"occupant: error: {line.format(path=path)}\n"
+
+
+@pytest.mark.parametrize("key, value, kind, accepted", [
+    ("interior", "sled_buck_passenger", "posture", "interior"),
+    ("dummy", "hybrid3_50m", "posture", "dummy, human"),
+    ("posture", "passenger_seated", "interior", "posture"),
+])
+def test_a_file_of_another_kind_is_said_to_be_one(tmp_path, capsys, key, value, kind, accepted):
+    """(branch usercheck) A posture file given as the interior or the dummy, an interior as the
+    posture: the file's kind, not the first of its keys the other kind has not ("post.toml:
+    root: unknown key (accepted: description, kind, name, segment, ...)")."""
+    from occupant.shipped import shipped_dir
+    other = (shipped_dir("dummies") / "postures" / "passenger_seated.toml" if kind == "posture"
+             else shipped_dir("vehicles") / "sled_buck_passenger.toml")
+    path = _scenario_copy(tmp_path, _SLED, edit=lambda s: s.replace(f'{key} = "{value}"', f'{key} = "{other}"', 1))
+    assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    assert capsys.readouterr().err == (f"occupant: error: {other}: kind: unknown kind '{kind}' "
+                                       f"(accepted: {accepted})\n")
+
+
+def test_a_dummy_given_by_path_is_the_dummy_its_file_names(tmp_path):
+    """(usercheck) A shipped dummy's file copied and given by its path: before, the scenario's
+    regulation was refused ("fmvss208_hybrid3_50m judges the hybrid3_50m, the occupant is
+    my_dummy.toml") and, left out, chest deflection, Nij and the neck forces were not computable
+    after the run ("dummy: unknown value 'my_dummy.toml'"); now it is the hybrid3_50m its name key
+    says it is."""
+    from occupant.shipped import shipped_dir
+    copy = tmp_path / "my_dummy.toml"
+    copy.write_text((shipped_dir("dummies") / "hybrid3_50m.toml").read_text())
+    path = _scenario_copy(tmp_path, _SLED, edit=lambda s: s.replace('dummy = "hybrid3_50m"', f'dummy = "{copy}"'))
+    sc = load(path)
+    assert sc.dummy == "hybrid3_50m" and sc.criteria_dummy == "hybrid3_50m"
+    assert sc.protocol.dummy == "hybrid3_50m"
+
+
+def test_a_named_file_beside_the_scenario_is_pointed_to(tmp_path, monkeypatch):
+    """(usercheck) The dummy, posture and interior paths are read from the working directory
+    (NAMED_FILES), a CSV pulse from the scenario's folder: a dummy file beside the scenario, run
+    from elsewhere, was "no such file 'my_dummy.toml'" alone."""
+    from occupant.shipped import shipped_dir
+    (tmp_path / "my_dummy.toml").write_text((shipped_dir("dummies") / "hybrid3_50m.toml").read_text())
+    path = _scenario_copy(tmp_path, _SLED, edit=lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "my_dummy.toml"'))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    with pytest.raises(ScenarioError) as err:
+        load(path)
+    assert str(err.value).startswith(
+        f"{path}: occupant.dummy: no such file 'my_dummy.toml' in the working directory (paths are "
+        f"read from there, not from the scenario's folder: there is one at '{tmp_path / 'my_dummy.toml'}')")
+    monkeypatch.chdir(tmp_path)
+    assert load(path).dummy == "hybrid3_50m"
+
+
+def test_a_folder_that_is_no_run_folder(tmp_path, capsys):
+    """(usercheck) ``occupant run DIR`` of a folder without results.h5 was "DIR: unknown scenario
+    (accepted: aeb_precrash_frontal, ...)"; ``occupant report`` of a missing folder was "no
+    results.h5 in this folder"."""
+    (tmp_path / "empty").mkdir()
+    assert main(["run", str(tmp_path / "empty"), "--quiet"]) == 2
+    assert capsys.readouterr().err == (
+        f"occupant: error: {tmp_path / 'empty'}: a folder with no results.h5: not a run folder (accepted: "
+        "a shipped scenario's name, a .toml file, or a run folder of occupant run (with its results.h5 "
+        "and inputs/))\n")
+    assert main(["report", str(tmp_path / "missing")]) == 2
+    assert capsys.readouterr().err == (f"occupant: error: {tmp_path / 'missing'}: no such folder (accepted: "
+                                       "a run folder of occupant run or sweep)\n")
 
 
 @pytest.mark.parametrize("label", ["characteristic", "no_stiffness", "hinge", "inertia", "d_ring", "airbag"])
@@ -730,9 +815,18 @@ def test_reference_pulse_from_csv_and_isomme(tmp_path):
 
 
 @pytest.mark.parametrize("name, content, message", [
-    ("one.csv", b"time [s],acceleration [g]\n0.0\n0.1\n", "one.csv: a row is not two numbers"),
-    ("mixed.csv", b"time [s],acceleration [g]\n0.0,1.0\n0.1\n", "mixed.csv: a row is not two numbers"),
-    ("head.csv", b"time [s],acceleration [g]\n", "head.csv: need >= 2 rows"),
+    ("one.csv", b"time [s],acceleration [g]\n0.0\n0.1\n", "one.csv: line 2: '0.0' is not two numbers"),
+    ("mixed.csv", b"time [s],acceleration [g]\n0.0,1.0\n0.1\n", "mixed.csv: line 3: '0.1' is not two numbers"),
+    ("head.csv", b"time [s],acceleration [g]\n", "head.csv: 0 row(s) of data"),
+    # (usercheck) a row of three values was read as its first two, a third column ignored; a
+    # NaN and a time going back were "need >= 2 rows with increasing, finite times", no line named
+    ("three.csv", b"time [s],acceleration [g]\n# note\n0.0,1.0\n0.1,2.0,3.0\n", "three.csv: line 4: "
+     "'0.1,2.0,3.0' is not two numbers"),
+    ("wide.csv", b"time [s],acceleration [g],other [g]\n0.0,1.0,0\n0.1,2.0,0\n", "wide.csv: the first "
+     "row must name the columns with units, got ['time [s]', 'acceleration [g]', 'other [g]']"),
+    ("nan.csv", b"time [s],acceleration [g]\n0.0,1.0\n0.1,nan\n", "nan.csv: line 3: '0.1,nan' is not finite"),
+    ("back.csv", b"time [s],acceleration [g]\n0.0,1.0\n0.2,2.0\n0.1,1.0\n", "back.csv: line 4: time 0.1 s "
+     "does not increase (the row before: 0.2 s)"),
     ("pulse.xlsx", b"PK\x03\x04\xff\xfe\x80\x81", "pulse.xlsx: not a UTF-8 text file"),
     ("text.mme", b"this is not\nan mme file\n", "text.mme: no channels read from it"),
 ])
