@@ -156,7 +156,11 @@ class Plane:
             if self.half_size is not None:
                 raise ModelingError(f"{what}.radius: given with half_size: a plane is bounded by "
                                     "a rectangle or by a disc", "half_size or radius, not both")
-            self.radius = float(_positive(self.radius, f"{what}.radius")[0])
+            radius = _positive(self.radius, f"{what}.radius")
+            if radius.shape != (1,):
+                raise ModelingError(f"{what}.radius: expected one value (m), got "
+                                    f"{radius.tolist()}", "a length > 0, m")
+            self.radius = float(radius[0])
         if self.thickness is not None:
             if self.half_size is None and self.radius is None:
                 raise ModelingError(f"{what}.thickness: given without half_size or radius: only a "

@@ -291,8 +291,9 @@ def test_analytic_sphere_against_a_disc_plate_and_bad_bounds():
     _check_sphere(plate, np.array([0.05, 0.1, -t - 0.03]), RADIUS - 0.03, np.array([0.0, 0.0, -1.0]))
     with pytest.raises(occupant.modeling.ModelingError, match="half_size or radius, not both"):
         Plane("w", None, point=P_B, half_size=(0.1, 0.1), radius=0.1)
-    with pytest.raises(occupant.modeling.ModelingError, match="radius"):
-        Plane("w", None, point=P_B, radius=-0.1)
+    for bad in (-0.1, (0.1, 0.2)):
+        with pytest.raises(occupant.modeling.ModelingError, match="radius"):
+            Plane("w", None, point=P_B, radius=bad)
 
 
 @pytest.mark.parametrize("ends", ["flat", "round"])
