@@ -24,13 +24,15 @@ the force off at the border would jump. A cylinder (axis z, radius r, half-lengt
 ends (side: the axis line with d + r; caps: faces; rims: circles, ``support.rim_depth``) or
 hemispherical ends (a capsule: the
 penetration of the axis segment plus r, exactly, since a capsule is a segment swept by a ball).
+A bounded plane's disc (radius r) is the cylinder's +z cap with no thickness, as the rectangle:
+inside the disc the one-sided plane contact, beyond its circle the circle's contact.
 """
 import numpy as np
 from numba import njit
 
 from occupant.jit import JIT_INLINE, JIT_STAGE, nonliteral
 from occupant.contact.geometry_pairs import point_in_link, to_base
-from occupant.contact.support import face_depth, line_depth, rim_depth, vertex_depth
+from occupant.contact.support import face_depth, line_depth, rim_depth, rim_depth_from, vertex_depth
 from occupant.forces.points import point_state
 
 # At most this many features visited by the walk (a walk visits 3 at most in the tests: face,
@@ -38,6 +40,9 @@ from occupant.forces.points import point_state
 WALK_STEPS = 8
 # Relative slack of the inside-the-face and within-the-edge tests (against rounding).
 SLACK = 1e-12
+# rad, the tilt from a cylinder's cap normal of the rim's second start (``_rim_or_face``) [E:
+# small against the 0.5 rad step limit of its iterations, the kink's side taken at once]
+FACE_TILT = 0.01
 
 
 @njit(**JIT_STAGE)
@@ -180,9 +185,17 @@ def box_local(Q, cx, cy, cz, e0, e1, e2, plate):
 
 
 @njit(**JIT_STAGE)
-def cylinder_local(Q, cx, cy, cz, r, half, round_ends):
+def cylinder_local(Q, cx, cy, cz, r, half, round_ends, disc):
     """(d, n, s) of the ellipsoid (Q, c) against the cylinder of axis z, radius r and
-    half-length ``half``: a capsule with ``round_ends``, else flat ends (module doc)."""
+    half-length ``half``: a capsule with ``round_ends``, else flat ends (module doc); ``disc``:
+    the disc z = 0, radius r, whose front is +z (a bounded plane's, ``half`` unused)."""
+    if disc:
+        # the face wherever the ellipsoid's deepest point along -z lies within the circle (a
+        # sphere: its centre within it), else the circle (the walk of ``box_local``'s plate)
+        d, sx, sy, sz = face_depth(Q, cx, cy, cz, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
+        if sx * sx + sy * sy <= (r * (1.0 + SLACK)) ** 2:
+            return d, 0.0, 0.0, 1.0, sx, sy, sz
+        return _rim_or_face(Q, cx, cy, cz, 0.0, r, d, 1.0, sx, sy, sz)
     if round_ends:
         d, nx, ny, nz, sx, sy, sz = line_depth(Q, cx, cy, cz, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
         if abs(sz) > half:
@@ -202,17 +215,41 @@ def cylinder_local(Q, cx, cy, cz, r, half, round_ends):
         return d, nx, ny, nz, sx, sy, sz
     # centre outside: the cap, the side or else the rim, whichever is consistent (the walk of
     # the module doc, the cap and side tested first since they are cheap)
+    face, fx, fy, fz = np.inf, 0.0, 0.0, 0.0
     if end != 0:
-        d, sx, sy, sz = face_depth(Q, cx, cy, cz, 0.0, 0.0, float(end), 0.0, 0.0, end * half)
-        if sx * sx + sy * sy <= (r * (1.0 + SLACK)) ** 2:
-            return d, 0.0, 0.0, float(end), sx, sy, sz
+        face, fx, fy, fz = face_depth(Q, cx, cy, cz, 0.0, 0.0, float(end), 0.0, 0.0, end * half)
+        if fx * fx + fy * fy <= (r * (1.0 + SLACK)) ** 2:
+            return face, 0.0, 0.0, float(end), fx, fy, fz
     if side:
         d, nx, ny, nz, sx, sy, sz = line_depth(Q, cx, cy, cz, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
         if abs(sz) <= half * (1.0 + SLACK):
             return d + r, nx, ny, nz, sx, sy, sz
         if end == 0:
             end = _sign(sz)
-    return rim_depth(Q, cx, cy, cz, 0.0, 0.0, end * half, r)
+    return _rim_or_face(Q, cx, cy, cz, end * half, r, face, float(end), fx, fy, fz)
+
+
+@njit(**JIT_STAGE)
+def _rim_or_face(Q, cx, cy, cz, z, r, face, nz, fx, fy, fz):
+    """The rim circle's (d, n, s) at height z (``support.rim_depth``), or the cap's face (normal
+    (0, 0, nz), penetration ``face``, deepest point f) where that is less: all are values of
+    the function the rim's minimises, so the least is the nearest its minimum. That function
+    has a cone's kink at the face normal, and the rim's iterations from their start (the
+    direction from the circle's point nearest c) stall on its far side when the ellipsoid's
+    centre lies within the circle and its deepest point beyond it: as that point crossed a
+    wheel's disc, 9 mm deep, they gave 23-103 mm (US NCAP's hands, branch roundrim). So they
+    are run again from the face normal tilted FACE_TILT towards f, the side of the minimum."""
+    d, nx, ny, n_z, sx, sy, sz = rim_depth(Q, cx, cy, cz, 0.0, 0.0, z, r)
+    rho = np.sqrt(fx * fx + fy * fy)
+    if face < np.inf and rho > 0.0:     # again from the face normal tilted towards f
+        t = np.sin(FACE_TILT) / rho
+        e, mx, my, mz, tx, ty, tz = rim_depth_from(Q, cx, cy, cz, 0.0, 0.0, z, r, t * fx,
+                                                   t * fy, nz * np.cos(FACE_TILT))
+        if e < d:
+            d, nx, ny, n_z, sx, sy, sz = e, mx, my, mz, tx, ty, tz
+    if face < d:
+        return face, 0.0, 0.0, nz, fx, fy, fz
+    return d, nx, ny, n_z, sx, sy, sz
 
 
 @njit(**JIT_STAGE)
@@ -228,8 +265,9 @@ def ellipsoid_box(data, el, e):
 
 @njit(**JIT_STAGE)
 def ellipsoid_cylinder(data, el, e):
-    """Pair e, ellipsoid against a cylinder (size_b: radius, half-length, 1 for round ends)."""
+    """Pair e, ellipsoid against a cylinder (size_b: radius, half-length, 1 for round ends) or,
+    with size_b[2] < 0, against the disc of a bounded plane (radius size_b[0])."""
     Q, cx, cy, cz, w0, w1, w2, o = ellipsoid_in_b(data, el, e)
     d, nx, ny, nz, sx, sy, sz = cylinder_local(Q, cx, cy, cz, el.size_b[e, 0], el.size_b[e, 1],
-                                               el.size_b[e, 2] > 0.5)
+                                               el.size_b[e, 2] > 0.5, el.size_b[e, 2] < -0.5)
     return finish(data, el, e, (w0, w1, w2, o), d, nx, ny, nz, sx, sy, sz)

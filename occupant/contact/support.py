@@ -70,6 +70,13 @@ def rim_depth(Q, cx, cy, cz, vx, vy, vz, radius):
         m0, m1, m2 = px0 / norm, py0 / norm, pz / norm
     else:
         m0, m1, m2 = 0.0, 0.0, 1.0
+    return rim_depth_from(Q, cx, cy, cz, vx, vy, vz, radius, m0, m1, m2)
+
+
+@njit(**JIT_STAGE)
+def rim_depth_from(Q, cx, cy, cz, vx, vy, vz, radius, m0, m1, m2):
+    """``rim_depth``'s iterations from the unit direction m."""
+    px, py, pz = cx - vx, cy - vy, cz - vz
     for _ in range(NEWTON_ITERATIONS):
         qx, qy, qz = q_times(Q, m0, m1, m2)
         h = np.sqrt(m0 * qx + m1 * qy + m2 * qz)

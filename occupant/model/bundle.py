@@ -77,7 +77,8 @@ ContactBlock = namedtuple("ContactBlock", [
     "p_b",            # (nc, 3) m, plane point, ellipsoid or box centre, cylinder centre, mesh origin
     "size_b",         # (nc, 3) m, per type: unbounded plane (inf, inf, 0); semi-axes; box half
                       # extents, or a bounded plane's half sizes (hu, hw, -1); cylinder (radius,
-                      # half-length, 1 round ends / 0 flat); mesh (index into the mesh_* arrays, 0, 0)
+                      # half-length, 1 round ends / 0 flat), or a bounded plane's disc (radius,
+                      # 0, -1); mesh (index into the mesh_* arrays, 0, 0)
     "bound_a",        # (nc,) m, radius of a sphere about p_a holding geometry a (broad phase)
     "centre_b",       # (nc, 3) m, centre of a sphere holding geometry b, link frame
     "bound_b",        # (nc,) m, its radius (inf: never culled)

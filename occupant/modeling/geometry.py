@@ -116,11 +116,13 @@ class Plane:
     marker's frame, or in the vehicle frame B0 when ``marker`` is None (floor, seat pan, knee
     bolster face). Default: the marker's x-y plane, normal along its +z. ``half_size`` (m, m)
     bounds it to the rectangle |(x - point).u| <= half_size[0], |(x - point).w| <= half_size[1],
-    u = ``x_axis`` made orthogonal to the normal, w = normal x u; None: unbounded. ``thickness``
-    (m, bounded planes only): the rectangle is the face of a plate of that thickness behind it
-    (the box of the rectangle over -thickness <= (x - point).normal <= 0), so that a shape which
-    went round the plate's edge and comes back behind it meets the plate's back face; None: a
-    rectangle of no thickness, whose face pushes out whatever lies behind it within its bounds
+    u = ``x_axis`` made orthogonal to the normal, w = normal x u; None: unbounded. ``radius``
+    (m, instead of ``half_size``) bounds it to the disc |(x - point) - ((x - point).normal)
+    normal| <= radius (a steering wheel). ``thickness`` (m, bounded planes only): the rectangle
+    or disc is the face of a plate of that thickness behind it (the box, or the flat-ended
+    cylinder, over -thickness <= (x - point).normal <= 0), so that a shape which went round the
+    plate's edge and comes back behind it meets the plate's back face; None: a rectangle or
+    disc of no thickness, whose face pushes out whatever lies behind it within its bounds
     (``contact.convex_pairs``)."""
     name: str
     marker: str | None = None
@@ -129,6 +131,7 @@ class Plane:
     x_axis: tuple = (1.0, 0.0, 0.0)
     half_size: tuple | None = None
     thickness: float | None = None
+    radius: float | None = None
 
     def __post_init__(self):
         what = f"plane '{self.name}'"
@@ -149,10 +152,20 @@ class Plane:
             self.half_size = _positive(self.half_size, f"{what}.half_size")
             if self.half_size.shape != (2,):
                 raise ModelingError(f"{what}.half_size: expected 2 values (m), got {self.half_size!r}")
+        if self.radius is not None:
+            if self.half_size is not None:
+                raise ModelingError(f"{what}.radius: given with half_size: a plane is bounded by "
+                                    "a rectangle or by a disc", "half_size or radius, not both")
+            radius = _positive(self.radius, f"{what}.radius")
+            if radius.shape != (1,):
+                raise ModelingError(f"{what}.radius: expected one value (m), got "
+                                    f"{radius.tolist()}", "a length > 0, m")
+            self.radius = float(radius[0])
         if self.thickness is not None:
-            if self.half_size is None:
-                raise ModelingError(f"{what}.thickness: given without half_size: only a bounded plane "
-                                    "has a thickness", "a thickness with half_size, or no thickness")
+            if self.half_size is None and self.radius is None:
+                raise ModelingError(f"{what}.thickness: given without half_size or radius: only a "
+                                    "bounded plane has a thickness",
+                                    "a thickness with half_size or radius, or no thickness")
             self.thickness = float(_positive(self.thickness, f"{what}.thickness")[0])
 
     @property

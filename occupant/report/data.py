@@ -91,7 +91,9 @@ def surfaces(model, results=None):
     for g in asm.geometries.values():
         if isinstance(g, Plane):
             body, X = _marker_frame(asm, model, g.marker)
-            half = np.full(2, PLANE_EXTENT) if g.half_size is None else np.asarray(g.half_size, float)
+            half = (np.full(2, g.radius) if g.radius is not None   # a disc: its square
+                    else np.full(2, PLANE_EXTENT) if g.half_size is None
+                    else np.asarray(g.half_size, float))
             u, w = g.axes[:, 0], g.axes[:, 1]
             local = np.array([g.point + su * half[0] * u + sw * half[1] * w
                               for su, sw in ((-1, -1), (1, -1), (1, 1), (-1, 1))])

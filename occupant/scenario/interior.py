@@ -18,6 +18,7 @@ shifts it). File form::
     normal = [-0.26, 0.0, 0.97]               # towards the occupant (normalised on load)
     x_axis = [1.0, 0.0, 0.0]                  # in-plane direction of half_size[0] (optional)
     half_size = [0.35, 0.25]                  # m, bounded rectangle (optional: unbounded)
+    # radius = 0.19                           # m, or a bounded disc (a steering wheel)
     thickness = 0.03                          # m, a plate behind the rectangle (optional)
     characteristic = "seat_foam"              # default characteristic of pairs with it
     [belt]                                    # the seat's belt anchorages (optional), m in B0
@@ -47,8 +48,8 @@ from occupant.scenario.interior_hinge import frame_marker, read_hinges
 TOP_KEYS = ("kind", "name", "description", "contact_characteristic", "surface", "base", "hinge",
             "belt")
 BELT_KEYS = ("retractor", "d_ring", "buckle", "lap_anchor")
-SURFACE_KEYS = ("name", "shape", "point", "normal", "x_axis", "half_size", "thickness", "characteristic",
-                "on")
+SURFACE_KEYS = ("name", "shape", "point", "normal", "x_axis", "half_size", "radius", "thickness",
+                "characteristic", "on")
 SHAPES = ("plane",)
 
 
@@ -111,6 +112,10 @@ def load_interior(name_or_path, bases=None):
         half = s.get("half_size")
         if half is not None:
             half = c.vector(s, "half_size", p, n=2, positive=True)
+        radius = c.number(s, "radius", p, positive=True)
+        if half is not None and radius is not None:
+            c.fail(f"{p}.radius", "given with half_size: a surface is bounded by a rectangle or "
+                   "by a disc", "half_size (a rectangle) or radius (a disc), not both")
         thickness = c.number(s, "thickness", p, positive=True)   # only a bounded one's: Plane's check
         on = c.string(s, "on", p)
         if on is not None and on not in hinges:
@@ -118,7 +123,8 @@ def load_interior(name_or_path, bases=None):
         try:
             surfaces.append(Plane(sname, on and frame_marker(on), c.vector(s, "point", p, required=True),
                                   c.vector(s, "normal", p, required=True),
-                                  c.vector(s, "x_axis", p, default=(1.0, 0.0, 0.0)), half, thickness))
+                                  c.vector(s, "x_axis", p, default=(1.0, 0.0, 0.0)), half, thickness,
+                                  radius))
         except ModelingError as err:
             c.fail(p, str(err))
         cname = c.string(s, "characteristic", p)

@@ -210,7 +210,7 @@ HAND_SEMI = (0.06154, 0.0401, 0.08112)     # m, hand_shell (dummies/hybrid3_50m.
 
 
 def test_reference_a_hand_behind_the_rim_is_not_pushed_through_it():
-    """The hand that slid off the rim's square and swung past the wheel's face comes back
+    """The hand that slid off the rim and swung past the wheel's face comes back
     inboard behind it (HAND_*): along its path, 1 mm a step over the 8 ms before and after it
     re-entered the square, the shipped rim (vehicles/midsize_sedan_driver.toml, a plate of the
     rim's thickness) never pushes it towards the driver through the wheel, and its penetration
@@ -221,7 +221,8 @@ def test_reference_a_hand_behind_the_rim_is_not_pushed_through_it():
     assert rim.thickness is not None
     axes = rim.axes
     plane = Plane("rim", None, point=P_B, normal=R_B @ axes.T @ rim.normal,
-                  x_axis=R_B @ axes.T @ rim.x_axis, half_size=rim.half_size, thickness=rim.thickness)
+                  x_axis=R_B @ axes.T @ rim.x_axis, half_size=rim.half_size, thickness=rim.thickness,
+                  radius=rim.radius)
     model = _model(plane, Ellipsoid("hand", "m", HAND_SEMI))
     worst = 0.0
     for s in np.linspace(-0.008, 0.008, 17):
@@ -230,6 +231,69 @@ def test_reference_a_hand_behind_the_rim_is_not_pushed_through_it():
         worst = max(worst, pen)
         assert force[2] <= 1e-9, s                         # never towards the driver
     assert worst < rim.thickness
+
+
+DISC = 0.19    # m, a steering wheel rim's radius (vehicles/midsize_sedan_driver.toml)
+
+
+def test_analytic_sphere_against_a_disc_not_its_square():
+    """A plane bounded by a disc of radius R (``radius``): within it the one-sided plane contact
+    (in front d = r - z, behind d = r + |z|, pushed to the front), beyond its circle the
+    circle's (d = r - distance to the circle, along the line from its nearest point). In the
+    corner region of the square of half-size R, outside the circle, a sphere behind the plane
+    meets only the circle, where the square's face pushed it through to the front."""
+    disc = _model(Plane("wheel", None, point=P_B, normal=R_B[:, 2], x_axis=R_B[:, 0], radius=DISC))
+    square = _model(Plane("wheel", None, point=P_B, normal=R_B[:, 2], x_axis=R_B[:, 0],
+                          half_size=(DISC, DISC)))
+    _check_sphere(disc, np.array([0.1, -0.08, 0.03]), RADIUS - 0.03, np.array([0.0, 0.0, 1.0]))
+    _check_sphere(disc, np.array([0.1, -0.08, -0.02]), RADIUS + 0.02, np.array([0.0, 0.0, 1.0]))
+    for c in ([0.16, 0.16, -0.02], [-0.17, 0.15, 0.01]):       # the square's corner region
+        c = np.array(c)
+        edge = np.array([*(DISC * _unit(c[:2])), 0.0])
+        _check_sphere(disc, c, RADIUS - np.linalg.norm(c - edge), _unit(c - edge))
+        assert np.all(np.abs(c[:2]) < DISC)
+    c = np.array([0.16, 0.16, -0.02])
+    _check_sphere(square, c, RADIUS + 0.02, np.array([0.0, 0.0, 1.0]))
+    assert _contact(disc, _q(disc, np.array([0.2, 0.2, -0.02])))[0] < 0.0     # clear of it
+    rim = np.array([*(DISC * _unit([0.3, 0.4])), 0.03])        # across the circle: continuous
+    forces = [_contact(disc, _q(disc, rim * (1.0 + dx)))[1] for dx in (-1e-9, 1e-9)]
+    np.testing.assert_allclose(forces[0], forces[1], rtol=0, atol=1e-6 * K)
+
+
+def test_analytic_ellipsoid_against_a_disc_against_minimum_over_directions():
+    """Ellipsoid in front of a disc, across its circle: the minimum over n of
+    h_E(n) + R |n_xy| - n.c (the disc's support function)."""
+    egg = _model(Plane("wheel", None, point=P_B, normal=R_B[:, 2], x_axis=R_B[:, 0], radius=DISC),
+                 Ellipsoid("egg", "m", SEMI))
+    R = _rotation([0.4, 0.9, -0.3])
+    Q = R @ np.diag(SEMI**2) @ R.T
+    direction = _unit([0.6, 0.8, 0.0])
+    for x in np.linspace(DISC - 0.01, DISC + 0.03, 9):
+        c = x * direction + np.array([0.0, 0.0, 0.02])
+        d, n = _brute_force(Q, c, lambda m: DISC * np.hypot(m[:, 0], m[:, 1]))
+        pen, force, _, _ = _contact(egg, _q(egg, c, R))
+        assert pen == pytest.approx(d, abs=1e-9)
+        if d > 1e-6:
+            np.testing.assert_allclose(force / np.linalg.norm(force), n, atol=1e-4)
+
+
+def test_analytic_sphere_against_a_disc_plate_and_bad_bounds():
+    """A disc with a thickness t is the flat cylinder behind it: behind it the back face pushes
+    the sphere back (d = r - distance to the back), in front the thin disc's contact; a plane
+    takes half_size or radius, not both."""
+    t = 0.03
+    plane = dict(point=P_B, normal=R_B[:, 2], x_axis=R_B[:, 0], radius=DISC)
+    thin, plate = _model(Plane("w", None, **plane)), _model(Plane("w", None, **plane, thickness=t))
+    for c in ([0.05, 0.1, 0.03], [0.16, 0.16, 0.02]):
+        a, b = _contact(thin, _q(thin, np.array(c))), _contact(plate, _q(plate, np.array(c)))
+        assert b[0] == pytest.approx(a[0], abs=1e-14)
+        np.testing.assert_allclose(b[1], a[1], rtol=0, atol=1e-9)
+    _check_sphere(plate, np.array([0.05, 0.1, -t - 0.03]), RADIUS - 0.03, np.array([0.0, 0.0, -1.0]))
+    with pytest.raises(occupant.modeling.ModelingError, match="half_size or radius, not both"):
+        Plane("w", None, point=P_B, half_size=(0.1, 0.1), radius=0.1)
+    for bad in (-0.1, (0.1, 0.2)):
+        with pytest.raises(occupant.modeling.ModelingError, match="radius"):
+            Plane("w", None, point=P_B, radius=bad)
 
 
 @pytest.mark.parametrize("ends", ["flat", "round"])

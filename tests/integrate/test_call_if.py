@@ -55,8 +55,9 @@ def test_the_step_pattern_tells_apart_bundles_with_other_markers():
     bundle = load("us_ncap_frontal_56").model.bundle()
     # its bags on the default "dimple" law (marked); a model with only "lens" bags is not; its lap
     # wraps held across the belt by friction (restraints.belt.lap_across, branch lapfriction;
-    # None before) (contact kinds, held wraps, barrier wraps, dimple bags)
-    assert step_pattern(bundle)[1] == (PairKinds(None, 1, 1, None, None), 1, None, 1)
+    # None before); the steering wheel's discs are cylinder pairs (branch roundrim; None before)
+    # (contact kinds, held wraps, barrier wraps, dimple bags)
+    assert step_pattern(bundle)[1] == (PairKinds(None, 1, 1, 1, None), 1, None, 1)
     plane_only = bundle._replace(contacts=bundle.contacts._replace(
         kinds=PairKinds(1, None, None, None, None)))
     held = bundle._replace(belts=bundle.belts._replace(held=None))   # none held
