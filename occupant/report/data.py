@@ -17,6 +17,7 @@ from occupant.modeling.geometry import Ellipsoid, Plane, Sphere
 from occupant.scenario.criteria import T1_CODE
 
 PLANE_EXTENT = 0.4   # m, half size drawn for an unbounded plane
+DISC_SIDES = 32      # sides of the regular polygon a disc-bounded plane is drawn as [E]
 
 
 @dataclass
@@ -34,12 +35,12 @@ class Shape:
 
 @dataclass
 class Surface:
-    """A bounded plane of the vehicle or of a body: ``corners`` (4, 3) in the frame of ``body``
-    (-1: B0), counter-clockwise about its normal; ``shift`` (n, 3) m in B0 per sample of a plane
-    under a prescribed translation (an intrusion: occupant.modeling.surface_motions), else None."""
+    """A bounded plane of the vehicle or of a body: ``outline`` (m, 3), its boundary polygon
+    (plane_outline) in the frame of ``body`` (-1: B0), counter-clockwise about its normal;
+    ``shift`` (n, 3) m in B0 per sample of a plane under a prescribed translation (an intrusion: occupant.modeling.surface_motions), else None."""
     name: str
     body: int
-    corners: np.ndarray
+    outline: np.ndarray
     shift: np.ndarray | None = None
 
 
@@ -75,6 +76,21 @@ def shapes(model):
     return out
 
 
+def plane_outline(plane):
+    """(m, 3) boundary of a Plane in its marker's frame, counter-clockwise about its normal, in
+    its axes u, w (Plane.axes): a disc (``radius``) the regular DISC_SIDES-gon inscribed in its
+    circle, point + r (cos a u + sin a w); a rectangle its four corners point +- h_u u +- h_w w;
+    an unbounded plane the square of half size PLANE_EXTENT."""
+    u, w = plane.axes[:, 0], plane.axes[:, 1]
+    if plane.radius is not None:
+        a = 2 * np.pi * np.arange(DISC_SIDES) / DISC_SIDES
+        su, sw = plane.radius * np.cos(a), plane.radius * np.sin(a)
+    else:
+        half = np.full(2, PLANE_EXTENT) if plane.half_size is None else np.asarray(plane.half_size, float)
+        su, sw = half[0] * np.array([-1, 1, 1, -1]), half[1] * np.array([-1, -1, 1, 1])
+    return plane.point + su[:, None] * u + sw[:, None] * w
+
+
 def surfaces(model, results=None):
     """Surface for every Plane of the model's Assembly (half size PLANE_EXTENT when unbounded),
     with ``results`` the shift of those a SurfaceMotion moves (its displacement output)."""
@@ -91,12 +107,7 @@ def surfaces(model, results=None):
     for g in asm.geometries.values():
         if isinstance(g, Plane):
             body, X = _marker_frame(asm, model, g.marker)
-            half = (np.full(2, g.radius) if g.radius is not None   # a disc: its square
-                    else np.full(2, PLANE_EXTENT) if g.half_size is None
-                    else np.asarray(g.half_size, float))
-            u, w = g.axes[:, 0], g.axes[:, 1]
-            local = np.array([g.point + su * half[0] * u + sw * half[1] * w
-                              for su, sw in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+            local = plane_outline(g)
             out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], shifts.get(g.name)))
     return out
 
@@ -115,10 +126,11 @@ def surface_pose(rel, surface):
 FACING_SIN = np.sin(np.radians(20.0))
 
 
-def facing(corners, depth):
-    """Whether a surface (corners (4, 3) in B0) faces a view looking along B0 axis ``depth``:
-    drawn filled it would cover what lies behind or in front of it."""
-    n = np.cross(corners[1] - corners[0], corners[3] - corners[0])
+def facing(outline, depth):
+    """Whether a surface (its outline (m, 3) in B0) faces a view looking along B0 axis ``depth``:
+    drawn filled it would cover what lies behind or in front of it. Its normal is the polygon's
+    vector area, 1/2 sum p_k x p_k+1 (Newell), whatever its number of vertices."""
+    n = np.cross(outline, np.roll(outline, -1, axis=0)).sum(axis=0)
     return bool(abs(n[depth]) > FACING_SIN * np.linalg.norm(n))
 
 

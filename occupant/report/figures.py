@@ -81,7 +81,7 @@ def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
     add = ax.add_artist
     for s in surfaces:
         X = D.surface_pose(rel, s)[i]
-        c = s.corners @ X[:3, :3].T + X[:3, 3]
+        c = s.outline @ X[:3, :3].T + X[:3, 3]
         if D.facing(c, depth):   # outlined: filled, the dashboard and seat back of a front view hid the occupant
             add(Polygon(c[:, list(axes)], closed=True, fill=False, ec=VEHICLE_COLOUR, lw=0.8, alpha=0.6))
         else:
@@ -109,8 +109,7 @@ def scene_box(rel, shapes, surfaces, idx, pad=0.03):
         pts += [c - r, c + r]
     for s in surfaces:
         X = D.surface_pose(rel, s)[idx]
-        pts.append(np.einsum("tij,kj->tki", X[:, :3, :3], s.corners).reshape(-1, 3)
-                   + np.repeat(X[:, :3, 3], 4, axis=0))
+        pts.append((np.einsum("tij,kj->tki", X[:, :3, :3], s.outline) + X[:, None, :3, 3]).reshape(-1, 3))
     p = np.concatenate(pts) if pts else np.zeros((1, 3))
     return p.min(axis=0) - pad, p.max(axis=0) + pad
 
@@ -155,7 +154,7 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
     every = ("" if len(times) < 2 else f" every {1e3 * gaps[0]:.0f} ms" if np.allclose(gaps, gaps[0])
              else f" (the crash every {1e3 * gaps[-1]:.0f} ms)")
     plane = "xyz"[axes[0]] + "-" + "xyz"[axes[1]]
-    outlined = any(D.facing(s.corners @ D.pose_of(rel, s.body)[idx[0], :3, :3].T, 3 - sum(axes)) for s in surfaces)
+    outlined = any(D.facing(s.outline @ D.pose_of(rel, s.body)[idx[0], :3, :3].T, 3 - sum(axes)) for s in surfaces)
     key = [text for present, text in ((surfaces, "surfaces grey" + (" (outlined where they face the view)"
                                                                     if outlined else "")), (bags, "airbags red"),
                                       (belts, "belts black")) if len(present)]

@@ -79,15 +79,15 @@ def render(run, indices, size=(600, 660)):
 
     shape_actors = [ellipsoid_actor(_rgb(colour(s.name, s.segment))) for s in shapes]
     bag_actors = [ellipsoid_actor(_rgb(AIRBAG_COLOUR), 0.45) for _ in bags]
-    quads = []
+    polygons = []
     for s in surfaces:
         pts = vtkPoints()
-        for c in s.corners:
+        for c in s.outline:
             pts.InsertNextPoint(*c)
         poly = vtkPolyData()
         poly.SetPoints(pts)
         cells = vtkCellArray()
-        cells.InsertNextCell(4, [0, 1, 2, 3])
+        cells.InsertNextCell(len(s.outline), list(range(len(s.outline))))   # one convex polygon
         poly.SetPolys(cells)
         mapper = vtkPolyDataMapper()
         mapper.SetInputData(poly)
@@ -96,7 +96,7 @@ def render(run, indices, size=(600, 660)):
         a.GetProperty().SetColor(*_rgb(VEHICLE_COLOUR))
         a.GetProperty().SetOpacity(0.55)
         ren.AddActor(a)
-        quads.append((s, a))
+        polygons.append((s, a))
     belt_lines = []
     for _, route in belts:
         pts = vtkPoints()
@@ -122,7 +122,7 @@ def render(run, indices, size=(600, 660)):
         for (shape, scale), a in zip(bags, bag_actors):
             a.SetVisibility(bool(scale[i].min() > 0.05))
             set_matrix(a, D.pose_of(rel, shape.body)[i], D.scaled(shape, np.maximum(scale[i], 0.05)))
-        for s, a in quads:
+        for s, a in polygons:
             X = D.surface_pose(rel, s)[i]
             m = vtkMatrix4x4()
             m.DeepCopy(X.ravel())

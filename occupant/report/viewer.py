@@ -51,7 +51,7 @@ def _scene_vertices(rel, i, shapes, surfaces, bags, sphere):
         parts.append((sphere * s.semi_axes) @ (X[:3, :3] @ s.R).T + X[:3, :3] @ s.center + X[:3, 3])
     for s in surfaces:
         X = D.surface_pose(rel, s)[i]
-        parts.append(s.corners @ X[:3, :3].T + X[:3, 3])
+        parts.append(s.outline @ X[:3, :3].T + X[:3, 3])
     return np.vstack(parts) if parts else np.zeros((0, 3))
 
 
@@ -81,10 +81,11 @@ def figure(run, frame_dt=FRAME_DT):
         faces[1].append(tri + offset)
         colours[1] += [AIRBAG_COLOUR] * len(tri)
         offset += len(sphere)
-    for _ in surfaces:
-        faces[1].append(np.array([(0, 1, 2), (0, 2, 3)]) + offset)
-        colours[1] += [VEHICLE_COLOUR] * 2
-        offset += 4
+    for s in surfaces:   # a fan of triangles over the convex outline
+        m = len(s.outline)
+        faces[1].append(np.array([(0, k, k + 1) for k in range(1, m - 1)]) + offset)
+        colours[1] += [VEHICLE_COLOUR] * (m - 2)
+        offset += m
     faces = [np.vstack(f) if f else np.zeros((0, 3), int) for f in faces]
     n_occupant = len(shapes) * len(sphere)   # the occupant's vertices come first (_scene_vertices)
     idx = D.sample_index(res.t, np.arange(res.t[0], res.t[-1] + 1e-9, frame_dt))

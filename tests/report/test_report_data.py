@@ -58,7 +58,7 @@ def test_poses_and_planes_in_the_vehicle_frame(run):
     planes = {s.name: s for s in D.surfaces(run.model)}
     assert set(planes) == {"floor", "knee_bolster", "panel"} and all(s.body == -1 for s in planes.values())
     # the knee bolster: x = 0.52 facing -x, 0.12 m high and 0.3 m wide each side of its centre
-    c = planes["knee_bolster"].corners
+    c = planes["knee_bolster"].outline
     assert np.allclose(c[:, 0], 0.52) and np.allclose(sorted(set(np.round(c[:, 2], 9))), [-0.04, 0.20])
     assert np.allclose(sorted(set(np.round(c[:, 1], 9))), [-0.3, 0.3])
     shapes = {s.name: s for s in D.shapes(run.model)}
@@ -66,6 +66,58 @@ def test_poses_and_planes_in_the_vehicle_frame(run):
     # before shoulderheld)
     assert len(shapes) == 26 and shapes["head_shell"].body == head
     assert {"left_shoulder_shell", "right_shoulder_shell"} <= set(shapes)
+
+
+def test_analytic_disc_outline_is_a_circle_of_its_radius_in_its_plane():
+    """A plane bounded by a disc (a steering wheel) is drawn as the regular DISC_SIDES-gon
+    inscribed in its circle: every vertex at the radius from its centre, in its plane, a turn
+    of 2 pi / DISC_SIDES apart counter-clockwise about its normal (the vector area along +normal,
+    of size n/2 r^2 sin(2 pi/n)); it was the enclosing square (4 vertices 0.19 sqrt 2 out)."""
+    from occupant.modeling.geometry import Plane
+    r, centre = 0.19, np.array([0.36, 0.0, 0.37])
+    n = np.array([-0.921, 0.0, 0.391]) / np.hypot(0.921, 0.391)
+    disc = Plane("wheel", None, centre, n, (0.391, 0.0, 0.921), radius=r)
+    p = D.plane_outline(disc)
+    k = D.DISC_SIDES
+    assert p.shape == (k, 3) and k >= 32
+    d = p - centre
+    assert np.allclose(np.linalg.norm(d, axis=1), r, atol=1e-12) and np.allclose(d @ n, 0.0, atol=1e-12)
+    turn = np.arctan2(np.cross(d, np.roll(d, -1, axis=0)) @ n, np.einsum("ij,ij->i", d, np.roll(d, -1, axis=0)))
+    assert np.allclose(turn, 2 * np.pi / k, atol=1e-12)
+    area = 0.5 * np.cross(p, np.roll(p, -1, axis=0)).sum(axis=0)
+    assert np.allclose(area, 0.5 * k * r**2 * np.sin(2 * np.pi / k) * n, atol=1e-12)
+    assert D.facing(p, 0) and not D.facing(p, 1)   # seen from the front, edge-on from the side
+
+
+def test_analytic_rectangle_and_unbounded_outlines_are_their_four_corners():
+    """A rectangle keeps its four corners point +- h_u u +- h_w w, counter-clockwise about its
+    normal; an unbounded plane is drawn as the square of half size PLANE_EXTENT."""
+    from occupant.modeling.geometry import Plane
+    bolster = Plane("bolster", None, (0.52, 0.0, 0.08), (-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), half_size=(0.3, 0.12))
+    u, w = np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, -1.0])   # w = normal x u
+    c = np.array([0.52, 0.0, 0.08])
+    assert np.allclose(D.plane_outline(bolster), [c - 0.3 * u - 0.12 * w, c + 0.3 * u - 0.12 * w,
+                                                  c + 0.3 * u + 0.12 * w, c - 0.3 * u + 0.12 * w], atol=1e-15)
+    floor = D.plane_outline(Plane("floor"))
+    e = D.PLANE_EXTENT
+    assert np.allclose(floor, [(-e, -e, 0.0), (e, -e, 0.0), (e, e, 0.0), (-e, e, 0.0)], atol=1e-15)
+
+
+def test_regression_shipped_steering_wheel_is_drawn_round():
+    """us_ncap_frontal_56's steering wheel (two discs of radius 0.19 m, vehicles/
+    midsize_sedan_driver.toml) is drawn as circles of that radius; its other surfaces keep four
+    corners."""
+    from occupant.scenario.load import load
+    model = load("us_ncap_frontal_56").model
+    planes = {g.name: g for g in model.source.geometries.values() if type(g).__name__ == "Plane"}
+    discs = {name for name, g in planes.items() if g.radius is not None}
+    assert len(discs) == 2
+    for s in D.surfaces(model):
+        if s.name in discs:
+            assert len(s.outline) == D.DISC_SIDES
+            assert np.allclose(np.linalg.norm(s.outline - s.outline.mean(axis=0), axis=1), planes[s.name].radius)
+        else:
+            assert len(s.outline) == 4, s.name
 
 
 def test_channels_filtered_as_their_criteria_prescribe(run):

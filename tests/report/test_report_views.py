@@ -36,7 +36,7 @@ def test_regression_front_view_outlines_the_surfaces_facing_it(run):
     impact's dashboard, windshield and seat back covered the occupant); the floor, edge-on in
     both, filled in both."""
     times = np.array([0.0, 0.05])
-    facing = {s.name: D.facing(s.corners, 0) for s in D.surfaces(run.model)}
+    facing = {s.name: D.facing(s.outline, 0) for s in D.surfaces(run.model)}
     assert facing == {"floor": False, "knee_bolster": True, "panel": True}
     for view, outlined in ((D.SIDE_VIEW, 0), (D.FRONT_VIEW, 2)):
         fig = F.kinematics_strip(run, times, view)
@@ -48,6 +48,35 @@ def test_regression_front_view_outlines_the_surfaces_facing_it(run):
             assert ("outlined where they face the view" in title) == bool(outlined)
         finally:
             F.plt.close(fig)
+
+
+def test_regression_every_view_draws_a_disc_as_its_outline(run, monkeypatch):
+    """A disc-bounded plane (the shipped steering wheel) added to the fixture's surfaces: the side
+    and front views draw it as one polygon of DISC_SIDES vertices (its enclosing square's 4
+    before), the interactive view as DISC_SIDES vertices in DISC_SIDES - 2 triangles."""
+    import base64
+    from occupant.modeling.geometry import Plane
+    wheel = Plane("wheel", None, (0.36, 0.0, 0.37), (-0.921, 0.0, 0.391), (0.391, 0.0, 0.921), radius=0.19)
+    shipped = D.surfaces
+
+    def with_wheel(model, results=None):
+        return shipped(model, results) + [D.Surface("wheel", -1, D.plane_outline(wheel))]
+    monkeypatch.setattr(D, "surfaces", with_wheel)
+    outline = D.plane_outline(wheel)
+    for view in (D.SIDE_VIEW, D.FRONT_VIEW):
+        fig = F.kinematics_strip(run, np.array([0.0]), view)
+        try:
+            polys = _polygons(fig.axes[0])
+        finally:
+            F.plt.close(fig)
+        assert len(polys) == 4, view   # floor, knee bolster, panel, then the wheel
+        xy = polys[-1].get_xy()         # closed: the first vertex again at the end
+        assert len(xy) == D.DISC_SIDES + 1 and np.allclose(xy[:-1], outline[:, list(view[1])]), view
+    vehicle = viewer.figure(run, frame_dt=0.05)["data"][2]
+    x = np.frombuffer(base64.b64decode(vehicle["x"]["bdata"]), vehicle["x"]["dtype"])
+    i = np.frombuffer(base64.b64decode(vehicle["i"]["bdata"]), vehicle["i"]["dtype"])
+    assert len(x) == 3 * 4 + D.DISC_SIDES
+    assert len(i) == 3 * 2 + D.DISC_SIDES - 2 and i.max() < len(x)
 
 
 def test_analytic_facing_follows_the_angle_from_edge_on():
@@ -92,7 +121,7 @@ def test_analytic_hinged_seat_back_is_drawn_turned_by_its_hinge():
     Ry = np.array([[c, 0.0, -s], [0.0, 1.0, 0.0], [s, 0.0, c]])   # +z towards -x: rearward
     for name in ("seat_back", "head_restraint"):
         sf = surfaces[name]
-        start, turned = (sf.corners @ D.pose_of(rel, sf.body)[i, :3, :3].T + D.pose_of(rel, sf.body)[i, :3, 3]
+        start, turned = (sf.outline @ D.pose_of(rel, sf.body)[i, :3, :3].T + D.pose_of(rel, sf.body)[i, :3, 3]
                          for i in (0, 1))
         assert np.allclose(turned, (start - pivot) @ Ry.T + pivot, atol=1e-9), name
         assert turned[:, 0].min() < start[:, 0].min() - 0.01   # the top went rearward
@@ -132,7 +161,7 @@ def test_regression_viewer_shows_the_occupant_through_the_vehicle(run):
         return len(np.frombuffer(base64.b64decode(trace["x"]["bdata"]), trace["x"]["dtype"]))
     assert occupant.get("opacity", 1.0) == 1.0 and 0.0 < vehicle["opacity"] < 1.0
     assert n_vertices(occupant) == len(D.shapes(run.model)) * len(viewer._unit_sphere()[0])
-    assert n_vertices(vehicle) == 4 * len(D.surfaces(run.model, run.results)) > 0
+    assert n_vertices(vehicle) == sum(len(s.outline) for s in D.surfaces(run.model, run.results)) > 0
     assert belts["type"] == "scatter3d"
     assert all(f["traces"] == [0, 1, 2] and len(f["data"]) == 3 for f in fig["frames"])
 
