@@ -8,10 +8,10 @@ CFR figures off the response:
   speed of a fall from ``drop_height``; the head accelerometer (at the head CG) reads the
   specific force, the contact force over the head mass, in head axes;
 - thorax pendulum: the whole dummy sits on a rigid seat plane without back support; the probe,
-  a rigid body of the CFR mass on a prismatic joint along the chest x axis with a flat face (a
-  plane bounded to the face size), strikes the sternum pad at ``impact_speed``; the probe force
-  is its mass times its deceleration (572.34(b)), i.e. the contact force along its axis, and the
-  deflection is the sternum's travel on its chest joint;
+  a rigid body of the CFR mass on a prismatic joint along the chest x axis with a flat round
+  face (a plane bounded to the disc of the face's radius), strikes the sternum pad at
+  ``impact_speed``; the probe force is its mass times its deceleration (572.34(b)), i.e. the
+  contact force along its axis, and the deflection is the sternum's travel on its chest joint;
 - knee impact: the upper leg alone, fixed to the rig as the CFR fixes the knee through the
   femur load cell simulator, is struck along the femur axis on its knee pad by the knee probe.
 The probes are guided (572.34(c)(6), 572.35(b)(2)(v)): their prismatic joints leave no lateral,
@@ -41,12 +41,12 @@ def characteristic(table, name):
 
 def _probe(asm, name, mass, origin, R, face_radius):
     """A rigid probe on a prismatic joint from B0 sliding along R's z (the direction of travel),
-    its flat face a plane through its origin facing that way, bounded to the face's radius (the
-    plane's square circumscribes the round face [D])."""
+    its flat face a plane through its origin facing that way, bounded to the disc of the CFR
+    face's radius (572.36(a), (b); 572.137(a), (b): flat-faced rigid cylinders)."""
     asm.add(Part(name, mass, inertia=(1e-3, 1e-3, 1e-3)))  # guided: its inertia never acts
     asm.add(Joint(f"{name}_guide", "prismatic", None, name, Pose(origin, R)))
     asm.add(Marker(f"{name}_face_frame", name))
-    asm.add(Plane(f"{name}_face", f"{name}_face_frame", half_size=(face_radius, face_radius)))
+    asm.add(Plane(f"{name}_face", f"{name}_face_frame", radius=face_radius))
     return f"{name}_face"
 
 

@@ -67,6 +67,22 @@ def test_analytic_knee_peak_is_v_sqrt_km(name):
     assert res.outputs["probe_knee.normal_force"].max() == pytest.approx(exact, rel=1e-5)
 
 
+@pytest.mark.parametrize("name", ["hybrid3_50m_thorax", "hybrid3_05f_thorax", "hybrid3_50m_knee",
+                                  "hybrid3_05f_knee"])
+def test_probe_face_is_a_disc_of_the_cfr_radius(name):
+    """572.36(a), (b) and 572.137(a), (b): the probes are rigid cylinders with a flat face of the
+    scenario's face_radius; the face compiles as that disc (the flat-ended cylinder pair, zero
+    thickness), not the square around it, whose corners reach sqrt(2) times as far."""
+    from occupant.model.bundle import CONTACT_ELLIPSOID_CYLINDER
+    sc, _ = read_scenario(name)
+    model = (it.knee_model if "knee" in name else it.thorax_model)(sc)[0]
+    k = model.contact_names.index("probe_knee" if "knee" in name else "probe_sternum")
+    r = sc["probe"]["face_radius"]
+    assert model.contacts.pair_type[k] == CONTACT_ELLIPSOID_CYLINDER
+    np.testing.assert_array_equal(model.contacts.size_b[k], [r, 0.0, -1.0])
+    assert model.contacts.bound_b[k] == r
+
+
 def test_analytic_head_drop_figures_on_a_synthetic_pulse():
     """A 250 g half-sine (3 ms) along x, then a 20 g ringing, and 12 g lateral: peak 250,
     lateral 12, oscillation after the pulse 20/250 = 8 %."""
@@ -100,7 +116,9 @@ def test_analytic_hysteresis_of_a_triangle_loop():
 def test_reference_thorax_energy_balance_and_chest_channel():
     """The thorax run (hysteretic chest joint, jacket and seat contacts): the energy balance
     closes to 0.5 % of the probe's kinetic energy; the default sensors' chest deflection channel
-    is the chest joint's travel (J211: compression negative) and peaks near the CFR's 68 mm."""
+    is the chest joint's travel (J211: compression negative) and peaks near the CFR's 68 mm; the
+    contact point stays on the probe face, well inside its rim (measured: at most 31.6 mm off the
+    probe's axis, face radius 76.2 mm), so the face's outline does not shape the figures."""
     from occupant.sensors import default_sensors, evaluate
     sc, _ = read_scenario("hybrid3_50m_thorax")
     out = it.run_thorax_pendulum(sc)
@@ -112,6 +130,9 @@ def test_reference_thorax_energy_balance_and_chest_channel():
     travel = np.interp(ch.t, res.t, res.outputs["chest_translation.deflection"])
     np.testing.assert_allclose(ch.values, travel, atol=1e-9)
     assert ch.code.endswith("DSX0") and -0.075 < ch.values.min() < -0.060
+    on = res.outputs["probe_sternum.normal_force"] > 0
+    y, z = (res.outputs[f"probe_sternum.point_{c}"][on] for c in "yz")
+    assert np.hypot(y - y[0], z - z[0]).max() < 0.5 * sc["probe"]["face_radius"]
 
 
 def test_bad_contact_scenario_names_file_and_key(tmp_path):
