@@ -44,12 +44,9 @@ def _tangent_point(a, b):
     return THORAX + R_THORAX * (np.cos(alpha) * ub - np.sin(alpha) * e)
 
 
-def test_analytic_held_wrap_lies_in_the_plane_through_the_runs_tangent_point():
-    """The held abdomen wrap, its place turned off its point (across the belt), lies on the
-    abdomen in the plane through its place, the buckle and the thorax run's tangent point
-    towards it (closed form on the sphere, from the D-ring and the abdomen wrap as placed), to
-    1e-12 m. Placed from the chest wrap's point (the run's second point, two thirds along its
-    arc) it lay 3.0e-5 m off this plane (main 93f7a72, measured)."""
+def _placed_across():
+    """The belt on ``_spheres`` fitted, the held abdomen wrap's place turned off its point (up,
+    across the belt) and evaluated once: ({point name: its place in B0}, the wrap's place)."""
     model = _spheres()
     z = fit_belts(model, [0.0])
     jz = model.belts.point_z[3]
@@ -59,8 +56,17 @@ def test_analytic_held_wrap_lies_in_the_plane_through_the_runs_tangent_point():
     evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
     i = model.output_names.index
     P = {n: np.array([data.outputs[i(f"belt.{n}.{a}")] for a in "xyz"])
-         for n in ("d_ring", "chest", "abdomen")}
-    place = ABDOMEN + R_ABDOMEN * z[jz:jz + 3]
+         for n in ("d_ring", "shoulder", "chest", "abdomen")}
+    return P, ABDOMEN + R_ABDOMEN * z[jz:jz + 3]
+
+
+def test_analytic_held_wrap_lies_in_the_plane_through_the_runs_tangent_point():
+    """The held abdomen wrap, its place turned off its point (across the belt), lies on the
+    abdomen in the plane through its place, the buckle and the thorax run's tangent point
+    towards it (closed form on the sphere, from the D-ring and the abdomen wrap as placed), to
+    1e-12 m. Placed from the chest wrap's point (the run's second point, two thirds along its
+    arc) it lay 3.0e-5 m off this plane (main 93f7a72, measured)."""
+    P, place = _placed_across()
     T = _tangent_point(P["d_ring"], P["abdomen"])
     assert T[0] > THORAX[0] and np.linalg.norm(T - P["chest"]) > 0.02
     normal = np.cross(T - place, BUCKLE - place)
@@ -124,17 +130,7 @@ def test_analytic_held_wrap_and_run_meet_on_their_common_tangent():
     point seen from the abdomen wrap's point (``held_end``, the middle of its arc; main c806109)
     the piece misses it (its direction 2.6e-4 off the arc's at t_a): strict xfail
     (COMMON_TANGENT); solved for the common tangent (branch tangentpiece, reverted) it passes."""
-    model = _spheres()
-    z = fit_belts(model, [0.0])
-    jz = model.belts.point_z[3]
-    u = z[jz:jz + 3] + np.array([0.0, 0.0, 0.1])     # the place turned up, across the belt
-    z[jz:jz + 3] = u / np.linalg.norm(u)
-    bundle, data = model.bundle(base_table=None), model.make_data()
-    evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
-    i = model.output_names.index
-    P = {n: np.array([data.outputs[i(f"belt.{n}.{a}")] for a in "xyz"])
-         for n in ("d_ring", "shoulder", "chest", "abdomen")}
-    place = ABDOMEN + R_ABDOMEN * z[jz:jz + 3]
+    P, place = _placed_across()
     assert np.linalg.norm(P["abdomen"] - ABDOMEN) == pytest.approx(R_ABDOMEN, abs=1e-12)
     t_a, along = _abdomen_arc(P["abdomen"], place)
     T = _tangent_point(P["d_ring"], t_a)
