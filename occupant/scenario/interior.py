@@ -33,10 +33,11 @@ the one a scenario's ``[vehicle] backset`` moves (occupant.scenario.placement).
 A ``[belt]`` table gives the points a scenario's ``[restraints.belt]`` takes where it does not
 give them itself (occupant.scenario.restraints.build_belt): the anchorages are the car's, so
 every scenario in this seat shares one set. A file may start from another interior with
-``base = "midsize_sedan_driver"``: it takes the base's characteristics, surfaces, hinges and belt
-anchorages, and its own ``[contact_characteristic.*]``, ``[[surface]]``, ``[[hinge]]`` and
-``[belt]`` entries replace those of the same name or add to them (e.g. the same car with
-the seat moved on its track for a smaller occupant).
+``base = "midsize_sedan_driver"`` (a shipped name, or a path: relative, to this file's
+folder): it takes the base's characteristics, surfaces, hinges and belt anchorages, and its
+own ``[contact_characteristic.*]``, ``[[surface]]``, ``[[hinge]]`` and ``[belt]`` entries
+replace those of the same name or add to them (e.g. the same car with the seat moved on its
+track for a smaller occupant).
 """
 import pathlib
 from dataclasses import dataclass, field
