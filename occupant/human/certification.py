@@ -24,7 +24,10 @@ from occupant.constants import G0, STANDARD_GRAVITY
 from occupant.human import impact_tests
 from occupant.human.assemble import assemble
 from occupant.human.loader import load_description
-from occupant.io.toml_files import FileChecker, InputFileError, read_toml, resolve_shipped, shipped_names
+from occupant.io.toml_files import (
+    FileChecker, InputFileError, given_as_path, located, missing_file, read_toml, resolve_shipped,
+    shipped_names,
+)
 from occupant.model import BaseMotion
 from occupant.modeling import ModelingError
 from occupant.spatial import rot_y
@@ -38,13 +41,16 @@ def available_scenarios():
 
 def read_scenario(name_or_path):
     """(scenario dict, path) of a shipped certification scenario name or a .toml path, with the
-    keys its test's runner reads validated."""
+    keys its test's runner reads validated; a dummy given by a relative path read from the
+    scenario's folder (occupant.io.toml_files.located)."""
     path = resolve_shipped(name_or_path, SCENARIO_FOLDER, "certification scenario")
     scenario = read_toml(path)
     check = FileChecker(path)
     test = read_test_key(check, scenario, TESTS, "certification")
     check.keys(scenario, TOP_KEYS + TESTS[test].keys, "")
     TESTS[test].check(check, scenario)
+    if isinstance(scenario.get("dummy"), str) and given_as_path(scenario["dummy"], path):
+        scenario["dummy"] = str(located(scenario["dummy"], path))
     return scenario, path
 
 
@@ -84,9 +90,10 @@ def _check_dummy(check, scenario):
     naming neither this file nor the key)."""
     name = check.string(scenario, "dummy", "", required=True, what="dummy name")
     try:
-        resolve_shipped(name, "dummies", "dummy", kind="dummy")
+        resolve_shipped(name, "dummies", "dummy", kind="dummy", named_by=check.file)
     except InputFileError as err:
-        check.fail("dummy", f"{err.problem} {name!r}", err.accepted)
+        check.fail("dummy", missing_file(name, check.file) if given_as_path(name, check.file)
+                   else f"{err.problem} {name!r}", err.accepted)
 
 
 def check_characteristic(check, scenario, key):

@@ -11,20 +11,22 @@ def available_dummies():
     return shipped_names("dummies", kind="dummy")
 
 
-def _read(name_or_path):
-    path = resolve_shipped(name_or_path, "dummies", "dummy", kind="dummy", error=DummyFileError)
+def _read(name_or_path, named_by=None):
+    path = resolve_shipped(name_or_path, "dummies", "dummy", kind="dummy", error=DummyFileError,
+                           named_by=named_by)
     return read_toml(path, DummyFileError), path
 
 
 def load_description(name_or_path, bases=None):
     """(header, segments) of a dummy file, validated; a variant (``base = ...``) is applied to
     its base first (occupant.human.variants) and the header names it (``base``); ``bases``:
-    {a ``base`` value: the file read for it} (a run folder's copies, occupant.scenario.load)."""
+    {a ``base`` value: the file read for it} (a run folder's copies, occupant.scenario.load);
+    else a base given by a relative path is read from the variant's folder."""
     data, path = _read(name_or_path)
 
     def read_base(name):
         try:
-            return _read(str((bases or {}).get(name, name)))
+            return _read(str(bases[name]), None) if name in (bases or {}) else _read(name, path)
         except DummyFileError as err:
             raise DummyFileError(path, "base", f"{name!r}: {err.problem}", err.accepted) from None
 

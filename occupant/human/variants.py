@@ -6,7 +6,8 @@ A variant file::
 
     kind = "dummy"
     name = "hybrid3_50m_pedestrian"
-    base = "hybrid3_50m"           # a shipped dummy name or a path; itself not a variant
+    base = "hybrid3_50m"           # a shipped dummy name or a path (relative: to this file's
+                                   # folder); itself not a variant
     description = "..."            # top-level keys given here replace the base's
     [[segment]]
     name = "lumbar"                # a segment of the base, by name

@@ -67,23 +67,49 @@ def shipped_names(folder, kind=None):
     return [p.stem for p in files if kind is None or _kind_of(p) == kind]
 
 
-def given_as_path(name_or_path):
+def located(name_or_path, named_by=None):
+    """Where the path ``name_or_path`` is read when the file ``named_by`` names it: a relative
+    path from that file's folder (the one rule for every file a file names: a scenario's dummy,
+    posture, interior, vehicle front and pulse, an interior's or a dummy variant's base, a
+    vehicle model's subsystems; as include paths are read, so that a folder of files moves as
+    one); an absolute path, or one given on the command line or in a call (``named_by`` None),
+    as given."""
+    p = pathlib.Path(name_or_path)
+    return p if named_by is None or p.is_absolute() else pathlib.Path(named_by).parent / p
+
+
+def missing_file(name_or_path, named_by=None):
+    """The problem of a path that names no file: "no such file '<where it was looked for>'";
+    a relative path that is not beside the file naming it but is in the working directory is
+    refused too (no silent second rule), the message naming both places."""
+    where = located(name_or_path, named_by)
+    problem = f"no such file {str(where)!r}"
+    p = pathlib.Path(name_or_path)
+    if named_by is not None and not p.is_absolute() and p.exists():
+        problem += (f" (a relative path is read from the folder of the file that names it, not "
+                    f"from the working directory, which has {str(p.absolute())!r})")
+    return problem
+
+
+def given_as_path(name_or_path, named_by=None):
     """True when ``name_or_path`` is a file's path, not a shipped name (``resolve_shipped``):
-    it ends in .toml, names a folder or is an existing file."""
+    it ends in .toml, names a folder or is an existing file (``located``)."""
     p = pathlib.Path(name_or_path)
-    return p.suffix == ".toml" or len(p.parts) > 1 or p.is_file()
+    return p.suffix == ".toml" or len(p.parts) > 1 or located(p, named_by).is_file()
 
 
-def resolve_shipped(name_or_path, folder, kind_label, *, kind=None, error=InputFileError):
+def resolve_shipped(name_or_path, folder, kind_label, *, kind=None, error=InputFileError, named_by=None):
     """Path of a shipped file given by name (``"hybrid3_50m"`` -> <shipped folder>/hybrid3_50m.toml)
-    or of a file given by path. It is a path when it ends in .toml, names a folder or is an
-    existing file; otherwise a name of ``shipped_names(folder, kind)``. A missing file or an
-    unknown name raises ``error`` listing what is available; ``kind_label`` ("dummy", "posture",
-    ...) names what was looked for."""
-    p = pathlib.Path(name_or_path)
-    if given_as_path(name_or_path):
+    or of a file given by path, read from the folder of the file ``named_by`` that names it
+    (``located``). It is a path when it ends in .toml, names a folder or is an existing file;
+    otherwise a name of ``shipped_names(folder, kind)``. A missing file or an unknown name
+    raises ``error`` listing what is available; ``kind_label`` ("dummy", "posture", ...) names
+    what was looked for."""
+    if given_as_path(name_or_path, named_by):
+        p = located(name_or_path, named_by)
         if not p.is_file():
-            raise error(p, "", "no such file", f"an existing .toml file, or a shipped {kind_label}: "
+            raise error(p, "", "no such file" if named_by is None else missing_file(name_or_path, named_by),
+                        f"an existing .toml file, or a shipped {kind_label}: "
                         + ", ".join(shipped_names(folder, kind)))
         return p
     names = shipped_names(folder, kind)
@@ -93,11 +119,12 @@ def resolve_shipped(name_or_path, folder, kind_label, *, kind=None, error=InputF
     return _shipped_folder(folder) / f"{name_or_path}.toml"
 
 
-def open_shipped(name_or_path, folder, kind, label, keys, error=InputFileError):
+def open_shipped(name_or_path, folder, kind, label, keys, error=InputFileError, named_by=None):
     """(path, table, FileChecker) of a file of ``kind`` (a shipped name in ``folder`` or a path,
-    as ``resolve_shipped``), its top-level keys checked against ``keys`` and its ``kind`` key
-    against ``kind``: the common opening of the loaders of one kind of file."""
-    path = resolve_shipped(name_or_path, folder, label, kind=kind, error=error)
+    as ``resolve_shipped``, ``named_by`` the file naming it), its top-level keys checked against
+    ``keys`` and its ``kind`` key against ``kind``: the common opening of the loaders of one
+    kind of file."""
+    path = resolve_shipped(name_or_path, folder, label, kind=kind, error=error, named_by=named_by)
     data = read_toml(path, error)
     c = FileChecker(path, error)
     c.kind(data, (kind,))

@@ -33,14 +33,16 @@ the one a scenario's ``[vehicle] backset`` moves (occupant.scenario.placement).
 A ``[belt]`` table gives the points a scenario's ``[restraints.belt]`` takes where it does not
 give them itself (occupant.scenario.restraints.build_belt): the anchorages are the car's, so
 every scenario in this seat shares one set. A file may start from another interior with
-``base = "midsize_sedan_driver"``: it takes the base's characteristics, surfaces, hinges and belt
-anchorages, and its own ``[contact_characteristic.*]``, ``[[surface]]``, ``[[hinge]]`` and
-``[belt]`` entries replace those of the same name or add to them (e.g. the same car with
-the seat moved on its track for a smaller occupant).
+``base = "midsize_sedan_driver"`` (a shipped name, or a path: relative, to this file's
+folder): it takes the base's characteristics, surfaces, hinges and belt anchorages, and its
+own ``[contact_characteristic.*]``, ``[[surface]]``, ``[[hinge]]`` and ``[belt]`` entries
+replace those of the same name or add to them (e.g. the same car with the seat moved on its
+track for a smaller occupant).
 """
+import pathlib
 from dataclasses import dataclass, field
 
-from occupant.io.toml_files import InputFileError, open_shipped, shipped_names
+from occupant.io.toml_files import InputFileError, located, open_shipped, shipped_names
 from occupant.modeling import ModelingError, Plane
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.interior_hinge import frame_marker, read_hinges
@@ -78,19 +80,22 @@ def available_interiors():
     return shipped_names("vehicles", kind="interior")
 
 
-def load_interior(name_or_path, bases=None):
-    """The validated Interior of a shipped name (``vehicles/<name>.toml``) or a path; ``bases``:
-    {a ``base`` value: the file read for it} (a run folder's copies, occupant.scenario.load)."""
+def load_interior(name_or_path, bases=None, named_by=None):
+    """The validated Interior of a shipped name (``vehicles/<name>.toml``) or a path (relative:
+    to the folder of the file ``named_by`` that names it, occupant.io.toml_files.located);
+    ``bases``: {a ``base`` value: the file read for it} (a run folder's copies,
+    occupant.scenario.load), else a base is named by this file."""
     path, data, c = open_shipped(name_or_path, "vehicles", "interior", "vehicle interior",
-                                 TOP_KEYS, InteriorFileError)
+                                 TOP_KEYS, InteriorFileError, named_by=named_by)
     name = c.string(data, "name", "", required=True)
     base = None
     if "base" in data:
         base_name = c.string(data, "base", "", required=True)
-        if base_name in (name, str(path)):
+        if base_name == name or located(base_name, path).resolve() == pathlib.Path(path).resolve():
             c.fail("base", f"{base_name!r} names this interior itself", "another interior")
         try:
-            base = load_interior(str((bases or {}).get(base_name, base_name)), bases)
+            base = (load_interior(str(bases[base_name]), bases) if base_name in (bases or {})
+                    else load_interior(base_name, bases, named_by=path))
         except InputFileError as err:
             c.fail("base", f"{base_name!r}: {err.problem}", err.accepted)
     characteristics, _ = read_contacts(c, {"contact_characteristic": data.get("contact_characteristic", {})}, ())

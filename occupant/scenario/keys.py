@@ -219,9 +219,11 @@ _SOLVER = [
     Key("solver.output_dt", "number", "s", "the interval between recorded samples", 1e-4, low=0.0, low_open=True),
 ]
 _OCCUPANT = [
-    Key("occupant.dummy", "string", "", "a shipped dummy (occupant list) or a path; or human"),
+    Key("occupant.dummy", "string", "", "a shipped dummy (occupant list) or a path (relative: to the "
+        "scenario's folder); or human"),
     Key("occupant.human", "table", "", "a parametric human (occupant.human.build) instead of a dummy"),
-    Key("occupant.posture", "string", "", "a shipped posture (occupant list) or a path", REQUIRED),
+    Key("occupant.posture", "string", "", "a shipped posture (occupant list) or a path (relative: "
+        "to the scenario's folder)", REQUIRED),
     Key("occupant.posture_targets", "table", "", "the posture's [targets] keys replaced (points "
         "added; one naming a body's point the posture targets replaces it)", reader="occupant.human.posture"),
     Key("occupant.posture_angles", "table", "", "the posture's [angles] keys replaced (<joint>_deg; a "
@@ -262,8 +264,10 @@ _TARGETS = [
         reader="occupant.human.posture", choices=HUMAN_LINE_SOURCES),
 ]
 _VEHICLE = [
-    Key("vehicle.interior", "string", "", "the interior's surfaces on B0 (occupant list)", REQUIRED),
-    Key("vehicle.front", "string", "", "a vehicle front striking a pedestrian (B0 the road)"),
+    Key("vehicle.interior", "string", "", "the interior's surfaces on B0: a shipped one (occupant list) "
+        "or a path (relative: to the scenario's folder)", REQUIRED),
+    Key("vehicle.front", "string", "", "a vehicle front striking a pedestrian (B0 the road): a shipped "
+        "one or a path (relative: to the scenario's folder)"),
     Key("vehicle.speed_kmh", "number", "km/h", "the vehicle front's speed at t = 0", low=0.0, low_open=True),
     Key("vehicle.front_position", "number", "m", "x in B0 of the car's foremost point at t = 0"),
     Key("vehicle.model", "string", "", "the full-car model of a pre-crash scenario (vehicles/<model>.toml)",
@@ -289,7 +293,7 @@ _PULSE = [
         low=0.0),
     Key("pulse.start", "number", "s", "the pulse's start in the run", 0.0, low=0.0),
     Key("pulse.file", "string", "", "csv: a table time [s], acceleration [g]; isomme: a test folder or "
-        ".mme (relative to the scenario)"),
+        ".mme (relative: to the scenario's folder)"),
     Key("pulse.channel", "string", "", "isomme: the channel's 16-character code"),
     Key("pulse.scale", "number", "-", "csv, isomme: a factor on the acceleration", 1.0),
     Key("pulse.direction", "vector", "-", "the B0 axis along which the vehicle loses delta-v",

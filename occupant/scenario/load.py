@@ -72,7 +72,8 @@ from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.human.neck_levelling import share_neck_flexion
 from occupant.human.posture import POSTURE_FOLDER
 from occupant.io.toml_files import (
-    FileChecker, InputFileError, given_as_path, read_toml, resolve_shipped, shipped_names,
+    FileChecker, InputFileError, given_as_path, located, missing_file, read_toml, resolve_shipped,
+    shipped_names,
 )
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.body_contacts import body_pairs
@@ -105,27 +106,30 @@ def resolve(name_or_path):
 
 
 # the keys whose value is a shipped file's name or a file's path, read by ``Scenario._named``
-# (relative to the working directory, as a path on the command line), with the shipped folder
-# and file kind a name is looked up in (the loader's own: occupant.io.toml_files.resolve_shipped)
+# (a relative path from the scenario file's folder, as every file a file names:
+# occupant.io.toml_files.located), with the shipped folder and file kind a name is looked up in
+# (the loader's own: occupant.io.toml_files.resolve_shipped)
 NAMED_FILES = (("occupant", "dummy", "dummies", "dummy"),
                ("occupant", "posture", POSTURE_FOLDER, None),
                ("vehicle", "interior", "vehicles", "interior"),
                ("vehicle", "front", "vehicles", "vehicle_front"))
+PATH_KEYS = tuple(f"{t}.{k}" for t, k, _, _ in NAMED_FILES) + ("pulse.file",)   # a file's path
 
 
 def base_chain(path, resolve):
     """[(value, Path)]: the files the ``base`` key of the file at ``path`` names in turn (a
-    dummy variant's base; an interior's base, its base...), ``resolve(value, depth)`` giving
-    the file of a value (None: the chain is not followed further)."""
+    dummy variant's base; an interior's base, its base...), ``resolve(value, depth, named_by)``
+    giving the file of a value the file ``named_by`` names (None: the chain is not followed
+    further)."""
     out, seen = [], {pathlib.Path(path).resolve()}
-    value = read_toml(path).get("base")
+    value, named_by = read_toml(path).get("base"), path
     while isinstance(value, str):
-        file = resolve(value, len(out) + 1)
+        file = resolve(value, len(out) + 1, named_by)
         if file is None or pathlib.Path(file).resolve() in seen:
             break
         seen.add(pathlib.Path(file).resolve())
         out.append((value, pathlib.Path(file).absolute()))
-        value = read_toml(file).get("base")
+        value, named_by = read_toml(file).get("base"), file
     return out
 
 
@@ -151,16 +155,25 @@ def owner_key(key):
     return re.sub(r"_(base\d*|sub\d+)$", "", key)
 
 
-def anchored(data):
-    """A copy of the scenario ``data`` whose NAMED_FILES given as relative paths are absolute
-    (against the working directory, where the loader reads them): a run's record, read again
-    from another directory (occupant.scenario.run.read_run), reads the same files."""
+def anchored(data, named_by=None):
+    """A copy of the scenario ``data`` whose NAMED_FILES given as relative paths are absolute,
+    read from the folder of the file ``named_by`` (the scenario's), as the loader reads them: a
+    run's record, read again from another directory (occupant.scenario.run.read_run), reads the
+    same files (its pulse is stored as run)."""
     out = {k: dict(v) if isinstance(v, dict) else v for k, v in data.items()}
     for table, key, _, _ in NAMED_FILES:
         value = out[table].get(key) if isinstance(out.get(table), dict) else None
-        if isinstance(value, str) and given_as_path(value) and not pathlib.Path(value).is_absolute():
-            out[table][key] = str(pathlib.Path(value).absolute())
+        if isinstance(value, str) and given_as_path(value, named_by):
+            out[table][key] = str(located(value, named_by).absolute())
     return out
+
+
+def on_command_line(keys):
+    """The overrides ``keys`` ({dotted key: value}) with a file's path (PATH_KEYS) given
+    relative made absolute against the working directory: a path on a command line (or in a
+    call) is read from where it is given, one in a scenario file from the file's folder."""
+    return {k: str(pathlib.Path(v).absolute()) if k in PATH_KEYS and isinstance(v, str)
+            and (k == "pulse.file" or given_as_path(v)) else v for k, v in keys.items()}
 
 
 class Scenario:
@@ -200,41 +213,36 @@ class Scenario:
         # a parametric human's tables and stops dummy: files' copies of them, while it is built,
         # postured and belted (the readers take their paths from occupant.human.data_folder)
         with reading_from(self._files.get("human"), self._files.get("human_stops")):
-            self._check(c, data, pathlib.Path(file).parent, start, pulse)
+            self._check(c, data, start, pulse)
 
     def _named(self, c, table, key, path, loader):
         """Load what ``table[key]`` names (or the file ``files`` gives for ``key``); an unknown
         name becomes this file's error at this key. The file read goes in ``inputs``."""
         value = c.string(table, key, path, required=True)
         source = str(self._files.get(key, value))
+        named_by = None if key in self._files else self.file   # a copy's path is absolute
+        folder, kind = next((f, k) for t, n, f, k in NAMED_FILES if (t, n) == (path, key))
+        try:   # an unknown name or a missing file: said as this file's error at this key
+            file = resolve_shipped(source, folder, key, kind=kind, named_by=named_by)
+        except InputFileError as err:
+            problem = (missing_file(source, named_by) if given_as_path(source, named_by)
+                       else f"{err.problem} {source!r}")
+            c.fail(c.where(path, key), problem, err.accepted)
         bases = {}   # a copy's bases read from their copies (only dummy and interior files have one)
         if key in self._files:
-            bases = dict(base_chain(source, lambda v, depth: self._files.get(base_key(key, depth))))
-        try:
-            loaded = loader(source, bases) if bases else loader(source)
-        except InputFileError as err:
-            # an unknown name or a missing file: say where it came from; an existing file that
-            # cannot be read (not TOML...) keeps its own message, which names that file
-            if err.file == source and not err.path and not pathlib.Path(source).is_file():
-                # (read from the working directory, as NAMED_FILES says; a pulse file is read
-                # from the scenario's folder, so a user may look for it there)
-                beside = pathlib.Path(self.file).parent / source
-                hint = (f" in the working directory (paths are read from there, not from the "
-                        f"scenario's folder: there is one at {str(beside)!r})"
-                        if given_as_path(source) and beside.is_file() and key not in self._files
-                        else "")
-                c.fail(c.where(path, key), f"{err.problem} {source!r}{hint}", err.accepted)
-            raise
-        folder, kind = next((f, k) for t, n, f, k in NAMED_FILES if (t, n) == (path, key))
+            bases = dict(base_chain(source, lambda v, depth, _: self._files.get(base_key(key, depth))))
+        # a path as read (from the scenario's folder); a shipped name as given
+        named = str(file) if given_as_path(source, named_by) else source
+        loaded = loader(named, bases) if bases else loader(named)
 
-        def resolved(value, depth):   # a base as its loader reads it
+        def resolved(value, depth, named_by):   # a base as its loader reads it
             if value in bases:
                 return bases[value]
             try:
-                return resolve_shipped(value, folder, key, kind=kind)
+                return resolve_shipped(value, folder, key, kind=kind, named_by=named_by)
             except InputFileError:
                 return None
-        self.inputs[key] = resolve_shipped(source, folder, key, kind=kind).absolute()
+        self.inputs[key] = file.absolute()
         for depth, (_, file) in enumerate(base_chain(self.inputs[key], resolved), 1):
             self.inputs[base_key(key, depth)] = file
         return loaded
@@ -245,7 +253,7 @@ class Scenario:
         self.inputs[key] = pathlib.Path(self._files.get(key) or shipped()).absolute()
         return self.inputs[key]
 
-    def _check(self, c, data, base_dir, start=None, pulse=None):
+    def _check(self, c, data, start=None, pulse=None):
         from occupant.human import load_dummy, position
         from occupant.injury.limits import PROTOCOLS
         from occupant.integrate.integrators import INTEGRATORS
@@ -288,7 +296,7 @@ class Scenario:
             dummy = self._named(c, occ, "dummy", "occupant", load_dummy)
             # a dummy file given by its path (a copy of a shipped one, changed) is the dummy its
             # name key names: its criteria's constants and the regulations that judge it
-            self.dummy = dummy.name if given_as_path(occ["dummy"]) else occ["dummy"]
+            self.dummy = dummy.name if given_as_path(occ["dummy"], self.file) else occ["dummy"]
         else:
             from occupant.human.builder import data_files
             dummy = self._human(c, c.table(occ, "human", "occupant"))
@@ -311,7 +319,7 @@ class Scenario:
                    "a [precrash] table, or leave vehicle.model out")
         elif self.front is None:
             self.pulse = pulse if pulse is not None else read_pulse(
-                c, c.table(data, "pulse", "", required=True), "pulse", base_dir, self.t_end,
+                c, c.table(data, "pulse", "", required=True), "pulse", self.file, self.t_end,
                 self._files.get("pulse"))
         else:
             self.pulse = road_at_rest(self.t_end)
@@ -601,6 +609,7 @@ def checked_source(path_or_name, overrides=None):
     against the file: the half of ``load`` that builds nothing, so that a command can refuse a
     misspelt name or --set before a first run says it compiles (occupant.scenario.command)."""
     keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
+    keys = on_command_line(keys)
     path = scenario_file(path_or_name)
     if path is None:
         return path_or_name, None, keys

@@ -33,6 +33,7 @@ import numpy as np
 
 from occupant.constants import G0
 from occupant.model import BaseMotion
+from occupant.io.toml_files import located, missing_file
 from occupant.scenario.keys import KEYS as _KEYS, read
 
 KMH = 1.0 / 3.6    # m/s per km/h
@@ -152,18 +153,18 @@ def trapezoid(c, p, path):
     return fine, np.interp(fine, t, a), f"trapezoid {peak / G0:.1f} g, rise {rise * 1e3:.0f} ms, plateau {plateau * 1e3:.0f} ms"
 
 
-def _resolve(c, p, path, base_dir, copy=None):
-    """The path of the table's ``file`` (relative to ``base_dir``, the scenario file's folder);
-    ``copy``: a run folder's copy of what it names (read_pulse), read instead."""
+def _resolve(c, p, path, named_by, copy=None):
+    """The path of the table's ``file``, a relative one read from the folder of the scenario
+    file ``named_by`` (occupant.io.toml_files.located); ``copy``: a run folder's copy of what it
+    names (read_pulse), read instead."""
     f = c.string(p, "file", path, required=True)
     if copy is not None:   # an ISO-MME .mme: the copy is its test folder (isomme_source)
         copy = pathlib.Path(copy)
         return copy / pathlib.PurePath(f).name if copy.is_dir() and f.lower().endswith(".mme") else copy
-    fp = pathlib.Path(f)
-    if not fp.is_absolute():
-        fp = pathlib.Path(base_dir) / fp
+    fp = located(f, named_by)
     if not fp.exists():
-        c.fail(f"{path}.file", f"no such file {str(fp)!r}", "a path relative to the scenario file")
+        c.fail(f"{path}.file", missing_file(f, named_by),
+               "a path relative to the scenario file's folder, or an absolute path")
     return fp
 
 
@@ -233,10 +234,11 @@ def from_isomme(c, fp, p, path):
     return ch.t - ch.t[0], ch.values * _UNITS[ch.unit], f"ISO-MME {fp.name} {code}"
 
 
-def read_pulse(c, p, path, base_dir, t_end, copy=None):
+def read_pulse(c, p, path, named_by, t_end, copy=None):
     """The validated Pulse of a scenario's [pulse] table (checker ``c``, key path ``path``);
-    ``copy``: a run folder's copy of its CSV file or ISO-MME test (Pulse.file), read instead of
-    the one the table names."""
+    ``named_by``: the scenario file (a relative ``file`` is read from its folder); ``copy``: a
+    run folder's copy of its CSV file or ISO-MME test (Pulse.file), read instead of the one the
+    table names."""
     shape = read(c, p, path, "shape")
     c.keys(p, KEYS[shape], path)
     file = None   # what a CSV or ISO-MME pulse was read from (the run folder copies it)
@@ -245,10 +247,10 @@ def read_pulse(c, p, path, base_dir, t_end, copy=None):
     elif shape == "trapezoid":
         t, a, what = trapezoid(c, p, path)
     elif shape == "csv":
-        file = _resolve(c, p, path, base_dir, copy)
+        file = _resolve(c, p, path, named_by, copy)
         t, a, what = from_csv(c, file, path)
     else:
-        fp = _resolve(c, p, path, base_dir, copy)
+        fp = _resolve(c, p, path, named_by, copy)
         t, a, what = from_isomme(c, fp, p, path)
         file = isomme_source(fp)
     scale = read(c, p, path, "scale")

@@ -251,8 +251,10 @@ def _record(run, inputs):
 
     from occupant.scenario.load import anchored
     rec = {k: getattr(run, k) for k in RECORD_FIELDS}
-    # its dummy, posture and interior files by absolute path when given by a relative one
-    rec["scenario"] = json.loads(json.dumps(anchored(rec["scenario"]), default=str))
+    # its files (dummy, posture, interior, pulse...) by absolute path when given by a relative
+    # one, read from the scenario file's folder
+    rec["scenario"] = json.loads(json.dumps(anchored(rec["scenario"], run.inputs.get("scenario")),
+                                            default=str))
     rec["scenario_file"] = str(run.results.provenance.get("scenario_file", ""))
     rec["inputs"] = inputs
     rec["initial_state"] = None if run.initial_state is None else [float(x) for x in run.initial_state]

@@ -231,3 +231,27 @@ def test_reference_untuned_neck_fails_the_corridors(name):
     lowest = read_scenario(name)[0]["corridor"]["peak_rotation_deg"][0]
     assert checks["peak_rotation_deg"][0] < lowest
     assert not checks["peak_rotation_deg"][1]
+
+
+def test_reference_a_dummy_path_is_read_from_the_scenarios_folder(tmp_path, monkeypatch):
+    """(relpaths) A certification scenario naming a dummy file relative to its own folder,
+    read from another working directory, reads that file (``dummy`` made its path); one present
+    only in the working directory is refused, the message naming both. Before, the dummy was
+    read from the working directory."""
+    from occupant.io.toml_files import InputFileError, resolve_shipped
+    case = tmp_path / "case"
+    case.mkdir()
+    (case / "h50.toml").write_bytes(resolve_shipped("hybrid3_50m", "dummies", "dummy").read_bytes())
+    text = read_scenario("hybrid3_50m_neck_flexion")[1].read_text()
+    assert text.count('dummy = "hybrid3_50m"') == 1
+    (case / "neck.toml").write_text(text.replace('dummy = "hybrid3_50m"', 'dummy = "h50.toml"'))
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")
+    assert read_scenario(str(case / "neck.toml"))[0]["dummy"] == str(case / "h50.toml")
+    (case / "h50.toml").rename(tmp_path / "cwd" / "h50.toml")
+    with pytest.raises(InputFileError) as err:
+        read_scenario(str(case / "neck.toml"))
+    assert str(err.value).startswith(
+        f"{case / 'neck.toml'}: dummy: no such file '{case / 'h50.toml'}' (a relative path is read from "
+        f"the folder of the file that names it, not from the working directory, which has "
+        f"'{tmp_path / 'cwd' / 'h50.toml'}')")

@@ -199,3 +199,17 @@ def test_analytic_variant_merges_resistances_by_dof_and_adds_new_items(tmp_path)
                                                     base.resistances[2].damping]
     assert np.array_equal(seg.resistances[1].table, base.resistances[1].table)
     assert [e.name for e in seg.ellipsoids] == ["abdomen", "extra"]
+
+
+def test_reference_variant_base_path_is_read_from_the_variants_folder(tmp_path, monkeypatch):
+    """(relpaths) A base given by a relative path is read from the variant file's folder, the
+    working directory another; before, from the working directory: "base: 'bases/h50.toml': no
+    such file"."""
+    from occupant.io.toml_files import resolve_shipped
+    (tmp_path / "variants" / "bases").mkdir(parents=True)
+    (tmp_path / "variants" / "bases" / "h50.toml").write_bytes(resolve_shipped(BASE, "dummies", "dummy").read_bytes())
+    path = _variant(tmp_path / "variants", 'base = "bases/h50.toml"\n')
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    header, segments = load_description(path)
+    assert header["base"] == "hybrid3_50m" and len(segments) == len(load_description(BASE)[1])

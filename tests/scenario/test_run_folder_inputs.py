@@ -76,8 +76,8 @@ def test_identity_run_folder_moved_reads_its_copies_with_its_files_gone(tmp_path
 
 
 def test_identity_run_folder_carries_an_interiors_bases(tmp_path, monkeypatch):
-    """An interior that names its base by a relative path (read against the working directory,
-    as the loader reads it), whose base names the shipped sled buck: both bases are copied
+    """An interior that names its base by a relative path (read from the interior's folder, as
+    the loader reads it), whose base names the shipped sled buck: both bases are copied
     (interior_base-, interior_base2-) and read from the copies, the sources gone and the working
     directory another."""
     src = tmp_path / "src"
@@ -140,6 +140,32 @@ def test_identity_run_folder_without_copies_reads_as_before(tmp_path, monkeypatc
     folder = write_run(run, tmp_path / "new")
     shutil.rmtree(folder / "inputs")
     _same_build(read_run(folder), run)
+
+
+def test_identity_run_folder_record_names_the_files_a_scenario_names_relative_to_its_folder(
+        tmp_path, monkeypatch):
+    """(relpaths) A scenario naming its posture and interior relative to its own folder, run
+    from another working directory: the record names them by absolute path in that folder (the
+    loader's rule, occupant.scenario.load.anchored), so that a folder without copies (inputs/
+    gone) read from a third directory reads the same files; before, the record anchored them
+    to the working directory of the run."""
+    src = _sources(tmp_path / "src")
+    data = read_toml(src)
+    data["occupant"]["posture"], data["vehicle"]["interior"] = "seat.toml", "buck.toml"
+    src.write_text(dumps(data), encoding="utf-8")
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")
+    run = load(str(src), overrides=SHORT).run()
+    folder = write_run(run, tmp_path / "run")
+    record = read_run(folder).scenario
+    assert (record["occupant"]["posture"], record["vehicle"]["interior"]) == (
+        str(tmp_path / "src" / "seat.toml"), str(tmp_path / "src" / "buck.toml"))
+    shutil.rmtree(folder / "inputs")
+    (tmp_path / "third").mkdir()
+    monkeypatch.chdir(tmp_path / "third")
+    again = read_run(folder)
+    _same_build(again, run)
+    assert again.inputs["interior"] == tmp_path / "src" / "buck.toml"
 
 
 def test_reference_run_folder_written_again_into_itself(tmp_path):

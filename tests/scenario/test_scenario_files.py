@@ -229,23 +229,60 @@ def test_a_dummy_given_by_path_is_the_dummy_its_file_names(tmp_path):
     assert sc.protocol.dummy == "hybrid3_50m"
 
 
-def test_a_named_file_beside_the_scenario_is_pointed_to(tmp_path, monkeypatch):
-    """(usercheck) The dummy, posture and interior paths are read from the working directory
-    (NAMED_FILES), a CSV pulse from the scenario's folder: a dummy file beside the scenario, run
-    from elsewhere, was "no such file 'my_dummy.toml'" alone."""
+def test_reference_relative_paths_are_read_from_the_folder_of_the_file_naming_them(tmp_path, monkeypatch):
+    """(relpaths) A scenario naming its dummy, posture and interior by paths relative to its
+    folder, the interior's base by one relative to the interior's folder (a subfolder), loads
+    from another working directory and reads those files. Before (usercheck), they were read
+    from the working directory: "occupant.dummy: no such file 'my_dummy.toml' in the working
+    directory ..."."""
+    from occupant.io.toml_files import resolve_shipped
+    case = tmp_path / "case"
+    (case / "buck").mkdir(parents=True)
+    (case / "my_dummy.toml").write_bytes(resolve_shipped("hybrid3_50m", "dummies", "dummy").read_bytes())
+    (case / "seat.toml").write_bytes(resolve_shipped("passenger_seated", "dummies/postures", "posture").read_bytes())
+    (case / "buck" / "parent.toml").write_bytes(
+        resolve_shipped("sled_buck_passenger", "vehicles", "interior").read_bytes())
+    (case / "buck" / "buck.toml").write_text('kind = "interior"\nname = "buck"\nbase = "parent.toml"\n')
+    path = _scenario_copy(case, _SLED, edit=lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "my_dummy.toml"')
+                          .replace('posture = "passenger_seated"', 'posture = "seat.toml"')
+                          .replace('interior = "sled_buck_passenger"', 'interior = "buck/buck.toml"'))
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    sc = load(path)
+    assert sc.dummy == "hybrid3_50m" and sc.interior.name == "buck"
+    assert {k: sc.inputs[k] for k in ("dummy", "posture", "interior", "interior_base")} == {
+        "dummy": case / "my_dummy.toml", "posture": case / "seat.toml", "interior": case / "buck" / "buck.toml",
+        "interior_base": case / "buck" / "parent.toml"}
+
+
+def test_reference_a_path_only_in_the_working_directory_is_refused_naming_both(tmp_path, monkeypatch):
+    """(relpaths) A relative path missing beside the scenario but present in the working
+    directory is refused (no silent second rule, which would make the scenario's folder not
+    portable), the message naming where it was looked for and the one it did not read."""
     from occupant.shipped import shipped_dir
-    (tmp_path / "my_dummy.toml").write_text((shipped_dir("dummies") / "hybrid3_50m.toml").read_text())
+    (tmp_path / "cwd").mkdir()
+    (tmp_path / "cwd" / "my_dummy.toml").write_text((shipped_dir("dummies") / "hybrid3_50m.toml").read_text())
     path = _scenario_copy(tmp_path, _SLED, edit=lambda s: s.replace('dummy = "hybrid3_50m"', 'dummy = "my_dummy.toml"'))
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    monkeypatch.chdir(elsewhere)
+    monkeypatch.chdir(tmp_path / "cwd")
     with pytest.raises(ScenarioError) as err:
         load(path)
     assert str(err.value).startswith(
-        f"{path}: occupant.dummy: no such file 'my_dummy.toml' in the working directory (paths are "
-        f"read from there, not from the scenario's folder: there is one at '{tmp_path / 'my_dummy.toml'}')")
-    monkeypatch.chdir(tmp_path)
-    assert load(path).dummy == "hybrid3_50m"
+        f"{path}: occupant.dummy: no such file '{tmp_path / 'my_dummy.toml'}' (a relative path is read "
+        f"from the folder of the file that names it, not from the working directory, which has "
+        f"'{tmp_path / 'cwd' / 'my_dummy.toml'}') (accepted: an existing .toml file, or a shipped dummy: ")
+
+
+def test_reference_a_relative_path_given_by_set_is_read_from_the_working_directory(tmp_path, monkeypatch):
+    """(relpaths) A path in a --set override is given on the command line: read from the working
+    directory, where it is given, and kept absolute in the scenario as run."""
+    from occupant.shipped import shipped_dir
+    (tmp_path / "cwd").mkdir()
+    (tmp_path / "cwd" / "my_dummy.toml").write_text((shipped_dir("dummies") / "hybrid3_50m.toml").read_text())
+    path = _scenario_copy(tmp_path, _SLED)
+    monkeypatch.chdir(tmp_path / "cwd")
+    sc = load(path, overrides=["occupant.dummy=my_dummy.toml"])
+    assert sc.inputs["dummy"] == tmp_path / "cwd" / "my_dummy.toml"
+    assert sc.data["occupant"]["dummy"] == str(tmp_path / "cwd" / "my_dummy.toml")
 
 
 def test_a_folder_that_is_no_run_folder(tmp_path, capsys):
@@ -801,17 +838,17 @@ def test_reference_pulse_from_csv_and_isomme(tmp_path):
     a = -25.0 * np.sin(np.pi * t / 0.08)  # g
     (tmp_path / "p.csv").write_text("time [s],acceleration [g]\n" + "".join(f"{float(x)!r},{float(y)!r}\n" for x, y in zip(t, a)))
     c = FileChecker(tmp_path / "s.toml", ScenarioError)
-    p = read_pulse(c, {"shape": "csv", "file": "p.csv"}, "pulse", tmp_path, 0.1)
+    p = read_pulse(c, {"shape": "csv", "file": "p.csv"}, "pulse", c.file, 0.1)
     expected = -np.trapezoid(a * G0, t)
     assert p.delta_v == pytest.approx(expected, rel=1e-12)
     isomme.write([Channel("sled x", t, a, "g", code="S0SLED000000ACXD")], tmp_path / "mme", "T1")
-    q = read_pulse(c, {"shape": "isomme", "file": "mme", "channel": "S0SLED000000ACXD"}, "pulse", tmp_path, 0.1)
+    q = read_pulse(c, {"shape": "isomme", "file": "mme", "channel": "S0SLED000000ACXD"}, "pulse", c.file, 0.1)
     assert q.delta_v == pytest.approx(expected, rel=1e-12)
     with pytest.raises(ScenarioError, match=r"pulse.channel: no channel 'S0SLED000000ACYD'.*accepted: S0SLED000000ACXD"):
-        read_pulse(c, {"shape": "isomme", "file": "mme", "channel": "S0SLED000000ACYD"}, "pulse", tmp_path, 0.1)
+        read_pulse(c, {"shape": "isomme", "file": "mme", "channel": "S0SLED000000ACYD"}, "pulse", c.file, 0.1)
     (tmp_path / "bad.csv").write_text("t,a\n0,0\n1,1\n")
     with pytest.raises(ScenarioError, match=r"pulse.file: bad.csv: the first row must name the columns with units"):
-        read_pulse(c, {"shape": "csv", "file": "bad.csv"}, "pulse", tmp_path, 0.1)
+        read_pulse(c, {"shape": "csv", "file": "bad.csv"}, "pulse", c.file, 0.1)
 
 
 @pytest.mark.parametrize("name, content, message", [

@@ -98,10 +98,11 @@ def test_identity_run_folder_stands_on_its_own_when_the_scenario_and_its_pulse_a
 
 
 def test_identity_run_folder_read_from_another_directory_reads_its_files_given_by_path(tmp_path, monkeypatch):
-    """A scenario naming its posture and interior by relative paths (copies of the shipped
-    files beside it), run from its folder: ``read_run`` from another working directory builds
+    """A run whose posture and interior are given by --set as relative paths (copies of the
+    shipped files in the working directory): ``read_run`` from another working directory builds
     the same model (bodies, contact pairs). Before, the record kept the relative paths, read
-    again against the new working directory: "vehicle.interior: no such file ..."."""
+    again against the new working directory: "vehicle.interior: no such file ..."; now a path
+    given on the command line is made absolute where it is given (relpaths)."""
     import shutil
 
     from occupant.io.toml_files import resolve_shipped
@@ -113,7 +114,7 @@ def test_identity_run_folder_read_from_another_directory_reads_its_files_given_b
     run = load("fmvss208_sled_48_belted", overrides={
         "solver.t_end": 0.002, "occupant.settle": 0.0, "outputs.report": False,
         "occupant.posture": "seat.toml", "vehicle.interior": "buck.toml"}).run()
-    assert run.scenario["vehicle"]["interior"] == "buck.toml"   # the scenario as given
+    assert run.scenario["vehicle"]["interior"] == str(here / "buck.toml")   # where it was given
     folder = write_run(run, tmp_path / "run")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
