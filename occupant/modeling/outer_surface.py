@@ -10,16 +10,19 @@ surface's normal until it leaves every ellipsoid of the part, and names the elli
 last: the surface the belt lies on there, and the point on it."""
 import numpy as np
 
+from occupant.modeling.geometry import Ellipsoid, Sphere
+
 
 def _frame(asm, name):
     """(part, centre, axes (columns: the ellipsoid's axes in the part frame), semi-axes) of the
     Ellipsoid or Sphere ``name``, or None for another geometry."""
     g = asm.geometries[name]
-    size = getattr(g, "semi_axes", None)
-    if size is None:
-        if not hasattr(g, "radius"):
-            return None
+    if isinstance(g, Ellipsoid):
+        size = g.semi_axes
+    elif isinstance(g, Sphere):
         size = (g.radius,) * 3
+    else:   # (a cylinder or a disc-bounded plane has a radius too: by type, not by attribute)
+        return None
     m = asm.markers[g.marker]
     R = np.eye(3) if m.rotation is None else np.asarray(m.rotation, float)
     return m.part, np.asarray(m.position, float), R, np.asarray(size, float)

@@ -47,6 +47,19 @@ def test_analytic_outer_place_leaves_the_ellipsoids_over_the_point():
     assert np.allclose(local, R_IN * np.array([-3.0, 1.0, 0.0]) / np.sqrt(10.0), atol=1e-12)
 
 
+def test_regression_outer_place_skips_planes_and_cylinders_with_a_radius():
+    """A disc-bounded plane (``Plane(radius=...)``, the round steering wheel, branch roundrim)
+    and a cylinder have a radius but are no ellipsoid: beside them the place is found among the
+    body's ellipsoids as before. Before, a geometry with a radius was taken for a sphere and the
+    disc, on no marker, failed (KeyError: None; GS1 fitted at mid-clavicle on the buck's floor)."""
+    from occupant.modeling.geometry import Cylinder, Plane
+    asm = _body()
+    asm.add(Plane("wheel", radius=0.19))
+    asm.add(Cylinder("rim", "outer_frame", 0.05, 0.02))
+    name, local = outer_place(asm, "inner", (0.2, 0.0, 0.0))
+    assert name == "outer" and np.allclose(local, (R_OUT, 0.0, 0.0), atol=1e-12)
+
+
 def _fitted(geometry, at):
     """The belt from A over one wrap on ``geometry`` held across the belt, fitted at ``at``
     (its scaled frame), to B: (the wrap point (B0) after the fit, the belt's path depths
