@@ -25,7 +25,7 @@ from occupant.human import impact_tests
 from occupant.human.assemble import assemble
 from occupant.human.loader import load_description
 from occupant.io.toml_files import (
-    FileChecker, InputFileError, given_as_path, located, missing_file, read_toml, resolve_shipped,
+    FileChecker, InputFileError, given_as_path, located, read_toml, refused_name, resolve_shipped,
     shipped_names,
 )
 from occupant.model import BaseMotion
@@ -92,8 +92,7 @@ def _check_dummy(check, scenario):
     try:
         resolve_shipped(name, "dummies", "dummy", kind="dummy", named_by=check.file)
     except InputFileError as err:
-        check.fail("dummy", missing_file(name, check.file) if given_as_path(name, check.file)
-                   else f"{err.problem} {name!r}", err.accepted)
+        check.fail("dummy", refused_name(err, name, check.file), err.accepted)
 
 
 def check_characteristic(check, scenario, key):

@@ -91,6 +91,14 @@ def missing_file(name_or_path, named_by=None):
     return problem
 
 
+def refused_name(err, name_or_path, named_by=None):
+    """What to say at the key that named ``name_or_path`` when ``resolve_shipped`` refused it
+    (``err``): the path where it was looked for (``missing_file``), or the unknown name."""
+    if given_as_path(name_or_path, named_by):
+        return missing_file(name_or_path, named_by)
+    return f"{err.problem} {name_or_path!r}"
+
+
 def given_as_path(name_or_path, named_by=None):
     """True when ``name_or_path`` is a file's path, not a shipped name (``resolve_shipped``):
     it ends in .toml, names a folder or is an existing file (``located``)."""

@@ -72,7 +72,7 @@ from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.human.neck_levelling import share_neck_flexion
 from occupant.human.posture import POSTURE_FOLDER
 from occupant.io.toml_files import (
-    FileChecker, InputFileError, given_as_path, located, missing_file, read_toml, resolve_shipped,
+    FileChecker, InputFileError, given_as_path, located, read_toml, refused_name, resolve_shipped,
     shipped_names,
 )
 from occupant.modeling.contacts_toml import read_contacts
@@ -225,9 +225,7 @@ class Scenario:
         try:   # an unknown name or a missing file: said as this file's error at this key
             file = resolve_shipped(source, folder, key, kind=kind, named_by=named_by)
         except InputFileError as err:
-            problem = (missing_file(source, named_by) if given_as_path(source, named_by)
-                       else f"{err.problem} {source!r}")
-            c.fail(c.where(path, key), problem, err.accepted)
+            c.fail(c.where(path, key), refused_name(err, source, named_by), err.accepted)
         bases = {}   # a copy's bases read from their copies (only dummy and interior files have one)
         if key in self._files:
             bases = dict(base_chain(source, lambda v, depth, _: self._files.get(base_key(key, depth))))
