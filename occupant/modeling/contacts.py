@@ -52,12 +52,16 @@ class ContactCharacteristic:
         if self.table is None and self.stiffness == 0:
             raise ModelingError(f"{what}: neither a stiffness nor a loading table",
                                 "stiffness > 0, or a loading table")
-        if self.table is not None and (self.stiffness != 0 or self.exponent != 1.0):
-            # (the table loads, the power law was silently left out)
-            given = " and ".join(f"{k} {getattr(self, k)!r}" for k in ("stiffness", "exponent")
-                                 if getattr(self, k) != (0.0 if k == "stiffness" else 1.0))
-            raise ModelingError(f"{what}: both a loading table and {given} given",
-                                "a loading table, or stiffness (and exponent)")
+        if self.table is not None:
+            # the table loads: a power law given beside it would be silently left out
+            law = []
+            if self.stiffness != 0:
+                law.append(f"stiffness {self.stiffness!r}")
+            if self.exponent != 1.0:
+                law.append(f"exponent {self.exponent!r}")
+            if law:
+                raise ModelingError(f"{what}: both a loading table and {' and '.join(law)} given",
+                                    "a loading table, or stiffness (and exponent)")
         if self.table is not None:
             self.table = _curve(self.table, f"{what}.table")
         if self.unloading_table is not None:
