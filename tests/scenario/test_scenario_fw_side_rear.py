@@ -1712,8 +1712,9 @@ def test_analytic_side_barrier_knee_on_knee_is_a_two_mass_impact(side):
     sqrt(1 - absorption) the door trim's restitution (its law returns 1 - absorption of the
     loading work) as the outboard knee rebounds off the door; so the peak lies between
     delta-v sqrt(k m) and v sqrt(k m) at the measured v (the pair's hysteresis acts on
-    unloading, its friction and damping only take energy). Measured: 11.8 m/s (delta-v 8.06
-    m/s), m 2.84 kg, v sqrt(k m) 15.7 kN, peak 14.3 kN; before the belt's neck barrier 12.0
+    unloading, its friction and damping only take energy). Measured on main e160d8f
+    (sidefemur): 11.0 m/s (delta-v 8.06 m/s), m 2.93 kg, v sqrt(k m) 14.9 kN, peak 13.6 kN;
+    at the neck barrier's merge 11.8 m/s, 2.84 kg, 15.7 and 14.3 kN; before it 12.0
     m/s (the outboard knee back off the door at 3.5 m/s), 2.78 kg, 15.8 and 14.8 kN
     (scenarios/HISTORY.md, sideknees, forceline)."""
     out, pairs = side.results.outputs, side.model.source.contact_pairs
@@ -1737,11 +1738,12 @@ def test_analytic_side_barrier_femurs_read_the_knee_blow_along_them(side):
     each femur cell's axis (the marker's; the inboard thigh swung 12 deg towards the door, so the
     blow is not square to it) and its friction (mu of the knee pair), so each femur's axial
     peak lies below the blow's peak times (largest |n . cell axis| over the blow + mu) and falls
-    within the blow. Measured: 1.64 / 3.22 kN (left / right) under bounds of 6.6 / 8.8 kN
-    (branch markers50m; read along the femur's axis before, 1.38 / 3.29 kN under 7.1 / 8.8;
-    0.96 / 3.40 under 7.7 / 9.4 at sideknees, 2.16 / 4.65 under 6.3 / 8.2 before the belt's
-    neck barrier); the axial reading swings with the friction as the knees' sliding stops
-    (scenarios/HISTORY.md, sideknees, forceline, markers50m)."""
+    within the blow. Measured: 0.77 / 5.24 kN (left / right) under bounds of 7.0 / 8.4 kN on
+    main e160d8f (the right peak as the friction turns: the test below); 1.64 / 3.22 kN under
+    6.6 / 8.8 kN at branch markers50m (read along the femur's axis before, 1.38 / 3.29 kN under
+    7.1 / 8.8; 0.96 / 3.40 under 7.7 / 9.4 at sideknees, 2.16 / 4.65 under 6.3 / 8.2 before the
+    belt's neck barrier); the axial reading swings with the friction as the knees' sliding
+    stops (scenarios/HISTORY.md, sideknees, forceline, markers50m, sidefemur)."""
     out, model = side.results.outputs, side.model
     law = side.model.source.contact_pairs["right_knee_contact__left_knee_contact"].characteristic
     force = out["right_knee_contact__left_knee_contact.normal_force"]
