@@ -1671,25 +1671,35 @@ def test_reference_side_barrier_legs_do_not_pass_through_each_other(side):
     assert worst < 2 * KNEE_FLESH
 
 
-def _knee_pair_mass(run, k, knees=("right_knee_contact", "left_knee_contact")):
-    """The knee spheres' effective mass at sample k along the line of their centres (B0),
-    1 / (J_n D^-1 J_n^T): J_n that line's row of the centres' relative velocity Jacobian, D the
-    joint-space mass matrix."""
-    from occupant.dynamics.api import link_poses, mass_matrix
+def _knee_points(run, k, reach=(0.0, 0.0), knees=("right_knee_contact", "left_knee_contact")):
+    """(n, J, data): the unit line from the second knee sphere's centre to the first's at
+    sample k (B0) and, for each sphere, the (3, nv) velocity Jacobian of the point ``reach`` (m)
+    from its centre towards the other along that line (0: the centre)."""
+    from occupant.dynamics.api import link_poses
     from occupant.dynamics.kinematics import point_jacobian
     model, q = run.model, run.results.q[k]
     data = model.make_data()
     R, p = link_poses(model, data, q)
     s = ellipsoids_at(run, k, knees)
-    J = []
-    for name in knees:
-        body = model.marker_body[model.marker(model.source.geometries[name].marker)]
-        link = model.body_link[body]
-        J.append(point_jacobian(model, data, q, body, R[link].T @ (s[name][0] - p[link])))
     n = s[knees[0]][0] - s[knees[1]][0]
     n = n / np.linalg.norm(n)
+    J = []
+    for name, toward, r in zip(knees, (-n, n), reach):
+        body = model.marker_body[model.marker(model.source.geometries[name].marker)]
+        link = model.body_link[body]
+        J.append(point_jacobian(model, data, q, body, R[link].T @ (s[name][0] + r * toward - p[link])))
+    return n, J, data
+
+
+def _knee_pair_mass(run, k, knees=("right_knee_contact", "left_knee_contact")):
+    """The knee spheres' effective mass at sample k along the line of their centres (B0),
+    1 / (J_n D^-1 J_n^T): J_n that line's row of the centres' relative velocity Jacobian, D the
+    joint-space mass matrix."""
+    from occupant.dynamics.api import mass_matrix
+    n, J, data = _knee_points(run, k, knees=knees)
     Jn = n @ (J[0] - J[1])
-    return 1.0 / (Jn @ np.linalg.solve(mass_matrix(model, data, q), Jn))
+    q = run.results.q[k]
+    return 1.0 / (Jn @ np.linalg.solve(mass_matrix(run.model, data, q), Jn))
 
 
 def test_analytic_side_barrier_knee_on_knee_is_a_two_mass_impact(side):
@@ -1702,8 +1712,9 @@ def test_analytic_side_barrier_knee_on_knee_is_a_two_mass_impact(side):
     sqrt(1 - absorption) the door trim's restitution (its law returns 1 - absorption of the
     loading work) as the outboard knee rebounds off the door; so the peak lies between
     delta-v sqrt(k m) and v sqrt(k m) at the measured v (the pair's hysteresis acts on
-    unloading, its friction and damping only take energy). Measured: 11.8 m/s (delta-v 8.06
-    m/s), m 2.84 kg, v sqrt(k m) 15.7 kN, peak 14.3 kN; before the belt's neck barrier 12.0
+    unloading, its friction and damping only take energy). Measured on main e160d8f
+    (sidefemur): 11.0 m/s (delta-v 8.06 m/s), m 2.93 kg, v sqrt(k m) 14.9 kN, peak 13.6 kN;
+    at the neck barrier's merge 11.8 m/s, 2.84 kg, 15.7 and 14.3 kN; before it 12.0
     m/s (the outboard knee back off the door at 3.5 m/s), 2.78 kg, 15.8 and 14.8 kN
     (scenarios/HISTORY.md, sideknees, forceline)."""
     out, pairs = side.results.outputs, side.model.source.contact_pairs
@@ -1727,11 +1738,12 @@ def test_analytic_side_barrier_femurs_read_the_knee_blow_along_them(side):
     each femur cell's axis (the marker's; the inboard thigh swung 12 deg towards the door, so the
     blow is not square to it) and its friction (mu of the knee pair), so each femur's axial
     peak lies below the blow's peak times (largest |n . cell axis| over the blow + mu) and falls
-    within the blow. Measured: 1.64 / 3.22 kN (left / right) under bounds of 6.6 / 8.8 kN
-    (branch markers50m; read along the femur's axis before, 1.38 / 3.29 kN under 7.1 / 8.8;
-    0.96 / 3.40 under 7.7 / 9.4 at sideknees, 2.16 / 4.65 under 6.3 / 8.2 before the belt's
-    neck barrier); the axial reading swings with the friction as the knees' sliding stops
-    (scenarios/HISTORY.md, sideknees, forceline, markers50m)."""
+    within the blow. Measured: 0.77 / 5.24 kN (left / right) under bounds of 7.0 / 8.4 kN on
+    main e160d8f (the right peak as the friction turns: the test below); 1.64 / 3.22 kN under
+    6.6 / 8.8 kN at branch markers50m (read along the femur's axis before, 1.38 / 3.29 kN under
+    7.1 / 8.8; 0.96 / 3.40 under 7.7 / 9.4 at sideknees, 2.16 / 4.65 under 6.3 / 8.2 before the
+    belt's neck barrier); the axial reading swings with the friction as the knees' sliding
+    stops (scenarios/HISTORY.md, sideknees, forceline, markers50m, sidefemur)."""
     out, model = side.results.outputs, side.model
     law = side.model.source.contact_pairs["right_knee_contact__left_knee_contact"].characteristic
     force = out["right_knee_contact__left_knee_contact.normal_force"]
@@ -1749,3 +1761,59 @@ def test_analytic_side_barrier_femurs_read_the_knee_blow_along_them(side):
         axial = next(c for c in side.results.channels if c.name == f"{name.title()} femur force Z")
         assert rows[f"femur force {name}"]["value"] < force.max() * (along + law.friction), name
         assert blow[0] <= np.abs(axial.values).argmax() <= blow[-1], name
+
+
+def _knee_blow_along_right_femur(run, k):
+    """(normal, friction): the knee-on-knee pair's push on the right knee at sample k along the
+    right femur cell's axis (its marker's z, B0), N: the normal force along the line of the
+    knee centres and the friction (its recorded magnitude) against the knees' sliding, the
+    relative velocity of their contact points across that line."""
+    pair = "right_knee_contact__left_knee_contact"
+    res, model, out = run.results, run.model, run.results.outputs
+    reach = model.source.geometries["right_knee_contact"].semi_axes[0] - out[f"{pair}.penetration"][k] / 2
+    n, J, _ = _knee_points(run, k, (reach, reach))
+    slip = (J[0] - J[1]) @ res.v[k]
+    slip -= (slip @ n) * n
+    X = np.linalg.inv(res.base_poses[k]) @ res.body_poses[k, model.body("right_upper_leg")]
+    axis = X[:3, :3] @ model.source.markers["right_femur_load_cell"].rotation[:, 2]
+    return (out[f"{pair}.normal_force"][k] * n @ axis,
+            -out[f"{pair}.friction_force"][k] * slip @ axis / np.linalg.norm(slip))
+
+
+def test_reference_side_barrier_right_femur_peaks_as_the_knees_friction_turns(side):
+    """The far-side femur's 5.24 kN (scenarios/HISTORY.md, sidefemur): nothing but the left
+    leg loads the right one (no interior surface but the cushion; no console is modelled, and
+    the leg moves away from where one would be), and the cell reads the knee blow's push along
+    it (`sideknees`). The knees slide across each other as they meet (4.5 m/s at first touch),
+    so the blow's friction (0.3 of it) first pulls the right knee away from the hip: at the
+    blow's 13.6 kN peak (68.4 ms) its normal force pushes 4.32 kN along the cell and its
+    friction pulls 3.86 kN (the femur reads -1.45 kN). As the sliding stops (0.27 m/s at 69.3
+    ms) the friction turns and pushes with the normal force: -5.31 kN unfiltered at 69.5 ms
+    (5.24 kN filtered), the blow still at 9.8 kN, its normal force 3.14 and friction 1.16 kN
+    along the cell, the shins' push the rest of the lower leg's -4.62 kN, its inertia -0.62.
+    At stop 47 (c806109, the D-ring 0.10 m inboard of its pillar) the knees first slid at 5.7
+    m/s, the friction turned at 69.9 ms with the blow down to 7.0 kN, and the femur read 3.74
+    kN from the same 13.0 kN blow; with no friction on the pair, 5.58 kN at the blow's peak."""
+    from occupant.sensors.defaults import default_sensors
+    from occupant.sensors.evaluate import evaluate, load_cell_sources
+    res, model = side.results, side.model
+    out, t = res.outputs, res.t
+    rate = 1.0 / float(t[1] - t[0])
+    cell = next(s for s in default_sensors(model) if s.name == "Right femur")
+    key = "Right femur force Z"
+    fz = next(c for c in evaluate(model, res, [cell], rate=rate) if c.name == key).values
+    parts = {k: v[key] for k, v in load_cell_sources(model, res, cell, rate=rate).items()}
+    k = int(np.argmin(fz))                                               # measured -5310 N
+    blow = out["right_knee_contact__left_knee_contact.normal_force"]
+    peak = int(np.argmax(blow))                                          # 13579 N at 68.4 ms
+    assert 0.0 < t[k] - t[peak] <= 0.003 and blow[k] > 0.5 * blow[peak]  # 69.5 ms, 9824 N
+    interior = {s.name for s in load_interior("midsize_sedan_driver").surfaces} - {"seat_cushion"}
+    for name in model.source.contact_pairs:
+        if name.startswith("right_") and name.split("__")[1] in interior:
+            assert out[f"{name}.normal_force"][k] == 0.0, name
+    normal, friction = _knee_blow_along_right_femur(side, peak)
+    assert normal * friction < 0.0 and abs(friction) > 0.5 * abs(normal)   # +4318 / -3859 N
+    normal, friction = _knee_blow_along_right_femur(side, k)
+    assert normal * friction > 0.0 and abs(friction) > 1.0e3                # +3138 / +1164 N
+    # the cell reads the lower leg's push on the femur: the blow's, opposite in sign
+    assert -(normal + friction) == pytest.approx(parts["right_lower_leg"][k], abs=500.0)  # -4620
