@@ -2014,6 +2014,31 @@ def _ash_corridors():
     return dict(zip(names[2:].split(","), data.T))
 
 
+def test_reference_gs1_spine_acceleration_corridors_carry_the_sleds_delta_v():
+    """The T1 / T8 / L2 x acceleration corridors are at the scale of the sled's pulse, not at half
+    of it as the folder's shoulder belt boundary files are (tests above): the midline of each
+    pair of boundaries, integrated from its start to 150 ms, loses 8.82 / 9.53 / 10.15 m/s, 0.75
+    / 0.81 / 0.86 of the sled's 11.82 m/s (data/gs1_sled_pulse.csv) [D]; at half scale under
+    0.45. T1 loses least, L2 most: the order of a reading in each bone's axes with the upper
+    spine turned forward the most (in the sled's axes a point moving with the sled, or back on
+    it, by 150 ms would have lost all of it), the axes the human's figures are read in
+    (validation.spine_accelerometers; the human's T1 10.25 m/s in its axes, 11.38 in the sled's:
+    scenarios/validation/HISTORY.md, gs1decel)."""
+    lines = _gs1_data("gs1_sled_pulse.csv").read_text().splitlines()
+    pulse = np.loadtxt([ln for ln in lines if ln[:1].isdigit()], delimiter=",")   # s, g
+    sled = -np.trapezoid(pulse[:, 1], pulse[:, 0]) * G0
+    shaw = _shaw_boundaries()
+    t = np.arange(2.0, 150.0 + 1e-9, 0.5)    # ms: from the files' first points (1.7-2.6 ms)
+    lost = []
+    for name in ("T1", "T8", "L2"):
+        pair = [shaw[f"{name}_x_acc_{side}"] for side in ("neg", "pos")]
+        mid = 0.5 * sum(np.interp(t, *b[np.argsort(b[:, 0])].T) for b in pair)
+        lost.append(-np.trapezoid(mid, 1e-3 * t) * G0 / sled)
+    assert sled == pytest.approx(11.82, abs=0.01)
+    assert all(0.65 < f < 0.95 for f in lost), lost
+    assert lost[0] < lost[1] < lost[2]
+
+
 def test_reference_gs1_corridors_are_their_sources_peaks():
     """Every GS1 corridor but the shoulder belts' (read from the eight tests' traces, tests above)
     is the peaks of its source's two boundaries as stored: the forward excursions and the lap belt
