@@ -552,6 +552,19 @@ def spine_accelerometers(t1_point, lumbar_top=None, t8=None):
     return out
 
 
+def spine_channels(model, res):
+    """The channels (X, Y, Z, m/s^2, each in its bone's J211 axes) of the GS1 spine
+    accelerometers (``spine_accelerometers``) of the human ``model`` on its results ``res``: T1 at
+    the lower neck joint (C7/T1), T8 (thoracic_spine.t8_point), L2 on the lumbar segment."""
+    from occupant.human.thoracic_spine import t8_point
+    from occupant.sensors import evaluate
+
+    joints = model.source.joints
+    sensors = spine_accelerometers(joints["lower_neck"].placement.position,
+                                   joints["thorax_lumbar"].placement.position, t8_point(model))
+    return evaluate(model, res, sensors, rate=1.0 / float(res.t[1] - res.t[0]))
+
+
 def peak_deceleration_g(t, ax, cfc=SPINE_ACCEL_CFC):
     """The peak x deceleration (g, positive) of an x acceleration channel ``ax`` (m/s^2, J211: x
     forward) sampled at ``t`` (s, uniform), filtered at channel class ``cfc``; with the filtered
@@ -668,7 +681,6 @@ def _run_belted_sled(scenario, path, dt, changes=None):
     from occupant.scenario.run import run_scenario
     from occupant.human.builder import proportions, sacral_canal
     from occupant.human.thoracic_spine import t8_point
-    from occupant.sensors import evaluate
 
     human = {"occupant.human." + k: v for k, v in scenario["human"].items()}
     overrides = dict(human)
@@ -682,8 +694,7 @@ def _run_belted_sled(scenario, path, dt, changes=None):
     t1_point = model.source.joints["lower_neck"].placement.position
     lumbar_top = model.source.joints["thorax_lumbar"].placement.position
     t8 = t8_point(model)
-    channels = evaluate(model, res, spine_accelerometers(t1_point, lumbar_top, t8),
-                        rate=1.0 / float(res.t[1] - res.t[0]))
+    channels = spine_channels(model, res)
     acromia = acromion_points(model.source)
     figures, hist = belted_sled_figures(res, model, t1_point, lumbar_top,
                                         [c for c in channels if c.name.endswith(" X")], t8, acromia,

@@ -892,20 +892,23 @@ GS1_FIGURES_OUT = {
               "62a71a8) 16.6, 17.6 and 28.3 mm, the belt across the sternum holding the torso "
               "further back; the figures above from main 62a71a8, not re-traced"),
     "accelerations": (("t1_x_deceleration_g", "t8_x_deceleration_g", "l2_x_deceleration_g"),
-                      "T1, T8 and L2 decelerate at most 53.5, 31.2 and 31.0 g (55.4, 35.5 and "
-                      "27.6 before the neck's base moved to C7/T1; CFC 180) where "
-                      "the PMHS's peak at 8.35-22.09, 19.97-23.60 and 18.65-24.92 g. Traced "
-                      "(HISTORY.md GS1 'The spine's decelerations traced', with the earlier "
-                      "figures): T1's peak is mostly the upper torso's own x deceleration and its "
-                      "pitch, the belt's two thorax wraps pushing it back. The belt lies on the "
-                      "thorax's top by the neck, where GS1's crosses mid-clavicle, so it stops "
-                      "the torso square (it turns 2.3 deg about the vertical by 70 ms and 8 by 90 "
-                      "where the PMHS's acromia give 12 and 32). Fitted at mid-clavicle on the "
-                      "shoulder shell the torso turns as the PMHS's to 90 ms, but from 90 ms the "
-                      "belt slides off the shell over the acromion and snaps back at 116-120 ms "
-                      "(HISTORY.md GS1 'The shoulder belt on the shoulder's surface'). 39.3, "
-                      "28.2 and 32.6 g on the merged whole (branch gs1merge; 52.3, 31.7 and "
-                      "33.4 on main 62a71a8)"),
+                      "T1, T8 and L2 decelerate at most 39.3, 28.2 and 32.6 g (65, 73 and 77 ms; "
+                      "CFC 180, each bone's axes) where the PMHS's peak at 8.35-22.09, "
+                      "19.97-23.60 and 18.65-24.92 g. Not the reading: in the sled's axes, at CFC "
+                      "60 or 30-90 mm behind the vertebral body the peaks move by at most 1.1 g "
+                      "(test_regression_gs1_spine_decelerations_do_not_turn_on_the_reading). Not "
+                      "the belt's total: the body above the pelvis decelerates at most 22.3 g as a "
+                      "whole, inside the PMHS's T8 and L2 corridors (test_regression_gs1_upper_"
+                      "body_decelerates_as_the_pmhs_spine). Its rigid segments are stopped one "
+                      "after the other: at 65 ms the belt pushes the 12.0 kg upper torso back with "
+                      "5.5 kN, 70 % of it straight onto the torso (the 2/3 of the thorax wraps' "
+                      "force not on the sternum spring, occupant/human/data/thorax.toml), while "
+                      "its neighbours push it forward with 1.8 kN: 31.8 g at its centre of mass, "
+                      "39.3 at T1 with its pitch; the upper torso then stops the lumbar segment "
+                      "(L2 at 77 ms). The belt also loads faster than the PMHS's (upper shoulder "
+                      "belt 1.5 -> 6.4 kN from 50 to 65 ms, 0.32 kN/ms, where the eight tests' "
+                      "mean goes 1.9 -> 4.5, 0.18 kN/ms) (scenarios/validation/HISTORY.md, "
+                      "gs1decel; earlier traces there, GS1 'The spine's decelerations traced')"),
     "acromia": (("right_acromion_x_excursion_mm", "left_acromion_x_excursion_mm"),
                 "the belted (right) acromion goes 175.3 mm forward and the far one 288.2 mm "
                 "(169.0 and 311.7 before the neck's base moved to C7/T1) "
@@ -1693,6 +1696,79 @@ def test_reference_gs1_upper_torso_does_not_rattle_on_the_lumbar_spine(gs1):
     assert np.sqrt(np.mean(rattle ** 2)) < UPPER_TORSO_RATTLE_RMS
 
 
+# How far GS1's spine decelerations may move with the reading (each bone's axes or the sled's,
+# CFC 180 or 60, the sensor on the vertebral body or a mount behind it), none stated by the
+# corridors' files: measured at most 1.06 g (T1 in the sled's axes), 1.5 g allowed [E]
+SPINE_READING_SPREAD_G = 1.5
+MOUNT_BEHIND_M = (0.03, 0.06, 0.09)   # a mount plate on the posterior elements [E: not stated for GS1]
+
+
+def _sled_x(model, res, channels, name):
+    """The x (forward) component in the sled's axes of the spine accelerometer ``name``'s three
+    J211 channels (each bone's x forward, y right, z down)."""
+    body = {"t1": "upper_torso", "t8": "upper_torso", "l2": "lumbar"}[name]
+    a = np.stack([next(c.values for c in channels if c.name == f"{name} acceleration {axis}")
+                  for axis in "XYZ"], axis=1) * np.array([1.0, -1.0, -1.0])     # J211 -> body axes
+    R = np.einsum("nji,njk->nik", res.base_poses[:, :3, :3], res.body_poses[:, model.body(body), :3, :3])
+    return np.einsum("nij,nj->ni", R, a)[:, 0]
+
+
+def test_regression_gs1_spine_decelerations_do_not_turn_on_the_reading(gs1):
+    """The files of Shaw et al.'s T1 / T8 / L2 x acceleration corridors state no axes, filter
+    class or mount: the human's peaks (each bone's J211 axes, CFC 180, at the vertebral body's
+    level, 39.3 / 28.2 / 32.6 g) read in the sled's axes (40.3 / 27.9 / 31.9), at CFC 60 (39.1 /
+    28.2 / 31.9) or with T1 30-90 mm behind the lower neck joint (39.2-39.0) move under
+    SPINE_READING_SPREAD_G: no reading of these brings them to the corridors' 8.35-22.09 /
+    19.97-23.60 / 18.65-24.92 g (scenarios/validation/HISTORY.md, gs1decel)."""
+    from occupant.human.validation import spine_channels
+    from occupant.sensors import Accelerometer, evaluate
+
+    res, model, t = gs1["results"], gs1["model"], gs1["t"]
+    channels = spine_channels(model, res)
+    for name in ("t1", "t8", "l2"):
+        shipped = gs1["figures"][f"{name}_x_deceleration_g"]
+        local = next(c.values for c in channels if c.name == f"{name} acceleration X")
+        assert peak_deceleration_g(t, local)[0] == pytest.approx(shipped)
+        for ax, cfc in ((_sled_x(model, res, channels, name), SPINE_ACCEL_CFC), (local, 60)):
+            assert abs(peak_deceleration_g(t, ax, cfc)[0] - shipped) < SPINE_READING_SPREAD_G, (name, cfc)
+    t1 = np.asarray(model.source.joints["lower_neck"].placement.position, float)
+    behind = [Accelerometer(f"t1_{k}", body="upper_torso", point=tuple(t1 - [d, 0.0, 0.0]))
+              for k, d in enumerate(MOUNT_BEHIND_M)]
+    for ch in evaluate(model, res, behind, rate=1.0 / float(t[1] - t[0])):
+        if ch.name.endswith(" X"):
+            peak = peak_deceleration_g(t, ch.values)[0]
+            assert abs(peak - gs1["figures"]["t1_x_deceleration_g"]) < SPINE_READING_SPREAD_G, ch.name
+
+
+# The body above the pelvis (head, neck, arms, upper torso, sternum, lumbar segment: 38.4 kg)
+ABOVE_PELVIS = ("head", "neck", "upper_torso", "sternum", "left_upper_arm", "right_upper_arm",
+                "left_lower_arm", "right_lower_arm", "lumbar")
+
+
+def test_regression_gs1_upper_body_decelerates_as_the_pmhs_spine(gs1):
+    """What the belt does to the body above the pelvis as a whole is the PMHS's: its centre of
+    mass decelerates at most 22.3 g (79 ms; 16.8-22.1 g from 60 to 90 ms; in the sled's x, CFC
+    180), inside the envelope of the PMHS's T8 and L2 corridors (18.65-24.92 g). The spine's
+    points go past it because the human's rigid segments are stopped one after the other: at
+    65 ms the belt pushes the 12.0 kg upper torso back with 5.5 kN (3.9 kN on it, 1.7 through
+    the sternum) while its neighbours push it forward with 1.8 (lumbar 0.9, neck 0.4, arms
+    0.5): 31.8 g at its centre of mass, 39.3 at T1 with its pitch; the lumbar segment follows at
+    77 ms (32.6 g at L2, 2.1 kN of it from the upper torso). So T1's peak is over 1.5 times the
+    upper body's (scenarios/validation/HISTORY.md, gs1decel): a regression of the defect, to
+    be revised when the spine's points move with the whole."""
+    from occupant.injury.filters import cfc_filter
+
+    res, model, t = gs1["results"], gs1["model"], gs1["t"]
+    masses = {b: model.source.parts[b].mass for b in ABOVE_PELVIS}
+    x = sum(m * res.body_com[:, model.body(b), 0] for b, m in masses.items()) / sum(masses.values())
+    dt = float(t[1] - t[0])
+    com = cfc_filter(np.gradient(np.gradient(x, dt), dt), dt, SPINE_ACCEL_CFC) / G0   # B0's x: the sled's
+    low = min(gs1["corridor"][k][0] for k in ("t8_x_deceleration_g", "l2_x_deceleration_g"))
+    high = max(gs1["corridor"][k][1] for k in ("t8_x_deceleration_g", "l2_x_deceleration_g"))
+    assert low <= -com.min() <= high
+    assert gs1["figures"]["t1_x_deceleration_g"] > 1.5 * -com.min()
+
+
 def test_reference_gs1_human_sits_on_its_buttock():
     """At its posture the human rests on the rigid pan: settled under gravity for the SAFER
     deck's 350 ms (occupant.scenario.settle) its H-point moves under 15 mm (12.4 mm rearward, 5.5
@@ -1936,6 +2012,31 @@ def _ash_corridors():
     names = [ln for ln in path.read_text().splitlines() if ln.startswith("# t_ms,")][0]
     data = np.loadtxt(path, delimiter=",", comments="#")
     return dict(zip(names[2:].split(","), data.T))
+
+
+def test_reference_gs1_spine_acceleration_corridors_carry_the_sleds_delta_v():
+    """The T1 / T8 / L2 x acceleration corridors are at the scale of the sled's pulse, not at half
+    of it as the folder's shoulder belt boundary files are (tests above): the midline of each
+    pair of boundaries, integrated from its start to 150 ms, loses 8.82 / 9.53 / 10.15 m/s, 0.75
+    / 0.81 / 0.86 of the sled's 11.82 m/s (data/gs1_sled_pulse.csv) [D]; at half scale under
+    0.45. T1 loses least, L2 most: the order of a reading in each bone's axes with the upper
+    spine turned forward the most (in the sled's axes a point moving with the sled, or back on
+    it, by 150 ms would have lost all of it), the axes the human's figures are read in
+    (validation.spine_accelerometers; the human's T1 10.25 m/s in its axes, 11.38 in the sled's:
+    scenarios/validation/HISTORY.md, gs1decel)."""
+    lines = _gs1_data("gs1_sled_pulse.csv").read_text().splitlines()
+    pulse = np.loadtxt([ln for ln in lines if ln[:1].isdigit()], delimiter=",")   # s, g
+    sled = -np.trapezoid(pulse[:, 1], pulse[:, 0]) * G0
+    shaw = _shaw_boundaries()
+    t = np.arange(2.0, 150.0 + 1e-9, 0.5)    # ms: from the files' first points (1.7-2.6 ms)
+    lost = []
+    for name in ("T1", "T8", "L2"):
+        pair = [shaw[f"{name}_x_acc_{side}"] for side in ("neg", "pos")]
+        mid = 0.5 * sum(np.interp(t, *b[np.argsort(b[:, 0])].T) for b in pair)
+        lost.append(-np.trapezoid(mid, 1e-3 * t) * G0 / sled)
+    assert sled == pytest.approx(11.82, abs=0.01)
+    assert all(0.65 < f < 0.95 for f in lost), lost
+    assert lost[0] < lost[1] < lost[2]
 
 
 def test_reference_gs1_corridors_are_their_sources_peaks():
