@@ -1,7 +1,7 @@
 """The occupant's own contact pairs, the same for every scenario and occupant (issue 11 sections
-1-2 and 6): the chin on the chest, the hands on the steering wheel's rim, the legs on each
-other and the outboard arm, shoulder, pelvis and thigh on the driver's door, declared once in
-``dummies/body_contacts.toml`` (its header gives the rules and sources).
+1-2 and 6): the chin on the chest, the hands, head and chin on the steering wheel's rim, the
+legs on each other and the outboard arm, shoulder, pelvis and thigh on the driver's door,
+declared once in ``dummies/body_contacts.toml`` (its header gives the rules and sources).
 
 ``body_pairs(geometries, declared, characteristics, defaults)`` gives the ContactPairs of that
 file for an assembly's geometries: a pair whose geometries the model lacks is left out (no

@@ -296,6 +296,40 @@ def test_analytic_sphere_against_a_disc_plate_and_bad_bounds():
             Plane("w", None, point=P_B, radius=bad)
 
 
+HEAD = 0.09    # m, a head-sized ball (the 50M's head shell: semi-axes 79-101 mm)
+
+
+def test_reference_a_head_on_the_wheel_rim_takes_the_rims_law():
+    """A head-sized ball pressed into the driver's wheel as shipped (vehicles/
+    midsize_sedan_driver.toml: steering_wheel_rim, a disc plate, and its characteristic, the
+    column's stroke), at rest, by a depth d: the force is the law's F(d) along the line from the
+    plate's nearest point to the ball's centre, d = r - that distance. On the face inside the
+    rim (where the bag-less 50M's head meets it, 80-110 mm from the axis): along the wheel's
+    normal. Over the rim's top, beside the plate: outward, away from the axis, so a head
+    coming over the top is pushed up and out, not through the wheel; over the face's edge:
+    from the edge's circle."""
+    from dataclasses import asdict
+
+    from occupant.scenario.interior import load_interior
+    interior = load_interior("midsize_sedan_driver")
+    rim = next(s for s in interior.surfaces if s.name == "steering_wheel_rim")
+    law = interior.characteristics[interior.defaults["steering_wheel_rim"]]
+    assert law.name == "steering_wheel"
+    R, t = rim.radius, rim.thickness
+    model = _model(Plane("rim", None, point=P_B, normal=R_B[:, 2], x_axis=R_B[:, 0], radius=R,
+                         thickness=t), Sphere("head", "m", HEAD), **asdict(law))
+    table = np.asarray(law.table, float)
+    u = _unit([0.6, 0.8, 0.0])                               # a radial direction in the face
+    for c, d, n in (
+            (0.09 * u + [0.0, 0.0, HEAD - 0.03], 0.03, [0.0, 0.0, 1.0]),          # the face
+            ((R + HEAD - 0.04) * u + [0.0, 0.0, -0.5 * t], 0.04, u),              # the rim's side
+            ((R + 0.03) * u + [0.0, 0.0, 0.04], HEAD - 0.05, _unit([*(0.03 * u[:2]), 0.04]))):
+        pen, force, _, _ = _contact(model, _q(model, np.asarray(c, float)))
+        assert pen == pytest.approx(d, abs=1e-12)
+        np.testing.assert_allclose(force, np.interp(d, table[:, 0], table[:, 1]) * np.asarray(n),
+                                   rtol=1e-9, atol=1e-6)
+
+
 @pytest.mark.parametrize("ends", ["flat", "round"])
 def test_analytic_sphere_cylinder_side_cap_rim(ends):
     """Sphere against a cylinder of radius 0.04 and length 0.3: side d = r + R - rho; flat cap

@@ -77,7 +77,8 @@ def test_reference_driver_door_is_placed_from_the_package_widths():
     arm, shoulder, pelvis and thigh with it (dummies/body_contacts.toml) with the door's own
     characteristics, and side_barrier keeps its own 62 pairs (the body-contact ones are among
     them; 50 before the Hybrid III's heels, branch footsplit: each heel with floor, toe pan,
-    door and kick panel, and 4 heel pairs of dummies/body_contacts.toml)."""
+    door and kick panel, and 4 heel pairs of dummies/body_contacts.toml), and takes the head
+    shell's and chin's pairs with the wheel's rim from that file (64, branch headwheel)."""
     for name in ("midsize_sedan_driver", "midsize_sedan_driver_05f"):
         interior = load_interior(name)
         planes = {p.name: p for p in interior.surfaces}
@@ -99,7 +100,7 @@ def test_reference_driver_door_is_placed_from_the_package_widths():
             ("left_hand_shell", "side_window"), ("left_upper_arm_shell", "b_pillar"),
             ("thorax", "b_pillar"))}, name
         assert pairs["left_forearm_shell__door_panel"].characteristic.name == "door_trim"
-    assert len(load("side_barrier").model.source.contact_pairs) == 62
+    assert len(load("side_barrier").model.source.contact_pairs) == 64
 
 
 # SAE J1100(a)'s hip room: the least lateral width between the trimmed surfaces on the X plane
@@ -1616,6 +1617,33 @@ def test_reference_body_pairs_follow_the_occupant_and_the_seat():
     assert [(p.geometry_a, p.geometry_b) for p in own] == [("head_shell", "thorax")]
 
 
+def test_reference_driver_head_meets_the_wheel_behind_the_bag():
+    """Every driver scenario pairs the head shell and the chin with the steering wheel's rim
+    (dummies/body_contacts.toml, branch headwheel) under the rim's own law, a plate as thick as
+    the rim (a head coming over its top meets its edge); the passenger sled has no wheel. The
+    rim's face lies behind the driver bag's backing plane (the bag's bottoming, the hub met
+    through the collapsed bag) by 0.05 m, where that law already pushes a head that came through
+    the bag back with more than the column's stroke force (8 kN at 0.10 m): the pair adds nothing
+    to a head the bag stops."""
+    for name in ("us_ncap_frontal_56", "euro_ncap_full_width_50", "aeb_precrash_frontal", "side_barrier"):
+        sc = load(name)
+        pairs, rim = sc.model.source.contact_pairs, sc.model.source.geometries["steering_wheel_rim"]
+        for head in ("head_shell", "chin"):
+            assert pairs[f"{head}__steering_wheel_rim"].characteristic.name == "steering_wheel", (name, head)
+        assert rim.thickness is not None and rim.radius is not None
+        column = sc.interior.characteristics["steering_wheel"].table
+        bags = [b for n, b in sc.model.source.airbags.items() if n == "driver_airbag"]
+        assert len(bags) == (name != "side_barrier"), name
+        for bag in bags:
+            axis = np.asarray(bag.rotation, float)[:, 0]
+            backing = np.asarray(bag.position, float) + bag.bottoming_thickness * axis
+            depth = (backing - np.asarray(rim.point, float)) @ axis     # the rim's face behind it
+            assert depth == pytest.approx(0.05, abs=1e-3), name
+            table = np.asarray(bag.bottoming, float)
+            assert np.interp(depth, table[:, 0], table[:, 1]) > np.interp(0.10, column[:, 0], column[:, 1])
+    assert not any("steering_wheel" in n for n in load("fmvss208_sled_48_belted").model.source.contact_pairs)
+
+
 def _past_rim(run, hand):
     """(depth m, inside the rim's disc, or square) per millisecond: how far the hand's centre lies past
     the rim's plane (steering_wheel_rim, towards the dashboard), and whether it lies within
@@ -1645,6 +1673,51 @@ def test_reference_driver_hands_do_not_pass_through_the_wheel(request, which):
         rows = _past_rim(run, hand)
         assert max(d for d, inside in rows if inside) < SHELL_GRAZE, hand
         assert run.results.outputs[f"{hand}__steering_wheel_rim.normal_force"].max() > 100.0
+
+
+def _head_clear_of_rim(run):
+    """(n,) m: how far the head shell's nearest point lies in front of the rim's face (along
+    its normal, towards the driver: no nearer to the plate than that) at every sample."""
+    rim = run.model.source.geometries["steering_wheel_rim"]
+    n = np.asarray(rim.normal, float) / np.linalg.norm(rim.normal)
+    out = []
+    for k in range(len(run.results.t)):
+        c, R, s = ellipsoids_at(run, k, ["head_shell"])["head_shell"]
+        out.append((c - np.asarray(rim.point, float)) @ n - np.sqrt(n @ (R * s**2) @ R.T @ n))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("which", ["ncap", "full_width"])
+def test_reference_driver_bag_keeps_the_head_off_the_wheel(request, which):
+    """The head-rim pairs (dummies/body_contacts.toml, branch headwheel) do not load the settled
+    driver (the 50M's head shell 0.46 m in front of the rim's face, the 5F's 0.37 m) and never
+    fire in the shipped runs: the bag holds the head 0.27 m (50M, 66 ms) / 0.30 m (5F, 41 ms)
+    short of it (main e160d8f's runs: the same figures)."""
+    run = request.getfixturevalue(which)
+    gap = _head_clear_of_rim(run)
+    assert gap[0] > 0.35 and gap.min() > 0.2
+    for head in ("head_shell", "chin"):
+        assert run.results.outputs[f"{head}__steering_wheel_rim.normal_force"].max() == 0.0, head
+
+
+@pytest.fixture(scope="module")
+def ncap_no_bag():
+    return load("us_ncap_frontal_56", overrides={"restraints.airbag.enabled": False}).run()
+
+
+def test_reference_us_ncap_without_its_bag_the_head_meets_the_rim(ncap_no_bag):
+    """Without the driver bag the belted 50M's head comes down onto the wheel 80-110 mm from its
+    axis, inside the rim: the rim's pair stops it with 2.9 kN, 29 mm into the column's stroke
+    (86-105 ms; HIC15 206 -> 321, head 3 ms 47.5 -> 61.6 g), its shell's nearest point 28.7 mm
+    past the rim's face at most. Without the pair (main e160d8f) the head went on unresisted to
+    40.0 mm past it (105 ms), held only by the belt and the neck."""
+    run = ncap_no_bag
+    out, t = run.results.outputs, run.results.t
+    force = out["head_shell__steering_wheel_rim.normal_force"]
+    on = t[force > 0.0]
+    assert 2.0e3 < force.max() < 4.0e3 and 0.080 < on[0] and on[-1] < 0.115
+    assert out["head_shell__steering_wheel_rim.penetration"].max() < 0.06     # well short of bottoming
+    assert _head_clear_of_rim(run).min() > -0.035
 
 
 # The flesh over a knee [E]: the knee sphere's 65 mm radius (scenarios' knee_contact) less half
