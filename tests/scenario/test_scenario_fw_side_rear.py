@@ -268,8 +268,9 @@ def test_reference_euro_ncap_5f_stands_on_her_heels(full_width):
     """Her foot is a heel and a forefoot fitted to her FE shoe (dummies/tools/derive_hybrid3.py
     HEEL_05F, branch fivefheel), both paired wherever her one foot shell was: floor, toe pan and
     footwell top, and the heels with the other leg's shank, heel and forefoot (dummies/
-    body_contacts.toml): 67 pairs (66 before her cushion bore on her two buttocks in place of her
-    pelvis flesh, branch dummyfit), 56 before the heels. Her heels start on the floor (driver_seated's
+    body_contacts.toml): 69 pairs with her head shell's and chin's on the wheel's rim (branch
+    headwheel; 67 before, 66 before her cushion bore on her two buttocks in place of her pelvis
+    flesh, branch dummyfit), 56 before the heels. Her heels start on the floor (driver_seated's
     heel_bottom targets, sideheels: 0.0 mm in as placed, left / right 0.4 / 0.1 mm settled; before,
     her own left heel target put it 0.4 mm in and her right started 1.7 mm above the floor) and
     the left bears the floor's load (0.74 kN at 58 ms, 3.7 mm deep at most; 0.75 kN, 3.8 mm
@@ -278,7 +279,7 @@ def test_reference_euro_ncap_5f_stands_on_her_heels(full_width):
     her shell's floor contact lay under the ball's rear (0.63 kN at 26 ms, 3.2 mm)."""
     run = full_width
     pairs = run.model.source.contact_pairs
-    assert len(pairs) == 67
+    assert len(pairs) == 69
     for side in ("left", "right"):
         for g in ("heel", "foot_shell"):
             for surface in ("floor", "toe_pan", "footwell_top"):
