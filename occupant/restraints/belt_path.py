@@ -16,11 +16,12 @@ from occupant.restraints.belt_points import (
 )
 from occupant.restraints.belt_wraps import NO_HOOK
 from occupant.restraints.wrap_chain import (
-    chained, held_hook, lifted, run_length, run_start, same_ellipsoid, touching_ends,
-    undeformed_point,
+    chained, held_hook, lifted, placed_before, run_length, run_start, same_ellipsoid,
+    touching_ends, undeformed_point,
 )
 from occupant.restraints.wrap_geometry import (
-    _norm, _to_base, _to_local, _wrap_plane, arc_point_slide, ellipsoid_frame, wrap_half,
+    _norm, _to_base, _to_local, _wrap_plane, arc_point_slide, arc_point_turn, ellipsoid_frame,
+    wrap_half,
 )
 
 SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that coincide (a wrap
@@ -119,19 +120,27 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
 
 
 @njit(**JIT_STAGE)
-def _slide_from(data, el, out, k, x, keep, o_pts, p0):
+def _slide_from(data, el, out, k, x, keep, o_pts, p0, along, g_x):
     """The fade's slide term of touching wrap k's piece to point x (``_piece_from``, faded by
     ``keep``): as k's point slides along its arc over the body, the piece (its chord plus keep
     times its excess) changes by (1 - keep) (d|P x| - dh) (h the path round the arc and on to
     x), which the two pieces' arcs alone would cancel (the point the middle of its arc between
     tangent points); (1 - keep) (1 - cos) per unit of slide towards x, cos between the chord to
-    x and the arc. The slide is the point's placement's: for a wrap of a run on its shortest
-    path between two points that are no wraps (``wrap_chain.place_run``, its points at
-    fractions of one arc), ``arc_point_slide``'s from those ends' motion over k's body. Returns
-    (g_a, a, g_b, b): the piece's length rate g_a . (v_a - w) + g_b . (v_b - w) (B0; w the
-    body's material at the end), a and b the run's ends; a = -1 where the wrap is placed
-    otherwise (a chain by Newton on the path's length, a held wrap from its place, a carried
-    or barrier wrap; not carried) or the piece is not faded."""
+    x and the arc. Where x is a wrap, its own piece ends at k's point too: the straight piece
+    into it (``along``, the path's unit at k's point towards x, faded as x's piece is: the
+    chord's where x is no wrap) stands for the chord, and the fade's gradient of x's piece in
+    k's place (``g_x``) counts; per unit of slide -along . t + keep u . t - way (1 - keep) |t|
+    + g_x . t (u the chord's unit towards x). The slide is the point's placement's: for a wrap
+    of a run on its shortest path between two points that are no wraps (``wrap_chain.
+    place_run``, its points at fractions of one arc), ``arc_point_slide``'s from those ends'
+    motion over k's body; a run after a barrier whose point lies in the run's ellipsoid is
+    placed from the fixed point before the barrier (``wrap_chain.placed_before``), its end
+    there, and x may be the barrier. Returns (g_a, a, g_b, b): the piece's length rate g_a .
+    (v_a - w) + g_b . (v_b - w) (B0; w the body's material at the end), a and b the run's ends;
+    a = -1 where the wrap is placed otherwise (a chain by Newton on the path's length, a held
+    wrap from its place, a carried wrap, a run placed from a barrier's point; not carried) or
+    the piece is not faded. Not carried either: the barrier's own slide, which changes its
+    piece to k where k's point lies in the barrier's band (1 - its keep, ``_piece_from``)."""
     zero = (0.0, 0.0, 0.0)
     if keep >= 1.0 or not chained(el, k) or el.point_across[k] != 0.0 \
             or el.point_carrier[k] != el.point_link[k]:
@@ -139,25 +148,36 @@ def _slide_from(data, el, out, k, x, keep, o_pts, p0):
     r = run_start(el, k)
     m = run_length(el, r)
     a, b = r - 1, r + m
-    if el.point_kind[a] == BELT_WRAP or el.point_kind[b] == BELT_WRAP or (x != a and x != b):
+    barrier = -1
+    if el.point_barrier[a] != 0.0 and el.point_kind[a - 1] != BELT_WRAP \
+            and placed_before(data, el, out, a, o_pts, p0):
+        barrier, a = a, a - 1
+    if el.point_kind[a] == BELT_WRAP or el.point_kind[b] == BELT_WRAP \
+            or (x != a and x != b and x != barrier):
         return zero, -1, zero, -1
     c, E = ellipsoid_frame(data, el, k)
     j, ja, jb, jx = (o_pts + 3 * (k - p0), o_pts + 3 * (a - p0), o_pts + 3 * (b - p0),
                      o_pts + 3 * (x - p0))
-    g_a, g_b, t = arc_point_slide(
-        (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2]),
-        _to_local(c, E, out[ja], out[ja + 1], out[ja + 2]),
-        _to_local(c, E, out[jb], out[jb + 1], out[jb + 2]),
-        _to_local(c, E, out[j], out[j + 1], out[j + 2]), (k - r + 1.0) / (m + 1.0))
+    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
+    A = _to_local(c, E, out[ja], out[ja + 1], out[ja + 2])
+    B = _to_local(c, E, out[jb], out[jb + 1], out[jb + 2])
+    P = _to_local(c, E, out[j], out[j + 1], out[j + 2])
+    g_a, g_b, t = arc_point_slide(D, A, B, P, (k - r + 1.0) / (m + 1.0))
+    n, s_a, s_b = arc_point_turn(D, A, B, P)
     o = (0.0, 0.0, 0.0)
-    t = _to_base(o, E, t[0], t[1], t[2])
     u = _toward((out[j], out[j + 1], out[j + 2]), (out[jx], out[jx + 1], out[jx + 2]), zero)
-    # per unit of the arc's angle the way the belt runs, a to b: the chord's change -u . t,
-    # the path's round the arc |t| (away from a), -|t| (towards b)
-    way = 1.0 if x == a else -1.0
-    f = (1.0 - keep) * (-(u[0] * t[0] + u[1] * t[1] + u[2] * t[2]) - way * _norm(t[0], t[1], t[2]))
-    g_a = _to_base(o, E, f * g_a[0], f * g_a[1], f * g_a[2])
-    g_b = _to_base(o, E, f * g_b[0], f * g_b[1], f * g_b[2])
+    # the piece's change per unit of the point's motion (B0): the straight piece's into x
+    # (-along; the chord's, -u, where x is no wrap), keep u of the chord's left, x's fade;
+    # along the arc also the path's round it, |t| per unit angle away from a, -|t| towards b
+    f = (-along[0] + keep * u[0] + g_x[0], -along[1] + keep * u[1] + g_x[1],
+         -along[2] + keep * u[2] + g_x[2])
+    f = _to_local(o, E, f[0], f[1], f[2])
+    way = 1.0 if x != b else -1.0
+    ft = f[0] * t[0] + f[1] * t[1] + f[2] * t[2] - way * (1.0 - keep) * _norm(t[0], t[1], t[2])
+    fa = f[0] * s_a[0] + f[1] * s_a[1] + f[2] * s_a[2]
+    fb = f[0] * s_b[0] + f[1] * s_b[1] + f[2] * s_b[2]
+    g_a = _to_base(o, E, ft * g_a[0] + fa * n[0], ft * g_a[1] + fa * n[1], ft * g_a[2] + fa * n[2])
+    g_b = _to_base(o, E, ft * g_b[0] + fb * n[0], ft * g_b[1] + fb * n[1], ft * g_b[2] + fb * n[2])
     return g_a, a, g_b, b
 
 
@@ -241,21 +261,26 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         if chord >= SAME_POINT:
             u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
             u1, u2 = u3, u3
+            keep_a = keep_b = 1.0
             if el.point_kind[k] == BELT_WRAP:
                 i = touching_ends(data, el, out, k, 1, o_pts, p0, True)[0]
-                ea, ta, keep, ga = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
+                ea, ta, keep_a, ga = _piece_from(data, el, out, z, k, i, n, o_pts, p0)
                 if not same_ellipsoid(el, k, n):   # else along the chord, on one body
-                    u1 = _faded(u3, _toward(ta, pb, u3), keep)
-                    ma = _couple(ta, pa, u1, keep)
-                    sa, ia, sb, ib = _slide_from(data, el, out, k, n, keep, o_pts, p0)
+                    u1 = _faded(u3, _toward(ta, pb, u3), keep_a)
+                    ma = _couple(ta, pa, u1, keep_a)
             if el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
                 m = touching_ends(data, el, out, n, 1, o_pts, p0, True)[1]
-                eb, tb, keep, gb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
-                u2 = _faded(u3, _toward(pa, tb, u3), keep)
-                mb = _couple(tb, pb, (-u2[0], -u2[1], -u2[2]), keep)
-                if ia < 0:     # one wrap's slide at most: k's needs n a point, not a wrap
-                    sa, ia, sb, ib = _slide_from(data, el, out, n, k, keep, o_pts, p0)
-                    row, wrap = n - 1, n
+                eb, tb, keep_b, gb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
+                u2 = _faded(u3, _toward(pa, tb, u3), keep_b)
+                mb = _couple(tb, pb, (-u2[0], -u2[1], -u2[2]), keep_b)
+            # one wrap's slide at most: k's towards n along n's piece (u2), else n's towards
+            # k along k's (-u1); each with the other's fade gradient in its place
+            if el.point_kind[k] == BELT_WRAP and not same_ellipsoid(el, k, n):
+                sa, ia, sb, ib = _slide_from(data, el, out, k, n, keep_a, o_pts, p0, u2, gb)
+            if ia < 0 and el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
+                sa, ia, sb, ib = _slide_from(data, el, out, n, k, keep_b, o_pts, p0,
+                                             (-u1[0], -u1[1], -u1[2]), ga)
+                row, wrap = n - 1, n
             d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
         # the path's straight piece as it leaves k and as it reaches n (``path_turn``): from a
         # touching wrap's tangent point (u1 at k, u2 at n), else towards the other's (u2 from

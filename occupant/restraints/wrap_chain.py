@@ -907,13 +907,34 @@ def _inside_plane(D, a, b, s):
 def barrier_start(data, el, out, k, o_pts, p0, w):
     """The point the wraps after barrier k are placed from: w g of the way from the fixed point
     before it to its point (w: ``place_barrier``'s weight; g: that point's gap to the ellipsoid
-    of the wrap after it, ``_gap``, over BARRIER_BAND, at most 1), the point taken back by that
-    wrap's travel where it is carried (they are placed on their undeformed ellipsoids, the
-    barrier from their moved points, ``placed_point``). Placed from a point in or near their
-    ellipsoid (the barrier's point lies BARRIER_END from theirs where the wrap is short), they
-    had no tangent point from it, and their placements and the barrier's did not settle: the
-    wrap went round its ellipsoid (the carried rig of tests/restraints/test_belt_barrier.py,
-    198 mm in 10 um of lift)."""
+    of the wrap after it, ``_start_gap``, over BARRIER_BAND, at most 1), the point taken back by
+    that wrap's travel where it is carried. Placed from a point in
+    or near their ellipsoid (the barrier's point lies BARRIER_END from theirs where the wrap is
+    short), they had no tangent point from it, and their placements and the barrier's did not
+    settle: the wrap went round its ellipsoid (the carried rig of
+    tests/restraints/test_belt_barrier.py, 198 mm in 10 um of lift)."""
+    j = o_pts + 3 * (k - p0)
+    g, (x, y, v) = _start_gap(data, el, out, k, o_pts, p0)
+    w *= min(g / BARRIER_BAND, 1.0)
+    return (out[j - 3] + w * (x - out[j - 3]), out[j - 2] + w * (y - out[j - 2]),
+            out[j - 1] + w * (v - out[j - 1]))
+
+
+@njit(**JIT_STAGE)
+def placed_before(data, el, out, k, o_pts, p0):
+    """Whether the wraps after barrier k are placed from the fixed point before it whatever the
+    barrier's weight (``barrier_start``): its point lies in the ellipsoid of the wrap after it
+    (gap 0), so they move with that fixed point and their ellipsoid alone (``belt_path.
+    _slide_from``; side_barrier's and aeb_precrash_frontal's neck barrier whenever it touches,
+    scenarios/HISTORY.md, barrierslide)."""
+    return _start_gap(data, el, out, k, o_pts, p0)[0] == 0.0
+
+
+@njit(**JIT_STAGE)
+def _start_gap(data, el, out, k, o_pts, p0):
+    """(gap, point): barrier k's point (B0), taken back by the travel of the wrap after it where
+    that wrap is carried (they are placed on their undeformed ellipsoids, the barrier from their
+    moved points, ``placed_point``), and its gap to that wrap's ellipsoid (``_gap``)."""
     j = o_pts + 3 * (k - p0)
     x, y, v = out[j], out[j + 1], out[j + 2]
     if el.point_carrier[k + 1] != el.point_link[k + 1]:
@@ -921,9 +942,7 @@ def barrier_start(data, el, out, k, o_pts, p0, w):
         x, y, v = x - dx, y - dy, v - dz
     c, E = ellipsoid_frame(data, el, k + 1)
     D = (el.point_size[k + 1, 0], el.point_size[k + 1, 1], el.point_size[k + 1, 2])
-    w *= min(_gap(D, _to_local(c, E, x, y, v)) / BARRIER_BAND, 1.0)
-    return (out[j - 3] + w * (x - out[j - 3]), out[j - 2] + w * (y - out[j - 2]),
-            out[j - 1] + w * (v - out[j - 1]))
+    return _gap(D, _to_local(c, E, x, y, v)), (x, y, v)
 
 
 @njit(**JIT_INLINE)

@@ -267,6 +267,37 @@ def arc_point_slide(D, a, b, p, frac):
     return g_a, g_b, t
 
 
+@njit(**JIT)
+def arc_point_turn(D, a, b, p):
+    """How the point p of a wrap on its shortest path (``arc_point_slide``'s; ellipsoid frame)
+    moves across its arc as a and b move across its plane: (m, s_a, s_b), its motion s_a (m .
+    da) + s_b (m . db) (ellipsoid frame). The plane (scaled frame) holds the centre, a and b:
+    a's motion along N = a^ x b^ turns it about b^ by -N . da_s / (|a_s| |N|^2), b's about a^ by
+    N . db_s / (|b_s| |N|^2), and p (a unit vector there) turns with it, by that angle times
+    b^ x p or a^ x p (the tangent angles keep to first order: an end's motion across the plane
+    keeps its distance to the centre); m = N / D, s = D times those. All zero where a and b lie
+    in line with the centre."""
+    zero = (0.0, 0.0, 0.0)
+    sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
+    sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
+    sp0, sp1, sp2 = p[0] / D[0], p[1] / D[1], p[2] / D[2]
+    na, nb = _norm(sa0, sa1, sa2), _norm(sb0, sb1, sb2)
+    if na == 0.0 or nb == 0.0:
+        return zero, zero, zero
+    ua0, ua1, ua2 = sa0 / na, sa1 / na, sa2 / na
+    ub0, ub1, ub2 = sb0 / nb, sb1 / nb, sb2 / nb
+    N0, N1, N2 = ua1 * ub2 - ua2 * ub1, ua2 * ub0 - ua0 * ub2, ua0 * ub1 - ua1 * ub0
+    nn = N0 * N0 + N1 * N1 + N2 * N2
+    if nn < 1e-18:
+        return zero, zero, zero
+    fa, fb = -1.0 / (na * nn), 1.0 / (nb * nn)
+    s_a = (fa * D[0] * (ub1 * sp2 - ub2 * sp1), fa * D[1] * (ub2 * sp0 - ub0 * sp2),
+           fa * D[2] * (ub0 * sp1 - ub1 * sp0))
+    s_b = (fb * D[0] * (ua1 * sp2 - ua2 * sp1), fb * D[1] * (ua2 * sp0 - ua0 * sp2),
+           fb * D[2] * (ua0 * sp1 - ua1 * sp0))
+    return (N0 / D[0], N1 / D[1], N2 / D[2]), s_a, s_b
+
+
 @njit(**JIT_STAGE)
 def _unit(x, y, z):
     n = _norm(x, y, z)

@@ -391,3 +391,92 @@ def test_analytic_wraps_after_a_barrier_move_without_a_step_as_it_lets_go():
     assert np.all(np.diff(past) == 1) and past[-1] == len(s) - 1
     assert np.linalg.norm(_middle_from(w[last], LETGO_C2, LETGO_R2, LETGO_B) - alone) > 3e-3
     assert np.max(np.linalg.norm(np.diff(s, axis=0), axis=1)) < step
+
+
+# the slide rig: a belt from SLIDE_A over a run on an ellipsoid (on the slider, side +x) to
+# SLIDE_B, a wrap of some 130 deg, with a barrier (side +y) on a fixed sphere of radius
+# SLIDE_R buried under the chord from the first anchor to the run's first point
+SLIDE_A, SLIDE_B, SLIDE_R = (-0.02, 0.03, 0.116), (-0.02, -0.03, -0.116), 0.01
+
+
+def _slide_rig(size, wraps, ends, neck=None):
+    """The slide rig's belt, frictionless, fitted 1 % short at q = 0: from ``ends`` (a, b) over
+    ``wraps`` wraps on the ellipsoid of semi-axes ``size``, after a barrier on a sphere centred
+    at ``neck`` (none: no barrier). (model, z)."""
+    asm = Assembly("slide")
+    asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("slide", "prismatic", None, "body", Pose()))
+    asm.add(Marker("centre", "body"))
+    asm.add(Ellipsoid("shell", "centre", size))
+    points = [Wrap(f"w{i}", "shell", friction=0.0, side=(1.0, 0.0, 0.0)) for i in range(wraps)]
+    if neck is not None:
+        asm.add(Part("post", 1.0, inertia=(0.1, 0.1, 0.1)))
+        asm.add(Joint("base", "fixed", None, "post", Pose()))
+        asm.add(Marker("neck_centre", "post", position=tuple(neck)))
+        asm.add(Ellipsoid("neck", "neck_centre", (SLIDE_R,) * 3))
+        points.insert(0, Wrap("bar", "neck", friction=0.0, side=(0.0, 1.0, 0.0), barrier=True))
+    asm.add(Belt("belt", [Anchor("a", ends[0]), *points, Anchor("b", ends[1])], LINEAR,
+                 pretension=10.0))
+    model = asm.compile()
+    z = fit_belts(model, [0.0])
+    for k, name in enumerate(model.z_names):
+        if name.endswith(".webbing"):
+            z[k] *= 0.99
+    return model, z
+
+
+def _evaluated(model, z, q, qd=0.0):
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    evaluate(bundle, data, 0.0, np.array([q]), np.array([qd]), z.copy(), 0.0)
+    return data
+
+
+@pytest.mark.parametrize("size, wraps, ends", [
+    ((R, R, R), 1, (SLIDE_A, SLIDE_B)), ((R, R, R), 2, (SLIDE_A, SLIDE_B)),
+    ((0.11, 0.09, 0.1), 1, ((-0.02, 0.0, 0.116), (-0.02, 0.0, -0.116)))])
+def test_analytic_run_after_a_barrier_in_its_ellipsoid_pulls_along_its_length_gradient(
+        size, wraps, ends):
+    """The slide rig (``_slide_rig``; the neck barrier of side_barrier and aeb_precrash_frontal
+    whenever it touches: its point inside the thorax): the sphere's centre 0.8 of the way from
+    SLIDE_A to the run's first point, less 0.5 SLIDE_R along +y square to that chord, so the
+    barrier wraps it with its point inside the run's ellipsoid. The run is placed from SLIDE_A
+    (``wrap_chain.placed_before``), and its first wrap's piece to the barrier is its chord
+    alone (``_piece_from``'s keep 0): as that wrap's point slides, along its arc and across it
+    as the plane turns, the barrier's straight piece into it changes (``belt_path._slide_from``).
+    The ellipsoid on its slider moved 1e-7 m either way: the force on it is minus the tension
+    times the central difference of the summed lengths, and the length rates at unit slider
+    speed sum to it, to 1e-8 of it, over a sphere with one wrap and with two, and over an
+    ellipsoid with the anchors in its principal plane y = 0 (elsewhere its section is no
+    geodesic: SECTION_TURN, tests/restraints/test_belt_path.py).
+    Measured (the first case): force / T and rate 0.2952983241 against the slope 0.2952983241;
+    main 82dace1 -0.2472 (the slide not carried), along the arc alone 0.1117."""
+    plain, zp = _slide_rig(size, wraps, ends)
+    i = plain.output_names.index
+    d = _evaluated(plain, zp, 0.0)
+    w0 = np.array([d.outputs[i(f"belt.w0.{c}")] for c in "xyz"])
+    a = np.array(ends[0])
+    u = (w0 - a) / np.linalg.norm(w0 - a)
+    n = np.array([0.0, 1.0, 0.0]) - u[1] * u
+    neck = a + 0.8 * (w0 - a) - 0.5 * SLIDE_R * n / np.linalg.norm(n)
+    model, z = _slide_rig(size, wraps, ends, neck)
+    i = model.output_names.index
+    names = ["a", "bar", *[f"w{k}" for k in range(wraps)], "b"]
+    segments = [f"belt.{p}-{q}" for p, q in zip(names, names[1:])]
+    d = _evaluated(model, z, 0.0)
+    bar = np.array([d.outputs[i(f"belt.bar.{c}")] for c in "xyz"])
+    assert np.linalg.norm(bar - neck) == pytest.approx(SLIDE_R, rel=1e-12)    # it touches
+    assert np.linalg.norm(bar / np.array(size)) < 1.0                         # in the run's
+    assert np.allclose([d.outputs[i(f"belt.w0.{c}")] for c in "xyz"], w0, atol=1e-15)
+
+    def length(q, qd=0.0):
+        data = _evaluated(model, z, q, qd)
+        return data, sum(data.outputs[i(f"{s}.length")] for s in segments)
+
+    h = 1.0e-7
+    slope = (length(h)[1] - length(-h)[1]) / (2.0 * h)
+    T = d.outputs[i("belt.bar-w0.force")]
+    assert T > 0.0 and abs(slope) > 0.1
+    assert -d.f_ext[model.body("body")][5] / T == pytest.approx(slope, rel=1e-8)
+    moving, _ = length(0.0, 1.0)
+    assert sum(moving.outputs[i(f"{s}.length_rate")] for s in segments) == \
+        pytest.approx(slope, rel=1e-8)

@@ -545,3 +545,43 @@ def test_analytic_belt_turns_an_ellipsoid_by_its_pulls_at_the_tangent_points(siz
                            / np.linalg.norm(x - t)) @ (joint @ np.array([0.0, 0.0, 1.0]))
     assert abs(moment) > 1.0
     assert data.f_ext[model.body("body")][2] == pytest.approx(moment, rel=1e-12)
+
+
+@pytest.mark.parametrize("side, frac, near", [((0.3, -0.2, 1.0), 0.5, 1.03),
+                                               ((0.3, -0.2, 1.0), 1.0 / 3.0, 1.3),
+                                               ((-0.2, 0.4, -1.0), 0.75, 1.02),
+                                               ((0.3, -0.2, 1.0), 0.5, 0.9)])
+def test_analytic_arc_point_moves_by_its_slide_and_its_planes_turn(side, frac, near):
+    """The cases of the test above, the point's whole motion: along its arc ``arc_point_slide``'s
+    t (g_a . da + g_b . db), across it ``wrap_geometry.arc_point_turn``'s s_a (m . da) + s_b
+    (m . db), against central differences (1e-7 m) of ``wrap_arc_point``'s point, each end
+    moved along each axis, to 1e-6 of the largest (without the turn, off by up to the largest:
+    an end's motion across the plane moves the point across its arc alone)."""
+    from occupant.restraints.wrap_geometry import arc_point_slide, arc_point_turn, wrap_arc_point
+    D = (0.08, 0.12, 0.06)
+    a = near * np.array(D) * np.array([-0.8, 0.1, 0.55]) / np.linalg.norm([-0.8, 0.1, 0.55])
+    b = np.array([0.22, -0.04, 0.0])
+    zero = (0.0, 0.0, 0.0)
+
+    def placed(a, b):
+        P, active = wrap_arc_point(D, side, tuple(a), tuple(b), zero, frac)
+        assert active
+        return np.array(P)
+
+    P = placed(a, b)
+    g_a, g_b, t = (np.array(x) for x in arc_point_slide(D, tuple(a), tuple(b), tuple(P), frac))
+    m, s_a, s_b = (np.array(x) for x in arc_point_turn(D, tuple(a), tuple(b), tuple(P)))
+    h = 1.0e-7
+    moved, expected = [], []
+    for end, g, s in ((0, g_a, s_a), (1, g_b, s_b)):
+        for axis in np.eye(3):
+            x = [a, b]
+            x[end] = x[end] + h * axis
+            up = placed(*x)
+            x[end] = x[end] - 2.0 * h * axis
+            down = placed(*x)
+            moved.append((up - down) / (2.0 * h))
+            expected.append(t * (g @ axis) + s * (m @ axis))
+    scale = np.abs(expected).max()
+    assert scale > 0.1
+    np.testing.assert_allclose(moved, expected, atol=1e-6 * scale)
