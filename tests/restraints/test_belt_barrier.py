@@ -480,3 +480,42 @@ def test_analytic_run_after_a_barrier_in_its_ellipsoid_pulls_along_its_length_gr
     moving, _ = length(0.0, 1.0)
     assert sum(moving.outputs[i(f"{s}.length_rate")] for s in segments) == \
         pytest.approx(slope, rel=1e-8)
+
+
+def test_analytic_lifted_barrier_leaves_the_fading_run_its_slide_term():
+    """The lopsided rig of tests/restraints/test_belt_path.py (an anchor at 1.02 R, 20 deg
+    above the sphere's equator, in INSIDE_BAND; the other far, at (0.3, 0, 0.1) m) with a
+    barrier after the first anchor, its sphere (radius SLIDE_R) 20 mm beside the middle of the
+    chord from that anchor to the wrap's point: the chord passes it, so the barrier lies on it
+    (no force), at that middle, inside the sphere (``wrap_chain.placed_before``): the run is
+    placed from the anchor and its faded piece to it slides as without the barrier
+    (``belt_path._slide_from``). The force on the slider is minus the tension times the central
+    difference of the summed lengths, and the length rates sum to it, to 1e-8 of it. Measured:
+    0.7210553694 against the slope 0.7210553693 (the rig's without the barrier); main 82dace1
+    0.6822 (no slide term past a barrier)."""
+    ends = (1.02 * R * np.array([-np.cos(np.radians(20.0)), 0.0, np.sin(np.radians(20.0))]),
+            (0.3, 0.0, 0.1))
+    plain, zp = _slide_rig((R, R, R), 1, ends)
+    i = plain.output_names.index
+    d = _evaluated(plain, zp, 0.0)
+    w0 = np.array([d.outputs[i(f"belt.w0.{c}")] for c in "xyz"])
+    middle = 0.5 * (np.array(ends[0]) + w0)
+    model, z = _slide_rig((R, R, R), 1, ends, middle - (0.0, 0.02, 0.0))
+    i = model.output_names.index
+    d = _evaluated(model, z, 0.0)
+    bar = np.array([d.outputs[i(f"belt.bar.{c}")] for c in "xyz"])
+    assert np.allclose(bar, middle, atol=1e-12) and np.linalg.norm(bar) < R
+    segments = ("belt.a-bar", "belt.bar-w0", "belt.w0-b")
+
+    def length(q, qd=0.0):
+        data = _evaluated(model, z, q, qd)
+        return data, sum(data.outputs[i(f"{s}.length")] for s in segments)
+
+    h = 1.0e-7
+    slope = (length(h)[1] - length(-h)[1]) / (2.0 * h)
+    T = d.outputs[i("belt.w0-b.force")]
+    assert T > 0.0 and abs(slope) > 0.1
+    assert -d.f_ext[model.body("body")][5] / T == pytest.approx(slope, rel=1e-8)
+    moving, _ = length(0.0, 1.0)
+    assert sum(moving.outputs[i(f"{s}.length_rate")] for s in segments) == \
+        pytest.approx(slope, rel=1e-8)
