@@ -925,8 +925,9 @@ def placed_before(data, el, out, k, o_pts, p0):
     """Whether the wraps after barrier k are placed from the fixed point before it whatever the
     barrier's weight (``barrier_start``): its point lies in the ellipsoid of the wrap after it
     (gap 0), so they move with that fixed point and their ellipsoid alone (``belt_path.
-    _slide_from``; side_barrier's and aeb_precrash_frontal's neck barrier whenever it touches,
-    scenarios/HISTORY.md, barrierslide)."""
+    _slide_from``): side_barrier's and aeb_precrash_frontal's neck barrier in every sample, its
+    point at 0.77-0.99 and 0.91-0.98 of the thorax's scaled radius (scenarios/HISTORY.md,
+    barrierslide)."""
     return _start_gap(data, el, out, k, o_pts, p0)[0] == 0.0
 
 
