@@ -275,7 +275,7 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
     varied = dict(pairs)
     fixed = dict(parse_override(o) for o in overrides)
     check_workers(workers)
-    n = len(make_design(varied, design, samples, seed or 0))   # a bad design fails before the header
+    n = len(make_design(varied, design, samples, seed))   # a bad design fails before the header
     what = f"Latin hypercube of {n} samples (seed {seed or 0})" if design == "lhs" else "full factorial"
     where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
     start = time.perf_counter()
@@ -291,7 +291,7 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
         sys.stdout.flush()
 
     try:
-        rows = sweep(scenario, varied, out_dir, design_kind=design, samples=samples, seed=seed or 0,
+        rows = sweep(scenario, varied, out_dir, design_kind=design, samples=samples, seed=seed,
                      workers=workers, scheduler=scheduler, overrides=fixed, reports=reports,
                      progress=progress, on_start=on_start)
     except KeyboardInterrupt:

@@ -84,9 +84,16 @@ def parse_vary(text, ranges=False):
 
 
 def design(vary, kind="full", samples=None, seed=None):
-    """A list of {key: value} dicts, one per variant (module docstring)."""
+    """A list of {key: value} dicts, one per variant (module docstring). ``samples`` and ``seed``
+    (default 0) are the Latin hypercube's: a full factorial given either is refused (it ran every
+    combination, silently, for a user who had left out ``--design lhs``)."""
     keys = list(vary)
     if kind == "full":
+        for option, given in (("--samples", samples), ("--seed", seed)):
+            if given is not None:
+                raise ScenarioError(option, "", f"{option} {given} is for a Latin hypercube; a full "
+                                    "factorial runs every combination of the values",
+                                    f"--design lhs with {option}, or leave {option} out")
         for k in keys:
             if isinstance(vary[k], tuple):
                 raise ScenarioError("--vary", k, f"a range {vary[k]} in a full-factorial design",
@@ -107,7 +114,7 @@ def design(vary, kind="full", samples=None, seed=None):
         raise ScenarioError("--samples", "", f"{samples} samples are more than a sweep runs",
                             f"--samples N, 1 <= N <= {MAX_VARIANTS}")
     from scipy.stats import qmc
-    u = qmc.LatinHypercube(d=len(keys), seed=seed).random(int(samples))
+    u = qmc.LatinHypercube(d=len(keys), seed=0 if seed is None else seed).random(int(samples))
     out = []
     for row in u:
         variant = {}
@@ -123,15 +130,16 @@ def design(vary, kind="full", samples=None, seed=None):
 
 def _named_kinds(variants, vary):
     """The variants to load before any run, each with its varied keys whose values are not
-    numbers: the first variant, and the first with each further combination of those values (a
-    dummy, an interior, a belt kind, a pulse shape), whose checks against the model they build (a
-    body, a surface, a regulation's dummy) the key registry cannot make; numbers it checks
-    itself."""
-    def named(value):
-        return isinstance(value, bool) or not isinstance(value, (int, float))
+    numbers or are the solver's: the first variant, and the first with each further combination
+    of those values (a dummy, an interior, a belt kind, a pulse shape), whose checks against the
+    model they build (a body, a surface, a regulation's dummy) the key registry cannot make, nor
+    those of the solver's keys against each other and the pulse (dt dividing t_end, a pulse
+    within t_end); other numbers it checks itself."""
+    def named(key, value):
+        return key.startswith("solver.") or isinstance(value, bool) or not isinstance(value, (int, float))
     kinds = {}
     for variant in variants:
-        keys = tuple(k for k in vary if named(variant[k]))
+        keys = tuple(k for k in vary if named(k, variant[k]))
         kinds.setdefault(tuple(repr(variant[k]) for k in keys), (variant, keys))
     return list(kinds.values())
 
@@ -230,11 +238,11 @@ def _executor(workers, scheduler):
             abort)
 
 
-def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers=None,
+def sweep(scenario, vary, out, design_kind="full", samples=None, seed=None, workers=None,
           scheduler=None, overrides=None, reports=False, plots=True, progress=None, on_start=None):
     """Run the design of ``vary`` ({dotted key: [values] or (lo, hi)}) of ``scenario`` (name or
     path) into ``out``; returns the table rows (dicts). ``design_kind``: "full" or "lhs" (with
-    ``samples`` and ``seed``); ``overrides``: {key: value} fixed for every variant; ``workers``:
+    ``samples`` and ``seed``, default 0); ``overrides``: {key: value} fixed for every variant; ``workers``:
     local processes (default: all cores; 1 runs here, in this process); ``scheduler``: a Dask
     scheduler address (tcp://host:port) or a ``distributed.Client`` instead of the local pool;
     ``reports``: also write each variant's HTML/PDF report; ``plots``: write out/plots;
@@ -268,7 +276,9 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers
             raise ScenarioError(where, err.path, err.problem, err.accepted) from None
     from occupant.scenario.run import make_folder
     make_folder(out)
-    _check_design(out, {"scenario": str(scenario), "design": design_kind, "samples": samples, "seed": seed,
+    # (seed 0 when not given, as sweep.json has held for every design since its first version)
+    _check_design(out, {"scenario": str(scenario), "design": design_kind, "samples": samples,
+                        "seed": 0 if seed is None else seed,
                         "vary": {k: list(v) for k, v in vary.items()}, "overrides": overrides,
                         "range_keys": sorted(k for k, v in vary.items() if isinstance(v, tuple))})
     folders = [out / f"v{i + 1:04d}" for i in range(len(variants))]

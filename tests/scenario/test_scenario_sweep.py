@@ -84,6 +84,11 @@ def test_reference_sweep_rejects_a_bad_key_before_running(tmp_path):
     ({"occupant.dummy": ["hybrid3_50m", "hybrid3_95m"]}, {},
      "(--vary occupant.dummy=hybrid3_95m): criteria.regulation: fmvss208_hybrid3_50m judges the hybrid3_50m, "
      "the occupant is hybrid3_95m (accepted: no regulation for this occupant: leave it out)"),
+    # the solver's keys checked against each other: until sweepcheck a dt not dividing t_end failed
+    # in its turn, in simulate ("error: simulate: t_end ... is not a whole number of steps")
+    ({"solver.dt": [1e-5, 3e-4], "pulse.duration": [0.1, 0.08]}, SHORT,
+     "(--vary solver.dt): solver.dt: t_end 0.005 s is not a whole number of steps of 0.0003 s (t_end / dt = "
+     "16.6667) (accepted: a dt that divides t_end for the fixed-step euler, or leave dt out)"),
 ])
 def test_reference_sweep_checks_every_varied_value_before_running(tmp_path, vary, fixed, message):
     """Every key and value of --vary and --set is held against the key registry before the
@@ -92,7 +97,7 @@ def test_reference_sweep_checks_every_varied_value_before_running(tmp_path, vary
     kind = "lhs" if any(isinstance(v, tuple) for v in vary.values()) else "full"
     with pytest.raises(ScenarioError) as err:
         sweep("fmvss208_sled_48_unbelted", vary, tmp_path, workers=1, overrides=fixed, design_kind=kind,
-              samples=2)
+              samples=2 if kind == "lhs" else None)
     assert str(err.value).endswith(f"fmvss208_sled_48_unbelted.toml {message}"), str(err.value)
     assert not list(tmp_path.iterdir())
 
@@ -174,8 +179,8 @@ def test_reference_a_diverging_variant_is_recorded_and_not_run_again(tmp_path):
 
 
 def test_reference_sweep_command_checks_its_arguments_before_any_output(tmp_path, capsys):
-    """A design that cannot run (no --samples for a Latin hypercube, --workers 0, an unknown
-    varied key, a key varied twice) is one message on stderr naming the option, exit 2, no header, nothing run."""
+    """A design that cannot run (no --samples for a Latin hypercube, --samples or --seed for a
+    full factorial, --workers 0, an unknown varied key, a key varied twice) is one message on stderr naming the option, exit 2, no header, nothing run."""
     base = ["sweep", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=0.005", "--out", str(tmp_path)]
     cases = ((["--vary", "pulse.delta_v_kmh=40:56", "--design", "lhs"], "--samples: a Latin hypercube"),
              (["--vary", "pulse.delta_v_kmh=40:56:2", "--workers", "0"], "--workers: 0: not a number"),
@@ -185,7 +190,12 @@ def test_reference_sweep_command_checks_its_arguments_before_any_output(tmp_path
               "got -0.1 (accepted: a number, duration > 0 s)\n"),
              # a key varied twice ran the last --vary alone, silently
              (["--vary", "pulse.delta_v_kmh=40,48", "--vary", "pulse.delta_v_kmh=56"],
-              "--vary: pulse.delta_v_kmh: given more than once (accepted: each key once, all its values in one --vary)"))
+              "--vary: pulse.delta_v_kmh: given more than once (accepted: each key once, all its values in one --vary)"),
+             # a Latin hypercube's options without --design lhs ran the full factorial, silently
+             (["--vary", "pulse.delta_v_kmh=40,48", "--samples", "20"], "--samples: --samples 20 is for a Latin "
+              "hypercube; a full factorial runs every combination of the values (accepted: --design lhs with "
+              "--samples, or leave --samples out)"),
+             (["--vary", "pulse.delta_v_kmh=40,48", "--seed", "3"], "--seed: --seed 3 is for a Latin hypercube"))
     for extra, message in cases:
         assert main(base + extra) == 2
         captured = capsys.readouterr()
