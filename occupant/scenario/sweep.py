@@ -26,7 +26,9 @@ means the same inputs for the same design.
 Run again on the same folder, a sweep skips the variants whose criteria.csv exists (resumes an
 interrupted sweep; a run that stopped early has one too, with its reason in error.txt, and would
 stop again: runs are deterministic) and reruns those that could not run. Each variant writes its folder as soon as it
-finishes; a failing variant is recorded and the others go on.
+finishes; a failing variant is recorded and the others go on. A worker process killed (out of
+memory, a crash) breaks a local pool: the variants it had not finished run again in a new one,
+the one whose process died alone, and one whose process dies twice is recorded as failed.
 """
 import concurrent.futures
 import csv
@@ -47,6 +49,13 @@ DESIGNS = ("full", "lhs")
 # or so of a 10-core machine; more is a typo (start:stop:n with n = 1e8 filled the memory until the
 # system killed the sweep, before any run)
 MAX_VARIANTS = 10_000
+# a variant's folder holds this file while a process runs it: left behind, its process died there
+RUNNING = ".running"
+# pools a sweep starts again in a row after a pool broke with no variant's process found dead in
+# it (no RUNNING file left): then its variants are recorded as failed [E]
+MAX_BLIND_RESTARTS = 3
+WORKER_DIED = ("its worker process died twice while running it (killed: out of memory, a crash, "
+               "a signal); the other variants went on")
 
 
 def parse_vary(text, ranges=False):
@@ -153,6 +162,8 @@ def run_variant(scenario, overrides, folder, reports=False):
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     marker = folder / "criteria.csv"
+    running = folder / RUNNING
+    running.touch()
     try:
         sc = load(scenario, overrides=overrides)
         if not reports:
@@ -171,6 +182,8 @@ def run_variant(scenario, overrides, folder, reports=False):
         marker.unlink(missing_ok=True)
         (folder / "error.txt").write_text(f"{err}\n", encoding="utf-8")
         return f"error: {err}", {}, time.perf_counter() - start
+    finally:
+        running.unlink(missing_ok=True)
 
 
 def _read_criteria(folder):
@@ -308,25 +321,59 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=None, work
         for i in todo:
             finished(i, run_variant(scenario, variants[i], folders[i], reports))
     elif todo:
-        submit, as_completed, close, abort = _executor(workers, scheduler)
-        try:
-            futures = {submit(run_variant, scenario, variants[i], str(folders[i]), reports): i for i in todo}
-            for fut in as_completed(list(futures)):
-                i = futures[fut]
-                try:
-                    finished(i, fut.result())
-                except Exception as err:   # a worker that died (killed, out of memory): record it, go on
-                    finished(i, (f"error: worker failed: {type(err).__name__}: {err}", {}, 0.0))
-        except BaseException:   # Ctrl-C, or the caller's exception: stop the workers, then say it
-            abort()
-            raise
-        close()
+        pending, deaths, blind = list(todo), {}, 0
+        while pending:
+            # a variant whose process died once runs again alone: dying there, it is to blame
+            suspects = [i for i in pending if i in deaths]
+            batch = suspects or pending
+            submit, as_completed, close, abort = _executor(1 if suspects else workers, scheduler)
+            for i in batch:   # (left by a sweep stopped with Ctrl-C)
+                (folders[i] / RUNNING).unlink(missing_ok=True)
+            broken = []
+            try:
+                futures = {submit(run_variant, scenario, variants[i], str(folders[i]), reports): i
+                           for i in batch}
+                for fut in as_completed(list(futures)):
+                    i = futures[fut]
+                    try:
+                        finished(i, fut.result())
+                    except concurrent.futures.BrokenExecutor:
+                        broken.append(i)
+                    except Exception as err:   # a Dask worker lost, an error the run did not catch
+                        finished(i, (f"error: worker failed: {type(err).__name__}: {err}", {}, 0.0))
+            except BaseException:   # Ctrl-C, or the caller's exception: stop the workers, then say it
+                abort()
+                raise
+            close()
+            blind = _after_broken_pool(broken, folders, deaths, blind, finished)
+            pending = [i for i in pending if i not in results]
     rows = _table(out, vary, variants, folders, results)
     if plots:
         from occupant.report.sweep_plots import write_plots
         limits, units = _limits(folders, results)
         write_plots(rows, list(vary), out / "plots", limits=limits, units=units)
     return rows
+
+
+def _after_broken_pool(broken, folders, deaths, blind, finished):
+    """After a local pool broke (a worker process killed: out of memory, a crash, a signal), which
+    fails every variant it had not finished (until sweepcheck all were recorded as failed, and
+    the rest of the sweep with them): the variants whose process died (their RUNNING file left)
+    are charged a death, and one that died twice is recorded as failed; the others of ``broken``
+    run again. Returns the count of blind restarts in a row (a pool broken with no process found
+    dead), after MAX_BLIND_RESTARTS of which ``broken`` is recorded as failed."""
+    if not broken:
+        return 0
+    dead = [i for i in broken if (folders[i] / RUNNING).exists()]
+    for i in dead:
+        deaths[i] = deaths.get(i, 0) + 1
+    blind = 0 if dead else blind + 1
+    for i in broken:
+        if deaths.get(i, 0) >= 2 or blind > MAX_BLIND_RESTARTS:
+            (folders[i] / RUNNING).unlink(missing_ok=True)
+            (folders[i] / "error.txt").write_text(f"{WORKER_DIED}\n", encoding="utf-8")
+            finished(i, (f"error: {WORKER_DIED}", {}, 0.0))
+    return blind
 
 
 def _table(out, vary, variants, folders, results):

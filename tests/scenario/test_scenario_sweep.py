@@ -231,3 +231,41 @@ def test_reference_ctrl_c_stops_a_sweep_at_once_and_it_resumes(tmp_path):
     if finished:
         assert f"{finished} finished before, {4 - finished} to run" in again.stdout
     assert all((tmp_path / f"v{i:04d}" / "criteria.csv").exists() for i in range(1, 5))
+
+
+@pytest.mark.parametrize("deaths", [1, 2])
+def test_reference_a_worker_killed_fails_its_variant_alone(tmp_path, monkeypatch, deaths):
+    """A worker process killed (SIGKILL here, as the out-of-memory killer does) broke the local
+    pool, and every variant it had not finished was recorded "error: worker failed:
+    BrokenProcessPool" (all 6 of a sweep of us_ncap_frontal_56 with one worker killed 3 s in):
+    the rest of the sweep was lost. Now the variants of a broken pool run again, the one whose
+    process died alone; killed once, it finishes; killed every time, it alone is recorded failed.
+    (The pool forks: the workers inherit this test's patch.)"""
+    import multiprocessing
+    import os
+    import signal
+
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("the workers must inherit the patched Scenario.run")
+    from occupant.scenario.load import Scenario
+    run = Scenario.run
+    killed = tmp_path / "killed"
+
+    def killed_at_48(self, progress=None):
+        if self.data["pulse"]["delta_v_kmh"] == 48.0 and (deaths == 2 or not killed.exists()):
+            killed.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return run(self, progress)
+    monkeypatch.setattr(Scenario, "run", killed_at_48)
+    vary = {"pulse.delta_v_kmh": [40.0, 48.0, 56.0, 44.0]}
+    rows = sweep("fmvss208_sled_48_unbelted", vary, tmp_path / "sweep", workers=2, overrides=SHORT, plots=False)
+    status = [r["status"] for r in rows]
+    if deaths == 1:
+        assert status == ["ok"] * 4
+    else:
+        assert status == ["ok", "error: its worker process died twice while running it (killed: out of memory, "
+                          "a crash, a signal); the other variants went on", "ok", "ok"]
+        assert not (tmp_path / "sweep" / "v0002" / "criteria.csv").exists()
+        assert (tmp_path / "sweep" / "v0002" / "error.txt").read_text().startswith("its worker process died")
+    assert all(r["HIC15"] is not None for r in rows if r["status"] == "ok")
+    assert not list((tmp_path / "sweep").glob("v*/.running"))
