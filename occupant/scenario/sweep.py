@@ -192,7 +192,9 @@ def _read_criteria(folder):
 
 
 def _check_design(out, spec):
-    """Write out/sweep.json, or check that the one there describes the same sweep."""
+    """Write out/sweep.json, or check that the one there describes the same sweep. A folder
+    holding a run of ``occupant run`` is refused (a sweep went on to write its files and variants
+    among the run's)."""
     path = out / "sweep.json"
     text = json.dumps(spec, indent=1, sort_keys=True)
     if path.exists():
@@ -200,6 +202,9 @@ def _check_design(out, spec):
         if json.loads(old) != json.loads(text):
             raise ScenarioError(str(path), "", "this folder holds a different sweep (scenario, keys, "
                                 "design, samples, seed or --set differ)", "a new --out folder, or the same design")
+    elif (out / "criteria.csv").exists():
+        raise ScenarioError(f"--out {out}", "", "this folder holds a run of occupant run (its criteria.csv), "
+                            "not a sweep", "a new --out folder, or a sweep's folder to resume it")
     else:
         path.write_text(text + "\n", encoding="utf-8")
 

@@ -203,6 +203,21 @@ def test_reference_sweep_command_checks_its_arguments_before_any_output(tmp_path
     assert not list(tmp_path.glob("v*"))
 
 
+def test_reference_a_sweep_refuses_a_run_folder(tmp_path, capsys):
+    """A sweep into the folder of an ``occupant run`` wrote its sweep.csv, plots/ and variants
+    among the run's files (seen: --out an earlier run's folder): one message, exit 2, nothing
+    written."""
+    (tmp_path / "criteria.csv").write_text("criterion,value,unit,limit,pass\n")
+    before = sorted(tmp_path.iterdir())
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "pulse.delta_v_kmh=40,48", "--set",
+                 "solver.t_end=0.005", "--workers", "1", "--out", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == (f"occupant: error: --out {tmp_path}: this folder holds a run of occupant run (its "
+                            "criteria.csv), not a sweep (accepted: a new --out folder, or a sweep's folder to "
+                            "resume it)\n") and captured.out == ""
+    assert sorted(tmp_path.iterdir()) == before
+
+
 def test_reference_ctrl_c_stops_a_sweep_at_once_and_it_resumes(tmp_path):
     """Ctrl-C (SIGINT to the process group) stops the running variants at once (not after them),
     with one line and exit 130, no worker's traceback; the same command again says how many
