@@ -349,6 +349,12 @@ def _compared(arg, report):
     folder = pathlib.Path(arg)
     if folder.is_dir():
         if not (folder / "criteria.csv").exists():
+            swept = (folder / "sweep.json").exists()
+            variants = sorted(folder.glob("v[0-9][0-9][0-9][0-9]")) if swept else []
+            if variants:   # a sweep's folder: its variants are the runs
+                shown = " ".join(str(v) for v in variants[:2]) + (" ..." if len(variants) > 2 else "")
+                raise InputFileError(folder, "", f"a sweep's folder ({len(variants)} variants): compare its "
+                                     "variants' run folders", f"their folders, {shown}")
             raise InputFileError(folder, "", "no criteria.csv in this folder", "a run folder of occupant run")
         criteria = _folder_criteria(folder)
         run = None

@@ -180,7 +180,8 @@ def test_reference_a_diverging_variant_is_recorded_and_not_run_again(tmp_path):
 
 def test_reference_sweep_command_checks_its_arguments_before_any_output(tmp_path, capsys):
     """A design that cannot run (no --samples for a Latin hypercube, --samples or --seed for a
-    full factorial, --workers 0, an unknown varied key, a key varied twice) is one message on stderr naming the option, exit 2, no header, nothing run."""
+    full factorial, --workers 0, an unknown varied key, a key varied twice) is one message on
+    stderr naming the option, exit 2, no header, nothing run."""
     base = ["sweep", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=0.005", "--out", str(tmp_path)]
     cases = ((["--vary", "pulse.delta_v_kmh=40:56", "--design", "lhs"], "--samples: a Latin hypercube"),
              (["--vary", "pulse.delta_v_kmh=40:56:2", "--workers", "0"], "--workers: 0: not a number"),
