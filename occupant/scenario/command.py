@@ -37,18 +37,17 @@ def summary_lines(run):
                  if e else f"  simulated {res.t[-1] * 1e3:.0f} ms ({res.status})")
     if res.message:
         lines.append(f"  {res.message}")
-    head = model.body("head") if "head" in model.index["body"] else None
-    if head is not None and len(res.t) > 1 and "front" not in sc.get("vehicle", {}):
+    if "head" in model.index["body"] and len(res.t) > 1 and "front" not in sc.get("vehicle", {}):
         # (a pedestrian run's B0 is the road, not the vehicle: its head impact rows say more)
         # along the pulse's direction (the way the occupant is thrown): forward in a frontal
         # test, rearward in a rear one, towards the struck side in a side one
+        from occupant.scenario.criteria import head_excursion
         d = np.asarray(getattr(run.pulse, "direction", (1.0, 0.0, 0.0)), float)
-        rel = (res.body_com[:, head] - res.base_poses[:, :3, 3]) @ d
-        k = int(np.argmax(rel))
+        moved = head_excursion(res, model, d)
         way = {(1, 0, 0): "forward", (-1, 0, 0): "rearward", (0, 1, 0): "leftward",
                (0, -1, 0): "rightward"}.get(tuple(int(round(x)) for x in d), "along the pulse")
-        lines.append(f"  head {way} excursion relative to the vehicle {1e3 * (rel[k] - rel[0]):.0f} mm "
-                     f"at {1e3 * res.t[k]:.0f} ms")
+        lines.append(f"  head {way} excursion relative to the vehicle {1e3 * moved.value:.0f} mm "
+                     f"at {1e3 * moved.t:.0f} ms")
     loads = []
     for name in model.contact_names:
         f = res.outputs.get(f"{name}.normal_force")
