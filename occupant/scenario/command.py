@@ -127,6 +127,10 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     from occupant.scenario.run import make_folder
     sc = load(scenario, overrides=overrides)
     folder = make_folder(out_dir if out_dir else pathlib.Path("reports") / sc.name)
+    if (folder / "sweep.json").exists():   # (the run's files went among the sweep's variants)
+        from occupant.scenario.load import ScenarioError
+        raise ScenarioError("--out", str(folder), "a sweep's folder (its sweep.json), not a run's",
+                            "a new folder, or a run's folder to write again")
     braking = " and its pre-crash vehicle run done" if "precrash" in sc.data else ""   # the long part
     out(f"occupant run: {sc.name}: loaded and checked{braking} in {time.perf_counter() - start:.1f} s")
     if bar is not None:

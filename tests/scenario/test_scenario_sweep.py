@@ -204,10 +204,10 @@ def test_reference_sweep_command_checks_its_arguments_before_any_output(tmp_path
     assert not list(tmp_path.glob("v*"))
 
 
-def test_reference_a_sweep_refuses_a_run_folder(tmp_path, capsys):
+def test_reference_a_sweep_refuses_a_run_folder_and_a_run_a_sweeps(tmp_path, capsys):
     """A sweep into the folder of an ``occupant run`` wrote its sweep.csv, plots/ and variants
-    among the run's files (seen: --out an earlier run's folder): one message, exit 2, nothing
-    written."""
+    among the run's files (seen: --out an earlier run's folder), and a run into a sweep's folder
+    its files among the variants: one message each, exit 2, nothing written."""
     (tmp_path / "criteria.csv").write_text("criterion,value,unit,limit,pass\n")
     before = sorted(tmp_path.iterdir())
     assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "pulse.delta_v_kmh=40,48", "--set",
@@ -217,6 +217,16 @@ def test_reference_a_sweep_refuses_a_run_folder(tmp_path, capsys):
                             "criteria.csv), not a sweep (accepted: a new --out folder, or a sweep's folder to "
                             "resume it)\n") and captured.out == ""
     assert sorted(tmp_path.iterdir()) == before
+    # and the other way round: occupant run wrote its results.h5 and criteria.csv among a sweep's
+    # variants, which compare then took for a run
+    sweep_dir = tmp_path / "sweep"
+    sweep_dir.mkdir()
+    (sweep_dir / "sweep.json").write_text("{}")
+    assert main(["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=0.005", "--out", str(sweep_dir),
+                 "--quiet"]) == 2
+    assert capsys.readouterr().err == (f"occupant: error: --out: {sweep_dir}: a sweep's folder (its sweep.json), "
+                                       "not a run's (accepted: a new folder, or a run's folder to write again)\n")
+    assert [p.name for p in sweep_dir.iterdir()] == ["sweep.json"]
 
 
 def test_reference_ctrl_c_stops_a_sweep_at_once_and_it_resumes(tmp_path):
