@@ -296,7 +296,7 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
     try:
         rows = sweep(scenario, varied, out_dir, design_kind=design, samples=samples, seed=seed,
                      workers=workers, scheduler=scheduler, overrides=fixed, reports=reports,
-                     progress=progress, on_start=on_start)
+                     progress=progress, on_start=on_start, note=lambda text: out(f"  {text}"))
     except KeyboardInterrupt:
         print(f"occupant: interrupted: the finished variants are kept in {out_dir}; the same command "
               "again runs the others", file=sys.stderr)

@@ -257,15 +257,17 @@ def _executor(workers, scheduler):
 
 
 def sweep(scenario, vary, out, design_kind="full", samples=None, seed=None, workers=None,
-          scheduler=None, overrides=None, reports=False, plots=True, progress=None, on_start=None):
+          scheduler=None, overrides=None, reports=False, plots=True, progress=None, on_start=None,
+          note=None):
     """Run the design of ``vary`` ({dotted key: [values] or (lo, hi)}) of ``scenario`` (name or
     path) into ``out``; returns the table rows (dicts). ``design_kind``: "full" or "lhs" (with
-    ``samples`` and ``seed``, default 0); ``overrides``: {key: value} fixed for every variant; ``workers``:
-    local processes (default: all cores; 1 runs here, in this process); ``scheduler``: a Dask
+    ``samples`` and ``seed``, default 0); ``overrides``: {key: value} fixed for every variant;
+    ``workers``: local processes (default: all cores; 1 runs here, in this process); ``scheduler``: a Dask
     scheduler address (tcp://host:port) or a ``distributed.Client`` instead of the local pool;
     ``reports``: also write each variant's HTML/PDF report; ``plots``: write out/plots;
     ``progress(done, total, variant, status, seconds)`` after each variant; ``on_start(total,
-    to_run)`` once the design and its first variant are checked, before any run."""
+    to_run)`` once the design and its first variant are checked, before any run; ``note(text)``
+    when a worker process died and its variants run again."""
     out = pathlib.Path(out)
     overrides = dict(overrides or {})
     check_workers(workers)
@@ -350,7 +352,13 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=None, work
                 abort()
                 raise
             close()
-            blind = _after_broken_pool(broken, folders, deaths, blind, finished)
+            blind, dead = _after_broken_pool(broken, folders, deaths, blind, finished)
+            again = [folders[i].name for i in dead if i not in results]
+            if again and note:
+                who = ("it runs" if len(dead) == 1 else "they run") if len(again) == len(dead) else \
+                    f"{', '.join(again)} run"
+                note(f"a worker process died (killed: out of memory, a crash, a signal) while "
+                     f"{', '.join(folders[i].name for i in dead)} ran: {who} again, one at a time")
             pending = [i for i in pending if i not in results]
     rows = _table(out, vary, variants, folders, results)
     if plots:
@@ -366,9 +374,10 @@ def _after_broken_pool(broken, folders, deaths, blind, finished):
     the rest of the sweep with them): the variants whose process died (their RUNNING file left)
     are charged a death, and one that died twice is recorded as failed; the others of ``broken``
     run again. Returns the count of blind restarts in a row (a pool broken with no process found
-    dead), after MAX_BLIND_RESTARTS of which ``broken`` is recorded as failed."""
+    dead), after MAX_BLIND_RESTARTS of which ``broken`` is recorded as failed, and the variants
+    whose process died."""
     if not broken:
-        return 0
+        return 0, []
     dead = [i for i in broken if (folders[i] / RUNNING).exists()]
     for i in dead:
         deaths[i] = deaths.get(i, 0) + 1
@@ -378,7 +387,7 @@ def _after_broken_pool(broken, folders, deaths, blind, finished):
             (folders[i] / RUNNING).unlink(missing_ok=True)
             (folders[i] / "error.txt").write_text(f"{WORKER_DIED}\n", encoding="utf-8")
             finished(i, (f"error: {WORKER_DIED}", {}, 0.0))
-    return blind
+    return blind, dead
 
 
 def _table(out, vary, variants, folders, results):

@@ -284,8 +284,12 @@ def test_reference_a_worker_killed_fails_its_variant_alone(tmp_path, monkeypatch
         return run(self, progress)
     monkeypatch.setattr(Scenario, "run", killed_at_48)
     vary = {"pulse.delta_v_kmh": [40.0, 48.0, 56.0, 44.0]}
-    rows = sweep("fmvss208_sled_48_unbelted", vary, tmp_path / "sweep", workers=2, overrides=SHORT, plots=False)
+    notes = []
+    rows = sweep("fmvss208_sled_48_unbelted", vary, tmp_path / "sweep", workers=2, overrides=SHORT, plots=False,
+                 note=notes.append)
     status = [r["status"] for r in rows]
+    # said once, naming the variant (and any other its pool's end killed), which runs again
+    assert len(notes) == 1 and notes[0].startswith("a worker process died") and "v0002" in notes[0], notes
     if deaths == 1:
         assert status == ["ok"] * 4
     else:
