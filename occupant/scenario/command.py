@@ -286,6 +286,10 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
     def on_start(total, to_run):
         again = f"; {total - to_run} finished before, {to_run} to run" if to_run < total else ""
         out(f"occupant sweep: {scenario}, {total} variants over {', '.join(varied)} ({what}) on {where}{again}")
+        from occupant.integrate import precompile
+        if to_run and scheduler is None and precompile.cold():   # (a minute with nothing else shown)
+            from occupant.progress import COMPILING
+            out(f"  {COMPILING.removesuffix(' ...')} in each worker ...")
 
     def progress(done, total, variant, status, seconds):
         elapsed = time.perf_counter() - start

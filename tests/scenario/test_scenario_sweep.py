@@ -299,3 +299,17 @@ def test_reference_a_worker_killed_fails_its_variant_alone(tmp_path, monkeypatch
         assert (tmp_path / "sweep" / "v0002" / "error.txt").read_text().startswith("its worker process died")
     assert all(r["HIC15"] is not None for r in rows if r["status"] == "ok")
     assert not list((tmp_path / "sweep").glob("v*/.running"))
+
+
+@pytest.mark.parametrize("cold", [True, False])
+def test_reference_sweep_says_when_its_workers_compile(tmp_path, capsys, monkeypatch, cold):
+    """On a cold numba cache the first variants compile the step in each worker, about a minute
+    (57 s for us_ncap_frontal_56's first two on 2 workers) with nothing shown after the header;
+    the sweep says so, as occupant run does, and says nothing on a warm cache."""
+    from occupant.integrate import precompile
+    monkeypatch.setattr(precompile, "cold", lambda: cold)
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "pulse.delta_v_kmh=40", "--set",
+                 "solver.t_end=0.005", "--workers", "1", "--out", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    said = "  compiling the step (first run only) in each worker ..."
+    assert (lines[1] == said) if cold else (said not in lines), lines
