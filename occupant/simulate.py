@@ -9,7 +9,7 @@ from occupant.integrate.divergence import penetration_guard, penetration_message
 from occupant.integrate.driver import solve
 from occupant.integrate.events import compile_event_function, never
 from occupant.integrate.fixed_step import DIVERGED, EVENT
-from occupant.integrate.integrators import INTEGRATORS
+from occupant.integrate.integrators import INTEGRATORS, whole_steps
 from occupant.integrate.pipeline import make_recording, record_samples
 from occupant.integrate.stability import step_limit
 from occupant.integrate.system import MultibodySystem
@@ -172,8 +172,8 @@ def _run_compiled(system, method, y0, dt, t_end, stride, events, guards, progres
     and ends the step on the grid; the compiled loop then goes on. After each chunk the samples
     it recorded are checked against the penetration ``guard``."""
     model = system.model
-    n_steps = int(round(t_end / dt))
-    if abs(n_steps * dt - t_end) > 1e-9 * t_end:
+    n_steps = whole_steps(t_end, dt)
+    if n_steps is None:
         raise SimulationError(f"simulate: t_end {t_end} s is not a whole number of steps dt = {dt} s")
     rec = make_recording(model, n_steps // stride + 1)
     direction = np.array([float(ev.direction) for ev in events] or [0.0])

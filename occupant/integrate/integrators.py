@@ -123,6 +123,13 @@ class Integrator:
                 "function_evaluations": self.nfev}
 
 
+def whole_steps(t_end, dt):
+    """The number of steps ``dt`` that make ``t_end``, or None when ``t_end`` is not a whole
+    number of them (to 1e-9 of t_end): a fixed-step method's compiled loop ends on its grid."""
+    n = int(round(t_end / dt))
+    return n if n >= 1 and abs(n * dt - t_end) <= 1e-9 * t_end else None
+
+
 class FixedStep(Integrator):
     def __init__(self, system, t0, y0, dt=None):
         h = self.default_dt if dt is None else dt

@@ -8,15 +8,25 @@ from pathlib import Path
 from matplotlib.ticker import MaxNLocator
 
 from occupant.report.figures import plt   # the Agg backend, set once there
+from occupant.scenario.keys import unit as key_unit
 
 CORE = ("variant", "status")
 
 
 def _number(v):
+    """A value as a number, None for a category: a text, and true/false (drawn at 1.0 and 0.0 on a
+    number axis from 0 to 1 until stop 49)."""
+    if isinstance(v, bool):
+        return None
     try:
         return float(v)
     except (TypeError, ValueError):
         return None
+
+
+def _category(v):
+    """A category's label as the scenario file writes it: true/false, not Python's True/False."""
+    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def criterion_names(rows, keys):
@@ -39,8 +49,8 @@ def write_plots(rows, keys, folder, limits=None, units=None, dpi=90):
             xs = [r[key] for r in rows]
             categories = None
             if any(_number(x) is None for x in xs):
-                categories = list(dict.fromkeys(str(x) for x in xs))
-            pts = [((categories.index(str(r[key])) if categories else _number(r[key])), _number(r[name]))
+                categories = list(dict.fromkeys(_category(x) for x in xs))
+            pts = [((categories.index(_category(r[key])) if categories else _number(r[key])), _number(r[name]))
                    for r in rows if _number(r[name]) is not None]
             limit = limits.get(name)
             within = [p for p in pts if limit is None or abs(p[1]) <= abs(limit)]   # as limits.assess
@@ -56,7 +66,7 @@ def write_plots(rows, keys, folder, limits=None, units=None, dpi=90):
                 ax.xaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
             if limit is not None:
                 ax.axhline(limit, color="#c0392b", ls="--", lw=1, label="limit")
-            ax.set_xlabel(key, fontsize=9)
+            ax.set_xlabel(f"{key} ({key_unit(key)})" if key_unit(key) else key, fontsize=9)
             ax.grid(alpha=0.3)
         unit = units.get(name, "")
         axes[0][0].set_ylabel(f"{name} ({unit})" if unit else name, fontsize=9)

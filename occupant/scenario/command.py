@@ -37,18 +37,17 @@ def summary_lines(run):
                  if e else f"  simulated {res.t[-1] * 1e3:.0f} ms ({res.status})")
     if res.message:
         lines.append(f"  {res.message}")
-    head = model.body("head") if "head" in model.index["body"] else None
-    if head is not None and len(res.t) > 1 and "front" not in sc.get("vehicle", {}):
+    if "head" in model.index["body"] and len(res.t) > 1 and "front" not in sc.get("vehicle", {}):
         # (a pedestrian run's B0 is the road, not the vehicle: its head impact rows say more)
         # along the pulse's direction (the way the occupant is thrown): forward in a frontal
         # test, rearward in a rear one, towards the struck side in a side one
+        from occupant.scenario.criteria import head_excursion
         d = np.asarray(getattr(run.pulse, "direction", (1.0, 0.0, 0.0)), float)
-        rel = (res.body_com[:, head] - res.base_poses[:, :3, 3]) @ d
-        k = int(np.argmax(rel))
+        moved = head_excursion(res, model, d)
         way = {(1, 0, 0): "forward", (-1, 0, 0): "rearward", (0, 1, 0): "leftward",
                (0, -1, 0): "rightward"}.get(tuple(int(round(x)) for x in d), "along the pulse")
-        lines.append(f"  head {way} excursion relative to the vehicle {1e3 * (rel[k] - rel[0]):.0f} mm "
-                     f"at {1e3 * res.t[k]:.0f} ms")
+        lines.append(f"  head {way} excursion relative to the vehicle {1e3 * moved.value:.0f} mm "
+                     f"at {1e3 * moved.t:.0f} ms")
     loads = []
     for name in model.contact_names:
         f = res.outputs.get(f"{name}.normal_force")
@@ -128,6 +127,10 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     from occupant.scenario.run import make_folder
     sc = load(scenario, overrides=overrides)
     folder = make_folder(out_dir if out_dir else pathlib.Path("reports") / sc.name)
+    if (folder / "sweep.json").exists():   # (the run's files went among the sweep's variants)
+        from occupant.scenario.load import ScenarioError
+        raise ScenarioError("--out", str(folder), "a sweep's folder (its sweep.json), not a run's",
+                            "a new folder, or a run's folder to write again")
     braking = " and its pre-crash vehicle run done" if "precrash" in sc.data else ""   # the long part
     out(f"occupant run: {sc.name}: loaded and checked{braking} in {time.perf_counter() - start:.1f} s")
     if bar is not None:
@@ -275,7 +278,7 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
     varied = dict(pairs)
     fixed = dict(parse_override(o) for o in overrides)
     check_workers(workers)
-    n = len(make_design(varied, design, samples, seed or 0))   # a bad design fails before the header
+    n = len(make_design(varied, design, samples, seed))   # a bad design fails before the header
     what = f"Latin hypercube of {n} samples (seed {seed or 0})" if design == "lhs" else "full factorial"
     where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
     start = time.perf_counter()
@@ -283,6 +286,10 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
     def on_start(total, to_run):
         again = f"; {total - to_run} finished before, {to_run} to run" if to_run < total else ""
         out(f"occupant sweep: {scenario}, {total} variants over {', '.join(varied)} ({what}) on {where}{again}")
+        from occupant.integrate import precompile
+        if to_run and scheduler is None and precompile.cold():   # (a minute with nothing else shown)
+            from occupant.progress import COMPILING
+            out(f"  {COMPILING.removesuffix(' ...')} in each worker ...")
 
     def progress(done, total, variant, status, seconds):
         elapsed = time.perf_counter() - start
@@ -291,9 +298,9 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
         sys.stdout.flush()
 
     try:
-        rows = sweep(scenario, varied, out_dir, design_kind=design, samples=samples, seed=seed or 0,
+        rows = sweep(scenario, varied, out_dir, design_kind=design, samples=samples, seed=seed,
                      workers=workers, scheduler=scheduler, overrides=fixed, reports=reports,
-                     progress=progress, on_start=on_start)
+                     progress=progress, on_start=on_start, note=lambda text: out(f"  {text}"))
     except KeyboardInterrupt:
         print(f"occupant: interrupted: the finished variants are kept in {out_dir}; the same command "
               "again runs the others", file=sys.stderr)
@@ -349,6 +356,12 @@ def _compared(arg, report):
     folder = pathlib.Path(arg)
     if folder.is_dir():
         if not (folder / "criteria.csv").exists():
+            swept = (folder / "sweep.json").exists()
+            variants = sorted(folder.glob("v[0-9][0-9][0-9][0-9]")) if swept else []
+            if variants:   # a sweep's folder: its variants are the runs
+                shown = " ".join(str(v) for v in variants[:2]) + (" ..." if len(variants) > 2 else "")
+                raise InputFileError(folder, "", f"a sweep's folder ({len(variants)} variants): compare its "
+                                     "variants' run folders", f"their folders, {shown}")
             raise InputFileError(folder, "", "no criteria.csv in this folder", "a run folder of occupant run")
         criteria = _folder_criteria(folder)
         run = None

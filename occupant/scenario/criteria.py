@@ -41,6 +41,7 @@ OPTIONAL_ROWS = (
     ("head restraint contact time", "head_restraint_contact_time", "ms", 1e3),
     ("rebound velocity", "rebound_velocity", "m/s", 1.0),
     ("head rotation", "head_rotation_deg", "deg", 1.0),
+    ("head excursion", "head_excursion", "mm", 1e3),
     ("tibia compression left upper", "tibia_compression", "N", 1.0),
     ("tibia compression left lower", "tibia_compression", "N", 1.0),
     ("tibia compression right upper", "tibia_compression", "N", 1.0),
@@ -196,8 +197,7 @@ def _head_motion(results, model, t_end=None):
     if "head" not in names or "upper_torso" not in names:
         return {}
     h, u = model.body("head"), model.body("upper_torso")
-    B = results.base_poses
-    rel = np.einsum("tji,tj->ti", B[:, :3, :3], results.body_com[:, h] - B[:, :3, 3])
+    rel = _in_vehicle(results, h)
     vx = np.gradient(rel[:, 0], results.t)
     back = int(np.argmin(rel[:, 0]))
     k = back + int(np.argmax(vx[back:]))
@@ -212,6 +212,30 @@ def _head_motion(results, model, t_end=None):
                                              t=float(results.t[j]))}
 
 
+def _in_vehicle(results, body):
+    """(n, 3) m: the centre of mass of ``body`` (its index) relative to the vehicle (B0), in the
+    vehicle's frame (as the report's trajectories: occupant.report.data.trajectories)."""
+    import numpy as np
+    B = results.base_poses
+    return np.einsum("tji,tj->ti", B[:, :3, :3], results.body_com[:, body] - B[:, :3, 3])
+
+
+def head_excursion(results, model, direction):
+    """The head CG's largest excursion relative to the vehicle along ``direction`` (a vector in
+    the vehicle frame B0: the pulse's, the way the occupant is thrown), from where it was at
+    t = 0, in the vehicle frame (m, at its time): what a belt's load limiter trades against the
+    chest's deflection. None without a head."""
+    import numpy as np
+    from occupant.injury.criteria import CriterionResult
+    names = model.body_names if hasattr(model, "body_names") else results.body_names
+    if "head" not in names or len(results.t) < 2:
+        return None
+    d = np.asarray(direction, float)
+    rel = _in_vehicle(results, model.body("head")) @ (d / np.linalg.norm(d))
+    k = int(np.argmax(rel))
+    return CriterionResult("head_excursion", float(rel[k] - rel[0]), "m", t=float(results.t[k]))
+
+
 def _bound(lim):
     """The value a criterion must not pass: a max limit's, or a sliding scale's capping limit
     (its lower performance limit when it has none), with the limit's sign: neck extension is a
@@ -223,7 +247,7 @@ def _bound(lim):
 
 
 def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), show=(),
-                  results=None, model=None, reference=None):
+                  results=None, model=None, reference=None, direction=None):
     """Rows for the criteria the channels allow, in ROWS order, then the OPTIONAL_ROWS the
     protocol judges or ``show`` names; those named in ``not_judged`` keep their value and limit
     but get no verdict. A sliding (Euro NCAP) limit shows its capping limit, or its lower
@@ -232,7 +256,8 @@ def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), sh
     limit] and, judged, ``points`` of ``max_points``. ``results`` and ``model`` give the rear-impact
     criteria of the motion (head-restraint contact, rebound, head rotation). ``reference``: a
     protocol for another dummy whose limits are shown, never judged (a Hybrid III run beside the
-    BioRID limits of a whiplash test)."""
+    BioRID limits of a whiplash test). ``direction``: the pulse's, in the vehicle frame, for the
+    head's excursion (None: no such row, as for a pedestrian, whose B0 is the road)."""
     values = _values(channels, dummy)
     limits = {lim.criterion: lim for lim in protocol.limits} if protocol else {}
     shown = {lim.criterion: lim for lim in reference.limits} if reference else {}
@@ -240,6 +265,10 @@ def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), sh
     if wanted & {"NIC", "Nkm", "T1 acceleration", "head restraint contact time",
                  "rebound velocity", "head rotation"}:
         values.update(_rear_values(channels, dummy, results, model))
+    if "head excursion" in wanted and results is not None and direction is not None:
+        found = head_excursion(results, model, direction)
+        if found is not None:
+            values["head excursion"] = found
     rows = []
     for name, key, unit, factor in ROWS + tuple(r for r in OPTIONAL_ROWS if r[0] in wanted):
         if name not in values:

@@ -68,6 +68,7 @@ import re
 import numpy as np
 
 from occupant.human.data_folder import reading_from
+from occupant.integrate.integrators import INTEGRATORS, whole_steps
 from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.human.neck_levelling import share_neck_flexion
 from occupant.human.posture import POSTURE_FOLDER
@@ -276,6 +277,11 @@ class Scenario:
         if self.dt is not None and self.dt > self.t_end:
             c.fail("solver.dt", f"the step {self.dt} s is longer than t_end {self.t_end} s",
                    "0 < dt <= t_end")
+        if self.dt is not None and INTEGRATORS[self.integrator].default_dt is not None \
+                and whole_steps(self.t_end, self.dt) is None:   # (simulate refused it after the settling)
+            c.fail("solver.dt", f"t_end {self.t_end} s is not a whole number of steps of {self.dt} s "
+                   f"(t_end / dt = {self.t_end / self.dt:.6g})", f"a dt that divides t_end for the "
+                   f"fixed-step {self.integrator}, or leave dt out")
         self.output_dt = read(c, solver, "solver", "output_dt")
         if self.output_dt > self.t_end:   # one sample, at t = 0: nothing to judge the crash by
             c.fail("solver.output_dt", f"the interval {self.output_dt} s is longer than t_end "

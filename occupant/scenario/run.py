@@ -69,6 +69,15 @@ class Run:
         return self.results.status == "finished" and all(r["pass"] is not False for r in self.criteria)
 
 
+def excursion_direction(scenario):
+    """The way the occupant is thrown, in the vehicle frame: the pulse's direction (forward in
+    a frontal test, rearward in a rear one, towards the struck side in a side one); None for a
+    pedestrian, whose B0 is the road."""
+    if getattr(scenario, "front", None) is not None:
+        return None
+    return tuple(getattr(getattr(scenario, "pulse", None), "direction", (1.0, 0.0, 0.0)))
+
+
 def run_scenario(scenario, progress=None):
     """Simulate a loaded Scenario, evaluate its sensors and criteria: a Run."""
     from occupant.sensors import evaluate
@@ -100,7 +109,8 @@ def run_scenario(scenario, progress=None):
                                 position=scenario.position_code)
         rows = criteria_rows(res.channels, scenario.criteria_dummy, scenario.protocol, judged,
                              scenario.not_judged, show=getattr(scenario, "show", ()), results=res,
-                             model=scenario.model, reference=getattr(scenario, "reference", None))
+                             model=scenario.model, reference=getattr(scenario, "reference", None),
+                             direction=excursion_direction(scenario))
         if getattr(scenario, "front", None) is not None:   # a pedestrian: HIT, WAD, head speed
             from occupant.scenario.pedestrian import pedestrian_rows
             extra, extra_notes = pedestrian_rows(scenario, res)

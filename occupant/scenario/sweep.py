@@ -26,7 +26,9 @@ means the same inputs for the same design.
 Run again on the same folder, a sweep skips the variants whose criteria.csv exists (resumes an
 interrupted sweep; a run that stopped early has one too, with its reason in error.txt, and would
 stop again: runs are deterministic) and reruns those that could not run. Each variant writes its folder as soon as it
-finishes; a failing variant is recorded and the others go on.
+finishes; a failing variant is recorded and the others go on. A worker process killed (out of
+memory, a crash) breaks a local pool: the variants it had not finished run again in a new one,
+the one whose process died alone, and one whose process dies twice is recorded as failed.
 """
 import concurrent.futures
 import csv
@@ -47,6 +49,13 @@ DESIGNS = ("full", "lhs")
 # or so of a 10-core machine; more is a typo (start:stop:n with n = 1e8 filled the memory until the
 # system killed the sweep, before any run)
 MAX_VARIANTS = 10_000
+# a variant's folder holds this file while a process runs it: left behind, its process died there
+RUNNING = ".running"
+# pools a sweep starts again in a row after a pool broke with no variant's process found dead in
+# it (no RUNNING file left): then its variants are recorded as failed [E]
+MAX_BLIND_RESTARTS = 3
+WORKER_DIED = ("its worker process died twice while running it (killed: out of memory, a crash, "
+               "a signal); the other variants went on")
 
 
 def parse_vary(text, ranges=False):
@@ -84,9 +93,16 @@ def parse_vary(text, ranges=False):
 
 
 def design(vary, kind="full", samples=None, seed=None):
-    """A list of {key: value} dicts, one per variant (module docstring)."""
+    """A list of {key: value} dicts, one per variant (module docstring). ``samples`` and ``seed``
+    (default 0) are the Latin hypercube's: a full factorial given either is refused (it ran every
+    combination, silently, for a user who had left out ``--design lhs``)."""
     keys = list(vary)
     if kind == "full":
+        for option, given in (("--samples", samples), ("--seed", seed)):
+            if given is not None:
+                raise ScenarioError(option, "", f"{option} {given} is for a Latin hypercube; a full "
+                                    "factorial runs every combination of the values",
+                                    f"--design lhs with {option}, or leave {option} out")
         for k in keys:
             if isinstance(vary[k], tuple):
                 raise ScenarioError("--vary", k, f"a range {vary[k]} in a full-factorial design",
@@ -107,7 +123,7 @@ def design(vary, kind="full", samples=None, seed=None):
         raise ScenarioError("--samples", "", f"{samples} samples are more than a sweep runs",
                             f"--samples N, 1 <= N <= {MAX_VARIANTS}")
     from scipy.stats import qmc
-    u = qmc.LatinHypercube(d=len(keys), seed=seed).random(int(samples))
+    u = qmc.LatinHypercube(d=len(keys), seed=0 if seed is None else seed).random(int(samples))
     out = []
     for row in u:
         variant = {}
@@ -123,15 +139,16 @@ def design(vary, kind="full", samples=None, seed=None):
 
 def _named_kinds(variants, vary):
     """The variants to load before any run, each with its varied keys whose values are not
-    numbers: the first variant, and the first with each further combination of those values (a
-    dummy, an interior, a belt kind, a pulse shape), whose checks against the model they build (a
-    body, a surface, a regulation's dummy) the key registry cannot make; numbers it checks
-    itself."""
-    def named(value):
-        return isinstance(value, bool) or not isinstance(value, (int, float))
+    numbers or are the solver's: the first variant, and the first with each further combination
+    of those values (a dummy, an interior, a belt kind, a pulse shape), whose checks against the
+    model they build (a body, a surface, a regulation's dummy) the key registry cannot make, nor
+    those of the solver's keys against each other and the pulse (dt dividing t_end, a pulse
+    within t_end); other numbers it checks itself."""
+    def named(key, value):
+        return key.startswith("solver.") or isinstance(value, bool) or not isinstance(value, (int, float))
     kinds = {}
     for variant in variants:
-        keys = tuple(k for k in vary if named(variant[k]))
+        keys = tuple(k for k in vary if named(k, variant[k]))
         kinds.setdefault(tuple(repr(variant[k]) for k in keys), (variant, keys))
     return list(kinds.values())
 
@@ -145,6 +162,8 @@ def run_variant(scenario, overrides, folder, reports=False):
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     marker = folder / "criteria.csv"
+    running = folder / RUNNING
+    running.touch()
     try:
         sc = load(scenario, overrides=overrides)
         if not reports:
@@ -163,6 +182,8 @@ def run_variant(scenario, overrides, folder, reports=False):
         marker.unlink(missing_ok=True)
         (folder / "error.txt").write_text(f"{err}\n", encoding="utf-8")
         return f"error: {err}", {}, time.perf_counter() - start
+    finally:
+        running.unlink(missing_ok=True)
 
 
 def _read_criteria(folder):
@@ -171,7 +192,9 @@ def _read_criteria(folder):
 
 
 def _check_design(out, spec):
-    """Write out/sweep.json, or check that the one there describes the same sweep."""
+    """Write out/sweep.json, or check that the one there describes the same sweep. A folder
+    holding a run of ``occupant run`` is refused (a sweep went on to write its files and variants
+    among the run's)."""
     path = out / "sweep.json"
     text = json.dumps(spec, indent=1, sort_keys=True)
     if path.exists():
@@ -179,6 +202,9 @@ def _check_design(out, spec):
         if json.loads(old) != json.loads(text):
             raise ScenarioError(str(path), "", "this folder holds a different sweep (scenario, keys, "
                                 "design, samples, seed or --set differ)", "a new --out folder, or the same design")
+    elif (out / "criteria.csv").exists():
+        raise ScenarioError(f"--out {out}", "", "this folder holds a run of occupant run (its criteria.csv), "
+                            "not a sweep", "a new --out folder, or a sweep's folder to resume it")
     else:
         path.write_text(text + "\n", encoding="utf-8")
 
@@ -230,16 +256,18 @@ def _executor(workers, scheduler):
             abort)
 
 
-def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers=None,
-          scheduler=None, overrides=None, reports=False, plots=True, progress=None, on_start=None):
+def sweep(scenario, vary, out, design_kind="full", samples=None, seed=None, workers=None,
+          scheduler=None, overrides=None, reports=False, plots=True, progress=None, on_start=None,
+          note=None):
     """Run the design of ``vary`` ({dotted key: [values] or (lo, hi)}) of ``scenario`` (name or
     path) into ``out``; returns the table rows (dicts). ``design_kind``: "full" or "lhs" (with
-    ``samples`` and ``seed``); ``overrides``: {key: value} fixed for every variant; ``workers``:
-    local processes (default: all cores; 1 runs here, in this process); ``scheduler``: a Dask
+    ``samples`` and ``seed``, default 0); ``overrides``: {key: value} fixed for every variant;
+    ``workers``: local processes (default: all cores; 1 runs here, in this process); ``scheduler``: a Dask
     scheduler address (tcp://host:port) or a ``distributed.Client`` instead of the local pool;
     ``reports``: also write each variant's HTML/PDF report; ``plots``: write out/plots;
     ``progress(done, total, variant, status, seconds)`` after each variant; ``on_start(total,
-    to_run)`` once the design and its first variant are checked, before any run."""
+    to_run)`` once the design and its first variant are checked, before any run; ``note(text)``
+    when a worker process died and its variants run again."""
     out = pathlib.Path(out)
     overrides = dict(overrides or {})
     check_workers(workers)
@@ -268,7 +296,9 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers
             raise ScenarioError(where, err.path, err.problem, err.accepted) from None
     from occupant.scenario.run import make_folder
     make_folder(out)
-    _check_design(out, {"scenario": str(scenario), "design": design_kind, "samples": samples, "seed": seed,
+    # (seed 0 when not given, as sweep.json has held for every design since its first version)
+    _check_design(out, {"scenario": str(scenario), "design": design_kind, "samples": samples,
+                        "seed": 0 if seed is None else seed,
                         "vary": {k: list(v) for k, v in vary.items()}, "overrides": overrides,
                         "range_keys": sorted(k for k, v in vary.items() if isinstance(v, tuple))})
     folders = [out / f"v{i + 1:04d}" for i in range(len(variants))]
@@ -298,25 +328,66 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=0, workers
         for i in todo:
             finished(i, run_variant(scenario, variants[i], folders[i], reports))
     elif todo:
-        submit, as_completed, close, abort = _executor(workers, scheduler)
-        try:
-            futures = {submit(run_variant, scenario, variants[i], str(folders[i]), reports): i for i in todo}
-            for fut in as_completed(list(futures)):
-                i = futures[fut]
-                try:
-                    finished(i, fut.result())
-                except Exception as err:   # a worker that died (killed, out of memory): record it, go on
-                    finished(i, (f"error: worker failed: {type(err).__name__}: {err}", {}, 0.0))
-        except BaseException:   # Ctrl-C, or the caller's exception: stop the workers, then say it
-            abort()
-            raise
-        close()
+        pending, deaths, blind = list(todo), {}, 0
+        while pending:
+            # a variant whose process died once runs again alone: dying there, it is to blame
+            suspects = [i for i in pending if i in deaths]
+            batch = suspects or pending
+            submit, as_completed, close, abort = _executor(1 if suspects else workers, scheduler)
+            for i in batch:   # (left by a sweep stopped with Ctrl-C)
+                (folders[i] / RUNNING).unlink(missing_ok=True)
+            broken = []
+            try:
+                futures = {submit(run_variant, scenario, variants[i], str(folders[i]), reports): i
+                           for i in batch}
+                for fut in as_completed(list(futures)):
+                    i = futures[fut]
+                    try:
+                        finished(i, fut.result())
+                    except concurrent.futures.BrokenExecutor:
+                        broken.append(i)
+                    except Exception as err:   # a Dask worker lost, an error the run did not catch
+                        finished(i, (f"error: worker failed: {type(err).__name__}: {err}", {}, 0.0))
+            except BaseException:   # Ctrl-C, or the caller's exception: stop the workers, then say it
+                abort()
+                raise
+            close()
+            blind, dead = _after_broken_pool(broken, folders, deaths, blind, finished)
+            again = [folders[i].name for i in dead if i not in results]
+            if again and note:
+                who = ("it runs" if len(dead) == 1 else "they run") if len(again) == len(dead) else \
+                    f"{', '.join(again)} run"
+                note(f"a worker process died (killed: out of memory, a crash, a signal) while "
+                     f"{', '.join(folders[i].name for i in dead)} ran: {who} again, one at a time")
+            pending = [i for i in pending if i not in results]
     rows = _table(out, vary, variants, folders, results)
     if plots:
         from occupant.report.sweep_plots import write_plots
         limits, units = _limits(folders, results)
         write_plots(rows, list(vary), out / "plots", limits=limits, units=units)
     return rows
+
+
+def _after_broken_pool(broken, folders, deaths, blind, finished):
+    """After a local pool broke (a worker process killed: out of memory, a crash, a signal), which
+    fails every variant it had not finished (until sweepcheck all were recorded as failed, and
+    the rest of the sweep with them): the variants whose process died (their RUNNING file left)
+    are charged a death, and one that died twice is recorded as failed; the others of ``broken``
+    run again. Returns the count of blind restarts in a row (a pool broken with no process found
+    dead), after MAX_BLIND_RESTARTS of which ``broken`` is recorded as failed, and the variants
+    whose process died."""
+    if not broken:
+        return 0, []
+    dead = [i for i in broken if (folders[i] / RUNNING).exists()]
+    for i in dead:
+        deaths[i] = deaths.get(i, 0) + 1
+    blind = 0 if dead else blind + 1
+    for i in broken:
+        if deaths.get(i, 0) >= 2 or blind > MAX_BLIND_RESTARTS:
+            (folders[i] / RUNNING).unlink(missing_ok=True)
+            (folders[i] / "error.txt").write_text(f"{WORKER_DIED}\n", encoding="utf-8")
+            finished(i, (f"error: {WORKER_DIED}", {}, 0.0))
+    return blind, dead
 
 
 def _table(out, vary, variants, folders, results):

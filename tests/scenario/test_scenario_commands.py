@@ -136,3 +136,15 @@ def test_reference_a_run_folder_without_criteria_is_named(tmp_path, capsys):
         captured = capsys.readouterr()
         assert captured.out == ""
         assert captured.err.startswith(f"occupant: error: {tmp_path / name / 'criteria.csv'}: no criteria in it")
+
+
+def test_reference_compare_of_a_sweeps_folder_names_its_variants(tmp_path, capsys):
+    """A sweep's folder given to compare said "no criteria.csv in this folder (accepted: a run
+    folder of occupant run)": now that its variants are the runs, and their folders."""
+    (tmp_path / "sweep.json").write_text("{}")
+    for v in ("v0001", "v0002", "v0003"):
+        (tmp_path / v).mkdir()
+    assert main(["compare", str(tmp_path), str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"occupant: error: {tmp_path}: a sweep's folder (3 variants): compare its variants' run folders "
+        f"(accepted: their folders, {tmp_path / 'v0001'} {tmp_path / 'v0002'} ...)\n")

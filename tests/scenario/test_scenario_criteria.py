@@ -132,3 +132,39 @@ def test_reference_tibia_rows_where_the_regulation_judges_them():
                                                       show=("tibia index left",))}
     assert shown["tibia index left"]["limit"] is None and shown["tibia index left"]["pass"] is None
     assert "tibia index right" not in shown
+
+
+def test_analytic_head_excursion_in_a_diving_vehicle():
+    """The "head excursion" row (criteria.show, sweepcheck): the head CG's largest excursion
+    relative to the vehicle along the pulse, in the vehicle's frame. Closed form: a head moving
+    forward in the vehicle by 0.15 sin(pi t / 0.1) m (peak 150 mm at 50 ms) while the vehicle
+    travels and dives (pitch 2 rad/s about y): 150 mm at 50 ms. Projected in the world's axes,
+    as ``occupant run`` printed it, the dive added the head's height times the pitch's sine
+    (about 0.6 m x sin 0.1 = 60 mm at 50 ms): the AEB run printed 179 mm where the vehicle frame has
+    155 mm."""
+    import types
+    t = np.linspace(0.0, 0.1, 1001)
+    pitch = 2.0 * t
+    c, s = np.cos(pitch), np.sin(pitch)
+    R = np.zeros((len(t), 3, 3))
+    R[:, 0, 0], R[:, 0, 2], R[:, 1, 1], R[:, 2, 0], R[:, 2, 2] = c, s, 1.0, -s, c
+    base = np.stack([15.0 * t - 40.0 * t ** 2, 0.0 * t, -0.2 * t], axis=1)
+    poses = np.zeros((len(t), 4, 4))
+    poses[:, :3, :3], poses[:, :3, 3], poses[:, 3, 3] = R, base, 1.0
+    in_vehicle = np.stack([0.1 + 0.15 * np.sin(np.pi * t / 0.1), 0.0 * t, 0.6 + 0.0 * t], axis=1)
+    com = np.zeros((len(t), 2, 3))
+    com[:, 1] = base + np.einsum("tij,tj->ti", R, in_vehicle)
+    results = types.SimpleNamespace(t=t, base_poses=poses, body_com=com, outputs={})
+    names = ["pelvis", "head"]
+    model = types.SimpleNamespace(body_names=names, body=names.index)
+    rows = criteria_rows(_channels(), "hybrid3_50m", None, show=("head excursion",), results=results,
+                         model=model, direction=(1.0, 0.0, 0.0))
+    row = {r["criterion"]: r for r in rows}["head excursion"]
+    assert row["value"] == pytest.approx(150.0, abs=1e-9) and row["unit"] == "mm" and row["limit"] is None
+    from occupant.scenario.criteria import head_excursion
+    assert head_excursion(results, model, (2.0, 0.0, 0.0)).t == pytest.approx(0.05)   # any length of d
+    # no row unless asked, nor without a pulse's direction (a pedestrian's B0 is the road)
+    for kwargs in ({}, {"show": ("head excursion",), "direction": None}):
+        rows = criteria_rows(_channels(), "hybrid3_50m", None, results=results, model=model,
+                             **{"direction": (1.0, 0.0, 0.0), **kwargs})
+        assert "head excursion" not in {r["criterion"] for r in rows}

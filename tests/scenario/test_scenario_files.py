@@ -139,7 +139,7 @@ _SLED = "fmvss208_sled_48_belted"
 
 
 @pytest.mark.parametrize("label", ["interior", "dummy", "posture", "normal", "semi_axes", "output_dt",
-                                   "unknown_name", "self_pair", "x_axis"])
+                                   "dt", "unknown_name", "self_pair", "x_axis"])
 def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys, label):
     """The badinput audit (scenarios/HISTORY.md "Bad input: ..."): each case one whole line, exit 2.
     Before: a malformed interior, dummy or posture file was reported against the scenario
@@ -147,7 +147,8 @@ def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys
     semi-axis and a zero plane normal printed numpy reprs ([np.float64(0.0), ...], array([0., 0.,
     0.])); output_dt longer than t_end was accepted (one sample, at t = 0); an unknown dummy did
     not repeat the name given; a pair of a geometry with itself read "characteristic: missing, and
-    surface 'pelvis_flesh' names no default"."""
+    surface 'pelvis_flesh' names no default"; a dt not dividing t_end was refused by simulate, after
+    the settling, without file or key."""
     if label == "interior":
         bad = _named_file_copy(tmp_path, "vehicles", "sled_buck_passenger", "[[surface]]", "[[surface]")
         old, new = 'interior = "sled_buck_passenger"', f'interior = "{bad}"'
@@ -183,6 +184,11 @@ def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys
         old, new = "[solver]\n", "[solver]\noutput_dt = 1.0\n"
         line = ("{path}: solver.output_dt: the interval 1.0 s is longer than t_end 0.15 s (accepted: "
                 "t_end / 200000 <= output_dt <= t_end)")
+    elif label == "dt":   # (was "simulate: t_end 0.15 s is not a whole number of steps dt = 0.0007 s",
+        # once the dummy had settled: no file, no key, nothing accepted; sweepcheck)
+        old, new = "[solver]\n", "[solver]\ndt = 0.0007\n"
+        line = ("{path}: solver.dt: t_end 0.15 s is not a whole number of steps of 0.0007 s (t_end / dt = "
+                "214.286) (accepted: a dt that divides t_end for the fixed-step euler, or leave dt out)")
     elif label == "self_pair":
         old, new = 'b = "seat_cushion"', 'b = "pelvis_flesh"'
         line = ("{path}: contact[0].b: 'pelvis_flesh' is also in a: a geometry cannot touch itself "

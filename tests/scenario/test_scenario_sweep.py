@@ -84,6 +84,11 @@ def test_reference_sweep_rejects_a_bad_key_before_running(tmp_path):
     ({"occupant.dummy": ["hybrid3_50m", "hybrid3_95m"]}, {},
      "(--vary occupant.dummy=hybrid3_95m): criteria.regulation: fmvss208_hybrid3_50m judges the hybrid3_50m, "
      "the occupant is hybrid3_95m (accepted: no regulation for this occupant: leave it out)"),
+    # the solver's keys checked against each other: until sweepcheck a dt not dividing t_end failed
+    # in its turn, in simulate ("error: simulate: t_end ... is not a whole number of steps")
+    ({"solver.dt": [1e-5, 3e-4], "pulse.duration": [0.1, 0.08]}, SHORT,
+     "(--vary solver.dt): solver.dt: t_end 0.005 s is not a whole number of steps of 0.0003 s (t_end / dt = "
+     "16.6667) (accepted: a dt that divides t_end for the fixed-step euler, or leave dt out)"),
 ])
 def test_reference_sweep_checks_every_varied_value_before_running(tmp_path, vary, fixed, message):
     """Every key and value of --vary and --set is held against the key registry before the
@@ -92,7 +97,7 @@ def test_reference_sweep_checks_every_varied_value_before_running(tmp_path, vary
     kind = "lhs" if any(isinstance(v, tuple) for v in vary.values()) else "full"
     with pytest.raises(ScenarioError) as err:
         sweep("fmvss208_sled_48_unbelted", vary, tmp_path, workers=1, overrides=fixed, design_kind=kind,
-              samples=2)
+              samples=2 if kind == "lhs" else None)
     assert str(err.value).endswith(f"fmvss208_sled_48_unbelted.toml {message}"), str(err.value)
     assert not list(tmp_path.iterdir())
 
@@ -174,8 +179,9 @@ def test_reference_a_diverging_variant_is_recorded_and_not_run_again(tmp_path):
 
 
 def test_reference_sweep_command_checks_its_arguments_before_any_output(tmp_path, capsys):
-    """A design that cannot run (no --samples for a Latin hypercube, --workers 0, an unknown
-    varied key, a key varied twice) is one message on stderr naming the option, exit 2, no header, nothing run."""
+    """A design that cannot run (no --samples for a Latin hypercube, --samples or --seed for a
+    full factorial, --workers 0, an unknown varied key, a key varied twice) is one message on
+    stderr naming the option, exit 2, no header, nothing run."""
     base = ["sweep", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=0.005", "--out", str(tmp_path)]
     cases = ((["--vary", "pulse.delta_v_kmh=40:56", "--design", "lhs"], "--samples: a Latin hypercube"),
              (["--vary", "pulse.delta_v_kmh=40:56:2", "--workers", "0"], "--workers: 0: not a number"),
@@ -185,12 +191,42 @@ def test_reference_sweep_command_checks_its_arguments_before_any_output(tmp_path
               "got -0.1 (accepted: a number, duration > 0 s)\n"),
              # a key varied twice ran the last --vary alone, silently
              (["--vary", "pulse.delta_v_kmh=40,48", "--vary", "pulse.delta_v_kmh=56"],
-              "--vary: pulse.delta_v_kmh: given more than once (accepted: each key once, all its values in one --vary)"))
+              "--vary: pulse.delta_v_kmh: given more than once (accepted: each key once, all its values in one --vary)"),
+             # a Latin hypercube's options without --design lhs ran the full factorial, silently
+             (["--vary", "pulse.delta_v_kmh=40,48", "--samples", "20"], "--samples: --samples 20 is for a Latin "
+              "hypercube; a full factorial runs every combination of the values (accepted: --design lhs with "
+              "--samples, or leave --samples out)"),
+             (["--vary", "pulse.delta_v_kmh=40,48", "--seed", "3"], "--seed: --seed 3 is for a Latin hypercube"))
     for extra, message in cases:
         assert main(base + extra) == 2
         captured = capsys.readouterr()
         assert captured.out == "" and message in captured.err and captured.err.count("\n") == 1, (extra, captured)
     assert not list(tmp_path.glob("v*"))
+
+
+def test_reference_a_sweep_refuses_a_run_folder_and_a_run_a_sweeps(tmp_path, capsys):
+    """A sweep into the folder of an ``occupant run`` wrote its sweep.csv, plots/ and variants
+    among the run's files (seen: --out an earlier run's folder), and a run into a sweep's folder
+    its files among the variants: one message each, exit 2, nothing written."""
+    (tmp_path / "criteria.csv").write_text("criterion,value,unit,limit,pass\n")
+    before = sorted(tmp_path.iterdir())
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "pulse.delta_v_kmh=40,48", "--set",
+                 "solver.t_end=0.005", "--workers", "1", "--out", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == (f"occupant: error: --out {tmp_path}: this folder holds a run of occupant run (its "
+                            "criteria.csv), not a sweep (accepted: a new --out folder, or a sweep's folder to "
+                            "resume it)\n") and captured.out == ""
+    assert sorted(tmp_path.iterdir()) == before
+    # and the other way round: occupant run wrote its results.h5 and criteria.csv among a sweep's
+    # variants, which compare then took for a run
+    sweep_dir = tmp_path / "sweep"
+    sweep_dir.mkdir()
+    (sweep_dir / "sweep.json").write_text("{}")
+    assert main(["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=0.005", "--out", str(sweep_dir),
+                 "--quiet"]) == 2
+    assert capsys.readouterr().err == (f"occupant: error: --out: {sweep_dir}: a sweep's folder (its sweep.json), "
+                                       "not a run's (accepted: a new folder, or a run's folder to write again)\n")
+    assert [p.name for p in sweep_dir.iterdir()] == ["sweep.json"]
 
 
 def test_reference_ctrl_c_stops_a_sweep_at_once_and_it_resumes(tmp_path):
@@ -221,3 +257,59 @@ def test_reference_ctrl_c_stops_a_sweep_at_once_and_it_resumes(tmp_path):
     if finished:
         assert f"{finished} finished before, {4 - finished} to run" in again.stdout
     assert all((tmp_path / f"v{i:04d}" / "criteria.csv").exists() for i in range(1, 5))
+
+
+@pytest.mark.parametrize("deaths", [1, 2])
+def test_reference_a_worker_killed_fails_its_variant_alone(tmp_path, monkeypatch, deaths):
+    """A worker process killed (SIGKILL here, as the out-of-memory killer does) broke the local
+    pool, and every variant it had not finished was recorded "error: worker failed:
+    BrokenProcessPool" (all 6 of a sweep of us_ncap_frontal_56 with one worker killed 3 s in):
+    the rest of the sweep was lost. Now the variants of a broken pool run again, the one whose
+    process died alone; killed once, it finishes; killed every time, it alone is recorded failed.
+    (The pool forks: the workers inherit this test's patch.)"""
+    import multiprocessing
+    import os
+    import signal
+
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("the workers must inherit the patched Scenario.run")
+    from occupant.scenario.load import Scenario
+    run = Scenario.run
+    killed = tmp_path / "killed"
+
+    def killed_at_48(self, progress=None):
+        if self.data["pulse"]["delta_v_kmh"] == 48.0 and (deaths == 2 or not killed.exists()):
+            killed.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return run(self, progress)
+    monkeypatch.setattr(Scenario, "run", killed_at_48)
+    vary = {"pulse.delta_v_kmh": [40.0, 48.0, 56.0, 44.0]}
+    notes = []
+    rows = sweep("fmvss208_sled_48_unbelted", vary, tmp_path / "sweep", workers=2, overrides=SHORT, plots=False,
+                 note=notes.append)
+    status = [r["status"] for r in rows]
+    # said once, naming the variant (and any other its pool's end killed), which runs again
+    assert len(notes) == 1 and notes[0].startswith("a worker process died") and "v0002" in notes[0], notes
+    if deaths == 1:
+        assert status == ["ok"] * 4
+    else:
+        assert status == ["ok", "error: its worker process died twice while running it (killed: out of memory, "
+                          "a crash, a signal); the other variants went on", "ok", "ok"]
+        assert not (tmp_path / "sweep" / "v0002" / "criteria.csv").exists()
+        assert (tmp_path / "sweep" / "v0002" / "error.txt").read_text().startswith("its worker process died")
+    assert all(r["HIC15"] is not None for r in rows if r["status"] == "ok")
+    assert not list((tmp_path / "sweep").glob("v*/.running"))
+
+
+@pytest.mark.parametrize("cold", [True, False])
+def test_reference_sweep_says_when_its_workers_compile(tmp_path, capsys, monkeypatch, cold):
+    """On a cold numba cache the first variants compile the step in each worker, about a minute
+    (57 s for us_ncap_frontal_56's first two on 2 workers) with nothing shown after the header;
+    the sweep says so, as occupant run does, and says nothing on a warm cache."""
+    from occupant.integrate import precompile
+    monkeypatch.setattr(precompile, "cold", lambda: cold)
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "pulse.delta_v_kmh=40", "--set",
+                 "solver.t_end=0.005", "--workers", "1", "--out", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    said = "  compiling the step (first run only) in each worker ..."
+    assert (lines[1] == said) if cold else (said not in lines), lines
