@@ -1769,6 +1769,96 @@ def test_regression_gs1_upper_body_decelerates_as_the_pmhs_spine(gs1):
     assert gs1["figures"]["t1_x_deceleration_g"] > 1.5 * -com.min()
 
 
+# The window the shoulder belt's rise is read over: the human's upper shoulder belt goes 1.5 ->
+# 6.4 kN in it, the eight PMHS tests' mean 1.9 -> 4.5 (scenarios/validation/HISTORY.md, gs1beltrate)
+BELT_RISE_MS = (50.0, 65.0)
+# the shoulder belt's points from its upper anchorage to the buckle in the shipped GS1 case
+GS1_SHOULDER_BELT_POINTS = ("d_ring", "shoulder", "chest", "abdomen", "buckle")
+
+
+def _belt_rise_kN_per_ms(t_ms, force_kN, window=BELT_RISE_MS):
+    """The mean rise (kN/ms) of a belt force over ``window`` (ms), read by linear interpolation."""
+    a, b = window
+    return float(np.interp(b, t_ms, force_kN) - np.interp(a, t_ms, force_kN)) / (b - a)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the human's upper shoulder belt rises 0.323 kN/ms from 50 to 65 ms (1.51 -> 6.36 kN) where "
+    "the eight PMHS tests' rise 0.145-0.199 (mean 0.175): the belt lies on the thorax's top by the "
+    "neck (its shoulder point 59 mm inboard of the midline at the start, where GS1's crosses "
+    "mid-clavicle 100 mm outboard), so the upper torso pulls it square (belted acromion 48 mm "
+    "forward in the window, PMHS mean 34; far acromion 58, PMHS 82) while T1 goes no faster than "
+    "the PMHS's (57 mm, Ash et al.'s mean 62). Not the webbing's toe (the deck's 48-point curve: "
+    "0.328), its length (1.31 m from anchorage to buckle, the deck's 1.11: at the deck's length "
+    "0.333) or the retractor's lock (the deck's, 30 ms: 0.344) (scenarios/validation/HISTORY.md, "
+    "gs1beltrate)"))
+def test_reference_gs1_shoulder_belt_rises_at_the_pmhs_tests_pace(gs1):
+    """From 50 to 65 ms the human's upper shoulder belt rises within the eight GS1 PMHS tests'
+    own rises over the same window (data/gs1_upper_shoulder_belt.csv: 0.145-0.199 kN/ms)."""
+    t, upper = _pmhs_belt_traces("gs1_upper_shoulder_belt.csv")
+    rises = [_belt_rise_kN_per_ms(t, upper[:, k]) for k in range(upper.shape[1])]
+    ours = _belt_rise_kN_per_ms(1e3 * gs1["t"], gs1["history"]["shoulder_belt_kN"])
+    assert min(rises) <= ours <= max(rises), (ours, min(rises), max(rises))
+
+
+def _belt_point(res, name, i):
+    """The shoulder belt's point ``name`` at step i (m, B0)."""
+    return np.array([res.outputs[f"belt.{name}.{c}"][i] for c in "xyz"])
+
+
+def test_regression_gs1_shoulder_belt_rise_is_its_stiffness_times_the_torsos_pull(gs1):
+    """What sets the shoulder belt's rise (scenarios/validation/HISTORY.md, gs1beltrate). From 50
+    to 65 ms the belt (upper anchorage to buckle) lengthens by the stretch of its webbing at
+    each segment's force (the GS1 deck's curve, modeling.belts.gs1_webbing) plus the payout of
+    the locked spool and the rig's two end springs at the upper belt's force
+    (Retractor.spool_curve), within 10 % (measured 27.5 + 12.8 = 40.3 mm against 41.5: 117 N/mm
+    from 1.5 to 6.4 kN), a hand estimate from the belt's declared parts; and 90 % of that
+    lengthening is the forward travel of the shoulder and chest wraps on the upper torso (each
+    point's travel along the difference of its two segments' directions: 19.6 + 19.9 mm; the
+    abdomen's 1.1). So the rise is the upper torso's pull on a belt as stiff as declared: a
+    regression of the defect, to be revised when the torso turns about the belted shoulder."""
+    from occupant.modeling.belts import Retractor, gs1_end_spring, gs1_webbing
+
+    res, t = gs1["results"], 1e3 * gs1["t"]
+    i0, i1 = (int(np.argmin(abs(t - ms))) for ms in BELT_RISE_MS)
+    pts = GS1_SHOULDER_BELT_POINTS
+    segments = [f"belt.{a}-{b}" for a, b in zip(pts[:-1], pts[1:])]
+    webbing = gs1_webbing().loading
+    strain = lambda force: np.interp(force, webbing[:, 1], webbing[:, 0])
+    stretch = sum(res.outputs[f"{s}.length"][i0] * (strain(res.outputs[f"{s}.force"][i1])
+                                                     - strain(res.outputs[f"{s}.force"][i0]))
+                  for s in segments)
+    retractor = Retractor(compliance=gs1_end_spring() * [1.0, 2.0])   # end_springs = 2
+    spool = retractor.spool_curve()
+    payout = lambda force: np.interp(force - retractor.rewind_force, spool[:, 1], spool[:, 0])
+    upper = res.outputs[f"{segments[0]}.force"]
+    lengthening = sum(res.outputs[f"{s}.length"][i1] - res.outputs[f"{s}.length"][i0]
+                      for s in segments)
+    hand = stretch + payout(upper[i1]) - payout(upper[i0])
+    assert hand == pytest.approx(lengthening, rel=0.10), (hand, lengthening)
+    pulled = {}
+    for k in range(1, len(pts) - 1):
+        pulled[pts[k]] = 0.0
+        for i in range(i0, i1):
+            a, p, b = (_belt_point(res, n, i) for n in pts[k - 1:k + 2])
+            turn = (p - a) / np.linalg.norm(p - a) - (b - p) / np.linalg.norm(b - p)
+            pulled[pts[k]] += (_belt_point(res, pts[k], i + 1) - p) @ turn
+    print({k: round(1e3 * float(v), 1) for k, v in pulled.items()}, f"of {1e3 * lengthening:.1f} mm")
+    assert pulled["shoulder"] + pulled["chest"] > 0.9 * lengthening
+
+
+def test_reference_gs1_belt_at_mid_clavicle_rises_nearer_the_pmhs_pace(gs1, gs1_mid_clavicle_run):
+    """Where the belt lies sets its rise (scenarios/validation/HISTORY.md, gs1beltrate): fitted
+    at mid-clavicle and held there (MID_CLAVICLE_FIT, not shipped) the belted shoulder stops
+    sooner (right acromion 16 mm forward from 50 to 65 ms; the shipped case's 48, Ash et al.'s
+    mean 34) and the upper shoulder belt rises 0.226 kN/ms, two thirds of the way from the
+    shipped case's 0.323 to the eight PMHS tests' mean 0.175."""
+    def rise(run):
+        return _belt_rise_kN_per_ms(1e3 * run["t"], run["history"]["shoulder_belt_kN"])
+
+    assert rise(gs1_mid_clavicle_run) < 0.25 and rise(gs1_mid_clavicle_run) < 0.75 * rise(gs1)
+
+
 def test_reference_gs1_human_sits_on_its_buttock():
     """At its posture the human rests on the rigid pan: settled under gravity for the SAFER
     deck's 350 ms (occupant.scenario.settle) its H-point moves under 15 mm (12.4 mm rearward, 5.5
