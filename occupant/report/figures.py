@@ -74,7 +74,7 @@ def png(fig, dpi=100):
 
 def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
     """Draw sample ``i`` projected on the B0 plane of ``axes`` (data.SIDE_VIEW, data.FRONT_VIEW).
-    The caller sets the panel's limits (scene_limits): the patches are added without updating
+    The caller sets the panel's limits (scene_box on its plane): the patches are added without updating
     the data limits (add_patch's update took 2/3 of the strip's build time)."""
     depth = 3 - sum(axes)             # the axis the view looks along
     sign = -1.0 if depth == 1 else 1.0   # side view seen from +y, front view from +x: far side first
@@ -99,8 +99,9 @@ def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
 
 
 def scene_box(rel, shapes, surfaces, idx, pad=0.03):
-    """((3,) min, (3,) max) m in B0 of every shape and surface over the sample indices idx (the
-    framing follows the bodies over all the instants shown)."""
+    """((3,) min, (3,) max) m in B0 of every shape and bounded surface over the sample indices
+    idx (the framing follows the bodies over all the instants shown; an unbounded plane, the
+    road, is then drawn across it: data.spanned)."""
     pts = []
     for s in shapes:
         X = D.pose_of(rel, s.body)[idx]
@@ -108,16 +109,12 @@ def scene_box(rel, shapes, surfaces, idx, pad=0.03):
         r = float(np.max(s.semi_axes))
         pts += [c - r, c + r]
     for s in surfaces:
+        if s.unbounded:
+            continue
         X = D.surface_pose(rel, s)[idx]
         pts.append((np.einsum("tij,kj->tki", X[:, :3, :3], s.outline) + X[:, None, :3, 3]).reshape(-1, 3))
     p = np.concatenate(pts) if pts else np.zeros((1, 3))
     return p.min(axis=0) - pad, p.max(axis=0) + pad
-
-
-def scene_limits(rel, shapes, surfaces, idx, axes=(0, 2)):
-    """(hmin, hmax, vmin, vmax) m of the scene box (scene_box) on the B0 plane of ``axes``."""
-    lo, hi = scene_box(rel, shapes, surfaces, idx)
-    return lo[axes[0]], hi[axes[0]], lo[axes[1]], hi[axes[1]]
 
 
 def kinematics_strip(run, times, view=D.SIDE_VIEW):
@@ -129,7 +126,9 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
     shapes, surfaces = D.shapes(model), D.surfaces(model, res)
     bags, belts = D.airbags(model, res), D.belt_routes(model, res)
     idx = D.sample_index(res.t, times)
-    lim = scene_limits(rel, shapes, surfaces, idx, axes)
+    box = scene_box(rel, shapes, surfaces, idx)
+    lim = box[0][axes[0]], box[1][axes[0]], box[0][axes[1]], box[1][axes[1]]
+    surfaces = D.spanned(surfaces, rel, *box, idx[0])   # the road across every panel
     n = len(idx)
     ncol = min(n, 6)
     nrow = int(np.ceil(n / ncol))
@@ -314,13 +313,14 @@ def restraints(run, window=None):
     rotation and moment and, on a row of its own with its legend beside it, the normal forces of
     the CONTACTS_SHOWN contacts that pushed hardest, against time; a panel of more than
     LEGEND_INSIDE series also on a row of its own. ``window`` (start, end) s: only that span
-    drawn (as channels), panels and contacts zero throughout it left out. None when there is
-    nothing to show."""
+    drawn (as channels), contacts zero throughout it and panels whose every series holds one
+    value throughout it (a bag not yet fired in a pre-crash phase: its 1 L volume, flat) left
+    out. None when there is nothing to show."""
     res = run.results
     keep = D.in_window(res.t, window)
     panels = {title: (unit, {label: v[keep] for label, v in series.items()}) for title, (unit, series)
               in {**D.restraint_outputs(run.model, res), **D.hinge_outputs(run.model, res)}.items()
-              if any(np.any(v[keep] != 0) for v in series.values())}
+              if any(np.ptp(v[keep]) > 0 for v in series.values() if np.any(keep))}
     contacts = {name: f[keep] for name, f in D.contact_forces(res).items() if np.any(f[keep] != 0)}
     if not panels and not contacts:
         return None

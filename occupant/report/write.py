@@ -215,7 +215,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
                 page.section("channels", "Sensor channels")
                 _phases(page, later, "channels", "sensor channels", precrash,
                         "each channel filtered with the CFC class its criteria prescribe (SAE J211-1); "
-                        "accelerations in g, forces in kN.")
+                        "accelerations in g, forces in kN, moments in N m, displacements in mm.")
             if later["restraints"] is not None or later["precrash restraints"] is not None:
                 page.section("restraints", "Restraints and contacts")
                 _phases(page, later, "restraints", "restraint outputs", precrash)
