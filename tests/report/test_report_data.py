@@ -433,6 +433,22 @@ def test_regression_precrash_restraints_show_the_crash_and_the_braking_apart(run
             plt.close(fig)
 
 
+def test_regression_restraint_panel_flat_through_its_window_is_left_out(run, monkeypatch):
+    """The AEB run's pre-crash page drew its bag's volume, 1 L and flat (the bag fires in the
+    crash): a panel whose every series holds one value through the window is left out; in the
+    crash, where it inflates, it is drawn."""
+    from occupant.report.figures import plt, restraints
+    t = run.results.t
+    volume = np.where(t < 0.04, 1.0, 1.0 + 1e3 * (t - 0.04))
+    monkeypatch.setattr(D, "restraint_outputs", lambda model, res: {"bag: volume": ("L", {"volume": volume})})
+    for window, shown in (((0.0, 0.04), False), ((0.04, t[-1]), True)):
+        fig = restraints(run, window=window)
+        try:
+            assert any(ax.get_title() == "bag: volume" for ax in fig.axes) == shown
+        finally:
+            plt.close(fig)
+
+
 def test_regression_precrash_report_has_the_crash_and_the_pre_crash_channels(run, tmp_path):
     """The report of a run with a pre-crash phase shows its channels from the crash's start and,
     under them, the pre-crash phase; a run without one keeps its single whole-run figure."""
