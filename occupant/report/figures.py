@@ -189,6 +189,9 @@ def trajectories(runs, labels=None):
     along = D.pulse_direction(runs[0])
     across = np.cross((0.0, 0.0, 1.0), along)
     across = across / np.linalg.norm(across) if np.linalg.norm(across) > 0 else np.array([0.0, 1.0, 0.0])
+    # B0's +y (+x for a side pulse) whichever way the pulse points: the rear sled's read "across
+    # (0, -1, 0)" (z x its pulse), its left knee's outward motion drawn below 0
+    across = across if across[np.argmax(np.abs(across))] > 0 else -across
     fig = plt.figure(figsize=(PAGE[0], 6.0))
     gs = fig.add_gridspec(3, 2, width_ratios=(1.2, 1), left=0.07, right=0.98, bottom=0.09, top=0.94,
                           wspace=0.18, hspace=0.12)

@@ -589,3 +589,21 @@ def test_regression_pulse_legend_only_where_it_tells_curves_apart(axes, legend):
     if legend is None:
         assert titles == ["Vehicle acceleration along the vehicle's x (B0)",
                           "Vehicle speed along the vehicle's x (B0)"]
+
+
+@pytest.mark.parametrize("direction, across", [((1.0, 0.0, 0.0), "(0, 1, 0)"), ((-1.0, 0.0, 0.0), "(0, 1, 0)"),
+                                               ((0.0, 1.0, 0.0), "(1, 0, 0)"), ((0.0, -1.0, 0.0), "(1, 0, 0)")])
+def test_regression_excursion_across_the_pulse_reads_along_a_positive_axis(run, direction, across):
+    """The rear sled's excursions read "across (0, -1, 0)" (z x its pulse, -x): the axis across
+    the pulse is B0's +y, or +x for a side pulse, whichever way the pulse points."""
+    from types import SimpleNamespace
+
+    from occupant.report.figures import plt, trajectories
+    turned = SimpleNamespace(**vars(run))
+    turned.pulse = SimpleNamespace(direction=direction)
+    fig = trajectories([turned])
+    try:
+        assert [ax.get_ylabel() for ax in fig.axes if ax.get_ylabel().startswith("across")] == \
+            [f"across {across}\n(mm)"]
+    finally:
+        plt.close(fig)
