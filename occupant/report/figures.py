@@ -420,18 +420,26 @@ def table_page(title, header, rows, colours=None, notes=(), cell_colours=None):
     return fig
 
 
+def cropped(images):
+    """Rendered images (arrays) each cut to the box that holds every image's non-white pixels
+    (the same box for all: they stay comparable); as they are when all are white."""
+    if not len(images):
+        return list(images)
+    drawn = np.any(np.stack(images) < 250, axis=(0, 3))   # (h, w) any image not white there
+    rows, cols = np.flatnonzero(drawn.any(axis=1)), np.flatnonzero(drawn.any(axis=0))
+    if not len(rows):
+        return list(images)
+    return [img[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1] for img in images]
+
+
 def image_page(title, images, captions):
     """A PDF page of rendered images (arrays) with captions, in a grid as near square as their
     number allows (2 x 2 for four: in one row four renders filled a third of the page), each cut
-    to the box that holds every image's non-white pixels (the same box for all: they stay
-    comparable)."""
+    to what any of them draws (cropped)."""
     n = len(images)
     ncol = int(np.ceil(np.sqrt(n)))
     nrow = int(np.ceil(n / ncol))
-    drawn = np.any(np.stack(images) < 250, axis=(0, 3))   # (h, w) any image not white there
-    rows, cols = np.flatnonzero(drawn.any(axis=1)), np.flatnonzero(drawn.any(axis=0))
-    if len(rows):
-        images = [img[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1] for img in images]
+    images = cropped(images)
     fig, axes = plt.subplots(nrow, ncol, figsize=PAGE, squeeze=False)
     fig.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.9, wspace=0.02, hspace=0.1)
     for ax in axes.flat:
