@@ -230,7 +230,8 @@ def trajectories(runs, labels=None):
         plane.legend(handles=handles, fontsize=7, loc="best")
     plane.grid(alpha=0.3)
     vec = lambda d: "(" + ", ".join(f"{x:.2g}" for x in d + 0.0) + ")"   # noqa: E731
-    panels[0].set_ylabel(f"along pulse {vec(along)}\n(mm)", fontsize=8)
+    lead = "along the car" if frame == "road frame" else "along pulse"   # a pedestrian's road: no pulse
+    panels[0].set_ylabel(f"{lead} {vec(along)}\n(mm)", fontsize=8)
     panels[1].set_ylabel(f"across {vec(across)}\n(mm)", fontsize=8)
     panels[2].set_ylabel("vertical (mm)", fontsize=8)
     panels[2].set_xlabel("time (ms)")

@@ -607,3 +607,19 @@ def test_regression_excursion_across_the_pulse_reads_along_a_positive_axis(run, 
             [f"across {across}\n(mm)"]
     finally:
         plt.close(fig)
+
+
+def test_regression_pedestrian_excursion_reads_along_the_car(run):
+    """A pedestrian run's road frame has no pulse: its first excursion reads along the car's
+    travel ("along pulse (1, 0, 0)" before); a vehicle-frame run keeps "along pulse"."""
+    from types import SimpleNamespace
+
+    from occupant.report.figures import plt, trajectories
+    road = SimpleNamespace(**vars(run))
+    road.scenario = {"vehicle": {"interior": "road", "front": "sedan_front_midsize"}}
+    for r, lead in ((road, "along the car (1, 0, 0)"), (run, "along pulse (1, 0, 0)")):
+        fig = trajectories([r])
+        try:
+            assert [ax.get_ylabel() for ax in fig.axes if ax.get_ylabel().startswith("along")] == [f"{lead}\n(mm)"]
+        finally:
+            plt.close(fig)
