@@ -16,7 +16,7 @@ from occupant.injury.filters import cfc_filter
 from occupant.modeling.geometry import Ellipsoid, Plane, Sphere
 from occupant.scenario.criteria import T1_CODE
 
-PLANE_EXTENT = 0.4   # m, half size drawn for an unbounded plane
+PLANE_EXTENT = 0.4   # m, half size of an unbounded plane's outline until a view spans it (spanned)
 DISC_SIDES = 32      # sides of the regular polygon a disc-bounded plane is drawn as [E]
 
 
@@ -37,11 +37,14 @@ class Shape:
 class Surface:
     """A bounded plane of the vehicle or of a body: ``outline`` (m, 3), its boundary polygon
     (plane_outline) in the frame of ``body`` (-1: B0), counter-clockwise about its normal;
-    ``shift`` (n, 3) m in B0 per sample of a plane under a prescribed translation (an intrusion: occupant.modeling.surface_motions), else None."""
+    ``shift`` (n, 3) m in B0 per sample of a plane under a prescribed translation (an intrusion: occupant.modeling.surface_motions), else None.
+    ``unbounded``: a plane without bounds (the road), its outline a stand-in square that does not
+    frame a view and that each view makes span its scene (``spanned``)."""
     name: str
     body: int
     outline: np.ndarray
     shift: np.ndarray | None = None
+    unbounded: bool = False
 
 
 def _marker_frame(asm, model, marker):
@@ -108,7 +111,34 @@ def surfaces(model, results=None):
         if isinstance(g, Plane):
             body, X = _marker_frame(asm, model, g.marker)
             local = plane_outline(g)
-            out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], shifts.get(g.name)))
+            out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], shifts.get(g.name),
+                               unbounded=g.half_size is None and g.radius is None))
+    return out
+
+
+def spanned(surfaces, rel, lo, hi, i=0):
+    """``surfaces`` with each unbounded one's outline (a square of half size PLANE_EXTENT about
+    its point, Surface.unbounded) made the rectangle in its plane, along the same axes, that
+    covers the box ``lo``-``hi`` (m, B0: the scene a view frames) seen along its normal, its
+    place taken at sample ``i``: the road under a pedestrian thrown 2 m along it was drawn as a
+    0.8 m stub at the feet. The others as they are."""
+    from dataclasses import replace
+    corners = np.array([[(lo, hi)[k >> j & 1][j] for j in range(3)] for k in range(8)], float)
+    out = []
+    for s in surfaces:
+        if not s.unbounded:
+            out.append(s)
+            continue
+        X = surface_pose(rel, s)[i]
+        c = s.outline @ X[:3, :3].T + X[:3, 3]           # plane_outline's corners (-,-), (+,-), (+,+), (-,+)
+        u, w = c[1] - c[0], c[3] - c[0]
+        u, w = u / np.linalg.norm(u), w / np.linalg.norm(w)
+        n = np.cross(u, w)
+        middle = 0.5 * (np.asarray(lo, float) + np.asarray(hi, float))
+        foot = middle - ((middle - c.mean(axis=0)) @ n) * n   # the box's centre on the plane
+        hu, hw = (np.max(np.abs((corners - foot) @ a)) for a in (u, w))
+        world = foot + np.outer((-hu, hu, hu, -hu), u) + np.outer((-hw, -hw, hw, hw), w)
+        out.append(replace(s, outline=(world - X[:3, 3]) @ X[:3, :3]))   # back into its body's frame
     return out
 
 

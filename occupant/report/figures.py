@@ -74,7 +74,7 @@ def png(fig, dpi=100):
 
 def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
     """Draw sample ``i`` projected on the B0 plane of ``axes`` (data.SIDE_VIEW, data.FRONT_VIEW).
-    The caller sets the panel's limits (scene_limits): the patches are added without updating
+    The caller sets the panel's limits (scene_box on its plane): the patches are added without updating
     the data limits (add_patch's update took 2/3 of the strip's build time)."""
     depth = 3 - sum(axes)             # the axis the view looks along
     sign = -1.0 if depth == 1 else 1.0   # side view seen from +y, front view from +x: far side first
@@ -99,8 +99,9 @@ def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
 
 
 def scene_box(rel, shapes, surfaces, idx, pad=0.03):
-    """((3,) min, (3,) max) m in B0 of every shape and surface over the sample indices idx (the
-    framing follows the bodies over all the instants shown)."""
+    """((3,) min, (3,) max) m in B0 of every shape and bounded surface over the sample indices
+    idx (the framing follows the bodies over all the instants shown; an unbounded plane, the
+    road, is then drawn across it: data.spanned)."""
     pts = []
     for s in shapes:
         X = D.pose_of(rel, s.body)[idx]
@@ -108,16 +109,12 @@ def scene_box(rel, shapes, surfaces, idx, pad=0.03):
         r = float(np.max(s.semi_axes))
         pts += [c - r, c + r]
     for s in surfaces:
+        if s.unbounded:
+            continue
         X = D.surface_pose(rel, s)[idx]
         pts.append((np.einsum("tij,kj->tki", X[:, :3, :3], s.outline) + X[:, None, :3, 3]).reshape(-1, 3))
     p = np.concatenate(pts) if pts else np.zeros((1, 3))
     return p.min(axis=0) - pad, p.max(axis=0) + pad
-
-
-def scene_limits(rel, shapes, surfaces, idx, axes=(0, 2)):
-    """(hmin, hmax, vmin, vmax) m of the scene box (scene_box) on the B0 plane of ``axes``."""
-    lo, hi = scene_box(rel, shapes, surfaces, idx)
-    return lo[axes[0]], hi[axes[0]], lo[axes[1]], hi[axes[1]]
 
 
 def kinematics_strip(run, times, view=D.SIDE_VIEW):
@@ -129,7 +126,9 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
     shapes, surfaces = D.shapes(model), D.surfaces(model, res)
     bags, belts = D.airbags(model, res), D.belt_routes(model, res)
     idx = D.sample_index(res.t, times)
-    lim = scene_limits(rel, shapes, surfaces, idx, axes)
+    box = scene_box(rel, shapes, surfaces, idx)
+    lim = box[0][axes[0]], box[1][axes[0]], box[0][axes[1]], box[1][axes[1]]
+    surfaces = D.spanned(surfaces, rel, *box, idx[0])   # the road across every panel
     n = len(idx)
     ncol = min(n, 6)
     nrow = int(np.ceil(n / ncol))
@@ -190,6 +189,9 @@ def trajectories(runs, labels=None):
     along = D.pulse_direction(runs[0])
     across = np.cross((0.0, 0.0, 1.0), along)
     across = across / np.linalg.norm(across) if np.linalg.norm(across) > 0 else np.array([0.0, 1.0, 0.0])
+    # B0's +y (+x for a side pulse) whichever way the pulse points: the rear sled's read "across
+    # (0, -1, 0)" (z x its pulse), its left knee's outward motion drawn below 0
+    across = across if across[np.argmax(np.abs(across))] > 0 else -across
     fig = plt.figure(figsize=(PAGE[0], 6.0))
     gs = fig.add_gridspec(3, 2, width_ratios=(1.2, 1), left=0.07, right=0.98, bottom=0.09, top=0.94,
                           wspace=0.18, hspace=0.12)
@@ -228,7 +230,8 @@ def trajectories(runs, labels=None):
         plane.legend(handles=handles, fontsize=7, loc="best")
     plane.grid(alpha=0.3)
     vec = lambda d: "(" + ", ".join(f"{x:.2g}" for x in d + 0.0) + ")"   # noqa: E731
-    panels[0].set_ylabel(f"along pulse {vec(along)}\n(mm)", fontsize=8)
+    lead = "along the car" if frame == "road frame" else "along pulse"   # a pedestrian's road: no pulse
+    panels[0].set_ylabel(f"{lead} {vec(along)}\n(mm)", fontsize=8)
     panels[1].set_ylabel(f"across {vec(across)}\n(mm)", fontsize=8)
     panels[2].set_ylabel("vertical (mm)", fontsize=8)
     panels[2].set_xlabel("time (ms)")
@@ -314,13 +317,14 @@ def restraints(run, window=None):
     rotation and moment and, on a row of its own with its legend beside it, the normal forces of
     the CONTACTS_SHOWN contacts that pushed hardest, against time; a panel of more than
     LEGEND_INSIDE series also on a row of its own. ``window`` (start, end) s: only that span
-    drawn (as channels), panels and contacts zero throughout it left out. None when there is
-    nothing to show."""
+    drawn (as channels), contacts zero throughout it and panels whose every series holds one
+    value throughout it (a bag not yet fired in a pre-crash phase: its 1 L volume, flat) left
+    out. None when there is nothing to show."""
     res = run.results
     keep = D.in_window(res.t, window)
     panels = {title: (unit, {label: v[keep] for label, v in series.items()}) for title, (unit, series)
               in {**D.restraint_outputs(run.model, res), **D.hinge_outputs(run.model, res)}.items()
-              if any(np.any(v[keep] != 0) for v in series.values())}
+              if any(np.ptp(v[keep]) > 0 for v in series.values() if np.any(keep))}
     contacts = {name: f[keep] for name, f in D.contact_forces(res).items() if np.any(f[keep] != 0)}
     if not panels and not contacts:
         return None
@@ -417,18 +421,26 @@ def table_page(title, header, rows, colours=None, notes=(), cell_colours=None):
     return fig
 
 
+def cropped(images):
+    """Rendered images (arrays) each cut to the box that holds every image's non-white pixels
+    (the same box for all: they stay comparable); as they are when all are white."""
+    if not len(images):
+        return list(images)
+    drawn = np.any(np.stack(images) < 250, axis=(0, 3))   # (h, w) any image not white there
+    rows, cols = np.flatnonzero(drawn.any(axis=1)), np.flatnonzero(drawn.any(axis=0))
+    if not len(rows):
+        return list(images)
+    return [img[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1] for img in images]
+
+
 def image_page(title, images, captions):
     """A PDF page of rendered images (arrays) with captions, in a grid as near square as their
     number allows (2 x 2 for four: in one row four renders filled a third of the page), each cut
-    to the box that holds every image's non-white pixels (the same box for all: they stay
-    comparable)."""
+    to what any of them draws (cropped)."""
     n = len(images)
     ncol = int(np.ceil(np.sqrt(n)))
     nrow = int(np.ceil(n / ncol))
-    drawn = np.any(np.stack(images) < 250, axis=(0, 3))   # (h, w) any image not white there
-    rows, cols = np.flatnonzero(drawn.any(axis=1)), np.flatnonzero(drawn.any(axis=0))
-    if len(rows):
-        images = [img[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1] for img in images]
+    images = cropped(images)
     fig, axes = plt.subplots(nrow, ncol, figsize=PAGE, squeeze=False)
     fig.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.9, wspace=0.02, hspace=0.1)
     for ax in axes.flat:

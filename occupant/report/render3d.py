@@ -21,20 +21,34 @@ def _rgb(hex_colour):
 
 
 def key_instants(run):
-    """[(label, sample index)]: the start, the peak excursion of the head relative to B0 along
-    the pulse (forward in a frontal test, towards the struck side in a side one), halfway to it,
-    and the end."""
+    """[(label, sample index)]: the start; of a run with a pre-crash phase the crash's start
+    (data.crash_start: the AEB run's second view was 275 ms into its braking); the peak
+    excursion of the head relative to B0 along the pulse (forward in a frontal test, towards
+    the struck side in a side one) and halfway to it from the crash's start; and the end. A head
+    whose excursion peaks at the end (a pedestrian thrown along the road, its peak the end
+    view twice over) has its first contact (occupant.scenario.pedestrian.first_head_contact:
+    the windscreen) instead. Instants closer than 5 % of the run are shown once."""
+    from occupant.scenario.pedestrian import first_head_contact
     t = run.results.t
+    n = len(t)
+    gap = max(1, n // 20)
     tr = D.trajectories(run.model, run.results)
-    peak = int(np.argmax(tr["head"] @ D.pulse_direction(run))) if "head" in tr else len(t) // 2
-    picks = [("start", 0), ("halfway to peak head excursion", peak // 2),
-             ("peak head excursion", peak), ("end", len(t) - 1)]
+    peak = int(np.argmax(tr["head"] @ D.pulse_direction(run))) if "head" in tr else n // 2
+    label = "peak head excursion"
+    hit = first_head_contact(run.model.source, run.results) \
+        if n - 1 - peak < gap and getattr(run.model, "source", None) is not None else None
+    if hit is not None:
+        peak, label = hit[1], f"head on the {hit[2].geometry_b.replace('_', ' ')}"
+    impact = D.crash_start(run)
+    crash = 0 if impact is None else int(D.sample_index(t, np.array([impact]))[0])
+    picks = [("start", 0), *([("crash's start", crash)] if crash else []),
+             (f"halfway to {label}", (crash + peak) // 2 if peak > crash else peak // 2),
+             (label, peak), ("end", n - 1)]
     seen, out = [], []
-    gap = max(1, len(t) // 20)   # instants closer than 5 % of the run are one
-    for label, i in picks:
+    for text, i in picks:
         if all(abs(i - j) >= gap for j in seen):
             seen.append(i)
-            out.append((f"{label}, {1e3 * t[i]:.0f} ms", i))
+            out.append((f"{text}, {1e3 * t[i]:.0f} ms", i))
     return out
 
 
@@ -49,6 +63,9 @@ def render(run, indices, size=(600, 660)):
     rel = D.relative_poses(res)
     shapes, surfaces = D.shapes(model), D.surfaces(model, res)
     bags, belts = D.airbags(model, res), D.belt_routes(model, res)
+    # one camera for all instants, framed on the scene over all of them; the road across it
+    lo, hi = scene_box(rel, shapes, surfaces, np.asarray(indices, int), pad=0.0)
+    surfaces = D.spanned(surfaces, rel, lo, hi, indices[0] if len(indices) else 0)
     ren = vtkRenderer()
     ren.SetBackground(1.0, 1.0, 1.0)
     win = vtkRenderWindow()
@@ -131,9 +148,8 @@ def render(run, indices, size=(600, 660)):
             for k in range(route.shape[1]):
                 pts.SetPoint(k, *route[i, k])
             pts.Modified()
-        if n == 0:   # one camera for all instants, framed on the scene over all of them
+        if n == 0:   # the camera, framed on the scene box (lo, hi above)
             cam = ren.GetActiveCamera()
-            lo, hi = scene_box(rel, shapes, surfaces, np.asarray(indices, int), pad=0.0)
             ren.ResetCamera(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])
             focal = np.array(cam.GetFocalPoint())
             dist = cam.GetDistance()

@@ -90,6 +90,8 @@ def figure(run, frame_dt=FRAME_DT):
     n_occupant = len(shapes) * len(sphere)   # the occupant's vertices come first (_scene_vertices)
     idx = D.sample_index(res.t, np.arange(res.t[0], res.t[-1] + 1e-9, frame_dt))
     idx = np.unique(np.append(idx, len(res.t) - 1))
+    lo, hi = scene_box(rel, shapes, surfaces, idx)
+    surfaces = D.spanned(surfaces, rel, lo, hi, idx[0])   # the road across the scene
 
     def coords(i):   # (mesh vertices, belt points) at sample i, float32 rounded to the mm
         v = np.round(_scene_vertices(rel, i, shapes, surfaces, bags, sphere), 3)
@@ -109,7 +111,6 @@ def figure(run, frame_dt=FRAME_DT):
                      name=name, hoverinfo="skip")
     vehicle.update(opacity=0.45)   # the VTK views' 0.55 for surfaces, bags a little clearer
     line.update(line=dict(color=BELT_COLOUR, width=6), name="belts", hoverinfo="skip")
-    lo, hi = scene_box(rel, shapes, surfaces, idx)
     names = [f"{1e3 * res.t[i]:.0f} ms" for i in idx]
     slider = dict(active=0, currentvalue=dict(prefix="t = "), pad=dict(t=40), len=0.87, x=0.1,
                   steps=[dict(method="animate", label=n,

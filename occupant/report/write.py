@@ -20,7 +20,7 @@ h1{font-size:24px;margin:18px 0 4px} h2{font-size:18px;border-bottom:2px solid #
 nav a{margin-right:12px;font-size:13px} table{border-collapse:collapse;font-size:13px;margin:6px 0}
 td,th{border:1px solid #bbb;padding:3px 8px;text-align:left} th{background:#e4e4e4}
 img{max-width:100%;display:block;margin:6px 0} .caption{font-size:12px;color:#555;margin-bottom:10px}
-.renders{display:flex;flex-wrap:wrap;gap:8px} .renders figure{margin:0} figcaption{font-size:12px;text-align:center}
+.renders{display:grid;grid-template-columns:repeat(4,minmax(0,1fr));gap:8px} .renders figure{margin:0} figcaption{font-size:12px;text-align:center}
 .verdict{font-weight:bold;padding:4px 10px;display:inline-block;border-radius:3px}
 """
 
@@ -200,11 +200,13 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
                 page.figure(later[f"strip {view[0]}"], f"{view[0].lower()} kinematics")
             if renders:
                 page.html('<h3>3D views at key instants</h3><div class="renders">' + "".join(
-                    # at half their pixels: the HTML's size as before, the PDF's 2 x 2 grid sharp
+                    # at half their pixels (the PDF's 2 x 2 grid sharp), cut to what they draw as
+                    # the PDF's are, four in a row (a 1180 px page wrapped the fourth, uncut,
+                    # under a row's height of white)
                     f'<figure><img alt="3D view {H.escape(c)}" width="{img.shape[1] // 2}" '
                     f'src="data:image/png;base64,{_base64(F.png_bytes(img))}">'
-                    f"<figcaption>{H.escape(c)}</figcaption></figure>" for (c, _), img in zip(instants, images))
-                    + "</div>")
+                    f"<figcaption>{H.escape(c)}</figcaption></figure>"
+                    for (c, _), img in zip(instants, F.cropped(images))) + "</div>")
                 page.pdf_page(F.image_page(f"3D views (VTK) at key instants, in the {D.frame_name(run)}", images,
                                            [c for c, _ in instants]))
             at = len(page.parts)   # the viewer's place
@@ -215,7 +217,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
                 page.section("channels", "Sensor channels")
                 _phases(page, later, "channels", "sensor channels", precrash,
                         "each channel filtered with the CFC class its criteria prescribe (SAE J211-1); "
-                        "accelerations in g, forces in kN.")
+                        "accelerations in g, forces in kN, moments in N m, displacements in mm.")
             if later["restraints"] is not None or later["precrash restraints"] is not None:
                 page.section("restraints", "Restraints and contacts")
                 _phases(page, later, "restraints", "restraint outputs", precrash)

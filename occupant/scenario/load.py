@@ -92,6 +92,16 @@ from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_f
 MAX_SAMPLES = 200_000   # recorded samples at most (t_end / output_dt): 20 s at the 1e-4 s default
 
 
+# why a Hybrid III in a lateral pulse (no regulation named) is shown against no limits, in its
+# run's notes: FMVSS 214's barrier test judges the ES-2re on rib, abdomen and pubic loads [C:
+# crash-domain-facts.md 2.3], Euro NCAP's AE-MDB test the WorldSID-50M's chest compression [S:
+# 2.4], UN R95 the ES-2's rib deflection, VC and abdomen [S: 2.5]: loads the Hybrid III, built
+# for frontal tests, has no sensor for
+SIDE_DUMMY_NOTE = ("no limits shown: side-impact tests judge side dummies (ES-2re in FMVSS 214's barrier "
+                   "test, WorldSID-50M in Euro NCAP's, ES-2 in UN R95) on rib, abdomen and pubic loads a "
+                   "Hybrid III does not measure; its chest deflection is the sternum's, fore-aft")
+
+
 class ScenarioError(InputFileError):
     """A scenario that cannot run: names the file (or the --set), the key path, the bad value
     and what is accepted."""
@@ -349,6 +359,9 @@ class Scenario:
             self.notes.append(f"the limits of {self.reference.title} are shown beside the criteria "
                               f"they cover, not judged: that protocol's dummy is the "
                               f"{self.reference.dummy}, this occupant the {self.dummy}")
+        if self.protocol is None and self.front is None and self.dummy.startswith("hybrid3") \
+                and abs(self.pulse.direction[1]) > abs(self.pulse.direction[0]):
+            self.notes.append(SIDE_DUMMY_NOTE)
         self.not_judged = ()
 
         # the occupant with its added ellipsoids, the interior's surfaces and the contact pairs

@@ -29,6 +29,22 @@ def _first(force, t):
     return (float(t[on[0]]), int(on[0])) if len(on) else (math.inf, -1)
 
 
+def first_head_contact(asm, res, surfaces=None):
+    """(the run's clock s, sample index, ContactPair) of the head's first contact: the earliest
+    of the pairs whose first geometry is on the head (and whose second is one of ``surfaces``,
+    all when None) to push (CONTACT_ON); None when none does within the run. The report's 3D
+    views show that instant too (occupant.report.render3d.key_instants)."""
+    def on_head(geometry):
+        marker = asm.geometries[geometry].marker
+        return marker is not None and marker in asm.markers and asm.markers[marker].part == "head"
+
+    hits = [(*_first(res.outputs[f"{p.name}.normal_force"], res.t), p) for p in asm.contact_pairs.values()
+            if (surfaces is None or p.geometry_b in surfaces) and f"{p.name}.normal_force" in res.outputs
+            and on_head(p.geometry_a)]
+    hits = [h for h in hits if h[1] >= 0]
+    return min(hits, key=lambda h: h[0]) if hits else None
+
+
 def head_impact(scenario, res):
     """dict of the head impact (time: the run's clock at the head contact, hit, surface, wad,
     speed, angle, point), without them when the head does not reach the vehicle within the run;
@@ -40,16 +56,10 @@ def head_impact(scenario, res):
     t = res.t
     first, first_pair = min(((_first(res.outputs[f"{p.name}.normal_force"], t)[0], p.name) for p in pairs),
                             default=(math.inf, None))
-
-    def on_head(geometry):
-        marker = asm.geometries[geometry].marker
-        return marker is not None and asm.markers[marker].part == "head"
-
-    hits = [(*_first(res.outputs[f"{p.name}.normal_force"], t), p) for p in pairs if on_head(p.geometry_a)]
-    hits = [h for h in hits if h[1] >= 0]
-    if not hits:
+    hit = first_head_contact(asm, res, surfaces)
+    if hit is None:
         return {"first_contact": first, "first_pair": first_pair}
-    t_h, k, pair = min(hits, key=lambda h: h[0])
+    t_h, k, pair = hit
     qi, vi = vehicle_indices(model)
     x_car = scenario.front_position + res.q[k, qi]
     px, pz = (res.outputs[f"{pair.name}.point_{a}"][k] for a in "xz")

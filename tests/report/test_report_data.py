@@ -433,6 +433,22 @@ def test_regression_precrash_restraints_show_the_crash_and_the_braking_apart(run
             plt.close(fig)
 
 
+def test_regression_restraint_panel_flat_through_its_window_is_left_out(run, monkeypatch):
+    """The AEB run's pre-crash page drew its bag's volume, 1 L and flat (the bag fires in the
+    crash): a panel whose every series holds one value through the window is left out; in the
+    crash, where it inflates, it is drawn."""
+    from occupant.report.figures import plt, restraints
+    t = run.results.t
+    volume = np.where(t < 0.04, 1.0, 1.0 + 1e3 * (t - 0.04))
+    monkeypatch.setattr(D, "restraint_outputs", lambda model, res: {"bag: volume": ("L", {"volume": volume})})
+    for window, shown in (((0.0, 0.04), False), ((0.04, t[-1]), True)):
+        fig = restraints(run, window=window)
+        try:
+            assert any(ax.get_title() == "bag: volume" for ax in fig.axes) == shown
+        finally:
+            plt.close(fig)
+
+
 def test_regression_precrash_report_has_the_crash_and_the_pre_crash_channels(run, tmp_path):
     """The report of a run with a pre-crash phase shows its channels from the crash's start and,
     under them, the pre-crash phase; a run without one keeps its single whole-run figure."""
@@ -573,3 +589,37 @@ def test_regression_pulse_legend_only_where_it_tells_curves_apart(axes, legend):
     if legend is None:
         assert titles == ["Vehicle acceleration along the vehicle's x (B0)",
                           "Vehicle speed along the vehicle's x (B0)"]
+
+
+@pytest.mark.parametrize("direction, across", [((1.0, 0.0, 0.0), "(0, 1, 0)"), ((-1.0, 0.0, 0.0), "(0, 1, 0)"),
+                                               ((0.0, 1.0, 0.0), "(1, 0, 0)"), ((0.0, -1.0, 0.0), "(1, 0, 0)")])
+def test_regression_excursion_across_the_pulse_reads_along_a_positive_axis(run, direction, across):
+    """The rear sled's excursions read "across (0, -1, 0)" (z x its pulse, -x): the axis across
+    the pulse is B0's +y, or +x for a side pulse, whichever way the pulse points."""
+    from types import SimpleNamespace
+
+    from occupant.report.figures import plt, trajectories
+    turned = SimpleNamespace(**vars(run))
+    turned.pulse = SimpleNamespace(direction=direction)
+    fig = trajectories([turned])
+    try:
+        assert [ax.get_ylabel() for ax in fig.axes if ax.get_ylabel().startswith("across")] == \
+            [f"across {across}\n(mm)"]
+    finally:
+        plt.close(fig)
+
+
+def test_regression_pedestrian_excursion_reads_along_the_car(run):
+    """A pedestrian run's road frame has no pulse: its first excursion reads along the car's
+    travel ("along pulse (1, 0, 0)" before); a vehicle-frame run keeps "along pulse"."""
+    from types import SimpleNamespace
+
+    from occupant.report.figures import plt, trajectories
+    road = SimpleNamespace(**vars(run))
+    road.scenario = {"vehicle": {"interior": "road", "front": "sedan_front_midsize"}}
+    for r, lead in ((road, "along the car (1, 0, 0)"), (run, "along pulse (1, 0, 0)")):
+        fig = trajectories([r])
+        try:
+            assert [ax.get_ylabel() for ax in fig.axes if ax.get_ylabel().startswith("along")] == [f"{lead}\n(mm)"]
+        finally:
+            plt.close(fig)

@@ -132,3 +132,17 @@ def test_regression_run_notes_are_under_the_criteria_table(run, tmp_path):
     text = subprocess.run(["pdftotext", "-layout", str(pdf_path), "-"], capture_output=True, text=True,
                           check=True).stdout
     assert note in " ".join(text.split())
+
+
+def test_regression_3d_views_stand_in_one_row_cut_to_what_they_draw(report):
+    """The HTML's four 3D views wrapped the fourth onto a second row, each with its render's
+    white margins: they stand in one row, cut to the box of what any of them draws (as the
+    PDF's page: figures.cropped)."""
+    html_path, _ = report
+    with Page(html_path.as_uri()) as page:
+        tops = page.evaluate("Array.from(document.querySelectorAll('.renders figure'))"
+                             ".map(f => Math.round(f.getBoundingClientRect().top))")
+        sizes = page.evaluate("Array.from(document.querySelectorAll('.renders img'))"
+                              ".map(i => [i.naturalWidth, i.naturalHeight])")
+    assert len(tops) >= 3 and len(set(tops)) == 1, tops
+    assert all(w < 600 and h < 660 for w, h in sizes) and len({tuple(s) for s in sizes}) == 1, sizes

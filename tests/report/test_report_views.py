@@ -182,3 +182,82 @@ def test_regression_image_page_fills_the_page_two_by_two():
     plt.close(fig)
     assert len({round(b.y0, 3) for b in boxes}) == 2 and len({round(b.x0, 3) for b in boxes}) == 2
     assert sizes == [(20, 23, 3)] * 4
+
+
+def test_analytic_unbounded_road_spans_the_box_a_view_frames():
+    """The road (an unbounded plane) does not frame a view, and each view draws it as the
+    rectangle in its plane under the scene box: a pedestrian's strip drew a 0.8 m stub at the
+    feet (PLANE_EXTENT) while the body was thrown 2 m along it. A bounded plane keeps its outline."""
+    from occupant.modeling.geometry import Plane
+    road = Plane("road")
+    bolster = Plane("bolster", None, (0.5, 0.0, 0.1), (-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), half_size=(0.3, 0.1))
+    surfaces = [D.Surface("road", -1, D.plane_outline(road), unbounded=True),
+                D.Surface("bolster", -1, D.plane_outline(bolster))]
+    rel = np.tile(np.eye(4), (2, 1, 1, 1))
+    ball = D.Shape("ball", 0, np.zeros(3), np.eye(3), np.full(3, 0.25))
+    rel[1, 0, 0, 3] = 2.0                        # the ball thrown 2 m along x
+    rel[:, 0, 2, 3] = 1.0
+    lo, hi = F.scene_box(rel, [ball], surfaces, np.array([0, 1]), pad=0.0)
+    # the ball and the bolster (x 0.5, y +-0.3, z 0-0.2), not the road
+    assert lo == pytest.approx((-0.25, -0.3, 0.0)) and hi == pytest.approx((2.25, 0.3, 1.25))
+    drawn = D.spanned(surfaces, rel, lo, hi)
+    assert drawn[1] is surfaces[1]
+    assert np.allclose(drawn[0].outline, [(-0.25, -0.3, 0.0), (2.25, -0.3, 0.0), (2.25, 0.3, 0.0),
+                                          (-0.25, 0.3, 0.0)], atol=1e-12)
+    # a tilted unbounded plane: its rectangle lies in it, about the box centre's foot on it
+    slope = Plane("slope", None, (0.0, 0.0, 0.0), (0.0, np.sin(0.3), np.cos(0.3)))
+    tilted = D.spanned([D.Surface("slope", -1, D.plane_outline(slope), unbounded=True)], rel, lo, hi)[0]
+    n = np.array((0.0, np.sin(0.3), np.cos(0.3)))
+    assert np.allclose(tilted.outline @ n, 0.0, atol=1e-12)
+    middle = 0.5 * (lo + hi)
+    assert tilted.outline.mean(axis=0) == pytest.approx(middle - (middle @ n) * n)
+
+
+def test_regression_pedestrian_strip_draws_the_road_across_every_panel():
+    """The shipped road under the walking pedestrian: in the strip's panels it spans the panel's
+    width (drawn as a filled polygon edge-on: a line)."""
+    from types import SimpleNamespace
+    sc = load("pedestrian_40")
+    res = SimpleNamespace(t=np.array([0.0]), outputs={}, channels=[],
+                          body_poses=body_poses(sc.model, sc.model.make_data(), sc.q0)[None],
+                          base_poses=np.eye(4)[None])
+    run = SimpleNamespace(name="p", model=sc.model, results=res, scenario=sc.data, pulse=sc.pulse)
+    fig = F.kinematics_strip(run, np.array([0.0]), D.SIDE_VIEW)
+    try:
+        ax = fig.axes[0]
+        road = [p for p in _polygons(ax) if np.allclose(p.get_xy()[:, 1], 0.0, atol=1e-9)]
+        assert len(road) == 1
+        x = road[0].get_xy()[:, 0]
+        assert x.min() <= ax.get_xlim()[0] + 1e-9 and x.max() >= ax.get_xlim()[1] - 1e-9
+    finally:
+        F.plt.close(fig)
+
+
+def test_regression_key_instants_show_the_crash_start_of_a_precrash_run(run):
+    """The 3D views of an AEB run showed 275 ms, halfway through its braking, as the way to the
+    head's peak: a run with a pre-crash phase shows the crash's start, and halfway from there."""
+    from types import SimpleNamespace
+
+    from occupant.report.render3d import key_instants
+    aeb = SimpleNamespace(**vars(run))
+    aeb.pulse = SimpleNamespace(impact=0.04)
+    plain, pre = key_instants(run), key_instants(aeb)
+    assert not any(c.startswith("crash's start") for c, _ in plain)
+    crash = D.sample_index(run.results.t, np.array([0.04]))[0]
+    labels = [c.split(",")[0] for c, _ in pre]
+    assert pre[1] == ("crash's start, 40 ms", crash) and labels[2].startswith("halfway to ")
+    target = next(i for c, i in pre if c.split(",")[0] == labels[2][len("halfway to "):])
+    assert pre[2][1] == (crash + target) // 2
+
+
+def test_regression_key_instants_show_the_head_strike_when_its_excursion_peaks_at_the_end(run, monkeypatch):
+    """A pedestrian's head moves along the road to the end of the run: its "peak excursion" was
+    the end view twice (three views); the head's first contact (the panel here) is shown instead."""
+    from occupant.report import render3d
+    from occupant.scenario.pedestrian import CONTACT_ON
+    t = run.results.t
+    monkeypatch.setattr(D, "trajectories", lambda model, results: {"head": np.outer(t, (1.0, 0.0, 0.0))})
+    views = render3d.key_instants(run)
+    first = int(np.nonzero(run.results.outputs["head_panel.normal_force"] > CONTACT_ON)[0][0])
+    assert (f"head on the panel, {1e3 * t[first]:.0f} ms", first) in views
+    assert views[-1] == (f"end, {1e3 * t[-1]:.0f} ms", len(t) - 1) and len(views) == 4

@@ -970,3 +970,14 @@ def test_analytic_contact_share_scales_the_force_not_the_friction():
         data["contact"][1]["share"] = bad
         with pytest.raises(InputFileError, match=rf"^f.toml: contact\[1\].share: got {bad!r} \(accepted: a number in \(0, 1\]\)$"):
             read_contacts(c, data, ["p", "l", "r", "seat"])
+
+
+def test_regression_hybrid3_side_run_says_why_no_limit_is_shown():
+    """The side barrier's criteria page showed every row "no limit" with no note saying why: a
+    Hybrid III in a lateral pulse, no regulation named, has the side dummies' protocols named in
+    its notes; a frontal run, or the same pulse judged against a regulation, has not."""
+    from occupant.scenario.load import SIDE_DUMMY_NOTE
+    assert SIDE_DUMMY_NOTE in load("side_barrier").notes
+    assert SIDE_DUMMY_NOTE not in load("fmvss208_sled_48_belted").notes
+    judged = load("side_barrier", overrides={"criteria.regulation": "fmvss208_hybrid3_50m"})
+    assert SIDE_DUMMY_NOTE not in judged.notes
