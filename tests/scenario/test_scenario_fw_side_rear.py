@@ -572,6 +572,57 @@ def test_reference_rear_whiplash_is_plausible(rear):
     assert z.min() > z[0] - 0.03
 
 
+
+def _in_b0(run, body, point):
+    """(n, 3) path in B0 of ``point`` fixed in ``body``'s frame."""
+    res = run.results
+    pose = np.linalg.inv(res.base_poses) @ res.body_poses[:, run.model.body(body)]
+    return (pose @ np.append(point, 1.0))[:, :3]
+
+
+def test_reference_rear_whiplash_occupant_ramps_but_stays_in_the_seat(rear):
+    """The 50M ramps up the seat back but stays in the seat and under the head restraint's top.
+    The back leans 25 deg: the sled's horizontal push on the torso has a component up the back of
+    tan 25 deg = 0.47 times its normal one [D], so a back whose friction is below 0.47 lets the
+    torso slide up it, as volunteers and dummies do in rear sled tests (volunteers' H-point rises
+    by ramping up the seat, torso and head rise [S: Davidsson et al. 1998, abstract,
+    wbldb.lievers.net/10085851]; no published ramp of a Hybrid III in mm was found [U]). With the
+    GS1 rig's backrest friction, 0.05 (the SAFER deck's, a frontal rig's plate), the 50M slid up
+    and left the seat: pelvis, T1 and head 189 / 216 / 220 mm up at 200 ms, the head's centre of
+    gravity over the restraint's top from 122 ms, 119 mm over it at 200 ms (scenarios/HISTORY.md,
+    branch rearramp). With the trimmed back's 0.3 [E: crash-domain-facts.md 6.3, dummy-seat
+    0.3-0.6 [U]] T1 still rises 60 mm along the back by 159 ms; pelvis, T1 and head rise 77 / 45 /
+    46 mm at most, the head's centre of gravity at least 59 mm under the restraint's top (the
+    restraint's top edge carried by the seat back frame)."""
+    run = rear
+    pair = run.model.source.contact_pairs["thorax__seat_back"]
+    assert pair.characteristic.friction < np.tan(np.radians(25.0))      # the torso may slide up
+    rise = {}
+    for body, point in (("pelvis", (0.0, 0.0, 0.0)), ("upper_torso", (0.06341, 0.0, 0.276)),
+                        ("head", (0.0, 0.0, 0.0))):      # pelvis and head frames, T1 (the sensor)
+        path = _in_b0(run, body, np.array(point))
+        rise[body] = path[:, 2] - path[0, 2]
+    assert max(r.max() for r in rise.values()) < 0.100
+    # T1 along the seat back as it turns on its recliner (the back's plane and the head
+    # restraint are given in B0 at no turn; the frame's origin is the recliner axis): the ramp
+    turn = run.results.outputs["seat_back_frame_resistance.deflection"]     # rad, rearward
+    pivot = (np.linalg.inv(run.results.base_poses[0])
+             @ run.results.body_poses[0, run.model.body("seat_back_frame")])[:3, 3]
+
+    def turned(v):                      # (x, z) of B0 vector v turned rearward about the axis
+        return (v[0] * np.cos(turn) - v[2] * np.sin(turn), v[0] * np.sin(turn) + v[2] * np.cos(turn))
+
+    up = turned(run.model.source.geometries["seat_back"].x_axis)          # up the back
+    t1 = _in_b0(run, "upper_torso", np.array([0.06341, 0.0, 0.276])) - pivot
+    along = t1[:, 0] * up[0] + t1[:, 2] * up[1]
+    assert 0.020 < (along - along[0]).max() < 0.100
+    face = run.model.source.geometries["head_restraint"]
+    top = pivot[2] + turned(face.point + face.half_size[0] * face.x_axis - pivot)[1]
+    res = run.results
+    head = res.body_com[:, run.model.body("head"), 2] - res.base_poses[:, 2, 3]   # the sled's z
+    assert (top - head).min() > 0.030
+
+
 def _upper_body_moment_about_recliner(run, accel):
     """The moment about the seat back's recliner axis of ``accel`` (forward, m/s^2) on the
     occupant's parts above the lumbar joint at the run's start: sum of m a (z - z_pivot)."""
@@ -656,15 +707,19 @@ def test_reference_run_summary_counts_the_interiors_hinged_surfaces(rear):
 
 
 def test_reference_rear_whiplash_femur_moment_is_the_knee_friction(rear):
-    """The rear femur My swings between about +19 and -19 N m (the "chatter" a review found)
-    less the shear's share: the cell reads its moment d up the femur from the knee's pivot
+    """The rear femur My is the knee's friction moment, about 19 N m, less the shear's share:
+    the cell reads its moment d up the femur from the knee's pivot
     (occupant.sensors.defaults, the dummy file's femur_load_cell marker: 107.9 mm, the open FE
     50M's cell), so My = the knee's torque + d Fx. The knee's part is its limb-setting friction
     (1.5 g x 5.5 kg lower leg and foot x 0.236 m = 19.0 N m [C wording 572.116(h)]) plus its
-    damping, its sign following the knee's swing: the lower legs swing back and forth as the
-    feet, dragged forward by the sled floor, bounce on it and turn at the ankle. No contact
+    damping, its sign following the knee's turn: after the rebound the pelvis slides forward on
+    the cushion with the feet on the floor and the knees flex 23 deg (60-160 ms), the cell
+    reaching -26 N m (friction and damping at 9.8 rad/s) and +1.8 N m. Until the seat back held
+    the torso (branch rearramp: trim friction 0.3, was 0.05) the occupant rose off the seat and
+    its lower legs swung back and forth as the feet, dragged forward by the sled floor, bounced
+    on it: +-21 N m (the "chatter" a review found). No contact
     stick-slip or filter: the cell less d Fx equals the knee resistance's moment, bounded by
-    friction + damping x rate, and reaches the friction level in both directions. The cell reads
+    friction + damping x rate, and reaches the friction level. The cell reads
     along its own axes (the marker's, the open FE 50M's skew): its load is turned back into the
     femur's J211 axes first, P R P (R the marker's rotation in the femur's frame, P = J211's
     flip)."""
@@ -686,7 +741,7 @@ def test_reference_rear_whiplash_femur_moment_is_the_knee_friction(rear):
     rate = run.results.v[:, run.results.dof_names.index("left_knee")]
     assert np.all(np.abs(my) <= knee.friction + knee.damping * np.abs(rate) + 1e-9)
     assert knee.friction == pytest.approx(19.0, abs=0.1)
-    assert my.max() > 0.95 * knee.friction and my.min() < -0.95 * knee.friction
+    assert my.min() < -0.95 * knee.friction
 
 
 @pytest.fixture(scope="module")
