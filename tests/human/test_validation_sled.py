@@ -3164,7 +3164,7 @@ def test_data_gs1_pmhs_head_and_t1_move_towards_the_belted_shoulder():
     """In GS1's belted frontal sled the PMHS's head and T1 move sideways towards the belted
     (outboard) shoulder, the D-ring's side: at the head's peak forward excursion (114 ms, the
     peak of the midline of Ash et al.'s hX corridor) both boundaries of the head's lateral
-    corridor lie on that side (70-178 mm), and T1's (14-65 mm), while T8's lie on the other
+    corridor lie on that side (74-181 mm), and T1's (15-66 mm), while T8's lie on the other
     (-48 to -8 mm: the upper spine leans towards the belted shoulder), the pelvis within 21 mm.
     The axis's sign is the data's own: the free (left) acromion, swinging forward about the belted
     one (at least 100 mm further forward), moves towards it, as a point turning about a pivot

@@ -1947,7 +1947,7 @@ def test_regression_belted_frontal_head_moves_towards_the_d_ring(request, which)
     span to the D-ring, far outboard of where the belt meets the chest, pulls the upper body
     towards it harder than its span to the buckle pulls it inboard, while the lap belt holds the
     pelvis; the upper body leans towards the D-ring and the head goes with T1. Measured (main
-    ab1ff1b, scenarios/HISTORY.md, headlateral), at 150 ms: head 150 / 80 / 94 mm, T1 101 / 54 /
+    ab1ff1b, the physics of e160d8f; scenarios/HISTORY.md, headlateral), at 150 ms: head 150 / 80 / 94 mm, T1 101 / 54 /
     72 mm, the torso leaning 11.6 / 5.3 / 8.9 deg; the belt's net lateral impulse towards the
     D-ring 37.4 / 49.1 / 29.5 N s (belted sled, US NCAP, Euro NCAP 5F). With the sled's D-ring
     moved from 0.25 to 0.10 m outboard (behind the shoulder) the belt pulls inboard (-41.4 N s),
