@@ -1949,3 +1949,71 @@ def test_reference_side_barrier_right_femur_peaks_as_the_knees_friction_turns(si
     assert normal * friction > 0.0 and abs(friction) > 1.0e3                # +3138 / +1164 N
     # the cell reads the lower leg's push on the femur: the blow's, opposite in sign
     assert -(normal + friction) == pytest.approx(parts["right_lower_leg"][k], abs=500.0)  # -4620
+
+
+def _outboard(results):
+    """+1 or -1: the sign of B0's y on the D-ring's side (the outboard side of a belted frontal
+    occupant; the passenger's is -y, a driver's +y)."""
+    return float(np.sign(results.outputs["belt.d_ring.y"][0]))
+
+
+def _towards_the_d_ring(results, t):
+    """(head, T1) m: how far the head's centre of gravity and T1 (the neck's lower joint, the
+    neck link's origin) have moved towards the D-ring's side relative to the vehicle (B0) at ``t``
+    s, from the start."""
+    B = results.base_poses
+    k = int(np.searchsorted(results.t, t))
+    i, n = results.body_names.index("head"), results.body_names.index("neck")
+    moved = []
+    for p in (results.body_com[:, i], results.body_poses[:, n, :3, 3]):
+        y = np.einsum("tj,tj->t", B[:, :3, 1], p - B[:, :3, 3])           # B0's y
+        moved.append(_outboard(results) * (y[k] - y[0]))
+    return tuple(moved)
+
+
+def _shoulder_belt_pull_outboard(results):
+    """N s: the lateral impulse, towards the D-ring's side, of the shoulder belt's two free spans
+    on the occupant (their tensions along them: from its first wrap to the D-ring, from its last
+    to the buckle) over the run. A belt over the body pulls it, whatever its wraps in between,
+    with the sum of its end spans' tensions (its wraps' forces on the body add up to it)."""
+    o = results.outputs
+    def span(frm, to, force):
+        d = np.stack([o[f"belt.{to}.{a}"] - o[f"belt.{frm}.{a}"] for a in "xyz"], axis=1)
+        return o[force] * d[:, 1] / np.linalg.norm(d, axis=1)
+    upper = next(k for k in o if k.startswith("belt.d_ring-") and k.endswith(".force"))
+    lower = next(k for k in o if k.endswith("-buckle.force") and k != "belt.buckle.force")
+    first, last = upper[len("belt.d_ring-"):-len(".force")], lower[len("belt."):-len("-buckle.force")]
+    pull = span(first, "d_ring", upper) + span(last, "buckle", lower)   # B0 y (the fixed anchorages)
+    return _outboard(results) * float(np.trapezoid(pull, results.t))
+
+
+def _torso_lean_outboard_deg(results, t):
+    """deg: the upper torso's roll about B0's x from the start at ``t`` s, its top towards the
+    D-ring's side positive."""
+    B = results.base_poses
+    k = int(np.searchsorted(results.t, t))
+    R = np.einsum("tji,tjk->tik", B[:, :3, :3], results.body_poses[:, results.body_names.index("upper_torso"), :3, :3])
+    roll = np.degrees(np.arctan2(R[:, 2, 1], R[:, 2, 2]))      # about +x: the top towards -y
+    return -_outboard(results) * (roll[k] - roll[0])
+
+
+@pytest.mark.parametrize("which", ["belted", "ncap", "full_width"])
+def test_regression_belted_frontal_head_moves_towards_the_d_ring(request, which):
+    """The belted frontal occupants' heads move sideways towards the D-ring's (outboard) side, as
+    GS1's PMHS's do (tests/human/test_validation_sled.py,
+    test_data_gs1_pmhs_head_and_t1_move_towards_the_belted_shoulder), and why: the shoulder belt's
+    span to the D-ring, far outboard of where the belt meets the chest, pulls the upper body
+    towards it harder than its span to the buckle pulls it inboard, while the lap belt holds the
+    pelvis; the upper body leans towards the D-ring and the head goes with T1. Measured (main
+    ab1ff1b, the physics of e160d8f; scenarios/HISTORY.md, headlateral), at 150 ms: head 150 / 80 / 94 mm, T1 101 / 54 /
+    72 mm, the torso leaning 11.6 / 5.3 / 8.9 deg; the belt's net lateral impulse towards the
+    D-ring 37.4 / 49.1 / 29.5 N s (belted sled, US NCAP, Euro NCAP 5F). With the sled's D-ring
+    moved from 0.25 to 0.10 m outboard (behind the shoulder) the belt pulls inboard (-41.4 N s),
+    the torso leans 19.8 deg inboard and the head and T1 move 188 / 159 mm inboard: this fails
+    on it."""
+    run = request.getfixturevalue(which)
+    res = run.results
+    assert _shoulder_belt_pull_outboard(res) > 10.0
+    head, t1 = _towards_the_d_ring(res, 0.150)
+    assert head > 0.040 and t1 > 0.025
+    assert _torso_lean_outboard_deg(res, 0.150) > 3.0
