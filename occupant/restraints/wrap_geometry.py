@@ -215,6 +215,19 @@ def _arc(D, side, a, b, s, frac, hooked):
 
 
 @njit(**JIT)
+def _scaled_ends(D, a, b, p):
+    """(|a_s|, |b_s|, a_s / |a_s|, b_s / |b_s|, p_s): the ends a and b and the point p of a wrap
+    in the ellipsoid's scaled frame (x / D, where the ellipsoid is the unit sphere); the units
+    (0, 0, 0) where an end is the centre."""
+    sa = (a[0] / D[0], a[1] / D[1], a[2] / D[2])
+    sb = (b[0] / D[0], b[1] / D[1], b[2] / D[2])
+    na, nb = _norm(sa[0], sa[1], sa[2]), _norm(sb[0], sb[1], sb[2])
+    ua = (sa[0] / na, sa[1] / na, sa[2] / na) if na > 0.0 else (0.0, 0.0, 0.0)
+    ub = (sb[0] / nb, sb[1] / nb, sb[2] / nb) if nb > 0.0 else (0.0, 0.0, 0.0)
+    return na, nb, ua, ub, (p[0] / D[0], p[1] / D[1], p[2] / D[2])
+
+
+@njit(**JIT)
 def arc_point_slide(D, a, b, p, frac):
     """How the point p of a wrap on its shortest path (``wrap_arc_point``'s at ``frac`` of its
     arc from a's tangent point to b's, the plane through the centre; ellipsoid frame) slides
@@ -230,14 +243,9 @@ def arc_point_slide(D, a, b, p, frac):
     the wrap has no arc (the line passes, or the arc has shrunk to an inside end's nearest
     point) or a and b lie in line with the centre."""
     zero = (0.0, 0.0, 0.0)
-    sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
-    sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
-    sp0, sp1, sp2 = p[0] / D[0], p[1] / D[1], p[2] / D[2]
-    na, nb = _norm(sa0, sa1, sa2), _norm(sb0, sb1, sb2)
+    na, nb, (ua0, ua1, ua2), (ub0, ub1, ub2), (sp0, sp1, sp2) = _scaled_ends(D, a, b, p)
     if na == 0.0 or nb == 0.0:
         return zero, zero, zero
-    ua0, ua1, ua2 = sa0 / na, sa1 / na, sa2 / na
-    ub0, ub1, ub2 = sb0 / nb, sb1 / nb, sb2 / nb
     cos_ab = min(max(ua0 * ub0 + ua1 * ub1 + ua2 * ub2, -1.0), 1.0)
     e0, e1, e2 = ub0 - cos_ab * ua0, ub1 - cos_ab * ua1, ub2 - cos_ab * ua2
     ne = _norm(e0, e1, e2)
@@ -278,14 +286,9 @@ def arc_point_turn(D, a, b, p):
     keeps its distance to the centre); m = N / D, s = D times those. All zero where a and b lie
     in line with the centre."""
     zero = (0.0, 0.0, 0.0)
-    sa0, sa1, sa2 = a[0] / D[0], a[1] / D[1], a[2] / D[2]
-    sb0, sb1, sb2 = b[0] / D[0], b[1] / D[1], b[2] / D[2]
-    sp0, sp1, sp2 = p[0] / D[0], p[1] / D[1], p[2] / D[2]
-    na, nb = _norm(sa0, sa1, sa2), _norm(sb0, sb1, sb2)
+    na, nb, (ua0, ua1, ua2), (ub0, ub1, ub2), (sp0, sp1, sp2) = _scaled_ends(D, a, b, p)
     if na == 0.0 or nb == 0.0:
         return zero, zero, zero
-    ua0, ua1, ua2 = sa0 / na, sa1 / na, sa2 / na
-    ub0, ub1, ub2 = sb0 / nb, sb1 / nb, sb2 / nb
     N0, N1, N2 = ua1 * ub2 - ua2 * ub1, ua2 * ub0 - ua0 * ub2, ua0 * ub1 - ua1 * ub0
     nn = N0 * N0 + N1 * N1 + N2 * N2
     if nn < 1e-18:

@@ -431,6 +431,27 @@ def _evaluated(model, z, q, qd=0.0):
     return data
 
 
+def _assert_pulls_along_length_gradient(model, z, segments, taut):
+    """The slide rig's force on its slider (``_slide_rig``, at q = 0) is minus the tension of
+    segment ``taut`` times the central difference (1e-7 m) of the summed lengths of
+    ``segments``, and their length rates at unit slider speed sum to that slope, to 1e-8 of it."""
+    i = model.output_names.index
+
+    def length(q, qd=0.0):
+        data = _evaluated(model, z, q, qd)
+        return data, sum(data.outputs[i(f"{s}.length")] for s in segments)
+
+    h = 1.0e-7
+    slope = (length(h)[1] - length(-h)[1]) / (2.0 * h)
+    d, _ = length(0.0)
+    T = d.outputs[i(f"{taut}.force")]
+    assert T > 0.0 and abs(slope) > 0.1
+    assert -d.f_ext[model.body("body")][5] / T == pytest.approx(slope, rel=1e-8)
+    moving, _ = length(0.0, 1.0)
+    assert sum(moving.outputs[i(f"{s}.length_rate")] for s in segments) == \
+        pytest.approx(slope, rel=1e-8)
+
+
 @pytest.mark.parametrize("size, wraps, ends", [
     ((R, R, R), 1, (SLIDE_A, SLIDE_B)), ((R, R, R), 2, (SLIDE_A, SLIDE_B)),
     ((0.11, 0.09, 0.1), 1, ((-0.02, 0.0, 0.116), (-0.02, 0.0, -0.116)))])
@@ -467,19 +488,7 @@ def test_analytic_run_after_a_barrier_in_its_ellipsoid_pulls_along_its_length_gr
     assert np.linalg.norm(bar - neck) == pytest.approx(SLIDE_R, rel=1e-12)    # it touches
     assert np.linalg.norm(bar / np.array(size)) < 1.0                         # in the run's
     assert np.allclose([d.outputs[i(f"belt.w0.{c}")] for c in "xyz"], w0, atol=1e-15)
-
-    def length(q, qd=0.0):
-        data = _evaluated(model, z, q, qd)
-        return data, sum(data.outputs[i(f"{s}.length")] for s in segments)
-
-    h = 1.0e-7
-    slope = (length(h)[1] - length(-h)[1]) / (2.0 * h)
-    T = d.outputs[i("belt.bar-w0.force")]
-    assert T > 0.0 and abs(slope) > 0.1
-    assert -d.f_ext[model.body("body")][5] / T == pytest.approx(slope, rel=1e-8)
-    moving, _ = length(0.0, 1.0)
-    assert sum(moving.outputs[i(f"{s}.length_rate")] for s in segments) == \
-        pytest.approx(slope, rel=1e-8)
+    _assert_pulls_along_length_gradient(model, z, segments, "belt.bar-w0")
 
 
 def test_analytic_lifted_barrier_leaves_the_fading_run_its_slide_term():
@@ -506,16 +515,4 @@ def test_analytic_lifted_barrier_leaves_the_fading_run_its_slide_term():
     bar = np.array([d.outputs[i(f"belt.bar.{c}")] for c in "xyz"])
     assert np.allclose(bar, middle, atol=1e-12) and np.linalg.norm(bar) < R
     segments = ("belt.a-bar", "belt.bar-w0", "belt.w0-b")
-
-    def length(q, qd=0.0):
-        data = _evaluated(model, z, q, qd)
-        return data, sum(data.outputs[i(f"{s}.length")] for s in segments)
-
-    h = 1.0e-7
-    slope = (length(h)[1] - length(-h)[1]) / (2.0 * h)
-    T = d.outputs[i("belt.w0-b.force")]
-    assert T > 0.0 and abs(slope) > 0.1
-    assert -d.f_ext[model.body("body")][5] / T == pytest.approx(slope, rel=1e-8)
-    moving, _ = length(0.0, 1.0)
-    assert sum(moving.outputs[i(f"{s}.length_rate")] for s in segments) == \
-        pytest.approx(slope, rel=1e-8)
+    _assert_pulls_along_length_gradient(model, z, segments, "belt.w0-b")

@@ -158,6 +158,22 @@ def test_analytic_half_path_straight_where_the_neighbour_sees_the_point():
         assert length == pytest.approx(expected, abs=1e-12), deg
 
 
+def _askew_arc(side, frac, near):
+    """(D, a, b, placed): an ellipsoid of semi-axes (0.08, 0.12, 0.06) m, askew ends a (``near``
+    times its scaled radius) and b, and ``placed(a, b)``, the point ``wrap_arc_point`` places at
+    ``frac`` of the arc the way ``side`` says."""
+    from occupant.restraints.wrap_geometry import wrap_arc_point
+    D = (0.08, 0.12, 0.06)
+    a = near * np.array(D) * np.array([-0.8, 0.1, 0.55]) / np.linalg.norm([-0.8, 0.1, 0.55])
+    b = np.array([0.22, -0.04, 0.0])
+
+    def placed(a, b):
+        P, active = wrap_arc_point(D, side, tuple(a), tuple(b), (0.0, 0.0, 0.0), frac)
+        assert active
+        return np.array(P)
+    return D, a, b, placed
+
+
 @pytest.mark.parametrize("side, frac, near", [((0.3, -0.2, 1.0), 0.5, 1.03),
                                                ((0.3, -0.2, 1.0), 1.0 / 3.0, 1.3),
                                                ((-0.2, 0.4, -1.0), 0.75, 1.02),
@@ -170,17 +186,8 @@ def test_analytic_arc_point_slides_by_its_placement_gradient(side, frac, near):
     nearest point): each end moved along each axis, the point's motion along its arc (scaled
     frame: dP / D . t / D over |t / D|^2) is g . dx, to 1e-6 of the largest; its motion
     across is the plane's turn (not counted)."""
-    from occupant.restraints.wrap_geometry import arc_point_slide, wrap_arc_point
-    D = (0.08, 0.12, 0.06)
-    a = near * np.array(D) * np.array([-0.8, 0.1, 0.55]) / np.linalg.norm([-0.8, 0.1, 0.55])
-    b = np.array([0.22, -0.04, 0.0])
-    zero = (0.0, 0.0, 0.0)
-
-    def placed(a, b):
-        P, active = wrap_arc_point(D, side, tuple(a), tuple(b), zero, frac)
-        assert active
-        return np.array(P)
-
+    from occupant.restraints.wrap_geometry import arc_point_slide
+    D, a, b, placed = _askew_arc(side, frac, near)
     P = placed(a, b)
     g_a, g_b, t = (np.array(x) for x in arc_point_slide(D, tuple(a), tuple(b), tuple(P), frac))
     ts = t / np.array(D)
@@ -557,17 +564,8 @@ def test_analytic_arc_point_moves_by_its_slide_and_its_planes_turn(side, frac, n
     (m . db), against central differences (1e-7 m) of ``wrap_arc_point``'s point, each end
     moved along each axis, to 1e-6 of the largest (without the turn, off by up to the largest:
     an end's motion across the plane moves the point across its arc alone)."""
-    from occupant.restraints.wrap_geometry import arc_point_slide, arc_point_turn, wrap_arc_point
-    D = (0.08, 0.12, 0.06)
-    a = near * np.array(D) * np.array([-0.8, 0.1, 0.55]) / np.linalg.norm([-0.8, 0.1, 0.55])
-    b = np.array([0.22, -0.04, 0.0])
-    zero = (0.0, 0.0, 0.0)
-
-    def placed(a, b):
-        P, active = wrap_arc_point(D, side, tuple(a), tuple(b), zero, frac)
-        assert active
-        return np.array(P)
-
+    from occupant.restraints.wrap_geometry import arc_point_slide, arc_point_turn
+    D, a, b, placed = _askew_arc(side, frac, near)
     P = placed(a, b)
     g_a, g_b, t = (np.array(x) for x in arc_point_slide(D, tuple(a), tuple(b), tuple(P), frac))
     m, s_a, s_b = (np.array(x) for x in arc_point_turn(D, tuple(a), tuple(b), tuple(P)))
