@@ -2,8 +2,8 @@
 over its wraps (tangent pieces and arcs, ``path_lengths``) and the direction its tension acts in,
 the angle the path turns through at a point (``path_turn``, the capstan angle), and the parts of a
 segment's length rate and forces from its carried ends, fading arcs (their fade and their wrap
-point's slide, ``_slide_from``) and its tangent pieces' couples (``_carried_parts``,
-``_fade_parts``, ``_tangent_parts``).
+point's slide, ``_slide_from``, and a barrier's onset, ``_onset_fade``) and its tangent pieces'
+couples (``_carried_parts``, ``_fade_parts``, ``_tangent_parts``).
 """
 import numpy as np
 from numba import njit
@@ -135,12 +135,12 @@ def _slide_from(data, el, out, k, x, keep, o_pts, p0, along, g_x, y):
     chord's where x is no wrap) stands for the chord, and the fade's gradient of x's piece in
     k's place (``g_x``) counts; per unit of slide -along . t + keep u . t - way (1 - keep) |t|
     + g_x . t (u the chord's unit towards y: x, or for a barrier's onset the fixed point before
-    it, ``_onset_fade``, whose path round the arc the piece holds by ``keep``). The slide is the point's placement's: for a wrap
-    of a run on its shortest path between two points that are no wraps (``wrap_chain.
-    place_run``, its points at fractions of one arc), ``arc_point_slide``'s from those ends'
-    motion over k's body; a run after a barrier whose point lies in the run's ellipsoid is
-    placed from the fixed point before the barrier (``wrap_chain.placed_before``), its end
-    there, and x may be the barrier. Returns (g_a, a, g_b, b): the piece's length rate g_a .
+    it, ``_onset_fade``, whose path round the arc the piece holds by ``keep``). The slide is
+    the point's placement's: for a wrap of a run on its shortest path between two points that
+    are no wraps (``wrap_chain.place_run``, its points at fractions of one arc),
+    ``arc_point_slide``'s from those ends' motion over k's body; a run after a barrier whose
+    point lies in the run's ellipsoid is placed from the fixed point before the barrier
+    (``wrap_chain.placed_before``), its end there, and x may be the barrier. Returns (g_a, a, g_b, b): the piece's length rate g_a .
     (v_a - w) + g_b . (v_b - w) (B0; w the body's material at the end), a and b the run's ends;
     a = -1 where the wrap is placed otherwise (a chain by Newton on the path's length, a held
     wrap from its place, a carried wrap, a run placed from a barrier's point; not carried) or

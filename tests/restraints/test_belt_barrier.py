@@ -6,7 +6,8 @@ that side; the same barrier named by a scenario (``[restraints.belt] barriers``)
 continuous as the piece's end enters the sphere, and as it comes onto the sphere beside a
 carried wrap; its way round the one its place lies on, kept as an end goes inside; its plane
 held as its place nears the line of its ends, one inside (the wraps after it placed from its
-point: a strict xfail)."""
+point: a strict xfail); coming onto its sphere with its point inside the next wrap's
+ellipsoid without a step in the belt's length, its fade pulling along that length's gradient."""
 import numpy as np
 import pytest
 
