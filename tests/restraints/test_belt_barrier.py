@@ -400,10 +400,11 @@ def test_analytic_wraps_after_a_barrier_move_without_a_step_as_it_lets_go():
 SLIDE_A, SLIDE_B, SLIDE_R = (-0.02, 0.03, 0.116), (-0.02, -0.03, -0.116), 0.01
 
 
-def _slide_rig(size, wraps, ends, neck=None):
+def _slide_rig(size, wraps, ends, neck=None, post="fixed"):
     """The slide rig's belt, frictionless, fitted 1 % short at q = 0: from ``ends`` (a, b) over
     ``wraps`` wraps on the ellipsoid of semi-axes ``size``, after a barrier on a sphere centred
-    at ``neck`` (none: no barrier). (model, z)."""
+    at ``neck`` (none: no barrier) on a post joined to the world at the origin by ``post``
+    (a "prismatic" joint slides it along z, a "revolute" one turns it about z). (model, z)."""
     asm = Assembly("slide")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "body", Pose()))
@@ -412,14 +413,14 @@ def _slide_rig(size, wraps, ends, neck=None):
     points = [Wrap(f"w{i}", "shell", friction=0.0, side=(1.0, 0.0, 0.0)) for i in range(wraps)]
     if neck is not None:
         asm.add(Part("post", 1.0, inertia=(0.1, 0.1, 0.1)))
-        asm.add(Joint("base", "fixed", None, "post", Pose()))
+        asm.add(Joint("base", post, None, "post", Pose()))
         asm.add(Marker("neck_centre", "post", position=tuple(neck)))
         asm.add(Ellipsoid("neck", "neck_centre", (SLIDE_R,) * 3))
         points.insert(0, Wrap("bar", "neck", friction=0.0, side=(0.0, 1.0, 0.0), barrier=True))
     asm.add(Belt("belt", [Anchor("a", ends[0]), *points, Anchor("b", ends[1])], LINEAR,
                  pretension=10.0))
     model = asm.compile()
-    z = fit_belts(model, [0.0])
+    z = fit_belts(model, np.zeros(model.nq))
     for k, name in enumerate(model.z_names):
         if name.endswith(".webbing"):
             z[k] *= 0.99
@@ -523,11 +524,12 @@ def test_analytic_lifted_barrier_leaves_the_fading_run_its_slide_term():
 
 
 
-def _onset_rig():
+def _onset_rig(post="fixed"):
     """The slide rig (``_slide_rig``, one wrap on the sphere) with the barrier's sphere tangent
     to the chord from SLIDE_A to the wrap's point at q = 0 (0.8 of the way along it, its centre
-    SLIDE_R off it on the side away from the barrier's declared side): (model, z, the barrier
-    sphere's centre). The slider's q > 0 sinks the chord into it."""
+    SLIDE_R off it on the side away from the barrier's declared side; its post joined by
+    ``post``, ``_slide_rig``): (model, z, the barrier sphere's centre). The slider's q > 0
+    sinks the chord into it."""
     plain, zp = _slide_rig((R, R, R), 1, (SLIDE_A, SLIDE_B))
     i = plain.output_names.index
     d = _evaluated(plain, zp, 0.0)
@@ -536,7 +538,7 @@ def _onset_rig():
     u = (w0 - a) / np.linalg.norm(w0 - a)
     n = np.array([0.0, 1.0, 0.0]) - u[1] * u
     neck = a + 0.8 * (w0 - a) - SLIDE_R * n / np.linalg.norm(n)
-    model, z = _slide_rig((R, R, R), 1, (SLIDE_A, SLIDE_B), neck)
+    model, z = _slide_rig((R, R, R), 1, (SLIDE_A, SLIDE_B), neck, post)
     return model, z, neck
 
 
@@ -602,5 +604,38 @@ def test_analytic_barrier_onset_fade_pulls_along_its_length_gradient(q):
     assert all(d.outputs[i(f"{s}.force")] == pytest.approx(T, rel=1e-9) for s in ONSET_SEGMENTS)
     assert -d.f_ext[model.body("body")][5] / T == pytest.approx(slope, rel=1e-8)
     moving, _ = length(q, 1.0)
+    assert sum(moving.outputs[i(f"{s}.length_rate")] for s in ONSET_SEGMENTS) == \
+        pytest.approx(slope, rel=1e-8)
+
+
+@pytest.mark.parametrize("post, axis", [("prismatic", 5), ("revolute", 2)])
+def test_analytic_barrier_onset_fade_pulls_its_moving_barrier_along_its_length_gradient(post, axis):
+    """The onset rig with the barrier's sphere on a post that slides along z or turns about z
+    through the origin (``_onset_rig``), the slider at 200 um (in the onset's band), the belt
+    fitted 1 % short there: moving the post, the fade's gradients on the barrier's body (in the
+    fixed point's place and in the wrap's, ``belt_path._onset_fade``) are the length's: the
+    post's generalized force over the tension and the length rates at unit post speed sum to
+    the central difference (1e-8) of the summed lengths, to 1e-8 of it."""
+    model, _, _ = _onset_rig(post)
+    i = model.output_names.index
+    q0 = np.array([2.0e-4, 0.0])
+    z = fit_belts(model, q0)
+    for k, name in enumerate(model.z_names):
+        if name.endswith(".webbing"):
+            z[k] *= 0.99
+    bundle = model.bundle(base_table=None)
+
+    def length(q, qd):
+        data = model.make_data()
+        evaluate(bundle, data, 0.0, q, qd, z.copy(), 0.0)
+        return data, sum(data.outputs[i(f"{s}.length")] for s in ONSET_SEGMENTS)
+
+    d, _ = length(q0, np.zeros(2))
+    h = np.array([0.0, 1.0e-8])
+    slope = (length(q0 + h, np.zeros(2))[1] - length(q0 - h, np.zeros(2))[1]) / 2.0e-8
+    T = d.outputs[i("belt.a-bar.force")]
+    assert T > 0.0 and abs(slope) > 0.1
+    assert -d.f_ext[model.body("post")][axis] / T == pytest.approx(slope, rel=1e-8)
+    moving, _ = length(q0, np.array([0.0, 1.0]))
     assert sum(moving.outputs[i(f"{s}.length_rate")] for s in ONSET_SEGMENTS) == \
         pytest.approx(slope, rel=1e-8)
