@@ -140,8 +140,9 @@ def _slide_from(data, el, out, k, x, keep, o_pts, p0, along, g_x, y):
     are no wraps (``wrap_chain.place_run``, its points at fractions of one arc),
     ``arc_point_slide``'s from those ends' motion over k's body; a run after a barrier whose
     point lies in the run's ellipsoid is placed from the fixed point before the barrier
-    (``wrap_chain.placed_before``), its end there, and x may be the barrier. Returns (g_a, a, g_b, b): the piece's length rate g_a .
-    (v_a - w) + g_b . (v_b - w) (B0; w the body's material at the end), a and b the run's ends;
+    (``wrap_chain.placed_before``), its end there, and x may be the barrier. Returns (g_a, a,
+    g_b, b): the piece's length rate g_a . (v_a - w) + g_b . (v_b - w) (B0; w the body's
+    material at the end), a and b the run's ends;
     a = -1 where the wrap is placed otherwise (a chain by Newton on the path's length, a held
     wrap from its place, a carried wrap, a run placed from a barrier's point; not carried) or
     the piece is not faded. Not carried either: the barrier's own slide, which changes its
