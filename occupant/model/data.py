@@ -59,12 +59,13 @@ Data = namedtuple("Data", [
     "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,
                     #   found once per evaluation for the segments' length rates and the
                     #   webbing it carries (occupant.restraints.belt_wraps.wrap_drift)
-    "belt_path",    # (np, 38) per belt segment (by its first point): the direction (B0, not
+    "belt_path",    # (np, 45) per belt segment (by its first point): the direction (B0, not
                     #   unit) its tension acts in at that point, the parts of it at its carried
                     #   ends that act on the geometry's part, its fading arcs' gradients and
                     #   points, and its path's directions as it leaves its first point and
                     #   reaches its last, its tangent pieces' couples per unit tension, a faded
-                    #   piece's slide gradients, their points and its wrap
+                    #   piece's slide gradients, their points and its wrap, a barrier's onset
+                    #   fade's gradients at the fixed point before it and that point
                     #   (occupant.restraints.belt_path.path_lengths)
     # accelerations
     "a",            # (nl, 6) link spatial acceleration (minus gravity)
@@ -94,7 +95,7 @@ def make_data(model):
                 airbag_pairs=z((AIRBAG_ROWS, len(model.airbags.pair_bag), 3)),
                 contact_p_b=z((len(model.contacts.pair_type), 3)),
                 belt_drift=z(len(model.belts.point_kind)),
-                belt_path=z((len(model.belts.point_kind), 38)), a=z((nl, 6)),
+                belt_path=z((len(model.belts.point_kind), 45)), a=z((nl, 6)),
                 I_A=z((nl, 6, 6)), p_A=z((nl, 6)), U=z((nl, 6, 6)), D_inv=z((nl, 6, 6)),
                 u=z((nl, 6)), armature=z(nv), vdot=z(nv), f=z((nl, 6)), I_C=z((nl, 6, 6)),
                 M=z((nv, nv)), scratch=z((3, 6, 12)))

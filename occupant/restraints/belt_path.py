@@ -2,8 +2,8 @@
 over its wraps (tangent pieces and arcs, ``path_lengths``) and the direction its tension acts in,
 the angle the path turns through at a point (``path_turn``, the capstan angle), and the parts of a
 segment's length rate and forces from its carried ends, fading arcs (their fade and their wrap
-point's slide, ``_slide_from``) and its tangent pieces' couples (``_carried_parts``,
-``_fade_parts``, ``_tangent_parts``).
+point's slide, ``_slide_from``, and a barrier's onset, ``_onset_fade``) and its tangent pieces'
+couples (``_carried_parts``, ``_fade_parts``, ``_tangent_parts``).
 """
 import numpy as np
 from numba import njit
@@ -30,6 +30,10 @@ SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that 
 INSIDE_BAND = 0.05       # [E]: a wrap's path to a neighbour counts its arc fully where the
                          # neighbour lies outside the wrap's ellipsoid by this fraction of its
                          # scaled radius, none inside it (``_piece_from``)
+ONSET_BAND = 0.05        # [E]: a barrier whose point lies in the next wrap's ellipsoid hands that
+                         # wrap's piece over from its path to the fixed point before the barrier
+                         # to its chord to the barrier's point as the line between them sinks
+                         # this fraction of the barrier's scaled radius into it (``_onset_fade``)
 
 # Helpers compiled as stages, the large ones ``jit.separate``, the small ones linked where LLVM
 # inlines them: ``occupant.restraints.belt`` says why.
@@ -120,7 +124,7 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
 
 
 @njit(**JIT_STAGE)
-def _slide_from(data, el, out, k, x, keep, o_pts, p0, along, g_x):
+def _slide_from(data, el, out, k, x, keep, o_pts, p0, along, g_x, y):
     """The fade's slide term of touching wrap k's piece to point x (``_piece_from``, faded by
     ``keep``): as k's point slides along its arc over the body, the piece (its chord plus keep
     times its excess) changes by (1 - keep) (d|P x| - dh) (h the path round the arc and on to
@@ -130,13 +134,15 @@ def _slide_from(data, el, out, k, x, keep, o_pts, p0, along, g_x):
     into it (``along``, the path's unit at k's point towards x, faded as x's piece is: the
     chord's where x is no wrap) stands for the chord, and the fade's gradient of x's piece in
     k's place (``g_x``) counts; per unit of slide -along . t + keep u . t - way (1 - keep) |t|
-    + g_x . t (u the chord's unit towards x). The slide is the point's placement's: for a wrap
-    of a run on its shortest path between two points that are no wraps (``wrap_chain.
-    place_run``, its points at fractions of one arc), ``arc_point_slide``'s from those ends'
-    motion over k's body; a run after a barrier whose point lies in the run's ellipsoid is
-    placed from the fixed point before the barrier (``wrap_chain.placed_before``), its end
-    there, and x may be the barrier. Returns (g_a, a, g_b, b): the piece's length rate g_a .
-    (v_a - w) + g_b . (v_b - w) (B0; w the body's material at the end), a and b the run's ends;
+    + g_x . t (u the chord's unit towards y: x, or for a barrier's onset the fixed point before
+    it, ``_onset_fade``, whose path round the arc the piece holds by ``keep``). The slide is
+    the point's placement's: for a wrap of a run on its shortest path between two points that
+    are no wraps (``wrap_chain.place_run``, its points at fractions of one arc),
+    ``arc_point_slide``'s from those ends' motion over k's body; a run after a barrier whose
+    point lies in the run's ellipsoid is placed from the fixed point before the barrier
+    (``wrap_chain.placed_before``), its end there, and x may be the barrier. Returns (g_a, a,
+    g_b, b): the piece's length rate g_a . (v_a - w) + g_b . (v_b - w) (B0; w the body's
+    material at the end), a and b the run's ends;
     a = -1 where the wrap is placed otherwise (a chain by Newton on the path's length, a held
     wrap from its place, a carried wrap, a run placed from a barrier's point; not carried) or
     the piece is not faded. Not carried either: the barrier's own slide, which changes its
@@ -157,7 +163,7 @@ def _slide_from(data, el, out, k, x, keep, o_pts, p0, along, g_x):
         return zero, -1, zero, -1
     c, E = ellipsoid_frame(data, el, k)
     j, ja, jb, jx = (o_pts + 3 * (k - p0), o_pts + 3 * (a - p0), o_pts + 3 * (b - p0),
-                     o_pts + 3 * (x - p0))
+                     o_pts + 3 * (y - p0))
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     A = _to_local(c, E, out[ja], out[ja + 1], out[ja + 2])
     B = _to_local(c, E, out[jb], out[jb + 1], out[jb + 2])
@@ -179,6 +185,57 @@ def _slide_from(data, el, out, k, x, keep, o_pts, p0, along, g_x):
     g_a = _to_base(o, E, ft * g_a[0] + fa * n[0], ft * g_a[1] + fa * n[1], ft * g_a[2] + fa * n[2])
     g_b = _to_base(o, E, ft * g_b[0] + fb * n[0], ft * g_b[1] + fb * n[1], ft * g_b[2] + fb * n[2])
     return g_a, a, g_b, b
+
+
+@njit(**JIT_STAGE)
+def _onset_fade(data, el, out, z, k, n, m, o_pts, p0):
+    """Barrier k coming onto its ellipsoid before wrap n (its point in n's ellipsoid,
+    ``wrap_chain.placed_before``; m the touching end after n): lifted, the belt runs from the
+    fixed point i before it round n's arc (n's piece to i, its excess X over the chord i-n:
+    ``_piece_from``); touching, from the barrier's point inside n's ellipsoid, n's piece to it
+    its chord alone (keep 0). So n's piece to the barrier also holds (1 - f) X, f = 3 s^2 -
+    2 s^3 of s = (1 - rho) / ONSET_BAND, rho the scaled distance from the barrier's centre of
+    the line i-n (``wrap_chain.place_barrier`` touches where it is below 1): the belt's length
+    as the barrier touches is its lifted one (it stepped by X: 12.6 mm in the rig of
+    tests/restraints/test_belt_barrier.py, 1.2-1.3 mm in aeb_precrash_frontal and
+    side_barrier; scenarios/HISTORY.md, barrieronset). Returns (E = (1 - f) X, g_i on n's body
+    and h_i on the barrier's, both at i, h_n on the barrier's at n (B0: E's gradient in i's
+    place on n's body, -X df in i's and n's on the barrier's, ``_fade_parts``), (1 - f) keep
+    (X's fade, ``_slide_from``'s keep towards i)); E = 0 where it does not apply (f = 1)."""
+    zero = (0.0, 0.0, 0.0)
+    i = k - 1
+    if el.point_barrier[k] == 0.0 or n != k + 1 or el.point_kind[n] != BELT_WRAP \
+            or el.point_kind[i] == BELT_WRAP or same_ellipsoid(el, k, n) \
+            or not placed_before(data, el, out, k, o_pts, p0):
+        return 0.0, zero, zero, zero, 1.0
+    ji, jn = o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
+    pi, pn = (out[ji], out[ji + 1], out[ji + 2]), (out[jn], out[jn + 1], out[jn + 2])
+    c, E = ellipsoid_frame(data, el, k)
+    D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
+    a, b = _to_local(c, E, pi[0], pi[1], pi[2]), _to_local(c, E, pn[0], pn[1], pn[2])
+    A = (a[0] / D[0], a[1] / D[1], a[2] / D[2])
+    d = (b[0] / D[0] - A[0], b[1] / D[1] - A[1], b[2] / D[2] - A[2])
+    dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+    tau = min(max(-(A[0] * d[0] + A[1] * d[1] + A[2] * d[2]) / dd, 0.0), 1.0) if dd > 0.0 else 0.0
+    L = (A[0] + tau * d[0], A[1] + tau * d[1], A[2] + tau * d[2])
+    rho = _norm(L[0], L[1], L[2])
+    s = (1.0 - rho) / ONSET_BAND
+    if s >= 1.0 or rho == 0.0:
+        return 0.0, zero, zero, zero, 1.0
+    s = max(s, 0.0)
+    X, t, keep, g = _piece_from(data, el, out, z, n, m, i, o_pts, p0)
+    u3 = _toward(pi, pn, zero)
+    u2 = _faded(u3, _toward(pi, t, u3), keep)
+    w = 1.0 - s * s * (3.0 - 2.0 * s)
+    # X's gradient in i's place (n's point held on its body): -u2 + u3 + g, the lifted
+    # segment's -d (``path_lengths``) less its chord's, with X's fade
+    g_i = (w * (u3[0] - u2[0] + g[0]), w * (u3[1] - u2[1] + g[1]), w * (u3[2] - u2[2] + g[2]))
+    # -X df = X 6 s (1 - s) / ONSET_BAND drho; drho/da = (1 - tau) L / (rho D), /db tau L / ...
+    q = X * 6.0 * s * (1.0 - s) / (ONSET_BAND * rho)
+    h_i = _to_base(zero, E, q * (1.0 - tau) * L[0] / D[0], q * (1.0 - tau) * L[1] / D[1],
+                   q * (1.0 - tau) * L[2] / D[2])
+    h_n = _to_base(zero, E, q * tau * L[0] / D[0], q * tau * L[1] / D[1], q * tau * L[2] / D[2])
+    return w * X, g_i, h_i, h_n, w * keep
 
 
 @njit(**JIT_INLINE)
@@ -256,8 +313,8 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         pb = (out[jb], out[jb + 1], out[jb + 2])
         chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
         ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
-        u1 = u2 = u3 = ga = gb = ma = mb = sa = sb = d
-        ia, ib, row, wrap = -1, -1, k, k
+        u1 = u2 = u3 = ga = gb = ma = mb = sa = sb = gi = hi = d
+        ia, ib, row, wrap, m = -1, -1, k, k, n
         if chord >= SAME_POINT:
             u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
             u1, u2 = u3, u3
@@ -273,13 +330,22 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 eb, tb, keep_b, gb = _piece_from(data, el, out, z, n, m, k, o_pts, p0)
                 u2 = _faded(u3, _toward(pa, tb, u3), keep_b)
                 mb = _couple(tb, pb, (-u2[0], -u2[1], -u2[2]), keep_b)
+            # a barrier coming onto its ellipsoid: n's piece to it holds its path to the fixed
+            # point before it, fading (``_onset_fade``)
+            far = k
+            if el.point_kind[k] == BELT_WRAP and el.point_kind[n] == BELT_WRAP:
+                eo, gi, hi, hn, keep_o = _onset_fade(data, el, out, z, k, n, m, o_pts, p0)
+                if eo != 0.0:
+                    eb += eo
+                    ga = (ga[0] + hn[0], ga[1] + hn[1], ga[2] + hn[2])
+                    keep_b, far = keep_o, k - 1
             # one wrap's slide at most: k's towards n along n's piece (u2), else n's towards
             # k along k's (-u1); each with the other's fade gradient in its place
             if el.point_kind[k] == BELT_WRAP and not same_ellipsoid(el, k, n):
-                sa, ia, sb, ib = _slide_from(data, el, out, k, n, keep_a, o_pts, p0, u2, gb)
+                sa, ia, sb, ib = _slide_from(data, el, out, k, n, keep_a, o_pts, p0, u2, gb, n)
             if ia < 0 and el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
                 sa, ia, sb, ib = _slide_from(data, el, out, n, k, keep_b, o_pts, p0,
-                                             (-u1[0], -u1[1], -u1[2]), ga)
+                                             (-u1[0], -u1[1], -u1[2]), ga, far)
                 row, wrap = n - 1, n
             d = (u1[0] + u2[0] - u3[0], u1[1] + u2[1] - u3[1], u1[2] + u2[2] - u3[2])
         # the path's straight piece as it leaves k and as it reaches n (``path_turn``): from a
@@ -302,7 +368,7 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 path[g, c] = 0.0
             path[g, 17], path[g, 18], path[g, 19] = leave if g == k else u3
             path[g, 20], path[g, 21], path[g, 22] = arrive if g == n - 1 else u3
-            for c in range(23, 38):
+            for c in range(23, 45):
                 path[g, c] = 0.0
         # a carried end: the parts of its tangent piece off the chord (u1 - u3 at a,
         # u2 - u3 at b) act on its geometry's part, whose motion moves them (the wrap found on
@@ -325,6 +391,12 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         if gb[0] != 0.0 or gb[1] != 0.0 or gb[2] != 0.0:
             path[n - 1, 12], path[n - 1, 13], path[n - 1, 14], path[n - 1, 16] = \
                 gb[0], gb[1], gb[2], k
+        # a barrier's onset fade at the fixed point before it (``_onset_fade``): on n's body and
+        # on the barrier's, on its segment to n
+        if gi[0] != 0.0 or gi[1] != 0.0 or gi[2] != 0.0 or hi[0] != 0.0 or hi[1] != 0.0 \
+                or hi[2] != 0.0:
+            path[k, 38], path[k, 39], path[k, 40] = gi
+            path[k, 41], path[k, 42], path[k, 43], path[k, 44] = hi[0], hi[1], hi[2], k - 1
         # a faded piece's change as its wrap's point slides over the body, with the motion of
         # the ends of that wrap's run over it (``_slide_from``), on the faded piece's segment
         if ia >= 0:
@@ -376,19 +448,24 @@ def _fade_parts(data, el, out, path, s, p0, o_pts, tension, apply):
     last point's by the run's first, 12-14, 16) and a faded piece's slide (``_slide_from``: its
     wrap at 37, the ends of that wrap's run at 32 and 36, their g at 29-31 and 33-35): the
     length rate g . (v_m - w) (w the wrap's body's material at m; the fade and the slide are
-    that body's frame's alone), and with ``apply`` the forces -T g at m (``add_point_share``)
-    and T g on the wrap's body there; returns (rate, power)."""
+    that body's frame's alone), and a barrier's onset fade (``_onset_fade``: at the fixed
+    point before it, 44, on its last point's body, 38-40, and its first's, 41-43), and with
+    ``apply`` the forces -T g at m (``add_point_share``) and T g on the wrap's body there;
+    returns (rate, power)."""
     k = p0 + s
     rate, power = 0.0, 0.0
-    for entry in range(4):
-        c = 9 + 3 * entry if entry < 2 else 29 + 4 * (entry - 2)
+    for entry in range(6):
+        c = 9 + 3 * entry if entry < 2 else 29 + 4 * (entry - 2) if entry < 4 \
+            else 38 + 3 * (entry - 4)
         g0, g1, g2 = path[k, c], path[k, c + 1], path[k, c + 2]
         if g0 == 0.0 and g1 == 0.0 and g2 == 0.0:
             continue
         if entry < 2:
             m, link = int(path[k, 15 + entry]), el.point_link[k + entry]
-        else:
+        elif entry < 4:
             m, link = int(path[k, c + 3]), el.point_link[int(path[k, 37])]
+        else:
+            m, link = int(path[k, 44]), el.point_link[k + 5 - entry]
         j = o_pts + 3 * (m - p0)
         v = point_velocity(data, el, out, m, p0, o_pts)
         w = link_velocity_at(data, link, out[j], out[j + 1], out[j + 2])
