@@ -31,6 +31,10 @@ the dynamics (the FMVSS 208-style sled's lumbar joint loaded to 12 kN m, chest 3
 instead of 47 g); they stay explicit.
 Forces act at the contact point, +F n + friction on geometry a's link, the opposite on b's.
 Outputs per pair: ``CONTACT_OUTPUTS``; the power of the forces on the tree is the contact slot.
+A pair apart (not d > 0 with its point on the surface) records 0 in every output, one rule for
+every kind, so that the broad phase changes no output: its d < 0 is the exact clearance where the
+narrow phase runs (planes, boxes, cylinders, discs, ellipsoids), but a pair the broad phase culls
+has only its bounding spheres' gap and a mesh none.
 A plane on B0 under a prescribed translation (``occupant.modeling.surface_motions``: displacement
 s(t) and velocity s'(t) along the unit u) is met where it has moved to, p_b + s u, and its points
 move at B0's velocity plus s' u (in d' and the friction's sliding velocity); the power of its
@@ -315,13 +319,16 @@ def contacts(bundle, data, t, q, v, z):
                 pair_power -= driven
             power += pair_power
         k = el.out_start + 7 * e
-        data.outputs[k] = d
-        data.outputs[k + 1] = d_rate
+        # apart, every output reads 0 (``CONTACT_OUTPUTS``): d there is the true gap only for
+        # some kinds, and only once the broad phase lets the pair through
+        touching = d > 0.0 and inside
+        data.outputs[k] = d if touching else 0.0
+        data.outputs[k + 1] = d_rate if touching else 0.0
         data.outputs[k + 2] = normal
         data.outputs[k + 3] = friction
-        data.outputs[k + 4] = cx
-        data.outputs[k + 5] = cy
-        data.outputs[k + 6] = cz
+        data.outputs[k + 4] = cx if touching else 0.0
+        data.outputs[k + 5] = cy if touching else 0.0
+        data.outputs[k + 6] = cz if touching else 0.0
     data.power[POWER_CONTACTS] = power
     data.power[POWER_MOTIONS] += moving_power
 
