@@ -256,6 +256,48 @@ def normal_and_friction(normal, mu, v_s, nx, ny, nz, wx, wy, wz):
     return friction, normal * nx - g * tx, normal * ny - g * ty, normal * nz - g * tz
 
 
+@njit(**JIT_INLINE)
+def narrow_phase(el, points, geo, e, kind):
+    """Pair e's geometry routine (the tuple of ``geometry_pairs.ellipsoid_plane``), each type's
+    compiled only where the block holds pairs of it (``el.kinds``)."""
+    if kind == CONTACT_ELLIPSOID_PLANE:
+        return call_if(el.kinds.plane, ellipsoid_plane, NO_CONTACT, points, geo, e)
+    if kind == CONTACT_ELLIPSOID_ELLIPSOID:
+        return call_if(el.kinds.ellipsoid, ellipsoid_ellipsoid, NO_CONTACT, points, geo, e)
+    if kind == CONTACT_ELLIPSOID_BOX:
+        return call_if(el.kinds.box, ellipsoid_box, NO_CONTACT, points, geo, e)
+    if kind == CONTACT_ELLIPSOID_CYLINDER:
+        return call_if(el.kinds.cylinder, ellipsoid_cylinder, NO_CONTACT, points, geo, e)
+    return call_if(el.kinds.mesh, ellipsoid_mesh, NO_CONTACT, points, el, e)
+
+
+@njit(**JIT)
+def _signed_distances(bundle, data, out):
+    """``out`` (nc,) filled with each pair's narrow-phase d at the state last evaluated into
+    ``data``."""
+    el = bundle.contacts
+    geo = PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b, data.contact_p_b,
+                       el.size_b)
+    points = point_data(data)
+    for e in range(out.shape[0]):
+        d, _, _, _, _, _, _, _, inside = narrow_phase(el, points, geo, e, el.pair_type[e])
+        out[e] = d if inside else np.nan
+    return out
+
+
+def signed_distances(model, bundle, data):
+    """{pair name: d (m)}: each contact pair's narrow phase at the state last evaluated into
+    ``data`` with ``bundle`` (``occupant.integrate.pipeline.evaluate``), with no broad phase: > 0
+    the penetration, < 0 minus the clearance, exact for planes, rectangles, discs, plates,
+    boxes, cylinders and ellipsoids (the minimum of the overlap function, ``support``); a mesh
+    apart gives nan (its search looks only near the ellipsoid). The query behind the rule that a
+    pair apart records 0 (``CONTACT_OUTPUTS``)."""
+    if not model.contact_names:
+        return {}
+    out = _signed_distances(bundle, data, np.zeros(len(model.contact_names)))
+    return dict(zip(model.contact_names, out))
+
+
 @separate
 def contacts(bundle, data, t, q, v, z):
     el = bundle.contacts
@@ -273,24 +315,8 @@ def contacts(bundle, data, t, q, v, z):
         if el.broad_phase and gap > 0.0 and mover < 0:
             d, d_rate, nx, ny, nz, cx, cy, cz, inside = (-gap, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
                                                          False)
-        # each type's routine compiled only where the block holds pairs of it (``el.kinds``)
-        elif kind == CONTACT_ELLIPSOID_PLANE:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(el.kinds.plane, ellipsoid_plane,
-                                                                NO_CONTACT, points, geo, e)
-        elif kind == CONTACT_ELLIPSOID_ELLIPSOID:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(
-                el.kinds.ellipsoid, ellipsoid_ellipsoid, NO_CONTACT, points, geo, e)
-        elif kind == CONTACT_ELLIPSOID_BOX:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(el.kinds.box, ellipsoid_box,
-                                                                NO_CONTACT, points, geo, e)
-        elif kind == CONTACT_ELLIPSOID_CYLINDER:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(
-                el.kinds.cylinder, ellipsoid_cylinder, NO_CONTACT, points, geo, e)
         else:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(el.kinds.mesh, ellipsoid_mesh,
-                                                                NO_CONTACT, points, el, e)
-            if not inside:
-                d = -max(gap, 0.0)
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = narrow_phase(el, points, geo, e, kind)
         ux, uy, uz, rate = 0.0, 0.0, 0.0, 0.0       # the moving plane's velocity s' u
         if mover >= 0:                              # moved_points wrote (s, s') per translation
             rate = data.outputs[el.mover_out_start + 2 * mover + 1]

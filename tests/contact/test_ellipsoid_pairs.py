@@ -6,6 +6,7 @@ import pytest
 from scipy.spatial import cKDTree
 
 import occupant
+from occupant.contact.compliant import signed_distances
 from occupant.integrate.pipeline import evaluate
 from occupant.modeling import (
     Assembly, Part, Joint, Pose, Marker, Sphere, Ellipsoid, ContactPair, ContactCharacteristic,
@@ -102,11 +103,13 @@ def test_identity_penetration_against_sampled_directions(offset):
     assert np.degrees(np.arccos(-force_a @ m[np.argmin(f)] / np.linalg.norm(force_a))) < 1.0
 
 
-def test_identity_apart_every_output_is_zero():
-    """Apart (140.5 mm between 2 10^5 sampled surface points of each) every output of the pair
-    is 0, whether the broad phase culls it or the narrow phase runs (``CONTACT_OUTPUTS``: before
-    branch gapoutput the narrow phase read the gap, -140.5 mm, but the culled pair minus the gap
-    between its bounding spheres, -43.5 mm, neither 0 nor the gap)."""
+def test_identity_apart_every_output_is_zero_and_the_query_gives_the_distance():
+    """Apart every output of the pair is 0, whether the broad phase culls it or the narrow phase
+    runs (``CONTACT_OUTPUTS``: before branch gapoutput the narrow phase read the gap, -140.5 mm,
+    but the culled pair minus the gap between its bounding spheres, -43.5 mm, neither 0 nor the
+    gap); ``compliant.signed_distances``, minus the minimum of the overlap, is the distance
+    between the surfaces: against the closest pair of 2 10^5 sampled surface points of each
+    (larger by the sampling spacing)."""
     model = _pair(Ellipsoid("egg_a", "", AXES_A), Ellipsoid("egg_b", "", AXES_B))
     q, ((ca, Ga), (cb, Gb)) = _state(model, [((0.0, 0.0, 0.0), (0.7, 0.2, -0.4)),
                                              ((0.15, 0.12, 0.09), (-0.3, 0.9, 0.2))])
@@ -119,9 +122,14 @@ def test_identity_apart_every_output_is_zero():
     for c, G, axes in ((ca, Ga, AXES_A), (cb, Gb, AXES_B)):
         u = rng.normal(size=(200000, 3))
         clouds.append(c + (u / np.linalg.norm(u, axis=1)[:, None] * axes) @ G.T)
-    assert cKDTree(clouds[1]).query(clouds[0])[0].min() > 0.1
+    gap = cKDTree(clouds[1]).query(clouds[0])[0].min()
+    assert gap > 0.1
     for res in (culled, out):
         assert all(v == 0.0 for k, v in res.items() if k.startswith("touch.")), res
+    data, _ = _evaluate(model, q, bundle=bundle)
+    d = signed_distances(model, bundle, data)["touch"]
+    assert -d <= gap + 1e-15
+    assert gap + d < 2e-3 * gap
 
 
 def test_identity_collision_conserves_momentum_and_closes_energy():

@@ -16,6 +16,7 @@ from occupant.modeling import (
     ContactPair, ContactCharacteristic,
 )
 import occupant.modeling.compile_contacts as compile_contacts
+from occupant.contact.compliant import signed_distances
 from occupant.spatial.rotation import matrix_to_quat, quat_exp, quat_to_matrix
 
 K, RADIUS = 1.0e5, 0.05
@@ -548,3 +549,57 @@ def test_identity_broad_phase_gives_the_same_forces():
     assert datas[0].outputs[0] > 0.0
     np.testing.assert_array_equal(datas[0].outputs, datas[1].outputs)
     assert np.all(datas[0].outputs[7:] == 0.0)
+
+
+def _rect_distance(c, hu, hw):
+    return np.linalg.norm(c - [np.clip(c[0], -hu, hu), np.clip(c[1], -hw, hw), 0.0])
+
+
+def _disc_distance(c, r):
+    rho = np.hypot(c[0], c[1])
+    return np.hypot(max(rho - r, 0.0), c[2])
+
+
+def _cylinder_distance(c, r, half):
+    return np.hypot(max(np.hypot(c[0], c[1]) - r, 0.0), max(abs(c[2]) - half, 0.0))
+
+
+@pytest.mark.parametrize("kind", ["plane", "rectangle", "disc", "rim plate", "box", "cylinder",
+                                  "capsule", "mesh"])
+@pytest.mark.parametrize("offset", [(0.05, 0.02, 0.3), (0.33, -0.21, 0.12), (0.04, 0.1, 0.2)])
+def test_analytic_sphere_apart_outputs_zero_and_distance_query(kind, offset):
+    """A sphere apart from each kind of geometry, culled by the broad phase or not: every output
+    of the pair is 0 (``CONTACT_OUTPUTS``; before branch gapoutput a culled pair read minus its
+    bounding spheres' gap: 4.8 mm above a rectangle for 250 mm); ``signed_distances`` is minus
+    the closed-form distance from the centre to the geometry plus r (a mesh apart: nan; two
+    ellipsoids: tests/contact/test_ellipsoid_pairs.py)."""
+    frame = dict(point=P_B, normal=R_B[:, 2], x_axis=R_B[:, 0])
+    placed = dict(position=P_B, rotation=R_B)
+    geometry, distance = {
+        "plane": (Plane("b", None, **frame), lambda c: c[2]),
+        "rectangle": (Plane("b", None, **frame, half_size=(0.2, 0.15)),
+                      lambda c: _rect_distance(c, 0.2, 0.15)),
+        "disc": (Plane("b", None, **frame, radius=0.19), lambda c: _disc_distance(c, 0.19)),
+        "rim plate": (Plane("b", None, **frame, radius=0.19, thickness=0.03),
+                      lambda c: _cylinder_distance(c + [0.0, 0.0, 0.015], 0.19, 0.015)),
+        "box": (Box("b", None, HALF, **placed), lambda c: np.linalg.norm(c - np.clip(c, -HALF, HALF))),
+        "cylinder": (Cylinder("b", None, 0.05, 0.2, **placed), lambda c: _cylinder_distance(c, 0.05, 0.1)),
+        "capsule": (Cylinder("b", None, 0.05, 0.2, ends="round", **placed),
+                    lambda c: np.linalg.norm(c - [0.0, 0.0, np.clip(c[2], -0.1, 0.1)]) - 0.05),
+        "mesh": (Mesh("b", None, _box_mesh(), **placed), lambda c: np.nan),
+    }[kind]
+    model = _model(geometry)
+    c = np.array(offset)
+    gap = distance(c) - RADIUS
+    assert np.isnan(gap) or gap > 0.01
+    on = model.bundle()
+    for bundle in (on, on._replace(contacts=on.contacts._replace(broad_phase=0))):
+        data = model.make_data()
+        evaluate(bundle, data, 0.0, _q(model, c), np.array([0.1, -0.2, -0.5, 1.0, 0.5, 0.2]),
+                 np.zeros(model.nz), 0.0)
+        assert np.all(data.outputs == 0.0) and np.all(data.f_ext == 0.0)
+        d = signed_distances(model, bundle, data)["p"]
+        if kind == "mesh":
+            assert np.isnan(d)
+        else:
+            assert d == pytest.approx(-gap, abs=1e-12)
