@@ -285,15 +285,19 @@ def _signed_distances(bundle, data, out):
     return out
 
 
-def signed_distances(model, bundle, data):
-    """{pair name: d (m)}: each contact pair's narrow phase at the state last evaluated into
-    ``data`` with ``bundle`` (``occupant.integrate.pipeline.evaluate``), with no broad phase: > 0
-    the penetration, < 0 minus the clearance, exact for planes, rectangles, discs, plates,
-    boxes, cylinders and ellipsoids (the minimum of the overlap function, ``support``); a mesh
-    apart gives nan (its search looks only near the ellipsoid). The query behind the rule that a
-    pair apart records 0 (``CONTACT_OUTPUTS``)."""
+def signed_distances(model, q, t=0.0):
+    """{pair name: d (m)}: each contact pair's narrow phase with the model at configuration q
+    and time t (a moving surface where it has moved to), with no broad phase: > 0 the
+    penetration, < 0 minus the clearance, exact for planes, rectangles, discs, plates, boxes,
+    cylinders and ellipsoids (the minimum of the overlap function, ``support``); a mesh apart
+    gives nan (its search looks only near the ellipsoid). The query behind the rule that a pair
+    apart records 0 in its outputs (``CONTACT_OUTPUTS``)."""
+    from occupant.integrate.pipeline import evaluate
     if not model.contact_names:
         return {}
+    bundle, data = model.bundle(), model.make_data()
+    evaluate(bundle, data, float(t), np.ascontiguousarray(q, float), np.zeros(model.nv),
+             np.zeros(model.nz), 0.0)
     out = _signed_distances(bundle, data, np.zeros(len(model.contact_names)))
     return dict(zip(model.contact_names, out))
 
