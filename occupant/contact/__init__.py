@@ -4,13 +4,15 @@ producer of the step (``compliant``, ``geometry_pairs``; declared with
 
 ``velocity_jump(model, data, q, v, contacts, restitution, friction)`` gives the generalized
 velocities after simultaneous strikes of ``PointContact``s, ``solve_impact`` also the impulses,
-and ``impact_event`` an integrator event for a body point striking a plane."""
+and ``impact_event`` an integrator event for a body point striking a plane.
+``signed_distances(model, q, t)`` gives each declared pair's exact signed distance (the
+clearance, negative, that its outputs, 0 apart, do not carry; ``compliant``)."""
 from occupant.contact.errors import ContactError, ImpactSolverError
 from occupant.contact.impact import ImpactResult, solve_impact, velocity_jump
 from occupant.contact.point_contact import PointContact
 
 __all__ = ["ContactError", "ImpactSolverError", "ImpactResult", "PointContact", "impact_event",
-           "solve_impact", "velocity_jump"]
+           "signed_distances", "solve_impact", "velocity_jump"]
 
 
 def __getattr__(name):
@@ -20,4 +22,7 @@ def __getattr__(name):
     if name == "impact_event":
         from occupant.contact.event import impact_event
         return impact_event
+    if name == "signed_distances":
+        from occupant.contact.compliant import signed_distances
+        return signed_distances
     raise AttributeError(f"module 'occupant.contact' has no attribute '{name}'")

@@ -31,6 +31,10 @@ the dynamics (the FMVSS 208-style sled's lumbar joint loaded to 12 kN m, chest 3
 instead of 47 g); they stay explicit.
 Forces act at the contact point, +F n + friction on geometry a's link, the opposite on b's.
 Outputs per pair: ``CONTACT_OUTPUTS``; the power of the forces on the tree is the contact slot.
+A pair apart (not d > 0 with its point on the surface) records 0 in every output, one rule for
+every kind, so that the broad phase changes no output: its d < 0 is the exact clearance where the
+narrow phase runs (planes, boxes, cylinders, discs, ellipsoids), but a pair the broad phase culls
+has only its bounding spheres' gap and a mesh none.
 A plane on B0 under a prescribed translation (``occupant.modeling.surface_motions``: displacement
 s(t) and velocity s'(t) along the unit u) is met where it has moved to, p_b + s u, and its points
 move at B0's velocity plus s' u (in d' and the friction's sliding velocity); the power of its
@@ -252,6 +256,52 @@ def normal_and_friction(normal, mu, v_s, nx, ny, nz, wx, wy, wz):
     return friction, normal * nx - g * tx, normal * ny - g * ty, normal * nz - g * tz
 
 
+@njit(**JIT_INLINE)
+def narrow_phase(el, points, geo, e, kind):
+    """Pair e's geometry routine (the tuple of ``geometry_pairs.ellipsoid_plane``), each type's
+    compiled only where the block holds pairs of it (``el.kinds``)."""
+    if kind == CONTACT_ELLIPSOID_PLANE:
+        return call_if(el.kinds.plane, ellipsoid_plane, NO_CONTACT, points, geo, e)
+    if kind == CONTACT_ELLIPSOID_ELLIPSOID:
+        return call_if(el.kinds.ellipsoid, ellipsoid_ellipsoid, NO_CONTACT, points, geo, e)
+    if kind == CONTACT_ELLIPSOID_BOX:
+        return call_if(el.kinds.box, ellipsoid_box, NO_CONTACT, points, geo, e)
+    if kind == CONTACT_ELLIPSOID_CYLINDER:
+        return call_if(el.kinds.cylinder, ellipsoid_cylinder, NO_CONTACT, points, geo, e)
+    return call_if(el.kinds.mesh, ellipsoid_mesh, NO_CONTACT, points, el, e)
+
+
+@njit(**JIT)
+def _signed_distances(bundle, data, out):
+    """``out`` (nc,) filled with each pair's narrow-phase d at the state last evaluated into
+    ``data``."""
+    el = bundle.contacts
+    geo = PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b, data.contact_p_b,
+                       el.size_b)
+    points = point_data(data)
+    for e in range(out.shape[0]):
+        d, _, _, _, _, _, _, _, inside = narrow_phase(el, points, geo, e, el.pair_type[e])
+        out[e] = d if inside else np.nan
+    return out
+
+
+def signed_distances(model, q, t=0.0):
+    """{pair name: d (m)}: each contact pair's narrow phase with the model at configuration q
+    and time t (a moving surface where it has moved to), with no broad phase: > 0 the
+    penetration, < 0 minus the clearance, exact for planes, rectangles, discs, plates, boxes,
+    cylinders and ellipsoids (the minimum of the overlap function, ``support``); a mesh apart
+    gives nan (its search looks only near the ellipsoid). The query behind the rule that a pair
+    apart records 0 in its outputs (``CONTACT_OUTPUTS``)."""
+    from occupant.integrate.pipeline import evaluate
+    if not model.contact_names:
+        return {}
+    bundle, data = model.bundle(), model.make_data()
+    evaluate(bundle, data, float(t), np.ascontiguousarray(q, float), np.zeros(model.nv),
+             np.zeros(model.nz), 0.0)
+    out = _signed_distances(bundle, data, np.zeros(len(model.contact_names)))
+    return dict(zip(model.contact_names, out))
+
+
 @separate
 def contacts(bundle, data, t, q, v, z):
     el = bundle.contacts
@@ -269,24 +319,8 @@ def contacts(bundle, data, t, q, v, z):
         if el.broad_phase and gap > 0.0 and mover < 0:
             d, d_rate, nx, ny, nz, cx, cy, cz, inside = (-gap, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
                                                          False)
-        # each type's routine compiled only where the block holds pairs of it (``el.kinds``)
-        elif kind == CONTACT_ELLIPSOID_PLANE:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(el.kinds.plane, ellipsoid_plane,
-                                                                NO_CONTACT, points, geo, e)
-        elif kind == CONTACT_ELLIPSOID_ELLIPSOID:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(
-                el.kinds.ellipsoid, ellipsoid_ellipsoid, NO_CONTACT, points, geo, e)
-        elif kind == CONTACT_ELLIPSOID_BOX:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(el.kinds.box, ellipsoid_box,
-                                                                NO_CONTACT, points, geo, e)
-        elif kind == CONTACT_ELLIPSOID_CYLINDER:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(
-                el.kinds.cylinder, ellipsoid_cylinder, NO_CONTACT, points, geo, e)
         else:
-            d, d_rate, nx, ny, nz, cx, cy, cz, inside = call_if(el.kinds.mesh, ellipsoid_mesh,
-                                                                NO_CONTACT, points, el, e)
-            if not inside:
-                d = -max(gap, 0.0)
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside = narrow_phase(el, points, geo, e, kind)
         ux, uy, uz, rate = 0.0, 0.0, 0.0, 0.0       # the moving plane's velocity s' u
         if mover >= 0:                              # moved_points wrote (s, s') per translation
             rate = data.outputs[el.mover_out_start + 2 * mover + 1]
@@ -315,13 +349,16 @@ def contacts(bundle, data, t, q, v, z):
                 pair_power -= driven
             power += pair_power
         k = el.out_start + 7 * e
-        data.outputs[k] = d
-        data.outputs[k + 1] = d_rate
+        # apart, every output reads 0 (``CONTACT_OUTPUTS``): d there is the true gap only for
+        # some kinds, and only once the broad phase lets the pair through
+        touching = d > 0.0 and inside
+        data.outputs[k] = d if touching else 0.0
+        data.outputs[k + 1] = d_rate if touching else 0.0
         data.outputs[k + 2] = normal
         data.outputs[k + 3] = friction
-        data.outputs[k + 4] = cx
-        data.outputs[k + 5] = cy
-        data.outputs[k + 6] = cz
+        data.outputs[k + 4] = cx if touching else 0.0
+        data.outputs[k + 5] = cy if touching else 0.0
+        data.outputs[k + 6] = cz if touching else 0.0
     data.power[POWER_CONTACTS] = power
     data.power[POWER_MOTIONS] += moving_power
 

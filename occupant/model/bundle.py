@@ -121,9 +121,10 @@ ContactBlock = namedtuple("ContactBlock", [
 # Per pair type (in CONTACT_ELLIPSOID_* order) a ``marker``: the compiled contacts hold the
 # geometry routines of the types present only (``jit.call_if``).
 PairKinds = namedtuple("PairKinds", ["plane", "ellipsoid", "box", "cylinder", "mesh"])
-# per pair: signed penetration (negative: the gap; where no contact is found, for pairs culled
-# by the broad phase and meshes, minus the gap between the bounding spheres, 0 if they overlap)
-# and its rate, the normal and friction force magnitudes (0 out of contact), the contact point
+# per pair: the penetration (m, > 0 in contact) and its rate, the normal and friction force
+# magnitudes and the contact point; all 0 while the pair is apart (never a gap: the narrow
+# phase's negative d is the exact clearance for every kind but meshes, but pairs whose bounding
+# spheres are apart skip it; ``contact.compliant``)
 CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("normal_force", "N"),
                    ("friction_force", "N"), ("point_x", "m"), ("point_y", "m"), ("point_z", "m"))
 SURFACE_MOTION_OUTPUTS = (("displacement", "m"), ("velocity", "m/s"))

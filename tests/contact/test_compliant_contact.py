@@ -20,7 +20,7 @@ M, K, R, G = 2.0, 2.0e4, 0.05, 9.81
 
 def _drop(characteristic):
     """A ball of radius R on a vertical prismatic joint above the B0 floor z = -R: it touches
-    the floor at q = 0, the penetration is -q."""
+    the floor at q = 0, the penetration is max(-q, 0) (0 apart: ``CONTACT_OUTPUTS``)."""
     asm = Assembly("drop")
     asm.add(Part("ball", M, inertia=(0.002, 0.002, 0.002)))
     asm.add(Joint("lift", "prismatic", None, "ball", Pose()))
@@ -46,8 +46,9 @@ def test_analytic_bounce_on_linear_spring():
     model = _drop(ContactCharacteristic(stiffness=K))
     res = occupant.simulate(model, 0.16, q0=[h0], integrator="rk4", dt=dt, gravity=(0, 0, -G),
                             output_dt=dt)
-    d = res.outputs["ball_floor.penetration"]
-    np.testing.assert_allclose(d, -res.q[:, 0], rtol=0, atol=1e-15)
+    d = -res.q[:, 0]
+    np.testing.assert_allclose(res.outputs["ball_floor.penetration"], np.maximum(d, 0.0), rtol=0,
+                               atol=1e-15)
     t_in, t_out = _crossings(res.t, d, True), _crossings(res.t, d, False)
     assert len(t_in) == 1 and len(t_out) == 1
     w = np.sqrt(K / M)
@@ -320,7 +321,7 @@ def test_identity_plane_on_a_body_and_equal_opposite_forces():
     assert np.abs(data.f_ext).max() > 1.0
     off = np.concatenate([x_body + [-0.5, 0, 0], _quat(R_body), [0, 0, 0, 1, 0, 0, 0]])
     data, out = _evaluate(model, off, np.zeros(12))
-    assert out["egg_slab.penetration"] < 0 and out["egg_slab.normal_force"] == 0.0
+    assert out["egg_slab.penetration"] == 0.0 and out["egg_slab.normal_force"] == 0.0
     assert np.all(data.f_ext == 0.0)
 
 
@@ -398,7 +399,9 @@ def test_identity_energy_balance_shipped_dummy_standing_on_the_floor():
     forefoot alone the right foot carried 44 N at most."""
     from occupant.human.loader import load_dummy
     asm = load_dummy("hybrid3_50m").source
-    asm.add(Plane("probe", None, point=(0.0, 0.0, -10.0)))
+    # a probe plane 10 m above the feet (its front up): each penetration is 10 m less the
+    # height of the foot's lowest point (a pair apart would read 0)
+    asm.add(Plane("probe", None, point=(0.0, 0.0, 10.0)))
     floor = ContactCharacteristic(stiffness=3e4, absorption=0.3, damping=1e3, friction=0.5,
                                   friction_speed=0.01, name="floor")
     feet = [(side, part) for side in ("left", "right") for part in ("foot_shell", "heel")]
@@ -406,7 +409,7 @@ def test_identity_energy_balance_shipped_dummy_standing_on_the_floor():
         asm.add(ContactPair(f"{side}_{part}_probe", f"{side}_{part}", "probe", floor))
     probe = asm.compile()
     data, out = _evaluate(probe, probe.neutral_configuration(), np.zeros(probe.nv))
-    lowest = -10.0 - max(out[f"{side}_{part}_probe.penetration"] for side, part in feet)
+    lowest = 10.0 - max(out[f"{side}_{part}_probe.penetration"] for side, part in feet)
     for side, part in feet:
         asm.remove(f"{side}_{part}_probe")
     asm.remove("probe")

@@ -16,6 +16,7 @@ from occupant.modeling import (
     ContactPair, ContactCharacteristic,
 )
 import occupant.modeling.compile_contacts as compile_contacts
+from occupant.contact.compliant import signed_distances
 from occupant.spatial.rotation import matrix_to_quat, quat_exp, quat_to_matrix
 
 K, RADIUS = 1.0e5, 0.05
@@ -174,7 +175,7 @@ def test_analytic_sphere_against_bounded_plane_edge_and_continuity():
         c = np.array([x, 0.1, 0.02])
         d, n = _brute_force(Q, c, lambda m: hu * np.abs(m[:, 0]) + hw * np.abs(m[:, 1]))
         pen, force, _, _ = _contact(egg, _q(egg, c, R))
-        assert pen == pytest.approx(d, abs=1e-9)
+        assert pen == pytest.approx(max(d, 0.0), abs=1e-9)      # 0 apart (CONTACT_OUTPUTS)
 
 
 def test_analytic_sphere_against_a_plate_with_thickness():
@@ -254,7 +255,8 @@ def test_analytic_sphere_against_a_disc_not_its_square():
         assert np.all(np.abs(c[:2]) < DISC)
     c = np.array([0.16, 0.16, -0.02])
     _check_sphere(square, c, RADIUS + 0.02, np.array([0.0, 0.0, 1.0]))
-    assert _contact(disc, _q(disc, np.array([0.2, 0.2, -0.02])))[0] < 0.0     # clear of it
+    pen, force, _, _ = _contact(disc, _q(disc, np.array([0.2, 0.2, -0.02])))   # clear of it
+    assert pen == 0.0 and np.all(force == 0.0)
     rim = np.array([*(DISC * _unit([0.3, 0.4])), 0.03])        # across the circle: continuous
     forces = [_contact(disc, _q(disc, rim * (1.0 + dx)))[1] for dx in (-1e-9, 1e-9)]
     np.testing.assert_allclose(forces[0], forces[1], rtol=0, atol=1e-6 * K)
@@ -272,7 +274,7 @@ def test_analytic_ellipsoid_against_a_disc_against_minimum_over_directions():
         c = x * direction + np.array([0.0, 0.0, 0.02])
         d, n = _brute_force(Q, c, lambda m: DISC * np.hypot(m[:, 0], m[:, 1]))
         pen, force, _, _ = _contact(egg, _q(egg, c, R))
-        assert pen == pytest.approx(d, abs=1e-9)
+        assert pen == pytest.approx(max(d, 0.0), abs=1e-9)      # 0 apart (CONTACT_OUTPUTS)
         if d > 1e-6:
             np.testing.assert_allclose(force / np.linalg.norm(force), n, atol=1e-4)
 
@@ -528,8 +530,10 @@ def many_pairs(n_apart, contact=True):
 
 
 def test_identity_broad_phase_gives_the_same_forces():
-    """100 pairs apart and one in contact: the forces, and the in-contact outputs, are those of
-    the narrow phase run on every pair."""
+    """100 pairs apart and one in contact: the forces and every output are those of the narrow
+    phase run on every pair (apart, a pair's outputs are all 0, culled or not: before branch
+    gapoutput a culled pair read minus its bounding spheres' gap, the narrow phase the true
+    one)."""
     model = many_pairs(100)
     q = np.array([0.02, -0.01, 0.0, 1.0, 0.0, 0.0, 0.0])
     v = np.array([0.3, -0.2, -0.5, 1.0, -2.0, 0.5])
@@ -542,6 +546,60 @@ def test_identity_broad_phase_gives_the_same_forces():
         datas.append(data)
     assert np.abs(datas[0].f_ext).max() > 100.0
     np.testing.assert_array_equal(datas[0].f_ext, datas[1].f_ext)
-    np.testing.assert_array_equal(datas[0].outputs[:7], datas[1].outputs[:7])
-    pen = datas[0].outputs[::7][1:]
-    assert np.all(pen < -0.5) and np.all(datas[1].outputs[::7][1:] <= pen + 1e-12)
+    assert datas[0].outputs[0] > 0.0
+    np.testing.assert_array_equal(datas[0].outputs, datas[1].outputs)
+    assert np.all(datas[0].outputs[7:] == 0.0)
+
+
+def _rect_distance(c, hu, hw):
+    return np.linalg.norm(c - [np.clip(c[0], -hu, hu), np.clip(c[1], -hw, hw), 0.0])
+
+
+def _disc_distance(c, r):
+    rho = np.hypot(c[0], c[1])
+    return np.hypot(max(rho - r, 0.0), c[2])
+
+
+def _cylinder_distance(c, r, half):
+    return np.hypot(max(np.hypot(c[0], c[1]) - r, 0.0), max(abs(c[2]) - half, 0.0))
+
+
+@pytest.mark.parametrize("kind", ["plane", "rectangle", "disc", "rim plate", "box", "cylinder",
+                                  "capsule", "mesh"])
+@pytest.mark.parametrize("offset", [(0.05, 0.02, 0.3), (0.33, -0.21, 0.12), (0.04, 0.1, 0.2)])
+def test_analytic_sphere_apart_outputs_zero_and_distance_query(kind, offset):
+    """A sphere apart from each kind of geometry, culled by the broad phase or not: every output
+    of the pair is 0 (``CONTACT_OUTPUTS``; before branch gapoutput a culled pair read minus its
+    bounding spheres' gap: 4.8 mm above a rectangle for 250 mm); ``signed_distances`` is minus
+    the closed-form distance from the centre to the geometry plus r (a mesh apart: nan; two
+    ellipsoids: tests/contact/test_ellipsoid_pairs.py)."""
+    frame = dict(point=P_B, normal=R_B[:, 2], x_axis=R_B[:, 0])
+    placed = dict(position=P_B, rotation=R_B)
+    geometry, distance = {
+        "plane": (Plane("b", None, **frame), lambda c: c[2]),
+        "rectangle": (Plane("b", None, **frame, half_size=(0.2, 0.15)),
+                      lambda c: _rect_distance(c, 0.2, 0.15)),
+        "disc": (Plane("b", None, **frame, radius=0.19), lambda c: _disc_distance(c, 0.19)),
+        "rim plate": (Plane("b", None, **frame, radius=0.19, thickness=0.03),
+                      lambda c: _cylinder_distance(c + [0.0, 0.0, 0.015], 0.19, 0.015)),
+        "box": (Box("b", None, HALF, **placed), lambda c: np.linalg.norm(c - np.clip(c, -HALF, HALF))),
+        "cylinder": (Cylinder("b", None, 0.05, 0.2, **placed), lambda c: _cylinder_distance(c, 0.05, 0.1)),
+        "capsule": (Cylinder("b", None, 0.05, 0.2, ends="round", **placed),
+                    lambda c: np.linalg.norm(c - [0.0, 0.0, np.clip(c[2], -0.1, 0.1)]) - 0.05),
+        "mesh": (Mesh("b", None, _box_mesh(), **placed), lambda c: np.nan),
+    }[kind]
+    model = _model(geometry)
+    c = np.array(offset)
+    gap = distance(c) - RADIUS
+    assert np.isnan(gap) or gap > 0.01
+    on = model.bundle()
+    for bundle in (on, on._replace(contacts=on.contacts._replace(broad_phase=0))):
+        data = model.make_data()
+        evaluate(bundle, data, 0.0, _q(model, c), np.array([0.1, -0.2, -0.5, 1.0, 0.5, 0.2]),
+                 np.zeros(model.nz), 0.0)
+        assert np.all(data.outputs == 0.0) and np.all(data.f_ext == 0.0)
+    d = signed_distances(model, _q(model, c))["p"]
+    if kind == "mesh":
+        assert np.isnan(d)
+    else:
+        assert d == pytest.approx(-gap, abs=1e-12)
