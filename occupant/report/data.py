@@ -14,7 +14,7 @@ from occupant.injury.criteria import CRITERION_CFC, G0
 from occupant.display import unit_text
 from occupant.injury.filters import cfc_filter
 from occupant.modeling.geometry import Ellipsoid, Plane, Sphere
-from occupant.scenario.criteria import T1_CODE
+from occupant.scenario.criteria import T1_CODE, com_in_vehicle
 
 PLANE_EXTENT = 0.4   # m, half size of an unbounded plane's outline until a view spans it (spanned)
 DISC_SIDES = 32      # sides of the regular polygon a disc-bounded plane is drawn as [E]
@@ -271,14 +271,13 @@ TRACKED = (("head", "head", "com"), ("chest", "upper_torso", "com"), ("pelvis", 
 def trajectories(model, results, rel=None):
     """{label: (n, 3) m} positions of TRACKED points in B0 (those the model has)."""
     rel = relative_poses(results) if rel is None else rel
-    B = results.base_poses
     out = {}
     for label, body, what in TRACKED:
         if body not in model.body_names:
             continue
         b = model.body_names.index(body)
         if what == "com":
-            out[label] = np.einsum("tji,tj->ti", B[:, :3, :3], results.body_com[:, b] - B[:, :3, 3])
+            out[label] = com_in_vehicle(results, b)
         else:
             out[label] = rel[:, b, :3, 3].copy()
     return out

@@ -197,7 +197,7 @@ def _head_motion(results, model, t_end=None):
     if "head" not in names or "upper_torso" not in names:
         return {}
     h, u = model.body("head"), model.body("upper_torso")
-    rel = _in_vehicle(results, h)
+    rel = com_in_vehicle(results, h)
     vx = np.gradient(rel[:, 0], results.t)
     back = int(np.argmin(rel[:, 0]))
     k = back + int(np.argmax(vx[back:]))
@@ -212,9 +212,9 @@ def _head_motion(results, model, t_end=None):
                                              t=float(results.t[j]))}
 
 
-def _in_vehicle(results, body):
+def com_in_vehicle(results, body):
     """(n, 3) m: the centre of mass of ``body`` (its index) relative to the vehicle (B0), in the
-    vehicle's frame (as the report's trajectories: occupant.report.data.trajectories)."""
+    vehicle's frame: the head's motion here, the report's trajectories (occupant.report.data)."""
     import numpy as np
     B = results.base_poses
     return np.einsum("tji,tj->ti", B[:, :3, :3], results.body_com[:, body] - B[:, :3, 3])
@@ -231,7 +231,7 @@ def head_excursion(results, model, direction):
     if "head" not in names or len(results.t) < 2:
         return None
     d = np.asarray(direction, float)
-    rel = _in_vehicle(results, model.body("head")) @ (d / np.linalg.norm(d))
+    rel = com_in_vehicle(results, model.body("head")) @ (d / np.linalg.norm(d))
     k = int(np.argmax(rel))
     return CriterionResult("head_excursion", float(rel[k] - rel[0]), "m", t=float(results.t[k]))
 

@@ -8,6 +8,7 @@ import pytest
 from occupant.io.toml_files import FileChecker
 from occupant.restraints.belt_clearance import belt_depths, depth, ellipsoids_at
 from occupant.scenario import ScenarioError, load
+from occupant.scenario.criteria import com_in_vehicle
 from occupant.scenario.interior import InteriorFileError, load_interior
 from occupant.constants import G0
 from occupant.scenario.pulse import KMH, read_pulse
@@ -569,10 +570,12 @@ def test_reference_rear_whiplash_is_plausible(rear):
     NIC, Nkm and the T1 acceleration are of the order of whiplash tests (NIC 5-60 m^2/s^2, Nkm
     0.1-1.5, T1 5-30 g [U]) and are shown beside the BioRID limits without a verdict; the head
     rebounds forward at 1-5 m/s. The seat back frame turns rearward on its recliner, carrying
-    the head restraint: 10.07 deg at 98 ms, 3.0 deg left at 200 ms (0.3 deg settled at the
-    start). No published turn of production seat backs in 16 km/h sled tests was found (the
+    the head restraint: 11.02 deg at 100 ms, 2.0 deg left at 200 ms (0.3 deg settled at the
+    start; 10.07 deg at 98 ms and 3.0 deg before the back's trim held the torso, branch
+    rearramp). No published turn of production seat backs in 16 km/h sled tests was found (the
     10-20 deg this test asked before was unsourced [U]), so the recliner is held against its
-    load instead: its peak moment, 1.22 kN m at 95 ms (1.221 -> 1.224 kN m with the occiput),
+    load instead: its peak moment, 1.33 kN m at 97 ms (1.22 kN m before rearramp; 1.221 -> 1.224
+    kN m with the occiput),
     lies between half and twice the
     quasi-static moment of the sled's 10 g on the upper body about the recliner, 1.01 kN m [D]
     (an undamped oscillator's peak under a one-signed pulse is at most twice its static
@@ -619,6 +622,56 @@ def test_reference_rear_whiplash_is_plausible(rear):
     assert out["occiput__head_restraint.point_x"][k] < face_x0 - 0.09
     z = run.results.body_com[:, run.model.body("pelvis"), 2] - run.results.base_poses[:, 2, 3]
     assert z.min() > z[0] - 0.03
+
+
+
+def _in_b0(run, body, point):
+    """(n, 3) path in B0 of ``point`` fixed in ``body``'s frame."""
+    res = run.results
+    pose = np.linalg.inv(res.base_poses) @ res.body_poses[:, run.model.body(body)]
+    return (pose @ np.append(point, 1.0))[:, :3]
+
+
+def test_reference_rear_whiplash_occupant_ramps_but_stays_in_the_seat(rear):
+    """The 50M ramps up the seat back but stays in the seat and under the head restraint's top.
+    The back leans 25 deg: the sled's horizontal push on the torso has a component up the back of
+    tan 25 deg = 0.47 times its normal one [D], so a back whose friction is below 0.47 lets the
+    torso slide up it, as volunteers and dummies do in rear sled tests (volunteers' H-point rises
+    by ramping up the seat, torso and head rise [S: Davidsson et al. 1998, abstract,
+    wbldb.lievers.net/10085851]; no published ramp of a Hybrid III in mm was found [U]). With the
+    GS1 rig's backrest friction, 0.05 (the SAFER deck's, a frontal rig's plate), the 50M slid up
+    and left the seat: pelvis, T1 and head 189 / 216 / 220 mm up at 200 ms, the head's centre of
+    gravity over the restraint's top from 122 ms, 119 mm over it at 200 ms (scenarios/HISTORY.md,
+    branch rearramp). With the trimmed back's 0.3 [E: crash-domain-facts.md 6.3, dummy-seat
+    0.3-0.6 [U]] T1 still rises 60 mm along the back by 159 ms; pelvis, T1 and head rise 77 / 45 /
+    46 mm at most, the head's centre of gravity at least 59 mm under the restraint's top (the
+    restraint's top edge carried by the seat back frame)."""
+    run = rear
+    pair = run.model.source.contact_pairs["thorax__seat_back"]
+    assert pair.characteristic.friction < np.tan(np.radians(25.0))      # the torso may slide up
+    rise = {}
+    for body, point in (("pelvis", (0.0, 0.0, 0.0)), ("upper_torso", (0.06341, 0.0, 0.276)),
+                        ("head", (0.0, 0.0, 0.0))):      # pelvis and head frames, T1 (the sensor)
+        path = _in_b0(run, body, np.array(point))
+        rise[body] = path[:, 2] - path[0, 2]
+    assert max(r.max() for r in rise.values()) < 0.100
+    # T1 along the seat back as it turns on its recliner (the back's plane and the head
+    # restraint are given in B0 at no turn; the frame's origin is the recliner axis): the ramp
+    turn = run.results.outputs["seat_back_frame_resistance.deflection"]     # rad, rearward
+    pivot = (np.linalg.inv(run.results.base_poses[0])
+             @ run.results.body_poses[0, run.model.body("seat_back_frame")])[:3, 3]
+
+    def turned(v):                      # (x, z) of B0 vector v turned rearward about the axis
+        return (v[0] * np.cos(turn) - v[2] * np.sin(turn), v[0] * np.sin(turn) + v[2] * np.cos(turn))
+
+    up = turned(run.model.source.geometries["seat_back"].x_axis)          # up the back
+    t1 = _in_b0(run, "upper_torso", np.array([0.06341, 0.0, 0.276])) - pivot
+    along = t1[:, 0] * up[0] + t1[:, 2] * up[1]
+    assert 0.020 < (along - along[0]).max() < 0.100
+    face = run.model.source.geometries["head_restraint"]
+    top = pivot[2] + turned(face.point + face.half_size[0] * face.x_axis - pivot)[1]
+    head = com_in_vehicle(run.results, run.model.body("head"))[:, 2]
+    assert (top - head).min() > 0.030
 
 
 def _upper_body_moment_about_recliner(run, accel):
@@ -670,8 +723,9 @@ def test_reference_rear_whiplash_head_extension_grows_with_backset(rear):
     """FMVSS 202a limits the posterior rotation between the Hybrid III's head and torso to 12
     deg (S4.3.1(a) [C: LII text]); its static option limits the backset to 55 mm [C: 72 FR
     25484]. At the shipped 50 mm, set on the settled dummy's back of the head (the occiput),
-    the head meets the restraint at 67.3 ms level with the upper torso and extends on it while
-    compressing its foam, 3.5 deg at 106 ms (6.5 deg at 113 ms when the head shell, 26 mm inside
+    the head meets the restraint at 65.6 ms (67.3 ms before the seat back's trim held the torso,
+    branch rearramp) level with the upper torso and extends on it while
+    compressing its foam, 4.3 deg (3.5 deg at 106 ms before rearramp) (6.5 deg at 113 ms when the head shell, 26 mm inside
     the real back of the head, met the restraint below the head's centre of gravity, its push
     along the restraint's leaning normal a little extending; the occiput meets it level with it
     and 32 mm further back, where that push flexes the head with a 21-24 mm lever:
@@ -681,8 +735,8 @@ def test_reference_rear_whiplash_head_extension_grows_with_backset(rear):
     43.3 ms, 0.0 deg.
     The measure and the model respond to the backset as the Hybrid III does in sled tests of
     OEM seats, whose rearward head-to-T1 rotation grows with backset [U: abstract,
-    wbldb.lievers.net/10257124]: 100 mm gives 16.0 deg, 150 mm 23.2 deg (17.5 and 24.1 from
-    the head shell), past 202a's 12 deg (a restraint twice the static limit fails the dynamic
+    wbldb.lievers.net/10257124]: 100 mm gives 16.7 deg, 150 mm 28.1 deg (16.0 and 23.2 before
+    rearramp; 17.5 and 24.1 from the head shell before that), past 202a's 12 deg (a restraint twice the static limit fails the dynamic
     one)."""
     rotation = [_rows(rear)["head rotation"]] + [
         _rows(load("rear_whiplash", overrides={"vehicle.backset": b}).run())["head rotation"]
@@ -705,15 +759,19 @@ def test_reference_run_summary_counts_the_interiors_hinged_surfaces(rear):
 
 
 def test_reference_rear_whiplash_femur_moment_is_the_knee_friction(rear):
-    """The rear femur My swings between about +19 and -19 N m (the "chatter" a review found)
-    less the shear's share: the cell reads its moment d up the femur from the knee's pivot
+    """The rear femur My is the knee's friction moment, about 19 N m, less the shear's share:
+    the cell reads its moment d up the femur from the knee's pivot
     (occupant.sensors.defaults, the dummy file's femur_load_cell marker: 107.9 mm, the open FE
     50M's cell), so My = the knee's torque + d Fx. The knee's part is its limb-setting friction
     (1.5 g x 5.5 kg lower leg and foot x 0.236 m = 19.0 N m [C wording 572.116(h)]) plus its
-    damping, its sign following the knee's swing: the lower legs swing back and forth as the
-    feet, dragged forward by the sled floor, bounce on it and turn at the ankle. No contact
+    damping, its sign following the knee's turn: after the rebound the pelvis slides forward on
+    the cushion with the feet on the floor and the knees flex 23 deg (60-160 ms), the cell
+    reaching -26 N m (friction and damping at 9.8 rad/s) and +1.8 N m. Until the seat back held
+    the torso (branch rearramp: trim friction 0.3, was 0.05) the occupant rose off the seat and
+    its lower legs swung back and forth as the feet, dragged forward by the sled floor, bounced
+    on it: +-21 N m (the "chatter" a review found). No contact
     stick-slip or filter: the cell less d Fx equals the knee resistance's moment, bounded by
-    friction + damping x rate, and reaches the friction level in both directions. The cell reads
+    friction + damping x rate, and reaches the friction level. The cell reads
     along its own axes (the marker's, the open FE 50M's skew): its load is turned back into the
     femur's J211 axes first, P R P (R the marker's rotation in the femur's frame, P = J211's
     flip)."""
@@ -735,7 +793,7 @@ def test_reference_rear_whiplash_femur_moment_is_the_knee_friction(rear):
     rate = run.results.v[:, run.results.dof_names.index("left_knee")]
     assert np.all(np.abs(my) <= knee.friction + knee.damping * np.abs(rate) + 1e-9)
     assert knee.friction == pytest.approx(19.0, abs=0.1)
-    assert my.max() > 0.95 * knee.friction and my.min() < -0.95 * knee.friction
+    assert my.min() < -0.95 * knee.friction
 
 
 @pytest.fixture(scope="module")
@@ -1940,3 +1998,71 @@ def test_reference_side_barrier_right_femur_peaks_as_the_knees_friction_turns(si
     assert normal * friction > 0.0 and abs(friction) > 1.0e3                # +3138 / +1164 N
     # the cell reads the lower leg's push on the femur: the blow's, opposite in sign
     assert -(normal + friction) == pytest.approx(parts["right_lower_leg"][k], abs=500.0)  # -4620
+
+
+def _outboard(results):
+    """+1 or -1: the sign of B0's y on the D-ring's side (the outboard side of a belted frontal
+    occupant; the passenger's is -y, a driver's +y)."""
+    return float(np.sign(results.outputs["belt.d_ring.y"][0]))
+
+
+def _towards_the_d_ring(results, t):
+    """(head, T1) m: how far the head's centre of gravity and T1 (the neck's lower joint, the
+    neck link's origin) have moved towards the D-ring's side relative to the vehicle (B0) at ``t``
+    s, from the start."""
+    B = results.base_poses
+    k = int(np.searchsorted(results.t, t))
+    i, n = results.body_names.index("head"), results.body_names.index("neck")
+    moved = []
+    for p in (results.body_com[:, i], results.body_poses[:, n, :3, 3]):
+        y = np.einsum("tj,tj->t", B[:, :3, 1], p - B[:, :3, 3])           # B0's y
+        moved.append(_outboard(results) * (y[k] - y[0]))
+    return tuple(moved)
+
+
+def _shoulder_belt_pull_outboard(results):
+    """N s: the lateral impulse, towards the D-ring's side, of the shoulder belt's two free spans
+    on the occupant (their tensions along them: from its first wrap to the D-ring, from its last
+    to the buckle) over the run. A belt over the body pulls it, whatever its wraps in between,
+    with the sum of its end spans' tensions (its wraps' forces on the body add up to it)."""
+    o = results.outputs
+    def span(frm, to, force):
+        d = np.stack([o[f"belt.{to}.{a}"] - o[f"belt.{frm}.{a}"] for a in "xyz"], axis=1)
+        return o[force] * d[:, 1] / np.linalg.norm(d, axis=1)
+    upper = next(k for k in o if k.startswith("belt.d_ring-") and k.endswith(".force"))
+    lower = next(k for k in o if k.endswith("-buckle.force") and k != "belt.buckle.force")
+    first, last = upper[len("belt.d_ring-"):-len(".force")], lower[len("belt."):-len("-buckle.force")]
+    pull = span(first, "d_ring", upper) + span(last, "buckle", lower)   # B0 y (the fixed anchorages)
+    return _outboard(results) * float(np.trapezoid(pull, results.t))
+
+
+def _torso_lean_outboard_deg(results, t):
+    """deg: the upper torso's roll about B0's x from the start at ``t`` s, its top towards the
+    D-ring's side positive."""
+    B = results.base_poses
+    k = int(np.searchsorted(results.t, t))
+    R = np.einsum("tji,tjk->tik", B[:, :3, :3], results.body_poses[:, results.body_names.index("upper_torso"), :3, :3])
+    roll = np.degrees(np.arctan2(R[:, 2, 1], R[:, 2, 2]))      # about +x: the top towards -y
+    return -_outboard(results) * (roll[k] - roll[0])
+
+
+@pytest.mark.parametrize("which", ["belted", "ncap", "full_width"])
+def test_regression_belted_frontal_head_moves_towards_the_d_ring(request, which):
+    """The belted frontal occupants' heads move sideways towards the D-ring's (outboard) side, as
+    GS1's PMHS's do (tests/human/test_validation_sled.py,
+    test_data_gs1_pmhs_head_and_t1_move_towards_the_belted_shoulder), and why: the shoulder belt's
+    span to the D-ring, far outboard of where the belt meets the chest, pulls the upper body
+    towards it harder than its span to the buckle pulls it inboard, while the lap belt holds the
+    pelvis; the upper body leans towards the D-ring and the head goes with T1. Measured (main
+    ab1ff1b, the physics of e160d8f; scenarios/HISTORY.md, headlateral), at 150 ms: head 150 / 80 / 94 mm, T1 101 / 54 /
+    72 mm, the torso leaning 11.6 / 5.3 / 8.9 deg; the belt's net lateral impulse towards the
+    D-ring 37.4 / 49.1 / 29.5 N s (belted sled, US NCAP, Euro NCAP 5F). With the sled's D-ring
+    moved from 0.25 to 0.10 m outboard (behind the shoulder) the belt pulls inboard (-41.4 N s),
+    the torso leans 19.8 deg inboard and the head and T1 move 188 / 159 mm inboard: this fails
+    on it."""
+    run = request.getfixturevalue(which)
+    res = run.results
+    assert _shoulder_belt_pull_outboard(res) > 10.0
+    head, t1 = _towards_the_d_ring(res, 0.150)
+    assert head > 0.040 and t1 > 0.025
+    assert _torso_lean_outboard_deg(res, 0.150) > 3.0
