@@ -300,6 +300,55 @@ def test_reference_euro_ncap_5f_stands_on_her_heels(full_width):
     assert out["left_foot_shell__toe_pan.normal_force"].max() > 500.0                # 1.39 kN
 
 
+# The open FE Hybrid III sleds' toe board: a 45 deg ramp rising 353.6 mm from the flat floor [S:
+# OpenRadioss ModelExchange, Safety/Hybrid_III_*_sled, part "Floor", measured from the mesh nodes,
+# scenarios/HISTORY.md `toeboard`], m
+SLED_TOE_BOARD_RISE = 0.3536
+
+
+def _edges(plane):
+    """The two ends of a surface's half_size[0] in B0's x-z plane."""
+    p, u = np.asarray(plane.point), np.asarray(plane.x_axis)
+    return p - plane.half_size[0] * u, p + plane.half_size[0] * u
+
+
+def test_reference_driver_toe_board_rises_as_the_open_sleds_and_the_closeout_meets_it():
+    """The driver's toe board (vehicles/midsize_sedan_driver.toml) rises from the floor as far as
+    the one measured footwell's, the open FE sleds' 353.6 mm, and the lower dashboard's underside
+    (footwell_top) runs from its top edge to the knee bolster's bottom edge, leaving no gap a foot
+    could pass through. Before (branch footwelltop) the board stopped 271 mm above the floor and
+    the closeout sloped down to meet it, a wedge into which the 5F's right foot was driven."""
+    surf = {s.name: s for s in load_interior("midsize_sedan_driver").surfaces}
+    floor_z = surf["floor"].point[2]
+    low, high = sorted(_edges(surf["toe_pan"]), key=lambda e: e[2])
+    assert low[2] <= floor_z                                        # starts at (under) the floor
+    assert high[2] - floor_z == pytest.approx(SLED_TOE_BOARD_RISE, abs=1e-3)
+    front, rear = sorted(_edges(surf["footwell_top"]), key=lambda e: -e[0])
+    assert np.linalg.norm(front - high) < 1e-3
+    bolster_bottom = min(_edges(surf["knee_bolster"]), key=lambda e: e[2])
+    assert np.linalg.norm(rear - bolster_bottom) < 1e-3
+
+
+def test_reference_euro_ncap_5f_right_foot_rises_off_the_toe_board_to_the_closeout(full_width):
+    """The 5F's right foot (issue 11, branch footwelltop): struck against the toe board (1.0 kN
+    at 55 ms), it leaves it as her knee straightens (51 deg at 35 ms, 18 deg at 101 ms) and swings
+    up with the shank; the free ankle flaps the foot into plantar flexion, to its 45 deg stop
+    [E] at 76.6 ms: the stop's 138 N m is the right lower tibia's -175 N m and the femur's
+    1.77 kN tension at 77 ms. The foot then rises to the lower dashboard's underside and meets it
+    with 1.4 kN at 93 ms. Before (board 271 mm tall, the closeout sloping down to it) the
+    forefoot was caught in their corner at 78-84 ms (2.0 kN at 81 ms), which drove the ankle to
+    48.1 deg, 3.1 deg past its stop (222 N m; the lower tibia -241 N m at 81 ms)."""
+    out = full_width.results.outputs
+    t = full_width.results.t
+    ankle = np.degrees(out["right_ankle_y.deflection"])
+    stop = int(np.argmax(ankle > 45.0))
+    assert 0.074 < t[stop] < 0.080                                  # at its stop at 76.6 ms
+    assert ankle.max() < 47.0                                       # 46.3 deg (48.1 before)
+    top = out["right_foot_shell__footwell_top.normal_force"]
+    assert top[t < 0.085].max() == 0.0                              # 2.0 kN at 81 ms before
+    assert 300.0 < top.max() < 3000.0 and 0.085 < t[np.argmax(top)] < 0.110   # 1.44 kN at 93 ms
+
+
 def test_reference_euro_ncap_5f_knee_airbag_is_the_cars(full_width):
     """The 5F drives the US NCAP scenario's car (the GV80's pulse scaled), which carries a driver
     knee bag as standard (scenarios/HISTORY.md, branch fivefknee [S]), and Euro NCAP rates the car
