@@ -5,8 +5,9 @@ producer of the step (``compliant``, ``geometry_pairs``; declared with
 ``velocity_jump(model, data, q, v, contacts, restitution, friction)`` gives the generalized
 velocities after simultaneous strikes of ``PointContact``s, ``solve_impact`` also the impulses,
 and ``impact_event`` an integrator event for a body point striking a plane.
-``signed_distances(model, q, t)`` gives each declared pair's exact signed distance (the
-clearance, negative, that its outputs, 0 apart, do not carry; ``compliant``)."""
+``signed_distances(model, q, t)`` gives each declared pair's exact signed distance, an airbag
+contact pair's too (the clearance, negative, that its outputs, 0 apart, do not carry;
+``compliant``)."""
 from occupant.contact.errors import ContactError, ImpactSolverError
 from occupant.contact.impact import ImpactResult, solve_impact, velocity_jump
 from occupant.contact.point_contact import PointContact

@@ -290,16 +290,24 @@ def signed_distances(model, q, t=0.0):
     and time t (a moving surface where it has moved to), with no broad phase: > 0 the
     penetration, < 0 minus the clearance, exact for planes, rectangles, discs, plates, boxes,
     cylinders and ellipsoids (the minimum of the overlap function, ``support``); a mesh apart
-    gives nan (its search looks only near the ellipsoid). The query behind the rule that a pair
-    apart records 0 in its outputs (``CONTACT_OUTPUTS``)."""
+    gives nan (its search looks only near the ellipsoid). Each airbag contact pair's likewise:
+    its body's depth in the bag as unfolded at t, < 0 minus its clearance to the bag
+    (``geometry_pairs.ellipsoid_in_bag``, as the step evaluates it). The query behind the rule
+    that a pair apart records 0 in its outputs (``CONTACT_OUTPUTS``,
+    ``AIRBAG_CONTACT_OUTPUTS``)."""
     from occupant.integrate.pipeline import evaluate
-    if not model.contact_names:
+    if not model.contact_names and not model.airbag_contact_names:
         return {}
     bundle, data = model.bundle(), model.make_data()
     evaluate(bundle, data, float(t), np.ascontiguousarray(q, float), np.zeros(model.nv),
              np.zeros(model.nz), 0.0)
-    out = _signed_distances(bundle, data, np.zeros(len(model.contact_names)))
-    return dict(zip(model.contact_names, out))
+    out = {}
+    if model.contact_names:
+        out.update(zip(model.contact_names, _signed_distances(
+            bundle, data, np.zeros(len(model.contact_names)))))
+    # the airbags' producer wrote each pair's d into its geometry rows (restraints.airbag)
+    out.update(zip(model.airbag_contact_names, data.airbag_pairs[4, :, 0].tolist()))
+    return out
 
 
 @separate

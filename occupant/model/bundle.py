@@ -201,6 +201,9 @@ AIRBAG_OUTPUTS = (("pressure", "Pa"), ("gauge_pressure", "Pa"), ("volume", "m^3"
                   ("mass_inflow", "kg/s"), ("mass_outflow", "kg/s"), ("enthalpy_inflow", "W"),
                   ("enthalpy_outflow", "W"), ("contact_force", "N"), ("contact_area", "m^2"),
                   ("fabric_energy", "J"))
+# per pair; as CONTACT_OUTPUTS, the penetration and its rate read 0 while the body is out of
+# the bag and the bottoming penetration 0 while it has not bottomed through (the signed gap to
+# the bag: ``contact.compliant.signed_distances``)
 AIRBAG_CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("force", "N"),
                           ("area", "m^2"), ("displaced_volume", "m^3"), ("friction_force", "N"),
                           ("bottoming_penetration", "m"), ("bottoming_force", "N"),

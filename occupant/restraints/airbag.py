@@ -411,8 +411,10 @@ def airbags(bundle, data, t, q, v, z):
             geo[5, k, 0], geo[5, k, 1], geo[5, k, 2] = share, d_s, area_s
             geo[6, k, 0], geo[6, k, 1], geo[6, k, 2] = sx, sy, sz
             o = el.pair_out_start + N_PAIR_OUTPUTS * k
-            data.outputs[o] = d
-            data.outputs[o + 1] = d_rate
+            # apart, the pair's outputs read 0 as a contact pair's (``CONTACT_OUTPUTS``); the
+            # signed gap is the query's (``contact.compliant.signed_distances``)
+            data.outputs[o] = d if d > 0.0 else 0.0
+            data.outputs[o + 1] = d_rate if d > 0.0 else 0.0
             data.outputs[o + 3] = (1.0 - share) * area + share * area_s
             data.outputs[o + 4] = vol_c
         # gas state
@@ -494,6 +496,8 @@ def airbags(bundle, data, t, q, v, z):
                     work, _ = _push(points, la, el.link_b[k], f_bottom - f_carried, mu, v_s, nx,
                                     ny, nz, cx, cy, cz)
                     power += work
+                else:
+                    d_bottom = 0.0      # not bottomed through: its output reads 0
             o = el.pair_out_start + N_PAIR_OUTPUTS * k
             data.outputs[o + 2] = force
             data.outputs[o + 5] = friction
