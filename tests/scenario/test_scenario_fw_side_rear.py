@@ -606,6 +606,12 @@ def test_reference_rear_whiplash_is_plausible(rear):
     assert 5 < rows["NIC"]["value"] < 60 and rows["NIC"]["limit"] == 27.0 and rows["NIC"]["pass"] is None
     assert 0.1 < rows["Nkm"]["value"] < 1.5 and rows["Nkm"]["pass"] is None
     assert any("BioRID II are shown beside the criteria" in n for n in run.notes)
+    # the upper neck beside the whiplash table's capping limits, by Fx's sign (branch
+    # whiplashlimits): 42 N forward (the head lagging, at contact), 279 N backward (the restraint
+    # pushing the head off, 120 ms), tension 31 N
+    assert [rows[n]["limit"] for n in ("neck shear Fx+", "neck shear Fx-", "neck tension")] == [290.0, 360.0, 900.0]
+    assert all(rows[n]["pass"] is None for n in ("neck shear Fx+", "neck shear Fx-", "neck tension"))
+    assert rows["neck shear Fx+"]["value"] < rows["neck shear Fx-"]["value"]
     assert 5 < rows["T1 acceleration"]["value"] < 30
     assert 1.0 < rows["rebound velocity"]["value"] < 5.0
     # the torso loads the seat back, the pelvis stays on the cushion
