@@ -1464,7 +1464,8 @@ def write(kind):
             tuned_set, tuned_note = TUNED.get(kind, ({}, ""))
             tuned = tuned_set.get((j["name"], r.get("dof")))
             if "table" in r:
-                rows = ", ".join(f"[{fmt(a, 4)}, {fmt(t * ms, 4)}]" for a, t in r["table"])
+                nd = 7 if own_r else 4  # her deck's radians in degrees to 1e-7
+                rows = ", ".join(f"[{fmt(a, nd)}, {fmt(t * ms, 4)}]" for a, t in r["table"])
                 if tuned:
                     was = rows
                     rows = tuned_table(r["table"], ms, tuned)
