@@ -440,7 +440,9 @@ RESIST = {
     "knee": [dict(friction_g=1.5, damping=1.0, src="deck leaves knee flexion free [S]")],
     "ankle": [
         dict(dof="x", friction_g=1.5, src="inversion/eversion"),
-        dict(dof="y", friction_g=1.5, src="dorsiflexion is negative y; deck leaves it free [S]"),
+        dict(dof="y", friction_g=1.5, src="dorsiflexion is negative y; the 95M deck leaves it "
+                                          "free [S: its /FUNCT/15000008 LEFT_ANKLE_FUN_RY, "
+                                          "0.001 N m at 1 rad]; the 5F has her own (OWN_RESIST)"),
         dict(dof="z", friction_g=1.5, src="twist"),
     ],
 }
@@ -511,8 +513,54 @@ DUMMY_ROM.update({
         ("z", -22.5, 22.5, "axial rotation 45 deg", "rom-ama"))})
 
 
-def rom(joint, dof):
+# The 5F's ankle pitch from her own deck [C: OpenRadioss ModelExchange 86dbea3, Safety/
+# Hybrid_III_05th_Percentile/Hybrid_III_05TH_0000.rad, CC BY-NC 4.0, facts only; kg-mm-ms-kN, so
+# moments in kN mm = N m and damping in kN mm ms/rad = 1e-3 N m s/rad]: the left ankle joint
+# spring /SPRING/15005374 (part 15000048 H305_PART_JOINT_LEFT_ANKLE) between the shank's node
+# 15004034 (N1) and the foot's 15004004 (N2) takes /PROP/SPR_GENE/15000049, a /PROP/TYPE8 general
+# spring in the moving skew 15000001 (origin the foot node; its Y axis from 15004004 to 15004025,
+# the deck's +Y, the dummy's right). Its rotation-in-Y row: K 500, C 1000, A/B/D 0, function
+# 15000008 H305_FUNCT_LEFT_ANKLE_FUN_VY, H 0 (elastic), theta_min/max 0 (none), F/E/Ascale 0 (the
+# scale factors' default, 1.0: Radioss reference, /PROP/TYPE8 [S]); the right ankle's
+# 15000050 / 15000009 the same. The parallel positioning springs (H305_PROP_LEFT_ANKLE_POSIT,
+# functions 15000073-75) are zero everywhere. A Radioss spring's rotation is N2's relative to N1
+# from the start, so the law's zero is the deck's initial foot against its shank, which is this
+# file's reference foot (fit_foot.py turns the deck's foot with its shank to the knee-ankle line
+# vertical, keeping the angle between them) [D]. Signs [D]: a positive rotation of the foot about
+# the deck's +Y (right) lifts its toes (the deck's X is rearward): dorsiflexion; this file's y is
+# the dummy's left, dorsiflexion negative y; so this file's law is M(q) = -f(-q).
+ANKLE_PITCH_05F_DECK = ((-1.52, -1000.0), (-0.52, -5.6), (-0.23, 0.0), (0.0, 0.0), (0.23, 0.0),
+                        (1.0, 6.78), (2.0, 500.0))  # (rad, N m) [C] /FUNCT/15000008, deck's sign
+ANKLE_DAMPING_05F_DECK = 1000.0  # kN mm ms/rad [C] C of the same row -> 1.0 N m s/rad
+ANKLE_05F_CARD = ("her FE deck's ankle spring [C: OpenRadioss ModelExchange 86dbea3, "
+                  "Hybrid_III_05TH_0000.rad, /PROP/SPR_GENE/15000049 ry row, /FUNCT/15000008]")
+
+
+def ankle_pitch_05f():
+    """(deg, N m) rows of the 5F's ankle pitch law in this file's sign (plantar flexion +y):
+    M(q) = -f(-q) of the deck's function f (ANKLE_PITCH_05F_DECK) [D]."""
+    return tuple((0.0 - math.degrees(x), 0.0 - t) for x, t in reversed(ANKLE_PITCH_05F_DECK))
+
+
+# Resistances of a dummy's own, in place of the common ones (RESIST), not scaled: kind -> (joint,
+# dof) -> (resistance, (lower, upper, range source)).
+OWN_RESIST = {"05f": {("ankle", "y"): (
+    dict(dof="y", table=ankle_pitch_05f(), damping=ANKLE_DAMPING_05F_DECK * 1e-3, friction_g=1.5,
+         src=f"[D] {ANKLE_05F_CARD} as M(q) = -f(-q), q plantar flexion +y, zero at the deck's "
+             "initial foot (derive_hybrid3.py ANKLE_PITCH_05F_DECK); no moment within 13.2 deg "
+             "either way, 5.6 N m at 29.8 deg plantar flexion, then 994 N m/rad to 1000 N m at "
+             "87.1; 6.78 N m at 57.3 deg dorsiflexion, then 493 N m/rad to 500 N m at 114.6; "
+             "damping 1.0 N m s/rad [C] (1000 kN mm ms/rad); friction the Part 572 limb setting"),
+    (-math.degrees(2.0), math.degrees(1.52),
+     "[D] the ends of her deck's tabulated ankle law (-2 / +1.52 rad; the deck has no "
+     "theta_min/max), so her deck's law alone carries the ankle within the range it describes; "
+     "the 50M's 45 deg dorsiflexion [S: SAE J2949] is not hers"))}}
+
+
+def rom(joint, dof, kind=None):
     """(lower, upper, source) of a joint dof: the dummy's own figure or the human range."""
+    if (joint, dof) in OWN_RESIST.get(kind, {}):
+        return OWN_RESIST[kind][(joint, dof)][1]
     if (joint, dof) in DUMMY_ROM:
         return DUMMY_ROM[(joint, dof)]
     import tomllib
@@ -1407,14 +1455,17 @@ def write(kind):
         if j["kind"] == "prismatic":
             out += chest_resistance(L)
         for r in RESIST.get(j["name"], []):
+            own_r = OWN_RESIST.get(kind, {}).get((j["name"], r.get("dof")))
+            r = own_r[0] if own_r else r
             out.append("[[segment.joint.resistance]]")
             if "dof" in r:
                 out.append(f'dof = "{r["dof"]}"')
-            ms = moment[s["region"]]
+            ms, ld = (1.0, 1.0) if own_r else (moment[s["region"]], L)  # her own: not scaled
             tuned_set, tuned_note = TUNED.get(kind, ({}, ""))
             tuned = tuned_set.get((j["name"], r.get("dof")))
             if "table" in r:
-                rows = ", ".join(f"[{fmt(a, 4)}, {fmt(t * ms, 4)}]" for a, t in r["table"])
+                nd = 7 if own_r else 4  # her deck's radians in degrees to 1e-7
+                rows = ", ".join(f"[{fmt(a, nd)}, {fmt(t * ms, 4)}]" for a, t in r["table"])
                 if tuned:
                     was = rows
                     rows = tuned_table(r["table"], ms, tuned)
@@ -1426,16 +1477,16 @@ def write(kind):
             if "damping" in r:
                 if tuned:
                     out.append(f"damping = {fmt(tuned['damping'], 4)}  # N m s/rad; {tuned_note} (was "
-                               f"{fmt(r['damping'] * ms * L, 4)} from the 95M open model [S]"
+                               f"{fmt(r['damping'] * ms * ld, 4)} from the 95M open model [S]"
                                f"{'' if kind == '95m' else ' scaled by lambda^4'})")
                 else:
-                    out.append(f"damping = {fmt(r['damping'] * ms * L, 4)}  # N m s/rad")
+                    out.append(f"damping = {fmt(r['damping'] * ms * ld, 4)}  # N m s/rad")
             if tuned and "friction" in tuned:
                 out.append(f"friction = {fmt(tuned['friction'], 4)}  # N m, Coulomb; {tuned_note} "
                            "(was none in the 95M open model [S])")
             if "friction_g" in r:
                 out.append(f"friction_g = {fmt(r['friction_g'], 3)}  # limb held at 1.5 g [C wording 572.116(h)]")
-            lo, hi, rom_src = rom(j["name"], r.get("dof"))
+            lo, hi, rom_src = rom(j["name"], r.get("dof"), kind)
             m_d, r_d = distal[j["name"]]
             k_stop = m_d * r_d * STOP_DESIGN_G * 9.80665 / math.radians(STOP_PENETRATION_DEG) ** 2
             out.append(f"lower_deg = {fmt(lo, 4)}  # range of motion: {rom_src}")
@@ -1452,7 +1503,7 @@ def write(kind):
                            f"{STOP_DAMPING_RATE:g}/s x {i_own:.3g} kg m^2 (lighter segment) / "
                            f"{STOP_RATING_PEN:g} rad (stability; {STOP_DAMPING_TIME:g} s x k would "
                            f"be {STOP_DAMPING_TIME * k_stop:.3g})")
-            scale_note = "" if kind == "95m" else f"; moments x {ms:.4f} (L^3), damping x L^4"
+            scale_note = "" if kind == "95m" or own_r else f"; moments x {ms:.4f} (L^3), damping x L^4"
             out.append(f"# source: {r['src']}{scale_note}")
         # the dummy's own ellipsoids replace the scaled ones of the same name, the rest follow
         # (the own ones are given in the segment's frame; the scaled ones are kept in place in the

@@ -493,8 +493,11 @@ def neck_peaks(t, fx, fz, my=None, durations=None) -> dict:
     """Upper-neck tension, compression, shear (and extension/flexion moment) peaks.
 
     Returns a dict of CriterionResult: ``tension`` (max Fz >= 0, N), ``compression``
-    (max -Fz >= 0, N), ``shear`` (max |Fx|, N) and, with ``my``, ``extension`` (most negative
-    My, N*m, reported as a negative number as in the Euro NCAP tables) and ``flexion``.
+    (max -Fz >= 0, N), ``shear`` (max |Fx|, N), its signed peaks ``shear_positive`` (max Fx >= 0:
+    the neck pushing the head forward, the head lagging behind the torso as in a rear impact)
+    and ``shear_negative`` (max -Fx >= 0), which Euro NCAP's whiplash table judges apart (upper
+    neck Fx (+) and Fx (-)), and, with ``my``, ``extension`` (most negative My, N*m, reported as
+    a negative number as in the Euro NCAP tables) and ``flexion``.
     Each force result carries ``details["exceedance"] = (durations, levels)``: the level
     exceeded for each cumulative duration (Euro NCAP and UN R94 duration-dependent limits).
     """
@@ -504,7 +507,8 @@ def neck_peaks(t, fx, fz, my=None, durations=None) -> dict:
     dur = _DEFAULT_DURATIONS if durations is None else np.asarray(durations, dtype=float)
     dur = dur[dur <= t_arr[-1] - t_arr[0]]
     out = {}
-    for key, sig in (("tension", fz_a), ("compression", -fz_a), ("shear", np.abs(fx_a))):
+    for key, sig in (("tension", fz_a), ("compression", -fz_a), ("shear", np.abs(fx_a)),
+                     ("shear_positive", fx_a), ("shear_negative", -fx_a)):
         k = int(np.argmax(sig))
         curve = _exceedance_levels(t_arr, sig, dur)
         out[key] = CriterionResult(name=f"neck_{key}", value=float(max(sig[k], 0.0)), unit="N", t=float(t_arr[k]),

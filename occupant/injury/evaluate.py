@@ -79,7 +79,8 @@ def chest(ax=None, ay=None, az=None, deflection=None, dummy: str = "hybrid3_50m"
 
 def neck(fx, fz, my, dummy: str = "hybrid3_50m") -> dict:
     """Upper-neck criteria, all channels CFC 600: Nij from Fz and the occipital-condyle moment
-    M_OC = My - Fx d; tension, compression, shear peaks with exceedance curves (also under
+    M_OC = My - Fx d; tension, compression, shear (|Fx|, and Fx's positive and negative peaks
+    apart, as the whiplash tables judge them) peaks with exceedance curves (also under
     the ``*_duration`` keys for duration-dependent limits); extension moment at the OC."""
     cfc = C.CRITERION_CFC["nij"]
     x = _si(fx, "force", "fx", cfc)
@@ -92,6 +93,8 @@ def neck(fx, fz, my, dummy: str = "hybrid3_50m") -> dict:
         "neck_tension": peaks["tension"],
         "neck_compression": peaks["compression"],
         "neck_shear": peaks["shear"],
+        "neck_shear_positive": peaks["shear_positive"],
+        "neck_shear_negative": peaks["shear_negative"],
         "neck_extension": peaks["extension"],
         "neck_tension_duration": peaks["tension"],
         "neck_shear_duration": peaks["shear"],

@@ -20,6 +20,8 @@ vc                              m/s      `viscous_criterion`
 nij                             1        `nij`
 neck_tension, neck_compression, N        `neck_peaks`
 neck_shear
+neck_shear_positive,            N        `neck_peaks`: Fx's peaks apart, Fx (+) and Fx (-)
+neck_shear_negative                      (max Fx >= 0, max -Fx >= 0)
 neck_extension                  N*m      `neck_peaks` (negative, as in the protocols)
 femur_compression,              N        `femur_force` and peak load cells
 tibia_compression,
@@ -127,7 +129,9 @@ _EN_WHIPLASH = ("Euro NCAP assessment protocol, adult occupant protection, rear 
                 "recollection of the v6.0 (2013) table, not read here")
 _EN_WHIPLASH_2026 = ("Euro NCAP 2026 rating code (github.com/Euro-NCAP/euroncap_rating_2026, commit "
                      "94b1035, tests/crash_protection/test_file_score.py, the Rear-Mid rows of its "
-                     "whiplash scoring table: NIC 11 / 24 / 27, capping only for the others)")
+                     "whiplash scoring table, higher / lower performance / capping limit: NIC 11 / "
+                     "24 / 27, upper neck Fx (+) 30 / 190 / 290 N, upper neck Fz 360 / 750 / 900 N; "
+                     "capping only for the others, upper neck Fx (-) 360 N among them)")
 _CFR202A = "49 CFR 571.202a S5.3 (FMVSS 202a dynamic head-restraint option), via crash-domain-facts.md 2.3"
 
 PROTOCOLS = {
@@ -222,13 +226,19 @@ PROTOCOLS = {
         ),
         Protocol(
             # Euro NCAP whiplash seat test, medium pulse (16 km/h): sliding scales between the
-            # higher and lower performance limits, [U] but NIC's; capping limits [S] from
-            # _EN_WHIPLASH_2026; the dummy is the BioRID II, so a Hybrid III run shows these
-            # values without being judged
+            # higher and lower performance limits, [U] but those of NIC and the upper neck's
+            # Fx (+) and Fz; capping limits [S] from _EN_WHIPLASH_2026; the dummy is the BioRID
+            # II, so a Hybrid III run shows these values without being judged
             "euroncap_whiplash_medium_biorid2", "biorid2",
             "Euro NCAP whiplash, medium pulse, BioRID II",
             (
                 _slide("nic", "m^2/s^2", 11.0, 24.0, _EN_WHIPLASH_2026, capping=27.0),
+                # upper neck shear, the neck pushing the head forward (Fx (+), the head lagging
+                # behind the torso) and backward (Fx (-), capping only), and tension (Fz) [the
+                # signs read as J211's, the load on the head, U: the table names the sign only]
+                _slide("neck_shear_positive", "N", 30.0, 190.0, _EN_WHIPLASH_2026, capping=290.0),
+                _max("neck_shear_negative", "N", 360.0, f"{_EN_WHIPLASH_2026} (capping only)", "S"),
+                _slide("neck_tension", "N", 360.0, 750.0, _EN_WHIPLASH_2026, capping=900.0),
                 _slide("nkm", "1", 0.15, 0.55, _EN_WHIPLASH, tag="U", capping=0.69),
                 _slide("rebound_velocity", "m/s", 3.2, 4.8, _EN_WHIPLASH, tag="U", capping=5.2),
                 _slide("t1_acceleration_g", "g", 9.3, 13.1, _EN_WHIPLASH, tag="U", capping=15.55),

@@ -32,6 +32,8 @@ ROWS = (
 #: them (so the frontal scenarios' tables keep their rows): same form as ROWS.
 OPTIONAL_ROWS = (
     ("neck shear", "neck_shear", "N", 1.0),
+    ("neck shear Fx+", "neck_shear_positive", "N", 1.0),
+    ("neck shear Fx-", "neck_shear_negative", "N", 1.0),
     ("neck extension", "neck_extension", "N m", 1.0),
     ("VC", "vc", "m/s", 1.0),
     ("pelvis acceleration", "pelvis_acceleration_g", "g", 1.0),
@@ -106,8 +108,10 @@ def _values(channels, dummy):
             r = injury.neck(*neck, dummy=dummy)
             return {"Nij": r["nij"], "neck tension": r["neck_tension"],
                     "neck compression": r["neck_compression"], "neck shear": r["neck_shear"],
-                    "neck extension": r["neck_extension"]}
-        _group(out, ("Nij", "neck tension", "neck compression", "neck shear", "neck extension"), _neck)
+                    "neck shear Fx+": r["neck_shear_positive"],
+                    "neck shear Fx-": r["neck_shear_negative"], "neck extension": r["neck_extension"]}
+        _group(out, ("Nij", "neck tension", "neck compression", "neck shear", "neck shear Fx+",
+                     "neck shear Fx-", "neck extension"), _neck)
     for side, fine in (("left", "LE"), ("right", "RI")):
         f = find(channels, "FEMR", fine, "FO", "Z")
         if f is not None:

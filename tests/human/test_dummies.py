@@ -752,13 +752,14 @@ def test_reference_hybrid3_05f_body_kept_in_place_round_her_moved_spine():
     assert np.allclose(1e3 * np.asarray(asm.parts["head"].com), (21.0, 0.0, 47.3), atol=0.05)
 
 
-@pytest.mark.parametrize("dummy", ["hybrid3_50m", "hybrid3_05f", "hybrid3_95m"])
+@pytest.mark.parametrize("dummy", ["hybrid3_50m", "hybrid3_95m"])
 def test_reference_hybrid3_ankle_dorsiflexes_to_45_deg(dummy):
     """The Hybrid III ankle's dorsiflexion (negative y) stops at 45 deg, plantar flexion at 45
     [E]: NHTSA's 1996 final rule raised it from about 30 deg to 45 with a rubber bumper [S: SAE
     J2949:2015 foreword; SAE J2856 (EA-23 1998): feet with a 45 deg range of motion rather than
-    30]; the 5F's and 95M's taken as the 50M's [E]. The files before branch tibia stopped it at
-    30 deg (J2856's range read as a split of 30 / 45): that fails."""
+    30]; the 95M's taken as the 50M's [E] (the 5F has her deck's law since branch ankle5f, the
+    next test). The files before branch tibia stopped it at 30 deg (J2856's range read as a split
+    of 30 / 45): that fails."""
     from occupant.human.loader import load_description
     _, segments = load_description(dummy)
     ankles = [seg for seg in segments if seg.joint_name.endswith("ankle")]
@@ -766,6 +767,47 @@ def test_reference_hybrid3_ankle_dorsiflexes_to_45_deg(dummy):
     for seg in ankles:
         y = next(r for r in seg.resistances if r.dof == 1)
         assert np.degrees(y.lower) == pytest.approx(-45.0) and np.degrees(y.upper) == pytest.approx(45.0)
+
+
+# The open FE 5F's left ankle joint spring [C: OpenRadioss ModelExchange 86dbea3, Safety/
+# Hybrid_III_05th_Percentile/Hybrid_III_05TH_0000.rad, CC BY-NC 4.0, facts only; mm, N m, rad]:
+# /SPRING/15005374 from the shank's node 15004034 (N1) to the foot's 15004004 (N2), property
+# /PROP/SPR_GENE/15000049 in the moving skew 15000001 (nodes 15004004, 15004024, 15004025, its Y
+# axis towards 15004025); its rotation-in-Y row: function 15000008 (rotation of N2 against N1,
+# rad -> N m, scale factors at their default 1), damping 1000 kN mm ms/rad = 1 N m s/rad.
+FE_05F_ANKLE_NODES = {"knee": (-647.05427863573, -685.83001, 366.259062757599),     # 15004033
+                      "ankle": (-795.23402306951, -685.829714, 58.6023814563525),   # 15004034
+                      "skew_y": (-795.23402306951, -680.829714, 58.6023814563525)}  # 15004025
+FE_05F_ANKLE_RY = ((-1.52, -1000.0), (-0.52, -5.6), (-0.23, 0.0), (0.0, 0.0), (0.23, 0.0),
+                   (1.0, 6.78), (2.0, 500.0))
+
+
+def test_reference_hybrid3_05f_ankle_pitch_is_her_decks_spring():
+    """Her ankle's pitch law is her FE deck's (branch ankle5f): the skew's Y axis, put in the foot
+    frame of the dummy files (fit_foot.foot_frame: the knee-ankle line vertical, the deck's initial
+    foot kept, so the spring's zero is the file's), is the file's -y, so the file's moment at q
+    is -f(-q) of the deck's function f: at each of the card's points the loaded table gives it
+    (plantar flexion +y: 5.6 N m at 29.8 deg, 1000 N m at 87.1; dorsiflexion 6.78 N m at 57.3
+    deg, 500 at 114.6; nothing within 13.2 deg), with the card's damping and its stops at the
+    table's ends. Main's file (friction and stops at +-45 deg only, no table) fails."""
+    foot_frame = dummy_tool("fit_foot").foot_frame
+    n = {k: np.asarray(v) for k, v in FE_05F_ANKLE_NODES.items()}
+    axis = foot_frame(n["skew_y"][None, :], n["ankle"], n["knee"])[0]
+    axis /= np.linalg.norm(axis)
+    assert np.allclose(axis, (0.0, -1.0, 0.0), atol=1e-6)
+    sign = axis[1]                                   # the deck's +rotation is sign x the file's
+    _, segments = load_description("hybrid3_05f")
+    ankles = [seg for seg in segments if seg.joint_name.endswith("ankle")]
+    assert len(ankles) == 2
+    for seg in ankles:
+        y = next(r for r in seg.resistances if r.dof == 1)
+        assert y.table is not None, seg.name
+        angle, moment = np.asarray(y.table).T        # rad, N m
+        for x, f in FE_05F_ANKLE_RY:
+            q = sign * x                             # the file's angle of the deck's rotation x
+            assert np.interp(q, angle, moment) == pytest.approx(sign * f, abs=0.01), (seg.name, x)
+        assert y.damping == pytest.approx(1.0)
+        assert (y.lower, y.upper) == pytest.approx((-2.0, 1.52), abs=1e-3)
 
 
 # - her left shoe's outside (part 15000032 H305_PART_LEFT_SHOE, 57 bricks in one layer over the

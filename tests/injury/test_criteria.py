@@ -284,6 +284,9 @@ def test_analytic_neck_peaks():
     assert p["tension"].t == pytest.approx(0.01)
     assert p["compression"].value == pytest.approx(1500.0)
     assert p["shear"].value == pytest.approx(1200.0)
+    # Fx's peaks by sign (Euro NCAP's whiplash Fx (+) and Fx (-)): +800 N at 40 ms, -1200 N at 20 ms
+    assert p["shear_positive"].value == pytest.approx(800.0) and p["shear_positive"].t == pytest.approx(0.04)
+    assert p["shear_negative"].value == pytest.approx(1200.0) and p["shear_negative"].t == pytest.approx(0.02)
     assert p["extension"].value == pytest.approx(-45.0)
     assert p["flexion"].value == pytest.approx(30.0)
     durations, levels = p["tension"].details["exceedance"]

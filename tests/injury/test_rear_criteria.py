@@ -84,5 +84,17 @@ def test_reference_whiplash_and_head_restraint_limits():
                                                      "t1_acceleration_g": 15.5, "head_restraint_contact_time": 0.093})}
     assert capped == {"nic": True, "nkm": False, "rebound_velocity": True, "t1_acceleration_g": False,
                       "head_restraint_contact_time": True}
+    # the upper neck [S: the same table]: Fx (+) 30 / 190 N, capping 290 N; Fz 360 / 750 N,
+    # capping 900 N; Fx (-) capping only, 360 N
+    neck = {a.criterion: a for a in assess("euroncap_whiplash_medium_biorid2",
+                                           {"neck_shear_positive": 110.0, "neck_tension": 360.0,
+                                            "neck_shear_negative": 359.0})}
+    assert neck["neck_shear_positive"].points == pytest.approx(2.0)
+    assert neck["neck_tension"].points == pytest.approx(4.0) and neck["neck_shear_negative"].passed
+    assert assess("euroncap_whiplash_medium_biorid2", {"neck_tension": 750.0})[0].points == pytest.approx(0.0)
+    capped = {a.criterion: a.passed for a in assess("euroncap_whiplash_medium_biorid2",
+                                                    {"neck_shear_positive": 291.0, "neck_tension": 899.0,
+                                                     "neck_shear_negative": 361.0})}
+    assert capped == {"neck_shear_positive": False, "neck_tension": True, "neck_shear_negative": False}
     fmvss = {a.criterion: a.passed for a in assess("fmvss202a_hybrid3_50m", {"hic15": 499.0, "head_rotation_deg": 12.5})}
     assert fmvss == {"hic15": True, "head_rotation_deg": False}

@@ -95,6 +95,45 @@ def test_regression_csv_keeps_its_public_columns_when_every_criterion_is_computa
         assert next(csv.reader(fh)) == ["criterion", "value", "unit", "limit", "pass"]
 
 
+def _neck_channels(fx_forward=100.0, fx_backward=-300.0, tension=500.0):
+    """Upper-neck load cell (ISO-MME NECK UP): Fx a 40 ms half-sine of ``fx_forward`` N (the neck
+    pushing the head forward, J211) then one of ``fx_backward`` N, Fz a 80 ms half-sine of
+    ``tension`` N, My zero."""
+    t = np.arange(0.0, 0.1, 1e-4)
+    first, second = np.sin(np.pi * t / 0.04) * (t < 0.04), np.sin(np.pi * (t - 0.04) / 0.04) * ((t >= 0.04) & (t < 0.08))
+    fx = fx_forward * first + abs(fx_backward) * -second
+    fz = tension * np.sin(np.pi * t / 0.08) * (t < 0.08)
+    return [Channel("Upper neck force X", t, fx, "N", code="11NECKUP00H3FOX0"),
+            Channel("Upper neck force Z", t, fz, "N", code="11NECKUP00H3FOZ0"),
+            Channel("Upper neck moment Y", t, np.zeros_like(t), "N*m", code="11NECKUP00H3MOY0")]
+
+
+def test_reference_whiplash_neck_rows_beside_the_biorid_limits():
+    """A rear run (rear_whiplash: FMVSS 202a judges, Euro NCAP's BioRID table is its reference)
+    shows the upper neck's shear by sign and its tension beside the capping limits of Euro
+    NCAP's medium-pulse whiplash table [S: occupant.injury.limits, the 2026 rating code]: Fx (+)
+    290 N, Fx (-) 360 N, Fz 900 N; a Hybrid III is not judged by them. Each row its own signed
+    peak (the CFC 600 filter barely touches a 12.5 Hz half-sine): 100 N forward, 300 N backward,
+    where the unsigned neck shear is 300 N."""
+    ch = _channels() + _neck_channels()
+    rows = {r["criterion"]: r for r in criteria_rows(
+        ch, "hybrid3_50m", PROTOCOLS["fmvss202a_hybrid3_50m"], show=("neck shear Fx+", "neck shear Fx-"),
+        reference=PROTOCOLS["euroncap_whiplash_medium_biorid2"])}
+    assert rows["neck shear Fx+"]["value"] == pytest.approx(100.0, rel=0.01)
+    assert rows["neck shear Fx-"]["value"] == pytest.approx(300.0, rel=0.01)
+    assert rows["neck tension"]["value"] == pytest.approx(500.0, rel=0.01)
+    assert [rows[n]["limit"] for n in ("neck shear Fx+", "neck shear Fx-", "neck tension")] == [290.0, 360.0, 900.0]
+    assert all(rows[n]["pass"] is None and rows[n]["unit"] == "N"
+               for n in ("neck shear Fx+", "neck shear Fx-", "neck tension"))
+    assert "neck shear" not in rows and rows["HIC15"]["pass"] is True   # FMVSS 202a still judges
+    # without the reference the rows are there with no limit (a frontal table: no such rows)
+    bare = {r["criterion"]: r for r in criteria_rows(ch, "hybrid3_50m", PROTOCOLS["fmvss202a_hybrid3_50m"],
+                                                     show=("neck shear Fx+",))}
+    assert bare["neck shear Fx+"]["limit"] is None and bare["neck tension"]["limit"] is None
+    frontal = {r["criterion"] for r in criteria_rows(ch, "hybrid3_50m", PROTOCOLS["fmvss208_hybrid3_50m"])}
+    assert not frontal & {"neck shear Fx+", "neck shear Fx-"}
+
+
 def _tibia_channels(fz_peak=-3000.0, my_peak=100.0):
     """Upper and lower tibia cells of both legs (ISO-MME TIBI LE/RI UP/LO): a 20 ms half-sine of
     compression fz_peak (N) with My my_peak (N m) at the left upper cell, half of both elsewhere."""
