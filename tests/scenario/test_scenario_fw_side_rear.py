@@ -1142,6 +1142,51 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
         assert fz[late].min() > -1100.0, (side, fz[late].min())        # measured -986 / -108 N
 
 
+def _us_ncap_ankle_stops(res):
+    """What the 50M's ankle stops do in a US NCAP run (scenarios/HISTORY.md, ankle50), from its
+    joint outputs alone: per side, the pitch (y) range (deg), the pitch moment's largest size
+    (N m), the inversion/eversion (x) range (deg), and the x moment's peak (N m) and its time."""
+    out, t = res.outputs, res.t
+    facts = {}
+    for side in ("left", "right"):
+        qy = np.degrees(out[f"{side}_ankle_y.deflection"])
+        qx = np.degrees(out[f"{side}_ankle_x.deflection"])
+        mx = np.abs(out[f"{side}_ankle_x.load"])
+        facts[side] = dict(y=(qy.min(), qy.max()), my=np.abs(out[f"{side}_ankle_y.load"]).max(),
+                           x=(qx.min(), qx.max()), mx=mx.max(), mx_t=t[mx.argmax()])
+    return facts
+
+
+def _us_ncap_ankles_stay_off_their_pitch_stops_and_the_left_sits_on_its_x_stop(res):
+    """The assertions of the test below, on any US NCAP run's results."""
+    facts = _us_ncap_ankle_stops(res)
+    for side, f in facts.items():
+        assert -20.0 < f["y"][0] and f["y"][1] < 20.0, (side, f["y"])  # -7.2..12.6 / -5.2..11.5
+        assert f["my"] < 1.05, (side, f["my"])                          # measured 1.00 N m
+    left = facts["left"]
+    assert left["x"][1] > 16.0, left["x"]                             # measured 18.6 deg
+    assert left["mx"] > 60.0 and 0.060 < left["mx_t"] < 0.067, left   # 121 N m at 63.4 ms
+    return facts
+
+
+def test_reference_us_ncap_ankles_stay_off_their_pitch_stops(ncap):
+    """Does the 50M's ankle snap on its 45 deg pitch stop, as the 5F's did in Euro NCAP
+    (scenarios/HISTORY.md, ankle5f, ankle50)? Not in US NCAP: each ankle turns within -7.2..
+    +12.6 / -5.2..+11.5 deg (left / right; 12.5 / 11.4 deg of plantar flexion settled), far from
+    its +-45 deg stops, and its pitch moment never exceeds the 1.5 g limb friction (1.00 N m),
+    so the lower tibia's peaks (-5.60 / -3.04 kN at 63.8 / 52.5 ms, CFC 600) owe nothing to the
+    pitch stop. What does act is the inversion/eversion stop ([E] +-15 deg): the left foot rolls
+    to 18.6 deg and the stop's moment peaks at 121 N m at 63.4 ms, as the left lower tibia
+    cell's compression peaks; with that stop moved to +-45 deg (a scratch dummy file) the foot
+    rolls to 45.3 deg and the left lower tibia reads -3.85 kN (and this test fails); with the
+    open 95M model's ankle x law scaled to the 50M in its place (scratch) the foot rolls to 9.5
+    deg and the cell reads -5.12 kN. Measured on main 1ab4114 (as on e160d8f)."""
+    facts = _us_ncap_ankles_stay_off_their_pitch_stops_and_the_left_sits_on_its_x_stop(ncap.results)
+    fz, _ = _ankle_cells(ncap)["left"]
+    t = ncap.results.t
+    assert abs(t[np.argmin(fz)] - facts["left"]["mx_t"]) < 0.002      # 63.4 ms both (unfiltered)
+
+
 def test_reference_us_ncap_right_forefoot_rests_on_the_toe_board(ncap):
     """The interior has no accelerator pedal (vehicles/midsize_sedan_driver.toml, toe_pan): the
     settled 50M's right forefoot already rests on the 45 deg toe board at the pulse's start (16 N
