@@ -7,7 +7,8 @@ continuous as the piece's end enters the sphere, and as it comes onto the sphere
 carried wrap; its way round the one its place lies on, kept as an end goes inside; its plane
 held as its place nears the line of its ends, one inside (the wraps after it placed from its
 point: a strict xfail); coming onto its sphere with its point inside the next wrap's
-ellipsoid without a step in the belt's length, its fade pulling along that length's gradient."""
+ellipsoid without a step in the belt's length or in its path's turn at the next wrap (the
+capstan angle), its fade pulling along that length's gradient."""
 import numpy as np
 import pytest
 
