@@ -201,13 +201,17 @@ def _onset_fade(data, el, out, z, k, n, m, o_pts, p0):
     side_barrier; scenarios/HISTORY.md, barrieronset). Returns (E = (1 - f) X, g_i on n's body
     and h_i on the barrier's, both at i, h_n on the barrier's at n (B0: E's gradient in i's
     place on n's body, -X df in i's and n's on the barrier's, ``_fade_parts``), (1 - f) keep
-    (X's fade, ``_slide_from``'s keep towards i)); E = 0 where it does not apply (f = 1)."""
+    (X's fade, ``_slide_from``'s keep towards i), 1 - f, and the lifted belt's direction as
+    it reaches n (its piece from i, ``path_lengths``): n's arriving direction is blended
+    towards it by 1 - f as the length is, so the path's turn at n (``path_turn``, the capstan
+    angle) is continuous too (it stepped 19.8 deg in that rig as the barrier touched:
+    scenarios/HISTORY.md, capstanonset)); E = 0 and 1 - f = 0 where it does not apply (f = 1)."""
     zero = (0.0, 0.0, 0.0)
     i = k - 1
     if el.point_barrier[k] == 0.0 or n != k + 1 or el.point_kind[n] != BELT_WRAP \
             or el.point_kind[i] == BELT_WRAP or same_ellipsoid(el, k, n) \
             or not placed_before(data, el, out, k, o_pts, p0):
-        return 0.0, zero, zero, zero, 1.0
+        return 0.0, zero, zero, zero, 1.0, 0.0, zero
     ji, jn = o_pts + 3 * (i - p0), o_pts + 3 * (n - p0)
     pi, pn = (out[ji], out[ji + 1], out[ji + 2]), (out[jn], out[jn + 1], out[jn + 2])
     c, E = ellipsoid_frame(data, el, k)
@@ -221,7 +225,7 @@ def _onset_fade(data, el, out, z, k, n, m, o_pts, p0):
     rho = _norm(L[0], L[1], L[2])
     s = (1.0 - rho) / ONSET_BAND
     if s >= 1.0 or rho == 0.0:
-        return 0.0, zero, zero, zero, 1.0
+        return 0.0, zero, zero, zero, 1.0, 0.0, zero
     s = max(s, 0.0)
     X, t, keep, g = _piece_from(data, el, out, z, n, m, i, o_pts, p0)
     u3 = _toward(pi, pn, zero)
@@ -235,7 +239,7 @@ def _onset_fade(data, el, out, z, k, n, m, o_pts, p0):
     h_i = _to_base(zero, E, q * (1.0 - tau) * L[0] / D[0], q * (1.0 - tau) * L[1] / D[1],
                    q * (1.0 - tau) * L[2] / D[2])
     h_n = _to_base(zero, E, q * tau * L[0] / D[0], q * tau * L[1] / D[1], q * tau * L[2] / D[2])
-    return w * X, g_i, h_i, h_n, w * keep
+    return w * X, g_i, h_i, h_n, w * keep, w, u2
 
 
 @njit(**JIT_INLINE)
@@ -313,7 +317,7 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         pb = (out[jb], out[jb + 1], out[jb + 2])
         chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
         ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
-        u1 = u2 = u3 = ga = gb = ma = mb = sa = sb = gi = hi = d
+        u1 = u2 = u3 = ga = gb = ma = mb = sa = sb = gi = hi = turn_in = d
         ia, ib, row, wrap, m = -1, -1, k, k, n
         if chord >= SAME_POINT:
             u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
@@ -334,11 +338,14 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
             # point before it, fading (``_onset_fade``)
             far = k
             if el.point_kind[k] == BELT_WRAP and el.point_kind[n] == BELT_WRAP:
-                eo, gi, hi, hn, keep_o = _onset_fade(data, el, out, z, k, n, m, o_pts, p0)
+                eo, gi, hi, hn, keep_o, wo, uo = _onset_fade(data, el, out, z, k, n, m, o_pts,
+                                                             p0)
                 if eo != 0.0:
                     eb += eo
                     ga = (ga[0] + hn[0], ga[1] + hn[1], ga[2] + hn[2])
                     keep_b, far = keep_o, k - 1
+                if wo > 0.0:    # the path's direction into n: the lifted one's, fading
+                    turn_in = _faded(u2, uo, wo)
             # one wrap's slide at most: k's towards n along n's piece (u2), else n's towards
             # k along k's (-u1); each with the other's fade gradient in its place
             if el.point_kind[k] == BELT_WRAP and not same_ellipsoid(el, k, n):
@@ -351,9 +358,12 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         # the path's straight piece as it leaves k and as it reaches n (``path_turn``): from a
         # touching wrap's tangent point (u1 at k, u2 at n), else towards the other's (u2 from
         # k, u1 into n); between two wraps on one ellipsoid the chord (u1 = u2 = u3 there);
-        # the lifted points between lie on the chord, which neither turns at
+        # the lifted points between lie on the chord, which neither turns at; into n after a
+        # barrier coming on, u2 blended towards the lifted belt's (``_onset_fade``)
         leave = u1 if el.point_kind[k] == BELT_WRAP else u2
         arrive = u2 if el.point_kind[n] == BELT_WRAP else u1
+        if turn_in[0] != 0.0 or turn_in[1] != 0.0 or turn_in[2] != 0.0:
+            arrive = turn_in
         for g in range(k, n):
             jg = o_pts + 3 * (g - p0)
             length = _norm(out[jg + 3] - out[jg], out[jg + 4] - out[jg + 1],
