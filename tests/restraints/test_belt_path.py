@@ -174,6 +174,16 @@ def _askew_arc(side, frac, near):
     return D, a, b, placed
 
 
+def _central(placed, a, b, end, axis, h):
+    """The central difference of ``placed(a, b)`` as end ``end`` (0: a, 1: b) moves along
+    ``axis`` by +-h."""
+    x = [a, b]
+    x[end] = x[end] + h * axis
+    up = placed(*x)
+    x[end] = x[end] - 2.0 * h * axis
+    return (up - placed(*x)) / (2.0 * h)
+
+
 @pytest.mark.parametrize("side, frac, near", [((0.3, -0.2, 1.0), 0.5, 1.03),
                                                ((0.3, -0.2, 1.0), 1.0 / 3.0, 1.3),
                                                ((-0.2, 0.4, -1.0), 0.75, 1.02),
@@ -195,12 +205,7 @@ def test_analytic_arc_point_slides_by_its_placement_gradient(side, frac, near):
     along, expected = [], []
     for end, g in ((0, g_a), (1, g_b)):
         for axis in np.eye(3):
-            x = [a, b]
-            x[end] = x[end] + h * axis
-            up = placed(*x)
-            x[end] = x[end] - 2.0 * h * axis
-            down = placed(*x)
-            along.append((up - down) / (2.0 * h) / np.array(D) @ ts / (ts @ ts))
+            along.append(_central(placed, a, b, end, axis, h) / np.array(D) @ ts / (ts @ ts))
             expected.append(g @ axis)
     scale = np.abs(expected).max()
     assert scale > 1.0
@@ -573,12 +578,7 @@ def test_analytic_arc_point_moves_by_its_slide_and_its_planes_turn(side, frac, n
     moved, expected = [], []
     for end, g, s in ((0, g_a, s_a), (1, g_b, s_b)):
         for axis in np.eye(3):
-            x = [a, b]
-            x[end] = x[end] + h * axis
-            up = placed(*x)
-            x[end] = x[end] - 2.0 * h * axis
-            down = placed(*x)
-            moved.append((up - down) / (2.0 * h))
+            moved.append(_central(placed, a, b, end, axis, h))
             expected.append(t * (g @ axis) + s * (m @ axis))
     scale = np.abs(expected).max()
     assert scale > 0.1
