@@ -21,7 +21,7 @@ from occupant.restraints.wrap_chain import (
 )
 from occupant.restraints.wrap_geometry import (
     _norm, _to_base, _to_local, _wrap_plane, arc_point_slide, arc_point_turn, ellipsoid_frame,
-    wrap_half,
+    line_fraction, wrap_half,
 )
 
 SAME_POINT = 1.0e-12     # m: a segment shorter than this joins two points that coincide (a wrap
@@ -217,10 +217,9 @@ def _onset_fade(data, el, out, z, k, n, m, o_pts, p0):
     c, E = ellipsoid_frame(data, el, k)
     D = (el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2])
     a, b = _to_local(c, E, pi[0], pi[1], pi[2]), _to_local(c, E, pn[0], pn[1], pn[2])
-    A = (a[0] / D[0], a[1] / D[1], a[2] / D[2])
+    tau = line_fraction(D, a, b)                       # the line's point nearest the centre
+    A = (a[0] / D[0], a[1] / D[1], a[2] / D[2])        # (scaled frame)
     d = (b[0] / D[0] - A[0], b[1] / D[1] - A[1], b[2] / D[2] - A[2])
-    dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
-    tau = min(max(-(A[0] * d[0] + A[1] * d[1] + A[2] * d[2]) / dd, 0.0), 1.0) if dd > 0.0 else 0.0
     L = (A[0] + tau * d[0], A[1] + tau * d[1], A[2] + tau * d[2])
     rho = _norm(L[0], L[1], L[2])
     s = (1.0 - rho) / ONSET_BAND
@@ -451,6 +450,12 @@ def _carried_parts(data, el, out, path, s, p0, o_pts, tension, va, vb, apply):
     return rate, power
 
 
+# the first columns of ``_fade_parts``' six gradient entries in a segment's path row: its ends'
+# fades (9, 12), a faded piece's slide at the run's two ends (29, 33), a barrier's onset fade on
+# its last and first points' bodies (38, 41)
+_FADE_COLUMNS = (9, 12, 29, 33, 38, 41)
+
+
 @njit(**JIT_STAGE)
 def _fade_parts(data, el, out, path, s, p0, o_pts, tension, apply):
     """Segment s's fading arcs (``path_lengths``: the excess of its first point's wrap faded by
@@ -465,8 +470,7 @@ def _fade_parts(data, el, out, path, s, p0, o_pts, tension, apply):
     k = p0 + s
     rate, power = 0.0, 0.0
     for entry in range(6):
-        c = 9 + 3 * entry if entry < 2 else 29 + 4 * (entry - 2) if entry < 4 \
-            else 38 + 3 * (entry - 4)
+        c = _FADE_COLUMNS[entry]
         g0, g1, g2 = path[k, c], path[k, c + 1], path[k, c + 2]
         if g0 == 0.0 and g1 == 0.0 and g2 == 0.0:
             continue
