@@ -3208,3 +3208,50 @@ def test_reference_gs1_human_head_lateral_inside_the_pmhs_corridor(gs1):
     ash = _ash_corridors()
     for ms in (113, 150):
         assert ash["hYl"][ms] <= _gs1_head_towards_the_belted_shoulder_mm(gs1, ms) <= ash["hYu"][ms]
+
+
+# The buckle and the lap anchorage at the SAFER deck's offsets from its lap belt strip's centre
+# row (from node 122 at the midline, (83.7, -4.0, -182.1) SAE, 21.6 mm below and 9.2 mm ahead of
+# node 31 on the strip's upper edge, whose offsets the case ships), placed from the human's own
+# lap belt middle on lap_belt_pelvis re-fitted (three iterations: (0.044, 0.001, 0.107) m) [D]
+# (scenarios/validation/HISTORY.md, gs1beltrate and gs1lapref). Not set in the case
+CENTRE_ROW_REFIT = {"restraints.belt.buckle": [-0.0518, 0.207, -0.1535],
+                    "restraints.belt.lap_anchor": [-0.2616, -0.302, -0.3782]}
+
+
+@pytest.fixture(scope="module")
+def gs1_centre_row_run():
+    """The GS1 case run with CENTRE_ROW_REFIT: gs1_run's dict."""
+    return gs1_run(CENTRE_ROW_REFIT)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "in the rebound (132.4 ms, the belt at 1 kN) the held abdomen wrap reaches its lift-off: the "
+    "plane through its place and its ends (the thorax run's tangent point, the buckle, 64 mm "
+    "higher than the case's) is nearly tangent to the belly there (h -0.9995, r 0.03); place_held's "
+    "sweeps then cycle with period 2 (the abdomen point 18 mm, the shoulder wrap 17 mm between "
+    "sweeps), the group's hook weight read off the last sweep rises 0.10 -> 0.99 in 40 us, and the "
+    "chain placed again at that weight swings the point the long way round the abdomen (y +10 -> "
+    "-124 mm): the path 127 mm longer in one step, the shoulder-chest segment 130 kN, the lower "
+    "shoulder belt 16.35 kN, T1 74.3 g; with 7 sweeps as well (26.3 kN) (scenarios/validation/"
+    "HISTORY.md, gs1lapref)"))
+def test_reference_gs1_centre_row_refit_moves_the_belt_smoothly(gs1, gs1_centre_row_run):
+    """With the anchorages from the lap belt strip's centre row (CENTRE_ROW_REFIT) the shoulder
+    belt's segment forces change from one sample to the next by no more than 1.5 times the
+    case's own largest change (0.47 kN, at 148 ms). Measured (branch gs1lapref): 130.5 kN at
+    132.5 ms."""
+    assert _largest_force_step(gs1_centre_row_run, "belt") < 1.5 * _largest_force_step(gs1, "belt")
+
+
+def test_regression_gs1_centre_row_refit_holds_the_upper_spine_further_back(gs1, gs1_centre_row_run):
+    """Why CENTRE_ROW_REFIT is not set, besides its rebound step: before it (the figures peak by
+    125 ms; run to 132 ms it gives the same) T1 and T8 go 10 and 25 mm less far forward than the
+    case's, further below their corridors (226.0, 175.1 mm), and the rises of T1, T8 and the pelvis
+    fall 4-8 mm further below theirs. Measured (branch gs1lapref): T1 187.9 (case 197.7), T8 125.8
+    (150.9), rises 12.4 / 13.8 / 20.4 mm (16.6 / 17.6 / 28.3)."""
+    refit, case = gs1_centre_row_run["checks"], gs1["checks"]
+    assert refit["t1_x_excursion_mm"][0] == pytest.approx(187.9, abs=1.0)
+    assert refit["t8_x_excursion_mm"][0] == pytest.approx(125.8, abs=1.0)
+    for name in ("t1_x_excursion_mm", "t8_x_excursion_mm", "t1_z_rise_mm", "t8_z_rise_mm",
+                 "pelvis_z_rise_mm"):
+        assert refit[name][0] < case[name][0] - 3.0, (name, refit[name][0], case[name][0])
