@@ -1,10 +1,13 @@
 """Compliant contact (ellipsoid/sphere-plane) as a force producer: a sphere bouncing on a linear
 spring contact against the closed form of a mass on a spring, the work of the hysteresis loop
-against its area computed by hand, Coulomb friction against the deceleration mu g, the contact
-point of a tilted ellipsoid against its support function (and a brute-force sampling), forces
-equal and opposite, and the energy balance with damping and friction."""
+against its area computed by hand, Hunt-Crossley damping against its phase-plane closed form,
+Coulomb friction against the deceleration mu g and its regularised stick (the creep speed on a
+slope), the contact point of a tilted ellipsoid against its support function (and a
+brute-force sampling), forces equal and opposite, and the energy balance with damping and
+friction."""
 import numpy as np
 import pytest
+from scipy.optimize import brentq
 
 import occupant
 from occupant.integrate.pipeline import evaluate
@@ -79,6 +82,30 @@ def _bounce_without_gravity(characteristic, v0=1.0, t_end=0.06):
     model = _drop(characteristic)
     return model, occupant.simulate(model, t_end, q0=[0.0], v0=[-v0], integrator="rk4", dt=1e-5,
                                     gravity=(0, 0, 0))
+
+
+@pytest.mark.parametrize("c", [5e3, 2e4])
+def test_analytic_hunt_crossley_damping_bounce(c):
+    """Damping F = k d + c d d' (Hunt and Crossley 1975), no gravity, the ball meeting the floor
+    at v0: m u du/dd = -(k + c u) d (u = d') integrates in closed form,
+    (m / c) [u - v0 - (k / c) ln((k + c u) / (k + c v0))] = -d^2 / 2, so the largest
+    penetration is sqrt(2 (m / c) (v0 - (k / c) ln(1 + c v0 / k))) and the ball leaves (d = 0)
+    at the root u < 0 of the bracket; the contact's work is the kinetic energy lost. The force
+    is k d + c d d' at every sample (zero at the touch)."""
+    v0, dt = 1.0, 1e-5
+    model, res = _bounce_without_gravity(ContactCharacteristic(stiffness=K, damping=c), v0)
+    d, rate = res.outputs["ball_floor.penetration"], res.outputs["ball_floor.penetration_rate"]
+    np.testing.assert_allclose(res.outputs["ball_floor.normal_force"], K * d + c * d * rate,
+                               rtol=1e-12, atol=1e-9)
+    bracket = lambda u: u - v0 - K / c * np.log((K + c * u) / (K + c * v0))
+    u_out = brentq(bracket, -K / c * (1 - 1e-12), -1e-12, xtol=1e-15)
+    d_max = np.sqrt(2 * M / c * (v0 - K / c * np.log1p(c * v0 / K)))
+    bound = (K + c * v0) / M * dt**2       # as above, the slope of the acceleration at the touch
+    z = res.z[:, model.z_names.index("ball_floor.max_penetration")]   # the largest, as above
+    assert z[-1] == pytest.approx(d_max, rel=bound)
+    assert -u_out < 0.9 * v0                      # the damping took a part worth measuring
+    assert res.v[-1, 0] == pytest.approx(-u_out, rel=bound)
+    assert res.work["contacts"][-1] == pytest.approx(0.5 * M * (u_out**2 - v0**2), rel=bound)
 
 
 def test_analytic_hysteresis_absorption_dissipates_its_loop_area():
@@ -193,11 +220,9 @@ def test_identity_tabulated_loading_work():
     assert loading_work(linear, 0, 0.013) == pytest.approx(0.5 * K * 0.013**2, rel=1e-12)
 
 
-def test_analytic_friction_decelerates_at_mu_g():
-    """A ball pressed on the floor by its weight slides along x on a prismatic joint (on a
-    vertical slider of mass m1): the normal force is (m1 + m2) g at the static penetration and
-    x'' = -mu (m1 + m2) g / m2 while it slides (tanh(v / v_s) = 1 to rounding for v >> v_s)."""
-    m1, m2, mu, v0 = 1e-3, M, 0.3, 2.0
+def _slider_on_floor(m1, m2, mu, v_s):
+    """A ball (m2) on a prismatic joint along x (q[1]), carried by a vertical slider of mass m1
+    (q[0]), on the floor plane its radius below the B0 origin."""
     asm = Assembly("slide")
     asm.add(Part("carriage", m1, inertia=(1e-6, 1e-6, 1e-6)))
     asm.add(Part("ball", m2, inertia=(0.002, 0.002, 0.002)))
@@ -208,8 +233,16 @@ def test_analytic_friction_decelerates_at_mu_g():
     asm.add(Sphere("shell", "centre", R))
     asm.add(Plane("floor", None, point=(0.0, 0.0, -R)))
     asm.add(ContactPair("ball_floor", "shell", "floor",
-                        ContactCharacteristic(stiffness=K, friction=mu, friction_speed=1e-4)))
-    model = asm.compile()
+                        ContactCharacteristic(stiffness=K, friction=mu, friction_speed=v_s)))
+    return asm.compile()
+
+
+def test_analytic_friction_decelerates_at_mu_g():
+    """A ball pressed on the floor by its weight slides along x on a prismatic joint (on a
+    vertical slider of mass m1): the normal force is (m1 + m2) g at the static penetration and
+    x'' = -mu (m1 + m2) g / m2 while it slides (tanh(v / v_s) = 1 to rounding for v >> v_s)."""
+    m1, m2, mu, v0 = 1e-3, M, 0.3, 2.0
+    model = _slider_on_floor(m1, m2, mu, 1e-4)
     weight = (m1 + m2) * G
     res = occupant.simulate(model, 0.5, q0=[-weight / K, 0.0], v0=[0.0, v0], integrator="rk4",
                             dt=1e-4, gravity=(0, 0, -G))
@@ -219,6 +252,30 @@ def test_analytic_friction_decelerates_at_mu_g():
     np.testing.assert_allclose(res.outputs["ball_floor.friction_force"], mu * weight, rtol=1e-10)
     # friction dissipates mu W times the distance slid
     assert res.work["contacts"][-1] == pytest.approx(-mu * weight * res.q[-1, 1], rel=1e-9)
+
+
+@pytest.mark.parametrize("v_s", [1e-3, 4e-3])
+def test_analytic_regularised_friction_holds_on_a_slope_by_creeping(v_s):
+    """The stick side of the regularised Coulomb law F = mu N tanh(v / v_s): gravity tilted by
+    theta along x (a floor inclined by theta, tan theta below mu), the ball starting at rest at
+    its static penetration does not slide away but creeps at the speed where the friction
+    balances the slope's pull, m2 g sin(theta) = mu (m1 + m2) g cos(theta) tanh(v / v_s):
+    v = v_s artanh(m2 tan(theta) / (mu (m1 + m2))) (0.549 v_s here; a friction ramped linearly
+    to mu N at v_s would give 0.5 v_s, a plain sign(v) law none), and the friction force is
+    that pull."""
+    m1, m2, mu, tan_theta = 1e-3, M, 0.3, 0.15
+    theta = np.arctan(tan_theta)
+    model = _slider_on_floor(m1, m2, mu, v_s)
+    normal = (m1 + m2) * G * np.cos(theta)
+    res = occupant.simulate(model, 0.1, q0=[-normal / K, 0.0], integrator="rk4", dt=1e-5,
+                            gravity=(G * np.sin(theta), 0, -G * np.cos(theta)))
+    creep = v_s * np.arctanh(m2 * tan_theta / (mu * (m1 + m2)))
+    late = res.t > 0.05
+    assert creep == pytest.approx(0.5493 * v_s, rel=1e-3)
+    np.testing.assert_allclose(res.v[late, 1], creep, rtol=1e-6)
+    np.testing.assert_allclose(res.outputs["ball_floor.friction_force"][late],
+                               m2 * G * np.sin(theta), rtol=1e-6)
+    np.testing.assert_allclose(res.outputs["ball_floor.normal_force"][late], normal, rtol=1e-6)
 
 
 def _free_body_with(geometry, *extra):

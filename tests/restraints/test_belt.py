@@ -2,7 +2,8 @@
 mass on the SAFER GS1 webbing deck (crash-domain-facts 6.4), the webbing's hysteresis loop and
 its area, equal tensions over a frictionless slip ring and the capstan ratio exp(mu theta) with
 friction, the wrap point's equilibrium on an ellipsoid (belt force normal to the surface, strain
-energy plus work conserved), pretensioner pull-in, load limiter, and the energy balance."""
+energy plus work conserved), the retractor locked by either sensor after its delay,
+pretensioner pull-in, load limiter, and the energy balance."""
 import numpy as np
 import pytest
 from scipy.integrate import quad
@@ -50,6 +51,21 @@ def _state(model, q, v=None, z=None):
 
 def _out(model, data, name):
     return data.outputs[model.output_names.index(name)]
+
+
+def test_reference_gs1_webbing_is_the_published_deck():
+    """The webbing the tests below load is the SAFER HBM GS1 deck's, as issue 11 section 4 and
+    crash-domain-facts 6.4 quote it [S]: loading 1.3 kN at 1.1 %, 5.5 kN at 3.2 %, 9.9 kN at
+    6.1 % strain, and unloading below it (its two points (3.2 %, 3.0 kN), (4.5 %, 9.4 kN))."""
+    webbing = gs1_webbing()
+    load, unload = np.array(webbing.loading), np.array(webbing.unloading)
+    for strain, force in ((0.011, 1300.0), (0.032, 5500.0), (0.061, 9900.0)):
+        assert np.interp(strain, load[:, 0], load[:, 1]) == pytest.approx(force, rel=1e-12)
+    # the unloading shape: the deck's two points 1.3 % apart, on one line through the origin
+    assert unload[1:, 1] == pytest.approx([3000.0, 9400.0], rel=1e-12)
+    assert unload[2, 0] - unload[1, 0] == pytest.approx(0.045 - 0.032, rel=1e-12)
+    slopes = np.diff(unload[:, 1]) / np.diff(unload[:, 0])
+    assert slopes == pytest.approx([(9400.0 - 3000.0) / 0.013] * 2, rel=1e-9)
 
 
 def test_analytic_deck_points_and_static_stretch_of_a_hanging_mass():
@@ -248,6 +264,51 @@ def test_identity_energy_balance_with_hysteresis_friction_and_retractor():
     assert res.work["belts"][-1] < -0.1 * scale
     assert res.outputs["strap.locked"][-1] == 1.0
     assert res.outputs["strap.payout"][-1] > 0.0
+
+
+@pytest.mark.parametrize("sensor", ["vehicle", "webbing"])
+@pytest.mark.parametrize("enabled", [True, False])
+def test_analytic_retractor_locks_by_each_sensor_after_its_delay(sensor, enabled):
+    """Each sensor alone locks the retractor ``lock_delay`` after its threshold, the other set
+    to inf. Vehicle-sensitive: the base's acceleration along x ramps at J = 100 m/s^3 (the mass
+    on its slider along z, held by a spring, feels none of it), so it reaches lock_acceleration
+    a_L = 0.45 g at a_L / J = 44.1 ms and the retractor locks at 54.1 ms. Webbing-sensitive: a
+    100 N pull on the free 1 kg mass pays webbing out at (T - F_rewind) / c (the spool's
+    speed), which reaches lock_speed where the payout's rate does, and the retractor locks
+    lock_delay later. With the sensor set to inf the retractor never locks."""
+    a_lock, delay, jerk, dt = 0.45 * G, 0.010, 100.0, 1e-5
+    inf = np.inf
+    if sensor == "vehicle":
+        retractor = Retractor(lock_acceleration=a_lock if enabled else inf, lock_speed=inf,
+                              lock_delay=delay)
+        asm = _slider(5.0)
+        asm.add(SpringDamper("spring", "hook", None, stiffness=2.0e4, damping=600.0,
+                             free_length=1.0, point_b=(0, 0, -1.0)))
+        kwargs = dict(base_motion=BaseMotion.translational([0.0, 1.0], [0.0, jerk]))
+    else:
+        retractor = Retractor(lock_acceleration=inf, lock_speed=0.6 if enabled else inf,
+                              lock_delay=delay)
+        asm = _slider(1.0)
+        kwargs = dict(tau=[-100.0])
+    asm.add(Belt("strap", [Anchor("retractor", (0, 0, 1.0)), Anchor("hook", marker="hook")],
+                 LINEAR, retractor=retractor))
+    model = asm.compile()
+    res = occupant.simulate(model, 0.08, integrator="euler", dt=dt, gravity=(0, 0, 0),
+                            output_dt=dt, **kwargs)
+    assert res.status == "finished"
+    locked = res.outputs["strap.locked"]
+    if not enabled:
+        assert locked.max() == 0.0
+        return
+    if sensor == "vehicle":
+        sensed = a_lock / jerk
+    else:
+        payout = res.z[:, model.z_names.index("strap.payout")]
+        rate = np.diff(payout) / dt
+        sensed = res.t[1:][np.argmax(rate >= retractor.lock_speed)]
+        assert 0.0 < sensed < 0.05
+    assert locked[-1] == 1.0
+    assert res.t[np.argmax(locked > 0.5)] == pytest.approx(sensed + delay, abs=3 * dt)
 
 
 def _pretensioned(pretensioner, k_spring=2.0e4):

@@ -230,11 +230,13 @@ def test_reference_criteria_show_and_reference_are_checked():
 
 
 def _closes_and_stays_out(run):
-    """The energy balance closes to 1 % of the energy exchanged, and no pair that pushes goes
-    past the end of its characteristic's table (nothing passes through a surface)."""
+    """The energy balance closes to 1 % of the energy exchanged at every sample (measured on
+    main 647b827: at most 0.05 % US NCAP, 0.09 % side, 0.05 % Euro 5F, 0.03 % rear), and no pair
+    that pushes goes past the end of its characteristic's table (nothing passes through a
+    surface)."""
     res, model = run.results, run.model
     assert res.status == "finished"
-    assert abs(res.energy["balance"][-1]) < 0.01 * np.max(np.abs(res.energy["work"]))
+    assert np.abs(res.energy["balance"]).max() < 0.01 * np.max(np.abs(res.energy["work"]))
     for name, pair in model.source.contact_pairs.items():
         table = pair.characteristic.table
         pushing = res.outputs[f"{name}.normal_force"] > 0
