@@ -1,0 +1,102 @@
+"""Where the belted frontal dummies' shoulder belt first meets the torso at the start (issue 11;
+scenarios/HISTORY.md, dummyclav)."""
+import numpy as np
+import pytest
+
+from occupant.restraints.belt_clearance import ellipsoids_at
+from occupant.scenario import load
+
+# Half the webbing's width: its centreline this far outboard of the neck keeps its inboard edge
+# off it. 38 mm webbing [S: Park et al. 2018, Traffic Inj. Prev. 19(S1) S65-S69, abstract: "the
+# belt width in this study was 38 mm"; the narrowest found, so the smallest clearance]
+HALF_WEBBING = 0.019    # m
+
+
+def _in_b0(run, body, k=0):
+    """4x4 pose of ``body`` in the vehicle frame B0 at sample k."""
+    res = run.results
+    return np.linalg.inv(res.base_poses[k]) @ res.body_poses[k, res.body_names.index(body)]
+
+
+def first_touch(run, k=0):
+    """The point (B0, m) where the shoulder belt from the D-ring first meets the thorax
+    ellipsoid at sample k. The shipped frontal belts' shoulder wrap lies on its shortest path
+    (no ``across``), which on an ellipsoid is, in its scaled frame (the unit sphere), the great
+    circle through the sphere's centre, the D-ring and the wrap's middle (the recorded point,
+    ``modeling.belts.Wrap``); the belt meets the sphere where the line from the D-ring is
+    tangent to it, at the angle arccos(1/|d|) from the D-ring's direction d. A wrap fitted
+    at a point (``shoulder_at``) meets the body there."""
+    out = run.results.outputs
+    d_ring, middle = (np.array([out[f"belt.{n}.{a}"][k] for a in "xyz"])
+                      for n in ("d_ring", "shoulder"))
+    wrap = next(p for p in run.model.source.belts["belt"].points if p.name == "shoulder")
+    if wrap.at is not None:
+        return middle
+    c, R, semi = ellipsoids_at(run, k, ["thorax"])["thorax"]
+    d, m = (R.T @ (p - c) / semi for p in (d_ring, middle))
+    u = d / np.linalg.norm(d)
+    n = np.cross(u, m)
+    w = np.cross(n / np.linalg.norm(n), u)             # in the wrap's plane, towards its middle
+    angle = np.arccos(1.0 / np.linalg.norm(d))
+    return c + R @ (semi * (np.cos(angle) * u + np.sin(angle) * w))
+
+
+def crossing(run, k=0):
+    """(how far outboard of the neck's base the belt first meets the thorax, the inboard bound,
+    the outboard bound) m at sample k, across the upper torso (its y axis, + towards the
+    D-ring): the bounds are the neck shell's side plus half the webbing and the outboard
+    shoulder joint (the upper arm's origin)."""
+    torso = _in_b0(run, "upper_torso", k)
+    across = torso[:3, 1] * np.sign(run.results.outputs["belt.d_ring.y"][k])
+    base = _in_b0(run, "neck", k)[:3, 3]
+    joints = [_in_b0(run, arm, k)[:3, 3] for arm in ("left_upper_arm", "right_upper_arm")]
+    shoulder = max((j - base) @ across for j in joints)
+    neck_side = run.model.source.geometries["neck_shell"].semi_axes[1]
+    return (first_touch(run, k) - base) @ across, neck_side + HALF_WEBBING, shoulder
+
+
+@pytest.fixture(scope="module", params=["us_ncap_frontal_56", "euro_ncap_full_width_50",
+                                        "fmvss208_sled_48_belted"])
+def fitted(request):
+    """A belted frontal scenario's first half millisecond: its belt as fitted."""
+    return load(request.param, {"solver.t_end": 0.0005}).run()
+
+
+def test_identity_first_touch_is_on_the_thorax_and_its_span_tangent(fitted):
+    """The first touch lies on the thorax ellipsoid, the span from the D-ring meets it there at
+    a right angle to its normal (tangent), and it lies between the D-ring and the wrap's
+    recorded middle on the wrap's great circle (closer to the middle than the D-ring is)."""
+    out = fitted.results.outputs
+    p = first_touch(fitted)
+    c, R, semi = ellipsoids_at(fitted, 0, ["thorax"])["thorax"]
+    local = R.T @ (p - c)
+    assert np.linalg.norm(local / semi) == pytest.approx(1.0, abs=1e-9)
+    normal = R @ (local / semi ** 2)
+    d_ring, middle = (np.array([out[f"belt.{n}.{a}"][0] for a in "xyz"])
+                      for n in ("d_ring", "shoulder"))
+    span = (p - d_ring) / np.linalg.norm(p - d_ring)
+    assert abs(span @ normal) / np.linalg.norm(normal) < 1e-9
+    assert np.linalg.norm(p - middle) < np.linalg.norm(d_ring - middle)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the belt, fitted on its shortest path over the thorax ellipsoid, first meets it in front "
+    "of the neck's base, -7 / +43 / -40 mm outboard of it (US NCAP 50M, Euro NCAP 5F, FMVSS 208 "
+    "sled 50M; the zone 64-192 / 59-164 / 64-192 mm), its free span grazing the neck shell's "
+    "front (4.6 mm clear / 4.7 mm inside on the US NCAP / sled 50M): the ellipsoid's dome "
+    "stands 45 mm above the neck's base at the midline and 38 mm above the shoulder shells, so "
+    "the span from the D-ring clears the shoulder (passing 110 mm above it at the neck's plane "
+    "on US NCAP). Held at mid-shoulder (shoulder_at) the belt is not sound: US NCAP's "
+    "shoulder-chest piece reached 23.1 kN, chest deflection 51 mm (scenarios/HISTORY.md, "
+    "dummyclav)"))
+def test_reference_dummy_shoulder_belt_crosses_between_neck_and_shoulder(fitted):
+    """As fitted, the shoulder belt first meets the torso on the shoulder between the neck and
+    the shoulder joint: its centreline outboard of the neck shell's side by half the webbing
+    (its inboard edge off the neck) and inboard of the shoulder joint (on the shoulder).
+    The rule is the fitting guidance's, "on the shoulder ... close to, but not contacting, the
+    neck" [S: GM owner's manuals]; the test procedures prescribe no crossing (FMVSS 208 S10.9
+    and NHTSA's NCAP procedure: the belt placed round the dummy, its upper torso webbing pulled
+    out and let retract four times [S]), so the belt lies where its retraction puts it, as the
+    model's shortest-path fit does, and the crossing rests on the body's shape."""
+    at, inboard, outboard = crossing(fitted)
+    assert inboard <= at <= outboard
