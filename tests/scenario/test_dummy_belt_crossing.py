@@ -89,8 +89,8 @@ def test_identity_first_touch_is_on_the_thorax_and_its_span_tangent(fitted):
     "neck base's plane on US NCAP). Held at mid-shoulder (shoulder_at) the belt is not "
     "sound: the chest wrap, on its shortest path, jumps across the thorax (on Euro and the "
     "sled between its flanks) and the shoulder-chest piece reaches 23.1 / 61.1 / 42.4 kN, "
-    "chest deflection 51.0 / 39.2 / 47.8 mm; with chest_at as well the fit puts the shoulder wrap's middle on the midline "
-    "(scenarios/HISTORY.md, dummyclav)"))
+    "chest deflection 51.0 / 39.2 / 47.8 mm; with chest_at as well the fit puts the shoulder "
+    "wrap's middle on the midline (scenarios/HISTORY.md, dummyclav)"))
 def test_reference_dummy_shoulder_belt_crosses_between_neck_and_shoulder(fitted):
     """As fitted, the shoulder belt first meets the torso on the shoulder between the neck and
     the shoulder joint: its centreline outboard of the neck shell's side by half the webbing
