@@ -162,14 +162,14 @@ def flank_bound(el, k, u, r, A, B, side, frac, X):
     (ellipsoid frame, as placed) and the place, the way round ``side``. Its height
     phi = n . X - d moves with the place only across the belt (along the belt the plane stays):
     along t, the tangential part of the plane's normal at u, at G = dphi/dt (the arc's point
-    moved by a step of TILT_PROBE). Within the bound the rate is unchanged; at or past it, the part of the rate
-    that would lower the point further is removed (the bound takes the belt's pull across itself
-    beyond the friction) and the gap a step leaves closes with time constant WRAP_FOLLOW. Bounded
-    at the place instead, the place stood on the ridge while the point, lower on the belt's
-    tilted arc, lay 2.2 mm under it (GS1 fitted at mid-clavicle on the clavicle, 95-110 ms;
-    scenarios/validation/HISTORY.md, clavstop). Where the wrap does not touch (the point on the
-    line A-B) or the point's height does not follow the place (G = 0), the place itself is kept
-    to the flank (g . u >= d, g = D n: along g's tangential part)."""
+    moved by a step of TILT_PROBE). Within the bound the rate is unchanged; at or past it, the
+    part of the rate that would lower the point further is removed (the bound takes the belt's
+    pull across itself beyond the friction) and the gap a step leaves closes with time constant
+    WRAP_FOLLOW. Bounded at the place instead, the place stood on the ridge while the point,
+    lower on the belt's tilted arc, lay 2.2 mm under it (GS1 fitted at mid-clavicle on the
+    clavicle, 95-110 ms; scenarios/validation/HISTORY.md, clavstop). Where the wrap does not
+    touch (the point on the line A-B) or the point's height does not follow the place (G = 0),
+    the place itself is kept to the flank (g . u >= d, g = D n: along g's tangential part)."""
     g0, g1, g2, d = el.point_flank[k, 0], el.point_flank[k, 1], el.point_flank[k, 2], \
         el.point_flank[k, 3]
     if g0 == 0.0 and g1 == 0.0 and g2 == 0.0:
