@@ -2690,7 +2690,11 @@ def test_reference_gs1_belt_on_the_clavicle_stays_at_its_height(gs1_on_the_clavi
     "forward (head 493.6 mm), and the late lumbar flexion moments (thorax-lumbar -1.2 kN m at "
     "123 ms, lumbar-pelvis -0.85 kN m at 118 ms) stop it: T1 / T8 / L2 x 84.5 / 38.0 / 33.9 g "
     "at 123.5 / 117.4 / 123.6 ms (27.9 / 23.7 / 25.5 g before 95 ms) "
-    "(scenarios/validation/HISTORY.md Stop 40, branch gs1clavicle)"))
+    "(scenarios/validation/HISTORY.md Stop 40, branch gs1clavicle); with the flank a stop on the "
+    "point (branch clavstop, main 647b827 -> the branch): T1 / T8 / L2 70.7 -> 69.8, 29.5 -> 29.2, "
+    "27.3 -> 27.3 g, T1's at 125.4 ms as the thorax-lumbar joint flexes to 23.4 deg (1.03 kN m, past "
+    "Anderson & Pandy's moment_cap, where the [E] end slope acts as a stop; the axial joints then "
+    "carry under 0.1 kN m), head 503.6 -> 502.9 mm, left acromion 466.6 -> 465.6 mm"))
 def test_reference_gs1_belt_on_the_clavicle_keeps_the_spine_in_its_corridors(gs1_on_the_clavicle):
     """On the clavicle the spine's x decelerations lie inside the PMHS's corridors (T1 8.35-22.09,
     T8 19.97-23.60, L2 18.65-24.92 g), as do the head's and the far acromion's excursions."""
