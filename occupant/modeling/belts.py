@@ -222,11 +222,12 @@ class Wrap:
     belt's: a human ribcage under a belt, whose sternum spring is a hub's and which a belt
     loads over more of its structure than the sternum, ``restraints.belt``). ``flank`` (optional, a wrap with
     ``across``): (n_x, n_y, n_z, d), a half-space of the ellipsoid's frame (n a direction, d in
-    m) that the wrap's place keeps to, n . x >= d: the side of the surface the webbing lies on.
-    Within it the place is held by friction as above; at its bound it slides no further across
-    the belt (the bound takes the belt's pull across itself beyond the friction: the body's
-    shape the ellipsoid lacks, e.g. a flat shoulder top where the ellipsoid is a dome,
-    ``restraints.belt_wraps.flank_bound``). ``barrier`` (a wrap after an anchor or slip ring, with
+    m) that the wrap's point (where the belt presses on the body, moved by its carrier) keeps to,
+    n . x >= d: the side of the surface the webbing lies on. Within it the place is held by
+    friction as above; with the point at its bound the place slides no further across the belt
+    the way that would take the point past it (the bound, a stop, takes the belt's pull across
+    itself beyond the friction: the body's shape the ellipsoid lacks, e.g. a ridge on a shoulder
+    where the ellipsoid is a dome, ``restraints.belt_wraps.flank_bound``). ``barrier`` (a wrap after an anchor or slip ring, with
     no ``across`` or carrier): the wrap only keeps the belt out of its ellipsoid, from the side
     ``side`` points to; it lies on the straight piece of its neighbours (no force) until that
     piece would enter the ellipsoid on that side (``restraints.wrap_chain.place_barrier``)."""

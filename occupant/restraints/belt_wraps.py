@@ -8,13 +8,18 @@ from numba import njit
 from occupant.jit import JIT_INLINE, JIT_STAGE, call_if
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_chain import (
-    held_end, held_group, held_hook, lifted, touching_ends, undeformed_point,
+    carried_travel, held_end, held_group, held_hook, lifted, run_way, touching_ends,
+    undeformed_point,
 )
-from occupant.restraints.wrap_geometry import _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame
+from occupant.restraints.wrap_geometry import (
+    _norm, _to_local, _unit, _wrap_plane, ellipsoid_frame, wrap_arc_point,
+)
 
 NO_HOOK = (1.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))   # ``held_hook`` not compiled
 WRAP_FOLLOW = 1.0e-3     # s [E]: time constant with which a held wrap's place follows its point
                          # (the middle of the wrap) within the wrap's plane, and off the body
+TILT_PROBE = 1.0e-7      # scaled: the step across the belt by which ``flank_bound`` tries how the
+                         # point's height follows the place (as ``_held_slide``'s |h|)
 
 # Helpers compiled as stages, the large ones ``jit.separate``, the small ones linked where LLVM
 # inlines them: ``occupant.restraints.belt`` says why.
@@ -66,6 +71,7 @@ def _held_slide(data, el, out, z, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damp
     normal = -((f_in * a0 + f_out * b0) * n0 + (f_in * a1 + f_out * b1) * n1
                + (f_in * a2 + f_out * b2) * n2)
     g, mg = held_group(el, k)
+    first = g
     i, m = touching_ends(data, el, out, g, mg, o_pts, p0, True)
     ja, jb = o_pts + 3 * (i - p0), o_pts + 3 * (m - p0)
     a = held_end(data, el, out, z, i, -1, (out[ja], out[ja + 1], out[ja + 2]), o_pts, p0, True)
@@ -93,7 +99,13 @@ def _held_slide(data, el, out, z, k, j, o_pts, p0, c, E, P, u, f_in, f_out, damp
                                                  (d0, d1, d2)), 0.0))
         v = excess / damping
         r0, r1, r2 = r0 + v * d0 / D0, r1 + v * d1 / D1, r2 + v * d2 / D2
-    return flank_bound(el, k, u, (r0, r1, r2))
+    shift = (0.0, 0.0, 0.0)
+    if el.point_carrier[k] != el.point_link[k]:     # the point as it lies: moved by its carrier
+        dx, dy, dz = carried_travel(data, el, k)
+        shift = _to_local(c, E, c[0] + dx, c[1] + dy, c[2] + dz)
+    return flank_bound(el, k, u, (r0, r1, r2), A, B, run_way(el, z, first, mg),
+                       (k - first + 1.0) / (mg + 1.0),
+                       (P[0] + shift[0], P[1] + shift[1], P[2] + shift[2]))
 
 
 @njit(**JIT_INLINE)
@@ -141,24 +153,52 @@ def _slides_up(el, k, A, B, u):
 
 
 @njit(**JIT_STAGE)
-def flank_bound(el, k, u, r):
+def flank_bound(el, k, u, r, A, B, side, frac, X):
     """The rate ``r`` of held wrap k's place ``u`` (unit sphere of its ellipsoid's scaled frame)
-    kept to its flank (``Wrap.flank``: n . x >= d in the ellipsoid frame, g . u >= d with
-    g = D n): within it unchanged; at or past its bound, the part of the rate that would take it
-    further out is removed (the bound takes the belt's pull across itself beyond the friction)
-    and the gap closes with time constant WRAP_FOLLOW, along t, the tangential part of g (the
-    way g . u grows fastest on the sphere: d(g . u)/dt = r . t)."""
+    kept so that its point X (ellipsoid frame, as it lies: moved by its carrier, ``Wrap.carrier``),
+    where the belt presses on the body, stays on its flank (``Wrap.flank``: n . x >= d in the
+    ellipsoid frame): a stop on the point, not on the place. The point is the wrap's at the
+    fraction ``frac`` of its arc (``wrap_arc_point``) in the plane through the neighbours A and B
+    (ellipsoid frame, as placed) and the place, the way round ``side``. Its height
+    phi = n . X - d moves with the place only across the belt (along the belt the plane stays):
+    along t, the tangential part of the plane's normal at u, at G = dphi/dt (the arc's point
+    moved by a step of TILT_PROBE). Within the bound the rate is unchanged; at or past it, the
+    part of the rate that would lower the point further is removed (the bound takes the belt's
+    pull across itself beyond the friction) and the gap a step leaves closes with time constant
+    WRAP_FOLLOW. Bounded at the place instead, the place stood on the ridge while the point,
+    lower on the belt's tilted arc, lay 2.2 mm under it (GS1 fitted at mid-clavicle on the
+    clavicle, 95-110 ms; scenarios/validation/HISTORY.md, clavstop). Where the wrap does not
+    touch (the point on the line A-B) or the point's height does not follow the place (G = 0),
+    the place itself is kept to the flank (g . u >= d, g = D n: along g's tangential part)."""
     g0, g1, g2, d = el.point_flank[k, 0], el.point_flank[k, 1], el.point_flank[k, 2], \
         el.point_flank[k, 3]
-    gu = g0 * u[0] + g1 * u[1] + g2 * u[2]
-    if (g0 == 0.0 and g1 == 0.0 and g2 == 0.0) or gu >= d:
+    if g0 == 0.0 and g1 == 0.0 and g2 == 0.0:
         return r
-    t0, t1, t2 = g0 - gu * u[0], g1 - gu * u[1], g2 - gu * u[2]
-    tt = t0 * t0 + t1 * t1 + t2 * t2
-    if tt == 0.0:
+    D0, D1, D2 = el.point_size[k, 0], el.point_size[k, 1], el.point_size[k, 2]
+    D = (D0, D1, D2)
+    P, active = wrap_arc_point(D, side, A, B, u, frac)
+    phi = g0 * X[0] / D0 + g1 * X[1] / D1 + g2 * X[2] / D2 - d
+    n, _, rc = _wrap_plane((A[0] / D0, A[1] / D1, A[2] / D2), (B[0] / D0, B[1] / D1, B[2] / D2), u)
+    nu = n[0] * u[0] + n[1] * u[1] + n[2] * u[2]
+    t0, t1, t2 = _unit(n[0] - nu * u[0], n[1] - nu * u[1], n[2] - nu * u[2])
+    G = 0.0
+    if active and rc > 0.0 and (t0 != 0.0 or t1 != 0.0 or t2 != 0.0):
+        Q, still = wrap_arc_point(D, side, A, B, (u[0] + TILT_PROBE * t0, u[1] + TILT_PROBE * t1,
+                                                  u[2] + TILT_PROBE * t2), frac)
+        if still:
+            G = (g0 * (Q[0] - P[0]) / D0 + g1 * (Q[1] - P[1]) / D1
+                 + g2 * (Q[2] - P[2]) / D2) / TILT_PROBE
+    if G == 0.0:        # not touching: the place itself kept to the flank
+        gu = g0 * u[0] + g1 * u[1] + g2 * u[2]
+        t0, t1, t2 = g0 - gu * u[0], g1 - gu * u[1], g2 - gu * u[2]
+        G = _norm(t0, t1, t2)
+        if G == 0.0:
+            return r
+        t0, t1, t2, phi = t0 / G, t1 / G, t2 / G, gu - d
+    if phi >= 0.0:
         return r
-    rt = r[0] * t0 + r[1] * t1 + r[2] * t2
-    c = (d - gu) / WRAP_FOLLOW / tt - min(rt, 0.0) / tt
+    rate = G * (r[0] * t0 + r[1] * t1 + r[2] * t2)     # d(phi)/dt
+    c = (-phi / WRAP_FOLLOW - min(rate, 0.0)) / G
     return r[0] + c * t0, r[1] + c * t1, r[2] + c * t2
 
 

@@ -358,10 +358,11 @@ _RESTRAINTS = [
     Key(f"{_BELT}.shoulder_semi_axes", "vector", "m", "that shoulder ellipsoid's semi-axes",
         (0.06, 0.07, 0.06)),
     Key(f"{_BELT}.shoulder_at", "vector", "m", "the shoulder wrap fitted at this point of its ellipsoid"),
-    Key(f"{_BELT}.shoulder_flank", "vector4", "-, m", "(n_x, n_y, n_z, d): the shoulder wrap kept to "
-        "n . x >= d"),
+    Key(f"{_BELT}.shoulder_flank", "vector4", "-, m", "(n_x, n_y, n_z, d): the shoulder wrap's point kept "
+        "to n . x >= d"),
     Key(f"{_BELT}.chest_at", "vector", "m", "the chest wrap fitted at this point of its ellipsoid"),
-    Key(f"{_BELT}.chest_flank", "vector4", "-, m", "(n_x, n_y, n_z, d): the chest wrap kept to n . x >= d"),
+    Key(f"{_BELT}.chest_flank", "vector4", "-, m", "(n_x, n_y, n_z, d): the chest wrap's point kept to "
+        "n . x >= d"),
     *_airbag_keys("restraints.airbag"),
     *_airbag_keys("restraints.knee_airbag"),
 ]

@@ -226,7 +226,7 @@ def held_on(asm, table, c, path, torso, name, mu, across):
     ellipsoid of ``torso``'s part that stands over the point, if one does, e.g. the human's
     shoulder shell over its thorax at mid-clavicle; the wrap's geometry is then that one), at its
     direction in the scaled frame, and with it or ``<name>_flank`` ((n_x, n_y, n_z, d) in
-    ``torso``'s frame, carried into the outer ellipsoid's when the wrap lies on one: its place
+    ``torso``'s frame, carried into the outer ellipsoid's when the wrap lies on one: its point
     kept to n . x >= d, ``Wrap.flank``) it is held across the belt
     by friction (``across``, default ``friction``); else ``across`` as given on ``torso``."""
     from occupant.modeling.outer_surface import outer_place, plane_in
@@ -303,7 +303,7 @@ def build_belt(asm, table, c, path):
     ``shoulder_flank``, ``chest_flank`` ((n_x, n_y, n_z, d) there): the shoulder or chest wrap
     fitted at that point (on the body's outer surface there: the ellipsoid of the same part
     standing over it, ``modeling.outer_surface``) and held across the belt by friction, its
-    place kept to n . x >= d (``held_on``, ``Wrap.flank``; carried into that ellipsoid's frame);
+    point kept to n . x >= d (``held_on``, ``Wrap.flank``; carried into that ellipsoid's frame);
     none shipped (GS1 measured with them: scenarios/validation/HISTORY.md, "The shoulder belt held
     where it is fitted"; GS1 held on the clavicle: scenarios/validation/HISTORY.md Stop 40,
     gs1clavicle)."""

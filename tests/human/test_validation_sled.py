@@ -2553,18 +2553,6 @@ def _shoulder_chest_taut(run, t, times):
     return np.array([force[int(np.argmin(abs(t - s)))] > 0.0 for s in times])
 
 
-CLAVICLE_HOLD_LAGS = (
-    "the belt's shoulder point comes 0.2 mm under the bound while taut: 43.29 mm over the thorax's "
-    "centre at 101.0 ms (the clavicle 45.5, the bound 43.5), under it at 98.0-104.2 ms, the "
-    "shoulder-chest segment at least 1.0 kN after 140 ms and never slack; since the hands rest on "
-    "the thighs' tops (the case's posture_angles, branch gs1hands; 43.62 mm at 100.2 ms at main "
-    "7168433, 44.0 as the test was written): the flank bound holds the wrap's place on the "
-    "shoulder shell, closing its gap with WRAP_FOLLOW's lag (restraints.belt_wraps.flank_bound), "
-    "and the belt's point at the shoulder's hardest pull (90-105 ms) lags further under the ridge "
-    "the harder the pull: a hold, not a stop")
-
-
-@pytest.mark.xfail(strict=True, reason=CLAVICLE_HOLD_LAGS)
 def test_reference_gs1_belt_on_the_clavicle_leaves_it_only_when_slack(gs1_on_the_clavicle):
     """Fitted at mid-clavicle and held there, the belt's shoulder point first comes under the
     clavicle's height (45.5 mm over the thorax's centre, less 2 mm: the bound of the test below)
@@ -2582,8 +2570,12 @@ def test_reference_gs1_belt_on_the_clavicle_leaves_it_only_when_slack(gs1_on_the
     lumbarheight) the point never comes under the bound within the run (lowest 43.6 mm at 100.2
     ms, the bound 43.5) and the segment never goes slack (0.71 kN at least after 140 ms): the test
     returns unchecked in this run (the xfail's hand-over is not reached). Since the hands rest on
-    the thighs' tops (branch gs1hands) a strict xfail (CLAVICLE_HOLD_LAGS): under the bound at
-    98.0-104.2 ms, taut throughout."""
+    the thighs' tops (branch gs1hands) a strict xfail: under the bound at 98.0-104.2 ms (43.30
+    mm at 101 ms), taut throughout, the flank bounding the wrap's place on the shell while its
+    point, lower on the belt's tilted arc, lay under the ridge. Since the flank stops the point
+    (branch clavstop) the point never comes under the bound while taut (lowest 45.37 mm at 94.8
+    ms, the ridge 45.5): the test returns unchecked in this run, as it can fail only by a point
+    under the ridge before the belt goes slack."""
     run, t = gs1_on_the_clavicle["run"], gs1_on_the_clavicle["t"]
     late = t > 0.01
     p = _shoulder_points_mm(run, t, t[late])
@@ -2637,21 +2629,13 @@ def test_reference_gs1_belt_on_the_clavicle_stays_on_the_shoulder(gs1_on_the_cla
     check moved to the strict xfail below (the point 43.29 mm at 101 ms); the shoulder point
     105.5-132.5 mm outboard, the left acromion 202.8 -> 203.7, 262.8 -> 264.4, 317.3 -> 317.0 and
     366.6 -> 364.9 mm at 70-100 ms, T1 28.5 -> 27.8 g before 95 ms, the shoulder belts 6.70 ->
-    6.89 and 5.67 -> 5.45 kN, the right acromion 132.0 -> 138.7 mm (its corridor's top 139.0)."""
-
-
-@pytest.mark.xfail(strict=True, reason=CLAVICLE_HOLD_LAGS)
-def test_reference_gs1_belt_on_the_clavicle_stays_at_its_height(gs1_on_the_clavicle):
-    """Held at or above the clavicle, the belt fitted at mid-clavicle stays at or above the
-    clavicle's height (45.5 mm over the thorax's centre, less 2 mm: the bound closes its gap with
-    a time constant, ``restraints.belt.flank_bound``; 44.0 mm at 100 ms as written, 43.62 mm at
-    100.2 ms at main 7168433) every 5 ms to 150 ms where the shoulder-chest segment carries
-    tension (split from the test above, where it stood until branch gs1hands)."""
-    run, t = gs1_on_the_clavicle["run"], gs1_on_the_clavicle["t"]
-    times = np.arange(0.0, 0.1501, 0.005)
-    p = _shoulder_points_mm(run, t, times)
-    taut = _shoulder_chest_taut(run, t, times)
-    assert (p[taut, 2] > 45.5 - 2.0).all(), p[taut, 2].min()
+    6.89 and 5.67 -> 5.45 kN, the right acromion 132.0 -> 138.7 mm (its corridor's top 139.0).
+    From stop 45's recovery (a8232fa) to branch clavstop this body stood under the strict xfail
+    below, behind its height check, and was not run; run again, every check here passes on main
+    647b827 and on the branch (the point 105.6-132.1 mm outboard, taut to 140 ms, the left
+    acromion 202.7 / 263.8 / 318.0 / 366.2 mm at 70-100 ms, T1 27.8 g before 95 ms, the belts
+    6.87 / 5.41 kN on main, 6.74 / 5.41 on the branch) but the right acromion's peak: test
+    below."""
     hist, t, run = gs1_on_the_clavicle["history"], gs1_on_the_clavicle["t"], gs1_on_the_clavicle["run"]
     times = np.arange(0.0, 0.1501, 0.005)
     p = _shoulder_points_mm(run, t, times)
@@ -2663,8 +2647,39 @@ def test_reference_gs1_belt_on_the_clavicle_stays_at_its_height(gs1_on_the_clavi
         left = hist["left_acromion_x_mm"][np.argmin(abs(t - ms / 1e3))]
         assert ash["laXl"][ms] <= left <= ash["laXu"][ms], (ms, left)
     assert -hist["t1_x_g"][t < 0.095].min() < 30.0
-    _assert_inside(gs1_on_the_clavicle, "shoulder_belt_force_kN", "lower_shoulder_belt_force_kN",
-                   "right_acromion_x_excursion_mm")
+    _assert_inside(gs1_on_the_clavicle, "shoulder_belt_force_kN", "lower_shoulder_belt_force_kN")
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the belted (right) acromion goes 140.5 mm forward, 1.5 mm over Ash et al.'s 139.0 (main "
+    "647b827: 141.0; 138.7 as branch gs1hands measured it, 132.0 before): the check stood "
+    "unrun behind the height check's xfail from stop 45's recovery to branch clavstop "
+    "(scenarios/validation/HISTORY.md, clavstop)"))
+def test_reference_gs1_belt_on_the_clavicle_holds_the_belted_acromion_in_its_corridor(
+        gs1_on_the_clavicle):
+    """Held on the clavicle, the belted acromion's peak forward excursion lies inside Ash et
+    al.'s (2012) corridor (96.4-139.0 mm), as it did when the clavicle hold was written (121.9
+    mm, branch gs1clavicle); split from the test above (branch clavstop)."""
+    _assert_inside(gs1_on_the_clavicle, "right_acromion_x_excursion_mm")
+
+
+def test_reference_gs1_belt_on_the_clavicle_stays_at_its_height(gs1_on_the_clavicle):
+    """Held at or above the clavicle, the belt fitted at mid-clavicle stays at or above the
+    clavicle's height (45.5 mm over the thorax's centre, less 0.5 mm [E]: the stop lets the point
+    pass the ridge by what the place slides in a step before its closing rate takes it back;
+    less 2 mm before branch clavstop) every 5 ms to 150 ms where the shoulder-chest segment
+    carries tension (split from the test above by branch gs1hands). A
+    strict xfail until branch clavstop: the flank bounded the wrap's place on the shoulder shell,
+    which stood on the ridge while the point (the middle of the wrap, where the belt presses on
+    the body), lower on the belt's tilted arc, lay under it: 43.30 mm at 101 ms on main 647b827
+    (98.0-104.2 ms under 43.5; 44.0 mm at 100 ms as written). The flank now stops the point
+    (``restraints.belt_wraps.flank_bound``): lowest 45.37 mm at 94.8 ms, 45.4-45.5 mm from 93 to
+    150 ms."""
+    run, t = gs1_on_the_clavicle["run"], gs1_on_the_clavicle["t"]
+    times = np.arange(0.0, 0.1501, 0.005)
+    p = _shoulder_points_mm(run, t, times)
+    taut = _shoulder_chest_taut(run, t, times)
+    assert (p[taut, 2] > 45.5 - 0.5).all(), p[taut, 2].min()
 
 
 @pytest.mark.xfail(strict=True, reason=(
@@ -2675,7 +2690,11 @@ def test_reference_gs1_belt_on_the_clavicle_stays_at_its_height(gs1_on_the_clavi
     "forward (head 493.6 mm), and the late lumbar flexion moments (thorax-lumbar -1.2 kN m at "
     "123 ms, lumbar-pelvis -0.85 kN m at 118 ms) stop it: T1 / T8 / L2 x 84.5 / 38.0 / 33.9 g "
     "at 123.5 / 117.4 / 123.6 ms (27.9 / 23.7 / 25.5 g before 95 ms) "
-    "(scenarios/validation/HISTORY.md Stop 40, branch gs1clavicle)"))
+    "(scenarios/validation/HISTORY.md Stop 40, branch gs1clavicle); with the flank a stop on the "
+    "point (branch clavstop, main 647b827 -> the branch): T1 / T8 / L2 70.7 -> 69.8, 29.5 -> 29.2, "
+    "27.3 -> 27.3 g, T1's at 125.4 ms as the thorax-lumbar joint flexes to 23.4 deg (1.03 kN m, past "
+    "Anderson & Pandy's moment_cap, where the [E] end slope acts as a stop; the axial joints then "
+    "carry under 0.1 kN m), head 503.6 -> 502.9 mm, left acromion 466.6 -> 465.6 mm"))
 def test_reference_gs1_belt_on_the_clavicle_keeps_the_spine_in_its_corridors(gs1_on_the_clavicle):
     """On the clavicle the spine's x decelerations lie inside the PMHS's corridors (T1 8.35-22.09,
     T8 19.97-23.60, L2 18.65-24.92 g), as do the head's and the far acromion's excursions."""

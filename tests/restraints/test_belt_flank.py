@@ -18,43 +18,55 @@ R = 0.1                                          # m: the sphere's radius
 A, B = np.array([-0.05, 0.3, 0.0]), np.array([-0.05, -0.3, 0.0])
 
 
-def _belt(across, flank=None, a=A, b=B):
+def _belt(across, flank=None, a=A, b=B, carried=False):
     """A belt from a (default A) over one wrap on a sphere of radius R at the origin, held across
     the belt by friction ``across`` (and kept to ``flank``), to b (B); the wrap's place is a
-    state."""
+    state. ``carried``: the wrap carried by a plate on a prismatic joint along the sphere's z
+    (``Wrap.carrier``, the whole share), its point moving with the plate's travel."""
     asm = Assembly("flank")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "body", Pose()))
     asm.add(Marker("centre", "body"))
     asm.add(Ellipsoid("shell", "centre", (R, R, R)))
+    if carried:
+        asm.add(Part("plate", 0.5, inertia=(1e-3, 1e-3, 1e-3)))
+        asm.add(Joint("drop", "prismatic", "body", "plate", Pose()))
     asm.add(Belt("belt", [Anchor("a", a), Wrap("w", "shell", friction=0.3, across=across,
-                                                flank=flank), Anchor("b", b)],
+                                                flank=flank, carrier="plate" if carried else None),
+                          Anchor("b", b)],
                  LINEAR, pretension=10.0))
     return asm.compile()
 
 
-def _slide(model, angle, time=0.05, dt=1e-5):
+def _slide(model, angle, time=0.05, dt=1e-5, q=(0.0,)):
     """The place (unit sphere) of the wrap, started at ``angle`` above the sphere's equator on its
     front, after ``time`` of its rate (``belt.wrap_slide``) with the belt at 1 kN and the sphere
-    held still (Euler); and the lowest height (z / R) its place reached on the way."""
+    held still at the coordinates ``q`` (Euler); the lowest height (z / R) its place reached on
+    the way; and the wrap's point (B0) at the end and its lowest height (z / R) after the first
+    tenth of the time."""
     el = model.belts
     jz = [el.point_z[k] for k in range(len(el.point_kind)) if el.point_kind[k] == BELT_WRAP][0]
-    z = fit_belts(model, [0.0])
+    q = np.array(q, dtype=float)
+    z = fit_belts(model, q)
     bundle, data = model.bundle(base_table=None), model.make_data()
     z[jz:jz + 3] = np.cos(angle), 0.0, np.sin(angle)
     zs = el.z_start[0]
-    lowest = np.inf
-    for step in range(int(round(time / dt))):
-        evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
+    lowest, point_lowest = np.inf, np.inf
+    i = model.output_names.index
+    steps = int(round(time / dt))
+    for step in range(steps):
+        evaluate(bundle, data, 0.0, q, np.zeros(len(q)), z, 0.0)
         if step == 0:   # webbing shortened to 1 kN of tension (strain 1/160), kept
-            i = model.output_names.index
             for s, name in enumerate(("belt.a-w", "belt.w-b")):
                 z[zs + 2 * s] = data.outputs[i(f"{name}.length")] / (1.0 + 1000.0 / 160000.0)
             continue
+        if step > steps // 10:
+            point_lowest = min(point_lowest, data.outputs[i("belt.w.z")] / R)
         z[jz:jz + 3] += dt * data.zdot[jz:jz + 3]
         u = z[jz:jz + 3] / np.linalg.norm(z[jz:jz + 3])
         lowest = min(lowest, u[2])
-    return z[jz:jz + 3] / np.linalg.norm(z[jz:jz + 3]), lowest
+    point = np.array([data.outputs[i(f"belt.w.{c}")] for c in "xyz"])
+    return z[jz:jz + 3] / np.linalg.norm(z[jz:jz + 3]), lowest, point, point_lowest
 
 
 def _held_height(mu, a=A):
@@ -79,10 +91,10 @@ def test_analytic_held_place_slides_to_where_friction_holds_it():
     slides down to where the belt's pull across itself is 0.3 of its push into the sphere
     (``_held_height``, closed form: 52 deg), and with friction 0.001 to the shortest wrap
     (z = 0)."""
-    u, _ = _slide(_belt(0.3), np.radians(70.0), time=0.2)
+    u, *_ = _slide(_belt(0.3), np.radians(70.0), time=0.2)
     assert u[1] == pytest.approx(0.0, abs=1e-9)
     assert u[2] == pytest.approx(_held_height(0.3), abs=1e-4)
-    u, _ = _slide(_belt(0.001), np.radians(70.0), time=0.2)
+    u, *_ = _slide(_belt(0.001), np.radians(70.0), time=0.2)
     assert u[2] == pytest.approx(_held_height(0.001), abs=1e-4)
     assert abs(u[2]) < 0.01
 
@@ -93,7 +105,7 @@ def test_analytic_flank_stops_the_place_at_its_bound(bound):
     the belt (0.001), the place started 60 deg up slides down to the bound and stops there (its
     height bound to 1e-3), not to the shortest wrap at z = 0; on the way it passes the bound by
     no more than 1e-3 R."""
-    u, lowest = _slide(_belt(0.001, (0.0, 0.0, 1.0, bound * R)), np.radians(60.0))
+    u, lowest, *_ = _slide(_belt(0.001, (0.0, 0.0, 1.0, bound * R)), np.radians(60.0))
     assert u[2] == pytest.approx(bound, abs=1e-3)
     assert lowest > bound - 1e-3
 
@@ -107,20 +119,37 @@ def test_analytic_flank_keeps_the_wrap_off_the_other_flank():
     2e-3 R (the bound acts once the place is past it: about one 1e-5 s step of its slide, here
     faster than above, 1.3e-3 R measured)."""
     high = np.array([0.0, 0.0, 0.03])
-    u, _ = _slide(_belt(0.001, a=A + high, b=B + high), np.radians(60.0), time=0.2)
+    u, *_ = _slide(_belt(0.001, a=A + high, b=B + high), np.radians(60.0), time=0.2)
     assert u[2] == pytest.approx(_held_height(0.001, A + high), abs=1e-4)
     assert u[2] < -0.5
-    u, lowest = _slide(_belt(0.001, (0.0, 0.0, 1.0, 0.0), a=A + high, b=B + high),
+    u, lowest, *_ = _slide(_belt(0.001, (0.0, 0.0, 1.0, 0.0), a=A + high, b=B + high),
                        np.radians(60.0))
     assert u[2] == pytest.approx(0.0, abs=1e-3)
     assert lowest > -2e-3
 
 
+def test_analytic_flank_stops_the_carried_point_not_its_place():
+    """The wrap carried by a plate dropped 0.2 R below the sphere's centre plane (``Wrap.carrier``:
+    its point lies 0.2 R under the wrap's arc on the sphere), kept to z >= 0.3 R and nearly free
+    across the belt: the point, where the belt presses on the body, stops at the bound (its
+    height 0.3 to 1e-3, after the first tenth of the slide passing it by no more than 1e-3 R),
+    its place above it by the plate's drop (0.5 to 1e-3: the place on the sphere is the arc's
+    middle, level anchors). Bounded at the place instead (``restraints.belt_wraps.flank_bound``
+    before branch clavstop), the place stopped at 0.3 and the point lay 0.2 R under the bound:
+    GS1's shoulder point 2.2 mm under the clavicle while taut."""
+    drop = -0.2 * R
+    model = _belt(0.001, (0.0, 0.0, 1.0, 0.3 * R), carried=True)
+    u, _, point, point_lowest = _slide(model, np.radians(60.0), q=(0.0, drop))
+    assert point[2] / R == pytest.approx(0.3, abs=1e-3)
+    assert point_lowest > 0.3 - 1e-3
+    assert u[2] == pytest.approx(0.5, abs=1e-3)
+
+
 def test_identity_flank_within_its_bound_changes_nothing():
     """A bound the place never reaches (z >= -0.5 R, below the shortest wrap) leaves its slide as
     it is without one (to the last bit)."""
-    free, _ = _slide(_belt(0.3), np.radians(70.0), time=0.01)
-    kept, _ = _slide(_belt(0.3, (0.0, 0.0, 1.0, -0.5 * R)), np.radians(70.0), time=0.01)
+    free, *_ = _slide(_belt(0.3), np.radians(70.0), time=0.01)
+    kept, *_ = _slide(_belt(0.3, (0.0, 0.0, 1.0, -0.5 * R)), np.radians(70.0), time=0.01)
     np.testing.assert_array_equal(free, kept)
 
 
