@@ -21,7 +21,7 @@ HEAD_DASHPOT = "rig_head_dashpot"        # the rig's damper on the head's turn
 # The sagittal hold [E]: a moment fixed in direction is not conservative (no potential on the
 # head's rotations), and under it the spherical-jointed neck, its lateral and axial curves soft
 # (10 N m at their range ends), buckles out of its plane: with the built x and z curves the
-# condyles turned past 40 deg in twist and lateral bending by 40-80 N m of flexion moment (10 s
+# condyles turned 38-89 deg in lateral bending and twist by 40-80 N m of flexion moment (10 s
 # ramps, with and without the rig's dashpot; scenarios/validation/HISTORY.md, mertzcase). The
 # volunteers' heads moved in their sagittal plane; the hold keeps the neck there (its joints' x
 # and z turns under 0.01 deg at 270 N m) [D].
@@ -29,7 +29,9 @@ SAGITTAL_HOLD_STIFFNESS = 1e4            # N m/rad [E]
 SAGITTAL_HOLD_DAMPING = 10.0             # N m s/rad [E]
 # The rig's dashpot on the head's flexion [E]: the built neck's own damping without muscles
 # (0.14 N m s/rad for the 95th male) leaves the head ringing on the soft range (10 N m over 40
-# deg) after the ramp starts; 2 N m s/rad, about critical there, lets a 20 s ramp read the
+# deg) after the ramp starts; 2 N m s/rad, about critical there (2 (k I)^0.5 = 1.8 N m s/rad
+# with the range's secant, 13.9 N m over 45 deg, and the head's 0.046 kg m^2 about the
+# condyles, 95th male) [D], lets a 20 s ramp read the
 # closed-form equilibrium (each joint's table at the OC moment, summed) within 0.05 deg. Its
 # moment acts on the head, not in the neck: the OC moment counts it (``bend_readings``).
 RIG_DAMPING = (0.0, 2.0, 0.0)            # N m s/rad about B0's x, y, z
