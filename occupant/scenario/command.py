@@ -306,8 +306,8 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
               "again runs the others", file=sys.stderr)
         return 130
     failed = [r for r in rows if r["status"] != "ok"]
-    out(f"  written {pathlib.Path(out_dir) / 'sweep.csv'} ({len(rows)} rows, {len(failed)} not ok) and "
-        f"plots/ in {time.perf_counter() - start:.1f} s")
+    out(f"  written {pathlib.Path(out_dir) / 'sweep.csv'} ({len(rows)} rows, {len(failed)} not ok; its "
+        f"columns' units in sweep_units.csv) and plots/ in {time.perf_counter() - start:.1f} s")
     for r in failed:
         out(f"  {r['variant']}: {r['status']}")
     return 0 if not failed else 1
