@@ -195,9 +195,9 @@ def _certify(names, out_dir, runners="occupant.human.certification", progress=Tr
                                                         mod.report_lines)
     run_certification = getattr(mod, "run_certification", None) or mod.run_validation
     scenarios = [read_scenario(n) for n in (names or available_scenarios())]  # bad names fail first
-    if out_dir is not None:
-        out_dir = pathlib.Path(out_dir)
-        out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir is not None:   # (a file there was "x: File exists", naming neither --out nor what it takes)
+        from occupant.scenario.run import make_folder
+        out_dir = make_folder(out_dir)
     from occupant.progress import Progress, reporting
     what = "occupant " + ("validate" if runners.endswith("validation") else "certify")
     shown = Progress(after_s=CASE_PROGRESS_AFTER_S) if progress else None

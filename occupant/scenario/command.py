@@ -151,12 +151,22 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
         if ahead is not None:
             ahead.close()
     written = ["results.h5", "criteria.csv", "scenario.toml"]
-    if (folder / "isomme").is_dir():
+    isomme = sc.outputs.get("isomme", True) and bool(run.results.channels)
+    if isomme:
         written.insert(2, f"isomme/ ({len(run.results.channels)} channels)")
     if run.inputs:   # copies of the files it was run from (occupant.scenario.run.copy_inputs)
         written.append(f"inputs/ ({len(run.inputs)} files it ran from)")
-    written += [name for name in ("report.html", "report.pdf") if (folder / name).exists()]
+    written += [name for name in ("report.html", "report.pdf") if report and (folder / name).exists()]
     out(f"  written to {folder}: {', '.join(written)}")
+    # an earlier run's files this one did not write (they were listed as written, and showed
+    # that run's results beside this one's)
+    stale = [(name, key) for name, key, wrote in (("isomme/", "isomme", isomme), ("report.html", "report", report),
+                                                  ("report.pdf", "report", report))
+             if not wrote and (folder / name).exists()]
+    if stale:
+        keys = " and ".join(dict.fromkeys(f"outputs.{key}" for _, key in stale))
+        out(f"  not this run's: {', '.join(n for n, _ in stale)}: an earlier run's, left in the folder "
+            f"({keys} off in this one)")
     out(f"  total wall time {time.perf_counter() - start:.1f} s")
     res = run.results
     if res.status != "finished":   # one clear line on stderr, and a non-zero exit code
