@@ -100,6 +100,7 @@ def _parser():
     valid.add_argument("--out", metavar="DIR", help="also write each case's time history to DIR/<name>.csv")
     valid.add_argument("--quiet", action="store_true", help="no progress on stderr (each case's start "
                        "and, past a few seconds, its simulated time)")
+    parser.commands = sub.choices   # {name: its parser}: main's message for an argument it does not take
     return parser
 
 
@@ -124,7 +125,9 @@ def main(argv=None):
     import warnings
     warnings.formatwarning = _warning_line
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:   # said by the command's parser, with its usage (the top level's showed "COMMAND ...")
+        (parser.commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         parser.print_help()
         return 0

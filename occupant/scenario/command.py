@@ -386,6 +386,28 @@ def _compared(arg, report):
     return sc.name, None, None, None, sc
 
 
+def _unlike(labels, found):
+    """What differs between the compared runs beyond their settings, in words, or "": the
+    scenario run (its ``name``) and the simulated time (``solver.t_end``), from each run folder's
+    scenario.toml or each scenario loaded (``_compared``); a folder without scenario.toml is
+    left out."""
+    ran = {}
+    for label, (_, folder, _, _, sc) in zip(labels, found):
+        if sc is not None:
+            ran[label] = (sc.name, sc.data["solver"]["t_end"])
+        elif (folder / "scenario.toml").is_file():
+            try:
+                data = read_toml(folder / "scenario.toml")
+                ran[label] = (data["name"], data["solver"]["t_end"])
+            except (ValueError, OSError, KeyError, TypeError):
+                continue
+    said = []
+    for i, what in enumerate(("runs of different scenarios", "different simulated times (solver.t_end, s)")):
+        if len({v[i] for v in ran.values()}) > 1:
+            said.append(f"{what}: " + ", ".join(f"{label} {v[i]}" for label, v in ran.items()))
+    return "; ".join(said)
+
+
 def compare_command(args, out=print, progress=True, out_dir=None, html=False, pdf=False):
     """Print the criteria of two or more runs side by side (run folders, or scenarios run here
     first, with ``progress`` on stderr as ``occupant run`` shows it); with ``out_dir``, also
@@ -407,6 +429,9 @@ def compare_command(args, out=print, progress=True, out_dir=None, html=False, pd
         out_dir = make_folder(out_dir)   # a mistyped --out ends the command before any run
     found = [_compared(a, report) for a in args]
     labels = distinct_labels([f[0] for f in found], [f[1] for f in found])
+    unlike = _unlike(labels, found)
+    if unlike:   # (allowed, as two sleds' restraints compared; said, since it may be a mistake)
+        print(f"occupant compare: note: {unlike}", file=sys.stderr, flush=True)
     if report:   # a scenario's run folder never one of the compared folders (a run of it again)
         given = {f[1].resolve() for f in found if f[1] is not None}
         labels = [label if f[4] is None or (out_dir / label).resolve() not in given else
