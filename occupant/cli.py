@@ -132,6 +132,10 @@ def main(argv=None):
         parser.print_help()
         return 0
     try:
+        # SOURCE_DATE_EPOCH checked first: numpy.f2py, imported with scipy.special, reads it too,
+        # and "SOURCE_DATE_EPOCH=abc" ended the command with its bare "invalid literal for int()"
+        from occupant.io.timestamp import creation_time
+        creation_time()
         if args.command == "run":
             from occupant.scenario.command import run_command
             return run_command(args.scenario, args.out, args.overrides, progress=not args.quiet)

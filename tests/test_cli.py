@@ -302,3 +302,15 @@ def test_an_argument_a_command_does_not_take_shows_that_commands_usage(capsys, a
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.startswith(usage), err
     assert err.endswith(f"occupant {args[0]}: error: unrecognized arguments: {extra}\n"), err
+
+
+def test_a_bad_source_date_epoch_is_named_before_anything_runs():
+    """(usercheck3) ``SOURCE_DATE_EPOCH=abc`` ended every command with numpy.f2py's bare
+    "invalid literal for int() with base 10: 'abc'" (imported with scipy.special, it reads the
+    variable too), before occupant.io.timestamp could name it; now that check comes first."""
+    import os
+    proc = subprocess.run([sys.executable, "-m", "occupant.cli", "run", "fmvss208_sled_48_unbelted"],
+                          capture_output=True, text=True, env=dict(os.environ, SOURCE_DATE_EPOCH="abc"))
+    assert proc.returncode == 2 and proc.stderr == (
+        "occupant: error: environment variable SOURCE_DATE_EPOCH='abc': expected a whole number of "
+        "seconds since 1970-01-01 UTC, e.g. 1767225600\n"), proc.stderr
