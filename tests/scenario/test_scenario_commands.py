@@ -186,3 +186,22 @@ def test_reference_a_run_lists_only_what_it_wrote(tmp_path, capsys):
     assert (f"  written to {tmp_path}: results.h5, criteria.csv, scenario.toml, inputs/ (5 files it ran "
             "from)\n  not this run's: isomme/, report.html, report.pdf: an earlier run's, left in the "
             "folder (outputs.isomme and outputs.report off in this one)\n") in out, out
+
+
+def test_reference_an_out_folder_that_cannot_be_written_is_said_before_the_run(tmp_path, capsys, monkeypatch):
+    """(usercheck3) An existing --out folder this user cannot write into passed make_folder and
+    failed when the run wrote its first file, after the simulation. (The sessions run as root,
+    whom permissions do not stop: os.access is made to say what it says to a user.)"""
+    import os
+    import occupant.scenario.run as run_module
+    folder = tmp_path / "read_only"
+    folder.mkdir()
+    real = os.access
+    monkeypatch.setattr(run_module.os, "access", lambda p, mode: False if str(p) == str(folder) else real(p, mode))
+    for args in (["run", "fmvss208_sled_48_unbelted", "--quiet", "--set", "solver.t_end=0.002"],
+                 ["certify", "hybrid3_50m_knee", "--quiet"]):
+        assert main([*args, "--out", str(folder)]) == 2
+        cap = capsys.readouterr()
+        assert cap.err == (f"occupant: error: --out: {folder}: cannot write into this folder: permission "
+                           "denied (accepted: a folder this user can write into, new or existing)\n"), cap.err
+        assert "criteria against" not in cap.out and not list(folder.iterdir())
