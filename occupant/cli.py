@@ -28,8 +28,8 @@ def _parser():
         "sweep", help="run a design of experiments (full factorial or Latin hypercube) over keys of a scenario",
         description="Run the variants of a design over scenario keys on a local process pool (or a "
         "Dask cluster): one run folder per variant (DIR/v0001, ...), DIR/sweep.csv with the inputs "
-        "and criteria (their units in DIR/sweep_units.csv), and DIR/plots/ with each criterion against each varied key. Run again on "
-        "the same DIR, it skips finished variants.")
+        "and criteria (their units in DIR/sweep_units.csv), and DIR/plots/ with each criterion "
+        "against each varied key. Run again on the same DIR, it skips finished variants.")
     sweep.add_argument("scenario", metavar="SCENARIO", help="shipped scenario name or path")
     sweep.add_argument("--vary", action="append", required=True, metavar="KEY=start:stop:n",
                        help="a key and its values: start:stop:n evenly spaced, or a,b,c; with "

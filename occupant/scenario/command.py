@@ -160,9 +160,8 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     out(f"  written to {folder}: {', '.join(written)}")
     # an earlier run's files this one did not write (they were listed as written, and showed
     # that run's results beside this one's)
-    stale = [(name, key) for name, key, wrote in (("isomme/", "isomme", isomme), ("report.html", "report", report),
-                                                  ("report.pdf", "report", report))
-             if not wrote and (folder / name).exists()]
+    outputs = (("isomme/", "isomme", isomme), ("report.html", "report", report), ("report.pdf", "report", report))
+    stale = [(name, key) for name, key, wrote in outputs if not wrote and (folder / name).exists()]
     if stale:
         keys = " and ".join(dict.fromkeys(f"outputs.{key}" for _, key in stale))
         out(f"  not this run's: {', '.join(n for n, _ in stale)}: an earlier run's, left in the folder "
