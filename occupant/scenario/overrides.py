@@ -85,5 +85,7 @@ def _list_hint(key, value, option):
     if known is None or known.kind != "strings" or not isinstance(value, str):
         return ""
     items = ", ".join(f'"{x.strip()}"' for x in value.strip().strip("[]").split(",") if x.strip()) or '"..."'
-    example = f"[{items}]" if option == "--set" else f"[[{items}], ...]"
-    return f"; on the command line a TOML list, quoted for the shell: {option} '{key}={example}'"
+    if option == "--set":
+        return f"; on the command line a TOML list, quoted for the shell: --set '{key}=[{items}]'"
+    return (f"; on the command line each value a TOML list, in a list quoted for the shell: "
+            f"{option} '{key}=[[{items}]]'")
