@@ -196,14 +196,16 @@ SHOULDER_SRC = ("[D] the open FE 95M's upper-torso shell over the shoulder (Open
 # where the shell meets the lower torso, which an ellipsoid cannot follow). The back and bottom
 # bind. On the 270 nodes rms 15.1 mm, mean +4.2 (before 21.4, -7.7); the 142 nodes outboard of
 # the neck and over 200 mm above W 12.5 (15.5); all 305 21.0 (26.0). The union's top less the
-# shell's: -13 to +2 mm from 40 to 200 mm out. Fitted free but for its bottom it would stand 20
-# mm behind the shell's back (the 50M's seat back 249 N at the start of US NCAP, 88 before): not
-# taken. The 5F's FE vest (OpenRadioss ModelExchange Hybrid_III_05TH_0000.rad, commit 86dbea3:
+# shell's: -13 to +2 mm from 40 to 200 mm out (at the shell's highest nodes 67-158 mm out, the
+# union's highest point at their y: -7.3 to +2.9; the box +12 to +25). Fitted free but for its
+# bottom (and the shoulder shells with it) its back would stand 27 mm behind the shell's (25 on
+# the 50M: its seat back bears 249 N at the start of US NCAP, 88 with the box): not taken. The 5F's FE vest (OpenRadioss ModelExchange Hybrid_III_05TH_0000.rad, commit 86dbea3:
 # part 15000011 H305_PART_CHEST_VEST, 421 nodes, in her pelvis frame about her W) against her
 # thorax, the 95M's scaled and kept in her body (KEPT_IN_BODY_05F): on its 370 nodes above W rms
 # 23.2 mm before, 16.3 with this thorax and the shoulder shells (18.3 without: her shoulders then
-# fall 23-61 mm below the vest's top 125-150 mm out, so she now has them too); its top less the
-# union's -7 to +4 mm from the midline to 150 mm out (before +11 to +24 inboard of 125) [D].
+# fall 23-61 mm below the vest's top 125-150 mm out, so she takes them with it); the union's
+# highest point less the vest's highest nodes -4.9 to +5.9 mm from the midline to 142 mm out
+# (the box +1 to +25) [D].
 # (tests/human/test_thorax_fit.py)
 THORAX_CENTER = (0.06228, 0.0, 0.13435)   # m, from W
 THORAX_SEMI = (0.14484, 0.19813, 0.19458)
