@@ -395,6 +395,8 @@ _CONTACT = [
 _SENSORS = "occupant.sensors.loader"
 _SENSOR = [
     Key("sensors.standard", "bool", "", "the dummy's standard channel set (occupant.sensors)", True),
+    Key("sensors.belt", "bool", "", "the belts' load cells B3-B6 as SEBE channels "
+        "(occupant.sensors.belt_sensors)", True),
     Key("sensor[].kind", "string", "", "accelerometer, angular_velocity, angular_acceleration, load_cell, "
         "displacement or array", REQUIRED, reader=_SENSORS),
     Key("sensor[].name", "string", "", "the channel's name", REQUIRED, reader=_SENSORS),
@@ -421,6 +423,8 @@ _SENSOR = [
     Key("sensor[].dimension", "string", "", "array: the ISO-MME dimension code", reader=_SENSORS),
     Key("sensor[].direction", "string", "", "array: the ISO-MME direction code", reader=_SENSORS),
     Key("sensor[].index", "number", "-", "array: the output's column", reader=_SENSORS),
+    Key("sensor[].fine3", "string", "", "array: the ISO-MME fine location 3 (default: the dummy type; "
+        "a belt load cell's B1-B6)", reader=_SENSORS),
 ]
 _CRITERIA = [
     Key("criteria.regulation", "string", "", "the protocol the criteria are judged against "

@@ -46,6 +46,7 @@ settings and outputs::
     [[contact]]                     # a = occupant ellipsoid(s), b = interior surface
     [sensors]
     standard = true                 # the dummy's standard channel set (occupant.sensors)
+    belt = true                     # the belts' load cells B3-B6 (occupant.sensors.belt)
     [[sensor]]                      # more sensors (occupant.sensors.load_sensors form)
     [criteria]
     regulation = "fmvss208_hybrid3_50m"   # a protocol of occupant.injury.limits
@@ -449,7 +450,8 @@ class Scenario:
 
         sensors = c.table(data, "sensors", "")
         c.keys(sensors, names("sensors"), "sensors")
-        self.sensors = self._sensors(c, data, read(c, sensors, "sensors", "standard"))
+        self.sensors = self._sensors(c, data, read(c, sensors, "sensors", "standard"),
+                                     read(c, sensors, "sensors", "belt"))
 
         outputs = c.table(data, "outputs", "")
         c.keys(outputs, names("outputs"), "outputs")
@@ -576,14 +578,20 @@ class Scenario:
             except ModelingError as err:
                 c.fail(p, str(err))
 
-    def _sensors(self, c, data, standard):
-        from occupant.sensors import SensorError, SensorFileError, default_sensors, load_sensors
+    def _sensors(self, c, data, standard, belt):
+        from occupant.sensors import (SensorError, SensorFileError, belt_sensors, default_sensors,
+                                      load_sensors)
         out = []
         if standard:
             try:
                 out.extend(default_sensors(self.model))
             except SensorError as err:
                 c.fail("sensors.standard", str(err), "false, with [[sensor]] tables")
+        if belt:   # the belts' load cells (none without a belt)
+            try:
+                out.extend(belt_sensors(self.model))
+            except SensorError as err:
+                c.fail("sensors.belt", str(err), "false, with [[sensor]] tables")
         try:
             out.extend(load_sensors({"sensor": data.get("sensor", [])}, self.model))
         except SensorFileError as err:
