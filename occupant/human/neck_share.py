@@ -14,6 +14,7 @@ import numpy as np
 
 from occupant.forces.muscles import passive_force
 from occupant.human.neck_mid import UPPER
+from occupant.human.neck_muscles import neck_muscle_table
 
 # joint: (its sagittal resistance element, the body whose frame origin is the joint's centre);
 # "mid" with three neck joints only (neck_mid.py)
@@ -93,3 +94,16 @@ def impulse_to_peak(t, share):
     parts = {"spring": share["spring"], "damping": share["damping"],
              "muscle_active": active, "muscle_passive": passive}
     return {key: float(np.trapezoid(np.asarray(v)[:k], t)) for key, v in parts.items()}
+
+
+def muscle_groups(share):
+    """The muscles of one joint of sagittal_share summed by their group in
+    data/neck_muscles.toml: {"flexion", "extension", "lateral"} -> (active, passive) moment
+    arrays (N m resisting flexion); "flexion_oc" counts as flexion, "extension_oc" as extension."""
+    group = {m["name"]: m["group"].removesuffix("_oc") for m in neck_muscle_table()["muscle"]}
+    out = {}
+    for name, (active, passive) in share["muscles"].items():
+        g = group[name.split("_", 1)[1]]                  # "<side>_<muscle>"
+        a, p = out.get(g, (0.0, 0.0))
+        out[g] = (a + np.asarray(active), p + np.asarray(passive))
+    return out

@@ -18,6 +18,10 @@ the dummies; ``occupant validate NAME`` runs one and prints each figure against 
 - ``head_neck_twist``: the same head-neck, its head clamped still (HEAD_HOLD_SCALE) while T1 turns
   about its vertical axis by a measured history; the figures are the neck's twisting moment at
   its base (peak, its time, last value) against the range of the measured moments.
+- ``head_neck_bend``: the same head-neck, T1 fixed, gravity off, bent quasi-statically by a pure
+  moment on the head ramped from zero (``neck_bend``); the figures are the head's flexion relative
+  to T1 when the occipital condyles' moment first reaches each of ``read_at_Nm``, against the
+  angles a moment-angle corridor's two boundaries give there.
 - ``belted_sled``: the whole human in a belted sled scenario (``occupant.scenario``, the file
   named by ``sled``, its ``occupant.human`` replaced by the case's ``[human]``); the figures are
   the peak forward excursions of the head centre of gravity, of T1, T8, L2, L4 and of the hip (the
@@ -705,6 +709,51 @@ def _run_belted_sled(scenario, path, dt, changes=None):
             "figures": figures, "corridor": corridor, "checks": corridor_checks(figures, corridor)}
 
 
+# ------------------------------------------------------------------------------------------
+# head-neck bent quasi-statically by a pure moment on the head, against a moment-angle corridor
+# (Mertz 1989; occupant.human.neck_bend)
+# ------------------------------------------------------------------------------------------
+def _check_bend(check, scenario, base_dir):
+    from occupant.human import neck_bend
+
+    _check_data(check, scenario, base_dir)
+    for key in ("moment_max_Nm", "ramp_s"):
+        check.number(scenario, key, "", positive=True, required=True)
+    check.number(scenario, "dt", "", positive=True)
+    moments = scenario.get("read_at_Nm")
+    if not isinstance(moments, list) or not moments or not all(
+            isinstance(v, (int, float)) and 0 < v <= scenario["moment_max_Nm"] for v in moments):
+        check.fail("read_at_Nm", f"{moments!r}",
+                   "a list of moments in N m, each in (0, moment_max_Nm]")
+    header = read_columns(scenario, base_dir)[0]
+    missing = [f"{b}_{q}" for b in neck_bend.BOUNDARIES for q in ("moment_Nm", "angle_deg")
+               if f"{b}_{q}" not in header]
+    if missing:
+        check.fail("data", f"{scenario['data']!r} has no column {', '.join(missing)}",
+                   "columns upper_moment_Nm, upper_angle_deg, lower_moment_Nm, lower_angle_deg")
+
+
+def _run_bend(scenario, path, dt):
+    from occupant import simulate
+    from occupant.human import neck_bend
+
+    corridor_pts = neck_bend.read_corridor(read_columns(scenario, pathlib.Path(path).parent)[1])
+    m_max, ramp = scenario["moment_max_Nm"], scenario["ramp_s"]
+    asm = neck_bend.hold_sagittal(head_neck_on_t1(scenario))
+    model = neck_bend.add_head_moment(asm, m_max, ramp).compile()
+    res = simulate(model, ramp, integrator="rk4", dt=dt or scenario.get("dt", 2e-5),
+                   output_dt=1e-3, gravity=(0.0, 0.0, 0.0))
+    history = neck_bend.bend_readings(model, res)
+    figures, corridor = {}, {}
+    for m in scenario["read_at_Nm"]:
+        name = neck_bend.figure_name(m)
+        figures[name] = neck_bend.angle_at_moment(history["oc_moment_Nm"],
+                                                  history["head_flexion_deg"], m)
+        corridor[name] = neck_bend.corridor_angles(corridor_pts, m)
+    return {"t": res.t, "results": res, "model": model, "history": history, "figures": figures,
+            "corridor": corridor, "checks": corridor_checks(figures, corridor)}
+
+
 @dataclass(frozen=True)
 class Validation:
     """One kind of validation case: ``check(checker, scenario, base_dir)`` validates its keys,
@@ -727,6 +776,9 @@ VALIDATIONS = {
     "head_neck_twist": Validation(_check_twist, _run_twist,
                                   "head-neck, T1 turned under the clamped head",
                                   ("t_end", "dt", "data", "inputs", "response_prefix", "figures")),
+    "head_neck_bend": Validation(_check_bend, _run_bend,
+                                 "head-neck bent by a pure moment on the head, quasi-static",
+                                 ("dt", "data", "moment_max_Nm", "ramp_s", "read_at_Nm")),
     "belted_sled": Validation(_check_belted_sled, _run_belted_sled, "whole body, belted sled",
                               ("t_end", "sled", "corridor")),
 }

@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from occupant.human.neck_muscles import neck_muscle_table
-from occupant.human.neck_share import impulse_to_peak, sagittal_share
+from occupant.forces.muscles import force_velocity
+from occupant.human.neck_share import impulse_to_peak, muscle_groups, sagittal_share
 from occupant.human.passive_joints import ligament_absorption
 from occupant.human.validation import (head_neck_on_t1, head_rotation_deg, read_series,
                                        read_scenario, run_validation, sled_figures,
@@ -317,6 +318,79 @@ def test_regression_nbdl_12g_neck_share(nbdl12):
     net = sum(a + p for a, p in share["lower"]["muscles"].values())
     late = (t > 0.18) & (t < 0.28)
     assert net[late].max() == pytest.approx(-8.75, abs=0.5)
+
+
+def test_regression_nbdl_12g_muscle_groups(nbdl12):
+    """Why the muscles carry 2 % of C7/T1's resistance to its largest flexion (HISTORY.md, "How
+    much the neck's muscles carry"): (1) until the reflex (activation above the tone from 114 ms,
+    the 1 g onset at 52 ms + 60 ms) the joint's damping carries 2.97 of the 3.13 N m s; (2) after
+    it the flexors co-contract (balanced for a zero isometric moment upright): extensors +1.02
+    N m s (active 0.91, passive 0.12), flexors -0.76, lateral group -0.03; (3) with flexion the
+    extensors' arms shrink and the flexors' grow: at f_V = 1 the active net would pull into
+    flexion (-0.38 N m s); (4) Hill's force-velocity (extensors lengthening, flexors shortening)
+    turns it to +0.12. At the joint's peak (176 ms) the flexors pull with 18.3 N m, the extensors
+    resist with 12.5: net into flexion, against the spring's 141 N m."""
+    res, model = nbdl12["results"], nbdl12["model"]
+    t = np.asarray(res.t)
+    lower = sagittal_share(model, res)["lower"]
+    groups = muscle_groups(lower)
+    total = sum(a + p for a, p in groups.values())
+    np.testing.assert_allclose(total, sum(a + p for a, p in lower["muscles"].values()),
+                               atol=1e-9)                       # identity: every muscle counted once
+    k = int(np.argmax(lower["angle_deg"])) + 1
+    imp = {g: (np.trapezoid(a[:k], t[:k]), np.trapezoid(p[:k], t[:k]))
+           for g, (a, p) in groups.items()}
+    assert imp["flexion"][0] == pytest.approx(-0.76, abs=0.05)
+    assert imp["flexion"][1] == pytest.approx(0.0, abs=1e-3)    # shortening: no passive force
+    assert imp["extension"][0] == pytest.approx(0.91, abs=0.05)
+    assert imp["extension"][1] == pytest.approx(0.12, abs=0.03)
+    assert imp["lateral"][0] + imp["lateral"][1] == pytest.approx(-0.03, abs=0.01)
+    # (1) the reflex's arrival and the damping before it
+    act = np.asarray(res.outputs["left_sternocleidomastoid.activation"], float)
+    tone = neck_muscle_table()["activation"]["relaxed"]
+    r = int(np.argmax(act > tone + 1e-3))
+    assert t[r] == pytest.approx(0.114, abs=0.003)
+    before = {key: np.trapezoid(lower[key][:r + 1], t[:r + 1]) for key in ("spring", "damping")}
+    assert before["damping"] == pytest.approx(2.97, abs=0.1)
+    assert np.trapezoid(total[:r + 1], t[:r + 1]) == pytest.approx(0.05, abs=0.03)
+    # (3), (4) the active moments with the force-velocity factor taken out
+    mb = model.muscles
+    iso = 0.0
+    for e, name in enumerate(model.muscle_names):
+        if name not in lower["muscles"]:
+            continue
+        rate = np.asarray(res.outputs[f"{name}.length_rate"], float)
+        fv = np.array([force_velocity(x) for x in rate / (mb.max_velocity[e] *
+                                                          mb.optimal_length[e])])
+        iso = iso + lower["muscles"][name][0] / fv
+    assert np.trapezoid(iso[:k], t[:k]) == pytest.approx(-0.38, abs=0.05)
+    assert sum(a for a, _ in imp.values()) == pytest.approx(0.12, abs=0.05)
+    # at the joint's peak
+    peak = k - 1
+    assert sum(groups["flexion"])[peak] == pytest.approx(-18.3, abs=1.0)
+    assert sum(groups["extension"])[peak] == pytest.approx(12.5, abs=1.0)
+    assert lower["spring"][peak] == pytest.approx(141.0, abs=5.0)
+
+
+def test_regression_nbdl_12g_what_the_muscles_do_to_the_head(nbdl12, monkeypatch):
+    """The neck's muscles as forces on the head (HISTORY.md, "How much the neck's muscles
+    carry"): the same case with every neck muscle at a micronewton of strength (a diagnostic; the
+    muscles stay, so the joints keep their damping fitted with muscles, which neck_activation =
+    "none" would swap for the passive tissue's) peaks 4.5 deg further and 6 ms sooner, 80.1 deg
+    at 170 ms against 75.6 at 176 (out of the volunteers' 176-188 ms), and ends at 19.0 deg
+    against 15.2: the muscles hold the head back by 6 % of its flexion."""
+    import occupant.human.neck_muscles as neck_muscles
+    from occupant.modeling import Muscle
+
+    monkeypatch.setattr(neck_muscles, "Muscle",
+                        lambda *a, **k: Muscle(*a, **{**k, "max_force": 1e-6}))
+    weak = run_validation("human_neck_nbdl_12g_frontal")["checks"]
+    shipped = nbdl12["checks"]
+    assert shipped["peak_flexion_deg"][0] == pytest.approx(75.6, abs=0.3)
+    assert weak["peak_flexion_deg"][0] == pytest.approx(80.1, abs=0.5)
+    assert weak["peak_flexion_time_ms"][0] == pytest.approx(170.0, abs=1.0)
+    assert not weak["peak_flexion_time_ms"][1]
+    assert weak["final_flexion_deg"][0] == pytest.approx(19.0, abs=1.0)
 
 
 # ------------------------------------------------------------------------------------------
