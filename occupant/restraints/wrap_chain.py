@@ -487,10 +487,10 @@ def place_held(data, el, out, k0, o_pts, p0, z):
     weighed in a group is placed WEIGHED (``place_run``): whole, and on its hook while its weight
     is below 1, whichever way its place faces. Kept whole by where the place faced, the group
     went from its hook to the line as the two ways tied, the runs beside it followed, and the
-    weight read off that chain stepped with them: the hand-over stepped (tests/restraints/test_belt_held_liftoff.py: 33 mm, the path 5 mm in a
-    step of 3 um of the body; GS1 with the lap anchorages of the deck strip's centre row, the
-    group's weight 0.10 -> 0.99 in 40 us, the shoulder-chest segment 130 kN; scenarios/HISTORY.md,
-    heldhyst)."""
+    weight read off that chain stepped with them: the hand-over stepped (tests/restraints/
+    test_belt_held_liftoff.py: 33 mm, the path 5 mm in a step of 3 um of the body; GS1 with the
+    lap anchorages of the deck strip's centre row, the group's weight 0.10 -> 0.99 in 40 us, the
+    shoulder-chest segment 130 kN; scenarios/HISTORY.md, heldhyst)."""
     kf = k0
     while chained(el, kf):
         kf += 1

@@ -67,14 +67,15 @@ def _largest_steps(start, end, steps):
 
 
 def test_identity_held_wrap_lifts_off_beside_a_run_continuously():
-    """Through the hand-over (the abdomen 90.2-92.3 mm back: its wrap from on the belly to the
-    line from the thorax run to the buckle, 27 mm in front of it, the path 46 mm shorter), the
+    """Through the hand-over (the abdomen 90.2-92.3 mm back: its wrap from near the belly to the
+    line from the thorax run to the buckle, 26 mm in front of it, the path 46 mm shorter), the
     largest steps of the belt's points and of its length ten times smaller for a step ten times
-    finer (asserted eight), the point on its sphere at first and on the line at last. Before
-    (main 43ed89a), the chain the hook is weighed in kept it whole by where its place faced,
-    and put it on the line as the ways tied: weighed there, the hook went from part of its
-    weight (its point 7.6 mm off the belly) to the line in one step whatever the step (the abdomen point 33 mm, the path 5.0 mm at
-    91.27 mm back, the step 3 um; GS1's centre-row re-fit, 130 kN)."""
+    finer (asserted eight), and at last the point on the line, off the belly, the path still.
+    Before (main 43ed89a), the chain the hook is weighed in kept it whole by where its place
+    faced, and put it on the line as the ways tied: weighed there, the hook went from part of
+    its weight (its point 7.6 mm off the belly) to the line in one step whatever the step (the
+    abdomen point 33 mm, the path 5.0 mm at 91.27 mm back, the step 3 um; GS1's centre-row
+    re-fit, 130 kN)."""
     largest = [_largest_steps(0.6012, 0.6150, steps) for steps in (200, 2000)]
     assert largest[0][0] > 8.0 * largest[1][0] and largest[0][1] > 8.0 * largest[1][1], largest
     P, L, off = _sweep(0.6012, 0.6150, 20)
