@@ -61,8 +61,6 @@ BARRIER_STILL = 1.0e-13   # m: the wraps after a barrier are placed again from i
                           # that point moves less than this (``belt._place_barriers``)
 BARRIER_SWEEPS = 40   # their placements after a barrier at most
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
-WEIGHED = 2.0         # ``place_run``'s ``hook`` for the chain a held hook is weighed in
-                      # (``place_held``): whole, on the hook while it is being handed over
 ON_LINE = 1.0e-9      # m: a held wrap off its ellipsoid this near the line of the points beside
                       # it does not touch (``lifted``; placed there to rounding, 1e-16 m)
 
@@ -173,9 +171,7 @@ def place_run(data, el, out, k, m, o_pts, p0, z, a, b, hook):
     body). Held wraps (``across``) keep each its plane through its place, and so their order
     along the belt (``place_held``); a held wrap's hook is handed over to the line a-b as its
     short way does not wrap (``held_arc_point``) with the weight ``hook`` (below 0: its own, from
-    a and b; 1: kept whole, the way round by where its place faces; WEIGHED: kept whole, and
-    where its own weight is below 1, on its hook, the long way round, whichever way the place
-    now faces (``hook_point``): the chain it is weighed in, ``place_held``)."""
+    a and b; 1: kept whole)."""
     c, E = ellipsoid_frame(data, el, k)
     j = o_pts + 3 * (k - p0)
     al = _to_local(c, E, a[0], a[1], a[2])
@@ -188,10 +184,6 @@ def place_run(data, el, out, k, m, o_pts, p0, z, a, b, hook):
         frac = (i + 1.0) / (m + 1.0)
         if hook < 0.0:
             P, active, _ = held_arc_point(D, side, al, bl, s, frac)
-        elif hook > 1.0:      # weighed: whole, on its hook while being handed over
-            P, active, w = held_arc_point(D, side, al, bl, s, frac)
-            if w < 1.0 and (s[0] != 0.0 or s[1] != 0.0 or s[2] != 0.0):
-                P, active = hook_point(D, side, al, bl, s, frac), True
         elif hook < 1.0:      # from the hook, whichever way the place now faces
             P, L = hook_point(D, side, al, bl, s, frac), line_point(D, al, bl)
             P = (L[0] + hook * (P[0] - L[0]), L[1] + hook * (P[1] - L[1]),
@@ -483,14 +475,7 @@ def place_held(data, el, out, k0, o_pts, p0, z):
     in the chain so placed, every hook whole) is placed again with its neighbours at that
     weight (up to two such groups; ``_place_between_touching``): weighed in the chain that
     holds it, the hook moved the chest wrap towards the line, which lowered its weight again,
-    and it went to the line in 20 us (GS1's abdomen wrap, 142.34-142.36 ms). In the chain it is
-    weighed in a group is placed WEIGHED (``place_run``): whole, and on its hook while its weight
-    is below 1, whichever way its place faces. Kept whole by where the place faced, the group
-    went from its hook to the line as the two ways tied, the runs beside it followed, and the
-    weight read off that chain stepped with them: the hand-over stepped (tests/restraints/
-    test_belt_held_liftoff.py: 33 mm, the path 5 mm in a step of 3 um of the body; GS1 with the
-    lap anchorages of the deck strip's centre row, the group's weight 0.10 -> 0.99 in 40 us, the
-    shoulder-chest segment 130 kN; scenarios/HISTORY.md, heldhyst)."""
+    and it went to the line in 20 us (GS1's abdomen wrap, 142.34-142.36 ms)."""
     kf = k0
     while chained(el, kf):
         kf += 1
@@ -697,8 +682,7 @@ def _place_between_touching(data, el, out, k, m, o_pts, p0, z, h1, w1, h2, w2):
     is placed at its weight, and an end that is such a group's point is taken w of the way from
     the touching point beyond it (``_handed_end``), so the run moves on to that point as the
     hook goes (placed towards the hook's point while it went to the line, GS1's chest wrap
-    stepped 16 mm as it lifted). With no hook handed over (h1 -1: the chain the hooks are
-    weighed in) held groups are placed WEIGHED (``place_run``)."""
+    stepped 16 mm as it lifted)."""
     i, n = touching_ends(data, el, out, k, m, o_pts, p0, False)
     a, b = _read(out, o_pts + 3 * (i - p0)), _read(out, o_pts + 3 * (n - p0))
     if el.point_across[k] != 0.0:
@@ -707,8 +691,6 @@ def _place_between_touching(data, el, out, k, m, o_pts, p0, z, h1, w1, h2, w2):
     a = _handed_end(data, el, out, i, -1, o_pts, p0, h1, w1, h2, w2, a)
     b = _handed_end(data, el, out, n, 1, o_pts, p0, h1, w1, h2, w2, b)
     hook = w1 if k == h1 else (w2 if k == h2 else 1.0)
-    if h1 < 0 and el.point_across[k] != 0.0:     # the chain hooks are weighed in (``place_held``)
-        hook = WEIGHED
     if el.point_across[k] != 0.0 and not _has_place(el, z, k):
         _place_halfway(data, el, out, k, m, o_pts, p0, z, a, b)
     else:

@@ -3234,11 +3234,9 @@ def gs1_centre_row_run():
     "chain placed again at that weight swings the point the long way round the abdomen (y +10 -> "
     "-124 mm): the path 127 mm longer in one step, the shoulder-chest segment 130 kN, the lower "
     "shoulder belt 16.35 kN, T1 74.3 g; with 7 sweeps as well (26.3 kN) (scenarios/validation/"
-    "HISTORY.md, gs1lapref). Since the hook is weighed on its hook (wrap_chain.WEIGHED, branch "
-    "heldhyst) the belt below the chest unloads at the lift-off (131.4 ms, 1.3 kN -> 0 in 0.3 ms) "
-    "with a one-sample blip of the abdomen-buckle segment, 1.13 -> 2.94 -> 0.79 kN (its step 2.15 "
-    "kN; the lower shoulder belt 5.97 kN, inside): the path still steps as the hand-over begins "
-    "(tests/restraints/test_belt_held_liftoff.py, its strict xfail; scenarios/HISTORY.md, heldhyst)"))
+    "HISTORY.md, gs1lapref). Reproduced in miniature (tests/restraints/test_belt_held_liftoff.py); "
+    "with the hook weighed in a chain that keeps it on its hook (branch heldhyst, reverted: the "
+    "groin wrap's case then steps 49.8 kN) the step is 2.15 kN (scenarios/HISTORY.md, heldhyst)"))
 def test_reference_gs1_centre_row_refit_moves_the_belt_smoothly(gs1, gs1_centre_row_run):
     """With the anchorages from the lap belt strip's centre row (CENTRE_ROW_REFIT) the shoulder
     belt's segment forces change from one sample to the next by no more than 1.5 times the

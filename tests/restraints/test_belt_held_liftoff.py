@@ -66,16 +66,22 @@ def _largest_steps(start, end, steps):
     return np.linalg.norm(np.diff(P, axis=0), axis=2).max(), np.abs(np.diff(L)).max()
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "place_held weighs the hook (_group_hook) in a chain placed with every hook whole, which takes "
+    "the way round by where the place faces: as the ways tie that chain puts the group on the "
+    "line, the thorax run follows, and the weight read off it steps: the abdomen point 33 mm and "
+    "the path 5.0 mm in one step whatever the step. Weighed in a chain that keeps the group on its "
+    "hook while its weight is below 1 (branch heldhyst, WEIGHED, reverted) this passes and GS1's "
+    "centre-row re-fit steps 2.15 kN, not 130.5, but GS1 with GROIN_WRAP steps 49.8 kN at 109.0 "
+    "ms, not 1.30 (scenarios/HISTORY.md, heldhyst)"))
 def test_identity_held_wrap_lifts_off_beside_a_run_continuously():
     """Through the hand-over (the abdomen 90.2-92.3 mm back: its wrap from near the belly to the
     line from the thorax run to the buckle, 26 mm in front of it, the path 46 mm shorter), the
     largest steps of the belt's points and of its length ten times smaller for a step ten times
     finer (asserted eight), and at last the point on the line, off the belly, the path still.
-    Before (main 43ed89a), the chain the hook is weighed in kept it whole by where its place
-    faced, and put it on the line as the ways tied: weighed there, the hook went from part of
-    its weight (its point 7.6 mm off the belly) to the line in one step whatever the step (the
-    abdomen point 33 mm, the path 5.0 mm at 91.27 mm back, the step 3 um; GS1's centre-row
-    re-fit, 130 kN)."""
+    Measured (main 43ed89a): the hook goes from part of its weight (its point 7.6 mm off the
+    belly) to the line in one step whatever the step (the abdomen point 33.9 / 33.4 mm, the path
+    5.1 / 5.0 mm for steps of 10 / 1.0 um, at 91.27 mm back)."""
     largest = [_largest_steps(0.6012, 0.6150, steps) for steps in (200, 2000)]
     assert largest[0][0] > 8.0 * largest[1][0] and largest[0][1] > 8.0 * largest[1][1], largest
     P, L, off = _sweep(0.6012, 0.6150, 20)
@@ -88,12 +94,12 @@ def test_identity_held_wrap_lifts_off_beside_a_run_continuously():
     "from its ends as placed (held_end: the thorax run's tangent point) once it is handed over "
     "(belt_path._piece_from): the two planes differ and the path steps 1.65 mm (each abdomen "
     "segment 0.8 mm) as the weight leaves 1, the points still; measured from the ends as placed "
-    "for the whole hook too (a probe), the path moves 3 um across those samples, but GS1's lower "
-    "shoulder belt goes 6.47 -> 6.55 kN "
+    "for the whole hook too (a probe, branch heldhyst), the path moves 3 um across those samples, "
+    "but GS1's lower shoulder belt goes 6.47 -> 6.55 kN "
     "(out of 5.07-6.52) and its largest step 0.47 -> 0.95 kN (scenarios/HISTORY.md, heldhyst)"))
 def test_identity_held_wraps_path_continuous_as_its_hand_over_begins():
     """Where the hand-over begins (the abdomen 90.0 mm back, its weight leaving 1) the belt's
     length moves by steps ten times smaller for a step ten times finer (asserted eight). Measured
-    (main 43ed89a and heldhyst): a 1.65 mm step whatever the step."""
+    (main 43ed89a): a 1.65 mm step whatever the step."""
     largest = [_largest_steps(0.5995, 0.6010, steps) for steps in (20, 200)]
     assert largest[0][1] > 8.0 * largest[1][1], largest
