@@ -180,7 +180,8 @@ BAD = [
     ('shape = "mesh"\nfile = "cushion.stl"\nunits = "ft"\n',
      r"surface\[0\].units: unknown unit 'ft'.*m, mm, cm, in"),
     ('shape = "mesh"\nfile = "cushion.stl"\npatch_size = 0.0\n', r"surface\[0\].patch_size: must be > 0"),
-    ('shape = "mesh"\nfile = "junk.stl"\n', r"surface\[0\].file: '.*junk.stl' is not a triangle mesh with at least one face"),
+    ('shape = "mesh"\nfile = "junk.stl"\n',
+     r"surface\[0\].file: '.*junk.stl' is not a triangle mesh with at least one face"),
     ('shape = "mesh"\nfile = "flipped.stl"\n',
      r"surface\[0\].file: .*flipped.stl'?: a closed mesh wound inside out"),
     ('shape = "mesh"\nfile = "mixed.stl"\n', r"surface\[0\].file: .*not wound consistently"),
@@ -213,3 +214,45 @@ def test_bad_head_restraint_must_be_a_plane(tmp_path):
     with pytest.raises(InteriorFileError, match=r"surface\[0\].shape: 'head_restraint' is the "
                        r"surface a scenario's \[vehicle\] backset moves.*plane"):
         load_interior(path)
+
+
+# issue 11 section 6's list of a driver's interior, by the surface names the interiors give them
+SECTION_6 = {"seat cushion": ("seat_cushion",), "seat back": ("seat_back",), "floor": ("floor",),
+             "toe pan": ("toe_pan",), "knee bolster": ("knee_bolster",),
+             "instrument panel": ("instrument_panel",),
+             "steering wheel rim and hub": ("steering_wheel_rim", "steering_wheel"),
+             "windscreen": ("windshield",), "roof": ("roof",), "door": ("door_panel",),
+             "B-pillar": ("b_pillar",)}
+
+
+def test_reference_every_driver_interior_has_issue_11_section_6_surfaces():
+    """Every shipped driver interior has each surface issue 11 section 6 names."""
+    from occupant.scenario.interior import available_interiors
+    drivers = [n for n in available_interiors() if "driver" in n]
+    assert len(drivers) >= 3
+    for name in drivers:
+        have = {s.name for s in load_interior(name).surfaces}
+        missing = {k: v for k, v in SECTION_6.items() if not set(v) <= have}
+        assert not missing, f"{name} lacks {missing}"
+
+
+def test_reference_roof_stands_where_its_comment_derives_it():
+    """vehicles/midsize_sedan_driver.toml's roof: its front edge at the roof header (0.25, 0.80),
+    the windshield's top edge; it passes 873 mm from the SgRP (0.05 m behind the seat's origin)
+    along the line 8 deg rear of vertical (a medium car's H61 975 mm less J1100's 102 mm), faces
+    down, and is paired with the head (dummies/body_contacts.toml)."""
+    from occupant.io.toml_files import read_toml
+    from occupant.scenario.body_contacts import shipped_file
+    surfaces = {s.name: s for s in load_interior("midsize_sedan_driver").surfaces}
+    roof, screen = surfaces["roof"], surfaces["windshield"]
+    front = roof.point - roof.half_size[0] * roof.x_axis
+    np.testing.assert_allclose(front, [0.25, 0.0, 0.80], atol=2e-4)
+    top = screen.point + screen.half_size[0] * screen.x_axis   # its x_axis runs up the glass
+    np.testing.assert_allclose(front, top, atol=2e-3)
+    a = np.radians(8.0)
+    sgrp, line = np.array([-0.05, 0.0, 0.0]), np.array([-np.sin(a), 0.0, np.cos(a)])
+    along = roof.normal @ (roof.point - sgrp) / (roof.normal @ line)
+    assert along == pytest.approx(0.975 - 0.102, abs=5e-4)
+    assert roof.normal[2] < -0.98
+    pairs = read_toml(shipped_file())["contact"]
+    assert any(p["a"] == "head_shell" and p["b"] == "roof" for p in pairs)
