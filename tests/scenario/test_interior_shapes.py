@@ -240,7 +240,7 @@ def test_reference_roof_stands_where_its_comment_derives_it():
     """vehicles/midsize_sedan_driver.toml's roof: its front edge at the roof header (0.25, 0.80),
     the windshield's top edge; it passes 873 mm from the SgRP (0.05 m behind the seat's origin)
     along the line 8 deg rear of vertical (a medium car's H61 975 mm less J1100's 102 mm), faces
-    down, and is paired with the head (dummies/body_contacts.toml)."""
+    down, and is paired with the head shell and chin (dummies/body_contacts.toml)."""
     from occupant.io.toml_files import read_toml
     from occupant.scenario.body_contacts import shipped_file
     surfaces = {s.name: s for s in load_interior("midsize_sedan_driver").surfaces}
@@ -255,4 +255,4 @@ def test_reference_roof_stands_where_its_comment_derives_it():
     assert along == pytest.approx(0.975 - 0.102, abs=5e-4)
     assert roof.normal[2] < -0.98
     pairs = read_toml(shipped_file())["contact"]
-    assert any(p["a"] == "head_shell" and p["b"] == "roof" for p in pairs)
+    assert {p["a"] for p in pairs if p["b"] == "roof"} == {"head_shell", "chin"}
