@@ -16,8 +16,8 @@ part's frame marker (which coincides with B0 at t = 0), with the keys of its sha
   it pushes to (counter-clockwise seen from the occupant); a closed mesh pushes out of its
   volume.
 
-A solid's axes: ``z_axis`` (default [0, 0, 1]) normalised, ``x_axis`` (default [1, 0, 0]) made
-orthogonal to it, y = z x x. Spheres and ellipsoids are placed by a marker of a part only (the
+A solid's axes: ``z_axis`` (default [0, 0, 1]) normalised, ``x_axis`` (default [1, 0, 0], or
+[0, 0, 1] for a z_axis within 26 deg of B0's x) made orthogonal to it, y = z x x. Spheres and ellipsoids are placed by a marker of a part only (the
 modeling layer gives them no position of their own): not on the vehicle."""
 import pathlib
 
@@ -46,11 +46,11 @@ def _axes(c, s, p):
     if np.linalg.norm(z) == 0:
         c.fail(f"{p}.z_axis", f"a zero vector, got {z.tolist()}", "a non-zero vector")
     z = z / np.linalg.norm(z)
-    x = c.vector(s, "x_axis", p, default=(1.0, 0.0, 0.0))
+    x = c.vector(s, "x_axis", p, default=(1.0, 0.0, 0.0) if abs(z[0]) < 0.9 else (0.0, 0.0, 1.0))
     u = x - (x @ z) * z
     if np.linalg.norm(u) < 1e-9 * max(np.linalg.norm(x), 1e-300):
         c.fail(f"{p}.x_axis", f"zero or parallel to z_axis, got {x.tolist()}",
-               "a vector not parallel to z_axis (default [1, 0, 0])")
+               "a vector not parallel to z_axis")
     u = u / np.linalg.norm(u)
     return np.column_stack([u, np.cross(z, u), z])
 

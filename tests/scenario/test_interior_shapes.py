@@ -95,23 +95,26 @@ def _penetration(surface, centre):
 
 
 @pytest.mark.parametrize("ends", ["flat", "round"])
-def test_analytic_cylinder_placed_by_its_axes(tmp_path, ends):
-    """A bar along B0's y (z_axis [0, 1, 0]) centred at (0.3, 0, 0.4): a ball of radius r whose
-    centre lies s from the axis beside its middle penetrates r + R - s; past its end by e along
-    the axis, a flat end's face: r - e, a round end's cap: r + R - e."""
+@pytest.mark.parametrize("axis", [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
+def test_analytic_cylinder_placed_by_its_axes(tmp_path, ends, axis):
+    """A bar along B0's y or x (z_axis, x_axis left to its default) centred at (0.3, 0, 0.4): a
+    ball of radius r whose centre lies s from the axis beside its middle penetrates r + R - s;
+    past its end by e along the axis, a flat end's face: r - e, a round end's cap: r + R - e."""
     R, L, c = 0.015, 0.30, np.array([0.3, 0.0, 0.4])
     bar = load_interior(_interior(tmp_path, f'shape = "cylinder"\npoint = {_vec(c)}\nradius = {R}\n'
-                                  f'length = {L}\nends = "{ends}"\nz_axis = [0.0, 1.0, 0.0]\n'
-                                  f'x_axis = [1.0, 0.0, 0.0]\n')).surfaces[0]
+                                  f'length = {L}\nends = "{ends}"\nz_axis = {_vec(axis)}\n'))
+    bar = bar.surfaces[0]
+    along = np.array(axis)
     s = 0.055
-    assert _penetration(bar, c + [0.0, 0.1, s]) == pytest.approx(RADIUS + R - s, abs=1e-12)
+    assert _penetration(bar, c + 0.1 * along + [0.0, 0.0, s]) == pytest.approx(RADIUS + R - s,
+                                                                               abs=1e-12)
     e = 0.04
-    tip = c + [0.0, 0.5 * L + e, 0.0]
+    tip = c + (0.5 * L + e) * along
     expected = RADIUS - e + (R if ends == "round" else 0.0)
     assert _penetration(bar, tip) == pytest.approx(expected, abs=1e-9)
 
 
-def test_analytic_box_and_mesh_depth_of_a_corner_resting_ball(tmp_path):
+def test_analytic_box_and_mesh_depths_on_a_face_and_beside_an_end(tmp_path):
     """The tilted cushion (box, and its STL in mm): a ball whose centre lies h above the middle
     of its top face along the face's normal penetrates r - h; one beside its end face along
     x_axis, r - g."""
