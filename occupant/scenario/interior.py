@@ -91,7 +91,7 @@ class Interior:
     name: str
     description: str
     file: str
-    surfaces: list                                       # occupant.modeling.Plane on B0 or a hinge
+    surfaces: list                                       # Plane, Box, Cylinder or Mesh on B0 or a hinge
     characteristics: dict                                # name -> ContactCharacteristic
     defaults: dict = field(default_factory=dict)         # surface name -> characteristic name
     hinges: dict = field(default_factory=dict)           # hinged part name -> modeling elements
