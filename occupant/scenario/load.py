@@ -77,6 +77,7 @@ from occupant.io.toml_files import (
     FileChecker, InputFileError, given_as_path, located, read_toml, refused_name, resolve_shipped,
     shipped_names,
 )
+from occupant.modeling import Plane
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.body_contacts import body_pairs
 from occupant.scenario.body_contacts import shipped_file as body_contacts_file
@@ -162,10 +163,14 @@ def sub_key(i):
     return f"{VEHICLE_MODEL}_sub{i}" if i else VEHICLE_MODEL
 
 
+MESH_KEY = "interior_mesh_"   # + a surface's name: the inputs key of an interior's mesh file
+
+
 def owner_key(key):
-    """The inputs key whose file brought in ``key``'s: interior for interior_base2 (base_key),
-    vehicle_model for vehicle_model_sub3 (sub_key), else ``key`` itself."""
-    return re.sub(r"_(base\d*|sub\d+)$", "", key)
+    """The inputs key whose file brought in ``key``'s: interior for interior_base2 (base_key)
+    and interior_mesh_<surface> (MESH_KEY), vehicle_model for vehicle_model_sub3 (sub_key),
+    else ``key`` itself."""
+    return re.sub(r"_(base\d*|sub\d+|mesh_.+)$", "", key)
 
 
 def anchored(data, named_by=None):
@@ -326,7 +331,11 @@ class Scenario:
 
         veh = c.table(data, "vehicle", "", required=True)
         c.keys(veh, names("vehicle"), "vehicle")
-        self.interior = self._named(c, veh, "interior", "vehicle", load_interior)
+        copies = {k.removeprefix(MESH_KEY): v for k, v in self._files.items() if k.startswith(MESH_KEY)}
+        self.interior = self._named(c, veh, "interior", "vehicle",
+                                    lambda named, bases=None: load_interior(named, bases, meshes=copies))
+        self.inputs.update({MESH_KEY + s: pathlib.Path(p).absolute()
+                            for s, p in self.interior.mesh_files.items()})
         self.front = self._front(c, veh, data)
         if "precrash" in data:   # braking with the full-car model, then the crash
             self.pulse = self._precrash(c, veh, data, pulse)
@@ -380,7 +389,7 @@ class Scenario:
                        f"the name of an element of {self.dummy}", "distinct names")
             asm.add(surface)
         for motion in read_intrusions(c, veh, [s.name for s in self.interior.surfaces
-                                               if s.marker is None]):
+                                               if isinstance(s, Plane) and s.marker is None]):
             if asm.find(motion.name) is not None:
                 c.fail("vehicle.intrusion", f"intrusion {motion.name!r} has the name of an "
                        f"element of the model", "distinct names")
@@ -446,7 +455,8 @@ class Scenario:
         if self.front is not None:
             self.v0 = np.zeros(self.model.nv)
             self.v0[vehicle_indices(self.model)[1]] = self.speed
-            lift_onto(self.model, self.q0, [x.name for x in self.interior.surfaces])
+            lift_onto(self.model, self.q0, [x.name for x in self.interior.surfaces
+                                            if isinstance(x, Plane)])
 
         sensors = c.table(data, "sensors", "")
         c.keys(sensors, names("sensors"), "sensors")

@@ -99,7 +99,8 @@ def test_reference_driver_door_is_placed_from_the_package_widths():
     characteristics, and side_barrier keeps its own 62 pairs (the body-contact ones are among
     them; 50 before the Hybrid III's heels, branch footsplit: each heel with floor, toe pan,
     door and kick panel, and 4 heel pairs of dummies/body_contacts.toml), and takes the head
-    shell's and chin's pairs with the wheel's rim from that file (64, branch headwheel)."""
+    shell's and chin's pairs with the wheel's rim from that file (64, branch headwheel) and the
+    head shell's and chin's with the roof (66, branch interiorshapes)."""
     for name in ("midsize_sedan_driver", "midsize_sedan_driver_05f"):
         interior = load_interior(name)
         planes = {p.name: p for p in interior.surfaces}
@@ -121,7 +122,7 @@ def test_reference_driver_door_is_placed_from_the_package_widths():
             ("left_hand_shell", "side_window"), ("left_upper_arm_shell", "b_pillar"),
             ("thorax", "b_pillar"))}, name
         assert pairs["left_forearm_shell__door_panel"].characteristic.name == "door_trim"
-    assert len(load("side_barrier").model.source.contact_pairs) == 64
+    assert len(load("side_barrier").model.source.contact_pairs) == 66
 
 
 # SAE J1100(a)'s hip room: the least lateral width between the trimmed surfaces on the X plane
