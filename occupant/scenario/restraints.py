@@ -267,9 +267,10 @@ def build_belt(asm, table, c, path):
     too, carried by the sternum, each bearing the human's belt share of their force
     (``Wrap.share``; occupant/human/data/thorax.toml ``[belt]``, sources there): a belt lying
     on the front of the thorax loads the ribcage, whose sternum spring is calibrated under a
-    hub. ``friction``: belt on body and buckle, ``d_ring_friction``: at
-    the D-ring. ``across`` (optional): the belt keeps its place on the body while its pull across
-    itself is within ``across`` times its push into it (``modeling.belts.Wrap``; the same Coulomb
+    hub. ``friction``: belt on body, ``d_ring_friction`` and ``buckle_friction``: at the
+    D-ring and through the buckle's tongue. ``across`` (optional): the belt keeps its place on
+    the body while its pull across itself is within ``across`` times its push into it
+    (``modeling.belts.Wrap``; the same Coulomb
     coefficient as ``friction`` for a belt whose friction is isotropic); without it the belt
     lies on its shortest path over each ellipsoid. ``lap_across``: the same for the lap belt's
     three wraps on the pelvis only (default ``across``). With ``pretensioner`` the retractor winds in
@@ -324,6 +325,7 @@ def build_belt(asm, table, c, path):
     sternum = "sternum" if "sternum" in asm.parts else None
     mu = read(c, table, path, "friction")
     mu_ring = read(c, table, path, "d_ring_friction")
+    mu_buckle = read(c, table, path, "buckle_friction")
     across = read(c, table, path, "across")
     lap_across = read(c, table, path, "lap_across", default=across)
     outboard = 1.0 if point["d_ring"][1] >= 0.0 else -1.0
@@ -396,7 +398,7 @@ def build_belt(asm, table, c, path):
         asm.add(Belt("belt", [
             Anchor("retractor", point["retractor"]),
             SlipRing("d_ring", point["d_ring"], friction=mu_ring)] + upper + lower + [
-            SlipRing("buckle", point["buckle"], friction=mu)] + lap + [
+            SlipRing("buckle", point["buckle"], friction=mu_buckle)] + lap + [
             Anchor("lap_anchor", point["lap_anchor"])],
             gs1_webbing(), retractor=retractor, pretensioner=pretensioner))
     except ModelingError as err:

@@ -192,6 +192,25 @@ def test_reference_driver_d_ring_is_on_its_b_pillar():
     assert _on_the_pillar(her, np.asarray(belt["d_ring"].point, float))
 
 
+def test_reference_belt_slip_rings_take_the_fe_decks_pulley_friction():
+    """The webbing slides through the D-ring and the buckle's tongue at 0.2, the open FE Hybrid
+    III sled examples' belt pulleys at both [S: OpenRadioss ModelExchange, /PROP/SPR_PUL Fric],
+    and lies on the body at the GS1 deck's 0.3 [C] (scenarios/HISTORY.md, frictionsrc). Until
+    then the buckle took the belt-body coefficient, read as GS1's "buckle" 0.3, which is that
+    deck's body-on-buckle contact (its shoulder and lap belts are separate, no slip ring). A
+    scenario's buckle_friction sets the buckle's alone."""
+    for name in ("us_ncap_frontal_56", "euro_ncap_full_width_50"):
+        points = load(name).model.source.find("belt").points
+        belt = {p.name: p for p in points}
+        assert (belt["d_ring"].friction, belt["buckle"].friction) == (0.2, 0.2), name
+        assert all(p.friction == 0.3 for p in points if hasattr(p, "carrier")), name
+    points = load("us_ncap_frontal_56", overrides={"restraints.belt.buckle_friction": 0.35}).model.source.find(
+        "belt").points
+    belt = {p.name: p for p in points}
+    assert (belt["d_ring"].friction, belt["buckle"].friction) == (0.2, 0.35)
+    assert all(p.friction == 0.3 for p in points if hasattr(p, "carrier"))
+
+
 def test_reference_driver_belt_anchorages_are_the_seats_and_shared(tmp_path):
     """The driver's belt anchorages live once, in the seat's interior ([belt] of
     midsize_sedan_driver): the door-side interior built on it has them, and a scenario whose
