@@ -40,9 +40,9 @@ def test_analytic_pulse_direction_and_triangle():
 
 
 def test_reference_seat_backs_are_trimmed_but_the_gs1_rig_backrest():
-    """Every shipped seat back is a trimmed one, friction 0.3 [E: crash-domain-facts.md 6.3,
-    dummy-seat 0.3-0.6 [U], its low end]; the SAFER deck's backrest 0.05 [P: 6.4] is the GS1
-    frontal rig's back support and stays with it alone (vehicles/gs1_sled_buck.toml, on the
+    """Every shipped seat back is a trimmed one, friction 0.3 [S: the open FE Hybrid III sled
+    examples' dummy on their foam-and-fabric seat and back rest, vehicles/midsize_sedan_driver.toml;
+    branch frictionsrc]; the SAFER deck's backrest 0.05 [C] is the GS1 frontal rig's back support and stays with it alone (vehicles/gs1_sled_buck.toml, on the
     passenger buck's base, has its own characteristic). At 0.05 the rear occupant slid up the
     25 deg back and off the seat (scenarios/HISTORY.md, rearramp); the frontal seats kept it
     until branch frontback."""
