@@ -328,10 +328,13 @@ _RESTRAINTS = [
         low=0.0),
     Key(f"{_BELT}.pretensioner_force", "number", "N", "the belt force at the retractor where it stalls "
         "(default: occupant.modeling.belts.Pretensioner.capacity)", low=0.0, low_open=True),
-    # GS1 belt-body friction (crash-domain-facts 6.4) [S]
-    Key(f"{_BELT}.friction", "number", "-", "Coulomb coefficient of the belt on the body and the buckle", 0.3,
-        low=0.0),
-    Key(f"{_BELT}.d_ring_friction", "number", "-", "Coulomb coefficient at the D-ring", 0.2, low=0.0),   # [E]
+    # belt on body: the GS1 deck's 0.3 [C: SAFER HBM validation deck, Boundary_conditions_V11.key,
+    # "SAFER to shoulder/lap belt" FS]; the open FE Hybrid III sled examples (OpenRadioss
+    # ModelExchange) take 0.2 [S], not taken (scenarios/HISTORY.md, frictionsrc). D-ring and
+    # buckle tongue: those examples' belt pulleys, Fric 0.2 at both [S: /PROP/SPR_PUL cards]
+    Key(f"{_BELT}.friction", "number", "-", "Coulomb coefficient of the belt on the body", 0.3, low=0.0),
+    Key(f"{_BELT}.d_ring_friction", "number", "-", "Coulomb coefficient at the D-ring", 0.2, low=0.0),
+    Key(f"{_BELT}.buckle_friction", "number", "-", "Coulomb coefficient at the buckle's tongue", 0.2, low=0.0),
     Key(f"{_BELT}.across", "number", "-", "the belt keeps its place while its pull across itself is within "
         "this times its push (default: shortest path)", low=0.0),
     Key(f"{_BELT}.lap_across", "number", "-", "as across, for the lap belt's wraps on the pelvis only "

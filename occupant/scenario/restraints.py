@@ -260,7 +260,9 @@ _GS1_KEYS = ("end_springs", "lap_end_springs")
 _RETRACTOR_KEYS = ("load_limit", "pretensioner", "pretensioner_time", "pretensioner_pull",
                    "pretensioner_force")
 #: the [restraints.belt] keys a lap or two-point belt has no use for (refused, ``check_belt_keys``)
-BELT_UNUSED = {"lap": _SHOULDER_KEYS + _GS1_KEYS, "two_point": _LAP_KEYS + _GS1_KEYS}
+_BUCKLE_RING_KEYS = ("buckle_friction",)   # a lap or two-point belt ends at its buckle
+BELT_UNUSED = {"lap": _SHOULDER_KEYS + _GS1_KEYS + _BUCKLE_RING_KEYS,
+               "two_point": _LAP_KEYS + _GS1_KEYS + _BUCKLE_RING_KEYS}
 
 
 def check_belt_keys(c, table, path):
@@ -315,9 +317,10 @@ def build_belt(asm, table, c, path):
     too, carried by the sternum, each bearing the human's belt share of their force
     (``Wrap.share``; occupant/human/data/thorax.toml ``[belt]``, sources there): a belt lying
     on the front of the thorax loads the ribcage, whose sternum spring is calibrated under a
-    hub. ``friction``: belt on body and buckle, ``d_ring_friction``: at
-    the D-ring. ``across`` (optional): the belt keeps its place on the body while its pull across
-    itself is within ``across`` times its push into it (``modeling.belts.Wrap``; the same Coulomb
+    hub. ``friction``: belt on body, ``d_ring_friction`` and ``buckle_friction``: at the
+    D-ring and through the buckle's tongue. ``across`` (optional): the belt keeps its place on
+    the body while its pull across itself is within ``across`` times its push into it
+    (``modeling.belts.Wrap``; the same Coulomb
     coefficient as ``friction`` for a belt whose friction is isotropic); without it the belt
     lies on its shortest path over each ellipsoid. ``lap_across``: the same for the lap belt's
     three wraps on the pelvis only (default ``across``). With ``pretensioner`` the retractor winds in
@@ -376,6 +379,7 @@ def build_belt(asm, table, c, path):
     spool = read(c, table, path, "retractor") if kind in BELT_UNUSED else None   # optional there
     mu = read(c, table, path, "friction")
     mu_ring = read(c, table, path, "d_ring_friction")
+    mu_buckle = read(c, table, path, "buckle_friction")
     across = read(c, table, path, "across")
     # the outboard side: the D-ring's side of the occupant's midplane y = 0 (a lap belt's: its
     # outboard anchorage's)
@@ -403,16 +407,18 @@ def build_belt(asm, table, c, path):
     if kind != "lap":
         upper, lower = _shoulder_belt_wraps(asm, table, c, path, kind, outboard, mu, across)
     try:
-        asm.add(*_belts(kind, point, spool, upper, lower, lap, retractor, pretensioner, mu, mu_ring,
-                        lambda key: read(c, table, path, key)))
+        asm.add(*_belts(kind, point, spool, upper, lower, lap, retractor, pretensioner,
+                        (mu, mu_ring, mu_buckle), lambda key: read(c, table, path, key)))
     except ModelingError as err:
         c.fail(path, str(err))
 
 
-def _belts(kind, point, spool, upper, lower, lap, retractor, pretensioner, mu, mu_ring, value):
+def _belts(kind, point, spool, upper, lower, lap, retractor, pretensioner, frictions, value):
     """The belts of ``build_belt`` (``value(key)``: a key's value) through the anchorages
     ``point`` and ``spool`` (a lap or two-point belt's retractor, or None), over the shoulder
-    belt's ``upper`` and ``lower`` wraps and the lap belt's ``lap`` (from the buckle out)."""
+    belt's ``upper`` and ``lower`` wraps and the lap belt's ``lap`` (from the buckle out);
+    ``frictions``: (belt on body, at the D-ring, at the buckle's tongue)."""
+    mu, mu_ring, mu_buckle = frictions
     from occupant.modeling.belts import (Anchor, Belt, Retractor, SlipRing, gs1_end_spring,
                                          gs1_webbing)
     if kind == "separate":
@@ -441,7 +447,7 @@ def _belts(kind, point, spool, upper, lower, lap, retractor, pretensioner, mu, m
     return [Belt("belt", [
         Anchor("retractor", point["retractor"]),
         SlipRing("d_ring", point["d_ring"], friction=mu_ring)] + upper + lower + [
-        SlipRing("buckle", point["buckle"], friction=mu)] + lap + [
+        SlipRing("buckle", point["buckle"], friction=mu_buckle)] + lap + [
         Anchor("lap_anchor", point["lap_anchor"])],
         gs1_webbing(), retractor=retractor, pretensioner=pretensioner)]
 
