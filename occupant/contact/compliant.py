@@ -31,6 +31,13 @@ the dynamics (the FMVSS 208-style sled's lumbar joint loaded to 12 kN m, chest 3
 instead of 47 g); they stay explicit.
 Forces act at the contact point, +F n + friction on geometry a's link, the opposite on b's.
 Outputs per pair: ``CONTACT_OUTPUTS``; the power of the forces on the tree is the contact slot.
+Per pair, that power P = F . w (w the velocity of a's contact point relative to b's) splits as
+F_n n . w - g |w_t|^2: the friction's dissipated power mu F tanh(|w_t| / v_s) |w_t| and the rest,
+minus the power the normal force takes (elastic, hysteresis and damping); each is integrated with
+the step into the pair's work accumulators (``CONTACT_WORK``), whose sum over the pairs is
+minus work["contacts"] to round-off. The normal work less the elastic energy the pair holds
+(``elastic_energy``: the integral of its current unloading curve up to d, in closed form) is the
+energy it absorbed, by hysteresis and damping.
 A pair apart (not d > 0 with its point on the surface) records 0 in every output, one rule for
 every kind, so that the broad phase changes no output: its d < 0 is the exact clearance where the
 narrow phase runs (planes, boxes, cylinders, discs, ellipsoids), but a pair the broad phase culls
@@ -58,14 +65,19 @@ from occupant.contact.geometry_pairs import (
     NO_CONTACT, PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link,
 )
 from occupant.contact.mesh_pairs import ellipsoid_mesh
-from occupant.forces.joint_resistance import recovering_unload, table_load, table_slope
+from occupant.contact.min_integral import line_power_min_integral
+from occupant.forces.joint_resistance import (
+    recovering_unload, recovery_shape, table_load, table_slope,
+)
 from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_ELLIPSOID,
-    CONTACT_ELLIPSOID_MESH, CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_POWER, POWER_CONTACTS,
-    POWER_MOTIONS,
+    CONTACT_ELLIPSOID_MESH, CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_OUTPUTS, CONTACT_POWER,
+    POWER_CONTACTS, POWER_MOTIONS,
 )
 from occupant.modeling.surface_motions import translation_at
+
+N_OUTPUTS = len(CONTACT_OUTPUTS)
 
 # The fields of a loading and unloading law (``bundle.ContactBlock``'s names, which the BeltBlock
 # repeats for its webbing): what the contacts and the belts hand the law's functions, so that
@@ -176,6 +188,115 @@ def elastic_force(el, e, d, d_max, recovers=False):
     return 0.0
 
 
+@njit(**JIT_INLINE)
+def _segment(t, start, n, x):
+    """(intercept, slope) of the piecewise-linear table's piece holding x (``table_load``'s,
+    end pieces extended)."""
+    k = start
+    while k < start + n - 2 and t[k + 1, 0] <= x:
+        k += 1
+    slope = (t[k + 1, 1] - t[k, 1]) / (t[k + 1, 0] - t[k, 0])
+    return t[k, 1] - slope * t[k, 0], slope
+
+
+@njit(**JIT_INLINE)
+def _next_row(t, start, n, offset, x):
+    """The first row abscissa (plus ``offset``) beyond x, or inf."""
+    for k in range(start, start + n):
+        if t[k, 0] + offset > x:
+            return t[k, 0] + offset
+    return np.inf
+
+
+@njit(**JIT_INLINE)
+def _loading_curve(el, e, x):
+    """F_L near x as b + c x^n: (0, k, 1), (0, k, n), or the table's piece (intercept, slope, 1)."""
+    if el.law[e] == CONTACT_LINEAR:
+        return 0.0, el.stiffness[e], 1.0
+    if el.law[e] == CONTACT_POWER:
+        return 0.0, el.stiffness[e], el.exponent[e]
+    b, c = _segment(el.tables, el.load_start[e], el.load_len[e], x)
+    return b, c, 1.0
+
+
+@njit(**JIT)
+def _power_min_integral(d, k, p, c, n):
+    """Integral over [0, d] of min(k x^p, c x^n): the curves cross once, at (k / c)^(1 / (n - p))."""
+    cross = (k / c) ** (1.0 / (n - p)) if n != p and c > 0.0 else np.inf
+    total, lo = 0.0, 0.0
+    for hi in (min(cross, d), d):
+        if hi > lo:
+            mid = 0.5 * (lo + hi)
+            kk, q = (k, p) if k * mid ** p <= c * mid ** n else (c, n)
+            total += kk * (hi ** (q + 1.0) - lo ** (q + 1.0)) / (q + 1.0)
+            lo = hi
+    return total
+
+
+@njit(**JIT)
+def _capped_power_integral(el, e, d, c, n):
+    """Integral over [0, d] of min(F_L(x), c x^n) (the ``recovers`` law's drop)."""
+    if el.law[e] == CONTACT_POWER:
+        return _power_min_integral(d, el.stiffness[e], el.exponent[e], c, n)
+    if el.law[e] == CONTACT_LINEAR:
+        return line_power_min_integral(0.0, d, 0.0, el.stiffness[e], 0.0, c, n)
+    t, start, rows = el.tables, el.load_start[e], el.load_len[e]
+    total, u = 0.0, 0.0
+    while u < d:
+        v = min(_next_row(t, start, rows, 0.0, u), d)
+        a, s = _segment(t, start, rows, 0.5 * (u + v))
+        total += line_power_min_integral(u, v, a, s, 0.0, c, n)
+        u = v
+    return total
+
+
+@njit(**JIT)
+def _capped_table_integral(el, e, d, shift):
+    """Integral over [max(shift, 0), d] of min(U(x - shift), F_L(x)), U the unloading table."""
+    t, start, rows = el.tables, el.unload_start[e], el.unload_len[e]
+    total, u = 0.0, max(shift, 0.0)
+    while u < d:
+        v = min(_next_row(t, start, rows, shift, u), d)
+        if el.law[e] != CONTACT_LINEAR and el.law[e] != CONTACT_POWER:
+            v = min(v, _next_row(t, el.load_start[e], el.load_len[e], 0.0, u))
+        mid = 0.5 * (u + v)
+        a, s = _segment(t, start, rows, mid - shift)
+        b, c, n = _loading_curve(el, e, mid)
+        total += line_power_min_integral(u, v, a - s * shift, s, b, c, n)
+        u = v
+    return total
+
+
+@njit(**JIT)
+def elastic_energy(el, e, d, d_max, recovers=False):
+    """The elastic energy the pair holds at penetration 0 <= d <= d_max: the integral of
+    ``elastic_force``(x, d_max) over x from 0 to d, what unloading along the current curve
+    returns; at the peak (d = d_max) that is the unloading curve's from there (not E_L(d)):
+    (1 - eps) E_L(d_max) for the absorption laws, f_max (d - d_0)^2 / (2 (d_max - d_0)) below
+    it on the straight line; E_L(d) without hysteresis."""
+    if el.unload_start[e] < 0 and el.absorption[e] == 0.0:
+        return loading_work(el, e, d)
+    m = max(d, d_max)
+    f_max = loading_force(el, e, m)
+    if f_max <= 0.0 or d <= 0.0:
+        return 0.0
+    if el.unload_start[e] >= 0:
+        start, n = el.unload_start[e], el.unload_len[e]
+        return _capped_table_integral(el, e, d, m - table_inverse(el.tables, start, n, f_max))
+    work = loading_work(el, e, m)
+    if recovers:
+        # recovering_unload: r F(a) + (1 - r) min(f_max (a / m)^n, F(a)), the same r and n
+        if el.absorption[e] >= 1.0:
+            return 0.0
+        r, n = recovery_shape(f_max, m, work, el.absorption[e])
+        return (r * loading_work(el, e, d)
+                + (1.0 - r) * _capped_power_integral(el, e, d, f_max / m ** n, n))
+    d0 = max(m - 2.0 * (1.0 - el.absorption[e]) * work / f_max, 0.0)
+    if d <= d0:
+        return 0.0
+    return 0.5 * f_max * (d - d0) ** 2 / (m - d0)
+
+
 @njit(**JIT)
 def elastic_slope(el, e, d, d_max):
     """The slope in d of ``elastic_force`` (without ``recovers``) at penetration d >= 0, d_max
@@ -236,6 +357,14 @@ def bounding_gap(el, R, p, e):
                           el.centre_b[e, 2])
     dist = np.sqrt((ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2)
     return dist - el.bound_a[e] - el.bound_b[e]
+
+
+@njit(**JIT_INLINE)
+def sliding_speed(nx, ny, nz, wx, wy, wz):
+    """|w_t|, the part of the relative velocity w tangent to the unit normal n."""
+    wn = wx * nx + wy * ny + wz * nz
+    tx, ty, tz = wx - wn * nx, wy - wn * ny, wz - wn * nz
+    return np.sqrt(tx * tx + ty * ty + tz * tz)
 
 
 @njit(**JIT_INLINE)
@@ -334,7 +463,7 @@ def contacts(bundle, data, t, q, v, z):
             rate = data.outputs[el.mover_out_start + 2 * mover + 1]
             ux, uy, uz = el.mover_axis[mover, 0], el.mover_axis[mover, 1], el.mover_axis[mover, 2]
             d_rate += rate * (nx * ux + ny * uy + nz * uz)
-        normal, friction = 0.0, 0.0
+        normal, friction, stored = 0.0, 0.0, 0.0
         if d > 0.0 and inside:
             zk = el.z_start + e
             data.zdot[zk] = largest_rate(d, d_rate, z[zk], 0.0)
@@ -356,7 +485,14 @@ def contacts(bundle, data, t, q, v, z):
                 moving_power += driven
                 pair_power -= driven
             power += pair_power
-        k = el.out_start + 7 * e
+            # pair_power = F . w (w = v_a - v_b) = F_n n . w - g |w_t|^2: the friction
+            # dissipates friction x slip, the normal force takes the rest
+            rubbed = friction * sliding_speed(nx, ny, nz, vax - vbx, vay - vby, vaz - vbz)
+            zw = el.work_z_start + 2 * e
+            data.zdot[zw] = -pair_power - rubbed
+            data.zdot[zw + 1] = rubbed
+            stored = elastic_energy(law, e, d, max(z[zk], d), el.recovers[e] != 0)
+        k = el.out_start + N_OUTPUTS * e
         # apart, every output reads 0 (``CONTACT_OUTPUTS``): d there is the true gap only for
         # some kinds, and only once the broad phase lets the pair through
         touching = d > 0.0 and inside
@@ -367,6 +503,11 @@ def contacts(bundle, data, t, q, v, z):
         data.outputs[k + 4] = cx if touching else 0.0
         data.outputs[k + 5] = cy if touching else 0.0
         data.outputs[k + 6] = cz if touching else 0.0
+        taken = z[el.work_z_start + 2 * e]          # integrals: kept while apart
+        data.outputs[k + 7] = taken
+        data.outputs[k + 8] = z[el.work_z_start + 2 * e + 1]
+        data.outputs[k + 9] = stored
+        data.outputs[k + 10] = taken - stored
     data.power[POWER_CONTACTS] = power
     data.power[POWER_MOTIONS] += moving_power
 
