@@ -31,15 +31,17 @@ the dynamics (the FMVSS 208-style sled's lumbar joint loaded to 12 kN m, chest 3
 instead of 47 g); they stay explicit.
 Forces act at the contact point, +F n + friction on geometry a's link, the opposite on b's.
 Outputs per pair: ``CONTACT_OUTPUTS``; the power of the forces on the tree is the contact slot.
-Per pair, that power P = F . w (w the velocity of a's contact point relative to b's) splits as
-F_n n . w - g |w_t|^2: the friction's dissipated power mu F tanh(|w_t| / v_s) |w_t| and the rest,
-minus the power the normal force takes (elastic, hysteresis and damping); each is integrated with
-the step into the pair's work accumulators (``CONTACT_WORK``), whose sum over the pairs is
-minus work["contacts"] to round-off. The normal work less the elastic energy the pair holds
+Per pair, the power of its forces F on the bodies' relative motion, F . w (w the velocity of
+a's contact point relative to b's), splits as F_n n . w - g |w_t|^2: the friction's dissipated
+power mu F tanh(|w_t| / v_s) |w_t| and the power the normal force takes (elastic, hysteresis and
+damping); a surface on B0 adds F . v_b to the contact slot (velocities are absolute: the work
+B0's own motion, the vehicle's, does on the bodies through the pair). The three are integrated
+with the step into the pair's accumulators (``CONTACT_WORK``), whose sum over the pairs gives
+work["contacts"] to round-off. The normal work less the elastic energy the pair holds
 (``elastic_energy``: the integral of its current unloading curve up to d, in closed form) is the
 energy it absorbed, by hysteresis and damping.
-A pair apart (not d > 0 with its point on the surface) records 0 in every output, one rule for
-every kind, so that the broad phase changes no output: its d < 0 is the exact clearance where the
+A pair apart (not d > 0 with its point on the surface) records 0 in every output (but the
+integrals: its works and absorbed energy keep their value), one rule for every kind, so that the broad phase changes no output: its d < 0 is the exact clearance where the
 narrow phase runs (planes, boxes, cylinders, discs, ellipsoids), but a pair the broad phase culls
 has only its bounding spheres' gap and a mesh none.
 A plane on B0 under a prescribed translation (``occupant.modeling.surface_motions``: displacement
@@ -73,11 +75,12 @@ from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_ELLIPSOID,
     CONTACT_ELLIPSOID_MESH, CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_OUTPUTS, CONTACT_POWER,
+    CONTACT_WORK,
     POWER_CONTACTS, POWER_MOTIONS,
 )
 from occupant.modeling.surface_motions import translation_at
 
-N_OUTPUTS = len(CONTACT_OUTPUTS)
+N_OUTPUTS, N_WORK = len(CONTACT_OUTPUTS), len(CONTACT_WORK)
 
 # The fields of a loading and unloading law (``bundle.ContactBlock``'s names, which the BeltBlock
 # repeats for its webbing): what the contacts and the belts hand the law's functions, so that
@@ -485,12 +488,16 @@ def contacts(bundle, data, t, q, v, z):
                 moving_power += driven
                 pair_power -= driven
             power += pair_power
-            # pair_power = F . w (w = v_a - v_b) = F_n n . w - g |w_t|^2: the friction
-            # dissipates friction x slip, the normal force takes the rest
-            rubbed = friction * sliding_speed(nx, ny, nz, vax - vbx, vay - vby, vaz - vbz)
-            zw = el.work_z_start + 2 * e
-            data.zdot[zw] = -pair_power - rubbed
+            # on the relative velocity w = v_a - v_b, F . w = F_n n . w - g |w_t|^2: the friction
+            # dissipates friction x slip, the normal force takes the rest; pair_power is F . w
+            # plus, for a surface on B0, F . v_b (B0's motion)
+            wx, wy, wz = vax - vbx, vay - vby, vaz - vbz
+            rubbed = friction * sliding_speed(nx, ny, nz, wx, wy, wz)
+            relative = fx * wx + fy * wy + fz * wz
+            zw = el.work_z_start + N_WORK * e
+            data.zdot[zw] = -relative - rubbed
             data.zdot[zw + 1] = rubbed
+            data.zdot[zw + 2] = pair_power - relative
             stored = elastic_energy(law, e, d, max(z[zk], d), el.recovers[e] != 0)
         k = el.out_start + N_OUTPUTS * e
         # apart, every output reads 0 (``CONTACT_OUTPUTS``): d there is the true gap only for
@@ -503,11 +510,11 @@ def contacts(bundle, data, t, q, v, z):
         data.outputs[k + 4] = cx if touching else 0.0
         data.outputs[k + 5] = cy if touching else 0.0
         data.outputs[k + 6] = cz if touching else 0.0
-        taken = z[el.work_z_start + 2 * e]          # integrals: kept while apart
-        data.outputs[k + 7] = taken
-        data.outputs[k + 8] = z[el.work_z_start + 2 * e + 1]
-        data.outputs[k + 9] = stored
-        data.outputs[k + 10] = taken - stored
+        zw = el.work_z_start + N_WORK * e           # integrals: kept while apart
+        for j in range(N_WORK):
+            data.outputs[k + 7 + j] = z[zw + j]
+        data.outputs[k + 7 + N_WORK] = stored
+        data.outputs[k + 8 + N_WORK] = z[zw] - stored
     data.power[POWER_CONTACTS] = power
     data.power[POWER_MOTIONS] += moving_power
 

@@ -20,11 +20,12 @@ def _pair_work(res, pair="ball_floor"):
 
 
 def _sums_to_the_contact_work(model, res):
-    """Every sample: the pairs' normal and friction work sum to minus work["contacts"], to
-    round-off (the same powers, integrated by the same steps)."""
-    total = sum(sum(_pair_work(res, p)) for p in model.contact_names)
+    """Every sample: the pairs' base work less their normal and friction work sums to
+    work["contacts"], to round-off (the same powers, integrated by the same steps)."""
+    total = sum(res.outputs[f"{p}.base_work"] - sum(_pair_work(res, p))
+                for p in model.contact_names)
     scale = max(np.abs(res.work["contacts"]).max(), 1e-300)
-    np.testing.assert_allclose(total, -res.work["contacts"], rtol=0, atol=1e-12 * scale)
+    np.testing.assert_allclose(total, res.work["contacts"], rtol=0, atol=1e-12 * scale)
 
 
 TABLE = [(0.0, 0.0), (0.004, 100.0), (0.01, 150.0), (0.02, 900.0)]
@@ -128,9 +129,10 @@ def test_analytic_hysteresis_pair_absorbs_its_loop_area():
     np.testing.assert_allclose(absorbed[~loading], loop, rtol=bound)
     np.testing.assert_array_equal(absorbed, normal - elastic)
     assert elastic[-1] == 0.0
-    # the state and its output are one
+    # the state and its output are one; B0 at rest does no work
     z = res.z[:, model.z_names.index("ball_floor.normal_work")]
     np.testing.assert_array_equal(z, normal)
+    assert np.all(res.outputs["ball_floor.base_work"] == 0.0)
     _sums_to_the_contact_work(model, res)
 
 
@@ -189,10 +191,41 @@ def test_reference_pair_work_sensor_and_results_file(tmp_path):
                                   res.outputs["ball_floor.friction_work"])
 
 
+def test_identity_moving_base_works_through_its_surfaces():
+    """The spinning egg of ``test_identity_energy_balance_bounce_with_damping_and_friction``
+    thrown on a floor that moves with B0 at 5 m/s under a 10 g half-sine pulse: the floor's
+    motion works on the egg through the pair (base work), and the normal and friction work, on
+    the relative motion, are those of the same throw on a floor at rest (frame-independent)
+    while the contact slot's work is not."""
+    from occupant.model import BaseMotion
+    from tests.contact.test_compliant_contact import SEMI, _free_body_with
+    from occupant.modeling import Ellipsoid, Plane, ContactPair
+    asm = _free_body_with(Ellipsoid("egg", "m", SEMI))
+    asm.add(Plane("floor", None, point=(0.0, 0.0, -0.1)))
+    asm.add(ContactPair("egg_floor", "egg", "floor", ContactCharacteristic(
+        stiffness=5e4, absorption=0.3, damping=2e4, friction=0.5, friction_speed=0.02)))
+    model = asm.compile()
+    t = np.linspace(0.0, 0.3, 3001)
+    runs = {}
+    for speed in (0.0, 5.0):
+        base = BaseMotion.translational(t, np.zeros_like(t), velocity0=(speed, 0.0, 0.0))
+        runs[speed] = occupant.simulate(model, 0.3, q0=[0, 0, 0, 1, 0, 0, 0],
+                                        v0=[0.5, 0.2, -1.5, 3.0, -5.0, 8.0], integrator="rk4",
+                                        dt=1e-5, base_motion=base, output_dt=1e-3)
+        _sums_to_the_contact_work(model, runs[speed])
+    rest, moving = runs[0.0], runs[5.0]
+    for key in ("normal_work", "friction_work", "absorbed_energy"):
+        a, b = rest.outputs[f"egg_floor.{key}"], moving.outputs[f"egg_floor.{key}"]
+        np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-9 * np.abs(a).max())
+    assert np.all(rest.outputs["egg_floor.base_work"] == 0.0)
+    assert np.abs(moving.outputs["egg_floor.base_work"]).max() > 0.1
+    assert rest.outputs["egg_floor.friction_work"][-1] > 0.1
+
+
 def test_identity_pair_work_sums_to_the_contact_work_in_a_shipped_scenario():
     """The first 20 ms of the US NCAP driver (seat, floor, toe pan, the belts and pulse under
-    way): the pairs' works sum to minus work["contacts"] to round-off, friction dissipates
-    (never returns) work, and the pairs touching hold work."""
+    way): the pairs' works sum to work["contacts"] to round-off, friction dissipates (never
+    returns) work, and the pairs touching hold work."""
     from occupant.scenario import load
     run = load("us_ncap_frontal_56", overrides={"solver.t_end": 0.02,
                                                  "outputs.report": False}).run()
