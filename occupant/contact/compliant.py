@@ -41,9 +41,10 @@ work["contacts"] to round-off. The normal work less the elastic energy the pair 
 (``elastic_energy``: the integral of its current unloading curve up to d, in closed form) is the
 energy it absorbed, by hysteresis and damping.
 A pair apart (not d > 0 with its point on the surface) records 0 in every output (but the
-integrals: its works and absorbed energy keep their value), one rule for every kind, so that the broad phase changes no output: its d < 0 is the exact clearance where the
-narrow phase runs (planes, boxes, cylinders, discs, ellipsoids), but a pair the broad phase culls
-has only its bounding spheres' gap and a mesh none.
+integrals: its works and absorbed energy keep their value), one rule for every kind, so that the
+broad phase changes no output: its d < 0 is the exact clearance where the narrow phase runs
+(planes, boxes, cylinders, discs, ellipsoids), but a pair the broad phase culls has only its
+bounding spheres' gap and a mesh none.
 A plane on B0 under a prescribed translation (``occupant.modeling.surface_motions``: displacement
 s(t) and velocity s'(t) along the unit u) is met where it has moved to, p_b + s u, and its points
 move at B0's velocity plus s' u (in d' and the friction's sliding velocity); the power of its
@@ -75,8 +76,7 @@ from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_ELLIPSOID,
     CONTACT_ELLIPSOID_MESH, CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_OUTPUTS, CONTACT_POWER,
-    CONTACT_WORK,
-    POWER_CONTACTS, POWER_MOTIONS,
+    CONTACT_WORK, POWER_CONTACTS, POWER_MOTIONS,
 )
 from occupant.modeling.surface_motions import translation_at
 
@@ -193,13 +193,10 @@ def elastic_force(el, e, d, d_max, recovers=False):
 
 @njit(**JIT_INLINE)
 def _segment(t, start, n, x):
-    """(intercept, slope) of the piecewise-linear table's piece holding x (``table_load``'s,
-    end pieces extended)."""
-    k = start
-    while k < start + n - 2 and t[k + 1, 0] <= x:
-        k += 1
-    slope = (t[k + 1, 1] - t[k, 1]) / (t[k + 1, 0] - t[k, 0])
-    return t[k, 1] - slope * t[k, 0], slope
+    """(intercept, slope) of the piecewise-linear table's piece holding x (between rows:
+    ``table_slope``'s and ``table_load``'s)."""
+    slope = table_slope(t, start, n, x)
+    return table_load(t, start, n, x) - slope * x, slope
 
 
 @njit(**JIT_INLINE)
@@ -467,6 +464,7 @@ def contacts(bundle, data, t, q, v, z):
             ux, uy, uz = el.mover_axis[mover, 0], el.mover_axis[mover, 1], el.mover_axis[mover, 2]
             d_rate += rate * (nx * ux + ny * uy + nz * uz)
         normal, friction, stored = 0.0, 0.0, 0.0
+        zw = el.work_z_start + N_WORK * e           # the pair's work accumulators
         if d > 0.0 and inside:
             zk = el.z_start + e
             data.zdot[zk] = largest_rate(d, d_rate, z[zk], 0.0)
@@ -494,14 +492,13 @@ def contacts(bundle, data, t, q, v, z):
             wx, wy, wz = vax - vbx, vay - vby, vaz - vbz
             rubbed = friction * sliding_speed(nx, ny, nz, wx, wy, wz)
             relative = fx * wx + fy * wy + fz * wz
-            zw = el.work_z_start + N_WORK * e
             data.zdot[zw] = -relative - rubbed
             data.zdot[zw + 1] = rubbed
             data.zdot[zw + 2] = pair_power - relative
             stored = elastic_energy(law, e, d, max(z[zk], d), el.recovers[e] != 0)
         k = el.out_start + N_OUTPUTS * e
-        # apart, every output reads 0 (``CONTACT_OUTPUTS``): d there is the true gap only for
-        # some kinds, and only once the broad phase lets the pair through
+        # apart, every output reads 0 (``CONTACT_OUTPUTS``) but the integrals: d there is the
+        # true gap only for some kinds, and only once the broad phase lets the pair through
         touching = d > 0.0 and inside
         data.outputs[k] = d if touching else 0.0
         data.outputs[k + 1] = d_rate if touching else 0.0
@@ -510,7 +507,6 @@ def contacts(bundle, data, t, q, v, z):
         data.outputs[k + 4] = cx if touching else 0.0
         data.outputs[k + 5] = cy if touching else 0.0
         data.outputs[k + 6] = cz if touching else 0.0
-        zw = el.work_z_start + N_WORK * e           # integrals: kept while apart
         for j in range(N_WORK):
             data.outputs[k + 7 + j] = z[zw + j]
         data.outputs[k + 7 + N_WORK] = stored
