@@ -31,10 +31,20 @@ the dynamics (the FMVSS 208-style sled's lumbar joint loaded to 12 kN m, chest 3
 instead of 47 g); they stay explicit.
 Forces act at the contact point, +F n + friction on geometry a's link, the opposite on b's.
 Outputs per pair: ``CONTACT_OUTPUTS``; the power of the forces on the tree is the contact slot.
-A pair apart (not d > 0 with its point on the surface) records 0 in every output, one rule for
-every kind, so that the broad phase changes no output: its d < 0 is the exact clearance where the
-narrow phase runs (planes, boxes, cylinders, discs, ellipsoids), but a pair the broad phase culls
-has only its bounding spheres' gap and a mesh none.
+Per pair, the power of its forces F on the bodies' relative motion, F . w (w the velocity of
+a's contact point relative to b's), splits as F_n n . w - g |w_t|^2: the friction's dissipated
+power mu F tanh(|w_t| / v_s) |w_t| and the power the normal force takes (elastic, hysteresis and
+damping); a surface on B0 adds F . v_b to the contact slot (velocities are absolute: the work
+B0's own motion, the vehicle's, does on the bodies through the pair). The three are integrated
+with the step into the pair's accumulators (``CONTACT_WORK``), whose sum over the pairs gives
+work["contacts"] to round-off. The normal work less the elastic energy the pair holds
+(``elastic_energy``: the integral of its current unloading curve up to d, in closed form) is the
+energy it absorbed, by hysteresis and damping.
+A pair apart (not d > 0 with its point on the surface) records 0 in every output (but the
+integrals: its works and absorbed energy keep their value), one rule for every kind, so that the
+broad phase changes no output: its d < 0 is the exact clearance where the narrow phase runs
+(planes, boxes, cylinders, discs, ellipsoids), but a pair the broad phase culls has only its
+bounding spheres' gap and a mesh none.
 A plane on B0 under a prescribed translation (``occupant.modeling.surface_motions``: displacement
 s(t) and velocity s'(t) along the unit u) is met where it has moved to, p_b + s u, and its points
 move at B0's velocity plus s' u (in d' and the friction's sliding velocity); the power of its
@@ -58,14 +68,19 @@ from occupant.contact.geometry_pairs import (
     NO_CONTACT, PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link,
 )
 from occupant.contact.mesh_pairs import ellipsoid_mesh
-from occupant.forces.joint_resistance import recovering_unload, table_load, table_slope
+from occupant.contact.min_integral import line_power_min_integral
+from occupant.forces.joint_resistance import (
+    recovering_unload, recovery_shape, table_load, table_slope,
+)
 from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_ELLIPSOID,
-    CONTACT_ELLIPSOID_MESH, CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_POWER, POWER_CONTACTS,
-    POWER_MOTIONS,
+    CONTACT_ELLIPSOID_MESH, CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_OUTPUTS, CONTACT_POWER,
+    CONTACT_WORK, POWER_CONTACTS, POWER_MOTIONS,
 )
 from occupant.modeling.surface_motions import translation_at
+
+N_OUTPUTS, N_WORK = len(CONTACT_OUTPUTS), len(CONTACT_WORK)
 
 # The fields of a loading and unloading law (``bundle.ContactBlock``'s names, which the BeltBlock
 # repeats for its webbing): what the contacts and the belts hand the law's functions, so that
@@ -176,6 +191,112 @@ def elastic_force(el, e, d, d_max, recovers=False):
     return 0.0
 
 
+@njit(**JIT_INLINE)
+def _segment(t, start, n, x):
+    """(intercept, slope) of the piecewise-linear table's piece holding x (between rows:
+    ``table_slope``'s and ``table_load``'s)."""
+    slope = table_slope(t, start, n, x)
+    return table_load(t, start, n, x) - slope * x, slope
+
+
+@njit(**JIT_INLINE)
+def _next_row(t, start, n, offset, x):
+    """The first row abscissa (plus ``offset``) beyond x, or inf."""
+    for k in range(start, start + n):
+        if t[k, 0] + offset > x:
+            return t[k, 0] + offset
+    return np.inf
+
+
+@njit(**JIT_INLINE)
+def _loading_curve(el, e, x):
+    """F_L near x as b + c x^n: (0, k, 1), (0, k, n), or the table's piece (intercept, slope, 1)."""
+    if el.law[e] == CONTACT_LINEAR:
+        return 0.0, el.stiffness[e], 1.0
+    if el.law[e] == CONTACT_POWER:
+        return 0.0, el.stiffness[e], el.exponent[e]
+    b, c = _segment(el.tables, el.load_start[e], el.load_len[e], x)
+    return b, c, 1.0
+
+
+@njit(**JIT)
+def _power_min_integral(d, k, p, c, n):
+    """Integral over [0, d] of min(k x^p, c x^n): the curves cross once, at (k / c)^(1 / (n - p))."""
+    cross = (k / c) ** (1.0 / (n - p)) if n != p and c > 0.0 else np.inf
+    total, lo = 0.0, 0.0
+    for hi in (min(cross, d), d):
+        if hi > lo:
+            mid = 0.5 * (lo + hi)
+            kk, q = (k, p) if k * mid ** p <= c * mid ** n else (c, n)
+            total += kk * (hi ** (q + 1.0) - lo ** (q + 1.0)) / (q + 1.0)
+            lo = hi
+    return total
+
+
+@njit(**JIT)
+def _capped_power_integral(el, e, d, c, n):
+    """Integral over [0, d] of min(F_L(x), c x^n) (the ``recovers`` law's drop)."""
+    if el.law[e] == CONTACT_POWER:
+        return _power_min_integral(d, el.stiffness[e], el.exponent[e], c, n)
+    if el.law[e] == CONTACT_LINEAR:
+        return line_power_min_integral(0.0, d, 0.0, el.stiffness[e], 0.0, c, n)
+    t, start, rows = el.tables, el.load_start[e], el.load_len[e]
+    total, u = 0.0, 0.0
+    while u < d:
+        v = min(_next_row(t, start, rows, 0.0, u), d)
+        a, s = _segment(t, start, rows, 0.5 * (u + v))
+        total += line_power_min_integral(u, v, a, s, 0.0, c, n)
+        u = v
+    return total
+
+
+@njit(**JIT)
+def _capped_table_integral(el, e, d, shift):
+    """Integral over [max(shift, 0), d] of min(U(x - shift), F_L(x)), U the unloading table."""
+    t, start, rows = el.tables, el.unload_start[e], el.unload_len[e]
+    total, u = 0.0, max(shift, 0.0)
+    while u < d:
+        v = min(_next_row(t, start, rows, shift, u), d)
+        if el.law[e] != CONTACT_LINEAR and el.law[e] != CONTACT_POWER:
+            v = min(v, _next_row(t, el.load_start[e], el.load_len[e], 0.0, u))
+        mid = 0.5 * (u + v)
+        a, s = _segment(t, start, rows, mid - shift)
+        b, c, n = _loading_curve(el, e, mid)
+        total += line_power_min_integral(u, v, a - s * shift, s, b, c, n)
+        u = v
+    return total
+
+
+@njit(**JIT)
+def elastic_energy(el, e, d, d_max, recovers=False):
+    """The elastic energy the pair holds at penetration 0 <= d <= d_max: the integral of
+    ``elastic_force``(x, d_max) over x from 0 to d, what unloading along the current curve
+    returns; at the peak (d = d_max) that is the unloading curve's from there (not E_L(d)):
+    (1 - eps) E_L(d_max) for the absorption laws, f_max (d - d_0)^2 / (2 (d_max - d_0)) below
+    it on the straight line; E_L(d) without hysteresis."""
+    if el.unload_start[e] < 0 and el.absorption[e] == 0.0:
+        return loading_work(el, e, d)
+    m = max(d, d_max)
+    f_max = loading_force(el, e, m)
+    if f_max <= 0.0 or d <= 0.0:
+        return 0.0
+    if el.unload_start[e] >= 0:
+        start, n = el.unload_start[e], el.unload_len[e]
+        return _capped_table_integral(el, e, d, m - table_inverse(el.tables, start, n, f_max))
+    work = loading_work(el, e, m)
+    if recovers:
+        # recovering_unload: r F(a) + (1 - r) min(f_max (a / m)^n, F(a)), the same r and n
+        if el.absorption[e] >= 1.0:
+            return 0.0
+        r, n = recovery_shape(f_max, m, work, el.absorption[e])
+        return (r * loading_work(el, e, d)
+                + (1.0 - r) * _capped_power_integral(el, e, d, f_max / m ** n, n))
+    d0 = max(m - 2.0 * (1.0 - el.absorption[e]) * work / f_max, 0.0)
+    if d <= d0:
+        return 0.0
+    return 0.5 * f_max * (d - d0) ** 2 / (m - d0)
+
+
 @njit(**JIT)
 def elastic_slope(el, e, d, d_max):
     """The slope in d of ``elastic_force`` (without ``recovers``) at penetration d >= 0, d_max
@@ -236,6 +357,14 @@ def bounding_gap(el, R, p, e):
                           el.centre_b[e, 2])
     dist = np.sqrt((ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2)
     return dist - el.bound_a[e] - el.bound_b[e]
+
+
+@njit(**JIT_INLINE)
+def sliding_speed(nx, ny, nz, wx, wy, wz):
+    """|w_t|, the part of the relative velocity w tangent to the unit normal n."""
+    wn = wx * nx + wy * ny + wz * nz
+    tx, ty, tz = wx - wn * nx, wy - wn * ny, wz - wn * nz
+    return np.sqrt(tx * tx + ty * ty + tz * tz)
 
 
 @njit(**JIT_INLINE)
@@ -334,7 +463,8 @@ def contacts(bundle, data, t, q, v, z):
             rate = data.outputs[el.mover_out_start + 2 * mover + 1]
             ux, uy, uz = el.mover_axis[mover, 0], el.mover_axis[mover, 1], el.mover_axis[mover, 2]
             d_rate += rate * (nx * ux + ny * uy + nz * uz)
-        normal, friction = 0.0, 0.0
+        normal, friction, stored = 0.0, 0.0, 0.0
+        zw = el.work_z_start + N_WORK * e           # the pair's work accumulators
         if d > 0.0 and inside:
             zk = el.z_start + e
             data.zdot[zk] = largest_rate(d, d_rate, z[zk], 0.0)
@@ -356,9 +486,19 @@ def contacts(bundle, data, t, q, v, z):
                 moving_power += driven
                 pair_power -= driven
             power += pair_power
-        k = el.out_start + 7 * e
-        # apart, every output reads 0 (``CONTACT_OUTPUTS``): d there is the true gap only for
-        # some kinds, and only once the broad phase lets the pair through
+            # on the relative velocity w = v_a - v_b, F . w = F_n n . w - g |w_t|^2: the friction
+            # dissipates friction x slip, the normal force takes the rest; pair_power is F . w
+            # plus, for a surface on B0, F . v_b (B0's motion)
+            wx, wy, wz = vax - vbx, vay - vby, vaz - vbz
+            rubbed = friction * sliding_speed(nx, ny, nz, wx, wy, wz)
+            relative = fx * wx + fy * wy + fz * wz
+            data.zdot[zw] = -relative - rubbed
+            data.zdot[zw + 1] = rubbed
+            data.zdot[zw + 2] = pair_power - relative
+            stored = elastic_energy(law, e, d, max(z[zk], d), el.recovers[e] != 0)
+        k = el.out_start + N_OUTPUTS * e
+        # apart, every output reads 0 (``CONTACT_OUTPUTS``) but the integrals: d there is the
+        # true gap only for some kinds, and only once the broad phase lets the pair through
         touching = d > 0.0 and inside
         data.outputs[k] = d if touching else 0.0
         data.outputs[k + 1] = d_rate if touching else 0.0
@@ -367,6 +507,10 @@ def contacts(bundle, data, t, q, v, z):
         data.outputs[k + 4] = cx if touching else 0.0
         data.outputs[k + 5] = cy if touching else 0.0
         data.outputs[k + 6] = cz if touching else 0.0
+        for j in range(N_WORK):
+            data.outputs[k + 7 + j] = z[zw + j]
+        data.outputs[k + 7 + N_WORK] = stored
+        data.outputs[k + 8 + N_WORK] = z[zw] - stored
     data.power[POWER_CONTACTS] = power
     data.power[POWER_MOTIONS] += moving_power
 

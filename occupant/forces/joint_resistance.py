@@ -105,13 +105,20 @@ def recovering_unload(f_load, f_max, a, m, work, absorption):
     the loading curve's load at a, work the loading work E(m) (module docstring): U(a) = r F(a) +
     (1 - r) F(m) (a / m)^n, returning (1 - absorption) E(m) over the cycle, never above F(a).
     Shared with the contacts' recovering law (``occupant.contact.compliant``)."""
+    r, n = recovery_shape(f_max, m, work, absorption)
+    return min(r * f_load + (1.0 - r) * f_max * (a / m) ** n, f_load)
+
+
+@njit(**JIT_STAGE)
+def recovery_shape(f_max, m, work, absorption):
+    """(r, n) of ``recovering_unload``'s U(a) = r F(a) + (1 - r) F(m) (a / m)^n: n the drop's
+    exponent (RECOVERY_SHAPE, or more when the cycle returns less than F(m) m / (n + 1)) and r
+    the loading curve's share, so that the cycle returns (1 - absorption) E(m)."""
     returned = (1.0 - absorption) * work
     q = f_max * m / (RECOVERY_SHAPE + 1.0)
     if returned > q:
-        r, n = (returned - q) / (work - q), RECOVERY_SHAPE
-    else:
-        r, n = 0.0, f_max * m / returned - 1.0
-    return min(r * f_load + (1.0 - r) * f_max * (a / m) ** n, f_load)
+        return (returned - q) / (work - q), RECOVERY_SHAPE
+    return 0.0, f_max * m / returned - 1.0
 
 
 @njit(**JIT_STAGE)

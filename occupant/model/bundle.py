@@ -109,6 +109,8 @@ ContactBlock = namedtuple("ContactBlock", [
     "tables",         # (nt, 2) (penetration m, force N) rows
     "z_start",        # int, first producer state: per pair the maximum penetration (m)
     "out_start",      # int, first output: per pair CONTACT_OUTPUTS
+    "work_z_start",   # int, first per-pair work accumulator in z (CONTACT_WORK per pair, after
+                      # the power slots' accumulators: set by the Model, -1 before)
     # prescribed translations of planes on B0 (occupant.modeling.surface_motions), nm of them
     "mover_b",        # (nc,) int, the translation moving geometry b (-1: none)
     "mover_axis",     # (nm, 3) unit direction in B0
@@ -125,8 +127,18 @@ PairKinds = namedtuple("PairKinds", ["plane", "ellipsoid", "box", "cylinder", "m
 # magnitudes and the contact point; all 0 while the pair is apart (never a gap: the narrow
 # phase's negative d is the exact clearance for every kind but meshes, but pairs whose bounding
 # spheres are apart skip it; ``contact.compliant``)
+# Per pair, the work since t = 0 (``contact.compliant``) of its normal force and of its friction
+# on the bodies' relative motion, both taken from them (the normal force's: the elastic energy the
+# pair holds plus what its hysteresis and damping dissipated; the friction's: dissipated), and the
+# work that B0's own motion (the vehicle's, a surface on B0) did on the bodies through the pair;
+# quadratures at the end of z: base_work - normal_work - friction_work summed over the pairs is
+# work["contacts"]. The outputs repeat them, then the elastic energy held (0 apart) and the energy
+# absorbed, normal work minus elastic energy; the works and the absorbed energy keep their value
+# while the pair is apart.
+CONTACT_WORK = (("normal_work", "J"), ("friction_work", "J"), ("base_work", "J"))
 CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("normal_force", "N"),
-                   ("friction_force", "N"), ("point_x", "m"), ("point_y", "m"), ("point_z", "m"))
+                   ("friction_force", "N"), ("point_x", "m"), ("point_y", "m"), ("point_z", "m"),
+                   ) + CONTACT_WORK + (("elastic_energy", "J"), ("absorbed_energy", "J"))
 SURFACE_MOTION_OUTPUTS = (("displacement", "m"), ("velocity", "m/s"))
 
 # Uniform-pressure airbags (occupant.restraints.airbag, declared with occupant.modeling.Airbag and

@@ -12,7 +12,7 @@ from occupant.byref import by_reference
 from occupant.constants import STANDARD_GRAVITY
 from occupant.model.base_motion import fixed_base_state
 from occupant.model.bundle import step_bundle
-from occupant.model.bundle import (Bundle, POWER_NAMES, frozen, empty_airbag_block,
+from occupant.model.bundle import (Bundle, CONTACT_WORK, POWER_NAMES, frozen, empty_airbag_block,
                                    empty_constraint_block, empty_tyre_block, empty_coupler_block,
                                    empty_marker_force_block)
 from occupant.model.joint_motion import random_configuration
@@ -91,9 +91,14 @@ class Model:
         self.power_names = POWER_NAMES                  # Data.power slots
         # extra states z: the producers' states (named "<element>.<state>", each block's from its
         # z_start), then one work accumulator (J) per power slot
+        # z also closes with two per contact pair (bundle.CONTACT_WORK): quadratures, as those
         self.work_start = len(producer_z_names)
-        self.nz = self.work_start + len(POWER_NAMES)
-        self.z_names = tuple(producer_z_names) + tuple(f"work.{n}" for n in POWER_NAMES)
+        pair_work = [f"{p}.{n}" for p in self.contact_names for n, _ in CONTACT_WORK]
+        self.nz = self.work_start + len(POWER_NAMES) + len(pair_work)
+        self.z_names = (tuple(producer_z_names) + tuple(f"work.{n}" for n in POWER_NAMES)
+                        + tuple(pair_work))
+        if contacts is not None:
+            self.contacts = contacts._replace(work_z_start=self.work_start + len(POWER_NAMES))
         self.topology = topology                        # occupant.topology.Topology of the bodies
         self.source = source                            # the editable Assembly it came from
         # closed loops: constraint equations of the cut joints (modeling.compile_constraints)

@@ -291,6 +291,7 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
     cols["out_start"] = outputs.reserve(names, CONTACT_OUTPUTS)
     cols["z_start"] = states.reserve(names, (("max_penetration", "m"),))
+    cols["work_z_start"] = -1        # the Model places the work accumulators (after its own)
     cols["mover_axis"] = np.array([m.direction for m in movers], dtype=float).reshape(-1, 3)
     knots = [m.knots for m in movers]
     cols["mover_len"] = np.array([len(k) for k in knots], dtype=np.int64)
