@@ -4,7 +4,7 @@ belts, at chosen instants, as RGB image arrays."""
 import numpy as np
 # the VTK modules render uses, not ``import vtk`` (every module of VTK: 0.3-0.6 s more)
 import vtkmodules.vtkRenderingOpenGL2  # noqa: F401 (registers the OpenGL render window)
-from vtkmodules.util.numpy_support import vtk_to_numpy
+from vtkmodules.util.numpy_support import numpy_to_vtkIdTypeArray, vtk_to_numpy
 from vtkmodules.vtkCommonCore import vtkLogger, vtkPoints
 from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
 from vtkmodules.vtkCommonMath import vtkMatrix4x4
@@ -104,7 +104,11 @@ def render(run, indices, size=(600, 660)):
         poly = vtkPolyData()
         poly.SetPoints(pts)
         cells = vtkCellArray()
-        cells.InsertNextCell(len(s.outline), list(range(len(s.outline))))   # one convex polygon
+        if s.triangles is None:
+            cells.InsertNextCell(len(s.outline), list(range(len(s.outline))))   # one convex polygon
+        else:   # a box's, cylinder's or mesh's triangles, as VTK's legacy cell list (3, a, b, c)...
+            legacy = np.column_stack([np.full(len(s.triangles), 3), s.triangles]).astype(np.int64).ravel()
+            cells.SetCells(len(s.triangles), numpy_to_vtkIdTypeArray(legacy, deep=True))
         poly.SetPolys(cells)
         mapper = vtkPolyDataMapper()
         mapper.SetInputData(poly)
