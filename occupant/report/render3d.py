@@ -106,9 +106,10 @@ def render(run, indices, size=(600, 660)):
         cells = vtkCellArray()
         if s.triangles is None:
             cells.InsertNextCell(len(s.outline), list(range(len(s.outline))))   # one convex polygon
-        else:   # a box's, cylinder's or mesh's triangles, as VTK's legacy cell list (3, a, b, c)...
-            legacy = np.column_stack([np.full(len(s.triangles), 3), s.triangles]).astype(np.int64).ravel()
-            cells.SetCells(len(s.triangles), numpy_to_vtkIdTypeArray(legacy, deep=True))
+        else:   # a box's, cylinder's or mesh's triangles: offsets 0, 3, 6, ... and the vertex indices
+            offsets = np.arange(0, 3 * len(s.triangles) + 1, 3, dtype=np.int64)
+            cells.SetData(numpy_to_vtkIdTypeArray(offsets, deep=True),
+                          numpy_to_vtkIdTypeArray(np.ascontiguousarray(s.triangles, np.int64).ravel(), deep=True))
         poly.SetPolys(cells)
         mapper = vtkPolyDataMapper()
         mapper.SetInputData(poly)

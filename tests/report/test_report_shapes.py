@@ -35,7 +35,8 @@ def shapes_run(tmp_path_factory):
     trimesh.creation.box(extents=CONSOLE["extents_mm"]).export(folder / "console.stl")
     (folder / "buck.toml").write_text(
         'kind = "interior"\nname = "buck"\nbase = "sled_buck_passenger"\n'
-        f'[[surface]]\nname = "armrest"\ncharacteristic = "instrument_panel"\nshape = "box"\npoint = {_vec(ARMREST["point"])}\n'
+        f'[[surface]]\nname = "armrest"\ncharacteristic = "instrument_panel"\nshape = "box"\n'
+        f'point = {_vec(ARMREST["point"])}\n'
         f'half_extents = {_vec(ARMREST["half_extents"])}\n'
         f'[[surface]]\nname = "grab_handle"\nshape = "cylinder"\npoint = {_vec(HANDLE["point"])}\n'
         f'radius = {HANDLE["radius"]}\nlength = {HANDLE["length"]}\nends = "round"\nz_axis = [1.0, 0.0, 0.0]\n'
