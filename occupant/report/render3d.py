@@ -4,7 +4,7 @@ belts, at chosen instants, as RGB image arrays."""
 import numpy as np
 # the VTK modules render uses, not ``import vtk`` (every module of VTK: 0.3-0.6 s more)
 import vtkmodules.vtkRenderingOpenGL2  # noqa: F401 (registers the OpenGL render window)
-from vtkmodules.util.numpy_support import numpy_to_vtkIdTypeArray, vtk_to_numpy
+from vtkmodules.util.numpy_support import numpy_to_vtk, numpy_to_vtkIdTypeArray, vtk_to_numpy
 from vtkmodules.vtkCommonCore import vtkLogger, vtkPoints
 from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
 from vtkmodules.vtkCommonMath import vtkMatrix4x4
@@ -99,8 +99,7 @@ def render(run, indices, size=(600, 660)):
     polygons = []
     for s in surfaces:
         pts = vtkPoints()
-        for c in s.outline:
-            pts.InsertNextPoint(*c)
+        pts.SetData(numpy_to_vtk(np.ascontiguousarray(s.outline, float), deep=True))   # a mesh's thousands at once
         poly = vtkPolyData()
         poly.SetPoints(pts)
         cells = vtkCellArray()
