@@ -13,11 +13,12 @@ import numpy as np
 from occupant.injury.criteria import CRITERION_CFC, G0
 from occupant.display import unit_text
 from occupant.injury.filters import cfc_filter
-from occupant.modeling.geometry import Ellipsoid, Plane, Sphere
+from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sphere
 from occupant.scenario.criteria import T1_CODE, com_in_vehicle
 
 PLANE_EXTENT = 0.4   # m, half size of an unbounded plane's outline until a view spans it (spanned)
 DISC_SIDES = 32      # sides of the regular polygon a disc-bounded plane is drawn as [E]
+SOLIDS = (Box, Cylinder, Mesh)   # the interior's shapes drawn by their triangles (solid_triangles)
 
 
 @dataclass
@@ -35,16 +36,29 @@ class Shape:
 
 @dataclass
 class Surface:
-    """A bounded plane of the vehicle or of a body: ``outline`` (m, 3), its boundary polygon
-    (plane_outline) in the frame of ``body`` (-1: B0), counter-clockwise about its normal;
-    ``shift`` (n, 3) m in B0 per sample of a plane under a prescribed translation (an intrusion: occupant.modeling.surface_motions), else None.
-    ``unbounded``: a plane without bounds (the road), its outline a stand-in square that does not
-    frame a view and that each view makes span its scene (``spanned``)."""
+    """A surface of the vehicle or of a body, in the frame of ``body`` (-1: B0). A plane:
+    ``outline`` (m, 3) its boundary polygon (plane_outline), counter-clockwise about its normal,
+    ``triangles`` None. A box, cylinder or mesh (SOLIDS): ``outline`` (m, 3) its vertices and
+    ``triangles`` (k, 3) the vertex indices of its faces (solid_triangles), counter-clockwise
+    seen from outside. ``shift`` (n, 3) m in B0 per sample of a plane under a prescribed
+    translation (an intrusion: occupant.modeling.surface_motions), else None. ``unbounded``: a
+    plane without bounds (the road), its outline a stand-in square that does not frame a view and
+    that each view makes span its scene (``spanned``)."""
     name: str
     body: int
     outline: np.ndarray
     shift: np.ndarray | None = None
     unbounded: bool = False
+    triangles: np.ndarray | None = None
+
+    @property
+    def faces(self):
+        """(k, 3) vertex indices of its triangles: a solid's, or a fan over a plane's convex
+        outline."""
+        if self.triangles is not None:
+            return self.triangles
+        m = len(self.outline)
+        return np.array([(0, k, k + 1) for k in range(1, m - 1)], int).reshape(-1, 3)
 
 
 def _marker_frame(asm, model, marker):
@@ -94,9 +108,30 @@ def plane_outline(plane):
     return plane.point + su[:, None] * u + sw[:, None] * w
 
 
+def solid_triangles(g):
+    """((m, 3) vertices, (k, 3) triangles) of a Box, Cylinder or Mesh in its marker's frame (its
+    ``rotation`` and ``position`` applied, as occupant.modeling.compile_contacts places it),
+    faces counter-clockwise seen from outside: a box its 8 corners +- half_extents on its axes
+    and 12 triangles; a cylinder the DISC_SIDES-gon prism inscribed in it (flat ends) or the
+    capsule of the same polygon with hemispherical caps (round ends), its axis z, the straight
+    part ``length`` long; a mesh its own faces (its file's, scaled to m)."""
+    import trimesh
+    if isinstance(g, Box):
+        m = trimesh.creation.box(extents=2 * np.asarray(g.half_extents, float))
+    elif isinstance(g, Cylinder) and g.ends == "round":
+        m = trimesh.creation.capsule(height=g.length, radius=g.radius, count=[DISC_SIDES, DISC_SIDES // 2])
+    elif isinstance(g, Cylinder):
+        m = trimesh.creation.cylinder(radius=g.radius, height=g.length, sections=DISC_SIDES)
+    else:
+        m = g.mesh
+    V, F = np.asarray(m.vertices, float), np.asarray(m.faces, int)
+    return V @ np.asarray(g.rotation, float).T + np.asarray(g.position, float), F
+
+
 def surfaces(model, results=None):
-    """Surface for every Plane of the model's Assembly (half size PLANE_EXTENT when unbounded),
-    with ``results`` the shift of those a SurfaceMotion moves (its displacement output)."""
+    """Surface for every Plane (half size PLANE_EXTENT when unbounded), Box, Cylinder and Mesh
+    (solid_triangles) of the model's Assembly, with ``results`` the shift of those a
+    SurfaceMotion moves (its displacement output)."""
     asm = getattr(model, "source", None)
     out = []
     if asm is None:
@@ -113,7 +148,44 @@ def surfaces(model, results=None):
             local = plane_outline(g)
             out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], shifts.get(g.name),
                                unbounded=g.half_size is None and g.radius is None))
+        elif isinstance(g, SOLIDS):
+            body, X = _marker_frame(asm, model, g.marker)
+            local, triangles = solid_triangles(g)
+            out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], shifts.get(g.name),
+                               triangles=triangles))
     return out
+
+
+def shadow(points, triangles, axes=(0, 2)):
+    """The shadow of a solid (its vertices ``points`` (m, 3) in B0 and ``triangles`` (k, 3)) on
+    the plane of B0 ``axes``: ((j, 3, 2) its triangles projected, each turned counter-clockwise
+    in that plane, so that filled with the non-zero rule they cover their union once;
+    (e, 2, 2) its outline's segments). The outline: the edges of one face only (an open mesh's
+    border) and those between faces turned to different sides of the view (normal along the
+    viewing axis of different signs, edge-on the third): a solid's silhouette and folds; a box
+    seen along an axis its rectangle. Triangles seen edge-on cast no area and are left out."""
+    depth = 3 - sum(axes)
+    P = points[:, list(axes)]
+    T = P[triangles]                                          # (k, 3, 2)
+    area = ((T[:, 1, 0] - T[:, 0, 0]) * (T[:, 2, 1] - T[:, 0, 1])
+            - (T[:, 2, 0] - T[:, 0, 0]) * (T[:, 1, 1] - T[:, 0, 1]))
+    n = np.cross(points[triangles[:, 1]] - points[triangles[:, 0]],
+                 points[triangles[:, 2]] - points[triangles[:, 0]])
+    scale = np.linalg.norm(n, axis=1)
+    side = np.where(np.abs(n[:, depth]) > 1e-9 * np.maximum(scale, 1e-300), np.sign(n[:, depth]), 0.0)
+    keep = side != 0
+    fill = np.where((area[keep] < 0)[:, None, None], T[keep][:, ::-1], T[keep])
+    edges = np.sort(np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]]), axis=1)
+    sides = np.tile(side, 3)
+    order = np.lexsort((edges[:, 1], edges[:, 0]))
+    edges, sides = edges[order], sides[order]
+    key = edges[:, 0] * (len(points) + 1) + edges[:, 1]
+    start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    count = np.diff(np.r_[start, len(key)])
+    lo = np.minimum.reduceat(sides, start)
+    hi = np.maximum.reduceat(sides, start)
+    drawn = (count == 1) | (lo != hi)
+    return fill, P[edges[start[drawn]]]
 
 
 def spanned(surfaces, rel, lo, hi, i=0):
@@ -326,16 +398,37 @@ def filtered_channel(channel):
     return np.asarray(channel.t), values * factor, unit, cfc
 
 
+# channels drawn in one panel by their ISO-MME main location, whatever their names: the belt's
+# load cells B3-B6 (occupant.sensors.belt), one panel "Seat belt" of four traces
+_GROUP_BY_LOCATION = {"SEBE": "Seat belt"}
+
+
+def _location(channel):
+    code = getattr(channel, "code", None) or ""
+    return code[2:6] if len(code) == 16 else ""
+
+
 def channel_groups(channels):
     """Channels grouped by the quantity they measure: {group title: [channel, ...]}, in the order
     met. The group is the name without its trailing axis letter ("Head CG acceleration X" ->
-    "Head CG acceleration")."""
+    "Head CG acceleration"); the belt's load cells (ISO-MME main location SEBE) "Seat belt"."""
     groups = {}
     for ch in channels:
         parts = ch.name.rsplit(" ", 1)
-        key = parts[0] if len(parts) == 2 and parts[1] in ("X", "Y", "Z", "R") else ch.name
+        key = _GROUP_BY_LOCATION.get(_location(ch)) or (
+            parts[0] if len(parts) == 2 and parts[1] in ("X", "Y", "Z", "R") else ch.name)
         groups.setdefault(key, []).append(ch)
     return groups
+
+
+def channel_label(channel):
+    """A channel's trace label within its group's panel: its axis letter ("X"), or a belt load
+    cell's fine location 3 and name ("B3 upper shoulder belt"), else its name."""
+    if _location(channel) in _GROUP_BY_LOCATION:
+        name = channel.name.removesuffix(" force")
+        return f"{channel.code[10:12]} {name[:1].lower()}{name[1:]}"
+    last = channel.name.rsplit(" ", 1)[-1]
+    return last if last in ("X", "Y", "Z", "R") else channel.name
 
 
 RESTRAINT_WORDS = ("belt", "airbag", "retractor", "pretension", "load_limit")

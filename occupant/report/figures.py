@@ -9,7 +9,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.artist import Artist  # noqa: E402
-from matplotlib.patches import Ellipse, Polygon  # noqa: E402
+from matplotlib.collections import LineCollection  # noqa: E402
+from matplotlib.patches import Ellipse, PathPatch, Polygon  # noqa: E402
+from matplotlib.path import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 from occupant.report import data as D  # noqa: E402
@@ -82,7 +84,9 @@ def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
     for s in surfaces:
         X = D.surface_pose(rel, s)[i]
         c = s.outline @ X[:3, :3].T + X[:3, 3]
-        if D.facing(c, depth):   # outlined: filled, the dashboard and seat back of a front view hid the occupant
+        if s.triangles is not None:   # a box, cylinder or mesh: its shadow, lightly, and its outline
+            _solid(ax, *D.shadow(c, s.triangles, axes))
+        elif D.facing(c, depth):   # outlined: filled, the dashboard and seat back of a front view hid the occupant
             add(Polygon(c[:, list(axes)], closed=True, fill=False, ec=VEHICLE_COLOUR, lw=0.8, alpha=0.6))
         else:
             add(Polygon(c[:, list(axes)], closed=True, fc=VEHICLE_COLOUR, ec=VEHICLE_COLOUR, lw=1.5, alpha=0.6))
@@ -96,6 +100,20 @@ def _view(ax, rel, i, shapes, surfaces, bags, belts, axes=(0, 2)):
             add(Ellipse((cx, cz), w, h, angle=a, fc=AIRBAG_COLOUR, ec=AIRBAG_COLOUR, alpha=0.35))
     for _, points in belts:
         ax.plot(points[i, :, axes[0]], points[i, :, axes[1]], color=BELT_COLOUR, lw=2.5, marker=".", ms=3)
+
+
+SOLID_ALPHA = 0.3   # a solid's shadow: lighter than an edge-on plane's, the occupant seen through it [E]
+
+
+def _solid(ax, fill, edges):
+    """A solid's shadow (data.shadow): its projected triangles filled once (one path, non-zero
+    rule: where they overlap no darker) and its outline's segments."""
+    if len(fill):
+        codes = np.tile([Path.MOVETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY], len(fill))
+        verts = np.concatenate([fill, fill[:, :1]], axis=1).reshape(-1, 2)
+        ax.add_artist(PathPatch(Path(verts, codes), fc=VEHICLE_COLOUR, ec="none", alpha=SOLID_ALPHA))
+    if len(edges):
+        ax.add_artist(LineCollection(edges, colors=VEHICLE_COLOUR, linewidths=0.8, alpha=0.8))
 
 
 def scene_box(rel, shapes, surfaces, idx, pad=0.03):
@@ -153,9 +171,12 @@ def kinematics_strip(run, times, view=D.SIDE_VIEW):
     every = ("" if len(times) < 2 else f" every {1e3 * gaps[0]:.0f} ms" if np.allclose(gaps, gaps[0])
              else f" (the crash every {1e3 * gaps[-1]:.0f} ms)")
     plane = "xyz"[axes[0]] + "-" + "xyz"[axes[1]]
-    outlined = any(D.facing(s.outline @ D.pose_of(rel, s.body)[idx[0], :3, :3].T, 3 - sum(axes)) for s in surfaces)
+    outlined = any(D.facing(s.outline @ D.pose_of(rel, s.body)[idx[0], :3, :3].T, 3 - sum(axes))
+                   for s in surfaces if s.triangles is None)
+    solid = any(s.triangles is not None for s in surfaces)
     key = [text for present, text in ((surfaces, "surfaces grey" + (" (outlined where they face the view)"
-                                                                    if outlined else "")), (bags, "airbags red"),
+                                                                    if outlined else "")
+                                       + (", solids' shadows light" if solid else "")), (bags, "airbags red"),
                                       (belts, "belts black")) if len(present)]
     # pinned 0.08 inch below the top edge: at the default y = 0.98 a tall strip (the side view's
     # three rows) put it on the first row's panel titles
@@ -264,18 +285,23 @@ def channels(runs, groups=None, labels=None, window=None):
     groups = groups or list(D.channel_groups(runs[0].results.channels))
     fig, axes, grid = _grid(len(groups))
     colours = {"X": "#1f77b4", "Y": "#2ca02c", "Z": "#d62728"}
+    own_legend = []   # panels whose traces are not axes X, Y, Z (the seat belt's cells): a legend each
     for ax, group in zip(axes, groups):
         cfcs = set()
         unit = ""
+        traces = {}   # label -> colour: an axis its colour, the others tab10's in the order met
         for r, run in enumerate(runs):
             for ch in D.channel_groups(run.results.channels).get(group, []):
                 t, v, unit, cfc = D.filtered_channel(ch)
                 cfcs.add(cfc)
                 keep = D.in_window(t, window)
                 t, v = t[keep], v[keep]
-                axis = ch.name.rsplit(" ", 1)[-1]
-                name = axis if len(runs) == 1 else f"{axis} {(labels or [x.name for x in runs])[r]}"
-                ax.plot(1e3 * t, v, ls=styles[r % len(styles)], color=colours.get(axis), lw=1.1, label=name)
+                label = D.channel_label(ch)
+                c = traces.setdefault(label, colours.get(label, f"C{len(traces) % 10}"))
+                name = label if len(runs) == 1 else f"{label} {(labels or [x.name for x in runs])[r]}"
+                ax.plot(1e3 * t, v, ls=styles[r % len(styles)], color=c, lw=1.1, label=name)
+        if any(label not in colours for label in traces) and len(traces) > 1:
+            own_legend.append((ax, traces))
         filt = ", ".join("raw" if c is None else f"CFC {c}" for c in sorted(cfcs, key=lambda c: c or 0))
         ax.set_title(f"{group} ({filt})", fontsize=9)
         ax.set_ylabel(unit, fontsize=8)
@@ -283,11 +309,15 @@ def channels(runs, groups=None, labels=None, window=None):
             ax.set_xlim(1e3 * window[0], 1e3 * window[1])
         ax.tick_params(labelsize=7)
         ax.grid(alpha=0.3)
+    from matplotlib.lines import Line2D
+    for ax, traces in own_legend:   # a colour per trace (the line styles: the runs, below)
+        ax.legend(handles=[Line2D([], [], color=c, lw=1.1, label=label) for label, c in traces.items()],
+                  fontsize=6, loc="best")
     if len(runs) == 1:
-        axes[0].legend(fontsize=6, loc="best")   # upper left hid the unbelted sled's head
+        if axes and axes[0] not in [ax for ax, _ in own_legend]:
+            axes[0].legend(fontsize=6, loc="best")   # upper left hid the unbelted sled's head
     else:   # a colour per axis, a line style per run, under the panels: inside the first, 3 n
         # entries of a three-run comparison hid the head's X peak (comparecli)
-        from matplotlib.lines import Line2D
         names = labels or [x.name for x in runs]
         handles = [Line2D([], [], color=c, lw=1.1, label=axis) for axis, c in colours.items()]
         handles += [Line2D([], [], color="0.3", lw=1.1, ls=styles[r % len(styles)], label=names[r])

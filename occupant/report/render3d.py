@@ -4,7 +4,7 @@ belts, at chosen instants, as RGB image arrays."""
 import numpy as np
 # the VTK modules render uses, not ``import vtk`` (every module of VTK: 0.3-0.6 s more)
 import vtkmodules.vtkRenderingOpenGL2  # noqa: F401 (registers the OpenGL render window)
-from vtkmodules.util.numpy_support import vtk_to_numpy
+from vtkmodules.util.numpy_support import numpy_to_vtk, numpy_to_vtkIdTypeArray, vtk_to_numpy
 from vtkmodules.vtkCommonCore import vtkLogger, vtkPoints
 from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
 from vtkmodules.vtkCommonMath import vtkMatrix4x4
@@ -99,12 +99,16 @@ def render(run, indices, size=(600, 660)):
     polygons = []
     for s in surfaces:
         pts = vtkPoints()
-        for c in s.outline:
-            pts.InsertNextPoint(*c)
+        pts.SetData(numpy_to_vtk(np.ascontiguousarray(s.outline, float), deep=True))   # a mesh's thousands at once
         poly = vtkPolyData()
         poly.SetPoints(pts)
         cells = vtkCellArray()
-        cells.InsertNextCell(len(s.outline), list(range(len(s.outline))))   # one convex polygon
+        if s.triangles is None:
+            cells.InsertNextCell(len(s.outline), list(range(len(s.outline))))   # one convex polygon
+        else:   # a box's, cylinder's or mesh's triangles: offsets 0, 3, 6, ... and the vertex indices
+            offsets = np.arange(0, 3 * len(s.triangles) + 1, 3, dtype=np.int64)
+            cells.SetData(numpy_to_vtkIdTypeArray(offsets, deep=True),
+                          numpy_to_vtkIdTypeArray(np.ascontiguousarray(s.triangles, np.int64).ravel(), deep=True))
         poly.SetPolys(cells)
         mapper = vtkPolyDataMapper()
         mapper.SetInputData(poly)

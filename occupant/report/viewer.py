@@ -81,11 +81,10 @@ def figure(run, frame_dt=FRAME_DT):
         faces[1].append(tri + offset)
         colours[1] += [AIRBAG_COLOUR] * len(tri)
         offset += len(sphere)
-    for s in surfaces:   # a fan of triangles over the convex outline
-        m = len(s.outline)
-        faces[1].append(np.array([(0, k, k + 1) for k in range(1, m - 1)]) + offset)
-        colours[1] += [VEHICLE_COLOUR] * (m - 2)
-        offset += m
+    for s in surfaces:   # a fan of triangles over a plane's convex outline, a solid's triangles
+        faces[1].append(s.faces + offset)
+        colours[1] += [VEHICLE_COLOUR] * len(s.faces)
+        offset += len(s.outline)
     faces = [np.vstack(f) if f else np.zeros((0, 3), int) for f in faces]
     n_occupant = len(shapes) * len(sphere)   # the occupant's vertices come first (_scene_vertices)
     idx = D.sample_index(res.t, np.arange(res.t[0], res.t[-1] + 1e-9, frame_dt))
