@@ -58,8 +58,9 @@ Data = namedtuple("Data", [
     "contact_p_b",  # (nc, 3) m, each contact pair's point of geometry b (its link frame) as
                     #   moved by its prescribed translation, if any (occupant.contact.compliant)
     "contact_culled", # (nc,) int, 1: the sweep found the pair's bounding spheres apart
-    "contact_sweep",  # (ns, 2) m, each bounding sphere's interval along x of B0
-    "contact_order",  # (ns,) int, the spheres sorted by their intervals' lower ends; kept from
+    "contact_sweep",  # (nmv, 6) m, each bounding sphere on a link: its interval along x of B0,
+                      #   its centre in B0, its radius
+    "contact_order",  # (nmv,) int, those spheres sorted by their intervals' lower ends; kept from
                       #   one evaluation to the next only to speed the sort
                       #   (occupant.contact.broad_phase)
     "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,
@@ -101,7 +102,7 @@ def make_data(model):
                 airbag_pairs=z((AIRBAG_ROWS, len(model.airbags.pair_bag), 3)),
                 contact_p_b=z((len(model.contacts.pair_type), 3)),
                 contact_culled=np.zeros(len(model.contacts.pair_type), dtype=np.int64),
-                contact_sweep=z((len(model.contacts.sphere_radius), 2)),
+                contact_sweep=z((len(model.contacts.sphere_radius), 6)),
                 contact_order=np.arange(len(model.contacts.sphere_radius), dtype=np.int64),
                 belt_drift=z(len(model.belts.point_kind)),
                 belt_path=z((len(model.belts.point_kind), 45)), a=z((nl, 6)),
