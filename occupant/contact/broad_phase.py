@@ -4,19 +4,22 @@ spheres may overlap, found without visiting every declared pair.
 The pairs are declared (in the model or the scenario), and a pair whose bounding spheres (one per
 geometry, ``compile_contacts``) are apart skips the narrow phase (``contact.compliant``). Testing
 each declared pair's spheres costs a distance per pair, which grows as N x M where a scenario
-declares N bodies against M surfaces. Here the distinct spheres of the pairs are swept instead:
-sort and sweep (Baraff 1992, "Dynamic simulation of non-penetrating rigid bodies", ch. 6; Cohen
-et al. 1995, I-COLLIDE) along x of B0, the intervals [x - r, x + r] sorted by their lower ends
-by insertion sort from the previous evaluation's order (near linear when little moves; the
-order is only a warm start, the sorted result does not depend on it), then each sphere meets the
-spheres whose intervals start before its own ends. Each overlapping pair of spheres is looked up
-among the declared pairs (sorted keys, a binary search): the cost is the spheres' count plus
-the overlapping intervals', not the declared pairs'. The pairs it does not find have spheres
-apart along x, hence apart; the others keep the declared-pair test of their spheres' distance,
-so the narrow phase runs on exactly the pairs it ran on before (forces and outputs identical to
-the bit). Pairs with an unbounded plane or a moved plane are never swept. Below SWEEP_PAIRS swept
-pairs the sweep is off and every pair's spheres are tested, as before (cheaper there:
-tests/contact/bench_contact_pairs.py).
+declares N bodies against M surfaces. Here the distinct spheres of the pairs are swept instead,
+sort and sweep along x of B0 (Baraff 1992, "Dynamic simulation of non-penetrating rigid bodies",
+ch. 6; Cohen et al. 1995, I-COLLIDE): the intervals [x - r, x + r] of the spheres on B0 sorted
+by their lower ends once, at compile time, with the running maximum of their upper ends; those
+of the spheres on links sorted by insertion sort from the previous evaluation's order (near
+linear when little moves; a warm start only: the pairs found do not depend on it) and swept
+among themselves where some pair joins two links; each sphere on a link meets the spheres on B0
+by a binary search and a walk back. Each pair of spheres overlapping along x and within reach in
+3D is looked up among the declared pairs (sorted keys, a binary search): the cost is the
+spheres' count plus their overlaps', not the declared pairs'. The pairs it does not find have
+their spheres apart; the others keep the declared-pair test of their spheres' distance, so the
+narrow phase runs on exactly the pairs it ran on before (forces and outputs identical to the
+bit). Pairs with an unbounded plane or a moved plane are never swept. Below SWEEP_PAIRS swept
+pairs the sweep is off and every pair's spheres are tested, as before (no cheaper with the
+sweep there: tests/contact/bench_contact_pairs.py). The contact loop still writes each declared
+pair's outputs (0 while apart), linear in the declared pairs.
 """
 import numpy as np
 from numba import njit
@@ -76,8 +79,9 @@ def sweep(el, R, p, bounds, order, culled):
     others (``el``: the ContactBlock; ``bounds`` (nmv, 6) and ``order`` (nmv,): the sweep's
     scratch in Data); returns how many pairs of spheres it looked up (its work besides the
     sort). Nothing with the sweep off (``el.sweep`` 0). The spheres on links are swept among
-    themselves (where pairs join two links: ``el.sweep_links``); those on B0 (fixed there) were sorted once, and each sphere on a link meets
-    them by a binary search and a walk back over the running maximum of their upper ends."""
+    themselves (where pairs join two links: ``el.sweep_links``); those on B0 (fixed there) were
+    sorted once, and each sphere on a link meets them by a binary search and a walk back over
+    the running maximum of their upper ends."""
     if not el.sweep:
         return 0
     nmv, st = el.sphere_radius.shape[0], el.static_bounds

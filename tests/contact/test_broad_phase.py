@@ -101,8 +101,8 @@ def _cloud(seed, n_balls=6, n_surfaces=30):
 
 
 def test_random_layouts_match_the_declared_pair_test():
-    """Two bodies among 30 random surfaces, all pairs declared, at 12 random poses evaluated in
-    a row into one Data (the sort's kept order carried from pose to pose): forces, outputs,
+    """Two bodies among 30 random surfaces, all pairs declared, at 20 random poses (the bodies
+    within 0.05 m of each other along each axis) evaluated in a row into one Data (the sort's kept order carried from pose to pose): forces, outputs,
     state rates and powers with the sweep equal those of the declared-pair test alone, to the
     bit; some pairs touch, and the sweep passes over most pairs."""
     model = _cloud(3)
@@ -112,13 +112,14 @@ def test_random_layouts_match_the_declared_pair_test():
     on = bundle._replace(contacts=bundle.contacts._replace(sweep=1))
     off = bundle._replace(contacts=bundle.contacts._replace(sweep=0))
     kept = model.make_data()
-    touching, passed = 0, 0
-    for _ in range(12):
+    touching, passed, between = 0, 0, 0
+    for _ in range(20):
         q = np.zeros(model.nq)
         for b in range(2):
             q[7 * b:7 * b + 3] = rng.uniform((-0.9, -0.4, -0.3), (0.9, 0.4, 0.3))
             quat = rng.normal(size=4)
             q[7 * b + 3:7 * b + 7] = quat / np.linalg.norm(quat)
+        q[7:10] = q[:3] + rng.uniform(-0.05, 0.05, 3)     # the bodies close: their balls meet
         v = rng.normal(size=model.nv)
         z = np.abs(rng.normal(scale=0.005, size=model.nz))
         fresh = model.make_data()
@@ -128,9 +129,10 @@ def test_random_layouts_match_the_declared_pair_test():
             np.testing.assert_array_equal(getattr(kept, field), getattr(fresh, field), field)
         pen = kept.outputs[model.contacts.out_start::STRIDE][:len(model.contact_names)]
         touching += int(np.sum(pen > 0.0))
+        between += int(np.sum(pen[-9:] > 0.0))        # the last 9 pairs join the two bodies
         passed += int(np.sum(kept.contact_culled[model.contacts.sweep_pairs] != 0))
-    assert touching >= 12
-    assert passed > 0.5 * 12 * model.contacts.sweep_pairs.shape[0]
+    assert touching >= 12 and between >= 3
+    assert passed > 0.5 * 20 * model.contacts.sweep_pairs.shape[0]
 
 
 def test_sweep_threshold():
