@@ -140,3 +140,16 @@ def test_sweep_threshold():
     declared-pair test alone is cheaper)."""
     for n in (2, 7, 9, 12):
         assert _line(n).contacts.sweep == int(n * n >= SWEEP_PAIRS)
+
+
+def test_position_gone_to_nan_culls_nothing():
+    """A link's position not finite: the sweep culls no pair (each keeps the declared-pair test,
+    whose nan distance does not cull either, as before the sweep)."""
+    model = _line(9)
+    through, _, data = _swept(model, np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]))
+    assert through == 9
+    p = data.p_base_link.copy()
+    p[:, 0] = np.nan
+    found = sweep(model.bundle().contacts._replace(sweep=1), data.R_base_link, p,
+                  data.contact_sweep, data.contact_order, data.contact_culled)
+    assert found == 0 and np.all(data.contact_culled == 0)
