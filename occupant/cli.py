@@ -28,8 +28,8 @@ def _parser():
         "sweep", help="run a design of experiments (full factorial or Latin hypercube) over keys of a scenario",
         description="Run the variants of a design over scenario keys on a local process pool (or a "
         "Dask cluster): one run folder per variant (DIR/v0001, ...), DIR/sweep.csv with the inputs "
-        "and criteria, and DIR/plots/ with each criterion against each varied key. Run again on "
-        "the same DIR, it skips finished variants.")
+        "and criteria (their units in DIR/sweep_units.csv), and DIR/plots/ with each criterion "
+        "against each varied key. Run again on the same DIR, it skips finished variants.")
     sweep.add_argument("scenario", metavar="SCENARIO", help="shipped scenario name or path")
     sweep.add_argument("--vary", action="append", required=True, metavar="KEY=start:stop:n",
                        help="a key and its values: start:stop:n evenly spaced, or a,b,c; with "
@@ -100,6 +100,7 @@ def _parser():
     valid.add_argument("--out", metavar="DIR", help="also write each case's time history to DIR/<name>.csv")
     valid.add_argument("--quiet", action="store_true", help="no progress on stderr (each case's start "
                        "and, past a few seconds, its simulated time)")
+    parser.commands = sub.choices   # {name: its parser}: main's message for an argument it does not take
     return parser
 
 
@@ -124,11 +125,17 @@ def main(argv=None):
     import warnings
     warnings.formatwarning = _warning_line
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:   # said by the command's parser, with its usage (the top level's showed "COMMAND ...")
+        (parser.commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         parser.print_help()
         return 0
     try:
+        # SOURCE_DATE_EPOCH checked first: numpy.f2py, imported with scipy.special, reads it too,
+        # and "SOURCE_DATE_EPOCH=abc" ended the command with its bare "invalid literal for int()"
+        from occupant.io.timestamp import creation_time
+        creation_time()
         if args.command == "run":
             from occupant.scenario.command import run_command
             return run_command(args.scenario, args.out, args.overrides, progress=not args.quiet)
@@ -195,9 +202,9 @@ def _certify(names, out_dir, runners="occupant.human.certification", progress=Tr
                                                         mod.report_lines)
     run_certification = getattr(mod, "run_certification", None) or mod.run_validation
     scenarios = [read_scenario(n) for n in (names or available_scenarios())]  # bad names fail first
-    if out_dir is not None:
-        out_dir = pathlib.Path(out_dir)
-        out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir is not None:   # (a file there was "x: File exists", naming neither --out nor what it takes)
+        from occupant.scenario.run import make_folder
+        out_dir = make_folder(out_dir)
     from occupant.progress import Progress, reporting
     what = "occupant " + ("validate" if runners.endswith("validation") else "certify")
     shown = Progress(after_s=CASE_PROGRESS_AFTER_S) if progress else None

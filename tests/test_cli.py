@@ -273,3 +273,44 @@ def test_compare_out_writes_a_scenarios_run_folder_beside_the_report(two_designs
     assert str(ran) in out[-1]
     html = (tmp_path / "c" / "comparison.html").read_text(encoding="utf-8")
     assert "<th>fmvss208_sled_48_belted</th><th>run</th>" in html
+
+
+def test_certify_or_validate_out_a_file_names_the_option(tmp_path, capsys):
+    """(usercheck3) ``--out`` naming a file read "x: File exists" (neither the option nor what
+    it takes); now as run's --out, before any test runs."""
+    from occupant.cli import main
+    (tmp_path / "a_file").write_text("")
+    for command, name in (("certify", "hybrid3_50m_knee"), ("validate", "human_sled_gs1_40")):
+        assert main([command, name, "--out", str(tmp_path / "a_file"), "--quiet"]) == 2
+        cap = capsys.readouterr()
+        assert cap.err == (f"occupant: error: --out: {tmp_path / 'a_file'}: a file, not a folder "
+                           "(accepted: a folder to write into, new or existing)\n") and cap.out == ""
+
+
+@pytest.mark.parametrize("args, usage, extra", [
+    (["list", "extra"], "usage: occupant list [-h] [--keys]", "extra"),
+    (["show", "hybrid3_50m", "--keys"], "usage: occupant show [-h] FILE", "--keys"),
+    (["run", "fmvss208_sled_48_unbelted", "--sett", "solver.t_end=0.01"], "usage: occupant run [-h]",
+     "--sett solver.t_end=0.01"),
+])
+def test_an_argument_a_command_does_not_take_shows_that_commands_usage(capsys, args, usage, extra):
+    """(usercheck3) An argument a command does not take showed the top level's usage, "occupant
+    [-h] [--version] COMMAND ...", which says nothing of the command's own arguments."""
+    from occupant.cli import main
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.startswith(usage), err
+    assert err.endswith(f"occupant {args[0]}: error: unrecognized arguments: {extra}\n"), err
+
+
+def test_a_bad_source_date_epoch_is_named_before_anything_runs():
+    """(usercheck3) ``SOURCE_DATE_EPOCH=abc`` ended every command with numpy.f2py's bare
+    "invalid literal for int() with base 10: 'abc'" (imported with scipy.special, it reads the
+    variable too), before occupant.io.timestamp could name it; now that check comes first."""
+    import os
+    proc = subprocess.run([sys.executable, "-m", "occupant.cli", "run", "fmvss208_sled_48_unbelted"],
+                          capture_output=True, text=True, env=dict(os.environ, SOURCE_DATE_EPOCH="abc"))
+    assert proc.returncode == 2 and proc.stderr == (
+        "occupant: error: environment variable SOURCE_DATE_EPOCH='abc': expected a whole number of "
+        "seconds since 1970-01-01 UTC, e.g. 1767225600\n"), proc.stderr

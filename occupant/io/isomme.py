@@ -268,13 +268,19 @@ def read(path) -> list:
     path = Path(path)
     if not path.exists():
         raise IsoMmeError(f"path: {path} does not exist (give a test folder, .mme file or .zip)")
+    if path.is_file() and path.suffix.lower() not in (".mme", ".zip"):
+        # (it was read as its folder: a CSV beside two tests "held 2 .mme files")
+        raise IsoMmeError(f"{path.name}: a {path.suffix or 'file without a suffix'} file, neither a "
+                          ".mme file nor a .zip")
     src = _Source(path)
     if path.is_file() and path.suffix.lower() == ".mme":
         mme_name = src.find(path.name)
     else:
-        mmes = [n for n in src.names if n.lower().endswith(".mme")]
+        mmes = sorted(n for n in src.names if n.lower().endswith(".mme"))
         if len(mmes) != 1:
-            raise IsoMmeError(f"path: {path} holds {len(mmes)} .mme files; expected exactly one (give the .mme file)")
+            found = f" ({', '.join(mmes[:4])}{', ...' if len(mmes) > 4 else ''})" if mmes else ""
+            raise IsoMmeError(f"{path.name}: {'a folder' if path.is_dir() else 'an archive'} holding "
+                              f"{len(mmes)} .mme files{found}, not one")
         mme_name = mmes[0]
     test_number = Path(mme_name).stem
     base = str(Path(mme_name).parent).replace(os.sep, "/")

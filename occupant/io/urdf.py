@@ -69,7 +69,8 @@ def export_urdf(model, path):
                  if any(model.tree.jtype[l] == JointType.SPHERICAL for l in links)]
     if spherical:
         raise ModelError(f"URDF export of model '{model.name}': URDF has no spherical joints, "
-                         f"found {', '.join(spherical)}; export to MJCF (export_mjcf) instead")
+                         f"found {', '.join(spherical)}; export to MJCF instead (occupant export --mjcf, "
+                         "occupant.io.export_mjcf)")
     t = model.tree
     world = "world"
     while world in model.index["body"]:

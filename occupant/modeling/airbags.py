@@ -41,7 +41,11 @@ STANDARD_PRESSURE = 101325.0                 # Pa, standard atmosphere [C ISO 25
 ROOM_TEMPERATURE = 293.15                    # K, 20 C [E]
 
 # Contact of the bag with the occupant. Friction: dummy-airbag 0.1-0.3 (crash-domain-facts 6.3
-# [U]), the middle taken; regularised over FRICTION_SPEED as the compliant contacts are.
+# [U]), the middle taken; regularised over FRICTION_SPEED as the compliant contacts are. It has
+# been measured (pin-on-disc, PMHS skin and four dummy head skins on six bags' fabrics, ASME
+# IMECE2020-V014T14A011; a headform's scalp, hair and skin on curtain fabric, SAE 2011 World
+# Congress): dummy skin rubs harder than human skin on all but one fabric [S: abstracts], the
+# coefficients not in them (scenarios/HISTORY.md, frictionsrc).
 BAG_FRICTION = 0.2                           # [U] 6.3, middle of 0.1-0.3
 FRICTION_SPEED = 0.01                        # m/s [E], as ContactCharacteristic's default
 FRONT_ALIGNMENT = np.cos(np.radians(30.0))   # AirbagContact.front's x within 30 deg of its joint [E]

@@ -186,8 +186,9 @@ class Anchor:
 @dataclass
 class SlipRing:
     """A D-ring, buckle tongue or belt guide at ``point`` (m) in the frame of ``marker`` (None:
-    B0) that the webbing slides through with Coulomb coefficient ``friction`` (GS1 buckle 0.3,
-    facts 6.4 [S])."""
+    B0) that the webbing slides through with Coulomb coefficient ``friction`` (the open FE
+    Hybrid III sled examples' D-ring and buckle pulleys: 0.2 [S], scenarios/HISTORY.md,
+    frictionsrc; the GS1 deck's "buckle" 0.3 is the body on the buckle, its belts separate)."""
     name: str
     point: tuple = (0.0, 0.0, 0.0)
     marker: str | None = None

@@ -151,12 +151,21 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
         if ahead is not None:
             ahead.close()
     written = ["results.h5", "criteria.csv", "scenario.toml"]
-    if (folder / "isomme").is_dir():
+    isomme = sc.outputs.get("isomme", True) and bool(run.results.channels)
+    if isomme:
         written.insert(2, f"isomme/ ({len(run.results.channels)} channels)")
     if run.inputs:   # copies of the files it was run from (occupant.scenario.run.copy_inputs)
         written.append(f"inputs/ ({len(run.inputs)} files it ran from)")
-    written += [name for name in ("report.html", "report.pdf") if (folder / name).exists()]
+    written += [name for name in ("report.html", "report.pdf") if report and (folder / name).exists()]
     out(f"  written to {folder}: {', '.join(written)}")
+    # an earlier run's files this one did not write (they were listed as written, and showed
+    # that run's results beside this one's)
+    outputs = (("isomme/", "isomme", isomme), ("report.html", "report", report), ("report.pdf", "report", report))
+    stale = [(name, key) for name, key, wrote in outputs if not wrote and (folder / name).exists()]
+    if stale:
+        keys = " and ".join(dict.fromkeys(f"outputs.{key}" for _, key in stale))
+        out(f"  not this run's: {', '.join(n for n, _ in stale)}: an earlier run's, left in the folder "
+            f"({keys} off in this one)")
     out(f"  total wall time {time.perf_counter() - start:.1f} s")
     res = run.results
     if res.status != "finished":   # one clear line on stderr, and a non-zero exit code
@@ -306,8 +315,8 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
               "again runs the others", file=sys.stderr)
         return 130
     failed = [r for r in rows if r["status"] != "ok"]
-    out(f"  written {pathlib.Path(out_dir) / 'sweep.csv'} ({len(rows)} rows, {len(failed)} not ok) and "
-        f"plots/ in {time.perf_counter() - start:.1f} s")
+    out(f"  written {pathlib.Path(out_dir) / 'sweep.csv'} ({len(rows)} rows, {len(failed)} not ok; its "
+        f"columns' units in sweep_units.csv) and plots/ in {time.perf_counter() - start:.1f} s")
     for r in failed:
         out(f"  {r['variant']}: {r['status']}")
     return 0 if not failed else 1
@@ -376,6 +385,28 @@ def _compared(arg, report):
     return sc.name, None, None, None, sc
 
 
+def _unlike(labels, found):
+    """What differs between the compared runs beyond their settings, in words, or "": the
+    scenario run (its ``name``) and the simulated time (``solver.t_end``), from each run folder's
+    scenario.toml or each scenario loaded (``_compared``); a folder without scenario.toml is
+    left out."""
+    ran = {}
+    for label, (_, folder, _, _, sc) in zip(labels, found):
+        if sc is not None:
+            ran[label] = (sc.name, sc.data["solver"]["t_end"])
+        elif (folder / "scenario.toml").is_file():
+            try:
+                data = read_toml(folder / "scenario.toml")
+                ran[label] = (data["name"], data["solver"]["t_end"])
+            except (ValueError, OSError, KeyError, TypeError):
+                continue
+    said = []
+    for i, what in enumerate(("runs of different scenarios", "different simulated times (solver.t_end, s)")):
+        if len({v[i] for v in ran.values()}) > 1:
+            said.append(f"{what}: " + ", ".join(f"{label} {v[i]}" for label, v in ran.items()))
+    return "; ".join(said)
+
+
 def compare_command(args, out=print, progress=True, out_dir=None, html=False, pdf=False):
     """Print the criteria of two or more runs side by side (run folders, or scenarios run here
     first, with ``progress`` on stderr as ``occupant run`` shows it); with ``out_dir``, also
@@ -397,6 +428,9 @@ def compare_command(args, out=print, progress=True, out_dir=None, html=False, pd
         out_dir = make_folder(out_dir)   # a mistyped --out ends the command before any run
     found = [_compared(a, report) for a in args]
     labels = distinct_labels([f[0] for f in found], [f[1] for f in found])
+    unlike = _unlike(labels, found)
+    if unlike:   # (allowed, as two sleds' restraints compared; said, since it may be a mistake)
+        print(f"occupant compare: note: {unlike}", file=sys.stderr, flush=True)
     if report:   # a scenario's run folder never one of the compared folders (a run of it again)
         given = {f[1].resolve() for f in found if f[1] is not None}
         labels = [label if f[4] is None or (out_dir / label).resolve() not in given else

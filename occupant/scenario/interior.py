@@ -13,7 +13,7 @@ shifts it). File form::
     ...
     [[surface]]
     name = "seat_cushion"
-    shape = "plane"                           # plane (ellipsoids on B0 come with the geometry work)
+    shape = "plane"                           # plane (default), box, cylinder or mesh (below)
     point = [0.1, 0.0, -0.12]                 # m, a point of the plane
     normal = [-0.26, 0.0, 0.97]               # towards the occupant (normalised on load)
     x_axis = [1.0, 0.0, 0.0]                  # in-plane direction of half_size[0] (optional)
@@ -24,6 +24,34 @@ shifts it). File form::
     [belt]                                    # the seat's belt anchorages (optional), m in B0
     retractor = [-0.35, 0.30, -0.10]          # also d_ring, buckle, lap_anchor
     ...
+
+Other shapes (occupant.scenario.interior_shapes; each takes ``name``, ``shape``,
+``characteristic`` and ``on``, and only its own keys)::
+
+    shape = "box"                             # a block: an armrest, a console, a bolster
+    point = [0.1, 0.3, 0.2]                   # m, its centre
+    half_extents = [0.2, 0.03, 0.05]          # m, along its x, y, z axes
+    x_axis = [1.0, 0.0, 0.0]                  # its axes in B0 (optional; z_axis default [0, 0, 1],
+    z_axis = [0.0, 0.0, 1.0]                  # x_axis made orthogonal to it, y = z x x)
+
+    shape = "cylinder"                        # a bar: a steering column, a rim segment, a grab handle
+    point = [0.3, 0.0, 0.4]                   # m, its centre
+    radius = 0.015                            # m
+    length = 0.30                             # m, the straight part, along z_axis
+    ends = "round"                            # "flat" (default) or "round": a capsule
+
+    shape = "mesh"                            # a CAD export: a seat, a whole interior
+    file = "seat.stl"                         # read with trimesh (STL, OBJ, PLY, ...), a relative
+    #                                           path from this file's folder
+    units = "mm"                              # of the file's coordinates: m (default), mm, cm, in
+    point = [0.0, 0.0, 0.0]                   # m, where the file's origin goes (optional)
+    x_axis = [1.0, 0.0, 0.0]                  # the file's axes in B0 (optional, as a box's)
+    patch_size = 0.1                          # m, optional: a contact point per patch of the faces
+
+A mesh's faces are wound counter-clockwise seen from the side it pushes to (a closed mesh: from
+outside); inconsistently wound faces, or a closed mesh wound inside out, are refused. Spheres and
+ellipsoids are not placed on the vehicle (the modeling layer places them by a part's marker).
+Intrusions (``[[vehicle.intrusion]]``) and ``[vehicle] backset`` move planes only.
 
 ``[[hinge]]`` tables add parts turning about a lateral axis (a seat back frame on its recliner,
 ``occupant.scenario.interior_hinge``); a surface with ``on = "<hinge name>"`` moves with that
@@ -43,16 +71,15 @@ import pathlib
 from dataclasses import dataclass, field
 
 from occupant.io.toml_files import InputFileError, located, open_shipped, shipped_names
-from occupant.modeling import ModelingError, Plane
+from occupant.modeling import Plane
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.interior_hinge import frame_marker, read_hinges
+from occupant.scenario.interior_shapes import ALL_KEYS, read_surface
+from occupant.scenario.placement import HEAD_RESTRAINT
 
 TOP_KEYS = ("kind", "name", "description", "contact_characteristic", "surface", "base", "hinge",
             "belt")
 BELT_KEYS = ("retractor", "d_ring", "buckle", "lap_anchor")
-SURFACE_KEYS = ("name", "shape", "point", "normal", "x_axis", "half_size", "radius", "thickness",
-                "characteristic", "on")
-SHAPES = ("plane",)
 
 
 class InteriorFileError(InputFileError):
@@ -64,11 +91,12 @@ class Interior:
     name: str
     description: str
     file: str
-    surfaces: list                                       # occupant.modeling.Plane on B0 or a hinge
+    surfaces: list                                       # Plane, Box, Cylinder or Mesh on B0 or a hinge
     characteristics: dict                                # name -> ContactCharacteristic
     defaults: dict = field(default_factory=dict)         # surface name -> characteristic name
     hinges: dict = field(default_factory=dict)           # hinged part name -> modeling elements
     belt: dict = field(default_factory=dict)             # belt anchorage name -> [x, y, z] m in B0
+    mesh_files: dict = field(default_factory=dict)       # mesh surface name -> the Path it was read from
 
     @property
     def elements(self):
@@ -80,11 +108,12 @@ def available_interiors():
     return shipped_names("vehicles", kind="interior")
 
 
-def load_interior(name_or_path, bases=None, named_by=None):
+def load_interior(name_or_path, bases=None, named_by=None, meshes=None):
     """The validated Interior of a shipped name (``vehicles/<name>.toml``) or a path (relative:
     to the folder of the file ``named_by`` that names it, occupant.io.toml_files.located);
-    ``bases``: {a ``base`` value: the file read for it} (a run folder's copies,
-    occupant.scenario.load), else a base is named by this file."""
+    ``bases``: {a ``base`` value: the file read for it} and ``meshes``: {a mesh surface's
+    name: the file read for its ``file``} (a run folder's copies, occupant.scenario.load),
+    else a base or mesh file is named by this file."""
     path, data, c = open_shipped(name_or_path, "vehicles", "interior", "vehicle interior",
                                  TOP_KEYS, InteriorFileError, named_by=named_by)
     name = c.string(data, "name", "", required=True)
@@ -94,8 +123,9 @@ def load_interior(name_or_path, bases=None, named_by=None):
         if base_name == name or located(base_name, path).resolve() == pathlib.Path(path).resolve():
             c.fail("base", f"{base_name!r} names this interior itself", "another interior")
         try:
-            base = (load_interior(str(bases[base_name]), bases) if base_name in (bases or {})
-                    else load_interior(base_name, bases, named_by=path))
+            base = (load_interior(str(bases[base_name]), bases, meshes=meshes)
+                    if base_name in (bases or {})
+                    else load_interior(base_name, bases, named_by=path, meshes=meshes))
         except InputFileError as err:
             c.fail("base", f"{base_name!r}: {err.problem}", err.accepted)
     characteristics, _ = read_contacts(c, {"contact_characteristic": data.get("contact_characteristic", {})}, ())
@@ -103,35 +133,24 @@ def load_interior(name_or_path, bases=None, named_by=None):
         characteristics = {**base.characteristics, **characteristics}
     hinges = {**(base.hinges if base is not None else {}), **read_hinges(c, data)}
     surfaces, defaults = [], {}
+    mesh_files = {}
     for i, s in enumerate(c.tables(data, "surface", "", required=base is None)):
         p = f"surface[{i}]"
-        c.keys(s, SURFACE_KEYS, p)
+        c.keys(s, ALL_KEYS, p)
         sname = c.string(s, "name", p, required=True)
         if sname in defaults or any(x.name == sname for x in surfaces):
             c.fail(f"{p}.name", f"surface {sname!r} is declared twice", "unique surface names")
-        shape = s.get("shape", "plane")
-        if shape == "ellipsoid":
-            c.fail(f"{p}.shape", "ellipsoids fixed to the vehicle are not available yet (the "
-                   "modeling layer places ellipsoids on parts only)", ", ".join(SHAPES))
-        c.string(s, "shape", p, choices=SHAPES, what="shape")
-        half = s.get("half_size")
-        if half is not None:
-            half = c.vector(s, "half_size", p, n=2, positive=True)
-        radius = c.number(s, "radius", p, positive=True)
-        if half is not None and radius is not None:
-            c.fail(f"{p}.radius", "given with half_size: a surface is bounded by a rectangle or "
-                   "by a disc", "half_size (a rectangle) or radius (a disc), not both")
-        thickness = c.number(s, "thickness", p, positive=True)   # only a bounded one's: Plane's check
         on = c.string(s, "on", p)
         if on is not None and on not in hinges:
             c.fail(f"{p}.on", f"unknown hinge {on!r}", ", ".join(hinges) or "a [[hinge]] of this file")
-        try:
-            surfaces.append(Plane(sname, on and frame_marker(on), c.vector(s, "point", p, required=True),
-                                  c.vector(s, "normal", p, required=True),
-                                  c.vector(s, "x_axis", p, default=(1.0, 0.0, 0.0)), half, thickness,
-                                  radius))
-        except ModelingError as err:
-            c.fail(p, str(err))
+        geometry, mesh_file = read_surface(c, s, p, sname, on and frame_marker(on), path,
+                                           (meshes or {}).get(sname))
+        if sname == HEAD_RESTRAINT and not isinstance(geometry, Plane):
+            c.fail(f"{p}.shape", f"{HEAD_RESTRAINT!r} is the surface a scenario's [vehicle] "
+                   "backset moves along its normal", "plane")
+        surfaces.append(geometry)
+        if mesh_file is not None:
+            mesh_files[sname] = mesh_file
         cname = c.string(s, "characteristic", p)
         if cname is not None:
             if cname not in characteristics:
@@ -142,10 +161,11 @@ def load_interior(name_or_path, bases=None, named_by=None):
         own = {x.name for x in surfaces}
         surfaces = [x for x in base.surfaces if x.name not in own] + surfaces
         defaults = {**{k: v for k, v in base.defaults.items() if k not in own}, **defaults}
+        mesh_files = {**{k: v for k, v in base.mesh_files.items() if k not in own}, **mesh_files}
     belt = dict(base.belt) if base is not None else {}
     own = c.table(data, "belt", "")
     if own:
         c.keys(own, BELT_KEYS, "belt")
         belt.update({k: [float(x) for x in c.vector(own, k, "belt")] for k in BELT_KEYS if k in own})
     return Interior(name, data.get("description", ""), str(path), surfaces, characteristics, defaults,
-                    hinges, belt)
+                    hinges, belt, mesh_files)

@@ -310,13 +310,16 @@ _PRECRASH = [
 ]
 _BELT = "restraints.belt"
 _RESTRAINTS = [
-    Key(_BELT, "table", "", "a three-point belt with retractor, pretensioner and load limiter"),
+    Key(_BELT, "table", "", "a seat belt (three-point, lap or two-point: kind) with its retractor, "
+        "pretensioner and load limiter"),
     Key("restraints.airbag", "table", "", "an airbag"),
     # a second bag beside the frontal one (the driver's knee bag), declared as [restraints.airbag]
     Key("restraints.knee_airbag", "table", "", "a knee airbag"),
     Key(f"{_BELT}.enabled", "bool", "", "false: declared but left out of the run (said in its notes)", True),
-    Key(f"{_BELT}.kind", "string", "", "three_point (one webbing, slip rings) or separate (GS1's two belts)",
-        "three_point", choices=("three_point", "separate")),
+    Key(f"{_BELT}.kind", "string", "", "three_point (one webbing, slip rings), separate (GS1's two belts), "
+        "lap (lap_anchor over the pelvis to the buckle) or two_point (d_ring over the torso to the buckle; "
+        "lap and two_point: a retractor only where retractor is given)",
+        "three_point", choices=("three_point", "separate", "lap", "two_point")),
     Key(f"{_BELT}.load_limit", "number", "N", "the retractor's load limiter (default: none)",
         low=0.0, low_open=True),
     Key(f"{_BELT}.pretensioner", "bool", "", "a pretensioner winds the retractor in", False),
@@ -325,15 +328,19 @@ _RESTRAINTS = [
         low=0.0),
     Key(f"{_BELT}.pretensioner_force", "number", "N", "the belt force at the retractor where it stalls "
         "(default: occupant.modeling.belts.Pretensioner.capacity)", low=0.0, low_open=True),
-    # GS1 belt-body friction (crash-domain-facts 6.4) [S]
-    Key(f"{_BELT}.friction", "number", "-", "Coulomb coefficient of the belt on the body and the buckle", 0.3,
-        low=0.0),
-    Key(f"{_BELT}.d_ring_friction", "number", "-", "Coulomb coefficient at the D-ring", 0.2, low=0.0),   # [E]
+    # belt on body: the GS1 deck's 0.3 [C: SAFER HBM validation deck, Boundary_conditions_V11.key,
+    # "SAFER to shoulder/lap belt" FS]; the open FE Hybrid III sled examples (OpenRadioss
+    # ModelExchange) take 0.2 [S], not taken (scenarios/HISTORY.md, frictionsrc). D-ring and
+    # buckle tongue: those examples' belt pulleys, Fric 0.2 at both [S: /PROP/SPR_PUL cards]
+    Key(f"{_BELT}.friction", "number", "-", "Coulomb coefficient of the belt on the body", 0.3, low=0.0),
+    Key(f"{_BELT}.d_ring_friction", "number", "-", "Coulomb coefficient at the D-ring", 0.2, low=0.0),
+    Key(f"{_BELT}.buckle_friction", "number", "-", "Coulomb coefficient at the buckle's tongue", 0.2, low=0.0),
     Key(f"{_BELT}.across", "number", "-", "the belt keeps its place while its pull across itself is within "
         "this times its push (default: shortest path)", low=0.0),
     Key(f"{_BELT}.lap_across", "number", "-", "as across, for the lap belt's wraps on the pelvis only "
         "(default: across)", low=0.0),
-    Key(f"{_BELT}.retractor", "vector", "m", "the retractor in B0 (default: the interior's)"),
+    Key(f"{_BELT}.retractor", "vector", "m", "the retractor in B0 (default: the interior's; lap and "
+        "two_point: none, the webbing fixed)"),
     Key(f"{_BELT}.d_ring", "vector", "m", "the D-ring (upper anchorage) in B0 (default: the interior's)"),
     Key(f"{_BELT}.buckle", "vector", "m", "the buckle in B0 (default: the interior's)"),
     Key(f"{_BELT}.lap_anchor", "vector", "m", "the outboard lap anchorage in B0 (default: the interior's)"),
@@ -395,6 +402,8 @@ _CONTACT = [
 _SENSORS = "occupant.sensors.loader"
 _SENSOR = [
     Key("sensors.standard", "bool", "", "the dummy's standard channel set (occupant.sensors)", True),
+    Key("sensors.belt", "bool", "", "the belts' load cells B3-B6 as SEBE channels "
+        "(occupant.sensors.belt_sensors)", True),
     Key("sensor[].kind", "string", "", "accelerometer, angular_velocity, angular_acceleration, load_cell, "
         "displacement or array", REQUIRED, reader=_SENSORS),
     Key("sensor[].name", "string", "", "the channel's name", REQUIRED, reader=_SENSORS),
@@ -421,6 +430,8 @@ _SENSOR = [
     Key("sensor[].dimension", "string", "", "array: the ISO-MME dimension code", reader=_SENSORS),
     Key("sensor[].direction", "string", "", "array: the ISO-MME direction code", reader=_SENSORS),
     Key("sensor[].index", "number", "-", "array: the output's column", reader=_SENSORS),
+    Key("sensor[].fine3", "string", "", "array: the ISO-MME fine location 3 (default: the dummy type; "
+        "a belt load cell's B1-B6)", reader=_SENSORS),
 ]
 _CRITERIA = [
     Key("criteria.regulation", "string", "", "the protocol the criteria are judged against "

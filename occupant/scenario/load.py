@@ -46,6 +46,7 @@ settings and outputs::
     [[contact]]                     # a = occupant ellipsoid(s), b = interior surface
     [sensors]
     standard = true                 # the dummy's standard channel set (occupant.sensors)
+    belt = true                     # the belts' load cells B3-B6 (occupant.sensors.belt)
     [[sensor]]                      # more sensors (occupant.sensors.load_sensors form)
     [criteria]
     regulation = "fmvss208_hybrid3_50m"   # a protocol of occupant.injury.limits
@@ -76,6 +77,7 @@ from occupant.io.toml_files import (
     FileChecker, InputFileError, given_as_path, located, read_toml, refused_name, resolve_shipped,
     shipped_names,
 )
+from occupant.modeling import Plane
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.body_contacts import body_pairs
 from occupant.scenario.body_contacts import shipped_file as body_contacts_file
@@ -85,7 +87,8 @@ from occupant.scenario.keys import MAX_BACKSET, SEATS, names, read
 from occupant.scenario.overrides import apply_overrides, parse_override
 from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
-from occupant.scenario.restraints import REFERENCE, RESTRAINTS, read_restraints, reference_dummy_file
+from occupant.scenario.restraints import (BELT_ANCHORAGES, RESTRAINTS, belt_table, read_restraints,
+                                         reference_dummy_file)
 from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_front, turn_root, vehicle_indices
 
 # the keys each table takes, their types, units, ranges and defaults: occupant.scenario.keys
@@ -160,10 +163,14 @@ def sub_key(i):
     return f"{VEHICLE_MODEL}_sub{i}" if i else VEHICLE_MODEL
 
 
+MESH_KEY = "interior_mesh_"   # + a surface's name: the inputs key of an interior's mesh file
+
+
 def owner_key(key):
-    """The inputs key whose file brought in ``key``'s: interior for interior_base2 (base_key),
-    vehicle_model for vehicle_model_sub3 (sub_key), else ``key`` itself."""
-    return re.sub(r"_(base\d*|sub\d+)$", "", key)
+    """The inputs key whose file brought in ``key``'s: interior for interior_base2 (base_key)
+    and interior_mesh_<surface> (MESH_KEY), vehicle_model for vehicle_model_sub3 (sub_key),
+    else ``key`` itself."""
+    return re.sub(r"_(base\d*|sub\d+|mesh_.+)$", "", key)
 
 
 def anchored(data, named_by=None):
@@ -324,7 +331,11 @@ class Scenario:
 
         veh = c.table(data, "vehicle", "", required=True)
         c.keys(veh, names("vehicle"), "vehicle")
-        self.interior = self._named(c, veh, "interior", "vehicle", load_interior)
+        copies = {k.removeprefix(MESH_KEY): v for k, v in self._files.items() if k.startswith(MESH_KEY)}
+        self.interior = self._named(c, veh, "interior", "vehicle",
+                                    lambda named, bases=None: load_interior(named, bases, meshes=copies))
+        self.inputs.update({MESH_KEY + s: pathlib.Path(p).absolute()
+                            for s, p in self.interior.mesh_files.items()})
         self.front = self._front(c, veh, data)
         if "precrash" in data:   # braking with the full-car model, then the crash
             self.pulse = self._precrash(c, veh, data, pulse)
@@ -378,7 +389,7 @@ class Scenario:
                        f"the name of an element of {self.dummy}", "distinct names")
             asm.add(surface)
         for motion in read_intrusions(c, veh, [s.name for s in self.interior.surfaces
-                                               if s.marker is None]):
+                                               if isinstance(s, Plane) and s.marker is None]):
             if asm.find(motion.name) is not None:
                 c.fail("vehicle.intrusion", f"intrusion {motion.name!r} has the name of an "
                        f"element of the model", "distinct names")
@@ -397,16 +408,15 @@ class Scenario:
         for kind, table in self.restraints.items():
             if kind == "belt":   # the seat's anchorages where the scenario gives none; on a
                 # parametric human the belt loads the ribcage (restraints.build_belt)
-                anchors = ("d_ring", "buckle", "lap_anchor")
-                if not self.interior.belt and not all(k in table for k in anchors):   # (a belt
-                    # --set into a scenario whose seat has none read "retractor: missing")
+                anchors = BELT_ANCHORAGES[read(c, table, "restraints.belt", "kind")]
+                if not self.interior.belt and not all(k in table for k in anchors[-3:]):   # (a
+                    # belt --set into a scenario whose seat has none read "retractor: missing")
                     c.fail("restraints.belt", f"the interior {self.interior.name} has no belt "
                            "anchorages (no [belt] table) and this belt does not give them",
-                           "an interior with a [belt] table, or retractor, d_ring, buckle and "
-                           "lap_anchor (m in B0) in [restraints.belt]")
-                table = {**self.interior.belt, **({"ribcage": True} if self.human else {}),
-                         **table,
-                         REFERENCE: lambda: self._data("reference_dummy", reference_dummy_file)}
+                           f"an interior with a [belt] table, or {', '.join(anchors[:-1])} and "
+                           f"{anchors[-1]} (m in B0) in [restraints.belt]")
+                table = belt_table(table, self.interior.belt, self.human,
+                                   lambda: self._data("reference_dummy", reference_dummy_file))
             RESTRAINTS[kind](asm, table, c, f"restraints.{kind}")
         self.model = asm.compile()
         # a first run's compile worker (integrate.precompile) given its jobs now: it compiles
@@ -445,11 +455,13 @@ class Scenario:
         if self.front is not None:
             self.v0 = np.zeros(self.model.nv)
             self.v0[vehicle_indices(self.model)[1]] = self.speed
-            lift_onto(self.model, self.q0, [x.name for x in self.interior.surfaces])
+            lift_onto(self.model, self.q0, [x.name for x in self.interior.surfaces
+                                            if isinstance(x, Plane)])
 
         sensors = c.table(data, "sensors", "")
         c.keys(sensors, names("sensors"), "sensors")
-        self.sensors = self._sensors(c, data, read(c, sensors, "sensors", "standard"))
+        self.sensors = self._sensors(c, data, read(c, sensors, "sensors", "standard"),
+                                     read(c, sensors, "sensors", "belt"))
 
         outputs = c.table(data, "outputs", "")
         c.keys(outputs, names("outputs"), "outputs")
@@ -576,14 +588,20 @@ class Scenario:
             except ModelingError as err:
                 c.fail(p, str(err))
 
-    def _sensors(self, c, data, standard):
-        from occupant.sensors import SensorError, SensorFileError, default_sensors, load_sensors
+    def _sensors(self, c, data, standard, belt):
+        from occupant.sensors import (SensorError, SensorFileError, belt_sensors, default_sensors,
+                                      load_sensors)
         out = []
         if standard:
             try:
                 out.extend(default_sensors(self.model))
             except SensorError as err:
                 c.fail("sensors.standard", str(err), "false, with [[sensor]] tables")
+        if belt:   # the belts' load cells (none without a belt)
+            try:
+                out.extend(belt_sensors(self.model))
+            except SensorError as err:
+                c.fail("sensors.belt", str(err), "false, with [[sensor]] tables")
         try:
             out.extend(load_sensors({"sensor": data.get("sensor", [])}, self.model))
         except SensorFileError as err:

@@ -55,8 +55,11 @@ def apply_overrides(data, overrides):
                                     "a key path through tables")
             table = nxt
         last = parts[-1]
-        if last in table and value_kind(table[last]) != value_kind(value):
-            known = entry(key)
+        known = entry(key)
+        # a value the key registry accepts replaces the file's whatever its type: the file's is
+        # then the one in the wrong (t_end = "0.15" with --set solver.t_end=0.002 blamed the --set)
+        if last in table and value_kind(table[last]) != value_kind(value) and (
+                known is None or value_problem(key, value) is not None):
             raise OverrideError(where, key, f"the scenario has {value_kind(table[last])} here "
                                 f"({table[last]!r}), got {value!r}",
                                 known.accepted() if known else value_kind(table[last]))
@@ -71,4 +74,18 @@ def check(file, items, option="--set", error=OverrideError):
     for key, value in items:
         found = value_problem(key, value)
         if found:
-            raise error(f"{file} ({option} {key})", *found)
+            raise error(f"{file} ({option} {key})", *found[:2], found[2] + _list_hint(key, value, option))
+
+
+def _list_hint(key, value, option):
+    """How to give a list of names on the command line, for a bare word where one is wanted:
+    the shell takes the quotes of ``criteria.show=["HIC15"]`` unless the whole is quoted, and
+    ``[HIC15]`` is no TOML value, so it came as the string '[HIC15]'."""
+    known = entry(key)
+    if known is None or known.kind != "strings" or not isinstance(value, str):
+        return ""
+    items = ", ".join(f'"{x.strip()}"' for x in value.strip().strip("[]").split(",") if x.strip()) or '"..."'
+    if option == "--set":
+        return f"; on the command line a TOML list, quoted for the shell: --set '{key}=[{items}]'"
+    return (f"; on the command line each value a TOML list, in a list quoted for the shell: "
+            f"{option} '{key}=[[{items}]]'")

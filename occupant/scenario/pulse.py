@@ -220,7 +220,8 @@ def from_isomme(c, fp, p, path):
     try:
         channels = isomme.read(fp)
     except (isomme.IsoMmeError, ValueError) as err:
-        c.fail(f"{path}.file", str(err))
+        c.fail(f"{path}.file", str(err),
+               "an ISO-MME test folder (one .mme file), its .mme file or a .zip of it")
     if not channels:   # a text file that is no .mme: nothing read from it
         c.fail(f"{path}.file", f"{fp.name}: no channels read from it", "an ISO-MME test folder or its .mme file")
     match = [ch for ch in channels if ch.code == code]

@@ -245,6 +245,56 @@ def held_on(asm, table, c, path, torso, name, mu, across):
                       "at": None if at is None else tuple(np.asarray(at) / size)}
 
 
+#: the anchorages (points m in B0) each belt kind needs, from [restraints.belt] or else the
+#: interior's [belt] (``belt_table``); a lap or two-point belt's ``retractor`` is optional and
+#: only its own (without one its webbing is fixed at both ends)
+BELT_ANCHORAGES = {"three_point": ("retractor", "d_ring", "buckle", "lap_anchor"),
+                   "separate": ("d_ring", "buckle", "lap_anchor"),
+                   "lap": ("buckle", "lap_anchor"),
+                   "two_point": ("d_ring", "buckle")}
+_SHOULDER_KEYS = ("d_ring", "d_ring_friction", "torso", "abdomen", "groin", "ribcage", "neck_barrier",
+                  "barriers", "shoulder", "shoulder_center", "shoulder_semi_axes", "shoulder_at",
+                  "shoulder_flank", "chest_at", "chest_flank")
+_LAP_KEYS = ("lap_anchor", "pelvis", "lap_across")
+_GS1_KEYS = ("end_springs", "lap_end_springs")
+_RETRACTOR_KEYS = ("load_limit", "pretensioner", "pretensioner_time", "pretensioner_pull",
+                   "pretensioner_force")
+#: the [restraints.belt] keys a lap or two-point belt has no use for (refused, ``check_belt_keys``)
+_BUCKLE_RING_KEYS = ("buckle_friction",)   # a lap or two-point belt ends at its buckle
+BELT_UNUSED = {"lap": _SHOULDER_KEYS + _GS1_KEYS + _BUCKLE_RING_KEYS,
+               "two_point": _LAP_KEYS + _GS1_KEYS + _BUCKLE_RING_KEYS}
+
+
+def check_belt_keys(c, table, path):
+    """Refuse the keys of the scenario's own ``[restraints.belt]`` its ``kind`` does not use:
+    a lap belt's shoulder keys, a two-point belt's lap keys, and without a ``retractor`` point
+    the load limiter's and pretensioner's (and the D-ring's friction: without a retractor the
+    two-point belt is fixed at its D-ring)."""
+    kind = read(c, table, path, "kind")
+    unused = BELT_UNUSED.get(kind, ())
+    bare = kind in BELT_UNUSED and "retractor" not in table
+    if bare:
+        unused += _RETRACTOR_KEYS + ("d_ring_friction",)
+    for key in table:
+        if key in unused:
+            why = ("the load limiter, pretensioner and D-ring friction sit in a retractor; give "
+                   "retractor (m in B0) or drop it") if bare and key not in BELT_UNUSED[kind] else \
+                "drop it or choose another kind"
+            c.fail(c.where(path, key), f"a {kind} belt does not use it ({why})",
+                   ", ".join(k for k in names(path) if k not in unused))
+
+
+def belt_table(table, interior_belt, human, reference):
+    """The table ``build_belt`` reads: the scenario's ``[restraints.belt]`` over the interior's
+    anchorages its kind takes (BELT_ANCHORAGES), ``ribcage`` on for a parametric ``human``
+    whose belt crosses the torso, and the REFERENCE entry (the callable giving the reference
+    dummy's file, read only for a lap belt's pelvis)."""
+    kind = table.get("kind", KEYS["restraints.belt.kind"].default)
+    shoulder = kind != "lap"
+    return {**{k: v for k, v in interior_belt.items() if k in BELT_ANCHORAGES.get(kind, ())},
+            **({"ribcage": True} if human and shoulder else {}), **table, REFERENCE: reference}
+
+
 def build_belt(asm, table, c, path):
     """``[restraints.belt]``: ``kind = "three_point"`` (default): a three-point belt of the GS1
     webbing (``gs1_webbing``) from the ``retractor`` (with its load limiter at ``load_limit`` N)
@@ -267,14 +317,24 @@ def build_belt(asm, table, c, path):
     too, carried by the sternum, each bearing the human's belt share of their force
     (``Wrap.share``; occupant/human/data/thorax.toml ``[belt]``, sources there): a belt lying
     on the front of the thorax loads the ribcage, whose sternum spring is calibrated under a
-    hub. ``friction``: belt on body and buckle, ``d_ring_friction``: at
-    the D-ring. ``across`` (optional): the belt keeps its place on the body while its pull across
-    itself is within ``across`` times its push into it (``modeling.belts.Wrap``; the same Coulomb
+    hub. ``friction``: belt on body, ``d_ring_friction`` and ``buckle_friction``: at the
+    D-ring and through the buckle's tongue. ``across`` (optional): the belt keeps its place on
+    the body while its pull across itself is within ``across`` times its push into it
+    (``modeling.belts.Wrap``; the same Coulomb
     coefficient as ``friction`` for a belt whose friction is isotropic); without it the belt
     lies on its shortest path over each ellipsoid. ``lap_across``: the same for the lap belt's
     three wraps on the pelvis only (default ``across``). With ``pretensioner`` the retractor winds in
     up to ``pretensioner_pull`` m over 8 ms from ``pretensioner_time`` s, stalling where the belt
     at the retractor reaches ``pretensioner_force`` N (default ``modeling.belts.Pretensioner.capacity``).
+    ``kind = "lap"``: a lap belt only (a rear centre seat, an older car): from the outboard
+    ``lap_anchor`` over the ``pelvis`` ellipsoid (outboard hip, front, inboard hip) to the
+    ``buckle``, fixed at both (no retractor) unless a ``retractor`` point is given: then the
+    webbing runs from it through a guide at ``lap_anchor`` (friction ``friction``) and the load
+    limiter and pretensioner keys apply. ``kind = "two_point"``: a shoulder belt only (a
+    two-point, e.g. automatic, belt): from the ``d_ring`` over the ``torso`` (the three-point
+    belt's shoulder wraps and their keys) to the ``buckle``, fixed at both unless a ``retractor``
+    point is given (then through the D-ring, ``d_ring_friction``). The interior's ``retractor``
+    is not taken by either; keys a kind has no use for are refused (``check_belt_keys``).
     ``kind = "separate"``: the Gold Standard sled's belt (SAFER HBM validation deck
     GS1_belt_V11.key [S]: two retractors, no slip ring): a shoulder belt ``belt`` from a
     retractor at the upper anchorage ``d_ring`` over the torso to the ``buckle``, and a lap belt
@@ -309,24 +369,21 @@ def build_belt(asm, table, c, path):
     gs1clavicle)."""
     import numpy as np
     from occupant.modeling import ModelingError
-    from occupant.modeling.belts import (Anchor, Belt, Pretensioner, Retractor, SlipRing, Wrap,
-                                         gs1_end_spring, gs1_webbing)
+    from occupant.modeling.belts import Pretensioner, Retractor, Wrap
     kind = read(c, table, path, "kind")
     point = {}
-    for k in ("retractor", "d_ring", "buckle", "lap_anchor"):   # (the interior's: scenario.load)
-        if k not in table and (k != "retractor" or kind == "three_point"):
+    for k in BELT_ANCHORAGES[kind]:   # (the interior's: belt_table)
+        if k not in table:
             c.fail(c.where(path, k), "missing", KEYS[f"restraints.belt.{k}"].accepted())
         point[k] = read(c, table, path, k)
-    torso = (c.string(table, "torso", path, choices=list(asm.geometries), what="geometry")
-             or KEYS["restraints.belt.torso"].default)
-    pelvis = (c.string(table, "pelvis", path, choices=list(asm.geometries), what="geometry")
-              or lap_belt_pelvis(asm, c, path, table.get(REFERENCE, reference_dummy_file)))
-    sternum = "sternum" if "sternum" in asm.parts else None
+    spool = read(c, table, path, "retractor") if kind in BELT_UNUSED else None   # optional there
     mu = read(c, table, path, "friction")
     mu_ring = read(c, table, path, "d_ring_friction")
+    mu_buckle = read(c, table, path, "buckle_friction")
     across = read(c, table, path, "across")
-    lap_across = read(c, table, path, "lap_across", default=across)
-    outboard = 1.0 if point["d_ring"][1] >= 0.0 else -1.0
+    # the outboard side: the D-ring's side of the occupant's midplane y = 0 (a lap belt's: its
+    # outboard anchorage's)
+    outboard = 1.0 if point["d_ring" if "d_ring" in point else "lap_anchor"][1] >= 0.0 else -1.0
     retractor = Retractor(load_limit=read(c, table, path, "load_limit", default=np.inf))
     pretensioner = None
     if read(c, table, path, "pretensioner"):
@@ -338,6 +395,71 @@ def build_belt(asm, table, c, path):
             read(c, table, path, "pretensioner_time"),
             pull_in=[[0.0, 0.0], [PRETENSIONER_STROKE_TIME, pull]],
             capacity=read(c, table, path, "pretensioner_force", default=Pretensioner.capacity))
+    upper, lower, lap = [], [], []
+    if kind != "two_point":   # (the pelvis's ellipsoid added before the shoulder's: their order
+        # in the model kept)
+        pelvis = (c.string(table, "pelvis", path, choices=list(asm.geometries), what="geometry")
+                  or lap_belt_pelvis(asm, c, path, table.get(REFERENCE, reference_dummy_file)))
+        lap_across = read(c, table, path, "lap_across", default=across)
+        lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=lap_across),
+               Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=lap_across),
+               Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=lap_across)]
+    if kind != "lap":
+        upper, lower = _shoulder_belt_wraps(asm, table, c, path, kind, outboard, mu, across)
+    try:
+        asm.add(*_belts(kind, point, spool, upper, lower, lap, retractor, pretensioner,
+                        (mu, mu_ring, mu_buckle), lambda key: read(c, table, path, key)))
+    except ModelingError as err:
+        c.fail(path, str(err))
+
+
+def _belts(kind, point, spool, upper, lower, lap, retractor, pretensioner, frictions, value):
+    """The belts of ``build_belt`` (``value(key)``: a key's value) through the anchorages
+    ``point`` and ``spool`` (a lap or two-point belt's retractor, or None), over the shoulder
+    belt's ``upper`` and ``lower`` wraps and the lap belt's ``lap`` (from the buckle out);
+    ``frictions``: (belt on body, at the D-ring, at the buckle's tongue)."""
+    mu, mu_ring, mu_buckle = frictions
+    from occupant.modeling.belts import (Anchor, Belt, Retractor, SlipRing, gs1_end_spring,
+                                         gs1_webbing)
+    if kind == "separate":
+        def springs(key):   # n of the GS1 rig's belt-end springs in series [D]
+            n = value(key)
+            return None if n == 0.0 else gs1_end_spring() * [1.0, n]
+        return [Belt("belt", [
+                     Anchor("d_ring", point["d_ring"])] + upper + lower + [
+                     Anchor("buckle", point["buckle"])],
+                     gs1_webbing(), retractor=Retractor(load_limit=retractor.load_limit,
+                                                        compliance=springs("end_springs")),
+                     pretensioner=pretensioner),
+                 Belt("lap_belt", [Anchor("lap_anchor", point["lap_anchor"])] + lap[::-1]
+                      + [Anchor("buckle", point["buckle"])], gs1_webbing(),
+                      retractor=Retractor(rewind_force=GS1_LAP_PRELOAD,
+                                          compliance=springs("lap_end_springs")),
+                      pretension=GS1_LAP_PRELOAD)]
+    elif kind in BELT_UNUSED:   # one webbing from its upper or outboard end to the buckle
+        end = "d_ring" if kind == "two_point" else "lap_anchor"
+        start = [Anchor(end, point[end])] if spool is None else [
+            Anchor("retractor", spool),
+            SlipRing(end, point[end], friction=mu_ring if kind == "two_point" else mu)]
+        return [Belt("belt", start + upper + lower + lap[::-1] + [Anchor("buckle", point["buckle"])],
+                     gs1_webbing(), retractor=None if spool is None else retractor,
+                     pretensioner=pretensioner)]
+    return [Belt("belt", [
+        Anchor("retractor", point["retractor"]),
+        SlipRing("d_ring", point["d_ring"], friction=mu_ring)] + upper + lower + [
+        SlipRing("buckle", point["buckle"], friction=mu_buckle)] + lap + [
+        Anchor("lap_anchor", point["lap_anchor"])],
+        gs1_webbing(), retractor=retractor, pretensioner=pretensioner)]
+
+
+def _shoulder_belt_wraps(asm, table, c, path, kind, outboard, mu, across):
+    """(upper, lower): the shoulder belt's wraps from its upper anchorage to the chest (barrier,
+    neck, shoulder) and from the chest to the buckle (chest, abdomen, groin), as ``build_belt``
+    describes them."""
+    from occupant.modeling.belts import Wrap
+    torso = (c.string(table, "torso", path, choices=list(asm.geometries), what="geometry")
+             or KEYS["restraints.belt.torso"].default)
+    sternum = "sternum" if "sternum" in asm.parts else None
     carried = {"carrier": sternum}
     if read(c, table, path, "ribcage"):
         if sternum is None:
@@ -356,10 +478,10 @@ def build_belt(asm, table, c, path):
     if centre is not None:   # placed together on their shortest path (no ``across``)
         upper = shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu)
     if read(c, table, path, "neck_barrier"):  # kept out of the neck
-        if kind != "three_point" or shoulder is not None or centre is not None \
+        if kind not in ("three_point", "two_point") or shoulder is not None or centre is not None \
                 or "neck_shell" not in asm.geometries:
-            c.fail(path, "neck_barrier: a three-point belt with no shoulder or shoulder_center "
-                         "over an occupant with a neck_shell")
+            c.fail(path, "neck_barrier: a three-point or two-point belt with no shoulder or "
+                         "shoulder_center over an occupant with a neck_shell")
     belly = c.string(table, "abdomen", path, choices=list(asm.geometries), what="geometry")
     on, held = held_on(asm, table, c, path, torso, "chest", mu, across)
     lower = [Wrap("chest", on, friction=mu, **carried, **held)] + (
@@ -370,37 +492,7 @@ def build_belt(asm, table, c, path):
         # its front-inboard side (the buckle's) [E]; without a side it went round the back
         lower.append(Wrap("groin", groin, friction=mu, side=(1.0, -outboard, 0.0)))
     upper = barrier_wraps(asm, table, c, path, outboard, mu, upper + lower) + upper
-    lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=lap_across),
-           Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=lap_across),
-           Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=lap_across)]
-    if kind == "separate":
-        def springs(key):   # n of the GS1 rig's belt-end springs in series [D]
-            n = read(c, table, path, key)
-            return None if n == 0.0 else gs1_end_spring() * [1.0, n]
-        try:
-            asm.add(Belt("belt", [
-                Anchor("d_ring", point["d_ring"])] + upper + lower + [
-                Anchor("buckle", point["buckle"])],
-                gs1_webbing(), retractor=Retractor(load_limit=retractor.load_limit,
-                                                   compliance=springs("end_springs")),
-                pretensioner=pretensioner))
-            asm.add(Belt("lap_belt", [Anchor("lap_anchor", point["lap_anchor"])] + lap[::-1]
-                         + [Anchor("buckle", point["buckle"])], gs1_webbing(),
-                         retractor=Retractor(rewind_force=GS1_LAP_PRELOAD,
-                                            compliance=springs("lap_end_springs")),
-                         pretension=GS1_LAP_PRELOAD))
-        except ModelingError as err:
-            c.fail(path, str(err))
-        return
-    try:
-        asm.add(Belt("belt", [
-            Anchor("retractor", point["retractor"]),
-            SlipRing("d_ring", point["d_ring"], friction=mu_ring)] + upper + lower + [
-            SlipRing("buckle", point["buckle"], friction=mu)] + lap + [
-            Anchor("lap_anchor", point["lap_anchor"])],
-            gs1_webbing(), retractor=retractor, pretensioner=pretensioner))
-    except ModelingError as err:
-        c.fail(path, str(err))
+    return upper, lower
 
 
 RESTRAINTS["belt"] = build_belt
@@ -415,6 +507,8 @@ def read_restraints(c, data, test_title):
         path = f"restraints.{kind}"
         table = c.table(section, kind, "restraints")
         c.keys(table, names(path), path)
+        if kind == "belt":   # the keys its kind has no use for (the scenario's own, not the interior's)
+            check_belt_keys(c, table, path)
         for key in names(path):   # every value's type and range first (the builders read them)
             if key in table:
                 read(c, table, path, key)

@@ -36,6 +36,7 @@ reads exactly these fields). ``write_run(run, folder)`` writes::
 import csv
 import importlib.util
 import math
+import os
 import pathlib
 import time
 from dataclasses import dataclass, field
@@ -170,6 +171,10 @@ def make_folder(folder, option="--out"):
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise ScenarioError(option, str(folder), f"cannot make this folder: {err.strerror}", accepted) from None
+    # an existing folder this user cannot write into failed only when the run wrote its first file
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ScenarioError(option, str(folder), "cannot write into this folder: permission denied",
+                            "a folder this user can write into, new or existing")
     return folder
 
 

@@ -14,6 +14,7 @@ variant, one table of inputs and criteria and plots of each criterion against ea
                             so that a variant's folder stands on its own
     out/v0002/error.txt     a variant that failed (bad parameters, divergence): its message
     out/sweep.csv           variant, status, the varied keys, then every criterion's value
+    out/sweep_units.csv     column,unit: the unit of each column of sweep.csv (one header line there)
     out/plots/<criterion>.png   the criterion against each varied key (occupant.report.sweep_plots)
 
 Designs: "full" runs every combination of the keys' values (``itertools.product`` in the order
@@ -56,6 +57,11 @@ RUNNING = ".running"
 MAX_BLIND_RESTARTS = 3
 WORKER_DIED = ("its worker process died twice while running it (killed: out of memory, a crash, "
                "a signal); the other variants went on")
+# a variant failed after the pool broke MAX_BLIND_RESTARTS + 1 times in a row with no process of
+# it found dead: nothing shows that its own run broke the pool, and every variant left fails with it
+POOL_BROKE = (f"not run to its end: the process pool broke {MAX_BLIND_RESTARTS + 1} times in a row "
+              "with no worker process found dead in a variant's folder (the pool or the machine "
+              "failed, not known to be this variant's run); every variant still to run failed with it")
 
 
 def parse_vary(text, ranges=False):
@@ -361,10 +367,12 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=None, work
                      f"{', '.join(folders[i].name for i in dead)} ran: {who} again, one at a time")
             pending = [i for i in pending if i not in results]
     rows = _table(out, vary, variants, folders, results)
+    limits, units = _limits(folders, results)
+    _units_table(out, rows, vary, units)
     if plots:
         from occupant.report.sweep_plots import write_plots
-        limits, units = _limits(folders, results)
-        write_plots(rows, list(vary), out / "plots", limits=limits, units=units)
+        write_plots(rows, list(vary), out / "plots",
+                    limits=limits, units={k: u for k, u in units.items() if u != "-"})
     return rows
 
 
@@ -374,8 +382,8 @@ def _after_broken_pool(broken, folders, deaths, blind, finished):
     the rest of the sweep with them): the variants whose process died (their RUNNING file left)
     are charged a death, and one that died twice is recorded as failed; the others of ``broken``
     run again. Returns the count of blind restarts in a row (a pool broken with no process found
-    dead), after MAX_BLIND_RESTARTS of which ``broken`` is recorded as failed, and the variants
-    whose process died."""
+    dead), after MAX_BLIND_RESTARTS of which ``broken`` is recorded as failed with its own reason
+    (POOL_BROKE: no process of it was seen to die), and the variants whose process died."""
     if not broken:
         return 0, []
     dead = [i for i in broken if (folders[i] / RUNNING).exists()]
@@ -383,10 +391,11 @@ def _after_broken_pool(broken, folders, deaths, blind, finished):
         deaths[i] = deaths.get(i, 0) + 1
     blind = 0 if dead else blind + 1
     for i in broken:
-        if deaths.get(i, 0) >= 2 or blind > MAX_BLIND_RESTARTS:
+        why = WORKER_DIED if deaths.get(i, 0) >= 2 else POOL_BROKE if blind > MAX_BLIND_RESTARTS else None
+        if why:
             (folders[i] / RUNNING).unlink(missing_ok=True)
-            (folders[i] / "error.txt").write_text(f"{WORKER_DIED}\n", encoding="utf-8")
-            finished(i, (f"error: {WORKER_DIED}", {}, 0.0))
+            (folders[i] / "error.txt").write_text(f"{why}\n", encoding="utf-8")
+            finished(i, (f"error: {why}", {}, 0.0))
     return blind, dead
 
 
@@ -407,13 +416,30 @@ def _table(out, vary, variants, folders, results):
     return rows
 
 
+def _units_table(out, rows, vary, units):
+    """out/sweep_units.csv: ``column,unit``, a row for each column of sweep.csv in its order, so
+    that sweep.csv keeps one header line (spreadsheets, ``csv.DictReader``, ``pandas.read_csv``)
+    and its units are still written beside it: a varied key's from the key registry
+    (``occupant list --keys``), a criterion's as its criteria.csv gives it; "-" for none (text, a
+    count, a dimensionless criterion such as HIC15 or Nij), empty where no variant finished to
+    say it."""
+    from occupant.scenario.keys import unit as key_unit
+    columns = list(rows[0]) if rows else ["variant", "status", *vary]
+    with open(out / "sweep_units.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["column", "unit"])
+        for c in columns:
+            w.writerow([c, "-" if c in ("variant", "status") else
+                        (key_unit(c) or "-") if c in vary else units.get(c, "")])
+
+
 def _limits(folders, results):
-    """({criterion: limit}, {criterion: unit}) from the first finished variant's criteria.csv
-    (for the plots)."""
+    """({criterion: limit}, {criterion: unit as criteria.csv gives it, "-" for none}) from the
+    first finished variant's criteria.csv."""
     for i, folder in enumerate(folders):
         if results[i][0] == "ok":
             with open(folder / "criteria.csv", newline="", encoding="utf-8") as fh:
                 table = list(csv.DictReader(fh))
             return ({r["criterion"]: float(r["limit"]) for r in table if r["limit"]},
-                    {r["criterion"]: r["unit"] for r in table if r["unit"] not in ("", "-")})
+                    {r["criterion"]: r["unit"] or "-" for r in table})
     return {}, {}

@@ -1,6 +1,6 @@
 """Virtual sensors (issue 3 section 1): accelerometers, angular rate and acceleration sensors,
 six-axis load cells from joint reactions, displacement sensors and a hook for recorded force
-arrays, declared in TOML or Python and evaluated on simulation Results into ``occupant.Channel``
+arrays (the seat belt's load cells read through it: ``belt_sensors``), declared in TOML or Python and evaluated on simulation Results into ``occupant.Channel``
 objects with units, J211 polarity and ISO-MME codes. The injury package takes these channels;
 it never imports this one."""
 from occupant.sensors.declarations import (
@@ -10,10 +10,11 @@ from occupant.sensors.declarations import (
 from occupant.sensors.evaluate import SensorWarning, channel_code, dummy_code, evaluate, segment_frame
 from occupant.sensors.loader import SensorFileError, load_sensors
 from occupant.sensors.defaults import UPPER_NECK_LOAD_CELL_OFFSET, default_sensors
+from occupant.sensors.belt import belt_sensors
 
 __all__ = [
     "SENSOR_KINDS", "Accelerometer", "AngularAccelerationSensor", "AngularVelocitySensor",
     "ArraySensor", "DisplacementSensor", "LoadCell", "SensorError", "SensorWarning",
     "SensorFileError", "channel_code", "dummy_code", "evaluate", "segment_frame",
-    "load_sensors", "default_sensors", "UPPER_NECK_LOAD_CELL_OFFSET",
+    "load_sensors", "default_sensors", "belt_sensors", "UPPER_NECK_LOAD_CELL_OFFSET",
 ]

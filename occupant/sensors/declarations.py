@@ -215,13 +215,16 @@ class ArraySensor(_Located):
     """Generic hook for forces that other parts of the solver record (belt segment forces,
     contact forces): the channel is ``results.<source>`` ((n,) array, a column ``index`` of an
     (n, k) array, or ``results.<attr>[<key>]`` when ``source`` is ``"attr/key"`` and the attribute
-    is a dict), taken as is (the producer owns the sign), linearly resampled."""
+    is a dict), taken as is (the producer owns the sign), linearly resampled. ``fine3``: the
+    code's fine location 3 where it is not the dummy type (a seat belt's load cell place, B1-B6
+    at SEBE: ``occupant.sensors.belt``)."""
     kind = "array"
     source: str = ""
     unit: str = ""
     dimension: str = "FO"    # ISO-MME physical dimension (FO force, MO moment, DS displacement, ...)
     direction: str = "0"     # ISO-MME direction character (X, Y, Z, R, 0)
     index: int | None = None
+    fine3: str | None = None   # ISO-MME fine location 3 (2 characters); None: the dummy type
 
     def __post_init__(self):
         super().__post_init__()
@@ -231,6 +234,8 @@ class ArraySensor(_Located):
             raise SensorError(f"sensor '{self.name}'.unit: expected a unit such as 'N', got {self.unit!r}")
         check_code_part(self.dimension, 2, f"sensor '{self.name}'.dimension")
         check_code_part(self.direction, 1, f"sensor '{self.name}'.direction")
+        if self.fine3 is not None:
+            check_code_part(self.fine3, 2, f"sensor '{self.name}'.fine3")
         if self.index is not None and (isinstance(self.index, bool) or not isinstance(self.index, int) or self.index < 0):
             raise SensorError(f"sensor '{self.name}'.index: expected a column index >= 0, got {self.index!r}")
 

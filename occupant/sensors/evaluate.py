@@ -331,7 +331,8 @@ def evaluate(model, results, sensors, rate=10000.0, *, f_ext=None, test_object="
     for s in sensors:
         if isinstance(s, ArraySensor):
             out.append(Channel(f"{s.name}", grid, _array(s, results, t, grid), s.unit,
-                               code=channel_code(test_object, position, s, dummy, s.dimension, s.direction)))
+                               code=channel_code(test_object, position, s, s.fine3 or dummy, s.dimension,
+                                                 s.direction)))
             continue
         if isinstance(s, Accelerometer):
             groups = _accelerometer(model, s, st)

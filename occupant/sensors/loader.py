@@ -41,7 +41,7 @@ _KEYS = {
     "load_cell": _COMMON | {"joint", "body", "point", "marker", "reaction", "body_loads_above"},
     "displacement": _COMMON | {"body", "point", "marker", "to_body", "to_point", "to_marker",
                                "directions", "relative"},
-    "array": _COMMON | {"source", "unit", "dimension", "direction", "index"},
+    "array": _COMMON | {"source", "unit", "dimension", "direction", "index", "fine3"},
 }
 _REQUIRED = {
     "accelerometer": ("body",), "angular_velocity": ("body",), "angular_acceleration": ("body",),

@@ -3255,7 +3255,9 @@ def gs1_centre_row_run():
     "chain placed again at that weight swings the point the long way round the abdomen (y +10 -> "
     "-124 mm): the path 127 mm longer in one step, the shoulder-chest segment 130 kN, the lower "
     "shoulder belt 16.35 kN, T1 74.3 g; with 7 sweeps as well (26.3 kN) (scenarios/validation/"
-    "HISTORY.md, gs1lapref)"))
+    "HISTORY.md, gs1lapref). Reproduced in miniature (tests/restraints/test_belt_held_liftoff.py); "
+    "with the hook weighed in a chain that keeps it on its hook (branch heldhyst, reverted: the "
+    "groin wrap's case then steps 49.8 kN) the step is 2.15 kN (scenarios/HISTORY.md, heldhyst)"))
 def test_reference_gs1_centre_row_refit_moves_the_belt_smoothly(gs1, gs1_centre_row_run):
     """With the anchorages from the lap belt strip's centre row (CENTRE_ROW_REFIT) the shoulder
     belt's segment forces change from one sample to the next by no more than 1.5 times the

@@ -513,3 +513,28 @@ def test_identity_precrash_run_folder_brakes_again_from_its_copied_model(tmp_pat
     with pytest.raises(ValueError, match=r"inputs/vehicle_model_sub1-sedan_chassis.toml: "
                        r"parameters.mass: expected a finite number, got .heavy."):
         load(str(folder))
+
+
+def test_identity_run_folder_carries_an_interiors_mesh(tmp_path, monkeypatch):
+    """An interior on the sled buck whose seat cushion is a mesh file beside it (an STL, mm):
+    the mesh is copied (interior_mesh_seat_cushion-) and read from the copy, the sources gone;
+    the model is the run's (occupant.scenario.interior_shapes)."""
+    import trimesh
+    src = tmp_path / "src"
+    (src / "cad").mkdir(parents=True)
+    trimesh.creation.box(extents=(700.0, 500.0, 100.0)).export(src / "cad" / "cushion.stl")
+    (src / "buck.toml").write_text(
+        'kind = "interior"\nname = "buck"\nbase = "sled_buck_passenger"\n[[surface]]\n'
+        'name = "seat_cushion"\nshape = "mesh"\nfile = "cad/cushion.stl"\nunits = "mm"\n'
+        'point = [0.1, 0.0, -0.17]\ncharacteristic = "seat_cushion_foam"\n', encoding="utf-8")
+    monkeypatch.chdir(src)
+    run = load("fmvss208_sled_48_belted", overrides={**SHORT, "vehicle.interior": "buck.toml"}).run()
+    folder = write_run(run, tmp_path / "run")
+    assert (folder / "inputs" / "interior_mesh_seat_cushion-cushion.stl").is_file()
+    shutil.rmtree(src)
+    monkeypatch.chdir(tmp_path)
+    again = read_run(folder)
+    _same_build(again, run)
+    assert again.inputs["interior_mesh_seat_cushion"].parent == folder / "inputs"
+    mesh = next(s for s in again.interior.surfaces if s.name == "seat_cushion").mesh
+    np.testing.assert_allclose(mesh.extents, (0.7, 0.5, 0.1), rtol=1e-12)

@@ -148,3 +148,60 @@ def test_reference_compare_of_a_sweeps_folder_names_its_variants(tmp_path, capsy
     assert capsys.readouterr().err == (
         f"occupant: error: {tmp_path}: a sweep's folder (3 variants): compare its variants' run folders "
         f"(accepted: their folders, {tmp_path / 'v0001'} {tmp_path / 'v0002'} ...)\n")
+
+
+def test_reference_compare_says_when_the_runs_are_of_different_scenarios(tmp_path, capsys):
+    """(usercheck3) Runs of two scenarios, or of different simulated times, were compared without
+    a word (a 2 ms run beside a 150 ms one reads as a design that lowered every criterion): now
+    a note on stderr, from each folder's scenario.toml; none for two runs of one scenario."""
+    runs = {"a": ("fmvss208_sled_48_belted", 0.15), "b": ("side_barrier", 0.12),
+            "c": ("fmvss208_sled_48_belted", 0.002), "d": ("fmvss208_sled_48_belted", 0.15)}
+    for name, (scenario, t_end) in runs.items():
+        (tmp_path / name).mkdir()
+        write_criteria([dict(criterion="HIC15", value=300.0, unit="-", limit=700.0, **{"pass": True})],
+                       tmp_path / name / "criteria.csv")
+        (tmp_path / name / "scenario.toml").write_text(f'name = "{scenario}"\n[solver]\nt_end = {t_end}\n')
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 0
+    assert capsys.readouterr().err == ("occupant compare: note: runs of different scenarios: a "
+                                       "fmvss208_sled_48_belted, b side_barrier; different simulated "
+                                       "times (solver.t_end, s): a 0.15, b 0.12\n")
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "c")]) == 0
+    assert capsys.readouterr().err == ("occupant compare: note: different simulated times "
+                                       "(solver.t_end, s): a 0.15, c 0.002\n")
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "d")]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_reference_a_run_lists_only_what_it_wrote(tmp_path, capsys):
+    """(usercheck3) A run with outputs.report and outputs.isomme off, into the folder of an
+    earlier run, listed that run's report.html, report.pdf and isomme/ as written (and left them
+    showing other results): now it lists what it wrote and names those."""
+    for name in ("report.html", "report.pdf"):
+        (tmp_path / name).write_text("an earlier run's")
+    (tmp_path / "isomme").mkdir()
+    assert main(["run", "fmvss208_sled_48_unbelted", "--out", str(tmp_path), "--quiet", "--set",
+                 "solver.t_end=0.002", "--set", "occupant.settle=0", "--set", "outputs.report=false",
+                 "--set", "outputs.isomme=false"]) == 0
+    out = capsys.readouterr().out
+    assert (f"  written to {tmp_path}: results.h5, criteria.csv, scenario.toml, inputs/ (5 files it ran "
+            "from)\n  not this run's: isomme/, report.html, report.pdf: an earlier run's, left in the "
+            "folder (outputs.isomme and outputs.report off in this one)\n") in out, out
+
+
+def test_reference_an_out_folder_that_cannot_be_written_is_said_before_the_run(tmp_path, capsys, monkeypatch):
+    """(usercheck3) An existing --out folder this user cannot write into passed make_folder and
+    failed when the run wrote its first file, after the simulation. (The sessions run as root,
+    whom permissions do not stop: os.access is made to say what it says to a user.)"""
+    import os
+    import occupant.scenario.run as run_module
+    folder = tmp_path / "read_only"
+    folder.mkdir()
+    real = os.access
+    monkeypatch.setattr(run_module.os, "access", lambda p, mode: False if str(p) == str(folder) else real(p, mode))
+    for args in (["run", "fmvss208_sled_48_unbelted", "--quiet", "--set", "solver.t_end=0.002"],
+                 ["certify", "hybrid3_50m_knee", "--quiet"]):
+        assert main([*args, "--out", str(folder)]) == 2
+        cap = capsys.readouterr()
+        assert cap.err == (f"occupant: error: --out: {folder}: cannot write into this folder: permission "
+                           "denied (accepted: a folder this user can write into, new or existing)\n"), cap.err
+        assert "criteria against" not in cap.out and not list(folder.iterdir())

@@ -110,8 +110,15 @@ def test_reference_overrides_apply_and_are_type_checked():
      "anchorages (no [belt] table) and this belt does not give them (accepted: an interior with a [belt] "
      "table, or retractor, d_ring, buckle and lap_anchor (m in B0) in [restraints.belt])"),
     (["show", "nothing_known"], "nothing_known: unknown dummy or scenario"),
-    # (no --out: the URDF refuses the model before anything is written)
+    # (no --out: the URDF refuses the model before anything is written); (usercheck3) it named
+    # the API's export_mjcf, not the command's --mjcf
     (["export", "hybrid3_50m", "--urdf"], "URDF has no spherical joints"),
+    (["export", "hybrid3_50m", "--urdf"], "export to MJCF instead (occupant export --mjcf, occupant.io.export_mjcf)"),
+    # (usercheck3) a list of names as a bare word (the shell took the quotes of ["VC"]): how to write it
+    (["run", "fmvss208_sled_48_unbelted", "--set", "criteria.show=VC"],
+     "criteria.show: expected a list of strings, got 'VC' (accepted: "),
+    (["run", "fmvss208_sled_48_unbelted", "--set", "criteria.show=[VC,NIC]"],
+     "; on the command line a TOML list, quoted for the shell: --set 'criteria.show=[\"VC\", \"NIC\"]')"),
 ])
 def test_reference_user_errors_exit_2_with_one_message(capsys, monkeypatch, args, message):
     # a warm cache, whichever test ran first: on a cold one a run says it compiles before a fault
@@ -858,6 +865,49 @@ def test_reference_pulse_from_csv_and_isomme(tmp_path):
     (tmp_path / "bad.csv").write_text("t,a\n0,0\n1,1\n")
     with pytest.raises(ScenarioError, match=r"pulse.file: bad.csv: the first row must name the columns with units"):
         read_pulse(c, {"shape": "csv", "file": "bad.csv"}, "pulse", c.file, 0.1)
+
+
+def test_reference_an_isomme_pulse_that_is_no_test_says_what_it_is(tmp_path, capsys):
+    """(usercheck3) An ISO-MME pulse given a CSV file was read as the CSV's folder: "path: p.csv
+    holds 2 .mme files; expected exactly one" (two tests in folders beside it), no "accepted";
+    a folder without a .mme the same "path: ..." words. Now what the file or folder is, and what
+    is accepted, in one line."""
+    from occupant import Channel
+    from occupant.io import isomme
+    t = np.arange(0, 0.01, 1e-4)
+    for test in ("A", "B"):
+        isomme.write([Channel("sled x", t, -t, "g", code="S0SLED000000ACXD")], tmp_path / "both" / test, test)
+    (tmp_path / "p.csv").write_text("time [s],acceleration [g]\n0,0\n0.1,-1\n")
+    (tmp_path / "empty").mkdir()
+    accepted = "(accepted: an ISO-MME test folder (one .mme file), its .mme file or a .zip of it)"
+    for name, said in (("p.csv", "p.csv: a .csv file, neither a .mme file nor a .zip"),
+                       ("empty", "empty: a folder holding 0 .mme files, not one"),
+                       ("both", "both: a folder holding 2 .mme files (A/A.mme, B/B.mme), not one")):
+        path = _scenario_copy(tmp_path, edit=lambda s: s.replace(
+            'shape = "half_sine"\ndelta_v_kmh = 48.0\nduration = 0.100',
+            f'shape = "isomme"\nfile = "{name}"\nchannel = "S0SLED000000ACXD"'))
+        assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+        err = capsys.readouterr().err
+        assert err == f"occupant: error: {path}: pulse.file: {said} {accepted}\n", err
+    with pytest.raises(isomme.IsoMmeError, match=r"^p.csv: a .csv file, neither a .mme file nor a .zip$"):
+        isomme.read(tmp_path / "p.csv")
+
+
+def test_reference_a_set_value_replaces_a_file_value_of_the_wrong_type(tmp_path, capsys):
+    """(usercheck3) ``t_end = "0.15"`` (a string) in the file with ``--set solver.t_end=0.002``
+    blamed the --set ("the scenario has a string here ('0.15'), got 0.002"), though the value the
+    run takes is the --set's, which the key accepts: now it replaces the file's. Without it, the
+    file's value is refused naming the file; a --set the key refuses is still refused."""
+    path = _scenario_copy(tmp_path, edit=lambda s: s.replace("t_end = 0.15 ", 't_end = "0.15" '))
+    assert load(path, overrides={"solver.t_end": 0.002}).data["solver"]["t_end"] == 0.002
+    with pytest.raises(ScenarioError, match=r"^[^(]*fmvss208_sled_48_unbelted.toml: solver.t_end: expected a "
+                                            r"finite number, got '0.15'"):
+        load(path)
+    with pytest.raises(ScenarioError, match=r"\(--set solver.t_end\): solver.t_end: expected a finite number, got 'soon'"):
+        load(path, overrides=["solver.t_end=soon"])
+    # a key the registry does not know keeps the type check
+    with pytest.raises(OverrideError, match=r"the scenario has a number here"):
+        apply_overrides({"x": {"y": 1.0}}, {"x.y": "text"})
 
 
 @pytest.mark.parametrize("name, content, message", [

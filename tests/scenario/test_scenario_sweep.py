@@ -52,6 +52,18 @@ def test_reference_sweep_writes_resumes_and_records_failures(tmp_path, monkeypat
         table = list(csv.DictReader(fh))
     assert list(table[0])[:5] == ["variant", "status", "solver.t_end", "pulse.duration", "pulse.delta_v_kmh"]
     assert table[0]["pulse.duration"] == "0.1" and float(table[0]["HIC15"]) >= 0 and table[1]["HIC15"] == ""
+    # the units of sweep.csv's columns, beside it (sweep.csv keeps its one header line): a row per
+    # column in its order, a key's from the key registry, a criterion's from criteria.csv
+    with open(tmp_path / "sweep_units.csv", newline="") as fh:
+        units = list(csv.reader(fh))
+    assert units[0] == ["column", "unit"] and [c for c, _ in units[1:]] == list(table[0])
+    units = dict(units[1:])
+    assert units["variant"] == units["status"] == "-" and units["solver.t_end"] == "s"
+    assert units["pulse.duration"] == "s" and units["pulse.delta_v_kmh"] == "km/h"
+    with open(tmp_path / "v0001" / "criteria.csv", newline="") as fh:
+        assert {r["criterion"]: r["unit"] for r in csv.DictReader(fh)} == {
+            c: u for c, u in units.items() if c not in ("variant", "status", *vary)}
+    assert units["HIC15"] == "-" and units["chest deflection"] == "mm"
     # again on the same folder: the finished variants are read back, only the failed ones rerun
     stamp = (tmp_path / "v0001" / "results.h5").stat().st_mtime_ns
     calls.clear()
@@ -299,6 +311,34 @@ def test_reference_a_worker_killed_fails_its_variant_alone(tmp_path, monkeypatch
         assert (tmp_path / "sweep" / "v0002" / "error.txt").read_text().startswith("its worker process died")
     assert all(r["HIC15"] is not None for r in rows if r["status"] == "ok")
     assert not list((tmp_path / "sweep").glob("v*/.running"))
+
+
+def test_analytic_a_pool_broken_with_no_process_found_dead_is_said_so(tmp_path):
+    """A pool that breaks MAX_BLIND_RESTARTS + 1 times in a row with no variant's process found
+    dead (no RUNNING file left) fails its variants; they were recorded with the words of a
+    variant whose own process died twice, which had not happened. Each now has its own reason."""
+    import importlib
+    sw = importlib.import_module("occupant.scenario.sweep")   # (the package exports the function sweep)
+    folders = [tmp_path / f"v{i:04d}" for i in (1, 2)]
+    for f in folders:
+        f.mkdir()
+    recorded, deaths, blind = {}, {}, 0
+    for _ in range(sw.MAX_BLIND_RESTARTS):   # broken, nobody found dead: they run again
+        blind, dead = sw._after_broken_pool([0, 1], folders, deaths, blind,
+                                            lambda i, o: recorded.setdefault(i, o))
+        assert dead == [] and not recorded
+    blind, dead = sw._after_broken_pool([0, 1], folders, deaths, blind, lambda i, o: recorded.setdefault(i, o))
+    assert blind == sw.MAX_BLIND_RESTARTS + 1 and sorted(recorded) == [0, 1]
+    for i, f in enumerate(folders):
+        assert recorded[i][0] == f"error: {sw.POOL_BROKE}" and "died twice" not in recorded[i][0]
+        assert (f / "error.txt").read_text().strip() == sw.POOL_BROKE
+    # a variant whose process is found dead twice keeps its own words
+    recorded.clear()
+    for _ in range(2):
+        (folders[0] / sw.RUNNING).touch()
+        blind, dead = sw._after_broken_pool([0], folders, deaths, 0, lambda i, o: recorded.setdefault(i, o))
+        assert dead == [0] and blind == 0
+    assert recorded[0][0] == f"error: {sw.WORKER_DIED}" and not (folders[0] / sw.RUNNING).exists()
 
 
 @pytest.mark.parametrize("cold", [True, False])

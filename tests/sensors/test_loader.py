@@ -45,7 +45,7 @@ name = "Shoulder belt"
 source = "belt_force/shoulder"
 unit = "N"
 location = "SEBE"
-fine2 = "B3"
+fine3 = "B3"
 """
 
 
@@ -59,6 +59,7 @@ def test_a_sensor_table_loads_with_defaults(tmp_path):
     assert s[1].point == (0.0, 0.0, 0.01778) and s[1].fine1 == "UP"
     assert (s[2].location, s[2].fine1, s[2].point) == ("FEMR", "LE", None)   # defaults from the segment
     assert s[3].directions == ("x",) and s[3].relative is True
+    assert (s[4].fine2, s[4].fine3) == ("00", "B3")   # the belt cell's place: fine location 3
     assert load_sensors(tomllib.loads(TABLE)) == s
 
 
@@ -73,6 +74,9 @@ def test_a_sensor_table_loads_with_defaults(tmp_path):
     ('kind = "displacement"\nname = "a"\nbody = "head"\nto_body = "neck"\ndirections = ["w"]', "sensor[0].directions", "x, y, z, r"),
     ('kind = "load_cell"\nname = "a"\nbody = "head"\njoint = "upper_neck"\npoint = "cg"', "sensor[0].point", "joint centre"),
     ('kind = "array"\nname = "a"\nsource = "belt"\nlocation = "SEBE"', "sensor[0].unit", "missing"),
+    ('kind = "array"\nname = "a"\nsource = "belt"\nunit = "N"\nlocation = "SEBE"\nfine3 = "B"',
+     "sensor[0].fine3", "2 characters"),
+    ('kind = "accelerometer"\nname = "a"\nbody = "head"\nfine3 = "B3"', "sensor[0].fine3", "unknown key"),
     ('kind = "load_cell"\nname = "a"\nbody = "left_lower_leg"\njoint = "left_knee"\nreaction = 1',
      "sensor[0].reaction", "true or false"),
     ('kind = "load_cell"\nname = "a"\nbody = "left_lower_leg"\njoint = "left_knee"\nbody_loads_above = true',
