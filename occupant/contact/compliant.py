@@ -52,10 +52,11 @@ contact forces F (on the occupant) through that motion, F . u s', goes to the mo
 work of prescribed motions), the rest, F . (v_a - s' u), to the contact slot: together the power
 F . v_a on the tree, so the energy balance closes as with a plane at rest in B0. Outputs per
 translation: ``SURFACE_MOTION_OUTPUTS``; pairs with a moving plane skip the broad phase.
-Broad phase: the pairs are declared (in the model or the scenario), so the work is linear in
-the declared pairs, never in the square of the surfaces; a pair whose bounding spheres (one per
-geometry, centres moved with their links each evaluation) are apart costs their distance and
-skips the narrow phase.
+Broad phase: the pairs are declared (in the model or the scenario); a pair whose bounding
+spheres (one per geometry, centres moved with their links each evaluation) are apart skips the
+narrow phase. From ``broad_phase.SWEEP_PAIRS`` pairs a sweep along x first finds the pairs whose
+spheres may overlap without testing each declared pair's (``broad_phase``); only those cost
+their spheres' distance.
 """
 from collections import namedtuple
 
@@ -63,6 +64,7 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, call_if, nonliteral, separate
+from occupant.contact.broad_phase import in_base as _in_base, sweep
 from occupant.contact.convex_pairs import ellipsoid_box, ellipsoid_cylinder
 from occupant.contact.geometry_pairs import (
     NO_CONTACT, PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link,
@@ -342,17 +344,6 @@ def largest_rate(d, d_rate, d_max, follow):
 
 
 @njit(**JIT_INLINE)
-def _in_base(R, p, link, x, y, z):
-    """The point (x, y, z) of ``link`` (-1: B0) in B0, from the kinematics' R_base_link and
-    p_base_link (arrays passed, not Data: a call given Data costs its reference counting)."""
-    if link < 0:
-        return x, y, z
-    return (p[link, 0] + R[link, 0, 0] * x + R[link, 0, 1] * y + R[link, 0, 2] * z,
-            p[link, 1] + R[link, 1, 0] * x + R[link, 1, 1] * y + R[link, 1, 2] * z,
-            p[link, 2] + R[link, 2, 0] * x + R[link, 2, 1] * y + R[link, 2, 2] * z)
-
-
-@njit(**JIT_INLINE)
 def bounding_gap(el, R, p, e):
     """Distance between the pair's bounding spheres (negative: they overlap; -inf for an
     unbounded plane)."""
@@ -476,11 +467,14 @@ def contacts(bundle, data, t, q, v, z):
     # what the geometry, point and force routines read
     geo = PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b, p_b, el.size_b)
     law, points = contact_law(el), point_data(data)
+    if el.broad_phase:
+        sweep(el, R_links, p_links, data.contact_sweep, data.contact_order, data.contact_culled)
     for e in range(el.link_a.shape[0]):
         la, lb = el.link_a[e], el.link_b[e]
         kind = el.pair_type[e]
         mover = el.mover_b[e]
-        gap = bounding_gap(el, R_links, p_links, e)
+        culled = el.sweep != 0 and data.contact_culled[e] != 0   # spheres apart along x
+        gap = np.inf if culled else bounding_gap(el, R_links, p_links, e)
         if el.broad_phase and gap > 0.0 and mover < 0:
             d, d_rate, nx, ny, nz, cx, cy, cz, inside = (-gap, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
                                                          False)

@@ -83,6 +83,19 @@ ContactBlock = namedtuple("ContactBlock", [
     "centre_b",       # (nc, 3) m, centre of a sphere holding geometry b, link frame
     "bound_b",        # (nc,) m, its radius (inf: never culled)
     "broad_phase",    # int, 1: pairs whose bounding spheres are apart skip the narrow phase
+    # the sweep over the bounding spheres (``occupant.contact.broad_phase``)
+    "sweep",          # int, 1: the pairs' spheres are swept along x first
+    "sweep_links",    # int, 1: some swept pair joins two links (the spheres on links meet)
+    "sphere_link",    # (nmv,) int, link of each distinct bounding sphere on a link (not B0) of
+                      #   the swept pairs (spheres 0 .. nmv - 1)
+    "sphere_centre",  # (nmv, 3) m, its centre in that link's frame
+    "sphere_radius",  # (nmv,) m
+    "static_bounds",  # (nst, 7) m, the spheres on B0 sorted by x - r: x - r, x + r (r with
+                      #   broad_phase.PAD), the running maximum of x + r, centre (3), r
+    "static_sphere",  # (nst,) int, their numbers (nmv .. ns - 1)
+    "sweep_keys",     # (nk,) int, sorted keys i ns + j (i < j) of the sphere pairs declared
+    "sweep_key_start",# (nk + 1,) int, first row of each key's pairs in sweep_pairs
+    "sweep_pairs",    # (nsw,) int, the swept pairs grouped by key
     "mesh_vertices",  # (nmv, 3) m, vertices of all meshes, each in its marker's frame
     "mesh_faces",     # (nmf, 3) int, vertex rows of each triangle (counter-clockwise: outward)
     "mesh_normals",   # (nmf, 3) unit outward normals

@@ -11,7 +11,8 @@ coordinates; "base" is the vehicle frame B0. Stages, in the order the step runs 
    ``v``, ``c``;
 3. forces (every force producer adds to these): ``tau``, ``f_ext``, ``slope``, ``outputs``,
    ``power``, ``zdot`` (producer states); a producer's own intermediate results
-   (``airbag_pairs``, ``contact_p_b``, ``belt_drift``, ``belt_path``);
+   (``airbag_pairs``, ``contact_p_b``, ``contact_culled``, ``contact_sweep``,
+   ``contact_order``, ``belt_drift``, ``belt_path``);
 4. accelerations (ABA): ``a``, ``I_A``, ``p_A``, ``U``, ``D_inv``, ``u``, ``armature``, ``vdot``;
    then the base-motion power and the work rates in ``zdot``.
 Also used outside the step: ``f`` (RNEA joint forces), ``I_C`` and ``M`` (CRBA), ``scratch``.
@@ -56,6 +57,12 @@ Data = namedtuple("Data", [
                     #   (occupant.restraints.airbag)
     "contact_p_b",  # (nc, 3) m, each contact pair's point of geometry b (its link frame) as
                     #   moved by its prescribed translation, if any (occupant.contact.compliant)
+    "contact_culled", # (nc,) int, 1: the sweep found the pair's bounding spheres apart
+    "contact_sweep",  # (nmv, 6) m, each bounding sphere on a link: its interval along x of B0,
+                      #   its centre in B0, its radius
+    "contact_order",  # (nmv,) int, those spheres sorted by their intervals' lower ends; kept from
+                      #   one evaluation to the next only to speed the sort
+                      #   (occupant.contact.broad_phase)
     "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,
                     #   found once per evaluation for the segments' length rates and the
                     #   webbing it carries (occupant.restraints.belt_wraps.wrap_drift)
@@ -94,6 +101,9 @@ def make_data(model):
                 power=z(len(model.power_names)), zdot=z(model.nz),
                 airbag_pairs=z((AIRBAG_ROWS, len(model.airbags.pair_bag), 3)),
                 contact_p_b=z((len(model.contacts.pair_type), 3)),
+                contact_culled=np.zeros(len(model.contacts.pair_type), dtype=np.int64),
+                contact_sweep=z((len(model.contacts.sphere_radius), 6)),
+                contact_order=np.arange(len(model.contacts.sphere_radius), dtype=np.int64),
                 belt_drift=z(len(model.belts.point_kind)),
                 belt_path=z((len(model.belts.point_kind), 45)), a=z((nl, 6)),
                 I_A=z((nl, 6, 6)), p_A=z((nl, 6)), U=z((nl, 6, 6)), D_inv=z((nl, 6, 6)),

@@ -3,6 +3,7 @@ geometry in its link's frame, a bounding sphere per geometry for the broad phase
 triangle meshes as flat arrays with a uniform grid (``occupant.contact.mesh_pairs``)."""
 import numpy as np
 
+from occupant.contact.broad_phase import sweep_arrays
 from occupant.model.bundle import (
     ContactBlock, CONTACT_OUTPUTS, CONTACT_ELLIPSOID_PLANE, CONTACT_ELLIPSOID_ELLIPSOID,
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_MESH, CONTACT_LINEAR,
@@ -287,6 +288,8 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
     for k in ("bound_a", "bound_b"):
         cols[k] = np.array(cols[k], dtype=float).reshape(n)
     cols["broad_phase"] = int(bool(broad_phase))
+    cols.update(sweep_arrays(cols["link_a"], cols["p_a"], cols["bound_a"], cols["link_b"],
+                             cols["centre_b"], cols["bound_b"], cols["mover_b"], broad_phase))
     cols.update(_stack_meshes(meshes))
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
     cols["out_start"] = outputs.reserve(names, CONTACT_OUTPUTS)

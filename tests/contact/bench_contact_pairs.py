@@ -1,8 +1,11 @@
 """Time per step evaluation of the contact pairs (not a test: run it as a script from the
 repository root). A free body carrying a ball or an ellipsoid against one geometry of each type
-in contact, and the broad phase: 1 and 100 declared pairs apart, with and without it.
+in contact, and the broad phase: 1 and 100 declared pairs apart, with and without it; then every
+one of 10 balls declared against every one of M surfaces (all pairs), with the sweep
+(``contact.broad_phase``), with the declared-pair test of the bounding spheres alone, and with
+no broad phase.
 
-    python tests/contact/bench_contact_pairs.py
+    python tests/contact/bench_contact_pairs.py [--all-pairs]
 """
 import sys
 import time
@@ -13,7 +16,7 @@ import trimesh
 from numba import njit
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_geometry_pairs import HALF, RADIUS, SEMI, many_pairs  # noqa: E402
+from test_geometry_pairs import HALF, K, RADIUS, SEMI, many_pairs  # noqa: E402
 
 from occupant.integrate.pipeline import evaluate  # noqa: E402
 from occupant.modeling import (  # noqa: E402
@@ -57,6 +60,46 @@ def one(geo_b, geo_a=None):
     return asm.compile()
 
 
+def all_pairs(n_balls, n_surfaces, seed=0):
+    """A free body carrying n_balls balls spread over 1 m along x, among n_surfaces B0 boxes
+    spread over 4 m along x (a vehicle's interior strung out), one ball resting on the first;
+    every ball declared against every box."""
+    rng = np.random.default_rng(seed)
+    asm = Assembly("all")
+    asm.add(Part("body", 3.0, inertia=(0.02, 0.03, 0.04)))
+    asm.add(Joint("float", "free", None, "body", Pose()))
+    char = ContactCharacteristic(stiffness=K)
+    for k in range(n_balls):
+        asm.add(Marker(f"m{k}", "body", (k / max(n_balls - 1, 1) - 0.5, 0.0, 0.0)),
+                Sphere(f"ball{k}", f"m{k}", RADIUS))
+    asm.add(Box("s0", None, HALF, position=(-0.5, 0.0, -0.14)))
+    for k in range(1, n_surfaces):
+        where = rng.uniform((-2.0, -0.6, -0.6), (2.0, 0.6, 0.6))
+        asm.add(Box(f"s{k}", None, 0.3 * HALF, position=where))
+    for i in range(n_balls):
+        for j in range(n_surfaces):
+            asm.add(ContactPair(f"p{i}_{j}", f"ball{i}", f"s{j}", char))
+    return asm.compile()
+
+
+def main_all_pairs():
+    q = np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
+    print(f"{'10 balls x M surfaces, all pairs':34s} {'sweep':>8s} {'spheres':>8s} "
+          f"{'none':>8s}  us per evaluation")
+    for m in (1, 2, 5, 10, 20, 50, 100, 200):
+        model = all_pairs(10, m)
+        base = model.bundle()
+        cols = [base._replace(contacts=base.contacts._replace(sweep=1)),
+                base._replace(contacts=base.contacts._replace(sweep=0)),
+                base._replace(contacts=base.contacts._replace(broad_phase=0))]
+        n = max(200, 200000 // (10 * m))
+        times = [np.inf] * 3
+        for _ in range(3):       # alternated: the machine's load moves between the columns
+            times = [min(t, per_evaluation(model, q, b, n=n, repeats=3))
+                     for t, b in zip(times, cols)]
+        print(f"{f'M = {m}, {10 * m} pairs':34s} " + " ".join(f"{t:8.2f}" for t in times))
+
+
 def main():
     q = np.array([0.02, -0.01, 0.0, 1.0, 0.0, 0.0, 0.0])
     ico = trimesh.creation.icosphere(subdivisions=3, radius=0.1)
@@ -88,4 +131,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main_all_pairs() if "--all-pairs" in sys.argv else main()

@@ -21,15 +21,22 @@ def _spheres():
     asm = Assembly("held_end")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "body", Pose()))
-    asm.add(Marker("upper", "body", tuple(THORAX)))
-    asm.add(Marker("lower", "body", tuple(ABDOMEN)))
+    add_spheres_and_belt(asm, "body", "body")
+    return asm.compile()
+
+
+def add_spheres_and_belt(asm, thorax_part, abdomen_part):
+    """The thorax and abdomen spheres on their parts and the belt from the anchor behind and
+    above over them (two wraps on the thorax, one held across the belt on the abdomen) to the
+    anchor below and in front."""
+    asm.add(Marker("upper", thorax_part, tuple(THORAX)))
+    asm.add(Marker("lower", abdomen_part, tuple(ABDOMEN)))
     asm.add(Ellipsoid("thorax", "upper", (R_THORAX,) * 3))
     asm.add(Ellipsoid("abdomen", "lower", (R_ABDOMEN,) * 3))
     asm.add(Belt("belt", [Anchor("d_ring", tuple(D_RING)),
                           Wrap("shoulder", "thorax"), Wrap("chest", "thorax"),
                           Wrap("abdomen", "abdomen", across=0.3),
                           Anchor("buckle", tuple(BUCKLE))], LINEAR, pretension=10.0))
-    return asm.compile()
 
 
 def _tangent_point(a, b):

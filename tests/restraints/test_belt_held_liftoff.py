@@ -9,12 +9,9 @@ import numpy as np
 import pytest
 
 from occupant.integrate.pipeline import evaluate
-from occupant.modeling import Assembly, Ellipsoid, Joint, Marker, Part, Pose
-from occupant.modeling.belts import Anchor, Belt, Wrap
+from occupant.modeling import Assembly, Joint, Part, Pose
 from occupant.restraints import fit_belts
-from tests.restraints.test_belt_held_end import (
-    ABDOMEN, BUCKLE, D_RING, LINEAR, R_ABDOMEN, R_THORAX, THORAX,
-)
+from tests.restraints.test_belt_held_end import ABDOMEN, R_ABDOMEN, add_spheres_and_belt
 
 POINTS = ("shoulder", "chest", "abdomen")
 BACK = 0.15          # m: the abdomen's travel back along x over the sweep's fraction 0 to 1
@@ -29,14 +26,7 @@ def _liftoff_rig():
     asm.add(Joint("thorax_slide", "prismatic", None, "thorax_part", Pose()))
     asm.add(Part("abdomen_part", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("abdomen_plane", "planar", None, "abdomen_part", Pose()))
-    asm.add(Marker("upper", "thorax_part", tuple(THORAX)))
-    asm.add(Marker("lower", "abdomen_part", tuple(ABDOMEN)))
-    asm.add(Ellipsoid("thorax", "upper", (R_THORAX,) * 3))
-    asm.add(Ellipsoid("abdomen", "lower", (R_ABDOMEN,) * 3))
-    asm.add(Belt("belt", [Anchor("d_ring", tuple(D_RING)),
-                          Wrap("shoulder", "thorax"), Wrap("chest", "thorax"),
-                          Wrap("abdomen", "abdomen", across=0.3),
-                          Anchor("buckle", tuple(BUCKLE))], LINEAR, pretension=10.0))
+    add_spheres_and_belt(asm, "thorax_part", "abdomen_part")
     model = asm.compile()
     z = fit_belts(model, np.zeros(4))
     jz = model.belts.point_z[3]
