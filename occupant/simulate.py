@@ -35,7 +35,8 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     Default fixed steps shrink to 0.8 of the stable step the joint resistance allows
     (``integrate.stability.step_limit``). ``base_motion``: an ``occupant.model.BaseMotion``
     for B0 (default: at rest). ``tau``: constant applied generalized forces (nv,). ``z0``: the
-    extra states (default zeros, with belts fitted at q0: ``restraints.fit_belts``). ``events``: ``integrate.driver.Event`` objects on (t, y),
+    extra states (default ``initial_states``: belts fitted and contacts on their loading
+    history at q0). ``events``: ``integrate.driver.Event`` objects on (t, y),
     y = (q, v, z); an event with a handler changes the state and the run continues. States,
     poses, producer outputs and energy are recorded every ``output_dt`` (default 1e-4 s, or the
     step when that is longer), inside the compiled loop for fixed steps without events.
@@ -72,7 +73,7 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     precompile.ahead(model, method.loop if method.default_dt is not None else None,
                      (implicit_loop.implicit,) if issubclass(method, ImplicitIntegrator) else ())
     if z0 is None:
-        z0 = fit_belts(model, q0)   # zeros, with the belts' webbing fitted at q0
+        z0 = initial_states(model, q0)
     if output_dt is not None and not (np.isfinite(output_dt) and output_dt > 0):
         raise SimulationError(f"simulate: output_dt must be a positive number of seconds, got {output_dt!r}")
     limit = step_limit(model, q0, method.stability)
@@ -139,6 +140,14 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     if model.constraint_names and violation is not None:
         results.constraint_violation, results.constraint_velocity_violation = violation
     return results
+
+
+def initial_states(model, q0):
+    """The extra states z at q0 at rest, the one default of ``simulate`` and the settling:
+    zeros, with the belts fitted (``restraints.fit_belts``) and each compliant pair touching
+    at q0 started on its loading history (``contact.compliant.start_histories``)."""
+    from occupant.contact.compliant import start_histories
+    return start_histories(model, q0, fit_belts(model, q0))
 
 
 def model_gravity(model):

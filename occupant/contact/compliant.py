@@ -83,6 +83,12 @@ from occupant.model.bundle import (
 from occupant.modeling.surface_motions import translation_at
 
 N_OUTPUTS, N_WORK = len(CONTACT_OUTPUTS), len(CONTACT_WORK)
+PRESSED = 1e-9   # m [E]: a pair touching at t0 deeper than this starts on its loading history
+                 # (``start_histories``); shallower is a touch (a ball placed on a floor reads
+                 # 7e-18 m by round-off) and starts at 0 like a first contact in the run: started
+                 # at d = d_m, a load from there holds z on the edge d = d_m, where round-off
+                 # switches its rate off (a ball thrown in at 1 m/s from a touch lost 2.7e-4 of
+                 # its hysteresis loop, measured); the settled pairs are pressed millimetres in
 
 # The fields of a loading and unloading law (``bundle.ContactBlock``'s names, which the BeltBlock
 # repeats for its webbing): what the contacts and the belts hand the law's functions, so that
@@ -428,6 +434,28 @@ def signed_distances(model, q, t=0.0):
     # the airbags' producer wrote each pair's d into its geometry rows (restraints.airbag)
     out.update(zip(model.airbag_contact_names, data.airbag_pairs[4, :, 0].tolist()))
     return out
+
+
+def start_histories(model, q0, z0):
+    """z0 (a copy) with each compliant pair touching at q0 (t = 0) started on its loading
+    history: its largest penetration d_m is its penetration d there (a pair pressed in, by a
+    settled occupant's weight or a posture, sits on its loading curve, so that unloading
+    follows the unloading curve from d, not the loading one), and its normal work is the
+    elastic energy it then holds (``elastic_energy``(d, d)), the work that pressed it in less
+    what that absorbed, so that its absorbed energy counts the run's from 0. The pairs apart,
+    those touching within PRESSED, and a state z0 already sets (non-zero), keep theirs."""
+    z = np.array(z0, dtype=float)
+    if not model.contact_names:
+        return z
+    el = model.bundle().contacts
+    d = signed_distances(model, q0, 0.0)
+    for e, name in enumerate(model.contact_names):
+        zk, zw = el.z_start + e, el.work_z_start + N_WORK * e
+        if not d[name] > PRESSED or z[zk] != 0.0:
+            continue
+        z[zk] = d[name]
+        z[zw] = elastic_energy(el, e, d[name], d[name], el.recovers[e] != 0)
+    return z
 
 
 @separate

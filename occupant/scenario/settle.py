@@ -21,8 +21,9 @@ under gravity before the crash run [U: common practice]; ``settle`` does that:
   done again at the run's step. A model with belts settles at most at the belts' explicit step
   (``restraints.belt.EXPLICIT_STEP``, 2e-5 s, twice the run's step): their webbing's flow
   relaxes explicitly, and at 5e-5 s it flipped from step to step (GS1's shoulder and lap belts);
-- the run then starts from the settled configuration at rest, with the belts fitted there
-  (``simulate``'s default z0: ``restraints.fit_belts``).
+- the run then starts from the settled configuration at rest, with the belts fitted there and
+  the pairs pressed in on their loading history (``simulate``'s default z0,
+  ``simulate.initial_states``; the settling starts from its own likewise).
 """
 import copy
 
@@ -115,8 +116,7 @@ def _relax(model, q0, duration, method, dt):
     from occupant.integrate.fixed_step import DIVERGED
     from occupant.integrate.pipeline import make_recording
     from occupant.integrate.system import MultibodySystem
-    from occupant.restraints import fit_belts
-    from occupant.simulate import model_gravity
+    from occupant.simulate import initial_states, model_gravity
 
     stride = max(1, int(round(SAMPLE / dt)))
     chunk = stride * max(1, int(round(CHUNK / (stride * dt))))
@@ -124,7 +124,7 @@ def _relax(model, q0, duration, method, dt):
     system = MultibodySystem(model, model_gravity(model), None, None, 0.0, n_steps * dt,
                              base_dt=min(dt, 1e-4))
     nq, nv = model.nq, model.nv
-    y = system.initial_state(q0, np.zeros(nv), fit_belts(model, q0))
+    y = system.initial_state(q0, np.zeros(nv), initial_states(model, q0))
     rec = make_recording(model, n_steps // stride + 1)
     y_last = np.zeros((2, len(y)))
     done, first, restarts, kinetic = 0, 0, 0, 0.0   # first: the sample of the last restart

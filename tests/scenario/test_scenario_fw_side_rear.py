@@ -1189,7 +1189,9 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
         early = (t >= 0.015) & (t <= 0.025)
         assert fz[early].min() < -400.0, side                          # measured -1029 / -430 N
         late = (t >= 0.025) & (t <= 0.035)
-        assert fz[late].min() > -1100.0, (side, fz[late].min())        # measured -986 / -108 N
+        assert fz[late].min() > -1300.0, (side, fz[late].min())        # measured -1122 / -231 N
+        # (-973 / -174 N, bound -1100, before the pairs pressed in at t0 started on their
+        # loading history, branch settlez: early peak -1008 / -450 -> -1145 / -603 N)
 
 
 def _us_ncap_ankle_stops(res):
@@ -1768,10 +1770,14 @@ def test_reference_lap_belt_stays_below_the_asis(request, which):
 # -> -113 / -172, moment -17 / -12 -> -17 / -19, tilt 7.5 -> 7.6 deg at 42 ms, the line 6.3-20.7
 # mm above her hips.
 PELVIS_MOMENTS = {
-    "belted": dict(lap=(-286, -222), seat=(192, 241), hips=(-147, 41), lumbar_force=(77, -165),
-                   lumbar_moment=(117, 92), tilt=(3.0, 87), lever=(-0.075, -0.020)),
-    "ncap": dict(lap=(-205, -329), seat=(350, 162), hips=(-150, 107), lumbar_force=(-141, -125),
-                 lumbar_moment=(101, 116), tilt=(4.9, 72), lever=(-0.055, -0.025)),
+    # belted and ncap re-measured when the pairs pressed in at t0 started on their loading
+    # history (branch settlez; the cushion unloads along its unloading line from 60 ms): belted
+    # seat 241, hips 41, lumbar force -165 and moment 92, tilt 3.0 before; ncap lap -329, seat
+    # 162, lumbar force -125 and moment 116, tilt 4.9 / 72 ms before
+    "belted": dict(lap=(-282, -210), seat=(193, 225), hips=(-147, 30), lumbar_force=(74, -139),
+                   lumbar_moment=(116, 78), tilt=(4.0, 88), lever=(-0.075, -0.020)),
+    "ncap": dict(lap=(-207, -313), seat=(356, 130), hips=(-151, 112), lumbar_force=(-142, -101),
+                 lumbar_moment=(101, 104), tilt=(5.6, 71), lever=(-0.055, -0.025)),
     "full_width": dict(lap=(-29, -80), seat=(103, 166), hips=(8, 77), lumbar_force=(-113, -172),
                        lumbar_moment=(-17, -19), tilt=(7.6, 42), lever=(-0.023, -0.003)),
 }
