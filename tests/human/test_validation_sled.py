@@ -2855,10 +2855,13 @@ def _largest_force_step(run, belt):
     "HISTORY.md, groinjump)"))
 def test_reference_gs1_groin_wrap_moves_the_belt_smoothly(gs1, gs1_groin_run):
     """With the groin wrap (GROIN_WRAP) the shoulder belt's segment forces change from one sample
-    to the next by no more than 1.5 times the case's own largest change without it (0.47 kN on
-    main c806109, at 148 ms): the wrap adds no step of its own. Measured (branch groinjump):
-    1.30 kN at 109.0 ms."""
-    assert _largest_force_step(gs1_groin_run, "belt") < 1.5 * _largest_force_step(gs1, "belt")
+    to the next by no more than 1.5 times the case's own largest change without it when this was
+    written (0.47 kN on main c806109, at 148 ms): the wrap adds no step of its own. Measured
+    (branch groinjump): 1.30 kN at 109.0 ms. A fixed bound since the case's own step at 148 ms,
+    a held wrap's hand-over in the rebound whose height depends on where the sample falls, grew
+    to 1.89 kN when the pressed contacts started on their loading history (branch settlez), and
+    the bound with it."""
+    assert _largest_force_step(gs1_groin_run, "belt") < 1.5 * 0.47e3
 
 
 def test_reference_gs1_groin_must_name_an_occupant_ellipsoid():

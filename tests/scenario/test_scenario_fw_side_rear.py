@@ -1189,7 +1189,7 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
         early = (t >= 0.015) & (t <= 0.025)
         assert fz[early].min() < -400.0, side                          # measured -1029 / -430 N
         late = (t >= 0.025) & (t <= 0.035)
-        assert fz[late].min() > -1300.0, (side, fz[late].min())        # measured -1122 / -231 N
+        assert fz[late].min() > -1250.0, (side, fz[late].min())        # measured -1122 / -231 N
         # (-973 / -174 N, bound -1100, before the pairs pressed in at t0 started on their
         # loading history, branch settlez: early peak -1008 / -450 -> -1145 / -603 N)
 
