@@ -18,7 +18,7 @@ their spheres apart; the others keep the declared-pair test of their spheres' di
 narrow phase runs on exactly the pairs it ran on before (forces and outputs identical to the
 bit). Pairs with an unbounded plane or a moved plane are never swept. Below SWEEP_PAIRS swept
 pairs the sweep is off and every pair's spheres are tested, as before (no cheaper with the
-sweep there: tests/contact/bench_contact_pairs.py). The contact loop still writes each declared
+sweep there: tests/benchmarks/bench_contact_pairs.py). The contact loop still writes each declared
 pair's outputs (0 while apart), linear in the declared pairs.
 """
 import numpy as np
@@ -26,7 +26,7 @@ from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE
 
-# Swept pairs from which the sweep is on [D]: measured with tests/contact/bench_contact_pairs.py
+# Swept pairs from which the sweep is on [D]: measured with tests/benchmarks/bench_contact_pairs.py
 # (the write-up in scenarios/HISTORY.md, branch broadphase).
 SWEEP_PAIRS = 100
 # m, each interval grown by this much so that rounding never parts two spheres that touch [E]

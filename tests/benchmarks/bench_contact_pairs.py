@@ -5,7 +5,7 @@ one of 10 balls declared against every one of M surfaces (all pairs), with the s
 (``contact.broad_phase``), with the declared-pair test of the bounding spheres alone, and with
 no broad phase.
 
-    python tests/contact/bench_contact_pairs.py [--all-pairs]
+    python tests/benchmarks/bench_contact_pairs.py [--all-pairs]
 """
 import sys
 import time
@@ -15,7 +15,7 @@ import numpy as np
 import trimesh
 from numba import njit
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1] / "contact"))   # its rigs: test_geometry_pairs
 from test_geometry_pairs import HALF, K, RADIUS, SEMI, many_pairs  # noqa: E402
 
 from occupant.integrate.pipeline import evaluate  # noqa: E402
