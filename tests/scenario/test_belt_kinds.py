@@ -155,6 +155,9 @@ def test_identity_belt_channels_are_the_segment_forces_and_read_back(runs, tmp_p
      r"\(the load limiter, pretensioner and D-ring friction sit in a retractor"),
     ("two_point", "d_ring_friction", "0.2", "restraints.belt.d_ring_friction: a two_point belt does not use "
      r"it \(the load limiter"),
+    # the buckle is an anchorage at either kind's end, not a slip ring
+    ("lap", "buckle_friction", "0.2", "restraints.belt.buckle_friction: a lap belt does not use it"),
+    ("two_point", "buckle_friction", "0.2", "restraints.belt.buckle_friction: a two_point belt does not use it"),
 ])
 def test_reference_a_belt_kind_refuses_the_keys_it_does_not_use(tmp_path, kind, key, value, message):
     path = sled_with(tmp_path, kind, BELTS[kind] + f"{key} = {value}\n")
