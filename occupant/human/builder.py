@@ -11,9 +11,10 @@ half the segment length, cross-section from the segment volume (mass / Contini's
 density); the head's from the survey (head_shell), the shoulders' partly. Joint
 characteristics: human passive moment-angle curves and damping (passive_joints.py,
 data/joint_passive.toml: Anderson & Pandy 1999 for hip, knee, ankle and lumbar spine; Bishop et
-al. 1994 and Mertz & Patrick 1971 for the neck; estimates for the arms), scaled by m H, over the
-human ranges of motion of data/joint_rom.toml (clinical tables, sources there). The neck carries
-Hill-type muscles (neck_muscles.py).
+al. 1994 and Mertz & Patrick 1971 for the neck; estimates for the arms), scaled by m H [E] (not
+GEBOD's rule: GEBOD gives every body the same joint constants, data/joint_passive.toml "Sizes"),
+over the human ranges of motion of data/joint_rom.toml (clinical tables, sources there). The neck
+carries Hill-type muscles (neck_muscles.py).
 """
 import math
 
@@ -404,14 +405,15 @@ def human_range(joint_name, dof, kind, table=None):
 
 def _add_joint_characteristics(segs, H, M, neck_muscles):
     """Human passive resistance of every joint coordinate (passive_joints, sources in
-    data/joint_passive.toml), moments and damping x (m H)/(m H)_reference, inside the human
-    ranges of motion of data/joint_rom.toml; beyond them the Hybrid III 50M's numerical stops
-    (sized to hold the distal mass under 250 g within 5 deg, dummies/hybrid3_50m.toml) x the
-    same factor, except where the human's own resistance goes on past the range: the neck's
-    ligamentous branch (no stop) and a measured side (the trunk's lateral bending and extension:
-    the stop at twice the range end, passive_joints.MEASURED_STOP). Without neck
-    muscles (``neck_muscles`` False: a PMHS) the neck takes the passive tissue's damping
-    (passive_joints.human_resistance)."""
+    data/joint_passive.toml), moments and damping x (m H)/(m H)_reference [E] (GEBOD, whose
+    bodies these follow, scales none: one set of joint constants for every subject,
+    data/joint_passive.toml "Sizes"), inside the human ranges of motion of data/joint_rom.toml;
+    beyond them the Hybrid III 50M's numerical stops (sized to hold the distal mass under 250 g
+    within 5 deg, dummies/hybrid3_50m.toml) x the same factor, except where the human's own
+    resistance goes on past the range: the neck's ligamentous branch (no stop) and a measured
+    side (the trunk's lateral bending and extension: the stop at twice the range end,
+    passive_joints.MEASURED_STOP). Without neck muscles (``neck_muscles`` False: a PMHS) the
+    neck takes the passive tissue's damping (passive_joints.human_resistance)."""
     _, dummy = load_description(stops_dummy())
     stops = {(s.joint_name, r.dof): (r.stop_stiffness, r.stop_damping)
              for s in dummy for r in s.resistances}

@@ -1,6 +1,7 @@
 """Human passive joint resistance (issue 14 section 1): the moment-angle laws of
 data/joint_passive.toml (sources there) sampled into tables over the human range of motion of
-data/joint_rom.toml, with damping and stops, scaled with the body (mass x stature)."""
+data/joint_rom.toml, with damping and stops, scaled with the body (mass x stature [E]; GEBOD
+scales no joint resistance with the body: data/joint_passive.toml "Sizes")."""
 import functools
 import math
 
