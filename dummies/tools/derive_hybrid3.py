@@ -27,6 +27,7 @@ we run the same idea the other way because the only complete open data set is th
      dummies/tools/tune_neck.py; corridors [C]); each
      tuned value says so in the file and gives the value it replaced.
 """
+import importlib.util
 import math
 import pathlib
 
@@ -1284,10 +1285,46 @@ def markers(kind, seg, L):
 # the FE 50M node is 47.4 mm, 11 % lower) [D]. The 50M neck was refitted for it (TUNED_50M).
 FE50 = ("[S] open FE HIII 50M (OpenRadioss ModelExchange, CC BY-NC; head accelerometer node "
         "D0HEAD0000H3AC0 relative to the OC revolute joint, dummies/README.md)")
+
+# 50M limbs' axial moments (about the limb's long axis) from GEBOD's sitting Hybrid III 50th male
+# (dummies/tools/gebod_hybrid3.py: GEBOD.DAT rev. 20 May 2000, the body derived from Kaleps &
+# Whitestone's measured Hybrid III, SAE 880638) [S]: its radius of gyration about the long axis
+# at this file's mass [D]. The 95M rigid model's lumps scaled made them 1.35 (upper arm), 2.5
+# (lower arm with hand) and 2.1 (lower leg) times GEBOD's at equal mass: radii of gyration of 28,
+# 40 and 53 mm, where the forearm's flesh is about 80 mm across and the calf about 120 mm (a solid
+# cylinder of it: 28 and 43 mm; the steel bones on the axis make it less). The deck's lower-leg
+# bodies carry equal moments on all three axes (0.0030 / 0.015 / 0.0014 kg m^2, H3SD 1.4.1),
+# which put the transverse figure on the axis too. The transverse moments stay: within 4 % of
+# GEBOD's (upper arm, lower leg) or set by the forearm's length, which differs (GEBOD's elbow-
+# wrist 247 mm, this file's 281; scenarios/HISTORY.md, branch gebodh3).
+def _gebod():
+    path = pathlib.Path(__file__).with_name("gebod_hybrid3.py")
+    spec = importlib.util.spec_from_file_location("gebod_hybrid3", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+GEBOD = _gebod()
+GEBOD_AXIAL = {ours: GEBOD.axial_radius_of_gyration(f"left_{ours}")
+               for ours in ("upper_arm", "lower_arm", "lower_leg")}   # m
+
+
+def _gebod_axial_src(name, was):
+    k = GEBOD_AXIAL[name]
+    return (f"[S] GEBOD sitting Hybrid III 50th (GEBOD.DAT rev. 20 May 2000; from Kaleps & "
+            f"Whitestone SAE 880638; dummies/tools/gebod_hybrid3.py): axial radius of gyration "
+            f"{k * 1e3:.1f} mm at this mass [D] (axial moment was {was}, the 95M's lumped scaled); "
+            "transverse moments the 95M's scaled [D]")
+
+
 OVERRIDE_50M = {
     "head": dict(com_x=0.0229,
                  src=f"{FE50}: head CG 22.9 mm ahead of the OC (was 49 mm scaled from the 95M "
                      "rigid model); height above the OC still scaled from the 95M [D]"),
+    "upper_arm": dict(radius_axial=GEBOD_AXIAL["upper_arm"], src=_gebod_axial_src("upper_arm", 0.001606)),
+    "lower_arm": dict(radius_axial=GEBOD_AXIAL["lower_arm"], src=_gebod_axial_src("lower_arm", 0.003611)),
+    "lower_leg": dict(radius_axial=GEBOD_AXIAL["lower_leg"], src=_gebod_axial_src("lower_leg", 0.01206)),
 }
 
 
@@ -1384,6 +1421,9 @@ def shipped_mass_properties(kind, s, m, lam):
         inertia, inertia_src = np.array(over["inertia"], dtype=float), over["src"]
     elif "inertia_transverse" in over:   # a deck's moments scale with the mass given them
         inertia[:2] = np.multiply(over["inertia_transverse"], mass / over.get("deck_mass", mass))
+        inertia_src = over["src"]
+    if "radius_axial" in over:   # a radius of gyration about the limb's axis, at this mass
+        inertia[2] = mass * over["radius_axial"] ** 2
         inertia_src = over["src"]
     return com, com_src, inertia, inertia_src
 
