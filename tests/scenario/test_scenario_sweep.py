@@ -23,6 +23,21 @@ def test_analytic_design_and_vary_syntax():
         parse_vary("a=1:2")
 
 
+@pytest.mark.parametrize("text, given", [("restraints.belt.load_limit=3000:3000:4", "3000.0 is given 4 times"),
+                                         ("restraints.belt.load_limit=3000,4000,3000", "3000 is given 2 times"),
+                                         ("occupant.dummy=hybrid3_50m,hybrid3_50m", "hybrid3_50m is given 2 times")])
+def test_analytic_a_value_varied_twice_is_refused(text, given):
+    """An empty range (start = stop with n > 1) or a value listed twice: the full factorial ran the
+    same variant n times (usercheck4: 3000:3000:4 ran US NCAP four times over, sweep.csv four
+    identical rows)."""
+    key, values = parse_vary(text)
+    with pytest.raises(ScenarioError) as err:
+        design({key: values, "solver.t_end": [0.005]})
+    assert str(err.value) == (f"--vary: {key}: {given}: its variants would be one run repeated (accepted: "
+                              "distinct values (start:stop:n with start != stop, or n = 1))")
+    assert len(design({key: values[:1] + [9.0], "solver.t_end": [0.005]})) == 2   # distinct values run
+
+
 def test_reference_sweep_writes_resumes_and_records_failures(tmp_path, monkeypatch):
     """A variant whose run fails (here: an arithmetic error raised in the run of the 40 km/h
     variants) is recorded with its message while the rest go on. Values the loader refuses (a
