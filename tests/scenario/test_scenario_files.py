@@ -119,6 +119,11 @@ def test_reference_overrides_apply_and_are_type_checked():
      "criteria.show: expected a list of strings, got 'VC' (accepted: "),
     (["run", "fmvss208_sled_48_unbelted", "--set", "criteria.show=[VC,NIC]"],
      "; on the command line a TOML list, quoted for the shell: --set 'criteria.show=[\"VC\", \"NIC\"]')"),
+    # (usercheck4) a missing pulse file given by --set, looked for in the working directory, said
+    # "accepted: a path relative to the scenario file's folder, or an absolute path"
+    (["run", "us_ncap_frontal_56", "--set", "pulse.file=no_such_pulse.csv"],
+     "no_such_pulse.csv' (accepted: an existing file: a relative path is read from the scenario file's "
+     "folder, one given by --set from the working directory)"),
 ])
 def test_reference_user_errors_exit_2_with_one_message(capsys, monkeypatch, args, message):
     # a warm cache, whichever test ran first: on a cold one a run says it compiles before a fault
