@@ -12,7 +12,7 @@ from occupant.constants import G0
 from occupant.display import distinct_labels, unit_text, value_text
 from occupant.io.toml_files import InputFileError, read_toml
 from occupant.progress import Progress, reporting
-from occupant.scenario.overrides import parse_override
+from occupant.scenario.overrides import parse_overrides
 from occupant.scenario.report_ahead import ReportAhead
 
 
@@ -285,7 +285,7 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
         from occupant.scenario.load import ScenarioError
         raise ScenarioError("--vary", twice[0], "given more than once", "each key once, all its values in one --vary")
     varied = dict(pairs)
-    fixed = dict(parse_override(o) for o in overrides)
+    fixed = parse_overrides(overrides)
     check_workers(workers)
     n = len(make_design(varied, design, samples, seed))   # a bad design fails before the header
     what = f"Latin hypercube of {n} samples (seed {seed or 0})" if design == "lhs" else "full factorial"

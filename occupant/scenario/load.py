@@ -84,7 +84,7 @@ from occupant.scenario.body_contacts import shipped_file as body_contacts_file
 from occupant.scenario.interior import load_interior
 from occupant.scenario.intrusion import read_intrusions
 from occupant.scenario.keys import MAX_BACKSET, SEATS, names, read
-from occupant.scenario.overrides import apply_overrides, parse_override
+from occupant.scenario.overrides import apply_overrides, parse_overrides
 from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
 from occupant.scenario.restraints import (BELT_ANCHORAGES, RESTRAINTS, belt_table, read_restraints,
@@ -653,7 +653,7 @@ def checked_source(path_or_name, overrides=None):
     loads, the name or path resolved (``scenario_file``) and the overrides parsed and checked
     against the file: the half of ``load`` that builds nothing, so that a command can refuse a
     misspelt name or --set before a first run says it compiles (occupant.scenario.command)."""
-    keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
+    keys = overrides if isinstance(overrides, dict) else parse_overrides(overrides)
     keys = on_command_line(keys)
     path = scenario_file(path_or_name)
     if path is None:

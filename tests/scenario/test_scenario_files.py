@@ -119,6 +119,9 @@ def test_reference_overrides_apply_and_are_type_checked():
      "criteria.show: expected a list of strings, got 'VC' (accepted: "),
     (["run", "fmvss208_sled_48_unbelted", "--set", "criteria.show=[VC,NIC]"],
      "; on the command line a TOML list, quoted for the shell: --set 'criteria.show=[\"VC\", \"NIC\"]')"),
+    # (usercheck4) a key set twice: the last value was run, unsaid
+    (["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=0.01", "--set", "solver.t_end=0.02"],
+     "occupant: error: --set: solver.t_end: given twice (0.01, then 0.02) (accepted: each key once)"),
     # (usercheck4) a missing pulse file given by --set, looked for in the working directory, said
     # "accepted: a path relative to the scenario file's folder, or an absolute path"
     (["run", "us_ncap_frontal_56", "--set", "pulse.file=no_such_pulse.csv"],

@@ -23,6 +23,15 @@ def test_analytic_design_and_vary_syntax():
         parse_vary("a=1:2")
 
 
+def test_reference_a_key_set_twice_in_a_sweep_is_refused(tmp_path, capsys):
+    """(usercheck4) ``--set K=a --set K=b``: the sweep ran b in every variant, unsaid."""
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "solver.t_end=0.002,0.003", "--set",
+                 "pulse.duration=0.1", "--set", "pulse.duration=0.08", "--out", str(tmp_path / "s")]) == 2
+    assert capsys.readouterr().err == ("occupant: error: --set: pulse.duration: given twice (0.1, then 0.08) "
+                                       "(accepted: each key once)\n")
+    assert not (tmp_path / "s").exists()
+
+
 @pytest.mark.parametrize("text, given", [("restraints.belt.load_limit=3000:3000:4", "3000.0 is given 4 times"),
                                          ("restraints.belt.load_limit=3000,4000,3000", "3000 is given 2 times"),
                                          ("occupant.dummy=hybrid3_50m,hybrid3_50m", "hybrid3_50m is given 2 times")])
