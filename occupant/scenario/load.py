@@ -366,16 +366,20 @@ class Scenario:
         ref = read(c, crit, "criteria", "reference")
         self.reference = PROTOCOLS[ref] if ref else None
         self.restraints, self.notes, self.judged = read_restraints(c, data, self.title)
-        # a restraint timed at or after the run's end: a time written in ms (fire_time = 15) ran
-        # the whole crash without it, unsaid; a note, not a refusal: a run shortened for a quick
-        # look (--set solver.t_end=0.005) ends before the shipped bags fire, as it should
+        # a restraint or the pulse timed at or after the run's end: a time written in ms
+        # (fire_time = 15) ran the whole crash without it, unsaid; a note, not a refusal: a run
+        # shortened for a quick look (--set solver.t_end=0.005) ends before the shipped bags fire
+        pulse = data.get("pulse") if isinstance(data.get("pulse"), dict) else {}
+        timed = [("pulse.start", pulse.get("start"), "the pulse does not start")]
         for kind, table in self.restraints.items():
-            for key in ("pretensioner_time", "fire_time"):
-                fires = key in table and (key == "fire_time" or table.get("pretensioner") is True)
-                if fires and table[key] >= self.t_end:
-                    self.notes.append(f"restraints.{kind}.{key} = {table[key]:g} s is not before the "
-                                      f"run's end (solver.t_end = {self.t_end:g} s): it does not fire "
-                                      "in this run (times are in s from the run's start)")
+            if table.get("pretensioner") is True:
+                timed.append((f"restraints.{kind}.pretensioner_time", table.get("pretensioner_time"),
+                              "the pretensioner does not fire"))
+            timed.append((f"restraints.{kind}.fire_time", table.get("fire_time"), "the bag does not fire"))
+        for key, at, what in timed:
+            if at is not None and at >= self.t_end:
+                self.notes.append(f"{key} = {at:g} s is not before the run's end (solver.t_end = "
+                                  f"{self.t_end:g} s): {what} in this run (times are in s from its start)")
         if self.reference is not None:
             self.notes.append(f"the limits of {self.reference.title} are shown beside the criteria "
                               f"they cover, not judged: that protocol's dummy is the "

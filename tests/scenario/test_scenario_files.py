@@ -462,16 +462,21 @@ def test_reference_override_error_names_the_set(tmp_path):
         load("fmvss208_sled_48_unbelted", overrides={"solver.colour": 1})
 
 
-def test_reference_a_restraint_timed_after_the_run_is_noted():
-    """(usercheck4) ``pretensioner_time = 12`` (ms meant) or ``fire_time = 15`` ran the whole crash
-    without the pretensioner or the bag, unsaid. A note names the key, its value and the run's end
+def test_reference_a_restraint_or_pulse_timed_after_the_run_is_noted():
+    """(usercheck4) ``pretensioner_time = 12`` (ms meant), ``fire_time = 15`` or ``pulse.start = 5``
+    ran the whole crash without the pretensioner, the bag or the crash, unsaid. A note names the key, its value and the run's end
     (not a refusal: a run shortened for a quick look ends before the shipped bags fire)."""
     ncap = load("us_ncap_frontal_56", overrides={"restraints.belt.pretensioner_time": 12.0,
                                                  "restraints.knee_airbag.fire_time": 15.0})
     late = [n for n in ncap.notes if "is not before the run's end" in n]
-    assert late == [f"restraints.{k} = {v} s is not before the run's end (solver.t_end = 0.15 s): it does "
-                    "not fire in this run (times are in s from the run's start)"
-                    for k, v in (("belt.pretensioner_time", 12), ("knee_airbag.fire_time", 15))]
+    assert late == [f"restraints.{k} = {v} s is not before the run's end (solver.t_end = 0.15 s): the {what} "
+                    "does not fire in this run (times are in s from its start)"
+                    for k, v, what in (("belt.pretensioner_time", 12, "pretensioner"),
+                                       ("knee_airbag.fire_time", 15, "bag"))]
+    sled = load("fmvss208_sled_48_belted", overrides={"pulse.start": 5.0})   # (ms meant): no crash
+    assert [n for n in sled.notes if "run's end" in n] == [
+        "pulse.start = 5 s is not before the run's end (solver.t_end = 0.15 s): the pulse does not start "
+        "in this run (times are in s from its start)"]
     assert not any("run's end" in n for n in load("us_ncap_frontal_56").notes)   # as shipped: fired in time
     # without a pretensioner its time times nothing
     off = load("us_ncap_frontal_56", overrides={"restraints.belt.pretensioner": False,
