@@ -228,7 +228,8 @@ def _certify(names, out_dir, runners="occupant.human.certification", progress=Tr
     # the total (a student counted 49 PASS lines of ten tests) and where the histories went
     noun = "case" if runners.endswith("validation") else "test"
     written = f"; histories in {out_dir}/ (a CSV per {noun})" if out_dir is not None else ""
-    print(f"{what}: {inside} of {figures} figures inside their corridors ({len(scenarios)} "
+    # ("total:", not the command's name: its lines are the progress lines --quiet leaves out)
+    print(f"total: {inside} of {figures} figures inside their corridors ({len(scenarios)} "
           f"{noun}{'s' if len(scenarios) != 1 else ''}){written}", flush=True)
     return 0 if inside == figures else 1
 

@@ -62,7 +62,7 @@ def test_certify_prints_figures_against_corridors_and_writes_csv(tmp_path):
     # lines were counted by hand, and the CSVs written without a word)
     figures = sum(ln.endswith("PASS") for ln in proc.stdout.splitlines())
     assert figures == 6 and proc.stdout.splitlines()[-1] == (   # 3 of the pulse, 3 of the response
-        f"occupant certify: 6 of 6 figures inside their corridors (1 test); histories in {tmp_path}/ "
+        f"total: 6 of 6 figures inside their corridors (1 test); histories in {tmp_path}/ "
         "(a CSV per test)")
 
 
@@ -84,7 +84,7 @@ def test_certify_exit_code_reports_a_figure_outside(tmp_path):
     proc = _run("certify", str(path))
     assert proc.returncode == 1
     assert any("peak_rotation_deg" in ln and ln.endswith("FAIL") for ln in proc.stdout.splitlines())
-    assert proc.stdout.splitlines()[-1] == "occupant certify: 10 of 11 figures inside their corridors (1 test)"
+    assert proc.stdout.splitlines()[-1] == "total: 10 of 11 figures inside their corridors (1 test)"
 
 
 def test_certify_a_pulse_outside_its_corridor_fails_the_test(tmp_path):
@@ -97,7 +97,7 @@ def test_certify_a_pulse_outside_its_corridor_fails_the_test(tmp_path):
     lines = proc.stdout.splitlines()
     assert any(ln.startswith("  pulse    through_5g_ms") and ln.endswith("FAIL") for ln in lines), proc.stdout
     assert proc.returncode == 1
-    assert lines[-1] == "occupant certify: 10 of 11 figures inside their corridors (1 test)"
+    assert lines[-1] == "total: 10 of 11 figures inside their corridors (1 test)"
 
 
 def test_certify_bad_scenario_file_names_file_and_key(tmp_path):
