@@ -58,6 +58,12 @@ def test_certify_prints_figures_against_corridors_and_writes_csv(tmp_path):
     assert "delta_v_m_s@10ms" in proc.stdout and "FAIL" not in proc.stdout
     rows = (tmp_path / "hybrid3_05f_neck_flexion.csv").read_text().splitlines()
     assert rows[0] == "t_s,rotation_deg,oc_moment_Nm" and len(rows) == 1602
+    # (usercheck4) the total and where the histories went: the last line (ten tests' 49 PASS
+    # lines were counted by hand, and the CSVs written without a word)
+    figures = sum(ln.endswith("PASS") for ln in proc.stdout.splitlines())
+    assert figures == 6 and proc.stdout.splitlines()[-1] == (   # 3 of the pulse, 3 of the response
+        f"total: 6 of 6 figures inside their corridors (1 test); histories in {tmp_path}/ "
+        "(a CSV per test)")
 
 
 def _scenario_copy(tmp_path, old, new):
@@ -78,6 +84,20 @@ def test_certify_exit_code_reports_a_figure_outside(tmp_path):
     proc = _run("certify", str(path))
     assert proc.returncode == 1
     assert any("peak_rotation_deg" in ln and ln.endswith("FAIL") for ln in proc.stdout.splitlines())
+    assert proc.stdout.splitlines()[-1] == "total: 10 of 11 figures inside their corridors (1 test)"
+
+
+def test_certify_a_pulse_outside_its_corridor_fails_the_test(tmp_path):
+    """(usercheck4) The pendulum's pulse out of its Part 572 corridor (through 5 g at 37.9 ms,
+    the corridor narrowed to 34-35 ms) printed FAIL on its line and exited 0: the exit code and
+    the total counted the response figures alone. A test whose input is out of its corridor is
+    no valid test."""
+    path = _scenario_copy(tmp_path, "through_5g_ms = [34.0, 42.0]", "through_5g_ms = [34.0, 35.0]")
+    proc = _run("certify", str(path))
+    lines = proc.stdout.splitlines()
+    assert any(ln.startswith("  pulse    through_5g_ms") and ln.endswith("FAIL") for ln in lines), proc.stdout
+    assert proc.returncode == 1
+    assert lines[-1] == "total: 10 of 11 figures inside their corridors (1 test)"
 
 
 def test_certify_bad_scenario_file_names_file_and_key(tmp_path):

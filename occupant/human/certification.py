@@ -405,21 +405,22 @@ TESTS = {
 
 def run_certification(name_or_path, dt=None):
     """Run one certification scenario (a shipped name or a .toml path) with the runner its
-    ``test`` key selects; ``dt`` None: the runner's default step."""
+    ``test`` key selects; ``dt`` None: the runner's default step. With the test's input checks
+    (a pulse's) as ``input_checks`` and their corridors as ``input_limits``: a test whose input
+    is outside its corridor is no valid test, and fails as a response outside would."""
     scenario, path = read_scenario(name_or_path)
-    return TESTS[scenario["test"]].run(scenario, path, dt)
+    test = TESTS[scenario["test"]]
+    out = test.run(scenario, path, dt)
+    out["input_limits"], out["input_checks"] = test.input_checks(scenario) if test.input_checks else ({}, {})
+    return out
 
 
 def report_lines(out, scenario):
     """Printable lines: every pulse and response figure against its corridor, PASS or FAIL."""
     test = TESTS[scenario["test"]]
     lines = [f"{scenario['name']}: {scenario['dummy']} {test.title.format(mode=scenario.get('mode', ''))}"]
-    limits = dict(scenario["corridor"])
-    sections = [("response", out["checks"])]
-    if test.input_checks is not None:
-        input_limits, input_checks = test.input_checks(scenario)
-        limits.update(input_limits)
-        sections.insert(0, ("pulse", input_checks))
+    limits = {**scenario["corridor"], **out["input_limits"]}
+    sections = [("pulse", out["input_checks"]), ("response", out["checks"])]
     for title, checks in sections:
         for name, (value, ok) in checks.items():
             span = f"[{limits[name][0]:g}, {limits[name][1]:g}]"

@@ -12,7 +12,7 @@ from occupant.constants import G0
 from occupant.display import distinct_labels, unit_text, value_text
 from occupant.io.toml_files import InputFileError, read_toml
 from occupant.progress import Progress, reporting
-from occupant.scenario.overrides import parse_override
+from occupant.scenario.overrides import parse_overrides
 from occupant.scenario.report_ahead import ReportAhead
 
 
@@ -204,7 +204,8 @@ def list_command(out=print, keys=False):
 
 
 def _model_of(name_or_path):
-    """(kind, compiled model) of a dummy or scenario given by shipped name or path."""
+    """(kind, compiled model, configuration) of a dummy or scenario given by shipped name or
+    path: a scenario's its q0 (seated in its posture, before any settling), a dummy's None (neutral)."""
     from occupant.human import load_dummy
     from occupant.human.loader import available_dummies
     from occupant.scenario import available_scenarios, load
@@ -219,15 +220,16 @@ def _model_of(name_or_path):
         raise InputFileError(name_or_path, "", "unknown dummy or scenario",
                              ", ".join(available_dummies() + available_scenarios()) + ", or a .toml path")
     if kind == "scenario":
-        return kind, load(name_or_path).model
+        sc = load(name_or_path)
+        return kind, sc.model, sc.q0
     if kind in ("dummy", "human"):
-        return kind, load_dummy(name_or_path)
+        return kind, load_dummy(name_or_path), None
     raise InputFileError(name_or_path, "kind", f"cannot show a file of kind {kind!r}",
                          "dummy, human, scenario; show also takes vehicle and subsystem files")
 
 
 def show_command(name_or_path, out=print):
-    kind, model = _model_of(name_or_path)
+    kind, model, _ = _model_of(name_or_path)
     src = model.source
     out(f"{kind} model {model.name}: {model.nb} bodies, {len(model.joint_names)} joints, "
         f"nq {model.nq}, nv {model.nv}, mass {model.body_mass.sum():.2f} kg")
@@ -269,10 +271,13 @@ def export_command(name_or_path, fmt, out_path, out=print):
             raise ScenarioError("--out", str(out_path), "a folder, not a file",
                                 "a file to write (its folder is made if missing)")
         make_folder(pathlib.Path(out_path).parent)
-    _, model = _model_of(name_or_path)
+    # a scenario's occupant exported seated in its posture (it was the neutral, standing
+    # configuration: a scenario's export read as its dummy's)
+    _, model, q = _model_of(name_or_path)
     path = pathlib.Path(out_path or f"{model.name}.{'xml' if fmt == 'mjcf' else 'urdf'}")
-    (export_mjcf if fmt == "mjcf" else export_urdf)(model, path)
-    out(f"occupant export: {model.name} -> {path} ({fmt.upper()})")
+    export_mjcf(model, path, q) if fmt == "mjcf" else export_urdf(model, path)
+    posed = ", in the scenario's posture" if q is not None and fmt == "mjcf" else ""
+    out(f"occupant export: {model.name} -> {path} ({fmt.upper()}{posed})")
     return 0
 
 
@@ -285,7 +290,7 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
         from occupant.scenario.load import ScenarioError
         raise ScenarioError("--vary", twice[0], "given more than once", "each key once, all its values in one --vary")
     varied = dict(pairs)
-    fixed = dict(parse_override(o) for o in overrides)
+    fixed = parse_overrides(overrides)
     check_workers(workers)
     n = len(make_design(varied, design, samples, seed))   # a bad design fails before the header
     what = f"Latin hypercube of {n} samples (seed {seed or 0})" if design == "lhs" else "full factorial"

@@ -84,7 +84,7 @@ from occupant.scenario.body_contacts import shipped_file as body_contacts_file
 from occupant.scenario.interior import load_interior
 from occupant.scenario.intrusion import read_intrusions
 from occupant.scenario.keys import MAX_BACKSET, SEATS, names, read
-from occupant.scenario.overrides import apply_overrides, parse_override
+from occupant.scenario.overrides import apply_overrides, parse_overrides
 from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
 from occupant.scenario.restraints import (BELT_ANCHORAGES, RESTRAINTS, belt_table, read_restraints,
@@ -366,6 +366,20 @@ class Scenario:
         ref = read(c, crit, "criteria", "reference")
         self.reference = PROTOCOLS[ref] if ref else None
         self.restraints, self.notes, self.judged = read_restraints(c, data, self.title)
+        # a restraint or the pulse timed at or after the run's end: a time written in ms
+        # (fire_time = 15) ran the whole crash without it, unsaid; a note, not a refusal: a run
+        # shortened for a quick look (--set solver.t_end=0.005) ends before the shipped bags fire
+        pulse = data.get("pulse") if isinstance(data.get("pulse"), dict) else {}
+        timed = [("pulse.start", pulse.get("start"), "the pulse does not start")]
+        for kind, table in self.restraints.items():
+            if table.get("pretensioner") is True:
+                timed.append((f"restraints.{kind}.pretensioner_time", table.get("pretensioner_time"),
+                              "the pretensioner does not fire"))
+            timed.append((f"restraints.{kind}.fire_time", table.get("fire_time"), "the bag does not fire"))
+        for key, at, what in timed:
+            if at is not None and at >= self.t_end:
+                self.notes.append(f"{key} = {at:g} s is not before the run's end (solver.t_end = "
+                                  f"{self.t_end:g} s): {what} in this run (times are in s from its start)")
         if self.reference is not None:
             self.notes.append(f"the limits of {self.reference.title} are shown beside the criteria "
                               f"they cover, not judged: that protocol's dummy is the "
@@ -643,7 +657,7 @@ def checked_source(path_or_name, overrides=None):
     loads, the name or path resolved (``scenario_file``) and the overrides parsed and checked
     against the file: the half of ``load`` that builds nothing, so that a command can refuse a
     misspelt name or --set before a first run says it compiles (occupant.scenario.command)."""
-    keys = overrides if isinstance(overrides, dict) else dict(parse_override(o) for o in overrides or ())
+    keys = overrides if isinstance(overrides, dict) else parse_overrides(overrides)
     keys = on_command_line(keys)
     path = scenario_file(path_or_name)
     if path is None:

@@ -35,13 +35,25 @@ def parse_override(text, option="--set", accepted="solver.t_end=0.05, restraints
     return key, value
 
 
+def parse_overrides(texts, option="--set"):
+    """``["KEY=VALUE", ...]`` -> {dotted key: value}. A key given twice is refused: the last
+    value was kept, unsaid (``--set load_limit=3000 --set load_limit=4000`` ran 4000)."""
+    out = {}
+    for text in texts or ():
+        key, value = parse_override(text, option)
+        if key in out:
+            raise OverrideError(option, key, f"given twice ({out[key]!r}, then {value!r})", "each key once")
+        out[key] = value
+    return out
+
+
 def apply_overrides(data, overrides):
     """A deep copy of the parsed scenario ``data`` with ``overrides`` applied: a dict
     {dotted key: value} (values already typed) or a list of "KEY=VALUE" strings."""
     if isinstance(overrides, dict):
         items = list(overrides.items())
     else:
-        items = [parse_override(o) for o in overrides or ()]
+        items = list(parse_overrides(overrides).items())
     out = copy.deepcopy(data)
     for key, value in items:
         where = f"--set {key}={value!r}"

@@ -163,8 +163,10 @@ def _resolve(c, p, path, named_by, copy=None):
         return copy / pathlib.PurePath(f).name if copy.is_dir() and f.lower().endswith(".mme") else copy
     fp = located(f, named_by)
     if not fp.exists():
+        # a path given by --set arrives made absolute against the working directory (load.on_command_line)
         c.fail(f"{path}.file", missing_file(f, named_by),
-               "a path relative to the scenario file's folder, or an absolute path")
+               "an existing file: a relative path is read from the scenario file's folder, one given by "
+               "--set from the working directory")
     return fp
 
 

@@ -113,6 +113,12 @@ def design(vary, kind="full", samples=None, seed=None):
             if isinstance(vary[k], tuple):
                 raise ScenarioError("--vary", k, f"a range {vary[k]} in a full-factorial design",
                                     "a list of values (KEY=start:stop:n), or --design lhs")
+            # a value given twice (start:stop:n with start = stop, or a,a) is the same run twice
+            twice = next((v for i, v in enumerate(vary[k]) if v in vary[k][:i]), None)
+            if twice is not None:
+                raise ScenarioError("--vary", k, f"{twice} is given {vary[k].count(twice)} times: its "
+                                    "variants would be one run repeated", "distinct values (start:stop:n "
+                                    "with start != stop, or n = 1)")
         n = math.prod(len(vary[k]) for k in keys)
         if n > MAX_VARIANTS:
             raise ScenarioError("--vary", "", f"{n} variants in the full factorial are more than a "

@@ -31,6 +31,31 @@ def test_reference_export_mjcf_has_every_body(tmp_path, capsys):
     assert len(bodies) == 16 and "head" in bodies
 
 
+def test_reference_a_scenario_exports_its_occupant_in_its_posture(tmp_path, capsys):
+    """(usercheck4) ``occupant export SCENARIO --mjcf`` wrote the occupant in its neutral,
+    standing configuration (the head 0.62 m over the pelvis, the feet 0.82 m below it): now
+    seated in the scenario's posture (its q0). MuJoCo's own forward kinematics of the file
+    against our body poses at the scenario's q0."""
+    import numpy as np
+    import pytest
+    mujoco = pytest.importorskip("mujoco")
+    from occupant.dynamics.api import body_poses
+    from occupant.scenario import load
+    path = tmp_path / "sled.xml"
+    assert main(["export", "fmvss208_sled_48_unbelted", "--mjcf", "--out", str(path)]) == 0
+    assert capsys.readouterr().out.endswith("(MJCF, in the scenario's posture)\n")
+    sc = load("fmvss208_sled_48_unbelted")
+    ours = body_poses(sc.model, sc.model.make_data(), sc.q0)[:, :3, 3]
+    m = mujoco.MjModel.from_xml_path(str(path))
+    d = mujoco.MjData(m)
+    mujoco.mj_forward(m, d)
+    for body in ("head", "left_foot", "right_lower_leg"):
+        i = list(sc.model.body_names).index(body)
+        assert np.allclose(d.xpos[m.body(body).id], ours[i], atol=1e-9), body
+    feet = ours[list(sc.model.body_names).index("left_foot")] - ours[0]
+    assert feet[0] > 0.4   # seated: the feet ahead of the pelvis, not under it
+
+
 def test_reference_compare_puts_criteria_side_by_side(tmp_path, capsys):
     for name, hic, ok in (("a", 300.0, True), ("b", 900.0, False)):
         (tmp_path / name).mkdir()

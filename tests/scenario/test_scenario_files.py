@@ -119,6 +119,14 @@ def test_reference_overrides_apply_and_are_type_checked():
      "criteria.show: expected a list of strings, got 'VC' (accepted: "),
     (["run", "fmvss208_sled_48_unbelted", "--set", "criteria.show=[VC,NIC]"],
      "; on the command line a TOML list, quoted for the shell: --set 'criteria.show=[\"VC\", \"NIC\"]')"),
+    # (usercheck4) a key set twice: the last value was run, unsaid
+    (["run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=0.01", "--set", "solver.t_end=0.02"],
+     "occupant: error: --set: solver.t_end: given twice (0.01, then 0.02) (accepted: each key once)"),
+    # (usercheck4) a missing pulse file given by --set, looked for in the working directory, said
+    # "accepted: a path relative to the scenario file's folder, or an absolute path"
+    (["run", "us_ncap_frontal_56", "--set", "pulse.file=no_such_pulse.csv"],
+     "no_such_pulse.csv' (accepted: an existing file: a relative path is read from the scenario file's "
+     "folder, one given by --set from the working directory)"),
 ])
 def test_reference_user_errors_exit_2_with_one_message(capsys, monkeypatch, args, message):
     # a warm cache, whichever test ran first: on a cold one a run says it compiles before a fault
@@ -452,6 +460,28 @@ def test_reference_override_error_names_the_set(tmp_path):
     """A key only the override brought in is reported against the --set, not the file."""
     with pytest.raises(ScenarioError, match=r"\(--set solver.colour\): solver.colour: unknown key"):
         load("fmvss208_sled_48_unbelted", overrides={"solver.colour": 1})
+
+
+def test_reference_a_restraint_or_pulse_timed_after_the_run_is_noted():
+    """(usercheck4) ``pretensioner_time = 12`` (ms meant), ``fire_time = 15`` or ``pulse.start = 5``
+    ran the whole crash without the pretensioner, the bag or the crash, unsaid. A note names the key, its value and the run's end
+    (not a refusal: a run shortened for a quick look ends before the shipped bags fire)."""
+    ncap = load("us_ncap_frontal_56", overrides={"restraints.belt.pretensioner_time": 12.0,
+                                                 "restraints.knee_airbag.fire_time": 15.0})
+    late = [n for n in ncap.notes if "is not before the run's end" in n]
+    assert late == [f"restraints.{k} = {v} s is not before the run's end (solver.t_end = 0.15 s): the {what} "
+                    "does not fire in this run (times are in s from its start)"
+                    for k, v, what in (("belt.pretensioner_time", 12, "pretensioner"),
+                                       ("knee_airbag.fire_time", 15, "bag"))]
+    sled = load("fmvss208_sled_48_belted", overrides={"pulse.start": 5.0})   # (ms meant): no crash
+    assert [n for n in sled.notes if "run's end" in n] == [
+        "pulse.start = 5 s is not before the run's end (solver.t_end = 0.15 s): the pulse does not start "
+        "in this run (times are in s from its start)"]
+    assert not any("run's end" in n for n in load("us_ncap_frontal_56").notes)   # as shipped: fired in time
+    # without a pretensioner its time times nothing
+    off = load("us_ncap_frontal_56", overrides={"restraints.belt.pretensioner": False,
+                                                "restraints.belt.pretensioner_time": 12.0})
+    assert not any("run's end" in n for n in off.notes)
 
 
 def test_reference_shipped_scenarios_validate_and_state_their_restraints():

@@ -23,6 +23,30 @@ def test_analytic_design_and_vary_syntax():
         parse_vary("a=1:2")
 
 
+def test_reference_a_key_set_twice_in_a_sweep_is_refused(tmp_path, capsys):
+    """(usercheck4) ``--set K=a --set K=b``: the sweep ran b in every variant, unsaid."""
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "solver.t_end=0.002,0.003", "--set",
+                 "pulse.duration=0.1", "--set", "pulse.duration=0.08", "--out", str(tmp_path / "s")]) == 2
+    assert capsys.readouterr().err == ("occupant: error: --set: pulse.duration: given twice (0.1, then 0.08) "
+                                       "(accepted: each key once)\n")
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize("text, given", [("restraints.belt.load_limit=3000:3000:4", "3000.0 is given 4 times"),
+                                         ("restraints.belt.load_limit=3000,4000,3000", "3000 is given 2 times"),
+                                         ("occupant.dummy=hybrid3_50m,hybrid3_50m", "hybrid3_50m is given 2 times")])
+def test_analytic_a_value_varied_twice_is_refused(text, given):
+    """An empty range (start = stop with n > 1) or a value listed twice: the full factorial ran the
+    same variant n times (usercheck4: 3000:3000:4 ran US NCAP four times over, sweep.csv four
+    identical rows)."""
+    key, values = parse_vary(text)
+    with pytest.raises(ScenarioError) as err:
+        design({key: values, "solver.t_end": [0.005]})
+    assert str(err.value) == (f"--vary: {key}: {given}: its variants would be one run repeated (accepted: "
+                              "distinct values (start:stop:n with start != stop, or n = 1))")
+    assert len(design({key: values[:1] + [9.0], "solver.t_end": [0.005]})) == 2   # distinct values run
+
+
 def test_reference_sweep_writes_resumes_and_records_failures(tmp_path, monkeypatch):
     """A variant whose run fails (here: an arithmetic error raised in the run of the 40 km/h
     variants) is recorded with its message while the rest go on. Values the loader refuses (a
