@@ -201,7 +201,7 @@ def barrier_wraps(asm, table, c, path, outboard, mu, wraps):
         ellipsoids = [n for n, g in asm.geometries.items()
                       if isinstance(g, (Ellipsoid, Sphere)) and g.marker is not None]
         if name not in ellipsoids:   # (the vehicle's have no marker)
-            c.fail(c.where(where, name), "unknown occupant ellipsoid", ", ".join(ellipsoids))
+            c.fail(c.where(where, name), "unknown ellipsoid", ", ".join(ellipsoids))
         if any(w.geometry == name for w in wraps):
             c.fail(c.where(where, name), "the belt wraps this ellipsoid already",
                    "an ellipsoid the belt does not wrap")
