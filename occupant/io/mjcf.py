@@ -35,6 +35,7 @@ from occupant.dynamics.api import link_poses
 from occupant.model.joint_motion import normalize_quaternions
 from occupant.model.joint_types import JointType
 from occupant.model.model import ModelError
+from occupant.modeling.geometry import placement
 from occupant.spatial.rotation import matrix_to_quat, quat_multiply, quat_to_matrix
 
 DEFAULT_TIMESTEP = 1e-4  # s, suited to crash dynamics (MuJoCo's own default is 2e-3)
@@ -330,8 +331,9 @@ def _geometries_by_body(model):
         if kind not in ("Ellipsoid", "Sphere", "Cylinder", "Box") or g.marker not in model.index["marker"]:
             continue
         m = model.marker(g.marker)
-        attrs = {"name": g.name, "pos": _vec(model.marker_p[m]),
-                 "quat": _vec(matrix_to_quat(model.marker_R[m]))}
+        R, p = placement(g)     # the geometry's own frame in its marker's
+        attrs = {"name": g.name, "pos": _vec(model.marker_R[m] @ p + model.marker_p[m]),
+                 "quat": _vec(matrix_to_quat(model.marker_R[m] @ R))}
         if kind == "Ellipsoid":
             attrs.update(type="ellipsoid", size=_vec(g.semi_axes))
         elif kind == "Sphere":

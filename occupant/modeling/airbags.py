@@ -24,6 +24,7 @@ from occupant.model.bundle import (
 )
 from occupant.model.model import ModelError
 from occupant.modeling.carriers import carrier_link
+from occupant.modeling.compile_contacts import geometry_frame
 from occupant.modeling.contacts import _curve
 from occupant.modeling.elements import ModelingError, _rotation, _vec3
 from occupant.modeling.geometry import Ellipsoid, Sphere
@@ -346,7 +347,7 @@ def _equivalent_radius(semi_axes):
     return float(np.prod(semi_axes) ** (1.0 / 3.0))
 
 
-def _front(asm, contact, link, marker_index, marker_R, marker_p, tree, body_index, body_link):
+def _front(asm, contact, link, geo, tree, body_index, body_link):
     """(carrier link, its rest origin in link's frame, the front's axes and centre in the
     carrier's frame, its y and z semi-axes) of the contact's ``front``; the link itself and a
     zero outline without one."""
@@ -354,18 +355,19 @@ def _front(asm, contact, link, marker_index, marker_R, marker_p, tree, body_inde
     if contact.front is None:
         return link, np.zeros(3), np.eye(3), np.zeros(3), np.zeros(2)
     g = asm.geometries[contact.front]
-    m = marker_index[g.marker]
-    if not isinstance(g, Ellipsoid):
-        raise ModelError(f"{what}: '{contact.front}' is a {type(g).__name__} (accepted: an "
-                         f"Ellipsoid)")
+    if not isinstance(g, Ellipsoid) or g.marker is None:
+        raise ModelError(f"{what}: '{contact.front}' is a {type(g).__name__}"
+                         f"{' fixed to the vehicle' if g.marker is None else ''} (accepted: an "
+                         f"Ellipsoid on a part)")
+    _, R_f, p_f = geometry_frame(g, *geo)
     carrier, carrier_r = carrier_link(what, asm.markers[g.marker].part, contact.geometry, link,
                                       tree, body_index, body_link)
-    R_f = np.asarray(marker_R[m], float)
+    R_f = np.asarray(R_f, float)
     if abs(R_f[2, 0]) < FRONT_ALIGNMENT:   # the carrier's joint axis is its frame's z
         raise ModelError(f"{what}: the x axis of '{contact.front}' must lie along the joint its "
                          f"part slides on (within {np.degrees(np.arccos(FRONT_ALIGNMENT)):.0f} "
                          f"deg): its y-z outline bounds the carried share")
-    return carrier, carrier_r, R_f, np.asarray(marker_p[m], float), np.asarray(g.semi_axes[1:], float)
+    return carrier, carrier_r, R_f, np.asarray(p_f, float), np.asarray(g.semi_axes[1:], float)
 
 
 def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
@@ -438,21 +440,23 @@ def airbag_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, 
         if not isinstance(g, (Ellipsoid, Sphere)):
             raise ModelError(f"airbag contact '{contact.name}'.geometry: '{contact.geometry}' is a "
                              f"{type(g).__name__} (accepted: Ellipsoid, Sphere)")
-        m = marker_index[g.marker]
+        if g.marker is None:
+            raise ModelError(f"airbag contact '{contact.name}'.geometry: '{contact.geometry}' is "
+                             f"fixed to the vehicle (no marker); a bag meets ellipsoids on bodies")
+        link, R_a, p_a = geometry_frame(g, marker_index, marker_body, body_link, marker_R, marker_p)
         size = g.semi_axes if isinstance(g, Ellipsoid) else np.full(3, g.radius)
         k = bag_index[contact.airbag]
-        link = body_link[marker_body[m]]
         if link == cols["bag_link"][k]:
             raise ModelError(f"airbag contact '{contact.name}': geometry '{contact.geometry}' is "
                              f"on the link that carries airbag '{contact.airbag}'")
         cols["pair_bag"].append(k)
         cols["link_a"].append(link)
-        front = _front(asm, contact, link, marker_index, marker_R, marker_p, tree, body_index,
-                       body_link)
+        front = _front(asm, contact, link, (marker_index, marker_body, body_link, marker_R, marker_p),
+                       tree, body_index, body_link)
         for key, value in zip(("carrier", "carrier_r", "front_R", "front_p", "front_half"), front):
             cols[key].append(value)
-        cols["R_a"].append(marker_R[m])
-        cols["p_a"].append(marker_p[m])
+        cols["R_a"].append(R_a)
+        cols["p_a"].append(p_a)
         cols["size_a"].append(size)
         cols["radius_a"].append(_equivalent_radius(size))
         cols["link_b"].append(cols["bag_link"][k])

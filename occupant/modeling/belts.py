@@ -24,6 +24,7 @@ from occupant.model.bundle import (
 )
 from occupant.model.model import ModelError
 from occupant.modeling.carriers import carrier_link
+from occupant.modeling.compile_contacts import geometry_frame
 from occupant.modeling.contacts import _curve
 from occupant.modeling.elements import ModelingError, _vec3
 from occupant.modeling.geometry import Ellipsoid, Sphere
@@ -389,8 +390,12 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
                 if not isinstance(g, (Ellipsoid, Sphere)):
                     raise ModelError(f"belt '{belt.name}'.points[{k}].geometry: '{p.geometry}' is "
                                      f"a {type(g).__name__} (accepted: Ellipsoid, Sphere)")
-                m = marker_index[g.marker]
-                link, R, r = body_link[marker_body[m]], marker_R[m], marker_p[m]
+                if g.marker is None:
+                    raise ModelError(f"belt '{belt.name}'.points[{k}].geometry: '{p.geometry}' is "
+                                     f"fixed to the vehicle (no marker); a belt wraps an "
+                                     f"ellipsoid on a body")
+                link, R, r = geometry_frame(g, marker_index, marker_body, body_link, marker_R,
+                                            marker_p)
                 size = g.semi_axes if isinstance(g, Ellipsoid) else np.full(3, g.radius)
                 kind, side = BELT_WRAP, p.side
                 if p.at is not None:

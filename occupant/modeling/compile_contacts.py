@@ -10,7 +10,7 @@ from occupant.model.bundle import (
     CONTACT_POWER, CONTACT_TABLE, SURFACE_MOTION_OUTPUTS, freeze_block, pair_kinds,
 )
 from occupant.model.model import ModelError
-from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sphere
+from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sphere, placement
 
 ACCEPTED_A = (Ellipsoid, Sphere)
 ACCEPTED_B = (Plane, Ellipsoid, Sphere, Box, Cylinder, Mesh)
@@ -23,12 +23,17 @@ GRID_CELL_FACES = 2.0
 PATCH_ANGLE = np.radians(30.0)
 
 
-def _frame(g, marker_index, marker_body, body_link, marker_R, marker_p):
-    """(link, R, p) of the geometry's marker (B0 for a plane without one)."""
+def geometry_frame(g, marker_index, marker_body, body_link, marker_R, marker_p):
+    """(link, R, p): geometry ``g``'s frame (its marker's, with its own ``placement``) in its
+    link's frame; link -1 and the frame in B0 for a geometry without a marker (fixed to the
+    vehicle)."""
     if g.marker is None:
-        return -1, np.eye(3), np.zeros(3)
-    m = marker_index[g.marker]
-    return body_link[marker_body[m]], marker_R[m], marker_p[m]
+        link, R_m, p_m = -1, np.eye(3), np.zeros(3)
+    else:
+        m = marker_index[g.marker]
+        link, R_m, p_m = body_link[marker_body[m]], marker_R[m], marker_p[m]
+    R, p = placement(g)
+    return link, R_m @ R, R_m @ p + p_m
 
 
 def mesh_arrays(mesh, patch_size=None):
@@ -120,9 +125,11 @@ def _geometry(pair, key, accepted, asm, geo, meshes):
     if not isinstance(g, accepted):
         raise ModelError(f"contact pair '{pair.name}'.{key}: '{name}' is a {type(g).__name__} "
                          f"(accepted: {', '.join(c.__name__ for c in accepted)})")
-    link, R_m, p_m = _frame(g, *geo)
-    if isinstance(g, (Box, Cylinder, Mesh)):        # the geometry's own placement
-        R_m, p_m = R_m @ g.rotation, R_m @ g.position + p_m
+    if key == "geometry_a" and g.marker is None:   # (the a side is the body's: criteria, placement)
+        raise ModelError(f"contact pair '{pair.name}'.{key}: '{name}' is fixed to the vehicle (no "
+                         f"marker); the pair's geometry_a is the one on a body, the vehicle's its "
+                         f"geometry_b")
+    link, R_m, p_m = geometry_frame(g, *geo)
     if isinstance(g, Plane):
         axes, point = R_m @ g.axes, R_m @ g.point + p_m
         if g.radius is not None:      # a disc: a flat-ended cylinder along the normal

@@ -85,9 +85,10 @@ class ContactCharacteristic:
 
 @dataclass
 class ContactPair:
-    """Compliant contact between geometry ``geometry_a`` (an Ellipsoid or Sphere) and
-    ``geometry_b`` (a Plane, on a part or on B0, or an Ellipsoid or Sphere); equal and opposite
-    forces act on both at the contact point. ``characteristic``: a ContactCharacteristic."""
+    """Compliant contact between geometry ``geometry_a`` (an Ellipsoid or Sphere on a part) and
+    ``geometry_b`` (one of the types ``occupant.modeling.compile_contacts.ACCEPTED_B``, on a part
+    or on B0); equal and opposite forces act on both at the contact point. ``characteristic``:
+    a ContactCharacteristic."""
     name: str
     geometry_a: str
     geometry_b: str

@@ -73,14 +73,17 @@ def _characteristic(checker, table, path, name):
         checker.fail(where, problem or text)
 
 
-def read_contacts(checker, data, geometries, *, characteristics=None, defaults=None, path=""):
+def read_contacts(checker, data, geometries, *, characteristics=None, defaults=None, path="",
+                  bodies=None):
     """(characteristics, pairs) declared in the parsed table ``data``.
 
     ``checker``: the caller's FileChecker; ``geometries``: the geometry names pairs may use
     (an error lists them); ``characteristics``: characteristics already known (e.g. from the
     interior file) that pairs may name, extended by the ``[contact_characteristic.*]`` tables
     of ``data``; ``defaults``: {geometry b name: characteristic name} used when a pair gives
-    none. Returns ({name: ContactCharacteristic}, [ContactPair, ...])."""
+    none; ``bodies``: the names among ``geometries`` a pair's ``a`` may use (the ellipsoids and
+    spheres on bodies, not the vehicle's: ``ContactPair``), None: any. Returns
+    ({name: ContactCharacteristic}, [ContactPair, ...])."""
     known = dict(characteristics or {})
     where = checker.where(path, "contact_characteristic")
     for name, table in checker.table(data, "contact_characteristic", path).items():
@@ -100,6 +103,9 @@ def read_contacts(checker, data, geometries, *, characteristics=None, defaults=N
         for key, value in [("a", x) for x in a_list] + [("b", b)]:
             if value not in geometries:
                 checker.fail(f"{pp}.{key}", f"unknown geometry {value!r}", ", ".join(geometries))
+            if key == "a" and bodies is not None and value not in bodies:
+                checker.fail(f"{pp}.a", f"{value!r} is not an ellipsoid or sphere on a body (a "
+                             "pair's a is the body's, the surface it meets its b)", ", ".join(bodies))
         if b in a_list:   # (read "characteristic: missing, and surface ... names no default")
             checker.fail(f"{pp}.b", f"{b!r} is also in a: a geometry cannot touch itself",
                          "another geometry than those of a")

@@ -7,9 +7,11 @@ half_size)``, ``Mesh(name, marker, mesh)``, and seed 000's ``Link(name, marker, 
 depth)``, ``Frustum(name, marker, length, bottom_radius, top_radius)``, ``Torus(name, marker,
 major_radius, minor_radius)``, ``Curve`` (``curves``: the path of the higher pairs) (stored,
 validated, given mass properties by a material; contact pairs accept the types
-``occupant.modeling.compile_contacts`` lists). A cylinder, box or mesh may also be placed by
-``position`` (m) and ``rotation`` (matrix) in its marker's frame, or in the vehicle frame B0 when
-``marker`` is None (an interior part fixed to the vehicle)."""
+``occupant.modeling.compile_contacts`` lists). An ellipsoid, sphere, cylinder, box or mesh
+(``PLACED``) may also be placed by ``position`` (m) and ``rotation`` (matrix) in its marker's
+frame, or in the vehicle frame B0 when ``marker`` is None (an interior part fixed to the
+vehicle: a head-restraint or knee-bolster ellipsoid, a B-pillar cylinder); ``placement(g)``
+gives that frame."""
 
 
 def _placement(g, what):
@@ -36,32 +38,42 @@ def _positive(values, what):
 
 @dataclass
 class Ellipsoid:
+    """Centred on the marker origin, ``semi_axes`` (m) along the marker's x, y, z (its own
+    ``position`` and ``rotation`` applied)."""
     name: str
-    marker: str
+    marker: str | None
     semi_axes: tuple
+    position: tuple = (0.0, 0.0, 0.0)
+    rotation: object = None
 
     def __post_init__(self):
+        _placement(self, f"ellipsoid '{self.name}'")
         self.semi_axes = _positive(self.semi_axes, f"ellipsoid '{self.name}'.semi_axes")
         if self.semi_axes.shape != (3,):
             raise ModelingError(f"ellipsoid '{self.name}'.semi_axes: expected 3 values")
 
     @property
     def refs(self):
-        return {"marker": self.marker}
+        return _marker_refs(self)
 
 
 @dataclass
 class Sphere:
+    """Centred on the marker origin (its own ``position`` applied; ``rotation`` turns the
+    frame its contacts and drawings use)."""
     name: str
-    marker: str
+    marker: str | None
     radius: float
+    position: tuple = (0.0, 0.0, 0.0)
+    rotation: object = None
 
     def __post_init__(self):
+        _placement(self, f"sphere '{self.name}'")
         self.radius = float(_positive(self.radius, f"sphere '{self.name}'.radius")[0])
 
     @property
     def refs(self):
-        return {"marker": self.marker}
+        return _marker_refs(self)
 
 
 @dataclass
@@ -292,3 +304,13 @@ class Torus:
 
 
 GEOMETRY_TYPES = (Ellipsoid, Sphere, Cylinder, Box, Plane, Mesh, Link, Frustum, Torus, Curve)
+PLACED = (Ellipsoid, Sphere, Cylinder, Box, Mesh)   # the types with a position and rotation of their own
+
+
+def placement(g):
+    """(R (3, 3), p (3,)): the frame of geometry ``g`` in its marker's frame (B0 when its
+    marker is None): its ``rotation`` and ``position`` for the PLACED types, else the marker's
+    own (identity, origin)."""
+    if isinstance(g, PLACED):
+        return g.rotation, g.position
+    return np.eye(3), np.zeros(3)

@@ -16,7 +16,7 @@ import numpy as np
 
 from occupant.modeling.elements import ModelingError, element_kind, inertia_tensor
 from occupant.modeling.geometry import (Box, Curve, Cylinder, Ellipsoid, Frustum, Link, Mesh,
-                                        Plane, Sphere, Torus)
+                                        Plane, Sphere, Torus, placement)
 from occupant.spatial.transforms import homogeneous
 
 
@@ -61,9 +61,7 @@ def _frustum(g):
 def solid_properties(g, markers):
     """(volume m^3, centroid (3,), inertia per unit density about the centroid (3, 3)) of the
     geometry ``g`` in the frame of its marker; ``markers`` name -> Marker (for a link's J)."""
-    X = np.eye(4)
-    if isinstance(g, (Box, Cylinder, Mesh)):
-        X = homogeneous(g.rotation, g.position)
+    X = homogeneous(*placement(g))
     if isinstance(g, (Ellipsoid, Sphere)):
         a, b, c = g.semi_axes if isinstance(g, Ellipsoid) else np.full(3, g.radius)
         V = 4.0 / 3.0 * np.pi * a * b * c

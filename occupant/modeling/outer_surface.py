@@ -10,12 +10,13 @@ surface's normal until it leaves every ellipsoid of the part, and names the elli
 last: the surface the belt lies on there, and the point on it."""
 import numpy as np
 
-from occupant.modeling.geometry import Ellipsoid, Sphere
+from occupant.modeling.geometry import Ellipsoid, Sphere, placement
 
 
 def _frame(asm, name):
     """(part, centre, axes (columns: the ellipsoid's axes in the part frame), semi-axes) of the
-    Ellipsoid or Sphere ``name``, or None for another geometry."""
+    Ellipsoid or Sphere ``name`` on a part, or None for another geometry or one fixed to the
+    vehicle."""
     g = asm.geometries[name]
     if isinstance(g, Ellipsoid):
         size = g.semi_axes
@@ -23,9 +24,12 @@ def _frame(asm, name):
         size = (g.radius,) * 3
     else:   # (a cylinder or a disc-bounded plane has a radius too: by type, not by attribute)
         return None
+    if g.marker is None:
+        return None
     m = asm.markers[g.marker]
-    R = np.eye(3) if m.rotation is None else np.asarray(m.rotation, float)
-    return m.part, np.asarray(m.position, float), R, np.asarray(size, float)
+    R_m = np.eye(3) if m.rotation is None else np.asarray(m.rotation, float)
+    R, p = placement(g)
+    return m.part, R_m @ p + np.asarray(m.position, float), R_m @ R, np.asarray(size, float)
 
 
 def _exit(x, n, c, R, D):

@@ -13,12 +13,13 @@ import numpy as np
 from occupant.injury.criteria import CRITERION_CFC, G0
 from occupant.display import unit_text
 from occupant.injury.filters import cfc_filter
-from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sphere
+from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sphere, placement
 from occupant.scenario.criteria import T1_CODE, com_in_vehicle
 
 PLANE_EXTENT = 0.4   # m, half size of an unbounded plane's outline until a view spans it (spanned)
 DISC_SIDES = 32      # sides of the regular polygon a disc-bounded plane is drawn as [E]
-SOLIDS = (Box, Cylinder, Mesh)   # the interior's shapes drawn by their triangles (solid_triangles)
+SOLIDS = (Box, Cylinder, Mesh)   # the interior's shapes drawn by their triangles (solid_triangles),
+#                                 and its ellipsoids and spheres (on_vehicle)
 
 
 @dataclass
@@ -38,7 +39,8 @@ class Shape:
 class Surface:
     """A surface of the vehicle or of a body, in the frame of ``body`` (-1: B0). A plane:
     ``outline`` (m, 3) its boundary polygon (plane_outline), counter-clockwise about its normal,
-    ``triangles`` None. A box, cylinder or mesh (SOLIDS): ``outline`` (m, 3) its vertices and
+    ``triangles`` None. A box, cylinder or mesh (SOLIDS), or the vehicle's ellipsoid or sphere
+    (on_vehicle): ``outline`` (m, 3) its vertices and
     ``triangles`` (k, 3) the vertex indices of its faces (solid_triangles), counter-clockwise
     seen from outside. ``shift`` (n, 3) m in B0 per sample of a plane under a prescribed
     translation (an intrusion: occupant.modeling.surface_motions), else None. ``unbounded``: a
@@ -78,18 +80,28 @@ def _marker_frame(asm, model, marker):
     return body, m.transform
 
 
+def on_vehicle(asm, g):
+    """Whether the Ellipsoid or Sphere ``g`` is the vehicle interior's (drawn as its surfaces
+    are, not as the occupant's): fixed to B0 (no marker) or on an interior hinged part's frame
+    marker (occupant.scenario.interior_hinge.frame_marker: the marker its surfaces take)."""
+    from occupant.scenario.interior_hinge import frame_marker
+    return g.marker is None or g.marker == frame_marker(asm.markers[g.marker].part)
+
+
 def shapes(model):
-    """Shape for every Ellipsoid and Sphere of the model's Assembly (``model.source``)."""
+    """Shape for every Ellipsoid and Sphere of the model's Assembly (``model.source``) but the
+    vehicle's (on_vehicle: those are surfaces)."""
     asm = getattr(model, "source", None)
     out = []
     if asm is None:
         return out
     for g in asm.geometries.values():
-        if isinstance(g, (Ellipsoid, Sphere)):
+        if isinstance(g, (Ellipsoid, Sphere)) and not on_vehicle(asm, g):
             body, X = _marker_frame(asm, model, g.marker)
+            R, p = placement(g)
             semi = np.asarray(g.semi_axes, float) if isinstance(g, Ellipsoid) else np.full(3, g.radius)
             segment = model.body_names[body] if body >= 0 else ""
-            out.append(Shape(g.name, body, X[:3, 3].copy(), X[:3, :3].copy(), semi, segment))
+            out.append(Shape(g.name, body, X[:3, :3] @ p + X[:3, 3], X[:3, :3] @ R, semi, segment))
     return out
 
 
@@ -109,14 +121,20 @@ def plane_outline(plane):
 
 
 def solid_triangles(g):
-    """((m, 3) vertices, (k, 3) triangles) of a Box, Cylinder or Mesh in its marker's frame (its
-    ``rotation`` and ``position`` applied, as occupant.modeling.compile_contacts places it),
-    faces counter-clockwise seen from outside: a box its 8 corners +- half_extents on its axes
-    and 12 triangles; a cylinder the DISC_SIDES-gon prism inscribed in it (flat ends) or the
-    capsule of the same polygon with hemispherical caps (round ends), its axis z, the straight
-    part ``length`` long; a mesh its own faces (its file's, scaled to m)."""
+    """((m, 3) vertices, (k, 3) triangles) of a Box, Cylinder, Mesh, Ellipsoid or Sphere in its
+    marker's frame (its ``rotation`` and ``position`` applied, as
+    occupant.modeling.compile_contacts places it), faces counter-clockwise seen from outside: a
+    box its 8 corners +- half_extents on its axes and 12 triangles; a cylinder the DISC_SIDES-gon
+    prism inscribed in it (flat ends) or the capsule of the same polygon with hemispherical caps
+    (round ends), its axis z, the straight part ``length`` long; an ellipsoid or sphere the
+    UV sphere of DISC_SIDES meridians and DISC_SIDES / 2 parallels scaled by its semi-axes; a
+    mesh its own faces (its file's, scaled to m)."""
     import trimesh
-    if isinstance(g, Box):
+    if isinstance(g, (Ellipsoid, Sphere)):
+        semi = np.asarray(g.semi_axes, float) if isinstance(g, Ellipsoid) else np.full(3, g.radius)
+        m = trimesh.creation.uv_sphere(radius=1.0, count=[DISC_SIDES, DISC_SIDES // 2])
+        m = trimesh.Trimesh(m.vertices * semi, m.faces, process=False)
+    elif isinstance(g, Box):
         m = trimesh.creation.box(extents=2 * np.asarray(g.half_extents, float))
     elif isinstance(g, Cylinder) and g.ends == "round":
         m = trimesh.creation.capsule(height=g.length, radius=g.radius, count=[DISC_SIDES, DISC_SIDES // 2])
@@ -129,9 +147,10 @@ def solid_triangles(g):
 
 
 def surfaces(model, results=None):
-    """Surface for every Plane (half size PLANE_EXTENT when unbounded), Box, Cylinder and Mesh
-    (solid_triangles) of the model's Assembly, with ``results`` the shift of those a
-    SurfaceMotion moves (its displacement output)."""
+    """Surface for every Plane (half size PLANE_EXTENT when unbounded), Box, Cylinder and Mesh,
+    and the vehicle's Ellipsoids and Spheres (on_vehicle) (solid_triangles) of the model's
+    Assembly, with ``results`` the shift of those a SurfaceMotion moves (its displacement
+    output)."""
     asm = getattr(model, "source", None)
     out = []
     if asm is None:
@@ -148,7 +167,7 @@ def surfaces(model, results=None):
             local = plane_outline(g)
             out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], shifts.get(g.name),
                                unbounded=g.half_size is None and g.radius is None))
-        elif isinstance(g, SOLIDS):
+        elif isinstance(g, SOLIDS) or isinstance(g, (Ellipsoid, Sphere)) and on_vehicle(asm, g):
             body, X = _marker_frame(asm, model, g.marker)
             local, triangles = solid_triangles(g)
             out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], shifts.get(g.name),

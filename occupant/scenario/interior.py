@@ -13,7 +13,8 @@ shifts it). File form::
     ...
     [[surface]]
     name = "seat_cushion"
-    shape = "plane"                           # plane (default), box, cylinder or mesh (below)
+    shape = "plane"                           # plane (default), box, cylinder, sphere,
+    #                                           ellipsoid or mesh (below)
     point = [0.1, 0.0, -0.12]                 # m, a point of the plane
     normal = [-0.26, 0.0, 0.97]               # towards the occupant (normalised on load)
     x_axis = [1.0, 0.0, 0.0]                  # in-plane direction of half_size[0] (optional)
@@ -40,6 +41,15 @@ Other shapes (occupant.scenario.interior_shapes; each takes ``name``, ``shape``,
     length = 0.30                             # m, the straight part, along z_axis
     ends = "round"                            # "flat" (default) or "round": a capsule
 
+    shape = "sphere"                          # a knob, a rounded stalk end
+    point = [0.5, 0.2, 0.3]                   # m, its centre
+    radius = 0.04                             # m
+
+    shape = "ellipsoid"                       # a head restraint, a steering hub, a knee bolster
+    point = [-0.25, 0.0, 0.62]                # m, its centre
+    semi_axes = [0.06, 0.13, 0.11]            # m, along its x, y, z axes
+    x_axis = [1.0, 0.0, 0.0]                  # its axes in B0 (optional, as a box's)
+
     shape = "mesh"                            # a CAD export: a seat, a whole interior
     file = "seat.stl"                         # read with trimesh (STL, OBJ, PLY, ...), a relative
     #                                           path from this file's folder
@@ -49,8 +59,7 @@ Other shapes (occupant.scenario.interior_shapes; each takes ``name``, ``shape``,
     patch_size = 0.1                          # m, optional: a contact point per patch of the faces
 
 A mesh's faces are wound counter-clockwise seen from the side it pushes to (a closed mesh: from
-outside); inconsistently wound faces, or a closed mesh wound inside out, are refused. Spheres and
-ellipsoids are not placed on the vehicle (the modeling layer places them by a part's marker).
+outside); inconsistently wound faces, or a closed mesh wound inside out, are refused.
 Intrusions (``[[vehicle.intrusion]]``) and ``[vehicle] backset`` move planes only.
 
 ``[[hinge]]`` tables add parts turning about a lateral axis (a seat back frame on its recliner,
@@ -91,7 +100,8 @@ class Interior:
     name: str
     description: str
     file: str
-    surfaces: list                                       # Plane, Box, Cylinder or Mesh on B0 or a hinge
+    surfaces: list                                       # Plane, Box, Cylinder, Sphere, Ellipsoid or
+    #                                                      Mesh on B0 or a hinge
     characteristics: dict                                # name -> ContactCharacteristic
     defaults: dict = field(default_factory=dict)         # surface name -> characteristic name
     hinges: dict = field(default_factory=dict)           # hinged part name -> modeling elements

@@ -8,6 +8,10 @@ part's frame marker (which coincides with B0 at t = 0), with the keys of its sha
   ``z_axis`` (``Box``);
 - ``cylinder``: ``point`` (its centre), ``radius``, ``length`` (the straight part), ``z_axis``
   (its axis), ``x_axis``, ``ends`` ("flat", or "round": a capsule) (``Cylinder``);
+- ``sphere``: ``point`` (its centre), ``radius`` (``Sphere``);
+- ``ellipsoid``: ``point`` (its centre), ``semi_axes`` (m, along its x, y, z axes), ``x_axis``,
+  ``z_axis`` (``Ellipsoid``): a head-restraint, steering-hub or knee-bolster ellipsoid, as
+  ATB and MADYMO place them on the vehicle;
 - ``mesh``: ``file`` (a triangle mesh trimesh reads: STL, OBJ, PLY, ...; a relative path from
   the interior file's folder), ``units`` of its coordinates ("m", "mm", "cm", "in"), ``point``
   (where the file's origin goes), ``x_axis``, ``z_axis`` (the file's x and z axes in B0),
@@ -17,21 +21,24 @@ part's frame marker (which coincides with B0 at t = 0), with the keys of its sha
   volume.
 
 A solid's axes: ``z_axis`` (default [0, 0, 1]) normalised, ``x_axis`` (default [1, 0, 0], or
-[0, 0, 1] for a z_axis within 26 deg of B0's x) made orthogonal to it, y = z x x. Spheres and ellipsoids are placed by a marker of a part only (the
-modeling layer gives them no position of their own): not on the vehicle."""
+[0, 0, 1] for a z_axis within 26 deg of B0's x) made orthogonal to it, y = z x x. A sphere
+or ellipsoid meets the occupant's ellipsoids through the ellipsoid-ellipsoid pair
+(``occupant.contact.geometry_pairs``) and, like the solids, stands in a pair's ``b``."""
 import pathlib
 
 import numpy as np
 
 from occupant.io.toml_files import located, missing_file
 from occupant.modeling import ModelingError
-from occupant.modeling.geometry import Box, Cylinder, Mesh, Plane
+from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sphere
 
 COMMON = ("name", "shape", "characteristic", "on")
 SHAPE_KEYS = {
     "plane": ("point", "normal", "x_axis", "half_size", "radius", "thickness"),
     "box": ("point", "half_extents", "x_axis", "z_axis"),
     "cylinder": ("point", "radius", "length", "ends", "x_axis", "z_axis"),
+    "sphere": ("point", "radius"),
+    "ellipsoid": ("point", "semi_axes", "x_axis", "z_axis"),
     "mesh": ("file", "units", "point", "x_axis", "z_axis", "patch_size"),
 }
 SHAPES = tuple(SHAPE_KEYS)
@@ -88,21 +95,23 @@ def read_surface(c, s, p, name, marker, file, copy=None):
     """(the geometry of surface table ``s`` at key path ``p`` named ``name`` on ``marker``
     (None: B0), the mesh file it reads or None); ``file`` the interior file (checker ``c``),
     ``copy`` the file a mesh reads instead of its ``file`` (a run folder's copy)."""
-    shape = s.get("shape", "plane")
-    if shape in ("ellipsoid", "sphere"):
-        c.fail(f"{p}.shape", f"{shape}s fixed to the vehicle are not available (the modeling "
-               f"layer places {shape}s by a part's marker only)",
-               ", ".join(SHAPES) + ' (a cylinder with ends = "round" for a rounded bar)')
     shape = c.string(s, "shape", p, choices=SHAPES, what="shape") or "plane"
     for key in s:
         if key not in COMMON and key not in SHAPE_KEYS[shape]:
-            c.fail(f"{p}.{key}", f"not a key of a {shape}", ", ".join(COMMON + SHAPE_KEYS[shape]))
+            c.fail(f"{p}.{key}", f"not a key of {'an' if shape[0] in 'aeiou' else 'a'} {shape}",
+                   ", ".join(COMMON + SHAPE_KEYS[shape]))
     if shape == "mesh":
         return _mesh(c, s, p, name, marker, file, copy)
     try:
         if shape == "box":
             return Box(name, marker, c.vector(s, "half_extents", p, required=True, positive=True),
                        c.vector(s, "point", p, required=True), _axes(c, s, p)), None
+        if shape == "sphere":
+            return Sphere(name, marker, c.number(s, "radius", p, required=True, positive=True),
+                          c.vector(s, "point", p, required=True)), None
+        if shape == "ellipsoid":
+            return Ellipsoid(name, marker, c.vector(s, "semi_axes", p, required=True, positive=True),
+                             c.vector(s, "point", p, required=True), _axes(c, s, p)), None
         if shape == "cylinder":
             return Cylinder(name, marker, c.number(s, "radius", p, required=True, positive=True),
                             c.number(s, "length", p, required=True, positive=True),

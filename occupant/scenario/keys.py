@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from occupant.human.posture import HUMAN_LINE_SOURCES
+from occupant.scenario.interior_shapes import SHAPES
 
 # bounds of the values a run accepts
 MAX_T_END = 10.0        # s: solver.t_end at most [E: a crash ~0.2 s, with pre-crash braking ~1 s]
@@ -264,8 +265,9 @@ _TARGETS = [
         reader="occupant.human.posture", choices=HUMAN_LINE_SOURCES),
 ]
 _VEHICLE = [
-    Key("vehicle.interior", "string", "", "the interior's surfaces on B0: a shipped one (occupant list) "
-        "or a path (relative: to the scenario's folder)", REQUIRED),
+    Key("vehicle.interior", "string", "", "the interior's surfaces on B0 or its hinged parts (its "
+        f"[[surface]] shapes: {', '.join(SHAPES)}; occupant.scenario.interior): "
+        "a shipped one (occupant list) or a path (relative: to the scenario's folder)", REQUIRED),
     Key("vehicle.front", "string", "", "a vehicle front striking a pedestrian (B0 the road): a shipped "
         "one or a path (relative: to the scenario's folder)"),
     Key("vehicle.speed_kmh", "number", "km/h", "the vehicle front's speed at t = 0", low=0.0, low_open=True),

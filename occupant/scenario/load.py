@@ -77,7 +77,7 @@ from occupant.io.toml_files import (
     FileChecker, InputFileError, given_as_path, located, read_toml, refused_name, resolve_shipped,
     shipped_names,
 )
-from occupant.modeling import Plane
+from occupant.modeling import Ellipsoid, Plane, Sphere
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.body_contacts import body_pairs
 from occupant.scenario.body_contacts import shipped_file as body_contacts_file
@@ -414,7 +414,9 @@ class Scenario:
             characteristics.update(self.front.characteristics)
             defaults.update({s[0]: s[3] for s in self.front.surfaces})
         _, pairs = read_contacts(c, data, list(asm.geometries), characteristics=characteristics,
-                                 defaults=defaults)
+                                 defaults=defaults, bodies=[
+                                     n for n, g in asm.geometries.items()
+                                     if isinstance(g, (Ellipsoid, Sphere)) and g.marker is not None])
         for pair in pairs + body_pairs(list(asm.geometries), pairs, characteristics, defaults,
                                        occupant=asm.name,
                                        file=self._data("body_contacts", body_contacts_file)):
@@ -582,7 +584,7 @@ class Scenario:
         """``[[occupant.ellipsoid]]``: contact ellipsoids added to the occupant's segments
         (e.g. a knee on the lower leg, so that a knee bolster's load passes through the knee into
         the femur and its load cell), centre in the segment frame (m)."""
-        from occupant.modeling import Ellipsoid, Marker, ModelingError
+        from occupant.modeling import Marker, ModelingError
         for i, e in enumerate(c.tables(occ, "ellipsoid", "occupant")):
             p = f"occupant.ellipsoid[{i}]"
             c.keys(e, names(p), p)

@@ -38,6 +38,7 @@ import numpy as np
 
 from occupant.model.bundle import frozen
 from occupant.modeling import Ellipsoid
+from occupant.modeling.geometry import placement
 
 HEAD_RESTRAINT = "head_restraint"   # the interior surface a [vehicle] backset places
 CLEAR = 1.0         # m the restraint moves rearward while the occupant settles [E: more than a
@@ -64,7 +65,9 @@ def plane_gap(model, q, geometry, normal, point):
     """Signed distance (m, negative: penetrating) from the ellipsoid or sphere ``geometry`` at
     configuration q to the plane through ``point`` with unit ``normal`` (both in B0): its
     centre's distance minus its support |A R^T n| along the normal."""
-    R, c, _ = marker_frame(model, q, geometry.marker)
+    R_m, c_m, _ = marker_frame(model, q, geometry.marker)
+    R_g, p_g = placement(geometry)
+    R, c = R_m @ R_g, R_m @ p_g + c_m
     axes = geometry.semi_axes if isinstance(geometry, Ellipsoid) else np.full(3, geometry.radius)
     return float(normal @ (c - point) - np.linalg.norm(axes * (R.T @ normal)))
 

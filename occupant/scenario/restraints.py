@@ -69,11 +69,12 @@ def build_airbag(asm, table, c, path):
     # the ribcage's front (the sternum pad's outline) is carried by the sternum on its chest joint
     chest = [j.parent for j in asm.joints.values() if j.child == "sternum"]
     pad = next((n for n, g in asm.geometries.items() if isinstance(g, Ellipsoid)
-                and asm.markers[g.marker].part == "sternum"), None)
+                and g.marker is not None and asm.markers[g.marker].part == "sternum"), None)
     try:
         asm.add(make(name, None, **options))
         for g in contacts:
-            on_chest = asm.markers[asm.geometries[g].marker].part in chest
+            marker = asm.geometries[g].marker   # (None: the vehicle's, which the bag refuses)
+            on_chest = marker is not None and asm.markers[marker].part in chest
             asm.add(AirbagContact(f"{name}_{g}", name, g, pad if on_chest else None))
     except ModelingError as err:
         c.fail(path, str(err))
@@ -197,9 +198,10 @@ def barrier_wraps(asm, table, c, path, outboard, mu, wraps):
                       f"anchorage), got {sorted(sides)}", "one occupant ellipsoid")
     out = []
     for name in sides:
-        if not isinstance(asm.geometries.get(name), (Ellipsoid, Sphere)):
-            c.fail(c.where(where, name), "unknown ellipsoid", ", ".join(
-                n for n, g in asm.geometries.items() if isinstance(g, (Ellipsoid, Sphere))))
+        ellipsoids = [n for n, g in asm.geometries.items()
+                      if isinstance(g, (Ellipsoid, Sphere)) and g.marker is not None]
+        if name not in ellipsoids:   # (the vehicle's have no marker)
+            c.fail(c.where(where, name), "unknown ellipsoid", ", ".join(ellipsoids))
         if any(w.geometry == name for w in wraps):
             c.fail(c.where(where, name), "the belt wraps this ellipsoid already",
                    "an ellipsoid the belt does not wrap")

@@ -160,3 +160,23 @@ def test_pendulum_hangs_down(tmp_path):
     mjd = mujoco.MjData(mjm)
     mujoco.mj_forward(mjm, mjd)
     np.testing.assert_allclose(mjd.xipos[1], [0.0, 0.0, -0.5], atol=1e-15)
+
+
+def test_analytic_display_geometry_placed_by_its_own_position_and_rotation(tmp_path):
+    """An ellipsoid placed by ``position`` and ``rotation`` in its marker's frame (as an
+    interior's on a hinged part) is exported at marker_R p + marker_p, turned marker_R R: an
+    ellipsoid on a marker turned 90 deg about z, placed 0.2 m along the marker's x and turned 90
+    deg about the marker's x, stands 0.2 m along the body's y, turned Rz Rx."""
+    from occupant.modeling import Ellipsoid
+    from occupant.spatial.rotation import quat_to_matrix
+    Rz = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    Rx = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
+    asm = Assembly("placed")
+    asm.add(Part("a", 1.0, inertia=(0.01, 0.01, 0.01)), Marker("ma", "a", rotation=Rz),
+            Ellipsoid("pad", "ma", (0.06, 0.13, 0.11), position=(0.2, 0.0, 0.0), rotation=Rx),
+            Joint("ja", "revolute", None, "a", Pose()))
+    root = ET.parse(export_mjcf(asm.compile(), tmp_path / "p.xml")).getroot()
+    pad = next(g for g in root.iter("geom") if g.get("name") == "pad")
+    np.testing.assert_allclose([float(x) for x in pad.get("pos").split()], [0.0, 0.2, 0.0], atol=1e-12)
+    quat = np.array([float(x) for x in pad.get("quat").split()])
+    np.testing.assert_allclose(quat_to_matrix(quat), Rz @ Rx, atol=1e-12)

@@ -293,3 +293,18 @@ def test_regression_compile_errors_name_the_element():
     with pytest.raises(ModelingError, match="has a gravity field already"):
         asm.add(Gravity("up", (0, 0, 9.81)))
     assert asm.gravity[2] == -9.81
+
+
+def test_analytic_placed_ellipsoid_mass_properties():
+    """An ellipsoid placed by its own ``position`` p and ``rotation`` R in its marker's frame:
+    volume 4/3 pi a b c, centroid p, inertia per unit density R diag(V (b^2 + c^2) / 5, ...) R^T."""
+    a, b, c = 0.06, 0.13, 0.11
+    t = np.radians(30.0)
+    R = np.array([[np.cos(t), 0.0, np.sin(t)], [0.0, 1.0, 0.0], [-np.sin(t), 0.0, np.cos(t)]])
+    p = np.array([0.3, -0.1, 0.2])
+    V, centre, I = solid_properties(Ellipsoid("e", "m", (a, b, c), position=p, rotation=R), {})
+    V0 = 4.0 / 3.0 * np.pi * a * b * c
+    assert V == pytest.approx(V0, rel=1e-14)
+    np.testing.assert_allclose(centre, p, atol=1e-15)
+    np.testing.assert_allclose(I, R @ np.diag(V0 / 5 * np.array([b * b + c * c, a * a + c * c, a * a + b * b]))
+                               @ R.T, atol=1e-18)

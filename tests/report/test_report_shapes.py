@@ -131,3 +131,48 @@ def test_regression_viewer_and_3d_views_hold_the_solids_triangles(shapes_run):
     from occupant.report import render3d
     images = render3d.render(shapes_run, [0], size=(120, 130))
     assert images[0].shape == (130, 120, 3) and (images[0] < 250).any()
+
+
+def test_analytic_vehicle_spheres_and_ellipsoids_are_drawn_as_its_surfaces(tmp_path):
+    """An interior's sphere on B0 and ellipsoid on a hinged part are drawn with the vehicle's
+    surfaces, not among the occupant's ellipsoids: their triangles' vertices lie on them (each
+    vertex v of the ellipsoid centred c with axes R and semi-axes a: |R^T (v - c) / a| = 1),
+    where the interior puts them at t = 0 (the hinged one in its part's frame); the ball's
+    sphere stays the occupant's shape."""
+    from occupant.dynamics import body_poses
+    from occupant.modeling import (Assembly, ContactCharacteristic, ContactPair, Joint, Marker,
+                                   Part, Pose, Sphere)
+    from occupant.scenario.interior import load_interior
+    knob, pad = dict(point=(0.4, 0.2, 0.3), radius=0.04), dict(point=(-0.25, 0.0, 0.62),
+                                                               semi_axes=(0.06, 0.13, 0.11))
+    (tmp_path / "x.toml").write_text(
+        'kind = "interior"\nname = "x"\n[[hinge]]\nname = "frame"\npivot = [-0.22, 0.0, -0.02]\n'
+        'mass = 10.0\ncom = [-0.3, 0.0, 0.3]\ninertia = [0.6, 0.6, 0.1]\n'
+        'moment = [[0.0, 0.0], [0.1, 1500.0]]\n'
+        f'[[surface]]\nname = "knob"\nshape = "sphere"\npoint = {_vec(knob["point"])}\n'
+        f'radius = {knob["radius"]}\n'
+        f'[[surface]]\nname = "pad"\non = "frame"\nshape = "ellipsoid"\npoint = {_vec(pad["point"])}\n'
+        f'semi_axes = {_vec(pad["semi_axes"])}\nx_axis = [1.0, 0.0, 0.2]\n', encoding="utf-8")
+    interior = load_interior(tmp_path / "x.toml")
+    asm = Assembly("x")
+    asm.add(*interior.elements)
+    asm.add(Part("ball", 2.0, inertia=(0.002, 0.002, 0.002)), Joint("float", "free", None, "ball", Pose()),
+            Marker("m", "ball"), Sphere("shell", "m", 0.05), *interior.surfaces)
+    for g in ("knob", "pad"):
+        asm.add(ContactPair(f"p_{g}", "shell", g, ContactCharacteristic(stiffness=1e5)))
+    model = asm.compile()
+    assert [s.name for s in D.shapes(model)] == ["shell"]
+    solids = _solids_of(model)
+    assert set(solids) == {"knob", "pad"}
+    assert solids["knob"].body == -1 and solids["pad"].body == model.body("frame")
+    X = body_poses(model, model.make_data(), model.neutral_configuration())[model.body("frame")]
+    for s, g in ((solids["knob"], interior.surfaces[0]), (solids["pad"], interior.surfaces[1])):
+        v = s.outline if s.body < 0 else s.outline @ X[:3, :3].T + X[:3, 3]
+        semi = np.full(3, g.radius) if g.name == "knob" else np.array(pad["semi_axes"])
+        local = (v - g.position) @ g.rotation / semi
+        np.testing.assert_allclose(np.linalg.norm(local, axis=1), 1.0, atol=1e-12)
+        assert len(s.faces) >= 100 and np.ptp(local, axis=0).min() > 1.99   # the whole of it
+
+
+def _solids_of(model):
+    return {s.name: s for s in D.surfaces(model) if s.triangles is not None}

@@ -1,14 +1,17 @@
 """An interior file's surfaces of every shape (occupant.scenario.interior_shapes): boxes,
-cylinders and triangle meshes read from a file (a CAD export) placed on B0 and contacted as the
-modeling layer's own geometry, and bad input named by file and key."""
+cylinders, spheres, ellipsoids and triangle meshes read from a file (a CAD export) placed on B0
+(or on a hinged part) and contacted as the modeling layer's own geometry, and bad input named
+by file and key."""
 import numpy as np
 import pytest
 import trimesh
 
 import occupant
+from occupant.constants import G0
 from occupant.integrate.pipeline import evaluate
 from occupant.modeling import (Assembly, ContactCharacteristic, ContactPair, Joint, Marker, Part,
                                Pose, Sphere)
+from occupant.model.model import ModelError
 from occupant.scenario.interior import InteriorFileError, load_interior
 
 RADIUS = 0.05          # m, the ball
@@ -129,6 +132,131 @@ def test_analytic_box_and_mesh_depths_on_a_face_and_beside_an_end(tmp_path):
                                                                               abs=1e-12)
 
 
+# a head restraint's pad as an ellipsoid [E], its axes turned off B0's (x_axis, z_axis below)
+PAD = dict(point=(-0.25, 0.02, 0.62), semi_axes=(0.06, 0.13, 0.11))
+PAD_X, PAD_Z = (1.0, 0.1, 0.3), (-0.2, 0.0, 1.0)
+ROUND = {
+    "sphere": f'shape = "sphere"\npoint = {_vec(PAD["point"])}\nradius = 0.04\n',
+    "ellipsoid": f'shape = "ellipsoid"\npoint = {_vec(PAD["point"])}\n'
+                 f'semi_axes = {_vec(PAD["semi_axes"])}\nx_axis = {_vec(PAD_X)}\nz_axis = {_vec(PAD_Z)}\n',
+}
+
+
+def _loads(model, q):
+    """(outputs by name, data) of one evaluation of ``model`` at ``q`` at rest."""
+    data = model.make_data()
+    evaluate(model.bundle(), data, 0.0, np.asarray(q, float), np.zeros(model.nv),
+             np.zeros(model.nz), 0.0)
+    return dict(zip(model.output_names, data.outputs)), data
+
+
+def _ball_against(surface, elements=()):
+    """A compiled model of the ball (free) paired with ``surface`` (linear law K), beside the
+    interior's ``elements`` (a hinged part)."""
+    asm = Assembly("press")
+    asm.add(*elements)
+    asm.add(Part("ball", 2.0, inertia=(0.002, 0.002, 0.002)))
+    asm.add(Joint("float", "free", None, "ball", Pose()))
+    asm.add(Marker("m", "ball"), Sphere("shell", "m", RADIUS), surface)
+    asm.add(ContactPair("p", "shell", surface.name, ContactCharacteristic(stiffness=K)))
+    return asm.compile()
+
+
+def _q_index(model, joint):
+    return int(model.tree.qidx[model.joint_links[model.joint(joint)][0]])
+
+
+@pytest.mark.parametrize("shape", ["sphere", "ellipsoid"])
+def test_analytic_ball_pressed_into_a_vehicle_sphere_and_ellipsoid(tmp_path, shape):
+    """A ball of radius r whose centre lies s from the centre c of a sphere of radius R fixed to
+    the vehicle (B0), along any direction u, penetrates d = r + R - s; one s from an ellipsoid's
+    centre along its axis j (x_axis, z_axis and y = z x x in B0: u = that axis) penetrates
+    r + a_j - s (outside the ellipsoid its axis's tip is its point nearest the ball's centre).
+    The linear law pushes the ball with k d along u (its acceleration less gravity, times its
+    mass) at the point midway between the deepest points, c + (R + s - r) u / 2."""
+    g = load_interior(_interior(tmp_path, ROUND[shape])).surfaces[0]
+    assert g.marker is None
+    c = np.array(PAD["point"])
+    if shape == "sphere":
+        u, R = np.array([0.2, -0.5, 0.8]) / np.linalg.norm([0.2, -0.5, 0.8]), 0.04
+        cases = [(u, R)]
+    else:
+        z = np.array(PAD_Z) / np.linalg.norm(PAD_Z)
+        x = np.array(PAD_X) - (np.array(PAD_X) @ z) * z
+        x /= np.linalg.norm(x)
+        cases = list(zip((x, np.cross(z, x), z), PAD["semi_axes"]))
+    model = _ball_against(g)
+    iq = _q_index(model, "float")
+    for u, R in cases:
+        s = R + RADIUS - 0.012
+        q = model.neutral_configuration()
+        q[iq:iq + 3] = c + s * u
+        out, data = _loads(model, q)
+        d = RADIUS + R - s
+        assert out["p.penetration"] == pytest.approx(d, abs=1e-12)
+        assert out["p.normal_force"] == pytest.approx(K * d, rel=1e-9)
+        force = 2.0 * (data.vdot[:3] + (0.0, 0.0, G0))      # the ball at rest, its axes B0's
+        np.testing.assert_allclose(force, K * d * u, rtol=0, atol=1e-6 * K * d)
+        point = [out[f"p.point_{a}"] for a in "xyz"]
+        np.testing.assert_allclose(point, c + 0.5 * (R + s - RADIUS) * u, atol=1e-12)
+
+
+def test_analytic_ellipsoid_on_a_hinged_part_turns_with_it_and_loads_it(tmp_path):
+    """An ellipsoid on a hinged part (``on``; given in B0 at t = 0) turned theta rearward about
+    the pivot (B0's y) is met where the turn carried it: a ball s along its turned x axis from
+    its turned centre penetrates r + a - s, and the ball at that place with the part unturned
+    touches nothing. The pair's force k d (-u on the part, at the contact point P) turns the
+    part with (P - pivot) x F . (-y) / I_pivot more than without the ball."""
+    pivot, com, mass, inertia = np.array([-0.22, 0.0, -0.02]), np.array([-0.3, 0.0, 0.3]), 10.0, 0.6
+    text = (f'[[hinge]]\nname = "frame"\npivot = {_vec(pivot)}\nmass = {mass}\ncom = {_vec(com)}\n'
+            f'inertia = [{inertia}, {inertia}, 0.1]\nmoment = [[0.0, 0.0], [0.1, 1500.0]]\n'
+            f'[[surface]]\nname = "pad"\non = "frame"\n{ROUND["ellipsoid"]}')
+    path = tmp_path / "hinged.toml"
+    path.write_text(f'kind = "interior"\nname = "hinged"\n{text}', encoding="utf-8")
+    seat = load_interior(path)
+    g = seat.surfaces[0]
+    model = _ball_against(g, seat.elements)
+    ih, ib = _q_index(model, "frame_hinge"), _q_index(model, "float")
+    theta = np.radians(20.0)
+    turn = np.array([[np.cos(theta), 0.0, -np.sin(theta)], [0.0, 1.0, 0.0],
+                     [np.sin(theta), 0.0, np.cos(theta)]])   # +z towards -x: rearward
+    c = pivot + turn @ (np.array(PAD["point"]) - pivot)
+    u = turn @ g.rotation[:, 0]
+    a, s = PAD["semi_axes"][0], PAD["semi_axes"][0] + RADIUS - 0.015
+    q = model.neutral_configuration()
+    q[ih] = theta
+    q[ib:ib + 3] = c + s * u
+    out, data = _loads(model, q)
+    d = RADIUS + a - s
+    assert out["p.penetration"] == pytest.approx(d, abs=1e-12)
+    accel = data.vdot[model.dof("frame_hinge")]
+    q_apart = q.copy()
+    q_apart[ib:ib + 3] += (0.0, 0.0, 1.0)
+    apart, data = _loads(model, q_apart)
+    assert apart["p.normal_force"] == 0.0
+    P = c + 0.5 * (a + s - RADIUS) * u
+    moment = np.cross(P - pivot, -K * d * u) @ (0.0, -1.0, 0.0)
+    i_pivot = inertia + mass * ((com[0] - pivot[0]) ** 2 + (com[2] - pivot[2]) ** 2)
+    assert accel - data.vdot[model.dof("frame_hinge")] == pytest.approx(moment / i_pivot, rel=1e-9)
+    q0 = q.copy()
+    q0[ih] = 0.0
+    unturned, _ = _loads(model, q0)
+    assert unturned["p.normal_force"] == 0.0   # the part's 20 deg carried the pad 0.2 m there
+
+
+def test_bad_vehicle_ellipsoid_as_a_pairs_first_geometry(tmp_path):
+    """A pair's geometry_a is the body's (criteria and placement read its marker): the vehicle's
+    ellipsoid there is refused, named."""
+    g = load_interior(_interior(tmp_path, ROUND["ellipsoid"])).surfaces[0]
+    asm = Assembly("press")
+    asm.add(Part("ball", 2.0, inertia=(0.002, 0.002, 0.002)))
+    asm.add(Joint("float", "free", None, "ball", Pose()))
+    asm.add(Marker("m", "ball"), Sphere("shell", "m", RADIUS), g)
+    asm.add(ContactPair("p", g.name, "shell", ContactCharacteristic(stiffness=K)))
+    with pytest.raises(ModelError, match=r"contact pair 'p'.geometry_a: 's' is fixed to the vehicle"):
+        asm.compile()
+
+
 def test_identity_mesh_file_read_from_the_interior_files_folder(tmp_path, monkeypatch):
     """A relative mesh file is read from the interior file's folder, wherever the working
     directory is; ``units`` scales its coordinates (mm, cm, in) to m."""
@@ -158,10 +286,23 @@ def test_identity_base_interior_keeps_its_mesh(tmp_path):
 
 
 BAD = [
-    ('shape = "cone"\n', r"surface\[0\].shape: unknown shape 'cone'.*plane, box, cylinder, mesh"),
-    ('shape = "sphere"\npoint = [0.0, 0.0, 0.0]\nradius = 0.1\n',
-     r"surface\[0\].shape: spheres fixed to the vehicle are not available"),
-    ('shape = "ellipsoid"\n', r"surface\[0\].shape: ellipsoids fixed to the vehicle"),
+    ('shape = "cone"\n',
+     r"surface\[0\].shape: unknown shape 'cone'.*plane, box, cylinder, sphere, ellipsoid, mesh"),
+    ('shape = "sphere"\npoint = [0.0, 0.0, 0.0]\n', r"surface\[0\].radius: missing"),
+    ('shape = "sphere"\npoint = [0.0, 0.0, 0.0]\nradius = 0.0\n', r"surface\[0\].radius: must be > 0"),
+    ('shape = "sphere"\npoint = [0.0, 0.0, 0.0]\nradius = 0.1\nz_axis = [0.0, 0.0, 1.0]\n',
+     r"surface\[0\].z_axis: not a key of a sphere \(accepted: name, shape, characteristic, on, "
+     r"point, radius\)"),
+    ('shape = "sphere"\nradius = 0.1\n', r"surface\[0\].point: missing"),
+    ('shape = "ellipsoid"\npoint = [0.0, 0.0, 0.0]\n', r"surface\[0\].semi_axes: missing"),
+    ('shape = "ellipsoid"\npoint = [0.0, 0.0, 0.0]\nsemi_axes = [0.1, 0.0, 0.1]\n',
+     r"surface\[0\].semi_axes: every value must be > 0"),
+    ('shape = "ellipsoid"\npoint = [0.0, 0.0, 0.0]\nsemi_axes = [0.1, 0.1]\n',
+     r"surface\[0\].semi_axes: expected a list of 3 finite numbers, got \[0.1, 0.1\]"),
+    ('shape = "ellipsoid"\npoint = [0.0, 0.0, 0.0]\nsemi_axes = [0.1, 0.1, 0.1]\nradius = 0.1\n',
+     r"surface\[0\].radius: not a key of an ellipsoid.*semi_axes, x_axis, z_axis"),
+    ('shape = "ellipsoid"\npoint = [0.0, 0.0, 0.0]\nsemi_axes = [0.1, 0.1, 0.1]\n'
+     'x_axis = [0.0, 0.0, 1.0]\n', r"surface\[0\].x_axis: zero or parallel to z_axis"),
     ('shape = "box"\npoint = [0.0, 0.0, 0.0]\n', r"surface\[0\].half_extents: missing"),
     ('shape = "box"\npoint = [0.0, 0.0, 0.0]\nhalf_extents = [0.1, -0.1, 0.1]\n',
      r"surface\[0\].half_extents: every value must be > 0"),
@@ -259,3 +400,43 @@ def test_reference_roof_stands_where_its_comment_derives_it():
     assert roof.normal[2] < -0.98
     pairs = read_toml(shipped_file())["contact"]
     assert {p["a"] for p in pairs if p["b"] == "roof"} == {"head_shell", "chin"}
+
+
+def _sled_with_knee_pad(tmp_path, a='["left_knee_contact", "right_knee_contact"]'):
+    """The unbelted sled's scenario in the sled buck with its knee bolster's face given as an
+    ellipsoid (its front on the bolster plane [E]), paired with ``a``."""
+    from occupant.scenario.load import resolve
+    (tmp_path / "buck.toml").write_text(
+        'kind = "interior"\nname = "buck"\nbase = "sled_buck_passenger"\n[[surface]]\n'
+        'name = "knee_pad"\nshape = "ellipsoid"\npoint = [0.6265, 0.0, 0.155]\n'
+        'semi_axes = [0.05, 0.30, 0.09]\nx_axis = [0.971, 0.0, 0.240]\n'
+        'characteristic = "knee_bolster"\n', encoding="utf-8")
+    text = resolve("fmvss208_sled_48_unbelted").read_text(encoding="utf-8")
+    knees = 'a = ["left_knee_contact", "right_knee_contact"]\nb = "knee_bolster"'
+    assert knees in text
+    text = text.replace('interior = "sled_buck_passenger"', 'interior = "buck.toml"')
+    (tmp_path / "sled.toml").write_text(text.replace(knees, f'a = {a}\nb = "knee_pad"'),
+                                        encoding="utf-8")
+    return tmp_path / "sled.toml"
+
+
+def test_regression_scenario_pairs_the_knees_with_a_vehicle_ellipsoid(tmp_path):
+    """A scenario pairs the occupant's knees with the interior's ellipsoid: compiled as
+    ellipsoid-ellipsoid pairs against B0 (link -1)."""
+    from occupant.model.bundle import CONTACT_ELLIPSOID_ELLIPSOID
+    from occupant.scenario.load import load
+    model = load(_sled_with_knee_pad(tmp_path), overrides={"occupant.settle": 0.0}).model
+    for side in ("left", "right"):
+        k = model.contact_names.index(f"{side}_knee_contact__knee_pad")
+        assert model.contacts.pair_type[k] == CONTACT_ELLIPSOID_ELLIPSOID
+        assert model.contacts.link_b[k] == -1
+
+
+def test_bad_scenario_pair_with_the_vehicle_ellipsoid_as_a(tmp_path):
+    """A pair's a is the body's ellipsoid: the vehicle's there is refused, named by file and key,
+    with the body's ellipsoids listed."""
+    from occupant.io.toml_files import InputFileError
+    from occupant.scenario.load import load
+    with pytest.raises(InputFileError, match=r"sled.toml: contact\[4\].a: 'knee_pad' is not an "
+                       r"ellipsoid or sphere on a body .*accepted: pelvis_flesh, .*right_knee_contact"):
+        load(_sled_with_knee_pad(tmp_path, a='["knee_pad"]'))

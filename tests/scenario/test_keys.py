@@ -237,3 +237,5 @@ def test_reference_list_keys_prints_every_key():
     for p in KEYS:
         assert f"\n{p} " in text, p
     assert "solver.t_end" in text and "0 < t_end <= 10 s; required" in text
+    # an interior file's shapes, the vehicle's spheres and ellipsoids among them
+    assert "[[surface]] shapes: plane, box, cylinder, sphere, ellipsoid, mesh" in text
