@@ -517,7 +517,10 @@ def contacts(bundle, data, t, q, v, z):
             data.zdot[zw] = -relative - rubbed
             data.zdot[zw + 1] = rubbed
             data.zdot[zw + 2] = pair_power - relative
-            stored = elastic_energy(law, e, d, max(z[zk], d), el.recovers[e] != 0)
+        if data.record_outputs[0] == 0:   # outputs only from here
+            continue
+        if d > 0.0 and inside:
+            stored = elastic_energy(law, e, d, max(z[el.z_start + e], d), el.recovers[e] != 0)
         k = el.out_start + N_OUTPUTS * e
         # apart, every output reads 0 (``CONTACT_OUTPUTS``) but the integrals: d there is the
         # true gap only for some kinds, and only once the broad phase lets the pair through

@@ -38,7 +38,9 @@ def _euler_advance(bundle, data, t, y, h, y_out, rec, k, load):
     tree = bundle.tree
     nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
     v = y[nq:nq + nv]
+    data.record_outputs[0] = k >= 0      # outputs only for the sample (Data.record_outputs)
     call_compiled(loads, load, bundle, data, t, y[:nq], v, y[nq + nv:])
+    data.record_outputs[0] = 1
     # the explicit accelerations to record (k >= 0), then the step's: one inlined copy of the
     # stage for both (each copy costs compilation)
     for implicit in range(0 if k >= 0 else 1, 2):
@@ -72,9 +74,11 @@ def _rk4_advance(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k):
     """One step from (t, y) into y_out; when k >= 0 the state y is recorded as sample k of rec
     from the first stage's evaluation (no extra work)."""
     n = y.shape[0]
+    data.record_outputs[0] = k >= 0      # outputs only for the sample (Data.record_outputs)
     derivative(bundle, data, t, y, k1)
     if k >= 0:
         record_evaluated(bundle.tree.inertia, data, y, rec, k)
+    data.record_outputs[0] = 0
     for r in range(n):
         tmp[r] = y[r] + 0.5 * h * k1[r]
     derivative(bundle, data, t + 0.5 * h, tmp, k2)
@@ -86,6 +90,7 @@ def _rk4_advance(bundle, data, t, y, h, k1, k2, k3, k4, tmp, y_out, rec, k):
     derivative(bundle, data, t + h, tmp, k4)
     for r in range(n):
         y_out[r] = y[r] + h / 6.0 * (k1[r] + 2.0 * k2[r] + 2.0 * k3[r] + k4[r])
+    data.record_outputs[0] = 1
     normalize_quaternions(bundle.tree, y_out[:data.q_unit.shape[0]])
 
 

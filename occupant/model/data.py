@@ -9,7 +9,8 @@ coordinates; "base" is the vehicle frame B0. Stages, in the order the step runs 
 1. base motion: ``base``;
 2. kinematics: ``q_unit``, ``R_up``, ``p_up``, ``X_up``, ``R_base_link``, ``p_base_link``,
    ``v``, ``c``;
-3. forces (every force producer adds to these): ``tau``, ``f_ext``, ``slope``, ``outputs``,
+3. forces (every force producer adds to these): ``tau``, ``f_ext``, ``slope``, ``outputs``
+   (left as they were where ``record_outputs`` is 0 and only they need the work),
    ``power``, ``zdot`` (producer states); a producer's own intermediate results
    (``airbag_pairs``, ``contact_p_b``, ``contact_culled``, ``contact_sweep``,
    ``contact_order``, ``belt_drift``, ``belt_path``);
@@ -45,6 +46,9 @@ Data = namedtuple("Data", [
     "outputs",      # (nout,) every producer's outputs (model.output_names)
     "power",        # (npower,) W: power of base motion, applied forces and each producer family
     "zdot",         # (nz,) rates of the extra states z
+    "record_outputs",  # (1,) int, 0 while the fixed-step loops evaluate a state whose outputs
+                    #   are not recorded: a producer may then skip what only its outputs need
+                    #   (a pair's elastic energy); 1 otherwise (``integrate.fixed_step``)
     "airbag_pairs", # (11, npair, 3) eleven rows per airbag contact pair (each row one contiguous
                     #   (npair, 3) array, as the contact geometry's own): the bag's current centre and
                     #   semi-axes (mounting link frame), the normal and contact point (B0),
@@ -99,6 +103,7 @@ def make_data(model):
                 R_base_link=z((nl, 3, 3)), p_base_link=z((nl, 3)), v=z((nl, 6)), c=z((nl, 6)),
                 tau=z(nv), f_ext=z((nl, 6)), slope=z(nv), outputs=z(len(model.output_names)),
                 power=z(len(model.power_names)), zdot=z(model.nz),
+                record_outputs=np.ones(1, dtype=np.int64),
                 airbag_pairs=z((AIRBAG_ROWS, len(model.airbags.pair_bag), 3)),
                 contact_p_b=z((len(model.contacts.pair_type), 3)),
                 contact_culled=np.zeros(len(model.contacts.pair_type), dtype=np.int64),

@@ -287,3 +287,50 @@ def test_analytic_pressed_ball_unloads_along_its_unloading_curve(law):
     assert normal[0] == pytest.approx(held, rel=1e-12)
     assert abs(normal[-1]) < (w * dt) ** 2 * held
     np.testing.assert_allclose(res.outputs["ball_floor.absorbed_energy"], 0.0, atol=(w * dt) ** 2 * held)
+
+
+def _pressed_ball_evaluation(record_outputs):
+    """The drop rig's ball pressed 4 mm into the floor, moving in at 0.5 m/s, evaluated once
+    with ``Data.record_outputs`` set, its outputs first filled with nan."""
+    from occupant.integrate.pipeline import evaluate
+    model = _drop(ContactCharacteristic(stiffness=K, absorption=0.3))
+    bundle, data = model.bundle(), model.make_data()
+    data.outputs[:] = np.nan
+    data.record_outputs[0] = record_outputs
+    evaluate(bundle, data, 0.0, np.array([-0.004]), np.array([-0.5]), np.zeros(model.nz), 0.0)
+    return model, data
+
+
+def test_identity_outputs_skipped_only_where_not_recorded():
+    """With ``Data.record_outputs`` 0 (an evaluation the fixed-step loops do not record) the
+    pair's outputs are left as they were (its elastic energy, a closed-form integral, not
+    computed) while its forces and state rates are those of a recorded evaluation, to the bit."""
+    model, skipped = _pressed_ball_evaluation(0)
+    _, recorded = _pressed_ball_evaluation(1)
+    names = model.output_names
+    pair = [k for k, n in enumerate(names) if n.startswith("ball_floor.")]
+    assert np.isnan(skipped.outputs[pair]).all()
+    assert recorded.outputs[names.index("ball_floor.elastic_energy")] == pytest.approx(
+        0.7 * 0.5 * K * 0.004 ** 2, rel=1e-12)    # at its peak: (1 - eps) E_L, E_L = k d^2 / 2
+    for field in ("tau", "f_ext", "zdot", "power", "vdot"):
+        np.testing.assert_array_equal(getattr(skipped, field), getattr(recorded, field))
+
+
+@pytest.mark.parametrize("integrator", ["euler", "rk4"])
+def test_identity_strided_outputs_equal_a_recorded_evaluation(integrator):
+    """A bounce with outputs every 10th step (the steps between skip the output-only work): each
+    recorded sample's outputs equal those of the state evaluated afresh with outputs on
+    (``pipeline.record_samples``), to the bit."""
+    from occupant.integrate.pipeline import make_recording, record_samples
+    model = _drop(ContactCharacteristic(stiffness=K, absorption=0.3))
+    res = occupant.simulate(model, 0.02, q0=[0.0], v0=[-1.0], integrator=integrator, dt=1e-5,
+                            output_dt=1e-4, gravity=(0, 0, 0))
+    pen = res.outputs["ball_floor.penetration"]
+    assert (pen > 0).sum() > 20                  # samples in contact, where the energy is not 0
+    Y = np.column_stack([res.q, res.v, res.z])
+    bundle, data = model.bundle(), model.make_data()
+    rec = make_recording(model, len(res.t))
+    record_samples(bundle, data, res.t, Y, rec)
+    for k, name in enumerate(model.output_names):
+        if name.startswith("ball_floor."):
+            np.testing.assert_array_equal(res.outputs[name], rec.outputs[:, k], err_msg=name)
