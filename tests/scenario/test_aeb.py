@@ -8,7 +8,7 @@ import pytest
 from occupant.scenario import load
 from occupant.vehicle.manoeuvre import G0, chassis_base_motion
 from tests.scenario.test_scenario_fw_side_rear import (NECK_GRAZE, SHELL_GRAZE, _deepest_in_the_neck,
-                                                       _past_rim)
+                                                       _past_rim, no_motion_defects)
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +97,12 @@ def test_reference_aeb_occupant_out_of_position_at_impact(aeb_run, scenario):
     assert dx_chest < dx_head
     exchanged = np.max(np.abs(res.energy["work"]))
     assert abs(res.energy["balance"][-1]) < 0.01 * exchanged
+
+
+def test_reference_aeb_motion_has_no_defects(aeb_run):
+    """Braking, then the crash out of position: no joint past its stop, no body through a
+    surface or the bag (``no_motion_defects``)."""
+    no_motion_defects(aeb_run)
 
 
 def test_reference_aeb_head_does_not_move_rearward_under_braking(aeb_run):

@@ -1,0 +1,194 @@
+"""Physical defects of a run's motion (occupant.scenario.defects) against constructed cases whose
+depth has a closed form: a pendulum swinging into its stop, a ball driven past the last row of
+a contact table and through a linear contact deeper than its radius. (The shipped scenarios' runs
+are checked beside the fixtures that make them: tests/scenario/test_scenario_fw_side_rear.py,
+test_scenario_run.py, test_aeb.py.)"""
+import math
+
+import numpy as np
+import pytest
+
+import occupant
+from occupant.modeling import (
+    Assembly, ContactCharacteristic, ContactPair, Joint, JointResistance, Marker, Part, Plane, Pose,
+    Sphere,
+)
+from occupant.scenario.defects import STOP_ALLOWANCE, motion_defects
+from tests.dummy_tools import dummy_tool
+
+I_ZZ = 0.02      # kg m^2, the pendulum about its hinge
+RANGE = 0.2      # rad, either side
+W0 = 10.0        # rad/s, its initial swing
+
+
+def _pendulum(stop_stiffness):
+    """A hinge free within +-RANGE, an undamped quadratic stop beyond, no gravity."""
+    asm = Assembly("pendulum")
+    asm.add(Part("arm", 1.0, inertia=(I_ZZ, I_ZZ, I_ZZ)))
+    asm.add(Joint("hinge", "revolute", None, "arm", Pose()))
+    asm.add(JointResistance("hinge_rom", "hinge", lower=-RANGE, upper=RANGE,
+                            stop_stiffness=stop_stiffness))
+    return asm.compile()
+
+
+def _stop_depth(stop_stiffness):
+    """The swing's kinetic energy I w0^2 / 2 stored in the stop k p^3 / 3: p = (3 I w0^2 / 2k)^(1/3)."""
+    return (1.5 * I_ZZ * W0 ** 2 / stop_stiffness) ** (1.0 / 3.0)
+
+
+@pytest.mark.parametrize("past_deg", [10.0, 3.0])
+def test_analytic_pendulum_swung_past_its_stop(past_deg):
+    """Swung at W0 from the middle of its range into a stop sized for `past_deg`: at 10 deg one
+    defect, the closed-form depth at the closed-form time (free travel RANGE / W0, then a quarter
+    of the stop's nonlinear oscillation, found by quadrature); at 3 deg, within the 5 deg the
+    dummies' stops are sized for, none."""
+    k = 1.5 * I_ZZ * W0 ** 2 / math.radians(past_deg) ** 3
+    model = _pendulum(k)
+    res = occupant.simulate(model, 0.12, q0=[0.0], v0=[W0], dt=1e-5, integrator="rk4",
+                            gravity=(0, 0, 0), output_dt=1e-5)
+    found = motion_defects(model, res)
+    if past_deg < math.degrees(STOP_ALLOWANCE["rotation"]):
+        assert found == []
+        return
+    (d,) = found
+    assert (d.kind, d.element, d.unit) == ("joint stop", "hinge_rom", "rad")
+    np.testing.assert_allclose(d.value, _stop_depth(k), rtol=1e-4)
+    # time into the stop: dt = dp / p', p' = sqrt(W0^2 - 2 k p^3 / (3 I)); with p = P s, the
+    # integral is (P / W0) int_0^1 ds / sqrt(1 - s^3)
+    s = np.linspace(0.0, 1.0, 200001)[:-1]
+    quarter = _stop_depth(k) / W0 * np.trapezoid(1.0 / np.sqrt(1.0 - s ** 3), s)
+    assert abs(d.t - (RANGE / W0 + quarter)) < 2e-4
+    assert d.limit == STOP_ALLOWANCE["rotation"]
+    assert "hinge_rom 10.0 deg past its range end" in d.text()
+
+
+M, R, V_IN = 2.0, 0.05, 2.0   # kg, m, m/s
+
+
+def _ball(characteristic):
+    """A ball of radius R on a vertical slider touching the floor z = -R at q = 0 (the
+    compliant-contact tests' drop)."""
+    asm = Assembly("drop")
+    asm.add(Part("ball", M, inertia=(0.002, 0.002, 0.002)))
+    asm.add(Joint("lift", "prismatic", None, "ball", Pose()))
+    asm.add(Marker("centre", "ball"))
+    asm.add(Sphere("shell", "centre", R))
+    asm.add(Plane("floor", None, point=(0.0, 0.0, -R)))
+    asm.add(ContactPair("ball_floor", "shell", "floor", characteristic))
+    return asm.compile()
+
+
+def _bounce(characteristic):
+    model = _ball(characteristic)
+    res = occupant.simulate(model, 0.1, q0=[0.0], v0=[-V_IN], dt=1e-5, integrator="rk4",
+                            gravity=(0, 0, 0), output_dt=1e-5)
+    return model, res
+
+
+@pytest.mark.parametrize("table_end", [0.005, 0.05])
+def test_analytic_ball_driven_past_the_end_of_its_table(table_end):
+    """A straight-line table of slope k (extrapolated with its end slope): the ball arriving at
+    V_IN goes V_IN sqrt(M / k) deep, 20 mm; a table ending at 5 mm is bottomed through (one
+    defect, that depth, at a quarter period), one ending at 50 mm is not."""
+    k = M * (V_IN / 0.02) ** 2
+    model, res = _bounce(ContactCharacteristic(table=[(0.0, 0.0), (table_end, k * table_end)]))
+    found = motion_defects(model, res)
+    if table_end > 0.02:
+        assert found == []
+        return
+    (d,) = found
+    assert (d.kind, d.element, d.limit) == ("contact table", "ball_floor", table_end)
+    np.testing.assert_allclose(d.value, 0.02, rtol=1e-6)
+    assert abs(d.t - 0.5 * math.pi * math.sqrt(M / k)) < 1e-5
+    assert "20.0 mm deep (its loading table ends at 5.0 mm)" in d.text()
+
+
+def test_analytic_ball_through_a_linear_contact_deeper_than_its_radius():
+    """A linear law soft enough that the ball goes V_IN sqrt(M / k) = 80 mm deep, past its 50 mm
+    radius: one defect; stiffer (20 mm) none."""
+    for depth, defects in ((0.08, 1), (0.02, 0)):
+        model, res = _bounce(ContactCharacteristic(stiffness=M * (V_IN / depth) ** 2))
+        found = motion_defects(model, res)
+        assert len(found) == defects
+        if defects:
+            assert (found[0].kind, found[0].limit) == ("contact depth", R)
+            np.testing.assert_allclose(found[0].value, depth, rtol=1e-6)
+
+
+def test_reference_allowances_are_the_stops_design():
+    """The allowances are the figures the dummies' stops were sized with (derive_hybrid3.py):
+    5 deg for the rotational stops, 50 kN at 10 mm for the sternum's."""
+    tool = dummy_tool("derive_hybrid3")
+    assert STOP_ALLOWANCE["rotation"] == math.radians(tool.STOP_PENETRATION_DEG)
+    assert tool.CHEST_STOP_K * STOP_ALLOWANCE["translation"] ** 2 == pytest.approx(50e3)
+
+
+def test_reference_the_run_summary_names_each_defect():
+    """`occupant run` prints one line per defect: the pendulum swung 10 deg past its stop."""
+    from occupant.scenario.command import summary_lines
+    from occupant.scenario.run import Run
+
+    k = 1.5 * I_ZZ * W0 ** 2 / math.radians(10.0) ** 3
+    model = _pendulum(k)
+    res = occupant.simulate(model, 0.06, q0=[0.0], v0=[W0], dt=1e-5, integrator="rk4",
+                            gravity=(0, 0, 0), output_dt=1e-4)
+    lines = summary_lines(Run(name="pendulum", title="a pendulum", scenario={}, model=model,
+                              results=res, criteria=[], regulation=""))
+    defects = [line for line in lines if line.startswith("  defect: ")]
+    assert len(defects) == 1
+    assert defects[0].startswith("  defect: joint stop: hinge_rom 10.0 deg past its range end "
+                                 "(stop sized for 5 deg) at ")
+
+
+@pytest.mark.parametrize("table_end", [0.01, 0.04, None])
+def test_analytic_ball_bottomed_through_a_bag(table_end):
+    """The airbag tests' ball (20 kg, R 0.15 m, 6 m/s) into a fully vented bag: it flattens the
+    bag and meets the backing plane 20 mm ahead of the mount 11-19 mm deep (that test's figures,
+    tests/restraints/test_airbag_contact.py), its depth there 20 mm + R - q from its height q.
+    A bottoming table ending at 10 mm is driven past its end (one defect, that depth); one to
+    40 mm holds; without a bottoming table the ball goes through the bag, deeper than its 2 a
+    (one defect, its depth 2 a + R - q)."""
+    from tests.restraints.bag_rig import SEMI_AXES, bag_and_ball
+
+    mass, radius, v0, a = 20.0, 0.15, 6.0, SEMI_AXES[0]
+    table = [[0.0, 0.0], [0.01, 20000.0], [0.02, 80000.0], [0.04, 200000.0]]
+    bottoming = {} if table_end is None else dict(
+        bottoming=[row for row in table if row[0] <= table_end], bottoming_thickness=0.02,
+        bottoming_damping=0.0)
+    model = bag_and_ball(mass, radius, vent_area=0.5, friction=0.0, **bottoming)
+    res = occupant.simulate(model, 0.15, q0=[2 * a + radius + 0.01], v0=[-v0], integrator="rk4",
+                            dt=1e-5, gravity=(0, 0, 0), output_dt=1e-4)
+    found = motion_defects(model, res)
+    if table_end == 0.04:
+        assert found == []
+        return
+    (d,) = found
+    q = res.q[:, 0]
+    if table_end is None:
+        assert (d.kind, d.limit) == ("airbag depth", 2 * a)
+        np.testing.assert_allclose(d.value, (2 * a + radius - q).max(), rtol=1e-9)
+    else:
+        assert (d.kind, d.limit) == ("airbag bottoming", 0.01)
+        np.testing.assert_allclose(d.value, (0.02 + radius - q).max(), rtol=1e-9)
+    assert d.t == res.t[np.argmin(q)]
+
+
+def test_analytic_slider_driven_past_its_stop():
+    """The sternum's kind of stop, on a slider: M at V_IN into an undamped quadratic stop k p^2
+    goes (3 M V_IN^2 / 2k)^(1/3) past its range end; sized for 20 mm, past the 10 mm the sternum's
+    stop holds (one defect, in m); sized for 5 mm, none."""
+    for past, defects in ((0.020, 1), (0.005, 0)):
+        k = 1.5 * M * V_IN ** 2 / past ** 3
+        asm = Assembly("slider")
+        asm.add(Part("plate", M, inertia=(0.002, 0.002, 0.002)))
+        asm.add(Joint("slide", "prismatic", None, "plate", Pose()))
+        asm.add(JointResistance("slide_rom", "slide", lower=-0.05, upper=0.05, stop_stiffness=k))
+        model = asm.compile()
+        res = occupant.simulate(model, 0.1, q0=[0.0], v0=[V_IN], dt=1e-5, integrator="rk4",
+                                gravity=(0, 0, 0), output_dt=1e-5)
+        found = motion_defects(model, res)
+        assert len(found) == defects
+        if defects:
+            assert (found[0].unit, found[0].limit) == ("m", STOP_ALLOWANCE["translation"])
+            np.testing.assert_allclose(found[0].value, past, rtol=1e-4)
+            assert "slide_rom 20.0 mm past its range end (stop sized for 10 mm)" in found[0].text()
