@@ -20,7 +20,7 @@ from occupant.spatial.rotation import rot_z
 
 pyisomme = pytest.importorskip("pyisomme")
 
-T_END = 0.02   # s: the sled has lost 2.9 of its 48 km/h; cheap and enough here
+T_END = 0.02   # s: the sled has lost 4.6 of its 48 km/h (12.6 g at 20 ms); cheap and enough here
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +69,7 @@ def test_analytic_the_vehicle_channel_is_the_half_sine_the_run_used(sled_run, tm
     dv, T = 48.0 * KMH, 0.100
     A = math.pi * dv / (2 * T)
     np.testing.assert_allclose(ch.values, -A * np.sin(np.pi * ch.t / T), rtol=0, atol=1e-9 * A)
-    assert ch.values.min() < -0.3 * A   # (15 g at 20 ms)
+    assert ch.values.min() < -0.5 * A   # (12.6 g of 21.4 g at 20 ms)
 
     iso = pyisomme.Isomme().read(tmp_path / "run" / "isomme")
     raw = iso.get_channel("10VEHCCG0000ACX0")
