@@ -306,18 +306,18 @@ def pulse_direction(run):
 
 def vehicle_motion(run):
     """(what moves, {axis: ((n,) acceleration in g, (n,) speed in km/h)}) of the vehicle the
-    occupant meets. In the vehicle frame: B0's acceleration (results.base_states holds it minus
-    gravity, in B0 axes: gravity is added back) and velocity along each B0 axis that carries
-    motion (a side pulse moves along y, a pre-crash pitch adds z), the pulse's axis when none
-    does. In the road frame (pedestrian): the car body's travel coordinate along the road's x
+    occupant meets. In the vehicle frame: B0's acceleration (gravity excluded:
+    occupant.sensors.vehicle_acceleration, the ISO-MME export's vehicle channels) and velocity
+    along each B0 axis that carries motion (a side pulse moves along y, a pre-crash pitch adds
+    z), the pulse's axis when none does. In the road frame (pedestrian): the car body's travel coordinate along the road's x
     (occupant.scenario.vehicle_front.vehicle_indices), since B0, the road, does not move."""
     res = run.results
     if frame_name(run) == "road frame":
         from occupant.scenario.vehicle_front import vehicle_indices
         _, iv = vehicle_indices(run.model)
         return "car", {"x": (res.vdot[:, iv] / G0, 3.6 * res.v[:, iv])}
-    R = res.base_poses[:, :3, :3]
-    a = res.base_states[:, 9:12] + np.einsum("tji,j->ti", R, (0.0, 0.0, -G0))
+    from occupant.sensors.vehicle import vehicle_acceleration
+    a = vehicle_acceleration(res)
     v = res.base_states[:, 3:6]
     moving = [k for k in range(3) if np.max(np.abs(a[:, k])) > MOTION_G * G0
               or np.max(np.abs(v[:, k])) > MOTION_KMH / 3.6]

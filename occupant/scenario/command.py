@@ -129,7 +129,7 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     checked_source(scenario, overrides)   # a misspelt name or --set refused before the compile line
     _first_run(bar)
     from occupant.scenario import load, write_run
-    from occupant.scenario.run import make_folder
+    from occupant.scenario.run import folder_test_number, isomme_channels, make_folder
     sc = load(scenario, overrides=overrides)
     folder = make_folder(out_dir if out_dir else pathlib.Path("reports") / sc.name)
     if (folder / "sweep.json").exists():   # (the run's files went among the sweep's variants)
@@ -158,7 +158,7 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     written = ["results.h5", "criteria.csv", "scenario.toml"]
     isomme = sc.outputs.get("isomme", True) and bool(run.results.channels)
     if isomme:
-        written.insert(2, f"isomme/ ({len(run.results.channels)} channels)")
+        written.insert(2, f"isomme/ ({len(isomme_channels(run))} channels, test {folder_test_number(folder)})")
     if run.inputs:   # copies of the files it was run from (occupant.scenario.run.copy_inputs)
         written.append(f"inputs/ ({len(run.inputs)} files it ran from)")
     written += [name for name in ("report.html", "report.pdf") if report and (folder / name).exists()]

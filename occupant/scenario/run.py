@@ -27,7 +27,10 @@ reads exactly these fields). ``write_run(run, folder)`` writes::
                            The pulse as run, a pre-crash braking too, is stored in results.h5
                            besides: read_run builds from it, not from the pulse's copy or the
                            vehicle model's
-    folder/isomme/         ISO-MME test folder with every sensor channel (raw, filter class 0)
+    folder/isomme/         ISO-MME test folder (``isomme_channels``): every sensor channel and
+                           the vehicle's acceleration (raw, filter class 0); its test number,
+                           which names its files, is the folder's name (``folder_test_number``), so
+                           that runs written to two folders collect into one database
     folder/criteria.csv    criterion,value,unit,limit,pass (pass: true, false, or empty when
                            the regulation sets no limit or the run is not judged); written
                            after the files above, so that it marks a finished run
@@ -154,8 +157,27 @@ def write_criteria(rows, path):
                        + [_cell(r.get("note"))] * note)
 
 
-def _test_number(name):
-    return "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in name) or "OCCUPANT"
+def folder_test_number(folder):
+    """The ISO-MME test number (the stem of the isomme/ folder's files and its "Laboratory test
+    ref. number") of a run written to ``folder``: the folder's name, each character other than a
+    letter, digit, '_' or '-' made '_' (occupant.io.isomme accepts these). Two runs of a
+    scenario written to two folders (``--out ll3000``, ``--out ll6000``; a sweep's variants:
+    occupant.scenario.sweep) so get distinct numbers."""
+    name = pathlib.Path(folder).absolute().name
+    return "".join(ch if ch.isascii() and (ch.isalnum() or ch in "_-") else "_" for ch in name) or "OCCUPANT"
+
+
+def isomme_channels(run):
+    """The channels of a run's ISO-MME export: its sensor channels, then the vehicle's
+    acceleration on their grid (occupant.sensors.vehicle; none in a pedestrian run, whose B0 is
+    the road, not a vehicle)."""
+    from occupant.simulate import model_gravity
+    from occupant.sensors.vehicle import vehicle_channels
+    channels = list(run.results.channels)
+    vehicle = (run.scenario or {}).get("vehicle", {})
+    if channels and not (isinstance(vehicle, dict) and "front" in vehicle):
+        channels += vehicle_channels(run.results, channels[0].t, model_gravity(run.model))
+    return channels
 
 
 def make_folder(folder, option="--out"):
@@ -178,15 +200,17 @@ def make_folder(folder, option="--out"):
     return folder
 
 
-def write_run(run, folder, out=None, ahead=None):
+def write_run(run, folder, out=None, ahead=None, test_number=None):
     """Write the run folder (module docstring); ``out`` receives progress lines; ``ahead``, an
     occupant.scenario.report_ahead.ReportAhead, writes the report while this process writes the
-    other files (else, or when it fails, this process writes it). Returns the folder as a Path."""
+    other files (else, or when it fails, this process writes it); ``test_number``: the ISO-MME
+    test number (default: the folder's, ``folder_test_number``). Returns the folder as a Path."""
     from occupant.io import isomme
     from occupant.io.results_h5 import write_results
 
     folder = make_folder(folder)
     outputs = run.scenario.get("outputs", {})
+    number = test_number or folder_test_number(folder)
 
     started = []
 
@@ -198,7 +222,7 @@ def write_run(run, folder, out=None, ahead=None):
         (folder / "scenario.toml").write_text(
             f"# the scenario as run (file plus overrides)\n{dumps(run.scenario)}", encoding="utf-8")
         if outputs.get("isomme", True) and run.results.channels:
-            isomme.write(run.results.channels, folder / "isomme", _test_number(run.name),
+            isomme.write(isomme_channels(run), folder / "isomme", number,
                          title=run.title, test_type="Simulation")
         write_criteria(run.criteria, folder / "criteria.csv")   # last: it marks a finished run (sweeps)
 

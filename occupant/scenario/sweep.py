@@ -9,8 +9,10 @@ variant, one table of inputs and criteria and plots of each criterion against ea
     out/v0001/ ...          the run folder of each variant (occupant.scenario.run.write_run,
                             without the HTML/PDF report unless ``reports=True``: ``occupant report
                             out/v0001`` makes it later from results.h5); criteria.csv is written
-                            last, so that it marks a finished variant. Each has its own inputs/
-                            (copies of the files it ran from, 45-80 kB; its results.h5 is 1-12 MB),
+                            last, so that it marks a finished variant; its isomme/ test number
+                            is <out's name>_v0001 (distinct across variants and sweeps). Each
+                            has its own inputs/ (copies of the files it ran from, 45-80 kB; its
+                            results.h5 is 1-12 MB),
                             so that a variant's folder stands on its own
     out/v0002/error.txt     a variant that failed (bad parameters, divergence): its message
     out/sweep.csv           variant, status, the varied keys, then every criterion's value
@@ -169,7 +171,7 @@ def run_variant(scenario, overrides, folder, reports=False):
     """Run one variant into ``folder``; returns (status, {criterion: value}, seconds).
     status: "ok", "stopped early: ..." (a run that diverged: what it computed is written) or
     "error: ..." (nothing could run: error.txt holds the message)."""
-    from occupant.scenario.run import write_run
+    from occupant.scenario.run import folder_test_number, write_run
     start = time.perf_counter()
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -185,7 +187,10 @@ def run_variant(scenario, overrides, folder, reports=False):
         res = run.results
         status = "ok" if res.status == "finished" else f"stopped early: {res.message}"
         marker.unlink(missing_ok=True)
-        write_run(run, folder)   # criteria.csv last: the mark of a finished variant
+        # criteria.csv last: the mark of a finished variant. The ISO-MME test number names the
+        # sweep's folder and the variant's (sweep_v0001), so that the variants of two sweeps
+        # collect into one database without a clash
+        write_run(run, folder, test_number=folder_test_number(folder.absolute().parent) + "_" + folder.name)
         (folder / "error.txt").unlink(missing_ok=True)
         if status != "ok":
             (folder / "error.txt").write_text(f"{status}\n", encoding="utf-8")

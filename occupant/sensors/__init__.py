@@ -11,10 +11,12 @@ from occupant.sensors.evaluate import SensorWarning, channel_code, dummy_code, e
 from occupant.sensors.loader import SensorFileError, load_sensors
 from occupant.sensors.defaults import UPPER_NECK_LOAD_CELL_OFFSET, default_sensors
 from occupant.sensors.belt import belt_sensors
+from occupant.sensors.vehicle import vehicle_acceleration, vehicle_channels
 
 __all__ = [
     "SENSOR_KINDS", "Accelerometer", "AngularAccelerationSensor", "AngularVelocitySensor",
     "ArraySensor", "DisplacementSensor", "LoadCell", "SensorError", "SensorWarning",
     "SensorFileError", "channel_code", "dummy_code", "evaluate", "segment_frame",
     "load_sensors", "default_sensors", "belt_sensors", "UPPER_NECK_LOAD_CELL_OFFSET",
+    "vehicle_acceleration", "vehicle_channels",
 ]

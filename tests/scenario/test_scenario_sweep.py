@@ -8,6 +8,7 @@ import pytest
 
 from occupant.cli import main
 from occupant.scenario import ScenarioError, sweep
+from occupant.scenario.run import folder_test_number
 from occupant.scenario.sweep import design, parse_vary
 
 SHORT = {"solver.t_end": 0.005}   # 5 ms: quick, and enough for every criterion to have a value
@@ -72,6 +73,9 @@ def test_reference_sweep_writes_resumes_and_records_failures(tmp_path, monkeypat
         assert (tmp_path / v / "error.txt").exists() and not (tmp_path / v / "criteria.csv").exists()
     for v in ("v0001", "v0003"):
         assert (tmp_path / v / "criteria.csv").exists() and (tmp_path / v / "results.h5").exists()
+        # the ISO-MME test of each variant: the sweep's folder and the variant (isommeid: both
+        # were the scenario's name, clashing in one database)
+        assert (tmp_path / v / "isomme" / f"{folder_test_number(tmp_path)}_{v}.mme").exists()
     with open(tmp_path / "sweep.csv", newline="") as fh:
         table = list(csv.DictReader(fh))
     assert list(table[0])[:5] == ["variant", "status", "solver.t_end", "pulse.duration", "pulse.delta_v_kmh"]
