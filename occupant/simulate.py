@@ -13,6 +13,7 @@ from occupant.integrate.integrators import INTEGRATORS, whole_steps
 from occupant.integrate.pipeline import make_recording, record_samples
 from occupant.integrate.stability import step_limit
 from occupant.integrate.system import MultibodySystem
+from occupant.model.joint_motion import normalize_quaternions
 from occupant.progress import simulation_progress
 from occupant.restraints import fit_belts
 from occupant.results import Results
@@ -144,10 +145,18 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
 
 def initial_states(model, q0):
     """The extra states z at q0 at rest, the one default of ``simulate`` and the settling:
-    zeros, with the belts fitted (``restraints.fit_belts``) and each compliant pair touching
-    at q0 started on its loading history (``contact.compliant.start_histories``)."""
-    from occupant.contact.compliant import start_histories
-    return start_histories(model, q0, fit_belts(model, q0))
+    zeros, with every hysteresis state started on its loading history at q0: the belts fitted
+    at their pretension strain, their largest strain that (``restraints.fit_belts``), each
+    compliant pair touching at q0 at its penetration (``contact.compliant.start_histories``)
+    and each hysteretic joint resistance at its deflection
+    (``forces.joint_resistance.start_histories``). All read at q0 with its quaternions made
+    unit, as the run starts (``MultibodySystem.initial_state``): a pair's largest penetration is
+    then its first sample's to the bit (1 ulp of a settled quaternion moved a heel's by 1.5e-16)."""
+    from occupant.contact.compliant import start_histories as pairs_start
+    from occupant.forces.joint_resistance import start_histories as joints_start
+    q0 = np.array(q0, dtype=float)
+    normalize_quaternions(model.tree, q0)
+    return joints_start(model, q0, pairs_start(model, q0, fit_belts(model, q0)))
 
 
 def model_gravity(model):

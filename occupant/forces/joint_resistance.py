@@ -174,6 +174,30 @@ def rotation_vector_row(q, k, comp):
     return x, r0, r1, r2
 
 
+def start_histories(model, q0, z0):
+    """z0 (a copy) with each hysteretic element deflected at q0 (t = 0) started on its loading
+    history: the largest deflection on its side is its deflection there (a joint held deflected,
+    by a posture or a settled occupant's weight, sits on its loading curve, so that it unloads
+    along the unloading curve from there, not down the loading one); a state z0 already sets
+    (non-zero) keeps its. The coordinate as the kernel reads it: q's for a 1-dof link, a
+    component of the rotation vector (``spatial.rotation.quat_log``) for a spherical one."""
+    from occupant.spatial.rotation import quat_log
+    z = np.array(z0, dtype=float)
+    el, tree = model.joint_resistance, model.tree
+    if el is None:
+        return z
+    q0 = np.asarray(q0, dtype=float)
+    for e in np.flatnonzero(el.z_index >= 0):
+        i = el.link[e]
+        k = tree.qidx[i]
+        x = quat_log(q0[k:k + 4])[el.component[e]] if tree.jtype[i] == SPHERICAL else q0[k]
+        dx = x - el.reference[e]
+        side = el.z_index[e] + (0 if dx >= 0.0 else 1)
+        if z[side] == 0.0:
+            z[side] = abs(dx)
+    return z
+
+
 @separate
 def joint_resistance(bundle, data, t, q, v, z):
     """Add the generalized forces of the joint resistance elements to data.tau, and their rate of

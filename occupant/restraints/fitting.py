@@ -39,7 +39,9 @@ def fit_belts(model, q0, z0=None):
     """z0 (a copy; zeros by default) with every belt fitted at q0 (with B0 and the occupant at
     rest): the wrap points' places not set in z0 (``Wrap.at``, else the middle of the shortest
     wrap) and the webbing lengths: each segment's length L there over (1 + e), e the strain at
-    which the webbing's loading curve gives the belt's pretension."""
+    which the webbing's loading curve gives the belt's pretension; the webbing, pulled to e
+    along its loading curve, starts on that history: each segment's largest strain (its
+    hysteresis state) is e, or the larger one z0 gives."""
     from occupant.integrate.fixed_step import outputs_at_rest   # the loop imports the belt kernel
 
     z = np.zeros(model.nz) if z0 is None else np.array(z0, dtype=float)
@@ -74,4 +76,6 @@ def fit_belts(model, q0, z0=None):
         for s in range(el.point_start[b + 1] - el.point_start[b] - 1):
             length = outputs[el.out_start[b] + 4 * s + 2]
             z[el.z_start[b] + 2 * s] = length / (1.0 + el.fit_strain[b])
+            largest = el.z_start[b] + 2 * s + 1
+            z[largest] = max(z[largest], el.fit_strain[b])
     return z

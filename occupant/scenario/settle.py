@@ -22,8 +22,9 @@ under gravity before the crash run [U: common practice]; ``settle`` does that:
   (``restraints.belt.EXPLICIT_STEP``, 2e-5 s, twice the run's step): their webbing's flow
   relaxes explicitly, and at 5e-5 s it flipped from step to step (GS1's shoulder and lap belts);
 - the run then starts from the settled configuration at rest, with the belts fitted there and
-  the pairs pressed in on their loading history (``simulate``'s default z0,
-  ``simulate.initial_states``; the settling starts from its own likewise).
+  every hysteresis state on its loading history there (the belts' largest strains, the pairs
+  pressed in, the joints deflected: ``simulate``'s default z0, ``simulate.initial_states``; the
+  settling starts from its own likewise).
 """
 import copy
 

@@ -82,3 +82,31 @@ def test_analytic_recovering_spring_dissipates_the_fraction_and_returns_to_the_o
 def test_recovers_without_absorption_is_refused():
     with pytest.raises(ModelingError, match="recovers"):
         JointResistance("r", "slide", stiffness=1.0, recovers=True)
+
+
+@pytest.mark.parametrize("recovers", [False, True])
+@pytest.mark.parametrize("x0", [0.01, -0.01])
+def test_analytic_deflected_joint_unloads_along_its_unloading_curve(x0, recovers):
+    """A mass held x0 into a linear hysteretic spring (k, eps) at t0 and let go at rest: the
+    joint starts on its loading history (the largest deflection on that side |x0|,
+    ``joint_resistance.start_histories``, as ``simulate.initial_states`` gives), so the spring
+    pushes the mass back along its unloading curve, returning (1 - eps) k x0^2 / 2 by x = 0
+    (down the loading line it would return all of k x0^2 / 2). Without permanent set
+    (``recovers``): the speed at x = 0 is sqrt((1 - eps) k / m) |x0|. With it: the straight line
+    to the set eps x0, a spring k / (1 - eps) about it, x(t) = eps x0 + (1 - eps) x0 cos(w t),
+    w^2 = k / ((1 - eps) m), leaving at (1 - eps) |x0| w, the same speed. The state stays put."""
+    eps, k, dt = 0.4, 4.0e4, 1e-5
+    model = _slider(stiffness=k, absorption=eps, recovers=recovers)
+    res = occupant.simulate(model, 0.05, q0=[x0], v0=[0.0], dt=dt, integrator="rk4",
+                            gravity=(0, 0, 0), output_dt=dt)
+    side = model.z_names.index("spring.max_deflection_" + ("above" if x0 > 0 else "below"))
+    assert np.all(res.z[:, side] == abs(x0))
+    x, v = res.q[:, 0], res.v[:, 0]
+    cross = np.flatnonzero(x * x0 <= 0.0)[0]          # first sample at or past the origin
+    w = np.sqrt(k / ((1 - eps) * MASS))
+    assert abs(v[cross]) == pytest.approx(np.sqrt((1 - eps) * k / MASS) * abs(x0), rel=(w * dt))
+    if not recovers:
+        t = res.t[res.t < 0.5 * np.pi / w]
+        np.testing.assert_allclose(x[:len(t)], eps * x0 + (1 - eps) * x0 * np.cos(w * t),
+                                   rtol=0, atol=1e-8 * abs(x0))
+    assert abs(res.energy["balance"]).max() < 1e-6 * 0.5 * k * x0**2

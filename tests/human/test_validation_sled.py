@@ -523,7 +523,8 @@ def test_regression_gs1_figures(gs1):
     assert 0.06 < t[np.argmax(lap)] < 0.075        # the lap belt's peak is in the crash
     assert lap[t < 0.1].max() == pytest.approx(0.83, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    assert rows["head 3 ms"] == pytest.approx(39.1, rel=0.03)
+    # 39.1 g before the neck started on its loading history (branch hysstart: 40.7)
+    assert rows["head 3 ms"] == pytest.approx(40.7, rel=0.03)
 
 
 def test_regression_gs1_trunk_lateral_bending_past_its_range(gs1):
@@ -682,9 +683,12 @@ def test_regression_gs1_neck_axial_peaks(gs1):
     settle (branch gravitybelt2, main 93f7a72 -> the branch): C7/T1 -22.1 -> -20.5 deg (87.2 ->
     83.9 ms), condyles +39.5 -> +42.1 deg (122.2 -> 118.5 ms).
     The three merged (branch gs1merge, main 62a71a8 -> merged): C7/T1 -22.1 -> -20.4 deg (87.2 ->
-    83.8 ms), condyles +39.5 -> +42.6 deg (122.2 -> 118.5 ms)."""
+    83.8 ms), condyles +39.5 -> +42.6 deg (122.2 -> 118.5 ms). Since the neck's hysteresis
+    starts on its loading history (flexed 0.256 / 0.093 rad as postured; branch hysstart, main
+    75248936 -> the branch): C7/T1 -20.4 -> -19.6 deg (83.8 -> 83.9 ms), condyles +42.7 -> +42.0
+    deg (118.4 -> 119.1 ms)."""
     out, t = gs1["results"].outputs, gs1["t"]
-    for name, value, ms in (("lower_neck_z", -20.4, 83.8), ("upper_neck_z", 42.6, 118.5)):
+    for name, value, ms in (("lower_neck_z", -19.6, 83.9), ("upper_neck_z", 42.0, 119.1)):
         angle = np.degrees(np.asarray(out[f"{name}.deflection"]))
         k = int(np.argmax(np.abs(angle)))
         assert angle[k] == pytest.approx(value, abs=0.5), name

@@ -252,6 +252,36 @@ def test_analytic_largest_strain_is_the_running_maximum_through_a_moving_wrap():
         assert largest[-1] == pytest.approx(strain.max(), abs=1e-5), s
 
 
+def test_analytic_fitted_strap_unloads_from_its_pretension_strain():
+    """A strap fitted at 5.5 kN (the deck's 3.2 %: no retractor, so any pretension) from a roof
+    anchor 1 m above a 50 kg mass that moves up at 2 m/s from t0 (no gravity): pulled to its
+    pretension along its loading curve, the webbing starts on that history (largest strain 3.2 %,
+    ``restraints.fit_belts``), so it unloads from the first step along the deck's unloading line
+    through (3.2 %, 5.5 kN), slope 6.4 kN / 1.3 % (facts 6.4): F = 5.5 kN - S (3.2 % - e) down
+    to 0 at the set, and the mass leaves with m v0^2 / 2 plus what that line returns,
+    l 5.5 kN^2 / (2 S) (l the unstretched webbing). Started at largest strain 0 (before), the
+    state closed the gap with LARGEST_FOLLOW while the strain fell and the strap unloaded from
+    3.17 %: its force up to 86 N over the line, the mass leaving with 3 % more than it returns."""
+    m, v0, force, e0 = 50.0, 2.0, 5500.0, 0.032
+    slope = (9400.0 - 3000.0) / (0.045 - 0.032)
+    asm = _slider(m)
+    asm.add(Belt("strap", [Anchor("roof", (0, 0, 1.0)), Anchor("hook", marker="hook")],
+                 gs1_webbing(), pretension=force))
+    model = asm.compile()
+    res = occupant.simulate(model, 0.02, v0=[v0], integrator="rk4", dt=1e-5, gravity=(0, 0, 0),
+                            output_dt=1e-5)
+    largest = res.z[:, model.z_names.index("strap.roof-hook.max_strain")]
+    strain, tension = res.outputs["strap.roof-hook.strain"], res.outputs["strap.roof-hook.force"]
+    assert strain[0] == pytest.approx(e0, abs=1e-15) and tension[0] == pytest.approx(force)
+    assert np.all(largest == e0)
+    np.testing.assert_allclose(tension, np.maximum(force - slope * (e0 - strain), 0.0),
+                               rtol=0, atol=1e-6 * force)
+    assert tension[-1] == 0.0 and strain[-1] < 0.0        # slack: the mass has left
+    webbing = 1.0 / (1.0 + e0)
+    gained = 0.5 * m * res.v[-1, 0] ** 2 - 0.5 * m * v0**2
+    assert gained == pytest.approx(webbing * force**2 / (2 * slope), rel=1e-6)
+
+
 def test_identity_energy_balance_with_hysteresis_friction_and_retractor():
     """The GS1 webbing with hysteresis, belt-ball friction 0.3 and a retractor that locks on the
     payout: the energy balance (total - initial - work of all producers) closes to 1e-3 of the
