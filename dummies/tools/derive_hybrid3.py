@@ -486,8 +486,7 @@ RESIST = {
         dict(dof="x", friction_g=1.5, src="inversion/eversion"),
         dict(dof="y", friction_g=1.5, src="dorsiflexion is negative y; the 95M deck leaves it "
                                           "free [S: its /FUNCT/15000008 LEFT_ANKLE_FUN_RY, "
-                                          "0.001 N m at 1 rad]; the 50M and 5F have their own "
-                                          "decks' laws (OWN_RESIST)"),
+                                          "0.001 N m at 1 rad]; the 5F has her own (OWN_RESIST)"),
         dict(dof="z", friction_g=1.5, src="twist"),
     ],
 }
@@ -540,9 +539,8 @@ DUMMY_ROM = {
                                   "ankle had about 30 deg, NHTSA's 1996 final rule (61 FR 67953, "
                                   "drawings 78051-600/-601/-611) allows 45 deg dorsiflexion, with a "
                                   "rubber bumper; SAE J2856 (EA-23 1998): feet with a 45 deg range "
-                                  "of motion rather than 30; the 95M's taken as the 50M's [E], "
-                                  "whose own deck frees it to 44.9 deg (OWN_RESIST)]; plantar "
-                                  "flexion 45 [E]"),
+                                  "of motion rather than 30; the 95M's taken as the 50M's [E]]; "
+                                  "plantar flexion 45 [E]"),
     ("ankle", "z"): (-15.0, 15.0, "[E] as the human table"),
     ("shoulder", "z"): (-80.0, 80.0, "[E] symmetric 80: the human internal 70-90 / external "
                                      "90 [U HROM rom-exrx] rounded to one figure"),
@@ -582,44 +580,50 @@ ANKLE_05F_CARD = ("her FE deck's ankle spring [C: OpenRadioss ModelExchange 86db
                   "Hybrid_III_05TH_0000.rad, /PROP/SPR_GENE/15000049 ry row, /FUNCT/15000008]")
 
 
-# The 50M's ankle from his own deck [C: OpenRadioss ModelExchange, Safety/
-# Hybrid_III_50th_Percentile/SET_Modelling/Hybrid_III_50TH_0000.rad (SISW 2026, CC BY-NC 4.0, facts
-# only; stored version eeffdd7, read by offset through the file index: the git snapshot lacks its
-# blob), kg-mm-ms-kN, so moments in kN mm = N m]: the left ankle is the spherical joint spring
-# /SPRING/15059112 (part 15000171 H350_PART_LEFT_ANKLE_SPHERICAL_JOINT) from the shank's node
-# 15040184 (N1; the /DUMMY /ASSEMBLY 19 H350_Left_Lower_Leg's joint 20) to the foot's 15040188
+# The 50M's ankle inversion/eversion and twist from his own deck [C: OpenRadioss ModelExchange,
+# Safety/Hybrid_III_50th_Percentile/SET_Modelling/Hybrid_III_50TH_0000.rad (SISW 2026, CC BY-NC
+# 4.0, facts only; stored version eeffdd7, read by offset through the file index: the git snapshot
+# lacks its blob), kg-mm-ms-kN, so moments in kN mm = N m]: the left ankle is the spherical joint
+# spring /SPRING/15059112 (part 15000171 H350_PART_LEFT_ANKLE_SPHERICAL_JOINT) from the shank's
+# node 15040184 (N1; the /DUMMY /ASSEMBLY 19 H350_Left_Lower_Leg's joint 20) to the foot's 15040188
 # (N2), /PROP/SPR_GENE/15000171 H350_PROP_LEFT_ANKLE_SPHERICAL_JOINT in the moving skew 15000030
 # H350_SKEW_LEFT_ANKLE_SPHERICAL_JOINT_CID_A (nodes 15040184 / 15040185 / 15040186, Dir X). Its
 # three rotation rows: K 1e6, C 0 (no damping), H 0 (elastic), theta_min/max 0 (none), F/E/Ascale 0
 # (the defaults, 1), functions 15000021 / 15000022 / 15000023 H350_FUNCT_LEFT_ANKLE_SPHERICAL_RX /
-# _RY / _RZ (below, rotation of N2 against N1 in rad -> N m). The right ankle (15059113, property
+# _RY / _RZ (rotation of N2 against N1 in rad -> N m). The right ankle (15059113, property
 # 15000172, skew 15000032, functions 15000024-26) has the same rows to 1e-10 rad. In parallel, the
 # friction spring /PROP/SPR_GENE/15000190 H350_PROP_LEFT_ANKLE_SPHERICAL_FRIC (same nodes and skew,
 # H 1, functions 15000050-52) yields at 0.9 N m about each axis: Coulomb friction of 0.9 N m, near
 # the 1.00 N m this file's Part 572 limb setting (1.5 g) gives his ankle, which is kept. The deck's
 # /DUMMY /ASSEMBLY positioning ranges of that joint (-22.9..22.9, -64.9..20.9, -22.9..22.9 deg) are
-# the same free zones, the pitch one counted from a positioning zero 24.0 deg from the deck's
-# initial foot (its CID_A and CID_B skews' X axes lie 24.0 deg apart at the start).
+# the same free zones, the pitch one counted from a positioning zero 24.0 deg of dorsiflexion from
+# the deck's initial foot (its CID_A and CID_B skews' X axes lie 24.0 deg apart at the start).
 # Axes [D] (tests/human/test_dummies.py test_reference_hybrid3_50m_ankle_is_his_decks_spring): in
 # the foot frame of the dummy files (fit_foot.foot_frame: the knee-ankle line vertical, the knee
-# the joint spring 15059126's node 15040264), the skew's Y is the file's -y within 5 deg, its X
+# the joint spring 15059126's node 15040264), the skew's Y is the file's -y within 5.0 deg, its X
 # runs down the shank within 9.0 deg (twist, the file's -z) and its Z rearward within 10.3 deg
-# (inversion/eversion, the file's -x). A positive rotation of the foot about the deck's +Y (right)
-# lifts its toes (the deck's X is rearward): dorsiflexion, so this file's pitch law is M(q) =
-# -f(-q), as the 5F's. RX and RZ are the same odd function, so either maps onto the file's x and z
-# as M(q) = -f(-q) = f(q): no moment within 22.9 deg (0.4 rad) either way, then 5000 N m/rad to 500
-# N m at 28.6 deg. The pitch: no moment from 40.9 deg of plantar flexion to 44.9 deg of
-# dorsiflexion (SAE J2949's 45 deg, DUMMY_ROM), then 5302 N m/rad to 800 N m at 49.6 / 53.6 deg.
-# The law's zero is the deck's initial foot against its shank, taken as this file's reference foot
-# (the 95M deck's foot, scaled) [D]: the two decks' initial feet were not compared (the 50M deck's
-# foot mesh was not read). The deck's knee-ankle length is 413.7 mm (nodes 15040264 / 15040184),
-# this file's 405.6 mm (the 95M's scaled), not changed here.
+# (inversion/eversion, the file's -x). RX and RZ are the same odd function, so each maps onto the
+# file's z and x as M(q) = -f(-q) = f(q): no moment within 22.9 deg (0.4 rad) either way, then 5000
+# N m/rad to 500 N m at 28.6 deg; being symmetric, they need no zero but the foot's straight one.
+# Taken: ANKLE_50M_RZ_DECK for x, ANKLE_50M_RX_DECK for z (OWN_RESIST), no damping, the stops at the
+# tables' ends.
+# Not taken, the pitch (RY, /FUNCT/15000022: (-0.8651, -800), (-0.7142, 0), (-0.6807, 0), (0.0349,
+# 0), (0.7505, 0), (0.7840, 0), (0.9349, 800) rad / N m; a positive rotation of the foot about the
+# deck's +Y, to the dummy's right, lifts its toes: free from 40.9 deg of plantar flexion to 44.9 of
+# dorsiflexion from the deck's initial foot, then 5302 N m/rad): its zero, the deck's initial foot,
+# is not this file's reference foot (the 95M deck's): about the ankle in the foot frame, the 50M
+# deck's heel's rearmost node read (15022238, 78.6 mm behind and 32.1 mm below) lies 22.2 deg
+# below the horizontal, the 95M foot's (part 15000017) 43.5 deg, and the foremost read (15022330,
+# 156.4 ahead, 124.5 below) 38.5 deg against the 95M's 18.4: his deck's foot starts about 20 deg
+# more plantar-flexed (a few hundred of its foot nodes read, 15022234-15022458, no part fitted).
+# Counted from this file's reference foot, the deck's law would free dorsiflexion to about 24 deg
+# (its positioning zero lies within about 3 deg of that reference), against the 45 deg of SAE
+# J2949 [S] the pitch stop keeps (DUMMY_ROM); which neutral SAE's 45 is counted from was not found.
+# The deck's knee-ankle length is 413.7 mm (nodes 15040264 / 15040184), this file's 405.6 mm (the
+# 95M's scaled), not changed here.
 ANKLE_50M_RX_DECK = ((-0.499999999996844, -500.0), (-0.399999999996844, 0.0),
                      (3.15641957016055e-12, 0.0), (0.40000000000316, 0.0),
                      (0.500000000003156, 500.0))  # (rad, N m) [C] /FUNCT/15000021, deck's sign
-ANKLE_50M_RY_DECK = ((-0.865093414877403, -800.0), (-0.714209414877403, 0.0),
-                     (-0.680678414877403, 0.0), (0.034906585122597, 0.0), (0.750491585122597, 0.0),
-                     (0.784022585122605, 0.0), (0.934906585122597, 800.0))  # [C] /FUNCT/15000022
 ANKLE_50M_RZ_DECK = ((-0.499999999968144, -500.0), (-0.399999999968144, 0.0),
                      (3.18554072009647e-11, 0.0), (0.400000000031859, 0.0),
                      (0.500000000031856, 500.0))  # [C] /FUNCT/15000023
@@ -649,9 +653,10 @@ def ankle_50m(dof, rows, name, funct, what):
     the constant that holds them, for the file's comment)."""
     table = mirrored_law(rows)
     return (dict(dof=dof, table=table, friction_g=1.5,
-                 src=f"[D] {ANKLE_50M_CARD.format(funct)} as M(q) = -f(-q), zero at the deck's "
-                     f"initial foot (derive_hybrid3.py {name}); {what}; no "
-                     "damping (C 0) [C]; friction the Part 572 limb setting (the deck's 0.9 N m)"),
+                 src=f"[D] {ANKLE_50M_CARD.format(funct)} as M(q) = -f(-q), zero the straight foot "
+                     f"(derive_hybrid3.py {name}); {what}; no damping (C 0) [C]; friction the "
+                     "Part 572 limb setting (the deck's 0.9 N m); his deck's pitch row is not "
+                     "taken (its zero, derive_hybrid3.py)"),
             table_ends(table, "[D] the ends of his deck's tabulated ankle law (the deck has no "
                               "theta_min/max), so his deck's law alone carries the ankle within "
                               "the range it describes"))
@@ -661,14 +666,10 @@ def ankle_50m(dof, rows, name, funct, what):
 # dof) -> (resistance, (lower, upper, range source)).
 OWN_RESIST = {"50m": {
     ("ankle", "x"): ankle_50m("x", ANKLE_50M_RZ_DECK, "ANKLE_50M_RZ_DECK", 15000023,
-                              "inversion/eversion about the deck's Z (rearward): no moment within "
-                              "22.9 deg, then 5000 N m/rad to 500 N m at 28.6"),
-    ("ankle", "y"): ankle_50m("y", ANKLE_50M_RY_DECK, "ANKLE_50M_RY_DECK", 15000022,
-                              "q plantar flexion +y: no moment from 44.9 deg of dorsiflexion to "
-                              "40.9 of plantar flexion, then 5302 N m/rad to 800 N m at 53.6 / "
-                              "49.6"),
+                              "inversion/eversion about the deck's Z (rearward within 10.3 deg): no "
+                              "moment within 22.9 deg, then 5000 N m/rad to 500 N m at 28.6"),
     ("ankle", "z"): ankle_50m("z", ANKLE_50M_RX_DECK, "ANKLE_50M_RX_DECK", 15000021,
-                              "twist about the deck's X (down the shank within 9 deg): no moment "
+                              "twist about the deck's X (down the shank within 9.0 deg): no moment "
                               "within 22.9 deg, then 5000 N m/rad to 500 N m at 28.6")},
     "05f": {("ankle", "y"): (
         dict(dof="y", table=ankle_pitch_05f(), damping=ANKLE_DAMPING_05F_DECK * 1e-3,
