@@ -540,8 +540,8 @@ DUMMY_ROM = {
                                   "ankle had about 30 deg, NHTSA's 1996 final rule (61 FR 67953, "
                                   "drawings 78051-600/-601/-611) allows 45 deg dorsiflexion, with a "
                                   "rubber bumper; SAE J2856 (EA-23 1998): feet with a 45 deg range "
-                                  "of motion rather than 30; the 5F's and 95M's taken as the 50M's "
-                                  "[E]]; plantar flexion 45 [E]"),
+                                  "of motion rather than 30; the 95M's taken as the 50M's [E]]; "
+                                  "plantar flexion 45 [E]"),
     ("ankle", "z"): (-15.0, 15.0, "[E] as the human table"),
     ("shoulder", "z"): (-80.0, 80.0, "[E] symmetric 80: the human internal 70-90 / external "
                                      "90 [U HROM rom-exrx] rounded to one figure"),
@@ -581,25 +581,110 @@ ANKLE_05F_CARD = ("her FE deck's ankle spring [C: OpenRadioss ModelExchange 86db
                   "Hybrid_III_05TH_0000.rad, /PROP/SPR_GENE/15000049 ry row, /FUNCT/15000008]")
 
 
+# The 50M's ankle inversion/eversion and twist from his own deck [C: OpenRadioss ModelExchange,
+# Safety/Hybrid_III_50th_Percentile/SET_Modelling/Hybrid_III_50TH_0000.rad (SISW 2026, CC BY-NC
+# 4.0, facts only; stored version eeffdd7, read by offset through the file index: the git snapshot
+# lacks its blob), kg-mm-ms-kN, so moments in kN mm = N m]: the left ankle is the spherical joint
+# spring /SPRING/15059112 (part 15000171 H350_PART_LEFT_ANKLE_SPHERICAL_JOINT) from the shank's
+# node 15040184 (N1; the /DUMMY /ASSEMBLY 19 H350_Left_Lower_Leg's joint 20) to the foot's 15040188
+# (N2), /PROP/SPR_GENE/15000171 H350_PROP_LEFT_ANKLE_SPHERICAL_JOINT in the moving skew 15000030
+# H350_SKEW_LEFT_ANKLE_SPHERICAL_JOINT_CID_A (nodes 15040184 / 15040185 / 15040186, Dir X). Its
+# three rotation rows: K 1e6, C 0 (no damping), H 0 (elastic), theta_min/max 0 (none), F/E/Ascale 0
+# (the defaults, 1), functions 15000021 / 15000022 / 15000023 H350_FUNCT_LEFT_ANKLE_SPHERICAL_RX /
+# _RY / _RZ (rotation of N2 against N1 in rad -> N m). The right ankle (15059113, property
+# 15000172, skew 15000032, functions 15000024-26) has the same rows to 1e-10 rad. In parallel, the
+# friction spring /PROP/SPR_GENE/15000190 H350_PROP_LEFT_ANKLE_SPHERICAL_FRIC (same nodes and skew,
+# H 1, functions 15000050-52) yields at 0.9 N m about each axis: Coulomb friction of 0.9 N m, near
+# the 1.00 N m this file's Part 572 limb setting (1.5 g) gives his ankle, which is kept. The deck's
+# /DUMMY /ASSEMBLY positioning ranges of that joint (-22.9..22.9, -64.9..20.9, -22.9..22.9 deg) are
+# the same free zones, the pitch one counted from a positioning zero 24.0 deg of dorsiflexion from
+# the deck's initial foot (its CID_A and CID_B skews' X axes lie 24.0 deg apart at the start).
+# Axes [D] (tests/human/test_dummies.py test_reference_hybrid3_50m_ankle_is_his_decks_spring): in
+# the foot frame of the dummy files (fit_foot.foot_frame: the knee-ankle line vertical, the knee
+# the joint spring 15059126's node 15040264), the skew's Y is the file's -y within 5.0 deg, its X
+# runs down the shank within 9.0 deg (twist, the file's -z) and its Z rearward within 10.3 deg
+# (inversion/eversion, the file's -x). RX and RZ are the same odd function, so each maps onto the
+# file's z and x as M(q) = -f(-q) = f(q): no moment within 22.9 deg (0.4 rad) either way, then 5000
+# N m/rad to 500 N m at 28.6 deg; being symmetric, they need no zero but the foot's straight one.
+# Taken: ANKLE_50M_RZ_DECK for x, ANKLE_50M_RX_DECK for z (OWN_RESIST), no damping, the stops at the
+# tables' ends.
+# Not taken, the pitch (RY, /FUNCT/15000022: (-0.8651, -800), (-0.7142, 0), (-0.6807, 0), (0.0349,
+# 0), (0.7505, 0), (0.7840, 0), (0.9349, 800) rad / N m; a positive rotation of the foot about the
+# deck's +Y, to the dummy's right, lifts its toes: free from 40.9 deg of plantar flexion to 44.9 of
+# dorsiflexion from the deck's initial foot, then 5302 N m/rad): its zero, the deck's initial foot,
+# is not this file's reference foot (the 95M deck's): about the ankle in the foot frame, the 50M
+# deck's heel's rearmost node read (15022238, 78.6 mm behind and 32.1 mm below) lies 22.2 deg
+# below the horizontal, the 95M foot's (part 15000017) 43.5 deg, and the foremost read (15022330,
+# 156.4 ahead, 124.5 below) 38.5 deg against the 95M's 18.4: his deck's foot starts about 20 deg
+# more plantar-flexed (a few hundred of its foot nodes read, 15022234-15022458, no part fitted).
+# Counted from this file's reference foot, the deck's law would free dorsiflexion to about 24 deg
+# (its positioning zero lies within about 3 deg of that reference), against the 45 deg of SAE
+# J2949 [S] the pitch stop keeps (DUMMY_ROM); which neutral SAE's 45 is counted from was not found.
+# The deck's knee-ankle length is 413.7 mm (nodes 15040264 / 15040184), this file's 405.6 mm (the
+# 95M's scaled), not changed here.
+ANKLE_50M_RX_DECK = ((-0.499999999996844, -500.0), (-0.399999999996844, 0.0),
+                     (3.15641957016055e-12, 0.0), (0.40000000000316, 0.0),
+                     (0.500000000003156, 500.0))  # (rad, N m) [C] /FUNCT/15000021, deck's sign
+ANKLE_50M_RZ_DECK = ((-0.499999999968144, -500.0), (-0.399999999968144, 0.0),
+                     (3.18554072009647e-11, 0.0), (0.400000000031859, 0.0),
+                     (0.500000000031856, 500.0))  # [C] /FUNCT/15000023
+ANKLE_50M_CARD = ("his FE deck's ankle spring [C: OpenRadioss ModelExchange, SET_Modelling/"
+                  "Hybrid_III_50TH_0000.rad, /PROP/SPR_GENE/15000171, /FUNCT/{}]")
+
+
+def mirrored_law(rows):
+    """(deg, N m) rows of a deck's (rad, N m) function f about an axis opposite to this file's:
+    M(q) = -f(-q) [D]."""
+    return tuple((0.0 - math.degrees(x), 0.0 - t) for x, t in reversed(rows))
+
+
 def ankle_pitch_05f():
     """(deg, N m) rows of the 5F's ankle pitch law in this file's sign (plantar flexion +y):
     M(q) = -f(-q) of the deck's function f (ANKLE_PITCH_05F_DECK) [D]."""
-    return tuple((0.0 - math.degrees(x), 0.0 - t) for x, t in reversed(ANKLE_PITCH_05F_DECK))
+    return mirrored_law(ANKLE_PITCH_05F_DECK)
+
+
+def table_ends(rows, src):
+    """(lower, upper, source) of a range of motion at the ends of a (deg, N m) table."""
+    return rows[0][0], rows[-1][0], src
+
+
+def ankle_50m(dof, rows, name, funct, what):
+    """OWN_RESIST entry of the 50M's ankle dof from his deck's function rows (rad, N m; ``name``
+    the constant that holds them, for the file's comment)."""
+    table = mirrored_law(rows)
+    return (dict(dof=dof, table=table, friction_g=1.5,
+                 src=f"[D] {ANKLE_50M_CARD.format(funct)} as M(q) = -f(-q), zero the straight foot "
+                     f"(derive_hybrid3.py {name}); {what}; no damping (C 0) [C]; friction the "
+                     "Part 572 limb setting (the deck's 0.9 N m); his deck's pitch row is not "
+                     "taken (its zero, derive_hybrid3.py)"),
+            table_ends(table, "[D] the ends of his deck's tabulated ankle law (the deck has no "
+                              "theta_min/max), so his deck's law alone carries the ankle within "
+                              "the range it describes"))
 
 
 # Resistances of a dummy's own, in place of the common ones (RESIST), not scaled: kind -> (joint,
 # dof) -> (resistance, (lower, upper, range source)).
-OWN_RESIST = {"05f": {("ankle", "y"): (
-    dict(dof="y", table=ankle_pitch_05f(), damping=ANKLE_DAMPING_05F_DECK * 1e-3, friction_g=1.5,
-         src=f"[D] {ANKLE_05F_CARD} as M(q) = -f(-q), q plantar flexion +y, zero at the deck's "
-             "initial foot (derive_hybrid3.py ANKLE_PITCH_05F_DECK); no moment within 13.2 deg "
-             "either way, 5.6 N m at 29.8 deg plantar flexion, then 994 N m/rad to 1000 N m at "
-             "87.1; 6.78 N m at 57.3 deg dorsiflexion, then 493 N m/rad to 500 N m at 114.6; "
-             "damping 1.0 N m s/rad [C] (1000 kN mm ms/rad); friction the Part 572 limb setting"),
-    (-math.degrees(2.0), math.degrees(1.52),
-     "[D] the ends of her deck's tabulated ankle law (-2 / +1.52 rad; the deck has no "
-     "theta_min/max), so her deck's law alone carries the ankle within the range it describes; "
-     "the 50M's 45 deg dorsiflexion [S: SAE J2949] is not hers"))}}
+OWN_RESIST = {"50m": {
+    ("ankle", "x"): ankle_50m("x", ANKLE_50M_RZ_DECK, "ANKLE_50M_RZ_DECK", 15000023,
+                              "inversion/eversion about the deck's Z (rearward within 10.3 deg): no "
+                              "moment within 22.9 deg, then 5000 N m/rad to 500 N m at 28.6"),
+    ("ankle", "z"): ankle_50m("z", ANKLE_50M_RX_DECK, "ANKLE_50M_RX_DECK", 15000021,
+                              "twist about the deck's X (down the shank within 9.0 deg): no moment "
+                              "within 22.9 deg, then 5000 N m/rad to 500 N m at 28.6")},
+    "05f": {("ankle", "y"): (
+        dict(dof="y", table=ankle_pitch_05f(), damping=ANKLE_DAMPING_05F_DECK * 1e-3,
+             friction_g=1.5,
+             src=f"[D] {ANKLE_05F_CARD} as M(q) = -f(-q), q plantar flexion +y, zero at the deck's "
+                 "initial foot (derive_hybrid3.py ANKLE_PITCH_05F_DECK); no moment within 13.2 deg "
+                 "either way, 5.6 N m at 29.8 deg plantar flexion, then 994 N m/rad to 1000 N m at "
+                 "87.1; 6.78 N m at 57.3 deg dorsiflexion, then 493 N m/rad to 500 N m at 114.6; "
+                 "damping 1.0 N m s/rad [C] (1000 kN mm ms/rad); friction the Part 572 limb "
+                 "setting"),
+        (-math.degrees(2.0), math.degrees(1.52),
+         "[D] the ends of her deck's tabulated ankle law (-2 / +1.52 rad; the deck has no "
+         "theta_min/max), so her deck's law alone carries the ankle within the range it describes; "
+         "the 50M's 45 deg dorsiflexion [S: SAE J2949] is not hers"))}}
 
 
 def rom(joint, dof, kind=None):

@@ -760,8 +760,10 @@ def test_reference_hybrid3_ankle_dorsiflexes_to_45_deg(dummy):
     [E]: NHTSA's 1996 final rule raised it from about 30 deg to 45 with a rubber bumper [S: SAE
     J2949:2015 foreword; SAE J2856 (EA-23 1998): feet with a 45 deg range of motion rather than
     30]; the 95M's taken as the 50M's [E] (the 5F has her deck's law since branch ankle5f, the
-    next test). The files before branch tibia stopped it at 30 deg (J2856's range read as a split
-    of 30 / 45): that fails."""
+    next test; the 50M's deck's pitch row is not taken, its zero being its own foot's, about 20
+    deg more plantar-flexed than the files' reference foot: derive_hybrid3.py, branch ankle50).
+    The files before branch tibia stopped it at 30 deg (J2856's range read as a split of 30 /
+    45): that fails."""
     from occupant.human.loader import load_description
     _, segments = load_description(dummy)
     ankles = [seg for seg in segments if seg.joint_name.endswith("ankle")]
@@ -810,6 +812,66 @@ def test_reference_hybrid3_05f_ankle_pitch_is_her_decks_spring():
             assert np.interp(q, angle, moment) == pytest.approx(sign * f, abs=0.01), (seg.name, x)
         assert y.damping == pytest.approx(1.0)
         assert (y.lower, y.upper) == pytest.approx((-2.0, 1.52), abs=1e-3)
+
+
+# The open FE 50M's left ankle joint spring [C: OpenRadioss ModelExchange, Safety/
+# Hybrid_III_50th_Percentile/SET_Modelling/Hybrid_III_50TH_0000.rad (SISW 2026), CC BY-NC 4.0,
+# facts only; mm, rad, N m]: /SPRING/15059112 (part 15000171 H350_PART_LEFT_ANKLE_SPHERICAL_JOINT)
+# from the shank's node 15040184 (N1) to the foot's 15040188 (N2), property /PROP/SPR_GENE/
+# 15000171 in the moving skew 15000030 (nodes 15040184, 15040185, 15040186, Dir X: X along
+# N1->N2, Z = X x N1N3, Y = Z x X [S: Radioss reference guide, /SKEW/MOV]); the knee is the joint
+# spring 15059126's node 15040264. Its rotation rows about the skew's X and Z take /FUNCT/15000021
+# and 15000023 (rotation of N2 against N1, rad -> N m, scale factors at their default 1), C 0 (no
+# damping); the right ankle's (15000024 / 15000026) are the same to 1e-10.
+FE_50M_ANKLE_NODES = {"knee": (-513.5146484375, 73.6134338378906, 176.109130859375),     # 15040264
+                      "ankle": (-860.50622558594, 73.5825805664063, -49.202224731445),   # 15040184
+                      "skew_x": (-867.94110107422, 73.7247085571289, -55.888446807861),  # 15040185
+                      "skew_xy": (-860.974609375, 83.5446853637695, -48.469539642334)}   # 15040186
+FE_50M_ANKLE_R = {
+    "X": ((-0.499999999996844, -500.0), (-0.399999999996844, 0.0), (3.15641957016055e-12, 0.0),
+          (0.40000000000316, 0.0), (0.500000000003156, 500.0)),
+    "Z": ((-0.499999999968144, -500.0), (-0.399999999968144, 0.0), (3.18554072009647e-11, 0.0),
+          (0.400000000031859, 0.0), (0.500000000031856, 500.0))}
+
+
+def test_reference_hybrid3_50m_ankle_is_his_decks_spring():
+    """His ankle's inversion/eversion and twist are his FE deck's (branch ankle50). The skew's
+    axes, built from the deck's nodes as /SKEW/MOV builds them and put in the foot frame of the
+    dummy files (fit_foot.foot_frame: the knee-ankle line vertical), each lie within 11 deg of
+    one of the file's axes: Y along -y (the pitch, whose row is not taken), X down the shank (-z,
+    twist), Z rearward (-x, inversion/eversion). A deck rotation a about an axis along s e_k (s =
+    +-1) is the file's rotation s a about e_k, its moment s f(a): at each row of the two
+    functions the loaded table gives it, on both feet, with no damping and the stops at the
+    tables' ends. So the foot rolls and twists freely to 22.9 deg (the [E] stops at 15 deg
+    before), then 5000 N m/rad. Main's file (friction and stops only, no tables) fails."""
+    foot_frame = dummy_tool("fit_foot").foot_frame
+    n = {k: np.asarray(v) for k, v in FE_50M_ANKLE_NODES.items()}
+    x_axis = (n["skew_x"] - n["ankle"]) / np.linalg.norm(n["skew_x"] - n["ankle"])
+    z_axis = np.cross(x_axis, n["skew_xy"] - n["ankle"])
+    z_axis /= np.linalg.norm(z_axis)
+    deck_axes = {"X": x_axis, "Y": np.cross(z_axis, x_axis), "Z": z_axis}
+    mapping = {}
+    for name, axis in deck_axes.items():
+        in_foot = foot_frame((n["ankle"] + axis)[None, :], n["ankle"], n["knee"])[0]
+        k = int(np.argmax(np.abs(in_foot)))
+        assert abs(in_foot[k]) > np.cos(np.radians(11.0)), (name, in_foot)
+        mapping[name] = (k, float(np.sign(in_foot[k])))
+    assert mapping == {"X": (2, -1.0), "Y": (1, -1.0), "Z": (0, -1.0)}
+    _, segments = load_description("hybrid3_50m")
+    ankles = [seg for seg in segments if seg.joint_name.endswith("ankle")]
+    assert len(ankles) == 2
+    for seg in ankles:
+        for name, rows in FE_50M_ANKLE_R.items():
+            k, sign = mapping[name]
+            law = next(r for r in seg.resistances if r.dof == k)
+            assert law.table is not None, (seg.name, name)
+            angle, moment = np.asarray(law.table).T          # rad, N m
+            for a, f in rows:
+                assert np.interp(sign * a, angle, moment) == pytest.approx(sign * f, abs=0.01), (
+                    seg.name, name, a)
+            assert law.damping == 0.0
+            assert (law.lower, law.upper) == pytest.approx(sorted((sign * rows[0][0], sign * rows[-1][0])),
+                                                           abs=1e-3)
 
 
 # - her left shoe's outside (part 15000032 H305_PART_LEFT_SHOE, 57 bricks in one layer over the
