@@ -10,10 +10,10 @@ import pytest
 
 import occupant
 from occupant.modeling import (
-    Assembly, ContactCharacteristic, ContactPair, Joint, JointResistance, Marker, Part, Plane, Pose,
-    Sphere,
+    Assembly, ContactCharacteristic, Joint, JointResistance, Part, Pose,
 )
 from occupant.scenario.defects import STOP_ALLOWANCE, motion_defects
+from tests.contact.test_compliant_contact import M, R, _drop
 from tests.dummy_tools import dummy_tool
 
 I_ZZ = 0.02      # kg m^2, the pendulum about its hinge
@@ -62,24 +62,11 @@ def test_analytic_pendulum_swung_past_its_stop(past_deg):
     assert "hinge_rom 10.0 deg past its range end" in d.text()
 
 
-M, R, V_IN = 2.0, 0.05, 2.0   # kg, m, m/s
-
-
-def _ball(characteristic):
-    """A ball of radius R on a vertical slider touching the floor z = -R at q = 0 (the
-    compliant-contact tests' drop)."""
-    asm = Assembly("drop")
-    asm.add(Part("ball", M, inertia=(0.002, 0.002, 0.002)))
-    asm.add(Joint("lift", "prismatic", None, "ball", Pose()))
-    asm.add(Marker("centre", "ball"))
-    asm.add(Sphere("shell", "centre", R))
-    asm.add(Plane("floor", None, point=(0.0, 0.0, -R)))
-    asm.add(ContactPair("ball_floor", "shell", "floor", characteristic))
-    return asm.compile()
+V_IN = 2.0   # m/s
 
 
 def _bounce(characteristic):
-    model = _ball(characteristic)
+    model = _drop(characteristic)   # the compliant-contact tests' ball (M, R) on its slider
     res = occupant.simulate(model, 0.1, q0=[0.0], v0=[-V_IN], dt=1e-5, integrator="rk4",
                             gravity=(0, 0, 0), output_dt=1e-5)
     return model, res
