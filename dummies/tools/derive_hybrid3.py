@@ -649,18 +649,65 @@ def table_ends(rows, src):
     return rows[0][0], rows[-1][0], src
 
 
+def ankle_deck(dof, rows, sign, card, what, damping=None, stops=None):
+    """OWN_RESIST entry of an ankle dof from a deck's function rows (rad, N m) about a deck axis
+    along ``sign`` (+-1) times this file's: M(q) = sign f(sign q) [D]. The stops at the table's
+    ends (the decks have no theta_min/max) unless ``stops`` (lower, upper, source) are given."""
+    table = (tuple((math.degrees(x), t) for x, t in rows) if sign > 0 else mirrored_law(rows))
+    return (dict(dof=dof, table=table, friction_g=1.5, **({"damping": damping} if damping else {}),
+                 src=f"[D] {card} as M(q) = {'f(q)' if sign > 0 else '-f(-q)'}, zero the straight "
+                     f"foot; {what}; friction the Part 572 limb setting"),
+            stops or table_ends(table, "[D] the ends of the deck's tabulated ankle law (the deck "
+                                       "has no theta_min/max), so the deck's law alone carries "
+                                       "the ankle within the range it describes"))
+
+
 def ankle_50m(dof, rows, name, funct, what):
     """OWN_RESIST entry of the 50M's ankle dof from his deck's function rows (rad, N m; ``name``
-    the constant that holds them, for the file's comment)."""
-    table = mirrored_law(rows)
-    return (dict(dof=dof, table=table, friction_g=1.5,
-                 src=f"[D] {ANKLE_50M_CARD.format(funct)} as M(q) = -f(-q), zero the straight foot "
-                     f"(derive_hybrid3.py {name}); {what}; no damping (C 0) [C]; friction the "
-                     "Part 572 limb setting (the deck's 0.9 N m); his deck's pitch row is not "
-                     "taken (its zero, derive_hybrid3.py)"),
-            table_ends(table, "[D] the ends of his deck's tabulated ankle law (the deck has no "
-                              "theta_min/max), so his deck's law alone carries the ankle within "
-                              "the range it describes"))
+    the constant that holds them, for the file's comment): the deck's axis is opposite to the
+    file's."""
+    return ankle_deck(dof, rows, -1, ANKLE_50M_CARD.format(funct),
+                      f"derive_hybrid3.py {name}; {what}; no damping (C 0) [C]; the deck's "
+                      "friction 0.9 N m; his deck's pitch row is not taken (its zero, "
+                      "derive_hybrid3.py)")
+
+
+# The 5F's ankle inversion/eversion and twist from her deck (the card of ANKLE_PITCH_05F_DECK's
+# comment, /PROP/SPR_GENE/15000049): its rotation rows about the skew's X and Z take /FUNCT/
+# 15000029 H305_FUNCT_LEFT_ANKLE_FUN_VX and 15000030 _FUN_VZ (the right ankle's 15000050: 15000031
+# / 15000032, the same rows), each K 500, C 1000 kN mm ms/rad (1.0 N m s/rad), H 0, no theta_min/
+# max: both (-0.01, -8), (0, 0), (0.01, 8) rad / N m, so 800 N m/rad from the straight foot, and
+# beyond the rows as Radioss extrapolates a function (its end slopes) and as this file's tables do
+# (occupant/forces/joint_resistance.py table_load): a near-lock, 209 N m at 15 deg. (Her deck's
+# shoulder twist takes the same three rows.) Axes [D] (tests/human/test_dummies.py
+# test_reference_hybrid3_05f_ankle_roll_and_twist_are_her_decks_spring): /SKEW/MOV 15000001 (nodes
+# 15004004, 15004024, 15004025, Dir X) in the files' foot frame: X is the file's +x within 3.1 deg
+# (inversion/eversion), Z the file's -z within 3.1 (twist). The rows being odd, M(q) = f(q) on
+# both. Stops: the deck has none and its law has no end, so the [E] +-15 deg (DUMMY_ROM) stay.
+ANKLE_XZ_05F_DECK = ((-0.01, -8.0), (0.0, 0.0), (0.01, 8.0))  # (rad, N m) [C] /FUNCT/15000029, 30
+ANKLE_XZ_05F_CARD = ("her FE deck's ankle spring [C: OpenRadioss ModelExchange 86dbea3, "
+                     "Hybrid_III_05TH_0000.rad, /PROP/SPR_GENE/15000049 {} row, /FUNCT/{}]")
+
+# The 95M's ankle inversion/eversion and twist from his deck [C: OpenRadioss ModelExchange 86dbea3,
+# Safety/Hybrid_III_95th_RG_Articulated/RG_Articulated_Hybrid_III_95TH_0000.rad, CC BY-NC 4.0,
+# facts only; kg-mm-ms-kN]: the left ankle /SPRING/15005178 (part 15000022 JOINT_LEFT_ANKLE) from
+# the shank's node 15005211 (N1) to the foot's 15005229 (N2), /PROP/SPR_GENE/15000022 "LEFT FOOT TO
+# LOWER LEG" in the moving skew 15000004 (nodes 15005229, 15005324, 15005325; Dir blank, X): rows
+# about X and Z /FUNCT/15000025 LEFT_ANKLE_FUN_CX ((-1, -800), (-0.09, -0.8), (0, 0), (0.09, 0.8),
+# (1, 800) rad / N m: 8.9 N m/rad to 5.2 deg, then 878 N m/rad to 800 N m at 57.3) and 15000026
+# LEFT_ANKLE_FUN_CZ (the same with 0.035 rad: 2.0 deg, then 829 N m/rad), H 0, no theta_min/max;
+# the right ankle's (15000023, functions 15000027 / 15000028) the same. Each row has C 90000 kN
+# mm ms/rad = 90 N m s/rad, not taken: the model's viscous lock, declined for its neck (TUNED_95M)
+# and for the same card's pitch row (RESIST's ankle y, free); no damping. Axes [D] (tests/human/
+# test_dummies.py test_reference_hybrid3_95m_ankle_roll_and_twist_are_his_decks_spring): in the
+# files' foot frame (knee: spring 15005176's node 15005210) X is the file's +x within 1.4 deg, Z
+# the file's -z; the rows being odd, M(q) = f(q). The stops at the tables' ends (+-57.3 deg).
+ANKLE_95M_RX_DECK = ((-1.0, -800.0), (-0.09, -0.8), (0.0, 0.0), (0.09, 0.8),
+                     (1.0, 800.0))  # (rad, N m) [C] /FUNCT/15000025
+ANKLE_95M_RZ_DECK = ((-1.0, -800.0), (-0.035, -0.8), (0.0, 0.0), (0.035, 0.8),
+                     (1.0, 800.0))  # (rad, N m) [C] /FUNCT/15000026
+ANKLE_95M_CARD = ("his FE deck's ankle spring [C: OpenRadioss ModelExchange 86dbea3, "
+                  "RG_Articulated_Hybrid_III_95TH_0000.rad, /PROP/SPR_GENE/15000022, /FUNCT/{}]")
 
 
 # Resistances of a dummy's own, in place of the common ones (RESIST), not scaled: kind -> (joint,
@@ -672,7 +719,29 @@ OWN_RESIST = {"50m": {
     ("ankle", "z"): ankle_50m("z", ANKLE_50M_RX_DECK, "ANKLE_50M_RX_DECK", 15000021,
                               "twist about the deck's X (down the shank within 9.0 deg): no moment "
                               "within 22.9 deg, then 5000 N m/rad to 500 N m at 28.6")},
-    "05f": {("ankle", "y"): (
+    "95m": {
+    ("ankle", "x"): ankle_deck("x", ANKLE_95M_RX_DECK, 1, ANKLE_95M_CARD.format(15000025),
+                               "derive_hybrid3.py ANKLE_95M_RX_DECK; inversion/eversion about the "
+                               "deck's X (forward within 1.4 deg): 0.8 N m at 5.2 deg, then 878 N "
+                               "m/rad to 800 N m at 57.3; the deck's damping (90 N m s/rad, its "
+                               "viscous lock) not taken"),
+    ("ankle", "z"): ankle_deck("z", ANKLE_95M_RZ_DECK, -1, ANKLE_95M_CARD.format(15000026),
+                               "derive_hybrid3.py ANKLE_95M_RZ_DECK; twist about the deck's Z "
+                               "(down the shank): 0.8 N m at 2.0 deg, then 829 N m/rad to 800 N m "
+                               "at 57.3; the deck's damping (90 N m s/rad, its viscous lock) not "
+                               "taken")},
+    "05f": {
+    ("ankle", "x"): ankle_deck("x", ANKLE_XZ_05F_DECK, 1, ANKLE_XZ_05F_CARD.format("rx", 15000029),
+                               "derive_hybrid3.py ANKLE_XZ_05F_DECK; inversion/eversion about the "
+                               "deck's X (forward within 3.1 deg): 800 N m/rad from the straight "
+                               "foot, extrapolated as Radioss does; damping 1.0 N m s/rad [C]",
+                               damping=ANKLE_DAMPING_05F_DECK * 1e-3, stops=DUMMY_ROM[("ankle", "x")]),
+    ("ankle", "z"): ankle_deck("z", ANKLE_XZ_05F_DECK, -1, ANKLE_XZ_05F_CARD.format("rz", 15000030),
+                               "derive_hybrid3.py ANKLE_XZ_05F_DECK; twist about the deck's Z (down "
+                               "the shank within 3.1 deg): 800 N m/rad from the straight foot, "
+                               "extrapolated as Radioss does; damping 1.0 N m s/rad [C]",
+                               damping=ANKLE_DAMPING_05F_DECK * 1e-3, stops=DUMMY_ROM[("ankle", "z")]),
+    ("ankle", "y"): (
         dict(dof="y", table=ankle_pitch_05f(), damping=ANKLE_DAMPING_05F_DECK * 1e-3,
              friction_g=1.5,
              src=f"[D] {ANKLE_05F_CARD} as M(q) = -f(-q), q plantar flexion +y, zero at the deck's "

@@ -834,34 +834,33 @@ FE_50M_ANKLE_R = {
           (0.400000000031859, 0.0), (0.500000000031856, 500.0))}
 
 
-def test_reference_hybrid3_50m_ankle_is_his_decks_spring():
-    """His ankle's inversion/eversion and twist are his FE deck's (branch ankle50). The skew's
-    axes, built from the deck's nodes as /SKEW/MOV builds them and put in the foot frame of the
-    dummy files (fit_foot.foot_frame: the knee-ankle line vertical), each lie within 11 deg of
-    one of the file's axes: Y along -y (the pitch, whose row is not taken), X down the shank (-z,
-    twist), Z rearward (-x, inversion/eversion). A deck rotation a about an axis along s e_k (s =
-    +-1) is the file's rotation s a about e_k, its moment s f(a): at each row of the two
-    functions the loaded table gives it, on both feet, with no damping and the stops at the
-    tables' ends. So the foot rolls and twists freely to 22.9 deg (the [E] stops at 15 deg
-    before), then 5000 N m/rad. Main's file (friction and stops only, no tables) fails."""
+def _assert_ankle_is_the_decks_spring(dummy, nodes, functions, mapping, damping, stops=None):
+    """The skew's axes of a deck's ankle spring, built from its nodes (``nodes``: knee, ankle =
+    the skew's origin, skew_x, skew_xy) as /SKEW/MOV builds them (X along N1->N2, Z = X x N1N3,
+    Y = Z x X) and put in the foot frame of the dummy files (fit_foot.foot_frame: the knee-ankle
+    line vertical), each lie within 11 deg of one of the file's axes, as ``mapping`` (deck axis
+    -> (file axis index, sign)). A deck rotation a about an axis along s e_k (s = +-1) is the
+    file's rotation s a about e_k, its moment s f(a): at each row of ``functions`` (deck axis ->
+    (rad, N m) rows) the dummy's loaded table gives it, on both feet, with ``damping`` (N m
+    s/rad) and the stops at the tables' ends, or at ``stops`` (rad) where given."""
     foot_frame = dummy_tool("fit_foot").foot_frame
-    n = {k: np.asarray(v) for k, v in FE_50M_ANKLE_NODES.items()}
+    n = {k: np.asarray(v) for k, v in nodes.items()}
     x_axis = (n["skew_x"] - n["ankle"]) / np.linalg.norm(n["skew_x"] - n["ankle"])
     z_axis = np.cross(x_axis, n["skew_xy"] - n["ankle"])
     z_axis /= np.linalg.norm(z_axis)
     deck_axes = {"X": x_axis, "Y": np.cross(z_axis, x_axis), "Z": z_axis}
-    mapping = {}
+    found = {}
     for name, axis in deck_axes.items():
         in_foot = foot_frame((n["ankle"] + axis)[None, :], n["ankle"], n["knee"])[0]
         k = int(np.argmax(np.abs(in_foot)))
         assert abs(in_foot[k]) > np.cos(np.radians(11.0)), (name, in_foot)
-        mapping[name] = (k, float(np.sign(in_foot[k])))
-    assert mapping == {"X": (2, -1.0), "Y": (1, -1.0), "Z": (0, -1.0)}
-    _, segments = load_description("hybrid3_50m")
+        found[name] = (k, float(np.sign(in_foot[k])))
+    assert found == mapping
+    _, segments = load_description(dummy)
     ankles = [seg for seg in segments if seg.joint_name.endswith("ankle")]
     assert len(ankles) == 2
     for seg in ankles:
-        for name, rows in FE_50M_ANKLE_R.items():
+        for name, rows in functions.items():
             k, sign = mapping[name]
             law = next(r for r in seg.resistances if r.dof == k)
             assert law.table is not None, (seg.name, name)
@@ -869,9 +868,70 @@ def test_reference_hybrid3_50m_ankle_is_his_decks_spring():
             for a, f in rows:
                 assert np.interp(sign * a, angle, moment) == pytest.approx(sign * f, abs=0.01), (
                     seg.name, name, a)
-            assert law.damping == 0.0
-            assert (law.lower, law.upper) == pytest.approx(sorted((sign * rows[0][0], sign * rows[-1][0])),
-                                                           abs=1e-3)
+            assert law.damping == pytest.approx(damping)
+            ends = stops or sorted((sign * rows[0][0], sign * rows[-1][0]))
+            assert (law.lower, law.upper) == pytest.approx(ends, abs=1e-3)
+    return ankles
+
+
+def test_reference_hybrid3_50m_ankle_is_his_decks_spring():
+    """His ankle's inversion/eversion and twist are his FE deck's (branch ankle50): the skew's Y
+    along -y (the pitch, whose row is not taken), X down the shank (-z, twist), Z rearward (-x,
+    inversion/eversion); no damping; the stops at the tables' ends. So the foot rolls and twists
+    freely to 22.9 deg (the [E] stops at 15 deg before), then 5000 N m/rad. Main's file before
+    ankle50 (friction and stops only, no tables) fails."""
+    _assert_ankle_is_the_decks_spring("hybrid3_50m", FE_50M_ANKLE_NODES, FE_50M_ANKLE_R,
+                                      {"X": (2, -1.0), "Y": (1, -1.0), "Z": (0, -1.0)}, 0.0)
+
+
+# Her left ankle joint spring's rotation rows about its skew's X and Z (the card above, /PROP/
+# SPR_GENE/15000049): /FUNCT/15000029 and 15000030, the same rows, C 1000 kN mm ms/rad = 1 N m
+# s/rad; the skew 15000001's nodes 15004004 (at the ankle node 15004034), 15004024, 15004025.
+FE_05F_ANKLE_SKEW = dict(FE_05F_ANKLE_NODES, skew_x=(-799.6155563436, -685.829714, 61.0111500562782),
+                         skew_xy=FE_05F_ANKLE_NODES["skew_y"])
+FE_05F_ANKLE_R = {"X": ((-0.01, -8.0), (0.0, 0.0), (0.01, 8.0)),
+                  "Z": ((-0.01, -8.0), (0.0, 0.0), (0.01, 8.0))}
+
+
+def test_reference_hybrid3_05f_ankle_roll_and_twist_are_her_decks_spring():
+    """Her ankle's inversion/eversion and twist are her FE deck's (branch ankledecks): the skew's
+    X forward (+x, inversion/eversion) and Z down the shank (-z, twist), within 3.1 deg; each
+    800 N m/rad from the straight foot and beyond its rows, whose end slopes both Radioss and
+    joint_resistance.table_load extrapolate (139.6 N m at 10 deg), the card's damping 1 N m s/rad, the [E] stops
+    at +-15 deg kept (the deck has none). Main's file (friction and stops only) fails."""
+    ankles = _assert_ankle_is_the_decks_spring(
+        "hybrid3_05f", FE_05F_ANKLE_SKEW, FE_05F_ANKLE_R,
+        {"X": (0, 1.0), "Y": (1, -1.0), "Z": (2, -1.0)}, 1.0,
+        stops=(-np.radians(15.0), np.radians(15.0)))
+    for seg in ankles:
+        for k in (0, 2):
+            angle, moment = np.asarray(next(r for r in seg.resistances if r.dof == k).table).T
+            assert np.diff(moment)[[0, -1]] / np.diff(angle)[[0, -1]] == pytest.approx(800.0)
+
+
+# The open FE 95M's left ankle joint spring [C: OpenRadioss ModelExchange 86dbea3, Safety/
+# Hybrid_III_95th_RG_Articulated/RG_Articulated_Hybrid_III_95TH_0000.rad, CC BY-NC 4.0, facts only;
+# mm, rad, N m]: /SPRING/15005178 from the shank's node 15005211 (N1) to the foot's 15005229 (N2,
+# at the same point), /PROP/SPR_GENE/15000022 in the moving skew 15000004 (nodes 15005229,
+# 15005324, 15005325); the knee is the spring 15005176's node 15005210. Its rows about X and Z:
+# /FUNCT/15000025 and 15000026 (the right ankle's 15000027 / 15000028 the same), C 90 N m s/rad
+# (not taken: derive_hybrid3.py ANKLE_95M_RX_DECK's comment).
+FE_95M_ANKLE_NODES = {"knee": (-723.86110660797, -715.37512878479, 409.874711429853),    # 15005210
+                      "ankle": (-1071.0979886003, -725.90644283018, 148.047138161959),   # 15005211
+                      "skew_x": (-1074.1048968363, -726.03215379745, 152.03996937874),   # 15005324
+                      "skew_xy": (-1071.2703146473, -720.90948931728, 148.07468850129)}  # 15005325
+FE_95M_ANKLE_R = {"X": ((-1.0, -800.0), (-0.09, -0.8), (0.0, 0.0), (0.09, 0.8), (1.0, 800.0)),
+                  "Z": ((-1.0, -800.0), (-0.035, -0.8), (0.0, 0.0), (0.035, 0.8), (1.0, 800.0))}
+
+
+def test_reference_hybrid3_95m_ankle_roll_and_twist_are_his_decks_spring():
+    """His ankle's inversion/eversion and twist are his FE deck's (branch ankledecks): the skew's
+    X forward (+x, inversion/eversion) within 1.4 deg, Z down the shank (-z, twist); 0.8 N m at
+    5.2 / 2.0 deg, then 878 / 829 N m/rad to 800 N m at 57.3 deg, where the stops now sit; no
+    damping (the deck's 90 N m s/rad viscous lock not taken). Main's file (friction and [E]
+    +-15 deg stops only) fails."""
+    _assert_ankle_is_the_decks_spring("hybrid3_95m", FE_95M_ANKLE_NODES, FE_95M_ANKLE_R,
+                                      {"X": (0, 1.0), "Y": (1, -1.0), "Z": (2, -1.0)}, 0.0)
 
 
 # - her left shoe's outside (part 15000032 H305_PART_LEFT_SHOE, 57 bricks in one layer over the
