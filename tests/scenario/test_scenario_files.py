@@ -167,7 +167,8 @@ def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys
     if label == "interior":
         bad = _named_file_copy(tmp_path, "vehicles", "sled_buck_passenger", "[[surface]]", "[[surface]")
         old, new = 'interior = "sled_buck_passenger"', f'interior = "{bad}"'
-        line = (f"{bad}: not valid TOML: Expected ']]' at the end of an array declaration (at line 97, "
+        at = bad.read_text().splitlines().index("[[surface]") + 1   # (the interior's first surface)
+        line = (f"{bad}: not valid TOML: Expected ']]' at the end of an array declaration (at line {at}, "
                 "column 10) (accepted: TOML 1.0)")
     elif label == "dummy":
         bad = _named_file_copy(tmp_path, "dummies", "hybrid3_50m", "[[segment]]", "[[segment]")
