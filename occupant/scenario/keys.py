@@ -301,8 +301,8 @@ _PULSE = [
     Key("pulse.speed_kmh", "number", "km/h", "the vehicle's speed when the pulse starts (default: delta-v)",
         low=0.0),
     Key("pulse.start", "number", "s", "the pulse's start in the run", 0.0, low=0.0),
-    Key("pulse.file", "string", "", "csv: a table time [s], acceleration [g]; isomme: a test folder or "
-        ".mme (relative: to the scenario's folder)"),
+    Key("pulse.file", "string", "", "csv: a table time [s], acceleration [g] (SAE J211 signs: a frontal "
+        "crash's deceleration negative); isomme: a test folder or .mme (relative: to the scenario's folder)"),
     Key("pulse.channel", "string", "", "isomme: the channel's 16-character code"),
     Key("pulse.scale", "number", "-", "csv, isomme: a factor on the acceleration", 1.0),
     Key("pulse.direction", "vector", "-", "the B0 axis along which the vehicle loses delta-v",
