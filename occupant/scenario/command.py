@@ -391,7 +391,15 @@ def _compared(arg, report):
     from occupant.scenario import load
     from occupant.integrate import precompile
     precompile.standby()   # (as run_command: a first run's compile worker)
-    sc = load(arg)
+    try:
+        sc = load(arg)
+    except InputFileError as err:
+        if folder.exists():
+            raise
+        # (a mistyped run folder was answered with the scenarios alone: "accepted: an existing
+        # .toml file, or a shipped scenario: ...")
+        raise InputFileError(err.file, err.path, err.problem, f"a run folder (with criteria.csv), {err.accepted}") \
+            from None
     return sc.name, None, None, None, sc
 
 

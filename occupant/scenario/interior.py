@@ -9,6 +9,8 @@ shifts it). File form::
     kind = "interior"
     name = "sled_buck_passenger"
     description = "..."
+    test_object = "sled"                      # what carries it: vehicle (default) or sled; names
+    #                                           the ISO-MME channels of B0's motion (S0SLED...)
     [contact_characteristic.seat_foam]        # occupant.modeling.contacts_toml
     ...
     [[surface]]
@@ -85,9 +87,10 @@ from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.interior_hinge import frame_marker, read_hinges
 from occupant.scenario.interior_shapes import ALL_KEYS, read_surface
 from occupant.scenario.placement import HEAD_RESTRAINT
+from occupant.sensors.vehicle import TEST_OBJECTS
 
-TOP_KEYS = ("kind", "name", "description", "contact_characteristic", "surface", "base", "hinge",
-            "belt")
+TOP_KEYS = ("kind", "name", "description", "test_object", "contact_characteristic", "surface", "base",
+            "hinge", "belt")
 BELT_KEYS = ("retractor", "d_ring", "buckle", "lap_anchor")
 
 
@@ -107,6 +110,7 @@ class Interior:
     hinges: dict = field(default_factory=dict)           # hinged part name -> modeling elements
     belt: dict = field(default_factory=dict)             # belt anchorage name -> [x, y, z] m in B0
     mesh_files: dict = field(default_factory=dict)       # mesh surface name -> the Path it was read from
+    test_object: str = "vehicle"                         # what carries it (B0): vehicle or sled
 
     @property
     def elements(self):
@@ -177,5 +181,7 @@ def load_interior(name_or_path, bases=None, named_by=None, meshes=None):
     if own:
         c.keys(own, BELT_KEYS, "belt")
         belt.update({k: [float(x) for x in c.vector(own, k, "belt")] for k in BELT_KEYS if k in own})
+    test_object = c.string(data, "test_object", "", choices=tuple(TEST_OBJECTS), what="test object") \
+        or (base.test_object if base is not None else "vehicle")
     return Interior(name, data.get("description", ""), str(path), surfaces, characteristics, defaults,
-                    hinges, belt, mesh_files)
+                    hinges, belt, mesh_files, test_object)

@@ -25,6 +25,12 @@ from occupant.human.posture import HUMAN_LINE_SOURCES
 from occupant.scenario.interior_shapes import SHAPES
 
 # bounds of the values a run accepts
+# the least load limiter and pretensioner stall force [E]: half the lowest production limiter
+# level (2-6 kN) and a third of the lowest stall force (1.5-3 kN) [U: crash-domain-facts.md 6.1];
+# below them the retractor pays out under the belt's fitting and settling loads, and a value in
+# kN (load_limit = 4) ran a 4 N limiter, the belt paying out from the start
+MIN_LOAD_LIMIT = 1000.0          # N
+MIN_PRETENSIONER_FORCE = 500.0   # N
 MAX_T_END = 10.0        # s: solver.t_end at most [E: a crash ~0.2 s, with pre-crash braking ~1 s]
 MAX_SETTLE = 2.0        # s: the longest settling accepted [E: it converges in ~0.2-0.3 s]
 MAX_BACKSET = 0.3       # m [E: well past any seat; IIHS links backsets past about 4 in to more neck
@@ -99,10 +105,11 @@ class Key:
         if self.kind == "number":
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 return f"expected a finite number, got {value!r}"
+            unit = f" {self.unit}" if self.unit not in ("", "-") else ""
             if self.low is not None and (value <= self.low if self.low_open else value < self.low):
-                return f"must be {'>' if self.low_open else '>='} {self.low:g}, got {value!r}"
+                return f"must be {'>' if self.low_open else '>='} {self.low:g}{unit}, got {value!r}"
             if self.high is not None and value > self.high:
-                return f"{value!r}{f' {self.unit}' if self.unit not in ('', '-') else ''} is outside the range accepted"
+                return f"{value!r}{unit} is outside the range accepted"
             return None
         if self.kind == "bool":
             return None if isinstance(value, bool) else f"expected true or false, got {value!r}"
@@ -294,8 +301,8 @@ _PULSE = [
     Key("pulse.speed_kmh", "number", "km/h", "the vehicle's speed when the pulse starts (default: delta-v)",
         low=0.0),
     Key("pulse.start", "number", "s", "the pulse's start in the run", 0.0, low=0.0),
-    Key("pulse.file", "string", "", "csv: a table time [s], acceleration [g]; isomme: a test folder or "
-        ".mme (relative: to the scenario's folder)"),
+    Key("pulse.file", "string", "", "csv: a table time [s], acceleration [g] (SAE J211 signs: a frontal "
+        "crash's deceleration negative); isomme: a test folder or .mme (relative: to the scenario's folder)"),
     Key("pulse.channel", "string", "", "isomme: the channel's 16-character code"),
     Key("pulse.scale", "number", "-", "csv, isomme: a factor on the acceleration", 1.0),
     Key("pulse.direction", "vector", "-", "the B0 axis along which the vehicle loses delta-v",
@@ -322,14 +329,14 @@ _RESTRAINTS = [
         "lap (lap_anchor over the pelvis to the buckle) or two_point (d_ring over the torso to the buckle; "
         "lap and two_point: a retractor only where retractor is given)",
         "three_point", choices=("three_point", "separate", "lap", "two_point")),
-    Key(f"{_BELT}.load_limit", "number", "N", "the retractor's load limiter (default: none)",
-        low=0.0, low_open=True),
+    Key(f"{_BELT}.load_limit", "number", "N", "the retractor's load limiter (default: none; production "
+        "levels 2-6 kN)", low=MIN_LOAD_LIMIT),
     Key(f"{_BELT}.pretensioner", "bool", "", "a pretensioner winds the retractor in", False),
     Key(f"{_BELT}.pretensioner_time", "number", "s", "when the pretensioner fires (with pretensioner)", low=0.0),
     Key(f"{_BELT}.pretensioner_pull", "number", "m", "the webbing it winds in over 8 ms (with pretensioner)",
         low=0.0),
     Key(f"{_BELT}.pretensioner_force", "number", "N", "the belt force at the retractor where it stalls "
-        "(default: occupant.modeling.belts.Pretensioner.capacity)", low=0.0, low_open=True),
+        "(default: occupant.modeling.belts.Pretensioner.capacity; 1.5-3 kN)", low=MIN_PRETENSIONER_FORCE),
     # belt on body: the GS1 deck's 0.3 [C: SAFER HBM validation deck, Boundary_conditions_V11.key,
     # "SAFER to shoulder/lap belt" FS]; the open FE Hybrid III sled examples (OpenRadioss
     # ModelExchange) take 0.2 [S], not taken (scenarios/HISTORY.md, frictionsrc). D-ring and

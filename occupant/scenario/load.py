@@ -92,6 +92,8 @@ from occupant.scenario.restraints import (BELT_ANCHORAGES, RESTRAINTS, belt_tabl
 from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_front, turn_root, vehicle_indices
 
 # the keys each table takes, their types, units, ranges and defaults: occupant.scenario.keys
+# where a key the scenario file gives is taken away: --set replaces and adds keys only
+NO_REMOVAL = "a --set cannot remove a key the file gives: edit a copy of the scenario file"
 MAX_SAMPLES = 200_000   # recorded samples at most (t_end / output_dt): 20 s at the 1e-4 s default
 
 
@@ -310,8 +312,9 @@ class Scenario:
         occ = c.table(data, "occupant", "", required=True)
         c.keys(occ, names("occupant"), "occupant")
         if ("dummy" in occ) == ("human" in occ):
+            # (a --set adds a key and cannot take the file's dummy away: say where the change goes)
             c.fail("occupant", "give exactly one of dummy and human", "dummy = a dummy name, or "
-                   "human = {sex, percentile or stature and mass}")
+                   f"human = {{sex, percentile or stature and mass}} ({NO_REMOVAL})")
         self.human = "human" in occ
         if "dummy" in occ:
             dummy = self._named(c, occ, "dummy", "occupant", load_dummy)
@@ -358,7 +361,7 @@ class Scenario:
         if self.protocol is not None and not self.dummy.startswith(self.protocol.dummy):
             c.fail("criteria.regulation", f"{reg} judges the {self.protocol.dummy}, the occupant is "
                    f"{self.dummy}", ", ".join(k for k, p in PROTOCOLS.items() if self.dummy.startswith(p.dummy))
-                   or "no regulation for this occupant: leave it out")
+                   or f"no regulation for this occupant: leave criteria.regulation out ({NO_REMOVAL})")
         self.show = tuple(read(c, crit, "criteria", "show") or ())
         twice = sorted({x for x in self.show if self.show.count(x) > 1})
         if twice:   # (its row was shown once: the second was a slip)

@@ -16,7 +16,8 @@ Scenario table ``[pulse]`` (units at the edge, conventions rule 7: km/h and g in
     speed_kmh = 48.0        # vehicle speed when the pulse starts (default: delta-v)
     start = 0.0             # s, time of the pulse's start in the run
     # trapezoid: delta_v_kmh, peak_g, rise, fall (s); the plateau follows from delta-v
-    # csv: file = "pulse.csv", header "time [s],acceleration [g]" (or [m/s^2])
+    # csv: file = "pulse.csv", header "time [s],acceleration [g]" (or [m/s^2]), J211 signs
+    #      (a frontal crash's deceleration negative: a table that speeds the vehicle up is refused)
     # isomme: file = "test folder or .mme", channel = "10VEHC0000..ACXD" (16-char code)
     scale = 1.0             # csv / isomme: factor on the acceleration (optional)
     direction = [1, 0, 0]   # B0 axis along which the vehicle loses delta-v (optional): a side
@@ -34,7 +35,7 @@ import numpy as np
 from occupant.constants import G0
 from occupant.model import BaseMotion
 from occupant.io.toml_files import located, missing_file
-from occupant.scenario.keys import KEYS as _KEYS, read
+from occupant.scenario.keys import KEYS as _KEYS, MAX_T_END, read
 
 KMH = 1.0 / 3.6    # m/s per km/h
 SAMPLE_DT = 1e-4   # s, the analytic shapes are tabulated at 10 kHz (the channel rate)
@@ -206,6 +207,10 @@ def from_csv(c, fp, path):
     if len(data) < 2:
         c.fail(where, f"{fp.name}: {len(data)} row(s) of data", ">= 2 rows of time, acceleration")
     data = np.array(data, float)
+    span = data[-1, 0] - data[0, 0]
+    if span > MAX_T_END:   # (times in ms under a [s] header: a 100 ms pulse read as 100 s, unsaid)
+        c.fail(where, f"{fp.name}: its times span {span:g} s, longer than any run (solver.t_end <= "
+               f"{MAX_T_END:g} s): times in ms?", "times in s, as the header time [s] says")
     return data[:, 0] - data[0, 0], data[:, 1] * _UNITS[units[1][1]], f"CSV {fp.name}"
 
 
@@ -259,6 +264,14 @@ def read_pulse(c, p, path, named_by, t_end, copy=None):
     scale = read(c, p, path, "scale")
     start = read(c, p, path, "start")
     t, a = _pad(t, a * scale, start, t_end)
+    gain = float(np.trapezoid(a, t))   # m/s: the speed the table adds along direction
+    if shape in ("csv", "isomme") and gain > 0:
+        # (a table of positive decelerations ran the sled from 48 to 96 km/h, unsaid)
+        c.fail(c.where(path, "file" if shape == "csv" else "channel"),
+               f"{what}: the vehicle gains {gain / KMH:.1f} km/h along direction over the pulse; a crash "
+               "pulse slows it: its accelerations are signed as SAE J211's, a frontal crash's x "
+               "acceleration negative (as in ISO-MME vehicle channels)",
+               "decelerations negative, or scale = -1 for a table of positive decelerations")
     d = read(c, p, path, "direction")
     if not np.linalg.norm(d) > 0:
         c.fail(c.where(path, "direction"), "must not be zero", "a vector in the vehicle frame B0")

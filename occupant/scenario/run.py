@@ -168,15 +168,16 @@ def folder_test_number(folder):
 
 
 def isomme_channels(run):
-    """The channels of a run's ISO-MME export: its sensor channels, then the vehicle's
-    acceleration on their grid (occupant.sensors.vehicle; none in a pedestrian run, whose B0 is
-    the road, not a vehicle)."""
+    """The channels of a run's ISO-MME export: its sensor channels, then the vehicle's (or the
+    sled's: its interior's test_object) acceleration and velocity on their grid
+    (occupant.sensors.vehicle; none in a pedestrian run, whose B0 is the road, not a vehicle)."""
     from occupant.simulate import model_gravity
     from occupant.sensors.vehicle import vehicle_channels
     channels = list(run.results.channels)
     vehicle = (run.scenario or {}).get("vehicle", {})
     if channels and not (isinstance(vehicle, dict) and "front" in vehicle):
-        channels += vehicle_channels(run.results, channels[0].t, model_gravity(run.model))
+        test_object = getattr(getattr(run, "interior", None), "test_object", "vehicle")
+        channels += vehicle_channels(run.results, channels[0].t, model_gravity(run.model), test_object)
     return channels
 
 

@@ -68,8 +68,9 @@ POOL_BROKE = (f"not run to its end: the process pool broke {MAX_BLIND_RESTARTS +
 
 def parse_vary(text, ranges=False):
     """``"KEY=start:stop:n"`` (n values evenly spaced, both ends included) or ``"KEY=a,b,c"``
-    -> (key, [values]). With ``ranges`` (Latin hypercube) ``start:stop[:n]`` gives the range
-    (start, stop) (a tuple; n, if given, is not used)."""
+    -> (key, [values]). With ``ranges`` (Latin hypercube) ``start:stop`` gives the range
+    (start, stop) (a tuple); an n there is refused: the hypercube's variants are its ``samples``
+    (``start:stop:8`` with --samples 4 ran 4, unsaid)."""
     accepted = ("KEY=start:stop (start < stop) or KEY=a,b,c" if ranges else
                 "KEY=start:stop:n (n >= 1) or KEY=a,b,c")
     key, value = parse_override(text, "--vary", accepted)
@@ -77,7 +78,11 @@ def parse_vary(text, ranges=False):
     try:
         if ":" in raw:
             parts = raw.split(":")
-            if ranges and len(parts) in (2, 3):
+            if ranges and len(parts) == 3:
+                raise ScenarioError(f"--vary {text}", key, f"a Latin hypercube samples the range "
+                                    f"{parts[0]}:{parts[1]}; its number of variants is --samples N, "
+                                    f"not a count of values ({parts[2]})", accepted + " with --samples N")
+            if ranges and len(parts) == 2:
                 start, stop = float(parts[0]), float(parts[1])
                 if not start < stop:
                     raise ValueError
@@ -148,6 +153,12 @@ def design(vary, kind="full", samples=None, seed=None):
             else:
                 variant[k] = spec[min(int(x * len(spec)), len(spec) - 1)]
         out.append(variant)
+    # every key a list: fewer combinations than samples repeat a run (3 values, 6 samples: each twice)
+    distinct = {tuple(v.items()) for v in out}
+    if len(distinct) < len(out):
+        raise ScenarioError("--samples", "", f"{samples} samples of {', '.join(keys)} repeat runs: "
+                            f"{len(distinct)} of them are distinct", "a range KEY=start:stop for at "
+                            "least one key, or fewer samples (or the full factorial of the lists)")
     return out
 
 

@@ -1,6 +1,7 @@
 """The vehicle's own channels: B0's acceleration, as the vehicle accelerometer of a crash test
 records it (the pulse every ISO-MME test carries beside its dummy's channels, which other tools
-plot and integrate: delta-v, OLC).
+plot and integrate: delta-v, OLC), and its velocity, the speed the run used (the OLC reads it
+without integrating from an unknown start).
 
 B0 is the vehicle (the interior's frame, driven by the crash pulse; a sled in a sled test). Its
 origin's acceleration is taken from the run's recorded base states (``results.base_states``:
@@ -17,7 +18,12 @@ filter class 0 (raw, as every channel of a run's export) [S: pyisomme channel_co
 1.6.2); pyisomme's sample vehicle channel ``10VEHCCG0000ACXA`` (a pulse falling to -100 m/s^2)
 and its OLC page, which reads ``10VEHCCG00??VEXA``]. CG: B0 is rigid and translates (a
 pre-crash braking's pitch aside), so each of its points, its centre of gravity too, has its
-origin's acceleration.
+origin's acceleration. The velocity: physical dimension VE (velocity, m/s), ``10VEHCCG0000VE<axis>0``.
+A sled test's B0 is the sled (its interior file says ``test_object = "sled"``,
+occupant.scenario.interior): test object S (sled), main location SLED (transducers mounted on
+the sled), ``S0SLEDCG0000AC<axis>0`` and ``S0SLEDCG0000VE<axis>0`` [S: the same code list,
+Test Object ``S???????????????`` "Sled", Main Location ``??SLED??????????`` "Sled: used for
+transducers directly mounted on the sled"].
 
 Polarity: SAE J211 vehicle axes, x forward, y right, z down [C: crash-domain-facts.md 0.1]; a
 frontal crash's deceleration is negative along X, a car struck on its left is pushed towards +Y.
@@ -31,10 +37,12 @@ from occupant.channel import Channel
 from occupant.constants import G0
 from occupant.sensors.evaluate import _TO_J211, UNFILTERED
 
-__all__ = ["vehicle_acceleration", "vehicle_channels", "VEHICLE_CODE"]
+__all__ = ["vehicle_acceleration", "vehicle_channels", "VEHICLE_CODE", "TEST_OBJECTS"]
 
-#: the code of the vehicle's acceleration along ``axis`` (X, Y, Z), module docstring
-VEHICLE_CODE = "10VEHCCG0000AC{axis}" + UNFILTERED
+#: the code of a test object's channel: its physical dimension (AC, VE) along ``axis`` (X, Y, Z)
+VEHICLE_CODE = "{object}CG0000{dimension}{axis}" + UNFILTERED
+#: what B0 is in a test -> the code's test object, position and main location (module docstring)
+TEST_OBJECTS = {"vehicle": "10VEHC", "sled": "S0SLED"}
 
 STANDARD_GRAVITY = (0.0, 0.0, -G0)   # m/s^2 in the world frame (occupant.simulate's default)
 
@@ -50,22 +58,28 @@ def vehicle_acceleration(results, gravity=STANDARD_GRAVITY):
     return states[:, 9:12] + g_b0 + np.cross(states[:, 0:3], states[:, 3:6])
 
 
-def vehicle_channels(results, t=None, gravity=STANDARD_GRAVITY):
-    """The vehicle's acceleration channels (module docstring), in m/s^2 with J211 polarity, on
-    the times ``t`` (the run's other channels' grid; default ``results.t``), linearly
-    interpolated from the recorded samples where the grids differ: X always, Y and Z where the
-    vehicle moves along them (a side pulse, a braking's dive). [] when the results hold no base
-    states (a run read from an older results file)."""
+def vehicle_channels(results, t=None, gravity=STANDARD_GRAVITY, test_object="vehicle"):
+    """The vehicle's acceleration channels (module docstring), in m/s^2, then its velocity
+    channels, in m/s, with J211 polarity, on the times ``t`` (the run's other channels' grid;
+    default ``results.t``), linearly interpolated from the recorded samples where the grids
+    differ: X always, Y and Z where the vehicle moves along them (a side pulse, a braking's
+    dive). ``test_object``: what B0 is, a key of TEST_OBJECTS (a sled: its channels are the
+    sled's). [] when the results hold no base states (a run read from an older results file)."""
     if getattr(results, "base_states", None) is None or getattr(results, "base_poses", None) is None:
         return []
     t_rec = np.asarray(results.t, float)
     t = t_rec if t is None else np.asarray(t, float)
-    a = vehicle_acceleration(results, gravity) * _TO_J211
+    states = np.asarray(results.base_states, float)
+    # B0's origin's velocity in B0 axes: the linear part of its spatial velocity (results.Results)
+    motions = (("acceleration", "AC", "m/s^2", vehicle_acceleration(results, gravity) * _TO_J211),
+               ("velocity", "VE", "m/s", states[:, 3:6] * _TO_J211))
     out = []
-    for k, axis in enumerate("XYZ"):
-        if axis != "X" and not np.any(a[:, k]):
-            continue
-        values = a[:, k] if t is t_rec else np.interp(t, t_rec, a[:, k])
-        out.append(Channel(f"vehicle acceleration {axis.lower()}", t, values, "m/s^2",
-                           code=VEHICLE_CODE.format(axis=axis)))
+    for what, dimension, unit, values in motions:
+        for k, axis in enumerate("XYZ"):
+            if axis != "X" and not np.any(values[:, k]):
+                continue
+            v = values[:, k] if t is t_rec else np.interp(t, t_rec, values[:, k])
+            out.append(Channel(f"{test_object} {what} {axis.lower()}", t, v, unit,
+                               code=VEHICLE_CODE.format(object=TEST_OBJECTS[test_object],
+                                                        dimension=dimension, axis=axis)))
     return out

@@ -135,7 +135,7 @@ class _Checker:
 
 @pytest.mark.parametrize("table, key, message", [
     ({}, "t_end", "f.toml: solver.t_end: missing (accepted: a number, 0 < t_end <= 10 s)"),
-    ({"t_end": -1}, "t_end", "f.toml: solver.t_end: must be > 0, got -1 (accepted: a number, 0 < t_end <= 10 s)"),
+    ({"t_end": -1}, "t_end", "f.toml: solver.t_end: must be > 0 s, got -1 (accepted: a number, 0 < t_end <= 10 s)"),
     ({"t_end": 11}, "t_end", "f.toml: solver.t_end: 11 s is outside the range accepted (accepted: a number, "
                              "0 < t_end <= 10 s)"),
     ({"integrator": "leapfrog"}, "integrator", "f.toml: solver.integrator: unknown integrator 'leapfrog' "
@@ -160,9 +160,14 @@ def test_regression_read_gives_defaults():
 @pytest.mark.parametrize("overrides, message", [
     ({"restraints.belt.friction": -0.1}, "restraints.belt.friction: must be >= 0, got -0.1 (accepted: a number, "
                                          "friction >= 0)"),
-    ({"restraints.belt.load_limit": 0}, "restraints.belt.load_limit: must be > 0, got 0 (accepted: a number, "
-                                        "load_limit > 0 N)"),
-    ({"pulse.start": -1}, "pulse.start: must be >= 0, got -1 (accepted: a number, start >= 0 s)"),
+    ({"restraints.belt.load_limit": 0}, "restraints.belt.load_limit: must be >= 1000 N, got 0 (accepted: a "
+                                        "number, load_limit >= 1000 N)"),
+    # kN meant: a 4 N limiter paid the belt out from the start, unsaid
+    ({"restraints.belt.load_limit": 4}, "restraints.belt.load_limit: must be >= 1000 N, got 4 (accepted: a "
+                                        "number, load_limit >= 1000 N)"),
+    ({"restraints.belt.pretensioner_force": 2}, "restraints.belt.pretensioner_force: must be >= 500 N, got 2 "
+                                                "(accepted: a number, pretensioner_force >= 500 N)"),
+    ({"pulse.start": -1}, "pulse.start: must be >= 0 s, got -1 (accepted: a number, start >= 0 s)"),
     ({"solver.colour": 1}, "solver.colour: unknown key (accepted: t_end, integrator, dt, output_dt)"),
 ])
 def test_regression_loader_messages_come_from_the_registry(overrides, message):
@@ -182,7 +187,7 @@ def test_regression_override_of_another_type_says_what_the_key_accepts():
 
 
 @pytest.mark.parametrize("key, value, found", [
-    ("pulse.duration", -0.1, ("pulse.duration", "must be > 0, got -0.1", "a number, duration > 0 s")),
+    ("pulse.duration", -0.1, ("pulse.duration", "must be > 0 s, got -0.1", "a number, duration > 0 s")),
     ("solver.integrator", "leapfrog", ("solver.integrator", "unknown integrator 'leapfrog'",
                                        "euler, rk4, dopri5, newmark, radau, bdf")),
     ("solver.colour", 1, ("solver.colour", "unknown key", "t_end, integrator, dt, output_dt")),
@@ -191,8 +196,8 @@ def test_regression_override_of_another_type_says_what_the_key_accepts():
     ("solver.t_end.x", 1, ("solver.t_end", "is a number, not a table of keys", "a key path through tables")),
     ("solver", 3, ("solver", "expected a table, got 3", "a table")),
     # a table given whole: key by key
-    ("restraints", {"belt": {"load_limit": -3}}, ("restraints.belt.load_limit", "must be > 0, got -3",
-                                                   "a number, load_limit > 0 N")),
+    ("restraints", {"belt": {"load_limit": -3}}, ("restraints.belt.load_limit", "must be >= 1000 N, got -3",
+                                                   "a number, load_limit >= 1000 N")),
     ("contact_characteristic.foam.colour", 1, ("contact_characteristic.foam.colour", "unknown key",
                                                ", ".join(names("contact_characteristic.foam")))),
     ("contact[0].a", "head", ("contact[0]", "an entry of an array of tables is not given by its index",

@@ -167,7 +167,7 @@ def test_analytic_moved_pairs_equal_a_model_compiled_with_the_moved_plane():
 
 
 @pytest.mark.parametrize("overrides, match", [
-    ({"vehicle.backset": -0.01}, r"vehicle.backset: must be > 0, got -0.01 "
+    ({"vehicle.backset": -0.01}, r"vehicle.backset: must be > 0 m, got -0.01 "
                                  r"\(accepted: a number, 0 < backset <= 0.3 m"),
     ({"vehicle.backset": 0.5}, r"vehicle.backset: 0.5 m is outside"),
 ])

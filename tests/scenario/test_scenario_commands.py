@@ -175,6 +175,19 @@ def test_reference_compare_of_a_sweeps_folder_names_its_variants(tmp_path, capsy
         f"(accepted: their folders, {tmp_path / 'v0001'} {tmp_path / 'v0002'} ...)\n")
 
 
+def test_reference_compare_of_a_missing_folder_names_run_folders_among_what_it_accepts(tmp_path, capsys):
+    """(usercheck5) A mistyped run folder was answered with the scenarios alone ("no such file
+    (accepted: an existing .toml file, or a shipped scenario: ...)"), as if compare took no run
+    folder: now a run folder leads what is accepted."""
+    (tmp_path / "ll3000").mkdir()
+    (tmp_path / "ll3000" / "criteria.csv").write_text("criterion,value,unit,limit,pass\nHIC15,300,-,700,true\n")
+    assert main(["compare", str(tmp_path / "ll3000"), str(tmp_path / "ll6000")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(
+        f"occupant: error: {tmp_path / 'll6000'}: no such file (accepted: a run folder (with criteria.csv), "
+        "an existing .toml file, or a shipped scenario: ") and captured.err.count("\n") == 1
+
+
 def test_reference_compare_says_when_the_runs_are_of_different_scenarios(tmp_path, capsys):
     """(usercheck3) Runs of two scenarios, or of different simulated times, were compared without
     a word (a 2 ms run beside a 150 ms one reads as a design that lowered every criterion): now

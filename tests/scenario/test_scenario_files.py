@@ -167,7 +167,8 @@ def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys
     if label == "interior":
         bad = _named_file_copy(tmp_path, "vehicles", "sled_buck_passenger", "[[surface]]", "[[surface]")
         old, new = 'interior = "sled_buck_passenger"', f'interior = "{bad}"'
-        line = (f"{bad}: not valid TOML: Expected ']]' at the end of an array declaration (at line 97, "
+        at = bad.read_text().splitlines().index("[[surface]") + 1   # (the interior's first surface)
+        line = (f"{bad}: not valid TOML: Expected ']]' at the end of an array declaration (at line {at}, "
                 "column 10) (accepted: TOML 1.0)")
     elif label == "dummy":
         bad = _named_file_copy(tmp_path, "dummies", "hybrid3_50m", "[[segment]]", "[[segment]")
@@ -899,6 +900,15 @@ def test_reference_pulse_from_csv_and_isomme(tmp_path):
     assert q.delta_v == pytest.approx(expected, rel=1e-12)
     with pytest.raises(ScenarioError, match=r"pulse.channel: no channel 'S0SLED000000ACYD'.*accepted: S0SLED000000ACXD"):
         read_pulse(c, {"shape": "isomme", "file": "mme", "channel": "S0SLED000000ACYD"}, "pulse", c.file, 0.1)
+    # a table of positive decelerations, turned by scale = -1 (without it: refused, above)
+    (tmp_path / "pos.csv").write_text("time [s],acceleration [g]\n" + "".join(f"{float(x)!r},{float(-y)!r}\n" for x, y in zip(t, a)))
+    r = read_pulse(c, {"shape": "csv", "file": "pos.csv", "scale": -1.0}, "pulse", c.file, 0.1)
+    assert r.delta_v == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(ScenarioError, match=r"pulse.file: CSV pos.csv: the vehicle gains 45.0 km/h along direction"):
+        read_pulse(c, {"shape": "csv", "file": "pos.csv"}, "pulse", c.file, 0.1)
+    isomme.write([Channel("sled x", t, -a, "g", code="S0SLED000000ACXD")], tmp_path / "pos", "T2")
+    with pytest.raises(ScenarioError, match=r"pulse.channel: ISO-MME .* the vehicle gains 45.0 km/h"):
+        read_pulse(c, {"shape": "isomme", "file": "pos", "channel": "S0SLED000000ACXD"}, "pulse", c.file, 0.1)
     (tmp_path / "bad.csv").write_text("t,a\n0,0\n1,1\n")
     with pytest.raises(ScenarioError, match=r"pulse.file: bad.csv: the first row must name the columns with units"):
         read_pulse(c, {"shape": "csv", "file": "bad.csv"}, "pulse", c.file, 0.1)
@@ -960,6 +970,12 @@ def test_reference_a_set_value_replaces_a_file_value_of_the_wrong_type(tmp_path,
     ("nan.csv", b"time [s],acceleration [g]\n0.0,1.0\n0.1,nan\n", "nan.csv: line 3: '0.1,nan' is not finite"),
     ("back.csv", b"time [s],acceleration [g]\n0.0,1.0\n0.2,2.0\n0.1,1.0\n", "back.csv: line 4: time 0.1 s "
      "does not increase (the row before: 0.2 s)"),
+    # (usercheck5) positive decelerations ran the sled from 48 to 83 km/h; times in ms under a
+    # [s] header a 100 s pulse of which the run saw 0.15 s: the sled kept its speed; both unsaid
+    ("pos.csv", b"time [s],acceleration [g]\n0.0,0.0\n0.05,20.0\n0.1,0.0\n", "CSV pos.csv: the vehicle "
+     "gains 35.3 km/h along direction over the pulse; a crash pulse slows it"),
+    ("ms.csv", b"time [s],acceleration [g]\n0,0\n50,-20\n100,0\n", "ms.csv: its times span 100 s, longer "
+     "than any run (solver.t_end <= 10 s): times in ms?"),
     ("pulse.xlsx", b"PK\x03\x04\xff\xfe\x80\x81", "pulse.xlsx: not a UTF-8 text file"),
     ("text.mme", b"this is not\nan mme file\n", "text.mme: no channels read from it"),
 ])

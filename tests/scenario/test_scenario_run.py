@@ -37,8 +37,10 @@ def test_reference_run_command_writes_the_run_folder(tmp_path, capsys):
         ch = chans[f"13HEAD0000H3AC{axis}0"]
         assert ch.unit == "m/s^2" and len(ch) == 201 and ch.t[1] - ch.t[0] == pytest.approx(1e-4)
     res = read_results(out / "results.h5")
-    # the run's channels and the vehicle's x acceleration (10VEHCCG0000ACX0, occupant.sensors.vehicle)
-    assert res.t[-1] == pytest.approx(0.02) and len(res.channels) + 1 == len(chans)
+    # the run's channels and the sled's x acceleration and velocity (S0SLEDCG0000ACX0, VEX0: its
+    # interior's test_object, occupant.sensors.vehicle)
+    assert res.t[-1] == pytest.approx(0.02) and len(res.channels) + 2 == len(chans)
+    assert "S0SLEDCG0000ACX0" in chans and "S0SLEDCG0000VEX0" in chans
     # the resolved scenario carries the override and loads again
     assert "t_end = 0.02" in (out / "scenario.toml").read_text()
     assert load(out / "scenario.toml").t_end == 0.02

@@ -109,21 +109,22 @@ def test_reference_sweep_rejects_a_bad_key_before_running(tmp_path):
 
 @pytest.mark.parametrize("vary, fixed, message", [
     # a later variant's value: on main the first variant ran and this one failed in its turn
-    ({"pulse.duration": [0.1, -0.1]}, {}, "(--vary pulse.duration): pulse.duration: must be > 0, got -0.1 "
+    ({"pulse.duration": [0.1, -0.1]}, {}, "(--vary pulse.duration): pulse.duration: must be > 0 s, got -0.1 "
                                           "(accepted: a number, duration > 0 s)"),
     ({"solver.integrator": ["euler", "leapfrog"]}, {}, "(--vary solver.integrator): solver.integrator: unknown "
      "integrator 'leapfrog' (accepted: euler, rk4, dopri5, newmark, radau, bdf)"),
-    ({"pulse.duration": (0.0, 0.1)}, {}, "(--vary pulse.duration): pulse.duration: must be > 0, got 0.0 "
+    ({"pulse.duration": (0.0, 0.1)}, {}, "(--vary pulse.duration): pulse.duration: must be > 0 s, got 0.0 "
                                          "(accepted: a number, duration > 0 s)"),   # a range's ends
     ({"pulse.duration": [0.1, 0.08]}, {"solver.t_end": -1.0},
-     "(--set solver.t_end): solver.t_end: must be > 0, got -1.0 (accepted: a number, 0 < t_end <= 10 s)"),
+     "(--set solver.t_end): solver.t_end: must be > 0 s, got -1.0 (accepted: a number, 0 < t_end <= 10 s)"),
     # checks against what a later variant's name builds: until stop 43 they failed in its turn
     ({"pulse.duration": [0.1, 0.08], "pulse.shape": ["half_sine", "csv"]}, {},
      "(--vary pulse.shape=csv): pulse.delta_v_kmh: unknown key (accepted: shape, file, speed_kmh, start, "
      "scale, direction)"),
     ({"occupant.dummy": ["hybrid3_50m", "hybrid3_95m"]}, {},
      "(--vary occupant.dummy=hybrid3_95m): criteria.regulation: fmvss208_hybrid3_50m judges the hybrid3_50m, "
-     "the occupant is hybrid3_95m (accepted: no regulation for this occupant: leave it out)"),
+     "the occupant is hybrid3_95m (accepted: no regulation for this occupant: leave criteria.regulation out (a "
+     "--set cannot remove a key the file gives: edit a copy of the scenario file))"),
     # the solver's keys checked against each other: until sweepcheck a dt not dividing t_end failed
     # in its turn, in simulate ("error: simulate: t_end ... is not a whole number of steps")
     ({"solver.dt": [1e-5, 3e-4], "pulse.duration": [0.1, 0.08]}, SHORT,
@@ -227,7 +228,7 @@ def test_reference_sweep_command_checks_its_arguments_before_any_output(tmp_path
              (["--vary", "pulse.delta_v_kmh=40:56:2", "--workers", "0"], "--workers: 0: not a number"),
              (["--vary", "solver.colour=1,2"], "(--vary solver.colour): solver.colour: unknown key"),
              # a later variant's bad value: on main the first variant ran, this one failed in its turn
-             (["--vary", "pulse.duration=0.1,-0.1"], "(--vary pulse.duration): pulse.duration: must be > 0, "
+             (["--vary", "pulse.duration=0.1,-0.1"], "(--vary pulse.duration): pulse.duration: must be > 0 s, "
               "got -0.1 (accepted: a number, duration > 0 s)\n"),
              # a key varied twice ran the last --vary alone, silently
              (["--vary", "pulse.delta_v_kmh=40,48", "--vary", "pulse.delta_v_kmh=56"],
@@ -236,7 +237,15 @@ def test_reference_sweep_command_checks_its_arguments_before_any_output(tmp_path
              (["--vary", "pulse.delta_v_kmh=40,48", "--samples", "20"], "--samples: --samples 20 is for a Latin "
               "hypercube; a full factorial runs every combination of the values (accepted: --design lhs with "
               "--samples, or leave --samples out)"),
-             (["--vary", "pulse.delta_v_kmh=40,48", "--seed", "3"], "--seed: --seed 3 is for a Latin hypercube"))
+             (["--vary", "pulse.delta_v_kmh=40,48", "--seed", "3"], "--seed: --seed 3 is for a Latin hypercube"),
+             # a hypercube's start:stop:n ran --samples variants, n unsaid (8 asked, 4 run)
+             (["--vary", "restraints.belt.load_limit=3000:6000:8", "--design", "lhs", "--samples", "4"],
+              "--vary restraints.belt.load_limit=3000:6000:8: restraints.belt.load_limit: a Latin hypercube "
+              "samples the range 3000:6000; its number of variants is --samples N, not a count of values (8) "
+              "(accepted: KEY=start:stop (start < stop) or KEY=a,b,c with --samples N)"),
+             # lists only, more samples than combinations: the same run several times
+             (["--vary", "restraints.belt.load_limit=3000,4000,5000", "--design", "lhs", "--samples", "6"],
+              "--samples: 6 samples of restraints.belt.load_limit repeat runs: 3 of them are distinct"))
     for extra, message in cases:
         assert main(base + extra) == 2
         captured = capsys.readouterr()
