@@ -306,7 +306,8 @@ def pulse_direction(run):
 
 def vehicle_motion(run):
     """(what moves, {axis: ((n,) acceleration in g, (n,) speed in km/h)}) of the vehicle the
-    occupant meets. In the vehicle frame: B0's acceleration (gravity excluded:
+    occupant meets. What moves: the interior's test object ("vehicle" or "sled",
+    occupant.scenario.interior), or "car" in the road frame. In the vehicle frame: B0's acceleration (gravity excluded:
     occupant.sensors.vehicle_acceleration, the ISO-MME export's vehicle channels) and velocity
     along each B0 axis that carries motion (a side pulse moves along y, a pre-crash pitch adds
     z), the pulse's axis when none does. In the road frame (pedestrian): the car body's travel coordinate along the road's x
@@ -323,7 +324,8 @@ def vehicle_motion(run):
               or np.max(np.abs(v[:, k])) > MOTION_KMH / 3.6]
     if not moving:
         moving = [int(np.argmax(np.abs(pulse_direction(run))))]
-    return "vehicle", {"xyz"[k]: (a[:, k] / G0, 3.6 * v[:, k]) for k in moving}
+    what = getattr(getattr(run, "interior", None), "test_object", "vehicle")
+    return what, {"xyz"[k]: (a[:, k] / G0, 3.6 * v[:, k]) for k in moving}
 
 
 # below these peaks a B0 axis is taken as still in the pulse figure (vehicle_motion) [E]

@@ -502,8 +502,8 @@ def pulse(runs, labels=None):
             axv.plot(t_ms, v, ls=styles[r % 4], color=colours[axis], label=label)
         for a in (ax, axv):
             mark_crash(a, run, label=r == 0)
-    where = ("along the road's x" if what == "car" else f"along the vehicle's {axes[0]} (B0)"
-             if len(axes) == 1 else "in the vehicle axes (B0)")
+    where = ("along the road's x" if what == "car" else f"along the {what}'s {axes[0]} (B0)"
+             if len(axes) == 1 else f"in the {what} axes (B0)")
     ax.set_title(f"{what.capitalize()} acceleration {where}", fontsize=10)
     ax.set_ylabel("g")
     axv.set_title(f"{what.capitalize()} speed {where}", fontsize=10)

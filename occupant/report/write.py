@@ -175,10 +175,10 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
             for sheet in F.text_pages(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),
                                               ("Scenario settings", scenario)]):
                 page.pdf_page(sheet)
-            page.figure(later["pulse"], "vehicle pulse",
-                        "The car's motion along the road (B0, the road, stands still)."
-                        if D.frame_name(run) == "road frame"
-                        else "The vehicle's (B0) motion the occupant rides in, along each axis it moves on.")
+            what = D.vehicle_motion(run)[0]
+            page.figure(later["pulse"], f"{what} pulse",
+                        "The car's motion along the road (B0, the road, stands still)." if what == "car"
+                        else f"The {what}'s (B0) motion the occupant rides in, along each axis it moves on.")
             # criteria
             page.section("criteria", f"Injury criteria ({run.regulation or 'no regulation named'})")
             page.html(table_html(header, crit_rows, crit_colours))

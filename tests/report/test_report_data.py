@@ -232,6 +232,23 @@ def test_regression_side_pulse_is_shown_along_y():
     assert series["y"][1][-1] == pytest.approx(-3.6 * 2 * 21.5 * D.G0 * 0.06 / np.pi)   # delta-v, km/h
 
 
+def test_regression_sled_pulse_is_named_the_sled():
+    """A sled test's B0 is the sled (its interior's test_object, as its ISO-MME channels say
+    S0SLED): the pulse figure names the sled, not a vehicle (it said "Vehicle" for every run)."""
+    from types import SimpleNamespace
+    from occupant.report import figures as F
+    n = 11
+    a = np.zeros((n, 3))
+    a[:, 0] = -20.0 * D.G0
+    run = _moving_run(a, np.zeros((n, 3)))
+    run.interior = SimpleNamespace(test_object="sled")
+    what, series = D.vehicle_motion(run)
+    assert what == "sled" and list(series) == ["x"]
+    fig = F.pulse([run])
+    assert fig.axes[0].get_title() == "Sled acceleration along the sled's x (B0)"
+    F.plt.close(fig)
+
+
 def test_analytic_pitched_vehicle_at_rest_does_not_move():
     """B0 pitched by 5 deg and still: gravity in its axes is not a motion; the figure falls back
     to the pulse's axis, flat."""
