@@ -16,7 +16,7 @@ by a binary search and a walk back. Each pair of spheres overlapping along x and
 spheres' count plus their overlaps', not the declared pairs'. The pairs it does not find have
 their spheres apart; the others keep the declared-pair test of their spheres' distance, so the
 narrow phase runs on exactly the pairs it ran on before (forces and outputs identical to the
-bit). Pairs with an unbounded plane or a moved plane are never swept. Below SWEEP_PAIRS swept
+bit). Pairs with an unbounded plane or a moved geometry are never swept. Below SWEEP_PAIRS swept
 pairs the sweep is off and every pair's spheres are tested, as before (no cheaper with the
 sweep there: tests/benchmarks/bench_contact_pairs.py). The contact loop still writes each declared
 pair's outputs (0 while apart), linear in the declared pairs.
@@ -136,7 +136,7 @@ def sweep(el, R, p, bounds, order, culled):
 
 def sweep_arrays(link_a, p_a, bound_a, link_b, centre_b, bound_b, mover_b, broad_phase=True):
     """The ContactBlock's sweep fields from the compiled pairs' bounding spheres: the distinct
-    spheres of the pairs swept (finite spheres, no moved plane), those on links (in their
+    spheres of the pairs swept (finite spheres, no moved geometry), those on links (in their
     frames) numbered first, then those on B0 sorted by their intervals' lower ends (``sweep``'s
     static_bounds rows: lower and upper end, running maximum of the upper ends, centre, radius
     with PAD), and the pairs grouped by their spheres' key i ns + j (i < j, keys sorted);

@@ -45,13 +45,15 @@ integrals: its works and absorbed energy keep their value), one rule for every k
 broad phase changes no output: its d < 0 is the exact clearance where the narrow phase runs
 (planes, boxes, cylinders, discs, ellipsoids), but a pair the broad phase culls has only its
 bounding spheres' gap and a mesh none.
-A plane on B0 under a prescribed translation (``occupant.modeling.surface_motions``: displacement
-s(t) and velocity s'(t) along the unit u) is met where it has moved to, p_b + s u, and its points
-move at B0's velocity plus s' u (in d' and the friction's sliding velocity); the power of its
-contact forces F (on the occupant) through that motion, F . u s', goes to the motions slot (the
-work of prescribed motions), the rest, F . (v_a - s' u), to the contact slot: together the power
-F . v_a on the tree, so the energy balance closes as with a plane at rest in B0. Outputs per
-translation: ``SURFACE_MOTION_OUTPUTS``; pairs with a moving plane skip the broad phase.
+A geometry on B0 under a prescribed translation (``occupant.modeling.surface_motions``:
+displacement s(t) and velocity s'(t) along the unit u; a plane, box, cylinder, disc, ellipsoid,
+sphere or mesh alike) is met where it has moved to, its frame's origin p_b + s u (every narrow
+phase, the mesh's too, reads the moved p_b), and its points move at B0's velocity plus s' u (in
+d' and the friction's sliding velocity); the power of its contact forces F (on the occupant)
+through that motion, F . u s', goes to the motions slot (the work of prescribed motions), the
+rest, F . (v_a - s' u), to the contact slot: together the power F . v_a on the tree, so the
+energy balance closes as with a geometry at rest in B0. Outputs per translation:
+``SURFACE_MOTION_OUTPUTS``; pairs with a moving geometry skip the broad phase.
 Broad phase: the pairs are declared (in the model or the scenario); a pair whose bounding
 spheres (one per geometry, centres moved with their links each evaluation) are apart skips the
 narrow phase. From ``broad_phase.SWEEP_PAIRS`` pairs a sweep along x first finds the pairs whose
@@ -394,7 +396,7 @@ def narrow_phase(el, points, geo, e, kind):
         return call_if(el.kinds.box, ellipsoid_box, NO_CONTACT, points, geo, e)
     if kind == CONTACT_ELLIPSOID_CYLINDER:
         return call_if(el.kinds.cylinder, ellipsoid_cylinder, NO_CONTACT, points, geo, e)
-    return call_if(el.kinds.mesh, ellipsoid_mesh, NO_CONTACT, points, el, e)
+    return call_if(el.kinds.mesh, ellipsoid_mesh, NO_CONTACT, points, el, geo, e)
 
 
 @njit(**JIT)
@@ -480,7 +482,7 @@ def contacts(bundle, data, t, q, v, z):
                                                          False)
         else:
             d, d_rate, nx, ny, nz, cx, cy, cz, inside = narrow_phase(el, points, geo, e, kind)
-        ux, uy, uz, rate = 0.0, 0.0, 0.0, 0.0       # the moving plane's velocity s' u
+        ux, uy, uz, rate = 0.0, 0.0, 0.0, 0.0       # the moving geometry's velocity s' u
         if mover >= 0:                              # moved_points wrote (s, s') per translation
             rate = data.outputs[el.mover_out_start + 2 * mover + 1]
             ux, uy, uz = el.mover_axis[mover, 0], el.mover_axis[mover, 1], el.mover_axis[mover, 2]

@@ -26,13 +26,6 @@ PairGeometry = namedtuple("PairGeometry", ["link_a", "R_a", "p_a", "size_a", "li
 NO_CONTACT = (-np.inf, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, False)
 
 
-@njit(**JIT_INLINE)
-def pair_geometry(el):
-    """``el``'s (a ContactBlock's) pair geometry."""
-    return PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b, el.p_b,
-                        el.size_b)
-
-
 @njit(**JIT_STAGE)
 def to_base(data, link, x, y, z):
     """The link-frame vector (x, y, z) in B0 coordinates (link -1 is B0)."""

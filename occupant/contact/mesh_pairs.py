@@ -35,7 +35,7 @@ from numba import njit
 
 from occupant.jit import JIT_STAGE, separate
 from occupant.contact.convex_pairs import ellipsoid_in_b, finish
-from occupant.contact.geometry_pairs import NO_CONTACT, pair_geometry
+from occupant.contact.geometry_pairs import NO_CONTACT
 from occupant.contact.support import face_depth, line_depth, q_times, vertex_depth
 
 # Relative tolerance of the inside-the-triangle test (rounding on shared edges).
@@ -165,10 +165,11 @@ def mesh_local(el, mesh, Q, cx, cy, cz, bound):
 
 
 @separate
-def ellipsoid_mesh(data, el, e):
-    """Pair e, ellipsoid against the mesh size_b[e, 0]: the tuple of ``ellipsoid_plane``, the
-    last entry False when no face or edge is in contact (d then -inf)."""
-    geo = pair_geometry(el)
+def ellipsoid_mesh(data, el, geo, e):
+    """Pair e, ellipsoid against the mesh size_b[e, 0] of ``el`` (a ContactBlock: the mesh
+    arrays) placed by ``geo`` (its PairGeometry: the mesh's frame where a prescribed
+    translation has moved it): the tuple of ``ellipsoid_plane``, the last entry False when no
+    face or edge is in contact (d then -inf)."""
     Q, cx, cy, cz, w0, w1, w2, o = ellipsoid_in_b(data, geo, e)
     found, d, nx, ny, nz, sx, sy, sz = mesh_local(el, int(el.size_b[e, 0]), Q, cx, cy, cz,
                                                   el.bound_a[e])

@@ -124,7 +124,7 @@ ContactBlock = namedtuple("ContactBlock", [
     "out_start",      # int, first output: per pair CONTACT_OUTPUTS
     "work_z_start",   # int, first per-pair work accumulator in z (CONTACT_WORK per pair, after
                       # the power slots' accumulators: set by the Model, -1 before)
-    # prescribed translations of planes on B0 (occupant.modeling.surface_motions), nm of them
+    # prescribed translations of geometries on B0 (occupant.modeling.surface_motions), nm of them
     "mover_b",        # (nc,) int, the translation moving geometry b (-1: none)
     "mover_axis",     # (nm, 3) unit direction in B0
     "mover_start",    # (nm,) int, first row of its knots in mover_table

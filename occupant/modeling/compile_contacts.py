@@ -218,19 +218,20 @@ def _stack_meshes(meshes):
 
 
 def _surface_motions(asm):
-    """(the assembly's SurfaceMotions, {plane name: index of the one moving it}); each moves
-    planes fixed to B0, none moved twice."""
+    """(the assembly's SurfaceMotions, {geometry name: index of the one moving it}); each moves
+    geometries fixed to B0 (any shape: the frame a pair's geometry b is placed by, its p_b, is
+    what moves), none moved twice."""
     movers, moved = list(asm.surface_motions.values()), {}
     for i, m in enumerate(movers):
         for name in m.geometries:
             g = asm.geometries[name]
-            if not isinstance(g, Plane) or g.marker is not None:
-                raise ModelError(f"surface motion '{m.name}': '{name}' is a "
-                                 f"{type(g).__name__}{'' if g.marker is None else ' on a marker'}; "
-                                 f"a surface motion moves planes fixed to B0 (marker None) only")
+            if g.marker is not None:
+                raise ModelError(f"surface motion '{m.name}': '{name}' is a {type(g).__name__} "
+                                 f"on a marker; a surface motion moves geometries fixed to B0 "
+                                 f"(marker None) only")
             if name in moved:
                 raise ModelError(f"surface motion '{m.name}': '{name}' is moved by "
-                                 f"'{movers[moved[name]].name}' already (one motion per plane)")
+                                 f"'{movers[moved[name]].name}' already (one motion per geometry)")
             moved[name] = i
     return movers, moved
 

@@ -1,12 +1,15 @@
 """Prescribed translation of surfaces fixed to the vehicle (a door's inner panel pushed in by the
 barrier in a side impact: MADYMO and ATB side models give the door a velocity-time profile
-relative to the vehicle, measured at the door in a full-scale test).
+relative to the vehicle, measured at the door in a full-scale test; a toe pan, or a steering
+column pushed rearward, likewise).
 
-``SurfaceMotion``: the planes ``geometries`` (fixed to B0) move together along the unit
-``direction`` (B0) with the velocity ``velocity`` rows (t s, v m/s) relative to B0: at rest
-before the first row, linear between rows, the last velocity kept after the last row (end the
-table with 0 to stop the part). Their displacement, the integral of that velocity, is exact
-(piecewise quadratic). The contacts with them see the moved plane and its velocity
+``SurfaceMotion``: the geometries ``geometries`` fixed to B0 (planes, boxes, cylinders, spheres,
+ellipsoids, meshes: any shape) move together along the unit ``direction`` (B0) with the
+velocity ``velocity`` rows (t s, v m/s) relative to B0: at rest before the first row, linear
+between rows, the last velocity kept after the last row (end the table with 0 to stop the
+part). Their displacement, the integral of that velocity, is exact (piecewise quadratic). One
+mechanism for every shape: the origin p_b of the frame each compiled pair places its geometry
+b by is translated, so the contacts with them see the moved shape and its velocity
 (``occupant.contact.compliant``); the work their contact forces do through this motion is the
 ``motions`` slot of Results.work (the work of prescribed motions).
 """
@@ -22,18 +25,19 @@ from occupant.modeling.elements import ModelingError
 @dataclass
 class SurfaceMotion:
     name: str
-    geometries: tuple                # names of Planes fixed to B0 (marker None)
+    geometries: tuple                # names of geometries fixed to B0 (marker None), any shape
     direction: tuple = (0.0, 1.0, 0.0)    # B0, normalised
     velocity: np.ndarray = None      # (n, 2) rows (t s, v m/s), t strictly increasing from >= 0
 
     def __post_init__(self):
         what = f"surface motion '{self.name}'"
         if isinstance(self.geometries, str) or not len(self.geometries):
-            raise ModelingError(f"{what}.geometries: expected a list of plane names, got "
+            raise ModelingError(f"{what}.geometries: expected a list of geometry names, got "
                                 f"{self.geometries!r}")
         self.geometries = tuple(self.geometries)
         if len(set(self.geometries)) != len(self.geometries):
-            raise ModelingError(f"{what}.geometries: a plane is named twice in {self.geometries!r}")
+            raise ModelingError(f"{what}.geometries: a geometry is named twice in "
+                                f"{self.geometries!r}")
         u = np.asarray(self.direction, dtype=float)
         if u.shape != (3,) or not np.all(np.isfinite(u)) or not np.linalg.norm(u) > 0.0:
             raise ModelingError(f"{what}.direction: expected a non-zero finite 3-vector (B0), got "

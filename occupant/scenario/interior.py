@@ -62,7 +62,10 @@ Other shapes (occupant.scenario.interior_shapes; each takes ``name``, ``shape``,
 
 A mesh's faces are wound counter-clockwise seen from the side it pushes to (a closed mesh: from
 outside); inconsistently wound faces, or a closed mesh wound inside out, are refused.
-Intrusions (``[[vehicle.intrusion]]``) and ``[vehicle] backset`` move planes only.
+Intrusions (``[[vehicle.intrusion]]``, occupant.scenario.intrusion) move any surface fixed to
+the vehicle, whatever its shape (its frame is translated; a surface on a hinge is not one of
+them). ``[vehicle] backset`` moves the ``head_restraint``, a plane: the backset is measured to
+its plane (below).
 
 ``[[hinge]]`` tables add parts turning about a lateral axis (a seat back frame on its recliner,
 ``occupant.scenario.interior_hinge``); a surface with ``on = "<hinge name>"`` moves with that

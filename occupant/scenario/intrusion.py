@@ -1,11 +1,13 @@
 """Intrusion of interior surfaces (``[[vehicle.intrusion]]`` of a scenario): surfaces of the
 interior pushed in relative to the vehicle by a velocity-time profile, as MADYMO and ATB
 side-impact models move the door's inner panel by the door velocity measured in a full-scale
-test (occupant.modeling.surface_motions). File form::
+test (occupant.modeling.surface_motions). Any surface of the interior fixed to the vehicle
+moves, whatever its shape (plane, box, cylinder, sphere, ellipsoid, mesh): its frame is
+translated; a surface on a hinge (``on``) is not one of them. File form::
 
     [[vehicle.intrusion]]
     name = "door"                                  # its outputs: door.displacement, door.velocity
-    surfaces = ["door_panel", "armrest"]           # planes of the interior (fixed to B0)
+    surfaces = ["door_panel", "armrest"]           # surfaces of the interior fixed to B0
     direction = [0.0, -1.0, 0.0]                   # B0, towards the occupant (normalised)
     velocity = [[0.0, 0.0], [0.01, 5.0], [0.04, 0.0]]   # rows (t s, m/s) relative to the vehicle
 
@@ -23,7 +25,7 @@ FIELDS = {"geometries": ("surfaces", "a list of the interior's surfaces"),
 
 def read_intrusions(c, vehicle, surfaces):
     """The SurfaceMotions of ``vehicle``'s (the scenario's [vehicle] table) ``intrusion``
-    tables; ``surfaces`` the interior's plane names on B0 (checker ``c``)."""
+    tables; ``surfaces`` the names of the interior's surfaces on B0 (checker ``c``)."""
     out = []
     for i, table in enumerate(c.tables(vehicle, "intrusion", "vehicle")):
         p = f"vehicle.intrusion[{i}]"

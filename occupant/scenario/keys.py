@@ -285,7 +285,7 @@ _VEHICLE = [
         "settled occupant", low=0.0, low_open=True, high=MAX_BACKSET),
     Key("vehicle.intrusion", "tables", "", "interior surfaces pushed in by a velocity-time profile"),
     Key("vehicle.intrusion[].name", "string", "", "its name (outputs <name>.displacement, .velocity)", REQUIRED),
-    Key("vehicle.intrusion[].surfaces", "strings", "", "the interior's planes it moves", REQUIRED),
+    Key("vehicle.intrusion[].surfaces", "strings", "", "the interior's surfaces on the vehicle it moves", REQUIRED),
     Key("vehicle.intrusion[].direction", "vector", "-", "towards the occupant, in B0 (normalised)", REQUIRED),
     Key("vehicle.intrusion[].velocity", "rows", "s, m/s", "rows (t, v) relative to the vehicle", REQUIRED),
 ]

@@ -406,7 +406,7 @@ class Scenario:
                        f"the name of an element of {self.dummy}", "distinct names")
             asm.add(surface)
         for motion in read_intrusions(c, veh, [s.name for s in self.interior.surfaces
-                                               if isinstance(s, Plane) and s.marker is None]):
+                                               if s.marker is None]):
             if asm.find(motion.name) is not None:
                 c.fail("vehicle.intrusion", f"intrusion {motion.name!r} has the name of an "
                        f"element of the model", "distinct names")

@@ -1,43 +1,74 @@
-"""Prescribed translation of planes on B0 (occupant.modeling.SurfaceMotion, a door pushed in by
-a velocity-time profile): a plane moving at constant speed strikes a ball at rest through a
-linear contact law, against the closed form of the impact (penetration, force, momentum and
-energy the motion gives the ball); the plane's displacement output against a profile
-integrated by hand; the work of the moving plane booked in its own slot; bad input."""
+"""Prescribed translation of geometries on B0 (occupant.modeling.SurfaceMotion, a door pushed in
+by a velocity-time profile): a plane, and each other shape (box, cylinder, sphere, ellipsoid,
+mesh), moving at constant speed strikes a ball at rest through a linear contact law, against
+the closed form of the impact (penetration, force, momentum and energy the motion gives the
+ball); the displacement output against a profile integrated by hand, and each shape's clearance
+and drawn pose following it; the work of the moving surface booked in its own slot; bad input."""
 import numpy as np
 import pytest
 
 import occupant
+from occupant.contact.compliant import signed_distances
 from occupant.model import ModelError
 from occupant.modeling import (
-    Assembly, ContactCharacteristic, ContactPair, Joint, Marker, ModelingError, Part, Plane, Pose,
-    Sphere, SurfaceMotion,
+    Assembly, Box, ContactCharacteristic, ContactPair, Cylinder, Ellipsoid, Joint, Marker, Mesh,
+    ModelingError, Part, Plane, Pose, Sphere, SurfaceMotion,
 )
 
 M, K, R = 2.0, 2.0e4, 0.05
 
 
-def _ball_and_floor(*motions, characteristic=None):
-    """A ball of radius R on a vertical prismatic joint, touching the B0 floor z = -R at q = 0;
-    ``motions`` SurfaceMotions (of the floor: geometries ("floor",))."""
+# A horizontal axis: the cylinder's own z along B0's x (columns: its axes in B0)
+ALONG_X = np.array([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]])
+
+
+def _floor(shape):
+    """A geometry "floor" fixed to B0 whose highest point is (0, 0, -R), straight below the ball's
+    centre, its outward normal there +z."""
+    import trimesh
+    if shape == "plane":
+        return Plane("floor", None, point=(0.0, 0.0, -R), half_size=(1.0, 1.0))
+    if shape == "box":
+        return Box("floor", None, (0.3, 0.2, 0.04), position=(0.0, 0.0, -R - 0.04))
+    if shape == "cylinder":      # a steering column lying along x, the ball on its side
+        return Cylinder("floor", None, 0.03, 0.4, position=(0.0, 0.0, -R - 0.03), rotation=ALONG_X)
+    if shape == "sphere":
+        return Sphere("floor", None, 0.08, position=(0.0, 0.0, -R - 0.08))
+    if shape == "ellipsoid":
+        return Ellipsoid("floor", None, (0.2, 0.15, 0.06), position=(0.0, 0.0, -R - 0.06))
+    return Mesh("floor", None, trimesh.creation.box(extents=(0.6, 0.4, 0.08)),
+                position=(0.0, 0.0, -R - 0.04))
+
+
+SHAPES = ("plane", "box", "cylinder", "sphere", "ellipsoid", "mesh")
+
+
+def _ball_and_floor(*motions, characteristic=None, shape="plane"):
+    """A ball of radius R on a vertical prismatic joint, touching the B0 floor (``_floor``: a
+    bounded plane z = -R, or a solid whose top is there) at q = 0; ``motions`` SurfaceMotions
+    (of the floor: geometries ("floor",))."""
     asm = Assembly("struck")
     asm.add(Part("ball", M, inertia=(0.002, 0.002, 0.002)))
     asm.add(Joint("lift", "prismatic", None, "ball", Pose()))
     asm.add(Marker("centre", "ball"))
     asm.add(Sphere("shell", "centre", R))
-    asm.add(Plane("floor", None, point=(0.0, 0.0, -R), half_size=(1.0, 1.0)))
+    asm.add(_floor(shape))
     asm.add(ContactPair("ball_floor", "shell", "floor",
                         characteristic or ContactCharacteristic(stiffness=K)))
     asm.add(*motions)
     return asm.compile()
 
 
-def test_analytic_plane_at_constant_speed_strikes_a_ball_at_rest():
-    """The floor moves up at V from t = 0 under the ball at rest (no gravity): the penetration
-    d = s - q obeys m d'' = -k d, so d = V/w sin(w t), w = sqrt(k/m), for t_c = pi/w; the ball
-    leaves at 2 V (an elastic impact on a body of infinite mass), the impulse 2 m V, the work of
-    the moving floor its kinetic energy 2 m V^2, the contact's own work back to 0."""
+@pytest.mark.parametrize("shape", SHAPES)
+def test_analytic_surface_at_constant_speed_strikes_a_ball_at_rest(shape):
+    """The floor (each shape, its top under the ball) moves up at V from t = 0 under the ball at
+    rest (no gravity): the penetration d = s - q obeys m d'' = -k d, so d = V/w sin(w t),
+    w = sqrt(k/m), for t_c = pi/w; the ball leaves at 2 V (an elastic impact on a body of
+    infinite mass), the impulse 2 m V, the work of the moving floor its kinetic energy
+    2 m V^2, the contact's own work back to 0."""
     V, dt = 1.5, 1e-5
-    model = _ball_and_floor(SurfaceMotion("lift_floor", ("floor",), (0, 0, 1), [[0.0, V]]))
+    model = _ball_and_floor(SurfaceMotion("lift_floor", ("floor",), (0, 0, 1), [[0.0, V]]),
+                            shape=shape)
     res = occupant.simulate(model, 0.05, q0=[0.0], v0=[0.0], integrator="rk4", dt=dt,
                             gravity=(0, 0, 0), output_dt=dt)
     w = np.sqrt(K / M)
@@ -133,11 +164,12 @@ def test_reference_bad_input_says_what_is_wrong():
         SurfaceMotion("door", ("floor",), (0, 1, 0), [[-0.01, 1.0]])
     with pytest.raises(ModelingError, match="velocity: expected rows"):
         SurfaceMotion("door", ("floor",), (0, 1, 0), [[0.0, np.nan]])
-    with pytest.raises(ModelingError, match="expected a list of plane names"):
+    with pytest.raises(ModelingError, match="expected a list of geometry names"):
         SurfaceMotion("door", "floor", (0, 1, 0), [[0.0, 1.0]])
     with pytest.raises(ModelingError, match="unknown|no geometr|does not exist|not found"):
         _ball_and_floor(SurfaceMotion("door", ("roof",), (0, 1, 0), [[0.0, 1.0]]))
-    with pytest.raises(ModelError, match="moves planes fixed to B0"):
+    with pytest.raises(ModelError, match="'shell' is a Sphere on a marker; a surface motion moves "
+                       "geometries fixed to B0"):
         _ball_and_floor(SurfaceMotion("door", ("shell",), (0, 1, 0), [[0.0, 1.0]]))
     with pytest.raises(ModelError, match="moved by 'one' already"):
         _ball_and_floor(SurfaceMotion("one", ("floor",), (0, 1, 0), [[0.0, 1.0]]),
@@ -157,6 +189,37 @@ def test_identity_report_draws_the_moving_plane_where_it_has_moved():
     np.testing.assert_array_equal(X[:, 2, 3], s)
     np.testing.assert_array_equal(X[:, :2, 3], 0.0)
     assert D.surfaces(model)[0].shift is None
+
+
+@pytest.mark.parametrize("shape", ("box", "cylinder", "sphere", "ellipsoid"))
+def test_analytic_each_shape_is_where_the_integrated_profile_put_it(shape, tmp_path):
+    """The four-row profile of ``test_analytic_displacement_integrates_the_velocity_rows`` moves
+    a box, a cylinder, a sphere and an ellipsoid 0.09 m up towards the ball held 0.5 m above
+    their tops: at every output time the contact's exact clearance is 0.5 m less the integral
+    s(t) (the narrow phase meets the shape where it has moved), the report's 3D view draws the
+    shape's vertices translated by s(t) (its top at -R + s), and the model exports to MJCF."""
+    import xml.etree.ElementTree as ET
+
+    from occupant.io import export_mjcf
+    from occupant.report import data as D
+    motion = SurfaceMotion("door", ("floor",), (0, 0, 2.0),
+                           [[0.01, 0.0], [0.02, 3.0], [0.04, 3.0], [0.05, 0.0]])
+    model = _ball_and_floor(motion, shape=shape)
+    res = occupant.simulate(model, 0.06, q0=[0.5], v0=[0.0], integrator="rk4", dt=1e-4,
+                            gravity=(0, 0, 0), output_dt=1e-3)
+    s = res.outputs["door.displacement"]
+    assert s[-1] == pytest.approx(0.09, abs=1e-15)
+    gap = np.array([-signed_distances(model, [0.5], t)["ball_floor"] for t in res.t])
+    np.testing.assert_allclose(gap, 0.5 - s, rtol=0, atol=1e-9)
+    floor, = D.surfaces(model, res)
+    X = D.surface_pose(D.relative_poses(res), floor)
+    top = np.max(np.einsum("nij,vj->nvi", X[:, :3, :3], floor.outline) + X[:, None, :3, 3],
+                 axis=1)[:, 2]
+    np.testing.assert_allclose(top, -R + s, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(X[:, :2, 3], 0.0)
+    assert D.surfaces(model)[0].shift is None
+    xml = ET.parse(export_mjcf(model, tmp_path / "struck.xml")).getroot()   # the ball's only:
+    assert [g.get("name") for g in xml.find("worldbody").iter("geom")] == ["shell"]   # not B0's
 
 
 def test_identity_moving_plane_and_a_joint_driver_share_the_motions_slot():
