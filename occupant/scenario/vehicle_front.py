@@ -28,8 +28,9 @@ ground under the foremost point of the bumper)::
     [[structure]]                    # optional: a surface under the skin (the scuttle under the
     name = "scuttle"                 # windscreen's base): an interior file's surface kinds
     shape = "plane"                  # (occupant.scenario.interior_shapes; not a mesh) in frame V
-    point = [-1.23, 0.0, 0.80]       # (x, y, z), on the vehicle body
-    normal = [0.5, 0.0, 0.866]
+    point = [-1.2353, 0.0, 0.8841]   # m, (x, y, z), on the vehicle body
+    normal = [0.5, 0.0, 0.8656]
+    x_axis = [-0.8656, 0.0, 0.5]
     half_size = [0.05, 0.75]
     characteristic = "scuttle"
 
@@ -132,6 +133,15 @@ def available_fronts():
     return shipped_names("vehicles", kind="vehicle_front")
 
 
+def _characteristic(c, s, p, characteristics):
+    """The name of one of ``characteristics`` that the table ``s`` at ``p`` names."""
+    name = c.string(s, "characteristic", p, required=True)
+    if name not in characteristics:
+        c.fail(f"{p}.characteristic", f"unknown contact characteristic {name!r}",
+               ", ".join(characteristics) or "a [contact_characteristic.<name>] table")
+    return name
+
+
 def load_vehicle_front(name_or_path):
     """The validated VehicleFront of a shipped name (``vehicles/<name>.toml``) or a path."""
     path, data, c = open_shipped(name_or_path, "vehicles", "vehicle_front", "vehicle front",
@@ -160,11 +170,7 @@ def load_vehicle_front(name_or_path):
             c.fail(f"{p}.from", f"{list(p0)} is not where surface[{i - 1}] ends "
                    f"({list(profile[-1])}): the surfaces must form one chain", list(profile[-1]))
         profile.append(np.asarray(p1, float))
-        cname = c.string(s, "characteristic", p, required=True)
-        if cname not in characteristics:
-            c.fail(f"{p}.characteristic", f"unknown contact characteristic {cname!r}",
-                   ", ".join(characteristics) or "a [contact_characteristic.<name>] table")
-        surfaces.append((sname, tuple(p0), tuple(p1), cname))
+        surfaces.append((sname, tuple(p0), tuple(p1), _characteristic(c, s, p, characteristics)))
     structures = []
     for i, s in enumerate(c.tables(data, "structure", "")):
         p = f"structure[{i}]"
@@ -174,10 +180,7 @@ def load_vehicle_front(name_or_path):
             c.fail(f"{p}.name", f"the name {sname!r} is taken by another surface or structure",
                    "unique surface names")
         c.string(s, "shape", p, choices=STRUCTURE_SHAPES, what="shape")
-        cname = c.string(s, "characteristic", p, required=True)
-        if cname not in characteristics:
-            c.fail(f"{p}.characteristic", f"unknown contact characteristic {cname!r}",
-                   ", ".join(characteristics) or "a [contact_characteristic.<name>] table")
+        cname = _characteristic(c, s, p, characteristics)
         geometry, _ = read_surface(c, s, p, sname, FRAME, path)
         structures.append((geometry, cname))
     return VehicleFront(name, data.get("description", ""), str(path), mass, half_width,
