@@ -415,7 +415,7 @@ class Scenario:
         if self.front is not None:
             add_front(self.front, asm, self.front_position, c, "vehicle.front")
             characteristics.update(self.front.characteristics)
-            defaults.update({s[0]: s[3] for s in self.front.surfaces})
+            defaults.update(self.front.surface_characteristics)
         _, pairs = read_contacts(c, data, list(asm.geometries), characteristics=characteristics,
                                  defaults=defaults, bodies=[
                                      n for n, g in asm.geometries.items()

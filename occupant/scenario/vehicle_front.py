@@ -25,10 +25,21 @@ ground under the foremost point of the bumper)::
     to = [0.0, 0.53]                 # m, its upper/rear end
     characteristic = "bumper"
 
+    [[structure]]                    # optional: a surface under the skin (the scuttle under the
+    name = "scuttle"                 # windscreen's base): an interior file's surface kinds
+    shape = "plane"                  # (occupant.scenario.interior_shapes; not a mesh) in frame V
+    point = [-1.2353, 0.0, 0.8841]   # m, (x, y, z), on the vehicle body
+    normal = [0.5, 0.0, 0.8656]
+    x_axis = [-0.8656, 0.0, 0.5]
+    half_size = [0.05, 0.75]
+    characteristic = "scuttle"
+
 The surfaces' chain is the vehicle's centreline profile; the wrap-around distance of a point on
 it is the length of a tape from the ground below the first surface's start up along the chain
-(Euro NCAP pedestrian protocol definition of WAD [U: protocol not read here]).
+(Euro NCAP pedestrian protocol definition of WAD [U: protocol not read here]). A structure is
+not part of the profile: it lies behind it and pushes what presses the skin in that far.
 """
+import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,11 +47,19 @@ import numpy as np
 from occupant.io.toml_files import InputFileError, open_shipped, shipped_names
 from occupant.modeling import Joint, Marker, ModelingError, Part, Plane, Pose
 from occupant.modeling.contacts_toml import read_contacts
+from occupant.scenario.interior_shapes import COMMON, SHAPE_KEYS, SHAPES, read_surface
 
-TOP_KEYS = ("kind", "name", "description", "mass", "half_width", "contact_characteristic", "surface")
+TOP_KEYS = ("kind", "name", "description", "mass", "half_width", "contact_characteristic", "surface",
+            "structure")
 SURFACE_KEYS = ("name", "from", "to", "characteristic")
 BODY = "vehicle"                         # the vehicle's part in the assembly
 JOINT = "vehicle_travel"                 # its prismatic joint along B0's x
+FRAME = f"{BODY}_frame"                  # the marker of frame V on it
+# a structure: an interior surface but a mesh (whose file a run folder would not copy), without
+# ``on`` (the front has no hinged parts)
+STRUCTURE_SHAPES = tuple(s for s in SHAPES if s != "mesh")
+STRUCTURE_KEYS = tuple(dict.fromkeys(k for k in COMMON + sum((SHAPE_KEYS[s] for s in STRUCTURE_SHAPES), ())
+                                     if k != "on"))
 # the joint frame's z axis (a prismatic joint's axis) along B0's x: a rotation about y by +90 deg
 R_TRAVEL = np.array([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]])
 
@@ -59,10 +78,17 @@ class VehicleFront:
     profile: np.ndarray          # (k, 2) m, the chain (x, z) in V, from the ground point up
     surfaces: list               # (name, (x, z) from, (x, z) to, characteristic name)
     characteristics: dict        # name -> ContactCharacteristic
+    structures: list = ()        # (geometry on FRAME, characteristic name), behind the profile
 
     @property
     def surface_names(self):
-        return [s[0] for s in self.surfaces]
+        """The profile's surfaces, then the structures."""
+        return [s[0] for s in self.surfaces] + [g.name for g, _ in self.structures]
+
+    @property
+    def surface_characteristics(self):
+        """name -> characteristic name of every surface and structure (a pair's default)."""
+        return {**{s[0]: s[3] for s in self.surfaces}, **{g.name: c for g, c in self.structures}}
 
     def build(self, asm, x0):
         """Add the vehicle body, its prismatic joint (front at x = ``x0`` m of B0 when its
@@ -74,7 +100,7 @@ class VehicleFront:
         asm.add(Part(BODY, m, com, (m * (b * b + c * c) / 12, m * (a * a + c * c) / 12,
                                     m * (a * a + b * b) / 12)))
         asm.add(Marker(f"{BODY}_travel_frame", BODY, (0.0, 0.0, 0.0), R_TRAVEL))
-        asm.add(Marker(f"{BODY}_frame", BODY))
+        asm.add(Marker(FRAME, BODY))
         asm.add(Joint(JOINT, "prismatic", None, BODY, Pose((x0, 0.0, 0.0), R_TRAVEL),
                       child_marker=f"{BODY}_travel_frame"))
         for name, p0, p1, _ in self.surfaces:
@@ -83,8 +109,9 @@ class VehicleFront:
             u = d / length
             normal = (u[2], 0.0, -u[0])    # the chain's outward side (forward and up)
             mid = (0.5 * (p0[0] + p1[0]), 0.0, 0.5 * (p0[1] + p1[1]))
-            asm.add(Plane(name, f"{BODY}_frame", mid, normal, tuple(u),
-                          (0.5 * length, self.half_width)))
+            asm.add(Plane(name, FRAME, mid, normal, tuple(u), (0.5 * length, self.half_width)))
+        for geometry, _ in self.structures:
+            asm.add(copy.deepcopy(geometry))
 
     def wrap_around_distance(self, x, z):
         """WAD (m) of the point (x, z) of V: the tape length from the ground up along the profile
@@ -104,6 +131,15 @@ class VehicleFront:
 
 def available_fronts():
     return shipped_names("vehicles", kind="vehicle_front")
+
+
+def _characteristic(c, s, p, characteristics):
+    """The name of one of ``characteristics`` that the table ``s`` at ``p`` names."""
+    name = c.string(s, "characteristic", p, required=True)
+    if name not in characteristics:
+        c.fail(f"{p}.characteristic", f"unknown contact characteristic {name!r}",
+               ", ".join(characteristics) or "a [contact_characteristic.<name>] table")
+    return name
 
 
 def load_vehicle_front(name_or_path):
@@ -134,19 +170,27 @@ def load_vehicle_front(name_or_path):
             c.fail(f"{p}.from", f"{list(p0)} is not where surface[{i - 1}] ends "
                    f"({list(profile[-1])}): the surfaces must form one chain", list(profile[-1]))
         profile.append(np.asarray(p1, float))
-        cname = c.string(s, "characteristic", p, required=True)
-        if cname not in characteristics:
-            c.fail(f"{p}.characteristic", f"unknown contact characteristic {cname!r}",
-                   ", ".join(characteristics) or "a [contact_characteristic.<name>] table")
-        surfaces.append((sname, tuple(p0), tuple(p1), cname))
+        surfaces.append((sname, tuple(p0), tuple(p1), _characteristic(c, s, p, characteristics)))
+    structures = []
+    for i, s in enumerate(c.tables(data, "structure", "")):
+        p = f"structure[{i}]"
+        c.keys(s, STRUCTURE_KEYS, p)
+        sname = c.string(s, "name", p, required=True)
+        if sname in (x[0] for x in surfaces) or sname in (g.name for g, _ in structures):
+            c.fail(f"{p}.name", f"the name {sname!r} is taken by another surface or structure",
+                   "unique surface names")
+        c.string(s, "shape", p, choices=STRUCTURE_SHAPES, what="shape")
+        cname = _characteristic(c, s, p, characteristics)
+        geometry, _ = read_surface(c, s, p, sname, FRAME, path)
+        structures.append((geometry, cname))
     return VehicleFront(name, data.get("description", ""), str(path), mass, half_width,
-                        np.array(profile), surfaces, characteristics)
+                        np.array(profile), surfaces, characteristics, structures)
 
 
 def add_front(front, asm, x0, c, path):
     """Add ``front`` to ``asm`` (its front at x = ``x0`` m of B0 at t = 0), or fail at ``path``
     of the caller's checker ``c``."""
-    for name in [BODY, JOINT, f"{BODY}_frame", f"{BODY}_travel_frame", *front.surface_names]:
+    for name in [BODY, JOINT, FRAME, f"{BODY}_travel_frame", *front.surface_names]:
         if asm.find(name) is not None:
             c.fail(path, f"{front.name}: the name {name!r} is taken by an element of the occupant "
                    "or the interior", "distinct names")
