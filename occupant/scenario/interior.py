@@ -64,8 +64,8 @@ A mesh's faces are wound counter-clockwise seen from the side it pushes to (a cl
 outside); inconsistently wound faces, or a closed mesh wound inside out, are refused.
 Intrusions (``[[vehicle.intrusion]]``, occupant.scenario.intrusion) move any surface fixed to
 the vehicle, whatever its shape (its frame is translated; a surface on a hinge is not one of
-them). ``[vehicle] backset`` moves the ``head_restraint``, a plane: the backset is measured to
-its plane (below).
+them). ``[vehicle] backset`` moves the ``head_restraint`` (a plane, box, cylinder, sphere or
+ellipsoid; a mesh is refused there) horizontally, by the same translation of its frame (below).
 
 ``[[hinge]]`` tables add parts turning about a lateral axis (a seat back frame on its recliner,
 ``occupant.scenario.interior_hinge``); a surface with ``on = "<hinge name>"`` moves with that
@@ -85,11 +85,9 @@ import pathlib
 from dataclasses import dataclass, field
 
 from occupant.io.toml_files import InputFileError, located, open_shipped, shipped_names
-from occupant.modeling import Plane
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.interior_hinge import frame_marker, read_hinges
 from occupant.scenario.interior_shapes import ALL_KEYS, read_surface
-from occupant.scenario.placement import HEAD_RESTRAINT
 from occupant.sensors.vehicle import TEST_OBJECTS
 
 TOP_KEYS = ("kind", "name", "description", "test_object", "contact_characteristic", "surface", "base",
@@ -162,9 +160,6 @@ def load_interior(name_or_path, bases=None, named_by=None, meshes=None):
             c.fail(f"{p}.on", f"unknown hinge {on!r}", ", ".join(hinges) or "a [[hinge]] of this file")
         geometry, mesh_file = read_surface(c, s, p, sname, on and frame_marker(on), path,
                                            (meshes or {}).get(sname))
-        if sname == HEAD_RESTRAINT and not isinstance(geometry, Plane):
-            c.fail(f"{p}.shape", f"{HEAD_RESTRAINT!r} is the surface a scenario's [vehicle] "
-                   "backset moves along its normal", "plane")
         surfaces.append(geometry)
         if mesh_file is not None:
             mesh_files[sname] = mesh_file

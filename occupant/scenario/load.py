@@ -497,7 +497,8 @@ class Scenario:
         at the start (settled when occupant.settle > 0) is this (occupant.scenario.placement)."""
         from occupant.scenario.placement import PlacementError, cleared, place_head_restraint
         from occupant.scenario.settle import settle_scenario
-        accepted = f"0 < backset <= {MAX_BACKSET} m, with a head_restraint surface paired with the head"
+        accepted = (f"0 < backset <= {MAX_BACKSET} m, with a head_restraint surface (a plane, box, "
+                "cylinder, sphere or ellipsoid) paired with the head")
         value = read(c, veh, "vehicle", "backset")
         if self.front is not None:
             c.fail("vehicle.backset", "a pedestrian scenario has no seat", "leave backset out "

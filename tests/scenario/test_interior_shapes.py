@@ -349,17 +349,6 @@ def test_bad_surface_names_file_key_and_what_is_accepted(tmp_path, text, match):
         load_interior(_interior(tmp_path, text))
 
 
-def test_bad_head_restraint_must_be_a_plane(tmp_path):
-    """The surface a scenario's [vehicle] backset moves along its normal is a plane."""
-    path = tmp_path / "x.toml"
-    path.write_text('kind = "interior"\nname = "x"\n[[surface]]\nname = "head_restraint"\n'
-                    'shape = "box"\npoint = [0.0, 0.0, 0.0]\nhalf_extents = [0.1, 0.1, 0.1]\n',
-                    encoding="utf-8")
-    with pytest.raises(InteriorFileError, match=r"surface\[0\].shape: 'head_restraint' is the "
-                       r"surface a scenario's \[vehicle\] backset moves.*plane"):
-        load_interior(path)
-
-
 # issue 11 section 6's list of a driver's interior, by the surface names the interiors give them
 SECTION_6 = {"seat cushion": ("seat_cushion",), "seat back": ("seat_back",), "floor": ("floor",),
              "toe pan": ("toe_pan",), "knee bolster": ("knee_bolster",),

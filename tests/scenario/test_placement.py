@@ -1,14 +1,16 @@
 """The head restraint placed at a stated backset from the settled occupant ([vehicle] backset,
-occupant.scenario.placement), and the gap between an occupant ellipsoid and a plane."""
+occupant.scenario.placement), a plane's or a solid's, and the gap between an occupant ellipsoid
+and a plane."""
 import numpy as np
 import pytest
 
 from occupant.scenario import load
 from occupant.scenario.load import ScenarioError
-from occupant.modeling import (Assembly, ContactCharacteristic, ContactPair, Joint, Marker, Part,
-                               Plane, Pose, Sphere)
-from occupant.scenario.placement import (CLEAR, HEAD_RESTRAINT, cleared, head_restraint, marker_frame,
-                                         measure_backset, place_head_restraint)
+from occupant.modeling import (Assembly, Box, ContactCharacteristic, ContactPair, Cylinder,
+                               Ellipsoid, Joint, Marker, Part, Plane, Pose, Sphere)
+from occupant.scenario.placement import (CLEAR, HEAD_RESTRAINT, PlacementError, cleared,
+                                         head_restraint, marker_frame, measure_backset,
+                                         place_head_restraint)
 
 
 @pytest.fixture(scope="module")
@@ -37,20 +39,47 @@ def _sampled_backset(model, q, n=400):
 R_HEAD = 0.1   # m, the sphere head's radius
 
 
-def _sphere_head(tilt_deg, restraint_x):
+def _sphere_head(tilt_deg, restraint_x, restraint=None):
     """A sphere head of radius R_HEAD on a fore-aft slider (its centre at x = q) and a head
-    restraint plane through (restraint_x, 0, 0) facing forward, tilted tilt_deg back from upright."""
+    restraint plane through (restraint_x, 0, 0) facing forward, tilted tilt_deg back from
+    upright (or the geometry ``restraint``)."""
     a = np.radians(tilt_deg)
     asm = Assembly("sphere_head")
     asm.add(Part("head", 4.0, inertia=(0.02, 0.02, 0.02)))
     asm.add(Joint("slide", "prismatic", None, "head", Pose(rotation=[[0, 0, 1], [0, 1, 0], [-1, 0, 0]])))
     asm.add(Marker("centre", "head"))
     asm.add(Sphere("skull", "centre", R_HEAD))
-    asm.add(Plane(HEAD_RESTRAINT, None, point=(restraint_x, 0.0, 0.0),
-                  normal=(np.cos(a), 0.0, np.sin(a)), x_axis=(0.0, 1.0, 0.0)))
+    asm.add(restraint or Plane(HEAD_RESTRAINT, None, point=(restraint_x, 0.0, 0.0),
+                               normal=(np.cos(a), 0.0, np.sin(a)), x_axis=(0.0, 1.0, 0.0)))
     asm.add(ContactPair("skull__head_restraint", "skull", HEAD_RESTRAINT,
                         ContactCharacteristic(stiffness=1e5)))
     return asm.compile()
+
+
+# A solid restraint centred at (x, y, z) and the closed form of the sphere head's backset from
+# it (the head's centre at the origin): the head moving rearward along x meets
+# - a sphere (radius 0.05) when the centres are R_HEAD + 0.05 apart: x-gap sqrt(.15^2 - z^2);
+# - a box (half extents 0.04, 0.12, hz) on its front face x + 0.04 where the head's back lies
+#   within the face's height (|z| <= hz), else on the face's top edge at height z + hz: x-gap
+#   sqrt(R^2 - (z + hz)^2) from the edge;
+# - a cylinder (radius 0.04, length 0.25) lying across the seat (axis along y): its circle in
+#   the x-z plane, x-gap sqrt(.14^2 - z^2);
+# - an ellipsoid (semi-axes 0.05, 0.12, 0.10, axis-aligned) at the head's height: on its front
+#   pole, x-gap 0.05 + R_HEAD (the normals there both along x).
+_CROSS_SEAT = [[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]]   # z (the cylinder's axis) along y
+SOLIDS = {
+    "sphere": (lambda p: Sphere(HEAD_RESTRAINT, None, 0.05, position=p),
+               lambda x, z: -x - np.sqrt(0.15**2 - z**2), 0.03),
+    "box_face": (lambda p: Box(HEAD_RESTRAINT, None, (0.04, 0.12, 0.10), position=p),
+                 lambda x, z: -x - 0.04 - R_HEAD, 0.03),
+    "box_edge": (lambda p: Box(HEAD_RESTRAINT, None, (0.04, 0.12, 0.10), position=p),
+                 lambda x, z: -x - 0.04 - np.sqrt(R_HEAD**2 - (z + 0.10)**2), -0.16),
+    "cylinder": (lambda p: Cylinder(HEAD_RESTRAINT, None, 0.04, 0.25, position=p,
+                                    rotation=_CROSS_SEAT),
+                 lambda x, z: -x - np.sqrt(0.14**2 - z**2), 0.05),
+    "ellipsoid": (lambda p: Ellipsoid(HEAD_RESTRAINT, None, (0.05, 0.12, 0.10), position=p),
+                  lambda x, z: -x - 0.05 - R_HEAD, 0.0),
+}
 
 
 @pytest.mark.parametrize("tilt_deg", [0.0, 20.0])
@@ -75,6 +104,49 @@ def test_analytic_sphere_head_placed_at_the_backset_from_either_side(tilt_deg, r
     np.testing.assert_allclose(p_new[1:], [0.0, 0.0], atol=1e-15)     # moved horizontally only
     np.testing.assert_allclose(head_restraint(placed)[0].point, p_new, atol=1e-15)  # and its drawing
     assert measure_backset(placed, q)[0] == pytest.approx(0.050, abs=1e-14)
+
+
+@pytest.mark.parametrize("restraint_x", [-0.40, -0.10])   # behind the stated backset; inside the head
+@pytest.mark.parametrize("kind", list(SOLIDS))
+def test_analytic_solid_restraint_placed_at_the_backset(kind, restraint_x):
+    """A box, cylinder, sphere or ellipsoid restraint: its backset is the closed form of SOLIDS
+    (measured along x, before and after placing) to 1e-9 m, whether it started behind the stated
+    backset (moved forward) or inside the head (moved rearward); it moves along x only, its
+    compiled pair and its drawing alike."""
+    shape, gap, z = SOLIDS[kind]
+    model = _sphere_head(0.0, 0.0, shape((restraint_x, 0.0, z)))
+    q = np.array([0.0])
+    placed, before = place_head_restraint(model, q, 0.050)
+    assert before == pytest.approx(gap(restraint_x, z), abs=1e-9)
+    row = placed.contact_names.index("skull__head_restraint")
+    p_new = np.array(placed.contacts.p_b[row])
+    assert gap(p_new[0], p_new[2]) == pytest.approx(0.050, abs=1e-9)
+    np.testing.assert_allclose(p_new[1:], [0.0, z], atol=1e-15)            # moved along x only
+    np.testing.assert_allclose(placed.contacts.centre_b[row], p_new, atol=1e-15)
+    np.testing.assert_allclose(head_restraint(placed)[0].position, p_new, atol=1e-15)  # its drawing
+    b, along = measure_backset(placed, q)
+    assert b == pytest.approx(0.050, abs=1e-9)
+    np.testing.assert_allclose(along, [1.0, 0.0, 0.0], atol=0.0)
+
+
+def test_analytic_placed_solid_equals_a_model_compiled_with_it_moved():
+    """The placed box's compiled pair, bounding sphere and broad-phase sweep (its sphere's
+    interval among B0's, built at compile) are those of the moved box compiled again."""
+    model = _sphere_head(0.0, 0.0, SOLIDS["box_face"][0]((-0.40, 0.0, 0.03)))
+    placed, _ = place_head_restraint(model, np.array([0.0]), 0.050)
+    again = placed.source.compile().contacts
+    for field in ("p_b", "centre_b", "static_bounds", "sphere_centre", "sweep_keys"):
+        np.testing.assert_allclose(getattr(placed.contacts, field), getattr(again, field),
+                                   atol=1e-15, err_msg=field)
+    assert not np.allclose(model.contacts.static_bounds, again.static_bounds)   # it did move
+
+
+def test_solid_restraint_beside_the_head_is_refused():
+    """A restraint that moving forward along x passes beside the head never meets it: said so."""
+    model = _sphere_head(0.0, 0.0, Sphere(HEAD_RESTRAINT, None, 0.05, position=(-0.3, 0.3, 0.0)))
+    with pytest.raises(PlacementError, match=r"moved forward along x, the 'head_restraint' "
+                                             r"surface meets none of the head's ellipsoids"):
+        place_head_restraint(model, np.array([0.0]), 0.05)
 
 
 def test_analytic_cleared_moves_the_restraint_clear_back_without_the_drawing():
@@ -194,4 +266,56 @@ def test_backset_without_a_head_in_contact_with_the_restraint_is_named(tmp_path)
     path.write_text(text[:start] + text[text.index("[[contact]]", head):])
     with pytest.raises(ScenarioError, match=r"no_head.toml: vehicle.backset: no \[\[contact\]\] pairs "
                                             r"the occupant with 'head_restraint'"):
+        load(path)
+
+
+def _rear_with_restraint(tmp_path, surface, name):
+    """rear_whiplash in an interior based on whiplash_sled_seat whose head restraint is
+    ``surface`` (its [[surface]] keys), on the seat back frame."""
+    import pathlib
+    (tmp_path / f"{name}_seat.toml").write_text(
+        f'kind = "interior"\nname = "{name}_seat"\nbase = "whiplash_sled_seat"\n[[surface]]\n'
+        f'name = "head_restraint"\n{surface}characteristic = "head_restraint"\n'
+        'on = "seat_back_frame"\n', encoding="utf-8")
+    text = (pathlib.Path(__file__).parents[2] / "scenarios" / "rear_whiplash.toml").read_text()
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text.replace('interior = "whiplash_sled_seat"', f'interior = "{name}_seat.toml"'),
+                    encoding="utf-8")
+    return path
+
+
+# an ellipsoid restraint [E] as tall, wide and leaning as the shipped plane's face (10 deg back)
+ELLIPSOID_RESTRAINT = ('shape = "ellipsoid"\npoint = [-0.3164, 0.0, 0.61]\n'
+                       'semi_axes = [0.06, 0.125, 0.09]\nx_axis = [0.9848, 0.0, 0.1736]\n'
+                       'z_axis = [-0.1736, 0.0, 0.9848]\n')
+
+
+def test_reference_rear_whiplash_with_an_ellipsoid_restraint_starts_at_its_backset(tmp_path, rear):
+    """rear_whiplash with its head restraint an ellipsoid on the hinged seat back: the dummy
+    settles exactly as with the plane (the restraint cleared either way), and the ellipsoid is
+    moved along x to 50 mm behind the occiput (10.3 mm before, the plane 10.0 mm); its compiled
+    pair is that of the moved ellipsoid compiled again."""
+    sc = load(_rear_with_restraint(tmp_path, ELLIPSOID_RESTRAINT, "rear_ellipsoid"))
+    np.testing.assert_array_equal(sc.q0, rear.q0)
+    b, along = measure_backset(sc.model, sc.q0)
+    assert b == pytest.approx(0.050, abs=1e-12)
+    np.testing.assert_allclose(along, [1.0, 0.0, 0.0], atol=0.0)
+    assert 0.005 < sc.backset_before < 0.015
+    again = sc.model.source.compile()
+    i = sc.model.contact_names.index("occiput__head_restraint")
+    np.testing.assert_allclose(sc.model.contacts.p_b[i], again.contacts.p_b[i], atol=1e-14)
+    np.testing.assert_allclose(sc.model.contacts.centre_b[i], again.contacts.centre_b[i], atol=1e-14)
+
+
+def test_mesh_head_restraint_is_refused_by_the_backset(tmp_path):
+    """A mesh head restraint loads in its interior, but a [vehicle] backset cannot measure to it
+    (its contact gives no distance while apart): one message naming the scenario, the key and
+    the shapes accepted, before settling."""
+    import trimesh
+    trimesh.creation.box(extents=(0.1, 0.25, 0.18)).export(tmp_path / "restraint.stl")
+    path = _rear_with_restraint(tmp_path, 'shape = "mesh"\nfile = "restraint.stl"\n'
+                                          'point = [-0.31, 0.0, 0.61]\n', "rear_mesh")
+    with pytest.raises(ScenarioError, match=r"rear_mesh.toml: vehicle.backset: the 'head_restraint' "
+                                            r"surface is a mesh, .*accepted: .*a head_restraint "
+                                            r"surface \(a plane, box, cylinder, sphere or ellipsoid\)"):
         load(path)
