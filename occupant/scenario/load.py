@@ -28,6 +28,8 @@ settings and outputs::
     yaw_deg = 0.0                   # turns the posture about B0's z (a pedestrian's heading)
     settle = 0.3                    # s settling into the seat under gravity before the run
                                     # (occupant.scenario.settle; default 0: starts as postured)
+    settle_belted = false           # the belts on the body throughout the settling (default:
+                                    # buckled on the seated occupant for its last 0.1 s)
     [vehicle]
     interior = "sled_buck_passenger"
     # pedestrian scenarios: B0 is the road (the interior its surface) and the car a moving body
@@ -470,6 +472,7 @@ class Scenario:
         else:   # a human has no bracket: its whole neck levels the head
             self.q0 = share_neck_flexion(self.model, self.q0)
         self.settle = self._settle(c, occ)
+        self.settle_belted = read(c, occ, "occupant", "settle_belted")
         self.v0 = None
         if self.front is not None:
             self.v0 = np.zeros(self.model.nv)
@@ -506,7 +509,8 @@ class Scenario:
         try:
             clear = cleared(self.model, self.q0)   # a missing surface or pair fails before settling
             if self.settle and not self.settled:    # the head settles clear of the restraint
-                self.q0, _ = settle_scenario(self.file, clear, self.q0, self.settle)
+                self.q0, _ = settle_scenario(self.file, clear, self.q0, self.settle,
+                                             self.settle_belted)
                 self.settled = True
             self.model, self.backset_before = place_head_restraint(self.model, self.q0, value)
         except PlacementError as err:

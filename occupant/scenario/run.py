@@ -93,7 +93,8 @@ def run_scenario(scenario, progress=None):
         # settled into the seat (unless the loader did, to place the head restraint); belts
         # fitted there by simulate
         from occupant.scenario.settle import settle_scenario
-        q0, _ = settle_scenario(scenario.file, scenario.model, q0, scenario.settle)
+        q0, _ = settle_scenario(scenario.file, scenario.model, q0, scenario.settle,
+                                getattr(scenario, "settle_belted", False))
     res = simulate(scenario.model, scenario.t_end, dt=scenario.dt, q0=q0,
                    v0=getattr(scenario, "v0", None),
                    integrator=scenario.integrator, base_motion=scenario.pulse.base_motion(),

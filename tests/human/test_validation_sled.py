@@ -1881,7 +1881,7 @@ def test_reference_gs1_human_sits_on_its_buttock():
     62a71a8) 6.9 mm (2.5 rearward, 2.8 sideways, 5.8 down), 779 N."""
     sc, path = read_scenario("human_sled_gs1_40")
     over = {"occupant.human." + k: v for k, v in sc["human"].items()}
-    over.update({"occupant.settle": 0.35, "solver.t_end": 0.001})
+    over.update({"occupant.settle": 0.35, "occupant.settle_belted": True, "solver.t_end": 0.001})
     run = run_scenario(load(pathlib.Path(path).parent / sc["sled"], over))
     res, model = run.results, run.model
     moved = res.body_poses[0, model.body("pelvis"), :3, 3] - res.base_poses[0, :3, 3]
@@ -1918,7 +1918,8 @@ def test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt():
     changes (scenarios/validation/HISTORY.md Stop 46, gs1settle)."""
     sc, path = read_scenario("human_sled_gs1_40")
     over = {"occupant.human." + k: v for k, v in sc["human"].items()}
-    over.update({"occupant.settle": 0.35, "solver.t_end": sc["t_end"]})
+    over.update({"occupant.settle": 0.35, "occupant.settle_belted": True,
+                 "solver.t_end": sc["t_end"]})
     run = run_scenario(load(pathlib.Path(path).parent / sc["sled"], over))
     res, model = run.results, run.model
     head = res.body_poses[:, model.body("head"), 0, 3] - res.base_poses[:, 0, 3]
@@ -1951,7 +1952,7 @@ def test_reference_gs1_settled_as_the_deck_comes_to_rest():
     over.update({"solver.t_end": 0.001})
     scenario = load(pathlib.Path(path).parent / sc["sled"], over)
     for duration in (0.35, 0.35 + STILL_AT_REST_AFTER):
-        _, info = settle(scenario.model, scenario.q0, duration)
+        _, info = settle(scenario.model, scenario.q0, duration, belts=True)
         assert info["kinetic"] < SETTLED_KINETIC, (duration, info)
 
 
@@ -1992,7 +1993,7 @@ def test_reference_gs1_shoulder_belt_fitted_across_the_front(settle):
     0.57 / 0.51 as postured, settled 0.44 / 0.50 / 0.89 (the trunk 19.5 mm outboard), a pass; the
     settled crash then lets the torso out under the belt
     (test_reference_gs1_settled_as_the_deck_keeps_the_torso_in_the_belt, its xfail)."""
-    run = gs1_start({"occupant.settle": settle})
+    run = gs1_start({"occupant.settle": settle, "occupant.settle_belted": True})
     points = run.model.source.belts["belt"].points
     base = np.linalg.inv(run.results.base_poses[0])
     def at(name):   # the belt point's place in B0 at the start
@@ -2035,7 +2036,7 @@ def test_reference_gs1_belt_fit_follows_the_settling():
     over.update({"solver.t_end": 0.001})
     scenario = load(pathlib.Path(path).parent / sc["sled"], over)
     model, q0 = scenario.model, scenario.q0
-    q1, _ = settle(model, q0, 0.35)
+    q1, _ = settle(model, q0, 0.35, belts=True)
     el = model.belts
     wraps = [k for k in range(el.point_start[0], el.point_start[1]) if el.point_z[k] >= 0]
     assert len(wraps) == 3

@@ -77,7 +77,8 @@ def test_regression_settling_diverged_at_the_coarse_step_is_done_at_the_run_step
 
 
 def test_identity_belted_settling_step_rests_where_the_run_step_does(ncap):
-    """A belted model settles at the belts' explicit step (restraints.belt.EXPLICIT_STEP, 2e-5 s:
+    """Settled with its belts on (``belts=True``, occupant.settle_belted), a model settles at the
+    belts' explicit step (restraints.belt.EXPLICIT_STEP, 2e-5 s:
     h / tau = 1 for the webbing's flow, sharing and largest strain, at rest in one step), twice
     the run's 1e-5 s, and rests where the run's step puts it: the US NCAP driver's H-point within
     0.05 mm and every other coordinate within 0.002 (rad, or quaternion part) (measured 0.003 mm
@@ -88,10 +89,89 @@ def test_identity_belted_settling_step_rests_where_the_run_step_does(ncap):
     from occupant.integrate.integrators import INTEGRATORS
     from occupant.restraints.belt import EXPLICIT_STEP
     fine, _ = S._relax(held(ncap.model), ncap.q0, 0.3, INTEGRATORS["euler"], 1e-5)
-    q, info = settle(ncap.model, ncap.q0, 0.3)
+    q, info = settle(ncap.model, ncap.q0, 0.3, belts=True)
     print(f"H-point {np.abs(q[:3] - fine[:3]).max() * 1e3:.4f} mm, rest {np.abs(q[3:] - fine[3:]).max():.5f}")
     assert info["dt"] == EXPLICIT_STEP > 1e-5
     assert np.abs(q[:3] - fine[:3]).max() < 5e-5 and np.abs(q[3:] - fine[3:]).max() < 0.002
+
+
+def _largest_change(model, q_a, q_b):
+    """(m, rad): the largest translation (the free joint's position: the H-point; a prismatic
+    joint's travel) and the largest joint rotation (a revolute joint's angle; a spherical or free
+    joint's rotation) from q_a to q_b."""
+    from occupant.model.joint_motion import quaternion_index
+    from occupant.model.joint_types import JointType
+    tree, move, turn = model.tree, 0.0, 0.0
+    for i, kind in enumerate(tree.jtype):
+        k, kq = tree.qidx[i], quaternion_index(tree, i)
+        if kind == JointType.REVOLUTE:
+            turn = max(turn, abs(q_b[k] - q_a[k]))
+        elif kind == JointType.PRISMATIC:
+            move = max(move, abs(q_b[k] - q_a[k]))
+        elif kind == JointType.FREE:
+            move = max(move, np.linalg.norm(q_b[k:k + 3] - q_a[k:k + 3]))
+        if kq >= 0:
+            cos = min(1.0, abs(np.dot(q_a[kq:kq + 4], q_b[kq:kq + 4])))
+            turn = max(turn, 2.0 * np.arccos(cos))
+    return move, turn
+
+
+def test_identity_settling_buckled_at_its_end_rests_where_belted_throughout_does(ncap):
+    """By default the occupant settles with its belts off, buckled on it for the last BUCKLED s:
+    the US NCAP driver then rests within 0.5 mm (H-point) and 0.5 deg (any joint) of where 0.3 s
+    with its belts on throughout (their 10 N pre-load; ``belts=True``) put it (measured 0.205 mm,
+    0.210 deg; the belted settling's own last 50 ms moved it 0.237 mm, 0.204 deg, and it creeps
+    0.78 mm, 2.5 deg from 0.3 to 0.6 s: scenarios/HISTORY.md, settlefast)."""
+    q, info = settle(ncap.model, ncap.q0, 0.3)
+    belted, _ = settle(ncap.model, ncap.q0, 0.3, belts=True)
+    move, turn = _largest_change(ncap.model, belted, q)
+    print(f"buckled at the end -> belted throughout: {move * 1e3:.3f} mm, {np.degrees(turn):.3f} deg")
+    assert move < 5e-4 and turn < np.radians(0.5)
+
+
+def test_regression_settling_is_unbelted_at_the_coarse_step_then_buckled(ncap, monkeypatch):
+    """The default settling of a belted model: duration - BUCKLED s without its belts at the
+    coarse SETTLE_DT (2.5 times the belts' step), then BUCKLED s with them at their
+    EXPLICIT_STEP; a divergence in the second part counts its time from the settling's start.
+    Before branch settlefast: one part, the belts on, at EXPLICIT_STEP."""
+    import occupant.scenario.settle as S
+    from occupant.restraints.belt import EXPLICIT_STEP
+    relax, parts = S._relax, []
+
+    def recording(model, q0, duration, method, dt):
+        parts.append((round(duration, 9), dt, len(model.belts.retractor)))
+        return relax(model, q0, 0.002, method, dt)     # short: only the parts matter here
+    monkeypatch.setattr(S, "_relax", recording)
+    settle(ncap.model, ncap.q0, 0.3)
+    assert parts == [(round(0.3 - S.BUCKLED, 9), S.SETTLE_DT, 0),
+                     (round(S.BUCKLED, 9), EXPLICIT_STEP, len(ncap.model.belts.retractor))]
+
+    def diverging_belted(model, q0, duration, method, dt):
+        if len(model.belts.retractor):
+            raise S.SettleError("diverged", after=0.012)
+        return q0, {"restarts": 0}
+    monkeypatch.setattr(S, "_relax", diverging_belted)
+    with pytest.raises(S.SettleError) as err:
+        settle(ncap.model, ncap.q0, 0.3)
+    assert err.value.after == pytest.approx(0.3 - S.BUCKLED + 0.012)
+    assert "diverged after 0.212 s" in str(err.value)
+
+
+@pytest.mark.parametrize("belted", [False, True])
+def test_regression_settle_belted_key_puts_the_belts_on_while_settling(belted, monkeypatch):
+    """occupant.settle_belted (default false) is what the run's settling gets as ``belts``."""
+    import occupant.scenario.settle as S
+    calls = []
+
+    def recording(model, q0, duration, belts=False):
+        calls.append((duration, belts))
+        return q0.copy(), {}
+    monkeypatch.setattr(S, "settle", recording)
+    over = {"solver.t_end": 0.001}
+    if belted:
+        over["occupant.settle_belted"] = True
+    load("us_ncap_frontal_56", over).run()
+    assert calls == [(0.3, belted)]
 
 
 # the most a belt segment's tension may change from one settling step to the next while the
@@ -100,8 +180,8 @@ BELT_STEP_CHANGE = 10.0   # N
 
 
 def test_regression_settling_step_keeps_the_belts_flow_from_flipping():
-    """A belted model settles at the belts' explicit step (restraints.belt.EXPLICIT_STEP): at
-    the step the settling takes, from GS1's posture at rest under gravity (belts held as the
+    """Settled with its belts on, a model settles at the belts' explicit step
+    (restraints.belt.EXPLICIT_STEP): at the step the settling takes, from GS1's posture at rest under gravity (belts held as the
     settling holds them), no belt segment's tension changes by more than BELT_STEP_CHANGE from one
     step to the next (measured over the first 10 ms: 4.2 N at EXPLICIT_STEP, 2e-5 s, the
     shoulder-chest segment's first step; 1.4 N at 1e-5 s, the step before branch beltstep; 79 N
@@ -116,7 +196,7 @@ def test_regression_settling_step_keeps_the_belts_flow_from_flipping():
     sc, path = read_scenario("human_sled_gs1_40")
     over = {"occupant.human." + k: v for k, v in sc["human"].items()}
     scenario = load(pathlib.Path(path).parent / sc["sled"], {**over, "solver.t_end": 0.001})
-    _, info = settle(scenario.model, scenario.q0, 0.001)
+    _, info = settle(scenario.model, scenario.q0, 0.001, belts=True)
     assert info["dt"] <= EXPLICIT_STEP
     res = simulate(held(scenario.model), 0.01, dt=info["dt"], q0=scenario.q0, integrator="euler",
                    output_dt=info["dt"], energy=False)
@@ -249,12 +329,12 @@ def test_reference_settled_h_point_meets_the_posture_target(name):
 
 def test_regression_settling_with_the_neck_barrier_does_not_diverge():
     """With the belt's barrier on the neck (``neck_barrier``), off the neck its two segments
-    stay merged and share their webbing at restraints.belt.BARRIER_SHARE_TIME: settling, at the
-    belts' step (EXPLICIT_STEP), does not diverge (at SHARE_TIME and the coarse 5e-5 s it did at
+    stay merged and share their webbing at restraints.belt.BARRIER_SHARE_TIME: settling with the
+    belts on, at their step (EXPLICIT_STEP), does not diverge (at SHARE_TIME and the coarse 5e-5 s it did at
     5.4 ms; scenarios/README.md, neckbarrier2)."""
     from occupant.restraints.belt import EXPLICIT_STEP
     sc = load("us_ncap_frontal_56", overrides={"restraints.belt.neck_barrier": True})
-    q, info = settle(sc.model, sc.q0, 0.05)
+    q, info = settle(sc.model, sc.q0, 0.05, belts=True)
     assert info["dt"] == EXPLICIT_STEP and np.all(np.isfinite(q))
 
 
@@ -266,7 +346,7 @@ def test_regression_settle_divergence_is_one_line_naming_file_key_and_what_to_tr
     import occupant.scenario.settle as S
     from occupant.cli import main
 
-    def diverging(model, q0, duration):
+    def diverging(model, q0, duration, belts=False):
         raise S.SettleError("settling under gravity diverged after 0.012 s (a posture deep "
                             "inside the seat or interior?)", after=0.012)
     monkeypatch.setattr(S, "settle", diverging)
