@@ -231,7 +231,7 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         seg(f"{side}_foot", f"{side}_lower_leg", m["foot"], ((ft["com"] - hb) * Lf, 0, -ah / 2), I_f,
             f"{side}_ankle", "spherical", (0, 0, -L["shank"]),
             ells=[EllipsoidSpec(f"{side}_foot_shell", np.array([(0.5 - hb) * Lf, 0, -ah / 2]),
-                                np.array([Lf / 2, wf, ah / 2]))])
+                                np.array([Lf / 2, wf, ah / 2])), heel(side, Lf, ah, hb)])
     if thoracic_spine:
         segs = split_upper_torso(segs, L["upper_trunk"])
     if neck_mid:
@@ -315,6 +315,19 @@ def shoulder_shells(thorax, H, prop):
     a = thorax.semi_axes[0] * math.sqrt(1.0 - ((z0 - thorax.center[2]) / thorax.semi_axes[2]) ** 2)
     return [EllipsoidSpec(f"{side}_shoulder_shell", np.array([thorax.center[0], sgn * b, z0]),
                           np.array([a, b, c])) for side, sgn in (("left", 1.0), ("right", -1.0))]
+
+
+def heel(side, Lf, ah, hb):
+    """The ``<side>_heel`` on the foot (foot frame: origin the ankle, x along the foot, z up),
+    a sphere of the foot shell's own half-height ``ah`` / 2 (the ankle's height, ANSUR II) in the
+    corner the foot shell rounds off: its back at the heel's back (``hb`` ``Lf`` behind the
+    ankle), its bottom on the sole's plane, the foot shell's bottom [E: no source read here gives
+    the heel's radius; 36 mm at the 50th male's 1.753 m]. The foot shell alone is rounded off
+    where the heel's back meets the sole; the heel fills that corner, where a seated occupant's
+    heel rests on the floor pan (the scenarios' floor and toe-pan pairs name it, as the Hybrid
+    III's own). It scales with stature as the ankle's height and the foot's length."""
+    r = ah / 2
+    return EllipsoidSpec(f"{side}_heel", np.array([-hb * Lf + r, 0.0, -ah + r]), np.array([r, r, r]))
 
 
 def head_shell(L_head, H, prop):
