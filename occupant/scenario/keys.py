@@ -265,6 +265,8 @@ _OCCUPANT = [
     # scenarios/validation/HISTORY.md, gs1chin), and the shipped frontal scenarios' pairs name
     # the chin (occupant.human.build's own default stays off, for the validation's head-neck cases)
     Key("occupant.human.face", "bool", "", "a chin on the head", True),
+    # on unless said: the shipped frontal scenarios' floor and toe-pan pairs name the heels
+    Key("occupant.human.heels", "bool", "", "a heel on each foot", True),
 ]
 _TARGETS = [
     Key("occupant.posture_targets.torso_angle_deg", "number", "deg", "the torso line's angle from vertical",

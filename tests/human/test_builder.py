@@ -677,13 +677,15 @@ def test_reference_thorax_stands_where_the_back_lies_behind_the_spine(stature, m
 
 @pytest.mark.parametrize("sex, percentile", [("female", 5), ("male", 50), ("male", 95)])
 def test_analytic_heels_fill_the_foot_shells_back_corner_and_scale_with_stature(sex, percentile):
-    """Each foot carries ``<side>_heel`` (builder.heel): a sphere of the foot shell's half-height
-    whose back is the foot shell's back and whose bottom is its sole, on that side's foot; at
+    """With ``heels`` each foot carries ``<side>_heel`` (builder.heel; without, none): a sphere
+    of the foot shell's half-height whose back is the foot shell's back and whose bottom is its
+    sole, on that side's foot; at
     every size the same fractions of stature as the same sex's at 1.753 m and 78.2 kg (the 50th
     male: 36.4 mm radius)."""
-    model = build(sex=sex, percentile=percentile)
+    model = build(sex=sex, percentile=percentile, heels=True)
+    assert not any(n.endswith("_heel") for n in build(sex=sex, percentile=percentile).source.geometries)
     H = model.source.header["stature"]
-    ref = build(sex=sex, stature=1.753, mass=78.2).source
+    ref = build(sex=sex, stature=1.753, mass=78.2, heels=True).source
     for side in ("left", "right"):
         c_foot, foot = _ellipsoid(model.source, f"{side}_foot_shell", f"{side}_foot")
         c, heel = _ellipsoid(model.source, f"{side}_heel", f"{side}_foot")
