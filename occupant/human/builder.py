@@ -114,13 +114,14 @@ def _cross_section(m, L, density, ratio=1.0):
 
 
 def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=False,
-                   neck_mid=False, face=False):
+                   neck_mid=False, face=False, heels=False):
     """SegmentSpecs of the human with their joints' resistance; ``neck_muscles``: whether the
     body will carry neck muscles (False: a PMHS, the neck's passive tissue damping);
     ``thoracic_spine``: the upper torso split at half its height on a flexible thoracic joint
     (thoracic_spine.py), False: one rigid upper torso from the xiphion's level (T9/T10) to
     C7/T1; ``neck_mid``: the neck link split at C4 on a third neck joint (neck_mid.py);
-    ``face``: the head carries a chin besides its head shell (the survey's braincase either way).
+    ``face``: the head carries a chin besides its head shell (the survey's braincase either way);
+    ``heels``: each foot carries a heel besides its foot shell (``heel``).
     The thorax pendulum cases (validation._run_thorax) keep the default: the chest was
     calibrated with the NBDL neck damping (with the passive one the Kroell 16 mph deflection
     reads 65.8 mm, 68.1 calibrated)."""
@@ -231,7 +232,7 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         seg(f"{side}_foot", f"{side}_lower_leg", m["foot"], ((ft["com"] - hb) * Lf, 0, -ah / 2), I_f,
             f"{side}_ankle", "spherical", (0, 0, -L["shank"]),
             ells=[EllipsoidSpec(f"{side}_foot_shell", np.array([(0.5 - hb) * Lf, 0, -ah / 2]),
-                                np.array([Lf / 2, wf, ah / 2]))])
+                                np.array([Lf / 2, wf, ah / 2]))] + ([heel(side, Lf, ah, hb)] if heels else []))
     if thoracic_spine:
         segs = split_upper_torso(segs, L["upper_trunk"])
     if neck_mid:
@@ -315,6 +316,19 @@ def shoulder_shells(thorax, H, prop):
     a = thorax.semi_axes[0] * math.sqrt(1.0 - ((z0 - thorax.center[2]) / thorax.semi_axes[2]) ** 2)
     return [EllipsoidSpec(f"{side}_shoulder_shell", np.array([thorax.center[0], sgn * b, z0]),
                           np.array([a, b, c])) for side, sgn in (("left", 1.0), ("right", -1.0))]
+
+
+def heel(side, Lf, ah, hb):
+    """The ``<side>_heel`` on the foot (foot frame: origin the ankle, x along the foot, z up),
+    a sphere of the foot shell's own half-height ``ah`` / 2 (the ankle's height, ANSUR II) in the
+    corner the foot shell rounds off: its back at the heel's back (``hb`` ``Lf`` behind the
+    ankle), its bottom on the sole's plane, the foot shell's bottom [E: no source read here gives
+    the heel's radius; 36 mm at the 50th male's 1.753 m]. The foot shell alone is rounded off
+    where the heel's back meets the sole; the heel fills that corner, where a seated occupant's
+    heel rests on the floor pan (the scenarios' floor and toe-pan pairs name it, as the Hybrid
+    III's own). It scales with stature as the ankle's height and the foot's length."""
+    r = ah / 2
+    return EllipsoidSpec(f"{side}_heel", np.array([-hb * Lf + r, 0.0, -ah + r]), np.array([r, r, r]))
 
 
 def head_shell(L_head, H, prop):
@@ -438,7 +452,7 @@ def _add_joint_characteristics(segs, H, M, neck_muscles):
 
 def build(stature=None, mass=None, sex="male", percentile=None, name=None,
           neck_activation="reflex", pulse_start=0.0, thoracic_spine=False, neck_mid=False,
-          face=False):
+          face=False, heels=False):
     """Compiled runtime Model of a human of ``stature`` (m), ``mass`` (kg) and ``sex`` ("male",
     "female"); ``percentile`` (5, 50, 95 where tabulated) fills stature and mass that are not
     given. Same segment and joint names as the dummies; the Assembly is ``model.source``.
@@ -446,10 +460,12 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
     then a reflex from ``pulse_start`` (s) plus the reflex delay), or None for no muscles
     (neck_muscles.py). ``thoracic_spine``: a flexible thoracic spine (thoracic_spine.py; off by
     default: one rigid upper torso); ``neck_mid``: a neck of three joints (neck_mid.py; off by
-    default: two); ``face``: a chin on the head (builder.chin; off by default)."""
+    default: two); ``face``: a chin on the head (builder.chin; off by default); ``heels``: a
+    heel on each foot (builder.heel; off by default: GS1 was validated without them,
+    scenarios/validation/HISTORY.md, humanswap)."""
     stature, mass, prop = _check_inputs(stature, mass, sex, percentile)
     segs = build_segments(stature, mass, sex, prop, neck_muscles=neck_activation is not None,
-                          thoracic_spine=thoracic_spine, neck_mid=neck_mid, face=face)
+                          thoracic_spine=thoracic_spine, neck_mid=neck_mid, face=face, heels=heels)
     asm = assemble(name or f"human_{sex}_{stature:.3f}m_{mass:.1f}kg", segs)
     neck = next(s for s in segs if s.joint_name == "lower_neck")
     asm.add(Marker(CERVICALE, neck.parent, tuple(neck.location - c7t1_from_cervicale(stature, prop, sex))))

@@ -47,7 +47,7 @@ from occupant.human.certification import (CFC_CLASSES, TOP_KEYS, _check_corridor
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 
 SCENARIO_FOLDER = "scenarios/validation"
-HUMAN_KEYS = ("percentile", "stature", "mass", "sex", "neck_activation", "neck_mid", "face")
+HUMAN_KEYS = ("percentile", "stature", "mass", "sex", "neck_activation", "neck_mid", "face", "heels")
 
 
 def available_scenarios():
@@ -80,11 +80,12 @@ def _check_human(check, scenario):
                  what="neck activation")
     check.boolean(human, "neck_mid", "human")
     check.boolean(human, "face", "human")
+    check.boolean(human, "heels", "human")
 
 
 def _human_args(scenario):
     h = scenario["human"]
-    return {k: h[k] for k in ("percentile", "stature", "mass", "sex", "neck_mid", "face") if k in h}
+    return {k: h[k] for k in ("percentile", "stature", "mass", "sex", "neck_mid", "face", "heels") if k in h}
 
 
 # ------------------------------------------------------------------------------------------

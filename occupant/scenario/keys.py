@@ -228,6 +228,10 @@ _SOLVER = [
     Key("solver.dt", "number", "s", "the time step (default: the integrator's)", low=0.0, low_open=True),
     Key("solver.output_dt", "number", "s", "the interval between recorded samples", 1e-4, low=0.0, low_open=True),
 ]
+#: the parametric human's percentile when a scenario gives none of percentile, stature and mass
+#: (``--set occupant.human.sex=female`` on a dummy's scenario): the Hybrid III 50M's and 5F's own
+#: (occupant/human/data/body_proportions.toml [percentile])
+DEFAULT_PERCENTILE = 50
 _OCCUPANT = [
     Key("occupant.dummy", "string", "", "a shipped dummy (occupant list) or a path (relative: to the "
         "scenario's folder); or human"),
@@ -254,14 +258,20 @@ _OCCUPANT = [
     Key("occupant.ellipsoid[].semi_axes", "vector", "m", "its semi-axes (each > 0)", REQUIRED),
     Key("occupant.human.sex", "string", "", "the human's sex", "male", choices=_sexes),
     Key("occupant.human.percentile", "number", "-", "the stature and mass percentile "
-        "(or stature and mass)", low=0.0, low_open=True),
+        f"(or stature and mass; {DEFAULT_PERCENTILE} when none of the three is given)", low=0.0, low_open=True),
     Key("occupant.human.stature", "number", "m", "the human's standing height", low=0.0, low_open=True),
     Key("occupant.human.mass", "number", "kg", "the human's mass", low=0.0, low_open=True),
     Key("occupant.human.neck_activation", "string", "", "the neck muscles' activation: relaxed, braced or "
         "reflex (none: no muscles, a PMHS)", "reflex", reader="occupant.human.builder"),
     Key("occupant.human.thoracic_spine", "bool", "", "the upper torso split at T6/T7", False),
     Key("occupant.human.neck_mid", "bool", "", "a third neck joint at C4", False),
-    Key("occupant.human.face", "bool", "", "a chin on the head", False),
+    # the face on unless said: a scenario's head meets a chest, a bag, a panel (without its chin
+    # GS1's head flexed 95-100 deg on the upper torso, the chin's region 38 mm inside the thorax:
+    # scenarios/validation/HISTORY.md, gs1chin), and the shipped frontal scenarios' pairs name
+    # the chin (occupant.human.build's own default stays off, for the validation's head-neck cases)
+    Key("occupant.human.face", "bool", "", "a chin on the head", True),
+    # on unless said: the shipped frontal scenarios' floor and toe-pan pairs name the heels
+    Key("occupant.human.heels", "bool", "", "a heel on each foot", True),
 ]
 _TARGETS = [
     Key("occupant.posture_targets.torso_angle_deg", "number", "deg", "the torso line's angle from vertical",

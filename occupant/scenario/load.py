@@ -85,8 +85,8 @@ from occupant.scenario.body_contacts import body_pairs
 from occupant.scenario.body_contacts import shipped_file as body_contacts_file
 from occupant.scenario.interior import load_interior
 from occupant.scenario.intrusion import read_intrusions
-from occupant.scenario.keys import MAX_BACKSET, SEATS, names, read
-from occupant.scenario.overrides import apply_overrides, parse_overrides
+from occupant.scenario.keys import DEFAULT_PERCENTILE, MAX_BACKSET, SEATS, names, read
+from occupant.scenario.overrides import apply_overrides, parse_overrides, replaced_notes
 from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
 from occupant.scenario.restraints import (BELT_ANCHORAGES, RESTRAINTS, belt_table, read_restraints,
@@ -314,9 +314,9 @@ class Scenario:
         occ = c.table(data, "occupant", "", required=True)
         c.keys(occ, names("occupant"), "occupant")
         if ("dummy" in occ) == ("human" in occ):
-            # (a --set adds a key and cannot take the file's dummy away: say where the change goes)
+            # (a --set of one replaces the file's other: occupant.scenario.overrides.ALTERNATIVES)
             c.fail("occupant", "give exactly one of dummy and human", "dummy = a dummy name, or "
-                   f"human = {{sex, percentile or stature and mass}} ({NO_REMOVAL})")
+                   "human = {sex, percentile or stature and mass}; a --set of either replaces the other")
         self.human = "human" in occ
         if "dummy" in occ:
             dummy = self._named(c, occ, "dummy", "occupant", load_dummy)
@@ -358,8 +358,19 @@ class Scenario:
 
         crit = c.table(data, "criteria", "")
         c.keys(crit, names("criteria"), "criteria")
+        ref = read(c, crit, "criteria", "reference")
+        self.reference = PROTOCOLS[ref] if ref else None
         reg = read(c, crit, "criteria", "regulation")
         self.protocol = PROTOCOLS[reg] if reg else None
+        if self.protocol is not None and self.human:
+            # a human has no regulation of its own: the dummy's limits shown beside, not judged
+            # (the note below says so), rather than a verdict on a dummy's limits
+            self.reference = self.reference or self.protocol
+            self.protocol = None
+        if self.human and self.reference is not None:
+            # its channels read as the dummy's (occupant.sensors.defaults.human_sensors): the
+            # criteria's constants (M_OC's offset, Nij's intercepts, VC's) the reference dummy's
+            self.criteria_dummy = self.reference.dummy
         if self.protocol is not None and not self.dummy.startswith(self.protocol.dummy):
             c.fail("criteria.regulation", f"{reg} judges the {self.protocol.dummy}, the occupant is "
                    f"{self.dummy}", ", ".join(k for k, p in PROTOCOLS.items() if self.dummy.startswith(p.dummy))
@@ -368,8 +379,6 @@ class Scenario:
         twice = sorted({x for x in self.show if self.show.count(x) > 1})
         if twice:   # (its row was shown once: the second was a slip)
             c.fail("criteria.show", f"{twice[0]!r} is named twice", "each criterion once")
-        ref = read(c, crit, "criteria", "reference")
-        self.reference = PROTOCOLS[ref] if ref else None
         self.restraints, self.notes, self.judged = read_restraints(c, data, self.title)
         # a restraint or the pulse timed at or after the run's end: a time written in ms
         # (fire_time = 15) ran the whole crash without it, unsaid; a note, not a refusal: a run
@@ -388,7 +397,9 @@ class Scenario:
         if self.reference is not None:
             self.notes.append(f"the limits of {self.reference.title} are shown beside the criteria "
                               f"they cover, not judged: that protocol's dummy is the "
-                              f"{self.reference.dummy}, this occupant the {self.dummy}")
+                              f"{self.reference.dummy}, this occupant the {self.dummy}"
+                              + (f" (a parametric human, its criteria computed as the "
+                                 f"{self.criteria_dummy}'s: no human injury criterion)" if self.human else ""))
         if self.protocol is None and self.front is None and self.dummy.startswith("hybrid3") \
                 and abs(self.pulse.direction[1]) > abs(self.pulse.direction[0]):
             self.notes.append(SIDE_DUMMY_NOTE)
@@ -530,12 +541,19 @@ class Scenario:
         from occupant.human import HumanParameterError, build
         c.keys(h, names("occupant.human"), "occupant.human")
         kwargs = {k: read(c, h, "occupant.human", k) for k in names("occupant.human")}
+        # (--set occupant.human.sex=female alone on a dummy's scenario)
+        defaulted = kwargs["percentile"] is kwargs["stature"] is kwargs["mass"] is None
+        if defaulted:
+            kwargs["percentile"] = DEFAULT_PERCENTILE
         if kwargs["neck_activation"] == "none":     # no neck muscles (a PMHS), as build's None
             kwargs["neck_activation"] = None
         try:
             return build(**kwargs)
         except HumanParameterError as err:
-            c.fail("occupant.human", str(err).removeprefix("build: "))
+            said = str(err).removeprefix("build: ")
+            if defaulted:
+                said = f"none of percentile, stature and mass given, so percentile {DEFAULT_PERCENTILE}: {said}"
+            c.fail("occupant.human", said)
 
     def _front(self, c, veh, data):
         """``[vehicle] front``: the VehicleFront of a pedestrian scenario (B0 the road), with its
@@ -687,9 +705,11 @@ def load(path_or_name, overrides=None):
         return folder_scenario(path, keys)
     data = apply_overrides(raw, keys)
     try:
-        return Scenario(data, path)
+        scenario = Scenario(data, path)
     except ScenarioError as err:
         raise said_by_override(err, keys, path) from None
+    scenario.notes[:0] = replaced_notes(raw, keys)
+    return scenario
 
 
 def said_by_override(err, keys, file):

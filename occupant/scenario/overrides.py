@@ -8,12 +8,20 @@ a float and the other way round), the message saying what the key accepts
 (``occupant.scenario.keys``). ``check`` holds every key and value against the key registry
 before the scenario loads (a sweep's every varied value before any run); the scenario's
 validation then checks them as it checks the file.
+
+``occupant.dummy`` and ``occupant.human`` are alternatives (ALTERNATIVES): a --set of one, or of
+a key inside one (``occupant.human.sex=female``), replaces the other where the file gives it,
+and ``replaced`` says so for the run's notes.
 """
 import copy
 import tomllib
 
 from occupant.io.toml_files import InputFileError, value_kind
 from occupant.scenario.keys import entry, value_problem
+
+
+#: keys of which a scenario gives exactly one: a --set of one takes the file's other away
+ALTERNATIVES = {"occupant.dummy": "occupant.human", "occupant.human": "occupant.dummy"}
 
 
 class OverrideError(InputFileError):
@@ -55,6 +63,12 @@ def apply_overrides(data, overrides):
     else:
         items = list(parse_overrides(overrides).items())
     out = copy.deepcopy(data)
+    for gone in replaced(data, dict(items)):
+        *path, last = gone.split(".")
+        table = out
+        for part in path:
+            table = table[part]
+        del table[last]
     for key, value in items:
         where = f"--set {key}={value!r}"
         parts = key.split(".")
@@ -77,6 +91,27 @@ def apply_overrides(data, overrides):
                                 known.accepted() if known else value_kind(table[last]))
         table[last] = value
     return out
+
+
+def replaced(data, keys):
+    """{dotted key: the file's value} of what the overrides ``keys`` take out of the scenario
+    ``data``: the file's alternative (ALTERNATIVES) of a key they set, where it gives one."""
+    out = {}
+    for key in keys:
+        for given, other in ALTERNATIVES.items():
+            if key == given or key.startswith(given + "."):
+                table = data
+                for part in other.split("."):
+                    table = table.get(part) if isinstance(table, dict) else None
+                if table is not None:
+                    out[other] = table
+    return out
+
+
+def replaced_notes(data, keys):
+    """The run's notes of ``replaced``: one line per key taken out."""
+    return [f"--set {', '.join(k for k in keys if k.startswith(ALTERNATIVES[gone]))} replaces the "
+            f"file's {gone} = {value!r}" for gone, value in replaced(data, keys).items()]
 
 
 def check(file, items, option="--set", error=OverrideError):

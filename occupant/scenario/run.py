@@ -368,7 +368,7 @@ def folder_scenario(folder, overrides=None):
     the one stored in results.h5 unless ``overrides`` are given (then made again from the
     table: a braking from the installed vehicle model)."""
     from occupant.scenario.load import VEHICLE_MODEL, Scenario, ScenarioError, said_by_override
-    from occupant.scenario.overrides import apply_overrides
+    from occupant.scenario.overrides import apply_overrides, replaced_notes
     from occupant.scenario.overrides import check as check_overrides
     res, rec, copies, file = _read_folder(folder)
     keys = dict(overrides or {})
@@ -378,10 +378,12 @@ def folder_scenario(folder, overrides=None):
     made = keys or "pulse" in copies or VEHICLE_MODEL in copies
     pulse = None if made else _read_pulse(rec, res.record_arrays)
     try:
-        return Scenario(apply_overrides(rec["scenario"], keys), file, pulse=pulse,
-                        files=_still_read(copies, keys))
+        scenario = Scenario(apply_overrides(rec["scenario"], keys), file, pulse=pulse,
+                            files=_still_read(copies, keys))
     except ScenarioError as err:
         raise said_by_override(err, keys, file) from None
+    scenario.notes[:0] = replaced_notes(rec["scenario"], keys)
+    return scenario
 
 
 def _still_read(copies, keys):

@@ -4,7 +4,8 @@ Head CG, chest (thoracic spine, at the upper-torso centre of mass) and pelvis ac
 the chest (sternum-to-spine) deflection,
 the upper-neck six-axis load cell, the left and right femur load cells and the upper and lower
 tibia load cells of each lower leg (49 CFR 572 subpart E instrumentation; FMVSS 208, Euro NCAP
-and UN R94 frontal criteria read these channels).
+and UN R94 frontal criteria read these channels); the parametric human's stand-in for it
+(``human_sensors``).
 """
 from __future__ import annotations
 
@@ -47,20 +48,12 @@ def default_sensors(model):
     reaction (the lower leg's load on the femur) less the loads on the lower leg itself (its
     contacts counted at the knee, above the cell: the sled scenarios' knee spheres), the tibia's
     mass between each cell and its joint neglected."""
+    if getattr(getattr(model, "source", None), "header", {}).get("kind") == "human":
+        return human_sensors(model)
     if dummy_code(model.name) == "00":
         raise SensorError(f"default_sensors: no default sensor set for model '{model.name}' "
                           f"(known: {', '.join(DUMMY_CODES)})")
-    sensors = (
-        Accelerometer("Head CG", location="HEAD", body="head", point="cg"),
-        LoadCell("Upper neck", location="NECK", fine1="UP", body="head", joint="upper_neck",
-                 point=(0.0, 0.0, UPPER_NECK_LOAD_CELL_OFFSET)),
-        Accelerometer("Chest", location="CHST", body="upper_torso", point="cg"),
-        # the sternum's travel on its chest joint relative to the spine box, in the chest's J211 x
-        # (compression negative, crash-domain-facts 0.1); change since t0, so the torso point
-        # does not matter
-        DisplacementSensor("Chest deflection", location="CHST", body="upper_torso", point="cg",
-                           to_body="sternum", to_point=(0.0, 0.0, 0.0), directions=("x",)),
-        Accelerometer("Pelvis", location="PELV", body="pelvis", point="cg"),
+    sensors = _trunk_sensors() + (
         LoadCell("Left femur", location="FEMR", fine1="LE", body="left_upper_leg", joint="left_knee",
                  marker=FEMUR_LOAD_CELL_MARKER.format(side="left")),
         LoadCell("Right femur", location="FEMR", fine1="RI", body="right_upper_leg", joint="right_knee",
@@ -72,10 +65,50 @@ def default_sensors(model):
                  marker=TIBIA_LOAD_CELL_MARKER.format(side=side, level=level))
         for side, fine1 in (("left", "LE"), ("right", "RI"))
         for level, fine2, joint in (("upper", "UP", "knee"), ("lower", "LO", "ankle")))
-    missing = sorted({n for s in sensors for n in (s.body,) if n not in model.index["body"]}
-                     | {s.joint for s in sensors if isinstance(s, LoadCell) and s.joint not in model.index["joint"]}
-                     | {s.marker for s in sensors if s.marker is not None and s.marker not in model.index["marker"]})
+    missing = _missing(model, sensors)
     if missing:
         raise SensorError(f"default_sensors: model '{model.name}' lacks {', '.join(missing)}; "
                           f"the Hybrid III set needs the full dummy")
+    return sensors
+
+
+def _missing(model, sensors):
+    """Sorted names of the bodies, joints and markers ``sensors`` read that ``model`` lacks."""
+    return sorted({s.body for s in sensors if s.body not in model.index["body"]}
+                  | {s.joint for s in sensors if isinstance(s, LoadCell) and s.joint not in model.index["joint"]}
+                  | {s.marker for s in sensors if s.marker is not None and s.marker not in model.index["marker"]})
+
+
+def _trunk_sensors():
+    """Head, upper neck, chest (acceleration, deflection) and pelvis, as the Hybrid III's and
+    the parametric human's sets place them."""
+    return (
+        Accelerometer("Head CG", location="HEAD", body="head", point="cg"),
+        LoadCell("Upper neck", location="NECK", fine1="UP", body="head", joint="upper_neck",
+                 point=(0.0, 0.0, UPPER_NECK_LOAD_CELL_OFFSET)),
+        Accelerometer("Chest", location="CHST", body="upper_torso", point="cg"),
+        # the sternum's travel on its chest joint relative to the spine box, in the chest's J211 x
+        # (compression negative, crash-domain-facts 0.1); change since t0, so the torso point
+        # does not matter
+        DisplacementSensor("Chest deflection", location="CHST", body="upper_torso", point="cg",
+                           to_body="sternum", to_point=(0.0, 0.0, 0.0), directions=("x",)),
+        Accelerometer("Pelvis", location="PELV", body="pelvis", point="cg"),
+    )
+
+
+def human_sensors(model):
+    """The parametric human's stand-in for the Hybrid III set (occupant.human.build: its head
+    frame's origin is the occipital condyles and its sternum rides a chest joint, as the
+    dummies'): the head, upper-neck, chest and pelvis channels at the Hybrid III's places, the
+    neck read UPPER_NECK_LOAD_CELL_OFFSET above the condyles so that the dummy's M_OC transfer
+    holds; femur loads across each knee at its centre, in the upper leg's axes (a human has no
+    load cell: no marker, no cell's skew). No tibia channels: their places are the dummy's
+    cells. A measuring convention, not a human injury criterion: scenarios/README.md."""
+    sensors = _trunk_sensors() + tuple(
+        LoadCell(f"{side.title()} femur", location="FEMR", fine1=fine1, body=f"{side}_upper_leg",
+                 joint=f"{side}_knee")
+        for side, fine1 in (("left", "LE"), ("right", "RI")))
+    missing = _missing(model, sensors)
+    if missing:
+        raise SensorError(f"default_sensors: model '{model.name}' lacks {', '.join(missing)}")
     return sensors

@@ -673,3 +673,28 @@ def test_reference_thorax_stands_where_the_back_lies_behind_the_spine(stature, m
     for side in ("left", "right"):
         shell, _ = _ellipsoid(asm, f"{side}_shoulder_shell", "upper_torso")
         assert shell[0] == pytest.approx(c[0], abs=1e-12)
+
+
+@pytest.mark.parametrize("sex, percentile", [("female", 5), ("male", 50), ("male", 95)])
+def test_analytic_heels_fill_the_foot_shells_back_corner_and_scale_with_stature(sex, percentile):
+    """With ``heels`` each foot carries ``<side>_heel`` (builder.heel; without, none): a sphere
+    of the foot shell's half-height whose back is the foot shell's back and whose bottom is its
+    sole, on that side's foot; at
+    every size the same fractions of stature as the same sex's at 1.753 m and 78.2 kg (the 50th
+    male: 36.4 mm radius)."""
+    model = build(sex=sex, percentile=percentile, heels=True)
+    assert not any(n.endswith("_heel") for n in build(sex=sex, percentile=percentile).source.geometries)
+    H = model.source.header["stature"]
+    ref = build(sex=sex, stature=1.753, mass=78.2, heels=True).source
+    for side in ("left", "right"):
+        c_foot, foot = _ellipsoid(model.source, f"{side}_foot_shell", f"{side}_foot")
+        c, heel = _ellipsoid(model.source, f"{side}_heel", f"{side}_foot")
+        assert heel[0] == heel[1] == heel[2] == pytest.approx(foot[2], abs=1e-15)
+        assert c[0] - heel[0] == pytest.approx(c_foot[0] - foot[0], abs=1e-15)   # the heel's back
+        assert c[2] - heel[2] == pytest.approx(c_foot[2] - foot[2], abs=1e-15)   # the sole
+        assert c[1] == 0.0
+        c50, heel50 = _ellipsoid(ref, f"{side}_heel", f"{side}_foot")
+        np.testing.assert_allclose(c / H, c50 / 1.753, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(heel / H, heel50 / 1.753, rtol=1e-12)
+    if sex == "male":
+        assert 1e3 * heel50[0] == pytest.approx(36.4, abs=0.05)

@@ -5,8 +5,8 @@ import pytest
 
 from occupant.human import load_dummy
 from occupant.sensors import (
-    Accelerometer, DisplacementSensor, LoadCell, SensorError, SensorFileError, default_sensors,
-    load_sensors,
+    UPPER_NECK_LOAD_CELL_OFFSET, Accelerometer, DisplacementSensor, LoadCell, SensorError,
+    SensorFileError, default_sensors, load_sensors,
 )
 
 TABLE = """
@@ -127,3 +127,19 @@ def test_default_sensors_cover_the_standard_hybrid3_set():
     from occupant.samples import pendulum
     with pytest.raises(SensorError, match="no default sensor set.*hybrid3_50m"):
         default_sensors(pendulum())
+
+
+def test_reference_the_parametric_human_gets_the_hybrid3_trunk_set_and_knee_femurs():
+    """A parametric human (occupant.human.build) is given the Hybrid III's head, upper-neck,
+    chest and pelvis channels at the same places (the neck cell the dummy's offset above the
+    condyles, so that M_OC transfers as the dummy's) and femur loads at each knee's centre; no
+    tibia channels (their places are the dummy's cells)."""
+    from occupant.human import build
+    s = default_sensors(build(sex="female", percentile=5))
+    assert [x.name for x in s] == ["Head CG", "Upper neck", "Chest", "Chest deflection", "Pelvis",
+                                   "Left femur", "Right femur"]
+    neck = next(x for x in s if x.name == "Upper neck")
+    assert neck.point == (0.0, 0.0, UPPER_NECK_LOAD_CELL_OFFSET) and neck.joint == "upper_neck"
+    femurs = [x for x in s if x.name.endswith("femur")]
+    assert all(isinstance(x, LoadCell) and x.point is None and x.marker is None for x in femurs)
+    assert [x.joint for x in femurs] == ["left_knee", "right_knee"]

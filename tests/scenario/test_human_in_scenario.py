@@ -1,0 +1,82 @@
+"""The parametric human in a dummy's crash scenario (issue 14, branch humanswap): ``--set
+occupant.human.*`` on a dummy's scenario replaces its dummy (occupant.scenario.overrides
+ALTERNATIVES), the human has the heels and chin the shipped frontal pairs name, its channels
+stand in for the Hybrid III set and it is never judged against a dummy's regulation."""
+import shutil
+
+import pytest
+
+from occupant.scenario import ScenarioError, apply_overrides, load
+from occupant.scenario.load import scenario_file
+from occupant.io.toml_files import read_toml
+
+
+CSV = "us_ncap_56_nhtsa_11391.csv"   # us_ncap_frontal_56's pulse, beside a copy of the file
+
+
+def _raw(name="us_ncap_frontal_56"):
+    return read_toml(scenario_file(name))
+
+
+def test_reference_a_set_of_the_human_replaces_the_files_dummy_and_back():
+    """One of occupant.dummy and occupant.human set on the command line takes the file's other
+    away; the file's dict is untouched."""
+    raw = _raw()
+    out = apply_overrides(raw, ["occupant.human.sex=male"])
+    assert "dummy" not in out["occupant"] and out["occupant"]["human"] == {"sex": "male"}
+    assert raw["occupant"]["dummy"] == "hybrid3_50m"
+    out = apply_overrides(raw, {"occupant.human": {"sex": "male", "percentile": 50}})
+    assert "dummy" not in out["occupant"] and out["occupant"]["human"]["percentile"] == 50
+    back = apply_overrides(out, ["occupant.dummy=hybrid3_05f"])
+    assert back["occupant"]["dummy"] == "hybrid3_05f" and "human" not in back["occupant"]
+
+
+def test_reference_a_human_on_a_dummys_scenario_is_said_and_not_judged():
+    """``--set occupant.human.sex=male`` alone loads us_ncap_frontal_56 with the 50th male (the
+    default percentile), its heels and chin in the file's pairs; the notes say the dummy was
+    replaced and that FMVSS 208's limits are shown, not judged, the criteria computed with the
+    Hybrid III 50M's constants."""
+    s = load("us_ncap_frontal_56", ["occupant.human.sex=male"])
+    assert s.human and s.dummy == "human_male_1.753m_78.2kg"
+    assert s.notes[0] == "--set occupant.human.sex replaces the file's occupant.dummy = 'hybrid3_50m'"
+    assert s.protocol is None and s.reference.dummy == "hybrid3_50m" == s.criteria_dummy
+    assert any("not judged" in n and "parametric human" in n for n in s.notes)
+    geometries = s.model.source.geometries
+    assert {"left_heel", "right_heel", "chin"} <= set(geometries)
+    assert {x.name for x in s.sensors} >= {"Head CG", "Upper neck", "Chest deflection", "Left femur"}
+
+
+def test_reference_a_woman_without_a_percentile_gets_one_message():
+    """The default percentile (50) is not tabulated for women: one line naming the file, the
+    --set and what is accepted."""
+    with pytest.raises(ScenarioError) as err:
+        load("us_ncap_frontal_56", ["occupant.human.sex=female"])
+    text = str(err.value)
+    assert text.endswith("us_ncap_frontal_56.toml (--set occupant.human.sex): occupant.human: none of "
+                         "percentile, stature and mass given, so percentile 50: percentile: 50 is not "
+                         "tabulated for female (accepted: 5; or give stature and mass)"), text
+
+
+def test_reference_a_pair_naming_what_the_human_lacks_names_pair_and_geometry(tmp_path):
+    """A name with no human counterpart (the Hybrid III's knee pad) stays one error naming the
+    pair and the geometry."""
+    text = scenario_file("us_ncap_frontal_56").read_text().replace(
+        'a = ["left_knee_contact", "right_knee_contact"]\nb = "knee_bolster"',
+        'a = ["left_knee_pad", "right_knee_contact"]\nb = "knee_bolster"')
+    path = tmp_path / "us_ncap_frontal_56.toml"
+    path.write_text(text)
+    (tmp_path / "data").mkdir()
+    shutil.copy(scenario_file("us_ncap_frontal_56").parent / "data" / CSV, tmp_path / "data" / CSV)
+    with pytest.raises(ScenarioError, match=r"contact\[5\]\.a: unknown geometry 'left_knee_pad'"):
+        load(path, ["occupant.human.sex=male"])
+
+
+def test_reference_a_short_us_ncap_run_with_the_human_steps():
+    """20 ms of us_ncap_frontal_56 with the parametric 50th male (settled as shipped) runs to
+    its end and gives its head, chest and femur channels."""
+    s = load("us_ncap_frontal_56", ["occupant.human.sex=male", "solver.t_end=0.02"])
+    run = s.run()
+    assert run.results.status == "finished" and run.results.t[-1] == pytest.approx(0.02)
+    rows = {r["criterion"]: r for r in run.criteria}
+    assert {"HIC15", "chest deflection", "femur force left"} <= set(rows)
+    assert all(r["pass"] is None for r in rows.values())   # shown, never judged
