@@ -370,6 +370,10 @@ BELT_STATES = (("payout", "m"), ("free_payout", "m"), ("limiter_payout", "m"), (
 # per wrap point where it lies on its ellipsoid: a direction in the ellipsoid's scaled frame (the
 # unit sphere; zero: not yet placed, the middle of its shortest wrap)
 BELT_WRAP_STATES = (("surface_x", "1"), ("surface_y", "1"), ("surface_z", "1"))
+# Data.belt_flow's columns per belt point: its webbing flow's terms and their solution
+# (occupant.restraints.belt_flow.flow_solve)
+BELT_FLOW_TERMS = ("flows", "stuck", "up", "down", "ka", "kb", "ratio", "t_before", "t_after",
+                   "u_before", "u_after", "way", "q", "prev", "next", "c", "d")
 
 # Tyres on flat ground (occupant.vehicle.tyre): per wheel its link, hub centre and spin axis in
 # the link frame, vertical spring-damper, Pacejka magic-formula coefficients, and the brake

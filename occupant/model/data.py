@@ -13,7 +13,7 @@ coordinates; "base" is the vehicle frame B0. Stages, in the order the step runs 
    (left as they were where ``record_outputs`` is 0 and only they need the work),
    ``power``, ``zdot`` (producer states); a producer's own intermediate results
    (``airbag_pairs``, ``contact_p_b``, ``contact_culled``, ``contact_sweep``,
-   ``contact_order``, ``belt_drift``, ``belt_path``);
+   ``contact_order``, ``belt_drift``, ``belt_flow``, ``belt_path``);
 4. accelerations (ABA): ``a``, ``I_A``, ``p_A``, ``U``, ``D_inv``, ``u``, ``armature``, ``vdot``;
    then the base-motion power and the work rates in ``zdot``.
 Also used outside the step: ``f`` (RNEA joint forces), ``I_C`` and ``M`` (CRBA), ``scratch``.
@@ -25,6 +25,7 @@ from numba import njit
 
 from occupant.byref import by_reference
 from occupant.jit import JIT_INLINE
+from occupant.model.bundle import BELT_FLOW_TERMS
 from occupant.restraints.airbag_dimple import ROWS as AIRBAG_ROWS
 
 Data = namedtuple("Data", [
@@ -70,6 +71,8 @@ Data = namedtuple("Data", [
     "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,
                     #   found once per evaluation for the segments' length rates and the
                     #   webbing it carries (occupant.restraints.belt_wraps.wrap_drift)
+    "belt_flow",    # (np, len(BELT_FLOW_TERMS)) per belt point: its webbing flow's terms and
+                    #   the flow solved from them (occupant.restraints.belt_flow.flow_solve)
     "belt_path",    # (np, 45) per belt segment (by its first point): the direction (B0, not
                     #   unit) its tension acts in at that point, the parts of it at its carried
                     #   ends that act on the geometry's part, its fading arcs' gradients and
@@ -110,6 +113,7 @@ def make_data(model):
                 contact_sweep=z((len(model.contacts.sphere_radius), 6)),
                 contact_order=np.arange(len(model.contacts.sphere_radius), dtype=np.int64),
                 belt_drift=z(len(model.belts.point_kind)),
+                belt_flow=z((len(model.belts.point_kind), len(BELT_FLOW_TERMS))),
                 belt_path=z((len(model.belts.point_kind), 45)), a=z((nl, 6)),
                 I_A=z((nl, 6, 6)), p_A=z((nl, 6)), U=z((nl, 6, 6)), D_inv=z((nl, 6, 6)),
                 u=z((nl, 6)), armature=z(nv), vdot=z(nv), f=z((nl, 6)), I_C=z((nl, 6, 6)),

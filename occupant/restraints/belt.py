@@ -174,10 +174,11 @@ def pretensioner_at(el, b, t, payout):
 
 
 @separate
-def belt(el, points, out, zdot, drift, path, t, z, b):
+def belt(el, points, out, zdot, drift, flow, path, t, z, b):
     """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
     the power of its forces on the tree (``points``: ``forces.points.point_data``; ``drift``:
     Data.belt_drift, each wrap's ``wrap_drift``, found once for the length rates and the flow;
+    ``flow``: Data.belt_flow, the flow's terms, ``flow_solve``;
     ``path``: Data.belt_path, each segment's direction, ``path_lengths``)."""
     p0, p1 = el.point_start[b], el.point_start[b + 1]
     n = p1 - p0
@@ -281,7 +282,8 @@ def belt(el, points, out, zdot, drift, path, t, z, b):
 
     # webbing flow through slip rings and over wraps (capstan friction), then the merged
     # segments' sharing of their webbing
-    flow_solve(drift, el, out, path, zdot, z, zs, os, ns, p0, o_pts, s0, el.slip_damping[b])
+    flow_solve(drift, flow, el, out, path, zdot, z, zs, os, ns, p0, o_pts, s0,
+               el.slip_damping[b])
     g1 = -1
     for s in range(ns):
         if s > g1:
@@ -398,6 +400,6 @@ def belts(bundle, data, t, q, v, z):
     points = point_data(data)   # what the point routines read
     power = 0.0
     for b in range(el.retractor.shape[0]):
-        power += belt(el, points, data.outputs, data.zdot, data.belt_drift, data.belt_path, t, z,
-                      b)
+        power += belt(el, points, data.outputs, data.zdot, data.belt_drift, data.belt_flow,
+                      data.belt_path, t, z, b)
     data.power[POWER_BELTS] = power
