@@ -47,7 +47,12 @@ under gravity before the crash run [U: common practice]; ``settle`` does that:
 import copy
 
 import numpy as np
+from numba import njit
 
+from occupant.integrate.fixed_step import (DIVERGED, FINISHED, _accept, _euler_advance,
+                                           _euler_entries)
+from occupant.integrate.pipeline import kinetic_energy
+from occupant.jit import JIT_LOOP, call_compiled, nonliteral
 from occupant.model.bundle import ELEMENT_FIELD, frozen
 
 CHUNK = 2e-3        # s of motion between kinetic-energy checks: at most this much is followed
@@ -129,7 +134,8 @@ def unbelted(model):
 def settle(model, q0, duration, belts=False):
     """The configuration (nq,) in which ``model`` comes to rest from ``q0`` under gravity alone,
     after ``duration`` seconds of kinetic-damped motion (module docstring), and a dict of what
-    it did: ``restarts``, ``kinetic`` (J, the largest kinetic energy of the last chunk) and
+    it did: ``restarts``, ``peaks`` (s of settling, from its start: the kinetic-energy peaks
+    it restarted from), ``kinetic`` (J, the largest kinetic energy of the last chunk) and
     ``dt`` (s, the step of its last part). ``belts``: its belts on the body throughout; by
     default they are off (``unbelted``) but for the last BUCKLED s, buckled on the seated
     occupant. Semi-implicit Euler through its compiled loop in chunks, at the largest stable
@@ -139,15 +145,16 @@ def settle(model, q0, duration, belts=False):
     if belts or unbelted(model) is model:
         return _settle_part(model, q0, duration, True)
     seated = max(duration - BUCKLED, 0.0)
-    q, restarts = q0, 0
+    q, restarts, peaks = q0, 0, np.zeros(0)
     if seated > 0.0:
         q, info = _settle_part(unbelted(model), q0, seated, False)
-        restarts = info["restarts"]
+        restarts, peaks = info["restarts"], info["peaks"]
     try:
         q, info = _settle_part(model, q, duration - seated, True)
     except SettleError as err:   # its time counted from the settling's start
         raise _diverged(seated + err.after) from None
-    return q, {**info, "restarts": restarts + info["restarts"]}
+    return q, {**info, "restarts": restarts + info["restarts"],
+               "peaks": np.concatenate([peaks, seated + info["peaks"]])}
 
 
 def _settle_part(model, q0, duration, belts):
@@ -169,17 +176,20 @@ def _settle_part(model, q0, duration, belts):
         coarse = min(coarse, EXPLICIT_STEP)
     if coarse > run_dt:
         try:
-            return _relax(model, q0, duration, method, coarse)
+            return _relax(model, q0, duration, coarse)
         except SettleError:
             pass
-    return _relax(model, q0, duration, method, run_dt)
+    return _relax(model, q0, duration, run_dt)
 
 
-def _relax(model, q0, duration, method, dt):
+def _relax(model, q0, duration, dt):
     """Kinetic-damped motion of the held ``model`` from ``q0`` at rest for ``duration`` s at
-    step ``dt`` (module docstring): (configuration, what it did), SettleError on divergence."""
+    step ``dt`` (module docstring), semi-implicit Euler: (configuration, what it did),
+    SettleError on divergence. The chunks, their peak checks and the restarts are one compiled
+    call (``_relax_chunks``): driven chunk by chunk from Python, through ``run_euler``, each
+    chunk cost ~0.4 ms of typing and dispatch, and each sample a full record (scenarios/HISTORY.md,
+    settleloop)."""
     from occupant.integrate.events import never
-    from occupant.integrate.fixed_step import DIVERGED
     from occupant.integrate.pipeline import make_recording
     from occupant.integrate.system import MultibodySystem
     from occupant.simulate import initial_states, model_gravity
@@ -189,25 +199,62 @@ def _relax(model, q0, duration, method, dt):
     n_steps = chunk * int(np.ceil(duration / (chunk * dt) - 1e-9))
     system = MultibodySystem(model, model_gravity(model), None, None, 0.0, n_steps * dt,
                              base_dt=min(dt, 1e-4))
-    nq, nv = model.nq, model.nv
-    y = system.initial_state(q0, np.zeros(nv), initial_states(model, q0))
-    rec = make_recording(model, n_steps // stride + 1)
-    y_last = np.zeros((2, len(y)))
-    done, first, restarts, kinetic = 0, 0, 0, 0.0   # first: the sample of the last restart
+    y = np.array(system.initial_state(q0, np.zeros(model.nv), initial_states(model, q0)),
+                 dtype=np.float64)
+    rec = make_recording(model, 1)   # for the step's types only: nothing is recorded there
+    advance, load = _euler_entries(system.bundle, system.data, rec)
+    n_samples = n_steps // stride
+    states, kinetic, peaks = np.zeros((n_samples, len(y))), np.zeros(n_samples), \
+        np.zeros(n_steps // chunk, dtype=np.int64)
+    restarts, energy, done, code = _relax_chunks(
+        advance, load, system.bundle, system.data, rec, y, dt, n_steps, chunk, stride, states,
+        kinetic, peaks, (never,), np.zeros(1), np.ones(1), np.zeros((2, len(y))),
+        np.empty(len(y)))
+    if code == DIVERGED:
+        raise _diverged(done * dt)
+    return y[:model.nq].copy(), {"restarts": restarts, "kinetic": energy, "dt": dt,
+                                 "peaks": peaks[:restarts] * stride * dt}
+
+
+@njit(**JIT_LOOP)
+def _relax_chunks(advance, load, bundle, data, rec, y, h, n_steps, chunk, stride, states, kinetic,
+                  peaks, guards, direction, g_old, y_last, y_new):
+    """The kinetic-damped motion from y (at rest; advanced in place, the end state left there):
+    ``n_steps`` semi-implicit Euler steps of ``h`` (``fixed_step._euler_advance``: ``advance``
+    and ``load`` its entries, ``rec`` of their types, unused) in chunks of ``chunk`` steps; the
+    state at the start of every ``stride``-th step and its kinetic energy (J) go into
+    ``states`` and ``kinetic``. After each chunk, if the largest kinetic energy recorded since
+    the last restart lies before the chunk's last sample (a peak passed), the motion restarts
+    from the state at that peak, at rest; ``peaks`` (one place per chunk) takes the samples
+    restarted from. Returns (restarts, the largest kinetic energy (J) since the last restart
+    as of the last chunk, steps done before the chunk that diverged (else n_steps), the status:
+    ``fixed_step.FINISHED`` or ``DIVERGED``; ``guards``, ``direction``, ``g_old``, ``y_last``
+    as ``_run_euler``'s)."""
+    nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
+    inertia = bundle.tree.inertia
+    done, first, restarts, energy = 0, 0, 0, 0.0   # first: the sample of the last restart
     while done < n_steps:
-        _, code = method.loop(system.bundle, system.data, done, y, dt, chunk, stride, rec,
-                              False, (never,), np.zeros(1), np.ones(1), y_last)
-        if code == DIVERGED:
-            raise _diverged(done * dt)
+        for s in range(done, done + chunk):
+            call_compiled(_euler_advance, advance, bundle, data, s * h, y, h, y_new, rec,
+                          nonliteral(-1), load)
+            if s % stride == 0:     # the state the step started from, evaluated at its start
+                k = s // stride
+                for r in range(y.shape[0]):
+                    states[k, r] = y[r]
+                kinetic[k] = kinetic_energy(inertia, data.v)
+            if _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last) == DIVERGED:
+                return restarts, energy, done, DIVERGED
         done += chunk
-        ke = rec.kinetic[first:done // stride]
-        peak = first + int(np.argmax(ke))
-        kinetic = float(ke.max())
-        if peak < done // stride - 1:      # past a peak: restart there from rest
-            y = rec.y[peak].copy()
-            y[nq:nq + nv] = 0.0
-            first = done // stride
+        last = done // stride
+        peak = first + np.argmax(kinetic[first:last])
+        energy = kinetic[peak]
+        if peak < last - 1:            # past a peak: restart there from rest
+            peaks[restarts] = peak
+            for r in range(y.shape[0]):
+                y[r] = states[peak, r]
+            for r in range(nq, nq + nv):
+                y[r] = 0.0
+            first = last
             restarts += 1
-        else:                              # still gaining energy: go on
-            y = y_last[1].copy()
-    return y[:nq].copy(), {"restarts": restarts, "kinetic": kinetic, "dt": dt}
+        # else still gaining energy: go on from the chunk's end, y
+    return restarts, energy, n_steps, FINISHED
