@@ -47,12 +47,7 @@ under gravity before the crash run [U: common practice]; ``settle`` does that:
 import copy
 
 import numpy as np
-from numba import njit
 
-from occupant.integrate.fixed_step import (DIVERGED, FINISHED, _accept, _euler_advance,
-                                           _euler_entries)
-from occupant.integrate.pipeline import kinetic_energy
-from occupant.jit import JIT_LOOP, call_compiled, nonliteral
 from occupant.model.bundle import ELEMENT_FIELD, frozen
 
 CHUNK = 2e-3        # s of motion between kinetic-energy checks: at most this much is followed
@@ -161,6 +156,7 @@ def _settle_part(model, q0, duration, belts):
     """``settle`` of the held ``model`` with (``belts``) or without its belts on the body: at
     the coarse step, else (diverged there) at the run's step."""
     from occupant.integrate import precompile
+    from occupant.integrate.fixed_step import relax_euler
     from occupant.integrate.integrators import INTEGRATORS
     from occupant.integrate.stability import step_limit
     from occupant.restraints.belt import EXPLICIT_STEP
@@ -168,7 +164,7 @@ def _settle_part(model, q0, duration, belts):
 
     method = INTEGRATORS["euler"]
     # a first run compiles the step here, before simulate: split over two processes as there
-    precompile.ahead(model, method.loop)
+    precompile.ahead(model, relax_euler)
     limit = step_limit(model, q0, method.stability)
     run_dt = default_step(method, limit)
     coarse = min(SETTLE_DT, 0.8 * limit.dt)
@@ -184,12 +180,9 @@ def _settle_part(model, q0, duration, belts):
 
 def _relax(model, q0, duration, dt):
     """Kinetic-damped motion of the held ``model`` from ``q0`` at rest for ``duration`` s at
-    step ``dt`` (module docstring), semi-implicit Euler: (configuration, what it did),
-    SettleError on divergence. The chunks, their peak checks and the restarts are one compiled
-    call (``_relax_chunks``): driven chunk by chunk from Python, through ``run_euler``, each
-    chunk cost ~0.4 ms of typing and dispatch, and each sample a full record (scenarios/HISTORY.md,
-    settleloop)."""
-    from occupant.integrate.events import never
+    step ``dt`` (module docstring), semi-implicit Euler in one compiled call
+    (``fixed_step.relax_euler``): (configuration, what it did), SettleError on divergence."""
+    from occupant.integrate.fixed_step import DIVERGED, relax_euler
     from occupant.integrate.pipeline import make_recording
     from occupant.integrate.system import MultibodySystem
     from occupant.simulate import initial_states, model_gravity
@@ -201,60 +194,11 @@ def _relax(model, q0, duration, dt):
                              base_dt=min(dt, 1e-4))
     y = np.array(system.initial_state(q0, np.zeros(model.nv), initial_states(model, q0)),
                  dtype=np.float64)
-    rec = make_recording(model, 1)   # for the step's types only: nothing is recorded there
-    advance, load = _euler_entries(system.bundle, system.data, rec)
-    n_samples = n_steps // stride
-    states, kinetic, peaks = np.zeros((n_samples, len(y))), np.zeros(n_samples), \
-        np.zeros(n_steps // chunk, dtype=np.int64)
-    restarts, energy, done, code = _relax_chunks(
-        advance, load, system.bundle, system.data, rec, y, dt, n_steps, chunk, stride, states,
-        kinetic, peaks, (never,), np.zeros(1), np.ones(1), np.zeros((2, len(y))),
-        np.empty(len(y)))
+    peaks = np.zeros(n_steps // chunk, dtype=np.int64)
+    restarts, kinetic, done, code = relax_euler(
+        system.bundle, system.data, y, dt, n_steps, chunk, stride, make_recording(model, 1),
+        np.zeros((n_steps // stride, len(y))), np.zeros(n_steps // stride), peaks)
     if code == DIVERGED:
         raise _diverged(done * dt)
-    return y[:model.nq].copy(), {"restarts": restarts, "kinetic": energy, "dt": dt,
+    return y[:model.nq].copy(), {"restarts": restarts, "kinetic": kinetic, "dt": dt,
                                  "peaks": peaks[:restarts] * stride * dt}
-
-
-@njit(**JIT_LOOP)
-def _relax_chunks(advance, load, bundle, data, rec, y, h, n_steps, chunk, stride, states, kinetic,
-                  peaks, guards, direction, g_old, y_last, y_new):
-    """The kinetic-damped motion from y (at rest; advanced in place, the end state left there):
-    ``n_steps`` semi-implicit Euler steps of ``h`` (``fixed_step._euler_advance``: ``advance``
-    and ``load`` its entries, ``rec`` of their types, unused) in chunks of ``chunk`` steps; the
-    state at the start of every ``stride``-th step and its kinetic energy (J) go into
-    ``states`` and ``kinetic``. After each chunk, if the largest kinetic energy recorded since
-    the last restart lies before the chunk's last sample (a peak passed), the motion restarts
-    from the state at that peak, at rest; ``peaks`` (one place per chunk) takes the samples
-    restarted from. Returns (restarts, the largest kinetic energy (J) since the last restart
-    as of the last chunk, steps done before the chunk that diverged (else n_steps), the status:
-    ``fixed_step.FINISHED`` or ``DIVERGED``; ``guards``, ``direction``, ``g_old``, ``y_last``
-    as ``_run_euler``'s)."""
-    nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
-    inertia = bundle.tree.inertia
-    done, first, restarts, energy = 0, 0, 0, 0.0   # first: the sample of the last restart
-    while done < n_steps:
-        for s in range(done, done + chunk):
-            call_compiled(_euler_advance, advance, bundle, data, s * h, y, h, y_new, rec,
-                          nonliteral(-1), load)
-            if s % stride == 0:     # the state the step started from, evaluated at its start
-                k = s // stride
-                for r in range(y.shape[0]):
-                    states[k, r] = y[r]
-                kinetic[k] = kinetic_energy(inertia, data.v)
-            if _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last) == DIVERGED:
-                return restarts, energy, done, DIVERGED
-        done += chunk
-        last = done // stride
-        peak = first + np.argmax(kinetic[first:last])
-        energy = kinetic[peak]
-        if peak < last - 1:            # past a peak: restart there from rest
-            peaks[restarts] = peak
-            for r in range(y.shape[0]):
-                y[r] = states[peak, r]
-            for r in range(nq, nq + nv):
-                y[r] = 0.0
-            first = last
-            restarts += 1
-        # else still gaining energy: go on from the chunk's end, y
-    return restarts, energy, n_steps, FINISHED

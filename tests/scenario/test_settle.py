@@ -83,7 +83,7 @@ def _relaxed_chunk_by_chunk(model, q0, duration, dt):
 
 def test_regression_compiled_settling_restarts_at_the_samples_the_chunk_by_chunk_one_did():
     """The settling's chunks, peak checks and restarts run as one compiled call
-    (``settle._relax_chunks``, branch settleloop), recording only the states and their kinetic
+    (``fixed_step.relax_euler``, branch settleloop), recording only the states and their kinetic
     energy: a double pendulum released at (1.0, -0.5) rad, settled 2 s, restarts from the same
     samples (six: 0.455, 0.639, 1.073, 1.239, 1.662, 1.819 s) as when driven chunk by chunk
     from Python through the run's loop with full records (above), and ends in the same
