@@ -15,7 +15,8 @@ from occupant.jit import (JIT, JIT_INLINE, JIT_LOOP, call_compiled, compiled_ent
 from occupant.model.joint_motion import FREE, integrate_configuration, normalize_quaternions
 from occupant.spatial.rotation import quat_rotate
 
-from occupant.integrate.pipeline import accelerations, derivative, loads, record_evaluated
+from occupant.integrate.pipeline import (accelerations, derivative, kinetic_energy, loads,
+                                         record_evaluated)
 
 
 @njit(**JIT)
@@ -206,6 +207,67 @@ def run_rk4(bundle, data, s0, y0, h, n_steps, stride, rec, record_last, guards, 
                     np.empty((6, len(y))))
 
 
+@njit(**JIT_LOOP)
+def _relax_euler(advance, load, bundle, data, rec, y, h, n_steps, chunk, stride, states, kinetic,
+                 peaks, guards, direction, g_old, y_last, y_new):
+    """Kinetic-damped semi-implicit Euler steps from y at rest (``relax_euler``; y advanced in
+    place): each step through ``_euler_advance`` (unrecorded: ``rec`` is there for its types),
+    the state at the start of every stride-th step and its kinetic energy (J) kept in ``states``
+    and ``kinetic`` (one row per sample), and after every ``chunk`` steps the peak check and
+    restart; ``peaks`` takes the samples restarted from. ``guards`` (``(events.never,)``),
+    ``direction``, ``g_old``, ``y_last`` are ``_accept``'s. Returns (restarts, the largest
+    kinetic energy since the last restart as of the last chunk, steps done before the chunk
+    that diverged (else n_steps), FINISHED or DIVERGED)."""
+    nq, nv = data.q_unit.shape[0], data.vdot.shape[0]
+    inertia = bundle.tree.inertia
+    done, first, restarts, energy = 0, 0, 0, 0.0   # first: the sample of the last restart
+    while done < n_steps:
+        for s in range(done, done + chunk):
+            call_compiled(_euler_advance, advance, bundle, data, s * h, y, h, y_new, rec,
+                          nonliteral(-1), load)
+            if s % stride == 0:     # the state the step started from, evaluated at its start
+                k = s // stride
+                for r in range(y.shape[0]):
+                    states[k, r] = y[r]
+                kinetic[k] = kinetic_energy(inertia, data.v)
+            if _accept(y, y_new, (s + 1) * h, guards, direction, g_old, y_last) == DIVERGED:
+                return restarts, energy, done, DIVERGED
+        done += chunk
+        last = done // stride
+        peak = first + np.argmax(kinetic[first:last])
+        energy = kinetic[peak]
+        if peak < last - 1:            # past a peak: restart there from rest
+            peaks[restarts] = peak
+            for r in range(y.shape[0]):
+                y[r] = states[peak, r]
+            for r in range(nq, nq + nv):
+                y[r] = 0.0
+            first = last
+            restarts += 1
+        # else still gaining energy: go on from the chunk's end, y
+    return restarts, energy, n_steps, FINISHED
+
+
+def relax_euler(bundle, data, y, h, n_steps, chunk, stride, rec, states, kinetic, peaks):
+    """Dynamic relaxation with kinetic damping (the settling: ``scenario.settle``): ``n_steps``
+    semi-implicit Euler steps of ``h`` from y at rest (float64, advanced in place: the end
+    state left there) in chunks of ``chunk`` steps; after each chunk, if the largest kinetic
+    energy sampled (every ``stride``-th step) since the last restart lies before the chunk's
+    last sample (a peak passed), the motion restarts from the state at that peak, at rest.
+    One compiled call (``_relax_euler``): driven chunk by chunk through ``run_euler``, each
+    chunk paid the loop's typing and dispatch and each sample a full record. ``rec``: a
+    recording of the run's types (``pipeline.make_recording``, one sample: nothing is recorded
+    there); ``states`` (n_steps // stride, len(y)), ``kinetic`` (n_steps // stride,) J: the
+    samples; ``peaks`` (n_steps // chunk,) int: the samples restarted from. Returns (restarts,
+    the largest kinetic energy (J) since the last restart as of the last chunk, steps done
+    before the chunk that diverged (else n_steps), FINISHED or DIVERGED)."""
+    from occupant.integrate.events import never
+    advance, load = _euler_entries(bundle, data, rec)
+    return _relax_euler(advance, load, bundle, data, rec, y, h, n_steps, chunk, stride, states,
+                        kinetic, peaks, (never,), np.zeros(1), np.ones(1),
+                        np.zeros((2, len(y))), np.empty(len(y)))
+
+
 def _for_the_last_types(entries):
     """``entries(bundle, data, rec)``, kept for the numba types of the last (bundle, data, rec)
     it was asked for: the loop's runs of a scenario (each fitting of the belts, the settling, the
@@ -242,8 +304,8 @@ def _advance_types(advance, n_vectors, bundle, data, rec, *more):
 
 
 def stage_types(loop, bundle, data, rec):
-    """[(stage, argument types)] of the stages the compiled ``loop`` (run_euler or run_rk4)
-    calls by address, in the order of its entries: what a run compiles before its loop
+    """[(stage, argument types)] of the stages the compiled ``loop`` (run_euler, relax_euler
+    or run_rk4) calls by address, in the order of its entries: what a run compiles before its loop
     (``integrate.precompile`` compiles them ahead, in parallel)."""
     if loop is run_rk4:
         return [_advance_types(_rk4_advance, 6, bundle, data, rec)]
@@ -253,10 +315,15 @@ def stage_types(loop, bundle, data, rec):
 
 
 def loop_types(loop, bundle, data, rec):
-    """(compiled loop, argument types) of ``loop`` (run_euler or run_rk4) as a run without
-    events calls it (its guards ``(events.never,)``)."""
+    """(compiled loop, argument types) of ``loop`` (run_euler, relax_euler or run_rk4) as a run
+    without events (or the settling) calls it (its guards ``(events.never,)``)."""
     from occupant.integrate.events import never
     vector, matrix = types.float64[::1], types.float64[:, ::1]
+    if loop is relax_euler:
+        return _relax_euler, (ENTRY, ENTRY, typeof(bundle), typeof(data), typeof(rec), vector,
+                              types.float64, types.int64, types.int64, types.int64, matrix,
+                              vector, types.int64[::1], typeof((never,)), vector, vector, matrix,
+                              vector)
     compiled, entries = (_run_euler, (ENTRY, ENTRY)) if loop is run_euler else (_run_rk4, (ENTRY,))
     return compiled, (*entries, typeof(bundle), typeof(data), types.int64, vector, types.float64,
                       types.int64, types.int64, typeof(rec), types.boolean, typeof((never,)),

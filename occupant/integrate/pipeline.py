@@ -243,7 +243,13 @@ def record_evaluated(inertia, data, y, rec, k):
             rec.poses[k, b, r, 3] = p[lk, r]
             rec.poses[k, b, 3, r] = 0.0
         rec.poses[k, b, 3, 3] = 1.0
-    vel = data.v
+    rec.kinetic[k] = kinetic_energy(inertia, data.v)
+
+
+@njit(**JIT_INLINE)
+def kinetic_energy(inertia, vel):
+    """1/2 sum v_i . I_i v_i (J) of the links' spatial velocities ``vel`` (nl, 6) and spatial
+    inertias ``inertia`` (nl, 6, 6), in link coordinates."""
     energy = 0.0
     for i in range(vel.shape[0]):
         for r in range(6):
@@ -251,7 +257,7 @@ def record_evaluated(inertia, data, y, rec, k):
             for c in range(6):
                 s += inertia[i, r, c] * vel[i, c]
             energy += vel[i, r] * s
-    rec.kinetic[k] = 0.5 * energy
+    return 0.5 * energy
 
 
 @njit(**JIT)

@@ -42,10 +42,10 @@ from numba import typeof, types
 # runs with each job on either side: a job compiles its callees that the other process compiled;
 # coldstart10); the RK4 jobs from tests/benchmarks/bench_cold_compile.py before the typing memo
 # (jit._get_call_type); other producers ~1 s; normalize_quaternions 0.16-0.44 s in this process
-# (coldstart11).
+# (coldstart11); _relax_euler 0.40-0.41 s in this process, its stages compiled (settleloop).
 COST = dict(belts=10.4, contacts=5.9, _euler_advance=4.7, loads=2.0, _rk4_advance=10.8,
-            _run_euler=0.5, _run_rk4=0.4, airbags=2.7, rnea=1.3, joint_resistance=0.7,
-            normalize_quaternions=0.3)
+            _run_euler=0.5, _run_rk4=0.4, _relax_euler=0.4, airbags=2.7, rnea=1.3,
+            joint_resistance=0.7, normalize_quaternions=0.3)
 WORKER_FILES = 1000   # first number of the cache files the worker writes
 TIMEOUT = 600.0       # s without news from the worker after which it is stopped
 # s CPU the worker given its jobs ``early`` starts before this process: a scenario's load after
@@ -58,7 +58,8 @@ HEAD_START = 1.0
 
 def jobs(model, loop):
     """[(name, dispatcher, argument types, names it needs first)] a run of ``model`` whose
-    compiled ``loop`` is ``loop`` (``fixed_step.run_euler``, ``run_rk4``, or None) compiles:
+    compiled ``loop`` is ``loop`` (``fixed_step.run_euler``, ``run_rk4``, ``relax_euler`` for
+    the settling, or None) compiles:
     the producers of its families, the loop and its stages (and the Euler loop's, which fitting
     the belts runs), the sensors' RNEA and the quaternions' normalisation of the initial state."""
     from occupant.dynamics.rnea import rnea
@@ -77,6 +78,8 @@ def jobs(model, loop):
     loops = dict.fromkeys([loop] + ([run_euler] if bundle.belts is not None else []))
     for each in (lp for lp in loops if lp is not None):
         for stage, argtypes in stage_types(each, bundle, data, rec):
+            if any(job[1] is stage and job[2] == argtypes for job in out):
+                continue   # the Euler stages, of both the settling's loop and run_euler
             name = stage.py_func.__name__
             # loads and the RK4 stage call the producers (compiled first, else compiled here
             # too); the Euler stage calls loads by address

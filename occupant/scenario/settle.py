@@ -129,7 +129,8 @@ def unbelted(model):
 def settle(model, q0, duration, belts=False):
     """The configuration (nq,) in which ``model`` comes to rest from ``q0`` under gravity alone,
     after ``duration`` seconds of kinetic-damped motion (module docstring), and a dict of what
-    it did: ``restarts``, ``kinetic`` (J, the largest kinetic energy of the last chunk) and
+    it did: ``restarts``, ``peaks`` (s of settling, from its start: the kinetic-energy peaks
+    it restarted from), ``kinetic`` (J, the largest kinetic energy of the last chunk) and
     ``dt`` (s, the step of its last part). ``belts``: its belts on the body throughout; by
     default they are off (``unbelted``) but for the last BUCKLED s, buckled on the seated
     occupant. Semi-implicit Euler through its compiled loop in chunks, at the largest stable
@@ -139,21 +140,23 @@ def settle(model, q0, duration, belts=False):
     if belts or unbelted(model) is model:
         return _settle_part(model, q0, duration, True)
     seated = max(duration - BUCKLED, 0.0)
-    q, restarts = q0, 0
+    q, restarts, peaks = q0, 0, np.zeros(0)
     if seated > 0.0:
         q, info = _settle_part(unbelted(model), q0, seated, False)
-        restarts = info["restarts"]
+        restarts, peaks = info["restarts"], info["peaks"]
     try:
         q, info = _settle_part(model, q, duration - seated, True)
     except SettleError as err:   # its time counted from the settling's start
         raise _diverged(seated + err.after) from None
-    return q, {**info, "restarts": restarts + info["restarts"]}
+    return q, {**info, "restarts": restarts + info["restarts"],
+               "peaks": np.concatenate([peaks, seated + info["peaks"]])}
 
 
 def _settle_part(model, q0, duration, belts):
     """``settle`` of the held ``model`` with (``belts``) or without its belts on the body: at
     the coarse step, else (diverged there) at the run's step."""
     from occupant.integrate import precompile
+    from occupant.integrate.fixed_step import relax_euler
     from occupant.integrate.integrators import INTEGRATORS
     from occupant.integrate.stability import step_limit
     from occupant.restraints.belt import EXPLICIT_STEP
@@ -161,7 +164,7 @@ def _settle_part(model, q0, duration, belts):
 
     method = INTEGRATORS["euler"]
     # a first run compiles the step here, before simulate: split over two processes as there
-    precompile.ahead(model, method.loop)
+    precompile.ahead(model, relax_euler)
     limit = step_limit(model, q0, method.stability)
     run_dt = default_step(method, limit)
     coarse = min(SETTLE_DT, 0.8 * limit.dt)
@@ -169,17 +172,17 @@ def _settle_part(model, q0, duration, belts):
         coarse = min(coarse, EXPLICIT_STEP)
     if coarse > run_dt:
         try:
-            return _relax(model, q0, duration, method, coarse)
+            return _relax(model, q0, duration, coarse)
         except SettleError:
             pass
-    return _relax(model, q0, duration, method, run_dt)
+    return _relax(model, q0, duration, run_dt)
 
 
-def _relax(model, q0, duration, method, dt):
+def _relax(model, q0, duration, dt):
     """Kinetic-damped motion of the held ``model`` from ``q0`` at rest for ``duration`` s at
-    step ``dt`` (module docstring): (configuration, what it did), SettleError on divergence."""
-    from occupant.integrate.events import never
-    from occupant.integrate.fixed_step import DIVERGED
+    step ``dt`` (module docstring), semi-implicit Euler in one compiled call
+    (``fixed_step.relax_euler``): (configuration, what it did), SettleError on divergence."""
+    from occupant.integrate.fixed_step import DIVERGED, relax_euler
     from occupant.integrate.pipeline import make_recording
     from occupant.integrate.system import MultibodySystem
     from occupant.simulate import initial_states, model_gravity
@@ -189,25 +192,13 @@ def _relax(model, q0, duration, method, dt):
     n_steps = chunk * int(np.ceil(duration / (chunk * dt) - 1e-9))
     system = MultibodySystem(model, model_gravity(model), None, None, 0.0, n_steps * dt,
                              base_dt=min(dt, 1e-4))
-    nq, nv = model.nq, model.nv
-    y = system.initial_state(q0, np.zeros(nv), initial_states(model, q0))
-    rec = make_recording(model, n_steps // stride + 1)
-    y_last = np.zeros((2, len(y)))
-    done, first, restarts, kinetic = 0, 0, 0, 0.0   # first: the sample of the last restart
-    while done < n_steps:
-        _, code = method.loop(system.bundle, system.data, done, y, dt, chunk, stride, rec,
-                              False, (never,), np.zeros(1), np.ones(1), y_last)
-        if code == DIVERGED:
-            raise _diverged(done * dt)
-        done += chunk
-        ke = rec.kinetic[first:done // stride]
-        peak = first + int(np.argmax(ke))
-        kinetic = float(ke.max())
-        if peak < done // stride - 1:      # past a peak: restart there from rest
-            y = rec.y[peak].copy()
-            y[nq:nq + nv] = 0.0
-            first = done // stride
-            restarts += 1
-        else:                              # still gaining energy: go on
-            y = y_last[1].copy()
-    return y[:nq].copy(), {"restarts": restarts, "kinetic": kinetic, "dt": dt}
+    y = np.array(system.initial_state(q0, np.zeros(model.nv), initial_states(model, q0)),
+                 dtype=np.float64)
+    peaks = np.zeros(n_steps // chunk, dtype=np.int64)
+    restarts, kinetic, done, code = relax_euler(
+        system.bundle, system.data, y, dt, n_steps, chunk, stride, make_recording(model, 1),
+        np.zeros((n_steps // stride, len(y))), np.zeros(n_steps // stride), peaks)
+    if code == DIVERGED:
+        raise _diverged(done * dt)
+    return y[:model.nq].copy(), {"restarts": restarts, "kinetic": kinetic, "dt": dt,
+                                 "peaks": peaks[:restarts] * stride * dt}

@@ -177,3 +177,23 @@ def test_a_silent_worker_is_waited_for_no_longer_than_the_timeout(monkeypatch):
     assert worker.pending == set() and worker.reports == []
     assert 0.15 < time.perf_counter() - start < 30.0
     worker.stop()
+
+
+def test_the_settling_gets_its_loop_and_each_stage_once_and_run_euler_only_to_fit_belts(frontal):
+    """The settling's compiled loop (``fixed_step.relax_euler``) is a job like the run's, for
+    the very types the settling calls it with (both its models: belts off, then buckled); the
+    Euler stages both it and run_euler call are listed once, and run_euler only for the model
+    whose belts are fitted (before branch settleloop the settling ran run_euler chunk by chunk
+    for the model without belts too)."""
+    from occupant.integrate.fixed_step import _relax_euler, relax_euler
+    from occupant.scenario.settle import BUCKLED, held, settle, unbelted
+    seated, buckled = unbelted(held(frontal.model)), held(frontal.model)
+    off = {name: argtypes for name, _, argtypes, _ in precompile.jobs(seated, relax_euler)}
+    on = [(name, argtypes) for name, _, argtypes, _ in precompile.jobs(buckled, relax_euler)]
+    assert {"_relax_euler", "_euler_advance", "loads"} <= set(off) and "_run_euler" not in off
+    names = [name for name, _ in on]
+    assert {"_relax_euler", "_run_euler", "_euler_advance", "loads"} <= set(names)
+    assert len(names) == len(set(names))
+    settle(frontal.model, frontal.q0, BUCKLED + 0.004)
+    assert off["_relax_euler"] in _relax_euler.overloads
+    assert dict(on)["_relax_euler"] in _relax_euler.overloads

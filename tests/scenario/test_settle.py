@@ -44,6 +44,61 @@ def unbelted():
     return load("fmvss208_sled_48_unbelted")
 
 
+def _relaxed_chunk_by_chunk(model, q0, duration, dt):
+    """The kinetic-damped motion as ``settle._relax`` drove it before branch settleloop: chunk
+    by chunk from Python through ``fixed_step.run_euler``, every sample fully recorded (its
+    explicit accelerations and outputs too). (configuration, times (s) of the samples it
+    restarted from)."""
+    import occupant.scenario.settle as S
+    from occupant.integrate.events import never
+    from occupant.integrate.fixed_step import FINISHED, run_euler
+    from occupant.integrate.pipeline import make_recording
+    from occupant.integrate.system import MultibodySystem
+    from occupant.simulate import initial_states, model_gravity
+    stride = max(1, int(round(S.SAMPLE / dt)))
+    chunk = stride * max(1, int(round(S.CHUNK / (stride * dt))))
+    n_steps = chunk * int(np.ceil(duration / (chunk * dt) - 1e-9))
+    system = MultibodySystem(model, model_gravity(model), None, None, 0.0, n_steps * dt,
+                             base_dt=min(dt, 1e-4))
+    nq, nv = model.nq, model.nv
+    y = system.initial_state(q0, np.zeros(nv), initial_states(model, q0))
+    rec = make_recording(model, n_steps // stride + 1)
+    y_last = np.zeros((2, len(y)))
+    done, first, peaks = 0, 0, []
+    while done < n_steps:
+        _, code = run_euler(system.bundle, system.data, done, y, dt, chunk, stride, rec, False,
+                            (never,), np.zeros(1), np.ones(1), y_last)
+        assert code == FINISHED
+        done += chunk
+        peak = first + int(np.argmax(rec.kinetic[first:done // stride]))
+        if peak < done // stride - 1:
+            y = rec.y[peak].copy()
+            y[nq:nq + nv] = 0.0
+            first = done // stride
+            peaks.append(peak)
+        else:
+            y = y_last[1].copy()
+    return y[:nq], np.array(peaks, dtype=np.int64) * stride * dt
+
+
+def test_regression_compiled_settling_restarts_at_the_samples_the_chunk_by_chunk_one_did():
+    """The settling's chunks, peak checks and restarts run as one compiled call
+    (``fixed_step.relax_euler``, branch settleloop), recording only the states and their kinetic
+    energy: a double pendulum released at (1.0, -0.5) rad, settled 2 s, restarts from the same
+    samples (six: 0.455, 0.639, 1.073, 1.239, 1.662, 1.819 s) as when driven chunk by chunk
+    from Python through the run's loop with full records (above), and ends in the same
+    configuration to the bit. Fails if the peak detection or the restart differs."""
+    import occupant.scenario.settle as S
+    from occupant import samples
+    model, q0 = samples.pendulum(length=0.5, n_links=2), np.array([1.0, -0.5])
+    before, before_peaks = _relaxed_chunk_by_chunk(model, q0, 2.0, S.SETTLE_DT)
+    q, info = S._relax(model, q0, 2.0, S.SETTLE_DT)
+    print(f"restarted from {before_peaks} s (before), {info['peaks']} s (compiled)")
+    assert len(before_peaks) >= 5      # several restarts to compare (6)
+    assert np.array_equal(info["peaks"], before_peaks) and info["restarts"] == len(before_peaks)
+    assert q.tobytes() == before.tobytes()
+
+
 def test_identity_coarse_settling_step_rests_where_the_run_step_does(unbelted):
     """Settled at the largest stable step (SETTLE_DT, 5x the run's 1e-5 s) the unbelted sled's
     passenger (no belt: a belted model settles at the belts' step, below) rests where the run's
@@ -51,8 +106,7 @@ def test_identity_coarse_settling_step_rests_where_the_run_step_does(unbelted):
     quaternion part) (measured 0.16 mm and 0.0026). The US NCAP driver, belted, measured
     0.05 mm and 0.0034 when it still settled at SETTLE_DT."""
     import occupant.scenario.settle as S
-    from occupant.integrate.integrators import INTEGRATORS
-    fine, _ = S._relax(held(unbelted.model), unbelted.q0, 0.3, INTEGRATORS["euler"], 1e-5)
+    fine, _ = S._relax(held(unbelted.model), unbelted.q0, 0.3, 1e-5)
     q, info = settle(unbelted.model, unbelted.q0, 0.3)
     print(f"H-point {np.abs(q[:3] - fine[:3]).max() * 1e3:.3f} mm, rest {np.abs(q[3:] - fine[3:]).max():.4f}")
     assert info["dt"] == S.SETTLE_DT > 1e-5
@@ -66,11 +120,11 @@ def test_regression_settling_diverged_at_the_coarse_step_is_done_at_the_run_step
     import occupant.scenario.settle as S
     relax, steps = S._relax, []
 
-    def diverging(model, q0, duration, method, dt):
+    def diverging(model, q0, duration, dt):
         steps.append(dt)
         if dt == S.SETTLE_DT:
             raise S.SettleError("diverged")
-        return relax(model, q0, duration, method, dt)
+        return relax(model, q0, duration, dt)
     monkeypatch.setattr(S, "_relax", diverging)
     q, info = settle(unbelted.model, unbelted.q0, 0.01)
     assert steps == [S.SETTLE_DT, 1e-5] and info["dt"] == 1e-5 and np.all(np.isfinite(q))
@@ -86,9 +140,8 @@ def test_identity_belted_settling_step_rests_where_the_run_step_does(ncap):
     the belted sled, not yet at rest, 0.21 mm and 0.0021). Fails where the belts settle at the
     run's step (h / tau = 0.5, branch gs1settle to beltstep): twice the steps."""
     import occupant.scenario.settle as S
-    from occupant.integrate.integrators import INTEGRATORS
     from occupant.restraints.belt import EXPLICIT_STEP
-    fine, _ = S._relax(held(ncap.model), ncap.q0, 0.3, INTEGRATORS["euler"], 1e-5)
+    fine, _ = S._relax(held(ncap.model), ncap.q0, 0.3, 1e-5)
     q, info = settle(ncap.model, ncap.q0, 0.3, belts=True)
     print(f"H-point {np.abs(q[:3] - fine[:3]).max() * 1e3:.4f} mm, rest {np.abs(q[3:] - fine[3:]).max():.5f}")
     assert info["dt"] == EXPLICIT_STEP > 1e-5
@@ -138,18 +191,18 @@ def test_regression_settling_is_unbelted_at_the_coarse_step_then_buckled(ncap, m
     from occupant.restraints.belt import EXPLICIT_STEP
     relax, parts = S._relax, []
 
-    def recording(model, q0, duration, method, dt):
+    def recording(model, q0, duration, dt):
         parts.append((round(duration, 9), dt, len(model.belts.retractor)))
-        return relax(model, q0, 0.002, method, dt)     # short: only the parts matter here
+        return relax(model, q0, 0.002, dt)     # short: only the parts matter here
     monkeypatch.setattr(S, "_relax", recording)
     settle(ncap.model, ncap.q0, 0.3)
     assert parts == [(round(0.3 - S.BUCKLED, 9), S.SETTLE_DT, 0),
                      (round(S.BUCKLED, 9), EXPLICIT_STEP, len(ncap.model.belts.retractor))]
 
-    def diverging_belted(model, q0, duration, method, dt):
+    def diverging_belted(model, q0, duration, dt):
         if len(model.belts.retractor):
             raise S.SettleError("diverged", after=0.012)
-        return q0, {"restarts": 0}
+        return q0, {"restarts": 0, "peaks": np.zeros(0)}
     monkeypatch.setattr(S, "_relax", diverging_belted)
     with pytest.raises(S.SettleError) as err:
         settle(ncap.model, ncap.q0, 0.3)
