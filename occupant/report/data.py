@@ -313,7 +313,7 @@ def vehicle_motion(run):
     z), the pulse's axis when none does. In the road frame (pedestrian): the car body's travel coordinate along the road's x
     (occupant.scenario.vehicle_front.vehicle_indices), since B0, the road, does not move."""
     res = run.results
-    if frame_name(run) == "road frame":
+    if moving_object(run) == "car":
         from occupant.scenario.vehicle_front import vehicle_indices
         _, iv = vehicle_indices(run.model)
         return "car", {"x": (res.vdot[:, iv] / G0, 3.6 * res.v[:, iv])}
@@ -324,8 +324,13 @@ def vehicle_motion(run):
               or np.max(np.abs(v[:, k])) > MOTION_KMH / 3.6]
     if not moving:
         moving = [int(np.argmax(np.abs(pulse_direction(run))))]
-    what = getattr(getattr(run, "interior", None), "test_object", "vehicle")
-    return what, {"xyz"[k]: (a[:, k] / G0, 3.6 * v[:, k]) for k in moving}
+    return moving_object(run), {"xyz"[k]: (a[:, k] / G0, 3.6 * v[:, k]) for k in moving}
+
+
+def moving_object(run):
+    """What the pulse figure shows moving (vehicle_motion): "car" in the road frame (a
+    pedestrian's), else the run's test object ("vehicle" or "sled")."""
+    return "car" if frame_name(run) == "road frame" else run.test_object
 
 
 # below these peaks a B0 axis is taken as still in the pulse figure (vehicle_motion) [E]

@@ -175,7 +175,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
             for sheet in F.text_pages(title, [("Run", T.summary_rows(run) + [("verdict", verdict)]),
                                               ("Scenario settings", scenario)]):
                 page.pdf_page(sheet)
-            what = D.vehicle_motion(run)[0]
+            what = D.moving_object(run)
             page.figure(later["pulse"], f"{what} pulse",
                         "The car's motion along the road (B0, the road, stands still)." if what == "car"
                         else f"The {what}'s (B0) motion the occupant rides in, along each axis it moves on.")

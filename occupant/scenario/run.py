@@ -64,6 +64,7 @@ class Run:
     wall_time: float = 0.0      # s, simulation and criteria
     initial_state: object = None  # q0 (nq,)
     interior: object = None     # occupant.scenario.interior.Interior (its surfaces, hinges)
+    test_object: str = "vehicle"   # what carries it (B0): its interior's test_object, vehicle or sled
     inputs: dict = field(default_factory=dict)   # {key: Path} the files it was loaded from:
     #                             "scenario" and Scenario.inputs (dummy, posture, interior, ...)
 
@@ -123,12 +124,14 @@ def run_scenario(scenario, progress=None):
             notes.extend(extra_notes)
         if stopped:   # the names and limits stay, so that tables keep their rows; no value is claimed
             rows = [{**r, "value": None, "pass": None} for r in rows]
+    interior = getattr(scenario, "interior", None)
     return Run(name=scenario.name, title=scenario.title, scenario=scenario.data, model=scenario.model,
                results=res, criteria=rows,
                regulation=scenario.protocol.title if scenario.protocol else "",
                notes=notes, judged=judged, pulse=scenario.pulse,
                wall_time=time.perf_counter() - start, initial_state=q0,
-               interior=getattr(scenario, "interior", None), inputs=_inputs(scenario))
+               interior=interior, test_object=getattr(interior, "test_object", "vehicle"),
+               inputs=_inputs(scenario))
 
 
 def _inputs(scenario):
@@ -177,8 +180,7 @@ def isomme_channels(run):
     channels = list(run.results.channels)
     vehicle = (run.scenario or {}).get("vehicle", {})
     if channels and not (isinstance(vehicle, dict) and "front" in vehicle):
-        test_object = getattr(getattr(run, "interior", None), "test_object", "vehicle")
-        channels += vehicle_channels(run.results, channels[0].t, model_gravity(run.model), test_object)
+        channels += vehicle_channels(run.results, channels[0].t, model_gravity(run.model), run.test_object)
     return channels
 
 
@@ -419,4 +421,4 @@ def read_run(folder):
                criteria=rec["criteria"], regulation=rec["regulation"], notes=rec["notes"],
                judged=rec["judged"], pulse=sc.pulse, wall_time=rec["wall_time"],
                initial_state=start,
-               interior=sc.interior, inputs=inputs)
+               interior=sc.interior, test_object=sc.interior.test_object, inputs=inputs)

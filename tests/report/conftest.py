@@ -97,7 +97,7 @@ def build_run(name, bolster_stiffness=1.0e5, panel_stiffness=2.0e5, t_end=T_END)
                   "pulse": {"shape": "half-sine", "peak_g": 20.0, "duration": 0.1, "speed_kmh": 50.0},
                   "contacts": {"knee_bolster.stiffness": bolster_stiffness, "panel.stiffness": panel_stiffness},
                   "solver": {"t_end": t_end, "integrator": "rk4"}},
-        model=model, results=res, criteria=criteria, regulation=REGULATION)
+        model=model, results=res, criteria=criteria, regulation=REGULATION, test_object="sled")
 
 
 @pytest.fixture(scope="session")

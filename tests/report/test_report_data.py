@@ -213,7 +213,7 @@ def _moving_run(a_b0, v_b0, R=None, scenario=None, direction=(1.0, 0.0, 0.0)):
     states[:, 3:6] = v_b0
     states[:, 9:12] = a_b0 - np.einsum("tji,j->ti", R, (0.0, 0.0, -D.G0))
     res = SimpleNamespace(t=np.linspace(0.0, 0.06, n), base_states=states, base_poses=poses)
-    return SimpleNamespace(name="r", results=res, scenario=scenario or {},
+    return SimpleNamespace(name="r", results=res, scenario=scenario or {}, test_object="vehicle",
                            pulse=SimpleNamespace(direction=direction))
 
 
@@ -241,7 +241,7 @@ def test_regression_sled_pulse_is_named_the_sled():
     a = np.zeros((n, 3))
     a[:, 0] = -20.0 * D.G0
     run = _moving_run(a, np.zeros((n, 3)))
-    run.interior = SimpleNamespace(test_object="sled")
+    run.test_object = "sled"
     what, series = D.vehicle_motion(run)
     assert what == "sled" and list(series) == ["x"]
     fig = F.pulse([run])

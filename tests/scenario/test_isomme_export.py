@@ -142,7 +142,7 @@ def test_reference_a_pedestrian_run_exports_no_vehicle_channel():
     head = Channel("head acceleration x", t, np.zeros_like(t), "m/s^2", code="11HEAD0000H3ACX0")
     res = _results(BaseMotion(), t)
     res.channels = [head]
-    run = SimpleNamespace(results=res, model=SimpleNamespace(gravity=None),
+    run = SimpleNamespace(results=res, model=SimpleNamespace(gravity=None), test_object="vehicle",
                           scenario={"vehicle": {"interior": "road", "front": "sedan_front_midsize"}})
     assert isomme_channels(run) == [head]
     run.scenario = {"vehicle": {"interior": "midsize_sedan_driver"}}
