@@ -32,6 +32,9 @@ from occupant.scenario.interior_shapes import SHAPES
 MIN_LOAD_LIMIT = 1000.0          # N
 MIN_PRETENSIONER_FORCE = 500.0   # N
 MAX_T_END = 10.0        # s: solver.t_end at most [E: a crash ~0.2 s, with pre-crash braking ~1 s]
+MAX_DELTA_V = 200.0     # km/h: a pulse's speed change at most [E: regulatory and consumer crash tests
+                        # run at 48-64 km/h (crash-domain-facts.md 4), reconstructed crashes rarely
+                        # past 100; m/s^2 read as g makes a 56 km/h pulse one of 550 km/h]
 MAX_SETTLE = 2.0        # s: the longest settling accepted [E: the seated 50M sinks into the seat
                         # within ~0.1 s, then creeps under the regularised friction, 1.6 mm
                         # from 0.3 to 2 s; scenarios/HISTORY.md, settlefast]

@@ -35,7 +35,7 @@ import numpy as np
 from occupant.constants import G0
 from occupant.model import BaseMotion
 from occupant.io.toml_files import located, missing_file
-from occupant.scenario.keys import KEYS as _KEYS, MAX_T_END, read
+from occupant.scenario.keys import KEYS as _KEYS, MAX_DELTA_V, MAX_T_END, read
 
 KMH = 1.0 / 3.6    # m/s per km/h
 SAMPLE_DT = 1e-4   # s, the analytic shapes are tabulated at 10 kHz (the channel rate)
@@ -272,6 +272,13 @@ def read_pulse(c, p, path, named_by, t_end, copy=None):
                "pulse slows it: its accelerations are signed as SAE J211's, a frontal crash's x "
                "acceleration negative (as in ISO-MME vehicle channels)",
                "decelerations negative, or scale = -1 for a table of positive decelerations")
+    if -gain > MAX_DELTA_V * KMH:
+        # (a table in m/s^2 under an [g] header ran a 56 km/h pulse as one of 550 km/h, unsaid)
+        key = {"csv": "file", "isomme": "channel"}.get(shape, "shape")
+        c.fail(c.where(path, key), f"{what}: the vehicle loses {-gain / KMH:.0f} km/h over the pulse, "
+               f"past any crash test's" + (": accelerations in m/s^2 under a [g] header?"
+                                           if shape in ("csv", "isomme") else ""),
+               f"a speed change up to {MAX_DELTA_V:g} km/h, accelerations in the unit the table names")
     d = read(c, p, path, "direction")
     if not np.linalg.norm(d) > 0:
         c.fail(c.where(path, "direction"), "must not be zero", "a vector in the vehicle frame B0")

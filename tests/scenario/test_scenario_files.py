@@ -909,6 +909,14 @@ def test_reference_pulse_from_csv_and_isomme(tmp_path):
     isomme.write([Channel("sled x", t, -a, "g", code="S0SLED000000ACXD")], tmp_path / "pos", "T2")
     with pytest.raises(ScenarioError, match=r"pulse.channel: ISO-MME .* the vehicle gains 45.0 km/h"):
         read_pulse(c, {"shape": "isomme", "file": "pos", "channel": "S0SLED000000ACXD"}, "pulse", c.file, 0.1)
+    # (usercheck) m/s^2 under a [g] header: the 45 km/h pulse read as 9.81 times faster
+    (tmp_path / "ms2.csv").write_text("time [s],acceleration [g]\n" + "".join(f"{float(x)!r},{float(y * G0)!r}\n" for x, y in zip(t, a)))
+    with pytest.raises(ScenarioError, match=r"pulse.file: CSV ms2.csv: the vehicle loses 441 km/h .* m/s\^2 under a \[g\] header\?"):
+        read_pulse(c, {"shape": "csv", "file": "ms2.csv"}, "pulse", c.file, 0.1)
+    assert read_pulse(c, {"shape": "csv", "file": "ms2.csv", "scale": 1 / G0}, "pulse", c.file, 0.1).delta_v \
+        == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(ScenarioError, match=r"pulse.shape: half-sine 300.0 g, 100 ms: the vehicle loses 674 km/h"):
+        read_pulse(c, {"shape": "half_sine", "peak_g": 300.0, "duration": 0.1}, "pulse", c.file, 0.15)
     (tmp_path / "bad.csv").write_text("t,a\n0,0\n1,1\n")
     with pytest.raises(ScenarioError, match=r"pulse.file: bad.csv: the first row must name the columns with units"):
         read_pulse(c, {"shape": "csv", "file": "bad.csv"}, "pulse", c.file, 0.1)
