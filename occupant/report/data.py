@@ -15,6 +15,7 @@ from occupant.display import unit_text
 from occupant.injury.filters import cfc_filter
 from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sphere, placement
 from occupant.scenario.criteria import T1_CODE, com_in_vehicle
+from occupant.scenario.run import on_the_road
 
 PLANE_EXTENT = 0.4   # m, half size of an unbounded plane's outline until a view spans it (spanned)
 DISC_SIDES = 32      # sides of the regular polygon a disc-bounded plane is drawn as [E]
@@ -292,8 +293,7 @@ def projected_ellipse(X, shape, axes=(0, 2)):
 def frame_name(run):
     """What B0, the frame the report's motion is drawn in, is: the road for a pedestrian run
     (its vehicle is a body sliding on B0, occupant/scenario/pedestrian.py), else the vehicle."""
-    vehicle = (getattr(run, "scenario", None) or {}).get("vehicle", {})
-    return "road frame" if isinstance(vehicle, dict) and "front" in vehicle else "vehicle frame"
+    return "road frame" if on_the_road(run) else "vehicle frame"
 
 
 def pulse_direction(run):

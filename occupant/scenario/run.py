@@ -171,6 +171,13 @@ def folder_test_number(folder):
     return "".join(ch if ch.isascii() and (ch.isalnum() or ch in "_-") else "_" for ch in name) or "OCCUPANT"
 
 
+def on_the_road(run):
+    """True when the run's B0 is the road, not a vehicle: a pedestrian scenario, whose
+    [vehicle] table names a front (occupant/scenario/pedestrian.py)."""
+    vehicle = (getattr(run, "scenario", None) or {}).get("vehicle", {})
+    return isinstance(vehicle, dict) and "front" in vehicle
+
+
 def isomme_channels(run):
     """The channels of a run's ISO-MME export: its sensor channels, then the vehicle's (or the
     sled's: its interior's test_object) acceleration and velocity on their grid
@@ -178,8 +185,7 @@ def isomme_channels(run):
     from occupant.simulate import model_gravity
     from occupant.sensors.vehicle import vehicle_channels
     channels = list(run.results.channels)
-    vehicle = (run.scenario or {}).get("vehicle", {})
-    if channels and not (isinstance(vehicle, dict) and "front" in vehicle):
+    if channels and not on_the_road(run):
         channels += vehicle_channels(run.results, channels[0].t, model_gravity(run.model), run.test_object)
     return channels
 
