@@ -91,6 +91,7 @@ from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
 from occupant.scenario.restraints import (BELT_ANCHORAGES, RESTRAINTS, belt_table, read_restraints,
                                          reference_dummy_file)
+from occupant.scenario.seat_fit import human_cushion
 from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_front, turn_root, vehicle_indices
 
 # the keys each table takes, their types, units, ranges and defaults: occupant.scenario.keys
@@ -429,6 +430,8 @@ class Scenario:
             add_front(self.front, asm, self.front_position, c, "vehicle.front")
             characteristics.update(self.front.characteristics)
             defaults.update(self.front.surface_characteristics)
+        if self.human:   # its cushion bears on its buttock (seat_fit.human_cushion)
+            data = {**data, "contact": human_cushion(c.tables(data, "contact", ""))}
         _, pairs = read_contacts(c, data, list(asm.geometries), characteristics=characteristics,
                                  defaults=defaults, bodies=[
                                      n for n, g in asm.geometries.items()

@@ -14,6 +14,16 @@ keeps its angle and moves along its normal to touch the pelvis flesh. Where the 
 other surfaces of the pelvis than its flesh (the 5F's buttocks, branch dummyfit: the scenario's
 contact pairs with ``seat_cushion``), the seat's lowest point is the lowest of theirs.
 
+The parametric human (occupant.human.build) in a dummy's seat: its ``pelvis_flesh`` (the lower
+trunk's volume) ends at the hip joint centres, and what it sits on is its ``buttock``, the tissue
+under the ischial tuberosities, reaching 0.108 m below the hips as the Hybrid III 50M's pelvis
+flesh reaches 0.110 m below its H-point (occupant/human/data/body_proportions.toml). A dummy's
+scenario pairs the cushion with the pelvis flesh; a human in its place (``human_cushion``) has
+its buttock paired there too, as GS1's deck pairs it (scenarios/validation/data/
+gs1_sled_40_human.toml). Without it the human, placed with the buttock 2.8 mm into US NCAP's
+cushion, sank until its pelvis flesh (92 mm above the cushion) and thighs took its weight: its
+hips settled 57 mm below the dummy's (scenarios/validation/HISTORY.md, humanseat).
+
 Command line (prints the planes' lines for the seat file):
 ``python -m occupant.scenario.seat_fit SCENARIO``; the scenario is loaded unsettled
 (``occupant.settle = 0``), as the posture places its occupant.
@@ -26,7 +36,9 @@ from scipy.optimize import brentq
 from occupant.scenario.placement import plane_gap
 
 PELVIS = "pelvis_flesh"
-SEAT_SURFACES = (PELVIS, "left_buttock", "right_buttock")   # the pelvis's, that a cushion may bear on
+HUMAN_BUTTOCK = "buttock"    # the parametric human's seat (occupant.human.builder)
+SEAT_SURFACES = (PELVIS, HUMAN_BUTTOCK, "left_buttock", "right_buttock")   # the pelvis's, that a cushion may bear on
+CUSHION = "seat_cushion"
 THIGHS = ("left_thigh_shell", "right_thigh_shell")
 ANGLE_RANGE = (np.radians(-10.0), np.radians(40.0))   # rad [E] cushions from tipped back to steep
 
@@ -56,12 +68,28 @@ def tangent_cushion(seat, legs):
     return angle, seat(cushion_normal(angle))
 
 
+def human_cushion(contacts):
+    """The scenario's ``[[contact]]`` tables for a parametric human in the seat (module
+    docstring): a pair of the cushion with the pelvis flesh (b = CUSHION, no name) names the
+    human's buttock too, after it, unless it names it already."""
+    out = []
+    for table in contacts:
+        a = table.get("a")
+        a = [a] if isinstance(a, str) else a
+        if (isinstance(table, dict) and table.get("b") == CUSHION and "name" not in table
+                and isinstance(a, list) and PELVIS in a and HUMAN_BUTTOCK not in a):
+            at = a.index(PELVIS) + 1
+            table = {**table, "a": a[:at] + [HUMAN_BUTTOCK] + a[at:]}
+        out.append(table)
+    return out
+
+
 def on_cushion(model):
     """The pelvis's surfaces the model's ``seat_cushion`` bears on (SEAT_SURFACES paired with it;
     the pelvis flesh when none is)."""
     pairs = model.source.contact_pairs.values()
     found = [g for g in SEAT_SURFACES
-             if any(p.geometry_a == g and p.geometry_b == "seat_cushion" for p in pairs)]
+             if any(p.geometry_a == g and p.geometry_b == CUSHION for p in pairs)]
     return tuple(found) or (PELVIS,)
 
 
@@ -89,7 +117,7 @@ def fitted_seat(scenario):
     angle (deg), cushion point, normal, x_axis, back point, and the gaps (m) before and after."""
     m, q = scenario.model, scenario.q0
     surfaces = {s.name: s for s in scenario.interior.surfaces}
-    cushion, back = surfaces["seat_cushion"], surfaces["seat_back"]
+    cushion, back = surfaces[CUSHION], surfaces["seat_back"]
     angle, point, n = fit_cushion(m, q, float(cushion.point[0]))
 
     def gaps(p, normal, names=(*on_cushion(m), *THIGHS)):

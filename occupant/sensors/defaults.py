@@ -9,6 +9,10 @@ and UN R94 frontal criteria read these channels); the parametric human's stand-i
 """
 from __future__ import annotations
 
+import functools
+
+import numpy as np
+
 from occupant.sensors.declarations import Accelerometer, DisplacementSensor, LoadCell, SensorError
 from occupant.sensors.evaluate import DUMMY_CODES, dummy_code
 
@@ -29,6 +33,10 @@ FEMUR_LOAD_CELL_MARKER = "{side}_femur_load_cell"
 #: ``level`` upper (below the knee) or lower (above the ankle) (dummies/tools/derive_hybrid3.py
 #: TIBIA_LOAD_CELLS gives their places and sources); their axes the lower leg's.
 TIBIA_LOAD_CELL_MARKER = "{side}_{level}_tibia_load_cell"
+#: (level, ISO-MME fine location 2, the joint it is read across) of the tibia cells
+TIBIA_CELLS = (("upper", "UP", "knee"), ("lower", "LO", "ankle"))
+#: the dummy whose tibia cells' places the parametric human's are scaled from (human_sensors)
+TIBIA_REFERENCE = "hybrid3_50m"
 
 
 def default_sensors(model):
@@ -59,17 +67,29 @@ def default_sensors(model):
         LoadCell("Right femur", location="FEMR", fine1="RI", body="right_upper_leg", joint="right_knee",
                  marker=FEMUR_LOAD_CELL_MARKER.format(side="right")),
     ) + tuple(
-        LoadCell(f"{side.title()} {level} tibia", location="TIBI", fine1=fine1, fine2=fine2,
-                 body=f"{side}_lower_leg", joint=f"{side}_{joint}", reaction=level == "upper",
-                 body_loads_above=level == "upper",
-                 marker=TIBIA_LOAD_CELL_MARKER.format(side=side, level=level))
+        _tibia_cell(side, fine1, level, fine2, joint,
+                    marker=TIBIA_LOAD_CELL_MARKER.format(side=side, level=level))
         for side, fine1 in (("left", "LE"), ("right", "RI"))
-        for level, fine2, joint in (("upper", "UP", "knee"), ("lower", "LO", "ankle")))
+        for level, fine2, joint in TIBIA_CELLS)
     missing = _missing(model, sensors)
     if missing:
         raise SensorError(f"default_sensors: model '{model.name}' lacks {', '.join(missing)}; "
                           f"the Hybrid III set needs the full dummy")
     return sensors
+
+
+def _tibia_cell(side, fine1, level, fine2, joint, **where):
+    """One tibia cell (``default_sensors``: the upper one read across the knee as the
+    reaction less the lower leg's own loads, the lower one across the ankle), at a marker or a
+    point of the lower leg (``where``)."""
+    return LoadCell(f"{side.title()} {level} tibia", location="TIBI", fine1=fine1, fine2=fine2,
+                    body=f"{side}_lower_leg", joint=f"{side}_{joint}", reaction=level == "upper",
+                    body_loads_above=level == "upper", **where)
+
+
+def _ankle(model, side):
+    """(3,) m: the ankle's centre in the lower leg's frame (its foot's joint location)."""
+    return np.asarray(model.source.joints[f"{side}_ankle"].placement.position, float)
 
 
 def _missing(model, sensors):
@@ -96,18 +116,41 @@ def _trunk_sensors():
     )
 
 
+@functools.lru_cache(maxsize=None)
+def tibia_cell_fractions(dummy=TIBIA_REFERENCE):
+    """{level: the ``dummy``'s tibia cell's depth below the knee as a fraction of its knee-ankle
+    length}, read from its dummy file (the left lower leg's TIBIA_LOAD_CELL_MARKER markers and
+    the ankle's place in the lower leg's frame, both on the knee-ankle line): the 50M's upper
+    cell 100.0 mm and lower cell 327.6 mm below the knee of 405.6 mm, 0.2465 and 0.8077."""
+    from occupant.human.loader import load_description
+    _, segments = load_description(dummy)
+    leg = next(s for s in segments if s.name == "left_lower_leg")
+    ankle = next(s for s in segments if s.parent == leg.name).location
+    return {level: float(leg.markers[TIBIA_LOAD_CELL_MARKER.format(side="left", level=level)]
+                         .position @ ankle / (ankle @ ankle))
+            for level in ("upper", "lower")}
+
+
 def human_sensors(model):
     """The parametric human's stand-in for the Hybrid III set (occupant.human.build: its head
     frame's origin is the occipital condyles and its sternum rides a chest joint, as the
     dummies'): the head, upper-neck, chest and pelvis channels at the Hybrid III's places, the
     neck read UPPER_NECK_LOAD_CELL_OFFSET above the condyles so that the dummy's M_OC transfer
     holds; femur loads across each knee at its centre, in the upper leg's axes (a human has no
-    load cell: no marker, no cell's skew). No tibia channels: their places are the dummy's
-    cells. A measuring convention, not a human injury criterion: scenarios/README.md."""
+    load cell: no marker, no cell's skew); upper and lower tibia loads at the TIBIA_REFERENCE's
+    cells' places scaled by the human's knee-ankle length (``tibia_cell_fractions``, on its
+    knee-ankle line, in the lower leg's axes), read from the knee's and ankle's reactions as
+    the dummy's are (``default_sensors``). A measuring convention, not a human injury
+    criterion: scenarios/README.md."""
+    fractions = tibia_cell_fractions()
     sensors = _trunk_sensors() + tuple(
         LoadCell(f"{side.title()} femur", location="FEMR", fine1=fine1, body=f"{side}_upper_leg",
                  joint=f"{side}_knee")
-        for side, fine1 in (("left", "LE"), ("right", "RI")))
+        for side, fine1 in (("left", "LE"), ("right", "RI"))) + tuple(
+        _tibia_cell(side, fine1, level, fine2, joint,
+                    point=tuple(float(x) for x in fractions[level] * _ankle(model, side)))
+        for side, fine1 in (("left", "LE"), ("right", "RI"))
+        for level, fine2, joint in TIBIA_CELLS)
     missing = _missing(model, sensors)
     if missing:
         raise SensorError(f"default_sensors: model '{model.name}' lacks {', '.join(missing)}")

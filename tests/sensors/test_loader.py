@@ -1,6 +1,7 @@
 """Sensor tables from TOML: what loads, and every rejection names the key and what is accepted."""
 import tomllib
 
+import numpy as np
 import pytest
 
 from occupant.human import load_dummy
@@ -129,15 +130,26 @@ def test_default_sensors_cover_the_standard_hybrid3_set():
         default_sensors(pendulum())
 
 
-def test_reference_the_parametric_human_gets_the_hybrid3_trunk_set_and_knee_femurs():
+def test_reference_the_parametric_human_gets_the_hybrid3_set_at_its_places():
     """A parametric human (occupant.human.build) is given the Hybrid III's head, upper-neck,
     chest and pelvis channels at the same places (the neck cell the dummy's offset above the
-    condyles, so that M_OC transfers as the dummy's) and femur loads at each knee's centre; no
-    tibia channels (their places are the dummy's cells)."""
+    condyles, so that M_OC transfers as the dummy's), femur loads at each knee's centre and the
+    upper and lower tibia cells at the Hybrid III 50M's places scaled by its own knee-ankle
+    length (their loads: tests/sensors/test_tibia_cells.py)."""
     from occupant.human import build
-    s = default_sensors(build(sex="female", percentile=5))
+    m = build(sex="female", percentile=5)
+    s = default_sensors(m)
     assert [x.name for x in s] == ["Head CG", "Upper neck", "Chest", "Chest deflection", "Pelvis",
-                                   "Left femur", "Right femur"]
+                                   "Left femur", "Right femur", "Left upper tibia",
+                                   "Left lower tibia", "Right upper tibia", "Right lower tibia"]
+    shank = m.source.joints["left_ankle"].placement.position[2]      # < 0: the ankle below the knee
+    tibias = [x for x in s if x.name.endswith("tibia")]
+    np.testing.assert_allclose([x.point for x in tibias], [(0.0, 0.0, shank * 100.0 / 405.6),
+                                                           (0.0, 0.0, shank * 327.6 / 405.6)] * 2,
+                               rtol=0, atol=1e-12)
+    assert [(x.joint, x.reaction, x.body_loads_above) for x in tibias] == [
+        ("left_knee", True, True), ("left_ankle", False, False),
+        ("right_knee", True, True), ("right_ankle", False, False)]
     neck = next(x for x in s if x.name == "Upper neck")
     assert neck.point == (0.0, 0.0, UPPER_NECK_LOAD_CELL_OFFSET) and neck.joint == "upper_neck"
     femurs = [x for x in s if x.name.endswith("femur")]

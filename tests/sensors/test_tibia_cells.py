@@ -74,3 +74,58 @@ def test_closed_form_tibia_cells_under_a_push_at_the_ankle(dummy):
                 assert read[k] == pytest.approx(0.0, abs=1e-6)
             code = ch[f"{name} force Z"].code
             assert code[2:10] == f"TIBI{side[:2].upper()}{'UP' if level == 'upper' else 'LO'}", code
+
+
+def test_closed_form_the_standing_humans_tibia_cells_carry_the_weight_above_them():
+    """The parametric human's tibia cells (occupant.sensors.defaults.human_sensors: the Hybrid III
+    50M's cells' places, 100.0 and 327.6 mm below its knee of its 405.6 mm knee-ankle length,
+    scaled by the human's own) on the standing 50th male (the neutral configuration) at rest
+    under gravity, each ankle's centre pushed up by half the body weight W / 2 (the floor's
+    reaction on a standing body): the lower cell, read across the ankle, carries W / 2 less the
+    foot's weight, the upper one, read across the knee, W / 2 less the foot's and the lower
+    leg's (the few cm of tibia between the knee and the cell neglected, as the dummy's), both
+    in compression (Fz < 0), with no shear; the one moment is the foot's weight's, its centre
+    of mass x_f ahead of the ankle: My = -m_foot g x_f (J211 y points right). Then, without
+    gravity, a 200 N forward push at the ankle: each cell's My is 200 N times its height
+    above the ankle."""
+    from occupant.human import build
+    from occupant.model.base_motion import fixed_base_state
+    from occupant.sensors.defaults import tibia_cell_fractions
+    assert tibia_cell_fractions() == pytest.approx({"upper": 100.0 / 405.6, "lower": 327.6 / 405.6},
+                                                   abs=1e-12)
+    m = build(sex="male", percentile=50)
+    g = 9.81
+    parts = m.source.parts
+    W = g * sum(p.mass for p in parts.values())
+    shank = -m.source.joints["left_ankle"].placement.position[2]      # the knee-ankle length
+    data = m.make_data()
+    R, p = link_poses(m, data, m.neutral_configuration())
+
+    def at_ankles(P):
+        f = np.zeros((m.nl, 6))
+        for side in ("left", "right"):
+            lk = m.body_link[m.body(f"{side}_foot")]
+            ankle = p[m.joint_links[m.joint(f"{side}_ankle")][-1]]
+            f[lk] = np.concatenate([R[lk].T @ np.cross(ankle - p[lk], P), R[lk].T @ P])
+        return f
+
+    cells = [s for s in default_sensors(m) if "tibia" in s.name]
+    assert len(cells) == 4
+    standing = _static(m, at_ankles(np.array([0.0, 0.0, W / 2])))
+    standing.base_states = np.array([fixed_base_state((0.0, 0.0, -g))] * 2)
+    ch = {c.name: c.values[0] for c in evaluate(m, standing, cells)}
+    pushed = {c.name: c.values[0] for c in evaluate(m, _static(m, at_ankles(np.array([200.0, 0, 0]))),
+                                                     cells)}
+    for side in ("left", "right"):
+        foot, leg = parts[f"{side}_foot"].mass * g, parts[f"{side}_lower_leg"].mass * g
+        for level, carried in (("lower", W / 2 - foot), ("upper", W / 2 - foot - leg)):
+            name = f"{side.title()} {level} tibia"
+            assert ch[f"{name} force Z"] == pytest.approx(-carried, rel=1e-12)
+            for k in ("force X", "force Y", "moment X", "moment Z"):
+                assert ch[f"{name} {k}"] == pytest.approx(0.0, abs=1e-9), k
+            x_f = parts[f"{side}_foot"].com[0]
+            assert x_f > 0.05                                   # ahead of the ankle
+            assert ch[f"{name} moment Y"] == pytest.approx(-foot * x_f, rel=1e-12)
+            above = (1.0 - tibia_cell_fractions()[level]) * shank
+            assert pushed[f"{name} moment Y"] == pytest.approx(200.0 * above, rel=1e-12)
+            assert pushed[f"{name} force X"] == pytest.approx(200.0, rel=1e-12)

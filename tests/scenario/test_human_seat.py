@@ -1,0 +1,74 @@
+"""The parametric human seated in a dummy's seat as a human-body-model user seats one (issue 14,
+branch humanseat): its hip joint centres at the posture's H-point as the Hybrid III's, the
+posture's targets (torso, hands on the wheel, heels on the floor, feet on pedal and toe board)
+met with its own limbs, then settled into the seat, where its cushion bears on its buttock
+(occupant.scenario.seat_fit.human_cushion) as the dummy's bears on its pelvis flesh."""
+import numpy as np
+import pytest
+
+from occupant.dynamics import link_poses
+from occupant.scenario import load
+from occupant.scenario.placement import plane_gap
+from occupant.scenario.seat_fit import human_cushion
+from occupant.scenario.settle import settle_scenario
+
+HUMAN = "occupant.human.sex=male"
+
+
+def test_reference_a_humans_cushion_pair_names_its_buttock():
+    """A pair of the cushion with the pelvis flesh names the human's buttock too, after the
+    pelvis flesh; a pair naming it already (GS1's deck), a named pair and the other surfaces'
+    pairs are left as they are."""
+    dummy = {"a": ["pelvis_flesh", "left_thigh_shell"], "b": "seat_cushion"}
+    gs1 = {"a": ["pelvis_flesh", "buttock", "left_thigh_shell"], "b": "seat_cushion"}
+    named = {"a": "pelvis_flesh", "b": "seat_cushion", "name": "seat"}
+    back = {"a": ["pelvis_flesh", "thorax"], "b": "seat_back"}
+    alone = {"a": "pelvis_flesh", "b": "seat_cushion", "characteristic": "foam"}
+    assert human_cushion([dummy, gs1, named, back, alone]) == [
+        {"a": ["pelvis_flesh", "buttock", "left_thigh_shell"], "b": "seat_cushion"}, gs1, named,
+        back, {"a": ["pelvis_flesh", "buttock"], "b": "seat_cushion", "characteristic": "foam"}]
+    assert dummy == {"a": ["pelvis_flesh", "left_thigh_shell"], "b": "seat_cushion"}   # untouched
+    s = load("us_ncap_frontal_56", [HUMAN, "occupant.settle=0"])
+    pair = s.model.source.contact_pairs["buttock__seat_cushion"]
+    flesh = s.model.source.contact_pairs["pelvis_flesh__seat_cushion"]
+    assert pair.characteristic == flesh.characteristic
+
+
+def _seated(*overrides):
+    """(hips, knees (2, 3), heels' gaps to the floor (2,)) in B0, m, of us_ncap_frontal_56's
+    occupant settled as the run settles it (its occupant.settle, belts buckled at the end)."""
+    s = load("us_ncap_frontal_56", list(overrides))
+    q, _ = settle_scenario(s.file, s.model, s.q0, s.settle, s.settle_belted)
+    m = s.model
+    _, p = link_poses(m, m.make_data(), q)
+    at = lambda body: p[m.body_link[m.body(body)]]             # noqa: E731 the joint's centre
+    hips = 0.5 * (at("left_upper_leg") + at("right_upper_leg"))
+    knees = np.array([at("left_lower_leg"), at("right_lower_leg")])
+    floor = next(x for x in s.interior.surfaces if x.name == "floor")
+    n = np.asarray(floor.normal, float) / np.linalg.norm(floor.normal)
+    geos = m.source.geometries
+    heels = np.array([min(plane_gap(m, q, geos[g], n, np.asarray(floor.point, float))
+                          for g in (f"{side}_heel", f"{side}_foot_shell") if g in geos)
+                      for side in ("left", "right")])
+    return hips, knees, heels
+
+
+@pytest.fixture(scope="module")
+def seated():
+    return {"dummy": _seated(), "human": _seated(HUMAN)}
+
+
+def test_reference_the_settled_human_sits_where_the_dummy_sits(seated):
+    """Settled in US NCAP's seat, the 50th male's hip joint centres lie within 10 mm of the
+    Hybrid III 50M's (fore-aft and height; its H-point is the middle of its hip joints), its
+    heels on the floor as the dummy's (within 2 mm), and its knees within 25 mm of the dummy's
+    each way: the human's hip-ankle chain is 45 mm longer than the dummy's (thigh 425 against
+    411 mm, knee-ankle 437 against 406 mm) between the same hips and heels, so its knees ride
+    higher (measured 22 mm higher and 16 mm forward). Before the buttock's pair the human sat
+    on its thighs, hips 51 mm below the dummy's, knees 64 mm higher and 31 mm further back,
+    heels lifted 27 mm off the floor."""
+    d_hips, d_knees, d_heels = seated["dummy"]
+    h_hips, h_knees, h_heels = seated["human"]
+    assert np.abs(h_hips - d_hips)[[0, 2]] == pytest.approx(0.0, abs=0.010)
+    assert np.abs(h_knees - d_knees)[:, [0, 2]].max() == pytest.approx(0.0, abs=0.025)
+    assert np.abs(d_heels).max() < 0.002 and np.abs(h_heels).max() < 0.002
