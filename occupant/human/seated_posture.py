@@ -1,5 +1,6 @@
 """A seated human against drivers' postures: UMTRI's regressions of the hip-to-eye, thorax, neck
-and head angles (data/seated_posture.toml, sources there) and the same lines on a parametric human.
+and head angles and of the men's eye location (data/seated_posture.toml, sources there) and the
+same lines on a parametric human.
 
 A line's angle is measured in the side view (the x-z plane of B0) from the vertical, positive
 when its upper end lies behind its lower one; the head line's, as UMTRI's, from the horizontal,
@@ -34,14 +35,31 @@ def predicted_angle(line, sex, stature, mass, h30):
     """(angle, root-mean-square error), rad, of UMTRI's drivers' regression for ``line`` (one of
     LINES) for a ``sex`` ("male", "female") driver of ``stature`` (m) and ``mass`` (kg) whose
     H-point lies ``h30`` (m) above the heel point; sitting height ratio and age are the file's."""
+    return (math.radians(_regression(sex, line, stature, mass, h30)),
+            math.radians(_table()[sex][line]["rmse"]))
+
+
+def predicted_eye(stature, mass, h30):
+    """(forward, up), m: the mean eye of UMTRI's male drivers of ``stature`` (m) and ``mass`` (kg)
+    whose H-point lies ``h30`` (m) above the heel point, from the middle of their hip joint
+    centres in the side view (data/seated_posture.toml: the eye's and the hips' regressions on
+    the H-point; men only, the women's eye needs the steering wheel's place)."""
+    at = {k: _regression("male", k, stature, mass, h30) for k in ("eye_x", "eye_z", "hip_x", "hip_z")}
+    return -1e-3 * (at["eye_x"] - at["hip_x"]), 1e-3 * (at["eye_z"] - at["hip_z"])
+
+
+def _regression(sex, name, stature, mass, h30):
+    """The value of the file's regression ``name`` for ``sex`` (its own unit: deg or mm): the
+    constant and each term's coefficient times the product of the variables its name joins with
+    "_", sitting height ratio and age the file's."""
     tab = _table()
     x = {"shs": tab["sitting_height_ratio"], "h30": 1000.0 * h30, "age": tab["age"],
          "bmi": mass / stature ** 2, "stature": 1000.0 * stature}
-    terms = dict(tab[sex][line])
-    rmse, angle = terms.pop("rmse"), terms.pop("const")
-    for name, coefficient in terms.items():
-        angle += coefficient * math.prod(x[v] for v in name.split("_"))
-    return math.radians(angle), math.radians(rmse)
+    terms = {k: v for k, v in tab[sex][name].items() if k != "rmse"}
+    value = terms.pop("const")
+    for term, coefficient in terms.items():
+        value += coefficient * math.prod(x[v] for v in term.split("_"))
+    return value
 
 
 def head_points(model):
