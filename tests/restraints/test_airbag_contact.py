@@ -1065,7 +1065,7 @@ def test_identity_bodies_apart_by_their_spheres_skip_only_pairs_the_narrow_phase
     skipped, kept, touching = 0, 0, 0
     for _ in range(300):
         q = np.zeros(model.nq)
-        q[:3] = rng.uniform((-0.5, -0.5, -0.1), (0.5, 0.5, 0.9))
+        q[:3] = rng.uniform((-0.35, -0.35, -0.05), (0.35, 0.35, 0.6))
         quat = rng.normal(size=4)
         q[3:7] = quat / np.linalg.norm(quat)
         t = rng.uniform(0.0, 0.04)
