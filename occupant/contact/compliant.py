@@ -56,9 +56,10 @@ energy balance closes as with a geometry at rest in B0. Outputs per translation:
 ``SURFACE_MOTION_OUTPUTS``; pairs with a moving geometry skip the broad phase.
 Broad phase: the pairs are declared (in the model or the scenario); a pair whose bounding
 spheres (one per geometry, centres moved with their links each evaluation) are apart skips the
-narrow phase. From ``broad_phase.SWEEP_PAIRS`` pairs a sweep along x first finds the pairs whose
-spheres may overlap without testing each declared pair's (``broad_phase``); only those cost
-their spheres' distance.
+narrow phase; a box pair whose spheres meet is tested once more, the body's sphere against the
+box itself (``broad_phase.box_gap``). From ``broad_phase.SWEEP_PAIRS`` pairs a sweep along x
+first finds the pairs whose spheres may overlap without testing each declared pair's
+(``broad_phase``); only those cost their spheres' distance.
 """
 from collections import namedtuple
 
