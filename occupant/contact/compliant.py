@@ -56,9 +56,10 @@ energy balance closes as with a geometry at rest in B0. Outputs per translation:
 ``SURFACE_MOTION_OUTPUTS``; pairs with a moving geometry skip the broad phase.
 Broad phase: the pairs are declared (in the model or the scenario); a pair whose bounding
 spheres (one per geometry, centres moved with their links each evaluation) are apart skips the
-narrow phase. From ``broad_phase.SWEEP_PAIRS`` pairs a sweep along x first finds the pairs whose
-spheres may overlap without testing each declared pair's (``broad_phase``); only those cost
-their spheres' distance.
+narrow phase; a box pair whose spheres meet is tested once more, the body's sphere against the
+box itself (``broad_phase.box_gap``). From ``broad_phase.SWEEP_PAIRS`` pairs a sweep along x
+first finds the pairs whose spheres may overlap without testing each declared pair's
+(``broad_phase``); only those cost their spheres' distance.
 """
 from collections import namedtuple
 
@@ -66,7 +67,7 @@ import numpy as np
 from numba import njit
 
 from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, call_if, nonliteral, separate
-from occupant.contact.broad_phase import in_base as _in_base, sweep
+from occupant.contact.broad_phase import box_gap, in_base as _in_base, sweep
 from occupant.contact.convex_pairs import ellipsoid_box, ellipsoid_cylinder
 from occupant.contact.geometry_pairs import (
     NO_CONTACT, PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link,
@@ -433,8 +434,10 @@ def signed_distances(model, q, t=0.0):
     if model.contact_names:
         out.update(zip(model.contact_names, _signed_distances(
             bundle, data, np.zeros(len(model.contact_names)))))
-    # the airbags' producer wrote each pair's d into its geometry rows (restraints.airbag)
-    out.update(zip(model.airbag_contact_names, data.airbag_pairs[4, :, 0].tolist()))
+    if model.airbag_contact_names:   # the bags as the step unfolded them into data
+        from occupant.restraints.airbag import bag_distances
+        out.update(zip(model.airbag_contact_names, bag_distances(
+            bundle, data, np.zeros(len(model.airbag_contact_names))).tolist()))
     return out
 
 
@@ -477,6 +480,8 @@ def contacts(bundle, data, t, q, v, z):
         mover = el.mover_b[e]
         culled = el.sweep != 0 and data.contact_culled[e] != 0   # spheres apart along x
         gap = np.inf if culled else bounding_gap(el, R_links, p_links, e)
+        if kind == CONTACT_ELLIPSOID_BOX and el.broad_phase and gap <= 0.0 and mover < 0:
+            gap = box_gap(el, R_links, p_links, e)   # its spheres meet: the box itself?
         if el.broad_phase and gap > 0.0 and mover < 0:
             d, d_rate, nx, ny, nz, cx, cy, cz, inside = (-gap, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
                                                          False)

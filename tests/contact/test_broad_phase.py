@@ -153,3 +153,55 @@ def test_position_gone_to_nan_culls_nothing():
     found = sweep(model.bundle().contacts._replace(sweep=1), data.R_base_link, p,
                   data.contact_sweep, data.contact_order, data.contact_culled)
     assert found == 0 and np.all(data.contact_culled == 0)
+
+
+@pytest.mark.parametrize("kind", ["box", "rectangle", "plate"])
+def test_identity_box_test_culls_only_pairs_the_narrow_phase_finds_apart(kind):
+    """The box test after the spheres' (``broad_phase.box_gap``) against the narrow phase run on
+    every pair (broad phase off): an ellipsoid (semi-axes 70, 45, 30 mm) at 400 random poses
+    about a box, a rectangle (its face one-sided: behind it over the rectangle counts as through
+    it) and a plate, within the box's bounding sphere: forces, outputs, state rates and powers
+    equal to the bit; the test culls at least a fifth of the poses the spheres let through,
+    and at least a tenth touch. Without the test (main), nothing is culled there."""
+    from occupant.contact.broad_phase import box_gap
+    from occupant.contact.compliant import bounding_gap
+    frame = dict(point=(0.1, -0.05, 0.02), normal=(0.2, -0.1, 1.0), x_axis=(1.0, 0.3, 0.0))
+    geometry = {"box": Box("b", None, HALF, position=(0.1, -0.05, 0.02),
+                           rotation=_turned([0.3, -0.2, 0.5])),
+                "rectangle": Plane("b", None, **frame, half_size=(0.2, 0.15)),
+                "plate": Plane("b", None, **frame, half_size=(0.2, 0.15), thickness=0.04)}[kind]
+    asm = Assembly("box_cull")
+    asm.add(Part("body", 3.0, inertia=(0.02, 0.03, 0.04)))
+    asm.add(Joint("float", "free", None, "body", Pose()))
+    asm.add(Marker("m", "body", (0.01, -0.02, 0.03)), Ellipsoid("e", "m", (0.07, 0.045, 0.03)))
+    asm.add(geometry)
+    asm.add(ContactPair("p", "e", "b", ContactCharacteristic(stiffness=1e5)))
+    model = asm.compile()
+    on = model.bundle()
+    assert on.contacts.broad_phase == 1
+    off = on._replace(contacts=on.contacts._replace(broad_phase=0))
+    reach = on.contacts.bound_a[0] + on.contacts.bound_b[0]
+    rng = np.random.default_rng(5)
+    culled, passed, touching = 0, 0, 0
+    for _ in range(400):
+        q = np.zeros(model.nq)
+        q[:3] = np.array((0.1, -0.05, 0.02)) + rng.uniform(-1.0, 1.0, 3) * reach / np.sqrt(3)
+        quat = rng.normal(size=4)
+        q[3:7] = quat / np.linalg.norm(quat)
+        v = rng.normal(size=model.nv)
+        z = np.abs(rng.normal(scale=0.005, size=model.nz))
+        a, b = model.make_data(), model.make_data()
+        evaluate(on, a, 0.0, q, v, z, 0.0)
+        evaluate(off, b, 0.0, q, v, z, 0.0)
+        for field in ("f_ext", "outputs", "zdot", "power", "tau"):
+            np.testing.assert_array_equal(getattr(a, field), getattr(b, field), field)
+        if bounding_gap(on.contacts, a.R_base_link, a.p_base_link, 0) <= 0.0:
+            passed += 1
+            culled += box_gap(on.contacts, a.R_base_link, a.p_base_link, 0) > 0.0
+        touching += a.outputs[on.contacts.out_start] > 0.0
+    assert passed >= 200 and culled >= 0.2 * passed and touching >= 40
+
+
+def _turned(rv):
+    from occupant.spatial.rotation import quat_exp, quat_to_matrix
+    return quat_to_matrix(quat_exp(np.asarray(rv, float)))

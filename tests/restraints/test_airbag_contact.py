@@ -1038,3 +1038,47 @@ def test_errors_name_the_contact_law():
     with pytest.raises(ModelingError, match=r"airbag 'bag'.contact_law: expected one of lens, "
                                             r"dimple, got 'membrane'"):
         Airbag("bag", contact_law="membrane")
+
+
+@pytest.mark.parametrize("law", ["lens", "dimple"])
+def test_identity_bodies_apart_by_their_spheres_skip_only_pairs_the_narrow_phase_finds_apart(law):
+    """The bag's bounding-sphere test (``airbag._bag_gap``, which skips ``ellipsoid_in_bag``):
+    an ellipsoid (semi-axes 90, 70, 60 mm) at 300 random poses and times about a bag unfolding
+    over 30 ms from 5 ms: where the spheres are apart, the exact narrow phase
+    (``bag_distances``, what ``signed_distances`` reads) finds it clear of the bag by at least
+    their gap, and the pair's outputs and forces are 0, as the narrow phase's d <= 0 gives them;
+    both cases occur, and the body touches the bag in some poses."""
+    from occupant.contact import signed_distances
+    from occupant.integrate.pipeline import evaluate
+    from occupant.restraints.airbag import _bag_gap
+    asm = Assembly("bag_cull")
+    asm.add(Part("body", 4.0, inertia=(0.02, 0.03, 0.04)))
+    asm.add(Joint("float", "free", None, "body", Pose()))
+    asm.add(Marker("m", "body", (0.01, -0.02, 0.03)), Ellipsoid("shell", "m", (0.09, 0.07, 0.06)))
+    asm.add(Airbag("bag", None, rotation=UP_X, semi_axes=SEMI_AXES, firing_time=0.005,
+                   deployment_time=0.03, initial_pressure=P_A, vent_area=0.0, contact_law=law,
+                   mass_flow=[[0.0, 2.0], [0.03, 2.0], [0.031, 0.0]]))
+    asm.add(AirbagContact("bag_shell", "bag", "shell"))
+    model = asm.compile()
+    bundle = model.bundle()
+    rng = np.random.default_rng(3)
+    skipped, kept, touching = 0, 0, 0
+    for _ in range(300):
+        q = np.zeros(model.nq)
+        q[:3] = rng.uniform((-0.35, -0.35, -0.05), (0.35, 0.35, 0.6))
+        quat = rng.normal(size=4)
+        q[3:7] = quat / np.linalg.norm(quat)
+        t = rng.uniform(0.0, 0.04)
+        data = model.make_data()
+        evaluate(bundle, data, t, q, rng.normal(size=model.nv), np.zeros(model.nz), 0.0)
+        gap = _bag_gap(data.R_base_link, data.p_base_link, bundle.airbags, data.airbag_pairs, 0)
+        out = {n: data.outputs[i] for i, n in enumerate(model.output_names)
+               if n.startswith("bag_shell.")}
+        if gap > 0.0:
+            skipped += 1
+            assert signed_distances(model, q, t)["bag_shell"] <= -gap
+            assert all(v == 0.0 for v in out.values()) and np.all(data.f_ext == 0.0)
+        else:
+            kept += 1
+            touching += out["bag_shell.penetration"] > 0.0
+    assert skipped >= 50 and kept >= 50 and touching >= 10
