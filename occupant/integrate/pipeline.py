@@ -93,7 +93,7 @@ def forces(bundle, data, t, q, v, z):
     data.zdot[:] = 0.0
     data.power[POWER_MOTIONS] = 0.0     # the contacts and the constraints add to it
     # the registered producers, one line each (a family the model lacks is None in the bundle,
-    # model.bundle.step_bundle, and compiles to nothing)
+    # model.bundle.step_bundle, and compiles to nothing; but those of bundle.ALWAYS_PASSED)
     produce(joint_resistance, bundle.joint_resistance, bundle, data, t, q, v, z)
     produce(spring_dampers, bundle.spring_dampers, bundle, data, t, q, v, z)
     produce(contacts, bundle.contacts, bundle, data, t, q, v, z)

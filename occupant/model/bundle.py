@@ -473,6 +473,13 @@ Bundle = namedtuple("Bundle", [
 ELEMENT_FIELD = dict(joint_resistance="link", spring_dampers="link_a", contacts="pair_type",
                      airbags="bag_link", muscles="link_a", belts="retractor", tyres="link",
                      couplers="dof_a", marker_forces="link_i")
+# Families passed even without elements: the parametric human's muscles (occupant.human), so that
+# the human put in a dummy's place (``--set occupant.human.sex=male``) runs the step compiled for
+# the dummy, its muscle loop empty there, instead of compiling a step of its own: its first run
+# after the dummy's took 26.4 s where the second took 6.1 s (us_ncap_frontal_56, its own step
+# 10.5 s CPU to compile; scenarios/validation/HISTORY.md, humanspeed). An empty family costs
+# the step one empty loop.
+ALWAYS_PASSED = ("muscles",)
 
 
 # What a producer family's function is handed in place of the whole bundle (pipeline.produce):
@@ -520,9 +527,11 @@ Bundle.step_pattern = step_pattern   # jit.FastCall keys its entries on it
 
 
 def step_bundle(bundle):
-    """``bundle`` as the compiled step gets it: each producer family without elements None."""
+    """``bundle`` as the compiled step gets it: each producer family without elements None
+    (but those ``ALWAYS_PASSED``)."""
     return bundle._replace(**{family: None for family, field in ELEMENT_FIELD.items()
-                              if len(getattr(getattr(bundle, family), field)) == 0})
+                              if family not in ALWAYS_PASSED
+                              and len(getattr(getattr(bundle, family), field)) == 0})
 
 
 def frozen(a, integer=False):
