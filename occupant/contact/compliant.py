@@ -490,17 +490,8 @@ def contacts(bundle, data, t, q, v, z):
         else:
             d, d_rate, nx, ny, nz, cx, cy, cz, inside = narrow_phase(el, points, geo, e, kind)
         ux, uy, uz, rate = 0.0, 0.0, 0.0, 0.0       # the moving geometry's velocity s' u
-        if mover >= 0:                              # moved_points wrote (s, s', theta, omega)
-            o = el.mover_out_start + N_MOTION * mover
-            rate = data.outputs[o + 1]
-            ux, uy, uz = el.mover_axis[mover, 0], el.mover_axis[mover, 1], el.mover_axis[mover, 2]
-            if el.mover_spin_len[mover] > 0:        # and omega k x (c - a - s u) at the point
-                lx, ly, lz = point_in_link(points, lb, cx, cy, cz)
-                ux, uy, uz = spun_velocity(el, mover, data.outputs[o], data.outputs[o + 3],
-                                           ux, uy, uz, rate, lx, ly, lz)
-                rate = 1.0                          # (ux, uy, uz) is then the velocity itself
-                                                    # (the translating path's arithmetic kept)
-            ux, uy, uz = to_base(points, lb, ux, uy, uz)   # (b on a link: its frame's axes)
+        if mover >= 0:
+            ux, uy, uz, rate = motion_velocity(el, points, data.outputs, mover, lb, cx, cy, cz)
             d_rate += rate * (nx * ux + ny * uy + nz * uz)
         normal, friction, stored = 0.0, 0.0, 0.0
         zw = el.work_z_start + N_WORK * e           # the pair's work accumulators
@@ -558,17 +549,29 @@ def contacts(bundle, data, t, q, v, z):
     data.power[POWER_MOTIONS] += moving_power
 
 
-@njit(**JIT_INLINE)
-def spun_velocity(el, m, s, omega, ux, uy, uz, rate, cx, cy, cz):
-    """The velocity relative to its link (B0 or a body) of the point c of a shape that motion m
-    turns at omega about its axis (point a, unit k) and translates at s' = ``rate`` along u:
-    omega k x (c - a - s u) + s' u, all in the link's frame."""
-    rx = cx - el.mover_hinge[m, 0] - s * ux
-    ry = cy - el.mover_hinge[m, 1] - s * uy
-    rz = cz - el.mover_hinge[m, 2] - s * uz
-    kx, ky, kz = el.mover_hinge[m, 3], el.mover_hinge[m, 4], el.mover_hinge[m, 5]
-    return (omega * (ky * rz - kz * ry) + rate * ux, omega * (kz * rx - kx * rz) + rate * uy,
-            omega * (kx * ry - ky * rx) + rate * uz)
+@separate
+def motion_velocity(el, points, outputs, m, lb, cx, cy, cz):
+    """(u (3), rate): the velocity rate u (B0) relative to its link lb (B0 or a body) of the
+    point c (B0) of a geometry that motion m moves (moved_points wrote its s, s', theta and
+    omega): s' u for a translation; omega k x (c - a - s u) + s' u, with rate 1, for a motion
+    that turns (point a, unit k of its axis, c - a - s u in the link's frame). A call of its own,
+    taken by the moved pairs only, so that the other pairs' loop is compiled as before."""
+    o = el.mover_out_start + N_MOTION * m
+    rate = outputs[o + 1]
+    ux, uy, uz = el.mover_axis[m, 0], el.mover_axis[m, 1], el.mover_axis[m, 2]
+    if el.mover_spin_len[m] > 0:
+        s, omega = outputs[o], outputs[o + 3]
+        lx, ly, lz = point_in_link(points, lb, cx, cy, cz)
+        rx = lx - el.mover_hinge[m, 0] - s * ux
+        ry = ly - el.mover_hinge[m, 1] - s * uy
+        rz = lz - el.mover_hinge[m, 2] - s * uz
+        kx, ky, kz = el.mover_hinge[m, 3], el.mover_hinge[m, 4], el.mover_hinge[m, 5]
+        ux, uy, uz = (omega * (ky * rz - kz * ry) + rate * ux,
+                      omega * (kz * rx - kx * rz) + rate * uy,
+                      omega * (kx * ry - ky * rx) + rate * uz)
+        rate = 1.0               # (ux, uy, uz) is then the velocity itself
+    ux, uy, uz = to_base(points, lb, ux, uy, uz)   # (b on a link: its frame's axes in B0)
+    return ux, uy, uz, rate
 
 
 @njit(**JIT_INLINE)
@@ -579,7 +582,7 @@ def moved_points(el, p_b, R_b, outputs, t):
     pairs it moves then read. A turning motion (angle theta about the axis through a along k)
     places the frame (R, p) at (Q R, a + Q (p - a) + s u), Q the rotation by theta (Rodrigues);
     R_b is rewritten only in a block where some motion turns (make_data set it to the block's)."""
-    o = el.mover_out_start
+    o, turns = el.mover_out_start, el.mover_turns != 0
     for m in range(el.mover_axis.shape[0]):
         j = o + N_MOTION * m
         outputs[j], outputs[j + 1] = translation_at(el.mover_table, el.mover_start[m],
@@ -591,7 +594,7 @@ def moved_points(el, p_b, R_b, outputs, t):
         m = el.mover_b[e]
         for k in range(3):
             p_b[e, k] = el.p_b[e, k]
-        if el.mover_turns:
+        if turns:
             for i in range(3):
                 for k in range(3):
                     R_b[e, i, k] = el.R_b[e, i, k]
