@@ -45,14 +45,20 @@ integrals: its works and absorbed energy keep their value), one rule for every k
 broad phase changes no output: its d < 0 is the exact clearance where the narrow phase runs
 (planes, boxes, cylinders, discs, ellipsoids), but a pair the broad phase culls has only its
 bounding spheres' gap and a mesh none.
-A geometry on B0 under a prescribed translation (``occupant.modeling.surface_motions``:
+A geometry on B0 under a prescribed motion (``occupant.modeling.surface_motions``:
 displacement s(t) and velocity s'(t) along the unit u; a plane, box, cylinder, disc, ellipsoid,
 sphere or mesh alike) is met where it has moved to, its frame's origin p_b + s u (every narrow
 phase, the mesh's too, reads the moved p_b), and its points move at B0's velocity plus s' u (in
 d' and the friction's sliding velocity); the power of its contact forces F (on the occupant)
 through that motion, F . u s', goes to the motions slot (the work of prescribed motions), the
 rest, F . (v_a - s' u), to the contact slot: together the power F . v_a on the tree, so the
-energy balance closes as with a geometry at rest in B0. Outputs per translation:
+energy balance closes as with a geometry at rest in B0. A motion that also turns the shape
+(angle theta(t), omega, about an axis through a along k, B0) turns its frame too, (R_b, p_b) to
+(Q R_b, a + Q (p_b - a) + s u) (its normals turn with it, in every narrow phase), and its point
+c moves at omega k x (c - a - s u) + s' u, which takes the place of s' u above. A geometry on
+a body's marker (an interior's hinged part) moves so relative to its link (u, a and k in the
+link's frame: ``compile_contacts``): its points move at the link's velocity plus that motion's
+(turned into B0), whose power goes to the motions slot as above. Outputs per motion:
 ``SURFACE_MOTION_OUTPUTS``; pairs with a moving geometry skip the broad phase.
 Broad phase: the pairs are declared (in the model or the scenario); a pair whose bounding
 spheres (one per geometry, centres moved with their links each evaluation) are apart skips the
@@ -70,7 +76,7 @@ from occupant.jit import JIT, JIT_INLINE, JIT_STAGE, call_if, nonliteral, separa
 from occupant.contact.broad_phase import box_gap, in_base as _in_base, sweep
 from occupant.contact.convex_pairs import ellipsoid_box, ellipsoid_cylinder
 from occupant.contact.geometry_pairs import (
-    NO_CONTACT, PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link,
+    NO_CONTACT, PairGeometry, ellipsoid_ellipsoid, ellipsoid_plane, point_in_link, to_base,
 )
 from occupant.contact.mesh_pairs import ellipsoid_mesh
 from occupant.contact.min_integral import line_power_min_integral
@@ -81,11 +87,12 @@ from occupant.forces.points import add_force_pair, point_data, point_state
 from occupant.model.bundle import (
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_ELLIPSOID,
     CONTACT_ELLIPSOID_MESH, CONTACT_ELLIPSOID_PLANE, CONTACT_LINEAR, CONTACT_OUTPUTS, CONTACT_POWER,
-    CONTACT_WORK, POWER_CONTACTS, POWER_MOTIONS,
+    CONTACT_WORK, POWER_CONTACTS, POWER_MOTIONS, SURFACE_MOTION_OUTPUTS,
 )
 from occupant.modeling.surface_motions import translation_at
 
 N_OUTPUTS, N_WORK = len(CONTACT_OUTPUTS), len(CONTACT_WORK)
+N_MOTION = len(SURFACE_MOTION_OUTPUTS)
 PRESSED = 1e-9   # m [E]: a pair touching at t0 deeper than this starts on its loading history
                  # (``start_histories``); shallower is a touch (a ball placed on a floor reads
                  # 7e-18 m by round-off) and starts at 0 like a first contact in the run: started
@@ -405,8 +412,8 @@ def _signed_distances(bundle, data, out):
     """``out`` (nc,) filled with each pair's narrow-phase d at the state last evaluated into
     ``data``."""
     el = bundle.contacts
-    geo = PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b, data.contact_p_b,
-                       el.size_b)
+    geo = PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, data.contact_R_b,
+                       data.contact_p_b, el.size_b)
     points = point_data(data)
     for e in range(out.shape[0]):
         d, _, _, _, _, _, _, _, inside = narrow_phase(el, points, geo, e, el.pair_type[e])
@@ -468,9 +475,9 @@ def contacts(bundle, data, t, q, v, z):
     el = bundle.contacts
     power, moving_power = 0.0, 0.0
     R_links, p_links = data.R_base_link, data.p_base_link
-    p_b = moved_points(el, data.contact_p_b, data.outputs, t)
+    p_b, R_b = moved_points(el, data.contact_p_b, data.contact_R_b, data.outputs, t)
     # what the geometry, point and force routines read
-    geo = PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, el.R_b, p_b, el.size_b)
+    geo = PairGeometry(el.link_a, el.R_a, el.p_a, el.size_a, el.link_b, R_b, p_b, el.size_b)
     law, points = contact_law(el), point_data(data)
     if el.broad_phase:
         sweep(el, R_links, p_links, data.contact_sweep, data.contact_order, data.contact_culled)
@@ -488,9 +495,8 @@ def contacts(bundle, data, t, q, v, z):
         else:
             d, d_rate, nx, ny, nz, cx, cy, cz, inside = narrow_phase(el, points, geo, e, kind)
         ux, uy, uz, rate = 0.0, 0.0, 0.0, 0.0       # the moving geometry's velocity s' u
-        if mover >= 0:                              # moved_points wrote (s, s') per translation
-            rate = data.outputs[el.mover_out_start + 2 * mover + 1]
-            ux, uy, uz = el.mover_axis[mover, 0], el.mover_axis[mover, 1], el.mover_axis[mover, 2]
+        if mover >= 0:
+            ux, uy, uz, rate = motion_velocity(el, points, data.outputs, mover, lb, cx, cy, cz)
             d_rate += rate * (nx * ux + ny * uy + nz * uz)
         normal, friction, stored = 0.0, 0.0, 0.0
         zw = el.work_z_start + N_WORK * e           # the pair's work accumulators
@@ -503,13 +509,14 @@ def contacts(bundle, data, t, q, v, z):
             rax, ray, raz = point_in_link(points, la, cx, cy, cz)
             rbx, rby, rbz = point_in_link(points, lb, cx, cy, cz)
             _, _, _, vax, vay, vaz = point_state(points, la, rax, ray, raz)
-            _, _, _, vbx, vby, vbz = point_state(points, lb, rbx, rby, rbz)
-            vbx, vby, vbz = vbx + rate * ux, vby + rate * uy, vbz + rate * uz
+            _, _, _, lvx, lvy, lvz = point_state(points, lb, rbx, rby, rbz)   # its link's
+            vbx, vby, vbz = lvx + rate * ux, lvy + rate * uy, lvz + rate * uz  # + the motion's
             friction, fx, fy, fz = normal_and_friction(normal, el.friction[e],
                                                        el.friction_speed[e], nx, ny, nz,
                                                        vax - vbx, vay - vby, vaz - vbz)
+            # the power on the tree: b's link moves at lv (its motion is not the tree's)
             pair_power = add_force_pair(points, la, rax, ray, raz, vax, vay, vaz, lb, rbx, rby,
-                                        rbz, vbx, vby, vbz, fx, fy, fz)
+                                        rbz, lvx, lvy, lvz, fx, fy, fz)
             if mover >= 0:
                 driven = rate * (fx * ux + fy * uy + fz * uz)
                 moving_power += driven
@@ -547,20 +554,78 @@ def contacts(bundle, data, t, q, v, z):
     data.power[POWER_MOTIONS] += moving_power
 
 
+@separate
+def motion_velocity(el, points, outputs, m, lb, cx, cy, cz):
+    """(u (3), rate): the velocity rate u (B0) relative to its link lb (B0 or a body) of the
+    point c (B0) of a geometry that motion m moves (moved_points wrote its s, s', theta and
+    omega): s' u for a translation; omega k x (c - a - s u) + s' u, with rate 1, for a motion
+    that turns (point a, unit k of its axis, c - a - s u in the link's frame). A call of its own,
+    taken by the moved pairs only, so that the other pairs' loop is compiled as before."""
+    o = el.mover_out_start + N_MOTION * m
+    rate = outputs[o + 1]
+    ux, uy, uz = el.mover_axis[m, 0], el.mover_axis[m, 1], el.mover_axis[m, 2]
+    if el.mover_spin_len[m] > 0:
+        s, omega = outputs[o], outputs[o + 3]
+        lx, ly, lz = point_in_link(points, lb, cx, cy, cz)
+        rx = lx - el.mover_hinge[m, 0] - s * ux
+        ry = ly - el.mover_hinge[m, 1] - s * uy
+        rz = lz - el.mover_hinge[m, 2] - s * uz
+        kx, ky, kz = el.mover_hinge[m, 3], el.mover_hinge[m, 4], el.mover_hinge[m, 5]
+        ux, uy, uz = (omega * (ky * rz - kz * ry) + rate * ux,
+                      omega * (kz * rx - kx * rz) + rate * uy,
+                      omega * (kx * ry - ky * rx) + rate * uz)
+        rate = 1.0               # (ux, uy, uz) is then the velocity itself
+    ux, uy, uz = to_base(points, lb, ux, uy, uz)   # (b on a link: its frame's axes in B0)
+    return ux, uy, uz, rate
+
+
 @njit(**JIT_INLINE)
-def moved_points(el, p_b, outputs, t):
-    """``p_b`` (Data.contact_p_b) filled with each pair's point of geometry b at t, moved by its
-    prescribed translation (SurfaceMotion) if any: each translation is evaluated once, into its
-    outputs (displacement, velocity), which the pairs it moves then read."""
-    o = el.mover_out_start
+def moved_points(el, p_b, R_b, outputs, t):
+    """(``p_b``, ``R_b``) (Data.contact_p_b, contact_R_b) filled with each pair's frame of
+    geometry b at t, moved by its prescribed motion (SurfaceMotion) if any: each motion is
+    evaluated once, into its outputs (displacement, velocity, angle, angular velocity), which the
+    pairs it moves then read. A turning motion (angle theta about the axis through a along k)
+    places the frame (R, p) at (Q R, a + Q (p - a) + s u), Q the rotation by theta (Rodrigues);
+    R_b is rewritten only in a block where some motion turns (make_data set it to the block's)."""
+    o, turns = el.mover_out_start, el.mover_turns != 0
     for m in range(el.mover_axis.shape[0]):
-        outputs[o + 2 * m], outputs[o + 2 * m + 1] = translation_at(
-            el.mover_table, el.mover_start[m], el.mover_len[m], t)
+        j = o + N_MOTION * m
+        outputs[j], outputs[j + 1] = translation_at(el.mover_table, el.mover_start[m],
+                                                    el.mover_len[m], t)
+        if el.mover_spin_len[m] > 0:
+            outputs[j + 2], outputs[j + 3] = translation_at(
+                el.mover_table, el.mover_spin_start[m], el.mover_spin_len[m], t)
     for e in range(p_b.shape[0]):
         m = el.mover_b[e]
         for k in range(3):
             p_b[e, k] = el.p_b[e, k]
+        if turns:
+            for i in range(3):
+                for k in range(3):
+                    R_b[e, i, k] = el.R_b[e, i, k]
         if m >= 0:
+            if el.mover_spin_len[m] > 0:
+                _turn(el, m, outputs[o + N_MOTION * m + 2], p_b, R_b, e)
             for k in range(3):
-                p_b[e, k] += outputs[o + 2 * m] * el.mover_axis[m, k]
-    return p_b
+                p_b[e, k] += outputs[o + N_MOTION * m] * el.mover_axis[m, k]
+    return p_b, R_b
+
+
+@njit(**JIT_INLINE)
+def _turn(el, m, theta, p_b, R_b, e):
+    """Row e of ``p_b``, ``R_b`` (holding the block's) turned by theta about motion m's axis."""
+    ax, ay, az = el.mover_hinge[m, 0], el.mover_hinge[m, 1], el.mover_hinge[m, 2]
+    kx, ky, kz = el.mover_hinge[m, 3], el.mover_hinge[m, 4], el.mover_hinge[m, 5]
+    c, sn = np.cos(theta), np.sin(theta)
+    q = 1.0 - c
+    Q = ((c + q * kx * kx, q * kx * ky - sn * kz, q * kx * kz + sn * ky),
+         (q * ky * kx + sn * kz, c + q * ky * ky, q * ky * kz - sn * kx),
+         (q * kz * kx - sn * ky, q * kz * ky + sn * kx, c + q * kz * kz))
+    rx, ry, rz = p_b[e, 0] - ax, p_b[e, 1] - ay, p_b[e, 2] - az
+    p_b[e, 0] = ax + Q[0][0] * rx + Q[0][1] * ry + Q[0][2] * rz
+    p_b[e, 1] = ay + Q[1][0] * rx + Q[1][1] * ry + Q[1][2] * rz
+    p_b[e, 2] = az + Q[2][0] * rx + Q[2][1] * ry + Q[2][2] * rz
+    for k in range(3):
+        c0, c1, c2 = R_b[e, 0, k], R_b[e, 1, k], R_b[e, 2, k]
+        for i in range(3):
+            R_b[e, i, k] = Q[i][0] * c0 + Q[i][1] * c1 + Q[i][2] * c2

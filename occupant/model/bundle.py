@@ -124,13 +124,18 @@ ContactBlock = namedtuple("ContactBlock", [
     "out_start",      # int, first output: per pair CONTACT_OUTPUTS
     "work_z_start",   # int, first per-pair work accumulator in z (CONTACT_WORK per pair, after
                       # the power slots' accumulators: set by the Model, -1 before)
-    # prescribed translations of geometries on B0 (occupant.modeling.surface_motions), nm of them
-    "mover_b",        # (nc,) int, the translation moving geometry b (-1: none)
-    "mover_axis",     # (nm, 3) unit direction in B0
-    "mover_start",    # (nm,) int, first row of its knots in mover_table
+    # prescribed motions of geometries on B0 (occupant.modeling.surface_motions), nm of them
+    "mover_b",        # (nc,) int, the motion moving geometry b (-1: none)
+    "mover_axis",     # (nm, 3) unit direction of its translation in B0
+    "mover_start",    # (nm,) int, first row of its translation's knots in mover_table
     "mover_len",      # (nm,) int
-    "mover_table",    # (nk, 3) rows (t s, velocity m/s, displacement m at t)
-    "mover_out_start",# int, first output: per translation SURFACE_MOTION_OUTPUTS
+    "mover_spin_start",  # (nm,) int, first row of its rotation's knots in mover_table
+    "mover_spin_len", # (nm,) int (0: it does not rotate)
+    "mover_table",    # (nk, 3) rows (t s, velocity m/s, displacement m at t) of the
+                      #   translations, (t s, omega rad/s, angle rad at t) of the rotations
+    "mover_hinge",    # (nm, 6) its rotation axis in B0: a point (m), the unit direction
+    "mover_turns",    # int, 1: some motion rotates (the pairs' R_b are then moved each evaluation)
+    "mover_out_start",# int, first output: per motion SURFACE_MOTION_OUTPUTS
     "kinds",          # PairKinds (``pair_kinds``): which pair types the block holds
 ])
 # Per pair type (in CONTACT_ELLIPSOID_* order) a ``marker``: the compiled contacts hold the
@@ -152,7 +157,8 @@ CONTACT_WORK = (("normal_work", "J"), ("friction_work", "J"), ("base_work", "J")
 CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("normal_force", "N"),
                    ("friction_force", "N"), ("point_x", "m"), ("point_y", "m"), ("point_z", "m"),
                    ) + CONTACT_WORK + (("elastic_energy", "J"), ("absorbed_energy", "J"))
-SURFACE_MOTION_OUTPUTS = (("displacement", "m"), ("velocity", "m/s"))
+SURFACE_MOTION_OUTPUTS = (("displacement", "m"), ("velocity", "m/s"), ("angle", "rad"),
+                          ("angular_velocity", "rad/s"))
 
 # Uniform-pressure airbags (occupant.restraints.airbag, declared with occupant.modeling.Airbag and
 # AirbagContact). Per bag its mounting frame, shape, inflator tables, gas and orifices; per contact

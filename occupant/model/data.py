@@ -12,7 +12,7 @@ coordinates; "base" is the vehicle frame B0. Stages, in the order the step runs 
 3. forces (every force producer adds to these): ``tau``, ``f_ext``, ``slope``, ``outputs``
    (left as they were where ``record_outputs`` is 0 and only they need the work),
    ``power``, ``zdot`` (producer states); a producer's own intermediate results
-   (``airbag_pairs``, ``contact_p_b``, ``contact_culled``, ``contact_sweep``,
+   (``airbag_pairs``, ``contact_p_b``, ``contact_R_b``, ``contact_culled``, ``contact_sweep``,
    ``contact_order``, ``belt_drift``, ``belt_flow``, ``belt_path``);
 4. accelerations (ABA): ``a``, ``I_A``, ``p_A``, ``U``, ``D_inv``, ``u``, ``armature``, ``vdot``;
    then the base-motion power and the work rates in ``zdot``.
@@ -61,7 +61,10 @@ Data = namedtuple("Data", [
                     #   two rows of scratch) (occupant.restraints.airbag_dimple.dimple_shares)
                     #   (occupant.restraints.airbag)
     "contact_p_b",  # (nc, 3) m, each contact pair's point of geometry b (its link frame) as
-                    #   moved by its prescribed translation, if any (occupant.contact.compliant)
+                    #   moved by its prescribed motion, if any (occupant.contact.compliant)
+    "contact_R_b",  # (nc, 3, 3) each pair's axes of geometry b (its link frame) as turned by its
+                    #   prescribed motion: made the block's R_b by make_data and rewritten each
+                    #   evaluation only where some motion rotates (ContactBlock.mover_turns)
     "contact_culled", # (nc,) int, 1: the sweep found the pair's bounding spheres apart
     "contact_sweep",  # (nmv, 6) m, each bounding sphere on a link: its interval along x of B0,
                       #   its centre in B0, its radius
@@ -109,6 +112,7 @@ def make_data(model):
                 record_outputs=np.ones(1, dtype=np.int64),
                 airbag_pairs=z((AIRBAG_ROWS, len(model.airbags.pair_bag), 3)),
                 contact_p_b=z((len(model.contacts.pair_type), 3)),
+                contact_R_b=np.array(model.contacts.R_b, dtype=float).reshape(-1, 3, 3),
                 contact_culled=np.zeros(len(model.contacts.pair_type), dtype=np.int64),
                 contact_sweep=z((len(model.contacts.sphere_radius), 6)),
                 contact_order=np.arange(len(model.contacts.sphere_radius), dtype=np.int64),

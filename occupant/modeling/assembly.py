@@ -57,7 +57,7 @@ _FAMILIES = (
     ("velocity_constraints", KnifeEdge),   # linear non-holonomic constraints
     ("motions", (JointMotion, MarkerMotion)),   # rheonomic constraints
     ("higher_pairs", (PointOnCurve, CurveOnCurve)),
-    ("surface_motions", SurfaceMotion),   # prescribed translations of geometries on B0
+    ("surface_motions", SurfaceMotion),   # prescribed motions of geometries on B0
 )
 
 

@@ -217,23 +217,39 @@ def _stack_meshes(meshes):
     return out
 
 
-def _surface_motions(asm):
-    """(the assembly's SurfaceMotions, {geometry name: index of the one moving it}); each moves
-    geometries fixed to B0 (any shape: the frame a pair's geometry b is placed by, its p_b, is
-    what moves), none moved twice."""
-    movers, moved = list(asm.surface_motions.values()), {}
+def _surface_motions(asm, geo):
+    """(the assembly's SurfaceMotions, {geometry name: index of the one moving it}, per motion
+    its translation direction and rotation axis (point, direction) in its geometries' link
+    frame); each moves geometries fixed to B0 or on one marker (its axes given in that marker's
+    frame: an interior's hinged part's frame marker, B0's at t = 0), any shape (the frame a
+    pair's geometry b is placed by, its R_b and p_b, is what moves), and only as the geometry b
+    of its pairs; none moved twice."""
+    movers, moved, frames = list(asm.surface_motions.values()), {}, []
+    b_only = {p.geometry_a: p.name for p in asm.contact_pairs.values()}
     for i, m in enumerate(movers):
+        markers = {asm.geometries[name].marker for name in m.geometries}
+        if len(markers) > 1:
+            raise ModelError(f"surface motion '{m.name}': its geometries are on different "
+                             f"markers ({', '.join(sorted(map(str, markers)))}); one motion "
+                             f"moves geometries of one frame (B0 or one marker)")
         for name in m.geometries:
-            g = asm.geometries[name]
-            if g.marker is not None:
+            if name in b_only:
+                g = asm.geometries[name]
                 raise ModelError(f"surface motion '{m.name}': '{name}' is a {type(g).__name__} "
-                                 f"on a marker; a surface motion moves geometries fixed to B0 "
-                                 f"(marker None) only")
+                                 f"that contact pair '{b_only[name]}' takes as its geometry_a; "
+                                 f"a surface motion moves the geometry_b of its pairs only")
             if name in moved:
                 raise ModelError(f"surface motion '{m.name}': '{name}' is moved by "
                                  f"'{movers[moved[name]].name}' already (one motion per geometry)")
             moved[name] = i
-    return movers, moved
+        marker = markers.pop()
+        a, k = (m.axis_point, m.axis) if m.turns else (np.zeros(3), np.zeros(3))
+        if marker is None:
+            frames.append((m.direction, a, k))
+        else:
+            R_m, p_m = geo[3][geo[0][marker]], geo[4][geo[0][marker]]
+            frames.append((R_m @ m.direction, R_m @ a + (p_m if m.turns else 0.0), R_m @ k))
+    return movers, moved, frames
 
 
 def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
@@ -252,7 +268,7 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
         rows.append(t)
         return start, len(t)
 
-    movers, moved = _surface_motions(asm)
+    movers, moved, frames = _surface_motions(asm, geo)
     names = []
     for pair in pairs:
         _, la, R_a, p_a, size_a, _, bound_a = _geometry(pair, "geometry_a", ACCEPTED_A, asm, geo,
@@ -303,11 +319,18 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
     cols["out_start"] = outputs.reserve(names, CONTACT_OUTPUTS)
     cols["z_start"] = states.reserve(names, (("max_penetration", "m"),))
     cols["work_z_start"] = -1        # the Model places the work accumulators (after its own)
-    cols["mover_axis"] = np.array([m.direction for m in movers], dtype=float).reshape(-1, 3)
-    knots = [m.knots for m in movers]
-    cols["mover_len"] = np.array([len(k) for k in knots], dtype=np.int64)
-    cols["mover_start"] = np.cumsum([0] + [len(k) for k in knots])[:-1].astype(np.int64)
+    cols["mover_axis"] = np.array([u for u, _, _ in frames], dtype=float).reshape(-1, 3)
+    # one table: each motion's translation knots, then each one's rotation knots (none: 0 rows)
+    knots = [m.knots for m in movers] + [m.spin_knots for m in movers]
+    lengths = np.array([len(k) for k in knots], dtype=np.int64)
+    starts = np.cumsum(np.concatenate([[0], lengths]))[:-1].astype(np.int64)
+    nm = len(movers)
+    cols["mover_len"], cols["mover_spin_len"] = lengths[:nm], lengths[nm:]
+    cols["mover_start"], cols["mover_spin_start"] = starts[:nm], starts[nm:]
     cols["mover_table"] = np.concatenate(knots) if knots else np.zeros((0, 3))
+    cols["mover_hinge"] = np.array([np.concatenate([a, k]) for _, a, k in frames],
+                                   dtype=float).reshape(-1, 6)
+    cols["mover_turns"] = int(any(m.turns for m in movers))
     cols["mover_out_start"] = outputs.reserve([m.name for m in movers], SURFACE_MOTION_OUTPUTS)
     cols["kinds"] = pair_kinds(cols["pair_type"])
     return freeze_block(ContactBlock, cols), names

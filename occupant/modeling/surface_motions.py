@@ -1,17 +1,25 @@
-"""Prescribed translation of surfaces fixed to the vehicle (a door's inner panel pushed in by the
+"""Prescribed motion of surfaces fixed to the vehicle (a door's inner panel pushed in by the
 barrier in a side impact: MADYMO and ATB side models give the door a velocity-time profile
-relative to the vehicle, measured at the door in a full-scale test; a toe pan, or a steering
-column pushed rearward, likewise).
+relative to the vehicle, measured at the door in a full-scale test, or, as MADYMO's prescribed
+motion of a vehicle-fixed system, a translation and an orientation history: the door turning
+about its hinge line as it translates; a toe pan, or a steering column pushed rearward and
+tilted up, likewise).
 
 ``SurfaceMotion``: the geometries ``geometries`` fixed to B0 (planes, boxes, cylinders, spheres,
 ellipsoids, meshes: any shape) move together along the unit ``direction`` (B0) with the
 velocity ``velocity`` rows (t s, v m/s) relative to B0: at rest before the first row, linear
 between rows, the last velocity kept after the last row (end the table with 0 to stop the
-part). Their displacement, the integral of that velocity, is exact (piecewise quadratic). One
-mechanism for every shape: the origin p_b of the frame each compiled pair places its geometry
-b by is translated, so the contacts with them see the moved shape and its velocity
-(``occupant.contact.compliant``); the work their contact forces do through this motion is the
-``motions`` slot of Results.work (the work of prescribed motions).
+part). Their displacement, the integral of that velocity, is exact (piecewise quadratic).
+Optionally they also turn about the axis through ``axis_point`` (m, B0) along the unit ``axis``
+(B0, right-handed) with the ``angular_velocity`` rows (t s, omega rad/s), read as the velocity
+rows are (their integral the angle theta(t), exact). The rotation is about the axis where it
+stands in B0, then the translation: a point p of the shape is at
+R(theta) (p - a) + a + s u, its velocity relative to B0 omega k x (x - a - s u) + s' u. Without
+``angular_velocity`` a motion translates only (``velocity`` then required); without
+``velocity`` it turns only. One mechanism for every shape: the frame (R_b, p_b) each compiled
+pair places its geometry b by is moved so, so the contacts with them see the moved shape and
+its velocity (``occupant.contact.compliant``); the work their contact forces do through this
+motion is the ``motions`` slot of Results.work (the work of prescribed motions).
 """
 from dataclasses import dataclass
 
@@ -28,6 +36,9 @@ class SurfaceMotion:
     geometries: tuple                # names of geometries fixed to B0 (marker None), any shape
     direction: tuple = (0.0, 1.0, 0.0)    # B0, normalised
     velocity: np.ndarray = None      # (n, 2) rows (t s, v m/s), t strictly increasing from >= 0
+    axis_point: tuple = (0.0, 0.0, 0.0)   # m, B0: a point of the rotation axis
+    axis: tuple = (0.0, 0.0, 1.0)    # B0, normalised: the rotation axis (right-handed)
+    angular_velocity: np.ndarray = None   # (n, 2) rows (t s, omega rad/s); None: no rotation
 
     def __post_init__(self):
         what = f"surface motion '{self.name}'"
@@ -43,14 +54,26 @@ class SurfaceMotion:
             raise ModelingError(f"{what}.direction: expected a non-zero finite 3-vector (B0), got "
                                 f"{self.direction!r}")
         self.direction = u / np.linalg.norm(u)
-        v = np.asarray(self.velocity if self.velocity is not None else [], dtype=float)
-        if v.ndim != 2 or v.shape[1] != 2 or len(v) < 1 or not np.all(np.isfinite(v)):
-            raise ModelingError(f"{what}.velocity: expected rows [t s, v m/s] of finite numbers, "
-                                f"got {self.velocity!r}")
-        if v[0, 0] < 0.0 or np.any(np.diff(v[:, 0]) <= 0.0):
-            raise ModelingError(f"{what}.velocity: times must start at 0 or later and increase "
-                                f"strictly, got {v[:, 0].tolist()}")
-        self.velocity = v
+        if self.velocity is None and self.angular_velocity is not None:
+            self.velocity = [[0.0, 0.0]]               # turns only
+        self.velocity = _rows(what, "velocity", self.velocity, "v m/s")
+        if self.angular_velocity is not None:
+            a = np.asarray(self.axis_point, dtype=float)
+            if a.shape != (3,) or not np.all(np.isfinite(a)):
+                raise ModelingError(f"{what}.axis_point: expected a finite 3-vector (m, B0), "
+                                    f"got {self.axis_point!r}")
+            k = np.asarray(self.axis, dtype=float)
+            if k.shape != (3,) or not np.all(np.isfinite(k)) or not np.linalg.norm(k) > 0.0:
+                raise ModelingError(f"{what}.axis: expected a non-zero finite 3-vector (B0), "
+                                    f"got {self.axis!r}")
+            self.axis_point, self.axis = a, k / np.linalg.norm(k)
+            self.angular_velocity = _rows(what, "angular_velocity", self.angular_velocity,
+                                          "omega rad/s")
+
+    @property
+    def turns(self):
+        """Whether it rotates (an ``angular_velocity`` profile)."""
+        return self.angular_velocity is not None
 
     @property
     def refs(self):
@@ -59,16 +82,68 @@ class SurfaceMotion:
     @property
     def knots(self):
         """(n, 3) rows (t s, v m/s, displacement m at t): what ``translation_at`` reads."""
-        t, v = self.velocity[:, 0], self.velocity[:, 1]
-        s = np.concatenate([[0.0], np.cumsum(0.5 * (v[1:] + v[:-1]) * np.diff(t))])
-        return np.column_stack([t, v, s])
+        return _knots(self.velocity)
+
+    @property
+    def spin_knots(self):
+        """(n, 3) rows (t s, omega rad/s, angle rad at t) of the rotation (0 rows: none)."""
+        return _knots(self.angular_velocity) if self.turns else np.zeros((0, 3))
 
     def __call__(self, t):
         """(displacement m, velocity m/s) at the times ``t`` (arrays of t's shape)."""
-        t = np.asarray(t, dtype=float)
-        knots = self.knots
-        out = [translation_at(knots, 0, len(knots), x) for x in t.ravel()]
-        return tuple(np.array([o[k] for o in out]).reshape(t.shape) for k in range(2))
+        return _profile(self.knots, t)
+
+    def angle(self, t):
+        """(angle rad, angular velocity rad/s) at the times ``t`` (0 without a rotation)."""
+        if not self.turns:
+            t = np.asarray(t, dtype=float)
+            return np.zeros(t.shape), np.zeros(t.shape)
+        return _profile(self.spin_knots, t)
+
+    def poses(self, t):
+        """(n, 4, 4) the rigid motion in B0 at the times ``t`` (n,): x -> R x + c with
+        R = R(theta) about ``axis`` and c = a - R a + s u (a = ``axis_point``)."""
+        t = np.atleast_1d(np.asarray(t, dtype=float))
+        s, _ = self(t)
+        theta, _ = self.angle(t)
+        X = np.zeros((len(t), 4, 4))
+        X[:, 3, 3] = 1.0
+        for i, th in enumerate(theta):
+            R = rotation_about(self.axis, th)
+            X[i, :3, :3] = R
+            X[i, :3, 3] = (self.axis_point - R @ self.axis_point if self.turns else 0.0) \
+                + s[i] * self.direction
+        return X
+
+
+def _rows(what, field, rows, column):
+    v = np.asarray(rows if rows is not None else [], dtype=float)
+    if v.ndim != 2 or v.shape[1] != 2 or len(v) < 1 or not np.all(np.isfinite(v)):
+        raise ModelingError(f"{what}.{field}: expected rows [t s, {column}] of finite numbers, "
+                            f"got {rows!r}")
+    if v[0, 0] < 0.0 or np.any(np.diff(v[:, 0]) <= 0.0):
+        raise ModelingError(f"{what}.{field}: times must start at 0 or later and increase "
+                            f"strictly, got {v[:, 0].tolist()}")
+    return v
+
+
+def _knots(rows):
+    t, v = rows[:, 0], rows[:, 1]
+    s = np.concatenate([[0.0], np.cumsum(0.5 * (v[1:] + v[:-1]) * np.diff(t))])
+    return np.column_stack([t, v, s])
+
+
+def _profile(knots, t):
+    t = np.asarray(t, dtype=float)
+    out = [translation_at(knots, 0, len(knots), x) for x in t.ravel()]
+    return tuple(np.array([o[k] for o in out]).reshape(t.shape) for k in range(2))
+
+
+def rotation_about(k, angle):
+    """(3, 3) the rotation by ``angle`` (rad) about the unit axis ``k`` (Rodrigues)."""
+    c, s = np.cos(angle), np.sin(angle)
+    K = np.array([[0.0, -k[2], k[1]], [k[2], 0.0, -k[0]], [-k[1], k[0], 0.0]])
+    return np.eye(3) + s * K + (1.0 - c) * (K @ K)
 
 
 @njit(**JIT_INLINE)

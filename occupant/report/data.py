@@ -43,14 +43,15 @@ class Surface:
     ``triangles`` None. A box, cylinder or mesh (SOLIDS), or the vehicle's ellipsoid or sphere
     (on_vehicle): ``outline`` (m, 3) its vertices and
     ``triangles`` (k, 3) the vertex indices of its faces (solid_triangles), counter-clockwise
-    seen from outside. ``shift`` (n, 3) m in B0 per sample of a plane under a prescribed
-    translation (an intrusion: occupant.modeling.surface_motions), else None. ``unbounded``: a
+    seen from outside. ``moved`` (n, 4, 4) per sample the rigid motion, in its body's frame, of a
+    surface under a prescribed motion (an intrusion: occupant.modeling.surface_motions, its
+    translation and rotation), else None. ``unbounded``: a
     plane without bounds (the road), its outline a stand-in square that does not frame a view and
     that each view makes span its scene (``spanned``)."""
     name: str
     body: int
     outline: np.ndarray
-    shift: np.ndarray | None = None
+    moved: np.ndarray | None = None
     unbounded: bool = False
     triangles: np.ndarray | None = None
 
@@ -150,28 +151,30 @@ def solid_triangles(g):
 def surfaces(model, results=None):
     """Surface for every Plane (half size PLANE_EXTENT when unbounded), Box, Cylinder and Mesh,
     and the vehicle's Ellipsoids and Spheres (on_vehicle) (solid_triangles) of the model's
-    Assembly, with ``results`` the shift of those a SurfaceMotion moves (its displacement
-    output)."""
+    Assembly, with ``results`` the motion of those a SurfaceMotion moves (at its displacement
+    output's samples: ``SurfaceMotion.poses``)."""
     asm = getattr(model, "source", None)
     out = []
     if asm is None:
         return out
-    shifts = {}
+    moved = {}
     for m in getattr(asm, "surface_motions", {}).values():   # an Assembly has the table
-        key = f"{m.name}.displacement"
-        if results is not None and key in results.outputs:
-            shifts.update({name: np.asarray(results.outputs[key])[:, None] * m.direction
-                           for name in m.geometries})
+        if results is not None and f"{m.name}.displacement" in results.outputs:
+            # given in its geometries' marker frame (B0, or a hinged part's frame): in the body's
+            _, X = _marker_frame(asm, model, asm.geometries[m.geometries[0]].marker)
+            M = m.poses(results.t)
+            moved.update(dict.fromkeys(m.geometries, M if asm.geometries[m.geometries[0]].marker
+                                       is None else X @ M @ np.linalg.inv(X)))
     for g in asm.geometries.values():
         if isinstance(g, Plane):
             body, X = _marker_frame(asm, model, g.marker)
             local = plane_outline(g)
-            out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], shifts.get(g.name),
+            out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], moved.get(g.name),
                                unbounded=g.half_size is None and g.radius is None))
         elif isinstance(g, SOLIDS) or isinstance(g, (Ellipsoid, Sphere)) and on_vehicle(asm, g):
             body, X = _marker_frame(asm, model, g.marker)
             local, triangles = solid_triangles(g)
-            out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], shifts.get(g.name),
+            out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], moved.get(g.name),
                                triangles=triangles))
     return out
 
@@ -235,13 +238,11 @@ def spanned(surfaces, rel, lo, hi, i=0):
 
 
 def surface_pose(rel, surface):
-    """(n, 4, 4) pose of ``surface``'s frame in B0 (pose_of its body, moved by its shift)."""
+    """(n, 4, 4) pose of ``surface``'s frame in B0 (pose_of its body, moved by its motion)."""
     X = pose_of(rel, surface.body)
-    if surface.shift is None:
+    if surface.moved is None:
         return X
-    X = np.array(X)
-    X[:, :3, 3] += surface.shift
-    return X
+    return X @ surface.moved
 
 
 # a surface turned more than 20 deg from edge-on to a view faces it: its shadow is no line [E]

@@ -62,9 +62,10 @@ Other shapes (occupant.scenario.interior_shapes; each takes ``name``, ``shape``,
 
 A mesh's faces are wound counter-clockwise seen from the side it pushes to (a closed mesh: from
 outside); inconsistently wound faces, or a closed mesh wound inside out, are refused.
-Intrusions (``[[vehicle.intrusion]]``, occupant.scenario.intrusion) move any surface fixed to
-the vehicle, whatever its shape (its frame is translated; a surface on a hinge is not one of
-them). ``[vehicle] backset`` moves the ``head_restraint`` (a plane, box, cylinder, sphere or
+Intrusions (``[[vehicle.intrusion]]``, occupant.scenario.intrusion) move any surface, whatever
+its shape (its frame is translated and turned): fixed to the vehicle, relative to the vehicle;
+on a hinge, relative to its hinged part (an active head restraint coming forward on its seat
+back). ``[vehicle] backset`` moves the ``head_restraint`` (a plane, box, cylinder, sphere or
 ellipsoid; a mesh is refused there) horizontally, by the same translation of its frame (below).
 
 ``[[hinge]]`` tables add parts turning about a lateral axis (a seat back frame on its recliner,

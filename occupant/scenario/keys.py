@@ -301,11 +301,19 @@ _VEHICLE = [
         choices=_vehicle_models, label="vehicle model"),
     Key("vehicle.backset", "number", "m", "the head restraint placed this far behind the head of the "
         "settled occupant", low=0.0, low_open=True, high=MAX_BACKSET),
-    Key("vehicle.intrusion", "tables", "", "interior surfaces pushed in by a velocity-time profile"),
-    Key("vehicle.intrusion[].name", "string", "", "its name (outputs <name>.displacement, .velocity)", REQUIRED),
+    Key("vehicle.intrusion", "tables", "", "interior surfaces pushed in by a velocity-time profile, "
+        "turned about an axis by an angular velocity-time profile, or both"),
+    Key("vehicle.intrusion[].name", "string", "", "its name (outputs <name>.displacement, .velocity, "
+        ".angle, .angular_velocity)", REQUIRED),
     Key("vehicle.intrusion[].surfaces", "strings", "", "the interior's surfaces on the vehicle it moves", REQUIRED),
-    Key("vehicle.intrusion[].direction", "vector", "-", "towards the occupant, in B0 (normalised)", REQUIRED),
-    Key("vehicle.intrusion[].velocity", "rows", "s, m/s", "rows (t, v) relative to the vehicle", REQUIRED),
+    Key("vehicle.intrusion[].direction", "vector", "-", "towards the occupant, in B0 (normalised; with velocity)"),
+    Key("vehicle.intrusion[].velocity", "rows", "s, m/s", "rows (t, v) relative to the vehicle (none: it turns only)"),
+    Key("vehicle.intrusion[].axis_point", "vector", "m", "a point of the rotation axis in B0 (a door's "
+        "hinge line; with angular_velocity_deg)"),
+    Key("vehicle.intrusion[].axis", "vector", "-", "the rotation axis in B0 (normalised; turning "
+        "right-handed about it; with angular_velocity_deg)"),
+    Key("vehicle.intrusion[].angular_velocity_deg", "rows", "s, deg/s", "rows (t, omega) of the turning "
+        "about the axis relative to the vehicle, before the translation (none: it translates only)"),
 ]
 _PULSE = [
     Key("pulse.shape", "string", "", "the pulse's form", REQUIRED,

@@ -84,6 +84,7 @@ from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.body_contacts import body_pairs
 from occupant.scenario.body_contacts import shipped_file as body_contacts_file
 from occupant.scenario.interior import load_interior
+from occupant.scenario.interior_hinge import frame_marker
 from occupant.scenario.intrusion import read_intrusions
 from occupant.scenario.keys import DEFAULT_PERCENTILE, MAX_BACKSET, SEATS, names, read
 from occupant.scenario.overrides import apply_overrides, parse_overrides, replaced_notes
@@ -419,8 +420,9 @@ class Scenario:
                 c.fail("vehicle.interior", f"surface {surface.name!r} of {self.interior.name} has "
                        f"the name of an element of {self.dummy}", "distinct names")
             asm.add(surface)
-        for motion in read_intrusions(c, veh, [s.name for s in self.interior.surfaces
-                                               if s.marker is None]):
+        hinge_of = {frame_marker(h): h for h in self.interior.hinges}   # a surface's hinge
+        for motion in read_intrusions(c, veh, {s.name: hinge_of.get(s.marker)
+                                               for s in self.interior.surfaces}):
             if asm.find(motion.name) is not None:
                 c.fail("vehicle.intrusion", f"intrusion {motion.name!r} has the name of an "
                        f"element of the model", "distinct names")

@@ -103,3 +103,157 @@ def test_identity_intrusion_moves_a_box_and_holds_it_while_settling(tmp_path):
     assert np.isfinite(moving).all() and np.min(np.subtract(moving, before)) > 1e-3
     np.testing.assert_allclose(moving, at_rest, rtol=0, atol=1e-9)
     assert np.all(held(model).contacts.mover_b == -1)
+
+
+HINGED = '''[vehicle]
+interior = "midsize_sedan_driver"
+
+[[vehicle.intrusion]]
+name = "door"
+surfaces = ["door_panel", "armrest"]
+axis_point = [0.55, 0.35, 0.0]
+axis = [0.0, 0.0, 1.0]
+angular_velocity_deg = [[0.0, 0.0], [0.01, 400.0], [0.02, 0.0]]
+'''
+ROWS = "[[0.0, 0.0], [0.01, 400.0], [0.02, 0.0]]"
+
+
+@pytest.mark.parametrize("edit, where, message", [
+    (lambda s: s.replace("angular_velocity_deg", "angular_velocity"),
+     "vehicle.intrusion[0].angular_velocity", "angles are given in degrees with the _deg suffix"),
+    (lambda s: s.replace("[0.0, 0.0, 1.0]", "[0.0, 0.0, 0.0]"),
+     "vehicle.intrusion[0].axis", "expected a non-zero finite 3-vector"),
+    (lambda s: s.replace(ROWS, "[[0.0, 0.0], [0.02, 400.0], [0.01, 0.0]]"),
+     "vehicle.intrusion[0].angular_velocity_deg",
+     "times must start at 0 or later and increase strictly, got [0.0, 0.02, 0.01]"),
+    (lambda s: s.replace(ROWS, "[[0.0, 0.0]]"),
+     "vehicle.intrusion[0].angular_velocity_deg",
+     "expected >= 2 rows [time s, angular velocity deg/s]"),
+    (lambda s: s.replace("axis_point = [0.55, 0.35, 0.0]\n", ""),
+     "vehicle.intrusion[0].axis_point", "missing (given with axis, angular_velocity_deg)"),
+    (lambda s: s.replace("angular_velocity_deg = " + ROWS, "direction = [0.0, -1.0, 0.0]"),
+     "vehicle.intrusion[0].velocity", "missing (given with direction)"),
+    (lambda s: s.replace(s[s.index("axis_point"):], ""),
+     "vehicle.intrusion[0].velocity", "missing (neither a velocity nor an angular_velocity_deg"),
+])
+def test_reference_turning_intrusion_errors_name_the_key(tmp_path, edit, where, message):
+    path = _side(tmp_path, edit(HINGED))
+    with pytest.raises(ScenarioError) as err:
+        load(path)
+    text = str(err.value)
+    assert text.startswith(f"{path}: {where}: ") and message in text, text
+    assert "(accepted: " in text, text
+
+
+def test_identity_door_turning_about_its_hinge_meets_the_occupant_as_a_door_placed_there(
+        tmp_path):
+    """The door panel and armrest turning about the door's front hinge line (vertical, at
+    x = 0.55 m on the panel's plane): at 10 ms, theta = 0.5 x 400 deg/s x 0.01 s = 2 deg (the
+    ramp integrated, in radians in the model), the narrow phase meets the armrest exactly as it
+    meets an armrest placed there at rest (its point, normal and x_axis turned by hand in an
+    interior file); settling holds it."""
+    from occupant.contact.compliant import signed_distances
+    scenario = load(_side(tmp_path, HINGED))
+    model = scenario.model
+    contacts, pairs = model.contacts, model.source.contact_pairs
+    assert contacts.mover_turns == 1 and contacts.mover_spin_len[0] == 3
+    np.testing.assert_allclose(contacts.mover_hinge[0], [0.55, 0.35, 0.0, 0.0, 0.0, 1.0])
+    moved = {n for n, m in zip(model.contact_names, contacts.mover_b) if m >= 0}
+    door = {n for n in model.contact_names if pairs[n].geometry_b in ("door_panel", "armrest")}
+    armrest = sorted(n for n in door if pairs[n].geometry_b == "armrest")
+    assert armrest and moved == door
+    th = np.radians(2.0)
+    c, s = float(np.cos(th)), float(np.sin(th))
+    point = np.array([0.55, 0.35, 0.0]) + np.array([c * -0.45 - s * -0.05, s * -0.45 + c * -0.05,
+                                                     0.20])
+    placed_armrest = f'''kind = "interior"
+name = "sedan_turned_armrest"
+base = "midsize_sedan_driver"
+
+[[surface]]
+name = "armrest"
+shape = "plane"
+point = {point.tolist()}
+normal = {[s, -c, 0.0]}
+x_axis = {[c, s, 0.0]}
+half_size = [0.20, 0.05]
+characteristic = "armrest"
+'''
+    (tmp_path / "turned.toml").write_text(placed_armrest)
+    placed = load(_side(tmp_path, '[vehicle]\ninterior = "turned.toml"\n'))
+    at_rest = [signed_distances(placed.model, scenario.q0, 0.0)[n] for n in armrest]
+    before, moving = ([signed_distances(model, scenario.q0, t)[n] for n in armrest]
+                      for t in (0.0, 0.01))
+    assert np.isfinite(moving).all() and np.min(np.subtract(moving, before)) > 1e-3
+    np.testing.assert_allclose(moving, at_rest, rtol=0, atol=1e-9)
+    assert np.all(held(model).contacts.mover_b == -1)
+
+
+ACTIVE = '''interior = "whiplash_sled_seat"
+
+[[vehicle.intrusion]]
+name = "active_head_restraint"
+surfaces = ["head_restraint"]
+direction = [0.9848, 0.0, 0.1736]
+velocity = [[0.0, 0.0], [0.02, 2.0], [0.04, 0.0]]
+'''
+
+
+def _rear(tmp_path, intrusion):
+    """rear_whiplash without its backset placement (which would move a restraint placed by
+    hand back to 50 mm from the head), with ``intrusion`` for its [vehicle] interior line."""
+    text = resolve("rear_whiplash").read_text()
+    head = 'interior = "whiplash_sled_seat"\n'
+    assert head in text and "\nbackset = 0.050\n" in text
+    path = tmp_path / "rear_whiplash.toml"
+    path.write_text(text.replace("\nbackset = 0.050\n", "\n").replace(head, intrusion))
+    return path
+
+
+def test_identity_hinged_surface_moves_relative_to_its_part(tmp_path):
+    """A surface on a hinge (the rear seat's head restraint on the seat back frame) moved by an
+    intrusion relative to its part (an active head restraint coming forward and up along its
+    normal, the ramp to 2 m/s at 20 ms: s(10 ms) = 0.5 x 1 m/s x 0.01 s = 5 mm): its pairs are
+    the moved ones, its direction held in the hinged part's link frame; at 10 ms the narrow
+    phase meets it as it meets a restraint placed 5 mm further along its normal at rest (an
+    interior file); settling holds it. Surfaces of different frames in one intrusion are
+    refused."""
+    from occupant.contact.compliant import signed_distances
+    scenario = load(_rear(tmp_path, ACTIVE))
+    model = scenario.model
+    contacts, pairs = model.contacts, model.source.contact_pairs
+    moved = {n for n, m in zip(model.contact_names, contacts.mover_b) if m >= 0}
+    restraint = sorted(n for n in model.contact_names if pairs[n].geometry_b == "head_restraint")
+    assert restraint and moved == set(restraint)
+    k = model.marker("seat_back_frame_frame")
+    u = np.array([0.9848, 0.0, 0.1736]) / np.linalg.norm([0.9848, 0.0, 0.1736])
+    np.testing.assert_allclose(contacts.mover_axis[0], model.marker_R[k] @ u, rtol=0, atol=1e-15)
+    assert not np.allclose(contacts.mover_axis[0], u)     # the link's frame is not B0's
+    point = np.array([-0.2564, 0.0, 0.61]) + 0.5 * 1.0 * 0.01 * u
+    placed_file = tmp_path / "forward.toml"
+    placed_file.write_text(f'''kind = "interior"
+name = "seat_forward_restraint"
+base = "whiplash_sled_seat"
+
+[[surface]]
+name = "head_restraint"
+shape = "plane"
+point = {point.tolist()}
+normal = [0.9848, 0.0, 0.1736]
+x_axis = [-0.1736, 0.0, 0.9848]
+half_size = [0.0914, 0.125]
+characteristic = "head_restraint"
+on = "seat_back_frame"
+''')
+    placed = load(_rear(tmp_path, 'interior = "forward.toml"\n'))
+    q0 = scenario.q0
+    at_rest = [signed_distances(placed.model, q0, 0.0)[n] for n in restraint]
+    before, moving = ([signed_distances(model, q0, t)[n] for n in restraint] for t in (0.0, 0.01))
+    assert np.isfinite(moving).all() and np.min(np.subtract(moving, before)) > 1e-3
+    np.testing.assert_allclose(moving, at_rest, rtol=0, atol=1e-9)
+    assert np.all(held(model).contacts.mover_b == -1)
+    mixed = ACTIVE.replace('["head_restraint"]', '["head_restraint", "floor"]')
+    with pytest.raises(ScenarioError) as err:
+        load(_rear(tmp_path, mixed))
+    assert ("vehicle.intrusion[0].surfaces: its surfaces are on different frames "
+            "('head_restraint' on hinge 'seat_back_frame', 'floor' on the vehicle)") in str(err.value)

@@ -67,13 +67,15 @@ def test_identity_every_default_passes_its_own_check():
 
 def test_identity_every_entry_is_whole():
     """A known kind, a meaning, a unit where the name says one (conventions rule 7: _kmh, _deg,
-    _g), choices only on strings, a range only on numbers, and a parent table for every key."""
+    _g; rows: their values' column, deg/s for an angular velocity's), choices only on strings,
+    a range only on numbers, and a parent table for every key."""
     from occupant.scenario.keys import KINDS
     for p, k in KEYS.items():
         assert k.kind in KINDS and k.meaning and k.path == p, p
         for suffix, unit in (("_kmh", "km/h"), ("_deg", "deg"), ("_g", "g")):
             if k.name.endswith(suffix):
-                assert k.unit == unit, p
+                values = k.unit.split(", ")[-1] if k.kind == "rows" else k.unit
+                assert values in (unit, f"{unit}/s" if k.kind == "rows" else unit), p
         if k.kind == "number":
             assert k.unit, f"{p}: a number needs a unit (- for none)"
         assert k.choices is None or k.kind in ("string", "strings"), p
