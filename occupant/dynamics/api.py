@@ -120,6 +120,43 @@ def link_poses(model, data, q):
     return data.R_base_link.copy(), data.p_base_link.copy()
 
 
+def inverse_dynamics_samples(model, data, q, v, vdot, base, f_ext=None):
+    """``inverse_dynamics`` and ``link_poses`` at each of n samples, as a sensor reads them:
+    (v, a, f) each (n, nl, 6), the link spatial velocities, accelerations and transmitted forces
+    (``data.v``, ``data.a``, ``data.f``), and (R_base_link (n, nl, 3, 3), p_base_link (n, nl,
+    3)). ``q`` (n, nq), ``v``, ``vdot`` (n, nv), ``base`` (n, 12) B0's states, ``f_ext`` (n, nl,
+    6) or None. The shapes are checked once and each sample goes straight to the compiled
+    recursions (the same calls as ``inverse_dynamics`` then ``link_poses``, hence the same
+    numbers), without their per-call checks and copies."""
+    n = len(q)
+    arrays = []
+    for x, width, what in ((q, model.nq, "q"), (v, model.nv, "v"), (vdot, model.nv, "vdot"),
+                           (base, 12, "base")):
+        a = np.ascontiguousarray(x, dtype=np.float64)
+        if a.shape != (n, width):
+            raise ModelError(f"{what}: expected shape ({n}, {width}), got {a.shape}")
+        arrays.append(a)
+    q, v, vdot, base = arrays
+    if f_ext is not None:
+        f_ext = np.asarray(f_ext, dtype=np.float64)
+        if f_ext.shape != (n, model.nl, 6):
+            raise ModelError(f"f_ext: expected shape ({n}, {model.nl}, 6), got {f_ext.shape}")
+    nl = model.nl
+    V, A, F = np.empty((n, nl, 6)), np.empty((n, nl, 6)), np.empty((n, nl, 6))
+    R, P = np.empty((n, nl, 3, 3)), np.empty((n, nl, 3))
+    tree, rnea_data, forward_data = model.tree, _view(RneaData, data), _view(ForwardData, data)
+    data.f_ext.fill(0.0)
+    for k in range(n):
+        data.base[:] = base[k]
+        if f_ext is not None:
+            data.f_ext[:] = f_ext[k]
+        _rnea(tree, rnea_data, q[k], v[k], vdot[k])
+        V[k], A[k], F[k] = data.v, data.a, data.f
+        _forward_kinematics(tree, forward_data, q[k])
+        R[k], P[k] = data.R_base_link, data.p_base_link
+    return V, A, F, R, P
+
+
 def body_poses(model, data, q, base_pose=None):
     """(nb, 4, 4) transforms of the body (link) frames; in the world frame when ``base_pose``
     (R_world_base, p_world_base) is given, otherwise in the base frame B0."""

@@ -18,6 +18,7 @@ My > 0 flexion; chest compression and femur/tibia axial compression negative.
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass, field
 
@@ -173,19 +174,18 @@ def hic(t, a_res_g, window: float = 0.015) -> CriterionResult:
     # so windows of exactly `window` on a grid with rounding are admitted)
     j_max = np.searchsorted(t_arr, t_arr + w * (1.0 + 1e-9), side="right") - 1
     k_max = int(np.max(j_max - np.arange(n)))
+    # windows of lag k start at the samples i with i + k <= j_max[i] (at least one for each
+    # k <= k_max); the first largest candidate wins, by lag, then by start
+    start = np.arange(n)
     best, best_i, best_j = 0.0, 0, 1
     for k in range(1, k_max + 1):
-        i = np.arange(n - k)
-        ok = (i + k) <= j_max[: n - k]
-        if not np.any(ok):
-            break
-        i = i[ok]
-        dt_w = t_arr[i + k] - t_arr[i]
-        integral = c[i + k] - c[i]
-        vals = dt_w * (integral / dt_w) ** 2.5
+        ok = start[k:] <= j_max[: n - k]
+        dt_w = (t_arr[k:] - t_arr[:-k])[ok]
+        vals = dt_w * ((c[k:] - c[:-k])[ok] / dt_w) ** 2.5
         m = int(np.argmax(vals))
         if vals[m] > best:
-            best, best_i, best_j = float(vals[m]), int(i[m]), int(i[m] + k)
+            i = int(np.flatnonzero(ok)[m])
+            best, best_i, best_j = float(vals[m]), i, i + k
     name = f"HIC{round(w * 1000):d}" if abs(w * 1000 - round(w * 1000)) < 1e-9 else "HIC"
     return CriterionResult(name=name, value=best, unit="1", t1=float(t_arr[best_i]), t2=float(t_arr[best_j]),
                            details={"window": w})
@@ -195,29 +195,45 @@ def hic(t, a_res_g, window: float = 0.015) -> CriterionResult:
 # cumulative exceedance (3 ms clip, neck and femur duration curves)
 
 
+_sum = np.add.reduce
+
+
 class _TimeAbove:
     """Time during which the linearly interpolated signal is above its k-th lowest sample value
     (``x > level``; with ``inclusive``, ``x >= level``, which counts flat parts at the level),
     each computed once: the searches of an exceedance curve's durations pass through the same
-    levels."""
+    levels.
+
+    Only the segments that reach a level count towards its time, so a level is summed over the
+    segments reaching above a lower one (``_above``: those above the levels half way to the top,
+    three quarters, ...; nested, each in time order): the same terms in the same order as over
+    all segments, hence the same sums to the bit, over a fraction of the record for the upper
+    levels a curve's short durations search (tests/injury/test_criteria.py compares them)."""
 
     def __init__(self, t_arr, x):
         x0, x1 = x[:-1], x[1:]
-        self.h = np.diff(t_arr)
-        self.hi = np.maximum(x0, x1)
-        self.lo = np.minimum(x0, x1)
-        self.rise = self.hi - self.lo
+        h, hi, lo = np.diff(t_arr), np.maximum(x0, x1), np.minimum(x0, x1)
         self.levels = np.unique(x)  # ascending
+        self._above = [(h, hi, lo, hi - lo)]   # the segments reaching above levels[_from[n]]
+        self._from = [-1]                      # (-1: all of them)
+        span = self.levels.size
+        while span > 16:
+            span //= 2
+            h, hi, lo, rise = self._above[-1]
+            keep = hi > self.levels[self.levels.size - 1 - span]
+            self._above.append((h[keep], hi[keep], lo[keep], rise[keep]))
+            self._from.append(self.levels.size - 1 - span)
         self._known = {}
 
     def __call__(self, k, inclusive=False):
         tau = self._known.get((k, inclusive))
-        if tau is None:
-            level, hi, lo = self.levels[k], self.hi, self.lo
+        if tau is None:   # (np.add.reduce is np.sum without its wrapper; the crossing segments are few)
+            h, hi, lo, rise = self._above[bisect.bisect_left(self._from, k) - 1]
+            level = self.levels[k]
             full = (lo >= level) if inclusive else (lo > level)
-            part = ((hi >= level) if inclusive else (hi > level)) & ~full
+            part = np.flatnonzero(((hi >= level) if inclusive else (hi > level)) & ~full)
             tau = self._known[(k, inclusive)] = float(
-                np.sum(self.h[full]) + np.sum(self.h[part] * (hi[part] - level) / self.rise[part]))
+                _sum(h[full]) + _sum(h[part] * (hi[part] - level) / rise[part]))
         return tau
 
 

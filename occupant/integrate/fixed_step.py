@@ -349,9 +349,44 @@ def outputs_at_rest(model, q, z):
     state recorded): the run's own compiled loop, so that a run needs no further compiled copy
     of the pipeline (``pipeline.evaluate`` would cost ~15 s of compilation on first use)."""
     from occupant.integrate.events import never
-    from occupant.integrate.pipeline import make_recording
     y = np.concatenate([np.asarray(q, dtype=float), np.zeros(model.nv), np.asarray(z, dtype=float)])
-    rec = make_recording(model, 1)
-    run_euler(model.bundle(), model.make_data(), 0, y, 1.0, 0, 1, rec, True, (never,),
+    bundle, data, rec = _at_rest_records(model)
+    run_euler(bundle, data, 0, y, 1.0, 0, 1, rec, True, (never,),
               np.zeros(1), np.ones(1), np.zeros((2, len(y))))
-    return rec.outputs[0]
+    return rec.outputs[0].copy()
+
+
+_AT_REST = [None]   # (model, bundle, Data, Recording, their arrays as made) of outputs_at_rest
+
+
+def _at_rest_records(model):
+    """``model.bundle()``, a Data and a one-sample Recording, their arrays as ``make_data`` and
+    ``make_recording`` make them: the same three records at each call while the model and its
+    bundle hold the same (a belt fit calls ``outputs_at_rest`` five times, and new records cost
+    their numba typing and layout, ``byref``, ~1.5 ms a call)."""
+    from occupant.integrate.pipeline import make_recording
+    bundle, kept = model.bundle(), _AT_REST[0]
+    if kept is None or kept[0] is not model or not _equivalent(kept[1], bundle):
+        data, rec = model.make_data(), make_recording(model, 1)
+        made = [[a.copy() if isinstance(a, np.ndarray) and a.flags.writeable else None for a in r]
+                for r in (data, rec)]   # (None: not an array, or one the loop cannot write)
+        kept = _AT_REST[0] = (model, bundle, data, rec, made)
+    _, bundle, data, rec, made = kept
+    for record, arrays in zip((data, rec), made):
+        for a, a0 in zip(record, arrays):
+            if a0 is not None:
+                np.copyto(a, a0)
+    return bundle, data, rec
+
+
+def _equivalent(kept, bundle):
+    """The bundle ``kept`` holds the blocks of ``bundle`` and equal arrays and numbers."""
+    for a, b in zip(kept, bundle):
+        if a is b:
+            continue
+        if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+            if a.dtype != b.dtype or not np.array_equal(a, b):
+                return False
+        elif isinstance(a, tuple) or isinstance(b, tuple) or a != b:
+            return False
+    return len(kept) == len(bundle)

@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from occupant.channel import Channel
-from occupant.dynamics.api import inverse_dynamics, link_poses
+from occupant.dynamics.api import inverse_dynamics_samples
 from occupant.model.joint_motion import quaternion_slices
 from occupant.sensors.declarations import (
     Accelerometer, AngularAccelerationSensor, AngularVelocitySensor, ArraySensor,
@@ -139,16 +139,7 @@ def _link_states(model, q, v, vdot, base, f_ext):
     """Per sample: link spatial velocity, acceleration (gravity folded in) and transmitted force,
     all (n, nl, 6) (angular, linear) in link coordinates; link rotations (n, nl, 3, 3) and
     origins (n, nl, 3) in B0."""
-    n, nl = q.shape[0], model.nl
-    data = model.make_data()
-    V, A, F = np.empty((n, nl, 6)), np.empty((n, nl, 6)), np.empty((n, nl, 6))
-    R, P = np.empty((n, nl, 3, 3)), np.empty((n, nl, 3))
-    for k in range(n):
-        fe = None if f_ext is None else f_ext[k]
-        inverse_dynamics(model, data, q[k], v[k], vdot[k], f_ext=fe, base=base[k])
-        V[k], A[k], F[k] = data.v, data.a, data.f
-        R[k], P[k] = link_poses(model, data, q[k])
-    return V, A, F, R, P
+    return inverse_dynamics_samples(model, model.make_data(), q, v, vdot, base, f_ext)
 
 
 # --------------------------------------------------------------------------- sensors

@@ -135,6 +135,43 @@ def test_identity_hic_nonuniform_time_equals_exhaustive():
     assert hic(t, a, 0.015).value == pytest.approx(hic_exhaustive(t, a, 0.015), rel=1e-12)
 
 
+def _hic_by_index_loop(t, a, window):
+    """(value, t1, t2) of the search hic made before it went by slices (branch benchpy): per lag
+    k, the start indices gathered, then the first largest candidate."""
+    c = np.concatenate([[0.0], np.cumsum(0.5 * (a[1:] + a[:-1]) * np.diff(t))])
+    n = t.size
+    j_max = np.searchsorted(t, t + window * (1.0 + 1e-9), side="right") - 1
+    best, best_i, best_j = 0.0, 0, 1
+    for k in range(1, int(np.max(j_max - np.arange(n))) + 1):
+        i = np.arange(n - k)
+        ok = (i + k) <= j_max[: n - k]
+        if not np.any(ok):
+            break
+        i = i[ok]
+        dt_w = t[i + k] - t[i]
+        vals = dt_w * ((c[i + k] - c[i]) / dt_w) ** 2.5
+        m = int(np.argmax(vals))
+        if vals[m] > best:
+            best, best_i, best_j = float(vals[m]), int(i[m]), int(i[m] + k)
+    return best, float(t[best_i]), float(t[best_j])
+
+
+@pytest.mark.parametrize("case", ["random", "plateaus", "nonuniform", "zero"])
+def test_identity_hic_by_slices_equals_the_index_loop_to_the_bit(case):
+    # the same candidates, the same winner (ties on a plateau: the first by lag, then by start)
+    rng = np.random.default_rng(11)
+    t = grid(0.08, 1e-4)
+    a = {"random": lambda: rng.uniform(0.0, 150.0, t.size),
+         "plateaus": lambda: np.repeat(rng.integers(0, 4, t.size // 40 + 1) * 30.0, 40)[: t.size],
+         "nonuniform": lambda: rng.uniform(0.0, 150.0, t.size),
+         "zero": lambda: np.zeros(t.size)}[case]()
+    if case == "nonuniform":
+        t = np.cumsum(rng.uniform(0.3e-4, 2e-4, t.size))
+    for window in (0.015, 0.036):
+        r = hic(t, a, window)
+        assert (r.value, r.t1, r.t2) == _hic_by_index_loop(t, a, window)
+
+
 # --------------------------------------------------------------------------- 3 ms clip
 
 
@@ -204,6 +241,40 @@ def test_exceedance_curve_of_an_irregular_signal_against_the_time_above():
         assert (at - above > 1e-4) == (level == x[50])   # the flat part is the one jump met
         assert exceedance_level(t, x, d) == level
     assert np.all(np.diff(levels) <= 0.0)
+
+
+class _TimeAboveOverAllSegments:
+    """The time above each sample level as _TimeAbove summed it before it kept the segments
+    reaching above a lower level (branch benchpy): over all segments, by boolean masks."""
+
+    def __init__(self, t, x):
+        self.h, self.hi, self.lo = np.diff(t), np.maximum(x[:-1], x[1:]), np.minimum(x[:-1], x[1:])
+        self.rise, self.levels = self.hi - self.lo, np.unique(x)
+
+    def __call__(self, k, inclusive=False):
+        level, hi, lo = self.levels[k], self.hi, self.lo
+        full = (lo >= level) if inclusive else (lo > level)
+        part = ((hi >= level) if inclusive else (hi > level)) & ~full
+        return float(np.sum(self.h[full]) + np.sum(self.h[part] * (hi[part] - level) / self.rise[part]))
+
+
+@pytest.mark.parametrize("case", ["walk", "rounded", "nonuniform", "short"])
+def test_identity_time_above_over_the_segments_above_equals_the_sums_over_all_to_the_bit(case):
+    # every level, exclusive and inclusive, of signals with flat parts and repeated values
+    # (rounded: many segments end exactly at a level, the one the inclusive sum must keep)
+    from occupant.injury.criteria import _TimeAbove
+    rng = np.random.default_rng(5)
+    n = {"short": 40}.get(case, 1500)
+    t = np.cumsum(rng.uniform(0.3e-4, 2e-4, n)) if case == "nonuniform" else np.arange(n) * 1e-4
+    x = np.cumsum(rng.normal(size=n))
+    if case == "rounded":
+        x = np.round(x)
+    x[n // 10:n // 10 + n // 50 + 2] = x[n // 10]   # a flat part
+    fast, reference = _TimeAbove(t, x), _TimeAboveOverAllSegments(t, x)
+    assert len(fast._above) > (1 if case != "short" else 0)
+    for k in range(fast.levels.size):
+        for inclusive in (False, True):
+            assert fast(k, inclusive) == reference(k, inclusive)
 
 
 # --------------------------------------------------------------------------- thorax

@@ -210,3 +210,26 @@ def test_identity_femur_cell_reads_along_its_own_axes(dummy, seed):
             np.testing.assert_allclose(own[f"{side} femur force Z"], np.cos(b) * F["Z"] - np.sin(b) * F["X"],
                                        rtol=1e-9)
             np.testing.assert_allclose(own[f"{side} femur moment Y"], axes[f"{side} femur moment Y"], rtol=1e-9)
+
+
+@pytest.mark.parametrize("loads", [True, False])
+def test_identity_inverse_dynamics_over_samples_equals_the_per_sample_calls_to_the_bit(loads):
+    # what the sensors read at every sample: the batch (shapes checked once) against
+    # inverse_dynamics then link_poses at each sample, with and without external loads
+    from occupant.dynamics import inverse_dynamics
+    from occupant.dynamics.api import inverse_dynamics_samples
+    m = load_dummy("hybrid3_50m")
+    rng = np.random.default_rng(4)
+    n = 6
+    q = np.array([m.random_configuration(rng) for _ in range(n)])
+    v, vdot = rng.normal(size=(n, m.nv)), rng.normal(size=(n, m.nv)) * 10
+    base = rng.normal(size=(n, 12)) * [1, 1, 1, 5, 5, 5, 10, 10, 10, 100, 100, 100]
+    f_ext = rng.normal(size=(n, m.nl, 6)) * 100 if loads else None
+    data = m.make_data()
+    got = inverse_dynamics_samples(m, data, q, v, vdot, base, f_ext)
+    one = m.make_data()
+    for k in range(n):
+        inverse_dynamics(m, one, q[k], v[k], vdot[k], f_ext=None if f_ext is None else f_ext[k], base=base[k])
+        R, p = link_poses(m, one, q[k])
+        for array, expected in zip(got, (one.v, one.a, one.f, R, p)):
+            assert np.array_equal(array[k], expected)
