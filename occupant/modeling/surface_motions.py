@@ -10,6 +10,8 @@ ellipsoids, meshes: any shape) move together along the unit ``direction`` (B0) w
 velocity ``velocity`` rows (t s, v m/s) relative to B0: at rest before the first row, linear
 between rows, the last velocity kept after the last row (end the table with 0 to stop the
 part). Their displacement, the integral of that velocity, is exact (piecewise quadratic).
+Geometries on a marker (an interior's hinged part) move so relative to it, the direction and
+the axis given in that marker's frame (``compile_contacts``).
 Optionally they also turn about the axis through ``axis_point`` (m, B0) along the unit ``axis``
 (B0, right-handed) with the ``angular_velocity`` rows (t s, omega rad/s), read as the velocity
 rows are (their integral the angle theta(t), exact). The rotation is about the axis where it
@@ -33,7 +35,7 @@ from occupant.modeling.elements import ModelingError
 @dataclass
 class SurfaceMotion:
     name: str
-    geometries: tuple                # names of geometries fixed to B0 (marker None), any shape
+    geometries: tuple                # names of geometries on B0 or on one marker, any shape
     direction: tuple = (0.0, 1.0, 0.0)    # B0, normalised
     velocity: np.ndarray = None      # (n, 2) rows (t s, v m/s), t strictly increasing from >= 0
     axis_point: tuple = (0.0, 0.0, 0.0)   # m, B0: a point of the rotation axis
@@ -49,24 +51,13 @@ class SurfaceMotion:
         if len(set(self.geometries)) != len(self.geometries):
             raise ModelingError(f"{what}.geometries: a geometry is named twice in "
                                 f"{self.geometries!r}")
-        u = np.asarray(self.direction, dtype=float)
-        if u.shape != (3,) or not np.all(np.isfinite(u)) or not np.linalg.norm(u) > 0.0:
-            raise ModelingError(f"{what}.direction: expected a non-zero finite 3-vector (B0), got "
-                                f"{self.direction!r}")
-        self.direction = u / np.linalg.norm(u)
+        self.direction = _vector(what, "direction", self.direction, unit=True)
         if self.velocity is None and self.angular_velocity is not None:
             self.velocity = [[0.0, 0.0]]               # turns only
         self.velocity = _rows(what, "velocity", self.velocity, "v m/s")
         if self.angular_velocity is not None:
-            a = np.asarray(self.axis_point, dtype=float)
-            if a.shape != (3,) or not np.all(np.isfinite(a)):
-                raise ModelingError(f"{what}.axis_point: expected a finite 3-vector (m, B0), "
-                                    f"got {self.axis_point!r}")
-            k = np.asarray(self.axis, dtype=float)
-            if k.shape != (3,) or not np.all(np.isfinite(k)) or not np.linalg.norm(k) > 0.0:
-                raise ModelingError(f"{what}.axis: expected a non-zero finite 3-vector (B0), "
-                                    f"got {self.axis!r}")
-            self.axis_point, self.axis = a, k / np.linalg.norm(k)
+            self.axis_point = _vector(what, "axis_point", self.axis_point, unit=False)
+            self.axis = _vector(what, "axis", self.axis, unit=True)
             self.angular_velocity = _rows(what, "angular_velocity", self.angular_velocity,
                                           "omega rad/s")
 
@@ -114,6 +105,16 @@ class SurfaceMotion:
             X[i, :3, 3] = (self.axis_point - R @ self.axis_point if self.turns else 0.0) \
                 + s[i] * self.direction
         return X
+
+
+def _vector(what, field, value, unit):
+    """``value`` as a finite 3-vector (B0, or its marker's frame); with ``unit`` non-zero and
+    normalised (a direction), else as given (a point, m)."""
+    v = np.asarray(value, dtype=float)
+    if v.shape != (3,) or not np.all(np.isfinite(v)) or (unit and not np.linalg.norm(v) > 0.0):
+        raise ModelingError(f"{what}.{field}: expected a {'non-zero ' if unit else ''}finite "
+                            f"3-vector ({'B0' if unit else 'm, B0'}), got {value!r}")
+    return v / np.linalg.norm(v) if unit else v
 
 
 def _rows(what, field, rows, column):

@@ -162,9 +162,7 @@ def surfaces(model, results=None):
         if results is not None and f"{m.name}.displacement" in results.outputs:
             # given in its geometries' marker frame (B0, or a hinged part's frame): in the body's
             _, X = _marker_frame(asm, model, asm.geometries[m.geometries[0]].marker)
-            M = m.poses(results.t)
-            moved.update(dict.fromkeys(m.geometries, M if asm.geometries[m.geometries[0]].marker
-                                       is None else X @ M @ np.linalg.inv(X)))
+            moved.update(dict.fromkeys(m.geometries, X @ m.poses(results.t) @ np.linalg.inv(X)))
     for g in asm.geometries.values():
         if isinstance(g, Plane):
             body, X = _marker_frame(asm, model, g.marker)

@@ -305,7 +305,7 @@ _VEHICLE = [
         "turned about an axis by an angular velocity-time profile, or both"),
     Key("vehicle.intrusion[].name", "string", "", "its name (outputs <name>.displacement, .velocity, "
         ".angle, .angular_velocity)", REQUIRED),
-    Key("vehicle.intrusion[].surfaces", "strings", "", "the interior's surfaces on the vehicle it moves", REQUIRED),
+    Key("vehicle.intrusion[].surfaces", "strings", "", "the interior's surfaces it moves (all on the vehicle or all on one hinge)", REQUIRED),
     Key("vehicle.intrusion[].direction", "vector", "-", "towards the occupant, in B0 (normalised; with velocity)"),
     Key("vehicle.intrusion[].velocity", "rows", "s, m/s", "rows (t, v) relative to the vehicle (none: it turns only)"),
     Key("vehicle.intrusion[].axis_point", "vector", "m", "a point of the rotation axis in B0 (a door's "

@@ -76,7 +76,7 @@ def human_cushion(contacts):
     for table in contacts:
         a = table.get("a")
         a = [a] if isinstance(a, str) else a
-        if (isinstance(table, dict) and table.get("b") == CUSHION and "name" not in table
+        if (table.get("b") == CUSHION and "name" not in table
                 and isinstance(a, list) and PELVIS in a and HUMAN_BUTTOCK not in a):
             at = a.index(PELVIS) + 1
             table = {**table, "a": a[:at] + [HUMAN_BUTTOCK] + a[at:]}

@@ -27,6 +27,16 @@ def _side(tmp_path, intrusion=DOOR):
     return path
 
 
+def _refused(path, where, message):
+    """Loading ``path`` stops with one line naming the file, the key ``where``, ``message`` and
+    what is accepted."""
+    with pytest.raises(ScenarioError) as err:
+        load(path)
+    text = str(err.value)
+    assert text.startswith(f"{path}: {where}: ") and message in text, text
+    assert "(accepted: " in text, text
+
+
 @pytest.mark.parametrize("edit, where, message", [
     (lambda s: s.replace('"door_panel", "armrest"', '"door_panel", "dor"'),
      "vehicle.intrusion[0].surfaces", "unknown surface 'dor'"),
@@ -42,12 +52,7 @@ def _side(tmp_path, intrusion=DOOR):
      "vehicle.intrusion[1].surfaces", "'door_panel' is moved by another intrusion already"),
 ])
 def test_reference_intrusion_errors_name_the_key(tmp_path, edit, where, message):
-    path = _side(tmp_path, edit(DOOR))
-    with pytest.raises(ScenarioError) as err:
-        load(path)
-    text = str(err.value)
-    assert text.startswith(f"{path}: {where}: ") and message in text, text
-    assert "(accepted: " in text, text
+    _refused(_side(tmp_path, edit(DOOR)), where, message)
 
 
 def test_reference_intrusion_moves_its_surfaces_and_is_held_while_settling(tmp_path):
@@ -137,12 +142,7 @@ ROWS = "[[0.0, 0.0], [0.01, 400.0], [0.02, 0.0]]"
      "vehicle.intrusion[0].velocity", "missing (neither a velocity nor an angular_velocity_deg"),
 ])
 def test_reference_turning_intrusion_errors_name_the_key(tmp_path, edit, where, message):
-    path = _side(tmp_path, edit(HINGED))
-    with pytest.raises(ScenarioError) as err:
-        load(path)
-    text = str(err.value)
-    assert text.startswith(f"{path}: {where}: ") and message in text, text
-    assert "(accepted: " in text, text
+    _refused(_side(tmp_path, edit(HINGED)), where, message)
 
 
 def test_identity_door_turning_about_its_hinge_meets_the_occupant_as_a_door_placed_there(
