@@ -38,7 +38,8 @@ closer to the seated head than stated. Here the occupant's own head is the measu
   placed inside the restraint): the compiled pairs' points (the frame origin each narrow phase
   places its shape by, as an intrusion moves it: occupant.scenario.intrusion), their bounding
   spheres with the broad phase's sweep, and the assembly's surface (what renders draw) move
-  alike.
+  alike; so does the hinge of an intrusion that turns the restraint alone (an active head
+  restraint's own mechanism, ``_own_turns``), not one that turns other surfaces with it.
 The restraint is placed for whoever sits in the seat: while the occupant settles it is moved
 CLEAR rearward (``cleared``), so a head postured into it (the parametric human's braincase, 125
 mm inside rear_whiplash's as postured) is not shoved forward; an occupant that settles without
@@ -180,13 +181,29 @@ def _shifted(model, q, shift, rows=None):
     delta = (R_link.T @ np.transpose(shift)).T     # (3,) or (rows, 3): link frame
     p_b[rows] += delta
     centre_b[rows] += delta
+    hinge = np.array(block.mover_hinge)
+    if np.ndim(shift) == 1:                  # the whole restraint moved: its own hinges with it
+        hinge[_own_turns(model, rows), :3] += delta
     sweep = sweep_arrays(block.link_a, block.p_a, block.bound_a, block.link_b, centre_b,
                          block.bound_b, block.mover_b, broad_phase=bool(block.sweep))
     sweep = {k: v if isinstance(v, int) else frozen(v, integer=v.dtype.kind == "i")
              for k, v in sweep.items()}
     out = copy.copy(model)
-    out.contacts = block._replace(p_b=frozen(p_b), centre_b=frozen(centre_b), **sweep)
+    out.contacts = block._replace(p_b=frozen(p_b), centre_b=frozen(centre_b),
+                                  mover_hinge=frozen(hinge), **sweep)
     return out, R_m
+
+
+def _own_turns(model, rows):
+    """Indices of the turning surface motions that move the pairs ``rows`` and no other pair:
+    an active head restraint's own mechanism, whose hinge the placement moves with it (a motion
+    moving other surfaces too, a seat back turning with its restraint, turns about a hinge of
+    the structure, which stays)."""
+    block = model.contacts
+    movers = np.asarray(block.mover_b)
+    mine = set(movers[rows]) - {-1}
+    return [int(m) for m in sorted(mine)
+            if block.mover_spin_len[m] > 0 and set(np.flatnonzero(movers == m)) <= set(rows)]
 
 
 def cleared(model, q):
@@ -205,6 +222,9 @@ def place_head_restraint(model, q, target):
     before, along = measure_backset(model, q)
     shift = -(target - before) * along                     # B0: away from the head to enlarge it
     out, R_m = _shifted(model, q, shift)
+    motions = list(model.source.surface_motions.values())
+    for m in _own_turns(model, _rows(model)):        # the report draws it turning there too
+        motions[m].axis_point = motions[m].axis_point + R_m.T @ shift
     if isinstance(surface, Plane):
         surface.point = surface.point + R_m.T @ shift
     else:

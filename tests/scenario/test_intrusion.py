@@ -257,3 +257,75 @@ on = "seat_back_frame"
         load(_rear(tmp_path, mixed))
     assert ("vehicle.intrusion[0].surfaces: its surfaces are on different frames "
             "('head_restraint' on hinge 'seat_back_frame', 'floor' on the vehicle)") in str(err.value)
+
+
+TURNING = '''
+[[vehicle.intrusion]]
+name = "active_head_restraint"
+surfaces = {surfaces}
+axis_point = {axis_point}
+axis = [0.0, 1.0, 0.0]
+angular_velocity_deg = [[0.0, 0.0], [0.02, -200.0], [0.04, 0.0]]
+'''
+RESTRAINT_POINT = np.array([-0.2564, 0.0, 0.61])   # vehicles/whiplash_sled_seat.toml's
+HINGE = [-0.30, 0.0, 0.50]                           # below the restraint, on the seat back [E]
+
+
+def _turning_rear(tmp_path, surfaces, backset=True, hinge=HINGE, interior=None):
+    """rear_whiplash with its head restraint (and ``surfaces``) turned forward about a hinge on
+    the seat back frame; its backset placement kept or not; another interior file if given."""
+    text = resolve("rear_whiplash").read_text()
+    head, backset_line, pulse = 'interior = "whiplash_sled_seat"\n', "\nbackset = 0.050\n", "\n[pulse]"
+    assert all(part in text for part in (head, backset_line, pulse))
+    if interior:
+        text = text.replace(head, f'interior = "{interior}"\n')
+    if not backset:
+        text = text.replace(backset_line, "\n")
+    turning = TURNING.format(surfaces=list(surfaces), axis_point=[float(x) for x in hinge]).replace("'", '"')
+    path = tmp_path / "rear_whiplash.toml"
+    path.write_text(text.replace(pulse, turning + pulse))
+    return load(path)
+
+
+def test_identity_backset_placement_moves_an_active_restraints_hinge_with_it(tmp_path):
+    """The backset placement moves a restraint that an intrusion turns on its own (an active
+    head restraint's mechanism) with its hinge: at 30 ms (turned 3.5 deg) the placed restraint
+    meets the head as the same restraint written at its placed point, its hinge moved alike, in
+    an interior file without the placement (to 1e-9 m). Turning with another surface (the seat
+    back, here), it turns about a hinge of the seat, which the placement leaves (the compiled
+    hinge as without the placement)."""
+    from occupant.contact.compliant import signed_distances
+    placed = _turning_rear(tmp_path, ["head_restraint"])
+    restraint = placed.model.source.geometries["head_restraint"]
+    moved = restraint.point - RESTRAINT_POINT
+    assert np.linalg.norm(moved) > 0.03                 # the placement moved it 40 mm rearward
+    motion = placed.model.source.surface_motions["active_head_restraint"]
+    np.testing.assert_allclose(motion.axis_point, np.add(HINGE, moved), rtol=0, atol=1e-15)
+    written = tmp_path / "written.toml"
+    written.write_text(f'''kind = "interior"
+name = "seat_placed_restraint"
+base = "whiplash_sled_seat"
+
+[[surface]]
+name = "head_restraint"
+shape = "plane"
+point = {restraint.point.tolist()}
+normal = [0.9848, 0.0, 0.1736]
+x_axis = [-0.1736, 0.0, 0.9848]
+half_size = [0.0914, 0.125]
+characteristic = "head_restraint"
+on = "seat_back_frame"
+''')
+    reference = _turning_rear(tmp_path, ["head_restraint"], backset=False,
+                              hinge=np.add(HINGE, moved), interior="written.toml")
+    names = [n for n in placed.model.contact_names
+             if placed.model.source.contact_pairs[n].geometry_b == "head_restraint"]
+    q, t = placed.q0, 0.03
+    ours = [signed_distances(placed.model, q, t)[n] for n in names]
+    theirs = [signed_distances(reference.model, q, t)[n] for n in names]
+    at_rest = [signed_distances(placed.model, q, 0.0)[n] for n in names]
+    assert np.max(np.abs(np.subtract(ours, at_rest))) > 1e-3     # it has turned
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-9)
+    with_seat = _turning_rear(tmp_path, ["head_restraint", "seat_back"])
+    unplaced = _turning_rear(tmp_path, ["head_restraint", "seat_back"], backset=False)
+    assert np.array_equal(with_seat.model.contacts.mover_hinge, unplaced.model.contacts.mover_hinge)
