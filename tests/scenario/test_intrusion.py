@@ -210,6 +210,25 @@ def _rear(tmp_path, intrusion):
     return path
 
 
+def _restraint_at(path, point):
+    """An interior file at ``path``: the whiplash seat with its head restraint's plane at
+    ``point`` (its marker frame, as vehicles/whiplash_sled_seat.toml gives it)."""
+    path.write_text(f'''kind = "interior"
+name = "seat_moved_restraint"
+base = "whiplash_sled_seat"
+
+[[surface]]
+name = "head_restraint"
+shape = "plane"
+point = {np.asarray(point).tolist()}
+normal = [0.9848, 0.0, 0.1736]
+x_axis = [-0.1736, 0.0, 0.9848]
+half_size = [0.0914, 0.125]
+characteristic = "head_restraint"
+on = "seat_back_frame"
+''')
+
+
 def test_identity_hinged_surface_moves_relative_to_its_part(tmp_path):
     """A surface on a hinge (the rear seat's head restraint on the seat back frame) moved by an
     intrusion relative to its part (an active head restraint coming forward and up along its
@@ -230,21 +249,7 @@ def test_identity_hinged_surface_moves_relative_to_its_part(tmp_path):
     np.testing.assert_allclose(contacts.mover_axis[0], model.marker_R[k] @ u, rtol=0, atol=1e-15)
     assert not np.allclose(contacts.mover_axis[0], u)     # the link's frame is not B0's
     point = np.array([-0.2564, 0.0, 0.61]) + 0.5 * 1.0 * 0.01 * u
-    placed_file = tmp_path / "forward.toml"
-    placed_file.write_text(f'''kind = "interior"
-name = "seat_forward_restraint"
-base = "whiplash_sled_seat"
-
-[[surface]]
-name = "head_restraint"
-shape = "plane"
-point = {point.tolist()}
-normal = [0.9848, 0.0, 0.1736]
-x_axis = [-0.1736, 0.0, 0.9848]
-half_size = [0.0914, 0.125]
-characteristic = "head_restraint"
-on = "seat_back_frame"
-''')
+    _restraint_at(tmp_path / "forward.toml", point)
     placed = load(_rear(tmp_path, 'interior = "forward.toml"\n'))
     q0 = scenario.q0
     at_rest = [signed_distances(placed.model, q0, 0.0)[n] for n in restraint]
@@ -301,21 +306,7 @@ def test_identity_backset_placement_moves_an_active_restraints_hinge_with_it(tmp
     assert np.linalg.norm(moved) > 0.03                 # the placement moved it 40 mm rearward
     motion = placed.model.source.surface_motions["active_head_restraint"]
     np.testing.assert_allclose(motion.axis_point, np.add(HINGE, moved), rtol=0, atol=1e-15)
-    written = tmp_path / "written.toml"
-    written.write_text(f'''kind = "interior"
-name = "seat_placed_restraint"
-base = "whiplash_sled_seat"
-
-[[surface]]
-name = "head_restraint"
-shape = "plane"
-point = {restraint.point.tolist()}
-normal = [0.9848, 0.0, 0.1736]
-x_axis = [-0.1736, 0.0, 0.9848]
-half_size = [0.0914, 0.125]
-characteristic = "head_restraint"
-on = "seat_back_frame"
-''')
+    _restraint_at(tmp_path / "written.toml", restraint.point)
     reference = _turning_rear(tmp_path, ["head_restraint"], backset=False,
                               hinge=np.add(HINGE, moved), interior="written.toml")
     names = [n for n in placed.model.contact_names
