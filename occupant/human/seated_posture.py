@@ -1,11 +1,12 @@
-"""A seated human against drivers' postures: UMTRI's regressions of the hip-to-eye, thorax, neck
-and head angles and of the men's eye location (data/seated_posture.toml, sources there) and the
-same lines on a parametric human.
+"""A seated human against drivers' postures: UMTRI's regressions of the hip-to-eye, pelvis,
+abdomen, thorax, neck and head angles and of the men's eye location (data/seated_posture.toml,
+sources there) and the same lines on a parametric human.
 
 A line's angle is measured in the side view (the x-z plane of B0) from the vertical, positive
 when its upper end lies behind its lower one; the head line's, as UMTRI's, from the horizontal,
 positive when the eye lies above the tragion (FROM_HORIZONTAL). The human's ends of the lines
-[E]: the hips' midpoint is the pelvis frame's origin (the H-point); T12/L1 lies half-way up the
+[E]: the hips' midpoint is the pelvis frame's origin (the H-point); L5/S1 is Reed et al.'s place
+on the pelvis (builder.l5s1_from_hips, sources there); T12/L1 lies half-way up the
 lumbar segment (T10-L3: three of its six bodies, taken as equally tall, as
 validation.LUMBAR_FRACTIONS); C7/T1 is the lower neck joint; the tragion (the neck line's top and
 the head line's start, UMTRI's own point) lies at the survey's height below the vertex and
@@ -19,10 +20,10 @@ import math
 import numpy as np
 
 from occupant.dynamics import body_poses
-from occupant.human.builder import proportions
+from occupant.human.builder import l5s1_from_hips, proportions
 from occupant.human.data_folder import read_data
 
-LINES = ("hip_to_eye", "thorax", "neck", "head")
+LINES = ("hip_to_eye", "pelvis", "abdomen", "thorax", "neck", "head")
 FROM_HORIZONTAL = ("head",)   # lines whose angle is the eye's elevation above the horizontal
 T12L1_FRACTION = 3.0 / 6.0   # of the lumbar segment (T10-L3, six bodies) from L3/L4 [D, see above]
 
@@ -86,9 +87,13 @@ def line_ends(model, line):
     on a parametric human (module docstring); the head line's from the tragion to the eye."""
     if line not in LINES:
         raise ValueError(f"unknown line {line!r} (known: {', '.join(LINES)})")
-    if line == "thorax":
+    if line in ("pelvis", "abdomen", "thorax"):
         top = np.asarray(model.source.joints["thorax_lumbar"].placement.position, float)
-        return ("lumbar", T12L1_FRACTION * top), ("neck", np.zeros(3))
+        header = model.source.header
+        hips, t12l1 = ("pelvis", np.zeros(3)), ("lumbar", T12L1_FRACTION * top)
+        l5s1 = ("pelvis", l5s1_from_hips(header["stature"], proportions(), header["sex"]))
+        return {"pelvis": (hips, l5s1), "abdomen": (l5s1, t12l1),
+                "thorax": (t12l1, ("neck", np.zeros(3)))}[line]
     head = next(g for g in model.geometries if g.name == "head_shell")
     body = model.body_names[model.marker_body[model.marker(head.marker)]]
     p = head_points(model)

@@ -7,12 +7,15 @@ import numpy as np
 import pytest
 
 from occupant.dynamics import link_poses
+from occupant.human.posture import load_posture
+from occupant.human.seated_posture import line_angle, predicted_angle, vertical_angle
 from occupant.scenario import load
 from occupant.scenario.placement import plane_gap
 from occupant.scenario.seat_fit import human_cushion
 from occupant.scenario.settle import settle_scenario
 
 HUMAN = "occupant.human.sex=male"
+POSTURE = "driver_seated"   # us_ncap_frontal_56's occupant.posture
 
 
 def test_reference_a_humans_cushion_pair_names_its_buttock():
@@ -34,11 +37,16 @@ def test_reference_a_humans_cushion_pair_names_its_buttock():
     assert pair.characteristic == flesh.characteristic
 
 
-def _seated(*overrides):
-    """(hips, knees (2, 3), heels' gaps to the floor (2,)) in B0, m, of us_ncap_frontal_56's
-    occupant settled as the run settles it (its occupant.settle, belts buckled at the end)."""
+def _settled(*overrides):
+    """(scenario, q): us_ncap_frontal_56's occupant settled as the run settles it (its
+    occupant.settle, belts buckled at the end)."""
     s = load("us_ncap_frontal_56", list(overrides))
-    q, _ = settle_scenario(s.file, s.model, s.q0, s.settle, s.settle_belted)
+    return s, settle_scenario(s.file, s.model, s.q0, s.settle, s.settle_belted)[0]
+
+
+def _seated(s, q):
+    """(hips, knees (2, 3), heels' gaps to the floor (2,)) in B0, m, of the scenario ``s``'s
+    occupant in configuration ``q``."""
     m = s.model
     _, p = link_poses(m, m.make_data(), q)
     at = lambda body: p[m.body_link[m.body(body)]]             # noqa: E731 the joint's centre
@@ -54,8 +62,13 @@ def _seated(*overrides):
 
 
 @pytest.fixture(scope="module")
-def seated():
-    return {"dummy": _seated(), "human": _seated(HUMAN)}
+def settled():
+    return {"dummy": _settled(), "human": _settled(HUMAN)}
+
+
+@pytest.fixture(scope="module")
+def seated(settled):
+    return {who: _seated(*sq) for who, sq in settled.items()}
 
 
 def test_reference_the_settled_human_sits_where_the_dummy_sits(seated):
@@ -72,3 +85,39 @@ def test_reference_the_settled_human_sits_where_the_dummy_sits(seated):
     assert np.abs(h_hips - d_hips)[[0, 2]] == pytest.approx(0.0, abs=0.010)
     assert np.abs(h_knees - d_knees)[:, [0, 2]].max() == pytest.approx(0.0, abs=0.025)
     assert np.abs(d_heels).max() < 0.002 and np.abs(h_heels).max() < 0.002
+
+
+def _drivers(s, line):
+    """(mean, RMSE), rad, of UMTRI's drivers' ``line`` for the scenario ``s``'s human, from the
+    vertical (seated_posture.vertical_angle); H30 the posture's right heel's target below the
+    H-point (0.328 m in driver_seated)."""
+    heel = next(p for p in load_posture(POSTURE)["targets"]["point"]
+                if p["body"] == "right_foot" and p["point"] in ("heel", "heel_bottom"))
+    header = s.model.source.header
+    mean, rmse = predicted_angle(line, header["sex"], header["stature"], header["total_mass"],
+                                 -heel["z"])
+    return vertical_angle(line, mean), rmse
+
+
+@pytest.mark.parametrize("line", ["pelvis", "abdomen", "thorax"])
+def test_reference_the_settled_humans_trunk_lines_stay_the_drivers(settled, line):
+    """Settled in US NCAP's seat, the human's pelvis, abdomen and thorax lines stay within one
+    RMSE of UMTRI's drivers' means (48.1 +- 13.2, 29.9 +- 11.4, 2.2 +- 4.3 deg): posed 43.8,
+    28.3, 2.2; settled 45.7, 28.7, 1.5 (scenarios/validation/HISTORY.md, humaneye)."""
+    s, q = settled["human"]
+    mean, rmse = _drivers(s, line)
+    assert abs(vertical_angle(line, line_angle(s.model, q, line)) - mean) <= rmse
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the settling turns the levelled head back up: head line 3.2 deg posed (UMTRI's drivers' mean, "
+    "RMSE 5.0), 15.8 settled; the upper neck's flexion 16.3 -> 3.5 deg, the lower's 5.9 -> 5.2 "
+    "(without neck muscles 21.2 deg, the lower neck extended 3.5): the neck's passive balance, "
+    "not the posture's target, sets where the head starts (scenarios/validation/HISTORY.md, "
+    "humaneye)"))
+def test_reference_the_settled_humans_head_line_stays_the_drivers(settled):
+    """Settled in US NCAP's seat, the human's head line (tragion -> eye, above the horizontal)
+    stays within one RMSE of UMTRI's drivers' mean, where the posture puts it."""
+    s, q = settled["human"]
+    mean, rmse = _drivers(s, "head")
+    assert abs(vertical_angle("head", line_angle(s.model, q, "head")) - mean) <= rmse
