@@ -3,7 +3,7 @@ scenarios/HISTORY.md, dummyclav, dummyshoulder and beltlow)."""
 import numpy as np
 import pytest
 
-from occupant.restraints.belt_clearance import ellipsoids_at
+from occupant.restraints.belt_clearance import belt_depths, ellipsoids_at
 from occupant.scenario import load
 
 # Half the webbing's width: its centreline this far outboard of the neck keeps its inboard edge
@@ -250,3 +250,25 @@ def test_reference_whole_body_shortest_path_crosses_on_the_shoulder(fitted):
     assert min(length) < fitted_length
     sampled = x[:-1, None] + np.diff(x, axis=0)[:, None] * np.linspace(0.0, 1.0, 10)[:, None]
     assert max(_depth(sampled.reshape(-1, 3), e).max() for e in body) < 0.5
+
+
+@pytest.mark.parametrize("fit, at, body, deep", [
+    ({"restraints.belt.abdomen": "abdomen"}, 0.1896, "pelvis_flesh", 0.1306),
+    ({"restraints.belt.groin": "pelvis_flesh"}, 0.1818, "abdomen", 0.0125),
+    ({"restraints.belt.abdomen": "abdomen", "restraints.belt.groin": "pelvis_flesh",
+      "restraints.belt.across": 0.0}, 0.1561, "pelvis_flesh", 0.0107)])
+def test_reference_lower_wraps_miss_the_whole_body_path_at_the_fit(fit, at, body, deep):
+    """The shoulder belt's existing lower wraps, fitted on US NCAP, do not put it on the whole-
+    body shortest path (117 mm out, 1076 mm, in no body; the test above): ``abdomen`` alone (held
+    across the belt) is fitted low on the abdomen's front, 372 mm below the neck's base, the
+    thorax's wraps then round its outboard flank (190 mm out) and the piece on to the buckle 131
+    mm through the pelvis flesh; ``groin`` alone leaves the thorax run low and outboard (182 mm)
+    and the piece to the pelvis 12.5 mm through the abdomen; both on their shortest path (``across
+    = 0``) 156 mm out, 1083 mm long, 11 mm through the pelvis flesh, the thorax's wraps 54-62 mm
+    off the whole-body path: placed together, the runs over the overlapping thorax, abdomen and
+    pelvis stop short of it (scenarios/HISTORY.md, beltlow, with each one's jump in the run)."""
+    run = load("us_ncap_frontal_56", {"solver.t_end": 0.0005, **fit}).run()
+    names = [p.name for p in run.model.source.belts["belt"].points]
+    pieces = range(names.index("d_ring"), names.index("buckle"))
+    assert crossing(run)[0] == pytest.approx(at, abs=0.002)
+    assert belt_depths(run, "belt", 0, [body], pieces)[body] == pytest.approx(deep, abs=0.002)
