@@ -446,8 +446,8 @@ _SENSOR = [
     Key("sensor[].fine1", "string", "", "the ISO-MME fine location 1", reader=_SENSORS),
     Key("sensor[].fine2", "string", "", "the ISO-MME fine location 2", reader=_SENSORS),
     Key("sensor[].body", "string", "", "the segment it is on", reader=_SENSORS),
-    Key("sensor[].point", "point", "m", "its place in the segment frame (cg: the segment's centre of mass)",
-        "cg", reader=_SENSORS),
+    Key("sensor[].point", "point", "m", "its place in the segment frame (cg: the segment's centre of mass; "
+        "a joint's name: that joint's centre, the segment its parent)", "cg", reader=_SENSORS),
     Key("sensor[].marker", "string", "", "its place and axes: a marker (read in its axes; a displacement "
         "sensor in its segment's)", reader=_SENSORS),
     Key("sensor[].joint", "string", "", "load_cell: the joint it measures", reader=_SENSORS),
