@@ -114,20 +114,21 @@ def _one(e, c, path, model):
 
 
 def _joint_point(kwargs, model, c, path):
-    """``point = "<joint>"``: the centre of that joint of the model, whose parent is the sensor's
-    body, in the body's frame (a place each occupant has at its own spot: a T1 accelerometer at
-    the lower neck joint of a dummy or of the parametric human)."""
-    point = kwargs.get("point")
-    if not isinstance(point, str) or point == "cg":
-        return
-    joints = [j for j in model.source.joints.values() if j.parent == kwargs.get("body")]
-    for j in joints:
-        if j.name == point:
-            kwargs["point"] = tuple(float(x) for x in j.placement.position)
-            return
-    c.fail(f"{path}.point", f"{point!r} is not a joint of segment {kwargs.get('body')!r} in model "
-           f"'{model.name}'", '"cg", [x, y, z] m, or a joint whose parent is the body: '
-           + (", ".join(j.name for j in joints) or "none"))
+    """``point = "<joint>"`` (``to_point`` alike, on ``to_body``): the centre of that joint of
+    the model, whose parent is the sensor's body, in the body's frame (a place each occupant has
+    at its own spot: a T1 accelerometer at the lower neck joint of a dummy or of the parametric
+    human)."""
+    for key, body in (("point", kwargs.get("body")), ("to_point", kwargs.get("to_body"))):
+        point = kwargs.get(key)
+        if not isinstance(point, str) or point == "cg":
+            continue
+        joints = [j for j in model.source.joints.values() if j.parent == body]
+        found = [j for j in joints if j.name == point]
+        if not found:
+            c.fail(f"{path}.{key}", f"{point!r} is not a joint of segment {body!r} in model "
+                   f"'{model.name}'", '"cg", [x, y, z] m, or a joint whose parent is the body: '
+                   + (", ".join(j.name for j in joints) or "none"))
+        kwargs[key] = tuple(float(x) for x in found[0].placement.position)
 
 
 def _check_names(kwargs, model, c, path):

@@ -92,7 +92,8 @@ def test_reference_the_t1_accelerometer_sits_at_each_occupants_lower_neck_joint(
 
 
 def test_reference_a_sensor_point_naming_a_joint_elsewhere_is_one_message():
-    """A joint whose parent is another body: one message with the key and the joints accepted."""
+    """A joint whose parent is another body: one message with the key and the joints accepted;
+    a displacement's ``to_point`` names a joint of its ``to_body`` alike."""
     s = load("rear_whiplash", ["occupant.settle=0"])
     table = {"sensor": [{"kind": "accelerometer", "name": "T1", "body": "upper_torso",
                          "point": "upper_neck", "location": "THSP"}]}
@@ -101,3 +102,9 @@ def test_reference_a_sensor_point_naming_a_joint_elsewhere_is_one_message():
     text = str(err.value)
     assert "sensor[0].point" in text and "'upper_neck' is not a joint of segment 'upper_torso'" in text
     assert "lower_neck" in text
+    table = {"sensor": [{"kind": "displacement", "name": "neck", "body": "upper_torso",
+                         "point": "lower_neck", "to_body": "neck", "to_point": "upper_neck",
+                         "location": "NECK"}]}
+    sensor, = load_sensors(table, s.model)
+    assert sensor.to_point == tuple(s.model.source.joints["upper_neck"].placement.position)
+    assert sensor.point == (0.06341, 0.0, 0.276)
