@@ -253,8 +253,8 @@ def _bound(lim):
 def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), show=(),
                   results=None, model=None, reference=None, direction=None):
     """Rows for the criteria the channels allow, in ROWS order, then the OPTIONAL_ROWS the
-    protocol judges or ``show`` names; those named in ``not_judged`` keep their value and limit
-    but get no verdict. A sliding (Euro NCAP) limit shows its capping limit, or its lower
+    protocol judges, the reference shows or ``show`` names; those named in ``not_judged`` keep
+    their value and limit but get no verdict. A sliding (Euro NCAP) limit shows its capping limit, or its lower
     performance limit when it has none, and passes unless the value goes beyond it
     (``occupant.injury.limits.assess``); its row adds ``scale`` [higher, lower performance
     limit] and, judged, ``points`` of ``max_points``. ``results`` and ``model`` give the rear-impact
@@ -265,7 +265,9 @@ def criteria_rows(channels, dummy, protocol=None, judged=True, not_judged=(), sh
     values = _values(channels, dummy)
     limits = {lim.criterion: lim for lim in protocol.limits} if protocol else {}
     shown = {lim.criterion: lim for lim in reference.limits} if reference else {}
-    wanted = set(show) | {name for name, key, _, _ in OPTIONAL_ROWS if key in limits}
+    # an optional row either protocol has a limit for (a parametric human's regulation is its
+    # reference: its Euro NCAP rows shown as the dummy's)
+    wanted = set(show) | {name for name, key, _, _ in OPTIONAL_ROWS if key in limits or key in shown}
     if wanted & {"NIC", "Nkm", "T1 acceleration", "head restraint contact time",
                  "rebound velocity", "head rotation"}:
         values.update(_rear_values(channels, dummy, results, model))

@@ -47,7 +47,7 @@ MAX_BRAKING = 3.0       # s of pre-crash braking at most [E: the full-car model 
 KINDS = {"number": "a number", "bool": "true or false", "string": "a string",
          "strings": "a list of strings", "name_or_names": "a name or a list of names",
          "vector": "a list of 3 numbers", "vector4": "a list of 4 numbers",
-         "point": "\"cg\" or a list of 3 numbers",
+         "point": "\"cg\", a joint's name or a list of 3 numbers",
          "rows": "rows [[x, y], ...]", "table": "a table", "tables": "an array of tables"}
 REQUIRED = "required"   # Key.default of a key that must be given
 
@@ -131,8 +131,8 @@ class Key:
             names = self.names()
             bad = [x for x in items if names and x not in names]
             return f"unknown {self.what} {bad[0]!r}" if bad else None
-        if self.kind == "point" and isinstance(value, str) and value == "cg":
-            return None
+        if self.kind == "point" and isinstance(value, str) and value.strip():
+            return None     # "cg" or a joint's name (the sensor loader checks it on the model)
         if self.kind in ("vector", "vector4", "point"):
             n = 4 if self.kind == "vector4" else 3
             ok = (isinstance(value, (list, tuple, np.ndarray)) and len(value) == n
@@ -446,8 +446,8 @@ _SENSOR = [
     Key("sensor[].fine1", "string", "", "the ISO-MME fine location 1", reader=_SENSORS),
     Key("sensor[].fine2", "string", "", "the ISO-MME fine location 2", reader=_SENSORS),
     Key("sensor[].body", "string", "", "the segment it is on", reader=_SENSORS),
-    Key("sensor[].point", "point", "m", "its place in the segment frame (cg: the segment's centre of mass)",
-        "cg", reader=_SENSORS),
+    Key("sensor[].point", "point", "m", "its place in the segment frame (cg: the segment's centre of mass; "
+        "a joint's name: that joint's centre, the segment its parent)", "cg", reader=_SENSORS),
     Key("sensor[].marker", "string", "", "its place and axes: a marker (read in its axes; a displacement "
         "sensor in its segment's)", reader=_SENSORS),
     Key("sensor[].joint", "string", "", "load_cell: the joint it measures", reader=_SENSORS),
@@ -456,7 +456,7 @@ _SENSOR = [
     Key("sensor[].body_loads_above", "bool", "", "load_cell with reaction: body's own contacts count on "
         "the joint's side", reader=_SENSORS),
     Key("sensor[].to_body", "string", "", "displacement: the other segment", reader=_SENSORS),
-    Key("sensor[].to_point", "point", "m", "displacement: the point on it", "cg", reader=_SENSORS),
+    Key("sensor[].to_point", "point", "m", "displacement: the point on it (as point)", "cg", reader=_SENSORS),
     Key("sensor[].to_marker", "string", "", "displacement: the marker on it", reader=_SENSORS),
     Key("sensor[].directions", "strings", "", "displacement: the components (x, y, z, r)", reader=_SENSORS),
     Key("sensor[].relative", "bool", "", "displacement: measured from the start", reader=_SENSORS),

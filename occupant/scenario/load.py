@@ -83,6 +83,7 @@ from occupant.modeling import Ellipsoid, Plane, Sphere
 from occupant.modeling.contacts_toml import read_contacts
 from occupant.scenario.body_contacts import body_pairs
 from occupant.scenario.body_contacts import shipped_file as body_contacts_file
+from occupant.scenario.human_swap import human_contacts
 from occupant.scenario.interior import load_interior
 from occupant.scenario.interior_hinge import frame_marker
 from occupant.scenario.intrusion import read_intrusions
@@ -92,7 +93,6 @@ from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
 from occupant.scenario.restraints import (BELT_ANCHORAGES, RESTRAINTS, belt_table, read_restraints,
                                          reference_dummy_file)
-from occupant.scenario.seat_fit import human_cushion
 from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_front, turn_root, vehicle_indices
 
 # the keys each table takes, their types, units, ranges and defaults: occupant.scenario.keys
@@ -364,15 +364,17 @@ class Scenario:
         self.reference = PROTOCOLS[ref] if ref else None
         reg = read(c, crit, "criteria", "regulation")
         self.protocol = PROTOCOLS[reg] if reg else None
+        if self.human and (self.protocol or self.reference) is not None:
+            # its channels read as the dummy's (occupant.sensors.defaults.human_sensors): the
+            # criteria's constants (M_OC's offset, Nij's intercepts, VC's) the dummy's the
+            # regulation judges (the dummy the scenario was written for), else the reference's
+            # (rear_whiplash's BioRID II reference has no constants of its own)
+            self.criteria_dummy = (self.protocol or self.reference).dummy
         if self.protocol is not None and self.human:
             # a human has no regulation of its own: the dummy's limits shown beside, not judged
             # (the note below says so), rather than a verdict on a dummy's limits
             self.reference = self.reference or self.protocol
             self.protocol = None
-        if self.human and self.reference is not None:
-            # its channels read as the dummy's (occupant.sensors.defaults.human_sensors): the
-            # criteria's constants (M_OC's offset, Nij's intercepts, VC's) the reference dummy's
-            self.criteria_dummy = self.reference.dummy
         if self.protocol is not None and not self.dummy.startswith(self.protocol.dummy):
             c.fail("criteria.regulation", f"{reg} judges the {self.protocol.dummy}, the occupant is "
                    f"{self.dummy}", ", ".join(k for k, p in PROTOCOLS.items() if self.dummy.startswith(p.dummy))
@@ -432,8 +434,10 @@ class Scenario:
             add_front(self.front, asm, self.front_position, c, "vehicle.front")
             characteristics.update(self.front.characteristics)
             defaults.update(self.front.surface_characteristics)
-        if self.human:   # its cushion bears on its buttock (seat_fit.human_cushion)
-            data = {**data, "contact": human_cushion(c.tables(data, "contact", ""))}
+        if self.human:   # the dummy's geometries the pairs name, the human's (human_swap)
+            contacts, said = human_contacts(c.tables(data, "contact", ""))
+            data = {**data, "contact": contacts}
+            self.notes.extend(said)
         _, pairs = read_contacts(c, data, list(asm.geometries), characteristics=characteristics,
                                  defaults=defaults, bodies=[
                                      n for n, g in asm.geometries.items()

@@ -7,7 +7,8 @@ Example (a scenario or model file, or a file of its own)::
     name = "Head CG"                #   | load_cell | displacement | array
     body = "head"
     point = "cg"                    # "cg" or [x, y, z] m in the segment frame; or marker = "..."
-                                    #   (at its origin, read in its axes)
+                                    #   (at its origin, read in its axes); or a joint's name
+                                    #   (its centre; the joint's parent is body; with a model)
 
     [[sensor]]
     kind = "load_cell"
@@ -99,6 +100,7 @@ def _one(e, c, path, model):
         kwargs["directions"] = tuple(kwargs["directions"])
     if model is not None:
         _check_names(kwargs, model, c, path)
+        _joint_point(kwargs, model, c, path)
     if "body" in kwargs and "location" not in kwargs and default_location(kwargs["body"])[0] is None:
         c.fail(f"{path}.location", f"missing: no default ISO-MME location for segment "
                f"'{kwargs['body']}'", "4 characters such as HEAD, CHST, THSP, PELV, NECK, LUSP, "
@@ -109,6 +111,24 @@ def _one(e, c, path, model):
         message = str(err)
     # the declaration's own checks name the field; add the file and key path
     c.fail(f"{path}.{message.split(':')[0].split('.')[-1]}", message.split(": ", 1)[-1])
+
+
+def _joint_point(kwargs, model, c, path):
+    """``point = "<joint>"`` (``to_point`` alike, on ``to_body``): the centre of that joint of
+    the model, whose parent is the sensor's body, in the body's frame (a place each occupant has
+    at its own spot: a T1 accelerometer at the lower neck joint of a dummy or of the parametric
+    human)."""
+    for key, body in (("point", kwargs.get("body")), ("to_point", kwargs.get("to_body"))):
+        point = kwargs.get(key)
+        if not isinstance(point, str) or point == "cg":
+            continue
+        joints = [j for j in model.source.joints.values() if j.parent == body]
+        found = [j for j in joints if j.name == point]
+        if not found:
+            c.fail(f"{path}.{key}", f"{point!r} is not a joint of segment {body!r} in model "
+                   f"'{model.name}'", '"cg", [x, y, z] m, or a joint whose parent is the body: '
+                   + (", ".join(j.name for j in joints) or "none"))
+        kwargs[key] = tuple(float(x) for x in found[0].placement.position)
 
 
 def _check_names(kwargs, model, c, path):

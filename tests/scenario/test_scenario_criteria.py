@@ -108,6 +108,20 @@ def _neck_channels(fx_forward=100.0, fx_backward=-300.0, tension=500.0):
             Channel("Upper neck moment Y", t, np.zeros_like(t), "N*m", code="11NECKUP00H3MOY0")]
 
 
+def test_reference_a_references_optional_rows_are_shown_unjudged():
+    """A protocol given as the reference (a parametric human's regulation, branch humanrear)
+    shows the optional rows it has limits for, as judging it adds them: the Euro NCAP 5F's VC
+    with its value and limit, no verdict. Before, a human's Euro NCAP run lost its neck shear,
+    neck extension and VC rows."""
+    channels, euro = _channels(deflection=0.03), PROTOCOLS["euroncap_fw50_hybrid3_05f"]
+    judged = {r["criterion"]: r for r in criteria_rows(channels, "hybrid3_05f", euro)}
+    shown = {r["criterion"]: r for r in criteria_rows(channels, "hybrid3_05f", reference=euro)}
+    assert list(shown) == list(judged) and "VC" in shown
+    assert shown["VC"]["value"] == judged["VC"]["value"] and judged["VC"]["pass"] is not None
+    assert shown["VC"]["limit"] == judged["VC"]["limit"] == pytest.approx(1.0)
+    assert all(r["pass"] is None for r in shown.values())
+
+
 def test_reference_whiplash_neck_rows_beside_the_biorid_limits():
     """A rear run (rear_whiplash: FMVSS 202a judges, Euro NCAP's BioRID table is its reference)
     shows the upper neck's shear by sign and its tension beside the capping limits of Euro
