@@ -10,6 +10,19 @@ Curves, in normalized fibre length l = L_fibre / L_opt and velocity v = L_fibre'
   have the same slope 1 + 1/A at v = 0;
 - passive: f_P = (exp(k_PE (l - 1) / e0) - 1) / (exp(k_PE) - 1) for l > 1, else 0 (Thelen 2003,
   eq. 2).
+Posture control (``posture_commands``): a muscle may take part of a closed-loop controller's
+command, u = preset + control_gain x command, clipped to [0, 1], until its reflex starts.
+The controller holds the pitch of a marker's x axis in B0 (theta = atan2(-x_z, x_x), positive
+in flexion about +y) at its value at t = 0 (the reference, ``start_controls``): the error
+theta - reference reaches it through CONTROL_LAGS first-order lags in series of delay/CONTROL_LAGS
+each (a neural delay of mean ``delay``: its step response is the Erlang distribution's
+cumulative function), and the command is PID on that delayed error e_d,
+command = kp e_d + ki int(e_d dt) + kd de_d/dt, the derivative that of the last lag (its rate,
+no numerical differencing). Positive commands extend: muscles with control_gain > 0 (extensors)
+are excited, those with control_gain < 0 (flexors) relaxed below their preset. The controller
+moves the excitation until the muscle's reflex_time (never, without a reflex); from then on the
+reflex's step sets it, as before (the postural control holds the seated posture; the reflex
+answers the crash, and the neck's damping was fitted with it).
 A producer: reads ``bundle.muscles``, adds the force pair to ``data.f_ext``
 (``points.add_force_pair``, the spring-dampers' line geometry), writes the activation rate to
 ``data.zdot``, (length, length rate, activation, tension) per muscle to ``data.outputs`` and the
@@ -20,7 +33,7 @@ from numba import njit
 
 from occupant.jit import JIT_INLINE, JIT_STAGE
 from occupant.forces.points import add_force_pair, line_between
-from occupant.model.bundle import POWER_MUSCLES
+from occupant.model.bundle import CONTROL_LAGS, CONTROL_OUTPUTS, CONTROL_STATES, POWER_MUSCLES
 
 HILL_A = 0.25          # a/F0 of Hill's (1938) hyperbola [S]
 ECCENTRIC_MAX = 1.8    # lengthening force plateau, F_max multiples [S Thelen 2003; Katz 1939]
@@ -53,17 +66,74 @@ def passive_force(l, strain, shape):
 
 
 @njit(**JIT_INLINE)
-def excitation_at(el, e, t):
-    """Excitation of muscle e at time t: the preset, and the reflex from reflex_time on."""
+def excitation_at(el, e, t, outputs):
+    """Excitation of muscle e at time t: the preset plus its share of its controller's command
+    (read back from ``outputs``, where ``posture_commands`` wrote it) within [0, 1] until
+    reflex_time; from then on the preset, or the reflex where larger (the reflex answering the
+    pulse replaces the postural control)."""
     u = el.excitation[e]
-    if t >= el.reflex_time[e] and el.reflex_excitation[e] > u:
-        u = el.reflex_excitation[e]
+    if t >= el.reflex_time[e]:
+        return max(u, el.reflex_excitation[e])
+    k = el.controller[e]
+    if k >= 0:
+        u += el.control_gain[e] * outputs[el.control_out_start + len(CONTROL_OUTPUTS) * k + 2]
+        u = min(max(u, 0.0), 1.0)
     return u
+
+
+@njit(**JIT_INLINE)
+def control_pitch(data, link, R):
+    """Pitch (rad, flexion positive about +y of B0) of the x axis of the frame R (link frame)."""
+    Rl = data.R_base_link[link]
+    xx = Rl[0, 0] * R[0, 0] + Rl[0, 1] * R[1, 0] + Rl[0, 2] * R[2, 0]
+    xz = Rl[2, 0] * R[0, 0] + Rl[2, 1] * R[1, 0] + Rl[2, 2] * R[2, 0]
+    return np.arctan2(-xz, xx)
+
+
+@njit(**JIT_INLINE)
+def posture_commands(el, data, z):
+    """Each posture controller's error, delayed error and command to data.outputs, its states'
+    rates to data.zdot (module docstring)."""
+    ns, no = len(CONTROL_STATES), len(CONTROL_OUTPUTS)
+    for k in range(el.control_link.shape[0]):
+        s = el.control_z_start + ns * k
+        error = control_pitch(data, el.control_link[k], el.control_R[k]) - z[s]
+        lag = el.control_delay[k] / CONTROL_LAGS
+        before = error
+        for i in range(CONTROL_LAGS):
+            data.zdot[s + 2 + i] = (before - z[s + 2 + i]) / lag
+            before = z[s + 2 + i]
+        delayed = z[s + 1 + CONTROL_LAGS]
+        data.zdot[s] = 0.0
+        data.zdot[s + 1] = delayed
+        o = el.control_out_start + no * k
+        data.outputs[o] = error
+        data.outputs[o + 1] = delayed
+        data.outputs[o + 2] = (el.control_kp[k] * delayed + el.control_ki[k] * z[s + 1]
+                               + el.control_kd[k] * data.zdot[s + 1 + CONTROL_LAGS])
+
+
+def start_controls(model, q0, z0):
+    """z0 (a copy) with each posture controller's reference the pitch it reads at q0 (t = 0),
+    its integral and lags at zero (no error yet); a reference z0 already sets (non-zero) stays."""
+    from occupant.dynamics.api import link_poses
+    z = np.array(z0, dtype=float)
+    el = model.muscles
+    if el is None or not len(el.control_link):
+        return z
+    R, _ = link_poses(model, model.make_data(), q0)
+    for k in range(len(el.control_link)):
+        s = el.control_z_start + len(CONTROL_STATES) * k
+        x = R[el.control_link[k]] @ el.control_R[k][:, 0]
+        if z[s] == 0.0:
+            z[s] = np.arctan2(-x[2], x[0])
+    return z
 
 
 @njit(**JIT_STAGE)
 def muscles(bundle, data, t, q, v, z):
     el = bundle.muscles
+    posture_commands(el, data, z)
     power = 0.0
     for e in range(el.link_a.shape[0]):
         la, lb = el.link_a[e], el.link_b[e]
@@ -72,7 +142,7 @@ def muscles(bundle, data, t, q, v, z):
         # activation dynamics (z holds activation - preset excitation)
         k = el.z_start + e
         a = el.excitation[e] + z[k]
-        u = excitation_at(el, e, t)
+        u = excitation_at(el, e, t, data.outputs)
         tau = el.activation_time[e] if u > a else el.deactivation_time[e]
         data.zdot[k] = (u - a) / tau
         if a < 0.0:

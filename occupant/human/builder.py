@@ -456,8 +456,9 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
     """Compiled runtime Model of a human of ``stature`` (m), ``mass`` (kg) and ``sex`` ("male",
     "female"); ``percentile`` (5, 50, 95 where tabulated) fills stature and mass that are not
     given. Same segment and joint names as the dummies; the Assembly is ``model.source``.
-    ``neck_activation``: the neck muscles' activation, "relaxed", "braced" or "reflex" (relaxed,
-    then a reflex from ``pulse_start`` (s) plus the reflex delay), or None for no muscles
+    ``neck_activation``: the neck muscles' activation, "relaxed", "braced", "reflex" (relaxed,
+    then a reflex from ``pulse_start`` (s) plus the reflex delay) or "posture" (the reflex's
+    and a closed-loop controller holding the head's pitch), or None for no muscles
     (neck_muscles.py). ``thoracic_spine``: a flexible thoracic spine (thoracic_spine.py; off by
     default: one rigid upper torso); ``neck_mid``: a neck of three joints (neck_mid.py; off by
     default: two); ``face``: a chin on the head (builder.chin; off by default); ``heels``: a

@@ -1,7 +1,8 @@
 """The parametric human's active neck (issue 14 section 2): lumped Hill-type line muscles
 (occupant.modeling.Muscle) from the upper torso to the neck and head, on both sides, sized to
 the published neck strength and activated by a preset (relaxed, braced) or a delayed reflex
-after the pulse starts. Data and sources: data/neck_muscles.toml."""
+after the pulse starts, and ("posture") a closed-loop controller holding the head's pitch.
+Data and sources: data/neck_muscles.toml."""
 import math
 
 import numpy as np
@@ -12,7 +13,8 @@ from occupant.human.neck_mid import UPPER, attachment
 from occupant.modeling import Marker, Muscle
 
 TABLE = "neck_muscles.toml"
-ACTIVATIONS = ("relaxed", "braced", "reflex")
+ACTIVATIONS = ("relaxed", "braced", "reflex", "posture")
+CONTROL_MARKER = "head_posture"     # the head's frame at the condyles, whose pitch "posture" holds
 PARTS = {"torso": "upper_torso", "neck": "neck", "head": "head"}
 
 
@@ -112,10 +114,24 @@ def extensor_levels(segs, paths, f_max):
     return head_level, neck_level
 
 
+def control_gain(segs, where_a, pa, where_b, pb, group):
+    """Share of the posture controller's command (positive: extend the head) a muscle takes, by
+    the sign of its moment arm about the joint below the part it pulls (the condyles for the
+    head, C7/T1 for the neck; reference posture): +1 if it extends there, -1 if it flexes
+    (reciprocal), 0 for the lateral group (the controller holds the pitch only) [E]. The
+    sternocleidomastoid, a flexor of C7/T1, passes behind the condyles: it takes +1."""
+    if group == "lateral":
+        return 0.0
+    arm, _ = moment_arm(segs, where_a, pa, where_b, pb, "oc" if where_b == "head" else "c7")
+    return -1.0 if arm > 0.0 else 1.0
+
+
 def add_neck_muscles(asm, segs, activation="reflex", pulse_start=0.0):
     """Add the neck muscles and their attachment markers to the Assembly of a human; returns the
-    muscle names. ``activation``: "relaxed", "braced" or "reflex" (relaxed, then the reflex
-    excitation from pulse_start + the reflex delay)."""
+    muscle names. ``activation``: "relaxed", "braced", "reflex" (relaxed, then the reflex
+    excitation from pulse_start + the reflex delay) or "posture" (relaxed, the
+    flexors' and extensors' excitations moved by a controller holding the head's pitch in B0
+    at its t = 0 value until the reflex, then the reflex's; data/neck_muscles.toml [control])."""
     if activation not in ACTIVATIONS:
         raise HumanParameterError("neck_activation", f"unknown value {activation!r}",
                                   ", ".join(ACTIVATIONS) + ", or None for no neck muscles")
@@ -126,8 +142,15 @@ def add_neck_muscles(asm, segs, activation="reflex", pulse_start=0.0):
     tab = neck_muscle_table()
     ref, act = tab["reference"], tab["activation"]
     preset = act["braced"] if activation == "braced" else act["relaxed"]
-    reflex = act["reflex"] if activation == "reflex" else 0.0
-    t_reflex = pulse_start + act["reflex_delay"] if activation == "reflex" else math.inf
+    reflexive = activation in ("reflex", "posture")
+    reflex = act["reflex"] if reflexive else 0.0
+    t_reflex = pulse_start + act["reflex_delay"] if reflexive else math.inf
+    control = {}
+    if activation == "posture":
+        ctl = tab["control"]
+        asm.add(Marker(CONTROL_MARKER, PARTS["head"], (0.0, 0.0, 0.0)))
+        control = dict(control_marker=CONTROL_MARKER, control_kp=ctl["kp"],
+                       control_ki=ctl["ki"], control_kd=ctl["kd"], control_delay=ctl["delay"])
     strength = {"flexion": ref["flexion_strength"], "flexion_oc": ref["flexion_strength"],
                 "extension": ref["extension_strength"], "extension_oc": ref["extension_strength"]}
     paths = muscle_paths(segs)
@@ -157,6 +180,7 @@ def add_neck_muscles(asm, segs, activation="reflex", pulse_start=0.0):
         asm.add(Muscle(name, ma.name, mb.name, max_force=f_max[name], optimal_length=length,
                        damping=ref["damping"], excitation=preset * balance,
                        reflex_excitation=reflex * balance,
-                       reflex_time=t_reflex))
+                       reflex_time=t_reflex, **control,
+                       control_gain=control_gain(segs, wa, pa, wb, pb, group) if control else 0.0))
         names.append(name)
     return names

@@ -76,7 +76,7 @@ def _check_human(check, scenario):
     for key in ("percentile", "stature", "mass"):
         check.number(human, key, "human", positive=True)
     check.string(human, "sex", "human", choices=("male", "female"), what="sex")
-    check.string(human, "neck_activation", "human", choices=("relaxed", "braced", "reflex", "none"),
+    check.string(human, "neck_activation", "human", choices=("relaxed", "braced", "reflex", "posture", "none"),
                  what="neck activation")
     check.boolean(human, "neck_mid", "human")
     check.boolean(human, "face", "human")

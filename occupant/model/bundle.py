@@ -262,8 +262,25 @@ MuscleBlock = namedtuple("MuscleBlock", [
     "deactivation_time",  # (nm,) s, deactivation time constant
     "z_start",        # int, first producer state: per muscle activation - excitation
     "out_start",      # int, first output: per muscle MUSCLE_OUTPUTS
+    "controller",     # (nm,) int, the muscle's posture controller (-1: none)
+    "control_gain",   # (nm,) excitation per unit of its controller's command (+ extends, - flexes)
+    "control_link",   # (nk,) int, per controller: link of the marker whose pitch it holds
+    "control_R",      # (nk, 3, 3) that marker's axes in its link's frame
+    "control_kp",     # (nk,) 1/rad, proportional gain
+    "control_ki",     # (nk,) 1/(rad s), integral gain
+    "control_kd",     # (nk,) s/rad, derivative gain
+    "control_delay",  # (nk,) s, neural delay (as CONTROL_LAGS first-order lags in series)
+    "control_z_start",    # int, first controller state: per controller CONTROL_STATES
+    "control_out_start",  # int, first controller output: per controller CONTROL_OUTPUTS
 ])
 MUSCLE_OUTPUTS = (("length", "m"), ("length_rate", "m/s"), ("activation", "1"), ("force", "N"))
+# A posture controller (occupant.forces.muscles.posture_commands): the pitch it holds at t = 0
+# (its reference, a state of zero rate set by ``start_controls``), the delayed error's integral
+# and the CONTROL_LAGS lags the sensed error passes through.
+CONTROL_LAGS = 3
+CONTROL_STATES = (("reference", "rad"), ("error_integral", "rad s")) \
+    + tuple((f"error_lag{i + 1}", "rad") for i in range(CONTROL_LAGS))
+CONTROL_OUTPUTS = (("error", "rad"), ("delayed_error", "rad"), ("command", "1"))
 # Constraint equations of the cut joints and constraint primitives (occupant.constraints): each
 # row is one scalar equation between a frame on link a and a frame on link b (-1: B0), both given
 # in their link's frame: CONSTRAINT_DISTANCE (p_a - p_b) . u_b = 0 (u_b = axis_b turned with link b),

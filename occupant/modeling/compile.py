@@ -191,7 +191,8 @@ def compile_assembly(asm):
                              outputs, states)
     airbags, airbag_contacts = airbag_block(asm, marker_index, marker_body, body_link, marker_R,
                                             marker_p, outputs, states, tree, bidx)
-    muscles = muscle_block(asm, marker_index, marker_body, body_link, marker_p, outputs, states)
+    muscles = muscle_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
+                           outputs, states)
     belts = belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states,
                        tree=tree, body_index=bidx)
     marker_forces = marker_force_block(asm, marker_index, marker_body, body_link, marker_R,

@@ -12,7 +12,11 @@ first-order dynamics towards the excitation u(t): da/dt = (u - a) / tau, tau the
 time constant while u > a and the deactivation one otherwise (Zajac 1989, eq. 3 simplified as in
 Thelen 2003, J. Biomech. Eng. 125:70). u is the preset ``excitation`` (relaxed or braced) until
 ``reflex_time``, then the larger of it and ``reflex_excitation`` (a reflex after the pulse starts,
-as the volunteer-based active neck models model it: a delayed step of excitation).
+as the volunteer-based active neck models model it: a delayed step of excitation). A muscle
+with a ``control_marker`` adds ``control_gain`` times the command of the posture controller that
+holds that marker's pitch (PID gains ``control_kp``, ``_ki``, ``_kd`` on the error delayed by
+``control_delay``; occupant.forces.muscles, posture_commands): muscles naming the same marker share
+one controller, and must give it the same gains and delay.
 The curves f_L, f_V, f_P are in ``occupant.forces.muscles``.
 """
 import math
@@ -20,7 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occupant.model.bundle import MuscleBlock, MUSCLE_OUTPUTS, freeze_block
+from occupant.model.bundle import (CONTROL_OUTPUTS, CONTROL_STATES, MuscleBlock, MUSCLE_OUTPUTS,
+                                   freeze_block)
 from occupant.modeling.elements import ModelingError
 
 # Defaults of the curves (each also a field of Muscle):
@@ -52,6 +57,12 @@ class Muscle:
     reflex_time: float = math.inf
     activation_time: float = ACTIVATION_TIME
     deactivation_time: float = DEACTIVATION_TIME
+    control_marker: str = ""
+    control_gain: float = 0.0
+    control_kp: float = 0.0
+    control_ki: float = 0.0
+    control_kd: float = 0.0
+    control_delay: float = 0.0
 
     def __post_init__(self):
         what = f"muscle '{self.name}'"
@@ -71,10 +82,29 @@ class Muscle:
         if not (isinstance(self.reflex_time, (int, float)) and not math.isnan(self.reflex_time)):
             raise ModelingError(f"{what}.reflex_time: must be a time in s (inf: no reflex), "
                                 f"got {self.reflex_time!r}")
+        if not isinstance(self.control_marker, str):
+            raise ModelingError(f"{what}.control_marker: must be a marker name (\"\": no "
+                                f"posture control), got {self.control_marker!r}")
+        for key in ("control_gain", "control_kp", "control_ki", "control_kd", "control_delay"):
+            val = getattr(self, key)
+            if not (isinstance(val, (int, float)) and math.isfinite(val)
+                    and (val >= 0 or key == "control_gain")):
+                raise ModelingError(f"{what}.{key}: must be a finite number"
+                                    f"{'' if key == 'control_gain' else ' >= 0'}, got {val!r}")
+        if self.control_marker and self.control_delay <= 0:
+            raise ModelingError(f"{what}.control_delay: must be > 0 s with a control_marker, "
+                                f"got {self.control_delay!r}")
 
     @property
     def refs(self):
-        return {"marker": self.marker_a, "marker_b": self.marker_b}
+        refs = {"marker": self.marker_a, "marker_b": self.marker_b}
+        if self.control_marker:
+            refs["control_marker"] = self.control_marker
+        return refs
+
+    def control(self):
+        """The posture controller's parameters (kp, ki, kd, delay), shared by its muscles."""
+        return (self.control_kp, self.control_ki, self.control_kd, self.control_delay)
 
 
 _FLOATS = ("max_force", "optimal_length", "tendon_length", "max_velocity", "width",
@@ -82,10 +112,19 @@ _FLOATS = ("max_force", "optimal_length", "tendon_length", "max_velocity", "widt
            "reflex_time", "activation_time", "deactivation_time")
 
 
-def muscle_block(asm, marker_index, marker_body, body_link, marker_p, outputs, states):
+def muscle_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states):
     """The MuscleBlock of the assembly's muscles (compile step; ``outputs``/``states`` are the
     compiler's layouts of Data.outputs and z)."""
     elements = list(asm.muscles.values())
+    controls = {}                                   # control marker -> (kp, ki, kd, delay)
+    for e in elements:
+        if e.control_marker:
+            first = controls.setdefault(e.control_marker, e.control())
+            if first != e.control():
+                raise ModelingError(f"muscle '{e.name}': control_kp, _ki, _kd, _delay "
+                                    f"{e.control()} differ from {first}, given by another muscle "
+                                    f"of the controller of marker '{e.control_marker}'")
+    order = list(controls)
     cols = {k: [] for k in ("link_a", "point_a", "link_b", "point_b") + _FLOATS}
     for e in elements:
         for end, marker in (("a", e.marker_a), ("b", e.marker_b)):
@@ -101,4 +140,16 @@ def muscle_block(asm, marker_index, marker_body, body_link, marker_p, outputs, s
         cols[k] = np.array(cols[k], dtype=float)
     cols["out_start"] = outputs.reserve(asm.muscles, MUSCLE_OUTPUTS)
     cols["z_start"] = states.reserve(asm.muscles, (("activation_change", "1"),))
+    cols["controller"] = np.array([order.index(e.control_marker) if e.control_marker else -1
+                                   for e in elements], dtype=int)
+    cols["control_gain"] = np.array([e.control_gain for e in elements], dtype=float)
+    cols["control_link"] = np.array([body_link[marker_body[marker_index[m]]] for m in order],
+                                    dtype=int)
+    cols["control_R"] = np.array([marker_R[marker_index[m]] for m in order],
+                                 dtype=float).reshape(-1, 3, 3)
+    for i, key in enumerate(("control_kp", "control_ki", "control_kd", "control_delay")):
+        cols[key] = np.array([controls[m][i] for m in order], dtype=float)
+    names = [f"{m}.control" for m in order]
+    cols["control_out_start"] = outputs.reserve(names, CONTROL_OUTPUTS)
+    cols["control_z_start"] = states.reserve(names, CONTROL_STATES)
     return freeze_block(MuscleBlock, cols)

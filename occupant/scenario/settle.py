@@ -97,10 +97,15 @@ def settle_scenario(file, model, q0, duration, belts=False):
 
 
 def held(model):
-    """A shallow copy of ``model`` whose airbags and pretensioners never fire (firing times inf)
-    and whose surface motions (intrusions) stay at rest. The arrays stay read-only
-    (``bundle.frozen``), as the compiled step was compiled for."""
+    """A shallow copy of ``model`` whose airbags and pretensioners never fire (firing times inf),
+    whose muscles' reflexes never start (reflex times inf: the reflex answers the pulse, and
+    the settling has none) and whose surface motions (intrusions) stay at rest. The arrays stay
+    read-only (``bundle.frozen``), as the compiled step was compiled for."""
     out = copy.copy(model)
+    muscles = model.muscles
+    if muscles is not None and len(muscles.reflex_time):
+        out.muscles = muscles._replace(reflex_time=frozen(np.full(len(muscles.reflex_time),
+                                                                  np.inf)))
     contacts = model.contacts
     if len(contacts.mover_axis):
         out.contacts = contacts._replace(mover_b=frozen(np.full(len(contacts.mover_b), -1),
@@ -144,17 +149,17 @@ def settle(model, q0, duration, belts=False):
     if seated > 0.0:
         q, info = _settle_part(unbelted(model), q0, seated, False)
         restarts, peaks = info["restarts"], info["peaks"]
-    try:
-        q, info = _settle_part(model, q, duration - seated, True)
+    try:       # the posture controllers hold the posture the settling started from
+        q, info = _settle_part(model, q, duration - seated, True, posture=q0)
     except SettleError as err:   # its time counted from the settling's start
         raise _diverged(seated + err.after) from None
     return q, {**info, "restarts": restarts + info["restarts"],
                "peaks": np.concatenate([peaks, seated + info["peaks"]])}
 
 
-def _settle_part(model, q0, duration, belts):
+def _settle_part(model, q0, duration, belts, posture=None):
     """``settle`` of the held ``model`` with (``belts``) or without its belts on the body: at
-    the coarse step, else (diverged there) at the run's step."""
+    the coarse step, else (diverged there) at the run's step; ``posture`` as ``_relax``'s."""
     from occupant.integrate import precompile
     from occupant.integrate.fixed_step import relax_euler
     from occupant.integrate.integrators import INTEGRATORS
@@ -172,16 +177,18 @@ def _settle_part(model, q0, duration, belts):
         coarse = min(coarse, EXPLICIT_STEP)
     if coarse > run_dt:
         try:
-            return _relax(model, q0, duration, coarse)
+            return _relax(model, q0, duration, coarse, posture)
         except SettleError:
             pass
-    return _relax(model, q0, duration, run_dt)
+    return _relax(model, q0, duration, run_dt, posture)
 
 
-def _relax(model, q0, duration, dt):
+def _relax(model, q0, duration, dt, posture=None):
     """Kinetic-damped motion of the held ``model`` from ``q0`` at rest for ``duration`` s at
     step ``dt`` (module docstring), semi-implicit Euler in one compiled call
-    (``fixed_step.relax_euler``): (configuration, what it did), SettleError on divergence."""
+    (``fixed_step.relax_euler``): (configuration, what it did), SettleError on divergence.
+    ``posture``: the configuration whose pitch the muscles' posture controllers hold (default
+    q0; ``simulate.initial_states``)."""
     from occupant.integrate.fixed_step import DIVERGED, relax_euler
     from occupant.integrate.pipeline import make_recording
     from occupant.integrate.system import MultibodySystem
@@ -192,7 +199,8 @@ def _relax(model, q0, duration, dt):
     n_steps = chunk * int(np.ceil(duration / (chunk * dt) - 1e-9))
     system = MultibodySystem(model, model_gravity(model), None, None, 0.0, n_steps * dt,
                              base_dt=min(dt, 1e-4))
-    y = np.array(system.initial_state(q0, np.zeros(model.nv), initial_states(model, q0)),
+    y = np.array(system.initial_state(q0, np.zeros(model.nv),
+                                      initial_states(model, q0, posture)),
                  dtype=np.float64)
     peaks = np.zeros(n_steps // chunk, dtype=np.int64)
     restarts, kinetic, done, code = relax_euler(

@@ -120,11 +120,11 @@ def test_regression_settling_diverged_at_the_coarse_step_is_done_at_the_run_step
     import occupant.scenario.settle as S
     relax, steps = S._relax, []
 
-    def diverging(model, q0, duration, dt):
+    def diverging(model, q0, duration, dt, posture=None):
         steps.append(dt)
         if dt == S.SETTLE_DT:
             raise S.SettleError("diverged")
-        return relax(model, q0, duration, dt)
+        return relax(model, q0, duration, dt, posture)
     monkeypatch.setattr(S, "_relax", diverging)
     q, info = settle(unbelted.model, unbelted.q0, 0.01)
     assert steps == [S.SETTLE_DT, 1e-5] and info["dt"] == 1e-5 and np.all(np.isfinite(q))
@@ -191,15 +191,15 @@ def test_regression_settling_is_unbelted_at_the_coarse_step_then_buckled(ncap, m
     from occupant.restraints.belt import EXPLICIT_STEP
     relax, parts = S._relax, []
 
-    def recording(model, q0, duration, dt):
+    def recording(model, q0, duration, dt, posture=None):
         parts.append((round(duration, 9), dt, len(model.belts.retractor)))
-        return relax(model, q0, 0.002, dt)     # short: only the parts matter here
+        return relax(model, q0, 0.002, dt, posture)     # short: only the parts matter here
     monkeypatch.setattr(S, "_relax", recording)
     settle(ncap.model, ncap.q0, 0.3)
     assert parts == [(round(0.3 - S.BUCKLED, 9), S.SETTLE_DT, 0),
                      (round(S.BUCKLED, 9), EXPLICIT_STEP, len(ncap.model.belts.retractor))]
 
-    def diverging_belted(model, q0, duration, dt):
+    def diverging_belted(model, q0, duration, dt, posture=None):
         if len(model.belts.retractor):
             raise S.SettleError("diverged", after=0.012)
         return q0, {"restarts": 0, "peaks": np.zeros(0)}
@@ -271,6 +271,20 @@ def test_identity_held_model_keeps_frozen_arrays_and_never_fires(ncap):
     for name in model.belts._fields:
         if name != "fire_time":
             assert getattr(h.belts, name) is getattr(model.belts, name)
+
+
+def test_identity_held_human_muscles_never_reflex():
+    """The human's neck reflex answers the pulse (pulse_start + its delay): ``held`` starts it
+    never, as it fires no airbag, so that the settling's muscles stay at their tone (and a
+    posture controller holds the head: neckpid); its reflex fired 60 ms into the settling,
+    which has no pulse, before. The model's own reflex times stay as they were."""
+    model = load("us_ncap_frontal_56", ["occupant.human.sex=male"]).model
+    h = held(model)
+    assert np.all(np.isinf(h.muscles.reflex_time)) and not h.muscles.reflex_time.flags.writeable
+    assert np.all(np.isfinite(model.muscles.reflex_time))
+    for name in model.muscles._fields:
+        if name != "reflex_time":
+            assert getattr(h.muscles, name) is getattr(model.muscles, name)
 
 
 def test_regression_run_starts_from_the_settled_posture(ncap):
