@@ -24,7 +24,11 @@ class ContactCharacteristic:
     Hunt-Crossley form: zero at first touch, so the force is continuous); the total is clipped at
     0 (contacts only push). Friction: ``friction`` mu times the normal force, against the sliding
     velocity, smoothed by tanh(|v_t| / ``friction_speed``) as joint friction is. ``name`` (optional)
-    is used in error messages.
+    is used in error messages. ``membrane`` (with a table): the surface bulges as a whole round
+    what presses it (laminated glass on its interlayer once cracked) rather than crushing under
+    it, so a shape pressed deeper than its own size lies in the bulge, not through the surface:
+    the penetration guard (occupant.integrate.divergence) takes the table's last row as its limit
+    for the pairs of such a surface; the force law is the same.
     """
     stiffness: float = 0.0
     exponent: float = 1.0
@@ -36,6 +40,7 @@ class ContactCharacteristic:
     friction_speed: float = 0.01
     name: str = ""
     recovers: bool = False
+    membrane: bool = False
 
     def __post_init__(self):
         what = f"contact characteristic '{self.name}'" if self.name else "contact characteristic"
@@ -62,6 +67,9 @@ class ContactCharacteristic:
             if law:
                 raise ModelingError(f"{what}: both a loading table and {' and '.join(law)} given",
                                     "a loading table, or stiffness (and exponent)")
+        if self.membrane and self.table is None:
+            raise ModelingError(f"{what}.membrane: a membrane's bulge is its loading table's depth, "
+                                f"and it has none", "a loading table with membrane = true")
         if self.table is not None:
             self.table = _curve(self.table, f"{what}.table")
         if self.unloading_table is not None:

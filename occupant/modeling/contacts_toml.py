@@ -9,6 +9,8 @@ File form::
     # or stiffness = 5.0e4 (N/m^n) with exponent = 1.0
     absorption = 0.5                         # or unloading_table = [[m, N], ...]
     recovers = true                          # optional: absorption unloads to the origin
+    membrane = true                          # optional: the surface bulges round what presses it
+                                             # to the table's depth (ContactCharacteristic)
     damping = 2.0e3                          # N s/m^2 (Hunt-Crossley d d')
     friction = 0.5                           # Coulomb coefficient
     friction_speed = 0.01                    # m/s (optional)
@@ -29,7 +31,7 @@ from occupant.modeling.contacts import ContactCharacteristic, ContactPair
 from occupant.modeling.elements import ModelingError
 
 CHARACTERISTIC_KEYS = ("stiffness", "exponent", "table", "unloading_table", "absorption", "damping",
-                       "friction", "friction_speed", "recovers")
+                       "friction", "friction_speed", "recovers", "membrane")
 PAIR_KEYS = ("name", "a", "b", "characteristic", "share")
 
 
@@ -57,8 +59,9 @@ def _characteristic(checker, table, path, name):
         v = checker.number(table, key, path)
         if v is not None:
             kwargs[key] = v
-    if checker.boolean(table, "recovers", path, default=False):
-        kwargs["recovers"] = True
+    for key in ("recovers", "membrane"):
+        if checker.boolean(table, key, path, default=False):
+            kwargs[key] = True
     for key in ("table", "unloading_table"):
         rows = curve_rows(checker, table, key, path)
         if rows is not None:

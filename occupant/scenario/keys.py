@@ -434,6 +434,8 @@ _CONTACT = [
         reader=_CONTACTS),
     Key("contact_characteristic.*.recovers", "bool", "", "absorption unloads to the origin", False,
         reader=_CONTACTS),
+    Key("contact_characteristic.*.membrane", "bool", "",
+        "the surface bulges round what presses it to its table's depth", False, reader=_CONTACTS),
 ]
 _SENSORS = "occupant.sensors.loader"
 _SENSOR = [

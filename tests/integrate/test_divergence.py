@@ -1,13 +1,14 @@
 """A run that stops being physical (issue 13 section 5) stops with when, where and why, and keeps
 what it computed: a contact penetrating past the whole depth of its shape (against the closed form of a
-ball on a linear spring), a state that is no longer finite (with the dof and body that blew up)."""
+ball on a linear spring) unless the surface is a membrane bulging round it within its table, a state
+that is no longer finite (with the dof and body that blew up)."""
 import numpy as np
 import pytest
 
 import occupant
 from occupant.integrate.divergence import penetration_guard
 from occupant.modeling import (Assembly, ContactCharacteristic, ContactPair, Joint, JointResistance, Marker,
-                               Part, Plane, Pose, Sphere)
+                               ModelingError, Part, Plane, Pose, Sphere)
 
 M, K, R = 2.0, 100.0, 0.05   # kg, N/m (far too soft for the ball), m
 
@@ -73,3 +74,41 @@ def test_regression_tree_step_that_collapses_is_not_retried(integrator):
     assert res.status == "diverged" and "step size fell below 1e-12 s" in res.message
     assert res.stats["partitions"] == fine.stats["partitions"]
     assert 0.09 < res.t[-1] <= np.sqrt(2 * lifted / 9.81) + 1e-4
+
+
+@pytest.mark.parametrize("membrane", [False, True])
+def test_analytic_a_membrane_holds_a_ball_deeper_than_its_size(membrane):
+    """The ball of the first test on the same linear law given as a table to 0.3 m: d(t) =
+    v0 / w sin(w t) peaks at v0 / w = 0.141 m (t = 222 ms), past the ball's 2 R = 0.1 m but
+    inside the table.
+    A crushing surface stops the run at 2 R, as the linear law did; a membrane (laminated glass
+    bulging round what presses it: ContactCharacteristic.membrane) is guarded at its table's
+    last row, so the run finishes with the ball held at the closed form's depth."""
+    asm = Assembly("membrane_drop")
+    asm.add(Part("ball", M, inertia=(0.002, 0.002, 0.002)))
+    asm.add(Joint("lift", "prismatic", None, "ball", Pose()))
+    asm.add(Marker("centre", "ball"))
+    asm.add(Sphere("shell", "centre", R))
+    asm.add(Plane("glass", None, point=(0.0, 0.0, -R)))
+    law = ContactCharacteristic(table=[[0.0, 0.0], [0.3, K * 0.3]], membrane=membrane)
+    asm.add(ContactPair("ball_glass", "shell", "glass", law))
+    model = asm.compile()
+    guard = penetration_guard(model)
+    assert guard.limits[0] == (0.3 if membrane else 2 * R)
+    v0, w = 1.0, np.sqrt(K / M)
+    res = occupant.simulate(model, 0.3, q0=[0.0], v0=[-v0], integrator="rk4", dt=1e-4,
+                            gravity=(0, 0, 0))
+    d = res.outputs["ball_glass.penetration"]
+    if membrane:
+        assert res.status == "finished", res.message
+        assert np.allclose(d, v0 / w * np.sin(w * res.t), rtol=0, atol=1e-6)
+        assert d.max() == pytest.approx(v0 / w, rel=1e-4) and d.max() > 2 * R
+    else:
+        assert res.status == "diverged" and d[-1] > 2 * R
+
+
+def test_reference_a_membrane_needs_its_table():
+    """A membrane's bulge is its loading table's depth: a power law with membrane = true is one
+    message naming the key."""
+    with pytest.raises(ModelingError, match=r"'glass'\.membrane: .*has none"):
+        ContactCharacteristic(stiffness=K, membrane=True, name="glass")

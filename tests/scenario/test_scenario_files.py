@@ -1026,6 +1026,17 @@ def test_reference_contact_tables_one_reader_with_key_paths():
         read_contacts(c, {"contact_characteristic": {"foam": {"stiffness": 1.0, "recovers": True}}}, [])
     with pytest.raises(InputFileError, match=r"contact_characteristic.foam.recovers: expected true or false"):
         read_contacts(c, {"contact_characteristic": {"foam": {"stiffness": 1.0, "recovers": "yes"}}}, [])
+    # a membrane (glass bulging round what presses it): a boolean, and only with a table, whose
+    # depth is the bulge (occupant.integrate.divergence)
+    glass = {"contact_characteristic": {"glass": {"table": [[0.0, 0.0], [0.2, 2e4]], "membrane": True}}}
+    assert read_contacts(c, glass, [])[0]["glass"].membrane is True
+    with pytest.raises(InputFileError, match=r"^f.toml: contact_characteristic.glass.membrane: a membrane's "
+                                             r"bulge is its loading table's depth, and it has none "
+                                             r"\(accepted: a loading table with membrane = true\)$"):
+        read_contacts(c, {"contact_characteristic": {"glass": {"stiffness": 1.0, "membrane": True}}}, [])
+    with pytest.raises(InputFileError, match=r"contact_characteristic.glass.membrane: expected true or false"):
+        read_contacts(c, {"contact_characteristic": {"glass": {"table": [[0.0, 0.0], [0.2, 2e4]],
+                                                               "membrane": 1}}}, [])
 
 
 def test_identity_toml_writer_reads_back_the_same_scenario():
