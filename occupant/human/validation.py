@@ -44,6 +44,7 @@ from occupant.constants import G0, STANDARD_GRAVITY
 from occupant.human import impact_tests
 from occupant.human.certification import (CFC_CLASSES, TOP_KEYS, _check_corridor, check_characteristic,
                                           corridor_checks, read_test_key)
+from occupant.human.neck_muscles import ACTIVATIONS
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 
 SCENARIO_FOLDER = "scenarios/validation"
@@ -76,7 +77,7 @@ def _check_human(check, scenario):
     for key in ("percentile", "stature", "mass"):
         check.number(human, key, "human", positive=True)
     check.string(human, "sex", "human", choices=("male", "female"), what="sex")
-    check.string(human, "neck_activation", "human", choices=("relaxed", "braced", "reflex", "posture", "none"),
+    check.string(human, "neck_activation", "human", choices=(*ACTIVATIONS, "none"),
                  what="neck activation")
     check.boolean(human, "neck_mid", "human")
     check.boolean(human, "face", "human")

@@ -33,8 +33,8 @@ from occupant.modeling.surface_motions import SurfaceMotion
 _TARGETS = {
     "part": ("parts", "virtual_parts"), "parent": ("parts", "virtual_parts"),
     "child": ("parts", "virtual_parts"), "bound_to": ("parts",),
-    "marker": ("markers",), "marker_b": ("markers",), "control_marker": ("markers",), "marker_i": ("markers",),
-    "marker_j": ("markers",), "cm_marker": ("markers",), "parent_marker": ("markers",),
+    "marker": ("markers",), "marker_b": ("markers",), "control_marker": ("markers",),
+    "marker_i": ("markers",), "marker_j": ("markers",), "cm_marker": ("markers",), "parent_marker": ("markers",),
     "child_marker": ("markers",), "joint": ("joints",), "joint_b": ("joints",),
     "geometry": ("geometries",), "geometry_b": ("geometries",), "airbag": ("airbags",),
     "material": ("materials",), "curve": ("geometries",), "curve_b": ("geometries",),
