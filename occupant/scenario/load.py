@@ -94,6 +94,7 @@ from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
 from occupant.scenario.restraints import (BELT_ANCHORAGES, RESTRAINTS, belt_table, read_restraints,
                                          reference_dummy_file)
 from occupant.scenario.vehicle_front import add_front, lift_onto, load_vehicle_front, turn_root, vehicle_indices
+from occupant.sensors.defaults import human_stand_in
 
 # the keys each table takes, their types, units, ranges and defaults: occupant.scenario.keys
 # where a key the scenario file gives is taken away: --set replaces and adds keys only
@@ -370,6 +371,8 @@ class Scenario:
             # regulation judges (the dummy the scenario was written for), else the reference's
             # (rear_whiplash's BioRID II reference has no constants of its own)
             self.criteria_dummy = (self.protocol or self.reference).dummy
+        elif self.human:   # no regulation: the Hybrid III of its sex nearest its stature
+            self.criteria_dummy = human_stand_in(dummy.source.header)
         if self.protocol is not None and self.human:
             # a human has no regulation of its own: the dummy's limits shown beside, not judged
             # (the note below says so), rather than a verdict on a dummy's limits
@@ -404,6 +407,10 @@ class Scenario:
                               f"{self.reference.dummy}, this occupant the {self.dummy}"
                               + (f" (a parametric human, its criteria computed as the "
                                  f"{self.criteria_dummy}'s: no human injury criterion)" if self.human else ""))
+        elif self.human:
+            self.notes.append(f"no regulation named: this parametric human's criteria are computed "
+                              f"as the {self.criteria_dummy}'s, the Hybrid III of its sex nearest "
+                              f"its stature (no human injury criterion)")
         if self.protocol is None and self.front is None and self.dummy.startswith("hybrid3") \
                 and abs(self.pulse.direction[1]) > abs(self.pulse.direction[0]):
             self.notes.append(SIDE_DUMMY_NOTE)

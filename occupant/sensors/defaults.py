@@ -131,6 +131,20 @@ def tibia_cell_fractions(dummy=TIBIA_REFERENCE):
             for level in ("upper", "lower")}
 
 
+#: the Hybrid IIIs a parametric human's channels are read as when no regulation names a dummy:
+#: of its sex, the one nearest its stature (their headers' statures, dummies/*.toml)
+HUMAN_STAND_INS = {"male": ("hybrid3_50m", "hybrid3_95m"), "female": ("hybrid3_05f",)}
+
+
+def human_stand_in(header):
+    """The dummy whose criteria constants (M_OC's offset, Nij's intercepts, VC's) a parametric
+    human of ``header`` (occupant.human.build's: sex, stature) is evaluated with where no
+    regulation names one (HUMAN_STAND_INS): a measuring convention, as ``human_sensors``."""
+    from occupant.human.loader import load_description
+    return min(HUMAN_STAND_INS[header["sex"]],
+               key=lambda name: abs(load_description(name)[0]["stature"] - header["stature"]))
+
+
 def human_sensors(model):
     """The parametric human's stand-in for the Hybrid III set (occupant.human.build: its head
     frame's origin is the occipital condyles and its sternum rides a chest joint, as the

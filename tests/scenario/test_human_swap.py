@@ -108,3 +108,20 @@ def test_reference_a_sensor_point_naming_a_joint_elsewhere_is_one_message():
     sensor, = load_sensors(table, s.model)
     assert sensor.to_point == tuple(s.model.source.joints["upper_neck"].placement.position)
     assert sensor.point == (0.06341, 0.0, 0.276)
+
+
+@pytest.mark.parametrize("human, stand_in", [
+    (HUMANS["male"], "hybrid3_50m"), (HUMANS["female"], "hybrid3_05f"),
+    (["occupant.human.sex=male", "occupant.human.percentile=95"], "hybrid3_95m"),
+    (["occupant.human.sex=male", "occupant.human.stature=1.80", "occupant.human.mass=85"],
+     "hybrid3_50m")])
+def test_reference_a_human_without_a_regulation_is_read_as_its_nearest_hybrid3(human, stand_in):
+    """pedestrian_40 names no regulation: the human's chest deflection, Nij and neck forces are
+    computed with the constants of the Hybrid III of its sex nearest its stature (50M 1.753 m,
+    95M 1.88, 5F 1.501: the dummy files' headers; a 1.80 m man is nearer the 50M), and the
+    run's notes say so; before, those rows were not computable (no dummy's constants)."""
+    s = load("pedestrian_40", human)
+    assert s.protocol is None and s.reference is None
+    assert s.criteria_dummy == stand_in
+    assert any(f"computed as the {stand_in}'s, the Hybrid III of its sex nearest" in n
+               for n in s.notes)
