@@ -372,7 +372,8 @@ class Scenario:
             # (rear_whiplash's BioRID II reference has no constants of its own)
             self.criteria_dummy = (self.protocol or self.reference).dummy
         elif self.human:   # no regulation: the Hybrid III of its sex nearest its stature
-            self.criteria_dummy = human_stand_in(dummy.source.header)
+            self.criteria_dummy = human_stand_in(dummy.source.header, lambda name: self._data(
+                f"stand_in_{name}", lambda: resolve_shipped(name, "dummies", "dummy", kind="dummy")))
         if self.protocol is not None and self.human:
             # a human has no regulation of its own: the dummy's limits shown beside, not judged
             # (the note below says so), rather than a verdict on a dummy's limits

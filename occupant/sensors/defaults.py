@@ -136,13 +136,17 @@ def tibia_cell_fractions(dummy=TIBIA_REFERENCE):
 HUMAN_STAND_INS = {"male": ("hybrid3_50m", "hybrid3_95m"), "female": ("hybrid3_05f",)}
 
 
-def human_stand_in(header):
+def human_stand_in(header, dummy_file=None):
     """The dummy whose criteria constants (M_OC's offset, Nij's intercepts, VC's) a parametric
     human of ``header`` (occupant.human.build's: sex, stature) is evaluated with where no
-    regulation names one (HUMAN_STAND_INS): a measuring convention, as ``human_sensors``."""
+    regulation names one (HUMAN_STAND_INS): a measuring convention, as ``human_sensors``.
+    ``dummy_file(name)``: the path each candidate's stature is read from (default: its shipped
+    file; a run reads its own copies, occupant.scenario.load)."""
     from occupant.human.loader import load_description
+    read = dummy_file or (lambda name: name)
     return min(HUMAN_STAND_INS[header["sex"]],
-               key=lambda name: abs(load_description(name)[0]["stature"] - header["stature"]))
+               key=lambda name: abs(load_description(str(read(name)))[0]["stature"]
+                                    - header["stature"]))
 
 
 def human_sensors(model):
