@@ -143,27 +143,28 @@ def simulate(model, t_end, dt=None, q0=None, v0=None, z0=None, integrator="rk4",
     return results
 
 
-def initial_states(model, q0, posture=None):
+def initial_states(model, q0, settled=None):
     """The extra states z at q0 at rest, the one default of ``simulate`` and the settling:
     zeros, with every hysteresis state started on its loading history at q0: the belts fitted
     at their pretension strain, their largest strain that (``restraints.fit_belts``), each
     compliant pair touching at q0 at its penetration (``contact.compliant.start_histories``)
     and each hysteretic joint resistance at its deflection
     (``forces.joint_resistance.start_histories``), and each posture controller of the muscles
-    holding the pitch it reads at q0, or at ``posture`` if given (a settling in parts holds the
-    posture it started from; ``forces.muscles.start_controls``). All read at q0 with its quaternions made
+    holding the pitch it reads at q0 (``forces.muscles.start_controls``). ``settled``: the z a
+    settling ended with, whose muscle states (activations, posture controllers) go on from
+    where it left them instead (``forces.muscles.carry_states``: a run, or a settling's
+    buckled part, after a settling). All read at q0 with its quaternions made
     unit, as the run starts (``MultibodySystem.initial_state``): a pair's largest penetration is
     then its first sample's to the bit (1 ulp of a settled quaternion moved a heel's by 1.5e-16)."""
     from occupant.contact.compliant import start_histories as pairs_start
     from occupant.forces.joint_resistance import start_histories as joints_start
-    from occupant.forces.muscles import start_controls
+    from occupant.forces.muscles import carry_states, start_controls
     q0 = np.array(q0, dtype=float)
     normalize_quaternions(model.tree, q0)
     z = joints_start(model, q0, pairs_start(model, q0, fit_belts(model, q0)))
-    if posture is not None:
-        posture = np.array(posture, dtype=float)
-        normalize_quaternions(model.tree, posture)
-    return start_controls(model, q0 if posture is None else posture, z)
+    if settled is not None:
+        z = carry_states(model, z, settled)
+    return start_controls(model, q0, z)
 
 
 def model_gravity(model):

@@ -13,7 +13,8 @@ Curves, in normalized fibre length l = L_fibre / L_opt and velocity v = L_fibre'
 Posture control (``posture_commands``): a muscle may take part of a closed-loop controller's
 command, u = preset + control_gain x command, clipped to [0, 1], until its reflex starts.
 The controller holds the pitch of a marker's x axis in B0 (theta = atan2(-x_z, x_x), positive
-in flexion about +y) at its value at t = 0 (the reference, ``start_controls``): the error
+in flexion about +y) at its value at t = 0 (the reference, ``start_controls``; after a
+settling, the one the settling held, carried with its other states: ``carry_states``): the error
 theta - reference reaches it through CONTROL_LAGS first-order lags in series of delay/CONTROL_LAGS
 each (a neural delay of mean ``delay``: its step response is the Erlang distribution's
 cumulative function), and the command is PID on that delayed error e_d,
@@ -127,6 +128,28 @@ def start_controls(model, q0, z0):
         x = R[el.control_link[k]] @ el.control_R[k][:, 0]
         if z[s] == 0.0:
             z[s] = np.arctan2(-x[2], x[0])
+    return z
+
+
+def carry_states(model, z0, settled):
+    """z0 (a copy) with the muscles' states, their activations and their posture controllers'
+    (reference, error integral, lags), taken from ``settled`` (a z of the same model): the run
+    goes on from the settling, and the settling's buckled part from its unbelted part, holding
+    the posture the settling started from with the effort built to hold it
+    (``simulate.initial_states``). Started afresh instead (reference the settled pitch, integral
+    and lags zero, activations at their presets) the holding command was lost: with no pulse
+    the posture-controlled human's head moved 2.6 deg in the run's first 60 ms, 1.0 carried
+    (the reflex human's, at its presets, 0.8: the settled torso's own creep;
+    scenarios/validation/HISTORY.md, neckcarry). Without controllers the settled activations
+    are the presets (their states zero) and z0 comes back unchanged."""
+    z = np.array(z0, dtype=float)
+    el = model.muscles
+    if el is None or not len(el.link_a):
+        return z
+    for a, b in ((el.z_start, el.z_start + len(el.link_a)),
+                 (el.control_z_start,
+                  el.control_z_start + len(CONTROL_STATES) * len(el.control_link))):
+        z[a:b] = settled[a:b]
     return z
 
 

@@ -517,6 +517,7 @@ class Scenario:
         c.keys(outputs, names("outputs"), "outputs")
         self.outputs = {k: read(c, outputs, "outputs", k) for k in names("outputs")}
         self.settled = False     # True: q0 is settled already (for the backset, or a run's start)
+        self.settled_z = None    # the z the loader's settling ended with (the run goes on from it)
         if start is not None and np.shape(start) == self.q0.shape:
             self.q0, self.settled = np.array(start, float), bool(self.settle)
         self.backset_before = None   # m, the backset measured before the restraint was moved
@@ -537,8 +538,9 @@ class Scenario:
         try:
             clear = cleared(self.model, self.q0)   # a missing surface or pair fails before settling
             if self.settle and not self.settled:    # the head settles clear of the restraint
-                self.q0, _ = settle_scenario(self.file, clear, self.q0, self.settle,
-                                             self.settle_belted)
+                self.q0, info = settle_scenario(self.file, clear, self.q0, self.settle,
+                                                self.settle_belted)
+                self.settled_z = info["z"]
                 self.settled = True
             self.model, self.backset_before = place_head_restraint(self.model, self.q0, value)
         except PlacementError as err:

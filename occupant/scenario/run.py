@@ -86,17 +86,20 @@ def excursion_direction(scenario):
 def run_scenario(scenario, progress=None):
     """Simulate a loaded Scenario, evaluate its sensors and criteria: a Run."""
     from occupant.sensors import evaluate
-    from occupant.simulate import simulate
+    from occupant.simulate import initial_states, simulate
 
     start = time.perf_counter()
-    q0 = scenario.q0
+    q0, settled = scenario.q0, getattr(scenario, "settled_z", None)
     if getattr(scenario, "settle", 0.0) and not getattr(scenario, "settled", False):
         # settled into the seat (unless the loader did, to place the head restraint); belts
         # fitted there by simulate
         from occupant.scenario.settle import settle_scenario
-        q0, _ = settle_scenario(scenario.file, scenario.model, q0, scenario.settle,
-                                getattr(scenario, "settle_belted", False))
-    res = simulate(scenario.model, scenario.t_end, dt=scenario.dt, q0=q0,
+        q0, info = settle_scenario(scenario.file, scenario.model, q0, scenario.settle,
+                                   getattr(scenario, "settle_belted", False))
+        settled = info["z"]
+    # the muscles go on as the settling left them (their posture controllers' holding effort)
+    z0 = None if settled is None else initial_states(scenario.model, q0, settled)
+    res = simulate(scenario.model, scenario.t_end, dt=scenario.dt, q0=q0, z0=z0,
                    v0=getattr(scenario, "v0", None),
                    integrator=scenario.integrator, base_motion=scenario.pulse.base_motion(),
                    output_dt=scenario.output_dt, progress=progress)

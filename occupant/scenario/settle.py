@@ -42,7 +42,9 @@ under gravity before the crash run [U: common practice]; ``settle`` does that:
 - the run then starts from the settled configuration at rest, with the belts fitted there and
   every hysteresis state on its loading history there (the belts' largest strains, the pairs
   pressed in, the joints deflected: ``simulate``'s default z0, ``simulate.initial_states``; the
-  settling starts from its own likewise).
+  settling starts from its own likewise), and its muscles' states (activations, posture
+  controllers) as the settling ended them (``forces.muscles.carry_states``): a posture
+  controller goes on holding the posture with the effort it built.
 """
 import copy
 
@@ -135,31 +137,33 @@ def settle(model, q0, duration, belts=False):
     """The configuration (nq,) in which ``model`` comes to rest from ``q0`` under gravity alone,
     after ``duration`` seconds of kinetic-damped motion (module docstring), and a dict of what
     it did: ``restarts``, ``peaks`` (s of settling, from its start: the kinetic-energy peaks
-    it restarted from), ``kinetic`` (J, the largest kinetic energy of the last chunk) and
-    ``dt`` (s, the step of its last part). ``belts``: its belts on the body throughout; by
-    default they are off (``unbelted``) but for the last BUCKLED s, buckled on the seated
-    occupant. Semi-implicit Euler through its compiled loop in chunks, at the largest stable
-    step up to SETTLE_DT (with belts up to their EXPLICIT_STEP), else (diverged there) at the
-    run's step."""
+    it restarted from), ``kinetic`` (J, the largest kinetic energy of the last chunk), ``dt``
+    (s, the step of its last part) and ``z`` (its extra states at the end, whose muscle states
+    the run goes on from: ``simulate.initial_states``). ``belts``: its belts on the body
+    throughout; by default they are off (``unbelted``) but for the last BUCKLED s, buckled
+    on the seated occupant, its muscles going on as the unbelted part left them.
+    Semi-implicit Euler through its compiled loop in chunks, at the largest stable step up to
+    SETTLE_DT (with belts up to their EXPLICIT_STEP), else (diverged there) at the run's step."""
     model = held(model)
     if belts or unbelted(model) is model:
         return _settle_part(model, q0, duration, True)
     seated = max(duration - BUCKLED, 0.0)
-    q, restarts, peaks = q0, 0, np.zeros(0)
+    q, restarts, peaks, z = q0, 0, np.zeros(0), None
     if seated > 0.0:
         q, info = _settle_part(unbelted(model), q0, seated, False)
-        restarts, peaks = info["restarts"], info["peaks"]
-    try:       # the posture controllers hold the posture the settling started from
-        q, info = _settle_part(model, q, duration - seated, True, posture=q0)
+        restarts, peaks, z = info["restarts"], info["peaks"], info["z"]
+    try:       # the muscles go on as the unbelted part left them (posture controllers holding
+        #        the posture the settling started from, with the effort built to hold it)
+        q, info = _settle_part(model, q, duration - seated, True, settled=z)
     except SettleError as err:   # its time counted from the settling's start
         raise _diverged(seated + err.after) from None
     return q, {**info, "restarts": restarts + info["restarts"],
                "peaks": np.concatenate([peaks, seated + info["peaks"]])}
 
 
-def _settle_part(model, q0, duration, belts, posture=None):
+def _settle_part(model, q0, duration, belts, settled=None):
     """``settle`` of the held ``model`` with (``belts``) or without its belts on the body: at
-    the coarse step, else (diverged there) at the run's step; ``posture`` as ``_relax``'s."""
+    the coarse step, else (diverged there) at the run's step; ``settled`` as ``_relax``'s."""
     from occupant.integrate import precompile
     from occupant.integrate.fixed_step import relax_euler
     from occupant.integrate.integrators import INTEGRATORS
@@ -177,18 +181,18 @@ def _settle_part(model, q0, duration, belts, posture=None):
         coarse = min(coarse, EXPLICIT_STEP)
     if coarse > run_dt:
         try:
-            return _relax(model, q0, duration, coarse, posture)
+            return _relax(model, q0, duration, coarse, settled)
         except SettleError:
             pass
-    return _relax(model, q0, duration, run_dt, posture)
+    return _relax(model, q0, duration, run_dt, settled)
 
 
-def _relax(model, q0, duration, dt, posture=None):
+def _relax(model, q0, duration, dt, settled=None):
     """Kinetic-damped motion of the held ``model`` from ``q0`` at rest for ``duration`` s at
     step ``dt`` (module docstring), semi-implicit Euler in one compiled call
     (``fixed_step.relax_euler``): (configuration, what it did), SettleError on divergence.
-    ``posture``: the configuration whose pitch the muscles' posture controllers hold (default
-    q0; ``simulate.initial_states``)."""
+    ``settled``: the z an earlier part ended with, whose muscle states it goes on from
+    (``simulate.initial_states``; default: started at q0)."""
     from occupant.integrate.fixed_step import DIVERGED, relax_euler
     from occupant.integrate.pipeline import make_recording
     from occupant.integrate.system import MultibodySystem
@@ -200,7 +204,7 @@ def _relax(model, q0, duration, dt, posture=None):
     system = MultibodySystem(model, model_gravity(model), None, None, 0.0, n_steps * dt,
                              base_dt=min(dt, 1e-4))
     y = np.array(system.initial_state(q0, np.zeros(model.nv),
-                                      initial_states(model, q0, posture)),
+                                      initial_states(model, q0, settled)),
                  dtype=np.float64)
     peaks = np.zeros(n_steps // chunk, dtype=np.int64)
     restarts, kinetic, done, code = relax_euler(
@@ -209,4 +213,5 @@ def _relax(model, q0, duration, dt, posture=None):
     if code == DIVERGED:
         raise _diverged(done * dt)
     return y[:model.nq].copy(), {"restarts": restarts, "kinetic": kinetic, "dt": dt,
-                                 "peaks": peaks[:restarts] * stride * dt}
+                                 "peaks": peaks[:restarts] * stride * dt,
+                                 "z": y[model.nq + model.nv:].copy()}

@@ -133,3 +133,40 @@ def test_reference_the_posture_controller_keeps_the_settled_humans_head_line_the
     s, q = _settled(HUMAN, "occupant.human.neck_activation=posture")
     mean, rmse = _drivers(s, "head")
     assert abs(vertical_angle("head", line_angle(s.model, q, "head")) - mean) <= rmse
+
+
+def test_reference_the_posture_controlled_human_stays_at_rest_without_a_pulse():
+    """A seated person at rest does not move: run with its pulse zeroed after the settling, the
+    posture-controlled human's head keeps its pitch in B0 within 1.5 deg over the first 60 ms
+    (before the reflex). The run goes on with the muscle states the settling ended with
+    (forces.muscles.carry_states): 1.03 deg, the controller's command -0.32 at t = 0. Started
+    afresh (reference the settled pitch, integral zero: the holding command lost) the head
+    turned 2.59 deg while the integral built the command again (0 -> -0.29 in 60 ms). The bound
+    is above the settled body's own creep: the reflex human (muscles at their presets) turns
+    its head 0.79 deg, the upper torso 1.0 (the settling does not come to rest:
+    occupant.scenario.settle); scenarios/validation/HISTORY.md, neckcarry."""
+    from occupant.scenario.run import run_scenario
+    s = load("us_ncap_frontal_56", [HUMAN, "occupant.human.neck_activation=posture",
+                                     "pulse.scale=0", "solver.t_end=0.06"])
+    res = run_scenario(s).results
+    el = s.model.muscles
+    link, R = el.control_link[0], el.control_R[0]
+    data = s.model.make_data()
+    pitch = []
+    for q in res.q:
+        x = link_poses(s.model, data, q)[0][link] @ R[:, 0]
+        pitch.append(np.degrees(np.arctan2(-x[2], x[0])))
+    assert res.t[-1] == pytest.approx(0.06)
+    assert np.max(np.abs(np.array(pitch) - pitch[0])) < 1.5
+    assert res.outputs["head_posture.control.command"][0] < -0.1   # the settled effort, carried
+
+
+def test_identity_the_reflex_humans_settled_muscle_states_are_its_presets():
+    """Without posture controllers the settling leaves every muscle's state at zero (activation
+    = its preset): carried into the run (forces.muscles.carry_states) they change nothing, and
+    the default human's runs are those started afresh."""
+    s = load("us_ncap_frontal_56", [HUMAN])
+    _, info = settle_scenario(s.file, s.model, s.q0, s.settle, s.settle_belted)
+    el = s.model.muscles
+    assert len(el.link_a) and not len(el.control_link)
+    assert np.all(info["z"][el.z_start:el.z_start + len(el.link_a)] == 0.0)

@@ -120,11 +120,11 @@ def test_regression_settling_diverged_at_the_coarse_step_is_done_at_the_run_step
     import occupant.scenario.settle as S
     relax, steps = S._relax, []
 
-    def diverging(model, q0, duration, dt, posture=None):
+    def diverging(model, q0, duration, dt, settled=None):
         steps.append(dt)
         if dt == S.SETTLE_DT:
             raise S.SettleError("diverged")
-        return relax(model, q0, duration, dt, posture)
+        return relax(model, q0, duration, dt, settled)
     monkeypatch.setattr(S, "_relax", diverging)
     q, info = settle(unbelted.model, unbelted.q0, 0.01)
     assert steps == [S.SETTLE_DT, 1e-5] and info["dt"] == 1e-5 and np.all(np.isfinite(q))
@@ -191,18 +191,18 @@ def test_regression_settling_is_unbelted_at_the_coarse_step_then_buckled(ncap, m
     from occupant.restraints.belt import EXPLICIT_STEP
     relax, parts = S._relax, []
 
-    def recording(model, q0, duration, dt, posture=None):
+    def recording(model, q0, duration, dt, settled=None):
         parts.append((round(duration, 9), dt, len(model.belts.retractor)))
-        return relax(model, q0, 0.002, dt, posture)     # short: only the parts matter here
+        return relax(model, q0, 0.002, dt, settled)     # short: only the parts matter here
     monkeypatch.setattr(S, "_relax", recording)
     settle(ncap.model, ncap.q0, 0.3)
     assert parts == [(round(0.3 - S.BUCKLED, 9), S.SETTLE_DT, 0),
                      (round(S.BUCKLED, 9), EXPLICIT_STEP, len(ncap.model.belts.retractor))]
 
-    def diverging_belted(model, q0, duration, dt, posture=None):
+    def diverging_belted(model, q0, duration, dt, settled=None):
         if len(model.belts.retractor):
             raise S.SettleError("diverged", after=0.012)
-        return q0, {"restarts": 0, "peaks": np.zeros(0)}
+        return q0, {"restarts": 0, "peaks": np.zeros(0), "z": None}
     monkeypatch.setattr(S, "_relax", diverging_belted)
     with pytest.raises(S.SettleError) as err:
         settle(ncap.model, ncap.q0, 0.3)
@@ -218,7 +218,7 @@ def test_regression_settle_belted_key_puts_the_belts_on_while_settling(belted, m
 
     def recording(model, q0, duration, belts=False):
         calls.append((duration, belts))
-        return q0.copy(), {}
+        return q0.copy(), {"z": None}
     monkeypatch.setattr(S, "settle", recording)
     over = {"solver.t_end": 0.001}
     if belted:
