@@ -82,12 +82,23 @@ characteristic = "armrest"
 """
 
 
+def _moves_as_placed(model, placed, q0, names):
+    """The pairs ``names`` of ``model``, its intrusion 10 ms in, meet the occupant at q0 as those
+    of ``placed`` (the surfaces written where the intrusion has them then) at rest, to 1e-9 m,
+    having moved more than 1 mm; settling holds the intrusion (held: no pair moved)."""
+    from occupant.contact.compliant import signed_distances
+    at_rest = [signed_distances(placed, q0, 0.0)[n] for n in names]
+    before, moving = ([signed_distances(model, q0, t)[n] for n in names] for t in (0.0, 0.01))
+    assert np.isfinite(moving).all() and np.min(np.subtract(moving, before)) > 1e-3
+    np.testing.assert_allclose(moving, at_rest, rtol=0, atol=1e-9)
+    assert np.all(held(model).contacts.mover_b == -1)
+
+
 def test_identity_intrusion_moves_a_box_and_holds_it_while_settling(tmp_path):
     """The armrest a block (a box whose inboard face is the shipped plane's), moved with the door
     panel: its pairs are the moved ones; at 10 ms, s = 0.01 m in (the ramp 0 -> 2 m/s
     integrated), the narrow phase meets it exactly as it meets a box placed 0.01 m further in
     at rest (an independent placement: the interior file's point); settling holds it."""
-    from occupant.contact.compliant import signed_distances
     (tmp_path / "box_armrest.toml").write_text(BOX_ARMREST)
     intrusion = DOOR.replace('interior = "midsize_sedan_driver"', 'interior = "box_armrest.toml"')
     scenario = load(_side(tmp_path, intrusion))
@@ -102,12 +113,7 @@ def test_identity_intrusion_moves_a_box_and_holds_it_while_settling(tmp_path):
     (tmp_path / "box_armrest.toml").write_text(BOX_ARMREST.replace("0.325", repr(0.325 - s)))
     placed = load(_side(tmp_path, '[vehicle]\ninterior = "box_armrest.toml"\n'))
     assert not placed.model.contacts.mover_axis.size
-    at_rest = [signed_distances(placed.model, scenario.q0, 0.0)[n] for n in armrest]
-    before, moving = ([signed_distances(model, scenario.q0, t)[n] for n in armrest]
-                      for t in (0.0, 0.01))
-    assert np.isfinite(moving).all() and np.min(np.subtract(moving, before)) > 1e-3
-    np.testing.assert_allclose(moving, at_rest, rtol=0, atol=1e-9)
-    assert np.all(held(model).contacts.mover_b == -1)
+    _moves_as_placed(model, placed.model, scenario.q0, armrest)
 
 
 HINGED = '''[vehicle]
@@ -152,7 +158,6 @@ def test_identity_door_turning_about_its_hinge_meets_the_occupant_as_a_door_plac
     ramp integrated, in radians in the model), the narrow phase meets the armrest exactly as it
     meets an armrest placed there at rest (its point, normal and x_axis turned by hand in an
     interior file); settling holds it."""
-    from occupant.contact.compliant import signed_distances
     scenario = load(_side(tmp_path, HINGED))
     model = scenario.model
     contacts, pairs = model.contacts, model.source.contact_pairs
@@ -181,12 +186,7 @@ characteristic = "armrest"
 '''
     (tmp_path / "turned.toml").write_text(placed_armrest)
     placed = load(_side(tmp_path, '[vehicle]\ninterior = "turned.toml"\n'))
-    at_rest = [signed_distances(placed.model, scenario.q0, 0.0)[n] for n in armrest]
-    before, moving = ([signed_distances(model, scenario.q0, t)[n] for n in armrest]
-                      for t in (0.0, 0.01))
-    assert np.isfinite(moving).all() and np.min(np.subtract(moving, before)) > 1e-3
-    np.testing.assert_allclose(moving, at_rest, rtol=0, atol=1e-9)
-    assert np.all(held(model).contacts.mover_b == -1)
+    _moves_as_placed(model, placed.model, scenario.q0, armrest)
 
 
 ACTIVE = '''interior = "whiplash_sled_seat"
@@ -237,7 +237,6 @@ def test_identity_hinged_surface_moves_relative_to_its_part(tmp_path):
     phase meets it as it meets a restraint placed 5 mm further along its normal at rest (an
     interior file); settling holds it. Surfaces of different frames in one intrusion are
     refused."""
-    from occupant.contact.compliant import signed_distances
     scenario = load(_rear(tmp_path, ACTIVE))
     model = scenario.model
     contacts, pairs = model.contacts, model.source.contact_pairs
@@ -252,11 +251,7 @@ def test_identity_hinged_surface_moves_relative_to_its_part(tmp_path):
     _restraint_at(tmp_path / "forward.toml", point)
     placed = load(_rear(tmp_path, 'interior = "forward.toml"\n'))
     q0 = scenario.q0
-    at_rest = [signed_distances(placed.model, q0, 0.0)[n] for n in restraint]
-    before, moving = ([signed_distances(model, q0, t)[n] for n in restraint] for t in (0.0, 0.01))
-    assert np.isfinite(moving).all() and np.min(np.subtract(moving, before)) > 1e-3
-    np.testing.assert_allclose(moving, at_rest, rtol=0, atol=1e-9)
-    assert np.all(held(model).contacts.mover_b == -1)
+    _moves_as_placed(model, placed.model, q0, restraint)
     mixed = ACTIVE.replace('["head_restraint"]', '["head_restraint", "floor"]')
     with pytest.raises(ScenarioError) as err:
         load(_rear(tmp_path, mixed))
