@@ -162,8 +162,8 @@ def initial_states(model, q0, settled=None):
     q0 = np.array(q0, dtype=float)
     normalize_quaternions(model.tree, q0)
     z = joints_start(model, q0, pairs_start(model, q0, fit_belts(model, q0)))
-    if settled is not None:
-        z = carry_states(model, z, settled)
+    if settled is not None:     # its controllers' references carried with their other states
+        return carry_states(model, z, settled)
     return start_controls(model, q0, z)
 
 

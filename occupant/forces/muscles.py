@@ -116,7 +116,7 @@ def posture_commands(el, data, z):
 
 def start_controls(model, q0, z0):
     """z0 (a copy) with each posture controller's reference the pitch it reads at q0 (t = 0),
-    its integral and lags at zero (no error yet); a reference z0 already sets (non-zero) stays."""
+    its integral and lags as z0 has them (zero: no error yet)."""
     from occupant.dynamics.api import link_poses
     z = np.array(z0, dtype=float)
     el = model.muscles
@@ -126,8 +126,7 @@ def start_controls(model, q0, z0):
     for k in range(len(el.control_link)):
         s = el.control_z_start + len(CONTROL_STATES) * k
         x = R[el.control_link[k]] @ el.control_R[k][:, 0]
-        if z[s] == 0.0:
-            z[s] = np.arctan2(-x[2], x[0])
+        z[s] = np.arctan2(-x[2], x[0])
     return z
 
 
