@@ -13,6 +13,7 @@ class HumanParameterError(ValueError):
     parameter, the bad value and the accepted range."""
 
     def __init__(self, parameter, problem, accepted=None):
+        self.parameter, self.problem, self.accepted = parameter, problem, accepted
         msg = f"build: {parameter}: {problem}"
         if accepted:
             msg += f" (accepted: {accepted})"

@@ -46,6 +46,7 @@ from occupant.human.certification import (CFC_CLASSES, TOP_KEYS, _check_corridor
                                           corridor_checks, read_test_key)
 from occupant.human.neck_muscles import ACTIVATIONS
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
+from occupant.scenario.keys import NO_NECK_MUSCLES
 
 SCENARIO_FOLDER = "scenarios/validation"
 HUMAN_KEYS = ("percentile", "stature", "mass", "sex", "neck_activation", "neck_mid", "face", "heels")
@@ -77,7 +78,7 @@ def _check_human(check, scenario):
     for key in ("percentile", "stature", "mass"):
         check.number(human, key, "human", positive=True)
     check.string(human, "sex", "human", choices=("male", "female"), what="sex")
-    check.string(human, "neck_activation", "human", choices=(*ACTIVATIONS, "none"),
+    check.string(human, "neck_activation", "human", choices=(*ACTIVATIONS, NO_NECK_MUSCLES),
                  what="neck activation")
     check.boolean(human, "neck_mid", "human")
     check.boolean(human, "face", "human")
@@ -350,7 +351,7 @@ def head_neck_on_t1(scenario, pulse_start=0.0, head_scale=1.0):
     from occupant.human.head_neck import head_neck_assembly
 
     act = scenario["human"].get("neck_activation", "reflex")
-    human = build(**_human_args(scenario), neck_activation=None if act == "none" else act,
+    human = build(**_human_args(scenario), neck_activation=None if act == NO_NECK_MUSCLES else act,
                   pulse_start=float(pulse_start))
     # B0 at C7/T1: the upper torso frame's origin sits the lower neck joint's offset below it
     c7 = human.source.joints["lower_neck"].placement.position

@@ -31,6 +31,14 @@ from occupant.scenario.interior_shapes import SHAPES
 # kN (load_limit = 4) ran a 4 N limiter, the belt paying out from the start
 MIN_LOAD_LIMIT = 1000.0          # N
 MIN_PRETENSIONER_FORCE = 500.0   # N
+# the most a value in the wrong unit could pass for [E]: above them a bag, vent or pull-in is no
+# longer one of its kind (usercheck6: vent_area = 20, cm^2 meant, ran a bag that held nothing, the
+# head 429 mm forward instead of 189; volume = 60, litres meant, failed on its unfolding speed
+# without naming the volume; pretensioner_pull = 80, mm meant, ran, the stall force ending it)
+MAX_AIRBAG_VOLUME = 0.3          # m^3: twice the largest passenger bag, 150 L [C: crash-domain-facts.md 6.2]
+MAX_VENT_AREA = 0.02             # m^2: six times the passenger preset's two 45 mm vents, 3.2e-3 m^2
+                                 # (driver vents 2 x 25-40 mm [U: crash-domain-facts.md 6.2])
+MAX_PRETENSIONER_PULL = 0.3      # m: 2.5 times the longest retractor pull-in, 120 mm [C: crash-domain-facts.md 6.1]
 MAX_T_END = 10.0        # s: solver.t_end at most [E: a crash ~0.2 s, with pre-crash braking ~1 s]
 MAX_DELTA_V = 200.0     # km/h: a pulse's speed change at most [E: regulatory and consumer crash tests
                         # run at 48-64 km/h (crash-domain-facts.md 4), reconstructed crashes rarely
@@ -172,6 +180,15 @@ def _sexes():
     return tuple(SEXES)
 
 
+#: ``occupant.human.neck_activation``'s word for build's None (no neck muscles, a PMHS)
+NO_NECK_MUSCLES = "none"
+
+
+def _neck_activations():
+    from occupant.human.neck_muscles import ACTIVATIONS
+    return (*ACTIVATIONS, NO_NECK_MUSCLES)
+
+
 def _vehicle_models():
     from occupant.io.toml_files import shipped_names
     return tuple(shipped_names("vehicles", kind="vehicle"))
@@ -189,8 +206,9 @@ def _airbag_keys(path):
             REQUIRED, choices=("driver", "passenger", "knee"), label="airbag kind"),
         Key(f"{path}.fire_time", "number", "s", "when the inflator fires", REQUIRED, low=0.0),
         Key(f"{path}.volume", "number", "m^3", "the bag's volume, its preset shape scaled (default: the preset's)",
-            low=0.0, low_open=True),
-        Key(f"{path}.vent_area", "number", "m^2", "the vents' area (default: the preset's)", low=0.0),
+            low=0.0, low_open=True, high=MAX_AIRBAG_VOLUME),
+        Key(f"{path}.vent_area", "number", "m^2", "the vents' area (default: the preset's)", low=0.0,
+            high=MAX_VENT_AREA),
         Key(f"{path}.fabric_stiffness", "number", "N/m", "the fabric's membrane stiffness E t, its "
             "stretch under pressure (default: the preset's, 0: inextensible)", low=0.0),
         Key(f"{path}.inflator_mass", "number", "kg", "the gas mass the inflator delivers, its preset flow "
@@ -264,9 +282,9 @@ _OCCUPANT = [
         f"(or stature and mass; {DEFAULT_PERCENTILE} when none of the three is given)", low=0.0, low_open=True),
     Key("occupant.human.stature", "number", "m", "the human's standing height", low=0.0, low_open=True),
     Key("occupant.human.mass", "number", "kg", "the human's mass", low=0.0, low_open=True),
-    Key("occupant.human.neck_activation", "string", "", "the neck muscles' activation: relaxed, braced, "
-        "reflex or posture (the reflex and a closed-loop controller holding the head's pitch; none: no "
-        "muscles, a PMHS)", "reflex", reader="occupant.human.builder"),
+    Key("occupant.human.neck_activation", "string", "", "the neck muscles' activation (posture: the "
+        "reflex and a closed-loop controller holding the head's pitch; none: no muscles, a PMHS)",
+        "reflex", choices=_neck_activations, label="neck activation"),
     Key("occupant.human.thoracic_spine", "bool", "", "the upper torso split at T6/T7", False),
     Key("occupant.human.neck_mid", "bool", "", "a third neck joint at C4", False),
     # the face on unless said: a scenario's head meets a chest, a bag, a panel (without its chin
@@ -361,7 +379,7 @@ _RESTRAINTS = [
     Key(f"{_BELT}.pretensioner", "bool", "", "a pretensioner winds the retractor in", False),
     Key(f"{_BELT}.pretensioner_time", "number", "s", "when the pretensioner fires (with pretensioner)", low=0.0),
     Key(f"{_BELT}.pretensioner_pull", "number", "m", "the webbing it winds in over 8 ms (with pretensioner)",
-        low=0.0),
+        low=0.0, high=MAX_PRETENSIONER_PULL),
     Key(f"{_BELT}.pretensioner_force", "number", "N", "the belt force at the retractor where it stalls "
         "(default: occupant.modeling.belts.Pretensioner.capacity; 1.5-3 kN)", low=MIN_PRETENSIONER_FORCE),
     # belt on body: the GS1 deck's 0.3 [C: SAFER HBM validation deck, Boundary_conditions_V11.key,

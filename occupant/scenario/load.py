@@ -87,7 +87,7 @@ from occupant.scenario.human_swap import human_contacts
 from occupant.scenario.interior import load_interior
 from occupant.scenario.interior_hinge import frame_marker
 from occupant.scenario.intrusion import read_intrusions
-from occupant.scenario.keys import DEFAULT_PERCENTILE, MAX_BACKSET, SEATS, names, read
+from occupant.scenario.keys import DEFAULT_PERCENTILE, MAX_BACKSET, NO_NECK_MUSCLES, SEATS, names, read
 from occupant.scenario.overrides import apply_overrides, parse_overrides, replaced_notes
 from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
@@ -564,13 +564,15 @@ class Scenario:
         defaulted = kwargs["percentile"] is kwargs["stature"] is kwargs["mass"] is None
         if defaulted:
             kwargs["percentile"] = DEFAULT_PERCENTILE
-        if kwargs["neck_activation"] == "none":     # no neck muscles (a PMHS), as build's None
+        if kwargs["neck_activation"] == NO_NECK_MUSCLES:     # a PMHS, as build's None
             kwargs["neck_activation"] = None
         try:
             return build(**kwargs)
         except HumanParameterError as err:
-            said = str(err).removeprefix("build: ")
-            if defaulted:
+            if err.parameter in h:   # a value given: its key (and the --set or --vary giving it)
+                c.fail(f"occupant.human.{err.parameter}", err.problem, err.accepted)
+            said = str(err).removeprefix("build: ")   # one missing, or the default percentile's
+            if defaulted and err.parameter == "percentile":
                 said = f"none of percentile, stature and mass given, so percentile {DEFAULT_PERCENTILE}: {said}"
             c.fail("occupant.human", said)
 

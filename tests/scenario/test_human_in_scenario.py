@@ -57,6 +57,50 @@ def test_reference_a_woman_without_a_percentile_gets_one_message():
                          "tabulated for female (accepted: 5; or give stature and mass)"), text
 
 
+@pytest.mark.parametrize("value", ["tense", "Reflex", "None"])
+def test_reference_a_neck_activation_that_does_not_exist_names_the_words_a_file_takes(value):
+    """An unknown neck activation is the key's own error, naming the words a scenario file
+    takes (``none`` for no muscles, not build's Python None) and not the default percentile,
+    which has nothing to do with it (usercheck6: it said "none of percentile, stature and mass
+    given, so percentile 50: neck_activation: unknown value 'tense' (accepted: relaxed, braced,
+    reflex, posture, or None for no neck muscles)")."""
+    with pytest.raises(ScenarioError) as err:
+        load("us_ncap_frontal_56", [f"occupant.human.neck_activation={value}"])
+    text = str(err.value)
+    assert text.endswith("us_ncap_frontal_56.toml (--set occupant.human.neck_activation): "
+                         f"occupant.human.neck_activation: unknown neck activation {value!r} "
+                         "(accepted: relaxed, braced, reflex, posture, none)"), text
+
+
+def test_reference_a_size_out_of_range_names_its_own_key_and_the_option_giving_it(tmp_path, capsys):
+    """A stature in cm is the stature key's error, said as the option that gave it: a --set, or
+    the sweep's --vary, before any run (usercheck6: the sweep said "(--set occupant.human.mass):
+    occupant.human: stature: 165.0 m is not a human stature", blaming the mass's --set)."""
+    from occupant.cli import main
+    with pytest.raises(ScenarioError) as err:
+        load("us_ncap_frontal_56", ["occupant.human.mass=78", "occupant.human.stature=165"])
+    assert str(err.value).endswith("(--set occupant.human.stature): occupant.human.stature: 165.0 m is not a "
+                                   "human stature (accepted: 0.7-2.3 m)"), str(err.value)
+    with pytest.raises(ScenarioError) as err:
+        load("us_ncap_frontal_56", ["occupant.human.stature=1.75", "occupant.human.mass=250"])
+    assert str(err.value).endswith("(--set occupant.human.mass): occupant.human.mass: 250.0 kg at 1.75 m gives "
+                                   "a BMI of 81.6 kg/m^2, outside any population (accepted: BMI 11.0-70.0 "
+                                   "kg/m^2)"), str(err.value)
+    assert main(["sweep", "us_ncap_frontal_56", "--set", "occupant.human.mass=78", "--vary",
+                 "occupant.human.stature=165:185:3", "--out", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.endswith(
+        "(--vary occupant.human.stature): occupant.human.stature: 165.0 m is not a human stature (accepted: "
+        "0.7-2.3 m)\n"), captured.err
+    assert not list(tmp_path.glob("v*"))
+
+
+def test_reference_no_neck_muscles_is_said_none_in_a_scenario():
+    """``neck_activation = "none"`` loads the human without neck muscles (a PMHS)."""
+    s = load("us_ncap_frontal_56", ["occupant.human.neck_activation=none", "occupant.settle=0"])
+    assert s.human and not s.model.muscle_names
+
+
 def test_reference_a_pair_naming_what_the_human_lacks_names_pair_and_geometry(tmp_path):
     """A name with no human counterpart (the Hybrid III's knee pad) stays one error naming the
     pair and the geometry."""

@@ -170,6 +170,10 @@ def test_regression_read_gives_defaults():
     ({"restraints.belt.pretensioner_force": 2}, "restraints.belt.pretensioner_force: must be >= 500 N, got 2 "
                                                 "(accepted: a number, pretensioner_force >= 500 N)"),
     ({"pulse.start": -1}, "pulse.start: must be >= 0 s, got -1 (accepted: a number, start >= 0 s)"),
+    # mm meant (usercheck6): ran, the stall force ending the pull
+    ({"restraints.belt.pretensioner_pull": 80},
+     "restraints.belt.pretensioner_pull: 80 m is outside the range accepted (accepted: a number, "
+     "0 <= pretensioner_pull <= 0.3 m)"),
     ({"solver.colour": 1}, "solver.colour: unknown key (accepted: t_end, integrator, dt, output_dt)"),
 ])
 def test_regression_loader_messages_come_from_the_registry(overrides, message):
@@ -178,6 +182,23 @@ def test_regression_loader_messages_come_from_the_registry(overrides, message):
     with pytest.raises(ScenarioError) as err:
         load("fmvss208_sled_48_belted", overrides=overrides)
     assert f"(--set {next(iter(overrides))}): {message}" in str(err.value)
+
+
+@pytest.mark.parametrize("overrides, message", [
+    # cm^2 meant: a bag that held nothing, the head 429 mm forward (189 as shipped), unsaid
+    ({"restraints.airbag.vent_area": 20}, "restraints.airbag.vent_area: 20 m^2 is outside the range "
+                                          "accepted (accepted: a number, 0 <= vent_area <= 0.02 m^2)"),
+    # litres meant: refused by the bag's unfolding speed ("leading_edge_speed ... got 69.3 m/s"),
+    # the volume unnamed
+    ({"restraints.knee_airbag.volume": 18}, "restraints.knee_airbag.volume: 18 m^3 is outside the range "
+                                            "accepted (accepted: a number, 0 < volume <= 0.3 m^3)"),
+])
+def test_regression_an_airbag_value_in_another_unit_is_refused_naming_it(overrides, message):
+    """A bag's volume in litres or its vents in cm^2, given by --set: one line naming the key and
+    its range (usercheck6)."""
+    with pytest.raises(ScenarioError) as err:
+        load("us_ncap_frontal_56", overrides=overrides)
+    assert str(err.value).endswith(f"(--set {next(iter(overrides))}): {message}"), str(err.value)
 
 
 def test_regression_override_of_another_type_says_what_the_key_accepts():

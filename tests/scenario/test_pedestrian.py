@@ -88,7 +88,7 @@ def _human(text):
     (lambda s: s.replace("yaw_deg = -90.0", 'yaw_deg = "west"'), "occupant.yaw_deg", "number"),
     (lambda s: s.replace('dummy = "hybrid3_50m_pedestrian"', 'dummy = "hybrid3_50m_pedestrian"\nhuman = {percentile = 50}'),
      "occupant", "exactly one of dummy and human"),
-    (lambda s: _human(s).replace("percentile = 50", "percentile = 40"), "occupant.human",
+    (lambda s: _human(s).replace("percentile = 50", "percentile = 40"), "occupant.human.percentile",
      "is not tabulated for male"),
 ])
 def test_reference_pedestrian_load_errors_name_file_and_key(tmp_path, edit, where, message):
