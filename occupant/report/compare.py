@@ -91,12 +91,25 @@ def _table_text(table):
     return ", ".join(f"{k} = {v}" for k, v in T.with_units(T.flatten(table)))
 
 
+RUN_HEADER = ("run", "scenario", "represents", "occupant", "regulation", "status", "simulated")
+
+
+def run_rows(runs, labels):
+    """A row per run (RUN_HEADER): its scenario, what the scenario represents, the occupant it
+    carried (a dummy, or the parametric human that replaced the scenario's: usercheck6, the
+    comparison of a dummy and a human named neither), its regulation ("-": none judged) and
+    status."""
+    return [(label, r.name, getattr(r, "title", ""), getattr(r.model, "name", "?"),
+             getattr(r, "regulation", "") or "-", r.results.status,
+             f"{1e3 * (r.results.t[-1] - r.results.t[0]):.0f} ms") for label, r in zip(labels, runs)]
+
+
 def _runs_text(labels, rows, differ):
     """The PDF's first page (occupant.report.figures.text_pages sections): each run's scenario,
-    what it represents, regulation and status, then the settings that differ (a table of a
-    column per run cut the long titles to a column's width)."""
+    what it represents, occupant, regulation and status, then the settings that differ (a table
+    of a column per run cut the long titles to a column's width)."""
     sections = [(f"Run {label}" + (" (the reference of the ratings)" if k == 0 else ""),
-                 list(zip(("scenario", "represents", "regulation", "status", "simulated"), row[1:])))
+                 list(zip(RUN_HEADER[1:], row[1:])))
                 for k, (label, row) in enumerate(zip(labels, rows))]
     settings = [(key, "; ".join(f"{label}: {v}" for label, v in zip(labels, values)))
                 for key, *values in differ] or [("(none)", "every run has the same scenario settings")]
@@ -119,10 +132,8 @@ def compare(runs, folder, *, labels=None, rating=True, html=True, pdf=True):
     with pdf_pages(folder / "comparison.pdf") if pdf else contextlib.nullcontext() as pages:
         page = Page(pages)
         page.section("runs", "Runs")
-        rows = [(label, r.name, getattr(r, "title", ""), getattr(r, "regulation", ""), r.results.status,
-                 f"{1e3 * (r.results.t[-1] - r.results.t[0]):.0f} ms") for label, r in zip(labels, runs)]
-        header = ("run", "scenario", "represents", "regulation", "status", "simulated")
-        page.html(table_html(header, rows) + "<p>The first run is the reference of the ratings.</p>")
+        rows = run_rows(runs, labels)
+        page.html(table_html(RUN_HEADER, rows) + "<p>The first run is the reference of the ratings.</p>")
         differ = settings_that_differ(runs)
         differ_header = ("setting", *labels)
         page.html("<h3>Settings that differ</h3>" + (table_html(differ_header, differ) if differ else

@@ -3,7 +3,7 @@ labels (occupant.display.distinct_labels) that need no run."""
 import types
 
 from occupant.display import distinct_labels
-from occupant.report.compare import settings_that_differ
+from occupant.report.compare import run_rows, settings_that_differ
 
 
 def test_distinct_labels_keep_distinct_names_and_tell_alike_folders_apart(tmp_path):
@@ -56,3 +56,16 @@ def test_regression_report_compare_is_the_function_after_its_module_is_imported(
     import occupant.report
     importlib.import_module("occupant.report.compare")
     assert callable(occupant.report.compare) and occupant.report.compare.__name__ == "compare"
+
+
+def test_regression_the_runs_table_names_each_runs_occupant():
+    """A dummy's run and the parametric human's in its place (``--set occupant.human.sex=male``)
+    share scenario and title: the runs' table names the occupant each carried, and "-" where no
+    regulation judged it (usercheck6: the human's was blank and neither named its occupant)."""
+    def run(occupant, regulation):
+        return types.SimpleNamespace(name="us_ncap_frontal_56", title="US NCAP", regulation=regulation,
+                                     model=types.SimpleNamespace(name=occupant),
+                                     results=types.SimpleNamespace(status="finished", t=[0.0, 0.15]))
+    rows = run_rows([run("hybrid3_50m", "FMVSS 208"), run("human_male_1.753m_78.2kg", "")], ["a", "b"])
+    assert rows == [("a", "us_ncap_frontal_56", "US NCAP", "hybrid3_50m", "FMVSS 208", "finished", "150 ms"),
+                    ("b", "us_ncap_frontal_56", "US NCAP", "human_male_1.753m_78.2kg", "-", "finished", "150 ms")]
