@@ -88,7 +88,7 @@ from occupant.scenario.interior import load_interior
 from occupant.scenario.interior_hinge import frame_marker
 from occupant.scenario.intrusion import read_intrusions
 from occupant.scenario.keys import DEFAULT_PERCENTILE, MAX_BACKSET, NO_NECK_MUSCLES, SEATS, names, read
-from occupant.scenario.overrides import apply_overrides, parse_overrides, replaced_notes
+from occupant.scenario.overrides import apply_overrides, parse_overrides, replaced, replaced_notes
 from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
 from occupant.scenario.restraints import (BELT_ANCHORAGES, RESTRAINTS, belt_table, read_restraints,
@@ -107,6 +107,9 @@ MAX_SAMPLES = 200_000   # recorded samples at most (t_end / output_dt): 20 s at 
 # crash-domain-facts.md 2.3], Euro NCAP's AE-MDB test the WorldSID-50M's chest compression [S:
 # 2.4], UN R95 the ES-2's rib deflection, VC and abdomen [S: 2.5]: loads the Hybrid III, built
 # for frontal tests, has no sensor for
+# a parametric human's criteria (occupant.sensors.defaults.human_stand_in)
+STAND_IN_NOTE = ("this parametric human's criteria are computed as the {}'s, the Hybrid III of its "
+                 "sex nearest its stature: no human injury criterion")
 SIDE_DUMMY_NOTE = ("no limits shown: side-impact tests judge side dummies (ES-2re in FMVSS 214's barrier "
                    "test, WorldSID-50M in Euro NCAP's, ES-2 in UN R95) on rib, abdomen and pubic loads a "
                    "Hybrid III does not measure; its chest deflection is the sternum's, fore-aft")
@@ -365,13 +368,11 @@ class Scenario:
         self.reference = PROTOCOLS[ref] if ref else None
         reg = read(c, crit, "criteria", "regulation")
         self.protocol = PROTOCOLS[reg] if reg else None
-        if self.human and (self.protocol or self.reference) is not None:
-            # its channels read as the dummy's (occupant.sensors.defaults.human_sensors): the
-            # criteria's constants (M_OC's offset, Nij's intercepts, VC's) the dummy's the
-            # regulation judges (the dummy the scenario was written for), else the reference's
-            # (rear_whiplash's BioRID II reference has no constants of its own)
-            self.criteria_dummy = (self.protocol or self.reference).dummy
-        elif self.human:   # no regulation: the Hybrid III of its sex nearest its stature
+        if self.human:
+            # its channels read as the dummy's (occupant.sensors.defaults.human_sensors), the
+            # criteria's constants (M_OC's offset, Nij's intercepts, VC's) the Hybrid III's of its
+            # sex nearest its stature, whichever dummy the regulation judges: a 5th-percentile
+            # woman in a 50th male's test is read with the 5th female's intercepts
             self.criteria_dummy = human_stand_in(dummy.source.header, lambda name: self._data(
                 f"stand_in_{name}", lambda: resolve_shipped(name, "dummies", "dummy", kind="dummy")))
         if self.protocol is not None and self.human:
@@ -406,12 +407,9 @@ class Scenario:
             self.notes.append(f"the limits of {self.reference.title} are shown beside the criteria "
                               f"they cover, not judged: that protocol's dummy is the "
                               f"{self.reference.dummy}, this occupant the {self.dummy}"
-                              + (f" (a parametric human, its criteria computed as the "
-                                 f"{self.criteria_dummy}'s: no human injury criterion)" if self.human else ""))
+                              + (f" ({STAND_IN_NOTE.format(self.criteria_dummy)})" if self.human else ""))
         elif self.human:
-            self.notes.append(f"no regulation named: this parametric human's criteria are computed "
-                              f"as the {self.criteria_dummy}'s, the Hybrid III of its sex nearest "
-                              f"its stature (no human injury criterion)")
+            self.notes.append(f"no regulation named: {STAND_IN_NOTE.format(self.criteria_dummy)}")
         if self.protocol is None and self.front is None and self.dummy.startswith("hybrid3") \
                 and abs(self.pulse.direction[1]) > abs(self.pulse.direction[0]):
             self.notes.append(SIDE_DUMMY_NOTE)
@@ -730,6 +728,12 @@ def load(path_or_name, overrides=None):
     except ScenarioError as err:
         raise said_by_override(err, keys, path) from None
     scenario.notes[:0] = replaced_notes(raw, keys)
+    if {"occupant.dummy", "occupant.human"} & replaced(raw, keys).keys() and scenario.title:
+        # the title names the occupant the file was written for: the report's "represents", the
+        # run's first line and the ISO-MME test title say which one ran (the run folder's
+        # scenario.toml keeps it, so a run again from there says it once)
+        scenario.title = scenario.data["title"] = (f"{scenario.title} (occupant replaced by "
+                                                   f"--set: {scenario.dummy})")
     return scenario
 
 

@@ -78,8 +78,7 @@ def test_reference_the_t1_accelerometer_sits_at_each_occupants_lower_neck_joint(
     """rear_whiplash's T1 accelerometer (``point = "lower_neck"``) is at the occupant's own
     C7/T1 joint centre on its upper torso: the Hybrid III's [0.06341, 0, 0.276] m (as the file
     gave it before, so the dummy's run is unchanged), the human's wherever its builder puts it;
-    its criteria computed with the Hybrid III 50M's constants that FMVSS 202a's dummy has (the
-    BioRID reference has none)."""
+    its criteria computed with the constants of the Hybrid III of its sex nearest its size."""
     s = load("rear_whiplash", occupant + ["occupant.settle=0"])
     t1 = next(x for x in s.sensors if x.name == "T1")
     joint = s.model.source.joints["lower_neck"]
@@ -88,7 +87,7 @@ def test_reference_the_t1_accelerometer_sits_at_each_occupants_lower_neck_joint(
     if not occupant:
         assert t1.point == (0.06341, 0.0, 0.276)
     else:
-        assert s.criteria_dummy == "hybrid3_50m"
+        assert s.criteria_dummy == ("hybrid3_05f" if occupant == HUMANS["female"] else "hybrid3_50m")
 
 
 def test_reference_a_sensor_point_naming_a_joint_elsewhere_is_one_message():
@@ -125,3 +124,22 @@ def test_reference_a_human_without_a_regulation_is_read_as_its_nearest_hybrid3(h
     assert s.criteria_dummy == stand_in
     assert any(f"computed as the {stand_in}'s, the Hybrid III of its sex nearest" in n
                for n in s.notes)
+
+
+@pytest.mark.parametrize("scenario, human, stand_in", [
+    ("us_ncap_frontal_56", HUMANS["female"], "hybrid3_05f"),
+    ("euro_ncap_full_width_50", HUMANS["male"], "hybrid3_50m")])
+def test_reference_a_human_under_a_regulation_is_read_as_its_nearest_hybrid3(scenario, human,
+                                                                              stand_in):
+    """A human in a regulated scenario has its criteria computed with the constants of the
+    Hybrid III of its sex nearest its stature, not those of the dummy the regulation judges:
+    the 5th-percentile woman in US NCAP (a 50th male's test) with the 5F's Nij intercepts, the
+    50th man in Euro NCAP's 5F test with the 50M's (before: the regulation's dummy's). The
+    title says the occupant was replaced, in the data a run folder keeps too."""
+    s = load(scenario, human + ["occupant.settle=0"])
+    assert s.protocol is None and s.reference is not None
+    assert s.criteria_dummy == stand_in
+    assert any(f"computed as the {stand_in}'s, the Hybrid III of its sex nearest" in n
+               for n in s.notes)
+    assert s.title.endswith(f"(occupant replaced by --set: {s.dummy})")
+    assert s.data["title"] == s.title
