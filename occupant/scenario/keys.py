@@ -278,8 +278,10 @@ _OCCUPANT = [
     Key("occupant.ellipsoid[].center", "vector", "m", "its centre in the segment frame", REQUIRED),
     Key("occupant.ellipsoid[].semi_axes", "vector", "m", "its semi-axes (each > 0)", REQUIRED),
     Key("occupant.human.sex", "string", "", "the human's sex", "male", choices=_sexes),
-    Key("occupant.human.percentile", "number", "-", "the stature and mass percentile "
-        f"(or stature and mass; {DEFAULT_PERCENTILE} when none of the three is given)", low=0.0, low_open=True),
+    Key("occupant.human.percentile", "number", "-", "the stature and mass percentile, one its sex "
+        "has tabulated (the Hybrid III family's sizes: occupant/human/data/body_proportions.toml "
+        f"[percentile]; or stature and mass; {DEFAULT_PERCENTILE} when none of the three is given)",
+        low=0.0, low_open=True),
     Key("occupant.human.stature", "number", "m", "the human's standing height", low=0.0, low_open=True),
     Key("occupant.human.mass", "number", "kg", "the human's mass", low=0.0, low_open=True),
     Key("occupant.human.neck_activation", "string", "", "the neck muscles' activation (posture: the "
