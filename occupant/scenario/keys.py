@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from occupant.human.neck_muscles import DEFAULT_ACTIVATION
 from occupant.human.posture import HUMAN_LINE_SOURCES
 from occupant.scenario.interior_shapes import SHAPES
 
@@ -265,8 +266,8 @@ _OCCUPANT = [
     Key("occupant.human.stature", "number", "m", "the human's standing height", low=0.0, low_open=True),
     Key("occupant.human.mass", "number", "kg", "the human's mass", low=0.0, low_open=True),
     Key("occupant.human.neck_activation", "string", "", "the neck muscles' activation: relaxed, braced, "
-        "reflex or posture (the reflex and a closed-loop controller holding the head's pitch; none: no "
-        "muscles, a PMHS)", "reflex", reader="occupant.human.builder"),
+        "reflex or posture (a closed-loop controller holding the head's pitch until the pulse, then the "
+        "reflex; none: no muscles, a PMHS)", DEFAULT_ACTIVATION, reader="occupant.human.builder"),
     Key("occupant.human.thoracic_spine", "bool", "", "the upper torso split at T6/T7", False),
     Key("occupant.human.neck_mid", "bool", "", "a third neck joint at C4", False),
     # the face on unless said: a scenario's head meets a chest, a bag, a panel (without its chin
