@@ -84,7 +84,8 @@ class Muscle:
         for key, never in (("reflex_time", "no reflex"), ("control_end", "never")):
             val = getattr(self, key)
             if not (isinstance(val, (int, float)) and not math.isnan(val)):
-                raise ModelingError(f"{what}.{key}: must be a time in s (inf: {never}), got {val!r}")
+                raise ModelingError(f"{what}.{key}: must be a time in s (inf: {never}), "
+                                    f"got {val!r}")
         if not isinstance(self.control_marker, str):
             raise ModelingError(f"{what}.control_marker: must be a marker name (\"\": no "
                                 f"posture control), got {self.control_marker!r}")
