@@ -11,7 +11,7 @@ Curves, in normalized fibre length l = L_fibre / L_opt and velocity v = L_fibre'
 - passive: f_P = (exp(k_PE (l - 1) / e0) - 1) / (exp(k_PE) - 1) for l > 1, else 0 (Thelen 2003,
   eq. 2).
 Posture control (``posture_commands``): a muscle may take part of a closed-loop controller's
-command, u = preset + control_gain x command, clipped to [0, 1], until its reflex starts.
+command, u = preset + control_gain x command, clipped to [0, 1], until its control_end.
 The controller holds the pitch of a marker's x axis in B0 (theta = atan2(-x_z, x_x), positive
 in flexion about +y) at its value at t = 0 (the reference, ``start_controls``; after a
 settling, the one the settling held, carried with its other states: ``carry_states``): the error
@@ -21,9 +21,10 @@ cumulative function), and the command is PID on that delayed error e_d,
 command = kp e_d + ki int(e_d dt) + kd de_d/dt, the derivative that of the last lag (its rate,
 no numerical differencing). Positive commands extend: muscles with control_gain > 0 (extensors)
 are excited, those with control_gain < 0 (flexors) relaxed below their preset. The controller
-moves the excitation until the muscle's reflex_time (never, without a reflex); from then on the
-reflex's step sets it, as before (the postural control holds the seated posture; the reflex
-answers the crash, and the neck's damping was fitted with it).
+moves the excitation until the muscle's control_end (the pulse's start for the human's neck);
+from then on the preset, and from its reflex_time the reflex's step, as without a controller
+(the postural control holds the seated posture; the reflex answers the crash, and the neck's
+damping was fitted with it).
 A producer: reads ``bundle.muscles``, adds the force pair to ``data.f_ext``
 (``points.add_force_pair``, the spring-dampers' line geometry), writes the activation rate to
 ``data.zdot``, (length, length rate, activation, tension) per muscle to ``data.outputs`` and the
@@ -70,11 +71,13 @@ def passive_force(l, strain, shape):
 def excitation_at(el, e, t, outputs):
     """Excitation of muscle e at time t: the preset plus its share of its controller's command
     (read back from ``outputs``, where ``posture_commands`` wrote it) within [0, 1] until
-    reflex_time; from then on the preset, or the reflex where larger (the reflex answering the
-    pulse replaces the postural control)."""
+    control_end; from then on the preset, and from reflex_time the reflex where larger (the
+    reflex answering the pulse replaces the postural control)."""
     u = el.excitation[e]
     if t >= el.reflex_time[e]:
         return max(u, el.reflex_excitation[e])
+    if t >= el.control_end[e]:
+        return u
     k = el.controller[e]
     if k >= 0:
         u += el.control_gain[e] * outputs[el.control_out_start + len(CONTROL_OUTPUTS) * k + 2]

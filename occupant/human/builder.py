@@ -26,7 +26,7 @@ from occupant.human.description import CERVICALE, EllipsoidSpec, Resistance, Seg
 from occupant.human.errors import HumanParameterError
 from occupant.human.loader import load_description
 from occupant.human.neck_mid import range_table, split_neck
-from occupant.human.neck_muscles import add_neck_muscles
+from occupant.human.neck_muscles import DEFAULT_ACTIVATION, add_neck_muscles
 from occupant.human.passive_joints import human_resistance, passive_table
 from occupant.human.thoracic_spine import split_upper_torso
 from occupant.modeling import Marker
@@ -451,14 +451,15 @@ def _add_joint_characteristics(segs, H, M, neck_muscles):
 
 
 def build(stature=None, mass=None, sex="male", percentile=None, name=None,
-          neck_activation="reflex", pulse_start=0.0, thoracic_spine=False, neck_mid=False,
+          neck_activation=DEFAULT_ACTIVATION, pulse_start=0.0, thoracic_spine=False, neck_mid=False,
           face=False, heels=False):
     """Compiled runtime Model of a human of ``stature`` (m), ``mass`` (kg) and ``sex`` ("male",
     "female"); ``percentile`` (5, 50, 95 where tabulated) fills stature and mass that are not
     given. Same segment and joint names as the dummies; the Assembly is ``model.source``.
     ``neck_activation``: the neck muscles' activation, "relaxed", "braced", "reflex" (relaxed,
-    then a reflex from ``pulse_start`` (s) plus the reflex delay) or "posture" (the reflex's
-    and a closed-loop controller holding the head's pitch), or None for no muscles
+    then a reflex from ``pulse_start`` (s) plus the reflex delay) or "posture" (the default: a
+    closed-loop controller holding the head's pitch until ``pulse_start``, then the reflex's),
+    or None for no muscles
     (neck_muscles.py). ``thoracic_spine``: a flexible thoracic spine (thoracic_spine.py; off by
     default: one rigid upper torso); ``neck_mid``: a neck of three joints (neck_mid.py; off by
     default: two); ``face``: a chin on the head (builder.chin; off by default); ``heels``: a

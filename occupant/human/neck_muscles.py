@@ -14,6 +14,9 @@ from occupant.modeling import Marker, Muscle
 
 TABLE = "neck_muscles.toml"
 ACTIVATIONS = ("relaxed", "braced", "reflex", "posture")
+# The living human's: the controller holds the seated head until the pulse, the reflex answers it
+# (data/neck_muscles.toml [control]; scenarios/validation/HISTORY.md, posturedefault)
+DEFAULT_ACTIVATION = "posture"
 CONTROL_MARKER = "head_posture"     # the head's frame at the condyles, whose pitch "posture" holds
 PARTS = {"torso": "upper_torso", "neck": "neck", "head": "head"}
 
@@ -126,12 +129,12 @@ def control_gain(segs, where_a, pa, where_b, pb, group):
     return -1.0 if arm > 0.0 else 1.0
 
 
-def add_neck_muscles(asm, segs, activation="reflex", pulse_start=0.0):
+def add_neck_muscles(asm, segs, activation=DEFAULT_ACTIVATION, pulse_start=0.0):
     """Add the neck muscles and their attachment markers to the Assembly of a human; returns the
     muscle names. ``activation``: "relaxed", "braced", "reflex" (relaxed, then the reflex
-    excitation from pulse_start + the reflex delay) or "posture" (relaxed, the
-    flexors' and extensors' excitations moved by a controller holding the head's pitch in B0
-    at its t = 0 value until the reflex, then the reflex's; data/neck_muscles.toml [control])."""
+    excitation from pulse_start + the reflex delay) or "posture" (the default: the flexors' and
+    extensors' excitations moved by a controller holding the head's pitch in B0 at its t = 0
+    value until pulse_start, then the reflex's as "reflex"; data/neck_muscles.toml [control])."""
     if activation not in ACTIVATIONS:
         raise HumanParameterError("neck_activation", f"unknown value {activation!r}",
                                   ", ".join(ACTIVATIONS) + ", or None for no neck muscles")
@@ -150,7 +153,8 @@ def add_neck_muscles(asm, segs, activation="reflex", pulse_start=0.0):
         ctl = tab["control"]
         asm.add(Marker(CONTROL_MARKER, PARTS["head"], (0.0, 0.0, 0.0)))
         control = dict(control_marker=CONTROL_MARKER, control_kp=ctl["kp"],
-                       control_ki=ctl["ki"], control_kd=ctl["kd"], control_delay=ctl["delay"])
+                       control_ki=ctl["ki"], control_kd=ctl["kd"], control_delay=ctl["delay"],
+                       control_end=float(pulse_start))
     strength = {"flexion": ref["flexion_strength"], "flexion_oc": ref["flexion_strength"],
                 "extension": ref["extension_strength"], "extension_oc": ref["extension_strength"]}
     paths = muscle_paths(segs)

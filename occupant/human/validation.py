@@ -44,7 +44,7 @@ from occupant.constants import G0, STANDARD_GRAVITY
 from occupant.human import impact_tests
 from occupant.human.certification import (CFC_CLASSES, TOP_KEYS, _check_corridor, check_characteristic,
                                           corridor_checks, read_test_key)
-from occupant.human.neck_muscles import ACTIVATIONS
+from occupant.human.neck_muscles import ACTIVATIONS, DEFAULT_ACTIVATION
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
 from occupant.scenario.keys import NO_NECK_MUSCLES
 
@@ -350,7 +350,7 @@ def head_neck_on_t1(scenario, pulse_start=0.0, head_scale=1.0):
     from occupant.human.builder import build
     from occupant.human.head_neck import head_neck_assembly
 
-    act = scenario["human"].get("neck_activation", "reflex")
+    act = scenario["human"].get("neck_activation", DEFAULT_ACTIVATION)
     human = build(**_human_args(scenario), neck_activation=None if act == NO_NECK_MUSCLES else act,
                   pulse_start=float(pulse_start))
     # B0 at C7/T1: the upper torso frame's origin sits the lower neck joint's offset below it

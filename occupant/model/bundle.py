@@ -258,6 +258,7 @@ MuscleBlock = namedtuple("MuscleBlock", [
     "excitation",     # (nm,) preset excitation (0-1); the activation starts there
     "reflex_excitation",  # (nm,) excitation from reflex_time on (when larger than the preset)
     "reflex_time",    # (nm,) s, time the reflex excitation starts (+inf: never)
+    "control_end",    # (nm,) s, time the posture controller lets go of the excitation (+inf: never)
     "activation_time",    # (nm,) s, activation time constant
     "deactivation_time",  # (nm,) s, deactivation time constant
     "z_start",        # int, first producer state: per muscle activation - excitation

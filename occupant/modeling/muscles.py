@@ -15,8 +15,9 @@ Thelen 2003, J. Biomech. Eng. 125:70). u is the preset ``excitation`` (relaxed o
 as the volunteer-based active neck models model it: a delayed step of excitation). A muscle
 with a ``control_marker`` adds ``control_gain`` times the command of the posture controller that
 holds that marker's pitch (PID gains ``control_kp``, ``_ki``, ``_kd`` on the error delayed by
-``control_delay``; occupant.forces.muscles, posture_commands): muscles naming the same marker share
-one controller, and must give it the same gains and delay.
+``control_delay``; occupant.forces.muscles, posture_commands) until ``control_end`` (from then the
+preset, then the reflex): muscles naming the same marker share one controller, and must give it
+the same gains and delay.
 The curves f_L, f_V, f_P are in ``occupant.forces.muscles``.
 """
 import math
@@ -55,6 +56,7 @@ class Muscle:
     excitation: float = 0.0
     reflex_excitation: float = 0.0
     reflex_time: float = math.inf
+    control_end: float = math.inf
     activation_time: float = ACTIVATION_TIME
     deactivation_time: float = DEACTIVATION_TIME
     control_marker: str = ""
@@ -79,9 +81,11 @@ class Muscle:
             val = getattr(self, key)
             if not (isinstance(val, (int, float)) and 0.0 <= val <= 1.0):
                 raise ModelingError(f"{what}.{key}: must be a number in [0, 1], got {val!r}")
-        if not (isinstance(self.reflex_time, (int, float)) and not math.isnan(self.reflex_time)):
-            raise ModelingError(f"{what}.reflex_time: must be a time in s (inf: no reflex), "
-                                f"got {self.reflex_time!r}")
+        for key, never in (("reflex_time", "no reflex"), ("control_end", "never")):
+            val = getattr(self, key)
+            if not (isinstance(val, (int, float)) and not math.isnan(val)):
+                raise ModelingError(f"{what}.{key}: must be a time in s (inf: {never}), "
+                                    f"got {val!r}")
         if not isinstance(self.control_marker, str):
             raise ModelingError(f"{what}.control_marker: must be a marker name (\"\": no "
                                 f"posture control), got {self.control_marker!r}")
@@ -109,7 +113,7 @@ class Muscle:
 
 _FLOATS = ("max_force", "optimal_length", "tendon_length", "max_velocity", "width",
            "passive_strain", "passive_shape", "damping", "excitation", "reflex_excitation",
-           "reflex_time", "activation_time", "deactivation_time")
+           "reflex_time", "control_end", "activation_time", "deactivation_time")
 
 
 def muscle_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, outputs, states):

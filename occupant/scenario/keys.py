@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from occupant.human.neck_muscles import DEFAULT_ACTIVATION
 from occupant.human.posture import HUMAN_LINE_SOURCES
 from occupant.scenario.interior_shapes import SHAPES
 
@@ -284,9 +285,9 @@ _OCCUPANT = [
         low=0.0, low_open=True),
     Key("occupant.human.stature", "number", "m", "the human's standing height", low=0.0, low_open=True),
     Key("occupant.human.mass", "number", "kg", "the human's mass", low=0.0, low_open=True),
-    Key("occupant.human.neck_activation", "string", "", "the neck muscles' activation (posture: the "
-        "reflex and a closed-loop controller holding the head's pitch; none: no muscles, a PMHS)",
-        "reflex", choices=_neck_activations, label="neck activation"),
+    Key("occupant.human.neck_activation", "string", "", "the neck muscles' activation (posture: a "
+        "closed-loop controller holding the head's pitch until the pulse, then the reflex; none: no "
+        "muscles, a PMHS)", DEFAULT_ACTIVATION, choices=_neck_activations, label="neck activation"),
     Key("occupant.human.thoracic_spine", "bool", "", "the upper torso split at T6/T7", False),
     Key("occupant.human.neck_mid", "bool", "", "a third neck joint at C4", False),
     # the face on unless said: a scenario's head meets a chest, a bag, a panel (without its chin

@@ -100,14 +100,15 @@ def settle_scenario(file, model, q0, duration, belts=False):
 
 def held(model):
     """A shallow copy of ``model`` whose airbags and pretensioners never fire (firing times inf),
-    whose muscles' reflexes never start (reflex times inf: the reflex answers the pulse, and
-    the settling has none) and whose surface motions (intrusions) stay at rest. The arrays stay
-    read-only (``bundle.frozen``), as the compiled step was compiled for."""
+    whose muscles' reflexes never start and whose posture controllers never let go (reflex
+    times and control ends inf: the reflex answers the pulse, and the settling has none) and
+    whose surface motions (intrusions) stay at rest. The arrays stay read-only
+    (``bundle.frozen``), as the compiled step was compiled for."""
     out = copy.copy(model)
     muscles = model.muscles
     if muscles is not None and len(muscles.reflex_time):
-        out.muscles = muscles._replace(reflex_time=frozen(np.full(len(muscles.reflex_time),
-                                                                  np.inf)))
+        never = frozen(np.full(len(muscles.reflex_time), np.inf))
+        out.muscles = muscles._replace(reflex_time=never, control_end=never)
     contacts = model.contacts
     if len(contacts.mover_axis):
         out.contacts = contacts._replace(mover_b=frozen(np.full(len(contacts.mover_b), -1),

@@ -20,7 +20,7 @@ DELAY = 0.022       # s
 R_PIN = [[1, 0, 0], [0, 0, -1], [0, 1, 0]]     # the joint's z axis along -y of B0
 
 
-def _pinned(kp, ki=0.0, kd=0.0, preset=0.0, delay=DELAY, f_max=F_MAX):
+def _pinned(kp, ki=0.0, kd=0.0, preset=0.0, delay=DELAY, f_max=F_MAX, end=math.inf):
     asm = Assembly("pinned_head")
     asm.add(Part("base", 1.0, inertia=(0.01, 0.01, 0.01)))
     asm.add(Joint("ground", "fixed", None, "base", Pose()))
@@ -29,7 +29,7 @@ def _pinned(kp, ki=0.0, kd=0.0, preset=0.0, delay=DELAY, f_max=F_MAX):
     asm.add(JointResistance("pin_damping", "pin", damping=DAMPING))
     asm.add(Marker("sense", "head", rotation=np.array(R_PIN).T))    # the head's axes as B0's
     control = dict(control_marker="sense", control_kp=kp, control_ki=ki, control_kd=kd,
-                   control_delay=delay)
+                   control_delay=delay, control_end=end)
     for name, x, gain in (("extensor", -ARM, 1.0), ("flexor", ARM, -1.0)):
         asm.add(Marker(f"{name}_origin", "base", (x, 0.0, -DROP)))
         asm.add(Marker(f"{name}_insertion", "head", tuple(np.array(R_PIN).T @ (x, 0.0, 0.0))))
@@ -74,6 +74,32 @@ def test_analytic_delay_and_pid_of_a_held_error():
     assert half == pytest.approx(0.892 * DELAY, abs=2e-4)   # the Erlang-3 median, 2.674 / 3
     # the extensor's excitation is the command: its activation follows it, the flexor's stays 0
     assert out["extensor.activation"][-1] > 0.1 and np.all(out["flexor.activation"] == 0.0)
+
+
+def test_analytic_the_controller_lets_go_at_its_end():
+    """The held error of the test above with the controller ending at 40 ms (control_end, the
+    pulse's start for the human's neck): until then the extensor's activation rises towards the
+    command, from then its excitation is the preset (0), and the activation decays from its
+    value at the end as exp(-(t - end) / deactivation time); the command itself goes on (an
+    output only); the flexor stays relaxed throughout."""
+    kp, step, end = 2.0, 0.1, 0.04
+    model = _pinned(kp, f_max=1e-9, end=end)
+    z0 = np.zeros(model.nz)
+    z0[model.z_names.index("sense.control.reference")] = -step
+    res = occupant.simulate(model, 0.12, z0=z0, integrator="rk4", dt=1e-5, gravity=(0, 0, 0))
+    t, out = res.t, res.outputs
+    a = out["extensor.activation"]
+    k = int(np.searchsorted(t, end))
+    assert t[k] == pytest.approx(end) and a[k] > 0.05        # it had risen under the command
+    tau = model.muscles.deactivation_time[0]
+    np.testing.assert_allclose(a[k:], a[k] * np.exp(-(t[k:] - end) / tau), rtol=1e-6)
+    free = occupant.simulate(_pinned(kp, f_max=1e-9), 0.12, z0=z0, integrator="rk4", dt=1e-5,
+                             gravity=(0, 0, 0))
+    np.testing.assert_allclose(free.outputs["extensor.activation"][:k], a[:k], atol=1e-12)
+    assert free.outputs["extensor.activation"][-1] > a[k]     # without an end it keeps rising
+    np.testing.assert_allclose(out["sense.control.command"], free.outputs["sense.control.command"],
+                               atol=1e-12)
+    assert np.all(out["flexor.activation"] == 0.0)
 
 
 def test_analytic_steady_error_of_proportional_control_under_a_step_moment():
@@ -131,7 +157,7 @@ def test_reference_muscles_of_one_controller_must_agree():
 
 
 @pytest.mark.parametrize("key, value", [("control_kp", -1.0), ("control_delay", 0.0),
-                                        ("control_gain", math.nan)])
+                                        ("control_gain", math.nan), ("control_end", math.nan)])
 def test_reference_bad_control_input_names_the_key(key, value):
     kwargs = dict(control_marker="s", control_kp=1.0, control_delay=0.02)
     kwargs[key] = value

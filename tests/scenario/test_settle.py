@@ -274,16 +274,19 @@ def test_identity_held_model_keeps_frozen_arrays_and_never_fires(ncap):
 
 
 def test_identity_held_human_muscles_never_reflex():
-    """The human's neck reflex answers the pulse (pulse_start + its delay): ``held`` starts it
-    never, as it fires no airbag, so that the settling's muscles stay at their tone (and a
-    posture controller holds the head: neckpid); its reflex fired 60 ms into the settling,
-    which has no pulse, before. The model's own reflex times stay as they were."""
+    """The human's neck reflex answers the pulse (pulse_start + its delay) and its posture
+    controller lets go at the pulse (pulse_start): ``held`` starts the one and ends the other
+    never, as it fires no airbag, so that the settling's muscles stay at their tone and the
+    controller holds the head all through it (neckpid; posturedefault); the reflex fired 60 ms
+    into the settling, which has no pulse, before. The model's own times stay as they were."""
     model = load("us_ncap_frontal_56", ["occupant.human.sex=male"]).model
     h = held(model)
-    assert np.all(np.isinf(h.muscles.reflex_time)) and not h.muscles.reflex_time.flags.writeable
-    assert np.all(np.isfinite(model.muscles.reflex_time))
+    for name in ("reflex_time", "control_end"):
+        assert np.all(np.isinf(getattr(h.muscles, name)))
+        assert not getattr(h.muscles, name).flags.writeable
+        assert np.all(np.isfinite(getattr(model.muscles, name)))
     for name in model.muscles._fields:
-        if name != "reflex_time":
+        if name not in ("reflex_time", "control_end"):
             assert getattr(h.muscles, name) is getattr(model.muscles, name)
 
 
