@@ -14,6 +14,9 @@ from occupant.modeling import Marker, Muscle
 
 TABLE = "neck_muscles.toml"
 ACTIVATIONS = ("relaxed", "braced", "reflex", "posture")
+# the files' word (a scenario's occupant.human, a validation case's [human]) for build's None: no
+# neck muscles, a PMHS
+NO_NECK_MUSCLES = "none"
 # The living human's: the controller holds the seated head until the pulse, the reflex answers it
 # (data/neck_muscles.toml [control]; scenarios/validation/HISTORY.md, posturedefault)
 DEFAULT_ACTIVATION = "posture"

@@ -44,9 +44,8 @@ from occupant.constants import G0, STANDARD_GRAVITY
 from occupant.human import impact_tests
 from occupant.human.certification import (CFC_CLASSES, TOP_KEYS, _check_corridor, check_characteristic,
                                           corridor_checks, read_test_key)
-from occupant.human.neck_muscles import ACTIVATIONS, DEFAULT_ACTIVATION
+from occupant.human.neck_muscles import ACTIVATIONS, DEFAULT_ACTIVATION, NO_NECK_MUSCLES
 from occupant.io.toml_files import FileChecker, read_toml, resolve_shipped, shipped_names
-from occupant.scenario.keys import NO_NECK_MUSCLES
 
 SCENARIO_FOLDER = "scenarios/validation"
 HUMAN_KEYS = ("percentile", "stature", "mass", "sex", "neck_activation", "neck_mid", "face", "heels")

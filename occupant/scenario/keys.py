@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from occupant.human.neck_muscles import DEFAULT_ACTIVATION
+from occupant.human.neck_muscles import ACTIVATIONS, DEFAULT_ACTIVATION, NO_NECK_MUSCLES
 from occupant.human.posture import HUMAN_LINE_SOURCES
 from occupant.scenario.interior_shapes import SHAPES
 
@@ -181,12 +181,7 @@ def _sexes():
     return tuple(SEXES)
 
 
-#: ``occupant.human.neck_activation``'s word for build's None (no neck muscles, a PMHS)
-NO_NECK_MUSCLES = "none"
-
-
 def _neck_activations():
-    from occupant.human.neck_muscles import ACTIVATIONS
     return (*ACTIVATIONS, NO_NECK_MUSCLES)
 
 

@@ -74,6 +74,7 @@ from occupant.human.data_folder import reading_from
 from occupant.integrate.integrators import INTEGRATORS, whole_steps
 from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.human.neck_levelling import share_neck_flexion
+from occupant.human.neck_muscles import NO_NECK_MUSCLES
 from occupant.human.posture import POSTURE_FOLDER
 from occupant.io.toml_files import (
     FileChecker, InputFileError, given_as_path, located, read_toml, refused_name, resolve_shipped,
@@ -87,7 +88,7 @@ from occupant.scenario.human_swap import human_contacts
 from occupant.scenario.interior import load_interior
 from occupant.scenario.interior_hinge import frame_marker
 from occupant.scenario.intrusion import read_intrusions
-from occupant.scenario.keys import DEFAULT_PERCENTILE, MAX_BACKSET, NO_NECK_MUSCLES, SEATS, names, read
+from occupant.scenario.keys import DEFAULT_PERCENTILE, MAX_BACKSET, SEATS, names, read
 from occupant.scenario.overrides import apply_overrides, parse_overrides, replaced, replaced_notes
 from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
