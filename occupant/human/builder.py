@@ -335,9 +335,12 @@ def head_shell(L_head, H, prop):
     """The head's contact surface ``head_shell``, the braincase from the survey (head frame:
     origin the occipital condyles, the vertex ``L_head`` above; data/body_proportions.toml,
     sources there): head length deep, head breadth wide, from the vertex down to its widest
-    section at the eye's level, on the condyles' axis. The face on or off alike."""
+    section at the eye's level, its back head_back_behind_oc behind the condyles. Only the
+    surface moves with it: the head's centre of gravity, mass and inertia stay where build puts
+    them (the NBDL calibration rests on them). The face on or off alike."""
     c = prop["eye_below_vertex"] * H
-    return EllipsoidSpec("head_shell", np.array([0.0, 0.0, L_head - c]),
+    x = (prop["head_length"] / 2 - prop["head_back_behind_oc"]) * H
+    return EllipsoidSpec("head_shell", np.array([x, 0.0, L_head - c]),
                          np.array([prop["head_length"] * H / 2, prop["head_breadth"] * H / 2, c]))
 
 

@@ -464,7 +464,8 @@ def _vertex_above_oc(stature, sex):
 def test_reference_face_shells_at_the_survey_head():
     """At the survey's mean man (1.7562 m) the head shell is the braincase: head length deep,
     head breadth wide, its top at the vertex (de Leva's) and its widest section at the eye's
-    level, on the condyles' axis; the chin's bottom, the menton, lies ANSUR II's vertex-menton
+    level, its back the Hybrid III 50M's back of the head scaled (84.7 mm behind the condyles at
+    1.753 m, body_proportions.toml head_back_behind_oc); the chin's bottom, the menton, lies ANSUR II's vertex-menton
     (sitting height - eye height, sitting + menton-sellion length) below the vertex, outside the
     head shell, below the condyles."""
     H, M = ANSUR_MEN["stature"] / 1e3, ANSUR_MEN["weight_kg"]
@@ -474,7 +475,7 @@ def test_reference_face_shells_at_the_survey_head():
     assert 2e3 * head[0] == pytest.approx(ANSUR_MEN["head_length"], rel=HEAD_RATIOS)
     assert 2e3 * head[1] == pytest.approx(ANSUR_MEN["head_breadth"], rel=HEAD_RATIOS)
     assert 1e3 * head[2] == pytest.approx(ANSUR_MEN["vertex_eye"], rel=HEAD_RATIOS)
-    assert c_head[0] == c_head[1] == 0.0
+    assert c_head[1] == 0.0 and c_head[0] - head[0] == pytest.approx(-0.0847 * H / 1.753, abs=1e-5)
     menton = c_chin - [0.0, 0.0, chin[2]]
     assert 1e3 * (vertex - menton[2]) == pytest.approx(ANSUR_MEN["vertex_menton"], rel=HEAD_RATIOS)
     assert np.sum(((menton - c_head) / head) ** 2) > 1.0 and menton[2] < 0.0
@@ -485,7 +486,8 @@ def test_reference_face_shells_at_the_survey_head():
 def test_reference_head_shell_is_the_survey_head_face_on_and_off(sex, percentile, face):
     """The 5F, 50M and 95M heads, the face on or off: the head shell is ANSUR II's men's head
     (length, breadth, vertex-eye; their ratios to stature, a woman's too, body_proportions.toml)
-    scaled to the stature, its top at de Leva's vertex, on the condyles' axis."""
+    scaled to the stature, its top at de Leva's vertex, its back the Hybrid III 50M's back of the
+    head (84.7 mm behind the condyles) scaled to the stature."""
     model = build(sex=sex, percentile=percentile, face=face)
     H = model.source.header["stature"]
     c, head = _ellipsoid(model.source, "head_shell", "head")
@@ -494,7 +496,22 @@ def test_reference_head_shell_is_the_survey_head_face_on_and_off(sex, percentile
     assert 2.0 * head[1] == pytest.approx(k * ANSUR_MEN["head_breadth"] / 1e3, rel=HEAD_RATIOS)
     assert head[2] == pytest.approx(k * ANSUR_MEN["vertex_eye"] / 1e3, rel=HEAD_RATIOS)
     assert c[2] + head[2] == pytest.approx(_vertex_above_oc(H, sex), abs=1e-12)
-    assert c[0] == c[1] == 0.0
+    assert c[1] == 0.0 and c[0] - head[0] == pytest.approx(-0.0847 * H / 1.753, abs=1e-5)
+
+
+@pytest.mark.parametrize("sex, percentile", [("female", 5), ("male", 50), ("male", 95)])
+def test_reference_ear_canal_near_the_middle_of_the_head_shell(sex, percentile):
+    """The external auditory meatus, 18.4 mm ahead of the occipital condyles at 1.756 m (Chancey,
+    Ottaviano, Myers & Nightingale 2007 [S abstract]; per stature as body_proportions.toml scales
+    Beier's figures [E]), lies within the middle tenth of the head shell's length (between 0.45
+    and 0.55 of it from the back [E: where a lateral head profile puts the ear canal; no survey of
+    tragion-glabella depths was found]): 0.517 here. With the braincase centred on the condyles
+    (before branch headshell) it lay at 0.592, the head shell 15 mm too far back."""
+    model = build(sex=sex, percentile=percentile, face=True)
+    H = model.source.header["stature"]
+    c, head = _ellipsoid(model.source, "head_shell", "head")
+    meatus = 0.0184 * H / 1.756
+    assert 0.45 < (meatus - (c[0] - head[0])) / (2.0 * head[0]) < 0.55
 
 
 @pytest.mark.parametrize("sex, percentile", [("female", 5), ("male", 50), ("male", 95)])

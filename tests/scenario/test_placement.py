@@ -177,14 +177,16 @@ def test_face_turned_from_upright_has_no_backset():
 
 
 @pytest.mark.parametrize("human, band", [
-    (["occupant.human.sex=male"], (-0.046, -0.031)),
-    (["occupant.human.sex=female", "occupant.human.percentile=5"], (-0.010, 0.006))])
+    (["occupant.human.sex=male"], (-0.034, -0.019)),
+    (["occupant.human.sex=female", "occupant.human.percentile=5"], (0.001, 0.016))])
 def test_human_is_placed_in_rear_whiplash_seat(human, band):
     """The human loads in the dummy's seat as a user runs it (``--set occupant.human.*``; its
     head shell paired with the restraint in the occiput's place, occupant.scenario.human_swap):
     it settles with the restraint clear and the restraint is moved to 50 mm behind its head
     shell. Before moving, the restraint placed for the Hybrid III stood inside the settled
-    50th male's braincase by 38.5 mm (the 5th female's 1.9 mm), so it moves rearward (branch
+    50th male's braincase by 26.9 mm (the 5th female's 8.3 mm behind it), so it moves rearward
+    (38.5 mm inside, the 5th female's 1.9, with the braincase centred on the condyles, before
+    branch headshell; branch
     humanrear, with the human's heels on the floor and its standard channels; before, a text
     variant without heels: 28.5 mm since its cushion bears on its buttock, branch humanseat, its
     hips settling 12.9 mm below the posture's H-point and its knees 69 mm lower than when it
