@@ -164,13 +164,17 @@ def test_identity_the_reflex_humans_settled_muscle_states_are_its_presets():
 # US NCAP HIC15 579 -> 752, head 3 ms 76.5 -> 84.2 g, chest deflection 66.9 -> 67.1 mm, Nij
 # 0.722 -> 0.621, neck tension 1102 -> 1142 N (the head starts level, 4.9 deg, not chin-up,
 # 17.8, and meets the bag sooner); rear_whiplash NIC 23.8 -> 27.3 m^2/s^2, Nkm 0.836 -> 0.934,
-# T1 18.3 -> 17.3 g. Tolerance 3 % (1 % for deflection): the criteria's own spread under the
-# settling's small changes is of that order (neckcarry: 700 -> 748 from the carried state).
+# T1 18.3 -> 17.3 g; then the braincase placed as the Hybrid III's on the condyles (headshell:
+# the head shell 15 mm forward) US NCAP HIC15 752 -> 694, head 3 ms 84.2 -> 78.7 g, deflection
+# 67.1 -> 67.3 mm, Nij 0.621 -> 0.585, tension 1142 -> 1156 N; rear NIC 27.3 -> 26.9, Nkm 0.934
+# -> 0.940, T1 17.3 -> 17.5 g. Tolerance 3 % (1 % for deflection): the criteria's own spread
+# under the settling's small changes is of that order (neckcarry: 700 -> 748 from the carried
+# state).
 DEFAULT_HUMAN_CRITERIA = [
-    ("us_ncap_frontal_56", {"HIC15": (752.0, 0.03), "head 3 ms": (84.2, 0.03),
-                            "chest deflection": (67.1, 0.01), "Nij": (0.621, 0.03),
-                            "neck tension": (1142.0, 0.03)}),
-    ("rear_whiplash", {"NIC": (27.3, 0.03), "Nkm": (0.934, 0.03), "T1 acceleration": (17.3, 0.03)}),
+    ("us_ncap_frontal_56", {"HIC15": (694.0, 0.03), "head 3 ms": (78.7, 0.03),
+                            "chest deflection": (67.3, 0.01), "Nij": (0.585, 0.03),
+                            "neck tension": (1156.0, 0.03)}),
+    ("rear_whiplash", {"NIC": (26.9, 0.03), "Nkm": (0.940, 0.03), "T1 acceleration": (17.5, 0.03)}),
 ]
 
 
