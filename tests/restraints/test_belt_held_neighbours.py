@@ -4,7 +4,9 @@ towards it as a held group is from a run of wraps on their shortest path (``wrap
 tests/restraints/test_belt_held_end.py). Seen from that middle, the tangent point of a wrap whose
 straight piece to the other nearly grazes its ellipsoid swings far for a small move of the other,
 and the sweeps' iterate flips: us_ncap_frontal_56 with the shoulder belt held on the thorax and
-the pelvis flesh, the chest wrap 8 mm in a sample, 1.50 kN (scenarios/HISTORY.md, beltpelvis)."""
+the pelvis flesh, the chest wrap 8 mm in a sample, 1.50 kN (scenarios/HISTORY.md, beltpelvis).
+Placed from each other's tangent points and swept until they stand still, two and three groups
+lie in their planes (branch heldchain, patch not committed: scenarios/HISTORY.md, heldchain)."""
 import numpy as np
 import pytest
 
@@ -75,14 +77,14 @@ def _off_plane(x, p, q, s):
     return abs((x - p) @ n) / np.linalg.norm(n)
 
 
-# placed from each other's tangent points (held_end taking a held group's tangent point as it does
-# a run's; branch beltpelvis, not committed) this test passes (3e-14 m), the shipped scenarios stay
-# identical and us_ncap_frontal_56 held on the thorax and the pelvis flesh steps 0.21 kN at most
-# (1.50 from the middles), but with a third held group between them (the abdomen) US NCAP's belt
-# steps 764 kN and the sled diverges (4.0 and 61 kN from the middles): scenarios/HISTORY.md,
-# beltpelvis
-TANGENT_ENDS = pytest.mark.xfail(strict=True, reason="held groups on two ellipsoids placed from "
-                                 "each other's arc middles, not their tangent points")
+# Placed from each other's tangent points (``held_end`` taking a held neighbour group's tangent
+# point as it does a run's) and swept until no wrap moves 1e-12 m (40 sweeps at most), both tests
+# pass (5e-15 m) and the four shipped frontal runs stay bit-identical, but in us_ncap_frontal_56
+# held on thorax + pelvis flesh the converged placement steps 0.80 kN (0.21 in six sweeps) and the
+# sled 9.2 kN: the fixed point folds where a held group's hook is being handed over to the line
+# (scenarios/HISTORY.md, heldchain and beltpelvis)
+TANGENT_ENDS = pytest.mark.xfail(strict=True, reason="held groups placed from each other's arc "
+                                 "middles in six sweeps, not their tangent points to a fixed point")
 
 
 @TANGENT_ENDS
@@ -106,3 +108,69 @@ def test_analytic_held_groups_lie_in_the_planes_through_each_others_tangent_poin
     assert np.linalg.norm(T - P["chest"]) > 0.01 and np.linalg.norm(G - P["groin"]) > 0.01
     assert _off_plane(P["groin"], places["groin"], BUCKLE, T) < 1e-9
     assert _off_plane(P["chest"], places["chest"], D_RING, G) < 1e-9
+
+
+def _chain(centres, turn):
+    """A belt over one held wrap on each sphere of radius R_THORAX at ``centres`` (top to bottom)
+    from the D-ring to the buckle, fitted, each wrap's place turned across the belt by ``turn``
+    (alternately down and up), evaluated once: (its points D-ring to buckle, its wraps' places;
+    B0)."""
+    asm = Assembly("held_chain")
+    asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
+    asm.add(Joint("slide", "prismatic", None, "body", Pose()))
+    wraps = []
+    for g, c in enumerate(centres):
+        asm.add(Marker(f"m{g}", "body", tuple(c)))
+        asm.add(Ellipsoid(f"e{g}", f"m{g}", (R_THORAX,) * 3))
+        wraps.append(Wrap(f"w{g}", f"e{g}", across=0.3))
+    asm.add(Belt("belt", [Anchor("d_ring", tuple(D_RING)), *wraps, Anchor("buckle", tuple(BUCKLE))],
+                 LINEAR, pretension=10.0))
+    model = asm.compile()
+    z = fit_belts(model, [0.0])
+    for g in range(len(centres)):
+        jz = model.belts.point_z[g + 1]
+        u = z[jz:jz + 3] + np.array([0.0, 0.0, (-1.0) ** (g + 1) * turn])
+        z[jz:jz + 3] = u / np.linalg.norm(u)
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z, 0.0)
+    i = model.output_names.index
+    P = [np.array([data.outputs[i(f"belt.{n}.{a}")] for a in "xyz"])
+         for n in ("d_ring", *(w.name for w in wraps), "buckle")]
+    places = [c + R_THORAX * z[model.belts.point_z[g + 1]:model.belts.point_z[g + 1] + 3]
+              for g, c in enumerate(centres)]
+    return P, places
+
+
+def _chain_off_planes(centres, turn):
+    """How far (m) each held wrap of ``_chain`` lies off the plane through its place and the
+    tangent points of its neighbours towards it (closed form, ``_tangent_point``; an anchor its
+    own point), the D-ring's and the buckle's ends fixed."""
+    P, places = _chain(centres, turn)
+    ends = []
+    for g, c in enumerate(centres):
+        assert np.linalg.norm(P[g + 1] - c) == pytest.approx(R_THORAX, abs=1e-12)
+        up = P[0] if g == 0 else _tangent_point(centres[g - 1], R_THORAX, places[g - 1], P[g - 1],
+                                                P[g + 1], P[g])
+        down = P[-1] if g == len(centres) - 1 else _tangent_point(
+            centres[g + 1], R_THORAX, places[g + 1], P[g + 3], P[g + 1], P[g + 2])
+        ends.append(_off_plane(P[g + 1], places[g], up, down))
+    return ends
+
+
+@TANGENT_ENDS
+@pytest.mark.parametrize("groups", [2, 3])
+@pytest.mark.parametrize("turn", [0.1, 0.2])
+def test_analytic_chains_of_held_groups_lie_in_the_planes_through_their_neighbours_tangents(
+        groups, turn):
+    """Two and three held wraps, each on its own sphere, the spheres spaced evenly from the
+    thorax's centre to the pelvis's (three overlap: 0.13 m apart, radius 0.12 m; every wrap
+    outside its neighbours' spheres, measured 31 mm at least), the places turned across the belt
+    by ``turn``: every wrap in the plane through its place and its neighbours' tangent points
+    towards it (closed form), to 1e-9 m (measured 5e-15 m at most). Placed from each other's arc
+    middles in six sweeps (main 437fabc9) they lay 2e-6 to 3.5e-3 m off; from each other's
+    tangent points in six sweeps, three groups' middle wrap 2.4e-4 and 2.5e-2 m off (the
+    sweeps not converged: ``wrap_chain.HELD_STILL``). Limit: four such spheres over the same
+    length put a wrap inside its neighbour's sphere, where no tangent point exists. Strict xfail
+    (TANGENT_ENDS)."""
+    centres = [THORAX + f * (PELVIS - THORAX) for f in np.linspace(0.0, 1.0, groups)]
+    assert max(_chain_off_planes(centres, turn)) < 1e-9
