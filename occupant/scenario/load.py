@@ -330,13 +330,8 @@ class Scenario:
             # a dummy file given by its path (a copy of a shipped one, changed) is the dummy its
             # name key names: its criteria's constants and the regulations that judge it
             self.dummy = dummy.name if given_as_path(occ["dummy"], self.file) else occ["dummy"]
-        else:
-            from occupant.human.builder import data_files
-            dummy = self._human(c, c.table(occ, "human", "occupant"))
-            self.dummy = dummy.name
-            self.inputs.update(data_files())   # as read: installed, or files' copies
-        # a dummy variant (occupant.human.variants) takes its base dummy's injury criteria
-        self.criteria_dummy = getattr(dummy.source, "header", {}).get("base", self.dummy)
+            # a dummy variant (occupant.human.variants) takes its base dummy's injury criteria
+            self.criteria_dummy = getattr(dummy.source, "header", {}).get("base", self.dummy)
         h_point = read(c, occ, "occupant", "h_point")
         seat = read(c, occ, "occupant", "seat")
         self.position_code = SEATS[seat]
@@ -362,6 +357,11 @@ class Scenario:
             self.pulse = road_at_rest(self.t_end)
         if getattr(self.pulse, "file", None) is not None:   # a CSV pulse, an ISO-MME test
             self.inputs["pulse"] = pathlib.Path(self.pulse.file).absolute()
+        if self.human:   # built once the pulse is read: its neck is timed by the crash's start
+            from occupant.human.builder import data_files
+            dummy = self._human(c, c.table(occ, "human", "occupant"), self.pulse.start)
+            self.dummy = dummy.name
+            self.inputs.update(data_files())   # as read: installed, or files' copies
 
         crit = c.table(data, "criteria", "")
         c.keys(crit, names("criteria"), "criteria")
@@ -554,8 +554,10 @@ class Scenario:
         return value
 
     @staticmethod
-    def _human(c, h):
-        """``occupant.human``: the parametric human of occupant.human.build."""
+    def _human(c, h, pulse_start):
+        """``occupant.human``: the parametric human of occupant.human.build, its neck's posture
+        controller holding until ``pulse_start`` (s, the crash's start: Pulse.start) and its
+        reflex timed from it."""
         from occupant.human import HumanParameterError, build
         c.keys(h, names("occupant.human"), "occupant.human")
         kwargs = {k: read(c, h, "occupant.human", k) for k in names("occupant.human")}
@@ -566,7 +568,7 @@ class Scenario:
         if kwargs["neck_activation"] == NO_NECK_MUSCLES:     # a PMHS, as build's None
             kwargs["neck_activation"] = None
         try:
-            return build(**kwargs)
+            return build(**kwargs, pulse_start=pulse_start)
         except HumanParameterError as err:
             if err.parameter in h:   # a value given: its key (and the --set or --vary giving it)
                 c.fail(f"occupant.human.{err.parameter}", err.problem, err.accepted)

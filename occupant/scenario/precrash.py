@@ -111,7 +111,8 @@ class PrecrashPulse(Pulse):
         self._acc = np.vstack([acc, np.column_stack([np.concatenate([ax, [0.0, 0.0]]), slowing])])
         self._R_end = np.asarray(chassis.rotation(tb), float)
         self._w_end = np.asarray(chassis.angular_velocity(tb), float)
-        super().__init__(t=self._t, a=self._acc[:, 0], speed0=float(vel[0, 0]), source=source)
+        # the crash starts at the impact: the human's neck holds its posture through the braking
+        super().__init__(t=self._t, a=self._acc[:, 0], speed0=float(vel[0, 0]), source=source, start=tb)
 
     def record(self):
         """Pulse.record with the braking as run: its kind, the crash's length and the chassis

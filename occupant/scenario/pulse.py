@@ -58,6 +58,9 @@ class Pulse:
     direction: tuple = (1.0, 0.0, 0.0)   # unit vector in B0 (= world at t = 0)
     file: object = None  # what it was read from: the CSV file, the ISO-MME test's folder (or its
     #                      .zip) (None: from its table, stored)
+    start: float = 0.0   # s: the run time the crash starts: a [pulse]'s ``start`` key (its table's
+    #                      t = 0), a pre-crash pulse's impact (occupant.scenario.precrash); the
+    #                      human's neck holds its posture until then and its reflex counts from it
 
     @property
     def delta_v(self):
@@ -83,7 +86,7 @@ class Pulse:
     def record(self):
         """The pulse as run, as a run folder stores it (occupant.scenario.run): (JSON values,
         {name: 1-D array}); ``stored`` builds it again from them."""
-        return ({"speed0": float(self.speed0), "source": self.source,
+        return ({"speed0": float(self.speed0), "source": self.source, "start": float(self.start),
                  "direction": [float(x) for x in self.direction]}, {"t": self.t, "a": self.a})
 
     @classmethod
@@ -91,7 +94,9 @@ class Pulse:
         """The Pulse a record holds (``record``), or None when its arrays are not there."""
         if "t" not in arrays or "a" not in arrays:
             return None
-        return cls(arrays["t"], arrays["a"], values["speed0"], values["source"], tuple(values["direction"]))
+        # (a record written before the start was kept: its run's human was built with 0)
+        return cls(arrays["t"], arrays["a"], values["speed0"], values["source"], tuple(values["direction"]),
+                   start=values.get("start", 0.0))
 
     def describe(self):
         if not np.any(self.a) and self.speed0 == 0:
@@ -282,7 +287,8 @@ def read_pulse(c, p, path, named_by, t_end, copy=None):
     d = read(c, p, path, "direction")
     if not np.linalg.norm(d) > 0:
         c.fail(c.where(path, "direction"), "must not be zero", "a vector in the vehicle frame B0")
-    pulse = Pulse(t, a, 0.0, what, tuple(float(x) for x in d / np.linalg.norm(d)), file=file)
+    pulse = Pulse(t, a, 0.0, what, tuple(float(x) for x in d / np.linalg.norm(d)), file=file,
+                  start=float(start))
     speed = read(c, p, path, "speed_kmh")
     pulse.speed0 = pulse.delta_v if speed is None else speed * KMH
     return pulse
