@@ -200,9 +200,15 @@ def anchored(data, named_by=None):
 def on_command_line(keys):
     """The overrides ``keys`` ({dotted key: value}) with a file's path (PATH_KEYS) given
     relative made absolute against the working directory: a path on a command line (or in a
-    call) is read from where it is given, one in a scenario file from the file's folder."""
-    return {k: str(pathlib.Path(v).absolute()) if k in PATH_KEYS and isinstance(v, str)
-            and (k == "pulse.file" or given_as_path(v)) else v for k, v in keys.items()}
+    call) is read from where it is given, one in a scenario file from the file's folder. A path
+    inside a table given whole (``--set 'pulse={shape="csv", file="p.csv"}'``) is one too."""
+    def absolute(key, v):
+        if isinstance(v, dict):
+            return {k: absolute(f"{key}.{k}", x) for k, x in v.items()}
+        if key in PATH_KEYS and isinstance(v, str) and (key == "pulse.file" or given_as_path(v)):
+            return str(pathlib.Path(v).absolute())
+        return v
+    return {k: absolute(k, v) for k, v in keys.items()}
 
 
 class Scenario:

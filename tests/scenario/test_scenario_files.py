@@ -307,6 +307,24 @@ def test_reference_a_relative_path_given_by_set_is_read_from_the_working_directo
     assert sc.data["occupant"]["dummy"] == str(tmp_path / "cwd" / "my_dummy.toml")
 
 
+def test_reference_a_path_inside_a_table_given_by_set_is_read_from_the_working_directory(tmp_path, monkeypatch):
+    """(usercheck7) ``--set 'pulse={shape="csv", file="p.csv", ...}'``, the whole [pulse] table
+    on the command line, read p.csv from the scenario's folder ("no such file '<scenario
+    folder>/p.csv' ... (accepted: ..., one given by --set from the working directory)"): only
+    a dotted ``--set pulse.file=p.csv`` was read from the working directory. A path inside a
+    table given whole is given on the command line as well."""
+    from occupant.scenario.load import on_command_line
+    (tmp_path / "cwd").mkdir()
+    (tmp_path / "cwd" / "p.csv").write_text("time [s],acceleration [g]\n0,0\n0.05,-20\n0.1,0\n")
+    path = _scenario_copy(tmp_path, _SLED)
+    monkeypatch.chdir(tmp_path / "cwd")
+    sc = load(path, overrides=['pulse={shape="csv", file="p.csv", speed_kmh=48.0}'])
+    assert sc.inputs["pulse"] == tmp_path / "cwd" / "p.csv"
+    assert sc.data["pulse"]["file"] == str(tmp_path / "cwd" / "p.csv")
+    assert on_command_line({"vehicle": {"interior": "sled_buck_passenger"}}) == {
+        "vehicle": {"interior": "sled_buck_passenger"}}   # a shipped name stays a name
+
+
 def test_a_folder_that_is_no_run_folder(tmp_path, capsys):
     """(usercheck) ``occupant run DIR`` of a folder without results.h5 was "DIR: unknown scenario
     (accepted: aeb_precrash_frontal, ...)"; ``occupant report`` of a missing folder was "no
