@@ -343,7 +343,8 @@ _PULSE = [
     Key("pulse.fall", "number", "s", "the trapezoid's fall", low=0.0),
     Key("pulse.speed_kmh", "number", "km/h", "the vehicle's speed when the pulse starts (default: delta-v)",
         low=0.0),
-    Key("pulse.start", "number", "s", "the pulse's start in the run", 0.0, low=0.0),
+    Key("pulse.start", "number", "s", "the pulse's start in the run (a csv or isomme table's t = 0; "
+        "its rows before t = 0 need pulse.start as long)", 0.0, low=0.0),
     Key("pulse.file", "string", "", "csv: a table time [s], acceleration [g] (SAE J211 signs: a frontal "
         "crash's deceleration negative); isomme: a test folder or .mme (relative: to the scenario's folder)"),
     Key("pulse.channel", "string", "", "isomme: the channel's 16-character code"),

@@ -903,6 +903,36 @@ def test_analytic_pulse_shapes_lose_their_delta_v():
                        "fall": 0.2}, "pulse", ".", 0.15)
 
 
+def test_reference_a_pulse_tables_t_0_is_the_crash_start_whatever_its_first_row(tmp_path):
+    """(usercheck7) A CSV or ISO-MME pulse was read from its first row: a test's pre-trigger
+    rows (from t = -0.02 s here; NHTSA's ISO-MME channels start at -0.05 s or so) were shifted to
+    the run's start, so the crash (the table's t = 0) ran 20 ms into the run while the run's
+    crash start (Pulse.start: the human neck lets go there) stayed 0, unsaid. Now a table's t = 0
+    lies at pulse.start: rows before -start are refused with the start that runs them, and with
+    it each row lies at its time + start, for a CSV and an ISO-MME channel alike."""
+    from occupant import Channel
+    from occupant.io import isomme
+    t = np.round(np.arange(-0.02, 0.0801, 1e-3), 6)
+    a = np.where(t > 0, -25.0 * np.sin(np.pi * np.clip(t, 0, None) / 0.08), 0.0)  # g
+    (tmp_path / "p.csv").write_text("time [s],acceleration [g]\n" + "".join(f"{float(x)!r},{float(y)!r}\n" for x, y in zip(t, a)))
+    isomme.write([Channel("sled x", t, a, "g", code="S0SLED000000ACXD")], tmp_path / "mme", "T1")
+    c = FileChecker(tmp_path / "s.toml", ScenarioError)
+    tables = ({"shape": "csv", "file": "p.csv"}, {"shape": "isomme", "file": "mme", "channel": "S0SLED000000ACXD"})
+    for table, key in zip(tables, ("file", "channel")):
+        with pytest.raises(ScenarioError, match=rf"pulse.{key}: .*its first row is at t = -0.02 s, before the run's "
+                                                r"start .*\(accepted: .*pulse.start = 0.02 runs the rows before t = 0"):
+            read_pulse(c, table, "pulse", c.file, 0.1)
+        p = read_pulse(c, {**table, "start": 0.03}, "pulse", c.file, 0.15)
+        assert p.start == 0.03
+        peak = np.argmax(-p.a)                                   # the table's peak at 40 ms, run 70 ms
+        assert p.t[peak] == pytest.approx(0.07, abs=1e-9) and -p.a[peak] == pytest.approx(25.0 * G0, rel=1e-6)
+        assert np.all(p.a[p.t < 0.03 - 1e-9] == 0.0)              # nothing before the crash's start
+    # a table from t = 0.01: its first row at 0.01 s of the run, not at 0
+    (tmp_path / "late.csv").write_text("time [s],acceleration [g]\n0.01,0\n0.05,-20\n0.09,0\n")
+    q = read_pulse(c, {"shape": "csv", "file": "late.csv"}, "pulse", c.file, 0.1)
+    assert q.t[np.argmax(-q.a)] == pytest.approx(0.05, abs=1e-12)
+
+
 def test_reference_pulse_from_csv_and_isomme(tmp_path):
     from occupant import Channel
     from occupant.io import isomme
