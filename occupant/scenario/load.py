@@ -139,6 +139,9 @@ NAMED_FILES = (("occupant", "dummy", "dummies", "dummy"),
                ("vehicle", "interior", "vehicles", "interior"),
                ("vehicle", "front", "vehicles", "vehicle_front"))
 PATH_KEYS = tuple(f"{t}.{k}" for t, k, _, _ in NAMED_FILES) + ("pulse.file",)   # a file's path
+# the tables of the crash a scenario's title describes (its speed, pulse, vehicle): a run that
+# overrides a key of theirs says so in its title
+CRASH_TABLES = ("vehicle", "pulse", "precrash")
 
 
 def base_chain(path, resolve):
@@ -737,12 +740,18 @@ def load(path_or_name, overrides=None):
     except ScenarioError as err:
         raise said_by_override(err, keys, path) from None
     scenario.notes[:0] = replaced_notes(raw, keys)
-    if {"occupant.dummy", "occupant.human"} & replaced(raw, keys).keys() and scenario.title:
-        # the title names the occupant the file was written for: the report's "represents", the
-        # run's first line and the ISO-MME test title say which one ran (the run folder's
-        # scenario.toml keeps it, so a run again from there says it once)
-        scenario.title = scenario.data["title"] = (f"{scenario.title} (occupant replaced by "
-                                                   f"--set: {scenario.dummy})")
+    if scenario.title and "title" not in keys:
+        # the title names the occupant and the crash the file was written for: the report's
+        # "represents", the run's first line and the ISO-MME test title say which ran (the run
+        # folder's scenario.toml keeps it, so a run again from there says it once)
+        title = scenario.title
+        if {"occupant.dummy", "occupant.human"} & replaced(raw, keys).keys():
+            title += f" (occupant replaced by --set: {scenario.dummy})"
+        crash = [k if isinstance(v, (dict, list)) else f"{k} = {v}" for k, v in keys.items()
+                 if k.split(".")[0] in CRASH_TABLES]
+        if crash:   # (pedestrian_40 run at 30 km/h was "Pedestrian struck laterally at 40 km/h")
+            title += f" (crash changed from the file's: {', '.join(crash)})"
+        scenario.title = scenario.data["title"] = title
     return scenario
 
 

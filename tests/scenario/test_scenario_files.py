@@ -325,6 +325,23 @@ def test_reference_a_path_inside_a_table_given_by_set_is_read_from_the_working_d
         "vehicle": {"interior": "sled_buck_passenger"}}   # a shipped name stays a name
 
 
+def test_reference_a_title_says_when_the_crash_is_not_the_files():
+    """(usercheck7) ``occupant run pedestrian_40 --set vehicle.speed_kmh=30`` printed, and its
+    report's "represents" and ISO-MME title read, "Pedestrian struck laterally at 40 km/h". A
+    --set of the crash's tables (vehicle, pulse, precrash) is named in the title; a --set of
+    how the run is computed or shown is not, and a title given by --set is the user's."""
+    ped = load("pedestrian_40", overrides=["vehicle.speed_kmh=30"])
+    assert ped.title.endswith("at 40 km/h by a mid-size sedan, pedestrian Hybrid III 50th male (crash changed "
+                              "from the file's: vehicle.speed_kmh = 30)")
+    assert ped.data["title"] == ped.title
+    side = load("side_barrier", overrides=['pulse={shape="half_sine", delta_v_kmh=20.0, duration=0.06, '
+                                           'speed_kmh=0.0, direction=[0.0, 1.0, 0.0]}', "solver.t_end=0.05"])
+    assert side.title.endswith("(not judged) (crash changed from the file's: pulse)")
+    assert load("side_barrier", overrides=["solver.t_end=0.05", "criteria.show=['head excursion']"]).title == \
+        load("side_barrier").title
+    assert load("side_barrier", overrides=['title="door test 7"', "pulse.delta_v_kmh=20"]).title == "door test 7"
+
+
 def test_a_folder_that_is_no_run_folder(tmp_path, capsys):
     """(usercheck) ``occupant run DIR`` of a folder without results.h5 was "DIR: unknown scenario
     (accepted: aeb_precrash_frontal, ...)"; ``occupant report`` of a missing folder was "no
