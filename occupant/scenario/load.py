@@ -745,7 +745,11 @@ def load(path_or_name, overrides=None):
         # "represents", the run's first line and the ISO-MME test title say which ran (the run
         # folder's scenario.toml keeps it, so a run again from there says it once)
         title = scenario.title
-        if {"occupant.dummy", "occupant.human"} & replaced(raw, keys).keys():
+        file_dummy = raw["occupant"].get("dummy")   # (the file's tables checked by Scenario)
+        if ({"occupant.dummy", "occupant.human"} & replaced(raw, keys).keys()
+                or scenario.data["occupant"].get("dummy", file_dummy) != file_dummy):
+            # (a dummy for the file's dummy, --set occupant.dummy=hybrid3_95m, kept the title's
+            # "Hybrid III 50th male": only a human for a dummy or back was said)
             title += f" (occupant replaced by --set: {scenario.dummy})"
         crash = [k if isinstance(v, (dict, list)) else f"{k} = {v}" for k, v in keys.items()
                  if k.split(".")[0] in CRASH_TABLES]

@@ -329,7 +329,8 @@ def test_reference_a_title_says_when_the_crash_is_not_the_files():
     """(usercheck7) ``occupant run pedestrian_40 --set vehicle.speed_kmh=30`` printed, and its
     report's "represents" and ISO-MME title read, "Pedestrian struck laterally at 40 km/h". A
     --set of the crash's tables (vehicle, pulse, precrash) is named in the title; a --set of
-    how the run is computed or shown is not, and a title given by --set is the user's."""
+    how the run is computed or shown is not, and a title given by --set is the user's. A dummy
+    put in for the file's (``occupant.dummy=hybrid3_05f``) kept "Hybrid III 50th male" too."""
     ped = load("pedestrian_40", overrides=["vehicle.speed_kmh=30"])
     assert ped.title.endswith("at 40 km/h by a mid-size sedan, pedestrian Hybrid III 50th male (crash changed "
                               "from the file's: vehicle.speed_kmh = 30)")
@@ -340,6 +341,10 @@ def test_reference_a_title_says_when_the_crash_is_not_the_files():
     assert load("side_barrier", overrides=["solver.t_end=0.05", "criteria.show=['head excursion']"]).title == \
         load("side_barrier").title
     assert load("side_barrier", overrides=['title="door test 7"', "pulse.delta_v_kmh=20"]).title == "door test 7"
+    # a dummy for the file's dummy (a human for it was said before)
+    assert load("side_barrier", overrides=["occupant.dummy=hybrid3_05f"]).title.endswith(
+        "50th male driver (not judged) (occupant replaced by --set: hybrid3_05f)")
+    assert load("side_barrier", overrides=["occupant.dummy=hybrid3_50m"]).title == load("side_barrier").title
 
 
 def test_a_folder_that_is_no_run_folder(tmp_path, capsys):
