@@ -190,7 +190,10 @@ def from_csv(c, fp, path):
         c.fail(where, f"cannot read {str(fp)!r}: {exc.strerror}", "a CSV file")
     except UnicodeDecodeError:   # a binary file (an .xlsx, a .mat): not a CSV text
         c.fail(where, f"{fp.name}: not a UTF-8 text file", "a CSV text file")
-    head = rows[0][1] if rows else []
+    if not rows:   # (an empty file was "the first row must name the columns with units, got []")
+        c.fail(where, f"{fp.name}: an empty file (no header, no rows)",
+               "a header time [s],acceleration [g] (or [m/s^2]), then rows of time, acceleration")
+    head = rows[0][1]
     units = [re.search(r"\[(.*)\]", h) for h in head]
     if len(head) != 2 or units[0] is None or units[0][1] != "s" or units[1] is None or units[1][1] not in _UNITS:
         c.fail(where, f"{fp.name}: the first row must name the columns with units, got {head!r}",

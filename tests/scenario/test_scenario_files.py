@@ -1039,6 +1039,8 @@ def test_reference_a_set_value_replaces_a_file_value_of_the_wrong_type(tmp_path,
     ("one.csv", b"time [s],acceleration [g]\n0.0\n0.1\n", "one.csv: line 2: '0.0' is not two numbers"),
     ("mixed.csv", b"time [s],acceleration [g]\n0.0,1.0\n0.1\n", "mixed.csv: line 3: '0.1' is not two numbers"),
     ("head.csv", b"time [s],acceleration [g]\n", "head.csv: 0 row(s) of data"),
+    ("empty.csv", b"", "empty.csv: an empty file (no header, no rows)"),   # (usercheck7: "got []")
+    ("comments.csv", b"# only a note\n\n", "comments.csv: an empty file (no header, no rows)"),
     # (usercheck) a row of three values was read as its first two, a third column ignored; a
     # NaN and a time going back were "need >= 2 rows with increasing, finite times", no line named
     ("three.csv", b"time [s],acceleration [g]\n# note\n0.0,1.0\n0.1,2.0,3.0\n", "three.csv: line 4: "
