@@ -765,4 +765,13 @@ def said_by_override(err, keys, file):
     for key in keys:
         if err.path == key or err.path.startswith(f"{key}.") or key.startswith(f"{err.path}."):
             return ScenarioError(f"{file} (--set {key})", err.path, err.problem, err.accepted)
+    for key in keys:
+        # a --set of a table's shape or kind that makes a key the file gives beside it unknown
+        # (pulse.shape=csv beside the file's delta_v_kmh) blamed the file alone
+        table, _, name = key.rpartition(".")
+        if err.problem == "unknown key" and name in ("shape", "kind") and err.path.rpartition(".")[0] == table:
+            return ScenarioError(
+                f"{file} (--set {key})", err.path,
+                f"unknown key beside {key} = {keys[key]!r} (the file's, kept: a --set changes one key of "
+                f"[{table}])", f"{err.accepted}; or [{table}] given whole: --set '{table}={{...}}'")
     return err

@@ -347,6 +347,19 @@ def test_reference_a_title_says_when_the_crash_is_not_the_files():
     assert load("side_barrier", overrides=["occupant.dummy=hybrid3_50m"]).title == load("side_barrier").title
 
 
+def test_reference_a_shape_set_beside_the_files_keys_names_the_set():
+    """(usercheck7) ``--set pulse.shape=csv`` on side_barrier (a half-sine) kept the file's
+    delta_v_kmh, which a CSV pulse does not take: the message blamed the file alone
+    ("side_barrier.toml: pulse.delta_v_kmh: unknown key"). It names the --set and the way to
+    give the table whole."""
+    with pytest.raises(ScenarioError) as err:
+        load("side_barrier", overrides=["pulse.shape=csv", "pulse.file=p.csv"])
+    assert str(err.value).endswith(
+        "side_barrier.toml (--set pulse.shape): pulse.delta_v_kmh: unknown key beside pulse.shape = 'csv' (the "
+        "file's, kept: a --set changes one key of [pulse]) (accepted: shape, file, speed_kmh, start, scale, "
+        "direction; or [pulse] given whole: --set 'pulse={...}')"), str(err.value)
+
+
 def test_a_folder_that_is_no_run_folder(tmp_path, capsys):
     """(usercheck) ``occupant run DIR`` of a folder without results.h5 was "DIR: unknown scenario
     (accepted: aeb_precrash_frontal, ...)"; ``occupant report`` of a missing folder was "no
