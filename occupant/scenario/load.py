@@ -772,6 +772,6 @@ def said_by_override(err, keys, file):
         if err.problem == "unknown key" and name in ("shape", "kind") and err.path.rpartition(".")[0] == table:
             return ScenarioError(
                 f"{file} (--set {key})", err.path,
-                f"unknown key beside {key} = {keys[key]!r} (the file's, kept: a --set changes one key of "
-                f"[{table}])", f"{err.accepted}; or [{table}] given whole: --set '{table}={{...}}'")
+                f"unknown key beside {key} = {keys[key]!r} (the file's, kept: {key} alone was "
+                "overridden)", f"{err.accepted}; or [{table}] given whole: --set '{table}={{...}}'")
     return err

@@ -356,7 +356,7 @@ def test_reference_a_shape_set_beside_the_files_keys_names_the_set():
         load("side_barrier", overrides=["pulse.shape=csv", "pulse.file=p.csv"])
     assert str(err.value).endswith(
         "side_barrier.toml (--set pulse.shape): pulse.delta_v_kmh: unknown key beside pulse.shape = 'csv' (the "
-        "file's, kept: a --set changes one key of [pulse]) (accepted: shape, file, speed_kmh, start, scale, "
+        "file's, kept: pulse.shape alone was overridden) (accepted: shape, file, speed_kmh, start, scale, "
         "direction; or [pulse] given whole: --set 'pulse={...}')"), str(err.value)
 
 
