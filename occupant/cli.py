@@ -7,6 +7,14 @@ import sys
 from occupant import __version__
 
 
+def _path(text):
+    """An --out value: a path, not empty (``--out "$DIR"`` with DIR unset was taken as no --out
+    by run, and as the working directory by sweep and compare, which filled it with their files)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path (accepted: a folder or file name)")
+    return text
+
+
 def _parser():
     parser = argparse.ArgumentParser(prog="occupant", description="Occupant dynamics in vehicle crashes.")
     parser.add_argument("--version", action="version", version=f"occupant {__version__}")
@@ -18,7 +26,7 @@ def _parser():
         "criteria.csv, isomme/, scenario.toml (and the report when occupant.report is installed).")
     run.add_argument("scenario", metavar="SCENARIO", help="shipped scenario name (occupant list) or path, "
                      "or a run folder: run again from the copies of its inputs (DIR/inputs/)")
-    run.add_argument("--out", metavar="DIR", help="output folder (default: reports/<scenario name>)")
+    run.add_argument("--out", type=_path, metavar="DIR", help="output folder (default: reports/<scenario name>)")
     run.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                      help="override a scenario value by its dotted key path, e.g. solver.t_end=0.05 "
                      "(repeatable)")
@@ -34,7 +42,7 @@ def _parser():
     sweep.add_argument("--vary", action="append", required=True, metavar="KEY=start:stop:n",
                        help="a key and its values: start:stop:n evenly spaced, or a,b,c; with "
                        "--design lhs start:stop is the range sampled (repeatable)")
-    sweep.add_argument("--out", metavar="DIR", required=True, help="output folder")
+    sweep.add_argument("--out", type=_path, metavar="DIR", required=True, help="output folder")
     sweep.add_argument("--design", choices=("full", "lhs"), default="full",
                        help="full factorial (default) or Latin hypercube")
     sweep.add_argument("--samples", type=int, metavar="N", help="variants of a Latin hypercube")
@@ -66,7 +74,7 @@ def _parser():
         "alike) or scenario name. Two designs: occupant run SCENARIO --set KEY=A --out A, the "
         "same with KEY=B --out B, then occupant compare A B --out C.")
     compare.add_argument("runs", nargs="+", metavar="RUN_OR_SCENARIO")
-    compare.add_argument("--out", metavar="DIR", help="also write the comparison report (and the "
+    compare.add_argument("--out", type=_path, metavar="DIR", help="also write the comparison report (and the "
                          "scenarios' run folders) into DIR")
     _format_flags(compare, "comparison")
     compare.add_argument("--quiet", action="store_true", help="no progress on stderr (a line as "
@@ -85,19 +93,19 @@ def _parser():
     fmt = export.add_mutually_exclusive_group(required=True)
     fmt.add_argument("--mjcf", action="store_true", help="MuJoCo MJCF")
     fmt.add_argument("--urdf", action="store_true", help="URDF (no spherical joints)")
-    export.add_argument("--out", metavar="PATH", help="file to write (default: <model name>.xml / .urdf)")
+    export.add_argument("--out", type=_path, metavar="PATH", help="file to write (default: <model name>.xml / .urdf)")
     cert = sub.add_parser("certify", help="run Part 572 certification tests (scenarios/certification) "
                           "and print each figure against its corridor")
     cert.add_argument("scenarios", nargs="*", metavar="NAME_OR_PATH",
                       help="scenario names or .toml paths (default: all shipped ones)")
-    cert.add_argument("--out", metavar="DIR", help="also write each test's time history to DIR/<name>.csv")
+    cert.add_argument("--out", type=_path, metavar="DIR", help="also write each test's time history to DIR/<name>.csv")
     cert.add_argument("--quiet", action="store_true", help="no progress on stderr (each test's start "
                       "and, past a few seconds, its simulated time)")
     valid = sub.add_parser("validate", help="run the human model's validation cases "
                            "(scenarios/validation) and print each figure against its corridor")
     valid.add_argument("scenarios", nargs="*", metavar="NAME_OR_PATH",
                        help="scenario names or .toml paths (default: all shipped ones)")
-    valid.add_argument("--out", metavar="DIR", help="also write each case's time history to DIR/<name>.csv")
+    valid.add_argument("--out", type=_path, metavar="DIR", help="also write each case's time history to DIR/<name>.csv")
     valid.add_argument("--quiet", action="store_true", help="no progress on stderr (each case's start "
                        "and, past a few seconds, its simulated time)")
     parser.commands = sub.choices   # {name: its parser}: main's message for an argument it does not take

@@ -324,6 +324,25 @@ def test_an_argument_a_command_does_not_take_shows_that_commands_usage(capsys, a
     assert err.endswith(f"occupant {args[0]}: error: unrecognized arguments: {extra}\n"), err
 
 
+@pytest.mark.parametrize("args", [
+    ["run", "rear_whiplash", "--out", ""], ["sweep", "rear_whiplash", "--vary", "vehicle.backset=0.03,0.05",
+                                              "--out", " "],
+    ["compare", "a", "b", "--out", ""], ["certify", "--out", ""], ["validate", "--out", ""],
+    ["export", "hybrid3_50m", "--mjcf", "--out", ""]])
+def test_an_empty_out_is_refused(capsys, tmp_path, monkeypatch, args):
+    """(usercheck7) ``--out "$DIR"`` with DIR unset: run wrote reports/<name> as without --out,
+    sweep and compare filled the working directory with sweep.csv, v0001/, plots/ and
+    comparison.pdf. Every command's --out now refuses an empty path, before anything runs."""
+    from occupant.cli import main
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.endswith(
+        f"occupant {args[0]}: error: argument --out: an empty path (accepted: a folder or file name)\n"), err
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_bad_source_date_epoch_is_named_before_anything_runs():
     """(usercheck3) ``SOURCE_DATE_EPOCH=abc`` ended every command with numpy.f2py's bare
     "invalid literal for int() with base 10: 'abc'" (imported with scipy.special, it reads the

@@ -213,7 +213,10 @@ class _Source:
         self.path = path
         self.zip = None
         if path.is_file() and path.suffix.lower() == ".zip":
-            self.zip = zipfile.ZipFile(path)
+            try:
+                self.zip = zipfile.ZipFile(path)
+            except zipfile.BadZipFile:   # (a traceback: "File is not a zip file")
+                raise IsoMmeError(f"{path.name}: not a zip archive") from None
             self.names = [n for n in self.zip.namelist() if not n.endswith("/")]
             self.root = ""
         else:

@@ -43,6 +43,7 @@ JointResistanceBlock = namedtuple("JointResistanceBlock", [
                       # below the reference, both >= 0), -1 without hysteresis
 ])
 JOINT_RESISTANCE_OUTPUTS = (("deflection", "rad"), ("load", "N m"))
+JOINT_RESISTANCE_OUTPUTS_PRISMATIC = (("deflection", "m"), ("load", "N"))   # a sliding joint's
 
 SpringDamperBlock = namedtuple("SpringDamperBlock", [
     "link_a",         # (ns,) int, link carrying end a (-1: B0)

@@ -3,7 +3,8 @@ multi-axis joints into primitive links, and flat arrays in link coordinates."""
 import numpy as np
 
 from occupant.model.bundle import (
-    JointResistanceBlock, SpringDamperBlock, JOINT_RESISTANCE_OUTPUTS, SPRING_DAMPER_OUTPUTS,
+    JointResistanceBlock, SpringDamperBlock, JOINT_RESISTANCE_OUTPUTS, JOINT_RESISTANCE_OUTPUTS_PRISMATIC,
+    SPRING_DAMPER_OUTPUTS,
     freeze_block,
 )
 from occupant.model.joint_types import JointType, LINK_NQ, LINK_NV, SPATIAL_ROWS
@@ -273,7 +274,12 @@ def _joint_resistance_block(asm, joint_names, joint_links, jtypes, outputs):
     cols["table_start"], cols["table_len"], cols["tables"] = _tables(elements)
     cols["table_start"] = np.array(cols["table_start"], dtype=int)
     cols["table_len"] = np.array(cols["table_len"], dtype=int)
-    cols["out_start"] = outputs.reserve(asm.joint_resistances, JOINT_RESISTANCE_OUTPUTS)
+    # (a prismatic coordinate's deflection is in m and its load in N: the sternum's slider was
+    # written to results.h5 as rad and N m)
+    cols["out_start"] = len(outputs.names)
+    for name, lk in zip(asm.joint_resistances, cols["link"]):
+        outputs.reserve([name], JOINT_RESISTANCE_OUTPUTS_PRISMATIC if int(jtypes[lk]) == int(JointType.PRISMATIC)
+                        else JOINT_RESISTANCE_OUTPUTS)
     cols["absorption"] = np.array([e.absorption for e in elements], dtype=float)
     cols["recovers"] = np.array([e.recovers for e in elements], dtype=int)
     cols["z_index"] = np.full(len(elements), -1, dtype=int)

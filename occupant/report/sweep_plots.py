@@ -76,7 +76,8 @@ def write_plots(rows, keys, folder, limits=None, units=None, dpi=90):
         title = f"{name} against the varied keys ({len(rows) - missing} of {len(rows)} variants)"
         fig.suptitle(title, fontsize=10)
         fig.tight_layout()
-        path = folder / f"{''.join(c if c.isalnum() or c in '-_.' else '_' for c in name)}.png"
+        # (a sign kept: "neck shear Fx+" was neck_shear_Fx_.png beside neck_shear_Fx-.png)
+        path = folder / f"{''.join(c if c.isalnum() or c in '-_.+' else '_' for c in name)}.png"
         fig.savefig(path, dpi=dpi)
         plt.close(fig)
         paths.append(path)

@@ -81,6 +81,7 @@ class Key:
     choices: object = None
     reader: str = ""
     label: str = ""     # the key's name in a message ("belt kind"; default: the key's name)
+    always: object = None   # names in effect whatever the key lists (a callable): said so, not "unknown"
 
     @property
     def name(self):
@@ -139,6 +140,9 @@ class Key:
                 return f"expected {KINDS[self.kind]}, got {value!r}"
             names = self.names()
             bad = [x for x in items if names and x not in names]
+            always = self.always() if self.always else ()
+            if bad and bad[0] in always:   # (criteria.show = ["HIC15"] was "unknown criterion 'HIC15'")
+                return f"{self.what} {bad[0]!r} is in every run's table already: {self.name} adds others"
             return f"unknown {self.what} {bad[0]!r}" if bad else None
         if self.kind == "point" and isinstance(value, str) and value.strip():
             return None     # "cg" or a joint's name (the sensor loader checks it on the model)
@@ -174,6 +178,11 @@ def _protocols():
 def _optional_rows():
     from occupant.scenario.criteria import OPTIONAL_ROWS
     return tuple(r[0] for r in OPTIONAL_ROWS)
+
+
+def _rows():
+    from occupant.scenario.criteria import ROWS
+    return tuple(r[0] for r in ROWS)
 
 
 def _sexes():
@@ -343,7 +352,8 @@ _PULSE = [
     Key("pulse.fall", "number", "s", "the trapezoid's fall", low=0.0),
     Key("pulse.speed_kmh", "number", "km/h", "the vehicle's speed when the pulse starts (default: delta-v)",
         low=0.0),
-    Key("pulse.start", "number", "s", "the pulse's start in the run", 0.0, low=0.0),
+    Key("pulse.start", "number", "s", "the pulse's start in the run (a csv or isomme table's t = 0; "
+        "its rows before t = 0 need pulse.start as long)", 0.0, low=0.0),
     Key("pulse.file", "string", "", "csv: a table time [s], acceleration [g] (SAE J211 signs: a frontal "
         "crash's deceleration negative); isomme: a test folder or .mme (relative: to the scenario's folder)"),
     Key("pulse.channel", "string", "", "isomme: the channel's 16-character code"),
@@ -490,7 +500,8 @@ _SENSOR = [
 _CRITERIA = [
     Key("criteria.regulation", "string", "", "the protocol the criteria are judged against "
         "(occupant.injury.limits)", choices=_protocols, label="regulation"),
-    Key("criteria.show", "strings", "", "more criteria rows", choices=_optional_rows, label="criterion"),
+    Key("criteria.show", "strings", "", "more criteria rows", choices=_optional_rows, label="criterion",
+        always=_rows),
     Key("criteria.reference", "string", "", "a protocol whose limits are shown, never judged", choices=_protocols,
         label="regulation"),
 ]

@@ -139,6 +139,9 @@ NAMED_FILES = (("occupant", "dummy", "dummies", "dummy"),
                ("vehicle", "interior", "vehicles", "interior"),
                ("vehicle", "front", "vehicles", "vehicle_front"))
 PATH_KEYS = tuple(f"{t}.{k}" for t, k, _, _ in NAMED_FILES) + ("pulse.file",)   # a file's path
+# the tables of the crash a scenario's title describes (its speed, pulse, vehicle): a run that
+# overrides a key of theirs says so in its title
+CRASH_TABLES = ("vehicle", "pulse", "precrash")
 
 
 def base_chain(path, resolve):
@@ -200,9 +203,15 @@ def anchored(data, named_by=None):
 def on_command_line(keys):
     """The overrides ``keys`` ({dotted key: value}) with a file's path (PATH_KEYS) given
     relative made absolute against the working directory: a path on a command line (or in a
-    call) is read from where it is given, one in a scenario file from the file's folder."""
-    return {k: str(pathlib.Path(v).absolute()) if k in PATH_KEYS and isinstance(v, str)
-            and (k == "pulse.file" or given_as_path(v)) else v for k, v in keys.items()}
+    call) is read from where it is given, one in a scenario file from the file's folder. A path
+    inside a table given whole (``--set 'pulse={shape="csv", file="p.csv"}'``) is one too."""
+    def absolute(key, v):
+        if isinstance(v, dict):
+            return {k: absolute(f"{key}.{k}", x) for k, x in v.items()}
+        if key in PATH_KEYS and isinstance(v, str) and (key == "pulse.file" or given_as_path(v)):
+            return str(pathlib.Path(v).absolute())
+        return v
+    return {k: absolute(k, v) for k, v in keys.items()}
 
 
 class Scenario:
@@ -731,12 +740,22 @@ def load(path_or_name, overrides=None):
     except ScenarioError as err:
         raise said_by_override(err, keys, path) from None
     scenario.notes[:0] = replaced_notes(raw, keys)
-    if {"occupant.dummy", "occupant.human"} & replaced(raw, keys).keys() and scenario.title:
-        # the title names the occupant the file was written for: the report's "represents", the
-        # run's first line and the ISO-MME test title say which one ran (the run folder's
-        # scenario.toml keeps it, so a run again from there says it once)
-        scenario.title = scenario.data["title"] = (f"{scenario.title} (occupant replaced by "
-                                                   f"--set: {scenario.dummy})")
+    if scenario.title and "title" not in keys:
+        # the title names the occupant and the crash the file was written for: the report's
+        # "represents", the run's first line and the ISO-MME test title say which ran (the run
+        # folder's scenario.toml keeps it, so a run again from there says it once)
+        title = scenario.title
+        file_dummy = raw["occupant"].get("dummy")   # (the file's tables checked by Scenario)
+        if ({"occupant.dummy", "occupant.human"} & replaced(raw, keys).keys()
+                or scenario.data["occupant"].get("dummy", file_dummy) != file_dummy):
+            # (a dummy for the file's dummy, --set occupant.dummy=hybrid3_95m, kept the title's
+            # "Hybrid III 50th male": only a human for a dummy or back was said)
+            title += f" (occupant replaced by --set: {scenario.dummy})"
+        crash = [k if isinstance(v, (dict, list)) else f"{k} = {v}" for k, v in keys.items()
+                 if k.split(".")[0] in CRASH_TABLES]
+        if crash:   # (pedestrian_40 run at 30 km/h was "Pedestrian struck laterally at 40 km/h")
+            title += f" (crash changed from the file's: {', '.join(crash)})"
+        scenario.title = scenario.data["title"] = title
     return scenario
 
 
@@ -746,4 +765,13 @@ def said_by_override(err, keys, file):
     for key in keys:
         if err.path == key or err.path.startswith(f"{key}.") or key.startswith(f"{err.path}."):
             return ScenarioError(f"{file} (--set {key})", err.path, err.problem, err.accepted)
+    for key in keys:
+        # a --set of a table's shape or kind that makes a key the file gives beside it unknown
+        # (pulse.shape=csv beside the file's delta_v_kmh) blamed the file alone
+        table, _, name = key.rpartition(".")
+        if err.problem == "unknown key" and name in ("shape", "kind") and err.path.rpartition(".")[0] == table:
+            return ScenarioError(
+                f"{file} (--set {key})", err.path,
+                f"unknown key beside {key} = {keys[key]!r} (the file's, kept: {key} alone was "
+                "overridden)", f"{err.accepted}; or [{table}] given whole: --set '{table}={{...}}'")
     return err

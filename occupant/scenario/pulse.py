@@ -179,7 +179,8 @@ def _resolve(c, p, path, named_by, copy=None):
 def from_csv(c, fp, path):
     """(t, a, what) of the CSV file ``fp`` of the [pulse] table at ``path``: a header row naming
     the two columns with units, then rows of two numbers, times increasing (lines starting with
-    # and blank lines skipped). A bad row is named by its line in the file."""
+    # and blank lines skipped), t as the file gives it (t = 0 the crash's start: ``read_pulse``
+    places it at the [pulse]'s ``start``). A bad row is named by its line in the file."""
     where = f"{path}.file"
     try:
         with open(fp, newline="", encoding="utf-8") as fh:
@@ -189,7 +190,10 @@ def from_csv(c, fp, path):
         c.fail(where, f"cannot read {str(fp)!r}: {exc.strerror}", "a CSV file")
     except UnicodeDecodeError:   # a binary file (an .xlsx, a .mat): not a CSV text
         c.fail(where, f"{fp.name}: not a UTF-8 text file", "a CSV text file")
-    head = rows[0][1] if rows else []
+    if not rows:   # (an empty file was "the first row must name the columns with units, got []")
+        c.fail(where, f"{fp.name}: an empty file (no header, no rows)",
+               "a header time [s],acceleration [g] (or [m/s^2]), then rows of time, acceleration")
+    head = rows[0][1]
     units = [re.search(r"\[(.*)\]", h) for h in head]
     if len(head) != 2 or units[0] is None or units[0][1] != "s" or units[1] is None or units[1][1] not in _UNITS:
         c.fail(where, f"{fp.name}: the first row must name the columns with units, got {head!r}",
@@ -216,7 +220,7 @@ def from_csv(c, fp, path):
     if span > MAX_T_END:   # (times in ms under a [s] header: a 100 ms pulse read as 100 s, unsaid)
         c.fail(where, f"{fp.name}: its times span {span:g} s, longer than any run (solver.t_end <= "
                f"{MAX_T_END:g} s): times in ms?", "times in s, as the header time [s] says")
-    return data[:, 0] - data[0, 0], data[:, 1] * _UNITS[units[1][1]], f"CSV {fp.name}"
+    return data[:, 0], data[:, 1] * _UNITS[units[1][1]], f"CSV {fp.name}"
 
 
 def isomme_source(fp):
@@ -244,7 +248,7 @@ def from_isomme(c, fp, p, path):
     if ch.unit not in _UNITS:
         c.fail(f"{path}.channel", f"channel {code!r} has unit {ch.unit!r}, not an acceleration",
                ", ".join(_UNITS))
-    return ch.t - ch.t[0], ch.values * _UNITS[ch.unit], f"ISO-MME {fp.name} {code}"
+    return ch.t, ch.values * _UNITS[ch.unit], f"ISO-MME {fp.name} {code}"
 
 
 def read_pulse(c, p, path, named_by, t_end, copy=None):
@@ -268,6 +272,14 @@ def read_pulse(c, p, path, named_by, t_end, copy=None):
         file = isomme_source(fp)
     scale = read(c, p, path, "scale")
     start = read(c, p, path, "start")
+    if t[0] + start < 0:
+        # (a test's pre-trigger rows, from t = -0.05 s say, were shifted to the run's start: the
+        # crash, the table's t = 0, ran 50 ms late and the human's neck let go 50 ms before it)
+        c.fail(c.where(path, "file" if shape == "csv" else "channel"),
+               f"{what}: its first row is at t = {t[0]:g} s, before the run's start (the table's "
+               f"t = 0 is the crash's start, pulse.start = {start:g} s into the run)",
+               f"times from -pulse.start on: pulse.start = {-t[0]:g} runs the rows before t = 0 "
+               "too (solver.t_end as much longer), or a table without them")
     t, a = _pad(t, a * scale, start, t_end)
     gain = float(np.trapezoid(a, t))   # m/s: the speed the table adds along direction
     if shape in ("csv", "isomme") and gain > 0:

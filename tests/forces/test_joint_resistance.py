@@ -163,3 +163,22 @@ def test_identity_spherical_stop_impact_conserves_or_dissipates_energy(damping):
     else:
         assert np.diff(energy).max() < 1e-9 * energy[0]
         assert energy[-1] < 0.9 * energy[0]
+
+
+def test_reference_a_sliding_joints_resistance_outputs_are_in_m_and_n():
+    """(usercheck7) A prismatic joint's resistance (the dummies' sternum slider,
+    ``chest_translation``) wrote its deflection as "rad" and its load as "N m" in results.h5:
+    they are a length and a force. A hinge's keep rad and N m."""
+    asm = Assembly("slider")
+    asm.add(Part("block", 1.0, inertia=(0.01, 0.01, 0.01)))
+    asm.add(Part("arm", 1.0, inertia=(0.01, 0.01, 0.01)))
+    asm.add(Joint("slide", "prismatic", None, "block", Pose()))
+    asm.add(Joint("hinge", "revolute", "block", "arm", Pose()))
+    asm.add(JointResistance("spring", "slide", stiffness=1000.0))
+    asm.add(JointResistance("torsion", "hinge", stiffness=10.0))
+    res = occupant.simulate(asm.compile(), 0.01, q0=[0.02, 0.1], dt=1e-4, integrator="rk4", gravity=(0, 0, 0))
+    assert {k: res.output_units[k] for k in ("spring.deflection", "spring.load", "torsion.deflection",
+                                              "torsion.load")} == {
+        "spring.deflection": "m", "spring.load": "N", "torsion.deflection": "rad", "torsion.load": "N m"}
+    assert res.outputs["spring.deflection"][0] == pytest.approx(0.02)          # the coordinate itself, m
+    assert res.outputs["spring.load"][0] == pytest.approx(-1000.0 * 0.02)      # -k x, N

@@ -116,6 +116,9 @@ def test_invalid_input_is_rejected_with_clear_message(tmp_path):
         isomme.write([Channel("x", t, t, "m", code="11HEAD0000H3ACXA")], tmp_path, test_number="a/b")
     with pytest.raises(isomme.IsoMmeError, match="does not exist"):
         isomme.read(tmp_path / "nothing")
+    (tmp_path / "fake.zip").write_text("not a zip")   # (usercheck7: zipfile's BadZipFile, a traceback)
+    with pytest.raises(isomme.IsoMmeError, match=r"^fake.zip: not a zip archive$"):
+        isomme.read(tmp_path / "fake.zip")
     with pytest.raises(ChannelError, match="16-character"):
         Channel("x", t, t, "m", code="11HEAD")
     with pytest.raises(ChannelError, match="shape"):

@@ -25,3 +25,12 @@ def test_reference_a_switch_is_two_categories_and_a_number_has_its_unit(tmp_path
     # each variant at its category: pretensioner on at 0 (HIC15 484, 443), off at 1 (530, 514)
     placed = sorted((float(x), float(y)) for c in switch.collections for x, y in c.get_offsets())
     assert placed == [(0.0, 443.0), (0.0, 484.0), (1.0, 514.0), (1.0, 530.0)]
+
+
+def test_reference_a_criterions_sign_stays_in_its_plots_file_name(tmp_path):
+    """(usercheck7) rear_whiplash's "neck shear Fx+" was plotted to neck_shear_Fx_.png beside
+    "neck shear Fx-"'s neck_shear_Fx-.png: the + is a file name's character on every system."""
+    rows = [{"variant": f"v{i + 1:04d}", "status": "ok", "vehicle.backset": b, "neck shear Fx+": p,
+             "neck shear Fx-": m} for i, (b, p, m) in enumerate([(0.03, 17.2, 250.5), (0.05, 43.9, 250.8)])]
+    paths = sweep_plots.write_plots(rows, ["vehicle.backset"], tmp_path)
+    assert [p.name for p in paths] == ["neck_shear_Fx+.png", "neck_shear_Fx-.png"]

@@ -175,6 +175,9 @@ def test_regression_read_gives_defaults():
      "restraints.belt.pretensioner_pull: 80 m is outside the range accepted (accepted: a number, "
      "0 <= pretensioner_pull <= 0.3 m)"),
     ({"solver.colour": 1}, "solver.colour: unknown key (accepted: t_end, integrator, dt, output_dt)"),
+    # (usercheck7) "unknown criterion 'HIC15'": it is computed in every run
+    ({"criteria.show": ["NIC", "HIC15"]}, "criteria.show: criterion 'HIC15' is in every run's table already: "
+                                          "show adds others (accepted: neck shear, "),
 ])
 def test_regression_loader_messages_come_from_the_registry(overrides, message):
     """A bad value of a shipped scenario, given by --set: one line naming the --set, the key and

@@ -307,6 +307,59 @@ def test_reference_a_relative_path_given_by_set_is_read_from_the_working_directo
     assert sc.data["occupant"]["dummy"] == str(tmp_path / "cwd" / "my_dummy.toml")
 
 
+def test_reference_a_path_inside_a_table_given_by_set_is_read_from_the_working_directory(tmp_path, monkeypatch):
+    """(usercheck7) ``--set 'pulse={shape="csv", file="p.csv", ...}'``, the whole [pulse] table
+    on the command line, read p.csv from the scenario's folder ("no such file '<scenario
+    folder>/p.csv' ... (accepted: ..., one given by --set from the working directory)"): only
+    a dotted ``--set pulse.file=p.csv`` was read from the working directory. A path inside a
+    table given whole is given on the command line as well."""
+    from occupant.scenario.load import on_command_line
+    (tmp_path / "cwd").mkdir()
+    (tmp_path / "cwd" / "p.csv").write_text("time [s],acceleration [g]\n0,0\n0.05,-20\n0.1,0\n")
+    path = _scenario_copy(tmp_path, _SLED)
+    monkeypatch.chdir(tmp_path / "cwd")
+    sc = load(path, overrides=['pulse={shape="csv", file="p.csv", speed_kmh=48.0}'])
+    assert sc.inputs["pulse"] == tmp_path / "cwd" / "p.csv"
+    assert sc.data["pulse"]["file"] == str(tmp_path / "cwd" / "p.csv")
+    assert on_command_line({"vehicle": {"interior": "sled_buck_passenger"}}) == {
+        "vehicle": {"interior": "sled_buck_passenger"}}   # a shipped name stays a name
+
+
+def test_reference_a_title_says_when_the_crash_is_not_the_files():
+    """(usercheck7) ``occupant run pedestrian_40 --set vehicle.speed_kmh=30`` printed, and its
+    report's "represents" and ISO-MME title read, "Pedestrian struck laterally at 40 km/h". A
+    --set of the crash's tables (vehicle, pulse, precrash) is named in the title; a --set of
+    how the run is computed or shown is not, and a title given by --set is the user's. A dummy
+    put in for the file's (``occupant.dummy=hybrid3_05f``) kept "Hybrid III 50th male" too."""
+    ped = load("pedestrian_40", overrides=["vehicle.speed_kmh=30"])
+    assert ped.title.endswith("at 40 km/h by a mid-size sedan, pedestrian Hybrid III 50th male (crash changed "
+                              "from the file's: vehicle.speed_kmh = 30)")
+    assert ped.data["title"] == ped.title
+    side = load("side_barrier", overrides=['pulse={shape="half_sine", delta_v_kmh=20.0, duration=0.06, '
+                                           'speed_kmh=0.0, direction=[0.0, 1.0, 0.0]}', "solver.t_end=0.05"])
+    assert side.title.endswith("(not judged) (crash changed from the file's: pulse)")
+    assert load("side_barrier", overrides=["solver.t_end=0.05", "criteria.show=['head excursion']"]).title == \
+        load("side_barrier").title
+    assert load("side_barrier", overrides=['title="door test 7"', "pulse.delta_v_kmh=20"]).title == "door test 7"
+    # a dummy for the file's dummy (a human for it was said before)
+    assert load("side_barrier", overrides=["occupant.dummy=hybrid3_05f"]).title.endswith(
+        "50th male driver (not judged) (occupant replaced by --set: hybrid3_05f)")
+    assert load("side_barrier", overrides=["occupant.dummy=hybrid3_50m"]).title == load("side_barrier").title
+
+
+def test_reference_a_shape_set_beside_the_files_keys_names_the_set():
+    """(usercheck7) ``--set pulse.shape=csv`` on side_barrier (a half-sine) kept the file's
+    delta_v_kmh, which a CSV pulse does not take: the message blamed the file alone
+    ("side_barrier.toml: pulse.delta_v_kmh: unknown key"). It names the --set and the way to
+    give the table whole."""
+    with pytest.raises(ScenarioError) as err:
+        load("side_barrier", overrides=["pulse.shape=csv", "pulse.file=p.csv"])
+    assert str(err.value).endswith(
+        "side_barrier.toml (--set pulse.shape): pulse.delta_v_kmh: unknown key beside pulse.shape = 'csv' (the "
+        "file's, kept: pulse.shape alone was overridden) (accepted: shape, file, speed_kmh, start, scale, "
+        "direction; or [pulse] given whole: --set 'pulse={...}')"), str(err.value)
+
+
 def test_a_folder_that_is_no_run_folder(tmp_path, capsys):
     """(usercheck) ``occupant run DIR`` of a folder without results.h5 was "DIR: unknown scenario
     (accepted: aeb_precrash_frontal, ...)"; ``occupant report`` of a missing folder was "no
@@ -885,6 +938,36 @@ def test_analytic_pulse_shapes_lose_their_delta_v():
                        "fall": 0.2}, "pulse", ".", 0.15)
 
 
+def test_reference_a_pulse_tables_t_0_is_the_crash_start_whatever_its_first_row(tmp_path):
+    """(usercheck7) A CSV or ISO-MME pulse was read from its first row: a test's pre-trigger
+    rows (from t = -0.02 s here; NHTSA's ISO-MME channels start at -0.05 s or so) were shifted to
+    the run's start, so the crash (the table's t = 0) ran 20 ms into the run while the run's
+    crash start (Pulse.start: the human neck lets go there) stayed 0, unsaid. Now a table's t = 0
+    lies at pulse.start: rows before -start are refused with the start that runs them, and with
+    it each row lies at its time + start, for a CSV and an ISO-MME channel alike."""
+    from occupant import Channel
+    from occupant.io import isomme
+    t = np.round(np.arange(-0.02, 0.0801, 1e-3), 6)
+    a = np.where(t > 0, -25.0 * np.sin(np.pi * np.clip(t, 0, None) / 0.08), 0.0)  # g
+    (tmp_path / "p.csv").write_text("time [s],acceleration [g]\n" + "".join(f"{float(x)!r},{float(y)!r}\n" for x, y in zip(t, a)))
+    isomme.write([Channel("sled x", t, a, "g", code="S0SLED000000ACXD")], tmp_path / "mme", "T1")
+    c = FileChecker(tmp_path / "s.toml", ScenarioError)
+    tables = ({"shape": "csv", "file": "p.csv"}, {"shape": "isomme", "file": "mme", "channel": "S0SLED000000ACXD"})
+    for table, key in zip(tables, ("file", "channel")):
+        with pytest.raises(ScenarioError, match=rf"pulse.{key}: .*its first row is at t = -0.02 s, before the run's "
+                                                r"start .*\(accepted: .*pulse.start = 0.02 runs the rows before t = 0"):
+            read_pulse(c, table, "pulse", c.file, 0.1)
+        p = read_pulse(c, {**table, "start": 0.03}, "pulse", c.file, 0.15)
+        assert p.start == 0.03
+        peak = np.argmax(-p.a)                                   # the table's peak at 40 ms, run 70 ms
+        assert p.t[peak] == pytest.approx(0.07, abs=1e-9) and -p.a[peak] == pytest.approx(25.0 * G0, rel=1e-6)
+        assert np.all(p.a[p.t < 0.03 - 1e-9] == 0.0)              # nothing before the crash's start
+    # a table from t = 0.01: its first row at 0.01 s of the run, not at 0
+    (tmp_path / "late.csv").write_text("time [s],acceleration [g]\n0.01,0\n0.05,-20\n0.09,0\n")
+    q = read_pulse(c, {"shape": "csv", "file": "late.csv"}, "pulse", c.file, 0.1)
+    assert q.t[np.argmax(-q.a)] == pytest.approx(0.05, abs=1e-12)
+
+
 def test_reference_pulse_from_csv_and_isomme(tmp_path):
     from occupant import Channel
     from occupant.io import isomme
@@ -969,6 +1052,8 @@ def test_reference_a_set_value_replaces_a_file_value_of_the_wrong_type(tmp_path,
     ("one.csv", b"time [s],acceleration [g]\n0.0\n0.1\n", "one.csv: line 2: '0.0' is not two numbers"),
     ("mixed.csv", b"time [s],acceleration [g]\n0.0,1.0\n0.1\n", "mixed.csv: line 3: '0.1' is not two numbers"),
     ("head.csv", b"time [s],acceleration [g]\n", "head.csv: 0 row(s) of data"),
+    ("empty.csv", b"", "empty.csv: an empty file (no header, no rows)"),   # (usercheck7: "got []")
+    ("comments.csv", b"# only a note\n\n", "comments.csv: an empty file (no header, no rows)"),
     # (usercheck) a row of three values was read as its first two, a third column ignored; a
     # NaN and a time going back were "need >= 2 rows with increasing, finite times", no line named
     ("three.csv", b"time [s],acceleration [g]\n# note\n0.0,1.0\n0.1,2.0,3.0\n", "three.csv: line 4: "

@@ -119,8 +119,9 @@ def test_reference_sweep_rejects_a_bad_key_before_running(tmp_path):
      "(--set solver.t_end): solver.t_end: must be > 0 s, got -1.0 (accepted: a number, 0 < t_end <= 10 s)"),
     # checks against what a later variant's name builds: until stop 43 they failed in its turn
     ({"pulse.duration": [0.1, 0.08], "pulse.shape": ["half_sine", "csv"]}, {},
-     "(--vary pulse.shape=csv): pulse.delta_v_kmh: unknown key (accepted: shape, file, speed_kmh, start, "
-     "scale, direction)"),
+     "(--vary pulse.shape): pulse.delta_v_kmh: unknown key beside pulse.shape = 'csv' (the file's, kept: "
+     "pulse.shape alone was overridden) (accepted: shape, file, speed_kmh, start, scale, direction; or [pulse] "
+     "given whole: --set 'pulse={...}')"),   # (usercheck7: the --vary named as the shape's)
     ({"occupant.dummy": ["hybrid3_50m", "hybrid3_95m"]}, {},
      "(--vary occupant.dummy=hybrid3_95m): criteria.regulation: fmvss208_hybrid3_50m judges the hybrid3_50m, "
      "the occupant is hybrid3_95m (accepted: no regulation for this occupant: leave criteria.regulation out (a "
