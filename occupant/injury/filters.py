@@ -75,6 +75,12 @@ def _check_dt(dt) -> float:
     return dt_f
 
 
+def nyquist_dt(cfc: int, standard: str = "J211") -> float:
+    """The sampling interval (s) at which CFC ``cfc``'s design frequency reaches the Nyquist
+    frequency: the filter (its bilinear prewarp, tan(w_d dt / 2)) needs a shorter one."""
+    return 0.5 / (cfc * _FACTOR[standard])
+
+
 def cfc_coefficients(dt: float, cfc: int, standard: str = "J211"):
     """The 2-pole coefficients ``(a0, a1, a2, b1, b2)`` of one pass, in the J211 sign
     convention (``Y = a0 X + a1 X[-1] + a2 X[-2] + b1 Y[-1] + b2 Y[-2]``)."""
@@ -85,7 +91,7 @@ def cfc_coefficients(dt: float, cfc: int, standard: str = "J211"):
             f"standard: unknown filter standard {standard!r} (accepted: J211, ISO)"
         )
     w_d = 2.0 * math.pi * cfc * _FACTOR[standard]  # rad/s, design frequency
-    if w_d * dt / 2.0 >= math.pi / 2.0:
+    if dt >= nyquist_dt(cfc, standard):
         raise InjuryInputError(
             f"dt: sampling interval {dt:g} s is too coarse for CFC {cfc}; the design frequency "
             f"{w_d / (2 * math.pi):.0f} Hz must be below the Nyquist frequency "

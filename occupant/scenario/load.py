@@ -71,6 +71,8 @@ import re
 import numpy as np
 
 from occupant.human.data_folder import reading_from
+from occupant.injury.criteria import CRITERION_CFC
+from occupant.injury.filters import nyquist_dt
 from occupant.integrate.integrators import INTEGRATORS, whole_steps
 from occupant.human.neck_bracket import BracketError, fit_bracket, has_bracket
 from occupant.human.neck_levelling import share_neck_flexion
@@ -323,6 +325,14 @@ class Scenario:
         if self.output_dt > self.t_end:   # one sample, at t = 0: nothing to judge the crash by
             c.fail("solver.output_dt", f"the interval {self.output_dt} s is longer than t_end "
                    f"{self.t_end} s", f"t_end / {MAX_SAMPLES} <= output_dt <= t_end")
+        finest = max(CRITERION_CFC.values())   # (a coarser run ran to its end, then said every
+        # criterion filtered at it "not computable")
+        if self.output_dt >= nyquist_dt(finest):
+            c.fail("solver.output_dt", f"the interval {self.output_dt:g} s is too coarse for the "
+                   f"criteria's CFC {finest} channels (SAE J211-1: their filter's design frequency "
+                   f"must lie below the samples' Nyquist frequency)",
+                   f"output_dt < {nyquist_dt(finest):.3g} s; J211-1 asks for {0.1 / finest:g} s (10 x "
+                   f"CFC), the default")
         if self.t_end / self.output_dt > MAX_SAMPLES:
             c.fail("solver.output_dt", f"{self.output_dt} s over t_end {self.t_end} s is more than "
                    f"{MAX_SAMPLES} samples", f"output_dt >= t_end / {MAX_SAMPLES}")

@@ -153,7 +153,7 @@ def _named_file_copy(tmp_path, folder, name, old, new):
 _SLED = "fmvss208_sled_48_belted"
 
 
-@pytest.mark.parametrize("label", ["interior", "dummy", "posture", "normal", "semi_axes", "output_dt",
+@pytest.mark.parametrize("label", ["interior", "dummy", "posture", "normal", "semi_axes", "output_dt", "output_dt_coarse",
                                    "dt", "unknown_name", "self_pair", "x_axis"])
 def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys, label):
     """The badinput audit (scenarios/HISTORY.md "Bad input: ..."): each case one whole line, exit 2.
@@ -200,6 +200,11 @@ def test_reference_bad_files_one_whole_line_naming_file_and_key(tmp_path, capsys
         old, new = "[solver]\n", "[solver]\noutput_dt = 1.0\n"
         line = ("{path}: solver.output_dt: the interval 1.0 s is longer than t_end 0.15 s (accepted: "
                 "t_end / 200000 <= output_dt <= t_end)")
+    elif label == "output_dt_coarse":   # (ran to its end, then every CFC 1000 criterion "not computable")
+        old, new = "[solver]\n", "[solver]\noutput_dt = 0.005\n"
+        line = ("{path}: solver.output_dt: the interval 0.005 s is too coarse for the criteria's CFC 1000 "
+                "channels (SAE J211-1: their filter's design frequency must lie below the samples' Nyquist "
+                "frequency) (accepted: output_dt < 0.000241 s; J211-1 asks for 0.0001 s (10 x CFC), the default)")
     elif label == "dt":   # (was "simulate: t_end 0.15 s is not a whole number of steps dt = 0.0007 s",
         # once the dummy had settled: no file, no key, nothing accepted; sweepcheck)
         old, new = "[solver]\n", "[solver]\ndt = 0.0007\n"
