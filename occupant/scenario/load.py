@@ -117,6 +117,10 @@ SIDE_DUMMY_NOTE = ("no limits shown: side-impact tests judge side dummies (ES-2r
                    "test, WorldSID-50M in Euro NCAP's, ES-2 in UN R95) on rib, abdomen and pubic loads a "
                    "Hybrid III does not measure; its chest deflection is the sternum's, fore-aft")
 
+SEATED_PEDESTRIAN_NOTE = ("the {} is a seated Hybrid III (its lumbar spine a curved column, its pelvis "
+                          "moulded sitting): stood in the walking stance it keeps that shape; only the 50th "
+                          "male has a standing variant, hybrid3_50m_pedestrian (dummies/hybrid3_50m_pedestrian.toml)")
+
 
 class ScenarioError(InputFileError):
     """A scenario that cannot run: names the file (or the --set), the key path, the bad value
@@ -433,6 +437,8 @@ class Scenario:
         if self.protocol is None and self.front is None and self.dummy.startswith("hybrid3") \
                 and abs(self.pulse.direction[1]) > abs(self.pulse.direction[0]):
             self.notes.append(SIDE_DUMMY_NOTE)
+        if self.front is not None and self.dummy.startswith("hybrid3") and not self.dummy.endswith("_pedestrian"):
+            self.notes.append(SEATED_PEDESTRIAN_NOTE.format(self.dummy))   # (stood unsaid, usercheck7)
         self.not_judged = ()
 
         # the occupant with its added ellipsoids, the interior's surfaces and the contact pairs

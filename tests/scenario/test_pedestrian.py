@@ -782,3 +782,13 @@ def test_reference_pedestrian_40_human_ankle_passes_its_eversion_end_in_the_air(
     a = np.linalg.norm(p[k0 - 50:k0] - 2.0 * p[k0 - 51:k0 - 1] + p[k0 - 52:k0 - 2], axis=1) / h ** 2
     assert a.max() > 250.0 * np.linalg.norm(STANDARD_GRAVITY)     # the stop's design, exceeded
     assert np.abs(out["right_ankle_x.load"][k0:k1 + 1]).max() > 4.0 * ANKLE_EVERSION_FAILURE
+
+
+def test_reference_a_seated_dummy_stood_as_the_pedestrian_is_said_so():
+    """pedestrian_40 with --set occupant.dummy=hybrid3_95m stood the seated 95th (its lumbar
+    column curved, its pelvis moulded sitting) in the walking stance unsaid (usercheck7): a note
+    names the standing variant; the shipped pedestrian has no such note."""
+    from occupant.scenario.load import SEATED_PEDESTRIAN_NOTE
+    said = SEATED_PEDESTRIAN_NOTE.format("hybrid3_95m")
+    assert said in load("pedestrian_40", {"occupant.dummy": "hybrid3_95m"}).notes
+    assert not any("seated Hybrid III" in n for n in load("pedestrian_40").notes)
