@@ -213,12 +213,14 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
     th, sh, ft = t["thigh"], t["shank"], t["foot"]
     hy = prop["hip_half_spacing"] * H
     ah, hb = prop["ankle_height"] * H, prop["heel_behind_ankle"]
+    rk = sex_value(prop, "knee_radius", sex) * H
     for side, sgn in (("left", 1.0), ("right", -1.0)):
         r1 = _cross_section(m["thigh"], L["thigh"], rho)[0]
         seg(f"{side}_upper_leg", "pelvis", m["thigh"], (0, 0, -th["com"] * L["thigh"]),
             _principal(m["thigh"], th["r"], L["thigh"]), f"{side}_hip", "spherical", (0, sgn * hy, 0),
             ells=[EllipsoidSpec(f"{side}_thigh_shell", np.array([0, 0, -L["thigh"] / 2]),
-                                np.array([r1, r1, L["thigh"] / 2]))])
+                                np.array([r1, r1, L["thigh"] / 2])),
+                  knee_shell(side, L["thigh"], rk)])
         r2 = _cross_section(m["shank"], L["shank"], rho)[0]
         seg(f"{side}_lower_leg", f"{side}_upper_leg", m["shank"], (0, 0, -sh["com"] * L["shank"]),
             _principal(m["shank"], sh["r"], L["shank"]), f"{side}_knee", "revolute",
@@ -369,6 +371,17 @@ def asis_flesh(H, prop):
     r = prop["lap_belt_from_asis"] / math.sqrt(1.0 - (y / b) ** 2)
     return EllipsoidSpec("asis_flesh", H * np.array([prop["asis_ahead_of_hips"], 0.0,
                                                      prop["asis_above_hips"]]), np.array([r, b, r]))
+
+
+def knee_shell(side, L_thigh, radius):
+    """The knee's contact surface ``knee_shell`` on the upper leg (its frame): a sphere of
+    ``radius`` (data/body_proportions.toml ``knee_radius``: the girth just above the patella,
+    ANSUR II) on the knee joint centre, ``L_thigh`` below the hip. The thigh and shank shells
+    (de Leva's volumes) are thin there: without it a knee struck below the bumper's top met
+    nothing (scenarios/HISTORY.md, branch pedlower). It rides the femur as the Hybrid III's
+    knee pad does (occupant.scenario.human_swap maps the pad onto it); a sphere on the knee's
+    axis is the same surface whichever leg segment carries it, whatever the flexion."""
+    return EllipsoidSpec(f"{side}_knee_shell", np.array([0.0, 0.0, -L_thigh]), np.full(3, radius))
 
 
 def thorax_table():

@@ -1,11 +1,10 @@
 """A dummy's scenario run with the parametric human (``--set occupant.human.sex=...``): the
 geometries its ``[[contact]]`` tables name that only a dummy has, given the human's.
 
-Two tables, ``DUMMY_ONLY`` (a dummy's geometry -> the human's) and ``COVERED`` (a dummy's
-geometry the human's leg shells stand for), and one function, ``human_contacts``, that the
-scenario loader applies to every human's contact tables, after which the seat's own rule
-(occupant.scenario.seat_fit.human_cushion: a cushion pair naming the pelvis flesh names the
-human's buttock too) runs on them. Why each name maps as it does:
+One table, ``DUMMY_ONLY`` (a dummy's geometry -> the human's), and one function,
+``human_contacts``, that the scenario loader applies to every human's contact tables, after
+which the seat's own rule (occupant.scenario.seat_fit.human_cushion: a cushion pair naming the
+pelvis flesh names the human's buttock too) runs on them. Why each name maps as it does:
 
 - ``occiput`` -> ``head_shell``. The dummies' occiput is the real back of their head, 25-45 mm
   behind their head shell (dummies/hybrid3_50m.toml; scenarios/HISTORY.md, branch occiput), so
@@ -19,14 +18,14 @@ human's buttock too) runs on them. Why each name maps as it does:
   cushion through two buttocks (euro_ncap_full_width_50's cushion pair, branch dummyfit); the
   human's pelvis through one, ``buttock``, the tissue under the ischial tuberosities
   (occupant.human.builder; seat_fit's module docstring). Both names become the one.
-- ``left_knee_pad``, ``right_knee_pad``: left out of a pair that names that leg's shank or
-  thigh shell too, and only there. The Hybrid III's knee pad is the flesh over the front of its
-  knee, a part of its own; the human's knee has no separate surface: its front is the ends of
-  its thigh and shank shells (pedestrian_40's bumper pair lists the shanks beside the pads). A
-  pair naming the pad alone (a knee bolster's) would lose the knee: there the pad stays, and the
-  loader refuses it in one line naming the pair and the human's geometries (the frontal
-  scenarios give their knees ``*_knee_contact`` spheres of their own, which resolve on the
-  human as on the dummy).
+- ``left_knee_pad``, ``right_knee_pad`` -> ``left_knee_shell``, ``right_knee_shell``. The
+  Hybrid III's knee pad is the flesh over the front of its knee, on its femur; the human's knee
+  is a sphere on the knee joint centre, on its upper leg too (occupant.human.builder.knee_shell,
+  sized by ANSUR II's girth above the patella). Before it, the human's knee was the thin ends of
+  its thigh and shank shells, and a 5th female's knee below pedestrian_40's bumper top met
+  nothing (scenarios/HISTORY.md, branches pedlower and humanknee). The frontal scenarios give
+  their knees ``*_knee_contact`` spheres of their own, which resolve on the human as on the
+  dummy.
 
 A name mapped onto one the table already names (both buttocks; an occiput beside the head
 shell) is named once (a surface is crushed by each body region once: tests/scenario/
@@ -42,20 +41,15 @@ DUMMY_ONLY = {
     "occiput": "head_shell",
     "left_buttock": "buttock",
     "right_buttock": "buttock",
-}
-#: a dummy's geometry the human has no counterpart of -> the human's geometries that stand for it
-#: where the same pair names one of them (it is then left out; module docstring)
-COVERED = {
-    "left_knee_pad": ("left_shank_shell", "left_thigh_shell"),
-    "right_knee_pad": ("right_shank_shell", "right_thigh_shell"),
+    "left_knee_pad": "left_knee_shell",
+    "right_knee_pad": "right_knee_shell",
 }
 
 
 def human_contacts(contacts):
     """(tables, notes): the scenario's ``[[contact]]`` tables for the parametric human in the
-    dummy's place, each ``a`` with DUMMY_ONLY's names given the human's and COVERED's left out
-    where covered (each name once, in order), then the cushion rule (seat_fit.human_cushion);
-    and one note per table changed."""
+    dummy's place, each ``a`` with DUMMY_ONLY's names given the human's (each name once, in
+    order), then the cushion rule (seat_fit.human_cushion); and one note per table changed."""
     out, notes = [], []
     for i, table in enumerate(contacts):
         a = table.get("a")
@@ -68,10 +62,6 @@ def human_contacts(contacts):
             if n in DUMMY_ONLY:
                 said.append(f"{n!r} -> {DUMMY_ONLY[n]!r}")
                 n = DUMMY_ONLY[n]
-            elif n in COVERED and any(g in names for g in COVERED[n]):
-                covering = " and ".join(g for g in COVERED[n] if g in names)
-                said.append(f"{n!r} left out (the human's {covering} in the pair)")
-                continue
             if n not in mapped:
                 mapped.append(n)
         if said:

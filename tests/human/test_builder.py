@@ -757,3 +757,27 @@ def test_analytic_heels_fill_the_foot_shells_back_corner_and_scale_with_stature(
         np.testing.assert_allclose(heel / H, heel50 / 1.753, rtol=1e-12)
     if sex == "male":
         assert 1e3 * heel50[0] == pytest.approx(36.4, abs=0.05)
+
+
+#: ANSUR II (Gordon et al. 2014, NATICK/TR-15/007, public data): the mean of each subject's lower
+#: thigh circumference (the girth just above the patella) over stature, men / women [S]
+LOWER_THIGH_GIRTH = {"male": 0.2332, "female": 0.2462}
+
+
+@pytest.mark.parametrize("sex, percentile", [("female", 5), ("male", 50), ("male", 95)])
+def test_reference_knee_shell_is_the_girth_above_the_patella_on_the_knee_centre(sex, percentile):
+    """Each upper leg carries ``<side>_knee_shell`` (builder.knee_shell): a sphere centred on the
+    knee joint (where the Hybrid III's knee pad rides its femur), its radius the survey's girth
+    above the patella / 2 pi at the body's stature (the 50th male's 65.1 mm, the 5th female's
+    58.8 mm at 1.501 m); pedestrian_40's bumper meets it in the dummy's knee pads' place
+    (tests/scenario/test_pedestrian.py)."""
+    asm = build(sex=sex, percentile=percentile).source
+    H = asm.header["stature"]
+    for side in ("left", "right"):
+        c, r = _ellipsoid(asm, f"{side}_knee_shell", f"{side}_upper_leg")
+        knee = asm.joints[f"{side}_knee"]
+        assert knee.parent == f"{side}_upper_leg"
+        np.testing.assert_allclose(c, knee.placement.position, atol=1e-15)
+        assert r[0] == r[1] == r[2] == pytest.approx(LOWER_THIGH_GIRTH[sex] / (2 * np.pi) * H, rel=2e-4)
+    if (sex, percentile) == ("male", 50):
+        assert 1e3 * r[0] == pytest.approx(65.1, abs=0.05)

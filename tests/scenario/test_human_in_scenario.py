@@ -102,16 +102,17 @@ def test_reference_no_neck_muscles_is_said_none_in_a_scenario():
 
 
 def test_reference_a_pair_naming_what_the_human_lacks_names_pair_and_geometry(tmp_path):
-    """A name with no human counterpart (the Hybrid III's knee pad) stays one error naming the
-    pair and the geometry."""
+    """A name with no human counterpart (the Hybrid III's ``lap_belt_pelvis``, the ellipsoid its
+    lap belt wraps; its knee pads are the human's knee shells: occupant.scenario.human_swap)
+    stays one error naming the pair and the geometry."""
     text = scenario_file("us_ncap_frontal_56").read_text().replace(
         'a = ["left_knee_contact", "right_knee_contact"]\nb = "knee_bolster"',
-        'a = ["left_knee_pad", "right_knee_contact"]\nb = "knee_bolster"')
+        'a = ["lap_belt_pelvis", "right_knee_contact"]\nb = "knee_bolster"')
     path = tmp_path / "us_ncap_frontal_56.toml"
     path.write_text(text)
     (tmp_path / "data").mkdir()
     shutil.copy(scenario_file("us_ncap_frontal_56").parent / "data" / CSV, tmp_path / "data" / CSV)
-    with pytest.raises(ScenarioError, match=r"contact\[5\]\.a: unknown geometry 'left_knee_pad'"):
+    with pytest.raises(ScenarioError, match=r"contact\[5\]\.a: unknown geometry 'lap_belt_pelvis'"):
         load(path, ["occupant.human.sex=male"])
 
 

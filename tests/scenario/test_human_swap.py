@@ -17,9 +17,9 @@ HUMANS = {"male": ["occupant.human.sex=male"],
 
 
 def test_reference_the_dummy_only_names_become_the_humans():
-    """occiput -> head_shell, both buttocks -> the one buttock (named once), a knee pad left out
-    where the pair names that leg's shank or thigh and kept (for the loader to refuse) where it
-    does not; other tables as given; a note per changed table; the cushion rule after."""
+    """occiput -> head_shell, both buttocks -> the one buttock (named once), each knee pad ->
+    that leg's knee shell (wherever the pair names it, beside a shank or alone); other tables
+    as given; a note per changed table; the cushion rule after."""
     tables = [
         {"a": ["occiput"], "b": "head_restraint"},
         {"a": ["head_shell", "occiput", "chin"], "b": "head_restraint"},
@@ -33,15 +33,15 @@ def test_reference_the_dummy_only_names_become_the_humans():
     out, notes = human_contacts(tables)
     assert [t["a"] for t in out] == [
         ["head_shell"], ["head_shell", "chin"], ["buttock"],
-        ["left_shank_shell", "right_shank_shell"],
-        ["left_knee_pad", "right_knee_contact"],
+        ["left_shank_shell", "right_shank_shell", "left_knee_shell", "right_knee_shell"],
+        ["left_knee_shell", "right_knee_contact"],
         ["pelvis_flesh", "buttock", "left_thigh_shell"],     # seat_fit.human_cushion's rule
         ["head_shell"]]
-    assert out[6]["characteristic"] == "foam" and out[4] is tables[4]
+    assert out[6]["characteristic"] == "foam"
     assert [n.split(":")[0] for n in notes] == ["contact[0].a", "contact[1].a", "contact[2].a",
-                                               "contact[3].a", "contact[6].a"]
+                                               "contact[3].a", "contact[4].a", "contact[6].a"]
     assert "'left_buttock' -> 'buttock', 'right_buttock' -> 'buttock'" in notes[2]
-    assert "'left_knee_pad' left out (the human's left_shank_shell in the pair)" in notes[3]
+    assert "'left_knee_pad' -> 'left_knee_shell', 'right_knee_pad' -> 'right_knee_shell'" in notes[3]
     assert tables[0]["a"] == ["occiput"]       # the scenario's own tables untouched
 
 
@@ -60,7 +60,8 @@ def test_reference_every_shipped_scenario_loads_with_either_human(name, sex):
 def test_reference_the_human_in_the_dummys_head_restraint_and_cushion_pairs():
     """rear_whiplash and the 5F's Euro NCAP: the restraint bears on the human's head shell,
     the 5F's cushion on the woman's buttock (said in the notes); the pedestrian's bumper on
-    the shanks without the knee pads."""
+    the shanks and the human's knee shells in the dummy's knee pads' place, the knees on each
+    other as the dummy's pads are (dummies/body_contacts.toml)."""
     rear = load("rear_whiplash", HUMANS["male"] + ["occupant.settle=0"])
     assert [g.name for g in head_restraint(rear.model)[1]] == ["head_shell"]
     assert any("'occiput' -> 'head_shell'" in n for n in rear.notes)
@@ -70,7 +71,10 @@ def test_reference_the_human_in_the_dummys_head_restraint_and_cushion_pairs():
     assert "buttock" in cushion and [g.name for g in head_restraint(euro.model)[1]] == ["head_shell"]
     ped = load("pedestrian_40", HUMANS["male"])
     bumper = {p.geometry_a for p in ped.model.source.contact_pairs.values() if p.geometry_b == "bumper"}
-    assert {"left_shank_shell", "right_shank_shell"} <= bumper
+    assert {"left_shank_shell", "right_shank_shell", "left_knee_shell", "right_knee_shell"} <= bumper
+    knees = [(p.geometry_a, p.geometry_b) for p in ped.model.source.contact_pairs.values()
+             if p.geometry_b.endswith("knee_shell")]
+    assert knees == [("right_knee_shell", "left_knee_shell")]
 
 
 @pytest.mark.parametrize("occupant", [[], HUMANS["male"], HUMANS["female"]])

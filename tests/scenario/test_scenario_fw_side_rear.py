@@ -1871,7 +1871,14 @@ def test_reference_body_pairs_follow_the_occupant_and_the_seat():
         assert "right_knee_pad__left_knee_pad" not in pairs
     assert "left_hand_shell__steering_wheel_rim" in driver.model.source.contact_pairs
     assert not any("steering_wheel" in n for n in passenger.model.source.contact_pairs)
-    # the human has no knee pads: without knee spheres it has no knee pair, nor a thigh pair
+    # the human's knees are its knee shells, after a scenario's knee spheres (branch humanknee)
+    knees = ["right_knee_shell", "left_knee_shell"]
+    human = body_pairs(knees, occupant="human_male_1.753m_77.3kg")
+    assert [(p.geometry_a, p.geometry_b) for p in human] == [tuple(knees)]
+    human = body_pairs(knees + ["right_knee_contact", "left_knee_contact"],
+                       occupant="human_male_1.753m_77.3kg")
+    assert [(p.geometry_a, p.geometry_b) for p in human] == [("right_knee_contact", "left_knee_contact")]
+    # without knees the human has no knee pair, nor a thigh pair
     geometries = ["head_shell", "thorax", "right_thigh_shell", "left_thigh_shell"]
     both = {("head_shell", "thorax"), ("right_thigh_shell", "left_thigh_shell")}
     assert {(p.geometry_a, p.geometry_b) for p in body_pairs(geometries, occupant="hybrid3_50m")
