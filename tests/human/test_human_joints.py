@@ -28,6 +28,10 @@ AP_POINTS = [
     ("left_knee_flexion", 120.0, -_ap((-6.09, 33.94, 11.03, -11.33), (-2.4, 0.13), -math.radians(120))),
     ("left_knee_flexion", 60.0, -_ap((-6.09, 33.94, 11.03, -11.33), (-2.4, 0.13), -math.radians(60))),
     ("left_knee_flexion", 2.0, -_ap((-6.09, 33.94, 11.03, -11.33), (-2.4, 0.13), -math.radians(2))),
+    # past the clinical active range (130 deg) up to the passive one (150, joint_rom.toml): the
+    # law's rise where the calf meets the thigh, not a stop
+    ("left_knee_flexion", 141.0, -_ap((-6.09, 33.94, 11.03, -11.33), (-2.4, 0.13), -math.radians(141))),
+    ("left_knee_flexion", 149.0, -_ap((-6.09, 33.94, 11.03, -11.33), (-2.4, 0.13), -math.radians(149))),
     # hip flexion (ours negative) 110 deg
     ("left_hip_y", -110.0, -_ap((-2.44, 5.05, 1.51, -21.88), (-0.6981, 1.81), math.radians(110))),
     ("left_hip_y", 10.0, -_ap((-2.44, 5.05, 1.51, -21.88), (-0.6981, 1.81), -math.radians(10))),
@@ -555,6 +559,35 @@ def test_identity_ranges_are_the_human_table(human):
         far_lo, far_hi = MEASURED_SIDES.get(name, (1.0, 1.0))
         assert el.lower[e] == pytest.approx(far_lo * lo), name
         assert el.upper[e] == pytest.approx(far_hi * hi), name
+
+
+# Knee flexion, passive (the examiner bends the relaxed knee): normal 150 deg (American Medical
+# Association), 141 +- 5.3 (AAOS), 142.5 +- 5.4 (Boone & Azen); end feel soft tissue approximation
+# (E. M. Kosmahl, University of Scranton DPT goniometry page "knee flexion") [U]. The active
+# clinical figure, 130 deg, was the range end before (branch kneestop).
+KNEE_PASSIVE_FLEXION = 150.0    # deg, AMA [U]
+KNEE_PASSIVE_FLEXION_AAOS = (141.0, 5.3)   # deg, mean and SD [U]
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_reference_knee_flexion_ends_at_the_passive_range(human, side):
+    """The knee's range of motion ends at the passive clinical flexion, 150 deg, which the AAOS
+    mean and SD put at 1.7 SD above the mean: inside it the relaxed knee resists with Anderson &
+    Pandy's law alone, whose second exponential is the thigh-calf approximation: 2.5 N m at the
+    active 130 deg (the old range end), about 22 N m at the AAOS mean, 130 N m at 150 deg
+    (reference subject); past 150 the stop adds to it."""
+    name = f"{side}_knee_flexion"
+    e = human.joint_resistance_names.index(name)
+    assert math.degrees(human.joint_resistance.upper[e]) == pytest.approx(KNEE_PASSIVE_FLEXION)
+    mean, sd = KNEE_PASSIVE_FLEXION_AAOS
+    assert (KNEE_PASSIVE_FLEXION - mean) / sd == pytest.approx(1.7, abs=0.05)
+    law = lambda deg: -_ap((-6.09, 33.94, 11.03, -11.33), (-2.4, 0.13), -math.radians(deg))
+    for deg, moment in ((130.0, -2.50), (mean, -22.0), (KNEE_PASSIVE_FLEXION - 0.5, -118.1)):
+        assert law(deg) == pytest.approx(moment, rel=0.01)
+        assert _kernel_moment(human, name, deg) == pytest.approx(law(deg), rel=0.006, abs=0.011)
+    # 2 deg past the range end the stop's moment comes on top of the law's
+    assert _kernel_moment(human, name, KNEE_PASSIVE_FLEXION + 2.0) < 1.5 * law(
+        KNEE_PASSIVE_FLEXION + 2.0)
 
 
 @pytest.mark.parametrize("name", ["hip_x", "ankle_x", "shoulder_z", "hip_z"])
