@@ -790,12 +790,14 @@ def test_reference_pedestrian_40_human_knees_hyperextend_in_the_air(scenario, ru
     6 rad/s once the bumper let it go, struck the stop at 47.5 ms with 216 N m: now it turns
     back by itself at 1.3 deg of hyperextension under the passive law (a few N m). The struck
     (right) knee is whipped past the range end with nothing of the car or road on the leg: the
-    right hip's axial rotation reaches its stop (766 N m at 103.9 ms) and the lumbar twist its
-    range end (739 N m at 108 ms), braking the pelvis (its spin 22 -> 14 rad/s), while the
-    shank, the legs above the body, keeps turning: the knee extends at 13 rad/s and the stop
-    takes it 0.9 deg past with 633 N m (6.7 J; at the 0 deg end 771 N m, 8.5 J). The intact
-    passive law alone would take that energy only about 14 deg past straight with some 290 N m
-    (Anderson & Pandy's first exponential integrated) [D], past the knee's bending failure: a
+    right hip's axial rotation reaches its stop (766 N m at 103.9 ms) and the lumbar twist
+    nears its range end (11.4 of 11.5 deg, 739 N m at 108 ms), braking the pelvis (its spin 21
+    -> 16 rad/s at 102.5-105 ms; the thigh's turn about the knee axis reverses, -1.4 -> +6.0
+    rad/s), while the shank, the legs above the body, keeps turning: the knee extends at 13
+    rad/s and the stop takes it 0.9 deg past with 633 N m (6.7 J; at the 0 deg end 771 N m, 8.5
+    J). The intact passive law alone would take that energy only about 14 deg past straight
+    with some 230 N m (Anderson & Pandy's first exponential integrated) [D], past the knee's
+    bending failure: a
     real knee would be injured here (no failure in the model's knee, as its ankle). The Hybrid
     III's own knee in the same run does the same at its -3 deg end (over 1 kN m)."""
     _, res_h = male_50
