@@ -590,6 +590,31 @@ def test_reference_knee_flexion_ends_at_the_passive_range(human, side):
         KNEE_PASSIVE_FLEXION + 2.0)
 
 
+# Knee extension, passive: a normal knee hyperextends a few degrees, -6 deg in men and -5 in women
+# (kneeguru.co.uk KNEEnotes, 2023) [U]; past 5 deg it is genu recurvatum (Loudon, Goist & Loudon
+# 1998, J. Orthop. Sports Phys. Ther. 27:361, "knee extension greater than 5 deg") [U]. The range
+# ended at 0 deg before, where Anderson & Pandy's law carries 0.07 N m (branch kneeext).
+KNEE_PASSIVE_HYPEREXTENSION = 5.0    # deg [U]
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_reference_knee_extension_ends_at_the_passive_hyperextension(human, side):
+    """The knee's range of motion ends 5 deg past straight, the top of normal passive
+    hyperextension: inside it the relaxed knee resists with Anderson & Pandy's law alone (its
+    first exponential, about theta_upper = 0.13 rad of hyperextension: 0.07 N m straight, 1.4 N m
+    at 5 deg, 5.9 at 7.4, 67 at 11.5; reference subject); past it the stop adds to the law."""
+    name = f"{side}_knee_flexion"
+    e = human.joint_resistance_names.index(name)
+    assert math.degrees(human.joint_resistance.lower[e]) == pytest.approx(-KNEE_PASSIVE_HYPEREXTENSION)
+    law = lambda deg: -_ap((-6.09, 33.94, 11.03, -11.33), (-2.4, 0.13), -math.radians(deg))
+    for deg, moment in ((0.0, 0.0739), (-2.5, 0.325), (-KNEE_PASSIVE_HYPEREXTENSION + 0.2, 1.268)):
+        assert law(deg) == pytest.approx(moment, rel=0.02)
+        assert _kernel_moment(human, name, deg) == pytest.approx(law(deg), rel=0.006, abs=0.011)
+    # 2 deg past the range end the stop's moment comes on top of the law's
+    assert _kernel_moment(human, name, -KNEE_PASSIVE_HYPEREXTENSION - 2.0) > 3.0 * law(
+        -KNEE_PASSIVE_HYPEREXTENSION - 2.0)
+
+
 @pytest.mark.parametrize("name", ["hip_x", "ankle_x", "shoulder_z", "hip_z"])
 def test_identity_right_side_mirrors_left(human, name):
     for a in (-20.0, 7.0, 25.0):

@@ -265,14 +265,19 @@ def test_reference_pedestrian_40_human_hand_is_held_by_the_windscreen(male_50):
     190 ms. Before branch pedhand the
     penetration guard stopped the run at 171.5 ms with the fist 100 mm deep, no criterion
     given. The head's impact lies in the published ranges of the dummy's test above (HIT 125.3
-    ms, WAD 1931 mm, 13.2 m/s)."""
+    ms, WAD 1931 mm, 13.2 m/s). The fist's depth and time move with the run's late motion: 99.6 mm
+    at 184.6 ms at main 0ca4df49 (0.08 mm past its size), 97.6 mm at 185.5 ms once the knee's range
+    ends at its passive hyperextension (branch kneeext); the guard's 200 mm on the glass, past the
+    fist's size, is held by test_reference_pedestrian_human_hands_are_guarded_at_the_windscreens_bulge."""
     s, run = male_50
     res = run.results
     assert res.status == "finished", res.message
     hand = res.outputs["left_hand_shell__windscreen.penetration"]
     size = 2 * max(s.model.source.geometries["left_hand_shell"].semi_axes)
-    assert size < hand.max() < 0.15, hand.max()
-    assert hand[-1] == 0.0                              # off the glass again: held, not through
+    assert 0.5 * size < hand.max() < 0.15, hand.max()
+    # held, not through: coming off the glass at the run's end (main 0ca4df49: off at 199.6 ms;
+    # kneeext: 4.9 mm at 200 ms, leaving at 7.8 mm/ms)
+    assert hand[-1] < 0.1 * hand.max() and hand[-1] <= hand[-2]
     h = head_impact(s, res)
     assert 0.100 <= h["hit"] <= 0.150, h
     assert 1.80 <= h["wad"] <= 2.10, h
@@ -771,6 +776,58 @@ def test_reference_pedestrian_40_human_ankle_passes_its_eversion_end_in_the_air(
     a = np.linalg.norm(p[k0 - 50:k0] - 2.0 * p[k0 - 51:k0 - 1] + p[k0 - 52:k0 - 2], axis=1) / h ** 2
     assert a.max() > 250.0 * np.linalg.norm(STANDARD_GRAVITY)     # the stop's design, exceeded
     assert np.abs(out["right_ankle_x.load"][k0:k1 + 1]).max() > 4.0 * ANKLE_EVERSION_FAILURE
+
+
+#: the dynamic lateral bending failure moment of PMHS knee joints (Kerrigan et al. 2003, SAE
+#: 2003-01-0895, abstract: 134 +- 7 N m; earlier studies 284-351 N m) [S abstract]; no knee
+#: hyperextension failure moment was found (scenarios/validation/HISTORY.md, branch kneeext)
+KNEE_BENDING_FAILURE = 134.0      # N m
+
+
+def test_reference_pedestrian_40_human_knees_hyperextend_in_the_air(scenario, run, male_50):
+    """The human knee's range ends 5 deg past straight (the passive hyperextension, data/
+    joint_rom.toml [U]); at 0 deg, before, the 50th male's far (left) knee, swinging straight at
+    6 rad/s once the bumper let it go, struck the stop at 47.5 ms with 216 N m: now it turns
+    back by itself at 1.3 deg of hyperextension under the passive law (a few N m). The struck
+    (right) knee is whipped past the range end with nothing of the car or road on the leg: the
+    right hip's axial rotation reaches its stop (766 N m at 103.9 ms) and the lumbar twist
+    nears its range end (11.4 of 11.5 deg, 739 N m at 108 ms), braking the pelvis (its spin 21
+    -> 16 rad/s at 102.5-105 ms; the thigh's turn about the knee axis reverses, -1.4 -> +6.0
+    rad/s), while the shank, the legs above the body, keeps turning: the knee extends at 13
+    rad/s and the stop takes it 0.9 deg past with 633 N m (6.7 J; at the 0 deg end 771 N m, 8.5
+    J). The intact passive law alone would take that energy only about 14 deg past straight
+    with some 230 N m (Anderson & Pandy's first exponential integrated) [D], past the knee's
+    bending failure: a
+    real knee would be injured here (no failure in the model's knee, as its ankle). The Hybrid
+    III's own knee in the same run does the same at its -3 deg end (over 1 kN m)."""
+    _, res_h = male_50
+    res, m = res_h.results, res_h.model
+    out, t = res.outputs, res.t
+    e = m.joint_resistance_names.index("left_knee_flexion")
+    lower = m.joint_resistance.lower[e]
+    assert math.degrees(lower) == pytest.approx(-5.0)
+    left = out["left_knee_flexion.deflection"]
+    assert lower < left.min() < 0.0                                  # hyperextends, inside the range
+    assert np.abs(out["left_knee_flexion.load"]).max() < 10.0
+    right = out["right_knee_flexion.deflection"]
+    k0 = int(np.flatnonzero((right < lower) & (t > 0.05))[0])
+    k1 = k0 + int(np.argmin(right[k0:k0 + 200]))
+    rate = np.gradient(right, t)
+    assert rate[k0 - 50:k0].min() < -10.0                           # rad/s, arriving
+    for name in out:                                                # in the air
+        if name.endswith(".normal_force") and name.startswith(
+                ("right_shank_shell__", "right_knee_shell__", "right_foot_shell__", "right_heel__")):
+            assert np.all(out[name][k0 - 100:k1 + 1] == 0.0), name
+    h = m.joint_resistance_names.index("right_hip_z")
+    hip = out["right_hip_z.deflection"][k0 - 200:k0]
+    assert np.abs(hip).max() > m.joint_resistance.upper[h]           # the hip's twist at its stop
+    peak = out["right_knee_flexion.load"][k0:k1 + 1].max()
+    assert peak > 3.0 * KNEE_BENDING_FAILURE
+    # the dummy's own knee, the same run
+    dummy = run.results.outputs
+    e = run.model.joint_resistance_names.index("right_knee_flexion")
+    assert dummy["right_knee_flexion.deflection"].min() < run.model.joint_resistance.lower[e]
+    assert dummy["right_knee_flexion.load"].max() > 1000.0
 
 
 def test_reference_a_seated_dummy_stood_as_the_pedestrian_is_said_so():
