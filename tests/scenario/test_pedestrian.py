@@ -274,7 +274,7 @@ def test_reference_pedestrian_40_human_hand_is_held_by_the_windscreen(male_50):
     assert res.status == "finished", res.message
     hand = res.outputs["left_hand_shell__windscreen.penetration"]
     size = 2 * max(s.model.source.geometries["left_hand_shell"].semi_axes)
-    assert 0.5 * size < hand.max() < 0.15, hand.max()
+    assert 0.95 * size < hand.max() < 0.15, hand.max()   # 0.98 of its size (kneeext)
     # held, not through: coming off the glass at the run's end (main 0ca4df49: off at 199.6 ms;
     # kneeext: 4.9 mm at 200 ms, leaving at 7.8 mm/ms)
     assert hand[-1] < 0.1 * hand.max() and hand[-1] <= hand[-2]
