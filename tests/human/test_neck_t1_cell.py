@@ -149,13 +149,6 @@ AT_30MS = [("human_neck_kang_side_check", "x", "lateral"),
            ("human_neck_kang_oblique_check", "y", "flexion")]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the diagnosis below was measured before the condyles stood below the tragion with the "
-    "head's com 26.4 mm ahead of them (branch chancey, taken by chanceyship; not re-traced): "
-    "at 30 ms the lower neck is now up to 14.9 deg into its curve (side and oblique lateral; "
-    "9-13.5 before), bending at up to 19.1 rad/s (12-18), the gap to the PMHS's least 2.0-4.7 "
-    "times Voo's rate share in three of the four (5-15 before) and the damping that would close it 0.83-1.05 N m "
-    "s/rad (1.1-1.7); Voo's factor still does not reach the PMHS's least"))
 def test_regression_kang_t1_cell_gap_at_30ms_beyond_the_sourced_rate_factor(validated):
     """Why no sourced rate dependence closes the 30 ms gap (branch necktake, measured on main
     ebfdf79; diagnosis, the model unchanged). At 30 ms the lower neck (C7/T1) is 9.1-12.9 deg
@@ -169,7 +162,13 @@ def test_regression_kang_t1_cell_gap_at_30ms_beyond_the_sourced_rate_factor(vali
     kept (scenarios/validation/HISTORY.md Stop 44, necktake): the in-range curves of both neck joints x 1.46
     (flexion and lateral) give 30.6 / 18.8 / 10.8 / 15.0 N m at 30 ms (24.3 / 15.8 / 9.3 / 12.3),
     the NBDL 12 g final flexion going out (13.1 deg); a damping of 1.4 N m s/rad at C7/T1 gives
-    42.5 / 36.9 / 25.0 / 27.0, each still just under the PMHS's least."""
+    42.5 / 36.9 / 25.0 / 27.0, each still just under the PMHS's least. Since the condyles stand
+    below the tragion with the head's com 26.4 mm ahead of them (branch chancey; run once, not
+    fitted): at 30 ms the lower neck is 10.6-14.9 deg into its curve (the frontal case's 14.9
+    past its 12 deg flexion range), bending at 13.7-19.1 rad/s,
+    the curve carrying 3.2-17.6 N m; Voo's share adds 1.5-8.0 N m: the cell would carry 13.6-43.5
+    against the PMHS's least 25.5-51.8, still under; the gap is 2.0-9.1 times that share and would
+    take a damping of 0.83-1.05 N m s/rad at C7/T1, 8-10 times the passive tissue's."""
     from occupant.human.passive_joints import passive_table
     from occupant.human.validation import head_neck_on_t1
     ref, _ = passive_table()
@@ -185,10 +184,10 @@ def test_regression_kang_t1_cell_gap_at_30ms_beyond_the_sourced_rate_factor(vali
         curve = abs(np.interp(theta[k], *r.table.T))
         name = f"{rot}_t1_moment_at_30ms_Nm"
         cell, least = out["checks"][name][0], out["corridor"][name][0]
-        assert 9.0 < np.degrees(abs(theta[k])) < 13.5, case              # in its soft range
-        assert 12.0 < rate < 18.0, case                                  # 700-1000 deg/s
+        assert 10.5 < np.degrees(abs(theta[k])) < 15.0, case             # frontal: past 12 deg
+        assert 13.5 < rate < 19.5, case                                  # 770-1100 deg/s
         gap = least - cell
         assert cell + share * curve < least, (case, rot)   # Voo's factor does not reach the PMHS
-        assert gap > 5.0 * share * curve, (case, rot)
-        assert 1.1 < gap / rate < 1.7, (case, rot)         # the damping it would take, N m s/rad
-        assert gap / rate > 10.0 * ref["damping"], (case, rot)
+        assert gap > 2.0 * share * curve, (case, rot)
+        assert 0.8 < gap / rate < 1.1, (case, rot)         # the damping it would take, N m s/rad
+        assert gap / rate > 8.0 * ref["damping"], (case, rot)
