@@ -164,28 +164,32 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         (0, 0, drop + L["middle_trunk"]), ells=[thorax := trunk_ell("thorax", "upper_trunk", 0.0)]
         + shoulder_shells(thorax, H, prop))
     _add_sternum(segs, seg, segs[-1], M)
-    # neck and head from de Leva's head+neck (vertex -> C7)
+    # neck and head from de Leva's head+neck (vertex -> C7), split at the condyles placed below
+    # the tragion (vertex_above_oc)
     hn = t["head_neck"]
     Lhn, mhn = L["head_neck"], m["head_neck"]
     m_neck = prop["neck_fraction_of_head_neck_mass"] * mhn
     m_head = mhn - m_neck
-    L_neck = prop["oc_fraction_of_head_neck_length"] * Lhn  # the condyles above the cervicale
-    L_head = Lhn - L_neck
+    L_head = vertex_above_oc(H, prop)                  # the condyles below the vertex (Chancey)
+    L_neck = Lhn - L_head                              # the condyles above the cervicale
     # the neck link: from C7/T1 (below and ahead of the cervicale) to the condyles at their
     # height, straight above the joint standing; de Leva's neck mass over the link's length
     c7t1 = c7t1_from_cervicale(H, prop, sex)
     L_link = L_neck - c7t1[2]
-    # the head's com where head and neck together keep de Leva's com height, the neck's com at
-    # its link's middle (c7t1[2] + L_link / 2 above the cervicale)
-    z_hn = (1 - hn["com"]) * Lhn                       # head+neck com above C7
-    z_head = (mhn * z_hn - m_neck * (c7t1[2] + L_link / 2)) / m_head - L_neck  # head com above the OC
     a_n, _ = _cross_section(m_neck, L_link, rho)
     I_neck = (m_neck * (3 * a_n ** 2 + L_link ** 2) / 12,) * 2 + (m_neck * a_n ** 2 / 2,)
     seg("neck", "upper_torso", m_neck, (0, 0, L_link / 2), I_neck, "lower_neck", "spherical",
         np.array([0.0, 0.0, L["upper_trunk"]]) + c7t1,
         ells=[EllipsoidSpec("neck_shell", np.array([0, 0, L_link / 2]), np.array([a_n, a_n, L_link / 2]))])
     I_head = _principal(m_head, hn["r"], Lhn) - 0.0  # head+neck radii about the head's own com [D]
-    seg("head", "neck", m_head, (0, 0, z_head), I_head, "upper_neck", "spherical", (0, 0, L_link),
+    # the head's com: ahead of the condyles as Beier et al. put it from the tragion (head_com_ahead_of_oc);
+    # its height where head and neck together keep de Leva's com height, the neck's com at its
+    # link's middle (c7t1[2] + L_link / 2 above the cervicale): 72.5 mm above the condyles at
+    # 1.753 m, inside Beier et al.'s heads' 53-74 (their mean, 62, does not fit NBDL 12 g with
+    # any neck damping: scenarios/validation/HISTORY.md, chancey)
+    z_hn = (1 - hn["com"]) * Lhn                       # head+neck com above C7
+    z_head = (mhn * z_hn - m_neck * (c7t1[2] + L_link / 2)) / m_head - L_neck  # head com above the OC
+    seg("head", "neck", m_head, (head_com_ahead_of_oc(H, prop), 0.0, z_head), I_head, "upper_neck", "spherical", (0, 0, L_link),
         ells=[head_shell(L_head, H, prop)] + ([chin(L_head, H, prop)] if face else []))
     # arms: forearm and hand lumped (ATB lower arm)
     ua, fa, hd = t["upper_arm"], t["forearm"], t["hand"]
@@ -241,6 +245,20 @@ def build_segments(stature, mass, sex, prop, neck_muscles=True, thoracic_spine=F
         segs = split_neck(segs)
     _add_joint_characteristics(segs, H, M, neck_muscles)
     return segs
+
+
+def vertex_above_oc(H, prop):
+    """m: the vertex's height above the occipital condyles (the head frame's origin), standing:
+    ANSUR II's tragion below the vertex and Chancey et al.'s condyles below the meatus, taken for
+    the tragion (data/body_proportions.toml, sources there)."""
+    return (prop["tragion_below_vertex"] + prop["oc_below_tragion"]) * H
+
+
+def head_com_ahead_of_oc(H, prop):
+    """m: how far the head's centre of gravity stands ahead of the occipital condyles (head
+    frame, standing): Beier et al.'s 8 mm ahead of the tragion, the tragion Chancey et al.'s
+    18.4 mm ahead of the condyles, at 1.756 m (data/body_proportions.toml, sources there)."""
+    return (prop["oc_behind_tragion"] + prop["tragion_behind_head_com"]) * H
 
 
 def c7t1_from_cervicale(H, prop, sex="male"):
@@ -337,9 +355,9 @@ def head_shell(L_head, H, prop):
     """The head's contact surface ``head_shell``, the braincase from the survey (head frame:
     origin the occipital condyles, the vertex ``L_head`` above; data/body_proportions.toml,
     sources there): head length deep, head breadth wide, from the vertex down to its widest
-    section at the eye's level, its back head_back_behind_oc behind the condyles. Only the
-    surface moves with it: the head's centre of gravity, mass and inertia stay where build puts
-    them (the NBDL calibration rests on them). The face on or off alike."""
+    section at the eye's level, its back head_back_behind_oc behind the condyles. The head's
+    centre of gravity is placed from the tragion (head_com_ahead_of_oc), not from the shell. The
+    face on or off alike."""
     c = prop["eye_below_vertex"] * H
     x = (prop["head_length"] / 2 - prop["head_back_behind_oc"]) * H
     return EllipsoidSpec("head_shell", np.array([x, 0.0, L_head - c]),

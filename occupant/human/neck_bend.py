@@ -29,11 +29,12 @@ SAGITTAL_HOLD_STIFFNESS = 1e4            # N m/rad [E]
 SAGITTAL_HOLD_DAMPING = 10.0             # N m s/rad [E]
 # The rig's dashpot on the head's flexion [E]: the built neck's own damping without muscles
 # (0.14 N m s/rad for the 95th male) leaves the head ringing on the soft range after the ramp
-# starts; 2 N m s/rad, about critical there (2 (k I)^0.5 = 1.8 N m s/rad with the range's
-# secant, 13.9 N m over 45 deg, and the head's 0.046 kg m^2 about the condyles, 95th male) [D],
-# lets a 20 s ramp read the closed-form equilibrium (each joint's table at the OC moment,
-# summed) within 0.05 deg. Its moment acts on the head, not in the neck: the OC moment counts
-# it (``bend_readings``).
+# starts; 2 N m s/rad, about critical there (2 (k I)^0.5 = 2.3 N m s/rad with the range's
+# secant, 13.9 N m over 45 deg, and the head's 0.072 kg m^2 about the condyles, 95th male; 1.8
+# with 0.046 before its centre of gravity stood ahead of and higher above them, branch chancey)
+# [D], lets a 40 s ramp (the case file's ramp_s) read the closed-form equilibrium (each joint's
+# table at the OC moment, summed) within 0.05 deg. Its moment acts on the head, not in the neck:
+# the OC moment counts it (``bend_readings``).
 RIG_DAMPING = (0.0, 2.0, 0.0)            # N m s/rad about B0's x, y, z
 BOUNDARIES = ("upper", "lower")
 

@@ -234,8 +234,9 @@ def test_analytic_lower_neck_joint_at_reeds_c7t1(stature, mass, sex):
     fivefc7), the suprasternale 0.0448 H below and two neck base radii (0.0788 H) ahead of the
     cervicale for both (body_proportions.toml, ANSUR II men's ratios): 81.2 mm ahead, 32.2 mm
     below at 1.753 m (man); 69.4 mm ahead, 19.4 mm below at 1.501 m (woman; 69.6 / 27.6 with the
-    men's rule); the condyles stand straight above it at the cervicale's height plus de Leva's
-    neck share."""
+    men's rule); the condyles stand straight above it, as far below the vertex as the tragion
+    and Chancey et al.'s 31.0 mm (at 1.756 m) below it put them (_vertex_above_oc; 0.45 of de
+    Leva's head+neck above the cervicale before branch chancey)."""
     fraction, turn_deg = REED_C7T1[sex]
     asm = build(stature=stature, mass=mass, sex=sex).source
     c7 = np.asarray(asm.markers["cervicale"].position)
@@ -251,7 +252,7 @@ def test_analytic_lower_neck_joint_at_reeds_c7t1(stature, mass, sex):
     oc = np.asarray(asm.joints["upper_neck"].placement.position)
     assert oc[:2] == pytest.approx([0.0, 0.0], abs=1e-12)
     head_neck = segment_table(sex)["head_neck"]["length"] * stature
-    assert joint[2] + oc[2] == pytest.approx(0.45 * head_neck, rel=1e-9)
+    assert joint[2] + oc[2] == pytest.approx(head_neck - _vertex_above_oc(stature, sex), rel=1e-9)
 
 
 # Reed, Manary & Schneider 1999's pelvis rule [C: kineticstoolkit's transcription;
@@ -452,13 +453,14 @@ def _face(stature, mass, sex="male"):
 
 
 def _vertex_above_oc(stature, sex):
-    """The vertex's height (m) over the occipital condyles: de Leva's head+neck length (vertex to
-    C7) less the neck's share below the OC."""
-    from occupant.human.builder import segment_table
+    """The vertex's height (m) over the occipital condyles: ANSUR II's tragion below the vertex
+    and Chancey et al.'s condyles below the meatus, 31.0 mm at 1.756 m (body_proportions.toml),
+    a woman's with the men's ratios as the file builds her."""
     from occupant.human.data_folder import SHIPPED as DATA
     from occupant.io.toml_files import read_toml
-    oc = read_toml(DATA / "body_proportions.toml")["oc_fraction_of_head_neck_length"]
-    return (1.0 - oc) * segment_table(sex)["head_neck"]["length"] * stature
+    prop = read_toml(DATA / "body_proportions.toml")
+    assert prop["oc_below_tragion"] == pytest.approx(0.0310 / 1.756, abs=1e-6)
+    return (prop["tragion_below_vertex"] + prop["oc_below_tragion"]) * stature
 
 
 def test_reference_face_shells_at_the_survey_head():

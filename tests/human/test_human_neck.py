@@ -84,20 +84,21 @@ def test_reference_trapezius_lines_keep_vasavadas_moment_arms():
     """Each trapezius part is one line of Vasavada et al.'s model (two path points in Mortensen
     et al.'s file), so it keeps the part's moment arms read from that file (scenarios/validation/
     HISTORY.md, neckflexors' and neckextensors' sections; mm, scaled to the neck link from the
-    cervicale, 110.1 / 135.9; here to the link from C7/T1, 142.3 / 135.9, x 1.2926): the
-    clavicular part flexes C7/T1 (+10.2: 13.1) and extends the head at the condyles (-42.4:
-    -54.8), the acromial part extends C7/T1 (-1.7: -2.2); both bend the neck towards their side
-    (61.5, 15.2: 79.5, 19.6) far more than they flex or extend it."""
+    cervicale, 110.1 / 135.9; here to the link from C7/T1, 114.8 / 135.9, x 1.0428, since branch
+    chancey placed the condyles below the tragion; 142.3 / 135.9 before): the clavicular part
+    flexes C7/T1 (+10.2: 10.6) and extends the head at the condyles (-42.4: -44.2), the acromial
+    part extends C7/T1 (-1.7: -1.8); both bend the neck towards their side (61.5, 15.2: 64.1,
+    15.8) far more than they flex or extend it."""
     st, m, prop = _check_inputs(1.753, 78.2, "male", None)
     segs = build_segments(st, m, "male", prop)
     lines = _left_torso_lines(segs)
-    for n, flexion, lateral in (("left_trapezius_clavicular", 13.14, 79.49),
-                                ("left_trapezius_acromial", -2.21, 19.64)):
+    for n, flexion, lateral in (("left_trapezius_clavicular", 10.60, 64.14),
+                                ("left_trapezius_acromial", -1.78, 15.84)):
         assert lines[n][2] * 1e3 == pytest.approx(flexion, abs=0.05), n
         assert lines[n][3] * 1e3 == pytest.approx(lateral, abs=0.05), n
     path = {p[0]: p for p in muscle_paths(segs)}["left_trapezius_clavicular"]
     arm_oc = moment_arm(segs, path[2], path[3], path[4], path[5], "oc")[0]
-    assert arm_oc * 1e3 == pytest.approx(-54.78, abs=0.05)
+    assert arm_oc * 1e3 == pytest.approx(-44.20, abs=0.05)
 
 
 def test_identity_moment_arms_are_the_compiled_paths_length_slope():

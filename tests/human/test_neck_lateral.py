@@ -116,7 +116,11 @@ def test_regression_kang_side_moments_are_dynamic_not_the_curves(validated):
     at the head's own peak angle (73.9 deg) gives under 55 N m: the peak's excess is the
     S-shaped neck's dynamics, not the curve's level. (The PMHS's own T1 cells carried 70-126 N m,
     next test: Yoganandan's range, from pre-rotated heads at 1.5 m/s, does not bound these
-    specimens' loads.)"""
+    specimens' loads.) Since the condyles stand below the tragion with the head's com 26.4 mm
+    ahead of them (branch chancey; run once, not fitted) C7/T1 loads twice (test_validation_neck
+    kang_side_mechanism): its most, 118.7 N m at 100 ms in the second loading, three times the
+    range, the condyles' 73.1 N m at 82 ms under twice it; the curve at the head's peak (68.4
+    deg) still under 55 N m. Before: 129 N m at 60 ms and 123 N m at 88 ms."""
     out = validated("human_neck_kang_side_check")
     res, t = out["results"], out["t"] * 1e3
     head = out["history"]["head_lateral_deg"]
@@ -126,8 +130,9 @@ def test_regression_kang_side_moments_are_dynamic_not_the_curves(validated):
     assert t[first] == pytest.approx(44.0, abs=3.0)
     assert head[first] < 8.0
     assert np.degrees(res.outputs["lower_neck_x.deflection"][first]) > 16.2
-    for j, lim in (("lower", PMHS_FAILURE_LOWER), ("upper", PMHS_FAILURE_OC)):
-        assert np.abs(res.outputs[f"{j}_neck_x.load"][:peak + 1]).max() > 3.0 * lim[1]
+    lower, upper = (np.abs(res.outputs[f"{j}_neck_x.load"][:peak + 1]).max() for j in ("lower", "upper"))
+    assert lower > 3.0 * PMHS_FAILURE_LOWER[1] and lower == pytest.approx(118.7, rel=0.05)
+    assert PMHS_FAILURE_OC[1] < upper < 2.0 * PMHS_FAILURE_OC[1] and upper == pytest.approx(73.1, rel=0.05)
     assert neck_moment_at("x", head[peak]) < 55.0
 
 
@@ -142,7 +147,7 @@ PMHS_T1_MX = {30: (67.7, 36.9), 40: (121.2, 64.6), 44: (125.2, 69.8), 60: (108.5
               80: (88.9, 53.3), 90: (89.4, 48.6)}
 
 
-def test_regression_kang_side_lower_neck_moment_rises_late_and_lets_go_against_the_pmhs(validated):
+def test_regression_kang_side_lower_neck_moment_rises_late_against_the_pmhs(validated):
     """Against the PMHS's own T1 moments (compared, not fitted): the two PMHS's necks carried
     37-68 N m by 30 ms and 65-121 by 40 ms, peaked at 42-44 ms (70 and 126 N m) and still
     held 49-89 N m at 80-90 ms while their heads went to 46-66 deg. The model's C7/T1 carries
@@ -150,17 +155,23 @@ def test_regression_kang_side_lower_neck_moment_rises_late_and_lets_go_against_t
     16 ms after them (129 N m at 60 ms, in its ligamentous branch) and lets go, 20 and 14 N m
     at 80 and 90 ms, while the head swings free over the condyles to 73.9 deg. (Part of the
     cells' moment is their shear times the cell's offset below C7/T1: about 400 N x 47 mm =
-    19 N m at 35 ms [D], not enough to close the gap at 30-40 ms.)"""
+    19 N m at 35 ms [D], not enough to close the gap at 30-40 ms.) Since the condyles stand
+    below the tragion with the head's com 26.4 mm ahead of them (branch chancey; run once, not
+    fitted) the joint carries 9.7 N m at 30 ms and 33.7 at 40 (under the PMHS's least, no longer
+    under half of it), 14.1 at 80 ms, and peaks in its second loading, 118.7 N m at 100 ms, 56
+    ms after the PMHS's, holding 48.7 N m at 90 ms: it lets go between its two loadings, not
+    after one."""
     out = validated("human_neck_kang_side_check")
     res, t = out["results"], out["t"] * 1e3
     m = np.abs(res.outputs["lower_neck_x.load"])
     at = {ms: m[int(np.argmin(np.abs(t - ms)))] for ms in PMHS_T1_MX}
-    for ms in (30, 40, 80, 90):
+    for ms in (30, 80):
         assert at[ms] < 0.5 * min(PMHS_T1_MX[ms])
-    assert at[30] == pytest.approx(6.9, abs=1.5) and at[40] == pytest.approx(26.9, abs=3.0)
+    assert at[40] < min(PMHS_T1_MX[40]) and at[90] == pytest.approx(48.7, abs=3.0)
+    assert at[30] == pytest.approx(9.7, abs=1.5) and at[40] == pytest.approx(33.7, abs=3.0)
     k = int(np.argmax(m[t <= 120.0]))
-    assert t[k] == pytest.approx(60.0, abs=3.0) and t[k] > 44.0 + 10.0
-    assert m[k] == pytest.approx(129.4, abs=6.0)
+    assert t[k] == pytest.approx(100.0, abs=3.0) and t[k] > 44.0 + 10.0
+    assert m[k] == pytest.approx(118.7, abs=6.0)
 
 
 @pytest.mark.xfail(strict=True, reason="the neck's axial branch past the clinical range is an "

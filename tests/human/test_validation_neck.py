@@ -88,8 +88,11 @@ def test_reference_nbdl_12g_inside_the_volunteers_range(nbdl12):
     # scaled to it, neck_muscles.toml) 74.5 deg at 174 ms (out), lower damping re-fitted 11 ->
     # 11.5 (12 and 12.5 fit too): 74.4 deg, 176 ms, 14.8 deg; with the head's com placed for the
     # neck's com on that link (builder.build_segments) 77.0 deg at 172 ms, 14.2 deg (both out),
-    # lower damping re-fitted 11.5 -> 14.5 (12-14: 174 ms): 75.6 deg, 176 ms, 15.2 deg
-    expected = {"peak_flexion_deg": 75.6, "peak_flexion_time_ms": 176.0, "final_flexion_deg": 15.2}
+    # lower damping re-fitted 11.5 -> 14.5 (12-14: 174 ms): 75.6 deg, 176 ms, 15.2 deg; with the
+    # condyles 31.0 mm below the tragion and the head's com 26.4 mm ahead of them (branch
+    # chancey; at 1.1: 75.1 deg at 168 ms, out) the upper damping re-fitted 1.1 -> 2.0 (1.6:
+    # 174 ms, out): 72.7 deg, 176 ms, 22.2 deg
+    expected = {"peak_flexion_deg": 72.7, "peak_flexion_time_ms": 176.0, "final_flexion_deg": 22.2}
     for k, v in expected.items():
         assert nbdl12["checks"][k][0] == pytest.approx(v, abs=1.0), k
 
@@ -99,8 +102,14 @@ def test_reference_nbdl_12g_posture_neck_answers_the_pulse_as_the_reflex(nbdl12)
     controller holds the head until the pulse starts (the 1 g crossing, 52 ms; before it the
     T1's small motion moves the controller's muscles a little), then lets go, and the reflex
     answers the pulse as the "reflex" neck's does (the tone until 112 ms, then the reflex's
-    step): the three figures within 0.1 deg / 0 ms of the reflex neck's and the head's flexion
-    within 1 deg at every sample (0.84 measured), so the one damping fitted here serves both.
+    step): the three figures inside, 72.3 deg at 178 ms and 22.3 deg (the reflex neck's 72.7 at
+    176, 22.2), so the one damping fitted here serves both. Since the condyles stand below the
+    tragion with the head's com 26.4 mm ahead of them (branch chancey) the reflex neck's head,
+    its tone alone holding it, nods under its weight before the pulse (1.09 deg at 52 ms, the
+    posture neck's 0.46, held by its controller) and leads the posture neck's by up to 3.65 deg
+    at 120 ms; the two meet at the peak and stay within 1 deg from it on (0.79 measured). Before
+    (the com straight above the condyles) the figures were within 0.1 deg / 0 ms and the
+    flexion within 1 deg at every sample (0.84).
     While the controller acted until the reflex the head peaked at 39.6 deg at 184 ms and
     ended at 9.4 (out): its extensors driven to 0.5 activation by 110 ms; no re-fit of the
     damping brought that back inside with gains that hold the seated head (best peak 48.1 deg;
@@ -112,10 +121,16 @@ def test_reference_nbdl_12g_posture_neck_answers_the_pulse_as_the_reflex(nbdl12)
     posture = VALIDATIONS[sc["test"]].run(sc, path, None)
     assert "head_posture.control.command" in posture["results"].outputs
     assert not figures_out(posture)
-    for k, (v, _) in nbdl12["checks"].items():
-        assert posture["checks"][k][0] == pytest.approx(v, abs=0.1), k
-    np.testing.assert_allclose(posture["history"]["head_flexion_deg"],
-                               nbdl12["history"]["head_flexion_deg"], atol=1.0)
+    expected = {"peak_flexion_deg": 72.3, "peak_flexion_time_ms": 178.0, "final_flexion_deg": 22.3}
+    for k, v in expected.items():
+        assert posture["checks"][k][0] == pytest.approx(v, abs=1.0), k
+    t = np.asarray(nbdl12["t"])
+    held, free = posture["history"]["head_flexion_deg"], nbdl12["history"]["head_flexion_deg"]
+    k = int(np.argmin(np.abs(t - 0.052)))
+    assert held[k] < 0.5 * free[k]                       # before the pulse: the controller holds
+    lead = held - free
+    assert lead.min() == pytest.approx(-3.65, abs=0.5) and t[np.argmin(lead)] < 0.176
+    assert np.abs(lead[t >= 0.176]).max() < 1.0
 
 
 def test_regression_nbdl_15g_independent_check(nbdl15):
@@ -132,12 +147,15 @@ def test_regression_nbdl_15g_independent_check(nbdl15):
     not fitted): 84.9 deg at 168 ms, 9.5 deg at 298 ms. Since the trapezius (lateral group; 12 g
     not re-fitted): 84.9 deg at 168 ms, 9.1 deg at 298 ms. Since the neck's base at C7/T1 and the
     12 g re-fit of the lower damping (run once, not fitted): 87.3 deg at 168 ms, 7.5 deg. Since
-    the head's com on the C7/T1 link and the 12 g re-fit (not fitted): 88.4 deg at 168 ms, 7.6."""
+    the head's com on the C7/T1 link and the 12 g re-fit (not fitted): 88.4 deg at 168 ms, 7.6.
+    Since the condyles below the tragion, the head's com 26.4 mm ahead of them and the 12 g
+    re-fit of the upper damping 1.1 -> 2.0 (branch chancey; run once, not fitted): 84.5 deg at
+    172 ms, 2 ms after the volunteers' latest (out), 14.9 deg at 298 ms."""
     c = nbdl15["checks"]
-    assert all(ok for _, ok in c.values()), c
-    assert c["final_flexion_deg"][0] == pytest.approx(7.5, abs=1.0)
-    assert c["peak_flexion_deg"][0] == pytest.approx(88.4, abs=1.0)
-    assert c["peak_flexion_time_ms"][0] == pytest.approx(168.0, abs=2.0)
+    assert {k for k, (_, ok) in c.items() if not ok} == {"peak_flexion_time_ms"}, c
+    assert c["final_flexion_deg"][0] == pytest.approx(14.9, abs=1.0)
+    assert c["peak_flexion_deg"][0] == pytest.approx(84.5, abs=1.0)
+    assert c["peak_flexion_time_ms"][0] == pytest.approx(172.0, abs=2.0)
     lo, hi = nbdl15["corridor"]["peak_flexion_deg"]
     assert (lo, hi) == pytest.approx((77.91, 93.52), abs=0.01)
 
@@ -145,10 +163,12 @@ def test_regression_nbdl_15g_independent_check(nbdl15):
 NBDL_8G_CASE = "human_neck_nbdl_8g_frontal_check"
 NBDL_8G_OUT = (
     "finding of the independent check at a lower level than the 12 g calibration (run once, as it "
-    "came out): the head peaks early, 62.4 deg at 196 ms (the 10 volunteers 58.3-86.1 deg at "
-    "202-224 ms), and returns further, 26.1 deg at 298 ms (29.8-61.3): it starts 6 ms before "
+    "came out): the head peaks early, 62.5 deg at 194 ms (the 10 volunteers 58.3-86.1 deg at "
+    "202-224 ms), and returns to 31.6 deg at 298 ms (29.8-61.3, inside; 26.1, out, before the "
+    "condyles stood below the tragion with the head's com ahead of them, branch chancey, "
+    "when it fell 36.3 deg from its peak): it starts 6 ms before "
     "the earliest volunteer (the known early onset), peaks near the low end of their range "
-    "and falls 36.3 deg from its peak by 298 ms where they fall 19.3-34.5 "
+    "and falls 30.9 deg from its peak by 298 ms where they fall 19.3-34.5 "
     "(test_regression_nbdl_8g_return); neither the reflex nor its clock sets it (relaxed, "
     "braced, onset_g 0.5 or 2 g: 194-198 ms, 22.0-26.2 deg; scenarios/validation/HISTORY.md "
     "Stop 46, nbdl8g); the neck's elastic return does, chiefly at the condyles, the capitis "
@@ -172,20 +192,24 @@ def test_reference_nbdl_8g_series_as_converted():
 def test_regression_nbdl_8g_independent_check(validated):
     """Independent check at 8 g, run once after the 12 g calibration (nothing fitted, nothing
     changed after it): peak 62.4 deg (58.3-86.1) inside, at 196 ms (202-224) and 26.1 deg at
-    298 ms (29.8-61.3) out (NBDL_8G_OUT)."""
+    298 ms (29.8-61.3) out (NBDL_8G_OUT). Since the condyles below the tragion, the head's com
+    26.4 mm ahead of them and the 12 g re-fit of the upper damping 1.1 -> 2.0 (branch chancey;
+    run once, not fitted): 62.5 deg inside at 194 ms out, 31.6 deg at 298 ms inside."""
     out = validated(NBDL_8G_CASE)
     c = out["checks"]
-    assert c["peak_flexion_deg"] == (pytest.approx(62.4, abs=1.0), True)
-    assert c["peak_flexion_time_ms"] == (pytest.approx(196.0, abs=2.0), False)
-    assert c["final_flexion_deg"] == (pytest.approx(26.1, abs=1.0), False)
+    assert c["peak_flexion_deg"] == (pytest.approx(62.5, abs=1.0), True)
+    assert c["peak_flexion_time_ms"] == (pytest.approx(194.0, abs=2.0), False)
+    assert c["final_flexion_deg"] == (pytest.approx(31.6, abs=1.0), True)
     assert out["corridor"]["peak_flexion_time_ms"] == (202.0, 224.0)
     assert out["corridor"]["final_flexion_deg"] == pytest.approx((29.825, 61.285), abs=0.01)
 
 
 def test_regression_nbdl_8g_return(validated):
-    """Why the 8 g end figure is out: the model's head falls 36.3 deg from its peak by 298 ms,
-    more than any of the 10 volunteers' (19.3-34.5 deg), and peaks 6 ms before the earliest of
-    them; its peak, 62.4 deg, lies below their mean (68.5)."""
+    """The 8 g head's return: it falls 30.9 deg from its peak by 298 ms, inside the 10
+    volunteers' falls (19.3-34.5 deg), and peaks 8 ms before the earliest of them; its peak,
+    62.5 deg, lies below their mean (68.5). Before the condyles stood below the tragion with the
+    head's com ahead of them (branch chancey) it fell 36.3 deg, more than any volunteer: the
+    end figure was out."""
     out = validated(NBDL_8G_CASE)
     sc, path = read_scenario(NBDL_8G_CASE)
     t, _, runs = read_series(sc, pathlib.Path(path).parent)
@@ -193,26 +217,30 @@ def test_regression_nbdl_8g_return(validated):
     angle = out["history"]["head_flexion_deg"]
     drop = angle.max() - angle[-1]
     drops = runs.max(axis=1) - runs[:, -1]
-    assert drop == pytest.approx(36.3, abs=1.0)
+    assert drop == pytest.approx(30.9, abs=1.0)
     assert (drops.min(), drops.max()) == pytest.approx((19.3, 34.5), abs=0.1)
-    assert drop > drops.max()
+    assert drops.min() < drop < drops.max()
     assert angle.max() < runs.max(axis=1).mean() == pytest.approx(68.5, abs=0.1)
 
 
 def test_regression_nbdl_8g_return_mechanism(validated):
-    """What the 8 g head's 36.3 deg fall from its peak to 298 ms is made of (branch neckreturn):
-    the measured T1 turning back 12.5 deg, the lower neck (C7/T1) 4.9 deg and the upper neck
-    (condyles) 18.8 deg; the work given back from the peak on, by the springs (with their 31 %
-    hysteresis, Voo 1998) 3.0 J of 6.4 stored at C7/T1 and 1.0 of 1.6 at the condyles, and at
-    the condyles by the capitis extensors' passive (elastic, Thelen 2003) tension 1.44 of 1.64 J:
-    the springs and the muscles' passive part drive the return, the damping resists it."""
+    """What the 8 g head's 30.9 deg fall from its peak to 298 ms is made of (branch neckreturn):
+    the measured T1 turning back 12.9 deg, the lower neck (C7/T1) 4.1 deg and the upper neck
+    (condyles) 13.9 deg; the work given back from the peak on, by the springs (with their 31 %
+    hysteresis, Voo 1998) 2.26 J of 5.25 stored at C7/T1 and 0.97 of 1.75 at the condyles, and at
+    the condyles by the capitis extensors' passive (elastic, Thelen 2003) tension 1.24 of 1.67 J:
+    the springs and the muscles' passive part drive the return, the damping resists it. Before
+    the condyles stood below the tragion with the head's com ahead of them and the upper damping
+    1.1 -> 2.0 (branch chancey): a 36.3 deg fall, T1 12.5, C7/T1 4.9, condyles 18.8 deg; springs
+    3.0 of 6.4 J and 1.0 of 1.6, the passive tension 1.44 of 1.64: the condyles' share of the
+    return fell most."""
     out = validated(NBDL_8G_CASE)
     t, head = np.asarray(out["t"]), out["history"]["head_flexion_deg"]
     kp = int(np.argmax(head))
     share = sagittal_share(out["model"], out["results"])
     fall = {j: share[j]["angle_deg"][kp] - share[j]["angle_deg"][-1] for j in ("lower", "upper")}
     t1 = head[kp] - head[-1] - fall["lower"] - fall["upper"]
-    assert (fall["lower"], fall["upper"], t1) == pytest.approx((4.9, 18.8, 12.5), abs=0.5)
+    assert (fall["lower"], fall["upper"], t1) == pytest.approx((4.1, 13.9, 12.9), abs=0.5)
 
     def work(j, part):
         """(stored to the head's peak, given back after it), J, of one part of joint j."""
@@ -221,9 +249,9 @@ def test_regression_nbdl_8g_return_mechanism(validated):
         power = np.asarray(moment) * np.gradient(np.radians(s["angle_deg"]), t)
         return (np.trapezoid(power[:kp + 1], t[:kp + 1]), -np.trapezoid(power[kp:], t[kp:]))
 
-    assert work("lower", "spring") == pytest.approx((6.37, 3.01), abs=0.1)
-    assert work("upper", "spring") == pytest.approx((1.61, 1.00), abs=0.1)
-    assert work("upper", "passive") == pytest.approx((1.64, 1.44), abs=0.1)
+    assert work("lower", "spring") == pytest.approx((5.25, 2.26), abs=0.1)
+    assert work("upper", "spring") == pytest.approx((1.75, 0.97), abs=0.1)
+    assert work("upper", "passive") == pytest.approx((1.67, 1.24), abs=0.1)
     assert work("lower", "passive")[1] < 0.2                     # slack below the condyles
     assert work("upper", "damping")[1] < 0 and work("lower", "damping")[1] < 0   # resists the return
 
@@ -322,26 +350,29 @@ def test_regression_nbdl_12g_neck_share(nbdl12):
     extensors and both dampings' re-fit (lower 9.5 -> 11) 3.41, 4.62, 0.18, condyles 0.55, their
     passive part 0.16 -> 0.33; since the neck's base at C7/T1 and the lower damping's re-fit 4.32,
     5.15, 0.17, condyles 0.54; since the head's com on that link and the lower damping's re-fit
-    3.96, 6.44, 0.24, condyles 0.55): the muscles' resistance is not counted twice in any amount that
+    3.96, 6.44, 0.24, condyles 0.55; since the condyles below the tragion, the head's com ahead of
+    them and the upper damping's re-fit 1.1 -> 2.0, branch chancey: 3.22, 6.11, 0.24, condyles
+    0.62): the muscles' resistance is not counted twice in any amount that
     matters. Strengthening
     the muscles without taking their share out of the joint would fail here."""
     t = nbdl12["results"].t
     share = sagittal_share(nbdl12["model"], nbdl12["results"])
     low = impulse_to_peak(t, share["lower"])
     muscles = low["muscle_active"] + low["muscle_passive"]
-    assert low["spring"] == pytest.approx(3.96, abs=0.1)
-    assert low["damping"] == pytest.approx(6.44, abs=0.1)
+    assert low["spring"] == pytest.approx(3.22, abs=0.1)
+    assert low["damping"] == pytest.approx(6.11, abs=0.1)
     assert muscles == pytest.approx(0.24, abs=0.05)
     assert abs(muscles) < 0.05 * (low["spring"] + low["damping"] + muscles)
     up = impulse_to_peak(t, share["upper"])
-    assert up["muscle_active"] + up["muscle_passive"] == pytest.approx(0.55, abs=0.05)
+    assert up["muscle_active"] + up["muscle_passive"] == pytest.approx(0.62, abs=0.05)
     # after the peak the balanced reflex pulls towards flexion at C7/T1 (eccentric flexors): at
     # most -11.2 N m before the neck's extensors, -9.4 since, -9.0 since the trapezius, -10.0
     # since the neck's base at C7/T1, -8.75 since the head's com on its link and the lower
-    # damping's re-fit (measured, not traced)
+    # damping's re-fit, -7.95 since the condyles below the tragion and the head's com ahead of
+    # them (chancey) (measured, not traced)
     net = sum(a + p for a, p in share["lower"]["muscles"].values())
     late = (t > 0.18) & (t < 0.28)
-    assert net[late].max() == pytest.approx(-8.75, abs=0.5)
+    assert net[late].max() == pytest.approx(-7.95, abs=0.5)
 
 
 def test_regression_nbdl_12g_muscle_groups(nbdl12):
@@ -353,7 +384,11 @@ def test_regression_nbdl_12g_muscle_groups(nbdl12):
     extensors' arms shrink and the flexors' grow: at f_V = 1 the active net would pull into
     flexion (-0.38 N m s); (4) Hill's force-velocity (extensors lengthening, flexors shortening)
     turns it to +0.12. At the joint's peak (176 ms) the flexors pull with 18.3 N m, the extensors
-    resist with 12.5: net into flexion, against the spring's 141 N m."""
+    resist with 12.5: net into flexion, against the spring's 109 N m. Since the condyles below
+    the tragion, the head's com ahead of them and the upper damping's re-fit (branch chancey):
+    the damping's share before the reflex 2.97 -> 2.78 N m s, the spring at the peak 141 ->
+    109 N m (C7/T1 bends less: the upper joint takes more of the flexion); the muscles' figures
+    within their bands."""
     res, model = nbdl12["results"], nbdl12["model"]
     t = np.asarray(res.t)
     lower = sagittal_share(model, res)["lower"]
@@ -375,7 +410,7 @@ def test_regression_nbdl_12g_muscle_groups(nbdl12):
     r = int(np.argmax(act > tone + 1e-3))
     assert t[r] == pytest.approx(0.114, abs=0.003)
     before = {key: np.trapezoid(lower[key][:r + 1], t[:r + 1]) for key in ("spring", "damping")}
-    assert before["damping"] == pytest.approx(2.97, abs=0.1)
+    assert before["damping"] == pytest.approx(2.78, abs=0.1)
     assert np.trapezoid(total[:r + 1], t[:r + 1]) == pytest.approx(0.05, abs=0.03)
     # (3), (4) the active moments with the force-velocity factor taken out
     mb = model.muscles
@@ -393,16 +428,18 @@ def test_regression_nbdl_12g_muscle_groups(nbdl12):
     peak = k - 1
     assert sum(groups["flexion"])[peak] == pytest.approx(-18.3, abs=1.0)
     assert sum(groups["extension"])[peak] == pytest.approx(12.5, abs=1.0)
-    assert lower["spring"][peak] == pytest.approx(141.0, abs=5.0)
+    assert lower["spring"][peak] == pytest.approx(109.2, abs=5.0)
 
 
 def test_regression_nbdl_12g_what_the_muscles_do_to_the_head(nbdl12, monkeypatch):
     """The neck's muscles as forces on the head (HISTORY.md, "How much the neck's muscles
     carry"): the same case with every neck muscle at a micronewton of strength (a diagnostic; the
     muscles stay, so the joints keep their damping fitted with muscles, which neck_activation =
-    "none" would swap for the passive tissue's) peaks 4.5 deg further and 6 ms sooner, 80.1 deg
-    at 170 ms against 75.6 at 176 (out of the volunteers' 176-188 ms), and ends at 19.0 deg
-    against 15.2: the muscles hold the head back by 6 % of its flexion."""
+    "none" would swap for the passive tissue's) peaks 4.3 deg further and 2 ms sooner, 76.9 deg
+    at 174 ms against 72.7 at 176 (out of the volunteers' 176-188 ms), and ends at 26.9 deg
+    against 22.2: the muscles hold the head back by 6 % of its flexion. Before the condyles stood
+    below the tragion with the head's com ahead of them and the upper damping 1.1 -> 2.0 (branch
+    chancey): 80.1 deg at 170 ms against 75.6 at 176, 19.0 against 15.2."""
     import occupant.human.neck_muscles as neck_muscles
     from occupant.modeling import Muscle
 
@@ -410,11 +447,11 @@ def test_regression_nbdl_12g_what_the_muscles_do_to_the_head(nbdl12, monkeypatch
                         lambda *a, **k: Muscle(*a, **{**k, "max_force": 1e-6}))
     weak = run_validation("human_neck_nbdl_12g_frontal")["checks"]
     shipped = nbdl12["checks"]
-    assert shipped["peak_flexion_deg"][0] == pytest.approx(75.6, abs=0.3)
-    assert weak["peak_flexion_deg"][0] == pytest.approx(80.1, abs=0.5)
-    assert weak["peak_flexion_time_ms"][0] == pytest.approx(170.0, abs=1.0)
+    assert shipped["peak_flexion_deg"][0] == pytest.approx(72.7, abs=0.3)
+    assert weak["peak_flexion_deg"][0] == pytest.approx(76.9, abs=0.5)
+    assert weak["peak_flexion_time_ms"][0] == pytest.approx(174.0, abs=1.0)
     assert not weak["peak_flexion_time_ms"][1]
-    assert weak["final_flexion_deg"][0] == pytest.approx(19.0, abs=1.0)
+    assert weak["final_flexion_deg"][0] == pytest.approx(26.9, abs=1.0)
 
 
 # ------------------------------------------------------------------------------------------
@@ -462,12 +499,12 @@ def test_reference_stemper_checks_inside_the_corridor(case, validated):
 
 
 @pytest.mark.parametrize("case, expected", [
-    ("human_neck_stemper_rear_2_6ms_check", {"peak_extension_deg": 50.41, "extension_at_40ms_deg": 0.44,
-                   "extension_at_60ms_deg": 3.25, "extension_at_80ms_deg": 11.24,
-                   "extension_at_100ms_deg": 25.62, "extension_at_120ms_deg": 44.75}),
-    ("human_neck_stemper_rear_1_8ms_check", {"peak_extension_deg": 37.59, "extension_at_40ms_deg": 0.33,
-                   "extension_at_60ms_deg": 2.26, "extension_at_80ms_deg": 8.10,
-                   "extension_at_100ms_deg": 18.65, "extension_at_120ms_deg": 33.05})])
+    ("human_neck_stemper_rear_2_6ms_check", {"peak_extension_deg": 53.29, "extension_at_40ms_deg": -0.34,
+                   "extension_at_60ms_deg": 3.25, "extension_at_80ms_deg": 14.69,
+                   "extension_at_100ms_deg": 32.32, "extension_at_120ms_deg": 49.82}),
+    ("human_neck_stemper_rear_1_8ms_check", {"peak_extension_deg": 40.21, "extension_at_40ms_deg": -0.66,
+                   "extension_at_60ms_deg": 2.26, "extension_at_80ms_deg": 9.65,
+                   "extension_at_100ms_deg": 22.51, "extension_at_120ms_deg": 36.66})])
 def test_regression_stemper_figures(case, expected, validated):
     """The figures as measured (HISTORY.md), 0.5 deg: the passive neck (no muscles, reference
     damping and Voo et al.'s hysteresis). With the equal sagittal split it extended in the upper
@@ -477,7 +514,12 @@ def test_regression_stemper_figures(case, expected, validated):
     ligamentous branch sooner: peaks 50.8 and 39.3 deg, nearer the middle (run once, not fitted).
     Since the neck's base at C7/T1 (the neck link 32 mm longer, T1's motion applied there; run
     once): peaks 47.6 and 35.3 deg, every reading lower. Since the head's com keeps de Leva's
-    head+neck com on that link (5.5 mm higher; run once): peaks 50.4 and 37.6 deg."""
+    head+neck com on that link (5.5 mm higher; run once): peaks 50.4 and 37.6 deg. Since the
+    condyles below the tragion (the link 142.3 -> 114.8 mm) and the head's com 26.4 mm ahead of
+    them (branch chancey; run once, no damping of this passive neck re-fitted): peaks 53.3 and
+    40.2 deg, from 40 ms every reading 1-7 deg higher (at 2.6 / 1.8 m/s: 40 ms 0.44 -> -0.34 /
+    0.33 -> -0.66, 80 ms 11.24 -> 14.69 / 8.10 -> 9.65, 100 ms 25.62 -> 32.32 / 18.65 -> 22.51,
+    120 ms 44.75 -> 49.82 / 33.05 -> 36.66), still inside."""
     out = validated(case)
     for k, v in expected.items():
         assert out["checks"][k][0] == pytest.approx(v, abs=0.5), k
@@ -533,52 +575,59 @@ def test_regression_kang_side_figures(validated):
     200 ms -11.6 deg (1.5 deg out). Since the neck's base at C7/T1 (run once): peak 72.5 deg at
     90 ms, bending at 200 ms -20.4 deg (10.3 deg out). Since the head's com keeps de Leva's
     head+neck com on that link (5.5 mm higher; run once): peak 73.9 deg at 90 ms, bending at 200 ms
-    -1.9 deg, inside."""
+    -1.9 deg, inside. Since the condyles below the tragion, the link 142.3 -> 114.8 mm, and the
+    head's com 26.4 mm ahead of them (branch chancey; run once, not fitted): peak 68.4 deg (2.4
+    over the PMHS's), at 116 ms (76-97: out), bending at 200 ms 18.5 deg, inside."""
     c = validated("human_neck_kang_side_check")["checks"]
-    assert c["peak_lateral_deg"][0] == pytest.approx(73.9, abs=1.0)
-    assert c["peak_lateral_time_ms"][0] == pytest.approx(90.0, abs=2.0)
-    assert c["final_lateral_deg"][0] == pytest.approx(-1.9, abs=1.0)
-    assert not c["peak_lateral_deg"][1] and c["peak_lateral_time_ms"][1]
+    assert c["peak_lateral_deg"][0] == pytest.approx(68.4, abs=1.0)
+    assert c["peak_lateral_time_ms"][0] == pytest.approx(116.0, abs=2.0)
+    assert c["final_lateral_deg"][0] == pytest.approx(18.5, abs=1.0)
+    assert not c["peak_lateral_deg"][1] and not c["peak_lateral_time_ms"][1]
+    assert c["final_lateral_deg"][1]
+
+
+KANG_MECHANISM_MOVED = (
+    "the mechanism this test traced moved with the condyles placed below the tragion and the "
+    "head's com 26.4 mm ahead of them (branch chancey, taken by chanceyship; measured, not yet "
+    "re-traced): {}")
 
 
 def test_regression_kang_side_mechanism(validated):
-    """What makes the peak (HISTORY.md): the sled's pulse is over at 67 ms and the head peaks
-    after it. The lower neck (C7/T1), bent past its range into the ligamentous branch (its
-    largest angle, 37.6 deg, at 52 ms with 120 N m; 38.6 deg with the 17.5 deg range; 39.0 deg
-    at 60 ms with 137 N m since the neck's base at C7/T1), springs back to 18 deg by the peak
-    (20 with the 17.5 deg range, 22 since C7/T1) and returns about 10 J of the 18 J it took
-    (12.5 of 21.7 since C7/T1), while the head, lagging 24 deg (26 since C7/T1) about the
-    condyles at 50 ms, swings over them freely: at 66 ms (74 since C7/T1) the upper joint turns
-    at about 51 rad/s (49) under less than 10 N m (its soft range's curve and 0.1 N m s/rad of
-    passive damping), and the head is stopped at 48.6 deg (50.4 since C7/T1) by the ligamentous
-    branch with 102 N m (122): about three times the 27-38 N m
-    at which PMHS atlases broke in lateral bending (Yoganandan et al. 2024). The free swing, not
-    the lower neck's recoil, sets the peak: with the hysteresis raised from 31 to 50 or 70 % the
-    peak is 68.3 or 69.3 deg, with 1 N m s/rad at C7/T1 alone 66.6, at the condyles alone 58.9
-    (tried once each with the 17.5 / 27.5 deg split, HISTORY.md, not kept)."""
+    """What makes the peak (branch chanceyship: measured on the condyles placed below the tragion
+    with the head's com 26.4 mm ahead of them, branch chancey; run once, not fitted): the sled's
+    pulse is over at 67 ms and the head peaks after it, at 116 ms, C7/T1 having loaded twice.
+    First the lower neck bends past its 16.2 deg range into the ligamentous branch (32.8 deg, 69
+    N m at 52 ms) while the head lags 21 deg about the condyles (44 ms); the head then swings
+    over them freely, at up to 47 rad/s under less than 10 N m, into the upper branch
+    (46.0 deg, 73 N m at 82 ms: about twice the 27-38 N m at which PMHS atlases broke in lateral
+    bending, Yoganandan et al. 2024). Its recoil bends C7/T1 again, further (37.5 deg, 119 N m at
+    100 ms), and the head swings into the upper branch once more: the peak, 68.4 deg, the
+    condyles at 43.6 deg. Before (the com above the condyles, the link 142.3 mm): one loading of
+    C7/T1 (39.0 deg, 137 N m at 60 ms), its recoil by 15 deg to the peak, the swing stopped at
+    50.4 deg with 122 N m, the peak 73.9 deg at 90 ms."""
     out = validated("human_neck_kang_side_check")
     res, t = out["results"], out["t"] * 1e3
     head = out["history"]["head_lateral_deg"]
     peak = int(np.argmax(head))
-    assert t[peak] > 67.0
+    assert t[peak] > 67.0 and t[peak] == pytest.approx(116.0, abs=2.0)
     deg = {j: np.degrees(res.outputs[f"{j}_neck_x.deflection"]) for j in ("lower", "upper")}
-    # the work the joint's resistance stored (its load is signed as the deflection, restoring)
-    stored = {j: -np.concatenate([[0.0], np.cumsum(0.5 * np.diff(np.radians(deg[j])) * (
-        res.outputs[f"{j}_neck_x.load"][1:] + res.outputs[f"{j}_neck_x.load"][:-1]))])
-        for j in ("lower", "upper")}
-    k = int(np.argmax(deg["lower"][:peak + 1]))
-    assert t[k] == pytest.approx(60.0, abs=2.0) and deg["lower"][k] == pytest.approx(39.0, abs=1.5)
-    assert deg["lower"][peak] < deg["lower"][k] - 15.0
-    assert stored["lower"][k] - stored["lower"][peak] > 8.0            # J returned to the head
-    assert deg["upper"][np.argmin(np.abs(t - 50.0))] < -20.0            # the head lagging
-    assert deg["upper"][peak] == pytest.approx(50.4, abs=1.5)
-    assert np.abs(res.outputs["upper_neck_x.load"][:peak + 1]).max() > 2.5 * 38.0
-    # the free swing over the condyles: fastest after 50 ms at about 49 rad/s, under < 10 N m
+    load = {j: np.abs(res.outputs[f"{j}_neck_x.load"]) for j in ("lower", "upper")}
+    early = np.flatnonzero(t <= 60.0)
+    first = early[np.argmax(deg["lower"][early])]
+    assert t[first] == pytest.approx(52.0, abs=2.0) and deg["lower"][first] == pytest.approx(32.7, abs=1.5)
+    assert load["lower"][first] == pytest.approx(68.6, rel=0.05)
+    assert deg["upper"][np.argmin(np.abs(t - 44.0))] < -20.0            # the head lagging
     rate = np.gradient(np.radians(deg["upper"]), out["t"])
-    swing = np.flatnonzero((t > 50.0) & (t <= t[peak]))
+    swing = np.flatnonzero((t > 50.0) & (t <= 80.0))
     k = swing[np.argmax(rate[swing])]
-    assert rate[k] > 40.0 and t[k] == pytest.approx(74.0, abs=5.0)
-    assert abs(res.outputs["upper_neck_x.load"][k]) < 10.0
+    assert rate[k] == pytest.approx(47.5, abs=2.0) and load["upper"][k] < 10.0
+    ku = int(np.argmax(load["upper"]))
+    assert t[ku] == pytest.approx(82.0, abs=2.0) and load["upper"][ku] == pytest.approx(73.1, rel=0.05)
+    late = np.flatnonzero((t > 80.0) & (t < t[peak]))
+    second = late[np.argmax(deg["lower"][late])]
+    assert t[second] == pytest.approx(100.0, abs=2.0) and deg["lower"][second] > deg["lower"][first]
+    assert load["lower"][second] == pytest.approx(118.7, rel=0.05)
+    assert deg["upper"][peak] == pytest.approx(43.6, abs=1.5)
 
 
 def test_missing_t1_input_column_names_file_and_key(edited_case):
@@ -632,6 +681,10 @@ def sagittal_ledger(out, case):
 
 
 KANG_SIDE_OUT = (
+    "since the condyles below the tragion and the head's com 26.4 mm ahead of them (branch "
+    "chancey): peak 68.4 deg at 116 ms (both out), 18.5 deg at 200 ms (inside), C7/T1 loading "
+    "twice, at 52 and 100 ms, the head swinging over the condyles between "
+    "(test_regression_kang_side_mechanism); what follows was traced before it. "
     "finding of the independent check: the human's head bends "
     "sideways as the PMHS's up to about 65 ms, then on to 73.9 deg (45.8-66.0) "
     "(it ends at -1.9 deg at 200 ms, inside -10.1-33.3): lagging "
@@ -644,6 +697,11 @@ KANG_SIDE_OUT = (
     "(test_regression_kang_side_mechanism); the T1 cell's moment rises 16 ms after the PMHS's "
     "(16 N m at 30 ms against 37-68: test_neck_t1_cell)")
 KANG_FRONTAL_OUT = (
+    "since the condyles below the tragion and the head's com 26.4 mm ahead of them (branch "
+    "chancey): peak 63.6 deg at 102 ms, 40.3 / 59.7 deg at 60 / 80 ms (over), 63.1 at 100 ms "
+    "(inside), 21.8 / -14.1 deg at 150 / 200 ms (under): C7/T1 loads twice, at 44 and 90 ms "
+    "(test_regression_kang_frontal_mechanism); what follows was traced before it (the ledger "
+    "test, now a strict xfail). "
     "finding of the independent check: the human's head flexes "
     "as the PMHS's to about 80 ms (inside at 60 and 80 ms, its peak 56.1 deg at 76 ms; the "
     "PMHS 52.9-75.0 at 89-116 ms) and springs back into extension (-34.1 deg at "
@@ -662,6 +720,9 @@ KANG_FRONTAL_OUT = (
 
 
 KANG_OBLIQUE_OUT = (
+    "since the condyles below the tragion and the head's com 26.4 mm ahead of them (branch "
+    "chancey): peaks 83.9 / 85.9 deg at 122 ms, 26.1 / -0.7 deg at 200 ms, axial peak 24.9 deg "
+    "(inside) and -39.6 deg at 200 ms; before it: "
     "finding of the independent check (run once, as it came out): the head bends and flexes "
     "further than the two PMHS (peaks 80.7 and 78.3 deg at 100-102 ms; PMHS 36.0-50.3 and "
     "40.3-54.7 deg) and springs back to 3.1 deg of flexion at 200 ms (PMHS 20-36); its axial "
@@ -691,57 +752,62 @@ def test_regression_kang_frontal_figures(validated):
     80 ms 45.0 deg). Since the neck's base at C7/T1 (run once): the peak and the flexion at 60
     and 80 ms inside, below the corridor from 100 ms on. Since the head's com keeps de Leva's
     head+neck com on that link (run once): peak 56.1, 60 / 80 / 100 / 150 / 200 ms 30.8 / 54.4 /
-    27.2 / -9.5 / -34.1 deg."""
+    27.2 / -9.5 / -34.1 deg. Since the condyles below the tragion (the link 142.3 -> 114.8 mm)
+    and the head's com 26.4 mm ahead of them (branch chancey; run once, not fitted): peak 63.6
+    at 102 ms (inside), 60 / 80 / 100 / 150 / 200 ms 40.3 / 59.7 / 63.1 / 21.8 / -14.1 deg: the
+    100 ms figure inside, the rebound into extension halved, 60 and 80 ms now over the
+    corridor."""
     c = validated("human_neck_kang_frontal_check")["checks"]
-    expected = {"peak_flexion_deg": 56.1, "flexion_at_60ms_deg": 30.8,
-                "flexion_at_80ms_deg": 54.4, "flexion_at_100ms_deg": 27.2,
-                "flexion_at_150ms_deg": -9.5, "final_flexion_deg": -34.1}
+    expected = {"peak_flexion_deg": 63.6, "flexion_at_60ms_deg": 40.3,
+                "flexion_at_80ms_deg": 59.7, "flexion_at_100ms_deg": 63.1,
+                "flexion_at_150ms_deg": 21.8, "final_flexion_deg": -14.1}
     for name, value in expected.items():
         assert c[name][0] == pytest.approx(value, abs=1.0), name
 
 
 def test_regression_kang_frontal_mechanism(validated):
-    """What ends the flexion early (HISTORY.md): the lower neck (C7/T1) bends first, past its
-    12 deg range into the ligamentous branch (27.2 deg at 44 ms, 193 N m: the PMHS ligament-damage
-    level of joint_passive.toml, 190 N m, reached in a 14 km/h test), while the head lags about
-    the condyles (-21 deg at 40 ms); it springs back to 4 deg by the head's peak, returning 11 J
-    of the 18 J it stored, and the head, stopped in the upper joint's branch (45.6 deg, 115 N m),
-    swings back past upright. The lower neck's moment is one spike (197 N m at most, 30-45 ms)
-    and then under 25 N m from 55 to 100 ms while the head swings. Since the neck's base at
-    C7/T1 (the link 32 mm longer): the lower neck 28.3 deg at 48 ms with 246 N m, the head -20.5
-    deg about the condyles at 40 ms, 7.0 deg at C7/T1 by the head's peak (78 ms), returning 14.5
-    of 22.5 J, the head stopped at 47.2 deg with 162 N m; the spike 186 N m (44 ms), then 70 N m
-    at 56 ms, 32 at 60 and under 10 N m from 65 to 100 ms (since the head's com keeps de Leva's
-    head+neck com on that link: 28.0 deg at 48 ms with 232 N m, 8.8 deg at C7/T1 by the head's
-    peak (76 ms), returning 13.6 of 21.2 J, the head stopped at 47.3 deg with 167 N m, the spike
-    178 N m, 66 N m at 56 ms, 30 at 60, 25.1 N m at most from 65 to 100 ms): the PMHS's T1 load cell
-    (Kang et al. 2018 as digitised by SAFER, HISTORY.md) read 64-94 N m at 40-45 ms and carried
-    10-63 N m at 60 ms, 61-122 N m at 100 ms. Searched for a sourced change (branches
-    neckpassive, neckhyst, neckflex, HISTORY.md): none; a softer lower branch moves the peak and 60-80 ms
-    figures, only a hysteresis of 60-80 % (31 %, Voo et al. 1998) the late ones, and at 80 % the
-    NBDL 15 g return goes out; unloading to a permanent set (to Panjabi et al. 2001's residual
-    at zero load, or the law's straight line) leaves the head -26 to -29 deg at 200 ms."""
+    """What the frontal head does (branch chanceyship: measured on the condyles placed below the
+    tragion with the head's com 26.4 mm ahead of them, branch chancey; run once, not fitted):
+    C7/T1 loads twice. First the lower neck bends past its 12 deg range into the ligamentous
+    branch (25.0 deg, 131 N m at 43-44 ms, 11 J) while the head lags about the condyles (-18.8 deg
+    at 40 ms); it springs back to 12 deg by 70 ms as the head swings over the condyles into the
+    upper branch (43.7 deg, 84 N m at 70 ms): the head's first peak, 59.7 deg at 80 ms, over the
+    corridor at 60 and 80 ms. The upper neck's recoil then bends C7/T1 again, further (27.2 deg,
+    197 N m at 90 ms, 17 J), and the head swings into the upper branch once more: its peak,
+    63.6 deg at 102 ms (the condyles 44.8 deg), inside. Both joints then return the head through
+    upright, -14.1 deg at 200 ms (the PMHS 22-45 flexed), half the rebound before. Before (the
+    com above the condyles, the link 142.3 mm): one loading of C7/T1, 28.0 deg at 48 ms with 232
+    N m, the head peaking at 76 ms (56.1 deg) after the recoil, -34.1 deg at 200 ms."""
     out = validated("human_neck_kang_frontal_check")
     t = out["t"] * 1e3
     head = out["history"]["head_flexion_deg"]
-    peak = int(np.argmax(head))
     ledger = sagittal_ledger(out, "human_neck_kang_frontal_check")
     deg = {j: ledger[j]["deg"] for j in ledger}
-    load = {j: ledger[j]["load"] for j in ledger}
-    stored = ledger["lower"]["stored"] + ledger["lower"]["damped"]   # the whole load's work
-    k = int(np.argmax(deg["lower"][:peak + 1]))
-    assert t[k] < 50.0 and deg["lower"][k] == pytest.approx(28.3, abs=1.5)
-    assert abs(load["lower"][k]) > 150.0
-    assert deg["upper"][np.argmin(np.abs(t - 40.0))] < -15.0             # the head lagging
-    assert deg["lower"][peak] < 10.0 and stored[k] - stored[peak] > 8.0  # the recoil
-    assert deg["upper"][peak] == pytest.approx(47.2, abs=1.5)
-    assert head[-1] < -20.0
-    spike = (t >= 30.0) & (t <= 45.0)
-    swing = (t >= 65.0) & (t <= 100.0)
-    assert np.abs(load["lower"][spike]).max() == pytest.approx(178.0, abs=10.0)
-    assert np.abs(load["lower"][swing]).max() < 26.0
+    load = {j: -ledger[j]["load"] for j in ledger}
+    at = {ms: int(np.argmin(np.abs(t - ms))) for ms in (40, 70, 80, 200)}
+    first = np.flatnonzero(t <= 60.0)[np.argmax(deg["lower"][t <= 60.0])]
+    assert t[first] == pytest.approx(44.0, abs=2.0) and deg["lower"][first] == pytest.approx(25.0, abs=1.5)
+    assert load["lower"][first] == pytest.approx(131.0, rel=0.05)
+    assert deg["upper"][at[40]] < -15.0                                  # the head lagging
+    assert deg["lower"][at[70]] < 15.0 and deg["upper"][at[70]] == pytest.approx(43.7, abs=1.5)
+    assert head[at[80]] == pytest.approx(59.7, abs=1.0)
+    late = (t >= 80.0) & (t <= 100.0)
+    second = np.flatnonzero(late)[np.argmax(deg["lower"][late])]
+    assert t[second] == pytest.approx(90.0, abs=2.0) and deg["lower"][second] > deg["lower"][first]
+    assert load["lower"][second] == pytest.approx(197.0, rel=0.05)
+    peak = int(np.argmax(head))
+    assert t[peak] == pytest.approx(102.0, abs=2.0) and t[peak] > t[second]
+    assert deg["upper"][peak] == pytest.approx(44.8, abs=1.5)
+    assert head[at[200]] == pytest.approx(-14.1, abs=1.0)
 
 
+@pytest.mark.xfail(strict=True, reason=KANG_MECHANISM_MOVED.format(
+    "frontal ledger: the peak at 102 ms (76), the lower neck's loading 17.4 J (20.5) with its "
+    "most at 90 ms (48), the upper branch 12.5 J at the peak (16.3), the re-bending at C7/T1 "
+    "27.2 deg at 90 ms on the loading curve (spring / curve 1.00, was 0.59 on the reloading "
+    "line), -11.3 deg at C7/T1 at 200 ms with 12.7 N m (-22.1, 26.6), the condyles' load up "
+    "to 128 N m after 100 ms (under 3), the damping 6.9 J at the condyles (8.4), still "
+    "turning at -15.2 rad/s at 200 ms (-11.5)"))
 def test_regression_kang_frontal_rebound_ledger(validated):
     """Why the head springs back into extension where the PMHS stay flexed (issue 14; branch
     kangrebound, scenarios/validation/HISTORY.md Stop 43), the sagittal neck's work over time. What cannot
@@ -820,9 +886,11 @@ def test_regression_kang_frontal_rebound_ledger(validated):
 
 def test_regression_kang_frontal_return_is_not_gravity(validated, monkeypatch):
     """What returns the head is the springs' work, not its weight (branch kangrebound, stop 47,
-    scenarios/HISTORY.md): the same case run with gravity off (a diagnostic) flexes as far and
-    swings back further, -36.6 deg at 200 ms against -34.1 with gravity, 26.8 against 27.2 at
-    100 ms. The head's weight (its com above C7/T1, the head starting upright) pulls it on past
+    scenarios/HISTORY.md): the same case run with gravity off (a diagnostic) flexes nearly as far
+    and swings back further, -20.8 deg at 200 ms against -14.1 with gravity, 60.3 against 63.6
+    deg at the peak, 58.3 against 63.1 at 100 ms (before the condyles stood below the tragion
+    with the head's com ahead of them, branch chancey: -36.6 against -34.1, the peaks within
+    1 deg, 26.8 against 27.2 at 100 ms). The head's weight (its com above C7/T1, the head starting upright) pulls it on past
     upright once it has swung back, but does not drive the return; were it the driver, the run
     without it would end less extended."""
     import occupant.human.validation as validation
@@ -831,9 +899,10 @@ def test_regression_kang_frontal_return_is_not_gravity(validated, monkeypatch):
     with_g = validated(case)["checks"]
     monkeypatch.setattr(validation, "STANDARD_GRAVITY", (0.0, 0.0, 0.0))
     without = validation.run_validation(case)["checks"]
-    assert without["peak_flexion_deg"][0] == pytest.approx(with_g["peak_flexion_deg"][0], abs=1.0)
-    assert without["flexion_at_100ms_deg"][0] == pytest.approx(26.8, abs=1.0)
-    assert without["final_flexion_deg"][0] == pytest.approx(-36.6, abs=1.0)
+    assert without["peak_flexion_deg"][0] == pytest.approx(60.3, abs=1.0)
+    assert without["peak_flexion_deg"][0] < with_g["peak_flexion_deg"][0]
+    assert without["flexion_at_100ms_deg"][0] == pytest.approx(58.3, abs=1.0)
+    assert without["final_flexion_deg"][0] == pytest.approx(-20.8, abs=1.0)
     assert without["final_flexion_deg"][0] < with_g["final_flexion_deg"][0]
 
 
@@ -895,31 +964,36 @@ def test_regression_kang_oblique_figures(validated):
     200 ms under, the axial turn at 200 ms of the other sign. Since the neck's base at C7/T1 the
     axial turn's peak is over too (28.2 deg against 19.6-26.7). Since the head's com keeps de
     Leva's head+neck com on that link (run once): peaks 80.7 / 78.3 / 30.3 deg, at 200 ms 19.2 /
-    3.1 / -28.4 deg; the same three inside."""
+    3.1 / -28.4 deg; the same three inside. Since the condyles below the tragion and the head's
+    com 26.4 mm ahead of them (branch chancey; run once, not fitted): peaks 83.9 / 85.9 deg at
+    122 / 122 ms, axial 24.9 deg (inside again), at 200 ms 26.1 / -0.7 / -39.6 deg; four
+    inside."""
     c = validated("human_neck_kang_oblique_check")["checks"]
     # since the neck's base at C7/T1 (run once; before 70.5, 96, 7.9, 66.0, 94, 7.2, 23.0,
     # -25.1): the axial peak out
-    expected = {"peak_lateral_deg": 80.7, "peak_lateral_time_ms": 102.0, "final_lateral_deg": 19.2,
-                "peak_flexion_deg": 78.3, "peak_flexion_time_ms": 100.0, "final_flexion_deg": 3.1,
-                "peak_axial_deg": 30.3, "final_axial_deg": -28.4}
+    expected = {"peak_lateral_deg": 83.9, "peak_lateral_time_ms": 122.0, "final_lateral_deg": 26.1,
+                "peak_flexion_deg": 85.9, "peak_flexion_time_ms": 122.0, "final_flexion_deg": -0.7,
+                "peak_axial_deg": 24.9, "final_axial_deg": -39.6}
     for name, value in expected.items():
         tol = 2.0 if name.endswith("_ms") else 1.0
         assert c[name][0] == pytest.approx(value, abs=tol), name
     inside = {k for k, (_, ok) in c.items() if ok and "t1_moment" not in k}  # head's figures;
-    assert inside == {"peak_lateral_time_ms", "final_lateral_deg", "peak_flexion_time_ms"}
+    assert inside == {"peak_lateral_time_ms", "final_lateral_deg", "peak_flexion_time_ms",
+                      "peak_axial_deg"}
     # the T1 cell's (necktiming): test_neck_t1_cell
 
 
 def test_regression_kang_oblique_axial_mechanism(validated):
-    """What the axial figures read (HISTORY.md): to 80 ms the head is hardly twisted about its own
-    vertical axis (swing-twist decomposition: -3 deg) while its heading reads +17 deg, the
-    coupling of its flexion and bending (test_analytic_head_rotation_reads_axial_turn), so the
-    axial peak inside (23.0 deg at 90 ms) is that coupling, not a turn. After it the head twists
-    towards the side it lags to, -26 deg at 200 ms (-31.5 since the neck's base at C7/T1), the
-    upper neck's axial joint turning -22 deg (-25.8) under about 2 N m at most (its soft range):
-    the PMHS end turned the other way. Since the head's com keeps de Leva's head+neck com on that
-    link the head ends bent 19 deg sideways, so its heading (-28.3 deg) no longer equals its
-    twist (-30.8)."""
+    """What the axial figures read (HISTORY.md): the heading of the head's x axis couples its
+    flexion and bending (test_analytic_head_rotation_reads_axial_turn), so the axial peak is not
+    a turn. Since the condyles stand below the tragion with the head's com 26.4 mm ahead of them
+    (branch chancey; run once, not fitted) the head twists about its own vertical axis towards the
+    side it lags to from 60 ms on (-20 deg at 80 ms, the upper neck's axial joint -17 deg under at
+    most 4 N m, its soft range), and the heading's peak, 24.9 deg at 116 ms (inside the PMHS's
+    19.6-26.7), comes with the head twisted -39 deg the other way: coupling, not a turn. At 200 ms
+    the twist is -45.1 deg, the heading -39.6, the upper axial joint -39.2: the PMHS end turned
+    the other way. Before (the com above the condyles): the twist -3 deg at 80 ms and the heading
+    +17, the axial peak 30.3 deg (out), at 200 ms twist -31.5, heading -28.3, joint -25.8."""
     from scipy.spatial.transform import Rotation
 
     out = validated("human_neck_kang_oblique_check")
@@ -929,11 +1003,14 @@ def test_regression_kang_oblique_axial_mechanism(validated):
     twist = np.degrees(2.0 * np.arctan2(q[:, 2], q[:, 3]))
     heading = out["history"]["head_axial_deg"]
     k80 = int(np.argmin(np.abs(t - 80.0)))
-    assert abs(twist[k80]) < 5.0 and heading[k80] > 12.0
-    assert twist[-1] == pytest.approx(-31.5, abs=1.5)
-    assert heading[-1] == pytest.approx(-28.3, abs=1.5)
+    assert twist[k80] == pytest.approx(-20.1, abs=1.5)
+    kp = int(np.argmax(heading))
+    assert t[kp] == pytest.approx(116.0, abs=2.0) and heading[kp] == pytest.approx(24.9, abs=1.0)
+    assert twist[kp] == pytest.approx(-39.0, abs=1.5)               # the other way: coupling
+    assert twist[-1] == pytest.approx(-45.1, abs=1.5)
+    assert heading[-1] == pytest.approx(-39.6, abs=1.5)
     upper = np.degrees(res.outputs["upper_neck_z.deflection"])
-    assert upper[-1] == pytest.approx(-25.8, abs=1.5)
+    assert upper[-1] == pytest.approx(-39.2, abs=1.5)
     assert np.abs(res.outputs["upper_neck_z.load"]).max() < 5.0
 
 
@@ -1022,7 +1099,8 @@ def test_regression_kang_twist_mechanism(validated):
     moment. The moments at C7/T1 and at the condyles differ by the neck link's axial ringing
     between the two (up to 11 N m at 25 ms, 4 N m from 100 ms on, their mean difference there
     under 0.1 N m): the condyles' moment peaks at 22.0 N m at 75 ms (21.7 N m at 78 ms since the
-    neck's base at C7/T1)."""
+    neck's base at C7/T1, at 75 ms again since the condyles below the tragion, the link 142.3 ->
+    114.8 mm, branch chancey)."""
     out = validated("human_neck_kang_twist_check")
     res, h, t = out["results"], out["history"], out["t"] * 1e3
     head = h["head_heading_deg"]
@@ -1037,7 +1115,7 @@ def test_regression_kang_twist_mechanism(validated):
     assert abs(ring[late].mean()) < 0.1 and np.abs(ring[late]).max() < 4.0
     k = int(np.argmax(h["upper_moment_Nm"]))
     assert h["upper_moment_Nm"][k] == pytest.approx(21.7, abs=0.5)
-    assert t[k] == pytest.approx(78.0, abs=2.0)
+    assert t[k] == pytest.approx(75.0, abs=2.0)
 
 
 def test_twist_without_its_turn_column_names_file_and_key(edited_case):

@@ -501,15 +501,18 @@ def test_regression_gs1_figures(gs1):
     110.4 mm, L4 103.9 -> 95.3 mm (now inside, 96.2), chest 58.9 -> 55.9 mm, T1, T8 and L2
     decelerations 52.3 -> 39.3, 31.7 -> 28.2 and 33.4 -> 32.6 g, acromia 169.5 -> 135.5 (now
     inside) and 305.9 -> 269.7 mm, rises of T1 20.1 -> 16.6, T8 22.9 -> 17.6 and the pelvis (at
-    the sacral canal) 32.7 -> 28.3 mm, head 3 ms 49.7 -> 39.1 g: GS1 6 -> 9 of 19 inside."""
+    the sacral canal) 32.7 -> 28.3 mm, head 3 ms 49.7 -> 39.1 g: GS1 6 -> 9 of 19 inside. Since
+    the condyles below the tragion (the neck link 142.3 -> 114.8 mm), the head's com 26.4 mm ahead of them and the upper neck's damping 1.1 -> 2.0 (branch chancey): head 373.1 -> 353.2 mm, shoulder belt 7.37 -> 7.55
+    kN, T1 and L2 decelerations 39.3 -> 42.8 and 32.6 -> 33.3 g, head 3 ms 40.7 -> 51.8 g, the rest
+    within 2 %: GS1 9 of 19 inside as before."""
     fig = gs1["figures"]
-    measured = {"head_x_excursion_mm": 373.1, "t1_x_excursion_mm": 197.7,
-                "shoulder_belt_force_kN": 7.37, "lap_belt_force_kN": 0.83,
+    measured = {"head_x_excursion_mm": 353.2, "t1_x_excursion_mm": 197.7,
+                "shoulder_belt_force_kN": 7.55, "lap_belt_force_kN": 0.83,
                 "lower_shoulder_belt_force_kN": 6.47,
                 "hip_x_excursion_mm": 26.5, "t8_x_excursion_mm": 150.9, "l2_x_excursion_mm": 110.4,
                 "l4_x_excursion_mm": 95.3, "chest_deflection_mm": 55.9,
-                "knee_x_excursion_mm": 24.7, "t1_x_deceleration_g": 39.3,
-                "t8_x_deceleration_g": 28.2, "l2_x_deceleration_g": 32.6,
+                "knee_x_excursion_mm": 24.7, "t1_x_deceleration_g": 42.8,
+                "t8_x_deceleration_g": 28.2, "l2_x_deceleration_g": 33.3,
                 "right_acromion_x_excursion_mm": 135.5, "left_acromion_x_excursion_mm": 269.7}
     for name, value in measured.items():
         assert fig[name] == pytest.approx(value, rel=0.02), name
@@ -523,8 +526,9 @@ def test_regression_gs1_figures(gs1):
     assert 0.06 < t[np.argmax(lap)] < 0.075        # the lap belt's peak is in the crash
     assert lap[t < 0.1].max() == pytest.approx(0.83, rel=0.03)
     rows = {r["criterion"]: r["value"] for r in gs1["run"].criteria}
-    # 39.1 g before the neck started on its loading history (branch hysstart: 40.7)
-    assert rows["head 3 ms"] == pytest.approx(40.7, rel=0.03)
+    # 39.1 g before the neck started on its loading history (branch hysstart: 40.7); 51.8 since
+    # the condyles below the tragion and the head's com ahead of them (chancey)
+    assert rows["head 3 ms"] == pytest.approx(51.8, rel=0.03)
 
 
 def test_regression_gs1_trunk_lateral_bending_past_its_range(gs1):
@@ -551,7 +555,9 @@ def test_regression_gs1_trunk_lateral_bending_past_its_range(gs1):
     N m; lumbar-pelvis 0.78 -> 0.87 deg inside, 304.3 -> 302.5 N m."""
     from occupant.human.builder import human_range
     out = gs1["results"].outputs
-    for joint, past, moment in (("thorax_lumbar", 3.1, 383.0), ("lumbar_pelvis", -0.9, 311.0)):
+    # since the condyles below the tragion and the head's com ahead of them (chancey):
+    # thorax-lumbar 3.1 -> 2.3 deg past its range, the moments within their bands
+    for joint, past, moment in (("thorax_lumbar", 2.3, 383.0), ("lumbar_pelvis", -0.9, 311.0)):
         lo, hi = human_range(joint, 0, "spherical")
         x = np.asarray(out[f"{joint}_x.deflection"])
         beyond = np.degrees(max(lo - x.min(), x.max() - hi))
@@ -581,7 +587,8 @@ def test_regression_gs1_limbs_past_their_ranges(gs1):
     range: two joints pass, not three. Since the belt's held abdomen wrap is placed from the thorax run's tangent point and the fit's sweeps settle (branch gravitybelt2, main 93f7a72 -> the branch): the elbows 1.58 -> 1.53
     and 1.85 -> 1.82 deg, 17.9 -> 15.0 and 32.5 -> 30.0 J.
     The three merged (branch gs1merge, main 62a71a8 -> merged): the elbows 1.58 -> 1.52 and 1.85 ->
-    1.81 deg, 17.9 -> 14.9 and 32.5 -> 29.9 J."""
+    1.81 deg, 17.9 -> 14.9 and 32.5 -> 29.9 J. Since the condyles below the tragion (the neck link 142.3 -> 114.8 mm), the head's com 26.4 mm ahead of them and the upper neck's damping 1.1 -> 2.0 (branch chancey; run once, not fitted):
+    the left elbow's work 14.9 -> 17.1 J, the rest within the bands."""
     from occupant.human.builder import human_range
     out = gs1["results"].outputs
     past = {}
@@ -599,7 +606,7 @@ def test_regression_gs1_limbs_past_their_ranges(gs1):
                     outward = np.where(x[1:] < lo, dx < 0.0, np.where(x[1:] > hi, dx > 0.0, False))
                     past[key] = (beyond, -np.sum((load * dx)[outward]))
     assert sorted(past) == ["left_elbow_flexion", "right_elbow_flexion"]
-    for key, angle, work in (("left_elbow_flexion", 1.52, 14.9),
+    for key, angle, work in (("left_elbow_flexion", 1.52, 17.1),
                              ("right_elbow_flexion", 1.81, 29.9)):
         assert past[key][0] == pytest.approx(angle, abs=0.3), key
         assert past[key][1] == pytest.approx(work, rel=0.1), key
@@ -636,13 +643,14 @@ def test_regression_gs1_elbows_whip_work_inside_the_range(gs1):
     main 93f7a72 -> the branch): left 3.5 -> 3.0 J (damping 3.8 -> 3.3), right 5.3 -> 4.0 J
     (5.5 -> 4.3).
     The three merged (branch gs1merge, main 62a71a8 -> merged): left 3.5 -> 3.2 J (damping 3.8 ->
-    3.4), right 5.3 -> 4.1 J (5.5 -> 4.3)."""
+    3.4), right 5.3 -> 4.1 J (5.5 -> 4.3). Since the condyles below the tragion (the neck link 142.3 -> 114.8 mm), the head's com 26.4 mm ahead of them and the upper neck's damping 1.1 -> 2.0 (branch chancey; run once, not fitted): right 4.1 -> 5.3 J (damping 4.3 ->
+    5.6), left within its band."""
     from occupant.human.builder import human_range
     from occupant.human.passive_joints import passive_moment, passive_table
     ref, table = passive_table()
     out = gs1["results"].outputs
     seated = gs1["run"].scenario["occupant"]["posture_angles"]["elbow_deg"]
-    for side, taken, damping in (("left", 3.2, 3.4), ("right", 4.1, 4.3)):
+    for side, taken, damping in (("left", 3.2, 3.4), ("right", 5.3, 5.6)):
         x = np.asarray(out[f"{side}_elbow_flexion.deflection"])
         load = np.asarray(out[f"{side}_elbow_flexion.load"])
         arc = slice(0, int(np.argmax(x < 0.0)) + 1)
@@ -689,9 +697,10 @@ def test_regression_gs1_neck_axial_peaks(gs1):
     83.8 ms), condyles +39.5 -> +42.6 deg (122.2 -> 118.5 ms). Since the neck's hysteresis
     starts on its loading history (flexed 0.256 / 0.093 rad as postured; branch hysstart, main
     75248936 -> the branch): C7/T1 -20.4 -> -19.6 deg (83.8 -> 83.9 ms), condyles +42.7 -> +42.0
-    deg (118.4 -> 119.1 ms)."""
+    deg (118.4 -> 119.1 ms). Since the condyles below the tragion (the neck link 142.3 -> 114.8 mm), the head's com 26.4 mm ahead of them and the upper neck's damping 1.1 -> 2.0 (branch chancey; run once, not fitted): C7/T1 -19.6 -> -17.2 deg, condyles +42.0 -> +47.7
+    deg, their times within 3 ms."""
     out, t = gs1["results"].outputs, gs1["t"]
-    for name, value, ms in (("lower_neck_z", -19.6, 83.9), ("upper_neck_z", 42.0, 119.1)):
+    for name, value, ms in (("lower_neck_z", -17.2, 83.9), ("upper_neck_z", 47.7, 119.1)):
         angle = np.degrees(np.asarray(out[f"{name}.deflection"]))
         k = int(np.argmax(np.abs(angle)))
         assert angle[k] == pytest.approx(value, abs=0.5), name
@@ -773,6 +782,10 @@ def test_reference_gs1_pelvis_read_where_the_deck_reads_it(gs1):
     "0.77 forward on the thorax, across the sternum, holds the torso back and the pelvis tilts "
     "less (29.1 -> 25.8 deg at most; a point 100 mm behind and 50 mm above the H-point rises "
     "36.3 -> 31.7 mm, test_regression_gs1_what_holds_the_pelvis_down); not traced further"))
+@pytest.mark.xfail(strict=True, reason=(
+    "since the condyles below the tragion and the head's com 26.4 mm ahead of them (branch "
+    "chancey, taken by chanceyship; measured, not traced): the pelvis rises 27.1 mm by 80 ms "
+    "against the PMHS mean's 35.1 (32.1 before), 8.0 mm under; 40 and 60 ms still within 5 mm"))
 def test_reference_gs1_pelvis_rises_with_the_pmhs_mean_to_80_ms(gs1):
     """Read at the sacral canal (test_reference_gs1_pelvis_read_where_the_deck_reads_it), the
     human's pelvis rises with the mean of the eight PMHS's pelvis points (Ash et al. 2012,
@@ -1222,14 +1235,17 @@ def test_regression_gs1_late_lumbar_flexion_is_the_spring(gs1):
     the belt's flow slips or sticks by the excess the implicit step foresees (branch bistable,
     main 9e4b466 -> the branch): thorax-lumbar 363.2 -> 388.0 N m (133.8 -> 134.2 ms, 20.58 ->
     20.69 deg: 0.11 deg further up the end slope past the cap); lumbar-pelvis 20.7 -> 20.3 N m,
-    24.94 -> 24.90 deg."""
+    24.94 -> 24.90 deg. Since the condyles below the tragion (the neck link 142.3 -> 114.8 mm), the head's com 26.4 mm ahead of them and the upper neck's damping 1.1 -> 2.0 (branch chancey; run once, not fitted): thorax-lumbar 388.0 -> 243.5 N m (134.2 -> 128.6 ms,
+    20.7 -> 20.1 deg, under the cap: on the curve's steep part); lumbar-pelvis 20.3 -> 180.9 N m
+    at most, 24.9 -> 28.8 deg: out of Anderson & Pandy's flat 0-25 deg onto the steep part, short
+    of the cap (29.6 deg)."""
     from occupant.forces.joint_resistance import table_load
     res, model = gs1["results"], gs1["model"]
     el, t, out = model.joint_resistance, res.t, res.outputs
     x = np.degrees(np.asarray(out["lumbar_pelvis_y.deflection"]))
-    assert -np.asarray(out["lumbar_pelvis_y.load"]).min() == pytest.approx(19.2, abs=2.0)
-    assert x.max() == pytest.approx(24.8, abs=0.5) and x.max() < 25.0
-    for joint, moment, ms, deg, damped in (("thorax_lumbar", 388.0, 134.2, 20.7, 0.01),):
+    assert -np.asarray(out["lumbar_pelvis_y.load"]).min() == pytest.approx(180.9, abs=2.0)
+    assert x.max() == pytest.approx(28.8, abs=0.5) and x.max() < 29.6
+    for joint, moment, ms, deg, damped in (("thorax_lumbar", 243.5, 128.6, 20.1, 0.01),):
         e = model.joint_resistance_names.index(f"{joint}_y")
         x, load = np.asarray(out[f"{joint}_y.deflection"]), np.asarray(out[f"{joint}_y.load"])
         i = int(np.argmin(load))                 # flexion: the restoring load is negative
@@ -1274,7 +1290,9 @@ def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks
     moment, over the tenth test_reference_gs1_lumbar_pelvis_flexion_far_below_pmhs_failure asks: a
     strict xfail). Since the belt's flow slips or sticks by the excess the implicit step foresees
     (branch bistable, main 9e4b466 -> the branch): thorax-lumbar at 130.8 -> 131.3 ms (19.45 ->
-    19.48 deg, 4.75 -> 5.36 J to its peak); lumbar-pelvis 20.7 -> 20.3 N m."""
+    19.48 deg, 4.75 -> 5.36 J to its peak); lumbar-pelvis 20.7 -> 20.3 N m. Since the condyles below the tragion (the neck link 142.3 -> 114.8 mm), the head's com 26.4 mm ahead of them and the upper neck's damping 1.1 -> 2.0 (branch chancey; run once, not fitted):
+    thorax-lumbar at 130.3 -> 126.2 ms, 2.0 J to its peak; lumbar-pelvis 20.3 -> 180.9 N m at
+    most: past the failure moment too (1.29 of it), late (under 15 N m to 110 ms)."""
     res, model, hist = gs1["results"], gs1["model"], gs1["history"]
     t, out = res.t, res.outputs
     failure = BELWADI_YANG_FAILURE["flexion"][0]
@@ -1283,16 +1301,16 @@ def test_regression_gs1_lumbar_flexion_passes_pmhs_failure_after_the_spine_peaks
         m = -np.asarray(out[f"{joint}_y.load"])
         assert m[t <= 0.110].max() < 15.0, joint
     m = -np.asarray(out["lumbar_pelvis_y.load"])
-    assert m.max() == pytest.approx(19.2, abs=2.0)      # its bound: the next test
+    assert m.max() == pytest.approx(180.9, abs=2.0)      # its bound: the next test
     e = model.joint_resistance_names.index("thorax_lumbar_y")
     x, m = np.asarray(out["thorax_lumbar_y.deflection"]), -np.asarray(out["thorax_lumbar_y.load"])
     i = int(np.argmax(m > failure))
-    assert 1e3 * t[i] == pytest.approx(130.3, abs=2.0)
+    assert 1e3 * t[i] == pytest.approx(126.2, abs=2.0)
     assert np.degrees(x[i]) == pytest.approx(19.46, abs=0.5)
     assert t[i] > max(spine_peaks) + 0.015
     k = int(np.argmax(m))
     w = float(np.sum(0.5 * (m[i + 1:k + 1] + m[i:k]) * np.diff(x[i:k + 1])))
-    assert w == pytest.approx(5.36, rel=0.15)
+    assert w == pytest.approx(2.0, rel=0.15)
     assert x[i] + w / failure < model.joint_resistance.upper[e]
 
 
@@ -1393,18 +1411,22 @@ def test_regression_gs1_t8_stops_as_the_pelvis_turns_back(gs1):
     assert np.allclose(lumbar, hip + chain["pelvis"]) and np.allclose(upper, lumbar + chain["lumbar"])
     x = {k: 1e3 * (v[:, 0] - v[0, 0]) for k, v in chain.items()}
     assert np.allclose(sum(x.values()), gs1["history"]["t8_x_mm"], atol=1e-6)
-    i80, peak, i115 = (int(np.argmin(abs(t - s))) for s in (0.080, 0.1006, 0.115))
+    i80, peak, i115 = (int(np.argmin(abs(t - s))) for s in (0.080, 0.0984, 0.115))
     assert int(np.argmax(gs1["history"]["t8_x_mm"])) == pytest.approx(peak, abs=5)   # 0.1 ms samples
     up_to_peak = {k: v[peak] - v[i80] for k, v in x.items()}
     after = {k: v[i115] - v[peak] for k, v in x.items()}
-    assert up_to_peak == pytest.approx({"hip": -2.8, "pelvis": -4.6, "lumbar": 13.2, "upper": 5.3},
+    # since the condyles below the tragion and the head's com ahead of them (branch chancey):
+    # T8's peak 100.6 -> 98.4 ms; to it hip -2.8 -> -1.9, pelvis -4.6 -> -3.0, lumbar 13.2 ->
+    # 13.1, upper 5.3 -> 3.7 mm; after it hip -5.2 -> -5.3, pelvis -6.5 -> -6.3, lumbar -5.6 ->
+    # -10.6, upper 4.7 -> 6.2 mm; T8 ahead of L2 29.4-46.5 -> 30.0-44.5 mm
+    assert up_to_peak == pytest.approx({"hip": -1.9, "pelvis": -3.0, "lumbar": 13.1, "upper": 3.7},
                                        abs=1.5)
-    assert after == pytest.approx({"hip": -5.2, "pelvis": -6.5, "lumbar": -5.6, "upper": 4.7},
+    assert after == pytest.approx({"hip": -5.3, "pelvis": -6.3, "lumbar": -10.6, "upper": 6.2},
                                   abs=1.5)
     assert sum(after.values()) < -10.0
     w = (t >= 0.080) & (t <= 0.110)
     ahead = (gs1["history"]["t8_x_mm"] - gs1["history"]["l2_x_mm"])[w]
-    assert ahead.min() == pytest.approx(29.4, abs=0.5) and ahead.max() == pytest.approx(46.5, abs=0.5)
+    assert ahead.min() == pytest.approx(30.0, abs=0.5) and ahead.max() == pytest.approx(44.5, abs=0.5)
     ash = _ash_corridors()
     pmhs = [0.5 * (ash["t8Xl"][ms] + ash["t8Xu"][ms] - ash["l2Xl"][ms] - ash["l2Xu"][ms]) for ms in (80, 110)]
     assert pmhs[0] < 65.0 and pmhs[1] > 85.0
@@ -1728,6 +1750,11 @@ def _sled_x(model, res, channels, name):
     return np.einsum("nij,nj->ni", R, a)[:, 0]
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "since the condyles below the tragion and the head's com 26.4 mm ahead of them (branch "
+    "chancey, taken by chanceyship; measured, not traced): T1's peak deceleration, 42.8 g as "
+    "shipped, reads 2.8 and 4.8 g off in the other readings (the sled's axes at CFC 180, CFC 60), "
+    "over SPINE_READING_SPREAD_G; T8 and L2 within it"))
 def test_regression_gs1_spine_decelerations_do_not_turn_on_the_reading(gs1):
     """The files of Shaw et al.'s T1 / T8 / L2 x acceleration corridors state no axes, filter
     class or mount: the human's peaks (each bone's J211 axes, CFC 180, at the vertebral body's
@@ -2842,7 +2869,8 @@ def test_reference_gs1_groin_wrap_keeps_the_shoulder_belt_on_the_body(gs1_groin_
     through it, carries 7.01 kN at most, over the PMHS corridor's 6.52 (6.47 kN, inside, without
     the wrap; 6.77 kN with the wrap frictionless, so mostly the longer path, not its friction),
     and the groin wrap's point jumps 9 mm at 109.0 ms (its segment's force 5.47 -> 6.77 kN in
-    one sample)."""
+    one sample). Since the condyles below the tragion and the head's com ahead of them (branch
+    chancey): 7.01 -> 6.91 kN, the head's excursion 369.1 -> 352.4 mm."""
     run = gs1_groin_run
     points = run["run"].model.source.belts["belt"].points
     assert [p.name for p in points][-4:] == ["chest", "abdomen", "groin", "buckle"]
@@ -2851,8 +2879,8 @@ def test_reference_gs1_groin_wrap_keeps_the_shoulder_belt_on_the_body(gs1_groin_
     assert max(worst.values()) < PATH_DEPTH, worst
     assert 1e3 * worst["pelvis_flesh"] == pytest.approx(0.0, abs=1.0)
     value, inside = run["checks"]["lower_shoulder_belt_force_kN"]
-    assert value == pytest.approx(7.01, abs=0.05) and not inside
-    assert run["checks"]["head_x_excursion_mm"][0] == pytest.approx(369.1, abs=2.0)
+    assert value == pytest.approx(6.91, abs=0.05) and not inside
+    assert run["checks"]["head_x_excursion_mm"][0] == pytest.approx(352.4, abs=2.0)
 
 
 def _largest_force_step(run, belt):
@@ -3295,10 +3323,12 @@ def test_regression_gs1_centre_row_refit_holds_the_upper_spine_further_back(gs1,
     125 ms; run to 132 ms it gives the same) T1 and T8 go 10 and 25 mm less far forward than the
     case's, further below their corridors (226.0, 175.1 mm), and the rises of T1, T8 and the pelvis
     fall 4-8 mm further below theirs. Measured (branch gs1lapref): T1 187.9 (case 197.7), T8 125.8
-    (150.9), rises 12.4 / 13.8 / 20.4 mm (16.6 / 17.6 / 28.3)."""
+    (150.9), rises 12.4 / 13.8 / 20.4 mm (16.6 / 17.6 / 28.3). Since the condyles below the
+    tragion and the head's com ahead of them (branch chancey): T1 187.9 -> 186.4, T8 125.8 ->
+    129.6 mm."""
     refit, case = gs1_centre_row_run["checks"], gs1["checks"]
-    assert refit["t1_x_excursion_mm"][0] == pytest.approx(187.9, abs=1.0)
-    assert refit["t8_x_excursion_mm"][0] == pytest.approx(125.8, abs=1.0)
+    assert refit["t1_x_excursion_mm"][0] == pytest.approx(186.4, abs=1.0)
+    assert refit["t8_x_excursion_mm"][0] == pytest.approx(129.6, abs=1.0)
     for name in ("t1_x_excursion_mm", "t8_x_excursion_mm", "t1_z_rise_mm", "t8_z_rise_mm",
                  "pelvis_z_rise_mm"):
         assert refit[name][0] < case[name][0] - 3.0, (name, refit[name][0], case[name][0])

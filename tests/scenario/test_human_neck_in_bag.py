@@ -55,44 +55,53 @@ def test_regression_the_bag_holds_the_chin_alone_with_a_dimple_wider_than_the_fa
     61.4 ms (63.2 with the braincase centred on the condyles, before branch headshell); in
     between, the chin alone takes up to 1.87 kN over a patch of up to 383 cm^2, 19 times its own
     frontal section (pi x 40 x 17 mm = 21.7 cm^2 for this man), while the upper neck flexes from
-    4.6 to 24.0 deg (30.6 before)."""
+    4.6 to 24.0 deg (30.6 before). Since the condyles below the tragion with the head's com 26.4
+    mm ahead of them and the upper damping 1.1 -> 2.0 (branch chancey): the chin alone for 13.3
+    ms (14.8), up to 1.47 kN (1.87) over up to 14.1 times its section, the upper neck from 9.7
+    deg (the head settles nodding) to over 20."""
     s, res = us_ncap
     t = np.asarray(res.t)
     chin = np.asarray(res.outputs["driver_airbag_chin.force"])
     area = np.asarray(res.outputs["driver_airbag_chin.area"])
     shell = np.asarray(res.outputs["driver_airbag_head_shell.force"])
     i0, i1 = int(np.argmax(chin > 50.0)), int(np.argmax(shell > 50.0))
-    assert t[i1] - t[i0] == pytest.approx(0.0148, abs=0.001)
-    assert chin[i0:i1].max() == pytest.approx(1868.0, rel=0.05)
+    assert t[i1] - t[i0] == pytest.approx(0.0133, abs=0.001)
+    assert chin[i0:i1].max() == pytest.approx(1471.0, rel=0.05)
     chin_shape = next(g for g in s.model.geometries if g.name == "chin")
     section = math.pi * chin_shape.semi_axes[1] * chin_shape.semi_axes[2]   # frontal, m^2
     assert section * 1e4 == pytest.approx(21.7, abs=0.1)
-    assert area[i0:i1].max() / section > 15.0
+    assert area[i0:i1].max() / section == pytest.approx(14.1, rel=0.05)
     deg, _ = _upper_neck(res)
-    assert deg[i0] < 6.0 and deg[i1] > 20.0
+    assert deg[i0] == pytest.approx(9.7, abs=1.0) and deg[i1] > 20.0
 
 
 def test_regression_the_upper_necks_peak_is_its_branch_stopping_the_spun_head(us_ncap):
-    """US NCAP, 50th male: the upper neck peaks at 165 N m, 47.2 deg (14.2 deg past its 33 deg
-    range), at 74.2 ms (178 N m, 47.6 deg, 71.7 ms before branch headshell), its spring (the ligamentous branch) carrying all but a few N m of it
-    (damping 1.1 N m s/rad, the joint near rest at the peak), after turning at up to 57 rad/s."""
+    """US NCAP, 50th male: the upper neck peaks at 117 N m, 44.8 deg (11.8 deg past its 33 deg
+    range), at 73.0 ms, its spring (the ligamentous branch) carrying all but 12 % of it (the
+    damping's 2.0 N m s/rad x 7.2 rad/s, 14.3 N m), after turning at up to 38 rad/s. Before
+    the condyles stood below the tragion with the head's com 26.4 mm ahead of them and the
+    upper damping 1.1 -> 2.0 (branch chancey): 165 N m, 47.2 deg, 74.2 ms, the damping's share
+    under 5 %, turning at up to 57 rad/s (178 N m, 47.6 deg, 71.7 ms before branch
+    headshell)."""
     s, res = us_ncap
     t = np.asarray(res.t)
     deg, moment = _upper_neck(res)
     i = int(np.argmax(moment))
-    assert moment[i] == pytest.approx(165.0, rel=0.05)
-    assert deg[i] == pytest.approx(47.2, abs=0.5)
-    assert t[i] == pytest.approx(0.0742, abs=0.001)
+    assert moment[i] == pytest.approx(117.0, rel=0.05)
+    assert deg[i] == pytest.approx(44.8, abs=0.5)
+    assert t[i] == pytest.approx(0.0730, abs=0.001)
     rate = np.gradient(np.radians(deg), t)
-    assert rate[:i + 1].max() > 50.0
+    assert rate[:i + 1].max() == pytest.approx(38.1, rel=0.05)
     e = s.model.joint_resistance_names.index("upper_neck_y")
-    assert abs(s.model.joint_resistance.damping[e] * rate[i]) < 0.05 * moment[i]
+    assert abs(s.model.joint_resistance.damping[e] * rate[i]) == pytest.approx(14.3, rel=0.05)
+    assert abs(s.model.joint_resistance.damping[e] * rate[i]) < 0.15 * moment[i]
 
 
 def test_regression_the_head_shell_in_the_fabric_bears_none_of_the_links_dimple(us_ncap):
     """US NCAP, 50th male: the head shell is in the driver bag (its own depth,
-    ``signed_distances``) from 52.4 ms, yet bears none of the head link's dimple until 61.4 ms,
-    44 mm in: the link law (airbag_dimple._link_dimple) gives the dimple to its deepest pair, the
+    ``signed_distances``) from 50.7 ms, yet bears none of the head link's dimple until 58.7 ms,
+    42 mm in (52.4 and 61.4 ms, 44 mm, before the condyles stood below the tragion with the
+    head's com ahead of them, branch chancey): the link law (airbag_dimple._link_dimple) gives the dimple to its deepest pair, the
     chin (in from 46.4 ms, 49 mm in then, 85-110 mm from the shell's contact point across the
     normal), whatever the pairs' places, until the shell passes it in depth. Sharing the
     dimple by the pairs' places (the paraboloid's lever rule, branch bagface, measured and
@@ -106,8 +115,8 @@ def test_regression_the_head_shell_in_the_fabric_bears_none_of_the_links_dimple(
     for i in range(int(np.searchsorted(t, 0.045)), i_load + 1):
         depth[i] = signed_distances(s.model, res.q[i], t[i])
     i_in = next(i for i in sorted(depth) if depth[i]["driver_airbag_head_shell"] > 0.0)
-    assert t[i_in] == pytest.approx(0.0524, abs=0.0005)
-    assert t[i_load] == pytest.approx(0.0614, abs=0.0005)
+    assert t[i_in] == pytest.approx(0.0507, abs=0.0005)
+    assert t[i_load] == pytest.approx(0.0587, abs=0.0005)
     assert depth[i_load]["driver_airbag_head_shell"] > 0.04
     assert depth[i_load]["driver_airbag_chin"] > depth[i_load]["driver_airbag_head_shell"]
     assert shell[i_in:i_load].max() < 50.0
@@ -117,7 +126,10 @@ def test_regression_unbelted_the_upper_neck_passes_the_ligament_damage_level(unb
     """FMVSS 208 unbelted sled, 50th male: the passenger bag takes the chin alone for 20.0 ms
     (56.4-76.4 ms), the upper neck flexes from 0.0 to 38.4 deg meanwhile and peaks at 383 N m,
     51.5 deg, at 81.4 ms: twice the PMHS ligament-damage level (before branch headshell, the
-    braincase centred on the condyles: 21.9 ms, 46.2 deg, 501 N m, 2.6 times) (the Hybrid III in the same run:
+    braincase centred on the condyles: 21.9 ms, 46.2 deg, 501 N m, 2.6 times; since the condyles
+    below the tragion with the head's com 26.4 mm ahead of them and the upper damping 1.1 -> 2.0,
+    branch chancey: the chin alone for 15.2 ms, the upper neck flexing 22.3 deg meanwhile, its
+    peak 292 N m, 1.54 times the level) (the Hybrid III in the same run:
     its head shell in the bag 2.2 ms before its chin, upper neck My 243 N m, Nij 0.73)."""
     _, res = unbelted
     deg, moment = _upper_neck(res)
@@ -125,9 +137,9 @@ def test_regression_unbelted_the_upper_neck_passes_the_ligament_damage_level(unb
     shell = np.asarray(res.outputs["passenger_airbag_head_shell.force"])
     i0, i1 = int(np.argmax(chin > 50.0)), int(np.argmax(shell > 50.0))
     t = np.asarray(res.t)
-    assert t[i1] - t[i0] == pytest.approx(0.0200, abs=0.001)
-    assert deg[i1] - deg[i0] > 30.0
-    assert moment.max() == pytest.approx(383.0, rel=0.05)
+    assert t[i1] - t[i0] == pytest.approx(0.0152, abs=0.001)
+    assert deg[i1] - deg[i0] == pytest.approx(22.3, abs=1.0)
+    assert moment.max() == pytest.approx(292.0, rel=0.05)
     assert moment.max() > 1.5 * LIGAMENT_DAMAGE
 
 
