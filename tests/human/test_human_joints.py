@@ -50,6 +50,11 @@ AP_POINTS = [
                                    -math.radians(10.0 * 75.0 / 30.5))),
     ("lumbar_pelvis_y", 20.0, -_ap((-0.35, 30.72, 0.25, -20.36), (-0.5236, 0.17),
                                    -math.radians(20.0 * 75.0 / 44.5))),
+    # ... and on the curve's steep part, where GS1's rebound folds the trunk (94 and 112 N m)
+    ("thorax_lumbar_y", 19.0, -_ap((-0.35, 30.72, 0.25, -20.36), (-0.5236, 0.17),
+                                   -math.radians(19.0 * 75.0 / 30.5))),
+    ("lumbar_pelvis_y", 28.0, -_ap((-0.35, 30.72, 0.25, -20.36), (-0.5236, 0.17),
+                                   -math.radians(28.0 * 75.0 / 44.5))),
     # lumbar axial rotation: each joint at its share of the chain's angle, 45 / its range
     ("thorax_lumbar_z", 20.0, _ap((-0.25, 20.36, 0.25, -20.36), (-0.3491, 0.3491),
                                   math.radians(20.0 * 45.0 / 33.5))),
@@ -425,6 +430,39 @@ def test_reference_lumbar_flexion_reaches_pmhs_failure_at_its_angle(human, loadi
         per_level.append(_flexion_at(human, f"{joint}_y", moment, top) * PEARCY_LUMBAR_LEVEL / levels)
     assert per_level[0] == pytest.approx(per_level[1], abs=0.05)
     assert abs(per_level[0] - per_disc) < sd
+
+# joint_passive.toml [reference] moment_cap [E]: the flexion tables end where Anderson & Pandy's
+# exponential passes it and carry on at their last rows' slope; the exponential's rate in flexion
+# (k4 above, per rad of the chain) and its level at its onset (k3, N m, at 0.5236 rad)
+MOMENT_CAP = 300.0
+AP_FLEXION = (0.25, 20.36, 0.5236)
+
+
+@pytest.mark.parametrize("joint,chain", [("thorax_lumbar", 75.0 / 30.5),
+                                         ("lumbar_pelvis", 75.0 / 44.5)])
+def test_analytic_lumbar_flexion_ends_at_the_moment_cap_not_the_range(human, joint, chain):
+    """Each lumbar joint's flexion reaches moment_cap (300 N m) where the chain reaches 50.0 deg
+    (0.5236 rad + ln(300 / 0.25) / 20.36): thorax-lumbar 20.3 and lumbar-pelvis 29.6 deg, two
+    thirds of their ranges (30.5, 44.5 deg, joint_rom.toml). Past it the moment rises linearly at
+    the last kept row's chord slope, 238 and 165 N m/deg, 0.91 and 0.92 of the exponential's
+    tangent there (300 x 20.36 x chain N m/rad: 262 and 180 N m/deg), and stands at 2.72 and 2.75
+    kN m at the range's end: that end
+    slope, not the stop at the range's end, ends the lumbar flexion [E], 2.1 times Belwadi &
+    Yang's PMHS failure moment at the cap already (GS1's rebound fold reaches it:
+    test_validation_sled.py test_regression_gs1_lumbar_fold_in_the_rebound)."""
+    level, rate, onset = AP_FLEXION
+    cap_deg = math.degrees(onset + math.log(MOMENT_CAP / level) / rate) / chain
+    name = f"{joint}_y"
+    assert -_kernel_moment(human, name, cap_deg) == pytest.approx(MOMENT_CAP, rel=0.006)
+    top = _trunk_range_deg(joint, 1)[1]
+    assert cap_deg < 0.7 * top
+    a = np.linspace(cap_deg + 0.5, top - 0.01, 4)
+    m = np.array([-_kernel_moment(human, name, x) for x in a])
+    slope = np.diff(m) / np.radians(np.diff(a))
+    assert np.ptp(slope) < 1e-6 * slope.mean()
+    assert 0.9 * MOMENT_CAP * rate * chain < slope[0] < MOMENT_CAP * rate * chain
+    assert 2.6e3 < m[-1] < 3.0e3
+
 
 # Trunk lateral bending, one side (joint_rom.toml), deg per level T1/T2 ... L5/S1: half of Pearcy &
 # Tibrewal's (1984) in vivo 10, 10, 10, 6, 3 at L1/L2-L5/S1; the thoracic levels T1/T2-T12/L1 the
