@@ -24,6 +24,7 @@ from occupant.human.assemble import assemble
 from occupant.human.data_folder import data_folder, read_data, stops_dummy
 from occupant.human.description import CERVICALE, EllipsoidSpec, Resistance, Segment
 from occupant.human.errors import HumanParameterError
+from occupant.human.joint_failure import read_levels
 from occupant.human.loader import load_description
 from occupant.human.neck_mid import range_table, split_neck
 from occupant.human.neck_muscles import DEFAULT_ACTIVATION, add_neck_muscles
@@ -435,6 +436,11 @@ def _add_sternum(segs, seg, torso, mass):
         stop_stiffness=ch["stop_stiffness"], stop_damping=ch["stop_damping"])]
 
 
+# the rotation-vector components a right joint has mirrored (of the left side's tables: the
+# sign changes, so the range's ends swap): lateral (x) and axial (z)
+MIRRORED = ("x", "z")
+
+
 def human_range(joint_name, dof, kind, table=None):
     """(lower, upper) rad of a joint dof from the human range-of-motion table
     (data/joint_rom.toml, left side, sources there); right joints are the mirror image (x and z
@@ -446,7 +452,7 @@ def human_range(joint_name, dof, kind, table=None):
     base = table or base
     key = "flexion" if kind == "revolute" else "xyz"[dof]
     lo, hi = read_data("joint_rom.toml")[base][key]
-    if side == "right" and key in ("x", "z"):
+    if side == "right" and key in MIRRORED:
         lo, hi = -hi, -lo
     return math.radians(lo), math.radians(hi)
 
@@ -509,4 +515,7 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
         add_neck_muscles(asm, segs, neck_activation, pulse_start)
     asm.header = {"kind": "human", "name": asm.name, "total_mass": mass, "stature": stature,
                   "sex": sex}
-    return asm.compile()
+    model = asm.compile()
+    # its joints' failure moments past their range ends (joint_failure.py: a predicted injury)
+    asm.joint_failure_levels = read_levels(model.joint_resistance_names)
+    return model

@@ -12,6 +12,14 @@ again) and lists, as ``Defect`` records with figures:
 - an airbag contact deeper than the deployed bag's depth (a body through the bag), or a bottoming
   contact past the last row of its bag's bottoming table.
 
+A parametric human's joint past its range end carrying more than its published failure moment
+(occupant.human.joint_failure, data/joint_failure.toml), with more energy than its stop or the
+joint itself could hold, is a predicted injury, not a defect:
+``joint_failures`` lists those (``JointFailure``: the run's notes say each, occupant.scenario.run),
+and ``motion_defects`` leaves out a joint stop's excess at a range end that failed. The model's
+joint does not fail: the motion after it is that of an intact joint. A dummy's joints have no
+failure moments (a dummy's joint past its stop stays a defect).
+
 A belt wrap point lies on its ellipsoid by construction (``BELT_WRAP_STATES``: a direction on its
 scaled unit sphere) and no output records a wrap leaving its body, so belts are not checked.
 """
@@ -56,12 +64,83 @@ class Defect:
         return f"{self.kind}: {self.element.replace('__', ' / ')} {fig} at {1e3 * self.t:.1f} ms"
 
 
-def motion_defects(model, results):
+@dataclass(frozen=True)
+class JointFailure:
+    element: str     # the joint resistance
+    end: str         # "lower" or "upper": the range end it was driven past
+    motion: str      # the anatomical motion that end limits ("eversion", ...)
+    moment: float    # N m, the largest moment it carried past that end
+    t: float         # s, when
+    t_past: float    # s, when it went past the end
+    work: float      # J, the work it took past the end, to the deepest point
+    failure: float   # N m, its failure moment
+    source: str      # the failure moment's
+
+    def text(self):
+        """One line: joint, motion, when, peak moment against the failure moment and its source."""
+        return (f"{self.element.replace('_', ' ')} ({self.motion}) past its range end at "
+                f"{1e3 * self.t_past:.1f} ms: up to {self.moment:.0f} N m at {1e3 * self.t:.1f} ms "
+                f"({self.work:.1f} J taken past the end), {self.moment / self.failure:.1f} x its "
+                f"{self.motion} failure moment {self.failure:g} N m ({self.source}): a predicted "
+                f"injury; the motion after it is that of an intact joint")
+
+
+def joint_failures(model, results, levels=None):
+    """The human joints driven past a range end with more than its failure moment
+    (``JointFailure`` list, one per joint and end, in the joints' order; of the episodes past the
+    end that count, the one that took the most work). The moment is the joint's recorded load
+    resisting the excess; the work, that moment over the excess from the end to the deepest
+    point. A numerical stop's moment is set by its stiffness (a graze on it reads a high moment
+    with little energy, which a real joint's tissue past its clinical range end would take below
+    failure), so an episode counts only if, besides, either the stop was overrun (the excess past
+    its allowance, STOP_ALLOWANCE: the limb came in with more than the stop was sized to hold,
+    the defect line this replaces) or, where the failure angle is known, the stop took more work
+    than the joint could between its range end and that angle holding at most its failure moment.
+    ``levels``: {joint resistance name: {end: occupant.human.joint_failure.FailureLevel}}
+    (default: the model's, none for a dummy)."""
+    if levels is None:
+        from occupant.human.joint_failure import failure_levels
+        levels = failure_levels(model)
+    out, t, el = results.outputs, np.asarray(results.t), model.joint_resistance
+    found = []
+    for e, name in enumerate(model.joint_resistance_names):
+        x, load = out.get(f"{name}.deflection"), out.get(f"{name}.load")
+        if name not in levels or x is None or load is None:
+            continue
+        x, load = np.asarray(x, float), np.asarray(load, float)
+        for end, level in sorted(levels[name].items()):
+            range_end = el.lower[e] if end == "lower" else el.upper[e]
+            depth = range_end - x if end == "lower" else x - range_end
+            resisting = load if end == "lower" else -load
+            # the most work the joint could take past the range end before failing
+            capacity = (np.inf if level.angle is None
+                        else level.moment * (math.radians(level.angle) - abs(range_end)))
+            past = np.flatnonzero(depth > 0.0)
+            worst = None
+            for run in np.split(past, np.flatnonzero(np.diff(past) > 1) + 1) if past.size else ():
+                deepest = run[0] + int(np.argmax(depth[run]))
+                loading = slice(run[0], deepest + 1)
+                work = float(np.trapezoid(resisting[loading], depth[loading]))
+                k = run[int(np.argmax(resisting[run]))]
+                overrun = depth[deepest] > STOP_ALLOWANCE["rotation"] or work > capacity
+                if resisting[k] > level.moment and overrun and (worst is None or work > worst.work):
+                    worst = JointFailure(name, end, level.motion, float(resisting[k]), float(t[k]),
+                                         float(t[run[0]]), work, level.moment, level.source)
+            if worst is not None:
+                found.append(worst)
+    return found
+
+
+def motion_defects(model, results, failures=None):
     """The run's physical defects (``Defect`` list, each element's worst, in the order: joints,
-    contacts, airbags). ``model`` the compiled Model the run used, ``results`` its Results."""
+    contacts, airbags). ``model`` the compiled Model the run used, ``results`` its Results;
+    ``failures`` its ``joint_failures`` (default: computed): a joint whose worst excess lies
+    past a range end that failed is left out (a predicted injury, not a defect)."""
     out = results.outputs
     t = np.asarray(results.t)
     found = []
+    failed = {(f.element, f.end) for f in (joint_failures(model, results) if failures is None
+                                           else failures)}
 
     def worst(name, depth, limit, kind, unit):
         depth = np.asarray(depth, float)
@@ -76,6 +155,8 @@ def motion_defects(model, results):
             continue
         x = np.asarray(x, float)
         past = np.maximum(x - el.upper[e], el.lower[e] - x)
+        if past.size and (name, "upper" if x[np.argmax(past)] > el.upper[e] else "lower") in failed:
+            continue
         slides = tree.jtype[el.link[e]] == int(JointType.PRISMATIC)
         worst(name, past, STOP_ALLOWANCE["translation" if slides else "rotation"], "joint stop",
               "m" if slides else "rad")

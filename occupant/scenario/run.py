@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 
 
 from occupant.scenario.criteria import criteria_rows
+from occupant.scenario.defects import joint_failures
 from occupant.scenario.toml_write import dumps
 
 
@@ -125,6 +126,9 @@ def run_scenario(scenario, progress=None):
             extra, extra_notes = pedestrian_rows(scenario, res)
             rows.extend(extra)
             notes.extend(extra_notes)
+        # a human joint past its range end with more than its failure moment: an injury the
+        # model's intact joint does not carry out (occupant.scenario.defects.joint_failures)
+        notes.extend(f"predicted injury: {f.text()}" for f in joint_failures(scenario.model, res))
         if stopped:   # the names and limits stay, so that tables keep their rows; no value is claimed
             rows = [{**r, "value": None, "pass": None} for r in rows]
     interior = getattr(scenario, "interior", None)

@@ -1,6 +1,8 @@
 """Physical defects of a run's motion (occupant.scenario.defects) against constructed cases whose
 depth has a closed form: a pendulum swinging into its stop, a ball driven past the last row of
-a contact table and through a linear contact deeper than its radius. (The shipped scenarios' runs
+a contact table and through a linear contact deeper than its radius; a joint past its range end
+with more than its failure moment, a predicted injury in place of a defect (the pendulum with a
+failure moment; the human's ankles). (The shipped scenarios' runs
 are checked beside the fixtures that make them: tests/scenario/test_scenario_fw_side_rear.py,
 test_scenario_run.py, test_aeb.py.)"""
 import math
@@ -12,7 +14,9 @@ import occupant
 from occupant.modeling import (
     Assembly, ContactCharacteristic, Joint, JointResistance, Part, Pose,
 )
-from occupant.scenario.defects import STOP_ALLOWANCE, motion_defects
+from occupant.human import build
+from occupant.human.joint_failure import FailureLevel, failure_levels
+from occupant.scenario.defects import STOP_ALLOWANCE, joint_failures, motion_defects
 from tests.contact.test_compliant_contact import M, R, _drop
 from tests.dummy_tools import dummy_tool
 
@@ -179,3 +183,66 @@ def test_analytic_slider_driven_past_its_stop():
             assert (found[0].unit, found[0].limit) == ("m", STOP_ALLOWANCE["translation"])
             np.testing.assert_allclose(found[0].value, past, rtol=1e-4)
             assert "slide_rom 20.0 mm past its range end (stop sized for 10 mm)" in found[0].text()
+
+
+@pytest.mark.parametrize("past_deg, failure, beyond_deg, predicted", [
+    (10.0, 0.5, None, True), (10.0, 1.2, None, False), (3.0, 0.5, None, False),
+    (3.0, 0.5, 1.0, True), (3.0, 0.5, 4.0, False)])
+def test_analytic_pendulum_past_its_stop_with_a_failure_moment(past_deg, failure, beyond_deg,
+                                                              predicted):
+    """The pendulum swung into its undamped quadratic stop (k p^2) sized for ``past_deg`` carries
+    k p^2 at the deepest point p, having taken the whole swing's energy, I W0^2 / 2 = k p^3 / 3
+    (1 J). With a failure moment at its upper end, ``failure`` x k p^2, and a failure angle
+    ``beyond_deg`` past the range end (None: not published): 10 deg past, beyond the stop's 5 deg
+    allowance, at half the moment, a predicted injury with that moment and work at the
+    closed-form time, and no defect; at 1.2 x, the defect as without a failure moment. 3 deg past
+    (within the allowance: no defect) at half the moment (28.6 N m): no failure angle, a graze on
+    a stiff stop, no injury; a failure angle 1 deg past the end, where the joint holding at most
+    28.6 N m takes 0.5 J of the 1 J, an injury; 4 deg past (2 J), none."""
+    k = 1.5 * I_ZZ * W0 ** 2 / math.radians(past_deg) ** 3
+    model = _pendulum(k)
+    res = occupant.simulate(model, 0.12, q0=[0.0], v0=[W0], dt=1e-5, integrator="rk4",
+                            gravity=(0, 0, 0), output_dt=1e-5)
+    p = _stop_depth(k)
+    angle = None if beyond_deg is None else math.degrees(RANGE) + beyond_deg
+    level = FailureLevel("swing", failure * k * p ** 2, "a test", angle)
+    found = joint_failures(model, res, {"hinge_rom": {"upper": level}})
+    defects = [d.element for d in motion_defects(model, res, found)]
+    assert failure_levels(model) == {}                    # not a human: no failure moments
+    assert [d.element for d in motion_defects(model, res)] == (["hinge_rom"] if past_deg > 5 else [])
+    if not predicted:
+        assert found == [] and defects == [d.element for d in motion_defects(model, res)]
+        return
+    (f,) = found
+    assert (f.element, f.end, f.motion, f.failure) == ("hinge_rom", "upper", "swing", level.moment)
+    np.testing.assert_allclose(f.moment, k * p ** 2, rtol=1e-3)
+    np.testing.assert_allclose(f.work, 0.5 * I_ZZ * W0 ** 2, rtol=1e-3)
+    s = np.linspace(0.0, 1.0, 200001)[:-1]
+    quarter = p / W0 * np.trapezoid(1.0 / np.sqrt(1.0 - s ** 3), s)
+    assert abs(f.t - (RANGE / W0 + quarter)) < 2e-4
+    assert abs(f.t_past - RANGE / W0) < 2e-5
+    assert defects == []
+    assert f.text().startswith("hinge rom (swing) past its range end at 20.0 ms: up to ")
+    assert f.text().endswith(f"(1.0 J taken past the end), 2.0 x its swing failure moment "
+                             f"{level.moment:g} N m (a test): a predicted injury; the motion after "
+                             f"it is that of an intact joint")
+
+
+def test_reference_human_ankle_failure_moments_on_either_side():
+    """The human's failure moments (data/joint_failure.toml, the left side's ends) land on the
+    range ends of the motions they limit on either side: the left foot everts past x's upper end,
+    the right past its lower end (its x and z mirrored, as its ranges); dorsiflexion, y's lower
+    end, on both; external rotation z's upper end on the left, lower on the right; no internal
+    rotation, knee, hip or trunk figure; a failure angle for external rotation alone."""
+    levels = failure_levels(build(sex="male", percentile=50))
+    motions = {name: {end: (lv.motion, lv.moment) for end, lv in ends.items()}
+               for name, ends in levels.items()}
+    left = {"lower": ("inversion", 34.1), "upper": ("eversion", 48.1)}
+    assert motions == {
+        "left_ankle_x": left, "right_ankle_x": {"lower": left["upper"], "upper": left["lower"]},
+        "left_ankle_y": {"lower": ("dorsiflexion", 33.1), "upper": ("plantarflexion", 40.1)},
+        "right_ankle_y": {"lower": ("dorsiflexion", 33.1), "upper": ("plantarflexion", 40.1)},
+        "left_ankle_z": {"upper": ("external rotation", 69.5)},
+        "right_ankle_z": {"lower": ("external rotation", 69.5)}}
+    assert levels["right_ankle_z"]["lower"].angle == levels["left_ankle_z"]["upper"].angle == 40.7
+    assert levels["right_ankle_x"]["lower"].angle is None     # Parenteau's angles not read

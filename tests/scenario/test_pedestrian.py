@@ -12,7 +12,8 @@ from occupant.integrate.divergence import penetration_guard
 from occupant.io.toml_files import resolve_shipped
 from occupant.scenario import ScenarioError, load
 from occupant.scenario.load import resolve
-from occupant.scenario.defects import motion_defects
+from occupant.human.joint_failure import failure_levels
+from occupant.scenario.defects import joint_failures, motion_defects
 from occupant.scenario.pedestrian import head_impact
 from occupant.scenario.pulse import KMH
 from occupant.sensors.evaluate import segment_frame
@@ -736,38 +737,43 @@ def test_reference_pedestrian_40_5f_thigh_depth_is_not_the_corners_sharpness(tmp
     assert max(out[f"{ble}.penetration"].max(), out[f"{top}.penetration"].max()) < table_end
 
 
-#: the quasi-static failure moment of human ankle-subtalar joints in eversion, 8 specimens
-#: (Parenteau, Viano and Petit 1998, J. Biomech. Eng. 120:105-111, abstract: 48.1 +- 12.2 N m) [S]
-ANKLE_EVERSION_FAILURE = 48.1     # N m
-
-
-def test_reference_pedestrian_40_human_ankle_passes_its_eversion_end_in_the_air(male_50):
-    """The 50th male human's run prints one defect line, `joint stop: right_ankle_x 5.4 deg past
-    its range end (stop sized for 5 deg) at 17.1 ms` (scenarios/HISTORY.md, branch pedlower).
-    The struck foot everts past the human's 25 deg (data/joint_rom.toml [U], the right side's
-    lower end), not on the road: its foot shell leaves the road at 9.5 ms and neither it nor
-    its heel touches the road again until after the deepest excess, so the shoe's friction plays
-    no part. The bumper flings the shank's lower end sideways (the ankle, the foot's frame
-    origin, at up to 303 g, measured at 14.1 ms); the foot, hanging on an ankle whose passive
-    law is nearly free inside the range (Anderson & Pandy's subtalar law: 1.8 N m at 25 deg,
-    data/joint_passive.toml), lags and reaches the eversion end at 14.2 ms turning at 139 rad/s
-    against the shank; the stop, sized to hold the foot under 250 g within 5 deg (the Hybrid
-    III 50M's, derive_hybrid3.py STOP_DESIGN_G), takes it 5.4 deg past with up to 456 N m,
-    several times a human ankle's eversion failure moment. So no sourced range or stiffness
-    mends it: with the eversion end at 35 deg (measured) the foot arrives later and passes it
-    by 5.2 deg with 562 N m, its twist (z) 5.1 deg past its end too. A real ankle would be injured here (its ligaments or
-    malleoli fail), which the model's ankle does not represent."""
+def test_reference_pedestrian_40_human_ankle_fails_in_eversion_in_the_air(run, male_50, female_5):
+    """The 50th male human's struck foot everts past the human's 25 deg (data/joint_rom.toml [U],
+    the right side's lower end), not on the road: its foot shell leaves the road at 7.4 ms and
+    touches it again at 20.0 ms, after the deepest excess, so the shoe's friction plays no part.
+    The bumper flings the shank's lower end sideways (the ankle, the foot's frame origin, at up
+    to about 300 g); the foot, hanging on an ankle whose passive law is nearly free inside the
+    range (Anderson & Pandy's subtalar law: 1.8 N m at 25 deg, data/joint_passive.toml), lags and
+    reaches the eversion end at 13.2 ms turning at 143 rad/s against the shank; the stop, sized
+    to hold the foot under 250 g within 5 deg (the Hybrid III 50M's, derive_hybrid3.py
+    STOP_DESIGN_G), takes it 5.7 deg past with up to 478 N m and 34 J: 9.9 x the human ankle's
+    eversion failure moment, 48.1 N m (Parenteau, Viano & Petit 1998 [S abstract], data/
+    joint_failure.toml), with far more work than that moment does over the stop's 5 deg (4.2 J).
+    A real ankle's ligaments or malleoli fail here; no sourced range or stiffness mends it (with
+    the eversion end at 35 deg the foot passes it by 5.2 deg with 562 N m: branch pedlower). So
+    the run says it as a predicted injury (a note naming the joint, time, peak moment, failure
+    moment and source), not as the defect line `joint stop: right_ankle_x 5.7 deg past its range
+    end` it printed before (branch pedjoint): the 50th male's run has no joint stop defect left.
+    Nor has the 5th female's (her right ankle 5.5 deg past with 351 N m, 22 J, before a defect
+    line too). The dummy's joints have no failure moments: its run has no such note."""
+    assert not [n for n in run.notes if n.startswith("predicted injury")]
     _, run = male_50
     res, m = run.results, run.model
     out, t = res.outputs, res.t
-    assert [d.element for d in motion_defects(run.model, res) if d.kind == "joint stop"] == [
-        "right_ankle_x"]
+    assert [d.text() for d in motion_defects(m, res) if d.kind == "joint stop"] == []
+    failed = {(f.element, f.motion): f for f in joint_failures(m, res)}
+    f = failed["right_ankle_x", "eversion"]
+    notes = [n for n in run.notes if n.startswith("predicted injury: right ankle x (eversion)")]
+    assert notes == [f"predicted injury: {f.text()}"]
+    level = failure_levels(m)["right_ankle_x"]["lower"]
+    assert (level.motion, level.moment) == ("eversion", 48.1)
     e = m.joint_resistance_names.index("right_ankle_x")
     lower = m.joint_resistance.lower[e]
     assert math.degrees(lower) == pytest.approx(-25.0)        # the right foot's eversion end
     x = out["right_ankle_x.deflection"]
     k0, k1 = int(np.flatnonzero(x < lower)[0]), int(np.argmin(x))
     assert k0 < k1 and math.degrees(lower - x[k1]) > 5.0
+    assert f.t_past == t[k0] and k0 <= np.searchsorted(t, f.t) <= k1
     for geometry in ("right_foot_shell", "right_heel"):           # in the air: no friction
         assert np.all(out[f"{geometry}__road.normal_force"][k0 - 20:k1 + 1] == 0.0), geometry
     assert np.gradient(x, t)[k0 - 10:k0 + 1].min() < -100.0       # rad/s, arriving
@@ -775,7 +781,11 @@ def test_reference_pedestrian_40_human_ankle_passes_its_eversion_end_in_the_air(
     h = t[1] - t[0]
     a = np.linalg.norm(p[k0 - 50:k0] - 2.0 * p[k0 - 51:k0 - 1] + p[k0 - 52:k0 - 2], axis=1) / h ** 2
     assert a.max() > 250.0 * np.linalg.norm(STANDARD_GRAVITY)     # the stop's design, exceeded
-    assert np.abs(out["right_ankle_x.load"][k0:k1 + 1]).max() > 4.0 * ANKLE_EVERSION_FAILURE
+    assert f.moment > 4.0 * level.moment and f.work > 4.0 * level.moment * math.radians(5.0)
+    _, her = female_5
+    assert [d.text() for d in motion_defects(her.model, her.results) if d.kind == "joint stop"] == []
+    assert ("right_ankle_x", "eversion") in {(g.element, g.motion)
+                                            for g in joint_failures(her.model, her.results)}
 
 
 #: the dynamic lateral bending failure moment of PMHS knee joints (Kerrigan et al. 2003, SAE

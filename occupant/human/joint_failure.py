@@ -1,0 +1,50 @@
+"""The failure moments of the parametric human's joints past their range ends
+(data/joint_failure.toml, sources there), by joint resistance: a human joint driven past its
+range end with more than its failure moment is a predicted injury, which the run reports as such
+(occupant.scenario.defects.joint_failures), not as a numerical defect. A dummy's joints have none:
+a dummy's joint past its stop stays a model defect."""
+from dataclasses import dataclass
+
+from occupant.human.data_folder import read_data
+
+FILE = "joint_failure.toml"
+ENDS = ("lower", "upper")
+
+
+@dataclass(frozen=True)
+class FailureLevel:
+    motion: str      # the anatomical motion the range end limits: "eversion", ...
+    moment: float    # N m, the failure moment
+    source: str      # as the run's note names it
+    angle: float = None   # deg from the joint's zero, the failure angle where published
+
+
+def failure_levels(model):
+    """{joint resistance name: {"lower" | "upper": FailureLevel}} of a model: a parametric
+    human's, as its builder read them (``read_levels``, from the data folder it was built from:
+    a run folder's copy when run again); {} for any other model."""
+    return getattr(getattr(model, "source", None), "joint_failure_levels", {})
+
+
+def read_levels(joint_resistance_names):
+    """{joint resistance name: {"lower" | "upper": FailureLevel}} of the human's joint resistances
+    whose range end has a failure moment in data/joint_failure.toml (the left side's ends; a right
+    joint's x and z ends swap, as its ranges do: builder.MIRRORED)."""
+    from occupant.human.builder import MIRRORED
+    table = read_data(FILE)
+    levels = {}
+    for name in joint_resistance_names:
+        side, _, rest = name.partition("_")
+        if side not in ("left", "right"):
+            side, rest = "", name
+        joint, _, key = rest.rpartition("_")
+        found = {}
+        for end, row in table.get(joint, {}).get(key, {}).items():
+            if side == "right" and key in MIRRORED:
+                end = ENDS[1 - ENDS.index(end)]
+            angle = row.get("angle")
+            found[end] = FailureLevel(row["motion"], float(row["moment"]), row["source"],
+                                      None if angle is None else float(angle))
+        if found:
+            levels[name] = found
+    return levels
