@@ -184,8 +184,8 @@ def main(argv=None):
             exc = f"{exc.filename}: {exc.strerror}"
         print(f"occupant: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("occupant: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:   # (a run folder left part-written is named: write_run)
+        print(f"occupant: interrupted{f': {exc}' if str(exc) else ''}", file=sys.stderr)
         return 130
     return 0
 

@@ -588,6 +588,12 @@ class Scenario:
         kwargs = {k: read(c, h, "occupant.human", k) for k in names("occupant.human")}
         # (--set occupant.human.sex=female alone on a dummy's scenario)
         defaulted = kwargs["percentile"] is kwargs["stature"] is kwargs["mass"] is None
+        if None not in (kwargs["percentile"], kwargs["stature"], kwargs["mass"]):
+            # build's percentile fills only the stature or mass not given: with both, it was
+            # dropped unsaid (percentile = 95 with a 1.60 m, 78 kg body ran that body)
+            c.fail("occupant.human.percentile", "has no effect beside both stature and mass (it "
+                   "gives the stature or mass that is not given)", "percentile alone or with one of "
+                   "stature and mass, or stature and mass without it")
         if defaulted:
             kwargs["percentile"] = DEFAULT_PERCENTILE
         if kwargs["neck_activation"] == NO_NECK_MUSCLES:     # a PMHS, as build's None

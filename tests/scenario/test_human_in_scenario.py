@@ -136,3 +136,18 @@ def test_reference_the_human_in_the_dummys_place_runs_the_dummys_compiled_step()
     dummy, human = (load("us_ncap_frontal_56", sets).model for sets in (None, ["occupant.human.sex=male"]))
     assert not dummy.muscle_names and human.muscle_names
     assert typeof(dummy.bundle()) == typeof(human.bundle())
+
+
+def test_reference_a_percentile_beside_both_stature_and_mass_is_refused():
+    """(usercheck8) occupant.human.build's percentile gives the stature or mass not given: beside
+    both, ``{sex="male", percentile=95, stature=1.60, mass=78}`` ran the 1.60 m, 78 kg man and
+    dropped the 95th percentile unsaid. Refused at the percentile's key; with one of the two it
+    fills the other, as before."""
+    with pytest.raises(ScenarioError) as err:
+        load("us_ncap_frontal_56", ['occupant.human={sex="male", percentile=95, stature=1.60, mass=78.0}'])
+    assert str(err.value).endswith(
+        "us_ncap_frontal_56.toml (--set occupant.human): occupant.human.percentile: has no effect beside "
+        "both stature and mass (it gives the stature or mass that is not given) (accepted: percentile "
+        "alone or with one of stature and mass, or stature and mass without it)"), str(err.value)
+    s = load("us_ncap_frontal_56", ['occupant.human={sex="male", percentile=95, stature=1.60}'])
+    assert s.dummy.startswith("human_male_1.600m_") and s.dummy != "human_male_1.600m_78.0kg"
