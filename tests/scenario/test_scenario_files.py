@@ -1246,3 +1246,26 @@ def test_reference_a_load_limiter_below_the_pretensioner_force_is_noted_and_is_w
     stroke = (t >= fire) & (t <= fire + PRETENSIONER_STROKE_TIME)
     assert 1900.0 < force[stroke].max() <= 2000.0 + 1.0            # the pretensioner's stall, above 1.5 kN
     assert force[t > fire + PRETENSIONER_STROKE_TIME + 0.003].max() <= 1500.0 + 1.0   # the limiter after
+
+
+def test_reference_a_characteristic_set_in_the_scenario_says_what_of_the_vehicles_it_drops():
+    """(usercheck8) ``--set contact_characteristic.knee_bolster.stiffness=3e5`` (a stiffer
+    bolster meant) makes a scenario table of that name, which replaces the interior's whole: the
+    bolster became linear and lost its absorption 0.8, damping 1000 N s/m^2 and friction 0.7,
+    unsaid. A note names what was not kept; none when the table gives them, or names a new
+    characteristic, or in the shipped scenarios."""
+    from occupant.scenario.interior import load_interior
+    bolster = load_interior("sled_buck_passenger").characteristics["knee_bolster"]
+    assert (bolster.absorption, bolster.damping, bolster.friction) == (0.8, 1000.0, 0.7)
+    stiff = load("fmvss208_sled_48_unbelted", overrides={"contact_characteristic.knee_bolster.stiffness": 3e5})
+    assert [n for n in stiff.notes if "contact_characteristic" in n] == [
+        "contact_characteristic.knee_bolster replaces the vehicle's characteristic of that name "
+        "(sled_buck_passenger) whole: its absorption 0.8, damping 1000, friction 0.7 not kept (give "
+        "them in the scenario's table to keep them)"]
+    pair = next(p for p in stiff.model.source.contact_pairs.values() if p.geometry_b == "knee_bolster")
+    assert pair.characteristic.friction == 0.0 and pair.characteristic.stiffness == 3e5   # as said
+    whole = load("fmvss208_sled_48_unbelted", overrides={"contact_characteristic.knee_bolster": {
+        "stiffness": 3e5, "absorption": 0.8, "damping": 1000.0, "friction": 0.7}})
+    assert not any("contact_characteristic" in n for n in whole.notes)
+    for name in SHIPPED + ("pedestrian_40", "aeb_precrash_frontal"):
+        assert not any("replaces the vehicle's characteristic" in n for n in load(name).notes), name
