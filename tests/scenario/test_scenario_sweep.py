@@ -413,3 +413,21 @@ def test_reference_a_list_valued_key_varied_with_one_value_says_the_list_is_the_
         sweep("us_ncap_frontal_56", {key: values}, tmp_path / "out")
     assert str(err.value).endswith(f"(--vary {key}): {said}"), str(err.value)
     assert not (tmp_path / "out").exists()   # before any run
+
+
+@pytest.mark.parametrize("vary, said", [
+    ({"restraints.belt.load_limit": 3000.0},
+     "--vary: restraints.belt.load_limit: 3000.0 is not a list of values (accepted: a list of values "
+     "[a, b, ...], or a range (start, stop) with --design lhs)"),
+    ({"restraints.belt.load_limit": [3000.0, 4000.0], "restraints.airbag.fire_time": []},
+     "--vary: restraints.airbag.fire_time: no values: the design would have no variants (accepted: at "
+     "least one value)"),
+])
+def test_reference_a_python_sweep_of_a_value_or_no_values_names_the_key(tmp_path, vary, said):
+    """(usercheck8) ``occupant.scenario.sweep(name, {key: 3000}, folder)`` (the README's
+    ``{key: [values]}`` with the brackets left out) ended in "TypeError: 'int' object is not
+    iterable"; an empty list beside another key's values was "--vary: no variants", no key named."""
+    with pytest.raises(ScenarioError) as err:
+        sweep("us_ncap_frontal_56", vary, tmp_path / "out")
+    assert str(err.value) == said
+    assert not (tmp_path / "out").exists()
