@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from occupant.constants import G0
-from occupant.display import distinct_labels, unit_text, value_text
+from occupant.display import distinct_labels, unit_text, unjudged_heading, value_text
 from occupant.io.toml_files import InputFileError, read_toml
 from occupant.progress import Progress, reporting
 from occupant.scenario.defects import motion_defects
@@ -70,7 +70,7 @@ def summary_lines(run):
         elif run.regulation:
             lines.append(f"  criteria (values only, NOT judged against {run.regulation}: see the notes):")
         else:
-            lines.append("  criteria (no regulation named: values only):")
+            lines.append(f"  criteria ({unjudged_heading(run.criteria)}):")
         name_w = max(18, *(len(r["criterion"]) for r in run.criteria))
         unit_w = max(3, *(len(r["unit"]) for r in run.criteria))
         for r in run.criteria:

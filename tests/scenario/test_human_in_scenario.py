@@ -151,3 +151,19 @@ def test_reference_a_percentile_beside_both_stature_and_mass_is_refused():
         "alone or with one of stature and mass, or stature and mass without it)"), str(err.value)
     s = load("us_ncap_frontal_56", ['occupant.human={sex="male", percentile=95, stature=1.60}'])
     assert s.dummy.startswith("human_male_1.600m_") and s.dummy != "human_male_1.600m_78.0kg"
+
+
+def test_reference_a_humans_unjudged_criteria_are_headed_as_such_not_as_unregulated(tmp_path, capsys):
+    """(usercheck8) The parametric human in us_ncap_frontal_56 (a file naming FMVSS 208) printed
+    "criteria (no regulation named: values only):" above rows that carry FMVSS 208's limits,
+    as its report's criteria page did: the limits are the dummy's, shown for reference
+    (occupant.display.unjudged_heading); a run without any limit keeps "values only"."""
+    from occupant.cli import main
+    from occupant.display import unjudged_heading
+    out = tmp_path / "h"
+    assert main(["run", "us_ncap_frontal_56", "--set", "occupant.human.sex=male", "--set", "solver.t_end=0.005",
+                 "--set", "outputs.report=false", "--set", "outputs.isomme=false", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "  criteria (not judged: the limits beside them are for reference, see the notes):\n" in printed
+    assert "no regulation named" not in printed
+    assert unjudged_heading([{"criterion": "HIC15", "limit": None}]) == "no regulation named: values only"
