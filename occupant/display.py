@@ -20,7 +20,7 @@ def unjudged_heading(rows):
     scenario: the dummy's limits shown for reference) the heading said "no regulation named:
     values only" above a file that names one and a table of limits (usercheck8)."""
     if any(r.get("limit") is not None for r in rows):
-        return "not judged: the limits beside them are for reference, see the notes"
+        return "not judged: limits shown for reference, see the notes"
     return "no regulation named: values only"
 
 

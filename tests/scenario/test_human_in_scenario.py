@@ -164,6 +164,6 @@ def test_reference_a_humans_unjudged_criteria_are_headed_as_such_not_as_unregula
     assert main(["run", "us_ncap_frontal_56", "--set", "occupant.human.sex=male", "--set", "solver.t_end=0.005",
                  "--set", "outputs.report=false", "--set", "outputs.isomme=false", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "  criteria (not judged: the limits beside them are for reference, see the notes):\n" in printed
+    assert "  criteria (not judged: limits shown for reference, see the notes):\n" in printed
     assert "no regulation named" not in printed
     assert unjudged_heading([{"criterion": "HIC15", "limit": None}]) == "no regulation named: values only"
