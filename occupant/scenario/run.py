@@ -222,12 +222,13 @@ def write_run(run, folder, out=None, ahead=None, test_number=None):
     try:
         return _write_folder(run, folder, out, ahead, test_number)
     except OSError as err:
-        if err.filename is not None or err.errno is None:
+        if err.errno is None:
             raise
-        # a write that failed part way (a full disk) names no file: the folder is named, and
-        # that what it holds is incomplete
+        # a write that failed part way (a full disk) names no file (the folder is named then),
+        # and the folder holds some of the run's files, a report cut short among them: said
         raise OSError(err.errno, f"{err.strerror}: the run folder was not written in full (accepted: "
-                      f"a folder on a disk with room for it)", str(folder)) from None
+                      f"a folder that can be written, on a disk with room for the run)",
+                      err.filename or str(folder)) from None
     except KeyboardInterrupt:   # Ctrl-C while writing: the folder is named, and what it is
         raise KeyboardInterrupt(f"{folder}: the run folder was not written in full") from None
 

@@ -199,7 +199,7 @@ def test_reference_unbelted_sled_motion_is_plausible(unbelted_run):
 
 @pytest.mark.parametrize("failure, said, code", [
     (OSError(28, "No space left on device"), "No space left on device: the run folder was not written "
-     "in full (accepted: a folder on a disk with room for it)", 2),
+     "in full (accepted: a folder that can be written, on a disk with room for the run)", 2),
     (KeyboardInterrupt(), "interrupted: {folder}: the run folder was not written in full", 130),
 ])
 def test_reference_a_run_folder_left_part_written_is_named(tmp_path, capsys, monkeypatch, failure, said, code):
