@@ -34,6 +34,14 @@ def _category(v):
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
+def _tick(v):
+    """A category's tick label: a table's values alone (``{sex="male", percentile=50}``: "male,
+    50"; the key's name is the axis's), anything else as ``_category``."""
+    if isinstance(v, dict):
+        return ", ".join(_category(x) for x in v.values())
+    return _category(v)
+
+
 def criterion_names(rows, keys):
     return [k for k in (rows[0] if rows else {}) if k not in CORE and k not in keys]
 
@@ -66,8 +74,8 @@ def write_plots(rows, keys, folder, limits=None, units=None, dpi=90):
                     ax.scatter(x, y, s=22, c=colour, label=label, zorder=3)
             label = f"{key} ({key_unit(key)})" if key_unit(key) else key
             if categories:
-                ticks = categories
-                if max(len(c) for c in categories) > CATEGORY_CHARS:
+                ticks = list(dict.fromkeys(_tick(x) for x in xs))
+                if len(ticks) != len(categories) or max(len(c) for c in ticks) > CATEGORY_CHARS:
                     ticks = [f"value {i + 1}" for i in range(len(categories))]
                     label = f"{key}\n(value n: its n-th value met in sweep.csv)"
                 ax.set_xticks(range(len(categories)), ticks, rotation=20, fontsize=8)

@@ -63,3 +63,18 @@ def test_reference_a_table_varied_whole_is_drawn_as_numbered_values_inside_the_f
     for text in [ax.xaxis.label, ax.yaxis.label, *ax.get_xticklabels()]:
         extent = text.get_window_extent(renderer)
         assert box.x0 <= extent.x0 and extent.x1 <= box.x1 and box.y0 <= extent.y0 and extent.y1 <= box.y1
+
+
+def test_reference_a_small_table_varied_whole_is_drawn_by_its_values(tmp_path, monkeypatch):
+    """(usercheck8) --vary 'occupant.human=[{sex="male", percentile=50}, {sex="female",
+    percentile=5}]': each variant's tick is its table's values ("male, 50"), the key's name
+    being the axis's label."""
+    rows = [{"variant": f"v{i + 1:04d}", "status": "ok", "occupant.human": h, "NIC": n}
+            for i, (h, n) in enumerate([({"sex": "male", "percentile": 50}, 26.1),
+                                        ({"sex": "female", "percentile": 5}, 24.0)])]
+    figures = []
+    monkeypatch.setattr(sweep_plots.plt, "close", figures.append)
+    sweep_plots.write_plots(rows, ["occupant.human"], tmp_path)
+    (ax,) = figures[0].axes
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["male, 50", "female, 5"]
+    assert ax.get_xlabel() == "occupant.human"
