@@ -40,8 +40,9 @@ def _parser():
         "against each varied key. Run again on the same DIR, it skips finished variants.")
     sweep.add_argument("scenario", metavar="SCENARIO", help="shipped scenario name or path")
     sweep.add_argument("--vary", action="append", required=True, metavar="KEY=start:stop:n",
-                       help="a key and its values: start:stop:n evenly spaced, or a,b,c; with "
-                       "--design lhs start:stop is the range sampled (repeatable)")
+                       help="a key and its values: start:stop:n evenly spaced, or a,b,c, or a "
+                       "TOML list [a, b, c] (each item one variant's value: a list for a key that "
+                       "takes one); with --design lhs start:stop is the range sampled (repeatable)")
     sweep.add_argument("--out", type=_path, metavar="DIR", required=True, help="output folder")
     sweep.add_argument("--design", choices=("full", "lhs"), default="full",
                        help="full factorial (default) or Latin hypercube")
@@ -184,8 +185,8 @@ def main(argv=None):
             exc = f"{exc.filename}: {exc.strerror}"
         print(f"occupant: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("occupant: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:   # (a run folder left part-written is named: write_run)
+        print(f"occupant: interrupted{f': {exc}' if str(exc) else ''}", file=sys.stderr)
         return 130
     return 0
 

@@ -14,6 +14,16 @@ def unit_text(unit):
     return UNIT_TEXT.get(unit, unit)
 
 
+def unjudged_heading(rows):
+    """What heads a criteria table that no regulation judges (the run's ``regulation`` empty):
+    "values only" when no row has a limit; when some do (a parametric human in a regulated
+    scenario: the dummy's limits shown for reference) the heading said "no regulation named:
+    values only" above a file that names one and a table of limits (usercheck8)."""
+    if any(r.get("limit") is not None for r in rows):
+        return "not judged: limits shown for reference, see the notes"
+    return "no regulation named: values only"
+
+
 def value_text(value, unit):
     """A criterion's value (or limit) in ``unit`` as the summary prints it: forces in whole
     newtons; dimensionless figures to three significant digits below 10 (three decimals below

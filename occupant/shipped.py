@@ -5,6 +5,7 @@ import pathlib
 import sysconfig
 
 _SOURCE_ROOT = pathlib.Path(__file__).resolve().parents[1]
+SHIPPED_FOLDERS = ("scenarios", "dummies", "vehicles")
 
 
 def shipped_dir(name):
@@ -20,7 +21,7 @@ def display_path(path):
     shipped file, relative to the working directory below it, else as given; so that a report
     names no folder of the machine it was written on when it need not."""
     path = pathlib.Path(path)
-    for name in ("scenarios", "dummies", "vehicles"):
+    for name in SHIPPED_FOLDERS:
         try:
             return f"{name}/{path.resolve().relative_to(shipped_dir(name).resolve()).as_posix()}"
         except ValueError:

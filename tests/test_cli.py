@@ -214,7 +214,7 @@ def test_compare_out_writes_the_overlay_report_of_two_designs(two_designs, tmp_p
     a, b = two_designs
     assert main(["compare", str(a), str(b), "--out", str(tmp_path / "c"), "--quiet"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split()[2:] == ["ll3000/run", "ll6000/run"]
+    assert out[0].split()[3:] == ["ll3000/run", "ll6000/run"]
     assert out[-1].startswith("occupant compare: written ") and "comparison.pdf" in out[-1]
     html = (tmp_path / "c" / "comparison.html").read_text(encoding="utf-8")
     assert (tmp_path / "c" / "comparison.pdf").read_bytes().startswith(b"%PDF")
@@ -287,7 +287,7 @@ def test_compare_out_writes_a_scenarios_run_folder_beside_the_report(two_designs
     a, _ = two_designs
     assert main(["compare", str(tmp_path / "short.toml"), str(a), "--out", str(tmp_path / "c"), "--quiet"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split()[2:] == ["fmvss208_sled_48_belted", "run"]
+    assert out[0].split()[3:] == ["fmvss208_sled_48_belted", "run"]
     ran = tmp_path / "c" / "fmvss208_sled_48_belted"
     assert (ran / "results.h5").is_file() and (ran / "criteria.csv").is_file()
     assert str(ran) in out[-1]

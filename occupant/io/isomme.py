@@ -154,6 +154,12 @@ def write(channels, folder, test_number: str = "OCCUPANT", *, title: str | None 
 
     for i, ch in enumerate(channels, 1):
         (chan_dir / f"{test_number}.{i:03d}").write_text(_channel_text(ch), encoding="utf-8")
+    # a test written again into its folder with fewer channels (a rear sled run where a frontal
+    # one was, 57 channels over 58) kept the earlier test's last files beside the new .chn
+    # (usercheck8): the channel files of this test number past the ones written go
+    for stale in chan_dir.glob(f"{test_number}.[0-9][0-9][0-9]"):
+        if int(stale.suffix[1:]) > len(channels):
+            stale.unlink()
     return folder / f"{test_number}.mme"
 
 

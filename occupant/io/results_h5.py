@@ -54,6 +54,7 @@ row naming each column with its unit: ``time [s],head acceleration x [m/s^2],...
 from __future__ import annotations
 
 import csv
+import io
 import json
 import types
 from pathlib import Path
@@ -148,7 +149,12 @@ def write_results(results, path, record=None, record_arrays=None) -> Path:
             raise ResultsFileError(f"results.channels[{i}]: expected an occupant Channel, got {type(ch).__name__}")
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    with h5py.File(path, "w") as f:
+    # built in memory and written in one piece: HDF5 writing into a full disk (or past a file
+    # size limit) failed again at every object it released, thousands of traceback lines, and
+    # the interpreter crashed at exit (exit 139); a plain write fails once with an OSError
+    # naming the file (the CLI's message), and the partial file is removed
+    buffer = io.BytesIO()
+    with h5py.File(buffer, "w") as f:
         f.attrs["format"] = FORMAT
         f.attrs["format_version"] = FORMAT_VERSION
         f.attrs["created"] = creation_time().isoformat()
@@ -200,6 +206,14 @@ def write_results(results, path, record=None, record_arrays=None) -> Path:
         g = f.create_group("provenance", track_order=True)
         for k, v in (getattr(results, "provenance", None) or {}).items():
             g.attrs[str(k)] = str(v)
+    with open(path, "wb") as fh:
+        try:
+            fh.write(buffer.getbuffer())
+            fh.flush()
+        except OSError as err:
+            fh.close()
+            path.unlink(missing_ok=True)
+            raise OSError(err.errno, err.strerror, str(path)) from None
     return path
 
 

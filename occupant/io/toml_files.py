@@ -15,7 +15,7 @@ import tomllib
 
 import numpy as np
 
-from occupant.shipped import shipped_dir
+from occupant.shipped import SHIPPED_FOLDERS, shipped_dir
 
 
 class InputFileError(ValueError):
@@ -88,7 +88,26 @@ def missing_file(name_or_path, named_by=None):
     if named_by is not None and not p.is_absolute() and p.exists():
         problem += (f" (a relative path is read from the folder of the file that names it, not "
                     f"from the working directory, which has {str(p.absolute())!r})")
+    elif named_by is not None and not p.is_absolute():
+        # a shipped file copied elsewhere to be edited (a scenario's pulse "data/....csv"): the
+        # file it names stayed behind in the shipped folder, which is said, not read in silence
+        shipped = _shipped_beside(p)
+        if shipped is not None:
+            problem += (f" (a shipped file of that path is {str(shipped)!r}: a copy of a shipped "
+                        f"file reads its relative paths beside the copy, so copy that file to "
+                        f"{str(where)!r} too, or name it by its full path)")
     return problem
+
+
+def _shipped_beside(p):
+    """The shipped file a relative path ``p`` names from a shipped folder (scenarios, vehicles,
+    dummies, or one of their subfolders), or None."""
+    for name in SHIPPED_FOLDERS:
+        root = shipped_dir(name)
+        for folder in (root, *sorted(d for d in root.glob("*") if d.is_dir())):
+            if (folder / p).is_file():
+                return (folder / p).resolve()
+    return None
 
 
 def refused_name(err, name_or_path, named_by=None):

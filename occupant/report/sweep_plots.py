@@ -11,6 +11,11 @@ from occupant.report.figures import plt   # the Agg backend, set once there
 from occupant.scenario.keys import unit as key_unit
 
 CORE = ("variant", "status")
+# characters of the longest category drawn as its own tick label; a longer one (a table varied
+# whole: --vary 'contact_characteristic.knee_bolster=[{table=...}, ...]') pushed the axes out of
+# the figure, ticks, labels and all, with a "Tight layout not applied" warning each: such values
+# are drawn as "value 1", "value 2", ... in the order met, sweep.csv's rows giving them
+CATEGORY_CHARS = 24
 
 
 def _number(v):
@@ -27,6 +32,14 @@ def _number(v):
 def _category(v):
     """A category's label as the scenario file writes it: true/false, not Python's True/False."""
     return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _tick(v):
+    """A category's tick label: a table's values alone (``{sex="male", percentile=50}``: "male,
+    50"; the key's name is the axis's), anything else as ``_category``."""
+    if isinstance(v, dict):
+        return ", ".join(_category(x) for x in v.values())
+    return _category(v)
 
 
 def criterion_names(rows, keys):
@@ -59,14 +72,19 @@ def write_plots(rows, keys, folder, limits=None, units=None, dpi=90):
                 if group:
                     x, y = zip(*group)
                     ax.scatter(x, y, s=22, c=colour, label=label, zorder=3)
+            label = f"{key} ({key_unit(key)})" if key_unit(key) else key
             if categories:
-                ax.set_xticks(range(len(categories)), categories, rotation=20, fontsize=8)
+                ticks = list(dict.fromkeys(_tick(x) for x in xs))
+                if len(ticks) != len(categories) or max(len(c) for c in ticks) > CATEGORY_CHARS:
+                    ticks = [f"value {i + 1}" for i in range(len(categories))]
+                    label = f"{key}\n(value n: its n-th value met in sweep.csv)"
+                ax.set_xticks(range(len(categories)), ticks, rotation=20, fontsize=8)
                 ax.set_xlim(-0.5, len(categories) - 0.5)
             else:   # at most 5 ticks: 0.0125-step labels of a 3.6-inch panel ran into each other
                 ax.xaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]))
             if limit is not None:
                 ax.axhline(limit, color="#c0392b", ls="--", lw=1, label="limit")
-            ax.set_xlabel(f"{key} ({key_unit(key)})" if key_unit(key) else key, fontsize=9)
+            ax.set_xlabel(label, fontsize=9)
             ax.grid(alpha=0.3)
         unit = units.get(name, "")
         axes[0][0].set_ylabel(f"{name} ({unit})" if unit else name, fontsize=9)

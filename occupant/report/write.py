@@ -9,6 +9,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 from matplotlib.backends.backend_pdf import PdfPages
 
+from occupant.display import unjudged_heading
 from occupant.report import data as D
 from occupant.report import figures as F
 from occupant.report import tables as T
@@ -180,7 +181,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
                         "The car's motion along the road (B0, the road, stands still)." if what == "car"
                         else f"The {what}'s (B0) motion the occupant rides in, along each axis it moves on.")
             # criteria
-            page.section("criteria", f"Injury criteria ({run.regulation or 'no regulation named'})")
+            page.section("criteria", f"Injury criteria ({run.regulation or unjudged_heading(run.criteria)})")
             page.html(table_html(header, crit_rows, crit_colours))
             # the run's notes (why a limit is shown but not judged, what the run does not represent),
             # then why a criterion could not be computed: the table's legend points to them
@@ -189,7 +190,7 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
             for line in reasons:
                 page.html(f'<div class="caption">{H.escape(line)}</div>')
             against = (f"Injury criteria against the limits of {run.regulation}" if run.regulation
-                       else "Injury criteria (no regulation named: values only)")
+                       else f"Injury criteria ({unjudged_heading(run.criteria)})")
             page.pdf_page(F.table_page(against, header,
                                        crit_rows, crit_colours, ("green: within the limit, red: exceeds it, "
                                                                   "grey: no limit in this protocol, or "

@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from occupant.constants import G0
-from occupant.display import distinct_labels, unit_text, value_text
+from occupant.display import distinct_labels, unit_text, unjudged_heading, value_text
 from occupant.io.toml_files import InputFileError, read_toml
 from occupant.progress import Progress, reporting
 from occupant.scenario.defects import motion_defects
@@ -70,7 +70,7 @@ def summary_lines(run):
         elif run.regulation:
             lines.append(f"  criteria (values only, NOT judged against {run.regulation}: see the notes):")
         else:
-            lines.append("  criteria (no regulation named: values only):")
+            lines.append(f"  criteria ({unjudged_heading(run.criteria)}):")
         name_w = max(18, *(len(r["criterion"]) for r in run.criteria))
         unit_w = max(3, *(len(r["unit"]) for r in run.criteria))
         for r in run.criteria:
@@ -351,7 +351,7 @@ def report_command(run_dir, html=False, pdf=False, out=print):
 
 
 def _folder_criteria(folder):
-    """{criterion: (value, unit, pass)} of a run folder's criteria.csv."""
+    """{criterion: (value, unit, pass, limit)} of a run folder's criteria.csv."""
     import csv
     path = folder / "criteria.csv"
     with open(path, newline="", encoding="utf-8") as fh:
@@ -361,7 +361,8 @@ def _folder_criteria(folder):
                              "as occupant run writes")
     try:
         return {r["criterion"]: (float(r["value"]) if r["value"] else None, r["unit"],
-                                 {"true": True, "false": False}.get(r["pass"])) for r in rows}
+                                 {"true": True, "false": False}.get(r["pass"]),
+                                 float(r["limit"]) if r["limit"] else None) for r in rows}
     except (KeyError, TypeError, ValueError) as err:   # a column missing, a value not a number
         raise InputFileError(path, "", f"cannot read its rows ({type(err).__name__}: {err})",
                              "criterion,value,unit,limit,pass as occupant run writes") from None
@@ -464,7 +465,7 @@ def compare_command(args, out=print, progress=True, out_dir=None, html=False, pd
                 run = sc.run()
             if not run.criteria:
                 raise InputFileError(arg, "", "its run gives no criteria", "a scenario with injury criteria")
-            criteria = {r["criterion"]: (r["value"], r["unit"], r["pass"]) for r in run.criteria}
+            criteria = {r["criterion"]: (r["value"], r["unit"], r["pass"], r["limit"]) for r in run.criteria}
             if report:
                 from occupant.scenario import write_run
                 write_run(run, out_dir / label)
@@ -484,21 +485,30 @@ def compare_command(args, out=print, progress=True, out_dir=None, html=False, pd
 
 
 def _print_side_by_side(runs, out):
-    """The criteria table of ``runs`` [(label, {criterion: (value, unit, pass)})]: a column per run."""
+    """The criteria table of ``runs`` [(label, {criterion: (value, unit, pass, limit)})]: a
+    column per run, after the limit each run's criteria.csv gives (its runs' limits joined by
+    " / " where they differ, "-" where none has one: the table said FAIL but not against what)."""
     names = []
     for _, crit in runs:
         names += [n for n in crit if n not in names]
-    width = max(12, *(len(label) for label, _ in runs))
-    name_w = max([18] + [len(n) for n in names])
-    unit_w = max([4] + [len(u) for _, crit in runs for _, u, _ in crit.values()])
-    out(f"{'criterion':<{name_w}} {'unit':<{unit_w}} " + " ".join(f"{label:>{width}}" for label, _ in runs))
+    rows = []
     for n in names:
-        cells = []
+        cells, limits = [], []
         unit = ""
         for _, crit in runs:
-            value, unit_i, passed = crit.get(n, (None, "", None))
+            value, unit_i, passed, limit = crit.get(n, (None, "", None, None))
             unit = unit or unit_text(unit_i)   # a criteria.csv written before moments read "N m"
+            if limit is not None and value_text(limit, unit_i) not in limits:
+                limits.append(value_text(limit, unit_i))
             mark = {True: "", False: " FAIL", None: ""}[passed]
-            cells.append(f"{value_text(value, unit_i) + mark:>{width}}")
-        out(f"{n:<{name_w}} {unit:<{unit_w}} " + " ".join(cells))
+            cells.append(value_text(value, unit_i) + mark)
+        rows.append((n, unit, " / ".join(limits) or "-", cells))
+    width = max(12, *(len(label) for label, _ in runs))
+    name_w = max([18] + [len(n) for n in names])
+    unit_w = max([4] + [len(r[1]) for r in rows])
+    limit_w = max([6] + [len(r[2]) for r in rows])
+    out(f"{'criterion':<{name_w}} {'unit':<{unit_w}} {'limit':>{limit_w}} "
+        + " ".join(f"{label:>{width}}" for label, _ in runs))
+    for n, unit, limit, cells in rows:
+        out(f"{n:<{name_w}} {unit:<{unit_w}} {limit:>{limit_w}} " + " ".join(f"{c:>{width}}" for c in cells))
     return 0

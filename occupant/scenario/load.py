@@ -470,10 +470,12 @@ class Scenario:
             contacts, said = human_contacts(c.tables(data, "contact", ""))
             data = {**data, "contact": contacts}
             self.notes.extend(said)
-        _, pairs = read_contacts(c, data, list(asm.geometries), characteristics=characteristics,
+        own = c.table(data, "contact_characteristic", "")
+        known, pairs = read_contacts(c, data, list(asm.geometries), characteristics=characteristics,
                                  defaults=defaults, bodies=[
                                      n for n, g in asm.geometries.items()
                                      if isinstance(g, (Ellipsoid, Sphere)) and g.marker is not None])
+        self.notes.extend(replaced_characteristic_notes(own, characteristics, known, self.interior.name))
         for pair in pairs + body_pairs(list(asm.geometries), pairs, characteristics, defaults,
                                        occupant=asm.name,
                                        file=self._data("body_contacts", body_contacts_file)):
@@ -588,6 +590,12 @@ class Scenario:
         kwargs = {k: read(c, h, "occupant.human", k) for k in names("occupant.human")}
         # (--set occupant.human.sex=female alone on a dummy's scenario)
         defaulted = kwargs["percentile"] is kwargs["stature"] is kwargs["mass"] is None
+        if None not in (kwargs["percentile"], kwargs["stature"], kwargs["mass"]):
+            # build's percentile fills only the stature or mass not given: with both, it was
+            # dropped unsaid (percentile = 95 with a 1.60 m, 78 kg body ran that body)
+            c.fail("occupant.human.percentile", "has no effect beside both stature and mass (it "
+                   "gives the stature or mass that is not given)", "percentile alone or with one of "
+                   "stature and mass, or stature and mass without it")
         if defaulted:
             kwargs["percentile"] = DEFAULT_PERCENTILE
         if kwargs["neck_activation"] == NO_NECK_MUSCLES:     # a PMHS, as build's None
@@ -791,3 +799,42 @@ def said_by_override(err, keys, file):
                 f"unknown key beside {key} = {keys[key]!r} (the file's, kept: {key} alone was "
                 "overridden)", f"{err.accepted}; or [{table}] given whole: --set '{table}={{...}}'")
     return err
+
+
+# a characteristic's properties besides its loading curve (stiffness and exponent, or table)
+CHARACTERISTIC_EXTRAS = ("unloading_table", "absorption", "damping", "friction", "friction_speed",
+                         "recovers", "membrane")
+
+
+def replaced_characteristic_notes(own, interior, known, interior_name):
+    """Notes for the scenario's ``[contact_characteristic.<name>]`` tables (``own``: as parsed)
+    that replace the interior's characteristic of that name (``interior``; ``known``: as read)
+    and drop its properties besides the loading curve: a table replaces a characteristic whole,
+    so ``--set contact_characteristic.knee_bolster.stiffness=3e5`` made the bolster linear and
+    also took its absorption 0.8 and friction 0.7 to none, unsaid (usercheck8)."""
+    notes = []
+    for name in own:
+        if name not in interior:
+            continue
+        old, new = interior[name], known[name]
+        lost = [f"{k} {_shown(getattr(old, k))}" for k in CHARACTERISTIC_EXTRAS
+                if k not in own[name] and not _same(getattr(old, k), getattr(new, k))]
+        if lost:
+            notes.append(f"contact_characteristic.{name} replaces the vehicle's characteristic of "
+                         f"that name ({interior_name}) whole: its {', '.join(lost)} not kept (give "
+                         f"them in the scenario's table to keep them)")
+    return notes
+
+
+def _same(a, b):
+    if a is None or b is None:
+        return a is b
+    return np.array_equal(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+
+
+def _shown(value):
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return f"{value:g}"
+    return "(its table)"

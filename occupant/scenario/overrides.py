@@ -17,7 +17,7 @@ import copy
 import tomllib
 
 from occupant.io.toml_files import InputFileError, value_kind
-from occupant.scenario.keys import entry, value_problem
+from occupant.scenario.keys import KINDS, entry, value_problem
 
 
 #: keys of which a scenario gives exactly one: a --set of one takes the file's other away
@@ -129,6 +129,11 @@ def _list_hint(key, value, option):
     the shell takes the quotes of ``criteria.show=["HIC15"]`` unless the whole is quoted, and
     ``[HIC15]`` is no TOML value, so it came as the string '[HIC15]'."""
     known = entry(key)
+    if known is not None and option == "--vary" and known.kind in ("rows", "vector", "vector4", "point"):
+        # (usercheck8) --vary 'table=[[0, 0], [0.01, 2500]]' took the rows for two variants
+        # and said "expected >= 2 rows [x, y], got [0, 0]": the list form is the variants'
+        return (f"; a --vary list gives one variant per item, so each item is {KINDS[known.kind]}: "
+                f"{option} '{key}=[A, B]', A and B each {KINDS[known.kind]}")
     if known is None or known.kind != "strings" or not isinstance(value, str):
         return ""
     items = ", ".join(f'"{x.strip()}"' for x in value.strip().strip("[]").split(",") if x.strip()) or '"..."'

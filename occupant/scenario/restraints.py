@@ -518,4 +518,22 @@ def read_restraints(c, data, test_title):
             notes.append(f"{path} is disabled: this run has no {KEYS[path].meaning.split(' ', 1)[1]}")
             continue
         enabled[kind] = table
+        notes += limiter_notes(table, path)
     return enabled, notes, judged
+
+
+def limiter_notes(table, path):
+    """A note when a belt's load limiter is below its pretensioner's stall force: the retractor
+    then holds the pretensioner's force while it fires (restraints.belt.pretensioner_at: the
+    spool force is the larger of the two), above the level the user set, and the limiter's only
+    after; a note, not a refusal (no source says such a retractor is not built)."""
+    from occupant.modeling.belts import Pretensioner
+    limit = table.get("load_limit")
+    if limit is None or table.get("pretensioner") is not True:
+        return []
+    force = table.get("pretensioner_force", Pretensioner.capacity)
+    if limit >= force:
+        return []
+    return [f"{path}.load_limit = {limit:g} N is below pretensioner_force = {force:g} N: the belt at "
+            f"the retractor carries up to {force:g} N while the pretensioner fires ({PRETENSIONER_STROKE_TIME * 1e3:g} "
+            f"ms from pretensioner_time), {limit:g} N only after"]

@@ -222,10 +222,26 @@ def write_run(run, folder, out=None, ahead=None, test_number=None):
     occupant.scenario.report_ahead.ReportAhead, writes the report while this process writes the
     other files (else, or when it fails, this process writes it); ``test_number``: the ISO-MME
     test number (default: the folder's, ``folder_test_number``). Returns the folder as a Path."""
+    folder = make_folder(folder)
+    try:
+        return _write_folder(run, folder, out, ahead, test_number)
+    except OSError as err:
+        if err.errno is None:
+            raise
+        # a write that failed part way (a full disk) names no file (the folder is named then),
+        # and the folder holds some of the run's files, a report cut short among them: said
+        raise OSError(err.errno, f"{err.strerror}: the run folder was not written in full (accepted: "
+                      f"a folder that can be written, on a disk with room for the run)",
+                      err.filename or str(folder)) from None
+    except KeyboardInterrupt:   # Ctrl-C while writing: the folder is named, and what it is
+        raise KeyboardInterrupt(f"{folder}: the run folder was not written in full") from None
+
+
+def _write_folder(run, folder, out, ahead, test_number):
+    """``write_run``'s writing, into the folder made."""
     from occupant.io import isomme
     from occupant.io.results_h5 import write_results
 
-    folder = make_folder(folder)
     outputs = run.scenario.get("outputs", {})
     number = test_number or folder_test_number(folder)
 

@@ -110,6 +110,14 @@ def design(vary, kind="full", samples=None, seed=None):
     (default 0) are the Latin hypercube's: a full factorial given either is refused (it ran every
     combination, silently, for a user who had left out ``--design lhs``)."""
     keys = list(vary)
+    for k in keys:   # (the Python API's: {key: 3000} was "TypeError: 'int' object is not
+        # iterable", an empty list among others "no variants" without the key)
+        if not isinstance(vary[k], (list, tuple)):
+            raise ScenarioError("--vary", k, f"{vary[k]!r} is not a list of values",
+                                "a list of values [a, b, ...], or a range (start, stop) with --design lhs")
+        if not vary[k]:
+            raise ScenarioError("--vary", k, "no values: the design would have no variants",
+                                "at least one value")
     if kind == "full":
         for option, given in (("--samples", samples), ("--seed", seed)):
             if given is not None:

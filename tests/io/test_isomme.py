@@ -136,3 +136,18 @@ def test_identity_same_files_under_source_date_epoch(tmp_path, monkeypatch):
     assert header.split("Date of the test")[1].split("\n")[0].strip(" :") == "2026-01-01"
     for name in ("T1.mme", "Channel/T1.chn", "Channel/T1.001", "Channel/T1.005"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+
+
+def test_reference_a_test_written_again_with_fewer_channels_leaves_none_of_the_earlier(tmp_path):
+    """(usercheck8) A run folder reused for another scenario (US NCAP's 58 channels, then the
+    rear sled's 57 into the same --out) kept the first test's last channel file beside the new
+    .chn: a reader that takes the files it finds got a channel of another test. Only this test
+    number's files past the new count go; another test's files in the folder stay."""
+    chans = sample_channels()
+    folder = tmp_path / "T001"
+    isomme.write(chans, folder, test_number="T001")
+    (folder / "Channel" / "T002.004").write_text("another test's file\n")   # (not touched)
+    isomme.write(chans[:3], folder, test_number="T001")
+    assert sorted(p.name for p in (folder / "Channel").iterdir()) == [
+        "T001.001", "T001.002", "T001.003", "T001.chn", "T002.004"]
+    assert [c.code for c in isomme.read(folder)] == [c.code for c in chans[:3]]

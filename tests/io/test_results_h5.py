@@ -2,6 +2,7 @@
 
 import csv
 import types
+from pathlib import Path
 
 import h5py
 import numpy as np
@@ -170,3 +171,28 @@ def test_creation_time_is_the_clock_without_source_date_epoch(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
     with pytest.raises(ValueError, match="SOURCE_DATE_EPOCH='yesterday': expected a whole number of seconds"):
         creation_time()
+
+
+def test_reference_a_full_disk_fails_once_naming_the_file_and_leaves_no_partial_file(tmp_path):
+    """(usercheck8) A run folder on a full disk (here: past a file-size limit, which fails the
+    same write) made HDF5 fail again at every object it released: thousands of traceback lines,
+    then the interpreter crashed at exit (exit 139). The file is now built in memory and written
+    in one piece: one OSError naming it, no file left, a clean exit."""
+    import subprocess
+    import sys
+    script = (
+        "import resource, sys, errno\n"
+        "sys.path[:0] = [%r, %r]\n"
+        "from test_results_h5 import stand_in_results\n"
+        "from occupant.io.results_h5 import write_results\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (100000, 100000))\n"
+        "try:\n"
+        "    write_results(stand_in_results(n=4000), %r)\n"
+        "except OSError as err:\n"
+        "    print('refused', errno.errorcode[err.errno], err.filename)\n"
+        % (str(Path(__file__).parent), str(Path(__file__).parents[2]), str(tmp_path / "run.h5")))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == f"refused EFBIG {tmp_path / 'run.h5'}"
+    assert done.stderr == ""
+    assert not (tmp_path / "run.h5").exists()

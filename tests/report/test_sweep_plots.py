@@ -34,3 +34,47 @@ def test_reference_a_criterions_sign_stays_in_its_plots_file_name(tmp_path):
              "neck shear Fx-": m} for i, (b, p, m) in enumerate([(0.03, 17.2, 250.5), (0.05, 43.9, 250.8)])]
     paths = sweep_plots.write_plots(rows, ["vehicle.backset"], tmp_path)
     assert [p.name for p in paths] == ["neck_shear_Fx+.png", "neck_shear_Fx-.png"]
+
+
+def test_reference_a_table_varied_whole_is_drawn_as_numbered_values_inside_the_figure(tmp_path, monkeypatch):
+    """(usercheck8) A knee bolster's characteristic varied whole (--vary 'contact_characteristic.
+    knee_bolster=[{table=...}, {table=...}]') put its ~150-character values on the ticks: the
+    axes were pushed out of the figure (no ticks, no axis labels drawn) and matplotlib warned
+    "Tight layout not applied" for every criterion. Such values are "value 1", "value 2" in the
+    order met, the axis label saying so, and every label lies inside the figure."""
+    import warnings
+    soft = {"table": [[0.0, 0.0], [0.01, 2500.0], [0.03, 6000.0], [0.13, 7500.0]], "absorption": 0.8,
+            "damping": 1000.0, "friction": 0.7}
+    stiff = {**soft, "table": [[0.0, 0.0], [0.01, 5000.0], [0.03, 12000.0], [0.13, 15000.0]]}
+    rows = [{"variant": f"v{i + 1:04d}", "status": "ok", "contact_characteristic.knee_bolster": v,
+             "femur force left": f} for i, (v, f) in enumerate([(soft, 6893.0), (stiff, 11421.0)])]
+    figures = []
+    monkeypatch.setattr(sweep_plots.plt, "close", figures.append)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # "Tight layout not applied" fails the test
+        sweep_plots.write_plots(rows, ["contact_characteristic.knee_bolster"], tmp_path,
+                                limits={"femur force left": 10000.0}, units={"femur force left": "N"})
+    (ax,) = figures[0].axes
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["value 1", "value 2"]
+    assert ax.get_xlabel() == "contact_characteristic.knee_bolster\n(value n: its n-th value met in sweep.csv)"
+    figure = figures[0]
+    renderer = figure.canvas.get_renderer()
+    box = figure.bbox
+    for text in [ax.xaxis.label, ax.yaxis.label, *ax.get_xticklabels()]:
+        extent = text.get_window_extent(renderer)
+        assert box.x0 <= extent.x0 and extent.x1 <= box.x1 and box.y0 <= extent.y0 and extent.y1 <= box.y1
+
+
+def test_reference_a_small_table_varied_whole_is_drawn_by_its_values(tmp_path, monkeypatch):
+    """(usercheck8) --vary 'occupant.human=[{sex="male", percentile=50}, {sex="female",
+    percentile=5}]': each variant's tick is its table's values ("male, 50"), the key's name
+    being the axis's label."""
+    rows = [{"variant": f"v{i + 1:04d}", "status": "ok", "occupant.human": h, "NIC": n}
+            for i, (h, n) in enumerate([({"sex": "male", "percentile": 50}, 26.1),
+                                        ({"sex": "female", "percentile": 5}, 24.0)])]
+    figures = []
+    monkeypatch.setattr(sweep_plots.plt, "close", figures.append)
+    sweep_plots.write_plots(rows, ["occupant.human"], tmp_path)
+    (ax,) = figures[0].axes
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["male, 50", "female, 5"]
+    assert ax.get_xlabel() == "occupant.human"

@@ -136,3 +136,34 @@ def test_reference_the_human_in_the_dummys_place_runs_the_dummys_compiled_step()
     dummy, human = (load("us_ncap_frontal_56", sets).model for sets in (None, ["occupant.human.sex=male"]))
     assert not dummy.muscle_names and human.muscle_names
     assert typeof(dummy.bundle()) == typeof(human.bundle())
+
+
+def test_reference_a_percentile_beside_both_stature_and_mass_is_refused():
+    """(usercheck8) occupant.human.build's percentile gives the stature or mass not given: beside
+    both, ``{sex="male", percentile=95, stature=1.60, mass=78}`` ran the 1.60 m, 78 kg man and
+    dropped the 95th percentile unsaid. Refused at the percentile's key; with one of the two it
+    fills the other, as before."""
+    with pytest.raises(ScenarioError) as err:
+        load("us_ncap_frontal_56", ['occupant.human={sex="male", percentile=95, stature=1.60, mass=78.0}'])
+    assert str(err.value).endswith(
+        "us_ncap_frontal_56.toml (--set occupant.human): occupant.human.percentile: has no effect beside "
+        "both stature and mass (it gives the stature or mass that is not given) (accepted: percentile "
+        "alone or with one of stature and mass, or stature and mass without it)"), str(err.value)
+    s = load("us_ncap_frontal_56", ['occupant.human={sex="male", percentile=95, stature=1.60}'])
+    assert s.dummy.startswith("human_male_1.600m_") and s.dummy != "human_male_1.600m_78.0kg"
+
+
+def test_reference_a_humans_unjudged_criteria_are_headed_as_such_not_as_unregulated(tmp_path, capsys):
+    """(usercheck8) The parametric human in us_ncap_frontal_56 (a file naming FMVSS 208) printed
+    "criteria (no regulation named: values only):" above rows that carry FMVSS 208's limits,
+    as its report's criteria page did: the limits are the dummy's, shown for reference
+    (occupant.display.unjudged_heading); a run without any limit keeps "values only"."""
+    from occupant.cli import main
+    from occupant.display import unjudged_heading
+    out = tmp_path / "h"
+    assert main(["run", "us_ncap_frontal_56", "--set", "occupant.human.sex=male", "--set", "solver.t_end=0.005",
+                 "--set", "outputs.report=false", "--set", "outputs.isomme=false", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "  criteria (not judged: limits shown for reference, see the notes):\n" in printed
+    assert "no regulation named" not in printed
+    assert unjudged_heading([{"criterion": "HIC15", "limit": None}]) == "no regulation named: values only"

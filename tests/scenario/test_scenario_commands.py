@@ -63,8 +63,29 @@ def test_reference_compare_puts_criteria_side_by_side(tmp_path, capsys):
                        tmp_path / name / "criteria.csv")
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["criterion", "unit", "a", "b"]
-    assert lines[1].split() == ["HIC15", "-", "300", "900", "FAIL"]
+    assert lines[0].split() == ["criterion", "unit", "limit", "a", "b"]
+    assert lines[1].split() == ["HIC15", "-", "700", "300", "900", "FAIL"]
+
+
+def test_reference_compare_shows_the_limit_each_criterion_is_judged_against(tmp_path, capsys):
+    """(usercheck8) The side-by-side table marked a value FAIL but gave no limit: a restraint
+    engineer reading which design is better against the limits had to open a criteria.csv. Its
+    limit column is the runs' limit, both where they differ (a 50M's and a 5F's chest
+    deflection), "-" where none has one."""
+    for name, limit in (("m50", 63.0), ("f05", 52.0)):
+        (tmp_path / name).mkdir()
+        write_criteria([dict(criterion="chest deflection", value=40.0, unit="mm", limit=limit, **{"pass": True}),
+                        dict(criterion="HIC36", value=700.0, unit="-", limit=None, **{"pass": None}),
+                        dict(criterion="HIC15", value=500.0, unit="-", limit=700.0, **{"pass": True})],
+                       tmp_path / name / "criteria.csv")
+    assert main(["compare", str(tmp_path / "m50"), str(tmp_path / "f05")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split() for line in lines] == [
+        ["criterion", "unit", "limit", "m50", "f05"],
+        ["chest", "deflection", "mm", "63.0", "/", "52.0", "40.0", "40.0"],
+        ["HIC36", "-", "-", "700", "700"],
+        ["HIC15", "-", "700", "500", "500"]]
+    assert len({len(line) for line in lines}) == 1, lines
 
 
 def test_reference_lazy_subpackages():

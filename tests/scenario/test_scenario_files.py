@@ -1196,3 +1196,76 @@ def test_regression_hybrid3_side_run_says_why_no_limit_is_shown():
     assert SIDE_DUMMY_NOTE not in load("fmvss208_sled_48_belted").notes
     judged = load("side_barrier", overrides={"criteria.regulation": "fmvss208_hybrid3_50m"})
     assert SIDE_DUMMY_NOTE not in judged.notes
+
+
+def test_reference_a_copied_scenario_names_the_shipped_file_its_relative_path_left_behind(tmp_path):
+    """(usercheck8) A restraint engineer copies us_ncap_frontal_56.toml into a folder of their
+    own to edit it: its pulse ``file = "data/us_ncap_56_nhtsa_11391.csv"`` is read beside the
+    copy, where it is not. The message said only where it looked; it now names the shipped file
+    of that path and what to do, and still reads nothing in its place."""
+    copy = _scenario_copy(tmp_path, "us_ncap_frontal_56")
+    shipped = (resolve("us_ncap_frontal_56").parent / "data" / "us_ncap_56_nhtsa_11391.csv").resolve()
+    with pytest.raises(ScenarioError) as err:
+        load(copy)
+    said = str(err.value)
+    assert said.startswith(f"{copy}: pulse.file: no such file ")
+    assert (f"(a shipped file of that path is {str(shipped)!r}: a copy of a shipped file reads its "
+            f"relative paths beside the copy, so copy that file to "
+            f"{str(tmp_path / 'data' / 'us_ncap_56_nhtsa_11391.csv')!r} too, or name it by its full path)") in said
+    # a path no shipped folder has: no such hint
+    (tmp_path / "other").mkdir()
+    with pytest.raises(ScenarioError) as err:
+        load(_scenario_copy(tmp_path / "other", "us_ncap_frontal_56",
+                            lambda s: s.replace("data/us_ncap_56_nhtsa_11391.csv", "data/mine.csv")))
+    assert "a shipped file of that path" not in str(err.value)
+    # copied beside it, the copy runs from its own folder
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "us_ncap_56_nhtsa_11391.csv").write_bytes(shipped.read_bytes())
+    assert load(copy, overrides={"solver.t_end": 0.001}).inputs["pulse"] == tmp_path / "data" / "us_ncap_56_nhtsa_11391.csv"
+
+
+def test_reference_a_load_limiter_below_the_pretensioner_force_is_noted_and_is_what_runs():
+    """(usercheck8) ``load_limit = 1500`` beside the shipped 2 kN pretensioner ran unsaid: the
+    retractor's spool force is the larger of the limiter's and the pretensioner's while it fires
+    (occupant.restraints.belt.pretensioner_at), so the belt at the retractor carried 2.0 kN, above
+    the 1.5 kN the user set, until the stroke ended 8 ms after firing. A note says so, and the run
+    shows it: the retractor's webbing force passes the limit only within the pretensioner's stroke
+    (12-20 ms) and stays at the limit after."""
+    from occupant.scenario.restraints import PRETENSIONER_STROKE_TIME
+    low = load("us_ncap_frontal_56", overrides={"restraints.belt.load_limit": 1500.0, "solver.t_end": 0.03,
+                                                "restraints.airbag.enabled": False})
+    assert ("restraints.belt.load_limit = 1500 N is below pretensioner_force = 2000 N: the belt at the "
+            "retractor carries up to 2000 N while the pretensioner fires (8 ms from pretensioner_time), "
+            "1500 N only after") in low.notes
+    for quiet in ({}, {"restraints.belt.load_limit": 2000.0},
+                  {"restraints.belt.load_limit": 1500.0, "restraints.belt.pretensioner": False}):
+        assert not any("is below pretensioner_force" in n for n in load("us_ncap_frontal_56", overrides=quiet).notes)
+    res = low.run().results
+    t, force = np.asarray(res.t), np.asarray(res.outputs["belt.retractor-d_ring.force"])
+    fire = 0.012   # s, the shipped pretensioner_time
+    stroke = (t >= fire) & (t <= fire + PRETENSIONER_STROKE_TIME)
+    assert 1900.0 < force[stroke].max() <= 2000.0 + 1.0            # the pretensioner's stall, above 1.5 kN
+    assert force[t > fire + PRETENSIONER_STROKE_TIME + 0.003].max() <= 1500.0 + 1.0   # the limiter after
+
+
+def test_reference_a_characteristic_set_in_the_scenario_says_what_of_the_vehicles_it_drops():
+    """(usercheck8) ``--set contact_characteristic.knee_bolster.stiffness=3e5`` (a stiffer
+    bolster meant) makes a scenario table of that name, which replaces the interior's whole: the
+    bolster became linear and lost its absorption 0.8, damping 1000 N s/m^2 and friction 0.7,
+    unsaid. A note names what was not kept; none when the table gives them, or names a new
+    characteristic, or in the shipped scenarios."""
+    from occupant.scenario.interior import load_interior
+    bolster = load_interior("sled_buck_passenger").characteristics["knee_bolster"]
+    assert (bolster.absorption, bolster.damping, bolster.friction) == (0.8, 1000.0, 0.7)
+    stiff = load("fmvss208_sled_48_unbelted", overrides={"contact_characteristic.knee_bolster.stiffness": 3e5})
+    assert [n for n in stiff.notes if "contact_characteristic" in n] == [
+        "contact_characteristic.knee_bolster replaces the vehicle's characteristic of that name "
+        "(sled_buck_passenger) whole: its absorption 0.8, damping 1000, friction 0.7 not kept (give "
+        "them in the scenario's table to keep them)"]
+    pair = next(p for p in stiff.model.source.contact_pairs.values() if p.geometry_b == "knee_bolster")
+    assert pair.characteristic.friction == 0.0 and pair.characteristic.stiffness == 3e5   # as said
+    whole = load("fmvss208_sled_48_unbelted", overrides={"contact_characteristic.knee_bolster": {
+        "stiffness": 3e5, "absorption": 0.8, "damping": 1000.0, "friction": 0.7}})
+    assert not any("contact_characteristic" in n for n in whole.notes)
+    for name in SHIPPED + ("pedestrian_40", "aeb_precrash_frontal"):
+        assert not any("replaces the vehicle's characteristic" in n for n in load(name).notes), name

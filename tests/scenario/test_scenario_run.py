@@ -195,3 +195,26 @@ def test_reference_unbelted_sled_motion_is_plausible(unbelted_run):
     bag = res.outputs["passenger_airbag_thorax.force"]
     upper = model.source.joint_resistances["chest_translation"].upper
     assert chest[bag > 0].max() < upper
+
+
+@pytest.mark.parametrize("failure, said, code", [
+    (OSError(28, "No space left on device"), "No space left on device: the run folder was not written "
+     "in full (accepted: a folder that can be written, on a disk with room for the run)", 2),
+    (KeyboardInterrupt(), "interrupted: {folder}: the run folder was not written in full", 130),
+])
+def test_reference_a_run_folder_left_part_written_is_named(tmp_path, capsys, monkeypatch, failure, said, code):
+    """(usercheck8) A write that fails part way names no file (a full disk: ``[Errno 28] No
+    space left on device``; Ctrl-C: ``occupant: interrupted``), and the folder left holds some of
+    the run's files, a report that looks whole among them. The message now names the folder and
+    says it is incomplete."""
+    def fail(*args, **kwargs):
+        raise failure
+    monkeypatch.setattr(isomme, "write", fail)
+    out = tmp_path / "run"
+    rc = main(["run", "us_ncap_frontal_56", "--out", str(out), "--quiet", "--set", "solver.t_end=0.001",
+               "--set", "outputs.report=false"])
+    err = capsys.readouterr().err
+    assert rc == code
+    expected = said.format(folder=out) if code == 130 else f"{out}: {said}"
+    assert err.strip() == f"occupant: {'' if code == 130 else 'error: '}{expected}"
+    assert (out / "results.h5").is_file() and not (out / "criteria.csv").exists()   # (written last)

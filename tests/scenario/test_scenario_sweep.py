@@ -391,3 +391,43 @@ def test_reference_sweep_says_when_its_workers_compile(tmp_path, capsys, monkeyp
     lines = capsys.readouterr().out.splitlines()
     said = "  compiling the step (first run only) in each worker ..."
     assert (lines[1] == said) if cold else (said not in lines), lines
+
+
+@pytest.mark.parametrize("vary, said", [
+    ("contact_characteristic.knee_bolster.table=[[0, 0], [0.01, 2500]]",
+     "contact_characteristic.knee_bolster.table: expected >= 2 rows [x, y], got [0, 0] (accepted: rows "
+     "[[x, y], ...] (m, N); a --vary list gives one variant per item, so each item is rows [[x, y], ...]: "
+     "--vary 'contact_characteristic.knee_bolster.table=[A, B]', A and B each rows [[x, y], ...])"),
+    ("restraints.airbag.position=[0.36, 0, 0.37]",
+     "restraints.airbag.position: expected a list of 3 finite numbers, got 0.36 (accepted: a list of 3 "
+     "numbers (m); a --vary list gives one variant per item, so each item is a list of 3 numbers: "
+     "--vary 'restraints.airbag.position=[A, B]', A and B each a list of 3 numbers)"),
+])
+def test_reference_a_list_valued_key_varied_with_one_value_says_the_list_is_the_variants(tmp_path, vary, said):
+    """(usercheck8) A --vary list is the variants, one per item (``KEY=[a, b, c]``), which
+    neither --help nor the message said: a knee bolster's table varied as one table was read as
+    two variants, [0, 0] and [0.01, 2500], and refused as "expected >= 2 rows, got [0, 0]" only."""
+    from occupant.scenario.sweep import parse_vary
+    key, values = parse_vary(vary)
+    with pytest.raises(ScenarioError) as err:
+        sweep("us_ncap_frontal_56", {key: values}, tmp_path / "out")
+    assert str(err.value).endswith(f"(--vary {key}): {said}"), str(err.value)
+    assert not (tmp_path / "out").exists()   # before any run
+
+
+@pytest.mark.parametrize("vary, said", [
+    ({"restraints.belt.load_limit": 3000.0},
+     "--vary: restraints.belt.load_limit: 3000.0 is not a list of values (accepted: a list of values "
+     "[a, b, ...], or a range (start, stop) with --design lhs)"),
+    ({"restraints.belt.load_limit": [3000.0, 4000.0], "restraints.airbag.fire_time": []},
+     "--vary: restraints.airbag.fire_time: no values: the design would have no variants (accepted: at "
+     "least one value)"),
+])
+def test_reference_a_python_sweep_of_a_value_or_no_values_names_the_key(tmp_path, vary, said):
+    """(usercheck8) ``occupant.scenario.sweep(name, {key: 3000}, folder)`` (the README's
+    ``{key: [values]}`` with the brackets left out) ended in "TypeError: 'int' object is not
+    iterable"; an empty list beside another key's values was "--vary: no variants", no key named."""
+    with pytest.raises(ScenarioError) as err:
+        sweep("us_ncap_frontal_56", vary, tmp_path / "out")
+    assert str(err.value) == said
+    assert not (tmp_path / "out").exists()
