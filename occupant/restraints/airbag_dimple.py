@@ -406,8 +406,10 @@ LINK_ENTRY = 0.01  # m [E: the depth over which a body entering the bag beside i
 #                     head 12 mm in lifts the link's dimple 3.5 mm in one step (a 0.16 J step
 #                     of the gas ledger in the drop of tests/restraints/test_airbag_contact.py);
 #                     two band widths, below the chin's 20-60 mm in the driver bag]
-APEX_STEPS = 60     # bisection steps of the apex: 2^-60 of the bodies' spread, far below a step's
-#                     motion and the depths' rounding (the envelope's dD/dx_k = part_k holds to it)
+APEX_STEPS = 60     # bisection steps of the apex at most: 2^-60 of the bodies' spread
+APEX_TOL = 1e-15    # m, the apex's bisection stops within this [E: far below a step's motion,
+#                     near the coordinates' rounding; the parts then hold to 1e-14 (1e-12 left
+#                     them 1e-11 off), the envelope's dD/dx_k = part_k with them]
 # Rows of Data.airbag_pairs the link law adds: (D - x_k, the link's dimple's body radius, the
 # pair's part) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's lead
 # pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's, and
@@ -441,16 +443,16 @@ def _member(geo, link, lead, j):
 
 
 @njit(**JIT)
-def _smooth_level(geo, start, end, link, lead, row, band):
+def _smooth_level(geo, lo, hi, link, lead, row, band):
     """(level s = S - band, how many lie above it, the largest's pair) of the values v_k of the
-    pairs of ``lead``'s link pushed in, x_k (``_pushed``, ``row`` -1) or y_k (geo[11, k, 2],
-    ``row`` 11): taken largest first (ties: lower index first), s the smaller root of
-    sum (v_k - s)^2 = band^2 over them, until the next lies at or below s."""
+    pairs of ``lead``'s link pushed in (among lo..hi - 1), x_k (``_pushed``, ``row`` -1) or y_k
+    (geo[11, k, 2], ``row`` 11): taken largest first (ties: lower index first), s the smaller
+    root of sum (v_k - s)^2 = band^2 over them, until the next lies at or below s."""
     top, top_k, largest = np.inf, -1, -1
     m, s1, s2, level = 0, 0.0, 0.0, -np.inf
     while True:
         best, best_k = 0.0, -1
-        for j in range(start, end):
+        for j in range(lo, hi):
             if not _member(geo, link, lead, j):
                 continue
             x = _pushed(geo, j) if row < 0 else geo[11, j, 2]
@@ -493,65 +495,73 @@ def _nearest(geo, j, a, b):
 
 
 @njit(**JIT)
-def _weighted_point(geo, start, end, link, lead, kappa, band, a, b):
+def _weighted_point(geo, lo, hi, link, lead, kappa, band, a, b):
     """(sum part_k phi_k q_k over sum part_k phi_k (q_k = (u, v) the body segment's point
-    nearest the apex, ``_nearest``), the level, how many above it) with the apex at (a, b):
-    y_k = x_k + phi_k |q_k - (a, b)|^2 / kappa into geo[11, k, 2] (phi_k ``_reach``), then
-    ``_smooth_level``; q_k's place t into geo[17, k, 2]."""
-    for j in range(start, end):
-        if _member(geo, link, lead, j):
-            qu, qv, geo[17, j, 2] = _nearest(geo, j, a, b)
-            geo[11, j, 2] = _pushed(geo, j) + _reach(_pushed(geo, j))[0] * (
-                (qu - a) ** 2 + (qv - b) ** 2) / kappa
-    level, m, _ = _smooth_level(geo, start, end, link, lead, 11, band)
+    nearest the apex, ``_nearest``), the level, how many above it) with the apex at (a, b), over
+    the link's pairs pushed in (among lo..hi - 1): y_k = x_k + phi_k |q_k - (a, b)|^2 / kappa into
+    geo[11, k, 2] (phi_k ``_reach``), then ``_smooth_level``; q_k's place t into geo[17, k, 2]."""
+    for j in range(lo, hi):
+        if not _member(geo, link, lead, j):
+            continue
+        qu, qv, geo[17, j, 2] = _nearest(geo, j, a, b)
+        geo[11, j, 2] = _pushed(geo, j) + _reach(_pushed(geo, j))[0] * (
+            (qu - a) ** 2 + (qv - b) ** 2) / kappa
+    level, m, _ = _smooth_level(geo, lo, hi, link, lead, 11, band)
     total, pu, pv = 0.0, 0.0, 0.0
-    for j in range(start, end):
-        if _member(geo, link, lead, j):
-            w = max(geo[11, j, 2] - level, 0.0) * _reach(_pushed(geo, j))[0]
-            qu, qv, _ = _nearest(geo, j, a, b)
-            total += w
-            pu += w * qu
-            pv += w * qv
+    for j in range(lo, hi):
+        if not _member(geo, link, lead, j):
+            continue
+        w = max(geo[11, j, 2] - level, 0.0) * _reach(_pushed(geo, j))[0]
+        qu, qv, _ = _nearest(geo, j, a, b)
+        total += w
+        pu += w * qu
+        pv += w * qv
     return pu / total, pv / total, level, m
 
 
 @njit(**JIT)
-def _apex_along(geo, start, end, link, lead, kappa, band, b, lo, hi):
+def _apex_along(geo, first, last, link, lead, kappa, band, b, lo, hi):
     """The apex's first coordinate a in [lo, hi] at the second b: the root of a - sum part_k u_k
-    (increasing in a), by bisection; returns (a, the weighted point's second coordinate)."""
+    (increasing in a), by bisection to APEX_TOL; returns (a, the weighted point's second
+    coordinate)."""
     for _ in range(APEX_STEPS):
+        if hi - lo <= APEX_TOL:
+            break
         mid = 0.5 * (lo + hi)
-        if mid < _weighted_point(geo, start, end, link, lead, kappa, band, mid, b)[0]:
+        if mid < _weighted_point(geo, first, last, link, lead, kappa, band, mid, b)[0]:
             lo = mid
         else:
             hi = mid
     a = 0.5 * (lo + hi)
-    return a, _weighted_point(geo, start, end, link, lead, kappa, band, a, b)[1]
+    return a, _weighted_point(geo, first, last, link, lead, kappa, band, a, b)[1]
 
 
 @njit(**JIT)
-def _apex(geo, start, end, link, lead, kappa, band):
-    """The apex (a, b) minimising the smooth maximum of the y_k (above) within the bodies'
-    bounding box across the normal (geo[11, k, 0:2]): nested bisections, the outer on b (the
-    sign of b - sum part_k v_k at the inner's a), one alone where the points lie on a line of
-    constant v (two bodies)."""
+def _apex(geo, lo, hi, link, lead, kappa, band):
+    """The apex (a, b) minimising the smooth maximum of the y_k (above) within the bounding box
+    of the bodies' segments across the axis (geo[11, k, 0:2] +- geo[17, k, 0:2]): nested
+    bisections, the outer on b (the sign of b - sum part_k v_k at the inner's a), one alone
+    where the segments lie on a line of constant v (two spheres)."""
     u_lo, u_hi, v_lo, v_hi = np.inf, -np.inf, np.inf, -np.inf
-    for j in range(start, end):
-        if _member(geo, link, lead, j):
-            for t in (-1.0, 1.0):
-                u, v = geo[11, j, 0] + t * geo[17, j, 0], geo[11, j, 1] + t * geo[17, j, 1]
-                u_lo, u_hi = min(u_lo, u), max(u_hi, u)
-                v_lo, v_hi = min(v_lo, v), max(v_hi, v)
+    for j in range(lo, hi):
+        if not _member(geo, link, lead, j):
+            continue
+        for t in (-1.0, 1.0):
+            u, v = geo[11, j, 0] + t * geo[17, j, 0], geo[11, j, 1] + t * geo[17, j, 1]
+            u_lo, u_hi = min(u_lo, u), max(u_hi, u)
+            v_lo, v_hi = min(v_lo, v), max(v_hi, v)
     if v_hi == v_lo:
-        return _apex_along(geo, start, end, link, lead, kappa, band, v_lo, u_lo, u_hi)[0], v_lo
+        return _apex_along(geo, lo, hi, link, lead, kappa, band, v_lo, u_lo, u_hi)[0], v_lo
     for _ in range(APEX_STEPS):
+        if v_hi - v_lo <= APEX_TOL:
+            break
         mid = 0.5 * (v_lo + v_hi)
-        if mid < _apex_along(geo, start, end, link, lead, kappa, band, mid, u_lo, u_hi)[1]:
+        if mid < _apex_along(geo, lo, hi, link, lead, kappa, band, mid, u_lo, u_hi)[1]:
             v_lo = mid
         else:
             v_hi = mid
     b = 0.5 * (v_lo + v_hi)
-    return _apex_along(geo, start, end, link, lead, kappa, band, b, u_lo, u_hi)[0], b
+    return _apex_along(geo, lo, hi, link, lead, kappa, band, b, u_lo, u_hi)[0], b
 
 
 @njit(**JIT)
@@ -575,7 +585,11 @@ def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
             geo[17, j, 0], geo[17, j, 1], geo[17, j, 2] = 0.0, 0.0, 0.0
             if _member(geo, link, lead, j):
                 n += 1
-    deepest = _smooth_level(geo, start, end, link, lead, -1, band)[2]
+    lo, hi = end, start   # the link's pairs pushed in lie in lo..hi - 1 (the searches' range)
+    for j in range(start, end):
+        if _member(geo, link, lead, j):
+            lo, hi = min(lo, j), j + 1
+    deepest = _smooth_level(geo, lo, hi, link, lead, -1, band)[2]
     if deepest < 0:
         return -1
     # the band at most the deepest's depth: the level S - band then never lies below the bag's
@@ -613,8 +627,17 @@ def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
                 geo[17, j, 1] = dx * fx + dy * fy + dz * fz
         x_w = min(r_w / R, 1.0)
         kappa = (C0 + (1.0 - C0) * x_w ** N_EXP) * R   # rho^2 / D of the link's dimple
-        a, b = _apex(geo, start, end, link, lead, kappa, band)
-        _, _, level, m = _weighted_point(geo, start, end, link, lead, kappa, band, a, b)
+        # the others under the deepest's own fabric (a band or more below it with the apex at
+        # its centre): that apex is a minimum (S >= y_deepest >= x_deepest everywhere), no search
+        _, _, level, m = _weighted_point(geo, lo, hi, link, lead, kappa, band, 0.0, 0.0)
+        under = True
+        for j in range(lo, hi):
+            if j != deepest and _member(geo, link, lead, j) and \
+                    geo[11, j, 2] > _pushed(geo, deepest) - band:
+                under = False
+        if not under:
+            a, b = _apex(geo, lo, hi, link, lead, kappa, band)
+            _, _, level, m = _weighted_point(geo, lo, hi, link, lead, kappa, band, a, b)
     for r in range(3):
         geo[9, deepest, r], geo[10, deepest, r] = geo[2, deepest, r], geo[3, deepest, r]
     if m == 1:   # the deepest's own dimple: the others under its fabric
