@@ -383,7 +383,9 @@ def _lateral_pull(data, el, b, k, geo, gauge, taut, R, face):
     """The bridging fabric's pull on pair k's body toward its link's dimple's apex
     (``airbag_dimple._link_dimple``): -gauge times its area of the link's dimple (the taut
     share of its share at the link's depth; over a carrier's front, at the carried depth, as its
-    push) times dD/dc_k (row 14), on its centre, the reaction on the bag's link; its power."""
+    push) times dD/dc_k (row 14), on its centre, the reaction on the bag's link; and the
+    entry's push beyond its part along its normal (row 15). Returns its power; leaves the pull
+    (N, B0) in row 14 and the entry's push (N) in row 15's first (the pair's outputs)."""
     gx, gy, gz = geo[14, k, 0], geo[14, k, 1], geo[14, k, 2]
     g = np.sqrt(gx * gx + gy * gy + gz * gz)
     if g <= 0.0 and geo[15, k, 0] <= 0.0:
@@ -407,6 +409,8 @@ def _lateral_pull(data, el, b, k, geo, gauge, taut, R, face):
         cx, cy, cz = cx + t * hx, cy + t * hy, cz + t * hz
         power += _push(data, la, lb, force * g, 0.0, 1.0, -gx / g, -gy / g, -gz / g, cx, cy,
                        cz)[0]
+    geo[14, k, 0], geo[14, k, 1], geo[14, k, 2] = -force * gx, -force * gy, -force * gz
+    geo[15, k, 0] *= force
     return power
 
 
@@ -573,6 +577,7 @@ def airbags(bundle, data, t, q, v, z):
             la, carrier = el.link_a[k], el.carrier[k]
             force, carried_force, friction = 0.0, 0.0, 0.0
             d_bottom, f_bottom, f_carried = 0.0, 0.0, 0.0
+            pull_x, pull_y, pull_z = 0.0, 0.0, 0.0
             if d > 0.0 and area > 0.0:
                 nx, ny, nz = geo[2, k, 0], geo[2, k, 1], geo[2, k, 2]
                 force = gauge * (1.0 - share) * area
@@ -587,9 +592,11 @@ def airbags(bundle, data, t, q, v, z):
                     power += work
                     force += carried_force
                     friction += carried_friction
-                if taut > 0.0:
+                if taut > 0.0:   # the link dimple's pull, and its entry's push in the force
                     power += call_if(el.dimple, _lateral_pull, 0.0, points, el, b, k, geo, gauge,
                                      taut, radius_b, face)
+                    pull_x, pull_y, pull_z = geo[14, k, 0], geo[14, k, 1], geo[14, k, 2]
+                    force += geo[15, k, 0]
                 force_total += force
                 area_total += (1.0 - share) * area + share * area_s
                 # bottoming out on the backing plane, shared as the patch is
@@ -620,6 +627,8 @@ def airbags(bundle, data, t, q, v, z):
             data.outputs[o + 6] = d_bottom
             data.outputs[o + 7] = f_bottom
             data.outputs[o + 8] = carried_force
+            data.outputs[o + 9], data.outputs[o + 10], data.outputs[o + 11] = pull_x, pull_y, \
+                pull_z
         o = el.out_start + N_BAG_OUTPUTS * b
         data.outputs[o] = p
         data.outputs[o + 1] = p - p_a

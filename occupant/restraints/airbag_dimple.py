@@ -394,10 +394,11 @@ def _three_meet(geo, start, end, k):
 # across the normal into no account, so the deepest pair took all until another passed it:
 # scenarios/validation/HISTORY.md `neckhigh`, `bagface`). One body reduces to that depth law bit
 # for bit (D = x); bodies at one place past LINK_ENTRY to its smooth maximum. S(y(u)) is convex
-# in u (S convex and nondecreasing, y_k convex: a squared distance to a segment), so u is found
-# by bisection on the sign of u - the weighted point: along the line of two spheres, nested
-# across the plane otherwise. The link's disc (its dimple's area about the parts' weighted
-# contact point, across their weighted normal) shares the union with other links' (above).
+# in u (S convex and nondecreasing, y_k convex: a squared distance to a segment) and has a
+# Lipschitz gradient, so u is found by safeguarded Newton steps on it (``_apex``; nested
+# bisections on the sign of u - the weighted point cost the US NCAP run +50 %, baglever2).
+# The link's disc (its dimple's area about the parts' weighted contact point, across their
+# weighted normal) shares the union with other links' (above).
 LINK_BAND = 0.005   # m [E: a few mm, below the chin's 20-60 mm under the head's depth in the
 #                     driver bag (chinunion), above a step's motion]
 LINK_ENTRY = 0.01  # m [E: the depth over which a body entering the bag beside its link's dimple
@@ -406,10 +407,14 @@ LINK_ENTRY = 0.01  # m [E: the depth over which a body entering the bag beside i
 #                     head 12 mm in lifts the link's dimple 3.5 mm in one step (a 0.16 J step
 #                     of the gas ledger in the drop of tests/restraints/test_airbag_contact.py);
 #                     two band widths, below the chin's 20-60 mm in the driver bag]
-APEX_STEPS = 60     # bisection steps of the apex at most: 2^-60 of the bodies' spread
-APEX_TOL = 1e-15    # m, the apex's bisection stops within this [E: far below a step's motion,
+APEX_STEPS = 60     # Newton steps of the apex at most, and halvings of each (3-6 steps taken)
+APEX_TOL = 1e-15    # m, the apex's Newton steps stop below this [E: far below a step's motion,
 #                     near the coordinates' rounding; the parts then hold to 1e-14 (1e-12 left
 #                     them 1e-11 off), the envelope's dD/dx_k = part_k with them]
+APEX_QUADRATIC = 1e-9   # m, a Newton step below this is taken whole [E: S (about 0.05 m) then
+#                         falls by about 10 m^-1 x step^2, below its rounding, 1e-17 m]
+APEX_LIFT = 1e-12   # of the Hessian's trace added to its diagonal [E: keeps a singular Hessian
+#                     (one body's segment through the apex) invertible; 1e-12 of a step's size]
 # Rows of Data.airbag_pairs the link law adds: (D - x_k, the link's dimple's body radius, the
 # pair's part) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's lead
 # pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's, and
@@ -417,7 +422,9 @@ APEX_TOL = 1e-15    # m, the apex's bisection stops within this [E: far below a 
 # inputs ``occupant.restraints.airbag.airbags`` writes: row 12 the body's centre (B0) less its
 # part along the bag's axis, row 13 the bag's axis (B0, unit); row 14 the output, dD/dc_k across
 # the axis (the lateral pull's direction and size per m^2 of dimple and Pa), row 15's first the
-# part of dD/dx_k beyond part_k (``_reach``'s, while the body enters); row 16 (input) the half
+# part of dD/dx_k beyond part_k (``_reach``'s, while the body enters), which
+# ``occupant.restraints.airbag._lateral_pull`` turns into the pull (N, B0) and the entry's push
+# (N) for the pair's outputs; row 16 (input) the half
 # of the body's axis segment (B0) across the bag's axis, row 17 the search's scratch: that half
 # segment in the plane's basis (u, v) and the segment's point nearest the apex, t in [-1, 1].
 ROWS = 18
@@ -495,11 +502,11 @@ def _nearest(geo, j, a, b):
 
 
 @njit(**JIT)
-def _weighted_point(geo, lo, hi, link, lead, kappa, band, a, b):
-    """(sum part_k phi_k q_k over sum part_k phi_k (q_k = (u, v) the body segment's point
-    nearest the apex, ``_nearest``), the level, how many above it) with the apex at (a, b), over
-    the link's pairs pushed in (among lo..hi - 1): y_k = x_k + phi_k |q_k - (a, b)|^2 / kappa into
-    geo[11, k, 2] (phi_k ``_reach``), then ``_smooth_level``; q_k's place t into geo[17, k, 2]."""
+def _heights(geo, lo, hi, link, lead, kappa, band, a, b):
+    """With the apex at (a, b), over the link's pairs pushed in (among lo..hi - 1):
+    y_k = x_k + phi_k |q_k - (a, b)|^2 / kappa into geo[11, k, 2] (q_k the body segment's point
+    nearest the apex, ``_nearest``, its place t into geo[17, k, 2]; phi_k ``_reach``); returns
+    ``_smooth_level``'s (level, how many above it)."""
     for j in range(lo, hi):
         if not _member(geo, link, lead, j):
             continue
@@ -507,6 +514,14 @@ def _weighted_point(geo, lo, hi, link, lead, kappa, band, a, b):
         geo[11, j, 2] = _pushed(geo, j) + _reach(_pushed(geo, j))[0] * (
             (qu - a) ** 2 + (qv - b) ** 2) / kappa
     level, m, _ = _smooth_level(geo, lo, hi, link, lead, 11, band)
+    return level, m
+
+
+@njit(**JIT)
+def _weighted_point(geo, lo, hi, link, lead, kappa, band, a, b):
+    """(sum part_k phi_k q_k over sum part_k phi_k, the level, how many above it) with the apex
+    at (a, b) (``_heights``, whose rows it leaves)."""
+    level, m = _heights(geo, lo, hi, link, lead, kappa, band, a, b)
     total, pu, pv = 0.0, 0.0, 0.0
     for j in range(lo, hi):
         if not _member(geo, link, lead, j):
@@ -520,48 +535,80 @@ def _weighted_point(geo, lo, hi, link, lead, kappa, band, a, b):
 
 
 @njit(**JIT)
-def _apex_along(geo, first, last, link, lead, kappa, band, b, lo, hi):
-    """The apex's first coordinate a in [lo, hi] at the second b: the root of a - sum part_k u_k
-    (increasing in a), by bisection to APEX_TOL; returns (a, the weighted point's second
-    coordinate)."""
-    for _ in range(APEX_STEPS):
-        if hi - lo <= APEX_TOL:
-            break
-        mid = 0.5 * (lo + hi)
-        if mid < _weighted_point(geo, first, last, link, lead, kappa, band, mid, b)[0]:
-            lo = mid
+def _objective(geo, lo, hi, link, lead, kappa, band, a, b):
+    """(S, its gradient (g_u, g_v) and Hessian (h_uu, h_uv, h_vv)) of the smooth maximum
+    S = level + band of the y_k at the apex (a, b) (``_heights``). With w_k = max(y_k - level, 0),
+    W their sum, part_k = w_k / W and g_k = grad y_k = 2 phi_k (u - q_k) / kappa (the squared
+    distance to a segment has the gradient 2 (u - q_k)): grad S = sum part_k g_k; the Hessian of
+    S in the y, (delta_kj - part_j - part_k + n part_j part_k) / W over the n above the level
+    (from sum w_k^2 = band^2), gives sum part_k (2 phi_k / kappa) M_k
+    + sum (g_k - grad S)(g_k - grad S)^T / W, M_k the identity, less the projection on the
+    segment where q_k is inside it (the distance's Hessian): positive semi-definite."""
+    level, _ = _heights(geo, lo, hi, link, lead, kappa, band, a, b)
+    total = 0.0
+    for j in range(lo, hi):
+        if _member(geo, link, lead, j):
+            total += max(geo[11, j, 2] - level, 0.0)
+    gu, gv, huu, huv, hvv = 0.0, 0.0, 0.0, 0.0, 0.0
+    for j in range(lo, hi):
+        w = max(geo[11, j, 2] - level, 0.0) if _member(geo, link, lead, j) else 0.0
+        if w <= 0.0:
+            continue
+        part, c = w / total, 2.0 * _reach(_pushed(geo, j))[0] / kappa
+        qu, qv, t = _nearest(geo, j, a, b)
+        gu += part * c * (a - qu)
+        gv += part * c * (b - qv)
+        eu, ev = geo[17, j, 0], geo[17, j, 1]
+        e2 = eu * eu + ev * ev
+        if e2 > 0.0 and -1.0 < t < 1.0:   # inside the segment: no curvature along it
+            huu += part * c * (1.0 - eu * eu / e2)
+            huv -= part * c * eu * ev / e2
+            hvv += part * c * (1.0 - ev * ev / e2)
         else:
-            hi = mid
-    a = 0.5 * (lo + hi)
-    return a, _weighted_point(geo, first, last, link, lead, kappa, band, a, b)[1]
+            huu += part * c
+            hvv += part * c
+    for j in range(lo, hi):
+        w = max(geo[11, j, 2] - level, 0.0) if _member(geo, link, lead, j) else 0.0
+        if w <= 0.0:
+            continue
+        c = 2.0 * _reach(_pushed(geo, j))[0] / kappa
+        qu, qv, _ = _nearest(geo, j, a, b)
+        du, dv = c * (a - qu) - gu, c * (b - qv) - gv
+        huu += du * du / total
+        huv += du * dv / total
+        hvv += dv * dv / total
+    return level + band, gu, gv, huu, huv, hvv
 
 
 @njit(**JIT)
 def _apex(geo, lo, hi, link, lead, kappa, band):
-    """The apex (a, b) minimising the smooth maximum of the y_k (above) within the bounding box
-    of the bodies' segments across the axis (geo[11, k, 0:2] +- geo[17, k, 0:2]): nested
-    bisections, the outer on b (the sign of b - sum part_k v_k at the inner's a), one alone
-    where the segments lie on a line of constant v (two spheres)."""
-    u_lo, u_hi, v_lo, v_hi = np.inf, -np.inf, np.inf, -np.inf
-    for j in range(lo, hi):
-        if not _member(geo, link, lead, j):
-            continue
-        for t in (-1.0, 1.0):
-            u, v = geo[11, j, 0] + t * geo[17, j, 0], geo[11, j, 1] + t * geo[17, j, 1]
-            u_lo, u_hi = min(u_lo, u), max(u_hi, u)
-            v_lo, v_hi = min(v_lo, v), max(v_hi, v)
-    if v_hi == v_lo:
-        return _apex_along(geo, lo, hi, link, lead, kappa, band, v_lo, u_lo, u_hi)[0], v_lo
+    """The apex (a, b) minimising the smooth maximum S of the y_k (above), convex in the apex:
+    Newton steps from the deepest's centre (the origin), each halved until S falls by at least
+    a ten-thousandth of what the step's slope promises (Armijo) unless it is shorter than
+    APEX_QUADRATIC (the decrease then lies below S's rounding), the Hessian lifted by
+    APEX_LIFT of its trace where it is singular (a body alone above the level whose segment
+    runs through the apex: any point along it is a minimum); until a step is below APEX_TOL."""
+    a, b = 0.0, 0.0
+    s, gu, gv, huu, huv, hvv = _objective(geo, lo, hi, link, lead, kappa, band, a, b)
     for _ in range(APEX_STEPS):
-        if v_hi - v_lo <= APEX_TOL:
+        lift = APEX_LIFT * (huu + hvv)
+        huu, hvv = huu + lift, hvv + lift
+        det = huu * hvv - huv * huv
+        du, dv = -(hvv * gu - huv * gv) / det, -(huu * gv - huv * gu) / det
+        slope = gu * du + gv * dv
+        step, na, nb, trial = 1.0, a, b, (s, gu, gv, huu, huv, hvv)
+        for _ in range(APEX_STEPS):
+            na, nb = a + step * du, b + step * dv
+            trial = _objective(geo, lo, hi, link, lead, kappa, band, na, nb)
+            if trial[0] <= s + 1e-4 * step * slope or \
+                    step * np.sqrt(du * du + dv * dv) <= APEX_QUADRATIC:
+                break
+            step *= 0.5
+        a, b = na, nb
+        s, gu, gv, huu, huv, hvv = trial
+        if step * np.sqrt(du * du + dv * dv) <= APEX_TOL:
             break
-        mid = 0.5 * (v_lo + v_hi)
-        if mid < _apex_along(geo, lo, hi, link, lead, kappa, band, mid, u_lo, u_hi)[1]:
-            v_lo = mid
-        else:
-            v_hi = mid
-    b = 0.5 * (v_lo + v_hi)
-    return _apex_along(geo, lo, hi, link, lead, kappa, band, b, u_lo, u_hi)[0], b
+    return a, b
 
 
 @njit(**JIT)
