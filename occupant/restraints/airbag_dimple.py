@@ -413,8 +413,9 @@ APEX_TOL = 1e-15    # m, the apex's Newton steps stop below this [E: far below a
 #                     them 1e-11 off), the envelope's dD/dx_k = part_k with them]
 APEX_QUADRATIC = 1e-9   # m, a Newton step below this is taken whole [E: S (about 0.05 m) then
 #                         falls by about 10 m^-1 x step^2, below its rounding, 1e-17 m]
-APEX_LIFT = 1e-12   # of the Hessian's trace added to its diagonal [E: keeps a singular Hessian
-#                     (one body's segment through the apex) invertible; 1e-12 of a step's size]
+APEX_LIFT = 1e-12   # of the Hessian's trace added to its diagonal [E: keeps the Hessian of one
+#                     body above the level whose segment runs through the apex (no curvature
+#                     along it) invertible, far below the trace's other share]
 # Rows of Data.airbag_pairs the link law adds: (D - x_k, the link's dimple's body radius, the
 # pair's part) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's lead
 # pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's, and
