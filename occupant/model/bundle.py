@@ -235,11 +235,14 @@ AIRBAG_OUTPUTS = (("pressure", "Pa"), ("gauge_pressure", "Pa"), ("volume", "m^3"
                   ("fabric_energy", "J"))
 # per pair; as CONTACT_OUTPUTS, the penetration and its rate read 0 while the body is out of
 # the bag and the bottoming penetration 0 while it has not bottomed through (the signed gap to
-# the bag: ``contact.compliant.signed_distances``)
+# the bag: ``contact.compliant.signed_distances``); ``pull`` the bridging fabric's lateral pull
+# on the body, a vector in B0 (the "dimple" law's link dimple, airbag_dimple._link_dimple: 0
+# for a body alone on its link or under another's fabric)
 AIRBAG_CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("force", "N"),
                           ("area", "m^2"), ("displaced_volume", "m^3"), ("friction_force", "N"),
                           ("bottoming_penetration", "m"), ("bottoming_force", "N"),
-                          ("carried_force", "N"))
+                          ("carried_force", "N"), ("pull_x", "N"), ("pull_y", "N"),
+                          ("pull_z", "N"))
 # Line muscles (occupant.forces.muscles): Hill-type force along the line between two points, with
 # first-order activation dynamics; z holds each muscle's activation minus its preset excitation (so
 # that z = 0 starts it at its preset).

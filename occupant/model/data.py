@@ -50,7 +50,7 @@ Data = namedtuple("Data", [
     "record_outputs",  # (1,) int, 0 while the fixed-step loops evaluate a state whose outputs
                     #   are not recorded: a producer may then skip what only its outputs need
                     #   (a pair's elastic energy); 1 otherwise (``integrate.fixed_step``)
-    "airbag_pairs", # (11, npair, 3) eleven rows per airbag contact pair (each row one contiguous
+    "airbag_pairs", # (ROWS, npair, 3) rows per airbag contact pair (each row one contiguous
                     #   (npair, 3) array, as the contact geometry's own): the bag's current centre and
                     #   semi-axes (mounting link frame), the normal and contact point (B0),
                     #   (penetration m, its rate m/s, contact area m^2), and of the share on a
@@ -58,7 +58,8 @@ Data = namedtuple("Data", [
                     #   (share of its dimple, the dimple's area m^2, the depth the unfolding
                     #   put the body in m) of the "dimple" law, and its link's dimple
                     #   (the link's depth less the pair's, its body radius, the pair's part;
-                    #   two rows of scratch) (occupant.restraints.airbag_dimple.dimple_shares)
+                    #   the lever rule's scratch, inputs and pull: airbag_dimple.ROWS)
+                    #   (occupant.restraints.airbag_dimple.dimple_shares)
                     #   (occupant.restraints.airbag)
     "contact_p_b",  # (nc, 3) m, each contact pair's point of geometry b (its link frame) as
                     #   moved by its prescribed motion, if any (occupant.contact.compliant)

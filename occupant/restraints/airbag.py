@@ -338,6 +338,82 @@ def _flattened(data, el, b, k, alpha, beta, d, cx, cy, cz):
     return d - (a * (1.0 + np.sqrt(1.0 - off)) - thickness)
 
 
+@njit(**JIT)
+def _centres_across(R, p, el, b, geo):
+    """Bag b's axis (B0) into Data.airbag_pairs row 13 of its pairs and their bodies' centres
+    less their parts along it into row 12 (``airbag_dimple._link_dimple`` places its lever rule
+    by them). ``R``, ``p``: the kinematics' R_base_link, p_base_link. Returns 0.0."""
+    ax, ay, az = el.bag_R[b, 0, 0], el.bag_R[b, 1, 0], el.bag_R[b, 2, 0]
+    lb = el.bag_link[b]
+    if lb >= 0:
+        ax, ay, az = (R[lb, 0, 0] * ax + R[lb, 0, 1] * ay + R[lb, 0, 2] * az,
+                      R[lb, 1, 0] * ax + R[lb, 1, 1] * ay + R[lb, 1, 2] * az,
+                      R[lb, 2, 0] * ax + R[lb, 2, 1] * ay + R[lb, 2, 2] * az)
+    for k in range(el.pair_start[b], el.pair_start[b + 1]):
+        cx, cy, cz, hx, hy, hz = _segment(R, p, el, k)
+        along = cx * ax + cy * ay + cz * az
+        geo[12, k, 0], geo[12, k, 1], geo[12, k, 2] = cx - along * ax, cy - along * ay, \
+            cz - along * az
+        along = hx * ax + hy * ay + hz * az
+        geo[16, k, 0], geo[16, k, 1], geo[16, k, 2] = hx - along * ax, hy - along * ay, \
+            hz - along * az
+        geo[13, k, 0], geo[13, k, 1], geo[13, k, 2] = ax, ay, az
+    return 0.0
+
+
+@njit(**JIT)
+def _segment(R, p, el, k):
+    """Pair k's body as a swept sphere: its centre and the half of its axis segment (B0), the
+    ellipsoid's longest semi-axis a along it less its middle one b (a - b: 0 for a sphere)."""
+    cx, cy, cz = in_base(R, p, el.link_a[k], el.p_a[k, 0], el.p_a[k, 1], el.p_a[k, 2])
+    s = el.size_a[k]
+    i = 0 if s[0] >= s[1] and s[0] >= s[2] else (1 if s[1] >= s[2] else 2)
+    half = s[i] - max(min(s[0], s[1]), min(max(s[0], s[1]), s[2]))   # longest less middle
+    ex, ey, ez = el.R_a[k, 0, i] * half, el.R_a[k, 1, i] * half, el.R_a[k, 2, i] * half
+    la = el.link_a[k]
+    if la >= 0:
+        ex, ey, ez = (R[la, 0, 0] * ex + R[la, 0, 1] * ey + R[la, 0, 2] * ez,
+                      R[la, 1, 0] * ex + R[la, 1, 1] * ey + R[la, 1, 2] * ez,
+                      R[la, 2, 0] * ex + R[la, 2, 1] * ey + R[la, 2, 2] * ez)
+    return cx, cy, cz, ex, ey, ez
+
+
+@njit(**JIT)
+def _lateral_pull(data, el, b, k, geo, gauge, taut, R, face):
+    """The bridging fabric's pull on pair k's body toward its link's dimple's apex
+    (``airbag_dimple._link_dimple``): -gauge times its area of the link's dimple (the taut
+    share of its share at the link's depth; over a carrier's front, at the carried depth, as its
+    push) times dD/dc_k (row 14), on its centre, the reaction on the bag's link; and the
+    entry's push beyond its part along its normal (row 15). Returns its power; leaves the pull
+    (N, B0) in row 14 and the entry's push (N) in row 15's first (the pair's outputs)."""
+    gx, gy, gz = geo[14, k, 0], geo[14, k, 1], geo[14, k, 2]
+    g = np.sqrt(gx * gx + gy * gy + gz * gz)
+    if g <= 0.0 and geo[15, k, 0] <= 0.0:
+        return 0.0
+    slack, lift, r_link = geo[7, k, 2], geo[8, k, 0], geo[8, k, 1]
+    share, d_s = geo[5, k, 0], geo[5, k, 1]
+    cap = max(face, lens(geo[4, k, 0], el.radius_a[k], R)[1])
+    area = (1.0 - share) * dimple(max(geo[4, k, 0] - slack, 0.0) + lift, r_link, R, cap)[1]
+    if share > 0.0:
+        area += share * dimple(max(d_s - slack, 0.0) + lift, r_link, R,
+                               max(face, lens(d_s, el.radius_a[k], R)[1]))[1]
+    la, lb = el.link_a[k], el.link_b[k]
+    force = gauge * taut * geo[7, k, 0] * area
+    power = 0.0
+    if geo[15, k, 0] > 0.0:   # entering: dD/dx_k beyond its part, along its normal
+        power += _push(data, la, lb, force * geo[15, k, 0], 0.0, 1.0, geo[2, k, 0], geo[2, k, 1],
+                       geo[2, k, 2], geo[3, k, 0], geo[3, k, 1], geo[3, k, 2])[0]
+    if g > 0.0:   # at the body's segment point nearest the apex (a point of the body)
+        cx, cy, cz, hx, hy, hz = _segment(data.R_base_link, data.p_base_link, el, k)
+        t = geo[17, k, 2]
+        cx, cy, cz = cx + t * hx, cy + t * hy, cz + t * hz
+        power += _push(data, la, lb, force * g, 0.0, 1.0, -gx / g, -gy / g, -gz / g, cx, cy,
+                       cz)[0]
+    geo[14, k, 0], geo[14, k, 1], geo[14, k, 2] = -force * gx, -force * gy, -force * gz
+    geo[15, k, 0] *= force
+    return power
+
+
 @njit(**JIT_INLINE)
 def _bag_gap(R, p, el, geo, k):
     """Distance (m) between the bounding spheres of pair k's body (its largest semi-axis about
@@ -420,6 +496,8 @@ def airbags(bundle, data, t, q, v, z):
                                        data.zdot)
         # the taut fabric's dimples share the face where they overlap (airbag_dimple.dimple_shares)
         if taut > 0.0:
+            call_if(el.dimple, _centres_across, 0.0, data.R_base_link, data.p_base_link, el, b,
+                    geo)
             call_if(el.dimple, dimple_shares, 0.0, geo, el.pair_start[b], el.pair_start[b + 1],
                     el.radius_a, radius_b, face, el.link_a)
         # the displaced volume
@@ -499,6 +577,7 @@ def airbags(bundle, data, t, q, v, z):
             la, carrier = el.link_a[k], el.carrier[k]
             force, carried_force, friction = 0.0, 0.0, 0.0
             d_bottom, f_bottom, f_carried = 0.0, 0.0, 0.0
+            pull_x, pull_y, pull_z = 0.0, 0.0, 0.0
             if d > 0.0 and area > 0.0:
                 nx, ny, nz = geo[2, k, 0], geo[2, k, 1], geo[2, k, 2]
                 force = gauge * (1.0 - share) * area
@@ -513,6 +592,11 @@ def airbags(bundle, data, t, q, v, z):
                     power += work
                     force += carried_force
                     friction += carried_friction
+                if taut > 0.0:   # the link dimple's pull, and its entry's push in the force
+                    power += call_if(el.dimple, _lateral_pull, 0.0, points, el, b, k, geo, gauge,
+                                     taut, radius_b, face)
+                    pull_x, pull_y, pull_z = geo[14, k, 0], geo[14, k, 1], geo[14, k, 2]
+                    force += geo[15, k, 0]
                 force_total += force
                 area_total += (1.0 - share) * area + share * area_s
                 # bottoming out on the backing plane, shared as the patch is
@@ -543,6 +627,8 @@ def airbags(bundle, data, t, q, v, z):
             data.outputs[o + 6] = d_bottom
             data.outputs[o + 7] = f_bottom
             data.outputs[o + 8] = carried_force
+            data.outputs[o + 9], data.outputs[o + 10], data.outputs[o + 11] = pull_x, pull_y, \
+                pull_z
         o = el.out_start + N_BAG_OUTPUTS * b
         data.outputs[o] = p
         data.outputs[o + 1] = p - p_a

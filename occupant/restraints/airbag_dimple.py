@@ -352,24 +352,90 @@ def _three_meet(geo, start, end, k):
 
 
 # One rigid surface of several bodies (a dummy's head shell and its chin, a knee sphere and the
-# shank shell of its leg: pairs of one link) presses one dimple: a chin under a head already in
-# the fabric only deepens the head's dimple locally (scenarios/HISTORY.md `chinunion`: pairwise,
-# the chin 66 mm in turned a dimple nearly as wide as the head's, 80-100 mm lower, and took 27 %
-# of the head's push). The link's dimple is that of its widest body at the link's depth D, a
-# smooth maximum of its pairs' depths x_k (the depths they pushed in themselves): with
-# w_k = max(0, x_k - D + LINK_BAND), sum_k w_k^2 = LINK_BAND^2, so D is the deepest's own depth
-# while the others lie a band or more below it, and at most LINK_BAND (1 - 1/sqrt(n)) above it
-# when n are equally deep. dD/dx_k = w_k / sum w, so the link's dimple, split among its pairs in
-# those parts at their own points, pushes with the power the gas does on it: p dV = sum of the
-# pairs' F_k dx_k exactly, at fixed shares (the parts concentrate on the deepest pair; two equally
-# deep split it evenly; nothing switches). The link's disc (its dimple's area about the parts'
-# weighted point, across their weighted normal) shares the union with other links' (above).
+# shank shell of its leg: pairs of one link) presses one dimple, the fabric drawn over the link's
+# bodies (scenarios/HISTORY.md `chinunion`: pairwise, the chin 66 mm in turned a dimple nearly as
+# wide as the head's, 80-100 mm lower, and took 27 % of the head's push). The link's dimple is
+# that of its widest body; its profile is taken as the mirror-buckled cap's, the paraboloid
+# D - s^2 / kappa about its apex (D its depth there, s the distance across the normal from the
+# apex), kappa = c(x) R = rho^2 / D to first order in D / R (rho the rim's radius, A = pi rho^2):
+# the profile whose volume pi rho^2 D / 2 has the rim's disc for its depth derivative, as the
+# law's A = dV/dd (Yang and Hsu's axial equilibrium) has while rho^2 grows as D; at x = 1 it is
+# the inverted cap, D - s^2 / R to second order in s / R. A body of the link x deep whose point
+# lies s from the apex is under that fabric when x <= D - s^2 / kappa, so the link's dimple is
+# the shallowest that holds all its bodies: D = min over the apex u of the largest
+# y_k(u) = x_k + phi_k |q_k - u|^2 / kappa (x_k the depth pair k pushed in itself; q_k the point
+# of its body's axis segment nearest the apex across the bag's axis: the ellipsoid as a sphere
+# swept along its longest axis, the segment that axis less the middle semi-axis, so q_k is a
+# point of the body, its centre for a sphere, and a long body, a shank shell, is placed by its
+# end nearest the apex, not by its centre 0.1-0.2 m off; phi_k ``_reach``, 0 to 1 over the first
+# LINK_ENTRY of its depth), taken smooth: S(y), with w_k = max(0, y_k - S + band),
+# sum_k w_k^2 = band^2 (band LINK_BAND, at most the deepest's x: the level S - band never lies
+# below the bag's surface, so a body entering, y = 0, takes no part at once), is the largest y
+# while the others lie a band or more below it, and at most band (1 - 1/sqrt(n)) above it when
+# n are equal. With part_k = dS/dy_k = w_k / sum w, dS/du = (2 / kappa) sum part_k phi_k
+# (u - q_k) vanishes at the minimum: the apex is the weighted point of the q_k, the lever rule
+# putting the link's resultant there, and (the envelope theorem, over u and over the segments'
+# places) dD/dx_k = part_k (1 + phi_k' |q_k - u|^2 / kappa) (+ 1 - band / sum w for the
+# deepest while it is less than LINK_BAND deep) and dD/dq_k = part_k phi_k 2 (q_k - u) / kappa.
+# So the link's dimple, split among its pairs in those parts at their own contact points along
+# their normals (the entry's rest there too), and the bridging fabric's lateral pull,
+# -p A_k dD/dq_k on body k at its point q_k toward the apex (A_k its area of the link's dimple;
+# the pulls sum to zero, the bag's link taking their reactions), push with the power the gas
+# does on the link's dimple: p dV = sum of the pairs' F_k . v_k exactly, as
+# tests/restraints/test_airbag_contact.py's drops of one link on a sealed bag show (1e-7-1e-6
+# of the work exchanged; bagface's law, the places the contact points and no pull, 7e-3:
+# scenarios/validation/HISTORY.md `bagface`, scenarios/HISTORY.md `baglever`; the shares
+# between links, above, are held fixed in it as before). A body inside another's dimple takes
+# none (the dummy's chin, 80-100 mm under its head shell, while it lies more than
+# s^2 / kappa + band less deep); one that presses the fabric out beyond it bears its part of
+# the one dimple (the human's chin and
+# braincase, no face between them: the braincase in the bag 30 mm and 85 mm above the chin
+# while the chin, 8 mm deeper, took the whole dimple; the depth law before took a body's place
+# across the normal into no account, so the deepest pair took all until another passed it:
+# scenarios/validation/HISTORY.md `neckhigh`, `bagface`). One body reduces to that depth law bit
+# for bit (D = x); bodies at one place past LINK_ENTRY to its smooth maximum. S(y(u)) is convex
+# in u (S convex and nondecreasing, y_k convex: a squared distance to a segment) and has a
+# Lipschitz gradient, so u is found by safeguarded Newton steps on it (``_apex``; nested
+# bisections on the sign of u - the weighted point cost the US NCAP run +50 %, baglever2).
+# The link's disc (its dimple's area about the parts' weighted contact point, across their
+# weighted normal) shares the union with other links' (above).
 LINK_BAND = 0.005   # m [E: a few mm, below the chin's 20-60 mm under the head's depth in the
 #                     driver bag (chinunion), above a step's motion]
+LINK_ENTRY = 0.01  # m [E: the depth over which a body entering the bag beside its link's dimple
+#                     comes to demand all of its distance from the apex, so that it joins the
+#                     dimple continuously: taken whole at once, a chin entering 90 mm from a
+#                     head 12 mm in lifts the link's dimple 3.5 mm in one step (a 0.16 J step
+#                     of the gas ledger in the drop of tests/restraints/test_airbag_contact.py);
+#                     two band widths, below the chin's 20-60 mm in the driver bag]
+APEX_STEPS = 60     # Newton steps of the apex at most, and halvings of each (3-6 steps taken)
+APEX_TOL = 1e-15    # m, the apex's Newton steps stop below this [E: far below a step's motion,
+#                     near the coordinates' rounding; the parts then hold to 1e-14 (1e-12 left
+#                     them 1e-11 off), the envelope's dD/dx_k = part_k with them]
+APEX_QUADRATIC = 1e-9   # m, a Newton step below this is taken whole [E: S (about 0.05 m) then
+#                         falls by about 10 m^-1 x step^2, below its rounding, 1e-17 m]
+APEX_LIFT = 1e-12   # of the Hessian's trace added to its diagonal [E: keeps the Hessian of one
+#                     body above the level whose segment runs through the apex (no curvature
+#                     along it) invertible, far below the trace's other share]
 # Rows of Data.airbag_pairs the link law adds: (D - x_k, the link's dimple's body radius, the
 # pair's part) in row 8 (``occupant.restraints.airbag._blend`` reads them), the link's lead
-# pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's.
-ROWS = 11
+# pair's own normal and point kept in rows 9 and 10 while its rows 2 and 3 hold the link's, and
+# row 11 the apex search's scratch: the pair's point across the axis (u, v) and its y; the
+# inputs ``occupant.restraints.airbag.airbags`` writes: row 12 the body's centre (B0) less its
+# part along the bag's axis, row 13 the bag's axis (B0, unit); row 14 the output, dD/dc_k across
+# the axis (the lateral pull's direction and size per m^2 of dimple and Pa), row 15's first the
+# part of dD/dx_k beyond part_k (``_reach``'s, while the body enters), which
+# ``occupant.restraints.airbag._lateral_pull`` turns into the pull (N, B0) and the entry's push
+# (N) for the pair's outputs; row 16 (input) the half
+# of the body's axis segment (B0) across the bag's axis, row 17 the search's scratch: that half
+# segment in the plane's basis (u, v) and the segment's point nearest the apex, t in [-1, 1].
+ROWS = 18
+
+
+@njit(**JIT)
+def _across(geo, k, j):
+    """Pair j's body centre from pair k's across the bag's axis (rows 12: B0, m)."""
+    return geo[12, j, 0] - geo[12, k, 0], geo[12, j, 1] - geo[12, k, 1], \
+        geo[12, j, 2] - geo[12, k, 2]
 
 
 @njit(**JIT)
@@ -379,31 +445,171 @@ def _pushed(geo, k):
 
 
 @njit(**JIT)
-def _link_level(geo, start, end, link, lead, band):
-    """(level s = D - band, how many pairs lie above it, the deepest pair) of ``lead``'s link:
-    its pairs taken deepest first (ties: lower index first), s the smaller root of
-    sum (x_k - s)^2 = band^2 over them, until the next lies at or below s."""
-    top, top_k, deepest = np.inf, -1, -1
-    n, s1, s2, level = 0, 0.0, 0.0, -np.inf
+def _member(geo, link, lead, j):
+    """Whether pair j is of ``lead``'s link and pushed into the bag."""
+    return link[j] == link[lead] and _pushed(geo, j) > 0.0
+
+
+@njit(**JIT)
+def _smooth_level(geo, lo, hi, link, lead, row, band):
+    """(level s = S - band, how many lie above it, the largest's pair) of the values v_k of the
+    pairs of ``lead``'s link pushed in (among lo..hi - 1), x_k (``_pushed``, ``row`` -1) or y_k
+    (geo[11, k, 2], ``row`` 11): taken largest first (ties: lower index first), s the smaller
+    root of sum (v_k - s)^2 = band^2 over them, until the next lies at or below s."""
+    top, top_k, largest = np.inf, -1, -1
+    m, s1, s2, level = 0, 0.0, 0.0, -np.inf
     while True:
         best, best_k = 0.0, -1
-        for j in range(start, end):
-            if link[j] != link[lead]:
+        for j in range(lo, hi):
+            if not _member(geo, link, lead, j):
                 continue
-            x = _pushed(geo, j)
-            if x > 0.0 and (x < top or (x == top and j > top_k)) and (best_k < 0 or x > best):
+            x = _pushed(geo, j) if row < 0 else geo[11, j, 2]
+            if (x < top or (x == top and j > top_k)) and (best_k < 0 or x > best):
                 best, best_k = x, j
-        if best_k < 0 or (n > 0 and best <= level):
+        if best_k < 0 or (m > 0 and best <= level):
             break
-        n += 1
+        m += 1
         s1 += best
         s2 += best * best
         top, top_k = best, best_k
-        if n == 1:
-            deepest, level = best_k, best - band
+        if m == 1:
+            largest, level = best_k, best - band
         else:
-            level = (s1 - np.sqrt(max(s1 * s1 - n * (s2 - band * band), 0.0))) / n
-    return level, n, deepest
+            level = (s1 - np.sqrt(max(s1 * s1 - m * (s2 - band * band), 0.0))) / m
+    return level, m, largest
+
+
+@njit(**JIT)
+def _reach(x):
+    """(phi, dphi/dx) of a body x deep in the bag: the part of its distance from the apex it
+    demands of the link's dimple, rising smoothly (3 t^2 - 2 t^3, t = x / LINK_ENTRY) from 0 as
+    it enters the bag to 1 once LINK_ENTRY deep."""
+    if x >= LINK_ENTRY:
+        return 1.0, 0.0
+    t = max(x, 0.0) / LINK_ENTRY
+    return t * t * (3.0 - 2.0 * t), 6.0 * t * (1.0 - t) / LINK_ENTRY
+
+
+@njit(**JIT)
+def _nearest(geo, j, a, b):
+    """(u, v) of the point of pair j's body segment (centre geo[11, j, 0:2], half segment
+    geo[17, j, 0:2]) nearest the apex (a, b) across the axis, and its place t in [-1, 1]."""
+    cu, cv, eu, ev = geo[11, j, 0], geo[11, j, 1], geo[17, j, 0], geo[17, j, 1]
+    e2 = eu * eu + ev * ev
+    t = 0.0
+    if e2 > 0.0:
+        t = min(max(((a - cu) * eu + (b - cv) * ev) / e2, -1.0), 1.0)
+    return cu + t * eu, cv + t * ev, t
+
+
+@njit(**JIT)
+def _heights(geo, lo, hi, link, lead, kappa, band, a, b):
+    """With the apex at (a, b), over the link's pairs pushed in (among lo..hi - 1):
+    y_k = x_k + phi_k |q_k - (a, b)|^2 / kappa into geo[11, k, 2] (q_k the body segment's point
+    nearest the apex, ``_nearest``, its place t into geo[17, k, 2]; phi_k ``_reach``); returns
+    ``_smooth_level``'s (level, how many above it)."""
+    for j in range(lo, hi):
+        if not _member(geo, link, lead, j):
+            continue
+        qu, qv, geo[17, j, 2] = _nearest(geo, j, a, b)
+        geo[11, j, 2] = _pushed(geo, j) + _reach(_pushed(geo, j))[0] * (
+            (qu - a) ** 2 + (qv - b) ** 2) / kappa
+    level, m, _ = _smooth_level(geo, lo, hi, link, lead, 11, band)
+    return level, m
+
+
+@njit(**JIT)
+def _weighted_point(geo, lo, hi, link, lead, kappa, band, a, b):
+    """(sum part_k phi_k q_k over sum part_k phi_k, the level, how many above it) with the apex
+    at (a, b) (``_heights``, whose rows it leaves)."""
+    level, m = _heights(geo, lo, hi, link, lead, kappa, band, a, b)
+    total, pu, pv = 0.0, 0.0, 0.0
+    for j in range(lo, hi):
+        if not _member(geo, link, lead, j):
+            continue
+        w = max(geo[11, j, 2] - level, 0.0) * _reach(_pushed(geo, j))[0]
+        qu, qv, _ = _nearest(geo, j, a, b)
+        total += w
+        pu += w * qu
+        pv += w * qv
+    return pu / total, pv / total, level, m
+
+
+@njit(**JIT)
+def _objective(geo, lo, hi, link, lead, kappa, band, a, b):
+    """(S, its gradient (g_u, g_v) and Hessian (h_uu, h_uv, h_vv)) of the smooth maximum
+    S = level + band of the y_k at the apex (a, b) (``_heights``). With w_k = max(y_k - level, 0),
+    W their sum, part_k = w_k / W and g_k = grad y_k = 2 phi_k (u - q_k) / kappa (the squared
+    distance to a segment has the gradient 2 (u - q_k)): grad S = sum part_k g_k; the Hessian of
+    S in the y, (delta_kj - part_j - part_k + n part_j part_k) / W over the n above the level
+    (from sum w_k^2 = band^2), gives sum part_k (2 phi_k / kappa) M_k
+    + sum (g_k - grad S)(g_k - grad S)^T / W, M_k the identity, less the projection on the
+    segment where q_k is inside it (the distance's Hessian): positive semi-definite."""
+    level, _ = _heights(geo, lo, hi, link, lead, kappa, band, a, b)
+    total = 0.0
+    for j in range(lo, hi):
+        if _member(geo, link, lead, j):
+            total += max(geo[11, j, 2] - level, 0.0)
+    gu, gv, huu, huv, hvv = 0.0, 0.0, 0.0, 0.0, 0.0
+    for j in range(lo, hi):
+        w = max(geo[11, j, 2] - level, 0.0) if _member(geo, link, lead, j) else 0.0
+        if w <= 0.0:
+            continue
+        part, c = w / total, 2.0 * _reach(_pushed(geo, j))[0] / kappa
+        qu, qv, t = _nearest(geo, j, a, b)
+        gu += part * c * (a - qu)
+        gv += part * c * (b - qv)
+        eu, ev = geo[17, j, 0], geo[17, j, 1]
+        e2 = eu * eu + ev * ev
+        if e2 > 0.0 and -1.0 < t < 1.0:   # inside the segment: no curvature along it
+            huu += part * c * (1.0 - eu * eu / e2)
+            huv -= part * c * eu * ev / e2
+            hvv += part * c * (1.0 - ev * ev / e2)
+        else:
+            huu += part * c
+            hvv += part * c
+    for j in range(lo, hi):
+        w = max(geo[11, j, 2] - level, 0.0) if _member(geo, link, lead, j) else 0.0
+        if w <= 0.0:
+            continue
+        c = 2.0 * _reach(_pushed(geo, j))[0] / kappa
+        qu, qv, _ = _nearest(geo, j, a, b)
+        du, dv = c * (a - qu) - gu, c * (b - qv) - gv
+        huu += du * du / total
+        huv += du * dv / total
+        hvv += dv * dv / total
+    return level + band, gu, gv, huu, huv, hvv
+
+
+@njit(**JIT)
+def _apex(geo, lo, hi, link, lead, kappa, band):
+    """The apex (a, b) minimising the smooth maximum S of the y_k (above), convex in the apex:
+    Newton steps from the deepest's centre (the origin), each halved until S falls by at least
+    a ten-thousandth of what the step's slope promises (Armijo) unless it is shorter than
+    APEX_QUADRATIC (the decrease then lies below S's rounding), the Hessian lifted by
+    APEX_LIFT of its trace where it is singular (a body alone above the level whose segment
+    runs through the apex: any point along it is a minimum); until a step is below APEX_TOL."""
+    a, b = 0.0, 0.0
+    s, gu, gv, huu, huv, hvv = _objective(geo, lo, hi, link, lead, kappa, band, a, b)
+    for _ in range(APEX_STEPS):
+        lift = APEX_LIFT * (huu + hvv)
+        huu, hvv = huu + lift, hvv + lift
+        det = huu * hvv - huv * huv
+        du, dv = -(hvv * gu - huv * gv) / det, -(huu * gv - huv * gu) / det
+        slope = gu * du + gv * dv
+        step, na, nb, trial = 1.0, a, b, (s, gu, gv, huu, huv, hvv)
+        for _ in range(APEX_STEPS):
+            na, nb = a + step * du, b + step * dv
+            trial = _objective(geo, lo, hi, link, lead, kappa, band, na, nb)
+            if trial[0] <= s + 1e-4 * step * slope or \
+                    step * np.sqrt(du * du + dv * dv) <= APEX_QUADRATIC:
+                break
+            step *= 0.5
+        a, b = na, nb
+        s, gu, gv, huu, huv, hvv = trial
+        if step * np.sqrt(du * du + dv * dv) <= APEX_TOL:
+            break
+    return a, b
 
 
 @njit(**JIT)
@@ -416,33 +622,104 @@ def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
     for j in range(start, end):
         if link[j] == link[lead]:
             r_w = max(r_w, radius[j])
+    n = 0   # the link's pairs pushed in
     for j in range(start, end):
         if link[j] == link[lead]:
             geo[7, j, 1] = 0.0
             geo[8, j, 0], geo[8, j, 1], geo[8, j, 2] = 0.0, r_w, 0.0
-    level, n, deepest = _link_level(geo, start, end, link, lead, band)
+            geo[11, j, 0], geo[11, j, 1], geo[11, j, 2] = 0.0, 0.0, _pushed(geo, j)
+            geo[14, j, 0], geo[14, j, 1], geo[14, j, 2] = 0.0, 0.0, 0.0
+            geo[15, j, 0] = 0.0
+            geo[17, j, 0], geo[17, j, 1], geo[17, j, 2] = 0.0, 0.0, 0.0
+            if _member(geo, link, lead, j):
+                n += 1
+    lo, hi = end, start   # the link's pairs pushed in lie in lo..hi - 1 (the searches' range)
+    for j in range(start, end):
+        if _member(geo, link, lead, j):
+            lo, hi = min(lo, j), j + 1
+    deepest = _smooth_level(geo, lo, hi, link, lead, -1, band)[2]
     if deepest < 0:
         return -1
-    depth = _pushed(geo, deepest) if n == 1 else level + band
+    # the band at most the deepest's depth: the level S - band then never lies below the bag's
+    # surface, so a body entering (y_k = 0 at x_k = 0) joins with no part, continuously
+    shallow = _pushed(geo, deepest) < band
+    band = min(band, _pushed(geo, deepest))
+    level, m, a, b = 0.0, 1, 0.0, 0.0
+    ex, ey, ez, fx, fy, fz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    if n > 1:
+        # the bodies' centres (row 12, across the bag's axis, row 13: material points, so the
+        # lateral pull below does the gas's work exactly) from the deepest's, in a basis across
+        # the axis whose first vector points to the first other pair pushed in (two pairs: on
+        # the line v = 0)
+        other = -1
+        for j in range(start, end):
+            if other < 0 and j != deepest and _member(geo, link, lead, j):
+                other = j
+        nx, ny, nz = geo[13, deepest, 0], geo[13, deepest, 1], geo[13, deepest, 2]
+        ex, ey, ez = _across(geo, deepest, other)
+        norm = np.sqrt(ex * ex + ey * ey + ez * ez)
+        if norm == 0.0:   # the centres at one place across the axis: any vector across it
+            ex, ey, ez = (ny, -nx, 0.0) if abs(nz) < 0.9 else (0.0, nz, -ny)
+            norm = np.sqrt(ex * ex + ey * ey + ez * ez)
+        ex, ey, ez = ex / norm, ey / norm, ez / norm
+        fx, fy, fz = ny * ez - nz * ey, nz * ex - nx * ez, nx * ey - ny * ex
+        norm = np.sqrt(fx * fx + fy * fy + fz * fz)
+        fx, fy, fz = fx / norm, fy / norm, fz / norm
+        for j in range(start, end):
+            if _member(geo, link, lead, j):
+                dx, dy, dz = _across(geo, deepest, j)
+                geo[11, j, 0] = dx * ex + dy * ey + dz * ez
+                geo[11, j, 1] = dx * fx + dy * fy + dz * fz
+                dx, dy, dz = geo[16, j, 0], geo[16, j, 1], geo[16, j, 2]
+                geo[17, j, 0] = dx * ex + dy * ey + dz * ez
+                geo[17, j, 1] = dx * fx + dy * fy + dz * fz
+        x_w = min(r_w / R, 1.0)
+        kappa = (C0 + (1.0 - C0) * x_w ** N_EXP) * R   # rho^2 / D of the link's dimple
+        # the others under the deepest's own fabric (a band or more below it with the apex at
+        # its centre): that apex is a minimum (S >= y_deepest >= x_deepest everywhere), no search
+        _, _, level, m = _weighted_point(geo, lo, hi, link, lead, kappa, band, 0.0, 0.0)
+        under = True
+        for j in range(lo, hi):
+            if j != deepest and _member(geo, link, lead, j) and \
+                    geo[11, j, 2] > _pushed(geo, deepest) - band:
+                under = False
+        if not under:
+            a, b = _apex(geo, lo, hi, link, lead, kappa, band)
+            _, _, level, m = _weighted_point(geo, lo, hi, link, lead, kappa, band, a, b)
     for r in range(3):
         geo[9, deepest, r], geo[10, deepest, r] = geo[2, deepest, r], geo[3, deepest, r]
-    if n == 1:
+    if m == 1:   # the deepest's own dimple: the others under its fabric
+        depth = _pushed(geo, deepest)
         geo[8, deepest, 2] = 1.0
     else:
-        total = 0.0   # over the pairs pushed in (x_k > 0) above the level
+        depth = level + band
+        total = 0.0   # over the pairs above the level
         for j in range(start, end):
-            if link[j] == link[lead] and _pushed(geo, j) > 0.0:
-                total += max(_pushed(geo, j) - level, 0.0)
+            if _member(geo, link, lead, j):
+                total += max(geo[11, j, 2] - level, 0.0)
         nx, ny, nz, px, py, pz = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
         for j in range(start, end):
-            if link[j] != link[lead] or _pushed(geo, j) <= max(level, 0.0):
+            if not _member(geo, link, lead, j) or geo[11, j, 2] <= level:
                 continue
-            part = (_pushed(geo, j) - level) / total
+            part = (geo[11, j, 2] - level) / total
             geo[8, j, 0], geo[8, j, 2] = depth - _pushed(geo, j), part
+            # dD/dc_k across the axis, part_k phi_k 2 (u_k - u) / kappa (B0): the bridging
+            # fabric's lateral pull on the body is -p (its area of the link's dimple) times it;
+            # and dD/dx_k's part beyond part_k, part_k phi_k' |u_k - u|^2 / kappa, pushing along
+            # the pair's normal as its part does
+            phi, slope = _reach(_pushed(geo, j))
+            qu, qv, geo[17, j, 2] = _nearest(geo, j, a, b)
+            du, dv = qu - a, qv - b
+            geo[15, j, 0] = part * slope * (du * du + dv * dv) / kappa
+            du, dv = 2.0 * part * phi * du / kappa, 2.0 * part * phi * dv / kappa
+            geo[14, j, 0], geo[14, j, 1], geo[14, j, 2] = du * ex + dv * fx, du * ey + dv * fy, \
+                du * ez + dv * fz
             nx, ny, nz = nx + part * geo[2, j, 0], ny + part * geo[2, j, 1], \
                 nz + part * geo[2, j, 2]
             px, py, pz = px + part * geo[3, j, 0], py + part * geo[3, j, 1], \
                 pz + part * geo[3, j, 2]
+        if shallow:   # dD/dband (1 - band / sum w) times dband/dx of the deepest, 1
+            geo[15, deepest, 0] += 1.0 - band / total
         norm = np.sqrt(nx * nx + ny * ny + nz * nz)
         geo[2, deepest, 0], geo[2, deepest, 1], geo[2, deepest, 2] = nx / norm, ny / norm, \
             nz / norm
@@ -455,9 +732,12 @@ def _link_dimple(geo, start, end, radius, R, face, link, lead, band):
 def dimple_shares(geo, start, end, radius, R, face, link):
     """Each pair's share of its link's dimple, for the bag whose pairs are start..end - 1, into
     geo[7, k, 0], and the link law's row 8 (``_link_dimple``): one dimple per link (``link``,
-    the pairs' links) in the bag, of its widest body (``radius``) at the link's smooth maximum
-    depth (``LINK_BAND``), split among its pairs by their parts. The links' dimples are discs of
-    their areas (``dimple``, face curvature radius R, at most the bag's ``face`` m^2) about
+    the pairs' links) in the bag, of its widest body (``radius``) at the depth of the
+    shallowest paraboloid holding the link's bodies (``_link_dimple``, smoothed by
+    ``LINK_BAND``), split among its pairs by their parts, the lever rule about its apex, with
+    its lateral pull's and entry's rows 14 and 15 (``airbags`` applies them: ``_lateral_pull``;
+    it writes the inputs, rows 12, 13 and 16, first). The links' dimples are discs of their
+    areas (``dimple``, face curvature radius R, at most the bag's ``face`` m^2) about
     their weighted contact points (geo[3]) across their mean normal (geo[2]), depths geo[4, k, 0]
     less the unfolded depths geo[7, k, 2] (the depth the body pushed in itself,
     ``occupant.restraints.airbag.patch``); the link's area is left in geo[7, k, 1] of its deepest

@@ -381,18 +381,26 @@ def test_reference_euro_ncap_5f_right_foot_rises_off_the_toe_board_to_the_closeo
     994 N m/rad beyond 29.8 deg of plantar flexion), so it plantar-flexes to 33.4 deg at 87.7 ms
     (77 N m) and the right lower tibia reads -93 N m at 86.7 ms. Before, with a free ankle and a
     stop at 45 deg [E], the foot flapped to the stop at 76.6 ms (46.3 deg; 138 N m): the lower
-    tibia -175 N m and the femur 1.77 kN tension at 77 ms, the closeout met only at 93 ms."""
+    tibia -175 N m and the femur 1.77 kN tension at 77 ms, the closeout met only at 93 ms.
+    Re-measured when her knee bag's dimple came to be shared by the lever rule over each knee
+    sphere and shank shell (branch baglever2; main 25816b95's run -> the branch's): her right
+    leg swings up 5 ms later (the bag's push on her right knee 0.42 -> 0.34 kN at 42 ms, on its
+    shank 0.53 -> 0.46 kN at 78 ms), the foot meets the closeout from 82.5 -> 87.9 ms, 1.87 ->
+    1.53 kN at 85.4 -> 90.8 ms, the ankle peaks at 33.1 -> 30.5 deg at 88.7 -> 97.0 ms (on its
+    deck law's stop from 29.8 deg, a plateau of 30.4-30.5 deg from 96 to 98 ms) and the lower
+    tibia reads -86 -> -43 N m: bounds on the times 95 -> 100 ms (the peak) and 88 -> 92 ms
+    (the first touch), on the tibia -60 -> -30 N m (still far from the old stop's -175)."""
     out = full_width.results.outputs
     t = full_width.results.t
     ankle = np.degrees(out["right_ankle_y.deflection"])
     k = int(np.argmax(ankle))
-    assert 30.0 < ankle[k] < 36.0 and 0.080 < t[k] < 0.095         # 33.4 deg at 87.7 ms (46.3)
+    assert 30.0 < ankle[k] < 36.0 and 0.080 < t[k] < 0.100         # 30.5 deg at 97.0 ms (46.3)
     top = out["right_foot_shell__footwell_top.normal_force"]
     first = t[int(np.argmax(top > 0.0))]
-    assert top.max() > 0.0 and 0.078 < first < 0.088                # from 81.6 ms (93 before)
-    assert 300.0 < top.max() < 3000.0 and 0.080 < t[np.argmax(top)] < 0.110   # 1.82 kN at 84.5 ms
+    assert top.max() > 0.0 and 0.078 < first < 0.092                # from 87.9 ms (93 before)
+    assert 300.0 < top.max() < 3000.0 and 0.080 < t[np.argmax(top)] < 0.110   # 1.53 kN at 90.8 ms
     lower = next(c for c in full_width.results.channels if c.code == "11TIBIRILOHFMOY0")
-    assert -120.0 < np.min(lower.values) < -60.0                     # -93 N m (-175 at the stop)
+    assert -120.0 < np.min(lower.values) < -30.0                     # -43 N m (-175 at the stop)
 
 
 def test_reference_euro_ncap_5f_knee_airbag_is_the_cars(full_width):
@@ -969,32 +977,16 @@ def test_reference_us_ncap_outboard_arm_stays_inside_the_door(ncap):
     assert out["left_hand_shell__door_panel.penetration"].max() < 0.010
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11: HIC15 431 and head 3 ms 61.9 g since the buckle tongue's friction is the FE sleds' pulley's 0.2 and the pressed contacts start on their loading history (frictionsrc, settlez; 448 and 63.5 g at stop 49, the seat backs' trim friction, frontback); 443 and 63.2 g since the wheel is round (roundrim; 433 and 62.4 g with its square, since the D-ring stands on its B-pillar, dringpillar; "
-                   "448 and 63.5 g at main 93f7a72) "
-                   "(450 and 63.6 g, then 454 and 63.9 g before the "
-                   "Hybrid III's heels and the held wraps judged in their own planes, heelfoot, "
-                   "torsoheld; 449 and 63.6 g before the "
-                   "belt's pull at its tangent points and the lap belt held on the pelvis by friction, "
-                   "tangentcouple, lapfriction; 448 before the driver's door, "
-                   "frontaldoor; 449 "
-                   "before the capstan angle was the belt path's turn, capstanpath; 461 and 64.2 g "
-                   "before the belt was measured along its path, beltarcs; 459 and 64.3 g before the "
-                   "chin pressed the bag with the head, chinlink; 429 and 62.3 g "
-                   "before the lap belt's wrap crown stood at the dummy's ASIS, 438 and 62.7 g "
-                   "before the spool kept the pretensioner's stall tension, 546 and 69.1 g before the "
-                   "hands held the rim; the rest measured then) against NHTSA "
-                   "11391's 328 and 57.6 g: the head pulse near the test's shape (HIC15 / (0.015 s "
-                   "a_3ms^2.5) 0.93, the test's 0.87), head 3 ms 1.10 times the test's, above 60 g "
-                   "for 11.6 ms; the bag's dimple holds the head with 3.43 kN at 61 ms (88 mm in, "
-                   "47 kPa peak gauge), at the top of the test's 3.3-3.5 kN balance, its vents "
-                   "(2 x 30 mm), inflator, firing time and leakage unsourced [U] (a fourth search "
-                   "found no driver bag's data, scenarios/HISTORY.md driverbag; 2 x 40 mm gave 370 "
-                   "and 59.5 g before the bag punched out), no fabric stretch")
 def test_reference_us_ncap_head_matches_nhtsa_11391(ncap):
     """The US NCAP driver's head against NHTSA 11391's own Hybrid III 50M (pyisomme docs on
     NHTSA's data, scenarios/README.md): HIC15 within 25 % of its 328 and head 3 ms within 10 %
     of its 57.6 g (the lens law met both, 315 and 55.4 g, by letting the head 259 mm into the
-    bag)."""
+    bag). Met since the head link's dimple is shared by the lever rule with its lateral pull
+    (baglever: HIC15 432 -> 375, head 3 ms 61.9 -> 58.6 g, the head 89 mm in; the chin, 80-100
+    mm under the head's face, takes its part of the one dimple while it presses the fabric out
+    beyond the head's paraboloid, the deepest pair took it all before). It was a strict xfail:
+    HIC15 431 and head 3 ms 61.9 g, the head pulse near the test's shape (HIC15 / (0.015 s
+    a_3ms^2.5) 0.93, the test's 0.87), the history of its figures in scenarios/HISTORY.md."""
     rows = _rows(ncap)
     assert rows["HIC15"]["value"] == pytest.approx(328.0, rel=0.25)
     assert rows["head 3 ms"]["value"] == pytest.approx(57.6, rel=0.10)
@@ -1107,10 +1099,21 @@ def test_reference_us_ncap_knee_airbag_femur_loads_near_nhtsa_11391(ncap):
     strict xfail: -0.69 / -0.62 kN at 40 ms along the cells' own axes, the knee bag's push, 43 kPa
     on 0.030 m^2 a leg, less the lower leg's deceleration (+0.55 / +0.69 kN), the feet off the
     toe pan (scenarios/HISTORY.md kneefemur; -0.70 / -0.64 along the femur's axis, markers50m;
-    -1.06 / -0.96 kN with the knee sphere's and shank shell's dimples' union, chinlink)."""
+    -1.06 / -0.96 kN with the knee sphere's and shank shell's dimples' union, chinlink).
+    Re-pinned when the knee sphere and the shank shell (one link, the lower leg) came to share
+    its dimple by the lever rule (branch baglever2): -1.30 / -1.01 -> -1.39 / -1.08 kN at 41 /
+    39 ms, the one paraboloid holding knee and shin 5 % wider than the depth law's dimple (the
+    bag on the left leg 1.97 -> 2.10 kN at 40 ms, 52 kPa), its knee's part 47 -> 43 %, the
+    fabric's pull 0.10 kN a body, a couple on the leg. The upper bound, -1.3 kN, was the old
+    law's figure with a margin and excluded the test's own right femur (-1.49); each femur is
+    now held within the test's two readings, to -1.5 kN, and the two together near the test's
+    2.62 kN (2.47, 6 % under; 2.31 before, 12 %)."""
+    total = 0.0
     for code in ("11FEMRLE00H3FOZ0", "11FEMRRI00H3FOZ0"):
         fz = np.asarray(next(c for c in ncap.results.channels if c.code == code).values)
-        assert -1.3e3 < fz.min() < -0.8e3, (code, fz.min())
+        assert -1.5e3 < fz.min() < -0.8e3, (code, fz.min())
+        total -= fz.min()
+    assert total == pytest.approx(1.13e3 + 1.49e3, rel=0.10)
 
 
 def _ankle_cells(run):
@@ -1175,7 +1178,13 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
     12.1 -> 10.7 / 12.2 mm ahead of the ankle, rising 1.7 / 3.4 mm by 30 ms; dorsiflexion 11.2 /
     11.9 -> 11.0 / 11.9 deg; heels off 36.9 / 27.8 -> 37.5 / 27.6 ms; early cell -1004 / -445 ->
     -1029 / -430 N; 25-35 ms -935 / -120 -> -986 / -108 N; -0.50 / +0.06 -> -0.61 / +0.06 kN at 30
-    ms."""
+    ms. The heels' lift re-measured when the knee bag's dimple came to be shared by the lever
+    rule over the knee sphere and the shank shell (branch baglever2; main 25816b95's own run,
+    where the left heel already lifted at 41.5 ms, not 37.5, -> the branch's): 41.5 / 30.2 ->
+    42.6 / 30.2 ms, the bag pushing the left leg harder as its knee bag loads it (1.97 -> 2.10
+    kN at 40 ms, the heel's floor force then 54 -> 75 N): bound 42 -> 45 ms, the lift still
+    after the toe's slide up the board (to 33 ms) and before the foot's rebound onto it (48 ms);
+    nothing at 30 ms moved (dorsiflexion, cells)."""
     res, model = ncap.results, ncap.model
     out, t = res.outputs, res.t
     at = lambda ms: int(np.argmin(np.abs(t - ms / 1e3)))
@@ -1207,7 +1216,7 @@ def test_reference_us_ncap_feet_roll_up_the_toe_board_on_the_free_ankle(ncap):
         assert out[f"{side}_foot_shell__floor.normal_force"].max() == 0.0, side   # the heel's floor
         floor = out[f"{side}_heel__floor.normal_force"]
         heel_off = t[(t > 0.02) & (floor == 0.0)][0]
-        assert 0.025 < heel_off < 0.042, (side, heel_off)              # measured 37.5 / 27.6 ms
+        assert 0.025 < heel_off < 0.045, (side, heel_off)              # measured 42.6 / 30.2 ms
         early = (t >= 0.015) & (t <= 0.025)
         assert fz[early].min() < -400.0, side                          # measured -1029 / -430 N
         late = (t >= 0.025) & (t <= 0.035)
@@ -1444,7 +1453,16 @@ def test_reference_us_ncap_upper_neck_holds_the_head_forward_against_the_bag(nca
     accelerometer, m (a - g) - F_neck = the bag's load on the head (its normal force and fabric
     friction), to rounding all through the bag contact, and is m (a - g) alone before it (no
     other load on the head); the neck's load taken in the vehicle's axes instead would miss it
-    by up to 150 %."""
+    by up to 150 %.
+    Since the head link's dimple is shared by the lever rule (branch baglever2) both pairs push
+    together throughout the contact (56.8 ms; no sample with one alone, where the check above
+    was exact), and the bridging fabric pulls each across the bag's axis toward the dimple's
+    apex (``pull_x/y/z``, up to 255 N a pair): the two pulls on the one head sum to nothing
+    (1.5e-10 N), a couple, so the head's force balance is the two pushes and their friction,
+    whose sum the neck cell's rest stays within 0.8 % of (0.992-0.9993 of it: the shell's and
+    the chin's normals a few degrees apart), never above it. Measured: the bag on the head
+    shell up to 3.02 kN (3.37 before), the upper neck's tension peak 0.93 kN at 77.4 ms (1.18),
+    down 1.04 and forward 0.26 kN in the vehicle, Fx up to +0.82 kN (+0.68)."""
     res, model = ncap.results, ncap.model
     t = res.t
     ch = {c.name: np.interp(t, c.t, c.values) for c in res.channels}
@@ -1454,25 +1472,27 @@ def test_reference_us_ncap_upper_neck_holds_the_head_forward_against_the_bag(nca
     rest = np.linalg.norm(model.body_mass[head] * acc - neck, axis=1)
     out = res.outputs
     # the head link's two pairs (head shell and chin) press one dimple (airbag_dimple): the
-    # outputs give each one's force, not its direction, so the load closes where one pushes alone
+    # outputs give each one's push and friction as sizes, its lateral pull as a vector (B0)
     loads = [np.hypot(out[f"driver_airbag_{g}.force"], out[f"driver_airbag_{g}.friction_force"])
              for g in ("head_shell", "chin")]
-    # (26.8 ms of the 30 or more on the bag), and between the two loads' difference and sum
+    pulls = [np.stack([out[f"driver_airbag_{g}.pull_{a}"] for a in "xyz"], axis=1)
+             for g in ("head_shell", "chin")]
+    largest = np.maximum(*(np.linalg.norm(p, axis=1) for p in pulls))
+    assert largest.max() > 100.0                                         # 255 N
+    assert np.all(np.linalg.norm(pulls[0] + pulls[1], axis=1) <= 1e-9 * largest.max())
     bag = loads[0] + loads[1]
     both = bag > 200.0
-    on = both & ((loads[0] == 0.0) | (loads[1] == 0.0))
     assert both.sum() * (t[1] - t[0]) > 0.03                    # 30 ms or more on the bag
-    assert on.sum() * (t[1] - t[0]) > 0.02
-    np.testing.assert_allclose(rest[on], bag[on], rtol=1e-9)
     assert np.all(rest[both] <= bag[both] * (1 + 1e-9))
     assert np.all(rest[both] >= np.abs(loads[0] - loads[1])[both] * (1 - 1e-9))
+    assert np.all(rest[both] >= 0.99 * bag[both])                # 0.992 at least
     first = np.argmax(bag > 0.0)
     assert 0 < first and rest[:first].max() < 1e-6
-    assert 3.0e3 < out["driver_airbag_head_shell.force"].max() < 5.0e3   # measured 3.59 kN (3.47)
+    assert 3.0e3 < out["driver_airbag_head_shell.force"].max() < 5.0e3   # measured 3.02 kN (3.37)
     k, R = _head_at_neck_tension_peak(ncap, neck)
-    assert 0.070 < t[k] < 0.080 and neck[k, 0] > 0.0       # 76.4 ms, +0.94 kN (78.6, +0.17)
+    assert 0.070 < t[k] < 0.080 and neck[k, 0] > 0.0       # 77.4 ms, +0.63 kN (76.4, +0.94)
     pull = R @ (neck[k] * np.array([1.0, -1.0, -1.0]))                 # J211 -> segment axes
-    assert pull[2] < -abs(pull[0]) and pull[0] > 0.0        # down 1.23, x +0.77 kN (1.31, 0.11)
+    assert pull[2] < -abs(pull[0]) and pull[0] > 0.0        # down 1.04, x +0.26 kN (1.23, 0.77)
 
 
 def _head_at_neck_tension_peak(run, neck):
