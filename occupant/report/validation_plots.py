@@ -34,6 +34,63 @@ CROSSINGS = {"rebound_zero_time_ms": ("rotation_deg", None),
 THORAX_FORCE, THORAX_DEFLECTION = "probe_force_N", "deflection_mm"
 BEND_MOMENT, BEND_ANGLE = "oc_moment_Nm", "head_flexion_deg"
 
+# The time corridors of a shipped case whose figures are their peaks (the scenario's [corridor]
+# holds the peaks only): drawn, never read. {case: (label, [(data file next to the case, format,
+# {history: (lower, upper, sign)})])}; format "long": rows of (boundary, t ms, value), "wide": a
+# "# t_ms,..." header naming its columns. Gold Standard 1: Shaw et al. (2009)'s boundaries as the
+# SAFER HBM validation repository digitised them and Ash et al. (2012)'s corridors (the two files'
+# headers say so); sign -1 where a file's axis is the opposite of the history's (SAE J211 z down
+# against a rise; the sternum's x relative to T8, negative in, against a compression) [S]. The
+# shoulder belts' corridors are the eight tests' own peaks (no boundary curves).
+TIME_CORRIDORS = {
+    "human_sled_gs1_40": ("PMHS corridor (Shaw 2009; Ash 2012)", [
+        ("data/gs1_corridor_boundaries.csv", "long", {
+            "head_x_mm": ("Head_x_disp_neg", "Head_x_disp_pos", 1.0),
+            "t1_x_mm": ("T1_x_disp_neg", "T1_x_disp_pos", 1.0),
+            "t8_x_mm": ("T8_x_disp_neg", "T8_x_disp_pos", 1.0),
+            "hip_x_mm": ("Hip_x_disp_neg", "Hip_x_disp_pos", 1.0),
+            "knee_x_mm": ("Knee_x_disp_neg", "Knee_x_disp_pos", 1.0),
+            "t1_z_mm": ("T1_z_disp_neg", "T1_z_disp_pos", -1.0),
+            "t8_z_mm": ("T8_z_disp_neg", "T8_z_disp_pos", -1.0),
+            "chest_deflection_mm": ("Sternum_relT8_x_low", "Sternum_relT8_x_high", -1.0),
+            "lap_belt_kN": ("Outer_lap_belt_neg", "Outer_lap_belt_pos", 1.0),
+            "t1_x_g": ("T1_x_acc_neg", "T1_x_acc_pos", 1.0),
+            "t8_x_g": ("T8_x_acc_neg", "T8_x_acc_pos", 1.0),
+            "l2_x_g": ("L2_x_acc_neg", "L2_x_acc_pos", 1.0)}),
+        ("data/gs1_ash_2012_corridors.csv", "wide", {
+            "l2_x_mm": ("l2Xl", "l2Xu", 1.0), "l4_x_mm": ("l4Xl", "l4Xu", 1.0),
+            "pelvis_z_mm": ("pZl", "pZu", -1.0),
+            "right_acromion_x_mm": ("raXl", "raXu", 1.0),
+            "left_acromion_x_mm": ("laXl", "laXu", 1.0)})]),
+}
+
+
+def _read_curves(path, fmt):
+    """{name: (n, 2) of t ms, value} of a time corridor file (TIME_CORRIDORS' formats)."""
+    if fmt == "long":
+        out = {}
+        for line in pathlib.Path(path).read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                name, t, v = line.split(",")
+                out.setdefault(name, []).append((float(t), float(v)))
+        return {k: np.array(v) for k, v in out.items()}
+    lines = pathlib.Path(path).read_text().splitlines()
+    names = [ln for ln in lines if ln.startswith("# t_ms,")][-1][2:].split(",")
+    data = np.loadtxt(path, delimiter=",", comments="#")
+    return {n: np.column_stack([data[:, 0], data[:, i]]) for i, n in enumerate(names) if i}
+
+
+def time_corridors(scenario, path):
+    """(label, {history: [(n, 2) lower, (n, 2) upper] of t ms, value in the history's sense}) of
+    the case's time corridors (TIME_CORRIDORS), ("", {}) when it has none."""
+    label, files = TIME_CORRIDORS.get(scenario.get("name"), ("", []))
+    out = {}
+    for name, fmt, columns in files:
+        curves = _read_curves(pathlib.Path(path).parent / name, fmt)
+        for column, (lower, upper, sign) in columns.items():
+            out[column] = [curves[b] * (1.0, sign) for b in (lower, upper)]
+    return label, out
+
 
 def unit_of(name):
     """The unit word ending a figure's or history's name ("peak_force_N" -> "N")."""
@@ -44,15 +101,16 @@ def _tag(name, tags=ROTATION_TAGS):
     return next((t for t in tags if t in name), "")
 
 
-def panels(history):
+def panels(history, own=()):
     """[(unit, tag, [model columns], [(low, high) band columns])] of a case's histories: one
     panel per unit and tag, a measured range (runs_min_X, runs_max_X) in the panel of its unit
-    and tag."""
+    and tag; a history of ``own`` (one with a time corridor) on its own panel, tagged its name."""
     out = {}
     for name in history:
         if name.startswith(BAND_HIGH):
             continue
-        key = (unit_of(name), _tag(name[len(BAND_LOW):] if name.startswith(BAND_LOW) else name))
+        key = (unit_of(name), name if name in own else
+               _tag(name[len(BAND_LOW):] if name.startswith(BAND_LOW) else name))
         cols, bands = out.setdefault(key, ([], []))
         if name.startswith(BAND_LOW):
             bands.append((name, BAND_HIGH + name[len(BAND_LOW):]))
@@ -84,10 +142,21 @@ def _close(a, b):
     return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
 
 
+def _peaks(t_ms, y):
+    """[(value, x ms, y drawn, sign)] a peak figure of history ``y`` can be: its max, its min
+    negated (a deceleration, a rotation of the test's negative sense: drawn below zero) or its
+    min (a signed peak)."""
+    hi, lo = int(np.nanargmax(y)), int(np.nanargmin(y))
+    return [(float(y[hi]), float(t_ms[hi]), 1.0), (-float(y[lo]), float(t_ms[lo]), -1.0),
+            (float(y[lo]), float(t_ms[lo]), 1.0)]
+
+
 def read_point(name, value, t_ms, history, columns):
     """(x ms, y, column, sign) where the figure ``name`` of ``value`` was read on one of
-    ``columns`` (the panel's): its peak (a column's max, or a deceleration's -min: sign -1), its
-    last value (final_*) or its value at a time (*_at_<t>ms_*); None when no column gives it."""
+    ``columns`` (the panel's) sharing a word of its name: its peak (``_peaks``), its last value
+    (final_*) or its value at a time (*_at_<t>ms_*); a peak refined between samples
+    (certification._peak) on the panel's one such column at its nearest reading; None when no
+    column gives it."""
     at = re.search(r"_at_([0-9.]+)ms_", name)
     columns = [c for c in columns if _words(c) & _words(name)]
     for c in columns:
@@ -99,13 +168,14 @@ def read_point(name, value, t_ms, history, columns):
         elif name.startswith("final_"):
             if _close(float(y[-1]), value):
                 return float(t_ms[-1]), value, c, 1.0
-        elif _close(float(np.nanmax(y)), value):
-            return float(t_ms[int(np.nanargmax(y))]), value, c, 1.0
-        elif _close(-float(np.nanmin(y)), value):
-            return float(t_ms[int(np.nanargmin(y))]), -value, c, -1.0
-    if len(columns) == 1 and name.startswith("peak_"):     # a refined peak (certification._peak)
-        y = np.asarray(history[columns[0]], float)
-        return float(t_ms[int(np.nanargmax(y))]), value, columns[0], 1.0
+        else:
+            for v, x, sign in _peaks(t_ms, y):
+                if _close(v, value):
+                    return x, sign * value, c, sign
+    if len(columns) == 1 and name.startswith("peak_"):
+        v, x, sign = min(_peaks(t_ms, np.asarray(history[columns[0]], float)),
+                         key=lambda p: abs(p[0] - value))
+        return x, sign * value, columns[0], sign
     return None
 
 
@@ -122,12 +192,18 @@ def _mark(ax, x, y, ok, yspan=None, xspan=None, label=None):
             mec="black", mew=0.6, zorder=5)
 
 
-def _time_panel(ax, unit, tag, cols, bands, t_ms, history, checks, corridor, scenario, done):
+def _time_panel(ax, unit, tag, cols, bands, t_ms, history, checks, corridor, scenario, corridors,
+                done):
+    label, curves = corridors
     for lo, hi in bands:
         ax.fill_between(t_ms, history[lo], history[hi], color="#f0b050", alpha=0.35, lw=0,
                         label="measured range")
     for c in cols:
-        ax.plot(t_ms, history[c], lw=1.4, label=c)
+        line, = ax.plot(t_ms, history[c], lw=1.4, label=c)
+        for b in curves.get(c, []):
+            ax.plot(b[:, 0], b[:, 1], "--", lw=0.9, color=line.get_color(), alpha=0.8, label=label)
+            label = None
+    ax.set_xlim(t_ms[0], t_ms[-1])
     labelled = False
     for name, (value, ok) in checks.items():
         if name in done or unit_of(name) != unit or not np.isfinite(value):
@@ -239,7 +315,8 @@ def case_figure(res, scenario, path, words=("IN", "OUT")):
     t_ms = 1e3 * np.asarray(res["t"], float)
     checks = res["checks"]
     corridor = {**scenario.get("corridor", {}), **res.get("corridor", {})}   # (a certification's: the file's)
-    groups = panels(history)
+    label, curves = time_corridors(scenario, path)
+    groups = panels(history, own=curves)
     cross = [k for k, need in (("force", (THORAX_FORCE, THORAX_DEFLECTION)),
                                ("bend", (BEND_MOMENT, BEND_ANGLE))) if all(n in history for n in need)]
     if cross == ["bend"] and scenario.get("test") != "head_neck_bend":
@@ -249,7 +326,7 @@ def case_figure(res, scenario, path, words=("IN", "OUT")):
                                            ("", checks, corridor))
             for n, (v, ok) in these.items()]
     n = len(groups) + len(cross)
-    ncol = min(3, max(n, 1))
+    ncol = min(3 if n <= 9 else 4, max(n, 1))
     nrow = int(np.ceil(n / ncol))
     table_h = 0.25 * (len(rows) + 1) + 0.3
     fig = plt.figure(figsize=(F.PAGE[0], 0.9 + 3.0 * nrow + table_h))
@@ -269,7 +346,8 @@ def case_figure(res, scenario, path, words=("IN", "OUT")):
             _moment_angle(axes[k], history, checks, corridor, scenario, path, done)
         k += 1
     for unit, tag, cols, bands in groups:
-        _time_panel(axes[k], unit, tag, cols, bands, t_ms, history, checks, corridor, scenario, done)
+        _time_panel(axes[k], unit, tag, cols, bands, t_ms, history, checks, corridor, scenario,
+                    (label, curves), done)
         k += 1
     table_ax = fig.add_subplot(grid[nrow, :])
     table_ax.axis("off")

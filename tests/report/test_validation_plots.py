@@ -88,6 +88,12 @@ def test_reference_a_read_point_sits_on_the_history_it_was_read_from():
     assert V.read_point("t1_x_deceleration_g", 3.0, t_ms, {"t1_x_g": np.array([0.0, -3.0, 1.0])},
                         ["t1_x_g"]) == (1.0, -3.0, "t1_x_g", -1.0)
     assert V.read_point("peak_lateral_g", 0.0, t_ms, {"accel_x_g": np.zeros(3)}, ["accel_x_g"]) is None
+    # a signed peak (49 CFR 572.133's extension moment, -59 N m) at the minimum, not the maximum;
+    # a peak refined between samples (-59.4) on the one moment history, at its nearest reading
+    moment = {"oc_moment_Nm": np.array([40.0, -59.0, 10.0])}
+    for value in (-59.0, -59.4):
+        assert V.read_point("peak_moment_Nm", value, t_ms, moment, ["oc_moment_Nm"]) == (
+            1.0, value, "oc_moment_Nm", 1.0)
 
 
 def test_reference_kroells_thorax_pendulum_writes_its_figure_and_index(tmp_path, monkeypatch):
@@ -142,3 +148,38 @@ def test_reference_the_neck_bend_is_drawn_over_mertzs_corridor(tmp_path, monkeyp
     assert [(x, y) for x, y, _ in points] == [(pytest.approx(np.sqrt(25.0 * m)), m)
                                               for m in scenario["read_at_Nm"]]
     assert [c for *_, c in points] == [GREEN, GREEN, GREEN, RED, GREEN, RED]
+
+
+# GS1's histories, the figure of each (the scenario's [corridor]) and how it is read on them
+GS1_FIGURES = {"head_x_mm": "head_x_excursion_mm", "t1_x_mm": "t1_x_excursion_mm",
+               "t8_x_mm": "t8_x_excursion_mm", "hip_x_mm": "hip_x_excursion_mm",
+               "knee_x_mm": "knee_x_excursion_mm", "l2_x_mm": "l2_x_excursion_mm",
+               "l4_x_mm": "l4_x_excursion_mm", "t1_z_mm": "t1_z_rise_mm", "t8_z_mm": "t8_z_rise_mm",
+               "pelvis_z_mm": "pelvis_z_rise_mm", "chest_deflection_mm": "chest_deflection_mm",
+               "lap_belt_kN": "lap_belt_force_kN", "t1_x_g": "t1_x_deceleration_g",
+               "t8_x_g": "t8_x_deceleration_g", "l2_x_g": "l2_x_deceleration_g",
+               "right_acromion_x_mm": "right_acromion_x_excursion_mm",
+               "left_acromion_x_mm": "left_acromion_x_excursion_mm"}
+
+
+def test_reference_gs1s_time_corridors_are_drawn_in_each_historys_sense(tmp_path, monkeypatch):
+    """The GS1 case's PMHS boundaries (Shaw 2009 as SAFER digitised them, Ash 2012) over the
+    history each bounds, in its sense: their peaks (the decelerations' minima negated) are the
+    case's corridor for that history's figure (a z-down or sternum-in boundary drawn unturned
+    would peak elsewhere); each on its own panel."""
+    from occupant.human.validation import read_scenario
+
+    scenario, path = read_scenario("human_sled_gs1_40")
+    label, curves = V.time_corridors(scenario, path)
+    assert set(curves) == set(GS1_FIGURES) and "Shaw 2009" in label
+    for history, figure in GS1_FIGURES.items():
+        peaks = sorted(-b[:, 1].min() if history.endswith("_g") else b[:, 1].max() for b in curves[history])
+        assert peaks == pytest.approx(scenario["corridor"][figure], abs=0.051), history
+    t = np.linspace(0.0, 0.15, 76)
+    res = {"t": t, "history": {h: np.sin(20 * t) for h in GS1_FIGURES}, "checks": {}, "corridor": {}}
+    kept = _kept(monkeypatch)
+    V.write_case(tmp_path, res, scenario, path)
+    for ax in kept[0].axes[:-1]:
+        (history,) = [l.get_label() for l in ax.lines if l.get_linestyle() == "-"]
+        dashed = [l for l in ax.lines if l.get_linestyle() == "--"]
+        assert [np.array_equal(l.get_ydata(), b[:, 1]) for l, b in zip(dashed, curves[history])] == [True, True]
