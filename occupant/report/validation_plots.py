@@ -252,9 +252,10 @@ def _force_deflection(ax, history, checks, corridor, scenario, done):
         if at:
             _mark(ax, float(at.group(1)), value, ok, (lo, hi), None, None if labelled else "corridor")
         elif band:
-            a, b = float(band.group(1)), float(band.group(2))
-            ax.fill_between([a, b], lo, hi, color=CORRIDOR_COLOUR, alpha=0.2, lw=0)
-            _mark(ax, 0.5 * (a + b), value, ok)
+            a, b = float(band.group(1)), float(band.group(2))   # the force's peak between a and b mm
+            ax.fill_between([a, b], lo, hi, color=CORRIDOR_COLOUR, alpha=0.15, lw=0)
+            within = np.flatnonzero((d >= a) & (d <= b))
+            _mark(ax, float(d[within[np.argmax(f[within])]]) if len(within) else 0.5 * (a + b), value, ok)
         elif name == "peak_force_N":
             _mark(ax, float(d[int(np.argmax(f))]), value, ok, (lo, hi), None,
                   None if labelled else "corridor")
