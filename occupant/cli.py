@@ -217,7 +217,9 @@ def _certify(names, out_dir, runners="occupant.human.certification", progress=Tr
     from occupant.progress import Progress, reporting
     what = "occupant " + ("validate" if runners.endswith("validation") else "certify")
     shown = Progress(after_s=CASE_PROGRESS_AFTER_S) if progress else None
+    noun = "case" if runners.endswith("validation") else "test"
     inside = figures = 0
+    cases = []   # (name, inside, figures) of the index
     for i, (sc, path) in enumerate(scenarios, 1):
         if shown is not None:
             shown.case(i, len(scenarios), sc["name"], what)
@@ -234,9 +236,15 @@ def _certify(names, out_dir, runners="occupant.human.certification", progress=Tr
             np.savetxt(out_dir / f"{sc['name']}.csv",
                        np.column_stack([res["t"]] + [res["history"][c] for c in columns]),
                        delimiter=",", header=",".join(["t_s"] + columns), comments="")
+            # the histories against their corridors (a researcher plotted the CSVs herself: usercheck8)
+            from occupant.report.validation_plots import write_case
+            cases.append(write_case(out_dir, res, sc, path, ("IN", "OUT") if noun == "case" else ("PASS", "FAIL")))
+    if out_dir is not None:
+        from occupant.report.validation_plots import write_index
+        write_index(out_dir, cases, what)
     # the total (a student counted 49 PASS lines of ten tests) and where the histories went
-    noun = "case" if runners.endswith("validation") else "test"
-    written = f"; histories in {out_dir}/ (a CSV per {noun})" if out_dir is not None else ""
+    written = (f"; histories in {out_dir}/ (a CSV and a PNG per {noun}, index.html)"
+               if out_dir is not None else "")
     # ("total:", not the command's name: its lines are the progress lines --quiet leaves out)
     print(f"total: {inside} of {figures} figures inside their corridors ({len(scenarios)} "
           f"{noun}{'s' if len(scenarios) != 1 else ''}){written}", flush=True)

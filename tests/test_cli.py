@@ -63,7 +63,7 @@ def test_certify_prints_figures_against_corridors_and_writes_csv(tmp_path):
     figures = sum(ln.endswith("PASS") for ln in proc.stdout.splitlines())
     assert figures == 6 and proc.stdout.splitlines()[-1] == (   # 3 of the pulse, 3 of the response
         f"total: 6 of 6 figures inside their corridors (1 test); histories in {tmp_path}/ "
-        "(a CSV per test)")
+        "(a CSV and a PNG per test, index.html)")
 
 
 def _scenario_copy(tmp_path, old, new):
