@@ -221,7 +221,16 @@ def test_regression_fmvss208_human_pelvis_tilt_on_its_own_asis(human):
     "ms (us_ncap_frontal_56: 96-110 mm, the pelvis 39.1 deg). A barrier wrap on the inboard thigh "
     "(scratch, its side up; barriers follow an anchorage only, so none on the outboard one) held "
     "the pelvis to 9.4 deg at 80 ms, with spikes of 10-53 kN in the piece past it "
-    "(scenarios/validation/HISTORY.md, pelvistilt)"))
+    "(scenarios/validation/HISTORY.md, pelvistilt); with the pelvis wraps free (lap_across 0) it "
+    "is smooth (steps under 0.4 kN a sample) but the pelvis tilts 42.0 deg and the outboard "
+    "thigh, where no barrier may stand (before the lap anchorage), is 107-128 mm deep. None of "
+    "the wrap chain's kinds holds the belt on both thighs (scenarios/HISTORY.md, lapthigh): the "
+    "hip wraps moved onto the thigh shells, held across the belt, are fitted 319-333 mm ahead "
+    "of the hips, the pelvis wrap off the pelvis; fitted at the hip crease they slide round the "
+    "thighs' inner sides after the pelvis wrap as it sinks between them and the run diverges at "
+    "62-67 ms (held at 1.0 across: 2.5 MN; kept on the thighs' outer halves by a flank: the "
+    "pelvis wrap jumps 105 mm, 196 kN); on their shortest path 107-136 mm deep from the start, 45 kN. Missing: "
+    "a wrap that bears only while the belt presses into it, anywhere in the chain"))
 def test_reference_fmvss208_human_lap_belt_lies_over_the_thighs(human):
     """The lap belt lies over the thighs, not through them: its pieces no deeper than 20 mm in
     either thigh shell (tests/human/test_validation_sled.py's PATH_DEPTH, the chord of the
