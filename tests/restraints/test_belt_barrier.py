@@ -81,10 +81,30 @@ def test_analytic_barrier_wraps_the_side_the_line_enters_from():
     assert np.allclose(p, (R, 0.0, 0.0), atol=1e-12)
 
 
-def test_reference_barrier_follows_a_fixed_point():
-    """A barrier is placed from the fixed point before it: after a wrap it is refused."""
-    with pytest.raises(ModelingError, match="barrier wrap follows an Anchor"):
-        _belt(1.2 * R, before=(Wrap("v", "shell", friction=0.3),))
+def _wraps_around(asm):
+    """The barrier between two plain wraps (no fixed point beside it)."""
+    return [Wrap("v", "shell", friction=0.3),
+            Wrap("w", "shell", friction=0.3, side=(1.0, 0.0, 0.0), barrier=True),
+            Wrap("u", "shell", friction=0.3)]
+
+
+def _two_on_a_run(asm):
+    """A barrier after the anchor a and one before b, one plain wrap between them."""
+    return [Wrap("w", "shell", friction=0.3, side=(1.0, 0.0, 0.0), barrier=True),
+            Wrap("v", "shell", friction=0.3),
+            Wrap("u", "shell", friction=0.3, side=(1.0, 0.0, 0.0), barrier=True)]
+
+
+@pytest.mark.parametrize("wraps, match", [
+    (_wraps_around, r"points\[2\]: a barrier wrap follows or precedes an Anchor or a SlipRing"),
+    (_two_on_a_run, r"points\[3\]: one barrier per run of wraps between fixed points"),
+])
+def test_reference_barrier_follows_or_precedes_a_fixed_point(wraps, match):
+    """A barrier is placed from the fixed point before or after it: between two wraps it is
+    refused, and so is a second barrier on the run of wraps of another (placed from both
+    ends: not written)."""
+    with pytest.raises(ModelingError, match=match):
+        _belt(1.2 * R, barrier=wraps)
 
 
 def _scenario_barrier(asm):
@@ -355,13 +375,7 @@ def _middle_from(x, c2=AFTER_C2, r2=AFTER_R2, b=AFTER_B):
     return np.array([*(c + r2 * np.array([np.cos(mid), np.sin(mid)])), 0.0])
 
 
-BEFORE_A_FIXED_POINT = pytest.param(True, marks=pytest.mark.xfail(
-    strict=True, raises=ModelingError,
-    reason="a barrier stands only right after an Anchor or SlipRing (Belt.__post_init__, "
-           "wrap_chain.place_barrier and barrier_start, belt_points._place_barriers, "
-           "belt_path._onset_fade and _slide_from, belt_clearance.belt_path): its mirror, "
-           "placed from the fixed point after it, is not written (scenarios/HISTORY.md, "
-           "lapbarrier)"))
+BEFORE_A_FIXED_POINT = pytest.param(True, id="before_a_fixed_point")
 
 
 @pytest.mark.parametrize("reverse", [False, BEFORE_A_FIXED_POINT])
