@@ -344,7 +344,8 @@ BeltBlock = namedtuple("BeltBlock", [
     "point_side",     # (np, 3) side of the ellipsoid the belt lies on, ellipsoid frame
     "point_friction", # (np,) Coulomb coefficient of the webbing sliding through the point
     "point_across",   # (np,) a wrap's Coulomb coefficient across the belt (0: shortest path)
-    "point_barrier",  # (np,) 1: a barrier wrap (``Wrap.barrier``), placed after the others
+    "point_barrier",  # (np,) 1: a barrier wrap (``Wrap.barrier``) placed after the others
+                      # from the fixed point before it, -1: from the fixed point after it
     "point_carrier",  # (np,) int, link the point's force acts on: point_link, or for a carried
                       # wrap a child link of it on a prismatic joint (a sternum)
     "point_carrier_r",    # (np, 3) m, the carrier link's origin at rest in point_link's frame
@@ -386,7 +387,7 @@ BeltBlock = namedtuple("BeltBlock", [
     "z_start",        # (nbelt,) int, first state of each belt: BELT_STATES layout
     "out_start",      # (nbelt,) int, first output of each belt: BELT_*_OUTPUTS layout
     "held",           # ``marker`` of wraps held across the belt (point_across > 0)
-    "barrier",        # ``marker`` of barrier wraps (point_barrier > 0)
+    "barrier",        # ``marker`` of barrier wraps (point_barrier != 0)
 ])
 # per segment, then per point, then per belt (in this order for each belt)
 BELT_SEGMENT_OUTPUTS = (("force", "N"), ("strain", "1"), ("length", "m"), ("length_rate", "m/s"))

@@ -30,6 +30,12 @@ from occupant.modeling.elements import ModelingError, _vec3
 from occupant.modeling.geometry import Ellipsoid, Sphere
 
 
+def _barrier_way(points, k):
+    """The side barrier wrap points[k] is placed from (``BeltBlock.point_barrier``): 1 from the
+    fixed point before it (an Anchor or SlipRing there), else -1 from the one after it."""
+    return 1.0 if not isinstance(points[k - 1], Wrap) else -1.0
+
+
 def _nonnegative(value, what, unit, allow_inf=False):
     ok = (np.isfinite(value) or (allow_inf and value == np.inf)) and value >= 0
     if not ok:
@@ -229,10 +235,12 @@ class Wrap:
     friction as above; with the point at its bound the place slides no further across the belt
     the way that would take the point past it (the bound, a stop, takes the belt's pull across
     itself beyond the friction: the body's shape the ellipsoid lacks, e.g. a ridge on a shoulder
-    where the ellipsoid is a dome, ``restraints.belt_wraps.flank_bound``). ``barrier`` (a wrap after an anchor or slip ring, with
-    no ``across`` or carrier): the wrap only keeps the belt out of its ellipsoid, from the side
-    ``side`` points to; it lies on the straight piece of its neighbours (no force) until that
-    piece would enter the ellipsoid on that side (``restraints.wrap_chain.place_barrier``)."""
+    where the ellipsoid is a dome, ``restraints.belt_wraps.flank_bound``). ``barrier`` (a wrap right after an anchor or slip ring,
+    placed from it, or right before one, placed from that one: a human's thigh before the lap
+    anchorage; with no ``across`` or carrier): the wrap only keeps the belt out of its
+    ellipsoid, from the side ``side`` points to; it lies on the straight piece of its
+    neighbours (no force) until that piece would enter the ellipsoid on that side
+    (``restraints.wrap_chain.place_barrier``)."""
     name: str
     geometry: str
     friction: float = 0.3
@@ -317,9 +325,17 @@ class Belt:
             if not end and not isinstance(p, (SlipRing, Wrap)):
                 raise ModelingError(f"{what}.points[{k}]: between the ends only SlipRing and "
                                     f"Wrap points are accepted, got {type(p).__name__}")
-            if getattr(p, "barrier", False) and isinstance(self.points[k - 1], Wrap):
-                raise ModelingError(f"{what}.points[{k}]: a barrier wrap follows an Anchor or a "
-                                    f"SlipRing (it is placed from it), got a Wrap")
+            if getattr(p, "barrier", False) and isinstance(self.points[k - 1], Wrap) \
+                    and isinstance(self.points[k + 1], Wrap):
+                raise ModelingError(f"{what}.points[{k}]: a barrier wrap follows or precedes an "
+                                    f"Anchor or a SlipRing (it is placed from it), got a Wrap "
+                                    f"on both sides")
+        barriers = [k for k, p in enumerate(self.points) if getattr(p, "barrier", False)]
+        for k, n in zip(barriers, barriers[1:]):
+            if all(isinstance(p, Wrap) for p in self.points[k + 1:n]):
+                raise ModelingError(f"{what}.points[{n}]: one barrier per run of wraps between "
+                                    f"fixed points (points[{k}] is the other); a run placed "
+                                    f"from both ends is not written")
         names = [p.name for p in self.points]
         if len(set(names)) != len(names):
             raise ModelingError(f"{what}.points: point names must differ, got {names}")
@@ -426,7 +442,8 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
             cols["point_flank"].append(flank)
             cols["point_friction"].append(getattr(p, "friction", 0.0))
             cols["point_across"].append(getattr(p, "across", None) or 0.0)
-            cols["point_barrier"].append(1.0 if getattr(p, "barrier", False) else 0.0)
+            cols["point_barrier"].append(_barrier_way(belt.points, k) if getattr(p, "barrier", False)
+                                         else 0.0)
         cols["point_start"].append(cols["point_start"][-1] + len(belt.points))
         w = belt.webbing
         load = (sum(len(r) for r in rows), len(w.loading))
@@ -501,6 +518,6 @@ def belt_block(asm, marker_index, marker_body, body_link, marker_R, marker_p, ou
     cols["tables"] = np.concatenate(rows) if rows else np.zeros((0, 2))
     cols["pt_tables"] = np.concatenate(pt_rows) if pt_rows else np.zeros((0, 2))
     cols["held"] = marker(np.any(cols["point_across"] > 0.0))
-    cols["barrier"] = marker(np.any(cols["point_barrier"] > 0.0))
+    cols["barrier"] = marker(np.any(cols["point_barrier"] != 0.0))
     assert len(cols["stiffness"]) == n_seg
     return freeze_block(BeltBlock, cols)

@@ -138,7 +138,8 @@ def belt_path(points, samples=40, held=(), barriers=()):
 
     def beside(k, step):
         """The touching point (or fixed point) the step places wrap k from, on one side: a
-        barrier is passed (its slot holds the fixed point before it) unless k is one."""
+        barrier is passed (its slot holds the fixed point it is placed from, before or after it)
+        unless k is one."""
         i = k + step
         while points[i][1] is not None and (i not in touching
                                              or (i in barriers and k not in barriers)):

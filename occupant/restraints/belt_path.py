@@ -140,7 +140,8 @@ def _slide_from(data, el, out, k, x, keep, o_pts, p0, along, g_x, y):
     are no wraps (``wrap_chain.place_run``, its points at fractions of one arc),
     ``arc_point_slide``'s from those ends' motion over k's body; a run after a barrier whose
     point lies in the run's ellipsoid is placed from the fixed point before the barrier
-    (``wrap_chain.placed_before``), its end there, and x may be the barrier. Returns (g_a, a,
+    (``wrap_chain.placed_before``), its end there, and x may be the barrier; likewise a run
+    before a barrier placed from the fixed point after it (``point_barrier`` -1). Returns (g_a, a,
     g_b, b): the piece's length rate g_a . (v_a - w) + g_b . (v_b - w) (B0; w the body's
     material at the end), a and b the run's ends;
     a = -1 where the wrap is placed otherwise (a chain by Newton on the path's length, a held
@@ -154,12 +155,15 @@ def _slide_from(data, el, out, k, x, keep, o_pts, p0, along, g_x, y):
     r = run_start(el, k)
     m = run_length(el, r)
     a, b = r - 1, r + m
-    barrier = -1
-    if el.point_barrier[a] != 0.0 and el.point_kind[a - 1] != BELT_WRAP \
+    barrier, barrier_b = -1, -1
+    if el.point_barrier[a] > 0.0 and el.point_kind[a - 1] != BELT_WRAP \
             and placed_before(data, el, out, a, o_pts, p0):
         barrier, a = a, a - 1
+    if el.point_barrier[b] < 0.0 and el.point_kind[b + 1] != BELT_WRAP \
+            and placed_before(data, el, out, b, o_pts, p0):
+        barrier_b, b = b, b + 1
     if el.point_kind[a] == BELT_WRAP or el.point_kind[b] == BELT_WRAP \
-            or (x != a and x != b and x != barrier):
+            or (x != a and x != b and x != barrier and x != barrier_b):
         return zero, -1, zero, -1
     c, E = ellipsoid_frame(data, el, k)
     j, ja, jb, jx = (o_pts + 3 * (k - p0), o_pts + 3 * (a - p0), o_pts + 3 * (b - p0),
@@ -178,7 +182,7 @@ def _slide_from(data, el, out, k, x, keep, o_pts, p0, along, g_x, y):
     f = (-along[0] + keep * u[0] + g_x[0], -along[1] + keep * u[1] + g_x[1],
          -along[2] + keep * u[2] + g_x[2])
     f = _to_local(o, E, f[0], f[1], f[2])
-    way = 1.0 if x != b else -1.0
+    way = 1.0 if x != b and x != barrier_b else -1.0
     ft = f[0] * t[0] + f[1] * t[1] + f[2] * t[2] - way * (1.0 - keep) * _norm(t[0], t[1], t[2])
     fa = f[0] * s_a[0] + f[1] * s_a[1] + f[2] * s_a[2]
     fb = f[0] * s_b[0] + f[1] * s_b[1] + f[2] * s_b[2]
@@ -205,10 +209,14 @@ def _onset_fade(data, el, out, z, k, n, m, o_pts, p0):
     it reaches n (its piece from i, ``path_lengths``): n's arriving direction is blended
     towards it by 1 - f as the length is, so the path's turn at n (``path_turn``, the capstan
     angle) is continuous too (it stepped 19.8 deg in that rig as the barrier touched:
-    scenarios/HISTORY.md, capstanonset)); E = 0 and 1 - f = 0 where it does not apply (f = 1)."""
+    scenarios/HISTORY.md, capstanonset)); E = 0 and 1 - f = 0 where it does not apply (f = 1).
+    A barrier placed from the fixed point after it (``point_barrier`` -1) the same with before
+    and after swapped: n the wrap before it, i the fixed point after it, m the touching end
+    before n (the lifted belt's direction still from i towards n's tangent point)."""
     zero = (0.0, 0.0, 0.0)
-    i = k - 1
-    if el.point_barrier[k] == 0.0 or n != k + 1 or el.point_kind[n] != BELT_WRAP \
+    way = int(el.point_barrier[k])
+    i = k - way
+    if way == 0 or n != k + way or el.point_kind[n] != BELT_WRAP \
             or el.point_kind[i] == BELT_WRAP or same_ellipsoid(el, k, n) \
             or not placed_before(data, el, out, k, o_pts, p0):
         return 0.0, zero, zero, zero, 1.0, 0.0, zero
@@ -316,8 +324,8 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         pb = (out[jb], out[jb + 1], out[jb + 2])
         chord = _norm(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
         ea, eb, d = 0.0, 0.0, (0.0, 0.0, 0.0)
-        u1 = u2 = u3 = ga = gb = ma = mb = sa = sb = gi = hi = turn_in = d
-        ia, ib, row, wrap, m = -1, -1, k, k, n
+        u1 = u2 = u3 = ga = gb = ma = mb = sa = sb = gi = hi = turn_in = turn_out = d
+        ia, ib, row, wrap, m, onset_at = -1, -1, k, k, n, k - 1
         if chord >= SAME_POINT:
             u3 = ((pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord, (pb[2] - pa[2]) / chord)
             u1, u2 = u3, u3
@@ -335,7 +343,7 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                 mb = _couple(tb, pb, (-u2[0], -u2[1], -u2[2]), keep_b)
             # a barrier coming onto its ellipsoid: n's piece to it holds its path to the fixed
             # point before it, fading (``_onset_fade``)
-            far = k
+            far, far_a = k, n
             if el.point_kind[k] == BELT_WRAP and el.point_kind[n] == BELT_WRAP:
                 eo, gi, hi, hn, keep_o, wo, uo = _onset_fade(data, el, out, z, k, n, m, o_pts,
                                                              p0)
@@ -345,10 +353,23 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
                     keep_b, far = keep_o, k - 1
                 if wo > 0.0:    # the path's direction into n: the lifted one's, fading
                     turn_in = _faded(u2, uo, wo)
+                # the mirror: n a barrier placed from the fixed point after it, k's piece to it
+                # holding its path to that point (its gradients' rows swapped below)
+                if el.point_barrier[n] < 0.0:
+                    i = touching_ends(data, el, out, k, 1, o_pts, p0, True)[0]
+                    eo, hi, gi, hn, keep_o, wo, uo = _onset_fade(data, el, out, z, n, k, i,
+                                                                 o_pts, p0)
+                    if eo != 0.0:
+                        ea += eo
+                        gb = (gb[0] + hn[0], gb[1] + hn[1], gb[2] + hn[2])
+                        keep_a, far_a, onset_at = keep_o, n + 1, n + 1
+                    if wo > 0.0:    # the path's direction out of k: the lifted one's, fading
+                        turn_out = _faded(u1, (-uo[0], -uo[1], -uo[2]), wo)
             # one wrap's slide at most: k's towards n along n's piece (u2), else n's towards
             # k along k's (-u1); each with the other's fade gradient in its place
             if el.point_kind[k] == BELT_WRAP and not same_ellipsoid(el, k, n):
-                sa, ia, sb, ib = _slide_from(data, el, out, k, n, keep_a, o_pts, p0, u2, gb, n)
+                sa, ia, sb, ib = _slide_from(data, el, out, k, n, keep_a, o_pts, p0, u2, gb,
+                                             far_a)
             if ia < 0 and el.point_kind[n] == BELT_WRAP and not same_ellipsoid(el, k, n):
                 sa, ia, sb, ib = _slide_from(data, el, out, n, k, keep_b, o_pts, p0,
                                              (-u1[0], -u1[1], -u1[2]), ga, far)
@@ -363,6 +384,8 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
         arrive = u2 if el.point_kind[n] == BELT_WRAP else u1
         if turn_in[0] != 0.0 or turn_in[1] != 0.0 or turn_in[2] != 0.0:
             arrive = turn_in
+        if turn_out[0] != 0.0 or turn_out[1] != 0.0 or turn_out[2] != 0.0:
+            leave = turn_out
         for g in range(k, n):
             jg = o_pts + 3 * (g - p0)
             length = _norm(out[jg + 3] - out[jg], out[jg + 4] - out[jg + 1],
@@ -401,11 +424,12 @@ def path_lengths(data, el, out, path, z, p0, p1, o_pts, os):
             path[n - 1, 12], path[n - 1, 13], path[n - 1, 14], path[n - 1, 16] = \
                 gb[0], gb[1], gb[2], k
         # a barrier's onset fade at the fixed point before it (``_onset_fade``): on n's body and
-        # on the barrier's, on its segment to n
+        # on the barrier's, on its segment to n (the mirror's, at the fixed point after it: on
+        # the barrier n's body and on k's, each on its end's columns)
         if gi[0] != 0.0 or gi[1] != 0.0 or gi[2] != 0.0 or hi[0] != 0.0 or hi[1] != 0.0 \
                 or hi[2] != 0.0:
             path[k, 38], path[k, 39], path[k, 40] = gi
-            path[k, 41], path[k, 42], path[k, 43], path[k, 44] = hi[0], hi[1], hi[2], k - 1
+            path[k, 41], path[k, 42], path[k, 43], path[k, 44] = hi[0], hi[1], hi[2], onset_at
         # a faded piece's change as its wrap's point slides over the body, with the motion of
         # the ends of that wrap's run over it (``_slide_from``), on the faded piece's segment
         if ia >= 0:

@@ -154,11 +154,13 @@ def _place_wraps(data, el, out, k, o_pts, p0, z):
 
 @njit(**JIT_STAGE)
 def _stand_in_barriers(el, out, p0, p1, o_pts):
-    """Each barrier wrap's slot set to the fixed point before it (``place_on_surfaces``)."""
+    """Each barrier wrap's slot set to the fixed point it is placed from (before it, or after
+    it where ``point_barrier`` is -1; ``place_on_surfaces``)."""
     for k in range(p0 + 1, p1 - 1):
         if el.point_barrier[k] != 0.0:
             j = o_pts + 3 * (k - p0)
-            out[j], out[j + 1], out[j + 2] = out[j - 3], out[j - 2], out[j - 1]
+            f = j - 3 * int(el.point_barrier[k])
+            out[j], out[j + 1], out[j + 2] = out[f], out[f + 1], out[f + 2]
 
 
 @njit(**JIT_STAGE)
@@ -168,21 +170,28 @@ def _place_barriers(data, el, out, p0, p1, o_pts, z):
     point before it far from touching), in turn, until that point moves less than BARRIER_STILL
     (BARRIER_SWEEPS at most): the wraps after a barrier that touches run from it, not on the
     line from the fixed point as if it were not there (GS1 with a barrier on the upper arm: the
-    shoulder wrap off the shoulder, 52 mm in a sample; scenarios/HISTORY.md, wayround)."""
+    shoulder wrap off the shoulder, 52 mm in a sample; scenarios/HISTORY.md, wayround). A
+    barrier placed from the fixed point after it (``point_barrier`` -1) the same, the wraps
+    before it placed again (from the first after the fixed point before them)."""
     for k in range(p0 + 1, p1 - 1):
         if el.point_barrier[k] == 0.0:
             continue
         j = o_pts + 3 * (k - p0)
-        x = (out[j], out[j + 1], out[j + 2])     # the stand-in: the fixed point before it
+        x = (out[j], out[j + 1], out[j + 2])     # the stand-in: the fixed point it is placed from
         w = place_barrier(data, el, out, k, o_pts, p0, z)
-        if run_length(el, k + 1) == 0:
+        first = k + 1
+        if el.point_barrier[k] < 0.0:
+            first = k
+            while chained(el, first - 1):
+                first -= 1
+        if run_length(el, first) == 0:
             continue
         for _ in range(BARRIER_SWEEPS):
             y = barrier_start(data, el, out, k, o_pts, p0, w)
             if _norm(y[0] - x[0], y[1] - x[1], y[2] - x[2]) <= BARRIER_STILL:
                 break
             out[j], out[j + 1], out[j + 2] = y
-            _place_wraps(data, el, out, k + 1, o_pts, p0, z)
+            _place_wraps(data, el, out, first, o_pts, p0, z)
             x = y
             w = place_barrier(data, el, out, k, o_pts, p0, z)
 

@@ -912,18 +912,21 @@ def barrier_start(data, el, out, k, o_pts, p0, w):
     or near their ellipsoid (the barrier's point lies BARRIER_END from theirs where the wrap is
     short), they had no tangent point from it, and their placements and the barrier's did not
     settle: the wrap went round its ellipsoid (the carried rig of
-    tests/restraints/test_belt_barrier.py, 198 mm in 10 um of lift)."""
+    tests/restraints/test_belt_barrier.py, 198 mm in 10 um of lift). For a barrier placed from
+    the fixed point after it (``point_barrier`` -1), the same with before and after swapped."""
     j = o_pts + 3 * (k - p0)
+    f = j - 3 * int(el.point_barrier[k])       # the fixed point it is placed from
     g, (x, y, v) = _start_gap(data, el, out, k, o_pts, p0)
     w *= min(g / BARRIER_BAND, 1.0)
-    return (out[j - 3] + w * (x - out[j - 3]), out[j - 2] + w * (y - out[j - 2]),
-            out[j - 1] + w * (v - out[j - 1]))
+    return (out[f] + w * (x - out[f]), out[f + 1] + w * (y - out[f + 1]),
+            out[f + 2] + w * (v - out[f + 2]))
 
 
 @njit(**JIT_STAGE)
 def placed_before(data, el, out, k, o_pts, p0):
-    """Whether the wraps after barrier k are placed from the fixed point before it whatever the
-    barrier's weight (``barrier_start``): its point lies in the ellipsoid of the wrap after it
+    """Whether the wraps after barrier k (before it where ``point_barrier`` is -1) are placed
+    from the fixed point it is placed from whatever the barrier's weight (``barrier_start``):
+    its point lies in the ellipsoid of the wrap after it (before it)
     (gap 0), so they move with that fixed point and their ellipsoid alone (``belt_path.
     _slide_from``): side_barrier's and aeb_precrash_frontal's neck barrier in every sample, its
     point at 0.77-0.99 and 0.91-0.98 of the thorax's scaled radius (scenarios/HISTORY.md,
@@ -935,14 +938,16 @@ def placed_before(data, el, out, k, o_pts, p0):
 def _start_gap(data, el, out, k, o_pts, p0):
     """(gap, point): barrier k's point (B0), taken back by the travel of the wrap after it where
     that wrap is carried (they are placed on their undeformed ellipsoids, the barrier from their
-    moved points, ``placed_point``), and its gap to that wrap's ellipsoid (``_gap``)."""
+    moved points, ``placed_point``), and its gap to that wrap's ellipsoid (``_gap``); the wrap
+    before it for a barrier placed from the fixed point after it (``point_barrier`` -1)."""
     j = o_pts + 3 * (k - p0)
+    n = k + int(el.point_barrier[k])
     x, y, v = out[j], out[j + 1], out[j + 2]
-    if el.point_carrier[k + 1] != el.point_link[k + 1]:
-        dx, dy, dz = carried_travel(data, el, k + 1)
+    if el.point_carrier[n] != el.point_link[n]:
+        dx, dy, dz = carried_travel(data, el, n)
         x, y, v = x - dx, y - dy, v - dz
-    c, E = ellipsoid_frame(data, el, k + 1)
-    D = (el.point_size[k + 1, 0], el.point_size[k + 1, 1], el.point_size[k + 1, 2])
+    c, E = ellipsoid_frame(data, el, n)
+    D = (el.point_size[n, 0], el.point_size[n, 1], el.point_size[n, 2])
     return _gap(D, _to_local(c, E, x, y, v)), (x, y, v)
 
 
@@ -956,9 +961,10 @@ def _gap(D, p):
 
 @njit(**JIT_STAGE)
 def place_barrier(data, el, out, k, o_pts, p0, z):
-    """Place barrier wrap k (``Wrap.barrier``; after a fixed point) once the wraps after it are
-    placed (``chained``; first as if it were not there, ``belt._place_barriers``): between the
-    fixed point before it and the nearest point after it that touches (``touching_ends``) the
+    """Place barrier wrap k (``Wrap.barrier``; after a fixed point, or before one: then read
+    after and before swapped) once the wraps after it are placed (``chained``; first as if it
+    were not there, ``belt._place_barriers``): between the fixed point before it and the
+    nearest point after it that touches (``touching_ends``) the
     belt is straight unless that piece enters its ellipsoid from the side the wrap declares;
     then the wrap is ``wrap_arc_point``'s middle round that side, else the piece's point nearest
     the centre (scaled frame, ``line_point``), on the piece (its segments merge: no force,

@@ -8,7 +8,8 @@ carried wrap; its way round the one its place lies on, kept as an end goes insid
 held as its place nears the line of its ends, one inside (the wraps after it placed from its
 point: a strict xfail); coming onto its sphere with its point inside the next wrap's
 ellipsoid without a step in the belt's length or in its path's turn at the next wrap (the
-capstan angle), its fade pulling along that length's gradient."""
+capstan angle), its fade pulling along that length's gradient. The wraps-after rigs listed from
+their other end (the barrier before a fixed point, placed from it): strict xfails, not written."""
 import numpy as np
 import pytest
 
@@ -80,10 +81,30 @@ def test_analytic_barrier_wraps_the_side_the_line_enters_from():
     assert np.allclose(p, (R, 0.0, 0.0), atol=1e-12)
 
 
-def test_reference_barrier_follows_a_fixed_point():
-    """A barrier is placed from the fixed point before it: after a wrap it is refused."""
-    with pytest.raises(ModelingError, match="barrier wrap follows an Anchor"):
-        _belt(1.2 * R, before=(Wrap("v", "shell", friction=0.3),))
+def _wraps_around(asm):
+    """The barrier between two plain wraps (no fixed point beside it)."""
+    return [Wrap("v", "shell", friction=0.3),
+            Wrap("w", "shell", friction=0.3, side=(1.0, 0.0, 0.0), barrier=True),
+            Wrap("u", "shell", friction=0.3)]
+
+
+def _two_on_a_run(asm):
+    """A barrier after the anchor a and one before b, one plain wrap between them."""
+    return [Wrap("w", "shell", friction=0.3, side=(1.0, 0.0, 0.0), barrier=True),
+            Wrap("v", "shell", friction=0.3),
+            Wrap("u", "shell", friction=0.3, side=(1.0, 0.0, 0.0), barrier=True)]
+
+
+@pytest.mark.parametrize("wraps, match", [
+    (_wraps_around, r"points\[2\]: a barrier wrap follows or precedes an Anchor or a SlipRing"),
+    (_two_on_a_run, r"points\[3\]: one barrier per run of wraps between fixed points"),
+])
+def test_reference_barrier_follows_or_precedes_a_fixed_point(wraps, match):
+    """A barrier is placed from the fixed point before or after it: between two wraps it is
+    refused, and so is a second barrier on the run of wraps of another (placed from both
+    ends: not written)."""
+    with pytest.raises(ModelingError, match=match):
+        _belt(1.2 * R, barrier=wraps)
 
 
 def _scenario_barrier(asm):
@@ -321,9 +342,11 @@ AFTER_A, AFTER_B = (0.0, 0.5, 0.0), (0.0, -0.5, 0.0)
 AFTER_C1, AFTER_C2, AFTER_R2 = (-0.05, 0.2, 0.0), (0.06, -0.1, 0.0), 0.5 * R
 
 
-def _after(c2=AFTER_C2, r2=AFTER_R2, b=AFTER_B):
+def _after(c2=AFTER_C2, r2=AFTER_R2, b=AFTER_B, reverse=False):
     """The rig's model (the barrier's sphere on a slide along x, the wrap's fixed, centre c2,
-    radius r2, the belt to b) and z."""
+    radius r2, the belt to b) and z; ``reverse``: the same belt listed from b (b, s, w, a: the
+    barrier before the anchor a, as the human's outboard thigh wrap before the lap
+    anchorage)."""
     asm = Assembly("after")
     asm.add(Part("ground", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("base", "fixed", None, "ground", Pose()))
@@ -334,10 +357,10 @@ def _after(c2=AFTER_C2, r2=AFTER_R2, b=AFTER_B):
     asm.add(Marker("c2", "ground", c2))
     asm.add(Ellipsoid("arm", "c1", (R, R, R)))
     asm.add(Ellipsoid("shoulder", "c2", (r2, r2, r2)))
-    asm.add(Belt("belt", [Anchor("a", AFTER_A),
-                          Wrap("w", "arm", side=(1.0, 0.0, 0.0), friction=0.3, barrier=True),
-                          Wrap("s", "shoulder", side=(-1.0, 0.0, 0.0)), Anchor("b", b)],
-                 LINEAR, pretension=10.0))
+    points = [Anchor("a", AFTER_A),
+              Wrap("w", "arm", side=(1.0, 0.0, 0.0), friction=0.3, barrier=True),
+              Wrap("s", "shoulder", side=(-1.0, 0.0, 0.0)), Anchor("b", b)]
+    asm.add(Belt("belt", points[::-1] if reverse else points, LINEAR, pretension=10.0))
     model = asm.compile()
     return model, fit_belts(model, [0.0])
 
@@ -352,14 +375,19 @@ def _middle_from(x, c2=AFTER_C2, r2=AFTER_R2, b=AFTER_B):
     return np.array([*(c + r2 * np.array([np.cos(mid), np.sin(mid)])), 0.0])
 
 
-def test_analytic_wraps_after_a_barrier_are_placed_from_its_point():
+BEFORE_A_FIXED_POINT = pytest.param(True, id="before_a_fixed_point")
+
+
+@pytest.mark.parametrize("reverse", [False, BEFORE_A_FIXED_POINT])
+def test_analytic_wraps_after_a_barrier_are_placed_from_its_point(reverse):
     """The rig (AFTER_*): the barrier's line crosses its sphere ahead of its centre. The
     straight line from a to b passes the wrap's sphere 10 mm off; the belt from the barrier's
     point w does not: s lies on its sphere, at the middle of its wrap from w to b (the tangent
     points' bisector), to 1e-12. Placed from a, as if the barrier were not there, s lay on the
     line a-b, 10 mm off its sphere (GS1's shoulder wrap off the shoulder, 52 mm at 122.5 ms;
-    scenarios/HISTORY.md, wayround)."""
-    model, z = _after()
+    scenarios/HISTORY.md, wayround). The same belt listed from b (``reverse``: the barrier
+    before the fixed point a, the wrap s before it) is the same path."""
+    model, z = _after(reverse=reverse)
     w, s = (p[0] for p in _barrier_points(model, z, [0.0], "ws"))
     assert np.linalg.norm(w - AFTER_C1) == pytest.approx(R, abs=1e-12)
     assert s == pytest.approx(_middle_from(w), abs=1e-12)
@@ -370,15 +398,17 @@ def test_analytic_wraps_after_a_barrier_are_placed_from_its_point():
 LETGO_C2, LETGO_R2, LETGO_B = (0.08, 0.05, 0.0), 0.08, (0.4, 0.0, 0.0)
 
 
-def test_analytic_wraps_after_a_barrier_move_without_a_step_as_it_lets_go():
+@pytest.mark.parametrize("reverse", [False, BEFORE_A_FIXED_POINT])
+def test_analytic_wraps_after_a_barrier_move_without_a_step_as_it_lets_go(reverse):
     """The let-go rig's barrier sphere slid along -x in 10 um steps over 100 mm, through its
     letting go of the belt (its point leaving the sphere) and BARRIER_BAND beyond: while it
     touches, s is the middle of its wrap from w, and past the band of its wrap from a, as if
     the barrier were not there (both to 1e-12, closed form); the two differ by 3.6 mm where it
     lets go, and s moves at most as far as the sphere in a step (measured 0.47 of it). Placed
     from the barrier's point while it touched and from a once it did not, s jumped 4.0 mm
-    in one step (side_barrier's shoulder wrap, 17.6 mm; scenarios/HISTORY.md, barrierwraps)."""
-    model, z = _after(LETGO_C2, LETGO_R2, LETGO_B)
+    in one step (side_barrier's shoulder wrap, 17.6 mm; scenarios/HISTORY.md, barrierwraps).
+    The same listed from its other end (``reverse``), the same."""
+    model, z = _after(LETGO_C2, LETGO_R2, LETGO_B, reverse=reverse)
     step = 1e-5
     slides = -np.arange(0.0, 0.1, step)
     w, s = _barrier_points(model, z, slides, "ws")
@@ -402,11 +432,12 @@ def test_analytic_wraps_after_a_barrier_move_without_a_step_as_it_lets_go():
 SLIDE_A, SLIDE_B, SLIDE_R = (-0.02, 0.03, 0.116), (-0.02, -0.03, -0.116), 0.01
 
 
-def _slide_rig(size, wraps, ends, neck=None, post="fixed"):
+def _slide_rig(size, wraps, ends, neck=None, post="fixed", reverse=False):
     """The slide rig's belt, frictionless, fitted 1 % short at q = 0: from ``ends`` (a, b) over
     ``wraps`` wraps on the ellipsoid of semi-axes ``size``, after a barrier on a sphere centred
     at ``neck`` (none: no barrier) on a post joined to the world at the origin by ``post``
-    (a "prismatic" joint slides it along z, a "revolute" one turns it about z). (model, z)."""
+    (a "prismatic" joint slides it along z, a "revolute" one turns it about z); ``reverse``:
+    the same belt listed from b (the barrier before the fixed point a). (model, z)."""
     asm = Assembly("slide")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "body", Pose()))
@@ -419,8 +450,8 @@ def _slide_rig(size, wraps, ends, neck=None, post="fixed"):
         asm.add(Marker("neck_centre", "post", position=tuple(neck)))
         asm.add(Ellipsoid("neck", "neck_centre", (SLIDE_R,) * 3))
         points.insert(0, Wrap("bar", "neck", friction=0.0, side=(0.0, 1.0, 0.0), barrier=True))
-    asm.add(Belt("belt", [Anchor("a", ends[0]), *points, Anchor("b", ends[1])], LINEAR,
-                 pretension=10.0))
+    points = [Anchor("a", ends[0]), *points, Anchor("b", ends[1])]
+    asm.add(Belt("belt", points[::-1] if reverse else points, LINEAR, pretension=10.0))
     model = asm.compile()
     z = fit_belts(model, np.zeros(model.nq))
     for k, name in enumerate(model.z_names):
@@ -523,12 +554,12 @@ def test_analytic_lifted_barrier_leaves_the_fading_run_its_slide_term():
 
 
 
-def _onset_rig(post="fixed"):
+def _onset_rig(post="fixed", reverse=False):
     """The slide rig (``_slide_rig``, one wrap on the sphere) with the barrier's sphere tangent
     to the chord from SLIDE_A to the wrap's point at q = 0 (0.8 of the way along it, its centre
     SLIDE_R off it on the side away from the barrier's declared side; its post joined by
-    ``post``, ``_slide_rig``): (model, z, the barrier sphere's centre). The slider's q > 0
-    sinks the chord into it."""
+    ``post``, ``_slide_rig``; ``reverse`` as there): (model, z, the barrier sphere's centre).
+    The slider's q > 0 sinks the chord into it."""
     plain, zp = _slide_rig((R, R, R), 1, (SLIDE_A, SLIDE_B))
     i = plain.output_names.index
     d = _evaluated(plain, zp, 0.0)
@@ -537,14 +568,16 @@ def _onset_rig(post="fixed"):
     u = (w0 - a) / np.linalg.norm(w0 - a)
     n = np.array([0.0, 1.0, 0.0]) - u[1] * u
     neck = a + 0.8 * (w0 - a) - SLIDE_R * n / np.linalg.norm(n)
-    model, z = _slide_rig((R, R, R), 1, (SLIDE_A, SLIDE_B), neck, post)
+    model, z = _slide_rig((R, R, R), 1, (SLIDE_A, SLIDE_B), neck, post, reverse)
     return model, z, neck
 
 
 ONSET_SEGMENTS = ("belt.a-bar", "belt.bar-w0", "belt.w0-b")
+REVERSED_ONSET_SEGMENTS = ("belt.b-w0", "belt.w0-bar", "belt.bar-a")   # ``reverse``'s belt
 
 
-def test_analytic_barrier_comes_onto_its_sphere_inside_the_run_without_a_step():
+@pytest.mark.parametrize("reverse", [False, BEFORE_A_FIXED_POINT])
+def test_analytic_barrier_comes_onto_its_sphere_inside_the_run_without_a_step(reverse):
     """The onset rig (``_onset_rig``; the side_barrier and aeb_precrash_frontal neck barrier's
     onset, its point inside the thorax: scenarios/HISTORY.md, barrierslide), the slider moved
     through the onset in 10 um steps over 1 mm and in 1 um steps over 0.1 mm. Lifted, the
@@ -557,8 +590,10 @@ def test_analytic_barrier_comes_onto_its_sphere_inside_the_run_without_a_step():
     wrap's excess to SLIDE_A (12.6 mm in closed form) comes out over 0.5 mm of depth here, the
     length's slope at most 34 (measured: 0.34 mm at 10 um, 34 um at 1 um). On main 2009fc2
     the length stepped -12.63 mm between two samples at either spacing (q -10 um -> 0), the
-    segments' force 13.7 kN -> 1.6 kN (fitted 1 % short while touching)."""
-    model, z, neck = _onset_rig()
+    segments' force 13.7 kN -> 1.6 kN (fitted 1 % short while touching). The same belt listed
+    from b (``reverse``: the barrier before the fixed point a), the same."""
+    model, z, neck = _onset_rig(reverse=reverse)
+    segments = REVERSED_ONSET_SEGMENTS if reverse else ONSET_SEGMENTS
     i = model.output_names.index
     bundle, data = model.bundle(base_table=None), model.make_data()
     jumps = []
@@ -566,7 +601,7 @@ def test_analytic_barrier_comes_onto_its_sphere_inside_the_run_without_a_step():
         lengths, gaps, inside = [], [], []
         for q in qs:
             evaluate(bundle, data, 0.0, np.array([q]), np.zeros(1), z.copy(), 0.0)
-            lengths.append(sum(data.outputs[i(f"{s}.length")] for s in ONSET_SEGMENTS))
+            lengths.append(sum(data.outputs[i(f"{s}.length")] for s in segments))
             bar = np.array([data.outputs[i(f"belt.bar.{c}")] for c in "xyz"])
             gaps.append(np.linalg.norm(bar - neck) - SLIDE_R)
             inside.append(np.linalg.norm(bar - (0.0, 0.0, q)) < R)
@@ -575,7 +610,8 @@ def test_analytic_barrier_comes_onto_its_sphere_inside_the_run_without_a_step():
     assert jumps[1] < 0.2 * jumps[0] and jumps[1] < 1.0e-4
 
 
-def test_analytic_capstan_angle_after_a_barrier_coming_on_has_no_step():
+@pytest.mark.parametrize("reverse", [False, BEFORE_A_FIXED_POINT])
+def test_analytic_capstan_angle_after_a_barrier_coming_on_has_no_step(reverse):
     """The onset rig (``_onset_rig``) moved through the onset as in the test above: the angle
     the belt's path turns through at the wrap after the barrier (``belt_path.path_turn``, the
     capstan angle theta of exp(mu theta)) and at the barrier is continuous, its direction into
@@ -584,31 +620,34 @@ def test_analytic_capstan_angle_after_a_barrier_coming_on_has_no_step():
     change between samples of their sum shrinks with the spacing (a step would not), below
     0.1 deg at 1 um. Measured: 0.48 deg at 10 um, 0.015 deg at 1 um. On main 1ab4114 the turn
     at the wrap stepped 129.77 -> 109.93 deg between two samples at either spacing (q -> 0):
-    at mu 0.3 the capstan ratio 1.973 -> 1.778, 779 N of slip limit at 4 kN."""
-    model, z, _ = _onset_rig()
+    at mu 0.3 the capstan ratio 1.973 -> 1.778, 779 N of slip limit at 4 kN. The same belt
+    listed from b (``reverse``), the same (the wrap then before the barrier)."""
+    model, z, _ = _onset_rig(reverse=reverse)
     bundle, data = model.bundle(base_table=None), model.make_data()
-    bar = 1                                      # the belt's points: a, bar, w0, b
+    bar, wrap = (2, 1) if reverse else (1, 2)    # the belt's points: a, bar, w0, b (reversed)
     jumps = []
     for qs in (np.arange(-50, 51) * 1.0e-5, np.arange(-50, 51) * 1.0e-6):
         turns = []
         for q in qs:
             evaluate(bundle, data, 0.0, np.array([q]), np.zeros(1), z.copy(), 0.0)
             turns.append(path_turn.py_func(data.belt_path, bar)
-                         + path_turn.py_func(data.belt_path, bar + 1))
+                         + path_turn.py_func(data.belt_path, wrap))
         jumps.append(np.max(np.abs(np.diff(turns))))
     assert jumps[1] < 0.2 * jumps[0] and jumps[1] < np.radians(0.1)
 
 
+@pytest.mark.parametrize("reverse", [False, BEFORE_A_FIXED_POINT])
 @pytest.mark.parametrize("q", [5.0e-5, 2.0e-4, 3.5e-4])
-def test_analytic_barrier_onset_fade_pulls_along_its_length_gradient(q):
+def test_analytic_barrier_onset_fade_pulls_along_its_length_gradient(q, reverse):
     """The onset rig (``_onset_rig``) at q in the onset's band (the fade part way,
     ``belt_path._onset_fade``), the belt fitted 1 % short there (one tension): the force on
     the slider is minus the tension times the central difference (1e-8 m) of the summed
     lengths, and the length rates at unit slider speed sum to it, to 1e-8 of it: the fade's
     gradients in the fixed point's place (on the sphere's body, the barrier's), in the wrap's
     (the barrier's), and its share of the wrap's slide (measured slopes -12.29, -32.34, -31.5;
-    agreement 2e-9 or better)."""
-    model, _, _ = _onset_rig()
+    agreement 2e-9 or better). The same belt listed from b (``reverse``), the same."""
+    model, _, _ = _onset_rig(reverse=reverse)
+    segments = REVERSED_ONSET_SEGMENTS if reverse else ONSET_SEGMENTS
     i = model.output_names.index
     z = fit_belts(model, [q])
     for k, name in enumerate(model.z_names):
@@ -617,29 +656,33 @@ def test_analytic_barrier_onset_fade_pulls_along_its_length_gradient(q):
 
     def length(x, xd=0.0):
         data = _evaluated(model, z, x, xd)
-        return data, sum(data.outputs[i(f"{s}.length")] for s in ONSET_SEGMENTS)
+        return data, sum(data.outputs[i(f"{s}.length")] for s in segments)
 
     d, _ = length(q)
     h = 1.0e-8
     slope = (length(q + h)[1] - length(q - h)[1]) / (2.0 * h)
-    T = d.outputs[i("belt.a-bar.force")]
+    T = d.outputs[i(f"{segments[0]}.force")]
     assert T > 0.0 and abs(slope) > 1.0
-    assert all(d.outputs[i(f"{s}.force")] == pytest.approx(T, rel=1e-9) for s in ONSET_SEGMENTS)
+    assert all(d.outputs[i(f"{s}.force")] == pytest.approx(T, rel=1e-9) for s in segments)
     assert -d.f_ext[model.body("body")][5] / T == pytest.approx(slope, rel=1e-8)
     moving, _ = length(q, 1.0)
-    assert sum(moving.outputs[i(f"{s}.length_rate")] for s in ONSET_SEGMENTS) == \
+    assert sum(moving.outputs[i(f"{s}.length_rate")] for s in segments) == \
         pytest.approx(slope, rel=1e-8)
 
 
+@pytest.mark.parametrize("reverse", [False, BEFORE_A_FIXED_POINT])
 @pytest.mark.parametrize("post, axis", [("prismatic", 5), ("revolute", 2)])
-def test_analytic_barrier_onset_fade_pulls_its_moving_barrier_along_its_length_gradient(post, axis):
+def test_analytic_barrier_onset_fade_pulls_its_moving_barrier_along_its_length_gradient(
+        post, axis, reverse):
     """The onset rig with the barrier's sphere on a post that slides along z or turns about z
     through the origin (``_onset_rig``), the slider at 200 um (in the onset's band), the belt
     fitted 1 % short there: moving the post, the fade's gradients on the barrier's body (in the
     fixed point's place and in the wrap's, ``belt_path._onset_fade``) are the length's: the
     post's generalized force over the tension and the length rates at unit post speed sum to
-    the central difference (1e-8) of the summed lengths, to 1e-8 of it."""
-    model, _, _ = _onset_rig(post)
+    the central difference (1e-8) of the summed lengths, to 1e-8 of it. The same belt listed
+    from b (``reverse``), the same."""
+    model, _, _ = _onset_rig(post, reverse)
+    segments = REVERSED_ONSET_SEGMENTS if reverse else ONSET_SEGMENTS
     i = model.output_names.index
     q0 = np.array([2.0e-4, 0.0])
     z = fit_belts(model, q0)
@@ -651,14 +694,15 @@ def test_analytic_barrier_onset_fade_pulls_its_moving_barrier_along_its_length_g
     def length(q, qd):
         data = model.make_data()
         evaluate(bundle, data, 0.0, q, qd, z.copy(), 0.0)
-        return data, sum(data.outputs[i(f"{s}.length")] for s in ONSET_SEGMENTS)
+        return data, sum(data.outputs[i(f"{s}.length")] for s in segments)
 
     d, _ = length(q0, np.zeros(2))
     h = np.array([0.0, 1.0e-8])
     slope = (length(q0 + h, np.zeros(2))[1] - length(q0 - h, np.zeros(2))[1]) / 2.0e-8
-    T = d.outputs[i("belt.a-bar.force")]
+    T = d.outputs[i(f"{segments[0]}.force")]
     assert T > 0.0 and abs(slope) > 0.1
     assert -d.f_ext[model.body("post")][axis] / T == pytest.approx(slope, rel=1e-8)
     moving, _ = length(q0, np.array([0.0, 1.0]))
-    assert sum(moving.outputs[i(f"{s}.length_rate")] for s in ONSET_SEGMENTS) == \
+    assert sum(moving.outputs[i(f"{s}.length_rate")] for s in segments) == \
         pytest.approx(slope, rel=1e-8)
+

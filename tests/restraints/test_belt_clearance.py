@@ -170,6 +170,32 @@ def test_identity_wrap_after_a_barrier_rebuilt_from_the_point_before_it():
     assert np.abs((plain[on0 == 1] - A) @ n).max() > 1e-5     # 34 um off, against 1e-12
 
 
+def test_identity_wrap_before_a_barrier_rebuilt_from_the_point_after_it():
+    """The test above's belt listed from B (B, the big sphere, the barrier, A: the barrier
+    before the fixed point A, placed from it, ``Wrap.barrier``): rebuilt the same, the big
+    sphere's arc ending at A's tangent point, the barrier's arc on its sphere in the plane
+    through A, its point and the big sphere's, the straight pieces outside both spheres."""
+    from occupant.restraints.wrap_geometry import wrap_arc_point
+    top = np.array([0.0, 0.0, R0])
+    t1 = _tangent(A, -1.0)
+    u = (t1 - A) / np.linalg.norm(t1 - A)
+    up = np.array([-u[2], 0.0, u[0]]) * np.sign(u[0])
+    c3 = 0.5 * (A + t1) - 0.01 * up
+    small = (c3, np.eye(3), np.full(3, 0.02))
+    side = tuple((up + np.array([0.0, 0.5, 0.0])) / np.linalg.norm(up + np.array([0.0, 0.5, 0.0])))
+    p = c3 + np.array(wrap_arc_point((0.02, 0.02, 0.02), side, tuple(top - c3), tuple(A - c3),
+                                     side, 0.5)[0])
+    points = [(B, None), (top, SPHERE), (p, small), (A, None)]
+    path, on, _ = belt_path(points, samples=400, barriers={2})
+    np.testing.assert_allclose(path[on == 1][-1], t1, atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(path[on == 2] - c3, axis=1), 0.02, atol=1e-12)
+    n = np.cross(top - A, p - A)
+    n /= np.linalg.norm(n)
+    np.testing.assert_allclose((path[on == 2] - A) @ n, 0.0, atol=1e-12)
+    got = deepest(path, on, points, {"small": small, "ball": SPHERE})
+    assert max(got.values()) < 1e-9
+
+
 def test_analytic_path_passes_a_fixed_point_between_the_anchor_and_a_run():
     """A belt from a retractor R through a ring at A over the sphere to B (a three-point
     belt's retractor, D-ring and shoulder): the path runs R -> A straight, then as the belt
