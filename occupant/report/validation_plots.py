@@ -230,9 +230,14 @@ def _time_panel(ax, unit, tag, cols, bands, t_ms, history, checks, corridor, sce
                   None if labelled else "corridor")
             labelled = True
             done.add(name)
-    ax.set_xlabel("time (ms)")
-    ax.set_ylabel(UNITS.get(unit, unit))
-    ax.set_title(f"{tag + ' ' if tag else ''}[{UNITS.get(unit, unit)}]", fontsize=9)
+    _finish(ax, "time (ms)", UNITS.get(unit, unit), f"{tag + ' ' if tag else ''}[{UNITS.get(unit, unit)}]")
+
+
+def _finish(ax, xlabel, ylabel, title):
+    """A panel's labels, title, grid and legend."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=6, loc="best")
 
@@ -269,11 +274,7 @@ def _force_deflection(ax, history, checks, corridor, scenario, done):
             continue
         labelled = True
         done.add(name)
-    ax.set_xlabel("deflection (mm)")
-    ax.set_ylabel("force (N)")
-    ax.set_title("force against deflection", fontsize=9)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=6, loc="best")
+    _finish(ax, "deflection (mm)", "force (N)", "force against deflection")
 
 
 def _moment_angle(ax, history, checks, corridor, scenario, path, done):
@@ -292,11 +293,8 @@ def _moment_angle(ax, history, checks, corridor, scenario, path, done):
         if name in checks and np.isfinite(checks[name][0]):
             _mark(ax, checks[name][0], m, checks[name][1], None, corridor[name])
             done.add(name)
-    ax.set_xlabel("head flexion relative to T1 (deg)")
-    ax.set_ylabel("occipital condyle moment (N m)")
-    ax.set_title("moment against angle", fontsize=9)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=6, loc="best")
+    _finish(ax, "head flexion relative to T1 (deg)", "occipital condyle moment (N m)",
+            "moment against angle")
 
 
 def source_line(scenario, path):
