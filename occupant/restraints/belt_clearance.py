@@ -19,7 +19,9 @@ them, then on to the other's); a barrier's from the fixed point before it, and t
 after a barrier from that fixed point too (limit: the step places them so only where the
 barrier's piece passes BARRIER_BAND or more off its ellipsoid, and from the barrier's point where
 it touches, ``wrap_chain.barrier_start``). ``belt_depths`` does this for a run's belt at one
-sample, from the points its producer recorded and the ellipsoids' poses (``ellipsoids_at``)."""
+sample, from the points its producer recorded and the ellipsoids' poses (``ellipsoids_at``), along
+each ellipsoid's scaled radius (``depths``); ``surface_depths`` measures to the nearest surface
+point instead (a run's defects, occupant.scenario.defects.belt_defects)."""
 import numpy as np
 
 from occupant.restraints.wrap_geometry import _wrap_plane, wrap_arc_point
@@ -258,8 +260,8 @@ def sample_depths(path, on, points, ellipsoids, checked=None, measure=depths):
     ``ellipsoids`` ({name: ellipsoid}), 0 for the samples not ``checked`` (a flag per sample; all
     when None) and for the samples of an arc on that ellipsoid (they lie on it); ``measure``
     ``depths`` (along the scaled radius) or ``surface_depths`` (to the nearest surface point)."""
-    checked = np.ones(len(path), bool) if checked is None else np.asarray(checked, bool)
-    on = np.asarray(on, int)
+    path, on = np.asarray(path, float), np.asarray(on, int)
+    checked = np.ones(len(path), bool) if checked is None else np.array(checked, bool)
     out = {}
     for name, ell in ellipsoids.items():
         wraps = np.array([p[1] is ell for p in points] + [False])   # on[i] = -1: the False
