@@ -19,7 +19,9 @@ them, then on to the other's); a barrier's from the fixed point before it, and t
 after a barrier from that fixed point too (limit: the step places them so only where the
 barrier's piece passes BARRIER_BAND or more off its ellipsoid, and from the barrier's point where
 it touches, ``wrap_chain.barrier_start``). ``belt_depths`` does this for a run's belt at one
-sample, from the points its producer recorded and the ellipsoids' poses (``ellipsoids_at``)."""
+sample, from the points its producer recorded and the ellipsoids' poses (``ellipsoids_at``), along
+each ellipsoid's scaled radius (``depths``); ``surface_depths`` measures to the nearest surface
+point instead (a run's defects, occupant.scenario.defects.belt_defects)."""
 import numpy as np
 
 from occupant.restraints.wrap_geometry import _wrap_plane, wrap_arc_point
@@ -197,29 +199,89 @@ def belt_path(points, samples=40, held=(), barriers=()):
     return np.array(path), np.array(on), np.array(piece)
 
 
+def depths(X, ell):
+    """How far each point of X (n x 3, B0) lies inside the ellipsoid, along its scaled radius
+    (0 outside)."""
+    c, R, D = ell
+    local = (np.atleast_2d(np.asarray(X, float)) - c) @ R
+    rho = np.linalg.norm(local / D, axis=1)
+    inside = np.linalg.norm(local, axis=1) * (1.0 / np.maximum(rho, 1e-12) - 1.0)
+    return np.where(rho < 1.0, inside, 0.0)
+
+
+def surface_depths(X, ell):
+    """How far each point of X (n x 3, B0) lies inside the ellipsoid, to its nearest surface
+    point (0 outside): what a belt through a body would have to move to be out of it. Along
+    the scaled radius (``depths``) a point inside a flat ellipsoid (a chest pad) reads up to its
+    largest semi-axis; this is at most its smallest. The nearest point of the surface to p
+    (local, semi-axes a) is a_i^2 p_i / (a_i^2 + t) with t in (-a_min^2, 0] the root of
+    sum (a_i p_i / (a_i^2 + t))^2 = 1 (found by bisection); where p lies in the plane across
+    the smallest axis and no root lies below -a_min^2 the nearest points are off that plane
+    (the t = -a_min^2 pair)."""
+    c, R, D = ell
+    local = (np.atleast_2d(np.asarray(X, float)) - c) @ R
+    out = np.zeros(len(local))
+    inside = np.linalg.norm(local / D, axis=1) < 1.0
+    p = local[inside]
+    if not len(p):
+        return out
+    a2 = np.asarray(D, float) ** 2
+
+    def excess(t):
+        return np.sum((np.sqrt(a2) * p / (a2 + t[:, None])) ** 2, axis=1) - 1.0
+
+    lo, hi = np.full(len(p), -a2.min() * (1.0 - 1e-12)), np.zeros(len(p))
+    rooted = excess(lo) > 0.0
+    for _ in range(48):                      # to 4e-15 of a_min^2
+        mid = 0.5 * (lo + hi)
+        up = excess(mid) > 0.0
+        lo, hi = np.where(up, mid, lo), np.where(up, hi, mid)
+    near = a2 * p / (a2 + hi[:, None])
+    # no root: the smallest axis's coordinate from the surface, the others from t = -a_min^2
+    k = int(np.argmin(a2))
+    others = np.arange(3) != k
+    gap = a2[others] - a2[k]                 # 0 for an axis as small as the smallest
+    flat = a2[others] * p[:, others] / np.where(gap > 0.0, gap, np.inf)
+    rest = 1.0 - np.sum(flat ** 2 / a2[others], axis=1)
+    off = np.zeros_like(p)
+    off[:, others] = flat
+    off[:, k] = np.sqrt(a2[k] * np.clip(rest, 0.0, None))
+    near = np.where(rooted[:, None], near, off)
+    out[inside] = np.linalg.norm(near - p, axis=1)
+    return out
+
+
 def depth(x, ell):
     """How far the point x (B0) lies inside the ellipsoid, along its scaled radius (0 outside)."""
-    c, R, D = ell
-    local = R.T @ (np.asarray(x, float) - c)
-    rho = np.linalg.norm(local / D)
-    return 0.0 if rho >= 1.0 else float(np.linalg.norm(local) * (1.0 / max(rho, 1e-12) - 1.0))
+    return float(depths(x, ell)[0])
+
+
+def sample_depths(path, on, points, ellipsoids, checked=None, measure=depths):
+    """{name: how deep each sample of the path (``belt_path``) lies inside that ellipsoid} over
+    ``ellipsoids`` ({name: ellipsoid}), 0 for the samples not ``checked`` (a flag per sample; all
+    when None) and for the samples of an arc on that ellipsoid (they lie on it); ``measure``
+    ``depths`` (along the scaled radius) or ``surface_depths`` (to the nearest surface point)."""
+    path, on = np.asarray(path, float), np.asarray(on, int)
+    checked = np.ones(len(path), bool) if checked is None else np.array(checked, bool)
+    out = {}
+    for name, ell in ellipsoids.items():
+        wraps = np.array([p[1] is ell for p in points] + [False])   # on[i] = -1: the False
+        d = np.zeros(len(path))
+        judged = checked & ~wraps[on]
+        judged[judged] = depths(path[judged], ell) > 0.0          # inside: measured
+        if judged.any():
+            d[judged] = measure(path[judged], ell)
+        out[name] = d
+    return out
 
 
 def deepest(path, on, points, ellipsoids, checked=None):
     """{name: the deepest any sample of the path (``belt_path``) lies inside that ellipsoid}
     over ``ellipsoids`` ({name: ellipsoid}), of the samples ``checked`` (a flag per sample; all
     when None); the samples of an arc on an ellipsoid are not checked against that ellipsoid
-    (they lie on it)."""
-    checked = np.ones(len(path), bool) if checked is None else checked
-    out = {}
-    for name, ell in ellipsoids.items():
-        worst = 0.0
-        for x, k, c in zip(path, on, checked):
-            if not c or (k >= 0 and points[k][1] is ell):
-                continue
-            worst = max(worst, depth(x, ell))
-        out[name] = worst
-    return out
+    (they lie on it): ``sample_depths``."""
+    return {name: float(d.max(initial=0.0))
+            for name, d in sample_depths(path, on, points, ellipsoids, checked).items()}
 
 
 def ellipsoids_at(run, k, names):
@@ -237,20 +299,27 @@ def ellipsoids_at(run, k, names):
     return out
 
 
-def belt_depths(run, belt, k, names, pieces=None):
-    """{ellipsoid: how deep the run's belt ``belt`` lies inside it} at sample k, over ``names``:
-    its path rebuilt from its recorded points (``belt_path``: straight pieces and arcs over its
-    wraps), over its pieces ``pieces`` only (indices, i between its points i and i + 1; all
-    when None); the arcs on an ellipsoid the belt wraps are not checked against it
-    (``deepest``)."""
+def belt_at(run, belt, k, names):
+    """The run's belt ``belt`` at sample k, its path rebuilt from its recorded points
+    (``belt_path``: straight pieces and arcs over its wraps): (path, on, piece as ``belt_path``
+    gives them, its points [(x, ellipsoid or None)], {name: ellipsoid} over ``names``)."""
     points = run.model.source.belts[belt].points
-    held = {k for k, p in enumerate(points) if getattr(p, "across", None)}
-    barriers = {k for k, p in enumerate(points) if getattr(p, "barrier", False)}
+    held = {i for i, p in enumerate(points) if getattr(p, "across", None)}
+    barriers = {i for i, p in enumerate(points) if getattr(p, "barrier", False)}
     wrapped = {p.geometry for p in points if hasattr(p, "geometry")}
     E = ellipsoids_at(run, k, set(names) | wrapped)
     out = run.results.outputs
     chain = [(np.array([out[f"{belt}.{p.name}.{a}"][k] for a in "xyz"]),
               E[p.geometry] if hasattr(p, "geometry") else None) for p in points]
     path, on, piece = belt_path(chain, held=held, barriers=barriers)
+    return path, on, piece, chain, {n: E[n] for n in names}
+
+
+def belt_depths(run, belt, k, names, pieces=None):
+    """{ellipsoid: how deep the run's belt ``belt`` lies inside it} at sample k, over ``names``:
+    its path rebuilt from its recorded points (``belt_at``), over its pieces ``pieces`` only
+    (indices, i between its points i and i + 1; all when None); the arcs on an ellipsoid the
+    belt wraps are not checked against it (``deepest``)."""
+    path, on, piece, chain, E = belt_at(run, belt, k, names)
     checked = None if pieces is None else np.isin(piece, list(pieces))
-    return deepest(path, on, chain, {n: E[n] for n in names}, checked)
+    return deepest(path, on, chain, E, checked)

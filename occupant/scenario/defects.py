@@ -20,8 +20,13 @@ and ``motion_defects`` leaves out a joint stop's excess at a range end that fail
 joint does not fail: the motion after it is that of an intact joint. A dummy's joints have no
 failure moments (a dummy's joint past its stop stays a defect).
 
-A belt wrap point lies on its ellipsoid by construction (``BELT_WRAP_STATES``: a direction on its
-scaled unit sphere) and no output records a wrap leaving its body, so belts are not checked.
+A belt's wrap points lie on their ellipsoids by construction (``BELT_WRAP_STATES``: a direction on
+its scaled unit sphere), and its path over them (their arcs) too, but nothing keeps its pieces out
+of the bodies it does not wrap (a lap belt's legs through the thighs, a shoulder belt through the
+neck): ``belt_defects`` rebuilds each belt's path from its recorded points
+(occupant.restraints.belt_clearance) every ``BELT_SAMPLE`` and lists a belt whose loaded pieces lie
+deeper than ``BELT_ALLOWANCE`` inside any of the occupant's ellipsoids, to its nearest surface
+point (one line a belt: its deepest, naming the other bodies it passes through).
 """
 import math
 from dataclasses import dataclass
@@ -31,6 +36,8 @@ import numpy as np
 from occupant.model.bundle import (CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_ELLIPSOID, CONTACT_LINEAR,
                                    CONTACT_POWER, CONTACT_TABLE)
 from occupant.model.joint_types import JointType
+from occupant.modeling.geometry import Ellipsoid
+from occupant.restraints.belt_clearance import belt_at, sample_depths, surface_depths
 
 # The penetration past a range end a joint stop is sized to hold: the dummies' rotational stops
 # hold the distal segments under 250 g within 5 deg [D] (dummies/README.md, "Every dof of every
@@ -39,29 +46,57 @@ from occupant.model.joint_types import JointType
 # the sternum's sliding stop is sized as 50 kN at 10 mm past it [E] (derive_hybrid3.py CHEST_STOP_K).
 STOP_ALLOWANCE = {"rotation": math.radians(5.0), "translation": 0.010}   # rad, m
 
+# How deep a belt's path may lie inside a body's ellipsoid before it is a belt through the body
+# [E]: the model's own error, not tissue it compresses (the belt lies on the surfaces it wraps, the
+# bodies' contact laws do not see it). Its force acts along the straight pieces between its points,
+# a chord s^2 / (8 r) inside the surface the webbing follows: 20 mm is the chord of 0.15 m over the
+# human pelvis flesh's radius of about 0.14 m (tests/human/test_validation_sled.py PATH_DEPTH, the
+# same figure: tests/scenario/test_defects.py), twice the 10 mm neck graze the dummies' shoulder
+# belts are held to (tests/scenario/test_scenario_fw_side_rear.py NECK_GRAZE).
+BELT_ALLOWANCE = 0.020      # m
+# How often a belt's path is rebuilt (s): a belt piece moves at most the occupant's speed relative
+# to its anchorages, under 15 m/s (a 56 km/h pulse), 15 mm a sample, and the deep states last tens
+# of ms (the human's lap belt in the thighs: 60-80 ms).
+BELT_SAMPLE = 1e-3
+# A belt piece is loaded while its force is over this share of its own peak [E] (a slack piece's
+# path is not checked: ``belt_loaded``)
+BELT_LOADED = 0.1
+
 
 @dataclass(frozen=True)
 class Defect:
-    kind: str        # "joint stop", "contact table", "contact depth", "airbag depth", "airbag bottoming"
-    element: str     # the joint resistance, contact pair or airbag contact
+    kind: str        # "joint stop", "contact table", "contact depth", "airbag depth",
+    #                  "airbag bottoming", "belt depth"
+    element: str     # the joint resistance, contact pair or airbag contact; a belt's piece
+    #                  ("belt.d_ring-shoulder": between two of its points)
     value: float     # the largest penetration (rad or m)
     limit: float     # what it was sized or tabulated for (rad or m)
     unit: str        # "rad" or "m"
     t: float         # s, when the largest penetration was reached
+    body: str = ""   # a belt's: the ellipsoid its piece lies in
+    also: tuple = ()  # a belt's other ellipsoids past the limit, deepest first:
+    #                   (ellipsoid, depth m, piece, t s)
 
     def text(self):
-        """One line: element, figure against its limit, time."""
+        """One line: element, figure against its limit, time (a belt's: its other bodies too)."""
         scale, unit = (180.0 / math.pi, "deg") if self.unit == "rad" else (1e3, "mm")
+        at = f"at {1e3 * self.t:.1f} ms"
         if self.kind == "joint stop":
             fig = (f"{scale * self.value:.1f} {unit} past its range end (stop sized for "
                    f"{scale * self.limit:.0f} {unit})")
+        elif self.kind == "belt depth":
+            fig = (f"{scale * self.value:.1f} {unit} inside {self.body} (a belt's path is allowed "
+                   f"{scale * self.limit:.0f} {unit} into a body)")
+            if self.also:
+                at += "; also " + "; ".join(f"{body} {scale * d:.1f} {unit} ({piece} at "
+                                            f"{1e3 * t:.1f} ms)" for body, d, piece, t in self.also)
         else:
             what = {"contact table": "its loading table ends at",
                     "contact depth": "its geometry's smallest half-size",
                     "airbag depth": "the deployed bag's depth",
                     "airbag bottoming": "its bottoming table ends at"}[self.kind]
             fig = f"{scale * self.value:.1f} {unit} deep ({what} {scale * self.limit:.1f} {unit})"
-        return f"{self.kind}: {self.element.replace('__', ' / ')} {fig} at {1e3 * self.t:.1f} ms"
+        return f"{self.kind}: {self.element.replace('__', ' / ')} {fig} {at}"
 
 
 @dataclass(frozen=True)
@@ -133,9 +168,10 @@ def joint_failures(model, results, levels=None):
 
 def motion_defects(model, results, failures=None):
     """The run's physical defects (``Defect`` list, each element's worst, in the order: joints,
-    contacts, airbags). ``model`` the compiled Model the run used, ``results`` its Results;
-    ``failures`` its ``joint_failures`` (default: computed): a joint whose worst excess lies
-    past a range end that failed is left out (a predicted injury, not a defect)."""
+    contacts, airbags, belts: ``belt_defects``). ``model`` the compiled Model the run used,
+    ``results`` its Results; ``failures`` its ``joint_failures`` (default: computed): a joint
+    whose worst excess lies past a range end that failed is left out (a predicted injury, not a
+    defect)."""
     out = results.outputs
     t = np.asarray(results.t)
     found = []
@@ -181,7 +217,71 @@ def motion_defects(model, results, failures=None):
         if d is not None and bags.bottom_len[b] > 0:
             worst(name, d, bags.tables[bags.bottom_start[b] + bags.bottom_len[b] - 1, 0],
                   "airbag bottoming", "m")
+    return found + belt_defects(model, results)
+
+
+def belt_defects(model, results, allowance=BELT_ALLOWANCE, every=BELT_SAMPLE):
+    """Each belt whose path lies deeper than ``allowance`` inside any of the occupant's
+    ellipsoids (the geometries carried by its bodies) at any sample ``every`` s apart: a
+    ``Defect`` a belt, its deepest (the piece, between two of its points, the ellipsoid, the
+    depth and when; the other ellipsoids past ``allowance``, each its deepest, in ``also``),
+    over the pieces loaded then (``belt_loaded``). The path is rebuilt from the belt's recorded
+    points (``belt_clearance.belt_at``: its straight pieces and its arcs over its wraps, which
+    are not checked against the ellipsoid they lie on); its depth in a body is to the body's
+    nearest surface point (``belt_clearance.surface_depths``: what the belt would have to move
+    to be out; along the scaled radius, ``belt_depths``' measure, the Hybrid III's shoulder belt
+    read 73-82 mm inside its chest pad, up to the pad's 90 mm half-width, where it lies 23 mm
+    behind its face). Cost: about 3 ms of CPU a sample (us_ncap_frontal_56: 0.5 s)."""
+    src = getattr(model, "source", None)
+    belts = getattr(src, "belts", None) or {}
+    t = np.asarray(results.t)
+    if not belts or len(t) < 2:
+        return []
+    names = [n for n, g in src.geometries.items()
+             if isinstance(g, Ellipsoid) and g.marker is not None]
+    step = max(1, int(round(every / float(np.median(np.diff(t))))))
+    run = _RunView(model, results)
+    found = []
+    for belt, spec in belts.items():
+        if f"{belt}.{spec.points[0].name}.x" not in results.outputs:
+            continue
+        loaded = belt_loaded(results, belt, [p.name for p in spec.points])
+        deep = {}                                   # ellipsoid: (depth, sample, piece)
+        for k in range(0, len(t), step):
+            path, on, piece, chain, E = belt_at(run, belt, k, names)
+            for name, d in sample_depths(path, on, chain, E, loaded[piece, k],
+                                         surface_depths).items():
+                i = int(np.argmax(d))
+                if d[i] > deep.get(name, (0.0,))[0]:
+                    deep[name] = (float(d[i]), k, int(piece[i]))
+        past = sorted(((d, name, k, i) for name, (d, k, i) in deep.items() if d > allowance),
+                      reverse=True)
+        if past:
+            piece = {i: f"{spec.points[i].name}-{spec.points[i + 1].name}" for _, _, _, i in past}
+            (d, name, k, i), rest = past[0], past[1:]
+            found.append(Defect("belt depth", f"{belt}.{piece[i]}", d, allowance, "m",
+                                float(t[k]), name,
+                                tuple((n, e, piece[j], float(t[m])) for e, n, m, j in rest)))
     return found
+
+
+def belt_loaded(results, belt, names):
+    """Whether each piece of the belt (between its points ``names`` i and i + 1) is loaded at each
+    sample (pieces x samples): its own force over ``BELT_LOADED`` of its own peak. A slack piece's
+    straight line is where the model draws it, not where its webbing hangs, and acts on nothing;
+    judged by one force for the whole belt a lower shoulder belt read loaded while slack and
+    slack while it carried 0.97 kN (tests/human/test_validation_sled.py gs1_belt_depths, the same
+    rule)."""
+    F = np.array([np.asarray(results.outputs[f"{belt}.{a}-{b}.force"], float)
+                  for a, b in zip(names, names[1:])])
+    return F > BELT_LOADED * F.max(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class _RunView:
+    """What ``belt_clearance`` reads of a run: its model and results."""
+    model: object
+    results: object
 
 
 def _geometry_size(c, k):
