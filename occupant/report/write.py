@@ -14,6 +14,7 @@ from occupant.report import data as D
 from occupant.report import figures as F
 from occupant.report import tables as T
 from occupant.report.parallel import Background
+from occupant.scenario.defects import run_defect_lines
 
 CSS = """
 body{font-family:Helvetica,Arial,sans-serif;margin:0 auto;max-width:1180px;padding:0 16px;color:#222}
@@ -185,7 +186,8 @@ def write(run, folder, *, viewer=True, renders=True, frame_spacing=None, html=Tr
             page.html(table_html(header, crit_rows, crit_colours))
             # the run's notes (why a limit is shown but not judged, what the run does not represent),
             # then why a criterion could not be computed: the table's legend points to them
-            reasons = [*(getattr(run, "notes", None) or []), *T.criteria_notes(run.criteria),
+            reasons = [*run_defect_lines(run), *(getattr(run, "notes", None) or []),
+                       *T.criteria_notes(run.criteria),
                        *T.scale_notes(run.criteria)]
             for line in reasons:
                 page.html(f'<div class="caption">{H.escape(line)}</div>')

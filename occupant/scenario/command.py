@@ -12,7 +12,7 @@ from occupant.constants import G0
 from occupant.display import distinct_labels, unit_text, unjudged_heading, value_text
 from occupant.io.toml_files import InputFileError, read_toml
 from occupant.progress import Progress, reporting
-from occupant.scenario.defects import motion_defects
+from occupant.scenario.defects import run_defect_lines
 from occupant.scenario.overrides import parse_overrides
 from occupant.scenario.report_ahead import ReportAhead
 
@@ -58,10 +58,9 @@ def summary_lines(run):
         top = sorted(loads, reverse=True)[:4]
         lines.append("  largest contact forces: " + "; ".join(
             f"{n.replace('__', ' / ')} {f / 1e3:.1f} kN at {t * 1e3:.0f} ms" for f, n, t in top))
-    if len(res.t) > 1:
-        # what a look at the motion would reject (a joint past its stop, a body through a
-        # surface or a bag): one line each
-        lines.extend(f"  defect: {d.text()}" for d in motion_defects(model, res))
+    # what a look at the motion would reject (a joint past its stop, a body through a surface,
+    # a bag or a belt): one line each
+    lines.extend(f"  {line}" for line in run_defect_lines(run))
     for note in run.notes:
         lines.append(f"  note: {note}")
     if run.criteria:

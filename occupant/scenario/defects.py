@@ -291,3 +291,16 @@ def _geometry_size(c, k):
     if c.pair_type[k] in (CONTACT_ELLIPSOID_ELLIPSOID, CONTACT_ELLIPSOID_BOX):
         sizes += [s for s in c.size_b[k] if s > 0]
     return float(min(sizes))
+
+
+def run_defect_lines(run):
+    """The lines a run's summary and report show for its defects ("defect: ..."; none for a run
+    of fewer than two samples), computed once per Run (the belt check rebuilds its paths every
+    millisecond) and kept on it."""
+    lines = getattr(run, "defect_lines", None)
+    if lines is None:
+        res = run.results
+        lines = ([f"defect: {d.text()}" for d in motion_defects(run.model, res)]
+                 if len(res.t) > 1 else [])
+        run.defect_lines = lines
+    return lines

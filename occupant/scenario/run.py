@@ -68,6 +68,7 @@ class Run:
     test_object: str = "vehicle"   # what carries it (B0): its interior's test_object, vehicle or sled
     inputs: dict = field(default_factory=dict)   # {key: Path} the files it was loaded from:
     #                             "scenario" and Scenario.inputs (dummy, posture, interior, ...)
+    defect_lines: list = None   # its defects' lines, once shown (defects.run_defect_lines)
 
     @property
     def ok(self):

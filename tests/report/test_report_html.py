@@ -134,6 +134,33 @@ def test_regression_run_notes_are_under_the_criteria_table(run, tmp_path):
     assert note in " ".join(text.split())
 
 
+def test_regression_run_defects_are_in_the_report(run, tmp_path, monkeypatch):
+    """A run's defect lines (a belt through a body, a joint past its stop: defects.motion_defects)
+    were printed on the terminal only: the report's HTML and its PDF criteria page show them
+    with the notes, computed once for the summary and the report (run_defect_lines)."""
+    import shutil
+    import subprocess
+    import types
+
+    from occupant.scenario import defects
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    line = "belt: belt lap-hip_outboard 88 mm inside left_thigh_shell at 72 ms"
+    calls = []
+
+    def found(model, results):
+        calls.append(1)
+        return [types.SimpleNamespace(text=lambda: line)]
+    monkeypatch.setattr(defects, "motion_defects", found)
+    flawed = types.SimpleNamespace(**vars(run))
+    html_path, pdf_path = write(flawed, tmp_path, viewer=False, renders=False, parallel=False)
+    assert f'<div class="caption">defect: {line}</div>' in html_path.read_text()
+    text = subprocess.run(["pdftotext", "-layout", str(pdf_path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    assert f"defect: {line}" in " ".join(text.split())
+    assert defects.run_defect_lines(flawed) == [f"defect: {line}"] and len(calls) == 1
+
+
 def test_regression_3d_views_stand_in_one_row_cut_to_what_they_draw(report):
     """The HTML's four 3D views wrapped the fourth onto a second row, each with its render's
     white margins: they stand in one row, cut to the box of what any of them draws (as the
