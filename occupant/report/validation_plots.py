@@ -230,7 +230,9 @@ def _time_panel(ax, unit, tag, cols, bands, t_ms, history, checks, corridor, sce
                   None if labelled else "corridor")
             labelled = True
             done.add(name)
-    _finish(ax, "time (ms)", UNITS.get(unit, unit), f"{tag + ' ' if tag else ''}[{UNITS.get(unit, unit)}]")
+    # (an untagged panel named by its histories: a pendulum's "[N]" alone said nothing)
+    what = tag or ", ".join(c.removesuffix(f"_{unit}").replace("_", " ") for c in cols)
+    _finish(ax, "time (ms)", UNITS.get(unit, unit), f"{what} [{UNITS.get(unit, unit)}]".strip())
 
 
 def _finish(ax, xlabel, ylabel, title):
