@@ -248,9 +248,13 @@ def belt_defects(model, results, allowance=BELT_ALLOWANCE, every=BELT_SAMPLE):
         loaded = belt_loaded(results, belt, [p.name for p in spec.points])
         deep = {}                                   # ellipsoid: (depth, sample, piece)
         for k in range(0, len(t), step):
-            path, on, piece, chain, E = belt_at(run, belt, k, names)
-            for name, d in sample_depths(path, on, chain, E, loaded[piece, k],
-                                         surface_depths).items():
+            # (a diverged run's last samples carry overflowing poses: their paths are not judged)
+            with np.errstate(all="ignore"):
+                path, on, piece, chain, E = belt_at(run, belt, k, names)
+                depths = sample_depths(path, on, chain, E, loaded[piece, k], surface_depths)
+            for name, d in depths.items():
+                if not np.all(np.isfinite(d)):
+                    continue
                 i = int(np.argmax(d))
                 if d[i] > deep.get(name, (0.0,))[0]:
                     deep[name] = (float(d[i]), k, int(piece[i]))

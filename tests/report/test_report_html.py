@@ -153,6 +153,7 @@ def test_regression_run_defects_are_in_the_report(run, tmp_path, monkeypatch):
         return [types.SimpleNamespace(text=lambda: line)]
     monkeypatch.setattr(defects, "motion_defects", found)
     flawed = types.SimpleNamespace(**vars(run))
+    flawed.defect_lines = None              # (the session's run may have had its lines shown)
     html_path, pdf_path = write(flawed, tmp_path, viewer=False, renders=False, parallel=False)
     assert f'<div class="caption">defect: {line}</div>' in html_path.read_text()
     text = subprocess.run(["pdftotext", "-layout", str(pdf_path), "-"], capture_output=True, text=True,
