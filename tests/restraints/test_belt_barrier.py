@@ -708,26 +708,37 @@ def test_analytic_barrier_onset_fade_pulls_its_moving_barrier_along_its_length_g
 
 
 
-def _onset_sweep(model, z, neck, spacings, centre):
-    """The onset rig's belt (``_onset_rig``) at the slider's q = centre + (-50..50) x spacing for
-    each spacing: (the largest change of the belt's summed length between samples, per
-    spacing; the barrier's gap to its sphere and its point's scaled radius in the run's
-    ellipsoid at each q of the last sweep)."""
+def _length_sweep(model, z, spacings, centre, read):
+    """The rig's belt at the slider's q = centre + (-50..50) x spacing for each spacing: (the
+    largest change of the belt's summed length between samples, per spacing; ``read(output, q)``
+    at each q of the last sweep, as arrays), ``output(name)`` reading the evaluated outputs."""
     i = model.output_names.index
     segments = [n[:-len(".length")] for n in model.output_names
                 if n.startswith("belt.") and n.endswith(".length") and n.count(".") == 2]
     bundle, data = model.bundle(base_table=None), model.make_data()
     jumps = []
     for spacing in spacings:
-        lengths, gaps, radii = [], [], []
+        lengths, read_out = [], []
         for q in centre + np.arange(-50, 51) * spacing:
             evaluate(bundle, data, 0.0, np.array([q]), np.zeros(1), z.copy(), 0.0)
             lengths.append(sum(data.outputs[i(f"{s}.length")] for s in segments))
-            bar = np.array([data.outputs[i(f"belt.bar.{c}")] for c in "xyz"])
-            gaps.append(np.linalg.norm(bar - neck) - SLIDE_R)
-            radii.append(np.linalg.norm(bar - (0.0, 0.0, q)) / R)
+            read_out.append(read(lambda name: data.outputs[i(name)], q))
         jumps.append(np.max(np.abs(np.diff(lengths))))
-    return jumps, np.array(gaps), np.array(radii)
+    return (jumps, *(np.array(column) for column in zip(*read_out)))
+
+
+def _point(output, p):
+    return np.array([output(f"belt.{p}.{c}") for c in "xyz"])
+
+
+def _onset_sweep(model, z, neck, spacings, centre):
+    """The onset rig's belt (``_onset_rig``) swept (``_length_sweep``): (the length's largest
+    changes per spacing; the barrier's gap to its sphere and its point's scaled radius in the
+    run's ellipsoid at each q of the last sweep)."""
+    def read(output, q):
+        bar = _point(output, "bar")
+        return np.linalg.norm(bar - neck) - SLIDE_R, np.linalg.norm(bar - (0.0, 0.0, q)) / R
+    return _length_sweep(model, z, spacings, centre, read)
 
 
 @pytest.mark.xfail(strict=True, reason="the onset fade is gated by the barrier's point lying "
@@ -787,21 +798,11 @@ def _end_sweep(reverse, centre, spacings):
     belt's summed length between samples per spacing, the barrier's scaled radius in its
     sphere and its distance to the wrap's point at each q of the last sweep)."""
     model, z, neck = _onset_rig(reverse=reverse, along=0.84)
-    i = model.output_names.index
-    segments = [n[:-len(".length")] for n in model.output_names
-                if n.startswith("belt.") and n.endswith(".length") and n.count(".") == 2]
-    bundle, data = model.bundle(base_table=None), model.make_data()
-    jumps = []
-    for spacing in spacings:
-        lengths, radii, ends = [], [], []
-        for q in centre + np.arange(-50, 51) * spacing:
-            evaluate(bundle, data, 0.0, np.array([q]), np.zeros(1), z.copy(), 0.0)
-            lengths.append(sum(data.outputs[i(f"{s}.length")] for s in segments))
-            bar, w0 = (np.array([data.outputs[i(f"belt.{p}.{c}")] for c in "xyz"]) for p in ("bar", "w0"))
-            radii.append(np.linalg.norm(bar - neck) / SLIDE_R)
-            ends.append(np.linalg.norm(bar - w0))
-        jumps.append(np.max(np.abs(np.diff(lengths))))
-    return jumps, np.array(radii), np.array(ends)
+
+    def read(output, q):
+        bar, w0 = _point(output, "bar"), _point(output, "w0")
+        return np.linalg.norm(bar - neck) / SLIDE_R, np.linalg.norm(bar - w0)
+    return _length_sweep(model, z, spacings, centre, read)
 
 
 @pytest.mark.parametrize("reverse", [False, BEFORE_A_FIXED_POINT])
