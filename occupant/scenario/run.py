@@ -69,6 +69,7 @@ class Run:
     inputs: dict = field(default_factory=dict)   # {key: Path} the files it was loaded from:
     #                             "scenario" and Scenario.inputs (dummy, posture, interior, ...)
     defect_lines: list = None   # its defects' lines, once shown (defects.run_defect_lines)
+    joint_failures: list = None  # its human joints' predicted injuries (defects.joint_failures)
 
     @property
     def ok(self):
@@ -114,7 +115,7 @@ def run_scenario(scenario, progress=None):
         notes.append(f"the run stopped early ({res.status}: {res.message}); no criterion is given "
                      f"(its states had stopped being physical), the channels of the "
                      f"{res.t[-1] * 1e3:.1f} ms computed are in results.h5 and isomme/")
-    rows = []
+    rows, failures = [], None
     if len(res.t) >= 2:
         res.channels = evaluate(scenario.model, res, scenario.sensors, rate=1.0 / scenario.output_dt,
                                 position=scenario.position_code)
@@ -129,7 +130,8 @@ def run_scenario(scenario, progress=None):
             notes.extend(extra_notes)
         # a human joint past its range end with more than its failure moment: an injury the
         # model's intact joint does not carry out (occupant.scenario.defects.joint_failures)
-        notes.extend(f"predicted injury: {f.text()}" for f in joint_failures(scenario.model, res))
+        failures = joint_failures(scenario.model, res)
+        notes.extend(f"predicted injury: {f.text()}" for f in failures)
         if stopped:   # the names and limits stay, so that tables keep their rows; no value is claimed
             rows = [{**r, "value": None, "pass": None} for r in rows]
     interior = getattr(scenario, "interior", None)
@@ -139,7 +141,7 @@ def run_scenario(scenario, progress=None):
                notes=notes, judged=judged, pulse=scenario.pulse,
                wall_time=time.perf_counter() - start, initial_state=q0,
                interior=interior, test_object=getattr(interior, "test_object", "vehicle"),
-               inputs=_inputs(scenario))
+               inputs=_inputs(scenario), joint_failures=failures)
 
 
 def _inputs(scenario):

@@ -762,6 +762,7 @@ def test_reference_pedestrian_40_human_ankle_fails_in_eversion_in_the_air(run, m
     out, t = res.outputs, res.t
     assert [d.text() for d in motion_defects(m, res) if d.kind == "joint stop"] == []
     failed = {(f.element, f.motion): f for f in joint_failures(m, res)}
+    assert {(g.element, g.motion) for g in run.joint_failures} == set(failed)   # kept, not redone
     f = failed["right_ankle_x", "eversion"]
     notes = [n for n in run.notes if n.startswith("predicted injury: right ankle x (eversion)")]
     assert notes == [f"predicted injury: {f.text()}"]
