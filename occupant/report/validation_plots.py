@@ -64,6 +64,38 @@ TIME_CORRIDORS = {
 }
 
 
+# The force-deflection corridors of a thorax pendulum case as their boundaries' polylines (the
+# case's force_at and [corridor] figures are read off them: tests/human/test_validation_thorax.py
+# reads them again): drawn, never read. {case: (label, data file next to the case, {column:
+# value} of the rows kept)}; the file's last comment line names its columns, among them curve,
+# deflection_mm and force_N.
+FORCE_CORRIDORS = {
+    "human_thorax_kroell_16mph": ("Lobdell 1972", "data/lobdell_1972_thorax_16mph.csv", {}),
+    "human_thorax_hub_4_3ms_check": ("Lebarbe & Petit 2012", "data/lebarbe_2012_thorax_hub.csv",
+                                     {"speed_mps": "4.3"}),
+    "human_thorax_hub_6_7ms_check": ("Lebarbe & Petit 2012", "data/lebarbe_2012_thorax_hub.csv",
+                                     {"speed_mps": "6.7"}),
+}
+
+
+def force_corridor(scenario, path):
+    """(label, {curve: (n, 2) deflection mm, force N}) of the case's force-deflection corridor
+    (FORCE_CORRIDORS) in the order digitised, ("", {}) when it has none."""
+    if scenario.get("name") not in FORCE_CORRIDORS:
+        return "", {}
+    label, name, keep = FORCE_CORRIDORS[scenario["name"]]
+    lines = (pathlib.Path(path).parent / name).read_text().splitlines()
+    header = [ln for ln in lines if ln.startswith("#")][-1].lstrip("# ").split(",")
+    out = {}
+    for line in lines:
+        if line.strip() and not line.startswith("#"):
+            row = dict(zip(header, line.split(",")))
+            if all(row[k] == v for k, v in keep.items()):
+                out.setdefault(row["curve"], []).append((float(row["deflection_mm"]),
+                                                         float(row["force_N"])))
+    return label, {k: np.array(v) for k, v in out.items()}
+
+
 def _read_curves(path, fmt):
     """{name: (n, 2) of t ms, value} of a time corridor file (TIME_CORRIDORS' formats)."""
     if fmt == "long":
@@ -244,10 +276,18 @@ def _finish(ax, xlabel, ylabel, title):
     ax.legend(fontsize=6, loc="best")
 
 
-def _force_deflection(ax, history, checks, corridor, scenario, done):
-    """Force (N) against deflection (mm) with the force read at deflections, the peaks and the
-    unloading deflection (occupant.human.validation.thorax_figures; certification's 572.34)."""
+def _force_deflection(ax, history, checks, corridor, scenario, path, done):
+    """Force (N) against deflection (mm) over the case's corridor boundaries (``force_corridor``)
+    with the force read at deflections, the peaks and the unloading deflection
+    (occupant.human.validation.thorax_figures; certification's 572.34)."""
     f, d = np.asarray(history[THORAX_FORCE]), np.asarray(history[THORAX_DEFLECTION])
+    label, curves = force_corridor(scenario, path)
+    shown = set()
+    for name, xy in curves.items():   # one legend entry for the boundaries, one for a mean
+        what = "mean" if name == "mean" else "boundaries"
+        ax.plot(xy[:, 0], xy[:, 1], color=CORRIDOR_COLOUR, lw=1.0, ls="--" if name == "mean" else "-",
+                gid=name, label=f"_{label}" if what in shown else f"{label} {what}")
+        shown.add(what)
     ax.plot(d, f, lw=1.4, color="C0", label="model")
     labelled = False
     for name, (value, ok) in checks.items():
@@ -341,7 +381,7 @@ def case_figure(res, scenario, path, words=("IN", "OUT")):
     k = 0
     for kind in cross:
         if kind == "force":
-            _force_deflection(axes[k], history, checks, corridor, scenario, done)
+            _force_deflection(axes[k], history, checks, corridor, scenario, path, done)
         else:
             _moment_angle(axes[k], history, checks, corridor, scenario, path, done)
         k += 1

@@ -14,6 +14,7 @@ import pytest
 from occupant.human.builder import _check_inputs, build_segments, segment_table, thorax_table
 from occupant.human.validation import read_scenario, thorax_figures
 from occupant.io.toml_files import InputFileError
+from occupant.report.validation_plots import force_corridor
 
 
 def _segments(percentile=50, sex="male"):
@@ -99,24 +100,13 @@ def test_cli_validate_unknown_name_is_a_clear_error(capsys):
 # INDEPENDENT CHECKS: Lebarbe & Petit (2012) hub corridors at 4.3 and 6.7 m/s (23.4 kg), from
 # PMHS tests of Kroell et al. 1974 and later; nothing of the chest was fitted to them.
 # ------------------------------------------------------------------------------------------
-def _lebarbe_curves(speed):
-    sc, path = read_scenario("human_thorax_hub_4_3ms_check")
-    rows = [ln.strip().split(",") for ln in open(pathlib.Path(path).parent / "data"
-                                                 / "lebarbe_2012_thorax_hub.csv")
-            if not ln.startswith("#")]
-    return {c: np.array([[float(r[2]), float(r[3])] for r in rows if r[0] == speed and r[1] == c])
-            for c in ("lower", "mean", "upper")}
-
-
-@pytest.mark.parametrize("name, speed", [("human_thorax_hub_4_3ms_check", "4.3"),
-                                         ("human_thorax_hub_6_7ms_check", "6.7")])
-def test_reference_hub_corridor_numbers_are_the_data_files(name, speed):
-    """The scenario's corridor numbers are read off the digitised boundaries again: the force of
-    each boundary's loading leg (up to its largest deflection) at the force_at deflections, the
+def _corridor_read_off_its_boundaries(name):
+    """The case and its boundaries (occupant.report.validation_plots.force_corridor: the data file
+    the plot draws), with each figure of its corridor read off them again: the force of each
+    boundary's loading leg (up to its largest deflection) at the force_at deflections, the
     boundaries' peak forces and largest deflections."""
-    sc, _ = read_scenario(name)
-    assert sc["impact_speed"] == float(speed) and sc["probe"]["mass"] == 23.4
-    curves = _lebarbe_curves(speed)
+    sc, path = read_scenario(name)
+    curves = force_corridor(sc, path)[1]
     legs = {c: a[:int(np.argmax(a[:, 0])) + 1] for c, a in curves.items()}
     for d, lo, hi in sc["force_at"]:
         assert lo == pytest.approx(np.interp(d, legs["lower"][:, 0], legs["lower"][:, 1]), abs=0.1)
@@ -127,6 +117,28 @@ def test_reference_hub_corridor_numbers_are_the_data_files(name, speed):
                                                curves["upper"][:, 1].max()], abs=0.1)
     assert c["peak_deflection_mm"] == pytest.approx([curves["lower"][:, 0].max(),
                                                      curves["upper"][:, 0].max()], abs=0.01)
+    return sc, curves
+
+
+def test_reference_kroell_16mph_corridor_numbers_are_lobdells_boundaries():
+    """The 16 mph case's corridor is Lobdell's two polylines (data/lobdell_1972_thorax_16mph.csv,
+    the vertices its header quotes): the figures as the hub cases', and the unloaded deflection
+    where each boundary's unloading leg ends, at the case's unload_level_N (200 lbf)."""
+    sc, curves = _corridor_read_off_its_boundaries("human_thorax_kroell_16mph")
+    assert set(curves) == {"lower", "upper"}
+    assert [a[-1, 1] for a in curves.values()] == pytest.approx([sc["unload_level_N"]] * 2, abs=0.1)
+    assert sc["corridor"]["unloaded_deflection_mm"] == pytest.approx(
+        [curves["lower"][-1, 0], curves["upper"][-1, 0]], abs=0.01)
+
+
+@pytest.mark.parametrize("name, speed", [("human_thorax_hub_4_3ms_check", "4.3"),
+                                         ("human_thorax_hub_6_7ms_check", "6.7")])
+def test_reference_hub_corridor_numbers_are_the_data_files(name, speed):
+    """The scenario's corridor numbers are read off the digitised boundaries again
+    (``_corridor_read_off_its_boundaries``); the mean lies between them."""
+    sc, curves = _corridor_read_off_its_boundaries(name)
+    assert sc["impact_speed"] == float(speed) and sc["probe"]["mass"] == 23.4
+    c = sc["corridor"]
     mean = curves["mean"]                                   # the mean lies between the boundaries
     assert c["peak_force_N"][0] < mean[:, 1].max() < c["peak_force_N"][1]
     assert c["peak_deflection_mm"][0] < mean[:, 0].max() < c["peak_deflection_mm"][1]

@@ -119,6 +119,12 @@ def test_reference_kroells_thorax_pendulum_writes_its_figure_and_index(tmp_path,
     unload = scenario["unload_level_N"]
     assert (*scenario["corridor"]["unloaded_deflection_mm"], unload, unload) in bars
     assert [c for *_, c in _points(force)] == [GREEN] * 6
+    lines = {ln.get_gid(): ln.get_xydata() for ln in force.get_lines()}   # the boundaries, whole
+    lower, upper = lines["lower"], lines["upper"]
+    assert "Lobdell 1972 boundaries" in [t.get_text() for t in force.get_legend().get_texts()]
+    assert len(lower) == len(upper) == 6
+    assert upper[:, 1].max() == pytest.approx(scenario["corridor"]["peak_force_N"][1], abs=0.1)
+    assert lower[-1, 0] == pytest.approx(scenario["corridor"]["unloaded_deflection_mm"][0], abs=0.01)
 
 
 def test_reference_the_neck_bend_is_drawn_over_mertzs_corridor(tmp_path, monkeypatch):
