@@ -177,24 +177,26 @@ def shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu):
             Wrap("clavicle", torso, friction=mu)]
 
 
-def barrier_wraps(asm, table, c, path, outboard, mu, wraps):
-    """The belt's barrier wrap after its upper anchorage (``Wrap.barrier``: no force while the
-    belt passes outside the ellipsoid, kept out of it from ``side``), as a list of none or one:
-    ``barriers`` ({occupant ellipsoid: side, a direction in its frame}) or ``neck_barrier`` (the
-    ``neck_shell``'s outboard side, (0, outboard, 0)). One at most: a barrier is placed from the
-    fixed point before it (``Belt``), and none on an ellipsoid one of ``wraps`` (the belt's
-    wraps after it) lies on."""
+def barrier_wraps(asm, table, c, path, outboard, mu, wraps, key="barriers"):
+    """The belt's barrier wrap beside an anchorage (``Wrap.barrier``: no force while the belt
+    passes outside the ellipsoid, kept out of it from ``side``), as a list of none or one:
+    ``key`` = ``barriers`` (after the upper anchorage: {occupant ellipsoid: side, a direction in
+    its frame}, or ``neck_barrier``, the ``neck_shell``'s outboard side, (0, outboard, 0)) or
+    ``lap_barriers`` (the same table, before the lap anchorage). One at most: a barrier is placed
+    from the fixed point beside it (``Belt``), and none on an ellipsoid one of ``wraps`` (the
+    belt's other wraps in its run) lies on."""
     from occupant.modeling import Ellipsoid, Sphere
     from occupant.modeling.belts import Wrap
-    where = c.where(path, "barriers")
-    sides = dict(c.table(table, "barriers", path))
-    if c.boolean(table, "neck_barrier", path, default=False):
+    where = c.where(path, key)
+    sides = dict(c.table(table, key, path))
+    anchorage = "upper" if key == "barriers" else "lap"
+    if key == "barriers" and c.boolean(table, "neck_barrier", path, default=False):
         if "neck_shell" in sides:
             c.fail(c.where(where, "neck_shell"), "the neck barrier is set twice (neck_barrier)",
                    "neck_barrier or barriers.neck_shell")
         sides["neck_shell"] = [0.0, outboard, 0.0]
     if len(sides) > 1:
-        c.fail(where, f"one barrier at most (it lies on the straight piece from the upper "
+        c.fail(where, f"one barrier at most (it lies on the straight piece from the {anchorage} "
                       f"anchorage), got {sorted(sides)}", "one occupant ellipsoid")
     out = []
     for name in sides:
@@ -257,7 +259,7 @@ BELT_ANCHORAGES = {"three_point": ("retractor", "d_ring", "buckle", "lap_anchor"
 _SHOULDER_KEYS = ("d_ring", "d_ring_friction", "torso", "abdomen", "groin", "ribcage", "neck_barrier",
                   "barriers", "shoulder", "shoulder_center", "shoulder_semi_axes", "shoulder_at",
                   "shoulder_flank", "chest_at", "chest_flank")
-_LAP_KEYS = ("lap_anchor", "pelvis", "lap_across")
+_LAP_KEYS = ("lap_anchor", "pelvis", "lap_across", "lap_barriers")
 _GS1_KEYS = ("end_springs", "lap_end_springs")
 _RETRACTOR_KEYS = ("load_limit", "pretensioner", "pretensioner_time", "pretensioner_pull",
                    "pretensioner_force")
@@ -311,7 +313,10 @@ def build_belt(asm, table, c, path):
     forceline). ``barriers`` ({occupant ellipsoid: side}, e.g. ``{right_upper_arm_shell = [0,
     1, 0]}``): such a barrier on any ellipsoid, from ``side`` (a direction in its frame); one
     barrier per belt, neck_barrier's included (``barrier_wraps``; none shipped but the neck's:
-    GS1's upper arm measured, scenarios/validation/HISTORY.md, armbarrier). An occupant with
+    GS1's upper arm measured, scenarios/validation/HISTORY.md, armbarrier). ``lap_barriers``
+    (the same table, e.g. ``{right_thigh_shell = [1, 0, 0]}``): one such barrier on the lap
+    belt's piece to its ``lap_anchor``, placed from it (not shipped: the human's outboard thigh
+    measured, scenarios/HISTORY.md, lapbarrier, barrierstep, thighkey). An occupant with
     a ``sternum`` part (on its chest joint to the torso's part) carries the chest wrap on it, so
     the belt loads the chest through the chest joint
     (``modeling.belts.Wrap``). ``ribcage`` (on by default for a parametric human occupant,
@@ -406,6 +411,7 @@ def build_belt(asm, table, c, path):
         lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=lap_across),
                Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=lap_across),
                Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=lap_across)]
+        lap += barrier_wraps(asm, table, c, path, outboard, mu, lap, key="lap_barriers")
     if kind != "lap":
         upper, lower = _shoulder_belt_wraps(asm, table, c, path, kind, outboard, mu, across)
     try:
