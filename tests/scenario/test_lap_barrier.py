@@ -68,3 +68,16 @@ def test_bad_lap_barrier_on_a_two_point_belt():
     with pytest.raises(ScenarioError, match=r"restraints.belt.lap_barriers: a two_point belt does not use it"):
         load(SLED, overrides={"restraints.belt": {"kind": "two_point", "d_ring": [-0.30, -0.25, 0.60],
                                                   "buckle": [-0.10, 0.22, -0.15], "lap_barriers": THIGH}})
+
+
+@pytest.mark.parametrize("segment", ["belt.hip_outboard-lap_anchor", "belt.right_thigh-lap_anchor",
+                                     "lap_belt.lap_anchor-hip_outboard", "lap_belt.lap_anchor-right_thigh"])
+def test_reference_validation_reads_the_lap_belt_beside_its_anchorage(segment):
+    """The belted sled validation's lap belt force is the segment at the outboard lap anchorage
+    (B6's) whichever wrap stands beside it: with a lap barrier GS1's validation read the fixed
+    name lap_anchor-hip_outboard and stopped with a KeyError (branch thighkey)."""
+    from occupant.human.validation import _lap_anchor_segment
+    outputs = {f"{s}.force": None for s in ("belt.d_ring-shoulder", "belt.buckle-hip_inboard",
+                                             "belt.lap-hip_outboard", segment)}
+    outputs[f"{segment}.length"] = None
+    assert _lap_anchor_segment(outputs) == segment
