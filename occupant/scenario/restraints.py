@@ -329,11 +329,15 @@ def build_belt(asm, table, c, path):
     (the same table, e.g. ``{right_thigh_shell = [1, 0, 0]}``): one such barrier on the lap
     belt's piece to its ``lap_anchor``, placed from it (not shipped: the human's outboard thigh
     measured, scenarios/HISTORY.md, lapbarrier, barrierstep, thighkey). ``buckle_barriers``
-    (the same table, e.g. the Hybrid III's ``{pelvis_flesh = [1, 0, 0]}``): one such barrier
-    on the shoulder belt's last piece, placed from the ``buckle``, so the straight piece from
-    the chest (or abdomen, groin) wrap to a buckle beside the hip is kept out of the pelvis
-    instead of cutting through it (scenarios/HISTORY.md, beltdefect, beltabdomen, buckbar); on
-    the same run of wraps as ``barriers`` and ``neck_barrier``, so not with them. An occupant with
+    (the same table, e.g. a driver's ``{abdomen = [0, -1, 1]}``, its inboard top): one such
+    barrier on the shoulder belt's last piece, placed from the ``buckle``, so the straight piece
+    from the chest (or abdomen, groin) wrap to a buckle beside the hip is kept out of the belly
+    or pelvis instead of cutting through it (scenarios/HISTORY.md, beltdefect, beltabdomen); its
+    side is the one the piece comes to the ellipsoid from (from the front, (1, 0, 0), the
+    Hybrid III's piece, entering at the inboard top, passed through it); on the same
+    run of wraps as ``barriers`` and ``neck_barrier``, so not with them (not shipped: with it
+    the Hybrid III's shoulder and chest wraps jump between paths or its lap belt slides in,
+    scenarios/HISTORY.md, buckbar). An occupant with
     a ``sternum`` part (on its chest joint to the torso's part) carries the chest wrap on it, so
     the belt loads the chest through the chest joint
     (``modeling.belts.Wrap``). ``ribcage`` (on by default for a parametric human occupant,
