@@ -590,6 +590,15 @@ def _check_belted_sled(check, scenario, base_dir):
     _check_corridor(check, scenario, BELTED_SLED_FIGURES)
 
 
+def _lap_anchor_segment(outputs):
+    """The lap belt's segment at its outboard anchorage (B6's, occupant.sensors.belt; e.g.
+    LAP_SEGMENT, or LAP_SEGMENT_SEPARATE for a belt of kind "separate"), whichever wrap stands
+    beside the anchorage: the pelvis's outboard hip, or a lap barrier (``restraints.belt.
+    lap_barriers``)."""
+    return next(k.removesuffix(".force") for k in outputs if k.endswith(".force") and (
+        k.split(".")[-2].startswith("lap_anchor-") or k.split(".")[-2].endswith("-lap_anchor")))
+
+
 def _first_segment(outputs, prefix):
     """The force output of the belt segment from the point that ``prefix`` names (the shoulder
     belt's from the upper anchorage, where GS1's upper shoulder belt load cell sat, whichever
@@ -635,7 +644,7 @@ def belted_sled_figures(res, model, t1_point, lumbar_top=None, accelerations=(),
     t8 = on_body(*(t8 if t8 is not None else ("upper_torso", T8_FRACTION * np.asarray(t1_point, float))))
     hip = res.body_poses[:, model.body("pelvis"), :3, 3] - sled
     pelvis = on_body("pelvis", pelvis_point)
-    lap = LAP_SEGMENT if f"{LAP_SEGMENT}.force" in res.outputs else LAP_SEGMENT_SEPARATE
+    lap = _lap_anchor_segment(res.outputs)
     hist = {"head_x_mm": 1e3 * (head - head[0]), "t1_x_mm": 1e3 * (t1[:, 0] - t1[0, 0]),
             "t8_x_mm": 1e3 * (t8[:, 0] - t8[0, 0]), "hip_x_mm": 1e3 * (hip[:, 0] - hip[0, 0]),
             "t1_z_mm": 1e3 * (t1[:, 2] - t1[0, 2]), "t8_z_mm": 1e3 * (t8[:, 2] - t8[0, 2]),

@@ -417,6 +417,13 @@ _RESTRAINTS = [
     Key(f"{_BELT}.neck_barrier", "bool", "", "a barrier wrap keeps the belt outboard of the neck_shell", False),
     Key(f"{_BELT}.barriers", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any ellipsoid"),
     Key(f"{_BELT}.barriers.*", "vector", "-", "the side the belt is kept on, in the ellipsoid's frame"),
+    Key(f"{_BELT}.lap_barriers", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any ellipsoid, "
+        "on the lap belt's piece to its lap anchorage"),
+    Key(f"{_BELT}.lap_barriers.*", "vector", "-", "the side the lap belt is kept on, in the ellipsoid's frame"),
+    Key(f"{_BELT}.buckle_barriers", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any "
+        "ellipsoid, on the shoulder belt's piece to the buckle (not with barriers or neck_barrier)"),
+    Key(f"{_BELT}.buckle_barriers.*", "vector", "-", "the side the shoulder belt is kept on, in the "
+        "ellipsoid's frame"),
     Key(f"{_BELT}.end_springs", "number", "-", "separate: GS1 belt-end springs in series with the shoulder "
         "belt (count)", 0.0, low=0.0),
     Key(f"{_BELT}.lap_end_springs", "number", "-", "separate: GS1 belt-end springs in series with the lap "

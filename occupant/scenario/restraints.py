@@ -177,25 +177,34 @@ def shoulder_wraps(asm, table, c, path, torso, centre, outboard, mu):
             Wrap("clavicle", torso, friction=mu)]
 
 
-def barrier_wraps(asm, table, c, path, outboard, mu, wraps):
-    """The belt's barrier wrap after its upper anchorage (``Wrap.barrier``: no force while the
-    belt passes outside the ellipsoid, kept out of it from ``side``), as a list of none or one:
-    ``barriers`` ({occupant ellipsoid: side, a direction in its frame}) or ``neck_barrier`` (the
-    ``neck_shell``'s outboard side, (0, outboard, 0)). One at most: a barrier is placed from the
-    fixed point before it (``Belt``), and none on an ellipsoid one of ``wraps`` (the belt's
-    wraps after it) lies on."""
+def barrier_wraps(asm, table, c, path, outboard, mu, wraps, key="barriers"):
+    """The belt's barrier wrap beside a fixed point (``Wrap.barrier``: no force while the belt
+    passes outside the ellipsoid, kept out of it from ``side``), as a list of none or one:
+    ``key`` = ``barriers`` (after the upper anchorage: {occupant ellipsoid: side, a direction in
+    its frame}, or ``neck_barrier``, the ``neck_shell``'s outboard side, (0, outboard, 0)),
+    ``lap_barriers`` (the same table, before the lap anchorage) or ``buckle_barriers`` (the
+    same, on the shoulder belt's last piece, before the buckle). One at most: a barrier is
+    placed from the fixed point beside it (``Belt``), none on an ellipsoid one of ``wraps`` (the
+    belt's other wraps in its run) lies on, and none where one of ``wraps`` is a barrier already
+    (a run placed from both ends is not written: ``Belt``)."""
     from occupant.modeling import Ellipsoid, Sphere
     from occupant.modeling.belts import Wrap
-    where = c.where(path, "barriers")
-    sides = dict(c.table(table, "barriers", path))
-    if c.boolean(table, "neck_barrier", path, default=False):
+    where = c.where(path, key)
+    sides = dict(c.table(table, key, path))
+    piece = BARRIER_PIECES[key]
+    if key == "barriers" and c.boolean(table, "neck_barrier", path, default=False):
         if "neck_shell" in sides:
             c.fail(c.where(where, "neck_shell"), "the neck barrier is set twice (neck_barrier)",
                    "neck_barrier or barriers.neck_shell")
         sides["neck_shell"] = [0.0, outboard, 0.0]
     if len(sides) > 1:
-        c.fail(where, f"one barrier at most (it lies on the straight piece from the upper "
-                      f"anchorage), got {sorted(sides)}", "one occupant ellipsoid")
+        c.fail(where, f"one barrier at most (it lies on the straight piece {piece}), got "
+                      f"{sorted(sides)}", "one occupant ellipsoid")
+    other = [w.geometry for w in wraps if w.barrier]
+    if sides and other:
+        c.fail(where, f"the belt has a barrier on this run of wraps already (on {other[0]}, "
+                      f"from its other end: barriers or neck_barrier); one barrier per run between "
+                      f"fixed points", "one of the two")
     out = []
     for name in sides:
         ellipsoids = [n for n, g in asm.geometries.items()
@@ -212,6 +221,11 @@ def barrier_wraps(asm, table, c, path, outboard, mu, wraps):
         out.append(Wrap(name.removesuffix("_shell"), name, friction=mu, side=tuple(side),
                         barrier=True))
     return out
+
+
+#: where each key's barrier lies (``barrier_wraps``' messages)
+BARRIER_PIECES = {"barriers": "from the upper anchorage", "lap_barriers": "from the lap anchorage",
+                  "buckle_barriers": "from the chest to the buckle"}
 
 
 GS1_LAP_PRELOAD = 100.0   # N: the GS1 deck's lap belt pre-load (crash-domain-facts 6.4) [S]; the
@@ -256,8 +270,8 @@ BELT_ANCHORAGES = {"three_point": ("retractor", "d_ring", "buckle", "lap_anchor"
                    "two_point": ("d_ring", "buckle")}
 _SHOULDER_KEYS = ("d_ring", "d_ring_friction", "torso", "abdomen", "groin", "ribcage", "neck_barrier",
                   "barriers", "shoulder", "shoulder_center", "shoulder_semi_axes", "shoulder_at",
-                  "shoulder_flank", "chest_at", "chest_flank")
-_LAP_KEYS = ("lap_anchor", "pelvis", "lap_across")
+                  "shoulder_flank", "chest_at", "chest_flank", "buckle_barriers")
+_LAP_KEYS = ("lap_anchor", "pelvis", "lap_across", "lap_barriers")
 _GS1_KEYS = ("end_springs", "lap_end_springs")
 _RETRACTOR_KEYS = ("load_limit", "pretensioner", "pretensioner_time", "pretensioner_pull",
                    "pretensioner_force")
@@ -311,7 +325,19 @@ def build_belt(asm, table, c, path):
     forceline). ``barriers`` ({occupant ellipsoid: side}, e.g. ``{right_upper_arm_shell = [0,
     1, 0]}``): such a barrier on any ellipsoid, from ``side`` (a direction in its frame); one
     barrier per belt, neck_barrier's included (``barrier_wraps``; none shipped but the neck's:
-    GS1's upper arm measured, scenarios/validation/HISTORY.md, armbarrier). An occupant with
+    GS1's upper arm measured, scenarios/validation/HISTORY.md, armbarrier). ``lap_barriers``
+    (the same table, e.g. ``{right_thigh_shell = [1, 0, 0]}``): one such barrier on the lap
+    belt's piece to its ``lap_anchor``, placed from it (not shipped: the human's outboard thigh
+    measured, scenarios/HISTORY.md, lapbarrier, barrierstep, thighkey). ``buckle_barriers``
+    (the same table, e.g. a driver's ``{abdomen = [0, -1, 1]}``, its inboard top): one such
+    barrier on the shoulder belt's last piece, placed from the ``buckle``, so the straight piece
+    from the chest (or abdomen, groin) wrap to a buckle beside the hip is kept out of the belly
+    or pelvis instead of cutting through it (scenarios/HISTORY.md, beltdefect, beltabdomen); its
+    side is the one the piece comes to the ellipsoid from (from the front, (1, 0, 0), the
+    Hybrid III's piece, entering at the inboard top, passed through it); on the same
+    run of wraps as ``barriers`` and ``neck_barrier``, so not with them (not shipped: with it
+    the Hybrid III's shoulder and chest wraps jump between paths or its lap belt slides in,
+    scenarios/HISTORY.md, buckbar). An occupant with
     a ``sternum`` part (on its chest joint to the torso's part) carries the chest wrap on it, so
     the belt loads the chest through the chest joint
     (``modeling.belts.Wrap``). ``ribcage`` (on by default for a parametric human occupant,
@@ -406,8 +432,10 @@ def build_belt(asm, table, c, path):
         lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=lap_across),
                Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=lap_across),
                Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=lap_across)]
+        lap += barrier_wraps(asm, table, c, path, outboard, mu, lap, key="lap_barriers")
     if kind != "lap":
         upper, lower = _shoulder_belt_wraps(asm, table, c, path, kind, outboard, mu, across)
+        lower += barrier_wraps(asm, table, c, path, outboard, mu, upper + lower, key="buckle_barriers")
     try:
         asm.add(*_belts(kind, point, spool, upper, lower, lap, retractor, pretensioner,
                         (mu, mu_ring, mu_buckle), lambda key: read(c, table, path, key)))
