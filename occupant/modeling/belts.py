@@ -237,7 +237,9 @@ class Wrap:
     itself beyond the friction: the body's shape the ellipsoid lacks, e.g. a ridge on a shoulder
     where the ellipsoid is a dome, ``restraints.belt_wraps.flank_bound``). ``barrier`` (a wrap right after an anchor or slip ring,
     placed from it, or right before one, placed from that one: a human's thigh before the lap
-    anchorage; with no ``across`` or carrier): the wrap only keeps the belt out of its
+    anchorage; one at each end of a run of wraps at most, with a wrap between them, the
+    wraps between placed between the two: the human's lap belt over both thighs; with no
+    ``across`` or carrier): the wrap only keeps the belt out of its
     ellipsoid, from the side ``side`` points to; it lies on the straight piece of its
     neighbours (no force) until that piece would enter the ellipsoid on that side
     (``restraints.wrap_chain.place_barrier``)."""
@@ -332,10 +334,10 @@ class Belt:
                                     f"on both sides")
         barriers = [k for k, p in enumerate(self.points) if getattr(p, "barrier", False)]
         for k, n in zip(barriers, barriers[1:]):
-            if all(isinstance(p, Wrap) for p in self.points[k + 1:n]):
-                raise ModelingError(f"{what}.points[{n}]: one barrier per run of wraps between "
-                                    f"fixed points (points[{k}] is the other); a run placed "
-                                    f"from both ends is not written")
+            if n == k + 1:
+                raise ModelingError(f"{what}.points[{n}]: two barriers on one run of wraps need "
+                                    f"a wrap between them (points[{k}] is the other); a run of "
+                                    f"barriers alone is not written")
         names = [p.name for p in self.points]
         if len(set(names)) != len(names):
             raise ModelingError(f"{what}.points: point names must differ, got {names}")

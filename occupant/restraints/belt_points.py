@@ -10,8 +10,8 @@ from occupant.forces.points import add_point_force, point_state
 from occupant.jit import JIT_INLINE, JIT_STAGE, call_if, separate
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_chain import (
-    BARRIER_STILL, BARRIER_SWEEPS, barrier_start, carried_travel, chained, held_in_chain, lifted,
-    place_barrier, place_chain, place_held, place_run, run_length, touching_ends,
+    BARRIER_STILL, BARRIER_SWEEPS, _read, barrier_start, carried_travel, chained, held_in_chain,
+    lifted, place_barrier, place_chain, place_held, place_run, run_length, touching_ends,
 )
 from occupant.restraints.wrap_geometry import _norm
 
@@ -172,9 +172,15 @@ def _place_barriers(data, el, out, p0, p1, o_pts, z):
     line from the fixed point as if it were not there (GS1 with a barrier on the upper arm: the
     shoulder wrap off the shoulder, 52 mm in a sample; scenarios/HISTORY.md, wayround). A
     barrier placed from the fixed point after it (``point_barrier`` -1) the same, the wraps
-    before it placed again (from the first after the fixed point before them)."""
+    before it placed again (from the first after the fixed point before them). Two barriers at
+    the ends of one run of wraps are placed together (``_place_barrier_pair``)."""
     for k in range(p0 + 1, p1 - 1):
         if el.point_barrier[k] == 0.0:
+            continue
+        other = run_barrier(el, k)
+        if other > k:
+            _place_barrier_pair(data, el, out, k, other, o_pts, p0, z)
+        if other >= 0:
             continue
         j = o_pts + 3 * (k - p0)
         x = (out[j], out[j + 1], out[j + 2])     # the stand-in: the fixed point it is placed from
@@ -194,6 +200,49 @@ def _place_barriers(data, el, out, p0, p1, o_pts, z):
             _place_wraps(data, el, out, first, o_pts, p0, z)
             x = y
             w = place_barrier(data, el, out, k, o_pts, p0, z)
+
+
+@njit(**JIT_INLINE)
+def run_barrier(el, k):
+    """The barrier at the other end of barrier k's run of wraps (``Wrap.barrier``: one right
+    after the fixed point before the run, ``point_barrier`` 1, and one right before the fixed
+    point after it, -1), or -1 where that end has none."""
+    way = 1 if el.point_barrier[k] > 0.0 else -1
+    n = k + way
+    while chained(el, n):
+        n += way
+    return n if el.point_barrier[n] * way < 0.0 else -1
+
+
+@njit(**JIT_STAGE)
+def _place_barrier_pair(data, el, out, k, n, o_pts, p0, z):
+    """Barriers k (after the fixed point before their run) and n (before the fixed point after
+    it) and the wraps between them: ``place_barrier`` of k from the fixed point before it and
+    the nearest touching point after it (the wraps, else n's point), then of n likewise from
+    its side, and the wraps placed again between the two barriers' ``barrier_start`` points
+    (each the barrier's own where it touches, its fixed point far from touching), in turn until
+    both points move less than BARRIER_STILL (BARRIER_SWEEPS at most): one barrier's sweeps
+    (``_place_barriers``) with the run placed from both ends. Each barrier's slot holds its
+    stand-in (its fixed point) at the start, its ``barrier_start`` point while the wraps are
+    placed and its own point while the other barrier is placed and at the end."""
+    j, jn = o_pts + 3 * (k - p0), o_pts + 3 * (n - p0)
+    x, xn = _read(out, j), _read(out, jn)       # the stand-ins: their fixed points
+    w = place_barrier(data, el, out, k, o_pts, p0, z)
+    wn = place_barrier(data, el, out, n, o_pts, p0, z)
+    for _ in range(BARRIER_SWEEPS):
+        y = barrier_start(data, el, out, k, o_pts, p0, w)
+        yn = barrier_start(data, el, out, n, o_pts, p0, wn)
+        if _norm(y[0] - x[0], y[1] - x[1], y[2] - x[2]) <= BARRIER_STILL \
+                and _norm(yn[0] - xn[0], yn[1] - xn[1], yn[2] - xn[2]) <= BARRIER_STILL:
+            break
+        pn = _read(out, jn)
+        out[j], out[j + 1], out[j + 2] = y
+        out[jn], out[jn + 1], out[jn + 2] = yn
+        _place_wraps(data, el, out, k + 1, o_pts, p0, z)
+        x, xn = y, yn
+        out[jn], out[jn + 1], out[jn + 2] = pn       # n's point, for k's touching end
+        w = place_barrier(data, el, out, k, o_pts, p0, z)
+        wn = place_barrier(data, el, out, n, o_pts, p0, z)
 
 
 @njit(**JIT_STAGE)

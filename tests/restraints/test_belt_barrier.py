@@ -88,23 +88,12 @@ def _wraps_around(asm):
             Wrap("u", "shell", friction=0.3)]
 
 
-def _two_on_a_run(asm):
-    """A barrier after the anchor a and one before b, one plain wrap between them."""
-    return [Wrap("w", "shell", friction=0.3, side=(1.0, 0.0, 0.0), barrier=True),
-            Wrap("v", "shell", friction=0.3),
-            Wrap("u", "shell", friction=0.3, side=(1.0, 0.0, 0.0), barrier=True)]
-
-
-@pytest.mark.parametrize("wraps, match", [
-    (_wraps_around, r"points\[2\]: a barrier wrap follows or precedes an Anchor or a SlipRing"),
-    (_two_on_a_run, r"points\[3\]: one barrier per run of wraps between fixed points"),
-])
-def test_reference_barrier_follows_or_precedes_a_fixed_point(wraps, match):
+def test_reference_barrier_follows_or_precedes_a_fixed_point():
     """A barrier is placed from the fixed point before or after it: between two wraps it is
-    refused, and so is a second barrier on the run of wraps of another (placed from both
-    ends: not written)."""
-    with pytest.raises(ModelingError, match=match):
-        _belt(1.2 * R, barrier=wraps)
+    refused (two on one run, one at each end: tests/restraints/test_belt_two_barriers.py)."""
+    with pytest.raises(ModelingError, match=r"points\[2\]: a barrier wrap follows or precedes "
+                                            r"an Anchor or a SlipRing"):
+        _belt(1.2 * R, barrier=_wraps_around)
 
 
 def _scenario_barrier(asm):
@@ -432,24 +421,31 @@ def test_analytic_wraps_after_a_barrier_move_without_a_step_as_it_lets_go(revers
 SLIDE_A, SLIDE_B, SLIDE_R = (-0.02, 0.03, 0.116), (-0.02, -0.03, -0.116), 0.01
 
 
-def _slide_rig(size, wraps, ends, neck=None, post="fixed", reverse=False):
+def _slide_rig(size, wraps, ends, neck=None, post="fixed", reverse=False, tail=None):
     """The slide rig's belt, frictionless, fitted 1 % short at q = 0: from ``ends`` (a, b) over
     ``wraps`` wraps on the ellipsoid of semi-axes ``size``, after a barrier on a sphere centred
     at ``neck`` (none: no barrier) on a post joined to the world at the origin by ``post``
     (a "prismatic" joint slides it along z, a "revolute" one turns it about z); ``reverse``:
-    the same belt listed from b (the barrier before the fixed point a). (model, z)."""
+    the same belt listed from b (the barrier before the fixed point a); ``tail``: the centre of
+    a second barrier's sphere on the post (side +y, named "bat"), before b (none: no second
+    barrier). (model, z)."""
     asm = Assembly("slide")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "body", Pose()))
     asm.add(Marker("centre", "body"))
     asm.add(Ellipsoid("shell", "centre", size))
     points = [Wrap(f"w{i}", "shell", friction=0.0, side=(1.0, 0.0, 0.0)) for i in range(wraps)]
-    if neck is not None:
+    if neck is not None or tail is not None:
         asm.add(Part("post", 1.0, inertia=(0.1, 0.1, 0.1)))
         asm.add(Joint("base", post, None, "post", Pose()))
+    if neck is not None:
         asm.add(Marker("neck_centre", "post", position=tuple(neck)))
         asm.add(Ellipsoid("neck", "neck_centre", (SLIDE_R,) * 3))
         points.insert(0, Wrap("bar", "neck", friction=0.0, side=(0.0, 1.0, 0.0), barrier=True))
+    if tail is not None:
+        asm.add(Marker("tail_centre", "post", position=tuple(tail)))
+        asm.add(Ellipsoid("tail", "tail_centre", (SLIDE_R,) * 3))
+        points.append(Wrap("bat", "tail", friction=0.0, side=(0.0, 1.0, 0.0), barrier=True))
     points = [Anchor("a", ends[0]), *points, Anchor("b", ends[1])]
     asm.add(Belt("belt", points[::-1] if reverse else points, LINEAR, pretension=10.0))
     model = asm.compile()
