@@ -420,8 +420,12 @@ _RESTRAINTS = [
     Key(f"{_BELT}.lap_barriers", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any ellipsoid, "
         "on the lap belt's piece to its lap anchorage"),
     Key(f"{_BELT}.lap_barriers.*", "vector", "-", "the side the lap belt is kept on, in the ellipsoid's frame"),
+    Key(f"{_BELT}.lap_buckle_barriers", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any "
+        "ellipsoid, on the lap belt's piece from the buckle"),
+    Key(f"{_BELT}.lap_buckle_barriers.*", "vector", "-", "the side the lap belt is kept on, in the "
+        "ellipsoid's frame"),
     Key(f"{_BELT}.buckle_barriers", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any "
-        "ellipsoid, on the shoulder belt's piece to the buckle (not with barriers or neck_barrier)"),
+        "ellipsoid, on the shoulder belt's piece to the buckle"),
     Key(f"{_BELT}.buckle_barriers.*", "vector", "-", "the side the shoulder belt is kept on, in the "
         "ellipsoid's frame"),
     Key(f"{_BELT}.end_springs", "number", "-", "separate: GS1 belt-end springs in series with the shoulder "

@@ -182,11 +182,12 @@ def barrier_wraps(asm, table, c, path, outboard, mu, wraps, key="barriers"):
     passes outside the ellipsoid, kept out of it from ``side``), as a list of none or one:
     ``key`` = ``barriers`` (after the upper anchorage: {occupant ellipsoid: side, a direction in
     its frame}, or ``neck_barrier``, the ``neck_shell``'s outboard side, (0, outboard, 0)),
-    ``lap_barriers`` (the same table, before the lap anchorage) or ``buckle_barriers`` (the
-    same, on the shoulder belt's last piece, before the buckle). One at most: a barrier is
-    placed from the fixed point beside it (``Belt``), none on an ellipsoid one of ``wraps`` (the
-    belt's other wraps in its run) lies on, and none where one of ``wraps`` is a barrier already
-    (a run placed from both ends is not written: ``Belt``)."""
+    ``lap_barriers`` (the same table, before the lap anchorage), ``lap_buckle_barriers`` (the
+    same, on the lap belt's first piece, after the buckle) or ``buckle_barriers`` (the same, on
+    the shoulder belt's last piece, before the buckle). One at most per key: a barrier is placed
+    from the fixed point beside it (``Belt``: with a wrap between, a run of wraps takes one at
+    each end), and none on an ellipsoid one of ``wraps`` (the belt's other wraps in its run)
+    lies on."""
     from occupant.modeling import Ellipsoid, Sphere
     from occupant.modeling.belts import Wrap
     where = c.where(path, key)
@@ -200,11 +201,6 @@ def barrier_wraps(asm, table, c, path, outboard, mu, wraps, key="barriers"):
     if len(sides) > 1:
         c.fail(where, f"one barrier at most (it lies on the straight piece {piece}), got "
                       f"{sorted(sides)}", "one occupant ellipsoid")
-    other = [w.geometry for w in wraps if w.barrier]
-    if sides and other:
-        c.fail(where, f"the belt has a barrier on this run of wraps already (on {other[0]}, "
-                      f"from its other end: barriers or neck_barrier); one barrier per run between "
-                      f"fixed points", "one of the two")
     out = []
     for name in sides:
         ellipsoids = [n for n, g in asm.geometries.items()
@@ -225,6 +221,7 @@ def barrier_wraps(asm, table, c, path, outboard, mu, wraps, key="barriers"):
 
 #: where each key's barrier lies (``barrier_wraps``' messages)
 BARRIER_PIECES = {"barriers": "from the upper anchorage", "lap_barriers": "from the lap anchorage",
+                  "lap_buckle_barriers": "from the buckle to the lap belt's pelvis",
                   "buckle_barriers": "from the chest to the buckle"}
 
 
@@ -271,7 +268,7 @@ BELT_ANCHORAGES = {"three_point": ("retractor", "d_ring", "buckle", "lap_anchor"
 _SHOULDER_KEYS = ("d_ring", "d_ring_friction", "torso", "abdomen", "groin", "ribcage", "neck_barrier",
                   "barriers", "shoulder", "shoulder_center", "shoulder_semi_axes", "shoulder_at",
                   "shoulder_flank", "chest_at", "chest_flank", "buckle_barriers")
-_LAP_KEYS = ("lap_anchor", "pelvis", "lap_across", "lap_barriers")
+_LAP_KEYS = ("lap_anchor", "pelvis", "lap_across", "lap_barriers", "lap_buckle_barriers")
 _GS1_KEYS = ("end_springs", "lap_end_springs")
 _RETRACTOR_KEYS = ("load_limit", "pretensioner", "pretensioner_time", "pretensioner_pull",
                    "pretensioner_force")
@@ -324,20 +321,21 @@ def build_belt(asm, table, c, path):
     side_barrier, whose shoulder belt passes through the neck without it: scenarios/HISTORY.md,
     forceline). ``barriers`` ({occupant ellipsoid: side}, e.g. ``{right_upper_arm_shell = [0,
     1, 0]}``): such a barrier on any ellipsoid, from ``side`` (a direction in its frame); one
-    barrier per belt, neck_barrier's included (``barrier_wraps``; none shipped but the neck's:
-    GS1's upper arm measured, scenarios/validation/HISTORY.md, armbarrier). ``lap_barriers``
-    (the same table, e.g. ``{right_thigh_shell = [1, 0, 0]}``): one such barrier on the lap
-    belt's piece to its ``lap_anchor``, placed from it (not shipped: the human's outboard thigh
-    measured, scenarios/HISTORY.md, lapbarrier, barrierstep, thighkey). ``buckle_barriers``
+    per key, neck_barrier's included (``barrier_wraps``; none shipped but the neck's: GS1's upper
+    arm measured, scenarios/validation/HISTORY.md, armbarrier). ``lap_barriers`` (the same
+    table, e.g. ``{right_thigh_shell = [1, 0, 0]}``): one such barrier on the lap belt's piece
+    to its ``lap_anchor``, placed from it, and ``lap_buckle_barriers`` one on its piece from the
+    buckle (the inboard thigh) (not shipped: the human's thighs measured, scenarios/HISTORY.md,
+    lapbarrier, barrierstep, thighkey, twobar: its lap belt steps 9-24 kN). ``buckle_barriers``
     (the same table, e.g. a driver's ``{abdomen = [0, -1, 1]}``, its inboard top): one such
     barrier on the shoulder belt's last piece, placed from the ``buckle``, so the straight piece
     from the chest (or abdomen, groin) wrap to a buckle beside the hip is kept out of the belly
     or pelvis instead of cutting through it (scenarios/HISTORY.md, beltdefect, beltabdomen); its
     side is the one the piece comes to the ellipsoid from (from the front, (1, 0, 0), the
-    Hybrid III's piece, entering at the inboard top, passed through it); on the same
-    run of wraps as ``barriers`` and ``neck_barrier``, so not with them (not shipped: with it
-    the Hybrid III's shoulder and chest wraps jump between paths or its lap belt slides in,
-    scenarios/HISTORY.md, buckbar). An occupant with
+    Hybrid III's piece, entering at the inboard top, passed through it); with ``barriers`` or
+    ``neck_barrier`` the run from the D-ring to the buckle has one at each end (``Belt``) (not
+    shipped: with it the Hybrid III's shoulder and chest wraps jump between paths or its lap belt
+    slides in, scenarios/HISTORY.md, buckbar, twobar). An occupant with
     a ``sternum`` part (on its chest joint to the torso's part) carries the chest wrap on it, so
     the belt loads the chest through the chest joint
     (``modeling.belts.Wrap``). ``ribcage`` (on by default for a parametric human occupant,
@@ -432,7 +430,8 @@ def build_belt(asm, table, c, path):
         lap = [Wrap("hip_inboard", pelvis, mu, side=(1.0, -outboard, -0.4), across=lap_across),
                Wrap("lap", pelvis, mu, side=(1.0, 0.0, -0.4), across=lap_across),
                Wrap("hip_outboard", pelvis, mu, side=(1.0, outboard, -0.4), across=lap_across)]
-        lap += barrier_wraps(asm, table, c, path, outboard, mu, lap, key="lap_barriers")
+        lap = (barrier_wraps(asm, table, c, path, outboard, mu, lap, key="lap_buckle_barriers") + lap
+               + barrier_wraps(asm, table, c, path, outboard, mu, lap, key="lap_barriers"))
     if kind != "lap":
         upper, lower = _shoulder_belt_wraps(asm, table, c, path, kind, outboard, mu, across)
         lower += barrier_wraps(asm, table, c, path, outboard, mu, upper + lower, key="buckle_barriers")

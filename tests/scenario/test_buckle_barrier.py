@@ -61,19 +61,31 @@ def test_bad_buckle_barrier_names_its_key(barriers, match):
         load(NCAP, overrides={"restraints.belt.buckle_barriers": barriers})
 
 
-@pytest.mark.parametrize("name, overrides", [
-    (AEB, {}),                                                            # its neck_barrier
-    (NCAP, {"restraints.belt.neck_barrier": True}),
-    (NCAP, {"restraints.belt.barriers": {"abdomen": [1.0, 0.0, 0.0]}}),
+@pytest.mark.parametrize("name, overrides, upper", [
+    (AEB, {}, "neck_shell"),                                              # its neck_barrier
+    (NCAP, {"restraints.belt.barriers": {"abdomen": [1.0, 0.0, 0.0]}}, "abdomen"),
 ])
-def test_bad_buckle_barrier_beside_an_upper_barrier(name, overrides):
-    """A barrier after the D-ring (``neck_barrier``, ``barriers``) lies on the same run of
-    wraps, D-ring to buckle, as the buckle's: refused at load with both keys named, not by
-    the belt's own check (``Belt``: one barrier per run)."""
-    with pytest.raises(ScenarioError, match=r"restraints.belt.buckle_barriers: the belt has a "
-                                            r"barrier on this run of wraps already \(on "
-                                            r"(neck_shell|abdomen).*barriers or neck_barrier"):
-        load(name, overrides={**overrides, "restraints.belt.buckle_barriers": PELVIS})
+def test_reference_buckle_barrier_beside_an_upper_barrier_ends_the_same_run(name, overrides, upper):
+    """A barrier after the D-ring (``neck_barrier``, ``barriers``) and the buckle's lie on one
+    run of wraps, D-ring to buckle, one at each end (``Belt`` places each from its fixed point:
+    tests/restraints/test_belt_two_barriers.py), the chest wraps between them."""
+    points = _points(name, {**overrides, "restraints.belt.buckle_barriers": PELVIS})
+    names = [p.name for p in points]
+    run = points[names.index("d_ring") + 1:names.index("buckle")]
+    assert [p.geometry for p in run if p.barrier] == [upper, "pelvis_flesh"]
+    assert run[0].barrier and run[-1].barrier and not any(p.barrier for p in run[1:-1])
+
+
+def test_reference_lap_belt_takes_a_barrier_at_each_end():
+    """``lap_buckle_barriers`` on the lap belt's first piece (after the buckle's slip ring) and
+    ``lap_barriers`` on its last (before the lap anchorage): its pelvis wraps between them."""
+    points = _points(NCAP, {   # the driver's inboard (buckle) side is his right
+        "restraints.belt.lap_buckle_barriers": {"right_thigh_shell": [1.0, 0.0, 0.0]},
+        "restraints.belt.lap_barriers": {"left_thigh_shell": [1.0, 0.0, 0.0]}})
+    names = [p.name for p in points]
+    lap = points[names.index("buckle") + 1:-1]
+    assert [p.geometry for p in lap if p.barrier] == ["right_thigh_shell", "left_thigh_shell"]
+    assert lap[0].barrier and lap[-1].barrier and len(lap) == 5
 
 
 def test_bad_buckle_barrier_on_a_lap_belt():
