@@ -241,7 +241,7 @@ def test_reference_without_the_chin_in_the_bag_the_unbelted_neck_stays_under_lig
 
 @pytest.mark.xfail(strict=True, reason=(
     "the neck link, held to T1 (posture neck: C7/T1 at 7-9 deg, damping 14.5 N m s/rad), stops the "
-    "condyles at 50-60 g under a head whose centre of gravity stands 68 mm above them, and the "
+    "condyles at 50-60 g under a head whose centre of gravity stands 72.5 mm above them, and the "
     "head turns on the condyles at up to 47 rad/s: upper neck 344 N m, 50.8 deg, 1.8 times the "
     "PMHS ligament-damage level, now a predicted injury in the run's notes "
     "(scenarios/validation/HISTORY.md, neckhigh, headshell, neckflex); sharing "
