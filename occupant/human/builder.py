@@ -457,6 +457,22 @@ def human_range(joint_name, dof, kind, table=None):
     return math.radians(lo), math.radians(hi)
 
 
+def _coordinate(kind, dof):
+    """A joint coordinate's key: "x", "y", "z" of a spherical joint, "flexion" of a hinge (the
+    suffix of its joint resistance's name, assemble.py; joint_rom.toml's keys)."""
+    return "flexion" if kind == "revolute" else "xyz"[dof]
+
+
+def joint_ranges(segs):
+    """{(joint name, coordinate key): (lower, upper) rad}: the range of motion of every rotating
+    joint coordinate of these segments (human_range; a neck of three joints reads its own
+    sections, neck_mid.RANGE_TABLES)."""
+    return {(s.joint_name, _coordinate(s.joint_kind, dof)):
+            human_range(s.joint_name, dof, s.joint_kind, range_table(segs, s.joint_name))
+            for s in segs if s.joint_kind in ("spherical", "revolute")
+            for dof in range(3 if s.joint_kind == "spherical" else 1)}
+
+
 def _add_joint_characteristics(segs, H, M, neck_muscles):
     """Human passive resistance of every joint coordinate (passive_joints, sources in
     data/joint_passive.toml), moments and damping x (m H)/(m H)_reference [E] (GEBOD, whose
@@ -475,13 +491,14 @@ def _add_joint_characteristics(segs, H, M, neck_muscles):
     stops.update({("thoracic", d): stops[("thorax_lumbar", d)] for d in range(3)})
     ref, _ = passive_table()
     k = (M * H) / (ref["mass_kg"] * ref["stature_m"])
+    ranges = joint_ranges(segs)
     for s in segs:
         if s.joint_kind not in ("spherical", "revolute"):
             continue
         out = []
         table = range_table(segs, s.joint_name)
         for dof in range(3 if s.joint_kind == "spherical" else 1):
-            lo, hi = human_range(s.joint_name, dof, s.joint_kind, table)
+            lo, hi = ranges[s.joint_name, _coordinate(s.joint_kind, dof)]
             stop = stops.get((s.joint_name, dof))
             if stop is not None:
                 stop = (stop[0] * k, stop[1] * k)
@@ -517,5 +534,5 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
                   "sex": sex}
     model = asm.compile()
     # its joints' failure moments past their range ends (joint_failure.py: a predicted injury)
-    asm.joint_failure_levels = read_levels(model.joint_resistance_names)
+    asm.joint_failure_levels = read_levels(model.joint_resistance_names, joint_ranges(segs))
     return model

@@ -17,6 +17,9 @@ class FailureLevel:
     moment: float    # N m, the failure moment
     source: str      # as the run's note names it
     angle: float = None   # deg from the joint's zero, the failure angle where published
+    range_end: float = None   # rad, the range end of data/joint_rom.toml it is driven past: the
+    #                           reading of a joint whose resistance has no stop there (the neck's
+    #                           ligamentous branch), whose element's range is then unbounded
 
 
 def failure_levels(model):
@@ -26,10 +29,12 @@ def failure_levels(model):
     return getattr(getattr(model, "source", None), "joint_failure_levels", {})
 
 
-def read_levels(joint_resistance_names):
+def read_levels(joint_resistance_names, ranges=None):
     """{joint resistance name: {"lower" | "upper": FailureLevel}} of the human's joint resistances
     whose range end has a failure moment in data/joint_failure.toml (the left side's ends; a right
-    joint's x and z ends swap, as its ranges do: builder.MIRRORED)."""
+    joint's x and z ends swap, as its ranges do: builder.MIRRORED). ``ranges``: {(joint name,
+    coordinate key): (lower, upper) rad}, the human's ranges of motion (builder.joint_ranges),
+    each level's ``range_end`` (the right side's already mirrored there)."""
     from occupant.human.builder import MIRRORED
     table = read_data(FILE)
     levels = {}
@@ -43,8 +48,10 @@ def read_levels(joint_resistance_names):
             if side == "right" and key in MIRRORED:
                 end = ENDS[1 - ENDS.index(end)]
             angle = row.get("angle")
+            span = (ranges or {}).get((name[:-len(key) - 1], key))
             found[end] = FailureLevel(row["motion"], float(row["moment"]), row["source"],
-                                      None if angle is None else float(angle))
+                                      None if angle is None else float(angle),
+                                      None if span is None else float(span[ENDS.index(end)]))
         if found:
             levels[name] = found
     return levels

@@ -131,6 +131,9 @@ def joint_failures(model, results, levels=None):
     its allowance, STOP_ALLOWANCE: the limb came in with more than the stop was sized to hold,
     the defect line this replaces) or, where the failure angle is known, the stop took more work
     than the joint could between its range end and that angle holding at most its failure moment.
+    A joint resistance with no stop at that end (the neck's ligamentous branch, whose moment is
+    the tissue's: data/joint_passive.toml) is read past the range end its failure level carries
+    (``FailureLevel.range_end``, data/joint_rom.toml) and counts by its moment alone.
     ``levels``: {joint resistance name: {end: occupant.human.joint_failure.FailureLevel}}
     (default: the model's, none for a dummy)."""
     if levels is None:
@@ -145,6 +148,13 @@ def joint_failures(model, results, levels=None):
         x, load = np.asarray(x, float), np.asarray(load, float)
         for end, level in sorted(levels[name].items()):
             range_end = el.lower[e] if end == "lower" else el.upper[e]
+            # no stop at that end (the neck's ligamentous branch): its moment past the range end
+            # of data/joint_rom.toml is the tissue's, not a stop's, and counts by itself
+            stopless = not math.isfinite(range_end)
+            if stopless:
+                if level.range_end is None:
+                    continue
+                range_end = level.range_end
             depth = range_end - x if end == "lower" else x - range_end
             resisting = load if end == "lower" else -load
             # the most work the joint could take past the range end before failing
@@ -157,7 +167,8 @@ def joint_failures(model, results, levels=None):
                 loading = slice(run[0], deepest + 1)
                 work = float(np.trapezoid(resisting[loading], depth[loading]))
                 k = run[int(np.argmax(resisting[run]))]
-                overrun = depth[deepest] > STOP_ALLOWANCE["rotation"] or work > capacity
+                overrun = (stopless or depth[deepest] > STOP_ALLOWANCE["rotation"]
+                           or work > capacity)
                 if resisting[k] > level.moment and overrun and (worst is None or work > worst.work):
                     worst = JointFailure(name, end, level.motion, float(resisting[k]), float(t[k]),
                                          float(t[run[0]]), work, level.moment, level.source)
