@@ -1010,6 +1010,35 @@ def test_reference_pulse_from_csv_and_isomme(tmp_path):
         read_pulse(c, {"shape": "csv", "file": "bad.csv"}, "pulse", c.file, 0.1)
 
 
+def test_reference_a_csv_pulse_in_ms_as_a_test_exports_it_is_the_same_pulse(tmp_path):
+    """(usercheck9) A test's data acquisition exports time in ms: ``time [ms]`` was refused for
+    its header alone ("the first row must name the columns with units"), though it names its
+    unit. Now read in ms: the table of a test (non-uniform steps, m/s^2, pre-trigger rows from
+    -20 ms run with pulse.start = 0.02) is the same pulse as its [s] twin, to the last bit."""
+    rng = np.random.default_rng(9)
+    t_ms = np.unique(np.round(np.concatenate([np.arange(-20.0, 0.0, 0.5), rng.uniform(0.0, 120.0, 400)]), 3))
+    a = np.where((t_ms > 0) & (t_ms < 100), -209.4 * np.sin(np.pi * t_ms / 100), 0.0)   # m/s^2
+    (tmp_path / "ms.csv").write_text("time [ms],acceleration [m/s^2]\n" + "".join(
+        f"{float(x)!r},{float(y)!r}\n" for x, y in zip(t_ms, a)))
+    (tmp_path / "s.csv").write_text("time [s],acceleration [m/s^2]\n" + "".join(
+        f"{float(x)!r},{float(y)!r}\n" for x, y in zip(t_ms * 1e-3, a)))
+    c = FileChecker(tmp_path / "s.toml", ScenarioError)
+    p_ms = read_pulse(c, {"shape": "csv", "file": "ms.csv", "start": 0.02}, "pulse", c.file, 0.15)
+    p_s = read_pulse(c, {"shape": "csv", "file": "s.csv", "start": 0.02}, "pulse", c.file, 0.15)
+    np.testing.assert_allclose(p_ms.t, p_s.t, rtol=1e-15, atol=1e-18)
+    np.testing.assert_array_equal(p_ms.a, p_s.a)
+    # delta-v of the half-sine, 2 A T / pi = 48 km/h within the table's coarse steps
+    assert p_ms.delta_v == pytest.approx(2 * 209.4 * 0.1 / np.pi, rel=2e-3)
+    assert p_ms.t[np.argmin(p_ms.a)] == pytest.approx(0.02 + 0.05, abs=1e-3)   # the crash at pulse.start
+    with pytest.raises(ScenarioError, match=r"back.csv: line 4: time 0.5 ms does not increase \(the row before: 1 ms\)"):
+        (tmp_path / "back.csv").write_text("time [ms],acceleration [g]\n0,0\n1,-1\n0.5,0\n")
+        read_pulse(c, {"shape": "csv", "file": "back.csv"}, "pulse", c.file, 0.15)
+    (tmp_path / "us.csv").write_text("time [ms],acceleration [g]\n0,0\n50000,-20\n100000,0\n")
+    with pytest.raises(ScenarioError, match=r"us.csv: its times span 100 s, longer than any run .*: times in us\? "
+                                            r"\(accepted: times in ms, as the header time \[ms\] says"):
+        read_pulse(c, {"shape": "csv", "file": "us.csv"}, "pulse", c.file, 0.15)
+
+
 def test_reference_an_isomme_pulse_that_is_no_test_says_what_it_is(tmp_path, capsys):
     """(usercheck3) An ISO-MME pulse given a CSV file was read as the CSV's folder: "path: p.csv
     holds 2 .mme files; expected exactly one" (two tests in folders beside it), no "accepted";
