@@ -90,7 +90,8 @@ from occupant.scenario.human_swap import human_contacts
 from occupant.scenario.interior import load_interior
 from occupant.scenario.interior_hinge import frame_marker
 from occupant.scenario.intrusion import read_intrusions
-from occupant.scenario.keys import DEFAULT_PERCENTILE, MAX_BACKSET, SEATS, names, read
+from occupant.scenario.keys import DEFAULT_PERCENTILE, KEYS, MAX_BACKSET, SEATS, names, read
+from occupant.scenario.keys import pattern as keys_pattern
 from occupant.scenario.overrides import apply_overrides, parse_overrides, replaced, replaced_notes
 from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
@@ -124,7 +125,25 @@ SEATED_PEDESTRIAN_NOTE = ("the {} is a seated Hybrid III (its lumbar spine a cur
 
 class ScenarioError(InputFileError):
     """A scenario that cannot run: names the file (or the --set), the key path, the bad value
-    and what is accepted."""
+    and what is accepted. An unknown key that is a key of other tables says which (``key_homes``)."""
+
+    def __init__(self, file, path, problem, accepted=None):
+        if problem == "unknown key" and path:
+            accepted = key_homes(path, accepted)
+        super().__init__(file, path, problem, accepted)
+
+
+def key_homes(path, accepted):
+    """``accepted`` (the keys of the table at ``path``) and, when the unknown key's name is a key
+    of other tables, which: ``load_limit`` written under [pulse] (or above the first table) was
+    "unknown key (accepted: shape, delta_v_kmh, ...)", leaving the user to find that it belongs
+    under [restraints.belt] (usercheck9)."""
+    leaf = path.rpartition(".")[2].partition("[")[0]
+    homes = [p.rpartition(".")[0] for p in KEYS if p.rpartition(".")[2] == leaf and p != keys_pattern(path)]
+    if not homes or (accepted and "is a key of" in accepted):   # (an error made again from another)
+        return accepted
+    where = ", ".join(f"[{h}]" for h in homes[:4]) + (f" and {len(homes) - 4} more" if len(homes) > 4 else "")
+    return f"{accepted}; {leaf} is a key of {where}" if accepted else f"{leaf} is a key of {where}"
 
 
 def available_scenarios():

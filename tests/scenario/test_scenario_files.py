@@ -1039,6 +1039,30 @@ def test_reference_a_csv_pulse_in_ms_as_a_test_exports_it_is_the_same_pulse(tmp_
         read_pulse(c, {"shape": "csv", "file": "us.csv"}, "pulse", c.file, 0.15)
 
 
+def test_reference_a_key_in_another_table_says_which_table_takes_it(tmp_path, capsys):
+    """(usercheck9) ``load_limit`` written under [pulse] (in a file, a --set or a --vary) was
+    "unknown key (accepted: shape, delta_v_kmh, ...)": the user was left to find the table that
+    takes it. Now the tables that have a key of that name follow what is accepted; a key no table
+    has, or an unknown key beside a --set shape, reads as before."""
+    path = _scenario_copy(tmp_path, edit=lambda s: s.replace("[pulse]\n", "[pulse]\nload_limit = 4000.0\n", 1))
+    assert main(["run", str(path), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"occupant: error: {path}: pulse.load_limit: unknown key (accepted: shape, delta_v_kmh, "
+                   "peak_g, duration, speed_kmh, start, direction; load_limit is a key of [restraints.belt])\n"), err
+    with pytest.raises(ScenarioError, match=r"\(--set load_limit\): load_limit: unknown key \(accepted: kind, .*, "
+                                            r"outputs; load_limit is a key of \[restraints.belt\]\)$"):
+        load("fmvss208_sled_48_belted", overrides={"load_limit": 4000.0})
+    with pytest.raises(ScenarioError, match=r"pulse.friction: unknown key \(accepted: shape, .*, direction; friction "
+                                            r"is a key of \[restraints.belt\], \[contact_characteristic.\*\]\)$"):
+        load("fmvss208_sled_48_belted", overrides={"pulse.friction": 0.3})
+    with pytest.raises(ScenarioError, match=r"restraints.belt.colour: unknown key \(accepted: enabled, [^;]*\)$"):
+        load("fmvss208_sled_48_belted", overrides={"restraints.belt.colour": 3})
+    # an error made again from another (said_by_override) keeps one hint
+    again = ScenarioError("f.toml (--set pulse)", "pulse.load_limit", "unknown key",
+                          ScenarioError("f.toml", "pulse.load_limit", "unknown key", "shape").accepted)
+    assert str(again) == "f.toml (--set pulse): pulse.load_limit: unknown key (accepted: shape; load_limit is a key of [restraints.belt])"
+
+
 def test_reference_an_isomme_pulse_that_is_no_test_says_what_it_is(tmp_path, capsys):
     """(usercheck3) An ISO-MME pulse given a CSV file was read as the CSV's folder: "path: p.csv
     holds 2 .mme files; expected exactly one" (two tests in folders beside it), no "accepted";
