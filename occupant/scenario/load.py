@@ -794,12 +794,21 @@ def load(path_or_name, overrides=None):
             # (a dummy for the file's dummy, --set occupant.dummy=hybrid3_95m, kept the title's
             # "Hybrid III 50th male": only a human for a dummy or back was said)
             title += f" (occupant replaced by --set: {scenario.dummy})"
+        # (a sweep's variant at the file's own value, pulse.delta_v_kmh = 48.0 where the file
+        # gives 48, was titled "crash changed from the file's", usercheck9)
         crash = [k if isinstance(v, (dict, list)) else f"{k} = {v}" for k, v in keys.items()
-                 if k.split(".")[0] in CRASH_TABLES]
+                 if k.split(".")[0] in CRASH_TABLES and _file_value(raw, k) != v]
         if crash:   # (pedestrian_40 run at 30 km/h was "Pedestrian struck laterally at 40 km/h")
             title += f" (crash changed from the file's: {', '.join(crash)})"
         scenario.title = scenario.data["title"] = title
     return scenario
+
+
+def _file_value(data, key):
+    """The value the scenario's parsed file ``data`` gives at the dotted ``key`` (None if none)."""
+    for part in key.split("."):
+        data = data.get(part) if isinstance(data, dict) else None
+    return data
 
 
 def said_by_override(err, keys, file):

@@ -350,6 +350,12 @@ def test_reference_a_title_says_when_the_crash_is_not_the_files():
     assert load("side_barrier", overrides=["occupant.dummy=hybrid3_05f"]).title.endswith(
         "50th male driver (not judged) (occupant replaced by --set: hybrid3_05f)")
     assert load("side_barrier", overrides=["occupant.dummy=hybrid3_50m"]).title == load("side_barrier").title
+    # (usercheck9) a sweep's variant at the file's own value (48.0 where the file gives 48) was
+    # titled "crash changed from the file's: pulse.delta_v_kmh = 48.0"; a value of its own still is
+    sled = load("fmvss208_sled_48_belted")
+    assert load("fmvss208_sled_48_belted", overrides={"pulse.delta_v_kmh": 48.0}).title == sled.title
+    assert load("fmvss208_sled_48_belted", overrides={"pulse.delta_v_kmh": 40.0}).title == \
+        sled.title + " (crash changed from the file's: pulse.delta_v_kmh = 40.0)"
 
 
 def test_reference_a_shape_set_beside_the_files_keys_names_the_set():
