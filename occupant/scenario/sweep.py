@@ -495,11 +495,15 @@ def _units_table(out, rows, vary, units):
 
 def _limits(folders, results):
     """({criterion: limit}, {criterion: unit as criteria.csv gives it, "-" for none}) from the
-    first finished variant's criteria.csv."""
+    first finished variant's criteria.csv: the limits it was judged against (its pass column
+    true or false). A limit shown for reference (a human in a regulated scenario, a
+    criteria.reference protocol: pass empty) is none: a human sweep's plots drew the 50th male's
+    63 mm and marked the 50th and 95th male "beyond the limit", which no run had judged, and the
+    5th female against the man's limit (usercheck9)."""
     for i, folder in enumerate(folders):
         if results[i][0] == "ok":
             with open(folder / "criteria.csv", newline="", encoding="utf-8") as fh:
                 table = list(csv.DictReader(fh))
-            return ({r["criterion"]: float(r["limit"]) for r in table if r["limit"]},
+            return ({r["criterion"]: float(r["limit"]) for r in table if r["limit"] and r["pass"]},
                     {r["criterion"]: r["unit"] or "-" for r in table})
     return {}, {}

@@ -485,3 +485,20 @@ def test_reference_ctrl_c_on_a_dask_cluster_names_the_variants_that_go_on(tmp_pa
                  "solver.t_end=0.005", "--workers", "2", "--out", str(tmp_path)]) == 130
     assert capsys.readouterr().err == (f"occupant: interrupted: the finished variants are kept in {tmp_path}; "
                                        "the same command again runs the others\n")
+
+
+def test_reference_a_limit_shown_for_reference_is_not_drawn_as_the_sweeps_limit(tmp_path):
+    """(usercheck9) A human sweep on US NCAP drew FMVSS 208's 50th-male limits in its plots and
+    marked the variants past them "beyond the limit", though no run judged a human (criteria.csv's
+    pass empty: a limit shown for reference); the 5th female was held to the man's 63 mm. Only a
+    limit a run was judged against (pass true or false) is the sweep's."""
+    import importlib
+    sweep_module = importlib.import_module("occupant.scenario.sweep")
+    folder = tmp_path / "v0001"
+    folder.mkdir()
+    (folder / "criteria.csv").write_text("criterion,value,unit,limit,pass\nHIC15,738.4,-,700.0,\n"
+                                         "chest deflection,67.4,mm,63.0,\nNij,0.4,-,1.0,true\n"
+                                         "neck tension,2900.0,N,2620.0,false\nHIC36,965.2,-,,\n")
+    limits, units = sweep_module._limits([folder], {0: ("ok", {})})
+    assert limits == {"Nij": 1.0, "neck tension": 2620.0}
+    assert units == {"HIC15": "-", "chest deflection": "mm", "Nij": "-", "neck tension": "N", "HIC36": "-"}
