@@ -142,7 +142,9 @@ def key_homes(path, accepted):
     homes = [p.rpartition(".")[0] for p in KEYS if p.rpartition(".")[2] == leaf and p != keys_pattern(path)]
     if not homes or (accepted and "is a key of" in accepted):   # (an error made again from another)
         return accepted
-    where = ", ".join(f"[{h}]" for h in homes[:4]) + (f" and {len(homes) - 4} more" if len(homes) > 4 else "")
+    # as a file writes the table: [restraints.belt], [[contact]], [contact_characteristic.NAME]
+    shown = [f"[[{h[:-2]}]]" if h.endswith("[]") else f"[{h.replace('*', 'NAME')}]" for h in homes]
+    where = ", ".join(shown[:4]) + (f" and {len(shown) - 4} more" if len(shown) > 4 else "")
     return f"{accepted}; {leaf} is a key of {where}" if accepted else f"{leaf} is a key of {where}"
 
 

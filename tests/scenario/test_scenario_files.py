@@ -1059,8 +1059,11 @@ def test_reference_a_key_in_another_table_says_which_table_takes_it(tmp_path, ca
                                             r"outputs; load_limit is a key of \[restraints.belt\]\)$"):
         load("fmvss208_sled_48_belted", overrides={"load_limit": 4000.0})
     with pytest.raises(ScenarioError, match=r"pulse.friction: unknown key \(accepted: shape, .*, direction; friction "
-                                            r"is a key of \[restraints.belt\], \[contact_characteristic.\*\]\)$"):
+                                            r"is a key of \[restraints.belt\], \[contact_characteristic.NAME\]\)$"):
         load("fmvss208_sled_48_belted", overrides={"pulse.friction": 0.3})
+    with pytest.raises(ScenarioError, match=r"solver.body: unknown key \(accepted: t_end, integrator, dt, output_dt; "
+                                            r"body is a key of \[\[sensor\]\]\)$"):   # (as a file writes it)
+        load("fmvss208_sled_48_belted", overrides={"solver.body": "head"})
     with pytest.raises(ScenarioError, match=r"restraints.belt.colour: unknown key \(accepted: enabled, [^;]*\)$"):
         load("fmvss208_sled_48_belted", overrides={"restraints.belt.colour": 3})
     # an error made again from another (said_by_override) keeps one hint
