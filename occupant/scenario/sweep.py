@@ -394,7 +394,7 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=None, work
                 if scheduler is not None and isinstance(exc, KeyboardInterrupt) and going:
                     # a Dask worker runs a task it has started to its end: the variants it was
                     # running wrote their folders after "interrupted" (usercheck9), and a sweep
-                    # run again at once ran them a second time into the same folders
+                    # run again before they end would run them a second time into the same folders
                     raise KeyboardInterrupt(f"{', '.join(going)} went on running on the Dask cluster (a Dask "
                                             "worker does not stop a task it has started): they write their "
                                             "folders when they end; wait for them before running the sweep "

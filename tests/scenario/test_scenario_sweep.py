@@ -448,8 +448,8 @@ def test_reference_a_python_sweep_of_a_value_or_no_values_names_the_key(tmp_path
 def test_reference_ctrl_c_on_a_dask_cluster_names_the_variants_that_go_on(tmp_path, capsys, monkeypatch):
     """(usercheck9) A Dask worker runs a task it has started to its end: after Ctrl-C the variants
     it was running wrote their folders (seen: v0005 and v0006 finished 3 s after "occupant:
-    interrupted"), unsaid, and the same command run again at once ran them a second time into
-    the same folders. The message now names them. The cluster here is a stand-in: each submitted
+    interrupted"), unsaid, and the same command run again before they end would run them a
+    second time into the same folders. The message now names them. The cluster here is a stand-in: each submitted
     variant is started (its running mark made, as run_variant does) and Ctrl-C comes while the
     first two run; a local pool's Ctrl-C stops its workers and keeps the old words."""
     import importlib
