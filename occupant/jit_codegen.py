@@ -30,6 +30,7 @@ from numba.core import codegen, typed_passes
 from numba.core.caching import Cache
 
 _PENDING_ENVS = {}   # environment name -> environment, for code not yet emitted
+_UNSAVED = []   # cache folders a save into failed (said once)
 UNOPTIMIZED = "occupant-unoptimized-bitcode"   # a cached lazy library's form (its module as lowered)
 _numba_finalize_module = codegen.CPUCodeLibrary._finalize_final_module
 _numba_optimize_final_module = codegen.CPUCodeLibrary._optimize_final_module
@@ -143,10 +144,26 @@ def _set_env(self, env_name, env):
 
 def _save(self, sig, data):
     """numba's, and a lazy library saved as its module saved again once its code is emitted."""
-    _numba_save(self, sig, data)
+    _save_or_say(self, sig, data)
     library = getattr(data, "library", None)
     if getattr(library, "_saved_lazy", False) and getattr(library, "_pending", False):
-        library._resave = lambda: _numba_save(self, sig, data)
+        library._resave = lambda: _save_or_say(self, sig, data)
+
+
+def _save_or_say(cache, sig, data):
+    """numba's save of compiled code in its cache; a cache that cannot be written (a full disk,
+    a quota: "[Errno 27] File too large") is said once and the run goes on, compiling again next
+    time. It stopped the run with the OSError alone, no file named, before anything of the run
+    was written (usercheck9). numba writes each file to a temporary one, replaced only when
+    written whole, and reads an index entry whose file is missing as not cached."""
+    try:
+        _numba_save(cache, sig, data)
+    except OSError as err:
+        if not _UNSAVED:
+            import warnings
+            warnings.warn(f"the compiled code could not be cached in {cache._cache_path}: "
+                          f"{err.strerror or err}; it is compiled again in each new process", stacklevel=2)
+        _UNSAVED.append(cache._cache_path)
 
 
 typed_passes.BaseNativeLowering.run_pass = _lowering

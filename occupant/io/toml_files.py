@@ -11,6 +11,7 @@ user sees which file, which key, what is wrong with its value and how to fix it:
 """
 import math
 import pathlib
+import re
 import tomllib
 
 import numpy as np
@@ -34,16 +35,62 @@ class InputFileError(ValueError):
 
 def read_toml(path, error=InputFileError):
     """The parsed table of a TOML file; a missing, unreadable or malformed file raises ``error``
-    (InputFileError or a subclass) naming the file."""
+    (InputFileError or a subclass) naming the file (and for a malformed one its line, and the
+    key or table given twice). A UTF-8 byte order mark, which some Windows editors write, is
+    skipped."""
     try:
         with open(path, "rb") as fh:
-            return tomllib.load(fh)
+            raw = fh.read()
     except FileNotFoundError:
         raise error(path, "", "no such file", "an existing .toml file") from None
     except OSError as exc:
         raise error(path, "", f"cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:   # (a binary or UTF-16 file: the codec's words, no file named)
+        raise error(path, "", f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
+                    "a TOML 1.0 text file in UTF-8") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise error(path, "", f"not valid TOML: {exc}", "TOML 1.0") from None
+        raise error(path, *_toml_problem(str(exc), text.splitlines())) from None
+
+
+_AT = re.compile(r"(.*) \(at line (\d+), column \d+\)$")
+_HEADER = re.compile(r"\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_ASSIGN = re.compile(r"\s*([A-Za-z0-9_\-\.\"' ]+?)\s*=")
+
+
+def _toml_problem(message, lines):
+    """(key path, problem, accepted) of tomllib's ``message`` about a file of ``lines``. A key
+    or a table given twice is named with both lines: tomllib says "Cannot overwrite a value (at
+    line 18, column 13)" without the key (usercheck9)."""
+    at = _AT.match(message)
+    if at is None:
+        return "", f"not valid TOML: {message}", "TOML 1.0"
+    what, n = at[1], int(at[2])
+    line = lines[n - 1] if 0 < n <= len(lines) else ""
+    header = _HEADER.match(line)
+    if what.startswith("Cannot declare") and header:
+        name = header[1]
+        first = [k + 1 for k in range(n - 1) if (h := _HEADER.match(lines[k])) and h[1] == name
+                 and lines[k].lstrip().startswith("[[") == line.lstrip().startswith("[[")]
+        where = f"at lines {first[0]} and {n}" if first else f"at line {n}"
+        return "", f"not valid TOML: table [{name}] declared twice, {where}", \
+            "each table once, all its keys under one header (TOML 1.0)"
+    assign = _ASSIGN.match(line)
+    if what == "Cannot overwrite a value" and assign:
+        key = assign[1]
+        table, first = "", None
+        for k in range(n - 2, -1, -1):   # back to the table's header: the earlier line of that key
+            if (h := _HEADER.match(lines[k])):
+                table = h[1]
+                break
+            if (a := _ASSIGN.match(lines[k])) and a[1] == key and first is None:
+                first = k + 1
+        where = f"at lines {first} and {n}" if first else f"at line {n} (set before in this table)"
+        return f"{table}.{key}" if table else key, f"given twice, {where}", "each key once in its table (TOML 1.0)"
+    return "", f"not valid TOML: {message}", "TOML 1.0"
 
 
 def _shipped_folder(folder):

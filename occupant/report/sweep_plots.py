@@ -16,6 +16,9 @@ CORE = ("variant", "status")
 # the figure, ticks, labels and all, with a "Tight layout not applied" warning each: such values
 # are drawn as "value 1", "value 2", ... in the order met, sweep.csv's rows giving them
 CATEGORY_CHARS = 24
+# lines of variants sharing the other keys' values drawn in a panel at most [E: a figure's
+# readable count of labelled lines in a 3.6-inch panel]
+MAX_SERIES = 8
 
 
 def _number(v):
@@ -42,6 +45,31 @@ def _tick(v):
     return _category(v)
 
 
+def _draw_series(ax, rows, name, key, others, categories):
+    """The variants that share the values of the ``others`` keys joined by a thin line along
+    ``key``, each line labelled at its right end by those values, where that makes a readable
+    figure: a full factorial of two or more keys (a Latin hypercube shares no values), at most
+    MAX_SERIES lines. Without them a 4 x 5 sweep's panel was 20 points in 4 columns, which
+    delta-v each was unsaid (usercheck9)."""
+    series = {}
+    for r in rows:
+        y = _number(r[name])
+        if y is not None:
+            x = categories.index(_category(r[key])) if categories else _number(r[key])
+            label = ", ".join(_tick(r[k]) if _number(r[k]) is None else f"{_number(r[k]):g}" for k in others)
+            series.setdefault(label, []).append((x, y))
+    if not others or not 1 < len(series) <= MAX_SERIES or any(len(p) < 2 for p in series.values()) \
+            or max(len(label) for label in series) > CATEGORY_CHARS:
+        return
+    for label, pts in series.items():
+        x, y = zip(*sorted(pts))
+        ax.plot(x, y, color="#9aa7b5", lw=0.8, zorder=2)
+        ax.annotate(label, (x[-1], y[-1]), xytext=(3, 0), textcoords="offset points", fontsize=6,
+                    color="#5a6775", va="center")
+    ax.margins(x=0.12)   # room for the labels at the lines' right ends
+    ax.set_title(f"lines: same {', '.join(others)}", fontsize=7, color="#5a6775")
+
+
 def criterion_names(rows, keys):
     return [k for k in (rows[0] if rows else {}) if k not in CORE and k not in keys]
 
@@ -65,6 +93,7 @@ def write_plots(rows, keys, folder, limits=None, units=None, dpi=90):
                 categories = list(dict.fromkeys(_category(x) for x in xs))
             pts = [((categories.index(_category(r[key])) if categories else _number(r[key])), _number(r[name]))
                    for r in rows if _number(r[name]) is not None]
+            _draw_series(ax, rows, name, key, [k for k in keys if k != key], categories)
             limit = limits.get(name)
             within = [p for p in pts if limit is None or abs(p[1]) <= abs(limit)]   # as limits.assess
             beyond = [p for p in pts if p not in within]

@@ -319,9 +319,9 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
         rows = sweep(scenario, varied, out_dir, design_kind=design, samples=samples, seed=seed,
                      workers=workers, scheduler=scheduler, overrides=fixed, reports=reports,
                      progress=progress, on_start=on_start, note=lambda text: out(f"  {text}"))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         print(f"occupant: interrupted: the finished variants are kept in {out_dir}; the same command "
-              "again runs the others", file=sys.stderr)
+              f"again runs the others{f'; {exc}' if str(exc) else ''}", file=sys.stderr)
         return 130
     failed = [r for r in rows if r["status"] != "ok"]
     out(f"  written {pathlib.Path(out_dir) / 'sweep.csv'} ({len(rows)} rows, {len(failed)} not ok; its "
@@ -375,12 +375,11 @@ def _compared(arg, report):
     folder = pathlib.Path(arg)
     if folder.is_dir():
         if not (folder / "criteria.csv").exists():
-            swept = (folder / "sweep.json").exists()
-            variants = sorted(folder.glob("v[0-9][0-9][0-9][0-9]")) if swept else []
+            from occupant.scenario.run import shown, sweep_variants
+            variants = sweep_variants(folder)
             if variants:   # a sweep's folder: its variants are the runs
-                shown = " ".join(str(v) for v in variants[:2]) + (" ..." if len(variants) > 2 else "")
                 raise InputFileError(folder, "", f"a sweep's folder ({len(variants)} variants): compare its "
-                                     "variants' run folders", f"their folders, {shown}")
+                                     "variants' run folders", f"their folders, {shown(variants)}")
             raise InputFileError(folder, "", "no criteria.csv in this folder", "a run folder of occupant run")
         criteria = _folder_criteria(folder)
         run = None

@@ -90,7 +90,8 @@ from occupant.scenario.human_swap import human_contacts
 from occupant.scenario.interior import load_interior
 from occupant.scenario.interior_hinge import frame_marker
 from occupant.scenario.intrusion import read_intrusions
-from occupant.scenario.keys import DEFAULT_PERCENTILE, MAX_BACKSET, SEATS, names, read
+from occupant.scenario.keys import DEFAULT_PERCENTILE, KEYS, MAX_BACKSET, SEATS, names, read
+from occupant.scenario.keys import pattern as keys_pattern
 from occupant.scenario.overrides import apply_overrides, parse_overrides, replaced, replaced_notes
 from occupant.scenario.overrides import check as check_overrides
 from occupant.scenario.pulse import KMH, read_pulse, road_at_rest
@@ -124,7 +125,27 @@ SEATED_PEDESTRIAN_NOTE = ("the {} is a seated Hybrid III (its lumbar spine a cur
 
 class ScenarioError(InputFileError):
     """A scenario that cannot run: names the file (or the --set), the key path, the bad value
-    and what is accepted."""
+    and what is accepted. An unknown key that is a key of other tables says which (``key_homes``)."""
+
+    def __init__(self, file, path, problem, accepted=None):
+        if problem == "unknown key" and path:
+            accepted = key_homes(path, accepted)
+        super().__init__(file, path, problem, accepted)
+
+
+def key_homes(path, accepted):
+    """``accepted`` (the keys of the table at ``path``) and, when the unknown key's name is a key
+    of other tables, which: ``load_limit`` written under [pulse] (or above the first table) was
+    "unknown key (accepted: shape, delta_v_kmh, ...)", leaving the user to find that it belongs
+    under [restraints.belt] (usercheck9)."""
+    leaf = path.rpartition(".")[2].partition("[")[0]
+    homes = [p.rpartition(".")[0] for p in KEYS if p.rpartition(".")[2] == leaf and p != keys_pattern(path)]
+    if not homes or (accepted and "is a key of" in accepted):   # (an error made again from another)
+        return accepted
+    # as a file writes the table: [restraints.belt], [[contact]], [contact_characteristic.NAME]
+    shown = [f"[[{h[:-2]}]]" if h.endswith("[]") else f"[{h.replace('*', 'NAME')}]" for h in homes]
+    where = ", ".join(shown[:4]) + (f" and {len(shown) - 4} more" if len(shown) > 4 else "")
+    return f"{accepted}; {leaf} is a key of {where}" if accepted else f"{leaf} is a key of {where}"
 
 
 def available_scenarios():
@@ -775,12 +796,21 @@ def load(path_or_name, overrides=None):
             # (a dummy for the file's dummy, --set occupant.dummy=hybrid3_95m, kept the title's
             # "Hybrid III 50th male": only a human for a dummy or back was said)
             title += f" (occupant replaced by --set: {scenario.dummy})"
+        # (a sweep's variant at the file's own value, pulse.delta_v_kmh = 48.0 where the file
+        # gives 48, was titled "crash changed from the file's", usercheck9)
         crash = [k if isinstance(v, (dict, list)) else f"{k} = {v}" for k, v in keys.items()
-                 if k.split(".")[0] in CRASH_TABLES]
+                 if k.split(".")[0] in CRASH_TABLES and _file_value(raw, k) != v]
         if crash:   # (pedestrian_40 run at 30 km/h was "Pedestrian struck laterally at 40 km/h")
             title += f" (crash changed from the file's: {', '.join(crash)})"
         scenario.title = scenario.data["title"] = title
     return scenario
+
+
+def _file_value(data, key):
+    """The value the scenario's parsed file ``data`` gives at the dotted ``key`` (None if none)."""
+    for part in key.split("."):
+        data = data.get(part) if isinstance(data, dict) else None
+    return data
 
 
 def said_by_override(err, keys, file):

@@ -16,7 +16,7 @@ Scenario table ``[pulse]`` (units at the edge, conventions rule 7: km/h and g in
     speed_kmh = 48.0        # vehicle speed when the pulse starts (default: delta-v)
     start = 0.0             # s, time of the pulse's start in the run
     # trapezoid: delta_v_kmh, peak_g, rise, fall (s); the plateau follows from delta-v
-    # csv: file = "pulse.csv", header "time [s],acceleration [g]" (or [m/s^2]), J211 signs
+    # csv: file = "pulse.csv", header "time [s],acceleration [g]" (or [ms]; [m/s^2]), J211 signs
     #      (a frontal crash's deceleration negative: a table that speeds the vehicle up is refused)
     # isomme: file = "test folder or .mme", channel = "10VEHC0000..ACXD" (16-char code)
     scale = 1.0             # csv / isomme: factor on the acceleration (optional)
@@ -47,6 +47,10 @@ KEYS = {   # the keys each shape takes (each key's type, unit and range: occupan
     "isomme": ("shape", "file", "channel", "speed_kmh", "start", "scale", "direction"),
 }
 _UNITS = {"g": G0, "m/s^2": 1.0, "m/s2": 1.0, "m/(s*s)": 1.0, "m/s**2": 1.0}
+# a CSV pulse's time column: s, or ms as a test's data acquisition exports it (was refused for the
+# header alone, usercheck9)
+_TIME_UNITS = {"s": 1.0, "ms": 1e-3}
+_CSV_HEADER = "time [s] (or [ms]),acceleration [g] (or [m/s^2])"
 
 
 @dataclass
@@ -192,12 +196,12 @@ def from_csv(c, fp, path):
         c.fail(where, f"{fp.name}: not a UTF-8 text file", "a CSV text file")
     if not rows:   # (an empty file was "the first row must name the columns with units, got []")
         c.fail(where, f"{fp.name}: an empty file (no header, no rows)",
-               "a header time [s],acceleration [g] (or [m/s^2]), then rows of time, acceleration")
+               f"a header {_CSV_HEADER}, then rows of time, acceleration")
     head = rows[0][1]
     units = [re.search(r"\[(.*)\]", h) for h in head]
-    if len(head) != 2 or units[0] is None or units[0][1] != "s" or units[1] is None or units[1][1] not in _UNITS:
-        c.fail(where, f"{fp.name}: the first row must name the columns with units, got {head!r}",
-               "time [s],acceleration [g] (or [m/s^2])")
+    if len(head) != 2 or units[0] is None or units[0][1] not in _TIME_UNITS or units[1] is None \
+            or units[1][1] not in _UNITS:
+        c.fail(where, f"{fp.name}: the first row must name the columns with units, got {head!r}", _CSV_HEADER)
     data = []
     for line, r in rows[1:]:
         try:
@@ -211,16 +215,18 @@ def from_csv(c, fp, path):
             c.fail(where, f"{fp.name}: line {line}: {','.join(r)!r} is not finite",
                    "finite times and accelerations")
         if len(data) > 1 and data[-1][0] <= data[-2][0]:
-            c.fail(where, f"{fp.name}: line {line}: time {data[-1][0]:g} s does not increase "
-                   f"(the row before: {data[-2][0]:g} s)", "rows of time, acceleration, times increasing")
+            c.fail(where, f"{fp.name}: line {line}: time {data[-1][0]:g} {units[0][1]} does not increase "
+                   f"(the row before: {data[-2][0]:g} {units[0][1]})", "rows of time, acceleration, times increasing")
     if len(data) < 2:
         c.fail(where, f"{fp.name}: {len(data)} row(s) of data", ">= 2 rows of time, acceleration")
     data = np.array(data, float)
-    span = data[-1, 0] - data[0, 0]
+    t = data[:, 0] * _TIME_UNITS[units[0][1]]
+    span = t[-1] - t[0]
     if span > MAX_T_END:   # (times in ms under a [s] header: a 100 ms pulse read as 100 s, unsaid)
         c.fail(where, f"{fp.name}: its times span {span:g} s, longer than any run (solver.t_end <= "
-               f"{MAX_T_END:g} s): times in ms?", "times in s, as the header time [s] says")
-    return data[:, 0], data[:, 1] * _UNITS[units[1][1]], f"CSV {fp.name}"
+               f"{MAX_T_END:g} s): times in {'ms' if units[0][1] == 's' else 'us'}?",
+               f"times in {units[0][1]}, as the header time [{units[0][1]}] says (or a header time [ms])")
+    return t, data[:, 1] * _UNITS[units[1][1]], f"CSV {fp.name}"
 
 
 def isomme_source(fp):

@@ -370,6 +370,10 @@ def _read_folder(folder):
     folder = pathlib.Path(folder)
     path = folder / "results.h5"
     if not path.is_file():
+        variants = sweep_variants(folder)
+        if variants:   # (was "no results.h5 in this folder": compare named a sweep's, report did not)
+            raise ScenarioError(str(folder), "", f"a sweep's folder ({len(variants)} variants), not a run's: "
+                                "each variant is a run folder", f"a variant's folder, {shown(variants)}")
         problem = ("no results.h5 in this folder" if folder.is_dir() else
                    "a file, not a folder" if folder.exists() else "no such folder")
         raise ScenarioError(str(folder), "", problem, "a run folder of occupant run or sweep")
@@ -385,6 +389,18 @@ def _read_folder(folder):
     copies = {k: folder / v for k, v in rec.get("inputs", {}).items() if (folder / v).exists()}
     file = copies.pop("scenario", None) or rec["scenario_file"] or path
     return res, rec, copies, file
+
+
+def sweep_variants(folder):
+    """The variants' run folders of a sweep's folder (its sweep.json; v0001, v0002 ...), in
+    order; [] for any other folder."""
+    folder = pathlib.Path(folder)
+    return sorted(folder.glob("v[0-9][0-9][0-9][0-9]")) if (folder / "sweep.json").is_file() else []
+
+
+def shown(folders):
+    """The first two of ``folders`` and "..." for more: an example of what a message accepts."""
+    return " ".join(str(f) for f in folders[:2]) + (" ..." if len(folders) > 2 else "")
 
 
 def is_run_folder(path):

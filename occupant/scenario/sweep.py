@@ -176,9 +176,13 @@ def _named_kinds(variants, vary):
     of those values (a dummy, an interior, a belt kind, a pulse shape), whose checks against the
     model they build (a body, a surface, a regulation's dummy) the key registry cannot make, nor
     those of the solver's keys against each other and the pulse (dt dividing t_end, a pulse
-    within t_end); other numbers it checks itself."""
+    within t_end), nor those of a parametric human's size against its tables (a percentile
+    tabulated for one sex alone: ``--set occupant.human.sex=female --vary
+    occupant.human.percentile=5,50`` ran the 5th and failed the 50th after it, usercheck9);
+    other numbers it checks itself."""
     def named(key, value):
-        return key.startswith("solver.") or isinstance(value, bool) or not isinstance(value, (int, float))
+        return (key.startswith(("solver.", "occupant.human")) or isinstance(value, bool)
+                or not isinstance(value, (int, float)))
     kinds = {}
     for variant in variants:
         keys = tuple(k for k in vary if named(k, variant[k]))
@@ -329,7 +333,7 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=None, work
                 where = f"{err.file} (--vary {', '.join(f'{k}={variant[k]}' for k in named)})"
             else:
                 where = err.file
-            raise ScenarioError(where, err.path, err.problem, err.accepted) from None
+            raise ScenarioError(where, err.path, *_human_hint(err, vary)) from None
     from occupant.scenario.run import make_folder
     make_folder(out)
     # (seed 0 when not given, as sweep.json has held for every design since its first version)
@@ -384,8 +388,17 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=None, work
                         broken.append(i)
                     except Exception as err:   # a Dask worker lost, an error the run did not catch
                         finished(i, (f"error: worker failed: {type(err).__name__}: {err}", {}, 0.0))
-            except BaseException:   # Ctrl-C, or the caller's exception: stop the workers, then say it
+            except BaseException as exc:   # Ctrl-C, or the caller's exception: stop the workers, then say it
                 abort()
+                going = [folders[i].name for i in batch if i not in results and (folders[i] / RUNNING).exists()]
+                if scheduler is not None and isinstance(exc, KeyboardInterrupt) and going:
+                    # a Dask worker runs a task it has started to its end: the variants it was
+                    # running wrote their folders after "interrupted" (usercheck9), and a sweep
+                    # run again before they end would run them a second time into the same folders
+                    raise KeyboardInterrupt(f"{', '.join(going)} went on running on the Dask cluster (a Dask "
+                                            "worker does not stop a task it has started): they write their "
+                                            "folders when they end; wait for them before running the sweep "
+                                            "again") from None
                 raise
             close()
             blind, dead = _after_broken_pool(broken, folders, deaths, blind, finished)
@@ -404,6 +417,23 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=None, work
         write_plots(rows, list(vary), out / "plots",
                     limits=limits, units={k: u for k, u in units.items() if u != "-"})
     return rows
+
+
+def _human_hint(err, vary):
+    """(problem, accepted) of ``err``, and for a human's size not tabulated while its sex or
+    percentile is varied, how to vary them together: a full factorial of sex and percentile holds
+    pairs no table has (male 5th, female 50th), and the sweep was refused with the table's
+    percentiles alone (usercheck9)."""
+    problem, accepted = err.problem, err.accepted
+    if not ({"occupant.human.sex", "occupant.human.percentile"} & set(vary)
+            and err.path.startswith("occupant.human") and "not tabulated" in problem):
+        return problem, accepted
+    if accepted is None and problem.endswith(")") and " (accepted: " in problem:
+        # (the default percentile's failure carries its own "(accepted: ...)" in its problem)
+        problem, _, accepted = problem[:-1].rpartition(" (accepted: ")
+    how = ("to vary sex and percentile together, one variant per pair: "
+           "--vary 'occupant.human=[{sex=\"male\", percentile=50}, {sex=\"female\", percentile=5}]'")
+    return problem, f"{accepted}; {how}" if accepted else how
 
 
 def _after_broken_pool(broken, folders, deaths, blind, finished):
@@ -465,11 +495,15 @@ def _units_table(out, rows, vary, units):
 
 def _limits(folders, results):
     """({criterion: limit}, {criterion: unit as criteria.csv gives it, "-" for none}) from the
-    first finished variant's criteria.csv."""
+    first finished variant's criteria.csv: the limits it was judged against (its pass column
+    true or false). A limit shown for reference (a human in a regulated scenario, a
+    criteria.reference protocol: pass empty) is none: a human sweep's plots drew the 50th male's
+    63 mm and marked the 50th and 95th male "beyond the limit", which no run had judged, and the
+    5th female against the man's limit (usercheck9)."""
     for i, folder in enumerate(folders):
         if results[i][0] == "ok":
             with open(folder / "criteria.csv", newline="", encoding="utf-8") as fh:
                 table = list(csv.DictReader(fh))
-            return ({r["criterion"]: float(r["limit"]) for r in table if r["limit"]},
+            return ({r["criterion"]: float(r["limit"]) for r in table if r["limit"] and r["pass"]},
                     {r["criterion"]: r["unit"] or "-" for r in table})
     return {}, {}

@@ -86,3 +86,31 @@ def test_a_stage_cached_before_its_code_is_linked_from_the_cache(tmp_path):
         print(sum(lib_hits.values()), cached.by_address(entry, x, out), out.tolist(),
               unoptimized, lib._unoptimized)
     """) == "1 7.0 [2.0, 5.0] True False"
+
+
+def test_a_cache_that_cannot_be_written_is_said_once_and_the_code_runs(tmp_path):
+    """(usercheck9) A full disk or a quota while the compiled code was cached stopped the run
+    with "occupant: error: [Errno 27] File too large", no file named, before anything was
+    written (a sweep's every variant alike). The save failing is said once, naming the cache
+    folder, and the code runs; a new process finds nothing cached and compiles again."""
+    (tmp_path / "cached.py").write_text(MODULE)
+    said = _run(tmp_path, """
+        import errno, warnings
+        import numpy as np
+        import occupant.jit_codegen as codegen
+
+        def full(*args):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        codegen._numba_save = full
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            import cached
+            total = cached.top(np.array([1.0, 2.0]), np.zeros(2))
+        print(total, len(caught), str(caught[0].message) if caught else "")
+    """)
+    assert said == (f"7.0 1 the compiled code could not be cached in {tmp_path / '__pycache__'}: No space left "
+                    "on device; it is compiled again in each new process")
+    assert _run(tmp_path, """
+        import numpy as np, cached
+        print(cached.top(np.array([1.0, 2.0]), np.zeros(2)), sum(cached.top._cache_hits.values()))
+    """) == "7.0 0"

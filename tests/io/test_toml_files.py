@@ -26,6 +26,34 @@ def test_reference_read_toml_names_the_file(tmp_path):
     assert read_toml(good) == {"kind": "posture"}
 
 
+@pytest.mark.parametrize("text, message", [
+    # a key given twice: tomllib says "Cannot overwrite a value (at line 4, column 8)" alone
+    ('kind = "scenario"\n[occupant]\nsettle = 0.3\nsettle = 0.2\n',
+     "occupant.settle: given twice, at lines 3 and 4 (accepted: each key once in its table (TOML 1.0))"),
+    ('t_end = 1\nt_end = 2\n', "t_end: given twice, at lines 1 and 2 (accepted: each key once"),
+    ('[x]\na = 1 # one\n[y]\nb = 2\n[x]\nc = 3\n',
+     "not valid TOML: table [x] declared twice, at lines 1 and 5 (accepted: each table once"),
+    ('kind = "scenario"\nname = x y\n', "not valid TOML: Invalid value (at line 2, column 8) (accepted: TOML 1.0)"),
+])
+def test_reference_a_malformed_toml_file_names_the_key_given_twice_and_its_lines(tmp_path, text, message):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(InputFileError) as err:
+        read_toml(bad)
+    assert str(err.value).startswith(f"{bad}: {message}")
+
+
+def test_reference_a_toml_file_not_in_utf8_is_named_and_a_byte_order_mark_is_skipped(tmp_path):
+    utf16 = tmp_path / "notepad.toml"
+    utf16.write_bytes('kind = "scenario"\n'.encode("utf-16"))   # (was the codec's words, no file)
+    with pytest.raises(InputFileError, match=rf"^{utf16}: not UTF-8 text \(byte 0xff at offset 0\) "
+                       r"\(accepted: a TOML 1.0 text file in UTF-8\)"):
+        read_toml(utf16)
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b'\xef\xbb\xbfkind = "scenario"\n')   # (was "Invalid statement (at line 1, column 1)")
+    assert read_toml(bom) == {"kind": "scenario"}
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda c: c.keys({"colour": 1}, ("mass", "com"), "segment[0]"),
      "f.toml: segment[0].colour: unknown key (accepted: mass, com)"),

@@ -78,3 +78,31 @@ def test_reference_a_small_table_varied_whole_is_drawn_by_its_values(tmp_path, m
     (ax,) = figures[0].axes
     assert [t.get_text() for t in ax.get_xticklabels()] == ["male, 50", "female, 5"]
     assert ax.get_xlabel() == "occupant.human"
+
+
+def test_reference_a_full_factorial_joins_the_variants_sharing_the_other_keys_values(tmp_path, monkeypatch):
+    """(usercheck9) A 4 x 5 sweep of load limit and delta-v was drawn as 20 points in 4 columns
+    per panel: which delta-v a point had, hence how the limiter's effect changes with it, was
+    unsaid. Each panel now joins the variants sharing the other key's value, a line per value
+    labelled by it at its right end, its points in the key's order; a Latin hypercube (no values
+    shared) and a single key draw points alone."""
+    limits, speeds = (3000.0, 4000.0, 5000.0), (40.0, 48.0)
+    rows = [{"variant": f"v{i + 1:04d}", "status": "ok", "restraints.belt.load_limit": ll,
+             "pulse.delta_v_kmh": dv, "head excursion": 500.0 - ll / 20 + dv}
+            for i, (ll, dv) in enumerate((ll, dv) for ll in limits[::-1] for dv in speeds)]
+    figures = []
+    monkeypatch.setattr(sweep_plots.plt, "close", figures.append)
+    sweep_plots.write_plots(rows, ["restraints.belt.load_limit", "pulse.delta_v_kmh"], tmp_path)
+    by_limit, by_speed = figures[0].axes
+
+    def lines(ax):
+        return {t.get_text(): [tuple(map(float, p)) for p in zip(*line.get_data())]
+                for t, line in zip(ax.texts, ax.get_lines())}
+    assert lines(by_limit) == {f"{dv:g}": [(ll, 500.0 - ll / 20 + dv) for ll in limits] for dv in speeds}
+    assert lines(by_speed) == {f"{ll:g}": [(dv, 500.0 - ll / 20 + dv) for dv in speeds] for ll in limits[::-1]}
+    assert by_limit.get_title() == "lines: same pulse.delta_v_kmh"
+    lhs = [dict(r, **{"pulse.delta_v_kmh": 40.0 + i, "restraints.belt.load_limit": 3000.0 + 100 * i})
+           for i, r in enumerate(rows)]   # no value shared
+    sweep_plots.write_plots(lhs, ["restraints.belt.load_limit", "pulse.delta_v_kmh"], tmp_path)
+    sweep_plots.write_plots(rows, ["restraints.belt.load_limit"], tmp_path)
+    assert all(not ax.get_lines() and not ax.texts for fig in figures[1:] for ax in fig.axes)

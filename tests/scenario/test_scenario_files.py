@@ -350,6 +350,12 @@ def test_reference_a_title_says_when_the_crash_is_not_the_files():
     assert load("side_barrier", overrides=["occupant.dummy=hybrid3_05f"]).title.endswith(
         "50th male driver (not judged) (occupant replaced by --set: hybrid3_05f)")
     assert load("side_barrier", overrides=["occupant.dummy=hybrid3_50m"]).title == load("side_barrier").title
+    # (usercheck9) a sweep's variant at the file's own value (48.0 where the file gives 48) was
+    # titled "crash changed from the file's: pulse.delta_v_kmh = 48.0"; a value of its own still is
+    sled = load("fmvss208_sled_48_belted")
+    assert load("fmvss208_sled_48_belted", overrides={"pulse.delta_v_kmh": 48.0}).title == sled.title
+    assert load("fmvss208_sled_48_belted", overrides={"pulse.delta_v_kmh": 40.0}).title == \
+        sled.title + " (crash changed from the file's: pulse.delta_v_kmh = 40.0)"
 
 
 def test_reference_a_shape_set_beside_the_files_keys_names_the_set():
@@ -1008,6 +1014,62 @@ def test_reference_pulse_from_csv_and_isomme(tmp_path):
     (tmp_path / "bad.csv").write_text("t,a\n0,0\n1,1\n")
     with pytest.raises(ScenarioError, match=r"pulse.file: bad.csv: the first row must name the columns with units"):
         read_pulse(c, {"shape": "csv", "file": "bad.csv"}, "pulse", c.file, 0.1)
+
+
+def test_reference_a_csv_pulse_in_ms_as_a_test_exports_it_is_the_same_pulse(tmp_path):
+    """(usercheck9) A test's data acquisition exports time in ms: ``time [ms]`` was refused for
+    its header alone ("the first row must name the columns with units"), though it names its
+    unit. Now read in ms: the table of a test (non-uniform steps, m/s^2, pre-trigger rows from
+    -20 ms run with pulse.start = 0.02) is the same pulse as its [s] twin, to the last bit."""
+    rng = np.random.default_rng(9)
+    t_ms = np.unique(np.round(np.concatenate([np.arange(-20.0, 0.0, 0.5), rng.uniform(0.0, 120.0, 400)]), 3))
+    a = np.where((t_ms > 0) & (t_ms < 100), -209.4 * np.sin(np.pi * t_ms / 100), 0.0)   # m/s^2
+    (tmp_path / "ms.csv").write_text("time [ms],acceleration [m/s^2]\n" + "".join(
+        f"{float(x)!r},{float(y)!r}\n" for x, y in zip(t_ms, a)))
+    (tmp_path / "s.csv").write_text("time [s],acceleration [m/s^2]\n" + "".join(
+        f"{float(x)!r},{float(y)!r}\n" for x, y in zip(t_ms * 1e-3, a)))
+    c = FileChecker(tmp_path / "s.toml", ScenarioError)
+    p_ms = read_pulse(c, {"shape": "csv", "file": "ms.csv", "start": 0.02}, "pulse", c.file, 0.15)
+    p_s = read_pulse(c, {"shape": "csv", "file": "s.csv", "start": 0.02}, "pulse", c.file, 0.15)
+    np.testing.assert_allclose(p_ms.t, p_s.t, rtol=1e-15, atol=1e-18)
+    np.testing.assert_array_equal(p_ms.a, p_s.a)
+    # delta-v of the half-sine, 2 A T / pi = 48 km/h within the table's coarse steps
+    assert p_ms.delta_v == pytest.approx(2 * 209.4 * 0.1 / np.pi, rel=2e-3)
+    assert p_ms.t[np.argmin(p_ms.a)] == pytest.approx(0.02 + 0.05, abs=1e-3)   # the crash at pulse.start
+    with pytest.raises(ScenarioError, match=r"back.csv: line 4: time 0.5 ms does not increase \(the row before: 1 ms\)"):
+        (tmp_path / "back.csv").write_text("time [ms],acceleration [g]\n0,0\n1,-1\n0.5,0\n")
+        read_pulse(c, {"shape": "csv", "file": "back.csv"}, "pulse", c.file, 0.15)
+    (tmp_path / "us.csv").write_text("time [ms],acceleration [g]\n0,0\n50000,-20\n100000,0\n")
+    with pytest.raises(ScenarioError, match=r"us.csv: its times span 100 s, longer than any run .*: times in us\? "
+                                            r"\(accepted: times in ms, as the header time \[ms\] says"):
+        read_pulse(c, {"shape": "csv", "file": "us.csv"}, "pulse", c.file, 0.15)
+
+
+def test_reference_a_key_in_another_table_says_which_table_takes_it(tmp_path, capsys):
+    """(usercheck9) ``load_limit`` written under [pulse] (in a file, a --set or a --vary) was
+    "unknown key (accepted: shape, delta_v_kmh, ...)": the user was left to find the table that
+    takes it. Now the tables that have a key of that name follow what is accepted; a key no table
+    has, or an unknown key beside a --set shape, reads as before."""
+    path = _scenario_copy(tmp_path, edit=lambda s: s.replace("[pulse]\n", "[pulse]\nload_limit = 4000.0\n", 1))
+    assert main(["run", str(path), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"occupant: error: {path}: pulse.load_limit: unknown key (accepted: shape, delta_v_kmh, "
+                   "peak_g, duration, speed_kmh, start, direction; load_limit is a key of [restraints.belt])\n"), err
+    with pytest.raises(ScenarioError, match=r"\(--set load_limit\): load_limit: unknown key \(accepted: kind, .*, "
+                                            r"outputs; load_limit is a key of \[restraints.belt\]\)$"):
+        load("fmvss208_sled_48_belted", overrides={"load_limit": 4000.0})
+    with pytest.raises(ScenarioError, match=r"pulse.friction: unknown key \(accepted: shape, .*, direction; friction "
+                                            r"is a key of \[restraints.belt\], \[contact_characteristic.NAME\]\)$"):
+        load("fmvss208_sled_48_belted", overrides={"pulse.friction": 0.3})
+    with pytest.raises(ScenarioError, match=r"solver.body: unknown key \(accepted: t_end, integrator, dt, output_dt; "
+                                            r"body is a key of \[\[sensor\]\]\)$"):   # (as a file writes it)
+        load("fmvss208_sled_48_belted", overrides={"solver.body": "head"})
+    with pytest.raises(ScenarioError, match=r"restraints.belt.colour: unknown key \(accepted: enabled, [^;]*\)$"):
+        load("fmvss208_sled_48_belted", overrides={"restraints.belt.colour": 3})
+    # an error made again from another (said_by_override) keeps one hint
+    again = ScenarioError("f.toml (--set pulse)", "pulse.load_limit", "unknown key",
+                          ScenarioError("f.toml", "pulse.load_limit", "unknown key", "shape").accepted)
+    assert str(again) == "f.toml (--set pulse): pulse.load_limit: unknown key (accepted: shape; load_limit is a key of [restraints.belt])"
 
 
 def test_reference_an_isomme_pulse_that_is_no_test_says_what_it_is(tmp_path, capsys):

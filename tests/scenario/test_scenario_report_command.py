@@ -122,3 +122,19 @@ def test_identity_run_folder_read_from_another_directory_reads_its_files_given_b
     again = read_run(folder)
     assert again.model.nb == run.model.nb and again.model.contact_names == run.model.contact_names
     assert len(again.model.contact_names) > 0 and again.interior.name == run.interior.name
+
+
+def test_reference_report_of_a_sweeps_folder_names_its_variants(tmp_path, capsys):
+    """(usercheck9) ``occupant report SWEEP_DIR`` read "no results.h5 in this folder (accepted: a
+    run folder of occupant run or sweep)", while ``occupant compare SWEEP_DIR`` said it is a
+    sweep's folder and named its variants: now both, from one test of what a sweep's folder is."""
+    (tmp_path / "sweep.json").write_text("{}\n")
+    for name in ("v0001", "v0002", "v0003"):
+        (tmp_path / name).mkdir()
+    assert main(["report", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"occupant: error: {tmp_path}: a sweep's folder (3 variants), not a run's: each variant is a run folder "
+        f"(accepted: a variant's folder, {tmp_path / 'v0001'} {tmp_path / 'v0002'} ...)\n")
+    assert main(["compare", str(tmp_path), str(tmp_path / "v0001")]) == 2
+    assert f"a sweep's folder (3 variants): compare its variants' run folders (accepted: their folders, " \
+           f"{tmp_path / 'v0001'} {tmp_path / 'v0002'} ...)" in capsys.readouterr().err

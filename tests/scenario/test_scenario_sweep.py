@@ -107,6 +107,10 @@ def test_reference_sweep_rejects_a_bad_key_before_running(tmp_path):
     assert not list(tmp_path.glob("v*"))
 
 
+HUMAN_PAIRS = ("to vary sex and percentile together, one variant per pair: --vary 'occupant.human=[{sex=\"male\", "
+               "percentile=50}, {sex=\"female\", percentile=5}]'")
+
+
 @pytest.mark.parametrize("vary, fixed, message", [
     # a later variant's value: on main the first variant ran and this one failed in its turn
     ({"pulse.duration": [0.1, -0.1]}, {}, "(--vary pulse.duration): pulse.duration: must be > 0 s, got -0.1 "
@@ -131,6 +135,14 @@ def test_reference_sweep_rejects_a_bad_key_before_running(tmp_path):
     ({"solver.dt": [1e-5, 3e-4], "pulse.duration": [0.1, 0.08]}, SHORT,
      "(--vary solver.dt): solver.dt: t_end 0.005 s is not a whole number of steps of 0.0003 s (t_end / dt = "
      "16.6667) (accepted: a dt that divides t_end for the fixed-step euler, or leave dt out)"),
+    # (usercheck9) a human's percentile against its sex's tables: the 5th female ran and the 50th
+    # failed after it; sex and percentile varied, the table's percentiles alone were said
+    ({"occupant.human.percentile": [5.0, 50.0]}, {"occupant.human.sex": "female"},
+     "(--vary occupant.human.percentile): occupant.human.percentile: 50.0 is not tabulated for female "
+     "(accepted: 5; or give stature and mass; " + HUMAN_PAIRS + ")"),
+    ({"occupant.human.sex": ["male", "female"]}, {},
+     "(--vary occupant.human.sex): occupant.human: none of percentile, stature and mass given, so percentile "
+     "50: percentile: 50 is not tabulated for female (accepted: 5; or give stature and mass; " + HUMAN_PAIRS + ")"),
 ])
 def test_reference_sweep_checks_every_varied_value_before_running(tmp_path, vary, fixed, message):
     """Every key and value of --vary and --set is held against the key registry before the
@@ -431,3 +443,62 @@ def test_reference_a_python_sweep_of_a_value_or_no_values_names_the_key(tmp_path
         sweep("us_ncap_frontal_56", vary, tmp_path / "out")
     assert str(err.value) == said
     assert not (tmp_path / "out").exists()
+
+
+def test_reference_ctrl_c_on_a_dask_cluster_names_the_variants_that_go_on(tmp_path, capsys, monkeypatch):
+    """(usercheck9) A Dask worker runs a task it has started to its end: after Ctrl-C the variants
+    it was running wrote their folders (seen: v0005 and v0006 finished 3 s after "occupant:
+    interrupted"), unsaid, and the same command run again before they end would run them a
+    second time into the same folders. The message now names them. The cluster here is a stand-in: each submitted
+    variant is started (its running mark made, as run_variant does) and Ctrl-C comes while the
+    first two run; a local pool's Ctrl-C stops its workers and keeps the old words."""
+    import importlib
+    sweep_module = importlib.import_module("occupant.scenario.sweep")   # (the package's `sweep` is the function)
+
+    def executor(workers, scheduler):
+        started = []
+
+        def submit(fn, scenario, variant, folder, reports):
+            if len(started) < 2:   # the cluster's two workers take the first two variants
+                (sweep_module.pathlib.Path(folder) / sweep_module.RUNNING).touch()
+            started.append(folder)
+            return folder
+
+        def as_completed(futures):
+            raise KeyboardInterrupt
+            yield
+
+        return submit, as_completed, (lambda: None), (lambda: None)
+
+    monkeypatch.setattr(sweep_module, "_executor", executor)
+    for i in (1, 2, 3):
+        (tmp_path / f"v{i:04d}").mkdir()
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "pulse.delta_v_kmh=40,44,48", "--set",
+                 "solver.t_end=0.005", "--scheduler", "tcp://127.0.0.1:1", "--out", str(tmp_path)]) == 130
+    assert capsys.readouterr().err == (
+        f"occupant: interrupted: the finished variants are kept in {tmp_path}; the same command again runs the "
+        "others; v0001, v0002 went on running on the Dask cluster (a Dask worker does not stop a task it has "
+        "started): they write their folders when they end; wait for them before running the sweep again\n")
+    for i in (1, 2):
+        (tmp_path / f"v{i:04d}" / sweep_module.RUNNING).unlink()
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "pulse.delta_v_kmh=40,44,48", "--set",
+                 "solver.t_end=0.005", "--workers", "2", "--out", str(tmp_path)]) == 130
+    assert capsys.readouterr().err == (f"occupant: interrupted: the finished variants are kept in {tmp_path}; "
+                                       "the same command again runs the others\n")
+
+
+def test_reference_a_limit_shown_for_reference_is_not_drawn_as_the_sweeps_limit(tmp_path):
+    """(usercheck9) A human sweep on US NCAP drew FMVSS 208's 50th-male limits in its plots and
+    marked the variants past them "beyond the limit", though no run judged a human (criteria.csv's
+    pass empty: a limit shown for reference); the 5th female was held to the man's 63 mm. Only a
+    limit a run was judged against (pass true or false) is the sweep's."""
+    import importlib
+    sweep_module = importlib.import_module("occupant.scenario.sweep")
+    folder = tmp_path / "v0001"
+    folder.mkdir()
+    (folder / "criteria.csv").write_text("criterion,value,unit,limit,pass\nHIC15,738.4,-,700.0,\n"
+                                         "chest deflection,67.4,mm,63.0,\nNij,0.4,-,1.0,true\n"
+                                         "neck tension,2900.0,N,2620.0,false\nHIC36,965.2,-,,\n")
+    limits, units = sweep_module._limits([folder], {0: ("ok", {})})
+    assert limits == {"Nij": 1.0, "neck tension": 2620.0}
+    assert units == {"HIC15": "-", "chest deflection": "mm", "Nij": "-", "neck tension": "N", "HIC36": "-"}
