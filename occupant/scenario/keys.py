@@ -44,6 +44,8 @@ MAX_T_END = 10.0        # s: solver.t_end at most [E: a crash ~0.2 s, with pre-c
 MAX_DELTA_V = 200.0     # km/h: a pulse's speed change at most [E: regulatory and consumer crash tests
                         # run at 48-64 km/h (crash-domain-facts.md 4), reconstructed crashes rarely
                         # past 100; m/s^2 read as g makes a 56 km/h pulse one of 550 km/h]
+MAX_SPEED = 300.0       # km/h: a vehicle's speed at most [E: past any road car's top speed a crash is
+                        # studied at; m/s read as km/h is no error, km/h as m/h (48000) is]
 MAX_SETTLE = 2.0        # s: the longest settling accepted [E: the seated 50M sinks into the seat
                         # within ~0.1 s, then creeps under the regularised friction, 1.6 mm
                         # from 0.3 to 2 s; scenarios/HISTORY.md, settlefast]
@@ -321,7 +323,8 @@ _VEHICLE = [
         "a shipped one (occupant list) or a path (relative: to the scenario's folder)", REQUIRED),
     Key("vehicle.front", "string", "", "a vehicle front striking a pedestrian (B0 the road): a shipped "
         "one or a path (relative: to the scenario's folder)"),
-    Key("vehicle.speed_kmh", "number", "km/h", "the vehicle front's speed at t = 0", low=0.0, low_open=True),
+    Key("vehicle.speed_kmh", "number", "km/h", "the vehicle front's speed at t = 0", low=0.0, low_open=True,
+        high=MAX_SPEED),
     Key("vehicle.front_position", "number", "m", "x in B0 of the car's foremost point at t = 0"),
     Key("vehicle.model", "string", "", "the full-car model of a pre-crash scenario (vehicles/<model>.toml)",
         choices=_vehicle_models, label="vehicle model"),
@@ -345,13 +348,13 @@ _PULSE = [
     Key("pulse.shape", "string", "", "the pulse's form", REQUIRED,
         choices=("half_sine", "trapezoid", "csv", "isomme"), label="pulse shape"),
     Key("pulse.delta_v_kmh", "number", "km/h", "the speed change (half_sine: two of delta_v_kmh, peak_g, "
-        "duration; trapezoid: required)", low=0.0, low_open=True),
+        "duration; trapezoid: required)", low=0.0, low_open=True, high=MAX_DELTA_V),
     Key("pulse.peak_g", "number", "g", "the peak deceleration", low=0.0, low_open=True),
     Key("pulse.duration", "number", "s", "the half-sine's length", low=0.0, low_open=True),
     Key("pulse.rise", "number", "s", "the trapezoid's rise", low=0.0),
     Key("pulse.fall", "number", "s", "the trapezoid's fall", low=0.0),
     Key("pulse.speed_kmh", "number", "km/h", "the vehicle's speed when the pulse starts (default: delta-v)",
-        low=0.0),
+        low=0.0, high=MAX_SPEED),
     Key("pulse.start", "number", "s", "the pulse's start in the run (a csv or isomme table's t = 0; "
         "its rows before t = 0 need pulse.start as long)", 0.0, low=0.0),
     Key("pulse.file", "string", "", "csv: a table time [s], acceleration [g] (SAE J211 signs: a frontal "
@@ -364,7 +367,7 @@ _PULSE = [
 _PRECRASH = [
     Key("precrash.manoeuvre", "string", "", "the braking manoeuvre", REQUIRED, choices=("hard_brake",)),
     Key("precrash.speed_kmh", "number", "km/h", "the vehicle's speed when braking starts", REQUIRED,
-        low=0.0, low_open=True),
+        low=0.0, low_open=True, high=MAX_SPEED),
     Key("precrash.duration", "number", "s", "braking before the crash (the crash starts here)", REQUIRED,
         low=0.0, low_open=True, high=MAX_BRAKING),
     Key("precrash.crash_duration", "number", "s", "the crash half-sine's length (delta-v: the speed left)",

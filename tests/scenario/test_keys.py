@@ -174,6 +174,11 @@ def test_regression_read_gives_defaults():
     ({"restraints.belt.pretensioner_pull": 80},
      "restraints.belt.pretensioner_pull: 80 m is outside the range accepted (accepted: a number, "
      "0 <= pretensioner_pull <= 0.3 m)"),
+    # m/h meant (usercheck9): a 48000 km/h sled ran
+    ({"pulse.speed_kmh": 48000}, "pulse.speed_kmh: 48000 km/h is outside the range accepted (accepted: "
+                                 "a number, 0 <= speed_kmh <= 300 km/h)"),
+    ({"pulse.delta_v_kmh": 4800}, "pulse.delta_v_kmh: 4800 km/h is outside the range accepted (accepted: "
+                                  "a number, 0 < delta_v_kmh <= 200 km/h)"),
     ({"solver.colour": 1}, "solver.colour: unknown key (accepted: t_end, integrator, dt, output_dt)"),
     # (usercheck7) "unknown criterion 'HIC15'": it is computed in every run
     ({"criteria.show": ["NIC", "HIC15"]}, "criteria.show: criterion 'HIC15' is in every run's table already: "
@@ -208,7 +213,7 @@ def test_regression_override_of_another_type_says_what_the_key_accepts():
     from occupant.scenario.overrides import OverrideError, apply_overrides
     with pytest.raises(OverrideError, match=r"^--set pulse.speed_kmh='fast': pulse.speed_kmh: the scenario "
                                             r"has a number here \(56.0\), got 'fast' \(accepted: a number, "
-                                            r"speed_kmh >= 0 km/h\)$"):
+                                            r"0 <= speed_kmh <= 300 km/h\)$"):
         apply_overrides({"pulse": {"speed_kmh": 56.0}}, ["pulse.speed_kmh=fast"])
 
 
