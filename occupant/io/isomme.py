@@ -166,7 +166,9 @@ def write(channels, folder, test_number: str = "OCCUPANT", *, title: str | None 
 def _channel_text(ch: Channel) -> str:
     code = ch.code
     v = ch.values
-    dt = float(np.mean(np.diff(ch.t))) if len(ch) > 1 else None
+    # the step as the run's output_dt reads (1e-4, not the mean of the times' differences,
+    # 9.999999999999999e-05: usercheck9); 12 digits keep any step a run can be given
+    dt = float(f"{(ch.t[-1] - ch.t[0]) / (len(ch) - 1):.12g}") if len(ch) > 1 else None
     cfc = FILTER_CLASS_CFC.get(code[15])
     finite = np.isfinite(v)
     if np.any(finite):

@@ -56,7 +56,7 @@ def test_reference_files_are_iso_mme_headers(tmp_path):
     assert fields["Channel code"] == "11HEAD0000H3ACXA"
     assert fields["Unit"] == "m/(s*s)"  # ISO-MME spelling
     assert fields["Channel frequency class"] == "1000"  # filter letter A
-    assert float(fields["Sampling interval"]) == pytest.approx(1e-4, rel=1e-12)
+    assert fields["Sampling interval"] == "0.0001"   # as given, not 9.999999999999999e-05
     assert float(fields["Time of first sample"]) == pytest.approx(-0.01, rel=1e-12)
     assert fields["Number of samples"] == "1201"
     neck_moment = (tmp_path / "Channel" / "T002.003").read_text()
