@@ -13,7 +13,7 @@ coordinates; "base" is the vehicle frame B0. Stages, in the order the step runs 
    (left as they were where ``record_outputs`` is 0 and only they need the work),
    ``power``, ``zdot`` (producer states); a producer's own intermediate results
    (``airbag_pairs``, ``contact_p_b``, ``contact_R_b``, ``contact_culled``, ``contact_sweep``,
-   ``contact_order``, ``belt_drift``, ``belt_flow``, ``belt_path``);
+   ``contact_order``, ``belt_touch``, ``belt_drift``, ``belt_flow``, ``belt_path``);
 4. accelerations (ABA): ``a``, ``I_A``, ``p_A``, ``U``, ``D_inv``, ``u``, ``armature``, ``vdot``;
    then the base-motion power and the work rates in ``zdot``.
 Also used outside the step: ``f`` (RNEA joint forces), ``I_C`` and ``M`` (CRBA), ``scratch``.
@@ -72,6 +72,11 @@ Data = namedtuple("Data", [
     "contact_order",  # (nmv,) int, those spheres sorted by their intervals' lower ends; kept from
                       #   one evaluation to the next only to speed the sort
                       #   (occupant.contact.broad_phase)
+    "belt_touch",   # (np,) per barrier wrap, what its output slot holds: its own point, placed
+                    #   touching its ellipsoid (1) or not (0), ``wrap_chain.place_barrier``'s
+                    #   verdict, which ``wrap_chain.lifted`` reads for it; -1 another point (the
+                    #   stand-in or ``barrier_start``'s, judged on its ellipsoid's surface)
+                    #   (occupant.restraints.belt_points._place_barriers)
     "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,
                     #   found once per evaluation for the segments' length rates and the
                     #   webbing it carries (occupant.restraints.belt_wraps.wrap_drift)
@@ -117,6 +122,7 @@ def make_data(model):
                 contact_culled=np.zeros(len(model.contacts.pair_type), dtype=np.int64),
                 contact_sweep=z((len(model.contacts.sphere_radius), 6)),
                 contact_order=np.arange(len(model.contacts.sphere_radius), dtype=np.int64),
+                belt_touch=np.full(len(model.belts.point_kind), -1.0),
                 belt_drift=z(len(model.belts.point_kind)),
                 belt_flow=z((len(model.belts.point_kind), len(BELT_FLOW_TERMS))),
                 belt_path=z((len(model.belts.point_kind), 45)), a=z((nl, 6)),

@@ -92,7 +92,6 @@ from numba import njit
 
 from occupant.contact.compliant import largest_rate
 from occupant.forces.joint_resistance import table_load
-from occupant.forces.points import point_data
 from occupant.jit import JIT_STAGE, nonliteral, separate
 from occupant.model.bundle import (
     BELT_WRAP, POWER_BELTS, PRETENSIONER_FORCE, PRETENSIONER_NONE, PRETENSIONER_PULL_IN,
@@ -104,7 +103,9 @@ from occupant.restraints.belt_flow import (
 from occupant.restraints.belt_path import (
     _beside, _carried_parts, _fade_parts, _tangent_parts, path_lengths,
 )
-from occupant.restraints.belt_points import add_point_share, place_points, point_velocity
+from occupant.restraints.belt_points import (
+    add_point_share, belt_point_data, place_points, point_velocity,
+)
 from occupant.restraints.belt_wraps import _off_barrier, wrap_drift, wrap_lag, wrap_slide
 from occupant.restraints.wrap_geometry import _unit
 
@@ -176,7 +177,7 @@ def pretensioner_at(el, b, t, payout):
 @separate
 def belt(el, points, out, zdot, drift, flow, path, t, z, b):
     """One belt's forces, outputs (into ``out``, Data.outputs), state rates (``zdot``); returns
-    the power of its forces on the tree (``points``: ``forces.points.point_data``; ``drift``:
+    the power of its forces on the tree (``points``: ``belt_points.belt_point_data``; ``drift``:
     Data.belt_drift, each wrap's ``wrap_drift``, found once for the length rates and the flow;
     ``flow``: Data.belt_flow, the flow's terms, ``flow_solve``;
     ``path``: Data.belt_path, each segment's direction, ``path_lengths``)."""
@@ -397,7 +398,7 @@ def belt(el, points, out, zdot, drift, flow, path, t, z, b):
 @separate
 def belts(bundle, data, t, q, v, z):
     el = bundle.belts
-    points = point_data(data)   # what the point routines read
+    points = belt_point_data(data)   # what the point and geometry routines read
     power = 0.0
     for b in range(el.retractor.shape[0]):
         power += belt(el, points, data.outputs, data.zdot, data.belt_drift, data.belt_flow,

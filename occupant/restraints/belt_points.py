@@ -4,9 +4,11 @@ wrap points in B0 every evaluation (``place_points``: the wraps on their undefor
 the material velocity of a point's body and the force at a point on its bodies (``point_velocity``,
 ``add_point_share``: a carried wrap's share between its carrier and the geometry's part).
 """
+from collections import namedtuple
+
 from numba import njit
 
-from occupant.forces.points import add_point_force, point_state
+from occupant.forces.points import PointData, add_point_force, point_state
 from occupant.jit import JIT_INLINE, JIT_STAGE, call_if, separate
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_chain import (
@@ -17,6 +19,17 @@ from occupant.restraints.wrap_geometry import _norm
 
 # Helpers compiled as stages, the large ones ``jit.separate``, the small ones linked where LLVM
 # inlines them: ``occupant.restraints.belt`` says why.
+
+# What the belt's point and geometry routines read of Data: the point routines' view
+# (``forces.points.point_data``) and the barriers' touching verdicts (Data.belt_touch)
+BeltPointData = namedtuple("BeltPointData", PointData._fields + ("belt_touch",))
+
+
+@njit(**JIT_INLINE)
+def belt_point_data(data):
+    """``data``'s view for the belt's routines (``BeltPointData``)."""
+    return BeltPointData(data.base, data.R_base_link, data.p_base_link, data.v, data.f_ext,
+                         data.belt_touch)
 
 
 @njit(**JIT_INLINE)
@@ -128,7 +141,7 @@ def place_on_surfaces(data, el, out, p0, p1, o_pts, z):
             x, y, z_, _, _, _ = point_state(data, el.point_link[k], el.point_r[k, 0],
                                             el.point_r[k, 1], el.point_r[k, 2])
             out[j], out[j + 1], out[j + 2] = x, y, z_
-    call_if(el.barrier, _stand_in_barriers, None, el, out, p0, p1, o_pts)
+    call_if(el.barrier, _stand_in_barriers, None, data, el, out, p0, p1, o_pts)
     for k in range(p0 + 1, p1 - 1):
         if run_length(el, k) != 0 and not chained(el, k - 1):
             _place_wraps(data, el, out, k, o_pts, p0, z)
@@ -153,14 +166,16 @@ def _place_wraps(data, el, out, k, o_pts, p0, z):
 
 
 @njit(**JIT_STAGE)
-def _stand_in_barriers(el, out, p0, p1, o_pts):
+def _stand_in_barriers(data, el, out, p0, p1, o_pts):
     """Each barrier wrap's slot set to the fixed point it is placed from (before it, or after
-    it where ``point_barrier`` is -1; ``place_on_surfaces``)."""
+    it where ``point_barrier`` is -1; ``place_on_surfaces``), judged by the surface test
+    (Data.belt_touch -1) until the barrier's own point is placed there."""
     for k in range(p0 + 1, p1 - 1):
         if el.point_barrier[k] != 0.0:
             j = o_pts + 3 * (k - p0)
             f = j - 3 * int(el.point_barrier[k])
             out[j], out[j + 1], out[j + 2] = out[f], out[f + 1], out[f + 2]
+            data.belt_touch[k] = -1.0
 
 
 @njit(**JIT_STAGE)
@@ -197,6 +212,7 @@ def _place_barriers(data, el, out, p0, p1, o_pts, z):
             if _norm(y[0] - x[0], y[1] - x[1], y[2] - x[2]) <= BARRIER_STILL:
                 break
             out[j], out[j + 1], out[j + 2] = y
+            data.belt_touch[k] = -1.0        # not its own point: the surface test's
             _place_wraps(data, el, out, first, o_pts, p0, z)
             x = y
             w = place_barrier(data, el, out, k, o_pts, p0, z)
@@ -235,12 +251,14 @@ def _place_barrier_pair(data, el, out, k, n, o_pts, p0, z):
         if _norm(y[0] - x[0], y[1] - x[1], y[2] - x[2]) <= BARRIER_STILL \
                 and _norm(yn[0] - xn[0], yn[1] - xn[1], yn[2] - xn[2]) <= BARRIER_STILL:
             break
-        pn = _read(out, jn)
+        pn, tn = _read(out, jn), data.belt_touch[n]
         out[j], out[j + 1], out[j + 2] = y
         out[jn], out[jn + 1], out[jn + 2] = yn
+        data.belt_touch[k] = data.belt_touch[n] = -1.0    # not their own points
         _place_wraps(data, el, out, k + 1, o_pts, p0, z)
         x, xn = y, yn
         out[jn], out[jn + 1], out[jn + 2] = pn       # n's point, for k's touching end
+        data.belt_touch[n] = tn                      # and its verdict
         w = place_barrier(data, el, out, k, o_pts, p0, z)
         wn = place_barrier(data, el, out, n, o_pts, p0, z)
 

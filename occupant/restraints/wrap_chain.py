@@ -526,9 +526,18 @@ def lifted(data, el, out, k, o_pts, p0, moved):
     """Whether belt point k is a wrap lying off its (undeformed) ellipsoid: one that does not
     touch, on the straight piece of its neighbours (a held wrap off it being handed over to it,
     ``_on_line``, touches); ``moved``: the carried wraps that touch have been moved by their
-    carriers' travel (``belt.place_points``), taken back here."""
+    carriers' travel (``belt.place_points``), taken back here. A barrier wrap whose slot holds
+    its own point (``place_barrier``'s, Data.belt_touch 0 or 1) is read by that placement's
+    verdict, not by the surface test: kept BARRIER_END from its end on a tangent piece
+    (``_off_ends``) a touching barrier's point lies off its ellipsoid (1e-6 to 3.3e-5 of its
+    scaled radius in the human's lap belt over its thighs), and read as lifted there the belt's
+    length stepped by the onset fade's share of the run's excess as the test flipped: 12.5 mm in
+    the onset rig of tests/restraints/test_belt_barrier.py, 9.6-23.7 kN in the human's lap belt
+    (scenarios/HISTORY.md, twobar and barrierverdict)."""
     if el.point_kind[k] != BELT_WRAP:
         return False
+    if el.point_barrier[k] != 0.0 and data.belt_touch[k] >= 0.0:
+        return data.belt_touch[k] == 0.0
     j = o_pts + 3 * (k - p0)
     x = undeformed_point(data, el, out, k, j) if moved else _read(out, j)
     if _on_surface(data, el, k, x):
@@ -1008,7 +1017,9 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     barrier is not carried (``belt.carry_lifted``): judged from the undeformed end and carried
     only while off its ellipsoid, it stepped by the end's travel as it came onto it (GS1 with a
     barrier on the upper arm beside the sternum-carried shoulder wrap, 13 mm;
-    scenarios/validation/HISTORY.md, barrierstep)."""
+    scenarios/validation/HISTORY.md, barrierstep). Whether it touches goes into
+    ``data.belt_touch`` (Data.belt_touch), the one verdict every reader of the belt's path takes
+    for it (``lifted``)."""
     i, n = touching_ends(data, el, out, k, 1, o_pts, p0, False)
     a, b = placed_point(data, el, out, i, o_pts, p0), placed_point(data, el, out, n, o_pts, p0)
     c, E = ellipsoid_frame(data, el, k)
@@ -1039,4 +1050,5 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
              al[2] + q * (bl[2] - al[2]))
     j = o_pts + 3 * (k - p0)
     out[j], out[j + 1], out[j + 2] = _to_base(c, E, P[0], P[1], P[2])
+    data.belt_touch[k] = 1.0 if touching else 0.0      # the verdict ``lifted`` reads
     return max(1.0 - _gap(D, L) / BARRIER_BAND, 0.0)
