@@ -87,22 +87,31 @@ PRETENSIONER_STROKE_TIME = 0.008   # s, pull-in completed 8 ms after firing: Aut
 
 
 # The front of a Hybrid III 50th male's pelvis under the lap belt, in the pelvis frame (origin the
-# H-point, between the hip joint centres). Wrapped over the whole pelvis flesh (its top 0.2 m above
-# the H-point) the lap belt's shortest path ran over that ellipsoid's top, on the abdomen, and
-# pressed the pelvis down into the cushion (us_ncap_frontal_56: 10 kN downward, the pelvis sank 92
-# mm and bottomed the cushion): the belt wraps this smaller ellipsoid instead, whose crown stands
-# at the height of the dummy's anterior superior iliac spines (ASIS), so that the belt lies on the
-# front of the pelvis and never above the ASIS. The ASIS: the pelvis's ASIS_MARKER in the dummy
-# file (the 50M's 108.8 mm above its H-point, from the open FE Hybrid III 50th, the 5F's from
-# hers: dummies/tools/derive_hybrid3.py gives each with its source); the open FE 50M's sled
-# example lays its lap belt across them with its middle 8-12 mm below and 55-66 mm in front of
-# them [S: OpenRadioss ModelExchange Safety/Hybrid_III_50th_Percentile, example_h350_sled_belt_
-# 0000.inc, CC BY-NC 4.0, facts only]. Fore-aft place and semi-axes [E] (the earlier ellipsoid,
-# centred 30 mm below the H-point, kept its crown near a human-regression ASIS 0.07 m above the
-# hips, Bell, Pedersen and Brand, J Biomech 23 (1990) 617 [C]). Other occupants: scaled by their
-# pelvis flesh's fore-aft semi-axis over the 50th male's 0.165 m (dummies/hybrid3_50m.toml), the
-# crown at the height of their own ASIS where their file has it on the pelvis, else at the
-# REFERENCE_DUMMY's scaled likewise (the parametric human).
+# H-point, between the hip joint centres). Wrapped over the whole pelvis flesh (then its
+# half-extents' ellipsoid, its top 0.2 m above the H-point) the lap belt's shortest path ran over
+# that ellipsoid's top, on the abdomen, and pressed the pelvis down into the cushion
+# (us_ncap_frontal_56: 10 kN downward, the pelvis sank 92 mm and bottomed the cushion): the belt
+# wraps this smaller ellipsoid instead, whose crown stands at the height of the dummy's anterior
+# superior iliac spines (ASIS), so that the belt lies on the front of the pelvis and never above
+# the ASIS. The ASIS: the pelvis's ASIS_MARKER in the dummy file (the 50M's 108.8 mm above its
+# H-point, from the open FE Hybrid III 50th, the 5F's from hers: dummies/tools/derive_hybrid3.py
+# gives each with its source); the open FE 50M's sled example lays its lap belt across them with
+# its middle 8-12 mm below and 55-66 mm in front of them [S: OpenRadioss ModelExchange
+# Safety/Hybrid_III_50th_Percentile, example_h350_sled_belt_0000.inc, CC BY-NC 4.0, facts only]:
+# that belt's nodes over the pelvis (|y| < 200 mm) lie on or outside this ellipsoid (0.07 mm
+# inside at most) and up to 44.8 mm inside the 50M's pelvis_flesh, the 95M pelvis shell's
+# half-extents, whose front stands 45-50 mm ahead of the shell's (dummies/tools/
+# derive_hybrid3.py PELVIS_FROM_SHELL; scenarios/HISTORY.md lapflesh). Fore-aft place and
+# semi-axes [E] (the earlier ellipsoid, centred 30 mm below the H-point, kept its crown near a
+# human-regression ASIS 0.07 m above the hips, Bell, Pedersen and Brand, J Biomech 23 (1990) 617
+# [C]). Other occupants: a dummy with its own ASIS on the pelvis (the 95M) takes it scaled by
+# that ASIS's height over the REFERENCE_DUMMY's, its crown there, so that a refit of its pelvis
+# flesh leaves it be; one without (the parametric human) by its pelvis flesh's fore-aft
+# semi-axis over "flesh_depth", the 50M's pelvis_flesh's (dummies/hybrid3_50m.toml), its crown
+# at the REFERENCE_DUMMY's ASIS scaled likewise (0.795: the human's lap belt was measured with
+# it, scenarios/HISTORY.md lapthigh, thighkey; tests/scenario/test_human_trunk_fold.py; over the
+# shell fit's 0.1372 m its ellipsoid would grow 20 % and its lap belt cut its thighs 9-11 mm
+# deeper, fmvss208_sled_48_belted 90.7 / 87.5 -> 99.7 / 98.2 mm, lapflesh).
 LAP_BELT_PELVIS = {"ahead": 0.02, "semi_axes": (0.15, 0.17, 0.08), "flesh_depth": 0.165}
 ASIS_MARKER = "left_asis"
 REFERENCE_DUMMY = "hybrid3_50m"   # the dummy LAP_BELT_PELVIS is drawn for
@@ -128,8 +137,9 @@ def reference_asis(file=REFERENCE_DUMMY):
 def lap_belt_pelvis(asm, c, path, reference=reference_dummy_file):
     """The name of the ellipsoid the lap belt wraps: ``lap_belt_pelvis`` when the occupant (or
     the scenario's [[occupant.ellipsoid]]) has it, else one added to the part of the occupant's
-    ``pelvis_flesh`` from LAP_BELT_PELVIS scaled to that flesh, its crown at the height of the
-    occupant's ASIS_MARKER on that part if it has one, else at the REFERENCE_DUMMY's scaled;
+    ``pelvis_flesh`` from LAP_BELT_PELVIS: with the occupant's own ASIS_MARKER on that part,
+    scaled by its height over the REFERENCE_DUMMY's and its crown there, else scaled by that
+    flesh's depth over LAP_BELT_PELVIS's and its crown at the REFERENCE_DUMMY's ASIS scaled;
     ``reference()`` gives the REFERENCE_DUMMY's file, called only when it is read (the scenario
     loader notes it among the run's inputs: occupant.scenario.load.Scenario)."""
     from occupant.modeling import Ellipsoid, Marker
@@ -140,14 +150,16 @@ def lap_belt_pelvis(asm, c, path, reference=reference_dummy_file):
     if flesh is None:
         c.fail(c.where(path, "pelvis"), "the occupant has no pelvis_flesh ellipsoid to place the "
                "lap belt's pelvis on", "pelvis = the ellipsoid the lap belt wraps")
-    scale = flesh.semi_axes[0] / LAP_BELT_PELVIS["flesh_depth"]
     part = asm.markers[flesh.marker].part
-    centre = (LAP_BELT_PELVIS["ahead"], 0.0,
-              reference_asis(str(reference()))[2] - LAP_BELT_PELVIS["semi_axes"][2])   # crown at the ASIS
-    centre = [scale * x for x in centre]
     asis = asm.markers.get(ASIS_MARKER)
-    if asis is not None and asis.part == part:
-        centre[2] = asis.position[2] - scale * LAP_BELT_PELVIS["semi_axes"][2]
+    reference_z, semi_z = reference_asis(str(reference()))[2], LAP_BELT_PELVIS["semi_axes"][2]
+    if asis is not None and asis.part == part:   # a dummy: its own ASIS sizes it, its crown there
+        scale = asis.position[2] / reference_z
+        z = asis.position[2] - scale * semi_z
+    else:                                        # the REFERENCE_DUMMY's ASIS scaled holds its crown
+        scale = flesh.semi_axes[0] / LAP_BELT_PELVIS["flesh_depth"]
+        z = scale * (reference_z - semi_z)
+    centre = (scale * LAP_BELT_PELVIS["ahead"], 0.0, z)
     asm.add(Marker(f"{name}_frame", part, tuple(centre)))
     asm.add(Ellipsoid(name, f"{name}_frame", tuple(scale * x for x in LAP_BELT_PELVIS["semi_axes"])))
     return name

@@ -491,6 +491,56 @@ def test_reference_hybrid3_05f_lap_belt_pelvis_front_on_the_fe_skin():
     assert np.mean(r) > 40.0 and np.sqrt(np.mean(r ** 2)) > 11.5
 
 
+# The open FE Hybrid III 50th's sled example lays its lap belt on the dummy's skin [S: OpenRadioss
+# ModelExchange Safety/Hybrid_III_50th_Percentile/example_h350_sled_belt_0000.inc, part 5000000
+# "lap", CC BY-NC 4.0, facts only]: its nodes, in the 50M's pelvis frame (the deck's H-point
+# (-120, 170, 120) mm, x = -X, y = -Y: occupant.scenario.restraints LAP_BELT_PELVIS), the lowest
+# and highest across the webbing at y = -160, -120 ... 160 mm (mm).
+FE_50M_LAP_BELT = np.array([
+    (53.2, -169.7, 61.5), (96.8, -155.8, 80.6), (64.2, -129.4, 87.8), (57.1, -113.9, 101.4),
+    (100.8, -82.2, 91.2), (68.9, -73.0, 125.5), (96.7, -43.9, 94.3), (74.4, -38.7, 138.3),
+    (93.7, -5.8, 100.3), (73.5, -1.1, 145.6), (90.2, 44.3, 96.9), (71.6, 36.4, 144.5),
+    (90.0, 82.2, 90.4), (64.9, 71.8, 133.8), (71.5, 128.6, 85.0), (49.1, 113.7, 112.1),
+    (30.7, 169.1, 60.1), (31.2, 150.7, 83.8)])
+
+
+@pytest.mark.xfail(strict=True, reason="issue 11: the 50M's pelvis_flesh is the 95M pelvis shell's "
+                   "half-extents (derive_hybrid3.py PELVIS_BOX), 45-50 mm ahead of the shell: the "
+                   "FE sled example's lap belt lies up to 44.5 mm inside it; the shell's fit "
+                   "(PELVIS_FROM_SHELL) passes, not shipped: the 50M's pelvis settles 6 mm lower and "
+                   "its legs' loads move (US NCAP femurs 1.39 -> 1.13 kN, knee-bag femur away from "
+                   "NHTSA 11391, the heels off the floor; scenarios/HISTORY.md lapflesh)")
+def test_reference_hybrid3_50m_pelvis_flesh_under_the_fe_lap_belt():
+    """The 50M's pelvis_flesh (fitted to the open FE 95M's pelvis shell, derive_hybrid3.py
+    PELVIS_FROM_SHELL) holds the lap belt where the open FE 50M's sled example lays it on the skin
+    (FE_50M_LAP_BELT) within the 20 mm a belt's path may lie inside a body
+    (occupant.scenario.defects.BELT_ALLOWANCE): at most 14.1 mm inside it, 9.9 at the midline.
+    The shell's half-extents' ellipsoid (shipped; centre (-8.4, 0, 42.9) mm, semi-axes 165 /
+    194.9 / 152.9) held 15 of them 24-45 mm inside (its front 145 mm ahead of the H-point at the
+    midline 100 mm up, the belt's 74-94): it fails. Those nodes lie on or outside the lap belt's
+    own ellipsoid (lap_belt_pelvis, restraints.LAP_BELT_PELVIS on the 50M), which its wraps
+    follow (0.07 mm inside at most)."""
+    from occupant.restraints.belt_clearance import surface_depths
+    from occupant.scenario.defects import BELT_ALLOWANCE
+    from occupant.scenario.restraints import lap_belt_pelvis
+    asm = load_dummy("hybrid3_50m").source
+    X = FE_50M_LAP_BELT / 1e3
+
+    def depths(name):
+        shape = asm.geometries[name]
+        frame = asm.markers[shape.marker]
+        assert frame.part == "pelvis" and np.allclose(frame.rotation, np.eye(3))
+        return 1e3 * surface_depths(X, (np.asarray(frame.position), np.eye(3),
+                                        np.asarray(shape.semi_axes)))
+
+    d = depths("pelvis_flesh")
+    assert d.max() < 1e3 * BELT_ALLOWANCE and d.max() < 15.0
+    assert d[8:10].max() < 10.0                            # the midline
+    assert depths(lap_belt_pelvis(asm, None, "restraints.belt")).max() < 0.1   # 0.07
+    box = (np.array([-0.008392, 0.0, 0.04289]), np.eye(3), np.array([0.165, 0.1949, 0.1529]))
+    assert 1e3 * surface_depths(X, box).max() > 40.0
+
+
 # - her pelvis skin's outer surface (parts 15000037 / 15000058, pelvis skin, shell and solid):
 #   the farthest crossing, from (-30, y, z), of a forward line (FE_05F_PELVIS_FRONT, x) and a
 #   rearward one (FE_05F_PELVIS_BACK, x) at y = FE_05F_PELVIS_Y (columns) and z = FE_05F_PELVIS_Z

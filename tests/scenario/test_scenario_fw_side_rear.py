@@ -1617,19 +1617,24 @@ def test_reference_lap_belt_pelvis_crown_at_the_hybrid3_asis(scenario):
 def test_reference_lap_belt_pelvis_crown_at_the_own_or_the_50m_scaled_asis(own):
     """The ASIS lives in the dummy files only: lap_belt_pelvis puts its crown at the occupant's
     own left_asis height (the 95M's, the 50M's scaled in its file by the 95M/50M length ratio:
-    116.7 mm), and without one (the parametric human) at the 50M file's marker (reference_asis,
-    HYBRID3_50M_ASIS) scaled by the pelvis flesh's depth, 0.177 / 0.165 (116.71 mm)."""
+    116.7 mm) and sizes it by that height over the 50M's, and without one (the parametric human)
+    at the 50M file's marker (reference_asis, HYBRID3_50M_ASIS) scaled by the pelvis flesh's
+    depth over LAP_BELT_PELVIS's 0.165 m (its half-extents' 0.177: 116.71 mm; its shell fit's
+    0.1471, derive_hybrid3.py PELVIS_FROM_SHELL, would give 97.0)."""
     from occupant.human import load_dummy
-    from occupant.scenario.restraints import lap_belt_pelvis, reference_asis
+    from occupant.scenario.restraints import LAP_BELT_PELVIS, lap_belt_pelvis, reference_asis
     assert reference_asis() == HYBRID3_50M_ASIS
     asm = load_dummy("hybrid3_95m").source
     if not own:
         del asm.markers["left_asis"]
     shape = asm.geometries[lap_belt_pelvis(asm, None, "restraints.belt")]
     frame = asm.markers[shape.marker]
-    expected = 0.1167 if own else 0.177 / 0.165 * HYBRID3_50M_ASIS[2]
+    depth = asm.geometries["pelvis_flesh"].semi_axes[0]
+    scale = 0.1167 / HYBRID3_50M_ASIS[2] if own else depth / LAP_BELT_PELVIS["flesh_depth"]
+    expected = 0.1167 if own else scale * HYBRID3_50M_ASIS[2]
     assert frame.part == "pelvis"
     assert frame.position[2] + shape.semi_axes[2] == pytest.approx(expected, abs=1e-9)
+    assert np.allclose(shape.semi_axes, scale * np.asarray(LAP_BELT_PELVIS["semi_axes"]), atol=1e-12)
 
 
 @pytest.mark.parametrize("which", ["belted", "ncap", "full_width"])
