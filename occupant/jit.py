@@ -18,10 +18,11 @@ import zlib
 import llvmlite.binding as llvm
 
 from numba import njit, types
-from numba.core import cgutils
+from numba.core import caching, cgutils
 from numba.core.compiler import CompileResult
 from numba.core.imputils import impl_ret_borrowed, user_function
 from numba.core.registry import CPUDispatcher
+from numba.core.sigutils import normalize_signature
 from numba.core.target_extension import get_local_target
 from numba.core.targetconfig import ConfigStack, TargetConfig
 from numba.core.types.functions import BaseFunction
@@ -209,15 +210,17 @@ def _symbol(func, argtypes, restype):
 
 def _load(module, qualname, argtypes, name):
     """The stage ``module.qualname`` compiled (or loaded from the cache) for ``argtypes`` and
-    defined as ``name``, a caller's call of it, before the caller's code is loaded."""
+    defined as ``name``, a caller's call of it, before the caller's code is loaded (a failure
+    here makes the caller not cached: ``_load_overload``)."""
     stage = importlib.import_module(module)
     for part in qualname.split("."):
         stage = getattr(stage, part)
     stage.compile(argtypes)
     cres = stage.overloads[argtypes]
     if _symbol(stage.py_func, argtypes, cres.signature.return_type) != name:
-        raise RuntimeError(f"{module}.{qualname} returns another type than when its callers' JIT "
-                           "cache was written: delete the stale cache (*.nbi, *.nbc files)")
+        # the caller's cached code calls another name: it is compiled again (``_load_overload``)
+        raise RuntimeError(f"{module}.{qualname} returns another type than when its caller's "
+                           "cached code was compiled")
     _define(name, cres)
 
 
@@ -236,6 +239,71 @@ def _rebuild(cls, *payload, _numba_rebuild=CompileResult._rebuild.__func__):
 
 
 CompileResult._rebuild = classmethod(_rebuild)
+
+
+# The disk cache shared by processes compiling at once: a sweep's workers, a cluster's sharing one
+# install, two runs of different scenarios. numba names the data file of a new cache entry by the
+# first number its function's index does not use yet: two processes compiling the function for
+# different types at once read the same index, pick the same number, each writes the index with
+# its own entry and then the data, and where the last index written and the last data written
+# were of different processes the index named the other's code. Loaded, a function compiled for
+# other types was added under those types: a caller's ``_load`` of its stage failed with a
+# KeyError (usercheck9: every ``occupant certify`` in a worktree a local pool, Dask workers and
+# pytest had shared), and a function called from Python would have been given code compiled for
+# other arguments (or for another CPU, on a cluster's mixed nodes: the key holds the CPU).
+
+class _SharedCacheFile(caching.IndexDataCacheFile):
+    """numba's index and data files of one function, each data file named by its entry's key
+    (the argument types, the CPU, the function's code): every process that writes it writes the
+    same entry, the data first; an index entry naming another file (numba's numbering) is read as
+    not cached: compiled again and saved under its own name. A concurrent writer can still drop
+    another's index entry (the last index written wins): that entry is compiled again by the
+    next process, never loaded wrong."""
+
+    def _data_name_for(self, key):
+        digest = hashlib.sha256(repr(key).encode()).hexdigest()[:24]
+        return f"{self._index_name[:-len('.nbi')]}.{digest}.nbc"
+
+    def _load_index(self):
+        try:
+            return super()._load_index()
+        except Exception:   # damaged: as empty (written again whole by the next save)
+            return {}
+
+    def save(self, key, data):
+        name = self._data_name_for(key)
+        self._save_data(name, data)
+        overloads = self._load_index()
+        if overloads.get(key) != name:
+            overloads[key] = name
+            self._save_index(overloads)
+
+    def load(self, key):
+        name = self._load_index().get(key)
+        if name is None or name != self._data_name_for(key):
+            return None
+        try:
+            return self._load_data(name)
+        except OSError:   # removed since the index was read
+            return None
+
+
+def _load_overload(self, sig, target_context, _numba_load=caching.Cache.load_overload):
+    """numba's load of a function compiled for ``sig`` from its cache; an entry that cannot be
+    loaded (its stages' ``_load`` failing, damaged data) or holds another signature's code is
+    not cached: the function is compiled (the same code) and the entry saved again. numba reads
+    only a missing data file so and let any other failure end the run with a traceback."""
+    try:
+        cres = _numba_load(self, sig, target_context)
+    except Exception:
+        return None
+    if cres is not None and tuple(cres.signature.args) != tuple(normalize_signature(sig)[0]):
+        return None
+    return cres
+
+
+caching.IndexDataCacheFile = _SharedCacheFile   # (numba's Cache makes its file by this name)
+caching.Cache.load_overload = _load_overload
 
 
 _CONFIG_DEFAULTS = {}   # TargetConfig subclass -> {option: default}, built on first use
