@@ -73,10 +73,11 @@ Data = namedtuple("Data", [
                       #   one evaluation to the next only to speed the sort
                       #   (occupant.contact.broad_phase)
     "belt_touch",   # (np,) per barrier wrap, what its output slot holds: its own point, placed
-                    #   touching its ellipsoid (1) or not (0), ``wrap_chain.place_barrier``'s
-                    #   verdict, which ``wrap_chain.lifted`` reads for it; -1 another point (the
-                    #   stand-in or ``barrier_start``'s, judged on its ellipsoid's surface)
-                    #   (occupant.restraints.belt_points._place_barriers)
+                    #   touching its ellipsoid (1) or not, its piece clear of it (0) or through
+                    #   it from the side it does not declare (2), ``wrap_chain.place_barrier``'s
+                    #   verdict, which ``wrap_chain.lifted`` and ``belt_wraps.wrap_slide`` read
+                    #   for it; -1 another point (the stand-in or ``barrier_start``'s, judged on
+                    #   its ellipsoid's surface) (occupant.restraints.belt_points._place_barriers)
     "belt_drift",   # (np,) m/s per belt point: its wrap's motion over the body along the belt,
                     #   found once per evaluation for the segments' length rates and the
                     #   webbing it carries (occupant.restraints.belt_wraps.wrap_drift)

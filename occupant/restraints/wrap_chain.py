@@ -63,6 +63,9 @@ BARRIER_SWEEPS = 40   # their placements after a barrier at most
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 ON_LINE = 1.0e-9      # m: a held wrap off its ellipsoid this near the line of the points beside
                       # it does not touch (``lifted``; placed there to rounding, 1e-16 m)
+TOUCHING = 1.0        # Data.belt_touch of a barrier placed touching its ellipsoid
+THROUGH = 2.0         # of one lifted, its piece through its ellipsoid from the side it does not
+                      # declare (``place_barrier``); 0 lifted, its piece clear of it
 
 
 @njit(**JIT_INLINE)
@@ -537,7 +540,7 @@ def lifted(data, el, out, k, o_pts, p0, moved):
     if el.point_kind[k] != BELT_WRAP:
         return False
     if el.point_barrier[k] != 0.0 and data.belt_touch[k] >= 0.0:
-        return data.belt_touch[k] == 0.0
+        return data.belt_touch[k] != TOUCHING
     j = o_pts + 3 * (k - p0)
     x = undeformed_point(data, el, out, k, j) if moved else _read(out, j)
     if _on_surface(data, el, k, x):
@@ -1019,7 +1022,9 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     barrier on the upper arm beside the sternum-carried shoulder wrap, 13 mm;
     scenarios/validation/HISTORY.md, barrierstep). Whether it touches goes into
     ``data.belt_touch`` (Data.belt_touch), the one verdict every reader of the belt's path takes
-    for it (``lifted``)."""
+    for it (``lifted``), with whether a lifted piece passes through the ellipsoid (THROUGH):
+    while it enters it, touching or through, the place does not cross the declared side's
+    plane (``belt_wraps._kept_on_its_side``), so the verdict changes only at a graze."""
     i, n = touching_ends(data, el, out, k, 1, o_pts, p0, False)
     a, b = placed_point(data, el, out, i, o_pts, p0), placed_point(data, el, out, n, o_pts, p0)
     c, E = ellipsoid_frame(data, el, k)
@@ -1031,8 +1036,8 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     m0, m1, m2 = z[jz] * D[0], z[jz + 1] * D[1], z[jz + 2] * D[2]
     if m0 == 0.0 and m1 == 0.0 and m2 == 0.0:
         m0, m1, m2 = L
-    touching = _norm(L[0] / D[0], L[1] / D[1], L[2] / D[2]) < 1.0 \
-        and m0 * side[0] + m1 * side[1] + m2 * side[2] > 0.0
+    enters = _norm(L[0] / D[0], L[1] / D[1], L[2] / D[2]) < 1.0
+    touching = enters and m0 * side[0] + m1 * side[1] + m2 * side[2] > 0.0
     if touching:
         s, way = _inside_plane(D, al, bl, (z[jz], z[jz + 1], z[jz + 2])), run_way(el, z, k, 1)
         P = wrap_arc_point(D, way, al, bl, s, 0.5)[0]
@@ -1050,5 +1055,7 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
              al[2] + q * (bl[2] - al[2]))
     j = o_pts + 3 * (k - p0)
     out[j], out[j + 1], out[j + 2] = _to_base(c, E, P[0], P[1], P[2])
-    data.belt_touch[k] = 1.0 if touching else 0.0      # the verdict ``lifted`` reads
+    # the verdict ``lifted`` reads, and ``belt_wraps.wrap_slide`` (its place kept on its side
+    # of the declared side's plane while the piece enters the ellipsoid)
+    data.belt_touch[k] = TOUCHING if touching else (THROUGH if enters else 0.0)
     return max(1.0 - _gap(D, L) / BARRIER_BAND, 0.0)
