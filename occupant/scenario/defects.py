@@ -315,8 +315,8 @@ def run_defect_lines(run):
     lines = getattr(run, "defect_lines", None)
     if lines is None:
         res = run.results
-        lines = ([f"defect: {d.text()}" for d in motion_defects(run.model, res,
-                                                                 getattr(run, "joint_failures", None))]
+        failures = getattr(run, "joint_failures", None)
+        lines = ([f"defect: {d.text()}" for d in motion_defects(run.model, res, failures=failures)]
                  if len(res.t) > 1 else [])
         run.defect_lines = lines
     return lines

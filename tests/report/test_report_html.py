@@ -148,7 +148,7 @@ def test_regression_run_defects_are_in_the_report(run, tmp_path, monkeypatch):
     line = "belt: belt lap-hip_outboard 88 mm inside left_thigh_shell at 72 ms"
     calls = []
 
-    def found(model, results):
+    def found(model, results, failures=None):
         calls.append(1)
         return [types.SimpleNamespace(text=lambda: line)]
     monkeypatch.setattr(defects, "motion_defects", found)
