@@ -87,7 +87,7 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
     if same_ellipsoid(el, k, n):     # n on k's own surface: the arc between their places
         bx, by, bz = undeformed_point(data, el, out, n, jn)
     B = _to_local(c, E, bx, by, bz)
-    o, r, hook = (0.0, 0.0, 0.0), 1.0, 1.0
+    o, r, hook, normal = (0.0, 0.0, 0.0), 1.0, 1.0, (0.0, 0.0, 0.0)
     if el.point_across[k] > 0.0:
         jz = el.point_z[k]
         A = _to_local(c, E, out[ji], out[ji + 1], out[ji + 2])
@@ -104,10 +104,10 @@ def _piece_from(data, el, out, z, k, i, n, o_pts, p0):
                               (B[0] / D[0], B[1] / D[1], B[2] / D[2]),
                               (z[jz], z[jz + 1], z[jz + 2]))
         if r > 0.0:
-            o = (h * m[0], h * m[1], h * m[2])
+            o, normal = (h * m[0], h * m[1], h * m[2]), m
         else:
             r = 1.0
-    length, t = wrap_half(D, _to_local(c, E, x, y, w), B, o, r)
+    length, t = wrap_half(D, _to_local(c, E, x, y, w), B, o, r, normal)
     tx, ty, tz = _to_base(c, E, t[0], t[1], t[2])
     keep, g = 1.0, (0.0, 0.0, 0.0)
     excess = hook * (length - _norm(bx - x, by - y, bz - w))

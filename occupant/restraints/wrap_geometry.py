@@ -333,7 +333,7 @@ _GL_W = (0.1012285362903763, 0.2223810344533745, 0.3137066458778873, 0.362683783
 
 
 @njit(**JIT)
-def wrap_half(D, p, b, o, r):
+def wrap_half(D, p, b, o, r, n):
     """The belt's path from its wrap point p (ellipsoid frame, on the ellipsoid of semi-axes D)
     on to its neighbour b: in the scaled frame (the unit sphere), round the circle of centre o
     and radius r through p (the wrap's plane, which holds b) from p to b's tangent point on p's
@@ -342,8 +342,18 @@ def wrap_half(D, p, b, o, r):
     (p within b's tangent angle of b's direction) straight from p. (length, where it leaves
     the ellipsoid): the arc's length in the ellipsoid frame (an ellipse's, a plane section) by
     8-point Gauss-Legendre quadrature over the circle's angle (exact on a sphere: R times the
-    angle), plus the straight piece. Continuous as p passes b's tangent point."""
+    angle), plus the straight piece. Continuous as p passes b's tangent point. ``n``: the
+    plane's unit normal (scaled frame), or zero where the plane holds p by construction (through
+    the centre, p and b); p's angle round the circle is that of its part in the plane. A held
+    wrap is placed in its group's plane (``wrap_chain.place_held``) and measured in the one
+    through its neighbours (``belt_path._piece_from``): its point lay off this circle, and the
+    arc, turned from b's direction towards p's whole offset, ran over a circle tilted out of the
+    plane by up to 90 deg as p passed the point opposite b; the 5th female human's lap belt over
+    both thigh barriers stepped 8.5 mm (15.2 kN) there, its point 1.7 % of r off the plane
+    (scenarios/HISTORY.md, pelvisjump)."""
     q0, q1, q2 = p[0] / D[0] - o[0], p[1] / D[1] - o[1], p[2] / D[2] - o[2]
+    qn = q0 * n[0] + q1 * n[1] + q2 * n[2]
+    q0, q1, q2 = q0 - qn * n[0], q1 - qn * n[1], q2 - qn * n[2]
     c0, c1, c2 = b[0] / D[0] - o[0], b[1] / D[1] - o[1], b[2] / D[2] - o[2]
     nq, db = _norm(q0, q1, q2), _norm(c0, c1, c2)
     chord = _norm(b[0] - p[0], b[1] - p[1], b[2] - p[2])
