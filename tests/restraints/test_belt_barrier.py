@@ -332,20 +332,28 @@ AFTER_A, AFTER_B = (0.0, 0.5, 0.0), (0.0, -0.5, 0.0)
 AFTER_C1, AFTER_C2, AFTER_R2 = (-0.05, 0.2, 0.0), (0.06, -0.1, 0.0), 0.5 * R
 
 
-def _after(c2=AFTER_C2, r2=AFTER_R2, b=AFTER_B, reverse=False):
-    """The rig's model (the barrier's sphere on a slide along x, the wrap's fixed, centre c2,
-    radius r2, the belt to b) and z; ``reverse``: the same belt listed from b (b, s, w, a: the
-    barrier before the anchor a, as the human's outboard thigh wrap before the lap
-    anchorage)."""
-    asm = Assembly("after")
+def sliding_barrier_rig(name):
+    """An Assembly with the ground and a ball on a slide along x (marker c1 at AFTER_C1, axes
+    B0's) carrying the barrier's sphere ``arm`` (radius R): the base of the barrier rigs here
+    and in test_belt_two_barriers.py."""
+    asm = Assembly(name)
     asm.add(Part("ground", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("base", "fixed", None, "ground", Pose()))
     asm.add(Part("ball", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "ball",     # the joint's z along x
                   Pose(rotation=[[0, 0, 1], [0, 1, 0], [-1, 0, 0]], position=AFTER_C1)))
     asm.add(Marker("c1", "ball", rotation=[[0, 0, -1], [0, 1, 0], [1, 0, 0]]))   # axes B0's
-    asm.add(Marker("c2", "ground", c2))
     asm.add(Ellipsoid("arm", "c1", (R, R, R)))
+    return asm
+
+
+def _after(c2=AFTER_C2, r2=AFTER_R2, b=AFTER_B, reverse=False):
+    """The rig's model (the barrier's sphere on a slide along x, the wrap's fixed, centre c2,
+    radius r2, the belt to b) and z; ``reverse``: the same belt listed from b (b, s, w, a: the
+    barrier before the anchor a, as the human's outboard thigh wrap before the lap
+    anchorage)."""
+    asm = sliding_barrier_rig("after")
+    asm.add(Marker("c2", "ground", c2))
     asm.add(Ellipsoid("shoulder", "c2", (r2, r2, r2)))
     points = [Anchor("a", AFTER_A),
               Wrap("w", "arm", side=(1.0, 0.0, 0.0), friction=0.3, barrier=True),

@@ -20,7 +20,7 @@ from occupant.restraints import fit_belts
 from test_belt_barrier import (
     AFTER_A, AFTER_B, AFTER_C1, AFTER_R2, BEFORE_A_FIXED_POINT, LINEAR, R, SLIDE_A, SLIDE_B,
     SLIDE_R, _assert_pulls_along_length_gradient, _barrier_points, _evaluated, _length_sweep,
-    _point, _slide_rig, _tangent_point,
+    _point, _slide_rig, _tangent_point, sliding_barrier_rig,
 )
 
 # the two-barrier rig (plane z = 0): from AFTER_A over a barrier w (side +x) on a sphere of radius
@@ -34,16 +34,9 @@ TWO_C2, TWO_C3 = (0.06, -0.05, 0.0), (-0.04, -0.26, 0.0)
 def _two(reverse=False):
     """The two-barrier rig's model and z; ``reverse``: the same belt listed from b (v then right
     after the fixed point, w right before one)."""
-    asm = Assembly("two")
-    asm.add(Part("ground", 10.0, inertia=(0.1, 0.1, 0.1)))
-    asm.add(Joint("base", "fixed", None, "ground", Pose()))
-    asm.add(Part("ball", 10.0, inertia=(0.1, 0.1, 0.1)))
-    asm.add(Joint("slide", "prismatic", None, "ball",     # the joint's z along x
-                  Pose(rotation=[[0, 0, 1], [0, 1, 0], [-1, 0, 0]], position=AFTER_C1)))
-    asm.add(Marker("c1", "ball", rotation=[[0, 0, -1], [0, 1, 0], [1, 0, 0]]))   # axes B0's
+    asm = sliding_barrier_rig("two")
     asm.add(Marker("c2", "ground", TWO_C2))
     asm.add(Marker("c3", "ground", TWO_C3))
-    asm.add(Ellipsoid("arm", "c1", (R, R, R)))
     asm.add(Ellipsoid("shoulder", "c2", (AFTER_R2,) * 3))
     asm.add(Ellipsoid("thigh", "c3", (R, R, R)))
     points = [Anchor("a", AFTER_A),
