@@ -374,6 +374,12 @@ _PRECRASH = [
         REQUIRED, low=0.0, low_open=True),
 ]
 _BELT = "restraints.belt"
+#: the belt's barrier keys (occupant.scenario.restraints.barrier_wraps): (key, the belt it keeps,
+#: the piece it lies on)
+_BARRIER_KEYS = (("barriers", "the belt", ""),
+                 ("lap_barriers", "the lap belt", "the lap belt's piece to its lap anchorage"),
+                 ("lap_buckle_barriers", "the lap belt", "the lap belt's piece from the buckle"),
+                 ("buckle_barriers", "the shoulder belt", "the shoulder belt's piece to the buckle"))
 _RESTRAINTS = [
     Key(_BELT, "table", "", "a seat belt (three-point, lap or two-point: kind) with its retractor, "
         "pretensioner and load limiter"),
@@ -418,19 +424,10 @@ _RESTRAINTS = [
     Key(f"{_BELT}.ribcage", "bool", "", "the torso's wraps carried by the sternum, with the human's belt "
         "share (default: on for a human, off for a dummy)"),
     Key(f"{_BELT}.neck_barrier", "bool", "", "a barrier wrap keeps the belt outboard of the neck_shell", False),
-    Key(f"{_BELT}.barriers", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any ellipsoid"),
-    Key(f"{_BELT}.barriers.*", "vector", "-", "the side the belt is kept on, in the ellipsoid's frame"),
-    Key(f"{_BELT}.lap_barriers", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any ellipsoid, "
-        "on the lap belt's piece to its lap anchorage"),
-    Key(f"{_BELT}.lap_barriers.*", "vector", "-", "the side the lap belt is kept on, in the ellipsoid's frame"),
-    Key(f"{_BELT}.lap_buckle_barriers", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any "
-        "ellipsoid, on the lap belt's piece from the buckle"),
-    Key(f"{_BELT}.lap_buckle_barriers.*", "vector", "-", "the side the lap belt is kept on, in the "
-        "ellipsoid's frame"),
-    Key(f"{_BELT}.buckle_barriers", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any "
-        "ellipsoid, on the shoulder belt's piece to the buckle"),
-    Key(f"{_BELT}.buckle_barriers.*", "vector", "-", "the side the shoulder belt is kept on, in the "
-        "ellipsoid's frame"),
+    *[key for name, belt, piece in _BARRIER_KEYS for key in (
+        Key(f"{_BELT}.{name}", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any ellipsoid"
+            + (f", on {piece}" if piece else "")),
+        Key(f"{_BELT}.{name}.*", "vector", "-", f"the side {belt} is kept on, in the ellipsoid's frame"))],
     Key(f"{_BELT}.end_springs", "number", "-", "separate: GS1 belt-end springs in series with the shoulder "
         "belt (count)", 0.0, low=0.0),
     Key(f"{_BELT}.lap_end_springs", "number", "-", "separate: GS1 belt-end springs in series with the lap "
