@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from occupant.constants import STANDARD_GRAVITY
+from occupant.constants import G0, STANDARD_GRAVITY
 from occupant.dynamics import body_poses
 from occupant.integrate.divergence import penetration_guard
 from occupant.io.toml_files import resolve_shipped
@@ -849,3 +849,92 @@ def test_reference_a_seated_dummy_stood_as_the_pedestrian_is_said_so():
     said = SEATED_PEDESTRIAN_NOTE.format("hybrid3_95m")
     assert said in load("pedestrian_40", {"occupant.dummy": "hybrid3_95m"}).notes
     assert not any("seated Hybrid III" in n for n in load("pedestrian_40").notes)
+
+
+def _glass_normal_speed(s, res, k, body, point=None):
+    """(speed towards the windscreen's face, m/s, > 0 inwards) at sample k of the car-relative
+    velocity of ``body``'s centre of mass (or of its frame's origin, ``point`` = "origin")."""
+    ih = s.model.body(body)
+    _, vi = vehicle_indices(s.model)
+    p = res.body_com[:, ih] if point is None else res.body_poses[:, ih, :3, 3]
+    v = (p[k + 1] - p[k - 1]) / (res.t[k + 1] - res.t[k - 1])
+    v[0] -= res.v[k, vi]
+    glass = next(sf for sf in s.front.surfaces if sf[0] == "windscreen")
+    d = np.subtract(glass[2], glass[1])
+    n = np.array([d[1], -d[0]]) / np.hypot(*d)            # the glass's outward normal in x-z
+    return -float(v[[0, 2]] @ n)
+
+
+def _head_on_glass_and_cowl(front, mass, v0, dt=1e-6):
+    """(deepest, m; HIC15) of a rigid head of ``mass`` kg striking the windscreen face-on at
+    ``v0`` m/s over the scuttle: the glass's table plus the scuttle's from its clearance behind
+    the glass's face, loading branch only, to the stop (the rebound left out)."""
+    from occupant.injury.criteria import hic
+    glass = np.asarray(front.characteristics["windscreen"].table)
+    scuttle = np.asarray(front.characteristics["scuttle"].table)
+    plane = next(g for g, _ in front.structures if g.name == "scuttle")
+    edge = next(sf for sf in front.surfaces if sf[0] == "windscreen")[1]
+    clearance = float(np.dot(np.array([edge[0], 0.0, edge[1]]) - plane.point, plane.normal))
+
+    def force(x):
+        f = np.interp(x, glass[:, 0], glass[:, 1])
+        if x > clearance:                               # past the table's last row: its end slope
+            slope = (scuttle[-1, 1] - scuttle[-2, 1]) / (scuttle[-1, 0] - scuttle[-2, 0])
+            y = x - clearance
+            f += np.interp(y, scuttle[:, 0], scuttle[:, 1]) + max(y - scuttle[-1, 0], 0.0) * slope
+        return f
+
+    x, v, acc = 0.0, v0, []
+    while v > 0.0:
+        a = force(x) / mass
+        acc.append(a / G0)
+        v -= a * dt
+        x += v * dt
+    return x, hic(np.arange(len(acc)) * dt, np.array(acc)).value
+
+
+def test_reference_pedestrian_40_human_head_stops_on_the_cowl_at_its_neck_whip(scenario, run, male_50):
+    """Why the 50th male human reads HIC15 4750 where the Hybrid III reads 1555 (scenarios/
+    validation/HISTORY.md, branch pedhuman): its head lands 124 mm up the glass (WAD 1916 mm,
+    the bonnet's rear edge at 1792), above the scuttle's 100 mm strip [E] and past the bonnet
+    (0.7 kN on the head shell), at 13.4 m/s towards the glass's face against the dummy's 10.7:
+    its neck base (C7/T1) comes at 5.4 m/s (the dummy's 6.3), the head swinging about it (the
+    human's neck bent sideways, lagging, before it whips). The glass's 2.5 kN membrane takes
+    155 J of its 365 J in the first 60 mm; the scuttle's upper edge stops the rest (12.2 kN
+    against the glass's 2.8, inside the HIC window), and the neck, compressed 7.8 kN at the
+    scuttle's peak, hands part of that push to the trunk lying on the bonnet behind it. A rigid
+    head of the human's head mass on the same two tables (one degree of freedom, face-on, at the
+    run's normal speed) goes as deep as the run's head shell goes into the glass (83.8 against
+    84.6 mm) and reads more (HIC15 5928); the dummy's head, in the corner where the bonnet's rear
+    edge shares the load, goes 62 mm where the rigid head would go 77: the 4750 is this front's
+    [E] cowl meeting that head, not a
+    contact the run lacks or a surface passed through. At 35 km/h the scuttle's push is 2.9 times
+    the glass's (7.7 against 2.7 kN, HIC15 1844): below this test's 3."""
+    from occupant.injury.evaluate import head as head_criteria
+    front = scenario.front
+    rear_wad = front.wrap_around_distance(*next(sf for sf in front.surfaces if sf[0] == "windscreen")[1])
+    strip = 2.0 * next(g for g, _ in front.structures if g.name == "scuttle").half_size[0]
+    speeds = {}
+    for who, (s, r) in (("dummy", (scenario, run)), ("human", male_50)):
+        res = r.results
+        h = head_impact(s, res)
+        k = int(np.searchsorted(res.t, h["time"]))
+        speeds[who] = tuple(_glass_normal_speed(s, res, k, *b) for b in (("head",), ("neck", "origin")))
+    s, r = male_50
+    res = r.results
+    h = head_impact(s, res)
+    assert h["surface"] == "windscreen" and h["wad"] - rear_wad > strip, (h["wad"], rear_wad)
+    (head_h, base_h), (head_d, base_d) = speeds["human"], speeds["dummy"]
+    assert head_h > 1.15 * head_d and base_h < base_d, speeds       # the head's swing, not the trunk's
+    glass, scuttle, bonnet = (res.outputs[f"head_shell__{n}.normal_force"]
+                              for n in ("windscreen", "scuttle", "bonnet"))
+    assert scuttle.max() > 3.0 * glass.max() and bonnet.max() < 1000.0, (scuttle.max(), glass.max(), bonnet.max())
+    k = int(np.argmax(scuttle))
+    hic = head_criteria(*(_channel(r, f"Head CG acceleration {a}") for a in "XYZ"))["hic15"]
+    assert hic.t1 <= res.t[k] <= hic.t2, (hic.t1, res.t[k], hic.t2)
+    fz = _channel(r, "Upper neck force Z")
+    j = int(np.argmin(fz.values))                                     # compression < 0
+    assert abs(fz.t[j] - res.t[k]) < 0.002 and -fz.values[j] < scuttle[k], (fz.t[j], fz.values[j], scuttle[k])
+    deepest, hic_rigid = _head_on_glass_and_cowl(front, s.model.body_mass[s.model.body("head")], head_h)
+    depth = res.outputs["head_shell__windscreen.penetration"].max()
+    assert abs(deepest - depth) < 0.005 and hic_rigid > hic.value, (deepest, depth, hic_rigid, hic.value)
