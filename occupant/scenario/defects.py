@@ -26,7 +26,13 @@ of the bodies it does not wrap (a lap belt's legs through the thighs, a shoulder
 neck): ``belt_defects`` rebuilds each belt's path from its recorded points
 (occupant.restraints.belt_clearance) every ``BELT_SAMPLE`` and lists a belt whose loaded pieces lie
 deeper than ``BELT_ALLOWANCE`` inside any of the occupant's ellipsoids, to its nearest surface
-point (one line a belt: its deepest, naming the other bodies it passes through).
+point (one line a belt: its deepest, naming the other bodies it passes through). Nor does
+anything keep a shoulder belt in front of the neck: a loaded belt that crosses the neck's
+midplane behind its axis, within its height, is a belt round the back of the neck
+(``behind_the_neck``; one line a belt), however shallow it lies in the neck: the parametric
+human's belt, on its shortest path over its thorax ellipsoid's crown, runs there from its fit
+in the dummies' scenarios, and its neck barrier, which holds the belt on the neck's outboard
+side, lets it through from behind (scenarios/HISTORY.md, neckside).
 """
 import math
 from dataclasses import dataclass
@@ -61,21 +67,30 @@ BELT_SAMPLE = 1e-3
 # A belt piece is loaded while its force is over this share of its own peak [E] (a slack piece's
 # path is not checked: ``belt_loaded``)
 BELT_LOADED = 0.1
+# The ellipsoid whose back a shoulder belt must not pass (``behind_the_neck``): the occupant's
+# neck shell, the name the belts' neck wraps and barriers take (occupant.scenario.restraints);
+# its frame, the dummies' and the human's alike, x forward, y across, z along the neck
+NECK = "neck_shell"
+# How far behind the neck's axis a crossing of its midplane is a belt round the back of the neck,
+# in the neck shell's fore-aft semi-axes [E]: on its back surface (1) plus a neck's radius for the
+# belt standing off it; the belt's far pieces (the retractor's, behind the seat) cross a neck
+# midplane turned in the crash 0.4 m behind it (the human in aeb_precrash_frontal, 589 ms)
+BEHIND_REACH = 2.0
 
 
 @dataclass(frozen=True)
 class Defect:
     kind: str        # "joint stop", "contact table", "contact depth", "airbag depth",
-    #                  "airbag bottoming", "belt depth"
+    #                  "airbag bottoming", "belt depth", "belt behind the neck"
     element: str     # the joint resistance, contact pair or airbag contact; a belt's piece
     #                  ("belt.d_ring-shoulder": between two of its points)
     value: float     # the largest penetration (rad or m)
     limit: float     # what it was sized or tabulated for (rad or m)
     unit: str        # "rad" or "m"
     t: float         # s, when the largest penetration was reached
-    body: str = ""   # a belt's: the ellipsoid its piece lies in
+    body: str = ""   # a belt's: the ellipsoid its piece lies in (behind the neck: the neck's)
     also: tuple = ()  # a belt's other ellipsoids past the limit, deepest first:
-    #                   (ellipsoid, depth m, piece, t s)
+    #                   (ellipsoid, depth m, piece, t s); behind the neck: (first t s, last t s)
 
     def text(self):
         """One line: element, figure against its limit, time (a belt's: its other bodies too)."""
@@ -84,6 +99,11 @@ class Defect:
         if self.kind == "joint stop":
             fig = (f"{scale * self.value:.1f} {unit} past its range end (stop sized for "
                    f"{scale * self.limit:.0f} {unit})")
+        elif self.kind == "belt behind the neck":
+            first, last = self.also
+            fig = (f"crosses the midline {scale * self.value:.1f} {unit} behind the axis of "
+                   f"{self.body} (a shoulder belt crosses in front of the neck; behind it "
+                   f"{1e3 * first:.1f}-{1e3 * last:.1f} ms)")
         elif self.kind == "belt depth":
             fig = (f"{scale * self.value:.1f} {unit} inside {self.body} (a belt's path is allowed "
                    f"{scale * self.limit:.0f} {unit} into a body)")
@@ -257,12 +277,18 @@ def belt_defects(model, results, allowance=BELT_ALLOWANCE, every=BELT_SAMPLE):
         if f"{belt}.{spec.points[0].name}.x" not in results.outputs:
             continue
         loaded = belt_loaded(results, belt, [p.name for p in spec.points])
+        taut = belt_taut(results, belt, [p.name for p in spec.points])
         deep = {}                                   # ellipsoid: (depth, sample, piece)
+        behind = []                                 # (distance, sample, piece) behind the neck
         for k in range(0, len(t), step):
             # (a diverged run's last samples carry overflowing poses: their paths are not judged)
             with np.errstate(all="ignore"):
                 path, on, piece, chain, E = belt_at(run, belt, k, names)
                 depths = sample_depths(path, on, chain, E, loaded[piece, k], surface_depths)
+                if NECK in E:
+                    d, i = behind_the_neck(path, taut[piece, k], E[NECK])
+                    if d > 0.0 and np.isfinite(d):
+                        behind.append((d, k, int(piece[i])))
             for name, d in depths.items():
                 if not np.all(np.isfinite(d)):
                     continue
@@ -277,7 +303,50 @@ def belt_defects(model, results, allowance=BELT_ALLOWANCE, every=BELT_SAMPLE):
             found.append(Defect("belt depth", f"{belt}.{piece[i]}", d, allowance, "m",
                                 float(t[k]), name,
                                 tuple((n, e, piece[j], float(t[m])) for e, n, m, j in rest)))
+        if behind:
+            d, k, i = max(behind, key=lambda b: (b[0], -b[1]))   # its first sample that far
+            found.append(Defect("belt behind the neck",
+                                f"{belt}.{spec.points[i].name}-{spec.points[i + 1].name}", d, 0.0,
+                                "m", float(t[k]), NECK,
+                                (float(t[behind[0][1]]), float(t[behind[-1][1]]))))
     return found
+
+
+def belt_taut(results, belt, names):
+    """Whether each piece of the belt (between its points ``names`` i and i + 1) is taut at each
+    sample (pieces x samples): its force over 0, its webbing stretched between its points, so
+    its straight line is where it lies. ``belt_loaded``'s share of the peak is for depths (a
+    lightly loaded piece read deep); a belt's route is where it lies under any tension: the
+    human's in aeb_precrash_frontal carries 150-350 N over the braking, under 10 % of its
+    5.5 kN crash peak (scenarios/HISTORY.md, neckside)."""
+    F = np.array([np.asarray(results.outputs[f"{belt}.{a}-{b}.force"], float)
+                  for a, b in zip(names, names[1:])])
+    return F > 0.0
+
+
+def behind_the_neck(path, checked, neck):
+    """(how far behind the neck's axis the belt's path crosses the neck's midplane, m; the index
+    of the path sample the crossing follows): the largest such distance over the path's pieces
+    between two ``checked`` samples (a flag per sample: taut, ``belt_taut``) that cross the midplane (the
+    neck ellipsoid's x-z plane, through its centre) within the neck's height (|z| within its
+    semi-axis), behind its centre (x < 0) by up to BEHIND_REACH times its x semi-axis; (0, 0)
+    where none does. A shoulder belt from an
+    outboard upper anchorage to an inboard buckle crosses the occupant's midline once, in front
+    of the neck (across the chest); one crossing behind it lies round the back of the neck,
+    where no worn belt can (the parametric human's, fitted over its thorax's crown: 57 mm behind
+    its neck's axis in us_ncap_frontal_56 and aeb_precrash_frontal; scenarios/HISTORY.md,
+    neckside). ``neck``: (centre, axes R (3 x 3, columns), semi-axes) in the path's frame."""
+    c, R, D = neck
+    local = (np.asarray(path, float) - c) @ R
+    y = local[:, 1]
+    cross = np.flatnonzero((np.sign(y[:-1]) != np.sign(y[1:])) & checked[:-1] & checked[1:])
+    best, at = 0.0, 0
+    for i in cross:
+        f = y[i] / (y[i] - y[i + 1]) if y[i] != y[i + 1] else 0.0
+        x, _, z = local[i] + f * (local[i + 1] - local[i])
+        if abs(z) <= D[2] and BEHIND_REACH * D[0] >= -x > best:
+            best, at = -x, int(i)
+    return best, at
 
 
 def belt_loaded(results, belt, names):

@@ -16,8 +16,8 @@ from occupant.modeling import (
 )
 from occupant.human import build
 from occupant.human.joint_failure import FailureLevel, failure_levels
-from occupant.scenario.defects import (BELT_ALLOWANCE, STOP_ALLOWANCE, belt_defects, joint_failures,
-                                      motion_defects)
+from occupant.scenario.defects import (BEHIND_REACH, BELT_ALLOWANCE, STOP_ALLOWANCE, belt_defects,
+                                      joint_failures, motion_defects)
 from tests.contact.test_compliant_contact import M, R, _drop
 from tests.dummy_tools import dummy_tool
 
@@ -316,6 +316,53 @@ def test_analytic_a_slack_belt_is_not_judged():
     force = np.asarray(res.outputs["strap.left-right.force"], float)
     res.outputs["strap.left-right.force"] = np.where(res.t < 0.03, 1.0, 0.05) * force.max()
     assert motion_defects(model, res) == []
+
+
+NECK_R = 0.05     # m, the still neck shell's radius (a sphere at B0's origin)
+
+
+def _strap_past_a_neck(x):
+    """A still neck shell (a sphere of NECK_R, named as the occupants' is) and a taut strap
+    (10 N) along y from an outboard anchor (y = 0.5) to an inboard one (y = -0.5) at x (ahead of
+    the neck's centre for x > 0), at its centre's height: it crosses the neck's midplane (y = 0)
+    at x, outside the neck for |x| > NECK_R."""
+    from occupant.modeling import Ellipsoid, Marker
+    from occupant.modeling.belts import Anchor, Belt, Webbing
+
+    asm = Assembly("neck_and_strap")
+    asm.add(Part("neck", 1.0, inertia=(0.01, 0.01, 0.01)))
+    asm.add(Joint("slide", "prismatic", None, "neck", Pose()))
+    asm.add(Marker("centre", "neck"))
+    asm.add(Ellipsoid("neck_shell", "centre", (NECK_R,) * 3))
+    asm.add(Belt("strap", [Anchor("outboard", (x, 0.5, 0.0)), Anchor("inboard", (x, -0.5, 0.0))],
+                 Webbing([(0.0, 0.0), (0.1, 16000.0)]), pretension=10.0))
+    model = asm.compile()
+    res = occupant.simulate(model, 0.005, q0=[0.0], v0=[0.0], dt=1e-4, integrator="rk4",
+                            gravity=(0, 0, 0), output_dt=1e-3)
+    return model, res
+
+
+@pytest.mark.parametrize("x", [-0.06, -0.09, 0.06, -0.11])
+def test_analytic_belt_behind_the_neck(x):
+    """A taut strap crossing the neck's midplane 60 or 90 mm behind its centre (10 and 40 mm
+    off its back, in no body: no depth to judge) lies round the back of the neck: one defect,
+    that distance, over the whole run (scenarios/HISTORY.md, neckside: the parametric human's
+    shoulder belt there in the dummies' scenarios); 60 mm ahead (a shoulder belt across the
+    front of the neck), none; 110 mm behind, past BEHIND_REACH neck radii (the belt's far
+    pieces behind the seat), none."""
+    model, res = _strap_past_a_neck(x)
+    found = motion_defects(model, res)
+    if x > 0.0 or -x > BEHIND_REACH * NECK_R:
+        assert found == []
+        return
+    (d,) = found
+    assert (d.kind, d.element, d.body, d.unit, d.limit) == (
+        "belt behind the neck", "strap.outboard-inboard", "neck_shell", "m", 0.0)
+    np.testing.assert_allclose(d.value, -x, rtol=1e-9)
+    assert d.also == (0.0, pytest.approx(res.t[-1]))
+    assert d.text() == (f"belt behind the neck: strap.outboard-inboard crosses the midline "
+                        f"{-1e3 * x:.1f} mm behind the axis of neck_shell (a shoulder belt crosses "
+                        f"in front of the neck; behind it 0.0-5.0 ms) at 0.0 ms")
 
 
 def test_reference_belt_allowance_is_the_validation_path_depth():

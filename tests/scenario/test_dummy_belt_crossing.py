@@ -111,6 +111,37 @@ def test_reference_dummy_shoulder_belt_crosses_between_neck_and_shoulder(fitted)
     assert inboard <= at <= outboard
 
 
+def test_reference_dummy_shoulder_belt_is_fitted_in_front_of_the_neck(fitted):
+    """As fitted, no shoulder belt of the dummies lies round the back of the neck: none
+    crosses the neck's midplane behind its axis (``defects.behind_the_neck``; their belts cross
+    80 / 72 / 86 mm ahead of the neck's base: scenarios/HISTORY.md, dummyclav)."""
+    from occupant.scenario.defects import belt_defects
+    assert [d.text() for d in belt_defects(fitted.model, fitted.results)
+            if d.kind == "belt behind the neck"] == []
+
+
+@pytest.fixture(scope="module")
+def human_fitted():
+    """us_ncap_frontal_56 with the 50th male human: its first half millisecond."""
+    return load("us_ncap_frontal_56", {"occupant.human.sex": "male", "solver.t_end": 0.0005}).run()
+
+
+def test_regression_human_shoulder_belt_fitted_behind_the_neck_is_a_defect(human_fitted):
+    """The parametric human's shoulder belt in a dummy's scenario, on its shortest path over its
+    thorax ellipsoid (whose crown stands behind the neck), is fitted round the back of its neck
+    and over its inboard shoulder, and its run says so: one line, the belt's piece from the
+    D-ring crossing the neck's midplane 59 mm behind the neck's axis (its back 73 mm behind it;
+    the same 59.3 mm in aeb_precrash_frontal after settling, 63.3 at 224 ms of braking, where
+    its neck barrier, holding the belt outboard of the neck, lets it through the neck's back
+    11.7 mm deep; scenarios/HISTORY.md, neckside). Before, no line: the belt lay 3.6 mm inside
+    the neck, within the 20 mm a belt's path is allowed."""
+    from occupant.scenario.defects import belt_defects
+    (d,) = [d for d in belt_defects(human_fitted.model, human_fitted.results)
+            if d.kind == "belt behind the neck"]
+    assert (d.element, d.body) == ("belt.d_ring-shoulder", "neck_shell")
+    assert 1e3 * d.value == pytest.approx(59.3, abs=3.0)
+
+
 @pytest.mark.parametrize("fit, measured", [
     ({"restraints.belt.shoulder_at": [0.069, 0.096, 0.141]}, 0.0849),
     ({"restraints.belt.shoulder_at": [0.069, 0.105, 0.137], "restraints.belt.across": 0.3},
