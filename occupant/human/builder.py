@@ -507,6 +507,12 @@ def _add_joint_characteristics(segs, H, M, neck_muscles):
         s.resistances = out
 
 
+def neck_circumference(stature, prop):
+    """m, the human's neck circumference at its base (body_proportions.toml neck_base_radius, a
+    fraction of stature for both sexes, as the suprasternale's place uses it: c7t1_from_cervicale)."""
+    return 2.0 * math.pi * prop["neck_base_radius"] * stature
+
+
 def build(stature=None, mass=None, sex="male", percentile=None, name=None,
           neck_activation=DEFAULT_ACTIVATION, pulse_start=0.0, thoracic_spine=False, neck_mid=False,
           face=False, heels=False):
@@ -533,6 +539,10 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
     asm.header = {"kind": "human", "name": asm.name, "total_mass": mass, "stature": stature,
                   "sex": sex}
     model = asm.compile()
-    # its joints' failure moments past their range ends (joint_failure.py: a predicted injury)
-    asm.joint_failure_levels = read_levels(model.joint_resistance_names, joint_ranges(segs))
+    # its joints' failure moments past their range ends (joint_failure.py: a predicted injury),
+    # the neck's scaled to its size (data/joint_failure.toml [size.neck])
+    reference = prop["percentile"]["male"]["50"][0]
+    asm.joint_failure_levels = read_levels(
+        model.joint_resistance_names, joint_ranges(segs),
+        {"neck": neck_circumference(stature, prop) / neck_circumference(reference, prop)})
     return model

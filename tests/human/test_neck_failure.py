@@ -11,14 +11,20 @@ import numpy as np
 import pytest
 
 from occupant.human import build
-from occupant.human.data_folder import read_data
-from occupant.human.joint_failure import failure_levels
+from occupant.human.builder import neck_circumference, proportions
+from occupant.human.data_folder import HumanDataError, SHIPPED, read_data, reading_from
+from occupant.human.joint_failure import FILE, failure_levels, read_levels
 from occupant.scenario.defects import joint_failures, motion_defects
 
 #: the upper neck's flexion range end (deg): data/joint_rom.toml, two joints / three joints
 #: (neck_mid: the condyles take M/2 + U)
 UPPER_FLEXION_END = {False: read_data("joint_rom.toml")["upper_neck"]["y"][1],
                      True: read_data("joint_rom.toml")["upper_neck_of_three"]["y"][1]}
+#: the upper neck's extension range end (deg, negative), two joints
+UPPER_EXTENSION_END = read_data("joint_rom.toml")["upper_neck"]["y"][0]
+#: the published levels at the condyles (N m): flexion, PMHS ligament damage (Mertz & Patrick
+#: 1971); extension, the level quoted as theirs for it (data/joint_failure.toml [mertz1971-ext])
+FLEXION_LEVEL, EXTENSION_LEVEL = 190.0, 57.0
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +35,8 @@ def human():
 def test_reference_upper_neck_flexion_failure_is_the_branch_level(human):
     """The failure level is the PMHS ligament-damage moment that the flexion branch is built to
     reach 15 deg past the range (the same figure and source in data/joint_passive.toml), at the
-    flexion (upper) end of the condyles' range; C7/T1 and the other neck coordinates have
-    none."""
+    flexion (upper) end of the condyles' range; its extension end has its own level (branch
+    neckext, below); C7/T1 and the other neck coordinates have none."""
     levels = failure_levels(human)
     assert sorted(k for k in levels if "neck" in k) == ["upper_neck_y"]
     level = levels["upper_neck_y"]["upper"]
@@ -38,7 +44,7 @@ def test_reference_upper_neck_flexion_failure_is_the_branch_level(human):
     assert level.moment == read_data("joint_passive.toml")["upper_neck"]["y"]["stop_upper"]
     assert "Mertz & Patrick 1971" in level.source
     assert math.degrees(level.range_end) == pytest.approx(UPPER_FLEXION_END[False], abs=1e-12)
-    assert list(levels["upper_neck_y"]) == ["upper"]
+    assert sorted(levels["upper_neck_y"]) == ["lower", "upper"]
     e = human.joint_resistance_names.index("upper_neck_y")
     assert math.isinf(human.joint_resistance.upper[e])      # no stop: the branch is the tissue's
 
@@ -51,18 +57,18 @@ def test_reference_three_joint_neck_reads_its_own_range_end():
     assert math.degrees(level.range_end) == pytest.approx(UPPER_FLEXION_END[True], abs=1e-12)
 
 
-def _swing(past_deg, peak):
-    """Outputs of the upper neck turned at a constant rate into its flexion range end at 5 ms,
-    ``past_deg`` beyond it at 10 ms and back at 15 ms, its resisting moment rising linearly from
-    0 at the range end to ``peak`` (N m) at the deepest point (the joint's load is minus the
-    resisting moment); samples every 1e-4 s, N = 50 of them from the range end to the deepest
-    point."""
-    end = UPPER_FLEXION_END[False]
+def _swing(past_deg, peak, extension=False):
+    """Outputs of the upper neck turned at a constant rate into its flexion (``extension``: its
+    extension) range end at 5 ms, ``past_deg`` beyond it at 10 ms and back at 15 ms, its
+    resisting moment rising linearly from 0 at the range end to ``peak`` (N m) at the deepest
+    point (the joint's load is minus the resisting moment past the upper end, plus it past the
+    lower); samples every 1e-4 s, N = 50 of them from the range end to the deepest point."""
+    end, sign = (UPPER_EXTENSION_END, -1.0) if extension else (UPPER_FLEXION_END[False], 1.0)
     t = np.linspace(0.0, 0.02, 201)
-    deg = end + past_deg * (1.0 - np.abs(t - 0.01) / 0.005)
-    resisting = peak * np.clip(deg - end, 0.0, None) / past_deg
+    deg = end + sign * past_deg * (1.0 - np.abs(t - 0.01) / 0.005)
+    resisting = peak * np.clip(sign * (deg - end), 0.0, None) / past_deg
     return SimpleNamespace(t=t, outputs={"upper_neck_y.deflection": np.radians(deg),
-                                         "upper_neck_y.load": -resisting})
+                                         "upper_neck_y.load": -sign * resisting})
 
 
 @pytest.mark.parametrize("past_deg, peak, predicted", [
@@ -95,3 +101,92 @@ def test_analytic_the_stopless_neck_makes_no_joint_stop_defect(human):
     res.outputs.update({f"{n}.deflection": np.zeros_like(res.t)
                         for n in human.joint_resistance_names if n != "upper_neck_y"})
     assert [d for d in motion_defects(human, res, []) if d.kind == "joint stop"] == []
+
+
+def test_reference_upper_neck_extension_failure_is_the_extension_branch_level(human):
+    """The extension level (data/joint_failure.toml [upper_neck.y.lower], the level quoted as
+    Mertz & Patrick's for ligamentous damage in extension) at the extension (lower) end of the
+    condyles' range, read from the file; it is the extension branch's own level (data/
+    joint_passive.toml stop_lower), which the branch reaches 25 deg past the range; the neck has
+    no stop there either; the 50th male's, unscaled."""
+    row = read_data(FILE)["upper_neck"]["y"]["lower"]
+    level = failure_levels(human)["upper_neck_y"]["lower"]
+    assert (level.motion, level.moment, level.angle, level.scale) == (
+        row["motion"], row["moment"], None, 1.0)
+    assert (level.motion, level.moment) == ("extension", EXTENSION_LEVEL)
+    assert level.moment == read_data("joint_passive.toml")["upper_neck"]["y"]["stop_lower"]
+    assert level.source == row["source"] and "Mertz & Patrick 1971" in level.source
+    assert math.degrees(level.range_end) == pytest.approx(UPPER_EXTENSION_END, abs=1e-12)
+    assert UPPER_EXTENSION_END < 0.0
+    e = human.joint_resistance_names.index("upper_neck_y")
+    assert math.isinf(human.joint_resistance.lower[e])
+
+
+@pytest.mark.parametrize("past_deg, peak, predicted", [
+    (3.0, 60.0, True), (25.0, 90.0, True), (25.0, 56.0, False), (3.0, 56.9, False)])
+def test_analytic_the_neck_past_its_extension_end_fails_by_its_moment(human, past_deg, peak,
+                                                                      predicted):
+    """Past the extension range end by ``past_deg`` with ``peak`` N m: over the extension level a
+    predicted injury at the lower end, with its peak, time and closed-form work (the ramp's
+    triangle less its first of N = 50 slices, as in flexion); under it none (and no flexion
+    note: the flexion end is not reached)."""
+    found = joint_failures(human, _swing(past_deg, peak, extension=True))
+    if not predicted:
+        assert found == []
+        return
+    (f,) = found
+    assert (f.element, f.end, f.motion, f.failure) == ("upper_neck_y", "lower", "extension",
+                                                       EXTENSION_LEVEL)
+    assert f.moment == pytest.approx(peak, rel=1e-12) and f.t == pytest.approx(0.01, abs=1e-12)
+    assert f.t_past == pytest.approx(0.0051, abs=1e-12)
+    assert f.work == pytest.approx(peak * math.radians(past_deg) / 2.0 * (1.0 - 1.0 / 50 ** 2),
+                                   rel=1e-9)
+    assert "upper neck y (extension) past its range end" in f.text()
+
+
+@pytest.mark.parametrize("sex, percentile", [("male", 95), ("female", 5)])
+def test_analytic_the_neck_levels_scale_with_the_neck_circumference_cubed(sex, percentile):
+    """Another size's neck levels are the 50th male's times (its neck circumference over his)
+    cubed (data/joint_failure.toml [size.neck], Mertz et al. 2003): the human's neck base radius
+    is a fraction of stature, so the factor is the statures' ratio cubed; the note's source says
+    the factor; the ankle's levels (no size rule) stay the file's."""
+    prop = proportions()
+    stature = prop["percentile"][sex][str(percentile)][0]
+    reference = prop["percentile"]["male"]["50"][0]
+    ratio = neck_circumference(stature, prop) / neck_circumference(reference, prop)
+    assert ratio == pytest.approx(stature / reference, rel=1e-12)
+    levels = failure_levels(build(sex=sex, percentile=percentile))
+    for end, published in (("upper", FLEXION_LEVEL), ("lower", EXTENSION_LEVEL)):
+        level = levels["upper_neck_y"][end]
+        assert level.scale == pytest.approx((stature / reference) ** 3, rel=1e-12)
+        assert level.moment == pytest.approx(published * (stature / reference) ** 3, rel=1e-12)
+        assert f"x {level.scale:.3f}" in level.source and "Mertz et al. 2003" in level.source
+    assert levels["left_ankle_y"]["lower"].moment == 33.1
+    assert levels["left_ankle_y"]["lower"].scale == 1.0
+
+
+def test_analytic_the_small_females_neck_fails_under_the_50th_males_level(human):
+    """150 N m 15 deg past the flexion end: under the 50th male's 190 N m (no note), over the 5th
+    female's scaled level (190 x (1.501 / 1.753)^3 = 119.3 N m: a note naming it)."""
+    res = _swing(15.0, 150.0)
+    assert joint_failures(human, res) == []
+    female = build(sex="female", percentile=5)
+    (f,) = joint_failures(female, res)
+    level = failure_levels(female)["upper_neck_y"]["upper"]
+    assert (f.element, f.end, f.failure) == ("upper_neck_y", "upper", level.moment)
+    assert f.failure == pytest.approx(FLEXION_LEVEL * (1.501 / 1.753) ** 3, rel=1e-12)
+    assert f.moment / f.failure == pytest.approx(150.0 / f.failure, rel=1e-12)
+
+
+def test_reference_an_unknown_size_rule_is_named_with_its_file_and_key(tmp_path):
+    """A copied data folder whose neck row names a size rule the file does not give: the reader
+    names the copy, the key and the rules it accepts."""
+    text = (SHIPPED / FILE).read_text()
+    row = '\nsize = "neck"'     # the flexion row's, the first
+    assert text.count(row) == 2
+    (tmp_path / FILE).write_text(text.replace(row, '\nsize = "nose"', 1))
+    with reading_from(tmp_path), pytest.raises(HumanDataError) as err:
+        read_levels(["upper_neck_y"], size_ratios={"neck": 1.0})
+    assert str(tmp_path / FILE) in str(err.value)
+    assert "upper_neck.y.upper.size" in str(err.value) and "'nose'" in str(err.value)
+    assert "(accepted: neck)" in str(err.value)
