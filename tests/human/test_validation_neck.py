@@ -884,6 +884,42 @@ def test_regression_kang_frontal_rebound_ledger(validated):
     assert lower["rate"][-1] + upper["rate"][-1] == pytest.approx(-11.5, abs=1.0)
 
 
+def test_regression_kang_frontal_energy_account(validated):
+    """The frontal neck's work as built now (branch kangrebound, stop 59, issue 14 sections 1
+    and 4; scenarios/validation/HISTORY.md; no model change, no published crash-level unloading
+    of the PMHS neck found beyond Voo et al. 1998's 31 %): each sagittal joint keeps
+    ligament_absorption() (31 %) of the loading work to its largest excursion, E(m), and nothing
+    of its later excursions below m (the ``recovers`` unloading curve is reloaded and unloaded
+    along the same path: elastic below the peak). C7/T1 loads twice (11.2 J at 44 ms, then to
+    27.2 deg, E = 17.4 J at 90 ms, 197 N m), the condyles twice (8.4 J at 70 ms, then to 45.9
+    deg, E = 12.5 J at 104 ms, 128 N m): 47.1 J of gross loading work, of which the springs keep
+    31 % of 17.4 + 12.5 and the passive damping (0.1 N m s/rad) takes 2.0 J at C7/T1 and 6.9 J
+    at the condyles (their swing). The rest comes back: the head passes upright at 184 ms and is
+    still turning into extension at 15 rad/s at 200 ms (-14.1 deg; the PMHS 22-45 flexed)."""
+    case = "human_neck_kang_frontal_check"
+    out = validated(case)
+    t = out["t"] * 1e3
+    ledger = sagittal_ledger(out, case)
+    lower, upper = ledger["lower"], ledger["upper"]
+    kept = ligament_absorption()
+    for joint, when, work in ((lower, 90.0, 17.4), (upper, 104.0, 12.5)):
+        k = int(np.argmax(joint["stored"]))      # on the loading curve at its largest excursion
+        assert t[k] == pytest.approx(when, abs=2.0) and joint["stored"][k] == pytest.approx(work, abs=0.5)
+        assert joint["spring"][k] == pytest.approx(joint["curve"][k], rel=0.02)
+        gross = np.clip(np.diff(joint["stored"]), 0.0, None).sum()
+        assert gross > 1.5 * joint["stored"][k]  # loaded twice: more work in than E(m)
+    # what the springs keep: absorption x E(m) and no more, the second cycles returned whole
+    at170 = int(np.argmin(np.abs(t - 170.0)))   # C7/T1 back near upright (2 deg), before extension
+    assert abs(lower["deg"][at170]) < 3.0
+    assert lower["stored"][at170] == pytest.approx(kept * lower["stored"].max(), rel=0.05)
+    assert upper["stored"][-1] == pytest.approx(kept * upper["stored"].max(), rel=0.05)
+    assert lower["damped"][-1] == pytest.approx(2.0, abs=0.3)
+    assert upper["damped"][-1] == pytest.approx(6.9, abs=0.5)
+    head = out["history"]["head_flexion_deg"]
+    assert t[np.flatnonzero(head < 0.0)[0]] == pytest.approx(184.0, abs=4.0)
+    assert lower["rate"][-1] + upper["rate"][-1] == pytest.approx(-15.2, abs=1.0)
+
+
 def test_regression_kang_frontal_return_is_not_gravity(validated, monkeypatch):
     """What returns the head is the springs' work, not its weight (branch kangrebound, stop 47,
     scenarios/HISTORY.md): the same case run with gravity off (a diagnostic) flexes nearly as far
