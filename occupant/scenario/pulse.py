@@ -78,9 +78,22 @@ class Pulse:
 
     @property
     def duration(self):
-        """From the first to the last sample where |a| exceeds 1 % of its peak (s)."""
-        big = np.nonzero(np.abs(self.a) > 0.01 * np.max(np.abs(self.a)))[0]
-        return float(self.t[big[-1]] - self.t[big[0]]) if len(big) else 0.0
+        """From the first to the last time |a| exceeds 1 % of its peak (s), the table linear
+        between its rows as the run reads it (a triangle of three rows lasts its base's length,
+        not the 0 s between its one row above the level and itself)."""
+        mag = np.abs(self.a)
+        level = 0.01 * np.max(mag)
+        big = np.nonzero(mag > level)[0]
+        if not len(big):
+            return 0.0
+
+        def crossing(k, j):   # where |a| passes the level between rows k (at or below it) and j
+            return self.t[k] + (level - mag[k]) / (mag[j] - mag[k]) * (self.t[j] - self.t[k])
+
+        first, last = big[0], big[-1]
+        start = self.t[first] if first == 0 else crossing(first - 1, first)
+        end = self.t[last] if last == len(mag) - 1 else crossing(last + 1, last)
+        return float(end - start)
 
     def base_motion(self):
         """The vehicle's motion: B0 translating along ``direction``."""

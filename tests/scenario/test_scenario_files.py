@@ -979,6 +979,20 @@ def test_reference_a_pulse_tables_t_0_is_the_crash_start_whatever_its_first_row(
     assert q.t[np.argmax(-q.a)] == pytest.approx(0.05, abs=1e-12)
 
 
+def test_analytic_a_coarse_pulse_tables_duration_is_its_base(tmp_path):
+    """(usercheck10) A triangle of three rows (0 g, 30 g at 50 ms, 0 g at 100 ms) printed
+    "duration 0 ms": only its middle row exceeds 1 % of the peak. Read linear between its rows,
+    as the run reads it, |a| passes 0.3 g at 0.5 ms and at 99.5 ms: 99 ms; a half-sine
+    A sin(pi t / T) passes 1 % of A at T asin(0.01) / pi from either end."""
+    (tmp_path / "tri.csv").write_text("time [s],acceleration [g]\n0,0\n0.05,-30\n0.1,0\n")
+    c = FileChecker(tmp_path / "s.toml", ScenarioError)
+    p = read_pulse(c, {"shape": "csv", "file": "tri.csv"}, "pulse", c.file, 0.15)
+    assert p.duration == pytest.approx(0.099, abs=1e-12)
+    assert "duration 99 ms" in p.describe()
+    h = read_pulse(c, {"shape": "half_sine", "peak_g": 20.0, "duration": 0.1}, "pulse", ".", 0.15)
+    assert h.duration == pytest.approx(0.1 * (1 - 2 * math.asin(0.01) / math.pi), abs=1e-6)
+
+
 def test_reference_pulse_from_csv_and_isomme(tmp_path):
     from occupant import Channel
     from occupant.io import isomme
