@@ -50,6 +50,11 @@ _UNITS = {"g": G0, "m/s^2": 1.0, "m/s2": 1.0, "m/(s*s)": 1.0, "m/s**2": 1.0}
 # a CSV pulse's time column: s, or ms as a test's data acquisition exports it (was refused for the
 # header alone, usercheck9)
 _TIME_UNITS = {"s": 1.0, "ms": 1e-3}
+# s: the shortest table a CSV pulse may span [E]: crash pulses last tens of ms (full-frontal rigid
+# barrier 70-100 ms, crash-domain-facts 4.2 [U]; IIWPG rear ~90 ms, 4.3 [U]; FMVSS 213 sled
+# 80-90 ms, 4.1 [C]), so a table of < 5 ms is one written in s under a [ms] header (a 100 ms
+# pulse read as 0.1 ms)
+MIN_PULSE_SPAN = 0.005
 _CSV_HEADER = "time [s] (or [ms]),acceleration [g] (or [m/s^2])"
 
 
@@ -239,6 +244,11 @@ def from_csv(c, fp, path):
         c.fail(where, f"{fp.name}: its times span {span:g} s, longer than any run (solver.t_end <= "
                f"{MAX_T_END:g} s): times in {'ms' if units[0][1] == 's' else 'us'}?",
                f"times in {units[0][1]}, as the header time [{units[0][1]}] says (or a header time [ms])")
+    if span < MIN_PULSE_SPAN:   # (times in s under a [ms] header: a 100 ms pulse read as 0.1 ms, unsaid)
+        c.fail(where, f"{fp.name}: its times span {span * 1e3:g} ms, shorter than any crash pulse (a "
+               f"vehicle's or a sled's lasts tens of ms){': times in s?' if units[0][1] == 'ms' else ''}",
+               f"a pulse spanning >= {MIN_PULSE_SPAN * 1e3:g} ms, times in {units[0][1]} as the header "
+               f"time [{units[0][1]}] says (or a header time [{'s' if units[0][1] == 'ms' else 'ms'}])")
     return t, data[:, 1] * _UNITS[units[1][1]], f"CSV {fp.name}"
 
 

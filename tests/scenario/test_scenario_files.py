@@ -1057,6 +1057,12 @@ def test_reference_a_csv_pulse_in_ms_as_a_test_exports_it_is_the_same_pulse(tmp_
     with pytest.raises(ScenarioError, match=r"us.csv: its times span 100 s, longer than any run .*: times in us\? "
                                             r"\(accepted: times in ms, as the header time \[ms\] says"):
         read_pulse(c, {"shape": "csv", "file": "us.csv"}, "pulse", c.file, 0.15)
+    # (usercheck10) times in s under a [ms] header: a 100 ms triangle read as 0.1 ms ran, printed
+    # "delta-v 0.1 km/h ... duration 0 ms", and its run carried no crash
+    (tmp_path / "sec.csv").write_text("time [ms],acceleration [g]\n0,0\n0.05,-30\n0.1,0\n")
+    with pytest.raises(ScenarioError, match=r"sec.csv: its times span 0.1 ms, shorter than any crash pulse .*: "
+                                            r"times in s\? \(accepted: a pulse spanning >= 5 ms, times in ms"):
+        read_pulse(c, {"shape": "csv", "file": "sec.csv"}, "pulse", c.file, 0.15)
 
 
 def test_reference_a_key_in_another_table_says_which_table_takes_it(tmp_path, capsys):
