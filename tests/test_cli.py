@@ -35,6 +35,14 @@ def test_help_lists_the_commands():
     assert "demo" not in out
 
 
+def test_help_of_certify_and_validate_out_names_every_file_it_writes():
+    """(usercheck10) `--out DIR` said "also write each test's time history to DIR/<name>.csv";
+    it also writes each one's PNG over its corridors and an index.html (the README's words)."""
+    for command in ("certify", "validate"):
+        out = " ".join(_run(command, "--help").stdout.split())
+        assert "DIR/<name>.csv" in out and "DIR/<name>.png" in out and "DIR/index.html" in out, out
+
+
 def test_bad_parameter_gives_message_not_traceback():
     proc = _run("run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=-1")
     assert proc.returncode == 2
