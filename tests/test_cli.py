@@ -182,6 +182,19 @@ def test_a_crash_scenario_given_to_certify_or_validate_points_to_run():
                 f"with occupant run (accepted: a {what} scenario with a test key: ") in proc.stderr, proc.stderr
 
 
+def test_a_certification_or_validation_test_given_to_run_points_to_its_command():
+    """(usercheck10) The other way round: ``occupant run`` of a certification or validation test
+    read "test: unknown key (accepted: kind, name, ...)"; it now says which command runs it."""
+    from occupant.shipped import shipped_dir
+    for folder, name, what, command in (
+            ("certification", "hybrid3_50m_neck_flexion", "certification test ('neck_pendulum')", "certify"),
+            ("validation", "human_neck_nbdl_15g_frontal_check", "validation test ('head_neck_sled')", "validate")):
+        proc = _run("run", str(shipped_dir("scenarios") / folder / f"{name}.toml"))
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+        assert (f"{name}.toml: test: a {what}, not a crash scenario: run it with occupant {command} "
+                "(accepted: a crash scenario: ") in proc.stderr, proc.stderr
+
+
 def test_a_file_of_another_kind_given_to_certify_or_validate_says_its_kind(capsys):
     """(branch usercheck) An interior or posture file given to ``occupant validate`` /
     ``certify`` read "test: missing (accepted: thorax_pendulum, ...)"."""
