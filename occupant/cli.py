@@ -99,14 +99,16 @@ def _parser():
                           "and print each figure against its corridor")
     cert.add_argument("scenarios", nargs="*", metavar="NAME_OR_PATH",
                       help="scenario names or .toml paths (default: all shipped ones)")
-    cert.add_argument("--out", type=_path, metavar="DIR", help="also write each test's time history to DIR/<name>.csv")
+    cert.add_argument("--out", type=_path, metavar="DIR", help="also write each test's time history "
+                      "(DIR/<name>.csv), its plot over the corridors (DIR/<name>.png) and DIR/index.html listing them")
     cert.add_argument("--quiet", action="store_true", help="no progress on stderr (each test's start "
                       "and, past a few seconds, its simulated time)")
     valid = sub.add_parser("validate", help="run the human model's validation cases "
                            "(scenarios/validation) and print each figure against its corridor")
     valid.add_argument("scenarios", nargs="*", metavar="NAME_OR_PATH",
                        help="scenario names or .toml paths (default: all shipped ones)")
-    valid.add_argument("--out", type=_path, metavar="DIR", help="also write each case's time history to DIR/<name>.csv")
+    valid.add_argument("--out", type=_path, metavar="DIR", help="also write each case's time history "
+                       "(DIR/<name>.csv), its plot over the corridors (DIR/<name>.png) and DIR/index.html listing them")
     valid.add_argument("--quiet", action="store_true", help="no progress on stderr (each case's start "
                        "and, past a few seconds, its simulated time)")
     parser.commands = sub.choices   # {name: its parser}: main's message for an argument it does not take

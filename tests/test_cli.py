@@ -35,6 +35,14 @@ def test_help_lists_the_commands():
     assert "demo" not in out
 
 
+def test_help_of_certify_and_validate_out_names_every_file_it_writes():
+    """(usercheck10) `--out DIR` said "also write each test's time history to DIR/<name>.csv";
+    it also writes each one's PNG over its corridors and an index.html (the README's words)."""
+    for command in ("certify", "validate"):
+        out = " ".join(_run(command, "--help").stdout.split())
+        assert "DIR/<name>.csv" in out and "DIR/<name>.png" in out and "DIR/index.html" in out, out
+
+
 def test_bad_parameter_gives_message_not_traceback():
     proc = _run("run", "fmvss208_sled_48_unbelted", "--set", "solver.t_end=-1")
     assert proc.returncode == 2
@@ -172,6 +180,19 @@ def test_a_crash_scenario_given_to_certify_or_validate_points_to_run():
         assert proc.returncode == 2 and "Traceback" not in proc.stderr
         assert (f"fmvss208_sled_48_unbelted.toml: kind: a crash scenario, not a {what} test: run it "
                 f"with occupant run (accepted: a {what} scenario with a test key: ") in proc.stderr, proc.stderr
+
+
+def test_a_certification_or_validation_test_given_to_run_points_to_its_command():
+    """(usercheck10) The other way round: ``occupant run`` of a certification or validation test
+    read "test: unknown key (accepted: kind, name, ...)"; it now says which command runs it."""
+    from occupant.shipped import shipped_dir
+    for folder, name, what, command in (
+            ("certification", "hybrid3_50m_neck_flexion", "certification test ('neck_pendulum')", "certify"),
+            ("validation", "human_neck_nbdl_15g_frontal_check", "validation test ('head_neck_sled')", "validate")):
+        proc = _run("run", str(shipped_dir("scenarios") / folder / f"{name}.toml"))
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+        assert (f"{name}.toml: test: a {what}, not a crash scenario: run it with occupant {command} "
+                "(accepted: a crash scenario: ") in proc.stderr, proc.stderr
 
 
 def test_a_file_of_another_kind_given_to_certify_or_validate_says_its_kind(capsys):

@@ -5,7 +5,6 @@ with gravity folded in (Featherstone RBDA 2008, section 5.3: a_0 = a_B0 - g), so
 recursion starts from the base as from a fixed root.
 """
 import numpy as np
-from scipy.integrate import cumulative_trapezoid
 
 
 def _const(value):
@@ -35,8 +34,10 @@ class BaseMotion:
     @classmethod
     def translational(cls, t, acceleration, velocity0=(0.0, 0.0, 0.0), position0=(0.0, 0.0, 0.0)):
         """A base that only translates, with the tabulated world acceleration ``acceleration``
-        ((n,) along world x, or (n, 3)) at times ``t`` (n,) s; velocity and position are its
-        trapezoidal integrals, linear interpolation between samples, constant outside."""
+        ((n,) along world x, or (n, 3)) at times ``t`` (n,) s: linear between samples, held at
+        the end values outside them; velocity and position are its exact integrals (quadratic
+        and cubic between samples), so that a coarse table's velocity is the derivative of its
+        position and its acceleration that of its velocity, as the energy balance needs."""
         t = np.asarray(t, dtype=float)
         acc = np.asarray(acceleration, dtype=float)
         if acc.ndim == 1:
@@ -44,14 +45,13 @@ class BaseMotion:
         if acc.shape != (len(t), 3) or len(t) < 2 or np.any(np.diff(t) <= 0):
             raise ValueError("BaseMotion.translational: t must be increasing with >= 2 samples and "
                              "acceleration of shape (n,) or (n, 3) matching t")
-        vel = np.asarray(velocity0, float) + cumulative_trapezoid(acc, t, axis=0, initial=0.0)
-        pos = np.asarray(position0, float) + cumulative_trapezoid(vel, t, axis=0, initial=0.0)
+        table = _PiecewiseLinear(t, acc, np.asarray(velocity0, float), np.asarray(position0, float))
 
-        def interp(table):
-            return lambda s: np.array([np.interp(s, t, table[:, k]) for k in range(3)])
+        def component(order):
+            return lambda s: table(s, order).T
 
-        motion = cls(position=interp(pos), velocity=interp(vel), acceleration=interp(acc))
-        motion._translation = (t, vel, acc)   # for the vectorised ``table``
+        motion = cls(position=component(0), velocity=component(1), acceleration=component(2))
+        motion._translation = table   # for the vectorised ``table``
         return motion
 
     def pose(self, t):
@@ -88,14 +88,38 @@ class BaseMotion:
         sampled for all times at once; others call spatial_state once per sample."""
         if self._translation is None:
             return np.array([self.spatial_state(t0 + k * dt, gravity) for k in range(n)])
-        t, vel, acc = self._translation
-        gravity = np.asarray(gravity, float)
         s = t0 + np.arange(n) * dt
         out = np.zeros((n, 12))
-        for k in range(3):
-            out[:, 3 + k] = np.interp(s, t, vel[:, k])
-            out[:, 9 + k] = np.interp(s, t, acc[:, k]) - gravity[k]
+        out[:, 3:6] = self._translation(s, 1)
+        out[:, 9:12] = self._translation(s, 2) - np.asarray(gravity, float)
         return out
+
+
+class _PiecewiseLinear:
+    """A translation whose acceleration is linear between the samples (t (n,) s, acc (n, 3)
+    m/s^2) and held outside them, from velocity v0 and position p0 at t[0]: position, velocity
+    and acceleration at any times, each the exact integral of the next."""
+
+    def __init__(self, t, acc, v0, p0):
+        h = np.diff(t)[:, None]                                      # (n-1, 1) s
+        vel = v0 + np.concatenate([np.zeros((1, 3)), np.cumsum(h * (acc[:-1] + acc[1:]) / 2, axis=0)])
+        step = h * vel[:-1] + h ** 2 * (2 * acc[:-1] + acc[1:]) / 6
+        self.t, self.acc, self.vel = t, acc, vel                     # (n,), (n, 3), (n, 3)
+        self.pos = p0 + np.concatenate([np.zeros((1, 3)), np.cumsum(step, axis=0)])   # (n, 3) m
+        self.slope = np.concatenate([np.diff(acc, axis=0) / h, np.zeros((1, 3))])     # (n, 3) m/s^3
+
+    def __call__(self, s, order):
+        """Position (order 0), velocity (1) or acceleration (2) at the times ``s``: (..., 3)."""
+        s = np.asarray(s, dtype=float)
+        i = np.clip(np.searchsorted(self.t, s, side="right") - 1, 0, len(self.t) - 1)
+        tau = (s - self.t[i])[..., None]
+        slope = np.where((s >= self.t[0])[..., None], self.slope[i], 0.0)   # held before t[0]
+        a, v, p = self.acc[i], self.vel[i], self.pos[i]
+        if order == 2:
+            return a + slope * tau
+        if order == 1:
+            return v + a * tau + slope * tau ** 2 / 2
+        return p + v * tau + a * tau ** 2 / 2 + slope * tau ** 3 / 6
 
 
 def fixed_base_state(gravity):

@@ -154,17 +154,19 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     finally:
         if ahead is not None:
             ahead.close()
-    written = ["results.h5", "criteria.csv", "scenario.toml"]
+    results = sc.outputs.get("results", True)
+    written = ["results.h5"] * results + ["criteria.csv", "scenario.toml"]
     isomme = sc.outputs.get("isomme", True) and bool(run.results.channels)
     if isomme:
-        written.insert(2, f"isomme/ ({len(isomme_channels(run))} channels, test {folder_test_number(folder)})")
+        written.insert(1 + results, f"isomme/ ({len(isomme_channels(run))} channels, test {folder_test_number(folder)})")
     if run.inputs:   # copies of the files it was run from (occupant.scenario.run.copy_inputs)
         written.append(f"inputs/ ({len(run.inputs)} files it ran from)")
     written += [name for name in ("report.html", "report.pdf") if report and (folder / name).exists()]
     out(f"  written to {folder}: {', '.join(written)}")
     # an earlier run's files this one did not write (they were listed as written, and showed
     # that run's results beside this one's)
-    outputs = (("isomme/", "isomme", isomme), ("report.html", "report", report), ("report.pdf", "report", report))
+    outputs = (("results.h5", "results", results), ("isomme/", "isomme", isomme), ("report.html", "report", report),
+               ("report.pdf", "report", report))
     stale = [(name, key) for name, key, wrote in outputs if not wrote and (folder / name).exists()]
     if stale:
         keys = " and ".join(dict.fromkeys(f"outputs.{key}" for _, key in stale))

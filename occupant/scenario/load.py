@@ -123,6 +123,18 @@ SEATED_PEDESTRIAN_NOTE = ("the {} is a seated Hybrid III (its lumbar spine a cur
                           "male has a standing variant, hybrid3_50m_pedestrian (dummies/hybrid3_50m_pedestrian.toml)")
 
 
+def _test_not_crash(c, test):
+    """Refuse a certification or validation test (a ``test`` key) given to ``occupant run``,
+    saying which command runs it, as ``occupant certify`` and ``validate`` say of a crash
+    scenario (occupant.human.certification.read_test_key)."""
+    from occupant.human.certification import TESTS
+    from occupant.human.validation import VALIDATIONS
+    for tests, what, command in ((TESTS, "certification", "certify"), (VALIDATIONS, "validation", "validate")):
+        if isinstance(test, str) and test in tests:
+            c.fail("test", f"a {what} test ({test!r}), not a crash scenario: run it with occupant {command}",
+                   "a crash scenario: occupant, vehicle, pulse, ... without a test key (occupant list)")
+
+
 class ScenarioError(InputFileError):
     """A scenario that cannot run: names the file (or the --set), the key path, the bad value
     and what is accepted. An unknown key that is a key of other tables says which (``key_homes``)."""
@@ -322,6 +334,8 @@ class Scenario:
         from occupant.integrate.integrators import INTEGRATORS
 
         read(c, data, "", "kind")   # first: another kind of file is said to be one
+        if "test" in data:   # a certification or validation test ("test: unknown key" said nothing)
+            _test_not_crash(c, data["test"])
         c.keys(data, names(""), "")
         self.name = read(c, data, "", "name")
         # the default run folder is reports/<name>: a name with a path in it would write elsewhere

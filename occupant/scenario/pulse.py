@@ -50,6 +50,11 @@ _UNITS = {"g": G0, "m/s^2": 1.0, "m/s2": 1.0, "m/(s*s)": 1.0, "m/s**2": 1.0}
 # a CSV pulse's time column: s, or ms as a test's data acquisition exports it (was refused for the
 # header alone, usercheck9)
 _TIME_UNITS = {"s": 1.0, "ms": 1e-3}
+# s: the shortest table a CSV pulse may span [E]: crash pulses last tens of ms (full-frontal rigid
+# barrier 70-100 ms, crash-domain-facts 4.2 [U]; IIWPG rear ~90 ms, 4.3 [U]; FMVSS 213 sled
+# 80-90 ms, 4.1 [C]), so a table of < 5 ms is one written in s under a [ms] header (a 100 ms
+# pulse read as 0.1 ms)
+MIN_PULSE_SPAN = 0.005
 _CSV_HEADER = "time [s] (or [ms]),acceleration [g] (or [m/s^2])"
 
 
@@ -78,9 +83,22 @@ class Pulse:
 
     @property
     def duration(self):
-        """From the first to the last sample where |a| exceeds 1 % of its peak (s)."""
-        big = np.nonzero(np.abs(self.a) > 0.01 * np.max(np.abs(self.a)))[0]
-        return float(self.t[big[-1]] - self.t[big[0]]) if len(big) else 0.0
+        """From the first to the last time |a| exceeds 1 % of its peak (s), the table linear
+        between its rows as the run reads it (a triangle of three rows lasts its base's length,
+        not the 0 s between its one row above the level and itself)."""
+        mag = np.abs(self.a)
+        level = 0.01 * np.max(mag)
+        big = np.nonzero(mag > level)[0]
+        if not len(big):
+            return 0.0
+
+        def crossing(k, j):   # where |a| passes the level between rows k (at or below it) and j
+            return self.t[k] + (level - mag[k]) / (mag[j] - mag[k]) * (self.t[j] - self.t[k])
+
+        first, last = big[0], big[-1]
+        start = self.t[first] if first == 0 else crossing(first - 1, first)
+        end = self.t[last] if last == len(mag) - 1 else crossing(last + 1, last)
+        return float(end - start)
 
     def base_motion(self):
         """The vehicle's motion: B0 translating along ``direction``."""
@@ -226,6 +244,11 @@ def from_csv(c, fp, path):
         c.fail(where, f"{fp.name}: its times span {span:g} s, longer than any run (solver.t_end <= "
                f"{MAX_T_END:g} s): times in {'ms' if units[0][1] == 's' else 'us'}?",
                f"times in {units[0][1]}, as the header time [{units[0][1]}] says (or a header time [ms])")
+    if span < MIN_PULSE_SPAN:   # (times in s under a [ms] header: a 100 ms pulse read as 0.1 ms, unsaid)
+        c.fail(where, f"{fp.name}: its times span {span * 1e3:g} ms, shorter than any crash pulse (a "
+               f"vehicle's or a sled's lasts tens of ms){': times in s?' if units[0][1] == 'ms' else ''}",
+               f"a pulse spanning >= {MIN_PULSE_SPAN * 1e3:g} ms, times in {units[0][1]} as the header "
+               f"time [{units[0][1]}] says (or a header time [{'s' if units[0][1] == 'ms' else 'ms'}])")
     return t, data[:, 1] * _UNITS[units[1][1]], f"CSV {fp.name}"
 
 

@@ -253,8 +253,9 @@ def _write_folder(run, folder, out, ahead, test_number):
     def files():
         started.append(True)
         record = _record(run, copy_inputs(run.inputs, folder))
-        write_results(run.results, folder / "results.h5", record=record,
-                      record_arrays=_pulse_arrays(run.pulse))
+        if outputs.get("results", True):   # (outputs.results = false was read and not heeded)
+            write_results(run.results, folder / "results.h5", record=record,
+                          record_arrays=_pulse_arrays(run.pulse))
         (folder / "scenario.toml").write_text(
             f"# the scenario as run (file plus overrides)\n{dumps(run.scenario)}", encoding="utf-8")
         if outputs.get("isomme", True) and run.results.channels:

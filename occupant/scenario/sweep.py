@@ -333,7 +333,7 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=None, work
                 where = f"{err.file} (--vary {', '.join(f'{k}={variant[k]}' for k in named)})"
             else:
                 where = err.file
-            raise ScenarioError(where, err.path, *_human_hint(err, vary)) from None
+            raise ScenarioError(where, err.path, *_dummy_hint(err, vary, *_human_hint(err, vary))) from None
     from occupant.scenario.run import make_folder
     make_folder(out)
     # (seed 0 when not given, as sweep.json has held for every design since its first version)
@@ -417,6 +417,19 @@ def sweep(scenario, vary, out, design_kind="full", samples=None, seed=None, work
         write_plots(rows, list(vary), out / "plots",
                     limits=limits, units={k: u for k, u in units.items() if u != "-"})
     return rows
+
+
+def _dummy_hint(err, vary, problem, accepted):
+    """(problem, accepted), and for a regulation that does not judge a varied dummy, how a sweep
+    over dummies runs: the file's one regulation judges one dummy, and the refusal named only the
+    regulations of the dummy it failed on, which a --set would fail on the others (usercheck10)."""
+    if not ("occupant.dummy" in vary and err.path == "criteria.regulation" and " judges the " in problem) \
+            or "leave criteria.regulation out" in (accepted or ""):   # (no regulation to --set: said)
+        return problem, accepted
+    how = ("to vary the dummy, one sweep per dummy with --set criteria.regulation=<its regulation>, "
+           "or a copy of the scenario file without criteria.regulation (values only; "
+           "criteria.reference shows a protocol's limits, not judged)")
+    return problem, f"{accepted}; {how}" if accepted else how
 
 
 def _human_hint(err, vary):

@@ -247,6 +247,24 @@ def test_reference_a_run_lists_only_what_it_wrote(tmp_path, capsys):
             "folder (outputs.isomme and outputs.report off in this one)\n") in out, out
 
 
+def test_reference_outputs_results_off_writes_no_results_h5(tmp_path, capsys):
+    """(usercheck10) outputs.results = false (`occupant list --keys`: "DIR/results.h5") was read
+    and not heeded: results.h5 was written and listed. Now it is left out, and an earlier run's
+    results.h5 in the folder is named as not this run's."""
+    args = ["run", "fmvss208_sled_48_unbelted", "--quiet", "--set", "solver.t_end=0.002", "--set",
+            "occupant.settle=0", "--set", "outputs.report=false", "--set", "outputs.results=false"]
+    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+    out = capsys.readouterr().out
+    assert not (tmp_path / "a" / "results.h5").exists() and (tmp_path / "a" / "criteria.csv").exists()
+    assert f"  written to {tmp_path / 'a'}: criteria.csv, isomme/ (" in out, out
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "results.h5").write_text("an earlier run's")
+    assert main([*args, "--out", str(tmp_path / "b")]) == 0
+    out = capsys.readouterr().out
+    assert ("  not this run's: results.h5: an earlier run's, left in the folder (outputs.results off in "
+            "this one)\n") in out, out
+
+
 def test_reference_an_out_folder_that_cannot_be_written_is_said_before_the_run(tmp_path, capsys, monkeypatch):
     """(usercheck3) An existing --out folder this user cannot write into passed make_folder and
     failed when the run wrote its first file, after the simulation. (The sessions run as root,

@@ -979,6 +979,20 @@ def test_reference_a_pulse_tables_t_0_is_the_crash_start_whatever_its_first_row(
     assert q.t[np.argmax(-q.a)] == pytest.approx(0.05, abs=1e-12)
 
 
+def test_analytic_a_coarse_pulse_tables_duration_is_its_base(tmp_path):
+    """(usercheck10) A triangle of three rows (0 g, 30 g at 50 ms, 0 g at 100 ms) printed
+    "duration 0 ms": only its middle row exceeds 1 % of the peak. Read linear between its rows,
+    as the run reads it, |a| passes 0.3 g at 0.5 ms and at 99.5 ms: 99 ms; a half-sine
+    A sin(pi t / T) passes 1 % of A at T asin(0.01) / pi from either end."""
+    (tmp_path / "tri.csv").write_text("time [s],acceleration [g]\n0,0\n0.05,-30\n0.1,0\n")
+    c = FileChecker(tmp_path / "s.toml", ScenarioError)
+    p = read_pulse(c, {"shape": "csv", "file": "tri.csv"}, "pulse", c.file, 0.15)
+    assert p.duration == pytest.approx(0.099, abs=1e-12)
+    assert "duration 99 ms" in p.describe()
+    h = read_pulse(c, {"shape": "half_sine", "peak_g": 20.0, "duration": 0.1}, "pulse", ".", 0.15)
+    assert h.duration == pytest.approx(0.1 * (1 - 2 * math.asin(0.01) / math.pi), abs=1e-6)
+
+
 def test_reference_pulse_from_csv_and_isomme(tmp_path):
     from occupant import Channel
     from occupant.io import isomme
@@ -1043,6 +1057,12 @@ def test_reference_a_csv_pulse_in_ms_as_a_test_exports_it_is_the_same_pulse(tmp_
     with pytest.raises(ScenarioError, match=r"us.csv: its times span 100 s, longer than any run .*: times in us\? "
                                             r"\(accepted: times in ms, as the header time \[ms\] says"):
         read_pulse(c, {"shape": "csv", "file": "us.csv"}, "pulse", c.file, 0.15)
+    # (usercheck10) times in s under a [ms] header: a 100 ms triangle read as 0.1 ms ran, printed
+    # "delta-v 0.1 km/h ... duration 0 ms", and its run carried no crash
+    (tmp_path / "sec.csv").write_text("time [ms],acceleration [g]\n0,0\n0.05,-30\n0.1,0\n")
+    with pytest.raises(ScenarioError, match=r"sec.csv: its times span 0.1 ms, shorter than any crash pulse .*: "
+                                            r"times in s\? \(accepted: a pulse spanning >= 5 ms, times in ms"):
+        read_pulse(c, {"shape": "csv", "file": "sec.csv"}, "pulse", c.file, 0.15)
 
 
 def test_reference_a_key_in_another_table_says_which_table_takes_it(tmp_path, capsys):

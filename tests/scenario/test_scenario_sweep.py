@@ -130,6 +130,14 @@ HUMAN_PAIRS = ("to vary sex and percentile together, one variant per pair: --var
      "(--vary occupant.dummy=hybrid3_95m): criteria.regulation: fmvss208_hybrid3_50m judges the hybrid3_50m, "
      "the occupant is hybrid3_95m (accepted: no regulation for this occupant: leave criteria.regulation out (a "
      "--set cannot remove a key the file gives: edit a copy of the scenario file))"),
+    # (usercheck10) a dummy some regulations judge: those were named, which a --set would fail on
+    # the file's own dummy; how a sweep over dummies runs is said
+    ({"occupant.dummy": ["hybrid3_50m", "hybrid3_05f"]}, {},
+     "(--vary occupant.dummy=hybrid3_05f): criteria.regulation: fmvss208_hybrid3_50m judges the hybrid3_50m, "
+     "the occupant is hybrid3_05f (accepted: fmvss208_hybrid3_05f, euroncap_fw50_hybrid3_05f, "
+     "un_r137_hybrid3_05f; to vary the dummy, one sweep per dummy with --set criteria.regulation=<its "
+     "regulation>, or a copy of the scenario file without criteria.regulation (values only; criteria.reference "
+     "shows a protocol's limits, not judged))"),
     # the solver's keys checked against each other: until sweepcheck a dt not dividing t_end failed
     # in its turn, in simulate ("error: simulate: t_end ... is not a whole number of steps")
     ({"solver.dt": [1e-5, 3e-4], "pulse.duration": [0.1, 0.08]}, SHORT,
