@@ -1,6 +1,6 @@
 """The report's static figures (matplotlib, Agg backend): each function takes a run (and what
 occupant.report.data extracted) and returns a Figure, drawn once (pixels): its pixels are the
-HTML page's PNG and, as they are, the PDF's page (raster_page)."""
+HTML page's PNG and, as they are, the PDF's pages (raster_pages)."""
 import io
 import textwrap
 
@@ -34,7 +34,7 @@ def colour(name, segment=""):
 
 def pixels(fig, dpi=100):
     """(h, w, 4) uint8 RGBA of a figure drawn by Agg at ``dpi``, top row first: the one drawing
-    the HTML's PNG (png_bytes) and the PDF's page (raster_page) share. Its layout is then frozen."""
+    the HTML's PNG (png_bytes) and the PDF's pages (raster_pages) share. Its layout is then frozen."""
     fig.set_dpi(dpi)
     _titles_placed(fig)
     fig.canvas.draw()
@@ -564,19 +564,49 @@ class _Pixels(Artist):
         self.rgba, self.inches = rgba[::-1], inches   # renderers take the bottom row first
 
     def draw(self, renderer):
-        x, y = self.get_figure().dpi_scale_trans.transform(self.inches)
+        x, y = np.round(self.get_figure().dpi_scale_trans.transform(self.inches))   # whole pixels
         gc = renderer.new_gc()
         renderer.draw_image(gc, x, y, self.rgba)
         gc.restore()
 
 
-def raster_page(rgba, dpi, caption=""):
-    """A figure showing an RGBA array (pixels) at its size (``dpi`` pixels per inch), a caption
-    line below it."""
+def _page_cut(white, lo, hi):
+    """The row to cut a figure at between rows ``lo`` and ``hi``: the middle of the last of its
+    widest bands of white rows there (within half the widest: the gap between a row of panels'
+    axis labels and the next row's titles, not a title's gap above its panel); ``hi`` if none."""
+    rows = np.flatnonzero(white[lo:hi]) + lo
+    if not len(rows):
+        return hi
+    starts = np.r_[0, np.flatnonzero(np.diff(rows) > 1) + 1]
+    ends = np.r_[starts[1:], len(rows)]
+    widths = ends - starts
+    k = np.flatnonzero(widths >= 0.5 * widths.max())[-1]
+    return int(rows[starts[k]] + widths[k] // 2 + 1)
+
+
+def raster_pages(rgba, dpi, caption=""):
+    """A4 landscape pages (PAGE) showing an RGBA array (pixels) at its size (``dpi`` pixels per
+    inch; narrower where it is wider than the page), from the page's top: a figure taller than a
+    page is cut into pages in a white band between its panel rows (_page_cut), the caption line
+    below its last part."""
     extra = 0.3 if caption else 0.0   # inches
-    h, w = rgba.shape[0] / dpi, rgba.shape[1] / dpi
-    fig = plt.figure(figsize=(w, h + extra), dpi=dpi)
-    fig.add_artist(_Pixels(rgba, (0.0, extra)))
-    if caption:
-        fig.text(0.02, 0.1 / (h + extra), caption, fontsize=8, color="#444")
-    return fig
+    page_dpi = max(dpi, rgba.shape[1] / PAGE[0])   # the pixels per inch the page shows them at
+    room = int(PAGE[1] * page_dpi)                  # rows a page holds
+    white = (rgba[:, :, :3] >= 250).all(axis=(1, 2))
+    drawn = np.flatnonzero(~white)
+    end = drawn[-1] + 1 if len(drawn) else rgba.shape[0]   # its white margin below left out
+    cuts, top = [], 0
+    while end - top > room - extra * page_dpi:
+        cuts.append(_page_cut(white, top + room // 3, top + room))
+        top = cuts[-1]
+    parts = np.split(rgba[:max(end, top)], cuts)
+    pages = []
+    width, height = int(PAGE[0] * page_dpi), int(PAGE[1] * page_dpi)   # the page's whole pixels
+    for k, part in enumerate(parts):
+        x0, y0 = (width - part.shape[1]) // 2, height - part.shape[0]   # its corner on a pixel
+        fig = plt.figure(figsize=PAGE, dpi=page_dpi)
+        fig.add_artist(_Pixels(part, (x0 / page_dpi, y0 / page_dpi)))
+        if caption and k == len(parts) - 1:
+            fig.text(0.02, (y0 / page_dpi - 0.2) / PAGE[1], caption, fontsize=8, color="#444")
+        pages.append(fig)
+    return pages

@@ -51,7 +51,8 @@ class Page:
         if caption:
             self.parts.append(f'<div class="caption">{H.escape(caption)}</div>')
         if pdf and self.pdf is not None:   # the same pixels on a page: as vectors it costs 2-3 times more
-            self.pdf_page(F.raster_page(rgba, self.dpi, caption))
+            for sheet in F.raster_pages(rgba, self.dpi, caption):
+                self.pdf_page(sheet)
 
     def pdf_page(self, fig):
         if self.pdf is not None:

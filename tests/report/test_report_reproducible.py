@@ -36,19 +36,51 @@ def _figure():
     return fig
 
 
-def test_raster_page_holds_the_figure_pixels_above_its_caption():
+def test_raster_pages_hold_the_figure_pixels_above_its_caption_on_an_a4_page():
     dpi = 80
     fig = _figure()
     rgba = F.pixels(fig, dpi)
     F.plt.close(fig)
     assert rgba.shape == (160, 240, 4)
-    page = F.raster_page(rgba, dpi, "a caption")
+    (page,) = F.raster_pages(rgba, dpi, "a caption")
+    assert tuple(page.get_size_inches()) == F.PAGE             # A4 landscape
     out = F.pixels(page, dpi)
     F.plt.close(page)
-    h = rgba.shape[0]
-    assert out.shape == (h + round(0.3 * dpi), 240, 4)
-    np.testing.assert_array_equal(out[:h], rgba)          # same pixels, same way up
-    assert (out[h:, :, :3] < 128).any()                   # the caption's text below
+    h, x0 = rgba.shape[0], (int(F.PAGE[0] * dpi) - rgba.shape[1]) // 2
+    np.testing.assert_array_equal(out[:h, x0:x0 + 240], rgba)  # same pixels, same way up, at the top
+    below = out[h:h + round(0.3 * dpi), :, :3]
+    assert (below < 128).any()                                 # the caption's text below
+    assert (out[h + round(0.3 * dpi):, :, :3] == 255).all()    # and nothing under it
+
+
+def test_raster_pages_cut_a_tall_figure_at_white_rows_between_its_panels():
+    """A figure two pages tall (the channels' 17 in, 15.4 of them drawn) on A4 landscape pages: each part cut in
+    the white band between a row of panels and the next row's title, the parts together the
+    figure; no page cuts a panel or parts a title from its panel."""
+    dpi = 40
+    fig, axes = F.plt.subplots(12, 1, figsize=(F.PAGE[0], 17.0))
+    fig.subplots_adjust(hspace=0.6)
+    for ax in axes:
+        ax.plot([0, 1], [0, 1])
+        ax.set_facecolor("#dddddd")
+        ax.set_title("a title")
+    rgba = F.pixels(fig, dpi)
+    F.plt.close(fig)
+    pages = F.raster_pages(rgba, dpi)
+    assert len(pages) == 2 and all(tuple(p.get_size_inches()) == F.PAGE for p in pages)
+    parts = [p.get_children()[-1].rgba[::-1] for p in pages]   # each page's pixels, top row first
+    joined = np.concatenate(parts)                             # the figure, its white margin below cut
+    np.testing.assert_array_equal(joined, rgba[:len(joined)])
+    assert (rgba[len(joined):, :, :3] == 255).all()
+    for part in parts[:-1]:
+        assert (part[-1, :, :3] == 255).all()                  # cut on a white row
+        assert part.shape[0] > 0.6 * F.PAGE[1] * dpi           # not a short page
+    for part in parts[1:]:
+        first = np.flatnonzero((part[:, :, :3] < 250).any(axis=(1, 2)))[0]
+        panel = np.flatnonzero((part[:, :, :3] == 221).all(axis=2).any(axis=1))[0]
+        assert 0 < panel - first < 0.5 * dpi                   # a title first, its panel under it
+    for p in pages:
+        F.plt.close(p)
 
 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
@@ -59,13 +91,15 @@ def test_raster_page_in_the_pdf_is_the_figure_pixels(tmp_path):
     rgba = F.pixels(fig, dpi)
     F.plt.close(fig)
     with PdfPages(tmp_path / "page.pdf") as pdf:
-        page = F.raster_page(rgba, dpi)
+        (page,) = F.raster_pages(rgba, dpi)
         pdf.savefig(page)
         F.plt.close(page)
     subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-singlefile", str(tmp_path / "page.pdf"),
                     str(tmp_path / "page")], check=True)
     shown = F.plt.imread(tmp_path / "page.png")[:, :, :3] * 255.0
-    assert shown.shape[:2] == rgba.shape[:2]
+    assert np.allclose(shown.shape[:2], (F.PAGE[1] * dpi, F.PAGE[0] * dpi), atol=1)   # A4 landscape
+    x0 = (int(F.PAGE[0] * dpi) - rgba.shape[1]) // 2
+    shown = shown[:rgba.shape[0], x0:x0 + rgba.shape[1]]
     # the same image, not flipped or shifted: poppler smooths the image's edges (up to 235 of 255
     # on single pixels of the title's glyphs), so 8 x 8 pixel means are compared; they differ by
     # up to 25 (this figure), by 197 when the image is upside down and by 53 when 3 pixels off
