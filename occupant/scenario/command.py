@@ -279,8 +279,10 @@ def export_command(name_or_path, fmt, out_path, out=print):
         make_folder(pathlib.Path(out_path).parent)
     # a scenario's occupant exported seated in its posture (it was the neutral, standing
     # configuration: a scenario's export read as its dummy's)
-    _, model, q = _model_of(name_or_path)
-    path = pathlib.Path(out_path or f"{model.name}.{'xml' if fmt == 'mjcf' else 'urdf'}")
+    kind, model, q = _model_of(name_or_path)
+    # named after the scenario, seated, not after its dummy, whose neutral export it overwrote
+    stem = pathlib.Path(name_or_path).stem if kind == "scenario" else model.name
+    path = pathlib.Path(out_path or f"{stem}.{'xml' if fmt == 'mjcf' else 'urdf'}")
     export_mjcf(model, path, q) if fmt == "mjcf" else export_urdf(model, path)
     posed = ", in the scenario's posture" if q is not None and fmt == "mjcf" else ""
     out(f"occupant export: {model.name} -> {path} ({fmt.upper()}{posed})")

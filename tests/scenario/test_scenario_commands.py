@@ -56,6 +56,18 @@ def test_reference_a_scenario_exports_its_occupant_in_its_posture(tmp_path, caps
     assert feet[0] > 0.4   # seated: the feet ahead of the pelvis, not under it
 
 
+def test_reference_a_scenarios_export_is_named_after_the_scenario(tmp_path, monkeypatch, capsys):
+    """(usercheck10) Without --out a scenario's export was written as its dummy's
+    (hybrid3_50m.xml), over the dummy's own neutral export: now named after the scenario."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["export", "hybrid3_50m", "--mjcf"]) == 0
+    neutral = (tmp_path / "hybrid3_50m.xml").read_text()
+    assert main(["export", "fmvss208_sled_48_unbelted", "--mjcf"]) == 0
+    assert "-> fmvss208_sled_48_unbelted.xml" in capsys.readouterr().out
+    assert (tmp_path / "fmvss208_sled_48_unbelted.xml").read_text() != neutral
+    assert (tmp_path / "hybrid3_50m.xml").read_text() == neutral
+
+
 def test_reference_compare_puts_criteria_side_by_side(tmp_path, capsys):
     for name, hic, ok in (("a", 300.0, True), ("b", 900.0, False)):
         (tmp_path / name).mkdir()
