@@ -242,12 +242,14 @@ def _place_barrier_pair(data, el, out, k, n, o_pts, p0, z):
     in 3 x 3 blocks, ``_pair_step``; a step that does not shrink the residual halved, PAIR_HALVINGS
     at most), from the points that the barriers placed from the wraps as if they were not there
     give, until both points move less than BARRIER_STILL (PAIR_NEWTON steps at most). Placed in
-    turn (u <- F(u), one barrier's sweeps), the pair did not converge where a barrier lies on a
-    short piece beside a held group: the 5th female's outboard thigh barrier, on its tangent
-    piece at 1.003 of its scaled radius, moved its start point against the group ~ 4 times as
-    far as the group moved it back, and the sweeps alternated between two placements 13 mm
-    apart, whichever the last (BARRIER_SWEEPS) left (scenarios/HISTORY.md, pelvisjump and
-    pairconverge). Each barrier's slot holds its stand-in (its fixed point) at the start, its
+    turn (u <- F(u), one barrier's sweeps, BARRIER_SWEEPS at most) they converge only where F
+    contracts; Newton's steps also where it is smooth and does not. Neither converges where F
+    has no fixed point: the 5th female's lap belt over both thighs at 55.0-55.7 ms, its
+    outboard barrier's point jumping 19 mm between its two ways round at their tie, the sweeps
+    alternating between two placements 13 mm apart (``wrap_chain._way_weight`` blends that tie
+    now; F then contracts there and Newton's steps leave |F(u) - u| <= 1.1e-15 m in every sample
+    of that run: scenarios/HISTORY.md, pelvisjump and pairconverge). Each barrier's slot holds
+    its stand-in (its fixed point) at the start, its
     ``barrier_start`` point while the wraps are placed and its own point while the other
     barrier is placed and at the end."""
     j, jn = o_pts + 3 * (k - p0), o_pts + 3 * (n - p0)
