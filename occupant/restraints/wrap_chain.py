@@ -60,9 +60,16 @@ BARRIER_BAND = 0.025  # m [E]: gap between a barrier's ellipsoid and its straigh
 BARRIER_STILL = 1.0e-13   # m: the wraps after a barrier are placed again from its point until
                           # that point moves less than this (``belt._place_barriers``)
 BARRIER_SWEEPS = 40   # their placements after a barrier at most
+PAIR_NEWTON = 12      # [E] Newton steps at most placing two barriers at the ends of one run of
+                      # wraps (``belt_points._place_barrier_pair``; quadratic where F is smooth)
+PAIR_HALVINGS = 10    # halvings at most of such a step that does not shrink its residual [E]
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 ON_LINE = 1.0e-9      # m: a held wrap off its ellipsoid this near the line of the points beside
                       # it does not touch (``lifted``; placed there to rounding, 1e-16 m)
+WAY_TIE = 0.1         # [E] band of a touching barrier's ways round, in the cosine of the angle
+                      # between its place and the line between the two ways' middles (scaled
+                      # frame), over which its point is blended from one way's to the other's
+                      # (``_way_weight``): 6 deg either side of the tie
 TOUCHING = 1.0        # Data.belt_touch of a barrier placed touching its ellipsoid
 THROUGH = 2.0         # of one lifted, its piece through its ellipsoid from the side it does not
                       # declare (``place_barrier``); 0 lifted, its piece clear of it
@@ -988,6 +995,49 @@ def _gap(D, p):
 
 
 @njit(**JIT_STAGE)
+def _barrier_arc_point(D, way, a, b, s):
+    """A touching barrier's point (ellipsoid frame) on its wrap from a to b in the plane through
+    s, the way round ``way`` picks (``wrap_arc_point``'s middle), kept BARRIER_END from its ends
+    (``_off_ends``) where nearer (``place_barrier``)."""
+    P = wrap_arc_point(D, way, a, b, s, 0.5)[0]
+    if min(_norm(P[0] - a[0], P[1] - a[1], P[2] - a[2]),
+           _norm(P[0] - b[0], P[1] - b[1], P[2] - b[2])) < BARRIER_END:
+        P = _off_ends(D, way, a, b, s, P)
+    return P
+
+
+@njit(**JIT_STAGE)
+def _way_weight(D, way, a, b, s):
+    """The weight of the way round ``way`` picks for a touching barrier's wrap from a to b (plane
+    through s, ``wrap_arc_point``), against the other way's (picked by -way): 1 where its middle
+    faces the place (c = way D, scaled frame) more than the other's by WAY_TIE or more, in
+    x = c . (m - m') / (|c| |m - m'|) (m, m' the two middles, scaled frame; x = 0 where they
+    face it equally, ``_arc``'s tie), falling to 1/2 at the tie as 1/2 + smooth(x / WAY_TIE) / 2
+    (smooth(y) = 3 y^2 - 2 y^3): the blend of the two ways' points (``place_barrier``) is the
+    same from either side of the tie. Picked by the tie alone, the barrier's point jumped between
+    the two ways where its plane cut a small cap of its ellipsoid (circle radius 0.085 of the
+    scaled one) and its place lay about opposite both middles: the 5th female's outboard thigh
+    barrier, 19 mm between placements as its start moved 1 um, and the pair's placement with
+    a barrier at each end of the lap belt's pelvis wraps had no fixed point there, its sweeps
+    alternating between the two 13 mm apart (scenarios/HISTORY.md, pairconverge). 1 where the
+    other way does not wrap."""
+    m, active = wrap_arc_point(D, way, a, b, s, 0.5)
+    o, other = wrap_arc_point(D, (-way[0], -way[1], -way[2]), a, b, s, 0.5)
+    if not (active and other):
+        return 1.0
+    c0, c1, c2 = way[0] * D[0], way[1] * D[1], way[2] * D[2]
+    d0, d1, d2 = (m[0] - o[0]) / D[0], (m[1] - o[1]) / D[1], (m[2] - o[2]) / D[2]
+    size = _norm(c0, c1, c2) * _norm(d0, d1, d2)
+    if size == 0.0:
+        return 1.0
+    x = (c0 * d0 + c1 * d1 + c2 * d2) / (size * WAY_TIE)
+    if x >= 1.0:
+        return 1.0
+    x = max(x, 0.0)
+    return 0.5 + 0.5 * x * x * (3.0 - 2.0 * x)
+
+
+@njit(**JIT_STAGE)
 def place_barrier(data, el, out, k, o_pts, p0, z):
     """Place barrier wrap k (``Wrap.barrier``; after a fixed point, or before one: then read
     after and before swapped) once the wraps after it are placed (``chained``; first as if it
@@ -1040,10 +1090,15 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     touching = enters and m0 * side[0] + m1 * side[1] + m2 * side[2] > 0.0
     if touching:
         s, way = _inside_plane(D, al, bl, (z[jz], z[jz + 1], z[jz + 2])), run_way(el, z, k, 1)
-        P = wrap_arc_point(D, way, al, bl, s, 0.5)[0]
-        if min(_norm(P[0] - al[0], P[1] - al[1], P[2] - al[2]),
-               _norm(P[0] - bl[0], P[1] - bl[1], P[2] - bl[2])) < BARRIER_END:
-            P = _off_ends(D, way, al, bl, s, P)
+        P = _barrier_arc_point(D, way, al, bl, s)
+        # near a tie of the ways round (``wrap_arc_point``: their middles facing the place
+        # equally) the other way's point too, blended (``_way_weight``)
+        wc = _way_weight(D, way, al, bl, s)
+        if wc < 1.0:
+            Q = _barrier_arc_point(D, (-way[0], -way[1], -way[2]), al, bl, s)
+            P = (Q[0] + wc * (P[0] - Q[0]), Q[1] + wc * (P[1] - Q[1]), Q[2] + wc * (P[2] - Q[2]))
+            if _norm(P[0] / D[0], P[1] / D[1], P[2] / D[2]) < 1.0:
+                P = _onto(D, P)
     else:
         # that nearest point, but BARRIER_END from the piece's ends (a segment shorter than
         # MERGE_LENGTH merges the wrap beside it, ``belt.merge_weight``: the shoulder wrap lost

@@ -269,6 +269,51 @@ def test_analytic_barrier_takes_the_way_round_its_place_lies_on():
     assert p == pytest.approx(np.array([R, 0.0, 0.0]) + (BARRIER_END - 0.1 * R) * u, abs=1e-12)
 
 
+def test_analytic_barrier_point_moves_without_a_step_through_the_tie_of_its_ways_round():
+    """The barrier rig (``_belt`` at c = R / 2: the line x = R / 2 from a to b through the sphere,
+    side +x) with the barrier's place (scaled frame) swept round the circle of the plane through
+    that line tilted 30 deg about it (unit normal n = (cos 30, 0, sin 30), offset h = 0.5 cos 30,
+    radius r = (1 - h^2)^(1/2)): place(theta) = h n + r (cos theta m + sin theta y), m = (sin 30,
+    0, -cos 30) the direction of the short way's middle from the circle's centre. The plane is
+    fixed (it holds the line and every place), so the two ways' middles are too, R (h n + r m)
+    (short) and R (h n - r m) (long), 2 r R = 180 mm apart, and at theta = 90 deg they face the
+    place equally (``wrap_arc_point``'s tie; x = r cos theta, ``wrap_chain._way_weight``). Swept
+    over 80-100 deg in 0.01 deg: outside WAY_TIE (|x| >= 0.1) the point is that way's middle, to
+    1e-12; through the tie it moves at most 0.34 mm a step, and over 89.9-90.1 deg in 0.001 deg
+    at most 0.034 mm (a tenth: continuous, a step would not shrink). On main 63bdf18b it jumped
+    from one middle to the other at the tie, 180 mm in one step (the 5th female's outboard
+    thigh barrier, 19 mm, where the pair's placement had no fixed point: scenarios/HISTORY.md,
+    pairconverge)."""
+    from occupant.restraints.wrap_chain import WAY_TIE
+    beta = np.radians(30.0)
+    n = np.array([np.cos(beta), 0.0, np.sin(beta)])
+    h = 0.5 * np.cos(beta)
+    r = np.sqrt(1.0 - h * h)
+    m = np.array([np.sin(beta), 0.0, -np.cos(beta)])
+    model = _belt(0.5 * R)
+    z = fit_belts(model, np.zeros(1))
+    jz = model.belts.point_z[1]
+    bundle, data = model.bundle(base_table=None), model.make_data()
+    i = model.output_names.index
+
+    def points(degrees):
+        rows = []
+        for theta in np.radians(degrees):
+            z[jz:jz + 3] = h * n + r * (np.cos(theta) * m + np.sin(theta) * np.array([0.0, 1.0, 0.0]))
+            evaluate(bundle, data, 0.0, np.zeros(1), np.zeros(1), z.copy(), 0.0)
+            rows.append([data.outputs[i(f"belt.w.{a}")] for a in "xyz"])
+        return np.array(rows)
+
+    coarse = np.arange(80.0, 100.0 + 1e-9, 0.01)
+    p = points(coarse)
+    x = r * np.cos(np.radians(coarse))
+    assert np.abs(p[x >= WAY_TIE] - R * (h * n + r * m)).max() < 1e-12     # the short way's
+    assert np.abs(p[x <= -WAY_TIE] - R * (h * n - r * m)).max() < 1e-12    # the long way's
+    step = np.linalg.norm(np.diff(p, axis=0), axis=1).max()
+    fine = np.linalg.norm(np.diff(points(np.arange(89.9, 90.1 + 1e-9, 0.001)), axis=0), axis=1)
+    assert step < 5e-4 and fine.max() < 0.15 * step
+
+
 # GS1's arm barrier at 87.47 ms (rounded), in the scaled frame of the upper arm shell (ARM, its
 # semi-axes, m):
 # the D-ring (a), the shoulder wrap's moved point (b, its x and y; its z swept here) and the

@@ -121,12 +121,12 @@ def test_regression_euro_ncap_5f_lap_belt_on_one_thigh_barrier_is_smooth(overrid
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "with barriers on both thighs the 5th female's lap belt still steps: 3.34 kN (hip_inboard-lap, "
-    "66.0 ms), the summed length 2.23 mm at 55.0 ms, where the outboard barrier's point alternates "
-    "between two placements 13 mm apart within one sample (its verdict touching in both), and "
-    "0.93 mm in right_thigh-hip_inboard at 52.4 ms (not traced). The 15.22 kN jump at 66.3 ms "
-    "(the held hip wrap's arc measured over a tilted circle as its point passed the point "
-    "opposite the front wrap) is gone (scenarios/HISTORY.md, humanthighs and pelvisjump)"))
+    "with barriers on both thighs the 5th female's lap belt still steps: 3.48 kN (hip_inboard-lap, "
+    "65.6 ms: webbing over the held hip wrap, not traced), the summed length 0.71 mm at 52.5 ms "
+    "(right_thigh-hip_inboard, a term of that piece with every point continuous, not traced). "
+    "The 15.22 kN jump at 66.3 ms (pelvisjump) and the pair's placement without a fixed point at "
+    "55.0-55.7 ms (the outboard barrier's ways round tying, 2.23 mm; pairconverge) are gone "
+    "(scenarios/HISTORY.md, humanthighs, pelvisjump and pairconverge)"))
 def test_reference_euro_ncap_5f_lap_belt_on_both_thigh_barriers_is_smooth():
     """Both thigh barriers on the 5th female's lap belt: as smooth as either alone (no force
     step over 1 kN, no length step over 1 mm between samples)."""
