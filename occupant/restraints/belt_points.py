@@ -12,9 +12,8 @@ from occupant.forces.points import PointData, add_point_force, point_state
 from occupant.jit import JIT_INLINE, JIT_STAGE, call_if, separate
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_chain import (
-    BARRIER_STILL, BARRIER_SWEEPS, FD_STEP, PAIR_HALVINGS, PAIR_NEWTON, _read, _solve3,
-    barrier_start, carried_travel, chained, held_in_chain, lifted, place_barrier, place_chain,
-    place_held, place_run, run_length, touching_ends,
+    BARRIER_STILL, BARRIER_SWEEPS, _read, barrier_start, carried_travel, chained, held_in_chain,
+    lifted, place_barrier, place_chain, place_held, place_run, run_length, touching_ends,
 )
 from occupant.restraints.wrap_geometry import _norm
 
@@ -234,142 +233,38 @@ def run_barrier(el, k):
 @njit(**JIT_STAGE)
 def _place_barrier_pair(data, el, out, k, n, o_pts, p0, z):
     """Barriers k (after the fixed point before their run) and n (before the fixed point after
-    it) and the wraps between them. Each barrier is placed (``place_barrier``) from its fixed
-    point and the nearest touching point beside it (the wraps, else the other barrier's point),
-    and the wraps between from both barriers' ``barrier_start`` points u = (y, yn): the pair's
-    placement is the u that those placements give back, F(u) = u (``_pair_map``), found by
-    Newton's method on F(u) - u (its 6 x 6 Jacobian by forward differences over FD_STEP, solved
-    in 3 x 3 blocks, ``_pair_step``; a step that does not shrink the residual halved, PAIR_HALVINGS
-    at most), from the points that the barriers placed from the wraps as if they were not there
-    give, until both points move less than BARRIER_STILL (PAIR_NEWTON steps at most). Placed in
-    turn (u <- F(u), one barrier's sweeps, BARRIER_SWEEPS at most) they converge only where F
-    contracts; Newton's steps also where it is smooth and does not. Neither converges where F
-    has no fixed point: the 5th female's lap belt over both thighs at 55.0-55.7 ms, its
-    outboard barrier's point jumping 19 mm between its two ways round at their tie, the sweeps
-    alternating between two placements 13 mm apart (``wrap_chain._way_weight`` blends that tie
-    now; F then contracts there and Newton's steps leave |F(u) - u| <= 1.1e-15 m in every sample
-    of that run: scenarios/HISTORY.md, pelvisjump and pairconverge). Each barrier's slot holds
-    its stand-in (its fixed point) at the start, its
-    ``barrier_start`` point while the wraps are placed and its own point while the other
-    barrier is placed and at the end."""
+    it) and the wraps between them: ``place_barrier`` of k from the fixed point before it and
+    the nearest touching point after it (the wraps, else n's point), then of n likewise from
+    its side, and the wraps placed again between the two barriers' ``barrier_start`` points
+    (each the barrier's own where it touches, its fixed point far from touching), in turn until
+    both points move less than BARRIER_STILL (BARRIER_SWEEPS at most): one barrier's sweeps
+    (``_place_barriers``) with the run placed from both ends. Each barrier's slot holds its
+    stand-in (its fixed point) at the start, its ``barrier_start`` point while the wraps are
+    placed and its own point while the other barrier is placed and at the end. The sweeps
+    converge where the placements contract; where a barrier's point jumped between its two ways
+    round at their tie the pair had no placement to converge to (the 5th female's lap belt over
+    both thighs at 55.0-55.7 ms, alternating between two 13 mm apart): that tie is blended now
+    (``wrap_chain._way_weight``; scenarios/HISTORY.md, pairconverge)."""
     j, jn = o_pts + 3 * (k - p0), o_pts + 3 * (n - p0)
     x, xn = _read(out, j), _read(out, jn)       # the stand-ins: their fixed points
     w = place_barrier(data, el, out, k, o_pts, p0, z)
     wn = place_barrier(data, el, out, n, o_pts, p0, z)
-    y = barrier_start(data, el, out, k, o_pts, p0, w)
-    yn = barrier_start(data, el, out, n, o_pts, p0, wn)
-    if _norm(y[0] - x[0], y[1] - x[1], y[2] - x[2]) <= BARRIER_STILL \
-            and _norm(yn[0] - xn[0], yn[1] - xn[1], yn[2] - xn[2]) <= BARRIER_STILL:
-        return                                  # both placed from their fixed points already
-    pn, tn = _read(out, jn), data.belt_touch[n]
-    f, fn = _pair_map(data, el, out, k, n, o_pts, p0, z, y, yn, pn, tn)
-    for _ in range(PAIR_NEWTON):
-        r, rn = _sub(f, y), _sub(fn, yn)
-        size = _dot(r, r) + _dot(rn, rn)
-        if _norm(r[0], r[1], r[2]) <= BARRIER_STILL and _norm(rn[0], rn[1], rn[2]) <= BARRIER_STILL:
-            return
-        pn, tn = _read(out, jn), data.belt_touch[n]    # n's own point, for k's touching end
-        s, sn = _pair_step(data, el, out, k, n, o_pts, p0, z, y, yn, f, fn, pn, tn)
-        for _ in range(PAIR_HALVINGS):
-            ty, tyn = _add(y, s, 1.0), _add(yn, sn, 1.0)
-            tf, tfn = _pair_map(data, el, out, k, n, o_pts, p0, z, ty, tyn, pn, tn)
-            tr, trn = _sub(tf, ty), _sub(tfn, tyn)
-            if _dot(tr, tr) + _dot(trn, trn) < size:
-                break
-            s, sn = _add((0.0, 0.0, 0.0), s, 0.5), _add((0.0, 0.0, 0.0), sn, 0.5)
-        y, yn, f, fn = ty, tyn, tf, tfn       # the last tried: the slots hold its placement
-
-
-@njit(**JIT_STAGE)
-def _pair_map(data, el, out, k, n, o_pts, p0, z, y, yn, pn, tn):
-    """F(y, yn) of ``_place_barrier_pair``: the wraps between barriers k and n placed from the
-    points y and yn (B0; their slots, read by the surface test meanwhile), then k placed (n's
-    slot holding its own point pn, verdict tn, for k's touching end where every wrap between is
-    lifted) and n placed; their ``barrier_start`` points (k's, n's)."""
-    j, jn = o_pts + 3 * (k - p0), o_pts + 3 * (n - p0)
-    out[j], out[j + 1], out[j + 2] = y
-    out[jn], out[jn + 1], out[jn + 2] = yn
-    data.belt_touch[k] = data.belt_touch[n] = -1.0    # not their own points
-    _place_wraps(data, el, out, k + 1, o_pts, p0, z)
-    out[jn], out[jn + 1], out[jn + 2] = pn
-    data.belt_touch[n] = tn
-    w = place_barrier(data, el, out, k, o_pts, p0, z)
-    wn = place_barrier(data, el, out, n, o_pts, p0, z)
-    return barrier_start(data, el, out, k, o_pts, p0, w), \
-        barrier_start(data, el, out, n, o_pts, p0, wn)
-
-
-@njit(**JIT_STAGE)
-def _pair_step(data, el, out, k, n, o_pts, p0, z, y, yn, f, fn, pn, tn):
-    """Newton's step (s, sn) for F(u) - u = 0 at u = (y, yn), F(u) = (f, fn) (``_pair_map``):
-    J = dF/du - I by forward differences over FD_STEP in each of u's six coordinates, in 3 x 3
-    blocks [[A, B], [C, D]] (rows: k's, n's; columns: y's, yn's), and J (s, sn) = -(F(u) - u)
-    solved by the Schur complement of A (``_solve3``). Where A or the complement is singular,
-    the step of placing in turn, F(u) - u."""
-    r, rn = _sub(f, y), _sub(fn, yn)
-    a0, c0 = _pair_column(data, el, out, k, n, o_pts, p0, z, y, yn, f, fn, pn, tn, 0)
-    a1, c1 = _pair_column(data, el, out, k, n, o_pts, p0, z, y, yn, f, fn, pn, tn, 1)
-    a2, c2 = _pair_column(data, el, out, k, n, o_pts, p0, z, y, yn, f, fn, pn, tn, 2)
-    b0, d0 = _pair_column(data, el, out, k, n, o_pts, p0, z, y, yn, f, fn, pn, tn, 3)
-    b1, d1 = _pair_column(data, el, out, k, n, o_pts, p0, z, y, yn, f, fn, pn, tn, 4)
-    b2, d2 = _pair_column(data, el, out, k, n, o_pts, p0, z, y, yn, f, fn, pn, tn, 5)
-    A = (a0[0] - 1.0, a1[0], a2[0], a0[1], a1[1] - 1.0, a2[1], a0[2], a1[2], a2[2] - 1.0)
-    if _det3(A) == 0.0:
-        return r, rn
-    p_0, p_1, p_2 = _solve3(A, b0), _solve3(A, b1), _solve3(A, b2)    # A^-1 B, by columns
-    q = _solve3(A, (-r[0], -r[1], -r[2]))                            # A^-1 (-r)
-    s0, s1, s2 = _sub(d0, _mul(c0, c1, c2, p_0)), _sub(d1, _mul(c0, c1, c2, p_1)), \
-        _sub(d2, _mul(c0, c1, c2, p_2))                               # D - C A^-1 B
-    S = (s0[0] - 1.0, s1[0], s2[0], s0[1], s1[1] - 1.0, s2[1], s0[2], s1[2], s2[2] - 1.0)
-    if _det3(S) == 0.0:
-        return r, rn
-    cq = _mul(c0, c1, c2, q)
-    sn = _solve3(S, (-rn[0] - cq[0], -rn[1] - cq[1], -rn[2] - cq[2]))
-    return _sub(q, _mul(p_0, p_1, p_2, sn)), sn
-
-
-@njit(**JIT_STAGE)
-def _pair_column(data, el, out, k, n, o_pts, p0, z, y, yn, f, fn, pn, tn, c):
-    """Column c of dF/du (``_pair_step``; c 0-2 y's coordinates, 3-5 yn's) by a forward
-    difference over FD_STEP: (k's rows, n's rows)."""
-    e = (FD_STEP if c == 0 or c == 3 else 0.0, FD_STEP if c == 1 or c == 4 else 0.0,
-         FD_STEP if c == 2 or c == 5 else 0.0)
-    if c < 3:
-        g, gn = _pair_map(data, el, out, k, n, o_pts, p0, z, _add(y, e, 1.0), yn, pn, tn)
-    else:
-        g, gn = _pair_map(data, el, out, k, n, o_pts, p0, z, y, _add(yn, e, 1.0), pn, tn)
-    return _add((0.0, 0.0, 0.0), _sub(g, f), 1.0 / FD_STEP), \
-        _add((0.0, 0.0, 0.0), _sub(gn, fn), 1.0 / FD_STEP)
-
-
-@njit(**JIT_INLINE)
-def _det3(A):
-    """The determinant of the 3 x 3 matrix A (row-major, 9)."""
-    return (A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6])
-            + A[2] * (A[3] * A[7] - A[4] * A[6]))
-
-
-@njit(**JIT_INLINE)
-def _mul(c0, c1, c2, v):
-    """The 3 x 3 matrix of columns c0, c1, c2 times the vector v."""
-    return (c0[0] * v[0] + c1[0] * v[1] + c2[0] * v[2], c0[1] * v[0] + c1[1] * v[1] + c2[1] * v[2],
-            c0[2] * v[0] + c1[2] * v[1] + c2[2] * v[2])
-
-
-@njit(**JIT_INLINE)
-def _sub(a, b):
-    return a[0] - b[0], a[1] - b[1], a[2] - b[2]
-
-
-@njit(**JIT_INLINE)
-def _add(a, b, f):
-    """a + f b."""
-    return a[0] + f * b[0], a[1] + f * b[1], a[2] + f * b[2]
-
-
-@njit(**JIT_INLINE)
-def _dot(a, b):
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    for _ in range(BARRIER_SWEEPS):
+        y = barrier_start(data, el, out, k, o_pts, p0, w)
+        yn = barrier_start(data, el, out, n, o_pts, p0, wn)
+        if _norm(y[0] - x[0], y[1] - x[1], y[2] - x[2]) <= BARRIER_STILL \
+                and _norm(yn[0] - xn[0], yn[1] - xn[1], yn[2] - xn[2]) <= BARRIER_STILL:
+            break
+        pn, tn = _read(out, jn), data.belt_touch[n]
+        out[j], out[j + 1], out[j + 2] = y
+        out[jn], out[jn + 1], out[jn + 2] = yn
+        data.belt_touch[k] = data.belt_touch[n] = -1.0    # not their own points
+        _place_wraps(data, el, out, k + 1, o_pts, p0, z)
+        x, xn = y, yn
+        out[jn], out[jn + 1], out[jn + 2] = pn       # n's point, for k's touching end
+        data.belt_touch[n] = tn                      # and its verdict
+        w = place_barrier(data, el, out, k, o_pts, p0, z)
+        wn = place_barrier(data, el, out, n, o_pts, p0, z)
 
 
 @njit(**JIT_STAGE)

@@ -60,9 +60,6 @@ BARRIER_BAND = 0.025  # m [E]: gap between a barrier's ellipsoid and its straigh
 BARRIER_STILL = 1.0e-13   # m: the wraps after a barrier are placed again from its point until
                           # that point moves less than this (``belt._place_barriers``)
 BARRIER_SWEEPS = 40   # their placements after a barrier at most
-PAIR_NEWTON = 12      # [E] Newton steps at most placing two barriers at the ends of one run of
-                      # wraps (``belt_points._place_barrier_pair``; quadratic where F is smooth)
-PAIR_HALVINGS = 10    # halvings at most of such a step that does not shrink its residual [E]
 HALVINGS = 40         # step halvings that keep a join out of both ellipsoids at most
 ON_LINE = 1.0e-9      # m: a held wrap off its ellipsoid this near the line of the points beside
                       # it does not touch (``lifted``; placed there to rounding, 1e-16 m)
