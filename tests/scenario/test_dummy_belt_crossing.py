@@ -126,19 +126,43 @@ def human_fitted():
     return load("us_ncap_frontal_56", {"occupant.human.sex": "male", "solver.t_end": 0.0005}).run()
 
 
-def test_regression_human_shoulder_belt_fitted_on_the_clavicle_in_front_of_the_neck(human_fitted):
-    """The parametric human's shoulder belt in a dummy's scenario is fitted as a human body
-    model's user routes it (``restraints.belt.clavicle``, on by default for a human: branch
-    humanroute, scenarios/HISTORY.md): its shoulder wrap on its outboard (left) shoulder shell
+def test_regression_human_shoulder_belt_fitted_behind_the_neck_is_a_defect(human_fitted):
+    """The parametric human's shoulder belt in a dummy's scenario, on its shortest path over its
+    thorax ellipsoid (whose crown stands behind the neck), is fitted round the back of its neck
+    and over its inboard shoulder, and its run says so: one line, the belt's piece from the
+    D-ring crossing the neck's midplane 59 mm behind the neck's axis (its back 73 mm behind it;
+    the same 59.3 mm in aeb_precrash_frontal after settling, 63.3 at 224 ms of braking, where
+    its neck barrier, holding the belt outboard of the neck, lets it through the neck's back
+    11.7 mm deep; scenarios/HISTORY.md, neckside). Before, no line: the belt lay 3.6 mm inside
+    the neck, within the 20 mm a belt's path is allowed."""
+    from occupant.scenario.defects import belt_defects
+    (d,) = [d for d in belt_defects(human_fitted.model, human_fitted.results)
+            if d.kind == "belt behind the neck"]
+    assert (d.element, d.body) == ("belt.d_ring-shoulder", "neck_shell")
+    assert 1e3 * d.value == pytest.approx(59.3, abs=3.0)
+
+
+@pytest.fixture(scope="module")
+def human_on_the_clavicle():
+    """us_ncap_frontal_56 with the 50th male human, its belt routed over his clavicle: its first
+    half millisecond."""
+    return load("us_ncap_frontal_56", {"occupant.human.sex": "male", "solver.t_end": 0.0005,
+                                       "restraints.belt.clavicle": True}).run()
+
+
+def test_regression_human_shoulder_belt_fitted_on_the_clavicle_in_front_of_the_neck(human_on_the_clavicle):
+    """The parametric human's shoulder belt in a dummy's scenario fitted as a human body
+    model's user routes it (``restraints.belt.clavicle``, off by default: branch humanroute,
+    scenarios/HISTORY.md): its shoulder wrap on its outboard (left) shoulder shell
     at mid-clavicle, ahead of the neck's axis and outboard of the neck by more than half the
     webbing, at or above the clavicle's plane (the shell's centre height); its run has no
-    "belt behind the neck" line and no belt-depth line at the fit. Was (main deede2c3, branch
-    neckside: this test then held the line) on its shortest path over the thorax alone, over
-    the thorax's crown (at the cervicale, 88 mm behind the neck's base) to its inboard side:
+    "belt behind the neck" line and no belt-depth line at the fit. Without it (the test above)
+    on its shortest path over the thorax alone, over
+    the thorax's crown (at the cervicale, 81 mm behind the neck's base) to its inboard side:
     belt.d_ring-shoulder crossing the neck's midplane 59.3 mm behind its axis, the shoulder
     wrap 95 mm inboard of the midline, the path 35.2 mm in the right shoulder shell."""
     from occupant.scenario.defects import belt_defects
-    run = human_fitted
+    run = human_on_the_clavicle
     lines = [d for d in belt_defects(run.model, run.results)
              if d.kind in ("belt behind the neck", "belt depth")]
     assert lines == [], [d.text() for d in lines]

@@ -241,8 +241,8 @@ def test_reference_driver_belt_anchorages_are_the_seats_and_shared(tmp_path):
                                             r"with no shoulder or shoulder_center"):
         load("us_ncap_frontal_56", overrides={"restraints.belt.neck_barrier": True,
                                               "restraints.belt.shoulder": "thorax"})
-    # the human's clavicle fit (on by default for a human) beside a key that places the shoulder
-    # wrap itself: refused when asked for, off by default then (branch humanroute)
+    # the clavicle route beside a key that places the shoulder wrap itself: refused; off by
+    # default (branch humanroute)
     with pytest.raises(ScenarioError, match=r"restraints.belt.clavicle: the shoulder wrap is placed by "
                                             r"\['shoulder_at'\] already"):
         load("us_ncap_frontal_56", overrides={"occupant.human.sex": "male",
