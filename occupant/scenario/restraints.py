@@ -277,7 +277,8 @@ BELT_ANCHORAGES = {"three_point": ("retractor", "d_ring", "buckle", "lap_anchor"
                    "separate": ("d_ring", "buckle", "lap_anchor"),
                    "lap": ("buckle", "lap_anchor"),
                    "two_point": ("d_ring", "buckle")}
-_SHOULDER_KEYS = ("d_ring", "d_ring_friction", "torso", "abdomen", "groin", "ribcage", "neck_barrier",
+_SHOULDER_KEYS = ("d_ring", "d_ring_friction", "torso", "abdomen", "groin", "ribcage", "clavicle",
+                  "neck_barrier",
                   "barriers", "shoulder", "shoulder_center", "shoulder_semi_axes", "shoulder_at",
                   "shoulder_flank", "chest_at", "chest_flank", "buckle_barriers")
 _LAP_KEYS = ("lap_anchor", "pelvis", "lap_across", "lap_barriers", "lap_buckle_barriers")
@@ -313,11 +314,50 @@ def belt_table(table, interior_belt, human, reference):
     """The table ``build_belt`` reads: the scenario's ``[restraints.belt]`` over the interior's
     anchorages its kind takes (BELT_ANCHORAGES), ``ribcage`` on for a parametric ``human``
     whose belt crosses the torso, and the REFERENCE entry (the callable giving the reference
-    dummy's file, read only for a lap belt's pelvis)."""
+    dummy's file, read only for a lap belt's pelvis). ``clavicle`` stays off unless set: on, it
+    changes every figure of the human's belted runs that 11 regression tests hold
+    (scenarios/HISTORY.md, humanroute)."""
     kind = table.get("kind", KEYS["restraints.belt.kind"].default)
     shoulder = kind != "lap"
     return {**{k: v for k, v in interior_belt.items() if k in BELT_ANCHORAGES.get(kind, ())},
             **({"ribcage": True} if human and shoulder else {}), **table, REFERENCE: reference}
+
+
+#: the keys that place the shoulder wrap themselves: with any of them ``clavicle`` is refused
+CLAVICLE_PLACED = ("shoulder", "shoulder_center", "shoulder_at", "shoulder_flank")
+
+
+def clavicle_fit(asm, c, path, torso, outboard):
+    """(``shoulder_at``, ``shoulder_flank``, ``chest_at``) in the frame of the ``torso``
+    ellipsoid (``clavicle``): the chest wrap at mid-sternum (the torso's front at its centre's
+    height, as GS1's MID_CLAVICLE_FIT, tests/human/test_validation_sled.py [E]) and the
+    shoulder wrap fitted at the mid-clavicle of the occupant's outboard shoulder and held on its
+    clavicle, from the occupant's own ``<side>_shoulder_shell`` on the torso's
+    part (the parametric human's: ``human.builder.shoulder_shells``, centred at mid-clavicle at
+    the acromion's height). The point: on the torso's front at the shell centre's breadth and
+    height (``held_on`` carries it out onto the shell standing over it,
+    ``modeling.outer_surface``); the flank: the plane through the shell's centre normal to its
+    vertical axis, the clavicle's level (ANSUR II men: the acromion 0.0436 H and the
+    suprasternale 0.0448 H below the cervicale [S], data/body_proportions.toml: the clavicle
+    runs level from the notch to the acromion within 2 mm), kept at or above it
+    (``Wrap.flank``, a ridge of no force of its own [E]; GS1's figures with it:
+    scenarios/validation/HISTORY.md, gs1clavicle). Where a human-body-model user routes the belt
+    (over the mid-clavicle, in front of the neck); its shortest path over the thorax alone runs
+    over the thorax's crown behind the neck (scenarios/HISTORY.md, neckside and humanroute)."""
+    from occupant.modeling.outer_surface import _frame
+    side = "left" if outboard > 0.0 else "right"
+    shell = f"{side}_shoulder_shell"
+    here = _frame(asm, torso)
+    there = _frame(asm, shell) if shell in asm.geometries else None
+    if here is None or there is None or there[0] != here[0]:
+        c.fail(c.where(path, "clavicle"), f"the torso's part has no {shell} ellipsoid to fit the "
+               "shoulder belt on its clavicle", "a parametric human's torso, or clavicle = false")
+    _, ct, Rt, Dt = here
+    _, cs, Rs, _ = there
+    y, z = (Rt.T @ (cs - ct))[1:]
+    x = Dt[0] * np.sqrt(max(0.0, 1.0 - (y / Dt[1]) ** 2 - (z / Dt[2]) ** 2))
+    n = Rt.T @ Rs[:, 2]
+    return (x, y, z), (*n, float(n @ (Rt.T @ (cs - ct)))), (Dt[0], 0.0, 0.0)
 
 
 def build_belt(asm, table, c, path):
@@ -404,7 +444,13 @@ def build_belt(asm, table, c, path):
     point kept to n . x >= d (``held_on``, ``Wrap.flank``; carried into that ellipsoid's frame);
     none shipped (GS1 measured with them: scenarios/validation/HISTORY.md, "The shoulder belt held
     where it is fitted"; GS1 held on the clavicle: scenarios/validation/HISTORY.md Stop 40,
-    gs1clavicle)."""
+    gs1clavicle). ``clavicle`` (default off; not with one of CLAVICLE_PLACED; meant for the
+    parametric human in a dummy's scenario): the shoulder belt routed as a human body model's
+    user routes it, ``shoulder_at`` and ``shoulder_flank`` at and on the outboard
+    shoulder's mid-clavicle, ``chest_at`` at mid-sternum and an ``abdomen`` wrap on the
+    occupant's ``abdomen`` (those two unless given; ``clavicle_fit``): on its shortest path
+    over the thorax alone the human's belt ran over the thorax's crown behind its neck
+    (scenarios/HISTORY.md, neckside, humanroute)."""
     import numpy as np
     from occupant.modeling import ModelingError
     from occupant.modeling.belts import Pretensioner, Retractor, Wrap
@@ -507,6 +553,19 @@ def _shoulder_belt_wraps(asm, table, c, path, kind, outboard, mu, across):
             c.fail(path, "ribcage: the occupant has no sternum to carry the torso's wraps")
         from occupant.human.builder import thorax_table
         carried["share"] = thorax_table()["belt"]["sternum_share"]
+    if read(c, table, path, "clavicle"):   # fitted at mid-clavicle, held on the clavicle
+        placed = [k for k in CLAVICLE_PLACED if k in table]
+        if placed:
+            c.fail(c.where(path, "clavicle"), f"the shoulder wrap is placed by {placed} already",
+                   "clavicle or those keys")
+        # the chest wrap at mid-sternum and over the abdomen: fitted at mid-clavicle with the chest
+        # wrap on its shortest path the 50th male's piece to the buckle ran 86.5 mm through its
+        # abdomen at the fit (us_ncap_frontal_56), at mid-sternum alone 60.8 mm, with both none
+        # over 20 mm (scenarios/HISTORY.md, humanroute)
+        at, flank, sternum = clavicle_fit(asm, c, path, torso, outboard)
+        table = {"chest_at": list(sternum),
+                 **({"abdomen": "abdomen"} if "abdomen" in asm.geometries else {}),
+                 **table, "shoulder_at": list(at), "shoulder_flank": list(flank)}
     on, held = held_on(asm, table, c, path, torso, "shoulder", mu, across)
     upper = [Wrap("shoulder", on, friction=mu, **held, **(carried if "share" in carried else {}))]
     shoulder = c.string(table, "shoulder", path, choices=list(asm.geometries), what="geometry")

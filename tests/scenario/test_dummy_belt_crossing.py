@@ -142,6 +142,43 @@ def test_regression_human_shoulder_belt_fitted_behind_the_neck_is_a_defect(human
     assert 1e3 * d.value == pytest.approx(59.3, abs=3.0)
 
 
+@pytest.fixture(scope="module")
+def human_on_the_clavicle():
+    """us_ncap_frontal_56 with the 50th male human, its belt routed over his clavicle: its first
+    half millisecond."""
+    return load("us_ncap_frontal_56", {"occupant.human.sex": "male", "solver.t_end": 0.0005,
+                                       "restraints.belt.clavicle": True}).run()
+
+
+def test_regression_human_shoulder_belt_fitted_on_the_clavicle_in_front_of_the_neck(human_on_the_clavicle):
+    """The parametric human's shoulder belt in a dummy's scenario fitted as a human body
+    model's user routes it (``restraints.belt.clavicle``, off by default: branch humanroute,
+    scenarios/HISTORY.md): its shoulder wrap on its outboard (left) shoulder shell
+    at mid-clavicle, ahead of the neck's axis and outboard of the neck by more than half the
+    webbing, at or above the clavicle's plane (the shell's centre height); its run has no
+    "belt behind the neck" line and no belt-depth line at the fit. Without it (the test above)
+    on its shortest path over the thorax alone, over
+    the thorax's crown (at the cervicale, 81 mm behind the neck's base) to its inboard side:
+    belt.d_ring-shoulder crossing the neck's midplane 59.3 mm behind its axis, the shoulder
+    wrap 95 mm inboard of the midline, the path 35.2 mm in the right shoulder shell."""
+    from occupant.scenario.defects import belt_defects
+    run = human_on_the_clavicle
+    lines = [d for d in belt_defects(run.model, run.results)
+             if d.kind in ("belt behind the neck", "belt depth")]
+    assert lines == [], [d.text() for d in lines]
+    wrap = next(p for p in run.model.source.belts["belt"].points if p.name == "shoulder")
+    assert wrap.geometry == "left_shoulder_shell"
+    out = run.results.outputs
+    at = np.array([out[f"belt.shoulder.{a}"][0] for a in "xyz"])
+    neck = _in_b0(run, "neck")
+    local = neck[:3, :3].T @ (at - neck[:3, 3])      # the neck's base frame: x ahead, y left
+    radius = run.model.source.geometries["neck_shell"].semi_axes[1]
+    assert local[0] > 0.0 and local[1] > radius + HALF_WEBBING, local
+    shell, = ellipsoids_at(run, 0, ["left_shoulder_shell"]).values()
+    c, R, _ = shell
+    assert (R.T @ (at - c))[2] >= -1e-6
+
+
 @pytest.mark.parametrize("fit, measured", [
     pytest.param({"restraints.belt.shoulder_at": [0.069, 0.096, 0.141]}, 0.0849, marks=pytest.mark.xfail(
         strict=False, reason="bistable (the docstring): the same code ends the settling on this path "

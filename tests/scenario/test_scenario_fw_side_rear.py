@@ -241,6 +241,17 @@ def test_reference_driver_belt_anchorages_are_the_seats_and_shared(tmp_path):
                                             r"with no shoulder or shoulder_center"):
         load("us_ncap_frontal_56", overrides={"restraints.belt.neck_barrier": True,
                                               "restraints.belt.shoulder": "thorax"})
+    # the clavicle route beside a key that places the shoulder wrap itself: refused; off by
+    # default (branch humanroute)
+    with pytest.raises(ScenarioError, match=r"restraints.belt.clavicle: the shoulder wrap is placed by "
+                                            r"\['shoulder_at'\] already"):
+        load("us_ncap_frontal_56", overrides={"occupant.human.sex": "male",
+                                              "restraints.belt.clavicle": True,
+                                              "restraints.belt.shoulder_at": [0.09, 0.10, 0.05]})
+    wraps = {p.name: p for p in load("us_ncap_frontal_56", overrides={
+        "occupant.human.sex": "male", "restraints.belt.shoulder_at": [0.09, 0.10, 0.05]}
+        ).model.source.find("belt").points}
+    assert wraps["shoulder"].flank is None and "abdomen" not in wraps
 
 
 def test_reference_criteria_show_and_reference_are_checked():
