@@ -992,11 +992,10 @@ def _gap(D, p):
 
 
 @njit(**JIT_STAGE)
-def _barrier_arc_point(D, way, a, b, s):
+def _barrier_arc_point(D, way, a, b, s, P):
     """A touching barrier's point (ellipsoid frame) on its wrap from a to b in the plane through
-    s, the way round ``way`` picks (``wrap_arc_point``'s middle), kept BARRIER_END from its ends
+    s: P, the middle of the way round ``way`` (``wrap_arc_point``), kept BARRIER_END from its ends
     (``_off_ends``) where nearer (``place_barrier``)."""
-    P = wrap_arc_point(D, way, a, b, s, 0.5)[0]
     if min(_norm(P[0] - a[0], P[1] - a[1], P[2] - a[2]),
            _norm(P[0] - b[0], P[1] - b[1], P[2] - b[2])) < BARRIER_END:
         P = _off_ends(D, way, a, b, s, P)
@@ -1004,11 +1003,12 @@ def _barrier_arc_point(D, way, a, b, s):
 
 
 @njit(**JIT_STAGE)
-def _way_weight(D, way, a, b, s):
-    """The weight of the way round ``way`` picks for a touching barrier's wrap from a to b (plane
-    through s, ``wrap_arc_point``), against the other way's (picked by -way): 1 where its middle
+def _way_weight(D, way, m, o, ways):
+    """The weight of the way round ``way`` picks for a touching barrier's wrap, its middle m,
+    against the other way's (picked by -way), its middle o (``wrap_arc_point``'s, both ``ways``
+    wrapping; else 1): 1 where its middle
     faces the place (c = way D, scaled frame) more than the other's by WAY_TIE or more, in
-    x = c . (m - m') / (|c| |m - m'|) (m, m' the two middles, scaled frame; x = 0 where they
+    x = c . (m - o) / (|c| |m - o|) (scaled frame; x = 0 where they
     face it equally, ``_arc``'s tie), falling to 1/2 at the tie as 1/2 + smooth(x / WAY_TIE) / 2
     (smooth(y) = 3 y^2 - 2 y^3): the blend of the two ways' points (``place_barrier``) is the
     same from either side of the tie. Picked by the tie alone, the barrier's point jumped between
@@ -1018,9 +1018,7 @@ def _way_weight(D, way, a, b, s):
     a barrier at each end of the lap belt's pelvis wraps had no fixed point there, its sweeps
     alternating between the two 13 mm apart (scenarios/HISTORY.md, pairconverge). 1 where the
     other way does not wrap."""
-    m, active = wrap_arc_point(D, way, a, b, s, 0.5)
-    o, other = wrap_arc_point(D, (-way[0], -way[1], -way[2]), a, b, s, 0.5)
-    if not (active and other):
+    if not ways:
         return 1.0
     c0, c1, c2 = way[0] * D[0], way[1] * D[1], way[2] * D[2]
     d0, d1, d2 = (m[0] - o[0]) / D[0], (m[1] - o[1]) / D[1], (m[2] - o[2]) / D[2]
@@ -1087,12 +1085,15 @@ def place_barrier(data, el, out, k, o_pts, p0, z):
     touching = enters and m0 * side[0] + m1 * side[1] + m2 * side[2] > 0.0
     if touching:
         s, way = _inside_plane(D, al, bl, (z[jz], z[jz + 1], z[jz + 2])), run_way(el, z, k, 1)
-        P = _barrier_arc_point(D, way, al, bl, s)
-        # near a tie of the ways round (``wrap_arc_point``: their middles facing the place
-        # equally) the other way's point too, blended (``_way_weight``)
-        wc = _way_weight(D, way, al, bl, s)
+        # each way round's middle, once (``wrap_arc_point``); near their tie (the middles facing
+        # the place equally) the other way's point too, blended (``_way_weight``)
+        back = (-way[0], -way[1], -way[2])
+        m, active = wrap_arc_point(D, way, al, bl, s, 0.5)
+        o, other = wrap_arc_point(D, back, al, bl, s, 0.5)
+        P = _barrier_arc_point(D, way, al, bl, s, m)
+        wc = _way_weight(D, way, m, o, active and other)
         if wc < 1.0:
-            Q = _barrier_arc_point(D, (-way[0], -way[1], -way[2]), al, bl, s)
+            Q = _barrier_arc_point(D, back, al, bl, s, o)
             P = (Q[0] + wc * (P[0] - Q[0]), Q[1] + wc * (P[1] - Q[1]), Q[2] + wc * (P[2] - Q[2]))
             if _norm(P[0] / D[0], P[1] / D[1], P[2] / D[2]) < 1.0:
                 P = _onto(D, P)
