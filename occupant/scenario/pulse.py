@@ -92,8 +92,11 @@ class Pulse:
         if not len(big):
             return 0.0
 
-        def crossing(k, j):   # where |a| passes the level between rows k (at or below it) and j
-            return self.t[k] + (level - mag[k]) / (mag[j] - mag[k]) * (self.t[j] - self.t[k])
+        def crossing(k, j):   # where a, linear between rows k (|a| at or below the level) and j,
+            #                   reaches the level on row j's side (a row on the other side of 0
+            #                   is not mirrored: the line crosses 0 first)
+            reach = np.copysign(level, self.a[j])
+            return self.t[k] + (reach - self.a[k]) / (self.a[j] - self.a[k]) * (self.t[j] - self.t[k])
 
         first, last = big[0], big[-1]
         start = self.t[first] if first == 0 else crossing(first - 1, first)

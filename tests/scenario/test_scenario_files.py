@@ -993,6 +993,17 @@ def test_analytic_a_coarse_pulse_tables_duration_is_its_base(tmp_path):
     assert h.duration == pytest.approx(0.1 * (1 - 2 * math.asin(0.01) / math.pi), abs=1e-6)
 
 
+def test_analytic_a_pulse_starting_across_zero_lasts_from_its_signed_crossing(tmp_path):
+    """A table whose first row is a small positive value (0.2 g, under 1 % of its -40 g peak)
+    and whose next row, 10 ms on, is -40 g: read linear, a passes -0.4 g at 0.6 / 40.2 of the
+    10 ms, 0.149 ms, not where |a| interpolated between the rows' magnitudes passes 0.4 g
+    (0.2 / 39.8 of 10 ms, 0.0503 ms)."""
+    (tmp_path / "x.csv").write_text("time [s],acceleration [g]\n0,0.2\n0.01,-40\n0.09,-40\n0.1,0\n")
+    c = FileChecker(tmp_path / "s.toml", ScenarioError)
+    p = read_pulse(c, {"shape": "csv", "file": "x.csv"}, "pulse", c.file, 0.15)
+    assert p.duration == pytest.approx(0.1 - 0.01 * 0.6 / 40.2 - 0.01 * 0.01, abs=1e-12)
+
+
 def test_reference_pulse_from_csv_and_isomme(tmp_path):
     from occupant import Channel
     from occupant.io import isomme
