@@ -507,10 +507,12 @@ def _add_joint_characteristics(segs, H, M, neck_muscles):
         s.resistances = out
 
 
-def neck_circumference(stature, prop):
-    """m, the human's neck circumference at its base (body_proportions.toml neck_base_radius, a
-    fraction of stature for both sexes, as the suprasternale's place uses it: c7t1_from_cervicale)."""
-    return 2.0 * math.pi * prop["neck_base_radius"] * stature
+def neck_circumference(stature, prop, sex="male"):
+    """m, the human's neck circumference at its base: body_proportions.toml neck_base_radius, its
+    sex's own fraction of stature (ANSUR II's men's and women's means; the size the neck's failure
+    levels scale with, joint_failure.read_levels). The woman's geometry (c7t1_from_cervicale,
+    shoulder_shells) keeps the men's ratio, as the file builds her elsewhere."""
+    return 2.0 * math.pi * sex_value(prop, "neck_base_radius", sex) * stature
 
 
 def build(stature=None, mass=None, sex="male", percentile=None, name=None,
@@ -544,5 +546,5 @@ def build(stature=None, mass=None, sex="male", percentile=None, name=None,
     reference = prop["percentile"]["male"]["50"][0]
     asm.joint_failure_levels = read_levels(
         model.joint_resistance_names, joint_ranges(segs),
-        {"neck": neck_circumference(stature, prop) / neck_circumference(reference, prop)})
+        {"neck": neck_circumference(stature, prop, sex) / neck_circumference(reference, prop)})
     return model
