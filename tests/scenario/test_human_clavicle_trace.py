@@ -31,6 +31,9 @@ CRASH_RANGE_DEG = 75.0   # head-to-T1 lateral bending at which both neck joints 
 #                          57 N m stop level (human/data/joint_passive.toml, upper_neck.x [E])
 
 
+DEFAULT_ROUTE = "restraints.belt.clavicle=false"   # the human's belt fitted over its thorax alone
+
+
 def _run(name, *overrides):
     run = load(name, list(HUMAN + overrides)).run()
     assert run.results.status == "finished"
@@ -43,8 +46,18 @@ def sled():
 
 
 @pytest.fixture(scope="module")
+def sled_default():
+    return _run("fmvss208_sled_48_belted", DEFAULT_ROUTE)
+
+
+@pytest.fixture(scope="module")
 def ncap():
     return _run("us_ncap_frontal_56")
+
+
+@pytest.fixture(scope="module")
+def ncap_default():
+    return _run("us_ncap_frontal_56", DEFAULT_ROUTE)
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +105,20 @@ def test_regression_sled_clavicle_neck_compression_is_the_heads_rebound_not_the_
     assert chin.size and t[chin[-1]] < t[k] - 0.003                           # ended 6.6 ms before
     lateral = abs(np.degrees(out["upper_neck_x.deflection"][k] + out["lower_neck_x.deflection"][k]))
     assert lateral > CRASH_RANGE_DEG                                          # 89.0 deg
+
+
+def test_regression_sled_default_route_neck_stays_inside_its_lateral_range(sled_default):
+    """The default route (the belt over the thorax alone) in the same sled: its compression peak,
+    -987 N at 124.3 ms, is the head's inertia -333 N and its loads -654 N, with the neck bent
+    sideways 53 deg, inside the 75 deg; the neck's sideways bend stays under 65 deg over the run
+    (the clavicle route's reaches 89): the posture, not a belt on the neck, parts the two."""
+    out = sled_default.results.outputs
+    fz, parts = _upper_neck(sled_default)
+    k = int(np.argmin(fz))
+    assert -1.2e3 < fz[k] < -0.8e3                                            # -987 N
+    assert -500.0 < parts["inertia"][k] < parts["head"][k] + 500.0            # -333 / -654 N
+    lateral = np.abs(np.degrees(out["upper_neck_x.deflection"] + out["lower_neck_x.deflection"]))
+    assert lateral.max() < 65.0 < CRASH_RANGE_DEG                             # 57.2 deg at 104.6 ms
 
 
 def test_regression_sled_clavicle_upper_arm_line_is_the_arm_over_the_belt(sled):
@@ -142,6 +169,21 @@ def test_regression_ncap_clavicle_head_peak_is_on_the_bag_without_the_chin_on_th
     on = int(np.nonzero(out["driver_airbag_head_shell.force"] > 0.0)[0][0])
     assert v[on, model.body("head"), 0] > 6.2                                 # 6.43 m/s
     assert v[on, model.body("upper_torso"), 0] < 3.5                          # 2.96 m/s
+
+
+def test_regression_ncap_default_route_chin_shares_the_stop_and_the_head_arrives_slower(ncap_default):
+    """The default route in US NCAP (HIC15 738): the peak, 82.7 g at 70.6 ms, is on the bag too
+    (2.90 kN on the head shell), with the chin on the chest 0.38 kN (65.3-79.3 ms); the torso
+    moves on at 4.42 m/s and the head meets the bag at 5.9 m/s (51.6 ms)."""
+    res, model = ncap_default.results, ncap_default.model
+    out, t = res.outputs, np.asarray(res.t)
+    assert out["chin__thorax.normal_force"].max() > 200.0                    # 384 N
+    R = res.base_poses[:, :3, :3]
+    rel = np.einsum("nji,nbj->nbi", R, res.body_com - res.base_poses[:, None, :3, 3])
+    v = np.gradient(rel, t, axis=0)
+    on = int(np.nonzero(out["driver_airbag_head_shell.force"] > 0.0)[0][0])
+    assert v[on, model.body("head"), 0] < 6.2                                 # 5.91 m/s
+    assert v[on, model.body("upper_torso"), 0] > 4.0                          # 4.42 m/s
 
 
 def test_regression_side_clavicle_neck_shoulder_step_is_a_short_stiff_piece_not_a_flip(side):
