@@ -26,16 +26,15 @@ from occupant.sensors.defaults import default_sensors
 from occupant.sensors.evaluate import evaluate as evaluate_sensors
 from occupant.sensors.evaluate import load_cell_sources
 
-HUMAN = ("occupant.human.sex=male", "restraints.belt.clavicle=true")
+HUMAN = "occupant.human.sex=male"
 CRASH_RANGE_DEG = 75.0   # head-to-T1 lateral bending at which both neck joints reach their
 #                          57 N m stop level (human/data/joint_passive.toml, upper_neck.x [E])
 
 
-DEFAULT_ROUTE = "restraints.belt.clavicle=false"   # the human's belt fitted over its thorax alone
-
-
-def _run(name, *overrides):
-    run = load(name, list(HUMAN + overrides)).run()
+def _run(name, clavicle=True):
+    """The 50th male human in scenario ``name``, its belt over the clavicle, or (False) fitted
+    over its thorax alone (the default route)."""
+    run = load(name, [HUMAN, f"restraints.belt.clavicle={str(clavicle).lower()}"]).run()
     assert run.results.status == "finished"
     return run
 
@@ -47,7 +46,7 @@ def sled():
 
 @pytest.fixture(scope="module")
 def sled_default():
-    return _run("fmvss208_sled_48_belted", DEFAULT_ROUTE)
+    return _run("fmvss208_sled_48_belted", clavicle=False)
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +56,7 @@ def ncap():
 
 @pytest.fixture(scope="module")
 def ncap_default():
-    return _run("us_ncap_frontal_56", DEFAULT_ROUTE)
+    return _run("us_ncap_frontal_56", clavicle=False)
 
 
 @pytest.fixture(scope="module")
