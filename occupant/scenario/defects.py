@@ -10,7 +10,10 @@ again) and lists, as ``Defect`` records with figures:
   characteristic: the force beyond is an extrapolation nobody measured), or, for a linear or power
   law, deeper than the smallest half-size of its geometries (a body through a surface);
 - an airbag contact deeper than the deployed bag's depth (a body through the bag), or a bottoming
-  contact past the last row of its bag's bottoming table.
+  contact past the last row of its bag's bottoming table;
+- an ellipsoid in no pair with a car surface that passes it deeper than its own segment's paired
+  ellipsoids by more than ``UNPAIRED_ALLOWANCE`` (``unpaired_defects``: nothing records how deep
+  an unpaired body goes; the human's shoulder went 48 mm into pedestrian_40's bonnet unseen).
 
 A parametric human's joint past its range end carrying more than its published failure moment
 (occupant.human.joint_failure, data/joint_failure.toml), with more energy than its stop or the
@@ -42,7 +45,7 @@ import numpy as np
 from occupant.model.bundle import (CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_ELLIPSOID, CONTACT_LINEAR,
                                    CONTACT_POWER, CONTACT_TABLE)
 from occupant.model.joint_types import JointType
-from occupant.modeling.geometry import Ellipsoid
+from occupant.modeling.geometry import Ellipsoid, Plane, placement
 from occupant.restraints.belt_clearance import belt_at, sample_depths, surface_depths
 
 # The penetration past a range end a joint stop is sized to hold: the dummies' rotational stops
@@ -76,12 +79,31 @@ NECK = "neck_shell"
 # belt standing off it; the belt's far pieces (the retractor's, behind the seat) cross a neck
 # midplane turned in the crash 0.4 m behind it (the human in aeb_precrash_frontal, 589 ms)
 BEHIND_REACH = 2.0
+# How much deeper than its segment's paired ellipsoids an occupant's ellipsoid may pass a plane
+# surface it is in no contact pair with, where no ellipsoid paired with that surface covers it
+# (``unpaired_defects``) [E]: the model's own error
+# of its bodies' ellipsoid fit, not tissue compressed (nothing pushes an unpaired body back), the
+# belt's allowance (BELT_ALLOWANCE, the same figure); the human's shoulder, in no pedestrian pair,
+# went 48 mm into pedestrian_40's bonnet outside the thorax and upper arm (scenarios/validation/
+# HISTORY.md, branches pedhuman, pedshoulder), 28 mm past its thorax
+UNPAIRED_ALLOWANCE = 0.020     # m
+# How often the unpaired bodies are placed against the surfaces (s), as the belts (BELT_SAMPLE)
+UNPAIRED_SAMPLE = 1e-3
+# Points over an ellipsoid's surface whose depths beyond a plane are read: their spacing on the
+# human shoulder (semi-axes up to 0.1 m) about 14 mm, the deepest depth's error under 0.3 mm
+UNPAIRED_POINTS = 600
+# The part whose plane surfaces the unpaired check judges: a pedestrian scenario's car
+# (occupant.scenario.vehicle_front.BODY). Over the interiors' planes (B0's) it finds the belted
+# sled's Hybrid III shanks 86 / 65 mm past the knee bolster's face at 148-149 ms, the legs kicked
+# up with their knee spheres, the bolster's one pair a leg, off it (scenarios/validation/
+# HISTORY.md, pedshoulder): left until the shins meet the bolster soundly
+UNPAIRED_ON = "vehicle"
 
 
 @dataclass(frozen=True)
 class Defect:
     kind: str        # "joint stop", "contact table", "contact depth", "airbag depth",
-    #                  "airbag bottoming", "belt depth", "belt behind the neck"
+    #                  "airbag bottoming", "belt depth", "belt behind the neck", "unpaired depth"
     element: str     # the joint resistance, contact pair or airbag contact; a belt's piece
     #                  ("belt.d_ring-shoulder": between two of its points)
     value: float     # the largest penetration (rad or m)
@@ -90,7 +112,8 @@ class Defect:
     t: float         # s, when the largest penetration was reached
     body: str = ""   # a belt's: the ellipsoid its piece lies in (behind the neck: the neck's)
     also: tuple = ()  # a belt's other ellipsoids past the limit, deepest first:
-    #                   (ellipsoid, depth m, piece, t s); behind the neck: (first t s, last t s)
+    #                   (ellipsoid, depth m, piece, t s); behind the neck: (first t s, last t s);
+    #                   unpaired: (its depth m, its segment's deepest paired ellipsoid)
 
     def text(self):
         """One line: element, figure against its limit, time (a belt's: its other bodies too)."""
@@ -104,6 +127,12 @@ class Defect:
             fig = (f"crosses the midline {scale * self.value:.1f} {unit} behind the axis of "
                    f"{self.body} (a shoulder belt crosses in front of the neck; behind it "
                    f"{1e3 * first:.1f}-{1e3 * last:.1f} ms)")
+        elif self.kind == "unpaired depth":
+            depth, by = self.also
+            fig = (f"{scale * depth:.1f} {unit} past the surface, in no contact pair with it, "
+                   f"outside every body paired with it and {scale * self.value:.1f} {unit} deeper "
+                   + (f"than {by}, its segment's paired body" if by else "than its segment's paired bodies")
+                   + f" (allowed {scale * self.limit:.0f} {unit})")
         elif self.kind == "belt depth":
             fig = (f"{scale * self.value:.1f} {unit} inside {self.body} (a belt's path is allowed "
                    f"{scale * self.limit:.0f} {unit} into a body)")
@@ -199,7 +228,8 @@ def joint_failures(model, results, levels=None):
 
 def motion_defects(model, results, failures=None):
     """The run's physical defects (``Defect`` list, each element's worst, in the order: joints,
-    contacts, airbags, belts: ``belt_defects``). ``model`` the compiled Model the run used,
+    contacts, unpaired bodies through surfaces: ``unpaired_defects``, airbags, belts:
+    ``belt_defects``). ``model`` the compiled Model the run used,
     ``results`` its Results; ``failures`` its ``joint_failures`` (default: computed): a joint
     whose worst excess lies past a range end that failed is left out (a predicted injury, not a
     defect)."""
@@ -237,6 +267,7 @@ def motion_defects(model, results, failures=None):
             worst(name, d, c.tables[c.load_start[k] + c.load_len[k] - 1, 0], "contact table", "m")
         elif c.law[k] in (CONTACT_LINEAR, CONTACT_POWER):
             worst(name, d, _geometry_size(c, k), "contact depth", "m")
+    found += unpaired_defects(model, results)
 
     bags = model.airbags
     for p, name in enumerate(model.airbag_contact_names):
@@ -359,6 +390,147 @@ def belt_loaded(results, belt, names):
     F = np.array([np.asarray(results.outputs[f"{belt}.{a}-{b}.force"], float)
                   for a, b in zip(names, names[1:])])
     return F > BELT_LOADED * F.max(axis=1, keepdims=True)
+
+
+def unpaired_defects(model, results, allowance=UNPAIRED_ALLOWANCE, every=UNPAIRED_SAMPLE,
+                     points=UNPAIRED_POINTS, on=UNPAIRED_ON):
+    """The occupant's ellipsoids that pass a plane surface they are in no contact pair with
+    deeper, by more than ``allowance``, than their own segment's ellipsoids that are paired with
+    it (``Defect`` "unpaired depth" per ellipsoid and surface, at its largest excess; element
+    "ellipsoid__surface"; ``also``: (its own depth then, m; the segment's paired ellipsoid that
+    went deepest then, or "")). A contact pair's depth is recorded and judged against its table
+    (``motion_defects``); an ellipsoid in no pair with a surface is never pushed back by it, and
+    nothing recorded says how deep it went: the human's shoulder shells, in no pedestrian pair,
+    went 48 mm into pedestrian_40's bonnet, 28 mm past its thorax then (scenarios/validation/
+    HISTORY.md, pedhuman, pedshoulder). Checked: each ellipsoid on a segment that meets the
+    surface through another of its ellipsoids (a segment meant to touch it: the shoulder shell
+    beside the thorax on the upper torso; a shank never paired with the bonnet is not judged
+    against the bonnet's plane, which runs on under the car's front), against each plane surface
+    (``Plane``, bounded or not) on the part ``on`` (UNPAIRED_ON: the car's) of the run's pairs,
+    every ``every`` s. Its depth: the deepest of
+    ``points`` points spread over its surface (a Fibonacci lattice) that lie past the plane within
+    its bounds (a plate's: within its thickness), inside no ellipsoid paired with that surface
+    and past the plane of no other surface the ellipsoid itself is paired with (those push it
+    back there, the latter within its bounds or over its rounded edges); its excess, that depth
+    less the deepest of its segment's paired ellipsoids' (the same measure): where those go as
+    deep the surface pushes the segment back there (the Hybrid III's shoulder shell, on its
+    thorax's surface, goes as deep into the bonnet as its thorax)."""
+    src = getattr(model, "source", None)
+    t = np.asarray(results.t)
+    poses = getattr(results, "body_poses", None)
+    if src is None or poses is None or len(t) < 2:
+        return []
+    geos, markers = src.geometries, src.markers
+    part = {n: markers[g.marker].part for n, g in geos.items()
+            if g.marker is not None and g.marker in markers}
+    paired = {}                                      # surface: the ellipsoids paired with it
+    own = {}                                         # ellipsoid: the plane surfaces it is paired with
+    for p in src.contact_pairs.values():
+        if isinstance(geos.get(p.geometry_b), Plane) and isinstance(geos.get(p.geometry_a), Ellipsoid):
+            paired.setdefault(p.geometry_b, set()).add(p.geometry_a)
+            own.setdefault(p.geometry_a, []).append(p.geometry_b)
+    checks = {s: sorted(n for n, g in geos.items() if isinstance(g, Ellipsoid) and n in part
+                        and n not in names and part[n] in {part.get(m) for m in names})
+              for s, names in paired.items() if part.get(s) == on}
+    checks = {s: names for s, names in checks.items() if names}
+    if not checks:
+        return []
+    step = max(1, int(round(every / float(np.median(np.diff(t))))))
+    i = np.arange(points) + 0.5                      # unit sphere, Fibonacci lattice
+    z = 1.0 - 2.0 * i / points
+    phi = math.pi * (1.0 + math.sqrt(5.0)) * i
+    unit = np.column_stack([np.sqrt(1.0 - z * z) * np.cos(phi), np.sqrt(1.0 - z * z) * np.sin(phi), z])
+    base = getattr(results, "base_poses", None)
+    inverse = {}                                     # the sample's B0 pose, inverted once
+
+    def frame(name, k):
+        """(R, p) of geometry ``name``'s frame in B0 at sample k."""
+        g = geos[name]
+        Rg, pg = placement(g)
+        if g.marker is None:
+            return np.asarray(Rg, float), np.asarray(pg, float)
+        m = model.marker(g.marker)
+        P = poses[k, model.marker_body[m]]
+        if base is not None:
+            if k not in inverse:
+                inverse.clear()
+                inverse[k] = np.linalg.inv(base[k])
+            P = inverse[k] @ P
+        R = P[:3, :3] @ model.marker_R[m]
+        return R @ Rg, P[:3, :3] @ model.marker_p[m] + P[:3, 3] + R @ pg
+
+    def past(s, k, X, bounded=True):
+        """(depth of the points X past plane surface s at sample k, m; whether past it, and
+        within its bounds when ``bounded``)."""
+        plane = geos[s]
+        R, p = frame(s, k)
+        n = R @ plane.normal
+        rel = X - (R @ plane.point + p)
+        d = -(rel @ n)
+        on = d > 0.0
+        if not bounded:
+            return d, on
+        if plane.thickness is not None:
+            on &= d <= plane.thickness
+        inplane = rel + np.outer(d, n)
+        if plane.radius is not None:
+            on &= np.linalg.norm(inplane, axis=1) <= plane.radius
+        elif plane.half_size is not None:
+            u = R @ plane.x_axis
+            u = u - (u @ n) * n
+            u /= np.linalg.norm(u)
+            w = np.cross(n, u)
+            on &= (np.abs(inplane @ u) <= plane.half_size[0]) & (np.abs(inplane @ w) <= plane.half_size[1])
+        return d, on
+
+    def surface(name, k):
+        R, p = frame(name, k)
+        return p + (unit * np.asarray(geos[name].semi_axes, float)) @ R.T
+
+    deep = {}                                        # (ellipsoid, surface): (excess, sample, depth, by)
+    for k in range(0, len(t), step):
+        with np.errstate(all="ignore"):
+            for s, names in checks.items():
+                covers, reach = [], {}
+                for m in paired[s]:
+                    Rm, pm = frame(m, k)
+                    covers.append((Rm, pm, np.asarray(geos[m].semi_axes, float)))
+                R, p = frame(s, k)
+                n, c = R @ geos[s].normal, R @ geos[s].point + p
+                for name in names:
+                    Re, pe = frame(name, k)          # its deepest point short of the plane: skip
+                    if (c - pe) @ n + np.linalg.norm((Re.T @ n) * geos[name].semi_axes) <= 0.0:
+                        continue
+                    X = surface(name, k)
+                    d, on = past(s, k, X)
+                    # a point past the plane of a surface the ellipsoid is paired with is pushed
+                    # back by that one, within its bounds or over its rounded edges (a knee on
+                    # the bumper, over its top corner, lies past the bonnet leading edge's plane
+                    # too: pedestrian_40 pairs each leg region with one of the two)
+                    for other in own.get(name, ()):
+                        if on.any():
+                            on &= ~past(other, k, X, bounded=False)[1]
+                    for Rm, pm, D in covers:
+                        if not on.any():
+                            break
+                        local = ((X - pm) @ Rm) / D
+                        on &= np.einsum("ij,ij->i", local, local) > 1.0
+                    if not on.any():
+                        continue
+                    depth = float(d[on].max())
+                    by, level = "", 0.0              # the segment's paired ellipsoids' deepest
+                    for m in sorted(paired[s]):
+                        if part.get(m) != part[name]:
+                            continue
+                        if m not in reach:
+                            dm, onm = past(s, k, surface(m, k))
+                            reach[m] = float(dm[onm].max()) if onm.any() else 0.0
+                        if reach[m] > level:
+                            by, level = m, reach[m]
+                    if depth - level > deep.get((name, s), (0.0,))[0]:
+                        deep[(name, s)] = (depth - level, k, depth, by)
+    return [Defect("unpaired depth", f"{name}__{s}", e, allowance, "m", float(t[k]), also=(d, by))
+            for (name, s), (e, k, d, by) in sorted(deep.items()) if e > allowance]
 
 
 @dataclass(frozen=True)

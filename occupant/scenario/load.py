@@ -503,6 +503,10 @@ class Scenario:
             defaults.update(self.front.surface_characteristics)
         if self.human:   # the dummy's geometries the pairs name, the human's (human_swap)
             contacts, said = human_contacts(c.tables(data, "contact", ""))
+            if self.front is not None:   # its shoulders outside its thorax (pedestrian.shoulder_caps)
+                from occupant.scenario.pedestrian import shoulder_caps
+                contacts, capped = shoulder_caps(asm, contacts, set(self.front.surface_names))
+                said = said + capped
             data = {**data, "contact": contacts}
             self.notes.extend(said)
         own = c.table(data, "contact_characteristic", "")

@@ -895,7 +895,9 @@ def _head_on_glass_and_cowl(front, mass, v0, dt=1e-6):
 
 def test_reference_pedestrian_40_human_head_stops_on_the_cowl_at_its_neck_whip(scenario, run, male_50):
     """Why the 50th male human reads HIC15 4750 where the Hybrid III reads 1555 (scenarios/
-    validation/HISTORY.md, branch pedhuman): its head lands 124 mm up the glass (WAD 1916 mm,
+    validation/HISTORY.md, branch pedhuman; the figures here are that branch's: with its
+    shoulder caps on the bonnet, branch pedshoulder, HIC15 4437, the scuttle 11.8 kN, the glass
+    83.5 mm deep, the neck compressed 8.2 kN, the rest within 1 %): its head lands 124 mm up the glass (WAD 1916 mm,
     the bonnet's rear edge at 1792), above the scuttle's 100 mm strip [E] and past the bonnet
     (0.7 kN on the head shell), at 13.4 m/s towards the glass's face against the dummy's 10.7:
     its neck base (C7/T1) comes at 5.4 m/s (the dummy's 6.3), the head swinging about it (the
