@@ -510,3 +510,19 @@ def test_reference_a_limit_shown_for_reference_is_not_drawn_as_the_sweeps_limit(
     limits, units = sweep_module._limits([folder], {0: ("ok", {})})
     assert limits == {"Nij": 1.0, "neck tension": 2620.0}
     assert units == {"HIC15": "-", "chest deflection": "mm", "Nij": "-", "neck tension": "N", "HIC36": "-"}
+
+
+def test_reference_a_sweep_of_one_variant_says_one_not_ones(tmp_path, capsys):
+    """(usercheck10, usercheck11) A sweep of one variant printed "1 variants over ...", "(1 rows,
+    0 not ok ...)" and a Latin hypercube of one sample "of 1 samples"; its plots' titles "of 1
+    variants". Counts of one are singular now, others plural as before."""
+    from occupant.display import count_text
+    assert [count_text(n, "variant") for n in (0, 1, 2)] == ["0 variants", "1 variant", "2 variants"]
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "pulse.delta_v_kmh=40:56", "--design",
+                 "lhs", "--samples", "1", "--set", "solver.t_end=0.005", "--workers", "1",
+                 "--out", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert ", 1 variant over pulse.delta_v_kmh (Latin hypercube of 1 sample (seed 0))" in text, text
+    assert "sweep.csv (1 row, 0 not ok;" in text, text
+    for word in ("1 variants", "1 samples", "1 rows"):
+        assert word not in text, text
