@@ -333,6 +333,14 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
         f"columns' units in sweep_units.csv) and plots/ in {time.perf_counter() - start:.1f} s")
     for r in failed:
         out(f"  {r['variant']}: {r['status']}")
+    ok = [r for r in rows if r["status"] == "ok"]
+    names = [k for k in (ok[0] if ok else {}) if k not in ("variant", "status") and k not in varied]
+    if len(ok) > 1 and any(ok[0][k] is not None for k in names) and all(r[k] == ok[0][k] for r in ok for k in names):
+        # (usercheck11: a 2-4 kN load limiter sweep of a 45 km/h pulse whose belt never reached
+        # 2 kN gave three identical rows and flat plots, unsaid)
+        out(f"  every criterion is the same in all {len(ok)} variants to the last digit: the values of "
+            f"{', '.join(varied)} changed nothing this run measures (a load limiter its belt never reaches, "
+            "an airbag the occupant never meets)")
     return 0 if not failed else 1
 
 

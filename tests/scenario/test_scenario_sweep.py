@@ -526,3 +526,23 @@ def test_reference_a_sweep_of_one_variant_says_one_not_ones(tmp_path, capsys):
     assert "sweep.csv (1 row, 0 not ok;" in text, text
     for word in ("1 variants", "1 samples", "1 rows"):
         assert word not in text, text
+
+
+def test_reference_a_sweep_whose_values_change_no_criterion_says_so(tmp_path, capsys):
+    """(usercheck11) A sweep of a 2, 3 and 4 kN load limiter under a 45 km/h pulse whose belt
+    never reached 2 kN wrote three identical rows and flat plots, and said nothing: the user
+    reads a limiter that does not matter. Now one line says the criteria are the same in every
+    variant; a sweep whose values change them says nothing of it. Here the airbag fires after
+    the run's 5 ms end at both times."""
+    said = "every criterion is the same in all 2 variants to the last digit: the values of restraints.airbag.fire_time"
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "restraints.airbag.fire_time=0.02,0.03", "--set",
+                 "solver.t_end=0.005", "--workers", "1", "--out", str(tmp_path / "same")]) == 0
+    text = capsys.readouterr().out
+    assert said in text, text
+    with open(tmp_path / "same" / "sweep.csv", newline="") as fh:
+        table = list(csv.DictReader(fh))
+    assert table[0]["HIC15"] == table[1]["HIC15"] != ""
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "pulse.delta_v_kmh=40,56", "--set",
+                 "solver.t_end=0.005", "--workers", "1", "--out", str(tmp_path / "differ")]) == 0
+    text = capsys.readouterr().out
+    assert "every criterion is the same" not in text, text
