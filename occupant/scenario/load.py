@@ -831,7 +831,9 @@ def said_by_override(err, keys, file):
     """The ScenarioError ``err`` of the scenario ``file`` loaded with the overrides ``keys``,
     said as the error of the --set whose value it is, when one is (else ``err``)."""
     for key in keys:
-        if err.path == key or err.path.startswith(f"{key}.") or key.startswith(f"{err.path}."):
+        # (an array of tables given by --set, vehicle.intrusion=[{...}], blamed the file for its
+        # item's bad value, "side_barrier.toml: vehicle.intrusion[0].surfaces", usercheck11)
+        if err.path == key or err.path.startswith((f"{key}.", f"{key}[")) or key.startswith(f"{err.path}."):
             return ScenarioError(f"{file} (--set {key})", err.path, err.problem, err.accepted)
     for key in keys:
         # a --set of a table's shape or kind that makes a key the file gives beside it unknown

@@ -1392,3 +1392,19 @@ def test_reference_a_characteristic_set_in_the_scenario_says_what_of_the_vehicle
     assert not any("contact_characteristic" in n for n in whole.notes)
     for name in SHIPPED + ("pedestrian_40", "aeb_precrash_frontal"):
         assert not any("replaces the vehicle's characteristic" in n for n in load(name).notes), name
+
+
+def test_reference_a_bad_item_of_an_array_given_by_set_names_the_set(tmp_path):
+    """(usercheck11) ``--set 'vehicle.intrusion=[{name="door", surfaces=["door"], ...}]'`` on
+    side_barrier, whose file has no intrusion, was refused as "side_barrier.toml:
+    vehicle.intrusion[0].surfaces: unknown surface 'door'": the file blamed for the --set's
+    item (a path with an index was not matched to its --set). Now "(--set vehicle.intrusion)"."""
+    bad = {"vehicle.intrusion": [{"name": "door", "surfaces": ["door"], "direction": [0.0, -1.0, 0.0],
+                                  "velocity": [[0.0, 0.0], [0.02, 6.0]]}]}
+    with pytest.raises(ScenarioError) as err:
+        load("side_barrier", overrides=bad)
+    assert str(err.value).endswith("side_barrier.toml (--set vehicle.intrusion): vehicle.intrusion[0].surfaces: "
+                                   "unknown surface 'door' (accepted: seat_cushion, seat_back, floor, toe_pan, "
+                                   "knee_bolster, footwell_top, instrument_panel, panel_top, windshield, roof, "
+                                   "steering_wheel, steering_wheel_rim, door_panel, armrest, b_pillar, side_window, "
+                                   "kick_panel)"), str(err.value)
