@@ -14,6 +14,12 @@ def unit_text(unit):
     return UNIT_TEXT.get(unit, unit)
 
 
+def count_text(n, noun):
+    """``n`` and ``noun``, plural unless n is 1: "1 variant", "2 variants" (a sweep of one
+    variant printed "1 variants", "1 rows"; usercheck10, usercheck11). Regular nouns only."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def unjudged_heading(rows):
     """What heads a criteria table that no regulation judges (the run's ``regulation`` empty):
     "values only" when no row has a limit; when some do (a parametric human in a regulated

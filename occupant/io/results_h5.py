@@ -24,7 +24,8 @@ HDF5 reader) to open. Layout (format version 1)::
     /work/<name>            (n,) float64 per power slot      attrs: unit = "J"   [group optional]
     /outputs/<name>         (n,) float64 per producer output attrs: unit         [group optional]
     /channels/<k>           group per channel, k = 000, 001, ... in order
-        t, values           (m,) float64
+        t, values           (m,) float64, raw as sampled (unfiltered: the criteria filter them
+                            with the CFC class each prescribes, occupant.injury.evaluate)
         attrs               name, unit, code ("" when the channel has none)
     /events/name            (k,) UTF-8 strings
     /events/t               (k,) float64 s
@@ -46,6 +47,7 @@ Plain-h5py example::
     with h5py.File("run.h5") as f:
         t = f["t"][()]
         head_ax = f["channels/000/values"][()]; unit = f["channels/000"].attrs["unit"]
+        bodies = f["body_names"].asstr()[()]   # str (h5py reads UTF-8 strings as bytes without asstr)
 
 `write_csv(channels, path)` writes channels that share one time axis as columns, the header
 row naming each column with its unit: ``time [s],head acceleration x [m/s^2],...``.

@@ -8,6 +8,7 @@ from pathlib import Path
 from matplotlib.ticker import MaxNLocator
 
 from occupant.report.figures import plt   # the Agg backend, set once there
+from occupant.display import count_text
 from occupant.scenario.keys import unit as key_unit
 
 CORE = ("variant", "status")
@@ -120,7 +121,7 @@ def write_plots(rows, keys, folder, limits=None, units=None, dpi=90):
         handles, labels = axes[0][0].get_legend_handles_labels()
         if len(labels) > 1:
             axes[0][0].legend(fontsize=7)
-        title = f"{name} against the varied keys ({len(rows) - missing} of {len(rows)} variants)"
+        title = f"{name} against the varied keys ({len(rows) - missing} of {count_text(len(rows), 'variant')})"
         fig.suptitle(title, fontsize=10)
         fig.tight_layout()
         # (a sign kept: "neck shear Fx+" was neck_shear_Fx_.png beside neck_shear_Fx-.png)

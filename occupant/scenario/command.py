@@ -301,13 +301,14 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
     fixed = parse_overrides(overrides)
     check_workers(workers)
     n = len(make_design(varied, design, samples, seed))   # a bad design fails before the header
-    what = f"Latin hypercube of {n} samples (seed {seed or 0})" if design == "lhs" else "full factorial"
+    from occupant.display import count_text
+    what = f"Latin hypercube of {count_text(n, 'sample')} (seed {seed or 0})" if design == "lhs" else "full factorial"
     where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
     start = time.perf_counter()
 
     def on_start(total, to_run):
         again = f"; {total - to_run} finished before, {to_run} to run" if to_run < total else ""
-        out(f"occupant sweep: {scenario}, {total} variants over {', '.join(varied)} ({what}) on {where}{again}")
+        out(f"occupant sweep: {scenario}, {count_text(total, 'variant')} over {', '.join(varied)} ({what}) on {where}{again}")
         from occupant.integrate import precompile
         if to_run and scheduler is None and precompile.cold():   # (a minute with nothing else shown)
             from occupant.progress import COMPILING
@@ -328,10 +329,18 @@ def sweep_command(scenario, vary, out_dir, workers, overrides, design="full", sa
               f"again runs the others{f'; {exc}' if str(exc) else ''}", file=sys.stderr)
         return 130
     failed = [r for r in rows if r["status"] != "ok"]
-    out(f"  written {pathlib.Path(out_dir) / 'sweep.csv'} ({len(rows)} rows, {len(failed)} not ok; its "
+    out(f"  written {pathlib.Path(out_dir) / 'sweep.csv'} ({count_text(len(rows), 'row')}, {len(failed)} not ok; its "
         f"columns' units in sweep_units.csv) and plots/ in {time.perf_counter() - start:.1f} s")
     for r in failed:
         out(f"  {r['variant']}: {r['status']}")
+    ok = [r for r in rows if r["status"] == "ok"]
+    names = [k for k in (ok[0] if ok else {}) if k not in ("variant", "status") and k not in varied]
+    if len(ok) > 1 and any(ok[0][k] is not None for k in names) and all(r[k] == ok[0][k] for r in ok for k in names):
+        # (usercheck11: a 2-4 kN load limiter sweep of a 45 km/h pulse whose belt never reached
+        # 2 kN gave three identical rows and flat plots, unsaid)
+        out(f"  every criterion is the same in all {len(ok)} variants to the last digit: the values of "
+            f"{', '.join(varied)} changed nothing this run measures (a load limiter its belt never reaches, "
+            "an airbag the occupant never meets)")
     return 0 if not failed else 1
 
 

@@ -358,7 +358,8 @@ _PULSE = [
     Key("pulse.start", "number", "s", "the pulse's start in the run (a csv or isomme table's t = 0; "
         "its rows before t = 0 need pulse.start as long)", 0.0, low=0.0),
     Key("pulse.file", "string", "", "csv: a table time [s], acceleration [g] (SAE J211 signs: a frontal "
-        "crash's deceleration negative); isomme: a test folder or .mme (relative: to the scenario's folder)"),
+        "crash's deceleration negative), or time [ms], delta-v [km/h] (or [m/s], [mph]: an EDR's velocity "
+        "change, negative in a frontal crash); isomme: a test folder or .mme (relative: to the scenario's folder)"),
     Key("pulse.channel", "string", "", "isomme: the channel's 16-character code"),
     Key("pulse.scale", "number", "-", "csv, isomme: a factor on the acceleration", 1.0),
     Key("pulse.direction", "vector", "-", "the B0 axis along which the vehicle loses delta-v",

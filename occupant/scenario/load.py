@@ -655,8 +655,12 @@ class Scenario:
         if "front" not in veh:
             for key in ("speed_kmh", "front_position"):
                 if key in veh:
+                    # (a side_barrier run at another speed, --set vehicle.speed_kmh=50, was told
+                    # to leave it out, the pulse's keys unnamed, usercheck11)
+                    pulse = ("; an occupant's crash speed is its pulse's: pulse.speed_kmh (the vehicle's at "
+                             "the start), pulse.delta_v_kmh (its change)") if key == "speed_kmh" else ""
                     c.fail(f"vehicle.{key}", "only a scenario with a vehicle front (a pedestrian "
-                           "scenario) takes it", "vehicle.front = a vehicle front, or leave it out")
+                           "scenario) takes it", f"vehicle.front = a vehicle front, or leave it out{pulse}")
             return None
         front = self._named(c, veh, "front", "vehicle", load_vehicle_front)
         if "pulse" in data:
@@ -835,7 +839,9 @@ def said_by_override(err, keys, file):
     """The ScenarioError ``err`` of the scenario ``file`` loaded with the overrides ``keys``,
     said as the error of the --set whose value it is, when one is (else ``err``)."""
     for key in keys:
-        if err.path == key or err.path.startswith(f"{key}.") or key.startswith(f"{err.path}."):
+        # (an array of tables given by --set, vehicle.intrusion=[{...}], blamed the file for its
+        # item's bad value, "side_barrier.toml: vehicle.intrusion[0].surfaces", usercheck11)
+        if err.path == key or err.path.startswith((f"{key}.", f"{key}[")) or key.startswith(f"{err.path}."):
             return ScenarioError(f"{file} (--set {key})", err.path, err.problem, err.accepted)
     for key in keys:
         # a --set of a table's shape or kind that makes a key the file gives beside it unknown

@@ -17,7 +17,8 @@ Scenario table ``[pulse]`` (units at the edge, conventions rule 7: km/h and g in
     start = 0.0             # s, time of the pulse's start in the run
     # trapezoid: delta_v_kmh, peak_g, rise, fall (s); the plateau follows from delta-v
     # csv: file = "pulse.csv", header "time [s],acceleration [g]" (or [ms]; [m/s^2]), J211 signs
-    #      (a frontal crash's deceleration negative: a table that speeds the vehicle up is refused)
+    #      (a frontal crash's deceleration negative: a table that speeds the vehicle up is refused);
+    #      or "time [ms],delta-v [km/h]" (or [m/s], [mph]): an EDR's velocity change, differentiated
     # isomme: file = "test folder or .mme", channel = "10VEHC0000..ACXD" (16-char code)
     scale = 1.0             # csv / isomme: factor on the acceleration (optional)
     direction = [1, 0, 0]   # B0 axis along which the vehicle loses delta-v (optional): a side
@@ -47,6 +48,11 @@ KEYS = {   # the keys each shape takes (each key's type, unit and range: occupan
     "isomme": ("shape", "file", "channel", "speed_kmh", "start", "scale", "direction"),
 }
 _UNITS = {"g": G0, "m/s^2": 1.0, "m/s2": 1.0, "m/(s*s)": 1.0, "m/s**2": 1.0}
+# a CSV pulse's second column may be the vehicle's velocity change instead, as an event data
+# recorder's (EDR) download gives it (delta-V against time at 10 ms, in km/h or mph: 49 CFR
+# 563.7 Table I, "delta-V, longitudinal", 0-250 ms at 10 ms [U]); it was refused as a header
+# without an acceleration (usercheck11). m/s per unit; 1 mph = 0.44704 m/s exactly (NIST SP 811)
+_VELOCITY_UNITS = {"km/h": KMH, "kph": KMH, "m/s": 1.0, "mph": 0.44704}
 # a CSV pulse's time column: s, or ms as a test's data acquisition exports it (was refused for the
 # header alone, usercheck9)
 _TIME_UNITS = {"s": 1.0, "ms": 1e-3}
@@ -55,7 +61,8 @@ _TIME_UNITS = {"s": 1.0, "ms": 1e-3}
 # 80-90 ms, 4.1 [C]), so a table of < 5 ms is one written in s under a [ms] header (a 100 ms
 # pulse read as 0.1 ms)
 MIN_PULSE_SPAN = 0.005
-_CSV_HEADER = "time [s] (or [ms]),acceleration [g] (or [m/s^2])"
+_CSV_HEADER = ("time [s] (or [ms]),acceleration [g] (or [m/s^2]); or time [ms],delta-v [km/h] (or [m/s], "
+               "[mph]): an EDR's velocity change")
 
 
 @dataclass
@@ -201,11 +208,38 @@ def _resolve(c, p, path, named_by, copy=None):
     return fp
 
 
-def from_csv(c, fp, path):
+def from_velocity_change(t, v, start=0.0):
+    """(t, a) of the acceleration table whose run (linear between rows, as BaseMotion reads it)
+    changes the velocity by ``v`` (m/s, from its first row) at the times ``t`` (s): the velocity
+    linear between rows, the acceleration held at each interval's (v[k+1] - v[k]) / (t[k+1] -
+    t[k]) and, at each row, a ramp of 2 h to the next (h = 0.1 ms, or a quarter of the shortest
+    interval) centred on the row, whose area is the two held values' over it: the velocity is
+    the table's from h after each row on, and within h |a[k+1] - a[k]| h / 4 of it at the row.
+    The first row steps to the first interval's value: a ramp ending h after it when the run
+    has h before it (``start``, the [pulse]'s), at once otherwise; after the last row, 0."""
+    t = np.asarray(t, float)
+    a = np.diff(np.asarray(v, float)) / np.diff(t)   # (n - 1,) the held accelerations
+    h = min(SAMPLE_DT, 0.25 * float(np.min(np.diff(t))))
+    before = np.concatenate([[0.0], a])   # each row's value before it and after it
+    after = np.concatenate([a, [0.0]])
+    rows_t, rows_a = [], []
+    for k, tk in enumerate(t):
+        if k == 0 and tk + start < h:   # no room before the run's start: the step at once
+            rows_t.append(tk), rows_a.append(after[0])
+            continue
+        rows_t += [tk - h, tk + h]
+        rows_a += [before[k], after[k]]
+    return np.array(rows_t), np.array(rows_a)
+
+
+def from_csv(c, fp, path, start=0.0):
     """(t, a, what) of the CSV file ``fp`` of the [pulse] table at ``path``: a header row naming
     the two columns with units, then rows of two numbers, times increasing (lines starting with
     # and blank lines skipped), t as the file gives it (t = 0 the crash's start: ``read_pulse``
-    places it at the [pulse]'s ``start``). A bad row is named by its line in the file."""
+    places it at the [pulse]'s ``start``). A bad row is named by its line in the file. A second
+    column in a velocity unit is the velocity change (an EDR's delta-V, J211 signs as the
+    accelerations': a frontal crash's negative), turned into accelerations by
+    ``from_velocity_change``."""
     where = f"{path}.file"
     try:
         with open(fp, newline="", encoding="utf-8") as fh:
@@ -221,7 +255,7 @@ def from_csv(c, fp, path):
     head = rows[0][1]
     units = [re.search(r"\[(.*)\]", h) for h in head]
     if len(head) != 2 or units[0] is None or units[0][1] not in _TIME_UNITS or units[1] is None \
-            or units[1][1] not in _UNITS:
+            or units[1][1] not in _UNITS and units[1][1] not in _VELOCITY_UNITS:
         c.fail(where, f"{fp.name}: the first row must name the columns with units, got {head!r}", _CSV_HEADER)
     data = []
     for line, r in rows[1:]:
@@ -252,6 +286,9 @@ def from_csv(c, fp, path):
                f"vehicle's or a sled's lasts tens of ms){': times in s?' if units[0][1] == 'ms' else ''}",
                f"a pulse spanning >= {MIN_PULSE_SPAN * 1e3:g} ms, times in {units[0][1]} as the header "
                f"time [{units[0][1]}] says (or a header time [{'s' if units[0][1] == 'ms' else 'ms'}])")
+    if units[1][1] in _VELOCITY_UNITS:
+        t, a = from_velocity_change(t, data[:, 1] * _VELOCITY_UNITS[units[1][1]], start)
+        return t, a, f"CSV {fp.name} (velocity change)"
     return t, data[:, 1] * _UNITS[units[1][1]], f"CSV {fp.name}"
 
 
@@ -297,7 +334,7 @@ def read_pulse(c, p, path, named_by, t_end, copy=None):
         t, a, what = trapezoid(c, p, path)
     elif shape == "csv":
         file = _resolve(c, p, path, named_by, copy)
-        t, a, what = from_csv(c, file, path)
+        t, a, what = from_csv(c, file, path, start=read(c, p, path, "start"))
     else:
         fp = _resolve(c, p, path, named_by, copy)
         t, a, what = from_isomme(c, fp, p, path)

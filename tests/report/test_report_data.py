@@ -587,6 +587,30 @@ def test_regression_energy_and_channel_legends_hide_no_curve():
     plt.close(fig)
 
 
+def test_regression_the_energy_pages_titles_lie_inside_the_page():
+    """(usercheck11) The balance residual's title, "Balance residual (max 0.0093 % of the largest
+    term)", ran past the right edge of its A4 page: its ")" and part of "term" cut off. Every
+    title of the figure now lies within the figure."""
+    import types
+    import matplotlib.pyplot as plt
+    from occupant.report import figures as F
+    t = np.arange(0.0, 0.1501, 1e-4)
+    ramp = np.clip((t - 0.02) / 0.05, 0.0, 1.0)
+    work = {"contacts": -1.6e3 * ramp, "belts": -1.3e3 * ramp}
+    kinetic = 3.9e3 - 2.9e3 * ramp + 0.28 * ramp   # a residual of 0.28 J: 0.0097 % of the largest term
+    energy = dict(kinetic=kinetic, potential=np.zeros_like(t), work=sum(work.values()),
+                  balance=kinetic - kinetic[0] - sum(work.values()))
+    run = types.SimpleNamespace(results=types.SimpleNamespace(t=t, energy=energy, work=work, channels=[]))
+    fig = F.energy(run)
+    renderer = fig.canvas.get_renderer()
+    page = fig.bbox
+    for ax in fig.axes:
+        box = ax.title.get_window_extent(renderer)
+        assert ax.get_title() and page.x0 <= box.x0 and box.x1 <= page.x1 and box.y1 <= page.y1, \
+            (ax.get_title(), box, page)
+    plt.close(fig)
+
+
 @pytest.mark.parametrize("axes, legend", [("x", None), ("xz", ["x", "z"])])
 def test_regression_pulse_legend_only_where_it_tells_curves_apart(axes, legend):
     """One run along one axis: no legend, the axis named in the titles (the frontal reports

@@ -107,6 +107,11 @@ def test_reference_vehicle_keys_need_a_front(tmp_path):
                  name="fmvss208_sled_48_unbelted")
     with pytest.raises(ScenarioError, match=r"vehicle\.speed_kmh: only a scenario with a vehicle front"):
         load(path)
+    # (usercheck11) an occupant scenario's speed is its pulse's: the keys that set it are named
+    with pytest.raises(ScenarioError, match=r"\(--set vehicle.speed_kmh\): vehicle\.speed_kmh: .*\(accepted: "
+                                            r"vehicle.front = a vehicle front, or leave it out; an occupant's crash "
+                                            r"speed is its pulse's: pulse.speed_kmh .*, pulse.delta_v_kmh"):
+        load("side_barrier", overrides={"vehicle.speed_kmh": 50.0})
 
 
 def test_reference_vehicle_front_surfaces_must_form_a_chain(tmp_path):

@@ -1076,6 +1076,47 @@ def test_reference_a_csv_pulse_in_ms_as_a_test_exports_it_is_the_same_pulse(tmp_
         read_pulse(c, {"shape": "csv", "file": "sec.csv"}, "pulse", c.file, 0.15)
 
 
+def test_analytic_an_edr_velocity_change_table_is_the_pulse_that_changes_the_velocity_so(tmp_path):
+    """(usercheck11) An event data recorder's download gives the crash as the vehicle's velocity
+    change at 10 ms (``time [ms],delta-v [km/h]``): it was refused ("the first row must name the
+    columns with units ... accepted: time [s] (or [ms]),acceleration [g]"), leaving the user to
+    differentiate it. Now read as the velocity change: the run's B0 velocity (the table's
+    accelerations integrated as BaseMotion reads them, linear between rows) is the EDR's at h =
+    0.1 ms after every row to round-off and within |a[k+1] - a[k]| h / 4 at the row; between rows
+    the held acceleration Dv / Dt; km/h, m/s and mph the same pulse; a table gaining speed refused."""
+    t_ms = np.arange(0.0, 260.0, 10.0)
+    dv = np.where(t_ms < 110, -45.0 * (1 - np.cos(np.pi * t_ms / 110)) / 2, -45.0)   # km/h
+    (tmp_path / "edr.csv").write_text("time [ms],delta-v [km/h]\n" + "".join(
+        f"{float(x)!r},{float(y)!r}\n" for x, y in zip(t_ms, dv)))
+    (tmp_path / "edr_mph.csv").write_text("time [s],delta-v [mph]\n" + "".join(
+        f"{float(x) * 1e-3!r},{float(y) / 3.6 / 0.44704!r}\n" for x, y in zip(t_ms, dv)))
+    c = FileChecker(tmp_path / "s.toml", ScenarioError)
+    for start in (0.0, 0.02):
+        p = read_pulse(c, {"shape": "csv", "file": "edr.csv", "start": start}, "pulse", c.file, 0.3)
+        assert p.source == "CSV edr.csv (velocity change)"
+        motion = p.base_motion()   # B0's velocity change as the run has it (m/s)
+
+        def v(s):
+            return np.array([motion.velocity(x)[0] for x in s]) - p.speed0
+        rows = start + t_ms * 1e-3
+        after = rows[1:] + 1e-4   # the table's velocity, linear between rows, 0.1 ms after each row
+        np.testing.assert_allclose(v(after), np.interp(after, rows, dv / 3.6), rtol=0, atol=1e-12)
+        held = np.diff(dv / 3.6) / 0.01   # m/s^2 between rows
+        np.testing.assert_allclose(np.interp(rows[:-1] + 0.005, p.t, p.a), held, rtol=0, atol=1e-9)
+        at_row = np.abs(v(rows[1:-1]) - dv[1:-1] / 3.6)
+        assert np.all(at_row <= np.abs(np.diff(held)) * 1e-4 / 4 + 1e-12)
+        assert np.all(p.a[p.t > rows[-1] + 1e-4] == 0) and np.all(p.a[p.t < start - 1e-12] == 0)
+        assert p.delta_v == pytest.approx(45.0 / 3.6, abs=1e-12)
+        assert p.speed0 == pytest.approx(45.0 / 3.6)   # default speed: the delta-v
+    mph = read_pulse(c, {"shape": "csv", "file": "edr_mph.csv"}, "pulse", c.file, 0.3)
+    ms = read_pulse(c, {"shape": "csv", "file": "edr.csv"}, "pulse", c.file, 0.3)
+    np.testing.assert_allclose(mph.t, ms.t, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(mph.a, ms.a, rtol=1e-12, atol=1e-9)
+    (tmp_path / "gain.csv").write_text("time [ms],delta-v [km/h]\n0,0\n50,20\n100,30\n")
+    with pytest.raises(ScenarioError, match=r"CSV gain.csv \(velocity change\): the vehicle gains 30.0 km/h"):
+        read_pulse(c, {"shape": "csv", "file": "gain.csv"}, "pulse", c.file, 0.3)
+
+
 def test_reference_a_key_in_another_table_says_which_table_takes_it(tmp_path, capsys):
     """(usercheck9) ``load_limit`` written under [pulse] (in a file, a --set or a --vary) was
     "unknown key (accepted: shape, delta_v_kmh, ...)": the user was left to find the table that
@@ -1362,3 +1403,19 @@ def test_reference_a_characteristic_set_in_the_scenario_says_what_of_the_vehicle
     assert not any("contact_characteristic" in n for n in whole.notes)
     for name in SHIPPED + ("pedestrian_40", "aeb_precrash_frontal"):
         assert not any("replaces the vehicle's characteristic" in n for n in load(name).notes), name
+
+
+def test_reference_a_bad_item_of_an_array_given_by_set_names_the_set(tmp_path):
+    """(usercheck11) ``--set 'vehicle.intrusion=[{name="door", surfaces=["door"], ...}]'`` on
+    side_barrier, whose file has no intrusion, was refused as "side_barrier.toml:
+    vehicle.intrusion[0].surfaces: unknown surface 'door'": the file blamed for the --set's
+    item (a path with an index was not matched to its --set). Now "(--set vehicle.intrusion)"."""
+    bad = {"vehicle.intrusion": [{"name": "door", "surfaces": ["door"], "direction": [0.0, -1.0, 0.0],
+                                  "velocity": [[0.0, 0.0], [0.02, 6.0]]}]}
+    with pytest.raises(ScenarioError) as err:
+        load("side_barrier", overrides=bad)
+    assert str(err.value).endswith("side_barrier.toml (--set vehicle.intrusion): vehicle.intrusion[0].surfaces: "
+                                   "unknown surface 'door' (accepted: seat_cushion, seat_back, floor, toe_pan, "
+                                   "knee_bolster, footwell_top, instrument_panel, panel_top, windshield, roof, "
+                                   "steering_wheel, steering_wheel_rim, door_panel, armrest, b_pillar, side_window, "
+                                   "kick_panel)"), str(err.value)

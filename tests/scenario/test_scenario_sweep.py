@@ -510,3 +510,39 @@ def test_reference_a_limit_shown_for_reference_is_not_drawn_as_the_sweeps_limit(
     limits, units = sweep_module._limits([folder], {0: ("ok", {})})
     assert limits == {"Nij": 1.0, "neck tension": 2620.0}
     assert units == {"HIC15": "-", "chest deflection": "mm", "Nij": "-", "neck tension": "N", "HIC36": "-"}
+
+
+def test_reference_a_sweep_of_one_variant_says_one_not_ones(tmp_path, capsys):
+    """(usercheck10, usercheck11) A sweep of one variant printed "1 variants over ...", "(1 rows,
+    0 not ok ...)" and a Latin hypercube of one sample "of 1 samples"; its plots' titles "of 1
+    variants". Counts of one are singular now, others plural as before."""
+    from occupant.display import count_text
+    assert [count_text(n, "variant") for n in (0, 1, 2)] == ["0 variants", "1 variant", "2 variants"]
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "pulse.delta_v_kmh=40:56", "--design",
+                 "lhs", "--samples", "1", "--set", "solver.t_end=0.005", "--workers", "1",
+                 "--out", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert ", 1 variant over pulse.delta_v_kmh (Latin hypercube of 1 sample (seed 0))" in text, text
+    assert "sweep.csv (1 row, 0 not ok;" in text, text
+    for word in ("1 variants", "1 samples", "1 rows"):
+        assert word not in text, text
+
+
+def test_reference_a_sweep_whose_values_change_no_criterion_says_so(tmp_path, capsys):
+    """(usercheck11) A sweep of a 2, 3 and 4 kN load limiter under a 45 km/h pulse whose belt
+    never reached 2 kN wrote three identical rows and flat plots, and said nothing: the user
+    reads a limiter that does not matter. Now one line says the criteria are the same in every
+    variant; a sweep whose values change them says nothing of it. Here the airbag fires after
+    the run's 5 ms end at both times."""
+    said = "every criterion is the same in all 2 variants to the last digit: the values of restraints.airbag.fire_time"
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "restraints.airbag.fire_time=0.02,0.03", "--set",
+                 "solver.t_end=0.005", "--workers", "1", "--out", str(tmp_path / "same")]) == 0
+    text = capsys.readouterr().out
+    assert said in text, text
+    with open(tmp_path / "same" / "sweep.csv", newline="") as fh:
+        table = list(csv.DictReader(fh))
+    assert table[0]["HIC15"] == table[1]["HIC15"] != ""
+    assert main(["sweep", "fmvss208_sled_48_unbelted", "--vary", "pulse.delta_v_kmh=40,56", "--set",
+                 "solver.t_end=0.005", "--workers", "1", "--out", str(tmp_path / "differ")]) == 0
+    text = capsys.readouterr().out
+    assert "every criterion is the same" not in text, text
