@@ -426,7 +426,8 @@ _RESTRAINTS = [
         "share (default: on for a human, off for a dummy)"),
     Key(f"{_BELT}.clavicle", "bool", "", "the shoulder wrap fitted at the outboard shoulder shell's "
         "mid-clavicle and held on the clavicle, the chest wrap at mid-sternum, over the abdomen (a human "
-        "body model's route; not with shoulder, shoulder_center, shoulder_at, shoulder_flank)", False),
+        "body model's route; not with shoulder, shoulder_center, shoulder_at, shoulder_flank; default: on "
+        "for a human unless one of those is given, off for a dummy)"),
     Key(f"{_BELT}.neck_barrier", "bool", "", "a barrier wrap keeps the belt outboard of the neck_shell", False),
     *[key for name, belt, piece in _BARRIER_KEYS for key in (
         Key(f"{_BELT}.{name}", "table", "", "{occupant ellipsoid: side}: one barrier wrap on any ellipsoid"

@@ -314,13 +314,17 @@ def belt_table(table, interior_belt, human, reference):
     """The table ``build_belt`` reads: the scenario's ``[restraints.belt]`` over the interior's
     anchorages its kind takes (BELT_ANCHORAGES), ``ribcage`` on for a parametric ``human``
     whose belt crosses the torso, and the REFERENCE entry (the callable giving the reference
-    dummy's file, read only for a lap belt's pelvis). ``clavicle`` stays off unless set: on, it
-    changes every figure of the human's belted runs that 11 regression tests hold
-    (scenarios/HISTORY.md, humanroute)."""
+    dummy's file, read only for a lap belt's pelvis). ``clavicle`` on for a parametric human
+    whose belt crosses the torso unless the scenario sets it or places the shoulder wrap itself
+    (CLAVICLE_PLACED): on its shortest path over the thorax alone the human's shoulder belt was
+    fitted round the back of its neck (scenarios/HISTORY.md, neckside, humanroute; made the
+    default in clavdefault); GS1's validation sled sets ``clavicle = false`` (its own fit)."""
     kind = table.get("kind", KEYS["restraints.belt.kind"].default)
     shoulder = kind != "lap"
+    own = human and shoulder and "clavicle" not in table and not any(k in table for k in CLAVICLE_PLACED)
     return {**{k: v for k, v in interior_belt.items() if k in BELT_ANCHORAGES.get(kind, ())},
-            **({"ribcage": True} if human and shoulder else {}), **table, REFERENCE: reference}
+            **({"ribcage": True} if human and shoulder else {}),
+            **({"clavicle": True} if own else {}), **table, REFERENCE: reference}
 
 
 #: the keys that place the shoulder wrap themselves: with any of them ``clavicle`` is refused
@@ -444,8 +448,8 @@ def build_belt(asm, table, c, path):
     point kept to n . x >= d (``held_on``, ``Wrap.flank``; carried into that ellipsoid's frame);
     none shipped (GS1 measured with them: scenarios/validation/HISTORY.md, "The shoulder belt held
     where it is fitted"; GS1 held on the clavicle: scenarios/validation/HISTORY.md Stop 40,
-    gs1clavicle). ``clavicle`` (default off; not with one of CLAVICLE_PLACED; meant for the
-    parametric human in a dummy's scenario): the shoulder belt routed as a human body model's
+    gs1clavicle). ``clavicle`` (on for a parametric human, off for a dummy: ``belt_table``;
+    not with one of CLAVICLE_PLACED): the shoulder belt routed as a human body model's
     user routes it, ``shoulder_at`` and ``shoulder_flank`` at and on the outboard
     shoulder's mid-clavicle, ``chest_at`` at mid-sternum and an ``abdomen`` wrap on the
     occupant's ``abdomen`` (those two unless given; ``clavicle_fit``): on its shortest path

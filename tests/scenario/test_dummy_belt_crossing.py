@@ -122,13 +122,17 @@ def test_reference_dummy_shoulder_belt_is_fitted_in_front_of_the_neck(fitted):
 
 @pytest.fixture(scope="module")
 def human_fitted():
-    """us_ncap_frontal_56 with the 50th male human: its first half millisecond."""
-    return load("us_ncap_frontal_56", {"occupant.human.sex": "male", "solver.t_end": 0.0005}).run()
+    """us_ncap_frontal_56 with the 50th male human, his shoulder belt on its shortest path over
+    the thorax (``clavicle = false``: the human's default route before branch clavdefault, kept
+    here because this test holds that route's geometry): its first half millisecond."""
+    return load("us_ncap_frontal_56", {"occupant.human.sex": "male", "solver.t_end": 0.0005,
+                                       "restraints.belt.clavicle": False}).run()
 
 
 def test_regression_human_shoulder_belt_fitted_behind_the_neck_is_a_defect(human_fitted):
     """The parametric human's shoulder belt in a dummy's scenario, on its shortest path over its
-    thorax ellipsoid (whose crown stands behind the neck), is fitted round the back of its neck
+    thorax ellipsoid (whose crown stands behind the neck; ``clavicle = false``, the default
+    before branch clavdefault), is fitted round the back of its neck
     and over its inboard shoulder, and its run says so: one line, the belt's piece from the
     D-ring crossing the neck's midplane 59 mm behind the neck's axis (its back 73 mm behind it;
     the same 59.3 mm in aeb_precrash_frontal after settling, 63.3 at 224 ms of braking, where
@@ -144,16 +148,15 @@ def test_regression_human_shoulder_belt_fitted_behind_the_neck_is_a_defect(human
 
 @pytest.fixture(scope="module")
 def human_on_the_clavicle():
-    """us_ncap_frontal_56 with the 50th male human, its belt routed over his clavicle: its first
-    half millisecond."""
-    return load("us_ncap_frontal_56", {"occupant.human.sex": "male", "solver.t_end": 0.0005,
-                                       "restraints.belt.clavicle": True}).run()
+    """us_ncap_frontal_56 with the 50th male human as shipped (no belt key: his belt routed over
+    his clavicle by default since branch clavdefault): its first half millisecond."""
+    return load("us_ncap_frontal_56", {"occupant.human.sex": "male", "solver.t_end": 0.0005}).run()
 
 
 def test_regression_human_shoulder_belt_fitted_on_the_clavicle_in_front_of_the_neck(human_on_the_clavicle):
     """The parametric human's shoulder belt in a dummy's scenario fitted as a human body
-    model's user routes it (``restraints.belt.clavicle``, off by default: branch humanroute,
-    scenarios/HISTORY.md): its shoulder wrap on its outboard (left) shoulder shell
+    model's user routes it (``restraints.belt.clavicle``, branch humanroute; the human's default
+    since branch clavdefault, scenarios/HISTORY.md): its shoulder wrap on its outboard (left) shoulder shell
     at mid-clavicle, ahead of the neck's axis and outboard of the neck by more than half the
     webbing, at or above the clavicle's plane (the shell's centre height); its run has no
     "belt behind the neck" line and no belt-depth line at the fit. Without it (the test above)
@@ -177,6 +180,31 @@ def test_regression_human_shoulder_belt_fitted_on_the_clavicle_in_front_of_the_n
     shell, = ellipsoids_at(run, 0, ["left_shoulder_shell"]).values()
     c, R, _ = shell
     assert (R.T @ (at - c))[2] >= -1e-6
+
+
+def test_reference_only_a_human_in_a_dummys_seat_gets_the_clavicle_route():
+    """The clavicle route is the parametric human's default in a dummy's scenario, not a
+    dummy's (its belt on its thorax's shortest path, the crossings above) nor GS1's validation
+    sled's (``clavicle = false`` in its file: the case's figures are measured on its own fit,
+    scenarios/validation/HISTORY.md), nor a human's whose scenario places the shoulder wrap
+    itself (``shoulder_at``; tests/scenario/test_scenario_fw_side_rear.py). Fails on main
+    428902a3: the human's shoulder wrap there lies on the thorax, with no abdomen wrap."""
+    from pathlib import Path
+
+    from occupant.human.validation import read_scenario
+
+    def wraps(scenario, overrides):
+        return {p.name: p for p in load(scenario, overrides).model.source.belts["belt"].points}
+    human = wraps("fmvss208_sled_48_belted", {"occupant.human.sex": "male"})
+    assert human["shoulder"].geometry == "right_shoulder_shell"     # the sled's outboard side -y
+    assert human["shoulder"].flank is not None and "abdomen" in human
+    dummy = wraps("fmvss208_sled_48_belted", {})
+    assert dummy["shoulder"].geometry == "thorax" and dummy["shoulder"].flank is None
+    assert "abdomen" not in dummy
+    case, path = read_scenario("human_sled_gs1_40")
+    gs1 = wraps(Path(path).parent / case["sled"],
+                {f"occupant.human.{k}": v for k, v in case["human"].items()})
+    assert gs1["shoulder"].geometry == "thorax" and gs1["shoulder"].flank is None
 
 
 @pytest.mark.parametrize("fit, measured", [

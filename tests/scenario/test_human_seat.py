@@ -173,13 +173,17 @@ def test_identity_the_reflex_humans_settled_muscle_states_are_its_presets():
 # mm, Nij 0.585 -> 0.379, tension 1156 -> 882 N; rear NIC 26.9 -> 26.1, Nkm 0.940 -> 1.357, T1
 # 17.5 -> 17.3 g; then the head link's dimple shared by the lever rule (branch baglever2) US
 # NCAP HIC15 797 -> 738, head 3 ms 82.3 -> 81.7 g, deflection 67.3 -> 67.4 mm, Nij 0.379 ->
-# 0.417, tension 882 -> 903 N (rear_whiplash has no bag). Tolerance 3 % (1 % for deflection):
+# 0.417, tension 882 -> 903 N (rear_whiplash has no bag); then the shoulder belt fitted over the
+# clavicle and sternum by default (branch clavdefault, scenarios/HISTORY.md: the shortest path over
+# the thorax ran round the back of the neck) US NCAP HIC15 738 -> 812, head 3 ms 81.7 -> 85.4 g,
+# deflection 67.4 -> 52.6 mm, Nij 0.417 -> 0.440,
+# tension 903 -> 1036 N (rear_whiplash has no belt). Tolerance 3 % (1 % for deflection):
 # the criteria's own spread under the settling's small changes is of that order (neckcarry: 700
 # -> 748 from the carried state).
 DEFAULT_HUMAN_CRITERIA = [
-    ("us_ncap_frontal_56", {"HIC15": (738.4, 0.03), "head 3 ms": (81.7, 0.03),
-                            "chest deflection": (67.4, 0.01), "Nij": (0.417, 0.03),
-                            "neck tension": (903.0, 0.03)}),
+    ("us_ncap_frontal_56", {"HIC15": (811.6, 0.03), "head 3 ms": (85.4, 0.03),
+                            "chest deflection": (52.6, 0.01), "Nij": (0.440, 0.03),
+                            "neck tension": (1036.0, 0.03)}),
     ("rear_whiplash", {"NIC": (26.1, 0.03), "Nkm": (1.357, 0.03), "T1 acceleration": (17.3, 0.03)}),
 ]
 
