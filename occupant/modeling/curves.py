@@ -21,6 +21,7 @@ import numpy as np
 
 from occupant.constraints.curve_rows import CURVE_ELLIPSE, CURVE_SPLINE
 from occupant.modeling.elements import ModelingError
+from occupant.modeling.lattice import sphere_lattice
 
 PLANAR_TOL = 1e-9      # out-of-plane extent, as a fraction of the curve's size, still planar
 # reference-axis search: candidate directions, tangents per spline segment and per turn
@@ -116,11 +117,7 @@ class Curve:
         candidates: z, x, y, then a Fibonacci lattice on the half sphere."""
         if self.planar:
             return np.array([0.0, 0.0, 1.0]), 90.0
-        i = np.arange(AXIS_CANDIDATES) + 0.5
-        z, phi = i / AXIS_CANDIDATES, np.pi * (1.0 + np.sqrt(5.0)) * i
-        r = np.sqrt(1.0 - z * z)
-        axes = np.vstack([np.eye(3)[[2, 0, 1]],
-                          np.column_stack([r * np.cos(phi), r * np.sin(phi), z])])
+        axes = np.vstack([np.eye(3)[[2, 0, 1]], sphere_lattice(AXIS_CANDIDATES, half=True)])
         t = self._tangents()
         t /= np.linalg.norm(t, axis=1)[:, None]
         closest = np.zeros(len(axes))                  # cos of the smallest angle per candidate

@@ -13,7 +13,7 @@ import numpy as np
 from occupant.modeling.geometry import Ellipsoid, Sphere, placement
 
 
-def _frame(asm, name):
+def placed_ellipsoid(asm, name):
     """(part, centre, axes (columns: the ellipsoid's axes in the part frame), semi-axes) of the
     Ellipsoid or Sphere ``name`` on a part, or None for another geometry or one fixed to the
     vehicle."""
@@ -49,14 +49,14 @@ def outer_place(asm, geometry, point):
     ``geometry``'s part: from the point on ``geometry`` along its outward normal, out of each
     ellipsoid of the part that holds it, in turn; the last one left is the surface (``geometry``
     itself when no other stands over the point)."""
-    part, c, R, D = _frame(asm, geometry)
+    part, c, R, D = placed_ellipsoid(asm, geometry)
     u = np.asarray(point, float) / D
     local = D * u / np.linalg.norm(u)
     x = c + R @ local
     n = R @ (local / D ** 2)
     n /= np.linalg.norm(n)
     others = {k: f for k in asm.geometries if k != geometry
-              and (f := _frame(asm, k)) is not None and f[0] == part}
+              and (f := placed_ellipsoid(asm, k)) is not None and f[0] == part}
     name = geometry
     for _ in range(len(others)):
         step = {k: t for k, (_, ck, Rk, Dk) in others.items()
@@ -73,7 +73,7 @@ def plane_in(asm, geometry, other, plane):
     """The plane ``plane`` ((n_x, n_y, n_z, d): n . x >= d in the frame of the ellipsoid
     ``geometry``) in the frame of the ellipsoid ``other`` of the same part (a fixed change of
     frame: x = R^T (R_o x_o + c_o - c), so (R_o^T R n) . x_o >= d - (R n) . (c_o - c))."""
-    _, c, R, _ = _frame(asm, geometry)
-    _, co, Ro, _ = _frame(asm, other)
+    _, c, R, _ = placed_ellipsoid(asm, geometry)
+    _, co, Ro, _ = placed_ellipsoid(asm, other)
     n = R @ np.asarray(plane[:3], float)
     return (*(Ro.T @ n), float(plane[3]) - float(n @ (co - c)))

@@ -46,6 +46,7 @@ from occupant.model.bundle import (CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_ELLI
                                    CONTACT_POWER, CONTACT_TABLE)
 from occupant.model.joint_types import JointType
 from occupant.modeling.geometry import Ellipsoid, Plane, placement
+from occupant.modeling.lattice import sphere_lattice
 from occupant.restraints.belt_clearance import belt_at, sample_depths, surface_depths
 
 # The penetration past a range end a joint stop is sized to hold: the dummies' rotational stops
@@ -436,10 +437,7 @@ def unpaired_defects(model, results, allowance=UNPAIRED_ALLOWANCE, every=UNPAIRE
     if not checks:
         return []
     step = max(1, int(round(every / float(np.median(np.diff(t))))))
-    i = np.arange(points) + 0.5                      # unit sphere, Fibonacci lattice
-    z = 1.0 - 2.0 * i / points
-    phi = math.pi * (1.0 + math.sqrt(5.0)) * i
-    unit = np.column_stack([np.sqrt(1.0 - z * z) * np.cos(phi), np.sqrt(1.0 - z * z) * np.sin(phi), z])
+    unit = sphere_lattice(points)
     base = getattr(results, "base_poses", None)
     inverse = {}                                     # the sample's B0 pose, inverted once
 

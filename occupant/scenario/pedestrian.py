@@ -31,6 +31,8 @@ import math
 
 import numpy as np
 
+from occupant.modeling.lattice import sphere_lattice
+from occupant.modeling.outer_surface import placed_ellipsoid
 from occupant.scenario.vehicle_front import vehicle_indices
 
 CONTACT_ON = 1.0   # N, a contact's force above this counts as touching [E]
@@ -127,14 +129,6 @@ def pedestrian_rows(scenario, res):
     return rows, [note]
 
 
-def _lattice(n):
-    """n unit vectors spread over the sphere (a Fibonacci lattice), (n, 3)."""
-    i = np.arange(n) + 0.5
-    z = 1.0 - 2.0 * i / n
-    phi = math.pi * (1.0 + math.sqrt(5.0)) * i
-    return np.column_stack([np.sqrt(1.0 - z * z) * np.cos(phi), np.sqrt(1.0 - z * z) * np.sin(phi), z])
-
-
 def shoulder_cap(thorax, shell):
     """(centre (3,), semi-axes (3,), largest shortfall m) of a shoulder's cap, in the frame of the
     shoulder shell (its axes; the part's frame when both are placed without rotation). ``thorax``,
@@ -157,7 +151,7 @@ def shoulder_cap(thorax, shell):
     F = np.diag([1.0, -1.0, 1.0]) if tc[1] < 0 else np.eye(3)
     tc, tR = F @ tc, F @ tR @ F
     side = -1.0
-    U = _lattice(SHOULDER_LATTICE)
+    U = sphere_lattice(SHOULDER_LATTICE)
     cone = U[U[:, 1] * side >= SHOULDER_CONE]
 
     def support(c, D, R=np.eye(3)):
@@ -211,15 +205,10 @@ def shoulder_caps(asm, contacts, surfaces):
     if not named:
         return contacts, []
 
-    def placed(name):
-        g = geos[name]
-        m = asm.markers[g.marker]
-        return m.part, m.position + m.rotation @ g.position, m.rotation @ g.rotation, np.asarray(g.semi_axes, float)
-
-    part, ct, Rt, Dt = placed("thorax")
+    part, ct, Rt, Dt = placed_ellipsoid(asm, "thorax")
     misses = []
     for shell, cap in zip(shells, names):
-        part_s, cs, Rs, Ds = placed(shell)
+        part_s, cs, Rs, Ds = placed_ellipsoid(asm, shell)
         assert part_s == part, (shell, part_s, part)   # the builder puts both on the upper torso
         c, D, miss = shoulder_cap((ct, Rt, Dt), (cs, Rs, Ds))
         asm.add(Marker(f"{cap}_frame", part, cs + Rs @ c, Rs))

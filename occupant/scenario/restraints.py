@@ -348,11 +348,11 @@ def clavicle_fit(asm, c, path, torso, outboard):
     scenarios/validation/HISTORY.md, gs1clavicle). Where a human-body-model user routes the belt
     (over the mid-clavicle, in front of the neck); its shortest path over the thorax alone runs
     over the thorax's crown behind the neck (scenarios/HISTORY.md, neckside and humanroute)."""
-    from occupant.modeling.outer_surface import _frame
+    from occupant.modeling.outer_surface import placed_ellipsoid
     side = "left" if outboard > 0.0 else "right"
     shell = f"{side}_shoulder_shell"
-    here = _frame(asm, torso)
-    there = _frame(asm, shell) if shell in asm.geometries else None
+    here = placed_ellipsoid(asm, torso)
+    there = placed_ellipsoid(asm, shell) if shell in asm.geometries else None
     if here is None or there is None or there[0] != here[0]:
         c.fail(c.where(path, "clavicle"), f"the torso's part has no {shell} ellipsoid to fit the "
                "shoulder belt on its clavicle", "a parametric human's torso, or clavicle = false")

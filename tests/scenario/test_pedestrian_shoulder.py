@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import occupant.scenario.pedestrian as pedestrian
+from occupant.modeling.outer_surface import placed_ellipsoid
 from occupant.scenario import load
 from occupant.scenario.defects import UNPAIRED_ALLOWANCE, motion_defects, unpaired_defects
 
@@ -31,12 +32,6 @@ def uncapped():
 def capped():
     s = load("pedestrian_40", HUMAN_MALE)
     return s, s.run()
-
-
-def _placed(asm, name):
-    g = asm.geometries[name]
-    m = asm.markers[g.marker]
-    return m.part, m.position + m.rotation @ g.position, m.rotation @ g.rotation, np.asarray(g.semi_axes)
 
 
 def test_reference_uncapped_human_shoulder_through_the_bonnet_is_a_defect(uncapped):
@@ -75,13 +70,13 @@ def test_analytic_caps_lie_in_the_shoulder_outside_the_thorax(capped):
     (pedestrian.CAPPED_SURFACES), and no other pair does."""
     s, _ = capped
     asm = s.model.source
-    part, ct, Rt, Dt = _placed(asm, "thorax")
+    part, ct, Rt, Dt = placed_ellipsoid(asm, "thorax")
     u = np.random.default_rng(0).normal(size=(2000, 3))
     u /= np.linalg.norm(u, axis=1)[:, None]
     centres = []
     for cap, shell in zip(CAPS, SHELLS):
-        pc, cc, Rc, Dc = _placed(asm, cap)
-        ps, cs, Rs, Ds = _placed(asm, shell)
+        pc, cc, Rc, Dc = placed_ellipsoid(asm, cap)
+        ps, cs, Rs, Ds = placed_ellipsoid(asm, shell)
         assert pc == ps == part
         X = cc + (u * Dc) @ Rc.T
         assert np.max(np.sum((((X - cs) @ Rs) / Ds) ** 2, axis=1)) <= 1.0 + 1e-6
