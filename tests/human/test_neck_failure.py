@@ -36,9 +36,10 @@ def test_reference_upper_neck_flexion_failure_is_the_branch_level(human):
     """The failure level is the PMHS ligament-damage moment that the flexion branch is built to
     reach 15 deg past the range (the same figure and source in data/joint_passive.toml), at the
     flexion (upper) end of the condyles' range; its extension end has its own level (branch
-    neckext, below); C7/T1 and the other neck coordinates have none."""
+    neckext, below), and so has its lateral bending (branch necklateral, below); C7/T1 and the
+    neck's axial rotation have none."""
     levels = failure_levels(human)
-    assert sorted(k for k in levels if "neck" in k) == ["upper_neck_y"]
+    assert sorted(k for k in levels if "neck" in k) == ["upper_neck_x", "upper_neck_y"]
     level = levels["upper_neck_y"]["upper"]
     assert (level.motion, level.moment, level.angle) == ("flexion", 190.0, None)
     assert level.moment == read_data("joint_passive.toml")["upper_neck"]["y"]["stop_upper"]
@@ -232,10 +233,100 @@ def test_reference_an_unknown_size_rule_is_named_with_its_file_and_key(tmp_path)
     names the copy, the key and the rules it accepts."""
     text = (SHIPPED / FILE).read_text()
     row = '\nsize = "neck"'     # the flexion row's, the first
-    assert text.count(row) == 2
+    assert text.count(row) == 4     # flexion, extension, lateral bending both ways
     (tmp_path / FILE).write_text(text.replace(row, '\nsize = "nose"', 1))
     with reading_from(tmp_path), pytest.raises(HumanDataError) as err:
         read_levels(["upper_neck_y"], size_ratios={"neck": 1.0})
     assert str(tmp_path / FILE) in str(err.value)
     assert "upper_neck.y.upper.size" in str(err.value) and "'nose'" in str(err.value)
     assert "(accepted: neck)" in str(err.value)
+
+
+#: the upper neck's lateral bending range (deg): data/joint_rom.toml, two joints
+UPPER_LATERAL_RANGE = read_data("joint_rom.toml")["upper_neck"]["x"]
+#: PMHS head-necks bent laterally (heads pre-rotated): peak coronal moments at the condyles 27-38
+#: N m, atlas fractures in 4 of 5 (Yoganandan et al. 2024, abstract); the level is the top
+LATERAL_LEVEL = 38.0
+#: a range end's index in joint_rom.toml's [lower, upper]
+ENDS_INDEX = {"lower": 0, "upper": 1}
+
+
+def _lateral_swing(end, past_deg, peak):
+    """Outputs of the upper neck bent at a constant rate past its lateral range end ``end``
+    ("upper": x positive, to the right; "lower": to the left) by ``past_deg`` and back, its
+    resisting moment rising linearly to ``peak`` N m (as ``_swing``, about x)."""
+    sign = 1.0 if end == "upper" else -1.0
+    edge = UPPER_LATERAL_RANGE[1 if end == "upper" else 0]
+    t = np.linspace(0.0, 0.02, 201)
+    deg = edge + sign * past_deg * (1.0 - np.abs(t - 0.01) / 0.005)
+    resisting = peak * np.clip(sign * (deg - edge), 0.0, None) / past_deg
+    return SimpleNamespace(t=t, outputs={"upper_neck_x.deflection": np.radians(deg),
+                                         "upper_neck_x.load": -sign * resisting})
+
+
+def test_reference_upper_neck_lateral_failure_levels_from_the_file(human):
+    """The upper neck's lateral bending has a failure level at both ends of its range (data/
+    joint_failure.toml [upper_neck.x], the PMHS lateral bending of Yoganandan et al. 2024, the
+    top of its 27-38 N m), read from the file with its motion and source, at the range ends of
+    data/joint_rom.toml (28.8 deg each way), where the neck has no stop (its lateral branch is
+    the tissue's); the 50th male's, unscaled; below the branch's own 57 N m stop level (data/
+    joint_passive.toml, [E]); none at C7/T1."""
+    rows = read_data(FILE)["upper_neck"]["x"]
+    levels = failure_levels(human)["upper_neck_x"]
+    assert sorted(levels) == ["lower", "upper"]
+    e = human.joint_resistance_names.index("upper_neck_x")
+    for end, motion in (("upper", "right lateral bending"), ("lower", "left lateral bending")):
+        level, row = levels[end], rows[end]
+        assert (level.motion, level.moment, level.angle, level.scale) == (
+            row["motion"], row["moment"], None, 1.0)
+        assert (level.motion, level.moment) == (motion, LATERAL_LEVEL)
+        assert level.source == row["source"] and "Yoganandan et al. 2024" in level.source
+        assert math.degrees(level.range_end) == pytest.approx(
+            UPPER_LATERAL_RANGE[ENDS_INDEX[end]], abs=1e-12)
+        bounds = (human.joint_resistance.lower[e], human.joint_resistance.upper[e])
+        assert math.isinf(bounds[ENDS_INDEX[end]])
+    branch = read_data("joint_passive.toml")["upper_neck"]["x"]
+    assert LATERAL_LEVEL < branch["stop_upper"] and LATERAL_LEVEL < branch["stop_lower"]
+    assert "lower_neck_x" not in failure_levels(human)
+
+
+
+@pytest.mark.parametrize("end, past_deg, peak, predicted", [
+    ("lower", 22.0, 138.0, True),     # the belted sled's clavicle route: 51 deg, 138 N m (HISTORY)
+    ("upper", 15.0, 57.0, True),      # to the branch's stop level
+    ("lower", 3.0, 40.0, True),       # within the 5 deg a stopped joint may overrun
+    ("upper", 15.0, 37.0, False), ("lower", 10.0, 37.9, False)])
+def test_analytic_the_neck_bent_sideways_past_its_level_is_a_predicted_injury(
+        human, end, past_deg, peak, predicted):
+    """Bent sideways past its range end by ``past_deg`` with ``peak`` N m: over the lateral level
+    a predicted injury at that end (the note names the side, the peak, its time, the time past
+    the end and the closed-form work: the ramp's triangle less its first of N = 50 slices); under
+    it none. On main (no lateral level) none at all."""
+    found = joint_failures(human, _lateral_swing(end, past_deg, peak))
+    if not predicted:
+        assert found == []
+        return
+    (f,) = found
+    motion = "right lateral bending" if end == "upper" else "left lateral bending"
+    assert (f.element, f.end, f.motion, f.failure) == ("upper_neck_x", end, motion, LATERAL_LEVEL)
+    assert f.moment == pytest.approx(peak, rel=1e-12) and f.t == pytest.approx(0.01, abs=1e-12)
+    assert f.t_past == pytest.approx(0.0051, abs=1e-12)
+    assert f.work == pytest.approx(peak * math.radians(past_deg) / 2.0 * (1.0 - 1.0 / 50 ** 2),
+                                   rel=1e-9)
+    assert f"upper neck x ({motion}) past its range end" in f.text()
+    assert "Yoganandan et al. 2024" in f.text()
+
+
+def test_analytic_the_lateral_level_scales_with_the_neck(human):
+    """The lateral level scales as the neck's other levels (neck circumference ratio cubed): 45 N
+    m 15 deg past the end is a note for the 50th male (38 N m) and none for the 95th male
+    (38 x 1.2335 = 46.9 N m); 25 N m none for the 50th male and a note for the 5th female (38 x
+    0.4909 = 18.7 N m)."""
+    big, small = build(sex="male", percentile=95), build(sex="female", percentile=5)
+    for model, ratio in ((big, _neck_ratio("male", 95)), (small, _neck_ratio("female", 5))):
+        level = failure_levels(model)["upper_neck_x"]["lower"]
+        assert level.moment == pytest.approx(LATERAL_LEVEL * ratio ** 3, rel=1e-12)
+    res = _lateral_swing("lower", 15.0, 45.0)
+    assert len(joint_failures(human, res)) == 1 and joint_failures(big, res) == []
+    res = _lateral_swing("upper", 15.0, 25.0)
+    assert joint_failures(human, res) == [] and len(joint_failures(small, res)) == 1

@@ -235,7 +235,8 @@ def test_reference_human_ankle_failure_moments_on_either_side():
     the right past its lower end (its x and z mirrored, as its ranges); dorsiflexion, y's lower
     end, on both; external rotation z's upper end on the left, lower on the right; no internal
     rotation, knee, hip or trunk figure; a failure angle for external rotation alone. Besides, the
-    upper neck's flexion (branch neckflex) and extension (branch neckext)."""
+    upper neck's flexion (branch neckflex), extension (branch neckext) and lateral bending
+    (branch necklateral)."""
     levels = failure_levels(build(sex="male", percentile=50))
     motions = {name: {end: (lv.motion, lv.moment) for end, lv in ends.items()}
                for name, ends in levels.items()}
@@ -247,7 +248,9 @@ def test_reference_human_ankle_failure_moments_on_either_side():
         "left_ankle_z": {"upper": ("external rotation", 69.5)},
         "right_ankle_z": {"lower": ("external rotation", 69.5)},
         "upper_neck_y": {"upper": ("flexion", 190.0),     # tests/human/test_neck_failure.py
-                         "lower": ("extension", 57.0)}}
+                         "lower": ("extension", 57.0)},
+        "upper_neck_x": {"upper": ("right lateral bending", 38.0),    # branch necklateral
+                         "lower": ("left lateral bending", 38.0)}}
     assert levels["right_ankle_z"]["lower"].angle == levels["left_ankle_z"]["upper"].angle == 40.7
     assert levels["right_ankle_x"]["lower"].angle is None     # Parenteau's angles not read
 
