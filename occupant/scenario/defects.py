@@ -97,7 +97,9 @@ UNPAIRED_POINTS = 600
 # (occupant.scenario.vehicle_front.BODY). Over the interiors' planes (B0's) it finds the belted
 # sled's Hybrid III shanks 86 / 65 mm past the knee bolster's face at 148-149 ms, the legs kicked
 # up with their knee spheres, the bolster's one pair a leg, off it (scenarios/validation/
-# HISTORY.md, pedshoulder): left until the shins meet the bolster soundly
+# HISTORY.md, pedshoulder): the shins swing up under the bolster's lower edge into its body,
+# which has no surface a shin meets (scenarios/HISTORY.md, shinbolster); left until the shins
+# meet the bolster soundly
 UNPAIRED_ON = "vehicle"
 
 
