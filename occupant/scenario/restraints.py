@@ -310,6 +310,10 @@ def check_belt_keys(c, table, path):
                    ", ".join(k for k in names(path) if k not in unused))
 
 
+#: the keys that place the shoulder wrap themselves: with any of them ``clavicle`` is refused
+CLAVICLE_PLACED = ("shoulder", "shoulder_center", "shoulder_at", "shoulder_flank")
+
+
 def belt_table(table, interior_belt, human, reference):
     """The table ``build_belt`` reads: the scenario's ``[restraints.belt]`` over the interior's
     anchorages its kind takes (BELT_ANCHORAGES), ``ribcage`` on for a parametric ``human``
@@ -325,10 +329,6 @@ def belt_table(table, interior_belt, human, reference):
     return {**{k: v for k, v in interior_belt.items() if k in BELT_ANCHORAGES.get(kind, ())},
             **({"ribcage": True} if human and shoulder else {}),
             **({"clavicle": True} if own else {}), **table, REFERENCE: reference}
-
-
-#: the keys that place the shoulder wrap themselves: with any of them ``clavicle`` is refused
-CLAVICLE_PLACED = ("shoulder", "shoulder_center", "shoulder_at", "shoulder_flank")
 
 
 def clavicle_fit(asm, c, path, torso, outboard):
