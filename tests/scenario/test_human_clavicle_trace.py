@@ -1,9 +1,9 @@
-"""Three figures of the 50th male human's opt-in clavicle route (``restraints.belt.clavicle =
-true``; ``scenario.restraints.clavicle_fit``) traced (issue 11 section 4 / issue 14; branch
+"""Three figures of the 50th male human's clavicle route (``restraints.belt.clavicle = true``,
+the human's default since clavdefault; ``scenario.restraints.clavicle_fit``) traced (issue 11 section 4 / issue 14; branch
 clavtrace, scenarios/HISTORY.md): what makes them, held here as measured on main 428902a3.
 
 1. fmvss208_sled_48_belted: the upper neck's compression peak (Nij 0.234 -> 0.739 against the
-   default route) comes in the rebound, after the belt has let go, from the head's own inertia
+   shortest-path route) comes in the rebound, after the belt has let go, from the head's own inertia
    and the neck muscles on it while the neck is bent past its modelled lateral range: no belt,
    barrier or head contact carries it. Its "right upper arm" belt line is the arm swung forward
    and up over the belt where the belt leaves the shoulder shell (no arm-belt contact exists).
@@ -33,7 +33,8 @@ CRASH_RANGE_DEG = 75.0   # head-to-T1 lateral bending at which both neck joints 
 
 def _run(name, clavicle=True):
     """The 50th male human in scenario ``name``, its belt over the clavicle, or (False) fitted
-    over its thorax alone (the default route)."""
+    over its thorax alone (the shortest-path route, ``clavicle = false``; the default before
+    clavdefault)."""
     run = load(name, [HUMAN, f"restraints.belt.clavicle={str(clavicle).lower()}"]).run()
     assert run.results.status == "finished"
     return run
@@ -45,7 +46,7 @@ def sled():
 
 
 @pytest.fixture(scope="module")
-def sled_default():
+def sled_shortest():
     return _run("fmvss208_sled_48_belted", clavicle=False)
 
 
@@ -55,7 +56,7 @@ def ncap():
 
 
 @pytest.fixture(scope="module")
-def ncap_default():
+def ncap_shortest():
     return _run("us_ncap_frontal_56", clavicle=False)
 
 
@@ -85,7 +86,7 @@ def test_regression_sled_clavicle_neck_compression_is_the_heads_rebound_not_the_
     (the chin's on the chest 119.0-129.9 ms, 0.33 kN, ended 6.6 ms before); the neck bent
     sideways 50.8 deg at the condyles and 38.2 at C7/T1 (89 deg, past the 75 deg at which both
     reach their stop level; the upper joint at 128 N m against 57) and flexed 45.2 / 24.8 deg.
-    The default route's peak, -987 N at 124.3 ms: inertia -333, the head's loads -654."""
+    The shortest-path route's peak, -987 N at 124.3 ms: inertia -333, the head's loads -654."""
     out, t = sled.results.outputs, np.asarray(sled.results.t)
     fz, parts = _upper_neck(sled)
     k = int(np.argmin(fz))
@@ -106,13 +107,14 @@ def test_regression_sled_clavicle_neck_compression_is_the_heads_rebound_not_the_
     assert lateral > CRASH_RANGE_DEG                                          # 89.0 deg
 
 
-def test_regression_sled_default_route_neck_stays_inside_its_lateral_range(sled_default):
-    """The default route (the belt over the thorax alone) in the same sled: its compression peak,
+def test_regression_sled_shortest_path_route_neck_stays_inside_its_lateral_range(sled_shortest):
+    """The shortest-path route (the belt over the thorax alone, the default before clavdefault)
+    in the same sled: its compression peak,
     -987 N at 124.3 ms, is the head's inertia -333 N and its loads -654 N, with the neck bent
     sideways 53 deg, inside the 75 deg; the neck's sideways bend stays under 65 deg over the run
     (the clavicle route's reaches 89): the posture, not a belt on the neck, parts the two."""
-    out = sled_default.results.outputs
-    fz, parts = _upper_neck(sled_default)
+    out = sled_shortest.results.outputs
+    fz, parts = _upper_neck(sled_shortest)
     k = int(np.argmin(fz))
     assert -1.2e3 < fz[k] < -0.8e3                                            # -987 N
     assert -500.0 < parts["inertia"][k] < parts["head"][k] + 500.0            # -333 / -654 N
@@ -144,9 +146,9 @@ def test_regression_sled_clavicle_upper_arm_line_is_the_arm_over_the_belt(sled):
 
 
 def test_regression_ncap_clavicle_head_peak_is_on_the_bag_without_the_chin_on_the_chest(ncap):
-    """HIC15 812 (738 with the default route): the head's resultant peak, 87.1 g at 72.6 ms, is
-    the bag on the head shell (3.45 kN at 72.7 ms; the default route's 2.90 kN at 70.4, 82.7 g
-    at 70.6); the chin never meets the chest (the default route's chin on the thorax 0.38 kN at
+    """HIC15 812 (738 with the shortest-path route): the head's resultant peak, 87.1 g at 72.6 ms, is
+    the bag on the head shell (3.45 kN at 72.7 ms; the shortest-path route's 2.90 kN at 70.4, 82.7 g
+    at 70.6); the chin never meets the chest (the shortest-path route's chin on the thorax 0.38 kN at
     65.7-78.8 ms shared the stop). The torso is held back more (upper torso 186 mm forward at 75
     ms against 225; 2.96 m/s at 52 ms against 4.42) and the head, rotating further over it,
     meets the bag faster (6.43 m/s at 52 ms against 5.91, peaking 6.62 against 5.97)."""
@@ -170,11 +172,11 @@ def test_regression_ncap_clavicle_head_peak_is_on_the_bag_without_the_chin_on_th
     assert v[on, model.body("upper_torso"), 0] < 3.5                          # 2.96 m/s
 
 
-def test_regression_ncap_default_route_chin_shares_the_stop_and_the_head_arrives_slower(ncap_default):
-    """The default route in US NCAP (HIC15 738): the peak, 82.7 g at 70.6 ms, is on the bag too
+def test_regression_ncap_shortest_path_route_chin_shares_the_stop_and_the_head_arrives_slower(ncap_shortest):
+    """The shortest-path route in US NCAP (HIC15 738): the peak, 82.7 g at 70.6 ms, is on the bag too
     (2.90 kN on the head shell), with the chin on the chest 0.38 kN (65.3-79.3 ms); the torso
     moves on at 4.42 m/s and the head meets the bag at 5.9 m/s (51.6 ms)."""
-    res, model = ncap_default.results, ncap_default.model
+    res, model = ncap_shortest.results, ncap_shortest.model
     out, t = res.outputs, np.asarray(res.t)
     assert out["chin__thorax.normal_force"].max() > 200.0                    # 384 N
     R = res.base_poses[:, :3, :3]
@@ -192,7 +194,7 @@ def test_regression_side_clavicle_neck_shoulder_step_is_a_short_stiff_piece_not_
     states interpolated in 20 parts between the two samples: the neck barrier touches at every one
     (Data.belt_touch 1), its point moves 0.05-0.31 mm a part (4.6 mm over the sample, 3.5 of it
     from the shoulder wrap's place alone), the belt's summed length 0.17 mm; the piece is 22.9-25.3
-    mm (BARRIER_END 25 mm; 95-130 mm on the default route) and the shoulder wrap's point, its far
+    mm (BARRIER_END 25 mm; 95-130 mm on the shortest-path route) and the shoulder wrap's point, its far
     end, lies at 1.013-1.016 of the neck's scaled radius: the barrier's point swings with that end
     and so short a piece is stiff (0 -> 2.41 kN over 0.87 mm in the interpolation)."""
     res, model = side.results, side.model
