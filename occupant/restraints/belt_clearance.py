@@ -24,6 +24,7 @@ each ellipsoid's scaled radius (``depths``); ``surface_depths`` measures to the 
 point instead (a run's defects, occupant.scenario.defects.belt_defects)."""
 import numpy as np
 
+from occupant.model.poses import geometry_frame
 from occupant.restraints.wrap_geometry import _wrap_plane, wrap_arc_point
 
 UNIT = (1.0, 1.0, 1.0)      # the semi-axes of the scaled frame's ellipsoid, the unit sphere
@@ -286,17 +287,10 @@ def deepest(path, on, points, ellipsoids, checked=None):
 
 def ellipsoids_at(run, k, names):
     """{name: (centre, axes R, semi-axes)} of a run's ellipsoids ``names`` in B0 at sample k
-    (``run``: an ``occupant.scenario.run.Run``), placed by the compiled model's markers: a
-    limb's link frame is not its segment's frame, so the Assembly's marker offsets are not used."""
-    model, src = run.model, run.model.source
-    base = np.linalg.inv(run.results.base_poses[k])
-    out = {}
-    for name in names:
-        i = model.marker(src.geometries[name].marker)
-        P = base @ run.results.body_poses[k, model.marker_body[i]]
-        out[name] = (P[:3, :3] @ model.marker_p[i] + P[:3, 3], P[:3, :3] @ model.marker_R[i],
-                     np.asarray(src.geometries[name].semi_axes, float))
-    return out
+    (``run``: an ``occupant.scenario.run.Run``; ``geometry_frame`` places them)."""
+    geos = run.model.source.geometries
+    return {name: (*geometry_frame(run.model, run.results, name, k)[::-1],
+                   np.asarray(geos[name].semi_axes, float)) for name in names}
 
 
 def belt_at(run, belt, k, names):

@@ -45,7 +45,8 @@ import numpy as np
 from occupant.model.bundle import (CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_ELLIPSOID, CONTACT_LINEAR,
                                    CONTACT_POWER, CONTACT_TABLE)
 from occupant.model.joint_types import JointType
-from occupant.modeling.geometry import Ellipsoid, Plane, placement
+from occupant.model.poses import geometry_frame
+from occupant.modeling.geometry import Ellipsoid, Plane
 from occupant.modeling.lattice import sphere_lattice
 from occupant.restraints.belt_clearance import belt_at, sample_depths, surface_depths
 
@@ -440,24 +441,9 @@ def unpaired_defects(model, results, allowance=UNPAIRED_ALLOWANCE, every=UNPAIRE
         return []
     step = max(1, int(round(every / float(np.median(np.diff(t))))))
     unit = sphere_lattice(points)
-    base = getattr(results, "base_poses", None)
-    inverse = {}                                     # the sample's B0 pose, inverted once
 
     def frame(name, k):
-        """(R, p) of geometry ``name``'s frame in B0 at sample k."""
-        g = geos[name]
-        Rg, pg = placement(g)
-        if g.marker is None:
-            return np.asarray(Rg, float), np.asarray(pg, float)
-        m = model.marker(g.marker)
-        P = poses[k, model.marker_body[m]]
-        if base is not None:
-            if k not in inverse:
-                inverse.clear()
-                inverse[k] = np.linalg.inv(base[k])
-            P = inverse[k] @ P
-        R = P[:3, :3] @ model.marker_R[m]
-        return R @ Rg, P[:3, :3] @ model.marker_p[m] + P[:3, 3] + R @ pg
+        return geometry_frame(model, results, name, k)     # (R, p) in B0 at sample k
 
     def past(s, k, X, bounded=True):
         """(depth of the points X past plane surface s at sample k, m; whether past it, and
