@@ -23,7 +23,8 @@ that r would be negative (a very convex curve) r = 0 and n = F(m) m / ((1 - eps)
 above the loading curve; reloading follows U back to the peak.
 
 For spherical joints the coordinate is a component of the joint rotation vector phi (log of the
-joint quaternion) about the child frame axes; its rate is that component of phi' = J_r^-1(phi)
+joint quaternion, on the quaternion's own branch: continuous where the rotation passes 180 deg,
+``rotation_vector_row``) about the child frame axes; its rate is that component of phi' = J_r^-1(phi)
 omega (not the angular-velocity component, which under rotation about several axes can have the
 opposite sign and turn the stop's damping against its spring), and its load acts as the torque
 J_r^-T e_c load conjugate to omega, so that every element's power is load times phi'_c: the
@@ -149,17 +150,25 @@ def rotation_vector_row(q, k, comp):
     row comp (r0, r1, r2) of the inverse right Jacobian, phi' = J_r^-1(phi) omega for the child-frame
     angular velocity omega: J_r^-1 = I + [phi]x / 2 + b [phi]x^2, b = 1/th^2 - (1 + cos th) /
     (2 th sin th), th = |phi| (Sola et al., "A micro Lie theory for state estimation in robotics",
-    2018, eq. 144). The row also maps the coordinate's load to the torque conjugate to omega."""
+    2018, eq. 144). The row also maps the coordinate's load to the torque conjugate to omega.
+
+    The quaternion's own branch, th = 2 atan2(s, w) in [0, 2 pi): not the shorter rotation
+    (w < 0 flipped to th < pi), whose phi jumps from th u to -(2 pi - th) u where the joint's
+    rotation passes pi, a coordinate jumping by up to 360 deg: the 95th male pedestrian's far
+    shoulder, at 170.5 deg of abduction with 40 / 42 deg about its other axes, jumped from the
+    upper end of its x range (170 deg) to 139 deg past the lower one (-30), whose stop then put
+    26 kN m on the arm and 11 kJ into the run in one 0.1 ms sample (scenarios/validation/
+    HISTORY.md, branch pedglass). The integrated quaternion is continuous (q' = q (0, omega) / 2
+    and normalisation keep its sign), so this phi is, through pi, as long as the joint turns less
+    than a full turn (th -> 2 pi) from a start with w >= 0 (every posture's: matrix_to_quat,
+    quat_exp of |phi| <= pi); below pi, w >= 0, it is the shorter rotation, as before."""
     w, s = q[k], np.sqrt(q[k + 1] ** 2 + q[k + 2] ** 2 + q[k + 3] ** 2)
-    sign = 1.0
-    if w < 0.0:  # the shorter rotation
-        w, sign = -w, -1.0
     th = 2.0 * np.arctan2(s, w)
-    f = sign * (2.0 if s < 1e-12 else th / s)
+    f = 2.0 if s < 1e-12 else th / s
     p0, p1, p2 = f * q[k + 1], f * q[k + 2], f * q[k + 3]
     if th < 1e-4:
         b = 1.0 / 12.0 + th * th / 720.0
-    else:  # (1 + cos th) / sin th = cot(th / 2) = w / s: finite up to th = pi
+    else:  # (1 + cos th) / sin th = cot(th / 2) = w / s: finite for 0 < th < 2 pi
         b = 1.0 / (th * th) - w / (2.0 * th * s)
     d = 1.0 - b * th * th  # row comp of I + [phi]x / 2 + b (phi phi^T - th^2 I)
     if comp == 0:
@@ -180,8 +189,8 @@ def start_histories(model, q0, z0):
     by a posture or a settled occupant's weight, sits on its loading curve, so that it unloads
     along the unloading curve from there, not down the loading one); a state z0 already sets
     (non-zero) keeps its. The coordinate as the kernel reads it: q's for a 1-dof link, a
-    component of the rotation vector (``spatial.rotation.quat_log``) for a spherical one."""
-    from occupant.spatial.rotation import quat_log
+    component of the rotation vector (``rotation_vector_row``, the quaternion's own branch) for a
+    spherical one."""
     z = np.array(z0, dtype=float)
     el, tree = model.joint_resistance, model.tree
     if el is None:
@@ -190,7 +199,8 @@ def start_histories(model, q0, z0):
     for e in np.flatnonzero(el.z_index >= 0):
         i = el.link[e]
         k = tree.qidx[i]
-        x = quat_log(q0[k:k + 4])[el.component[e]] if tree.jtype[i] == SPHERICAL else q0[k]
+        # (its Python function: the stage is compiled without a CPython wrapper)
+        x = rotation_vector_row.py_func(q0, k, el.component[e])[0] if tree.jtype[i] == SPHERICAL else q0[k]
         dx = x - el.reference[e]
         side = el.z_index[e] + (0 if dx >= 0.0 else 1)
         if z[side] == 0.0:
