@@ -138,6 +138,12 @@ ContactBlock = namedtuple("ContactBlock", [
     "mover_turns",    # int, 1: some motion rotates (the pairs' R_b are then moved each evaluation)
     "mover_out_start",# int, first output: per motion SURFACE_MOTION_OUTPUTS
     "kinds",          # PairKinds (``pair_kinds``): which pair types the block holds
+    # crush groups (``occupant.contact.compliant``, ``ContactPair.crush_group``): pairs whose
+    # surfaces are faces of one crushable part, loaded by one link's geometries, crush it once
+    "crush_group",    # (nc,) int, the pair's crush group (-1: none, the pair crushes alone)
+    "group_start",    # (ng + 1,) int, first row of each group's pairs in group_pairs
+    "group_pairs",    # (ngp,) int, the pairs of each group, the first holding its state z
+    "grouped",        # ``marker``: 1 if some pair is in a crush group
 ])
 # Per pair type (in CONTACT_ELLIPSOID_* order) a ``marker``: the compiled contacts hold the
 # geometry routines of the types present only (``jit.call_if``).
@@ -153,7 +159,9 @@ PairKinds = namedtuple("PairKinds", ["plane", "ellipsoid", "box", "cylinder", "m
 # quadratures at the end of z: base_work - normal_work - friction_work summed over the pairs is
 # work["contacts"]. The outputs repeat them, then the elastic energy held (0 apart) and the energy
 # absorbed, normal work minus elastic energy; the works and the absorbed energy keep their value
-# while the pair is apart.
+# while the pair is apart. A pair of a crush group: its normal force and elastic energy are its
+# share (its penetration over the sum of the group's) of the group's, its max_penetration state
+# the group's for its first pair, 0 for the others (``contact.compliant``).
 CONTACT_WORK = (("normal_work", "J"), ("friction_work", "J"), ("base_work", "J"))
 CONTACT_OUTPUTS = (("penetration", "m"), ("penetration_rate", "m/s"), ("normal_force", "N"),
                    ("friction_force", "N"), ("point_x", "m"), ("point_y", "m"), ("point_z", "m"),
@@ -531,7 +539,7 @@ by_reference(Bundle, JointResistanceBlock, SpringDamperBlock, ContactBlock, Pair
 # (``jit.call_if``: us_ncap_frontal_56's contacts compile in 0.7 of the CPU time without the
 # routines of its absent plane, cylinder and mesh pairs; the plane's, which the airbags also
 # call, is now compiled with them).
-MARKERS = dict(contacts=("kinds",), belts=("held", "barrier"), airbags=("dimple",))
+MARKERS = dict(contacts=("kinds", "grouped"), belts=("held", "barrier"), airbags=("dimple",))
 
 
 def marker(present):

@@ -7,7 +7,7 @@ from occupant.contact.broad_phase import sweep_arrays
 from occupant.model.bundle import (
     ContactBlock, CONTACT_OUTPUTS, CONTACT_ELLIPSOID_PLANE, CONTACT_ELLIPSOID_ELLIPSOID,
     CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_CYLINDER, CONTACT_ELLIPSOID_MESH, CONTACT_LINEAR,
-    CONTACT_POWER, CONTACT_TABLE, SURFACE_MOTION_OUTPUTS, freeze_block, pair_kinds,
+    CONTACT_POWER, CONTACT_TABLE, SURFACE_MOTION_OUTPUTS, freeze_block, marker, pair_kinds,
 )
 from occupant.model.model import ModelError
 from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sphere, placement
@@ -269,7 +269,7 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
         return start, len(t)
 
     movers, moved, frames = _surface_motions(asm, geo)
-    names = []
+    names, groups = [], {}
     for pair in pairs:
         _, la, R_a, p_a, size_a, _, bound_a = _geometry(pair, "geometry_a", ACCEPTED_A, asm, geo,
                                                         meshes)
@@ -283,6 +283,8 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
                 raise ModelError(f"contact pair '{pair.name}': both geometries are on the same "
                                  f"rigid link {la} (-1: B0), so they cannot touch")
             names.append(pair.name if i == 0 else f"{pair.name}_patch{i}")
+            if pair.crush_group:   # one crush per part and loading link (_crush_groups)
+                groups.setdefault((pair.crush_group, la), []).append((len(names) - 1, pair))
             cols["pair_type"].append(kind)
             cols["mover_b"].append(moved.get(pair.geometry_b, -1))
             for k, val in (("link_a", la), ("R_a", R_a), ("p_a", p_a), ("size_a", size_a),
@@ -333,4 +335,42 @@ def contact_block(asm, marker_index, marker_body, body_link, marker_R, marker_p,
     cols["mover_turns"] = int(any(m.turns for m in movers))
     cols["mover_out_start"] = outputs.reserve([m.name for m in movers], SURFACE_MOTION_OUTPUTS)
     cols["kinds"] = pair_kinds(cols["pair_type"])
+    cols.update(_crush_groups(groups, n))
     return freeze_block(ContactBlock, cols), names
+
+
+# the fields of a characteristic's force law: a crush group's pairs must agree in them (friction
+# may differ: each pair rubs with its own)
+_LAW_FIELDS = ("stiffness", "exponent", "table", "unloading_table", "absorption", "damping",
+               "recovers")
+
+
+def _crush_groups(groups, n):
+    """The ContactBlock's crush-group fields from {(crush group, link of geometry a): [(compiled
+    pair, ContactPair), ...]}. A group is a crushable part (its surfaces' ``crush_group``) as one
+    link's geometries load it: the knee and the shin of one lower leg press the knee bolster at
+    one place, as the one impactor its force-deflection characteristic was measured with; the two
+    knees press it at two places, each crushing its own (so the link is part of the key)."""
+    crush_group = np.full(n, -1, dtype=np.int64)
+    start, members = [0], []
+    for g, ((name, _), rows) in enumerate(groups.items()):
+        first = rows[0][1]
+        for _, pair in rows[1:]:
+            differs = [k for k in _LAW_FIELDS if not _same(getattr(pair.characteristic, k),
+                                                           getattr(first.characteristic, k))]
+            if differs:
+                raise ModelError(f"contact pair '{pair.name}': crush group '{name}' is crushed "
+                                 f"with one force law, and its characteristic differs from pair "
+                                 f"'{first.name}''s in {', '.join(differs)}")
+        for row, _ in rows:
+            crush_group[row] = g
+            members.append(row)
+        start.append(len(members))
+    return dict(crush_group=crush_group, group_start=np.array(start, dtype=np.int64),
+                group_pairs=np.array(members, dtype=np.int64), grouped=marker(bool(groups)))
+
+
+def _same(x, y):
+    if x is None or y is None:
+        return x is None and y is None
+    return np.array_equal(np.asarray(x), np.asarray(y))

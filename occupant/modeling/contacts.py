@@ -96,11 +96,16 @@ class ContactPair:
     """Compliant contact between geometry ``geometry_a`` (an Ellipsoid or Sphere on a part) and
     ``geometry_b`` (one of the types ``occupant.modeling.compile_contacts.ACCEPTED_B``, on a part
     or on B0); equal and opposite forces act on both at the contact point. ``characteristic``:
-    a ContactCharacteristic."""
+    a ContactCharacteristic. ``crush_group`` (optional): the crushable part geometry b is a face
+    of (an interior's ``crush_group``): the pairs of one crush group whose geometries a are on
+    one link crush that part once, its characteristic's law at the deepest of their
+    penetrations with one history, the force shared among them (``occupant.contact.compliant``);
+    they need one characteristic's force law."""
     name: str
     geometry_a: str
     geometry_b: str
     characteristic: ContactCharacteristic
+    crush_group: str = ""
 
     def __post_init__(self):
         if not isinstance(self.characteristic, ContactCharacteristic):

@@ -24,6 +24,7 @@ shifts it). File form::
     # radius = 0.19                           # m, or a bounded disc (a steering wheel)
     thickness = 0.03                          # m, a plate behind the rectangle (optional)
     characteristic = "seat_foam"              # default characteristic of pairs with it
+    crush_group = "knee_bolster"              # optional: the crushable part it is a face of
     [belt]                                    # the seat's belt anchorages (optional), m in B0
     retractor = [-0.35, 0.30, -0.10]          # also d_ring, buckle, lap_anchor
     ...
@@ -73,6 +74,11 @@ ellipsoid; a mesh is refused there) horizontally, by the same translation of its
 part (its point, normal and x_axis given in B0 at t = 0). A surface named ``head_restraint`` is
 the one a scenario's ``[vehicle] backset`` moves (occupant.scenario.placement).
 
+Surfaces naming one ``crush_group`` are faces of one crushable part (a knee bolster's face and
+its lower edge): the bodies of one link that meet them (a knee and its shin) crush the part once,
+as one impactor did when its characteristic was measured (``ContactPair.crush_group``,
+``occupant.contact.compliant``); its pairs need one force law.
+
 A ``[belt]`` table gives the points a scenario's ``[restraints.belt]`` takes where it does not
 give them itself (occupant.scenario.restraints.build_belt): the anchorages are the car's, so
 every scenario in this seat shares one set. A file may start from another interior with
@@ -113,6 +119,7 @@ class Interior:
     belt: dict = field(default_factory=dict)             # belt anchorage name -> [x, y, z] m in B0
     mesh_files: dict = field(default_factory=dict)       # mesh surface name -> the Path it was read from
     test_object: str = "vehicle"                         # what carries it (B0): vehicle or sled
+    crush_groups: dict = field(default_factory=dict)     # surface name -> its crush group
 
     @property
     def elements(self):
@@ -148,7 +155,7 @@ def load_interior(name_or_path, bases=None, named_by=None, meshes=None):
     if base is not None:
         characteristics = {**base.characteristics, **characteristics}
     hinges = {**(base.hinges if base is not None else {}), **read_hinges(c, data)}
-    surfaces, defaults = [], {}
+    surfaces, defaults, crush_groups = [], {}, {}
     mesh_files = {}
     for i, s in enumerate(c.tables(data, "surface", "", required=base is None)):
         p = f"surface[{i}]"
@@ -170,11 +177,18 @@ def load_interior(name_or_path, bases=None, named_by=None, meshes=None):
                 c.fail(f"{p}.characteristic", f"unknown contact characteristic {cname!r}",
                        ", ".join(characteristics) or "a [contact_characteristic.<name>] table")
             defaults[sname] = cname
+        group = c.string(s, "crush_group", p)
+        if group is not None:
+            if not group:
+                c.fail(f"{p}.crush_group", "an empty name", "the crushable part's name")
+            crush_groups[sname] = group
     if base is not None:   # the base's surfaces this file does not replace, in the base's order
         own = {x.name for x in surfaces}
         surfaces = [x for x in base.surfaces if x.name not in own] + surfaces
         defaults = {**{k: v for k, v in base.defaults.items() if k not in own}, **defaults}
         mesh_files = {**{k: v for k, v in base.mesh_files.items() if k not in own}, **mesh_files}
+        crush_groups = {**{k: v for k, v in base.crush_groups.items() if k not in own},
+                        **crush_groups}
     belt = dict(base.belt) if base is not None else {}
     own = c.table(data, "belt", "")
     if own:
@@ -183,4 +197,4 @@ def load_interior(name_or_path, bases=None, named_by=None, meshes=None):
     test_object = c.string(data, "test_object", "", choices=tuple(TEST_OBJECTS), what="test object") \
         or (base.test_object if base is not None else "vehicle")
     return Interior(name, data.get("description", ""), str(path), surfaces, characteristics, defaults,
-                    hinges, belt, mesh_files, test_object)
+                    hinges, belt, mesh_files, test_object, crush_groups)

@@ -32,7 +32,7 @@ from occupant.io.toml_files import located, missing_file
 from occupant.modeling import ModelingError
 from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sphere
 
-COMMON = ("name", "shape", "characteristic", "on")
+COMMON = ("name", "shape", "characteristic", "on", "crush_group")
 SHAPE_KEYS = {
     "plane": ("point", "normal", "x_axis", "half_size", "radius", "thickness"),
     "box": ("point", "half_extents", "x_axis", "z_axis"),

@@ -65,6 +65,7 @@ settings and outputs::
 Every error names the file, the key path, the bad value and what is accepted
 (``InputFileError``); an override's error names the ``--set`` it came from.
 """
+import dataclasses
 import pathlib
 import re
 
@@ -515,6 +516,9 @@ class Scenario:
                                      n for n, g in asm.geometries.items()
                                      if isinstance(g, (Ellipsoid, Sphere)) and g.marker is not None])
         self.notes.extend(replaced_characteristic_notes(own, characteristics, known, self.interior.name))
+        # a pair with an interior surface of a crushable part crushes it with the part's others
+        pairs = [dataclasses.replace(x, crush_group=self.interior.crush_groups.get(x.geometry_b, ""))
+                 for x in pairs]
         for pair in pairs + body_pairs(list(asm.geometries), pairs, characteristics, defaults,
                                        occupant=asm.name,
                                        file=self._data("body_contacts", body_contacts_file)):

@@ -121,6 +121,10 @@ def test_regression_fmvss208_human_lumbar_fold_in_the_rebound(human):
     assert shoulder[_at(t, 105)] == pytest.approx(1787.0, rel=0.1)
     assert shoulder[_at(t, 115)] == pytest.approx(1250.0, rel=0.1)
     for seg in _belt_segments(model):
+        if seg == "belt.buckle-hip_inboard.force":   # still 12.5 N: the shins held under the
+            # knee bolster's lower edge since crushshare (scenarios/HISTORY.md), 0 N at main
+            assert res.outputs[seg][_at(t, 150)] == pytest.approx(12.5, rel=0.1), seg
+            continue
         assert res.outputs[seg][_at(t, 150)] < 10.0, seg
     tilt = _pelvis_tilt_deg(model, res)
     assert tilt[_at(t, 115)] == pytest.approx(3.2, abs=1.5)

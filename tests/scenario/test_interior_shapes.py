@@ -292,7 +292,7 @@ BAD = [
     ('shape = "sphere"\npoint = [0.0, 0.0, 0.0]\nradius = 0.0\n', r"surface\[0\].radius: must be > 0"),
     ('shape = "sphere"\npoint = [0.0, 0.0, 0.0]\nradius = 0.1\nz_axis = [0.0, 0.0, 1.0]\n',
      r"surface\[0\].z_axis: not a key of a sphere \(accepted: name, shape, characteristic, on, "
-     r"point, radius\)"),
+     r"crush_group, point, radius\)"),
     ('shape = "sphere"\nradius = 0.1\n', r"surface\[0\].point: missing"),
     ('shape = "ellipsoid"\npoint = [0.0, 0.0, 0.0]\n', r"surface\[0\].semi_axes: missing"),
     ('shape = "ellipsoid"\npoint = [0.0, 0.0, 0.0]\nsemi_axes = [0.1, 0.0, 0.1]\n',
