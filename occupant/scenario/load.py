@@ -281,16 +281,29 @@ class Scenario:
     package's data ("body_contacts"; "reference_dummy" when the lap belt's pelvis is drawn
     from it), "pulse" (a CSV file, an ISO-MME test's folder), a pre-crash scenario's vehicle
     model (VEHICLE_MODEL and its subsystems) and a parametric human's data
-    (occupant.human.builder.data_files); occupant.scenario.run copies them into its folder."""
+    (occupant.human.builder.data_files); occupant.scenario.run copies them into its folder.
 
-    def __init__(self, data, file, start=None, pulse=None, files=None):
+    ``before_compile``: called once (if given) when every table it reads before building its
+    model has been read and checked, before the first work that compiles (the model's build
+    and posture, a pre-crash scenario's braking run): ``occupant run`` says there that a cold
+    cache compiles, so that a refused input (a pulse's CSV file) is one error line, not one
+    after "compiling the step" (usercheck12)."""
+
+    def __init__(self, data, file, start=None, pulse=None, files=None, before_compile=None):
         self.data, self.file = data, str(file)
         self.inputs, self._files = {}, dict(files or {})
+        self._before_compile = before_compile
         c = FileChecker(self.file, ScenarioError)
         # a parametric human's tables and stops dummy: files' copies of them, while it is built,
         # postured and belted (the readers take their paths from occupant.human.data_folder)
         with reading_from(self._files.get("human"), self._files.get("human_stops")):
             self._check(c, data, start, pulse)
+
+    def _compiling(self):
+        """``before_compile``, once."""
+        said, self._before_compile = self._before_compile, None
+        if said is not None:
+            said()
 
     def _named(self, c, table, key, path, loader):
         """Load what ``table[key]`` names (or the file ``files`` gives for ``key``); an unknown
@@ -403,6 +416,8 @@ class Scenario:
                             for s, p in self.interior.mesh_files.items()})
         self.front = self._front(c, veh, data)
         if "precrash" in data:   # braking with the full-car model, then the crash
+            if pulse is None:   # (its braking runs the vehicle model: compiled on a cold cache)
+                self._compiling()
             self.pulse = self._precrash(c, veh, data, pulse)
         elif "model" in veh:
             c.fail("vehicle.model", "a vehicle model drives B0 only in a pre-crash scenario",
@@ -532,6 +547,10 @@ class Scenario:
                 table = belt_table(table, self.interior.belt, self.human,
                                    lambda: self._data("reference_dummy", reference_dummy_file))
             RESTRAINTS[kind](asm, table, c, f"restraints.{kind}")
+        targets = c.table(occ, "posture_targets", "occupant")   # (checked before the compile too)
+        c.keys(targets, names("occupant.posture_targets"), "occupant.posture_targets")
+        angles = c.table(occ, "posture_angles", "occupant")
+        self._compiling()
         self.model = asm.compile()
         # a first run's compile worker (integrate.precompile) given its jobs now: it compiles
         # while the posture is fitted
@@ -542,9 +561,6 @@ class Scenario:
         # with a vehicle front (the car) or hinged seat parts the model has more bodies than the
         # dummy: posture the whole model
         posed = dummy if self.front is None and not self.interior.hinges else self.model
-        targets = c.table(occ, "posture_targets", "occupant")
-        c.keys(targets, names("occupant.posture_targets"), "occupant.posture_targets")
-        angles = c.table(occ, "posture_angles", "occupant")
         posture = self._named(c, occ, "posture", "occupant",
                               lambda p: position(posed, p, targets=targets or None,
                                                  angles=angles or None,
@@ -793,17 +809,18 @@ def checked_source(path_or_name, overrides=None):
     return path, raw, keys
 
 
-def load(path_or_name, overrides=None):
+def load(path_or_name, overrides=None, before_compile=None):
     """The validated Scenario of a shipped name (``scenarios/<name>.toml``), a path or a run
     folder (occupant.scenario.run.folder_scenario: run again from its inputs/), with
-    ``overrides`` ({dotted key: value} or ["KEY=VALUE", ...]) applied first."""
+    ``overrides`` ({dotted key: value} or ["KEY=VALUE", ...]) applied first; ``before_compile``:
+    Scenario's (called once its tables are checked, before what compiles)."""
     from occupant.scenario.run import folder_scenario
     path, raw, keys = checked_source(path_or_name, overrides)
     if raw is None:
-        return folder_scenario(path, keys)
+        return folder_scenario(path, keys, before_compile=before_compile)
     data = apply_overrides(raw, keys)
     try:
-        scenario = Scenario(data, path)
+        scenario = Scenario(data, path, before_compile=before_compile)
     except ScenarioError as err:
         raise said_by_override(err, keys, path) from None
     scenario.notes[:0] = replaced_notes(raw, keys)

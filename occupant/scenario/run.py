@@ -409,7 +409,7 @@ def is_run_folder(path):
     return pathlib.Path(path).is_dir() and (pathlib.Path(path) / "results.h5").is_file()
 
 
-def folder_scenario(folder, overrides=None):
+def folder_scenario(folder, overrides=None, before_compile=None):
     """The Scenario of a run folder, to run again (``occupant run RUN_DIR``): the scenario as
     run (its record: file plus overrides, ``overrides`` ({dotted key: value}) applied on top)
     read from the folder's copies of every file it read (inputs/: the dummy, posture,
@@ -417,7 +417,7 @@ def folder_scenario(folder, overrides=None):
     test, a pre-crash scenario's vehicle model, its braking run again), settled again. A pulse
     with no copy (a table's shape; a braking whose folder has no copy of its vehicle model) is
     the one stored in results.h5 unless ``overrides`` are given (then made again from the
-    table: a braking from the installed vehicle model)."""
+    table: a braking from the installed vehicle model); ``before_compile``: Scenario's."""
     from occupant.scenario.load import VEHICLE_MODEL, Scenario, ScenarioError, said_by_override
     from occupant.scenario.overrides import apply_overrides, replaced_notes
     from occupant.scenario.overrides import check as check_overrides
@@ -430,7 +430,7 @@ def folder_scenario(folder, overrides=None):
     pulse = None if made else _read_pulse(rec, res.record_arrays)
     try:
         scenario = Scenario(apply_overrides(rec["scenario"], keys), file, pulse=pulse,
-                            files=_still_read(copies, keys))
+                            files=_still_read(copies, keys), before_compile=before_compile)
     except ScenarioError as err:
         raise said_by_override(err, keys, file) from None
     scenario.notes[:0] = replaced_notes(rec["scenario"], keys)
