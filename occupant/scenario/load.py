@@ -293,6 +293,9 @@ class Scenario:
         self.data, self.file = data, str(file)
         self.inputs, self._files = {}, dict(files or {})
         self._before_compile = before_compile
+        # {dotted key: value} applied to ``file``'s data to make ``data`` (load's overrides, as
+        # given: paths made absolute), recorded in results.h5's provenance (occupant.scenario.run)
+        self.overrides = {}
         c = FileChecker(self.file, ScenarioError)
         # a parametric human's tables and stops dummy: files' copies of them, while it is built,
         # postured and belted (the readers take their paths from occupant.human.data_folder)
@@ -823,6 +826,7 @@ def load(path_or_name, overrides=None, before_compile=None):
         scenario = Scenario(data, path, before_compile=before_compile)
     except ScenarioError as err:
         raise said_by_override(err, keys, path) from None
+    scenario.overrides = dict(keys)
     scenario.notes[:0] = replaced_notes(raw, keys)
     if scenario.title and "title" not in keys:
         # the title names the occupant and the crash the file was written for: the report's

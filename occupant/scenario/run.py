@@ -106,7 +106,7 @@ def run_scenario(scenario, progress=None):
                    v0=getattr(scenario, "v0", None),
                    integrator=scenario.integrator, base_motion=scenario.pulse.base_motion(),
                    output_dt=scenario.output_dt, progress=progress)
-    res.provenance.update({"scenario": scenario.name, "scenario_file": scenario.file})
+    res.provenance.update(provenance(scenario))
     notes = list(scenario.notes)
     judged = scenario.judged
     stopped = res.status != "finished"
@@ -319,6 +319,20 @@ def copy_inputs(inputs, folder):
     return out
 
 
+def provenance(scenario):
+    """What a run of ``scenario`` (a Scenario) was run from, for results.h5's /provenance
+    (occupant.io.results_h5 documents the keys): its name, its file, the overrides applied to
+    it, and the pulse it ran. ``scenario_file`` alone named the shipped file of a run whose
+    pulse --set replaced (usercheck12)."""
+    import json
+    pulse = getattr(scenario, "pulse", None)
+    file = getattr(pulse, "file", None)
+    return {"scenario": scenario.name, "scenario_file": scenario.file,
+            "overrides": json.dumps(getattr(scenario, "overrides", {}) or {}, default=str),
+            "pulse": "" if pulse is None else pulse.source,
+            "pulse_file": "" if file is None else str(pathlib.Path(file).absolute())}
+
+
 def _record(run, inputs):
     """What a Run adds to its Results, as JSON values (stored in results.h5 /run); ``inputs``:
     {key: path relative to the folder} of the copies of the files it was loaded from
@@ -434,6 +448,14 @@ def folder_scenario(folder, overrides=None, before_compile=None):
     except ScenarioError as err:
         raise said_by_override(err, keys, file) from None
     scenario.notes[:0] = replaced_notes(rec["scenario"], keys)
+    # its file's data is the folder's record of the run (file plus the first run's overrides):
+    # those overrides, then these on top (a folder written before they were recorded: these)
+    import json
+    try:
+        first = json.loads(res.provenance.get("overrides", "{}"))
+    except ValueError:
+        first = {}
+    scenario.overrides = {**(first if isinstance(first, dict) else {}), **keys}
     return scenario
 
 
