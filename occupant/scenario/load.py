@@ -90,7 +90,7 @@ from occupant.scenario.human_swap import human_contacts
 from occupant.scenario.interior import load_interior
 from occupant.scenario.interior_hinge import frame_marker
 from occupant.scenario.intrusion import read_intrusions
-from occupant.scenario.keys import DEFAULT_PERCENTILE, KEYS, MAX_BACKSET, SEATS, names, read
+from occupant.scenario.keys import DEFAULT_PERCENTILE, KEYS, MAX_BACKSET, SEATS, SIDE_SPEED, names, read
 from occupant.scenario.keys import pattern as keys_pattern
 from occupant.scenario.overrides import apply_overrides, parse_overrides, replaced, replaced_notes
 from occupant.scenario.overrides import check as check_overrides
@@ -151,6 +151,12 @@ def key_homes(path, accepted):
     "unknown key (accepted: shape, delta_v_kmh, ...)", leaving the user to find that it belongs
     under [restraints.belt] (usercheck9)."""
     leaf = path.rpartition(".")[2].partition("[")[0]
+    if ("barrier" in leaf.lower() or "mdb" in leaf.lower()) and "speed" in leaf.lower():
+        # (--set pulse.barrier_speed_kmh on side_barrier: "unknown key" and the pulse's keys,
+        # none saying where the barrier's speed goes; usercheck12)
+        barrier = (f"no key takes a striking barrier's speed: it enters as the struck car's "
+                   f"pulse.delta_v_kmh, {SIDE_SPEED}")
+        return f"{accepted}; {barrier}" if accepted else barrier
     homes = [p.rpartition(".")[0] for p in KEYS if p.rpartition(".")[2] == leaf and p != keys_pattern(path)]
     if not homes or (accepted and "is a key of" in accepted):   # (an error made again from another)
         return accepted
@@ -677,7 +683,8 @@ class Scenario:
                     # (a side_barrier run at another speed, --set vehicle.speed_kmh=50, was told
                     # to leave it out, the pulse's keys unnamed, usercheck11)
                     pulse = ("; an occupant's crash speed is its pulse's: pulse.speed_kmh (the vehicle's at "
-                             "the start), pulse.delta_v_kmh (its change)") if key == "speed_kmh" else ""
+                             "the start), pulse.delta_v_kmh (its change; a side impact's barrier speed "
+                             "enters through it: occupant list --keys)") if key == "speed_kmh" else ""
                     c.fail(f"vehicle.{key}", "only a scenario with a vehicle front (a pedestrian "
                            "scenario) takes it", f"vehicle.front = a vehicle front, or leave it out{pulse}")
             return None
