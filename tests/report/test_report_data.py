@@ -692,3 +692,19 @@ def test_regression_every_channel_panel_names_its_time_axis():
         title = fig.axes[k + 3].title.get_window_extent(renderer)
         assert label.y0 > title.y1, (ax.get_title(), label, title)
     plt.close(fig)
+
+
+def test_regression_settings_write_booleans_as_a_scenario_file_does():
+    """(usercheck12) The settings table showed restraints.belt.pretensioner, sensors.standard and
+    outputs.report as "True" (Python's), a value neither a scenario file nor --set takes (TOML's
+    true): a student copying it into --set was refused. Now "true" and "false"."""
+    from occupant.report import tables as T
+    from occupant.scenario.load import ScenarioError
+    assert T.flatten({"restraints": {"belt": {"pretensioner": True}}, "outputs": {"report": False},
+                      "sensors": {"standard": np.bool_(True)}}) == [
+        ("restraints.belt.pretensioner", "true"), ("outputs.report", "false"), ("sensors.standard", "true")]
+    from occupant.scenario import load
+    for shown in ("true", "false"):
+        load("fmvss208_sled_48_unbelted", overrides=[f"outputs.report={shown}"])   # taken as shown
+    with pytest.raises(ScenarioError):
+        load("fmvss208_sled_48_unbelted", overrides=["outputs.report=True"])   # Python's: refused
