@@ -57,7 +57,8 @@ _VELOCITY_UNITS = {"km/h": KMH, "kph": KMH, "m/s": 1.0, "mph": 0.44704}
 # a CSV pulse's time column: s, or ms as a test's data acquisition exports it (was refused for the
 # header alone, usercheck9)
 _TIME_UNITS = {"s": 1.0, "ms": 1e-3}
-# the same units as exports also abbreviate them ("Time (msec)") [E] (usercheck12)
+# the same units as exports also abbreviate them: a CDR export's header "Time (msec),Longitudinal
+# Delta-V (MPH)" (scenarios/HISTORY.md, usercheck11, left item 4) (usercheck12)
 _TIME_ALIASES = {"sec": "s", "msec": "ms"}
 # s: the shortest table a CSV pulse may span [E]: crash pulses last tens of ms (full-frontal rigid
 # barrier 70-100 ms, crash-domain-facts 4.2 [U]; IIWPG rear ~90 ms, 4.3 [U]; FMVSS 213 sled

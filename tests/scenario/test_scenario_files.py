@@ -1130,12 +1130,16 @@ def test_reference_a_csv_pulse_header_with_units_in_parentheses_is_the_bracketed
     (tmp_path / "brackets.csv").write_text("time [ms],delta-v [km/h]\n" + rows)
     ref = read_pulse(c, {"shape": "csv", "file": "brackets.csv"}, "pulse", c.file, 0.2)
     for n, head in enumerate(["Time (ms),Delta-V (km/h)", "Time ( MSEC ),\"Delta-V, longitudinal (KM/H)\"",
-                              "time (msec),delta-v (kph)"]):
+                              "time (msec),delta-v (kph)"]):   # (the second: usercheck11's CDR header's form)
         (tmp_path / f"p{n}.csv").write_text(head + "\n" + rows)
         p = read_pulse(c, {"shape": "csv", "file": f"p{n}.csv"}, "pulse", c.file, 0.2)
         np.testing.assert_array_equal(p.t, ref.t)
         np.testing.assert_array_equal(p.a, ref.a)
         assert p.source == f"CSV p{n}.csv (velocity change)"
+    mph = "".join(f"{float(x)!r},{float(y) / 3.6 / 0.44704!r}\n" for x, y in zip(t_ms, dv))
+    (tmp_path / "cdr.csv").write_text("Time (msec),Longitudinal Delta-V (MPH)\n" + mph)   # (usercheck11's)
+    cdr = read_pulse(c, {"shape": "csv", "file": "cdr.csv"}, "pulse", c.file, 0.2)
+    np.testing.assert_allclose(cdr.a, ref.a, rtol=1e-12, atol=1e-9)
     g_rows = "".join(f"{float(x) * 1e-3!r},{-20.0 * np.sin(np.pi * x / 150)!r}\n" for x in t_ms)
     (tmp_path / "g_brackets.csv").write_text("time [s],acceleration [g]\n" + g_rows)
     (tmp_path / "g_parens.csv").write_text("Time (sec),Acceleration (G)\n" + g_rows)
