@@ -1140,7 +1140,7 @@ def test_reference_a_csv_pulse_header_with_units_in_parentheses_is_the_bracketed
     (tmp_path / "cdr.csv").write_text("Time (msec),Longitudinal Delta-V (MPH)\n" + mph)   # (usercheck11's)
     cdr = read_pulse(c, {"shape": "csv", "file": "cdr.csv"}, "pulse", c.file, 0.2)
     np.testing.assert_allclose(cdr.a, ref.a, rtol=1e-12, atol=1e-9)
-    g_rows = "".join(f"{float(x) * 1e-3!r},{-20.0 * np.sin(np.pi * x / 150)!r}\n" for x in t_ms)
+    g_rows = "".join(f"{float(x) * 1e-3!r},{float(-20.0 * np.sin(np.pi * x / 150))!r}\n" for x in t_ms)
     (tmp_path / "g_brackets.csv").write_text("time [s],acceleration [g]\n" + g_rows)
     (tmp_path / "g_parens.csv").write_text("Time (sec),Acceleration (G)\n" + g_rows)
     np.testing.assert_array_equal(read_pulse(c, {"shape": "csv", "file": "g_parens.csv"}, "pulse", c.file, 0.2).a,
