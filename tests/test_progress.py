@@ -292,3 +292,36 @@ def test_misspelt_name_or_set_refused_before_the_compile_line(capsys, monkeypatc
     assert main(args) == 2
     err = capsys.readouterr().err
     assert COMPILING not in err and err.startswith("occupant: error: ") and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("header", ["time [ms],acceleration [g]", "t,a"])
+def test_a_refused_csv_pulse_is_one_line_before_the_compile_line(tmp_path, capsys, monkeypatch, header):
+    """(usercheck12) On a cold cache a [pulse] CSV file refused (a row that is not two numbers, a
+    header without units) printed "compiling the step (first run only) ..." first and its
+    refusal after it, the compile worker started for nothing: the scenario's tables are now
+    read and checked before ``run`` says it compiles (Scenario's ``before_compile``). A good
+    file still gets the line (before anything runs)."""
+    from occupant.cli import main
+    from occupant.integrate import precompile
+    from occupant.scenario.load import Scenario
+    started = []
+    monkeypatch.setattr(precompile, "cold", lambda: True)
+    monkeypatch.setattr(precompile, "standby", lambda: started.append(1))
+    (tmp_path / "bad.csv").write_text(f"{header}\n0,0\n10,-20\nabc,5\n")
+    assert main(["run", "us_ncap_frontal_56", "--out", str(tmp_path / "o"), "--set",
+                 f'pulse={{shape="csv", file="{tmp_path / "bad.csv"}"}}']) == 2
+    err = capsys.readouterr().err
+    assert COMPILING not in err and err.startswith("occupant: error: ") and len(err.splitlines()) == 1, err
+    assert "bad.csv" in err and not started
+
+    class Stop(Exception):
+        pass
+
+    def stop(self):   # the run: the load (and its compile line) done
+        raise Stop
+    monkeypatch.setattr(Scenario, "run", stop)
+    (tmp_path / "good.csv").write_text("time [ms],acceleration [g]\n0,0\n50,-20\n100,0\n")
+    with pytest.raises(Stop):
+        main(["run", "us_ncap_frontal_56", "--out", str(tmp_path / "o"), "--set",
+              f'pulse={{shape="csv", file="{tmp_path / "good.csv"}"}}'])
+    assert capsys.readouterr().err == f"{COMPILE}\n" and started == [1]

@@ -37,7 +37,16 @@ HDF5 reader) to open. Layout (format version 1)::
                             [optional]
     /run/<name>             (m,) float64 per array of the record (the run's pulse) [optional]
     /stats                  group; attrs: key -> int, float or text (solver statistics)
-    /provenance             group; attrs: key -> str (package versions, scenario file hash ...)
+    /provenance             group; attrs: key -> str: occupant_version, model (the occupant
+                            model's name) and, for a scenario's run (occupant.scenario.run.
+                            provenance): scenario (its name), scenario_file (the file it was
+                            loaded from: a shipped scenario's, a path's, a run folder's copy
+                            inputs/scenario.toml), overrides (JSON object {dotted key: value}
+                            of what was applied on top of that file: --set, a sweep's variant,
+                            a run folder's first run's and its own; "{}" none), pulse (what the
+                            crash pulse run was: "half-sine 21.9 g, 60 ms", "CSV edr.csv
+                            (velocity change)", ...) and pulse_file (the CSV file or ISO-MME
+                            test it was read from, absolute; "" for a shape's)
 
 Array datasets of more than 1000 values are gzip-compressed at level 1 after HDF5's byte shuffle
 (both built into every HDF5 build): us_ncap_frontal_56's file 9.1 -> 8.2 MB and its writing

@@ -327,8 +327,9 @@ def channels(runs, groups=None, labels=None, window=None):
         fig.subplots_adjust(bottom=(0.55 + LEGEND_ROW) / (height + LEGEND_ROW) + 0.02,
                             top=1 - 0.35 / (height + LEGEND_ROW))
         fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=8, frameon=False)
-    for ax in axes[grid.nrows * grid.ncols - 3:]:   # the last row's places
-        ax.set_xlabel("time (ms)", fontsize=8)
+    for ax in axes:   # every panel's: the PDF cuts the grid into pages (raster_pages), and a
+        # page of three rows had none, the last row's on the last page alone (usercheck12)
+        ax.set_xlabel("time (ms)", fontsize=7, labelpad=1)
     return fig
 
 

@@ -22,6 +22,9 @@ def flatten(d, prefix=""):
                 rows += flatten(table, f"{key}[{i}].")
         elif isinstance(v, str):
             rows.append((key, v))
+        elif isinstance(v, (bool, np.bool_)):   # as a scenario file and --set write it (True,
+            # Python's, was no value either takes: --set outputs.report=True is refused)
+            rows.append((key, "true" if v else "false"))
         elif isinstance(v, (list, tuple, np.ndarray)) and len(v) > 6 and not all(isinstance(x, str) for x in v):
             rows.append((key, f"[{len(v)} values: {', '.join(map(str, list(v)[:3]))}, ...]"))
         else:

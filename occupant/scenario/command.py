@@ -111,9 +111,11 @@ def _preload(scenario, report):
 
 
 def _first_run(progress):
-    """Before a scenario loads: a first run's compile worker started (occupant.integrate.precompile),
-    and on a cold cache ``progress`` (a Progress, or None) says the wait is compiling, before
-    the load (which compiles too) and the run's (nothing else shows for tens of seconds)."""
+    """Once a scenario's tables are checked (Scenario's ``before_compile``): a first run's compile
+    worker started (occupant.integrate.precompile), and on a cold cache ``progress`` (a
+    Progress, or None) says the wait is compiling, before the rest of the load (which compiles
+    too) and the run's (nothing else shows for tens of seconds). Not before the load: a refused
+    CSV pulse came after "compiling the step" and started the worker for nothing (usercheck12)."""
     from occupant.integrate import precompile
     precompile.standby()   # a first run's compile worker starting while the model loads
     if progress is not None and precompile.cold():
@@ -126,10 +128,10 @@ def run_command(scenario, out_dir, overrides, progress=True, out=print):
     bar = Progress("simulating") if progress else None
     from occupant.scenario.load import checked_source
     checked_source(scenario, overrides)   # a misspelt name or --set refused before the compile line
-    _first_run(bar)
     from occupant.scenario import load, write_run
     from occupant.scenario.run import folder_test_number, isomme_channels, make_folder
-    sc = load(scenario, overrides=overrides)
+    # its inputs (a CSV pulse, the tables) refused before the compile line too
+    sc = load(scenario, overrides=overrides, before_compile=lambda: _first_run(bar))
     folder = make_folder(out_dir if out_dir else pathlib.Path("reports") / sc.name)
     if (folder / "sweep.json").exists():   # (the run's files went among the sweep's variants)
         from occupant.scenario.load import ScenarioError
@@ -402,9 +404,8 @@ def _compared(arg, report):
         return folder.resolve().name, folder, criteria, run, None
     from occupant.scenario import load
     from occupant.integrate import precompile
-    precompile.standby()   # (as run_command: a first run's compile worker)
-    try:
-        sc = load(arg)
+    try:   # (as run_command: a first run's compile worker, once its tables are checked)
+        sc = load(arg, before_compile=precompile.standby)
     except InputFileError as err:
         if folder.exists():
             raise

@@ -344,16 +344,27 @@ _VEHICLE = [
     Key("vehicle.intrusion[].angular_velocity_deg", "rows", "s, deg/s", "rows (t, omega) of the turning "
         "about the axis relative to the vehicle, before the translation (none: it translates only)"),
 ]
+# how a side impact's striking barrier speed enters a scenario (usercheck12: side_barrier had no
+# key for the barrier's speed a researcher looked for): through the struck car's delta-v. No
+# barrier-speed key: the pulse is the struck car's (an idealised half-sine, or a recorded table
+# that no speed scales), and the delta-v a speed gives depends on the two masses and the
+# impact's restitution; a perfectly plastic impact's momentum balance gives the formula [D], with
+# side_barrier.toml's figures (60 km/h [S], 1400 kg [U], 1500 kg [E]: its [pulse] comment)
+SIDE_SPEED = ("for a plastic impact v_barrier x m_barrier / (m_barrier + m_car) (side_barrier: 60 km/h "
+              "x 1400 / (1400 + 1500) kg = 29.0 km/h; its duration 60 ms does not follow from the speed)")
 _PULSE = [
     Key("pulse.shape", "string", "", "the pulse's form", REQUIRED,
         choices=("half_sine", "trapezoid", "csv", "isomme"), label="pulse shape"),
     Key("pulse.delta_v_kmh", "number", "km/h", "the speed change (half_sine: two of delta_v_kmh, peak_g, "
-        "duration; trapezoid: required)", low=0.0, low_open=True, high=MAX_DELTA_V),
+        "duration; trapezoid: required); a side impact's is the struck car's, not the barrier's speed: "
+        f"{SIDE_SPEED}; no key takes the barrier's speed", low=0.0, low_open=True, high=MAX_DELTA_V),
     Key("pulse.peak_g", "number", "g", "the peak deceleration", low=0.0, low_open=True),
     Key("pulse.duration", "number", "s", "the half-sine's length", low=0.0, low_open=True),
     Key("pulse.rise", "number", "s", "the trapezoid's rise", low=0.0),
     Key("pulse.fall", "number", "s", "the trapezoid's fall", low=0.0),
-    Key("pulse.speed_kmh", "number", "km/h", "the vehicle's speed when the pulse starts (default: delta-v)",
+    Key("pulse.speed_kmh", "number", "km/h", "the vehicle's speed along direction when the pulse starts "
+        "(default: delta-v; a struck car at rest: 0; not a striking barrier's: it moves B0 and the "
+        "occupant together)",
         low=0.0, high=MAX_SPEED),
     Key("pulse.start", "number", "s", "the pulse's start in the run (a csv or isomme table's t = 0; "
         "its rows before t = 0 need pulse.start as long)", 0.0, low=0.0),

@@ -91,7 +91,7 @@ from occupant.scenario.human_swap import human_contacts
 from occupant.scenario.interior import load_interior
 from occupant.scenario.interior_hinge import frame_marker
 from occupant.scenario.intrusion import read_intrusions
-from occupant.scenario.keys import DEFAULT_PERCENTILE, KEYS, MAX_BACKSET, SEATS, names, read
+from occupant.scenario.keys import DEFAULT_PERCENTILE, KEYS, MAX_BACKSET, SEATS, SIDE_SPEED, names, read
 from occupant.scenario.keys import pattern as keys_pattern
 from occupant.scenario.overrides import apply_overrides, parse_overrides, replaced, replaced_notes
 from occupant.scenario.overrides import check as check_overrides
@@ -152,6 +152,12 @@ def key_homes(path, accepted):
     "unknown key (accepted: shape, delta_v_kmh, ...)", leaving the user to find that it belongs
     under [restraints.belt] (usercheck9)."""
     leaf = path.rpartition(".")[2].partition("[")[0]
+    if ("barrier" in leaf.lower() or "mdb" in leaf.lower()) and "speed" in leaf.lower():
+        # (--set pulse.barrier_speed_kmh on side_barrier: "unknown key" and the pulse's keys,
+        # none saying where the barrier's speed goes; usercheck12)
+        barrier = (f"no key takes a striking barrier's speed: it enters as the struck car's "
+                   f"pulse.delta_v_kmh, {SIDE_SPEED}")
+        return f"{accepted}; {barrier}" if accepted else barrier
     homes = [p.rpartition(".")[0] for p in KEYS if p.rpartition(".")[2] == leaf and p != keys_pattern(path)]
     if not homes or (accepted and "is a key of" in accepted):   # (an error made again from another)
         return accepted
@@ -282,16 +288,32 @@ class Scenario:
     package's data ("body_contacts"; "reference_dummy" when the lap belt's pelvis is drawn
     from it), "pulse" (a CSV file, an ISO-MME test's folder), a pre-crash scenario's vehicle
     model (VEHICLE_MODEL and its subsystems) and a parametric human's data
-    (occupant.human.builder.data_files); occupant.scenario.run copies them into its folder."""
+    (occupant.human.builder.data_files); occupant.scenario.run copies them into its folder.
 
-    def __init__(self, data, file, start=None, pulse=None, files=None):
+    ``before_compile``: called once (if given) when every table it reads before building its
+    model has been read and checked, before the first work that compiles (the model's build
+    and posture, a pre-crash scenario's braking run): ``occupant run`` says there that a cold
+    cache compiles, so that a refused input (a pulse's CSV file) is one error line, not one
+    after "compiling the step" (usercheck12)."""
+
+    def __init__(self, data, file, start=None, pulse=None, files=None, before_compile=None):
         self.data, self.file = data, str(file)
         self.inputs, self._files = {}, dict(files or {})
+        self._before_compile = before_compile
+        # {dotted key: value} applied to ``file``'s data to make ``data`` (load's overrides, as
+        # given: paths made absolute), recorded in results.h5's provenance (occupant.scenario.run)
+        self.overrides = {}
         c = FileChecker(self.file, ScenarioError)
         # a parametric human's tables and stops dummy: files' copies of them, while it is built,
         # postured and belted (the readers take their paths from occupant.human.data_folder)
         with reading_from(self._files.get("human"), self._files.get("human_stops")):
             self._check(c, data, start, pulse)
+
+    def _compiling(self):
+        """``before_compile``, once."""
+        said, self._before_compile = self._before_compile, None
+        if said is not None:
+            said()
 
     def _named(self, c, table, key, path, loader):
         """Load what ``table[key]`` names (or the file ``files`` gives for ``key``); an unknown
@@ -404,6 +426,8 @@ class Scenario:
                             for s, p in self.interior.mesh_files.items()})
         self.front = self._front(c, veh, data)
         if "precrash" in data:   # braking with the full-car model, then the crash
+            if pulse is None:   # (its braking runs the vehicle model: compiled on a cold cache)
+                self._compiling()
             self.pulse = self._precrash(c, veh, data, pulse)
         elif "model" in veh:
             c.fail("vehicle.model", "a vehicle model drives B0 only in a pre-crash scenario",
@@ -536,6 +560,10 @@ class Scenario:
                 table = belt_table(table, self.interior.belt, self.human,
                                    lambda: self._data("reference_dummy", reference_dummy_file))
             RESTRAINTS[kind](asm, table, c, f"restraints.{kind}")
+        targets = c.table(occ, "posture_targets", "occupant")   # (checked before the compile too)
+        c.keys(targets, names("occupant.posture_targets"), "occupant.posture_targets")
+        angles = c.table(occ, "posture_angles", "occupant")
+        self._compiling()
         self.model = asm.compile()
         # a first run's compile worker (integrate.precompile) given its jobs now: it compiles
         # while the posture is fitted
@@ -546,9 +574,6 @@ class Scenario:
         # with a vehicle front (the car) or hinged seat parts the model has more bodies than the
         # dummy: posture the whole model
         posed = dummy if self.front is None and not self.interior.hinges else self.model
-        targets = c.table(occ, "posture_targets", "occupant")
-        c.keys(targets, names("occupant.posture_targets"), "occupant.posture_targets")
-        angles = c.table(occ, "posture_angles", "occupant")
         posture = self._named(c, occ, "posture", "occupant",
                               lambda p: position(posed, p, targets=targets or None,
                                                  angles=angles or None,
@@ -662,7 +687,8 @@ class Scenario:
                     # (a side_barrier run at another speed, --set vehicle.speed_kmh=50, was told
                     # to leave it out, the pulse's keys unnamed, usercheck11)
                     pulse = ("; an occupant's crash speed is its pulse's: pulse.speed_kmh (the vehicle's at "
-                             "the start), pulse.delta_v_kmh (its change)") if key == "speed_kmh" else ""
+                             "the start), pulse.delta_v_kmh (its change; a side impact's barrier speed "
+                             "enters through it: occupant list --keys)") if key == "speed_kmh" else ""
                     c.fail(f"vehicle.{key}", "only a scenario with a vehicle front (a pedestrian "
                            "scenario) takes it", f"vehicle.front = a vehicle front, or leave it out{pulse}")
             return None
@@ -797,19 +823,21 @@ def checked_source(path_or_name, overrides=None):
     return path, raw, keys
 
 
-def load(path_or_name, overrides=None):
+def load(path_or_name, overrides=None, before_compile=None):
     """The validated Scenario of a shipped name (``scenarios/<name>.toml``), a path or a run
     folder (occupant.scenario.run.folder_scenario: run again from its inputs/), with
-    ``overrides`` ({dotted key: value} or ["KEY=VALUE", ...]) applied first."""
+    ``overrides`` ({dotted key: value} or ["KEY=VALUE", ...]) applied first; ``before_compile``:
+    Scenario's (called once its tables are checked, before what compiles)."""
     from occupant.scenario.run import folder_scenario
     path, raw, keys = checked_source(path_or_name, overrides)
     if raw is None:
-        return folder_scenario(path, keys)
+        return folder_scenario(path, keys, before_compile=before_compile)
     data = apply_overrides(raw, keys)
     try:
-        scenario = Scenario(data, path)
+        scenario = Scenario(data, path, before_compile=before_compile)
     except ScenarioError as err:
         raise said_by_override(err, keys, path) from None
+    scenario.overrides = dict(keys)
     scenario.notes[:0] = replaced_notes(raw, keys)
     if scenario.title and "title" not in keys:
         # the title names the occupant and the crash the file was written for: the report's

@@ -16,7 +16,8 @@ Scenario table ``[pulse]`` (units at the edge, conventions rule 7: km/h and g in
     speed_kmh = 48.0        # vehicle speed when the pulse starts (default: delta-v)
     start = 0.0             # s, time of the pulse's start in the run
     # trapezoid: delta_v_kmh, peak_g, rise, fall (s); the plateau follows from delta-v
-    # csv: file = "pulse.csv", header "time [s],acceleration [g]" (or [ms]; [m/s^2]), J211 signs
+    # csv: file = "pulse.csv", header "time [s],acceleration [g]" (or [ms]; [m/s^2]; each unit
+    #      in brackets or in parentheses: "Time (ms)", as EDR and CDR exports write it), J211 signs
     #      (a frontal crash's deceleration negative: a table that speeds the vehicle up is refused);
     #      or "time [ms],delta-v [km/h]" (or [m/s], [mph]): an EDR's velocity change, differentiated
     # isomme: file = "test folder or .mme", channel = "10VEHC0000..ACXD" (16-char code)
@@ -56,13 +57,30 @@ _VELOCITY_UNITS = {"km/h": KMH, "kph": KMH, "m/s": 1.0, "mph": 0.44704}
 # a CSV pulse's time column: s, or ms as a test's data acquisition exports it (was refused for the
 # header alone, usercheck9)
 _TIME_UNITS = {"s": 1.0, "ms": 1e-3}
+# the same units as exports also abbreviate them: a CDR export's header "Time (msec),Longitudinal
+# Delta-V (MPH)" (scenarios/HISTORY.md, usercheck11, left item 4) (usercheck12)
+_TIME_ALIASES = {"sec": "s", "msec": "ms"}
 # s: the shortest table a CSV pulse may span [E]: crash pulses last tens of ms (full-frontal rigid
 # barrier 70-100 ms, crash-domain-facts 4.2 [U]; IIWPG rear ~90 ms, 4.3 [U]; FMVSS 213 sled
 # 80-90 ms, 4.1 [C]), so a table of < 5 ms is one written in s under a [ms] header (a 100 ms
 # pulse read as 0.1 ms)
 MIN_PULSE_SPAN = 0.005
 _CSV_HEADER = ("time [s] (or [ms]),acceleration [g] (or [m/s^2]); or time [ms],delta-v [km/h] (or [m/s], "
-               "[mph]): an EDR's velocity change")
+               "[mph]): an EDR's velocity change; each unit in brackets or parentheses")
+# a header cell's unit: in brackets ("time [ms]", "acceleration [m/(s*s)]"), else the last one
+# in parentheses ("Time (ms)", "Delta-V, longitudinal (km/h)", as EDR and CDR exports write
+# them: refused for the parentheses alone before, usercheck12). Read without regard to case
+# ("Time (MS)", "(MPH)", "(G)"): no two units it reads differ only in case
+_UNIT_IN_BRACKETS = re.compile(r"\[(.*)\]")
+_UNIT_IN_PARENTHESES = re.compile(r"\(([^()]*)\)")
+
+
+def _header_unit(cell):
+    """The unit a CSV header ``cell`` names (lower case, spaces round it dropped), or None when
+    it names none."""
+    found = _UNIT_IN_BRACKETS.search(cell)
+    unit = found[1] if found else (_UNIT_IN_PARENTHESES.findall(cell) or [None])[-1]
+    return None if unit is None else unit.strip().lower()
 
 
 @dataclass
@@ -253,10 +271,18 @@ def from_csv(c, fp, path, start=0.0):
         c.fail(where, f"{fp.name}: an empty file (no header, no rows)",
                f"a header {_CSV_HEADER}, then rows of time, acceleration")
     head = rows[0][1]
-    units = [re.search(r"\[(.*)\]", h) for h in head]
-    if len(head) != 2 or units[0] is None or units[0][1] not in _TIME_UNITS or units[1] is None \
-            or units[1][1] not in _UNITS and units[1][1] not in _VELOCITY_UNITS:
+    named = [_header_unit(h) for h in head]
+    if len(head) != 2 or None in named:
         c.fail(where, f"{fp.name}: the first row must name the columns with units, got {head!r}", _CSV_HEADER)
+    named[0] = _TIME_ALIASES.get(named[0], named[0])
+    for column, known, what, accepted in (
+            (0, _TIME_UNITS, "time", ", ".join([*_TIME_UNITS, *_TIME_ALIASES])),
+            (1, {**_UNITS, **_VELOCITY_UNITS}, "second", f"{', '.join(_UNITS)} (an acceleration) or "
+             f"{', '.join(_VELOCITY_UNITS)} (a velocity change)")):
+        if named[column] not in known:   # a unit named but not one it reads ("Delta-V (ft/s)")
+            c.fail(where, f"{fp.name}: header {head[column]!r}: unit {named[column]!r} is not one it "
+                   f"reads for the {what} column", f"{accepted}, in brackets or parentheses")
+    time_unit, value_unit = named
     data = []
     for line, r in rows[1:]:
         try:
@@ -270,26 +296,26 @@ def from_csv(c, fp, path, start=0.0):
             c.fail(where, f"{fp.name}: line {line}: {','.join(r)!r} is not finite",
                    "finite times and accelerations")
         if len(data) > 1 and data[-1][0] <= data[-2][0]:
-            c.fail(where, f"{fp.name}: line {line}: time {data[-1][0]:g} {units[0][1]} does not increase "
-                   f"(the row before: {data[-2][0]:g} {units[0][1]})", "rows of time, acceleration, times increasing")
+            c.fail(where, f"{fp.name}: line {line}: time {data[-1][0]:g} {time_unit} does not increase "
+                   f"(the row before: {data[-2][0]:g} {time_unit})", "rows of time, acceleration, times increasing")
     if len(data) < 2:
         c.fail(where, f"{fp.name}: {len(data)} row(s) of data", ">= 2 rows of time, acceleration")
     data = np.array(data, float)
-    t = data[:, 0] * _TIME_UNITS[units[0][1]]
+    t = data[:, 0] * _TIME_UNITS[time_unit]
     span = t[-1] - t[0]
     if span > MAX_T_END:   # (times in ms under a [s] header: a 100 ms pulse read as 100 s, unsaid)
         c.fail(where, f"{fp.name}: its times span {span:g} s, longer than any run (solver.t_end <= "
-               f"{MAX_T_END:g} s): times in {'ms' if units[0][1] == 's' else 'us'}?",
-               f"times in {units[0][1]}, as the header time [{units[0][1]}] says (or a header time [ms])")
+               f"{MAX_T_END:g} s): times in {'ms' if time_unit == 's' else 'us'}?",
+               f"times in {time_unit}, as the header time [{time_unit}] says (or a header time [ms])")
     if span < MIN_PULSE_SPAN:   # (times in s under a [ms] header: a 100 ms pulse read as 0.1 ms, unsaid)
         c.fail(where, f"{fp.name}: its times span {span * 1e3:g} ms, shorter than any crash pulse (a "
-               f"vehicle's or a sled's lasts tens of ms){': times in s?' if units[0][1] == 'ms' else ''}",
-               f"a pulse spanning >= {MIN_PULSE_SPAN * 1e3:g} ms, times in {units[0][1]} as the header "
-               f"time [{units[0][1]}] says (or a header time [{'s' if units[0][1] == 'ms' else 'ms'}])")
-    if units[1][1] in _VELOCITY_UNITS:
-        t, a = from_velocity_change(t, data[:, 1] * _VELOCITY_UNITS[units[1][1]], start)
+               f"vehicle's or a sled's lasts tens of ms){': times in s?' if time_unit == 'ms' else ''}",
+               f"a pulse spanning >= {MIN_PULSE_SPAN * 1e3:g} ms, times in {time_unit} as the header "
+               f"time [{time_unit}] says (or a header time [{'s' if time_unit == 'ms' else 'ms'}])")
+    if value_unit in _VELOCITY_UNITS:
+        t, a = from_velocity_change(t, data[:, 1] * _VELOCITY_UNITS[value_unit], start)
         return t, a, f"CSV {fp.name} (velocity change)"
-    return t, data[:, 1] * _UNITS[units[1][1]], f"CSV {fp.name}"
+    return t, data[:, 1] * _UNITS[value_unit], f"CSV {fp.name}"
 
 
 def isomme_source(fp):

@@ -106,7 +106,7 @@ def run_scenario(scenario, progress=None):
                    v0=getattr(scenario, "v0", None),
                    integrator=scenario.integrator, base_motion=scenario.pulse.base_motion(),
                    output_dt=scenario.output_dt, progress=progress)
-    res.provenance.update({"scenario": scenario.name, "scenario_file": scenario.file})
+    res.provenance.update(provenance(scenario))
     notes = list(scenario.notes)
     judged = scenario.judged
     stopped = res.status != "finished"
@@ -319,6 +319,20 @@ def copy_inputs(inputs, folder):
     return out
 
 
+def provenance(scenario):
+    """What a run of ``scenario`` (a Scenario) was run from, for results.h5's /provenance
+    (occupant.io.results_h5 documents the keys): its name, its file, the overrides applied to
+    it, and the pulse it ran. ``scenario_file`` alone named the shipped file of a run whose
+    pulse --set replaced (usercheck12)."""
+    import json
+    pulse = getattr(scenario, "pulse", None)
+    file = getattr(pulse, "file", None)
+    return {"scenario": scenario.name, "scenario_file": scenario.file,
+            "overrides": json.dumps(getattr(scenario, "overrides", {}) or {}, default=str),
+            "pulse": "" if pulse is None else pulse.source,
+            "pulse_file": "" if file is None else str(pathlib.Path(file).absolute())}
+
+
 def _record(run, inputs):
     """What a Run adds to its Results, as JSON values (stored in results.h5 /run); ``inputs``:
     {key: path relative to the folder} of the copies of the files it was loaded from
@@ -409,7 +423,7 @@ def is_run_folder(path):
     return pathlib.Path(path).is_dir() and (pathlib.Path(path) / "results.h5").is_file()
 
 
-def folder_scenario(folder, overrides=None):
+def folder_scenario(folder, overrides=None, before_compile=None):
     """The Scenario of a run folder, to run again (``occupant run RUN_DIR``): the scenario as
     run (its record: file plus overrides, ``overrides`` ({dotted key: value}) applied on top)
     read from the folder's copies of every file it read (inputs/: the dummy, posture,
@@ -417,7 +431,7 @@ def folder_scenario(folder, overrides=None):
     test, a pre-crash scenario's vehicle model, its braking run again), settled again. A pulse
     with no copy (a table's shape; a braking whose folder has no copy of its vehicle model) is
     the one stored in results.h5 unless ``overrides`` are given (then made again from the
-    table: a braking from the installed vehicle model)."""
+    table: a braking from the installed vehicle model); ``before_compile``: Scenario's."""
     from occupant.scenario.load import VEHICLE_MODEL, Scenario, ScenarioError, said_by_override
     from occupant.scenario.overrides import apply_overrides, replaced_notes
     from occupant.scenario.overrides import check as check_overrides
@@ -430,10 +444,18 @@ def folder_scenario(folder, overrides=None):
     pulse = None if made else _read_pulse(rec, res.record_arrays)
     try:
         scenario = Scenario(apply_overrides(rec["scenario"], keys), file, pulse=pulse,
-                            files=_still_read(copies, keys))
+                            files=_still_read(copies, keys), before_compile=before_compile)
     except ScenarioError as err:
         raise said_by_override(err, keys, file) from None
     scenario.notes[:0] = replaced_notes(rec["scenario"], keys)
+    # its file's data is the folder's record of the run (file plus the first run's overrides):
+    # those overrides, then these on top (a folder written before they were recorded: these)
+    import json
+    try:
+        first = json.loads(res.provenance.get("overrides", "{}"))
+    except ValueError:
+        first = {}
+    scenario.overrides = {**(first if isinstance(first, dict) else {}), **keys}
     return scenario
 
 

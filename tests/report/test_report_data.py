@@ -664,3 +664,47 @@ def test_regression_pedestrian_excursion_reads_along_the_car(run):
             assert [ax.get_ylabel() for ax in fig.axes if ax.get_ylabel().startswith("along")] == [f"{lead}\n(mm)"]
         finally:
             plt.close(fig)
+
+
+def test_regression_every_channel_panel_names_its_time_axis():
+    """(usercheck12) The channels figure labelled "time (ms)" under its last row alone; the PDF
+    cuts the figure into pages (raster_pages), and us_ncap_frontal_56's first page of channels
+    (nine panels, head to right femur) had no label on its time axes. Every panel now names it,
+    the label clear of the title of the panel under it."""
+    import types
+    import matplotlib.pyplot as plt
+    from occupant import Channel
+    from occupant.report import figures as F
+    t = np.arange(0.0, 0.1001, 1e-4)
+    names = ["Head CG acceleration", "Chest acceleration", "Pelvis acceleration", "Upper neck force",
+             "Upper neck moment", "Left femur force", "Right femur force", "Left femur moment",
+             "Right femur moment", "Left upper tibia force", "Right upper tibia force"]
+    run = types.SimpleNamespace(results=types.SimpleNamespace(t=t, channels=[
+        Channel(f"{n} {a}", t, np.sin(40 * t + k), "m/s^2" if "acceleration" in n else "N")
+        for k, n in enumerate(names) for a in "XYZ"]))
+    fig = F.channels([run])
+    assert len(fig.axes) == len(names)
+    assert [ax.get_xlabel() for ax in fig.axes] == ["time (ms)"] * len(names)
+    fig.canvas.draw()   # (the labels placed)
+    renderer = fig.canvas.get_renderer()
+    for k, ax in enumerate(fig.axes[:-3]):
+        label = ax.xaxis.label.get_window_extent(renderer)
+        title = fig.axes[k + 3].title.get_window_extent(renderer)
+        assert label.y0 > title.y1, (ax.get_title(), label, title)
+    plt.close(fig)
+
+
+def test_regression_settings_write_booleans_as_a_scenario_file_does():
+    """(usercheck12) The settings table showed restraints.belt.pretensioner, sensors.standard and
+    outputs.report as "True" (Python's), a value neither a scenario file nor --set takes (TOML's
+    true): a student copying it into --set was refused. Now "true" and "false"."""
+    from occupant.report import tables as T
+    from occupant.scenario.load import ScenarioError
+    assert T.flatten({"restraints": {"belt": {"pretensioner": True}}, "outputs": {"report": False},
+                      "sensors": {"standard": np.bool_(True)}}) == [
+        ("restraints.belt.pretensioner", "true"), ("outputs.report", "false"), ("sensors.standard", "true")]
+    from occupant.scenario import load
+    for shown in ("true", "false"):
+        load("fmvss208_sled_48_unbelted", overrides=[f"outputs.report={shown}"])   # taken as shown
+    with pytest.raises(ScenarioError):
+        load("fmvss208_sled_48_unbelted", overrides=["outputs.report=True"])   # Python's: refused

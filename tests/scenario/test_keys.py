@@ -275,3 +275,25 @@ def test_reference_list_keys_prints_every_key():
     assert "solver.t_end" in text and "0 < t_end <= 10 s; required" in text
     # an interior file's shapes, the vehicle's spheres and ellipsoids among them
     assert "[[surface]] shapes: plane, box, cylinder, sphere, ellipsoid, mesh" in text
+
+
+def test_reference_a_side_barriers_speed_is_said_to_enter_as_the_struck_cars_delta_v(capsys):
+    """(usercheck12) A researcher changing side_barrier's barrier speed found no key for it
+    (``occupant list --keys``) and --set pulse.barrier_speed_kmh was "unknown key" with the
+    pulse's keys alone. The struck car's pulse is the input (a speed scales no recorded pulse,
+    and the delta-v a speed gives depends on the masses): no key pretends, the key table and the
+    refusal say how the speed enters, with side_barrier's own figures, which its pulse matches
+    (60 x 1400 / 2900 = 28.97 km/h, the file's 29.0)."""
+    from occupant.cli import main
+    for key in ("pulse.barrier_speed_kmh", "barrier_speed_kmh", "pulse.mdb_speed_kmh"):
+        with pytest.raises(ScenarioError, match=r"unknown key \(accepted: .*; no key takes a striking barrier's "
+                                                r"speed: it enters as the struck car's pulse.delta_v_kmh, for a "
+                                                r"plastic impact v_barrier x m_barrier / \(m_barrier \+ m_car\) "
+                                                r"\(side_barrier: 60 km/h x 1400 / \(1400 \+ 1500\) kg = 29.0 km/h"):
+            load("side_barrier", overrides={key: 50.0})
+    assert 60.0 * 1400 / 2900 == pytest.approx(load("side_barrier").pulse.delta_v * 3.6, abs=0.05)
+    assert main(["list", "--keys"]) == 0
+    out = capsys.readouterr().out
+    described = out[out.index("\npulse.delta_v_kmh "):out.index("\npulse.peak_g ")]
+    assert "a side impact's is the struck car's, not the barrier's speed" in described
+    assert "no key takes the barrier's speed" in described

@@ -294,3 +294,40 @@ def test_reference_an_out_folder_that_cannot_be_written_is_said_before_the_run(t
         assert cap.err == (f"occupant: error: --out: {folder}: cannot write into this folder: permission "
                            "denied (accepted: a folder this user can write into, new or existing)\n"), cap.err
         assert "criteria against" not in cap.out and not list(folder.iterdir())
+
+
+def test_reference_results_h5_records_the_overrides_and_the_pulse_run(tmp_path, capsys):
+    """(usercheck12) results.h5's provenance named the shipped scenario file alone
+    (``scenario_file``) when --set had replaced its pulse: nothing in it said that a CSV pulse
+    ran. Now it records the overrides applied on top of the file (JSON), the pulse run and its
+    file; a run again from the folder with one more --set keeps the first run's overrides and
+    adds its own; a run of the file's own pulse records its half-sine and no pulse file."""
+    import json
+
+    from occupant.io.results_h5 import read_results
+    from occupant.scenario.load import resolve
+    (tmp_path / "edr.csv").write_text("time [ms],delta-v [km/h]\n0,0\n20,-10\n40,-30\n60,-45\n80,-48\n")
+    common = ["--quiet", "--set", "solver.t_end=0.002", "--set", "occupant.settle=0", "--set",
+              "outputs.report=false", "--set", "outputs.isomme=false"]
+    assert main(["run", "fmvss208_sled_48_unbelted", "--out", str(tmp_path / "a"), *common, "--set",
+                 f'pulse={{shape="csv", file="{tmp_path / "edr.csv"}"}}']) == 0
+    prov = read_results(tmp_path / "a" / "results.h5").provenance
+    assert prov["scenario_file"] == str(resolve("fmvss208_sled_48_unbelted"))
+    assert json.loads(prov["overrides"]) == {
+        "solver.t_end": 0.002, "occupant.settle": 0, "outputs.report": False, "outputs.isomme": False,
+        "pulse": {"shape": "csv", "file": str(tmp_path / "edr.csv")}}
+    assert prov["pulse"] == "CSV edr.csv (velocity change)" and prov["pulse_file"] == str(tmp_path / "edr.csv")
+    assert main(["run", str(tmp_path / "a"), "--out", str(tmp_path / "b"), "--quiet", "--set",
+                 "solver.t_end=0.003"]) == 0
+    again = read_results(tmp_path / "b" / "results.h5").provenance
+    # (the file it was loaded from: the first folder's copy of the scenario file)
+    assert again["scenario_file"] == str(tmp_path / "a" / "inputs" / "scenario-fmvss208_sled_48_unbelted.toml")
+    assert json.loads(again["overrides"]) == {**json.loads(prov["overrides"]), "solver.t_end": 0.003}
+    # (read from the first folder's copy of the CSV file)
+    assert again["pulse"] == "CSV pulse-edr.csv (velocity change)"
+    assert again["pulse_file"] == str(tmp_path / "a" / "inputs" / "pulse-edr.csv")
+    assert main(["run", "fmvss208_sled_48_unbelted", "--out", str(tmp_path / "c"), *common]) == 0
+    plain = read_results(tmp_path / "c" / "results.h5").provenance
+    assert json.loads(plain["overrides"]) == {"solver.t_end": 0.002, "occupant.settle": 0, "outputs.report": False,
+                                              "outputs.isomme": False}
+    assert plain["pulse"].startswith("half-sine") and plain["pulse_file"] == ""

@@ -1117,6 +1117,49 @@ def test_analytic_an_edr_velocity_change_table_is_the_pulse_that_changes_the_vel
         read_pulse(c, {"shape": "csv", "file": "gain.csv"}, "pulse", c.file, 0.3)
 
 
+def test_reference_a_csv_pulse_header_with_units_in_parentheses_is_the_bracketed_one(tmp_path):
+    """(usercheck12) An EDR's or CDR tool's export writes its header "Time (ms),Delta-V (km/h)":
+    it was refused ("the first row must name the columns with units"), though the units are the
+    ones read in brackets. Now units in parentheses (any case, the last pair in a cell, "sec" and
+    "msec" for s and ms) are read as in brackets: the same pulse to the last bit; a unit named
+    but not read is said as that column's unit, with the units it reads."""
+    t_ms = np.arange(0.0, 160.0, 10.0)
+    dv = np.where(t_ms < 110, -45.0 * (1 - np.cos(np.pi * t_ms / 110)) / 2, -45.0)   # km/h
+    rows = "".join(f"{float(x)!r},{float(y)!r}\n" for x, y in zip(t_ms, dv))
+    c = FileChecker(tmp_path / "s.toml", ScenarioError)
+    (tmp_path / "brackets.csv").write_text("time [ms],delta-v [km/h]\n" + rows)
+    ref = read_pulse(c, {"shape": "csv", "file": "brackets.csv"}, "pulse", c.file, 0.2)
+    for n, head in enumerate(["Time (ms),Delta-V (km/h)", "Time ( MSEC ),\"Delta-V, longitudinal (KM/H)\"",
+                              "time (msec),delta-v (kph)"]):   # (the second: usercheck11's CDR header's form)
+        (tmp_path / f"p{n}.csv").write_text(head + "\n" + rows)
+        p = read_pulse(c, {"shape": "csv", "file": f"p{n}.csv"}, "pulse", c.file, 0.2)
+        np.testing.assert_array_equal(p.t, ref.t)
+        np.testing.assert_array_equal(p.a, ref.a)
+        assert p.source == f"CSV p{n}.csv (velocity change)"
+    mph = "".join(f"{float(x)!r},{float(y) / 3.6 / 0.44704!r}\n" for x, y in zip(t_ms, dv))
+    (tmp_path / "cdr.csv").write_text("Time (msec),Longitudinal Delta-V (MPH)\n" + mph)   # (usercheck11's)
+    cdr = read_pulse(c, {"shape": "csv", "file": "cdr.csv"}, "pulse", c.file, 0.2)
+    np.testing.assert_allclose(cdr.a, ref.a, rtol=1e-12, atol=1e-9)
+    g_rows = "".join(f"{float(x) * 1e-3!r},{float(-20.0 * np.sin(np.pi * x / 150))!r}\n" for x in t_ms)
+    (tmp_path / "g_brackets.csv").write_text("time [s],acceleration [g]\n" + g_rows)
+    (tmp_path / "g_parens.csv").write_text("Time (sec),Acceleration (G)\n" + g_rows)
+    np.testing.assert_array_equal(read_pulse(c, {"shape": "csv", "file": "g_parens.csv"}, "pulse", c.file, 0.2).a,
+                                  read_pulse(c, {"shape": "csv", "file": "g_brackets.csv"}, "pulse", c.file, 0.2).a)
+    (tmp_path / "ft.csv").write_text("Time (ms),Delta-V (ft/s)\n" + rows)
+    with pytest.raises(ScenarioError, match=r"pulse.file: ft.csv: header 'Delta-V \(ft/s\)': unit 'ft/s' is not one "
+                                            r"it reads for the second column \(accepted: g, .* \(an acceleration\) or "
+                                            r"km/h, kph, m/s, mph \(a velocity change\), in brackets or parentheses\)$"):
+        read_pulse(c, {"shape": "csv", "file": "ft.csv"}, "pulse", c.file, 0.2)
+    (tmp_path / "us.csv").write_text("Time (us),Delta-V (km/h)\n" + rows)
+    with pytest.raises(ScenarioError, match=r"us.csv: header 'Time \(us\)': unit 'us' is not one it reads for the "
+                                            r"time column \(accepted: s, ms, sec, msec, in brackets or parentheses\)$"):
+        read_pulse(c, {"shape": "csv", "file": "us.csv"}, "pulse", c.file, 0.2)
+    (tmp_path / "none.csv").write_text("Time,Delta-V\n" + rows)
+    with pytest.raises(ScenarioError, match=r"none.csv: the first row must name the columns with units, got "
+                                            r"\['Time', 'Delta-V'\] \(accepted: .*; each unit in brackets or parentheses\)$"):
+        read_pulse(c, {"shape": "csv", "file": "none.csv"}, "pulse", c.file, 0.2)
+
+
 def test_reference_a_key_in_another_table_says_which_table_takes_it(tmp_path, capsys):
     """(usercheck9) ``load_limit`` written under [pulse] (in a file, a --set or a --vary) was
     "unknown key (accepted: shape, delta_v_kmh, ...)": the user was left to find the table that
