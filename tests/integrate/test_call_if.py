@@ -56,14 +56,16 @@ def test_the_step_pattern_tells_apart_bundles_with_other_markers():
     # its bags on the default "dimple" law (marked); a model with only "lens" bags is not; its lap
     # wraps held across the belt by friction (restraints.belt.lap_across, branch lapfriction;
     # None before); the steering wheel's discs are cylinder pairs (branch roundrim; None before)
-    # (contact kinds, held wraps, barrier wraps, dimple bags)
-    assert step_pattern(bundle)[1] == (PairKinds(None, 1, 1, 1, None), 1, None, 1)
+    # (contact kinds, crush groups (none in US NCAP: branch crushshare), held wraps, barrier
+    # wraps, dimple bags)
+    assert step_pattern(bundle)[1] == (PairKinds(None, 1, 1, 1, None), None, 1, None, 1)
     plane_only = bundle._replace(contacts=bundle.contacts._replace(
         kinds=PairKinds(1, None, None, None, None)))
     held = bundle._replace(belts=bundle.belts._replace(held=None))   # none held
     barrier = bundle._replace(belts=bundle.belts._replace(barrier=1))
     lens = bundle._replace(airbags=bundle.airbags._replace(dimple=None))   # no bag on the dimple
-    assert len({step_pattern(b) for b in (bundle, plane_only, held, barrier, lens)}) == 5
+    grouped = bundle._replace(contacts=bundle.contacts._replace(grouped=1))   # crush groups
+    assert len({step_pattern(b) for b in (bundle, plane_only, held, barrier, lens, grouped)}) == 6
 
 
 def test_the_belts_mark_wraps_held_across_the_belt():

@@ -54,7 +54,8 @@ def test_analytic_solids_are_drawn_where_their_interior_puts_them(shapes_run):
     radius about its axis (x) within its length + 2 radii, its caps' tips on the axis; the
     mesh's are its STL's corners in m about its point. All on the vehicle (body -1)."""
     solids = _solids(shapes_run)
-    assert set(solids) == {"armrest", "grab_handle", "console"}
+    # with the buck's own box, its knee bolster's lower edge (branch crushshare)
+    assert set(solids) == {"armrest", "grab_handle", "console", "knee_bolster_lower"}
     assert all(s.body == -1 and len(s.faces) >= 12 for s in solids.values())
     corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
     box = solids["armrest"]
@@ -100,7 +101,7 @@ def test_regression_side_view_draws_each_solids_shadow_where_it_stands(shapes_ru
     ax = fig.axes[0]
     fills = [p for p in ax.patches if isinstance(p, PathPatch)]
     lines = [c for c in ax.collections if isinstance(c, LineCollection)]
-    assert len(fills) == len(lines) == 3
+    assert len(fills) == len(lines) == 4       # the three added and the buck's knee_bolster_lower
     for s in _solids(shapes_run).values():
         lo, hi = s.outline[:, [0, 2]].min(axis=0), s.outline[:, [0, 2]].max(axis=0)
         drawn = [f for f in fills if np.allclose(f.get_path().vertices.min(axis=0), lo, atol=1e-9)
