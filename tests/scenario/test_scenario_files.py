@@ -479,7 +479,7 @@ def test_reference_export_out_is_checked_before_the_model(tmp_path, capsys):
 
 
 def test_reference_a_diverging_run_says_when_and_why_and_keeps_its_results(tmp_path):
-    """A step 30 times the stable one: exit code 3, the time and the cause on one line, the
+    """A step 15 times the stable one: exit code 3, the time and the cause on one line, the
     results kept. Before the badinput audit the cause ended "for euler: use a smaller dt, or
     integrator='euler', which takes joint damping implicitly" (euler told to use euler), and the
     sampling warning came as Python's "run.py:77: SensorWarning: ..." with a line of source.
@@ -493,16 +493,20 @@ def test_reference_a_diverging_run_says_when_and_why_and_keeps_its_results(tmp_p
     test is not about; at 0.0025 s the state stops being finite at 30 ms before any contact is
     through (with main's ankle it was the other way round: at 0.0025 s the chin was through at
     27.5 ms; at 0.005 and 0.01 s one of the two files or both stop on the chin: which check
-    names a diverging run first is the run's, so this step is chosen for the shipped files)."""
+    names a diverging run first is the run's, so this step is chosen for the shipped files). The
+    step 0.00125 s, was 0.0025 (15 times the stable one; branch crushshare): with the shins paired
+    with the knee bolster's lower edge the 0.0025 s run's chin was 168 mm into the thorax at 22.5
+    ms when its state stopped being finite (0.002: the chin at 14 ms; 0.005: a foot through the
+    floor); at 0.00125 s the state stops being finite at 13.8 ms with the stable step named."""
     import subprocess
     import sys
     out = tmp_path / "run"
     proc = subprocess.run([sys.executable, "-m", "occupant.cli", "run", _SLED, "--set", "solver.t_end=0.05",
-                           "--set", "solver.dt=0.0025", "--set", "occupant.settle=0", "--set",
+                           "--set", "solver.dt=0.00125", "--set", "occupant.settle=0", "--set",
                            "outputs.report=false", "--out", str(out), "--quiet"], capture_output=True, text=True)
     assert proc.returncode == 3, proc.stderr
     err = proc.stderr.splitlines()   # (a process of its own: pytest would catch the warning)
-    assert err[0] == ("occupant: warning: results are sampled every 0.0025 s, coarser than the channel "
+    assert err[0] == ("occupant: warning: results are sampled every 0.00125 s, coarser than the channel "
                       "rate 10000 Hz; channels are linear interpolations (run simulate with output_dt = "
                       "1/rate for full content)")
     assert len(err) == 2 and err[1].startswith("occupant: error: the run stopped early at "), err

@@ -271,16 +271,19 @@ def _closes_and_stays_out(run):
     no_motion_defects(run)
 
 
-def no_motion_defects(run):
+def no_motion_defects(run, known=()):
     """No joint past its stop by more than the stop was sized for, no contact pair past the end
     of its characteristic's table (nothing passes through a surface), no body through a bag
     (occupant.scenario.defects; branch motioncheck measured every shipped scenario: none); its
     belt through the dummy's bodies only where it is known to pass (the lower shoulder belt's
     piece to the buckle, no wrap holding it on the pelvis: tests/scenario/test_defects.py
-    DUMMY_BELT_DEFECTS, branch beltdefect)."""
+    DUMMY_BELT_DEFECTS, branch beltdefect). ``known``: (kind, element) of lines a caller
+    expects, each of which must be there."""
     from tests.scenario.test_defects import DUMMY_BELT_DEFECTS, belt_lines
     found = motion_defects(run.model, run.results)
-    assert [d.text() for d in found if d.kind != "belt depth"] == []
+    lines = {(d.kind, d.element) for d in found}
+    assert set(known) <= lines, lines
+    assert [d.text() for d in found if d.kind != "belt depth" and (d.kind, d.element) not in known] == []
     assert belt_lines(found) <= DUMMY_BELT_DEFECTS.get(run.name, set()), [d.text() for d in found]
 
 
@@ -2286,8 +2289,17 @@ def test_regression_belted_frontal_head_moves_towards_the_d_ring(request, which)
     assert _torso_lean_outboard_deg(res, 0.150) > 3.0
 
 
+# US NCAP without its bag: once the unpaired check covered B0's planes (branch crushshare), its
+# right forearm shell, in no pair with the steering wheel (a solid disc of radius 190 mm and a
+# 30 mm plate standing for rim, spokes and hub; its hands, head and chin paired with it), passes
+# the disc's plate to its full 30 mm at 123 ms, 124 mm from the wheel's axis: inside the rim's
+# ring, where a real wheel is open between its spokes, so a line of the disc's abstraction, kept
+# here as known (the forearm is not paired with the wheel in the shipped scenario either)
+NO_BAG_KNOWN = (("unpaired depth", "right_forearm_shell__steering_wheel_rim"),)
+
+
 @pytest.mark.parametrize("made_by", ["belted", "ncap_no_bag"])
 def test_reference_motion_has_no_defects(made_by, request):
     """The runs this module makes that ``_closes_and_stays_out`` does not check (the belted
     sled; US NCAP without its bag, the head on the rim): ``no_motion_defects``."""
-    no_motion_defects(request.getfixturevalue(made_by))
+    no_motion_defects(request.getfixturevalue(made_by), NO_BAG_KNOWN if made_by == "ncap_no_bag" else ())
