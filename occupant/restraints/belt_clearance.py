@@ -24,7 +24,7 @@ each ellipsoid's scaled radius (``depths``); ``surface_depths`` measures to the 
 point instead (a run's defects, occupant.scenario.defects.belt_defects)."""
 import numpy as np
 
-from occupant.model.poses import geometry_frame
+from occupant.modeling.poses import geometry_frame
 from occupant.restraints.wrap_geometry import _wrap_plane, wrap_arc_point
 
 UNIT = (1.0, 1.0, 1.0)      # the semi-axes of the scaled frame's ellipsoid, the unit sphere

@@ -45,7 +45,7 @@ import numpy as np
 from occupant.model.bundle import (CONTACT_ELLIPSOID_BOX, CONTACT_ELLIPSOID_ELLIPSOID, CONTACT_LINEAR,
                                    CONTACT_POWER, CONTACT_TABLE)
 from occupant.model.joint_types import JointType
-from occupant.model.poses import geometry_frame
+from occupant.modeling.poses import geometry_frame
 from occupant.modeling.geometry import Ellipsoid, Plane
 from occupant.modeling.lattice import sphere_lattice
 from occupant.restraints.belt_clearance import belt_at, sample_depths, surface_depths

@@ -1,4 +1,4 @@
-"""``occupant.model.poses.geometry_frame``, the one place that says where a geometry was at a
+"""``occupant.modeling.poses.geometry_frame``, the one place that says where a geometry was at a
 recorded sample (the belt clearance's ellipsoids, the unpaired-body check's surfaces): against
 the compiled contact's own placement of the same ellipsoid, through the depth of an ellipsoid on a
 limb into a plane fixed in B0 (``contact.compliant.signed_distances``), with the ellipsoid given a
@@ -7,7 +7,7 @@ import numpy as np
 
 from occupant.contact.compliant import signed_distances
 from occupant.dynamics.api import body_poses
-from occupant.model.poses import geometry_frame
+from occupant.modeling.poses import geometry_frame
 from occupant.modeling import (Assembly, ContactCharacteristic, ContactPair, Ellipsoid, Joint, Marker,
                                Part, Plane, Pose)
 
