@@ -43,19 +43,35 @@ energy it absorbed, by hysteresis and damping.
 Crush groups (``ContactPair.crush_group``; ``bundle.ContactBlock`` crush_group, group_start,
 group_pairs): the pairs of one crushable part whose geometries a are on one link (a knee on a
 knee bolster's face and its shin on the bolster's lower edge) crush it once, as the one impactor
-its characteristic was measured with: the group's depth D is the deepest penetration of its
-pairs touching, its history one state (its first pair's z: the largest D; the others' stay 0),
-its normal force the law at D on that history with the damping c D D' (D' the deepest pair's
-rate), and each touching pair takes the share d / sum(d) of it, at its own contact point along
-its own normal, with its own friction. A grouped pair's outputs: its own penetration, rate and
-point; its share of the group's force; its works as every pair's (the integrals of its own
-force's power, so the energy balance closes as before); its elastic energy the same share of
-the group's (``elastic_energy`` at D), so that the group's pairs' sum to it, and its absorbed
-energy its normal work less that. The share is not a gradient of an energy (a pair backing out
-while another loads the part is pushed at the loading level, its share of F(D)): the group's
-absorbed energy, the sum of its pairs', can fall a little while so (-0.26 J against 293 J in
-the unbelted FMVSS 208 sled, branch crushshare), and on an elastic law a cycle of the pairs'
-depths can return more than it took. Ungrouped pairs are computed exactly as before.
+its characteristic was measured with. The group is one pair of depth D, a smooth maximum of its
+touching pairs' penetrations, the p-norm D = (sum d_i^p)^(1/p) (p = ``CRUSH_P``; the p-norm as a
+smooth stand-in for the maximum: Duysinx & Sigmund 1998, the p-norm stress measure of
+topology optimisation [U]); its law is the pairs' one law in D, its history one state (its first
+pair's z: the largest D; the others' stay 0), its damping c D D' with D' = sum w_i d_i', and
+pair i takes F(D, history) w_i at its own contact point along its own normal (and its own
+friction), w_i = dD/dd_i = (d_i / D)^(p-1). Why: the forces are then the gradient of one
+energy, the loading law's in D, so that on a purely elastic law no cycle of the pairs' depths
+returns more work than it took (sum F_i d_i' = F(D) D', one pair's power in D), and the
+hysteresis acts on one scalar, D, exactly as on a pair (crushshare's share F(D_max) d_i /
+sum d was not a gradient: a pair backing out while another loaded was pushed at its share of
+the loading force). The alternative considered, a massless plate on the part's law pressed by
+each body through a local stiffness k_c, is conservative too but changes a pair alone in its
+group (k_c in series with the law) and needs a root per group per evaluation and a k_c with
+no source. Properties: a pair alone in its group (the other apart) has D = d, w = 1, its force
+the ungrouped pair's to the last bit; D lies between the deepest d and n^(1/p) times it, and the
+group's total force F(D) sum w_i between F(D) and n^(1/p) F(D) (Hoelder; n the pairs
+touching: for two, 2^(1/8) = 1.091 with p = 8), both at equal depths; the shallower pair's share
+falls as (d_i / D)^(p-1) (a knee at 86 mm and its shin at 60 mm: weights 0.95 and 0.08), the
+maximum's (a rigid plate's: only the deepest touches) as p grows. Each group's pairs' narrow
+phases and D, D' and weights are found once per evaluation before the pair loop
+(``group_pass``, into Data.contact_group). A grouped pair's outputs: its own penetration, rate
+and point; its force F(D) w_i; its works as every pair's (the integrals of its own force's
+power, so the energy balance closes as before); its elastic energy the share (d_i / D)^p
+(summing to 1 by D's definition, = w_i d_i / D) of the group's, ``elastic_energy`` at D, and
+its absorbed energy its normal work less that. The group's absorbed energy, the sum of its
+pairs', is then its hysteresis and damping loss in D, never negative; one pair's alone can be
+(energy passes from one pair to another through the part). Ungrouped pairs are computed exactly
+as before.
 A pair apart (not d > 0 with its point on the surface) records 0 in every output (but the
 integrals: its works and absorbed energy keep their value), one rule for every kind, so that the
 broad phase changes no output: its d < 0 is the exact clearance where the narrow phase runs
@@ -115,6 +131,24 @@ PRESSED = 1e-9   # m [E]: a pair touching at t0 deeper than this starts on its l
                  # at d = d_m, a load from there holds z on the edge d = d_m, where round-off
                  # switches its rate off (a ball thrown in at 1 m/s from a touch lost 2.7e-4 of
                  # its hysteresis loop, measured); the settled pairs are pressed millimetres in
+
+CRUSH_P = 8.0   # [E] the crush group's smooth maximum's exponent (see the module's docstring):
+                # D exceeds the deepest penetration, and the group's force F(D) sum (d_i / D)^(p-1)
+                # exceeds F(D), each by at most n^(1/p) (2^(1/8) = 1.09 for the two pairs of a
+                # knee and shin); a larger p comes closer to the maximum (the rigid plate) with
+                # a stiffer change of shares (d^2 D / dd^2 grows as (p - 1) / D)
+CRUSH_FOLLOW = 2.0e-5   # s [E]: time constant with which a group's state z (its largest D)
+                        # closes the gap to D while loading (``largest_rate``'s follow, as a
+                        # belt segment's largest strain's, restraints.belt.LARGEST_FOLLOW): z
+                        # integrates D' = sum w_i d_i' while D is a nonlinear function of the
+                        # integrated configuration, so an integrator's stage finds D a little
+                        # under z (by its truncation error, the p-norm's curvature) and stops z
+                        # there (a pair's z and d are integrated alike and tie exactly): a
+                        # two-sphere bounce's z fell 3.0e-6 m behind its peak D of 1e-2 m at one
+                        # RK4 step of 1e-5 s, the ball leaving 2e-4 too fast; h / 2e-5 = 0.5 under
+                        # the scenarios' 1e-5 s Euler steps (monotone). Only while two or more
+                        # pairs touch: a pair alone keeps the ungrouped pair's arithmetic
+NO_MEMBER = NO_CONTACT + (0.0, 0.0, 0.0, 0.0)   # ``group_member``'s type, for a model without groups
 
 # The fields of a loading and unloading law (``bundle.ContactBlock``'s names, which the BeltBlock
 # repeats for its webbing): what the contacts and the belts hand the law's functions, so that
@@ -485,15 +519,17 @@ def start_histories(model, q0, z0):
         z[zk] = d[name]
         z[zw] = elastic_energy(el, e, d[name], d[name], el.recovers[e] != 0)
     for g in range(len(el.group_start) - 1):
-        # a crush group: its state the deepest of its pairs', the energy the group then holds
-        # shared among them as its force is (in proportion to their penetrations)
+        # a crush group: its state its depth D (the smooth maximum of its pairs' pressed
+        # depths, as ``group_pass``), the energy the group then holds shared among them as
+        # its elastic energy output is, (d / D)^p
         rows = np.asarray(el.group_pairs[el.group_start[g]:el.group_start[g + 1]])
-        zk, depth, total = el.z_start + rows[0], pressed[rows].max(), pressed[rows].sum()
-        if not depth > 0.0 or np.any(z[el.z_start + rows] != 0.0):
+        zk, deepest = el.z_start + rows[0], pressed[rows].max()
+        if not deepest > 0.0 or np.any(z[el.z_start + rows] != 0.0):
             continue
+        depth = deepest * np.sum((pressed[rows] / deepest) ** CRUSH_P) ** (1.0 / CRUSH_P)
         held = elastic_energy(el, rows[0], depth, depth, el.recovers[rows[0]] != 0)
         for e in rows:
-            z[el.work_z_start + N_WORK * e] = held * pressed[e] / total
+            z[el.work_z_start + N_WORK * e] = held * (pressed[e] / depth) ** CRUSH_P
         z[zk] = depth
     return z
 
@@ -509,27 +545,33 @@ def contacts(bundle, data, t, q, v, z):
     law, points = contact_law(el), point_data(data)
     if el.broad_phase:
         sweep(el, R_links, p_links, data.contact_sweep, data.contact_order, data.contact_culled)
+    # the crush groups' pairs, each narrow phase once, and each group's depth (``group_pass``)
+    call_if(el.grouped, group_pass, 0, el, points, geo, R_links, p_links, data)
     for e in range(el.link_a.shape[0]):
         la, lb = el.link_a[e], el.link_b[e]
         mover = el.mover_b[e]
-        d, d_rate, nx, ny, nz, cx, cy, cz, inside, ux, uy, uz, rate = pair_contact(
-            el, points, geo, R_links, p_links, data, e)
+        if el.crush_group[e] >= 0:                  # found by the group pass
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside, ux, uy, uz, rate = call_if(
+                el.grouped, group_member, NO_MEMBER, data, e)
+        else:
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside, ux, uy, uz, rate = pair_contact(
+                el, points, geo, R_links, p_links, data, e)
         normal, friction, stored = 0.0, 0.0, 0.0
         zw = el.work_z_start + N_WORK * e           # the pair's work accumulators
-        # the crush: the pair's own, or its group's (its state, deepest penetration and that
-        # one's rate, and the sum of the group's penetrations, over which the force is shared)
-        zk, depth, depth_rate, total = el.z_start + e, d, d_rate, d
+        # the crush: the pair's own, or its group's (its state, depth D and rate D', and the
+        # pair's weight dD/dd, its share of the group's force)
+        zk, depth, depth_rate, weight, follow = el.z_start + e, d, d_rate, 1.0, 0.0
         if d > 0.0 and inside:
             if el.crush_group[e] >= 0:
-                zk, depth, depth_rate, total = call_if(
-                    el.grouped, group_depth, (zk, depth, depth_rate, total), el, points, geo,
-                    R_links, p_links, data, el.crush_group[e])
-            data.zdot[zk] = largest_rate(depth, depth_rate, z[zk], 0.0)
+                zk, depth, depth_rate, weight, follow = call_if(
+                    el.grouped, group_state, (zk, depth, depth_rate, weight, follow), el, data,
+                    e)
+            data.zdot[zk] = largest_rate(depth, depth_rate, z[zk], follow)
             normal = (elastic_force(law, e, depth, max(z[zk], depth), el.recovers[e] != 0)
                       + el.damping[e] * depth * depth_rate)
             normal = max(normal, 0.0)
             if el.crush_group[e] >= 0:
-                normal *= d / total                  # its share of the group's force
+                normal *= weight                     # F(D) dD/dd: the group's energy's gradient
             rax, ray, raz = point_in_link(points, la, cx, cy, cz)
             rbx, rby, rbz = point_in_link(points, lb, cx, cy, cz)
             _, _, _, vax, vay, vaz = point_state(points, la, rax, ray, raz)
@@ -560,7 +602,7 @@ def contacts(bundle, data, t, q, v, z):
         if d > 0.0 and inside:
             stored = elastic_energy(law, e, depth, max(z[zk], depth), el.recovers[e] != 0)
             if el.crush_group[e] >= 0:
-                stored *= d / total                  # its share of the group's
+                stored *= weight * (d / depth)       # (d / D)^p: the shares sum to 1
         k = el.out_start + N_OUTPUTS * e
         # apart, every output reads 0 (``CONTACT_OUTPUTS``) but the integrals: d there is the
         # true gap only for some kinds, and only once the broad phase lets the pair through
@@ -606,20 +648,69 @@ def pair_contact(el, points, geo, R_links, p_links, data, e):
 
 
 @njit(**JIT)
-def group_depth(el, points, geo, R_links, p_links, data, g):
-    """Crush group g's (state index, depth D, its rate, sum of its pairs' penetrations): D the
-    deepest penetration of its pairs touching (each as ``pair_contact`` finds it), the rate that
-    pair's; the group's largest D so far is the state of its first pair."""
-    zk = el.z_start + el.group_pairs[el.group_start[g]]
-    depth, depth_rate, total = 0.0, 0.0, 0.0
-    for j in range(el.group_start[g], el.group_start[g + 1]):
-        d, d_rate, _, _, _, _, _, _, inside, _, _, _, _ = pair_contact(
-            el, points, geo, R_links, p_links, data, el.group_pairs[j])
-        if d > 0.0 and inside:
-            total += d
-            if d > depth:
-                depth, depth_rate = d, d_rate
-    return zk, depth, depth_rate, total
+def group_pass(el, points, geo, R_links, p_links, data):
+    """Data.contact_group filled for every crush group's pairs (rows by pair): each pair's
+    ``pair_contact`` (one narrow phase per pair and evaluation; the pair loop reads it back,
+    ``group_member``), then its group's depth D = (sum d_i^p)^(1/p) over its pairs touching
+    (``CRUSH_P``; computed as m (sum (d_i / m)^p)^(1/p), m the deepest, so that a pair alone gives
+    D = d to the last bit), its rate D' = sum w_i d_i', each pair's weight w_i = dD/dd_i =
+    (d_i / D)^(p - 1) (1 alone; 0 where no pair touches) and the number of pairs touching.
+    Returns 0."""
+    rows = data.contact_group
+    for g in range(el.group_start.shape[0] - 1):
+        first, last = el.group_start[g], el.group_start[g + 1]
+        deepest = 0.0
+        for j in range(first, last):
+            e = el.group_pairs[j]
+            d, d_rate, nx, ny, nz, cx, cy, cz, inside, ux, uy, uz, rate = pair_contact(
+                el, points, geo, R_links, p_links, data, e)
+            touching = d > 0.0 and inside
+            rows[e, 0], rows[e, 1] = d, d_rate
+            rows[e, 2], rows[e, 3], rows[e, 4] = nx, ny, nz
+            rows[e, 5], rows[e, 6], rows[e, 7] = cx, cy, cz
+            rows[e, 8] = 1.0 if inside else 0.0
+            rows[e, 9], rows[e, 10], rows[e, 11], rows[e, 12] = ux, uy, uz, rate
+            if touching and d > deepest:
+                deepest = d
+        depth, depth_rate, touching = 0.0, 0.0, 0.0
+        if deepest > 0.0:
+            total = 0.0
+            for j in range(first, last):
+                e = el.group_pairs[j]
+                if rows[e, 0] > 0.0 and rows[e, 8] != 0.0:
+                    total += (rows[e, 0] / deepest) ** CRUSH_P
+                    touching += 1.0
+            depth = deepest * total ** (1.0 / CRUSH_P)
+        for j in range(first, last):
+            e = el.group_pairs[j]
+            weight = 0.0
+            if deepest > 0.0 and rows[e, 0] > 0.0 and rows[e, 8] != 0.0:
+                weight = (rows[e, 0] / depth) ** (CRUSH_P - 1.0)
+                depth_rate += weight * rows[e, 1]
+            rows[e, 15] = weight
+        for j in range(first, last):
+            e = el.group_pairs[j]
+            rows[e, 13], rows[e, 14], rows[e, 16] = depth, depth_rate, touching
+    return 0
+
+
+@njit(**JIT_INLINE)
+def group_member(data, e):
+    """Grouped pair e's ``pair_contact`` tuple as ``group_pass`` stored it."""
+    r = data.contact_group
+    return (r[e, 0], r[e, 1], r[e, 2], r[e, 3], r[e, 4], r[e, 5], r[e, 6], r[e, 7],
+            r[e, 8] != 0.0, r[e, 9], r[e, 10], r[e, 11], r[e, 12])
+
+
+@njit(**JIT_INLINE)
+def group_state(el, data, e):
+    """Grouped pair e's crush: (its group's state index (its first pair's z: the largest D so
+    far), D, D', the pair's weight dD/dd, the state's follow time: CRUSH_FOLLOW while two or
+    more of the group's pairs touch, else 0 as an ungrouped pair's), from ``group_pass``."""
+    first = el.group_pairs[el.group_start[el.crush_group[e]]]
+    r = data.contact_group
+    return (el.z_start + first, r[e, 13], r[e, 14], r[e, 15],
+            CRUSH_FOLLOW if r[e, 16] > 1.0 else 0.0)
 
 
 @separate

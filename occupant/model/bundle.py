@@ -145,6 +145,11 @@ ContactBlock = namedtuple("ContactBlock", [
     "group_pairs",    # (ngp,) int, the pairs of each group, the first holding its state z
     "grouped",        # ``marker``: 1 if some pair is in a crush group
 ])
+# Per grouped pair, the row the contacts' group pass fills (Data.contact_group): its narrow
+# phase's d (m), d' (m/s), normal (3), point (3, B0), touching (1.0 / 0.0), the moving geometry's
+# u (3) and rate (``compliant.pair_contact``), then its group's depth D (m), D' (m/s), the
+# pair's weight dD/dd and the number of the group's pairs touching (``compliant.group_pass``)
+CONTACT_GROUP_ROW = 17
 # Per pair type (in CONTACT_ELLIPSOID_* order) a ``marker``: the compiled contacts hold the
 # geometry routines of the types present only (``jit.call_if``).
 PairKinds = namedtuple("PairKinds", ["plane", "ellipsoid", "box", "cylinder", "mesh"])

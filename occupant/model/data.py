@@ -13,7 +13,7 @@ coordinates; "base" is the vehicle frame B0. Stages, in the order the step runs 
    (left as they were where ``record_outputs`` is 0 and only they need the work),
    ``power``, ``zdot`` (producer states); a producer's own intermediate results
    (``airbag_pairs``, ``contact_p_b``, ``contact_R_b``, ``contact_culled``, ``contact_sweep``,
-   ``contact_order``, ``belt_touch``, ``belt_drift``, ``belt_flow``, ``belt_path``);
+   ``contact_order``, ``contact_group``, ``belt_touch``, ``belt_drift``, ``belt_flow``, ``belt_path``);
 4. accelerations (ABA): ``a``, ``I_A``, ``p_A``, ``U``, ``D_inv``, ``u``, ``armature``, ``vdot``;
    then the base-motion power and the work rates in ``zdot``.
 Also used outside the step: ``f`` (RNEA joint forces), ``I_C`` and ``M`` (CRBA), ``scratch``.
@@ -25,7 +25,7 @@ from numba import njit
 
 from occupant.byref import by_reference
 from occupant.jit import JIT_INLINE
-from occupant.model.bundle import BELT_FLOW_TERMS
+from occupant.model.bundle import BELT_FLOW_TERMS, CONTACT_GROUP_ROW
 from occupant.restraints.airbag_dimple import ROWS as AIRBAG_ROWS
 
 Data = namedtuple("Data", [
@@ -72,6 +72,10 @@ Data = namedtuple("Data", [
     "contact_order",  # (nmv,) int, those spheres sorted by their intervals' lower ends; kept from
                       #   one evaluation to the next only to speed the sort
                       #   (occupant.contact.broad_phase)
+    "contact_group",  # (nc, CONTACT_GROUP_ROW) per pair of a crush group, its narrow phase's
+                      #   results and its group's depth, rate and the pair's weight, found once
+                      #   per evaluation before the pairs' forces (0 rows: no crush group)
+                      #   (occupant.contact.compliant.group_pass)
     "belt_touch",   # (np,) per barrier wrap, what its output slot holds: its own point, placed
                     #   touching its ellipsoid (1) or not, its piece clear of it (0) or through
                     #   it from the side it does not declare (2), ``wrap_chain.place_barrier``'s
@@ -123,6 +127,9 @@ def make_data(model):
                 contact_culled=np.zeros(len(model.contacts.pair_type), dtype=np.int64),
                 contact_sweep=z((len(model.contacts.sphere_radius), 6)),
                 contact_order=np.arange(len(model.contacts.sphere_radius), dtype=np.int64),
+                contact_group=z((len(model.contacts.pair_type)
+                                 if np.any(np.asarray(model.contacts.crush_group) >= 0) else 0,
+                                 CONTACT_GROUP_ROW)),
                 belt_touch=np.full(len(model.belts.point_kind), -1.0),
                 belt_drift=z(len(model.belts.point_kind)),
                 belt_flow=z((len(model.belts.point_kind), len(BELT_FLOW_TERMS))),

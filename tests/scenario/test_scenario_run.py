@@ -143,7 +143,8 @@ def test_reference_unbelted_sled_motion_is_plausible(unbelted_run):
       crush group: branch crushshare), femur forces of several kN below the
       FMVSS 208 10 kN (unbelted sled femur loads of 3-7 kN [U]; the bolster crushes at 6-7.5 kN,
       vehicles/sled_buck_passenger.toml; 7.3 kN, then 6.86, measured with the knees alone,
-      6.47 with knee and shin crushing it once), the knees staying inside the
+      6.47 with knee and shin crushing it once, 7.02 with their forces the gradient of one
+      energy: branch crushplate), the knees staying inside the
       bolster's 0.13 m crush stroke (no bottoming: with the shank shells also on the bolster,
       crushing it a second time, the femurs read 10.0 kN, with the 0.10 m stroke the knees
       reached 0.107 m and 9.2 kN);
