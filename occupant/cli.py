@@ -142,6 +142,12 @@ def main(argv=None):
     if args.command is None:
         parser.print_help()
         return 0
+    # each line out as it is printed, also on a pipe (occupant run ... | tee log), where Python's
+    # stdout is block-buffered: the "loaded and checked" line and the criteria came out at the
+    # exit, after every progress line of stderr, and a cold run's minutes of compiling showed
+    # nothing of it (usercheck13)
+    if callable(getattr(sys.stdout, "reconfigure", None)):
+        sys.stdout.reconfigure(line_buffering=True)
     try:
         # SOURCE_DATE_EPOCH checked first: numpy.f2py, imported with scipy.special, reads it too,
         # and "SOURCE_DATE_EPOCH=abc" ended the command with its bare "invalid literal for int()"

@@ -325,3 +325,64 @@ def test_a_refused_csv_pulse_is_one_line_before_the_compile_line(tmp_path, capsy
         main(["run", "us_ncap_frontal_56", "--out", str(tmp_path / "o"), "--set",
               f'pulse={{shape="csv", file="{tmp_path / "good.csv"}"}}'])
     assert capsys.readouterr().err == f"{COMPILE}\n" and started == [1]
+
+
+_SLED = "fmvss208_sled_48_belted"
+# (usercheck13) the scenario file's tables read after the model's build before: each refusal
+# came after "compiling the step" on a cold cache
+_LATE_TABLES = {"posture name": ('posture = "passenger_seated"', 'posture = "no_such_posture"'),
+                "settle": ("settle = 0.3", "settle = -1"),
+                "settle_belted": ("settle = 0.3", "settle = 0.3\nsettle_belted = 3"),
+                "yaw_deg": ("settle = 0.3", 'settle = 0.3\nyaw_deg = "x"'),
+                "sensors": ("[sensors]", "[sensors]\ncolour = 1"),
+                "outputs": ("[outputs]", "[outputs]\ncolour = 1")}
+
+
+@pytest.mark.parametrize("case", [*_LATE_TABLES, "posture file"])
+def test_a_refused_table_of_the_scenario_is_one_line_before_the_compile_line(tmp_path, capsys, monkeypatch,
+                                                                            case):
+    """(usercheck13) On a cold cache a bad value or key in the scenario's posture (its name, or a
+    key of the posture file it names), occupant.yaw_deg, settle, settle_belted, [sensors] or
+    [outputs] was refused after "compiling the step (first run only) ...", the compile worker
+    started for nothing: they are read and checked with the other tables now, before the line."""
+    from occupant.integrate import precompile
+    from occupant.scenario.load import resolve
+    started = []
+    monkeypatch.setattr(precompile, "cold", lambda: True)
+    monkeypatch.setattr(precompile, "standby", lambda: started.append(1))
+    text = resolve(_SLED).read_text(encoding="utf-8")
+    if case == "posture file":
+        (tmp_path / "posture.toml").write_text('kind = "posture"\ncolour = 1\n')
+        old, new = 'posture = "passenger_seated"', f'posture = "{(tmp_path / "posture.toml").as_posix()}"'
+    else:
+        old, new = _LATE_TABLES[case]
+    assert text.count(old) == 1
+    (tmp_path / "s.toml").write_text(text.replace(old, new), encoding="utf-8")
+    assert cli.main(["run", str(tmp_path / "s.toml"), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert COMPILING not in err and err.startswith("occupant: error: ") and len(err.splitlines()) == 1, err
+    assert ("colour: unknown key" if case in ("sensors", "outputs", "posture file") else "occupant.") in err
+    assert not started
+
+
+def test_run_lines_reach_a_pipe_as_printed(tmp_path):
+    """(usercheck13) On a pipe (``occupant run ... | tee log``) stdout was block-buffered: the
+    "loaded and checked" line (and every line after it) came out only at the exit, after the run
+    and its files, so that a first run's minutes of compiling showed nothing on stdout. The line
+    is read now before the run has written its criteria.csv."""
+    import os
+    out = tmp_path / "o"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}   # as a user's shell has it
+    proc = subprocess.Popen([sys.executable, "-m", "occupant.cli", "run", "us_ncap_frontal_56", "--out",
+                             str(out), "--quiet", "--set", "outputs.report=false", "--set", "solver.t_end=0.03"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    try:
+        first = proc.stdout.readline()
+        written = (out / "criteria.csv").exists()
+        rest = proc.stdout.read()
+    finally:
+        proc.wait()
+    assert proc.returncode == 0
+    assert first.startswith("occupant run: us_ncap_frontal_56: loaded and checked in ")
+    assert not written, "the first line came out after the run's files: stdout not flushed line by line"
+    assert "criteria.csv" in rest

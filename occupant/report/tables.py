@@ -130,5 +130,7 @@ def solver_rows(run):
                  ("balance residual at end (J)", number(e["balance"][-1])),
                  ("max |residual| / largest term", f"{100 * closing:.3g} %")]
     for k, v in (res.provenance or {}).items():
-        rows.append((f"provenance: {k}", (display_path(v) if k == "scenario_file" and v else str(v))[:90]))
+        # whole: the PDF's text pages and the HTML's cells wrap a long value (cut at 90 characters
+        # before, a run's overrides JSON lost its end; usercheck13)
+        rows.append((f"provenance: {k}", display_path(v) if k == "scenario_file" and v else str(v)))
     return rows

@@ -20,7 +20,7 @@ CSS = """
 body{font-family:Helvetica,Arial,sans-serif;margin:0 auto;max-width:1180px;padding:0 16px;color:#222}
 h1{font-size:24px;margin:18px 0 4px} h2{font-size:18px;border-bottom:2px solid #3a70b0;padding-bottom:3px;margin-top:30px}
 nav a{margin-right:12px;font-size:13px} table{border-collapse:collapse;font-size:13px;margin:6px 0}
-td,th{border:1px solid #bbb;padding:3px 8px;text-align:left} th{background:#e4e4e4}
+td,th{border:1px solid #bbb;padding:3px 8px;text-align:left} td:last-child{overflow-wrap:anywhere} th{background:#e4e4e4}
 img{max-width:100%;display:block;margin:6px 0} .caption{font-size:12px;color:#555;margin-bottom:10px}
 .renders{display:grid;grid-template-columns:repeat(4,minmax(0,1fr));gap:8px} .renders figure{margin:0} figcaption{font-size:12px;text-align:center}
 .verdict{font-weight:bold;padding:4px 10px;display:inline-block;border-radius:3px}

@@ -364,7 +364,7 @@ _PULSE = [
     Key("pulse.fall", "number", "s", "the trapezoid's fall", low=0.0),
     Key("pulse.speed_kmh", "number", "km/h", "the vehicle's speed along direction when the pulse starts "
         "(default: delta-v; a struck car at rest: 0; not a striking barrier's: it moves B0 and the "
-        "occupant together)",
+        "occupant together; a side pulse, direction mostly along y, takes only 0)",
         low=0.0, high=MAX_SPEED),
     Key("pulse.start", "number", "s", "the pulse's start in the run (a csv or isomme table's t = 0; "
         "its rows before t = 0 need pulse.start as long)", 0.0, low=0.0),

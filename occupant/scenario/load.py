@@ -352,7 +352,7 @@ class Scenario:
         return self.inputs[key]
 
     def _check(self, c, data, start=None, pulse=None):
-        from occupant.human import load_dummy, position
+        from occupant.human import load_dummy, load_posture, position
         from occupant.injury.limits import PROTOCOLS
         from occupant.integrate.integrators import INTEGRATORS
 
@@ -563,6 +563,20 @@ class Scenario:
         targets = c.table(occ, "posture_targets", "occupant")   # (checked before the compile too)
         c.keys(targets, names("occupant.posture_targets"), "occupant.posture_targets")
         angles = c.table(occ, "posture_angles", "occupant")
+        # the rest of the file read and checked before the compile line too (the posture file, its
+        # keys; yaw, settle, [sensors], [outputs]): they were refused after it (usercheck13); the
+        # posture's angles and targets are fitted to the model, and the [[sensor]] tables read
+        # against it, after its build
+        posture_file = self._named(c, occ, "posture", "occupant", load_posture)
+        yaw = read(c, occ, "occupant", "yaw_deg")
+        self.settle = self._settle(c, occ)
+        self.settle_belted = read(c, occ, "occupant", "settle_belted")
+        sensors = c.table(data, "sensors", "")
+        c.keys(sensors, names("sensors"), "sensors")
+        standard, belt_cells = read(c, sensors, "sensors", "standard"), read(c, sensors, "sensors", "belt")
+        outputs = c.table(data, "outputs", "")
+        c.keys(outputs, names("outputs"), "outputs")
+        self.outputs = {k: read(c, outputs, "outputs", k) for k in names("outputs")}
         self._compiling()
         self.model = asm.compile()
         # a first run's compile worker (integrate.precompile) given its jobs now: it compiles
@@ -574,13 +588,9 @@ class Scenario:
         # with a vehicle front (the car) or hinged seat parts the model has more bodies than the
         # dummy: posture the whole model
         posed = dummy if self.front is None and not self.interior.hinges else self.model
-        posture = self._named(c, occ, "posture", "occupant",
-                              lambda p: position(posed, p, targets=targets or None,
-                                                 angles=angles or None,
-                                                 given_in=(c, "occupant.posture_targets",
-                                                           "occupant.posture_angles")))
+        posture = position(posed, posture_file, targets=targets or None, angles=angles or None,
+                           given_in=(c, "occupant.posture_targets", "occupant.posture_angles"))
         self.q0 = np.array(posture, float)
-        yaw = read(c, occ, "occupant", "yaw_deg")
         if yaw:
             turn_root(self.q0, np.radians(yaw))
         self.q0[0:3] += h_point     # the free root's position: the H-point moves with the seat
@@ -593,8 +603,6 @@ class Scenario:
                        "inside the bracket's range")
         else:   # a human has no bracket: its whole neck levels the head
             self.q0 = share_neck_flexion(self.model, self.q0)
-        self.settle = self._settle(c, occ)
-        self.settle_belted = read(c, occ, "occupant", "settle_belted")
         self.v0 = None
         if self.front is not None:
             self.v0 = np.zeros(self.model.nv)
@@ -602,14 +610,7 @@ class Scenario:
             lift_onto(self.model, self.q0, [x.name for x in self.interior.surfaces
                                             if isinstance(x, Plane)])
 
-        sensors = c.table(data, "sensors", "")
-        c.keys(sensors, names("sensors"), "sensors")
-        self.sensors = self._sensors(c, data, read(c, sensors, "sensors", "standard"),
-                                     read(c, sensors, "sensors", "belt"))
-
-        outputs = c.table(data, "outputs", "")
-        c.keys(outputs, names("outputs"), "outputs")
-        self.outputs = {k: read(c, outputs, "outputs", k) for k in names("outputs")}
+        self.sensors = self._sensors(c, data, standard, belt_cells)
         self.settled = False     # True: q0 is settled already (for the backset, or a run's start)
         self.settled_z = None    # the z the loader's settling ended with (the run goes on from it)
         if start is not None and np.shape(start) == self.q0.shape:

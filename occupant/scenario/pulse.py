@@ -37,7 +37,7 @@ import numpy as np
 from occupant.constants import G0
 from occupant.model import BaseMotion
 from occupant.io.toml_files import located, missing_file
-from occupant.scenario.keys import KEYS as _KEYS, MAX_DELTA_V, MAX_T_END, read
+from occupant.scenario.keys import KEYS as _KEYS, MAX_DELTA_V, MAX_T_END, SIDE_SPEED, read
 
 KMH = 1.0 / 3.6    # m/s per km/h
 SAMPLE_DT = 1e-4   # s, the analytic shapes are tabulated at 10 kHz (the channel rate)
@@ -397,6 +397,15 @@ def read_pulse(c, p, path, named_by, t_end, copy=None):
     pulse = Pulse(t, a, 0.0, what, tuple(float(x) for x in d / np.linalg.norm(d)), file=file,
                   start=float(start))
     speed = read(c, p, path, "speed_kmh")
+    if speed and abs(d[1]) > abs(d[0]):
+        # a side impact's pulse is the struck car's, at rest before it: a speed along a lateral
+        # direction moved car and occupant sideways together, the crash unchanged, and changed
+        # only the printed speeds ("vehicle 50.0 -> 21.0 km/h"; usercheck12, usercheck13)
+        c.fail(c.where(path, "speed_kmh"), f"{speed:g} km/h along a side pulse's direction "
+               f"{[float(x) for x in d]} would move the struck car and the occupant sideways "
+               "together before the impact: it changes only the printed speeds, not the crash",
+               "0 (the struck car at rest); a striking barrier's speed enters as "
+               f"the struck car's pulse.delta_v_kmh, {SIDE_SPEED}")
     pulse.speed0 = pulse.delta_v if speed is None else speed * KMH
     return pulse
 

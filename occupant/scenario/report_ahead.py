@@ -25,7 +25,7 @@ class ReportAhead:
     (also when the run failed) ends and reaps it; ``wait`` does after a ``send``."""
 
     def __init__(self):
-        self.pid, self._pipe = None, None
+        self.pid, self._pipe, self._sent = None, None, None
         if not (hasattr(os, "fork") and (os.cpu_count() or 1) > 1 and threading.active_count() == 1):
             return
         read, write = os.pipe()
@@ -43,7 +43,9 @@ class ReportAhead:
                 gc.freeze()
                 with os.fdopen(read, "rb") as fh:
                     run, folder = pickle.load(fh)   # EOFError: closed without a run
-                report.write(run, folder)
+                    if getattr(run, "defect_lines", None) is None:   # sent by ``lines``, later
+                        run.defect_lines = _LinesLater(run, fh)
+                    report.write(run, folder)
                 written = True
             except BaseException:   # the parent writes the report itself and meets the error there
                 pass
@@ -53,35 +55,72 @@ class ReportAhead:
         self.pid, self._pipe = pid, os.fdopen(write, "wb")
 
     def send(self, run, folder):
-        """Hand the child the Run and the folder: True when it has them."""
+        """Hand the child the Run and the folder: True when it has them (also when sent before).
+        A Run whose defect lines are not computed yet (occupant.scenario.defects.run_defect_lines:
+        ~2.6 s CPU of us_ncap_frontal_56's, measured usercheck13) is sent without them, so that the
+        report starts while this process computes them for the summary; ``lines`` sends them
+        (the report needs them only at its criteria section), else ``wait`` does."""
+        if self._sent is not None:
+            return True
         if self._pipe is None:
             return False
         try:
             pickle.dump((run, str(folder)), self._pipe, protocol=pickle.HIGHEST_PROTOCOL)
-            self._pipe.close()
+            self._pipe.flush()
         except Exception:   # the child died (BrokenPipeError), or the Run does not pickle (a local
             # function in it, as aeb_precrash_frontal's braking table: AttributeError)
             self.close()
             return False
-        finally:
-            self._pipe = None
+        self._sent = run
+        if getattr(run, "defect_lines", None) is not None:   # the child has them: nothing follows
+            self._end_pipe()
         return True
 
-    def wait(self):
-        """Reap the child: True when it wrote the report."""
-        if self.pid is None:
-            return False
-        _, status = os.waitpid(self.pid, 0)
-        self.pid = None
-        return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    def lines(self, lines):
+        """Send the child the sent Run's defect lines (``send``), once."""
+        if self._pipe is None:
+            return
+        try:
+            pickle.dump(list(lines), self._pipe, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:   # the child died: ``wait`` says it wrote nothing, this process writes it
+            pass
+        self._end_pipe()
 
-    def close(self):
-        """End the child without a report (closing the pipe ends its wait) and reap it."""
+    def _end_pipe(self):
         if self._pipe is not None:
             try:
                 self._pipe.close()
             except OSError:
                 pass
             self._pipe = None
+
+    def wait(self):
+        """Reap the child: True when it wrote the report."""
+        if self.pid is None:
+            return False
+        if self._sent is not None and self._pipe is not None:   # its defect lines not sent yet
+            from occupant.scenario.defects import run_defect_lines
+            self.lines(run_defect_lines(self._sent))
+        self._end_pipe()
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = None
+        return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+    def close(self):
+        """End the child without a report (closing the pipe ends its wait) and reap it."""
+        self._end_pipe()
         if self.pid is not None:
             self.wait()
+
+
+class _LinesLater:
+    """A sent Run's defect lines in the report's process, read from the pipe when the report
+    first reads them (ReportAhead.send, lines): the Run's ``defect_lines`` until then."""
+
+    def __init__(self, run, pipe):
+        self.run, self.pipe = run, pipe
+
+    def __iter__(self):
+        lines = pickle.load(self.pipe)   # EOFError: none sent (the parent failed): no report here
+        self.run.defect_lines = lines
+        return iter(lines)

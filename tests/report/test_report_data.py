@@ -708,3 +708,29 @@ def test_regression_settings_write_booleans_as_a_scenario_file_does():
         load("fmvss208_sled_48_unbelted", overrides=[f"outputs.report={shown}"])   # taken as shown
     with pytest.raises(ScenarioError):
         load("fmvss208_sled_48_unbelted", overrides=["outputs.report=True"])   # Python's: refused
+
+
+def test_regression_provenance_rows_keep_a_long_value_whole(run):
+    """(usercheck13) The solver table's provenance rows were cut at 90 characters: a run's
+    ``overrides`` JSON (every --set) lost its end in the HTML and the PDF. The row holds the whole
+    value; the PDF's text page wraps it over lines (every character of it there), the HTML's
+    cells wrap a value without spaces (a path) instead of widening the page."""
+    import dataclasses
+    import json
+    import types
+
+    from occupant.report import figures as F
+    from occupant.report import tables as T
+    from occupant.report.write import CSS
+    overrides = json.dumps({f"restraints.belt.setting_{i}": 1000 + i for i in range(12)})
+    path = "/a/folder/" + "deep/" * 30 + "pulse.csv"
+    assert len(overrides) > 300 and " " not in path
+    bare = types.SimpleNamespace(**vars(run))
+    bare.results = dataclasses.replace(run.results, provenance={"overrides": overrides, "pulse_file": path})
+    rows = dict(T.solver_rows(bare))
+    assert rows["provenance: overrides"] == overrides and rows["provenance: pulse_file"] == path
+    pages = F.text_pages("Solver statistics", [("Solver", list(rows.items()))])
+    drawn = "".join(t.get_text() for page in pages for t in page.texts)
+    assert overrides.replace(" ", "") in drawn.replace(" ", "") and path in drawn
+    # (the values' column only: on every cell, the key column broke its words too, looked at)
+    assert "overflow-wrap:anywhere" in CSS.split("td:last-child{")[1].split("}")[0]

@@ -297,3 +297,17 @@ def test_reference_a_side_barriers_speed_is_said_to_enter_as_the_struck_cars_del
     described = out[out.index("\npulse.delta_v_kmh "):out.index("\npulse.peak_g ")]
     assert "a side impact's is the struck car's, not the barrier's speed" in described
     assert "no key takes the barrier's speed" in described
+
+
+@pytest.mark.parametrize("speed", [50.0, 60.0])
+def test_regression_a_speed_on_a_side_pulse_is_refused_naming_what_the_side_case_takes(speed):
+    """(usercheck13) ``--set pulse.speed_kmh=50`` on side_barrier ran: the struck car and the
+    occupant moved sideways together at 50 km/h before the impact, and nothing changed but the
+    printed speeds ("vehicle 50.0 -> 21.0 km/h"). A lateral pulse takes only 0 now; the refusal
+    names the key, the accepted value and how a barrier's speed enters (its delta-v)."""
+    with pytest.raises(ScenarioError, match=r"pulse\.speed_kmh: .*side pulse.*only the printed speeds.*"
+                                            r"\(accepted: 0 \(the struck car at rest\); a striking barrier's "
+                                            r"speed enters as the struck car's pulse\.delta_v_kmh, .*= 29\.0 km/h"):
+        load("side_barrier", overrides={"pulse.speed_kmh": speed})
+    assert load("side_barrier", overrides={"pulse.speed_kmh": 0.0}).pulse.speed0 == 0.0
+    assert load("us_ncap_frontal_56", overrides={"pulse.speed_kmh": speed}).pulse.speed0 == pytest.approx(speed / 3.6)

@@ -99,3 +99,44 @@ def test_regression_a_first_runs_compile_worker_leaves_the_report_process_forkin
         ahead.close()
     finally:
         worker.stop()
+
+
+def test_regression_the_report_starts_before_the_summarys_defect_lines(ran_alone, tmp_path, monkeypatch):
+    """(usercheck13) ``occupant run`` computed the summary's defect lines (~2.6 s CPU of
+    us_ncap_frontal_56's: the belt's paths rebuilt every millisecond) before it handed the run to
+    the report's process, which waited meanwhile. The run is sent first now: the report has
+    started (its write called in that process) before the summary is computed, its defect lines
+    reach it afterwards, and the report holds them, as the one written here does."""
+    if ran_alone():
+        return
+    import time
+
+    import occupant.report
+    from occupant.scenario import command
+    parent, write, started = os.getpid(), occupant.report.write, tmp_path / "report started"
+
+    def marked(*args, **kwargs):
+        if os.getpid() != parent:
+            started.write_text("")
+        return write(*args, **kwargs)
+    monkeypatch.setattr(occupant.report, "write", marked)
+    seen, summary = [], command.summary_lines
+
+    def summary_after_the_start(run):   # waits (at most 60 s) for the report's process to start
+        deadline = time.monotonic() + 60.0
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        seen.append(started.exists())
+        return summary(run)
+    monkeypatch.setattr(command, "summary_lines", summary_after_the_start)
+    lines = []
+    assert command.run_command("fmvss208_sled_48_unbelted", tmp_path / "run", SHORT, progress=False,
+                               out=lines.append) == 0
+    assert seen == [True], "the report's process had not started when the summary was computed"
+    defects = [ln.strip() for ln in lines if ln.strip().startswith("defect: ")]
+    html = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    import html as H
+    assert all(H.escape(d) in html for d in defects)
+    here = load("fmvss208_sled_48_unbelted", overrides=SHORT).run()
+    occupant.report.write(here, tmp_path / "here")
+    assert (tmp_path / "here" / "report.pdf").read_bytes() == (tmp_path / "run" / "report.pdf").read_bytes()
