@@ -123,8 +123,9 @@ def test_reference_driver_door_is_placed_from_the_package_widths():
             ("left_hand_shell", "side_window"), ("left_upper_arm_shell", "b_pillar"),
             ("thorax", "b_pillar"))}, name
         assert pairs["left_forearm_shell__door_panel"].characteristic.name == "door_trim"
-    # 66 before the head shell and chin met the wheel's hub (branch wheelring: the rim a ring)
-    assert len(load("side_barrier").model.source.contact_pairs) == 68
+    # 66 before branch wheelring: the head shell and chin on the wheel's hub (the rim a ring),
+    # the forearms on its rim and hub
+    assert len(load("side_barrier").model.source.contact_pairs) == 72
 
 
 # SAE J1100(a)'s hip room: the least lateral width between the trimmed surfaces on the X plane
@@ -335,8 +336,9 @@ def test_reference_euro_ncap_5f_stands_on_her_heels(full_width):
     """Her foot is a heel and a forefoot fitted to her FE shoe (dummies/tools/derive_hybrid3.py
     HEEL_05F, branch fivefheel), both paired wherever her one foot shell was: floor, toe pan and
     footwell top, and the heels with the other leg's shank, heel and forefoot (dummies/
-    body_contacts.toml): 71 pairs with her head shell's and chin's on the roof (branch
-    interiorshapes; 69 before, with theirs on the wheel's rim, branch headwheel; 67 before that, 66 before her cushion bore on her two buttocks in place of her pelvis
+    body_contacts.toml): 77 pairs with her head shell's and chin's on the wheel's hub and her
+    forearms' on its rim and hub (branch wheelring; 71 before), 71 with her head shell's and
+    chin's on the roof (branch interiorshapes; 69 before, with theirs on the wheel's rim, branch headwheel; 67 before that, 66 before her cushion bore on her two buttocks in place of her pelvis
     flesh, branch dummyfit), 56 before the heels. Her heels start on the floor (driver_seated's
     heel_bottom targets, sideheels: 0.0 mm in as placed, left / right 0.4 / 0.1 mm settled; before,
     her own left heel target put it 0.4 mm in and her right started 1.7 mm above the floor) and
@@ -346,7 +348,7 @@ def test_reference_euro_ncap_5f_stands_on_her_heels(full_width):
     her shell's floor contact lay under the ball's rear (0.63 kN at 26 ms, 3.2 mm)."""
     run = full_width
     pairs = run.model.source.contact_pairs
-    assert len(pairs) == 71
+    assert len(pairs) == 77
     for side in ("left", "right"):
         for g in ("heel", "foot_shell"):
             for surface in ("floor", "toe_pan", "footwell_top"):
