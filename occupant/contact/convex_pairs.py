@@ -26,6 +26,16 @@ hemispherical ends (a capsule: the
 penetration of the axis segment plus r, exactly, since a capsule is a segment swept by a ball).
 A bounded plane's disc (radius r) is the cylinder's +z cap with no thickness, as the rectangle:
 inside the disc the one-sided plane contact, beyond its circle the circle's contact.
+A ring (a disc with a round hole of radius r_i about its axis, or the plate of one: a steering
+wheel's rim, open where a real wheel is; ``ring_local``) is not convex, and is taken feature by
+feature from where the ellipsoid lies: where the solid disc's (or plate's) contact is a face's
+whose deepest point lies over the ring or beyond it, that contact (so that everything met on
+the ring or past its outer edge is the disc's contact, unchanged); where that deepest point
+falls in the hole, the hole's edge, the circle of radius r_i, met at its point deepest in the
+ellipsoid (``_hole_edge``); and, for a plate, an ellipsoid whose centre lies in the hole
+within the plate's thickness meets the hole's wall, the inner cylinder, pushed towards the
+axis (``_hole_wall``). The circle's own support function is its disc's (``support.rim_depth``
+would close the hole), so the edge is the deepest of its points, a maximum over the angle.
 """
 import numpy as np
 from numba import njit
@@ -252,6 +262,96 @@ def _rim_or_face(Q, cx, cy, cz, z, r, face, nz, fx, fy, fz):
     return d, nx, ny, n_z, sx, sy, sz
 
 
+# Secant iterations at most over the hole edge's angle (``_hole_edge``), from the angle of the
+# ellipsoid's centre (exact at once for a sphere); EDGE_START rad its first step [E: small
+# against the 0.5 rad step limit]; an angular slope below EDGE_TOL m/rad ends them.
+EDGE_ITERATIONS = 8
+EDGE_START = 0.01
+EDGE_TOL = 1e-12
+
+
+@njit(**JIT_STAGE)
+def _edge_point(Q, cx, cy, cz, ri, z, phi):
+    """``support.vertex_depth`` of the hole edge's point at angle phi (d, n, s) and its slope
+    dd/dphi = n . dv/dphi (the envelope theorem: d(v) = min_n h(n) - n.(c - v))."""
+    co, si = np.cos(phi), np.sin(phi)
+    d, nx, ny, nz, sx, sy, sz = vertex_depth(Q, cx, cy, cz, ri * co, ri * si, z)
+    return d, nx, ny, nz, sx, sy, sz, ri * (ny * co - nx * si)
+
+
+@njit(**JIT_STAGE)
+def _hole_edge(Q, cx, cy, cz, ri, z):
+    """(d, n, s) of the ellipsoid (Q, c) against the circle of radius ri about the z axis at
+    height z (a ring's hole edge): the circle's point deepest in the ellipsoid, the maximum of
+    its vertex depth over the angle, by secant iterations on the slope from the angle of c (a
+    sphere: the circle's point nearest its centre, d = radius - that distance); the deepest
+    point met is kept."""
+    a = np.arctan2(cy, cx) if (cx != 0.0 or cy != 0.0) else 0.0
+    d, nx, ny, nz, sx, sy, sz, ga = _edge_point(Q, cx, cy, cz, ri, z, a)
+    if abs(ga) <= EDGE_TOL:
+        return d, nx, ny, nz, sx, sy, sz
+    b = a + (EDGE_START if ga > 0.0 else -EDGE_START)
+    for _ in range(EDGE_ITERATIONS):
+        db, mx, my, mz, tx, ty, tz, gb = _edge_point(Q, cx, cy, cz, ri, z, b)
+        if db > d:
+            d, nx, ny, nz, sx, sy, sz = db, mx, my, mz, tx, ty, tz
+        if abs(gb) <= EDGE_TOL or gb == ga:
+            break
+        step = -gb * (b - a) / (gb - ga)
+        step = min(max(step, -0.5), 0.5)
+        a, ga, b = b, gb, b + step
+    return d, nx, ny, nz, sx, sy, sz
+
+
+@njit(**JIT_STAGE)
+def _hole_wall(Q, cx, cy, cz, ri, rho):
+    """(d, n, s) of the ellipsoid (Q, c) whose centre lies in a ring plate's hole (rho from the
+    axis) against the hole's wall, the cylinder of radius ri: pushed towards the axis along
+    n = -u, u the radial direction of c, by its reach past the wall along u,
+    d = h(u) + rho - ri (exact for a sphere; for an ellipsoid the wall's curvature, 1 / ri,
+    is not taken into account along the other directions)."""
+    if rho > 0.0:
+        ux, uy = cx / rho, cy / rho
+    else:
+        ux, uy = 1.0, 0.0
+    d, sx, sy, sz = face_depth(Q, cx, cy, cz, -ux, -uy, 0.0, ri * ux, ri * uy, 0.0)
+    return d, -ux, -uy, 0.0, sx, sy, sz
+
+
+@njit(**JIT_STAGE)
+def ring_local(Q, cx, cy, cz, r, ri, half):
+    """(d, n, s) of the ellipsoid (Q, c) against the ring ri <= |x_xy| <= r: ``half`` 0, the
+    ring z = 0 whose front is +z (a bounded plane's, as the disc of ``cylinder_local``), else
+    the ring plate |z| <= half (the module doc)."""
+    thin = half <= 0.0
+    rho = np.sqrt(cx * cx + cy * cy)
+    if rho >= ri:
+        # the solid disc's or plate's contact unless a face's falls in the hole
+        d, nx, ny, nz, sx, sy, sz = cylinder_local(Q, cx, cy, cz, r, half, False, thin)
+        if nx == 0.0 and ny == 0.0 and sx * sx + sy * sy < ri * ri:
+            d, nx, ny, nz, sx, sy, sz = _hole_edge(Q, cx, cy, cz, ri, 0.0 if thin else nz * half)
+        if not thin and abs(cz) <= half and rho <= r:     # centre inside the plate: the wall too
+            dw, wx, wy, wz, tx, ty, tz = _hole_wall(Q, cx, cy, cz, ri, rho)
+            if dw < d:
+                return dw, wx, wy, wz, tx, ty, tz
+        return d, nx, ny, nz, sx, sy, sz
+    # centre over the hole
+    if not thin and abs(cz) <= half:          # within the plate's thickness: the wall or its edge
+        d, nx, ny, nz, sx, sy, sz = _hole_wall(Q, cx, cy, cz, ri, rho)
+        if abs(sz) <= half * (1.0 + SLACK):
+            return d, nx, ny, nz, sx, sy, sz
+        return _hole_edge(Q, cx, cy, cz, ri, _sign(sz) * half)
+    end = 1.0 if thin else float(_sign(cz))
+    z = 0.0 if thin else end * half
+    d, sx, sy, sz = face_depth(Q, cx, cy, cz, 0.0, 0.0, end, 0.0, 0.0, z)
+    radial = sx * sx + sy * sy
+    if radial < ri * ri:
+        return _hole_edge(Q, cx, cy, cz, ri, z)
+    if radial <= (r * (1.0 + SLACK)) ** 2:
+        return d, 0.0, 0.0, end, sx, sy, sz
+    return _rim_or_face(Q, cx, cy, cz, z, r, d, end, sx, sy, sz)
+
+
 @njit(**JIT_STAGE)
 def ellipsoid_box(data, el, e):
     """Pair e, ellipsoid against a box (half extents size_b) or, with size_b[2] < 0, against
@@ -266,8 +366,14 @@ def ellipsoid_box(data, el, e):
 @njit(**JIT_STAGE)
 def ellipsoid_cylinder(data, el, e):
     """Pair e, ellipsoid against a cylinder (size_b: radius, half-length, 1 for round ends) or,
-    with size_b[2] < 0, against the disc of a bounded plane (radius size_b[0])."""
+    with size_b[2] < 0, against the disc of a bounded plane (radius size_b[0]), or with
+    size_b[2] = 2 + inner radius / radius, against a bounded plane's ring (half-length 0) or
+    ring plate (``ring_local``)."""
     Q, cx, cy, cz, w0, w1, w2, o = ellipsoid_in_b(data, el, e)
-    d, nx, ny, nz, sx, sy, sz = cylinder_local(Q, cx, cy, cz, el.size_b[e, 0], el.size_b[e, 1],
-                                               el.size_b[e, 2] > 0.5, el.size_b[e, 2] < -0.5)
+    r, half, flag = el.size_b[e, 0], el.size_b[e, 1], el.size_b[e, 2]
+    if flag > 1.5:
+        d, nx, ny, nz, sx, sy, sz = ring_local(Q, cx, cy, cz, r, (flag - 2.0) * r, half)
+    else:
+        d, nx, ny, nz, sx, sy, sz = cylinder_local(Q, cx, cy, cz, r, half, flag > 0.5,
+                                                   flag < -0.5)
     return finish(data, el, e, (w0, w1, w2, o), d, nx, ny, nz, sx, sy, sz)

@@ -79,7 +79,9 @@ ContactBlock = namedtuple("ContactBlock", [
     "size_b",         # (nc, 3) m, per type: unbounded plane (inf, inf, 0); semi-axes; box half
                       # extents, or a bounded plane's half sizes (hu, hw, -1); cylinder (radius,
                       # half-length, 1 round ends / 0 flat), or a bounded plane's disc (radius,
-                      # 0, -1); mesh (index into the mesh_* arrays, 0, 0)
+                      # 0, -1), its plate (radius, half thickness, 0), its ring or ring plate
+                      # (radius, 0 or half thickness, 2 + inner radius / radius); mesh (index
+                      # into the mesh_* arrays, 0, 0)
     "bound_a",        # (nc,) m, radius of a sphere about p_a holding geometry a (broad phase)
     "centre_b",       # (nc, 3) m, centre of a sphere holding geometry b, link frame
     "bound_b",        # (nc,) m, its radius (inf: never culled)

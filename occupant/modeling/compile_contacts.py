@@ -134,13 +134,16 @@ def _geometry(pair, key, accepted, asm, geo, meshes):
         axes, point = R_m @ g.axes, R_m @ g.point + p_m
         if g.radius is not None:      # a disc: a flat-ended cylinder along the normal
             r = g.radius
+            # a ring (Plane.inner_radius): the flag 2 + inner radius / radius (bundle's size_b)
+            ring = None if g.inner_radius is None else 2.0 + g.inner_radius / r
             if g.thickness is not None:   # the plate behind the disc (Plane.thickness)
                 half = 0.5 * g.thickness
                 centre = point - half * axes[:, 2]
-                return (CONTACT_ELLIPSOID_CYLINDER, link, axes, centre, np.array([r, half, 0.0]),
-                        centre, float(np.hypot(r, half)))
-            return (CONTACT_ELLIPSOID_CYLINDER, link, axes, point, np.array([r, 0.0, -1.0]), point,
-                    r)
+                return (CONTACT_ELLIPSOID_CYLINDER, link, axes, centre,
+                        np.array([r, half, 0.0 if ring is None else ring]), centre,
+                        float(np.hypot(r, half)))
+            return (CONTACT_ELLIPSOID_CYLINDER, link, axes, point,
+                    np.array([r, 0.0, -1.0 if ring is None else ring]), point, r)
         if g.half_size is None:
             return (CONTACT_ELLIPSOID_PLANE, link, axes, point, np.array([np.inf, np.inf, 0.0]),
                     point, np.inf)

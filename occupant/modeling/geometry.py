@@ -135,7 +135,9 @@ class Plane:
     cylinder, over -thickness <= (x - point).normal <= 0), so that a shape which went round the
     plate's edge and comes back behind it meets the plate's back face; None: a rectangle or
     disc of no thickness, whose face pushes out whatever lies behind it within its bounds
-    (``contact.convex_pairs``)."""
+    (``contact.convex_pairs``). ``inner_radius`` (m, with ``radius`` only, below it): the disc
+    has a round hole of that radius about ``point``, a ring (a steering wheel's rim, open where
+    a real wheel is), and with a thickness the plate is that ring's (an annular plate)."""
     name: str
     marker: str | None = None
     point: tuple = (0.0, 0.0, 0.0)
@@ -144,6 +146,7 @@ class Plane:
     half_size: tuple | None = None
     thickness: float | None = None
     radius: float | None = None
+    inner_radius: float | None = None
 
     def __post_init__(self):
         what = f"plane '{self.name}'"
@@ -173,6 +176,16 @@ class Plane:
                 raise ModelingError(f"{what}.radius: expected one value (m), got "
                                     f"{radius.tolist()}", "a length > 0, m")
             self.radius = float(radius[0])
+        if self.inner_radius is not None:
+            if self.radius is None:
+                raise ModelingError(f"{what}.inner_radius: given without radius: only a disc has "
+                                    "a hole", "an inner_radius with radius, or no inner_radius")
+            inner = _positive(self.inner_radius, f"{what}.inner_radius")
+            if inner.shape != (1,) or not inner[0] < self.radius:
+                raise ModelingError(f"{what}.inner_radius: must be one length below the radius "
+                                    f"{self.radius:.4g} m (the ring's inner edge inside its outer "
+                                    f"one), got {inner.tolist()}", "0 < inner_radius < radius, m")
+            self.inner_radius = float(inner[0])
         if self.thickness is not None:
             if self.half_size is None and self.radius is None:
                 raise ModelingError(f"{what}.thickness: given without half_size or radius: only a "

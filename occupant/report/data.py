@@ -122,6 +122,24 @@ def plane_outline(plane):
     return plane.point + su[:, None] * u + sw[:, None] * w
 
 
+def ring_triangles(plane):
+    """((2 DISC_SIDES, 3) vertices, (2 DISC_SIDES, 3) triangles) of a Plane's ring (``radius``
+    and ``inner_radius``: a steering wheel's rim, open within) in its marker's frame: the
+    DISC_SIDES-gons inscribed in its outer circle (vertices 0 .. DISC_SIDES - 1) and in its inner
+    one (the next DISC_SIDES) as plane_outline places them, the band between them split into
+    triangles counter-clockwise about its normal; the hole left open."""
+    u, w = plane.axes[:, 0], plane.axes[:, 1]
+    a = 2 * np.pi * np.arange(DISC_SIDES) / DISC_SIDES
+    radii = np.repeat([plane.radius, plane.inner_radius], DISC_SIDES)
+    a = np.tile(a, 2)
+    V = plane.point + (radii * np.cos(a))[:, None] * u + (radii * np.sin(a))[:, None] * w
+    k = np.arange(DISC_SIDES)
+    nxt = (k + 1) % DISC_SIDES
+    F = np.concatenate([np.column_stack([k, nxt, DISC_SIDES + nxt]),
+                        np.column_stack([k, DISC_SIDES + nxt, DISC_SIDES + k])])
+    return V, F
+
+
 def solid_triangles(g):
     """((m, 3) vertices, (k, 3) triangles) of a Box, Cylinder, Mesh, Ellipsoid or Sphere in its
     marker's frame (its ``rotation`` and ``position`` applied, as
@@ -149,7 +167,8 @@ def solid_triangles(g):
 
 
 def surfaces(model, results=None):
-    """Surface for every Plane (half size PLANE_EXTENT when unbounded), Box, Cylinder and Mesh,
+    """Surface for every Plane (half size PLANE_EXTENT when unbounded; a ring its band's
+    triangles, ring_triangles), Box, Cylinder and Mesh,
     and the vehicle's Ellipsoids and Spheres (on_vehicle) (solid_triangles) of the model's
     Assembly, with ``results`` the motion of those a SurfaceMotion moves (at its displacement
     output's samples: ``SurfaceMotion.poses``)."""
@@ -164,7 +183,12 @@ def surfaces(model, results=None):
             _, X = _marker_frame(asm, model, asm.geometries[m.geometries[0]].marker)
             moved.update(dict.fromkeys(m.geometries, X @ m.poses(results.t) @ np.linalg.inv(X)))
     for g in asm.geometries.values():
-        if isinstance(g, Plane):
+        if isinstance(g, Plane) and g.inner_radius is not None:   # a ring: its band's triangles
+            body, X = _marker_frame(asm, model, g.marker)
+            local, triangles = ring_triangles(g)
+            out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], moved.get(g.name),
+                               triangles=triangles))
+        elif isinstance(g, Plane):
             body, X = _marker_frame(asm, model, g.marker)
             local = plane_outline(g)
             out.append(Surface(g.name, body, local @ X[:3, :3].T + X[:3, 3], moved.get(g.name),

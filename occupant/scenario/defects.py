@@ -461,7 +461,10 @@ def unpaired_defects(model, results, allowance=UNPAIRED_ALLOWANCE, every=UNPAIRE
             on &= d <= plane.thickness
         inplane = rel + np.outer(d, n)
         if plane.radius is not None:
-            on &= np.linalg.norm(inplane, axis=1) <= plane.radius
+            radial = np.linalg.norm(inplane, axis=1)
+            on &= radial <= plane.radius
+            if plane.inner_radius is not None:     # a ring: open within its hole
+                on &= radial >= plane.inner_radius
         elif plane.half_size is not None:
             u = R @ plane.x_axis
             u = u - (u @ n) * n

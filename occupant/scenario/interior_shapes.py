@@ -2,8 +2,8 @@
 read into the modeling layer's geometry (``occupant.modeling.geometry``) on B0, or on a hinged
 part's frame marker (which coincides with B0 at t = 0), with the keys of its shape:
 
-- ``plane``: ``point``, ``normal``, ``x_axis``, ``half_size`` or ``radius``, ``thickness``
-  (``Plane``);
+- ``plane``: ``point``, ``normal``, ``x_axis``, ``half_size`` or ``radius`` (with
+  ``inner_radius``: a ring, open within it, as a steering wheel's rim), ``thickness`` (``Plane``);
 - ``box``: ``point`` (its centre), ``half_extents`` (m, along its x, y, z axes), ``x_axis``,
   ``z_axis`` (``Box``);
 - ``cylinder``: ``point`` (its centre), ``radius``, ``length`` (the straight part), ``z_axis``
@@ -34,7 +34,7 @@ from occupant.modeling.geometry import Box, Cylinder, Ellipsoid, Mesh, Plane, Sp
 
 COMMON = ("name", "shape", "characteristic", "on", "crush_group")
 SHAPE_KEYS = {
-    "plane": ("point", "normal", "x_axis", "half_size", "radius", "thickness"),
+    "plane": ("point", "normal", "x_axis", "half_size", "radius", "inner_radius", "thickness"),
     "box": ("point", "half_extents", "x_axis", "z_axis"),
     "cylinder": ("point", "radius", "length", "ends", "x_axis", "z_axis"),
     "sphere": ("point", "radius"),
@@ -124,10 +124,18 @@ def read_surface(c, s, p, name, marker, file, copy=None):
         if half is not None and radius is not None:
             c.fail(f"{p}.radius", "given with half_size: a surface is bounded by a rectangle or "
                    "by a disc", "half_size (a rectangle) or radius (a disc), not both")
+        inner = c.number(s, "inner_radius", p, positive=True)
+        if inner is not None and radius is None:
+            c.fail(f"{p}.inner_radius", "given without radius: only a disc has a hole",
+                   "radius (the ring's outer edge) with inner_radius, or no inner_radius")
+        if inner is not None and not inner < radius:
+            c.fail(f"{p}.inner_radius", f"{inner:g} m is not below the radius {radius:g} m: the "
+                   "ring's inner edge must lie inside its outer one",
+                   f"0 < inner_radius < radius ({radius:g} m)")
         thickness = c.number(s, "thickness", p, positive=True)   # only a bounded one's: Plane's check
         return Plane(name, marker, c.vector(s, "point", p, required=True),
                      c.vector(s, "normal", p, required=True),
                      c.vector(s, "x_axis", p, default=(1.0, 0.0, 0.0)), half, thickness,
-                     radius), None
+                     radius, inner), None
     except ModelingError as err:
         c.fail(p, str(err))

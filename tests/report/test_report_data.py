@@ -104,18 +104,33 @@ def test_analytic_rectangle_and_unbounded_outlines_are_their_four_corners():
 
 
 def test_regression_shipped_steering_wheel_is_drawn_round():
-    """us_ncap_frontal_56's steering wheel (two discs of radius 0.19 m, vehicles/
-    midsize_sedan_driver.toml) is drawn as circles of that radius; its other surfaces keep four
-    corners."""
+    """us_ncap_frontal_56's steering wheel (vehicles/midsize_sedan_driver.toml: its face, a disc
+    of radius 0.19 m, and its hub, one of 0.08 m, drawn as circles of that radius; its rim a
+    ring 0.16-0.19 m from the axis, branch wheelring, drawn as the band of triangles between two
+    circles, its hole open); its other surfaces keep four corners."""
     from occupant.scenario.load import load
     model = load("us_ncap_frontal_56").model
     planes = {g.name: g for g in model.source.geometries.values() if type(g).__name__ == "Plane"}
-    discs = {name for name, g in planes.items() if g.radius is not None}
-    assert len(discs) == 2
+    discs = {name for name, g in planes.items() if g.radius is not None and g.inner_radius is None}
+    rings = {name for name, g in planes.items() if g.inner_radius is not None}
+    assert discs == {"steering_wheel", "steering_wheel_hub"} and rings == {"steering_wheel_rim"}
     for s in D.surfaces(model):
         if s.name in discs:
-            assert len(s.outline) == D.DISC_SIDES
+            assert len(s.outline) == D.DISC_SIDES and s.triangles is None
             assert np.allclose(np.linalg.norm(s.outline - s.outline.mean(axis=0), axis=1), planes[s.name].radius)
+        elif s.name in rings:
+            g = planes[s.name]
+            radial = np.linalg.norm(s.outline - s.outline.mean(axis=0), axis=1)
+            assert np.allclose(radial[:D.DISC_SIDES], g.radius)
+            assert np.allclose(radial[D.DISC_SIDES:], g.inner_radius)
+            assert len(s.triangles) == 2 * D.DISC_SIDES
+            # every triangle spans the band (one or two vertices on each circle): none over the hole
+            outer = (s.triangles < D.DISC_SIDES).sum(axis=1)
+            assert np.all((outer == 1) | (outer == 2))
+            # counter-clockwise about the ring's normal
+            V = s.outline[s.triangles]
+            normal = np.cross(V[:, 1] - V[:, 0], V[:, 2] - V[:, 0]) @ g.normal
+            assert np.all(normal > 0)
         else:
             assert len(s.outline) == 4, s.name
 

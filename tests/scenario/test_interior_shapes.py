@@ -331,6 +331,15 @@ BAD = [
     ('shape = "mesh"\nfile = "mixed.stl"\n', r"surface\[0\].file: .*not wound consistently"),
     ('shape = "plane"\npoint = [0.0, 0.0, 0.0]\nnormal = [0.0, 0.0, 1.0]\nlength = 0.2\n',
      r"surface\[0\].length: not a key of a plane"),
+    # a ring (branch wheelring): its hole within its disc
+    ('shape = "plane"\npoint = [0.0, 0.0, 0.0]\nnormal = [0.0, 0.0, 1.0]\nradius = 0.19\n'
+     'inner_radius = 0.19\n', r"surface\[0\].inner_radius: 0.19 m is not below the radius 0.19 m"),
+    ('shape = "plane"\npoint = [0.0, 0.0, 0.0]\nnormal = [0.0, 0.0, 1.0]\nradius = 0.19\n'
+     'inner_radius = 0.25\n', r"surface\[0\].inner_radius: 0.25 m is not below the radius"),
+    ('shape = "plane"\npoint = [0.0, 0.0, 0.0]\nnormal = [0.0, 0.0, 1.0]\nradius = 0.19\n'
+     'inner_radius = 0.0\n', r"surface\[0\].inner_radius: must be > 0"),
+    ('shape = "plane"\npoint = [0.0, 0.0, 0.0]\nnormal = [0.0, 0.0, 1.0]\nhalf_size = [0.1, 0.1]\n'
+     'inner_radius = 0.05\n', r"surface\[0\].inner_radius: given without radius"),
 ]
 
 
@@ -353,7 +362,7 @@ def test_bad_surface_names_file_key_and_what_is_accepted(tmp_path, text, match):
 SECTION_6 = {"seat cushion": ("seat_cushion",), "seat back": ("seat_back",), "floor": ("floor",),
              "toe pan": ("toe_pan",), "knee bolster": ("knee_bolster",),
              "instrument panel": ("instrument_panel",),
-             "steering wheel rim and hub": ("steering_wheel_rim", "steering_wheel"),
+             "steering wheel rim and hub": ("steering_wheel_rim", "steering_wheel_hub", "steering_wheel"),
              "windscreen": ("windshield",), "roof": ("roof",), "door": ("door_panel",),
              "B-pillar": ("b_pillar",)}
 

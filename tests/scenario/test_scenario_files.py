@@ -1464,5 +1464,5 @@ def test_reference_a_bad_item_of_an_array_given_by_set_names_the_set(tmp_path):
     assert str(err.value).endswith("side_barrier.toml (--set vehicle.intrusion): vehicle.intrusion[0].surfaces: "
                                    "unknown surface 'door' (accepted: seat_cushion, seat_back, floor, toe_pan, "
                                    "knee_bolster, footwell_top, instrument_panel, panel_top, windshield, roof, "
-                                   "steering_wheel, steering_wheel_rim, door_panel, armrest, b_pillar, side_window, "
-                                   "kick_panel)"), str(err.value)
+                                   "steering_wheel, steering_wheel_rim, steering_wheel_hub, door_panel, armrest, "
+                                   "b_pillar, side_window, kick_panel)"), str(err.value)

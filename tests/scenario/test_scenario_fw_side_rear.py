@@ -123,7 +123,9 @@ def test_reference_driver_door_is_placed_from_the_package_widths():
             ("left_hand_shell", "side_window"), ("left_upper_arm_shell", "b_pillar"),
             ("thorax", "b_pillar"))}, name
         assert pairs["left_forearm_shell__door_panel"].characteristic.name == "door_trim"
-    assert len(load("side_barrier").model.source.contact_pairs) == 66
+    # 66 before branch wheelring: the head shell and chin on the wheel's hub (the rim a ring),
+    # the forearms on its rim and hub
+    assert len(load("side_barrier").model.source.contact_pairs) == 72
 
 
 # SAE J1100(a)'s hip room: the least lateral width between the trimmed surfaces on the X plane
@@ -334,8 +336,9 @@ def test_reference_euro_ncap_5f_stands_on_her_heels(full_width):
     """Her foot is a heel and a forefoot fitted to her FE shoe (dummies/tools/derive_hybrid3.py
     HEEL_05F, branch fivefheel), both paired wherever her one foot shell was: floor, toe pan and
     footwell top, and the heels with the other leg's shank, heel and forefoot (dummies/
-    body_contacts.toml): 71 pairs with her head shell's and chin's on the roof (branch
-    interiorshapes; 69 before, with theirs on the wheel's rim, branch headwheel; 67 before that, 66 before her cushion bore on her two buttocks in place of her pelvis
+    body_contacts.toml): 77 pairs with her head shell's and chin's on the wheel's hub and her
+    forearms' on its rim and hub (branch wheelring; 71 before), 71 with her head shell's and
+    chin's on the roof (branch interiorshapes; 69 before, with theirs on the wheel's rim, branch headwheel; 67 before that, 66 before her cushion bore on her two buttocks in place of her pelvis
     flesh, branch dummyfit), 56 before the heels. Her heels start on the floor (driver_seated's
     heel_bottom targets, sideheels: 0.0 mm in as placed, left / right 0.4 / 0.1 mm settled; before,
     her own left heel target put it 0.4 mm in and her right started 1.7 mm above the floor) and
@@ -345,7 +348,7 @@ def test_reference_euro_ncap_5f_stands_on_her_heels(full_width):
     her shell's floor contact lay under the ball's rear (0.63 kN at 26 ms, 3.2 mm)."""
     run = full_width
     pairs = run.model.source.contact_pairs
-    assert len(pairs) == 71
+    assert len(pairs) == 77
     for side in ("left", "right"):
         for g in ("heel", "foot_shell"):
             for surface in ("floor", "toe_pan", "footwell_top"):
@@ -2025,18 +2028,32 @@ def ncap_no_bag():
 
 
 def test_reference_us_ncap_without_its_bag_the_head_meets_the_rim(ncap_no_bag):
-    """Without the driver bag the belted 50M's head comes down onto the wheel 80-110 mm from its
-    axis, inside the rim: the rim's pair stops it with 2.9 kN, 29 mm into the column's stroke
-    (86-105 ms; HIC15 206 -> 321, head 3 ms 47.5 -> 61.6 g), its shell's nearest point 28.7 mm
-    past the rim's face at most. Without the pair (main e160d8f) the head went on unresisted to
-    40.0 mm past it (105 ms), held only by the belt and the neck."""
+    """Without the driver bag the belted 50M's head comes down onto the wheel, its centre 137 mm
+    from the axis at its deepest: between the hub and the rim's ring (branch wheelring: the
+    wheel open between them), it meets the ring's inner edge with 2.24 kN, 22.4 mm into the
+    column's stroke (90-105 ms), and the hub's edge with 0.21 kN (89-94 ms); its shell's nearest
+    point 28.1 mm past the rim's face at most. On the solid disc before (main cd5c30d0): 2.57
+    kN, 25.7 mm, 87-104 ms, 25.7 mm past the face. Without the pair (main e160d8f) the head went
+    on unresisted to 40.0 mm past it (105 ms), held only by the belt and the neck."""
     run = ncap_no_bag
     out, t = run.results.outputs, run.results.t
     force = out["head_shell__steering_wheel_rim.normal_force"]
     on = t[force > 0.0]
     assert 2.0e3 < force.max() < 4.0e3 and 0.080 < on[0] and on[-1] < 0.115
     assert out["head_shell__steering_wheel_rim.penetration"].max() < 0.06     # well short of bottoming
+    assert 0.0 < out["head_shell__steering_wheel_hub.normal_force"].max() < 1.0e3
     assert _head_clear_of_rim(run).min() > -0.035
+
+
+def test_reference_us_ncap_without_its_bag_the_forearm_meets_the_rim(ncap_no_bag):
+    """The forearms are paired with the wheel's rim and hub (dummies/body_contacts.toml, branch
+    wheelring): without the bag the 50M's right forearm, lying across the wheel, meets the rim's
+    ring with 1.66 kN at 90 ms (82-94 ms, 16.6 mm), where unpaired it lay 30 mm into it at 85-115
+    ms, 95-190 mm from the axis (NO_BAG_KNOWN's line before)."""
+    out, t = ncap_no_bag.results.outputs, ncap_no_bag.results.t
+    force = out["right_forearm_shell__steering_wheel_rim.normal_force"]
+    on = t[force > 0.0]
+    assert 1.0e3 < force.max() < 3.0e3 and 0.075 < on[0] and on[-1] < 0.100
 
 
 # The flesh over a knee [E]: the knee sphere's 65 mm radius (scenarios' knee_contact) less half
@@ -2290,12 +2307,12 @@ def test_regression_belted_frontal_head_moves_towards_the_d_ring(request, which)
 
 
 # US NCAP without its bag: once the unpaired check covered B0's planes (branch crushshare), its
-# right forearm shell, in no pair with the steering wheel (a solid disc of radius 190 mm and a
-# 30 mm plate standing for rim, spokes and hub; its hands, head and chin paired with it), passes
-# the disc's plate to its full 30 mm at 123 ms, 124 mm from the wheel's axis: inside the rim's
-# ring, where a real wheel is open between its spokes, so a line of the disc's abstraction, kept
-# here as known (the forearm is not paired with the wheel in the shipped scenario either)
-NO_BAG_KNOWN = (("unpaired depth", "right_forearm_shell__steering_wheel_rim"),)
+# right forearm shell, in no pair with the steering wheel (then a solid disc), passed the disc's
+# plate to its full 30 mm at 123 ms, 124 mm from the wheel's axis, a line kept here as known.
+# Branch wheelring opened the wheel (the rim a ring 160-190 mm from the axis, a hub of 80 mm)
+# and paired the forearms with rim and hub: inside the ring the forearm passes the open wheel,
+# and across the ring (85-115 ms, 30 mm into it unpaired) the rim stops it. No known line left
+NO_BAG_KNOWN = ()
 
 
 @pytest.mark.parametrize("made_by", ["belted", "ncap_no_bag"])
