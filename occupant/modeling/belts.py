@@ -32,7 +32,10 @@ from occupant.modeling.geometry import Ellipsoid, Sphere
 
 def _barrier_way(points, k):
     """The side barrier wrap points[k] is placed from (``BeltBlock.point_barrier``): 1 from the
-    fixed point before it (an Anchor or SlipRing there), else -1 from the one after it."""
+    fixed point before it (an Anchor or SlipRing there), -1 from the one after it, 2 between the
+    wraps on both sides of it (``restraints.wrap_chain.BETWEEN``: placed with them)."""
+    if isinstance(points[k - 1], Wrap) and isinstance(points[k + 1], Wrap):
+        return 2.0
     return 1.0 if not isinstance(points[k - 1], Wrap) else -1.0
 
 
@@ -238,7 +241,8 @@ class Wrap:
     where the ellipsoid is a dome, ``restraints.belt_wraps.flank_bound``). ``barrier`` (a wrap right after an anchor or slip ring,
     placed from it, or right before one, placed from that one: a human's thigh before the lap
     anchorage; one at each end of a run of wraps at most, with a wrap between them, the
-    wraps between placed between the two: the human's lap belt over both thighs; with no
+    wraps between placed between the two: the human's lap belt over both thighs; or between
+    two wraps on other ellipsoids, placed with them: an arm on a shoulder belt's piece; with no
     ``across`` or carrier): the wrap only keeps the belt out of its
     ellipsoid, from the side ``side`` points to; it lies on the straight piece of its
     neighbours (no force) until that piece would enter the ellipsoid on that side
@@ -328,10 +332,12 @@ class Belt:
                 raise ModelingError(f"{what}.points[{k}]: between the ends only SlipRing and "
                                     f"Wrap points are accepted, got {type(p).__name__}")
             if getattr(p, "barrier", False) and isinstance(self.points[k - 1], Wrap) \
-                    and isinstance(self.points[k + 1], Wrap):
+                    and isinstance(self.points[k + 1], Wrap) \
+                    and p.geometry in (self.points[k - 1].geometry, self.points[k + 1].geometry):
                 raise ModelingError(f"{what}.points[{k}]: a barrier wrap follows or precedes an "
-                                    f"Anchor or a SlipRing (it is placed from it), got a Wrap "
-                                    f"on both sides")
+                                    f"Anchor or a SlipRing (it is placed from it), or lies "
+                                    f"between two wraps on other ellipsoids (placed with them), "
+                                    f"got a Wrap on both sides, one on its '{p.geometry}'")
         barriers = [k for k, p in enumerate(self.points) if getattr(p, "barrier", False)]
         for k, n in zip(barriers, barriers[1:]):
             if n == k + 1:

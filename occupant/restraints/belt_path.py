@@ -216,7 +216,7 @@ def _onset_fade(data, el, out, z, k, n, m, o_pts, p0):
     zero = (0.0, 0.0, 0.0)
     way = int(el.point_barrier[k])
     i = k - way
-    if way == 0 or n != k + way or el.point_kind[n] != BELT_WRAP \
+    if abs(way) != 1 or n != k + way or el.point_kind[n] != BELT_WRAP \
             or el.point_kind[i] == BELT_WRAP or same_ellipsoid(el, k, n) \
             or not placed_before(data, el, out, k, o_pts, p0):
         return 0.0, zero, zero, zero, 1.0, 0.0, zero

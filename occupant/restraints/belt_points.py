@@ -12,8 +12,9 @@ from occupant.forces.points import PointData, add_point_force, point_state
 from occupant.jit import JIT_INLINE, JIT_STAGE, call_if, separate
 from occupant.model.bundle import BELT_WRAP
 from occupant.restraints.wrap_chain import (
-    BARRIER_STILL, BARRIER_SWEEPS, _read, barrier_start, carried_travel, chained, held_in_chain,
-    lifted, place_barrier, place_chain, place_held, place_run, run_length, touching_ends,
+    BARRIER_STILL, BARRIER_SWEEPS, BETWEEN, TOUCHING, _read, barrier_start, carried_travel,
+    chained, held_in_chain, lifted, place_barrier, place_chain, place_held, place_run, run_length,
+    touching_ends,
 )
 from occupant.restraints.wrap_geometry import _norm
 
@@ -171,11 +172,64 @@ def _stand_in_barriers(data, el, out, p0, p1, o_pts):
     it where ``point_barrier`` is -1; ``place_on_surfaces``), judged by the surface test
     (Data.belt_touch -1) until the barrier's own point is placed there."""
     for k in range(p0 + 1, p1 - 1):
-        if el.point_barrier[k] != 0.0:
+        if el.point_barrier[k] == BETWEEN:
+            _stand_in_between(data, el, out, k, p0, o_pts)
+        elif el.point_barrier[k] != 0.0:
             j = o_pts + 3 * (k - p0)
             f = j - 3 * int(el.point_barrier[k])
             out[j], out[j + 1], out[j + 2] = out[f], out[f + 1], out[f + 2]
             data.belt_touch[k] = -1.0
+
+
+@njit(**JIT_STAGE)
+def _stand_in_between(data, el, out, k, p0, o_pts):
+    """Barrier k between two wraps (``BETWEEN``): its slot keeps the point the previous
+    placement left there (the sweeps of ``_place_between_barrier`` start from it), or, before
+    any (Data.belt_touch below 0, the model's first evaluation), the middle of the fixed points
+    before and after its wraps; read as touching while the wraps beside it are placed from it
+    (``wrap_chain.lifted``), its own verdict set by ``place_barrier``."""
+    if data.belt_touch[k] < 0.0:
+        a, b = k - 1, k + 1
+        while el.point_kind[a] == BELT_WRAP:
+            a -= 1
+        while el.point_kind[b] == BELT_WRAP:
+            b += 1
+        j, ja, jb = o_pts + 3 * (k - p0), o_pts + 3 * (a - p0), o_pts + 3 * (b - p0)
+        for i in range(3):
+            out[j + i] = 0.5 * (out[ja + i] + out[jb + i])
+    data.belt_touch[k] = TOUCHING
+
+
+@njit(**JIT_STAGE)
+def _place_between_barrier(data, el, out, k, o_pts, p0, z):
+    """Barrier k between two wraps (``BETWEEN``: the human's upper arm on the shoulder belt's
+    piece from its shoulder wrap to its chest wrap, both held): the wraps on either side are
+    placed from its slot as from a fixed point (``_place_wraps``; the barrier read as touching
+    meanwhile, so they stop at it), then ``place_barrier`` from its touching ends where they will
+    lie (its arc point round its side where their straight piece enters it from that side, else
+    that piece's point nearest it), in turn until its point moves less than BARRIER_STILL
+    (BARRIER_SWEEPS at most). Off its ellipsoid its point lies on the straight piece between the
+    wraps placed from it, so the belt there is straight (its segments merge, no force) and the
+    wraps are placed from a point of that piece; as the piece comes to graze the ellipsoid its
+    arc shrinks to that point, so its first touch moves no wrap by a step. (Skipped while off
+    it, as a barrier beside a fixed point is, a held wrap placed from the wrap beyond it stepped
+    as it touched: a held wrap is placed from its neighbour's point, the middle of its arc, not
+    its tangent point; TANGENT_PIECE, tests/restraints/test_belt_held_wraps.py.)"""
+    j = o_pts + 3 * (k - p0)
+    first = k - 1
+    while chained(el, first - 1):
+        first -= 1
+    x = _read(out, j)
+    for _ in range(BARRIER_SWEEPS):
+        place_barrier(data, el, out, k, o_pts, p0, z)
+        verdict, y = data.belt_touch[k], _read(out, j)
+        if _norm(y[0] - x[0], y[1] - x[1], y[2] - x[2]) <= BARRIER_STILL:
+            return
+        data.belt_touch[k] = TOUCHING        # the wraps beside it stop at it
+        _place_wraps(data, el, out, first, o_pts, p0, z)
+        _place_wraps(data, el, out, k + 1, o_pts, p0, z)
+        data.belt_touch[k] = verdict
+        x = y
 
 
 @njit(**JIT_STAGE)
@@ -191,6 +245,9 @@ def _place_barriers(data, el, out, p0, p1, o_pts, z):
     the ends of one run of wraps are placed together (``_place_barrier_pair``)."""
     for k in range(p0 + 1, p1 - 1):
         if el.point_barrier[k] == 0.0:
+            continue
+        if el.point_barrier[k] == BETWEEN:
+            _place_between_barrier(data, el, out, k, o_pts, p0, z)
             continue
         other = run_barrier(el, k)
         if other > k:
@@ -227,7 +284,7 @@ def run_barrier(el, k):
     n = k + way
     while chained(el, n):
         n += way
-    return n if el.point_barrier[n] * way < 0.0 else -1
+    return n if el.point_barrier[n] * way == -1.0 else -1   # (not one BETWEEN wraps)
 
 
 @njit(**JIT_STAGE)

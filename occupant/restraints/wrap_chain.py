@@ -67,6 +67,9 @@ WAY_TIE = 0.1         # [E] band of a touching barrier's ways round, in the cosi
                       # between its place and the line between the two ways' middles (scaled
                       # frame), over which its point is blended from one way's to the other's
                       # (``_way_weight``): 6 deg either side of the tie
+BETWEEN = 2.0         # BeltBlock.point_barrier of a barrier between two wraps (placed with them,
+                      # ``belt_points._place_between_barrier``; 1 and -1: from the fixed point
+                      # before or after it)
 TOUCHING = 1.0        # Data.belt_touch of a barrier placed touching its ellipsoid
 THROUGH = 2.0         # of one lifted, its piece through its ellipsoid from the side it does not
                       # declare (``place_barrier``); 0 lifted, its piece clear of it

@@ -90,8 +90,10 @@ def _wraps_around(asm):
 
 
 def test_reference_barrier_follows_or_precedes_a_fixed_point():
-    """A barrier is placed from the fixed point before or after it: between two wraps it is
-    refused (two on one run, one at each end: tests/restraints/test_belt_two_barriers.py)."""
+    """A barrier is placed from the fixed point before or after it, or between two wraps on
+    other ellipsoids (tests/restraints/test_belt_between_held.py): between two wraps on its own
+    ellipsoid it is refused (two on one run, one at each end: tests/restraints/
+    test_belt_two_barriers.py)."""
     with pytest.raises(ModelingError, match=r"points\[2\]: a barrier wrap follows or precedes "
                                             r"an Anchor or a SlipRing"):
         _belt(1.2 * R, barrier=_wraps_around)
