@@ -11,43 +11,16 @@ import pytest
 import occupant
 from occupant.contact.compliant import signed_distances
 from occupant.integrate.pipeline import evaluate
-from occupant.modeling import (Assembly, ContactCharacteristic, ContactPair, Ellipsoid, Joint,
-                               Marker, Part, Plane, Pose, Sphere)
-from occupant.spatial.rotation import matrix_to_quat, quat_exp, quat_to_matrix
+from occupant.modeling import Ellipsoid, Plane
+from tests.contact.test_geometry_pairs import K, P_B, R_B, RADIUS, _model, _q, _rotation
 
-K, RADIUS = 1.0e5, 0.05          # N/m, m: the ball
 OUTER, INNER = 0.19, 0.16        # m, a steering wheel's rim (vehicles/midsize_sedan_driver.toml)
 SEMI = np.array([0.07, 0.045, 0.03])
-
-
-def _rotation(rv):
-    return quat_to_matrix(quat_exp(np.asarray(rv, float)))
-
-
-R_B, P_B = _rotation([0.3, -0.2, 0.5]), np.array([0.1, -0.05, 0.02])   # the ring's frame in B0
 
 
 def _ring(**extra):
     return Plane("ring", None, point=P_B, normal=R_B[:, 2], x_axis=R_B[:, 0], radius=OUTER,
                  inner_radius=INNER, **extra)
-
-
-def _model(geo_b, geo_a=None):
-    geo_a = geo_a or Sphere("ball", "m", RADIUS)
-    asm = Assembly("ring")
-    asm.add(Part("body", 3.0, inertia=(0.02, 0.03, 0.04)))
-    asm.add(Joint("float", "free", None, "body", Pose()))
-    asm.add(Marker("m", "body", (0.01, -0.02, 0.03), _rotation([0.3, -0.5, 0.2])))
-    asm.add(geo_a, geo_b)
-    asm.add(ContactPair("p", geo_a.name, geo_b.name, ContactCharacteristic(stiffness=K)))
-    return asm.compile()
-
-
-def _q(model, centre_local, R_local=np.eye(3)):
-    marker = model.source.markers["m"]
-    R_body = R_B @ R_local @ marker.rotation.T
-    x_body = P_B + R_B @ centre_local - R_body @ marker.position
-    return np.concatenate([x_body, matrix_to_quat(R_body)])
 
 
 def _contact(model, c, R_local=np.eye(3)):
