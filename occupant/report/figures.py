@@ -12,6 +12,8 @@ from matplotlib.artist import Artist  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.patches import Ellipse, PathPatch, Polygon  # noqa: E402
 from matplotlib.path import Path  # noqa: E402
+from matplotlib import ticker as mticker  # noqa: E402
+from matplotlib import transforms as mtransforms  # noqa: E402
 import numpy as np  # noqa: E402
 
 from occupant.report import data as D  # noqa: E402
@@ -36,10 +38,35 @@ def pixels(fig, dpi=100):
     """(h, w, 4) uint8 RGBA of a figure drawn by Agg at ``dpi``, top row first: the one drawing
     the HTML's PNG (png_bytes) and the PDF's pages (raster_pages) share. Its layout is then frozen."""
     fig.set_dpi(dpi)
+    _ticks_in_view(fig)
     _titles_placed(fig)
     fig.canvas.draw()
     fig.set_layout_engine("none")
     return np.asarray(fig.canvas.buffer_rgba()).copy()
+
+
+class _InView(mticker.AutoLocator):
+    """matplotlib's default tick locator (AutoLocator) returning only the ticks its axis draws:
+    the locator's list runs a step past each end of the view, and the axis made a Tick (two
+    lines, a grid line and two texts: ~3 ms) for each of those too, to leave it undrawn. The
+    same positions inside the view, the same test (matplotlib's Axis._update_ticks), the same
+    pixels: a fifth fewer ticks made (us_ncap_frontal_56's report, branch reportspeed)."""
+
+    def __call__(self):
+        locs = super().__call__()
+        scale = self.axis.get_transform()
+        view = scale.transform(sorted(self.axis.get_view_interval()))
+        return locs[[mtransforms._interval_contains_close(view, x) for x in scale.transform(locs)]]
+
+
+def _ticks_in_view(fig):
+    """Each axis of ``fig`` on matplotlib's default locator given _InView instead."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if type(axis.get_major_locator()) is mticker.AutoLocator:
+                default = axis.isDefault_majloc
+                axis.set_major_locator(_InView())
+                axis.isDefault_majloc = default
 
 
 def _titles_placed(fig):
