@@ -391,7 +391,10 @@ _BELT = "restraints.belt"
 _BARRIER_KEYS = (("barriers", "the belt", ""),
                  ("lap_barriers", "the lap belt", "the lap belt's piece to its lap anchorage"),
                  ("lap_buckle_barriers", "the lap belt", "the lap belt's piece from the buckle"),
-                 ("buckle_barriers", "the shoulder belt", "the shoulder belt's piece to the buckle"))
+                 ("buckle_barriers", "the shoulder belt", "the shoulder belt's piece to the buckle"),
+                 ("between_barriers", "the shoulder belt", "the shoulder belt's piece from its shoulder "
+                  "wrap to its chest wrap, placed with those two (e.g. {right_upper_arm_shell = [1, 1, 0]}: "
+                  "the human's arm; not default, scenarios/HISTORY.md, barrierkey)"))
 _RESTRAINTS = [
     Key(_BELT, "table", "", "a seat belt (three-point, lap or two-point: kind) with its retractor, "
         "pretensioner and load limiter"),

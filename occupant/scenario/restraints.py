@@ -196,10 +196,12 @@ def barrier_wraps(asm, table, c, path, outboard, mu, wraps, key="barriers"):
     its frame}, or ``neck_barrier``, the ``neck_shell``'s outboard side, (0, outboard, 0)),
     ``lap_barriers`` (the same table, before the lap anchorage), ``lap_buckle_barriers`` (the
     same, on the lap belt's first piece, after the buckle) or ``buckle_barriers`` (the same, on
-    the shoulder belt's last piece, before the buckle). One at most per key: a barrier is placed
-    from the fixed point beside it (``Belt``: with a wrap between, a run of wraps takes one at
-    each end), and none on an ellipsoid one of ``wraps`` (the belt's other wraps in its run)
-    lies on."""
+    the shoulder belt's last piece, before the buckle) or ``between_barriers`` (the same, on the
+    shoulder belt's piece from its shoulder wrap to its chest wrap, placed with those two:
+    ``modeling.belts`` BETWEEN). One at most per key: a barrier is placed from the fixed point
+    beside it (``Belt``: with a wrap between, a run of wraps takes one at each end) or, between
+    two wraps, with them, and none on an ellipsoid one of ``wraps`` (the belt's other wraps in
+    its run) lies on."""
     from occupant.modeling import Ellipsoid, Sphere
     from occupant.modeling.belts import Wrap
     where = c.where(path, key)
@@ -234,7 +236,8 @@ def barrier_wraps(asm, table, c, path, outboard, mu, wraps, key="barriers"):
 #: where each key's barrier lies (``barrier_wraps``' messages)
 BARRIER_PIECES = {"barriers": "from the upper anchorage", "lap_barriers": "from the lap anchorage",
                   "lap_buckle_barriers": "from the buckle to the lap belt's pelvis",
-                  "buckle_barriers": "from the chest to the buckle"}
+                  "buckle_barriers": "from the chest to the buckle",
+                  "between_barriers": "from the shoulder wrap to the chest wrap"}
 
 
 GS1_LAP_PRELOAD = 100.0   # N: the GS1 deck's lap belt pre-load (crash-domain-facts 6.4) [S]; the
@@ -280,7 +283,8 @@ BELT_ANCHORAGES = {"three_point": ("retractor", "d_ring", "buckle", "lap_anchor"
 _SHOULDER_KEYS = ("d_ring", "d_ring_friction", "torso", "abdomen", "groin", "ribcage", "clavicle",
                   "neck_barrier",
                   "barriers", "shoulder", "shoulder_center", "shoulder_semi_axes", "shoulder_at",
-                  "shoulder_flank", "chest_at", "chest_flank", "buckle_barriers")
+                  "shoulder_flank", "chest_at", "chest_flank", "buckle_barriers",
+                  "between_barriers")
 _LAP_KEYS = ("lap_anchor", "pelvis", "lap_across", "lap_barriers", "lap_buckle_barriers")
 _GS1_KEYS = ("end_springs", "lap_end_springs")
 _RETRACTOR_KEYS = ("load_limit", "pretensioner", "pretensioner_time", "pretensioner_pull",
@@ -391,7 +395,10 @@ def build_belt(asm, table, c, path):
     Hybrid III's piece, entering at the inboard top, passed through it); with ``barriers`` or
     ``neck_barrier`` the run from the D-ring to the buckle has one at each end (``Belt``) (not
     shipped: with it the Hybrid III's shoulder and chest wraps jump between paths or its lap belt
-    slides in, scenarios/HISTORY.md, buckbar, twobar). An occupant with
+    slides in, scenarios/HISTORY.md, buckbar, twobar). ``between_barriers`` (the same table,
+    e.g. the human's ``{right_upper_arm_shell = [1, 1, 0]}``): one barrier on the shoulder
+    belt's piece from its shoulder wrap to its chest wrap, placed with those two (not shipped:
+    scenarios/HISTORY.md, beltheld, barrierkey). An occupant with
     a ``sternum`` part (on its chest joint to the torso's part) carries the chest wrap on it, so
     the belt loads the chest through the chest joint
     (``modeling.belts.Wrap``). ``ribcage`` (on by default for a parametric human occupant,
@@ -596,6 +603,9 @@ def _shoulder_belt_wraps(asm, table, c, path, kind, outboard, mu, across):
         # its front-inboard side (the buckle's) [E]; without a side it went round the back
         lower.append(Wrap("groin", groin, friction=mu, side=(1.0, -outboard, 0.0)))
     upper = barrier_wraps(asm, table, c, path, outboard, mu, upper + lower) + upper
+    # between the shoulder's wraps and the chest's (the human's upper arm on that piece: placed
+    # with them, scenarios/HISTORY.md, beltheld and barrierkey)
+    upper += barrier_wraps(asm, table, c, path, outboard, mu, upper + lower, key="between_barriers")
     return upper, lower
 
 
