@@ -14,6 +14,7 @@ import functools
 import hashlib
 import importlib
 import zlib
+from pathlib import Path
 
 import llvmlite.binding as llvm
 
@@ -252,6 +253,29 @@ CompileResult._rebuild = classmethod(_rebuild)
 # pytest had shared), and a function called from Python would have been given code compiled for
 # other arguments (or for another CPU, on a cluster's mixed nodes: the key holds the CPU).
 
+# The stamp of a cache entry. numba keeps a function's entries while its own file's modification
+# time and size stay the same, but a compiled function holds more than its file: the code of the
+# functions it calls, inlined or linked, and the module constants they read, frozen at compile
+# time. Edit a callee's module (a git pull or checkout in an editable install) and the caller's
+# entry still loaded, with the old callee inside: on merged main us_ncap_frontal_56 gave HIC15
+# 462 for the shipped 375 until the cache was removed by hand (scenarios/HISTORY.md, the stop 62
+# note). An occupant function's entries are kept under the digest of every module of the package
+# as well: any edit of the package compiles them again, once.
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+def package_digest(root=PACKAGE):
+    """sha256 (24 hex digits) of the path and text of every ``*.py`` under ``root``."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+_PACKAGE_DIGEST = package_digest()
+
+
 class _SharedCacheFile(caching.IndexDataCacheFile):
     """numba's index and data files of one function, each data file named by its entry's key
     (the argument types, the CPU, the function's code): every process that writes it writes the
@@ -302,7 +326,16 @@ def _load_overload(self, sig, target_context, _numba_load=caching.Cache.load_ove
     return cres
 
 
+def _cache_init(self, py_func, _numba_init=caching.Cache.__init__):
+    """numba's cache of ``py_func``, an occupant function's index stamped with the package's
+    digest beside numba's stamp of its own file (``package_digest``)."""
+    _numba_init(self, py_func)
+    if Path(py_func.__code__.co_filename).resolve().is_relative_to(PACKAGE):
+        self._cache_file._source_stamp = (self._cache_file._source_stamp, _PACKAGE_DIGEST)
+
+
 caching.IndexDataCacheFile = _SharedCacheFile   # (numba's Cache makes its file by this name)
+caching.Cache.__init__ = _cache_init
 caching.Cache.load_overload = _load_overload
 
 
