@@ -33,10 +33,14 @@ A, B = (-0.3, 0.0, 0.0), (0.7, 0.0, 0.0)     # m: the anchors, level with the sp
 PIECES = ("a-w0", "w0-w1", "w1-w2", "w2-b")
 
 
-def _rig(post_x, barrier=False):
+ALONG = ((0.0, 0.0, 1.0), (0.0, 1.0, 0.0), (-1.0, 0.0, 0.0))   # a slider's z along B0's x
+
+
+def _rig(post_x, barrier=False, along=False):
     """Anchor A over a wrap held on sphere 0 (friction 0.3 along and across, GS1 belt-body,
     facts 6.4; fitted at its top), a wrap round the post's underside (a barrier with
-    ``barrier``), a wrap held on sphere 1 (the same), to anchor B: (model, fitted state)."""
+    ``barrier``), a wrap held on sphere 1 (the same), to anchor B: (model, fitted state). The
+    post's stand slides along z, or with ``along`` along x (the piece's direction)."""
     asm = Assembly("between_held")
     asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
     asm.add(Joint("slide", "prismatic", None, "body", Pose()))
@@ -45,8 +49,12 @@ def _rig(post_x, barrier=False):
     asm.add(Ellipsoid("s0", "c0", (R, R, R)))
     asm.add(Ellipsoid("s1", "c1", (R, R, R)))
     asm.add(Part("stand", 1.0, inertia=(0.1, 0.1, 0.1)))
-    asm.add(Joint("stand_slide", "prismatic", None, "stand", Pose()))
-    asm.add(Marker("post_centre", "stand", (post_x, 0.0, POST_Z)))
+    if along:   # the stand's frame turned: (post_x, 0, POST_Z) in B0 all the same
+        asm.add(Joint("stand_slide", "prismatic", None, "stand", Pose(rotation=ALONG)))
+        asm.add(Marker("post_centre", "stand", (-POST_Z, 0.0, post_x)))
+    else:
+        asm.add(Joint("stand_slide", "prismatic", None, "stand", Pose()))
+        asm.add(Marker("post_centre", "stand", (post_x, 0.0, POST_Z)))
     asm.add(Ellipsoid("post", "post_centre", (POST, POST, POST)))
     held = dict(friction=0.3, across=0.3, at=(0.0, 0.0, 1.0))
     asm.add(Belt("belt", [Anchor("a", A), Wrap("w0", "s0", **held),

@@ -9,45 +9,15 @@ split by that time constant times its rate, the split stepped the tensions when 
 touched and the segments parted (50M human, belted sled, 79.3 ms: shoulder-arm 2941 -> 2027 N,
 arm-chest 2941 -> 4521 N for one sample; scenarios/HISTORY.md, barrierkey). The split's own
 rate now follows the lengths' (``belt``: the group's webbing moved with its segments' length
-rates). Rig as tests/restraints/test_belt_between_held.py, the post sliding along the piece.
+rates). Rig: tests/restraints/test_belt_between_held.py's, the post sliding along the piece.
 """
 import numpy as np
 import pytest
 
 from occupant.integrate.pipeline import evaluate
-from occupant.modeling import Assembly, Ellipsoid, Joint, Marker, Part, Pose
-from occupant.modeling.belts import Anchor, Belt, Webbing, Wrap
-from occupant.restraints import fit_belts
+from tests.restraints.test_belt_between_held import _rig
 
-LINEAR = Webbing([(0.0, 0.0), (0.1, 16000.0)])
-R = 0.1                     # m: the spheres' radius, centres (0, 0, 0) and (0.4, 0, 0)
-POST = 0.03                 # m: the post's radius
-POST_X, POST_Z = 0.15, 0.135  # m: its centre (5 mm clear of the piece over the spheres' tops)
-A, B = (-0.3, 0.0, 0.0), (0.7, 0.0, 0.0)     # m: the anchors, level with the spheres' centres
-ALONG = ((0.0, 0.0, 1.0), (0.0, 1.0, 0.0), (-1.0, 0.0, 0.0))   # the slider's z along B0's x
-
-
-def _rig():
-    """Anchor A over a wrap held on sphere 0, a barrier wrap round the post's underside, a wrap
-    held on sphere 1, to anchor B; the post on a slider along x (the piece's direction)."""
-    asm = Assembly("between_split")
-    asm.add(Part("body", 10.0, inertia=(0.1, 0.1, 0.1)))
-    asm.add(Joint("slide", "prismatic", None, "body", Pose()))
-    asm.add(Marker("c0", "body"))
-    asm.add(Marker("c1", "body", (0.4, 0.0, 0.0)))
-    asm.add(Ellipsoid("s0", "c0", (R, R, R)))
-    asm.add(Ellipsoid("s1", "c1", (R, R, R)))
-    asm.add(Part("stand", 1.0, inertia=(0.1, 0.1, 0.1)))
-    asm.add(Joint("stand_slide", "prismatic", None, "stand", Pose(rotation=ALONG)))
-    asm.add(Marker("post_centre", "stand", (-POST_Z, 0.0, POST_X)))   # (POST_X, 0, POST_Z) in B0
-    asm.add(Ellipsoid("post", "post_centre", (POST, POST, POST)))
-    held = dict(friction=0.3, across=0.3, at=(0.0, 0.0, 1.0))
-    asm.add(Belt("belt", [Anchor("a", A), Wrap("w0", "s0", **held),
-                          Wrap("w1", "post", friction=0.3, side=(0.0, 0.0, -1.0), barrier=True),
-                          Wrap("w2", "s1", **held), Anchor("b", B)],
-                 LINEAR, pretension=10.0))
-    model = asm.compile()
-    return model, fit_belts(model, [0.0, 0.0])
+POST_X = 0.15   # m: the post's centre 5 mm clear of the piece over the spheres' tops
 
 
 def test_identity_split_across_a_between_barrier_off_its_ellipsoid_follows_the_lengths():
@@ -59,7 +29,7 @@ def test_identity_split_across_a_between_barrier_off_its_ellipsoid_follows_the_l
     length rate, from its points' velocities, 0.24 % under the geometry's: the held wrap's point
     moves over its sphere as the barrier's does); on main none (0): the split trailed the
     lengths'."""
-    model, z = _rig()
+    model, z = _rig(POST_X, barrier=True, along=True)
     bundle, data = model.bundle(base_table=None), model.make_data()
     i = model.output_names.index
     names = ("w0-w1", "w1-w2")
